@@ -1,0 +1,52 @@
+// Builds the four bundles: the extension (Node, CommonJS, `vscode` external), the plan
+// panel's webview (browser IIFE), the core library and the CLI (Node, CommonJS).
+// Usage: node esbuild.mjs [--watch] [--production]
+import * as esbuild from 'esbuild';
+import { statSync } from 'node:fs';
+
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+
+/** @type {import('esbuild').BuildOptions} */
+const common = {
+  bundle: true,
+  minify: production,
+  sourcemap: production ? false : 'linked',
+  sourcesContent: false,
+  logLevel: 'warning',
+  legalComments: 'none',
+};
+const node = { ...common, platform: 'node', format: 'cjs', target: 'node20' };
+
+const builds = [
+  { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  { ...node, entryPoints: ['src/core/coreApi.ts'], outfile: 'dist/core.js' },
+  { ...node, entryPoints: ['src/cli/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js' },
+];
+
+/** Prints each bundle's size once a build ends, so growth is visible in every build log. */
+const reportSize = (outfile) => ({
+  name: 'report-size',
+  setup(build) {
+    build.onEnd((result) => {
+      if (result.errors.length === 0) console.log(`[esbuild] ${outfile} ${(statSync(outfile).size / 1024).toFixed(1)} KiB`);
+    });
+  },
+});
+
+const contexts = await Promise.all(
+  builds.map((options) => esbuild.context({ ...options, plugins: [reportSize(options.outfile)] })),
+);
+if (watch) {
+  await Promise.all(contexts.map((context) => context.watch()));
+  console.log('[esbuild] watching for changes');
+} else {
+  try {
+    await Promise.all(contexts.map((context) => context.rebuild()));
+  } catch {
+    process.exitCode = 1;
+  } finally {
+    await Promise.all(contexts.map((context) => context.dispose()));
+  }
+}

@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+// Runs every test suite in order and prints one closing line "N passed, N failed, N skipped"
+// summing them all; exits non-zero when anything failed. Usage: node scripts/test.mjs [--only NAME,...]
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const onlyIndex = process.argv.indexOf('--only');
+const only = onlyIndex > 0 ? new Set((process.argv[onlyIndex + 1] ?? '').split(',')) : undefined;
+const statsDir = mkdtempSync(join(tmpdir(), 'task-planner-test-'));
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+
+/** Each suite: a name, and how to run it. Counted suites write mocha stats; checks count as one test each. */
+const suites = [
+  { name: 'types', checks: [
+    ['tsc src', bin('tsc'), ['-p', 'tsconfig.json']],
+    ['tsc webview', bin('tsc'), ['-p', 'webview/tsconfig.json']],
+    ['tsc test', bin('tsc'), ['-p', 'test/tsconfig.json']],
+  ] },
+  { name: 'build', checks: [['esbuild', process.execPath, ['esbuild.mjs']]] },
+  { name: 'unit', mocha: ['--require', 'tsx/cjs', '--timeout', '20000', 'test/unit/**/*.test.ts', 'test/arch/**/*.test.ts'] },
+];
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+for (const suite of suites) {
+  if (only && !only.has(suite.name)) continue;
+  console.log(`\n=== ${suite.name} ===`);
+  if (suite.checks) {
+    for (const [label, command, args] of suite.checks) {
+      const outcome = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
+      const ok = outcome.status === 0;
+      console.log(`${ok ? '✔' : '✘'} ${label}`);
+      totals[ok ? 'passed' : 'failed']++;
+    }
+    continue;
+  }
+  const statsFile = join(statsDir, `${suite.name}.json`);
+  const command = suite.command ?? [bin('mocha'), '--reporter', join(root, 'test/support/countingReporter.cjs'), ...suite.mocha];
+  const outcome = spawnSync(command[0], command.slice(1), {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, TEST_STATS_FILE: statsFile },
+  });
+  if (existsSync(statsFile)) {
+    const stats = JSON.parse(readFileSync(statsFile, 'utf8'));
+    totals.passed += stats.passed;
+    totals.failed += stats.failed;
+    totals.skipped += stats.skipped;
+    if (outcome.status !== 0 && stats.failed === 0) totals.failed++;
+  } else {
+    console.log(`✘ suite ${suite.name} ended (exit ${outcome.status ?? outcome.signal}) without reporting its results`);
+    totals.failed++;
+  }
+}
+rmSync(statsDir, { recursive: true, force: true });
+console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(totals.failed > 0 ? 1 : 0);

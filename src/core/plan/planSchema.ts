@@ -1,0 +1,130 @@
+import { z } from 'zod';
+
+/** Step kinds the engine knows how to execute (DESIGN §3). */
+export const stepKinds = ['tool', 'agent', 'synthesis_gate', 'human_review', 'clarification'] as const;
+export type StepKind = (typeof stepKinds)[number];
+
+/** What happens when a step's attempts are used up or its verification fails. */
+export const failurePolicies = ['stop', 'skip', 'retry', 'replan'] as const;
+export type FailurePolicy = (typeof failurePolicies)[number];
+
+/** Names of agents that need no entry in `Plan.agents`. */
+export const builtinAgentNames = ['default', 'direct'] as const;
+
+/** Longest step id accepted; ids are shown in trees and used as template keys. */
+export const maxStepIdLength = 64;
+
+/** Something a request or a step carries along: a URL, an image or a workspace file. */
+export const attachmentSchema = z.object({
+  kind: z.enum(['link', 'image', 'file']),
+  ref: z.string().min(1),
+  label: z.string().optional(),
+});
+export type Attachment = z.infer<typeof attachmentSchema>;
+
+/** A sub-agent: its system prompt and the names of the tools it may call. */
+export const agentSchema = z.object({
+  prompt: z.string(),
+  tools: z.array(z.string()),
+});
+export type Agent = z.infer<typeof agentSchema>;
+
+/**
+ * One step of a plan in canonical form. `maxAttempts` counts every attempt, the first
+ * included (so 1 means "no retry"); `timeoutMs` is in milliseconds.
+ */
+export const stepSchema = z.object({
+  id: z.string().min(1).max(maxStepIdLength),
+  title: z.string(),
+  kind: z.enum(stepKinds),
+  dependsOn: z.array(z.string()),
+  tool: z.string().optional(),
+  args: z.record(z.string(), z.unknown()).optional(),
+  agent: z.string().optional(),
+  input: z.string().optional(),
+  onFailure: z.enum(failurePolicies),
+  maxAttempts: z.number().int().min(1).max(20),
+  critical: z.boolean(),
+  verification: z.string().optional(),
+  onVerificationFailure: z.enum(failurePolicies),
+  when: z.string().optional(),
+  requiresApproval: z.boolean().optional(),
+  skipped: z.boolean().optional(),
+  timeoutMs: z.number().int().positive().optional(),
+  attachments: z.array(attachmentSchema).optional(),
+});
+export type Step = z.infer<typeof stepSchema>;
+
+/** A whole plan. `version` increments on every edit; `createdAt` is an ISO-8601 timestamp. */
+export const planSchema = z.object({
+  id: z.string().min(1),
+  version: z.number().int().min(1),
+  objective: z.string(),
+  createdAt: z.string(),
+  agents: z.record(z.string(), agentSchema),
+  steps: z.array(stepSchema),
+  contextTags: z.array(z.string()).optional(),
+  estimatedDurationSec: z.number().nonnegative().optional(),
+});
+export type Plan = z.infer<typeof planSchema>;
+
+/**
+ * The shape the LLM planner is asked to produce (sent as JSON Schema). Looser than
+ * `planSchema`: defaults are filled in by `parsePlan`.
+ */
+export const plannerOutputSchema = z.object({
+  objective: z.string(),
+  agents: z.record(z.string(), agentSchema).optional(),
+  steps: z.array(
+    z.object({
+      id: z.string(),
+      title: z.string(),
+      kind: z.enum(stepKinds),
+      dependsOn: z.array(z.string()),
+      tool: z.string().optional(),
+      args: z.record(z.string(), z.unknown()).optional(),
+      agent: z.string().optional(),
+      input: z.string().optional(),
+      onFailure: z.enum(failurePolicies).optional(),
+      maxAttempts: z.number().int().min(1).max(20).optional(),
+      critical: z.boolean().optional(),
+      verification: z.string().optional(),
+      onVerificationFailure: z.enum(failurePolicies).optional(),
+      when: z.string().optional(),
+    }),
+  ),
+});
+
+/** Codes of `validatePlan` diagnostics (DESIGN §3). */
+export type DiagnosticCode =
+  | 'empty_plan'
+  | 'duplicate_id'
+  | 'missing_dependency'
+  | 'cycle'
+  | 'unknown_tool'
+  | 'invalid_args'
+  | 'missing_agent'
+  | 'invalid_predicate'
+  | 'self_dependency'
+  | 'invalid_step';
+
+/** One problem found by `validatePlan`; errors make the plan unrunnable. */
+export interface Diagnostic {
+  code: DiagnosticCode;
+  severity: 'error' | 'warning';
+  stepId?: string;
+  message: string;
+}
+
+/** Fills every default of DESIGN §3 into a partial step. */
+export function withStepDefaults(step: Pick<Step, 'id' | 'kind'> & Partial<Step>): Step {
+  return {
+    title: step.title ?? step.id,
+    dependsOn: [],
+    onFailure: 'stop',
+    maxAttempts: 1,
+    critical: true,
+    onVerificationFailure: 'stop',
+    ...step,
+  } as Step;
+}

@@ -1,0 +1,99 @@
+/**
+ * The ports through which the core reaches the outside world. Each has an in-memory
+ * fake in `test/fakes`, a VS Code implementation in `src/vscode` and a Node one in
+ * `src/cli` or next to the core code that needs it. Nothing in `src/core` may reach the
+ * outside world any other way.
+ */
+
+/** Time and waiting. `now()` is in milliseconds since the epoch. */
+export interface Clock {
+  now(): number;
+  /** Resolves after `ms` milliseconds; rejects with the signal's reason when aborted. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** Structured trace output. Implementations must never log secrets. */
+export interface Logger {
+  debug(message: string, data?: Record<string, unknown>): void;
+  info(message: string, data?: Record<string, unknown>): void;
+  warn(message: string, data?: Record<string, unknown>): void;
+  error(message: string, data?: Record<string, unknown>): void;
+}
+
+/** Metadata of one workspace entry; `size` in bytes, `mtimeMs` in milliseconds. */
+export interface FileStat {
+  type: 'file' | 'directory';
+  size: number;
+  mtimeMs: number;
+}
+
+/**
+ * The open workspace's files. Every path is workspace-relative with `/` separators;
+ * implementations refuse any path that resolves outside the root (see `resolveInRoot`).
+ */
+export interface WorkspaceFs {
+  /** A display name of the root (a folder path or URI). */
+  readonly rootLabel: string;
+  readText(path: string, signal?: AbortSignal): Promise<string>;
+  /** Writes atomically: a temporary file in the same directory, then a rename. */
+  writeText(path: string, text: string, signal?: AbortSignal): Promise<void>;
+  delete(path: string, signal?: AbortSignal): Promise<void>;
+  createDirectory(path: string, signal?: AbortSignal): Promise<void>;
+  /** Workspace-relative file paths matching `glob` (all files without one), sorted. */
+  list(glob?: string, signal?: AbortSignal): Promise<string[]>;
+  /** `undefined` when nothing exists at `path`. */
+  stat(path: string, signal?: AbortSignal): Promise<FileStat | undefined>;
+}
+
+/** A change to one file, shown to the user before it is applied. */
+export interface FileProposal {
+  path: string;
+  /** `undefined` when the file does not exist yet. */
+  currentText: string | undefined;
+  /** `undefined` for a deletion. */
+  proposedText: string | undefined;
+  /** Unified diff of current → proposed. */
+  diff: string;
+}
+
+/** What a step asks the user to allow. */
+export type ApprovalRequest =
+  | { kind: 'file'; stepId: string; title: string; operation: 'write' | 'edit' | 'delete'; proposal: FileProposal }
+  | { kind: 'command'; stepId: string; title: string; argv: string[]; cwd: string; shell: boolean };
+
+/** The user's answer to an approval request. */
+export interface ApprovalDecision {
+  approved: boolean;
+  reason?: string;
+}
+
+/** A question a step asks; `suggestions` are offered as quick answers. */
+export interface ClarificationRequest {
+  stepId: string;
+  title: string;
+  question: string;
+  suggestions?: string[];
+}
+
+/** A `human_review` step's request: approve or reject what was produced so far. */
+export interface ReviewRequest {
+  stepId: string;
+  title: string;
+  prompt: string;
+}
+
+/** The user's review decision; `notes` become part of the step result. */
+export interface ReviewDecision {
+  approved: boolean;
+  notes?: string;
+}
+
+/**
+ * The user. Every method may resolve to `'defer'` when nobody can answer now
+ * (a non-interactive run); the engine then suspends that step and the run ends `waiting`.
+ */
+export interface Interaction {
+  requestApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision | 'defer'>;
+  askClarification(request: ClarificationRequest, signal: AbortSignal): Promise<string | 'defer'>;
+  requestReview(request: ReviewRequest, signal: AbortSignal): Promise<ReviewDecision | 'defer'>;
+}

@@ -1,0 +1,39 @@
+import type { z } from 'zod';
+import type { Clock, Interaction, Logger, WorkspaceFs } from '../ports';
+
+/** What a tool does to the world; decides approvals and workspace-trust checks. */
+export type ToolEffect = 'read' | 'write' | 'delete' | 'command' | 'network' | 'interaction';
+
+/** When file changes and commands ask the user first. Reads never ask. */
+export type ApprovalPolicy = 'always' | 'writesAndCommands' | 'commandsOnly';
+
+/** Everything a tool may use while it runs, scoped to one step of one run. */
+export interface ToolContext {
+  runId: string;
+  stepId: string;
+  stepTitle: string;
+  workspace: WorkspaceFs;
+  interaction: Interaction;
+  approvalPolicy: ApprovalPolicy;
+  clock: Clock;
+  logger: Logger;
+}
+
+/**
+ * A tool callable from a `tool` step or by an agent. `inputSchema` validates arguments
+ * before `run` is called; `run` must honour `signal` and throw an `Error` with a message
+ * fit for the user on failure.
+ */
+export interface Tool<Input = unknown, Output = unknown> {
+  name: string;
+  description: string;
+  inputSchema: z.ZodType<Input>;
+  effects: ToolEffect;
+  run(ctx: ToolContext, input: Input, signal: AbortSignal): Promise<Output>;
+}
+
+/** A set of tools by name. */
+export interface ToolRegistry {
+  names(): string[];
+  get(name: string): Tool | undefined;
+}
