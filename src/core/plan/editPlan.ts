@@ -1,0 +1,122 @@
+import { stepSchema, withStepDefaults, type Diagnostic, type Plan, type Step } from './planSchema';
+import { validatePlan, type ValidatePlanOptions } from './validatePlan';
+
+/** The fields of a step an edit may change; the id is fixed once a step exists. */
+export type StepPatch = Partial<Omit<Step, 'id'>>;
+
+/** A new step: id and kind are required, everything else has DESIGN §3 defaults. */
+export type NewStep = Pick<Step, 'id' | 'kind'> & Partial<Step>;
+
+/** One edit of a plan (DESIGN §3). Indexes are 0-based positions in `plan.steps`. */
+export type PlanEdit =
+  | { type: 'addStep'; step: NewStep; index?: number }
+  | { type: 'updateStep'; stepId: string; patch: StepPatch }
+  | { type: 'removeStep'; stepId: string; dropEdges?: boolean }
+  | { type: 'moveStep'; stepId: string; toIndex: number }
+  | { type: 'setDependencies'; stepId: string; dependsOn: string[] }
+  | { type: 'skipStep'; stepId: string }
+  | { type: 'unskipStep'; stepId: string };
+
+/** The edited plan (`version + 1`), or why the edit was refused (the plan is unchanged). */
+export type EditPlanResult = { ok: true; plan: Plan } | { ok: false; error: string };
+
+type Change = { ok: true; steps: Step[] } | { ok: false; error: string };
+
+/**
+ * Applies one edit as a pure reducer: the input plan is never mutated. The result is
+ * re-validated, and an edit that would add a validation error (a cycle, a dangling
+ * dependency, an empty plan, …) is refused with that error's message.
+ */
+export function editPlan(plan: Plan, edit: PlanEdit, opts: ValidatePlanOptions = {}): EditPlanResult {
+  const change = applyEdit(plan.steps, edit);
+  if (!change.ok) return change;
+  const next: Plan = { ...plan, version: plan.version + 1, steps: change.steps };
+  const before = new Set(validatePlan(plan, opts).filter(isError).map(diagnosticKey));
+  const introduced = validatePlan(next, opts).filter((diagnostic) => isError(diagnostic) && !before.has(diagnosticKey(diagnostic)));
+  if (introduced.length > 0) {
+    return { ok: false, error: `The edit was refused because it would break the plan: ${introduced.map((diagnostic) => diagnostic.message).join(' ')}` };
+  }
+  return { ok: true, plan: next };
+}
+
+function applyEdit(steps: readonly Step[], edit: PlanEdit): Change {
+  if (edit.type === 'addStep') return addStep(steps, edit.step, edit.index);
+  const index = steps.findIndex((step) => step.id === edit.stepId);
+  if (index < 0) return { ok: false, error: `There is no step "${edit.stepId}" in this plan.` };
+  const step = steps[index]!;
+  switch (edit.type) {
+    case 'updateStep':
+      return replaceStep(steps, index, { ...step, ...edit.patch, id: step.id });
+    case 'removeStep':
+      return removeStep(steps, step, edit.dropEdges === true);
+    case 'moveStep':
+      return moveStep(steps, index, edit.toIndex);
+    case 'setDependencies':
+      return replaceStep(steps, index, { ...step, dependsOn: [...new Set(edit.dependsOn)] });
+    case 'skipStep':
+      return replaceStep(steps, index, { ...step, skipped: true });
+    case 'unskipStep': {
+      const { skipped: _skipped, ...rest } = step;
+      return replaceStep(steps, index, rest);
+    }
+  }
+}
+
+function addStep(steps: readonly Step[], raw: NewStep, index: number | undefined): Change {
+  if (steps.some((step) => step.id === raw.id)) return { ok: false, error: `A step with id "${raw.id}" already exists; choose another id.` };
+  const checked = checkStep(withStepDefaults(raw));
+  if (!checked.ok) return checked;
+  const at = index === undefined ? steps.length : index;
+  if (!Number.isInteger(at) || at < 0 || at > steps.length) return { ok: false, error: `Position ${index} is outside the plan (0–${steps.length}).` };
+  const dependents = steps.slice(0, at).filter((step) => step.dependsOn.includes(raw.id));
+  if (dependents.length > 0) return { ok: false, error: `Step "${raw.id}" would come after ${dependents.map((step) => `"${step.id}"`).join(', ')}, which depend on it.` };
+  const late = checked.step.dependsOn.filter((dep) => steps.slice(at).some((step) => step.id === dep));
+  if (late.length > 0) return { ok: false, error: `Step "${raw.id}" would come before its dependencies ${late.map((dep) => `"${dep}"`).join(', ')}; add it after them.` };
+  return { ok: true, steps: [...steps.slice(0, at), checked.step, ...steps.slice(at)] };
+}
+
+function replaceStep(steps: readonly Step[], index: number, candidate: Step): Change {
+  const checked = checkStep(candidate);
+  if (!checked.ok) return checked;
+  return { ok: true, steps: steps.map((step, position) => (position === index ? checked.step : step)) };
+}
+
+function removeStep(steps: readonly Step[], target: Step, dropEdges: boolean): Change {
+  const dependents = steps.filter((step) => step.dependsOn.includes(target.id));
+  if (dependents.length > 0 && !dropEdges) {
+    return { ok: false, error: `Step "${target.id}" cannot be removed: ${dependents.map((step) => `"${step.id}"`).join(', ')} depend on it. Remove those dependencies first, or remove it together with its edges.` };
+  }
+  return {
+    ok: true,
+    steps: steps
+      .filter((step) => step.id !== target.id)
+      .map((step) => (step.dependsOn.includes(target.id) ? { ...step, dependsOn: step.dependsOn.filter((dep) => dep !== target.id) } : step)),
+  };
+}
+
+function moveStep(steps: readonly Step[], from: number, toIndex: number): Change {
+  if (!Number.isInteger(toIndex) || toIndex < 0 || toIndex >= steps.length) return { ok: false, error: `Position ${toIndex} is outside the plan (0–${steps.length - 1}).` };
+  const moving = steps[from]!;
+  const rest = steps.filter((_, position) => position !== from);
+  const reordered = [...rest.slice(0, toIndex), moving, ...rest.slice(toIndex)];
+  const position = new Map(reordered.map((step, at) => [step.id, at]));
+  const before = moving.dependsOn.filter((dep) => (position.get(dep) ?? -1) > toIndex);
+  if (before.length > 0) return { ok: false, error: `Step "${moving.id}" cannot move before its dependencies ${before.map((dep) => `"${dep}"`).join(', ')}.` };
+  const after = reordered.filter((step, at) => at < toIndex && step.dependsOn.includes(moving.id));
+  if (after.length > 0) return { ok: false, error: `Step "${moving.id}" cannot move after ${after.map((step) => `"${step.id}"`).join(', ')}, which depend on it.` };
+  return { ok: true, steps: reordered };
+}
+
+function checkStep(candidate: Step): { ok: true; step: Step } | { ok: false; error: string } {
+  const parsed = stepSchema.safeParse(candidate);
+  if (parsed.success) return { ok: true, step: parsed.data };
+  return { ok: false, error: `Step "${candidate.id}" is not valid: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'step'}: ${issue.message}`).join('; ')}` };
+}
+
+function isError(diagnostic: Diagnostic): boolean {
+  return diagnostic.severity === 'error';
+}
+
+function diagnosticKey(diagnostic: Diagnostic): string {
+  return `${diagnostic.code}|${diagnostic.stepId ?? ''}|${diagnostic.message}`;
+}

@@ -1,0 +1,147 @@
+import { attachmentSchema, failurePolicies, maxStepIdLength, stepKinds, type Attachment, type FailurePolicy, type Step, type StepKind } from './planSchema';
+import { dependencyList, firstString, isRecord } from './rawValues';
+
+/** One element of a raw step list, with what it inherits from an enclosing phase. */
+export interface RawStepEntry {
+  value: unknown;
+  inheritedDeps?: string[];
+  phaseId?: string;
+}
+
+const kindAliases: Record<string, StepKind> = {
+  gate: 'synthesis_gate',
+  synthesis: 'synthesis_gate',
+  synthesis_gate: 'synthesis_gate',
+  compress: 'synthesis_gate',
+  summarize: 'synthesis_gate',
+  review: 'human_review',
+  approval: 'human_review',
+  human_review: 'human_review',
+  question: 'clarification',
+  ask: 'clarification',
+  clarification: 'clarification',
+  tool: 'tool',
+  agent: 'agent',
+};
+
+/** Every raw field a step may use; anything else is reported as ignored. */
+const knownStepKeys = new Set([
+  'id', 'step_id', 'name', 'title', 'input', 'query', 'action', 'description',
+  'dependsOn', 'depends_on', 'requires', 'after', 'dependencies',
+  'type', 'kind', 'tool', 'args', 'arguments', 'params', 'parameters', 'agent', 'worker',
+  'on_failure', 'onFailure', 'max_retries', 'retries', 'maxAttempts', 'max_attempts', 'critical',
+  'verification', 'verify', 'on_verification_failure', 'onVerificationFailure', 'when', 'condition',
+  'requiresApproval', 'requires_approval', 'skipped', 'timeoutMs', 'timeout_ms', 'attachments',
+]);
+
+const maxTitleLength = 120;
+
+/**
+ * Normalizes one raw step (DESIGN §3 field aliases and defaults). `index` is the position in
+ * the flattened list and gives missing ids (`S001`, …). Returns `undefined`, with a
+ * warning, for entries that are neither text nor objects.
+ */
+export function normalizeStep(entry: RawStepEntry, index: number, warnings: string[]): Step | undefined {
+  const fallbackId = `S${String(index + 1).padStart(3, '0')}`;
+  const raw = entry.value;
+  if (typeof raw === 'string') {
+    if (raw.trim() === '') {
+      warnings.push(`Step ${index + 1} is blank; it was dropped.`);
+      return undefined;
+    }
+    return { id: fallbackId, title: titleFrom(raw), kind: 'agent', agent: 'default', input: raw, dependsOn: [...(entry.inheritedDeps ?? [])], onFailure: 'stop', maxAttempts: 1, critical: true, onVerificationFailure: 'stop' };
+  }
+  if (!isRecord(raw)) {
+    warnings.push(`Step ${index + 1} is neither text nor an object (${raw === null ? 'null' : typeof raw}); it was dropped.`);
+    return undefined;
+  }
+  let id = firstString(raw.id, raw.step_id, raw.name) ?? fallbackId;
+  if (id.length > maxStepIdLength) {
+    warnings.push(`Step id "${id.slice(0, 20)}…" is longer than ${maxStepIdLength} characters; it became "${fallbackId}".`);
+    id = fallbackId;
+  }
+  const input = firstString(raw.input, raw.query, raw.action, raw.description, raw.title);
+  const title = firstString(raw.title, raw.name !== id ? raw.name : undefined) ?? (input ? titleFrom(input) : id);
+  const ownDeps = dependencyList(raw.dependsOn ?? raw.depends_on ?? raw.requires ?? raw.after ?? raw.dependencies);
+  const tool = firstString(raw.tool);
+  const kind = kindOf(raw, tool, id, warnings);
+  const args = [raw.args, raw.arguments, raw.params, raw.parameters].find(isRecord);
+  const agent = firstString(raw.agent, raw.worker);
+
+  const step: Step = {
+    id,
+    title: title.trim(),
+    kind,
+    dependsOn: [...new Set([...(entry.inheritedDeps ?? []), ...ownDeps])],
+    onFailure: policyOf(raw.onFailure ?? raw.on_failure, id, 'onFailure', warnings),
+    maxAttempts: attemptsOf(raw.maxAttempts ?? raw.max_attempts ?? raw.max_retries ?? raw.retries, id, warnings),
+    critical: !(raw.critical === false || raw.critical === 'false'),
+    onVerificationFailure: policyOf(raw.onVerificationFailure ?? raw.on_verification_failure, id, 'onVerificationFailure', warnings),
+  };
+  if (tool !== undefined) step.tool = tool;
+  if (args !== undefined) step.args = args;
+  if (kind === 'agent') step.agent = agent ?? 'default';
+  else if (agent !== undefined) step.agent = agent;
+  if (input !== undefined) step.input = input;
+  const verification = firstString(raw.verification, raw.verify);
+  if (verification !== undefined) step.verification = verification;
+  const when = firstString(raw.when, raw.condition);
+  if (when !== undefined) step.when = when;
+  const approval = raw.requiresApproval ?? raw.requires_approval;
+  if (typeof approval === 'boolean') step.requiresApproval = approval;
+  if (raw.skipped === true) step.skipped = true;
+  const timeout = raw.timeoutMs ?? raw.timeout_ms;
+  if (typeof timeout === 'number' && Number.isInteger(timeout) && timeout > 0) step.timeoutMs = timeout;
+  const attachments = attachmentsOf(raw.attachments, id, warnings);
+  if (attachments.length > 0) step.attachments = attachments;
+
+  for (const key of Object.keys(raw)) {
+    if (!knownStepKeys.has(key)) warnings.push(`Step "${id}": ignored unknown field "${key}".`);
+  }
+  return step;
+}
+
+function kindOf(raw: Record<string, unknown>, tool: string | undefined, id: string, warnings: string[]): StepKind {
+  const declared = firstString(raw.kind, raw.type)?.trim().toLowerCase();
+  const alias = declared === undefined ? undefined : kindAliases[declared];
+  if (alias === 'tool' && tool === undefined) {
+    warnings.push(`Step "${id}" says it is a tool step but names no tool; it became an agent step.`);
+    return 'agent';
+  }
+  if (alias !== undefined && alias !== 'agent') return alias;
+  if (declared !== undefined && alias === undefined && !(stepKinds as readonly string[]).includes(declared)) {
+    warnings.push(`Step "${id}": unknown type "${declared}"; treated as ${tool ? 'a tool' : 'an agent'} step.`);
+  }
+  return tool !== undefined && alias !== 'agent' ? 'tool' : 'agent';
+}
+
+function policyOf(value: unknown, id: string, field: string, warnings: string[]): FailurePolicy {
+  if (value === undefined || value === null) return 'stop';
+  const policy = String(value).trim().toLowerCase();
+  if ((failurePolicies as readonly string[]).includes(policy)) return policy as FailurePolicy;
+  warnings.push(`Step "${id}": ${field} "${String(value)}" is not one of ${failurePolicies.join(', ')}; using "stop".`);
+  return 'stop';
+}
+
+function attemptsOf(value: unknown, id: string, warnings: string[]): number {
+  if (value === undefined || value === null) return 1;
+  const count = typeof value === 'string' ? Number(value) : value;
+  if (typeof count === 'number' && Number.isInteger(count) && count >= 1) return Math.min(count, 20);
+  warnings.push(`Step "${id}": attempt count "${String(value)}" is not a positive whole number; using 1.`);
+  return 1;
+}
+
+function attachmentsOf(value: unknown, id: string, warnings: string[]): Attachment[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((item) => {
+    const parsed = attachmentSchema.safeParse(item);
+    if (parsed.success) return [parsed.data];
+    warnings.push(`Step "${id}": ignored an attachment that is not {kind: link|image|file, ref}.`);
+    return [];
+  });
+}
+
+function titleFrom(text: string): string {
+  const line = text.trim().split('\n')[0]!.trim();
+  return line.length <= maxTitleLength ? line : `${line.slice(0, maxTitleLength - 1)}…`;
+}

@@ -1,0 +1,164 @@
+import { jsonrepair } from 'jsonrepair';
+import { contentHash } from './contentHash';
+import { normalizeAgents } from './normalizeAgents';
+import { normalizeStep, type RawStepEntry } from './normalizeStep';
+import { planSchema, type Plan } from './planSchema';
+import { dependencyList, firstString, isRecord, stringList } from './rawValues';
+
+/** Outcome of `parsePlan`: a canonical plan plus what was ignored, or why there is none. */
+export type ParsePlanResult = { ok: true; plan: Plan; warnings: string[] } | { ok: false; errors: string[] };
+
+/** Values `parsePlan` cannot take from the raw plan; both are optional. */
+export interface ParsePlanOptions {
+  /** ISO-8601 creation time when the raw plan has none (default: the Unix epoch). */
+  createdAt?: string;
+  /** Plan id when the raw plan has none (default: derived from its content). */
+  id?: string;
+}
+
+const stepListKeys = ['steps', 'tasks', 'workflow', 'phases'] as const;
+const childListKeys = ['tasks', 'steps'] as const;
+const knownPlanKeys = new Set([...stepListKeys, 'plan', 'id', 'version', 'objective', 'goal', 'task', 'createdAt', 'created_at', 'agents', 'workers', 'contextTags', 'context_tags', 'estimatedDurationSec', 'estimated_duration_sec', 'title', 'description']);
+
+/**
+ * Turns what an LLM (or a person) wrote into a canonical `Plan` (DESIGN §3). Accepts a JSON
+ * string (code fences, trailing commas, comments and similar defects are repaired; prose
+ * around the JSON is dropped) or an already-parsed value. Never throws: what cannot be used
+ * is an error, what is ignored is a warning.
+ */
+export function parsePlan(raw: unknown, options: ParsePlanOptions = {}): ParsePlanResult {
+  try {
+    return parseValue(typeof raw === 'string' ? parseJsonText(raw) : { ok: true, value: raw }, options);
+  } catch (error: unknown) {
+    return { ok: false, errors: [`The plan could not be read: ${error instanceof Error ? error.message : String(error)}`] };
+  }
+}
+
+function parseValue(text: { ok: true; value: unknown } | { ok: false; error: string }, options: ParsePlanOptions): ParsePlanResult {
+  if (!text.ok) return { ok: false, errors: [text.error] };
+  const root = text.value;
+  const warnings: string[] = [];
+  const found = findStepList(root);
+  if (!found) {
+    return { ok: false, errors: ['No step list found. Give the steps as an array under "steps" (or "tasks", "workflow", "phases", or the same keys under "plan").'] };
+  }
+  const top = isRecord(root) ? root : {};
+  const container = found.container;
+
+  const entries = flattenPhases(found.list, warnings);
+  const normalized = entries.flatMap((entry, index) => {
+    const step = normalizeStep(entry, index, warnings);
+    return step ? [{ entry, step }] : [];
+  });
+  const steps = normalized.map(({ step }) => step);
+  remapPhaseDependencies(normalized);
+
+  const agents = normalizeAgents(container.agents ?? container.workers ?? top.agents ?? top.workers, warnings);
+  for (const key of Object.keys(top)) {
+    if (!knownPlanKeys.has(key)) warnings.push(`Ignored unknown plan field "${key}".`);
+  }
+
+  const objective = firstString(container.objective, container.goal, top.objective, top.goal, top.task, top.title, top.description) ?? '';
+  const version = typeof top.version === 'number' && Number.isInteger(top.version) && top.version >= 1 ? top.version : 1;
+  const contextTags = stringList(top.contextTags ?? top.context_tags);
+  const estimate = top.estimatedDurationSec ?? top.estimated_duration_sec;
+  const candidate: Plan = {
+    id: firstString(top.id, container.id) ?? options.id ?? `plan-${contentHash(JSON.stringify(steps))}`,
+    version,
+    objective,
+    createdAt: firstString(top.createdAt, top.created_at) ?? options.createdAt ?? new Date(0).toISOString(),
+    agents,
+    steps,
+    ...(contextTags ? { contextTags } : {}),
+    ...(typeof estimate === 'number' && estimate >= 0 ? { estimatedDurationSec: estimate } : {}),
+  };
+  const checked = planSchema.safeParse(candidate);
+  if (!checked.success) {
+    return { ok: false, errors: checked.error.issues.map((issue) => `${issue.path.join('.') || 'plan'}: ${issue.message}`) };
+  }
+  return { ok: true, plan: checked.data, warnings };
+}
+
+function parseJsonText(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  // Most likely first: the body of a code fence, then the span from the first bracket to
+  // the last, then the text as it is. Strict parsing of each before any repair, so a
+  // repair never wins over an intact candidate.
+  const fenced = /```[a-zA-Z0-9]*\s*\n([\s\S]*?)(?:```|$)/.exec(text)?.[1];
+  const candidates = [...new Set([fenced, sliceJson(text), text])].filter((candidate): candidate is string => candidate !== undefined && candidate.trim() !== '');
+  if (candidates.length === 0) return { ok: false, error: 'The plan text is empty. Send a JSON object with a "steps" array.' };
+  for (const candidate of candidates) {
+    try {
+      return { ok: true, value: JSON.parse(candidate) };
+    } catch {
+      // try the next candidate
+    }
+  }
+  let lastError = '';
+  for (const candidate of candidates) {
+    try {
+      const value: unknown = JSON.parse(jsonrepair(candidate));
+      if (value !== null && typeof value === 'object') return { ok: true, value };
+      lastError = 'it is not a JSON object or array';
+    } catch (error: unknown) {
+      lastError = error instanceof Error ? error.message : String(error);
+    }
+  }
+  return { ok: false, error: `The plan is not valid JSON, even after repair (${lastError}). Send a JSON object with a "steps" array.` };
+}
+
+/** The text from the first `{` or `[` to the matching last `}` or `]`: drops prose around JSON. */
+function sliceJson(text: string): string | undefined {
+  const start = text.search(/[[{]/);
+  if (start < 0) return undefined;
+  const close = text[start] === '{' ? '}' : ']';
+  const end = text.lastIndexOf(close);
+  return end > start ? text.slice(start, end + 1) : text.slice(start);
+}
+
+function findStepList(root: unknown): { list: unknown[]; container: Record<string, unknown> } | undefined {
+  if (Array.isArray(root)) return { list: root, container: {} };
+  if (!isRecord(root)) return undefined;
+  for (const key of stepListKeys) {
+    if (Array.isArray(root[key])) return { list: root[key], container: root };
+  }
+  const nested = root.plan;
+  if (Array.isArray(nested)) return { list: nested, container: root };
+  if (isRecord(nested)) {
+    for (const key of stepListKeys) {
+      if (Array.isArray(nested[key])) return { list: nested[key], container: nested };
+    }
+  }
+  return undefined;
+}
+
+/** Phases with their own `tasks`/`steps` become their children, each inheriting the phase's dependencies. */
+function flattenPhases(list: unknown[], warnings: string[]): RawStepEntry[] {
+  const entries: RawStepEntry[] = [];
+  for (const item of list) {
+    const children = isRecord(item) ? childListKeys.map((key) => item[key]).find(Array.isArray) : undefined;
+    if (!isRecord(item) || !children) {
+      entries.push({ value: item });
+      continue;
+    }
+    const phaseId = firstString(item.id, item.phase_id, item.name);
+    const phaseDeps = dependencyList(item.dependsOn ?? item.depends_on ?? item.requires ?? item.after ?? item.dependencies);
+    if (children.length === 0) warnings.push(`Phase "${phaseId ?? '(unnamed)'}" has no tasks; it was dropped.`);
+    for (const child of children) entries.push({ value: child, inheritedDeps: phaseDeps, ...(phaseId ? { phaseId } : {}) });
+  }
+  return entries;
+}
+
+/** A dependency on a flattened phase's id means a dependency on every step of that phase. */
+function remapPhaseDependencies(normalized: { entry: RawStepEntry; step: Plan['steps'][number] }[]): void {
+  const stepIds = new Set(normalized.map(({ step }) => step.id));
+  const phaseChildren = new Map<string, string[]>();
+  for (const { entry, step } of normalized) {
+    if (entry.phaseId === undefined || stepIds.has(entry.phaseId)) continue;
+    phaseChildren.set(entry.phaseId, [...(phaseChildren.get(entry.phaseId) ?? []), step.id]);
+  }
+  if (phaseChildren.size === 0) return;
+  for (const { step } of normalized) {
+    const remapped = step.dependsOn.flatMap((dep) => phaseChildren.get(dep)?.filter((id) => id !== step.id) ?? [dep]);
+    step.dependsOn = [...new Set(remapped)];
+  }
+}

@@ -1,0 +1,17 @@
+import { parseExpressionAt } from 'acorn';
+
+/**
+ * Checks that `expression` is one complete JavaScript expression, without running it.
+ * Returns the syntax error message, or `undefined` when it parses.
+ */
+export function predicateSyntaxError(expression: string): string | undefined {
+  if (expression.trim() === '') return 'the expression is empty';
+  try {
+    const node = parseExpressionAt(expression, 0, { ecmaVersion: 'latest' });
+    const rest = expression.slice(node.end).trim();
+    if (rest !== '' && rest !== ';') return `unexpected text after the expression: "${rest.slice(0, 40)}"`;
+    return undefined;
+  } catch (error: unknown) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}

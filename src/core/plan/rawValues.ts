@@ -1,0 +1,31 @@
+/**
+ * Readers for loosely typed values written by LLMs: they accept the usual variations and
+ * return `undefined` (or an empty list) instead of throwing.
+ */
+
+/** True for plain objects (not arrays, not null). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** The first non-blank string among `values`; finite numbers count, stringified. */
+export function firstString(...values: unknown[]): string | undefined {
+  for (const value of values) {
+    if (typeof value === 'string' && value.trim() !== '') return value;
+    if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  }
+  return undefined;
+}
+
+/** A dependency field as a list of ids: a scalar becomes a one-element list, elements are stringified. */
+export function dependencyList(value: unknown): string[] {
+  if (value === undefined || value === null || value === '') return [];
+  return (Array.isArray(value) ? value : [value])
+    .filter((dep) => dep !== null && dep !== undefined && typeof dep !== 'object')
+    .map((dep) => String(dep));
+}
+
+/** The strings of a list, or `undefined` when `value` is not a list. */
+export function stringList(value: unknown): string[] | undefined {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : undefined;
+}

@@ -1,0 +1,104 @@
+import type { ToolRegistry } from '../tools/tool';
+import { findCycles } from './findCycles';
+import { builtinAgentNames, type Diagnostic, type Plan, type Step } from './planSchema';
+import { predicateSyntaxError } from './predicateSyntax';
+
+/** What `validatePlan` checks tools against: names only, or a registry with schemas. */
+export interface ValidatePlanOptions {
+  tools?: readonly string[] | ToolRegistry;
+}
+
+const templateLike = /\{\{\s*results\.|^\$[A-Za-z0-9_.:-]+$/;
+
+/**
+ * Returns every problem of `plan` at once (never fail-fast), errors and warnings, in a
+ * stable order: plan-level problems first, then per step in plan order. Tool names and
+ * arguments are checked only when `opts.tools` is given.
+ */
+export function validatePlan(plan: Plan, opts: ValidatePlanOptions = {}): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  const error = (code: Diagnostic['code'], message: string, stepId?: string): void => {
+    diagnostics.push(stepId === undefined ? { code, severity: 'error', message } : { code, severity: 'error', stepId, message });
+  };
+  if (plan.steps.length === 0) error('empty_plan', 'The plan has no steps. Add at least one step.');
+
+  const ids = new Set<string>();
+  for (const step of plan.steps) {
+    if (ids.has(step.id)) error('duplicate_id', `Step id "${step.id}" is used more than once; give each step its own id.`, step.id);
+    ids.add(step.id);
+  }
+
+  const toolNames = opts.tools === undefined ? undefined : new Set(Array.isArray(opts.tools) ? opts.tools : (opts.tools as ToolRegistry).names());
+  const registry = opts.tools !== undefined && !Array.isArray(opts.tools) ? (opts.tools as ToolRegistry) : undefined;
+
+  for (const step of plan.steps) {
+    for (const dep of step.dependsOn) {
+      if (dep === step.id) error('self_dependency', `Step "${step.id}" depends on itself; remove "${dep}" from its dependencies.`, step.id);
+      else if (!ids.has(dep)) error('missing_dependency', `Step "${step.id}" depends on "${dep}", which is not a step of this plan.`, step.id);
+    }
+    checkKindFields(step, error);
+    if (step.kind === 'tool' && step.tool !== undefined && toolNames) {
+      if (!toolNames.has(step.tool)) {
+        error('unknown_tool', `Step "${step.id}" uses tool "${step.tool}", which is not available. Available tools: ${[...toolNames].sort().join(', ') || 'none'}.`, step.id);
+      } else if (registry) {
+        const message = argumentProblems(registry, step);
+        if (message) error('invalid_args', `Step "${step.id}": arguments for "${step.tool}" are invalid: ${message}`, step.id);
+      }
+    }
+    if (step.kind === 'agent') {
+      const agent = step.agent ?? 'default';
+      if (!(builtinAgentNames as readonly string[]).includes(agent) && !Object.hasOwn(plan.agents, agent)) {
+        error('missing_agent', `Step "${step.id}" uses agent "${agent}", which the plan's agents do not define.`, step.id);
+      }
+    }
+    for (const field of ['verification', 'when'] as const) {
+      const expression = step[field];
+      if (expression === undefined) continue;
+      const problem = predicateSyntaxError(expression);
+      if (problem) error('invalid_predicate', `Step "${step.id}": the ${field} predicate is not a valid JavaScript expression (${problem}).`, step.id);
+    }
+  }
+
+  if (toolNames) {
+    for (const [name, agent] of Object.entries(plan.agents)) {
+      for (const tool of agent.tools) {
+        if (!toolNames.has(tool)) {
+          diagnostics.push({ code: 'unknown_tool', severity: 'warning', message: `Agent "${name}" lists tool "${tool}", which is not available; it will not be offered.` });
+        }
+      }
+    }
+  }
+
+  for (const cycle of findCycles(plan.steps)) {
+    if (cycle.length === 1) continue; // reported as self_dependency above
+    error('cycle', `Steps form a dependency cycle: ${[...cycle, cycle[0]].join(' → ')} (each step depends on the next). Remove one of these dependencies.`, cycle[0]);
+  }
+  return diagnostics;
+}
+
+function checkKindFields(step: Step, error: (code: Diagnostic['code'], message: string, stepId?: string) => void): void {
+  if (step.kind === 'tool' && (step.tool === undefined || step.tool.trim() === '')) {
+    error('invalid_step', `Step "${step.id}" is a tool step but names no tool; set "tool" or make it an agent step.`, step.id);
+  }
+}
+
+function argumentProblems(registry: ToolRegistry, step: Step): string | undefined {
+  const tool = registry.get(step.tool ?? '');
+  if (!tool) return undefined;
+  const args = step.args ?? {};
+  const parsed = tool.inputSchema.safeParse(args);
+  if (parsed.success) return undefined;
+  // Values filled in from earlier results at run time cannot be checked now.
+  const issues = parsed.error.issues.filter((issue) => !isTemplateAt(args, issue.path));
+  if (issues.length === 0) return undefined;
+  return issues.map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message)).join('; ');
+}
+
+function isTemplateAt(args: unknown, path: readonly PropertyKey[]): boolean {
+  let value: unknown = args;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return false;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return typeof value === 'string' && templateLike.test(value);
+}

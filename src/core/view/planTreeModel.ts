@@ -1,0 +1,66 @@
+import { planLevels } from '../plan/planLevels';
+import type { Plan, Step } from '../plan/planSchema';
+
+/** How the Plan tree arranges steps. */
+export type PlanTreeLayout = 'flat' | 'levels';
+
+/** One node of the Plan tree, free of any UI toolkit; `icon` is a codicon id. */
+export interface PlanTreeNode {
+  id: string;
+  label: string;
+  description: string;
+  tooltip: string;
+  icon: string;
+  /** The tree item's `contextValue`, used by menus' `when` clauses. */
+  contextValue: string;
+  children: PlanTreeNode[];
+}
+
+const kindIcons: Record<Step['kind'], string> = {
+  tool: 'tools',
+  agent: 'hubot',
+  synthesis_gate: 'git-merge',
+  human_review: 'eye',
+  clarification: 'question',
+};
+
+/**
+ * The Plan tree for a plan that has not run yet: steps in plan order (`flat`), or under
+ * one node per dependency level (`levels`; falls back to flat when the plan has a cycle).
+ */
+export function planTreeModel(plan: Plan, layout: PlanTreeLayout = 'flat'): PlanTreeNode[] {
+  const stepNodes = new Map(plan.steps.map((step, index) => [step.id, stepNode(step, index)]));
+  const levels = layout === 'levels' ? planLevels(plan) : undefined;
+  if (!levels?.ok) return [...stepNodes.values()];
+  return levels.levels.map((ids, index) => ({
+    id: `level:${index}`,
+    label: `Level ${index + 1}`,
+    description: `${ids.length} step${ids.length === 1 ? '' : 's'}${ids.length > 1 ? ', in parallel' : ''}`,
+    tooltip: index === 0 ? 'Steps with no dependencies' : `Steps whose dependencies are all in earlier levels`,
+    icon: 'layers',
+    contextValue: 'level',
+    children: ids.map((id) => stepNodes.get(id)!),
+  }));
+}
+
+function stepNode(step: Step, index: number): PlanTreeNode {
+  const runner = step.kind === 'tool' ? step.tool ?? 'tool' : step.kind === 'agent' ? `agent: ${step.agent ?? 'default'}` : step.kind.replace('_', ' ');
+  const details = [
+    `${step.id} · ${step.kind}${step.skipped ? ' (skipped)' : ''}`,
+    step.input ? `Input: ${step.input}` : undefined,
+    step.args ? `Arguments: ${JSON.stringify(step.args)}` : undefined,
+    step.dependsOn.length > 0 ? `Depends on: ${step.dependsOn.join(', ')}` : undefined,
+    step.verification ? `Verification: ${step.verification}` : undefined,
+    step.attachments?.length ? `Attachments: ${step.attachments.map((attachment) => attachment.ref).join(', ')}` : undefined,
+    `On failure: ${step.onFailure}${step.maxAttempts > 1 ? ` (up to ${step.maxAttempts} attempts)` : ''}`,
+  ];
+  return {
+    id: `step:${step.id}`,
+    label: `${index + 1}. ${step.title}`,
+    description: step.skipped ? `${runner} · skipped` : runner,
+    tooltip: details.filter((line): line is string => line !== undefined).join('\n'),
+    icon: step.skipped ? 'debug-step-over' : kindIcons[step.kind],
+    contextValue: `step.${step.kind}`,
+    children: [],
+  };
+}

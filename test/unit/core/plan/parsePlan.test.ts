@@ -1,0 +1,290 @@
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { parsePlan, type ParsePlanResult } from '../../../../src/core/plan/parsePlan';
+import { planSchema, type Plan } from '../../../../src/core/plan/planSchema';
+
+function planOf(result: ParsePlanResult): Plan {
+  if (!result.ok) assert.fail(`expected a plan, got errors: ${result.errors.join('; ')}`);
+  return result.plan;
+}
+
+function warningsOf(result: ParsePlanResult): string[] {
+  assert.ok(result.ok);
+  return result.warnings;
+}
+
+describe('parsePlan', () => {
+  describe('input forms', () => {
+    it('accepts an object', () => {
+      const plan = planOf(parsePlan({ objective: 'x', steps: [{ id: 'a', input: 'do a' }] }));
+      assert.equal(plan.objective, 'x');
+      assert.deepEqual(plan.steps.map((step) => step.id), ['a']);
+    });
+
+    it('accepts a JSON string', () => {
+      assert.equal(planOf(parsePlan('{"steps":[{"id":"a"}]}')).steps[0]!.id, 'a');
+    });
+
+    it('repairs code fences, trailing commas, comments and single quotes', () => {
+      const text = "```json\n{\n  // the plan\n  'steps': [{'id': 'a', 'input': 'x',},],\n}\n```";
+      assert.equal(planOf(parsePlan(text)).steps[0]!.id, 'a');
+    });
+
+    it('drops prose around the JSON', () => {
+      const plan = planOf(parsePlan('Here is the plan you asked for:\n{"steps": ["read it"]}\nHope this helps!'));
+      assert.equal(plan.steps[0]!.input, 'read it');
+    });
+
+    it('accepts a bare array as the step list', () => {
+      assert.equal(planOf(parsePlan(['one', 'two'])).steps.length, 2);
+    });
+
+    it('reports unrepairable text as an error, not an exception', () => {
+      const result = parsePlan('');
+      assert.equal(result.ok, false);
+      assert.match(result.ok ? '' : result.errors[0]!, /empty/);
+    });
+
+    it('reports a missing step list with the keys it looked for', () => {
+      const result = parsePlan({ objective: 'x' });
+      assert.ok(!result.ok);
+      assert.match(result.errors[0]!, /"steps".*"tasks".*"workflow".*"phases"/);
+    });
+
+    it('reports non-objects', () => {
+      assert.equal(parsePlan(42).ok, false);
+      assert.equal(parsePlan(null).ok, false);
+    });
+  });
+
+  describe('step list location', () => {
+    for (const key of ['steps', 'tasks', 'workflow', 'phases']) {
+      it(`finds the list under "${key}"`, () => {
+        assert.equal(planOf(parsePlan({ [key]: ['x'] })).steps.length, 1);
+      });
+      it(`finds the list under "plan.${key}"`, () => {
+        assert.equal(planOf(parsePlan({ plan: { [key]: ['x', 'y'] } })).steps.length, 2);
+      });
+    }
+
+    it('takes the first present key in the order steps, tasks, workflow, phases', () => {
+      const plan = planOf(parsePlan({ phases: ['p'], workflow: ['w'], tasks: ['t'] }));
+      assert.equal(plan.steps[0]!.input, 't');
+    });
+
+    it('prefers top-level keys over the same keys under plan', () => {
+      assert.equal(planOf(parsePlan({ steps: ['top'], plan: { steps: ['nested'] } })).steps[0]!.input, 'top');
+    });
+
+    it('flattens phases with their own tasks, adding the phase dependencies to each child', () => {
+      const plan = planOf(
+        parsePlan({
+          phases: [
+            { id: 'P1', tasks: [{ id: 'a' }, { id: 'b' }] },
+            { id: 'P2', depends_on: ['a'], steps: [{ id: 'c', depends_on: 'b' }, { id: 'd' }] },
+          ],
+        }),
+      );
+      assert.deepEqual(plan.steps.map((step) => [step.id, step.dependsOn]), [['a', []], ['b', []], ['c', ['a', 'b']], ['d', ['a']]]);
+    });
+
+    it('turns a dependency on a flattened phase into dependencies on its steps', () => {
+      const plan = planOf(parsePlan({ phases: [{ id: 'P1', tasks: [{ id: 'a' }, { id: 'b' }] }, { id: 'P2', depends_on: 'P1', tasks: [{ id: 'c' }] }] }));
+      assert.deepEqual(plan.steps.find((step) => step.id === 'c')!.dependsOn, ['a', 'b']);
+    });
+  });
+
+  describe('steps', () => {
+    it('turns plain strings into agent steps with that input', () => {
+      const step = planOf(parsePlan({ steps: ['Summarize the README'] })).steps[0]!;
+      assert.equal(step.kind, 'agent');
+      assert.equal(step.agent, 'default');
+      assert.equal(step.input, 'Summarize the README');
+    });
+
+    it('takes the id from id > step_id > name, stringified', () => {
+      const plan = planOf(parsePlan({ steps: [{ id: 7, step_id: 'x', name: 'y' }, { step_id: 'x', name: 'y' }, { name: 'y' }] }));
+      assert.deepEqual(plan.steps.map((step) => step.id), ['7', 'x', 'y']);
+    });
+
+    it('numbers missing ids S001, S002, … by position', () => {
+      const plan = planOf(parsePlan({ steps: [{ input: 'a' }, 'b', { id: 'c' }, { input: 'd' }] }));
+      assert.deepEqual(plan.steps.map((step) => step.id), ['S001', 'S002', 'c', 'S004']);
+    });
+
+    it('takes the input from input > query > action > description > title', () => {
+      const plan = planOf(
+        parsePlan({
+          steps: [
+            { input: 'i', query: 'q', action: 'a', description: 'd', title: 't' },
+            { query: 'q', action: 'a', description: 'd', title: 't' },
+            { action: 'a', description: 'd', title: 't' },
+            { description: 'd', title: 't' },
+            { title: 't' },
+          ],
+        }),
+      );
+      assert.deepEqual(plan.steps.map((step) => step.input), ['i', 'q', 'a', 'd', 't']);
+    });
+
+    it('takes dependencies from dependsOn > depends_on > requires > after > dependencies', () => {
+      const plan = planOf(
+        parsePlan({
+          steps: [
+            { id: 'a' }, { id: 'b' }, { id: 'c' }, { id: 'd' }, { id: 'e' },
+            { id: 'v1', dependsOn: ['a'], depends_on: ['b'] },
+            { id: 'v2', depends_on: ['b'], requires: ['c'] },
+            { id: 'v3', requires: ['c'], after: ['d'] },
+            { id: 'v4', after: ['d'], dependencies: ['e'] },
+            { id: 'v5', dependencies: ['e'] },
+          ],
+        }),
+      );
+      assert.deepEqual(plan.steps.slice(5).map((step) => step.dependsOn), [['a'], ['b'], ['c'], ['d'], ['e']]);
+    });
+
+    it('turns a scalar dependency into a list and stringifies elements', () => {
+      const plan = planOf(parsePlan({ steps: [{ id: 1 }, { id: 'b', depends_on: 1 }, { id: 'c', after: [1, 'b'] }] }));
+      assert.deepEqual(plan.steps[1]!.dependsOn, ['1']);
+      assert.deepEqual(plan.steps[2]!.dependsOn, ['1', 'b']);
+    });
+
+    const kinds: [string, string][] = [
+      ['gate', 'synthesis_gate'], ['synthesis', 'synthesis_gate'], ['compress', 'synthesis_gate'], ['summarize', 'synthesis_gate'],
+      ['review', 'human_review'], ['approval', 'human_review'], ['question', 'clarification'], ['ask', 'clarification'],
+    ];
+    for (const [type, kind] of kinds) {
+      it(`maps type "${type}" to ${kind}`, () => {
+        assert.equal(planOf(parsePlan({ steps: [{ id: 'a', type }] })).steps[0]!.kind, kind);
+      });
+    }
+
+    it('makes a step with a tool a tool step, and others agent steps', () => {
+      const plan = planOf(parsePlan({ steps: [{ id: 'a', tool: 'read_file', args: { path: 'x' } }, { id: 'b' }] }));
+      assert.equal(plan.steps[0]!.kind, 'tool');
+      assert.deepEqual(plan.steps[0]!.args, { path: 'x' });
+      assert.equal(plan.steps[1]!.kind, 'agent');
+    });
+
+    it('accepts canonical kinds as they are', () => {
+      assert.equal(planOf(parsePlan({ steps: [{ id: 'a', kind: 'synthesis_gate' }] })).steps[0]!.kind, 'synthesis_gate');
+    });
+
+    it('warns about an unknown type and falls back', () => {
+      const result = parsePlan({ steps: [{ id: 'a', type: 'dance' }] });
+      assert.equal(planOf(result).steps[0]!.kind, 'agent');
+      assert.match(warningsOf(result).join('\n'), /unknown type "dance"/);
+    });
+
+    it('applies the defaults of DESIGN §3', () => {
+      const step = planOf(parsePlan({ steps: [{ id: 'a' }] })).steps[0]!;
+      assert.deepEqual(
+        { onFailure: step.onFailure, maxAttempts: step.maxAttempts, critical: step.critical, onVerificationFailure: step.onVerificationFailure, dependsOn: step.dependsOn, agent: step.agent },
+        { onFailure: 'stop', maxAttempts: 1, critical: true, onVerificationFailure: 'stop', dependsOn: [], agent: 'default' },
+      );
+    });
+
+    it('reads on_failure/onFailure and turns anything else into stop with a warning', () => {
+      const result = parsePlan({ steps: [{ id: 'a', on_failure: 'retry' }, { id: 'b', onFailure: 'replan' }, { id: 'c', on_failure: 'panic' }, { id: 'd', onFailure: 'skip' }] });
+      assert.deepEqual(planOf(result).steps.map((step) => step.onFailure), ['retry', 'replan', 'stop', 'skip']);
+      assert.match(warningsOf(result).join('\n'), /"panic"/);
+    });
+
+    it('reads max_retries/retries/maxAttempts as the total attempts', () => {
+      const plan = planOf(parsePlan({ steps: [{ id: 'a', max_retries: 3 }, { id: 'b', retries: 2 }, { id: 'c', maxAttempts: 4 }, { id: 'd', retries: 'x' }] }));
+      assert.deepEqual(plan.steps.map((step) => step.maxAttempts), [3, 2, 4, 1]);
+    });
+
+    it('makes critical false only for false or "false"', () => {
+      const plan = planOf(parsePlan({ steps: [{ id: 'a', critical: false }, { id: 'b', critical: 'false' }, { id: 'c', critical: 0 }, { id: 'd', critical: 'no' }, { id: 'e' }] }));
+      assert.deepEqual(plan.steps.map((step) => step.critical), [false, false, true, true, true]);
+    });
+
+    it('keeps verification, when, timeouts, approval and attachments', () => {
+      const step = planOf(
+        parsePlan({ steps: [{ id: 'a', verification: 'result.ok', when: 'true', timeout_ms: 500, requires_approval: true, on_verification_failure: 'retry', attachments: [{ kind: 'link', ref: 'https://x.dev' }] }] }),
+      ).steps[0]!;
+      assert.equal(step.verification, 'result.ok');
+      assert.equal(step.when, 'true');
+      assert.equal(step.timeoutMs, 500);
+      assert.equal(step.requiresApproval, true);
+      assert.equal(step.onVerificationFailure, 'retry');
+      assert.deepEqual(step.attachments, [{ kind: 'link', ref: 'https://x.dev' }]);
+    });
+
+    it('keeps unknown fields out of the model and reports them', () => {
+      const result = parsePlan({ steps: [{ id: 'a', mood: 'happy' }], extra: 1 });
+      assert.equal('mood' in planOf(result).steps[0]!, false);
+      assert.match(warningsOf(result).join('\n'), /"mood"/);
+      assert.match(warningsOf(result).join('\n'), /"extra"/);
+    });
+
+    it('drops entries that are neither text nor objects, with a warning', () => {
+      const result = parsePlan({ steps: ['a', 3, null] });
+      assert.equal(planOf(result).steps.length, 1);
+      assert.equal(warningsOf(result).length, 2);
+    });
+  });
+
+  describe('agents', () => {
+    it('reads agents or workers; a string is the prompt', () => {
+      assert.deepEqual(planOf(parsePlan({ agents: { w: 'You write.' }, steps: ['x'] })).agents, { w: { prompt: 'You write.', tools: [] } });
+      assert.deepEqual(planOf(parsePlan({ workers: { w: 'You write.' }, steps: ['x'] })).agents.w!.prompt, 'You write.');
+    });
+
+    it('takes the prompt from prompt > description > role and tools from tools > capabilities', () => {
+      const agents = planOf(
+        parsePlan({ agents: { a: { prompt: 'p', description: 'd', role: 'r', tools: ['t1'], capabilities: ['c'] }, b: { description: 'd', role: 'r', capabilities: ['c'] }, c: { role: 'r' } }, steps: ['x'] }),
+      ).agents;
+      assert.deepEqual(agents, { a: { prompt: 'p', tools: ['t1'] }, b: { prompt: 'd', tools: ['c'] }, c: { prompt: 'r', tools: [] } });
+    });
+
+    it('assigns the step agent from agent', () => {
+      assert.equal(planOf(parsePlan({ steps: [{ id: 'a', agent: 'writer' }] })).steps[0]!.agent, 'writer');
+    });
+  });
+
+  describe('plan fields', () => {
+    it('reads id, version and objective, and fills what is missing', () => {
+      const plan = planOf(parsePlan({ id: 'p1', version: 3, goal: 'g', steps: ['x'] }, { createdAt: '2026-01-01T00:00:00.000Z' }));
+      assert.deepEqual([plan.id, plan.version, plan.objective, plan.createdAt], ['p1', 3, 'g', '2026-01-01T00:00:00.000Z']);
+    });
+
+    it('derives a stable id from the content when none is given', () => {
+      const first = planOf(parsePlan({ steps: ['x'] }));
+      assert.equal(first.id, planOf(parsePlan({ steps: ['x'] })).id);
+      assert.notEqual(first.id, planOf(parsePlan({ steps: ['y'] })).id);
+    });
+  });
+
+  /** A well-formed outcome: a schema-valid plan, or explained errors that are not an internal exception. */
+  function assertWellFormed(result: ParsePlanResult): void {
+    if (result.ok) {
+      assert.ok(planSchema.safeParse(result.plan).success, 'the plan must satisfy the canonical schema');
+    } else {
+      assert.ok(result.errors.length > 0);
+      assert.ok(!result.errors.some((error) => error.startsWith('The plan could not be read')), `internal exception: ${result.errors.join('; ')}`);
+    }
+  }
+
+  describe('properties', () => {
+    it('never throws and yields a schema-valid plan or explained errors on arbitrary JSON values', () => {
+      fc.assert(fc.property(fc.jsonValue(), (value) => {
+        assertWellFormed(parsePlan(value));
+      }), { numRuns: 500 });
+    });
+
+    it('never throws on arbitrary strings', () => {
+      fc.assert(fc.property(fc.string({ maxLength: 200 }), (text) => {
+        assertWellFormed(parsePlan(text));
+      }), { numRuns: 500 });
+    });
+
+    it('never throws on arbitrary objects with a step list', () => {
+      const step = fc.oneof(fc.string(), fc.dictionary(fc.constantFrom('id', 'name', 'type', 'tool', 'depends_on', 'critical', 'retries', 'on_failure', 'args', 'tasks', 'input'), fc.jsonValue()));
+      fc.assert(fc.property(fc.array(step, { maxLength: 8 }), fc.constantFrom('steps', 'tasks', 'workflow', 'phases'), (steps, key) => {
+        assertWellFormed(parsePlan({ [key]: steps }));
+      }), { numRuns: 500 });
+    });
+  });
+});
