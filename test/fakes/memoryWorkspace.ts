@@ -1,0 +1,110 @@
+import * as path from 'node:path';
+import type { FileStat, WorkspaceFs } from '../../src/core/ports';
+import { compileGlob } from '../../src/core/workspace/globMatcher';
+import { IgnoreRules } from '../../src/core/workspace/ignoreRules';
+import { PathRefusedError, resolveInRoot } from '../../src/core/workspace/resolveInRoot';
+import { WorkspaceError } from '../../src/core/workspace/workspaceError';
+
+/** An in-memory `WorkspaceFs` with inspection helpers; passes the same conformance suite as the Node one. */
+export interface MemoryWorkspace extends WorkspaceFs {
+  /** Every file and its text, by workspace-relative path. */
+  snapshot(): Record<string, string>;
+  /** Makes the next `writeText` to `path` fail with `error` before anything changes. */
+  failNextWrite(path: string, error: Error): void;
+}
+
+const root = '/memory-workspace';
+
+/** A memory workspace rooted at `/memory-workspace`, holding `files` (path → text). */
+export function createMemoryWorkspace(files: Record<string, string> = {}): MemoryWorkspace {
+  const texts = new Map<string, string>();
+  const directories = new Set<string>(['']);
+  const failures = new Map<string, Error>();
+  const resolve = async (input: string) => (await resolveInRoot(input, { root })).relative;
+  const ensureParents = (relative: string) => {
+    const parts = relative.split('/');
+    for (let i = 1; i < parts.length; i++) {
+      const dir = parts.slice(0, i).join('/');
+      if (texts.has(dir)) throw new WorkspaceError('not_directory', relative, `Cannot create directory ${dir}: a file is in the way`);
+    }
+    for (let i = 1; i < parts.length; i++) directories.add(parts.slice(0, i).join('/'));
+  };
+  for (const [file, text] of Object.entries(files)) {
+    const relative = path.posix.normalize(file);
+    ensureParents(relative);
+    texts.set(relative, text);
+  }
+
+  return {
+    rootLabel: root,
+    async readText(input, signal) {
+      signal?.throwIfAborted();
+      const relative = await resolve(input);
+      if (directories.has(relative)) throw new WorkspaceError('is_directory', input, `${relative || '.'} is a directory, not a file`);
+      const text = texts.get(relative);
+      if (text === undefined) throw new WorkspaceError('not_found', input, `File not found: ${relative}`);
+      return text;
+    },
+    async writeText(input, text, signal) {
+      signal?.throwIfAborted();
+      const relative = await resolve(input);
+      if (directories.has(relative)) throw new WorkspaceError('is_directory', input, `${relative || '.'} is a directory; choose a file path`);
+      const failure = failures.get(relative);
+      if (failure) {
+        failures.delete(relative);
+        throw failure;
+      }
+      ensureParents(relative);
+      texts.set(relative, text);
+    },
+    async delete(input, signal) {
+      signal?.throwIfAborted();
+      const relative = await resolve(input);
+      if (relative === '') throw new PathRefusedError(input, 'the workspace root itself cannot be deleted');
+      if (texts.delete(relative)) return;
+      if (!directories.has(relative)) throw new WorkspaceError('not_found', input, `Nothing to delete: ${relative} does not exist`);
+      const prefix = `${relative}/`;
+      if ([...texts.keys(), ...directories].some((entry) => entry.startsWith(prefix))) {
+        throw new WorkspaceError('not_empty', input, `${relative} is a directory that is not empty; delete its files first`);
+      }
+      directories.delete(relative);
+    },
+    async createDirectory(input, signal) {
+      signal?.throwIfAborted();
+      const relative = await resolve(input);
+      if (texts.has(relative)) throw new WorkspaceError('not_directory', input, `Cannot create directory ${relative}: a file is in the way`);
+      ensureParents(`${relative}/x`);
+    },
+    async list(glob, signal) {
+      signal?.throwIfAborted();
+      const matches = glob === undefined ? () => true : compileGlob(glob);
+      const rulesFor = (directory: string): IgnoreRules => {
+        let rules = IgnoreRules.empty();
+        const parts = directory === '' ? [] : directory.split('/');
+        for (let i = 0; i <= parts.length; i++) {
+          const base = parts.slice(0, i).join('/');
+          if (i > 0 && rules.ignores(base, true)) return rules.withFile('', '*');
+          const text = texts.get(base === '' ? '.gitignore' : `${base}/.gitignore`);
+          if (text !== undefined) rules = rules.withFile(base, text);
+        }
+        return rules;
+      };
+      return [...texts.keys()]
+        .filter((file) => matches(file) && !rulesFor(path.posix.dirname(file).replace(/^\.$/, '')).ignores(file, false))
+        .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    },
+    async stat(input, signal): Promise<FileStat | undefined> {
+      signal?.throwIfAborted();
+      const relative = await resolve(input);
+      if (directories.has(relative)) return { type: 'directory', size: 0, mtimeMs: 0 };
+      const text = texts.get(relative);
+      return text === undefined ? undefined : { type: 'file', size: new TextEncoder().encode(text).length, mtimeMs: 0 };
+    },
+    snapshot() {
+      return Object.fromEntries([...texts.entries()].sort(([a], [b]) => (a < b ? -1 : 1)));
+    },
+    failNextWrite(input, error) {
+      failures.set(path.posix.normalize(input), error);
+    },
+  };
+}

@@ -1,0 +1,164 @@
+import assert from 'node:assert/strict';
+import type { WorkspaceFs } from '../../../src/core/ports';
+import { PathRefusedError } from '../../../src/core/workspace/resolveInRoot';
+import { WorkspaceError } from '../../../src/core/workspace/workspaceError';
+
+/** A fresh workspace holding `files` (workspace-relative path → text), and how to throw it away. */
+export type WorkspaceFsFactory = (files: Record<string, string>) => Promise<{ workspace: WorkspaceFs; dispose(): Promise<void> }>;
+
+/**
+ * The contract of `WorkspaceFs` (src/core/ports.ts). Every implementation (memory fake,
+ * Node, VS Code in the real host) runs this same suite; it uses only the port itself.
+ */
+export function describeWorkspaceFsConformance(name: string, makeFs: WorkspaceFsFactory): void {
+  describe(`WorkspaceFs conformance: ${name}`, () => {
+    let disposers: (() => Promise<void>)[] = [];
+    const open = async (files: Record<string, string> = {}): Promise<WorkspaceFs> => {
+      const made = await makeFs(files);
+      disposers.push(made.dispose);
+      return made.workspace;
+    };
+    afterEach(async () => {
+      await Promise.all(disposers.map((dispose) => dispose()));
+      disposers = [];
+    });
+
+    it('reads back exactly what it wrote, including Unicode, CRLF and empty text', async () => {
+      const fs = await open();
+      for (const text of ['hello\n', 'ünïcödé ✓ 日本語\r\nline2', '', 'x'.repeat(100_000)]) {
+        await fs.writeText('notes/file.txt', text);
+        assert.equal(await fs.readText('notes/file.txt'), text);
+      }
+    });
+
+    it('creates missing parent directories on write', async () => {
+      const fs = await open();
+      await fs.writeText('a/b/c/d.txt', 'deep');
+      assert.equal((await fs.stat('a/b/c'))?.type, 'directory');
+      assert.equal(await fs.readText('a/b/c/d.txt'), 'deep');
+    });
+
+    it('overwrites only the target file', async () => {
+      const fs = await open({ 'one.txt': '1', 'two.txt': '2' });
+      await fs.writeText('one.txt', 'uno');
+      assert.equal(await fs.readText('one.txt'), 'uno');
+      assert.equal(await fs.readText('two.txt'), '2');
+    });
+
+    it('reports a missing file with code not_found', async () => {
+      const fs = await open();
+      await assert.rejects(fs.readText('missing.txt'), (error: unknown) => error instanceof WorkspaceError && error.code === 'not_found');
+    });
+
+    it('refuses to read or overwrite a directory as a file', async () => {
+      const fs = await open({ 'dir/inner.txt': 'x' });
+      await assert.rejects(fs.readText('dir'), (error: unknown) => error instanceof WorkspaceError && error.code === 'is_directory');
+      await assert.rejects(fs.writeText('dir', 'x'), (error: unknown) => error instanceof WorkspaceError && error.code === 'is_directory');
+      assert.equal(await fs.readText('dir/inner.txt'), 'x');
+    });
+
+    it('stats files, directories and absent paths', async () => {
+      const fs = await open({ 'src/a.ts': 'abc' });
+      assert.deepEqual(
+        { type: (await fs.stat('src/a.ts'))?.type, size: (await fs.stat('src/a.ts'))?.size },
+        { type: 'file', size: 3 },
+      );
+      assert.equal((await fs.stat('src'))?.type, 'directory');
+      assert.equal((await fs.stat(''))?.type, 'directory');
+      assert.equal(await fs.stat('nope.txt'), undefined);
+    });
+
+    it('deletes files and empty directories, refuses non-empty ones and missing paths', async () => {
+      const fs = await open({ 'a.txt': 'a', 'full/x.txt': 'x' });
+      await fs.delete('a.txt');
+      assert.equal(await fs.stat('a.txt'), undefined);
+      await assert.rejects(fs.delete('a.txt'), (error: unknown) => error instanceof WorkspaceError && error.code === 'not_found');
+      await assert.rejects(fs.delete('full'), (error: unknown) => error instanceof WorkspaceError && error.code === 'not_empty');
+      await fs.delete('full/x.txt');
+      await fs.delete('full');
+      assert.equal(await fs.stat('full'), undefined);
+    });
+
+    it('creates directories recursively and idempotently, refusing when a file is in the way', async () => {
+      const fs = await open({ 'file.txt': 'f' });
+      await fs.createDirectory('x/y/z');
+      await fs.createDirectory('x/y/z');
+      assert.equal((await fs.stat('x/y/z'))?.type, 'directory');
+      await assert.rejects(fs.createDirectory('file.txt/sub'), (error: unknown) => error instanceof WorkspaceError && error.code === 'not_directory');
+      assert.equal(await fs.readText('file.txt'), 'f');
+    });
+
+    it('lists every file sorted, without directories', async () => {
+      const fs = await open({ 'b.txt': '', 'a/z.ts': '', 'a/b/c.ts': '', 'A.md': '' });
+      await fs.createDirectory('empty');
+      assert.deepEqual(await fs.list(), ['A.md', 'a/b/c.ts', 'a/z.ts', 'b.txt']);
+    });
+
+    it('filters the listing with globs', async () => {
+      const fs = await open({ 'src/a.ts': '', 'src/deep/b.ts': '', 'src/c.js': '', 'd.ts': '', 'docs/readme.md': '' });
+      assert.deepEqual(await fs.list('src/*.ts'), ['src/a.ts']);
+      assert.deepEqual(await fs.list('src/**/*.ts'), ['src/a.ts', 'src/deep/b.ts']);
+      assert.deepEqual(await fs.list('**/*.ts'), ['d.ts', 'src/a.ts', 'src/deep/b.ts']);
+      assert.deepEqual(await fs.list('*.ts'), ['d.ts', 'src/a.ts', 'src/deep/b.ts']);
+      assert.deepEqual(await fs.list('**/*.{md,js}'), ['docs/readme.md', 'src/c.js']);
+      assert.deepEqual(await fs.list('src/?.js'), ['src/c.js']);
+    });
+
+    it('skips .git and node_modules at any depth and honours .gitignore files at every level', async () => {
+      const fs = await open({
+        '.gitignore': 'dist/\n*.log\n!keep.log\n',
+        '.git/config': '',
+        'node_modules/pkg/index.js': '',
+        'packages/p/node_modules/q/index.js': '',
+        'packages/p/.gitignore': 'generated.ts\n',
+        'packages/p/generated.ts': '',
+        'packages/p/source.ts': '',
+        'generated.ts': '',
+        'dist/out.js': '',
+        'sub/dist/out.js': '',
+        'debug.log': '',
+        'keep.log': '',
+        'src/main.ts': '',
+      });
+      assert.deepEqual(await fs.list(), ['.gitignore', 'generated.ts', 'keep.log', 'packages/p/.gitignore', 'packages/p/source.ts', 'src/main.ts']);
+    });
+
+    it('accepts legitimate names with dots, spaces and Unicode', async () => {
+      const fs = await open();
+      const names = ['.env.example', 'my file (1).txt', 'a..b/c...d.txt', 'café/résumé.md', '日本語/ファイル.txt', 'emoji 🎉.md', './x/./y.txt', 'x/../z.txt'];
+      for (const name of names) await fs.writeText(name, name);
+      for (const name of names) assert.equal(await fs.readText(name), name);
+      assert.ok((await fs.list()).includes('café/résumé.md'));
+      assert.equal(await fs.readText('x/y.txt'), './x/./y.txt');
+      assert.equal(await fs.readText('z.txt'), 'x/../z.txt');
+    });
+
+    it('refuses escaping paths in every method with PathRefusedError', async () => {
+      const fs = await open({ 'a.txt': 'a' });
+      for (const hostile of ['../outside.txt', '/etc/passwd', 'a/../../x', 'a\u0000b', 'C:\\Windows\\win.ini', '\\\\server\\share\\x']) {
+        await assert.rejects(fs.readText(hostile), PathRefusedError, hostile);
+        await assert.rejects(fs.writeText(hostile, 'x'), PathRefusedError, hostile);
+        await assert.rejects(fs.delete(hostile), PathRefusedError, hostile);
+        await assert.rejects(fs.createDirectory(hostile), PathRefusedError, hostile);
+        await assert.rejects(fs.stat(hostile), PathRefusedError, hostile);
+      }
+      await assert.rejects(fs.list('../**'), PathRefusedError);
+      await assert.rejects(fs.list('/etc/*'), PathRefusedError);
+    });
+
+    it('accepts an absolute path inside its root', async () => {
+      const fs = await open({ 'inside.txt': 'in' });
+      if (!fs.rootLabel.startsWith('/')) return;
+      assert.equal(await fs.readText(`${fs.rootLabel}/inside.txt`), 'in');
+    });
+
+    it('rejects when the signal is already aborted, changing nothing', async () => {
+      const fs = await open({ 'a.txt': 'a' });
+      const controller = new AbortController();
+      controller.abort(new Error('stop'));
+      await assert.rejects(fs.writeText('a.txt', 'changed', controller.signal));
+      await assert.rejects(fs.readText('a.txt', controller.signal));
+      assert.equal(await fs.readText('a.txt'), 'a');
+    });
+  });
+}
