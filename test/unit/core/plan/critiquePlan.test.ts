@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import { critiquePlan, type CritiqueIssue } from '../../../../src/core/plan/critiquePlan';
+import type { Step } from '../../../../src/core/plan/planSchema';
+import { makePlan, makeStep } from '../../../support/randomPlans';
+
+const checks = (steps: Step[]): [string, string, string | undefined][] =>
+  critiquePlan(makePlan(steps)).issues.map((issue: CritiqueIssue) => [issue.check, issue.severity, issue.stepId]);
+
+/** A chain a → b → c whose inputs refer to their dependency: a plan with no findings. */
+const clean = (): Step[] => [makeStep('a'), makeStep('b', { dependsOn: ['a'], input: 'use {{results.a}}' }), makeStep('c', { dependsOn: ['b'], input: 'use $b' })];
+
+describe('critiquePlan', () => {
+  it('gives a clean plan 10 and no recommendations', () => {
+    const critique = critiquePlan(makePlan(clean()));
+    assert.deepEqual(critique, { score: 10, issues: [], summary: 'Score 10/10: no problems found.', recommendations: [] });
+  });
+
+  it('flags missing_dependency as critical', () => {
+    assert.deepEqual(checks([makeStep('a', { dependsOn: ['ghost'], input: 'ghost' })]), [['missing_dependency', 'critical', 'a']]);
+  });
+
+  it('flags a cycle as critical', () => {
+    const issues = checks([makeStep('a', { dependsOn: ['b'], input: 'b' }), makeStep('b', { dependsOn: ['a'], input: 'a' })]);
+    assert.deepEqual(issues.map(([check, severity]) => [check, severity]), [['cycle', 'critical']]);
+  });
+
+  it('flags parallel_explosion for a level of more than 10 steps, but not 10', () => {
+    const wide = (count: number): Step[] => [
+      ...Array.from({ length: count }, (_, index) => makeStep(`p${index}`)),
+      makeStep('gate', { kind: 'synthesis_gate', dependsOn: Array.from({ length: count }, (_, index) => `p${index}`) }),
+    ];
+    assert.ok(checks(wide(11)).some(([check, severity]) => check === 'parallel_explosion' && severity === 'critical'));
+    assert.ok(!checks(wide(10)).some(([check]) => check === 'parallel_explosion'));
+  });
+
+  it('flags missing_gate for 3 parallel steps with no later gate, and not with one', () => {
+    const parallel = [makeStep('a'), makeStep('b'), makeStep('c')];
+    const withoutGate = [...parallel, makeStep('d', { dependsOn: ['a', 'b', 'c'], input: 'a b c' })];
+    const withGate = [...parallel, makeStep('d', { kind: 'synthesis_gate', dependsOn: ['a', 'b', 'c'] })];
+    assert.deepEqual(checks(withoutGate), [['missing_gate', 'warning', 'a']]);
+    assert.deepEqual(checks(withGate), []);
+    assert.deepEqual(checks([makeStep('a'), makeStep('b'), makeStep('c', { dependsOn: ['a', 'b'], input: 'a b' })]), []);
+  });
+
+  it('flags optimism_bias for critical stop-on-failure steps that touch the network or commands', () => {
+    for (const patch of [{ input: 'Fetch the release notes' }, { input: 'Search the docs' }, { input: 'Call the GitHub API' }, { input: 'GET http://x' }, { kind: 'tool' as const, tool: 'run_command', args: { argv: ['make'] } }]) {
+      assert.deepEqual(checks([makeStep('a', patch)]), [['optimism_bias', 'warning', 'a']], JSON.stringify(patch));
+    }
+    assert.deepEqual(checks([makeStep('a', { input: 'Fetch the notes', onFailure: 'retry', maxAttempts: 3 })]), []);
+    assert.deepEqual(checks([makeStep('a', { input: 'Fetch the notes', critical: false })]), []);
+    assert.deepEqual(checks([makeStep('a', { input: 'Rename the variable' })]), []);
+  });
+
+  it('flags disconnected_flow: warning when no dependency is referenced, info when some are not', () => {
+    assert.deepEqual(checks([makeStep('a'), makeStep('b', { dependsOn: ['a'], input: 'unrelated' })]), [['disconnected_flow', 'warning', 'b']]);
+    assert.deepEqual(checks([makeStep('a'), makeStep('b'), makeStep('c', { dependsOn: ['a', 'b'], input: 'from {{results.a.x}}' })]), [['disconnected_flow', 'info', 'c']]);
+  });
+
+  it('counts {{results.<id>, $<id> and the id as a word, ignoring case, as references', () => {
+    for (const input of ['{{results.Load}}', '$load', 'summarize LOAD output', 'use the load step']) {
+      assert.deepEqual(checks([makeStep('load', { input: 'x' }), makeStep('b', { dependsOn: ['load'], input })]), [], input);
+    }
+    assert.deepEqual(checks([makeStep('a1', { input: 'x' }), makeStep('b', { dependsOn: ['a1'], input: 'see a10' })]).map(([check]) => check), ['disconnected_flow']);
+  });
+
+  it('looks for references in args too', () => {
+    assert.deepEqual(checks([makeStep('a'), makeStep('b', { kind: 'tool', tool: 'read_file', args: { path: '$a' }, dependsOn: ['a'], input: undefined })]), []);
+  });
+
+  it('flags orphan_step outside the last level as info', () => {
+    assert.deepEqual(checks([makeStep('a'), makeStep('lonely'), makeStep('b', { dependsOn: ['a'], input: 'a' })]), [['orphan_step', 'info', 'lonely']]);
+  });
+
+  it('flags destructive_without_approval', () => {
+    for (const tool of ['write_file', 'edit_file', 'delete_file', 'run_command']) {
+      const issues = checks([makeStep('a', { kind: 'tool', tool, args: {}, requiresApproval: false, onFailure: 'skip' })]);
+      assert.deepEqual(issues, [['destructive_without_approval', 'warning', 'a']], tool);
+    }
+    assert.deepEqual(checks([makeStep('a', { kind: 'tool', tool: 'read_file', args: {}, requiresApproval: false })]), []);
+  });
+
+  describe('score', () => {
+    it('is 10 − 3·critical − warning − 0.5·info', () => {
+      // 1 critical (missing dep) + 1 warning (disconnected) → 10 − 3 − 1 = 6
+      assert.equal(critiquePlan(makePlan([makeStep('a', { dependsOn: ['ghost'], input: 'ghost' }), makeStep('b', { dependsOn: ['a'], input: 'x' })])).score, 6);
+    });
+
+    it('rounds half away from zero', () => {
+      // one info → 9.5 → 10; three infos → 8.5 → 9
+      assert.equal(critiquePlan(makePlan([makeStep('a'), makeStep('lonely'), makeStep('b', { dependsOn: ['a'], input: 'a' })])).score, 10);
+      const threeOrphans = [makeStep('x'), makeStep('y'), makeStep('z'), makeStep('a'), makeStep('b', { dependsOn: ['a'], input: 'a' })];
+      const critique = critiquePlan(makePlan(threeOrphans));
+      assert.deepEqual(critique.issues.map((issue) => issue.check).sort(), ['missing_gate', 'orphan_step', 'orphan_step', 'orphan_step']);
+      // 10 − 1 − 1.5 = 7.5 → 8
+      assert.equal(critique.score, 8);
+    });
+
+    it('never goes below 1', () => {
+      const steps = Array.from({ length: 6 }, (_, index) => makeStep(`s${index}`, { dependsOn: [`ghost${index}`], input: `ghost${index}` }));
+      const critique = critiquePlan(makePlan(steps));
+      assert.equal(critique.score, 1);
+      assert.match(critique.summary, /cannot run/);
+    });
+  });
+
+  it('de-duplicates recommendations from critical and warning findings only', () => {
+    const critique = critiquePlan(makePlan([makeStep('a', { dependsOn: ['g1'], input: 'g1' }), makeStep('b', { dependsOn: ['g2'], input: 'g2' }), makeStep('d', { dependsOn: ['a', 'b'], input: 'only a' })]));
+    assert.deepEqual(critique.recommendations, ['Remove dependencies on steps that do not exist, or add the missing steps.']);
+    assert.ok(critique.issues.some((issue) => issue.severity === 'info'));
+  });
+});

@@ -1,0 +1,163 @@
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { editPlan, type EditPlanResult, type PlanEdit } from '../../../../src/core/plan/editPlan';
+import type { Plan } from '../../../../src/core/plan/planSchema';
+import { validatePlan } from '../../../../src/core/plan/validatePlan';
+import { dagPlanArbitrary, makePlan, makeStep } from '../../../support/randomPlans';
+
+const base = (): Plan => makePlan([makeStep('a'), makeStep('b', { dependsOn: ['a'] }), makeStep('c')]);
+
+function planOf(result: EditPlanResult): Plan {
+  if (!result.ok) assert.fail(result.error);
+  return result.plan;
+}
+
+function refusal(result: EditPlanResult): string {
+  if (result.ok) assert.fail('expected the edit to be refused');
+  return result.error;
+}
+
+describe('editPlan', () => {
+  it('increments the version and leaves the input untouched', () => {
+    const plan = base();
+    const snapshot = structuredClone(plan);
+    const next = planOf(editPlan(plan, { type: 'skipStep', stepId: 'c' }));
+    assert.equal(next.version, plan.version + 1);
+    assert.deepEqual(plan, snapshot);
+  });
+
+  describe('addStep', () => {
+    it('appends with defaults', () => {
+      const next = planOf(editPlan(base(), { type: 'addStep', step: { id: 'd', kind: 'agent', dependsOn: ['b'] } }));
+      assert.deepEqual(next.steps.at(-1), { id: 'd', title: 'd', kind: 'agent', dependsOn: ['b'], onFailure: 'stop', maxAttempts: 1, critical: true, onVerificationFailure: 'stop' });
+    });
+
+    it('inserts at an index', () => {
+      assert.deepEqual(planOf(editPlan(base(), { type: 'addStep', step: { id: 'z', kind: 'agent' }, index: 0 })).steps.map((step) => step.id), ['z', 'a', 'b', 'c']);
+    });
+
+    it('refuses a duplicate id, a bad index, an invalid step and a dangling dependency', () => {
+      assert.match(refusal(editPlan(base(), { type: 'addStep', step: { id: 'a', kind: 'agent' } })), /already exists/);
+      assert.match(refusal(editPlan(base(), { type: 'addStep', step: { id: 'z', kind: 'agent' }, index: 9 })), /outside the plan/);
+      assert.match(refusal(editPlan(base(), { type: 'addStep', step: { id: 'z', kind: 'agent', maxAttempts: 0 } })), /maxAttempts/);
+      assert.match(refusal(editPlan(base(), { type: 'addStep', step: { id: 'z', kind: 'agent', dependsOn: ['ghost'] } })), /"ghost"/);
+    });
+
+    it('refuses to put a step before its dependencies', () => {
+      assert.match(refusal(editPlan(base(), { type: 'addStep', step: { id: 'z', kind: 'agent', dependsOn: ['c'] }, index: 1 })), /before its dependencies "c"/);
+    });
+  });
+
+  describe('updateStep', () => {
+    it('patches fields but keeps the id', () => {
+      const next = planOf(editPlan(base(), { type: 'updateStep', stepId: 'a', patch: { title: 'New', onFailure: 'retry', maxAttempts: 3 } }));
+      assert.deepEqual([next.steps[0]!.id, next.steps[0]!.title, next.steps[0]!.onFailure, next.steps[0]!.maxAttempts], ['a', 'New', 'retry', 3]);
+    });
+
+    it('refuses an unknown step, an invalid value and a broken predicate', () => {
+      assert.match(refusal(editPlan(base(), { type: 'updateStep', stepId: 'ghost', patch: {} })), /no step "ghost"/);
+      assert.match(refusal(editPlan(base(), { type: 'updateStep', stepId: 'a', patch: { onFailure: 'panic' as never } })), /onFailure/);
+      assert.match(refusal(editPlan(base(), { type: 'updateStep', stepId: 'a', patch: { verification: 'result ===' } })), /verification predicate/);
+    });
+  });
+
+  describe('removeStep', () => {
+    it('removes a step nothing depends on', () => {
+      assert.deepEqual(planOf(editPlan(base(), { type: 'removeStep', stepId: 'c' })).steps.map((step) => step.id), ['a', 'b']);
+    });
+
+    it('refuses while others depend on it, naming them', () => {
+      assert.match(refusal(editPlan(base(), { type: 'removeStep', stepId: 'a' })), /"b" depend on it/);
+    });
+
+    it('drops the edges when asked', () => {
+      const next = planOf(editPlan(base(), { type: 'removeStep', stepId: 'a', dropEdges: true }));
+      assert.deepEqual(next.steps.map((step) => [step.id, step.dependsOn]), [['b', []], ['c', []]]);
+    });
+
+    it('refuses to remove the last step', () => {
+      assert.match(refusal(editPlan(makePlan([makeStep('a')]), { type: 'removeStep', stepId: 'a' })), /no steps/);
+    });
+  });
+
+  describe('moveStep', () => {
+    it('moves a step', () => {
+      assert.deepEqual(planOf(editPlan(base(), { type: 'moveStep', stepId: 'c', toIndex: 0 })).steps.map((step) => step.id), ['c', 'a', 'b']);
+    });
+
+    it('refuses to move a step before a dependency', () => {
+      assert.match(refusal(editPlan(base(), { type: 'moveStep', stepId: 'b', toIndex: 0 })), /before its dependencies "a"/);
+    });
+
+    it('refuses to move a step after a dependent', () => {
+      assert.match(refusal(editPlan(base(), { type: 'moveStep', stepId: 'a', toIndex: 2 })), /after "b", which depend on it/);
+    });
+
+    it('refuses an index outside the plan', () => {
+      assert.match(refusal(editPlan(base(), { type: 'moveStep', stepId: 'a', toIndex: -1 })), /outside the plan/);
+    });
+  });
+
+  describe('setDependencies', () => {
+    it('replaces the dependencies, without duplicates', () => {
+      assert.deepEqual(planOf(editPlan(base(), { type: 'setDependencies', stepId: 'c', dependsOn: ['a', 'b', 'a'] })).steps[2]!.dependsOn, ['a', 'b']);
+    });
+
+    it('refuses a cycle, a self-dependency and an unknown step', () => {
+      assert.match(refusal(editPlan(base(), { type: 'setDependencies', stepId: 'a', dependsOn: ['b'] })), /cycle/);
+      assert.match(refusal(editPlan(base(), { type: 'setDependencies', stepId: 'a', dependsOn: ['a'] })), /depends on itself/);
+      assert.match(refusal(editPlan(base(), { type: 'setDependencies', stepId: 'a', dependsOn: ['ghost'] })), /"ghost"/);
+    });
+  });
+
+  describe('skipStep and unskipStep', () => {
+    it('marks and unmarks a step as skipped', () => {
+      const skipped = planOf(editPlan(base(), { type: 'skipStep', stepId: 'b' }));
+      assert.equal(skipped.steps[1]!.skipped, true);
+      const unskipped = planOf(editPlan(skipped, { type: 'unskipStep', stepId: 'b' }));
+      assert.equal('skipped' in unskipped.steps[1]!, false);
+      assert.equal(unskipped.version, 3);
+    });
+  });
+
+  it('allows edits to a plan that already has errors when they add none', () => {
+    const broken = makePlan([makeStep('a', { dependsOn: ['ghost'] }), makeStep('b')]);
+    assert.ok(editPlan(broken, { type: 'skipStep', stepId: 'b' }).ok);
+    assert.ok(editPlan(broken, { type: 'setDependencies', stepId: 'a', dependsOn: [] }).ok);
+  });
+
+  it('never yields a plan that fails validation, whatever the edits', () => {
+    const editArbitrary = fc.oneof(
+      fc.record({ type: fc.constant('addStep' as const), id: fc.constantFrom('n1', 'n2', 'S0', 'S3'), deps: fc.array(fc.constantFrom('S0', 'S1', 'S2', 'S5', 'n1', 'ghost'), { maxLength: 3 }), index: fc.option(fc.integer({ min: -1, max: 30 }), { nil: undefined }) }),
+      fc.record({ type: fc.constant('removeStep' as const), id: fc.constantFrom('S0', 'S1', 'S4', 'n1'), dropEdges: fc.boolean() }),
+      fc.record({ type: fc.constant('moveStep' as const), id: fc.constantFrom('S0', 'S1', 'S2', 'S6'), toIndex: fc.integer({ min: -1, max: 30 }) }),
+      fc.record({ type: fc.constant('setDependencies' as const), id: fc.constantFrom('S0', 'S1', 'S2', 'S3'), deps: fc.array(fc.constantFrom('S0', 'S1', 'S2', 'S3', 'S4', 'ghost'), { maxLength: 3 }) }),
+      fc.record({ type: fc.constantFrom('skipStep' as const, 'unskipStep' as const), id: fc.constantFrom('S0', 'S1') }),
+      fc.record({ type: fc.constant('updateStep' as const), id: fc.constantFrom('S0', 'S2'), verification: fc.constantFrom('result.ok', 'result ===', '(') }),
+    );
+    const toEdit = (raw: Record<string, unknown>): PlanEdit => {
+      const id = raw.id as string;
+      switch (raw.type) {
+        case 'addStep': return { type: 'addStep', step: { id, kind: 'agent', dependsOn: raw.deps as string[] }, ...(raw.index === undefined ? {} : { index: raw.index as number }) };
+        case 'removeStep': return { type: 'removeStep', stepId: id, dropEdges: raw.dropEdges as boolean };
+        case 'moveStep': return { type: 'moveStep', stepId: id, toIndex: raw.toIndex as number };
+        case 'setDependencies': return { type: 'setDependencies', stepId: id, dependsOn: raw.deps as string[] };
+        case 'updateStep': return { type: 'updateStep', stepId: id, patch: { verification: raw.verification as string } };
+        default: return { type: raw.type as 'skipStep', stepId: id };
+      }
+    };
+    fc.assert(fc.property(dagPlanArbitrary, fc.array(editArbitrary, { maxLength: 12 }), (start, edits) => {
+      let plan = start;
+      for (const raw of edits) {
+        const result = editPlan(plan, toEdit(raw));
+        if (!result.ok) {
+          assert.ok(result.error.length > 0);
+          continue;
+        }
+        assert.equal(result.plan.version, plan.version + 1);
+        plan = result.plan;
+        assert.deepEqual(validatePlan(plan).filter((diagnostic) => diagnostic.severity === 'error'), []);
+      }
+    }), { numRuns: 300 });
+  });
+});

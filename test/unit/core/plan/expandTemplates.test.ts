@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { expandTemplates, expandTemplatesDetailed, resolveArgs } from '../../../../src/core/plan/expandTemplates';
+
+const results = { a: 'text result', b: { path: 'src/x.ts', nested: { count: 3 } }, 'v1.2': 'dotted', n: 0 };
+
+describe('expandTemplates', () => {
+  it('inserts string results raw and other values as compact JSON', () => {
+    assert.equal(expandTemplates('A={{results.a}} B={{results.b}}', results), 'A=text result B={"path":"src/x.ts","nested":{"count":3}}');
+  });
+
+  it('follows key paths', () => {
+    assert.equal(expandTemplates('{{results.b.path}} {{results.b.nested.count}}', results), 'src/x.ts 3');
+  });
+
+  it('accepts spaces inside the braces and falsy values', () => {
+    assert.equal(expandTemplates('{{ results.n }}', results), '0');
+  });
+
+  it('resolves ids that contain dots by the longest matching prefix', () => {
+    assert.equal(expandTemplates('{{results.v1.2}}', results), 'dotted');
+  });
+
+  it('leaves unresolved placeholders verbatim and reports them', () => {
+    const expansion = expandTemplatesDetailed('{{results.ghost}} and {{results.b.missing}}', results);
+    assert.equal(expansion.text, '{{results.ghost}} and {{results.b.missing}}');
+    assert.deepEqual(expansion.unresolved, ['{{results.ghost}}', '{{results.b.missing}}']);
+  });
+
+  it('does not treat prototype keys as results', () => {
+    assert.equal(expandTemplates('{{results.constructor}} {{results.b.toString}}', results), '{{results.constructor}} {{results.b.toString}}');
+  });
+});
+
+describe('resolveArgs', () => {
+  it('replaces a whole-value "$<id>" with the result itself', () => {
+    assert.deepEqual(resolveArgs({ file: '$b', count: '$n' }, results).args, { file: results.b, count: 0 });
+  });
+
+  it('expands templates deeply in objects and arrays', () => {
+    const resolved = resolveArgs({ argv: ['cat', '{{results.b.path}}'], options: { label: 'from {{results.a}}' }, keep: 5 }, results);
+    assert.deepEqual(resolved, { args: { argv: ['cat', 'src/x.ts'], options: { label: 'from text result' }, keep: 5 }, unresolved: [] });
+  });
+
+  it('keeps "$<id>" of an unknown step as text, and reports unresolved templates', () => {
+    const resolved = resolveArgs({ a: '$ghost', b: '{{results.ghost}}' }, results);
+    assert.deepEqual(resolved, { args: { a: '$ghost', b: '{{results.ghost}}' }, unresolved: ['{{results.ghost}}'] });
+  });
+
+  it('does not mutate its input', () => {
+    const args = { list: ['{{results.a}}'] };
+    resolveArgs(args, results);
+    assert.deepEqual(args, { list: ['{{results.a}}'] });
+  });
+});

@@ -1,0 +1,130 @@
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { z } from 'zod';
+import type { Tool, ToolRegistry } from '../../../../src/core/tools/tool';
+import { validatePlan } from '../../../../src/core/plan/validatePlan';
+import { dagPlanArbitrary, makePlan, makeStep } from '../../../support/randomPlans';
+
+const readFile: Tool = { name: 'read_file', description: 'reads', effects: 'read', inputSchema: z.object({ path: z.string(), maxBytes: z.number().optional() }), run: async () => '' };
+const registry: ToolRegistry = { names: () => ['read_file'], get: (name) => (name === 'read_file' ? readFile : undefined) };
+
+const codes = (plan: Parameters<typeof validatePlan>[0], opts?: Parameters<typeof validatePlan>[1]): string[] => validatePlan(plan, opts).map((diagnostic) => diagnostic.code);
+
+describe('validatePlan', () => {
+  it('accepts a valid plan with no diagnostics', () => {
+    assert.deepEqual(validatePlan(makePlan([makeStep('a'), makeStep('b', { dependsOn: ['a'] })])), []);
+  });
+
+  it('reports empty_plan', () => {
+    assert.deepEqual(codes(makePlan([])), ['empty_plan']);
+  });
+
+  it('reports duplicate_id', () => {
+    const diagnostics = validatePlan(makePlan([makeStep('a'), makeStep('a')]));
+    assert.deepEqual(diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.stepId]), [['duplicate_id', 'a']]);
+  });
+
+  it('reports missing_dependency naming both steps', () => {
+    const [diagnostic] = validatePlan(makePlan([makeStep('a', { dependsOn: ['ghost'] })]));
+    assert.equal(diagnostic?.code, 'missing_dependency');
+    assert.match(diagnostic!.message, /"a".*"ghost"/);
+  });
+
+  it('reports self_dependency and not a cycle', () => {
+    assert.deepEqual(codes(makePlan([makeStep('a', { dependsOn: ['a'] })])), ['self_dependency']);
+  });
+
+  it('reports a cycle naming its steps in order', () => {
+    const plan = makePlan([makeStep('a', { dependsOn: ['c'] }), makeStep('b', { dependsOn: ['a'] }), makeStep('c', { dependsOn: ['b'] }), makeStep('d')]);
+    const diagnostics = validatePlan(plan);
+    assert.deepEqual(diagnostics.map((diagnostic) => diagnostic.code), ['cycle']);
+    assert.match(diagnostics[0]!.message, /a → c → b → a/);
+  });
+
+  it('reports each independent cycle', () => {
+    const plan = makePlan([makeStep('a', { dependsOn: ['b'] }), makeStep('b', { dependsOn: ['a'] }), makeStep('x', { dependsOn: ['y'] }), makeStep('y', { dependsOn: ['x'] })]);
+    assert.deepEqual(codes(plan), ['cycle', 'cycle']);
+  });
+
+  it('reports unknown_tool against a list of names', () => {
+    const diagnostics = validatePlan(makePlan([makeStep('a', { kind: 'tool', tool: 'launch_rocket' })]), { tools: ['read_file'] });
+    assert.deepEqual(diagnostics.map((diagnostic) => diagnostic.code), ['unknown_tool']);
+    assert.match(diagnostics[0]!.message, /launch_rocket.*read_file/);
+  });
+
+  it('does not check tools when none are given', () => {
+    assert.deepEqual(codes(makePlan([makeStep('a', { kind: 'tool', tool: 'launch_rocket' })])), []);
+  });
+
+  it('reports invalid_args with the schema message', () => {
+    const diagnostics = validatePlan(makePlan([makeStep('a', { kind: 'tool', tool: 'read_file', args: { path: 3 } })]), { tools: registry });
+    assert.deepEqual(diagnostics.map((diagnostic) => diagnostic.code), ['invalid_args']);
+    assert.match(diagnostics[0]!.message, /path: Invalid input: expected string/);
+  });
+
+  it('does not hold template arguments against the schema', () => {
+    const plan = makePlan([makeStep('a'), makeStep('b', { kind: 'tool', tool: 'read_file', dependsOn: ['a'], args: { path: '{{results.a.path}}', maxBytes: '$a' } })]);
+    assert.deepEqual(codes(plan, { tools: registry }), []);
+  });
+
+  it('reports a tool step that names no tool', () => {
+    assert.deepEqual(codes(makePlan([makeStep('a', { kind: 'tool' })])), ['invalid_step']);
+  });
+
+  it('reports missing_agent, but not for default and direct', () => {
+    const plan = makePlan([makeStep('a', { agent: 'writer' }), makeStep('b', { agent: 'default' }), makeStep('c', { agent: 'direct' }), makeStep('d', { agent: 'known' })], { agents: { known: { prompt: 'p', tools: [] } } });
+    assert.deepEqual(validatePlan(plan).map((diagnostic) => [diagnostic.code, diagnostic.stepId]), [['missing_agent', 'a']]);
+  });
+
+  it('warns about agent tools that are not available', () => {
+    const plan = makePlan([makeStep('a', { agent: 'w' })], { agents: { w: { prompt: 'p', tools: ['read_file', 'fly'] } } });
+    const diagnostics = validatePlan(plan, { tools: ['read_file'] });
+    assert.deepEqual(diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.severity]), [['unknown_tool', 'warning']]);
+  });
+
+  it('reports invalid_predicate for verification and when', () => {
+    const plan = makePlan([makeStep('a', { verification: 'result ===' }), makeStep('b', { when: 'depends.a.ok && (' }), makeStep('c', { verification: 'result.length > 0 && result.includes("ok")' })]);
+    assert.deepEqual(validatePlan(plan).map((diagnostic) => [diagnostic.code, diagnostic.stepId]), [['invalid_predicate', 'a'], ['invalid_predicate', 'b']]);
+  });
+
+  it('reports statements that are not a single expression', () => {
+    assert.deepEqual(codes(makePlan([makeStep('a', { verification: 'result; process.exit()' })])), ['invalid_predicate']);
+  });
+
+  it('returns every problem at once', () => {
+    const plan = makePlan([makeStep('a', { dependsOn: ['ghost'], agent: 'nobody', verification: '((' }), makeStep('a', { kind: 'tool', tool: 'nope' })]);
+    assert.deepEqual(new Set(codes(plan, { tools: [] })), new Set(['duplicate_id', 'missing_dependency', 'missing_agent', 'invalid_predicate', 'unknown_tool']));
+  });
+
+  describe('properties', () => {
+    it('finds no error in random DAGs', () => {
+      fc.assert(fc.property(dagPlanArbitrary, (plan) => {
+        assert.deepEqual(validatePlan(plan), []);
+      }), { numRuns: 200 });
+    });
+
+    it('reports every injected cycle and missing dependency', () => {
+      const injection = fc.record({ cycles: fc.array(fc.integer({ min: 2, max: 4 }), { maxLength: 3 }), missing: fc.array(fc.nat(), { maxLength: 3 }) });
+      fc.assert(fc.property(dagPlanArbitrary, injection, (plan, { cycles, missing }) => {
+        const steps = [...plan.steps];
+        // Each injected cycle is a fresh ring of steps, so it cannot merge with another.
+        cycles.forEach((length, cycleIndex) => {
+          for (let index = 0; index < length; index++) {
+            steps.push({ ...steps[0]!, id: `C${cycleIndex}_${index}`, dependsOn: [`C${cycleIndex}_${(index + 1) % length}`] });
+          }
+        });
+        const missingOn = missing.map((pick) => steps[pick % steps.length]!.id);
+        const withMissing = steps.map((step) => (missingOn.includes(step.id) ? { ...step, dependsOn: [...step.dependsOn, `ghost_${step.id}`] } : step));
+        const diagnostics = validatePlan({ ...plan, steps: withMissing });
+        const cycleSteps = diagnostics.filter((diagnostic) => diagnostic.code === 'cycle').map((diagnostic) => diagnostic.message);
+        cycles.forEach((_, cycleIndex) => {
+          assert.ok(cycleSteps.some((message) => message.includes(`C${cycleIndex}_`)), `cycle C${cycleIndex} not reported`);
+        });
+        assert.equal(cycleSteps.length, cycles.length);
+        for (const id of new Set(missingOn)) {
+          assert.ok(diagnostics.some((diagnostic) => diagnostic.code === 'missing_dependency' && diagnostic.stepId === id && diagnostic.message.includes(`ghost_${id}`)));
+        }
+      }), { numRuns: 200 });
+    });
+  });
+});

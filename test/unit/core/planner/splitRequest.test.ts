@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import { splitRequest } from '../../../../src/core/planner/splitRequest';
+
+describe('splitRequest', () => {
+  it('splits on bullets of every kind', () => {
+    assert.deepEqual(splitRequest('- a\n* b\n• c\n+ d').parts, ['A', 'B', 'C', 'D']);
+  });
+
+  it('splits on numbered lines', () => {
+    assert.deepEqual(splitRequest('1. a\n2) b\n(3) c').parts, ['A', 'B', 'C']);
+  });
+
+  it('keeps continuation lines with their item', () => {
+    assert.deepEqual(splitRequest('1. Write the parser\n   with error recovery\n2. Test it').parts, ['Write the parser\nwith error recovery', 'Test it']);
+  });
+
+  it('splits prose at sentence boundaries and removes the sequencing words', () => {
+    for (const word of ['Then', 'Next,', 'After that', 'Finally,', 'And then']) {
+      assert.deepEqual(splitRequest(`Build it. ${word} ship it.`).parts, ['Build it.', 'Ship it.'], word);
+    }
+  });
+
+  it('splits at a comma followed by "then" or "and then"', () => {
+    assert.deepEqual(splitRequest('Read the file, then fix the bug, and then run tests').parts, ['Read the file', 'Fix the bug', 'Run tests']);
+  });
+
+  it('does not split inside version numbers, file names or "Next.js"', () => {
+    assert.deepEqual(splitRequest('Upgrade Next.js to 15.2 in package.json').parts, ['Upgrade Next.js to 15.2 in package.json']);
+  });
+
+  it('treats prose before a list without a colon as steps', () => {
+    assert.deepEqual(splitRequest('Set up the repo.\n- add CI').parts, ['Set up the repo.', 'Add CI']);
+  });
+
+  it('keeps prose after a list as steps', () => {
+    assert.deepEqual(splitRequest('Tasks:\n- a\n- b\n\nThen deploy.'), { preamble: 'Tasks', parts: ['A', 'B', 'Deploy.'] });
+  });
+
+  it('treats blank-line separated paragraphs as separate steps', () => {
+    assert.deepEqual(splitRequest('write docs\n\nrelease it').parts, ['Write docs', 'Release it']);
+  });
+});
