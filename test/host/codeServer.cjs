@@ -1,0 +1,169 @@
+// Starts a private code-server (a real VS Code server and Node extension host) on a free 127.0.0.1 port:
+// its own user-data, extensions, config and XDG folders inside one temporary folder, no auth, no telemetry,
+// no update checks. The server runs in its own process group, which stop() (and, as a last resort, this
+// process's exit or SIGINT/SIGTERM/SIGHUP) kills as a whole, so no server or extension host outlives us.
+'use strict';
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+const { node24, codeServerEntry, assertHostInstalled } = require('./hostPaths.cjs');
+
+/** Process-group ids of servers not yet stopped; killed synchronously if this process exits first. */
+const liveGroups = new Set();
+let exitHooksInstalled = false;
+
+function killGroup(pid, signal) {
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function installExitHooks() {
+  if (exitHooksInstalled) return;
+  exitHooksInstalled = true;
+  process.on('exit', () => {
+    for (const pid of liveGroups) killGroup(pid, 'SIGKILL');
+  });
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) {
+    process.on(signal, () => {
+      for (const pid of liveGroups) killGroup(pid, 'SIGKILL');
+      // 'exit' listeners (playwright's among them: it kills the browser it launched) still run.
+      process.exit(code);
+    });
+  }
+}
+
+/** @returns {Promise<number>} a port that was free on 127.0.0.1 a moment ago */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Folder name VS Code expects for an installed extension: publisher.name-version. */
+function installedFolderName(extensionDir) {
+  const manifest = JSON.parse(fs.readFileSync(path.join(extensionDir, 'package.json'), 'utf8'));
+  return `${manifest.publisher}.${manifest.name}-${manifest.version}`.toLowerCase();
+}
+
+/**
+ * @typedef {object} CodeServer
+ * @property {number} port
+ * @property {string} origin          http://127.0.0.1:PORT
+ * @property {number} pid             the server's pid, also its process-group id
+ * @property {string} tempDir         holds user data, extensions, config, XDG folders and the log
+ * @property {string} extensionsDir
+ * @property {string} logFile
+ * @property {(folder?: string, payload?: [string, string][]) => string} workbenchUrl
+ * @property {() => Promise<void>} stop  kills the whole process group; removes tempDir unless keepTemp
+ */
+
+/**
+ * @param {object} [options]
+ * @param {boolean} [options.smokeTestDriver]    lets the workbench honour the `payload` URL parameter
+ *   (extensionDevelopmentPath, extensionTestsPath); without it code-server ignores the payload silently
+ * @param {string[]} [options.linkExtensions]    extension folders to symlink into the extensions dir, so they
+ *   load like installed extensions in any browser that opens the URL
+ * @param {number} [options.port]                default: a free port
+ * @param {boolean} [options.keepTemp]           keep tempDir after stop() (for reading the log)
+ * @param {number} [options.startTimeoutMs]
+ * @returns {Promise<CodeServer>}
+ */
+async function startCodeServer(options = {}) {
+  assertHostInstalled();
+  installExitHooks();
+  const started = Date.now();
+  const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'task-planner-code-server-'));
+  const userDataDir = path.join(tempDir, 'user-data');
+  const extensionsDir = path.join(tempDir, 'extensions');
+  fs.mkdirSync(userDataDir, { recursive: true });
+  fs.mkdirSync(extensionsDir, { recursive: true });
+  for (const extensionDir of options.linkExtensions ?? []) {
+    fs.symlinkSync(path.resolve(extensionDir), path.join(extensionsDir, installedFolderName(extensionDir)), 'dir');
+  }
+  // Settings a test run wants: no trust prompt, no welcome page, no telemetry prompt.
+  fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
+  fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({
+    'workbench.startupEditor': 'none',
+    'security.workspace.trust.enabled': false,
+    'telemetry.telemetryLevel': 'off',
+    'update.mode': 'none',
+    'extensions.autoCheckUpdates': false,
+    'extensions.autoUpdate': false,
+  }, null, 2));
+  const config = path.join(tempDir, 'config.yaml');
+  fs.writeFileSync(config, 'auth: none\ncert: false\n');
+  const logFile = path.join(tempDir, 'code-server.log');
+  const log = fs.openSync(logFile, 'w');
+  const port = options.port ?? await freePort();
+  const args = [codeServerEntry,
+    '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--config', config,
+    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
+    '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
+  if (options.smokeTestDriver) args.push('--vscode-option', 'enable-smoke-test-driver');
+  const child = spawn(node24, args, {
+    detached: true, // own process group (setsid): stop() kills server, extension host and file watchers together
+    stdio: ['ignore', log, log],
+    env: {
+      ...process.env,
+      XDG_CONFIG_HOME: path.join(tempDir, 'xdg-config'),
+      XDG_DATA_HOME: path.join(tempDir, 'xdg-data'),
+      XDG_CACHE_HOME: path.join(tempDir, 'xdg-cache'),
+    },
+  });
+  fs.closeSync(log);
+  const pid = /** @type {number} */ (child.pid);
+  liveGroups.add(pid);
+  let exited = child.exitCode !== null;
+  child.once('exit', () => { exited = true; });
+
+  const stop = async () => {
+    if (!liveGroups.has(pid)) return;
+    killGroup(pid, 'SIGTERM');
+    for (let waited = 0; waited < 3000 && killGroup(pid, 0); waited += 100) await new Promise((r) => setTimeout(r, 100));
+    killGroup(pid, 'SIGKILL');
+    liveGroups.delete(pid);
+    if (!options.keepTemp) fs.rmSync(tempDir, { recursive: true, force: true });
+  };
+
+  const origin = `http://127.0.0.1:${port}`;
+  const deadline = started + (options.startTimeoutMs ?? 60000);
+  try {
+    for (;;) {
+      if (exited) throw new Error(`code-server exited while starting (exit ${child.exitCode}); log:\n${fs.readFileSync(logFile, 'utf8')}`);
+      try {
+        const response = await fetch(`${origin}/healthz`);
+        if (response.ok) break;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) throw new Error(`code-server did not answer ${origin}/healthz within ${options.startTimeoutMs ?? 60000} ms; log: ${logFile}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } catch (error) {
+    options.keepTemp = true; // keep the log for the error message
+    await stop();
+    throw error;
+  }
+
+  /** @type {CodeServer['workbenchUrl']} */
+  const workbenchUrl = (folder, payload) => {
+    const query = [folder ? `folder=${encodeURIComponent(folder)}` : 'ew=true'];
+    if (payload) query.push(`payload=${encodeURIComponent(JSON.stringify(payload))}`);
+    return `${origin}/?${query.join('&')}`;
+  };
+  return { port, origin, pid, tempDir, extensionsDir, logFile, workbenchUrl, stop };
+}
+
+module.exports = { startCodeServer, freePort, killGroup };
