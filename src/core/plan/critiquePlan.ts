@@ -43,11 +43,11 @@ export function critiquePlan(plan: Plan): Critique {
       }
     }
   }
-  for (const cycle of findCycles(plan.steps)) {
+  const levels = planLevels(plan);
+  for (const cycle of levels.ok ? [] : findCycles(plan.steps)) {
     issues.push({ check: 'cycle', severity: 'critical', stepId: cycle[0], message: `Dependency cycle: ${[...cycle, cycle[0]].join(' → ')}; the plan cannot run.`, recommendation: 'Break every dependency cycle so the plan can run.' });
   }
 
-  const levels = planLevels(plan);
   if (levels.ok) {
     levels.levels.forEach((level, index) => {
       if (level.length > maxParallelSteps) {
@@ -55,10 +55,9 @@ export function critiquePlan(plan: Plan): Critique {
       }
     });
     const kindById = new Map(plan.steps.map((step) => [step.id, step.kind]));
+    const lastGateLevel = levels.levels.findLastIndex((level) => level.some((id) => kindById.get(id) === 'synthesis_gate'));
     levels.levels.forEach((level, index) => {
-      if (level.length < gateWorthyLevelSize) return;
-      const gateLater = levels.levels.slice(index + 1).some((later) => later.some((id) => kindById.get(id) === 'synthesis_gate'));
-      if (!gateLater) {
+      if (level.length >= gateWorthyLevelSize && lastGateLevel <= index) {
         issues.push({ check: 'missing_gate', severity: 'warning', stepId: level[0], message: `Level ${index} has ${level.length} parallel steps and no synthesis gate after it to combine their results.`, recommendation: 'Add a synthesis_gate step after wide parallel levels to condense their results.' });
       }
     });

@@ -1,4 +1,5 @@
 import type { Step } from './planSchema';
+import { topologicalOrder } from './topologicalOrder';
 
 /**
  * Finds dependency cycles: one per strongly connected component, each as step ids in
@@ -7,6 +8,8 @@ import type { Step } from './planSchema';
  * Iterative Tarjan: linear in steps + edges, safe for very deep plans.
  */
 export function findCycles(steps: readonly Pick<Step, 'id' | 'dependsOn'>[]): string[][] {
+  // The common case, an acyclic plan, is settled by one cheap topological pass.
+  if (topologicalOrder(steps).ok) return [];
   const edges = new Map<string, string[]>();
   for (const step of steps) {
     if (!edges.has(step.id)) edges.set(step.id, step.dependsOn);

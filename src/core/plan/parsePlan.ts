@@ -28,13 +28,13 @@ const knownPlanKeys = new Set([...stepListKeys, 'plan', 'id', 'version', 'object
  */
 export function parsePlan(raw: unknown, options: ParsePlanOptions = {}): ParsePlanResult {
   try {
-    return parseValue(typeof raw === 'string' ? parseJsonText(raw) : { ok: true, value: raw }, options);
+    return parseValue(typeof raw === 'string' ? parseJsonText(raw) : { ok: true, value: raw }, options, raw);
   } catch (error: unknown) {
     return { ok: false, errors: [`The plan could not be read: ${error instanceof Error ? error.message : String(error)}`] };
   }
 }
 
-function parseValue(text: { ok: true; value: unknown } | { ok: false; error: string }, options: ParsePlanOptions): ParsePlanResult {
+function parseValue(text: { ok: true; value: unknown } | { ok: false; error: string }, options: ParsePlanOptions, raw: unknown): ParsePlanResult {
   if (!text.ok) return { ok: false, errors: [text.error] };
   const root = text.value;
   const warnings: string[] = [];
@@ -63,7 +63,7 @@ function parseValue(text: { ok: true; value: unknown } | { ok: false; error: str
   const contextTags = stringList(top.contextTags ?? top.context_tags);
   const estimate = top.estimatedDurationSec ?? top.estimated_duration_sec;
   const candidate: Plan = {
-    id: firstString(top.id, container.id) ?? options.id ?? `plan-${contentHash(JSON.stringify(steps))}`,
+    id: firstString(top.id, container.id) ?? options.id ?? `plan-${contentHash(typeof raw === 'string' ? raw : JSON.stringify(raw) ?? '')}`,
     version,
     objective,
     createdAt: firstString(top.createdAt, top.created_at) ?? options.createdAt ?? new Date(0).toISOString(),
