@@ -2,7 +2,8 @@
 // panel's webview (browser IIFE), the core library and the CLI (Node, CommonJS).
 // Usage: node esbuild.mjs [--watch] [--production]
 import * as esbuild from 'esbuild';
-import { statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -35,8 +36,24 @@ const reportSize = (outfile) => ({
   },
 });
 
+// The predicate sandbox (QuickJS) loads `emscripten-module.wasm` from the directory of the
+// script that contains its loader, i.e. `dist/` once bundled: ship the file there.
+// Its ESM loader needs `import.meta.url`, which a CommonJS bundle lacks, so the CommonJS
+// loader (which uses `__dirname`) is bundled instead.
+const require = createRequire(import.meta.url);
+mkdirSync('dist', { recursive: true });
+copyFileSync(require.resolve('@jitl/quickjs-wasmfile-release-sync/wasm'), 'dist/emscripten-module.wasm');
+const quickJsCommonJsLoader = {
+  name: 'quickjs-commonjs-loader',
+  setup(build) {
+    build.onResolve({ filter: /^@jitl\/quickjs-wasmfile-release-sync\/emscripten-module$/ }, (args) => ({
+      path: require.resolve(args.path),
+    }));
+  },
+};
+
 const contexts = await Promise.all(
-  builds.map((options) => esbuild.context({ ...options, plugins: [reportSize(options.outfile)] })),
+  builds.map((options) => esbuild.context({ ...options, plugins: [reportSize(options.outfile), quickJsCommonJsLoader] })),
 );
 if (watch) {
   await Promise.all(contexts.map((context) => context.watch()));

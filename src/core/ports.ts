@@ -97,3 +97,50 @@ export interface Interaction {
   askClarification(request: ClarificationRequest, signal: AbortSignal): Promise<string | 'defer'>;
   requestReview(request: ReviewRequest, signal: AbortSignal): Promise<ReviewDecision | 'defer'>;
 }
+
+/**
+ * One journal line: a run event as plain JSON. `seq` starts at 1 and increases by one
+ * per event of a run; `time` is milliseconds since the epoch (from `Clock`).
+ */
+export interface JournalEntry {
+  type: string;
+  runId: string;
+  seq: number;
+  time: number;
+  [field: string]: unknown;
+}
+
+/** A folded run state saved so replay can start after `seq` instead of at the beginning. */
+export interface JournalSnapshot {
+  seq: number;
+  time: number;
+  state: unknown;
+}
+
+/** What `RunStore.load` found: every readable entry in order, the newest snapshot, and damage. */
+export interface LoadedJournal {
+  entries: JournalEntry[];
+  snapshot?: JournalSnapshot;
+  /** A last line cut short by a crash: skipped, reported here, and never fatal. */
+  tornLine?: { lineNumber: number; text: string };
+}
+
+/** A stored run as listed by `RunStore.list`; `updatedAt` in milliseconds since the epoch. */
+export interface RunListing {
+  runId: string;
+  updatedAt: number;
+}
+
+/**
+ * Where runs are journaled (DESIGN §4): an append-only list of events per run plus
+ * periodic snapshots. Appends of one run are issued in order, one batch at a time.
+ */
+export interface RunStore {
+  append(runId: string, entries: readonly JournalEntry[]): Promise<void>;
+  /** Replaces the run's snapshot. The store must not keep a reference it later mutates. */
+  writeSnapshot(runId: string, snapshot: JournalSnapshot): Promise<void>;
+  /** `undefined` when the store has no run with this id. */
+  load(runId: string): Promise<LoadedJournal | undefined>;
+  /** Every stored run, most recently updated first. */
+  list(): Promise<RunListing[]>;
+}

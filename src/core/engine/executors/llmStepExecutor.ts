@@ -1,0 +1,44 @@
+import { expandTemplatesDetailed } from '../../plan/expandTemplates';
+import type { Step } from '../../plan/planSchema';
+import type { ExecuteContext, PrepareContext, PreparedInput, StepExecutor } from './stepExecutor';
+import { StepFailure, withDiagnosis } from './stepExecutor';
+
+/**
+ * `agent` and `synthesis_gate` steps, both run by `RunOptions.stepRunner` (the LLM layer
+ * plugs in there). A gate without an input is asked to condense its dependencies' results.
+ */
+export const llmStepExecutor: StepExecutor = {
+  prepare(ctx: PrepareContext): PreparedInput {
+    const expansion = expandTemplatesDetailed(defaultInput(ctx.step), ctx.results);
+    return { input: withDiagnosis(expansion.text, ctx.diagnosis), unresolved: expansion.unresolved };
+  },
+
+  async execute(ctx: ExecuteContext, input: unknown): Promise<unknown> {
+    const runner = ctx.options.stepRunner;
+    if (!runner) {
+      throw new StepFailure(
+        `Step ${ctx.step.id} is a ${ctx.step.kind === 'agent' ? 'sub-agent' : 'synthesis gate'} step, but no step runner is configured: pass RunOptions.stepRunner (or configure a language model).`,
+        false,
+      );
+    }
+    return runner(ctx.step, {
+      runId: ctx.runId,
+      objective: ctx.plan.objective,
+      input: String(input),
+      depends: ctx.depends,
+      attempt: ctx.attempt,
+      ...(ctx.diagnosis === undefined ? {} : { diagnosis: ctx.diagnosis }),
+      signal: ctx.signal,
+      interaction: ctx.interaction,
+      output: ctx.output,
+    });
+  },
+};
+
+function defaultInput(step: Step): string {
+  if (step.input !== undefined && step.input.trim() !== '') return step.input;
+  if (step.kind === 'synthesis_gate') {
+    return `${step.title}\n\nCondense the results of ${step.dependsOn.join(', ') || 'the previous steps'} into what the next steps need.`;
+  }
+  return step.title;
+}

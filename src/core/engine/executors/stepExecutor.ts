@@ -1,0 +1,62 @@
+import type { Plan, Step } from '../../plan/planSchema';
+import type { Interaction } from '../../ports';
+import type { ResolvedRunOptions } from '../runOptions';
+
+/** What preparing a step's input needs: completed results and the last diagnosis. */
+export interface PrepareContext {
+  step: Step;
+  plan: Plan;
+  results: Readonly<Record<string, unknown>>;
+  diagnosis?: string;
+}
+
+/** A step's input with templates resolved, and the placeholders that stayed verbatim. */
+export interface PreparedInput {
+  input: unknown;
+  unresolved: string[];
+}
+
+/** Everything one attempt of a step may use. */
+export interface ExecuteContext {
+  runId: string;
+  step: Step;
+  plan: Plan;
+  /** 1-based. */
+  attempt: number;
+  diagnosis?: string;
+  /** Results of the step's direct dependencies, by id. */
+  depends: Record<string, unknown>;
+  /** Aborted on cancellation, a critical halt or the step's timeout. */
+  signal: AbortSignal;
+  /** Step-scoped: requests are journaled, answered from `resumeRun` answers first, may defer. */
+  interaction: Interaction;
+  options: ResolvedRunOptions;
+  output(text: string): void;
+}
+
+/**
+ * How one step kind runs. `prepare` is pure (it feeds `step_started` and the predicate's
+ * `input` binding); `execute` resolves to the step's result or throws: a `StepFailure`
+ * to control retrying, a `DeferredError` to suspend, any other error to fail the attempt.
+ */
+export interface StepExecutor {
+  prepare(ctx: PrepareContext): PreparedInput;
+  execute(ctx: ExecuteContext, input: unknown): Promise<unknown>;
+}
+
+/** A step failure with an explicit say on retrying (a rejection is not worth retrying). */
+export class StepFailure extends Error {
+  override readonly name = 'StepFailure';
+
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+  }
+}
+
+/** The text appended to an input when the previous attempt failed verification (DESIGN §4). */
+export function withDiagnosis(input: string, diagnosis: string | undefined): string {
+  return diagnosis === undefined ? input : `${input}\n\nYour previous attempt failed verification: ${diagnosis}`;
+}

@@ -1,0 +1,30 @@
+import type { JournalEntry, JournalSnapshot, LoadedJournal, RunListing, RunStore } from '../ports';
+
+/**
+ * A `RunStore` in memory, for tests, benchmarks and embedders without persistence.
+ * Entries are kept by reference (events are immutable); snapshots are deep-copied.
+ */
+export function createMemoryRunStore(): RunStore {
+  const runs = new Map<string, { entries: JournalEntry[]; snapshot?: JournalSnapshot; updatedAt: number }>();
+  return {
+    async append(runId, entries) {
+      const run = runs.get(runId) ?? { entries: [], updatedAt: 0 };
+      for (const entry of entries) run.entries.push(entry);
+      run.updatedAt = entries.at(-1)?.time ?? run.updatedAt;
+      runs.set(runId, run);
+    },
+    async writeSnapshot(runId, snapshot) {
+      const run = runs.get(runId) ?? { entries: [], updatedAt: 0 };
+      run.snapshot = structuredClone(snapshot);
+      runs.set(runId, run);
+    },
+    async load(runId): Promise<LoadedJournal | undefined> {
+      const run = runs.get(runId);
+      if (!run) return undefined;
+      return { entries: [...run.entries], ...(run.snapshot ? { snapshot: structuredClone(run.snapshot) } : {}) };
+    },
+    async list(): Promise<RunListing[]> {
+      return [...runs.entries()].map(([runId, run]) => ({ runId, updatedAt: run.updatedAt })).sort((a, b) => b.updatedAt - a.updatedAt);
+    },
+  };
+}

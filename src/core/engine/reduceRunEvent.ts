@@ -1,0 +1,221 @@
+import type { Plan } from '../plan/planSchema';
+import { terminalStepStatuses, type RunEvent, type RunState, type StepState, type SuppliedAnswers } from './runEvents';
+
+/** The state before a run's first event. */
+export function initialRunState(runId: string): RunState {
+  return {
+    runId,
+    status: 'running',
+    plan: undefined,
+    steps: {},
+    results: {},
+    supplied: emptySupplied(),
+    lastSeq: 0,
+    warnings: [],
+    resumeCount: 0,
+  };
+}
+
+/** Answers with nothing in them. */
+export function emptySupplied(): SuppliedAnswers {
+  return { approvals: {}, answers: {}, reviews: {} };
+}
+
+/**
+ * The pure reducer of DESIGN §2: the state after `event`. Neither argument is mutated;
+ * the result shares unchanged `StepState` objects with `state`. O(number of steps) per
+ * call because the step map is copied; fold many events with `foldRunEvents`.
+ */
+export function reduceRunEvent(state: RunState, event: RunEvent): RunState {
+  const next = cloneRunState(state);
+  applyRunEvent(next, event);
+  return next;
+}
+
+/** Folds events in order onto `initial` (default: a fresh state for the first event's run). */
+export function foldRunEvents(events: readonly RunEvent[], initial?: RunState): RunState {
+  const first = events[0];
+  const draft = initial ? cloneRunState(initial) : initialRunState(first?.runId ?? '');
+  for (const event of events) applyRunEvent(draft, event);
+  return draft;
+}
+
+/**
+ * A copy that owns its top-level maps; `StepState` objects are shared, which is safe
+ * because `applyRunEvent` replaces step states instead of mutating them.
+ */
+export function cloneRunState(state: RunState): RunState {
+  return { ...state, steps: { ...state.steps }, results: { ...state.results }, warnings: [...state.warnings] };
+}
+
+/**
+ * Applies `event` to `draft` in place. Only for a draft whose top-level maps the caller
+ * owns (from `cloneRunState` or `initialRunState`); step states are replaced, never mutated.
+ */
+export function applyRunEvent(draft: RunState, event: RunEvent): void {
+  draft.lastSeq = event.seq;
+  const update = (stepId: string, patch: Partial<StepState>): void => {
+    const current = draft.steps[stepId] ?? { id: stepId, status: 'pending', attempts: 0 };
+    draft.steps[stepId] = withoutUndefined({ ...current, ...patch });
+  };
+  const finish = (stepId: string, patch: Partial<StepState>): void => {
+    const startedAt = draft.steps[stepId]?.startedAt;
+    update(stepId, {
+      ...patch,
+      endedAt: event.time,
+      pending: undefined,
+      ...(startedAt === undefined ? {} : { durationMs: event.time - startedAt }),
+    });
+    forgetSupplied(draft, stepId);
+  };
+  switch (event.type) {
+    case 'run_started':
+      draft.plan = event.plan;
+      draft.status = 'running';
+      draft.startedAt = event.time;
+      draft.steps = {};
+      draft.results = {};
+      for (const step of event.plan.steps) {
+        draft.steps[step.id] = { id: step.id, status: step.dependsOn.length > 0 ? 'blocked' : 'pending', attempts: 0 };
+      }
+      return;
+    case 'run_resumed':
+      draft.status = 'running';
+      draft.resumeCount += 1;
+      delete draft.endedAt;
+      delete draft.reason;
+      draft.supplied = mergeSupplied(draft.supplied, event.supplied);
+      if (event.journalWarning !== undefined) draft.warnings.push(event.journalWarning);
+      resetUnfinishedSteps(draft);
+      return;
+    case 'plan_generated':
+      draft.plan = event.plan;
+      return;
+    case 'replan_completed':
+      replacePlan(draft, event.plan);
+      return;
+    case 'step_ready':
+      update(event.stepId, { status: 'ready' });
+      return;
+    case 'step_started':
+      update(event.stepId, { status: 'running', attempts: event.attempt, startedAt: event.time, pending: undefined, deferred: false });
+      return;
+    case 'step_warning':
+      draft.warnings.push(`${event.stepId}: ${event.message}`);
+      return;
+    case 'approval_requested':
+      update(event.stepId, { status: 'awaiting_approval', pending: event.request });
+      return;
+    case 'clarification_requested':
+      update(event.stepId, { status: 'awaiting_clarification', pending: event.request });
+      return;
+    case 'review_requested':
+      update(event.stepId, { status: 'awaiting_review', pending: event.request });
+      return;
+    case 'request_answered':
+      update(event.stepId, { status: 'running', pending: undefined });
+      return;
+    case 'step_deferred':
+      update(event.stepId, { deferred: true });
+      return;
+    case 'step_completed':
+      draft.results[event.stepId] = event.result;
+      finish(event.stepId, { status: 'completed', result: event.result, deferred: false });
+      return;
+    case 'verification_failed':
+      update(event.stepId, { diagnosis: event.diagnosis });
+      return;
+    case 'step_failed':
+      if (event.disposition === 'retry') {
+        update(event.stepId, { error: event.error });
+      } else if (event.disposition === 'skip') {
+        finish(event.stepId, { status: 'skipped', error: event.error, reason: `failed: ${event.error}` });
+      } else {
+        finish(event.stepId, { status: 'failed', error: event.error, ...(event.replan ? { replanRequested: true } : {}) });
+      }
+      return;
+    case 'step_skipped':
+      finish(event.stepId, { status: 'skipped', reason: event.reason });
+      return;
+    case 'run_waiting':
+      draft.status = 'waiting';
+      draft.endedAt = event.time;
+      return;
+    case 'run_cancelled':
+      draft.status = 'cancelled';
+      draft.reason = event.reason;
+      draft.endedAt = event.time;
+      resetUnfinishedSteps(draft);
+      return;
+    case 'run_completed':
+      draft.status = 'completed';
+      draft.endedAt = event.time;
+      return;
+    case 'run_failed':
+      draft.status = 'failed';
+      draft.reason = event.reason;
+      draft.endedAt = event.time;
+      return;
+    case 'step_progress':
+    case 'step_output':
+    case 'replan_started':
+    case 'context_compacted':
+      return;
+  }
+}
+
+/** Steps that were running, ready or waiting go back to `pending`/`blocked`: they run again. */
+function resetUnfinishedSteps(draft: RunState): void {
+  const plan = draft.plan;
+  if (!plan) return;
+  for (const step of plan.steps) {
+    const current = draft.steps[step.id];
+    if (current && terminalStepStatuses.has(current.status)) continue;
+    const blocked = step.dependsOn.some((id) => draft.steps[id]?.status !== 'completed');
+    draft.steps[step.id] = {
+      id: step.id,
+      status: blocked ? 'blocked' : 'pending',
+      attempts: current?.attempts ?? 0,
+      ...(current?.error === undefined ? {} : { error: current.error }),
+      ...(current?.diagnosis === undefined ? {} : { diagnosis: current.diagnosis }),
+    };
+  }
+}
+
+/** A repair plan keeps completed steps; everything else starts over. */
+function replacePlan(draft: RunState, plan: Plan): void {
+  const previous = draft.steps;
+  draft.plan = plan;
+  draft.steps = {};
+  for (const step of plan.steps) {
+    const kept = previous[step.id];
+    draft.steps[step.id] = kept?.status === 'completed' ? kept : { id: step.id, status: 'pending', attempts: 0 };
+  }
+  for (const id of Object.keys(draft.results)) if (draft.steps[id]?.status !== 'completed') delete draft.results[id];
+  resetUnfinishedSteps(draft);
+}
+
+/** Drops keys whose value is `undefined`, so a state equals its JSON round trip. */
+function withoutUndefined(step: StepState): StepState {
+  for (const key of Object.keys(step) as (keyof StepState)[]) if (step[key] === undefined) delete step[key];
+  return step;
+}
+
+function mergeSupplied(a: SuppliedAnswers, b: SuppliedAnswers): SuppliedAnswers {
+  return {
+    approvals: { ...a.approvals, ...b.approvals },
+    answers: { ...a.answers, ...b.answers },
+    reviews: { ...a.reviews, ...b.reviews },
+  };
+}
+
+function forgetSupplied(draft: RunState, stepId: string): void {
+  const { approvals, answers, reviews } = draft.supplied;
+  if (!(stepId in approvals) && !(stepId in answers) && !(stepId in reviews)) return;
+  const without = <T>(record: Record<string, T>): Record<string, T> => {
+    const copy = { ...record };
+    delete copy[stepId];
+    return copy;
+  };
+  draft.supplied = { approvals: without(approvals), answers: without(answers), reviews: without(reviews) };
+}

@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import type { Plan } from '../plan/planSchema';
+import type { Logger, WorkspaceFs } from '../ports';
+import type { Tool, ToolRegistry } from '../tools/tool';
+import { defaultBackoff } from './failurePolicy';
+import type { ResolvedRunOptions, RunOptions } from './runOptions';
+import { deferAllInteraction } from './stepInteraction';
+import { timerClock } from './timerClock';
+
+const defaultMaxConcurrency = 4;
+const defaultPredicateTimeoutMs = 1000;
+const minSnapshotEvery = 256;
+
+/** Fills every default of `RunOptions` (documented there) for `plan`. */
+export function resolveRunOptions(plan: Plan, options: RunOptions): ResolvedRunOptions {
+  const maxConcurrency = Math.max(1, Math.floor(options.maxConcurrency ?? defaultMaxConcurrency));
+  if (!Number.isFinite(maxConcurrency)) throw new Error(`maxConcurrency must be a finite number of at least 1, got ${String(options.maxConcurrency)}.`);
+  return {
+    plan,
+    tools: toRegistry(options.tools ?? []),
+    stepRunner: options.stepRunner,
+    interaction: options.interaction ?? deferAllInteraction,
+    maxConcurrency,
+    clock: options.clock ?? timerClock,
+    store: options.store,
+    workspace: options.workspace ?? missingWorkspace,
+    approvalPolicy: options.approvalPolicy ?? 'writesAndCommands',
+    logger: options.logger ?? silentLogger,
+    backoff: {
+      baseDelayMs: options.retryBaseDelayMs ?? defaultBackoff.baseDelayMs,
+      maxDelayMs: options.retryMaxDelayMs ?? defaultBackoff.maxDelayMs,
+    },
+    predicateTimeoutMs: options.predicateTimeoutMs ?? defaultPredicateTimeoutMs,
+    snapshotEvery: Math.max(1, options.snapshotEvery ?? Math.max(minSnapshotEvery, 2 * plan.steps.length)),
+    stepCost: options.stepCost,
+  };
+}
+
+/** A new run id from `idSource`, else `run-<base36 time>-<8 hex>`. */
+export function newRunId(options: RunOptions): string {
+  if (options.idSource) return options.idSource();
+  return `run-${(options.clock ?? timerClock).now().toString(36)}-${randomUUID().slice(0, 8)}`;
+}
+
+/** A registry over a list of tools (later names win), or the registry itself. */
+export function toRegistry(tools: ToolRegistry | readonly Tool[]): ToolRegistry {
+  if (!Array.isArray(tools)) return tools as ToolRegistry;
+  const byName = new Map((tools as readonly Tool[]).map((tool) => [tool.name, tool]));
+  return { names: () => [...byName.keys()], get: (name) => byName.get(name) };
+}
+
+const silentLogger: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+
+const refuse = (): Promise<never> =>
+  Promise.reject(new Error('This run has no workspace: pass RunOptions.workspace (e.g. createNodeWorkspace(root)) so tools can reach files.'));
+
+const missingWorkspace: WorkspaceFs = {
+  rootLabel: '(no workspace)',
+  readText: refuse,
+  writeText: refuse,
+  delete: refuse,
+  createDirectory: refuse,
+  list: refuse,
+  stat: refuse,
+};

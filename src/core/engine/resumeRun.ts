@@ -1,0 +1,55 @@
+import type { LoadedJournal } from '../ports';
+import { emptySupplied, foldRunEvents, initialRunState } from './reduceRunEvent';
+import { executeRun, toResult } from './runEngine';
+import { createRunHandle } from './runHandle';
+import type { ResumeOptions, RunHandle } from './runOptions';
+import type { RunEvent, RunState } from './runEvents';
+import { resolveRunOptions } from './resolveRunOptions';
+
+/**
+ * Continues a run from its journal in `options.store` (DESIGN §4): completed steps keep
+ * their results and are not re-run, steps that were running or waiting start again, and
+ * the given approvals, answers and reviews answer the pending requests of their steps.
+ * A torn last journal line is skipped and reported as a warning. A run that already
+ * completed or failed resolves to its recorded result without running anything.
+ */
+export function resumeRun(runId: string, options: ResumeOptions): RunHandle {
+  const store = options.store;
+  if (!store) throw new Error(`resumeRun(${runId}) needs options.store: the store the run was journaled to.`);
+  return createRunHandle(runId, options.signal, async (control) => {
+    const journal = await store.load(runId);
+    if (!journal) throw new Error(`No run "${runId}" in the store; list the stored runs to find its id.`);
+    const state = replayJournal(runId, journal);
+    control.exposeState(() => state);
+    if (!state.plan) throw new Error(`The journal of run "${runId}" has no run_started event; it cannot be resumed.`);
+    if (state.status === 'completed' || state.status === 'failed') return toResult(state);
+    const supplied = {
+      ...emptySupplied(),
+      ...(options.approvals ? { approvals: options.approvals } : {}),
+      ...(options.answers ? { answers: options.answers } : {}),
+      ...(options.reviews ? { reviews: options.reviews } : {}),
+    };
+    const torn = journal.tornLine;
+    return executeRun(
+      {
+        runId,
+        state,
+        options: resolveRunOptions(state.plan, options),
+        opening: {
+          type: 'run_resumed',
+          supplied,
+          ...(torn ? { journalWarning: `The journal's line ${torn.lineNumber} was cut short (a crash while writing) and was ignored.` } : {}),
+        },
+      },
+      control,
+    );
+  });
+}
+
+/** Folds a loaded journal: from its snapshot when there is one, then the later entries. */
+export function replayJournal(runId: string, journal: LoadedJournal): RunState {
+  const snapshot = journal.snapshot;
+  const base = snapshot ? (snapshot.state as RunState) : initialRunState(runId);
+  const later = journal.entries.filter((entry) => entry.seq > (snapshot?.seq ?? 0)) as unknown as RunEvent[];
+  return foldRunEvents(later, base);
+}

@@ -1,0 +1,134 @@
+import type { ApprovalRequest, ClarificationRequest, ReviewRequest } from '../ports';
+import type { Plan } from '../plan/planSchema';
+import type { RequestKind } from '../tools/deferral';
+
+/**
+ * A step's lifecycle (DESIGN §4): `pending` (no dependencies) or `blocked` (waiting on
+ * dependencies) → `ready` → `running` → `completed` | `failed` | `skipped`, with the
+ * `awaiting_*` statuses while the step waits on the user.
+ */
+export type StepStatus =
+  | 'pending'
+  | 'blocked'
+  | 'ready'
+  | 'running'
+  | 'awaiting_approval'
+  | 'awaiting_clarification'
+  | 'awaiting_review'
+  | 'completed'
+  | 'failed'
+  | 'skipped';
+
+/** Statuses a step never leaves within a run. */
+export const terminalStepStatuses: ReadonlySet<StepStatus> = new Set(['completed', 'failed', 'skipped']);
+
+/** A run's status; `waiting` means suspended on pending requests and resumable. */
+export type RunStatus = 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled';
+
+/** A question the run waits on; `prompt` is what to show the user. */
+export interface PendingRequest {
+  stepId: string;
+  kind: RequestKind;
+  prompt: string;
+  /** The full request as the step made it (diff, argv, suggestions…). */
+  request?: ApprovalRequest | ClarificationRequest | ReviewRequest;
+}
+
+/** Answers given to `resumeRun`, by step id. */
+export interface SuppliedAnswers {
+  approvals: Record<string, boolean>;
+  answers: Record<string, string>;
+  reviews: Record<string, { approved: boolean; notes?: string }>;
+}
+
+/** One step's state in a run. Times in milliseconds since the epoch. Never mutated: replaced. */
+export interface StepState {
+  id: string;
+  status: StepStatus;
+  /** Attempts started so far (1-based count). */
+  attempts: number;
+  startedAt?: number;
+  endedAt?: number;
+  /** From the last `step_started` to the terminal event, in milliseconds. */
+  durationMs?: number;
+  result?: unknown;
+  /** The last error message (execution, verification or policy). */
+  error?: string;
+  /** The last verification diagnosis. */
+  diagnosis?: string;
+  /** Why the step was skipped. */
+  reason?: string;
+  /** The request this step waits on, while `awaiting_*`. */
+  pending?: PendingRequest;
+  /** True once the request was deferred (the run will end `waiting` on it). */
+  deferred?: boolean;
+  /** Set when the step failed under `onFailure`/`onVerificationFailure` `replan`. */
+  replanRequested?: boolean;
+}
+
+/** A snapshot of a run: what UIs render. Produced only by folding `RunEvent`s. */
+export interface RunState {
+  runId: string;
+  status: RunStatus;
+  plan: Plan | undefined;
+  steps: Record<string, StepState>;
+  /** Results of completed steps, by id. */
+  results: Record<string, unknown>;
+  /** Answers given at resume and not yet used up by a finished step. */
+  supplied: SuppliedAnswers;
+  startedAt?: number;
+  endedAt?: number;
+  /** Seq of the last event folded in (0 before any). */
+  lastSeq: number;
+  /** Why the run failed or was cancelled. */
+  reason?: string;
+  warnings: string[];
+  /** How many times the run was resumed. */
+  resumeCount: number;
+}
+
+interface EventBase {
+  runId: string;
+  /** 1-based, increasing by one per event within a run. */
+  seq: number;
+  /** Milliseconds since the epoch, from the run's `Clock`. */
+  time: number;
+}
+
+/** What `step_failed` decided: another attempt, a skip, or a terminal failure. */
+export type FailureDisposition = 'retry' | 'skip' | 'fail';
+
+/** Every event of a run (DESIGN §4), journaled one per line. */
+export type RunEvent = EventBase &
+  (
+    | { type: 'run_started'; plan: Plan }
+    | { type: 'run_resumed'; supplied: SuppliedAnswers; journalWarning?: string }
+    | { type: 'plan_generated'; plan: Plan }
+    | { type: 'step_ready'; stepId: string }
+    | { type: 'step_started'; stepId: string; attempt: number; input?: unknown }
+    | { type: 'step_progress'; stepId: string; message: string }
+    | { type: 'step_output'; stepId: string; text: string }
+    | { type: 'step_warning'; stepId: string; message: string }
+    | { type: 'approval_requested'; stepId: string; request: PendingRequest }
+    | { type: 'clarification_requested'; stepId: string; request: PendingRequest }
+    | { type: 'review_requested'; stepId: string; request: PendingRequest }
+    | { type: 'request_answered'; stepId: string; kind: PendingRequest['kind'] }
+    | { type: 'step_deferred'; stepId: string }
+    | { type: 'step_completed'; stepId: string; result: unknown; restored?: boolean }
+    | { type: 'step_failed'; stepId: string; attempt: number; error: string; disposition: FailureDisposition; retryInMs?: number; replan?: boolean }
+    | { type: 'verification_failed'; stepId: string; attempt: number; diagnosis: string }
+    | { type: 'step_skipped'; stepId: string; reason: string }
+    | { type: 'replan_started'; stepId: string; reason: string }
+    | { type: 'replan_completed'; plan: Plan }
+    | { type: 'context_compacted'; summary: string }
+    | { type: 'run_waiting'; pending: PendingRequest[] }
+    | { type: 'run_cancelled'; reason: string }
+    | { type: 'run_completed' }
+    | { type: 'run_failed'; reason: string }
+  );
+
+/** The event types, for exhaustive handling and journal validation. */
+export type RunEventType = RunEvent['type'];
+
+/** A `RunEvent` before the engine stamps it with `runId`, `seq` and `time`. */
+export type RunEventBody = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, keyof EventBase> : never) : never;

@@ -1,0 +1,134 @@
+import type { Plan, Step } from '../plan/planSchema';
+import type { Clock, Interaction, Logger, RunStore, WorkspaceFs } from '../ports';
+import type { ApprovalPolicy, Tool, ToolRegistry } from '../tools/tool';
+import type { PendingRequest, RunEvent, RunState, RunStatus, StepState } from './runEvents';
+
+/** What `stepRunner` receives for one attempt of an `agent` or `synthesis_gate` step. */
+export interface StepRunnerContext {
+  runId: string;
+  objective: string;
+  /** The step's input, templates resolved, with the verification diagnosis appended on a retry. */
+  input: string;
+  /** Results of the step's direct dependencies, by id. */
+  depends: Record<string, unknown>;
+  /** 1-based. */
+  attempt: number;
+  /** The previous attempt's verification diagnosis, on a retry after one. */
+  diagnosis?: string;
+  /** Aborted on cancellation, a critical halt or the step's timeout. */
+  signal: AbortSignal;
+  /** Step-scoped user interaction (requests are journaled and may be deferred). */
+  interaction: Interaction;
+  /** Streams text to the run's `step_output` events. */
+  output(text: string): void;
+}
+
+/**
+ * Executes `agent` and `synthesis_gate` steps (DESIGN §8). A thrown error is a step
+ * failure with that message; throwing `DeferredError` suspends the step.
+ */
+export type StepRunner = (step: Step, ctx: StepRunnerContext) => Promise<unknown>;
+
+/** Options of `runPlan` (DESIGN §8). Durations in milliseconds. */
+export interface RunOptions {
+  /** Tools `tool` steps may call. */
+  tools?: ToolRegistry | readonly Tool[];
+  /** Runs `agent` and `synthesis_gate` steps; without it such steps fail with a clear message. */
+  stepRunner?: StepRunner;
+  /** The user; without it every request is deferred and the run ends `waiting`. */
+  interaction?: Interaction;
+  /** Steps running at once, awaiting steps included; default 4, at least 1. */
+  maxConcurrency?: number;
+  /** Aborting it cancels the run, like `RunHandle.cancel()`. */
+  signal?: AbortSignal;
+  /** Default: real timers. */
+  clock?: Clock;
+  /** Where events are journaled; without it the run cannot be resumed. */
+  store?: RunStore;
+  /** Results of steps that count as completed before the run starts (not re-run). */
+  initialResults?: Record<string, unknown>;
+  /** The workspace tools act on; tools fail clearly without one. */
+  workspace?: WorkspaceFs;
+  /** Default `'writesAndCommands'`. */
+  approvalPolicy?: ApprovalPolicy;
+  logger?: Logger;
+  /** Source of run ids; default a random UUID-based id. */
+  idSource?: () => string;
+  /** Backoff before retry n+1: `retryBaseDelayMs · 2^(n−1)`, capped by `retryMaxDelayMs`. Defaults 1000 and 30000. */
+  retryBaseDelayMs?: number;
+  retryMaxDelayMs?: number;
+  /** Time limit of each `verification`/`when` predicate; default 1000. */
+  predicateTimeoutMs?: number;
+  /** Events between snapshots; default max(256, 2 × steps). */
+  snapshotEvery?: number;
+  /**
+   * Relative cost of a step for prioritising (longest remaining path); default 1 per step.
+   * Give estimated durations when known.
+   */
+  stepCost?: (step: Step) => number;
+}
+
+/** Extra options of `resumeRun`: answers to the run's pending requests, by step id. */
+export interface ResumeOptions extends RunOptions {
+  approvals?: Record<string, boolean>;
+  answers?: Record<string, string>;
+  reviews?: Record<string, { approved: boolean; notes?: string }>;
+}
+
+/** How a run ended, with what it produced. */
+export interface RunResult {
+  runId: string;
+  status: Exclude<RunStatus, 'running'>;
+  /** Results of completed steps, by id. */
+  results: Record<string, unknown>;
+  steps: Record<string, StepState>;
+  /** Requests the run waits on (status `waiting`). */
+  pending?: PendingRequest[];
+  metadata: RunMetadata;
+}
+
+/** Figures about a run; times in milliseconds. */
+export interface RunMetadata {
+  startedAt: number | undefined;
+  endedAt: number | undefined;
+  totalDurationMs: number;
+  /** Attempts started across all steps. */
+  executionAttempts: number;
+  replanCount: number;
+  replanHistory: unknown[];
+  /** Steps that failed under a `replan` policy, for `executeWithReplanning`. */
+  replanRequests: string[];
+  /** Why the run failed or was cancelled. */
+  reason?: string;
+  warnings: string[];
+  resumeCount: number;
+}
+
+/** A started run. Subscribe right after `runPlan` returns: the run starts on the next microtask. */
+export interface RunHandle {
+  runId: string;
+  events: { subscribe(listener: (event: RunEvent) => void): () => void };
+  result: Promise<RunResult>;
+  /** Stops new steps and aborts running ones; the journal stays resumable. Idempotent. */
+  cancel(reason?: string): void;
+  /** The current snapshot (a copy). */
+  state(): RunState;
+}
+
+/** The plan a run executes, with options resolved to their defaults. */
+export interface ResolvedRunOptions {
+  plan: Plan;
+  tools: ToolRegistry;
+  stepRunner: StepRunner | undefined;
+  interaction: Interaction;
+  maxConcurrency: number;
+  clock: Clock;
+  store: RunStore | undefined;
+  workspace: WorkspaceFs;
+  approvalPolicy: ApprovalPolicy;
+  logger: Logger;
+  backoff: { baseDelayMs: number; maxDelayMs: number };
+  predicateTimeoutMs: number;
+  snapshotEvery: number;
+  stepCost: ((step: Step) => number) | undefined;
+}

@@ -1,0 +1,33 @@
+import { validatePlan } from '../plan/validatePlan';
+import type { Plan } from '../plan/planSchema';
+import { initialRunState } from './reduceRunEvent';
+import { executeRun } from './runEngine';
+import { createRunHandle } from './runHandle';
+import type { RunHandle, RunOptions } from './runOptions';
+import { newRunId, resolveRunOptions } from './resolveRunOptions';
+
+/**
+ * Executes `plan` (DESIGN §4) and returns at once with a handle; the run starts on the
+ * next microtask. An invalid plan (validation errors against `options.tools`) ends the
+ * run `failed` with every error in `metadata.reason`, without running a step.
+ */
+export function runPlan(plan: Plan, options: RunOptions = {}): RunHandle {
+  const runId = newRunId(options);
+  const resolved = resolveRunOptions(plan, options);
+  return createRunHandle(runId, options.signal, (control) => {
+    const errors = validatePlan(plan, { tools: resolved.tools }).filter((diagnostic) => diagnostic.severity === 'error');
+    return executeRun(
+      {
+        runId,
+        state: initialRunState(runId),
+        options: resolved,
+        opening: { type: 'run_started', plan },
+        ...(options.initialResults ? { initialResults: options.initialResults } : {}),
+        ...(errors.length > 0
+          ? { preflightError: `The plan is invalid: ${errors.map((error) => (error.stepId ? `${error.stepId}: ${error.message}` : error.message)).join(' ')}` }
+          : {}),
+      },
+      control,
+    );
+  });
+}

@@ -1,0 +1,26 @@
+import type { Clock } from '../ports';
+
+/**
+ * The real `Clock`: wall time and the host's timers (Node and VS Code alike). The engine
+ * uses it when `RunOptions.clock` is not given; tests pass a manual clock instead.
+ */
+export const timerClock: Clock = {
+  now: () => Date.now(),
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(signal.reason);
+        return;
+      }
+      const onAbort = (): void => {
+        clearTimeout(timer);
+        reject(signal?.reason);
+      };
+      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, Math.max(0, ms));
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  },
+};

@@ -1,0 +1,25 @@
+/** The kinds of user requests a step can wait on. */
+export type RequestKind = 'approval' | 'clarification' | 'review';
+
+/**
+ * Thrown by a tool (or a step executor) when `Interaction` answered `'defer'`: nobody
+ * can answer now. The engine then suspends the step (it is neither failed nor retried),
+ * lets independent branches finish, and ends the run `waiting` with the pending request;
+ * `resumeRun` supplies the answer and re-runs the step from its start, so a tool must ask
+ * before it changes anything.
+ */
+export class DeferredError extends Error {
+  override readonly name = 'DeferredError';
+
+  constructor(
+    readonly kind: RequestKind,
+    readonly stepId: string,
+  ) {
+    super(`Step ${stepId} waits for ${kind === 'approval' ? 'an approval' : kind === 'review' ? 'a review' : 'an answer'}; resume the run to give it.`);
+  }
+}
+
+/** True for a `DeferredError`, also across bundle copies (checked by name and shape). */
+export function isDeferredError(error: unknown): error is DeferredError {
+  return error instanceof DeferredError || (error instanceof Error && error.name === 'DeferredError' && 'kind' in error && 'stepId' in error);
+}

@@ -1,0 +1,126 @@
+import { appendFile, mkdir, open, readdir, readFile, rename, stat, truncate, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { JournalEntry, JournalSnapshot, LoadedJournal, RunListing, RunStore } from '../core/ports';
+
+const journalSuffix = '.jsonl';
+const snapshotSuffix = '.snapshot.json';
+const safeRunId = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/;
+
+/**
+ * A `RunStore` in a directory (created on first write): `<runId>.jsonl` holds one event
+ * per line, appended in order; `<runId>.snapshot.json` the newest snapshot, replaced
+ * atomically (temporary file + rename). A last line cut short by a crash is reported by
+ * `load` and cut off before the next append, so the journal stays valid JSON lines.
+ */
+export function createFileRunStore(dir: string): RunStore {
+  const repaired = new Set<string>();
+  const pathOf = (runId: string, suffix: string): string => {
+    if (!safeRunId.test(runId)) {
+      throw new Error(`"${runId}" is not a valid run id: use letters, digits, ".", "_" and "-" only (at most 128 characters).`);
+    }
+    return join(dir, `${runId}${suffix}`);
+  };
+
+  return {
+    async append(runId, entries) {
+      const file = pathOf(runId, journalSuffix);
+      if (!repaired.has(runId)) {
+        await mkdir(dir, { recursive: true });
+        await cutTornTail(file);
+        repaired.add(runId);
+      }
+      if (entries.length === 0) return;
+      await appendFile(file, entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''), 'utf8');
+    },
+
+    async writeSnapshot(runId, snapshot) {
+      const file = pathOf(runId, snapshotSuffix);
+      const text = JSON.stringify(snapshot);
+      await mkdir(dir, { recursive: true });
+      const temporary = `${file}.${process.pid}.tmp`;
+      await writeFile(temporary, text, 'utf8');
+      await rename(temporary, file);
+    },
+
+    async load(runId): Promise<LoadedJournal | undefined> {
+      const file = pathOf(runId, journalSuffix);
+      let text: string;
+      try {
+        text = await readFile(file, 'utf8');
+      } catch (error) {
+        if (isMissing(error)) return undefined;
+        throw error;
+      }
+      const lines = text.split('\n');
+      const entries: JournalEntry[] = [];
+      let tornLine: LoadedJournal['tornLine'];
+      lines.forEach((line, index) => {
+        if (line.trim() === '') return;
+        const isLast = index === lines.length - 1;
+        try {
+          entries.push(JSON.parse(line) as JournalEntry);
+        } catch {
+          if (!isLast) {
+            throw new Error(`Line ${index + 1} of the run journal ${file} is not valid JSON; the journal is damaged beyond its last line. Move the file away to discard the run.`);
+          }
+          tornLine = { lineNumber: index + 1, text: line };
+        }
+      });
+      const snapshot = await readSnapshot(pathOf(runId, snapshotSuffix));
+      return { entries, ...(snapshot ? { snapshot } : {}), ...(tornLine ? { tornLine } : {}) };
+    },
+
+    async list(): Promise<RunListing[]> {
+      let names: string[];
+      try {
+        names = await readdir(dir);
+      } catch (error) {
+        if (isMissing(error)) return [];
+        throw error;
+      }
+      const listings = await Promise.all(
+        names
+          .filter((name) => name.endsWith(journalSuffix))
+          .map(async (name) => ({ runId: name.slice(0, -journalSuffix.length), updatedAt: (await stat(join(dir, name))).mtimeMs })),
+      );
+      return listings.sort((a, b) => b.updatedAt - a.updatedAt);
+    },
+  };
+}
+
+/** Truncates a journal to its last complete line when a crash left a partial one. */
+async function cutTornTail(file: string): Promise<void> {
+  let size: number;
+  try {
+    size = (await stat(file)).size;
+  } catch (error) {
+    if (isMissing(error)) return;
+    throw error;
+  }
+  if (size === 0) return;
+  const handle = await open(file, 'r');
+  try {
+    const last = Buffer.alloc(1);
+    await handle.read(last, 0, 1, size - 1);
+    if (last[0] === 0x0a) return;
+  } finally {
+    await handle.close();
+  }
+  const text = await readFile(file);
+  const keep = text.lastIndexOf(0x0a) + 1;
+  await truncate(file, keep);
+}
+
+async function readSnapshot(file: string): Promise<JournalSnapshot | undefined> {
+  try {
+    const parsed = JSON.parse(await readFile(file, 'utf8')) as JournalSnapshot;
+    return typeof parsed.seq === 'number' ? parsed : undefined;
+  } catch {
+    // A missing or unreadable snapshot only costs replay time: the journal has every event.
+    return undefined;
+  }
+}
+
+function isMissing(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
+}
