@@ -28,5 +28,9 @@ export async function planTask(tree: PlanTreeProvider, log: vscode.LogOutputChan
   log.info(critique.summary);
   tree.setPlan(plan);
   await vscode.commands.executeCommand('taskPlanner.plan.focus');
+  // Not awaited: the notification stays until dismissed and must not block the command.
+  void vscode.window.showInformationMessage(`Task Planner: planned ${plan.steps.length} step${plan.steps.length === 1 ? '' : 's'}. Critic: ${critique.summary}`, 'Show log').then((choice) => {
+    if (choice === 'Show log') log.show(true);
+  });
   return plan;
 }
