@@ -22,6 +22,13 @@ const suites = [
   ] },
   { name: 'build', checks: [['esbuild', process.execPath, ['esbuild.mjs']]] },
   { name: 'unit', mocha: ['--require', 'tsx/cjs', '--timeout', '20000', 'test/unit/**/*.test.ts', 'test/arch/**/*.test.ts'] },
+  // The real VS Code host (code-server, Node 24, chromium): installed on first use, about a second once it is.
+  { name: 'host', checks: [
+    ['host setup', 'bash', ['test/host/setup.sh']],
+    ['tsc test/host (harness, e2e)', bin('tsc'), ['-p', 'test/host/tsconfig.json']],
+  ] },
+  { name: 'integration', command: [process.execPath, '--import', 'tsx', 'test/integration/runIntegration.ts'] },
+  { name: 'e2e', mocha: ['--require', 'tsx/cjs', '--timeout', '120000', '--exit', 'test/e2e/**/*.test.ts'] },
 ];
 
 const totals = { passed: 0, failed: 0, skipped: 0 };

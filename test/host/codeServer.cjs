@@ -14,6 +14,7 @@ const { node24, codeServerEntry, assertHostInstalled } = require('./hostPaths.cj
 const liveGroups = new Set();
 let exitHooksInstalled = false;
 
+/** @param {number} pid @param {NodeJS.Signals | 0} signal @returns {boolean} whether the group existed */
 function killGroup(pid, signal) {
   try {
     process.kill(-pid, signal);
@@ -29,7 +30,7 @@ function installExitHooks() {
   process.on('exit', () => {
     for (const pid of liveGroups) killGroup(pid, 'SIGKILL');
   });
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) {
+  for (const [signal, code] of /** @type {[NodeJS.Signals, number][]} */ ([['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]])) {
     process.on(signal, () => {
       for (const pid of liveGroups) killGroup(pid, 'SIGKILL');
       // 'exit' listeners (playwright's among them: it kills the browser it launched) still run.
@@ -51,7 +52,7 @@ function freePort() {
   });
 }
 
-/** Folder name VS Code expects for an installed extension: publisher.name-version. */
+/** Folder name VS Code expects for an installed extension: publisher.name-version. @param {string} extensionDir */
 function installedFolderName(extensionDir) {
   const manifest = JSON.parse(fs.readFileSync(path.join(extensionDir, 'package.json'), 'utf8'));
   return `${manifest.publisher}.${manifest.name}-${manifest.version}`.toLowerCase();

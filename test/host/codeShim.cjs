@@ -20,17 +20,20 @@ const { runExtensionTests } = require('./extensionHostTests.cjs');
 
 const statsPrefix = '[test-stats] ';
 
+/** @param {string[]} argv */
 function parseArguments(argv) {
   /** @type {{ developmentPaths: string[]; testsPath?: string; positional: string[] }} */
   const parsed = { developmentPaths: [], positional: [] };
   const valued = ['extensionDevelopmentPath', 'extensionTestsPath', 'user-data-dir', 'extensions-dir'];
   for (let i = 0; i < argv.length; i++) {
-    const match = /^--([^=]+)(?:=(.*))?$/.exec(argv[i]);
+    const arg = /** @type {string} */ (argv[i]);
+    const match = /^--([^=]+)(?:=(.*))?$/.exec(arg);
     if (!match) {
-      parsed.positional.push(argv[i]);
+      parsed.positional.push(arg);
       continue;
     }
-    const [, key, inline] = match;
+    const key = /** @type {string} */ (match[1]);
+    const inline = match[2];
     const value = inline ?? (valued.includes(key) ? argv[++i] : undefined);
     if (key === 'extensionDevelopmentPath' && value) parsed.developmentPaths.push(path.resolve(value));
     else if (key === 'extensionTestsPath' && value) parsed.testsPath = path.resolve(value);
@@ -42,7 +45,7 @@ async function main() {
   const argv = process.argv.slice(2);
   if (argv.includes('--version')) {
     assertHostInstalled();
-    console.log(execFileSync(node24, [codeServerEntry, '--version'], { encoding: 'utf8' }).split(' ')[0].trim());
+    console.log((execFileSync(node24, [codeServerEntry, '--version'], { encoding: 'utf8' }).split(' ')[0] ?? '').trim());
     return 0;
   }
   const options = parseArguments(argv);

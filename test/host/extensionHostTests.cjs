@@ -9,6 +9,7 @@ const util = require('node:util');
 const { launchBrowser } = require('./browser.cjs');
 
 /** Undoes the devtools %c styling VS Code adds when forwarding console calls, then formats like Node's console. */
+/** @param {unknown[]} values */
 function formatConsoleArgs(values) {
   if (typeof values[0] === 'string' && values[0].includes('%c')) {
     const styles = (values[0].match(/%c/g) ?? []).length;

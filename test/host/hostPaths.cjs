@@ -20,7 +20,7 @@ function assertHostInstalled() {
     [codeServerEntry, 'code-server'],
     [path.join(playwrightCoreDir, 'package.json'), 'playwright-core'],
     [chromiumPath, 'chromium'],
-  ].filter(([file]) => !fs.existsSync(file));
+  ].filter(([file]) => !fs.existsSync(/** @type {string} */ (file)));
   if (missing.length > 0) {
     const names = missing.map(([file, name]) => `${name} (${file})`).join(', ');
     throw new Error(`The VS Code test host is not installed: missing ${names}. Run: bash ${path.relative(process.cwd(), setupScript) || setupScript}`);

@@ -1,0 +1,76 @@
+// End-to-end: a real browser drives the real VS Code workbench (code-server) with Task Planner installed,
+// the way a person uses it. Screenshots go to test-results/screenshots/ (git-ignored).
+import * as assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import { launchBrowser, type Browser } from '../host/browser.cjs';
+import { startCodeServer, type CodeServer } from '../host/codeServer.cjs';
+import { activityBarEntry, quickInputField, runCommand, waitForWorkbench } from './workbench';
+
+const root = resolve(__dirname, '..', '..');
+const screenshots = join(root, 'test-results', 'screenshots');
+
+describe('Task Planner in the browser workbench', function () {
+  let server: CodeServer | undefined;
+  let browser: Browser | undefined;
+  let workspace: string | undefined;
+  let page: Page;
+
+  const shoot = async (name: string): Promise<void> => {
+    await page.screenshot({ path: join(screenshots, `${name}.png`) });
+  };
+
+  before(async function () {
+    assert.ok(existsSync(join(root, 'dist', 'extension.js')), 'dist/extension.js is missing: build the extension first (npm run build)');
+    mkdirSync(screenshots, { recursive: true });
+    workspace = mkdtempSync(join(tmpdir(), 'task-planner-e2e-ws-'));
+    cpSync(join(root, 'test', 'fixtures', 'demo-workspace'), workspace, { recursive: true });
+    // Installed the way `npm start` installs it: a link in the server's extensions folder.
+    server = await startCodeServer({ linkExtensions: [root] });
+    browser = await launchBrowser();
+    page = browser.page;
+    await page.goto(server.workbenchUrl(workspace));
+    await waitForWorkbench(page, 'Task Planner');
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed' && browser) {
+      await shoot(`failed-${this.currentTest.title.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}`).catch(() => undefined);
+    }
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (workspace) rmSync(workspace, { recursive: true, force: true });
+  });
+
+  it('opens the Task Planner view from the activity bar and shows its welcome content', async () => {
+    await activityBarEntry(page, 'Task Planner').click();
+    const sidebar = page.locator('.sidebar');
+    await sidebar.locator('.composite.title', { hasText: 'Task Planner' }).waitFor({ timeout: 30_000 });
+    await sidebar.getByText('No plan yet', { exact: false }).waitFor({ timeout: 30_000 });
+    await sidebar.getByRole('button', { name: 'Plan task' }).first().waitFor({ timeout: 10_000 });
+    await shoot('welcome');
+  });
+
+  it('plans a request typed into "Plan task" and shows its steps in the Plan tree', async () => {
+    await runCommand(page, 'Plan task');
+    const field = await quickInputField(page, 'Task Planner: Plan task');
+    const request = 'Read src/notes.js, then add a remove command to src/cli.js, then run `npm test`';
+    await page.keyboard.type(request, { delay: 5 });
+    assert.equal(await field.inputValue(), request, 'the input box did not receive the whole request');
+    await shoot('request');
+    await page.keyboard.press('Enter');
+    const rows = page.locator('.sidebar .monaco-list-row');
+    await rows.nth(2).waitFor({ timeout: 30_000 });
+    const labels = (await rows.allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim());
+    assert.equal(labels.length, 3, `expected three steps in the Plan tree, got: ${JSON.stringify(labels)}`);
+    assert.match(labels[0] ?? '', /^1\. Read src\/notes\.js/);
+    assert.match(labels[1] ?? '', /^2\. Add a remove command/i);
+    assert.match(labels[2] ?? '', /^3\. Run `?npm test/i);
+    await shoot('plan');
+  });
+});

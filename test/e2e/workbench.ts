@@ -1,0 +1,48 @@
+// Helpers that drive the VS Code workbench the way a person does: keyboard and visible UI only.
+import type { Locator, Page } from 'playwright-core';
+
+/** The activity-bar entry of a view container, by its title. */
+export function activityBarEntry(page: Page, title: string): Locator {
+  return page.locator(`.activitybar .action-item [aria-label^="${title}"]`).first();
+}
+
+/** Waits until the workbench shows the folder and the remote extension host has registered contributions. */
+export async function waitForWorkbench(page: Page, containerTitle: string): Promise<void> {
+  await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
+  await page.locator('.explorer-folders-view, .explorer-viewlet').first().waitFor({ timeout: 90_000 });
+  await activityBarEntry(page, containerTitle).waitFor({ state: 'attached', timeout: 90_000 });
+}
+
+/**
+ * F1, type the command's title, Enter. The palette snapshots its command list when it opens, so a command
+ * contributed by an extension that the host has not registered yet is retried a few times.
+ */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  for (let attempt = 1; attempt <= 5; attempt++) {
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').waitFor({ state: 'visible', timeout: 15_000 });
+    await page.keyboard.type(title, { delay: 20 }); // typing, not fill(): the filter reacts to key events
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+    try {
+      await row.waitFor({ timeout: 3_000 });
+      await page.keyboard.press('Enter');
+      return;
+    } catch {
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(1_000);
+    }
+  }
+  throw new Error(`command "${title}" not found in the command palette after 5 attempts`);
+}
+
+/**
+ * Waits for the quick-input box (InputBox or QuickPick) whose title is `title` (the command palette has no title,
+ * so this does not match the palette row of the command that opens it) and returns its text field.
+ */
+export async function quickInputField(page: Page, title: string): Promise<Locator> {
+  const widget = page.locator('.quick-input-widget').filter({ has: page.locator('.quick-input-title', { hasText: title }) });
+  await widget.waitFor({ state: 'visible', timeout: 15_000 });
+  const field = widget.locator('.quick-input-box input').first();
+  await field.waitFor({ state: 'visible', timeout: 5_000 });
+  return field;
+}
