@@ -5,8 +5,9 @@ import type { FileStat, WorkspaceFs } from '../core/ports';
 import { compileGlob } from '../core/workspace/globMatcher';
 import { IgnoreRules, alwaysSkipped } from '../core/workspace/ignoreRules';
 import { PathRefusedError, resolveInRoot } from '../core/workspace/resolveInRoot';
-import type { PathProbe, ResolvedPath } from '../core/workspace/resolveInRoot';
+import type { ResolvedPath } from '../core/workspace/resolveInRoot';
 import { WorkspaceError } from '../core/workspace/workspaceError';
+import { createNodePathProbe, isMissing } from './nodePathProbe';
 
 /** The `fs.promises` functions the Node workspace uses; tests swap some to inject faults. */
 export type NodeFileSystem = Pick<
@@ -33,24 +34,7 @@ export const tempFilePrefix = '.task-planner-tmp-';
 export function createNodeWorkspace(root: string, options: NodeWorkspaceOptions = {}): WorkspaceFs {
   const fsp = options.fileSystem ?? fs.promises;
   const absoluteRoot = path.resolve(root);
-  const probe: PathProbe = {
-    async realpath(absolutePath) {
-      try {
-        return await fsp.realpath(absolutePath);
-      } catch (error) {
-        if (isMissing(error)) return undefined;
-        throw error;
-      }
-    },
-    async isSymlink(absolutePath) {
-      try {
-        return (await fsp.lstat(absolutePath)).isSymbolicLink();
-      } catch (error) {
-        if (isMissing(error)) return false;
-        throw error;
-      }
-    },
-  };
+  const probe = createNodePathProbe(fsp);
   let realRoot: Promise<string> | undefined;
   const resolve = async (input: string): Promise<ResolvedPath> => {
     realRoot ??= fsp.realpath(absoluteRoot).catch(() => {
@@ -200,11 +184,6 @@ async function ensureDirectory(fsp: NodeFileSystem, real: string, relative: stri
     }
     throw error;
   }
-}
-
-function isMissing(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP';
 }
 
 function compareCodeUnits(a: string, b: string): number {

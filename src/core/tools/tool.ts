@@ -1,5 +1,7 @@
 import type { z } from 'zod';
 import type { Clock, Interaction, Logger, WorkspaceFs } from '../ports';
+import type { CheckpointStore } from './checkpointStore';
+import type { CommandRunner } from './commandRunner';
 
 /** What a tool does to the world; decides approvals and workspace-trust checks. */
 export type ToolEffect = 'read' | 'write' | 'delete' | 'command' | 'network' | 'interaction';
@@ -17,6 +19,15 @@ export interface ToolContext {
   approvalPolicy: ApprovalPolicy;
   clock: Clock;
   logger: Logger;
+  /** Runs `run_command`'s processes; without one `run_command` fails with a clear message. */
+  commandRunner?: CommandRunner;
+  /**
+   * Where file tools record the previous content before each change, so `undoRun` can
+   * restore it; without one changes are applied but cannot be undone.
+   */
+  checkpoints?: CheckpointStore;
+  /** Streams text (such as a command's output) to the step's live output. */
+  output?(text: string): void;
 }
 
 /**

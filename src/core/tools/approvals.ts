@@ -1,0 +1,47 @@
+import type { ApprovalRequest } from '../ports';
+import { DeferredError } from './deferral';
+import type { ApprovalPolicy, ToolContext, ToolEffect } from './tool';
+
+/**
+ * Whether a tool with `effect` must ask the user first under `policy`. Reads and
+ * interactions never ask, commands always ask, file changes ask unless the policy is
+ * `commandsOnly`, network access asks only under `always`. Decided from the tool's
+ * declared effect alone: nothing in a tool's input or in file content can change it.
+ */
+export function needsApproval(effect: ToolEffect, policy: ApprovalPolicy): boolean {
+  switch (effect) {
+    case 'read':
+    case 'interaction':
+      return false;
+    case 'command':
+      return true;
+    case 'write':
+    case 'delete':
+      return policy !== 'commandsOnly';
+    case 'network':
+      return policy === 'always';
+  }
+}
+
+/** The user said no; nothing was changed. `reason` is the user's, when given. */
+export class ApprovalRejectedError extends Error {
+  constructor(
+    readonly what: string,
+    readonly reason: string | undefined,
+  ) {
+    super(`The user rejected ${what}${reason ? `: ${reason}` : ''}. Nothing was changed.`);
+    this.name = 'ApprovalRejectedError';
+  }
+}
+
+/**
+ * Asks the user through `Interaction.requestApproval` and returns only when approved.
+ * Throws `DeferredError` when nobody can answer now and `ApprovalRejectedError` on "no".
+ */
+export async function requireApproval(ctx: ToolContext, request: ApprovalRequest, what: string, signal: AbortSignal): Promise<void> {
+  signal.throwIfAborted();
+  const decision = await ctx.interaction.requestApproval(request, signal);
+  if (decision === 'defer') throw new DeferredError('approval', ctx.stepId);
+  if (!decision.approved) throw new ApprovalRejectedError(what, decision.reason);
+  signal.throwIfAborted();
+}

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { PathRefusedError } from '../workspace/resolveInRoot';
+import { WorkspaceError } from '../workspace/workspaceError';
+import { workspacePath } from './fileChange';
+import type { Tool } from './tool';
+
+const inputSchema = z.strictObject({
+  path: z.string().describe('Workspace-relative directory path; missing parents are created too.'),
+});
+
+/**
+ * `create_directory`: creates a directory (and its parents). It asks no approval: an empty
+ * directory changes no content, and undo removes it again while it is still empty.
+ */
+export const createDirectoryTool: Tool<z.infer<typeof inputSchema>, { path: string; created: boolean }> = {
+  name: 'create_directory',
+  description: 'Create a directory in the workspace, with any missing parents. Succeeds without change when it already exists.',
+  inputSchema,
+  effects: 'write',
+  async run(ctx, input, signal) {
+    const path = workspacePath(ctx, input.path);
+    if (path.split('/').includes('.git')) throw new PathRefusedError(input.path, 'the .git directory is managed by git and is never changed by tools');
+    const existing = await ctx.workspace.stat(path, signal);
+    if (existing?.type === 'directory') return { path, created: false };
+    if (existing) throw new WorkspaceError('not_directory', path, `Cannot create directory ${path}: a file with that name exists`);
+    if (ctx.checkpoints) {
+      await ctx.checkpoints.record({ runId: ctx.runId, stepId: ctx.stepId, path, operation: 'createDirectory', before: { exists: false }, afterSha256: undefined });
+    }
+    await ctx.workspace.createDirectory(path, signal);
+    return { path, created: true };
+  },
+};

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { WorkspaceError } from '../workspace/workspaceError';
+import { workspacePath } from './fileChange';
+import type { Tool } from './tool';
+
+/** Largest file `read_file` opens, in bytes. */
+export const maxReadFileBytes = 8 * 1024 * 1024;
+/** Most characters `read_file` returns at once; longer content is cut at a line end. */
+export const maxReadResultChars = 200_000;
+
+const inputSchema = z.strictObject({
+  path: z.string().describe('Workspace-relative path of the file, e.g. "src/index.ts".'),
+  startLine: z.int().min(1).optional().describe('First line to return, 1-based (default 1).'),
+  endLine: z.int().min(1).optional().describe('Last line to return, inclusive (default: the last line).'),
+});
+
+/** What `read_file` returns. Line numbers are 1-based; `truncated` when the size cap cut the text. */
+export interface ReadFileOutput {
+  path: string;
+  content: string;
+  startLine: number;
+  endLine: number;
+  totalLines: number;
+  truncated: boolean;
+}
+
+/** `read_file`: a text file, whole or a line range, refusing binary and oversized files. */
+export const readFileTool: Tool<z.infer<typeof inputSchema>, ReadFileOutput> = {
+  name: 'read_file',
+  description: `Read a text file of the workspace, optionally only lines startLine..endLine (1-based, inclusive). Files over ${maxReadFileBytes} bytes are refused; results over ${maxReadResultChars} characters are cut at a line end (truncated: true), so read long files by line ranges.`,
+  inputSchema,
+  effects: 'read',
+  async run(ctx, input, signal) {
+    const path = workspacePath(ctx, input.path);
+    const stat = await ctx.workspace.stat(path, signal);
+    if (!stat) throw new WorkspaceError('not_found', path, `File not found: ${path}. Use list_files to see what exists.`);
+    if (stat.type === 'directory') throw new WorkspaceError('is_directory', path, `${path || '.'} is a directory; use list_files to see its files`);
+    if (stat.size > maxReadFileBytes) {
+      throw new WorkspaceError('too_large', path, `${path} is ${stat.size} bytes, more than the ${maxReadFileBytes}-byte read limit; use search_text to find what you need in it`);
+    }
+    const text = await ctx.workspace.readText(path, signal);
+    if (text.slice(0, 8192).includes('\u0000')) throw new WorkspaceError('binary', path, `${path} looks like a binary file; read_file reads text only`);
+    const lines = text.split(/(?<=\n)/);
+    const totalLines = lines.length;
+    const startLine = input.startLine ?? 1;
+    const requestedEnd = Math.min(input.endLine ?? totalLines, totalLines);
+    if (input.endLine !== undefined && input.endLine < startLine) {
+      throw new Error(`endLine (${input.endLine}) is before startLine (${startLine}); give endLine >= startLine`);
+    }
+    if (startLine > Math.max(totalLines, 1)) throw new Error(`startLine ${startLine} is past the end of ${path}, which has ${totalLines} lines`);
+    let content = '';
+    let endLine = startLine - 1;
+    let truncated = false;
+    for (let line = startLine; line <= requestedEnd; line++) {
+      const next = lines[line - 1] ?? '';
+      if (content.length + next.length > maxReadResultChars) {
+        truncated = true;
+        if (content === '') {
+          content = next.slice(0, maxReadResultChars);
+          endLine = line;
+        }
+        break;
+      }
+      content += next;
+      endLine = line;
+    }
+    return { path, content, startLine, endLine: Math.max(endLine, startLine - 1), totalLines, truncated };
+  },
+};

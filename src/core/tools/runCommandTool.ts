@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { WorkspaceError } from '../workspace/workspaceError';
+import { requireApproval } from './approvals';
+import type { CommandResult } from './commandRunner';
+import { workspacePath } from './fileChange';
+import type { Tool } from './tool';
+
+/** Defaults and limits of `run_command`: milliseconds and bytes. */
+export const commandDefaults = { timeoutMs: 120_000, maxTimeoutMs: 600_000, maxOutputBytes: 64 * 1024, maxOutputLimit: 1024 * 1024 } as const;
+
+const inputSchema = z.strictObject({
+  argv: z.array(z.string()).min(1).describe('Program and arguments, e.g. ["npm", "test"]. Run directly, without a shell: no pipes, globs or variables.'),
+  cwd: z.string().optional().describe('Workspace-relative working directory (default: the workspace root).'),
+  timeoutMs: z.int().min(1).max(commandDefaults.maxTimeoutMs).optional().describe(`Kill the command after this many milliseconds (default ${commandDefaults.timeoutMs}).`),
+  maxOutputBytes: z.int().min(256).max(commandDefaults.maxOutputLimit).optional().describe(`Output kept per stream; the middle of longer output is dropped (default ${commandDefaults.maxOutputBytes}).`),
+  stdin: z.string().max(1024 * 1024).optional().describe('Text given to the command on standard input.'),
+  allowFailure: z.boolean().optional().describe('Return the result instead of failing when the command exits non-zero (default false).'),
+});
+
+/**
+ * `run_command`: runs a program after the user approved its exact argv and working
+ * directory (always, whatever the approval policy). Without `allowFailure` a non-zero exit
+ * or a timeout fails the tool with the output's tail in the message.
+ */
+export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = {
+  name: 'run_command',
+  description: 'Run a program in the workspace (argv, no shell) after the user approves the exact command line. Has a timeout and an output cap; API keys and tokens are removed from its environment. Fails on a non-zero exit unless allowFailure is true.',
+  inputSchema,
+  effects: 'command',
+  async run(ctx, input, signal) {
+    const runner = ctx.commandRunner;
+    if (!runner) throw new Error('run_command is not available here: no command runner is configured for this run.');
+    if ((input.argv[0] ?? '').trim() === '') throw new Error('run_command needs a program name in argv[0].');
+    const cwd = workspacePath(ctx, input.cwd ?? '');
+    const stat = await ctx.workspace.stat(cwd, signal);
+    if (stat?.type !== 'directory') throw new WorkspaceError('not_directory', cwd, `The working directory ${cwd || '.'} does not exist or is not a directory`);
+    const shownCwd = await runner.describeCwd(cwd);
+    await requireApproval(
+      ctx,
+      { kind: 'command', stepId: ctx.stepId, title: ctx.stepTitle, argv: [...input.argv], cwd: shownCwd, shell: false },
+      `running ${JSON.stringify(input.argv)} in ${shownCwd}`,
+      signal,
+    );
+    const timeoutMs = input.timeoutMs ?? commandDefaults.timeoutMs;
+    const result = await runner.run(
+      {
+        argv: input.argv,
+        cwd,
+        timeoutMs,
+        maxOutputBytes: input.maxOutputBytes ?? commandDefaults.maxOutputBytes,
+        ...(input.stdin !== undefined ? { stdin: input.stdin } : {}),
+        ...(ctx.output ? { onOutput: (text: string) => ctx.output?.(text) } : {}),
+      },
+      signal,
+    );
+    signal.throwIfAborted();
+    if (!input.allowFailure && (result.timedOut || result.exitCode !== 0)) {
+      const how = result.timedOut ? `timed out after ${timeoutMs} ms and was killed` : result.exitCode === null ? `was killed by ${result.signal}` : `exited with code ${result.exitCode}`;
+      const tail = (result.stderr.trim() || result.stdout.trim()).slice(-2000);
+      throw new Error(`Command ${input.argv.join(' ')} ${how}.${tail ? `\n${tail}` : ''}`);
+    }
+    return result;
+  },
+};

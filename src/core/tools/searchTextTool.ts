@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { isWorkspaceError } from '../workspace/workspaceError';
+import type { Tool } from './tool';
+
+/** Files larger than this (in UTF-16 code units once read) are skipped by `search_text`. */
+export const maxSearchFileChars = 4 * 1024 * 1024;
+/** Longest line text returned per match, in characters. */
+export const maxMatchLineChars = 400;
+const readConcurrency = 64;
+
+const inputSchema = z.strictObject({
+  query: z.string().min(1).max(1000).describe('Text to find, or a JavaScript regular expression when "regex" is true.'),
+  regex: z.boolean().optional().describe('Treat query as a regular expression (default false: literal text).'),
+  caseSensitive: z.boolean().optional().describe('Match case exactly (default true).'),
+  glob: z.string().optional().describe('Only search files matching this glob, e.g. "src/**/*.ts" or "*.md".'),
+  maxMatches: z.int().min(1).max(2000).optional().describe('Stop after this many matching lines (default 200).'),
+  contextLines: z.int().min(0).max(10).optional().describe('Lines of context before and after each match (default 0).'),
+});
+
+/** One matching line. `line` and `column` are 1-based. */
+export interface SearchMatch {
+  path: string;
+  line: number;
+  column: number;
+  text: string;
+  before?: string[];
+  after?: string[];
+}
+
+/** What `search_text` returns; `truncated` when `maxMatches` stopped the search early. */
+export interface SearchTextOutput {
+  matches: SearchMatch[];
+  filesSearched: number;
+  /** Binary, oversized or vanished files left out. */
+  filesSkipped: number;
+  truncated: boolean;
+}
+
+/** `search_text`: literal or regex search over the workspace files `list_files` would show. */
+export const searchTextTool: Tool<z.infer<typeof inputSchema>, SearchTextOutput> = {
+  name: 'search_text',
+  description: 'Search workspace text files (honouring .gitignore, skipping .git and node_modules) for a literal string or a regular expression, optionally only in files matching a glob. Returns matching lines with 1-based line and column, in path order, capped by maxMatches.',
+  inputSchema,
+  effects: 'read',
+  async run(ctx, input, signal) {
+    const matcher = compileQuery(input.query, input.regex ?? false, input.caseSensitive ?? true);
+    const maxMatches = input.maxMatches ?? 200;
+    const contextLines = input.contextLines ?? 0;
+    const files = await ctx.workspace.list(input.glob, signal);
+    const matches: SearchMatch[] = [];
+    let filesSearched = 0;
+    let filesSkipped = 0;
+    let truncated = false;
+    const read = (path: string): Promise<string | undefined> =>
+      ctx.workspace.readText(path, signal).catch((error: unknown) => {
+        if (isWorkspaceError(error)) return undefined;
+        throw error;
+      });
+    // Reads run ahead of the scan, in a bounded window, so results stay in path order.
+    const window: Promise<string | undefined>[] = [];
+    let next = 0;
+    while (window.length < readConcurrency && next < files.length) window.push(read(files[next++] as string));
+    for (let index = 0; index < files.length; index++) {
+      const text = await (window.shift() as Promise<string | undefined>);
+      if (next < files.length) window.push(read(files[next++] as string));
+      signal.throwIfAborted();
+      if (text === undefined || text.length > maxSearchFileChars || text.slice(0, 8192).includes('\u0000')) {
+        filesSkipped++;
+        continue;
+      }
+      filesSearched++;
+      if (!matcher.anywhere(text)) continue;
+      const lines = text.split(/\r?\n/);
+      for (let line = 0; line < lines.length; line++) {
+        const column = matcher.column(lines[line] as string);
+        if (column < 0) continue;
+        if (matches.length === maxMatches) {
+          truncated = true;
+          break;
+        }
+        const match: SearchMatch = { path: files[index] as string, line: line + 1, column: column + 1, text: clip(lines[line] as string) };
+        if (contextLines > 0) {
+          match.before = lines.slice(Math.max(0, line - contextLines), line).map(clip);
+          match.after = lines.slice(line + 1, line + 1 + contextLines).map(clip);
+        }
+        matches.push(match);
+      }
+      if (truncated) break;
+    }
+    await Promise.allSettled(window);
+    return { matches, filesSearched, filesSkipped, truncated };
+  },
+};
+
+interface QueryMatcher {
+  anywhere(text: string): boolean;
+  /** 0-based column of the first match in `line`, or -1. */
+  column(line: string): number;
+}
+
+function compileQuery(query: string, isRegex: boolean, caseSensitive: boolean): QueryMatcher {
+  if (!isRegex) {
+    if (caseSensitive) return { anywhere: (text) => text.includes(query), column: (line) => line.indexOf(query) };
+    const lower = query.toLowerCase();
+    return { anywhere: (text) => text.toLowerCase().includes(lower), column: (line) => line.toLowerCase().indexOf(lower) };
+  }
+  let regex: RegExp;
+  try {
+    regex = new RegExp(query, caseSensitive ? 'm' : 'im');
+  } catch (error) {
+    throw new Error(`The regular expression ${JSON.stringify(query)} is invalid: ${(error as Error).message}. Fix it, or search literally with regex: false.`);
+  }
+  return {
+    anywhere: (text) => regex.test(text),
+    column: (line) => line.search(regex),
+  };
+}
+
+function clip(line: string): string {
+  return line.length > maxMatchLineChars ? `${line.slice(0, maxMatchLineChars)}…` : line;
+}

@@ -1,0 +1,93 @@
+import type { WorkspaceFs } from '../ports';
+import { isWorkspaceError } from '../workspace/workspaceError';
+import type { Checkpoint, CheckpointStore } from './checkpointStore';
+import { sha256 } from './fileChange';
+
+/** What `undoRun` did, per path, in the order it acted (newest change first). */
+export interface UndoReport {
+  runId: string;
+  /** Paths put back as they were before the run (restored, deleted again, or a directory removed). */
+  restored: string[];
+  /** Paths already as they were before the run; nothing to do. */
+  unchanged: string[];
+  /** Paths left alone, each with why. */
+  refused: { path: string; reason: string }[];
+}
+
+/**
+ * Restores every file a run changed to its content before the run, newest change first,
+ * using the run's checkpoints. A file whose current content is not what the run left
+ * (someone changed it since) is refused with the reason and left alone, and so are the
+ * run's earlier changes to it. Directories the run created are removed when empty.
+ * Running it twice is harmless: restored files count as `unchanged`.
+ */
+export async function undoRun(
+  runId: string,
+  options: { workspace: WorkspaceFs; checkpoints: CheckpointStore; signal?: AbortSignal },
+): Promise<UndoReport> {
+  const { workspace, signal } = options;
+  const report: UndoReport = { runId, restored: [], unchanged: [], refused: [] };
+  const blocked = new Set<string>();
+  const checkpoints = await options.checkpoints.list(runId);
+  for (const checkpoint of [...checkpoints].reverse()) {
+    signal?.throwIfAborted();
+    const { path } = checkpoint;
+    if (blocked.has(path)) {
+      report.refused.push({ path, reason: `an earlier change by step ${checkpoint.stepId} was kept because a later change to ${path} could not be undone` });
+      continue;
+    }
+    if (checkpoint.operation === 'createDirectory') {
+      await undoDirectory(workspace, checkpoint, report, signal);
+      continue;
+    }
+    const current = await currentText(workspace, path, signal);
+    const currentHash = current === undefined || current === null ? undefined : sha256(current);
+    const beforeHash = checkpoint.before.exists ? checkpoint.before.sha256 : undefined;
+    if (current !== null && currentHash === checkpoint.afterSha256) {
+      if (checkpoint.before.exists) await workspace.writeText(path, checkpoint.before.text, signal);
+      else await workspace.delete(path, signal);
+      report.restored.push(path);
+    } else if (current !== null && currentHash === beforeHash) {
+      report.unchanged.push(path);
+    } else {
+      blocked.add(path);
+      report.refused.push({ path, reason: refusal(checkpoint, current) });
+    }
+  }
+  return report;
+}
+
+function refusal(checkpoint: Checkpoint, current: string | undefined | null): string {
+  if (current === null) return `${checkpoint.path} is now a directory; the run left a file there`;
+  if (current === undefined) return `${checkpoint.path} was deleted after step ${checkpoint.stepId} changed it; restore it by hand if you want it back`;
+  if (checkpoint.afterSha256 === undefined) return `${checkpoint.path} was created again after step ${checkpoint.stepId} deleted it; it is left as it is`;
+  return `${checkpoint.path} was modified after step ${checkpoint.stepId} changed it (its content no longer matches what the run wrote); undoing would lose those changes`;
+}
+
+/** The file's text, `undefined` when absent, `null` when a directory is there. */
+async function currentText(workspace: WorkspaceFs, path: string, signal: AbortSignal | undefined): Promise<string | undefined | null> {
+  const stat = await workspace.stat(path, signal);
+  if (!stat) return undefined;
+  if (stat.type === 'directory') return null;
+  try {
+    return await workspace.readText(path, signal);
+  } catch (error) {
+    if (isWorkspaceError(error, 'not_found')) return undefined;
+    throw error;
+  }
+}
+
+async function undoDirectory(workspace: WorkspaceFs, checkpoint: Checkpoint, report: UndoReport, signal: AbortSignal | undefined): Promise<void> {
+  const stat = await workspace.stat(checkpoint.path, signal);
+  if (stat?.type !== 'directory') {
+    report.unchanged.push(checkpoint.path);
+    return;
+  }
+  try {
+    await workspace.delete(checkpoint.path, signal);
+    report.restored.push(checkpoint.path);
+  } catch (error) {
+    if (!isWorkspaceError(error, 'not_empty')) throw error;
+    report.refused.push({ path: checkpoint.path, reason: `the directory ${checkpoint.path}, created by step ${checkpoint.stepId}, now holds files the run did not create` });
+  }
+}

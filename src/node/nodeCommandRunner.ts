@@ -1,0 +1,170 @@
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import type { CommandResult, CommandRunner } from '../core/tools/commandRunner';
+import { resolveInRoot } from '../core/workspace/resolveInRoot';
+import { withoutSecrets } from './commandEnvironment';
+import { createNodePathProbe } from './nodePathProbe';
+
+/** Options of `createNodeCommandRunner`. Durations in milliseconds. */
+export interface NodeCommandRunnerOptions {
+  /** The environment to start from (default `process.env`); secret-looking variables are always removed. */
+  env?: NodeJS.ProcessEnv;
+  /** Between the polite SIGTERM and the SIGKILL of the process tree (default 300). */
+  killGraceMs?: number;
+}
+
+/**
+ * A `CommandRunner` spawning processes with Node under the workspace `root`: no shell,
+ * cwd confined by `resolveInRoot`, secrets removed from the environment, output capped
+ * (head and tail kept), and the whole process tree (its process group; `taskkill /T` on
+ * Windows) killed on timeout, on abort, and when the command exits leaving children that
+ * hold its output open.
+ */
+export function createNodeCommandRunner(root: string, options: NodeCommandRunnerOptions = {}): CommandRunner {
+  const absoluteRoot = path.resolve(root);
+  const probe = createNodePathProbe(fs.promises);
+  const killGraceMs = options.killGraceMs ?? 300;
+  const resolveCwd = async (cwd: string) => (await resolveInRoot(cwd, { root: absoluteRoot, probe })).real;
+  return {
+    describeCwd: resolveCwd,
+    async run(spec, signal) {
+      signal.throwIfAborted();
+      const cwd = await resolveCwd(spec.cwd);
+      const [program, ...args] = spec.argv;
+      if (program === undefined || program === '') throw new Error('The command is empty; argv[0] must name a program.');
+      const started = Date.now();
+      const child = spawn(program, args, {
+        cwd,
+        env: withoutSecrets(options.env ?? process.env),
+        shell: false,
+        detached: process.platform !== 'win32',
+        windowsHide: true,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      const stdout = new CappedOutput(spec.maxOutputBytes);
+      const stderr = new CappedOutput(spec.maxOutputBytes);
+      const decoders = { out: new StringDecoder('utf8'), err: new StringDecoder('utf8') };
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout.push(chunk);
+        spec.onOutput?.(decoders.out.write(chunk));
+      });
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr.push(chunk);
+        spec.onOutput?.(decoders.err.write(chunk));
+      });
+      child.stdin.on('error', () => undefined);
+      child.stdin.end(spec.stdin ?? '');
+
+      return new Promise<CommandResult>((resolve, reject) => {
+        let timedOut = false;
+        let exit: { code: number | null; signal: string | null } | undefined;
+        let settled = false;
+        const timers: NodeJS.Timeout[] = [];
+        const killTree = (signalName: NodeJS.Signals) => {
+          if (child.pid === undefined) return;
+          try {
+            if (process.platform === 'win32') spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { windowsHide: true, stdio: 'ignore' });
+            else process.kill(-child.pid, signalName);
+          } catch {
+            // The group is already gone.
+          }
+        };
+        const stop = () => {
+          killTree('SIGTERM');
+          timers.push(setTimeout(() => killTree('SIGKILL'), killGraceMs));
+          // Resolve even if a stubborn grandchild keeps the pipes open.
+          timers.push(setTimeout(() => finish(), killGraceMs + 400));
+        };
+        const onAbort = () => stop();
+        const finish = () => {
+          if (settled) return;
+          settled = true;
+          for (const timer of timers) clearTimeout(timer);
+          signal.removeEventListener('abort', onAbort);
+          child.stdout.destroy();
+          child.stderr.destroy();
+          resolve({
+            exitCode: exit?.code ?? null,
+            signal: exit?.signal ?? (exit ? null : 'SIGKILL'),
+            stdout: stdout.text(),
+            stderr: stderr.text(),
+            timedOut,
+            truncated: stdout.dropped > 0 || stderr.dropped > 0,
+            durationMs: Date.now() - started,
+          });
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+        timers.push(
+          setTimeout(() => {
+            timedOut = true;
+            stop();
+          }, spec.timeoutMs),
+        );
+        child.once('error', (error: NodeJS.ErrnoException) => {
+          if (settled) return;
+          settled = true;
+          for (const timer of timers) clearTimeout(timer);
+          signal.removeEventListener('abort', onAbort);
+          reject(new Error(error.code === 'ENOENT' ? `Cannot start "${program}": no such program on PATH or in ${cwd}.` : `Cannot start "${program}": ${error.message}`));
+        });
+        child.once('exit', (code, signalName) => {
+          exit = { code, signal: signalName };
+          // Children left behind in the group would keep the pipes (and this promise) open.
+          timers.push(
+            setTimeout(() => {
+              killTree('SIGKILL');
+              finish();
+            }, 200),
+          );
+        });
+        child.once('close', () => finish());
+      });
+    },
+  };
+}
+
+/** Keeps the first and last halves of at most `limit` bytes and counts what it dropped. */
+class CappedOutput {
+  private head: Buffer[] = [];
+  private headBytes = 0;
+  private tail: Buffer[] = [];
+  private tailBytes = 0;
+  dropped = 0;
+
+  constructor(private readonly limit: number) {}
+
+  push(chunk: Buffer): void {
+    const half = Math.floor(this.limit / 2);
+    if (this.headBytes < half) {
+      const take = chunk.subarray(0, half - this.headBytes);
+      this.head.push(take);
+      this.headBytes += take.length;
+      chunk = chunk.subarray(take.length);
+    }
+    if (chunk.length === 0) return;
+    this.tail.push(chunk);
+    this.tailBytes += chunk.length;
+    const keep = this.limit - half;
+    while (this.tailBytes > keep) {
+      const first = this.tail[0] as Buffer;
+      const excess = this.tailBytes - keep;
+      if (first.length <= excess) {
+        this.tail.shift();
+        this.tailBytes -= first.length;
+        this.dropped += first.length;
+      } else {
+        this.tail[0] = first.subarray(excess);
+        this.tailBytes -= excess;
+        this.dropped += excess;
+      }
+    }
+  }
+
+  text(): string {
+    const head = Buffer.concat(this.head).toString('utf8');
+    const tail = Buffer.concat(this.tail).toString('utf8');
+    return this.dropped > 0 ? `${head}\n[… ${this.dropped} bytes of output omitted …]\n${tail}` : head + tail;
+  }
+}

@@ -1,0 +1,29 @@
+import type { Interaction, Logger, WorkspaceFs } from '../../src/core/ports';
+import type { CheckpointStore } from '../../src/core/tools/checkpointStore';
+import { createMemoryCheckpointStore } from '../../src/core/tools/checkpointStore';
+import type { ToolContext } from '../../src/core/tools/tool';
+import { ManualClock } from './manualClock';
+import { ScriptedInteraction } from './scriptedInteraction';
+import { createMemoryWorkspace } from './memoryWorkspace';
+
+/** A logger that keeps nothing. */
+export const silentLogger: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+
+/** A `ToolContext` for tests: memory workspace, approving interaction, manual clock, memory checkpoints, unless given. */
+export function makeToolContext(overrides: Partial<ToolContext> & { workspace?: WorkspaceFs; interaction?: Interaction; checkpoints?: CheckpointStore } = {}): ToolContext {
+  return {
+    runId: 'run-1',
+    stepId: 'S1',
+    stepTitle: 'Test step',
+    workspace: createMemoryWorkspace(),
+    interaction: ScriptedInteraction.approvingAll(),
+    approvalPolicy: 'writesAndCommands',
+    clock: new ManualClock(),
+    logger: silentLogger,
+    checkpoints: createMemoryCheckpointStore(),
+    ...overrides,
+  };
+}
+
+/** A signal that never aborts. */
+export const neverAborted = new AbortController().signal;

@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { ApprovalRejectedError, needsApproval, requireApproval } from '../../../../src/core/tools/approvals';
+import { isDeferredError } from '../../../../src/core/tools/deferral';
+import type { ApprovalPolicy, ToolEffect } from '../../../../src/core/tools/tool';
+import { ScriptedInteraction } from '../../../fakes/scriptedInteraction';
+import { makeToolContext, neverAborted } from '../../../fakes/toolContext';
+
+describe('approvals', () => {
+  it('decides from the effect and the policy alone', () => {
+    const table: Record<ApprovalPolicy, Record<ToolEffect, boolean>> = {
+      always: { read: false, interaction: false, write: true, delete: true, command: true, network: true },
+      writesAndCommands: { read: false, interaction: false, write: true, delete: true, command: true, network: false },
+      commandsOnly: { read: false, interaction: false, write: false, delete: false, command: true, network: false },
+    };
+    for (const [policy, row] of Object.entries(table) as [ApprovalPolicy, Record<ToolEffect, boolean>][]) {
+      for (const [effect, expected] of Object.entries(row) as [ToolEffect, boolean][]) {
+        assert.equal(needsApproval(effect, policy), expected, `${effect} under ${policy}`);
+      }
+    }
+  });
+
+  const request = { kind: 'command' as const, stepId: 'S1', title: 't', argv: ['ls'], cwd: '/w', shell: false };
+
+  it('returns on approval, throws ApprovalRejectedError with the reason on rejection', async () => {
+    await requireApproval(makeToolContext({ interaction: new ScriptedInteraction({ approvals: [{ approved: true }] }) }), request, 'running ls', neverAborted);
+    await assert.rejects(
+      requireApproval(makeToolContext({ interaction: new ScriptedInteraction({ approvals: [{ approved: false, reason: 'not now' }] }) }), request, 'running ls', neverAborted),
+      (error: unknown) => error instanceof ApprovalRejectedError && error.message === 'The user rejected running ls: not now. Nothing was changed.',
+    );
+  });
+
+  it('throws the engine\'s DeferredError when nobody can answer now', async () => {
+    await assert.rejects(
+      requireApproval(makeToolContext({ interaction: new ScriptedInteraction({ approvals: ['defer'] }) }), request, 'running ls', neverAborted),
+      (error: unknown) => isDeferredError(error) && error.kind === 'approval' && error.stepId === 'S1',
+    );
+  });
+});

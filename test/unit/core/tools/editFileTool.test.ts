@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { applyEditBlocks, editFileTool } from '../../../../src/core/tools/editFileTool';
+import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
+import { makeToolContext, neverAborted } from '../../../fakes/toolContext';
+
+const original = 'alpha\nbeta\ngamma\nbeta\ndelta\n';
+
+describe('edit_file', () => {
+  it('applies several blocks against the original text', () => {
+    assert.equal(
+      applyEditBlocks('f.txt', original, [
+        { search: 'delta', replace: 'DELTA' },
+        { search: 'alpha\n', replace: '' },
+        { search: 'gamma', replace: 'gamma\ngamma2' },
+      ]),
+      'beta\ngamma\ngamma2\nbeta\nDELTA\n',
+    );
+  });
+
+  it('fails naming a missing block, and applies none', async () => {
+    const workspace = createMemoryWorkspace({ 'f.txt': original });
+    const ctx = makeToolContext({ workspace });
+    await assert.rejects(
+      editFileTool.run(ctx, { path: 'f.txt', edits: [{ search: 'alpha', replace: 'A' }, { search: 'epsilon', replace: 'E' }] }, neverAborted),
+      /^Error: edit_file changed nothing in f.txt: block 2: its search text was not found \("epsilon"\)/,
+    );
+    assert.equal(workspace.snapshot()['f.txt'], original);
+  });
+
+  it('fails naming a block whose search text is not unique, with its lines', () => {
+    assert.throws(
+      () => applyEditBlocks('f.txt', original, [{ search: 'gamma', replace: 'G' }, { search: 'beta', replace: 'B' }]),
+      /block 2: its search text occurs 2 times \(lines 2, 4\); add surrounding lines so it matches exactly once/,
+    );
+  });
+
+  it('fails naming duplicated and overlapping blocks', () => {
+    assert.throws(() => applyEditBlocks('f.txt', original, [{ search: 'alpha', replace: 'A' }, { search: 'alpha', replace: 'B' }]), /blocks 1 and 2 have the same search text/);
+    assert.throws(
+      () => applyEditBlocks('f.txt', original, [{ search: 'delta', replace: 'x' }, { search: 'alpha\nbeta', replace: 'A' }, { search: 'beta\ngamma', replace: 'B' }]),
+      /blocks 2 and 3 overlap \(both touch line 2\); merge them into one block/,
+    );
+  });
+
+  it('reports every faulty block at once', () => {
+    assert.throws(
+      () => applyEditBlocks('f.txt', original, [{ search: 'zzz', replace: '' }, { search: 'beta', replace: '' }, { search: 'delta', replace: '' }]),
+      (error: unknown) => /block 1: .*not found/.test(String(error)) && /block 2: .*occurs 2 times/.test(String(error)) && !/block 3/.test(String(error)),
+    );
+  });
+
+  it('matches LF blocks against a CRLF file and keeps CRLF', () => {
+    assert.equal(applyEditBlocks('w.txt', 'one\r\ntwo\r\nthree\r\n', [{ search: 'one\ntwo', replace: 'uno\ndos' }]), 'uno\r\ndos\r\nthree\r\n');
+  });
+
+  it('refuses a file that does not exist, pointing to write_file', async () => {
+    await assert.rejects(editFileTool.run(makeToolContext(), { path: 'nope.ts', edits: [{ search: 'a', replace: 'b' }] }, neverAborted), /use write_file to create it/);
+  });
+
+  it('never half-applies: either every block is applied or the text is unchanged (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('a', 'b', 'ab', '\n', 'ba', 'c'), { minLength: 1, maxLength: 30 }).map((parts) => parts.join('')),
+        fc.array(fc.record({ search: fc.constantFrom('a', 'b', 'ab', 'c\n', 'bab', 'zz'), replace: fc.constantFrom('', 'X', 'YY') }), { minLength: 1, maxLength: 4 }),
+        (text, blocks) => {
+          let result: string;
+          try {
+            result = applyEditBlocks('p.txt', text, blocks);
+          } catch {
+            return true;
+          }
+          for (const block of blocks) {
+            if (text.split(block.search).length !== 2) return false;
+          }
+          let expected = text;
+          for (const block of blocks) expected = expected.replace(block.search, `\u0001${blocks.indexOf(block)}\u0002`);
+          blocks.forEach((block, index) => (expected = expected.replace(`\u0001${index}\u0002`, block.replace)));
+          return result === expected;
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
