@@ -44,6 +44,8 @@ export function createFileRunStore(dir: string): RunStore {
 
     async load(runId): Promise<LoadedJournal | undefined> {
       const file = pathOf(runId, journalSuffix);
+      // Whoever loads a journal may append to it next: check its tail again then.
+      repaired.delete(runId);
       let text: string;
       try {
         text = await readFile(file, 'utf8');

@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createFileRunStore } from '../../../src/node/fileRunStore';
+
+describe('createFileRunStore', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'runstore-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const entry = (seq: number) => ({ type: 'step_ready', runId: 'r1', seq, time: seq, stepId: `s${seq}` });
+
+  it('appends JSON lines in order, keeps the newest snapshot and lists runs', async () => {
+    const store = createFileRunStore(join(dir, 'runs'));
+    await store.append('r1', [entry(1), entry(2)]);
+    await store.append('r1', [entry(3)]);
+    await store.writeSnapshot('r1', { seq: 2, time: 2, state: { a: 1 } });
+    await store.writeSnapshot('r1', { seq: 3, time: 3, state: { a: 2 } });
+    const loaded = await store.load('r1');
+    assert.deepEqual(loaded?.entries.map((item) => item.seq), [1, 2, 3]);
+    assert.deepEqual(loaded?.snapshot, { seq: 3, time: 3, state: { a: 2 } });
+    assert.equal(loaded?.tornLine, undefined);
+    assert.deepEqual((await store.list()).map((run) => run.runId), ['r1']);
+    assert.equal(await store.load('other'), undefined);
+  });
+
+  it('reports a torn last line, then cuts it off before the next append', async () => {
+    const store = createFileRunStore(dir);
+    await store.append('r1', [entry(1)]);
+    appendFileSync(join(dir, 'r1.jsonl'), '{"type":"step_re');
+    const loaded = await store.load('r1');
+    assert.deepEqual(loaded?.tornLine, { lineNumber: 2, text: '{"type":"step_re' });
+    assert.equal(loaded?.entries.length, 1);
+    await createFileRunStore(dir).append('r1', [entry(2)]);
+    assert.equal(readFileSync(join(dir, 'r1.jsonl'), 'utf8'), `${JSON.stringify(entry(1))}\n${JSON.stringify(entry(2))}\n`);
+  });
+
+  it('refuses damage before the last line and unsafe run ids', async () => {
+    writeFileSync(join(dir, 'bad.jsonl'), `not json\n${JSON.stringify(entry(1))}\n`);
+    await assert.rejects(createFileRunStore(dir).load('bad'), /Line 1 of the run journal .* is not valid JSON/);
+    await assert.rejects(createFileRunStore(dir).append('../escape', []), /not a valid run id/);
+  });
+
+  it('lists nothing for a missing directory', async () => {
+    assert.deepEqual(await createFileRunStore(join(dir, 'none')).list(), []);
+  });
+});
