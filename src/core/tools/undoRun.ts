@@ -28,10 +28,17 @@ export async function undoRun(
   const { workspace, signal } = options;
   const report: UndoReport = { runId, restored: [], unchanged: [], refused: [] };
   const blocked = new Set<string>();
+  const settled = new Set<string>();
   const checkpoints = await options.checkpoints.list(runId);
+  // The hash of each path before the run's first change to it; `undefined` for absent.
+  const original = new Map<string, string | undefined>();
+  for (const checkpoint of checkpoints) {
+    if (!original.has(checkpoint.path)) original.set(checkpoint.path, checkpoint.before.exists ? checkpoint.before.sha256 : undefined);
+  }
   for (const checkpoint of [...checkpoints].reverse()) {
     signal?.throwIfAborted();
     const { path } = checkpoint;
+    if (settled.has(path)) continue;
     if (blocked.has(path)) {
       report.refused.push({ path, reason: `an earlier change by step ${checkpoint.stepId} was kept because a later change to ${path} could not be undone` });
       continue;
@@ -47,8 +54,9 @@ export async function undoRun(
       if (checkpoint.before.exists) await workspace.writeText(path, checkpoint.before.text, signal);
       else await workspace.delete(path, signal);
       report.restored.push(path);
-    } else if (current !== null && currentHash === beforeHash) {
-      report.unchanged.push(path);
+    } else if (current !== null && (currentHash === beforeHash || currentHash === original.get(path))) {
+      if (currentHash === original.get(path)) settled.add(path);
+      if (!report.unchanged.includes(path)) report.unchanged.push(path);
     } else {
       blocked.add(path);
       report.refused.push({ path, reason: refusal(checkpoint, current) });

@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { maxReadResultChars, readFileTool } from '../../../../src/core/tools/readFileTool';
+import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
+import { makeToolContext, neverAborted } from '../../../fakes/toolContext';
+
+const ctxWith = (files: Record<string, string>) => makeToolContext({ workspace: createMemoryWorkspace(files) });
+
+describe('read_file', () => {
+  it('reads a whole file with its line count', async () => {
+    assert.deepEqual(await readFileTool.run(ctxWith({ 'a.txt': 'l1\nl2\nl3' }), { path: 'a.txt' }, neverAborted), {
+      path: 'a.txt', content: 'l1\nl2\nl3', startLine: 1, endLine: 3, totalLines: 3, truncated: false,
+    });
+  });
+
+  it('reads an inclusive 1-based line range, clamped to the end', async () => {
+    const ctx = ctxWith({ 'a.txt': 'l1\nl2\nl3\nl4\n' });
+    assert.equal((await readFileTool.run(ctx, { path: 'a.txt', startLine: 2, endLine: 3 }, neverAborted)).content, 'l2\nl3\n');
+    const tail = await readFileTool.run(ctx, { path: 'a.txt', startLine: 4, endLine: 99 }, neverAborted);
+    assert.deepEqual([tail.content, tail.endLine], ['l4\n', 4]);
+    await assert.rejects(readFileTool.run(ctx, { path: 'a.txt', startLine: 3, endLine: 2 }, neverAborted), /endLine \(2\) is before startLine \(3\)/);
+    await assert.rejects(readFileTool.run(ctx, { path: 'a.txt', startLine: 9 }, neverAborted), /startLine 9 is past the end of a.txt, which has 4 lines/);
+  });
+
+  it('cuts long content at a line end and says so', async () => {
+    const line = `${'x'.repeat(999)}\n`;
+    const result = await readFileTool.run(ctxWith({ 'big.txt': line.repeat(300) }), { path: 'big.txt' }, neverAborted);
+    assert.equal(result.truncated, true);
+    assert.ok(result.content.length <= maxReadResultChars);
+    assert.equal(result.endLine, maxReadResultChars / 1000);
+    assert.ok(result.content.endsWith('\n'));
+  });
+
+  it('refuses missing files, directories and binary content with clear messages', async () => {
+    const ctx = ctxWith({ 'dir/x.txt': '', 'bin.dat': 'PK\u0003\u0004\u0000\u0000' });
+    await assert.rejects(readFileTool.run(ctx, { path: 'nope.txt' }, neverAborted), /File not found: nope.txt. Use list_files/);
+    await assert.rejects(readFileTool.run(ctx, { path: 'dir' }, neverAborted), /dir is a directory; use list_files/);
+    await assert.rejects(readFileTool.run(ctx, { path: 'bin.dat' }, neverAborted), /looks like a binary file/);
+  });
+
+  it('refuses files over the size limit without reading them', async () => {
+    const workspace = createMemoryWorkspace();
+    const huge = { ...workspace, stat: async () => ({ type: 'file' as const, size: 9 * 1024 * 1024, mtimeMs: 0 }), readText: async () => assert.fail('must not read') };
+    await assert.rejects(readFileTool.run(makeToolContext({ workspace: huge }), { path: 'huge.log' }, neverAborted), /huge.log is 9437184 bytes, more than the 8388608-byte read limit; use search_text/);
+  });
+});

@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { ApprovalRejectedError } from '../../../../src/core/tools/approvals';
+import type { CommandResult, CommandRunner, CommandSpec } from '../../../../src/core/tools/commandRunner';
+import { runCommandTool } from '../../../../src/core/tools/runCommandTool';
+import { PathRefusedError } from '../../../../src/core/workspace/resolveInRoot';
+import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
+import { ScriptedInteraction } from '../../../fakes/scriptedInteraction';
+import { makeToolContext, neverAborted } from '../../../fakes/toolContext';
+
+function fakeRunner(result: Partial<CommandResult> = {}): CommandRunner & { specs: CommandSpec[] } {
+  const specs: CommandSpec[] = [];
+  return {
+    specs,
+    describeCwd: async (cwd) => `/memory-workspace${cwd ? `/${cwd}` : ''}`,
+    run: async (spec) => {
+      specs.push(spec);
+      return { exitCode: 0, signal: null, stdout: 'ok\n', stderr: '', timedOut: false, truncated: false, durationMs: 5, ...result };
+    },
+  };
+}
+
+describe('run_command', () => {
+  const workspace = createMemoryWorkspace({ 'pkg/package.json': '{}' });
+
+  it('always asks with the exact argv and cwd, even under commandsOnly and after approving writes', async () => {
+    const runner = fakeRunner();
+    const interaction = new ScriptedInteraction({ approvals: [{ approved: true }] });
+    const ctx = makeToolContext({ workspace, interaction, commandRunner: runner, approvalPolicy: 'commandsOnly' });
+    const result = await runCommandTool.run(ctx, { argv: ['npm', 'run', 'test -- --grep "x y"'], cwd: 'pkg' }, neverAborted);
+    assert.equal(result.stdout, 'ok\n');
+    assert.deepEqual(interaction.approvals(), [{ kind: 'command', stepId: 'S1', title: 'Test step', argv: ['npm', 'run', 'test -- --grep "x y"'], cwd: '/memory-workspace/pkg', shell: false }]);
+    assert.deepEqual(runner.specs.map((s) => [s.argv, s.cwd, s.timeoutMs, s.maxOutputBytes]), [[['npm', 'run', 'test -- --grep "x y"'], 'pkg', 120_000, 65_536]]);
+  });
+
+  it('runs nothing when rejected', async () => {
+    const runner = fakeRunner();
+    const ctx = makeToolContext({ workspace, interaction: new ScriptedInteraction({ approvals: [{ approved: false }] }), commandRunner: runner });
+    await assert.rejects(runCommandTool.run(ctx, { argv: ['rm', '-rf', '.'] }, neverAborted), ApprovalRejectedError);
+    assert.equal(runner.specs.length, 0);
+  });
+
+  it('fails on a non-zero exit or a timeout unless allowFailure, with the output tail', async () => {
+    const failing = makeToolContext({ workspace, commandRunner: fakeRunner({ exitCode: 2, stderr: 'boom\n' }) });
+    await assert.rejects(runCommandTool.run(failing, { argv: ['make'] }, neverAborted), /^Error: Command make exited with code 2.\nboom$/);
+    assert.equal((await runCommandTool.run(failing, { argv: ['make'], allowFailure: true }, neverAborted)).exitCode, 2);
+    const slow = makeToolContext({ workspace, commandRunner: fakeRunner({ exitCode: null, signal: 'SIGTERM', timedOut: true }) });
+    await assert.rejects(runCommandTool.run(slow, { argv: ['sleep', '9'], timeoutMs: 50 }, neverAborted), /timed out after 50 ms and was killed/);
+  });
+
+  it('refuses a cwd outside the workspace or missing, and works without a runner only by failing clearly', async () => {
+    const ctx = makeToolContext({ workspace, commandRunner: fakeRunner() });
+    await assert.rejects(runCommandTool.run(ctx, { argv: ['ls'], cwd: '../..' }, neverAborted), PathRefusedError);
+    await assert.rejects(runCommandTool.run(ctx, { argv: ['ls'], cwd: 'nope' }, neverAborted), /The working directory nope does not exist/);
+    await assert.rejects(runCommandTool.run(makeToolContext({ workspace }), { argv: ['ls'] }, neverAborted), /no command runner is configured/);
+    assert.equal(runCommandTool.inputSchema.safeParse({ argv: [] }).success, false);
+    assert.equal(runCommandTool.inputSchema.safeParse({ argv: ['ls'], shell: true }).success, false);
+  });
+});
