@@ -10,8 +10,11 @@ const os = require('node:os');
 const path = require('node:path');
 const { node24, codeServerEntry, assertHostInstalled } = require('./hostPaths.cjs');
 
-/** Process-group ids of servers not yet stopped; killed synchronously if this process exits first. */
-const liveGroups = new Set();
+/**
+ * Servers not yet stopped, by process-group id: their stop() and their temp folder (undefined when kept).
+ * @type {Map<number, { stop: () => Promise<void>; tempDir: string | undefined }>}
+ */
+const liveServers = new Map();
 let exitHooksInstalled = false;
 
 /** @param {number} pid @param {NodeJS.Signals | 0} signal @returns {boolean} whether the group existed */
@@ -24,17 +27,33 @@ function killGroup(pid, signal) {
   }
 }
 
+/** Stops every server still running (SIGTERM, then SIGKILL after up to 3 s). */
+async function stopAllCodeServers() {
+  await Promise.all([...liveServers.values()].map((server) => server.stop()));
+}
+
+/**
+ * Last-resort cleanup. On exit (however it happens, short of SIGKILL): kill the groups and remove the temp
+ * folders synchronously. On SIGINT/SIGTERM/SIGHUP: stop the servers gracefully, then exit with 128+signal;
+ * a second signal exits at once (the exit hook still kills the groups).
+ */
 function installExitHooks() {
   if (exitHooksInstalled) return;
   exitHooksInstalled = true;
   process.on('exit', () => {
-    for (const pid of liveGroups) killGroup(pid, 'SIGKILL');
+    for (const [pid, server] of liveServers) {
+      killGroup(pid, 'SIGKILL');
+      if (server.tempDir) fs.rmSync(server.tempDir, { recursive: true, force: true });
+    }
   });
+  let stopping = false;
   for (const [signal, code] of /** @type {[NodeJS.Signals, number][]} */ ([['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]])) {
     process.on(signal, () => {
-      for (const pid of liveGroups) killGroup(pid, 'SIGKILL');
-      // 'exit' listeners (playwright's among them: it kills the browser it launched) still run.
-      process.exit(code);
+      if (stopping) process.exit(code);
+      stopping = true;
+      // other listeners (playwright's kills the browser it launched and exits) may end the process first:
+      // the exit hook above covers that
+      stopAllCodeServers().finally(() => process.exit(code));
     });
   }
 }
@@ -125,18 +144,22 @@ async function startCodeServer(options = {}) {
   });
   fs.closeSync(log);
   const pid = /** @type {number} */ (child.pid);
-  liveGroups.add(pid);
   let exited = child.exitCode !== null;
   child.once('exit', () => { exited = true; });
 
-  const stop = async () => {
-    if (!liveGroups.has(pid)) return;
-    killGroup(pid, 'SIGTERM');
-    for (let waited = 0; waited < 3000 && killGroup(pid, 0); waited += 100) await new Promise((r) => setTimeout(r, 100));
-    killGroup(pid, 'SIGKILL');
-    liveGroups.delete(pid);
-    if (!options.keepTemp) fs.rmSync(tempDir, { recursive: true, force: true });
+  /** @type {Promise<void> | undefined} */
+  let stopping;
+  const stop = () => {
+    stopping ??= (async () => {
+      killGroup(pid, 'SIGTERM');
+      for (let waited = 0; waited < 3000 && killGroup(pid, 0); waited += 100) await new Promise((r) => setTimeout(r, 100));
+      killGroup(pid, 'SIGKILL');
+      liveServers.delete(pid);
+      if (!options.keepTemp) fs.rmSync(tempDir, { recursive: true, force: true });
+    })();
+    return stopping;
   };
+  liveServers.set(pid, { stop, tempDir: options.keepTemp ? undefined : tempDir });
 
   const origin = `http://127.0.0.1:${port}`;
   const deadline = started + (options.startTimeoutMs ?? 60000);
@@ -154,6 +177,7 @@ async function startCodeServer(options = {}) {
     }
   } catch (error) {
     options.keepTemp = true; // keep the log for the error message
+    liveServers.set(pid, { stop, tempDir: undefined });
     await stop();
     throw error;
   }
@@ -167,4 +191,4 @@ async function startCodeServer(options = {}) {
   return { port, origin, pid, tempDir, extensionsDir, logFile, workbenchUrl, stop };
 }
 
-module.exports = { startCodeServer, freePort, killGroup };
+module.exports = { startCodeServer, stopAllCodeServers, freePort, killGroup };
