@@ -25,6 +25,8 @@ export function resolveRunOptions(plan: Plan, options: RunOptions): ResolvedRunO
     store: options.store,
     workspace: options.workspace ?? missingWorkspace,
     approvalPolicy: options.approvalPolicy ?? 'writesAndCommands',
+    commandRunner: options.commandRunner,
+    checkpoints: options.checkpoints,
     logger: options.logger ?? silentLogger,
     backoff: {
       baseDelayMs: options.retryBaseDelayMs ?? defaultBackoff.baseDelayMs,

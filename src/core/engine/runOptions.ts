@@ -1,5 +1,7 @@
 import type { Plan, Step } from '../plan/planSchema';
 import type { Clock, Interaction, Logger, RunStore, WorkspaceFs } from '../ports';
+import type { CheckpointStore } from '../tools/checkpointStore';
+import type { CommandRunner } from '../tools/commandRunner';
 import type { ApprovalPolicy, Tool, ToolRegistry } from '../tools/tool';
 import type { PendingRequest, RunEvent, RunState, RunStatus, StepState } from './runEvents';
 
@@ -51,6 +53,10 @@ export interface RunOptions {
   workspace?: WorkspaceFs;
   /** Default `'writesAndCommands'`. */
   approvalPolicy?: ApprovalPolicy;
+  /** Runs `run_command`'s processes (e.g. `createNodeCommandRunner(root)`). */
+  commandRunner?: CommandRunner;
+  /** Where file tools checkpoint previous content, so the run can be undone. */
+  checkpoints?: CheckpointStore;
   logger?: Logger;
   /** Source of run ids; default a random UUID-based id. */
   idSource?: () => string;
@@ -126,6 +132,8 @@ export interface ResolvedRunOptions {
   store: RunStore | undefined;
   workspace: WorkspaceFs;
   approvalPolicy: ApprovalPolicy;
+  commandRunner: CommandRunner | undefined;
+  checkpoints: CheckpointStore | undefined;
   logger: Logger;
   backoff: { baseDelayMs: number; maxDelayMs: number };
   predicateTimeoutMs: number;

@@ -1,0 +1,124 @@
+import { parseArgs } from 'node:util';
+import { type CliIo, UsageError } from './cliIo';
+import { helpText } from './helpText';
+import { type CliAnswers, resumeCommand } from './resumeCommand';
+import { runCommand } from './runCommand';
+import { runsCommand } from './runsCommand';
+import { validateCommand } from './validateCommand';
+
+declare const TASK_PLANNER_VERSION: string | undefined;
+
+/** Runs the command line `argv` (without node and script); resolves to the exit code. */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: {
+        workspace: { type: 'string' },
+        concurrency: { type: 'string' },
+        yes: { type: 'boolean', short: 'y', default: false },
+        json: { type: 'boolean', default: false },
+        approve: { type: 'string', multiple: true },
+        reject: { type: 'string', multiple: true },
+        answer: { type: 'string', multiple: true },
+        'accept-review': { type: 'string', multiple: true },
+        'reject-review': { type: 'string', multiple: true },
+        help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', default: false },
+      },
+    });
+  } catch (error) {
+    io.err(`${error instanceof Error ? error.message : String(error)}\nRun "task-planner --help" for the usage.`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const [command, target, ...extra] = positionals;
+  if (values.help || command === 'help') {
+    io.out(helpText);
+    return 0;
+  }
+  if (values.version) {
+    io.out(typeof TASK_PLANNER_VERSION === 'string' ? TASK_PLANNER_VERSION : 'development');
+    return 0;
+  }
+  try {
+    if (extra.length > 0) throw new UsageError(`Unexpected arguments: ${extra.join(' ')}.`);
+    const workspace = values.workspace ?? process.cwd();
+    const runOptions = { workspace, concurrency: parseConcurrency(values.concurrency), yes: values.yes, json: values.json };
+    switch (command) {
+      case 'validate':
+        return await validateCommand(required(target, 'validate needs a plan file: task-planner validate <plan.json>'), values.json, io);
+      case 'run':
+        return await runCommand(required(target, 'run needs a plan file: task-planner run <plan.json>'), runOptions, io);
+      case 'resume':
+        return await resumeCommand(required(target, 'resume needs a run id: task-planner resume <runId> (list them with "task-planner runs")'), cliAnswers(values), runOptions, io);
+      case 'runs':
+        if (target !== undefined) throw new UsageError(`runs takes no argument, got "${target}".`);
+        return await runsCommand(workspace, values.json, io);
+      case undefined:
+        io.err(helpText);
+        return 2;
+      default:
+        throw new UsageError(`Unknown command "${command}". Commands: validate, run, resume, runs.`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`${error.message}\nRun "task-planner --help" for the usage.`);
+      return 2;
+    }
+    io.err(`task-planner: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+}
+
+function required(value: string | undefined, message: string): string {
+  if (value === undefined || value === '') throw new UsageError(message);
+  return value;
+}
+
+function parseConcurrency(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1 || value > 256) throw new UsageError(`--concurrency must be a whole number from 1 to 256, got "${text}".`);
+  return value;
+}
+
+function cliAnswers(values: { approve?: string[]; reject?: string[]; answer?: string[]; 'accept-review'?: string[]; 'reject-review'?: string[] }): CliAnswers {
+  const approvals: Record<string, boolean> = {};
+  for (const id of values.approve ?? []) approvals[id] = true;
+  for (const id of values.reject ?? []) approvals[id] = false;
+  const answers: Record<string, string> = {};
+  for (const pair of values.answer ?? []) {
+    const split = pair.indexOf('=');
+    if (split <= 0) throw new UsageError(`--answer needs STEP=TEXT, got "${pair}".`);
+    answers[pair.slice(0, split)] = pair.slice(split + 1);
+  }
+  const reviews: Record<string, { approved: boolean; notes?: string }> = {};
+  const review = (pair: string, approved: boolean): void => {
+    const split = pair.indexOf('=');
+    const id = split < 0 ? pair : pair.slice(0, split);
+    reviews[id] = split < 0 ? { approved } : { approved, notes: pair.slice(split + 1) };
+  };
+  for (const pair of values['accept-review'] ?? []) review(pair, true);
+  for (const pair of values['reject-review'] ?? []) review(pair, false);
+  return { approvals, answers, reviews };
+}
+
+if (require.main === module) {
+  const io: CliIo = {
+    out: (text) => process.stdout.write(`${text}\n`),
+    err: (text) => process.stderr.write(`${text}\n`),
+    interactive: Boolean(process.stdin.isTTY && process.stderr.isTTY),
+  };
+  main(process.argv.slice(2), io).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`task-planner: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

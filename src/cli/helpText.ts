@@ -1,0 +1,43 @@
+/** The complete `task-planner --help` text. */
+export const helpText = `task-planner: validate, run and resume Task Planner plans from a terminal.
+
+Usage:
+  task-planner validate <plan.json> [--json]
+  task-planner run <plan.json> [--workspace DIR] [--concurrency N] [--yes] [--json]
+  task-planner resume <runId> [--workspace DIR] [--concurrency N] [--yes] [--json]
+                     [--approve STEP] [--reject STEP] [--answer STEP=TEXT]
+                     [--accept-review STEP[=NOTES]] [--reject-review STEP[=NOTES]]
+  task-planner runs [--workspace DIR] [--json]
+  task-planner --help | --version
+
+Commands:
+  validate   Parse the plan (forgiving: fences, trailing commas, aliases), then print every
+             validation diagnostic and the critique with its score.
+  run        Execute the plan against the workspace. Steps run as soon as their dependencies
+             are done (up to --concurrency at once). Progress goes to stderr.
+  resume     Continue a run from its journal: completed steps are not re-run; steps that were
+             running or waiting start again, with the answers given here.
+  runs       List the runs journaled in the workspace, newest first, with their status.
+
+Options:
+  --workspace DIR     Workspace root the tools act on (default: the current directory).
+                      Journals live in DIR/.task-planner/runs/.
+  --concurrency N     Steps running at once (default 4).
+  --yes, -y           Approve every file change and command without asking.
+  --json              Print the result as JSON on stdout (progress stays on stderr).
+  --approve STEP      Approve STEP's pending change or command (resume).
+  --reject STEP       Reject STEP's pending change or command (resume).
+  --answer STEP=TEXT  Answer STEP's pending question (resume).
+  --accept-review STEP[=NOTES], --reject-review STEP[=NOTES]
+                      Decide STEP's pending review, with optional notes (resume).
+  --help, -h          Show this help.   --version  Show the version.
+
+Interaction:
+  On a terminal, approvals, questions and reviews are asked interactively. Without a
+  terminal (or when you answer "d" to defer), the run stops with status "waiting" and
+  prints its pending requests; answer them with "resume".
+
+Exit codes:
+  0 completed (validate: no errors)   1 failed (validate: errors)   2 usage or input error
+  3 waiting for answers               4 cancelled (Ctrl+C; resume it later)
+`;

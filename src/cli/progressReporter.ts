@@ -1,0 +1,68 @@
+import type { RunEvent } from '../core/engine/runEvents';
+import type { Plan } from '../core/plan/planSchema';
+
+/**
+ * Live progress as one line per notable event, for stderr: starts, completions with
+ * durations, failures, skips, waits, and the run's end. `alreadyEnded` counts steps a
+ * resumed run finished before. Returns the listener.
+ */
+export function progressReporter(plan: Plan, write: (line: string) => void, alreadyEnded = 0): (event: RunEvent) => void {
+  const total = plan.steps.length;
+  const titles = new Map(plan.steps.map((step) => [step.id, step.title]));
+  const startedAt = new Map<string, number>();
+  let ended = alreadyEnded;
+  const label = (stepId: string): string => {
+    const title = titles.get(stepId);
+    return title && title !== stepId ? `${stepId} ${title}` : stepId;
+  };
+  const line = (symbol: string, text: string): void => write(`[${ended}/${total}] ${symbol} ${text}`);
+  return (event) => {
+    switch (event.type) {
+      case 'run_started':
+        write(`Run ${event.runId}: ${total} step${total === 1 ? '' : 's'}. ${event.plan.objective}`);
+        return;
+      case 'run_resumed':
+        write(`Resuming run ${event.runId}.${event.journalWarning ? ` Warning: ${event.journalWarning}` : ''}`);
+        return;
+      case 'step_started':
+        startedAt.set(event.stepId, event.time);
+        line('▶', `${label(event.stepId)}${event.attempt > 1 ? ` (attempt ${event.attempt})` : ''}`);
+        return;
+      case 'step_completed':
+        ended++;
+        line('✔', `${label(event.stepId)}${event.restored ? ' (from earlier results)' : ` in ${event.time - (startedAt.get(event.stepId) ?? event.time)} ms`}`);
+        return;
+      case 'step_failed':
+        if (event.disposition !== 'retry') ended++;
+        line('✘', `${label(event.stepId)}: ${event.error}${event.disposition === 'retry' ? ` (retrying in ${event.retryInMs ?? 0} ms)` : event.disposition === 'skip' ? ' (skipped)' : ''}`);
+        return;
+      case 'verification_failed':
+        line('≠', `${label(event.stepId)} failed verification: ${event.diagnosis}`);
+        return;
+      case 'step_skipped':
+        ended++;
+        line('↷', `${label(event.stepId)} skipped: ${event.reason}`);
+        return;
+      case 'step_warning':
+        line('!', `${label(event.stepId)}: ${event.message}`);
+        return;
+      case 'step_deferred':
+        line('⏸', `${label(event.stepId)} waits for an answer`);
+        return;
+      case 'run_completed':
+        write(`Run ${event.runId} completed.`);
+        return;
+      case 'run_failed':
+        write(`Run ${event.runId} failed: ${event.reason}`);
+        return;
+      case 'run_cancelled':
+        write(`Run ${event.runId} cancelled (${event.reason}). Resume it with: task-planner resume ${event.runId}`);
+        return;
+      case 'run_waiting':
+        write(`Run ${event.runId} is waiting for ${event.pending.length} answer${event.pending.length === 1 ? '' : 's'}.`);
+        return;
+      default:
+        return;
+    }
+  };
+}

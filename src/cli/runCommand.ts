@@ -1,0 +1,45 @@
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import { runPlan } from '../core/engine/runPlan';
+import { createFileRunStore } from '../node/fileRunStore';
+import { createNodeCommandRunner } from '../node/nodeCommandRunner';
+import { createNodeWorkspace } from '../node/nodeWorkspace';
+import { type CliIo, loadPlanFile, runsDirectory } from './cliIo';
+import { cliTools } from './cliTools';
+import { followRun } from './executeCliRun';
+import { terminalInteraction } from './terminalInteraction';
+
+/** Options shared by `run` and `resume`. */
+export interface CliRunOptions {
+  workspace: string;
+  concurrency: number | undefined;
+  yes: boolean;
+  json: boolean;
+}
+
+/** What `run` and `resume` hand to the engine for a workspace. */
+export function engineOptions(options: CliRunOptions, io: CliIo) {
+  const root = resolve(options.workspace);
+  return {
+    tools: cliTools(),
+    workspace: createNodeWorkspace(root),
+    commandRunner: createNodeCommandRunner(root),
+    store: createFileRunStore(runsDirectory(root)),
+    interaction: terminalInteraction({ interactive: io.interactive, yes: options.yes }),
+    ...(options.concurrency === undefined ? {} : { maxConcurrency: options.concurrency }),
+  };
+}
+
+/** `run <plan.json>`: executes the plan in the workspace, journaling it for `resume`. */
+export async function runCommand(file: string, options: CliRunOptions, io: CliIo): Promise<number> {
+  const { plan, warnings } = await loadPlanFile(file);
+  for (const warning of warnings) io.err(`plan warning: ${warning}`);
+  const handle = runPlan(plan, { ...engineOptions(options, io), idSource: newCliRunId });
+  return followRun(handle, plan, options.workspace, options.json, io);
+}
+
+/** Sortable, file-name-safe run ids: `20250101-120000-1a2b3c`. */
+function newCliRunId(): string {
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `${stamp}-${randomUUID().slice(0, 6)}`;
+}

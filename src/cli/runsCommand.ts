@@ -1,0 +1,31 @@
+import { replayJournal } from '../core/engine/resumeRun';
+import { createFileRunStore } from '../node/fileRunStore';
+import { type CliIo, runsDirectory } from './cliIo';
+
+/** `runs`: the workspace's journaled runs, newest first, with status and progress. */
+export async function runsCommand(workspace: string, json: boolean, io: CliIo): Promise<number> {
+  const store = createFileRunStore(runsDirectory(workspace));
+  const rows = [];
+  for (const listing of await store.list()) {
+    try {
+      const journal = await store.load(listing.runId);
+      if (!journal) continue;
+      const state = replayJournal(listing.runId, journal);
+      const steps = Object.values(state.steps);
+      rows.push({
+        runId: listing.runId,
+        status: state.status,
+        objective: state.plan?.objective ?? '',
+        completed: steps.filter((step) => step.status === 'completed').length,
+        steps: steps.length,
+        updatedAt: new Date(listing.updatedAt).toISOString(),
+      });
+    } catch (error) {
+      rows.push({ runId: listing.runId, status: 'unreadable', objective: error instanceof Error ? error.message : String(error), completed: 0, steps: 0, updatedAt: new Date(listing.updatedAt).toISOString() });
+    }
+  }
+  if (json) io.out(JSON.stringify(rows, null, 2));
+  else if (rows.length === 0) io.out(`No runs in ${runsDirectory(workspace)}.`);
+  else for (const row of rows) io.out(`${row.runId}  ${row.status.padEnd(10)} ${row.completed}/${row.steps}  ${row.updatedAt}  ${row.objective}`);
+  return 0;
+}

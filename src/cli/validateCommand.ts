@@ -1,0 +1,28 @@
+import { critiquePlan } from '../core/plan/critiquePlan';
+import { validatePlan } from '../core/plan/validatePlan';
+import { type CliIo, loadPlanFile } from './cliIo';
+import { cliTools } from './cliTools';
+
+/** `validate <plan.json>`: diagnostics and critique; exit code 1 when there are errors. */
+export async function validateCommand(file: string, json: boolean, io: CliIo): Promise<number> {
+  const { plan, warnings } = await loadPlanFile(file);
+  const diagnostics = validatePlan(plan, { tools: cliTools() });
+  const critique = critiquePlan(plan);
+  const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error');
+  if (json) {
+    io.out(JSON.stringify({ valid: errors.length === 0, parseWarnings: warnings, diagnostics, critique }, null, 2));
+    return errors.length > 0 ? 1 : 0;
+  }
+  const lines = [`${file}: ${plan.steps.length} step${plan.steps.length === 1 ? '' : 's'}, objective: ${plan.objective || '(none)'}`];
+  for (const warning of warnings) lines.push(`  parse warning: ${warning}`);
+  if (diagnostics.length === 0) lines.push('  no validation problems');
+  for (const diagnostic of diagnostics) {
+    lines.push(`  ${diagnostic.severity} ${diagnostic.code}${diagnostic.stepId ? ` [${diagnostic.stepId}]` : ''}: ${diagnostic.message}`);
+  }
+  lines.push(`Critique: score ${critique.score}/10. ${critique.summary}`);
+  for (const issue of critique.issues) lines.push(`  ${issue.severity} ${issue.check}${issue.stepId ? ` [${issue.stepId}]` : ''}: ${issue.message}`);
+  for (const recommendation of critique.recommendations) lines.push(`  → ${recommendation}`);
+  lines.push(errors.length > 0 ? `Invalid: ${errors.length} error${errors.length === 1 ? '' : 's'}.` : 'Valid.');
+  io.out(lines.join('\n'));
+  return errors.length > 0 ? 1 : 0;
+}
