@@ -144,3 +144,17 @@ export interface RunStore {
   /** Every stored run, most recently updated first. */
   list(): Promise<RunListing[]>;
 }
+
+import type { LlmChatRequest, LlmChatResponse } from './llm/llmTypes';
+
+/**
+ * A language model (DESIGN §5): OpenAI-compatible, VS Code LM, or a test fake. `chat`
+ * honours `request.signal`, retries transient faults itself (through `Clock`), streams
+ * through `request.onDelta` when `request.stream` is set, and rejects with an error whose
+ * message is fit for the user and never contains an API key.
+ */
+export interface LlmClient {
+  /** The configured model name (the response's `model` may name a snapshot of it). */
+  readonly model: string;
+  chat(request: LlmChatRequest): Promise<LlmChatResponse>;
+}

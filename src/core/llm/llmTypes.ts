@@ -1,0 +1,80 @@
+/**
+ * The provider-neutral vocabulary of the `LlmClient` port (DESIGN §5): messages, tool
+ * definitions and calls, structured-output formats, usage and streaming deltas. Providers
+ * (OpenAI-compatible, VS Code LM) translate to and from their own wire types.
+ */
+
+/** A piece of a user message: text, or an image given by URL (http(s) or a `data:` URL). */
+export type LlmContentPart = { type: 'text'; text: string } | { type: 'image'; url: string };
+
+/** A tool call the model made; `arguments` is the raw JSON text the model wrote (maybe invalid). */
+export interface LlmToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** One message of a conversation. A `tool` message answers the call with `toolCallId`. */
+export type LlmMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string | LlmContentPart[] }
+  | { role: 'assistant'; content: string; toolCalls?: LlmToolCall[] }
+  | { role: 'tool'; toolCallId: string; content: string };
+
+/** A tool the model may call; `parameters` is a JSON Schema object for its arguments. */
+export interface LlmToolDefinition {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/**
+ * How the reply must be shaped. `json_schema`: the provider constrains output to `schema`
+ * (JSON Schema; `strict` asks for exact adherence); `json_object`: any JSON object.
+ */
+export type LlmResponseFormat =
+  | { type: 'json_schema'; name: string; schema: Record<string, unknown>; strict?: boolean }
+  | { type: 'json_object' };
+
+/** Token counts of one call, from the API's usage or, when it reports none, counted locally. */
+export interface LlmUsage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/**
+ * A streamed piece of the reply. `retry` means the attempt that produced the earlier deltas
+ * failed and a new attempt starts from scratch: consumers discard what they accumulated.
+ */
+export type LlmDelta =
+  | { kind: 'text'; text: string }
+  | { kind: 'tool_call'; index: number; id?: string; name?: string; argumentsDelta: string }
+  | { kind: 'retry'; attempt: number; reason: string };
+
+/** One chat call. `signal` is mandatory: every call is cancellable with its run. */
+export interface LlmChatRequest {
+  messages: LlmMessage[];
+  tools?: LlmToolDefinition[];
+  responseSchema?: LlmResponseFormat;
+  signal: AbortSignal;
+  /** Stream the reply; deltas go to `onDelta` as they arrive. The result is the same either way. */
+  stream?: boolean;
+  onDelta?: (delta: LlmDelta) => void;
+  /** Sampling temperature, 0–2; the provider's default when absent. */
+  temperature?: number;
+  /** Upper bound of completion tokens for this call. */
+  maxTokens?: number;
+}
+
+/** The model's complete reply. `costUsd` is `undefined` when the model's price is unknown. */
+export interface LlmChatResponse {
+  text: string;
+  toolCalls: LlmToolCall[];
+  usage: LlmUsage;
+  /** Whether `usage` came from the API (`true`) or was counted with the local tokenizer. */
+  usageReported: boolean;
+  costUsd?: number;
+  /** The model that answered, as the API named it. */
+  model: string;
+  finishReason?: string;
+}

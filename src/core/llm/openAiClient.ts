@@ -1,0 +1,266 @@
+import OpenAI from 'openai';
+import type { ChatCompletionChunk, ChatCompletionCreateParamsBase, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { timerClock } from '../engine/timerClock';
+import type { Clock, LlmClient, Logger } from '../ports';
+import { isTransientKind, LlmError, type LlmErrorKind } from './llmError';
+import type { LlmChatRequest, LlmChatResponse, LlmMessage, LlmToolCall, LlmUsage } from './llmTypes';
+import { costOf, type ModelPrice } from './modelPrices';
+import { countPromptTokens, countTokens } from './tokenCount';
+
+/** Settings of an OpenAI-compatible provider (OpenAI, Azure, OpenRouter, Ollama, LM Studio, vLLM, …). */
+export interface OpenAiClientOptions {
+  /** API root, e.g. `https://api.openai.com/v1` or `http://127.0.0.1:11434/v1`. */
+  baseURL: string;
+  /** Absent for local servers that need none. Never logged nor put in an error message. */
+  apiKey?: string;
+  model: string;
+  /** Extra HTTP headers sent with every request (e.g. OpenRouter's `HTTP-Referer`). */
+  headers?: Record<string, string>;
+  /** Time source for retry waits (default: real timers). */
+  clock?: Clock;
+  /** Attempts per call, the first included (default 4, at least 1). */
+  maxAttempts?: number;
+  /** Time limit of one attempt in ms, until the whole reply has arrived (default 120 000). */
+  timeoutMs?: number;
+  /** First backoff wait in ms, doubled per failed attempt (default 1 000). */
+  initialBackoffMs?: number;
+  /** Longest backoff wait in ms (default 30 000). */
+  maxBackoffMs?: number;
+  /** Longest `Retry-After` honoured, in ms; a server asking for more ends the call (default 60 000). */
+  maxRetryAfterMs?: number;
+  /** Prices (USD per 1M tokens) for models the built-in table does not know. */
+  prices?: Record<string, ModelPrice>;
+  logger?: Logger;
+}
+
+interface Attempt {
+  text: string;
+  toolCalls: LlmToolCall[];
+  usage: LlmUsage | undefined;
+  model: string | undefined;
+  finishReason: string | undefined;
+  emitted: boolean;
+}
+
+/**
+ * An `LlmClient` over the `openai` package. The SDK's own retries are off: this client
+ * retries 429 (waiting what `Retry-After`/`retry-after-ms` asks, seconds or HTTP date),
+ * 5xx, 408/409, network faults, time-outs, malformed bodies and empty choice lists, with
+ * exponential backoff through `clock`, at most `maxAttempts` attempts in all. Other HTTP
+ * errors fail at once. Usage comes from the API (streamed with `include_usage`) or is
+ * counted with gpt-tokenizer; cost from the price table, `undefined` for unknown models.
+ */
+export function createOpenAiClient(options: OpenAiClientOptions): LlmClient {
+  const clock = options.clock ?? timerClock;
+  const maxAttempts = Math.max(1, Math.floor(options.maxAttempts ?? 4));
+  const timeoutMs = options.timeoutMs ?? 120_000;
+  const initialBackoffMs = options.initialBackoffMs ?? 1_000;
+  const maxBackoffMs = options.maxBackoffMs ?? 30_000;
+  const maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
+  const apiKey = options.apiKey ?? '';
+  const redact = (text: string): string => (apiKey.length >= 4 ? text.split(apiKey).join('[redacted]') : text);
+  const endpoint = safeOrigin(options.baseURL);
+  const sdk = new OpenAI({
+    baseURL: options.baseURL,
+    apiKey: apiKey === '' ? 'not-needed' : apiKey,
+    organization: null,
+    project: null,
+    maxRetries: 0,
+    timeout: timeoutMs,
+    ...(options.headers ? { defaultHeaders: options.headers } : {}),
+  });
+
+  const fail = (kind: LlmErrorKind, status: number | undefined, attempts: number, detail: string): LlmError =>
+    new LlmError(redact(`LLM request to ${endpoint} (model ${options.model}) failed after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${detail}`), kind, status, attempts);
+
+  async function chat(request: LlmChatRequest): Promise<LlmChatResponse> {
+    const { signal } = request;
+    for (let attempt = 1; ; attempt++) {
+      if (signal.aborted) throw fail('aborted', undefined, attempt - 1, 'cancelled.');
+      const state: Attempt = { text: '', toolCalls: [], usage: undefined, model: undefined, finishReason: undefined, emitted: false };
+      try {
+        await runAttempt(sdk, options.model, request, timeoutMs, state);
+        return finish(request, state);
+      } catch (error: unknown) {
+        const problem = classify(error, signal, clock.now());
+        if (problem.kind === 'aborted') throw fail('aborted', undefined, attempt, 'cancelled.');
+        const waitMs = problem.kind === 'rate_limited' && problem.retryAfterMs !== undefined ? problem.retryAfterMs : Math.min(maxBackoffMs, initialBackoffMs * 2 ** (attempt - 1));
+        if (!isTransientKind(problem.kind) || attempt >= maxAttempts) throw fail(problem.kind, problem.status, attempt, problem.detail);
+        if (problem.retryAfterMs !== undefined && problem.retryAfterMs > maxRetryAfterMs) {
+          throw fail(problem.kind, problem.status, attempt, `${problem.detail} The server asks to wait ${Math.ceil(problem.retryAfterMs / 1000)} s, more than the ${Math.ceil(maxRetryAfterMs / 1000)} s this client waits.`);
+        }
+        options.logger?.warn('LLM request failed; retrying', { attempt, kind: problem.kind, status: problem.status, waitMs, detail: redact(problem.detail) });
+        if (state.emitted) request.onDelta?.({ kind: 'retry', attempt: attempt + 1, reason: redact(problem.detail) });
+        try {
+          await clock.sleep(waitMs, signal);
+        } catch {
+          throw fail('aborted', undefined, attempt, 'cancelled while waiting to retry.');
+        }
+      }
+    }
+  }
+
+  function finish(request: LlmChatRequest, state: Attempt): LlmChatResponse {
+    const reported = state.usage !== undefined;
+    const usage: LlmUsage = state.usage ?? {
+      promptTokens: countPromptTokens(request.messages, request.tools),
+      completionTokens: countTokens(state.text) + state.toolCalls.reduce((sum, call) => sum + countTokens(call.name) + countTokens(call.arguments), 0),
+    };
+    const model = state.model ?? options.model;
+    const costUsd = costOf(model, usage, options.prices) ?? costOf(options.model, usage, options.prices);
+    return {
+      text: state.text,
+      toolCalls: state.toolCalls,
+      usage,
+      usageReported: reported,
+      ...(costUsd === undefined ? {} : { costUsd }),
+      model,
+      ...(state.finishReason === undefined ? {} : { finishReason: state.finishReason }),
+    };
+  }
+
+  return { model: options.model, chat };
+}
+
+async function runAttempt(sdk: OpenAI, model: string, request: LlmChatRequest, timeoutMs: number, state: Attempt): Promise<void> {
+  const body: ChatCompletionCreateParamsBase = {
+    model,
+    messages: request.messages.map(toWireMessage),
+    ...(request.tools?.length ? { tools: request.tools.map((tool) => ({ type: 'function' as const, function: { name: tool.name, description: tool.description, parameters: tool.parameters } })) } : {}),
+    ...(request.responseSchema ? { response_format: toWireFormat(request.responseSchema) } : {}),
+    ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+    ...(request.maxTokens === undefined ? {} : { max_tokens: request.maxTokens }),
+  };
+  const requestOptions = { signal: request.signal, maxRetries: 0, timeout: timeoutMs };
+  if (!request.stream) {
+    const response = await sdk.chat.completions.create({ ...body, stream: false }, requestOptions);
+    const choice = response.choices?.[0];
+    if (!choice) throw new EmptyReplyError('the response had no choices.');
+    state.text = choice.message.content ?? '';
+    state.toolCalls = (choice.message.tool_calls ?? []).flatMap((call) => (call.type === 'function' ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments }] : []));
+    state.finishReason = choice.finish_reason ?? undefined;
+    state.model = response.model || undefined;
+    if (response.usage) state.usage = { promptTokens: response.usage.prompt_tokens, completionTokens: response.usage.completion_tokens };
+    return;
+  }
+  const stream = await sdk.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }, requestOptions);
+  const calls: { id: string; name: string; arguments: string }[] = [];
+  let sawChoice = false;
+  for await (const chunk of stream as AsyncIterable<ChatCompletionChunk>) {
+    if (chunk.model) state.model = chunk.model;
+    if (chunk.usage) state.usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens };
+    const choice = chunk.choices?.[0];
+    if (!choice) continue;
+    sawChoice = true;
+    if (choice.finish_reason) state.finishReason = choice.finish_reason;
+    const content = choice.delta?.content;
+    if (content) {
+      state.text += content;
+      state.emitted = true;
+      request.onDelta?.({ kind: 'text', text: content });
+    }
+    for (const part of choice.delta?.tool_calls ?? []) {
+      const call = (calls[part.index] ??= { id: '', name: '', arguments: '' });
+      if (part.id) call.id = part.id;
+      if (part.function?.name) call.name += part.function.name;
+      const argumentsDelta = part.function?.arguments ?? '';
+      call.arguments += argumentsDelta;
+      state.emitted = true;
+      request.onDelta?.({ kind: 'tool_call', index: part.index, ...(part.id ? { id: part.id } : {}), ...(part.function?.name ? { name: part.function.name } : {}), argumentsDelta });
+    }
+  }
+  if (!sawChoice) throw new EmptyReplyError('the streamed response had no choices.');
+  state.toolCalls = calls.filter((call) => call !== undefined).map((call, index) => ({ id: call.id || `call_${index}`, name: call.name, arguments: call.arguments }));
+}
+
+function toWireMessage(message: LlmMessage): ChatCompletionMessageParam {
+  switch (message.role) {
+    case 'system':
+      return { role: 'system', content: message.content };
+    case 'user':
+      return {
+        role: 'user',
+        content: typeof message.content === 'string' ? message.content : message.content.map((part) => (part.type === 'text' ? { type: 'text' as const, text: part.text } : { type: 'image_url' as const, image_url: { url: part.url } })),
+      };
+    case 'assistant':
+      return {
+        role: 'assistant',
+        content: message.content,
+        ...(message.toolCalls?.length ? { tool_calls: message.toolCalls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.arguments } })) } : {}),
+      };
+    case 'tool':
+      return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
+  }
+}
+
+function toWireFormat(format: NonNullable<LlmChatRequest['responseSchema']>): NonNullable<ChatCompletionCreateParamsBase['response_format']> {
+  if (format.type === 'json_object') return { type: 'json_object' };
+  return { type: 'json_schema', json_schema: { name: format.name, schema: format.schema, strict: format.strict ?? false } };
+}
+
+/** A 200 reply without any choice: transient on real servers, so retried. */
+class EmptyReplyError extends Error {}
+
+interface Problem {
+  kind: LlmErrorKind;
+  status: number | undefined;
+  detail: string;
+  retryAfterMs?: number;
+}
+
+function classify(error: unknown, signal: AbortSignal, now: number): Problem {
+  if (signal.aborted || error instanceof OpenAI.APIUserAbortError) return { kind: 'aborted', status: undefined, detail: 'cancelled.' };
+  if (error instanceof EmptyReplyError) return { kind: 'malformed', status: undefined, detail: `the server answered, but ${error.message}` };
+  if (error instanceof OpenAI.APIConnectionTimeoutError) return { kind: 'timeout', status: undefined, detail: 'the request timed out.' };
+  if (error instanceof OpenAI.APIConnectionError) return { kind: 'network', status: undefined, detail: `could not reach the server (${causeText(error)}).` };
+  if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
+    const status = error.status;
+    const detail = `HTTP ${status}: ${error.message.replace(/^\d{3}\s*/, '')}`;
+    if (status === 429) {
+      const retryAfterMs = retryAfter(error.headers, now);
+      return { kind: 'rate_limited', status, detail: `rate limited (${detail}).`, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+    }
+    if (status === 408) return { kind: 'timeout', status, detail: `${detail}.` };
+    if (status === 409 || status >= 500) return { kind: 'server', status, detail: `server error (${detail}).` };
+    if (status === 401 || status === 403) return { kind: 'auth', status, detail: `the server refused the credentials (${detail}). Check the API key.` };
+    if (status === 404) return { kind: 'not_found', status, detail: `not found (${detail}). Check the base URL and the model name.` };
+    if (status === 400 || status === 422) return { kind: 'bad_request', status, detail: `the server rejected the request (${detail}).` };
+    return { kind: 'other', status, detail: `${detail}.` };
+  }
+  if (error instanceof SyntaxError) return { kind: 'malformed', status: undefined, detail: `the response was not valid JSON (${error.message}).` };
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof TypeError || /terminated|socket|ECONNRESET|EPIPE|network|aborted/i.test(message)) {
+    return { kind: 'network', status: undefined, detail: `the connection failed (${message}${error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : ''}).` };
+  }
+  if (error instanceof OpenAI.OpenAIError) return { kind: 'malformed', status: undefined, detail: `the response could not be read (${message}).` };
+  return { kind: 'other', status: undefined, detail: message };
+}
+
+function causeText(error: Error): string {
+  const cause = error.cause;
+  if (cause instanceof Error) return cause.cause instanceof Error ? `${cause.message}: ${cause.cause.message}` : cause.message;
+  return error.message;
+}
+
+/**
+ * Milliseconds a 429 asks to wait, from `retry-after-ms` or `Retry-After` (seconds, or an
+ * HTTP date compared with `now`, ms since the epoch); never negative.
+ */
+function retryAfter(headers: Headers | undefined, now: number): number | undefined {
+  const ms = Number.parseFloat(headers?.get('retry-after-ms') ?? '');
+  if (Number.isFinite(ms) && ms >= 0) return ms;
+  const value = headers?.get('retry-after')?.trim();
+  if (!value) return undefined;
+  if (/^\d+(\.\d+)?$/.test(value)) return Number.parseFloat(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+function safeOrigin(baseURL: string): string {
+  try {
+    const url = new URL(baseURL);
+    return `${url.protocol}//${url.host}`;
+  } catch {
+    return 'the configured base URL';
+  }
+}

@@ -1,0 +1,40 @@
+import { countTokens as countO200k, decode, encode } from 'gpt-tokenizer';
+import type { LlmMessage, LlmToolDefinition } from './llmTypes';
+
+/** Tokens every chat message costs beyond its content (role and separators, as OpenAI counts them). */
+const perMessageOverhead = 4;
+
+/**
+ * Tokens in `text` with the o200k_base encoding (GPT-4o and later). For other model
+ * families the count is an estimate, good enough for budgets and compaction.
+ */
+export function countTokens(text: string): number {
+  return text === '' ? 0 : countO200k(text);
+}
+
+/** Tokens a request's messages and tool definitions cost as a prompt (an estimate when the API reports none). */
+export function countPromptTokens(messages: readonly LlmMessage[], tools: readonly LlmToolDefinition[] = []): number {
+  let total = 3;
+  for (const message of messages) {
+    total += perMessageOverhead;
+    if (typeof message.content === 'string') total += countTokens(message.content);
+    else for (const part of message.content) total += part.type === 'text' ? countTokens(part.text) : 85;
+    if (message.role === 'assistant') for (const call of message.toolCalls ?? []) total += countTokens(call.name) + countTokens(call.arguments);
+  }
+  if (tools.length > 0) total += countTokens(JSON.stringify(tools));
+  return total;
+}
+
+/**
+ * `text` cut to at most `maxTokens` tokens, on token boundaries. `keep: 'head'` keeps the
+ * start, `'tail'` the end. A cut is marked with `marker` (counted within the limit when it fits).
+ */
+export function truncateToTokens(text: string, maxTokens: number, options: { keep?: 'head' | 'tail'; marker?: string } = {}): string {
+  if (maxTokens <= 0) return '';
+  const tokens = encode(text);
+  if (tokens.length <= maxTokens) return text;
+  const marker = options.marker ?? '…';
+  const room = Math.max(0, maxTokens - countTokens(marker));
+  if (room === 0) return decode(options.keep === 'tail' ? tokens.slice(-maxTokens) : tokens.slice(0, maxTokens));
+  return options.keep === 'tail' ? `${marker}${decode(tokens.slice(-room))}` : `${decode(tokens.slice(0, room))}${marker}`;
+}
