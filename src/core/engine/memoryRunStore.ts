@@ -2,7 +2,8 @@ import type { JournalEntry, JournalSnapshot, LoadedJournal, RunListing, RunStore
 
 /**
  * A `RunStore` in memory, for tests, benchmarks and embedders without persistence.
- * Entries are kept by reference (events are immutable); snapshots are deep-copied.
+ * Entries and snapshots are kept by reference: events are immutable, and the engine hands
+ * over snapshots it never mutates afterwards (their step states are replaced, not changed).
  */
 export function createMemoryRunStore(): RunStore {
   const runs = new Map<string, { entries: JournalEntry[]; snapshot?: JournalSnapshot; updatedAt: number }>();
@@ -15,13 +16,13 @@ export function createMemoryRunStore(): RunStore {
     },
     async writeSnapshot(runId, snapshot) {
       const run = runs.get(runId) ?? { entries: [], updatedAt: 0 };
-      run.snapshot = structuredClone(snapshot);
+      run.snapshot = snapshot;
       runs.set(runId, run);
     },
     async load(runId): Promise<LoadedJournal | undefined> {
       const run = runs.get(runId);
       if (!run) return undefined;
-      return { entries: [...run.entries], ...(run.snapshot ? { snapshot: structuredClone(run.snapshot) } : {}) };
+      return { entries: [...run.entries], ...(run.snapshot ? { snapshot: run.snapshot } : {}) };
     },
     async list(): Promise<RunListing[]> {
       return [...runs.entries()].map(([runId, run]) => ({ runId, updatedAt: run.updatedAt })).sort((a, b) => b.updatedAt - a.updatedAt);

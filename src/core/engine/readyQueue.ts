@@ -1,29 +1,27 @@
 /**
- * A binary heap of step ids: `pop` returns the smallest by `compare` (the scheduler's
- * best candidate) in O(log n). Ids are expected to be pushed at most once.
+ * A binary min-heap of step ranks (0 = the scheduler's best candidate, see
+ * `comparePriority`): `pop` returns the smallest in O(log n). Ranks are pushed at most once.
  */
 export class ReadyQueue {
-  private readonly heap: string[] = [];
-
-  constructor(private readonly compare: (a: string, b: string) => number) {}
+  private readonly heap: number[] = [];
 
   get size(): number {
     return this.heap.length;
   }
 
-  push(id: string): void {
+  push(id: number): void {
     const heap = this.heap;
     heap.push(id);
     let index = heap.length - 1;
     while (index > 0) {
       const parent = (index - 1) >> 1;
-      if (this.compare(heap[index] as string, heap[parent] as string) >= 0) break;
-      [heap[index], heap[parent]] = [heap[parent] as string, heap[index] as string];
+      if ((heap[index] as number) >= (heap[parent] as number)) break;
+      [heap[index], heap[parent]] = [heap[parent] as number, heap[index] as number];
       index = parent;
     }
   }
 
-  pop(): string | undefined {
+  pop(): number | undefined {
     const heap = this.heap;
     const top = heap[0];
     const last = heap.pop();
@@ -34,10 +32,10 @@ export class ReadyQueue {
       const left = index * 2 + 1;
       const right = left + 1;
       let best = index;
-      if (left < heap.length && this.compare(heap[left] as string, heap[best] as string) < 0) best = left;
-      if (right < heap.length && this.compare(heap[right] as string, heap[best] as string) < 0) best = right;
+      if (left < heap.length && (heap[left] as number) < (heap[best] as number)) best = left;
+      if (right < heap.length && (heap[right] as number) < (heap[best] as number)) best = right;
       if (best === index) return top;
-      [heap[index], heap[best]] = [heap[best] as string, heap[index] as string];
+      [heap[index], heap[best]] = [heap[best] as number, heap[index] as number];
       index = best;
     }
   }

@@ -56,16 +56,16 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
   draft.lastSeq = event.seq;
   const update = (stepId: string, patch: Partial<StepState>): void => {
     const current = draft.steps[stepId] ?? { id: stepId, status: 'pending', attempts: 0 };
-    draft.steps[stepId] = withoutUndefined({ ...current, ...patch });
+    const next: StepState = { ...current, ...patch };
+    for (const key in patch) if (next[key as keyof StepState] === undefined) delete next[key as keyof StepState];
+    draft.steps[stepId] = next;
   };
   const finish = (stepId: string, patch: Partial<StepState>): void => {
     const startedAt = draft.steps[stepId]?.startedAt;
-    update(stepId, {
-      ...patch,
-      endedAt: event.time,
-      pending: undefined,
-      ...(startedAt === undefined ? {} : { durationMs: event.time - startedAt }),
-    });
+    patch.endedAt = event.time;
+    patch.pending = undefined;
+    if (startedAt !== undefined) patch.durationMs = event.time - startedAt;
+    update(stepId, patch);
     forgetSupplied(draft, stepId);
   };
   switch (event.type) {
@@ -193,12 +193,6 @@ function replacePlan(draft: RunState, plan: Plan): void {
   }
   for (const id of Object.keys(draft.results)) if (draft.steps[id]?.status !== 'completed') delete draft.results[id];
   resetUnfinishedSteps(draft);
-}
-
-/** Drops keys whose value is `undefined`, so a state equals its JSON round trip. */
-function withoutUndefined(step: StepState): StepState {
-  for (const key of Object.keys(step) as (keyof StepState)[]) if (step[key] === undefined) delete step[key];
-  return step;
 }
 
 function mergeSupplied(a: SuppliedAnswers, b: SuppliedAnswers): SuppliedAnswers {

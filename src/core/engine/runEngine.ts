@@ -56,7 +56,11 @@ export async function executeRun(setup: EngineSetup, control: RunControl): Promi
   let seq = draft.lastSeq;
 
   const emit = (body: RunEventBody): void => {
-    const event = { ...body, runId, seq: ++seq, time: options.clock.now() } as RunEvent;
+    // The body is a fresh literal from the caller: stamping it in place avoids a copy per event.
+    const event = body as RunEvent;
+    event.runId = runId;
+    event.seq = ++seq;
+    event.time = options.clock.now();
     applyRunEvent(draft, event);
     journal.append(event);
     for (const listener of control.listeners) {
@@ -82,9 +86,21 @@ export async function executeRun(setup: EngineSetup, control: RunControl): Promi
     const step = stepById.get(id);
     return step && options.stepCost ? options.stepCost(step) : 1;
   });
-  const queue = new ReadyQueue((a, b) => comparePriority(graph, a, b));
+  const byRank = [...graph.order].sort((a, b) => comparePriority(graph, a, b));
+  const rankOf = new Map(byRank.map((id, rank) => [id, rank]));
+  const queue = new ReadyQueue();
   const remaining = new Map<string, number>();
-  const inFlight = new Map<string, AbortController>();
+  const inFlight = new Set<string>();
+  // One signal stops every running step (a cancel or a critical halt), instead of one
+  // AbortController per step: with thousands of steps those dominate the engine's cost.
+  const stop = new AbortController();
+  const pendingAttempts = new Set<(reason: unknown) => void>();
+  const stopAll = (reason: unknown): void => {
+    if (stop.signal.aborted) return;
+    stop.abort(reason);
+    for (const reject of pendingAttempts) reject(reason);
+    pendingAttempts.clear();
+  };
   let halted: string | undefined;
   let finished = false;
   let resolveFinished: (result: RunResult) => void = () => undefined;
@@ -94,7 +110,7 @@ export async function executeRun(setup: EngineSetup, control: RunControl): Promi
 
   const markReady = (id: string): void => {
     emit({ type: 'step_ready', stepId: id });
-    queue.push(id);
+    queue.push(rankOf.get(id) ?? 0);
   };
   const propagateSkip = (id: string): void => {
     for (const { stepId, via } of dependentsToSkip(graph, id, draft.steps)) {
@@ -112,7 +128,7 @@ export async function executeRun(setup: EngineSetup, control: RunControl): Promi
   const halt = (id: string, message: string): void => {
     halted = `Critical step ${id} failed: ${message}`;
     queue.clear();
-    for (const [other, controller] of inFlight) if (other !== id) controller.abort(new Error(`Aborted because ${halted}`));
+    stopAll(new Error(`Aborted because ${halted}`));
     for (const other of graph.order) {
       if (!isTerminal(other)) emit({ type: 'step_skipped', stepId: other, reason: `run halted because critical step ${id} failed` });
     }
@@ -141,15 +157,13 @@ export async function executeRun(setup: EngineSetup, control: RunControl): Promi
     if (unmet === 0) markReady(id);
   }
 
-  const onCancel = (): void => {
-    for (const controller of inFlight.values()) controller.abort(control.signal.reason);
-  };
+  const onCancel = (): void => stopAll(control.signal.reason);
   control.signal.addEventListener('abort', onCancel, { once: true });
 
   const pump = (): void => {
     if (finished) return;
     while (halted === undefined && !control.signal.aborted && inFlight.size < options.maxConcurrency && queue.size > 0) {
-      const id = queue.pop() as string;
+      const id = byRank[queue.pop() as number] as string;
       if (!isTerminal(id)) launch(id);
     }
     if (inFlight.size === 0) {
@@ -160,12 +174,11 @@ export async function executeRun(setup: EngineSetup, control: RunControl): Promi
   };
 
   const launch = (id: string): void => {
-    const controller = new AbortController();
-    inFlight.set(id, controller);
+    inFlight.add(id);
     void Promise.resolve()
-      .then(() => runStep(id, controller.signal))
+      .then(() => runStep(id, stop.signal))
       .catch((error: unknown) => {
-        if (controller.signal.aborted || isTerminal(id)) return;
+        if (stop.signal.aborted || isTerminal(id)) return;
         emit({ type: 'step_failed', stepId: id, attempt: draft.steps[id]?.attempts ?? 1, error: `Internal error: ${messageOf(error)}`, disposition: 'fail' });
         propagateSkip(id);
       })
@@ -200,9 +213,9 @@ export async function executeRun(setup: EngineSetup, control: RunControl): Promi
     for (const dependency of step.dependsOn) depends[dependency] = draft.results[dependency];
     let diagnosis: string | undefined;
     for (let attempt = 1; ; attempt++) {
-      const prepared = executor.prepare({ step, plan, results: draft.results, ...(diagnosis === undefined ? {} : { diagnosis }) });
+      const prepared = executor.prepare({ step, plan, results: draft.results, diagnosis });
       if (attempt === 1) {
-        for (const placeholder of new Set(prepared.unresolved)) {
+        for (const placeholder of prepared.unresolved.length > 0 ? new Set(prepared.unresolved) : []) {
           emit({ type: 'step_warning', stepId: id, message: `The placeholder ${placeholder} has no result to insert and stays verbatim.` });
         }
         if (step.when !== undefined) {
@@ -231,7 +244,7 @@ export async function executeRun(setup: EngineSetup, control: RunControl): Promi
               step,
               plan,
               attempt,
-              ...(diagnosis === undefined ? {} : { diagnosis }),
+              diagnosis,
               depends,
               signal: attemptSignal,
               interaction,
@@ -278,18 +291,32 @@ export async function executeRun(setup: EngineSetup, control: RunControl): Promi
     }
   };
 
-  /** Runs one attempt, racing it against the step's signal and its `timeoutMs`. */
+  /**
+   * Runs one attempt, settling as soon as the run stops or the step's `timeoutMs` passes,
+   * whether or not the attempt honours its signal.
+   */
   const runAttempt = async (step: Step, signal: AbortSignal, attempt: (signal: AbortSignal) => Promise<unknown>): Promise<unknown> => {
+    if (signal.aborted) throw signal.reason;
+    if (step.timeoutMs === undefined) {
+      let reject: (reason: unknown) => void = () => undefined;
+      const stopped = new Promise<never>((_resolve, rejectStopped) => {
+        reject = rejectStopped;
+      });
+      pendingAttempts.add(reject);
+      try {
+        return await Promise.race([attempt(signal), stopped]);
+      } finally {
+        pendingAttempts.delete(reject);
+      }
+    }
+    const limit = step.timeoutMs;
     const controller = new AbortController();
     const forward = (): void => controller.abort(signal.reason);
     signal.addEventListener('abort', forward, { once: true });
-    if (step.timeoutMs !== undefined) {
-      const limit = step.timeoutMs;
-      options.clock.sleep(limit, controller.signal).then(
-        () => controller.abort(new StepFailure(`Step ${step.id} timed out after ${limit} ms; raise its timeoutMs or make it faster.`, true)),
-        () => undefined,
-      );
-    }
+    options.clock.sleep(limit, controller.signal).then(
+      () => controller.abort(new StepFailure(`Step ${step.id} timed out after ${limit} ms; raise its timeoutMs or make it faster.`, true)),
+      () => undefined,
+    );
     try {
       return await raceAbort(attempt(controller.signal), controller.signal);
     } finally {
