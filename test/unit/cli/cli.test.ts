@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const root = resolve(__dirname, '../../..');
+const fixture = (name: string) => join(root, 'test/fixtures', name);
+
+/** Runs the CLI from source without a terminal (stdin closed), like CI would. */
+function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/cli/cli.ts'), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, stdout, stderr }));
+  });
+}
+
+describe('task-planner CLI', function () {
+  this.timeout(60_000);
+  let workspace: string;
+  before(() => {
+    workspace = mkdtempSync(join(tmpdir(), 'cli-ws-'));
+  });
+  after(() => rmSync(workspace, { recursive: true, force: true }));
+
+  it('prints a complete help text', async () => {
+    const { code, stdout } = await cli(['--help']);
+    assert.equal(code, 0);
+    for (const word of ['validate', 'run', 'resume', 'runs', '--workspace', '--concurrency', '--yes', '--json', '--approve', '--reject', '--answer', '--accept-review', '--reject-review', 'Exit codes', 'waiting']) {
+      assert.ok(stdout.includes(word), `help mentions ${word}`);
+    }
+  });
+
+  it('validate: exit 0 for a valid plan, 1 with every error for an invalid one, 2 for usage errors', async () => {
+    const valid = await cli(['validate', fixture('notes.plan.json')]);
+    assert.equal(valid.code, 0);
+    assert.match(valid.stdout, /Critique: score \d+\/10/);
+    const invalid = await cli(['validate', fixture('invalid.plan.json'), '--json']);
+    assert.equal(invalid.code, 1);
+    const report = JSON.parse(invalid.stdout) as { valid: boolean; diagnostics: { code: string }[] };
+    assert.equal(report.valid, false);
+    assert.deepEqual(report.diagnostics.map((diagnostic) => diagnostic.code).sort(), ['cycle', 'unknown_tool']);
+    const usage = await cli(['frobnicate']);
+    assert.equal(usage.code, 2);
+    assert.match(usage.stderr, /Unknown command "frobnicate"/);
+  });
+
+  it('run → waiting without a terminal; resume with answers and approvals → completed; runs lists it', async () => {
+    const first = await cli(['run', fixture('notes.plan.json'), '--workspace', workspace, '--json']);
+    assert.equal(first.code, 3, first.stderr);
+    const waiting = JSON.parse(first.stdout) as { runId: string; status: string; pending: { stepId: string; kind: string }[] };
+    assert.equal(waiting.status, 'waiting');
+    assert.deepEqual(waiting.pending.map((request) => [request.stepId, request.kind]), [['name', 'clarification']]);
+    assert.match(first.stderr, /▶ name/);
+
+    const second = await cli(['resume', waiting.runId, '--workspace', workspace, '--answer', 'name=Ada']);
+    assert.equal(second.code, 3, second.stderr);
+    assert.match(second.stdout, /write \(approval\): Write notes\/hello.txt\?/);
+    assert.match(second.stdout, /--approve write/);
+
+    const third = await cli(['resume', waiting.runId, '--workspace', workspace, '--approve', 'write', '--json']);
+    assert.equal(third.code, 0, third.stderr);
+    const done = JSON.parse(third.stdout) as { status: string; steps: Record<string, { status: string }> };
+    assert.equal(done.status, 'completed');
+    assert.equal(readFileSync(join(workspace, 'notes/hello.txt'), 'utf8'), 'Hello, Ada!\n');
+
+    const runs = await cli(['runs', '--workspace', workspace, '--json']);
+    assert.deepEqual((JSON.parse(runs.stdout) as { runId: string; status: string }[]).map((run) => [run.runId, run.status]), [[waiting.runId, 'completed']]);
+  });
+
+  it('run --yes approves changes without asking', async () => {
+    const result = await cli(['run', fixture('approve.plan.json'), '--workspace', workspace, '--yes', '--concurrency', '2']);
+    assert.equal(result.code, 0, result.stderr + result.stdout);
+    assert.equal(readFileSync(join(workspace, 'out/approved.txt'), 'utf8'), 'approved by --yes\n');
+  });
+});
