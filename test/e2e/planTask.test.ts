@@ -1,21 +1,21 @@
 // End-to-end: a real browser drives the real VS Code workbench (code-server) with Task Planner installed,
-// the way a person uses it. Screenshots go to test-results/screenshots/ (git-ignored).
+// the way a person uses it. Screenshots go to test-results/screenshots/e2e/ (git-ignored, emptied per run).
 import * as assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchBrowser, type Browser } from '../host/browser.cjs';
 import { startCodeServer, type CodeServer } from '../host/codeServer.cjs';
+import { temporaryFolder } from '../host/tempFolder.cjs';
 import { activityBarEntry, quickInputField, runCommand, waitForWorkbench } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
-const screenshots = join(root, 'test-results', 'screenshots');
+const screenshots = join(root, 'test-results', 'screenshots', 'e2e');
 
 describe('Task Planner in the browser workbench', function () {
   let server: CodeServer | undefined;
   let browser: Browser | undefined;
-  let workspace: string | undefined;
+  let workspace: { path: string; remove: () => void } | undefined;
   let page: Page;
 
   const shoot = async (name: string): Promise<void> => {
@@ -24,27 +24,34 @@ describe('Task Planner in the browser workbench', function () {
 
   before(async function () {
     assert.ok(existsSync(join(root, 'dist', 'extension.js')), 'dist/extension.js is missing: build the extension first (npm run build)');
+    rmSync(screenshots, { recursive: true, force: true });
     mkdirSync(screenshots, { recursive: true });
-    workspace = mkdtempSync(join(tmpdir(), 'task-planner-e2e-ws-'));
-    cpSync(join(root, 'test', 'fixtures', 'demo-workspace'), workspace, { recursive: true });
+    workspace = temporaryFolder('task-planner-e2e-ws-');
+    cpSync(join(root, 'test', 'fixtures', 'demo-workspace'), workspace.path, { recursive: true });
     // Installed the way `npm start` installs it: a link in the server's extensions folder.
     server = await startCodeServer({ linkExtensions: [root] });
     browser = await launchBrowser();
     page = browser.page;
-    await page.goto(server.workbenchUrl(workspace));
-    await waitForWorkbench(page, 'Task Planner');
+    try {
+      await page.goto(server.workbenchUrl(workspace.path));
+      await waitForWorkbench(page, 'Task Planner');
+    } catch (error) {
+      await shoot('failed-workbench-start').catch(() => undefined);
+      throw new Error(`the workbench did not show the Task Planner activity-bar entry (server log: ${server.logFile}): ${String(error)}`);
+    }
   });
 
   afterEach(async function () {
     if (this.currentTest?.state === 'failed' && browser) {
-      await shoot(`failed-${this.currentTest.title.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}`).catch(() => undefined);
+      const slug = this.currentTest.title.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase();
+      await shoot(`failed-${slug}`).catch(() => undefined);
     }
   });
 
   after(async () => {
     await browser?.close();
     await server?.stop();
-    if (workspace) rmSync(workspace, { recursive: true, force: true });
+    workspace?.remove();
   });
 
   it('opens the Task Planner view from the activity bar and shows its welcome content', async () => {

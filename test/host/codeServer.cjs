@@ -9,6 +9,7 @@ const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const { node24, codeServerEntry, assertHostInstalled } = require('./hostPaths.cjs');
+const { removeFolder } = require('./tempFolder.cjs');
 
 /**
  * Servers not yet stopped, by process-group id: their stop() and their temp folder (undefined when kept).
@@ -43,7 +44,7 @@ function installExitHooks() {
   process.on('exit', () => {
     for (const [pid, server] of liveServers) {
       killGroup(pid, 'SIGKILL');
-      if (server.tempDir) fs.rmSync(server.tempDir, { recursive: true, force: true });
+      if (server.tempDir) removeFolder(server.tempDir);
     }
   });
   let stopping = false;
@@ -155,7 +156,7 @@ async function startCodeServer(options = {}) {
       for (let waited = 0; waited < 3000 && killGroup(pid, 0); waited += 100) await new Promise((r) => setTimeout(r, 100));
       killGroup(pid, 'SIGKILL');
       liveServers.delete(pid);
-      if (!options.keepTemp) fs.rmSync(tempDir, { recursive: true, force: true });
+      if (!options.keepTemp) removeFolder(tempDir);
     })();
     return stopping;
   };

@@ -9,7 +9,7 @@
 // gets fresh ones in a temporary folder. A host console line "[test-stats] {json}" is written to $TEST_STATS_FILE
 // (when set), so a runner outside the host can count the tests that ran inside it.
 // Environment: TASK_PLANNER_HOST_TIMEOUT (seconds, default 300), TASK_PLANNER_HOST_VERBOSE=1 (browser console too),
-// TASK_PLANNER_HOST_KEEP=1 (keep code-server's temp folder and log).
+// TASK_PLANNER_HOST_KEEP=1 (keep code-server's temp folder). On failure the server log is copied to test-results/logs/.
 'use strict';
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -61,7 +61,8 @@ async function main() {
   console.log(`[code shim] code-server (pid ${server.pid}) on ${server.origin} up after ${Date.now() - started} ms`);
   let code = 1;
   try {
-    const screenshots = path.join(repoRoot, 'test-results', 'screenshots');
+    const screenshots = path.join(repoRoot, 'test-results', 'screenshots', 'integration');
+    fs.rmSync(screenshots, { recursive: true, force: true });
     fs.mkdirSync(screenshots, { recursive: true });
     const result = await runExtensionTests({
       server,
@@ -69,7 +70,7 @@ async function main() {
       testsPath: options.testsPath,
       folder,
       timeoutMs: timeoutSeconds * 1000,
-      screenshotOnTimeout: path.join(screenshots, 'integration-timeout.png'),
+      screenshotOnTimeout: path.join(screenshots, 'timeout.png'),
       onHostLine: (line) => {
         if (line.startsWith(statsPrefix) && process.env.TEST_STATS_FILE) {
           fs.writeFileSync(process.env.TEST_STATS_FILE, line.slice(statsPrefix.length));
@@ -79,13 +80,19 @@ async function main() {
       onBrowserLine: verbose ? (line) => console.log(line) : undefined,
     });
     if (result.timedOut) {
-      console.error(`[code shim] the extension host did not finish its tests within ${timeoutSeconds} s (TASK_PLANNER_HOST_TIMEOUT); screenshot: test-results/screenshots/integration-timeout.png; code-server log: ${server.logFile}`);
+      console.error(`[code shim] the extension host did not finish its tests within ${timeoutSeconds} s (TASK_PLANNER_HOST_TIMEOUT); screenshot: test-results/screenshots/integration/timeout.png`);
     }
     code = result.code;
   } catch (error) {
     console.error('[code shim] failed:', error);
     code = 1;
   } finally {
+    if (code !== 0) {
+      const kept = path.join(repoRoot, 'test-results', 'logs', 'integration-code-server.log');
+      fs.mkdirSync(path.dirname(kept), { recursive: true });
+      fs.copyFileSync(server.logFile, kept);
+      console.error(`[code shim] code-server's log: ${path.relative(process.cwd(), kept)}`);
+    }
     await server.stop();
   }
   console.log(`[code shim] done in ${((Date.now() - started) / 1000).toFixed(1)} s, exit ${code}`);
