@@ -1,0 +1,127 @@
+import type { Attachment } from '../../plan/planSchema';
+import type { LlmContentPart, LlmMessage } from '../llmTypes';
+import { countTokens, truncateToTokens } from '../tokenCount';
+
+/** The `taskPlanner.strategy` setting: it changes only the guidance text of the prompts. */
+export type PlanningStrategy = 'react' | 'plan_act_reflect' | 'goal_decompose_route_synthesise';
+
+/** A tool as the planner describes it to the model; `parameters` is JSON Schema. */
+export interface PlannerToolInfo {
+  name: string;
+  description: string;
+  parameters?: Record<string, unknown>;
+}
+
+/** What the planner may know about the open workspace. Everything is optional. */
+export interface WorkspaceSnapshot {
+  /** A display name of the root. */
+  rootLabel?: string;
+  /** Workspace-relative file paths. */
+  files?: readonly string[];
+  /** Files open in editors, with (part of) their text when available. */
+  openFiles?: readonly { path: string; text?: string }[];
+  /** What the request carries: links, images (`data:` or http(s) URLs are sent as image parts), files. */
+  attachments?: readonly Attachment[];
+}
+
+/** Inputs of the planning prompt. */
+export interface PlanningPromptInput {
+  objective: string;
+  tools: readonly PlannerToolInfo[];
+  strategy: PlanningStrategy;
+  workspace?: WorkspaceSnapshot;
+  /** The user's feedback on an earlier plan (Regenerate). */
+  feedback?: string;
+  /** Token budget of the whole workspace section (default 3 000). */
+  snapshotTokenBudget?: number;
+}
+
+/** Guidance per strategy; the rest of the prompt is the same for all of them. */
+export const strategyGuidance: Readonly<Record<PlanningStrategy, string>> = {
+  react:
+    'Strategy: reason and act. Prefer small steps that each do one thing and produce an observable result; read or search before you write; let later steps use earlier results through templates.',
+  plan_act_reflect:
+    'Strategy: plan, act, reflect. Lay out the whole approach first; after each group of changes add a synthesis_gate step that reflects on the results against the objective; give steps a verification predicate wherever success can be checked.',
+  goal_decompose_route_synthesise:
+    'Strategy: decompose, route, synthesise. Split the objective into independent sub-goals; route each to an agent defined in "agents" with only the tools it needs; let independent sub-goals run in parallel (no needless dependencies); finish with a synthesis_gate that depends on every branch and combines their results.',
+};
+
+const defaultSnapshotBudget = 3_000;
+
+const planRules = `You are the planner of Task Planner, a VS Code extension that executes plans against the user's workspace.
+Turn the user's objective into a plan: a JSON object {"objective", "agents"?, "steps"}.
+Rules for steps:
+- "id": short unique ids such as "S001", "S002"; "title": a few words; "dependsOn": ids of steps whose results this step needs (no cycles).
+- "kind": "tool" calls one tool directly with "tool" and "args" (args must match the tool's JSON Schema); "agent" gives an LLM sub-agent an "input" instruction (and optionally "agent": the name of an entry in "agents" with its own prompt and tool list; "default" has all tools); "synthesis_gate" condenses its dependencies' results; "human_review" asks the user to approve what was produced; "clarification" asks the user a question given in "input".
+- Refer to an earlier step's result with {{results.ID}} (or {{results.ID.key}}) in "input" or "args"; an arg whose whole value is "$ID" receives that result as it is.
+- "verification": an optional JavaScript expression over input, result and depends that is true when the step succeeded.
+- "onFailure": "stop" (default), "skip", "retry" (with "maxAttempts") or "replan"; "critical": false when the run can do without the step.
+- Use only the tools listed below. Writes, edits, deletes and commands are approved by the user before they happen.
+- Keep the plan as short as the objective allows. Ask a clarification step only when the objective is truly ambiguous.`;
+
+/**
+ * The planning conversation (DESIGN §5): a system message with the plan rules, the tools
+ * with their schemas and the strategy's guidance; a user message with the objective, the
+ * workspace snapshot (file tree summary, open files, attachments) bounded to
+ * `snapshotTokenBudget` tokens, and any feedback. Images among the attachments become image
+ * parts. Deterministic for equal inputs.
+ */
+export function buildPlanningPrompt(input: PlanningPromptInput): LlmMessage[] {
+  const tools = input.tools.length === 0
+    ? 'No tools are available: use only agent, synthesis_gate, human_review and clarification steps.'
+    : input.tools.map((tool) => `- ${tool.name}: ${tool.description}${tool.parameters ? `\n  parameters: ${JSON.stringify(tool.parameters)}` : ''}`).join('\n');
+  const system = `${planRules}\n\nAvailable tools:\n${tools}\n\n${strategyGuidance[input.strategy]}\n\nReply with the plan as JSON only.`;
+
+  const sections = [`Objective:\n${input.objective.trim()}`];
+  const snapshot = input.workspace ? renderWorkspace(input.workspace, input.snapshotTokenBudget ?? defaultSnapshotBudget) : '';
+  if (snapshot !== '') sections.push(snapshot);
+  if (input.feedback?.trim()) sections.push(`Feedback on the previous plan (take it into account):\n${input.feedback.trim()}`);
+  const text = sections.join('\n\n');
+
+  const images = (input.workspace?.attachments ?? []).filter((attachment) => attachment.kind === 'image' && /^(data:image\/|https?:\/\/)/i.test(attachment.ref));
+  const content: string | LlmContentPart[] = images.length === 0 ? text : [{ type: 'text', text }, ...images.map((image): LlmContentPart => ({ type: 'image', url: image.ref }))];
+  return [
+    { role: 'system', content: system },
+    { role: 'user', content },
+  ];
+}
+
+/**
+ * The workspace section within `budget` tokens: 40 % file tree (file counts per folder two
+ * levels deep, then
+ * as many paths as fit), 45 % open files (shared equally, each cut by tokens), 15 %
+ * attachments. Unused shares are not redistributed, so the bound is simple and strict.
+ */
+export function renderWorkspace(workspace: WorkspaceSnapshot, budget: number): string {
+  const parts: string[] = [];
+  const files = workspace.files ?? [];
+  if (workspace.rootLabel) parts.push(`Workspace: ${workspace.rootLabel}`);
+  if (files.length > 0) parts.push(renderTree(files, Math.floor(budget * 0.4)));
+  const open = workspace.openFiles ?? [];
+  if (open.length > 0) {
+    const each = Math.floor((budget * 0.45) / open.length);
+    const rendered = open.map((file) => (file.text === undefined ? `- ${file.path}` : `--- ${file.path}\n${truncateToTokens(file.text, Math.max(0, each - countTokens(file.path) - 4), { marker: '\n… (cut)' })}`));
+    parts.push(`Open editors:\n${rendered.join('\n')}`);
+  }
+  const attachments = workspace.attachments ?? [];
+  if (attachments.length > 0) {
+    const list = attachments.map((attachment) => `- ${attachment.kind}: ${attachment.label ? `${attachment.label} ` : ''}${attachment.kind === 'image' && attachment.ref.startsWith('data:') ? '(image data attached)' : attachment.ref}`).join('\n');
+    parts.push(`Attachments:\n${truncateToTokens(list, Math.floor(budget * 0.15), { marker: '\n… (more attachments)' })}`);
+  }
+  return truncateToTokens(parts.join('\n\n'), budget, { marker: '\n… (workspace summary cut)' });
+}
+
+function renderTree(files: readonly string[], budget: number): string {
+  const full = `Files (${files.length}):\n${files.join('\n')}`;
+  if (countTokens(full) <= budget) return full;
+  const counts = new Map<string, number>();
+  for (const file of files) {
+    const segments = file.split('/');
+    const top = segments.length === 1 ? '(root)' : `${segments.slice(0, Math.min(2, segments.length - 1)).join('/')}/`;
+    counts.set(top, (counts.get(top) ?? 0) + 1);
+  }
+  const summary = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([folder, count]) => `${folder} ${count}`).join(', ');
+  const head = truncateToTokens(`Files (${files.length}) by folder: ${summary}`, Math.floor(budget / 3), { marker: ' …' });
+  const paths = truncateToTokens(files.join('\n'), budget - countTokens(head) - 8, { marker: '\n… (more files)' });
+  return `${head}\nSome paths:\n${paths}`;
+}

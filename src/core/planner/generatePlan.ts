@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import { chatStructured, type StructuredMode } from '../llm/chatStructured';
+import type { LlmUsage } from '../llm/llmTypes';
+import { buildPlanningPrompt, type PlannerToolInfo, type PlanningStrategy, type WorkspaceSnapshot } from '../llm/prompts/planningPrompt';
+import { critiquePlan, type Critique } from '../plan/critiquePlan';
+import { parsePlan, type ParsePlanOptions } from '../plan/parsePlan';
+import { plannerOutputSchema, type Diagnostic, type Plan } from '../plan/planSchema';
+import { validatePlan } from '../plan/validatePlan';
+import type { Clock, LlmClient } from '../ports';
+import type { ToolRegistry } from '../tools/tool';
+import { createPlanStepStream, type PlannerStep } from './planStepStream';
+
+/** What `generatePlan` needs besides the objective. */
+export interface GeneratePlanOptions {
+  llm: LlmClient;
+  /** The tools steps may use: a registry (schemas are described to the model) or plain descriptions. */
+  tools: ToolRegistry | readonly PlannerToolInfo[];
+  signal: AbortSignal;
+  /** Default `react`. */
+  strategy?: PlanningStrategy;
+  workspace?: WorkspaceSnapshot;
+  /** Token budget of the workspace section of the prompt (default 3 000). */
+  snapshotTokenBudget?: number;
+  /** The user's feedback on a previous plan (Regenerate). */
+  feedback?: string;
+  /**
+   * Called with each step as soon as the model has finished writing it (the reply is then
+   * streamed). After a retry or the repair round, steps come again from index 0.
+   */
+  onPartialStep?: (step: PlannerStep, index: number) => void;
+  /** Sets the plan's `createdAt` (default: the Unix epoch, so the result is deterministic). */
+  clock?: Clock;
+  /** The plan's id (default: derived from its content). */
+  planId?: string;
+}
+
+/** A generated plan with its review and what generating it cost. */
+export interface GeneratePlanResult {
+  plan: Plan;
+  critique: Critique;
+  /** Parse warnings, validation warnings, and validation errors left after the repair round. */
+  warnings: string[];
+  /** Every `validatePlan` finding of the returned plan; errors make it unrunnable until edited. */
+  diagnostics: Diagnostic[];
+  usage: LlmUsage;
+  /** `undefined` when the model's price is unknown. */
+  costUsd?: number;
+  /** Chat requests that succeeded (2 when the repair round was used). */
+  requests: number;
+  repaired: boolean;
+  mode: StructuredMode;
+}
+
+/**
+ * Plans `objective` with a language model (DESIGN §5): the planning prompt (objective,
+ * size-bounded workspace snapshot, tools with schemas, strategy guidance), structured output
+ * with `plannerOutputSchema`, then `parsePlan`, `validatePlan` against the tools and
+ * `critiquePlan`. Schema and validation errors get ONE repair round together; validation
+ * errors still left are returned in `warnings` and `diagnostics` (the user reviews and edits
+ * the plan before it runs). The plan's objective is `objective` as given. Throws the
+ * client's `LlmError`, a `StructuredOutputError` when the reply never matched the schema,
+ * or an `Error` when the plan cannot be read at all.
+ */
+export async function generatePlan(objective: string, options: GeneratePlanOptions): Promise<GeneratePlanResult> {
+  if (objective.trim() === '') throw new RangeError('The request is empty. Describe the task you want planned.');
+  const toolInfos = describeTools(options.tools);
+  const validationTools = isRegistry(options.tools) ? options.tools : toolInfos.map((tool) => tool.name);
+  const parseOptions: ParsePlanOptions = {
+    ...(options.clock ? { createdAt: new Date(options.clock.now()).toISOString() } : {}),
+    ...(options.planId ? { id: options.planId } : {}),
+  };
+  const messages = buildPlanningPrompt({
+    objective,
+    tools: toolInfos,
+    strategy: options.strategy ?? 'react',
+    ...(options.workspace ? { workspace: options.workspace } : {}),
+    ...(options.feedback ? { feedback: options.feedback } : {}),
+    ...(options.snapshotTokenBudget === undefined ? {} : { snapshotTokenBudget: options.snapshotTokenBudget }),
+  });
+
+  const check = (value: unknown): string[] => {
+    const parsed = parsePlan(value, parseOptions);
+    if (!parsed.ok) return parsed.errors;
+    return validatePlan(parsed.plan, { tools: validationTools })
+      .filter((diagnostic) => diagnostic.severity === 'error')
+      .map((diagnostic) => (diagnostic.stepId === undefined ? diagnostic.message : `step ${diagnostic.stepId}: ${diagnostic.message}`));
+  };
+  const streamSteps = options.onPartialStep ? createPlanStepStream(options.onPartialStep) : undefined;
+  const result = await chatStructured(
+    options.llm,
+    {
+      messages,
+      signal: options.signal,
+      schemaName: 'task_plan',
+      check,
+      ...(streamSteps ? { stream: true, onDelta: streamSteps } : {}),
+    },
+    plannerOutputSchema,
+  );
+
+  const parsed = parsePlan(result.value, parseOptions);
+  if (!parsed.ok) throw new Error(`The model's plan could not be used, even after a repair round: ${parsed.errors.join('; ')}`);
+  const plan: Plan = { ...parsed.plan, objective: objective.trim() };
+  const diagnostics = validatePlan(plan, { tools: validationTools });
+  const warnings = [
+    ...parsed.warnings,
+    ...diagnostics.map((diagnostic) => `${diagnostic.severity === 'error' ? 'Error' : 'Warning'}${diagnostic.stepId === undefined ? '' : ` in step ${diagnostic.stepId}`}: ${diagnostic.message}`),
+  ];
+  return {
+    plan,
+    critique: critiquePlan(plan),
+    warnings,
+    diagnostics,
+    usage: result.usage,
+    ...(result.costUsd === undefined ? {} : { costUsd: result.costUsd }),
+    requests: result.responses.length,
+    repaired: result.repaired,
+    mode: result.mode,
+  };
+}
+
+function isRegistry(tools: GeneratePlanOptions['tools']): tools is ToolRegistry {
+  return !Array.isArray(tools) && typeof (tools as ToolRegistry).names === 'function';
+}
+
+/** Tool descriptions for the prompt; a registry's zod input schemas become JSON Schema. */
+function describeTools(tools: GeneratePlanOptions['tools']): PlannerToolInfo[] {
+  if (!isRegistry(tools)) return [...(tools as readonly PlannerToolInfo[])];
+  return tools.names().flatMap((name) => {
+    const tool = tools.get(name);
+    if (!tool) return [];
+    const { $schema: _ignored, ...parameters } = z.toJSONSchema(tool.inputSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+    return [{ name: tool.name, description: tool.description, parameters }];
+  });
+}
