@@ -33,8 +33,13 @@ export function truncateToTokens(text: string, maxTokens: number, options: { kee
   if (maxTokens <= 0) return '';
   const tokens = encode(text);
   if (tokens.length <= maxTokens) return text;
-  const marker = options.marker ?? '…';
-  const room = Math.max(0, maxTokens - countTokens(marker));
-  if (room === 0) return decode(options.keep === 'tail' ? tokens.slice(-maxTokens) : tokens.slice(0, maxTokens));
-  return options.keep === 'tail' ? `${marker}${decode(tokens.slice(-room))}` : `${decode(tokens.slice(0, room))}${marker}`;
+  const wanted = options.marker ?? '…';
+  const marker = countTokens(wanted) < maxTokens ? wanted : '';
+  const markerTokens = countTokens(marker);
+  // Re-encoding a cut can merge or split tokens at the seam: shrink until the result fits.
+  for (let room = maxTokens - markerTokens; room > 0; room--) {
+    const cut = options.keep === 'tail' ? `${marker}${decode(tokens.slice(-room))}` : `${decode(tokens.slice(0, room))}${marker}`;
+    if (countTokens(cut) <= maxTokens) return cut;
+  }
+  return '';
 }

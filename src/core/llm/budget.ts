@@ -1,0 +1,110 @@
+import type { LlmClient } from '../ports';
+import type { LlmChatResponse } from './llmTypes';
+
+/** Per-run limits (DESIGN §5); an absent limit is unlimited. Tokens count prompt + completion. */
+export interface BudgetLimits {
+  maxRequests?: number;
+  maxTokens?: number;
+  /** US dollars. Calls of models without a known price add nothing to the cost. */
+  maxCostUsd?: number;
+}
+
+/** Which limit was reached. */
+export type BudgetLimitName = 'requests' | 'tokens' | 'cost';
+
+/** What the run has used so far. */
+export interface BudgetUsage {
+  requests: number;
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+  /** USD, summed over calls whose cost was known. */
+  costUsd: number;
+  /** Calls whose cost was unknown (so `costUsd` undercounts). */
+  unpricedRequests: number;
+}
+
+/** A reached limit, with a message fit for the user. */
+export interface BudgetExhaustion {
+  limit: BudgetLimitName;
+  used: number;
+  max: number;
+  message: string;
+}
+
+/** A call refused because a limit was reached before it. */
+export class BudgetExceededError extends Error {
+  override readonly name = 'BudgetExceededError';
+
+  constructor(readonly exhaustion: BudgetExhaustion) {
+    super(exhaustion.message);
+  }
+}
+
+/** Counts a run's LLM use against its limits. */
+export interface BudgetTracker {
+  /** Adds one completed call. */
+  record(response: Pick<LlmChatResponse, 'usage' | 'costUsd'>): void;
+  /** The first limit reached (checked in the order requests, tokens, cost), or `undefined`. */
+  exhausted(): BudgetExhaustion | undefined;
+  usage(): BudgetUsage;
+  limits(): BudgetLimits;
+  /** Raises (or sets) limits, e.g. when the user chooses "continue" after a pause. */
+  raise(limits: BudgetLimits): void;
+  /** A client that refuses calls with `BudgetExceededError` once a limit is reached and records every call. */
+  wrap(client: LlmClient): LlmClient;
+}
+
+/**
+ * A budget tracker. A limit counts as reached when usage is at or above it, so the call
+ * that crosses a limit completes and the next one is refused: the run pauses between calls,
+ * never in the middle of one.
+ */
+export function createBudgetTracker(initial: BudgetLimits = {}): BudgetTracker {
+  let current: BudgetLimits = { ...initial };
+  const used: BudgetUsage = { requests: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0, costUsd: 0, unpricedRequests: 0 };
+
+  const exhausted = (): BudgetExhaustion | undefined => {
+    const checks: [BudgetLimitName, number, number | undefined, (value: number) => string][] = [
+      ['requests', used.requests, current.maxRequests, (value) => `${value} LLM requests`],
+      ['tokens', used.totalTokens, current.maxTokens, (value) => `${value} tokens`],
+      ['cost', used.costUsd, current.maxCostUsd, (value) => `$${value.toFixed(4)}`],
+    ];
+    for (const [limit, value, max, show] of checks) {
+      if (max !== undefined && value >= max) {
+        return { limit, used: value, max, message: `The run's ${limit} budget is used up: ${show(value)} of ${show(max)}. Continue with a higher limit, or stop.` };
+      }
+    }
+    return undefined;
+  };
+
+  const tracker: BudgetTracker = {
+    record(response) {
+      used.requests++;
+      used.promptTokens += response.usage.promptTokens;
+      used.completionTokens += response.usage.completionTokens;
+      used.totalTokens = used.promptTokens + used.completionTokens;
+      if (response.costUsd === undefined) used.unpricedRequests++;
+      else used.costUsd += response.costUsd;
+    },
+    exhausted,
+    usage: () => ({ ...used }),
+    limits: () => ({ ...current }),
+    raise(limits) {
+      current = { ...current, ...limits };
+    },
+    wrap(client) {
+      return {
+        model: client.model,
+        async chat(request) {
+          const reached = exhausted();
+          if (reached) throw new BudgetExceededError(reached);
+          const response = await client.chat(request);
+          tracker.record(response);
+          return response;
+        },
+      };
+    },
+  };
+  return tracker;
+}

@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { BudgetExceededError, createBudgetTracker } from '../../../../src/core/llm/budget';
+import type { LlmChatRequest } from '../../../../src/core/llm/llmTypes';
+import type { LlmClient } from '../../../../src/core/ports';
+
+const reply = (promptTokens: number, completionTokens: number, costUsd?: number) => ({ usage: { promptTokens, completionTokens }, ...(costUsd === undefined ? {} : { costUsd }) });
+
+describe('createBudgetTracker', () => {
+  it('sums usage and reports no limit while under every limit', () => {
+    const tracker = createBudgetTracker({ maxRequests: 3, maxTokens: 1_000, maxCostUsd: 1 });
+    tracker.record(reply(100, 50, 0.01));
+    tracker.record(reply(10, 5));
+    assert.deepEqual(tracker.usage(), { requests: 2, promptTokens: 110, completionTokens: 55, totalTokens: 165, costUsd: 0.01, unpricedRequests: 1 });
+    assert.equal(tracker.exhausted(), undefined);
+  });
+
+  it('reports which limit was reached, with a message', () => {
+    const requests = createBudgetTracker({ maxRequests: 1 });
+    requests.record(reply(1, 1));
+    assert.equal(requests.exhausted()?.limit, 'requests');
+    const tokens = createBudgetTracker({ maxTokens: 100 });
+    tokens.record(reply(80, 30));
+    assert.deepEqual({ ...tokens.exhausted(), message: undefined }, { limit: 'tokens', used: 110, max: 100, message: undefined });
+    assert.match(tokens.exhausted()!.message, /tokens budget is used up: 110 tokens of 100 tokens/);
+    const cost = createBudgetTracker({ maxCostUsd: 0.05 });
+    cost.record(reply(1, 1, 0.06));
+    assert.equal(cost.exhausted()?.limit, 'cost');
+    assert.match(cost.exhausted()!.message, /\$0\.0600 of \$0\.0500/);
+  });
+
+  it('continues after the limit is raised', () => {
+    const tracker = createBudgetTracker({ maxRequests: 1 });
+    tracker.record(reply(1, 1));
+    tracker.raise({ maxRequests: 5 });
+    assert.equal(tracker.exhausted(), undefined);
+    assert.deepEqual(tracker.limits(), { maxRequests: 5 });
+  });
+
+  it('wraps a client: records each call and refuses calls once a limit is reached', async () => {
+    let calls = 0;
+    const inner: LlmClient = { model: 'm', chat: async (_: LlmChatRequest) => ({ ...reply(40, 10, 0.001), text: `call ${++calls}`, toolCalls: [], usageReported: true, model: 'm' }) };
+    const tracker = createBudgetTracker({ maxTokens: 100 });
+    const client = tracker.wrap(inner);
+    const request = { messages: [], signal: new AbortController().signal };
+    await client.chat(request);
+    await client.chat(request);
+    await assert.rejects(client.chat(request), (error: unknown) => error instanceof BudgetExceededError && error.exhaustion.limit === 'tokens');
+    assert.equal(calls, 2);
+    assert.equal(tracker.usage().requests, 2);
+  });
+});
