@@ -3,7 +3,7 @@
 import { appendFileSync } from 'node:fs';
 import { runPlan } from '../../src/core/engine/runPlan';
 import type { StepRunner } from '../../src/core/engine/runOptions';
-import { timerClock } from '../../src/core/engine/timerClock';
+import { timerClock } from '../../src/core/time/timerClock';
 import { createFileRunStore } from '../../src/node/fileRunStore';
 import { makePlan, makeStep } from './randomPlans';
 

@@ -5,7 +5,7 @@ import type { Tool, ToolRegistry } from '../tools/tool';
 import { defaultBackoff } from './failurePolicy';
 import type { ResolvedRunOptions, RunOptions } from './runOptions';
 import { deferAllInteraction } from './stepInteraction';
-import { timerClock } from './timerClock';
+import { timerClock } from '../time/timerClock';
 
 const defaultMaxConcurrency = 4;
 const defaultPredicateTimeoutMs = 1000;

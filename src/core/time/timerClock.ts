@@ -1,7 +1,8 @@
 import type { Clock } from '../ports';
 
 /**
- * The real `Clock`: wall time and the host's timers (Node and VS Code alike). The engine
+ * The real `Clock`: wall time and the host's timers (Node and VS Code alike), kept out of
+ * the engine's folder so scheduling code never touches timers itself. The engine
  * uses it when `RunOptions.clock` is not given; tests pass a manual clock instead.
  */
 export const timerClock: Clock = {

@@ -31,7 +31,7 @@ describe('evaluatePredicate', () => {
   });
 
   it('stops unbounded allocation at the memory limit and still works afterwards', async () => {
-    const outcome = await evaluatePredicate('(() => { const a = []; for (;;) a.push("x".repeat(1 << 20) + a.length); })()', {}, { memoryLimitBytes: 4 * 1024 * 1024, timeoutMs: 10000 });
+    const outcome = await evaluatePredicate('(() => { const a = []; for (;;) a.push([1, 2, 3, 4, 5, 6, 7, 8]); })()', {}, { memoryLimitBytes: 4 * 1024 * 1024, timeoutMs: 10_000 });
     assert.equal(outcome.kind, 'error');
     assert.match(outcome.kind === 'error' ? outcome.message : '', /ran out of memory/);
     assert.deepEqual(await evaluatePredicate('true', {}), { kind: 'pass' });
