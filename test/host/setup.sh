@@ -11,6 +11,17 @@ NODE24_VERSION=24.21.0
 started=$(date +%s)
 step() { echo "[host setup +$(( $(date +%s) - started ))s] $*"; }
 
+# Under `npm test` or `npm start` the outer npm (running on Node 20) exports its own context. The inner npm would
+# take it as configuration: code-server's postinstall reads the Node version from npm_config_user_agent and
+# refuses "node/v20". Drop that context so the inner npm describes itself.
+for name in $(compgen -e); do
+  case "$name" in
+    npm_config_user_agent | npm_config_local_prefix | npm_config_node_gyp | npm_config_npm_version | npm_config_global_prefix \
+      | npm_config_prefix | npm_package_* | npm_lifecycle_* | npm_execpath | npm_node_execpath | npm_command | NODE | INIT_CWD)
+      unset "$name" ;;
+  esac
+done
+
 # 1. Debian packages. apt-get update only when a package is missing.
 if ! command -v chromium >/dev/null || [ ! -e /usr/include/gssapi/gssapi.h ]; then
   if [ "$(id -u)" != 0 ]; then
