@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsBase, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { timerClock } from '../engine/timerClock';
+import { timerClock } from '../time/timerClock';
 import type { Clock, LlmClient, Logger } from '../ports';
 import { isTransientKind, LlmError, type LlmErrorKind } from './llmError';
 import type { LlmChatRequest, LlmChatResponse, LlmMessage, LlmToolCall, LlmUsage } from './llmTypes';
