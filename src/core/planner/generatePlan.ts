@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { chatStructured, type StructuredMode } from '../llm/chatStructured';
 import type { LlmUsage } from '../llm/llmTypes';
-import { buildPlanningPrompt, type PlannerToolInfo, type PlanningStrategy, type WorkspaceSnapshot } from '../llm/prompts/planningPrompt';
+import { buildPlanningPrompt, type PlannerToolInfo, type WorkspaceSnapshot } from '../llm/prompts/planningPrompt';
 import { critiquePlan, type Critique } from '../plan/critiquePlan';
 import { parsePlan, type ParsePlanOptions } from '../plan/parsePlan';
 import { plannerOutputSchema, type Diagnostic, type Plan } from '../plan/planSchema';
 import { validatePlan } from '../plan/validatePlan';
 import type { Clock, LlmClient } from '../ports';
+import type { PlanningStrategy } from '../session/planningPrompt';
 import type { ToolRegistry } from '../tools/tool';
 import { createPlanStepStream, type PlannerStep } from './planStepStream';
 

@@ -1,9 +1,7 @@
 import type { Attachment } from '../../plan/planSchema';
+import type { PlanningStrategy } from '../../session/planningPrompt';
 import type { LlmContentPart, LlmMessage } from '../llmTypes';
 import { countTokens, truncateToTokens } from '../tokenCount';
-
-/** The `taskPlanner.strategy` setting: it changes only the guidance text of the prompts. */
-export type PlanningStrategy = 'react' | 'plan_act_reflect' | 'goal_decompose_route_synthesise';
 
 /** A tool as the planner describes it to the model; `parameters` is JSON Schema. */
 export interface PlannerToolInfo {
@@ -36,7 +34,7 @@ export interface PlanningPromptInput {
   snapshotTokenBudget?: number;
 }
 
-/** Guidance per strategy; the rest of the prompt is the same for all of them. */
+/** Guidance per strategy (the `taskPlanner.strategy` setting); the rest of the prompt is the same for all of them. */
 export const strategyGuidance: Readonly<Record<PlanningStrategy, string>> = {
   react:
     'Strategy: reason and act. Prefer small steps that each do one thing and produce an observable result; read or search before you write; let later steps use earlier results through templates.',

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { buildPlanningPrompt, renderWorkspace, strategyGuidance, type PlanningStrategy } from '../../../../../src/core/llm/prompts/planningPrompt';
+import { buildPlanningPrompt, renderWorkspace, strategyGuidance } from '../../../../../src/core/llm/prompts/planningPrompt';
+import type { PlanningStrategy } from '../../../../../src/core/session/planningPrompt';
 import { countTokens } from '../../../../../src/core/llm/tokenCount';
 
 describe('buildPlanningPrompt', () => {
