@@ -34,7 +34,11 @@ export interface FileStat {
 export interface WorkspaceFs {
   /** A display name of the root (a folder path or URI). */
   readonly rootLabel: string;
-  readText(path: string, signal?: AbortSignal): Promise<string>;
+  /**
+   * The file's text (UTF-8). With `options.maxBytes`, a larger file is refused with a
+   * `WorkspaceError` of code `too_large` before it is read.
+   */
+  readText(path: string, signal?: AbortSignal, options?: { maxBytes?: number }): Promise<string>;
   /** Writes atomically: a temporary file in the same directory, then a rename. */
   writeText(path: string, text: string, signal?: AbortSignal): Promise<void>;
   delete(path: string, signal?: AbortSignal): Promise<void>;

@@ -24,7 +24,7 @@ export interface NodeCommandRunnerOptions {
  */
 export function createNodeCommandRunner(root: string, options: NodeCommandRunnerOptions = {}): CommandRunner {
   const absoluteRoot = path.resolve(root);
-  const probe = createNodePathProbe(fs.promises);
+  const probe = createNodePathProbe();
   const killGraceMs = options.killGraceMs ?? 300;
   const resolveCwd = async (cwd: string) => (await resolveInRoot(cwd, { root: absoluteRoot, probe })).real;
   return {

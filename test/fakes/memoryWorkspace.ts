@@ -37,12 +37,16 @@ export function createMemoryWorkspace(files: Record<string, string> = {}): Memor
 
   return {
     rootLabel: root,
-    async readText(input, signal) {
+    async readText(input, signal, options) {
       signal?.throwIfAborted();
       const relative = await resolve(input);
       if (directories.has(relative)) throw new WorkspaceError('is_directory', input, `${relative || '.'} is a directory, not a file`);
       const text = texts.get(relative);
       if (text === undefined) throw new WorkspaceError('not_found', input, `File not found: ${relative}`);
+      const size = new TextEncoder().encode(text).length;
+      if (options?.maxBytes !== undefined && size > options.maxBytes) {
+        throw new WorkspaceError('too_large', input, `${relative} is ${size} bytes, more than the ${options.maxBytes}-byte limit for this read`);
+      }
       return text;
     },
     async writeText(input, text, signal) {

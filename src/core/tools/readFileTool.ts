@@ -38,7 +38,7 @@ export const readFileTool: Tool<z.infer<typeof inputSchema>, ReadFileOutput> = {
     if (stat.size > maxReadFileBytes) {
       throw new WorkspaceError('too_large', path, `${path} is ${stat.size} bytes, more than the ${maxReadFileBytes}-byte read limit; use search_text to find what you need in it`);
     }
-    const text = await ctx.workspace.readText(path, signal);
+    const text = await ctx.workspace.readText(path, signal, { maxBytes: maxReadFileBytes });
     if (text.slice(0, 8192).includes('\u0000')) throw new WorkspaceError('binary', path, `${path} looks like a binary file; read_file reads text only`);
     const lines = text.split(/(?<=\n)/);
     const totalLines = lines.length;

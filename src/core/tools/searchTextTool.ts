@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { isWorkspaceError } from '../workspace/workspaceError';
 import type { Tool } from './tool';
 
-/** Files larger than this (in UTF-16 code units once read) are skipped by `search_text`. */
-export const maxSearchFileChars = 4 * 1024 * 1024;
+/** Files larger than this, in bytes, are skipped by `search_text` without being read. */
+export const maxSearchFileBytes = 4 * 1024 * 1024;
 /** Longest line text returned per match, in characters. */
 export const maxMatchLineChars = 400;
 const readConcurrency = 64;
@@ -52,7 +52,7 @@ export const searchTextTool: Tool<z.infer<typeof inputSchema>, SearchTextOutput>
     let filesSkipped = 0;
     let truncated = false;
     const read = (path: string): Promise<string | undefined> =>
-      ctx.workspace.readText(path, signal).catch((error: unknown) => {
+      ctx.workspace.readText(path, signal, { maxBytes: maxSearchFileBytes }).catch((error: unknown) => {
         if (isWorkspaceError(error)) return undefined;
         throw error;
       });
@@ -64,7 +64,7 @@ export const searchTextTool: Tool<z.infer<typeof inputSchema>, SearchTextOutput>
       const text = await (window.shift() as Promise<string | undefined>);
       if (next < files.length) window.push(read(files[next++] as string));
       signal.throwIfAborted();
-      if (text === undefined || text.length > maxSearchFileChars || text.slice(0, 8192).includes('\u0000')) {
+      if (text === undefined || text.slice(0, 8192).includes('\u0000')) {
         filesSkipped++;
         continue;
       }
@@ -101,8 +101,8 @@ interface QueryMatcher {
 function compileQuery(query: string, isRegex: boolean, caseSensitive: boolean): QueryMatcher {
   if (!isRegex) {
     if (caseSensitive) return { anywhere: (text) => text.includes(query), column: (line) => line.indexOf(query) };
-    const lower = query.toLowerCase();
-    return { anywhere: (text) => text.toLowerCase().includes(lower), column: (line) => line.toLowerCase().indexOf(lower) };
+    const pattern = new RegExp(query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
+    return { anywhere: (text) => pattern.test(text), column: (line) => line.search(pattern) };
   }
   let regex: RegExp;
   try {

@@ -31,6 +31,12 @@ export function describeWorkspaceFsConformance(name: string, makeFs: WorkspaceFs
       }
     });
 
+    it('refuses a read over maxBytes with code too_large, and reads up to it', async () => {
+      const fs = await open({ 'big.txt': 'x'.repeat(2000), 'small.txt': 'x'.repeat(100) });
+      await assert.rejects(fs.readText('big.txt', undefined, { maxBytes: 1000 }), (error: unknown) => error instanceof WorkspaceError && error.code === 'too_large');
+      assert.equal((await fs.readText('small.txt', undefined, { maxBytes: 100 })).length, 100);
+    });
+
     it('creates missing parent directories on write', async () => {
       const fs = await open();
       await fs.writeText('a/b/c/d.txt', 'deep');

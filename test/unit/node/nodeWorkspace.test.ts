@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createNodeWorkspace, tempFilePrefix } from '../../../src/node/nodeWorkspace';
 import type { NodeFileSystem } from '../../../src/node/nodeWorkspace';
+import { WorkspaceError } from '../../../src/core/workspace/workspaceError';
 import { describeWorkspaceFsConformance } from '../conformance/workspaceFsConformance';
 
 function makeTree(files: Record<string, string>): string {
@@ -68,6 +70,11 @@ describe('createNodeWorkspace', () => {
   it('does not list its own temporary files', async () => {
     fs.writeFileSync(path.join(dir, `${tempFilePrefix}keep.txt.abc`), 'stray');
     assert.deepEqual(await createNodeWorkspace(dir).list(), ['keep.txt']);
+  });
+
+  it('refuses to read a named pipe instead of hanging on it', async function () {
+    if (spawnSync('mkfifo', [path.join(dir, 'pipe')]).status !== 0) this.skip();
+    await assert.rejects(createNodeWorkspace(dir).readText('pipe'), (error: unknown) => error instanceof WorkspaceError && error.code === 'not_regular');
   });
 
   it('names a missing workspace root in its error', async () => {
