@@ -92,6 +92,12 @@ describe('createNodeCommandRunner', function () {
     for (const secret of ['OPENAI_API_KEY', 'MY_SERVICE_TOKEN', 'DB_PASSWORD', 'INNOCENT_NAME']) assert.ok(!names.includes(secret), secret);
   });
 
+  it('streams output as it arrives', async () => {
+    const chunks: string[] = [];
+    await createNodeCommandRunner(dir).run(spec([process.execPath, '-e', "console.log('one'); console.error('two')"], { onOutput: (text) => chunks.push(text) }), never);
+    assert.deepEqual(chunks.join('').split('\n').filter(Boolean).sort(), ['one', 'two']);
+  });
+
   it('reports exit codes, and a program that does not exist clearly', async () => {
     const runner = createNodeCommandRunner(dir);
     assert.equal((await runner.run(spec([process.execPath, '-e', 'process.exit(3)']), never)).exitCode, 3);
