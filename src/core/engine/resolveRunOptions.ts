@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { resolveAgentLimits } from '../agent/agentLimits';
 import type { Plan } from '../plan/planSchema';
 import type { Logger, WorkspaceFs } from '../ports';
 import type { Tool, ToolRegistry } from '../tools/tool';
@@ -19,6 +20,8 @@ export function resolveRunOptions(plan: Plan, options: RunOptions): ResolvedRunO
     plan,
     tools: toRegistry(options.tools ?? []),
     stepRunner: options.stepRunner,
+    llm: options.llm,
+    agentLimits: resolveAgentLimits(options.agentLimits),
     interaction: options.interaction ?? deferAllInteraction,
     maxConcurrency,
     clock: options.clock ?? timerClock,

@@ -252,6 +252,7 @@ export async function executeRun(setup: EngineSetup, control: RunControl): Promi
               output: (text) => {
                 if (!signal.aborted) emit({ type: 'step_output', stepId: id, text });
               },
+              state: () => draft,
             },
             prepared.input,
           ),

@@ -1,5 +1,7 @@
+import type { AgentLimits } from '../agent/agentLimits';
+import type { BudgetUsage } from '../llm/budget';
 import type { Plan, Step } from '../plan/planSchema';
-import type { Clock, Interaction, Logger, RunStore, WorkspaceFs } from '../ports';
+import type { Clock, Interaction, LlmClient, Logger, RunStore, WorkspaceFs } from '../ports';
 import type { CheckpointStore } from '../tools/checkpointStore';
 import type { CommandRunner } from '../tools/commandRunner';
 import type { ApprovalPolicy, Tool, ToolRegistry } from '../tools/tool';
@@ -35,8 +37,18 @@ export type StepRunner = (step: Step, ctx: StepRunnerContext) => Promise<unknown
 export interface RunOptions {
   /** Tools `tool` steps may call. */
   tools?: ToolRegistry | readonly Tool[];
-  /** Runs `agent` and `synthesis_gate` steps; without it such steps fail with a clear message. */
+  /**
+   * Runs `agent` and `synthesis_gate` steps; takes priority over `llm`. Without either,
+   * such steps fail with a clear message.
+   */
   stepRunner?: StepRunner;
+  /**
+   * The model that runs `agent` steps (a tool-calling loop with the agent's prompt and
+   * tools) and `synthesis_gate` steps (one condensing call) when no `stepRunner` is given.
+   */
+  llm?: LlmClient;
+  /** Limits of agent steps and gates; defaults in `defaultAgentLimits`. */
+  agentLimits?: Partial<AgentLimits>;
   /** The user; without it every request is deferred and the run ends `waiting`. */
   interaction?: Interaction;
   /** Steps running at once, awaiting steps included; default 4, at least 1. */
@@ -108,6 +120,8 @@ export interface RunMetadata {
   reason?: string;
   warnings: string[];
   resumeCount: number;
+  /** LLM use of the whole run, when it was counted (`executeWithReplanning` does). */
+  llmUsage?: BudgetUsage;
 }
 
 /** A started run. Subscribe right after `runPlan` returns: the run starts on the next microtask. */
@@ -126,6 +140,8 @@ export interface ResolvedRunOptions {
   plan: Plan;
   tools: ToolRegistry;
   stepRunner: StepRunner | undefined;
+  llm: LlmClient | undefined;
+  agentLimits: AgentLimits;
   interaction: Interaction;
   maxConcurrency: number;
   clock: Clock;

@@ -1,11 +1,13 @@
+import { executeLlmStep } from '../../agent/executeLlmStep';
 import { expandTemplatesDetailed } from '../../plan/expandTemplates';
 import type { Step } from '../../plan/planSchema';
 import type { ExecuteContext, PrepareContext, PreparedInput, StepExecutor } from './stepExecutor';
 import { StepFailure, withDiagnosis } from './stepExecutor';
 
 /**
- * `agent` and `synthesis_gate` steps, both run by `RunOptions.stepRunner` (the LLM layer
- * plugs in there). A gate without an input is asked to condense its dependencies' results.
+ * `agent` and `synthesis_gate` steps, run by `RunOptions.stepRunner` when there is one,
+ * else by `RunOptions.llm` (`executeLlmStep`: the agent loop or the gate's condensing call).
+ * A gate without an input is asked to condense its dependencies' results.
  */
 export const llmStepExecutor: StepExecutor = {
   prepare(ctx: PrepareContext): PreparedInput {
@@ -16,8 +18,9 @@ export const llmStepExecutor: StepExecutor = {
   async execute(ctx: ExecuteContext, input: unknown): Promise<unknown> {
     const runner = ctx.options.stepRunner;
     if (!runner) {
+      if (ctx.options.llm) return executeLlmStep(ctx, String(input), ctx.options.llm);
       throw new StepFailure(
-        `Step ${ctx.step.id} is a ${ctx.step.kind === 'agent' ? 'sub-agent' : 'synthesis gate'} step, but no step runner is configured: pass RunOptions.stepRunner (or configure a language model).`,
+        `Step ${ctx.step.id} is a ${ctx.step.kind === 'agent' ? 'sub-agent' : 'synthesis gate'} step, but no step runner is configured and no language model either: pass RunOptions.llm (e.g. createOpenAiClient(...)) or RunOptions.stepRunner.`,
         false,
       );
     }

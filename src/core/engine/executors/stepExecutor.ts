@@ -1,5 +1,6 @@
 import type { Plan, Step } from '../../plan/planSchema';
 import type { Interaction } from '../../ports';
+import type { RunState } from '../runEvents';
 import type { ResolvedRunOptions } from '../runOptions';
 
 /** What preparing a step's input needs: completed results and the last diagnosis. */
@@ -32,6 +33,8 @@ export interface ExecuteContext {
   interaction: Interaction;
   options: ResolvedRunOptions;
   output(text: string): void;
+  /** The live run state (statuses, completed results); read it, never change it. */
+  state(): Readonly<RunState>;
 }
 
 /**

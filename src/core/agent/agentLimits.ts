@@ -1,0 +1,29 @@
+/**
+ * Limits of the LLM work in a run (DESIGN §4): how long a step agent may go on, and the
+ * token budget of the rolling context summary its prompt carries. Times in milliseconds.
+ */
+export interface AgentLimits {
+  /** Model calls one agent attempt may make, tool-call rounds included; at least 1. */
+  maxTurns: number;
+  /**
+   * Wall time of one agent attempt or gate call (from the run's `Clock`), on top of any step
+   * `timeoutMs`; `Infinity` sets no limit.
+   */
+  timeoutMs: number;
+  /** Most tokens of the rolling summary of completed steps put into each step prompt. */
+  summaryBudgetTokens: number;
+  /** Most tokens of one tool result given back to the model (longer results are cut). */
+  toolResultTokens: number;
+}
+
+/** Defaults: 12 turns, 5 minutes, a 1 000-token summary, 4 000 tokens per tool result. */
+export const defaultAgentLimits: Readonly<AgentLimits> = { maxTurns: 12, timeoutMs: 300_000, summaryBudgetTokens: 1_000, toolResultTokens: 4_000 };
+
+/** `partial` over the defaults; throws a `RangeError` unless every limit is positive and all but `timeoutMs` finite. */
+export function resolveAgentLimits(partial: Partial<AgentLimits> | undefined): AgentLimits {
+  const limits = { ...defaultAgentLimits, ...partial };
+  for (const [name, value] of Object.entries(limits)) {
+    if (!(value > 0) || (name !== 'timeoutMs' && !Number.isFinite(value))) throw new RangeError(`agentLimits.${name} must be a positive number, got ${String(value)}.`);
+  }
+  return { ...limits, maxTurns: Math.max(1, Math.floor(limits.maxTurns)) };
+}

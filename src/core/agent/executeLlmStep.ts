@@ -1,0 +1,79 @@
+import type { ExecuteContext } from '../engine/executors/stepExecutor';
+import { StepFailure } from '../engine/executors/stepExecutor';
+import { buildStepPrompt } from '../llm/contextCompactor';
+import type { LlmClient } from '../ports';
+import type { Tool, ToolContext } from '../tools/tool';
+import { rollingSummary } from './rollingSummary';
+import { runStepAgent } from './runStepAgent';
+import { runSynthesisGate } from './runSynthesisGate';
+
+/** The prompt of the built-in `default` agent (all tools) when the plan defines none. */
+export const defaultAgentPrompt = 'You are a careful software assistant working in the user\'s VS Code workspace.';
+/** The prompt of the built-in `direct` agent (no tools) when the plan defines none. */
+export const directAgentPrompt = 'You answer directly from what you are given, without tools.';
+
+/**
+ * Runs an `agent` or `synthesis_gate` step with `llm` (the engine's path when no
+ * `stepRunner` is configured). The prompt is `buildStepPrompt`'s: objective, plan outline
+ * with live statuses, the rolling summary, the direct dependencies' results and `input`
+ * (which carries the verification diagnosis on a retry). Agents get their plan entry's
+ * prompt and exactly its tools, plus `ask_user` when the run has it (asking the user is
+ * how any step clarifies, DESIGN §4); `default` without an entry has every tool, `direct`
+ * none. A gate gets no summary and no tools: it condenses its dependencies only.
+ * Resolves to the answer text.
+ */
+export async function executeLlmStep(ctx: ExecuteContext, input: string, llm: LlmClient): Promise<string> {
+  const { step, plan, options } = ctx;
+  const limits = options.agentLimits;
+  const state = ctx.state();
+  const statuses: Record<string, string> = {};
+  for (const [id, stepState] of Object.entries(state.steps)) statuses[id] = stepState.status;
+
+  if (step.kind === 'synthesis_gate') {
+    const prompt = buildStepPrompt({ objective: plan.objective, plan, statuses, summary: '', step, depends: ctx.depends, input });
+    const result = await runSynthesisGate({ llm, stepId: step.id, prompt: prompt.text, clock: options.clock, signal: ctx.signal, timeoutMs: limits.timeoutMs, output: ctx.output });
+    return result.text;
+  }
+
+  const agentName = step.agent ?? 'default';
+  const agent = plan.agents[agentName] ?? (agentName === 'default' ? { prompt: defaultAgentPrompt, tools: options.tools.names() } : agentName === 'direct' ? { prompt: directAgentPrompt, tools: [] } : undefined);
+  if (!agent) {
+    throw new StepFailure(`Step ${step.id} uses the agent "${agentName}", which the plan does not define. Defined agents: ${Object.keys(plan.agents).join(', ') || 'none'} (plus the built-in "default" and "direct").`, false);
+  }
+  const tools: Tool[] = [];
+  for (const name of new Set([...agent.tools, ...(options.tools.get('ask_user') ? ['ask_user'] : [])])) {
+    const tool = options.tools.get(name);
+    if (!tool) throw new StepFailure(`The agent "${agentName}" of step ${step.id} lists the tool "${name}", which this run does not have. Registered tools: ${options.tools.names().join(', ') || 'none'}.`, false);
+    tools.push(tool);
+  }
+  const summary = await rollingSummary(state, { llm, budgetTokens: limits.summaryBudgetTokens, signal: ctx.signal });
+  const prompt = buildStepPrompt({ objective: plan.objective, plan, statuses, summary, step, depends: ctx.depends, input });
+  const toolContext: ToolContext = {
+    runId: ctx.runId,
+    stepId: step.id,
+    stepTitle: step.title,
+    workspace: options.workspace,
+    interaction: ctx.interaction,
+    approvalPolicy: options.approvalPolicy,
+    clock: options.clock,
+    logger: options.logger,
+    ...(options.commandRunner ? { commandRunner: options.commandRunner } : {}),
+    ...(options.checkpoints ? { checkpoints: options.checkpoints } : {}),
+    output: ctx.output,
+  };
+  const result = await runStepAgent({
+    llm,
+    stepId: step.id,
+    agentPrompt: agent.prompt,
+    stepPrompt: prompt.text,
+    tools,
+    toolContext,
+    clock: options.clock,
+    signal: ctx.signal,
+    maxTurns: limits.maxTurns,
+    timeoutMs: limits.timeoutMs,
+    toolResultTokens: limits.toolResultTokens,
+    output: ctx.output,
+  });
+  return result.text;
+}

@@ -1,0 +1,45 @@
+import { compactContext } from '../llm/contextCompactor';
+import type { RunState } from '../engine/runEvents';
+import type { LlmClient } from '../ports';
+
+interface SummaryMemory {
+  summary: string;
+  folded: Set<string>;
+  /** Serialises updates: steps running at once share one summary. */
+  queue: Promise<unknown>;
+}
+
+const memories = new WeakMap<RunState, SummaryMemory>();
+
+/**
+ * The run's rolling context summary (DESIGN §5) as a step starts: every step completed
+ * since the last call is folded in, in completion order, with `compactContext` (the model
+ * summarises only when the budget overflows; a deterministic fallback otherwise). Kept per
+ * run state object, so it lives exactly as long as the run. Invariant: at most
+ * `budgetTokens` tokens.
+ */
+export function rollingSummary(state: RunState, options: { llm?: LlmClient; budgetTokens: number; signal: AbortSignal }): Promise<string> {
+  let memory = memories.get(state);
+  if (!memory) {
+    memory = { summary: '', folded: new Set(), queue: Promise.resolve() };
+    memories.set(state, memory);
+  }
+  const current = memory;
+  const update = current.queue.then(async () => {
+    const titles = new Map((state.plan?.steps ?? []).map((step) => [step.id, step.title]));
+    for (const [stepId, result] of Object.entries(state.results)) {
+      if (current.folded.has(stepId)) continue;
+      current.folded.add(stepId);
+      const compacted = await compactContext(current.summary, { stepId, title: titles.get(stepId) ?? stepId, result }, {
+        budgetTokens: options.budgetTokens,
+        signal: options.signal,
+        ...(state.plan ? { objective: state.plan.objective } : {}),
+        ...(options.llm ? { llm: options.llm } : {}),
+      });
+      current.summary = compacted.summary;
+    }
+    return current.summary;
+  });
+  current.queue = update.catch(() => undefined);
+  return update;
+}

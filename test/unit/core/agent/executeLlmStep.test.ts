@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { createMemoryRunStore } from '../../../../src/core/engine/memoryRunStore';
+import { resumeRun } from '../../../../src/core/engine/resumeRun';
+import { runPlan } from '../../../../src/core/engine/runPlan';
+import type { RunOptions } from '../../../../src/core/engine/runOptions';
+import type { RunEvent } from '../../../../src/core/engine/runEvents';
+import { createOpenAiClient } from '../../../../src/core/llm/openAiClient';
+import type { Plan } from '../../../../src/core/plan/planSchema';
+import { askUserTool } from '../../../../src/core/tools/askUserTool';
+import { createToolRegistry } from '../../../../src/core/tools/createToolRegistry';
+import { listFilesTool } from '../../../../src/core/tools/listFilesTool';
+import { readFileTool } from '../../../../src/core/tools/readFileTool';
+import type { Tool } from '../../../../src/core/tools/tool';
+import { writeFileTool } from '../../../../src/core/tools/writeFileTool';
+import { FakeOpenAiServer, type FakeRequest } from '../../../fakes/fakeOpenAiServer';
+import { ManualClock } from '../../../fakes/manualClock';
+import { createMemoryWorkspace, type MemoryWorkspace } from '../../../fakes/memoryWorkspace';
+import { ScriptedInteraction } from '../../../fakes/scriptedInteraction';
+import { makePlan, makeStep } from '../../../support/randomPlans';
+
+const tools = createToolRegistry([readFileTool, listFilesTool, writeFileTool, askUserTool] as Tool[]);
+const toolNames = (request: FakeRequest | undefined): string[] => (request?.body?.tools ?? []).map((tool) => tool.function.name);
+const messagesOf = (request: FakeRequest | undefined) => request?.body?.messages ?? [];
+
+describe('executeLlmStep: agent and gate steps through RunOptions.llm', function () {
+  this.timeout(10_000);
+  let server: FakeOpenAiServer;
+  let workspace: MemoryWorkspace;
+
+  beforeEach(async () => {
+    server = await new FakeOpenAiServer().start();
+    workspace = createMemoryWorkspace({ 'a.txt': 'hello from a' });
+  });
+  afterEach(() => server.close());
+
+  async function run(plan: Plan, options: RunOptions = {}) {
+    const clock = new ManualClock(0, { autoAdvance: true });
+    const llm = createOpenAiClient({ baseURL: server.baseURL, apiKey: 'sk-test', model: 'gpt-4o-mini', clock });
+    const events: RunEvent[] = [];
+    const handle = runPlan(plan, { idSource: () => 'run-1', tools, workspace, llm, clock, agentLimits: { timeoutMs: Infinity }, ...options });
+    handle.events.subscribe((event) => events.push(event));
+    return { result: await handle.result, events, llm, clock };
+  }
+
+  it('runs an agent with its prompt and only its tools (plus ask_user), streams its text, and returns the answer', async () => {
+    server.enqueue(
+      { kind: 'message', toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] },
+      { kind: 'message', toolCalls: [{ name: 'write_file', arguments: { path: 'b.txt', content: 'hello from a' } }] },
+      { kind: 'message', content: 'Copied a.txt to b.txt.', chunkSize: 5 },
+    );
+    const interaction = ScriptedInteraction.approvingAll();
+    const plan = makePlan([makeStep('S1', { agent: 'copier', input: 'Copy a.txt to b.txt' })], { agents: { copier: { prompt: 'You copy files.', tools: ['read_file', 'write_file'] } } });
+    const { result, events } = await run(plan, { interaction });
+    assert.equal(result.status, 'completed', result.metadata.reason);
+    assert.equal(result.results['S1'], 'Copied a.txt to b.txt.');
+    assert.equal(workspace.snapshot()['b.txt'], 'hello from a');
+    assert.equal(interaction.approvals().length, 1);
+    const [first, second] = server.chatRequests;
+    assert.deepEqual(toolNames(first), ['read_file', 'write_file', 'ask_user']);
+    assert.equal(first?.body?.stream, true);
+    const [system, user] = messagesOf(first);
+    assert.match(String(system?.content), /^You copy files\./);
+    assert.match(String(user?.content), /## Objective\ntest objective/);
+    assert.match(String(user?.content), /## Your step: S1\nCopy a.txt to b.txt/);
+    const toolMessage = messagesOf(second).find((message) => message.role === 'tool');
+    const envelope = JSON.parse(String(toolMessage?.content)) as { status: string; untrusted_data: string };
+    assert.equal(envelope.status, 'ok');
+    assert.match(envelope.untrusted_data, /hello from a/);
+    const output = events.flatMap((event) => (event.type === 'step_output' ? [event.text] : [])).join('');
+    assert.match(output, /→ read_file \{"path":"a.txt"\}/);
+    assert.match(output, /Copied a\.txt to b\.txt\./);
+  });
+
+  it('asks the user through ask_user; a deferred question suspends the step and resume answers it', async () => {
+    const store = createMemoryRunStore();
+    const ask = { kind: 'message' as const, toolCalls: [{ name: 'ask_user', arguments: { question: 'Which name?', suggestions: ['Ada'] } }] };
+    server.enqueue(ask);
+    const plan = makePlan([makeStep('S1', { agent: 'direct', input: 'Greet the user by name' })]);
+    const first = await run(plan, { store });
+    assert.equal(first.result.status, 'waiting');
+    assert.deepEqual(first.result.pending?.map((request) => [request.stepId, request.kind, request.prompt]), [['S1', 'clarification', 'Which name?']]);
+
+    server.enqueue(ask, { kind: 'message', content: 'Hello, Ada!' });
+    const clock = new ManualClock(0, { autoAdvance: true });
+    const llm = createOpenAiClient({ baseURL: server.baseURL, apiKey: 'sk-test', model: 'gpt-4o-mini', clock });
+    const resumed = await resumeRun('run-1', { store, tools, workspace, llm, clock, agentLimits: { timeoutMs: Infinity }, answers: { S1: 'Ada' } }).result;
+    assert.equal(resumed.status, 'completed', resumed.metadata.reason);
+    assert.equal(resumed.results['S1'], 'Hello, Ada!');
+    assert.deepEqual(toolNames(server.chatRequests[1]), ['ask_user'], 'the direct agent has no tools but ask_user');
+    const answer = messagesOf(server.chatRequests[2]).find((message) => message.role === 'tool');
+    assert.match(String(answer?.content), /Ada/);
+  });
+
+  it('condenses a gate\'s dependency results with one call and no tools; the next agent sees the gate result', async () => {
+    server.enqueue({ kind: 'message', content: 'fact A' }, { kind: 'message', content: 'fact B' }, { kind: 'message', content: 'A and B' }, { kind: 'message', content: 'used A and B' });
+    const plan = makePlan([
+      makeStep('a', { agent: 'direct' }),
+      makeStep('b', { agent: 'direct', dependsOn: ['a'] }),
+      makeStep('g', { kind: 'synthesis_gate', input: undefined, agent: undefined, dependsOn: ['a', 'b'] }),
+      makeStep('c', { agent: 'direct', dependsOn: ['g'], input: 'Use {{results.g}}' }),
+    ]);
+    const { result } = await run(plan, { maxConcurrency: 1 });
+    assert.equal(result.status, 'completed', result.metadata.reason);
+    assert.equal(result.results['g'], 'A and B');
+    const gate = server.chatRequests[2];
+    assert.equal(gate?.body?.tools, undefined);
+    const gateUser = String(messagesOf(gate)[1]?.content);
+    assert.match(gateUser, /### a\nfact A/);
+    assert.match(gateUser, /### b\nfact B/);
+    assert.match(String(messagesOf(gate)[0]?.content), /synthesis gate/);
+    const last = String(messagesOf(server.chatRequests[3])[1]?.content);
+    assert.match(last, /Use A and B/);
+    assert.match(last, /## What happened so far\n\[a\] Step a: fact A\n\[b\] Step b: fact B\n\[g\] Step g: A and B/, 'the rolling summary carries completed steps');
+  });
+
+  it('lets stepRunner take priority over llm', async () => {
+    const { result } = await run(makePlan([makeStep('S1')]), { stepRunner: async () => 'from the runner' });
+    assert.equal(result.results['S1'], 'from the runner');
+    assert.equal(server.chatRequests.length, 0);
+  });
+
+  it('fails an agent step whose tools the run does not have, without calling the model', async () => {
+    const plan = makePlan([makeStep('S1', { agent: 'x', critical: false })], { agents: { x: { prompt: 'x', tools: ['run_command'] } } });
+    const { result } = await run(plan);
+    assert.equal(result.steps['S1']?.status, 'skipped');
+    assert.match(result.steps['S1']?.error ?? '', /lists the tool "run_command", which this run does not have/);
+    assert.equal(server.chatRequests.length, 0);
+  });
+});
