@@ -60,6 +60,8 @@ describe('Task Planner in the browser workbench', function () {
     await sidebar.locator('.composite.title', { hasText: 'Task Planner' }).waitFor({ timeout: 30_000 });
     await sidebar.getByText('No plan yet', { exact: false }).waitFor({ timeout: 30_000 });
     await sidebar.getByRole('button', { name: 'Plan task' }).first().waitFor({ timeout: 10_000 });
+    // the view shows a progress bar while the extension activates; the screenshot is of the settled view
+    await sidebar.locator('.monaco-progress-container.active').waitFor({ state: 'hidden', timeout: 15_000 });
     await shoot('welcome');
   });
 
