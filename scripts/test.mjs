@@ -32,12 +32,21 @@ const suites = [
 ];
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
+
+/** Ctrl-C reaches the suite's processes too; stop here instead of starting the next suite. */
+function stopIfInterrupted(outcome) {
+  if (outcome.signal !== 'SIGINT' && outcome.signal !== 'SIGTERM' && outcome.status !== 130) return;
+  rmSync(statsDir, { recursive: true, force: true });
+  console.log(`\nInterrupted (${outcome.signal ?? 'exit 130'}); later suites were not run.`);
+  process.exit(130);
+}
 for (const suite of suites) {
   if (only && !only.has(suite.name)) continue;
   console.log(`\n=== ${suite.name} ===`);
   if (suite.checks) {
     for (const [label, command, args] of suite.checks) {
       const outcome = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
+      stopIfInterrupted(outcome);
       const ok = outcome.status === 0;
       console.log(`${ok ? '✔' : '✘'} ${label}`);
       totals[ok ? 'passed' : 'failed']++;
@@ -51,6 +60,7 @@ for (const suite of suites) {
     stdio: 'inherit',
     env: { ...process.env, TEST_STATS_FILE: statsFile },
   });
+  stopIfInterrupted(outcome);
   if (existsSync(statsFile)) {
     const stats = JSON.parse(readFileSync(statsFile, 'utf8'));
     totals.passed += stats.passed;

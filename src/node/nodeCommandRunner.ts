@@ -11,7 +11,7 @@ import { createNodePathProbe } from './nodePathProbe';
 export interface NodeCommandRunnerOptions {
   /** The environment to start from (default `process.env`); secret-looking variables are always removed. */
   env?: NodeJS.ProcessEnv;
-  /** Between the polite SIGTERM and the SIGKILL of the process tree (default 300). */
+  /** Between the polite SIGTERM and the SIGKILL of the process tree, in ms (default 200). */
   killGraceMs?: number;
 }
 
@@ -25,7 +25,7 @@ export interface NodeCommandRunnerOptions {
 export function createNodeCommandRunner(root: string, options: NodeCommandRunnerOptions = {}): CommandRunner {
   const absoluteRoot = path.resolve(root);
   const probe = createNodePathProbe();
-  const killGraceMs = options.killGraceMs ?? 300;
+  const killGraceMs = options.killGraceMs ?? 200;
   const resolveCwd = async (cwd: string) => (await resolveInRoot(cwd, { root: absoluteRoot, probe })).real;
   return {
     describeCwd: resolveCwd,
@@ -75,7 +75,7 @@ export function createNodeCommandRunner(root: string, options: NodeCommandRunner
           killTree('SIGTERM');
           timers.push(setTimeout(() => killTree('SIGKILL'), killGraceMs));
           // Resolve even if a stubborn grandchild keeps the pipes open.
-          timers.push(setTimeout(() => finish(), killGraceMs + 400));
+          timers.push(setTimeout(() => finish(), killGraceMs + 300));
         };
         const onAbort = () => stop();
         const finish = () => {
