@@ -1,0 +1,158 @@
+import { newRunId, toRegistry } from '../engine/resolveRunOptions';
+import { runPlan } from '../engine/runPlan';
+import type { RunOptions, RunResult } from '../engine/runOptions';
+import type { RunEvent, RunEventBody } from '../engine/runEvents';
+import { createBudgetTracker } from '../llm/budget';
+import type { FailedStepInfo } from '../llm/prompts/replanPrompt';
+import type { Plan } from '../plan/planSchema';
+import type { LlmClient } from '../ports';
+import { timerClock } from '../time/timerClock';
+import { requestRepairPlan } from './requestRepairPlan';
+import { createTrialCollector, describeApproach, type TrialRecord } from './trialHistory';
+
+/** Limits and hooks of `executeWithReplanning`. */
+export interface ReplanOptions {
+  /** Repair plans per call, in all; default 3. */
+  maxTotalReplans?: number;
+  /** Repair plans asked for because of the same step id; default 2. */
+  maxReplanAttempts?: number;
+  /** The model that designs repair plans; default `RunOptions.llm`. */
+  replanner?: LlmClient;
+  /**
+   * Every event of every run in order, plus `replan_started` and `replan_completed`
+   * (stamped with the failed run's id, the next `seq` and the clock's time; not journaled).
+   */
+  onEvent?: (event: RunEvent) => void;
+}
+
+/** One repair, as kept in `RunMetadata.replanHistory`. Times in ms since the epoch. */
+export interface ReplanRecord {
+  /** 1-based. */
+  replan: number;
+  /** The run that failed and the steps that asked for the repair. */
+  failedRunId: string;
+  stepIds: string[];
+  reason: string;
+  startedAt: number;
+  endedAt: number;
+  /** Steps kept from earlier runs (not re-run) and steps the repair plan added or changed. */
+  keptStepIds: string[];
+  newStepIds: string[];
+  /** Whether the repair plan was sent back once with its validation errors. */
+  repaired: boolean;
+  planVersion: number;
+  /** The trial history the replanner was given (every earlier failed attempt). */
+  trials: TrialRecord[];
+}
+
+/**
+ * Executes `plan` and repairs it when steps fail under a `replan` policy (DESIGN §4). Each
+ * run goes through `runPlan`; when one ends `failed` only because of replan requests, the
+ * replanner (`chatStructured` with `plannerOutputSchema`) gets the objective, the
+ * completed results, the failed steps with output and diagnosis, and the trial history of
+ * every earlier failed attempt, and returns a repair plan that keeps completed step ids;
+ * the next run gets their results as `initialResults`, so they are not re-run. Stops and
+ * returns the failed result, with the reason, when `maxTotalReplans` is used up, a step
+ * asks more than `maxReplanAttempts` times, there is no model, or the replanner fails.
+ * Run ids: the first from `idSource` (or a new one), then `<id>-replan-<n>`.
+ * Metadata: `replanCount`, `replanHistory` (`ReplanRecord`s), `executionAttempts` and
+ * `totalDurationMs` over all runs, and `llmUsage` (every model call: agents, gates, replanner).
+ */
+export async function executeWithReplanning(plan: Plan, objective: string, options: RunOptions & ReplanOptions = {}): Promise<RunResult> {
+  const maxTotalReplans = Math.max(0, Math.floor(options.maxTotalReplans ?? 3));
+  const maxReplanAttempts = Math.max(0, Math.floor(options.maxReplanAttempts ?? 2));
+  const clock = options.clock ?? timerClock;
+  const signal = options.signal ?? new AbortController().signal;
+  const tracker = createBudgetTracker();
+  const llm = options.llm ? tracker.wrap(options.llm) : undefined;
+  const replanner = options.replanner ? tracker.wrap(options.replanner) : llm;
+  const tools = toRegistry(options.tools ?? []);
+  const baseRunId = newRunId(options);
+  const startedAt = clock.now();
+  const trials: TrialRecord[] = [];
+  const history: ReplanRecord[] = [];
+  const perStep = new Map<string, number>();
+  let executionAttempts = 0;
+  let current = plan;
+  let completed: Record<string, unknown> = { ...options.initialResults };
+
+  const finish = (result: RunResult, reason?: string): RunResult => ({
+    ...result,
+    metadata: {
+      ...result.metadata,
+      ...(reason === undefined ? {} : { reason: result.metadata.reason ? `${result.metadata.reason} ${reason}` : reason }),
+      startedAt,
+      endedAt: clock.now(),
+      totalDurationMs: clock.now() - startedAt,
+      executionAttempts,
+      replanCount: history.length,
+      replanHistory: history,
+      llmUsage: tracker.usage(),
+    },
+  });
+
+  for (;;) {
+    const runId = history.length === 0 ? baseRunId : `${baseRunId}-replan-${history.length}`;
+    const collect = createTrialCollector(current, trials);
+    let last: RunEvent | undefined;
+    const handle = runPlan(current, { ...options, ...(llm ? { llm } : {}), initialResults: completed, idSource: () => runId });
+    handle.events.subscribe((event) => {
+      last = event;
+      collect(event);
+      options.onEvent?.(event);
+    });
+    const result = await handle.result;
+    executionAttempts += result.metadata.executionAttempts;
+    completed = { ...result.results };
+    const requests = result.metadata.replanRequests;
+    const failedOtherwise = Object.values(result.steps).some((step) => step.status === 'failed' && !step.replanRequested);
+    if (result.status !== 'failed' || requests.length === 0 || failedOtherwise || signal.aborted) return finish(result);
+    if (history.length >= maxTotalReplans) return finish(result, `No repair plan was asked for: the limit of ${maxTotalReplans} repair plans per run is used up.`);
+    for (const id of requests) perStep.set(id, (perStep.get(id) ?? 0) + 1);
+    const exhausted = requests.filter((id) => (perStep.get(id) ?? 0) > maxReplanAttempts);
+    if (exhausted.length > 0) return finish(result, `No repair plan was asked for: step${exhausted.length > 1 ? 's' : ''} ${exhausted.join(', ')} already had ${maxReplanAttempts} repair plan${maxReplanAttempts === 1 ? '' : 's'} (maxReplanAttempts).`);
+    if (!replanner) return finish(result, 'No repair plan was asked for: replanning needs a language model (RunOptions.llm or ReplanOptions.replanner).');
+
+    const reason = `Step${requests.length > 1 ? 's' : ''} ${requests.join(', ')} failed and asked for a repair plan.`;
+    let seq = last?.seq ?? 0;
+    const emit = (body: RunEventBody): void => {
+      options.onEvent?.({ ...body, runId, seq: ++seq, time: clock.now() } as RunEvent);
+    };
+    const replanStartedAt = clock.now();
+    emit({ type: 'replan_started', stepId: requests[0] as string, reason });
+    const failed: FailedStepInfo[] = requests.map((id) => {
+      const step = current.steps.find((candidate) => candidate.id === id);
+      const state = result.steps[id];
+      const lastTrial = [...trials].reverse().find((trial) => trial.stepId === id);
+      return {
+        stepId: id,
+        title: step?.title ?? id,
+        approach: step ? describeApproach(step) : '(unknown step)',
+        error: state?.error ?? 'failed',
+        ...(state?.diagnosis === undefined ? {} : { diagnosis: state.diagnosis }),
+        output: lastTrial?.output ?? '',
+      };
+    });
+    let repair;
+    try {
+      repair = await requestRepairPlan({ llm: replanner, objective, plan: current, completed, failed, trials, tools, signal });
+    } catch (error) {
+      return finish(result, `The replanner could not produce a repair plan: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    history.push({
+      replan: history.length + 1,
+      failedRunId: runId,
+      stepIds: [...requests],
+      reason,
+      startedAt: replanStartedAt,
+      endedAt: clock.now(),
+      keptStepIds: repair.plan.steps.filter((step) => Object.hasOwn(completed, step.id)).map((step) => step.id),
+      newStepIds: repair.newStepIds,
+      repaired: repair.repaired,
+      planVersion: repair.plan.version,
+      trials: [...trials],
+    });
+    emit({ type: 'replan_completed', plan: repair.plan });
+    current = repair.plan;
+  }
+}
