@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { type CliIo, UsageError } from './cliIo';
 import { helpText } from './helpText';
+import { planCommand } from './planCommand';
 import { type CliAnswers, resumeCommand } from './resumeCommand';
 import { runCommand } from './runCommand';
 import { runsCommand } from './runsCommand';
@@ -18,6 +19,9 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       options: {
         workspace: { type: 'string' },
         concurrency: { type: 'string' },
+        'base-url': { type: 'string' },
+        model: { type: 'string' },
+        strategy: { type: 'string' },
         yes: { type: 'boolean', short: 'y', default: false },
         json: { type: 'boolean', default: false },
         approve: { type: 'string', multiple: true },
@@ -48,6 +52,12 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     const workspace = values.workspace ?? process.cwd();
     const runOptions = { workspace, concurrency: parseConcurrency(values.concurrency), yes: values.yes, json: values.json };
     switch (command) {
+      case 'plan':
+        return await planCommand(
+          required(target?.trim(), 'plan needs a request: task-planner plan "<what you want done>"'),
+          { ...runOptions, baseUrl: values['base-url'], model: values.model, strategy: values.strategy, env: process.env },
+          io,
+        );
       case 'validate':
         return await validateCommand(required(target, 'validate needs a plan file: task-planner validate <plan.json>'), values.json, io);
       case 'run':
@@ -61,7 +71,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
         io.err(helpText);
         return 2;
       default:
-        throw new UsageError(`Unknown command "${command}". Commands: validate, run, resume, runs.`);
+        throw new UsageError(`Unknown command "${command}". Commands: plan, validate, run, resume, runs.`);
     }
   } catch (error) {
     if (error instanceof UsageError) {

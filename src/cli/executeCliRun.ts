@@ -33,6 +33,11 @@ export async function followRun(handle: RunHandle, plan: Plan | undefined, works
     process.removeListener('SIGINT', onInterrupt);
     unsubscribe();
   }
+  return reportRunResult(result, workspace, json, io);
+}
+
+/** Prints a finished run on stdout (as JSON, or a summary with resume hints); returns its exit code. */
+export function reportRunResult(result: RunResult, workspace: string, json: boolean, io: CliIo): number {
   if (json) {
     io.out(JSON.stringify(result, null, 2));
     return exitCodeOf(result);

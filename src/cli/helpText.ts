@@ -1,7 +1,9 @@
 /** The complete `task-planner --help` text. */
-export const helpText = `task-planner: validate, run and resume Task Planner plans from a terminal.
+export const helpText = `task-planner: plan, validate, run and resume Task Planner plans from a terminal.
 
 Usage:
+  task-planner plan "<request>" [--workspace DIR] [--base-url URL] [--model M]
+                     [--strategy S] [--concurrency N] [--yes] [--json]
   task-planner validate <plan.json> [--json]
   task-planner run <plan.json> [--workspace DIR] [--concurrency N] [--yes] [--json]
   task-planner resume <runId> [--workspace DIR] [--concurrency N] [--yes] [--json]
@@ -11,6 +13,9 @@ Usage:
   task-planner --help | --version
 
 Commands:
+  plan       Turn a request into a plan with a language model (the heuristic planner when
+             no model is configured), show it with its critique, ask to start (or start with
+             --yes), then execute it like "run", repairing failed steps with the model.
   validate   Parse the plan (forgiving: fences, trailing commas, aliases), then print every
              validation diagnostic and the critique with its score.
   run        Execute the plan against the workspace. Steps run as soon as their dependencies
@@ -23,7 +28,13 @@ Options:
   --workspace DIR     Workspace root the tools act on (default: the current directory).
                       Journals live in DIR/.task-planner/runs/.
   --concurrency N     Steps running at once (default 4).
-  --yes, -y           Approve every file change and command without asking.
+  --base-url URL      OpenAI-compatible API root (default https://api.openai.com/v1 when a
+                      key is set; a local server such as http://127.0.0.1:11434/v1 needs none).
+  --model M           Model name (default gpt-4o-mini).
+  --strategy S        Planning strategy: react (default), plan_act_reflect,
+                      goal_decompose_route_synthesise.
+  --yes, -y           Approve every file change and command without asking ("plan": also
+                      start the plan without asking).
   --json              Print the result as JSON on stdout (progress stays on stderr).
   --approve STEP      Approve STEP's pending change or command (resume).
   --reject STEP       Reject STEP's pending change or command (resume).
@@ -31,6 +42,10 @@ Options:
   --accept-review STEP[=NOTES], --reject-review STEP[=NOTES]
                       Decide STEP's pending review, with optional notes (resume).
   --help, -h          Show this help.   --version  Show the version.
+
+Environment:
+  OPENAI_API_KEY, else TASK_PLANNER_API_KEY: the API key for "plan" (never printed).
+  Without a key and without --base-url, "plan" uses the heuristic planner.
 
 Interaction:
   On a terminal, approvals, questions and reviews are asked interactively. Without a

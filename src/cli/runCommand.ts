@@ -39,7 +39,7 @@ export async function runCommand(file: string, options: CliRunOptions, io: CliIo
 }
 
 /** Sortable, file-name-safe run ids: `20250101-120000-1a2b3c`. */
-function newCliRunId(): string {
+export function newCliRunId(): string {
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
   return `${stamp}-${randomUUID().slice(0, 6)}`;
 }

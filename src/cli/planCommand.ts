@@ -1,0 +1,117 @@
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import type { RunEvent } from '../core/engine/runEvents';
+import type { RunResult } from '../core/engine/runOptions';
+import { createOpenAiClient } from '../core/llm/openAiClient';
+import { critiquePlan, type Critique } from '../core/plan/critiquePlan';
+import type { Plan } from '../core/plan/planSchema';
+import { generatePlan } from '../core/planner/generatePlan';
+import { heuristicPlan } from '../core/planner/heuristicPlan';
+import type { LlmClient } from '../core/ports';
+import { executeWithReplanning } from '../core/replan/executeWithReplanning';
+import { planningStrategies, type PlanningStrategy } from '../core/session/planningPrompt';
+import { createNodeWorkspace } from '../node/nodeWorkspace';
+import { type CliIo, UsageError } from './cliIo';
+import { exitCodeOf, reportRunResult } from './executeCliRun';
+import { progressReporter } from './progressReporter';
+import { type CliRunOptions, engineOptions, newCliRunId } from './runCommand';
+
+/** Options of `plan` besides those it shares with `run`. */
+export interface CliPlanOptions extends CliRunOptions {
+  baseUrl: string | undefined;
+  model: string | undefined;
+  strategy: string | undefined;
+  /** The environment to read the API key from (`OPENAI_API_KEY`, else `TASK_PLANNER_API_KEY`). */
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+const defaultBaseUrl = 'https://api.openai.com/v1';
+const defaultModel = 'gpt-4o-mini';
+
+/**
+ * `plan "<request>"`: plans the request with an OpenAI-compatible model (API key from the
+ * environment, never printed; a base URL alone is enough for local servers), or with the
+ * heuristic planner when there is neither; shows the plan and its critique on stderr; asks
+ * to start (or starts with `--yes`; without a terminal it stops there), then executes with
+ * the same approvals as `run`, replanning failed steps when a model is configured.
+ */
+export async function planCommand(request: string, options: CliPlanOptions, io: CliIo): Promise<number> {
+  const strategy = parseStrategy(options.strategy);
+  const root = resolve(options.workspace);
+  const apiKey = options.env['OPENAI_API_KEY']?.trim() || options.env['TASK_PLANNER_API_KEY']?.trim() || undefined;
+  const controller = new AbortController();
+  const onInterrupt = (): void => controller.abort(new Error('Interrupted (Ctrl+C).'));
+  process.once('SIGINT', onInterrupt);
+  try {
+    let llm: LlmClient | undefined;
+    let plan: Plan;
+    let critique: Critique;
+    let warnings: string[] = [];
+    if (apiKey === undefined && options.baseUrl === undefined) {
+      io.err('No API key (OPENAI_API_KEY or TASK_PLANNER_API_KEY) and no --base-url: planning with the heuristic planner, without a model.');
+      plan = heuristicPlan(request);
+      critique = critiquePlan(plan);
+    } else {
+      llm = createOpenAiClient({ baseURL: options.baseUrl ?? defaultBaseUrl, model: options.model ?? defaultModel, ...(apiKey ? { apiKey } : {}) });
+      io.err(`Planning with ${llm.model}…`);
+      const files = await createNodeWorkspace(root).list(undefined, controller.signal);
+      const generated = await generatePlan(request, { llm, tools: engineOptions(options, io).tools, signal: controller.signal, strategy, workspace: { rootLabel: root, files } });
+      ({ plan, critique, warnings } = generated);
+    }
+    io.err(describePlan(plan, critique, warnings));
+    if (!options.yes && !(io.interactive && (await confirm('Start this plan? [y/N] ', controller.signal)))) {
+      if (options.json) io.out(JSON.stringify({ plan, critique, warnings, started: false }, null, 2));
+      io.err(`Not started.${io.interactive ? '' : ' Without a terminal, pass --yes to start (it also approves every change), or save the plan with --json and use "task-planner run".'}`);
+      return 0;
+    }
+    let report = progressReporter(plan, io.err);
+    const onEvent = (event: RunEvent): void => {
+      if (event.type === 'replan_started') io.err(`Replanning: ${event.reason}`);
+      if (event.type === 'replan_completed') {
+        io.err(`Repair plan v${event.plan.version}: ${event.plan.steps.map((step) => step.id).join(', ')}`);
+        report = progressReporter(event.plan, io.err);
+      }
+      report(event);
+    };
+    const result: RunResult = await executeWithReplanning(plan, plan.objective, { ...engineOptions(options, io), ...(llm ? { llm } : {}), idSource: newCliRunId, signal: controller.signal, onEvent });
+    if (options.json) {
+      io.out(JSON.stringify({ plan, critique, warnings, started: true, result }, null, 2));
+      return exitCodeOf(result);
+    }
+    return reportRunResult(result, options.workspace, false, io);
+  } finally {
+    process.removeListener('SIGINT', onInterrupt);
+  }
+}
+
+function parseStrategy(text: string | undefined): PlanningStrategy {
+  if (text === undefined) return 'react';
+  if ((planningStrategies as readonly string[]).includes(text)) return text as PlanningStrategy;
+  throw new UsageError(`--strategy must be one of ${planningStrategies.join(', ')}; got "${text}".`);
+}
+
+/** The plan as numbered lines with kinds and dependencies, then the critique. */
+function describePlan(plan: Plan, critique: Critique, warnings: readonly string[]): string {
+  const steps = plan.steps.map((step, index) => {
+    const what = step.kind === 'tool' ? `tool ${step.tool ?? '?'}` : step.kind === 'agent' ? `agent ${step.agent ?? 'default'}` : step.kind;
+    return `  ${index + 1}. ${step.id} ${step.title} (${what}${step.dependsOn.length > 0 ? `, after ${step.dependsOn.join(', ')}` : ''})`;
+  });
+  const issues = critique.issues.map((issue) => `  - ${issue.severity}${issue.stepId ? ` ${issue.stepId}` : ''}: ${issue.message}`);
+  return [
+    `Plan: ${plan.objective}`,
+    ...steps,
+    `Critique: score ${critique.score}/10. ${critique.summary}`,
+    ...issues,
+    ...warnings.map((warning) => `  warning: ${warning}`),
+  ].join('\n');
+}
+
+async function confirm(question: string, signal: AbortSignal): Promise<boolean> {
+  const readline = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = (await readline.question(question, { signal })).trim().toLowerCase();
+    return answer === 'y' || answer === 'yes';
+  } finally {
+    readline.close();
+  }
+}

@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { FakeOpenAiServer } from '../../fakes/fakeOpenAiServer';
+
+const root = resolve(__dirname, '../../..');
+const apiKey = 'sk-cli-SECRET-987654';
+
+/** Runs the CLI from source without a terminal, with exactly `env` for the API key variables. */
+function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const base = { ...process.env };
+  delete base['OPENAI_API_KEY'];
+  delete base['TASK_PLANNER_API_KEY'];
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/cli/cli.ts'), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...base, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, stdout, stderr }));
+  });
+}
+
+describe('task-planner plan', function () {
+  this.timeout(60_000);
+  let workspace: string;
+  let server: FakeOpenAiServer;
+  beforeEach(async () => {
+    workspace = mkdtempSync(join(tmpdir(), 'cli-plan-'));
+    writeFileSync(join(workspace, 'README.md'), '# Demo\n');
+    server = await new FakeOpenAiServer().start();
+  });
+  afterEach(async () => {
+    await server.close();
+    rmSync(workspace, { recursive: true, force: true });
+  });
+
+  it('plans with the model at --base-url, shows the critique, runs with --yes, writes files, and never prints the key', async () => {
+    const plan = {
+      objective: 'x',
+      steps: [
+        { id: 'S1', title: 'Read the readme', kind: 'tool', tool: 'read_file', args: { path: 'README.md' }, dependsOn: [] },
+        { id: 'S2', title: 'Write a changelog', kind: 'agent', dependsOn: ['S1'], input: 'Write CHANGELOG.md for {{results.S1.content}}' },
+      ],
+    };
+    server.enqueue(
+      { kind: 'message', content: JSON.stringify(plan) },
+      { kind: 'message', toolCalls: [{ name: 'write_file', arguments: { path: 'CHANGELOG.md', content: '# Changelog\n' } }] },
+      { kind: 'message', content: 'Wrote CHANGELOG.md.' },
+    );
+    const { code, stdout, stderr } = await cli(['plan', 'Add a changelog', '--workspace', workspace, '--base-url', server.baseURL, '--model', 'gpt-4o-mini', '--strategy', 'plan_act_reflect', '--yes', '--json'], { TASK_PLANNER_API_KEY: apiKey });
+    assert.equal(code, 0, stderr + stdout);
+    const output = JSON.parse(stdout) as { plan: { objective: string; steps: { id: string }[] }; critique: { score: number }; started: boolean; result: { status: string; results: Record<string, unknown> } };
+    assert.equal(output.plan.objective, 'Add a changelog');
+    assert.deepEqual(output.plan.steps.map((step) => step.id), ['S1', 'S2']);
+    assert.equal(output.started, true);
+    assert.equal(output.result.status, 'completed');
+    assert.equal(output.result.results['S2'], 'Wrote CHANGELOG.md.');
+    assert.equal(readFileSync(join(workspace, 'CHANGELOG.md'), 'utf8'), '# Changelog\n');
+    assert.match(stderr, /Critique: score \d+\/10/);
+    assert.match(stderr, /1\. S1 Read the readme \(tool read_file\)/);
+    const [planning, agent] = server.chatRequests;
+    assert.equal(planning?.headers.authorization, `Bearer ${apiKey}`);
+    assert.match(JSON.stringify(planning?.body?.messages), /Strategy: plan, act, reflect/);
+    assert.match(JSON.stringify(planning?.body?.messages), /README\.md/, 'the workspace snapshot lists files');
+    assert.match(JSON.stringify(agent?.body?.messages), /# Demo/);
+    assert.ok(!stdout.includes(apiKey) && !stderr.includes(apiKey), 'the API key was printed');
+  });
+
+  it('falls back to the heuristic planner without a key or base URL, and does not start without --yes or a terminal', async () => {
+    const { code, stdout, stderr } = await cli(['plan', 'List the files, then write a summary', '--workspace', workspace, '--json'], {});
+    assert.equal(code, 0, stderr);
+    assert.match(stderr, /heuristic planner/);
+    assert.match(stderr, /Not started\..*--yes/);
+    const output = JSON.parse(stdout) as { started: boolean; plan: { steps: unknown[] } };
+    assert.equal(output.started, false);
+    assert.ok(output.plan.steps.length >= 2);
+    assert.equal(server.requests.length, 0);
+  });
+
+  it('refuses an unknown strategy and a missing request', async () => {
+    const strategy = await cli(['plan', 'x', '--strategy', 'yolo'], {});
+    assert.equal(strategy.code, 2);
+    assert.match(strategy.stderr, /--strategy must be one of react, plan_act_reflect, goal_decompose_route_synthesise/);
+    const missing = await cli(['plan'], {});
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /plan needs a request/);
+  });
+});
