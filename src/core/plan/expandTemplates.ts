@@ -76,7 +76,11 @@ function stringifyCompact(value: unknown): string {
   try {
     return JSON.stringify(value) ?? String(value);
   } catch {
-    return String(value);
+    try {
+      return String(value);
+    } catch {
+      return `[unprintable ${typeof value}]`;
+    }
   }
 }
 

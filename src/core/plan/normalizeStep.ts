@@ -1,5 +1,5 @@
 import { attachmentSchema, failurePolicies, maxStepIdLength, stepKinds, type Attachment, type FailurePolicy, type Step, type StepKind } from './planSchema';
-import { dependencyList, firstString, isRecord } from './rawValues';
+import { dependencyList, describeRaw, firstString, isRecord } from './rawValues';
 
 /** One element of a raw step list, with what it inherits from an enclosing phase. */
 export interface RawStepEntry {
@@ -52,7 +52,7 @@ export function normalizeStep(entry: RawStepEntry, index: number, warnings: stri
     return { id: fallbackId, title: titleFrom(raw), kind: 'agent', agent: 'default', input: raw, dependsOn: [...(entry.inheritedDeps ?? [])], onFailure: 'stop', maxAttempts: 1, critical: true, onVerificationFailure: 'stop' };
   }
   if (!isRecord(raw)) {
-    warnings.push(`Step ${index + 1} is neither text nor an object (${raw === null ? 'null' : typeof raw}); it was dropped.`);
+    warnings.push(`Step ${index + 1} is neither text nor an object (${raw === null ? 'null' : describeRaw(raw)}); it was dropped.`);
     return undefined;
   }
   let id = firstString(raw.id, raw.step_id, raw.name) ?? fallbackId;
@@ -117,9 +117,9 @@ function kindOf(raw: Record<string, unknown>, tool: string | undefined, id: stri
 
 function policyOf(value: unknown, id: string, field: string, warnings: string[]): FailurePolicy {
   if (value === undefined || value === null) return 'stop';
-  const policy = String(value).trim().toLowerCase();
-  if ((failurePolicies as readonly string[]).includes(policy)) return policy as FailurePolicy;
-  warnings.push(`Step "${id}": ${field} "${String(value)}" is not one of ${failurePolicies.join(', ')}; using "stop".`);
+  const policy = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
+  if (policy !== undefined && (failurePolicies as readonly string[]).includes(policy)) return policy as FailurePolicy;
+  warnings.push(`Step "${id}": ${field} "${describeRaw(value)}" is not one of ${failurePolicies.join(', ')}; using "stop".`);
   return 'stop';
 }
 
@@ -127,7 +127,7 @@ function attemptsOf(value: unknown, id: string, warnings: string[]): number {
   if (value === undefined || value === null) return 1;
   const count = typeof value === 'string' ? Number(value) : value;
   if (typeof count === 'number' && Number.isInteger(count) && count >= 1) return Math.min(count, 20);
-  warnings.push(`Step "${id}": attempt count "${String(value)}" is not a positive whole number; using 1.`);
+  warnings.push(`Step "${id}": attempt count "${describeRaw(value)}" is not a positive whole number; using 1.`);
   return 1;
 }
 

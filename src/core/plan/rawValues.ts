@@ -29,3 +29,15 @@ export function dependencyList(value: unknown): string[] {
 export function stringList(value: unknown): string[] | undefined {
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : undefined;
 }
+
+/** A short, never-throwing description of any raw value for warnings (objects may lack `toString`). */
+export function describeRaw(value: unknown): string {
+  if (typeof value === 'string') return value.length > 40 ? `${value.slice(0, 39)}…` : value;
+  try {
+    const json = JSON.stringify(value);
+    if (json !== undefined) return json.length > 40 ? `${json.slice(0, 39)}…` : json;
+  } catch {
+    // fall through: cyclic or exotic values
+  }
+  return typeof value;
+}

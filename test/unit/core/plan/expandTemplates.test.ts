@@ -26,6 +26,10 @@ describe('expandTemplates', () => {
     assert.deepEqual(expansion.unresolved, ['{{results.ghost}}', '{{results.b.missing}}']);
   });
 
+  it('prints values that cannot be serialized instead of throwing', () => {
+    assert.equal(expandTemplates('{{results.big}} {{results.odd}}', { big: 10n, odd: { toJSON: () => { throw new Error('no'); }, toString: null } }), '10 [unprintable object]');
+  });
+
   it('does not treat prototype keys as results', () => {
     assert.equal(expandTemplates('{{results.constructor}} {{results.b.toString}}', results), '{{results.constructor}} {{results.b.toString}}');
   });

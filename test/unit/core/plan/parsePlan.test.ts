@@ -219,6 +219,12 @@ describe('parsePlan', () => {
       assert.match(warningsOf(result).join('\n'), /"extra"/);
     });
 
+    it('describes exotic field values in warnings without calling their toString', () => {
+      const result = parsePlan({ steps: [{ id: 'a', retries: { toString: null }, on_failure: { valueOf: null } }] });
+      assert.deepEqual([planOf(result).steps[0]!.maxAttempts, planOf(result).steps[0]!.onFailure], [1, 'stop']);
+      assert.match(warningsOf(result).join('\n'), /attempt count "\{"toString":null\}"/);
+    });
+
     it('drops entries that are neither text nor objects, with a warning', () => {
       const result = parsePlan({ steps: ['a', 3, null] });
       assert.equal(planOf(result).steps.length, 1);
@@ -284,7 +290,7 @@ describe('parsePlan', () => {
       const step = fc.oneof(fc.string(), fc.dictionary(fc.constantFrom('id', 'name', 'type', 'tool', 'depends_on', 'critical', 'retries', 'on_failure', 'args', 'tasks', 'input'), fc.jsonValue()));
       fc.assert(fc.property(fc.array(step, { maxLength: 8 }), fc.constantFrom('steps', 'tasks', 'workflow', 'phases'), (steps, key) => {
         assertWellFormed(parsePlan({ [key]: steps }));
-      }), { numRuns: 500 });
+      }), { numRuns: 2000 });
     });
   });
 });
