@@ -290,7 +290,7 @@ describe('parsePlan', () => {
       const step = fc.oneof(fc.string(), fc.dictionary(fc.constantFrom('id', 'name', 'type', 'tool', 'depends_on', 'critical', 'retries', 'on_failure', 'args', 'tasks', 'input'), fc.jsonValue()));
       fc.assert(fc.property(fc.array(step, { maxLength: 8 }), fc.constantFrom('steps', 'tasks', 'workflow', 'phases'), (steps, key) => {
         assertWellFormed(parsePlan({ [key]: steps }));
-      }), { numRuns: 2000 });
+      }), { numRuns: 1000 });
     });
   });
 });
