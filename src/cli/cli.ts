@@ -22,6 +22,9 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
         'base-url': { type: 'string' },
         model: { type: 'string' },
         strategy: { type: 'string' },
+        'max-requests': { type: 'string' },
+        'max-tokens': { type: 'string' },
+        'max-cost': { type: 'string' },
         yes: { type: 'boolean', short: 'y', default: false },
         json: { type: 'boolean', default: false },
         approve: { type: 'string', multiple: true },
@@ -50,12 +53,23 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   try {
     if (extra.length > 0) throw new UsageError(`Unexpected arguments: ${extra.join(' ')}.`);
     const workspace = values.workspace ?? process.cwd();
-    const runOptions = { workspace, concurrency: parseConcurrency(values.concurrency), yes: values.yes, json: values.json };
+    const runOptions = {
+      workspace,
+      concurrency: parseConcurrency(values.concurrency),
+      yes: values.yes,
+      json: values.json,
+      baseUrl: values['base-url'],
+      model: values.model,
+      env: process.env,
+      maxRequests: values['max-requests'],
+      maxTokens: values['max-tokens'],
+      maxCost: values['max-cost'],
+    };
     switch (command) {
       case 'plan':
         return await planCommand(
           required(target?.trim(), 'plan needs a request: task-planner plan "<what you want done>"'),
-          { ...runOptions, baseUrl: values['base-url'], model: values.model, strategy: values.strategy, env: process.env },
+          { ...runOptions, strategy: values.strategy },
           io,
         );
       case 'validate':

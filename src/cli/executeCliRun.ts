@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { RunHandle, RunResult } from '../core/engine/runOptions';
-import type { RunEvent } from '../core/engine/runEvents';
+import type { PendingRequest, RunEvent } from '../core/engine/runEvents';
 import type { Plan } from '../core/plan/planSchema';
 import type { CliIo } from './cliIo';
 import { progressReporter } from './progressReporter';
@@ -52,7 +52,7 @@ export function reportRunResult(result: RunResult, workspace: string, json: bool
     for (const request of result.pending ?? []) lines.push(`  ${request.stepId} (${request.kind}): ${request.prompt}`);
     const hint = (result.pending ?? [])
       .map((request) =>
-        request.kind === 'approval' ? `--approve ${request.stepId}` : request.kind === 'clarification' ? `--answer ${request.stepId}=...` : `--accept-review ${request.stepId}`,
+        resumeHint[request.kind](request.stepId),
       )
       .join(' ');
     lines.push(`Answer with: task-planner resume ${result.runId} --workspace ${JSON.stringify(resolve(workspace))} ${hint}`);
@@ -60,3 +60,11 @@ export function reportRunResult(result: RunResult, workspace: string, json: bool
   io.out(lines.join('\n'));
   return exitCodeOf(result);
 }
+
+/** The `resume` flag that answers each kind of pending request. */
+const resumeHint: Record<PendingRequest['kind'], (stepId: string) => string> = {
+  approval: (stepId) => `--approve ${stepId}`,
+  clarification: (stepId) => `--answer ${stepId}=...`,
+  review: (stepId) => `--accept-review ${stepId}`,
+  budget: () => '--max-requests N (or --max-tokens N, --max-cost USD) above the limit reached',
+};

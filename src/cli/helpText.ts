@@ -2,11 +2,10 @@
 export const helpText = `task-planner: plan, validate, run and resume Task Planner plans from a terminal.
 
 Usage:
-  task-planner plan "<request>" [--workspace DIR] [--base-url URL] [--model M]
-                     [--strategy S] [--concurrency N] [--yes] [--json]
+  task-planner plan "<request>" [--strategy S] [run options]
   task-planner validate <plan.json> [--json]
-  task-planner run <plan.json> [--workspace DIR] [--concurrency N] [--yes] [--json]
-  task-planner resume <runId> [--workspace DIR] [--concurrency N] [--yes] [--json]
+  task-planner run <plan.json> [run options]
+  task-planner resume <runId> [run options]
                      [--approve STEP] [--reject STEP] [--answer STEP=TEXT]
                      [--accept-review STEP[=NOTES]] [--reject-review STEP[=NOTES]]
   task-planner runs [--workspace DIR] [--json]
@@ -24,13 +23,20 @@ Commands:
              running or waiting start again, with the answers given here.
   runs       List the runs journaled in the workspace, newest first, with their status.
 
+Run options: [--workspace DIR] [--concurrency N] [--yes] [--json] [--base-url URL]
+             [--model M] [--max-requests N] [--max-tokens N] [--max-cost USD]
+
 Options:
   --workspace DIR     Workspace root the tools act on (default: the current directory).
                       Journals live in DIR/.task-planner/runs/.
   --concurrency N     Steps running at once (default 4).
   --base-url URL      OpenAI-compatible API root (default https://api.openai.com/v1 when a
                       key is set; a local server such as http://127.0.0.1:11434/v1 needs none).
-  --model M           Model name (default gpt-4o-mini).
+  --model M           Model name (default gpt-4o-mini). With a key or --base-url, agent
+                      steps and synthesis gates run on this model in "run" and "resume" too.
+  --max-requests N, --max-tokens N, --max-cost USD
+                      The run's LLM budget. When a limit is reached the run stops "waiting"
+                      before the next model call; resume it with higher limits to continue.
   --strategy S        Planning strategy: react (default), plan_act_reflect,
                       goal_decompose_route_synthesise.
   --yes, -y           Approve every file change and command without asking ("plan": also
@@ -44,7 +50,7 @@ Options:
   --help, -h          Show this help.   --version  Show the version.
 
 Environment:
-  OPENAI_API_KEY, else TASK_PLANNER_API_KEY: the API key for "plan" (never printed).
+  OPENAI_API_KEY, else TASK_PLANNER_API_KEY: the API key of the model (never printed).
   Without a key and without --base-url, "plan" uses the heuristic planner.
 
 Interaction:
@@ -54,5 +60,5 @@ Interaction:
 
 Exit codes:
   0 completed (validate: no errors)   1 failed (validate: errors)   2 usage or input error
-  3 waiting for answers               4 cancelled (Ctrl+C; resume it later)
+  3 waiting for answers or budget     4 cancelled (Ctrl+C; resume it later)
 `;

@@ -2,12 +2,10 @@ import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { RunEvent } from '../core/engine/runEvents';
 import type { RunResult } from '../core/engine/runOptions';
-import { createOpenAiClient } from '../core/llm/openAiClient';
 import { critiquePlan, type Critique } from '../core/plan/critiquePlan';
 import type { Plan } from '../core/plan/planSchema';
 import { generatePlan } from '../core/planner/generatePlan';
 import { heuristicPlan } from '../core/planner/heuristicPlan';
-import type { LlmClient } from '../core/ports';
 import { executeWithReplanning } from '../core/replan/executeWithReplanning';
 import { planningStrategies, type PlanningStrategy } from '../core/session/planningPrompt';
 import { createNodeWorkspace } from '../node/nodeWorkspace';
@@ -18,15 +16,8 @@ import { type CliRunOptions, engineOptions, newCliRunId } from './runCommand';
 
 /** Options of `plan` besides those it shares with `run`. */
 export interface CliPlanOptions extends CliRunOptions {
-  baseUrl: string | undefined;
-  model: string | undefined;
   strategy: string | undefined;
-  /** The environment to read the API key from (`OPENAI_API_KEY`, else `TASK_PLANNER_API_KEY`). */
-  env: Readonly<Record<string, string | undefined>>;
 }
-
-const defaultBaseUrl = 'https://api.openai.com/v1';
-const defaultModel = 'gpt-4o-mini';
 
 /**
  * `plan "<request>"`: plans the request with an OpenAI-compatible model (API key from the
@@ -38,24 +29,23 @@ const defaultModel = 'gpt-4o-mini';
 export async function planCommand(request: string, options: CliPlanOptions, io: CliIo): Promise<number> {
   const strategy = parseStrategy(options.strategy);
   const root = resolve(options.workspace);
-  const apiKey = options.env['OPENAI_API_KEY']?.trim() || options.env['TASK_PLANNER_API_KEY']?.trim() || undefined;
+  const engine = engineOptions(options, io);
+  const llm = engine.llm;
   const controller = new AbortController();
   const onInterrupt = (): void => controller.abort(new Error('Interrupted (Ctrl+C).'));
   process.once('SIGINT', onInterrupt);
   try {
-    let llm: LlmClient | undefined;
     let plan: Plan;
     let critique: Critique;
     let warnings: string[] = [];
-    if (apiKey === undefined && options.baseUrl === undefined) {
+    if (llm === undefined) {
       io.err('No API key (OPENAI_API_KEY or TASK_PLANNER_API_KEY) and no --base-url: planning with the heuristic planner, without a model.');
       plan = heuristicPlan(request);
       critique = critiquePlan(plan);
     } else {
-      llm = createOpenAiClient({ baseURL: options.baseUrl ?? defaultBaseUrl, model: options.model ?? defaultModel, ...(apiKey ? { apiKey } : {}) });
       io.err(`Planning with ${llm.model}…`);
       const files = await createNodeWorkspace(root).list(undefined, controller.signal);
-      const generated = await generatePlan(request, { llm, tools: engineOptions(options, io).tools, signal: controller.signal, strategy, workspace: { rootLabel: root, files } });
+      const generated = await generatePlan(request, { llm, tools: engine.tools, signal: controller.signal, strategy, workspace: { rootLabel: root, files } });
       ({ plan, critique, warnings } = generated);
     }
     io.err(describePlan(plan, critique, warnings));
@@ -73,7 +63,7 @@ export async function planCommand(request: string, options: CliPlanOptions, io: 
       }
       report(event);
     };
-    const result: RunResult = await executeWithReplanning(plan, plan.objective, { ...engineOptions(options, io), ...(llm ? { llm } : {}), idSource: newCliRunId, signal: controller.signal, onEvent });
+    const result: RunResult = await executeWithReplanning(plan, plan.objective, { ...engine, idSource: newCliRunId, signal: controller.signal, onEvent });
     if (options.json) {
       io.out(JSON.stringify({ plan, critique, warnings, started: true, result }, null, 2));
       return exitCodeOf(result);

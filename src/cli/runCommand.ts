@@ -5,22 +5,27 @@ import { createFileRunStore } from '../node/fileRunStore';
 import { createNodeCommandRunner } from '../node/nodeCommandRunner';
 import { createNodeWorkspace } from '../node/nodeWorkspace';
 import { type CliIo, loadPlanFile, runsDirectory } from './cliIo';
+import { cliBudget, cliModel, type CliModelOptions } from './cliModel';
 import { cliTools } from './cliTools';
 import { followRun } from './executeCliRun';
 import { terminalInteraction } from './terminalInteraction';
 
-/** Options shared by `run` and `resume`. */
-export interface CliRunOptions {
+/** Options shared by `plan`, `run` and `resume`. */
+export interface CliRunOptions extends CliModelOptions {
   workspace: string;
   concurrency: number | undefined;
   yes: boolean;
   json: boolean;
 }
 
-/** What `run` and `resume` hand to the engine for a workspace. */
+/** What `plan`, `run` and `resume` hand to the engine for a workspace (and the model, when configured). */
 export function engineOptions(options: CliRunOptions, io: CliIo) {
   const root = resolve(options.workspace);
+  const llm = cliModel(options);
+  const budget = cliBudget(options);
   return {
+    ...(llm ? { llm } : {}),
+    ...(budget ? { budget } : {}),
     tools: cliTools(),
     workspace: createNodeWorkspace(root),
     commandRunner: createNodeCommandRunner(root),

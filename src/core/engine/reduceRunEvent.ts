@@ -112,6 +112,10 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
     case 'review_requested':
       update(event.stepId, { status: 'awaiting_review', pending: event.request });
       return;
+    case 'budget_exhausted':
+      draft.budgetUsage = event.usage;
+      update(event.stepId, { status: 'awaiting_approval', pending: event.request });
+      return;
     case 'request_answered':
       update(event.stepId, { status: 'running', pending: undefined });
       return;

@@ -20,7 +20,7 @@ export function resolveRunOptions(plan: Plan, options: RunOptions): ResolvedRunO
     plan,
     tools: toRegistry(options.tools ?? []),
     stepRunner: options.stepRunner,
-    llm: options.llm,
+    llm: options.llm && options.budget ? options.budget.wrap(options.llm) : options.llm,
     agentLimits: resolveAgentLimits(options.agentLimits),
     interaction: options.interaction ?? deferAllInteraction,
     maxConcurrency,

@@ -23,6 +23,7 @@ export function resumeRun(runId: string, options: ResumeOptions): RunHandle {
     control.exposeState(() => state);
     if (!state.plan) throw new Error(`The journal of run "${runId}" has no run_started event; it cannot be resumed.`);
     if (state.status === 'completed' || state.status === 'failed') return toResult(state);
+    if (state.budgetUsage) options.budget?.seed(state.budgetUsage);
     const supplied = {
       ...emptySupplied(),
       ...(options.approvals ? { approvals: options.approvals } : {}),

@@ -1,5 +1,6 @@
 import type { Step } from '../plan/planSchema';
 import { evaluatePredicate } from '../predicate/evaluatePredicate';
+import { isBudgetExceededError, type BudgetExceededError } from '../llm/budget';
 import { isDeferredError } from '../tools/deferral';
 import { stepExecutors } from './executors/stepExecutors';
 import { StepFailure } from './executors/stepExecutor';
@@ -259,6 +260,10 @@ export async function executeRun(setup: EngineSetup, control: RunControl): Promi
         );
       } catch (error) {
         if (signal.aborted) return;
+        if (isBudgetExceededError(error)) {
+          pauseForBudget(id, error);
+          return;
+        }
         if (interaction.deferredKind !== undefined || isDeferredError(error)) {
           suspend(id, error);
           return;
@@ -331,6 +336,14 @@ export async function executeRun(setup: EngineSetup, control: RunControl): Promi
     const kind = isDeferredError(error) ? error.kind : 'approval';
     const request: PendingRequest = { stepId: id, kind, prompt: messageOf(error) };
     emit({ type: `${kind === 'approval' ? 'approval' : kind === 'review' ? 'review' : 'clarification'}_requested`, stepId: id, request } as RunEventBody);
+    emit({ type: 'step_deferred', stepId: id });
+  };
+
+  /** The budget ran out before this step's next model call: it waits for "continue" like an approval. */
+  const pauseForBudget = (id: string, error: BudgetExceededError): void => {
+    if (draft.steps[id]?.deferred) return;
+    const request: PendingRequest = { stepId: id, kind: 'budget', prompt: error.message };
+    emit({ type: 'budget_exhausted', stepId: id, request, usage: error.usage });
     emit({ type: 'step_deferred', stepId: id });
   };
 

@@ -1,5 +1,6 @@
 import type { ApprovalRequest, ClarificationRequest, ReviewRequest } from '../ports';
 import type { Plan } from '../plan/planSchema';
+import type { BudgetUsage } from '../llm/budget';
 import type { RequestKind } from '../tools/deferral';
 
 /**
@@ -85,6 +86,8 @@ export interface RunState {
   warnings: string[];
   /** How many times the run was resumed. */
   resumeCount: number;
+  /** LLM usage recorded when the budget ran out (restored into the tracker on resume). */
+  budgetUsage?: BudgetUsage;
 }
 
 interface EventBase {
@@ -112,6 +115,8 @@ export type RunEvent = EventBase &
     | { type: 'approval_requested'; stepId: string; request: PendingRequest }
     | { type: 'clarification_requested'; stepId: string; request: PendingRequest }
     | { type: 'review_requested'; stepId: string; request: PendingRequest }
+    /** An LLM step was refused a call because a limit of `RunOptions.budget` is reached; `usage` is what the run had used. */
+    | { type: 'budget_exhausted'; stepId: string; request: PendingRequest; usage: BudgetUsage }
     | { type: 'request_answered'; stepId: string; kind: PendingRequest['kind'] }
     | { type: 'step_deferred'; stepId: string }
     | { type: 'step_completed'; stepId: string; result: unknown; restored?: boolean }

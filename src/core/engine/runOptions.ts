@@ -1,5 +1,5 @@
 import type { AgentLimits } from '../agent/agentLimits';
-import type { BudgetUsage } from '../llm/budget';
+import type { BudgetTracker, BudgetUsage } from '../llm/budget';
 import type { Plan, Step } from '../plan/planSchema';
 import type { Clock, Interaction, LlmClient, Logger, RunStore, WorkspaceFs } from '../ports';
 import type { CheckpointStore } from '../tools/checkpointStore';
@@ -47,6 +47,13 @@ export interface RunOptions {
    * tools) and `synthesis_gate` steps (one condensing call) when no `stepRunner` is given.
    */
   llm?: LlmClient;
+  /**
+   * Counts every call of `llm` against the run's limits (DESIGN §5). When a limit is
+   * reached, the step about to call the model pauses with a `budget` request and the run
+   * ends `waiting`; `budget.raise(...)` and `resumeRun` continue it (usage recorded in the
+   * journal is seeded back into the tracker on resume). Absent: no limits.
+   */
+  budget?: BudgetTracker;
   /** Limits of agent steps and gates; defaults in `defaultAgentLimits`. */
   agentLimits?: Partial<AgentLimits>;
   /** The user; without it every request is deferred and the run ends `waiting`. */

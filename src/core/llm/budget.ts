@@ -32,11 +32,20 @@ export interface BudgetExhaustion {
   message: string;
 }
 
+/** True for a `BudgetExceededError`, also across bundle copies (checked by name and shape). */
+export function isBudgetExceededError(error: unknown): error is BudgetExceededError {
+  return error instanceof BudgetExceededError || (error instanceof Error && error.name === 'BudgetExceededError' && 'exhaustion' in error);
+}
+
 /** A call refused because a limit was reached before it. */
 export class BudgetExceededError extends Error {
   override readonly name = 'BudgetExceededError';
 
-  constructor(readonly exhaustion: BudgetExhaustion) {
+  constructor(
+    readonly exhaustion: BudgetExhaustion,
+    /** What the run had used when the call was refused. */
+    readonly usage: BudgetUsage,
+  ) {
     super(exhaustion.message);
   }
 }
@@ -51,6 +60,11 @@ export interface BudgetTracker {
   limits(): BudgetLimits;
   /** Raises (or sets) limits, e.g. when the user chooses "continue" after a pause. */
   raise(limits: BudgetLimits): void;
+  /**
+   * Counts usage recorded elsewhere (a resumed run's journal): each counter becomes the
+   * larger of its value and `usage`'s, so seeding twice never double-counts.
+   */
+  seed(usage: BudgetUsage): void;
   /** A client that refuses calls with `BudgetExceededError` once a limit is reached and records every call. */
   wrap(client: LlmClient): LlmClient;
 }
@@ -93,12 +107,15 @@ export function createBudgetTracker(initial: BudgetLimits = {}): BudgetTracker {
     raise(limits) {
       current = { ...current, ...limits };
     },
+    seed(usage) {
+      for (const key of Object.keys(used) as (keyof BudgetUsage)[]) used[key] = Math.max(used[key], usage[key]);
+    },
     wrap(client) {
       return {
         model: client.model,
         async chat(request) {
           const reached = exhausted();
-          if (reached) throw new BudgetExceededError(reached);
+          if (reached) throw new BudgetExceededError(reached, tracker.usage());
           const response = await client.chat(request);
           tracker.record(response);
           return response;

@@ -63,7 +63,8 @@ export async function executeWithReplanning(plan: Plan, objective: string, optio
   const maxReplanAttempts = Math.max(0, Math.floor(options.maxReplanAttempts ?? 2));
   const clock = options.clock ?? timerClock;
   const signal = options.signal ?? new AbortController().signal;
-  const tracker = createBudgetTracker();
+  // One tracker over every run and the replanner; the runs get the wrapped model, not the tracker.
+  const tracker = options.budget ?? createBudgetTracker();
   const llm = options.llm ? tracker.wrap(options.llm) : undefined;
   const replanner = options.replanner ? tracker.wrap(options.replanner) : llm;
   const tools = toRegistry(options.tools ?? []);
@@ -95,7 +96,8 @@ export async function executeWithReplanning(plan: Plan, objective: string, optio
     const runId = history.length === 0 ? baseRunId : `${baseRunId}-replan-${history.length}`;
     const collect = createTrialCollector(current, trials);
     let last: RunEvent | undefined;
-    const handle = runPlan(current, { ...options, ...(llm ? { llm } : {}), initialResults: completed, idSource: () => runId });
+    const { budget: _counted, ...runOptions } = options;
+    const handle = runPlan(current, { ...runOptions, ...(llm ? { llm } : {}), initialResults: completed, idSource: () => runId });
     handle.events.subscribe((event) => {
       last = event;
       collect(event);

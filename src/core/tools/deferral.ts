@@ -1,5 +1,8 @@
-/** The kinds of user requests a step can wait on. */
-export type RequestKind = 'approval' | 'clarification' | 'review';
+/**
+ * The kinds of user requests a step can wait on. `budget`: the run's LLM budget is used
+ * up and the user decides whether to continue with higher limits.
+ */
+export type RequestKind = 'approval' | 'clarification' | 'review' | 'budget';
 
 /**
  * Thrown by a tool (or a step executor) when `Interaction` answered `'defer'`: nobody
@@ -15,9 +18,11 @@ export class DeferredError extends Error {
     readonly kind: RequestKind,
     readonly stepId: string,
   ) {
-    super(`Step ${stepId} waits for ${kind === 'approval' ? 'an approval' : kind === 'review' ? 'a review' : 'an answer'}; resume the run to give it.`);
+    super(`Step ${stepId} waits for ${waitsFor[kind]}; resume the run to give it.`);
   }
 }
+
+const waitsFor: Record<RequestKind, string> = { approval: 'an approval', clarification: 'an answer', review: 'a review', budget: 'a higher LLM budget' };
 
 /** True for a `DeferredError`, also across bundle copies (checked by name and shape). */
 export function isDeferredError(error: unknown): error is DeferredError {

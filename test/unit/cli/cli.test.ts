@@ -31,7 +31,7 @@ describe('task-planner CLI', function () {
   it('prints a complete help text', async () => {
     const { code, stdout } = await cli(['--help']);
     assert.equal(code, 0);
-    for (const word of ['validate', 'run', 'resume', 'runs', '--workspace', '--concurrency', '--yes', '--json', '--approve', '--reject', '--answer', '--accept-review', '--reject-review', 'Exit codes', 'waiting']) {
+    for (const word of ['plan', 'validate', 'run', 'resume', 'runs', '--max-requests', '--max-tokens', '--max-cost', '--base-url', '--model', '--strategy', '--workspace', '--concurrency', '--yes', '--json', '--approve', '--reject', '--answer', '--accept-review', '--reject-review', 'Exit codes', 'waiting']) {
       assert.ok(stdout.includes(word), `help mentions ${word}`);
     }
   });
@@ -48,6 +48,9 @@ describe('task-planner CLI', function () {
     const usage = await cli(['frobnicate']);
     assert.equal(usage.code, 2);
     assert.match(usage.stderr, /Unknown command "frobnicate"/);
+    const badBudget = await cli(['run', fixture('notes.plan.json'), '--workspace', workspace, '--max-cost', 'lots']);
+    assert.equal(badBudget.code, 2);
+    assert.match(badBudget.stderr, /--max-cost must be a positive number, got "lots"/);
   });
 
   it('run → waiting without a terminal; resume with answers and approvals → completed; runs lists it', async () => {

@@ -36,6 +36,17 @@ describe('createBudgetTracker', () => {
     assert.deepEqual(tracker.limits(), { maxRequests: 5 });
   });
 
+  it('seeds usage recorded elsewhere without double-counting', () => {
+    const tracker = createBudgetTracker({ maxRequests: 3 });
+    tracker.record(reply(5, 5));
+    const journaled = { requests: 2, promptTokens: 20, completionTokens: 20, totalTokens: 40, costUsd: 0.5, unpricedRequests: 0 };
+    tracker.seed(journaled);
+    tracker.seed(journaled);
+    assert.deepEqual({ ...tracker.usage() }, { ...journaled, unpricedRequests: 1 });
+    tracker.record(reply(1, 1));
+    assert.equal(tracker.exhausted()?.limit, 'requests');
+  });
+
   it('wraps a client: records each call and refuses calls once a limit is reached', async () => {
     let calls = 0;
     const inner: LlmClient = { model: 'm', chat: async (_: LlmChatRequest) => ({ ...reply(40, 10, 0.001), text: `call ${++calls}`, toolCalls: [], usageReported: true, model: 'm' }) };
@@ -44,7 +55,7 @@ describe('createBudgetTracker', () => {
     const request = { messages: [], signal: new AbortController().signal };
     await client.chat(request);
     await client.chat(request);
-    await assert.rejects(client.chat(request), (error: unknown) => error instanceof BudgetExceededError && error.exhaustion.limit === 'tokens');
+    await assert.rejects(client.chat(request), (error: unknown) => error instanceof BudgetExceededError && error.exhaustion.limit === 'tokens' && error.usage.totalTokens === 100);
     assert.equal(calls, 2);
     assert.equal(tracker.usage().requests, 2);
   });

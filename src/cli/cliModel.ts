@@ -1,0 +1,50 @@
+import { createBudgetTracker, type BudgetLimits, type BudgetTracker } from '../core/llm/budget';
+import { createOpenAiClient } from '../core/llm/openAiClient';
+import type { LlmClient } from '../core/ports';
+import { UsageError } from './cliIo';
+
+/** Model and budget options shared by `plan`, `run` and `resume`. */
+export interface CliModelOptions {
+  baseUrl: string | undefined;
+  model: string | undefined;
+  /** The environment to read the API key from (`OPENAI_API_KEY`, else `TASK_PLANNER_API_KEY`). */
+  env: Readonly<Record<string, string | undefined>>;
+  maxRequests: string | undefined;
+  maxTokens: string | undefined;
+  maxCost: string | undefined;
+}
+
+const defaultBaseUrl = 'https://api.openai.com/v1';
+const defaultModel = 'gpt-4o-mini';
+
+/**
+ * The OpenAI-compatible model the command line uses, or `undefined` when there is neither
+ * an API key in the environment nor `--base-url` (a local server needs no key). The key is
+ * never printed.
+ */
+export function cliModel(options: CliModelOptions): LlmClient | undefined {
+  const apiKey = options.env['OPENAI_API_KEY']?.trim() || options.env['TASK_PLANNER_API_KEY']?.trim() || undefined;
+  if (apiKey === undefined && options.baseUrl === undefined) return undefined;
+  return createOpenAiClient({ baseURL: options.baseUrl ?? defaultBaseUrl, model: options.model ?? defaultModel, ...(apiKey ? { apiKey } : {}) });
+}
+
+/** The run's budget from `--max-requests`, `--max-tokens` and `--max-cost`, or `undefined` without any. */
+export function cliBudget(options: CliModelOptions): BudgetTracker | undefined {
+  const limits: BudgetLimits = {};
+  const requests = positive(options.maxRequests, '--max-requests', true);
+  const tokens = positive(options.maxTokens, '--max-tokens', true);
+  const cost = positive(options.maxCost, '--max-cost', false);
+  if (requests !== undefined) limits.maxRequests = requests;
+  if (tokens !== undefined) limits.maxTokens = tokens;
+  if (cost !== undefined) limits.maxCostUsd = cost;
+  return Object.keys(limits).length === 0 ? undefined : createBudgetTracker(limits);
+}
+
+function positive(text: string | undefined, flag: string, whole: boolean): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0 || (whole && !Number.isInteger(value))) {
+    throw new UsageError(`${flag} must be a positive ${whole ? 'whole number' : 'number'}, got "${text}".`);
+  }
+  return value;
+}
