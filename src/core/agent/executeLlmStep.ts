@@ -46,7 +46,7 @@ export async function executeLlmStep(ctx: ExecuteContext, input: string, llm: Ll
     if (!tool) throw new StepFailure(`The agent "${agentName}" of step ${step.id} lists the tool "${name}", which this run does not have. Registered tools: ${options.tools.names().join(', ') || 'none'}.`, false);
     tools.push(tool);
   }
-  const summary = await rollingSummary(state, { llm, budgetTokens: limits.summaryBudgetTokens, signal: ctx.signal });
+  const summary = await rollingSummary(state, { llm, budgetTokens: limits.summaryBudgetTokens, signal: ctx.signal, onCompacted: ctx.compacted });
   const prompt = buildStepPrompt({ objective: plan.objective, plan, statuses, summary, step, depends: ctx.depends, input });
   const toolContext: ToolContext = {
     runId: ctx.runId,

@@ -1,4 +1,5 @@
 import { compactContext } from '../llm/contextCompactor';
+import type { ContextCompaction } from '../engine/executors/stepExecutor';
 import type { RunState } from '../engine/runEvents';
 import type { LlmClient } from '../ports';
 
@@ -16,9 +17,12 @@ const memories = new WeakMap<RunState, SummaryMemory>();
  * since the last call is folded in, in completion order, with `compactContext` (the model
  * summarises only when the budget overflows; a deterministic fallback otherwise). Kept per
  * run state object, so it lives exactly as long as the run. Invariant: at most
- * `budgetTokens` tokens.
+ * `budgetTokens` tokens. `onCompacted` hears each fold (the engine journals it as `context_compacted`).
  */
-export function rollingSummary(state: RunState, options: { llm?: LlmClient; budgetTokens: number; signal: AbortSignal }): Promise<string> {
+export function rollingSummary(
+  state: RunState,
+  options: { llm?: LlmClient; budgetTokens: number; signal: AbortSignal; onCompacted?: (report: ContextCompaction) => void },
+): Promise<string> {
   let memory = memories.get(state);
   if (!memory) {
     memory = { summary: '', folded: new Set(), queue: Promise.resolve() };
@@ -37,6 +41,7 @@ export function rollingSummary(state: RunState, options: { llm?: LlmClient; budg
         ...(options.llm ? { llm: options.llm } : {}),
       });
       current.summary = compacted.summary;
+      options.onCompacted?.({ stepId, summary: compacted.summary, beforeTokens: compacted.beforeTokens, afterTokens: compacted.afterTokens, method: compacted.method });
     }
     return current.summary;
   });

@@ -163,7 +163,9 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
     case 'step_progress':
     case 'step_output':
     case 'replan_started':
+      return;
     case 'context_compacted':
+      draft.contextSummary = event.summary;
       return;
   }
 }

@@ -253,6 +253,9 @@ export async function executeRun(setup: EngineSetup, control: RunControl): Promi
               output: (text) => {
                 if (!signal.aborted) emit({ type: 'step_output', stepId: id, text });
               },
+              compacted: (report) => {
+                if (!signal.aborted) emit({ type: 'context_compacted', ...report });
+              },
               state: () => draft,
             },
             prepared.input,

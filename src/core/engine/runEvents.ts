@@ -86,6 +86,8 @@ export interface RunState {
   warnings: string[];
   /** How many times the run was resumed. */
   resumeCount: number;
+  /** The rolling context summary agents are given (DESIGN §5), as last compacted. */
+  contextSummary?: string;
   /** LLM usage recorded when the budget ran out (restored into the tracker on resume). */
   budgetUsage?: BudgetUsage;
 }
@@ -125,7 +127,8 @@ export type RunEvent = EventBase &
     | { type: 'step_skipped'; stepId: string; reason: string }
     | { type: 'replan_started'; stepId: string; reason: string }
     | { type: 'replan_completed'; plan: Plan }
-    | { type: 'context_compacted'; summary: string }
+    /** The rolling context summary folded in step `stepId`'s result; token counts before and after. */
+    | { type: 'context_compacted'; stepId: string; summary: string; beforeTokens: number; afterTokens: number; method: 'append' | 'llm' | 'fallback' }
     | { type: 'run_waiting'; pending: PendingRequest[] }
     | { type: 'run_cancelled'; reason: string }
     | { type: 'run_completed' }

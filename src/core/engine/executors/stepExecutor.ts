@@ -18,6 +18,15 @@ export interface PreparedInput {
 }
 
 /** Everything one attempt of a step may use. */
+/** One update of the rolling context summary; token counts of summary + new fact before, and of the summary after. */
+export interface ContextCompaction {
+  stepId: string;
+  summary: string;
+  beforeTokens: number;
+  afterTokens: number;
+  method: 'append' | 'llm' | 'fallback';
+}
+
 export interface ExecuteContext {
   runId: string;
   step: Step;
@@ -33,6 +42,8 @@ export interface ExecuteContext {
   interaction: Interaction;
   options: ResolvedRunOptions;
   output(text: string): void;
+  /** Reports that the rolling context summary was updated (journaled as `context_compacted`). */
+  compacted(report: ContextCompaction): void;
   /** The live run state (statuses, completed results); read it, never change it. */
   state(): Readonly<RunState>;
 }

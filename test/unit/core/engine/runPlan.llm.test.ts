@@ -2,12 +2,28 @@ import assert from 'node:assert/strict';
 import { createMemoryRunStore } from '../../../../src/core/engine/memoryRunStore';
 import { resumeRun } from '../../../../src/core/engine/resumeRun';
 import { runPlan } from '../../../../src/core/engine/runPlan';
+import type { RunEvent } from '../../../../src/core/engine/runEvents';
 import { createBudgetTracker } from '../../../../src/core/llm/budget';
 import { scriptedLlm } from '../../../fakes/scriptedLlm';
 import { ManualClock } from '../../../fakes/manualClock';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 
 const chain = makePlan([makeStep('A'), makeStep('B', { dependsOn: ['A'], input: 'after {{results.A}}' }), makeStep('C', { dependsOn: ['B'], input: 'after {{results.B}}' })]);
+
+describe('runPlan with a model: context compaction events', () => {
+  it('journals a context_compacted event for each result folded into the summary agents get', async () => {
+    const events: RunEvent[] = [];
+    const handle = runPlan(chain, { llm: scriptedLlm(['ok']), clock: new ManualClock() });
+    handle.events.subscribe((event) => events.push(event));
+    const result = await handle.result;
+    assert.equal(result.status, 'completed');
+    const compactions = events.flatMap((event) => (event.type === 'context_compacted' ? [event] : []));
+    // B's prompt folds A's result; C's prompt folds B's.
+    assert.deepEqual(compactions.map((event) => event.stepId), ['A', 'B']);
+    assert.ok(compactions.every((event) => event.afterTokens > 0 && event.afterTokens <= event.beforeTokens));
+    assert.match(handle.state().contextSummary ?? '', /\[B\]/);
+  });
+});
 
 describe('runPlan with an LLM budget', () => {
   it('pauses before the call that would exceed the budget, and continues after the limit is raised', async () => {
