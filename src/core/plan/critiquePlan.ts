@@ -73,7 +73,21 @@ export function critiquePlan(plan: Plan): Critique {
   for (const step of plan.steps) {
     issues.push(...stepChecks(step, ids));
   }
-  return summarize(issues);
+  return critiqueFromIssues(issues);
+}
+
+/**
+ * Adds findings from elsewhere (an LLM review) to a critique: duplicates (same check, step
+ * and message) are dropped, and score, summary and recommendations are recomputed.
+ */
+export function mergeCritique(critique: Critique, extra: readonly CritiqueIssue[]): Critique {
+  const merged = new Map(critique.issues.map((issue) => [issueKey(issue), issue]));
+  for (const issue of extra) if (!merged.has(issueKey(issue))) merged.set(issueKey(issue), issue);
+  return critiqueFromIssues([...merged.values()]);
+}
+
+function issueKey(issue: CritiqueIssue): string {
+  return `${issue.check}|${issue.stepId ?? ''}|${issue.message}`;
 }
 
 function stepChecks(step: Step, ids: Set<string>): CritiqueIssue[] {
@@ -117,7 +131,7 @@ function isWordChar(char: string | undefined): boolean {
   return char !== undefined && /[a-z0-9_]/.test(char);
 }
 
-function summarize(issues: CritiqueIssue[]): Critique {
+function critiqueFromIssues(issues: CritiqueIssue[]): Critique {
   const count = (severity: CritiqueIssue['severity']): number => issues.filter((issue) => issue.severity === severity).length;
   const critical = count('critical');
   const warning = count('warning');

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { critiquePlan, type CritiqueIssue } from '../../../../src/core/plan/critiquePlan';
+import { critiquePlan, mergeCritique, type CritiqueIssue } from '../../../../src/core/plan/critiquePlan';
 import type { Step } from '../../../../src/core/plan/planSchema';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 
@@ -107,5 +107,17 @@ describe('critiquePlan', () => {
     const critique = critiquePlan(makePlan([makeStep('a', { dependsOn: ['g1'], input: 'g1' }), makeStep('b', { dependsOn: ['g2'], input: 'g2' }), makeStep('d', { dependsOn: ['a', 'b'], input: 'only a' })]));
     assert.deepEqual(critique.recommendations, ['Remove dependencies on steps that do not exist, or add the missing steps.']);
     assert.ok(critique.issues.some((issue) => issue.severity === 'info'));
+  });
+
+  describe('mergeCritique', () => {
+    it('adds new findings, drops duplicates and recomputes the score and recommendations', () => {
+      const base = critiquePlan(makePlan(clean()));
+      const finding: CritiqueIssue = { check: 'llm_review', severity: 'warning', stepId: 'b', message: 'B does not serve the objective.', recommendation: 'Remove B.' };
+      const merged = mergeCritique(base, [finding, { ...finding }, { check: 'llm_review', severity: 'critical', message: 'Nothing deploys.', recommendation: 'Add a deploy step.' }]);
+      assert.equal(merged.issues.length, 2);
+      assert.equal(merged.score, 6);
+      assert.deepEqual(merged.recommendations, ['Remove B.', 'Add a deploy step.']);
+      assert.match(merged.summary, /1 critical, 1 warning/);
+    });
   });
 });
