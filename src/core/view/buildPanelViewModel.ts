@@ -1,0 +1,216 @@
+import type { PanelBody, PendingView, ReplanView, ReviewView, RunStepView, RunSummaryView, RunView, StepView, UsageView } from '../../shared/panelViewModel';
+import type { RunState, StepState } from '../engine/runEvents';
+import type { BudgetUsage } from '../llm/budget';
+import type { Critique } from '../plan/critiquePlan';
+import type { Diagnostic, Plan, Step } from '../plan/planSchema';
+import type { ReplanRecord } from '../replan/executeWithReplanning';
+import { diffPlans } from './planDiff';
+import { runTimeline } from './runTimeline';
+
+/** The plan under review, with what the critic and the validator said about it. */
+export interface ReviewSource {
+  plan: Plan;
+  critique: Critique;
+  diagnostics: readonly Diagnostic[];
+  /** The version Regenerate replaced, to show what changed. */
+  previousPlan?: Plan;
+  regenerating?: boolean;
+  /** Tool names the edit form offers. */
+  tools?: readonly string[];
+}
+
+/** A run, as the host knows it: the folded state plus what the run's metadata adds. */
+export interface RunSource {
+  state: RunState;
+  /** The time of the snapshot (ms since the epoch), for live durations. */
+  now: number;
+  usage?: BudgetUsage;
+  replans?: readonly ReplanRecord[];
+  /** Workspace-relative paths the run changed. */
+  changedFiles?: readonly string[];
+  undoMessage?: string;
+}
+
+/** Longest result preview shown per step, in characters. */
+export const resultPreviewLength = 240;
+
+const writeTools = new Set(['write_file', 'edit_file', 'delete_file', 'create_directory', 'run_command']);
+
+/**
+ * The panel's view model (without its version, which the host stamps): a run when one is
+ * given, else the review of the plan, else empty. Pure and linear in the number of steps.
+ */
+export function buildPanelViewModel(review: ReviewSource | undefined, run?: RunSource): PanelBody {
+  if (run?.state.plan) return { mode: 'run', run: runView(run, run.state.plan) };
+  if (review) return { mode: 'review', review: reviewView(review) };
+  return { mode: 'empty' };
+}
+
+function reviewView(source: ReviewSource): ReviewView {
+  const { plan, critique, diagnostics } = source;
+  const problems = new Map<string, string[]>();
+  const planProblems: string[] = [];
+  for (const diagnostic of diagnostics) {
+    const text = `${diagnostic.severity === 'error' ? 'Error' : 'Warning'}: ${diagnostic.message}`;
+    if (diagnostic.stepId === undefined) planProblems.push(text);
+    else problems.set(diagnostic.stepId, [...(problems.get(diagnostic.stepId) ?? []), text]);
+  }
+  const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error');
+  const runnable = plan.steps.filter((step) => !step.skipped);
+  const startBlockedReason =
+    errors.length > 0
+      ? `Fix ${errors.length === 1 ? 'the error' : `the ${errors.length} errors`} first: ${errors[0]!.message}`
+      : runnable.length === 0
+        ? 'Every step is skipped: unskip at least one.'
+        : source.regenerating
+          ? 'The plan is being regenerated.'
+          : undefined;
+  return {
+    planId: plan.id,
+    planVersion: plan.version,
+    objective: plan.objective,
+    score: critique.score,
+    summary: critique.summary,
+    findings: critique.issues.map((issue) => ({ ...issue })),
+    recommendations: [...critique.recommendations],
+    planProblems,
+    steps: plan.steps.map((step, index) => stepView(step, index, problems.get(step.id) ?? [])),
+    ...(startBlockedReason === undefined ? {} : { startBlockedReason }),
+    ...(source.previousPlan ? { changes: diffPlans(source.previousPlan, plan) } : {}),
+    regenerating: source.regenerating === true,
+    tools: [...(source.tools ?? [])],
+  };
+}
+
+function stepView(step: Step, index: number, problems: string[]): StepView {
+  return {
+    id: step.id,
+    index,
+    title: step.title,
+    kind: step.kind,
+    runner: runnerOf(step),
+    ...(step.tool === undefined ? {} : { tool: step.tool }),
+    ...(step.args === undefined ? {} : { args: JSON.stringify(step.args, null, 2) }),
+    ...(step.agent === undefined && step.kind !== 'agent' ? {} : { agent: step.agent ?? 'default' }),
+    ...(step.input === undefined ? {} : { input: step.input }),
+    dependsOn: [...step.dependsOn],
+    onFailure: step.onFailure,
+    maxAttempts: step.maxAttempts,
+    critical: step.critical,
+    ...(step.verification === undefined ? {} : { verification: step.verification }),
+    onVerificationFailure: step.onVerificationFailure,
+    ...(step.when === undefined ? {} : { when: step.when }),
+    skipped: step.skipped === true,
+    requiresApproval: step.requiresApproval ?? (step.tool !== undefined && writeTools.has(step.tool)),
+    problems,
+  };
+}
+
+function runnerOf(step: Step): string {
+  if (step.kind === 'tool') return step.tool ?? 'tool';
+  if (step.kind === 'agent') return `agent: ${step.agent ?? 'default'}`;
+  return step.kind.replace('_', ' ');
+}
+
+function runView(source: RunSource, plan: Plan): RunView {
+  const { state, now } = source;
+  const startedAt = state.startedAt ?? now;
+  const endedAt = state.status === 'running' ? now : (state.endedAt ?? now);
+  const stepStates = plan.steps.map((step) => state.steps[step.id] ?? { id: step.id, status: 'pending' as const, attempts: 0 });
+  const steps = plan.steps.map((step, index) => runStepView(step, stepStates[index]!, startedAt));
+  const pending: PendingView[] = stepStates.flatMap((step) => (step.pending ? [{ stepId: step.id, kind: step.pending.kind, prompt: step.pending.prompt }] : []));
+  const done = steps.filter((step) => step.status === 'completed' || step.status === 'failed' || step.status === 'skipped').length;
+  return {
+    runId: state.runId,
+    status: state.status,
+    objective: plan.objective,
+    planVersion: plan.version,
+    elapsedMs: Math.max(0, endedAt - startedAt),
+    progress: { done, total: steps.length },
+    steps,
+    ...focusOf(stepStates),
+    pending,
+    timeline: runTimeline(
+      plan.steps.map((step, index) => ({ stepId: step.id, title: step.title, status: stepStates[index]!.status, ...times(stepStates[index]!) })),
+      startedAt,
+      endedAt,
+    ),
+    ...(source.usage ? { usage: usageView(source.usage) } : {}),
+    replans: (source.replans ?? []).map(replanView),
+    warnings: state.warnings.slice(-20),
+    ...(state.status === 'running' ? {} : { summary: summaryView(source, steps, endedAt - startedAt) }),
+  };
+}
+
+function times(step: StepState): { startedAt?: number; endedAt?: number } {
+  return { ...(step.startedAt === undefined ? {} : { startedAt: step.startedAt }), ...(step.endedAt === undefined ? {} : { endedAt: step.endedAt }) };
+}
+
+function runStepView(step: Step, state: StepState, runStartedAt: number): RunStepView {
+  return {
+    id: step.id,
+    title: step.title,
+    kind: step.kind,
+    runner: runnerOf(step),
+    status: state.status,
+    attempts: state.attempts,
+    maxAttempts: step.maxAttempts,
+    ...(state.startedAt === undefined ? {} : { startMs: state.startedAt - runStartedAt }),
+    ...(state.endedAt === undefined ? {} : { endMs: state.endedAt - runStartedAt }),
+    ...(state.durationMs === undefined ? {} : { durationMs: state.durationMs }),
+    ...(state.error === undefined ? {} : { error: state.error }),
+    ...(state.diagnosis === undefined ? {} : { diagnosis: state.diagnosis }),
+    ...(state.reason === undefined ? {} : { reason: state.reason }),
+    ...(state.status === 'completed' && state.result !== undefined ? { resultPreview: preview(state.result) } : {}),
+  };
+}
+
+/** The step whose output to show: the latest started of the active steps, else of all. */
+function focusOf(steps: readonly StepState[]): { focusStepId?: string } {
+  const active = steps.filter((step) => step.status === 'running' || step.status.startsWith('awaiting_'));
+  const pool = (active.length > 0 ? active : steps).filter((step) => step.startedAt !== undefined);
+  const latest = pool.reduce<StepState | undefined>((best, step) => (best === undefined || step.startedAt! >= best.startedAt! ? step : best), undefined);
+  return latest ? { focusStepId: latest.id } : {};
+}
+
+function preview(result: unknown): string {
+  let text: string;
+  try {
+    text = typeof result === 'string' ? result : (JSON.stringify(result) ?? String(result));
+  } catch {
+    text = '[result that cannot be shown]';
+  }
+  return text.length > resultPreviewLength ? `${text.slice(0, resultPreviewLength - 1)}…` : text;
+}
+
+function usageView(usage: BudgetUsage): UsageView {
+  return { requests: usage.requests, totalTokens: usage.totalTokens, costUsd: usage.costUsd, unpricedRequests: usage.unpricedRequests };
+}
+
+function replanView(record: ReplanRecord): ReplanView {
+  return {
+    replan: record.replan,
+    reason: record.reason,
+    stepIds: [...record.stepIds],
+    keptStepIds: [...record.keptStepIds],
+    newStepIds: [...record.newStepIds],
+    planVersion: record.planVersion,
+    trials: record.trials.map((trial) => ({ stepId: trial.stepId, attempt: trial.attempt, approach: trial.approach, error: trial.error, ...(trial.diagnosis === undefined ? {} : { diagnosis: trial.diagnosis }) })),
+  };
+}
+
+function summaryView(source: RunSource, steps: readonly RunStepView[], durationMs: number): RunSummaryView {
+  const count = (status: RunStepView['status']): number => steps.filter((step) => step.status === status).length;
+  const changedFiles = [...(source.changedFiles ?? [])];
+  return {
+    status: source.state.status as RunSummaryView['status'],
+    ...(source.state.reason === undefined ? {} : { reason: source.state.reason }),
+    durationMs: Math.max(0, durationMs),
+    completed: count('completed'),
+    failed: count('failed'),
+    skipped: count('skipped'),
+    changedFiles,
+    canUndo: changedFiles.length > 0 && source.undoMessage === undefined,
+    ...(source.undoMessage === undefined ? {} : { undoMessage: source.undoMessage }),
+  };
+}

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import type { PanelViewModel } from './panelViewModel';
+import { newStepSchema, stepPatchSchema } from './stepEditSchema';
+
+/**
+ * Messages the extension host posts to the plan panel's webview.
+ * Snapshots are complete and versioned; output travels as numbered chunks of one run.
+ */
+export type HostToWebviewMessage =
+  /** Host, after `ready` and after every change of the plan or run: the whole view model. */
+  | { type: 'snapshot'; model: PanelViewModel }
+  /** Host, while a step streams text: the next chunk; `seq` counts chunks of the run from 1. */
+  | { type: 'output'; runId: string; seq: number; stepId: string; text: string }
+  /** Host, answering `resyncOutput` or at `ready`: every step's output tail, up to chunk `seq`. */
+  | { type: 'outputResync'; runId: string; seq: number; tails: Record<string, string> }
+  /** Host, when an action was refused or did something worth saying (e.g. an edit broke a dependency). */
+  | { type: 'notice'; id: number; level: 'info' | 'error'; text: string };
+
+const stepIdField = z.string().min(1).max(64);
+
+/** One plan edit the webview asks for; the host applies it with `editPlan`. */
+export const panelEditSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('updateStep'), stepId: stepIdField, patch: stepPatchSchema }).strict(),
+  z.object({ type: z.literal('moveStep'), stepId: stepIdField, toIndex: z.number().int().min(0) }).strict(),
+  z.object({ type: z.literal('skipStep'), stepId: stepIdField }).strict(),
+  z.object({ type: z.literal('unskipStep'), stepId: stepIdField }).strict(),
+  z.object({ type: z.literal('addStep'), step: newStepSchema, index: z.number().int().min(0).optional() }).strict(),
+  z.object({ type: z.literal('removeStep'), stepId: stepIdField }).strict(),
+]);
+
+/** A validated plan edit from the webview. */
+export type PanelEdit = z.infer<typeof panelEditSchema>;
+
+/**
+ * Messages the webview posts to the host, as zod schemas: the host validates every message
+ * on arrival with `parseWebviewMessage` and ignores (and logs) anything else.
+ */
+export const webviewToHostSchema = z.discriminatedUnion('type', [
+  /** Webview, once loaded (also after being hidden and shown): send me the current snapshot; `version` is the one it restored. */
+  z.object({ type: z.literal('ready'), session: z.string().max(100).optional(), version: z.number().int().min(0).optional() }).strict(),
+  /** Webview, when the user edits, moves, skips, adds or removes a step in review. */
+  z.object({ type: z.literal('edit'), edit: panelEditSchema }).strict(),
+  /** Webview, when the user asks the planner for a new version with feedback. */
+  z.object({ type: z.literal('regenerate'), feedback: z.string().trim().min(1, 'Say what to change.').max(4_000) }).strict(),
+  /** Webview, when the user starts the reviewed plan. */
+  z.object({ type: z.literal('start') }).strict(),
+  /** Webview, when the user cancels the review or the running run. */
+  z.object({ type: z.literal('cancel') }).strict(),
+  /** Webview, when the user wants to answer a pending approval or question in the editor. */
+  z.object({ type: z.literal('openApproval'), stepId: stepIdField }).strict(),
+  /** Webview, when the user opens a file the run changed. */
+  z.object({ type: z.literal('openFile'), path: z.string().min(1).max(1_000) }).strict(),
+  /** Webview, when the user asks to restore every file the run changed. */
+  z.object({ type: z.literal('undoRun') }).strict(),
+  /** Webview, when it missed an output chunk: send every step's tail again. */
+  z.object({ type: z.literal('resyncOutput'), runId: z.string().min(1).max(200), afterSeq: z.number().int().min(0) }).strict(),
+  /** Webview, after rendering a snapshot: which version it shows and how long rendering took (for tests and tracing). */
+  z.object({ type: z.literal('rendered'), version: z.number().int().min(0), ms: z.number().min(0) }).strict(),
+]);
+
+/** A message from the webview, after validation. */
+export type WebviewToHostMessage = z.infer<typeof webviewToHostSchema>;
+
+/** The message types the webview may send. */
+export type WebviewMessageType = WebviewToHostMessage['type'];
+
+/** Validates a raw message from the webview: the message, or a readable reason it was refused. */
+export function parseWebviewMessage(raw: unknown): { ok: true; message: WebviewToHostMessage } | { ok: false; error: string } {
+  const parsed = webviewToHostSchema.safeParse(raw);
+  if (parsed.success) return { ok: true, message: parsed.data };
+  return { ok: false, error: parsed.error.issues.map((issue) => `${issue.path.join('.') || 'message'}: ${issue.message}`).join('; ') };
+}
+
+/** Most characters of one step's output either side keeps: the tail, never the whole transcript. */
+export const outputTailLimit = 16_000;
+
+/** `text` appended to `tail`, cut to the last `outputTailLimit` characters. */
+export function appendTail(tail: string, text: string): string {
+  const joined = tail + text;
+  return joined.length > outputTailLimit ? joined.slice(joined.length - outputTailLimit) : joined;
+}

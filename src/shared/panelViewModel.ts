@@ -1,0 +1,205 @@
+/**
+ * The plan panel's view model: a small, complete picture of what the panel shows, built on
+ * the host from the plan, its critique and diagnostics, and the run state. The host sends
+ * it whole (never as a delta) with an increasing `version`; streamed step output travels
+ * separately as chunks (see `panelProtocol.ts`), so a snapshot never carries a transcript.
+ */
+
+/** Step kinds, as the engine names them. */
+export type StepKindView = 'tool' | 'agent' | 'synthesis_gate' | 'human_review' | 'clarification';
+
+/** A failure policy, as the engine names it. */
+export type FailurePolicyView = 'stop' | 'skip' | 'retry' | 'replan';
+
+/** A step's status in a run, as the engine names it. */
+export type StepStatusView =
+  | 'pending'
+  | 'blocked'
+  | 'ready'
+  | 'running'
+  | 'awaiting_approval'
+  | 'awaiting_clarification'
+  | 'awaiting_review'
+  | 'completed'
+  | 'failed'
+  | 'skipped';
+
+/** A run's status. */
+export type RunStatusView = 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled';
+
+/** One step as the review shows it; `args` is pretty JSON, ready for display and editing. */
+export interface StepView {
+  id: string;
+  /** 0-based position in the plan. */
+  index: number;
+  title: string;
+  kind: StepKindView;
+  /** The tool or agent that does the work, or the kind for gates, reviews and questions. */
+  runner: string;
+  tool?: string;
+  args?: string;
+  agent?: string;
+  input?: string;
+  dependsOn: string[];
+  onFailure: FailurePolicyView;
+  maxAttempts: number;
+  critical: boolean;
+  verification?: string;
+  onVerificationFailure: FailurePolicyView;
+  when?: string;
+  skipped: boolean;
+  requiresApproval: boolean;
+  /** Validation problems of this step (errors and warnings). */
+  problems: string[];
+}
+
+/** One finding of the critic. */
+export interface FindingView {
+  check: string;
+  severity: 'critical' | 'warning' | 'info';
+  stepId?: string;
+  message: string;
+  recommendation?: string;
+}
+
+/** What changed between two plan versions (after Regenerate), by step id. */
+export interface PlanChangeView {
+  fromVersion: number;
+  toVersion: number;
+  added: string[];
+  removed: string[];
+  /** Steps kept with the names of the fields that differ. */
+  changed: { id: string; fields: string[] }[];
+  objectiveChanged: boolean;
+}
+
+/** The plan under review, before it runs. */
+export interface ReviewView {
+  planId: string;
+  planVersion: number;
+  objective: string;
+  score: number;
+  summary: string;
+  findings: FindingView[];
+  recommendations: string[];
+  /** Plan-level validation errors (not tied to a step). */
+  planProblems: string[];
+  steps: StepView[];
+  /** Errors make the plan unrunnable: Start is disabled with this reason. */
+  startBlockedReason?: string;
+  /** Set after Regenerate: what the new version changed. */
+  changes?: PlanChangeView;
+  /** Set while the planner is regenerating the plan. */
+  regenerating: boolean;
+  /** Tool names the edit form offers. */
+  tools: string[];
+}
+
+/** A pending approval, clarification or review of a running step. */
+export interface PendingView {
+  stepId: string;
+  kind: string;
+  prompt: string;
+}
+
+/** One step of a run. Times are milliseconds since the run started. */
+export interface RunStepView {
+  id: string;
+  title: string;
+  kind: StepKindView;
+  runner: string;
+  status: StepStatusView;
+  attempts: number;
+  maxAttempts: number;
+  startMs?: number;
+  endMs?: number;
+  durationMs?: number;
+  error?: string;
+  diagnosis?: string;
+  reason?: string;
+  /** A short preview of the result of a completed step. */
+  resultPreview?: string;
+}
+
+/** One bar of the timeline: a step's latest attempt on a lane (lanes show parallelism). */
+export interface TimelineBar {
+  stepId: string;
+  title: string;
+  status: StepStatusView;
+  lane: number;
+  /** Milliseconds since the run started. */
+  startMs: number;
+  endMs: number;
+}
+
+/** The timeline (Gantt chart) of a run. */
+export interface TimelineView {
+  /** Length of the time axis, in milliseconds (at least 1). */
+  spanMs: number;
+  lanes: number;
+  bars: TimelineBar[];
+}
+
+/** A repair of the plan during the run, with the failed attempts it was given. */
+export interface ReplanView {
+  replan: number;
+  reason: string;
+  stepIds: string[];
+  keptStepIds: string[];
+  newStepIds: string[];
+  planVersion: number;
+  trials: { stepId: string; attempt: number; approach: string; error: string; diagnosis?: string }[];
+}
+
+/** Token use and cost of the run's model calls so far. */
+export interface UsageView {
+  requests: number;
+  totalTokens: number;
+  costUsd: number;
+  /** Calls of models without a known price: the cost undercounts. */
+  unpricedRequests: number;
+}
+
+/** The end of a run. */
+export interface RunSummaryView {
+  status: Exclude<RunStatusView, 'running'>;
+  reason?: string;
+  durationMs: number;
+  completed: number;
+  failed: number;
+  skipped: number;
+  /** Workspace-relative paths the run wrote, edited or deleted. */
+  changedFiles: string[];
+  canUndo: boolean;
+  /** Set once "Undo run" ran: what it did. */
+  undoMessage?: string;
+}
+
+/** A run, live or finished. */
+export interface RunView {
+  runId: string;
+  status: RunStatusView;
+  objective: string;
+  planVersion: number;
+  /** Milliseconds from the run's start to its end, or to the snapshot for a live run. */
+  elapsedMs: number;
+  progress: { done: number; total: number };
+  steps: RunStepView[];
+  /** The step whose streamed output the panel shows (the latest one started). */
+  focusStepId?: string;
+  pending: PendingView[];
+  timeline: TimelineView;
+  usage?: UsageView;
+  replans: ReplanView[];
+  warnings: string[];
+  summary?: RunSummaryView;
+}
+
+/** The whole panel: a review, a run, or nothing yet. */
+export type PanelBody = { mode: 'empty' } | { mode: 'review'; review: ReviewView } | { mode: 'run'; run: RunView };
+
+/**
+ * A complete, versioned snapshot of the panel. `session` identifies the host panel that
+ * numbered it; within a session `version` increases by one per snapshot sent.
+ */
+export type PanelViewModel = PanelBody & { session: string; version: number };

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+
+/** Longest step id accepted (the core's limit too). */
+export const maxStepIdLength = 64;
+/** Longest step title the panel accepts. */
+export const maxStepTitleLength = 160;
+/** Longest input, predicate or argument text the panel accepts. */
+export const maxStepTextLength = 20_000;
+
+const kinds = ['tool', 'agent', 'synthesis_gate', 'human_review', 'clarification'] as const;
+const policies = ['stop', 'skip', 'retry', 'replan'] as const;
+const stepId = z
+  .string()
+  .trim()
+  .min(1, 'Give the step an id.')
+  .max(maxStepIdLength, `Keep the id under ${maxStepIdLength + 1} characters.`)
+  .regex(/^[A-Za-z0-9_.:-]+$/, 'Use letters, digits, "_", ".", ":" or "-" in ids.');
+const optionalText = z.string().max(maxStepTextLength, `Keep it under ${maxStepTextLength} characters.`).optional();
+
+/**
+ * The fields of a step the panel's edit form may change, validated in the webview before
+ * sending and again in the host on arrival (then `editPlan` checks the whole plan).
+ */
+export const stepPatchSchema = z
+  .object({
+    title: z.string().trim().min(1, 'Give the step a title.').max(maxStepTitleLength, `Keep the title under ${maxStepTitleLength + 1} characters.`),
+    kind: z.enum(kinds),
+    dependsOn: z.array(stepId).max(500),
+    tool: z.string().trim().min(1, 'Choose a tool.').max(100).optional(),
+    args: z.record(z.string(), z.unknown()).optional(),
+    agent: z.string().trim().min(1).max(100).optional(),
+    input: optionalText,
+    onFailure: z.enum(policies),
+    maxAttempts: z.number().int('Attempts must be a whole number.').min(1, 'At least one attempt.').max(20, 'At most 20 attempts.'),
+    critical: z.boolean(),
+    verification: optionalText,
+    onVerificationFailure: z.enum(policies),
+    when: optionalText,
+  })
+  .partial()
+  .strict()
+  .refine((patch) => patch.kind !== 'tool' || patch.tool !== undefined, { message: 'A tool step needs a tool.', path: ['tool'] });
+
+/** A validated step patch. */
+export type StepPatchInput = z.infer<typeof stepPatchSchema>;
+
+/** A new step from the panel's Add form: an id and a kind, everything else optional. */
+export const newStepSchema = z
+  .object({
+    id: stepId,
+    kind: z.enum(kinds),
+    title: z.string().trim().min(1, 'Give the step a title.').max(maxStepTitleLength),
+    dependsOn: z.array(stepId).max(500).optional(),
+    tool: z.string().trim().min(1).max(100).optional(),
+    args: z.record(z.string(), z.unknown()).optional(),
+    agent: z.string().trim().min(1).max(100).optional(),
+    input: optionalText,
+  })
+  .strict()
+  .refine((step) => step.kind !== 'tool' || step.tool !== undefined, { message: 'A tool step needs a tool.', path: ['tool'] });
+
+/** A validated new step. */
+export type NewStepInput = z.infer<typeof newStepSchema>;
+
+/** Zod issues as one message per field path, e.g. `{ title: 'Give the step a title.' }`. */
+export function fieldErrors(error: z.ZodError): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.map(String).join('.') || 'step';
+    errors[key] ??= issue.message;
+  }
+  return errors;
+}

@@ -1,0 +1,136 @@
+import assert from 'node:assert/strict';
+import { foldRunEvents } from '../../../../src/core/engine/reduceRunEvent';
+import type { RunEvent, RunEventBody } from '../../../../src/core/engine/runEvents';
+import { critiquePlan } from '../../../../src/core/plan/critiquePlan';
+import { validatePlan } from '../../../../src/core/plan/validatePlan';
+import { buildPanelViewModel } from '../../../../src/core/view/buildPanelViewModel';
+import { diffPlans } from '../../../../src/core/view/planDiff';
+import { runTimeline } from '../../../../src/core/view/runTimeline';
+import { makePlan, makeStep } from '../../../support/randomPlans';
+
+const plan = makePlan([
+  makeStep('read', { title: 'Read', kind: 'tool', tool: 'read_file', args: { path: 'a.txt' }, agent: undefined, input: undefined }),
+  makeStep('list', { title: 'List', kind: 'tool', tool: 'list_files', args: {}, agent: undefined, input: undefined }),
+  makeStep('sum', { title: 'Summarise', dependsOn: ['read', 'list'], verification: 'result.length > 0', maxAttempts: 2, onFailure: 'retry' }),
+]);
+const review = () => ({ plan, critique: critiquePlan(plan), diagnostics: validatePlan(plan, { tools: ['read_file', 'list_files'] }), tools: ['read_file', 'list_files'] });
+
+function events(bodies: (RunEventBody & { time: number })[]): RunEvent[] {
+  return bodies.map((body, index) => ({ ...body, runId: 'run-1', seq: index + 1 }) as RunEvent);
+}
+
+describe('buildPanelViewModel', () => {
+  it('is empty without a plan', () => {
+    assert.deepEqual(buildPanelViewModel(undefined), { mode: 'empty' });
+  });
+
+  it('reviews a plan: steps with runner, args, dependencies, policy and verification; critic score', () => {
+    const body = buildPanelViewModel(review());
+    assert.equal(body.mode, 'review');
+    if (body.mode !== 'review') return;
+    const { review: view } = body;
+    assert.equal(view.planVersion, 1);
+    assert.equal(view.score, critiquePlan(plan).score);
+    assert.deepEqual(view.steps.map((step) => [step.index, step.id, step.runner]), [[0, 'read', 'read_file'], [1, 'list', 'list_files'], [2, 'sum', 'agent: default']]);
+    assert.equal(view.steps[0]!.args, '{\n  "path": "a.txt"\n}');
+    assert.deepEqual(view.steps[2]!.dependsOn, ['read', 'list']);
+    assert.equal(view.steps[2]!.verification, 'result.length > 0');
+    assert.equal(view.steps[2]!.onFailure, 'retry');
+    assert.equal(view.startBlockedReason, undefined);
+    assert.deepEqual(view.tools, ['read_file', 'list_files']);
+  });
+
+  it('blocks Start with the first error, and attaches step problems', () => {
+    const broken = makePlan([makeStep('a', { dependsOn: ['ghost'] })]);
+    const body = buildPanelViewModel({ plan: broken, critique: critiquePlan(broken), diagnostics: validatePlan(broken) });
+    assert.ok(body.mode === 'review');
+    assert.match(body.review.startBlockedReason ?? '', /Fix the error first: .*ghost/);
+    assert.match(body.review.steps[0]!.problems[0] ?? '', /^Error: .*ghost/);
+  });
+
+  it('blocks Start when every step is skipped', () => {
+    const skipped = makePlan([makeStep('a', { skipped: true })]);
+    const body = buildPanelViewModel({ plan: skipped, critique: critiquePlan(skipped), diagnostics: [] });
+    assert.ok(body.mode === 'review');
+    assert.match(body.review.startBlockedReason ?? '', /Every step is skipped/);
+  });
+
+  it('shows what Regenerate changed', () => {
+    const next = makePlan([plan.steps[1]!, { ...plan.steps[0]!, title: 'Read again' }, makeStep('new')], { version: 2 });
+    const body = buildPanelViewModel({ ...review(), plan: next, previousPlan: plan });
+    assert.ok(body.mode === 'review');
+    assert.deepEqual(body.review.changes, {
+      fromVersion: 1,
+      toVersion: 2,
+      added: ['new'],
+      removed: ['sum'],
+      changed: [{ id: 'read', fields: ['title', 'position'] }, { id: 'list', fields: ['position'] }],
+      objectiveChanged: false,
+    });
+  });
+
+  it('builds the run view: statuses, attempts, diagnoses, pending requests, timeline lanes and summary', () => {
+    const state = foldRunEvents(
+      events([
+        { type: 'run_started', plan, time: 1000 },
+        { type: 'step_started', stepId: 'read', attempt: 1, time: 1000 },
+        { type: 'step_started', stepId: 'list', attempt: 1, time: 1010 },
+        { type: 'step_completed', stepId: 'read', result: 'hello', time: 1100 },
+        { type: 'step_completed', stepId: 'list', result: ['a.txt'], time: 1200 },
+        { type: 'step_started', stepId: 'sum', attempt: 1, time: 1200 },
+        { type: 'verification_failed', stepId: 'sum', attempt: 1, diagnosis: 'empty result', time: 1250 },
+        { type: 'step_failed', stepId: 'sum', attempt: 1, error: 'verification failed', disposition: 'retry', time: 1250 },
+        { type: 'step_started', stepId: 'sum', attempt: 2, time: 1300 },
+        { type: 'approval_requested', stepId: 'sum', request: { stepId: 'sum', kind: 'approval', prompt: 'Write x?' }, time: 1310 },
+      ]),
+    );
+    const live = buildPanelViewModel(review(), { state, now: 1400 });
+    assert.ok(live.mode === 'run');
+    const run = live.run;
+    assert.equal(run.status, 'running');
+    assert.equal(run.elapsedMs, 400);
+    assert.deepEqual(run.progress, { done: 2, total: 3 });
+    assert.deepEqual(run.steps.map((step) => [step.id, step.status, step.attempts]), [['read', 'completed', 1], ['list', 'completed', 1], ['sum', 'awaiting_approval', 2]]);
+    assert.equal(run.steps[2]!.diagnosis, 'empty result');
+    assert.equal(run.steps[1]!.resultPreview, '["a.txt"]');
+    assert.deepEqual(run.pending, [{ stepId: 'sum', kind: 'approval', prompt: 'Write x?' }]);
+    assert.equal(run.focusStepId, 'sum');
+    assert.equal(run.timeline.lanes, 2);
+    assert.deepEqual(run.timeline.bars.map((bar) => [bar.stepId, bar.lane, bar.startMs, bar.endMs]), [['read', 0, 0, 100], ['list', 1, 10, 200], ['sum', 0, 300, 400]]);
+    assert.equal(run.summary, undefined);
+
+    const finished = foldRunEvents(events([{ type: 'step_completed', stepId: 'sum', result: 'done', time: 1500 }, { type: 'run_completed', time: 1500 }]).map((event, index) => ({ ...event, seq: state.lastSeq + index + 1 })), state);
+    const end = buildPanelViewModel(review(), { state: finished, now: 9999, changedFiles: ['notes.md'], usage: { requests: 2, promptTokens: 10, completionTokens: 5, totalTokens: 15, costUsd: 0.001, unpricedRequests: 0 } });
+    assert.ok(end.mode === 'run');
+    assert.equal(end.run.elapsedMs, 500);
+    assert.deepEqual(end.run.summary, { status: 'completed', durationMs: 500, completed: 3, failed: 0, skipped: 0, changedFiles: ['notes.md'], canUndo: true });
+    assert.deepEqual(end.run.usage, { requests: 2, totalTokens: 15, costUsd: 0.001, unpricedRequests: 0 });
+    const undone = buildPanelViewModel(review(), { state: finished, now: 9999, changedFiles: ['notes.md'], undoMessage: 'Restored 1 file.' });
+    assert.ok(undone.mode === 'run');
+    assert.equal(undone.run.summary?.canUndo, false);
+  });
+});
+
+describe('runTimeline', () => {
+  it('packs bars onto the fewest lanes; steps starting together never share one', () => {
+    const timeline = runTimeline(
+      [
+        { stepId: 'a', title: 'a', status: 'completed', startedAt: 0, endedAt: 0 },
+        { stepId: 'b', title: 'b', status: 'completed', startedAt: 0, endedAt: 50 },
+        { stepId: 'c', title: 'c', status: 'running', startedAt: 50 },
+        { stepId: 'd', title: 'd', status: 'pending' },
+      ],
+      0,
+      80,
+    );
+    assert.deepEqual(timeline.bars.map((bar) => [bar.stepId, bar.lane, bar.endMs]), [['a', 0, 0], ['b', 1, 50], ['c', 0, 80]]);
+    assert.equal(timeline.lanes, 2);
+    assert.equal(timeline.spanMs, 80);
+  });
+});
+
+describe('diffPlans', () => {
+  it('notices a changed objective', () => {
+    assert.equal(diffPlans(plan, { ...plan, objective: 'other', version: 2 }).objectiveChanged, true);
+  });
+});

@@ -1,0 +1,86 @@
+import { appendTail, type HostToWebviewMessage } from '../src/shared/panelProtocol';
+import type { PanelViewModel } from '../src/shared/panelViewModel';
+
+/** The streamed output the webview holds: each step's tail, and the last chunk applied. */
+export interface OutputState {
+  runId?: string;
+  /** Seq of the last chunk applied (0 before any). */
+  lastSeq: number;
+  tails: Record<string, string>;
+  /** True between noticing a gap and receiving `outputResync`: chunks are ignored meanwhile. */
+  awaitingResync: boolean;
+}
+
+/** Counters of what arrived, for tests and diagnostics. */
+export interface StoreStats {
+  received: number;
+  applied: number;
+  /** Snapshots dropped because they were not newer than the one shown. */
+  stale: number;
+  /** Applied snapshots whose version skipped numbers in the same session. */
+  versionGaps: number;
+  resyncs: number;
+}
+
+/** Everything the panel keeps; plain JSON, so it survives hide/show through `setState`. */
+export interface PanelState {
+  model?: PanelViewModel;
+  output: OutputState;
+  stats: StoreStats;
+}
+
+/** A resync request to post to the host. */
+export interface ResyncRequest {
+  runId: string;
+  afterSeq: number;
+}
+
+/** The state of a panel that has received nothing. */
+export function emptyPanelState(): PanelState {
+  return { output: { lastSeq: 0, tails: {}, awaitingResync: false }, stats: { received: 0, applied: 0, stale: 0, versionGaps: 0, resyncs: 0 } };
+}
+
+/**
+ * Shows `model` unless it is stale: a snapshot of the same session whose version is not
+ * newer than the one shown is dropped. A snapshot of another session (a new panel host)
+ * replaces the old one. Output of a run the snapshot no longer shows is forgotten.
+ */
+export function applySnapshot(state: PanelState, model: PanelViewModel): { state: PanelState; applied: boolean } {
+  const current = state.model;
+  const received = state.stats.received + 1;
+  if (current && current.session === model.session && model.version <= current.version) {
+    return { state: { ...state, stats: { ...state.stats, received, stale: state.stats.stale + 1 } }, applied: false };
+  }
+  const gap = current !== undefined && current.session === model.session && model.version !== current.version + 1;
+  const runId = model.mode === 'run' ? model.run.runId : undefined;
+  const output = runId !== undefined && runId === state.output.runId ? state.output : { runId, lastSeq: 0, tails: {}, awaitingResync: false };
+  return {
+    state: { model, output, stats: { ...state.stats, received, applied: state.stats.applied + 1, versionGaps: state.stats.versionGaps + (gap ? 1 : 0) } },
+    applied: true,
+  };
+}
+
+/**
+ * Appends one output chunk. Chunks must arrive in `seq` order without holes: a duplicate
+ * is ignored, a hole (or a first chunk that is not seq 1) asks for a resync, and chunks
+ * are ignored until it arrives.
+ */
+export function applyOutputChunk(state: PanelState, chunk: Extract<HostToWebviewMessage, { type: 'output' }>): { state: PanelState; resync?: ResyncRequest } {
+  const sameRun = state.output.runId === chunk.runId;
+  const output: OutputState = sameRun ? state.output : { runId: chunk.runId, lastSeq: 0, tails: {}, awaitingResync: false };
+  if (output.awaitingResync || chunk.seq <= output.lastSeq) return { state: sameRun ? state : { ...state, output } };
+  if (chunk.seq !== output.lastSeq + 1) {
+    return {
+      state: { ...state, output: { ...output, awaitingResync: true }, stats: { ...state.stats, resyncs: state.stats.resyncs + 1 } },
+      resync: { runId: chunk.runId, afterSeq: output.lastSeq },
+    };
+  }
+  const tails = { ...output.tails, [chunk.stepId]: appendTail(output.tails[chunk.stepId] ?? '', chunk.text) };
+  return { state: { ...state, output: { ...output, lastSeq: chunk.seq, tails } } };
+}
+
+/** Replaces the output with the host's tails up to `seq`; later chunks then apply in order. */
+export function applyOutputResync(state: PanelState, message: Extract<HostToWebviewMessage, { type: 'outputResync' }>): PanelState {
+  if (state.output.runId === message.runId && !state.output.awaitingResync && message.seq < state.output.lastSeq) return state;
+  return { ...state, output: { runId: message.runId, lastSeq: message.seq, tails: { ...message.tails }, awaitingResync: false } };
+}
