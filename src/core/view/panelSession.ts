@@ -1,0 +1,178 @@
+import { appendTail, type HostToWebviewMessage, type PanelEdit } from '../../shared/panelProtocol';
+import type { PanelViewModel } from '../../shared/panelViewModel';
+import type { StepPatchInput } from '../../shared/stepEditSchema';
+import { applyRunEvent, cloneRunState, initialRunState } from '../engine/reduceRunEvent';
+import type { RunEvent, RunState } from '../engine/runEvents';
+import { critiquePlan, type Critique } from '../plan/critiquePlan';
+import { editPlan, type PlanEdit, type StepPatch } from '../plan/editPlan';
+import type { Diagnostic, Plan } from '../plan/planSchema';
+import { validatePlan } from '../plan/validatePlan';
+import { buildPanelViewModel, type RunSource } from './buildPanelViewModel';
+
+/** What the run adds to its events: model usage, repairs and changed files. */
+export type RunDetails = Pick<RunSource, 'usage' | 'replans' | 'changedFiles' | 'undoMessage'>;
+
+type OutputChunk = Extract<HostToWebviewMessage, { type: 'output' }>;
+
+/**
+ * The plan panel's state on the host, free of any UI: the plan under review (edited only
+ * through `editPlan`), its critique and diagnostics (computed once per version), the run
+ * folded from its events, each step's output tail with the run's chunk counter, and the
+ * snapshot counter. The VS Code panel posts what this returns.
+ */
+export class PanelSession {
+  private plan: Plan | undefined;
+  private previousPlan: Plan | undefined;
+  private analysis: { version: number; planId: string; critique: Critique; diagnostics: Diagnostic[] } | undefined;
+  private regenerating = false;
+  private run: RunState | undefined;
+  private details: RunDetails = {};
+  private outputSeq = 0;
+  private tails: Record<string, string> = {};
+  private version = 0;
+
+  /** `session` names this panel host in its snapshots; `tools` are the names plans are checked against. */
+  constructor(
+    readonly session: string,
+    private readonly tools: readonly string[],
+  ) {}
+
+  /** The plan under review, or the one the current run executes. */
+  currentPlan(): Plan | undefined {
+    return this.run?.plan ?? this.plan;
+  }
+
+  /** The current run's id, while there is one. */
+  runId(): string | undefined {
+    return this.run?.runId;
+  }
+
+  /** True while a run is going (not finished). */
+  isRunning(): boolean {
+    return this.run !== undefined && (this.run.status === 'running' || this.run.status === 'waiting');
+  }
+
+  /** Reviews `plan` (leaving any run); `previous` is the version it replaces, to show what changed. */
+  setPlan(plan: Plan, previous?: Plan): void {
+    this.plan = plan;
+    this.previousPlan = previous;
+    this.regenerating = false;
+    this.run = undefined;
+    this.details = {};
+  }
+
+  /** Marks the plan as being regenerated (Start is disabled meanwhile). */
+  setRegenerating(regenerating: boolean): void {
+    this.regenerating = regenerating;
+  }
+
+  /** Applies a webview edit through `editPlan`: the new plan, or the reason it was refused. */
+  applyEdit(edit: PanelEdit): { ok: true; plan: Plan } | { ok: false; error: string } {
+    if (!this.plan) return { ok: false, error: 'There is no plan to edit.' };
+    if (this.run) return { ok: false, error: 'The plan cannot be edited while it runs or after it ran; plan again to change it.' };
+    const result = editPlan(this.plan, toPlanEdit(edit), { tools: this.tools });
+    if (!result.ok) return result;
+    this.plan = result.plan;
+    this.previousPlan = undefined;
+    return result;
+  }
+
+  /** Starts showing a run (its events follow through `applyRunEvent`). */
+  attachRun(runId: string): void {
+    this.run = initialRunState(runId);
+    this.details = {};
+    this.outputSeq = 0;
+    this.tails = {};
+  }
+
+  /**
+   * Folds one event of the attached run (events of other runs are ignored; a repair run of
+   * `executeWithReplanning` is followed when its id extends the attached one). Returns the
+   * output chunk to post for `step_output` events.
+   */
+  applyRunEvent(event: RunEvent): OutputChunk | undefined {
+    if (!this.run) return undefined;
+    if (event.runId !== this.run.runId) {
+      if (!event.runId.startsWith(`${this.run.runId.replace(/-replan-\d+$/, '')}-replan-`)) return undefined;
+      const next = cloneRunState(this.run);
+      next.runId = event.runId;
+      this.run = next;
+    }
+    const draft = cloneRunState(this.run);
+    if (event.type === 'run_started' && this.run.plan) {
+      // a repair run starts over with the new plan: keep what the panel showed of earlier runs
+      const previous = this.run;
+      applyRunEvent(draft, event);
+      for (const [id, step] of Object.entries(previous.steps)) if (step.status === 'completed' && draft.steps[id]) draft.steps[id] = step;
+      draft.startedAt = previous.startedAt ?? draft.startedAt;
+    } else {
+      applyRunEvent(draft, event);
+    }
+    this.run = draft;
+    if (event.type !== 'step_output') return undefined;
+    this.outputSeq += 1;
+    this.tails[event.stepId] = appendTail(this.tails[event.stepId] ?? '', event.text);
+    return { type: 'output', runId: this.run.runId, seq: this.outputSeq, stepId: event.stepId, text: event.text };
+  }
+
+  /** Merges what the runner knows beyond the events (usage, repairs, changed files, undo). */
+  setRunDetails(details: RunDetails): void {
+    this.details = { ...this.details, ...details };
+  }
+
+  /** Every step's output tail, for a webview that missed chunks or just loaded. */
+  outputResync(): Extract<HostToWebviewMessage, { type: 'outputResync' }> | undefined {
+    if (!this.run) return undefined;
+    return { type: 'outputResync', runId: this.run.runId, seq: this.outputSeq, tails: { ...this.tails } };
+  }
+
+  /** Why Start is refused now, or `undefined` when the plan may start. */
+  startBlockedReason(): string | undefined {
+    const model = buildPanelViewModel(this.reviewSource());
+    if (model.mode !== 'review') return 'There is no plan to start.';
+    if (this.isRunning()) return 'The plan is already running.';
+    return model.review.startBlockedReason;
+  }
+
+  /** The next complete snapshot (its version one more than the last one taken), at time `now`. */
+  snapshot(now: number): PanelViewModel {
+    this.version += 1;
+    const body = buildPanelViewModel(this.reviewSource(), this.run?.plan ? { state: this.run, now, ...this.details } : undefined);
+    return { ...body, session: this.session, version: this.version };
+  }
+
+  private reviewSource(): Parameters<typeof buildPanelViewModel>[0] {
+    const plan = this.plan;
+    if (!plan) return undefined;
+    if (this.analysis?.version !== plan.version || this.analysis.planId !== plan.id) {
+      this.analysis = { version: plan.version, planId: plan.id, critique: critiquePlan(plan), diagnostics: validatePlan(plan, { tools: this.tools }) };
+    }
+    const { critique, diagnostics } = this.analysis;
+    return { plan, critique, diagnostics, regenerating: this.regenerating, tools: this.tools, ...(this.previousPlan ? { previousPlan: this.previousPlan } : {}) };
+  }
+}
+
+/** The core edit for a webview edit; a kind change drops the fields of the old kind, and blank texts clear their field. */
+function toPlanEdit(edit: PanelEdit): PlanEdit {
+  switch (edit.type) {
+    case 'updateStep':
+      return { type: 'updateStep', stepId: edit.stepId, patch: toStepPatch(edit.patch) };
+    case 'addStep': {
+      const { dependsOn, ...rest } = edit.step;
+      return { type: 'addStep', step: { ...rest, dependsOn: dependsOn ?? [] }, ...(edit.index === undefined ? {} : { index: edit.index }) };
+    }
+    default:
+      return edit;
+  }
+}
+
+function toStepPatch(input: StepPatchInput): StepPatch {
+  const patch: StepPatch = { ...input };
+  for (const key of ['input', 'verification', 'when'] as const) if (patch[key] !== undefined && patch[key]!.trim() === '') patch[key] = undefined;
+  if (input.kind !== undefined && input.kind !== 'tool') {
+    patch.tool = undefined;
+    patch.args = undefined;
+  }
+  if (input.kind === 'tool') patch.agent = undefined;
+  return patch;
+}

@@ -1,0 +1,29 @@
+import * as vscode from 'vscode';
+import { parsePlan } from '../core/plan/parsePlan';
+import type { Plan } from '../core/plan/planSchema';
+import type { PlanPanelController } from './planPanelController';
+
+/**
+ * "Show plan": opens the plan panel with the plan in the active editor when that is a
+ * `*.plan.json` file, else with the current plan; says what to do when there is none.
+ */
+export async function showPlan(panels: PlanPanelController, currentPlan: () => Plan | undefined, log: vscode.LogOutputChannel): Promise<void> {
+  const document = vscode.window.activeTextEditor?.document;
+  if (document && /\.plan\.json$/i.test(document.fileName)) {
+    const parsed = parsePlan(document.getText());
+    if (!parsed.ok) {
+      void vscode.window.showErrorMessage(`Task Planner: ${vscode.workspace.asRelativePath(document.uri)} is not a plan: ${parsed.errors.join(' ')}`);
+      return;
+    }
+    for (const warning of parsed.warnings) log.warn(`${document.fileName}: ${warning}`);
+    panels.show(parsed.plan);
+    return;
+  }
+  const plan = currentPlan();
+  if (plan || panels.panel()) {
+    panels.show(plan === panels.panel()?.currentPlan() ? undefined : plan);
+    return;
+  }
+  const choice = await vscode.window.showInformationMessage('Task Planner: there is no plan yet. Describe a task to plan it.', 'Plan task');
+  if (choice === 'Plan task') await vscode.commands.executeCommand('taskPlanner.planTask');
+}

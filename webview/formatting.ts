@@ -1,0 +1,12 @@
+/** A duration for people: "850 ms", "12.3 s", "4 min 05 s". */
+export function formatDuration(ms: number): string {
+  if (ms < 1_000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1_000).toFixed(1)} s`;
+  const minutes = Math.floor(ms / 60_000);
+  return `${minutes} min ${String(Math.round((ms % 60_000) / 1_000)).padStart(2, '0')} s`;
+}
+
+/** A status for people: "awaiting approval". */
+export function formatStatus(status: string): string {
+  return status.replace(/_/g, ' ');
+}

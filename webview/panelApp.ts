@@ -1,0 +1,125 @@
+import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import type { HostToWebviewMessage, WebviewToHostMessage } from '../src/shared/panelProtocol';
+import { panelActionEvent } from './panelAction';
+import { applyOutputChunk, applyOutputResync, applySnapshot, emptyPanelState, type PanelState } from './panelStore';
+import { panelStyles } from './panelStyles';
+import type { HostConnection } from './vscodeApi';
+import './reviewView';
+import './runView';
+
+const hostMessageTypes = new Set(['snapshot', 'output', 'outputResync', 'notice']);
+
+/**
+ * The plan panel's root: restores its state after being hidden, says `ready`, applies the
+ * host's snapshots (dropping stale ones) and output chunks (asking for a resync on a gap),
+ * persists the state, shows notices, and posts the components' actions to the host.
+ * Publishes the shown version, counters and last render time as data attributes.
+ */
+export class PanelApp extends LitElement {
+  static override properties = { state: { state: true }, notice: { state: true } };
+  static override styles = [
+    panelStyles,
+    css`
+      :host { padding: 8px 20px 24px; max-width: 1100px; }
+      .notice { display: flex; gap: 8px; align-items: flex-start; padding: 6px 10px; margin: 8px 0; border-radius: 3px; border: 1px solid var(--vscode-inputValidation-infoBorder, var(--vscode-focusBorder)); background: var(--vscode-inputValidation-infoBackground, transparent); }
+      .notice.error { border-color: var(--vscode-inputValidation-errorBorder, var(--vscode-errorForeground)); background: var(--vscode-inputValidation-errorBackground, transparent); color: var(--vscode-foreground); }
+      .notice p { margin: 0; flex: 1; }
+    `,
+  ];
+  state: PanelState = emptyPanelState();
+  notice: Extract<HostToWebviewMessage, { type: 'notice' }> | undefined;
+  private host: HostConnection | undefined;
+
+  /** Connects to the host; call once before the element renders anything useful. */
+  connect(host: HostConnection): void {
+    this.host = host;
+    this.state = host.restore() ?? emptyPanelState();
+    window.addEventListener('message', this.onHostMessage);
+    this.addEventListener(panelActionEvent, this.onAction as EventListener);
+    host.post({ type: 'ready', ...(this.state.model ? { session: this.state.model.session, version: this.state.model.version } : {}) });
+  }
+
+  override disconnectedCallback(): void {
+    window.removeEventListener('message', this.onHostMessage);
+    this.removeEventListener(panelActionEvent, this.onAction as EventListener);
+    super.disconnectedCallback();
+  }
+
+  private readonly onAction = (event: CustomEvent<WebviewToHostMessage>): void => {
+    event.stopPropagation();
+    this.host?.post(event.detail);
+  };
+
+  private readonly onHostMessage = (event: MessageEvent<unknown>): void => {
+    const message = event.data as HostToWebviewMessage | null;
+    if (!message || typeof message !== 'object' || !hostMessageTypes.has((message as { type?: string }).type ?? '')) return;
+    switch (message.type) {
+      case 'snapshot': {
+        const started = performance.now();
+        const { state, applied } = applySnapshot(this.state, message.model);
+        this.setPanelState(state);
+        if (applied) void this.reportRender(message.model.version, started);
+        return;
+      }
+      case 'output': {
+        const { state, resync } = applyOutputChunk(this.state, message);
+        this.setPanelState(state);
+        if (resync) this.host?.post({ type: 'resyncOutput', ...resync });
+        return;
+      }
+      case 'outputResync':
+        this.setPanelState(applyOutputResync(this.state, message));
+        return;
+      case 'notice':
+        this.notice = message;
+        return;
+    }
+  };
+
+  private setPanelState(state: PanelState): void {
+    if (state === this.state) return;
+    this.state = state;
+    this.host?.save(state);
+    const { stats, model } = state;
+    this.dataset.version = String(model?.version ?? 0);
+    this.dataset.mode = model?.mode ?? 'none';
+    this.dataset.received = String(stats.received);
+    this.dataset.applied = String(stats.applied);
+    this.dataset.stale = String(stats.stale);
+    this.dataset.versionGaps = String(stats.versionGaps);
+  }
+
+  /** Waits for this element and the view below it to render, then reports the time taken. */
+  private async reportRender(version: number, started: number): Promise<void> {
+    await this.updateComplete;
+    const view = this.renderRoot.querySelector('plan-review, plan-run') as LitElement | null;
+    if (view) await view.updateComplete;
+    const ms = performance.now() - started;
+    this.dataset.renderMs = ms.toFixed(1);
+    this.dataset.renderedVersion = String(version);
+    this.host?.post({ type: 'rendered', version, ms });
+  }
+
+  override render(): TemplateResult {
+    const model = this.state.model;
+    return html`${this.renderNotice()}
+      ${!model || model.mode === 'empty'
+        ? html`<h1>Task Planner</h1>
+            <p>No plan yet. Run <strong>Task Planner: Plan task</strong> to describe what you want done.</p>`
+        : model.mode === 'review'
+          ? html`<plan-review .review=${model.review}></plan-review>`
+          : html`<plan-run .run=${model.run} .output=${this.state.output}></plan-run>`}`;
+  }
+
+  private renderNotice(): TemplateResult | typeof nothing {
+    const notice = this.notice;
+    if (!notice) return nothing;
+    return html`<div class="notice ${notice.level}" role=${notice.level === 'error' ? 'alert' : 'status'} data-notice-id=${notice.id}>
+      <p>${notice.level === 'error' ? 'Refused: ' : ''}${notice.text}</p>
+      <button class="icon-button" aria-label="Dismiss this message" title="Dismiss" @click=${() => (this.notice = undefined)}>✕</button>
+    </div>`;
+  }
+}
+
+customElements.define('plan-panel-app', PanelApp);

@@ -1,0 +1,42 @@
+import { html, nothing, type TemplateResult } from 'lit';
+import type { WebviewToHostMessage } from '../src/shared/panelProtocol';
+import type { ReplanView, RunSummaryView } from '../src/shared/panelViewModel';
+import { formatDuration } from './formatting';
+
+/** The end of a run: outcome, counts, changed files (each opens in the editor) and "Undo run". */
+export function renderSummary(summary: RunSummaryView, send: (message: WebviewToHostMessage) => void): TemplateResult {
+  return html`<section class="summary card" aria-labelledby="summary-heading">
+    <h2 id="summary-heading">Run ${summary.status} <span class="muted">in ${formatDuration(summary.durationMs)}</span></h2>
+    ${summary.reason ? html`<p class="error">${summary.reason}</p>` : nothing}
+    <p>${summary.completed} completed · ${summary.failed} failed · ${summary.skipped} skipped</p>
+    ${summary.changedFiles.length > 0
+      ? html`<h3>Changed files</h3>
+          <ul class="changed-files">
+            ${summary.changedFiles.map((path) => html`<li><button class="link" aria-label=${`Open ${path}`} @click=${() => send({ type: 'openFile', path })}>${path}</button></li>`)}
+          </ul>`
+      : html`<p class="muted">The run changed no files.</p>`}
+    ${summary.undoMessage ? html`<p role="status">${summary.undoMessage}</p>` : nothing}
+    ${summary.canUndo ? html`<vscode-button secondary data-action="undo" aria-label="Undo run: restore every file this run changed" @click=${() => send({ type: 'undoRun' })}>Undo run</vscode-button>` : nothing}
+  </section>`;
+}
+
+/** Every repair of the plan during the run, with the failed attempts the replanner was given. */
+export function renderReplans(replans: readonly ReplanView[]): TemplateResult | typeof nothing {
+  if (replans.length === 0) return nothing;
+  return html`<section class="replans" aria-labelledby="replans-heading">
+    <h2 id="replans-heading">Replan history</h2>
+    <ol>
+      ${replans.map(
+        (replan) => html`<li>
+          <strong>Repair ${replan.replan}</strong> (plan version ${replan.planVersion}) for <span class="mono">${replan.stepIds.join(', ')}</span>: ${replan.reason}
+          <div class="muted">kept ${replan.keptStepIds.length} step(s); new or changed: ${replan.newStepIds.join(', ') || 'none'}</div>
+          ${replan.trials.length > 0
+            ? html`<ul>
+                ${replan.trials.map((trial) => html`<li><span class="mono">${trial.stepId}</span> attempt ${trial.attempt} (${trial.approach}): <span class="error">${trial.error}</span>${trial.diagnosis ? html` · diagnosis: ${trial.diagnosis}` : nothing}</li>`)}
+              </ul>`
+            : nothing}
+        </li>`,
+      )}
+    </ol>
+  </section>`;
+}

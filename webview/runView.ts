@@ -1,0 +1,105 @@
+import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import '@vscode-elements/elements/dist/vscode-progress-bar/index.js';
+import type { WebviewToHostMessage } from '../src/shared/panelProtocol';
+import type { RunStepView, RunView } from '../src/shared/panelViewModel';
+import { formatDuration, formatStatus } from './formatting';
+import { emitAction } from './panelAction';
+import type { OutputState } from './panelStore';
+import { panelStyles } from './panelStyles';
+import { renderReplans, renderSummary } from './runSummary';
+import { renderTimeline } from './timelineChart';
+
+/**
+ * Run mode: progress, tokens and cost, pending approvals and questions (each opens the
+ * editor prompt), live status per step with attempts and diagnoses, the focused step's
+ * streamed output, the timeline, the replan history and the final summary.
+ */
+export class RunViewElement extends LitElement {
+  static override properties = { run: { attribute: false }, output: { attribute: false } };
+  static override styles = [
+    panelStyles,
+    css`
+      table { border-collapse: collapse; width: 100%; }
+      th, td { text-align: left; padding: 3px 8px; border-bottom: 1px solid var(--vscode-panel-border, var(--vscode-contrastBorder, transparent)); vertical-align: top; }
+      th { color: var(--vscode-descriptionForeground); font-weight: 600; }
+      .timeline svg { display: block; background: var(--vscode-editorWidget-background, transparent); border: 1px solid var(--vscode-panel-border, var(--vscode-contrastBorder, transparent)); }
+      .tick { stroke: var(--vscode-editorLineNumber-foreground, #888); stroke-width: 0.5; opacity: 0.5; }
+      .tick-label { fill: var(--vscode-descriptionForeground); font-size: 11px; }
+      rect.bar { fill: var(--status); stroke: var(--vscode-contrastBorder, none); }
+      .pending li { margin: 4px 0; }
+      .output pre { max-height: 200px; }
+      vscode-progress-bar { margin: 6px 0; }
+    `,
+  ];
+  run: RunView | undefined;
+  output: OutputState | undefined;
+
+  private readonly send = (message: WebviewToHostMessage): void => emitAction(this, message);
+
+  override render(): TemplateResult | typeof nothing {
+    const run = this.run;
+    if (!run) return nothing;
+    const live = run.status === 'running' || run.status === 'waiting';
+    const focus = run.steps.find((step) => step.id === run.focusStepId);
+    const tail = focus ? this.output?.tails[focus.id] : undefined;
+    return html`<header>
+        <h1 class="objective">${run.objective}</h1>
+        <div class="row">
+          <span class="status s-${run.status === 'completed' ? 'completed' : run.status === 'failed' ? 'failed' : run.status === 'running' ? 'running' : 'skipped'}"><span class="status-dot"></span><strong class="run-status">${formatStatus(run.status)}</strong></span>
+          <span class="progress-text" aria-live="polite">${run.progress.done} of ${run.progress.total} steps done</span>
+          <span class="muted">${formatDuration(run.elapsedMs)} · plan version ${run.planVersion}</span>
+          ${run.usage ? html`<span class="usage" title="Model use so far">${run.usage.totalTokens.toLocaleString()} tokens · $${run.usage.costUsd.toFixed(4)}${run.usage.unpricedRequests > 0 ? ' (some calls unpriced)' : ''} · ${run.usage.requests} requests</span>` : html`<span class="muted usage">no model calls</span>`}
+          <span class="spacer"></span>
+          ${live ? html`<vscode-button secondary data-action="cancel" aria-label="Cancel the run" @click=${() => this.send({ type: 'cancel' })}>Cancel run</vscode-button>` : nothing}
+        </div>
+        <vscode-progress-bar aria-label="Run progress" .value=${run.progress.done} .max=${Math.max(1, run.progress.total)}></vscode-progress-bar>
+      </header>
+      ${run.pending.length > 0
+        ? html`<section class="pending" aria-labelledby="pending-heading">
+            <h2 id="pending-heading">Waiting for you</h2>
+            <ul>
+              ${run.pending.map(
+                (request) => html`<li class="row"><span class="tag">${request.kind}</span> <span class="mono">${request.stepId}</span> ${request.prompt}
+                  <vscode-button data-action="open-approval" aria-label=${`Answer the ${request.kind} of step ${request.stepId} in the editor`} @click=${() => this.send({ type: 'openApproval', stepId: request.stepId })}>Open</vscode-button></li>`,
+              )}
+            </ul>
+          </section>`
+        : nothing}
+      ${run.summary ? renderSummary(run.summary, this.send) : nothing}
+      <section aria-labelledby="timeline-heading"><h2 id="timeline-heading">Timeline</h2>${renderTimeline(run.timeline)}</section>
+      ${focus
+        ? html`<section class="output" aria-labelledby="output-heading">
+            <h2 id="output-heading">Output of <span class="mono">${focus.id}</span> <span class="muted">${focus.title}</span></h2>
+            <pre aria-live="off" tabindex="0" aria-label=${`Output of step ${focus.id}`}>${tail ?? (focus.resultPreview ? focus.resultPreview : 'No output yet.')}</pre>
+          </section>`
+        : nothing}
+      <section aria-labelledby="run-steps-heading">
+        <h2 id="run-steps-heading">Steps</h2>
+        <table>
+          <thead><tr><th scope="col">#</th><th scope="col">Step</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Time</th><th scope="col">Details</th></tr></thead>
+          <tbody>${run.steps.map((step, index) => this.renderStep(step, index))}</tbody>
+        </table>
+      </section>
+      ${renderReplans(run.replans)}
+      ${run.warnings.length > 0 ? html`<section><h2>Warnings</h2><ul>${run.warnings.map((warning) => html`<li class="warning">${warning}</li>`)}</ul></section>` : nothing}`;
+  }
+
+  private renderStep(step: RunStepView, index: number): TemplateResult {
+    return html`<tr class="run-step" data-step-id=${step.id} data-status=${step.status}>
+      <td class="muted">${index + 1}</td>
+      <td><strong>${step.title}</strong> <span class="muted mono">${step.id} · ${step.runner}</span></td>
+      <td><span class="status s-${step.status}"><span class="status-dot"></span><span class="step-status">${formatStatus(step.status)}</span></span></td>
+      <td>${step.attempts}${step.maxAttempts > 1 ? ` / ${step.maxAttempts}` : ''}</td>
+      <td>${step.durationMs !== undefined ? formatDuration(step.durationMs) : ''}</td>
+      <td>
+        ${step.error ? html`<div class="error">${step.error}</div>` : nothing}
+        ${step.diagnosis ? html`<div class="warning">Diagnosis: ${step.diagnosis}</div>` : nothing}
+        ${step.reason && !step.error ? html`<div class="muted">${step.reason}</div>` : nothing}
+        ${step.resultPreview ? html`<div class="muted mono">${step.resultPreview}</div>` : nothing}
+      </td>
+    </tr>`;
+  }
+}
+
+customElements.define('plan-run', RunViewElement);

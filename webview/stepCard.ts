@@ -1,0 +1,66 @@
+import { html, nothing, type TemplateResult } from 'lit';
+import type { WebviewToHostMessage } from '../src/shared/panelProtocol';
+import type { StepView } from '../src/shared/panelViewModel';
+
+/** What a step card needs besides its step. */
+export interface StepCardContext {
+  total: number;
+  editing: boolean;
+  added: boolean;
+  changedFields: readonly string[] | undefined;
+  send(message: WebviewToHostMessage): void;
+  edit(stepId: string | undefined): void;
+}
+
+/**
+ * One step of the review as a template (not an element, so 500 steps render fast): kind,
+ * tool and arguments or agent and input, dependencies, failure policy, verification and
+ * problems; actions Edit, Move up/down (also Alt+↑/↓), Skip/Unskip and Remove, each with
+ * an accessible name that says which step it acts on.
+ */
+export function renderStepCard(step: StepView, ctx: StepCardContext, editor: TemplateResult | typeof nothing): TemplateResult {
+  const move = (toIndex: number): void => ctx.send({ type: 'edit', edit: { type: 'moveStep', stepId: step.id, toIndex } });
+  const onKey = (event: KeyboardEvent): void => {
+    if (!event.altKey || (event.key !== 'ArrowUp' && event.key !== 'ArrowDown') || event.target !== event.currentTarget) return;
+    event.preventDefault();
+    const to = step.index + (event.key === 'ArrowUp' ? -1 : 1);
+    if (to >= 0 && to < ctx.total) move(to);
+  };
+  const label = `Step ${step.index + 1}, ${step.id}: ${step.title}`;
+  const classes = ['card', 'step', step.skipped ? 'skipped' : '', ctx.added ? 'added' : ctx.changedFields ? 'changed' : ''].join(' ');
+  return html`<li class=${classes} data-step-id=${step.id} tabindex="0" aria-label=${label} @keydown=${onKey}>
+    <div class="row">
+      <span class="muted mono">${step.index + 1}.</span>
+      <strong class="step-title">${step.title}</strong>
+      <span class="tag" title="Kind">${step.kind.replace('_', ' ')}</span>
+      <span class="muted mono">${step.id}</span>
+      ${step.skipped ? html`<span class="tag step-skipped">skipped</span>` : nothing}
+      ${step.requiresApproval ? html`<span class="tag" title="Asks for approval before it changes anything">approval</span>` : nothing}
+      ${ctx.added ? html`<span class="tag">new</span>` : ctx.changedFields ? html`<span class="tag" title=${`Changed: ${ctx.changedFields.join(', ')}`}>changed</span>` : nothing}
+      <span class="spacer"></span>
+      <span class="row" role="group" aria-label=${`Actions for step ${step.id}`}>
+        <button class="icon-button" data-action="edit" aria-label=${`Edit step ${step.id}`} title="Edit" aria-expanded=${ctx.editing ? 'true' : 'false'} @click=${() => ctx.edit(ctx.editing ? undefined : step.id)}>Edit</button>
+        <button class="icon-button" data-action="up" aria-label=${`Move step ${step.id} up`} title="Move up (Alt+↑)" ?disabled=${step.index === 0} @click=${() => move(step.index - 1)}>↑</button>
+        <button class="icon-button" data-action="down" aria-label=${`Move step ${step.id} down`} title="Move down (Alt+↓)" ?disabled=${step.index === ctx.total - 1} @click=${() => move(step.index + 1)}>↓</button>
+        <button class="icon-button" data-action="skip" aria-label=${`${step.skipped ? 'Unskip' : 'Skip'} step ${step.id}`} title=${step.skipped ? 'Unskip' : 'Skip'} @click=${() => ctx.send({ type: 'edit', edit: { type: step.skipped ? 'unskipStep' : 'skipStep', stepId: step.id } })}>${step.skipped ? 'Unskip' : 'Skip'}</button>
+        <button class="icon-button" data-action="remove" aria-label=${`Remove step ${step.id}`} title="Remove" @click=${() => ctx.send({ type: 'edit', edit: { type: 'removeStep', stepId: step.id } })}>Remove</button>
+      </span>
+    </div>
+    ${editor === nothing ? renderDetails(step) : editor}
+  </li>`;
+}
+
+function renderDetails(step: StepView): TemplateResult {
+  return html`<dl>
+    ${step.kind === 'tool'
+      ? html`<dt>Tool</dt><dd class="mono step-tool">${step.tool ?? '(none)'}</dd>
+          <dt>Arguments</dt><dd>${step.args ? html`<pre class="step-args">${step.args}</pre>` : html`<span class="muted">none</span>`}</dd>`
+      : html`${step.agent ? html`<dt>Agent</dt><dd class="mono">${step.agent}</dd>` : nothing}
+          ${step.input ? html`<dt>Input</dt><dd class="step-input">${step.input}</dd>` : nothing}`}
+    <dt>Depends on</dt><dd class="step-deps">${step.dependsOn.length > 0 ? step.dependsOn.join(', ') : html`<span class="muted">nothing</span>`}</dd>
+    <dt>On failure</dt><dd>${step.onFailure}${step.maxAttempts > 1 ? ` · up to ${step.maxAttempts} attempts` : ''}${step.critical ? ' · critical' : ''}</dd>
+    ${step.verification ? html`<dt>Verification</dt><dd><code>${step.verification}</code> <span class="muted">(else ${step.onVerificationFailure})</span></dd>` : nothing}
+    ${step.when ? html`<dt>Runs when</dt><dd><code>${step.when}</code></dd>` : nothing}
+    ${step.problems.length > 0 ? html`<dt>Problems</dt><dd>${step.problems.map((problem) => html`<div class=${problem.startsWith('Error') ? 'error' : 'warning'}>${problem}</div>`)}</dd>` : nothing}
+  </dl>`;
+}

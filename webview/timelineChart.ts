@@ -1,0 +1,37 @@
+import { html, svg, type TemplateResult } from 'lit';
+import type { TimelineView } from '../src/shared/panelViewModel';
+import { formatDuration } from './formatting';
+
+const laneHeight = 18;
+const barHeight = 12;
+const labelWidth = 0;
+const axisHeight = 18;
+const width = 1000;
+
+/**
+ * The run's Gantt chart as SVG: one bar per started step from its start to its end on a
+ * shared time axis, coloured by status (via classes on theme colours), one lane per
+ * parallel slot, each bar with a title and an accessible description.
+ */
+export function renderTimeline(timeline: TimelineView): TemplateResult {
+  const lanes = Math.max(1, timeline.lanes);
+  const height = axisHeight + lanes * laneHeight + 4;
+  const scale = (ms: number): number => labelWidth + (ms / timeline.spanMs) * (width - labelWidth);
+  const ticks = [0, 0.25, 0.5, 0.75, 1].map((fraction) => fraction * timeline.spanMs);
+  return html`<figure class="timeline" aria-labelledby="timeline-caption">
+    <figcaption id="timeline-caption" class="muted">Timeline: ${timeline.bars.length} step${timeline.bars.length === 1 ? '' : 's'} started, up to ${timeline.lanes} at once, over ${formatDuration(timeline.spanMs)}</figcaption>
+    <svg viewBox="0 0 ${width} ${height}" preserveAspectRatio="none" width="100%" height=${height} role="img" aria-label="Gantt chart of step start and end times">
+      ${ticks.map(
+        (ms) => svg`<line class="tick" x1=${scale(ms)} x2=${scale(ms)} y1="0" y2=${height}></line>
+          <text class="tick-label" x=${Math.min(scale(ms) + 3, width - 40)} y="12">${formatDuration(ms)}</text>`,
+      )}
+      ${timeline.bars.map((bar) => {
+        const x = scale(bar.startMs);
+        const w = Math.max(2, scale(bar.endMs) - x);
+        const y = axisHeight + bar.lane * laneHeight + (laneHeight - barHeight) / 2;
+        const label = `${bar.stepId} ${bar.title}: ${bar.status.replace('_', ' ')}, ${formatDuration(bar.startMs)} to ${formatDuration(bar.endMs)}`;
+        return svg`<rect class="bar s-${bar.status}" data-step-id=${bar.stepId} data-status=${bar.status} data-lane=${bar.lane} data-start-ms=${bar.startMs} data-end-ms=${bar.endMs} x=${x} y=${y} width=${w} height=${barHeight} rx="2" role="img" aria-label=${label}><title>${label}</title></rect>`;
+      })}
+    </svg>
+  </figure>`;
+}
