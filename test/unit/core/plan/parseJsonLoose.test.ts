@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { parseJsonLoose } from '../../../../src/core/llm/parseJsonLoose';
+import { parseJsonLoose } from '../../../../src/core/plan/parseJsonLoose';
 
 describe('parseJsonLoose', () => {
   it('reads plain JSON, fenced JSON, JSON inside prose and repairable JSON', () => {
