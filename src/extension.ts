@@ -1,7 +1,23 @@
 import * as vscode from 'vscode';
-import { planTask } from './vscode/planTaskCommand';
-import { PlanTreeProvider } from './vscode/planTreeProvider';
+import type { RunResult } from './core/engine/runOptions';
+import { createSessionPlanner } from './core/session/createSessionPlanner';
 import { builtinTools } from './core/tools/builtinTools';
+import { ApiKeyStore } from './vscode/apiKeyStore';
+import { registerLanguageModelTools } from './vscode/languageModelTools';
+import { PendingPrompts } from './vscode/pendingPrompts';
+import { quickPickPlanReview, type PlanReview } from './vscode/planReview';
+import { planTask, type PlanTaskOptions, type PlanTaskOutcome } from './vscode/planTaskCommand';
+import { PlanTreeProvider } from './vscode/planTreeProvider';
+import { ProposalDocuments, proposalScheme } from './vscode/proposalDocuments';
+import { RunController } from './vscode/runController';
+import { RunsTreeProvider, registerRunsCommands } from './vscode/runsView';
+import { runSetupFor } from './vscode/runSetup';
+import { RunStatusBar } from './vscode/runStatusBar';
+import { readSettings } from './vscode/settings';
+import { registerStepCommands } from './vscode/stepCommands';
+import { notifyRunFinished } from './vscode/runNotifications';
+import { registerViewCommands } from './vscode/viewCommands';
+import { createVscodeInteraction } from './vscode/vscodeInteraction';
 import { createLocalPlanRunner } from './vscode/localPlanRunner';
 import { PlanPanelController } from './vscode/planPanelController';
 import { createPlanPanelProbe, type PlanPanelProbe } from './vscode/planPanelProbe';
@@ -9,10 +25,24 @@ import { showPlan } from './vscode/showPlanCommand';
 
 /** What `activate` returns: a small API for the integration tests and other extensions. */
 export interface TaskPlannerApi {
-  /** Runs "Plan task" with `request` instead of asking for it. */
-  planTask(request: string): Promise<void>;
+  /** Runs "Plan task" with `request` instead of asking for it; `accept` skips the review. */
+  planTask(request: string, options?: Omit<PlanTaskOptions, 'request'>): Promise<PlanTaskOutcome>;
   /** Labels of the Plan tree's top-level items, in order. */
   planTreeLabels(): string[];
+  /** Every Plan tree node as shown (label, description, icon, contextValue…), depth first. */
+  planTreeNodes(): ReturnType<PlanTreeProvider['allNodes']>;
+  /** Steps waiting for the user, with what they wait for. */
+  pendingPrompts(): { stepId: string; kind: string }[];
+  /** Resolves when the next prompt is waiting (at once when one already is). */
+  nextPrompt(): Promise<{ stepId: string; kind: string }>;
+  /** The status bar item's text. */
+  statusBarText(): string;
+  /** Runs in the Runs view, newest first. */
+  runIds(): Promise<string[]>;
+  /** Resumes a stored run, as the Runs view's "Resume" does. */
+  resumeRun(runId: string): Promise<RunResult>;
+  /** Replaces the plan review (the plan panel does this). */
+  setPlanReview(review: PlanReview): void;
   /** The plan panel: open it with a plan, exchange messages with it. */
   planPanel: PlanPanelProbe;
 }
@@ -20,25 +50,68 @@ export interface TaskPlannerApi {
 /** Composition root: wires the core to VS Code. Keep logic out of here. */
 export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
   const log = vscode.window.createOutputChannel('Task Planner', { log: true });
-  const tree = new PlanTreeProvider();
-  const panelTools = builtinTools();
-  const panels = new PlanPanelController(context.extensionUri, panelTools.map((tool) => tool.name), log);
-  panels.setCallbacks(createLocalPlanRunner(() => panels.panel(), panelTools, log));
+  const settings = readSettings();
+  const tree = new PlanTreeProvider(settings.planTreeLayout);
+  const keys = new ApiKeyStore(context.secrets);
+  const pending = new PendingPrompts();
+  const documents = new ProposalDocuments();
+  const sessionPlanner = createSessionPlanner();
+  const tools = builtinTools({ sessionPlanner });
+  const runs = new RunController({ tools, interaction: createVscodeInteraction(pending, documents, log), log, storageDir: context.storageUri?.fsPath });
+  const statusBar = new RunStatusBar(pending);
+  const runsTree = new RunsTreeProvider(runs);
+  let review: PlanReview = quickPickPlanReview;
+  const setup = async () => runSetupFor(readSettings(), keys, log);
+  const deps = { tree, log, keys, tools, runs, review: () => review };
+  const panels = new PlanPanelController(context.extensionUri, tools.map((tool) => tool.name), log);
+  panels.setCallbacks(createLocalPlanRunner(() => panels.panel(), tools, log));
   context.subscriptions.push(
-    log,
-    tree,
-    vscode.window.registerTreeDataProvider('taskPlanner.plan', tree),
-    vscode.commands.registerCommand('taskPlanner.planTask', () => planTask(tree, log)),
     panels,
     vscode.commands.registerCommand('taskPlanner.showPlan', () => showPlan(panels, () => tree.currentPlan(), log)),
+    log,
+    tree,
+    pending,
+    documents,
+    runs,
+    statusBar,
+    runsTree,
+    vscode.workspace.registerTextDocumentContentProvider(proposalScheme, documents),
+    vscode.window.registerTreeDataProvider('taskPlanner.plan', tree),
+    vscode.window.registerTreeDataProvider('taskPlanner.runs', runsTree),
+    vscode.commands.registerCommand('taskPlanner.planTask', () => planTask(deps)),
+    vscode.commands.registerCommand('taskPlanner.planTaskWithFiles', (uri?: vscode.Uri, uris?: vscode.Uri[]) => planTask(deps, { files: uris ?? (uri ? [uri] : []) })),
+    vscode.commands.registerCommand('taskPlanner.setApiKey', () => keys.set()),
+    vscode.commands.registerCommand('taskPlanner.clearApiKey', () => keys.clear()),
+    ...registerStepCommands({ tree, pending, runs, setup, log }),
+    ...registerViewCommands(tree, log),
+    ...registerRunsCommands({ runs, runsTree, tree, setup, log }),
+    ...registerLanguageModelTools(sessionPlanner, log),
+    runs.onDidChangeState((state) => {
+      if (state) tree.setRun(state);
+      statusBar.update(state);
+    }),
+    runs.onDidFinish((result) => {
+      runsTree.refresh();
+      notifyRunFinished(result, log);
+    }),
+    pending.onDidChange(() => statusBar.render()),
+    { dispose: sessionPlanner.onChange((plan) => tree.setSessionPlan(plan)) },
   );
   return {
-    planTask: async (request) => {
-      await planTask(tree, log, request);
-    },
+    planTask: (request, options) => planTask(deps, { ...options, request }),
     planTreeLabels: () => tree.topLevelNodes().map((node) => node.label),
+    planTreeNodes: () => tree.allNodes(),
+    pendingPrompts: () => pending.list().map((prompt) => ({ stepId: prompt.stepId, kind: prompt.kind })),
+    nextPrompt: () => pending.next().then((prompt) => ({ stepId: prompt.stepId, kind: prompt.kind })),
+    statusBarText: () => statusBar.text(),
+    runIds: async () => (await runs.store.list()).map((run) => run.runId),
+    resumeRun: async (runId) => runs.resume(runId, await setup()),
+    setPlanReview: (replacement) => {
+      review = replacement;
+    },
     planPanel: createPlanPanelProbe(panels),
   };
 }
 
+/** Nothing to release beyond `context.subscriptions`. */
 export function deactivate(): void {}

@@ -1,36 +1,139 @@
 import * as vscode from 'vscode';
-import { critiquePlan } from '../core/plan/critiquePlan';
+import type { RunResult } from '../core/engine/runOptions';
+import { critiquePlan, type Critique } from '../core/plan/critiquePlan';
+import type { Attachment, Plan } from '../core/plan/planSchema';
+import { generatePlan } from '../core/planner/generatePlan';
 import { heuristicPlan } from '../core/planner/heuristicPlan';
-import type { Plan } from '../core/plan/planSchema';
+import { createToolRegistry } from '../core/tools/createToolRegistry';
+import type { Tool } from '../core/tools/tool';
+import { collectAttachments } from './attachments';
+import type { ApiKeyStore } from './apiKeyStore';
+import { resolveProvider } from './llmProvider';
+import type { PlanReview } from './planReview';
 import type { PlanTreeProvider } from './planTreeProvider';
+import type { RunController } from './runController';
+import { readSettings } from './settings';
+import { runSetupFor } from './runSetup';
 
 /** Longest request accepted from the input box, in characters. */
 const maxRequestLength = 20_000;
 
+/** What "Plan task" works with (wired in `activate`). */
+export interface PlanTaskDeps {
+  tree: PlanTreeProvider;
+  log: vscode.LogOutputChannel;
+  keys: ApiKeyStore;
+  tools: readonly Tool[];
+  runs: RunController;
+  /** The review before the run: the QuickPick by default, the plan panel when it exists. */
+  review: () => PlanReview;
+}
+
+/** Options of one "Plan task". */
+export interface PlanTaskOptions {
+  /** The request; asked in an input box when absent. */
+  request?: string;
+  /** Files chosen in the explorer ("Plan task with these files"). */
+  files?: readonly vscode.Uri[];
+  /** Skips the review: `true` starts the plan, `false` only shows it (tests and automation). */
+  accept?: boolean;
+}
+
+/** What "Plan task" did: the plan (absent when cancelled), its critique, and the run when started. */
+export interface PlanTaskOutcome {
+  plan?: Plan;
+  critique?: Critique;
+  run?: Promise<RunResult>;
+}
+
 /**
- * "Plan task": asks for the request (unless given), plans it, and shows the steps in the
- * Plan tree. Returns the plan, or `undefined` when the user cancelled.
+ * "Plan task": asks for the request, plans it with the configured model (VS Code LM,
+ * OpenAI-compatible, or the heuristic planner) behind a cancellable progress
+ * notification, shows the plan and its critique, lets the user review it, then runs it.
  */
-export async function planTask(tree: PlanTreeProvider, log: vscode.LogOutputChannel, request?: string): Promise<Plan | undefined> {
+export async function planTask(deps: PlanTaskDeps, options: PlanTaskOptions = {}): Promise<PlanTaskOutcome> {
   const text =
-    request ??
+    options.request ??
     (await vscode.window.showInputBox({
       title: 'Task Planner: Plan task',
-      prompt: 'Describe what you want done. Separate steps with "then", or paste a list.',
+      prompt: 'Describe what you want done. Separate steps with "then", or paste a list. URLs and the current selection are attached.',
       placeHolder: 'e.g. Read src/app.ts, then add input validation, then run `npm test`',
       ignoreFocusOut: true,
       validateInput: (value) => (value.trim() === '' ? 'Describe the task to plan.' : value.length > maxRequestLength ? `Keep the request under ${maxRequestLength} characters.` : undefined),
     }));
-  if (text === undefined || text.trim() === '') return undefined;
-  const plan = heuristicPlan(text, { createdAt: new Date().toISOString() });
-  const critique = critiquePlan(plan);
-  log.info(`Planned ${plan.steps.length} step(s) for: ${plan.objective}`);
-  log.info(critique.summary);
-  tree.setPlan(plan);
+  if (text === undefined || text.trim() === '') return {};
+  const settings = readSettings();
+  const attachments = collectAttachments(text, options.files ?? []);
+  const planned = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: 'Task Planner: planning', cancellable: true },
+    async (progress, token) => {
+      const abort = new AbortController();
+      token.onCancellationRequested(() => abort.abort(new Error('Planning was cancelled.')));
+      try {
+        const provider = await resolveProvider(settings, deps.keys);
+        progress.report({ message: `with the ${provider.label}…` });
+        deps.log.info(`Planning with the ${provider.label}: ${text.slice(0, 200)}`);
+        if (!provider.llm) {
+          const plan = heuristicPlan(withAttachments(text, attachments), { createdAt: new Date().toISOString() });
+          return { plan, critique: critiquePlan(plan), warnings: [] as string[] };
+        }
+        const workspace = await workspaceSnapshot(deps, attachments, abort.signal);
+        let streamed = 0;
+        const result = await generatePlan(text, {
+          llm: provider.llm,
+          tools: createToolRegistry([...deps.tools]),
+          signal: abort.signal,
+          strategy: settings.strategy,
+          workspace,
+          onPartialStep: (_step, index) => {
+            if (index + 1 > streamed) progress.report({ message: `step ${(streamed = index + 1)} written…` });
+          },
+        });
+        return { plan: result.plan, critique: result.critique, warnings: result.warnings };
+      } catch (error) {
+        if (abort.signal.aborted) return undefined;
+        const message = error instanceof Error ? error.message : String(error);
+        deps.log.error(`Planning failed: ${message}`);
+        void vscode.window.showErrorMessage(`Task Planner: planning failed: ${message}`, 'Show log').then((choice) => choice && deps.log.show(true));
+        return undefined;
+      }
+    },
+  );
+  if (!planned) return {};
+  const { plan, critique, warnings } = planned;
+  deps.log.info(`Planned ${plan.steps.length} step(s) for: ${plan.objective}. Critic ${critique.score}/10: ${critique.summary}`);
+  for (const warning of warnings) deps.log.warn(warning);
+  deps.tree.setPlan(plan);
   await vscode.commands.executeCommand('taskPlanner.plan.focus');
-  // Not awaited: the notification stays until dismissed and must not block the command.
-  void vscode.window.showInformationMessage(`Task Planner: planned ${plan.steps.length} step${plan.steps.length === 1 ? '' : 's'}. Critic: ${critique.summary}`, 'Show log').then((choice) => {
-    if (choice === 'Show log') log.show(true);
+  if (options.accept === false) {
+    void vscode.window.showInformationMessage(`Task Planner: planned ${plan.steps.length} step${plan.steps.length === 1 ? '' : 's'}. Critic ${critique.score}/10: ${critique.summary}`);
+    return { plan, critique };
+  }
+  const accepted = options.accept === true ? plan : await deps.review()(plan, critique, warnings);
+  if (!accepted) {
+    deps.log.info('The plan was not started.');
+    return { plan, critique };
+  }
+  deps.tree.setPlan(accepted);
+  const run = deps.runs.start(accepted, await runSetupFor(settings, deps.keys, deps.log));
+  run.catch((error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    deps.log.error(`Run failed to start: ${message}`);
+    void vscode.window.showErrorMessage(`Task Planner: ${message}`);
   });
-  return plan;
+  return { plan: accepted, critique, run };
+}
+
+function withAttachments(text: string, attachments: readonly Attachment[]): string {
+  const files = attachments.filter((attachment) => attachment.kind !== 'link');
+  return files.length === 0 ? text : `${text}\n\nAttached: ${files.map((attachment) => attachment.label ?? attachment.ref).join(', ')}`;
+}
+
+async function workspaceSnapshot(deps: PlanTaskDeps, attachments: readonly Attachment[], signal: AbortSignal): Promise<{ rootLabel: string; files: string[]; openFiles: { path: string }[]; attachments: Attachment[] }> {
+  const workspace = deps.runs.workspace();
+  const files = (await workspace.list(undefined, signal).catch(() => [])).slice(0, 500);
+  const openFiles = vscode.window.visibleTextEditors
+    .filter((editor) => editor.document.uri.scheme === 'file')
+    .map((editor) => ({ path: vscode.workspace.asRelativePath(editor.document.uri, false) }));
+  return { rootLabel: workspace.rootLabel, files, openFiles, attachments: [...attachments] };
 }

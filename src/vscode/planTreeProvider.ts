@@ -1,19 +1,55 @@
 import * as vscode from 'vscode';
-import { planTreeModel, type PlanTreeNode } from '../core/view/planTreeModel';
+import type { RunState } from '../core/engine/runEvents';
 import type { Plan } from '../core/plan/planSchema';
+import type { SessionPlan } from '../core/session/sessionPlan';
+import { planTreeModel, type PlanTreeLayout, type PlanTreeNode } from '../core/view/planTreeModel';
+import { sessionTreeModel } from '../core/view/sessionTreeModel';
+import { diffTrees, indexTree } from '../core/view/treeDiff';
 
-/** The Plan view's data: renders the current plan's tree model; empty shows the welcome content. */
+/**
+ * The Plan view's data: the active run's snapshot (statuses), else the plan under review,
+ * else a chat agent's session plan; empty shows the welcome content. Node objects keep
+ * their identity by id across snapshots, and only the items whose rendering changed are
+ * refreshed.
+ */
 export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<PlanTreeNode | undefined>();
+  private readonly changed = new vscode.EventEmitter<PlanTreeNode | PlanTreeNode[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private nodes: PlanTreeNode[] = [];
   private plan: Plan | undefined;
+  private run: RunState | undefined;
+  private session: SessionPlan | undefined;
 
-  /** Shows `plan` (or nothing) and refreshes the view. */
+  constructor(private layout: PlanTreeLayout = 'flat') {}
+
+  /** Shows `plan` before it runs (or nothing). */
   setPlan(plan: Plan | undefined): void {
     this.plan = plan;
-    this.nodes = plan ? planTreeModel(plan) : [];
-    this.changed.fire(undefined);
+    this.run = undefined;
+    this.render();
+  }
+
+  /** Shows a run's snapshot; `undefined` goes back to the plan. */
+  setRun(state: RunState | undefined): void {
+    this.run = state;
+    if (state?.plan) this.plan = state.plan;
+    this.render();
+  }
+
+  /** Shows a chat agent's session plan while no task plan is shown. */
+  setSessionPlan(plan: SessionPlan | undefined): void {
+    this.session = plan;
+    this.render();
+  }
+
+  /** Flat order or nested by dependency level. */
+  setLayout(layout: PlanTreeLayout): void {
+    this.layout = layout;
+    this.render();
+  }
+
+  currentLayout(): PlanTreeLayout {
+    return this.layout;
   }
 
   currentPlan(): Plan | undefined {
@@ -25,12 +61,17 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
     return this.nodes;
   }
 
+  /** Every node as shown, depth first. */
+  allNodes(): PlanTreeNode[] {
+    return [...indexTree(this.nodes).values()];
+  }
+
   getTreeItem(node: PlanTreeNode): vscode.TreeItem {
     const item = new vscode.TreeItem(node.label, node.children.length > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
     item.id = node.id;
     item.description = node.description;
     item.tooltip = node.tooltip;
-    item.iconPath = new vscode.ThemeIcon(node.icon);
+    item.iconPath = new vscode.ThemeIcon(node.icon, node.color ? new vscode.ThemeColor(node.color) : undefined);
     item.contextValue = node.contextValue;
     return item;
   }
@@ -39,7 +80,30 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
     return node ? node.children : this.nodes;
   }
 
+  getParent(node: PlanTreeNode): PlanTreeNode | undefined {
+    return this.nodes.find((candidate) => candidate.children.includes(node));
+  }
+
   dispose(): void {
     this.changed.dispose();
+  }
+
+  private render(): void {
+    const next = this.plan ? planTreeModel(this.plan, this.layout, this.run) : this.session ? sessionTreeModel(this.session) : [];
+    const change = diffTrees(this.nodes, next);
+    if (change.kind === 'structure') {
+      this.nodes = next;
+      this.changed.fire(undefined);
+      return;
+    }
+    if (change.changed.length === 0) return;
+    // Same shape: update the existing node objects in place so VS Code keeps their identity.
+    const shown = indexTree(this.nodes);
+    const refreshed = change.changed.map((node) => {
+      const existing = shown.get(node.id)!;
+      Object.assign(existing, { ...node, children: existing.children });
+      return existing;
+    });
+    this.changed.fire(refreshed);
   }
 }

@@ -1,5 +1,7 @@
+import type { RunState, StepState } from '../engine/runEvents';
 import { planLevels } from '../plan/planLevels';
 import type { Plan, Step } from '../plan/planSchema';
+import { formatDuration, previewValue, stepStatusView } from './stepStatusView';
 
 /** How the Plan tree arranges steps. */
 export type PlanTreeLayout = 'flat' | 'levels';
@@ -11,6 +13,10 @@ export interface PlanTreeNode {
   description: string;
   tooltip: string;
   icon: string;
+  /** A theme colour id for the icon (from `stepStatusView`), when the step has a run status. */
+  color?: string;
+  /** The plan step this node shows; absent for level nodes. */
+  stepId?: string;
   /** The tree item's `contextValue`, used by menus' `when` clauses. */
   contextValue: string;
   children: PlanTreeNode[];
@@ -25,11 +31,14 @@ const kindIcons: Record<Step['kind'], string> = {
 };
 
 /**
- * The Plan tree for a plan that has not run yet: steps in plan order (`flat`), or under
- * one node per dependency level (`levels`; falls back to flat when the plan has a cycle).
+ * The Plan tree: steps in plan order (`flat`), or under one node per dependency level
+ * (`levels`; falls back to flat when the plan has a cycle). With a run snapshot, each step
+ * shows its status (icon, colour, context value `step.<kind>.<status>`), duration,
+ * attempts, and its result, error or diagnosis in the tooltip; without one, the plan as
+ * reviewed before it runs (context value `step.<kind>`).
  */
-export function planTreeModel(plan: Plan, layout: PlanTreeLayout = 'flat'): PlanTreeNode[] {
-  const stepNodes = new Map(plan.steps.map((step, index) => [step.id, stepNode(step, index)]));
+export function planTreeModel(plan: Plan, layout: PlanTreeLayout = 'flat', run?: RunState): PlanTreeNode[] {
+  const stepNodes = new Map(plan.steps.map((step, index) => [step.id, stepNode(step, index, run?.steps[step.id])]));
   const levels = layout === 'levels' ? planLevels(plan) : undefined;
   if (!levels?.ok) return [...stepNodes.values()];
   return levels.levels.map((ids, index) => ({
@@ -43,7 +52,7 @@ export function planTreeModel(plan: Plan, layout: PlanTreeLayout = 'flat'): Plan
   }));
 }
 
-function stepNode(step: Step, index: number): PlanTreeNode {
+function stepNode(step: Step, index: number, state: StepState | undefined): PlanTreeNode {
   const runner = step.kind === 'tool' ? step.tool ?? 'tool' : step.kind === 'agent' ? `agent: ${step.agent ?? 'default'}` : step.kind.replace('_', ' ');
   const details = [
     `${step.id} · ${step.kind}${step.skipped ? ' (skipped)' : ''}`,
@@ -54,13 +63,42 @@ function stepNode(step: Step, index: number): PlanTreeNode {
     step.attachments?.length ? `Attachments: ${step.attachments.map((attachment) => attachment.ref).join(', ')}` : undefined,
     `On failure: ${step.onFailure}${step.maxAttempts > 1 ? ` (up to ${step.maxAttempts} attempts)` : ''}`,
   ];
-  return {
+  const base = {
     id: `step:${step.id}`,
+    stepId: step.id,
     label: `${index + 1}. ${step.title}`,
-    description: step.skipped ? `${runner} · skipped` : runner,
-    tooltip: details.filter((line): line is string => line !== undefined).join('\n'),
-    icon: step.skipped ? 'debug-step-over' : kindIcons[step.kind],
-    contextValue: `step.${step.kind}`,
     children: [],
+  };
+  if (!state) {
+    return {
+      ...base,
+      description: step.skipped ? `${runner} · skipped` : runner,
+      tooltip: details.filter((line): line is string => line !== undefined).join('\n'),
+      icon: step.skipped ? 'debug-step-over' : kindIcons[step.kind],
+      contextValue: `step.${step.kind}`,
+    };
+  }
+  const view = stepStatusView(state.status);
+  const description = [
+    runner,
+    view.label,
+    state.durationMs !== undefined ? formatDuration(state.durationMs) : undefined,
+    state.attempts > 1 || step.maxAttempts > 1 ? `attempt ${Math.max(1, state.attempts)}/${step.maxAttempts}` : undefined,
+  ];
+  const outcome = [
+    `Status: ${view.label}`,
+    state.pending ? `Waiting for: ${state.pending.prompt}` : undefined,
+    state.status === 'completed' && state.result !== undefined ? `Result: ${previewValue(state.result)}` : undefined,
+    state.error ? `Error: ${state.error}` : undefined,
+    state.diagnosis ? `Diagnosis: ${state.diagnosis}` : undefined,
+    state.reason ? `Reason: ${state.reason}` : undefined,
+  ];
+  return {
+    ...base,
+    description: description.filter((part): part is string => part !== undefined).join(' · '),
+    tooltip: [...details, '', ...outcome].filter((line): line is string => line !== undefined).join('\n'),
+    icon: view.icon,
+    color: view.color,
+    contextValue: `step.${step.kind}.${state.status}`,
   };
 }

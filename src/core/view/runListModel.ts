@@ -1,0 +1,39 @@
+import type { RunState } from '../engine/runEvents';
+import { terminalStepStatuses } from '../engine/runEvents';
+import type { PlanTreeNode } from './planTreeModel';
+
+const runIcons: Record<RunState['status'], { icon: string; color: string }> = {
+  running: { icon: 'debug-pause', color: 'charts.yellow' },
+  waiting: { icon: 'bell-dot', color: 'charts.yellow' },
+  completed: { icon: 'pass-filled', color: 'testing.iconPassed' },
+  failed: { icon: 'error', color: 'testing.iconFailed' },
+  cancelled: { icon: 'circle-slash', color: 'disabledForeground' },
+};
+
+/**
+ * One Runs-view node per stored run, newest first: the objective, status and progress;
+ * context value `run.<status>` (a `running` run that is not active was interrupted, e.g.
+ * by a reload, and shows as `run.interrupted`, resumable like a waiting one).
+ */
+export function runListModel(runs: readonly { state: RunState; updatedAt: number; active: boolean }[], formatTime: (ms: number) => string): PlanTreeNode[] {
+  return runs.map(({ state, updatedAt, active }) => {
+    const steps = Object.values(state.steps);
+    const done = steps.filter((step) => terminalStepStatuses.has(step.status)).length;
+    const interrupted = state.status === 'running' && !active;
+    const status = interrupted ? 'interrupted' : state.status;
+    const view = runIcons[state.status];
+    const waitingOn = steps.filter((step) => step.pending).map((step) => `${step.id}: ${step.pending!.prompt}`);
+    return {
+      id: `run:${state.runId}`,
+      label: state.plan?.objective ?? state.runId,
+      description: `${status} · ${done}/${state.plan?.steps.length ?? steps.length} · ${formatTime(updatedAt)}`,
+      tooltip: [`Run ${state.runId}`, `Status: ${status}`, state.reason ? `Reason: ${state.reason}` : undefined, ...waitingOn.map((line) => `Waiting: ${line}`)]
+        .filter((line): line is string => line !== undefined)
+        .join('\n'),
+      icon: active ? 'sync~spin' : view.icon,
+      color: view.color,
+      contextValue: `run.${status}`,
+      children: [],
+    };
+  });
+}

@@ -1,0 +1,52 @@
+import type { StepStatus } from '../engine/runEvents';
+
+/** How a step status looks in any view: a codicon id, a theme colour id and words for people. */
+export interface StepStatusView {
+  /** A codicon id, such as `pass-filled`. */
+  icon: string;
+  /** A theme colour id (VS Code `ThemeColor`), such as `testing.iconPassed`. */
+  color: string;
+  /** A short lower-case phrase, such as `awaiting approval`. */
+  label: string;
+}
+
+const views: Record<StepStatus, StepStatusView> = {
+  pending: { icon: 'circle-large-outline', color: 'disabledForeground', label: 'pending' },
+  blocked: { icon: 'debug-pause', color: 'disabledForeground', label: 'blocked' },
+  ready: { icon: 'circle-large-filled', color: 'charts.blue', label: 'ready' },
+  running: { icon: 'loading~spin', color: 'charts.blue', label: 'running' },
+  awaiting_approval: { icon: 'shield', color: 'charts.yellow', label: 'awaiting approval' },
+  awaiting_clarification: { icon: 'comment-discussion', color: 'charts.yellow', label: 'awaiting answer' },
+  awaiting_review: { icon: 'eye', color: 'charts.yellow', label: 'awaiting review' },
+  completed: { icon: 'pass-filled', color: 'testing.iconPassed', label: 'completed' },
+  failed: { icon: 'error', color: 'testing.iconFailed', label: 'failed' },
+  skipped: { icon: 'debug-step-over', color: 'disabledForeground', label: 'skipped' },
+};
+
+/** The icon, colour and label of `status`. */
+export function stepStatusView(status: StepStatus): StepStatusView {
+  return views[status];
+}
+
+/** Every status in lifecycle order, for legends and tests. */
+export const stepStatuses: readonly StepStatus[] = Object.keys(views) as StepStatus[];
+
+/** A duration for people: `850 ms`, `4.2 s`, `3 min 5 s`. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const minutes = Math.floor(ms / 60_000);
+  const seconds = Math.round((ms % 60_000) / 1000);
+  return `${minutes} min${seconds > 0 ? ` ${seconds} s` : ''}`;
+}
+
+/** A value shown in a tooltip: strings as they are, anything else as JSON, cut at `max` characters. */
+export function previewValue(value: unknown, max = 600): string {
+  let text: string;
+  try {
+    text = typeof value === 'string' ? value : JSON.stringify(value, undefined, 2) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text;
+}

@@ -1,0 +1,40 @@
+import * as vscode from 'vscode';
+
+const secretKey = 'taskPlanner.openAiApiKey';
+
+/**
+ * The OpenAI-compatible API key in VS Code's SecretStorage: never in settings, logs,
+ * traces or error messages. The commands only say whether a key is stored.
+ */
+export class ApiKeyStore {
+  constructor(private readonly secrets: vscode.SecretStorage) {}
+
+  /** The stored key, `undefined` when none. */
+  async get(): Promise<string | undefined> {
+    const key = await this.secrets.get(secretKey);
+    return key === undefined || key.trim() === '' ? undefined : key;
+  }
+
+  /** "Task Planner: Set API key": a password input box; `key` skips it (tests). */
+  async set(key?: string): Promise<boolean> {
+    const value =
+      key ??
+      (await vscode.window.showInputBox({
+        title: 'Task Planner: Set API key',
+        prompt: 'API key of the OpenAI-compatible provider (stored in VS Code\'s secret storage, never in settings).',
+        password: true,
+        ignoreFocusOut: true,
+        validateInput: (text) => (text.trim() === '' ? 'Enter the key, or press Escape to cancel.' : undefined),
+      }));
+    if (value === undefined || value.trim() === '') return false;
+    await this.secrets.store(secretKey, value.trim());
+    void vscode.window.showInformationMessage('Task Planner: API key stored in secret storage.');
+    return true;
+  }
+
+  /** "Task Planner: Clear API key". */
+  async clear(): Promise<void> {
+    await this.secrets.delete(secretKey);
+    void vscode.window.showInformationMessage('Task Planner: API key removed from secret storage.');
+  }
+}

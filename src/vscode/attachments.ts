@@ -1,0 +1,25 @@
+import * as vscode from 'vscode';
+import type { Attachment } from '../core/plan/planSchema';
+
+const imageExtensions = /\.(png|jpe?g|gif|webp|bmp)$/i;
+
+/**
+ * What a request carries (DESIGN §1): URLs written in it (links), the active editor's
+ * selection (a file reference with its line range), and files chosen in the explorer
+ * (images as `image`, so models that accept images get them).
+ */
+export function collectAttachments(text: string, files: readonly vscode.Uri[]): Attachment[] {
+  const attachments: Attachment[] = [];
+  for (const match of text.matchAll(/https?:\/\/[^\s<>"')\]]+/g)) attachments.push({ kind: 'link', ref: match[0] });
+  const editor = vscode.window.activeTextEditor;
+  if (editor && !editor.selection.isEmpty && editor.document.uri.scheme === 'file') {
+    const path = vscode.workspace.asRelativePath(editor.document.uri, false);
+    const { start, end } = editor.selection;
+    attachments.push({ kind: 'file', ref: `${path}#L${start.line + 1}-L${end.line + 1}`, label: `selection in ${path} (lines ${start.line + 1}-${end.line + 1})` });
+  }
+  for (const uri of files) {
+    const path = vscode.workspace.asRelativePath(uri, false);
+    attachments.push({ kind: imageExtensions.test(path) ? 'image' : 'file', ref: path, label: path });
+  }
+  return attachments;
+}

@@ -1,0 +1,44 @@
+import * as vscode from 'vscode';
+import type { SessionPlanner } from '../core/session/createSessionPlanner';
+import { createPlanningTools } from '../core/session/planningTools';
+import type { ToolContext } from '../core/tools/tool';
+
+/** Names of the session planning tools contributed in package.json (`languageModelTools`). */
+export const planningToolNames = ['planning_setup_plan', 'planning_add_step', 'planning_update_step', 'planning_mark_step', 'planning_clear_plan', 'planning_read_plan'] as const;
+
+/**
+ * Registers the six `planning_*` session tools (DESIGN §7) with `vscode.lm.registerTool`,
+ * so chat agents (such as Copilot agent mode) keep a plan that the Plan tree shows. Inputs
+ * are checked with the tools' own schemas; refusals come back as the planner's message.
+ * Returns nothing to dispose in hosts without the Language Model Tools API.
+ */
+export function registerLanguageModelTools(planner: SessionPlanner, log: vscode.LogOutputChannel): vscode.Disposable[] {
+  if (typeof vscode.lm?.registerTool !== 'function') {
+    log.info('This VS Code has no Language Model Tools API; the planning_* tools are not offered to chat agents.');
+    return [];
+  }
+  // The planning tools read only the planner from their context, and it is fixed here.
+  const tools = createPlanningTools(() => planner);
+  const context = { runId: 'chat', stepId: 'chat', stepTitle: 'chat session' } as ToolContext;
+  return tools.map((tool) =>
+    vscode.lm.registerTool<unknown>(tool.name, {
+      async invoke(options, token) {
+        const abort = new AbortController();
+        token.onCancellationRequested(() => abort.abort(new Error('Cancelled.')));
+        const parsed = tool.inputSchema.safeParse(options.input ?? {});
+        let message: string;
+        if (!parsed.success) {
+          message = `Invalid input for ${tool.name}: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`).join('; ')}`;
+        } else {
+          try {
+            message = ((await tool.run({ ...context, stepId: tool.name }, parsed.data, abort.signal)) as { message: string }).message;
+          } catch (error) {
+            message = error instanceof Error ? error.message : String(error);
+          }
+        }
+        log.info(`${tool.name}: ${message.split('\n')[0]}`);
+        return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(message)]);
+      },
+    }),
+  );
+}

@@ -1,0 +1,45 @@
+import type { LlmClient } from '../core/ports';
+import { isLocalBaseUrl, selectProvider, type ProviderChoice } from '../core/llm/selectProvider';
+import type { ApiKeyStore } from './apiKeyStore';
+import type { TaskPlannerSettings } from './settings';
+import { createVscodeLmClient, vscodeChatModelAvailable } from './vscodeLmClient';
+
+/** The model a plan or run uses; `llm` is absent for the heuristic planner. */
+export interface ResolvedProvider {
+  choice: ProviderChoice;
+  llm: LlmClient | undefined;
+  /** For people: "VS Code LM", "OpenAI-compatible (gpt-4o-mini at https://…)", "heuristic". */
+  label: string;
+}
+
+/**
+ * Applies `taskPlanner.llm.provider` (DESIGN §5): `auto` takes a VS Code chat model when
+ * there is one, else the OpenAI-compatible endpoint when a key is stored or the base URL
+ * is local, else the heuristic planner. The `openai` package is loaded only here, on
+ * first use, so activation stays cheap. Throws with a clear message when an explicitly
+ * chosen provider cannot be used.
+ */
+export async function resolveProvider(settings: TaskPlannerSettings, keys: ApiKeyStore): Promise<ResolvedProvider> {
+  const apiKey = await keys.get();
+  const vscodeLmAvailable = settings.provider === 'auto' || settings.provider === 'vscode' ? await vscodeChatModelAvailable(settings.vscodeModelFamily || undefined) : false;
+  const choice = selectProvider({ setting: settings.provider, vscodeLmAvailable, ...(apiKey ? { apiKey } : {}), baseURL: settings.baseUrl });
+  if (choice === 'vscode') {
+    if (!vscodeLmAvailable) throw new Error('taskPlanner.llm.provider is "vscode" but VS Code offers no chat model: install and sign in to a language-model extension, or choose another provider.');
+    return { choice, llm: createVscodeLmClient(settings.vscodeModelFamily ? { family: settings.vscodeModelFamily } : {}), label: 'VS Code language model' };
+  }
+  if (choice === 'openai') {
+    if (!apiKey && !isLocalBaseUrl(settings.baseUrl)) throw new Error('taskPlanner.llm.provider is "openai" but no API key is stored: run "Task Planner: Set API key", or point taskPlanner.llm.baseUrl at a local server.');
+    const { createOpenAiClient } = await import('../core/llm/openAiClient');
+    const llm = createOpenAiClient({ baseURL: settings.baseUrl, model: settings.model, timeoutMs: settings.requestTimeoutMs, ...(apiKey ? { apiKey } : {}) });
+    return { choice, llm, label: `OpenAI-compatible (${settings.model} at ${safeOrigin(settings.baseUrl)})` };
+  }
+  return { choice, llm: undefined, label: 'heuristic planner (no model)' };
+}
+
+function safeOrigin(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return 'an invalid base URL';
+  }
+}

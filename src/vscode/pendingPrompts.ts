@@ -1,0 +1,94 @@
+import * as vscode from 'vscode';
+import type { ApprovalDecision, ApprovalRequest, ClarificationRequest, ReviewDecision, ReviewRequest } from '../core/ports';
+
+/** A question a running step waits on, with how to show it again. */
+export type PendingPrompt =
+  | { kind: 'approval'; stepId: string; request: ApprovalRequest; settle(decision: ApprovalDecision): void; show(): Promise<void> }
+  | { kind: 'clarification'; stepId: string; request: ClarificationRequest; settle(answer: string): void; show(): Promise<void> }
+  | { kind: 'review'; stepId: string; request: ReviewRequest; settle(decision: ReviewDecision): void; show(): Promise<void> };
+
+/**
+ * Every request the active run waits on, by step id. Prompts dismissed by the user stay
+ * here, so the tree, the status bar and the commands can answer or reopen them; the
+ * `taskPlanner.approvalPending` context key drives the diff editor's Approve/Reject buttons.
+ */
+export class PendingPrompts implements vscode.Disposable {
+  private readonly prompts = new Map<string, PendingPrompt>();
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** Fires when a prompt is added or settled. */
+  readonly onDidChange = this.changed.event;
+
+  /** Registers `prompt`; it leaves when settled (through `approve`, `reject`, `answer` or its own UI). */
+  add(prompt: PendingPrompt): void {
+    this.prompts.set(prompt.stepId, prompt);
+    this.update();
+  }
+
+  /** Drops the prompt of `stepId` without answering (its run was cancelled). */
+  remove(stepId: string): void {
+    if (this.prompts.delete(stepId)) this.update();
+  }
+
+  get(stepId: string): PendingPrompt | undefined {
+    return this.prompts.get(stepId);
+  }
+
+  /** Every waiting prompt, oldest first. */
+  list(): PendingPrompt[] {
+    return [...this.prompts.values()];
+  }
+
+  /** The oldest waiting prompt, as soon as there is one. */
+  next(): Promise<PendingPrompt> {
+    const first = this.list()[0];
+    if (first) return Promise.resolve(first);
+    return new Promise((resolve) => {
+      const subscription = this.onDidChange(() => {
+        const prompt = this.list()[0];
+        if (!prompt) return;
+        subscription.dispose();
+        resolve(prompt);
+      });
+    });
+  }
+
+  /** Approves the approval or review of `stepId`; false when nothing of that kind waits. */
+  approve(stepId: string): boolean {
+    const prompt = this.prompts.get(stepId);
+    if (!prompt || prompt.kind === 'clarification') return false;
+    this.remove(stepId);
+    if (prompt.kind === 'approval') prompt.settle({ approved: true });
+    else prompt.settle({ approved: true });
+    return true;
+  }
+
+  /** Rejects the approval or review of `stepId`, with the user's reason. */
+  reject(stepId: string, reason?: string): boolean {
+    const prompt = this.prompts.get(stepId);
+    if (!prompt || prompt.kind === 'clarification') return false;
+    this.remove(stepId);
+    if (prompt.kind === 'approval') prompt.settle({ approved: false, ...(reason ? { reason } : {}) });
+    else prompt.settle({ approved: false, ...(reason ? { notes: reason } : {}) });
+    return true;
+  }
+
+  /** Answers the clarification of `stepId`. */
+  answer(stepId: string, text: string): boolean {
+    const prompt = this.prompts.get(stepId);
+    if (!prompt || prompt.kind !== 'clarification') return false;
+    this.remove(stepId);
+    prompt.settle(text);
+    return true;
+  }
+
+  dispose(): void {
+    this.prompts.clear();
+    this.changed.dispose();
+  }
+
+  private update(): void {
+    const approvals = this.list().some((prompt) => prompt.kind === 'approval' && prompt.request.kind === 'file');
+    void vscode.commands.executeCommand('setContext', 'taskPlanner.approvalPending', approvals);
+    this.changed.fire();
+  }
+}

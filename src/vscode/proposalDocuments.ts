@@ -1,0 +1,52 @@
+import * as vscode from 'vscode';
+import type { FileProposal } from '../core/ports';
+
+/** The URI scheme of the two virtual sides of an approval diff. */
+export const proposalScheme = 'task-planner-proposal';
+
+/**
+ * Serves both sides of a proposed file change as read-only virtual documents
+ * (`task-planner-proposal:/<path>?step=<id>&side=current|proposed`), so the diff editor
+ * shows the change before anything touches the real file.
+ */
+export class ProposalDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly texts = new Map<string, string>();
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changed.event;
+
+  /** Stores both sides of `proposal` for step `stepId`; returns their URIs. */
+  put(stepId: string, proposal: FileProposal): { current: vscode.Uri; proposed: vscode.Uri } {
+    const uriFor = (side: 'current' | 'proposed'): vscode.Uri =>
+      vscode.Uri.from({ scheme: proposalScheme, path: `/${proposal.path}`, query: `step=${encodeURIComponent(stepId)}&side=${side}` });
+    const current = uriFor('current');
+    const proposed = uriFor('proposed');
+    this.texts.set(current.toString(), proposal.currentText ?? '');
+    this.texts.set(proposed.toString(), proposal.proposedText ?? '');
+    this.changed.fire(current);
+    this.changed.fire(proposed);
+    return { current, proposed };
+  }
+
+  /** Forgets the documents of `stepId`. */
+  drop(stepId: string): void {
+    for (const key of [...this.texts.keys()]) {
+      if (stepOf(vscode.Uri.parse(key)) === stepId) this.texts.delete(key);
+    }
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.texts.get(uri.toString()) ?? '';
+  }
+
+  dispose(): void {
+    this.texts.clear();
+    this.changed.dispose();
+  }
+}
+
+/** The step id a proposal URI belongs to, `undefined` for other URIs. */
+export function stepOf(uri: vscode.Uri | undefined): string | undefined {
+  if (!uri || uri.scheme !== proposalScheme) return undefined;
+  const step = new URLSearchParams(uri.query).get('step');
+  return step ?? undefined;
+}

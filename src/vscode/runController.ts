@@ -1,0 +1,181 @@
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { AgentLimits } from '../core/agent/agentLimits';
+import { initialRunState, reduceRunEvent } from '../core/engine/reduceRunEvent';
+import { createMemoryRunStore } from '../core/engine/memoryRunStore';
+import { replayJournal, resumeRun } from '../core/engine/resumeRun';
+import type { RunOptions, RunResult } from '../core/engine/runOptions';
+import type { RunEvent, RunState } from '../core/engine/runEvents';
+import type { LlmClient, RunStore, WorkspaceFs } from '../core/ports';
+import type { Plan } from '../core/plan/planSchema';
+import { executeWithReplanning } from '../core/replan/executeWithReplanning';
+import type { CheckpointStore } from '../core/tools/checkpointStore';
+import type { ApprovalPolicy, Tool } from '../core/tools/tool';
+import { createFileRunStore } from '../node/fileRunStore';
+import { createNodeCommandRunner } from '../node/nodeCommandRunner';
+import { loadCheckpointFile } from './checkpointFile';
+import { createVscodeWorkspaceFs } from './vscodeWorkspaceFs';
+
+/** What a run needs besides its plan, read when it starts. */
+export interface RunSetup {
+  llm: LlmClient | undefined;
+  approvalPolicy: ApprovalPolicy;
+  maxConcurrency: number;
+  agentLimits: Partial<AgentLimits>;
+}
+
+/** Everything the controller is built from (wired in `activate`). */
+export interface RunControllerDeps {
+  tools: readonly Tool[];
+  interaction: RunOptions['interaction'];
+  log: vscode.LogOutputChannel;
+  /** Workspace storage of the extension (`context.storageUri`); runs live in memory without it. */
+  storageDir: string | undefined;
+}
+
+/**
+ * Runs plans against the first workspace folder and keeps the active run's snapshot
+ * (`RunState`, folded from its events) for the views. Runs are journaled in workspace
+ * storage, so they can be listed, resumed after a reload, and undone.
+ */
+export class RunController implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<RunState | undefined>();
+  /** Fires with each new snapshot of the active run. */
+  readonly onDidChangeState = this.changed.event;
+  private readonly finished = new vscode.EventEmitter<RunResult>();
+  /** Fires when a run ends (completed, failed, cancelled or waiting). */
+  readonly onDidFinish = this.finished.event;
+  /** Where runs are journaled. */
+  readonly store: RunStore;
+  private checkpointStore: Promise<CheckpointStore> | undefined;
+  private state: RunState | undefined;
+  private abort: AbortController | undefined;
+  private running: Promise<RunResult> | undefined;
+
+  constructor(private readonly deps: RunControllerDeps) {
+    this.store = deps.storageDir ? createFileRunStore(join(deps.storageDir, 'runs')) : createMemoryRunStore();
+  }
+
+  /** The active (or last) run's snapshot. */
+  current(): RunState | undefined {
+    return this.state;
+  }
+
+  /** Whether a run is executing now. */
+  isRunning(): boolean {
+    return this.running !== undefined;
+  }
+
+  /** The checkpoints of every run (for "Undo run"). */
+  checkpoints(): Promise<CheckpointStore> {
+    return (this.checkpointStore ??= loadCheckpointFile(join(this.deps.storageDir ?? join(tmpdir(), 'task-planner'), 'checkpoints.json')));
+  }
+
+  /** The workspace runs act on; throws when no folder is open. */
+  workspace(): WorkspaceFs {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    if (!folder) throw new Error('Open a folder first: Task Planner runs plans against the workspace folder.');
+    return createVscodeWorkspaceFs(folder.uri);
+  }
+
+  /** Executes `plan` (repairing it with the model when a step asks for a replan). */
+  start(plan: Plan, setup: RunSetup, initialResults?: Record<string, unknown>): Promise<RunResult> {
+    return this.execute(
+      async (options) => executeWithReplanning(plan, plan.objective, { ...options, ...(initialResults ? { initialResults } : {}), onEvent: (event) => this.apply(event) }),
+      initialRunState(''),
+      setup,
+    );
+  }
+
+  /** Continues a stored run from its journal; finished steps are not run again. */
+  resume(runId: string, setup: RunSetup): Promise<RunResult> {
+    return this.execute(async (options) => {
+      const handle = resumeRun(runId, options);
+      handle.events.subscribe((event) => this.apply(event));
+      return handle.result;
+    }, initialRunState(runId), setup);
+  }
+
+  /** A stored run's last snapshot, from its journal. */
+  async load(runId: string): Promise<RunState | undefined> {
+    if (this.state?.runId === runId) return this.state;
+    const journal = await this.store.load(runId);
+    return journal ? replayJournal(runId, journal) : undefined;
+  }
+
+  /** Shows a stored run's last snapshot without running it. */
+  async open(runId: string): Promise<RunState | undefined> {
+    const state = await this.load(runId);
+    if (state && !this.running) this.setState(state);
+    return state;
+  }
+
+  /** Removes a stored run's journal and snapshot. */
+  async delete(runId: string): Promise<void> {
+    if (!this.deps.storageDir || !/^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/.test(runId)) return;
+    for (const suffix of ['.jsonl', '.snapshot.json']) await rm(join(this.deps.storageDir, 'runs', `${runId}${suffix}`), { force: true });
+    if (this.state?.runId === runId) this.setState(undefined);
+  }
+
+  /** Cancels the active run; its journal stays resumable. */
+  cancel(): void {
+    this.abort?.abort(new Error('Cancelled by the user.'));
+  }
+
+  dispose(): void {
+    this.cancel();
+    this.changed.dispose();
+    this.finished.dispose();
+  }
+
+  private async execute(go: (options: RunOptions) => Promise<RunResult>, first: RunState, setup?: RunSetup): Promise<RunResult> {
+    if (this.running) throw new Error('A run is already in progress: wait for it to finish or cancel it first.');
+    const workspace = this.workspace();
+    const abort = new AbortController();
+    this.abort = abort;
+    this.setState(first.runId === '' ? undefined : first);
+    const options: RunOptions = {
+      tools: this.deps.tools,
+      workspace,
+      store: this.store,
+      checkpoints: await this.checkpoints(),
+      commandRunner: createNodeCommandRunner(workspace.rootLabel),
+      signal: abort.signal,
+      logger: {
+        debug: (message) => this.deps.log.debug(message),
+        info: (message) => this.deps.log.info(message),
+        warn: (message) => this.deps.log.warn(message),
+        error: (message) => this.deps.log.error(message),
+      },
+      ...(this.deps.interaction ? { interaction: this.deps.interaction } : {}),
+      ...(setup?.llm ? { llm: setup.llm } : {}),
+      ...(setup ? { approvalPolicy: setup.approvalPolicy, maxConcurrency: setup.maxConcurrency, agentLimits: setup.agentLimits } : {}),
+    };
+    const running = go(options);
+    this.running = running;
+    void vscode.commands.executeCommand('setContext', 'taskPlanner.runActive', true);
+    try {
+      const result = await running;
+      this.deps.log.info(`Run ${result.runId} ended ${result.status}${result.metadata.reason ? `: ${result.metadata.reason}` : ''}`);
+      this.finished.fire(result);
+      return result;
+    } finally {
+      this.running = undefined;
+      this.abort = undefined;
+      void vscode.commands.executeCommand('setContext', 'taskPlanner.runActive', false);
+    }
+  }
+
+  private apply(event: RunEvent): void {
+    const base = this.state && this.state.runId === event.runId ? this.state : event.type === 'run_started' || !this.state ? initialRunState(event.runId) : this.state;
+    this.deps.log.trace(`${event.runId} #${event.seq} ${event.type}${'stepId' in event ? ` ${event.stepId}` : ''}`);
+    this.setState(reduceRunEvent(base, event));
+  }
+
+  private setState(state: RunState | undefined): void {
+    this.state = state;
+    this.changed.fire(state);
+  }
+}

@@ -1,0 +1,21 @@
+import * as vscode from 'vscode';
+import type { RunResult } from '../core/engine/runOptions';
+
+/** Tells the user how a run ended, with "Show plan" (and "Show log" when it did not complete). */
+export function notifyRunFinished(result: RunResult, log: vscode.LogOutputChannel): void {
+  const steps = Object.values(result.steps);
+  const completed = steps.filter((step) => step.status === 'completed').length;
+  const summary = `${completed} of ${steps.length} step${steps.length === 1 ? '' : 's'} completed`;
+  const actions = result.status === 'completed' ? ['Show plan'] : ['Show plan', 'Show log'];
+  const message =
+    result.status === 'completed'
+      ? `Task Planner: run completed (${summary}).`
+      : result.status === 'waiting'
+        ? `Task Planner: run paused, waiting for you (${summary}). Resume it from the Runs view.`
+        : `Task Planner: run ${result.status} (${summary})${result.metadata.reason ? `: ${result.metadata.reason}` : '.'}`;
+  const show = result.status === 'completed' ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
+  void show(message, ...actions).then((choice) => {
+    if (choice === 'Show plan') void vscode.commands.executeCommand('taskPlanner.plan.focus');
+    if (choice === 'Show log') log.show(true);
+  });
+}

@@ -1,0 +1,57 @@
+import * as vscode from 'vscode';
+import type { RunState } from '../core/engine/runEvents';
+import { terminalStepStatuses } from '../core/engine/runEvents';
+import type { PendingPrompts } from './pendingPrompts';
+
+/**
+ * The status bar item of the active run: `$(sync~spin) 2/5 steps`, or what the run waits
+ * on (`$(shield) Approval needed`), which reopens the dismissed prompt when clicked.
+ */
+export class RunStatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('taskPlanner.run', vscode.StatusBarAlignment.Left, 50);
+  private state: RunState | undefined;
+
+  constructor(private readonly pending: PendingPrompts) {
+    this.item.name = 'Task Planner run';
+  }
+
+  /** Shows `state` (hidden when there is none). */
+  update(state: RunState | undefined): void {
+    this.state = state;
+    this.render();
+  }
+
+  /** The text shown, for tests. */
+  text(): string {
+    return this.item.text;
+  }
+
+  render(): void {
+    const state = this.state;
+    const waiting = this.pending.list()[0];
+    if (!state?.plan && !waiting) {
+      this.item.hide();
+      return;
+    }
+    const total = state?.plan?.steps.length ?? 0;
+    const done = Object.values(state?.steps ?? {}).filter((step) => terminalStepStatuses.has(step.status)).length;
+    if (waiting) {
+      const what = waiting.kind === 'approval' ? 'Approval needed' : waiting.kind === 'clarification' ? 'Answer needed' : 'Review needed';
+      this.item.text = `$(${waiting.kind === 'approval' ? 'shield' : 'comment-discussion'}) Task Planner: ${what}`;
+      this.item.tooltip = `Step ${waiting.stepId} waits for you. Click to answer.`;
+      this.item.command = { command: 'taskPlanner.showPending', title: 'Answer', arguments: [waiting.stepId] };
+      this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+    } else {
+      const icon = state?.status === 'running' ? 'sync~spin' : state?.status === 'completed' ? 'pass' : state?.status === 'waiting' ? 'debug-pause' : 'error';
+      this.item.text = `$(${icon}) Task Planner ${done}/${total}`;
+      this.item.tooltip = `Run ${state?.runId}: ${state?.status}, ${done} of ${total} steps finished. Click to show the plan.`;
+      this.item.command = 'taskPlanner.plan.focus';
+      this.item.backgroundColor = undefined;
+    }
+    this.item.show();
+  }
+
+  dispose(): void {
+    this.item.dispose();
+  }
+}

@@ -1,0 +1,104 @@
+import * as vscode from 'vscode';
+import type { RunResult } from '../core/engine/runOptions';
+import { undoRun } from '../core/tools/undoRun';
+import { runListModel } from '../core/view/runListModel';
+import type { PlanTreeNode } from '../core/view/planTreeModel';
+import type { PlanTreeProvider } from './planTreeProvider';
+import type { RunController, RunSetup } from './runController';
+
+/** The Runs view: past, paused, waiting and interrupted runs from the run store, newest first. */
+export class RunsTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+
+  constructor(private readonly runs: RunController) {}
+
+  /** Reloads the list from the store. */
+  refresh(): void {
+    this.changed.fire(undefined);
+  }
+
+  getTreeItem(node: PlanTreeNode): vscode.TreeItem {
+    const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
+    item.id = node.id;
+    item.description = node.description;
+    item.tooltip = node.tooltip;
+    item.iconPath = new vscode.ThemeIcon(node.icon, node.color ? new vscode.ThemeColor(node.color) : undefined);
+    item.contextValue = node.contextValue;
+    item.command = { command: 'taskPlanner.openRun', title: 'Open run', arguments: [node] };
+    return item;
+  }
+
+  async getChildren(node?: PlanTreeNode): Promise<PlanTreeNode[]> {
+    if (node) return [];
+    const listed = await this.runs.store.list();
+    const active = this.runs.isRunning() ? this.runs.current()?.runId : undefined;
+    const loaded = await Promise.all(
+      listed.slice(0, 50).map(async (run) => {
+        const state = await this.runs.load(run.runId).catch(() => undefined);
+        return state ? { state, updatedAt: run.updatedAt, active: run.runId === active } : undefined;
+      }),
+    );
+    return runListModel(
+      loaded.filter((run) => run !== undefined),
+      (ms) => new Date(ms).toLocaleString(),
+    );
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
+
+/** What the Runs commands act on. */
+export interface RunsCommandDeps {
+  runs: RunController;
+  runsTree: RunsTreeProvider;
+  tree: PlanTreeProvider;
+  setup: () => Promise<RunSetup>;
+  log: vscode.LogOutputChannel;
+}
+
+/** Open, Resume, Delete and Undo run, and Refresh, for the Runs view's items. */
+export function registerRunsCommands(deps: RunsCommandDeps): vscode.Disposable[] {
+  const runIdOf = (arg: unknown): string | undefined =>
+    typeof arg === 'string' ? arg : arg && typeof arg === 'object' && 'id' in arg ? String((arg as PlanTreeNode).id).replace(/^run:/, '') : deps.runs.current()?.runId;
+  return [
+    vscode.commands.registerCommand('taskPlanner.refreshRuns', () => deps.runsTree.refresh()),
+    vscode.commands.registerCommand('taskPlanner.openRun', async (arg?: unknown) => {
+      const runId = runIdOf(arg);
+      const state = runId ? await deps.runs.open(runId) : undefined;
+      if (!state) return void vscode.window.showWarningMessage(`Task Planner: run ${runId ?? ''} was not found.`);
+      deps.tree.setRun(state);
+      await vscode.commands.executeCommand('taskPlanner.plan.focus');
+    }),
+    vscode.commands.registerCommand('taskPlanner.resumeRun', async (arg?: unknown): Promise<RunResult | undefined> => {
+      const runId = runIdOf(arg);
+      if (!runId) return undefined;
+      deps.log.info(`Resuming run ${runId}`);
+      const running = deps.runs.resume(runId, await deps.setup());
+      deps.runsTree.refresh();
+      return running.catch((error: unknown) => {
+        void vscode.window.showErrorMessage(`Task Planner: ${error instanceof Error ? error.message : String(error)}`);
+        return undefined;
+      });
+    }),
+    vscode.commands.registerCommand('taskPlanner.deleteRun', async (arg?: unknown) => {
+      const runId = runIdOf(arg);
+      if (!runId) return;
+      if (deps.runs.isRunning() && deps.runs.current()?.runId === runId) return void vscode.window.showWarningMessage('Task Planner: cancel the run before deleting it.');
+      await deps.runs.delete(runId);
+      deps.runsTree.refresh();
+    }),
+    vscode.commands.registerCommand('taskPlanner.undoRun', async (arg?: unknown) => {
+      const runId = runIdOf(arg);
+      if (!runId) return;
+      const report = await undoRun(runId, { workspace: deps.runs.workspace(), checkpoints: await deps.runs.checkpoints() });
+      const refused = report.refused.map((entry) => `${entry.path} (${entry.reason})`);
+      deps.log.info(`Undo run ${runId}: restored ${report.restored.join(', ') || 'nothing'}; refused ${refused.join('; ') || 'nothing'}`);
+      const message = `Task Planner: undo restored ${report.restored.length} file${report.restored.length === 1 ? '' : 's'}${refused.length > 0 ? `; left alone: ${refused.join('; ')}` : '.'}`;
+      void (refused.length > 0 ? vscode.window.showWarningMessage(message) : vscode.window.showInformationMessage(message));
+      return report;
+    }),
+  ];
+}

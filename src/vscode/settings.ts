@@ -1,0 +1,57 @@
+import * as vscode from 'vscode';
+import type { AgentLimits } from '../core/agent/agentLimits';
+import type { BudgetLimits } from '../core/llm/budget';
+import type { ProviderSetting } from '../core/llm/selectProvider';
+import type { PlanningStrategy } from '../core/session/planningPrompt';
+import type { ApprovalPolicy } from '../core/tools/tool';
+
+/** The `taskPlanner.*` settings (package.json `contributes.configuration`), read at one moment. */
+export interface TaskPlannerSettings {
+  provider: ProviderSetting;
+  baseUrl: string;
+  model: string;
+  /** Family of the VS Code chat model to prefer (empty: the first available). */
+  vscodeModelFamily: string;
+  strategy: PlanningStrategy;
+  maxConcurrency: number;
+  approvalPolicy: ApprovalPolicy;
+  budget: BudgetLimits;
+  agentLimits: Partial<AgentLimits>;
+  /** Time limit of one LLM request, in milliseconds. */
+  requestTimeoutMs: number;
+  planTreeLayout: 'flat' | 'levels';
+}
+
+/** Reads the settings for the first workspace folder; 0 budget values mean "no limit". */
+export function readSettings(): TaskPlannerSettings {
+  const config = vscode.workspace.getConfiguration('taskPlanner');
+  const positive = (key: string): number | undefined => {
+    const value = config.get<number>(key, 0);
+    return value > 0 ? value : undefined;
+  };
+  const budget: BudgetLimits = {};
+  const maxRequests = positive('budget.maxLlmRequests');
+  const maxTokens = positive('budget.maxTokens');
+  const maxCostUsd = positive('budget.maxCostUsd');
+  if (maxRequests !== undefined) budget.maxRequests = maxRequests;
+  if (maxTokens !== undefined) budget.maxTokens = maxTokens;
+  if (maxCostUsd !== undefined) budget.maxCostUsd = maxCostUsd;
+  const agentLimits: Partial<AgentLimits> = {};
+  const summaryBudgetTokens = positive('compaction.tokenBudget');
+  const stepTimeoutMs = positive('timeouts.agentStepMs');
+  if (summaryBudgetTokens !== undefined) agentLimits.summaryBudgetTokens = summaryBudgetTokens;
+  if (stepTimeoutMs !== undefined) agentLimits.timeoutMs = stepTimeoutMs;
+  return {
+    provider: config.get<ProviderSetting>('llm.provider', 'auto'),
+    baseUrl: config.get<string>('llm.baseUrl', 'https://api.openai.com/v1').trim(),
+    model: config.get<string>('llm.model', 'gpt-4o-mini').trim(),
+    vscodeModelFamily: config.get<string>('llm.vscodeModelFamily', '').trim(),
+    strategy: config.get<PlanningStrategy>('strategy', 'react'),
+    maxConcurrency: Math.max(1, Math.floor(config.get<number>('maxConcurrency', 4))),
+    approvalPolicy: config.get<ApprovalPolicy>('approvalPolicy', 'writesAndCommands'),
+    budget,
+    agentLimits,
+    requestTimeoutMs: positive('timeouts.llmRequestMs') ?? 120_000,
+    planTreeLayout: config.get<'flat' | 'levels'>('planTree.layout', 'flat'),
+  };
+}

@@ -1,0 +1,120 @@
+import * as vscode from 'vscode';
+import { editPlan } from '../core/plan/editPlan';
+import type { Plan } from '../core/plan/planSchema';
+import type { PlanTreeNode } from '../core/view/planTreeModel';
+import { previewValue } from '../core/view/stepStatusView';
+import type { PendingPrompts } from './pendingPrompts';
+import type { PlanTreeProvider } from './planTreeProvider';
+import { stepOf } from './proposalDocuments';
+import type { RunController, RunSetup } from './runController';
+
+/** What the step commands act on (wired in `activate`). */
+export interface StepCommandDeps {
+  tree: PlanTreeProvider;
+  pending: PendingPrompts;
+  runs: RunController;
+  setup: () => Promise<RunSetup>;
+  log: vscode.LogOutputChannel;
+}
+
+/**
+ * The step actions of the Plan tree's context menu, the diff editor's title and the
+ * status bar: Approve, Reject, Answer, reopen a dismissed prompt, Retry / Run from here,
+ * Skip, Open result, and Cancel run. Each takes a tree node, a step id, or nothing
+ * (then the step of the active proposal diff, or the only waiting one).
+ */
+export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[] {
+  const { pending } = deps;
+  const target = (arg: unknown): string | undefined => {
+    if (typeof arg === 'string') return arg;
+    if (arg && typeof arg === 'object' && 'stepId' in arg) return (arg as PlanTreeNode).stepId;
+    if (arg instanceof vscode.Uri) return stepOf(arg);
+    const fromEditor = stepOf(vscode.window.activeTextEditor?.document.uri) ?? stepOf(activeDiffUri());
+    if (fromEditor) return fromEditor;
+    const waiting = pending.list();
+    return waiting.length === 1 ? waiting[0]!.stepId : undefined;
+  };
+  const closeDiff = async (stepId: string): Promise<void> => {
+    const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputTextDiff && stepOf(tab.input.modified) === stepId);
+    if (tabs.length > 0) await vscode.window.tabGroups.close(tabs);
+  };
+  return [
+    vscode.commands.registerCommand('taskPlanner.approve', async (arg?: unknown) => {
+      const stepId = target(arg);
+      if (!stepId || !pending.approve(stepId)) return void vscode.window.showInformationMessage('Task Planner: no step is waiting for approval.');
+      deps.log.info(`Step ${stepId} approved`);
+      await closeDiff(stepId);
+    }),
+    vscode.commands.registerCommand('taskPlanner.reject', async (arg?: unknown, reason?: string) => {
+      const stepId = target(arg);
+      if (!stepId || !pending.reject(stepId, typeof reason === 'string' ? reason : undefined)) return void vscode.window.showInformationMessage('Task Planner: no step is waiting for approval.');
+      deps.log.info(`Step ${stepId} rejected`);
+      await closeDiff(stepId);
+    }),
+    vscode.commands.registerCommand('taskPlanner.answer', async (arg?: unknown, text?: string) => {
+      const stepId = target(arg);
+      const prompt = stepId ? pending.get(stepId) : undefined;
+      if (!stepId || !prompt) return void vscode.window.showInformationMessage('Task Planner: no step is waiting for an answer.');
+      if (typeof text === 'string') pending.answer(stepId, text);
+      else await prompt.show();
+    }),
+    vscode.commands.registerCommand('taskPlanner.showPending', async (arg?: unknown) => {
+      const stepId = target(arg) ?? pending.list()[0]?.stepId;
+      const prompt = stepId ? pending.get(stepId) : undefined;
+      if (!prompt) return void vscode.window.showInformationMessage('Task Planner: nothing is waiting for you.');
+      await prompt.show();
+    }),
+    vscode.commands.registerCommand('taskPlanner.retryStep', (arg?: unknown) => rerun(deps, target(arg), false)),
+    vscode.commands.registerCommand('taskPlanner.runFromHere', (arg?: unknown) => rerun(deps, target(arg), false)),
+    vscode.commands.registerCommand('taskPlanner.skipStep', (arg?: unknown) => rerun(deps, target(arg), true)),
+    vscode.commands.registerCommand('taskPlanner.openResult', async (arg?: unknown) => {
+      const stepId = target(arg);
+      const state = deps.runs.current();
+      if (!stepId || !state || !(stepId in state.results)) return void vscode.window.showInformationMessage('Task Planner: this step has no result yet.');
+      const result = state.results[stepId];
+      const document = await vscode.workspace.openTextDocument({ content: previewValue(result, 1_000_000), language: typeof result === 'string' ? 'markdown' : 'json' });
+      await vscode.window.showTextDocument(document, { preview: true });
+    }),
+    vscode.commands.registerCommand('taskPlanner.cancelRun', () => {
+      if (!deps.runs.isRunning()) return void vscode.window.showInformationMessage('Task Planner: no run is in progress.');
+      deps.runs.cancel();
+    }),
+  ];
+}
+
+function activeDiffUri(): vscode.Uri | undefined {
+  const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+  return input instanceof vscode.TabInputTextDiff ? input.modified : undefined;
+}
+
+/**
+ * Runs the plan again from `stepId`: completed steps outside its downstream keep their
+ * results (not re-run); with `skip`, the step is marked skipped first.
+ */
+async function rerun(deps: StepCommandDeps, stepId: string | undefined, skip: boolean): Promise<void> {
+  let plan: Plan | undefined = deps.tree.currentPlan();
+  if (!stepId || !plan) return void vscode.window.showInformationMessage('Task Planner: choose a step of the plan.');
+  if (deps.runs.isRunning()) return void vscode.window.showWarningMessage('Task Planner: a run is in progress; cancel it first (Task Planner: Cancel run).');
+  if (skip) {
+    const edited = editPlan(plan, { type: 'skipStep', stepId });
+    if (!edited.ok) return void vscode.window.showErrorMessage(`Task Planner: ${edited.error}`);
+    plan = edited.plan;
+  }
+  const downstream = new Set([stepId]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const step of plan.steps) {
+      if (!downstream.has(step.id) && step.dependsOn.some((id) => downstream.has(id))) {
+        downstream.add(step.id);
+        grew = true;
+      }
+    }
+  }
+  const results = deps.runs.current()?.results ?? {};
+  const initialResults = Object.fromEntries(Object.entries(results).filter(([id]) => !downstream.has(id)));
+  deps.log.info(`${skip ? 'Skipping' : 'Running again from'} step ${stepId}; ${Object.keys(initialResults).length} completed step(s) kept`);
+  deps.tree.setPlan(plan);
+  await deps.runs.start(plan, await deps.setup(), initialResults).catch((error: unknown) => {
+    void vscode.window.showErrorMessage(`Task Planner: ${error instanceof Error ? error.message : String(error)}`);
+  });
+}

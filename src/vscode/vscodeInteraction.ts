@@ -1,0 +1,140 @@
+import * as vscode from 'vscode';
+import type { ApprovalDecision, ApprovalRequest, ClarificationRequest, Interaction, ReviewDecision, ReviewRequest } from '../core/ports';
+import type { PendingPrompts } from './pendingPrompts';
+import type { ProposalDocuments } from './proposalDocuments';
+
+/** Why execution that changes files or runs commands is refused in Restricted Mode. */
+export const restrictedModeReason =
+  'this workspace is in Restricted Mode, so Task Planner does not write files or run commands here. Trust the workspace (Manage Workspace Trust) to allow it; planning and read steps still work.';
+
+/**
+ * The core's `Interaction` port in the editor (DESIGN §1): a file change opens the diff
+ * editor with both sides virtual and waits for Approve/Reject (editor title, Plan tree,
+ * or the modal fallback when the diff cannot open); a command asks with a modal showing
+ * argv and working directory; a clarification asks with a QuickPick (suggestions plus
+ * free text); a review with a modal. A dismissed prompt keeps waiting in `pending` and
+ * can be reopened. In an untrusted workspace approvals are refused with the reason.
+ */
+export function createVscodeInteraction(pending: PendingPrompts, documents: ProposalDocuments, log: vscode.LogOutputChannel): Interaction {
+  return {
+    requestApproval(request, signal) {
+      if (!vscode.workspace.isTrusted) {
+        log.warn(`Step ${request.stepId} refused: ${restrictedModeReason}`);
+        void vscode.window.showWarningMessage(`Task Planner: step "${request.title}" was not run because ${restrictedModeReason}`);
+        return Promise.resolve<ApprovalDecision>({ approved: false, reason: `Restricted Mode: ${restrictedModeReason}` });
+      }
+      return waitFor<ApprovalDecision>(pending, signal, request.stepId, (settle) => ({
+        kind: 'approval',
+        stepId: request.stepId,
+        request,
+        settle: (decision) => {
+          documents.drop(request.stepId);
+          settle(decision);
+        },
+        show: () => (request.kind === 'file' ? showFileApproval(request, documents, pending) : askCommandApproval(request, pending)),
+      }));
+    },
+    askClarification(request, signal) {
+      return waitFor<string>(pending, signal, request.stepId, (settle) => ({
+        kind: 'clarification',
+        stepId: request.stepId,
+        request,
+        settle,
+        show: () => askClarification(request, pending),
+      }));
+    },
+    requestReview(request, signal) {
+      return waitFor<ReviewDecision>(pending, signal, request.stepId, (settle) => ({
+        kind: 'review',
+        stepId: request.stepId,
+        request,
+        settle,
+        show: () => askReview(request, pending),
+      }));
+    },
+  };
+}
+
+function waitFor<T>(
+  pending: PendingPrompts,
+  signal: AbortSignal,
+  stepId: string,
+  make: (settle: (value: T) => void) => Parameters<PendingPrompts['add']>[0],
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => {
+      pending.remove(stepId);
+      reject(signal.reason instanceof Error ? signal.reason : new Error('The run was cancelled.'));
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    const prompt = make((value) => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(value);
+    });
+    pending.add(prompt);
+    void prompt.show();
+  });
+}
+
+async function showFileApproval(request: Extract<ApprovalRequest, { kind: 'file' }>, documents: ProposalDocuments, pending: PendingPrompts): Promise<void> {
+  const { proposal } = request;
+  const sides = documents.put(request.stepId, proposal);
+  const verb = request.operation === 'delete' ? 'delete' : proposal.currentText === undefined ? 'create' : request.operation;
+  const title = `${request.stepId} ${request.title}: ${verb} ${proposal.path} (proposed)`;
+  try {
+    await vscode.commands.executeCommand('vscode.diff', sides.current, sides.proposed, title, { preview: false });
+  } catch {
+    // The modal fallback: the same decision without the diff editor.
+    const choice = await vscode.window.showWarningMessage(`Allow step "${request.title}" to ${verb} ${proposal.path}?`, { modal: true, detail: proposal.diff.slice(0, 4000) }, 'Approve', 'Reject');
+    if (choice === 'Approve') pending.approve(request.stepId);
+    else if (choice === 'Reject') pending.reject(request.stepId, 'rejected in the approval dialog');
+  }
+}
+
+async function askCommandApproval(request: Extract<ApprovalRequest, { kind: 'command' }>, pending: PendingPrompts): Promise<void> {
+  const commandLine = request.argv.map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`)).join(' ');
+  const choice = await vscode.window.showWarningMessage(
+    `Step "${request.title}" wants to run a command.`,
+    { modal: true, detail: `Command: ${commandLine}\nWorking directory: ${request.cwd}${request.shell ? '\nRuns through a shell.' : ''}` },
+    'Run',
+    'Reject',
+  );
+  if (choice === 'Run') pending.approve(request.stepId);
+  else if (choice === 'Reject') pending.reject(request.stepId, 'rejected in the command dialog');
+}
+
+async function askClarification(request: ClarificationRequest, pending: PendingPrompts): Promise<void> {
+  const picker = vscode.window.createQuickPick();
+  const suggestions: vscode.QuickPickItem[] = (request.suggestions ?? []).map((label) => ({ label, description: 'suggested' }));
+  picker.title = `Task Planner: ${request.title}`;
+  picker.placeholder = request.question;
+  picker.ignoreFocusOut = true;
+  picker.items = suggestions;
+  picker.onDidChangeValue((value) => {
+    const typed = value.trim();
+    picker.items = typed === '' || suggestions.some((item) => item.label === typed) ? suggestions : [{ label: typed, description: 'your answer' }, ...suggestions];
+  });
+  await new Promise<void>((done) => {
+    picker.onDidAccept(() => {
+      const answer = picker.selectedItems[0]?.label ?? picker.value.trim();
+      if (answer !== '') {
+        pending.answer(request.stepId, answer);
+        picker.hide();
+      }
+    });
+    picker.onDidHide(() => {
+      picker.dispose();
+      done();
+    });
+    picker.show();
+  });
+}
+
+async function askReview(request: ReviewRequest, pending: PendingPrompts): Promise<void> {
+  const choice = await vscode.window.showInformationMessage(`Review: ${request.title}`, { modal: true, detail: request.prompt }, 'Approve', 'Reject');
+  if (choice === undefined) return;
+  const notes = await vscode.window.showInputBox({ title: `Task Planner: notes for "${request.title}"`, prompt: 'Optional notes (they become part of the step result)', ignoreFocusOut: true });
+  if (choice === 'Approve') pending.approve(request.stepId);
+  else pending.reject(request.stepId, notes);
+}

@@ -1,0 +1,117 @@
+import * as vscode from 'vscode';
+import type { LlmClient } from '../core/ports';
+import { LlmError, type LlmErrorKind } from '../core/llm/llmError';
+import type { LlmChatRequest, LlmChatResponse, LlmMessage, LlmToolCall } from '../core/llm/llmTypes';
+
+/** Whether VS Code offers a chat model (matching `family` when given); never throws. */
+export async function vscodeChatModelAvailable(family?: string): Promise<boolean> {
+  return (await pickModel(family)) !== undefined;
+}
+
+async function pickModel(family?: string): Promise<vscode.LanguageModelChat | undefined> {
+  if (typeof vscode.lm?.selectChatModels !== 'function') return undefined;
+  try {
+    const models = await vscode.lm.selectChatModels(family ? { family } : {});
+    return models[0];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The core's `LlmClient` port over the VS Code Language Model API (`vscode.lm`, e.g.
+ * Copilot models): messages, tool definitions and tool calls are translated both ways,
+ * replies are streamed, usage is counted with the model's own tokenizer. The API has no
+ * JSON-schema mode, so structured requests are refused as `bad_request` and
+ * `chatStructured` falls back to the schema in the prompt. The model is chosen on the
+ * first call (so building the client costs nothing).
+ */
+export function createVscodeLmClient(options: { family?: string } = {}): LlmClient {
+  let chosen: Promise<vscode.LanguageModelChat | undefined> | undefined;
+  const client: LlmClient & { model: string } = {
+    model: options.family || 'vscode-lm',
+    async chat(request: LlmChatRequest): Promise<LlmChatResponse> {
+      if (request.responseSchema) throw new LlmError('The VS Code language model API has no structured-output mode; the schema goes into the prompt.', 'bad_request', undefined, 0);
+      request.signal.throwIfAborted();
+      const model = await (chosen ??= pickModel(options.family));
+      if (!model) throw new LlmError('No VS Code chat model is available (install and sign in to a language-model extension such as GitHub Copilot, or choose another provider in the taskPlanner.llm.provider setting).', 'not_found', undefined, 1);
+      client.model = model.family || model.id;
+      const messages = request.messages.map(toVscodeMessage);
+      const cancel = new vscode.CancellationTokenSource();
+      const onAbort = (): void => cancel.cancel();
+      request.signal.addEventListener('abort', onAbort, { once: true });
+      try {
+        const response = await model.sendRequest(
+          messages,
+          {
+            justification: 'Task Planner plans and runs the task you asked for.',
+            ...(request.tools?.length ? { tools: request.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.parameters })) } : {}),
+          },
+          cancel.token,
+        );
+        let text = '';
+        const toolCalls: LlmToolCall[] = [];
+        for await (const part of response.stream) {
+          if (part instanceof vscode.LanguageModelTextPart) {
+            text += part.value;
+            if (request.stream) request.onDelta?.({ kind: 'text', text: part.value });
+          } else if (part instanceof vscode.LanguageModelToolCallPart) {
+            const call = { id: part.callId, name: part.name, arguments: JSON.stringify(part.input ?? {}) };
+            if (request.stream) request.onDelta?.({ kind: 'tool_call', index: toolCalls.length, id: call.id, name: call.name, argumentsDelta: call.arguments });
+            toolCalls.push(call);
+          }
+        }
+        request.signal.throwIfAborted();
+        const promptTokens = (await Promise.all(messages.map((message) => model.countTokens(message).then(undefined, () => 0)))).reduce((sum, count) => sum + count, 0);
+        const completionTokens = text === '' ? 0 : await model.countTokens(text).then(undefined, () => 0);
+        return { text, toolCalls, usage: { promptTokens, completionTokens }, usageReported: false, model: model.id, finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop' };
+      } catch (error) {
+        throw toLlmError(error, request.signal, model.name);
+      } finally {
+        request.signal.removeEventListener('abort', onAbort);
+        cancel.dispose();
+      }
+    },
+  };
+  return client;
+}
+
+function toVscodeMessage(message: LlmMessage): vscode.LanguageModelChatMessage {
+  switch (message.role) {
+    case 'system':
+      // The API has no system role: instructions go first as a user message.
+      return vscode.LanguageModelChatMessage.User(message.content);
+    case 'user':
+      return vscode.LanguageModelChatMessage.User(
+        typeof message.content === 'string'
+          ? message.content
+          : message.content.map((part) => new vscode.LanguageModelTextPart(part.type === 'text' ? part.text : `[image: ${part.url.startsWith('data:') ? 'attached image' : part.url}]`)),
+      );
+    case 'assistant':
+      return vscode.LanguageModelChatMessage.Assistant([
+        ...(message.content ? [new vscode.LanguageModelTextPart(message.content)] : []),
+        ...(message.toolCalls ?? []).map((call) => new vscode.LanguageModelToolCallPart(call.id, call.name, parseArguments(call.arguments))),
+      ]);
+    case 'tool':
+      return vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(message.toolCallId, [new vscode.LanguageModelTextPart(message.content)])]);
+  }
+}
+
+function parseArguments(text: string): object {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' ? value : { value };
+  } catch {
+    return { raw: text };
+  }
+}
+
+function toLlmError(error: unknown, signal: AbortSignal, modelName: string): LlmError {
+  if (error instanceof LlmError) return error;
+  if (signal.aborted || error instanceof vscode.CancellationError) return new LlmError(`Request to the VS Code model ${modelName} was cancelled.`, 'aborted', undefined, 1);
+  let kind: LlmErrorKind = 'other';
+  if (error instanceof vscode.LanguageModelError) {
+    kind = error.code === vscode.LanguageModelError.NoPermissions.name ? 'auth' : error.code === vscode.LanguageModelError.NotFound.name ? 'not_found' : error.code === vscode.LanguageModelError.Blocked.name ? 'rate_limited' : 'other';
+  }
+  return new LlmError(`Request to the VS Code model ${modelName} failed: ${error instanceof Error ? error.message : String(error)}`, kind, undefined, 1);
+}
