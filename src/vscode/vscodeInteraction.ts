@@ -115,6 +115,10 @@ async function askClarification(request: ClarificationRequest, pending: PendingP
     const typed = value.trim();
     picker.items = typed === '' || suggestions.some((item) => item.label === typed) ? suggestions : [{ label: typed, description: 'your answer' }, ...suggestions];
   });
+  // Answered elsewhere (tree, command): the picker goes away.
+  const answered = pending.onDidChange(() => {
+    if (!pending.get(request.stepId)) picker.hide();
+  });
   await new Promise<void>((done) => {
     picker.onDidAccept(() => {
       const answer = picker.selectedItems[0]?.label ?? picker.value.trim();
@@ -124,6 +128,7 @@ async function askClarification(request: ClarificationRequest, pending: PendingP
       }
     });
     picker.onDidHide(() => {
+      answered.dispose();
       picker.dispose();
       done();
     });

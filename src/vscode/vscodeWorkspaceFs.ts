@@ -158,5 +158,6 @@ export function createVscodeWorkspaceFs(root: vscode.Uri): WorkspaceFs {
 }
 
 function isNotFound(error: unknown): boolean {
-  return error instanceof vscode.FileSystemError && (error.code === 'FileNotFound' || error.code === 'EntryNotFound');
+  // A path through a file (`file.txt/sub`) does not exist either.
+  return error instanceof vscode.FileSystemError && ['FileNotFound', 'EntryNotFound', 'FileNotADirectory', 'EntryNotADirectory'].includes(error.code);
 }

@@ -1,0 +1,135 @@
+// Plan task → run → approvals, rejections and clarifications in the editor, against the fake OpenAI server.
+import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { TaskPlannerApi } from '../../src/extension';
+import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
+
+const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
+
+async function api(): Promise<TaskPlannerApi> {
+  const extension = vscode.extensions.getExtension<TaskPlannerApi>('task-planner.task-planner');
+  assert.ok(extension);
+  return extension.activate();
+}
+
+async function until<T>(probe: () => T | undefined, timeoutMs = 10_000): Promise<T | undefined> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined || Date.now() > end) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function planReply(steps: unknown[]): { kind: 'message'; content: string } {
+  return { kind: 'message', content: JSON.stringify({ objective: 'test', steps }) };
+}
+
+describe('Plan task and the run in the editor (fake OpenAI server)', function () {
+  this.timeout(60_000);
+  const server = new FakeOpenAiServer();
+  const config = () => vscode.workspace.getConfiguration('taskPlanner');
+
+  before(async () => {
+    await server.start();
+    await config().update('llm.provider', 'openai', vscode.ConfigurationTarget.Workspace);
+    await config().update('llm.baseUrl', server.baseURL, vscode.ConfigurationTarget.Workspace);
+  });
+
+  after(async () => {
+    await config().update('llm.provider', undefined, vscode.ConfigurationTarget.Workspace);
+    await config().update('llm.baseUrl', undefined, vscode.ConfigurationTarget.Workspace);
+    await server.close();
+  });
+
+  it('plans with the model, opens the diff for a write, writes only after Approve, and shows the step completed', async () => {
+    const planner = await api();
+    server.enqueue(planReply([{ id: 'S1', title: 'Write the greeting', kind: 'tool', dependsOn: [], tool: 'write_file', args: { path: 'greeting.txt', content: 'hello from the plan\n' } }]));
+    const outcome = await planner.planTask('Write a greeting file', { accept: true });
+    assert.equal(outcome.plan?.steps[0]?.tool, 'write_file');
+    assert.ok(server.chatRequests.length >= 1, 'the model was not asked');
+    const prompt = await planner.nextPrompt();
+    assert.deepEqual(prompt, { stepId: 'S1', kind: 'approval' });
+    assert.equal(existsSync(join(root, 'greeting.txt')), false, 'the file was written before approval');
+    const diff = await until(() => {
+      const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+      return tab?.input instanceof vscode.TabInputTextDiff ? tab : undefined;
+    });
+    assert.ok(diff?.input instanceof vscode.TabInputTextDiff, 'no diff editor is open');
+    assert.equal(diff.input.modified.scheme, 'task-planner-proposal');
+    assert.match(diff.label, /S1 Write the greeting: create greeting\.txt/);
+    assert.match(planner.statusBarText(), /Approval needed/);
+    const node = planner.planTreeNodes().find((entry) => entry.stepId === 'S1');
+    assert.equal(node?.contextValue, 'step.tool.awaiting_approval');
+    await vscode.commands.executeCommand('taskPlanner.approve');
+    const result = await outcome.run;
+    assert.equal(result?.status, 'completed');
+    assert.equal(readFileSync(join(root, 'greeting.txt'), 'utf8'), 'hello from the plan\n');
+    const done = planner.planTreeNodes().find((entry) => entry.stepId === 'S1');
+    assert.equal(done?.icon, 'pass-filled');
+    assert.match(done?.description ?? '', /write_file · completed/);
+    assert.ok((await planner.runIds()).includes(result!.runId), 'the run is not in the Runs view');
+  });
+
+  it('Reject leaves the file unchanged and skips the step', async () => {
+    const planner = await api();
+    writeFileSync(join(root, 'keep.txt'), 'original\n');
+    server.enqueue(planReply([{ id: 'S1', title: 'Overwrite keep', kind: 'tool', dependsOn: [], tool: 'write_file', args: { path: 'keep.txt', content: 'changed\n' }, critical: false }]));
+    const outcome = await planner.planTask('Overwrite keep.txt', { accept: true });
+    await planner.nextPrompt();
+    await vscode.commands.executeCommand('taskPlanner.reject', 'S1');
+    const result = await outcome.run;
+    assert.equal(readFileSync(join(root, 'keep.txt'), 'utf8'), 'original\n');
+    assert.equal(result?.steps['S1']?.status, 'skipped');
+    assert.match(result?.steps['S1']?.error ?? result?.steps['S1']?.reason ?? '', /rejected/i);
+  });
+
+  it('asks a clarification and uses the answer as the step result', async () => {
+    const planner = await api();
+    server.enqueue(planReply([{ id: 'Q1', title: 'Which license?', kind: 'clarification', dependsOn: [], input: 'Which license should the project use?' }]));
+    const outcome = await planner.planTask('Ask which license to use', { accept: true });
+    assert.deepEqual(await planner.nextPrompt(), { stepId: 'Q1', kind: 'clarification' });
+    assert.match(planner.statusBarText(), /Answer needed/);
+    await vscode.commands.executeCommand('taskPlanner.answer', 'Q1', 'MIT');
+    const result = await outcome.run;
+    assert.equal(result?.status, 'completed');
+    assert.equal(result?.results['Q1'], 'MIT');
+  });
+
+  it('resumes a stored run that waits for approval, without re-running finished steps', async () => {
+    const planner = await api();
+    server.enqueue(
+      planReply([
+        { id: 'R1', title: 'Read the readme', kind: 'tool', dependsOn: [], tool: 'read_file', args: { path: 'README.md' } },
+        { id: 'W1', title: 'Write resumed', kind: 'tool', tool: 'write_file', args: { path: 'resumed.txt', content: 'resumed\n' }, dependsOn: ['R1'] },
+      ]),
+    );
+    const outcome = await planner.planTask('Read then write', { accept: true });
+    await planner.nextPrompt();
+    await vscode.commands.executeCommand('taskPlanner.cancelRun');
+    const cancelled = await outcome.run;
+    assert.equal(cancelled?.status, 'cancelled');
+    assert.equal(existsSync(join(root, 'resumed.txt')), false);
+    const resumed = planner.resumeRun(cancelled!.runId);
+    assert.deepEqual(await planner.nextPrompt(), { stepId: 'W1', kind: 'approval' });
+    await vscode.commands.executeCommand('taskPlanner.approve', 'W1');
+    const result = await resumed;
+    assert.equal(result.status, 'completed');
+    assert.equal(readFileSync(join(root, 'resumed.txt'), 'utf8'), 'resumed\n');
+  });
+
+  it('stores the API key in secret storage only', async () => {
+    await vscode.commands.executeCommand('taskPlanner.clearApiKey');
+    const settings = JSON.stringify(vscode.workspace.getConfiguration('taskPlanner'));
+    assert.doesNotMatch(settings, /sk-/);
+  });
+
+  it('registers the six planning_* Language Model Tools', async () => {
+    await api();
+    if (!vscode.lm?.tools) return;
+    const names = vscode.lm.tools.map((tool) => tool.name).filter((name) => name.startsWith('planning_')).sort();
+    assert.deepEqual(names, ['planning_add_step', 'planning_clear_plan', 'planning_mark_step', 'planning_read_plan', 'planning_setup_plan', 'planning_update_step']);
+  });
+});
