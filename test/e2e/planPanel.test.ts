@@ -1,0 +1,189 @@
+// End-to-end: the plan panel's webview in the browser workbench: review, edit, refused reorder, skip, run, timeline,
+// a 500-step render measured in the page and a 200-step run without dropped or out-of-order snapshots.
+import * as assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { FrameLocator, Page } from 'playwright-core';
+import { critiquePlan } from '../../src/core/plan/critiquePlan';
+import { validatePlan } from '../../src/core/plan/validatePlan';
+import { buildPanelViewModel } from '../../src/core/view/buildPanelViewModel';
+import { randomDagPlan } from '../support/randomPlans';
+import { launchBrowser, type Browser } from '../host/browser.cjs';
+import { startCodeServer, type CodeServer } from '../host/codeServer.cjs';
+import { temporaryFolder } from '../host/tempFolder.cjs';
+import { activityBarEntry, quickInputField, runCommand, waitForWorkbench } from './workbench';
+
+const root = resolve(__dirname, '..', '..');
+const screenshots = join(root, 'test-results', 'screenshots');
+
+const step = (id: string, title: string, tool: string, args: Record<string, unknown>, dependsOn: string[] = []) => ({ id, title, tool, args, dependsOn });
+const safePlan = {
+  id: 'safe',
+  objective: 'Get to know the notes app',
+  steps: [
+    step('list', 'List the source files', 'list_files', { glob: 'src/**' }),
+    step('readme', 'Read the README', 'read_file', { path: 'README.md' }),
+    step('notes', 'Read the notes module', 'read_file', { path: 'src/notes.js' }, ['list']),
+    step('cli', 'Read the command line', 'read_file', { path: 'src/cli.js' }, ['notes']),
+    step('changelog', 'Read the changelog', 'read_file', { path: 'CHANGELOG.md' }),
+  ],
+};
+const bigPlan = {
+  id: 'big',
+  objective: 'Read the workspace 200 times',
+  steps: Array.from({ length: 200 }, (_, index) => step(`S${String(index + 1).padStart(3, '0')}`, `Read ${index + 1}`, index % 2 === 0 ? 'read_file' : 'list_files', index % 2 === 0 ? { path: 'README.md' } : {}, index >= 4 ? [`S${String(index - 3).padStart(3, '0')}`] : [])),
+};
+
+describe('Task Planner plan panel in the browser workbench', function () {
+  let server: CodeServer | undefined;
+  let browser: Browser | undefined;
+  let workspace: { path: string; remove: () => void } | undefined;
+  let page: Page;
+  let panel: FrameLocator;
+
+  const shoot = async (name: string): Promise<void> => {
+    await page.screenshot({ path: join(screenshots, `${name}.png`) });
+  };
+  const app = () => panel.locator('plan-panel-app');
+  const openPlanFile = async (name: string): Promise<void> => {
+    await page.keyboard.press('Control+P');
+    await page.locator('.quick-input-widget input').waitFor({ state: 'visible', timeout: 15_000 });
+    await page.keyboard.type(name, { delay: 10 });
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 15_000 });
+    await page.keyboard.press('Enter');
+    await page.locator('.tab.active', { hasText: name }).waitFor({ timeout: 15_000 });
+  };
+  const setTheme = async (theme: string): Promise<void> => {
+    await runCommand(page, 'Preferences: Color Theme');
+    // the theme picker replaces the palette: type into it once its list shows, Enter picks the first match
+    await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 10_000 });
+    await page.waitForTimeout(300);
+    await page.keyboard.type(theme, { delay: 10 });
+    await page.waitForTimeout(500);
+    await page.keyboard.press('Enter');
+    await page.waitForTimeout(1_000);
+  };
+
+  before(async function () {
+    assert.ok(existsSync(join(root, 'dist', 'webview.js')), 'dist/webview.js is missing: build first (npm run build)');
+    mkdirSync(screenshots, { recursive: true });
+    workspace = temporaryFolder('task-planner-e2e-panel-');
+    cpSync(join(root, 'test', 'fixtures', 'demo-workspace'), workspace.path, { recursive: true });
+    writeFileSync(join(workspace.path, 'safe.plan.json'), JSON.stringify(safePlan, null, 2));
+    writeFileSync(join(workspace.path, 'big.plan.json'), JSON.stringify(bigPlan, null, 2));
+    server = await startCodeServer({ linkExtensions: [root] });
+    browser = await launchBrowser();
+    page = browser.page;
+    await page.setViewportSize({ width: 1400, height: 1000 });
+    await page.goto(server.workbenchUrl(workspace.path));
+    await waitForWorkbench(page, 'Task Planner');
+    await activityBarEntry(page, 'Task Planner').click();
+    panel = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed' && browser) {
+      const slug = this.currentTest.title.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase();
+      await shoot(`failed-panel-${slug}`).catch(() => undefined);
+    }
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    workspace?.remove();
+  });
+
+  it('shows a plan file for review: objective, critic, steps with tools and arguments', async () => {
+    await openPlanFile('safe.plan.json');
+    await runCommand(page, 'Show plan');
+    await panel.locator('plan-panel-app[data-mode="review"]').waitFor({ timeout: 30_000 });
+    await panel.locator('h1.objective', { hasText: 'Get to know the notes app' }).waitFor();
+    assert.equal(await panel.locator('li.step').count(), 5);
+    assert.match(await panel.locator('#critique-heading').innerText(), /Critic: \d+\/10/);
+    assert.match(await panel.locator('li.step[data-step-id="readme"] .step-args').innerText(), /README\.md/);
+    await shoot('panel-review-dark');
+    await setTheme('Light Modern');
+    await shoot('panel-review-light');
+  });
+
+  it('edits a step through the inline form', async () => {
+    const card = panel.locator('li.step[data-step-id="readme"]');
+    await card.locator('button[data-action="edit"]').click();
+    const title = card.locator('vscode-textfield[name="title"] input');
+    await title.fill('Read README.md first');
+    await card.locator('vscode-button[data-action="save"]').click();
+    await card.locator('.step-title', { hasText: 'Read README.md first' }).waitFor({ timeout: 10_000 });
+    await panel.locator('.plan-version', { hasText: 'version 2' }).waitFor();
+  });
+
+  it('refuses a reorder that would break a dependency, with the reason', async () => {
+    await panel.locator('li.step[data-step-id="cli"] button[data-action="up"]').click();
+    const notice = panel.locator('.notice.error');
+    await notice.waitFor({ timeout: 10_000 });
+    assert.match(await notice.innerText(), /cli.*cannot move before its dependencies "notes"/);
+    assert.equal(await panel.locator('li.step').nth(3).getAttribute('data-step-id'), 'cli', 'the order is unchanged');
+  });
+
+  it('skips a step', async () => {
+    await panel.locator('li.step[data-step-id="changelog"] button[data-action="skip"]').click();
+    await panel.locator('li.step[data-step-id="changelog"] .step-skipped').waitFor({ timeout: 10_000 });
+    await panel.locator('li.step[data-step-id="changelog"] button[data-action="skip"]', { hasText: 'Unskip' }).waitFor();
+  });
+
+  it('starts the run, watches statuses until completion and reads the timeline bars', async () => {
+    await panel.locator('vscode-button[data-action="start"]').click();
+    await panel.locator('plan-panel-app[data-mode="run"]').waitFor({ timeout: 15_000 });
+    const seen = new Set<string>();
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      for (const status of await panel.locator('tr.run-step').evaluateAll((rows) => rows.map((row) => `${row.getAttribute('data-step-id')}:${row.getAttribute('data-status')}`))) seen.add(status);
+      if ((await panel.locator('.run-status').innerText()) === 'completed') break;
+      await page.waitForTimeout(50);
+    }
+    const statuses = await panel.locator('tr.run-step').evaluateAll((rows) => Object.fromEntries(rows.map((row) => [row.getAttribute('data-step-id'), row.getAttribute('data-status')])));
+    console.log(`    statuses seen: ${[...seen].join(', ')}`);
+    assert.deepEqual(statuses, { list: 'completed', readme: 'completed', notes: 'completed', cli: 'completed', changelog: 'skipped' });
+    const bars = await panel.locator('rect.bar').evaluateAll((rects) => rects.map((rect) => ({ id: rect.getAttribute('data-step-id'), status: rect.getAttribute('data-status'), lane: Number(rect.getAttribute('data-lane')), start: Number(rect.getAttribute('data-start-ms')), end: Number(rect.getAttribute('data-end-ms')), width: Number(rect.getAttribute('width')) })));
+    console.log(`    timeline bars: ${JSON.stringify(bars)}`);
+    assert.deepEqual(bars.map((bar) => bar.id).sort(), ['cli', 'list', 'notes', 'readme']);
+    for (const bar of bars) {
+      assert.equal(bar.status, 'completed');
+      assert.ok(bar.end >= bar.start && bar.width > 0);
+    }
+    const byId = new Map(bars.map((bar) => [bar.id, bar]));
+    assert.ok(byId.get('notes')!.start >= byId.get('list')!.end, 'a step starts after its dependency ends');
+    await panel.locator('.summary', { hasText: 'Run completed' }).waitFor();
+    await shoot('panel-run-light');
+    await setTheme('Dark Modern');
+    await shoot('panel-run-dark');
+  });
+
+  it('renders a 500-step plan within 150 ms, measured in the page', async () => {
+    const plan = randomDagPlan(500, 3, 7);
+    const body = buildPanelViewModel({ plan, critique: critiquePlan(plan), diagnostics: validatePlan(plan) });
+    const model = { ...body, session: 'perf-500', version: 1 };
+    await panel.locator('plan-panel-app').evaluate((element, message) => window.postMessage(message, '*'), { type: 'snapshot', model });
+    await panel.locator('plan-panel-app[data-rendered-version="1"][data-mode="review"]').waitFor({ timeout: 15_000 });
+    const ms = Number(await app().getAttribute('data-render-ms'));
+    console.log(`    500-step plan rendered in ${ms.toFixed(1)} ms (in the page)`);
+    assert.equal(await panel.locator('li.step').count(), 500);
+    assert.ok(ms <= 150, `rendering took ${ms} ms`);
+  });
+
+  it('runs 200 steps with every snapshot applied in order: none dropped, none stale', async () => {
+    await openPlanFile('big.plan.json');
+    await runCommand(page, 'Show plan');
+    await panel.locator('plan-panel-app[data-mode="review"] h1.objective', { hasText: 'Read the workspace 200 times' }).waitFor({ timeout: 30_000 });
+    const before = { received: Number(await app().getAttribute('data-received')), gaps: Number(await app().getAttribute('data-version-gaps')), stale: Number(await app().getAttribute('data-stale')) };
+    await panel.locator('vscode-button[data-action="start"]').click();
+    await panel.locator('.run-status', { hasText: 'completed' }).waitFor({ timeout: 90_000 });
+    const after = { received: Number(await app().getAttribute('data-received')), gaps: Number(await app().getAttribute('data-version-gaps')), stale: Number(await app().getAttribute('data-stale')) };
+    const completed = await panel.locator('tr.run-step[data-status="completed"]').count();
+    console.log(`    200-step run: ${after.received - before.received} snapshots received, ${after.gaps - before.gaps} version gaps, ${after.stale - before.stale} stale`);
+    assert.equal(completed, 200);
+    assert.ok(after.received - before.received > 1, 'the panel was updated while the run went on');
+    assert.equal(after.gaps - before.gaps, 0, 'a snapshot was dropped (version gap)');
+    assert.equal(after.stale - before.stale, 0, 'a snapshot arrived out of order');
+  });
+});
