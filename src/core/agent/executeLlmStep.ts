@@ -2,7 +2,8 @@ import type { ExecuteContext } from '../engine/executors/stepExecutor';
 import { StepFailure } from '../engine/executors/stepExecutor';
 import { buildStepPrompt } from '../llm/contextCompactor';
 import type { LlmClient } from '../ports';
-import type { Tool, ToolContext } from '../tools/tool';
+import { toolContextFor } from '../engine/executors/toolContextFor';
+import type { Tool } from '../tools/tool';
 import { rollingSummary } from './rollingSummary';
 import { runStepAgent } from './runStepAgent';
 import { runSynthesisGate } from './runSynthesisGate';
@@ -48,19 +49,7 @@ export async function executeLlmStep(ctx: ExecuteContext, input: string, llm: Ll
   }
   const summary = await rollingSummary(state, { llm, budgetTokens: limits.summaryBudgetTokens, signal: ctx.signal, onCompacted: ctx.compacted });
   const prompt = buildStepPrompt({ objective: plan.objective, plan, statuses, summary, step, depends: ctx.depends, input });
-  const toolContext: ToolContext = {
-    runId: ctx.runId,
-    stepId: step.id,
-    stepTitle: step.title,
-    workspace: options.workspace,
-    interaction: ctx.interaction,
-    approvalPolicy: options.approvalPolicy,
-    clock: options.clock,
-    logger: options.logger,
-    ...(options.commandRunner ? { commandRunner: options.commandRunner } : {}),
-    ...(options.checkpoints ? { checkpoints: options.checkpoints } : {}),
-    output: ctx.output,
-  };
+  const toolContext = toolContextFor(ctx);
   const result = await runStepAgent({
     llm,
     stepId: step.id,

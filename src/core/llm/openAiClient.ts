@@ -123,6 +123,20 @@ export function createOpenAiClient(options: OpenAiClientOptions): LlmClient {
 }
 
 async function runAttempt(sdk: OpenAI, model: string, request: LlmChatRequest, timeoutMs: number, state: Attempt): Promise<void> {
+  // The SDK leaves an abort listener on the signal it is given; a run's signal lives for
+  // thousands of calls, so each attempt gets a child signal that is detached afterwards.
+  const attempt = new AbortController();
+  const forward = (): void => attempt.abort(request.signal.reason);
+  if (request.signal.aborted) forward();
+  else request.signal.addEventListener('abort', forward, { once: true });
+  try {
+    await sendAttempt(sdk, model, request, attempt.signal, timeoutMs, state);
+  } finally {
+    request.signal.removeEventListener('abort', forward);
+  }
+}
+
+async function sendAttempt(sdk: OpenAI, model: string, request: LlmChatRequest, signal: AbortSignal, timeoutMs: number, state: Attempt): Promise<void> {
   const body: ChatCompletionCreateParamsBase = {
     model,
     messages: request.messages.map(toWireMessage),
@@ -131,7 +145,7 @@ async function runAttempt(sdk: OpenAI, model: string, request: LlmChatRequest, t
     ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
     ...(request.maxTokens === undefined ? {} : { max_tokens: request.maxTokens }),
   };
-  const requestOptions = { signal: request.signal, maxRetries: 0, timeout: timeoutMs };
+  const requestOptions = { signal, maxRetries: 0, timeout: timeoutMs };
   if (!request.stream) {
     const response = await sdk.chat.completions.create({ ...body, stream: false }, requestOptions);
     const choice = response.choices?.[0];

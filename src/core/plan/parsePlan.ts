@@ -1,6 +1,6 @@
-import { jsonrepair } from 'jsonrepair';
 import { contentHash } from './contentHash';
 import { normalizeAgents } from './normalizeAgents';
+import { parseJsonLoose } from './parseJsonLoose';
 import { normalizeStep, type RawStepEntry } from './normalizeStep';
 import { planSchema, type Plan } from './planSchema';
 import { dependencyList, firstString, isRecord, stringList } from './rawValues';
@@ -80,39 +80,10 @@ function parseValue(text: { ok: true; value: unknown } | { ok: false; error: str
 }
 
 function parseJsonText(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
-  // Most likely first: the body of a code fence, then the span from the first bracket to
-  // the last, then the text as it is. Strict parsing of each before any repair, so a
-  // repair never wins over an intact candidate.
-  const fenced = /```[a-zA-Z0-9]*\s*\n([\s\S]*?)(?:```|$)/.exec(text)?.[1];
-  const candidates = [...new Set([fenced, sliceJson(text), text])].filter((candidate): candidate is string => candidate !== undefined && candidate.trim() !== '');
-  if (candidates.length === 0) return { ok: false, error: 'The plan text is empty. Send a JSON object with a "steps" array.' };
-  for (const candidate of candidates) {
-    try {
-      return { ok: true, value: JSON.parse(candidate) };
-    } catch {
-      // try the next candidate
-    }
-  }
-  let lastError = '';
-  for (const candidate of candidates) {
-    try {
-      const value: unknown = JSON.parse(jsonrepair(candidate));
-      if (value !== null && typeof value === 'object') return { ok: true, value };
-      lastError = 'it is not a JSON object or array';
-    } catch (error: unknown) {
-      lastError = error instanceof Error ? error.message : String(error);
-    }
-  }
-  return { ok: false, error: `The plan is not valid JSON, even after repair (${lastError}). Send a JSON object with a "steps" array.` };
-}
-
-/** The text from the first `{` or `[` to the matching last `}` or `]`: drops prose around JSON. */
-function sliceJson(text: string): string | undefined {
-  const start = text.search(/[[{]/);
-  if (start < 0) return undefined;
-  const close = text[start] === '{' ? '}' : ']';
-  const end = text.lastIndexOf(close);
-  return end > start ? text.slice(start, end + 1) : text.slice(start);
+  const parsed = parseJsonLoose(text);
+  if (!parsed.ok) return { ok: false, error: `${parsed.error} Send a JSON object with a "steps" array.` };
+  if (parsed.value === null || typeof parsed.value !== 'object') return { ok: false, error: 'The plan is not a JSON object or array. Send a JSON object with a "steps" array.' };
+  return parsed;
 }
 
 function findStepList(root: unknown): { list: unknown[]; container: Record<string, unknown> } | undefined {

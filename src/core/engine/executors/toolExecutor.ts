@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { resolveArgs } from '../../plan/expandTemplates';
 import type { ExecuteContext, PrepareContext, PreparedInput, StepExecutor } from './stepExecutor';
 import { StepFailure } from './stepExecutor';
+import { toolContextFor } from './toolContextFor';
 
 /** `tool` steps: the registered tool called with the step's args, templates resolved (no LLM). */
 export const toolExecutor: StepExecutor = {
@@ -27,22 +28,6 @@ export const toolExecutor: StepExecutor = {
     if (!parsed.success) {
       throw new StepFailure(`Step ${step.id}: the arguments of "${step.tool}" are invalid: ${z.prettifyError(parsed.error)}`, false);
     }
-    return tool.run(
-      {
-        runId: ctx.runId,
-        stepId: step.id,
-        stepTitle: step.title,
-        workspace: options.workspace,
-        interaction: ctx.interaction,
-        approvalPolicy: options.approvalPolicy,
-        clock: options.clock,
-        logger: options.logger,
-        ...(options.commandRunner ? { commandRunner: options.commandRunner } : {}),
-        ...(options.checkpoints ? { checkpoints: options.checkpoints } : {}),
-        output: ctx.output,
-      },
-      parsed.data,
-      ctx.signal,
-    );
+    return tool.run(toolContextFor(ctx), parsed.data, ctx.signal);
   },
 };

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { isLlmError, type LlmError } from '../../../../src/core/llm/llmError';
 import type { LlmDelta } from '../../../../src/core/llm/llmTypes';
 import { createOpenAiClient, type OpenAiClientOptions } from '../../../../src/core/llm/openAiClient';
@@ -49,6 +50,14 @@ describe('createOpenAiClient against the fake OpenAI server', function () {
     assert.equal(request?.headers['x-title'], 'Task Planner');
     assert.equal(request?.body?.model, 'gpt-4o-mini');
     assert.deepEqual(request?.body?.messages?.map((message) => message.role), ['system', 'user']);
+  });
+
+  it('leaves no abort listener on the run signal after its calls, streamed or not', async () => {
+    server.on(matchers.any(), { kind: 'message', content: 'ok' });
+    const runSignal = new AbortController().signal;
+    const llm = client();
+    for (let call = 0; call < 12; call++) await llm.chat({ messages: user, signal: runSignal, stream: call % 2 === 0 });
+    assert.equal(getEventListeners(runSignal, 'abort').length, 0);
   });
 
   it('counts tokens locally when the API reports no usage, and reports no cost for an unknown model', async () => {

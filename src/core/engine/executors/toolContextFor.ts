@@ -1,0 +1,20 @@
+import type { ToolContext } from '../../tools/tool';
+import type { ExecuteContext } from './stepExecutor';
+
+/** The context a tool gets when a step calls it directly or through its agent. */
+export function toolContextFor(ctx: ExecuteContext): ToolContext {
+  const { options, step } = ctx;
+  return {
+    runId: ctx.runId,
+    stepId: step.id,
+    stepTitle: step.title,
+    workspace: options.workspace,
+    interaction: ctx.interaction,
+    approvalPolicy: options.approvalPolicy,
+    clock: options.clock,
+    logger: options.logger,
+    ...(options.commandRunner ? { commandRunner: options.commandRunner } : {}),
+    ...(options.checkpoints ? { checkpoints: options.checkpoints } : {}),
+    output: ctx.output,
+  };
+}
