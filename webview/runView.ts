@@ -23,6 +23,8 @@ export class RunViewElement extends LitElement {
       table { border-collapse: collapse; width: 100%; }
       th, td { text-align: left; padding: 3px 8px; border-bottom: 1px solid var(--vscode-panel-border, var(--vscode-contrastBorder, transparent)); vertical-align: top; }
       th { color: var(--vscode-descriptionForeground); font-weight: 600; }
+      figure { margin: 0; }
+      td.details { word-break: break-all; max-width: 420px; }
       .timeline svg { display: block; background: var(--vscode-editorWidget-background, transparent); border: 1px solid var(--vscode-panel-border, var(--vscode-contrastBorder, transparent)); }
       .tick { stroke: var(--vscode-editorLineNumber-foreground, #888); stroke-width: 0.5; opacity: 0.5; }
       .tick-label { fill: var(--vscode-descriptionForeground); font-size: 11px; }
@@ -92,7 +94,7 @@ export class RunViewElement extends LitElement {
       <td><span class="status s-${step.status}"><span class="status-dot"></span><span class="step-status">${formatStatus(step.status)}</span></span></td>
       <td>${step.attempts}${step.maxAttempts > 1 ? ` / ${step.maxAttempts}` : ''}</td>
       <td>${step.durationMs !== undefined ? formatDuration(step.durationMs) : ''}</td>
-      <td>
+      <td class="details">
         ${step.error ? html`<div class="error">${step.error}</div>` : nothing}
         ${step.diagnosis ? html`<div class="warning">Diagnosis: ${step.diagnosis}</div>` : nothing}
         ${step.reason && !step.error ? html`<div class="muted">${step.reason}</div>` : nothing}

@@ -27,7 +27,7 @@ export function renderTimeline(timeline: TimelineView): TemplateResult {
       )}
       ${timeline.bars.map((bar) => {
         const x = scale(bar.startMs);
-        const w = Math.max(2, scale(bar.endMs) - x);
+        const w = Math.max(6, scale(bar.endMs) - x);
         const y = axisHeight + bar.lane * laneHeight + (laneHeight - barHeight) / 2;
         const label = `${bar.stepId} ${bar.title}: ${bar.status.replace('_', ' ')}, ${formatDuration(bar.startMs)} to ${formatDuration(bar.endMs)}`;
         return svg`<rect class="bar s-${bar.status}" data-step-id=${bar.stepId} data-status=${bar.status} data-lane=${bar.lane} data-start-ms=${bar.startMs} data-end-ms=${bar.endMs} x=${x} y=${y} width=${w} height=${barHeight} rx="2" role="img" aria-label=${label}><title>${label}</title></rect>`;

@@ -102,9 +102,10 @@ describe('Task Planner plan panel in the browser workbench', function () {
     assert.equal(await panel.locator('li.step').count(), 5);
     assert.match(await panel.locator('#critique-heading').innerText(), /Critic: \d+\/10/);
     assert.match(await panel.locator('li.step[data-step-id="readme"] .step-args').innerText(), /README\.md/);
-    await shoot('panel-review-dark');
-    await setTheme('Light Modern');
+    // code-server starts in its default light theme
     await shoot('panel-review-light');
+    await setTheme('Dark Modern');
+    await shoot('panel-review-dark');
   });
 
   it('edits a step through the inline form', async () => {
@@ -154,9 +155,9 @@ describe('Task Planner plan panel in the browser workbench', function () {
     const byId = new Map(bars.map((bar) => [bar.id, bar]));
     assert.ok(byId.get('notes')!.start >= byId.get('list')!.end, 'a step starts after its dependency ends');
     await panel.locator('.summary', { hasText: 'Run completed' }).waitFor();
-    await shoot('panel-run-light');
-    await setTheme('Dark Modern');
     await shoot('panel-run-dark');
+    await setTheme('Light Modern');
+    await shoot('panel-run-light');
   });
 
   it('renders a 500-step plan within 150 ms, measured in the page', async () => {
