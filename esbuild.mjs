@@ -20,7 +20,9 @@ const common = {
 const node = { ...common, platform: 'node', format: 'cjs', target: 'node20' };
 
 const builds = [
-  { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], lazyRuntime: true },
+  // The extension's heavy part (engine, tools, openai, QuickJS, tokenizer, plan panel), required on first use.
+  { ...node, entryPoints: ['src/vscode/runtime.ts'], outfile: 'dist/runtime.js', external: ['vscode'] },
   { ...node, entryPoints: ['src/core/coreApi.ts'], outfile: 'dist/core.js' },
   { ...node, entryPoints: ['src/cli/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js' },
@@ -52,8 +54,19 @@ const quickJsCommonJsLoader = {
   },
 };
 
+// src/vscode/loadRuntime.ts requires './runtime': in the extension bundle that stays a
+// require of dist/runtime.js, so activation neither parses nor runs the heavy code.
+const runtimeExternal = {
+  name: 'runtime-external',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/runtime$/ }, (args) => (args.importer.endsWith('loadRuntime.ts') ? { path: './runtime.js', external: true } : undefined));
+  },
+};
+
 const contexts = await Promise.all(
-  builds.map((options) => esbuild.context({ ...options, plugins: [reportSize(options.outfile), quickJsCommonJsLoader] })),
+  builds.map(({ lazyRuntime, ...options }) =>
+    esbuild.context({ ...options, plugins: [reportSize(options.outfile), quickJsCommonJsLoader, ...(lazyRuntime ? [runtimeExternal] : [])] }),
+  ),
 );
 if (watch) {
   await Promise.all(contexts.map((context) => context.watch()));

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import type { RunResult } from './core/engine/runOptions';
 import { createSessionPlanner } from './core/session/createSessionPlanner';
-import { builtinTools } from './core/tools/builtinTools';
 import { ApiKeyStore } from './vscode/apiKeyStore';
 import { registerLanguageModelTools } from './vscode/languageModelTools';
 import { PendingPrompts } from './vscode/pendingPrompts';
@@ -18,10 +17,9 @@ import { registerStepCommands } from './vscode/stepCommands';
 import { notifyRunFinished } from './vscode/runNotifications';
 import { registerViewCommands } from './vscode/viewCommands';
 import { createVscodeInteraction } from './vscode/vscodeInteraction';
-import { createLocalPlanRunner } from './vscode/localPlanRunner';
-import { PlanPanelController } from './vscode/planPanelController';
-import { createPlanPanelProbe, type PlanPanelProbe } from './vscode/planPanelProbe';
-import { showPlan } from './vscode/showPlanCommand';
+import { lazy } from './vscode/lazy';
+import { loadRuntime } from './vscode/loadRuntime';
+import type { PlanPanelProbe } from './vscode/planPanelProbe';
 
 /** What `activate` returns: a small API for the integration tests and other extensions. */
 export interface TaskPlannerApi {
@@ -56,18 +54,24 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
   const pending = new PendingPrompts();
   const documents = new ProposalDocuments();
   const sessionPlanner = createSessionPlanner();
-  const tools = builtinTools({ sessionPlanner });
+  // The engine, tools and plan panel live in dist/runtime.js, loaded on first use.
+  const tools = lazy(() => loadRuntime().builtinTools({ sessionPlanner }));
   const runs = new RunController({ tools, interaction: createVscodeInteraction(pending, documents, log), log, storageDir: context.storageUri?.fsPath });
   const statusBar = new RunStatusBar(pending);
   const runsTree = new RunsTreeProvider(runs);
   let review: PlanReview = quickPickPlanReview;
   const setup = async () => runSetupFor(readSettings(), keys, log);
   const deps = { tree, log, keys, tools, runs, review: () => review };
-  const panels = new PlanPanelController(context.extensionUri, tools.map((tool) => tool.name), log);
-  panels.setCallbacks(createLocalPlanRunner(() => panels.panel(), tools, log));
+  const panels = lazy(() => {
+    const { PlanPanelController, createLocalPlanRunner } = loadRuntime();
+    const controller = new PlanPanelController(context.extensionUri, tools().map((tool) => tool.name), log);
+    controller.setCallbacks(createLocalPlanRunner(() => controller.panel(), tools(), log));
+    context.subscriptions.push(controller);
+    return controller;
+  });
+  const panelProbe = lazy(() => loadRuntime().createPlanPanelProbe(panels()));
   context.subscriptions.push(
-    panels,
-    vscode.commands.registerCommand('taskPlanner.showPlan', () => showPlan(panels, () => tree.currentPlan(), log)),
+    vscode.commands.registerCommand('taskPlanner.showPlan', () => loadRuntime().showPlan(panels(), () => tree.currentPlan(), log)),
     log,
     tree,
     pending,
@@ -109,7 +113,9 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
     setPlanReview: (replacement) => {
       review = replacement;
     },
-    planPanel: createPlanPanelProbe(panels),
+    get planPanel() {
+      return panelProbe();
+    },
   };
 }
 

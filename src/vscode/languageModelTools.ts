@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { SessionPlanner } from '../core/session/createSessionPlanner';
-import { createPlanningTools } from '../core/session/planningTools';
-import type { ToolContext } from '../core/tools/tool';
+import type { Tool, ToolContext } from '../core/tools/tool';
+import { loadRuntime } from './loadRuntime';
 
 /** Names of the session planning tools contributed in package.json (`languageModelTools`). */
 export const planningToolNames = ['planning_setup_plan', 'planning_add_step', 'planning_update_step', 'planning_mark_step', 'planning_clear_plan', 'planning_read_plan'] as const;
@@ -18,11 +18,14 @@ export function registerLanguageModelTools(planner: SessionPlanner, log: vscode.
     return [];
   }
   // The planning tools read only the planner from their context, and it is fixed here.
-  const tools = createPlanningTools(() => planner);
+  // They (and zod) load on the first call, not at activation.
+  let tools: Map<string, Tool> | undefined;
+  const toolNamed = (name: string): Tool => (tools ??= new Map(loadRuntime().createPlanningTools(() => planner).map((tool) => [tool.name, tool]))).get(name)!;
   const context = { runId: 'chat', stepId: 'chat', stepTitle: 'chat session' } as ToolContext;
-  return tools.map((tool) =>
-    vscode.lm.registerTool<unknown>(tool.name, {
+  return planningToolNames.map((name) =>
+    vscode.lm.registerTool<unknown>(name, {
       async invoke(options, token) {
+        const tool = toolNamed(name);
         const abort = new AbortController();
         token.onCancellationRequested(() => abort.abort(new Error('Cancelled.')));
         const parsed = tool.inputSchema.safeParse(options.input ?? {});

@@ -1,6 +1,7 @@
 import type { LlmClient } from '../core/ports';
 import { isLocalBaseUrl, selectProvider, type ProviderChoice } from '../core/llm/selectProvider';
 import type { ApiKeyStore } from './apiKeyStore';
+import { loadRuntime } from './loadRuntime';
 import type { TaskPlannerSettings } from './settings';
 import { createVscodeLmClient, vscodeChatModelAvailable } from './vscodeLmClient';
 
@@ -29,8 +30,7 @@ export async function resolveProvider(settings: TaskPlannerSettings, keys: ApiKe
   }
   if (choice === 'openai') {
     if (!apiKey && !isLocalBaseUrl(settings.baseUrl)) throw new Error('taskPlanner.llm.provider is "openai" but no API key is stored: run "Task Planner: Set API key", or point taskPlanner.llm.baseUrl at a local server.');
-    const { createOpenAiClient } = await import('../core/llm/openAiClient');
-    const llm = createOpenAiClient({ baseURL: settings.baseUrl, model: settings.model, timeoutMs: settings.requestTimeoutMs, ...(apiKey ? { apiKey } : {}) });
+    const llm = loadRuntime().createOpenAiClient({ baseURL: settings.baseUrl, model: settings.model, timeoutMs: settings.requestTimeoutMs, ...(apiKey ? { apiKey } : {}) });
     return { choice, llm, label: `OpenAI-compatible (${settings.model} at ${safeOrigin(settings.baseUrl)})` };
   }
   return { choice, llm: undefined, label: 'heuristic planner (no model)' };

@@ -1,12 +1,10 @@
 import * as vscode from 'vscode';
 import type { RunResult } from '../core/engine/runOptions';
-import { critiquePlan, type Critique } from '../core/plan/critiquePlan';
+import type { Critique } from '../core/plan/critiquePlan';
 import type { Attachment, Plan } from '../core/plan/planSchema';
-import { generatePlan } from '../core/planner/generatePlan';
-import { heuristicPlan } from '../core/planner/heuristicPlan';
-import { createToolRegistry } from '../core/tools/createToolRegistry';
 import type { Tool } from '../core/tools/tool';
 import { collectAttachments } from './attachments';
+import { loadRuntime } from './loadRuntime';
 import type { ApiKeyStore } from './apiKeyStore';
 import { resolveProvider } from './llmProvider';
 import type { PlanReview } from './planReview';
@@ -23,7 +21,7 @@ export interface PlanTaskDeps {
   tree: PlanTreeProvider;
   log: vscode.LogOutputChannel;
   keys: ApiKeyStore;
-  tools: readonly Tool[];
+  tools: () => readonly Tool[];
   runs: RunController;
   /** The review before the run: the QuickPick by default, the plan panel when it exists. */
   review: () => PlanReview;
@@ -70,6 +68,7 @@ export async function planTask(deps: PlanTaskDeps, options: PlanTaskOptions = {}
       const abort = new AbortController();
       token.onCancellationRequested(() => abort.abort(new Error('Planning was cancelled.')));
       try {
+        const { critiquePlan, generatePlan, heuristicPlan, createToolRegistry } = loadRuntime();
         const provider = await resolveProvider(settings, deps.keys);
         progress.report({ message: `with the ${provider.label}…` });
         deps.log.info(`Planning with the ${provider.label}: ${text.slice(0, 200)}`);
@@ -81,7 +80,7 @@ export async function planTask(deps: PlanTaskDeps, options: PlanTaskOptions = {}
         let streamed = 0;
         const result = await generatePlan(text, {
           llm: provider.llm,
-          tools: createToolRegistry([...deps.tools]),
+          tools: createToolRegistry([...deps.tools()]),
           signal: abort.signal,
           strategy: settings.strategy,
           workspace,

@@ -3,20 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentLimits } from '../core/agent/agentLimits';
-import { initialRunState, reduceRunEvent } from '../core/engine/reduceRunEvent';
-import { createMemoryRunStore } from '../core/engine/memoryRunStore';
-import { replayJournal, resumeRun } from '../core/engine/resumeRun';
 import type { RunOptions, RunResult } from '../core/engine/runOptions';
 import type { RunEvent, RunState } from '../core/engine/runEvents';
 import type { LlmClient, RunStore, WorkspaceFs } from '../core/ports';
 import type { Plan } from '../core/plan/planSchema';
-import { executeWithReplanning } from '../core/replan/executeWithReplanning';
 import type { CheckpointStore } from '../core/tools/checkpointStore';
 import type { ApprovalPolicy, Tool } from '../core/tools/tool';
-import { createFileRunStore } from '../node/fileRunStore';
-import { createNodeCommandRunner } from '../node/nodeCommandRunner';
 import { loadCheckpointFile } from './checkpointFile';
-import { createVscodeWorkspaceFs } from './vscodeWorkspaceFs';
+import { loadRuntime } from './loadRuntime';
 
 /** What a run needs besides its plan, read when it starts. */
 export interface RunSetup {
@@ -28,7 +22,7 @@ export interface RunSetup {
 
 /** Everything the controller is built from (wired in `activate`). */
 export interface RunControllerDeps {
-  tools: readonly Tool[];
+  tools: () => readonly Tool[];
   interaction: RunOptions['interaction'];
   log: vscode.LogOutputChannel;
   /** Workspace storage of the extension (`context.storageUri`); runs live in memory without it. */
@@ -47,15 +41,19 @@ export class RunController implements vscode.Disposable {
   private readonly finished = new vscode.EventEmitter<RunResult>();
   /** Fires when a run ends (completed, failed, cancelled or waiting). */
   readonly onDidFinish = this.finished.event;
-  /** Where runs are journaled. */
-  readonly store: RunStore;
+  private runStore: RunStore | undefined;
   private checkpointStore: Promise<CheckpointStore> | undefined;
   private state: RunState | undefined;
   private abort: AbortController | undefined;
   private running: Promise<RunResult> | undefined;
 
   constructor(private readonly deps: RunControllerDeps) {
-    this.store = deps.storageDir ? createFileRunStore(join(deps.storageDir, 'runs')) : createMemoryRunStore();
+  }
+
+  /** Where runs are journaled (created on first use). */
+  get store(): RunStore {
+    const runtime = loadRuntime();
+    return (this.runStore ??= this.deps.storageDir ? runtime.createFileRunStore(join(this.deps.storageDir, 'runs')) : runtime.createMemoryRunStore());
   }
 
   /** The active (or last) run's snapshot. */
@@ -77,14 +75,14 @@ export class RunController implements vscode.Disposable {
   workspace(): WorkspaceFs {
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder) throw new Error('Open a folder first: Task Planner runs plans against the workspace folder.');
-    return createVscodeWorkspaceFs(folder.uri);
+    return loadRuntime().createVscodeWorkspaceFs(folder.uri);
   }
 
   /** Executes `plan` (repairing it with the model when a step asks for a replan). */
   start(plan: Plan, setup: RunSetup, initialResults?: Record<string, unknown>): Promise<RunResult> {
     return this.execute(
-      async (options) => executeWithReplanning(plan, plan.objective, { ...options, ...(initialResults ? { initialResults } : {}), onEvent: (event) => this.apply(event) }),
-      initialRunState(''),
+      async (options) => loadRuntime().executeWithReplanning(plan, plan.objective, { ...options, ...(initialResults ? { initialResults } : {}), onEvent: (event) => this.apply(event) }),
+      '',
       setup,
     );
   }
@@ -92,17 +90,17 @@ export class RunController implements vscode.Disposable {
   /** Continues a stored run from its journal; finished steps are not run again. */
   resume(runId: string, setup: RunSetup): Promise<RunResult> {
     return this.execute(async (options) => {
-      const handle = resumeRun(runId, options);
+      const handle = loadRuntime().resumeRun(runId, options);
       handle.events.subscribe((event) => this.apply(event));
       return handle.result;
-    }, initialRunState(runId), setup);
+    }, runId, setup);
   }
 
   /** A stored run's last snapshot, from its journal. */
   async load(runId: string): Promise<RunState | undefined> {
     if (this.state?.runId === runId) return this.state;
     const journal = await this.store.load(runId);
-    return journal ? replayJournal(runId, journal) : undefined;
+    return journal ? loadRuntime().replayJournal(runId, journal) : undefined;
   }
 
   /** Shows a stored run's last snapshot without running it. */
@@ -130,18 +128,18 @@ export class RunController implements vscode.Disposable {
     this.finished.dispose();
   }
 
-  private async execute(go: (options: RunOptions) => Promise<RunResult>, first: RunState, setup?: RunSetup): Promise<RunResult> {
+  private async execute(go: (options: RunOptions) => Promise<RunResult>, firstRunId: string, setup?: RunSetup): Promise<RunResult> {
     if (this.running) throw new Error('A run is already in progress: wait for it to finish or cancel it first.');
     const workspace = this.workspace();
     const abort = new AbortController();
     this.abort = abort;
-    this.setState(first.runId === '' ? undefined : first);
+    this.setState(firstRunId === '' ? undefined : loadRuntime().initialRunState(firstRunId));
     const options: RunOptions = {
-      tools: this.deps.tools,
+      tools: this.deps.tools(),
       workspace,
       store: this.store,
       checkpoints: await this.checkpoints(),
-      commandRunner: createNodeCommandRunner(workspace.rootLabel),
+      commandRunner: loadRuntime().createNodeCommandRunner(workspace.rootLabel),
       signal: abort.signal,
       logger: {
         debug: (message) => this.deps.log.debug(message),
@@ -169,6 +167,7 @@ export class RunController implements vscode.Disposable {
   }
 
   private apply(event: RunEvent): void {
+    const { initialRunState, reduceRunEvent } = loadRuntime();
     const base = this.state && this.state.runId === event.runId ? this.state : event.type === 'run_started' || !this.state ? initialRunState(event.runId) : this.state;
     this.deps.log.trace(`${event.runId} #${event.seq} ${event.type}${'stepId' in event ? ` ${event.stepId}` : ''}`);
     this.setState(reduceRunEvent(base, event));

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { RunResult } from '../core/engine/runOptions';
-import { undoRun } from '../core/tools/undoRun';
 import { runListModel } from '../core/view/runListModel';
 import type { PlanTreeNode } from '../core/view/planTreeModel';
+import { loadRuntime } from './loadRuntime';
 import type { PlanTreeProvider } from './planTreeProvider';
 import type { RunController, RunSetup } from './runController';
 
@@ -93,7 +93,7 @@ export function registerRunsCommands(deps: RunsCommandDeps): vscode.Disposable[]
     vscode.commands.registerCommand('taskPlanner.undoRun', async (arg?: unknown) => {
       const runId = runIdOf(arg);
       if (!runId) return;
-      const report = await undoRun(runId, { workspace: deps.runs.workspace(), checkpoints: await deps.runs.checkpoints() });
+      const report = await loadRuntime().undoRun(runId, { workspace: deps.runs.workspace(), checkpoints: await deps.runs.checkpoints() });
       const refused = report.refused.map((entry) => `${entry.path} (${entry.reason})`);
       deps.log.info(`Undo run ${runId}: restored ${report.restored.join(', ') || 'nothing'}; refused ${refused.join('; ') || 'nothing'}`);
       const message = `Task Planner: undo restored ${report.restored.length} file${report.restored.length === 1 ? '' : 's'}${refused.length > 0 ? `; left alone: ${refused.join('; ')}` : '.'}`;

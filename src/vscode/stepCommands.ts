@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import { editPlan } from '../core/plan/editPlan';
 import type { Plan } from '../core/plan/planSchema';
 import type { PlanTreeNode } from '../core/view/planTreeModel';
 import { previewValue } from '../core/view/stepStatusView';
+import { loadRuntime } from './loadRuntime';
 import type { PendingPrompts } from './pendingPrompts';
 import type { PlanTreeProvider } from './planTreeProvider';
 import { stepOf } from './proposalDocuments';
@@ -96,7 +96,7 @@ async function rerun(deps: StepCommandDeps, stepId: string | undefined, skip: bo
   if (!stepId || !plan) return void vscode.window.showInformationMessage('Task Planner: choose a step of the plan.');
   if (deps.runs.isRunning()) return void vscode.window.showWarningMessage('Task Planner: a run is in progress; cancel it first (Task Planner: Cancel run).');
   if (skip) {
-    const edited = editPlan(plan, { type: 'skipStep', stepId });
+    const edited = loadRuntime().editPlan(plan, { type: 'skipStep', stepId });
     if (!edited.ok) return void vscode.window.showErrorMessage(`Task Planner: ${edited.error}`);
     plan = edited.plan;
   }

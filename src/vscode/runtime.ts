@@ -1,0 +1,26 @@
+/**
+ * The heavy part of the extension, bundled apart as `dist/runtime.js` and loaded on first
+ * use through `loadRuntime` (never at activation): the engine, planner, tools, the
+ * `openai` client, the predicate sandbox, the tokenizer, zod schemas, the WorkspaceFs
+ * over `vscode.workspace.fs` and the plan panel. Everything here is re-exported as is.
+ */
+export { executeWithReplanning } from '../core/replan/executeWithReplanning';
+export { resumeRun, replayJournal } from '../core/engine/resumeRun';
+export { initialRunState, reduceRunEvent } from '../core/engine/reduceRunEvent';
+export { createMemoryRunStore } from '../core/engine/memoryRunStore';
+export { critiquePlan } from '../core/plan/critiquePlan';
+export { editPlan } from '../core/plan/editPlan';
+export { generatePlan } from '../core/planner/generatePlan';
+export { heuristicPlan } from '../core/planner/heuristicPlan';
+export { createToolRegistry } from '../core/tools/createToolRegistry';
+export { builtinTools } from '../core/tools/builtinTools';
+export { undoRun } from '../core/tools/undoRun';
+export { createPlanningTools } from '../core/session/planningTools';
+export { createOpenAiClient } from '../core/llm/openAiClient';
+export { createFileRunStore } from '../node/fileRunStore';
+export { createNodeCommandRunner } from '../node/nodeCommandRunner';
+export { createVscodeWorkspaceFs } from './vscodeWorkspaceFs';
+export { PlanPanelController } from './planPanelController';
+export { createLocalPlanRunner } from './localPlanRunner';
+export { createPlanPanelProbe } from './planPanelProbe';
+export { showPlan } from './showPlanCommand';
