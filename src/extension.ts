@@ -43,10 +43,13 @@ export interface TaskPlannerApi {
   setPlanReview(review: PlanReview): void;
   /** The plan panel: open it with a plan, exchange messages with it. */
   planPanel: PlanPanelProbe;
+  /** How long `activate` itself took, in milliseconds (the integration suite prints it). */
+  activationMs: number;
 }
 
 /** Composition root: wires the core to VS Code. Keep logic out of here. */
 export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
+  const started = performance.now();
   const log = vscode.window.createOutputChannel('Task Planner', { log: true });
   const settings = readSettings();
   const tree = new PlanTreeProvider(settings.planTreeLayout);
@@ -101,7 +104,9 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
     pending.onDidChange(() => statusBar.render()),
     { dispose: sessionPlanner.onChange((plan) => tree.setSessionPlan(plan)) },
   );
+  const activationMs = performance.now() - started;
   return {
+    activationMs,
     planTask: (request, options) => planTask(deps, { ...options, request }),
     planTreeLabels: () => tree.topLevelNodes().map((node) => node.label),
     planTreeNodes: () => tree.allNodes(),
