@@ -53,15 +53,14 @@ describe('Task Planner plan panel in the browser workbench', function () {
     await page.keyboard.press('Enter');
     await page.locator('.tab.active', { hasText: name }).waitFor({ timeout: 15_000 });
   };
-  const setTheme = async (theme: string): Promise<void> => {
-    await runCommand(page, 'Preferences: Color Theme');
-    // the theme picker replaces the palette: type into it once its list shows, Enter picks the first match
-    await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 10_000 });
-    await page.waitForTimeout(300);
-    await page.keyboard.type(theme, { delay: 10 });
+  /** Switches the workbench to a light or dark theme with the built-in toggle (the theme picker would reach for the marketplace). */
+  const setTheme = async (kind: 'light' | 'dark'): Promise<void> => {
+    const workbench = page.locator('.monaco-workbench');
+    const isDark = async (): Promise<boolean> => /\bvs-dark\b/.test((await workbench.getAttribute('class')) ?? '');
+    if ((await isDark()) !== (kind === 'dark')) await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+    await page.locator(kind === 'dark' ? '.monaco-workbench.vs-dark' : '.monaco-workbench.vs').waitFor({ timeout: 10_000 });
+    // the webview restyles from the theme variables on its next frame
     await page.waitForTimeout(500);
-    await page.keyboard.press('Enter');
-    await page.waitForTimeout(1_000);
   };
 
   before(async function () {
@@ -104,7 +103,7 @@ describe('Task Planner plan panel in the browser workbench', function () {
     assert.match(await panel.locator('li.step[data-step-id="readme"] .step-args').innerText(), /README\.md/);
     // code-server starts in its default light theme
     await shoot('panel-review-light');
-    await setTheme('Dark Modern');
+    await setTheme('dark');
     await shoot('panel-review-dark');
   });
 
@@ -156,7 +155,7 @@ describe('Task Planner plan panel in the browser workbench', function () {
     assert.ok(byId.get('notes')!.start >= byId.get('list')!.end, 'a step starts after its dependency ends');
     await panel.locator('.summary', { hasText: 'Run completed' }).waitFor();
     await shoot('panel-run-dark');
-    await setTheme('Light Modern');
+    await setTheme('light');
     await shoot('panel-run-light');
   });
 

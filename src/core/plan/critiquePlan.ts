@@ -24,7 +24,7 @@ export const maxParallelSteps = 10;
 /** A level this wide wants a synthesis gate somewhere after it. */
 export const gateWorthyLevelSize = 3;
 
-const flakyPattern = /\b(network|search\w*|fetch\w*|api|apis|https?|curl|wget|download\w*|web|external|commands?|request\w*)\b|run_command/i;
+const flakyPattern = /\b(network|search\w*|fetch\w*|api|apis|https?|curl|wget|download\w*|web|external|request\w*)\b|run_command/i;
 const destructiveTools = new Set(['write_file', 'edit_file', 'delete_file', 'run_command']);
 
 /**

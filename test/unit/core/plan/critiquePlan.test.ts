@@ -49,6 +49,7 @@ describe('critiquePlan', () => {
     assert.deepEqual(checks([makeStep('a', { input: 'Fetch the notes', onFailure: 'retry', maxAttempts: 3 })]), []);
     assert.deepEqual(checks([makeStep('a', { input: 'Fetch the notes', critical: false })]), []);
     assert.deepEqual(checks([makeStep('a', { input: 'Rename the variable' })]), []);
+    assert.deepEqual(checks([makeStep('a', { title: 'Read the command line parser', input: 'Read src/cli.js' })]), []);
   });
 
   it('flags disconnected_flow: warning when no dependency is referenced, info when some are not', () => {
