@@ -6,6 +6,7 @@ import type { Diagnostic, Plan, Step } from '../plan/planSchema';
 import type { ReplanRecord } from '../replan/executeWithReplanning';
 import { diffPlans } from './planDiff';
 import { runTimeline } from './runTimeline';
+import { previewValue } from './stepStatusView';
 
 /** The plan under review, with what the critic and the validator said about it. */
 export interface ReviewSource {
@@ -161,7 +162,7 @@ function runStepView(step: Step, state: StepState, runStartedAt: number): RunSte
     ...(state.error === undefined ? {} : { error: state.error }),
     ...(state.diagnosis === undefined ? {} : { diagnosis: state.diagnosis }),
     ...(state.reason === undefined ? {} : { reason: state.reason }),
-    ...(state.status === 'completed' && state.result !== undefined ? { resultPreview: preview(state.result) } : {}),
+    ...(state.status === 'completed' && state.result !== undefined ? { resultPreview: previewValue(state.result, resultPreviewLength) } : {}),
   };
 }
 
@@ -171,16 +172,6 @@ function focusOf(steps: readonly StepState[]): { focusStepId?: string } {
   const pool = (active.length > 0 ? active : steps).filter((step) => step.startedAt !== undefined);
   const latest = pool.reduce<StepState | undefined>((best, step) => (best === undefined || step.startedAt! >= best.startedAt! ? step : best), undefined);
   return latest ? { focusStepId: latest.id } : {};
-}
-
-function preview(result: unknown): string {
-  let text: string;
-  try {
-    text = typeof result === 'string' ? result : (JSON.stringify(result) ?? String(result));
-  } catch {
-    text = '[result that cannot be shown]';
-  }
-  return text.length > resultPreviewLength ? `${text.slice(0, resultPreviewLength - 1)}…` : text;
 }
 
 function usageView(usage: BudgetUsage): UsageView {

@@ -40,13 +40,22 @@ export function formatDuration(ms: number): string {
   return `${minutes} min${seconds > 0 ? ` ${seconds} s` : ''}`;
 }
 
-/** A value shown in a tooltip: strings as they are, anything else as JSON, cut at `max` characters. */
+/**
+ * A result as a person reads it, cut at `max` characters: strings as they are; a plain
+ * object as one `key: value` line per field, string values raw (so file contents keep
+ * their line breaks) and others as compact JSON; anything else as compact JSON.
+ */
 export function previewValue(value: unknown, max = 600): string {
   let text: string;
   try {
-    text = typeof value === 'string' ? value : JSON.stringify(value, undefined, 2) ?? String(value);
+    if (typeof value === 'string') text = value;
+    else if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      text = Object.entries(value)
+        .map(([key, field]) => `${key}: ${typeof field === 'string' ? field : JSON.stringify(field)}`)
+        .join('\n');
+    } else text = JSON.stringify(value) ?? String(value);
   } catch {
-    text = String(value);
+    text = '[a value that cannot be shown]';
   }
   return text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text;
 }
