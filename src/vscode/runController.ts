@@ -82,18 +82,20 @@ export class RunController implements vscode.Disposable {
   start(plan: Plan, setup: RunSetup, initialResults?: Record<string, unknown>): Promise<RunResult> {
     return this.execute(
       async (options) => loadRuntime().executeWithReplanning(plan, plan.objective, { ...options, ...(initialResults ? { initialResults } : {}), onEvent: (event) => this.apply(event) }),
-      '',
+      undefined,
       setup,
     );
   }
 
   /** Continues a stored run from its journal; finished steps are not run again. */
-  resume(runId: string, setup: RunSetup): Promise<RunResult> {
+  async resume(runId: string, setup: RunSetup): Promise<RunResult> {
+    // Start from the journal's snapshot, so the views show the plan and finished steps at once.
+    const stored = await this.load(runId);
     return this.execute(async (options) => {
       const handle = loadRuntime().resumeRun(runId, options);
       handle.events.subscribe((event) => this.apply(event));
       return handle.result;
-    }, runId, setup);
+    }, stored ?? loadRuntime().initialRunState(runId), setup);
   }
 
   /** A stored run's last snapshot, from its journal. */
@@ -123,17 +125,18 @@ export class RunController implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.cancel();
+    // The window is closing or reloading: stop, leaving the journal resumable from the Runs view.
+    this.abort?.abort(new Error('The window was closed or reloaded; resume the run from the Runs view.'));
     this.changed.dispose();
     this.finished.dispose();
   }
 
-  private async execute(go: (options: RunOptions) => Promise<RunResult>, firstRunId: string, setup?: RunSetup): Promise<RunResult> {
+  private async execute(go: (options: RunOptions) => Promise<RunResult>, first: RunState | undefined, setup?: RunSetup): Promise<RunResult> {
     if (this.running) throw new Error('A run is already in progress: wait for it to finish or cancel it first.');
     const workspace = this.workspace();
     const abort = new AbortController();
     this.abort = abort;
-    this.setState(firstRunId === '' ? undefined : loadRuntime().initialRunState(firstRunId));
+    this.setState(first);
     const options: RunOptions = {
       tools: this.deps.tools(),
       workspace,

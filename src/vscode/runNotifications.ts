@@ -4,8 +4,10 @@ import type { RunResult } from '../core/engine/runOptions';
 /** Tells the user how a run ended, with "Show plan" (and "Show log" when it did not complete). */
 export function notifyRunFinished(result: RunResult, log: vscode.LogOutputChannel): void {
   const steps = Object.values(result.steps);
-  const completed = steps.filter((step) => step.status === 'completed').length;
-  const summary = `${completed} of ${steps.length} step${steps.length === 1 ? '' : 's'} completed`;
+  const count = (status: string): number => steps.filter((step) => step.status === status).length;
+  const skipped = count('skipped');
+  const failed = count('failed');
+  const summary = `${count('completed')} of ${steps.length} step${steps.length === 1 ? '' : 's'} completed${skipped > 0 ? `, ${skipped} skipped` : ''}${failed > 0 ? `, ${failed} failed` : ''}`;
   const actions = result.status === 'completed' ? ['Show plan'] : ['Show plan', 'Show log'];
   const message =
     result.status === 'completed'

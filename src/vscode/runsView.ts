@@ -10,8 +10,19 @@ import type { RunController, RunSetup } from './runController';
 export class RunsTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<undefined>();
   readonly onDidChangeTreeData = this.changed.event;
+  private readonly subscription: vscode.Disposable;
+  private shown: string | undefined;
 
-  constructor(private readonly runs: RunController) {}
+  constructor(private readonly runs: RunController) {
+    // A new run, or a run changing status, changes the list; step progress does not.
+    this.subscription = runs.onDidChangeState((state) => {
+      const key = state ? `${state.runId}:${state.status}` : undefined;
+      if (key !== this.shown) {
+        this.shown = key;
+        this.refresh();
+      }
+    });
+  }
 
   /** Reloads the list from the store. */
   refresh(): void {
@@ -46,6 +57,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
   }
 
   dispose(): void {
+    this.subscription.dispose();
     this.changed.dispose();
   }
 }

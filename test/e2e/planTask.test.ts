@@ -61,7 +61,7 @@ describe('Task Planner in the browser workbench', function () {
     await sidebar.getByText('No plan yet', { exact: false }).waitFor({ timeout: 30_000 });
     await sidebar.getByRole('button', { name: 'Plan task' }).first().waitFor({ timeout: 10_000 });
     // the view shows a progress bar while the extension activates; the screenshot is of the settled view
-    await sidebar.locator('.monaco-progress-container.active').waitFor({ state: 'hidden', timeout: 15_000 });
+    await sidebar.locator('.monaco-progress-container.active').first().waitFor({ state: 'hidden', timeout: 15_000 });
     await shoot('welcome');
   });
 
@@ -81,5 +81,9 @@ describe('Task Planner in the browser workbench', function () {
     assert.match(labels[1] ?? '', /^2\. Add a remove command/i);
     assert.match(labels[2] ?? '', /^3\. Run `?npm test/i);
     await shoot('plan');
+    // The review QuickPick (Start / Cancel) follows; Escape cancels without running anything.
+    await quickInputField(page, 'Task Planner: review the plan');
+    await shoot('review');
+    await page.keyboard.press('Escape');
   });
 });

@@ -1,0 +1,146 @@
+// End-to-end: Plan task → review → run with approvals in the diff editor, rejection, a clarification answered by typing,
+// and a run waiting for approval that survives a window reload and finishes after Resume in the Runs view.
+// The model is the fake OpenAI-compatible server, started here; the extension host reaches it on 127.0.0.1.
+import * as assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
+import { launchBrowser, type Browser } from '../host/browser.cjs';
+import { startCodeServer, type CodeServer } from '../host/codeServer.cjs';
+import { temporaryFolder } from '../host/tempFolder.cjs';
+import { activityBarEntry, quickInputField, runCommand, waitForWorkbench } from './workbench';
+
+const root = resolve(__dirname, '..', '..');
+const screenshots = join(root, 'test-results', 'screenshots', 'editor');
+
+const toolStep = (id: string, title: string, tool: string, args: Record<string, unknown>, dependsOn: string[] = [], extra: Record<string, unknown> = {}) => ({ id, title, kind: 'tool', tool, args, dependsOn, ...extra });
+const planReply = (steps: unknown[]) => ({ kind: 'message' as const, content: JSON.stringify({ objective: 'e2e', steps }) });
+
+describe('Task Planner runs in the editor (browser workbench)', function () {
+  let server: CodeServer | undefined;
+  let browser: Browser | undefined;
+  let workspace: { path: string; remove: () => void } | undefined;
+  const model = new FakeOpenAiServer();
+  let page: Page;
+
+  const shoot = async (name: string): Promise<void> => {
+    await page.screenshot({ path: join(screenshots, `${name}.png`) });
+  };
+  /** The rows of one view of the Task Planner sidebar ("Plan" or "Runs"). */
+  const rows = (view: string): Locator => page.locator('.sidebar .pane').filter({ has: page.locator('.pane-header', { hasText: new RegExp(`^\\s*${view}`) }) }).locator('.monaco-list-row');
+  const planRow = (text: string | RegExp): Locator => rows('Plan').filter({ hasText: text }).first();
+
+  /** Plan task with `request`, then Start in the review QuickPick. */
+  const planAndStart = async (request: string): Promise<void> => {
+    await runCommand(page, 'Plan task');
+    await quickInputField(page, 'Task Planner: Plan task');
+    await page.keyboard.type(request, { delay: 5 });
+    await page.keyboard.press('Enter');
+    await quickInputField(page, 'Task Planner: review the plan');
+    const start = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Start' }).first();
+    await start.click();
+    await page.locator('.quick-input-title', { hasText: 'review the plan' }).waitFor({ state: 'hidden', timeout: 10_000 });
+  };
+  /** The editor-title action `label` of the active (diff) editor. */
+  const titleAction = (label: string): Locator => page.locator(`.editor-group-container.active .action-label[aria-label^="${label}"]`).first();
+
+  before(async function () {
+    assert.ok(existsSync(join(root, 'dist', 'extension.js')), 'dist/extension.js is missing: build the extension first (npm run build)');
+    rmSync(screenshots, { recursive: true, force: true });
+    mkdirSync(screenshots, { recursive: true });
+    await model.start();
+    workspace = temporaryFolder('task-planner-e2e-editor-');
+    cpSync(join(root, 'test', 'fixtures', 'demo-workspace'), workspace.path, { recursive: true });
+    mkdirSync(join(workspace.path, '.vscode'), { recursive: true });
+    writeFileSync(join(workspace.path, '.vscode', 'settings.json'), JSON.stringify({ 'taskPlanner.llm.provider': 'openai', 'taskPlanner.llm.baseUrl': model.baseURL }));
+    server = await startCodeServer({ linkExtensions: [root] });
+    browser = await launchBrowser();
+    page = browser.page;
+    await page.setViewportSize({ width: 1400, height: 850 });
+    await page.goto(server.workbenchUrl(workspace.path));
+    await waitForWorkbench(page, 'Task Planner');
+    await activityBarEntry(page, 'Task Planner').click();
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed' && browser) {
+      const slug = this.currentTest.title.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase();
+      await shoot(`failed-${slug}`).catch(() => undefined);
+    }
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    await model.close();
+    workspace?.remove();
+  });
+
+  it('(a) plans, opens the diff editor for a write, writes the file on Approve, and shows the step completed', async () => {
+    model.enqueue(planReply([toolStep('S1', 'Write the greeting', 'write_file', { path: 'greeting.txt', content: 'hello from the plan\n' })]));
+    await planAndStart('Write a greeting file');
+    await page.locator('.tab', { hasText: 'S1 Write the greeting' }).first().waitFor({ timeout: 30_000 });
+    await page.locator('.monaco-diff-editor').first().waitFor();
+    assert.equal(existsSync(join(workspace!.path, 'greeting.txt')), false, 'the file exists before approval');
+    await planRow(/awaiting approval/).waitFor();
+    await shoot('diff-approval');
+    await titleAction('Approve').click();
+    await planRow(/write_file · completed/).waitFor({ timeout: 30_000 });
+    assert.equal(readFileSync(join(workspace!.path, 'greeting.txt'), 'utf8'), 'hello from the plan\n');
+  });
+
+  it('(b) Reject leaves the file unchanged and the step skipped', async () => {
+    const before = readFileSync(join(workspace!.path, 'README.md'), 'utf8');
+    model.enqueue(planReply([toolStep('S1', 'Rewrite the readme', 'write_file', { path: 'README.md', content: 'gone\n' }, [], { critical: false })]));
+    await planAndStart('Rewrite the readme');
+    await page.locator('.tab', { hasText: 'S1 Rewrite the readme' }).first().waitFor({ timeout: 30_000 });
+    await titleAction('Reject').click();
+    await planRow(/write_file · skipped/).waitFor({ timeout: 30_000 });
+    assert.equal(readFileSync(join(workspace!.path, 'README.md'), 'utf8'), before);
+  });
+
+  it('(c) asks a clarification in a QuickPick answered by typing', async () => {
+    model.enqueue(planReply([{ id: 'Q1', title: 'Choose a license', kind: 'clarification', input: 'Which license should the project use?', dependsOn: [] }]));
+    await planAndStart('Ask which license to use');
+    const field = await quickInputField(page, 'Task Planner: Choose a license');
+    await field.focus();
+    await page.keyboard.type('Apache-2.0', { delay: 10 });
+    assert.equal(await field.inputValue(), 'Apache-2.0');
+    await page.keyboard.press('Enter');
+    await planRow(/clarification · completed/).waitFor({ timeout: 30_000 });
+  });
+
+  it('(d) a run waiting for approval survives a reload and finishes after Resume in the Runs view', async () => {
+    model.enqueue(
+      planReply([
+        toolStep('R1', 'Read the readme', 'read_file', { path: 'README.md' }),
+        toolStep('M1', 'Read a missing file', 'read_file', { path: 'missing.txt' }, [], { critical: false }),
+        toolStep('W1', 'Write the summary', 'write_file', { path: 'summary.txt', content: 'summary\n' }, ['R1']),
+        toolStep('L1', 'List the files again', 'list_files', {}, ['W1']),
+      ]),
+    );
+    await planAndStart('Read, write a summary, list');
+    await page.locator('.tab', { hasText: 'W1 Write the summary' }).first().waitFor({ timeout: 30_000 });
+    await planRow(/read_file · skipped/).waitFor({ timeout: 30_000 });
+    await planRow(/awaiting approval/).waitFor();
+    await shoot('tree-mixed-statuses');
+    await page.reload();
+    // The reloaded window restores the Task Planner sidebar (not the explorer).
+    await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
+    await activityBarEntry(page, 'Task Planner').waitFor({ state: 'attached', timeout: 90_000 });
+    const runsHeader = page.locator('.sidebar .pane-header', { hasText: /^\s*Runs/ });
+    if (!(await runsHeader.isVisible().catch(() => false))) await activityBarEntry(page, 'Task Planner').click();
+    // Interrupted by the reload: `cancelled` when the window had time to journal it, else `interrupted`.
+    const interrupted = rows('Runs').filter({ hasText: /interrupted|cancelled/ }).first();
+    await interrupted.waitFor({ timeout: 60_000 });
+    await shoot('runs-after-reload');
+    await interrupted.hover();
+    await interrupted.locator('.action-label[aria-label^="Resume run"]').click();
+    await page.locator('.tab', { hasText: 'W1 Write the summary' }).first().waitFor({ timeout: 30_000 });
+    await titleAction('Approve').click();
+    await planRow(/list_files · completed/).waitFor({ timeout: 30_000 });
+    assert.equal(readFileSync(join(workspace!.path, 'summary.txt'), 'utf8'), 'summary\n');
+    await shoot('resumed-completed');
+  });
+});
