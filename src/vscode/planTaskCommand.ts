@@ -123,6 +123,22 @@ export async function planTask(deps: PlanTaskDeps, options: PlanTaskOptions = {}
   return { plan: accepted, critique, run };
 }
 
+const imageTypes: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', bmp: 'image/bmp' };
+
+/** An image file attachment becomes a `data:` URL, which the planning prompt sends as an image part; others stay as they are. */
+async function imageAsDataUrl(attachment: Attachment): Promise<Attachment> {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  const type = imageTypes[attachment.ref.split('.').pop()?.toLowerCase() ?? ''];
+  if (attachment.kind !== 'image' || !folder || !type) return attachment;
+  try {
+    const bytes = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder.uri, attachment.ref));
+    if (bytes.byteLength > 4 * 1024 * 1024) return attachment;
+    return { ...attachment, ref: `data:${type};base64,${Buffer.from(bytes).toString('base64')}`, label: attachment.label ?? attachment.ref };
+  } catch {
+    return attachment;
+  }
+}
+
 function withAttachments(text: string, attachments: readonly Attachment[]): string {
   const files = attachments.filter((attachment) => attachment.kind !== 'link');
   return files.length === 0 ? text : `${text}\n\nAttached: ${files.map((attachment) => attachment.label ?? attachment.ref).join(', ')}`;
@@ -134,5 +150,5 @@ async function workspaceSnapshot(deps: PlanTaskDeps, attachments: readonly Attac
   const openFiles = vscode.window.visibleTextEditors
     .filter((editor) => editor.document.uri.scheme === 'file')
     .map((editor) => ({ path: vscode.workspace.asRelativePath(editor.document.uri, false) }));
-  return { rootLabel: workspace.rootLabel, files, openFiles, attachments: [...attachments] };
+  return { rootLabel: workspace.rootLabel, files, openFiles, attachments: await Promise.all(attachments.map(imageAsDataUrl)) };
 }

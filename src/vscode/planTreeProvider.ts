@@ -7,8 +7,9 @@ import { sessionTreeModel } from '../core/view/sessionTreeModel';
 import { diffTrees, indexTree } from '../core/view/treeDiff';
 
 /**
- * The Plan view's data: the active run's snapshot (statuses), else the plan under review,
- * else a chat agent's session plan; empty shows the welcome content. Node objects keep
+ * The Plan view's data: whichever changed last of the task plan (under review, or the
+ * active run's snapshot with statuses) and a chat agent's session plan (`planning_*`
+ * tools); empty shows the welcome content. Node objects keep
  * their identity by id across snapshots, and only the items whose rendering changed are
  * refreshed.
  */
@@ -19,6 +20,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
   private plan: Plan | undefined;
   private run: RunState | undefined;
   private session: SessionPlan | undefined;
+  private showing: 'plan' | 'session' = 'plan';
 
   constructor(private layout: PlanTreeLayout = 'flat') {}
 
@@ -26,6 +28,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
   setPlan(plan: Plan | undefined): void {
     this.plan = plan;
     this.run = undefined;
+    this.showing = 'plan';
     this.render();
   }
 
@@ -33,12 +36,14 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
   setRun(state: RunState | undefined): void {
     this.run = state;
     if (state?.plan) this.plan = state.plan;
+    this.showing = 'plan';
     this.render();
   }
 
   /** Shows a chat agent's session plan while no task plan is shown. */
   setSessionPlan(plan: SessionPlan | undefined): void {
     this.session = plan;
+    this.showing = 'session';
     this.render();
   }
 
@@ -89,7 +94,9 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
   }
 
   private render(): void {
-    const next = this.plan ? planTreeModel(this.plan, this.layout, this.run) : this.session ? sessionTreeModel(this.session) : [];
+    const session = this.session ? sessionTreeModel(this.session) : [];
+    const task = this.plan ? planTreeModel(this.plan, this.layout, this.run) : [];
+    const next = this.showing === 'session' ? (session.length > 0 ? session : task) : task.length > 0 ? task : session;
     const change = diffTrees(this.nodes, next);
     if (change.kind === 'structure') {
       this.nodes = next;

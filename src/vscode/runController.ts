@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentLimits } from '../core/agent/agentLimits';
+import type { BudgetLimits } from '../core/llm/budget';
 import type { RunOptions, RunResult } from '../core/engine/runOptions';
 import type { RunEvent, RunState } from '../core/engine/runEvents';
 import type { LlmClient, RunStore, WorkspaceFs } from '../core/ports';
@@ -18,6 +19,8 @@ export interface RunSetup {
   approvalPolicy: ApprovalPolicy;
   maxConcurrency: number;
   agentLimits: Partial<AgentLimits>;
+  /** Per-run limits of model use (`taskPlanner.budget.*`); reaching one pauses the run. */
+  budget: BudgetLimits;
 }
 
 /** Everything the controller is built from (wired in `activate`). */
@@ -152,7 +155,9 @@ export class RunController implements vscode.Disposable {
       },
       ...(this.deps.interaction ? { interaction: this.deps.interaction } : {}),
       ...(setup?.llm ? { llm: setup.llm } : {}),
-      ...(setup ? { approvalPolicy: setup.approvalPolicy, maxConcurrency: setup.maxConcurrency, agentLimits: setup.agentLimits } : {}),
+      ...(setup
+        ? { approvalPolicy: setup.approvalPolicy, maxConcurrency: setup.maxConcurrency, agentLimits: setup.agentLimits, budget: loadRuntime().createBudgetTracker(setup.budget) }
+        : {}),
     };
     const running = go(options);
     this.running = running;

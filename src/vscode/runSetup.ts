@@ -22,5 +22,6 @@ export async function runSetupFor(settings: TaskPlannerSettings, keys: ApiKeySto
     approvalPolicy: vscode.workspace.isTrusted ? settings.approvalPolicy : 'always',
     maxConcurrency: settings.maxConcurrency,
     agentLimits: settings.agentLimits,
+    budget: settings.budget,
   };
 }

@@ -17,6 +17,7 @@ export { builtinTools } from '../core/tools/builtinTools';
 export { undoRun } from '../core/tools/undoRun';
 export { createPlanningTools } from '../core/session/planningTools';
 export { createOpenAiClient } from '../core/llm/openAiClient';
+export { createBudgetTracker } from '../core/llm/budget';
 export { createFileRunStore } from '../node/fileRunStore';
 export { createNodeCommandRunner } from '../node/nodeCommandRunner';
 export { createVscodeWorkspaceFs } from './vscodeWorkspaceFs';

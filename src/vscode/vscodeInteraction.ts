@@ -73,7 +73,8 @@ function waitFor<T>(
       resolve(value);
     });
     pending.add(prompt);
-    void prompt.show();
+    // A prompt that cannot show (a refused dialog) stays pending: the tree and status bar reopen it.
+    void prompt.show().then(undefined, () => undefined);
   });
 }
 

@@ -126,6 +126,28 @@ describe('Plan task and the run in the editor (fake OpenAI server)', function ()
     assert.doesNotMatch(settings, /sk-/);
   });
 
+  it('shows a chat agent\'s session plan, kept through the planning_* tools, in the Plan tree', async () => {
+    const planner = await api();
+    if (typeof vscode.lm?.invokeTool !== 'function') return;
+    const token = new vscode.CancellationTokenSource().token;
+    await vscode.lm.invokeTool('planning_setup_plan', { input: { objective: 'Ship the release', initialSteps: [{ title: 'Write notes' }, { title: 'Tag' }] }, toolInvocationToken: undefined }, token);
+    await vscode.lm.invokeTool('planning_mark_step', { input: { stepId: 'S001', status: 'done' }, toolInvocationToken: undefined }, token);
+    assert.deepEqual(planner.planTreeLabels(), ['Ship the release', 'S001 Write notes', 'S002 Tag']);
+    const refused = await vscode.lm.invokeTool('planning_update_step', { input: { stepId: 'S009', title: 'x' }, toolInvocationToken: undefined }, token);
+    assert.match(JSON.stringify(refused.content), /S009/);
+  });
+
+  it('asks before a command (argv and cwd) and runs it only after approval', async () => {
+    const planner = await api();
+    server.enqueue(planReply([{ id: 'C1', title: 'Print hello', kind: 'tool', dependsOn: [], tool: 'run_command', args: { argv: [process.execPath, '-e', 'console.log("hello")'] } }]));
+    const outcome = await planner.planTask('Print hello with node', { accept: true });
+    assert.deepEqual(await planner.nextPrompt(), { stepId: 'C1', kind: 'approval' });
+    await vscode.commands.executeCommand('taskPlanner.approve', 'C1');
+    const result = await outcome.run;
+    assert.equal(result?.status, 'completed');
+    assert.match(JSON.stringify(result?.results['C1']), /hello/);
+  });
+
   it('registers the six planning_* Language Model Tools', async () => {
     await api();
     if (!vscode.lm?.tools) return;
