@@ -120,6 +120,40 @@ describe('Plan task and the run in the editor (fake OpenAI server)', function ()
     assert.equal(readFileSync(join(root, 'resumed.txt'), 'utf8'), 'resumed\n');
   });
 
+  it('retries a failed step from the tree once its cause is fixed, and toggles the flat / by-level layout', async () => {
+    const planner = await api();
+    server.enqueue(
+      planReply([
+        { id: 'A', title: 'Read the input', kind: 'tool', dependsOn: [], tool: 'read_file', args: { path: 'input.txt' } },
+        { id: 'B', title: 'List files', kind: 'tool', dependsOn: ['A'], tool: 'list_files', args: {} },
+      ]),
+    );
+    const outcome = await planner.planTask('Read the input then list', { accept: true });
+    const failed = await outcome.run;
+    assert.equal(failed?.steps['A']?.status, 'failed');
+    assert.match(planner.planTreeNodes().find((node) => node.stepId === 'A')?.tooltip ?? '', /Error: .*input\.txt/);
+    writeFileSync(join(root, 'input.txt'), 'now it exists\n');
+    await vscode.commands.executeCommand('taskPlanner.retryStep', 'A');
+    const nodes = planner.planTreeNodes();
+    assert.deepEqual(nodes.map((node) => node.contextValue), ['step.tool.completed', 'step.tool.completed']);
+    await vscode.commands.executeCommand('taskPlanner.showByLevels');
+    assert.deepEqual(planner.planTreeLabels(), ['Level 1', 'Level 2']);
+    await vscode.commands.executeCommand('taskPlanner.showFlat');
+    assert.deepEqual(planner.planTreeLabels(), ['1. Read the input', '2. List files']);
+  });
+
+  it('undoes a run: the files it wrote are restored', async () => {
+    const planner = await api();
+    server.enqueue(planReply([{ id: 'U1', title: 'Write undo me', kind: 'tool', dependsOn: [], tool: 'write_file', args: { path: 'undo-me.txt', content: 'temporary\n' } }]));
+    const outcome = await planner.planTask('Write a temporary file', { accept: true });
+    await planner.nextPrompt();
+    await vscode.commands.executeCommand('taskPlanner.approve', 'U1');
+    const result = await outcome.run;
+    assert.equal(readFileSync(join(root, 'undo-me.txt'), 'utf8'), 'temporary\n');
+    await vscode.commands.executeCommand('taskPlanner.undoRun', result!.runId);
+    assert.equal(existsSync(join(root, 'undo-me.txt')), false);
+  });
+
   it('stores the API key in secret storage only', async () => {
     await vscode.commands.executeCommand('taskPlanner.clearApiKey');
     const settings = JSON.stringify(vscode.workspace.getConfiguration('taskPlanner'));
