@@ -52,13 +52,13 @@ export class PendingPrompts implements vscode.Disposable {
     });
   }
 
-  /** Approves the approval or review of `stepId`; false when nothing of that kind waits. */
-  approve(stepId: string): boolean {
+  /** Approves the approval or review of `stepId` (a review with the user's notes); false when nothing of that kind waits. */
+  approve(stepId: string, notes?: string): boolean {
     const prompt = this.prompts.get(stepId);
     if (!prompt || prompt.kind === 'clarification') return false;
     this.remove(stepId);
     if (prompt.kind === 'approval') prompt.settle({ approved: true });
-    else prompt.settle({ approved: true });
+    else prompt.settle({ approved: true, ...(notes ? { notes } : {}) });
     return true;
   }
 

@@ -141,6 +141,6 @@ async function askReview(request: ReviewRequest, pending: PendingPrompts): Promi
   const choice = await vscode.window.showInformationMessage(`Review: ${request.title}`, { modal: true, detail: request.prompt }, 'Approve', 'Reject');
   if (choice === undefined) return;
   const notes = await vscode.window.showInputBox({ title: `Task Planner: notes for "${request.title}"`, prompt: 'Optional notes (they become part of the step result)', ignoreFocusOut: true });
-  if (choice === 'Approve') pending.approve(request.stepId);
+  if (choice === 'Approve') pending.approve(request.stepId, notes);
   else pending.reject(request.stepId, notes);
 }
