@@ -6,7 +6,7 @@ import { runPlan } from '../../src/core/engine/runPlan';
 import { planLevels } from '../../src/core/plan/planLevels';
 import type { Plan } from '../../src/core/plan/planSchema';
 import { ManualClock } from '../fakes/manualClock';
-import { randomDagPlan } from '../support/randomPlans';
+import { randomDagPlan, seededRandom } from '../support/randomPlans';
 
 async function runInstant(plan: Plan): Promise<number> {
   const started = performance.now();
@@ -25,13 +25,7 @@ async function overheadPerStep(size: number, repeats: number): Promise<number> {
 }
 
 function seededDurations(plan: Plan, seed: number): Map<string, number> {
-  let state = seed >>> 0 || 1;
-  const random = (): number => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 0x1_0000_0000;
-  };
+  const random = seededRandom(seed);
   return new Map(plan.steps.map((step) => [step.id, 1 + Math.floor(random() * 100)]));
 }
 

@@ -16,14 +16,7 @@ export function makePlan(steps: Step[], patch: Partial<Plan> = {}): Plan {
  * steps (about `fanIn` on average once the plan is large). Deterministic for a given seed.
  */
 export function randomDagPlan(size: number, fanIn = 3, seed = 1): Plan {
-  let state = seed >>> 0 || 1;
-  const random = (): number => {
-    // xorshift32: deterministic and fast, enough for generating test graphs.
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 0x1_0000_0000;
-  };
+  const random = seededRandom(seed);
   const steps: Step[] = [];
   for (let index = 0; index < size; index++) {
     const deps = new Set<string>();
@@ -33,6 +26,17 @@ export function randomDagPlan(size: number, fanIn = 3, seed = 1): Plan {
     steps.push(makeStep(`S${index}`, { dependsOn, input: `combine ${dependsOn.map((dep) => `{{results.${dep}}}`).join(' ')}` }));
   }
   return makePlan(steps);
+}
+
+/** A deterministic generator of numbers in [0, 1) (xorshift32): fast, enough for test graphs and durations. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0 || 1;
+  return () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 0x1_0000_0000;
+  };
 }
 
 /** fast-check arbitrary: a random DAG as a plan (dependencies only on earlier steps), plan order shuffled. */

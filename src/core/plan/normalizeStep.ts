@@ -1,4 +1,4 @@
-import { attachmentSchema, failurePolicies, maxStepIdLength, stepKinds, type Attachment, type FailurePolicy, type Step, type StepKind } from './planSchema';
+import { attachmentSchema, failurePolicies, maxStepIdLength, stepKinds, withStepDefaults, type Attachment, type FailurePolicy, type Step, type StepKind } from './planSchema';
 import { dependencyList, describeRaw, firstString, isRecord } from './rawValues';
 
 /** One element of a raw step list, with what it inherits from an enclosing phase. */
@@ -49,7 +49,7 @@ export function normalizeStep(entry: RawStepEntry, index: number, warnings: stri
       warnings.push(`Step ${index + 1} is blank; it was dropped.`);
       return undefined;
     }
-    return { id: fallbackId, title: titleFrom(raw), kind: 'agent', agent: 'default', input: raw, dependsOn: [...(entry.inheritedDeps ?? [])], onFailure: 'stop', maxAttempts: 1, critical: true, onVerificationFailure: 'stop' };
+    return withStepDefaults({ id: fallbackId, title: titleFrom(raw), kind: 'agent', agent: 'default', input: raw, dependsOn: [...(entry.inheritedDeps ?? [])] });
   }
   if (!isRecord(raw)) {
     warnings.push(`Step ${index + 1} is neither text nor an object (${raw === null ? 'null' : describeRaw(raw)}); it was dropped.`);

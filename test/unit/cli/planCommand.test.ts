@@ -1,28 +1,13 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { runCli } from '../../support/runCli';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { FakeOpenAiServer } from '../../fakes/fakeOpenAiServer';
 
-const root = resolve(__dirname, '../../..');
 const apiKey = 'sk-cli-SECRET-987654';
 
-/** Runs the CLI from source without a terminal, with exactly `env` for the API key variables. */
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const base = { ...process.env };
-  delete base['OPENAI_API_KEY'];
-  delete base['TASK_PLANNER_API_KEY'];
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/cli/cli.ts'), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...base, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
-}
+const cli = runCli;
 
 describe('task-planner plan', function () {
   this.timeout(60_000);
