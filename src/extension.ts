@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
 import type { RunResult } from './core/engine/runOptions';
+import type { Plan } from './core/plan/planSchema';
 import { createSessionPlanner } from './core/session/createSessionPlanner';
 import { ApiKeyStore } from './vscode/apiKeyStore';
 import { registerLanguageModelTools } from './vscode/languageModelTools';
 import { PendingPrompts } from './vscode/pendingPrompts';
 import { quickPickPlanReview, type PlanReview } from './vscode/planReview';
-import { planTask, type PlanTaskOptions, type PlanTaskOutcome } from './vscode/planTaskCommand';
+import { planTask, regeneratePlan, type PlanTaskOptions, type PlanTaskOutcome } from './vscode/planTaskCommand';
 import { PlanTreeProvider } from './vscode/planTreeProvider';
 import { ProposalDocuments, proposalScheme } from './vscode/proposalDocuments';
 import { RunController } from './vscode/runController';
@@ -17,6 +18,7 @@ import { registerStepCommands } from './vscode/stepCommands';
 import { notifyRunFinished } from './vscode/runNotifications';
 import { registerViewCommands } from './vscode/viewCommands';
 import { createVscodeInteraction } from './vscode/vscodeInteraction';
+import { createVscodeTrustGate } from './vscode/vscodeTrustGate';
 import { lazy } from './vscode/lazy';
 import { loadRuntime } from './vscode/loadRuntime';
 import type { PlanPanelProbe } from './vscode/planPanelProbe';
@@ -39,7 +41,7 @@ export interface TaskPlannerApi {
   runIds(): Promise<string[]>;
   /** Resumes a stored run, as the Runs view's "Resume" does. */
   resumeRun(runId: string): Promise<RunResult>;
-  /** Replaces the plan review (the plan panel does this). */
+  /** Replaces the plan review chosen by `taskPlanner.review` (tests and other extensions). */
   setPlanReview(review: PlanReview): void;
   /** The plan panel: open it with a plan, exchange messages with it. */
   planPanel: PlanPanelProbe;
@@ -58,23 +60,39 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
   const documents = new ProposalDocuments();
   const sessionPlanner = createSessionPlanner();
   // The engine, tools and plan panel live in dist/runtime.js, loaded on first use.
-  const tools = lazy(() => loadRuntime().builtinTools({ sessionPlanner }));
-  const runs = new RunController({ tools, interaction: createVscodeInteraction(pending, documents, log), log, storageDir: context.storageUri?.fsPath });
+  const tools = lazy(() => {
+    const { builtinTools, gateByWorkspaceTrust } = loadRuntime();
+    return gateByWorkspaceTrust(builtinTools({ sessionPlanner }), createVscodeTrustGate(log));
+  });
+  const runs = new RunController({ tools, interaction: createVscodeInteraction(pending, documents), log, storageDir: context.storageUri?.fsPath });
   const statusBar = new RunStatusBar(pending);
   const runsTree = new RunsTreeProvider(runs);
-  let review: PlanReview = quickPickPlanReview;
+  let reviewOverride: PlanReview | undefined;
   const setup = async () => runSetupFor(readSettings(), keys, log);
-  const deps = { tree, log, keys, tools, runs, review: () => review };
+  // The plan panel and its flow live in dist/runtime.js: made when first shown.
   const panels = lazy(() => {
-    const { PlanPanelController, createLocalPlanRunner } = loadRuntime();
+    const { PlanPanelController, createPlanPanelFlow } = loadRuntime();
     const controller = new PlanPanelController(context.extensionUri, tools().map((tool) => tool.name), log);
-    controller.setCallbacks(createLocalPlanRunner(() => controller.panel(), tools(), log));
-    context.subscriptions.push(controller);
-    return controller;
+    const panelRuns = {
+      start: async (plan: Plan) => runs.start(plan, await setup()),
+      cancel: () => runs.cancel(),
+      isRunning: () => runs.isRunning(),
+      current: () => runs.current(),
+      undo: (runId: string) => runs.undo(runId),
+      changedFiles: (runId: string) => runs.changedFiles(runId),
+      onDidRunEvent: runs.onDidRunEvent,
+      onDidFinish: runs.onDidFinish,
+    };
+    const flow = createPlanPanelFlow({ panels: controller, runs: panelRuns, pending, tree, regenerate: (feedback, plan) => regeneratePlan(deps, feedback, plan), log });
+    controller.setCallbacks(flow.callbacks);
+    context.subscriptions.push(controller, flow);
+    return { controller, flow };
   });
-  const panelProbe = lazy(() => loadRuntime().createPlanPanelProbe(panels()));
+  const review = (): PlanReview => reviewOverride ?? (readSettings().review === 'panel' ? panels().flow.review : quickPickPlanReview);
+  const deps = { tree, log, keys, tools, runs, review };
+  const panelProbe = lazy(() => loadRuntime().createPlanPanelProbe(panels().controller));
   context.subscriptions.push(
-    vscode.commands.registerCommand('taskPlanner.showPlan', () => loadRuntime().showPlan(panels(), () => tree.currentPlan(), log)),
+    vscode.commands.registerCommand('taskPlanner.showPlan', () => loadRuntime().showPlan(panels().controller, { plan: () => tree.currentPlan(), run: () => runs.current() }, log)),
     log,
     tree,
     pending,
@@ -116,7 +134,7 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
     runIds: async () => (await runs.store.list()).map((run) => run.runId),
     resumeRun: async (runId) => runs.resume(runId, await setup()),
     setPlanReview: (replacement) => {
-      review = replacement;
+      reviewOverride = replacement;
     },
     get planPanel() {
       return panelProbe();

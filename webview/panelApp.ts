@@ -58,6 +58,8 @@ export class PanelApp extends LitElement {
       case 'snapshot': {
         const started = performance.now();
         const { state, applied } = applySnapshot(this.state, message.model);
+        // a notice is about what the user did in the mode it came from: reviewing, or watching a run
+        if (applied && state.model?.mode !== this.state.model?.mode) this.notice = undefined;
         this.setPanelState(state);
         if (applied) void this.reportRender(message.model.version, started);
         return;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { RunEvent } from '../core/engine/runEvents';
+import type { RunEvent, RunState } from '../core/engine/runEvents';
 import type { Plan } from '../core/plan/planSchema';
 import { PanelSession, type RunDetails } from '../core/view/panelSession';
 import { parseWebviewMessage, type HostToWebviewMessage, type WebviewMessageType, type WebviewToHostMessage } from '../shared/panelProtocol';
@@ -151,10 +151,28 @@ export class PlanPanel implements vscode.Disposable {
     return this.session.currentPlan();
   }
 
-  /** Switches to run mode for the run `runId`; feed its events to `onRunEvent`. */
-  attachRun(runId: string): void {
-    this.session.attachRun(runId);
+  /** True while a plan is under review (no run shown). */
+  isReviewing(): boolean {
+    return this.session.isReviewing();
+  }
+
+  /** Whether the panel shows the run `runId` (or the run it repairs). */
+  followsRun(runId: string): boolean {
+    return this.session.follows(runId);
+  }
+
+  /**
+   * Switches to run mode for the run `runId`; feed its later events to `onRunEvent`.
+   * `seed` is its snapshot so far, when the panel joins a run already going.
+   */
+  attachRun(runId: string, seed?: RunState): void {
+    this.session.attachRun(runId, seed);
     this.postSnapshotNow();
+  }
+
+  /** Shows a message above the plan or run until the user dismisses it or the mode changes. */
+  notify(level: 'info' | 'error', text: string): void {
+    this.notice(level, text);
   }
 
   /** One event of the attached run: folds it, posts output chunks at once and snapshots coalesced. */

@@ -68,27 +68,7 @@ export async function planTask(deps: PlanTaskDeps, options: PlanTaskOptions = {}
       const abort = new AbortController();
       token.onCancellationRequested(() => abort.abort(new Error('Planning was cancelled.')));
       try {
-        const { critiquePlan, generatePlan, heuristicPlan, createToolRegistry } = loadRuntime();
-        const provider = await resolveProvider(settings, deps.keys);
-        progress.report({ message: `with the ${provider.label}…` });
-        deps.log.info(`Planning with the ${provider.label}: ${text.slice(0, 200)}`);
-        if (!provider.llm) {
-          const plan = heuristicPlan(withAttachments(text, attachments), { createdAt: new Date().toISOString() });
-          return { plan, critique: critiquePlan(plan), warnings: [] as string[] };
-        }
-        const workspace = await workspaceSnapshot(deps, attachments, abort.signal);
-        let streamed = 0;
-        const result = await generatePlan(text, {
-          llm: provider.llm,
-          tools: createToolRegistry([...deps.tools()]),
-          signal: abort.signal,
-          strategy: settings.strategy,
-          workspace,
-          onPartialStep: (_step, index) => {
-            if (index + 1 > streamed) progress.report({ message: `step ${(streamed = index + 1)} written…` });
-          },
-        });
-        return { plan: result.plan, critique: result.critique, warnings: result.warnings };
+        return await planRequest(deps, text, attachments, { signal: abort.signal, report: (message) => progress.report({ message }) });
       } catch (error) {
         if (abort.signal.aborted) return undefined;
         const message = error instanceof Error ? error.message : String(error);
@@ -121,6 +101,63 @@ export async function planTask(deps: PlanTaskDeps, options: PlanTaskOptions = {}
     void vscode.window.showErrorMessage(`Task Planner: ${message}`);
   });
   return { plan: accepted, critique, run };
+}
+
+/** A plan with its critique and the planner's warnings. */
+interface Planned {
+  plan: Plan;
+  critique: Critique;
+  warnings: string[];
+}
+
+/**
+ * Plans `text` with the configured provider (the heuristic planner without a model);
+ * `feedback` is the user's word on an earlier version (Regenerate). Throws what failed.
+ */
+async function planRequest(deps: PlanTaskDeps, text: string, attachments: readonly Attachment[], options: { signal: AbortSignal; report: (message: string) => void; feedback?: string }): Promise<Planned> {
+  const { critiquePlan, generatePlan, heuristicPlan, createToolRegistry } = loadRuntime();
+  const provider = await resolveProvider(readSettings(), deps.keys);
+  options.report(`with the ${provider.label}…`);
+  deps.log.info(`Planning with the ${provider.label}: ${text.slice(0, 200)}${options.feedback ? ` (feedback: ${options.feedback.slice(0, 200)})` : ''}`);
+  if (!provider.llm) {
+    const request = withAttachments(options.feedback ? `${text}\n${options.feedback}` : text, attachments);
+    const plan = heuristicPlan(request, { createdAt: new Date().toISOString() });
+    return { plan, critique: critiquePlan(plan), warnings: [] };
+  }
+  const workspace = await workspaceSnapshot(deps, attachments, options.signal);
+  let streamed = 0;
+  const result = await generatePlan(text, {
+    llm: provider.llm,
+    tools: createToolRegistry([...deps.tools()]),
+    signal: options.signal,
+    strategy: readSettings().strategy,
+    workspace,
+    ...(options.feedback ? { feedback: options.feedback } : {}),
+    onPartialStep: (_step, index) => {
+      if (index + 1 > streamed) options.report(`step ${(streamed = index + 1)} written…`);
+    },
+  });
+  return { plan: result.plan, critique: result.critique, warnings: result.warnings };
+}
+
+/**
+ * Regenerate in the plan panel: plans `plan`'s objective again with the user's feedback,
+ * behind a cancellable progress notification. The result keeps the plan's id and objective
+ * and is the next version; `undefined` when the user cancelled. Throws what failed.
+ */
+export async function regeneratePlan(deps: PlanTaskDeps, feedback: string, plan: Plan): Promise<Plan | undefined> {
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Task Planner: regenerating the plan', cancellable: true }, async (progress, token) => {
+    const abort = new AbortController();
+    token.onCancellationRequested(() => abort.abort(new Error('Regenerating was cancelled.')));
+    try {
+      const { plan: next, warnings } = await planRequest(deps, plan.objective, [], { signal: abort.signal, feedback, report: (message) => progress.report({ message }) });
+      for (const warning of warnings) deps.log.warn(warning);
+      return { ...next, id: plan.id, version: plan.version + 1, objective: plan.objective };
+    } catch (error) {
+      if (abort.signal.aborted) return undefined;
+      throw error;
+    }
+  });
 }
 
 const imageTypes: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', bmp: 'image/bmp' };

@@ -10,6 +10,7 @@ import type { LlmClient, RunStore, WorkspaceFs } from '../core/ports';
 import type { Plan } from '../core/plan/planSchema';
 import type { CheckpointStore } from '../core/tools/checkpointStore';
 import type { ApprovalPolicy, Tool } from '../core/tools/tool';
+import type { UndoReport } from '../core/tools/undoRun';
 import { loadCheckpointFile } from './checkpointFile';
 import { loadRuntime } from './loadRuntime';
 
@@ -41,6 +42,9 @@ export class RunController implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<RunState | undefined>();
   /** Fires with each new snapshot of the active run. */
   readonly onDidChangeState = this.changed.event;
+  private readonly eventFired = new vscode.EventEmitter<{ event: RunEvent; state: RunState }>();
+  /** Fires with every event of the active run (repair runs included) and the snapshot it led to. */
+  readonly onDidRunEvent = this.eventFired.event;
   private readonly finished = new vscode.EventEmitter<RunResult>();
   /** Fires when a run ends (completed, failed, cancelled or waiting). */
   readonly onDidFinish = this.finished.event;
@@ -122,6 +126,16 @@ export class RunController implements vscode.Disposable {
     if (this.state?.runId === runId) this.setState(undefined);
   }
 
+  /** Restores the files the run `runId` changed, from its checkpoints (refusing files changed since). */
+  async undo(runId: string): Promise<UndoReport> {
+    return loadRuntime().undoRun(runId, { workspace: this.workspace(), checkpoints: await this.checkpoints() });
+  }
+
+  /** The workspace-relative paths the run `runId` changed, in first-change order. */
+  async changedFiles(runId: string): Promise<string[]> {
+    return [...new Set((await (await this.checkpoints()).list(runId)).map((checkpoint) => checkpoint.path))];
+  }
+
   /** Cancels the active run; its journal stays resumable. */
   cancel(): void {
     this.abort?.abort(new Error('Cancelled by the user.'));
@@ -131,6 +145,7 @@ export class RunController implements vscode.Disposable {
     // The window is closing or reloading: stop, leaving the journal resumable from the Runs view.
     this.abort?.abort(new Error('The window was closed or reloaded; resume the run from the Runs view.'));
     this.changed.dispose();
+    this.eventFired.dispose();
     this.finished.dispose();
   }
 
@@ -178,7 +193,9 @@ export class RunController implements vscode.Disposable {
     const { initialRunState, reduceRunEvent } = loadRuntime();
     const base = this.state && this.state.runId === event.runId ? this.state : event.type === 'run_started' || !this.state ? initialRunState(event.runId) : this.state;
     this.deps.log.trace(`${event.runId} #${event.seq} ${event.type}${'stepId' in event ? ` ${event.stepId}` : ''}`);
-    this.setState(reduceRunEvent(base, event));
+    const state = reduceRunEvent(base, event);
+    this.setState(state);
+    this.eventFired.fire({ event, state });
   }
 
   private setState(state: RunState | undefined): void {

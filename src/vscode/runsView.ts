@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { RunResult } from '../core/engine/runOptions';
 import { runListModel } from '../core/view/runListModel';
 import type { PlanTreeNode } from '../core/view/planTreeModel';
-import { loadRuntime } from './loadRuntime';
+import { describeUndo } from '../core/tools/describeUndo';
 import type { PlanTreeProvider } from './planTreeProvider';
 import type { RunController, RunSetup } from './runController';
 
@@ -105,11 +105,10 @@ export function registerRunsCommands(deps: RunsCommandDeps): vscode.Disposable[]
     vscode.commands.registerCommand('taskPlanner.undoRun', async (arg?: unknown) => {
       const runId = runIdOf(arg);
       if (!runId) return;
-      const report = await loadRuntime().undoRun(runId, { workspace: deps.runs.workspace(), checkpoints: await deps.runs.checkpoints() });
-      const refused = report.refused.map((entry) => `${entry.path} (${entry.reason})`);
-      deps.log.info(`Undo run ${runId}: restored ${report.restored.join(', ') || 'nothing'}; refused ${refused.join('; ') || 'nothing'}`);
-      const message = `Task Planner: undo restored ${report.restored.length} file${report.restored.length === 1 ? '' : 's'}${refused.length > 0 ? `; left alone: ${refused.join('; ')}` : '.'}`;
-      void (refused.length > 0 ? vscode.window.showWarningMessage(message) : vscode.window.showInformationMessage(message));
+      const report = await deps.runs.undo(runId);
+      const message = `Task Planner: ${describeUndo(report)}`;
+      deps.log.info(`Run ${runId}: ${describeUndo(report)}`);
+      void (report.refused.length > 0 ? vscode.window.showWarningMessage(message) : vscode.window.showInformationMessage(message));
       return report;
     }),
   ];

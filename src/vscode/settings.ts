@@ -20,6 +20,8 @@ export interface TaskPlannerSettings {
   /** Time limit of one LLM request, in milliseconds. */
   requestTimeoutMs: number;
   planTreeLayout: 'flat' | 'levels';
+  /** Where "Plan task" shows the plan for review before it runs. */
+  review: 'panel' | 'quickPick';
 }
 
 /** Reads the settings for the first workspace folder; 0 budget values mean "no limit". */
@@ -53,5 +55,6 @@ export function readSettings(): TaskPlannerSettings {
     agentLimits,
     requestTimeoutMs: positive('timeouts.llmRequestMs') ?? 120_000,
     planTreeLayout: config.get<'flat' | 'levels'>('planTree.layout', 'flat'),
+    review: config.get<'panel' | 'quickPick'>('review', 'panel'),
   };
 }

@@ -1,13 +1,15 @@
 import * as vscode from 'vscode';
 import { parsePlan } from '../core/plan/parsePlan';
+import type { RunState } from '../core/engine/runEvents';
 import type { Plan } from '../core/plan/planSchema';
 import type { PlanPanelController } from './planPanelController';
 
 /**
  * "Show plan": opens the plan panel with the plan in the active editor when that is a
- * `*.plan.json` file, else with the current plan; says what to do when there is none.
+ * `*.plan.json` file, else with the current run (live) or plan; says what to do when
+ * there is none.
  */
-export async function showPlan(panels: PlanPanelController, currentPlan: () => Plan | undefined, log: vscode.LogOutputChannel): Promise<void> {
+export async function showPlan(panels: PlanPanelController, current: { plan: () => Plan | undefined; run: () => RunState | undefined }, log: vscode.LogOutputChannel): Promise<void> {
   const document = vscode.window.activeTextEditor?.document;
   if (document && /\.plan\.json$/i.test(document.fileName)) {
     const parsed = parsePlan(document.getText());
@@ -19,7 +21,13 @@ export async function showPlan(panels: PlanPanelController, currentPlan: () => P
     panels.show(parsed.plan);
     return;
   }
-  const plan = currentPlan();
+  const plan = current.plan();
+  const run = current.run();
+  if (run?.plan && run.plan.id === plan?.id) {
+    const panel = panels.show();
+    if (!panel.followsRun(run.runId)) panel.attachRun(run.runId, run);
+    return;
+  }
   if (plan || panels.panel()) {
     panels.show(plan === panels.panel()?.currentPlan() ? undefined : plan);
     return;

@@ -62,6 +62,13 @@ describe('Task Planner plan panel in the browser workbench', function () {
     // the webview restyles from the theme variables on its next frame
     await page.waitForTimeout(500);
   };
+  /** Switches to the built-in dark high-contrast theme through the workspace settings (the file is watched). */
+  const setHighContrast = async (): Promise<void> => {
+    mkdirSync(join(workspace!.path, '.vscode'), { recursive: true });
+    writeFileSync(join(workspace!.path, '.vscode', 'settings.json'), JSON.stringify({ 'workbench.colorTheme': 'Default High Contrast' }));
+    await page.locator('.monaco-workbench.hc-black').waitFor({ timeout: 15_000 });
+    await page.waitForTimeout(500);
+  };
 
   before(async function () {
     assert.ok(existsSync(join(root, 'dist', 'webview.js')), 'dist/webview.js is missing: build first (npm run build)');
@@ -157,6 +164,10 @@ describe('Task Planner plan panel in the browser workbench', function () {
     await shoot('panel-run-dark');
     await setTheme('light');
     await shoot('panel-run-light');
+    await setHighContrast();
+    await shoot('panel-run-high-contrast');
+    // the webview follows: its body carries the theme kind VS Code gives it
+    assert.match((await panel.locator('body').getAttribute('class')) ?? '', /vscode-high-contrast/);
   });
 
   it('renders a 500-step plan within 150 ms, measured in the page', async () => {
@@ -175,6 +186,7 @@ describe('Task Planner plan panel in the browser workbench', function () {
     await openPlanFile('big.plan.json');
     await runCommand(page, 'Show plan');
     await panel.locator('plan-panel-app[data-mode="review"] h1.objective', { hasText: 'Read the workspace 200 times' }).waitFor({ timeout: 30_000 });
+    await shoot('panel-review-high-contrast');
     const before = { received: Number(await app().getAttribute('data-received')), gaps: Number(await app().getAttribute('data-version-gaps')), stale: Number(await app().getAttribute('data-stale')) };
     await panel.locator('vscode-button[data-action="start"]').click();
     await panel.locator('.run-status', { hasText: 'completed' }).waitFor({ timeout: 90_000 });

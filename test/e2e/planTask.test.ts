@@ -1,7 +1,7 @@
 // End-to-end: a real browser drives the real VS Code workbench (code-server) with Task Planner installed,
 // the way a person uses it. Screenshots go to test-results/screenshots/e2e/ (git-ignored, emptied per run).
 import * as assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchBrowser, type Browser } from '../host/browser.cjs';
@@ -28,6 +28,9 @@ describe('Task Planner in the browser workbench', function () {
     mkdirSync(screenshots, { recursive: true });
     workspace = temporaryFolder('task-planner-e2e-ws-');
     cpSync(join(root, 'test', 'fixtures', 'demo-workspace'), workspace.path, { recursive: true });
+    // The review in a QuickPick (the other e2e suites review in the plan panel, the default).
+    mkdirSync(join(workspace.path, '.vscode'), { recursive: true });
+    writeFileSync(join(workspace.path, '.vscode', 'settings.json'), JSON.stringify({ 'taskPlanner.review': 'quickPick' }));
     // Installed the way `npm start` installs it: a link in the server's extensions folder.
     server = await startCodeServer({ linkExtensions: [root] });
     browser = await launchBrowser();
@@ -81,7 +84,7 @@ describe('Task Planner in the browser workbench', function () {
     assert.match(labels[1] ?? '', /^2\. Add a remove command/i);
     assert.match(labels[2] ?? '', /^3\. Run `?npm test/i);
     await shoot('plan');
-    // The review QuickPick (Start / Cancel) follows; Escape cancels without running anything.
+    // The review QuickPick (Start / Cancel, chosen in the settings) follows; Escape cancels without running anything.
     await quickInputField(page, 'Task Planner: review the plan');
     await shoot('review');
     await page.keyboard.press('Escape');

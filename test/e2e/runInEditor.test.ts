@@ -1,4 +1,4 @@
-// End-to-end: Plan task → review → run with approvals in the diff editor, rejection, a clarification answered by typing,
+// End-to-end: Plan task → review in the plan panel → run with approvals in the diff editor, rejection, a clarification answered by typing,
 // and a run waiting for approval that survives a window reload and finishes after Resume in the Runs view.
 // The model is the fake OpenAI-compatible server, started here; the extension host reaches it on 127.0.0.1.
 import * as assert from 'node:assert/strict';
@@ -31,16 +31,18 @@ describe('Task Planner runs in the editor (browser workbench)', function () {
   const rows = (view: string): Locator => page.locator('.sidebar .pane').filter({ has: page.locator('.pane-header', { hasText: new RegExp(`^\\s*${view}`) }) }).locator('.monaco-list-row');
   const planRow = (text: string | RegExp): Locator => rows('Plan').filter({ hasText: text }).first();
 
-  /** Plan task with `request`, then Start in the review QuickPick. */
-  const planAndStart = async (request: string): Promise<void> => {
+  /** Plan task with `request`, then Start in the plan panel, where the plan is reviewed (`firstStepId` shows when it is there). */
+  const planAndStart = async (request: string, firstStepId: string): Promise<void> => {
     await runCommand(page, 'Plan task');
     await quickInputField(page, 'Task Planner: Plan task');
     await page.keyboard.type(request, { delay: 5 });
     await page.keyboard.press('Enter');
-    await quickInputField(page, 'Task Planner: review the plan');
-    const start = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Start' }).first();
-    await start.click();
-    await page.locator('.quick-input-title', { hasText: 'review the plan' }).waitFor({ state: 'hidden', timeout: 10_000 });
+    const panel = page.frameLocator('iframe.webview.ready').first().frameLocator('#active-frame');
+    const review = panel.locator('plan-panel-app[data-mode="review"]');
+    await review.locator(`li.step[data-step-id="${firstStepId}"]`).waitFor({ timeout: 30_000 });
+    await review.locator('vscode-button[data-action="start"]').click();
+    // The run's first prompt (a diff editor) may cover the panel at once: the tests wait for that prompt.
+    await review.waitFor({ state: 'detached', timeout: 15_000 });
   };
   /** The editor-title action `label` of the active (diff) editor. */
   const titleAction = (label: string): Locator => page.locator(`.editor-group-container.active .action-label[aria-label^="${label}"]`).first();
@@ -79,7 +81,7 @@ describe('Task Planner runs in the editor (browser workbench)', function () {
 
   it('(a) plans, opens the diff editor for a write, writes the file on Approve, and shows the step completed', async () => {
     model.enqueue(planReply([toolStep('S1', 'Write the greeting', 'write_file', { path: 'greeting.txt', content: 'hello from the plan\n' })]));
-    await planAndStart('Write a greeting file');
+    await planAndStart('Write a greeting file', 'S1');
     await page.locator('.tab', { hasText: 'S1 Write the greeting' }).first().waitFor({ timeout: 30_000 });
     await page.locator('.monaco-diff-editor').first().waitFor();
     assert.equal(existsSync(join(workspace!.path, 'greeting.txt')), false, 'the file exists before approval');
@@ -93,7 +95,7 @@ describe('Task Planner runs in the editor (browser workbench)', function () {
   it('(b) Reject leaves the file unchanged and the step skipped', async () => {
     const before = readFileSync(join(workspace!.path, 'README.md'), 'utf8');
     model.enqueue(planReply([toolStep('S1', 'Rewrite the readme', 'write_file', { path: 'README.md', content: 'gone\n' }, [], { critical: false })]));
-    await planAndStart('Rewrite the readme');
+    await planAndStart('Rewrite the readme', 'S1');
     await page.locator('.tab', { hasText: 'S1 Rewrite the readme' }).first().waitFor({ timeout: 30_000 });
     await titleAction('Reject').click();
     await planRow(/write_file · skipped/).waitFor({ timeout: 30_000 });
@@ -102,7 +104,7 @@ describe('Task Planner runs in the editor (browser workbench)', function () {
 
   it('(c) asks a clarification in a QuickPick answered by typing', async () => {
     model.enqueue(planReply([{ id: 'Q1', title: 'Choose a license', kind: 'clarification', input: 'Which license should the project use?', dependsOn: [] }]));
-    await planAndStart('Ask which license to use');
+    await planAndStart('Ask which license to use', 'Q1');
     const field = await quickInputField(page, 'Task Planner: Choose a license');
     await field.focus();
     await page.keyboard.type('Apache-2.0', { delay: 10 });
@@ -120,7 +122,7 @@ describe('Task Planner runs in the editor (browser workbench)', function () {
         toolStep('L1', 'List the files again', 'list_files', {}, ['W1']),
       ]),
     );
-    await planAndStart('Read, write a summary, list');
+    await planAndStart('Read, write a summary, list', 'R1');
     await page.locator('.tab', { hasText: 'W1 Write the summary' }).first().waitFor({ timeout: 30_000 });
     await planRow(/read_file · skipped/).waitFor({ timeout: 30_000 });
     await planRow(/awaiting approval/).waitFor();

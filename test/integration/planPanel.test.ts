@@ -1,9 +1,12 @@
 // The plan panel in the real extension host: the real webview loads, says `ready`, gets snapshots and renders them.
 import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { TaskPlannerApi } from '../../src/extension';
 import type { Plan } from '../../src/core/plan/planSchema';
 import type { HostToWebviewMessage } from '../../src/shared/panelProtocol';
+import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
 
 const plan: Plan = {
   id: 'panel-it',
@@ -84,5 +87,103 @@ describe('plan panel in the VS Code extension host', () => {
     assert.ok(done.mode === 'run');
     assert.deepEqual(done.run.steps.map((step) => step.status), ['completed', 'completed']);
     assert.equal(done.run.timeline.bars.length, 2);
+  });
+});
+
+describe('Plan task reviewed in the plan panel, run through the editor (fake OpenAI server)', function () {
+  this.timeout(60_000);
+  const server = new FakeOpenAiServer();
+  const config = () => vscode.workspace.getConfiguration('taskPlanner');
+  const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
+  let api: TaskPlannerApi;
+  const reply = (steps: unknown[]) => ({ kind: 'message' as const, content: JSON.stringify({ objective: 'panel flow', steps }) });
+  const reviewOf = (planId: string) => () => {
+    const model = api.planPanel.model();
+    return model?.mode === 'review' && model.review.planId === planId ? model.review : undefined;
+  };
+
+  before(async () => {
+    const extension = vscode.extensions.getExtension<TaskPlannerApi>('task-planner.task-planner');
+    assert.ok(extension);
+    api = await extension.activate();
+    await server.start();
+    await config().update('llm.provider', 'openai', vscode.ConfigurationTarget.Workspace);
+    await config().update('llm.baseUrl', server.baseURL, vscode.ConfigurationTarget.Workspace);
+    assert.equal(config().get('review'), 'panel', 'the panel is the default review');
+  });
+
+  after(async () => {
+    api.planPanel.close();
+    await config().update('llm.provider', undefined, vscode.ConfigurationTarget.Workspace);
+    await config().update('llm.baseUrl', undefined, vscode.ConfigurationTarget.Workspace);
+    await server.close();
+  });
+
+  it('Start in the panel runs through the editor: the approval opens from the panel, the panel follows to completion, Undo restores', async () => {
+    server.enqueue(reply([{ id: 'P1', title: 'Write the panel note', kind: 'tool', dependsOn: [], tool: 'write_file', args: { path: 'panel-note.txt', content: 'written after review\n' } }]));
+    const outcome = api.planTask('Write a note after reviewing it in the panel');
+    const review = await until('the plan under review in the panel', () => {
+      const model = api.planPanel.model();
+      return model?.mode === 'review' && model.review.steps[0]?.id === 'P1' ? model.review : undefined;
+    });
+    assert.equal(review.steps[0]!.tool, 'write_file');
+    await api.planPanel.send({ type: 'start' });
+    const started = await outcome;
+    assert.ok(started.run, 'Plan task did not start the run after Start in the panel');
+    assert.deepEqual(await api.nextPrompt(), { stepId: 'P1', kind: 'approval' });
+    const waiting = await until('the pending approval in the panel', () => {
+      const model = api.planPanel.model();
+      return model?.mode === 'run' && model.run.pending.length > 0 ? model.run : undefined;
+    });
+    assert.equal(waiting.pending[0]!.stepId, 'P1');
+    assert.equal(existsSync(join(root, 'panel-note.txt')), false, 'written before approval');
+    const diffTabs = () => vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputTextDiff);
+    await until('the diff editor of the approval', () => diffTabs().length > 0);
+    // Closed, so the panel's button must open it again.
+    await vscode.window.tabGroups.close(diffTabs());
+    assert.equal(diffTabs().length, 0);
+    await api.planPanel.send({ type: 'openApproval', stepId: 'P1' });
+    const diff = await until('the diff editor reopened from the panel', () => {
+      const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+      return tab?.input instanceof vscode.TabInputTextDiff ? tab : undefined;
+    });
+    assert.match(diff.label, /P1 Write the panel note/);
+    await vscode.commands.executeCommand('taskPlanner.approve');
+    assert.equal((await started.run)?.status, 'completed');
+    assert.equal(readFileSync(join(root, 'panel-note.txt'), 'utf8'), 'written after review\n');
+    const done = await until('the run summary with the changed file', () => {
+      const model = api.planPanel.model();
+      return model?.mode === 'run' && model.run.summary?.changedFiles.length ? model.run : undefined;
+    });
+    assert.equal(done.status, 'completed');
+    assert.deepEqual(done.summary?.changedFiles, ['panel-note.txt']);
+    await api.planPanel.send({ type: 'undoRun' });
+    assert.equal(existsSync(join(root, 'panel-note.txt')), false, 'Undo run from the panel did not remove the file');
+    const notice = api.planPanel.posted().filter((message) => message.type === 'notice').at(-1);
+    assert.ok(notice?.type === 'notice');
+    assert.equal(notice.text, 'Undo restored 1 file.');
+  });
+
+  it('Regenerate sends the feedback to the model and shows the next version; Cancel closes the review without running', async () => {
+    server.enqueue(reply([{ id: 'G1', title: 'List the files', kind: 'tool', dependsOn: [], tool: 'list_files', args: {} }]));
+    const outcome = api.planTask('Look around the workspace');
+    const first = await until('the first version under review', () => {
+      const model = api.planPanel.model();
+      return model?.mode === 'review' && model.review.steps[0]?.id === 'G1' ? model.review : undefined;
+    });
+    server.enqueue(reply([
+      { id: 'G1', title: 'List the files', kind: 'tool', dependsOn: [], tool: 'list_files', args: {} },
+      { id: 'G2', title: 'Read the README', kind: 'tool', dependsOn: ['G1'], tool: 'read_file', args: { path: 'README.md' } },
+    ]));
+    const asked = server.chatRequests.length;
+    await api.planPanel.send({ type: 'regenerate', feedback: 'Also read the README, please' });
+    const second = await until('the regenerated version', reviewOf(first.planId));
+    assert.equal(second.planVersion, first.planVersion + 1);
+    assert.deepEqual(second.steps.map((step) => step.id), ['G1', 'G2']);
+    assert.ok(JSON.stringify(server.chatRequests.slice(asked).map((request) => request.body?.messages)).includes('Also read the README, please'), 'the feedback did not reach the model');
+    await api.planPanel.send({ type: 'cancel' });
+    const cancelled = await outcome;
+    assert.equal(cancelled.run, undefined, 'a cancelled review started a run');
+    assert.equal(api.planPanel.isOpen(), false);
   });
 });

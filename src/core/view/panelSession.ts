@@ -77,9 +77,23 @@ export class PanelSession {
     return result;
   }
 
-  /** Starts showing a run (its events follow through `applyRunEvent`). */
-  attachRun(runId: string): void {
-    this.run = initialRunState(runId);
+  /** True while a plan is under review (no run attached). */
+  isReviewing(): boolean {
+    return this.plan !== undefined && this.run === undefined;
+  }
+
+  /** Whether events of `runId` belong to the attached run (itself, or one of its repair runs). */
+  follows(runId: string): boolean {
+    if (!this.run) return false;
+    return runId === this.run.runId || runId.startsWith(`${this.run.runId.replace(/-replan-\d+$/, '')}-replan-`);
+  }
+
+  /**
+   * Starts showing the run `runId`, whose events follow through `applyRunEvent`; `seed` is
+   * its snapshot so far when the panel joins a run already going (a resumed one, say).
+   */
+  attachRun(runId: string, seed?: RunState): void {
+    this.run = seed && seed.runId === runId ? cloneRunState(seed) : initialRunState(runId);
     this.details = {};
     this.outputSeq = 0;
     this.tails = {};
@@ -91,9 +105,8 @@ export class PanelSession {
    * output chunk to post for `step_output` events.
    */
   applyRunEvent(event: RunEvent): OutputChunk | undefined {
-    if (!this.run) return undefined;
+    if (!this.run || !this.follows(event.runId)) return undefined;
     if (event.runId !== this.run.runId) {
-      if (!event.runId.startsWith(`${this.run.runId.replace(/-replan-\d+$/, '')}-replan-`)) return undefined;
       const next = cloneRunState(this.run);
       next.runId = event.runId;
       this.run = next;

@@ -1,0 +1,113 @@
+import assert from 'node:assert/strict';
+import { initialRunState, reduceRunEvent } from '../../../../src/core/engine/reduceRunEvent';
+import type { RunEvent } from '../../../../src/core/engine/runEvents';
+import { PanelSession } from '../../../../src/core/view/panelSession';
+import type { PanelViewModel } from '../../../../src/shared/panelViewModel';
+import { makePlan, makeStep } from '../../../support/randomPlans';
+
+const tools = ['read_file', 'write_file'];
+const plan = makePlan([makeStep('A', { kind: 'tool', tool: 'read_file', args: { path: 'a.txt' }, agent: undefined }), makeStep('B', { kind: 'tool', tool: 'read_file', args: { path: 'b.txt' }, agent: undefined, dependsOn: ['A'] })]);
+
+type EventBody = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, 'runId' | 'seq' | 'time'> : never) : never;
+
+/** Numbers events of `runId` from 1, one millisecond apart. */
+function events(runId: string, bodies: EventBody[]): RunEvent[] {
+  return bodies.map((body, index) => ({ ...body, runId, seq: index + 1, time: 1_000 + index }) as RunEvent);
+}
+
+function runOf(model: PanelViewModel) {
+  assert.equal(model.mode, 'run');
+  return model.mode === 'run' ? model.run : undefined!;
+}
+
+describe('PanelSession', () => {
+  it('reviews a plan: edits go through editPlan, refusals say why, every snapshot has the next version', () => {
+    const session = new PanelSession('s1', tools);
+    session.setPlan(plan);
+    assert.equal(session.isReviewing(), true);
+    const first = session.snapshot(0);
+    assert.equal(first.mode, 'review');
+    assert.equal(first.version, 1);
+    const edited = session.applyEdit({ type: 'updateStep', stepId: 'A', patch: { title: 'Read a.txt first' } });
+    assert.equal(edited.ok, true);
+    assert.equal(session.currentPlan()?.version, 2);
+    const refused = session.applyEdit({ type: 'moveStep', stepId: 'B', toIndex: 0 });
+    assert.equal(refused.ok, false);
+    assert.match(refused.ok ? '' : refused.error, /dependenc/);
+    const second = session.snapshot(0);
+    assert.equal(second.version, 2);
+    assert.equal(second.mode === 'review' && second.review.steps[0]?.title, 'Read a.txt first');
+  });
+
+  it('folds the attached run, numbers output chunks and ignores events of other runs', () => {
+    const session = new PanelSession('s1', tools);
+    session.setPlan(plan);
+    session.attachRun('run-1');
+    assert.equal(session.isReviewing(), false);
+    const chunks = events('run-1', [
+      { type: 'run_started', plan },
+      { type: 'step_started', stepId: 'A', attempt: 1 },
+      { type: 'step_output', stepId: 'A', text: 'hello ' },
+      { type: 'step_output', stepId: 'A', text: 'world' },
+    ]).map((event) => session.applyRunEvent(event));
+    assert.deepEqual(chunks.slice(2).map((chunk) => chunk?.seq), [1, 2]);
+    assert.equal(session.applyRunEvent(events('other-run', [{ type: 'step_completed', stepId: 'A', result: 'x' }])[0]!), undefined);
+    const run = runOf(session.snapshot(5));
+    assert.equal(run.steps.find((step) => step.id === 'A')?.status, 'running');
+    assert.deepEqual(session.outputResync(), { type: 'outputResync', runId: 'run-1', seq: 2, tails: { A: 'hello world' } });
+    assert.equal(session.applyEdit({ type: 'skipStep', stepId: 'B' }).ok, false, 'a running plan cannot be edited');
+  });
+
+  it('follows the repair runs of the attached run, and nothing else', () => {
+    const session = new PanelSession('s1', tools);
+    session.attachRun('run-7');
+    assert.equal(session.follows('run-7'), true);
+    assert.equal(session.follows('run-7-replan-1'), true);
+    assert.equal(session.follows('run-70'), false);
+    assert.equal(session.follows('run-8-replan-1'), false);
+    session.applyRunEvent(events('run-7', [{ type: 'run_started', plan }])[0]!);
+    session.applyRunEvent({ ...events('run-7-replan-1', [{ type: 'run_started', plan }])[0]! });
+    assert.equal(session.runId(), 'run-7-replan-1');
+    assert.equal(session.follows('run-7-replan-2'), true);
+  });
+
+  it('joins a run already going from its snapshot, without the events before it', () => {
+    const sofar = events('run-9', [
+      { type: 'run_started', plan },
+      { type: 'step_started', stepId: 'A', attempt: 1 },
+      { type: 'step_completed', stepId: 'A', result: 'contents of a' },
+    ]).reduce(reduceRunEvent, initialRunState('run-9'));
+    const session = new PanelSession('s1', tools);
+    session.attachRun('run-9', sofar);
+    assert.equal(session.isRunning(), true);
+    assert.equal(session.currentPlan()?.id, plan.id);
+    session.applyRunEvent({ type: 'step_started', stepId: 'B', attempt: 1, runId: 'run-9', seq: 4, time: 2_000 });
+    const run = runOf(session.snapshot(2_500));
+    assert.deepEqual(
+      run.steps.map((step) => [step.id, step.status]),
+      [
+        ['A', 'completed'],
+        ['B', 'running'],
+      ],
+    );
+    // step states are replaced, never mutated (reduceRunEvent's contract): the maps must not be shared
+    sofar.steps.A = { ...sofar.steps.A!, status: 'failed' };
+    assert.equal(runOf(session.snapshot(2_500)).steps[0]?.status, 'completed', 'the seed is copied, not shared');
+  });
+
+  it('ignores a seed of another run', () => {
+    const session = new PanelSession('s1', tools);
+    session.attachRun('run-2', reduceRunEvent(initialRunState('run-1'), events('run-1', [{ type: 'run_started', plan }])[0]!));
+    assert.equal(session.currentPlan(), undefined);
+  });
+
+  it('blocks Start while a run goes on and when there is no plan', () => {
+    const session = new PanelSession('s1', tools);
+    assert.match(session.startBlockedReason() ?? '', /no plan/);
+    session.setPlan(plan);
+    assert.equal(session.startBlockedReason(), undefined);
+    session.attachRun('run-3');
+    session.applyRunEvent(events('run-3', [{ type: 'run_started', plan }])[0]!);
+    assert.notEqual(session.startBlockedReason(), undefined);
+  });
+});
