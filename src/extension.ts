@@ -6,9 +6,10 @@ import { ApiKeyStore } from './vscode/apiKeyStore';
 import { registerLanguageModelTools } from './vscode/languageModelTools';
 import { PendingPrompts } from './vscode/pendingPrompts';
 import { quickPickPlanReview, type PlanReview } from './vscode/planReview';
-import { planTask, regeneratePlan, type PlanTaskOptions, type PlanTaskOutcome } from './vscode/planTaskCommand';
+import { planTask, planTaskFromEditor, regeneratePlan, type PlanTaskOptions, type PlanTaskOutcome } from './vscode/planTaskCommand';
 import { PlanTreeProvider } from './vscode/planTreeProvider';
 import { ProposalDocuments, proposalScheme } from './vscode/proposalDocuments';
+import { RequestEditors } from './vscode/requestEditor';
 import { RunController } from './vscode/runController';
 import { RunsTreeProvider, registerRunsCommands } from './vscode/runsView';
 import { runSetupFor } from './vscode/runSetup';
@@ -41,8 +42,8 @@ export interface TaskPlannerApi {
   runIds(): Promise<string[]>;
   /** Resumes a stored run, as the Runs view's "Resume" does. */
   resumeRun(runId: string): Promise<RunResult>;
-  /** Replaces the plan review chosen by `taskPlanner.review` (tests and other extensions). */
-  setPlanReview(review: PlanReview): void;
+  /** Replaces the plan review chosen by `taskPlanner.review` (tests and other extensions); `undefined` restores it. */
+  setPlanReview(review: PlanReview | undefined): void;
   /** The plan panel: open it with a plan, exchange messages with it. */
   planPanel: PlanPanelProbe;
   /** How long `activate` itself took, in milliseconds (the integration suite prints it). */
@@ -89,11 +90,13 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
     return { controller, flow };
   });
   const review = (): PlanReview => reviewOverride ?? (readSettings().review === 'panel' ? panels().flow.review : quickPickPlanReview);
-  const deps = { tree, log, keys, tools, runs, review };
+  const requests = new RequestEditors();
+  const deps = { tree, log, keys, tools, runs, review, requests };
   const panelProbe = lazy(() => loadRuntime().createPlanPanelProbe(panels().controller));
   context.subscriptions.push(
     vscode.commands.registerCommand('taskPlanner.showPlan', () => loadRuntime().showPlan(panels().controller, { plan: () => tree.currentPlan(), run: () => runs.current() }, log)),
     log,
+    requests,
     tree,
     pending,
     documents,
@@ -104,6 +107,7 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
     vscode.window.registerTreeDataProvider('taskPlanner.plan', tree),
     vscode.window.registerTreeDataProvider('taskPlanner.runs', runsTree),
     vscode.commands.registerCommand('taskPlanner.planTask', () => planTask(deps)),
+    vscode.commands.registerCommand('taskPlanner.planTaskFromEditor', () => planTaskFromEditor(deps)),
     vscode.commands.registerCommand('taskPlanner.planTaskWithFiles', (uri?: vscode.Uri, uris?: vscode.Uri[]) => planTask(deps, { files: uris ?? (uri ? [uri] : []) })),
     vscode.commands.registerCommand('taskPlanner.setApiKey', () => keys.set()),
     vscode.commands.registerCommand('taskPlanner.clearApiKey', () => keys.clear()),

@@ -10,6 +10,7 @@ import { resolveProvider } from './llmProvider';
 import type { PlanReview } from './planReview';
 import type { PlanTreeProvider } from './planTreeProvider';
 import type { RunController } from './runController';
+import { requestFromEditor, type RequestEditors } from './requestEditor';
 import { readSettings } from './settings';
 import { runSetupFor } from './runSetup';
 
@@ -23,8 +24,10 @@ export interface PlanTaskDeps {
   keys: ApiKeyStore;
   tools: () => readonly Tool[];
   runs: RunController;
-  /** The review before the run: the QuickPick by default, the plan panel when it exists. */
+  /** The review before the run, as `taskPlanner.review` chooses: the plan panel or a QuickPick. */
   review: () => PlanReview;
+  /** Multi-line requests written in an editor. */
+  requests: RequestEditors;
 }
 
 /** Options of one "Plan task". */
@@ -50,15 +53,7 @@ export interface PlanTaskOutcome {
  * notification, shows the plan and its critique, lets the user review it, then runs it.
  */
 export async function planTask(deps: PlanTaskDeps, options: PlanTaskOptions = {}): Promise<PlanTaskOutcome> {
-  const text =
-    options.request ??
-    (await vscode.window.showInputBox({
-      title: 'Task Planner: Plan task',
-      prompt: 'Describe what you want done. Separate steps with "then", or paste a list. URLs and the current selection are attached.',
-      placeHolder: 'e.g. Read src/app.ts, then add input validation, then run `npm test`',
-      ignoreFocusOut: true,
-      validateInput: (value) => (value.trim() === '' ? 'Describe the task to plan.' : value.length > maxRequestLength ? `Keep the request under ${maxRequestLength} characters.` : undefined),
-    }));
+  const text = options.request ?? (await askRequest(deps.requests));
   if (text === undefined || text.trim() === '') return {};
   const settings = readSettings();
   const attachments = collectAttachments(text, options.files ?? []);
@@ -101,6 +96,75 @@ export async function planTask(deps: PlanTaskDeps, options: PlanTaskOptions = {}
     void vscode.window.showErrorMessage(`Task Planner: ${message}`);
   });
   return { plan: accepted, critique, run };
+}
+
+/**
+ * Asks for the request in an input box. Its button moves what was typed into a request
+ * editor for a longer, multi-line request (planned from that editor's title); then, as
+ * when the box is dismissed, there is nothing to plan now (`undefined`).
+ */
+async function askRequest(requests: RequestEditors): Promise<string | undefined> {
+  const box = vscode.window.createInputBox();
+  box.title = 'Task Planner: Plan task';
+  box.prompt = 'Describe what you want done. Separate steps with "then". URLs and the current selection are attached. For a longer request with lines and lists, use the button on the right.';
+  box.placeholder = 'e.g. Read src/app.ts, then add input validation, then run `npm test`';
+  box.ignoreFocusOut = true;
+  const toEditor: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('go-to-file'), tooltip: 'Write a longer, multi-line request in an editor' };
+  box.buttons = [toEditor];
+  const problem = (value: string): string | undefined => (value.trim() === '' ? 'Describe the task to plan.' : value.length > maxRequestLength ? `Keep the request under ${maxRequestLength} characters.` : undefined);
+  return new Promise<string | undefined>((resolve) => {
+    let answer: string | undefined;
+    let moveToEditor = false;
+    box.onDidChangeValue((value) => {
+      box.validationMessage = value === '' ? undefined : problem(value);
+    });
+    box.onDidAccept(() => {
+      const why = problem(box.value);
+      if (why) {
+        box.validationMessage = why;
+        return;
+      }
+      answer = box.value;
+      box.hide();
+    });
+    box.onDidTriggerButton((button) => {
+      if (button !== toEditor) return;
+      moveToEditor = true;
+      box.hide();
+    });
+    box.onDidHide(() => {
+      const typed = box.value;
+      box.dispose();
+      if (moveToEditor) void requests.open(typed);
+      resolve(answer);
+    });
+    box.show();
+  });
+}
+
+/**
+ * "Plan task from the editor": plans the active editor's selection, or its whole text (a
+ * request editor's hint comment left out). A request editor is closed once its plan runs.
+ */
+export async function planTaskFromEditor(deps: PlanTaskDeps): Promise<PlanTaskOutcome> {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor) {
+    void vscode.window.showWarningMessage('Task Planner: open an editor with the request first (or run "Plan task" and use its button for a multi-line request).');
+    return {};
+  }
+  const request = requestFromEditor(editor);
+  if (request === undefined) {
+    void vscode.window.showWarningMessage('Task Planner: this editor holds no request: write what you want done, then plan it again.');
+    return {};
+  }
+  if (request.length > maxRequestLength) {
+    void vscode.window.showWarningMessage(`Task Planner: the request has ${request.length} characters; keep it under ${maxRequestLength} (select the part to plan).`);
+    return {};
+  }
+  const outcome = await planTask(deps, { request });
+  // Kept until the plan runs: after a failed or cancelled planning the user refines it.
+  if (outcome.run && deps.requests.isRequest(editor.document)) await deps.requests.discard(editor.document);
+  return outcome;
 }
 
 /** A plan with its critique and the planner's warnings. */

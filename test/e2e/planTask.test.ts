@@ -89,4 +89,34 @@ describe('Task Planner in the browser workbench', function () {
     await shoot('review');
     await page.keyboard.press('Escape');
   });
+
+  it('moves the request into an editor for a multi-line request, and plans it from the editor title', async () => {
+    await runCommand(page, 'Plan task');
+    await quickInputField(page, 'Task Planner: Plan task');
+    await page.keyboard.type('Tidy up the notes app:', { delay: 5 });
+    await page.locator('.quick-input-widget .action-label[aria-label^="Write a longer, multi-line request"]').click();
+    const editor = page.locator('.editor-group-container.active .monaco-editor').first();
+    await editor.locator('.view-line', { hasText: 'Tidy up the notes app:' }).waitFor({ timeout: 15_000 });
+    // the cursor waits at the end of what was typed, above the hint
+    await page.locator('.statusbar-item', { hasText: 'Ln 1, Col 23' }).waitFor({ timeout: 10_000 });
+    for (const line of ['', '- Read README.md', '- List the files in src', '- Run `npm run lint`']) {
+      // Escape first: Enter would accept a word suggestion the editor may be showing
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Enter');
+      await page.keyboard.type(line, { delay: 5 });
+    }
+    await page.keyboard.press('Escape');
+    await editor.locator('.view-line', { hasText: 'Run `npm run lint`' }).waitFor();
+    await shoot('request-editor');
+    await page.locator('.editor-group-container.active .action-label[aria-label^="Plan task from the editor"]').click();
+    await quickInputField(page, 'Task Planner: review the plan');
+    const rows = page.locator('.sidebar .monaco-list-row');
+    await rows.filter({ hasText: 'npm run lint' }).waitFor({ timeout: 10_000 });
+    const labels = (await rows.allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim());
+    assert.equal(labels.length, 3, `expected a step per list line, got: ${JSON.stringify(labels)}`);
+    assert.match(labels[0] ?? '', /^1\. Read README\.md/);
+    assert.match(labels[1] ?? '', /^2\. List the files in src/);
+    assert.match(labels[2] ?? '', /^3\. Run `?npm run lint/);
+    await page.keyboard.press('Escape');
+  });
 });

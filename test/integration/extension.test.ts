@@ -60,4 +60,33 @@ describe('Task Planner in the VS Code extension host', () => {
     assert.equal(labels.length, 2, `expected two steps, got: ${JSON.stringify(labels)}`);
     assert.ok(labels.every((label) => !/CHANGELOG/.test(label)), 'the earlier plan is still shown');
   });
+
+  it('plans a multi-line request from an editor: the whole text, or only the selection', async () => {
+    const api = await activatedApi();
+    const reviewed: string[][] = [];
+    api.setPlanReview(async (plan) => {
+      reviewed.push(plan.steps.map((step) => step.title));
+      return undefined;
+    });
+    try {
+      const request = ['Three things, please:', '', '1. Read README.md', '2. List the files in src', '3. Run `npm test`'].join('\n');
+      const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: request });
+      const editor = await vscode.window.showTextDocument(document);
+      const whole = (await vscode.commands.executeCommand('taskPlanner.planTaskFromEditor')) as { plan?: { steps: unknown[] } };
+      assert.equal(whole.plan?.steps.length, 3, `expected a step per list line, got: ${JSON.stringify(reviewed.at(-1))}`);
+      assert.match(api.planTreeLabels()[2] ?? '', /npm test/);
+      editor.selection = new vscode.Selection(3, 0, 3, document.lineAt(3).text.length);
+      const selected = (await vscode.commands.executeCommand('taskPlanner.planTaskFromEditor')) as { plan?: { steps: { title: string }[] } };
+      assert.equal(selected.plan?.steps.length, 1);
+      assert.match(selected.plan?.steps[0]?.title ?? '', /List the files/i);
+      assert.equal(reviewed.length, 2, 'each plan went to the review');
+      editor.selection = new vscode.Selection(1, 0, 1, 0);
+      await editor.edit((edit) => edit.replace(new vscode.Range(0, 0, document.lineCount, 0), '<!-- only a comment -->\n'));
+      const blank = (await vscode.commands.executeCommand('taskPlanner.planTaskFromEditor')) as { plan?: unknown };
+      assert.equal(blank.plan, undefined, 'a blank request was planned');
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    } finally {
+      api.setPlanReview(undefined);
+    }
+  });
 });

@@ -1,0 +1,68 @@
+import * as vscode from 'vscode';
+
+/** The context key that shows "Plan this request" in the title of a request editor. */
+const contextKey = 'taskPlanner.requestEditor';
+
+/** The last line of a new request document; a comment, so it is left out of the request (and the tab keeps the request's first line as its title). */
+const hint = '<!-- Describe the task: as many lines, lists and code blocks as you like. Then click "Plan this request" in this editor\'s title (or run "Task Planner: Plan task from the editor"). -->';
+
+/**
+ * Requests longer than an input box: untitled Markdown documents opened from the "Plan
+ * task" input box, with "Plan this request" in their title (the `taskPlanner.requestEditor`
+ * context key). Any editor's text can be planned too: its selection, or all of it.
+ */
+export class RequestEditors implements vscode.Disposable {
+  private readonly documents = new Set<string>();
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor() {
+    this.subscriptions = [
+      vscode.window.onDidChangeActiveTextEditor((editor) => this.updateContext(editor)),
+      vscode.workspace.onDidCloseTextDocument((document) => this.documents.delete(document.uri.toString())),
+    ];
+  }
+
+  /** Opens a new request document holding `text` (what was typed in the input box so far). */
+  async open(text: string): Promise<vscode.TextEditor> {
+    const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: `${text}\n\n${hint}\n` });
+    this.documents.add(document.uri.toString());
+    // The cursor goes after the typed text together with the opening, so no keystroke lands before it.
+    const end = document.positionAt(text.length);
+    const editor = await vscode.window.showTextDocument(document, { preview: false, selection: new vscode.Range(end, end) });
+    this.updateContext(editor);
+    return editor;
+  }
+
+  /** Whether `document` is a request document opened here. */
+  isRequest(document: vscode.TextDocument): boolean {
+    return this.documents.has(document.uri.toString());
+  }
+
+  /** Closes a request document without asking to save it (it was planned). */
+  async discard(document: vscode.TextDocument): Promise<void> {
+    this.documents.delete(document.uri.toString());
+    const tab = vscode.window.tabGroups.all.flatMap((group) => group.tabs).find((entry) => entry.input instanceof vscode.TabInputText && entry.input.uri.toString() === document.uri.toString());
+    if (!tab) return;
+    await vscode.window.showTextDocument(document, { preview: false, preserveFocus: false });
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  }
+
+  dispose(): void {
+    for (const subscription of this.subscriptions) subscription.dispose();
+  }
+
+  private updateContext(editor: vscode.TextEditor | undefined): void {
+    void vscode.commands.executeCommand('setContext', contextKey, editor !== undefined && this.isRequest(editor.document));
+  }
+}
+
+/**
+ * The request an editor holds: its selection when there is one, else its whole text, with
+ * Markdown comments (the request document's hint) left out; `undefined` when blank.
+ */
+export function requestFromEditor(editor: vscode.TextEditor): string | undefined {
+  const document = editor.document;
+  const raw = editor.selection.isEmpty ? document.getText() : document.getText(editor.selection);
+  const text = raw.replace(/<!--[\s\S]*?-->/g, '').trim();
+  return text === '' ? undefined : text;
+}
