@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import type { ApiKeyStore } from './apiKeyStore';
 import { resolveProvider } from './llmProvider';
 import type { RunSetup } from './runController';
@@ -6,9 +6,9 @@ import type { TaskPlannerSettings } from './settings';
 
 /**
  * The options of a run from the settings: the model for agent steps (none when it cannot
- * be reached: such steps then fail with that reason), concurrency, agent limits, and the
- * approval policy, forced to `always` in Restricted Mode so every change reaches the
- * interaction, which refuses it there with the reason.
+ * be reached: such steps then fail with that reason), concurrency, agent limits, budgets
+ * and the approval policy. (Restricted Mode is enforced on the tools themselves, at each
+ * call: see `gateByWorkspaceTrust`.)
  */
 export async function runSetupFor(settings: TaskPlannerSettings, keys: ApiKeyStore, log: vscode.LogOutputChannel): Promise<RunSetup> {
   let llm: RunSetup['llm'];
@@ -19,7 +19,7 @@ export async function runSetupFor(settings: TaskPlannerSettings, keys: ApiKeySto
   }
   return {
     llm,
-    approvalPolicy: vscode.workspace.isTrusted ? settings.approvalPolicy : 'always',
+    approvalPolicy: settings.approvalPolicy,
     maxConcurrency: settings.maxConcurrency,
     agentLimits: settings.agentLimits,
     budget: settings.budget,

@@ -3,26 +3,18 @@ import type { ApprovalDecision, ApprovalRequest, ClarificationRequest, Interacti
 import type { PendingPrompts } from './pendingPrompts';
 import type { ProposalDocuments } from './proposalDocuments';
 
-/** Why execution that changes files or runs commands is refused in Restricted Mode. */
-export const restrictedModeReason =
-  'this workspace is in Restricted Mode, so Task Planner does not write files or run commands here. Trust the workspace (Manage Workspace Trust) to allow it; planning and read steps still work.';
-
 /**
  * The core's `Interaction` port in the editor (DESIGN §1): a file change opens the diff
  * editor with both sides virtual and waits for Approve/Reject (editor title, Plan tree,
  * or the modal fallback when the diff cannot open); a command asks with a modal showing
  * argv and working directory; a clarification asks with a QuickPick (suggestions plus
  * free text); a review with a modal. A dismissed prompt keeps waiting in `pending` and
- * can be reopened. In an untrusted workspace approvals are refused with the reason.
+ * can be reopened. (In Restricted Mode tools that would ask are refused before they ask:
+ * see `gateByWorkspaceTrust`.)
  */
-export function createVscodeInteraction(pending: PendingPrompts, documents: ProposalDocuments, log: vscode.LogOutputChannel): Interaction {
+export function createVscodeInteraction(pending: PendingPrompts, documents: ProposalDocuments): Interaction {
   return {
     requestApproval(request, signal) {
-      if (!vscode.workspace.isTrusted) {
-        log.warn(`Step ${request.stepId} refused: ${restrictedModeReason}`);
-        void vscode.window.showWarningMessage(`Task Planner: step "${request.title}" was not run because ${restrictedModeReason}`);
-        return Promise.resolve<ApprovalDecision>({ approved: false, reason: `Restricted Mode: ${restrictedModeReason}` });
-      }
       return waitFor<ApprovalDecision>(pending, signal, request.stepId, (settle) => ({
         kind: 'approval',
         stepId: request.stepId,

@@ -98,6 +98,10 @@ function installedFolderName(extensionDir) {
  *   load like installed extensions in any browser that opens the URL
  * @param {number} [options.port]                default: a free port
  * @param {boolean} [options.keepTemp]           keep tempDir after stop() (for reading the log)
+ * @param {boolean} [options.workspaceTrust]     keep workspace trust on (default off): a folder then opens in
+ *   Restricted Mode, without the trust dialog (`security.workspace.trust.startupPrompt: never`), until trusted
+ * @param {Record<string, unknown>} [options.userSettings]  more user settings (they apply in Restricted Mode too,
+ *   where an extension's restricted settings are read from user settings only)
  * @param {number} [options.startTimeoutMs]
  * @returns {Promise<CodeServer>}
  */
@@ -117,11 +121,13 @@ async function startCodeServer(options = {}) {
   fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
   fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({
     'workbench.startupEditor': 'none',
-    'security.workspace.trust.enabled': false,
+    'security.workspace.trust.enabled': options.workspaceTrust === true,
+    ...(options.workspaceTrust ? { 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.emptyWindow': false } : {}),
     'telemetry.telemetryLevel': 'off',
     'update.mode': 'none',
     'extensions.autoCheckUpdates': false,
     'extensions.autoUpdate': false,
+    ...options.userSettings,
   }, null, 2));
   const config = path.join(tempDir, 'config.yaml');
   fs.writeFileSync(config, 'auth: none\ncert: false\n');
@@ -130,8 +136,9 @@ async function startCodeServer(options = {}) {
   const port = options.port ?? await freePort();
   const args = [codeServerEntry,
     '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--config', config,
-    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
+    '--disable-telemetry', '--disable-update-check', '--disable-getting-started-override',
     '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
+  if (!options.workspaceTrust) args.push('--disable-workspace-trust');
   if (options.smokeTestDriver) args.push('--vscode-option', 'enable-smoke-test-driver');
   const child = spawn(node24, args, {
     detached: true, // own process group (setsid): stop() kills server, extension host and file watchers together

@@ -1,0 +1,41 @@
+import { StepFailure } from '../core/engine/executors/stepExecutor';
+import type { Tool, ToolContext, ToolEffect } from '../core/tools/tool';
+
+/** Why a step that writes files or runs commands is not run in Restricted Mode, and how to allow it. */
+export const restrictedModeReason =
+  'this workspace is in Restricted Mode (not trusted), so Task Planner does not write files or run commands in it. Trust the workspace (Workspaces: Manage Workspace Trust), then retry the step; planning and read steps work without trust.';
+
+/** Effects that need a trusted workspace; reads and questions to the user do not. */
+const effectsNeedingTrust: ReadonlySet<ToolEffect> = new Set<ToolEffect>(['write', 'delete', 'command', 'network']);
+
+/** How the gate learns about trust and tells the user about a refusal. */
+export interface WorkspaceTrustGate {
+  /** Read at every call, so trust granted while the window is open applies to the next step (no reload). */
+  isTrusted(): boolean;
+  /** Called once per refused call, before the step fails with the reason. */
+  onRefused(tool: Tool, ctx: ToolContext): void;
+}
+
+/**
+ * The tools as runs see them in the editor (`capabilities.untrustedWorkspaces: limited`):
+ * in Restricted Mode a tool that writes, deletes, runs a command or reaches the network
+ * fails before it does anything (no approval is asked) with `restrictedModeReason`, and
+ * not retryable, since another attempt would be refused the same way. Names, schemas and
+ * effects are unchanged, so planning sees the same tools.
+ */
+export function gateByWorkspaceTrust(tools: readonly Tool[], gate: WorkspaceTrustGate): Tool[] {
+  return tools.map((tool) =>
+    effectsNeedingTrust.has(tool.effects)
+      ? {
+          ...tool,
+          run(ctx, input, signal) {
+            if (!gate.isTrusted()) {
+              gate.onRefused(tool, ctx);
+              return Promise.reject(new StepFailure(`${tool.name} was not run because ${restrictedModeReason}`, false));
+            }
+            return tool.run(ctx, input, signal);
+          },
+        }
+      : tool,
+  );
+}
