@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { RunState } from '../core/engine/runEvents';
 import type { Plan } from '../core/plan/planSchema';
 import type { SessionPlan } from '../core/session/sessionPlan';
-import { planTreeModel, type PlanTreeLayout, type PlanTreeNode } from '../core/view/planTreeModel';
+import { planTreeModel, type PlanTreeLayout, type PlanTreeNode, type StepNodeCache } from '../core/view/planTreeModel';
 import { sessionTreeModel } from '../core/view/sessionTreeModel';
 import { diffTrees, indexTree } from '../core/view/treeDiff';
 
@@ -21,6 +21,8 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
   private run: RunState | undefined;
   private session: SessionPlan | undefined;
   private showing: 'plan' | 'session' = 'plan';
+  // Nodes of unchanged steps are reused, so each run event costs a lookup per step, not a rebuild.
+  private readonly nodeCache: StepNodeCache = new WeakMap();
 
   constructor(private layout: PlanTreeLayout = 'flat') {}
 
@@ -95,7 +97,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
 
   private render(): void {
     const session = this.session ? sessionTreeModel(this.session) : [];
-    const task = this.plan ? planTreeModel(this.plan, this.layout, this.run) : [];
+    const task = this.plan ? planTreeModel(this.plan, this.layout, this.run, this.nodeCache) : [];
     const next = this.showing === 'session' ? (session.length > 0 ? session : task) : task.length > 0 ? task : session;
     const change = diffTrees(this.nodes, next);
     if (change.kind === 'structure') {

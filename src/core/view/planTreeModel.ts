@@ -22,6 +22,14 @@ export interface PlanTreeNode {
   children: PlanTreeNode[];
 }
 
+/**
+ * Each step's last node, kept by the step object with the state and position it was built
+ * from. Steps and step states are replaced, never mutated (`editPlan`, `reduceRunEvent`),
+ * so a node whose step, state and index are the same objects and number is still right:
+ * a new run snapshot rebuilds only the nodes of the steps it changed.
+ */
+export type StepNodeCache = WeakMap<Step, { index: number; state: StepState | undefined; node: PlanTreeNode }>;
+
 const kindIcons: Record<Step['kind'], string> = {
   tool: 'tools',
   agent: 'hubot',
@@ -35,10 +43,20 @@ const kindIcons: Record<Step['kind'], string> = {
  * (`levels`; falls back to flat when the plan has a cycle). With a run snapshot, each step
  * shows its status (icon, colour, context value `step.<kind>.<status>`), duration,
  * attempts, and its result, error or diagnosis in the tooltip; without one, the plan as
- * reviewed before it runs (context value `step.<kind>`).
+ * reviewed before it runs (context value `step.<kind>`). With a `cache`, unchanged steps
+ * keep their node objects from the last call: a caller may update a node it shows only once
+ * a later call has returned another node for that step.
  */
-export function planTreeModel(plan: Plan, layout: PlanTreeLayout = 'flat', run?: RunState): PlanTreeNode[] {
-  const stepNodes = new Map(plan.steps.map((step, index) => [step.id, stepNode(step, index, run?.steps[step.id])]));
+export function planTreeModel(plan: Plan, layout: PlanTreeLayout = 'flat', run?: RunState, cache?: StepNodeCache): PlanTreeNode[] {
+  const nodeOf = (step: Step, index: number): PlanTreeNode => {
+    const state = run?.steps[step.id];
+    const kept = cache?.get(step);
+    if (kept && kept.index === index && kept.state === state) return kept.node;
+    const node = stepNode(step, index, state);
+    cache?.set(step, { index, state, node });
+    return node;
+  };
+  const stepNodes = new Map(plan.steps.map((step, index) => [step.id, nodeOf(step, index)]));
   const levels = layout === 'levels' ? planLevels(plan) : undefined;
   if (!levels?.ok) return [...stepNodes.values()];
   return levels.levels.map((ids, index) => ({
@@ -91,7 +109,8 @@ function stepNode(step: Step, index: number, state: StepState | undefined): Plan
     state.status === 'completed' && state.result !== undefined ? `Result: ${previewValue(state.result)}` : undefined,
     state.error ? `Error: ${state.error}` : undefined,
     state.diagnosis ? `Diagnosis: ${state.diagnosis}` : undefined,
-    state.reason ? `Reason: ${state.reason}` : undefined,
+    // a step skipped because it failed carries the error in its reason too: say it once
+    state.reason && !(state.error && state.reason.includes(state.error)) ? `Reason: ${state.reason}` : undefined,
   ];
   return {
     ...base,

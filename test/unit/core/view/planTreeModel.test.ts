@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { planTreeModel } from '../../../../src/core/view/planTreeModel';
+import { initialRunState, reduceRunEvent } from '../../../../src/core/engine/reduceRunEvent';
+import { planTreeModel, type StepNodeCache } from '../../../../src/core/view/planTreeModel';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 
 const plan = makePlan([
@@ -36,4 +37,34 @@ describe('planTreeModel', () => {
     const cyclic = makePlan([makeStep('a', { dependsOn: ['b'] }), makeStep('b', { dependsOn: ['a'] })]);
     assert.equal(planTreeModel(cyclic, 'levels').length, 2);
   });
+
+  it('with a cache, rebuilds only the nodes of steps whose state, step or position changed', () => {
+    const plan = makePlan([makeStep('a'), makeStep('b'), makeStep('c')]);
+    let run = reduceRunEvent(initialRunState('r'), { type: 'run_started', plan, runId: 'r', seq: 1, time: 0 });
+    const cache: StepNodeCache = new WeakMap();
+    const first = planTreeModel(plan, 'flat', run, cache);
+    run = reduceRunEvent(run, { type: 'step_started', stepId: 'b', attempt: 1, runId: 'r', seq: 2, time: 5 });
+    const second = planTreeModel(plan, 'flat', run, cache);
+    assert.equal(second[0], first[0], 'an unchanged step keeps its node');
+    assert.notEqual(second[1], first[1]);
+    assert.match(second[1]!.description, /running/);
+    assert.deepEqual(second, planTreeModel(plan, 'flat', run), 'the cache changes nothing that is shown');
+    const reordered = { ...plan, steps: [plan.steps[1]!, plan.steps[0]!, plan.steps[2]!] };
+    const third = planTreeModel(reordered, 'flat', run, cache);
+    assert.equal(third[0]!.label, '1. Step b');
+    assert.equal(third[2], second[2], 'c kept its place and its node');
+  });
+
+  it('says a skipped step\'s error once, and a reason that adds something', () => {
+    const plan = makePlan([makeStep('a', { critical: false }), makeStep('b', { dependsOn: ['a'] })]);
+    let run = reduceRunEvent(initialRunState('r'), { type: 'run_started', plan, runId: 'r', seq: 1, time: 0 });
+    run = reduceRunEvent(run, { type: 'step_started', stepId: 'a', attempt: 1, runId: 'r', seq: 2, time: 1 });
+    run = reduceRunEvent(run, { type: 'step_failed', stepId: 'a', attempt: 1, error: 'disk full', disposition: 'skip', runId: 'r', seq: 3, time: 2 });
+    run = reduceRunEvent(run, { type: 'step_skipped', stepId: 'a', reason: 'failed: disk full', runId: 'r', seq: 4, time: 3 });
+    run = reduceRunEvent(run, { type: 'step_skipped', stepId: 'b', reason: 'its dependency a was skipped', runId: 'r', seq: 5, time: 4 });
+    const [a, b] = planTreeModel(plan, 'flat', run);
+    assert.equal(a!.tooltip.split('disk full').length - 1, 1, a!.tooltip);
+    assert.match(b!.tooltip, /Reason: its dependency a was skipped/);
+  });
 });
+
