@@ -3,9 +3,17 @@ import type { PlanChangeView, ReviewView } from '../src/shared/panelViewModel';
 
 const severityOrder = { critical: 0, warning: 1, info: 2 } as const;
 
-/** The critic's verdict: score, summary, findings by severity (with their step) and recommendations. */
-export function renderCritique(review: ReviewView): TemplateResult {
-  const findings = [...review.findings].sort((a, b) => severityOrder[a.severity] - severityOrder[b.severity]);
+/** Findings shown before "Show all": the most severe first, so a long list does not push the steps away. */
+const findingsShownFirst = 12;
+
+/**
+ * The critic's verdict: score, summary, findings by severity (with their step) and
+ * recommendations. Only the first findings show until `expanded` (the button calls `expand`).
+ */
+export function renderCritique(review: ReviewView, expanded: boolean, expand: () => void): TemplateResult {
+  const sorted = [...review.findings].sort((a, b) => severityOrder[a.severity] - severityOrder[b.severity]);
+  const findings = expanded ? sorted : sorted.slice(0, findingsShownFirst);
+  const hidden = sorted.length - findings.length;
   return html`<section class="critique" aria-labelledby="critique-heading">
     <h2 id="critique-heading">Critic: <span class="score" aria-label=${`score ${review.score} out of 10`}>${review.score}/10</span></h2>
     <p class="muted">${review.summary}</p>
@@ -16,7 +24,8 @@ export function renderCritique(review: ReviewView): TemplateResult {
               <strong>${finding.severity}</strong> · ${finding.check}${finding.stepId ? html` · <span class="mono">${finding.stepId}</span>` : nothing}: ${finding.message}
             </li>`,
           )}
-        </ul>`
+        </ul>
+        ${hidden > 0 ? html`<button class="link-button show-all-findings" aria-label=${`Show all ${sorted.length} findings`} @click=${expand}>Show ${hidden} more finding${hidden === 1 ? '' : 's'}</button>` : nothing}`
       : nothing}
     ${review.recommendations.length > 0
       ? html`<h3>Recommendations</h3>

@@ -27,6 +27,9 @@ export const panelStyles = css`
   .icon-button:hover:not(:disabled) { background: var(--vscode-toolbar-hoverBackground); }
   .icon-button:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: 0; }
   .icon-button:disabled { color: var(--vscode-disabledForeground); cursor: default; }
+  .link-button { font: inherit; color: var(--vscode-textLink-foreground); background: transparent; border: none; padding: 0; cursor: pointer; text-decoration: underline; }
+  .link-button:hover { color: var(--vscode-textLink-activeForeground); }
+  .link-button:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: 2px; }
   .link { font: inherit; color: var(--vscode-textLink-foreground); background: none; border: none; padding: 0; cursor: pointer; text-decoration: underline; }
   .link:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
   .error { color: var(--vscode-errorForeground); }

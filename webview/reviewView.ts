@@ -16,7 +16,7 @@ import './stepEditForm';
  * Start / Cancel.
  */
 export class ReviewViewElement extends LitElement {
-  static override properties = { review: { attribute: false }, editing: { state: true }, adding: { state: true }, feedback: { state: true } };
+  static override properties = { review: { attribute: false }, editing: { state: true }, adding: { state: true }, feedback: { state: true }, allFindings: { state: true } };
   static override styles = [
     panelStyles,
     css`
@@ -30,6 +30,8 @@ export class ReviewViewElement extends LitElement {
   editing: string | undefined;
   adding = false;
   feedback = '';
+  /** Whether every finding of the critic shows (a long list starts folded). */
+  allFindings = false;
 
   private readonly send = (message: WebviewToHostMessage): void => emitAction(this, message);
 
@@ -62,7 +64,7 @@ export class ReviewViewElement extends LitElement {
           ${review.regenerating ? html`<span role="status">Regenerating…</span>` : nothing}
         </div>
       </header>
-      ${renderChanges(review.changes)} ${renderCritique(review)}
+      ${renderChanges(review.changes)} ${renderCritique(review, this.allFindings, () => (this.allFindings = true))}
       <section aria-labelledby="steps-heading">
         <div class="row"><h2 id="steps-heading">Steps</h2><span class="spacer"></span>
           <vscode-button secondary data-action="add" aria-label="Add a step" aria-expanded=${this.adding ? 'true' : 'false'} @click=${() => (this.adding = !this.adding)}>Add step</vscode-button>

@@ -180,6 +180,13 @@ describe('Task Planner plan panel in the browser workbench', function () {
     console.log(`    500-step plan rendered in ${ms.toFixed(1)} ms (in the page)`);
     assert.equal(await panel.locator('li.step').count(), 500);
     assert.ok(ms <= 150, `rendering took ${ms} ms`);
+    // a long critique starts folded, the most severe findings first
+    const findings = model.mode === 'review' ? model.review.findings.length : 0;
+    assert.ok(findings > 12, `the plan has only ${findings} findings`);
+    assert.equal(await panel.locator('li.finding').count(), 12);
+    await panel.locator('button.show-all-findings').click();
+    await panel.locator(`li.finding >> nth=${findings - 1}`).waitFor({ timeout: 10_000 });
+    assert.equal(await panel.locator('li.finding').count(), findings);
   });
 
   it('runs 200 steps with every snapshot applied in order: none dropped, none stale', async () => {
