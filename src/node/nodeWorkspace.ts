@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FileStat, WorkspaceFs } from '../core/ports';
+import type { ManyTextReader } from '../core/workspace/readTextMany';
 import { compileGlob } from '../core/workspace/globMatcher';
 import { IgnoreRules, alwaysSkipped } from '../core/workspace/ignoreRules';
 import { normalizeWorkspacePath, PathRefusedError, resolveInRoot } from '../core/workspace/resolveInRoot';
@@ -33,9 +34,10 @@ export const tempFilePrefix = '.task-planner-tmp-';
  * symbolic links followed; writes are atomic (a temporary file in the same directory, then
  * a rename, keeping the previous file's mode) and leave no temporary file behind on failure.
  * `list` honours `.gitignore` files at every level, skips `.git` and `node_modules`, and
- * does not descend into linked directories.
+ * does not descend into linked directories. `readTextMany` gives each path what `readText`
+ * would, opening files through directory handles the kernel confirmed inside the root.
  */
-export function createNodeWorkspace(root: string, options: NodeWorkspaceOptions = {}): WorkspaceFs {
+export function createNodeWorkspace(root: string, options: NodeWorkspaceOptions = {}): WorkspaceFs & ManyTextReader {
   const fsp = options.fileSystem ?? fs.promises;
   const absoluteRoot = path.resolve(root);
   const probe = createNodePathProbe();
@@ -56,34 +58,73 @@ export function createNodeWorkspace(root: string, options: NodeWorkspaceOptions 
     }
   };
 
+  const readOne = async (input: string, maxBytes: number | undefined): Promise<string> => {
+    const rootReal = await realRootFor(input);
+    if (kernelKnowsOpenFiles) {
+      // Open first, then ask the kernel where the open file really is: nothing can swap
+      // a link between the check and the read. Anything unusual takes the full path below.
+      const relative = normalizeWorkspacePath(input, absoluteRoot);
+      const fd = openForReading(relative === '' ? absoluteRoot : path.join(absoluteRoot, relative));
+      if (fd !== undefined) {
+        try {
+          if (isInside(fs.readlinkSync(`/proc/self/fd/${fd}`), rootReal)) return readOpenFile(fd, relative, input, maxBytes);
+        } finally {
+          fs.closeSync(fd);
+        }
+      }
+    }
+    const target = await resolve(input);
+    const fd = openForReading(target.real);
+    if (fd === undefined) throw new WorkspaceError('not_found', input, `File not found: ${target.relative || '.'}`);
+    try {
+      return readOpenFile(fd, target.relative, input, maxBytes);
+    } finally {
+      fs.closeSync(fd);
+    }
+  };
+
   return {
     rootLabel: absoluteRoot,
 
     async readText(input, signal, options) {
       signal?.throwIfAborted();
       await breathe();
-      const rootReal = await realRootFor(input);
-      if (kernelKnowsOpenFiles) {
-        // Open first, then ask the kernel where the open file really is: nothing can swap
-        // a link between the check and the read. Anything unusual takes the full path below.
-        const relative = normalizeWorkspacePath(input, absoluteRoot);
-        const fd = openForReading(relative === '' ? absoluteRoot : path.join(absoluteRoot, relative));
-        if (fd !== undefined) {
-          try {
-            const real = fs.readlinkSync(`/proc/self/fd/${fd}`);
-            if (real === rootReal || real.startsWith(rootReal + path.sep)) return readOpenFile(fd, relative, input, options?.maxBytes);
-          } finally {
-            fs.closeSync(fd);
-          }
-        }
-      }
-      const target = await resolve(input);
-      const fd = openForReading(target.real);
-      if (fd === undefined) throw new WorkspaceError('not_found', input, `File not found: ${target.relative || '.'}`);
+      return readOne(input, options?.maxBytes);
+    },
+
+    async readTextMany(paths, visit, signal, options) {
+      signal?.throwIfAborted();
+      const maxBytes = options?.maxBytes;
+      const rootReal = await realRootFor('');
+      const scratch: Scratch = { buffer: Buffer.allocUnsafe(0) };
+      const directories = new DirectoryHandles(absoluteRoot, rootReal);
+      let sinceBreath = 0;
+      let bytesSinceBreath = 0;
       try {
-        return readOpenFile(fd, target.relative, input, options?.maxBytes);
+        for (const input of paths) {
+          signal?.throwIfAborted();
+          // A turn for the event loop (cancellation, timers) every few files or megabytes.
+          if (++sinceBreath >= breathEveryFiles || bytesSinceBreath >= breathEveryBytes) {
+            await new Promise<void>((resolve) => setImmediate(resolve));
+            signal?.throwIfAborted();
+            sinceBreath = 0;
+            bytesSinceBreath = 0;
+          }
+          let text: string | undefined;
+          let failure: unknown;
+          try {
+            text = kernelKnowsOpenFiles ? readInDirectory(directories, input, maxBytes, scratch) : undefined;
+            // Anything the fast path does not settle (links, missing files, refusals, odd
+            // file types, other errors) goes through readText's own path, with its errors.
+            text ??= await readOne(input, maxBytes);
+            bytesSinceBreath += text.length;
+          } catch (error) {
+            failure = error;
+          }
+          if (visit(input, text, failure) === false) return;
+        }
       } finally {
-        fs.closeSync(fd);
+        directories.closeAll();
       }
     },
 
@@ -176,18 +217,114 @@ function readOpenFile(fd: number, relative: string, input: string, maxBytes: num
   const stats = fs.fstatSync(fd);
   if (stats.isDirectory()) throw new WorkspaceError('is_directory', input, `${relative || '.'} is a directory, not a file`);
   if (!stats.isFile()) throw new WorkspaceError('not_regular', input, `${relative} is not a regular file (a device, socket or pipe); only regular files can be read`);
-  if (maxBytes !== undefined && stats.size > maxBytes) {
-    throw new WorkspaceError('too_large', input, `${relative} is ${stats.size} bytes, more than the ${maxBytes}-byte limit for this read`);
-  }
+  checkSize(stats.size, maxBytes, relative, input);
   // One read of the size fstat gave, instead of readFileSync's second fstat and final empty read.
   const buffer = Buffer.allocUnsafe(stats.size);
+  return buffer.toString('utf8', 0, readInto(fd, buffer, stats.size));
+}
+
+function checkSize(size: number, maxBytes: number | undefined, relative: string, input: string): void {
+  if (maxBytes !== undefined && size > maxBytes) {
+    throw new WorkspaceError('too_large', input, `${relative} is ${size} bytes, more than the ${maxBytes}-byte limit for this read`);
+  }
+}
+
+function readInto(fd: number, buffer: Buffer, size: number): number {
   let filled = 0;
-  while (filled < stats.size) {
-    const count = fs.readSync(fd, buffer, filled, stats.size - filled, filled);
+  while (filled < size) {
+    const count = fs.readSync(fd, buffer, filled, size - filled, filled);
     if (count === 0) break;
     filled += count;
   }
-  return buffer.toString('utf8', 0, filled);
+  return filled;
+}
+
+function isInside(real: string, rootReal: string): boolean {
+  return real === rootReal || real.startsWith(rootReal.endsWith(path.sep) ? rootReal : rootReal + path.sep);
+}
+
+// readTextMany gives the event loop a turn after this many files or this many characters.
+const breathEveryFiles = 64;
+const breathEveryBytes = 8 * 1024 * 1024;
+// Directories readTextMany keeps open at once; sorted paths rarely return to an older one.
+const maxOpenDirectories = 16;
+// The file itself must not be a link: a link takes readText's full path instead.
+const bulkReadFlags = readFlags | (fs.constants.O_NOFOLLOW ?? 0);
+const directoryFlags = fs.constants.O_RDONLY | (fs.constants.O_DIRECTORY ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
+
+/** One buffer reused for every file of a `readTextMany` call. */
+interface Scratch {
+  buffer: Buffer;
+}
+
+/**
+ * Open handles of the directories `readTextMany` reads from, each checked once with the
+ * kernel (`/proc/self/fd`) to lie inside the real root. Files are then opened through the
+ * handle (`/proc/self/fd/N/name`, as `openat` would), so a directory swapped for a link
+ * after the check cannot redirect them: the handle keeps naming the directory that passed.
+ */
+class DirectoryHandles {
+  private readonly open = new Map<string, { fd: number; prefix: string } | undefined>();
+
+  constructor(
+    readonly root: string,
+    private readonly rootReal: string,
+  ) {}
+
+  /** The `/proc/self/fd/N/` prefix of `relative`'s checked handle; `undefined` for anything unusual. */
+  prefixFor(relative: string): string | undefined {
+    if (this.open.has(relative)) return this.open.get(relative)?.prefix;
+    let handle: { fd: number; prefix: string } | undefined;
+    let fd: number | undefined;
+    try {
+      fd = fs.openSync(relative === '' ? this.root : path.join(this.root, relative), directoryFlags);
+      if (isInside(fs.readlinkSync(`/proc/self/fd/${fd}`), this.rootReal)) handle = { fd, prefix: `/proc/self/fd/${fd}/` };
+    } catch {
+      // Missing, not a directory, unreadable: each file's own readText says which.
+    }
+    if (handle === undefined && fd !== undefined) fs.closeSync(fd);
+    this.open.set(relative, handle);
+    if (this.open.size > maxOpenDirectories) {
+      const [oldest, oldHandle] = this.open.entries().next().value as [string, { fd: number } | undefined];
+      this.open.delete(oldest);
+      if (oldHandle) fs.closeSync(oldHandle.fd);
+    }
+    return handle?.prefix;
+  }
+
+  closeAll(): void {
+    for (const handle of this.open.values()) if (handle) fs.closeSync(handle.fd);
+    this.open.clear();
+  }
+}
+
+/**
+ * `readText`'s common case for `readTextMany`: a regular file, not a link, in a directory
+ * whose handle lies inside the root. Returns `undefined` for anything else, for the caller
+ * to take `readText`'s full path; throws what `readText` would for a refused path or a file
+ * over `maxBytes`.
+ */
+function readInDirectory(directories: DirectoryHandles, input: string, maxBytes: number | undefined, scratch: Scratch): string | undefined {
+  const relative = normalizeWorkspacePath(input, directories.root);
+  if (relative === '') return undefined;
+  const slash = relative.lastIndexOf('/');
+  const prefix = directories.prefixFor(slash < 0 ? '' : relative.slice(0, slash));
+  if (prefix === undefined) return undefined;
+  let fd: number;
+  try {
+    fd = fs.openSync(prefix + relative.slice(slash + 1), bulkReadFlags);
+  } catch {
+    return undefined;
+  }
+  try {
+    const stats = fs.fstatSync(fd);
+    if (!stats.isFile()) return undefined;
+    checkSize(stats.size, maxBytes, relative, input);
+    if (scratch.buffer.length < stats.size) scratch.buffer = Buffer.allocUnsafe(Math.max(stats.size, 2 * scratch.buffer.length, 64 * 1024));
+    return scratch.buffer.toString('utf8', 0, readInto(fd, scratch.buffer, stats.size));
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 interface WalkState {

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { readTextMany } from '../workspace/readTextMany';
+import { PathRefusedError } from '../workspace/resolveInRoot';
 import { isWorkspaceError } from '../workspace/workspaceError';
 import type { Tool } from './tool';
 
@@ -6,7 +8,6 @@ import type { Tool } from './tool';
 export const maxSearchFileBytes = 4 * 1024 * 1024;
 /** Longest line text returned per match, in characters. */
 export const maxMatchLineChars = 400;
-const readConcurrency = 64;
 
 const inputSchema = z.strictObject({
   query: z.string().min(1).max(1000).describe('Text to find, or a JavaScript regular expression when "regex" is true.'),
@@ -31,7 +32,7 @@ export interface SearchMatch {
 export interface SearchTextOutput {
   matches: SearchMatch[];
   filesSearched: number;
-  /** Binary, oversized or vanished files left out. */
+  /** Binary, oversized, vanished or refused files left out. */
   filesSkipped: number;
   truncated: boolean;
 }
@@ -51,43 +52,45 @@ export const searchTextTool: Tool<z.infer<typeof inputSchema>, SearchTextOutput>
     let filesSearched = 0;
     let filesSkipped = 0;
     let truncated = false;
-    const read = (path: string): Promise<string | undefined> =>
-      ctx.workspace.readText(path, signal, { maxBytes: maxSearchFileBytes }).catch((error: unknown) => {
-        if (isWorkspaceError(error)) return undefined;
-        throw error;
-      });
-    // Reads run ahead of the scan, in a bounded window, so results stay in path order.
-    const window: Promise<string | undefined>[] = [];
-    let next = 0;
-    while (window.length < readConcurrency && next < files.length) window.push(read(files[next++] as string));
-    for (let index = 0; index < files.length; index++) {
-      const text = await (window.shift() as Promise<string | undefined>);
-      if (next < files.length) window.push(read(files[next++] as string));
-      signal.throwIfAborted();
-      if (text === undefined || text.slice(0, 8192).includes('\u0000')) {
-        filesSkipped++;
-        continue;
-      }
-      filesSearched++;
-      if (!matcher.anywhere(text)) continue;
-      const lines = text.split(/\r?\n/);
-      for (let line = 0; line < lines.length; line++) {
-        const column = matcher.column(lines[line] as string);
-        if (column < 0) continue;
-        if (matches.length === maxMatches) {
-          truncated = true;
-          break;
+    // Files come back in path order, so the matches do too.
+    await readTextMany(
+      ctx.workspace,
+      files,
+      (path, text, error) => {
+        if (text === undefined) {
+          // Changed since it was listed (vanished, grown, swapped for a link that leads out).
+          if (isWorkspaceError(error) || error instanceof PathRefusedError) {
+            filesSkipped++;
+            return true;
+          }
+          throw error;
         }
-        const match: SearchMatch = { path: files[index] as string, line: line + 1, column: column + 1, text: clip(lines[line] as string) };
-        if (contextLines > 0) {
-          match.before = lines.slice(Math.max(0, line - contextLines), line).map(clip);
-          match.after = lines.slice(line + 1, line + 1 + contextLines).map(clip);
+        if (text.slice(0, 8192).includes('\u0000')) {
+          filesSkipped++;
+          return true;
         }
-        matches.push(match);
-      }
-      if (truncated) break;
-    }
-    await Promise.allSettled(window);
+        filesSearched++;
+        if (!matcher.anywhere(text)) return true;
+        const lines = text.split(/\r?\n/);
+        for (let line = 0; line < lines.length; line++) {
+          const column = matcher.column(lines[line] as string);
+          if (column < 0) continue;
+          if (matches.length === maxMatches) {
+            truncated = true;
+            return false;
+          }
+          const match: SearchMatch = { path, line: line + 1, column: column + 1, text: clip(lines[line] as string) };
+          if (contextLines > 0) {
+            match.before = lines.slice(Math.max(0, line - contextLines), line).map(clip);
+            match.after = lines.slice(line + 1, line + 1 + contextLines).map(clip);
+          }
+          matches.push(match);
+        }
+        return true;
+      },
+      signal,
+      { maxBytes: maxSearchFileBytes },
+    );
     return { matches, filesSearched, filesSkipped, truncated };
   },
 };

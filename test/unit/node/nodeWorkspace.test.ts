@@ -81,3 +81,112 @@ describe('createNodeWorkspace', () => {
     await assert.rejects(createNodeWorkspace(path.join(dir, 'absent')).readText('a.txt'), /workspace root .*absent does not exist/);
   });
 });
+
+describe('createNodeWorkspace readTextMany', () => {
+  let base: string;
+  let root: string;
+  beforeEach(() => {
+    base = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-many-'));
+    root = path.join(base, 'root');
+    const files: Record<string, string> = {
+      'root/top.txt': 'top',
+      'root/src/a.ts': 'const a = 1;\n',
+      'root/src/unicode.md': 'ünïcödé ✓ 日本語\r\n',
+      'root/src/big.bin': 'y'.repeat(200_000),
+      'root/src/small.txt': 'small',
+      'root/src/deep/b.ts': 'b',
+      'outside/secret.txt': 'SECRET',
+      'outside/dir/a.ts': 'SECRET',
+    };
+    for (const [file, text] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(base, file)), { recursive: true });
+      fs.writeFileSync(path.join(base, file), text);
+    }
+    fs.symlinkSync(path.join(base, 'outside/secret.txt'), path.join(root, 'src/out-link.txt'));
+    fs.symlinkSync('a.ts', path.join(root, 'src/in-link.ts'));
+    fs.symlinkSync(path.join(base, 'outside/dir'), path.join(root, 'out-dir'));
+    fs.symlinkSync('src', path.join(root, 'in-dir'));
+    fs.symlinkSync(path.join(base, 'outside/missing.txt'), path.join(root, 'dangling.txt'));
+  });
+  afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
+
+  const openDescriptors = (): number => fs.readdirSync('/proc/self/fd').length;
+  const describeOutcome = (text: string | undefined, error: unknown): string =>
+    text !== undefined ? `text:${text.length}:${text.slice(0, 20)}` : `${(error as Error).name}:${(error as { code?: string }).code ?? ''}:${(error as Error).message}`;
+
+  it('gives every path exactly what readText gives it, links and refusals included', async () => {
+    const workspace = createNodeWorkspace(root);
+    const paths = [
+      'top.txt', 'src/a.ts', 'src/unicode.md', 'src/big.bin', 'src/small.txt', 'src/deep/b.ts',
+      'src/out-link.txt', 'src/in-link.ts', 'out-dir/a.ts', 'in-dir/a.ts', 'dangling.txt', 'src/missing.txt', 'missing/x.ts', 'top.txt/x',
+      'src', '', '../outside/secret.txt', `${base}/outside/secret.txt`, './src/../top.txt',
+    ];
+    if (spawnSync('mkfifo', [path.join(root, 'src/pipe')]).status === 0) paths.push('src/pipe');
+    for (const maxBytes of [undefined, 100_000]) {
+      const expected: string[] = [];
+      for (const input of paths) {
+        expected.push(await workspace.readText(input, undefined, { maxBytes }).then((text) => describeOutcome(text, undefined), (error: unknown) => describeOutcome(undefined, error)));
+      }
+      const seen: string[] = [];
+      await workspace.readTextMany(paths, (_, text, error) => void seen.push(describeOutcome(text, error)), undefined, { maxBytes });
+      assert.deepEqual(seen, expected);
+      assert.ok(!seen.some((outcome) => outcome.includes('SECRET')));
+    }
+  });
+
+  it('reads each file whole after a bigger one, through many directories, and leaves no descriptor open', async () => {
+    const files: string[] = [];
+    for (let index = 0; index < 40; index++) {
+      fs.mkdirSync(path.join(root, `d${index}`));
+      fs.writeFileSync(path.join(root, `d${index}`, 'f.txt'), `file ${index}`);
+      files.push(`d${index}/f.txt`, 'src/big.bin', 'src/small.txt');
+    }
+    const before = openDescriptors();
+    const seen: string[] = [];
+    await createNodeWorkspace(root).readTextMany(files, (file, text) => void seen.push(`${file}:${text?.length === 200_000 ? 'big' : text}`));
+    assert.deepEqual(seen, files.map((file) => `${file}:${file === 'src/big.bin' ? 'big' : file === 'src/small.txt' ? 'small' : `file ${file.slice(1, -6)}`}`));
+    assert.equal(openDescriptors(), before);
+  });
+
+  it('keeps reading the directory it checked when that directory is swapped for a link that leads out', async () => {
+    fs.writeFileSync(path.join(root, 'src/c.ts'), 'inside c');
+    fs.writeFileSync(path.join(base, 'outside/dir/c.ts'), 'SECRET');
+    const seen: string[] = [];
+    await createNodeWorkspace(root).readTextMany(['src/a.ts', 'src/c.ts'], (file, text, error) => {
+      seen.push(describeOutcome(text, error));
+      if (file === 'src/a.ts') {
+        fs.renameSync(path.join(root, 'src'), path.join(root, 'src-old'));
+        fs.symlinkSync(path.join(base, 'outside/dir'), path.join(root, 'src'));
+      }
+    });
+    assert.deepEqual(seen, ['text:13:const a = 1;\n', 'text:8:inside c']);
+  });
+
+  it('stops when the visitor says so or throws, closing what it opened', async () => {
+    const workspace = createNodeWorkspace(root);
+    const before = openDescriptors();
+    const seen: string[] = [];
+    await workspace.readTextMany(['top.txt', 'src/a.ts', 'src/small.txt'], (file) => seen.push(file) < 2);
+    assert.deepEqual(seen, ['top.txt', 'src/a.ts']);
+    await assert.rejects(
+      workspace.readTextMany(['src/a.ts', 'src/small.txt'], () => {
+        throw new Error('visitor failed');
+      }),
+      /visitor failed/,
+    );
+    assert.equal(openDescriptors(), before);
+  });
+
+  it('rejects when aborted, also while it is reading', async () => {
+    const workspace = createNodeWorkspace(root);
+    const aborted = new AbortController();
+    aborted.abort(new Error('stopped before'));
+    await assert.rejects(workspace.readTextMany(['top.txt'], () => assert.fail('nothing is read'), aborted.signal), /stopped before/);
+    const controller = new AbortController();
+    const paths = Array.from({ length: 1000 }, () => 'src/small.txt');
+    let visits = 0;
+    setImmediate(() => controller.abort(new Error('stopped during')));
+    await assert.rejects(workspace.readTextMany(paths, () => void visits++, controller.signal), /stopped during/);
+    assert.ok(visits > 0 && visits < paths.length, `${visits} visits`);
+  });
+});

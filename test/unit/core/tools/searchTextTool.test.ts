@@ -1,5 +1,10 @@
 import assert from 'node:assert/strict';
-import { searchTextTool } from '../../../../src/core/tools/searchTextTool';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { WorkspaceFs } from '../../../../src/core/ports';
+import { maxSearchFileBytes, searchTextTool } from '../../../../src/core/tools/searchTextTool';
+import { createNodeWorkspace } from '../../../../src/node/nodeWorkspace';
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
 import { makeToolContext, neverAborted } from '../../../fakes/toolContext';
 
@@ -46,5 +51,74 @@ describe('search_text', () => {
     const controller = new AbortController();
     controller.abort(new Error('cancelled'));
     await assert.rejects(searchTextTool.run(ctx, { query: 'a' }, controller.signal), /cancelled/);
+  });
+});
+
+describe('search_text over a Node workspace', () => {
+  let base: string;
+  let root: string;
+  beforeEach(() => {
+    base = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-search-'));
+    root = path.join(base, 'root');
+    const files: Record<string, string> = {
+      'root/.gitignore': 'ignored/\n',
+      'root/src/a.ts': 'const a = 1;\n// NEEDLE here\n',
+      'root/src/b.ts': 'nothing\r\nneedle in lower case\r\n',
+      'root/ignored/x.ts': 'NEEDLE ignored',
+      'root/bin.dat': 'NEEDLE\u0000\u0001',
+      'outside/secret.txt': 'NEEDLE secret',
+      'outside/dir/secret.ts': 'NEEDLE secret',
+    };
+    for (const [file, text] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(base, file)), { recursive: true });
+      fs.writeFileSync(path.join(base, file), text);
+    }
+    fs.writeFileSync(path.join(root, 'huge.txt'), `NEEDLE${'x'.repeat(maxSearchFileBytes)}`);
+    fs.symlinkSync(path.join(base, 'outside/secret.txt'), path.join(root, 'src/out-link.txt'));
+    fs.symlinkSync(path.join(base, 'outside/dir'), path.join(root, 'out-dir'));
+    fs.symlinkSync('a.ts', path.join(root, 'src/in-link.ts'));
+  });
+  afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
+
+  it('finds matches in path order, follows links only inside the root, skips ignored, binary and oversized files', async () => {
+    const ctx = makeToolContext({ workspace: createNodeWorkspace(root) });
+    const result = await searchTextTool.run(ctx, { query: 'NEEDLE' }, neverAborted);
+    assert.deepEqual(result.matches.map((m) => `${m.path}:${m.line}:${m.column}`), ['src/a.ts:2:4', 'src/in-link.ts:2:4']);
+    assert.deepEqual({ searched: result.filesSearched, skipped: result.filesSkipped }, { searched: 4, skipped: 2 });
+    const ignoringCase = await searchTextTool.run(ctx, { query: 'needle', caseSensitive: false, contextLines: 1 }, neverAborted);
+    assert.deepEqual(ignoringCase.matches.find((m) => m.path === 'src/b.ts'), { path: 'src/b.ts', line: 2, column: 1, text: 'needle in lower case', before: ['nothing'], after: [''] });
+    const byRegex = await searchTextTool.run(ctx, { query: 'NEEDLE\\s+\\w+', regex: true }, neverAborted);
+    assert.deepEqual(byRegex.matches.map((m) => m.path), ['src/a.ts', 'src/in-link.ts']);
+  });
+
+  it('skips a file swapped for a link that leads out after it was listed', async () => {
+    const node = createNodeWorkspace(root);
+    const workspace: WorkspaceFs = {
+      ...node,
+      list: async (glob, signal) => {
+        const files = await node.list(glob, signal);
+        fs.rmSync(path.join(root, 'src/a.ts'));
+        fs.symlinkSync(path.join(base, 'outside/secret.txt'), path.join(root, 'src/a.ts'));
+        return files;
+      },
+    };
+    const result = await searchTextTool.run(makeToolContext({ workspace }), { query: 'NEEDLE' }, neverAborted);
+    assert.deepEqual(result.matches, []);
+    assert.equal(result.filesSkipped, 4);
+  });
+
+  it('stops when aborted while it reads', async () => {
+    for (let index = 0; index < 500; index++) fs.writeFileSync(path.join(root, `f${index}.txt`), 'text');
+    const controller = new AbortController();
+    const node = createNodeWorkspace(root);
+    const workspace: WorkspaceFs = {
+      ...node,
+      list: async (glob, signal) => {
+        const files = await node.list(glob, signal);
+        setImmediate(() => controller.abort(new Error('cancelled')));
+        return files;
+      },
+    };
+    await assert.rejects(searchTextTool.run(makeToolContext({ workspace }), { query: 'NEEDLE' }, controller.signal), /cancelled/);
   });
 });
