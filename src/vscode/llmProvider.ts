@@ -26,7 +26,7 @@ export async function resolveProvider(settings: TaskPlannerSettings, keys: ApiKe
   const choice = selectProvider({ setting: settings.provider, vscodeLmAvailable, ...(apiKey ? { apiKey } : {}), baseURL: settings.baseUrl });
   if (choice === 'vscode') {
     if (!vscodeLmAvailable) throw new Error('taskPlanner.llm.provider is "vscode" but VS Code offers no chat model: install and sign in to a language-model extension, or choose another provider.');
-    return { choice, llm: createVscodeLmClient(settings.vscodeModelFamily ? { family: settings.vscodeModelFamily } : {}), label: 'VS Code language model' };
+    return { choice, llm: createVscodeLmClient({ timeoutMs: settings.requestTimeoutMs, ...(settings.vscodeModelFamily ? { family: settings.vscodeModelFamily } : {}) }), label: 'VS Code language model' };
   }
   if (choice === 'openai') {
     if (!apiKey && !isLocalBaseUrl(settings.baseUrl)) throw new Error('taskPlanner.llm.provider is "openai" but no API key is stored: run "Task Planner: Set API key", or point taskPlanner.llm.baseUrl at a local server.');

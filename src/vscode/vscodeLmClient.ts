@@ -18,15 +18,29 @@ async function pickModel(family?: string): Promise<vscode.LanguageModelChat | un
   }
 }
 
+/** Options of `createVscodeLmClient`. */
+export interface VscodeLmClientOptions {
+  /** Family of the model to use (first available when absent). */
+  family?: string;
+  /**
+   * How long the model may stay silent, in ms (`taskPlanner.timeouts.llmRequestMs`): the
+   * limit restarts with every part received, so a reply that keeps streaming is never cut
+   * off. Absent or 0: no limit.
+   */
+  timeoutMs?: number;
+}
+
 /**
  * The core's `LlmClient` port over the VS Code Language Model API (`vscode.lm`, e.g.
  * Copilot models): messages, tool definitions and tool calls are translated both ways,
  * replies are streamed, usage is counted with the model's own tokenizer. The API has no
  * JSON-schema mode, so structured requests are refused as `bad_request` and
  * `chatStructured` falls back to the schema in the prompt. The model is chosen on the
- * first call (so building the client costs nothing).
+ * first call (so building the client costs nothing). A call ends as soon as its signal
+ * aborts or the model stays silent longer than `timeoutMs`, whatever the model does: the
+ * request's cancellation token is cancelled, but a provider may ignore it.
  */
-export function createVscodeLmClient(options: { family?: string } = {}): LlmClient {
+export function createVscodeLmClient(options: VscodeLmClientOptions = {}): LlmClient {
   let chosen: Promise<vscode.LanguageModelChat | undefined> | undefined;
   const client: LlmClient & { model: string } = {
     model: options.family || 'vscode-lm',
@@ -36,44 +50,89 @@ export function createVscodeLmClient(options: { family?: string } = {}): LlmClie
       const model = await (chosen ??= pickModel(options.family));
       if (!model) throw new LlmError('No VS Code chat model is available (install and sign in to a language-model extension such as GitHub Copilot, or choose another provider in the taskPlanner.llm.provider setting).', 'not_found', undefined, 1);
       client.model = model.family || model.id;
-      const messages = request.messages.map(toVscodeMessage);
       const cancel = new vscode.CancellationTokenSource();
-      const onAbort = (): void => cancel.cancel();
+      const silence = new SilenceLimit(options.timeoutMs ?? 0);
+      let stop: (reason: unknown) => void = () => undefined;
+      const stopped = new Promise<never>((_resolve, reject) => {
+        stop = (reason) => {
+          cancel.cancel();
+          reject(reason);
+        };
+      });
+      const onAbort = (): void => stop(request.signal.reason);
       request.signal.addEventListener('abort', onAbort, { once: true });
+      // It may have aborted while the model was being chosen: the event has been dispatched by then.
+      if (request.signal.aborted) onAbort();
+      silence.start(() => stop(new LlmError(`The VS Code model ${model.name} sent nothing for ${options.timeoutMs} ms (taskPlanner.timeouts.llmRequestMs); the request was cancelled.`, 'timeout', undefined, 1)));
       try {
-        const response = await model.sendRequest(
-          messages,
-          {
-            justification: 'Task Planner plans and runs the task you asked for.',
-            ...(request.tools?.length ? { tools: request.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.parameters })) } : {}),
-          },
-          cancel.token,
-        );
-        let text = '';
-        const toolCalls: LlmToolCall[] = [];
-        for await (const part of response.stream) {
-          if (part instanceof vscode.LanguageModelTextPart) {
-            text += part.value;
-            if (request.stream) request.onDelta?.({ kind: 'text', text: part.value });
-          } else if (part instanceof vscode.LanguageModelToolCallPart) {
-            const call = { id: part.callId, name: part.name, arguments: JSON.stringify(part.input ?? {}) };
-            if (request.stream) request.onDelta?.({ kind: 'tool_call', index: toolCalls.length, id: call.id, name: call.name, argumentsDelta: call.arguments });
-            toolCalls.push(call);
-          }
-        }
-        request.signal.throwIfAborted();
-        const promptTokens = (await Promise.all(messages.map((message) => model.countTokens(message).then(undefined, () => 0)))).reduce((sum, count) => sum + count, 0);
-        const completionTokens = text === '' ? 0 : await model.countTokens(text).then(undefined, () => 0);
-        return { text, toolCalls, usage: { promptTokens, completionTokens }, usageReported: false, model: model.id, finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop' };
+        // A provider that ignores its cancellation token would hold the call forever: the race ends it anyway.
+        return await Promise.race([exchange(model, request, cancel.token, silence), stopped]);
       } catch (error) {
         throw toLlmError(error, request.signal, model.name);
       } finally {
+        silence.clear();
         request.signal.removeEventListener('abort', onAbort);
         cancel.dispose();
       }
     },
   };
   return client;
+}
+
+/** A timer that fires after `ms` without activity; `touch` restarts it, 0 never fires. */
+class SilenceLimit {
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private fire: () => void = () => undefined;
+
+  constructor(private readonly ms: number) {}
+
+  start(fire: () => void): void {
+    this.fire = fire;
+    this.touch();
+  }
+
+  touch(): void {
+    if (this.ms <= 0) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(this.fire, this.ms);
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
+    this.fire = () => undefined;
+  }
+}
+
+/** One request to `model` and its streamed reply; stops passing parts on once the request is cancelled. */
+async function exchange(model: vscode.LanguageModelChat, request: LlmChatRequest, token: vscode.CancellationToken, silence: SilenceLimit): Promise<LlmChatResponse> {
+  const messages = request.messages.map(toVscodeMessage);
+  const response = await model.sendRequest(
+    messages,
+    {
+      justification: 'Task Planner plans and runs the task you asked for.',
+      ...(request.tools?.length ? { tools: request.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.parameters })) } : {}),
+    },
+    token,
+  );
+  let text = '';
+  const toolCalls: LlmToolCall[] = [];
+  for await (const part of response.stream) {
+    if (token.isCancellationRequested) break;
+    silence.touch();
+    if (part instanceof vscode.LanguageModelTextPart) {
+      text += part.value;
+      if (request.stream) request.onDelta?.({ kind: 'text', text: part.value });
+    } else if (part instanceof vscode.LanguageModelToolCallPart) {
+      const call = { id: part.callId, name: part.name, arguments: JSON.stringify(part.input ?? {}) };
+      if (request.stream) request.onDelta?.({ kind: 'tool_call', index: toolCalls.length, id: call.id, name: call.name, argumentsDelta: call.arguments });
+      toolCalls.push(call);
+    }
+  }
+  request.signal.throwIfAborted();
+  if (token.isCancellationRequested) throw new vscode.CancellationError();
+  const promptTokens = (await Promise.all(messages.map((message) => model.countTokens(message).then(undefined, () => 0)))).reduce((sum, count) => sum + count, 0);
+  const completionTokens = text === '' ? 0 : await model.countTokens(text).then(undefined, () => 0);
+  return { text, toolCalls, usage: { promptTokens, completionTokens }, usageReported: false, model: model.id, finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop' };
 }
 
 function toVscodeMessage(message: LlmMessage): vscode.LanguageModelChatMessage {

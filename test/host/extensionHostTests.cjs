@@ -5,6 +5,8 @@
 // function to us. With a debugId in the payload the workbench echoes every extension-host console call to the
 // page console as "[Extension Host] ...", which we relay line by line.
 'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
 const util = require('node:util');
 const { launchBrowser } = require('./browser.cjs');
 
@@ -19,9 +21,25 @@ function formatConsoleArgs(values) {
 }
 
 /**
+ * The folder to pass as the one extensionDevelopmentPath. The web workbench reads the payload into a Map, so of
+ * several extensionDevelopmentPath entries only the last would load; but a development path without a package.json
+ * is scanned as a folder of extensions. Several extensions therefore go as one folder of symlinks to them, inside
+ * the server's temp folder (removed with it). Their extensionPath is then the symlink's path.
+ * @param {import('./codeServer.cjs').CodeServer} server
+ * @param {string[]} developmentPaths  absolute extension folders
+ */
+function developmentLocation(server, developmentPaths) {
+  if (developmentPaths.length === 1) return /** @type {string} */ (developmentPaths[0]);
+  const dir = path.join(server.tempDir, 'development-extensions');
+  fs.mkdirSync(dir, { recursive: true });
+  developmentPaths.forEach((extension, index) => fs.symlinkSync(extension, path.join(dir, `${index}-${path.basename(extension)}`), 'dir'));
+  return dir;
+}
+
+/**
  * @param {object} options
  * @param {import('./codeServer.cjs').CodeServer} options.server  started with smokeTestDriver
- * @param {string[]} options.developmentPaths  absolute extension folders
+ * @param {string[]} options.developmentPaths  absolute extension folders (one or several)
  * @param {string} options.testsPath           absolute path of the module exporting run()
  * @param {string} [options.folder]            workspace folder to open
  * @param {number} options.timeoutMs
@@ -61,7 +79,7 @@ async function runExtensionTests(options) {
     });
     page.on('pageerror', (error) => options.onBrowserLine?.(`[page error] ${error.message}`));
     const payload = /** @type {[string, string][]} */ ([
-      ...options.developmentPaths.map((dir) => ['extensionDevelopmentPath', remote(dir)]),
+      ['extensionDevelopmentPath', remote(developmentLocation(options.server, options.developmentPaths))],
       ['extensionTestsPath', remote(options.testsPath)],
       ['skipWelcome', 'true'],
       ['skipReleaseNotes', 'true'],

@@ -36,7 +36,9 @@ async function main(): Promise<number> {
     cpSync(join(root, 'test', 'fixtures', 'demo-workspace'), workspace, { recursive: true });
     return await runTests({
       vscodeExecutablePath: join(root, 'test', 'host', 'codeShim.cjs'),
-      extensionDevelopmentPath: root,
+      // Task Planner, plus two fixtures: a scripted chat model (vscodeLm.test.ts) and the empty extension whose
+      // activation is the baseline of ours (activation.test.ts).
+      extensionDevelopmentPath: [root, join(root, 'test', 'fixtures', 'fakeChatModel'), join(root, 'test', 'fixtures', 'emptyExtension')],
       extensionTestsPath: join(outDir, 'index.js'),
       launchArgs: [workspace],
     });
