@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import type { RunResult } from './core/engine/runOptions';
-import type { Plan } from './core/plan/planSchema';
 import { createSessionPlanner } from './core/session/createSessionPlanner';
 import { ApiKeyStore } from './vscode/apiKeyStore';
 import { registerLanguageModelTools } from './vscode/languageModelTools';
@@ -65,26 +64,15 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
     const { builtinTools, gateByWorkspaceTrust } = loadRuntime();
     return gateByWorkspaceTrust(builtinTools({ sessionPlanner }), createVscodeTrustGate(log));
   });
-  const runs = new RunController({ tools, interaction: createVscodeInteraction(pending, documents), log, storageDir: context.storageUri?.fsPath });
+  const runs = new RunController({ tools, interaction: createVscodeInteraction(pending, documents), log, storageDir: context.storageUri?.fsPath, setup: () => runSetupFor(readSettings(), keys, log) });
   const statusBar = new RunStatusBar(pending);
   const runsTree = new RunsTreeProvider(runs);
   let reviewOverride: PlanReview | undefined;
-  const setup = async () => runSetupFor(readSettings(), keys, log);
   // The plan panel and its flow live in dist/runtime.js: made when first shown.
   const panels = lazy(() => {
     const { PlanPanelController, createPlanPanelFlow } = loadRuntime();
     const controller = new PlanPanelController(context.extensionUri, tools().map((tool) => tool.name), log);
-    const panelRuns = {
-      start: async (plan: Plan) => runs.start(plan, await setup()),
-      cancel: () => runs.cancel(),
-      isRunning: () => runs.isRunning(),
-      current: () => runs.current(),
-      undo: (runId: string) => runs.undo(runId),
-      changedFiles: (runId: string) => runs.changedFiles(runId),
-      onDidRunEvent: runs.onDidRunEvent,
-      onDidFinish: runs.onDidFinish,
-    };
-    const flow = createPlanPanelFlow({ panels: controller, runs: panelRuns, pending, tree, regenerate: (feedback, plan) => regeneratePlan(deps, feedback, plan), log });
+    const flow = createPlanPanelFlow({ panels: controller, runs, pending, tree, regenerate: (feedback, plan) => regeneratePlan(deps, feedback, plan), log });
     controller.setCallbacks(flow.callbacks);
     context.subscriptions.push(controller, flow);
     return { controller, flow };
@@ -111,9 +99,9 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
     vscode.commands.registerCommand('taskPlanner.planTaskWithFiles', (uri?: vscode.Uri, uris?: vscode.Uri[]) => planTask(deps, { files: uris ?? (uri ? [uri] : []) })),
     vscode.commands.registerCommand('taskPlanner.setApiKey', () => keys.set()),
     vscode.commands.registerCommand('taskPlanner.clearApiKey', () => keys.clear()),
-    ...registerStepCommands({ tree, pending, runs, setup, log }),
+    ...registerStepCommands({ tree, pending, runs, log }),
     ...registerViewCommands(tree, log),
-    ...registerRunsCommands({ runs, runsTree, tree, setup, log }),
+    ...registerRunsCommands({ runs, runsTree, tree, log }),
     ...registerLanguageModelTools(sessionPlanner, log),
     runs.onDidChangeState((state) => {
       if (state) tree.setRun(state);
@@ -136,7 +124,7 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
     nextPrompt: () => pending.next().then((prompt) => ({ stepId: prompt.stepId, kind: prompt.kind })),
     statusBarText: () => statusBar.text(),
     runIds: async () => (await runs.store.list()).map((run) => run.runId),
-    resumeRun: async (runId) => runs.resume(runId, await setup()),
+    resumeRun: (runId) => runs.resume(runId),
     setPlanReview: (replacement) => {
       reviewOverride = replacement;
     },

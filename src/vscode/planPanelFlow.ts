@@ -14,7 +14,7 @@ import type { PlanTreeProvider } from './planTreeProvider';
 
 /** What the panel needs of the editor's runs: the `RunController`, seen by this role. */
 export interface PanelRuns {
-  /** Runs `plan` with the setup from the settings; resolves when the run ends. */
+  /** Runs `plan` with the setup from the settings; resolves when the run ends, rejects when it cannot start. */
   start(plan: Plan): Promise<RunResult>;
   cancel(): void;
   isRunning(): boolean;
@@ -70,8 +70,8 @@ export function createPlanPanelFlow(deps: PlanPanelFlowDeps): PlanPanelFlow {
       // The run goes on after the click: its events reach the panel through the controller.
       runs.start(plan).catch((error: unknown) => {
         const message = error instanceof Error ? error.message : String(error);
-        log.error(`Plan panel: the run failed: ${message}`);
-        panels.panel()?.notify('error', `The run failed: ${message}`);
+        log.error(`Plan panel: the run did not go through: ${message}`);
+        panels.panel()?.notify('error', `The run did not go through: ${message}`);
       });
     },
     onCancel: () => {

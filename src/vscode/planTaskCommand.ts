@@ -12,7 +12,6 @@ import type { PlanTreeProvider } from './planTreeProvider';
 import type { RunController } from './runController';
 import { requestFromEditor, type RequestEditors } from './requestEditor';
 import { readSettings } from './settings';
-import { runSetupFor } from './runSetup';
 
 /** Longest request accepted from the input box, in characters. */
 const maxRequestLength = 20_000;
@@ -55,24 +54,13 @@ export interface PlanTaskOutcome {
 export async function planTask(deps: PlanTaskDeps, options: PlanTaskOptions = {}): Promise<PlanTaskOutcome> {
   const text = options.request ?? (await askRequest(deps.requests));
   if (text === undefined || text.trim() === '') return {};
-  const settings = readSettings();
   const attachments = collectAttachments(text, options.files ?? []);
-  const planned = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: 'Task Planner: planning', cancellable: true },
-    async (progress, token) => {
-      const abort = new AbortController();
-      token.onCancellationRequested(() => abort.abort(new Error('Planning was cancelled.')));
-      try {
-        return await planRequest(deps, text, attachments, { signal: abort.signal, report: (message) => progress.report({ message }) });
-      } catch (error) {
-        if (abort.signal.aborted) return undefined;
-        const message = error instanceof Error ? error.message : String(error);
-        deps.log.error(`Planning failed: ${message}`);
-        void vscode.window.showErrorMessage(`Task Planner: planning failed: ${message}`, 'Show log').then((choice) => choice && deps.log.show(true));
-        return undefined;
-      }
-    },
-  );
+  const planned = await withPlanningProgress('Task Planner: planning', (signal, report) => planRequest(deps, text, attachments, { signal, report })).catch((error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    deps.log.error(`Planning failed: ${message}`);
+    void vscode.window.showErrorMessage(`Task Planner: planning failed: ${message}`, 'Show log').then((choice) => choice && deps.log.show(true));
+    return undefined;
+  });
   if (!planned) return {};
   const { plan, critique, warnings } = planned;
   deps.log.info(`Planned ${plan.steps.length} step(s) for: ${plan.objective}. Critic ${critique.score}/10: ${critique.summary}`);
@@ -89,7 +77,7 @@ export async function planTask(deps: PlanTaskDeps, options: PlanTaskOptions = {}
     return { plan, critique };
   }
   deps.tree.setPlan(accepted);
-  const run = deps.runs.start(accepted, await runSetupFor(settings, deps.keys, deps.log));
+  const run = deps.runs.start(accepted);
   run.catch((error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
     deps.log.error(`Run failed to start: ${message}`);
@@ -180,7 +168,8 @@ interface Planned {
  */
 async function planRequest(deps: PlanTaskDeps, text: string, attachments: readonly Attachment[], options: { signal: AbortSignal; report: (message: string) => void; feedback?: string }): Promise<Planned> {
   const { critiquePlan, generatePlan, heuristicPlan, createToolRegistry } = loadRuntime();
-  const provider = await resolveProvider(readSettings(), deps.keys);
+  const settings = readSettings();
+  const provider = await resolveProvider(settings, deps.keys);
   options.report(`with the ${provider.label}…`);
   deps.log.info(`Planning with the ${provider.label}: ${text.slice(0, 200)}${options.feedback ? ` (feedback: ${options.feedback.slice(0, 200)})` : ''}`);
   if (!provider.llm) {
@@ -194,7 +183,7 @@ async function planRequest(deps: PlanTaskDeps, text: string, attachments: readon
     llm: provider.llm,
     tools: createToolRegistry([...deps.tools()]),
     signal: options.signal,
-    strategy: readSettings().strategy,
+    strategy: settings.strategy,
     workspace,
     ...(options.feedback ? { feedback: options.feedback } : {}),
     onPartialStep: (_step, index) => {
@@ -210,13 +199,22 @@ async function planRequest(deps: PlanTaskDeps, text: string, attachments: readon
  * and is the next version; `undefined` when the user cancelled. Throws what failed.
  */
 export async function regeneratePlan(deps: PlanTaskDeps, feedback: string, plan: Plan): Promise<Plan | undefined> {
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Task Planner: regenerating the plan', cancellable: true }, async (progress, token) => {
+  const planned = await withPlanningProgress('Task Planner: regenerating the plan', (signal, report) => planRequest(deps, plan.objective, [], { signal, feedback, report }));
+  if (!planned) return undefined;
+  for (const warning of planned.warnings) deps.log.warn(warning);
+  return { ...planned.plan, id: plan.id, version: plan.version + 1, objective: plan.objective };
+}
+
+/**
+ * Runs `work` behind a cancellable progress notification titled `title`: resolves to
+ * `undefined` when the user cancelled it, rejects with what else failed.
+ */
+async function withPlanningProgress<T>(title: string, work: (signal: AbortSignal, report: (message: string) => void) => Promise<T>): Promise<T | undefined> {
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
     const abort = new AbortController();
-    token.onCancellationRequested(() => abort.abort(new Error('Regenerating was cancelled.')));
+    token.onCancellationRequested(() => abort.abort(new Error(`${title}: cancelled.`)));
     try {
-      const { plan: next, warnings } = await planRequest(deps, plan.objective, [], { signal: abort.signal, feedback, report: (message) => progress.report({ message }) });
-      for (const warning of warnings) deps.log.warn(warning);
-      return { ...next, id: plan.id, version: plan.version + 1, objective: plan.objective };
+      return await work(abort.signal, (message) => progress.report({ message }));
     } catch (error) {
       if (abort.signal.aborted) return undefined;
       throw error;

@@ -31,6 +31,8 @@ export interface RunControllerDeps {
   log: vscode.LogOutputChannel;
   /** Workspace storage of the extension (`context.storageUri`); runs live in memory without it. */
   storageDir: string | undefined;
+  /** What a run needs besides its plan, from the settings: read when each run starts or resumes. */
+  setup: () => Promise<RunSetup>;
 }
 
 /**
@@ -85,24 +87,23 @@ export class RunController implements vscode.Disposable {
     return loadRuntime().createVscodeWorkspaceFs(folder.uri);
   }
 
-  /** Executes `plan` (repairing it with the model when a step asks for a replan). */
-  start(plan: Plan, setup: RunSetup, initialResults?: Record<string, unknown>): Promise<RunResult> {
+  /** Executes `plan` (repairing it with the model when a step asks for a replan); `initialResults` are steps already done. */
+  start(plan: Plan, initialResults?: Record<string, unknown>): Promise<RunResult> {
     return this.execute(
       async (options) => loadRuntime().executeWithReplanning(plan, plan.objective, { ...options, ...(initialResults ? { initialResults } : {}), onEvent: (event) => this.apply(event) }),
       undefined,
-      setup,
     );
   }
 
   /** Continues a stored run from its journal; finished steps are not run again. */
-  async resume(runId: string, setup: RunSetup): Promise<RunResult> {
+  async resume(runId: string): Promise<RunResult> {
     // Start from the journal's snapshot, so the views show the plan and finished steps at once.
     const stored = await this.load(runId);
     return this.execute(async (options) => {
       const handle = loadRuntime().resumeRun(runId, options);
       handle.events.subscribe((event) => this.apply(event));
       return handle.result;
-    }, stored ?? loadRuntime().initialRunState(runId), setup);
+    }, stored ?? loadRuntime().initialRunState(runId));
   }
 
   /** A stored run's last snapshot, from its journal. */
@@ -149,8 +150,9 @@ export class RunController implements vscode.Disposable {
     this.finished.dispose();
   }
 
-  private async execute(go: (options: RunOptions) => Promise<RunResult>, first: RunState | undefined, setup?: RunSetup): Promise<RunResult> {
+  private async execute(go: (options: RunOptions) => Promise<RunResult>, first: RunState | undefined): Promise<RunResult> {
     if (this.running) throw new Error('A run is already in progress: wait for it to finish or cancel it first.');
+    const setup = await this.deps.setup();
     const workspace = this.workspace();
     const abort = new AbortController();
     this.abort = abort;
@@ -169,10 +171,11 @@ export class RunController implements vscode.Disposable {
         error: (message) => this.deps.log.error(message),
       },
       ...(this.deps.interaction ? { interaction: this.deps.interaction } : {}),
-      ...(setup?.llm ? { llm: setup.llm } : {}),
-      ...(setup
-        ? { approvalPolicy: setup.approvalPolicy, maxConcurrency: setup.maxConcurrency, agentLimits: setup.agentLimits, budget: loadRuntime().createBudgetTracker(setup.budget) }
-        : {}),
+      ...(setup.llm ? { llm: setup.llm } : {}),
+      approvalPolicy: setup.approvalPolicy,
+      maxConcurrency: setup.maxConcurrency,
+      agentLimits: setup.agentLimits,
+      budget: loadRuntime().createBudgetTracker(setup.budget),
     };
     const running = go(options);
     this.running = running;

@@ -4,7 +4,7 @@ import { runListModel } from '../core/view/runListModel';
 import type { PlanTreeNode } from '../core/view/planTreeModel';
 import { describeUndo } from '../core/tools/describeUndo';
 import type { PlanTreeProvider } from './planTreeProvider';
-import type { RunController, RunSetup } from './runController';
+import type { RunController } from './runController';
 
 /** The Runs view: past, paused, waiting and interrupted runs from the run store, newest first. */
 export class RunsTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, vscode.Disposable {
@@ -67,7 +67,6 @@ export interface RunsCommandDeps {
   runs: RunController;
   runsTree: RunsTreeProvider;
   tree: PlanTreeProvider;
-  setup: () => Promise<RunSetup>;
   log: vscode.LogOutputChannel;
 }
 
@@ -88,7 +87,7 @@ export function registerRunsCommands(deps: RunsCommandDeps): vscode.Disposable[]
       const runId = runIdOf(arg);
       if (!runId) return undefined;
       deps.log.info(`Resuming run ${runId}`);
-      const running = deps.runs.resume(runId, await deps.setup());
+      const running = deps.runs.resume(runId);
       deps.runsTree.refresh();
       return running.catch((error: unknown) => {
         void vscode.window.showErrorMessage(`Task Planner: ${error instanceof Error ? error.message : String(error)}`);

@@ -6,14 +6,13 @@ import { loadRuntime } from './loadRuntime';
 import type { PendingPrompts } from './pendingPrompts';
 import type { PlanTreeProvider } from './planTreeProvider';
 import { stepOf } from './proposalDocuments';
-import type { RunController, RunSetup } from './runController';
+import type { RunController } from './runController';
 
 /** What the step commands act on (wired in `activate`). */
 export interface StepCommandDeps {
   tree: PlanTreeProvider;
   pending: PendingPrompts;
   runs: RunController;
-  setup: () => Promise<RunSetup>;
   log: vscode.LogOutputChannel;
 }
 
@@ -114,7 +113,7 @@ async function rerun(deps: StepCommandDeps, stepId: string | undefined, skip: bo
   const initialResults = Object.fromEntries(Object.entries(results).filter(([id]) => !downstream.has(id)));
   deps.log.info(`${skip ? 'Skipping' : 'Running again from'} step ${stepId}; ${Object.keys(initialResults).length} completed step(s) kept`);
   deps.tree.setPlan(plan);
-  await deps.runs.start(plan, await deps.setup(), initialResults).catch((error: unknown) => {
+  await deps.runs.start(plan, initialResults).catch((error: unknown) => {
     void vscode.window.showErrorMessage(`Task Planner: ${error instanceof Error ? error.message : String(error)}`);
   });
 }

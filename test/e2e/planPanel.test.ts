@@ -11,7 +11,7 @@ import { randomDagPlan } from '../support/randomPlans';
 import { launchBrowser, type Browser } from '../host/browser.cjs';
 import { startCodeServer, type CodeServer } from '../host/codeServer.cjs';
 import { temporaryFolder } from '../host/tempFolder.cjs';
-import { activityBarEntry, quickInputField, runCommand, waitForWorkbench } from './workbench';
+import { activityBarEntry, planPanelFrame, quickInputField, runCommand, screenshotIfFailed, waitForWorkbench } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots');
@@ -84,14 +84,11 @@ describe('Task Planner plan panel in the browser workbench', function () {
     await page.goto(server.workbenchUrl(workspace.path));
     await waitForWorkbench(page, 'Task Planner');
     await activityBarEntry(page, 'Task Planner').click();
-    panel = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+    panel = planPanelFrame(page);
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && browser) {
-      const slug = this.currentTest.title.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase();
-      await shoot(`failed-panel-${slug}`).catch(() => undefined);
-    }
+    await screenshotIfFailed(browser?.page, this.currentTest, screenshots, 'panel-');
   });
 
   after(async () => {

@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { launchBrowser, type Browser } from '../host/browser.cjs';
 import { startCodeServer, type CodeServer } from '../host/codeServer.cjs';
 import { temporaryFolder } from '../host/tempFolder.cjs';
-import { activityBarEntry, quickInputField, runCommand, waitForWorkbench } from './workbench';
+import { activityBarEntry, quickInputField, runCommand, screenshotIfFailed, waitForWorkbench } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'e2e');
@@ -45,10 +45,7 @@ describe('Task Planner in the browser workbench', function () {
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && browser) {
-      const slug = this.currentTest.title.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase();
-      await shoot(`failed-${slug}`).catch(() => undefined);
-    }
+    await screenshotIfFailed(browser?.page, this.currentTest, screenshots);
   });
 
   after(async () => {

@@ -10,7 +10,7 @@ import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
 import { launchBrowser, type Browser } from '../host/browser.cjs';
 import { startCodeServer, type CodeServer } from '../host/codeServer.cjs';
 import { temporaryFolder } from '../host/tempFolder.cjs';
-import { activityBarEntry, quickInputField, runCommand, waitForWorkbench } from './workbench';
+import { activityBarEntry, quickInputField, runCommand, screenshotIfFailed, waitForWorkbench } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'e2e');
@@ -69,10 +69,7 @@ describe('Task Planner in Restricted Mode (workspace trust on, browser workbench
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && browser) {
-      const slug = this.currentTest.title.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase();
-      await page.screenshot({ path: join(screenshots, `failed-restricted-${slug.slice(0, 80)}.png`) }).catch(() => undefined);
-    }
+    await screenshotIfFailed(browser?.page, this.currentTest, screenshots, 'restricted-');
   });
 
   after(async () => {

@@ -9,7 +9,7 @@ import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
 import { launchBrowser, type Browser } from '../host/browser.cjs';
 import { startCodeServer, type CodeServer } from '../host/codeServer.cjs';
 import { temporaryFolder } from '../host/tempFolder.cjs';
-import { activityBarEntry, quickInputField, runCommand, waitForWorkbench } from './workbench';
+import { activityBarEntry, planPanelFrame, quickInputField, runCommand, screenshotIfFailed, waitForWorkbench } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'editor');
@@ -37,7 +37,7 @@ describe('Task Planner runs in the editor (browser workbench)', function () {
     await quickInputField(page, 'Task Planner: Plan task');
     await page.keyboard.type(request, { delay: 5 });
     await page.keyboard.press('Enter');
-    const panel = page.frameLocator('iframe.webview.ready').first().frameLocator('#active-frame');
+    const panel = planPanelFrame(page);
     const review = panel.locator('plan-panel-app[data-mode="review"]');
     await review.locator(`li.step[data-step-id="${firstStepId}"]`).waitFor({ timeout: 30_000 });
     await review.locator('vscode-button[data-action="start"]').click();
@@ -66,10 +66,7 @@ describe('Task Planner runs in the editor (browser workbench)', function () {
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && browser) {
-      const slug = this.currentTest.title.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase();
-      await shoot(`failed-${slug}`).catch(() => undefined);
-    }
+    await screenshotIfFailed(browser?.page, this.currentTest, screenshots);
   });
 
   after(async () => {

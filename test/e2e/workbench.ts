@@ -1,5 +1,6 @@
 // Helpers that drive the VS Code workbench the way a person does: keyboard and visible UI only.
-import type { Locator, Page } from 'playwright-core';
+import { join } from 'node:path';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
 
 /** The activity-bar entry of a view container, by its title. */
 export function activityBarEntry(page: Page, title: string): Locator {
@@ -45,4 +46,19 @@ export async function quickInputField(page: Page, title: string): Promise<Locato
   const field = widget.locator('.quick-input-box input').first();
   await field.waitFor({ state: 'visible', timeout: 5_000 });
   return field;
+}
+
+/** The document inside the plan panel's webview (the workbench nests it in two iframes). */
+export function planPanelFrame(page: Page): FrameLocator {
+  return page.frameLocator('iframe.webview.ready').first().frameLocator('#active-frame');
+}
+
+/**
+ * Saves `failed-<prefix><test title>.png` in `folder` when `test` failed, for mocha's
+ * `afterEach`; a screenshot that cannot be taken does not hide the test's own failure.
+ */
+export async function screenshotIfFailed(page: Page | undefined, test: Mocha.Test | undefined, folder: string, prefix = ''): Promise<void> {
+  if (!page || test?.state !== 'failed') return;
+  const slug = test.title.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase().slice(0, 80);
+  await page.screenshot({ path: join(folder, `failed-${prefix}${slug}.png`) }).catch(() => undefined);
 }
