@@ -1,15 +1,98 @@
 import assert from 'node:assert/strict';
 import { withoutSecrets } from '../../../src/node/commandEnvironment';
 
+/** Variables a command needs and that hold nothing secret: they reach it unchanged. */
+const kept: [name: string, value: string][] = [
+  ['PATH', '/usr/local/bin:/usr/bin:/bin'],
+  ['HOME', '/home/u'],
+  ['LANG', 'C.UTF-8'],
+  ['LC_ALL', 'en_US.UTF-8'],
+  ['NODE_ENV', 'test'],
+  ['TERM', 'xterm-256color'],
+  ['SHELL', '/bin/bash'],
+  ['PWD', '/home/u/project'],
+  ['KEYBOARD_LAYOUT', 'us'],
+  ['DATABASE_URL', 'postgres://db.internal:5432/app'],
+  ['REDIS_URL', 'redis://localhost:6379/0'],
+  ['API_BASE_URL', 'https://api.example.com/v1?region=eu'],
+  ['GIT_REMOTE', 'ssh://git@github.com/acme/app.git'],
+  ['npm_config_registry', 'https://registry.npmjs.org/'],
+  ['GIT_COMMIT', '9fceb02d0ae598e95dc970b74767f19372d61af8'],
+  ['INVOCATION_ID', 'a3c1f2e4b5d6478899aabbccddeeff00'],
+  ['BUILD_ID', '550e8400-e29b-41d4-a716-446655440000'],
+  ['LS_COLORS', 'rs=0:di=01;34:ln=01;36:mi=00:pi=40;33:so=01;35:do=01;35:bd=40;33;01'],
+  ['NODE_OPTIONS', '--max-old-space-size=4096'],
+  ['JAVA_TOOL_OPTIONS', '-Dfile.encoding=UTF-8 -Xmx2g'],
+  ['GREETING', 'Hello world, this is a long but ordinary sentence'],
+  ['CamelSetting', 'ThisIsAPlainCamelCaseIdentifier'],
+];
+
+/** Credentials by name, by value, or inside a URL or connection string: never reach a command. */
+const removed: [name: string, value: string][] = [
+  ['OPENAI_API_KEY', 'x'],
+  ['ANTHROPIC_API_KEY', 'x'],
+  ['GITHUB_TOKEN', 'x'],
+  ['NPM_TOKEN', 'x'],
+  ['AWS_SECRET_ACCESS_KEY', 'x'],
+  ['AWS_ACCESS_KEY_ID', 'x'],
+  ['AZURE_OPENAI_KEY', 'x'],
+  ['DATABASE_PASSWORD', 'x'],
+  ['PGPASSWORD', 'x'],
+  ['SSH_AUTH_SOCK', '/tmp/agent'],
+  ['SESSION_COOKIE', 'x'],
+  ['HF_TOKEN', 'x'],
+  ['GOOGLE_APPLICATION_CREDENTIALS', '/k.json'],
+  ['my_apikey', 'x'],
+  ['PRIVATE_KEY', 'x'],
+  // Names ending in _KEY or _DSN, whatever they hold.
+  ['MY_SERVICE_KEY', 'abc'],
+  ['STRIPE_KEY', 'abc'],
+  ['KEY', 'abc'],
+  ['SENTRY_DSN', 'https://public@o0.ingest.sentry.io/1'],
+  ['ANALYTICS_DSN', 'anything'],
+  // URLs with credentials in the user info or the query, under any name.
+  ['DATABASE_URL', 'postgres://u:pass@db.internal:5432/app'],
+  ['REDIS_URL', 'redis://:s3cret@localhost:6379/0'],
+  ['MONGO', 'mongodb+srv://admin:hunter2@cluster0.example.net/db'],
+  ['PIP_INDEX_URL', 'https://user:pw@pypi.example.com/simple'],
+  ['HTTPS_PROXY', 'http://alice:wonderland@proxy:3128'],
+  ['REPO', 'https://ghp_abcdefghijklmnopqrstuvwxyz0123456789@github.com/acme/app.git'],
+  ['WEBHOOK_URL', 'https://hooks.example.com/in?token=abc123'],
+  ['BLOB_URL', 'https://acct.blob.core.windows.net/c/f?sv=2022&sig=AbC%2Bdef'],
+  ['CALLBACK', 'https://x.example.com/cb?api_key=zzz&x=1'],
+  // Connection strings (DSNs) with a password.
+  ['CONNECTION_STRING', 'Server=db;Database=app;User Id=sa;Password=Pa55word;'],
+  ['PG_CONN', 'host=db user=app password=hunter2 dbname=app'],
+  // Values shaped like keys under innocent names.
+  ['HARMLESS_1', 'sk-proj-abcdefghijklmnopqrstuv'],
+  ['HARMLESS_2', 'AKIAABCDEFGHIJKLMNOP'],
+  ['HARMLESS_3', 'xoxb-1234567890-abcdef'],
+  ['HARMLESS_4', 'glpat-abcdefghijklmnopqrst'],
+  ['HARMLESS_5', 'ghp_abcdefghijklmnopqrstuvwxyz0123456789'],
+  ['HARMLESS_6', 'sk_live_51HabcdefGHIJKLmnopqrstuv'],
+  ['HARMLESS_7', 'npm_abcdefghijklmnopqrstuvwxyz0123456789'],
+  ['HARMLESS_8', 'ASIAABCDEFGHIJKLMNOP'],
+  ['HARMLESS_9', 'ya29.a0AfH6SMBxyzabcdefghijklmnop'],
+  ['HARMLESS_10', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.dGhpc2lzYXNpZ25hdHVyZQ'],
+  ['CURL_HEADER', 'Authorization: Bearer sk-ant-api03-abcdefghijklmnopqrstuv'],
+  ['OPAQUE', 'q8Zr2LmX9vT4kP7wN1cY5bH3jD6fG0sA'],
+  ['OPAQUE_B64', 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY'],
+];
+
 describe('withoutSecrets', () => {
-  it('drops variables named like credentials and values shaped like them, keeps the rest', () => {
-    const kept = withoutSecrets({
-      PATH: '/usr/bin', HOME: '/home/u', LANG: 'C.UTF-8', NODE_ENV: 'test', TERM: 'xterm', KEYBOARD_LAYOUT: 'us',
-      OPENAI_API_KEY: 'x', ANTHROPIC_API_KEY: 'x', GITHUB_TOKEN: 'x', NPM_TOKEN: 'x', AWS_SECRET_ACCESS_KEY: 'x', AWS_ACCESS_KEY_ID: 'x',
-      AZURE_OPENAI_KEY: 'x', DATABASE_PASSWORD: 'x', PGPASSWORD: 'x', SSH_AUTH_SOCK: '/tmp/agent', SESSION_COOKIE: 'x', HF_TOKEN: 'x',
-      GOOGLE_APPLICATION_CREDENTIALS: '/k.json', my_apikey: 'x', PRIVATE_KEY: 'x',
-      HARMLESS_1: 'sk-proj-abcdefghijklmnopqrstuv', HARMLESS_2: 'AKIAABCDEFGHIJKLMNOP', HARMLESS_3: 'xoxb-1234567890-abcdef', HARMLESS_4: 'glpat-abcdefghijklmnopqrst',
+  for (const [name, value] of kept) {
+    it(`keeps ${name}=${value}`, () => {
+      assert.deepEqual(withoutSecrets({ [name]: value }), { [name]: value });
     });
-    assert.deepEqual(Object.keys(kept).sort(), ['HOME', 'KEYBOARD_LAYOUT', 'LANG', 'NODE_ENV', 'PATH', 'TERM']);
+  }
+  for (const [name, value] of removed) {
+    it(`removes ${name}=${value}`, () => {
+      assert.deepEqual(withoutSecrets({ [name]: value }), {});
+    });
+  }
+
+  it('filters a whole environment at once, leaving unset variables out', () => {
+    const result = withoutSecrets({ ...Object.fromEntries(kept), UNSET: undefined });
+    assert.deepEqual(Object.keys(result).sort(), kept.map(([name]) => name).sort());
   });
 });
