@@ -5,7 +5,10 @@ import { StringDecoder } from 'node:string_decoder';
 import type { CommandResult, CommandRunner } from '../core/tools/commandRunner';
 import { resolveInRoot } from '../core/workspace/resolveInRoot';
 import { withoutSecrets } from './commandEnvironment';
+import { findProgram } from './findProgram';
 import { createNodePathProbe } from './nodePathProbe';
+import { pidNamespaceLauncher } from './pidNamespace';
+import { followProcessTree } from './processTree';
 
 /** Options of `createNodeCommandRunner`. Durations in milliseconds. */
 export interface NodeCommandRunnerOptions {
@@ -13,14 +16,22 @@ export interface NodeCommandRunnerOptions {
   env?: NodeJS.ProcessEnv;
   /** Between the polite SIGTERM and the SIGKILL of the process tree, in ms (default 200). */
   killGraceMs?: number;
+  /**
+   * Run each command in a PID namespace of its own where the system allows it (default
+   * true); false only follows the process tree through `/proc`, as where it is not allowed.
+   */
+  pidNamespace?: boolean;
 }
 
 /**
  * A `CommandRunner` spawning processes with Node under the workspace `root`: no shell,
  * cwd confined by `resolveInRoot`, secrets removed from the environment, output capped
- * (head and tail kept), and the whole process tree (its process group; `taskkill /T` on
- * Windows) killed on timeout, on abort, and when the command exits leaving children that
- * hold its output open.
+ * (head and tail kept), and everything the command started killed on timeout, on abort,
+ * and when the command exits leaving processes behind. On Linux each command runs as
+ * PID 1 of its own PID namespace (see `pidNamespaceLauncher`), which the kernel empties
+ * when it ends, so `setsid` and double-forked daemons die with it; without namespaces
+ * its process group and every descendant `/proc` shows are killed (a daemon whose parent
+ * already exited then escapes); on Windows `taskkill /T`.
  */
 export function createNodeCommandRunner(root: string, options: NodeCommandRunnerOptions = {}): CommandRunner {
   const absoluteRoot = path.resolve(root);
@@ -34,10 +45,19 @@ export function createNodeCommandRunner(root: string, options: NodeCommandRunner
       const cwd = await resolveCwd(spec.cwd);
       const [program, ...args] = spec.argv;
       if (program === undefined || program === '') throw new Error('The command is empty; argv[0] must name a program.');
+      const env = withoutSecrets(options.env ?? process.env);
+      const launcher = options.pidNamespace === false ? undefined : await pidNamespaceLauncher();
+      let argv: [string, ...string[]] = [program, ...args];
+      if (launcher) {
+        // unshare would report a missing program itself, as output: find it first, as spawn does.
+        const found = findProgram(program, cwd, env['PATH']);
+        if (found === undefined) throw new Error(`Cannot start "${program}": no such program on PATH or in ${cwd}.`);
+        argv = [...(launcher as [string, ...string[]]), found, ...args];
+      }
       const started = Date.now();
-      const child = spawn(program, args, {
+      const child = spawn(argv[0], argv.slice(1), {
         cwd,
-        env: withoutSecrets(options.env ?? process.env),
+        env,
         shell: false,
         detached: process.platform !== 'win32',
         windowsHide: true,
@@ -62,18 +82,17 @@ export function createNodeCommandRunner(root: string, options: NodeCommandRunner
         let exit: { code: number | null; signal: string | null } | undefined;
         let settled = false;
         const timers: NodeJS.Timeout[] = [];
-        const killTree = (signalName: NodeJS.Signals) => {
-          if (child.pid === undefined) return;
-          try {
-            if (process.platform === 'win32') spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { windowsHide: true, stdio: 'ignore' });
-            else process.kill(-child.pid, signalName);
-          } catch {
-            // The group is already gone.
-          }
+        const tree = child.pid === undefined ? undefined : followProcessTree(child.pid);
+        const killTree = (polite: boolean) => {
+          if (child.pid === undefined || !tree) return;
+          if (process.platform === 'win32') spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { windowsHide: true, stdio: 'ignore' });
+          // unshare dies of SIGTERM and takes the namespace with it: only what runs inside is asked politely.
+          else if (polite) tree.terminate(launcher === undefined);
+          else tree.kill();
         };
         const stop = () => {
-          killTree('SIGTERM');
-          timers.push(setTimeout(() => killTree('SIGKILL'), killGraceMs));
+          killTree(true);
+          timers.push(setTimeout(() => killTree(false), killGraceMs));
           // Resolve even if a stubborn grandchild keeps the pipes open.
           timers.push(setTimeout(() => finish(), killGraceMs + 300));
         };
@@ -114,7 +133,7 @@ export function createNodeCommandRunner(root: string, options: NodeCommandRunner
           // Children left behind in the group would keep the pipes (and this promise) open.
           timers.push(
             setTimeout(() => {
-              killTree('SIGKILL');
+              killTree(false);
               finish();
             }, 200),
           );

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import type { CommandSpec } from '../../../src/core/tools/commandRunner';
 import { PathRefusedError } from '../../../src/core/workspace/resolveInRoot';
 import { createNodeCommandRunner } from '../../../src/node/nodeCommandRunner';
+import { pidNamespaceLauncher } from '../../../src/node/pidNamespace';
 
 /** Alive and not a zombie (a container's PID 1 may never reap orphans). */
 function isAlive(pid: number): boolean {
@@ -20,25 +21,41 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/**
- * Whether `pid` is gone within `ms`: a SIGKILLed process closes its pipes (which settles the
- * run) a moment before the kernel marks it dead, so one immediate probe would race.
- */
-async function diesWithin(pid: number, ms: number): Promise<boolean> {
-  for (let waited = 0; waited <= ms; waited += 10) {
-    if (!isAlive(pid)) return true;
-    await new Promise((resolve) => setTimeout(resolve, 10));
+/** Host pids of live (not zombie) `sleep <marker>` processes. */
+function pidsWith(marker: string): number[] {
+  const pids: number[] = [];
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').endsWith(`sleep\0${marker}\0`) && isAlive(Number(name))) pids.push(Number(name));
+    } catch {
+      // Gone while listing.
+    }
   }
-  return false;
+  return pids;
 }
 
-async function waitForFile(file: string): Promise<string> {
-  for (let i = 0; i < 200; i++) {
-    if (fs.existsSync(file) && fs.readFileSync(file, 'utf8').trim() !== '') return fs.readFileSync(file, 'utf8').trim();
+/** Polls until no `sleep <marker>` is left; the pids still there after `ms`. */
+async function survivorsAfter(marker: string, ms: number): Promise<number[]> {
+  for (let waited = 0; ; waited += 10) {
+    const left = pidsWith(marker);
+    if (left.length === 0 || waited >= ms) return left;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-  throw new Error(`${file} never appeared`);
 }
+
+/** Polls until `sleep <marker>` runs. */
+async function startedWith(marker: string): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    if (pidsWith(marker).length > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`no process with ${marker} started`);
+}
+
+let markers = 0;
+/** A unique `sleep` duration that names the processes of one test (`sleep 300.<pid><n>`). */
+const uniqueSleep = (): string => `300.${process.pid}${++markers}`;
 
 describe('createNodeCommandRunner', function () {
   this.timeout(10_000);
@@ -62,27 +79,25 @@ describe('createNodeCommandRunner', function () {
   });
 
   it('kills the whole process tree on timeout', async () => {
-    const pidFile = path.join(dir, 'grandchild.pid');
+    const marker = uniqueSleep();
     const started = Date.now();
-    const result = await createNodeCommandRunner(dir).run(spec(['sh', '-c', `sleep 30 & echo $! > ${pidFile}; wait`], { timeoutMs: 300 }), never);
-    const grandchild = Number(await waitForFile(pidFile));
+    const result = await createNodeCommandRunner(dir).run(spec(['sh', '-c', `sleep ${marker} & wait`], { timeoutMs: 300 }), never);
     assert.equal(result.timedOut, true);
-    assert.equal(result.exitCode, null);
     assert.ok(Date.now() - started < 2000);
-    assert.equal(await diesWithin(grandchild, 500), true, 'the grandchild sleep was killed too');
+    assert.deepEqual(await survivorsAfter(marker, 500), [], 'the grandchild sleep was killed too');
   });
 
-  it('kills the process tree within 1 s of an abort', async () => {
-    const pidFile = path.join(dir, 'grandchild.pid');
+  it('kills the process tree within 1 s of an abort, even what ignores SIGTERM', async () => {
+    const marker = uniqueSleep();
     const controller = new AbortController();
-    const running = createNodeCommandRunner(dir).run(spec(['sh', '-c', `trap '' TERM; sleep 30 & echo $! > ${pidFile}; wait`], { timeoutMs: 60_000 }), controller.signal);
-    const grandchild = Number(await waitForFile(pidFile));
+    const running = createNodeCommandRunner(dir).run(spec(['sh', '-c', `trap '' TERM; sleep ${marker} & wait`], { timeoutMs: 60_000 }), controller.signal);
+    await startedWith(marker);
     const abortedAt = Date.now();
     controller.abort(new Error('cancelled'));
     const result = await running;
     assert.ok(Date.now() - abortedAt < 1000, `took ${Date.now() - abortedAt} ms`);
     assert.equal(result.timedOut, false);
-    assert.equal(await diesWithin(grandchild, 500), true, 'the grandchild sleep was killed too');
+    assert.deepEqual(await survivorsAfter(marker, 500), [], 'the grandchild sleep was killed too');
   });
 
   it('caps output per stream, keeping head and tail', async () => {
@@ -122,5 +137,60 @@ describe('createNodeCommandRunner', function () {
     assert.equal(result.exitCode, 0);
     assert.equal(result.stdout.trim(), 'done');
     assert.ok(Date.now() - started < 2000);
+  });
+  it('in a PID namespace, a command sees only its own processes, not the runner', async function () {
+    if ((await pidNamespaceLauncher()) === undefined) this.skip();
+    const result = await createNodeCommandRunner(dir).run(spec(['sh', '-c', 'echo $PPID; ls /proc']), never);
+    const [parent, ...entries] = result.stdout.trim().split('\n');
+    assert.equal(parent, '0', 'the parent is outside the namespace');
+    const pids = entries.filter((entry) => /^\d+$/.test(entry)).map(Number);
+    assert.ok(pids.includes(1) && !pids.includes(process.pid), `visible: ${pids.join(' ')}`);
+  });
+
+  describe('commands that try to outlive their run', () => {
+    const started: string[] = [];
+    const track = (marker: string): string => (started.push(marker), marker);
+    afterEach(() => {
+      for (const marker of started.splice(0)) for (const pid of pidsWith(marker)) process.kill(pid, 'SIGKILL');
+    });
+    // A daemon that forked twice has init (or a subreaper) as parent, not the command.
+    const escapes = {
+      'a setsid grandchild': (marker: string) => `setsid sleep ${marker} & sleep 100`,
+      'a double-forked daemon': (marker: string) => `(setsid sh -c 'sleep ${marker} & exit' &) ; sleep 100`,
+      'a daemon whose parent already exited': (marker: string) => `sh -c '(setsid sleep ${marker} &)' ; sleep 100`,
+    };
+    for (const [name, script] of Object.entries(escapes)) {
+      it(`kills ${name} within 1 s of the timeout`, async () => {
+        const marker = track(uniqueSleep());
+        const result = await createNodeCommandRunner(dir).run(spec(['sh', '-c', script(marker)], { timeoutMs: 1000 }), never);
+        assert.equal(result.timedOut, true);
+        assert.deepEqual(await survivorsAfter(marker, 1000), [], `${name} survived`);
+      });
+
+      it(`kills ${name} within 1 s of an abort`, async () => {
+        const marker = track(uniqueSleep());
+        const controller = new AbortController();
+        const running = createNodeCommandRunner(dir).run(spec(['sh', '-c', script(marker)], { timeoutMs: 60_000 }), controller.signal);
+        await startedWith(marker);
+        controller.abort(new Error('cancelled'));
+        await running;
+        assert.deepEqual(await survivorsAfter(marker, 1000), [], `${name} survived`);
+      });
+    }
+
+    it('without a PID namespace, still kills a setsid grandchild whose parent lives', async () => {
+      const marker = track(uniqueSleep());
+      const result = await createNodeCommandRunner(dir, { pidNamespace: false }).run(spec(['sh', '-c', escapes['a setsid grandchild'](marker)], { timeoutMs: 500 }), never);
+      assert.equal(result.timedOut, true);
+      const left = await survivorsAfter(marker, 1000);
+      assert.deepEqual(left.map((pid) => fs.readFileSync(`/proc/${pid}/stat`, 'utf8')), []);
+    });
+
+    it('kills what a command left behind when it exits', async () => {
+      const marker = track(uniqueSleep());
+      const result = await createNodeCommandRunner(dir).run(spec(['sh', '-c', `(setsid sleep ${marker} > /dev/null 2>&1 &); echo started`]), never);
+      assert.equal(result.stdout.trim(), 'started');
+      assert.deepEqual(await survivorsAfter(marker, 1000), []);
+    });
   });
 });
