@@ -1,4 +1,6 @@
 import { parseArgs } from 'node:util';
+import { withoutSecrets } from '../node/commandEnvironment';
+import { takeFromEnvironment } from '../node/takeFromEnvironment';
 import { type CliIo, UsageError } from './cliIo';
 import { helpText } from './helpText';
 import { planCommand } from './planCommand';
@@ -9,8 +11,11 @@ import { validateCommand } from './validateCommand';
 
 declare const TASK_PLANNER_VERSION: string | undefined;
 
-/** Runs the command line `argv` (without node and script); resolves to the exit code. */
-export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+/**
+ * Runs the command line `argv` (without node and script); resolves to the exit code. `env`
+ * is where the API key is read from (`OPENAI_API_KEY`, else `TASK_PLANNER_API_KEY`).
+ */
+export async function main(argv: readonly string[], io: CliIo, env: Readonly<Record<string, string | undefined>> = process.env): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -60,7 +65,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       json: values.json,
       baseUrl: values['base-url'],
       model: values.model,
-      env: process.env,
+      env,
       maxRequests: values['max-requests'],
       maxTokens: values['max-tokens'],
       maxCost: values['max-cost'],
@@ -136,7 +141,14 @@ if (require.main === module) {
     err: (text) => process.stderr.write(`${text}\n`),
     interactive: Boolean(process.stdin.isTTY && process.stderr.isTTY),
   };
-  main(process.argv.slice(2), io).then(
+  // Commands this process starts could read its environment in /proc/<pid>/environ:
+  // every secret leaves it before any work starts, and only the key is handed on.
+  const kept = withoutSecrets(process.env);
+  const secrets = takeFromEnvironment((name) => !(name in kept));
+  if (process.platform === 'linux' && !secrets.hidden) {
+    io.err(`task-planner: warning: ${Object.keys(secrets.values).join(', ')} could not be cleared from this process's initial environment; commands you approve could read them in /proc/${process.pid}/environ.`);
+  }
+  main(process.argv.slice(2), io, { ...process.env, ...secrets.values }).then(
     (code) => {
       process.exitCode = code;
     },
