@@ -1,4 +1,4 @@
-import { replayJournal } from '../core/engine/resumeRun';
+import { replayJournal } from '../core/engine/replayJournal';
 import { createFileRunStore } from '../node/fileRunStore';
 import { type CliIo, runsDirectory } from './cliIo';
 

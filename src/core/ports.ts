@@ -127,6 +127,8 @@ export interface LoadedJournal {
   snapshot?: JournalSnapshot;
   /** A last line cut short by a crash: skipped, reported here, and never fatal. */
   tornLine?: { lineNumber: number; text: string };
+  /** The 1-based line of each entry in a line-based store, for messages naming a bad entry. */
+  lines?: number[];
 }
 
 /** A stored run as listed by `RunStore.list`; `updatedAt` in milliseconds since the epoch. */

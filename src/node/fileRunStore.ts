@@ -55,12 +55,14 @@ export function createFileRunStore(dir: string): RunStore {
       }
       const lines = text.split('\n');
       const entries: JournalEntry[] = [];
+      const lineNumbers: number[] = [];
       let tornLine: LoadedJournal['tornLine'];
       lines.forEach((line, index) => {
         if (line.trim() === '') return;
         const isLast = index === lines.length - 1;
         try {
           entries.push(JSON.parse(line) as JournalEntry);
+          lineNumbers.push(index + 1);
         } catch {
           if (!isLast) {
             throw new Error(`Line ${index + 1} of the run journal ${file} is not valid JSON; the journal is damaged beyond its last line. Move the file away to discard the run.`);
@@ -69,7 +71,7 @@ export function createFileRunStore(dir: string): RunStore {
         }
       });
       const snapshot = await readSnapshot(pathOf(runId, snapshotSuffix));
-      return { entries, ...(snapshot ? { snapshot } : {}), ...(tornLine ? { tornLine } : {}) };
+      return { entries, lines: lineNumbers, ...(snapshot ? { snapshot } : {}), ...(tornLine ? { tornLine } : {}) };
     },
 
     async list(): Promise<RunListing[]> {

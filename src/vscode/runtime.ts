@@ -5,7 +5,8 @@
  * over `vscode.workspace.fs` and the plan panel. Everything here is re-exported as is.
  */
 export { executeWithReplanning } from '../core/replan/executeWithReplanning';
-export { resumeRun, replayJournal } from '../core/engine/resumeRun';
+export { resumeRun } from '../core/engine/resumeRun';
+export { replayJournal } from '../core/engine/replayJournal';
 export { initialRunState, reduceRunEvent } from '../core/engine/reduceRunEvent';
 export { createMemoryRunStore } from '../core/engine/memoryRunStore';
 export { critiquePlan } from '../core/plan/critiquePlan';

@@ -1,9 +1,8 @@
-import type { LoadedJournal } from '../ports';
-import { emptySupplied, foldRunEvents, initialRunState } from './reduceRunEvent';
+import { emptySupplied } from './reduceRunEvent';
+import { replayJournal } from './replayJournal';
 import { executeRun, toResult } from './runEngine';
 import { createRunHandle } from './runHandle';
 import type { ResumeOptions, RunHandle } from './runOptions';
-import type { RunEvent, RunState } from './runEvents';
 import { resolveRunOptions } from './resolveRunOptions';
 
 /**
@@ -45,12 +44,4 @@ export function resumeRun(runId: string, options: ResumeOptions): RunHandle {
       control,
     );
   });
-}
-
-/** Folds a loaded journal: from its snapshot when there is one, then the later entries. */
-export function replayJournal(runId: string, journal: LoadedJournal): RunState {
-  const snapshot = journal.snapshot;
-  const base = snapshot ? (snapshot.state as RunState) : initialRunState(runId);
-  const later = journal.entries.filter((entry) => entry.seq > (snapshot?.seq ?? 0)) as unknown as RunEvent[];
-  return foldRunEvents(later, base);
 }

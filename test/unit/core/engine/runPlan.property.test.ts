@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { createMemoryRunStore } from '../../../../src/core/engine/memoryRunStore';
 import { foldRunEvents } from '../../../../src/core/engine/reduceRunEvent';
-import { replayJournal } from '../../../../src/core/engine/resumeRun';
+import { replayJournal } from '../../../../src/core/engine/replayJournal';
 import { runPlan } from '../../../../src/core/engine/runPlan';
 import { terminalStepStatuses, type RunEvent } from '../../../../src/core/engine/runEvents';
 import { failurePolicies } from '../../../../src/core/plan/planSchema';

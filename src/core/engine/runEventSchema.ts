@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { planSchema } from '../plan/planSchema';
+import type { RunEventType } from './runEvents';
+
+const stepId = z.string().min(1);
+const pendingRequest = z.object({ stepId, kind: z.string(), prompt: z.string(), request: z.unknown().optional() });
+const supplied = z.object({
+  approvals: z.record(z.string(), z.boolean()),
+  answers: z.record(z.string(), z.string()),
+  reviews: z.record(z.string(), z.object({ approved: z.boolean(), notes: z.string().optional() })),
+});
+const attempt = z.int().min(1);
+
+/**
+ * The fields each run event needs to be replayed, by type (exhaustive: a new event type
+ * does not compile without its entry). Fields not named here are allowed and kept, so an
+ * event that gained a field stays readable.
+ */
+const bodies: Record<RunEventType, z.ZodObject> = {
+  run_started: z.object({ plan: planSchema }),
+  run_resumed: z.object({ supplied, journalWarning: z.string().optional() }),
+  plan_generated: z.object({ plan: planSchema }),
+  step_ready: z.object({ stepId }),
+  step_started: z.object({ stepId, attempt, input: z.unknown().optional() }),
+  step_progress: z.object({ stepId, message: z.string() }),
+  step_output: z.object({ stepId, text: z.string() }),
+  step_warning: z.object({ stepId, message: z.string() }),
+  approval_requested: z.object({ stepId, request: pendingRequest }),
+  clarification_requested: z.object({ stepId, request: pendingRequest }),
+  review_requested: z.object({ stepId, request: pendingRequest }),
+  budget_exhausted: z.object({ stepId, request: pendingRequest, usage: z.record(z.string(), z.number()) }),
+  request_answered: z.object({ stepId, kind: z.string() }),
+  step_deferred: z.object({ stepId }),
+  step_completed: z.object({ stepId, result: z.unknown(), restored: z.boolean().optional() }),
+  step_failed: z.object({ stepId, attempt, error: z.string(), disposition: z.enum(['retry', 'skip', 'fail']), retryInMs: z.number().optional(), replan: z.boolean().optional() }),
+  verification_failed: z.object({ stepId, attempt, diagnosis: z.string() }),
+  step_skipped: z.object({ stepId, reason: z.string() }),
+  replan_started: z.object({ stepId, reason: z.string() }),
+  replan_completed: z.object({ plan: planSchema }),
+  context_compacted: z.object({ stepId, summary: z.string(), beforeTokens: z.number(), afterTokens: z.number(), method: z.enum(['append', 'llm', 'fallback']) }),
+  run_waiting: z.object({ pending: z.array(pendingRequest) }),
+  run_cancelled: z.object({ reason: z.string() }),
+  run_completed: z.object({}),
+  run_failed: z.object({ reason: z.string() }),
+};
+
+const base = z.object({ type: z.string(), runId: z.string(), seq: z.int().min(1), time: z.number() });
+
+/**
+ * Why `entry` is not a run event (the first problem, in words), or `undefined` when it has
+ * the shape of one: an object with `type`, `runId`, a whole `seq` from 1 and `time`, and
+ * the fields its type needs.
+ */
+export function runEventProblem(entry: unknown): string | undefined {
+  const head = base.safeParse(entry);
+  if (!head.success) return describe(head.error);
+  const body = Object.hasOwn(bodies, head.data.type) ? bodies[head.data.type as RunEventType] : undefined;
+  if (!body) return `"${head.data.type}" is not a type of run event`;
+  const parsed = body.safeParse(entry);
+  return parsed.success ? undefined : `${head.data.type}: ${describe(parsed.error)}`;
+}
+
+function describe(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'invalid';
+  return issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message;
+}
