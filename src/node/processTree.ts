@@ -1,8 +1,9 @@
 import * as fs from 'node:fs';
 
-/** What `/proc` says about one process: its parent and its start time (clock ticks after boot). */
+/** What `/proc` says about one process: parent, process group and start time (clock ticks after boot). */
 interface ProcessInfo {
   ppid: number;
+  pgid: number;
   start: string;
 }
 
@@ -10,16 +11,16 @@ interface ProcessInfo {
  * Everything a process started, followed through Linux's `/proc` by parentage, so a
  * descendant that called `setsid` (a new session and process group) is still found. Every
  * process seen is remembered with its start time: one whose parent died after it was seen
- * (adopted by init) is still signalled, and a recycled pid never is. A daemon whose parent
- * exited before any look at the tree escapes; where there is no `/proc`, only the root's
- * process group is signalled.
+ * (adopted by init) is still signalled, and a recycled pid never is (nor the root's, once
+ * it exited). A daemon whose parent exited before any look at the tree escapes. Where
+ * there is no `/proc`, only the root's process group is signalled.
  */
 export interface ProcessTree {
   /**
-   * SIGTERM to every process of the tree, and to the root and its process group when
-   * `includeRootGroup`; stopped while it is sent, like `kill`, then continued.
+   * SIGTERM to every process of the tree, the root and its process group only when
+   * `includeRoot`; stopped while it is sent (as `kill` does), then continued.
    */
-  terminate(includeRootGroup: boolean): void;
+  terminate(includeRoot: boolean): void;
   /**
    * SIGKILL to the root, its process group and every process of the tree. They are stopped
    * first (SIGSTOP) and `/proc` read again until no new one appears, so none can fork a
@@ -28,12 +29,17 @@ export interface ProcessTree {
   kill(): void;
 }
 
-/** Follows the tree of processes under `rootPid`. Synchronous: a few milliseconds per look. */
+/** Follows the tree under `rootPid`, a process just started. Synchronous: a few milliseconds per look. */
 export function followProcessTree(rootPid: number): ProcessTree {
   const known = new Map<number, string>();
-  /** Reads `/proc` and adds the current descendants to `known`; the ones still alive and new. */
-  const look = (): { alive: number[]; fresh: number[] } => {
+  const rootStart = readProcesses().get(rootPid)?.start;
+  if (rootStart !== undefined) known.set(rootPid, rootStart);
+
+  /** Reads `/proc`, adds the descendants of the known live processes to `known`; what is alive and what is new. */
+  const look = (): { alive: number[]; fresh: number[]; groupAlive: boolean } => {
     const processes = readProcesses();
+    if (processes.size === 0) return { alive: [], fresh: [], groupAlive: true };
+    const isKnownAlive = (pid: number): boolean => known.has(pid) && processes.get(pid)?.start === known.get(pid);
     const children = new Map<number, number[]>();
     for (const [pid, info] of processes) {
       const siblings = children.get(info.ppid);
@@ -41,42 +47,41 @@ export function followProcessTree(rootPid: number): ProcessTree {
       else children.set(info.ppid, [pid]);
     }
     const fresh: number[] = [];
-    const queue = [rootPid];
+    const queue = [...known.keys()].filter(isKnownAlive);
     for (let pid = queue.shift(); pid !== undefined; pid = queue.shift()) {
       for (const child of children.get(pid) ?? []) {
-        if (!known.has(child)) fresh.push(child);
+        if (known.has(child) && isKnownAlive(child)) continue;
+        fresh.push(child);
         known.set(child, (processes.get(child) as ProcessInfo).start);
         queue.push(child);
       }
     }
-    const alive = [...known].filter(([pid, start]) => processes.get(pid)?.start === start).map(([pid]) => pid);
-    return { alive, fresh };
+    const alive = [...known.keys()].filter(isKnownAlive);
+    // Signal the group only while a process of ours is in it: a recycled group id is someone else's.
+    const groupAlive = alive.some((pid) => processes.get(pid)?.pgid === rootPid);
+    return { alive, fresh, groupAlive };
   };
-  /** Stops the tree (and the root's group when `withRootGroup`) until no new process appears; the processes seen alive. */
-  const freeze = (withRootGroup: boolean): number[] => {
-    if (withRootGroup) {
-      send(-rootPid, 'SIGSTOP');
-      send(rootPid, 'SIGSTOP');
+  /** Stops the tree (with the root and its group when `withRoot`) until no new process appears. */
+  const freeze = (withRoot: boolean): { alive: number[]; groupAlive: boolean } => {
+    let seen = look();
+    if (withRoot && seen.groupAlive) send(-rootPid, 'SIGSTOP');
+    for (let round = 0; ; round++) {
+      for (const pid of seen.alive) if (withRoot || pid !== rootPid) send(pid, 'SIGSTOP');
+      if (seen.fresh.length === 0 || round === 50) break;
+      seen = look();
     }
-    let alive: number[] = [];
-    for (let round = 0; round < 50; round++) {
-      const seen = look();
-      alive = seen.alive;
-      for (const pid of alive) send(pid, 'SIGSTOP');
-      if (seen.fresh.length === 0) break;
-    }
-    return alive;
+    return { alive: withRoot ? seen.alive : seen.alive.filter((pid) => pid !== rootPid), groupAlive: withRoot && seen.groupAlive };
   };
   return {
-    terminate(includeRootGroup) {
-      const alive = freeze(includeRootGroup);
-      const all = includeRootGroup ? [-rootPid, rootPid, ...alive] : alive;
-      for (const pid of all) send(pid, 'SIGTERM');
-      for (const pid of all) send(pid, 'SIGCONT');
+    terminate(includeRoot) {
+      const { alive, groupAlive } = freeze(includeRoot);
+      const targets = groupAlive ? [-rootPid, ...alive] : alive;
+      for (const pid of targets) send(pid, 'SIGTERM');
+      for (const pid of targets) send(pid, 'SIGCONT');
     },
     kill() {
-      const alive = freeze(true);
-      for (const pid of [-rootPid, rootPid, ...alive]) send(pid, 'SIGKILL');
+      const { alive, groupAlive } = freeze(true);
+      for (const pid of groupAlive ? [-rootPid, ...alive] : alive) send(pid, 'SIGKILL');
     },
   };
 }
@@ -98,9 +103,9 @@ function readProcesses(): Map<number, ProcessInfo> {
     } catch {
       continue; // Exited while listing.
     }
-    // "pid (comm) state ppid … starttime(22) …": comm may hold spaces and parentheses.
+    // "pid (comm) state ppid pgrp … starttime(22) …": comm may hold spaces and parentheses.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    processes.set(Number(name), { ppid: Number(fields[1]), start: fields[19] ?? '' });
+    processes.set(Number(name), { ppid: Number(fields[1]), pgid: Number(fields[2]), start: fields[19] ?? '' });
   }
   return processes;
 }
