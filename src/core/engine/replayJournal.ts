@@ -16,7 +16,7 @@ export class JournalError extends Error {
  * entries, and each event after the snapshot fits the state before it (see
  * `inconsistency`). Anything else throws a `JournalError` naming the first bad line (or
  * event, for a store without lines). This catches damage and careless edits; it cannot
- * catch a consistent history written by someone else (README, Safety).
+ * catch a consistent history written by someone else (docs/architecture.md, Safety).
  */
 export function replayJournal(runId: string, journal: LoadedJournal): RunState {
   const entries = journal.entries;
