@@ -32,7 +32,7 @@ export interface ProcessTree {
 /** Follows the tree under `rootPid`, a process just started. Synchronous: a few milliseconds per look. */
 export function followProcessTree(rootPid: number): ProcessTree {
   const known = new Map<number, string>();
-  const rootStart = readProcesses().get(rootPid)?.start;
+  const rootStart = readProcess(rootPid)?.start;
   if (rootStart !== undefined) known.set(rootPid, rootStart);
 
   /** Reads `/proc`, adds the descendants of the known live processes to `known`; what is alive and what is new. */
@@ -97,17 +97,23 @@ function readProcesses(): Map<number, ProcessInfo> {
   for (const name of names) {
     const first = name.charCodeAt(0);
     if (first < 48 || first > 57) continue;
-    let stat: string;
-    try {
-      stat = fs.readFileSync(`/proc/${name}/stat`, 'latin1');
-    } catch {
-      continue; // Exited while listing.
-    }
-    // "pid (comm) state ppid pgrp … starttime(22) …": comm may hold spaces and parentheses.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    processes.set(Number(name), { ppid: Number(fields[1]), pgid: Number(fields[2]), start: fields[19] ?? '' });
+    const info = readProcess(Number(name));
+    if (info) processes.set(Number(name), info);
   }
   return processes;
+}
+
+/** One process's entry of `/proc`, or `undefined` once it is gone (or without `/proc`). */
+function readProcess(pid: number): ProcessInfo | undefined {
+  let stat: string;
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
+  } catch {
+    return undefined;
+  }
+  // "pid (comm) state ppid pgrp … starttime(22) …": comm may hold spaces and parentheses.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { ppid: Number(fields[1]), pgid: Number(fields[2]), start: fields[19] ?? '' };
 }
 
 function send(pid: number, signal: NodeJS.Signals): void {

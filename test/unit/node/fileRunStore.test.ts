@@ -20,6 +20,7 @@ describe('createFileRunStore', () => {
     await store.writeSnapshot('r1', { seq: 3, time: 3, state: { a: 2 } });
     const loaded = await store.load('r1');
     assert.deepEqual(loaded?.entries.map((item) => item.seq), [1, 2, 3]);
+    assert.deepEqual(loaded?.lines, [1, 2, 3], 'the line of each entry, for messages');
     assert.deepEqual(loaded?.snapshot, { seq: 3, time: 3, state: { a: 2 } });
     assert.equal(loaded?.tornLine, undefined);
     assert.deepEqual((await store.list()).map((run) => run.runId), ['r1']);
