@@ -9,7 +9,8 @@ import { resolveRunOptions } from './resolveRunOptions';
  * Continues a run from its journal in `options.store` (DESIGN §4): completed steps keep
  * their results and are not re-run, steps that were running or waiting start again, and
  * the given approvals, answers and reviews answer the pending requests of their steps.
- * A torn last journal line is skipped and reported as a warning. A run that already
+ * A torn last journal line is skipped and reported as a warning; any other damage or
+ * inconsistency rejects with a `JournalError` naming the line. A run that already
  * completed or failed resolves to its recorded result without running anything.
  */
 export function resumeRun(runId: string, options: ResumeOptions): RunHandle {
