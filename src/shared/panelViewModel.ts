@@ -91,6 +91,8 @@ export interface ReviewView {
   changes?: PlanChangeView;
   /** Set while the planner is regenerating the plan. */
   regenerating: boolean;
+  /** Why Regenerate is not offered now (no model to take the feedback); the button is disabled with it. */
+  regenerateBlockedReason?: string;
   /** Tool names the edit form offers. */
   tools: string[];
 }

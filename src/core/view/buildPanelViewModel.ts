@@ -16,6 +16,8 @@ export interface ReviewSource {
   /** The version Regenerate replaced, to show what changed. */
   previousPlan?: Plan;
   regenerating?: boolean;
+  /** Why Regenerate is not offered (no model to take the feedback into account). */
+  regenerateBlockedReason?: string;
   /** Tool names the edit form offers. */
   tools?: readonly string[];
 }
@@ -79,6 +81,7 @@ function reviewView(source: ReviewSource): ReviewView {
     ...(startBlockedReason === undefined ? {} : { startBlockedReason }),
     ...(source.previousPlan ? { changes: diffPlans(source.previousPlan, plan) } : {}),
     regenerating: source.regenerating === true,
+    ...(source.regenerateBlockedReason === undefined ? {} : { regenerateBlockedReason: source.regenerateBlockedReason }),
     tools: [...(source.tools ?? [])],
   };
 }
