@@ -176,6 +176,7 @@ export class RunController implements vscode.Disposable {
       maxConcurrency: setup.maxConcurrency,
       agentLimits: setup.agentLimits,
       budget: loadRuntime().createBudgetTracker(setup.budget),
+      noModelHint: "Run 'Task Planner: Set up a model', or change the step to one you do yourself.",
     };
     const running = go(options);
     this.running = running;

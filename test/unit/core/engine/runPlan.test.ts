@@ -208,10 +208,18 @@ describe('runPlan', () => {
       assert.match(result.steps['slow']?.error ?? '', /timed out after 50 ms/);
     });
 
-    it('an agent step without a step runner fails with a clear message', async () => {
+    it('an agent step without a model fails with words for the user, naming no API', async () => {
       const handle = runPlan(makePlan([makeStep('a')]), { clock: new ManualClock() });
       const result = await handle.result;
-      assert.match(result.steps['a']?.error ?? '', /no step runner is configured/);
+      const error = result.steps['a']?.error ?? '';
+      assert.match(error, /^Step a needs a language model and none is set up\. Set up a model, or change the step to one you do yourself\.$/);
+      assert.doesNotMatch(error, /RunOptions|stepRunner|step runner|create[A-Z]/);
+    });
+
+    it("the host's words say how to set up a model (noModelHint)", async () => {
+      const handle = runPlan(makePlan([makeStep('a', { kind: 'synthesis_gate' })]), { clock: new ManualClock(), noModelHint: "Run 'Task Planner: Set up a model'." });
+      const result = await handle.result;
+      assert.equal(result.steps['a']?.error, "Step a needs a language model and none is set up. Run 'Task Planner: Set up a model'.");
     });
   });
 
