@@ -48,6 +48,8 @@ export interface TaskPlannerApi {
   setPlanReview(review: PlanReview | undefined): void;
   /** The plan panel: open it with a plan, exchange messages with it. */
   planPanel: PlanPanelProbe;
+  /** Opens a request editor holding `text`, as the Plan task input box's button does. */
+  openRequestEditor(text: string): Promise<vscode.TextEditor>;
   /** Runs "Set up a model" with `ui` answering its questions (tests); the outcome, or `undefined` when dismissed. */
   setUpModel(ui: ModelSetupUi): Promise<ModelSetupOutcome | undefined>;
   /** How long `activate` itself took, in milliseconds (the integration suite prints it). */
@@ -141,6 +143,7 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
     runIds: async () => (await runs.store.list()).map((run) => run.runId),
     resumeRun: (runId) => runs.resume(runId),
     setUpModel: (ui) => setUp(ui),
+    openRequestEditor: (text) => requests.open(text),
     setPlanReview: (replacement) => {
       reviewOverride = replacement;
     },

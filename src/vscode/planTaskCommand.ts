@@ -162,7 +162,8 @@ async function askRequest(requests: RequestEditors): Promise<string | undefined>
 
 /**
  * "Plan task from the editor": plans the active editor's selection, or its whole text (a
- * request editor's hint comment left out). A request editor is closed once its plan runs.
+ * request editor's hint comment left out). A request editor stays open until its run
+ * completes (a failed, cancelled or paused run leaves the request there to refine), then closes.
  */
 export async function planTaskFromEditor(deps: PlanTaskDeps): Promise<PlanTaskOutcome> {
   const editor = vscode.window.activeTextEditor;
@@ -180,8 +181,13 @@ export async function planTaskFromEditor(deps: PlanTaskDeps): Promise<PlanTaskOu
     return {};
   }
   const outcome = await planTask(deps, { request });
-  // Kept until the plan runs: after a failed or cancelled planning the user refines it.
-  if (outcome.run && deps.requests.isRequest(editor.document)) await deps.requests.discard(editor.document);
+  const document = editor.document;
+  if (outcome.run && deps.requests.isRequest(document)) {
+    void outcome.run.then(
+      (result) => (result.status === 'completed' && deps.requests.isRequest(document) ? deps.requests.discard(document) : undefined),
+      () => undefined,
+    );
+  }
   return outcome;
 }
 
