@@ -24,7 +24,7 @@ export function createVscodeInteraction(pending: PendingPrompts, documents: Prop
           settle(decision);
         },
         show: () => (request.kind === 'file' ? showFileApproval(request, documents, pending) : askCommandApproval(request, pending)),
-      }));
+      }), () => void documents.close(request.stepId));
     },
     askClarification(request, signal) {
       return waitFor<string>(pending, signal, request.stepId, (settle) => ({
@@ -52,10 +52,13 @@ function waitFor<T>(
   signal: AbortSignal,
   stepId: string,
   make: (settle: (value: T) => void) => Parameters<PendingPrompts['add']>[0],
+  /** What the prompt leaves behind when its run is cancelled (an open diff editor). */
+  onCancelled?: () => void,
 ): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => {
       pending.remove(stepId);
+      onCancelled?.();
       reject(signal.reason instanceof Error ? signal.reason : new Error('The run was cancelled.'));
     };
     if (signal.aborted) return onAbort();
