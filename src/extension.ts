@@ -15,7 +15,7 @@ import { runSetupFor } from './vscode/runSetup';
 import { RunStatusBar } from './vscode/runStatusBar';
 import { readSettings } from './vscode/settings';
 import { registerStepCommands } from './vscode/stepCommands';
-import { notifyRunFinished } from './vscode/runNotifications';
+import { notifyRunFinished, notifyRunInterrupted } from './vscode/runNotifications';
 import { registerViewCommands } from './vscode/viewCommands';
 import { createVscodeInteraction } from './vscode/vscodeInteraction';
 import { createVscodeTrustGate } from './vscode/vscodeTrustGate';
@@ -72,7 +72,7 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
     const { builtinTools, gateByWorkspaceTrust } = loadRuntime();
     return gateByWorkspaceTrust(builtinTools({ sessionPlanner }), createVscodeTrustGate(log));
   });
-  const runs = new RunController({ tools, interaction: createVscodeInteraction(pending, documents), log, storageDir: context.storageUri?.fsPath, setup: () => runSetupFor(readSettings(), keys, log) });
+  const runs = new RunController({ tools, interaction: createVscodeInteraction(pending, documents), log, storageDir: context.storageUri?.fsPath, memento: context.workspaceState, setup: () => runSetupFor(readSettings(), keys, log) });
   const statusBar = new RunStatusBar(pending);
   const runsTree = new RunsTreeProvider(runs);
   let reviewOverride: PlanReview | undefined;
@@ -131,6 +131,7 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
   );
   // After activation: asks VS Code for its chat models, which must not delay activate().
   void modelStatus.refresh().then(() => modelStatus.welcomeOnce()).catch((error: unknown) => log.warn(`Could not tell which planner is active: ${error instanceof Error ? error.message : String(error)}`));
+  void runs.takeInterruptedRun().then((run) => run && notifyRunInterrupted(run));
   const activationMs = performance.now() - started;
   return {
     activationMs,

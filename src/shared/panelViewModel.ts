@@ -25,7 +25,7 @@ export type StepStatusView =
   | 'skipped';
 
 /** A run's status. */
-export type RunStatusView = 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled';
+export type RunStatusView = 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled' | 'interrupted';
 
 /** One step as the review shows it; `args` is pretty JSON, ready for display and editing. */
 export interface StepView {

@@ -1,5 +1,20 @@
 import * as vscode from 'vscode';
 import type { RunResult } from '../core/engine/runOptions';
+import type { InterruptedRun } from './runController';
+
+/**
+ * After a window reload (or crash) cut a run off: says so and offers Resume (finished
+ * steps are not run again) and the Runs view, where the run shows as interrupted.
+ */
+export async function notifyRunInterrupted(run: InterruptedRun): Promise<void> {
+  const choice = await vscode.window.showWarningMessage(
+    `Task Planner: the run "${run.objective.slice(0, 120)}" was interrupted when the window closed or reloaded. Resume it? Finished steps are not run again.`,
+    'Resume',
+    'Show runs',
+  );
+  if (choice === 'Resume') await vscode.commands.executeCommand('taskPlanner.resumeRun', run.runId);
+  if (choice === 'Show runs') await vscode.commands.executeCommand('taskPlanner.runs.focus');
+}
 
 /** Tells the user how a run ended, with "Show plan" (and "Show log" when it did not complete). */
 export function notifyRunFinished(result: RunResult, log: vscode.LogOutputChannel): void {

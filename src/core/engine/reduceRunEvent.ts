@@ -146,7 +146,7 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
       draft.endedAt = event.time;
       return;
     case 'run_cancelled':
-      draft.status = 'cancelled';
+      draft.status = event.interrupted ? 'interrupted' : 'cancelled';
       draft.reason = event.reason;
       draft.endedAt = event.time;
       resetUnfinishedSteps(draft);

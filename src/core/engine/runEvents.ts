@@ -23,8 +23,11 @@ export type StepStatus =
 /** Statuses a step never leaves within a run. */
 export const terminalStepStatuses: ReadonlySet<StepStatus> = new Set(['completed', 'failed', 'skipped']);
 
-/** A run's status; `waiting` means suspended on pending requests and resumable. */
-export type RunStatus = 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled';
+/**
+ * A run's status; `waiting` means suspended on pending requests, `interrupted` stopped
+ * because its host went away (a window reload), not by the user; both resume, as does `cancelled`.
+ */
+export type RunStatus = 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled' | 'interrupted';
 
 /** A question the run waits on; `prompt` is what to show the user. */
 export interface PendingRequest {
@@ -130,7 +133,8 @@ export type RunEvent = EventBase &
     /** The rolling context summary folded in step `stepId`'s result; token counts before and after. */
     | { type: 'context_compacted'; stepId: string; summary: string; beforeTokens: number; afterTokens: number; method: 'append' | 'llm' | 'fallback' }
     | { type: 'run_waiting'; pending: PendingRequest[] }
-    | { type: 'run_cancelled'; reason: string }
+    /** `interrupted`: stopped because the host went away (see `runInterruption`), not by the user. */
+    | { type: 'run_cancelled'; reason: string; interrupted?: true }
     | { type: 'run_completed' }
     | { type: 'run_failed'; reason: string }
   );
