@@ -124,7 +124,7 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
     }),
     runs.onDidFinish((result) => {
       runsTree.refresh();
-      notifyRunFinished(result, log);
+      notifyRunFinished(result, log, runs.current());
     }),
     pending.onDidChange(() => statusBar.render()),
     { dispose: sessionPlanner.onChange((plan) => tree.setSessionPlan(plan)) },

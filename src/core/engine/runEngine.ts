@@ -1,4 +1,5 @@
 import type { Step } from '../plan/planSchema';
+import { journaledEffects } from './journaledEffects';
 import { isRunInterruption } from './runInterruption';
 import { evaluatePredicate } from '../predicate/evaluatePredicate';
 import { isBudgetExceededError, type BudgetExceededError } from '../llm/budget';
@@ -250,7 +251,9 @@ export async function executeRun(setup: EngineSetup, control: RunControl): Promi
               depends,
               signal: attemptSignal,
               interaction,
-              options,
+              options: journaledEffects(options, id, (body) => {
+                if (!signal.aborted) emit(body);
+              }),
               output: (text) => {
                 if (!signal.aborted) emit({ type: 'step_output', stepId: id, text });
               },

@@ -93,6 +93,10 @@ export interface RunState {
   contextSummary?: string;
   /** LLM usage recorded when the budget ran out (restored into the tracker on resume). */
   budgetUsage?: BudgetUsage;
+  /** Workspace-relative paths the run changed (any step, any attempt, resumed or not), in first-change order. */
+  changedFiles?: string[];
+  /** Every model call of the run's steps, summed (from `model_called` events). */
+  modelUsage?: BudgetUsage;
 }
 
 interface EventBase {
@@ -123,6 +127,10 @@ export type RunEvent = EventBase &
     /** An LLM step was refused a call because a limit of `RunOptions.budget` is reached; `usage` is what the run had used. */
     | { type: 'budget_exhausted'; stepId: string; request: PendingRequest; usage: BudgetUsage }
     | { type: 'request_answered'; stepId: string; kind: PendingRequest['kind'] }
+    /** A step (a tool, or an agent's tool call) is about to change `path`: its checkpoint was recorded. */
+    | { type: 'file_changed'; stepId: string; path: string; operation: 'write' | 'edit' | 'delete' | 'createDirectory' }
+    /** A step called the model once; `costUsd` absent when the model's price is unknown. */
+    | { type: 'model_called'; stepId: string; model: string; promptTokens: number; completionTokens: number; costUsd?: number }
     | { type: 'step_deferred'; stepId: string }
     | { type: 'step_completed'; stepId: string; result: unknown; restored?: boolean }
     | { type: 'step_failed'; stepId: string; attempt: number; error: string; disposition: FailureDisposition; retryInMs?: number; replan?: boolean }
