@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ApprovalDecision, ApprovalRequest, ClarificationRequest, Interaction, ReviewDecision, ReviewRequest } from '../core/ports';
 import type { PendingPrompts } from './pendingPrompts';
-import type { ProposalDocuments } from './proposalDocuments';
+import { closeProposalDiffs, type ProposalDocuments } from './proposalDocuments';
 
 /**
  * The core's `Interaction` port in the editor (DESIGN §1): a file change opens the diff
@@ -80,6 +80,8 @@ async function showFileApproval(request: Extract<ApprovalRequest, { kind: 'file'
   const title = `${request.stepId} ${request.title}: ${verb} ${proposal.path} (proposed)`;
   try {
     await vscode.commands.executeCommand('vscode.diff', sides.current, sides.proposed, title, { preview: false });
+    // Answered or cancelled while the diff was opening: nothing is left to approve in it.
+    if (pending.get(request.stepId)?.request !== request) await closeProposalDiffs(request.stepId);
   } catch {
     // The modal fallback: the same decision without the diff editor.
     const choice = await vscode.window.showWarningMessage(`Allow step "${request.title}" to ${verb} ${proposal.path}?`, { modal: true, detail: proposal.diff.slice(0, 4000) }, 'Approve', 'Reject');

@@ -109,7 +109,9 @@ describe('Plan task and the run in the editor (fake OpenAI server)', function ()
     const outcome = await planner.planTask('Read then write', { accept: true });
     await planner.nextPrompt();
     const proposalTabs = () =>
-      vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.scheme === 'task-planner-proposal');
+      vscode.window.tabGroups.all
+        .flatMap((group) => group.tabs)
+        .filter((tab) => tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.scheme === 'task-planner-proposal' && tab.input.modified.query.includes('step=W1'));
     assert.ok(await until(() => (proposalTabs().length > 0 ? true : undefined)), 'no diff editor for the approval');
     await vscode.commands.executeCommand('taskPlanner.cancelRun');
     const cancelled = await outcome.run;

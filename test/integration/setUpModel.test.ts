@@ -84,8 +84,8 @@ describe('Set up a model, then plan and run with it (fake local server)', functi
     const outcome = await planner.planTask('Write a note', { accept: true });
     assert.equal(server.chatRequests.length, 1, 'the local model did not plan');
     assert.equal(outcome.plan?.steps[0]?.tool, 'write_file');
-    await planner.nextPrompt();
-    await vscode.commands.executeCommand('taskPlanner.approve');
+    assert.deepEqual(await planner.nextPrompt(), { stepId: 'S1', kind: 'approval' });
+    await vscode.commands.executeCommand('taskPlanner.approve', 'S1');
     assert.equal((await outcome.run)?.status, 'completed');
     assert.equal(readFileSync(join(root, 'set-up-note.txt'), 'utf8'), 'planned by the local model\n');
   });
@@ -93,12 +93,13 @@ describe('Set up a model, then plan and run with it (fake local server)', functi
   it('a planning failure offers Retry, which plans the same request again', async () => {
     const planner = await api();
     server.reset();
-    server.enqueue({ kind: 'error', status: 400, message: 'model is loading' });
+    server.enqueue({ kind: 'error', status: 404, message: 'model "fake-local-model" is not loaded yet' });
     server.enqueue({ kind: 'message', content: JSON.stringify({ objective: 'list', steps: [{ id: 'L1', title: 'List the files', kind: 'tool', dependsOn: [], tool: 'list_files', args: {} }] }) });
     const offered: string[] = [];
     const failed = await planner.planTask('List the files', { accept: false, afterFailure: async (message) => (offered.push(message), 'Retry') });
     assert.equal(failed.plan, undefined);
-    assert.match(failed.error ?? '', /400|model is loading/);
+    assert.match(failed.error ?? '', /404|not loaded yet/);
+    assert.deepEqual(offered, [failed.error], 'the failure was not offered to the user');
     const retried = await failed.followUp;
     assert.deepEqual(retried?.plan?.steps.map((step) => step.id), ['L1']);
     assert.equal(server.chatRequests.length, 2);
@@ -108,7 +109,7 @@ describe('Set up a model, then plan and run with it (fake local server)', functi
   it('"Plan without a model" after a failure plans with the heuristic planner', async () => {
     const planner = await api();
     server.reset();
-    server.enqueue({ kind: 'error', status: 400, message: 'no such model' });
+    server.enqueue({ kind: 'error', status: 404, message: 'no such model' });
     const failed = await planner.planTask('Read README.md, then list the files', { accept: false, afterFailure: async () => 'Plan without a model' });
     const fallback = await failed.followUp;
     assert.equal(fallback?.plan?.steps.length, 2, JSON.stringify(fallback?.plan?.steps.map((step) => step.title)));
