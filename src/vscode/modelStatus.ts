@@ -75,7 +75,7 @@ export class ModelStatus implements vscode.Disposable {
     const choice = await (this.refreshing ?? this.refresh());
     const settings = readSettings();
     const active = `Task Planner plans with ${describePlanner(choice, settings)}.`;
-    const ways = 'To use a model: a VS Code chat model (Copilot or another model extension, picked automatically), a local server (Ollama, LM Studio, llama.cpp, vLLM: only its address) or a hosted one (address and key).';
+    const ways = 'Set up a VS Code chat model (Copilot…), a local server (Ollama, LM Studio…) or a hosted one.';
     this.log.info(`First run: ${active}`);
     const picked = await vscode.window.showInformationMessage(choice === 'heuristic' ? `${active} ${ways}` : active, 'Set up a model');
     if (picked) await vscode.commands.executeCommand('taskPlanner.setUpModel');
