@@ -15,13 +15,16 @@ import { runSetupFor } from './vscode/runSetup';
 import { RunStatusBar } from './vscode/runStatusBar';
 import { readSettings } from './vscode/settings';
 import { registerStepCommands } from './vscode/stepCommands';
-import { notifyRunFinished } from './vscode/runNotifications';
+import { notifyRunFinished, notifyRunInterrupted } from './vscode/runNotifications';
 import { registerViewCommands } from './vscode/viewCommands';
 import { createVscodeInteraction } from './vscode/vscodeInteraction';
 import { createVscodeTrustGate } from './vscode/vscodeTrustGate';
 import { lazy } from './vscode/lazy';
 import { loadRuntime } from './vscode/loadRuntime';
 import type { PlanPanelProbe } from './vscode/planPanelProbe';
+import { ModelStatus, regenerateNeedsModel } from './vscode/modelStatus';
+import type { ModelSetupOutcome, ModelSetupUi } from './vscode/modelSetupFlow';
+import { setUpModel } from './vscode/setUpModelCommand';
 
 /** What `activate` returns: a small API for the integration tests and other extensions. */
 export interface TaskPlannerApi {
@@ -45,6 +48,10 @@ export interface TaskPlannerApi {
   setPlanReview(review: PlanReview | undefined): void;
   /** The plan panel: open it with a plan, exchange messages with it. */
   planPanel: PlanPanelProbe;
+  /** Opens a request editor holding `text`, as the Plan task input box's button does. */
+  openRequestEditor(text: string): Promise<vscode.TextEditor>;
+  /** Runs "Set up a model" with `ui` answering its questions (tests); the outcome, or `undefined` when dismissed. */
+  setUpModel(ui: ModelSetupUi): Promise<ModelSetupOutcome | undefined>;
   /** How long `activate` itself took, in milliseconds (the integration suite prints it). */
   activationMs: number;
 }
@@ -57,6 +64,7 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
   const tree = new PlanTreeProvider(settings.planTreeLayout);
   const keys = new ApiKeyStore(context.secrets);
   const pending = new PendingPrompts();
+  const modelStatus = new ModelStatus(keys, context.globalState, log);
   const documents = new ProposalDocuments();
   const sessionPlanner = createSessionPlanner();
   // The engine, tools and plan panel live in dist/runtime.js, loaded on first use.
@@ -64,7 +72,7 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
     const { builtinTools, gateByWorkspaceTrust } = loadRuntime();
     return gateByWorkspaceTrust(builtinTools({ sessionPlanner }), createVscodeTrustGate(log));
   });
-  const runs = new RunController({ tools, interaction: createVscodeInteraction(pending, documents), log, storageDir: context.storageUri?.fsPath, setup: () => runSetupFor(readSettings(), keys, log) });
+  const runs = new RunController({ tools, interaction: createVscodeInteraction(pending, documents), log, storageDir: context.storageUri?.fsPath, memento: context.workspaceState, setup: () => runSetupFor(readSettings(), keys, log) });
   const statusBar = new RunStatusBar(pending);
   const runsTree = new RunsTreeProvider(runs);
   let reviewOverride: PlanReview | undefined;
@@ -72,13 +80,18 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
   const panels = lazy(() => {
     const { PlanPanelController, createPlanPanelFlow } = loadRuntime();
     const controller = new PlanPanelController(context.extensionUri, tools().map((tool) => tool.name), log);
-    const flow = createPlanPanelFlow({ panels: controller, runs, pending, tree, regenerate: (feedback, plan) => regeneratePlan(deps, feedback, plan), log });
+    const flow = createPlanPanelFlow({ panels: controller, runs, pending, tree, regenerate: (feedback, plan) => regeneratePlan(deps, feedback, plan), regenerateBlockedReason: () => (modelStatus.current() === 'heuristic' ? regenerateNeedsModel : undefined), log });
     controller.setCallbacks(flow.callbacks);
     context.subscriptions.push(controller, flow);
     return { controller, flow };
   });
   const review = (): PlanReview => reviewOverride ?? (readSettings().review === 'panel' ? panels().flow.review : quickPickPlanReview);
   const requests = new RequestEditors();
+  const setUp = async (ui?: ModelSetupUi): Promise<ModelSetupOutcome | undefined> => {
+    const outcome = await setUpModel(keys, log, ui);
+    await modelStatus.refresh();
+    return outcome;
+  };
   const deps = { tree, log, keys, tools, runs, review, requests };
   const panelProbe = lazy(() => loadRuntime().createPlanPanelProbe(panels().controller));
   context.subscriptions.push(
@@ -97,7 +110,9 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
     vscode.commands.registerCommand('taskPlanner.planTask', () => planTask(deps)),
     vscode.commands.registerCommand('taskPlanner.planTaskFromEditor', () => planTaskFromEditor(deps)),
     vscode.commands.registerCommand('taskPlanner.planTaskWithFiles', (uri?: vscode.Uri, uris?: vscode.Uri[]) => planTask(deps, { files: uris ?? (uri ? [uri] : []) })),
+    vscode.commands.registerCommand('taskPlanner.setUpModel', () => setUp()),
     vscode.commands.registerCommand('taskPlanner.setApiKey', () => keys.set()),
+    modelStatus,
     vscode.commands.registerCommand('taskPlanner.clearApiKey', () => keys.clear()),
     ...registerStepCommands({ tree, pending, runs, log }),
     ...registerViewCommands(tree, log),
@@ -109,11 +124,14 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
     }),
     runs.onDidFinish((result) => {
       runsTree.refresh();
-      notifyRunFinished(result, log);
+      notifyRunFinished(result, log, runs.current());
     }),
     pending.onDidChange(() => statusBar.render()),
     { dispose: sessionPlanner.onChange((plan) => tree.setSessionPlan(plan)) },
   );
+  // After activation: asks VS Code for its chat models, which must not delay activate().
+  void modelStatus.refresh().then(() => modelStatus.welcomeOnce()).catch((error: unknown) => log.warn(`Could not tell which planner is active: ${error instanceof Error ? error.message : String(error)}`));
+  void runs.takeInterruptedRun().then((run) => run && notifyRunInterrupted(run));
   const activationMs = performance.now() - started;
   return {
     activationMs,
@@ -125,6 +143,8 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
     statusBarText: () => statusBar.text(),
     runIds: async () => (await runs.store.list()).map((run) => run.runId),
     resumeRun: (runId) => runs.resume(runId),
+    setUpModel: (ui) => setUp(ui),
+    openRequestEditor: (text) => requests.open(text),
     setPlanReview: (replacement) => {
       reviewOverride = replacement;
     },

@@ -82,7 +82,8 @@ export class ReviewViewElement extends LitElement {
         <h2 id="regenerate-heading">Regenerate</h2>
         <vscode-textarea name="feedback" label="Feedback for the planner" placeholder="What should the planner change? e.g. fewer steps, read the tests first" rows="2" .value=${this.feedback} @input=${(event: Event) => (this.feedback = (event.target as HTMLInputElement).value)}></vscode-textarea>
         <div class="row">
-          <vscode-button secondary data-action="regenerate" aria-label="Regenerate the plan with this feedback" ?disabled=${review.regenerating || this.feedback.trim() === ''} @click=${() => this.regenerate()}>Regenerate</vscode-button>
+          <vscode-button secondary data-action="regenerate" aria-label="Regenerate the plan with this feedback" ?disabled=${review.regenerating || review.regenerateBlockedReason !== undefined || this.feedback.trim() === ''} title=${review.regenerateBlockedReason ?? 'Plan again with this feedback'} @click=${() => this.regenerate()}>Regenerate</vscode-button>
+          ${review.regenerateBlockedReason ? html`<span class="muted regenerate-blocked">${review.regenerateBlockedReason}</span>` : nothing}
         </div>
       </section>
       <div class="actions row">

@@ -7,7 +7,8 @@ import { progressReporter } from './progressReporter';
 
 /** Exit code of a finished run (see the help text). */
 export function exitCodeOf(result: RunResult): number {
-  return { completed: 0, failed: 1, waiting: 3, cancelled: 4 }[result.status];
+  const codes: Record<RunResult['status'], number> = { completed: 0, failed: 1, waiting: 3, cancelled: 4, interrupted: 4 };
+  return codes[result.status];
 }
 
 /**

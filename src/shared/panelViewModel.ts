@@ -25,7 +25,7 @@ export type StepStatusView =
   | 'skipped';
 
 /** A run's status. */
-export type RunStatusView = 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled';
+export type RunStatusView = 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled' | 'interrupted';
 
 /** One step as the review shows it; `args` is pretty JSON, ready for display and editing. */
 export interface StepView {
@@ -91,6 +91,8 @@ export interface ReviewView {
   changes?: PlanChangeView;
   /** Set while the planner is regenerating the plan. */
   regenerating: boolean;
+  /** Why Regenerate is not offered now (no model to take the feedback); the button is disabled with it. */
+  regenerateBlockedReason?: string;
   /** Tool names the edit form offers. */
   tools: string[];
 }

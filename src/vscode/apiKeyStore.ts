@@ -27,9 +27,14 @@ export class ApiKeyStore {
         validateInput: (text) => (text.trim() === '' ? 'Enter the key, or press Escape to cancel.' : undefined),
       }));
     if (value === undefined || value.trim() === '') return false;
-    await this.secrets.store(secretKey, value.trim());
+    await this.store(value);
     void vscode.window.showInformationMessage('Task Planner: API key stored in secret storage.');
     return true;
+  }
+
+  /** Stores `key` (trimmed) without a word to the user ("Set up a model" reports for itself). */
+  async store(key: string): Promise<void> {
+    await this.secrets.store(secretKey, key.trim());
   }
 
   /** "Task Planner: Clear API key". */

@@ -59,7 +59,12 @@ export class PlanPanel implements vscode.Disposable {
     },
     regenerate: async ({ feedback }) => {
       const plan = this.session.currentPlan();
-      if (!plan || this.session.isRunning()) return this.notice('error', 'Only a plan under review can be regenerated.');
+      this.session.setRegenerateBlocked(this.callbacks.regenerateBlockedReason?.());
+      const blocked = this.session.regenerateBlockedReason();
+      if (!plan || blocked !== undefined) {
+        this.postSnapshotNow();
+        return this.notice('error', blocked ?? 'There is no plan to regenerate.');
+      }
       this.session.setRegenerating(true);
       this.postSnapshotNow();
       try {
@@ -241,6 +246,7 @@ export class PlanPanel implements vscode.Disposable {
     // before `ready` nobody listens: the webview asks for the snapshot when it is ready
     if (!this.ready || this.disposed) return;
     this.lastPostAt = Date.now();
+    this.session.setRegenerateBlocked(this.callbacks.regenerateBlockedReason?.());
     this.post({ type: 'snapshot', model: this.session.snapshot(Date.now()) });
   }
 

@@ -15,6 +15,8 @@ export interface PlanPanelCallbacks {
   onOpenApproval(stepId: string): void | Promise<void>;
   /** The user asked to undo the finished run `runId`: a message saying what was restored or refused. */
   onUndoRun(runId: string): Promise<string>;
+  /** Why Regenerate is not offered now (no model to take feedback), or `undefined`; read at each snapshot. */
+  regenerateBlockedReason?(): string | undefined;
   /** The user edited the plan in the panel (the Plan tree may follow). */
   onPlanEdited?(plan: Plan): void;
 }

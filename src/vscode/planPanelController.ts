@@ -61,6 +61,7 @@ export class PlanPanelController implements vscode.Disposable {
       onOpenApproval: (stepId) => target().onOpenApproval(stepId),
       onUndoRun: (runId) => target().onUndoRun(runId),
       onPlanEdited: (plan) => target().onPlanEdited?.(plan),
+      regenerateBlockedReason: () => target().regenerateBlockedReason?.(),
     };
   }
 }

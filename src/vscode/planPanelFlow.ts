@@ -33,6 +33,8 @@ export interface PlanPanelFlowDeps {
   tree: PlanTreeProvider;
   /** Plans again with the user's feedback (the next version), or `undefined` when cancelled. */
   regenerate: (feedback: string, plan: Plan) => Promise<Plan | undefined>;
+  /** Why Regenerate is not offered now (no model), or `undefined`. */
+  regenerateBlockedReason: () => string | undefined;
   log: vscode.LogOutputChannel;
 }
 
@@ -82,6 +84,7 @@ export function createPlanPanelFlow(deps: PlanPanelFlowDeps): PlanPanelFlow {
       panel?.dispose();
     },
     onRegenerate: (feedback, plan) => deps.regenerate(feedback, plan),
+    regenerateBlockedReason: () => deps.regenerateBlockedReason(),
     onOpenApproval: async (stepId) => {
       const prompt = pending.get(stepId);
       if (prompt) return prompt.show();

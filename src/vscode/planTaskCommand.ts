@@ -12,6 +12,7 @@ import type { PlanTreeProvider } from './planTreeProvider';
 import type { RunController } from './runController';
 import { requestFromEditor, type RequestEditors } from './requestEditor';
 import { readSettings } from './settings';
+import { regenerateNeedsModel } from './modelStatus';
 
 /** Longest request accepted from the input box, in characters. */
 const maxRequestLength = 20_000;
@@ -37,13 +38,24 @@ export interface PlanTaskOptions {
   files?: readonly vscode.Uri[];
   /** Skips the review: `true` starts the plan, `false` only shows it (tests and automation). */
   accept?: boolean;
+  /** Plans with the heuristic planner whatever model is set up ("Plan without a model"). */
+  withoutModel?: boolean;
+  /** Asks what to do after planning failed; default: the error notification's buttons (tests answer it themselves). */
+  afterFailure?: (message: string) => Promise<PlanningFailureChoice | undefined>;
 }
 
-/** What "Plan task" did: the plan (absent when cancelled), its critique, and the run when started. */
+/** What a planning failure offers. */
+export type PlanningFailureChoice = 'Retry' | 'Set up a model' | 'Plan without a model';
+
+/** What "Plan task" did: the plan (absent when cancelled or failed), its critique, and the run when started. */
 export interface PlanTaskOutcome {
   plan?: Plan;
   critique?: Critique;
   run?: Promise<RunResult>;
+  /** Why planning failed, as the user was told. */
+  error?: string;
+  /** After a failure: what the user's choice (Retry, Set up a model, Plan without a model) led to; `{}` when none. */
+  followUp?: Promise<PlanTaskOutcome>;
 }
 
 /**
@@ -55,12 +67,13 @@ export async function planTask(deps: PlanTaskDeps, options: PlanTaskOptions = {}
   const text = options.request ?? (await askRequest(deps.requests));
   if (text === undefined || text.trim() === '') return {};
   const attachments = collectAttachments(text, options.files ?? []);
-  const planned = await withPlanningProgress('Task Planner: planning', (signal, report) => planRequest(deps, text, attachments, { signal, report })).catch((error: unknown) => {
-    const message = error instanceof Error ? error.message : String(error);
-    deps.log.error(`Planning failed: ${message}`);
-    void vscode.window.showErrorMessage(`Task Planner: planning failed: ${message}`, 'Show log').then((choice) => choice && deps.log.show(true));
+  let failure: string | undefined;
+  const planned = await withPlanningProgress('Task Planner: planning', (signal, report) => planRequest(deps, text, attachments, { signal, report, withoutModel: options.withoutModel === true })).catch((error: unknown) => {
+    failure = error instanceof Error ? error.message : String(error);
+    deps.log.error(`Planning failed: ${failure}`);
     return undefined;
   });
+  if (failure !== undefined) return { error: failure, followUp: afterPlanningFailure(deps, { ...options, request: text }, failure) };
   if (!planned) return {};
   const { plan, critique, warnings } = planned;
   deps.log.info(`Planned ${plan.steps.length} step(s) for: ${plan.objective}. Critic ${critique.score}/10: ${critique.summary}`);
@@ -84,6 +97,23 @@ export async function planTask(deps: PlanTaskDeps, options: PlanTaskOptions = {}
     void vscode.window.showErrorMessage(`Task Planner: ${message}`);
   });
   return { plan: accepted, critique, run };
+}
+
+/**
+ * After a planning failure: the error with Retry, Set up a model (then plans again when a
+ * model answered) and Plan without a model, all with the same request. Resolves to what
+ * the choice led to (`{}` when dismissed).
+ */
+async function afterPlanningFailure(deps: PlanTaskDeps, options: PlanTaskOptions, message: string): Promise<PlanTaskOutcome> {
+  const ask = options.afterFailure ?? ((text: string) => vscode.window.showErrorMessage<PlanningFailureChoice>(`Task Planner: planning failed: ${text}`, 'Retry', 'Set up a model', 'Plan without a model'));
+  const choice = await ask(message);
+  if (choice === 'Retry') return planTask(deps, options);
+  if (choice === 'Plan without a model') return planTask(deps, { ...options, withoutModel: true });
+  if (choice === 'Set up a model') {
+    const setUp = await vscode.commands.executeCommand<{ ok: boolean } | undefined>('taskPlanner.setUpModel');
+    if (setUp?.ok) return planTask(deps, options);
+  }
+  return {};
 }
 
 /**
@@ -132,7 +162,8 @@ async function askRequest(requests: RequestEditors): Promise<string | undefined>
 
 /**
  * "Plan task from the editor": plans the active editor's selection, or its whole text (a
- * request editor's hint comment left out). A request editor is closed once its plan runs.
+ * request editor's hint comment left out). A request editor stays open until its run
+ * completes (a failed, cancelled or paused run leaves the request there to refine), then closes.
  */
 export async function planTaskFromEditor(deps: PlanTaskDeps): Promise<PlanTaskOutcome> {
   const editor = vscode.window.activeTextEditor;
@@ -150,8 +181,13 @@ export async function planTaskFromEditor(deps: PlanTaskDeps): Promise<PlanTaskOu
     return {};
   }
   const outcome = await planTask(deps, { request });
-  // Kept until the plan runs: after a failed or cancelled planning the user refines it.
-  if (outcome.run && deps.requests.isRequest(editor.document)) await deps.requests.discard(editor.document);
+  const document = editor.document;
+  if (outcome.run && deps.requests.isRequest(document)) {
+    void outcome.run.then(
+      (result) => (result.status === 'completed' && deps.requests.isRequest(document) ? deps.requests.discard(document) : undefined),
+      () => undefined,
+    );
+  }
   return outcome;
 }
 
@@ -166,14 +202,21 @@ interface Planned {
  * Plans `text` with the configured provider (the heuristic planner without a model);
  * `feedback` is the user's word on an earlier version (Regenerate). Throws what failed.
  */
-async function planRequest(deps: PlanTaskDeps, text: string, attachments: readonly Attachment[], options: { signal: AbortSignal; report: (message: string) => void; feedback?: string }): Promise<Planned> {
+async function planRequest(
+  deps: PlanTaskDeps,
+  text: string,
+  attachments: readonly Attachment[],
+  options: { signal: AbortSignal; report: (message: string) => void; feedback?: string; withoutModel?: boolean },
+): Promise<Planned> {
   const { critiquePlan, generatePlan, heuristicPlan, createToolRegistry } = loadRuntime();
   const settings = readSettings();
-  const provider = await resolveProvider(settings, deps.keys);
+  const provider = options.withoutModel ? { llm: undefined, label: 'heuristic planner (no model)' } : await resolveProvider(settings, deps.keys);
   options.report(`with the ${provider.label}…`);
   deps.log.info(`Planning with the ${provider.label}: ${text.slice(0, 200)}${options.feedback ? ` (feedback: ${options.feedback.slice(0, 200)})` : ''}`);
   if (!provider.llm) {
-    const request = withAttachments(options.feedback ? `${text}\n${options.feedback}` : text, attachments);
+    // The heuristic planner cannot take feedback into account (it would glue it to the objective): the plan stays.
+    if (options.feedback !== undefined) throw new Error(regenerateNeedsModel);
+    const request = withAttachments(text, attachments);
     const plan = heuristicPlan(request, { createdAt: new Date().toISOString() });
     return { plan, critique: critiquePlan(plan), warnings: [] };
   }

@@ -34,6 +34,12 @@ export class ProposalDocuments implements vscode.TextDocumentContentProvider, vs
     }
   }
 
+  /** Closes the diff editors of `stepId`'s proposal (its run was cancelled) and forgets its documents. */
+  async close(stepId: string): Promise<void> {
+    await closeProposalDiffs(stepId);
+    this.drop(stepId);
+  }
+
   provideTextDocumentContent(uri: vscode.Uri): string {
     return this.texts.get(uri.toString()) ?? '';
   }
@@ -42,6 +48,12 @@ export class ProposalDocuments implements vscode.TextDocumentContentProvider, vs
     this.texts.clear();
     this.changed.dispose();
   }
+}
+
+/** Closes every diff editor showing `stepId`'s proposal (answered, or its run cancelled); never throws. */
+export async function closeProposalDiffs(stepId: string): Promise<void> {
+  const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputTextDiff && stepOf(tab.input.modified) === stepId);
+  if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true).then(undefined, () => false);
 }
 
 /** The step id a proposal URI belongs to, `undefined` for other URIs. */

@@ -11,6 +11,7 @@ import type { Plan } from '../core/plan/planSchema';
 import type { CheckpointStore } from '../core/tools/checkpointStore';
 import type { ApprovalPolicy, Tool } from '../core/tools/tool';
 import type { UndoReport } from '../core/tools/undoRun';
+import { runInterruption } from '../core/engine/runInterruption';
 import { loadCheckpointFile } from './checkpointFile';
 import { loadRuntime } from './loadRuntime';
 
@@ -33,7 +34,17 @@ export interface RunControllerDeps {
   storageDir: string | undefined;
   /** What a run needs besides its plan, from the settings: read when each run starts or resumes. */
   setup: () => Promise<RunSetup>;
+  /** Workspace state: remembers the executing run, so a run cut off by a reload is offered for resuming (see `interruptedRun`). */
+  memento?: vscode.Memento;
 }
+
+/** The run that was executing when the window last went away: its id and objective. */
+export interface InterruptedRun {
+  runId: string;
+  objective: string;
+}
+
+const activeRunKey = 'taskPlanner.activeRun';
 
 /**
  * Runs plans against the first workspace folder and keeps the active run's snapshot
@@ -137,6 +148,18 @@ export class RunController implements vscode.Disposable {
     return [...new Set((await (await this.checkpoints()).list(runId)).map((checkpoint) => checkpoint.path))];
   }
 
+  /**
+   * The run that was executing when the window closed or reloaded (or the host crashed),
+   * once: the record is cleared as it is read. `undefined` when the last run ended normally.
+   */
+  async takeInterruptedRun(): Promise<InterruptedRun | undefined> {
+    const memento = this.deps.memento;
+    const record = memento?.get<InterruptedRun>(activeRunKey);
+    if (!memento || !record || typeof record.runId !== 'string') return undefined;
+    await memento.update(activeRunKey, undefined);
+    return { runId: record.runId, objective: typeof record.objective === 'string' ? record.objective : record.runId };
+  }
+
   /** Cancels the active run; its journal stays resumable. */
   cancel(): void {
     this.abort?.abort(new Error('Cancelled by the user.'));
@@ -144,7 +167,7 @@ export class RunController implements vscode.Disposable {
 
   dispose(): void {
     // The window is closing or reloading: stop, leaving the journal resumable from the Runs view.
-    this.abort?.abort(new Error('The window was closed or reloaded; resume the run from the Runs view.'));
+    this.abort?.abort(runInterruption('The window was closed or reloaded; resume the run from the notification or the Runs view.'));
     this.changed.dispose();
     this.eventFired.dispose();
     this.finished.dispose();
@@ -176,12 +199,14 @@ export class RunController implements vscode.Disposable {
       maxConcurrency: setup.maxConcurrency,
       agentLimits: setup.agentLimits,
       budget: loadRuntime().createBudgetTracker(setup.budget),
+      noModelHint: "Run 'Task Planner: Set up a model', or change the step to one you do yourself.",
     };
     const running = go(options);
     this.running = running;
     void vscode.commands.executeCommand('setContext', 'taskPlanner.runActive', true);
     try {
       const result = await running;
+      if (result.status !== 'interrupted') void this.deps.memento?.update(activeRunKey, undefined);
       this.deps.log.info(`Run ${result.runId} ended ${result.status}${result.metadata.reason ? `: ${result.metadata.reason}` : ''}`);
       this.finished.fire(result);
       return result;
@@ -197,6 +222,10 @@ export class RunController implements vscode.Disposable {
     const base = this.state && this.state.runId === event.runId ? this.state : event.type === 'run_started' || !this.state ? initialRunState(event.runId) : this.state;
     this.deps.log.trace(`${event.runId} #${event.seq} ${event.type}${'stepId' in event ? ` ${event.stepId}` : ''}`);
     const state = reduceRunEvent(base, event);
+    // Journaled runs only: a run kept in memory cannot come back after a reload.
+    if ((event.type === 'run_started' || event.type === 'run_resumed') && this.deps.storageDir && state.plan) {
+      void this.deps.memento?.update(activeRunKey, { runId: event.runId, objective: state.plan.objective } satisfies InterruptedRun);
+    }
     this.setState(state);
     this.eventFired.fire({ event, state });
   }

@@ -5,7 +5,7 @@ import { previewValue } from '../core/view/stepStatusView';
 import { loadRuntime } from './loadRuntime';
 import type { PendingPrompts } from './pendingPrompts';
 import type { PlanTreeProvider } from './planTreeProvider';
-import { stepOf } from './proposalDocuments';
+import { closeProposalDiffs, stepOf } from './proposalDocuments';
 import type { RunController } from './runController';
 
 /** What the step commands act on (wired in `activate`). */
@@ -33,22 +33,18 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
     const waiting = pending.list();
     return waiting.length === 1 ? waiting[0]!.stepId : undefined;
   };
-  const closeDiff = async (stepId: string): Promise<void> => {
-    const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputTextDiff && stepOf(tab.input.modified) === stepId);
-    if (tabs.length > 0) await vscode.window.tabGroups.close(tabs);
-  };
   return [
     vscode.commands.registerCommand('taskPlanner.approve', async (arg?: unknown) => {
       const stepId = target(arg);
       if (!stepId || !pending.approve(stepId)) return void vscode.window.showInformationMessage('Task Planner: no step is waiting for approval.');
       deps.log.info(`Step ${stepId} approved`);
-      await closeDiff(stepId);
+      await closeProposalDiffs(stepId);
     }),
     vscode.commands.registerCommand('taskPlanner.reject', async (arg?: unknown, reason?: string) => {
       const stepId = target(arg);
       if (!stepId || !pending.reject(stepId, typeof reason === 'string' ? reason : undefined)) return void vscode.window.showInformationMessage('Task Planner: no step is waiting for approval.');
       deps.log.info(`Step ${stepId} rejected`);
-      await closeDiff(stepId);
+      await closeProposalDiffs(stepId);
     }),
     vscode.commands.registerCommand('taskPlanner.answer', async (arg?: unknown, text?: string) => {
       const stepId = target(arg);

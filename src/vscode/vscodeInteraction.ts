@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ApprovalDecision, ApprovalRequest, ClarificationRequest, Interaction, ReviewDecision, ReviewRequest } from '../core/ports';
 import type { PendingPrompts } from './pendingPrompts';
-import type { ProposalDocuments } from './proposalDocuments';
+import { closeProposalDiffs, type ProposalDocuments } from './proposalDocuments';
 
 /**
  * The core's `Interaction` port in the editor (DESIGN §1): a file change opens the diff
@@ -24,7 +24,7 @@ export function createVscodeInteraction(pending: PendingPrompts, documents: Prop
           settle(decision);
         },
         show: () => (request.kind === 'file' ? showFileApproval(request, documents, pending) : askCommandApproval(request, pending)),
-      }));
+      }), () => void documents.close(request.stepId));
     },
     askClarification(request, signal) {
       return waitFor<string>(pending, signal, request.stepId, (settle) => ({
@@ -52,10 +52,13 @@ function waitFor<T>(
   signal: AbortSignal,
   stepId: string,
   make: (settle: (value: T) => void) => Parameters<PendingPrompts['add']>[0],
+  /** What the prompt leaves behind when its run is cancelled (an open diff editor). */
+  onCancelled?: () => void,
 ): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => {
       pending.remove(stepId);
+      onCancelled?.();
       reject(signal.reason instanceof Error ? signal.reason : new Error('The run was cancelled.'));
     };
     if (signal.aborted) return onAbort();
@@ -77,6 +80,8 @@ async function showFileApproval(request: Extract<ApprovalRequest, { kind: 'file'
   const title = `${request.stepId} ${request.title}: ${verb} ${proposal.path} (proposed)`;
   try {
     await vscode.commands.executeCommand('vscode.diff', sides.current, sides.proposed, title, { preview: false });
+    // Answered or cancelled while the diff was opening: nothing is left to approve in it.
+    if (pending.get(request.stepId)?.request !== request) await closeProposalDiffs(request.stepId);
   } catch {
     // The modal fallback: the same decision without the diff editor.
     const choice = await vscode.window.showWarningMessage(`Allow step "${request.title}" to ${verb} ${proposal.path}?`, { modal: true, detail: proposal.diff.slice(0, 4000) }, 'Approve', 'Reject');

@@ -1,5 +1,5 @@
 // End-to-end: Plan task → review in the plan panel → run with approvals in the diff editor, rejection, a clarification answered by typing,
-// and a run waiting for approval that survives a window reload and finishes after Resume in the Runs view.
+// and a run waiting for approval that a window reload interrupts and that finishes after Resume from the notification.
 // The model is the fake OpenAI-compatible server, started here; the extension host reaches it on 127.0.0.1.
 import * as assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
 import { launchBrowser, type Browser } from '../host/browser.cjs';
 import { startCodeServer, type CodeServer } from '../host/codeServer.cjs';
 import { temporaryFolder } from '../host/tempFolder.cjs';
-import { activityBarEntry, planPanelFrame, quickInputField, runCommand, screenshotIfFailed, waitForWorkbench } from './workbench';
+import { activityBarEntry, notification, planPanelFrame, quickInputField, runCommand, screenshotIfFailed, waitForWorkbench } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'editor');
@@ -110,7 +110,7 @@ describe('Task Planner runs in the editor (browser workbench)', function () {
     await planRow(/clarification · completed/).waitFor({ timeout: 30_000 });
   });
 
-  it('(d) a run waiting for approval survives a reload and finishes after Resume in the Runs view', async () => {
+  it('(d) a run waiting for approval is interrupted by a reload, listed as interrupted, and finishes after Resume from the notification', async () => {
     model.enqueue(
       planReply([
         toolStep('R1', 'Read the readme', 'read_file', { path: 'README.md' }),
@@ -130,12 +130,12 @@ describe('Task Planner runs in the editor (browser workbench)', function () {
     await activityBarEntry(page, 'Task Planner').waitFor({ state: 'attached', timeout: 90_000 });
     const runsHeader = page.locator('.sidebar .pane-header', { hasText: /^\s*Runs/ });
     if (!(await runsHeader.isVisible().catch(() => false))) await activityBarEntry(page, 'Task Planner').click();
-    // Interrupted by the reload: `cancelled` when the window had time to journal it, else `interrupted`.
-    const interrupted = rows('Runs').filter({ hasText: /interrupted|cancelled/ }).first();
+    // Interrupted by the reload (never "cancelled": nobody cancelled it), and a notification offers Resume.
+    const interrupted = rows('Runs').filter({ hasText: /interrupted/ }).first();
     await interrupted.waitFor({ timeout: 60_000 });
+    const offer = await notification(page, 'was interrupted when the window closed or reloaded');
     await shoot('runs-after-reload');
-    await interrupted.hover();
-    await interrupted.locator('.action-label[aria-label^="Resume run"]').click();
+    await offer.locator('.monaco-button', { hasText: 'Resume' }).first().click();
     await page.locator('.tab', { hasText: 'W1 Write the summary' }).first().waitFor({ timeout: 30_000 });
     await titleAction('Approve').click();
     await planRow(/list_files · completed/).waitFor({ timeout: 30_000 });

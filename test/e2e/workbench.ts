@@ -48,6 +48,16 @@ export async function quickInputField(page: Page, title: string): Promise<Locato
   return field;
 }
 
+/** A notification containing `text`: its toast, or else its entry in the notification center (opened for it). */
+export async function notification(page: Page, text: string | RegExp): Promise<Locator> {
+  const toast = page.locator('.notifications-toasts .notification-toast', { hasText: text }).first();
+  if (await toast.waitFor({ timeout: 15_000 }).then(() => true, () => false)) return toast;
+  await runCommand(page, 'Notifications: Show Notifications');
+  const entry = page.locator('.notifications-center .notification-list-item', { hasText: text }).first();
+  await entry.waitFor({ timeout: 15_000 });
+  return entry;
+}
+
 /** The document inside the plan panel's webview (the workbench nests it in two iframes). */
 export function planPanelFrame(page: Page): FrameLocator {
   return page.frameLocator('iframe.webview.ready').first().frameLocator('#active-frame');

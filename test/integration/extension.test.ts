@@ -3,6 +3,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { withStepDefaults } from '../../src/core/plan/planSchema';
 import type { TaskPlannerApi } from '../../src/extension';
 
 const extensionId = 'task-planner.task-planner';
@@ -79,6 +80,38 @@ describe('Task Planner in the VS Code extension host', () => {
       const blank = (await vscode.commands.executeCommand('taskPlanner.planTaskFromEditor')) as { plan?: unknown };
       assert.equal(blank.plan, undefined, 'a blank request was planned');
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    } finally {
+      api.setPlanReview(undefined);
+    }
+  });
+
+  it('a request editor keeps its text while its run fails, and closes once a run completes; with text it is unsaved (closing asks)', async () => {
+    const api = await activatedApi();
+    const isOpen = (document: vscode.TextDocument): boolean =>
+      vscode.window.tabGroups.all.flatMap((group) => group.tabs).some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === document.uri.toString());
+    let path = 'no-such-file.txt';
+    api.setPlanReview(async (plan) => ({ ...plan, steps: [withStepDefaults({ id: 'R1', title: `Read ${path}`, kind: 'tool', tool: 'read_file', args: { path }, maxAttempts: 1, onFailure: 'stop' })] }));
+    try {
+      const editor = await api.openRequestEditor('Read the notes');
+      assert.equal(editor.document.isDirty, true, 'a request editor with text would close without asking');
+      // The command's result loses its run promise on the way: the Plan tree tells how the run ended.
+      const ended = async (status: string): Promise<void> => {
+        const end = Date.now() + 10_000;
+        while (!(api.planTreeNodes().find((node) => node.stepId === 'R1')?.description ?? '').includes(status) && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 50));
+        assert.match(api.planTreeNodes().find((node) => node.stepId === 'R1')?.description ?? '', new RegExp(status));
+      };
+      await vscode.commands.executeCommand('taskPlanner.planTaskFromEditor');
+      await ended('failed');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      assert.ok(isOpen(editor.document), 'the request editor closed although its run failed');
+      assert.match(editor.document.getText(), /Read the notes/);
+      path = 'README.md';
+      await vscode.window.showTextDocument(editor.document);
+      await vscode.commands.executeCommand('taskPlanner.planTaskFromEditor');
+      await ended('completed');
+      const end = Date.now() + 5_000;
+      while (isOpen(editor.document) && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(isOpen(editor.document), false, 'the request editor stayed open after its run completed');
     } finally {
       api.setPlanReview(undefined);
     }

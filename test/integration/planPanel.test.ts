@@ -43,6 +43,27 @@ describe('plan panel in the VS Code extension host', () => {
 
   after(() => api.planPanel.close());
 
+  it('without a model, Regenerate is disabled with the reason and refused on the host: the plan stays as it is', async () => {
+    const config = vscode.workspace.getConfiguration('taskPlanner');
+    await config.update('llm.provider', 'heuristic', vscode.ConfigurationTarget.Workspace);
+    try {
+      api.planPanel.show(plan);
+      const review = await until('a review that offers no Regenerate', () => {
+        const model = api.planPanel.model();
+        return model?.mode === 'review' && model.review.regenerateBlockedReason ? model.review : undefined;
+      });
+      assert.match(review.regenerateBlockedReason ?? '', /Regenerate needs a model.*Set up a model/);
+      await api.planPanel.send({ type: 'regenerate', feedback: 'Also write the tests' });
+      const after = api.planPanel.model();
+      assert.equal(after?.mode === 'review' && after.review.planVersion, review.planVersion, 'a new version was made without a model');
+      assert.deepEqual(after?.mode === 'review' && after.review.steps.map((step) => step.title), review.steps.map((step) => step.title));
+      const notices = api.planPanel.posted().flatMap((message) => (message.type === 'notice' ? [message.text] : []));
+      assert.match(notices.at(-1) ?? '', /Regenerate needs a model/);
+    } finally {
+      await config.update('llm.provider', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+
   it('opens, receives ready from the real webview, sends the snapshot and gets it rendered', async () => {
     api.planPanel.show(plan);
     assert.equal(api.planPanel.isOpen(), true);

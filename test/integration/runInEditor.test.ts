@@ -108,9 +108,15 @@ describe('Plan task and the run in the editor (fake OpenAI server)', function ()
     );
     const outcome = await planner.planTask('Read then write', { accept: true });
     await planner.nextPrompt();
+    const proposalTabs = () =>
+      vscode.window.tabGroups.all
+        .flatMap((group) => group.tabs)
+        .filter((tab) => tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.scheme === 'task-planner-proposal' && tab.input.modified.query.includes('step=W1'));
+    assert.ok(await until(() => (proposalTabs().length > 0 ? true : undefined)), 'no diff editor for the approval');
     await vscode.commands.executeCommand('taskPlanner.cancelRun');
     const cancelled = await outcome.run;
     assert.equal(cancelled?.status, 'cancelled');
+    assert.ok(await until(() => (proposalTabs().length === 0 ? true : undefined)), 'the proposal diff stayed open after Cancel run');
     assert.equal(existsSync(join(root, 'resumed.txt')), false);
     const resumed = planner.resumeRun(cancelled!.runId);
     assert.deepEqual(await planner.nextPrompt(), { stepId: 'W1', kind: 'approval' });

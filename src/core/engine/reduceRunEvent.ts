@@ -146,7 +146,7 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
       draft.endedAt = event.time;
       return;
     case 'run_cancelled':
-      draft.status = 'cancelled';
+      draft.status = event.interrupted ? 'interrupted' : 'cancelled';
       draft.reason = event.reason;
       draft.endedAt = event.time;
       resetUnfinishedSteps(draft);
@@ -167,6 +167,21 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
     case 'context_compacted':
       draft.contextSummary = event.summary;
       return;
+    case 'file_changed':
+      if (!draft.changedFiles?.includes(event.path)) draft.changedFiles = [...(draft.changedFiles ?? []), event.path];
+      return;
+    case 'model_called': {
+      const usage = draft.modelUsage ?? { requests: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0, costUsd: 0, unpricedRequests: 0 };
+      draft.modelUsage = {
+        requests: usage.requests + 1,
+        promptTokens: usage.promptTokens + event.promptTokens,
+        completionTokens: usage.completionTokens + event.completionTokens,
+        totalTokens: usage.totalTokens + event.promptTokens + event.completionTokens,
+        costUsd: usage.costUsd + (event.costUsd ?? 0),
+        unpricedRequests: usage.unpricedRequests + (event.costUsd === undefined ? 1 : 0),
+      };
+      return;
+    }
   }
 }
 

@@ -38,6 +38,7 @@ export function resolveRunOptions(plan: Plan, options: RunOptions): ResolvedRunO
     predicateTimeoutMs: options.predicateTimeoutMs ?? defaultPredicateTimeoutMs,
     snapshotEvery: Math.max(1, options.snapshotEvery ?? Math.max(minSnapshotEvery, 2 * plan.steps.length)),
     stepCost: options.stepCost,
+    noModelHint: options.noModelHint ?? 'Set up a model, or change the step to one you do yourself.',
   };
 }
 
@@ -57,7 +58,7 @@ export function toRegistry(tools: ToolRegistry | readonly Tool[]): ToolRegistry 
 const silentLogger: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
 const refuse = (): Promise<never> =>
-  Promise.reject(new Error('This run has no workspace: pass RunOptions.workspace (e.g. createNodeWorkspace(root)) so tools can reach files.'));
+  Promise.reject(new Error('This run has no workspace folder, so tools cannot reach files: open a folder (or give the command line --workspace DIR), then run the plan again.'));
 
 const missingWorkspace: WorkspaceFs = {
   rootLabel: '(no workspace)',

@@ -1,4 +1,6 @@
 import type { Step } from '../plan/planSchema';
+import { journaledEffects } from './journaledEffects';
+import { isRunInterruption } from './runInterruption';
 import { evaluatePredicate } from '../predicate/evaluatePredicate';
 import { isBudgetExceededError, type BudgetExceededError } from '../llm/budget';
 import { isDeferredError } from '../tools/deferral';
@@ -249,7 +251,9 @@ export async function executeRun(setup: EngineSetup, control: RunControl): Promi
               depends,
               signal: attemptSignal,
               interaction,
-              options,
+              options: journaledEffects(options, id, (body) => {
+                if (!signal.aborted) emit(body);
+              }),
               output: (text) => {
                 if (!signal.aborted) emit({ type: 'step_output', stepId: id, text });
               },
@@ -359,7 +363,9 @@ export async function executeRun(setup: EngineSetup, control: RunControl): Promi
       });
       const failed = Object.values(draft.steps).filter((step) => step.status === 'failed');
       if (halted !== undefined) emit({ type: 'run_failed', reason: halted });
-      else if (control.signal.aborted && unfinished.length > 0) emit({ type: 'run_cancelled', reason: messageOf(control.signal.reason) });
+      else if (control.signal.aborted && unfinished.length > 0) {
+        emit({ type: 'run_cancelled', reason: messageOf(control.signal.reason), ...(isRunInterruption(control.signal.reason) ? { interrupted: true as const } : {}) });
+      }
       else if (pending.length > 0) emit({ type: 'run_waiting', pending });
       else if (failed.length > 0) {
         const replan = failed.filter((step) => step.replanRequested).map((step) => step.id);

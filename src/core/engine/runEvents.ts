@@ -23,8 +23,11 @@ export type StepStatus =
 /** Statuses a step never leaves within a run. */
 export const terminalStepStatuses: ReadonlySet<StepStatus> = new Set(['completed', 'failed', 'skipped']);
 
-/** A run's status; `waiting` means suspended on pending requests and resumable. */
-export type RunStatus = 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled';
+/**
+ * A run's status; `waiting` means suspended on pending requests, `interrupted` stopped
+ * because its host went away (a window reload), not by the user; both resume, as does `cancelled`.
+ */
+export type RunStatus = 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled' | 'interrupted';
 
 /** A question the run waits on; `prompt` is what to show the user. */
 export interface PendingRequest {
@@ -90,6 +93,10 @@ export interface RunState {
   contextSummary?: string;
   /** LLM usage recorded when the budget ran out (restored into the tracker on resume). */
   budgetUsage?: BudgetUsage;
+  /** Workspace-relative paths the run changed (any step, any attempt, resumed or not), in first-change order. */
+  changedFiles?: string[];
+  /** Every model call of the run's steps, summed (from `model_called` events). */
+  modelUsage?: BudgetUsage;
 }
 
 interface EventBase {
@@ -120,6 +127,10 @@ export type RunEvent = EventBase &
     /** An LLM step was refused a call because a limit of `RunOptions.budget` is reached; `usage` is what the run had used. */
     | { type: 'budget_exhausted'; stepId: string; request: PendingRequest; usage: BudgetUsage }
     | { type: 'request_answered'; stepId: string; kind: PendingRequest['kind'] }
+    /** A step (a tool, or an agent's tool call) is about to change `path`: its checkpoint was recorded. */
+    | { type: 'file_changed'; stepId: string; path: string; operation: 'write' | 'edit' | 'delete' | 'createDirectory' }
+    /** A step called the model once; `costUsd` absent when the model's price is unknown. */
+    | { type: 'model_called'; stepId: string; model: string; promptTokens: number; completionTokens: number; costUsd?: number }
     | { type: 'step_deferred'; stepId: string }
     | { type: 'step_completed'; stepId: string; result: unknown; restored?: boolean }
     | { type: 'step_failed'; stepId: string; attempt: number; error: string; disposition: FailureDisposition; retryInMs?: number; replan?: boolean }
@@ -130,7 +141,8 @@ export type RunEvent = EventBase &
     /** The rolling context summary folded in step `stepId`'s result; token counts before and after. */
     | { type: 'context_compacted'; stepId: string; summary: string; beforeTokens: number; afterTokens: number; method: 'append' | 'llm' | 'fallback' }
     | { type: 'run_waiting'; pending: PendingRequest[] }
-    | { type: 'run_cancelled'; reason: string }
+    /** `interrupted`: stopped because the host went away (see `runInterruption`), not by the user. */
+    | { type: 'run_cancelled'; reason: string; interrupted?: true }
     | { type: 'run_completed' }
     | { type: 'run_failed'; reason: string }
   );

@@ -60,6 +60,12 @@ export interface RunOptions {
   interaction?: Interaction;
   /** Steps running at once, awaiting steps included; default 4, at least 1. */
   maxConcurrency?: number;
+  /**
+   * What to tell the user when an `agent` or `synthesis_gate` step has neither `stepRunner`
+   * nor `llm`, in the host's words (the editor names its command, the CLI its flags);
+   * default "Set up a model, or change the step to one you do yourself."
+   */
+  noModelHint?: string;
   /** Aborting it cancels the run, like `RunHandle.cancel()`. */
   signal?: AbortSignal;
   /** Default: real timers. */
@@ -162,4 +168,5 @@ export interface ResolvedRunOptions {
   predicateTimeoutMs: number;
   snapshotEvery: number;
   stepCost: ((step: Step) => number) | undefined;
+  noModelHint: string;
 }

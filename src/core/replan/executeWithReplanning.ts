@@ -113,7 +113,7 @@ export async function executeWithReplanning(plan: Plan, objective: string, optio
     for (const id of requests) perStep.set(id, (perStep.get(id) ?? 0) + 1);
     const exhausted = requests.filter((id) => (perStep.get(id) ?? 0) > maxReplanAttempts);
     if (exhausted.length > 0) return finish(result, `No repair plan was asked for: step${exhausted.length > 1 ? 's' : ''} ${exhausted.join(', ')} already had ${maxReplanAttempts} repair plan${maxReplanAttempts === 1 ? '' : 's'} (maxReplanAttempts).`);
-    if (!replanner) return finish(result, 'No repair plan was asked for: replanning needs a language model (RunOptions.llm or ReplanOptions.replanner).');
+    if (!replanner) return finish(result, 'No repair plan was asked for: replanning needs a language model, and none is set up.');
 
     const reason = `Step${requests.length > 1 ? 's' : ''} ${requests.join(', ')} failed and asked for a repair plan.`;
     let seq = last?.seq ?? 0;

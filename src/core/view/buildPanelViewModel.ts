@@ -16,6 +16,8 @@ export interface ReviewSource {
   /** The version Regenerate replaced, to show what changed. */
   previousPlan?: Plan;
   regenerating?: boolean;
+  /** Why Regenerate is not offered (no model to take the feedback into account). */
+  regenerateBlockedReason?: string;
   /** Tool names the edit form offers. */
   tools?: readonly string[];
 }
@@ -79,6 +81,7 @@ function reviewView(source: ReviewSource): ReviewView {
     ...(startBlockedReason === undefined ? {} : { startBlockedReason }),
     ...(source.previousPlan ? { changes: diffPlans(source.previousPlan, plan) } : {}),
     regenerating: source.regenerating === true,
+    ...(source.regenerateBlockedReason === undefined ? {} : { regenerateBlockedReason: source.regenerateBlockedReason }),
     tools: [...(source.tools ?? [])],
   };
 }
@@ -136,7 +139,7 @@ function runView(source: RunSource, plan: Plan): RunView {
       startedAt,
       endedAt,
     ),
-    ...(source.usage ? { usage: usageView(source.usage) } : {}),
+    ...usageOf(source),
     replans: (source.replans ?? []).map(replanView),
     warnings: state.warnings.slice(-20),
     ...(state.status === 'running' ? {} : { summary: summaryView(source, steps, endedAt - startedAt) }),
@@ -174,6 +177,13 @@ function focusOf(steps: readonly StepState[]): { focusStepId?: string } {
   return latest ? { focusStepId: latest.id } : {};
 }
 
+/** The run's model use: from its journal, or what the host counted when that is more (a replanner's calls). */
+function usageOf(source: RunSource): { usage?: UsageView } {
+  const journaled = source.state.modelUsage;
+  const usage = source.usage && source.usage.requests > (journaled?.requests ?? 0) ? source.usage : journaled;
+  return usage && usage.requests > 0 ? { usage: usageView(usage) } : {};
+}
+
 function usageView(usage: BudgetUsage): UsageView {
   return { requests: usage.requests, totalTokens: usage.totalTokens, costUsd: usage.costUsd, unpricedRequests: usage.unpricedRequests };
 }
@@ -192,7 +202,8 @@ function replanView(record: ReplanRecord): ReplanView {
 
 function summaryView(source: RunSource, steps: readonly RunStepView[], durationMs: number): RunSummaryView {
   const count = (status: RunStepView['status']): number => steps.filter((step) => step.status === status).length;
-  const changedFiles = [...(source.changedFiles ?? [])];
+  // The journal's changes (every step, resumed or not), with any the host knows besides.
+  const changedFiles = [...new Set([...(source.state.changedFiles ?? []), ...(source.changedFiles ?? [])])];
   return {
     status: source.state.status as RunSummaryView['status'],
     ...(source.state.reason === undefined ? {} : { reason: source.state.reason }),

@@ -25,6 +25,7 @@ export class PanelSession {
   private previousPlan: Plan | undefined;
   private analysis: { version: number; planId: string; critique: Critique; diagnostics: Diagnostic[] } | undefined;
   private regenerating = false;
+  private regenerateBlocked: string | undefined;
   private run: RunState | undefined;
   private details: RunDetails = {};
   private outputSeq = 0;
@@ -64,6 +65,17 @@ export class PanelSession {
   /** Marks the plan as being regenerated (Start is disabled meanwhile). */
   setRegenerating(regenerating: boolean): void {
     this.regenerating = regenerating;
+  }
+
+  /** Why Regenerate cannot run now (no model to take the feedback), or `undefined` when it can. */
+  setRegenerateBlocked(reason: string | undefined): void {
+    this.regenerateBlocked = reason;
+  }
+
+  /** Why Regenerate is refused now, or `undefined` when the plan may be regenerated. */
+  regenerateBlockedReason(): string | undefined {
+    if (!this.isReviewing()) return 'Only a plan under review can be regenerated.';
+    return this.regenerateBlocked;
   }
 
   /** Applies a webview edit through `editPlan`: the new plan, or the reason it was refused. */
@@ -161,7 +173,15 @@ export class PanelSession {
       this.analysis = { version: plan.version, planId: plan.id, critique: critiquePlan(plan), diagnostics: validatePlan(plan, { tools: this.tools }) };
     }
     const { critique, diagnostics } = this.analysis;
-    return { plan, critique, diagnostics, regenerating: this.regenerating, tools: this.tools, ...(this.previousPlan ? { previousPlan: this.previousPlan } : {}) };
+    return {
+      plan,
+      critique,
+      diagnostics,
+      regenerating: this.regenerating,
+      ...(this.regenerateBlocked === undefined ? {} : { regenerateBlockedReason: this.regenerateBlocked }),
+      tools: this.tools,
+      ...(this.previousPlan ? { previousPlan: this.previousPlan } : {}),
+    };
   }
 }
 

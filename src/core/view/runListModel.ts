@@ -8,6 +8,7 @@ const runIcons: Record<RunState['status'], { icon: string; color: string }> = {
   completed: { icon: 'pass-filled', color: 'testing.iconPassed' },
   failed: { icon: 'error', color: 'testing.iconFailed' },
   cancelled: { icon: 'circle-slash', color: 'disabledForeground' },
+  interrupted: { icon: 'debug-pause', color: 'charts.orange' },
 };
 
 /**
@@ -21,7 +22,7 @@ export function runListModel(runs: readonly { state: RunState; updatedAt: number
     const done = steps.filter((step) => terminalStepStatuses.has(step.status)).length;
     const interrupted = state.status === 'running' && !active;
     const status = interrupted ? 'interrupted' : state.status;
-    const view = runIcons[state.status];
+    const view = runIcons[status];
     const waitingOn = steps.filter((step) => step.pending).map((step) => `${step.id}: ${step.pending!.prompt}`);
     return {
       id: `run:${state.runId}`,

@@ -19,10 +19,7 @@ export const llmStepExecutor: StepExecutor = {
     const runner = ctx.options.stepRunner;
     if (!runner) {
       if (ctx.options.llm) return executeLlmStep(ctx, String(input), ctx.options.llm);
-      throw new StepFailure(
-        `Step ${ctx.step.id} is a ${ctx.step.kind === 'agent' ? 'sub-agent' : 'synthesis gate'} step, but no step runner is configured and no language model either: pass RunOptions.llm (e.g. createOpenAiClient(...)) or RunOptions.stepRunner.`,
-        false,
-      );
+      throw new StepFailure(`Step ${ctx.step.id} needs a language model and none is set up. ${ctx.options.noModelHint}`, false);
     }
     return runner(ctx.step, {
       runId: ctx.runId,

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { runPlan } from '../../../../src/core/engine/runPlan';
+import { replayJournal, resumeRun } from '../../../../src/core/engine/resumeRun';
+import { runInterruption } from '../../../../src/core/engine/runInterruption';
 import { createMemoryRunStore } from '../../../../src/core/engine/memoryRunStore';
 import type { RunOptions, StepRunner } from '../../../../src/core/engine/runOptions';
 import type { RunEvent } from '../../../../src/core/engine/runEvents';
@@ -208,10 +210,18 @@ describe('runPlan', () => {
       assert.match(result.steps['slow']?.error ?? '', /timed out after 50 ms/);
     });
 
-    it('an agent step without a step runner fails with a clear message', async () => {
+    it('an agent step without a model fails with words for the user, naming no API', async () => {
       const handle = runPlan(makePlan([makeStep('a')]), { clock: new ManualClock() });
       const result = await handle.result;
-      assert.match(result.steps['a']?.error ?? '', /no step runner is configured/);
+      const error = result.steps['a']?.error ?? '';
+      assert.match(error, /^Step a needs a language model and none is set up\. Set up a model, or change the step to one you do yourself\.$/);
+      assert.doesNotMatch(error, /RunOptions|stepRunner|step runner|create[A-Z]/);
+    });
+
+    it("the host's words say how to set up a model (noModelHint)", async () => {
+      const handle = runPlan(makePlan([makeStep('a', { kind: 'synthesis_gate' })]), { clock: new ManualClock(), noModelHint: "Run 'Task Planner: Set up a model'." });
+      const result = await handle.result;
+      assert.equal(result.steps['a']?.error, "Step a needs a language model and none is set up. Run 'Task Planner: Set up a model'.");
     });
   });
 
@@ -377,6 +387,24 @@ describe('runPlan', () => {
       assert.equal(result.metadata.reason, 'Stop, please.');
       assert.equal(result.steps['a']?.status, 'pending');
       assert.ok((await store.load('c1'))?.entries.some((entry) => entry.type === 'run_cancelled'));
+    });
+
+    it('a run stopped because its host went away (window reload) ends interrupted, not cancelled, and resumes', async () => {
+      const clock = new ManualClock();
+      const store = createMemoryRunStore();
+      const controller = new AbortController();
+      const plan = makePlan([makeStep('a'), makeStep('b', { dependsOn: ['a'] })]);
+      const hanging: StepRunner = (_step, ctx) => new Promise((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason as Error)));
+      const handle = runPlan(plan, { clock, store, idSource: () => 'i1', signal: controller.signal, stepRunner: hanging });
+      await clock.advance(0);
+      controller.abort(runInterruption('The window was reloaded.'));
+      const result = await handle.result;
+      assert.equal(result.status, 'interrupted');
+      assert.equal(result.metadata.reason, 'The window was reloaded.');
+      const journal = await store.load('i1');
+      assert.equal(replayJournal('i1', journal!).status, 'interrupted');
+      const resumed = await resumeRun('i1', { clock, store, stepRunner: async (step) => `done ${step.id}` }).result;
+      assert.equal(resumed.status, 'completed');
     });
 
     it('an aborted RunOptions.signal cancels too, also during a backoff', async () => {

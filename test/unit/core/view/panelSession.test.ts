@@ -21,6 +21,21 @@ function runOf(model: PanelViewModel) {
 }
 
 describe('PanelSession', () => {
+  it('Regenerate without a model is refused with the reason, which the review shows; the plan stays', () => {
+    const session = new PanelSession('s1', tools);
+    session.setPlan(plan);
+    assert.equal(session.regenerateBlockedReason(), undefined);
+    const reason = 'Regenerate needs a model to take your feedback into account.';
+    session.setRegenerateBlocked(reason);
+    assert.equal(session.regenerateBlockedReason(), reason);
+    const model = session.snapshot(0);
+    assert.equal(model.mode === 'review' && model.review.regenerateBlockedReason, reason);
+    assert.equal(model.mode === 'review' && model.review.steps.length, 2);
+    session.setRegenerateBlocked(undefined);
+    const offered = session.snapshot(0);
+    assert.equal(offered.mode === 'review' && 'regenerateBlockedReason' in offered.review, false);
+  });
+
   it('reviews a plan: edits go through editPlan, refusals say why, every snapshot has the next version', () => {
     const session = new PanelSession('s1', tools);
     session.setPlan(plan);

@@ -1,0 +1,46 @@
+import type { LlmChatRequest, LlmChatResponse } from '../llm/llmTypes';
+import type { LlmClient } from '../ports';
+import type { CheckpointStore } from '../tools/checkpointStore';
+import type { RunEventBody } from './runEvents';
+import type { ResolvedRunOptions } from './runOptions';
+
+/**
+ * The run options one step's attempt works with, its effects journaled: every checkpoint a
+ * file tool records (the step's own tool or its agent's tool calls) is also a
+ * `file_changed` event, every model call a `model_called` event. So the run's summary
+ * (changed files, model use) folds from the journal, resumed runs included. Without a
+ * checkpoint store, changes are journaled all the same (and kept nowhere else).
+ */
+export function journaledEffects(options: ResolvedRunOptions, stepId: string, emit: (body: RunEventBody) => void): ResolvedRunOptions {
+  const inner = options.checkpoints;
+  const checkpoints: CheckpointStore = {
+    async record(checkpoint) {
+      const stored = inner ? await inner.record(checkpoint) : { ...checkpoint, seq: 0 };
+      emit({ type: 'file_changed', stepId, path: checkpoint.path, operation: checkpoint.operation });
+      return stored;
+    },
+    list: (runId) => (inner ? inner.list(runId) : Promise.resolve([])),
+  };
+  return { ...options, checkpoints, llm: options.llm ? countedLlm(options.llm, stepId, emit) : undefined };
+}
+
+function countedLlm(llm: LlmClient, stepId: string, emit: (body: RunEventBody) => void): LlmClient {
+  return {
+    // A getter: some clients name their model only once they have picked one.
+    get model() {
+      return llm.model;
+    },
+    async chat(request: LlmChatRequest): Promise<LlmChatResponse> {
+      const response = await llm.chat(request);
+      emit({
+        type: 'model_called',
+        stepId,
+        model: response.model,
+        promptTokens: response.usage.promptTokens,
+        completionTokens: response.usage.completionTokens,
+        ...(response.costUsd === undefined ? {} : { costUsd: response.costUsd }),
+      });
+      return response;
+    },
+  };
+}

@@ -1,0 +1,176 @@
+import {
+  defaultHostedBaseUrl,
+  describeConnection,
+  describeListing,
+  localServers,
+  type ConnectionTest,
+  type LocalServerKind,
+  type ModelChoice,
+  type ModelListing,
+} from '../core/llm/modelSetup';
+
+/** One entry of a pick list. */
+export interface SetupItem<T> {
+  label: string;
+  description?: string;
+  detail?: string;
+  value: T;
+}
+
+/** The questions "Set up a model" asks: a QuickPick and an input box in the editor, scripted in tests. */
+export interface ModelSetupUi {
+  /** `undefined` when dismissed. */
+  pick<T>(title: string, placeholder: string, items: readonly SetupItem<T>[]): Promise<T | undefined>;
+  /** `undefined` when dismissed; `validate` returns the problem with a value, or `undefined`. */
+  input(title: string, options: { prompt: string; value?: string; password?: boolean; validate?: (value: string) => string | undefined }): Promise<string | undefined>;
+}
+
+/** What the flow reads and does besides asking (the editor wires VS Code's APIs). */
+export interface ModelSetupDeps {
+  ui: ModelSetupUi;
+  /** The settings now, for defaults. */
+  current: { baseUrl: string; model: string };
+  /** Whether an API key is stored. */
+  hasKey(): Promise<boolean>;
+  /** The chat models VS Code offers now (Copilot or any provider extension). */
+  vscodeModels(): Promise<{ family: string; name: string }[]>;
+  /** The models the server at `baseUrl` lists, asked with `apiKey` (just typed), else with the stored key if any. */
+  listModels(baseUrl: string, apiKey: string | undefined): Promise<ModelListing>;
+  /** Writes the settings (user scope) and stores `apiKey` when given. */
+  save(choice: ModelChoice, apiKey: string | undefined): Promise<void>;
+  /** One tiny request to the chosen model. */
+  test(choice: ModelChoice): Promise<ConnectionTest>;
+}
+
+/** What the flow did: the choice saved and the connection test's outcome in words. */
+export interface ModelSetupOutcome {
+  choice: ModelChoice;
+  ok: boolean;
+  message: string;
+}
+
+type Way = 'vscode' | 'local' | 'hosted' | 'heuristic';
+
+/**
+ * "Task Planner: Set up a model": asks which of the three ways (a VS Code chat model, a
+ * local OpenAI-compatible server, a hosted one) or no model, then the address, key and
+ * model as that way needs (a server's models are listed when it answers), saves the
+ * settings, tests the connection with one tiny request and says what happened.
+ * `undefined` when the user dismissed a question (nothing saved).
+ */
+export async function runModelSetup(deps: ModelSetupDeps): Promise<ModelSetupOutcome | undefined> {
+  const vscodeModels = await deps.vscodeModels();
+  const way = await deps.ui.pick<Way>('Task Planner: Set up a model (1/3)', 'Which model should plan and run the steps?', [
+    {
+      label: 'A VS Code chat model',
+      description: vscodeModels.length > 0 ? `${vscodeModels.length} available: ${vscodeModels.map((model) => model.name).slice(0, 3).join(', ')}` : 'none installed yet',
+      detail: 'GitHub Copilot or any extension that provides chat models; picked automatically when present.',
+      value: 'vscode',
+    },
+    { label: 'A local server', description: 'Ollama, LM Studio, llama.cpp, vLLM', detail: 'An OpenAI-compatible server on this machine: only its address, no key.', value: 'local' },
+    { label: 'A hosted service', description: 'OpenAI, OpenRouter, Azure, …', detail: "An OpenAI-compatible API: its address and your key (kept in VS Code's secret storage).", value: 'hosted' },
+    { label: 'No model', description: 'the heuristic planner', detail: 'Plans from the text of the request; steps that need a model are yours to do.', value: 'heuristic' },
+  ]);
+  if (way === undefined) return undefined;
+  const choice = await chooseDetails(deps, way, vscodeModels);
+  if (!choice) return undefined;
+  await deps.save(choice.choice, choice.apiKey);
+  const test: ConnectionTest = choice.choice.provider === 'heuristic' ? { ok: true, model: 'heuristic' } : await deps.test(choice.choice);
+  return { choice: choice.choice, ok: test.ok, message: describeConnection(choice.choice, test) };
+}
+
+async function chooseDetails(deps: ModelSetupDeps, way: Way, vscodeModels: { family: string; name: string }[]): Promise<{ choice: ModelChoice; apiKey?: string } | undefined> {
+  switch (way) {
+    case 'heuristic':
+      return { choice: { provider: 'heuristic' } };
+    case 'vscode':
+      return chooseVscodeModel(deps, vscodeModels);
+    case 'local':
+      return chooseLocalServer(deps);
+    case 'hosted':
+      return chooseHosted(deps);
+  }
+}
+
+async function chooseVscodeModel(deps: ModelSetupDeps, models: { family: string; name: string }[]): Promise<{ choice: ModelChoice } | undefined> {
+  if (models.length === 0) {
+    // Saved anyway: "auto" picks the model as soon as an extension offers one; the test says what is missing.
+    return { choice: { provider: 'vscode', family: '' } };
+  }
+  const family = await deps.ui.pick('Task Planner: Set up a model (2/3)', 'Which VS Code chat model?', [
+    { label: 'The first one available', description: models[0]?.name ?? '', value: '' },
+    ...models.map((model) => ({ label: model.name, description: model.family, value: model.family })),
+  ]);
+  return family === undefined ? undefined : { choice: { provider: 'vscode', family } };
+}
+
+async function chooseLocalServer(deps: ModelSetupDeps): Promise<{ choice: ModelChoice } | undefined> {
+  const kinds = Object.keys(localServers) as LocalServerKind[];
+  const listings = await Promise.all(kinds.map((kind) => deps.listModels(localServers[kind].baseUrl, undefined)));
+  const server = await deps.ui.pick<LocalServerKind | 'other'>('Task Planner: Set up a model (2/3)', 'Which local server?', [
+    ...kinds.map((kind, index) => {
+      const listing = listings[index];
+      return {
+        label: localServers[kind].name,
+        description: localServers[kind].baseUrl,
+        detail: listing?.ok ? `Answering: ${listing.models.length} model${listing.models.length === 1 ? '' : 's'}.` : 'Not answering now.',
+        value: kind,
+      };
+    }),
+    { label: 'Another address…', description: 'any OpenAI-compatible server on this machine or your network', value: 'other' },
+  ]);
+  if (server === undefined) return undefined;
+  const known = server === 'other' ? undefined : server;
+  const baseUrl = await askBaseUrl(deps, known ? localServers[known].baseUrl : 'http://127.0.0.1:8080/v1');
+  if (baseUrl === undefined) return undefined;
+  const model = await chooseModel(deps, baseUrl, undefined, known);
+  return model === undefined ? undefined : { choice: { provider: 'openai', baseUrl, model, ...(known ? { server: known } : {}) } };
+}
+
+async function chooseHosted(deps: ModelSetupDeps): Promise<{ choice: ModelChoice; apiKey?: string } | undefined> {
+  const local = Object.values(localServers).some((server) => server.baseUrl === deps.current.baseUrl);
+  const baseUrl = await askBaseUrl(deps, local ? defaultHostedBaseUrl : deps.current.baseUrl || defaultHostedBaseUrl);
+  if (baseUrl === undefined) return undefined;
+  const stored = await deps.hasKey();
+  const typed = await deps.ui.input('Task Planner: Set up a model: API key', {
+    prompt: stored ? "The service's API key (leave empty to keep the stored one). Kept in VS Code's secret storage, never in settings." : "The service's API key. Kept in VS Code's secret storage, never in settings.",
+    password: true,
+    validate: (value) => (!stored && value.trim() === '' ? 'Enter the key, or press Escape to cancel.' : undefined),
+  });
+  if (typed === undefined) return undefined;
+  const apiKey = typed.trim() === '' ? undefined : typed.trim();
+  const model = await chooseModel(deps, baseUrl, apiKey, undefined);
+  return model === undefined ? undefined : { choice: { provider: 'openai', baseUrl, model }, ...(apiKey ? { apiKey } : {}) };
+}
+
+function askBaseUrl(deps: ModelSetupDeps, value: string): Promise<string | undefined> {
+  return deps.ui
+    .input('Task Planner: Set up a model: address', {
+      prompt: "The server's OpenAI-compatible API root (usually ending in /v1).",
+      value,
+      validate: (text) => {
+        try {
+          const url = new URL(text.trim());
+          return url.protocol === 'http:' || url.protocol === 'https:' ? undefined : 'Enter an http:// or https:// address.';
+        } catch {
+          return 'Enter an address such as http://127.0.0.1:11434/v1.';
+        }
+      },
+    })
+    .then((text) => text?.trim().replace(/\/+$/, ''));
+}
+
+/** The model to use: picked from the server's list when it answers, else typed (the reason shown). */
+async function chooseModel(deps: ModelSetupDeps, baseUrl: string, apiKey: string | undefined, server: LocalServerKind | undefined): Promise<string | undefined> {
+  const listing = await deps.listModels(baseUrl, apiKey);
+  if (listing.ok && listing.models.length > 0) {
+    return deps.ui.pick('Task Planner: Set up a model (3/3)', `Which of the ${listing.models.length} models at ${baseUrl}?`, listing.models.map((id) => ({ label: id, value: id })));
+  }
+  const why = listing.ok ? `The server at ${baseUrl} lists no models.` : describeListing(baseUrl, listing, server);
+  const typed = await deps.ui.input('Task Planner: Set up a model: model name', {
+    prompt: `${why} Type the model's name to use it anyway.`,
+    value: deps.current.model,
+    validate: (value) => (value.trim() === '' ? 'Enter the model name, or press Escape to cancel.' : undefined),
+  });
+  return typed?.trim();
+}

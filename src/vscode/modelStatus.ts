@@ -1,0 +1,87 @@
+import * as vscode from 'vscode';
+import { selectProvider, type ProviderChoice } from '../core/llm/selectProvider';
+import type { ApiKeyStore } from './apiKeyStore';
+import { readSettings } from './settings';
+import { vscodeChatModelAvailable } from './vscodeLmClient';
+
+/** The context key the Plan view's empty state reads: `vscode`, `openai` or `heuristic`. */
+const plannerContextKey = 'taskPlanner.planner';
+/** Remembered once the first-run notification was shown. */
+const welcomedKey = 'taskPlanner.modelNoticeShown';
+
+/** Why Regenerate is refused without a model: the heuristic planner cannot take feedback into account. */
+export const regenerateNeedsModel = 'Regenerate needs a model to take your feedback into account, and none is set up: run "Task Planner: Set up a model", or edit the steps yourself.';
+
+/** Which planner is active, in words a newcomer understands. */
+export function describePlanner(choice: ProviderChoice, settings: { baseUrl: string; model: string }): string {
+  const descriptions: Record<ProviderChoice, string> = {
+    vscode: 'a VS Code chat model',
+    openai: `${settings.model} at ${settings.baseUrl}`,
+    heuristic: 'the heuristic planner (no model): steps that need a model are yours to do',
+  };
+  return descriptions[choice];
+}
+
+/**
+ * Keeps the `taskPlanner.planner` context key (the Plan view's empty state says which
+ * planner is active) up to date with the settings, the stored key and VS Code's chat
+ * models, and shows once per installation (remembered in `globalState`) a notification
+ * saying which planner is active with "Set up a model". Never loads the runtime.
+ */
+export class ModelStatus implements vscode.Disposable {
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private refreshing: Promise<ProviderChoice> | undefined;
+  private choice: ProviderChoice | undefined;
+
+  constructor(
+    private readonly keys: ApiKeyStore,
+    private readonly globalState: vscode.Memento,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.subscriptions.push(
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration('taskPlanner.llm')) void this.refresh();
+      }),
+    );
+    if (typeof vscode.lm?.onDidChangeChatModels === 'function') this.subscriptions.push(vscode.lm.onDidChangeChatModels(() => void this.refresh()));
+  }
+
+  /** Works out the active planner and sets the context key; resolves to it. */
+  refresh(): Promise<ProviderChoice> {
+    const settings = readSettings();
+    const refreshing = (async () => {
+      const apiKey = await this.keys.get();
+      const vscodeLmAvailable = settings.provider === 'auto' || settings.provider === 'vscode' ? await vscodeChatModelAvailable(settings.vscodeModelFamily || undefined) : false;
+      const chosen = selectProvider({ setting: settings.provider, vscodeLmAvailable, ...(apiKey ? { apiKey } : {}), baseURL: settings.baseUrl });
+      // An explicit "vscode" with no chat model plans with nothing: the empty state says so.
+      const choice: ProviderChoice = chosen === 'vscode' && !vscodeLmAvailable ? 'heuristic' : chosen;
+      this.choice = choice;
+      await vscode.commands.executeCommand('setContext', plannerContextKey, choice);
+      return choice;
+    })();
+    this.refreshing = refreshing;
+    return refreshing;
+  }
+
+  /** The active planner as last worked out (`undefined` before the first refresh ends). */
+  current(): ProviderChoice | undefined {
+    return this.choice;
+  }
+
+  /** The first-run notification, once per installation: which planner is active and the three ways to set one up. */
+  async welcomeOnce(): Promise<void> {
+    if (this.globalState.get<boolean>(welcomedKey)) return;
+    await this.globalState.update(welcomedKey, true);
+    const choice = await (this.refreshing ?? this.refresh());
+    const settings = readSettings();
+    const active = `Task Planner plans with ${describePlanner(choice, settings)}.`;
+    const ways = 'Set up a VS Code chat model (Copilot…), a local server (Ollama, LM Studio…) or a hosted one.';
+    this.log.info(`First run: ${active}`);
+    const picked = await vscode.window.showInformationMessage(choice === 'heuristic' ? `${active} ${ways}` : active, 'Set up a model');
+    if (picked) await vscode.commands.executeCommand('taskPlanner.setUpModel');
+  }
+
+  dispose(): void {
+    for (const subscription of this.subscriptions) subscription.dispose();
+  }
+}

@@ -1,0 +1,111 @@
+import * as vscode from 'vscode';
+import { listServerModels, type ConnectionTest, type ModelChoice } from '../core/llm/modelSetup';
+import type { ApiKeyStore } from './apiKeyStore';
+import { loadRuntime } from './loadRuntime';
+import { runModelSetup, type ModelSetupOutcome, type ModelSetupUi } from './modelSetupFlow';
+import { readSettings } from './settings';
+import { createVscodeLmClient } from './vscodeLmClient';
+
+/** The settings "Set up a model" writes, all in the user's settings. */
+const writtenKeys = ['llm.provider', 'llm.baseUrl', 'llm.model', 'llm.vscodeModelFamily'] as const;
+
+/**
+ * "Task Planner: Set up a model": the flow of `runModelSetup` with QuickPicks and input
+ * boxes (or `ui`, for tests), settings written to the user scope, the key to secret
+ * storage, and the connection test's outcome shown in words.
+ */
+export async function setUpModel(keys: ApiKeyStore, log: vscode.LogOutputChannel, ui: ModelSetupUi = quickInputUi): Promise<ModelSetupOutcome | undefined> {
+  const settings = readSettings();
+  const outcome = await runModelSetup({
+    ui,
+    current: { baseUrl: settings.baseUrl, model: settings.model },
+    hasKey: async () => (await keys.get()) !== undefined,
+    vscodeModels,
+    // The stored key goes where the runs would send it: to whatever server is set up.
+    listModels: async (baseUrl, typedKey) => {
+      const apiKey = typedKey ?? (await keys.get());
+      return listServerModels(baseUrl, apiKey ? { apiKey } : {});
+    },
+    save: async (choice, apiKey) => {
+      await saveChoice(choice);
+      if (apiKey) await keys.store(apiKey);
+    },
+    test: (choice) => testConnection(choice, keys, settings.requestTimeoutMs),
+  });
+  if (!outcome) return undefined;
+  const shadowed = shadowingWorkspaceSettings();
+  const message = shadowed.length > 0 ? `${outcome.message} Note: this workspace's own settings set ${shadowed.join(', ')}, which win over yours; remove them there to use this model here.` : outcome.message;
+  log.info(`Set up a model: ${message}`);
+  if (outcome.ok) {
+    void vscode.window.showInformationMessage(`Task Planner: ${message}`, 'Plan task').then((choice) => choice && vscode.commands.executeCommand('taskPlanner.planTask'));
+  } else {
+    void vscode.window.showWarningMessage(`Task Planner: ${message}`, 'Set up a model').then((choice) => choice && vscode.commands.executeCommand('taskPlanner.setUpModel'));
+  }
+  return { ...outcome, message };
+}
+
+async function vscodeModels(): Promise<{ family: string; name: string }[]> {
+  if (typeof vscode.lm?.selectChatModels !== 'function') return [];
+  try {
+    const models = await vscode.lm.selectChatModels({});
+    const seen = new Set<string>();
+    return models.filter((model) => !seen.has(model.family) && seen.add(model.family)).map((model) => ({ family: model.family, name: model.name }));
+  } catch {
+    return [];
+  }
+}
+
+async function saveChoice(choice: ModelChoice): Promise<void> {
+  const config = vscode.workspace.getConfiguration('taskPlanner');
+  const global = vscode.ConfigurationTarget.Global;
+  await config.update('llm.provider', choice.provider, global);
+  if (choice.provider === 'vscode') await config.update('llm.vscodeModelFamily', choice.family === '' ? undefined : choice.family, global);
+  if (choice.provider === 'openai') {
+    await config.update('llm.baseUrl', choice.baseUrl, global);
+    await config.update('llm.model', choice.model, global);
+  }
+}
+
+/** The settings this workspace (or its folder) sets itself: they win over what was just written. */
+function shadowingWorkspaceSettings(): string[] {
+  const config = vscode.workspace.getConfiguration('taskPlanner');
+  return writtenKeys.filter((key) => {
+    const inspected = config.inspect(key);
+    return inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined;
+  }).map((key) => `taskPlanner.${key}`);
+}
+
+/** One tiny request (a few tokens, one attempt) to the chosen model. */
+async function testConnection(choice: ModelChoice, keys: ApiKeyStore, requestTimeoutMs: number): Promise<ConnectionTest> {
+  if (choice.provider === 'heuristic') return { ok: true, model: 'heuristic' };
+  const timeoutMs = Math.min(requestTimeoutMs, 60_000);
+  const apiKey = choice.provider === 'openai' ? await keys.get() : undefined;
+  const llm =
+    choice.provider === 'vscode'
+      ? createVscodeLmClient({ timeoutMs, ...(choice.family ? { family: choice.family } : {}) })
+      : loadRuntime().createOpenAiClient({ baseURL: choice.baseUrl, model: choice.model, timeoutMs, maxAttempts: 1, ...(apiKey ? { apiKey } : {}) });
+  try {
+    const reply = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Task Planner: testing the model…' }, () =>
+      llm.chat({ messages: [{ role: 'user', content: 'Reply with the single word OK.' }], maxTokens: 8, signal: AbortSignal.timeout(timeoutMs + 1_000) }),
+    );
+    return { ok: true, model: reply.model || llm.model };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+/** The flow's questions as QuickPicks and input boxes that stay open when focus moves. */
+const quickInputUi: ModelSetupUi = {
+  async pick(title, placeholder, items) {
+    const picked = await vscode.window.showQuickPick(
+      items.map((item) => ({ label: item.label, description: item.description, detail: item.detail, item })),
+      { title, placeHolder: placeholder, ignoreFocusOut: true, matchOnDescription: true },
+    );
+    return picked?.item.value;
+  },
+  input(title, options) {
+    return Promise.resolve(
+      vscode.window.showInputBox({ title, prompt: options.prompt, value: options.value, password: options.password, ignoreFocusOut: true, validateInput: options.validate }),
+    );
+  },
+};

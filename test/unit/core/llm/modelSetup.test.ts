@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import { LlmError } from '../../../../src/core/llm/llmError';
+import { describeConnection, describeListing, listServerModels, localServers, type ModelChoice } from '../../../../src/core/llm/modelSetup';
+import { FakeOpenAiServer } from '../../../fakes/fakeOpenAiServer';
+
+/** A port on 127.0.0.1 where nothing listens (bound, then released). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const apiNames = /LlmError|RunOptions|createOpenAiClient|stepRunner|\bkind\b|ECONNREFUSED/;
+
+describe('modelSetup', () => {
+  describe('listServerModels', () => {
+    const server = new FakeOpenAiServer({ models: ['qwen2.5:7b', 'llama3.2', 'qwen2.5:7b'] });
+    before(() => server.start());
+    after(() => server.close());
+
+    it("lists a server's models once each", async () => {
+      assert.deepEqual(await listServerModels(server.baseURL), { ok: true, models: ['qwen2.5:7b', 'llama3.2'] });
+      assert.deepEqual(await listServerModels(`${server.baseURL}/`), { ok: true, models: ['qwen2.5:7b', 'llama3.2'] }, 'a trailing slash is accepted');
+    });
+
+    it('sends the key as a bearer token, and says so when the server refuses it (the key never in the detail)', async () => {
+      const seen: string[] = [];
+      const refusing = (async (_url: URL, init?: RequestInit) => {
+        seen.push(String((init?.headers as Record<string, string>)['authorization']));
+        return new Response('{"error":{"message":"bad key sk-secret"}}', { status: 401 });
+      }) as typeof fetch;
+      const listing = await listServerModels('https://api.example.com/v1', { apiKey: 'sk-secret', fetch: refusing });
+      assert.deepEqual(seen, ['Bearer sk-secret']);
+      assert.deepEqual(listing, { ok: false, problem: 'refused_key', detail: 'HTTP 401' });
+    });
+
+    it('tells an address where nothing answers from one that is not a server address', async () => {
+      const port = await closedPort();
+      const down = await listServerModels(`http://127.0.0.1:${port}/v1`);
+      assert.equal(down.ok ? 'ok' : down.problem, 'unreachable');
+      const invalid = await listServerModels('ollama please');
+      assert.equal(invalid.ok ? 'ok' : invalid.problem, 'invalid_url');
+      const notHttp = await listServerModels('file:///etc/passwd');
+      assert.equal(notHttp.ok ? 'ok' : notHttp.problem, 'invalid_url');
+    });
+
+    it('a server that answers something else is "not listed"', async () => {
+      const html = (async () => new Response('<html>login</html>', { status: 200 })) as typeof fetch;
+      const listing = await listServerModels('http://127.0.0.1:1/v1', { fetch: html });
+      assert.equal(listing.ok ? 'ok' : listing.problem, 'not_listed');
+      const missing = (async () => new Response('no', { status: 404 })) as typeof fetch;
+      assert.deepEqual(await listServerModels('http://127.0.0.1:1/v1', { fetch: missing }), { ok: false, problem: 'not_listed', detail: 'HTTP 404' });
+    });
+  });
+
+  describe('describeConnection', () => {
+    const ollama: ModelChoice = { provider: 'openai', baseUrl: localServers.ollama.baseUrl, model: 'qwen2.5:7b', server: 'ollama' };
+    const hosted: ModelChoice = { provider: 'openai', baseUrl: 'https://api.example.com/v1', model: 'gpt-4o-mini' };
+    const failure = (kind: ConstructorParameters<typeof LlmError>[1]) => ({ ok: false as const, error: new LlmError(`LLM request to x failed after 1 attempt: ${kind} ECONNREFUSED`, kind, undefined, 1) });
+
+    it('names the model that answered on success', () => {
+      assert.equal(describeConnection(ollama, { ok: true, model: 'qwen2.5:7b' }), 'Connected: qwen2.5:7b at http://127.0.0.1:11434 answered. Task Planner plans and runs agent steps with it.');
+      assert.match(describeConnection({ provider: 'vscode', family: '' }, { ok: true, model: 'gpt-4.1' }), /^Connected: the VS Code chat model gpt-4\.1 answered/);
+      assert.match(describeConnection({ provider: 'heuristic' }, { ok: true, model: 'heuristic' }), /without a model \(the heuristic planner\)/);
+    });
+
+    it('says what to do for each failure, in words, naming no internal API', () => {
+      const cases: [ModelChoice, ReturnType<typeof failure>, RegExp][] = [
+        [ollama, failure('network'), /^No server answered at http:\/\/127\.0\.0\.1:11434\/v1: start Ollama \(`ollama serve`\) or check the port\.$/],
+        [hosted, failure('network'), /^No server answered at https:\/\/api\.example\.com\/v1: start the server or check the address\.$/],
+        [hosted, failure('auth'), /refused the key/],
+        [hosted, failure('not_found'), /has no model named "gpt-4o-mini"/],
+        [hosted, failure('rate_limited'), /rate limited/],
+        [hosted, failure('timeout'), /did not answer in time/],
+        [hosted, failure('server'), /server error/],
+        [hosted, failure('malformed'), /not as an OpenAI-compatible server/],
+        [hosted, failure('bad_request'), /refused the test request for gpt-4o-mini/],
+      ];
+      for (const [choice, test, expected] of cases) {
+        const message = describeConnection(choice, test);
+        assert.match(message, expected);
+        assert.doesNotMatch(message, apiNames, message);
+      }
+    });
+
+    it('a VS Code chat model that does not answer points at its extension', () => {
+      assert.match(describeConnection({ provider: 'vscode', family: '' }, { ok: false, error: new Error('No chat model.') }), /did not answer: No chat model\. Check that its extension/);
+    });
+  });
+
+  it('describeListing says where nothing answered and how to start the local server', () => {
+    assert.equal(describeListing(localServers.lmstudio.baseUrl, { ok: false, problem: 'unreachable', detail: 'no answer' }, 'lmstudio'), "No server answered at http://127.0.0.1:1234/v1: start LM Studio's local server (Developer tab) or check the port.");
+    assert.match(describeListing('x', { ok: false, problem: 'invalid_url', detail: '"x" is not an http(s) address' }), /^"x" is not an http\(s\) address: enter an address such as http:\/\/127\.0\.0\.1:11434\/v1\.$/);
+  });
+});
