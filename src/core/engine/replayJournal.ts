@@ -55,7 +55,7 @@ export function replayJournal(runId: string, journal: LoadedJournal): RunState {
  */
 function inconsistency(state: RunState, event: RunEvent, previous: RunEvent | undefined): string | undefined {
   if (event.type === 'run_started') return previous === undefined ? undefined : 'a second run_started';
-  const ended = state.status === 'completed' || state.status === 'failed' || ((state.status === 'waiting' || state.status === 'cancelled') && event.type !== 'run_resumed');
+  const ended = state.status === 'completed' || state.status === 'failed' || ((state.status === 'waiting' || state.status === 'cancelled' || state.status === 'interrupted') && event.type !== 'run_resumed');
   if (ended) return `${event.type} comes after the run ended (${state.status})`;
   if (!('stepId' in event)) return undefined;
   const step = state.steps[event.stepId];

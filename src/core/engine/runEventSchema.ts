@@ -38,8 +38,10 @@ const bodies: Record<RunEventType, z.ZodObject> = {
   replan_started: z.object({ stepId, reason: z.string() }),
   replan_completed: z.object({ plan: planSchema }),
   context_compacted: z.object({ stepId, summary: z.string(), beforeTokens: z.number(), afterTokens: z.number(), method: z.enum(['append', 'llm', 'fallback']) }),
+  file_changed: z.object({ stepId, path: z.string().min(1), operation: z.enum(['write', 'edit', 'delete', 'createDirectory']) }),
+  model_called: z.object({ stepId, model: z.string(), promptTokens: z.number(), completionTokens: z.number(), costUsd: z.number().optional() }),
   run_waiting: z.object({ pending: z.array(pendingRequest) }),
-  run_cancelled: z.object({ reason: z.string() }),
+  run_cancelled: z.object({ reason: z.string(), interrupted: z.literal(true).optional() }),
   run_completed: z.object({}),
   run_failed: z.object({ reason: z.string() }),
 };

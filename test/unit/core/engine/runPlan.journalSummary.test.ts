@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createMemoryRunStore } from '../../../../src/core/engine/memoryRunStore';
-import { replayJournal, resumeRun } from '../../../../src/core/engine/resumeRun';
+import { replayJournal } from '../../../../src/core/engine/replayJournal';
+import { resumeRun } from '../../../../src/core/engine/resumeRun';
 import { runPlan } from '../../../../src/core/engine/runPlan';
 import { createToolRegistry } from '../../../../src/core/tools/createToolRegistry';
 import { readFileTool } from '../../../../src/core/tools/readFileTool';

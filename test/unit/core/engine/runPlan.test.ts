@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { runPlan } from '../../../../src/core/engine/runPlan';
-import { replayJournal, resumeRun } from '../../../../src/core/engine/resumeRun';
+import { replayJournal } from '../../../../src/core/engine/replayJournal';
+import { resumeRun } from '../../../../src/core/engine/resumeRun';
 import { runInterruption } from '../../../../src/core/engine/runInterruption';
 import { createMemoryRunStore } from '../../../../src/core/engine/memoryRunStore';
 import type { RunOptions, StepRunner } from '../../../../src/core/engine/runOptions';
