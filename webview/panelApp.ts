@@ -39,9 +39,9 @@ export class PanelApp extends LitElement {
   state: PanelState = emptyPanelState();
   notice: Extract<HostToWebviewMessage, { type: 'notice' }> | undefined;
   private host: HostConnection | undefined;
-  /** The element inside the panel that last received focus (inside shadow roots too). */
-  private lastFocused: Element | undefined;
-  private focusHeadingNext = false;
+  /** Whether focus was inside the panel when the current update began (only then may the update move it). */
+  private hadFocus = false;
+  private modeChanged = false;
 
   /** Connects to the host; call once before the element renders anything useful. */
   connect(host: HostConnection): void {
@@ -49,7 +49,6 @@ export class PanelApp extends LitElement {
     this.state = host.restore() ?? emptyPanelState();
     window.addEventListener('message', this.onHostMessage);
     this.addEventListener(panelActionEvent, this.onAction as EventListener);
-    this.addEventListener('focusin', this.onFocusIn);
     this.addEventListener('keydown', this.onKeyDown);
     host.post({ type: 'ready', ...(this.state.model ? { session: this.state.model.session, version: this.state.model.version } : {}) });
   }
@@ -57,14 +56,9 @@ export class PanelApp extends LitElement {
   override disconnectedCallback(): void {
     window.removeEventListener('message', this.onHostMessage);
     this.removeEventListener(panelActionEvent, this.onAction as EventListener);
-    this.removeEventListener('focusin', this.onFocusIn);
     this.removeEventListener('keydown', this.onKeyDown);
     super.disconnectedCallback();
   }
-
-  private readonly onFocusIn = (event: FocusEvent): void => {
-    this.lastFocused = event.composedPath()[0] as Element | undefined;
-  };
 
   // vscode-button acts on Enter's keydown; without this, the same key's keypress would then
   // activate whatever the action focused next (Save focuses Edit, which would reopen the form).
@@ -87,7 +81,7 @@ export class PanelApp extends LitElement {
         // a notice is about what the user did in the mode it came from: reviewing, or watching a run
         if (applied && state.model?.mode !== this.state.model?.mode) {
           this.notice = undefined;
-          this.focusHeadingNext = this.lastFocused !== undefined;
+          this.modeChanged = true;
         }
         this.setPanelState(state);
         if (applied) void this.reportRender(message.model.version, started);
@@ -121,24 +115,30 @@ export class PanelApp extends LitElement {
     this.dataset.versionGaps = String(stats.versionGaps);
   }
 
+  override willUpdate(): void {
+    // the DOM is still the one the user was in: is the focus in it?
+    this.hadFocus = document.hasFocus() && (this.renderRoot as ShadowRoot).activeElement !== null;
+  }
+
   override updated(): void {
-    void this.keepFocus();
+    const modeChanged = this.modeChanged;
+    this.modeChanged = false;
+    if (this.hadFocus) void this.keepFocus(modeChanged);
   }
 
   private view(): FocusableView | null {
     return this.renderRoot.querySelector<FocusableView>('plan-review, plan-run');
   }
 
-  /** After the views rendered: the new heading after a mode change, else a fallback when focus fell to the page. */
-  private async keepFocus(): Promise<void> {
-    const headingNext = this.focusHeadingNext;
-    this.focusHeadingNext = false;
-    const view = this.view();
-    await view?.updateComplete;
-    // never pull focus into the panel from elsewhere in the workbench (e.g. a diff editor the run opened)
+  /** After an update that began with focus in the panel: the new heading after a mode change, else a fallback when focus fell to the page. */
+  private async keepFocus(modeChanged: boolean): Promise<void> {
+    await this.view()?.updateComplete;
+    // a task later: focusing lays the page out, which would otherwise land inside the measured render time
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    // focus stayed on something (or went elsewhere in the workbench): leave it there
     if (!document.hasFocus() || (document.activeElement !== document.body && document.activeElement !== null)) return;
-    if (headingNext) return view?.focusHeading();
-    if (!this.lastFocused || this.lastFocused.isConnected) return;
+    const view = this.view();
+    if (modeChanged) return view?.focusHeading();
     const notice = this.renderRoot.querySelector<HTMLElement>('.notice');
     if (notice) notice.focus();
     else view?.focusFallback();

@@ -10,7 +10,7 @@ import { launchBrowser, type Browser } from '../host/browser.cjs';
 import { startCodeServer, type CodeServer } from '../host/codeServer.cjs';
 import { temporaryFolder } from '../host/tempFolder.cjs';
 import { describeFindings, runAxe, type AxeFinding } from './axe';
-import { activityBarEntry, planPanelFrame, runCommand, screenshotIfFailed, waitForWorkbench } from './workbench';
+import { activityBarEntry, planPanelFrame, quickOpen, runCommand, screenshotIfFailed, waitForWorkbench } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'a11y');
@@ -104,16 +104,8 @@ describe('Task Planner accessibility (browser workbench, axe-core)', function ()
     // the webview restyles from the theme variables on its next frame
     await page.waitForTimeout(600);
   };
-  const openPlanFile = async (name: string): Promise<void> => {
-    await page.keyboard.press('Control+P');
-    await page.locator('.quick-input-widget input').waitFor({ state: 'visible', timeout: 15_000 });
-    await page.keyboard.type(name, { delay: 10 });
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 15_000 });
-    await page.keyboard.press('Enter');
-    await page.locator('.tab.active', { hasText: name }).waitFor({ timeout: 15_000 });
-  };
   const showPlan = async (file: string, objective: string): Promise<void> => {
-    await openPlanFile(file);
+    await quickOpen(page, file);
     await runCommand(page, 'Show plan');
     await panel().locator('plan-panel-app[data-mode="review"] h1.objective', { hasText: objective }).waitFor({ timeout: 30_000 });
   };
@@ -212,6 +204,7 @@ describe('Task Planner accessibility (browser workbench, axe-core)', function ()
     }
     assert.deepEqual(order, ['field:tool', 'field:args', 'field:dependsOn', 'field:onFailure', 'field:maxAttempts', 'field:critical', 'field:verification', 'save:think', 'cancel-edit:think', 'card:list']);
     // an invalid field: marked, described by its message, announced, and focused
+    await page.keyboard.press('Shift+Tab'); // cancel
     await page.keyboard.press('Shift+Tab'); // save
     await page.keyboard.press('Shift+Tab'); // verification
     await page.keyboard.press('Shift+Tab'); // critical
@@ -298,6 +291,8 @@ describe('Task Planner accessibility (browser workbench, axe-core)', function ()
     const approve = page.locator('.editor-group-container.active .action-label[aria-label^="Approve"]').first();
     const approveTitle = `${(await approve.getAttribute('aria-label')) ?? ''} ${(await approve.getAttribute('title')) ?? ''}`;
     assert.match(approveTitle, /Ctrl\+Alt\+Y/, `Approve shows no shortcut: ${approveTitle}`);
+    // the status bar item is read as it looks, then what waits
+    await page.locator('.part.statusbar [aria-label^="Task Planner: Approval needed, step W1 waits for you"]').first().waitFor({ timeout: 10_000 });
     // the panel announces what waits
     await page.locator('.tab', { hasText: 'Task Planner: Plan' }).click();
     await panel().locator('[data-run-announcement]', { hasText: /Waiting for you: approval of step W1/ }).waitFor({ timeout: 15_000 });
@@ -328,7 +323,8 @@ describe('Task Planner accessibility (browser workbench, axe-core)', function ()
     assert.match((await planRow.getAttribute('aria-label')) ?? '', /^1\. Read the README, read_file, completed/);
     const runRow = viewPane('Runs').locator('.monaco-list-row').first();
     assert.match((await runRow.getAttribute('aria-label')) ?? '', /^Write the accessibility notes, completed, 2\/2, .*, 2 of 2 steps done$/);
-    await page.evaluate(() => document.querySelectorAll('.sidebar .pane').forEach((pane) => pane.setAttribute('data-axe-scope', '')));
+    // the views' content; their headers (title, toolbar) are the workbench's own, the same for every view
+    await page.evaluate(() => document.querySelectorAll('.sidebar .pane .pane-body').forEach((body) => body.setAttribute('data-axe-scope', '')));
     await runCommand(page, 'Focus on Plan View');
     await page.keyboard.press('Home');
     for (const theme of themes) {
