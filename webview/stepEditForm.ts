@@ -11,10 +11,7 @@ import { emitAction } from './panelAction';
 import { panelStyles } from './panelStyles';
 import { errorSummary, fieldSpecs, formFields, formToEdit, initialValues, type FieldControl, type FieldName, type FieldSpec, type FormValues } from './stepFormModel';
 
-/** Why the form closed: `saved` after a valid Save, `cancelled` on Cancel or Escape. */
-export type CloseReason = 'saved' | 'cancelled';
-
-/** Name of the event the form fires when it closes (`detail` is the `CloseReason`); it bubbles out of shadow roots. */
+/** Name of the event the form fires when it closes (after a valid Save, on Cancel or Escape); it bubbles out of shadow roots. */
 export const closeFormEvent = 'close-form';
 
 type FieldElement = HTMLElement & { value?: string; checked?: boolean; updateComplete?: Promise<unknown> };
@@ -97,26 +94,26 @@ export class StepEditForm extends LitElement {
     if (result.ok) {
       this.errors = {};
       emitAction(this, { type: 'edit', edit: result.edit });
-      this.close('saved');
+      this.close();
       return;
     }
     const shown = formFields(this.values.kind, !this.step);
     this.errors = result.errors;
-    // the same text twice would not be announced again: vary it with a counter kept invisible
+    // the same text twice would not be announced again: a trailing no-break space makes it new
     const summary = errorSummary(result.errors, shown);
     this.announcement = this.announcement === summary ? `${summary}\u00a0` : summary;
     const firstInvalid = shown.find((name) => name in result.errors);
     if (firstInvalid) void this.updateComplete.then(() => this.focusField(firstInvalid));
   }
 
-  private close(reason: CloseReason): void {
-    this.dispatchEvent(new CustomEvent<CloseReason>(closeFormEvent, { detail: reason, bubbles: true, composed: true }));
+  private close(): void {
+    this.dispatchEvent(new CustomEvent(closeFormEvent, { bubbles: true, composed: true }));
   }
 
   private readonly onKey = (event: KeyboardEvent): void => {
     if (event.key === 'Escape') {
       event.stopPropagation();
-      this.close('cancelled');
+      this.close();
     } else if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
       this.submit();
     }
@@ -128,7 +125,7 @@ export class StepEditForm extends LitElement {
       ${formFields(this.values.kind, !this.step).map((name) => this.renderField(fieldSpecs[name]))}
       <div class="buttons">
         <vscode-button data-action="save" aria-label=${id ? `Save step ${id}` : 'Add step'} @click=${() => this.submit()}>${id ? 'Save' : 'Add step'}</vscode-button>
-        <vscode-button secondary data-action="cancel-edit" aria-label="Cancel editing" @click=${() => this.close('cancelled')}>Cancel</vscode-button>
+        <vscode-button secondary data-action="cancel-edit" aria-label="Cancel editing" @click=${() => this.close()}>Cancel</vscode-button>
       </div>
       <div class="visually-hidden" role="alert" data-form-announcement>${this.announcement}</div>
     </form>`;
