@@ -15,7 +15,7 @@ export function renderCritique(review: ReviewView, expanded: boolean, expand: ()
   const findings = expanded ? sorted : sorted.slice(0, findingsShownFirst);
   const hidden = sorted.length - findings.length;
   return html`<section class="critique" aria-labelledby="critique-heading">
-    <h2 id="critique-heading">Critic: <span class="score" aria-label=${`score ${review.score} out of 10`}>${review.score}/10</span></h2>
+    <h2 id="critique-heading">Critic: <span class="score">${review.score}/10</span></h2>
     <p class="muted">${review.summary}</p>
     ${findings.length > 0
       ? html`<ul class="findings">
@@ -25,7 +25,7 @@ export function renderCritique(review: ReviewView, expanded: boolean, expand: ()
             </li>`,
           )}
         </ul>
-        ${hidden > 0 ? html`<button class="link-button show-all-findings" aria-label=${`Show all ${sorted.length} findings`} @click=${expand}>Show ${hidden} more finding${hidden === 1 ? '' : 's'}</button>` : nothing}`
+        ${hidden > 0 ? html`<button class="link-button show-all-findings" @click=${expand}>Show ${hidden} more finding${hidden === 1 ? '' : 's'}</button>` : nothing}`
       : nothing}
     ${review.recommendations.length > 0
       ? html`<h3>Recommendations</h3>

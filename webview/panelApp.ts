@@ -10,11 +10,20 @@ import './runView';
 
 const hostMessageTypes = new Set(['snapshot', 'output', 'outputResync', 'notice']);
 
+/** What the review and run views offer the app for moving focus. */
+interface FocusableView extends LitElement {
+  focusHeading(): void;
+  focusFallback(): void;
+}
+
 /**
  * The plan panel's root: restores its state after being hidden, says `ready`, applies the
  * host's snapshots (dropping stale ones) and output chunks (asking for a resync on a gap),
  * persists the state, shows notices, and posts the components' actions to the host.
  * Publishes the shown version, counters and last render time as data attributes.
+ * Keeps focus in the panel: a mode change (review to run) puts it on the new heading, and
+ * when the focused control goes away (Dismiss, Cancel run) it goes to the notice or the
+ * view's next sensible element instead of the page.
  */
 export class PanelApp extends LitElement {
   static override properties = { state: { state: true }, notice: { state: true } };
@@ -30,6 +39,9 @@ export class PanelApp extends LitElement {
   state: PanelState = emptyPanelState();
   notice: Extract<HostToWebviewMessage, { type: 'notice' }> | undefined;
   private host: HostConnection | undefined;
+  /** Whether focus was inside the panel when the current update began (only then may the update move it). */
+  private hadFocus = false;
+  private modeChanged = false;
 
   /** Connects to the host; call once before the element renders anything useful. */
   connect(host: HostConnection): void {
@@ -37,14 +49,22 @@ export class PanelApp extends LitElement {
     this.state = host.restore() ?? emptyPanelState();
     window.addEventListener('message', this.onHostMessage);
     this.addEventListener(panelActionEvent, this.onAction as EventListener);
+    this.addEventListener('keydown', this.onKeyDown);
     host.post({ type: 'ready', ...(this.state.model ? { session: this.state.model.session, version: this.state.model.version } : {}) });
   }
 
   override disconnectedCallback(): void {
     window.removeEventListener('message', this.onHostMessage);
     this.removeEventListener(panelActionEvent, this.onAction as EventListener);
+    this.removeEventListener('keydown', this.onKeyDown);
     super.disconnectedCallback();
   }
+
+  // vscode-button acts on Enter's keydown; without this, the same key's keypress would then
+  // activate whatever the action focused next (Save focuses Edit, which would reopen the form).
+  private readonly onKeyDown = (event: KeyboardEvent): void => {
+    if (event.key === 'Enter' && (event.composedPath()[0] as Element | undefined)?.localName === 'vscode-button') event.preventDefault();
+  };
 
   private readonly onAction = (event: CustomEvent<WebviewToHostMessage>): void => {
     event.stopPropagation();
@@ -59,7 +79,10 @@ export class PanelApp extends LitElement {
         const started = performance.now();
         const { state, applied } = applySnapshot(this.state, message.model);
         // a notice is about what the user did in the mode it came from: reviewing, or watching a run
-        if (applied && state.model?.mode !== this.state.model?.mode) this.notice = undefined;
+        if (applied && state.model?.mode !== this.state.model?.mode) {
+          this.notice = undefined;
+          this.modeChanged = true;
+        }
         this.setPanelState(state);
         if (applied) void this.reportRender(message.model.version, started);
         return;
@@ -92,10 +115,39 @@ export class PanelApp extends LitElement {
     this.dataset.versionGaps = String(stats.versionGaps);
   }
 
+  override willUpdate(): void {
+    // the DOM is still the one the user was in: is the focus in it?
+    this.hadFocus = document.hasFocus() && (this.renderRoot as ShadowRoot).activeElement !== null;
+  }
+
+  override updated(): void {
+    const modeChanged = this.modeChanged;
+    this.modeChanged = false;
+    if (this.hadFocus) void this.keepFocus(modeChanged);
+  }
+
+  private view(): FocusableView | null {
+    return this.renderRoot.querySelector<FocusableView>('plan-review, plan-run');
+  }
+
+  /** After an update that began with focus in the panel: the new heading after a mode change, else a fallback when focus fell to the page. */
+  private async keepFocus(modeChanged: boolean): Promise<void> {
+    await this.view()?.updateComplete;
+    // a task later: focusing lays the page out, which would otherwise land inside the measured render time
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    // focus stayed on something (or went elsewhere in the workbench): leave it there
+    if (!document.hasFocus() || (document.activeElement !== document.body && document.activeElement !== null)) return;
+    const view = this.view();
+    if (modeChanged) return view?.focusHeading();
+    const notice = this.renderRoot.querySelector<HTMLElement>('.notice');
+    if (notice) notice.focus();
+    else view?.focusFallback();
+  }
+
   /** Waits for this element and the view below it to render, then reports the time taken. */
   private async reportRender(version: number, started: number): Promise<void> {
     await this.updateComplete;
-    const view = this.renderRoot.querySelector('plan-review, plan-run') as LitElement | null;
+    const view = this.view();
     if (view) await view.updateComplete;
     const ms = performance.now() - started;
     this.dataset.renderMs = ms.toFixed(1);
@@ -105,19 +157,21 @@ export class PanelApp extends LitElement {
 
   override render(): TemplateResult {
     const model = this.state.model;
-    return html`${this.renderNotice()}
+    return html`<main>
+      ${this.renderNotice()}
       ${!model || model.mode === 'empty'
         ? html`<h1>Task Planner</h1>
             <p>No plan yet. Run <strong>Task Planner: Plan task</strong> to describe what you want done.</p>`
         : model.mode === 'review'
           ? html`<plan-review .review=${model.review}></plan-review>`
-          : html`<plan-run .run=${model.run} .output=${this.state.output}></plan-run>`}`;
+          : html`<plan-run .run=${model.run} .output=${this.state.output}></plan-run>`}
+    </main>`;
   }
 
   private renderNotice(): TemplateResult | typeof nothing {
     const notice = this.notice;
     if (!notice) return nothing;
-    return html`<div class="notice ${notice.level}" role=${notice.level === 'error' ? 'alert' : 'status'} data-notice-id=${notice.id}>
+    return html`<div class="notice ${notice.level}" tabindex="-1" role=${notice.level === 'error' ? 'alert' : 'status'} data-notice-id=${notice.id}>
       <p>${notice.level === 'error' ? 'Refused: ' : ''}${notice.text}</p>
       <button class="icon-button" aria-label="Dismiss this message" title="Dismiss" @click=${() => (this.notice = undefined)}>✕</button>
     </div>`;

@@ -3,7 +3,9 @@ import { css } from 'lit';
 /**
  * Styles shared by the panel's components, all from VS Code's theme variables so the panel
  * follows light, dark and high-contrast themes (`--vscode-contrastBorder` and
- * `--vscode-contrastActiveBorder` are only set in high-contrast themes).
+ * `--vscode-contrastActiveBorder` are only set in high-contrast themes). Text keeps the
+ * foreground colours (4.5:1 in every built-in theme); the status colours, which do not
+ * (yellow on white is 3.1:1), mark errors and warnings with a bar beside the text instead.
  */
 export const panelStyles = css`
   :host { display: block; color: var(--vscode-foreground); font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); }
@@ -32,8 +34,12 @@ export const panelStyles = css`
   .link-button:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: 2px; }
   .link { font: inherit; color: var(--vscode-textLink-foreground); background: none; border: none; padding: 0; cursor: pointer; text-decoration: underline; }
   .link:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
-  .error { color: var(--vscode-errorForeground); }
-  .warning { color: var(--vscode-editorWarning-foreground); }
+  .error, .warning { color: var(--vscode-foreground); border-left: 3px solid var(--marker); padding-left: 6px; }
+  .error { --marker: var(--vscode-editorError-foreground, var(--vscode-errorForeground)); }
+  .warning { --marker: var(--vscode-editorWarning-foreground); }
+  .visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip-path: inset(50%); white-space: nowrap; border: 0; }
+  [tabindex="-1"]:focus { outline: none; }
+  [tabindex="-1"]:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: 2px; }
   dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; margin: 6px 0 0; }
   dt { color: var(--vscode-descriptionForeground); }
   dd { margin: 0; min-width: 0; }

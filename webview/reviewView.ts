@@ -2,18 +2,21 @@ import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
-import type { WebviewToHostMessage } from '../src/shared/panelProtocol';
+import type { PanelEdit, WebviewToHostMessage } from '../src/shared/panelProtocol';
 import type { ReviewView } from '../src/shared/panelViewModel';
 import { renderChanges, renderCritique } from './critiqueSection';
+import { focusAfterEdit, type FocusTarget, type PendingFocus, type StepControl } from './focusAfterEdit';
 import { emitAction } from './panelAction';
 import { panelStyles } from './panelStyles';
 import { renderStepCard, type StepCardContext } from './stepCard';
-import './stepEditForm';
+import { closeFormEvent } from './stepEditForm';
 
 /**
  * Review mode: the objective and plan version, what Regenerate changed, the critic, the
  * steps with their actions and inline edit form, Add step, Regenerate with feedback, and
- * Start / Cancel.
+ * Start / Cancel. Focus follows the user's actions: a form returns it to the button that
+ * opened it, a removed or moved step hands it to the step that takes its place or to the
+ * moved step, Regenerate keeps it on the feedback field.
  */
 export class ReviewViewElement extends LitElement {
   static override properties = { review: { attribute: false }, editing: { state: true }, adding: { state: true }, feedback: { state: true }, allFindings: { state: true } };
@@ -23,6 +26,7 @@ export class ReviewViewElement extends LitElement {
       ol.steps { list-style: none; padding: 0; margin: 0; }
       .actions { position: sticky; bottom: 0; padding: 8px 0; background: var(--vscode-editor-background); border-top: 1px solid var(--vscode-panel-border, var(--vscode-contrastBorder, transparent)); }
       .regenerate vscode-textarea { width: 100%; }
+      .regenerate label { display: block; margin-bottom: 4px; }
       header .tag { font-size: 0.9em; }
     `,
   ];
@@ -33,14 +37,59 @@ export class ReviewViewElement extends LitElement {
   /** Whether every finding of the critic shows (a long list starts folded). */
   allFindings = false;
 
-  private readonly send = (message: WebviewToHostMessage): void => emitAction(this, message);
+  private pendingFocus: PendingFocus | undefined;
+  private focusTarget: FocusTarget | undefined;
+
+  private readonly send = (message: WebviewToHostMessage): void => {
+    this.pendingFocus = undefined;
+    emitAction(this, message);
+  };
+
+  /** Sends an edit made with `control` of the step at `index`; focus moves once the new plan version shows it. */
+  private readonly sendEdit = (edit: PanelEdit, control: StepControl, index: number): void => {
+    this.send({ type: 'edit', edit });
+    if (this.review) this.pendingFocus = { edit, control, index, planVersion: this.review.planVersion };
+  };
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.addEventListener('close-form', () => {
+    this.addEventListener(closeFormEvent, () => {
+      const opener: FocusTarget = this.editing ? { type: 'step', stepId: this.editing, control: 'edit' } : { type: 'add' };
       this.editing = undefined;
       this.adding = false;
+      this.focusTarget = opener;
     });
+  }
+
+  /** Puts focus on the plan's heading (after the panel switched to review). */
+  focusHeading(): void {
+    this.renderRoot.querySelector<HTMLElement>('h1')?.focus();
+  }
+
+  /** Puts focus where a reader continues after the focused control went away: the heading. */
+  focusFallback(): void {
+    this.focusHeading();
+  }
+
+  override willUpdate(changed: Map<string, unknown>): void {
+    const pending = this.pendingFocus;
+    if (!changed.has('review') || !pending || !this.review || this.review.planVersion <= pending.planVersion) return;
+    this.pendingFocus = undefined;
+    this.focusTarget = focusAfterEdit(pending, this.review.steps);
+  }
+
+  override updated(): void {
+    const target = this.focusTarget;
+    if (!target) return;
+    this.focusTarget = undefined;
+    const card = target.type === 'step' ? this.renderRoot.querySelector<HTMLElement>(`li.step[data-step-id="${CSS.escape(target.stepId)}"]`) : null;
+    const element =
+      target.type === 'add'
+        ? this.renderRoot.querySelector<HTMLElement>('vscode-button[data-action="add"]')
+        : target.control === 'card'
+          ? card
+          : card?.querySelector<HTMLElement>(`button[data-action="${target.control}"]`);
+    element?.focus();
   }
 
   override render(): TemplateResult | typeof nothing {
@@ -53,13 +102,13 @@ export class ReviewViewElement extends LitElement {
       editing: this.editing === stepId,
       added: added.has(stepId),
       changedFields: changed.get(stepId),
-      send: this.send,
+      send: this.sendEdit,
       edit: (id) => (this.editing = id),
     });
     return html`<header>
-        <h1 class="objective">${review.objective}</h1>
+        <h1 class="objective" tabindex="-1">${review.objective}</h1>
         <div class="row">
-          <span class="tag plan-version" aria-label=${`Plan version ${review.planVersion}`}>version ${review.planVersion}</span>
+          <span class="tag plan-version">version ${review.planVersion}</span>
           <span class="muted">${review.steps.length} step${review.steps.length === 1 ? '' : 's'}</span>
           ${review.regenerating ? html`<span role="status">Regenerating…</span>` : nothing}
         </div>
@@ -67,7 +116,7 @@ export class ReviewViewElement extends LitElement {
       ${renderChanges(review.changes)} ${renderCritique(review, this.allFindings, () => (this.allFindings = true))}
       <section aria-labelledby="steps-heading">
         <div class="row"><h2 id="steps-heading">Steps</h2><span class="spacer"></span>
-          <vscode-button secondary data-action="add" aria-label="Add a step" aria-expanded=${this.adding ? 'true' : 'false'} @click=${() => (this.adding = !this.adding)}>Add step</vscode-button>
+          <vscode-button secondary data-action="add" aria-expanded=${this.adding ? 'true' : 'false'} @click=${() => (this.adding = !this.adding)}>Add step</vscode-button>
         </div>
         ${this.adding ? html`<div class="card"><step-edit-form .tools=${review.tools}></step-edit-form></div>` : nothing}
         <ol class="steps">
@@ -80,7 +129,8 @@ export class ReviewViewElement extends LitElement {
       </section>
       <section class="regenerate" aria-labelledby="regenerate-heading">
         <h2 id="regenerate-heading">Regenerate</h2>
-        <vscode-textarea name="feedback" label="Feedback for the planner" placeholder="What should the planner change? e.g. fewer steps, read the tests first" rows="2" .value=${this.feedback} @input=${(event: Event) => (this.feedback = (event.target as HTMLInputElement).value)}></vscode-textarea>
+        <label for="feedback">Feedback for the planner</label>
+        <vscode-textarea id="feedback" name="feedback" .label=${'Feedback for the planner'} placeholder="What should the planner change? e.g. fewer steps, read the tests first" rows="2" .value=${this.feedback} @input=${(event: Event) => (this.feedback = (event.target as HTMLInputElement).value)}></vscode-textarea>
         <div class="row">
           <vscode-button secondary data-action="regenerate" aria-label="Regenerate the plan with this feedback" ?disabled=${review.regenerating || review.regenerateBlockedReason !== undefined || this.feedback.trim() === ''} title=${review.regenerateBlockedReason ?? 'Plan again with this feedback'} @click=${() => this.regenerate()}>Regenerate</vscode-button>
           ${review.regenerateBlockedReason ? html`<span class="muted regenerate-blocked">${review.regenerateBlockedReason}</span>` : nothing}
@@ -98,6 +148,8 @@ export class ReviewViewElement extends LitElement {
     if (feedback === '') return;
     this.send({ type: 'regenerate', feedback });
     this.feedback = '';
+    // the button turns disabled with the field empty: focus stays where the next feedback goes
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('vscode-textarea[name="feedback"]')?.focus());
   }
 }
 

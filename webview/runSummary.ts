@@ -6,7 +6,7 @@ import { formatDuration } from './formatting';
 /** The end of a run: outcome, counts, changed files (each opens in the editor) and "Undo run". */
 export function renderSummary(summary: RunSummaryView, send: (message: WebviewToHostMessage) => void): TemplateResult {
   return html`<section class="summary card" aria-labelledby="summary-heading">
-    <h2 id="summary-heading">Run ${summary.status} <span class="muted">in ${formatDuration(summary.durationMs)}</span></h2>
+    <h2 id="summary-heading" tabindex="-1">Run ${summary.status} <span class="muted">in ${formatDuration(summary.durationMs)}</span></h2>
     ${summary.reason ? html`<p class="error">${summary.reason}</p>` : nothing}
     <p>${summary.completed} completed · ${summary.failed} failed · ${summary.skipped} skipped</p>
     ${summary.changedFiles.length > 0

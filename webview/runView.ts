@@ -7,13 +7,15 @@ import { formatDuration, formatStatus } from './formatting';
 import { emitAction } from './panelAction';
 import type { OutputState } from './panelStore';
 import { panelStyles } from './panelStyles';
+import { runAnnouncement } from './runAnnouncement';
 import { renderReplans, renderSummary } from './runSummary';
 import { renderTimeline } from './timelineChart';
 
 /**
  * Run mode: progress, tokens and cost, pending approvals and questions (each opens the
  * editor prompt), live status per step with attempts and diagnoses, the focused step's
- * streamed output, the timeline, the replan history and the final summary.
+ * streamed output, the timeline, the replan history and the final summary. Progress and
+ * every waiting prompt are announced through one polite live region.
  */
 export class RunViewElement extends LitElement {
   static override properties = { run: { attribute: false }, output: { attribute: false } };
@@ -39,6 +41,16 @@ export class RunViewElement extends LitElement {
 
   private readonly send = (message: WebviewToHostMessage): void => emitAction(this, message);
 
+  /** Puts focus on the run's heading (after the panel switched to the run). */
+  focusHeading(): void {
+    this.renderRoot.querySelector<HTMLElement>('h1')?.focus();
+  }
+
+  /** Puts focus where a reader continues after the focused control went away: the summary once there is one, else the heading. */
+  focusFallback(): void {
+    (this.renderRoot.querySelector<HTMLElement>('#summary-heading') ?? this.renderRoot.querySelector<HTMLElement>('h1'))?.focus();
+  }
+
   override render(): TemplateResult | typeof nothing {
     const run = this.run;
     if (!run) return nothing;
@@ -46,14 +58,15 @@ export class RunViewElement extends LitElement {
     const focus = run.steps.find((step) => step.id === run.focusStepId);
     const tail = focus ? this.output?.tails[focus.id] : undefined;
     return html`<header>
-        <h1 class="objective">${run.objective}</h1>
+        <h1 class="objective" tabindex="-1">${run.objective}</h1>
+        <div class="visually-hidden" role="status" data-run-announcement>${runAnnouncement(run)}</div>
         <div class="row">
           <span class="status s-${run.status === 'completed' ? 'completed' : run.status === 'failed' ? 'failed' : run.status === 'running' ? 'running' : 'skipped'}"><span class="status-dot"></span><strong class="run-status">${formatStatus(run.status)}</strong></span>
-          <span class="progress-text" aria-live="polite">${run.progress.done} of ${run.progress.total} steps done</span>
+          <span class="progress-text">${run.progress.done} of ${run.progress.total} steps done</span>
           <span class="muted">${formatDuration(run.elapsedMs)} · plan version ${run.planVersion}</span>
           ${run.usage ? html`<span class="usage" title="Model use so far">${run.usage.totalTokens.toLocaleString()} tokens · $${run.usage.costUsd.toFixed(4)}${run.usage.unpricedRequests > 0 ? ' (some calls unpriced)' : ''} · ${run.usage.requests} requests</span>` : html`<span class="muted usage">no model calls</span>`}
           <span class="spacer"></span>
-          ${live ? html`<vscode-button secondary data-action="cancel" aria-label="Cancel the run" @click=${() => this.send({ type: 'cancel' })}>Cancel run</vscode-button>` : nothing}
+          ${live ? html`<vscode-button secondary data-action="cancel" @click=${() => this.send({ type: 'cancel' })}>Cancel run</vscode-button>` : nothing}
         </div>
         <vscode-progress-bar aria-label="Run progress" .value=${run.progress.done} .max=${Math.max(1, run.progress.total)}></vscode-progress-bar>
       </header>
@@ -63,7 +76,7 @@ export class RunViewElement extends LitElement {
             <ul>
               ${run.pending.map(
                 (request) => html`<li class="row"><span class="tag">${request.kind}</span> <span class="mono">${request.stepId}</span> ${request.prompt}
-                  <vscode-button data-action="open-approval" aria-label=${`Answer the ${request.kind} of step ${request.stepId} in the editor`} @click=${() => this.send({ type: 'openApproval', stepId: request.stepId })}>Open</vscode-button></li>`,
+                  <vscode-button data-action="open-approval" aria-label=${`Open the ${request.kind} of step ${request.stepId} in the editor`} @click=${() => this.send({ type: 'openApproval', stepId: request.stepId })}>Open</vscode-button></li>`,
               )}
             </ul>
           </section>`
@@ -73,7 +86,7 @@ export class RunViewElement extends LitElement {
       ${focus
         ? html`<section class="output" aria-labelledby="output-heading">
             <h2 id="output-heading">Output of <span class="mono">${focus.id}</span> <span class="muted">${focus.title}</span></h2>
-            <pre aria-live="off" tabindex="0" aria-label=${`Output of step ${focus.id}`}>${tail ?? (focus.resultPreview ? focus.resultPreview : 'No output yet.')}</pre>
+            <pre tabindex="0">${tail ?? (focus.resultPreview ? focus.resultPreview : 'No output yet.')}</pre>
           </section>`
         : nothing}
       <section aria-labelledby="run-steps-heading">

@@ -1,6 +1,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
-import type { WebviewToHostMessage } from '../src/shared/panelProtocol';
+import type { PanelEdit } from '../src/shared/panelProtocol';
 import type { StepView } from '../src/shared/panelViewModel';
+import type { StepControl } from './focusAfterEdit';
 
 /** What a step card needs besides its step. */
 export interface StepCardContext {
@@ -8,7 +9,8 @@ export interface StepCardContext {
   editing: boolean;
   added: boolean;
   changedFields: readonly string[] | undefined;
-  send(message: WebviewToHostMessage): void;
+  /** Sends `edit`, made with `control` of the step at `index`. */
+  send(edit: PanelEdit, control: StepControl, index: number): void;
   edit(stepId: string | undefined): void;
 }
 
@@ -16,17 +18,18 @@ export interface StepCardContext {
  * One step of the review as a template (not an element, so 500 steps render fast): kind,
  * tool and arguments or agent and input, dependencies, failure policy, verification and
  * problems; actions Edit, Move up/down (also Alt+↑/↓), Skip/Unskip and Remove, each with
- * an accessible name that says which step it acts on.
+ * an accessible name that starts with its visible text and says which step it acts on.
  */
 export function renderStepCard(step: StepView, ctx: StepCardContext, editor: TemplateResult | typeof nothing): TemplateResult {
-  const move = (toIndex: number): void => ctx.send({ type: 'edit', edit: { type: 'moveStep', stepId: step.id, toIndex } });
+  const send = (edit: PanelEdit, control: StepControl): void => ctx.send(edit, control, step.index);
+  const move = (toIndex: number, control: StepControl): void => send({ type: 'moveStep', stepId: step.id, toIndex }, control);
   const onKey = (event: KeyboardEvent): void => {
     if (!event.altKey || (event.key !== 'ArrowUp' && event.key !== 'ArrowDown') || event.target !== event.currentTarget) return;
     event.preventDefault();
     const to = step.index + (event.key === 'ArrowUp' ? -1 : 1);
-    if (to >= 0 && to < ctx.total) move(to);
+    if (to >= 0 && to < ctx.total) move(to, 'card');
   };
-  const label = `Step ${step.index + 1}, ${step.id}: ${step.title}`;
+  const label = `${step.index + 1}. ${step.title}, step ${step.id}${step.skipped ? ', skipped' : ''}`;
   const classes = ['card', 'step', step.skipped ? 'skipped' : '', ctx.added ? 'added' : ctx.changedFields ? 'changed' : ''].join(' ');
   return html`<li class=${classes} data-step-id=${step.id} tabindex="0" aria-label=${label} @keydown=${onKey}>
     <div class="row">
@@ -40,10 +43,10 @@ export function renderStepCard(step: StepView, ctx: StepCardContext, editor: Tem
       <span class="spacer"></span>
       <span class="row" role="group" aria-label=${`Actions for step ${step.id}`}>
         <button class="icon-button" data-action="edit" aria-label=${`Edit step ${step.id}`} title="Edit" aria-expanded=${ctx.editing ? 'true' : 'false'} @click=${() => ctx.edit(ctx.editing ? undefined : step.id)}>Edit</button>
-        <button class="icon-button" data-action="up" aria-label=${`Move step ${step.id} up`} title="Move up (Alt+↑)" ?disabled=${step.index === 0} @click=${() => move(step.index - 1)}>↑</button>
-        <button class="icon-button" data-action="down" aria-label=${`Move step ${step.id} down`} title="Move down (Alt+↓)" ?disabled=${step.index === ctx.total - 1} @click=${() => move(step.index + 1)}>↓</button>
-        <button class="icon-button" data-action="skip" aria-label=${`${step.skipped ? 'Unskip' : 'Skip'} step ${step.id}`} title=${step.skipped ? 'Unskip' : 'Skip'} @click=${() => ctx.send({ type: 'edit', edit: { type: step.skipped ? 'unskipStep' : 'skipStep', stepId: step.id } })}>${step.skipped ? 'Unskip' : 'Skip'}</button>
-        <button class="icon-button" data-action="remove" aria-label=${`Remove step ${step.id}`} title="Remove" @click=${() => ctx.send({ type: 'edit', edit: { type: 'removeStep', stepId: step.id } })}>Remove</button>
+        <button class="icon-button" data-action="up" aria-label=${`Move step ${step.id} up`} title="Move up (Alt+↑)" ?disabled=${step.index === 0} @click=${() => move(step.index - 1, 'up')}>↑</button>
+        <button class="icon-button" data-action="down" aria-label=${`Move step ${step.id} down`} title="Move down (Alt+↓)" ?disabled=${step.index === ctx.total - 1} @click=${() => move(step.index + 1, 'down')}>↓</button>
+        <button class="icon-button" data-action="skip" aria-label=${`${step.skipped ? 'Unskip' : 'Skip'} step ${step.id}`} title=${step.skipped ? 'Unskip' : 'Skip'} @click=${() => send({ type: step.skipped ? 'unskipStep' : 'skipStep', stepId: step.id }, 'skip')}>${step.skipped ? 'Unskip' : 'Skip'}</button>
+        <button class="icon-button" data-action="remove" aria-label=${`Remove step ${step.id}`} title="Remove" @click=${() => send({ type: 'removeStep', stepId: step.id }, 'remove')}>Remove</button>
       </span>
     </div>
     ${editor === nothing ? renderDetails(step) : editor}

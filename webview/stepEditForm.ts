@@ -5,21 +5,23 @@ import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
-import type { PanelEdit } from '../src/shared/panelProtocol';
 import type { StepView } from '../src/shared/panelViewModel';
-import { fieldErrors, newStepSchema, stepPatchSchema } from '../src/shared/stepEditSchema';
+import { tieToError } from './fieldDescription';
 import { emitAction } from './panelAction';
 import { panelStyles } from './panelStyles';
+import { errorSummary, fieldSpecs, formFields, formToEdit, initialValues, type FieldControl, type FieldName, type FieldSpec, type FormValues } from './stepFormModel';
 
-const kinds = ['tool', 'agent', 'synthesis_gate', 'human_review', 'clarification'] as const;
-const policies = ['stop', 'skip', 'retry', 'replan'] as const;
+/** Name of the event the form fires when it closes (after a valid Save, on Cancel or Escape); it bubbles out of shadow roots. */
+export const closeFormEvent = 'close-form';
 
-type Values = Record<string, string>;
+type FieldElement = HTMLElement & { value?: string; checked?: boolean; updateComplete?: Promise<unknown> };
 
 /**
- * The inline form that edits a step (or adds one, when `step` is absent), validated with
- * the same zod schemas the host checks on arrival (`src/shared/stepEditSchema.ts`). Errors
- * show next to their field; a valid form sends one `edit` message and closes.
+ * The inline form that edits a step (or adds one, when `step` is absent). Its fields come
+ * from `stepFormModel` (which fields a kind has is data there, not markup here); each is
+ * named by its visible label, validated with the host's zod schemas, and an invalid one is
+ * marked invalid, described by its message, announced, and focused. Opening focuses the
+ * first field; a valid Save sends one `edit` message and closes.
  */
 export class StepEditForm extends LitElement {
   static override properties = { step: { attribute: false }, tools: { attribute: false }, insertAt: { attribute: false }, values: { state: true }, errors: { state: true } };
@@ -27,7 +29,7 @@ export class StepEditForm extends LitElement {
     panelStyles,
     css`
       form { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 6px 12px; align-items: center; margin-top: 8px; }
-      label { color: var(--vscode-descriptionForeground); }
+      label { color: var(--vscode-foreground); }
       .field-error { grid-column: 2; margin-top: -4px; }
       .buttons { grid-column: 1 / -1; display: flex; gap: 8px; }
       vscode-textfield, vscode-textarea, vscode-single-select { width: 100%; }
@@ -36,23 +38,51 @@ export class StepEditForm extends LitElement {
   step: StepView | undefined;
   tools: readonly string[] = [];
   insertAt: number | undefined;
-  values: Values = {};
+  values: FormValues = {};
   errors: Record<string, string> = {};
+  private announcement = '';
 
   override connectedCallback(): void {
     super.connectedCallback();
-    const step = this.step;
-    this.values = step
-      ? { title: step.title, kind: step.kind, tool: step.tool ?? '', args: step.args ?? '{}', agent: step.agent ?? '', input: step.input ?? '', dependsOn: step.dependsOn.join(', '), onFailure: step.onFailure, maxAttempts: String(step.maxAttempts), critical: String(step.critical), verification: step.verification ?? '' }
-      : { id: '', title: '', kind: 'tool', tool: this.tools[0] ?? '', args: '{}', agent: 'default', input: '', dependsOn: '' };
+    this.values = initialValues(this.step, this.tools);
   }
 
   override firstUpdated(): void {
-    (this.renderRoot.querySelector('vscode-textfield') as HTMLElement | null)?.focus();
+    const first = formFields(this.values.kind, !this.step)[0];
+    if (first) void this.focusField(first);
   }
 
+  override updated(changed: Map<string, unknown>): void {
+    if (changed.has('errors')) void this.tieErrors();
+  }
+
+  /** Where a field's id starts (unique per form: an edit form per step, one Add form). */
+  private fieldId(name: FieldName): string {
+    return `${name}-${this.step?.id ?? 'new'}`;
+  }
+
+  private fieldElement(name: FieldName): FieldElement | null {
+    return this.renderRoot.querySelector<FieldElement>(`[name="${name}"]`);
+  }
+
+  private async focusField(name: FieldName): Promise<void> {
+    const element = this.fieldElement(name);
+    await element?.updateComplete;
+    element?.focus();
+  }
+
+  private async tieErrors(): Promise<void> {
+    for (const name of formFields(this.values.kind, !this.step)) {
+      const element = this.fieldElement(name);
+      if (!element) continue;
+      await element.updateComplete;
+      tieToError(element, this.renderRoot.querySelector<HTMLElement>(`#${this.fieldId(name)}-error`));
+    }
+  }
+
+  // Listened to on each control: the selects' change events do not bubble.
   private readonly onField = (event: Event): void => {
-    const target = event.target as HTMLElement & { value?: string; checked?: boolean; name?: string };
+    const target = event.currentTarget as FieldElement;
     const name = target.getAttribute('name');
     if (!name) return;
     this.values = { ...this.values, [name]: target.tagName === 'VSCODE-CHECKBOX' ? String(target.checked === true) : String(target.value ?? '') };
@@ -60,44 +90,27 @@ export class StepEditForm extends LitElement {
 
   private submit(event?: Event): void {
     event?.preventDefault();
-    const v = this.values;
-    const errors: Record<string, string> = {};
-    let args: Record<string, unknown> | undefined;
-    if (v.kind === 'tool') {
-      try {
-        const parsed: unknown = JSON.parse(v.args?.trim() || '{}');
-        if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) errors.args = 'Arguments must be a JSON object, e.g. {"path": "README.md"}.';
-        else args = parsed as Record<string, unknown>;
-      } catch (error) {
-        errors.args = `Arguments are not valid JSON: ${(error as Error).message}`;
-      }
-    }
-    const dependsOn = (v.dependsOn ?? '').split(',').map((id) => id.trim()).filter((id) => id !== '');
-    const byKind = v.kind === 'tool' ? { ...(v.tool ? { tool: v.tool } : {}), ...(args ? { args } : {}) } : { ...(v.agent?.trim() ? { agent: v.agent.trim() } : {}), input: v.input ?? '' };
-    if (this.step) {
-      const patch = { title: v.title ?? '', kind: v.kind, dependsOn, onFailure: v.onFailure, maxAttempts: Number(v.maxAttempts), critical: v.critical === 'true', verification: v.verification ?? '', ...byKind };
-      const parsed = stepPatchSchema.safeParse(patch);
-      if (!parsed.success) Object.assign(errors, { ...fieldErrors(parsed.error), ...errors });
-      this.errors = errors;
-      if (parsed.success && Object.keys(errors).length === 0) this.finish({ type: 'updateStep', stepId: this.step.id, patch: parsed.data });
+    const result = formToEdit(this.values, this.step, this.insertAt);
+    if (result.ok) {
+      this.errors = {};
+      emitAction(this, { type: 'edit', edit: result.edit });
+      this.close();
       return;
     }
-    const parsed = newStepSchema.safeParse({ id: v.id ?? '', title: v.title ?? '', kind: v.kind, dependsOn, ...byKind, ...(v.kind === 'tool' ? {} : { input: v.input || v.title || '' }) });
-    if (!parsed.success) Object.assign(errors, { ...fieldErrors(parsed.error), ...errors });
-    this.errors = errors;
-    if (parsed.success && Object.keys(errors).length === 0) this.finish({ type: 'addStep', step: parsed.data, ...(this.insertAt === undefined ? {} : { index: this.insertAt }) });
-  }
-
-  private finish(edit: PanelEdit): void {
-    emitAction(this, { type: 'edit', edit });
-    this.close();
+    const shown = formFields(this.values.kind, !this.step);
+    this.errors = result.errors;
+    // the same text twice would not be announced again: a trailing no-break space makes it new
+    const summary = errorSummary(result.errors, shown);
+    this.announcement = this.announcement === summary ? `${summary}\u00a0` : summary;
+    const firstInvalid = shown.find((name) => name in result.errors);
+    if (firstInvalid) void this.updateComplete.then(() => this.focusField(firstInvalid));
   }
 
   private close(): void {
-    this.dispatchEvent(new CustomEvent('close-form', { bubbles: true, composed: true }));
+    this.dispatchEvent(new CustomEvent(closeFormEvent, { bubbles: true, composed: true }));
   }
 
-  private onKey = (event: KeyboardEvent): void => {
+  private readonly onKey = (event: KeyboardEvent): void => {
     if (event.key === 'Escape') {
       event.stopPropagation();
       this.close();
@@ -107,56 +120,43 @@ export class StepEditForm extends LitElement {
   };
 
   override render(): TemplateResult {
-    const v = this.values;
-    const id = this.step?.id ?? 'new';
-    const label = this.step ? `Edit step ${id}` : 'Add a step';
-    return html`<form aria-label=${label} @input=${this.onField} @change=${this.onField} @keydown=${this.onKey} @submit=${(event: Event) => this.submit(event)} novalidate>
-      ${this.step ? nothing : this.text('id', 'Id', 'e.g. S010')}
-      ${this.text('title', 'Title')}
-      ${this.select('kind', 'Kind', kinds)}
-      ${v.kind === 'tool'
-        ? html`${this.select('tool', 'Tool', this.tools.length > 0 ? this.tools : [v.tool ?? ''])} ${this.area('args', 'Arguments (JSON)', true)}`
-        : html`${this.text('agent', 'Agent')} ${this.area('input', 'Input', false)}`}
-      ${this.text('dependsOn', 'Depends on', 'ids, comma-separated')}
-      ${this.step
-        ? html`${this.select('onFailure', 'On failure', policies)} ${this.text('maxAttempts', 'Attempts')}
-            <label for="critical-${id}">Critical</label><vscode-checkbox id="critical-${id}" name="critical" label="Critical: a failure stops the run" ?checked=${v.critical === 'true'}></vscode-checkbox>
-            ${this.text('verification', 'Verification', 'e.g. result.length > 0')}`
-        : nothing}
+    const id = this.step?.id;
+    return html`<form aria-label=${id ? `Edit step ${id}` : 'Add step'} @keydown=${this.onKey} @submit=${(event: Event) => this.submit(event)} novalidate>
+      ${formFields(this.values.kind, !this.step).map((name) => this.renderField(fieldSpecs[name]))}
       <div class="buttons">
-        <vscode-button data-action="save" aria-label=${this.step ? `Save step ${id}` : 'Add this step'} @click=${() => this.submit()}>${this.step ? 'Save' : 'Add step'}</vscode-button>
+        <vscode-button data-action="save" aria-label=${id ? `Save step ${id}` : 'Add step'} @click=${() => this.submit()}>${id ? 'Save' : 'Add step'}</vscode-button>
         <vscode-button secondary data-action="cancel-edit" aria-label="Cancel editing" @click=${() => this.close()}>Cancel</vscode-button>
       </div>
+      <div class="visually-hidden" role="alert" data-form-announcement>${this.announcement}</div>
     </form>`;
   }
 
-  private text(name: string, label: string, placeholder = ''): TemplateResult {
-    const fieldId = `${name}-${this.step?.id ?? 'new'}`;
-    return html`<label for=${fieldId}>${label}</label>
-      <vscode-textfield id=${fieldId} name=${name} label=${label} placeholder=${placeholder} .value=${this.values[name] ?? ''} ?invalid=${this.errors[name] !== undefined}></vscode-textfield>
-      ${this.errorOf(name)}`;
+  private renderField(spec: FieldSpec): TemplateResult {
+    const fieldId = this.fieldId(spec.name);
+    const message = this.errors[spec.name];
+    // a checkbox shows its own label beside the box; the other controls are named by theirs
+    const label = spec.control === 'checkbox' ? html`<span></span>` : html`<label for=${fieldId}>${spec.label}</label>`;
+    return html`${label}${this.controls[spec.control](spec, fieldId, message !== undefined)}
+      ${message === undefined ? nothing : html`<div class="field-error error" id=${`${fieldId}-error`} data-field-error=${spec.name}>${message}</div>`}`;
   }
 
-  private area(name: string, label: string, monospace: boolean): TemplateResult {
-    const fieldId = `${name}-${this.step?.id ?? 'new'}`;
-    return html`<label for=${fieldId}>${label}</label>
-      <vscode-textarea id=${fieldId} name=${name} label=${label} rows="4" ?monospace=${monospace} .value=${this.values[name] ?? ''} ?invalid=${this.errors[name] !== undefined}></vscode-textarea>
-      ${this.errorOf(name)}`;
-  }
+  // `.label` names the input inside each component's shadow root, where `<label for>` cannot reach.
+  private readonly controls: Record<FieldControl, (spec: FieldSpec, fieldId: string, invalid: boolean) => TemplateResult> = {
+    text: (spec, fieldId, invalid) =>
+      html`<vscode-textfield id=${fieldId} name=${spec.name} .label=${spec.label} placeholder=${spec.placeholder ?? ''} .value=${this.values[spec.name] ?? ''} ?invalid=${invalid} @input=${this.onField} @change=${this.onField}></vscode-textfield>`,
+    area: (spec, fieldId, invalid) => this.textarea(spec, fieldId, invalid, false),
+    code: (spec, fieldId, invalid) => this.textarea(spec, fieldId, invalid, true),
+    select: (spec, fieldId) => {
+      const value = this.values[spec.name] ?? '';
+      return html`<vscode-single-select id=${fieldId} name=${spec.name} .label=${spec.label} .value=${value} @change=${this.onField}>
+        ${(spec.options?.(this.tools, value) ?? []).map((option) => html`<vscode-option value=${option} ?selected=${option === value}>${option}</vscode-option>`)}
+      </vscode-single-select>`;
+    },
+    checkbox: (spec, fieldId) => html`<vscode-checkbox id=${fieldId} name=${spec.name} label=${spec.label} ?checked=${this.values[spec.name] === 'true'} @change=${this.onField}></vscode-checkbox>`,
+  };
 
-  private select(name: string, label: string, options: readonly string[]): TemplateResult {
-    const fieldId = `${name}-${this.step?.id ?? 'new'}`;
-    const value = this.values[name] ?? '';
-    return html`<label for=${fieldId}>${label}</label>
-      <vscode-single-select id=${fieldId} name=${name} aria-label=${label} .value=${value}>
-        ${options.map((option) => html`<vscode-option value=${option} ?selected=${option === value}>${option}</vscode-option>`)}
-      </vscode-single-select>
-      ${this.errorOf(name)}`;
-  }
-
-  private errorOf(name: string): TemplateResult | typeof nothing {
-    const message = this.errors[name];
-    return message === undefined ? nothing : html`<div class="field-error error" role="alert" data-field-error=${name}>${message}</div>`;
+  private textarea(spec: FieldSpec, fieldId: string, invalid: boolean, monospace: boolean): TemplateResult {
+    return html`<vscode-textarea id=${fieldId} name=${spec.name} .label=${spec.label} rows="4" ?monospace=${monospace} .value=${this.values[spec.name] ?? ''} ?invalid=${invalid} @input=${this.onField} @change=${this.onField}></vscode-textarea>`;
   }
 }
 

@@ -7,8 +7,14 @@ export const maxStepTitleLength = 160;
 /** Longest input, predicate or argument text the panel accepts. */
 export const maxStepTextLength = 20_000;
 
-const kinds = ['tool', 'agent', 'synthesis_gate', 'human_review', 'clarification'] as const;
-const policies = ['stop', 'skip', 'retry', 'replan'] as const;
+/** The step kinds the panel's form offers (the plan schema's kinds; a test keeps them equal). */
+export const editableStepKinds = ['tool', 'agent', 'synthesis_gate', 'human_review', 'clarification'] as const;
+/** A step kind the form offers. */
+export type EditableStepKind = (typeof editableStepKinds)[number];
+/** The failure policies the panel's form offers (the plan schema's policies). */
+export const editablePolicies = ['stop', 'skip', 'retry', 'replan'] as const;
+const kinds = editableStepKinds;
+const policies = editablePolicies;
 const stepId = z
   .string()
   .trim()

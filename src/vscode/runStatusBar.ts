@@ -5,7 +5,8 @@ import type { PendingPrompts } from './pendingPrompts';
 
 /**
  * The status bar item of the active run: `$(sync~spin) 2/5 steps`, or what the run waits
- * on (`$(shield) Approval needed`), which reopens the dismissed prompt when clicked.
+ * on (`$(shield) Approval needed`), which reopens the dismissed prompt when clicked. Its
+ * accessible label starts with the visible text and says the progress or what waits.
  */
 export class RunStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('taskPlanner.run', vscode.StatusBarAlignment.Left, 50);
@@ -39,12 +40,14 @@ export class RunStatusBar implements vscode.Disposable {
       const what = waiting.kind === 'approval' ? 'Approval needed' : waiting.kind === 'clarification' ? 'Answer needed' : 'Review needed';
       this.item.text = `$(${waiting.kind === 'approval' ? 'shield' : 'comment-discussion'}) Task Planner: ${what}`;
       this.item.tooltip = `Step ${waiting.stepId} waits for you. Click to answer.`;
+      this.item.accessibilityInformation = { label: `Task Planner: ${what}, step ${waiting.stepId} waits for you. Press Enter to answer.`, role: 'button' };
       this.item.command = { command: 'taskPlanner.showPending', title: 'Answer', arguments: [waiting.stepId] };
       this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     } else {
       const icon = state?.status === 'running' ? 'sync~spin' : state?.status === 'completed' ? 'pass' : state?.status === 'waiting' ? 'debug-pause' : 'error';
       this.item.text = `$(${icon}) Task Planner ${done}/${total}`;
       this.item.tooltip = `Run ${state?.runId}: ${state?.status}, ${done} of ${total} steps finished. Click to show the plan.`;
+      this.item.accessibilityInformation = { label: `Task Planner ${done} of ${total} steps finished, run ${state?.status}. Press Enter to show the plan.`, role: 'button' };
       this.item.command = 'taskPlanner.plan.focus';
       this.item.backgroundColor = undefined;
     }

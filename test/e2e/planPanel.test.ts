@@ -11,7 +11,7 @@ import { randomDagPlan } from '../support/randomPlans';
 import { launchBrowser, type Browser } from '../host/browser.cjs';
 import { startCodeServer, type CodeServer } from '../host/codeServer.cjs';
 import { temporaryFolder } from '../host/tempFolder.cjs';
-import { activityBarEntry, planPanelFrame, quickInputField, runCommand, screenshotIfFailed, waitForWorkbench } from './workbench';
+import { activityBarEntry, planPanelFrame, quickOpen, quickInputField, runCommand, screenshotIfFailed, waitForWorkbench } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots');
@@ -45,14 +45,6 @@ describe('Task Planner plan panel in the browser workbench', function () {
     await page.screenshot({ path: join(screenshots, `${name}.png`) });
   };
   const app = () => panel.locator('plan-panel-app');
-  const openPlanFile = async (name: string): Promise<void> => {
-    await page.keyboard.press('Control+P');
-    await page.locator('.quick-input-widget input').waitFor({ state: 'visible', timeout: 15_000 });
-    await page.keyboard.type(name, { delay: 10 });
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 15_000 });
-    await page.keyboard.press('Enter');
-    await page.locator('.tab.active', { hasText: name }).waitFor({ timeout: 15_000 });
-  };
   /** Switches the workbench to a light or dark theme with the built-in toggle (the theme picker would reach for the marketplace). */
   const setTheme = async (kind: 'light' | 'dark'): Promise<void> => {
     const workbench = page.locator('.monaco-workbench');
@@ -98,7 +90,7 @@ describe('Task Planner plan panel in the browser workbench', function () {
   });
 
   it('shows a plan file for review: objective, critic, steps with tools and arguments', async () => {
-    await openPlanFile('safe.plan.json');
+    await quickOpen(page, 'safe.plan.json');
     await runCommand(page, 'Show plan');
     await panel.locator('plan-panel-app[data-mode="review"]').waitFor({ timeout: 30_000 });
     await panel.locator('h1.objective', { hasText: 'Get to know the notes app' }).waitFor();
@@ -187,7 +179,7 @@ describe('Task Planner plan panel in the browser workbench', function () {
   });
 
   it('runs 200 steps with every snapshot applied in order: none dropped, none stale', async () => {
-    await openPlanFile('big.plan.json');
+    await quickOpen(page, 'big.plan.json');
     await runCommand(page, 'Show plan');
     await panel.locator('plan-panel-app[data-mode="review"] h1.objective', { hasText: 'Read the workspace 200 times' }).waitFor({ timeout: 30_000 });
     await shoot('panel-review-high-contrast');

@@ -58,6 +58,16 @@ export async function notification(page: Page, text: string | RegExp): Promise<L
   return entry;
 }
 
+/** Opens the workspace file `name` with Quick Open (Ctrl+P) and waits for its tab to be the active one. */
+export async function quickOpen(page: Page, name: string): Promise<void> {
+  await page.keyboard.press('Control+P');
+  await page.locator('.quick-input-widget input').waitFor({ state: 'visible', timeout: 15_000 });
+  await page.keyboard.type(name, { delay: 10 });
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 15_000 });
+  await page.keyboard.press('Enter');
+  await page.locator('.tab.active', { hasText: name }).waitFor({ timeout: 15_000 });
+}
+
 /** The document inside the plan panel's webview (the workbench nests it in two iframes). */
 export function planPanelFrame(page: Page): FrameLocator {
   return page.frameLocator('iframe.webview.ready').first().frameLocator('#active-frame');

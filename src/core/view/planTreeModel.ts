@@ -12,6 +12,8 @@ export interface PlanTreeNode {
   label: string;
   description: string;
   tooltip: string;
+  /** What a screen reader says for the row: the label, then the description's parts (the status among them). */
+  accessibilityLabel: string;
   icon: string;
   /** A theme colour id for the icon (from `stepStatusView`), when the step has a run status. */
   color?: string;
@@ -20,6 +22,14 @@ export interface PlanTreeNode {
   /** The tree item's `contextValue`, used by menus' `when` clauses. */
   contextValue: string;
   children: PlanTreeNode[];
+}
+
+/**
+ * A row as a screen reader should say it: what the row shows (label, then the
+ * description's " · "-separated parts) followed by `more`, comma-separated.
+ */
+export function spokenRow(label: string, description: string, ...more: (string | undefined)[]): string {
+  return [label, ...description.split(' · '), ...more].filter((part) => part !== undefined && part.trim() !== '').join(', ');
 }
 
 /**
@@ -59,16 +69,20 @@ export function planTreeModel(plan: Plan, layout: PlanTreeLayout = 'flat', run?:
   const stepNodes = new Map(plan.steps.map((step, index) => [step.id, nodeOf(step, index)]));
   const levels = layout === 'levels' ? planLevels(plan) : undefined;
   if (!levels?.ok) return [...stepNodes.values()];
-  return levels.levels.map((ids, index) => ({
-    id: `level:${index}`,
-    label: `Level ${index + 1}`,
-    description: `${ids.length} step${ids.length === 1 ? '' : 's'}${ids.length > 1 ? ', in parallel' : ''}`,
-    tooltip: index === 0 ? 'Steps with no dependencies' : `Steps whose dependencies are all in earlier levels`,
-    icon: 'layers',
-    contextValue: 'level',
-    children: ids.map((id) => stepNodes.get(id)!),
-  }));
-}
+  return levels.levels.map((ids, index) => {
+    const label = `Level ${index + 1}`;
+    const description = `${ids.length} step${ids.length === 1 ? '' : 's'}${ids.length > 1 ? ', in parallel' : ''}`;
+    return {
+      id: `level:${index}`,
+      label,
+      description,
+      accessibilityLabel: spokenRow(label, description),
+      tooltip: index === 0 ? 'Steps with no dependencies' : `Steps whose dependencies are all in earlier levels`,
+      icon: 'layers',
+      contextValue: 'level',
+      children: ids.map((id) => stepNodes.get(id)!),
+    };
+  });}
 
 function stepNode(step: Step, index: number, state: StepState | undefined): PlanTreeNode {
   const runner = step.kind === 'tool' ? step.tool ?? 'tool' : step.kind === 'agent' ? `agent: ${step.agent ?? 'default'}` : step.kind.replace('_', ' ');
@@ -88,9 +102,11 @@ function stepNode(step: Step, index: number, state: StepState | undefined): Plan
     children: [],
   };
   if (!state) {
+    const description = step.skipped ? `${runner} · skipped` : runner;
     return {
       ...base,
-      description: step.skipped ? `${runner} · skipped` : runner,
+      description,
+      accessibilityLabel: spokenRow(base.label, description, step.skipped ? undefined : 'not started'),
       tooltip: details.filter((line): line is string => line !== undefined).join('\n'),
       icon: step.skipped ? 'debug-step-over' : kindIcons[step.kind],
       contextValue: `step.${step.kind}`,
@@ -112,9 +128,11 @@ function stepNode(step: Step, index: number, state: StepState | undefined): Plan
     // a step skipped because it failed carries the error in its reason too: say it once
     state.reason && !(state.error && state.reason.includes(state.error)) ? `Reason: ${state.reason}` : undefined,
   ];
+  const shown = description.filter((part): part is string => part !== undefined).join(' · ');
   return {
     ...base,
-    description: description.filter((part): part is string => part !== undefined).join(' · '),
+    description: shown,
+    accessibilityLabel: spokenRow(base.label, shown),
     tooltip: [...details, '', ...outcome].filter((line): line is string => line !== undefined).join('\n'),
     icon: view.icon,
     color: view.color,

@@ -1,6 +1,6 @@
 import type { RunState } from '../engine/runEvents';
 import { terminalStepStatuses } from '../engine/runEvents';
-import type { PlanTreeNode } from './planTreeModel';
+import { spokenRow, type PlanTreeNode } from './planTreeModel';
 
 const runIcons: Record<RunState['status'], { icon: string; color: string }> = {
   running: { icon: 'debug-pause', color: 'charts.yellow' },
@@ -24,10 +24,14 @@ export function runListModel(runs: readonly { state: RunState; updatedAt: number
     const status = interrupted ? 'interrupted' : state.status;
     const view = runIcons[status];
     const waitingOn = steps.filter((step) => step.pending).map((step) => `${step.id}: ${step.pending!.prompt}`);
+    const label = state.plan?.objective ?? state.runId;
+    const total = state.plan?.steps.length ?? steps.length;
+    const description = `${status} · ${done}/${total} · ${formatTime(updatedAt)}`;
     return {
       id: `run:${state.runId}`,
-      label: state.plan?.objective ?? state.runId,
-      description: `${status} · ${done}/${state.plan?.steps.length ?? steps.length} · ${formatTime(updatedAt)}`,
+      label,
+      description,
+      accessibilityLabel: spokenRow(label, description, `${done} of ${total} steps done`, waitingOn.length > 0 ? `waiting for you on ${waitingOn.length} step${waitingOn.length === 1 ? '' : 's'}` : undefined),
       tooltip: [`Run ${state.runId}`, `Status: ${status}`, state.reason ? `Reason: ${state.reason}` : undefined, ...waitingOn.map((line) => `Waiting: ${line}`)]
         .filter((line): line is string => line !== undefined)
         .join('\n'),

@@ -1,5 +1,5 @@
 import type { SessionPlan, SessionStepStatus } from '../session/sessionPlan';
-import type { PlanTreeNode } from './planTreeModel';
+import { spokenRow, type PlanTreeNode } from './planTreeModel';
 
 const statusViews: Record<SessionStepStatus, { icon: string; color: string; label: string }> = {
   pending: { icon: 'circle-large-outline', color: 'disabledForeground', label: 'pending' },
@@ -15,10 +15,12 @@ const statusViews: Record<SessionStepStatus, { icon: string; color: string; labe
  */
 export function sessionTreeModel(plan: SessionPlan): PlanTreeNode[] {
   const done = plan.steps.filter((step) => step.status === 'done').length;
+  const description = `session plan · ${plan.status} · ${done}/${plan.steps.length} done`;
   const header: PlanTreeNode = {
     id: 'session:objective',
     label: plan.objective,
-    description: `session plan · ${plan.status} · ${done}/${plan.steps.length} done`,
+    description,
+    accessibilityLabel: spokenRow(plan.objective, description),
     tooltip: `Kept by a chat agent through the planning_* tools.\nObjective: ${plan.objective}\nStatus: ${plan.status}`,
     icon: plan.status === 'completed' ? 'pass-filled' : plan.status === 'abandoned' ? 'circle-slash' : 'checklist',
     contextValue: 'session.plan',
@@ -32,6 +34,7 @@ export function sessionTreeModel(plan: SessionPlan): PlanTreeNode[] {
         id: `session:${step.id}`,
         label: `${step.id} ${step.title}`,
         description: view.label,
+        accessibilityLabel: spokenRow(`${step.id} ${step.title}`, view.label),
         tooltip: [`${step.id} · ${view.label}`, step.details ? `Details: ${step.details}` : undefined, ...step.notes.map((note) => `Note: ${note}`)].filter((line): line is string => line !== undefined).join('\n'),
         icon: view.icon,
         color: view.color,

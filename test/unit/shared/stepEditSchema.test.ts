@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
-import { fieldErrors, newStepSchema, stepPatchSchema } from '../../../src/shared/stepEditSchema';
+import { failurePolicies, stepKinds } from '../../../src/core/plan/planSchema';
+import { editablePolicies, editableStepKinds, fieldErrors, newStepSchema, stepPatchSchema } from '../../../src/shared/stepEditSchema';
 
 describe('step edit schemas', () => {
+  it('offers exactly the plan schema\'s step kinds and failure policies', () => {
+    assert.deepEqual([...editableStepKinds], [...stepKinds]);
+    assert.deepEqual([...editablePolicies], [...failurePolicies]);
+  });
+
   it('accepts a full patch of a tool step', () => {
     const patch = { title: 'Read', kind: 'tool', tool: 'read_file', args: { path: 'a' }, dependsOn: ['S1'], onFailure: 'retry', maxAttempts: 3, critical: false, verification: 'result.length > 0', onVerificationFailure: 'skip', when: 'true', input: 'x' };
     assert.deepEqual(stepPatchSchema.parse(patch), patch);

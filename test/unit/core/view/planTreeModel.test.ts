@@ -19,6 +19,16 @@ describe('planTreeModel', () => {
     ]);
   });
 
+  it('names each row for screen readers by what it shows, then its status', () => {
+    assert.deepEqual(planTreeModel(plan).map((node) => node.accessibilityLabel), ['1. Read, read_file, not started', '2. Think, agent: coder, not started', '3. Ask, clarification, skipped']);
+    assert.deepEqual(planTreeModel(plan, 'levels').map((node) => node.accessibilityLabel), ['Level 1, 2 steps, in parallel', 'Level 2, 1 step']);
+    let run = reduceRunEvent(initialRunState('r'), { type: 'run_started', plan, runId: 'r', seq: 1, time: 0 });
+    run = reduceRunEvent(run, { type: 'step_started', stepId: 'a', attempt: 1, runId: 'r', seq: 2, time: 5 });
+    const running = planTreeModel(plan, 'flat', run)[0]!;
+    assert.equal(running.accessibilityLabel, '1. Read, read_file, running');
+    assert.ok(!running.accessibilityLabel.includes(running.tooltip.split('\n')[0]!), 'the tooltip is not read instead of the row');
+  });
+
   it('explains a step in its tooltip', () => {
     const tooltip = planTreeModel(plan)[1]!.tooltip;
     assert.match(tooltip, /Input: do b/);

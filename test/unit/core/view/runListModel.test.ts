@@ -19,6 +19,7 @@ describe('runListModel', () => {
       ['test objective', 'completed · 0/2 · t1', 'run.completed'],
     ]);
     assert.match(nodes[0]!.tooltip, /Waiting: b: write x/);
+    assert.deepEqual(nodes.map((node) => node.accessibilityLabel), ['test objective, interrupted, 1/2, t2, 1 of 2 steps done, waiting for you on 1 step', 'test objective, completed, 0/2, t1, 0 of 2 steps done']);
   });
 
   it('a run journaled as interrupted (a window reload) is listed as interrupted and resumable, not cancelled', () => {

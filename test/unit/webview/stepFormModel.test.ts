@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import type { StepView } from '../../../src/shared/panelViewModel';
+import { errorSummary, fieldSpecs, formFields, formToEdit, initialValues, kindFields } from '../../../webview/stepFormModel';
+
+const step: StepView = {
+  id: 'S1',
+  index: 0,
+  title: 'Think',
+  kind: 'agent',
+  runner: 'agent: default',
+  agent: 'default',
+  input: 'summarise',
+  dependsOn: ['S0'],
+  onFailure: 'stop',
+  maxAttempts: 1,
+  critical: true,
+  onVerificationFailure: 'stop',
+  skipped: false,
+  requiresApproval: false,
+  problems: [],
+};
+
+describe('webview step form model', () => {
+  it('shows the fields of the chosen kind after Kind, and the failure fields only when editing', () => {
+    assert.deepEqual(formFields('agent', false), ['title', 'kind', 'agent', 'input', 'dependsOn', 'onFailure', 'maxAttempts', 'critical', 'verification']);
+    assert.deepEqual(formFields('tool', false), ['title', 'kind', 'tool', 'args', 'dependsOn', 'onFailure', 'maxAttempts', 'critical', 'verification']);
+    assert.deepEqual(formFields('tool', true), ['id', 'title', 'kind', 'tool', 'args', 'dependsOn']);
+    for (const fields of Object.values(kindFields)) for (const name of fields) assert.ok(fieldSpecs[name], name);
+  });
+
+  it('names every field by a visible label, and every select has its choices', () => {
+    for (const spec of Object.values(fieldSpecs)) {
+      assert.ok(spec.label.trim().length > 0, spec.name);
+      if (spec.control === 'select') assert.ok((spec.options?.(['read_file'], 'x') ?? []).length > 0, spec.name);
+    }
+    assert.deepEqual(fieldSpecs.tool.options?.([], 'custom_tool'), ['custom_tool'], 'without a tool list the current tool stays choosable');
+  });
+
+  it('saves a kind changed to tool with its tool and failure policy, and leaves the agent fields out', () => {
+    const values = { ...initialValues(step, ['read_file', 'list_files']), kind: 'tool', tool: 'list_files', onFailure: 'skip' };
+    const result = formToEdit(values, step);
+    assert.ok(result.ok);
+    assert.deepEqual(result.edit, {
+      type: 'updateStep',
+      stepId: 'S1',
+      patch: { title: 'Think', kind: 'tool', dependsOn: ['S0'], onFailure: 'skip', maxAttempts: 1, critical: true, verification: '', tool: 'list_files', args: {} },
+    });
+  });
+
+  it('refuses bad input field by field, and says so in one sentence in the form order', () => {
+    const result = formToEdit({ ...initialValues(step, []), title: ' ', kind: 'tool', tool: 'read_file', args: '[1]', maxAttempts: '0' }, step);
+    assert.ok(!result.ok);
+    assert.deepEqual(Object.keys(result.errors).sort(), ['args', 'maxAttempts', 'title']);
+    assert.equal(
+      errorSummary(result.errors, formFields('tool', false)),
+      `Not saved, 3 fields need attention. Title: ${result.errors.title} Arguments (JSON): ${result.errors.args} Attempts: ${result.errors.maxAttempts}`,
+    );
+    assert.equal(errorSummary({}, []), '');
+  });
+
+  it('adds a new step at the chosen position', () => {
+    const result = formToEdit({ ...initialValues(undefined, ['read_file']), id: 'S9', title: 'Read it', args: '{"path": "a"}' }, undefined, 2);
+    assert.deepEqual(result, { ok: true, edit: { type: 'addStep', step: { id: 'S9', title: 'Read it', kind: 'tool', dependsOn: [], tool: 'read_file', args: { path: 'a' } }, index: 2 } });
+  });
+});

@@ -1,0 +1,126 @@
+import type { PanelEdit } from '../src/shared/panelProtocol';
+import type { StepView } from '../src/shared/panelViewModel';
+import { editablePolicies, editableStepKinds, fieldErrors, newStepSchema, stepPatchSchema, type EditableStepKind } from '../src/shared/stepEditSchema';
+
+/** The fields the step form can show. */
+export type FieldName = 'id' | 'title' | 'kind' | 'tool' | 'args' | 'agent' | 'input' | 'dependsOn' | 'onFailure' | 'maxAttempts' | 'critical' | 'verification';
+
+/** How a field is entered: one line, several lines (monospace for code), a choice, or a checkbox. */
+export type FieldControl = 'text' | 'area' | 'code' | 'select' | 'checkbox';
+
+/** One field of the form: its visible label (also its accessible name), control and choices. */
+export interface FieldSpec {
+  name: FieldName;
+  label: string;
+  control: FieldControl;
+  placeholder?: string;
+  /** The choices of a select; `tools` are the tools the host offers. */
+  options?: (tools: readonly string[], current: string) => readonly string[];
+}
+
+/** The form's values by field name, as text (`critical` is "true" or "false"). */
+export type FormValues = Partial<Record<FieldName, string>>;
+
+/** Every field the form knows, by name. */
+export const fieldSpecs: Record<FieldName, FieldSpec> = {
+  id: { name: 'id', label: 'Id', control: 'text', placeholder: 'e.g. S010' },
+  title: { name: 'title', label: 'Title', control: 'text' },
+  kind: { name: 'kind', label: 'Kind', control: 'select', options: () => editableStepKinds },
+  tool: { name: 'tool', label: 'Tool', control: 'select', options: (tools, current) => (tools.length > 0 ? tools : [current]) },
+  args: { name: 'args', label: 'Arguments (JSON)', control: 'code' },
+  agent: { name: 'agent', label: 'Agent', control: 'text' },
+  input: { name: 'input', label: 'Input', control: 'area' },
+  dependsOn: { name: 'dependsOn', label: 'Depends on', control: 'text', placeholder: 'ids, comma-separated' },
+  onFailure: { name: 'onFailure', label: 'On failure', control: 'select', options: () => editablePolicies },
+  maxAttempts: { name: 'maxAttempts', label: 'Attempts', control: 'text' },
+  critical: { name: 'critical', label: 'Critical: a failure stops the run', control: 'checkbox' },
+  verification: { name: 'verification', label: 'Verification', control: 'text', placeholder: 'e.g. result.length > 0' },
+};
+
+/** The fields that belong to one kind of step, shown after Kind. */
+export const kindFields: Record<EditableStepKind, readonly FieldName[]> = {
+  tool: ['tool', 'args'],
+  agent: ['agent', 'input'],
+  synthesis_gate: ['agent', 'input'],
+  human_review: ['agent', 'input'],
+  clarification: ['agent', 'input'],
+};
+
+const isKind = (kind: string | undefined): kind is EditableStepKind => (editableStepKinds as readonly string[]).includes(kind ?? '');
+
+/**
+ * The fields shown, in visual (and tab) order: the id of a new step, title, kind, the
+ * kind's own fields, dependencies, and for an existing step its failure policy, attempts,
+ * criticality and verification.
+ */
+export function formFields(kind: string | undefined, adding: boolean): FieldName[] {
+  const own = isKind(kind) ? kindFields[kind] : [];
+  return [...(adding ? (['id'] as const) : []), 'title', 'kind', ...own, 'dependsOn', ...(adding ? [] : (['onFailure', 'maxAttempts', 'critical', 'verification'] as const))];
+}
+
+/** The values the form starts with: the step's, or a new tool step's defaults. */
+export function initialValues(step: StepView | undefined, tools: readonly string[]): FormValues {
+  if (!step) return { id: '', title: '', kind: 'tool', tool: tools[0] ?? '', args: '{}', agent: 'default', input: '', dependsOn: '' };
+  return {
+    title: step.title,
+    kind: step.kind,
+    tool: step.tool ?? tools[0] ?? '',
+    args: step.args ?? '{}',
+    agent: step.agent ?? '',
+    input: step.input ?? '',
+    dependsOn: step.dependsOn.join(', '),
+    onFailure: step.onFailure,
+    maxAttempts: String(step.maxAttempts),
+    critical: String(step.critical),
+    verification: step.verification ?? '',
+  };
+}
+
+/** What submitting the form gives: the edit to send, or one message per invalid field. */
+export type FormResult = { ok: true; edit: PanelEdit } | { ok: false; errors: Partial<Record<FieldName, string>> & Record<string, string> };
+
+/**
+ * Turns the form's values into the edit the host receives, validated with the same zod
+ * schemas the host checks on arrival: `updateStep` of `step`, or `addStep` (at `insertAt`)
+ * when there is no step. Only the fields of the chosen kind are sent.
+ */
+export function formToEdit(values: FormValues, step: StepView | undefined, insertAt?: number): FormResult {
+  const errors: Record<string, string> = {};
+  const tool = values.kind === 'tool';
+  let args: Record<string, unknown> | undefined;
+  if (tool) {
+    try {
+      const parsed: unknown = JSON.parse(values.args?.trim() || '{}');
+      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) errors.args = 'Arguments must be a JSON object, e.g. {"path": "README.md"}.';
+      else args = parsed as Record<string, unknown>;
+    } catch (error) {
+      errors.args = `Arguments are not valid JSON: ${(error as Error).message}`;
+    }
+  }
+  const dependsOn = (values.dependsOn ?? '').split(',').map((id) => id.trim()).filter((id) => id !== '');
+  const agent = values.agent?.trim();
+  const byKind = tool ? { ...(values.tool ? { tool: values.tool } : {}), ...(args ? { args } : {}) } : { ...(agent ? { agent } : {}), input: values.input ?? '' };
+  if (step) {
+    const patch = { title: values.title ?? '', kind: values.kind, dependsOn, onFailure: values.onFailure, maxAttempts: Number(values.maxAttempts), critical: values.critical === 'true', verification: values.verification ?? '', ...byKind };
+    const parsed = stepPatchSchema.safeParse(patch);
+    if (!parsed.success) Object.assign(errors, { ...fieldErrors(parsed.error), ...errors });
+    if (!parsed.success || Object.keys(errors).length > 0) return { ok: false, errors };
+    return { ok: true, edit: { type: 'updateStep', stepId: step.id, patch: parsed.data } };
+  }
+  const parsed = newStepSchema.safeParse({ id: values.id ?? '', title: values.title ?? '', kind: values.kind, dependsOn, ...byKind, ...(tool ? {} : { input: values.input || values.title || '' }) });
+  if (!parsed.success) Object.assign(errors, { ...fieldErrors(parsed.error), ...errors });
+  if (!parsed.success || Object.keys(errors).length > 0) return { ok: false, errors };
+  return { ok: true, edit: { type: 'addStep', step: parsed.data, ...(insertAt === undefined ? {} : { index: insertAt }) } };
+}
+
+/**
+ * One sentence naming each invalid field by its visible label, in the form's order, for
+ * the announcement after a refused Save (errors of fields not shown come last, unnamed).
+ */
+export function errorSummary(errors: Readonly<Record<string, string>>, shown: readonly FieldName[]): string {
+  const names = Object.keys(errors);
+  if (names.length === 0) return '';
+  const ordered = [...shown.filter((name) => name in errors), ...names.filter((name) => !(shown as readonly string[]).includes(name))];
+  const parts = ordered.map((name) => (name in fieldSpecs ? `${fieldSpecs[name as FieldName].label.split(':')[0]}: ${errors[name]}` : errors[name]));
+  return `Not saved, ${ordered.length} field${ordered.length === 1 ? ' needs' : 's need'} attention. ${parts.join(' ')}`;
+}
