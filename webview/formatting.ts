@@ -1,3 +1,5 @@
+import type { StepStatusView } from '../src/shared/panelViewModel';
+import { stepStatusLabels } from '../src/shared/stepStatusLabels';
 /** A duration for people: "850 ms", "12.3 s", "4 min 05 s". */
 export function formatDuration(ms: number): string {
   if (ms < 1_000) return `${Math.round(ms)} ms`;
@@ -6,7 +8,7 @@ export function formatDuration(ms: number): string {
   return `${minutes} min ${String(Math.round((ms % 60_000) / 1_000)).padStart(2, '0')} s`;
 }
 
-/** A status for people: "awaiting approval". */
+/** A status for people: a step's in the words every view uses ("yours to do"), else the name in words ("awaiting approval"). */
 export function formatStatus(status: string): string {
-  return status.replace(/_/g, ' ');
+  return Object.hasOwn(stepStatusLabels, status) ? stepStatusLabels[status as StepStatusView] : status.replace(/_/g, ' ');
 }

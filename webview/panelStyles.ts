@@ -48,7 +48,7 @@ export const panelStyles = css`
   .s-completed { --status: var(--vscode-charts-green, #388a34); }
   .s-failed { --status: var(--vscode-charts-red, #e51400); }
   .s-running { --status: var(--vscode-charts-blue, #1a85ff); }
-  .s-awaiting_approval, .s-awaiting_clarification, .s-awaiting_review { --status: var(--vscode-charts-yellow, #bf8803); }
+  .s-awaiting_approval, .s-awaiting_clarification, .s-awaiting_review, .s-awaiting_user { --status: var(--vscode-charts-yellow, #bf8803); }
   .s-skipped { --status: var(--vscode-disabledForeground, #888); }
   .s-pending, .s-blocked, .s-ready { --status: var(--vscode-charts-purple, #8c6bc8); }
   .status-dot { background: var(--status); }

@@ -2,7 +2,7 @@ import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-progress-bar/index.js';
 import type { WebviewToHostMessage } from '../src/shared/panelProtocol';
-import type { RunStepView, RunView } from '../src/shared/panelViewModel';
+import type { PendingView, RunStepView, RunView } from '../src/shared/panelViewModel';
 import { formatDuration, formatStatus } from './formatting';
 import { emitAction } from './panelAction';
 import type { OutputState } from './panelStore';
@@ -32,6 +32,8 @@ export class RunViewElement extends LitElement {
       .tick-label { fill: var(--vscode-descriptionForeground); font-size: 11px; }
       rect.bar { fill: var(--status); stroke: var(--vscode-contrastBorder, none); }
       .pending li { margin: 4px 0; }
+      .manual-step { list-style: none; margin: 8px 0; padding: 6px 8px; border-left: 3px solid var(--vscode-charts-yellow, #bf8803); }
+      .manual-step .instructions { white-space: pre-wrap; overflow-wrap: anywhere; margin: 4px 0 6px; }
       .output pre { max-height: 200px; }
       vscode-progress-bar { margin: 6px 0; }
     `,
@@ -74,10 +76,7 @@ export class RunViewElement extends LitElement {
         ? html`<section class="pending" aria-labelledby="pending-heading">
             <h2 id="pending-heading">Waiting for you</h2>
             <ul>
-              ${run.pending.map(
-                (request) => html`<li class="row"><span class="tag">${request.kind}</span> <span class="mono">${request.stepId}</span> ${request.prompt}
-                  <vscode-button data-action="open-approval" aria-label=${`Open the ${request.kind} of step ${request.stepId} in the editor`} @click=${() => this.send({ type: 'openApproval', stepId: request.stepId })}>Open</vscode-button></li>`,
-              )}
+              ${run.pending.map((request) => (request.kind === 'manual' ? this.renderManualStep(request) : this.renderPrompt(request)))}
             </ul>
           </section>`
         : nothing}
@@ -98,6 +97,24 @@ export class RunViewElement extends LitElement {
       </section>
       ${renderReplans(run.replans)}
       ${run.warnings.length > 0 ? html`<section><h2>Warnings</h2><ul>${run.warnings.map((warning) => html`<li class="warning">${warning}</li>`)}</ul></section>` : nothing}`;
+  }
+
+  private renderPrompt(request: PendingView): TemplateResult {
+    return html`<li class="row"><span class="tag">${request.kind}</span> <span class="mono">${request.stepId}</span> ${request.prompt}
+      <vscode-button data-action="open-approval" aria-label=${`Open the ${request.kind} of step ${request.stepId} in the editor`} @click=${() => this.send({ type: 'openApproval', stepId: request.stepId })}>Open</vscode-button></li>`;
+  }
+
+  /** A step that is the user's to do: its instructions in full, then Done and Failed (the host asks for the note or the reason). */
+  private renderManualStep(request: PendingView): TemplateResult {
+    const [heading, ...instructions] = request.prompt.split('\n');
+    return html`<li class="manual-step" data-step-id=${request.stepId}>
+      <div><span class="tag">yours to do</span> <strong>${heading}</strong></div>
+      <div class="instructions">${instructions.join('\n').trim()}</div>
+      <div class="row">
+        <vscode-button data-action="manual-done" aria-label=${`Done: mark step ${request.stepId} done`} @click=${() => this.send({ type: 'markManualStep', stepId: request.stepId, done: true })}>Done</vscode-button>
+        <vscode-button secondary data-action="manual-failed" aria-label=${`Failed: step ${request.stepId} could not be done`} @click=${() => this.send({ type: 'markManualStep', stepId: request.stepId, done: false })}>Failed</vscode-button>
+      </div>
+    </li>`;
   }
 
   private renderStep(step: RunStepView, index: number): TemplateResult {

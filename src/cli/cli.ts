@@ -37,6 +37,8 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
         answer: { type: 'string', multiple: true },
         'accept-review': { type: 'string', multiple: true },
         'reject-review': { type: 'string', multiple: true },
+        done: { type: 'string', multiple: true },
+        failed: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', default: false },
       },
@@ -114,7 +116,7 @@ function parseConcurrency(text: string | undefined): number | undefined {
   return value;
 }
 
-function cliAnswers(values: { approve?: string[]; reject?: string[]; answer?: string[]; 'accept-review'?: string[]; 'reject-review'?: string[] }): CliAnswers {
+function cliAnswers(values: { approve?: string[]; reject?: string[]; answer?: string[]; 'accept-review'?: string[]; 'reject-review'?: string[]; done?: string[]; failed?: string[] }): CliAnswers {
   const approvals: Record<string, boolean> = {};
   for (const id of values.approve ?? []) approvals[id] = true;
   for (const id of values.reject ?? []) approvals[id] = false;
@@ -132,7 +134,27 @@ function cliAnswers(values: { approve?: string[]; reject?: string[]; answer?: st
   };
   for (const pair of values['accept-review'] ?? []) review(pair, true);
   for (const pair of values['reject-review'] ?? []) review(pair, false);
-  return { approvals, answers, reviews };
+  return { approvals, answers, reviews, manual: manualAnswers(values.done ?? [], values.failed ?? []) };
+}
+
+/** `--done STEP[=NOTE]` and `--failed STEP=REASON`: manual steps the person did, or could not do and why. */
+function manualAnswers(done: readonly string[], failed: readonly string[]): NonNullable<CliAnswers['manual']> {
+  const manual: NonNullable<CliAnswers['manual']> = {};
+  for (const pair of done) {
+    const split = pair.indexOf('=');
+    if (split === 0) throw new UsageError(`--done needs STEP or STEP=NOTE, got "${pair}".`);
+    const note = split < 0 ? '' : pair.slice(split + 1).trim();
+    manual[split < 0 ? pair : pair.slice(0, split)] = note ? { done: true, note } : { done: true };
+  }
+  for (const pair of failed) {
+    const split = pair.indexOf('=');
+    const reason = split > 0 ? pair.slice(split + 1).trim() : '';
+    if (reason === '') throw new UsageError(`--failed needs STEP=REASON (say why the step could not be done), got "${pair}".`);
+    const stepId = pair.slice(0, split);
+    if (stepId in manual) throw new UsageError(`Step ${stepId} is given both --done and --failed; give one.`);
+    manual[stepId] = { done: false, reason };
+  }
+  return manual;
 }
 
 if (require.main === module) {

@@ -67,5 +67,6 @@ const resumeHint: Record<PendingRequest['kind'], (stepId: string) => string> = {
   approval: (stepId) => `--approve ${stepId}`,
   clarification: (stepId) => `--answer ${stepId}=...`,
   review: (stepId) => `--accept-review ${stepId}`,
+  manual: (stepId) => `--done ${stepId}[=NOTE] (or --failed ${stepId}=REASON)`,
   budget: () => '--max-requests N (or --max-tokens N, --max-cost USD) above the limit reached',
 };

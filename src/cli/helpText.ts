@@ -8,6 +8,7 @@ Usage:
   task-planner resume <runId> [run options]
                      [--approve STEP] [--reject STEP] [--answer STEP=TEXT]
                      [--accept-review STEP[=NOTES]] [--reject-review STEP[=NOTES]]
+                     [--done STEP[=NOTE]] [--failed STEP=REASON]
   task-planner runs [--workspace DIR] [--json]
   task-planner --help | --version
 
@@ -47,6 +48,10 @@ Options:
   --answer STEP=TEXT  Answer STEP's pending question (resume).
   --accept-review STEP[=NOTES], --reject-review STEP[=NOTES]
                       Decide STEP's pending review, with optional notes (resume).
+  --done STEP[=NOTE]  You did STEP, a step that is yours to do; the note becomes its
+                      result (resume).
+  --failed STEP=REASON
+                      You could not do STEP; it fails with the reason (resume).
   --help, -h          Show this help.   --version  Show the version.
 
 Environment:
@@ -54,8 +59,9 @@ Environment:
   Without a key and without --base-url, "plan" uses the heuristic planner.
 
 Interaction:
-  On a terminal, approvals, questions and reviews are asked interactively. Without a
-  terminal (or when you answer "d" to defer), the run stops with status "waiting" and
+  On a terminal, approvals, questions and reviews are asked interactively, and a step
+  that is yours to do asks "Done? [y]es / [n]o (failed) / [l]ater". Without a terminal
+  (or when you answer "d" to defer, "l" for later), the run stops with status "waiting" and
   prints its pending requests; answer them with "resume".
 
 Exit codes:

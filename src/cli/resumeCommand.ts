@@ -5,7 +5,7 @@ import { followRun } from './executeCliRun';
 import { type CliRunOptions, engineOptions } from './runCommand';
 
 /** Answers given on the command line, by step id. */
-export type CliAnswers = Pick<ResumeOptions, 'approvals' | 'answers' | 'reviews'>;
+export type CliAnswers = Pick<ResumeOptions, 'approvals' | 'answers' | 'reviews' | 'manual'>;
 
 /** `resume <runId>`: continues a journaled run with the given answers. */
 export async function resumeCommand(runId: string, answers: CliAnswers, options: CliRunOptions, io: CliIo): Promise<number> {

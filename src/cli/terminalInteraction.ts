@@ -1,11 +1,12 @@
 import { createInterface } from 'node:readline/promises';
 import { deferAllInteraction } from '../core/engine/stepInteraction';
 import type { ApprovalDecision, Interaction } from '../core/ports';
+import { askManualStep } from './manualStepQuestion';
 
 /**
  * The CLI's user: questions on the terminal when `interactive` (one at a time, on
  * stderr), else every request deferred. With `yes`, approvals are granted without asking.
- * Typing "d" defers a request: the run then ends `waiting`.
+ * Typing "d" defers a request (or "l" a manual step): the run then ends `waiting`.
  */
 export function terminalInteraction(options: { interactive: boolean; yes: boolean }): Interaction {
   let queue: Promise<unknown> = Promise.resolve();
@@ -50,6 +51,10 @@ export function terminalInteraction(options: { interactive: boolean; yes: boolea
       if (answer === 'd' || answer === 'defer' || answer === '') return 'defer';
       const notes = await ask('Notes (optional): ', signal);
       return { approved: answer === 'y' || answer === 'yes', ...(notes ? { notes } : {}) };
+    },
+    async requestManualStep(request, signal) {
+      if (!options.interactive) return deferAllInteraction.requestManualStep(request, signal);
+      return askManualStep(ask, request, signal);
     },
   };
 }

@@ -93,6 +93,23 @@ export interface ReviewDecision {
 }
 
 /**
+ * A `manual` step's request: a person does the work. `instructions` is the step's input
+ * with its templates resolved (else its title); `attachments` name the request's files
+ * and selections; `depends` holds each direct dependency's result as text, by step id,
+ * each at most `manualResultPreviewLength` characters.
+ */
+export interface ManualStepRequest {
+  stepId: string;
+  title: string;
+  instructions: string;
+  attachments: Attachment[];
+  depends: Record<string, string>;
+}
+
+/** What the person says about a manual step: done (the note becomes the result), or not done and why. */
+export type ManualStepOutcome = { done: true; note?: string } | { done: false; reason: string };
+
+/**
  * The user. Every method may resolve to `'defer'` when nobody can answer now
  * (a non-interactive run); the engine then suspends that step and the run ends `waiting`.
  */
@@ -100,6 +117,8 @@ export interface Interaction {
   requestApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision | 'defer'>;
   askClarification(request: ClarificationRequest, signal: AbortSignal): Promise<string | 'defer'>;
   requestReview(request: ReviewRequest, signal: AbortSignal): Promise<ReviewDecision | 'defer'>;
+  /** Waits until the person marked the step done or failed; may take as long as the work does. */
+  requestManualStep(request: ManualStepRequest, signal: AbortSignal): Promise<ManualStepOutcome | 'defer'>;
 }
 
 /**
@@ -152,6 +171,7 @@ export interface RunStore {
 }
 
 import type { LlmChatRequest, LlmChatResponse } from './llm/llmTypes';
+import type { Attachment } from './plan/planSchema';
 
 /**
  * A language model (DESIGN §5): OpenAI-compatible, VS Code LM, or a test fake. `chat`

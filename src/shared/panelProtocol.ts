@@ -48,6 +48,8 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('cancel') }).strict(),
   /** Webview, when the user wants to answer a pending approval or question in the editor. */
   z.object({ type: z.literal('openApproval'), stepId: stepIdField }).strict(),
+  /** Webview, when the user marks a step that is theirs to do Done (`done: true`) or Failed; the host asks for the note or reason. */
+  z.object({ type: z.literal('markManualStep'), stepId: stepIdField, done: z.boolean() }).strict(),
   /** Webview, when the user opens a file the run changed. */
   z.object({ type: z.literal('openFile'), path: z.string().min(1).max(1_000) }).strict(),
   /** Webview, when the user asks to restore every file the run changed. */

@@ -20,6 +20,7 @@ export type StepStatusView =
   | 'awaiting_approval'
   | 'awaiting_clarification'
   | 'awaiting_review'
+  | 'awaiting_user'
   | 'completed'
   | 'failed'
   | 'skipped';

@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
-import type { ApprovalDecision, ApprovalRequest, ClarificationRequest, ReviewDecision, ReviewRequest } from '../core/ports';
+import type { ApprovalDecision, ApprovalRequest, ClarificationRequest, ManualStepOutcome, ManualStepRequest, ReviewDecision, ReviewRequest } from '../core/ports';
 
 /** A question a running step waits on, with how to show it again. */
 export type PendingPrompt =
   | { kind: 'approval'; stepId: string; request: ApprovalRequest; settle(decision: ApprovalDecision): void; show(): Promise<void> }
   | { kind: 'clarification'; stepId: string; request: ClarificationRequest; settle(answer: string): void; show(): Promise<void> }
-  | { kind: 'review'; stepId: string; request: ReviewRequest; settle(decision: ReviewDecision): void; show(): Promise<void> };
+  | { kind: 'review'; stepId: string; request: ReviewRequest; settle(decision: ReviewDecision): void; show(): Promise<void> }
+  | { kind: 'manual'; stepId: string; request: ManualStepRequest; settle(outcome: ManualStepOutcome): void; show(): Promise<void> };
 
 /**
  * Every request the active run waits on, by step id. Prompts dismissed by the user stay
@@ -18,7 +19,7 @@ export class PendingPrompts implements vscode.Disposable {
   /** Fires when a prompt is added or settled. */
   readonly onDidChange = this.changed.event;
 
-  /** Registers `prompt`; it leaves when settled (through `approve`, `reject`, `answer` or its own UI). */
+  /** Registers `prompt`; it leaves when settled (through `approve`, `reject`, `answer`, `finishManual` or its own UI). */
   add(prompt: PendingPrompt): void {
     this.prompts.set(prompt.stepId, prompt);
     this.update();
@@ -55,7 +56,7 @@ export class PendingPrompts implements vscode.Disposable {
   /** Approves the approval or review of `stepId` (a review with the user's notes); false when nothing of that kind waits. */
   approve(stepId: string, notes?: string): boolean {
     const prompt = this.prompts.get(stepId);
-    if (!prompt || prompt.kind === 'clarification') return false;
+    if (!prompt || prompt.kind === 'clarification' || prompt.kind === 'manual') return false;
     this.remove(stepId);
     if (prompt.kind === 'approval') prompt.settle({ approved: true });
     else prompt.settle({ approved: true, ...(notes ? { notes } : {}) });
@@ -65,7 +66,7 @@ export class PendingPrompts implements vscode.Disposable {
   /** Rejects the approval or review of `stepId`, with the user's reason. */
   reject(stepId: string, reason?: string): boolean {
     const prompt = this.prompts.get(stepId);
-    if (!prompt || prompt.kind === 'clarification') return false;
+    if (!prompt || prompt.kind === 'clarification' || prompt.kind === 'manual') return false;
     this.remove(stepId);
     if (prompt.kind === 'approval') prompt.settle({ approved: false, ...(reason ? { reason } : {}) });
     else prompt.settle({ approved: false, ...(reason ? { notes: reason } : {}) });
@@ -78,6 +79,15 @@ export class PendingPrompts implements vscode.Disposable {
     if (!prompt || prompt.kind !== 'clarification') return false;
     this.remove(stepId);
     prompt.settle(text);
+    return true;
+  }
+
+  /** Marks the manual step `stepId` done (with a note) or failed (with a reason); false when it does not wait for that. */
+  finishManual(stepId: string, outcome: ManualStepOutcome): boolean {
+    const prompt = this.prompts.get(stepId);
+    if (!prompt || prompt.kind !== 'manual') return false;
+    this.remove(stepId);
+    prompt.settle(outcome);
     return true;
   }
 

@@ -87,6 +87,7 @@ export class PlanPanel implements vscode.Disposable {
     },
     cancel: () => this.callbacks.onCancel(),
     openApproval: ({ stepId }) => this.callbacks.onOpenApproval(stepId),
+    markManualStep: ({ stepId, done }) => this.callbacks.onMarkManualStep(stepId, done),
     openFile: async ({ path }) => {
       const folder = vscode.workspace.workspaceFolders?.[0];
       if (!folder || path.split(/[\\/]/).includes('..')) return this.notice('error', `Cannot open ${path}: it is not inside the workspace.`);

@@ -13,6 +13,8 @@ export interface PlanPanelCallbacks {
   onRegenerate(feedback: string, plan: Plan): Promise<Plan | undefined>;
   /** The user wants to answer the pending approval, question or review of `stepId` in the editor. */
   onOpenApproval(stepId: string): void | Promise<void>;
+  /** The user marked the step `stepId`, which is theirs to do, Done (`done`) or Failed. */
+  onMarkManualStep(stepId: string, done: boolean): void | Promise<void>;
   /** The user asked to undo the finished run `runId`: a message saying what was restored or refused. */
   onUndoRun(runId: string): Promise<string>;
   /** Why Regenerate is not offered now (no model to take feedback), or `undefined`; read at each snapshot. */

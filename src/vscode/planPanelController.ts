@@ -60,6 +60,7 @@ export class PlanPanelController implements vscode.Disposable {
       onCancel: () => target().onCancel(),
       onRegenerate: (feedback, plan) => target().onRegenerate(feedback, plan),
       onOpenApproval: (stepId) => target().onOpenApproval(stepId),
+      onMarkManualStep: (stepId, done) => target().onMarkManualStep(stepId, done),
       onUndoRun: (runId) => target().onUndoRun(runId),
       onPlanEdited: (plan) => target().onPlanEdited?.(plan),
       regenerateBlockedReason: () => target().regenerateBlockedReason?.(),

@@ -6,6 +6,7 @@ import type { Plan } from '../core/plan/planSchema';
 import type { ReplanRecord } from '../core/replan/executeWithReplanning';
 import { describeUndo } from '../core/tools/describeUndo';
 import type { UndoReport } from '../core/tools/undoRun';
+import { markManualStep } from './manualStepPrompts';
 import type { PendingPrompts } from './pendingPrompts';
 import type { PlanPanelCallbacks } from './planPanelCallbacks';
 import type { PlanPanelController } from './planPanelController';
@@ -89,6 +90,9 @@ export function createPlanPanelFlow(deps: PlanPanelFlowDeps): PlanPanelFlow {
       const prompt = pending.get(stepId);
       if (prompt) return prompt.show();
       await vscode.window.showInformationMessage(`Task Planner: step ${stepId} is not waiting for you now. A run that was interrupted asks again when you resume it from the Runs view.`);
+    },
+    onMarkManualStep: async (stepId, done) => {
+      if (await markManualStep(pending, stepId, done)) log.info(`Step ${stepId} marked ${done ? 'done' : 'failed'} by you in the plan panel`);
     },
     onUndoRun: async (runId) => {
       const report = await runs.undo(runId);

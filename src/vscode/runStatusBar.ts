@@ -1,7 +1,15 @@
 import * as vscode from 'vscode';
 import type { RunState } from '../core/engine/runEvents';
 import { terminalStepStatuses } from '../core/engine/runEvents';
-import type { PendingPrompts } from './pendingPrompts';
+import type { PendingPrompt, PendingPrompts } from './pendingPrompts';
+
+/** What the status bar says while a step waits for each kind of prompt, and what a click offers. */
+const waitingLooks: Record<PendingPrompt['kind'], { what: string; icon: string; action: string }> = {
+  approval: { what: 'Approval needed', icon: 'shield', action: 'answer' },
+  clarification: { what: 'Answer needed', icon: 'comment-discussion', action: 'answer' },
+  review: { what: 'Review needed', icon: 'comment-discussion', action: 'answer' },
+  manual: { what: 'Your step', icon: 'person', action: 'mark it Done or Failed, or read its instructions' },
+};
 
 /**
  * The status bar item of the active run: `$(sync~spin) 2/5 steps`, or what the run waits
@@ -37,10 +45,10 @@ export class RunStatusBar implements vscode.Disposable {
     const total = state?.plan?.steps.length ?? 0;
     const done = Object.values(state?.steps ?? {}).filter((step) => terminalStepStatuses.has(step.status)).length;
     if (waiting) {
-      const what = waiting.kind === 'approval' ? 'Approval needed' : waiting.kind === 'clarification' ? 'Answer needed' : 'Review needed';
-      this.item.text = `$(${waiting.kind === 'approval' ? 'shield' : 'comment-discussion'}) Task Planner: ${what}`;
-      this.item.tooltip = `Step ${waiting.stepId} waits for you. Click to answer.`;
-      this.item.accessibilityInformation = { label: `Task Planner: ${what}, step ${waiting.stepId} waits for you. Press Enter to answer.`, role: 'button' };
+      const { what, icon, action } = waitingLooks[waiting.kind];
+      this.item.text = `$(${icon}) Task Planner: ${what}`;
+      this.item.tooltip = `Step ${waiting.stepId} waits for you. Click to ${action}.`;
+      this.item.accessibilityInformation = { label: `Task Planner: ${what}, step ${waiting.stepId} waits for you. Press Enter to ${action}.`, role: 'button' };
       this.item.command = { command: 'taskPlanner.showPending', title: 'Answer', arguments: [waiting.stepId] };
       this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     } else {

@@ -5,6 +5,7 @@ import { previewValue } from '../core/view/stepStatusView';
 import { loadRuntime } from './loadRuntime';
 import type { PendingPrompts } from './pendingPrompts';
 import type { PlanTreeProvider } from './planTreeProvider';
+import { markManualStep } from './manualStepPrompts';
 import { closeProposalDiffs, stepOf } from './proposalDocuments';
 import type { RunController } from './runController';
 
@@ -18,7 +19,8 @@ export interface StepCommandDeps {
 
 /**
  * The step actions of the Plan tree's context menu, the diff editor's title and the
- * status bar: Approve, Reject, Answer, reopen a dismissed prompt, Retry / Run from here,
+ * status bar: Approve, Reject, Answer, Done / Failed (a step that is yours to do; an
+ * optional second argument is the note or reason, else an input box asks), reopen a dismissed prompt, Retry / Run from here,
  * Skip, Open result, and Cancel run. Each takes a tree node, a step id, or nothing
  * (then the step of the active proposal diff, or the only waiting one).
  */
@@ -32,6 +34,10 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
     if (fromEditor) return fromEditor;
     const waiting = pending.list();
     return waiting.length === 1 ? waiting[0]!.stepId : undefined;
+  };
+  const markManualTarget = async (stepId: string | undefined, done: boolean, text: unknown): Promise<void> => {
+    if (!stepId) return void vscode.window.showInformationMessage('Task Planner: no step is waiting for you to do it.');
+    if (await markManualStep(pending, stepId, done, typeof text === 'string' ? text : undefined)) deps.log.info(`Step ${stepId} marked ${done ? 'done' : 'failed'} by you`);
   };
   return [
     vscode.commands.registerCommand('taskPlanner.approve', async (arg?: unknown) => {
@@ -53,6 +59,8 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
       if (typeof text === 'string') pending.answer(stepId, text);
       else await prompt.show();
     }),
+    vscode.commands.registerCommand('taskPlanner.markStepDone', (arg?: unknown, note?: string) => markManualTarget(target(arg), true, note)),
+    vscode.commands.registerCommand('taskPlanner.markStepFailed', (arg?: unknown, reason?: string) => markManualTarget(target(arg), false, reason)),
     vscode.commands.registerCommand('taskPlanner.showPending', async (arg?: unknown) => {
       const stepId = target(arg) ?? pending.list()[0]?.stepId;
       const prompt = stepId ? pending.get(stepId) : undefined;

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import type { ApprovalDecision, ApprovalRequest, ClarificationRequest, Interaction, ReviewDecision, ReviewRequest } from '../core/ports';
+import type { ApprovalDecision, ApprovalRequest, ClarificationRequest, Interaction, ManualStepOutcome, ReviewDecision, ReviewRequest } from '../core/ports';
+import { announceManualStep, showManualStepActions } from './manualStepPrompts';
 import type { PendingPrompts } from './pendingPrompts';
 import { closeProposalDiffs, type ProposalDocuments } from './proposalDocuments';
 
@@ -8,7 +9,8 @@ import { closeProposalDiffs, type ProposalDocuments } from './proposalDocuments'
  * editor with both sides virtual and waits for Approve/Reject (editor title, Plan tree,
  * or the modal fallback when the diff cannot open); a command asks with a modal showing
  * argv and working directory; a clarification asks with a QuickPick (suggestions plus
- * free text); a review with a modal. A dismissed prompt keeps waiting in `pending` and
+ * free text); a review with a modal; a manual step with a notification (Done, Failed,
+ * Show instructions) that never blocks the editor, since the work takes a while. A dismissed prompt keeps waiting in `pending` and
  * can be reopened. (In Restricted Mode tools that would ask are refused before they ask:
  * see `gateByWorkspaceTrust`.)
  */
@@ -44,6 +46,10 @@ export function createVscodeInteraction(pending: PendingPrompts, documents: Prop
         show: () => askReview(request, pending),
       }));
     },
+    requestManualStep(request, signal) {
+      const prompt = (settle: (outcome: ManualStepOutcome) => void) => ({ kind: 'manual' as const, stepId: request.stepId, request, settle, show: () => showManualStepActions(pending, request) });
+      return waitFor<ManualStepOutcome>(pending, signal, request.stepId, prompt, undefined, () => announceManualStep(pending, request));
+    },
   };
 }
 
@@ -54,6 +60,8 @@ function waitFor<T>(
   make: (settle: (value: T) => void) => Parameters<PendingPrompts['add']>[0],
   /** What the prompt leaves behind when its run is cancelled (an open diff editor). */
   onCancelled?: () => void,
+  /** How the prompt first shows, when not as it shows again (`show`). */
+  announce?: () => Promise<void>,
 ): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => {
@@ -69,7 +77,7 @@ function waitFor<T>(
     });
     pending.add(prompt);
     // A prompt that cannot show (a refused dialog) stays pending: the tree and status bar reopen it.
-    void prompt.show().then(undefined, () => undefined);
+    void (announce ?? prompt.show)().then(undefined, () => undefined);
   });
 }
 

@@ -1,10 +1,11 @@
-import type { ApprovalDecision, ApprovalRequest, ClarificationRequest, Interaction, ReviewDecision, ReviewRequest } from '../../src/core/ports';
+import type { ApprovalDecision, ApprovalRequest, ClarificationRequest, Interaction, ManualStepOutcome, ManualStepRequest, ReviewDecision, ReviewRequest } from '../../src/core/ports';
 
 /** Scripted answers by request kind; each function may return `'defer'`. Default: defer. */
 export interface Answers {
   approval?: (request: ApprovalRequest) => ApprovalDecision | 'defer' | Promise<ApprovalDecision | 'defer'>;
   clarification?: (request: ClarificationRequest) => string | 'defer' | Promise<string | 'defer'>;
   review?: (request: ReviewRequest) => ReviewDecision | 'defer' | Promise<ReviewDecision | 'defer'>;
+  manual?: (request: ManualStepRequest, signal: AbortSignal) => ManualStepOutcome | 'defer' | Promise<ManualStepOutcome | 'defer'>;
 }
 
 /** An `Interaction` that answers from `answers` and records every request it got. */
@@ -23,6 +24,10 @@ export function answeringInteraction(answers: Answers): Interaction & { asked: {
     async requestReview(request) {
       asked.push({ kind: 'review', stepId: request.stepId });
       return answers.review ? answers.review(request) : 'defer';
+    },
+    async requestManualStep(request, signal) {
+      asked.push({ kind: 'manual', stepId: request.stepId });
+      return answers.manual ? answers.manual(request, signal) : 'defer';
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { ApprovalDecision, ApprovalRequest, ClarificationRequest, Interaction, ReviewDecision, ReviewRequest } from '../../src/core/ports';
+import type { ApprovalDecision, ApprovalRequest, ClarificationRequest, Interaction, ManualStepOutcome, ManualStepRequest, ReviewDecision, ReviewRequest } from '../../src/core/ports';
 
 /** One answer of the script: a fixed value, or a function of the request. */
 type Answer<Request, Decision> = Decision | 'defer' | ((request: Request) => Decision | 'defer');
@@ -8,13 +8,15 @@ export interface InteractionScript {
   approvals?: Answer<ApprovalRequest, ApprovalDecision>[];
   clarifications?: Answer<ClarificationRequest, string>[];
   reviews?: Answer<ReviewRequest, ReviewDecision>[];
+  manual?: Answer<ManualStepRequest, ManualStepOutcome>[];
 }
 
 /** Every request received, in order. */
 export type RecordedRequest =
   | { kind: 'approval'; request: ApprovalRequest }
   | { kind: 'clarification'; request: ClarificationRequest }
-  | { kind: 'review'; request: ReviewRequest };
+  | { kind: 'review'; request: ReviewRequest }
+  | { kind: 'manual'; request: ManualStepRequest };
 
 /**
  * An `Interaction` answering from a script and recording every request. A request with no
@@ -25,7 +27,7 @@ export class ScriptedInteraction implements Interaction {
   private readonly script: Required<InteractionScript>;
 
   constructor(script: InteractionScript = {}) {
-    this.script = { approvals: [...(script.approvals ?? [])], clarifications: [...(script.clarifications ?? [])], reviews: [...(script.reviews ?? [])] };
+    this.script = { approvals: [...(script.approvals ?? [])], clarifications: [...(script.clarifications ?? [])], reviews: [...(script.reviews ?? [])], manual: [...(script.manual ?? [])] };
   }
 
   /** A script that approves every approval request. */
@@ -64,6 +66,12 @@ export class ScriptedInteraction implements Interaction {
     signal.throwIfAborted();
     this.requests.push({ kind: 'review', request });
     return answer(this.script.reviews.shift(), request, 'review');
+  }
+
+  async requestManualStep(request: ManualStepRequest, signal: AbortSignal): Promise<ManualStepOutcome | 'defer'> {
+    signal.throwIfAborted();
+    this.requests.push({ kind: 'manual', request });
+    return answer(this.script.manual.shift(), request, 'manual step');
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Plan } from '../plan/planSchema';
-import { terminalStepStatuses, type RunEvent, type RunState, type StepState, type SuppliedAnswers } from './runEvents';
+import { awaitingStatusOf, terminalStepStatuses, type RunEvent, type RunState, type StepState, type SuppliedAnswers } from './runEvents';
 
 /** The state before a run's first event. */
 export function initialRunState(runId: string): RunState {
@@ -18,7 +18,7 @@ export function initialRunState(runId: string): RunState {
 
 /** Answers with nothing in them. */
 export function emptySupplied(): SuppliedAnswers {
-  return { approvals: {}, answers: {}, reviews: {} };
+  return { approvals: {}, answers: {}, reviews: {}, manual: {} };
 }
 
 /**
@@ -104,17 +104,14 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
       draft.warnings.push(`${event.stepId}: ${event.message}`);
       return;
     case 'approval_requested':
-      update(event.stepId, { status: 'awaiting_approval', pending: event.request });
-      return;
     case 'clarification_requested':
-      update(event.stepId, { status: 'awaiting_clarification', pending: event.request });
-      return;
     case 'review_requested':
-      update(event.stepId, { status: 'awaiting_review', pending: event.request });
+    case 'manual_requested':
+      update(event.stepId, { status: awaitingStatusOf[event.request.kind], pending: event.request });
       return;
     case 'budget_exhausted':
       draft.budgetUsage = event.usage;
-      update(event.stepId, { status: 'awaiting_approval', pending: event.request });
+      update(event.stepId, { status: awaitingStatusOf.budget, pending: event.request });
       return;
     case 'request_answered':
       update(event.stepId, { status: 'running', pending: undefined });
@@ -221,16 +218,17 @@ function mergeSupplied(a: SuppliedAnswers, b: SuppliedAnswers): SuppliedAnswers 
     approvals: { ...a.approvals, ...b.approvals },
     answers: { ...a.answers, ...b.answers },
     reviews: { ...a.reviews, ...b.reviews },
+    manual: { ...a.manual, ...b.manual },
   };
 }
 
 function forgetSupplied(draft: RunState, stepId: string): void {
-  const { approvals, answers, reviews } = draft.supplied;
-  if (!(stepId in approvals) && !(stepId in answers) && !(stepId in reviews)) return;
+  const { approvals, answers, reviews, manual = {} } = draft.supplied;
+  if (!(stepId in approvals) && !(stepId in answers) && !(stepId in reviews) && !(stepId in manual)) return;
   const without = <T>(record: Record<string, T>): Record<string, T> => {
     const copy = { ...record };
     delete copy[stepId];
     return copy;
   };
-  draft.supplied = { approvals: without(approvals), answers: without(answers), reviews: without(reviews) };
+  draft.supplied = { approvals: without(approvals), answers: without(answers), reviews: without(reviews), manual: without(manual) };
 }

@@ -1,7 +1,7 @@
 import type { LoadedJournal } from '../ports';
 import { applyRunEvent, cloneRunState, initialRunState } from './reduceRunEvent';
 import { runEventProblem } from './runEventSchema';
-import { terminalStepStatuses, type RunEvent, type RunState } from './runEvents';
+import { startedStepStatuses, terminalStepStatuses, type RunEvent, type RunState } from './runEvents';
 
 /** A journal that is not a consistent history of its run; the message names the line and what is wrong. */
 export class JournalError extends Error {
@@ -67,6 +67,6 @@ function inconsistency(state: RunState, event: RunEvent, previous: RunEvent | un
     const atStart = previous?.type === 'run_started' || (previous?.type === 'step_completed' && previous.restored === true);
     return atStart ? undefined : `step "${event.stepId}" has a result restored after the run had begun`;
   }
-  const started = step.status === 'running' || step.status === 'awaiting_approval' || step.status === 'awaiting_clarification' || step.status === 'awaiting_review';
+  const started = startedStepStatuses.has(step.status);
   return started ? undefined : `step "${event.stepId}" completed but was never started`;
 }

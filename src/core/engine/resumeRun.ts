@@ -8,7 +8,8 @@ import { resolveRunOptions } from './resolveRunOptions';
 /**
  * Continues a run from its journal in `options.store` (DESIGN §4): completed steps keep
  * their results and are not re-run, steps that were running or waiting start again, and
- * the given approvals, answers and reviews answer the pending requests of their steps.
+ * the given approvals, answers, reviews and manual answers answer the pending requests of
+ * their steps.
  * A torn last journal line is skipped and reported as a warning; any other damage or
  * inconsistency rejects with a `JournalError` naming the line. A run that already
  * completed or failed resolves to its recorded result without running anything.
@@ -29,6 +30,7 @@ export function resumeRun(runId: string, options: ResumeOptions): RunHandle {
       ...(options.approvals ? { approvals: options.approvals } : {}),
       ...(options.answers ? { answers: options.answers } : {}),
       ...(options.reviews ? { reviews: options.reviews } : {}),
+      ...(options.manual ? { manual: options.manual } : {}),
     };
     const torn = journal.tornLine;
     return executeRun(

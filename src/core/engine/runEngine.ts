@@ -11,7 +11,7 @@ import { createJournalWriter } from './journalWriter';
 import { ReadyQueue } from './readyQueue';
 import { applyRunEvent, cloneRunState } from './reduceRunEvent';
 import type { ResolvedRunOptions, RunResult } from './runOptions';
-import { terminalStepStatuses, type PendingRequest, type RunEvent, type RunEventBody, type RunState } from './runEvents';
+import { requestedEventOf, terminalStepStatuses, type PendingRequest, type RunEvent, type RunEventBody, type RunState } from './runEvents';
 import { buildPlanGraph, comparePriority, dependentsToSkip, failedDependency, unmetDependencies } from './scheduler';
 import { createStepInteraction } from './stepInteraction';
 
@@ -340,9 +340,9 @@ export async function executeRun(setup: EngineSetup, control: RunControl): Promi
 
   const suspend = (id: string, error: unknown): void => {
     if (draft.steps[id]?.deferred) return;
-    const kind = isDeferredError(error) ? error.kind : 'approval';
+    const kind = isDeferredError(error) && error.kind !== 'budget' ? error.kind : 'approval';
     const request: PendingRequest = { stepId: id, kind, prompt: messageOf(error) };
-    emit({ type: `${kind === 'approval' ? 'approval' : kind === 'review' ? 'review' : 'clarification'}_requested`, stepId: id, request } as RunEventBody);
+    emit({ type: requestedEventOf[kind], stepId: id, request });
     emit({ type: 'step_deferred', stepId: id });
   };
 

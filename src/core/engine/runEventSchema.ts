@@ -8,6 +8,7 @@ const supplied = z.object({
   approvals: z.record(z.string(), z.boolean()),
   answers: z.record(z.string(), z.string()),
   reviews: z.record(z.string(), z.object({ approved: z.boolean(), notes: z.string().optional() })),
+  manual: z.record(z.string(), z.object({ done: z.boolean(), note: z.string().optional(), reason: z.string().optional() })).optional(),
 });
 const attempt = z.int().min(1);
 
@@ -28,6 +29,7 @@ const bodies: Record<RunEventType, z.ZodObject> = {
   approval_requested: z.object({ stepId, request: pendingRequest }),
   clarification_requested: z.object({ stepId, request: pendingRequest }),
   review_requested: z.object({ stepId, request: pendingRequest }),
+  manual_requested: z.object({ stepId, request: pendingRequest }),
   budget_exhausted: z.object({ stepId, request: pendingRequest, usage: z.record(z.string(), z.number()) }),
   request_answered: z.object({ stepId, kind: z.string() }),
   step_deferred: z.object({ stepId }),

@@ -1,4 +1,4 @@
-import type { ApprovalRequest, ClarificationRequest, ReviewRequest } from '../ports';
+import type { ApprovalRequest, ClarificationRequest, ManualStepRequest, ReviewRequest } from '../ports';
 import type { Plan } from '../plan/planSchema';
 import type { BudgetUsage } from '../llm/budget';
 import type { RequestKind } from '../tools/deferral';
@@ -6,7 +6,8 @@ import type { RequestKind } from '../tools/deferral';
 /**
  * A step's lifecycle (DESIGN §4): `pending` (no dependencies) or `blocked` (waiting on
  * dependencies) → `ready` → `running` → `completed` | `failed` | `skipped`, with the
- * `awaiting_*` statuses while the step waits on the user.
+ * `awaiting_*` statuses while the step waits on the user (`awaiting_user`: a person is
+ * doing the step's work).
  */
 export type StepStatus =
   | 'pending'
@@ -16,12 +17,25 @@ export type StepStatus =
   | 'awaiting_approval'
   | 'awaiting_clarification'
   | 'awaiting_review'
+  | 'awaiting_user'
   | 'completed'
   | 'failed'
   | 'skipped';
 
 /** Statuses a step never leaves within a run. */
 export const terminalStepStatuses: ReadonlySet<StepStatus> = new Set(['completed', 'failed', 'skipped']);
+
+/** The status of a step while it waits on a request of each kind (a budget pause waits like an approval). */
+export const awaitingStatusOf: Record<RequestKind, StepStatus> = {
+  approval: 'awaiting_approval',
+  clarification: 'awaiting_clarification',
+  review: 'awaiting_review',
+  budget: 'awaiting_approval',
+  manual: 'awaiting_user',
+};
+
+/** Statuses of a step that started an attempt and has not finished it. */
+export const startedStepStatuses: ReadonlySet<StepStatus> = new Set(['running', ...Object.values(awaitingStatusOf)]);
 
 /**
  * A run's status; `waiting` means suspended on pending requests, `interrupted` stopped
@@ -35,7 +49,14 @@ export interface PendingRequest {
   kind: RequestKind;
   prompt: string;
   /** The full request as the step made it (diff, argv, suggestions…). */
-  request?: ApprovalRequest | ClarificationRequest | ReviewRequest;
+  request?: ApprovalRequest | ClarificationRequest | ReviewRequest | ManualStepRequest;
+}
+
+/** An answer to a manual step given to `resumeRun`: done (with a note) or not done (with a reason). */
+export interface ManualAnswer {
+  done: boolean;
+  note?: string;
+  reason?: string;
 }
 
 /** Answers given to `resumeRun`, by step id. */
@@ -43,6 +64,8 @@ export interface SuppliedAnswers {
   approvals: Record<string, boolean>;
   answers: Record<string, string>;
   reviews: Record<string, { approved: boolean; notes?: string }>;
+  /** Absent in journals written before manual steps existed. */
+  manual?: Record<string, ManualAnswer>;
 }
 
 /** One step's state in a run. Times in milliseconds since the epoch. Never mutated: replaced. */
@@ -124,6 +147,8 @@ export type RunEvent = EventBase &
     | { type: 'approval_requested'; stepId: string; request: PendingRequest }
     | { type: 'clarification_requested'; stepId: string; request: PendingRequest }
     | { type: 'review_requested'; stepId: string; request: PendingRequest }
+    /** A `manual` step waits for the person to do its work and mark it done or failed. */
+    | { type: 'manual_requested'; stepId: string; request: PendingRequest }
     /** An LLM step was refused a call because a limit of `RunOptions.budget` is reached; `usage` is what the run had used. */
     | { type: 'budget_exhausted'; stepId: string; request: PendingRequest; usage: BudgetUsage }
     | { type: 'request_answered'; stepId: string; kind: PendingRequest['kind'] }
@@ -149,6 +174,14 @@ export type RunEvent = EventBase &
 
 /** The event types, for exhaustive handling and journal validation. */
 export type RunEventType = RunEvent['type'];
+
+/** The event that journals a request of each kind a step asks itself (a budget pause has `budget_exhausted`). */
+export const requestedEventOf = {
+  approval: 'approval_requested',
+  clarification: 'clarification_requested',
+  review: 'review_requested',
+  manual: 'manual_requested',
+} as const satisfies Record<Exclude<RequestKind, 'budget'>, RunEventType>;
 
 /** A `RunEvent` before the engine stamps it with `runId`, `seq` and `time`. */
 export type RunEventBody = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, keyof EventBase> : never) : never;

@@ -5,7 +5,7 @@ import type { Clock, Interaction, LlmClient, Logger, RunStore, WorkspaceFs } fro
 import type { CheckpointStore } from '../tools/checkpointStore';
 import type { CommandRunner } from '../tools/commandRunner';
 import type { ApprovalPolicy, Tool, ToolRegistry } from '../tools/tool';
-import type { PendingRequest, RunEvent, RunState, RunStatus, StepState } from './runEvents';
+import type { ManualAnswer, PendingRequest, RunEvent, RunState, RunStatus, StepState } from './runEvents';
 
 /** What `stepRunner` receives for one attempt of an `agent` or `synthesis_gate` step. */
 export interface StepRunnerContext {
@@ -104,6 +104,8 @@ export interface ResumeOptions extends RunOptions {
   approvals?: Record<string, boolean>;
   answers?: Record<string, string>;
   reviews?: Record<string, { approved: boolean; notes?: string }>;
+  /** Manual steps the person did (`done`, with an optional `note`) or could not do (`reason`). */
+  manual?: Record<string, ManualAnswer>;
 }
 
 /** How a run ended, with what it produced. */

@@ -1,6 +1,7 @@
-import type { ApprovalRequest, Interaction } from '../ports';
+import type { ApprovalRequest, Interaction, ManualStepOutcome } from '../ports';
 import type { RequestKind } from '../tools/deferral';
-import type { PendingRequest, RunEventBody, SuppliedAnswers } from './runEvents';
+import { describeManualStep } from './manualStepText';
+import { requestedEventOf, type ManualAnswer, type PendingRequest, type RunEventBody, type SuppliedAnswers } from './runEvents';
 
 /** A step's view of the user, plus what happened through it during one attempt. */
 export interface StepInteraction extends Interaction {
@@ -27,12 +28,12 @@ export function createStepInteraction(
     if (!signal.aborted) emit(body);
   };
   async function ask<Answer>(
-    kind: RequestKind,
+    kind: Exclude<RequestKind, 'budget'>,
     pending: PendingRequest,
     given: Answer | undefined,
     request: () => Promise<Answer | 'defer'>,
   ): Promise<Answer | 'defer'> {
-    journal({ type: `${kind === 'approval' ? 'approval' : kind === 'review' ? 'review' : 'clarification'}_requested`, stepId, request: pending } as RunEventBody);
+    journal({ type: requestedEventOf[kind], stepId, request: pending });
     let answer: Answer | 'defer';
     if (given !== undefined && !used.has(kind)) {
       used.add(kind);
@@ -69,7 +70,20 @@ export function createStepInteraction(
         base.requestReview(request, requestSignal),
       );
     },
+    requestManualStep(request, requestSignal) {
+      const given = supplied().manual?.[stepId];
+      return ask('manual', { stepId, kind: 'manual', prompt: describeManualStep(request), request }, given === undefined ? undefined : manualOutcome(given), () =>
+        base.requestManualStep(request, requestSignal),
+      );
+    },
   };
+}
+
+/** A manual answer given to `resumeRun` as the outcome the step acts on; not done without a reason says so. */
+export function manualOutcome(answer: ManualAnswer): ManualStepOutcome {
+  if (!answer.done) return { done: false, reason: answer.reason?.trim() || 'no reason given' };
+  const note = answer.note?.trim();
+  return note ? { done: true, note } : { done: true };
 }
 
 /** One line telling the user what an approval would allow. */
@@ -85,4 +99,5 @@ export const deferAllInteraction: Interaction = {
   requestApproval: () => Promise.resolve('defer'),
   askClarification: () => Promise.resolve('defer'),
   requestReview: () => Promise.resolve('defer'),
+  requestManualStep: () => Promise.resolve('defer'),
 };

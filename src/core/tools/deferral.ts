@@ -1,8 +1,9 @@
 /**
  * The kinds of user requests a step can wait on. `budget`: the run's LLM budget is used
- * up and the user decides whether to continue with higher limits.
+ * up and the user decides whether to continue with higher limits; `manual`: a person does
+ * the step's work and marks it done or failed.
  */
-export type RequestKind = 'approval' | 'clarification' | 'review' | 'budget';
+export type RequestKind = 'approval' | 'clarification' | 'review' | 'budget' | 'manual';
 
 /**
  * Thrown by a tool (or a step executor) when `Interaction` answered `'defer'`: nobody
@@ -22,7 +23,7 @@ export class DeferredError extends Error {
   }
 }
 
-const waitsFor: Record<RequestKind, string> = { approval: 'an approval', clarification: 'an answer', review: 'a review', budget: 'a higher LLM budget' };
+const waitsFor: Record<RequestKind, string> = { approval: 'an approval', clarification: 'an answer', review: 'a review', budget: 'a higher LLM budget', manual: 'you to do it and mark it done or failed' };
 
 /** True for a `DeferredError`, also across bundle copies (checked by name and shape). */
 export function isDeferredError(error: unknown): error is DeferredError {

@@ -1,3 +1,4 @@
+import { stepStatusLabels } from '../../shared/stepStatusLabels';
 import type { StepStatus } from '../engine/runEvents';
 
 /** How a step status looks in any view: a codicon id, a theme colour id and words for people. */
@@ -10,26 +11,27 @@ export interface StepStatusView {
   label: string;
 }
 
-const views: Record<StepStatus, StepStatusView> = {
-  pending: { icon: 'circle-large-outline', color: 'disabledForeground', label: 'pending' },
-  blocked: { icon: 'debug-pause', color: 'disabledForeground', label: 'blocked' },
-  ready: { icon: 'circle-large-filled', color: 'charts.blue', label: 'ready' },
-  running: { icon: 'loading~spin', color: 'charts.blue', label: 'running' },
-  awaiting_approval: { icon: 'shield', color: 'charts.yellow', label: 'awaiting approval' },
-  awaiting_clarification: { icon: 'comment-discussion', color: 'charts.yellow', label: 'awaiting answer' },
-  awaiting_review: { icon: 'eye', color: 'charts.yellow', label: 'awaiting review' },
-  completed: { icon: 'pass-filled', color: 'testing.iconPassed', label: 'completed' },
-  failed: { icon: 'error', color: 'testing.iconFailed', label: 'failed' },
-  skipped: { icon: 'debug-step-over', color: 'disabledForeground', label: 'skipped' },
+const looks: Record<StepStatus, Omit<StepStatusView, 'label'>> = {
+  pending: { icon: 'circle-large-outline', color: 'disabledForeground' },
+  blocked: { icon: 'debug-pause', color: 'disabledForeground' },
+  ready: { icon: 'circle-large-filled', color: 'charts.blue' },
+  running: { icon: 'loading~spin', color: 'charts.blue' },
+  awaiting_approval: { icon: 'shield', color: 'charts.yellow' },
+  awaiting_clarification: { icon: 'comment-discussion', color: 'charts.yellow' },
+  awaiting_review: { icon: 'eye', color: 'charts.yellow' },
+  awaiting_user: { icon: 'person', color: 'charts.yellow' },
+  completed: { icon: 'pass-filled', color: 'testing.iconPassed' },
+  failed: { icon: 'error', color: 'testing.iconFailed' },
+  skipped: { icon: 'debug-step-over', color: 'disabledForeground' },
 };
 
 /** The icon, colour and label of `status`. */
 export function stepStatusView(status: StepStatus): StepStatusView {
-  return views[status];
+  return { ...looks[status], label: stepStatusLabels[status] };
 }
 
 /** Every status in lifecycle order, for legends and tests. */
-export const stepStatuses: readonly StepStatus[] = Object.keys(views) as StepStatus[];
+export const stepStatuses: readonly StepStatus[] = Object.keys(looks) as StepStatus[];
 
 /** A duration for people: `850 ms`, `4.2 s`, `3 min 5 s`. */
 export function formatDuration(ms: number): string {

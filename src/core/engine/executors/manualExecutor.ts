@@ -1,23 +1,19 @@
 import { expandTemplatesDetailed } from '../../plan/expandTemplates';
-import type { Attachment } from '../../plan/planSchema';
 import { DeferredError } from '../../tools/deferral';
+import { manualResultPreview } from '../manualStepText';
 import type { ExecuteContext, PrepareContext, PreparedInput, StepExecutor } from './stepExecutor';
 import { StepFailure } from './stepExecutor';
-
-/** Longest preview of one dependency's result in the instructions, in characters. */
-export const manualResultPreviewLength = 600;
 
 /** What a completed manual step returns when the person left no note. */
 export const manualDoneWithoutNote = 'Done by you.';
 
 /**
  * `manual` steps: a person does the work the step's input (else its title) describes.
- * The person is asked through the review request of the `Interaction` port, worded as
- * "Mark <id> done?" with the instructions, the step's attachments and the results of its
- * dependencies: approving means done (the notes, else `manualDoneWithoutNote`, become the
- * result); rejecting means it could not be done (the step fails with the notes as reason,
- * never retried); a deferred answer suspends the step like any review (resumed with a
- * review answer for the step).
+ * The person is asked through `Interaction.requestManualStep` with the instructions, the
+ * step's attachments and the results of its dependencies, and may take as long as the
+ * work does. Done: the note (else `manualDoneWithoutNote`) is the result. Not done: the
+ * step fails with the person's reason and is never retried (nothing would change).
+ * Deferred: the step waits and the run ends `waiting` (resumed with a manual answer).
  */
 export const manualExecutor: StepExecutor = {
   prepare(ctx: PrepareContext): PreparedInput {
@@ -27,28 +23,13 @@ export const manualExecutor: StepExecutor = {
 
   async execute(ctx: ExecuteContext, input: unknown): Promise<unknown> {
     const { step } = ctx;
-    const prompt = manualPrompt(step.id, String(input), step.attachments ?? [], ctx.depends);
-    const decision = await ctx.interaction.requestReview({ stepId: step.id, title: step.title, prompt }, ctx.signal);
-    if (decision === 'defer') throw new DeferredError('review', step.id);
-    const notes = decision.notes?.trim();
-    if (!decision.approved) throw new StepFailure(`You marked step ${step.id} as not done${notes ? `: ${notes}` : ' (no reason given)'}.`, false);
-    return notes ? notes : manualDoneWithoutNote;
+    const depends = Object.fromEntries(Object.entries(ctx.depends).map(([id, result]) => [id, manualResultPreview(result)]));
+    const outcome = await ctx.interaction.requestManualStep(
+      { stepId: step.id, title: step.title, instructions: String(input), attachments: [...(step.attachments ?? [])], depends },
+      ctx.signal,
+    );
+    if (outcome === 'defer') throw new DeferredError('manual', step.id);
+    if (!outcome.done) throw new StepFailure(`You marked step ${step.id} as failed: ${outcome.reason.trim() || 'no reason given'}.`, false);
+    return outcome.note?.trim() || manualDoneWithoutNote;
   },
 };
-
-function manualPrompt(stepId: string, instructions: string, attachments: readonly Attachment[], depends: Readonly<Record<string, unknown>>): string {
-  const lines = [`Mark ${stepId} done? This step is yours to do:`, instructions];
-  if (attachments.length > 0) lines.push('', `Attached: ${attachments.map((attachment) => attachment.label ?? attachment.ref).join(', ')}`);
-  const results = Object.entries(depends);
-  if (results.length > 0) {
-    lines.push('', 'Results of the steps before it:');
-    for (const [id, result] of results) lines.push(`${id}: ${preview(result)}`);
-  }
-  lines.push('', 'Approve once you have done it (your notes become its result). Reject if it cannot be done (your notes say why).');
-  return lines.join('\n');
-}
-
-function preview(value: unknown): string {
-  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
-  return text.length <= manualResultPreviewLength ? text : `${text.slice(0, manualResultPreviewLength - 1)}…`;
-}

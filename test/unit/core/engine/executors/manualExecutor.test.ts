@@ -3,7 +3,7 @@ import { createMemoryRunStore } from '../../../../../src/core/engine/memoryRunSt
 import { resumeRun } from '../../../../../src/core/engine/resumeRun';
 import { runPlan } from '../../../../../src/core/engine/runPlan';
 import type { StepRunner } from '../../../../../src/core/engine/runOptions';
-import type { ReviewRequest } from '../../../../../src/core/ports';
+import type { ManualStepRequest } from '../../../../../src/core/ports';
 import { answeringInteraction } from '../../../../fakes/answeringInteraction';
 import { ManualClock } from '../../../../fakes/manualClock';
 import { makePlan, makeStep } from '../../../../support/randomPlans';
@@ -23,48 +23,108 @@ describe('manual steps in a run', () => {
       makeStep('after', { dependsOn: ['S002'], input: 'after {{results.S002}}' }),
     ]);
   const stepRunner: StepRunner = async (step, ctx) => (step.id === 'find' ? 'the changelog' : ctx.input);
+  const clock = () => new ManualClock(0, { autoAdvance: true });
 
-  it('asks the person to mark it done, with its instructions, attachments and the results before it; the note is the result', async () => {
-    const asked: ReviewRequest[] = [];
-    const interaction = answeringInteraction({ review: (request) => (asked.push(request), { approved: true, notes: ' Added a usage section ' }) });
-    const result = await runPlan(plan(), { clock: new ManualClock(0, { autoAdvance: true }), stepRunner, interaction }).result;
+  it('asks the person with its instructions, attachments and the results before it; done with a note makes the note its result', async () => {
+    const asked: ManualStepRequest[] = [];
+    const interaction = answeringInteraction({ manual: (request) => (asked.push(request), { done: true, note: ' Added a usage section ' }) });
+    const result = await runPlan(plan(), { clock: clock(), stepRunner, interaction }).result;
     assert.equal(result.status, 'completed');
     assert.equal(result.results['S002'], 'Added a usage section');
     assert.equal(result.results['after'], 'after Added a usage section');
-    assert.equal(asked.length, 1);
-    assert.equal(asked[0]!.title, 'Update the README');
-    assert.match(asked[0]!.prompt, /^Mark S002 done\? This step is yours to do:\nUpdate README\.md with what the changelog says\n/);
-    assert.match(asked[0]!.prompt, /Attached: selection in src\/util\.js \(lines 1-9\)/);
-    assert.match(asked[0]!.prompt, /find: the changelog/);
+    assert.deepEqual(asked, [
+      {
+        stepId: 'S002',
+        title: 'Update the README',
+        instructions: 'Update README.md with what the changelog says',
+        attachments: [{ kind: 'file', ref: 'src/util.js#L1-L9', label: 'selection in src/util.js (lines 1-9)' }],
+        depends: { find: 'the changelog' },
+      },
+    ]);
+    assert.deepEqual(interaction.asked, [{ kind: 'manual', stepId: 'S002' }], 'a manual step asks nothing else (no review, no approval)');
   });
 
-  it('is never completed without the person: done without a note says so', async () => {
-    const interaction = answeringInteraction({ review: () => ({ approved: true }) });
-    const result = await runPlan(plan(), { clock: new ManualClock(0, { autoAdvance: true }), stepRunner, interaction }).result;
-    assert.equal(result.results['S002'], 'Done by you.');
+  it('shows the step as yours to do while the person works on it, with its instructions as the pending prompt', async () => {
+    let release!: () => void;
+    const interaction = answeringInteraction({ manual: () => new Promise((resolve) => (release = () => resolve({ done: true }))) });
+    const handle = runPlan(plan(), { clock: clock(), stepRunner, interaction });
+    while (handle.state().steps['S002']?.status !== 'awaiting_user') await new Promise((resolve) => setImmediate(resolve));
+    const pending = handle.state().steps['S002']?.pending;
+    assert.equal(pending?.kind, 'manual');
+    assert.equal(pending?.prompt, 'Step S002 is yours to do: Update the README\nUpdate README.md with what the changelog says\n\nAttached: selection in src/util.js (lines 1-9)\n\nResults of the steps before it:\nfind: the changelog');
+    release();
+    const result = await handle.result;
+    assert.equal(result.results['S002'], 'Done by you.', 'done without a note says who did it');
   });
 
-  it('fails, without a retry, when the person says it could not be done; a critical one halts the run', async () => {
-    const interaction = answeringInteraction({ review: () => ({ approved: false, notes: 'no access to the wiki' }) });
-    const halted = await runPlan(plan(), { clock: new ManualClock(0, { autoAdvance: true }), stepRunner, interaction }).result;
+  it('fails with the reason, without a retry, when the person could not do it; a critical one halts the run', async () => {
+    const interaction = answeringInteraction({ manual: () => ({ done: false, reason: 'no access to the wiki' }) });
+    const halted = await runPlan(plan(), { clock: clock(), stepRunner, interaction }).result;
     assert.equal(halted.status, 'failed');
     assert.equal(halted.steps['S002']?.status, 'failed');
-    assert.equal(halted.steps['S002']?.error, 'You marked step S002 as not done: no access to the wiki.');
-    assert.equal(halted.steps['S002']?.attempts, 1);
+    assert.equal(halted.steps['S002']?.error, 'You marked step S002 as failed: no access to the wiki.');
+    assert.equal(halted.steps['after']?.status, 'skipped');
     const retrying = makePlan(plan(false).steps.map((step) => (step.id === 'S002' ? { ...step, onFailure: 'retry' as const, maxAttempts: 3 } : step)));
-    const skipped = await runPlan(retrying, { clock: new ManualClock(0, { autoAdvance: true }), stepRunner, interaction }).result;
-    assert.equal(skipped.steps['S002']?.attempts, 1);
-    assert.equal(skipped.steps['after']?.status, 'skipped');
+    const again = await runPlan(retrying, { clock: clock(), stepRunner, interaction }).result;
+    assert.equal(again.steps['S002']?.attempts, 1, 'asking again would not change the answer');
+    assert.equal(interaction.asked.filter((entry) => entry.kind === 'manual').length, 2);
   });
 
-  it('waits when nobody can answer now, and completes on resume with the answer', async () => {
+  it('defers: the run ends waiting on a manual request; resume with done completes it, with the note as result', async () => {
     const store = createMemoryRunStore();
-    const clock = new ManualClock(0, { autoAdvance: true });
-    const first = await runPlan(plan(), { store, clock, stepRunner, idSource: () => 'm1' }).result;
+    const first = await runPlan(plan(), { store, clock: clock(), stepRunner, idSource: () => 'm1' }).result;
     assert.equal(first.status, 'waiting');
-    assert.deepEqual(first.pending?.map((request) => [request.stepId, request.kind]), [['S002', 'review']]);
-    const second = await resumeRun('m1', { store, clock, stepRunner, reviews: { S002: { approved: true, notes: 'done on Monday' } } }).result;
+    assert.deepEqual(first.pending?.map((request) => [request.stepId, request.kind]), [['S002', 'manual']]);
+    assert.equal(first.steps['after']?.status, 'blocked');
+    const journal = await store.load('m1');
+    assert.ok(journal?.entries.some((entry) => entry.type === 'manual_requested'), 'the request is journaled');
+    const second = await resumeRun('m1', { store, clock: clock(), stepRunner, manual: { S002: { done: true, note: 'done on Monday' } } }).result;
     assert.equal(second.status, 'completed');
     assert.equal(second.results['S002'], 'done on Monday');
+    assert.equal(second.results['after'], 'after done on Monday');
+  });
+
+  it('resume with not done fails the step with the reason (or says none was given)', async () => {
+    const store = createMemoryRunStore();
+    await runPlan(plan(), { store, clock: clock(), stepRunner, idSource: () => 'm2' }).result;
+    const failed = await resumeRun('m2', { store, clock: clock(), stepRunner, manual: { S002: { done: false, reason: 'the wiki is down' } } }).result;
+    assert.equal(failed.steps['S002']?.status, 'failed');
+    assert.equal(failed.steps['S002']?.error, 'You marked step S002 as failed: the wiki is down.');
+    await runPlan(plan(), { store, clock: clock(), stepRunner, idSource: () => 'm3' }).result;
+    const noReason = await resumeRun('m3', { store, clock: clock(), stepRunner, manual: { S002: { done: false } } }).result;
+    assert.equal(noReason.steps['S002']?.error, 'You marked step S002 as failed: no reason given.');
+  });
+
+  it('a resume without an answer for it asks the person again', async () => {
+    const store = createMemoryRunStore();
+    await runPlan(plan(), { store, clock: clock(), stepRunner, idSource: () => 'm4' }).result;
+    const interaction = answeringInteraction({ manual: () => ({ done: true, note: 'asked again' }) });
+    const resumed = await resumeRun('m4', { store, clock: clock(), stepRunner, interaction }).result;
+    assert.equal(resumed.results['S002'], 'asked again');
+    assert.deepEqual(interaction.asked, [{ kind: 'manual', stepId: 'S002' }]);
+  });
+
+  it('cancel while the person works: the question is withdrawn, the run ends cancelled and the step is asked again on resume', async () => {
+    const store = createMemoryRunStore();
+    let withdrawn = false;
+    const waiting = answeringInteraction({
+      manual: (_request, signal) =>
+        new Promise((_resolve, reject) =>
+          signal.addEventListener('abort', () => {
+            withdrawn = true;
+            reject(signal.reason as Error);
+          }),
+        ),
+    });
+    const handle = runPlan(plan(), { store, clock: clock(), stepRunner, interaction: waiting, idSource: () => 'm5' });
+    while (handle.state().steps['S002']?.status !== 'awaiting_user') await new Promise((resolve) => setImmediate(resolve));
+    handle.cancel('Stop, please.');
+    const cancelled = await handle.result;
+    assert.equal(cancelled.status, 'cancelled');
+    assert.ok(withdrawn, "the interaction's signal is aborted, so the editor takes the prompt away");
+    assert.notEqual(cancelled.steps['S002']?.status, 'completed');
+    const resumed = await resumeRun('m5', { store, clock: clock(), stepRunner, manual: { S002: { done: true } } }).result;
+    assert.equal(resumed.status, 'completed');
+    assert.equal(resumed.results['S002'], 'Done by you.');
   });
 });

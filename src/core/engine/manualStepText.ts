@@ -1,0 +1,29 @@
+import type { ManualStepRequest } from '../ports';
+
+/** Longest text of one dependency's result in a manual step's request, in characters. */
+export const manualResultPreviewLength = 600;
+
+/**
+ * A dependency's result as text for a person: strings as they are, anything else as JSON,
+ * cut to `manualResultPreviewLength` characters (ending in `…` when cut).
+ */
+export function manualResultPreview(value: unknown): string {
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+  return text.length <= manualResultPreviewLength ? text : `${text.slice(0, manualResultPreviewLength - 1)}…`;
+}
+
+/**
+ * What a manual step asks of the person, as plain text: a first line naming the step,
+ * the instructions, the attachments and the results of the steps before it. Every view
+ * (editor, panel, terminal, journal) shows this text and adds its own ways to answer.
+ */
+export function describeManualStep(request: ManualStepRequest): string {
+  const lines = [`Step ${request.stepId} is yours to do: ${request.title}`, request.instructions];
+  if (request.attachments.length > 0) lines.push('', `Attached: ${request.attachments.map((attachment) => attachment.label ?? attachment.ref).join(', ')}`);
+  const results = Object.entries(request.depends);
+  if (results.length > 0) {
+    lines.push('', 'Results of the steps before it:');
+    for (const [id, result] of results) lines.push(`${id}: ${result}`);
+  }
+  return lines.join('\n');
+}

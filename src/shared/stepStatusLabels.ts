@@ -1,0 +1,16 @@
+import type { StepStatusView } from './panelViewModel';
+
+/** Each step status in words for people (short, lower case), the same in every view. */
+export const stepStatusLabels: Record<StepStatusView, string> = {
+  pending: 'pending',
+  blocked: 'blocked',
+  ready: 'ready',
+  running: 'running',
+  awaiting_approval: 'awaiting approval',
+  awaiting_clarification: 'awaiting answer',
+  awaiting_review: 'awaiting review',
+  awaiting_user: 'yours to do',
+  completed: 'completed',
+  failed: 'failed',
+  skipped: 'skipped',
+};
