@@ -28,6 +28,9 @@ const wasmPageBytes = 64 * 1024;
 /** What the QuickJS module itself needs before any predicate runs (its `INITIAL_MEMORY`). */
 const engineBytes = 16 * 1024 * 1024;
 
+/** The host's WebAssembly API, which this project's TypeScript libraries do not describe. */
+const webAssembly = (globalThis as unknown as { WebAssembly: { Memory: new (descriptor: { initial: number; maximum: number }) => object } }).WebAssembly;
+
 /** Loaded modules by memory limit (in practice one); an entry is dropped when its memory must go. */
 const modules = new Map<number, Promise<QuickJSWASMModule>>();
 
@@ -43,7 +46,7 @@ const modules = new Map<number, Promise<QuickJSWASMModule>>();
 function loadQuickJs(memoryLimitBytes: number): Promise<QuickJSWASMModule> {
   let loading = modules.get(memoryLimitBytes);
   if (!loading) {
-    const wasmMemory = new WebAssembly.Memory({ initial: engineBytes / wasmPageBytes, maximum: Math.ceil((engineBytes + memoryLimitBytes) / wasmPageBytes) });
+    const wasmMemory = new webAssembly.Memory({ initial: engineBytes / wasmPageBytes, maximum: Math.ceil((engineBytes + memoryLimitBytes) / wasmPageBytes) });
     loading = newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmMemory })).catch((error: unknown) => {
       modules.delete(memoryLimitBytes);
       throw new Error(`Could not load the QuickJS sandbox used for predicates: ${messageOf(error)}. Reinstall dependencies or rebuild (the .wasm file must sit next to the bundle).`);
