@@ -17,12 +17,10 @@ describe('cliModel', function () {
   it('--timeout (seconds) ends an attempt whose server sent headers and then nothing, and the retry gets the answer', async () => {
     server.enqueue({ kind: 'stall' }, { kind: 'message', content: 'second attempt' });
     const llm = cliModel({ ...base, baseUrl: server.baseURL, timeout: '0.3' });
-    const began = Date.now();
+    // Without the limit the stalled attempt never ends (the test's own time-out fails it).
     const reply = await llm!.chat({ messages: [{ role: 'user', content: 'hi' }], signal: new AbortController().signal, stream: true });
     assert.equal(reply.text, 'second attempt');
     assert.equal(server.chatRequests.length, 2);
-    // 0.3 s for the stalled attempt, then the client's first backoff of 1 s.
-    assert.ok(Date.now() - began < 2_000, `took ${Date.now() - began} ms`);
   });
 
   it('refuses a --timeout that is not a positive number of seconds', () => {

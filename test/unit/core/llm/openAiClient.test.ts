@@ -250,38 +250,35 @@ describe('createOpenAiClient against the fake OpenAI server', function () {
   it('ends an attempt whose server sent the headers and then nothing, streamed or not, at the time limit', async () => {
     for (const stream of [false, true]) {
       server.enqueue({ kind: 'stall' });
-      const began = Date.now();
+      // Without the limit the call never ends (the test's own time-out fails it).
       const error = await rejection(client({ timeoutMs: 300, maxAttempts: 1 }).chat({ messages: user, signal, stream }));
       assert.equal(error.kind, 'timeout', error.message);
-      assert.match(error.message, /300 ms/);
-      assert.ok(Date.now() - began < 1_500, `took ${Date.now() - began} ms`);
+      assert.match(error.message, /no complete reply within 300 ms/);
     }
   });
 
   it('ends a stream that goes silent between chunks at the silence limit, long before the time limit', async () => {
     server.enqueue({ kind: 'stall', sentChunks: 2 });
     const deltas: LlmDelta[] = [];
-    const began = Date.now();
-    const error = await rejection(client({ timeoutMs: 10_000, silenceTimeoutMs: 250, maxAttempts: 1 }).chat({ messages: user, signal, stream: true, onDelta: (delta) => deltas.push(delta) }));
+    const error = await rejection(client({ timeoutMs: 60_000, silenceTimeoutMs: 250, maxAttempts: 1 }).chat({ messages: user, signal, stream: true, onDelta: (delta) => deltas.push(delta) }));
     assert.equal(error.kind, 'timeout');
     assert.match(error.message, /nothing for 250 ms/);
     assert.equal(deltas.length, 2, 'the chunks before the silence arrived');
-    assert.ok(Date.now() - began < 1_500, `took ${Date.now() - began} ms`);
   });
 
   it('ends a reply that trickles in one byte at a time at the time limit, streamed or not, and retries it', async () => {
     for (const stream of [false, true]) {
       server.enqueue({ kind: 'drip', content: 'never finished in time', intervalMs: 40 }, { kind: 'message', content: 'whole' });
-      const began = Date.now();
+      // 'never finished in time' takes over 200 bytes at 40 ms each: about 8 s without the limit.
       const reply = await client({ timeoutMs: 400, silenceTimeoutMs: 300, initialBackoffMs: 1 }).chat({ messages: user, signal, stream });
       assert.equal(reply.text, 'whole');
-      assert.ok(Date.now() - began < 1_500, `took ${Date.now() - began} ms`);
+      assert.equal(server.chatRequests.length, stream ? 4 : 2);
     }
   });
 
-  it('waits for a reply that arrives within the time limit, however slowly its first byte comes', async () => {
+  it('waits for a reply that trickles in within the time limit, never silent for long', async () => {
     server.enqueue({ kind: 'drip', content: 'ok', intervalMs: 2 });
-    const reply = await client({ timeoutMs: 5_000, silenceTimeoutMs: 1_000 }).chat({ messages: user, signal, stream: true });
+    const reply = await client({ timeoutMs: 60_000, silenceTimeoutMs: 5_000 }).chat({ messages: user, signal, stream: true });
     assert.equal(reply.text, 'ok');
   });
 

@@ -43,7 +43,7 @@ describe('token counts of hostile text', () => {
       const count = countTokens(text);
       const cut = truncateToTokens(text, 1_000, { marker: '…' });
       assert.ok(count > 1_000 && countTokens(cut) <= 1_000 && cut.endsWith('…'));
-      assert.ok(performance.now() - began < 1_500, `took ${Math.round(performance.now() - began)} ms`);
+      assert.ok(performance.now() - began < 3_000, `took ${Math.round(performance.now() - began)} ms`);
     }
   });
 });

@@ -52,7 +52,7 @@ describe('search_text', () => {
     const began = performance.now();
     const result = await searchTextTool.run(makeToolContext({ workspace: hostile }), { query: '^(a+)+$', regex: true }, neverAborted);
     assert.deepEqual(result.matches.map((match) => `${match.path}:${match.line}`), ['b.txt:1']);
-    assert.ok(performance.now() - began < 1_000, `took ${Math.round(performance.now() - began)} ms`);
+    assert.ok(performance.now() - began < 3_000, `took ${Math.round(performance.now() - began)} ms`);
   });
 
   it('keeps JavaScript meanings the linear-time engine spells differently', async () => {
