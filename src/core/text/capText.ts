@@ -31,14 +31,15 @@ export function capText(text: string, maxChars: number): string {
 
 /**
  * `value` (a JSON-like value) with its strings capped so that its JSON text stays near
- * `maxChars`: strings get what is left of the budget in document order, and once it is
- * spent, later array items and object members are replaced by one marker string each
+ * `maxChars` (a string alone is `capText`): strings get at most half of what is left of the
+ * budget, in document order; once it is spent, later array items and object members are replaced by one marker string each
  * ("… (N more items cut)" / "… (N more fields cut)"). A value that fits is returned as it
  * is (same object), and so is one `JSON.stringify` refuses (a cycle, a BigInt).
  */
 export function capValue(value: unknown, maxChars: number): unknown {
   const size = jsonLength(value);
   if (size === undefined || size <= maxChars) return value;
+  if (typeof value === 'string') return capText(value, maxChars);
   const budget = { left: maxChars };
   return capWithin(value, budget);
 }
@@ -51,7 +52,8 @@ const minStringChars = 64;
 
 function capWithin(value: unknown, budget: Budget): unknown {
   if (typeof value === 'string') {
-    const kept = capText(value, Math.max(minStringChars, budget.left));
+    // At most half of what is left, so one long string does not starve the members after it.
+    const kept = capText(value, Math.max(minStringChars, Math.floor(budget.left / 2)));
     budget.left -= kept.length + 2;
     return kept;
   }
