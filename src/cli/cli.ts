@@ -30,6 +30,8 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
         'max-requests': { type: 'string' },
         'max-tokens': { type: 'string' },
         'max-cost': { type: 'string' },
+        timeout: { type: 'string' },
+        'allow-insecure-key': { type: 'boolean', default: false },
         yes: { type: 'boolean', short: 'y', default: false },
         json: { type: 'boolean', default: false },
         approve: { type: 'string', multiple: true },
@@ -71,6 +73,8 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
       maxRequests: values['max-requests'],
       maxTokens: values['max-tokens'],
       maxCost: values['max-cost'],
+      timeout: values.timeout,
+      allowInsecureKey: values['allow-insecure-key'],
     };
     switch (command) {
       case 'plan':

@@ -1,3 +1,4 @@
+import { baseUrlProblem } from '../core/llm/baseUrlProblem';
 import { createBudgetTracker, type BudgetLimits, type BudgetTracker } from '../core/llm/budget';
 import { createOpenAiClient } from '../core/llm/openAiClient';
 import type { LlmClient } from '../core/ports';
@@ -12,6 +13,10 @@ export interface CliModelOptions {
   maxRequests: string | undefined;
   maxTokens: string | undefined;
   maxCost: string | undefined;
+  /** `--timeout`: seconds one model request may take, its whole reply included. */
+  timeout: string | undefined;
+  /** `--allow-insecure-key`: send the key over plain http to another machine all the same. */
+  allowInsecureKey: boolean;
 }
 
 const defaultBaseUrl = 'https://api.openai.com/v1';
@@ -20,12 +25,23 @@ const defaultModel = 'gpt-4o-mini';
 /**
  * The OpenAI-compatible model the command line uses, or `undefined` when there is neither
  * an API key in the environment nor `--base-url` (a local server needs no key). The key is
- * never printed.
+ * never printed. A base URL that `baseUrlProblem` refuses, or a bad `--timeout`, is a
+ * `UsageError`.
  */
 export function cliModel(options: CliModelOptions): LlmClient | undefined {
   const apiKey = options.env['OPENAI_API_KEY']?.trim() || options.env['TASK_PLANNER_API_KEY']?.trim() || undefined;
+  const timeoutSeconds = positive(options.timeout, '--timeout', false, 'number of seconds');
   if (apiKey === undefined && options.baseUrl === undefined) return undefined;
-  return createOpenAiClient({ baseURL: options.baseUrl ?? defaultBaseUrl, model: options.model ?? defaultModel, ...(apiKey ? { apiKey } : {}) });
+  const baseURL = options.baseUrl ?? defaultBaseUrl;
+  const problem = baseUrlProblem(baseURL, { sendsKey: apiKey !== undefined, allowInsecureKey: options.allowInsecureKey, allowHint: 'add --allow-insecure-key' });
+  if (problem !== undefined) throw new UsageError(problem);
+  return createOpenAiClient({
+    baseURL,
+    model: options.model ?? defaultModel,
+    allowInsecureKey: options.allowInsecureKey,
+    ...(apiKey ? { apiKey } : {}),
+    ...(timeoutSeconds === undefined ? {} : { timeoutMs: Math.ceil(timeoutSeconds * 1000) }),
+  });
 }
 
 /** The run's budget from `--max-requests`, `--max-tokens` and `--max-cost`, or `undefined` without any. */
@@ -40,11 +56,11 @@ export function cliBudget(options: CliModelOptions): BudgetTracker | undefined {
   return Object.keys(limits).length === 0 ? undefined : createBudgetTracker(limits);
 }
 
-function positive(text: string | undefined, flag: string, whole: boolean): number | undefined {
+function positive(text: string | undefined, flag: string, whole: boolean, what = whole ? 'whole number' : 'number'): number | undefined {
   if (text === undefined) return undefined;
-  const value = Number(text);
+  const value = text.trim() === '' ? Number.NaN : Number(text);
   if (!Number.isFinite(value) || value <= 0 || (whole && !Number.isInteger(value))) {
-    throw new UsageError(`${flag} must be a positive ${whole ? 'whole number' : 'number'}, got "${text}".`);
+    throw new UsageError(`${flag} must be a positive ${what}, got "${text}".`);
   }
   return value;
 }

@@ -25,7 +25,8 @@ Commands:
   runs       List the runs journaled in the workspace, newest first, with their status.
 
 Run options: [--workspace DIR] [--concurrency N] [--yes] [--json] [--base-url URL]
-             [--model M] [--max-requests N] [--max-tokens N] [--max-cost USD]
+             [--model M] [--timeout SECONDS] [--allow-insecure-key]
+             [--max-requests N] [--max-tokens N] [--max-cost USD]
 
 Options:
   --workspace DIR     Workspace root the tools act on (default: the current directory).
@@ -35,6 +36,13 @@ Options:
                       key is set; a local server such as http://127.0.0.1:11434/v1 needs none).
   --model M           Model name (default gpt-4o-mini). With a key or --base-url, agent
                       steps and synthesis gates run on this model in "run" and "resume" too.
+  --timeout SECONDS   Time limit of one model request, in seconds, its whole reply included
+                      (default 120; a streamed reply also ends after 60 s without a chunk).
+                      A request that times out is retried, at most 4 attempts in all.
+  --allow-insecure-key
+                      Send the API key even over plain http:// to another machine (refused
+                      by default: anyone on the way could read it). http to this machine
+                      (localhost, 127.0.0.1) and https need no flag.
   --max-requests N, --max-tokens N, --max-cost USD
                       The run's LLM budget. When a limit is reached the run stops "waiting"
                       before the next model call; resume it with higher limits to continue.

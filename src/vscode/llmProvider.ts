@@ -1,4 +1,5 @@
 import type { LlmClient } from '../core/ports';
+import { baseUrlProblem } from '../core/llm/baseUrlProblem';
 import { isLocalBaseUrl, selectProvider, type ProviderChoice } from '../core/llm/selectProvider';
 import type { ApiKeyStore } from './apiKeyStore';
 import { loadRuntime } from './loadRuntime';
@@ -18,7 +19,8 @@ export interface ResolvedProvider {
  * there is one, else the OpenAI-compatible endpoint when a key is stored or the base URL
  * is local, else the heuristic planner. The `openai` package is loaded only here, on
  * first use, so activation stays cheap. Throws with a clear message when an explicitly
- * chosen provider cannot be used.
+ * chosen provider cannot be used, or when `baseUrlProblem` refuses the base URL (a key
+ * over plain http to another machine without taskPlanner.llm.allowInsecureKey).
  */
 export async function resolveProvider(settings: TaskPlannerSettings, keys: ApiKeyStore): Promise<ResolvedProvider> {
   const apiKey = await keys.get();
@@ -30,7 +32,9 @@ export async function resolveProvider(settings: TaskPlannerSettings, keys: ApiKe
   }
   if (choice === 'openai') {
     if (!apiKey && !isLocalBaseUrl(settings.baseUrl)) throw new Error('taskPlanner.llm.provider is "openai" but no API key is stored: run "Task Planner: Set API key", or point taskPlanner.llm.baseUrl at a local server.');
-    const llm = loadRuntime().createOpenAiClient({ baseURL: settings.baseUrl, model: settings.model, timeoutMs: settings.requestTimeoutMs, ...(apiKey ? { apiKey } : {}) });
+    const problem = baseUrlProblem(settings.baseUrl, { sendsKey: Boolean(apiKey), allowInsecureKey: settings.allowInsecureKey, allowHint: 'turn on taskPlanner.llm.allowInsecureKey in your user settings' });
+    if (problem !== undefined) throw new Error(`taskPlanner.llm.baseUrl: ${problem}`);
+    const llm = loadRuntime().createOpenAiClient({ baseURL: settings.baseUrl, model: settings.model, timeoutMs: settings.requestTimeoutMs, allowInsecureKey: settings.allowInsecureKey, ...(apiKey ? { apiKey } : {}) });
     return { choice, llm, label: `OpenAI-compatible (${settings.model} at ${safeOrigin(settings.baseUrl)})` };
   }
   return { choice, llm: undefined, label: 'heuristic planner (no model)' };

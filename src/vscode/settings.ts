@@ -9,6 +9,8 @@ import type { ApprovalPolicy } from '../core/tools/tool';
 export interface TaskPlannerSettings {
   provider: ProviderSetting;
   baseUrl: string;
+  /** Send the API key over plain http to another machine all the same (user settings only). */
+  allowInsecureKey: boolean;
   model: string;
   /** Family of the VS Code chat model to prefer (empty: the first available). */
   vscodeModelFamily: string;
@@ -46,6 +48,7 @@ export function readSettings(): TaskPlannerSettings {
   return {
     provider: config.get<ProviderSetting>('llm.provider', 'auto'),
     baseUrl: config.get<string>('llm.baseUrl', 'https://api.openai.com/v1').trim(),
+    allowInsecureKey: config.get<boolean>('llm.allowInsecureKey', false) === true,
     model: config.get<string>('llm.model', 'gpt-4o-mini').trim(),
     vscodeModelFamily: config.get<string>('llm.vscodeModelFamily', '').trim(),
     strategy: config.get<PlanningStrategy>('strategy', 'react'),

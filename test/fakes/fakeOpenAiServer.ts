@@ -55,6 +55,10 @@ export type FakeReply = (
   | { kind: 'empty_choices' }
   /** Sends the first `afterChars` characters of `content` (streamed: as chunks), then destroys the socket. */
   | { kind: 'cut'; content: string; afterChars: number }
+  /** Sends the status line and headers (streamed: also `sentChunks` content chunks of "x"), then nothing, keeping the connection open. */
+  | { kind: 'stall'; sentChunks?: number }
+  /** Sends the reply to `content` one byte every `intervalMs` ms (a trickle that never goes silent for long). */
+  | { kind: 'drip'; content: string; intervalMs: number }
 ) & { delayMs?: number };
 
 /** A scripted rule: the first rule whose matcher accepts a request (and has uses left) answers it. */
@@ -238,11 +242,42 @@ export class FakeOpenAiServer {
         // Let the written bytes leave before the connection is torn down.
         setImmediate(() => response.socket?.destroy());
         return;
+      case 'stall':
+        if (streaming) {
+          startSse(response);
+          for (let sent = 0; sent < (reply.sentChunks ?? 0); sent++) response.write(sse(chunk(model, { content: 'x' })));
+        } else {
+          response.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+        }
+        response.flushHeaders();
+        return;
+      case 'drip': {
+        const bytes = Buffer.from(streaming ? `${sse(chunk(model, { content: reply.content }))}data: [DONE]\n\n` : JSON.stringify(completion({ kind: 'message', content: reply.content }, model)));
+        if (streaming) startSse(response);
+        else response.writeHead(200, { 'content-type': 'application/json', 'content-length': String(bytes.length) });
+        response.flushHeaders();
+        this.drip(response, bytes, reply.intervalMs);
+        return;
+      }
       case 'message':
         if (streaming) this.streamMessage(reply, model, body?.stream_options?.include_usage === true, response);
         else sendJson(response, 200, completion(reply, model));
         return;
     }
+  }
+
+  private drip(response: ServerResponse, bytes: Buffer, intervalMs: number, offset = 0): void {
+    if (response.destroyed || !this.server) return;
+    if (offset >= bytes.length) {
+      response.end();
+      return;
+    }
+    response.write(bytes.subarray(offset, offset + 1));
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      this.drip(response, bytes, intervalMs, offset + 1);
+    }, intervalMs);
+    this.timers.add(timer);
   }
 
   private streamMessage(reply: Extract<FakeReply, { kind: 'message' }>, model: string, includeUsage: boolean, response: ServerResponse): void {

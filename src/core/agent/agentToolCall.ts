@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { LlmToolCall, LlmToolDefinition } from '../llm/llmTypes';
 import { truncateToTokens } from '../llm/tokenCount';
+import { capText, textCaps } from '../text/capText';
 import { ApprovalRejectedError } from '../tools/approvals';
 import { isDeferredError } from '../tools/deferral';
 import type { Tool, ToolContext } from '../tools/tool';
@@ -57,7 +58,12 @@ export async function callAgentTool(call: LlmToolCall, tools: ReadonlyMap<string
 }
 
 function failure(tool: string, message: string): AgentToolOutcome {
-  return { ok: false, content: JSON.stringify({ tool, status: 'error', error: message }) };
+  return { ok: false, content: JSON.stringify({ tool, status: 'error', error: capText(message, textCaps.message) }) };
+}
+
+/** The answer to a call that was not run (a limit), as the model will see it: `status` `not_run` and why. */
+export function notRunOutcome(tool: string, reason: string): AgentToolOutcome {
+  return { ok: false, content: JSON.stringify({ tool, status: 'not_run', error: reason }) };
 }
 
 /**

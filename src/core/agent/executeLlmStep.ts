@@ -62,6 +62,8 @@ export async function executeLlmStep(ctx: ExecuteContext, input: string, llm: Ll
     maxTurns: limits.maxTurns,
     timeoutMs: limits.timeoutMs,
     toolResultTokens: limits.toolResultTokens,
+    maxToolCallsPerTurn: limits.maxToolCallsPerTurn,
+    maxToolResultBytes: limits.maxToolResultBytes,
     output: ctx.output,
   });
   return result.text;

@@ -2,7 +2,7 @@ import { StepFailure } from '../engine/executors/stepExecutor';
 import type { LlmMessage, LlmUsage } from '../llm/llmTypes';
 import type { Clock, LlmClient } from '../ports';
 import type { Tool, ToolContext } from '../tools/tool';
-import { callAgentTool, toolDefinition } from './agentToolCall';
+import { callAgentTool, notRunOutcome, toolDefinition, type AgentToolOutcome } from './agentToolCall';
 import { LoopGuard } from './loopGuard';
 import { withTimeLimit } from './timeLimit';
 
@@ -26,6 +26,10 @@ export interface StepAgentOptions {
   timeoutMs: number;
   /** Most tokens of one tool result given back to the model. */
   toolResultTokens: number;
+  /** Tool calls run per turn (`AgentLimits.maxToolCallsPerTurn`). */
+  maxToolCallsPerTurn: number;
+  /** Most UTF-8 bytes of tool results one request carries (`AgentLimits.maxToolResultBytes`). */
+  maxToolResultBytes: number;
   /** Receives streamed text and one line per tool call. */
   output(text: string): void;
 }
@@ -55,6 +59,9 @@ export const agentRules = `You carry out ONE step of a larger plan, described in
  * without a tool call. Text is streamed to `output`. Stops with a `StepFailure` after
  * `maxTurns` calls without an answer, after `timeoutMs`, or when the `LoopGuard` sees the
  * same call with the same arguments three times (not retryable: the diagnosis says why).
+ * Of one turn's calls only the first `maxToolCallsPerTurn` run, and none once the results
+ * sent back fill `maxToolResultBytes`: the others are answered "not run" with the reason,
+ * so a model asking for 300 reads cannot make the next request megabytes long.
  * A deferral inside a tool (`DeferredError`) and the run's cancellation propagate as they are.
  */
 export async function runStepAgent(options: StepAgentOptions): Promise<StepAgentResult> {
@@ -72,6 +79,7 @@ async function agentLoop(options: StepAgentOptions, signal: AbortSignal): Promis
   const usage: LlmUsage = { promptTokens: 0, completionTokens: 0 };
   let costUsd: number | undefined = 0;
   let toolCalls = 0;
+  let resultBytes = 0;
   for (let turn = 1; turn <= options.maxTurns; turn++) {
     const response = await options.llm.chat({
       messages,
@@ -92,17 +100,31 @@ async function agentLoop(options: StepAgentOptions, signal: AbortSignal): Promis
       return { text, turns: turn, toolCalls, usage, ...(costUsd === undefined ? {} : { costUsd }) };
     }
     messages.push({ role: 'assistant', content: response.text, toolCalls: response.toolCalls });
-    for (const call of response.toolCalls) {
-      const loop = guard.check(call);
-      if (loop !== undefined) {
-        options.output(`\n${loop}\n`);
-        throw new StepFailure(`Step ${options.stepId}: ${loop}`, false);
+    const calls = response.toolCalls;
+    if (calls.length > options.maxToolCallsPerTurn) options.output(`\n(${calls.length - options.maxToolCallsPerTurn} of ${calls.length} tool calls not run: at most ${options.maxToolCallsPerTurn} per turn)\n`);
+    for (const [index, call] of calls.entries()) {
+      let outcome: AgentToolOutcome;
+      if (index >= options.maxToolCallsPerTurn) {
+        outcome = notRunOutcome(call.name, `Not run: at most ${options.maxToolCallsPerTurn} tool calls are run per turn, and this turn asked for ${calls.length}. Call it again in a later turn if you still need it.`);
+      } else if (resultBytes >= options.maxToolResultBytes) {
+        outcome = notRunOutcome(call.name, `Not run: the tool results of this step already fill ${resultBytes} bytes, the most one request carries (${options.maxToolResultBytes} bytes). Answer with what you have, or say what is missing.`);
+      } else {
+        const loop = guard.check(call);
+        if (loop !== undefined) {
+          options.output(`\n${loop}\n`);
+          throw new StepFailure(`Step ${options.stepId}: ${loop}`, false);
+        }
+        toolCalls++;
+        options.output(`\n→ ${call.name} ${call.arguments}\n`);
+        outcome = await callAgentTool(call, toolsByName, options.toolContext, signal, options.toolResultTokens);
+        guard.remember(call, outcome.content);
+        if (!outcome.ok) options.output(`✘ ${call.name}: ${outcome.content}\n`);
+        const bytes = utf8Length(outcome.content);
+        if (resultBytes + bytes > options.maxToolResultBytes) {
+          outcome = notRunOutcome(call.name, `The call ran, but its result (${bytes} bytes) is not given: it would take the tool results of this step past ${options.maxToolResultBytes} bytes, the most one request carries. Ask for a smaller part (a line range, a narrower search), or answer with what you have.`);
+        }
       }
-      toolCalls++;
-      options.output(`\n→ ${call.name} ${call.arguments}\n`);
-      const outcome = await callAgentTool(call, toolsByName, options.toolContext, signal, options.toolResultTokens);
-      guard.remember(call, outcome.content);
-      if (!outcome.ok) options.output(`✘ ${call.name}: ${outcome.content}\n`);
+      resultBytes += utf8Length(outcome.content);
       messages.push({ role: 'tool', toolCallId: call.id, content: outcome.content });
     }
   }
@@ -110,4 +132,19 @@ async function agentLoop(options: StepAgentOptions, signal: AbortSignal): Promis
     `Step ${options.stepId}'s agent used all ${options.maxTurns} turns without a final answer; raise agentLimits.maxTurns or split the step.`,
     true,
   );
+}
+
+/** Bytes of `text` in UTF-8, without encoding it. */
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff) {
+      bytes += 4;
+      index++;
+    } else bytes += 3;
+  }
+  return bytes;
 }

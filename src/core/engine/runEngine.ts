@@ -3,6 +3,8 @@ import { journaledEffects } from './journaledEffects';
 import { isRunInterruption } from './runInterruption';
 import { evaluatePredicate } from '../predicate/evaluatePredicate';
 import { isBudgetExceededError, type BudgetExceededError } from '../llm/budget';
+import { isLlmError } from '../llm/llmError';
+import { capText, capValue, textCaps } from '../text/capText';
 import { isDeferredError } from '../tools/deferral';
 import { stepExecutors } from './executors/stepExecutors';
 import { StepFailure } from './executors/stepExecutor';
@@ -192,7 +194,8 @@ export async function executeRun(setup: EngineSetup, control: RunControl): Promi
   };
 
   /** Emits the failure and its consequences; returns the backoff delay when another attempt follows. */
-  const concludeFailure = (step: Step, attempt: number, failure: AttemptFailure): number | undefined => {
+  const concludeFailure = (step: Step, attempt: number, uncapped: AttemptFailure): number | undefined => {
+    const failure = { ...uncapped, message: capText(uncapped.message, textCaps.message) };
     const decision = decideAfterFailure(step, attempt, failure.cause, failure.retryable, options.backoff);
     emit({
       type: 'step_failed',
@@ -239,6 +242,7 @@ export async function executeRun(setup: EngineSetup, control: RunControl): Promi
       const interaction = createStepInteraction(id, options.interaction, () => draft.supplied, emit, signal);
       let failure: AttemptFailure | undefined;
       let result: unknown;
+      let outputLeft: number = textCaps.output;
       try {
         result = await runAttempt(step, signal, (attemptSignal) =>
           executor.execute(
@@ -255,7 +259,11 @@ export async function executeRun(setup: EngineSetup, control: RunControl): Promi
                 if (!signal.aborted) emit(body);
               }),
               output: (text) => {
-                if (!signal.aborted) emit({ type: 'step_output', stepId: id, text });
+                if (signal.aborted || outputLeft < 0) return;
+                const kept = text.length <= outputLeft ? text : `${text.slice(0, outputLeft)}\n… (output cut: more than ${textCaps.output} characters in this attempt)\n`;
+                // Below zero once cut: the rest of the attempt's output is dropped.
+                outputLeft = text.length <= outputLeft ? outputLeft - text.length : -1;
+                emit({ type: 'step_output', stepId: id, text: kept });
               },
               compacted: (report) => {
                 if (!signal.aborted) emit({ type: 'context_compacted', ...report });
@@ -275,7 +283,7 @@ export async function executeRun(setup: EngineSetup, control: RunControl): Promi
           suspend(id, error);
           return;
         }
-        failure = { message: messageOf(error), cause: 'error', retryable: !(error instanceof StepFailure) || error.retryable };
+        failure = { message: messageOf(error), cause: 'error', retryable: isRetryable(error) };
       }
       if (failure === undefined && step.verification !== undefined) {
         const verdict = await evaluatePredicate(step.verification, { input: prepared.input, result, depends }, { timeoutMs: options.predicateTimeoutMs });
@@ -288,7 +296,7 @@ export async function executeRun(setup: EngineSetup, control: RunControl): Promi
         }
       }
       if (failure === undefined) {
-        emit({ type: 'step_completed', stepId: id, result: result === undefined ? null : result });
+        emit({ type: 'step_completed', stepId: id, result: result === undefined ? null : capValue(result, textCaps.result) });
         onCompleted(id);
         return;
       }
@@ -341,7 +349,7 @@ export async function executeRun(setup: EngineSetup, control: RunControl): Promi
   const suspend = (id: string, error: unknown): void => {
     if (draft.steps[id]?.deferred) return;
     const kind = isDeferredError(error) && error.kind !== 'budget' ? error.kind : 'approval';
-    const request: PendingRequest = { stepId: id, kind, prompt: messageOf(error) };
+    const request: PendingRequest = { stepId: id, kind, prompt: capText(messageOf(error), textCaps.message) };
     emit({ type: requestedEventOf[kind], stepId: id, request });
     emit({ type: 'step_deferred', stepId: id });
   };
@@ -428,6 +436,17 @@ function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
       },
     );
   });
+}
+
+/**
+ * Whether another attempt of a step that threw `error` may succeed: not after a
+ * `StepFailure` that says otherwise, nor after a model error that is not transient (refused
+ * credentials, a rejected request, an unknown model: the next attempt would be refused too).
+ */
+function isRetryable(error: unknown): boolean {
+  if (error instanceof StepFailure) return error.retryable;
+  if (isLlmError(error)) return error.transient;
+  return true;
 }
 
 function messageOf(error: unknown): string {

@@ -2,17 +2,22 @@ import OpenAI from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsBase, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { timerClock } from '../time/timerClock';
 import type { Clock, LlmClient, Logger } from '../ports';
+import { baseUrlProblem } from './baseUrlProblem';
 import { isTransientKind, LlmError, type LlmErrorKind } from './llmError';
 import type { LlmChatRequest, LlmChatResponse, LlmMessage, LlmToolCall, LlmUsage } from './llmTypes';
 import { costOf, type ModelPrice } from './modelPrices';
+import { createRedactor } from './redactSecrets';
+import { capText, textCaps } from '../text/capText';
 import { countPromptTokens, countTokens } from './tokenCount';
 
 /** Settings of an OpenAI-compatible provider (OpenAI, Azure, OpenRouter, Ollama, LM Studio, vLLM, …). */
 export interface OpenAiClientOptions {
   /** API root, e.g. `https://api.openai.com/v1` or `http://127.0.0.1:11434/v1`. */
   baseURL: string;
-  /** Absent for local servers that need none. Never logged nor put in an error message. */
+  /** Absent for local servers that need none. Never logged nor put in an error message, not even in part. */
   apiKey?: string;
+  /** Send the key even over plain `http://` to another machine (refused by default: see `baseUrlProblem`). */
+  allowInsecureKey?: boolean;
   model: string;
   /** Extra HTTP headers sent with every request (e.g. OpenRouter's `HTTP-Referer`). */
   headers?: Record<string, string>;
@@ -20,8 +25,16 @@ export interface OpenAiClientOptions {
   clock?: Clock;
   /** Attempts per call, the first included (default 4, at least 1). */
   maxAttempts?: number;
-  /** Time limit of one attempt in ms, until the whole reply has arrived (default 120 000). */
+  /**
+   * Time limit of one attempt in ms, from sending the request until the whole reply (body
+   * included) has arrived (default 120 000).
+   */
   timeoutMs?: number;
+  /**
+   * Longest silence of a streamed reply in ms: before its first chunk and between chunks
+   * (default: `timeoutMs` or 60 000, whichever is less).
+   */
+  silenceTimeoutMs?: number;
   /** First backoff wait in ms, doubled per failed attempt (default 1 000). */
   initialBackoffMs?: number;
   /** Longest backoff wait in ms (default 30 000). */
@@ -47,18 +60,25 @@ interface Attempt {
  * retries 429 (waiting what `Retry-After`/`retry-after-ms` asks, seconds or HTTP date),
  * 5xx, 408/409, network faults, time-outs, malformed bodies and empty choice lists, with
  * exponential backoff through `clock`, at most `maxAttempts` attempts in all. Other HTTP
- * errors fail at once. Usage comes from the API (streamed with `include_usage`) or is
- * counted with gpt-tokenizer; cost from the price table, `undefined` for unknown models.
+ * errors (401 and 403 included) fail at once. Each attempt ends after `timeoutMs`, body
+ * included, and a stream after `silenceTimeoutMs` without a chunk. Usage comes from the
+ * API (streamed with `include_usage`) or is counted with gpt-tokenizer; cost from the
+ * price table, `undefined` for unknown models. Throws at once when `baseUrlProblem`
+ * refuses the base URL. Error messages never show the key (no run of 8 of its
+ * characters) nor a URL's credentials.
  */
 export function createOpenAiClient(options: OpenAiClientOptions): LlmClient {
+  const problem = baseUrlProblem(options.baseURL, { sendsKey: Boolean(options.apiKey), allowInsecureKey: options.allowInsecureKey ?? false, allowHint: 'pass allowInsecureKey: true' });
+  if (problem !== undefined) throw new LlmError(problem, 'bad_request', undefined, 0);
   const clock = options.clock ?? timerClock;
   const maxAttempts = Math.max(1, Math.floor(options.maxAttempts ?? 4));
   const timeoutMs = options.timeoutMs ?? 120_000;
+  const silenceTimeoutMs = Math.min(timeoutMs, options.silenceTimeoutMs ?? 60_000);
   const initialBackoffMs = options.initialBackoffMs ?? 1_000;
   const maxBackoffMs = options.maxBackoffMs ?? 30_000;
   const maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
   const apiKey = options.apiKey ?? '';
-  const redact = (text: string): string => (apiKey.length >= 4 ? text.split(apiKey).join('[redacted]') : text);
+  const redact = createRedactor([apiKey]);
   const endpoint = safeOrigin(options.baseURL);
   const sdk = new OpenAI({
     baseURL: options.baseURL,
@@ -71,7 +91,7 @@ export function createOpenAiClient(options: OpenAiClientOptions): LlmClient {
   });
 
   const fail = (kind: LlmErrorKind, status: number | undefined, attempts: number, detail: string): LlmError =>
-    new LlmError(redact(`LLM request to ${endpoint} (model ${options.model}) failed after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${detail}`), kind, status, attempts);
+    new LlmError(redact(capText(`LLM request to ${endpoint} (model ${options.model}) failed after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${detail}`, textCaps.message)), kind, status, attempts);
 
   async function chat(request: LlmChatRequest): Promise<LlmChatResponse> {
     const { signal } = request;
@@ -79,7 +99,7 @@ export function createOpenAiClient(options: OpenAiClientOptions): LlmClient {
       if (signal.aborted) throw fail('aborted', undefined, attempt - 1, 'cancelled.');
       const state: Attempt = { text: '', toolCalls: [], usage: undefined, model: undefined, finishReason: undefined, emitted: false };
       try {
-        await runAttempt(sdk, options.model, request, timeoutMs, state);
+        await runAttempt(sdk, options.model, request, { timeoutMs, silenceTimeoutMs }, state);
         return finish(request, state);
       } catch (error: unknown) {
         const problem = classify(error, signal, clock.now());
@@ -122,21 +142,51 @@ export function createOpenAiClient(options: OpenAiClientOptions): LlmClient {
   return { model: options.model, chat };
 }
 
-async function runAttempt(sdk: OpenAI, model: string, request: LlmChatRequest, timeoutMs: number, state: Attempt): Promise<void> {
+interface AttemptLimits {
+  timeoutMs: number;
+  silenceTimeoutMs: number;
+}
+
+/** An attempt ended by this client's own time limit or silence limit; `detail` says which. */
+class AttemptTimeout extends Error {}
+
+/**
+ * One attempt, ended by the request's signal, by `timeoutMs` (the whole reply, body
+ * included: the SDK's own time-out stops at the headers) or, for a stream, by
+ * `silenceTimeoutMs` without a chunk. Real timers: a network deadline is wall time.
+ */
+async function runAttempt(sdk: OpenAI, model: string, request: LlmChatRequest, limits: AttemptLimits, state: Attempt): Promise<void> {
   // The SDK leaves an abort listener on the signal it is given; a run's signal lives for
   // thousands of calls, so each attempt gets a child signal that is detached afterwards.
   const attempt = new AbortController();
+  let timedOut: string | undefined;
+  const expire = (detail: string): void => {
+    timedOut ??= detail;
+    attempt.abort(new AttemptTimeout(detail));
+  };
   const forward = (): void => attempt.abort(request.signal.reason);
   if (request.signal.aborted) forward();
   else request.signal.addEventListener('abort', forward, { once: true });
+  const whole = setTimeout(() => expire(`no complete reply within ${limits.timeoutMs} ms (the time limit of one attempt).`), limits.timeoutMs);
+  let silence: ReturnType<typeof setTimeout> | undefined;
+  const heard = (): void => {
+    clearTimeout(silence);
+    silence = setTimeout(() => expire(`the server sent nothing for ${limits.silenceTimeoutMs} ms in the middle of its reply.`), limits.silenceTimeoutMs);
+  };
   try {
-    await sendAttempt(sdk, model, request, attempt.signal, timeoutMs, state);
+    await sendAttempt(sdk, model, request, attempt.signal, limits.timeoutMs, state, request.stream ? heard : undefined);
+  } catch (error) {
+    if (timedOut !== undefined && !request.signal.aborted) throw new AttemptTimeout(timedOut);
+    throw error;
   } finally {
+    clearTimeout(whole);
+    clearTimeout(silence);
     request.signal.removeEventListener('abort', forward);
   }
+  if (timedOut !== undefined && !request.signal.aborted) throw new AttemptTimeout(timedOut);
 }
 
-async function sendAttempt(sdk: OpenAI, model: string, request: LlmChatRequest, signal: AbortSignal, timeoutMs: number, state: Attempt): Promise<void> {
+async function sendAttempt(sdk: OpenAI, model: string, request: LlmChatRequest, signal: AbortSignal, timeoutMs: number, state: Attempt, heard: (() => void) | undefined): Promise<void> {
   const body: ChatCompletionCreateParamsBase = {
     model,
     messages: request.messages.map(toWireMessage),
@@ -152,15 +202,20 @@ async function sendAttempt(sdk: OpenAI, model: string, request: LlmChatRequest, 
     if (!choice) throw new EmptyReplyError('the response had no choices.');
     state.text = choice.message.content ?? '';
     state.toolCalls = (choice.message.tool_calls ?? []).flatMap((call) => (call.type === 'function' ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments }] : []));
+    checkReplySize(state.text.length + state.toolCalls.reduce((sum, call) => sum + call.arguments.length, 0));
     state.finishReason = choice.finish_reason ?? undefined;
     state.model = response.model || undefined;
     if (response.usage) state.usage = { promptTokens: response.usage.prompt_tokens, completionTokens: response.usage.completion_tokens };
     return;
   }
+  heard?.();
   const stream = await sdk.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }, requestOptions);
+  heard?.();
   const calls: { id: string; name: string; arguments: string }[] = [];
   let sawChoice = false;
+  let replyChars = 0;
   for await (const chunk of stream as AsyncIterable<ChatCompletionChunk>) {
+    heard?.();
     if (chunk.model) state.model = chunk.model;
     if (chunk.usage) state.usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens };
     const choice = chunk.choices?.[0];
@@ -168,6 +223,8 @@ async function sendAttempt(sdk: OpenAI, model: string, request: LlmChatRequest, 
     sawChoice = true;
     if (choice.finish_reason) state.finishReason = choice.finish_reason;
     const content = choice.delta?.content;
+    replyChars += (content?.length ?? 0) + (choice.delta?.tool_calls ?? []).reduce((sum, part) => sum + (part.function?.arguments?.length ?? 0), 0);
+    checkReplySize(replyChars);
     if (content) {
       state.text += content;
       state.emitted = true;
@@ -215,6 +272,13 @@ function toWireFormat(format: NonNullable<LlmChatRequest['responseSchema']>): No
 /** A 200 reply without any choice: transient on real servers, so retried. */
 class EmptyReplyError extends Error {}
 
+/** A reply longer than `textCaps.modelReply` characters: a broken or hostile server, not retried. */
+class ReplyTooLongError extends Error {}
+
+function checkReplySize(chars: number): void {
+  if (chars > textCaps.modelReply) throw new ReplyTooLongError(`the reply went past ${textCaps.modelReply} characters, more than any answer this client accepts.`);
+}
+
 interface Problem {
   kind: LlmErrorKind;
   status: number | undefined;
@@ -224,6 +288,8 @@ interface Problem {
 
 function classify(error: unknown, signal: AbortSignal, now: number): Problem {
   if (signal.aborted || error instanceof OpenAI.APIUserAbortError) return { kind: 'aborted', status: undefined, detail: 'cancelled.' };
+  if (error instanceof AttemptTimeout) return { kind: 'timeout', status: undefined, detail: error.message };
+  if (error instanceof ReplyTooLongError) return { kind: 'other', status: undefined, detail: error.message };
   if (error instanceof EmptyReplyError) return { kind: 'malformed', status: undefined, detail: `the server answered, but ${error.message}` };
   if (error instanceof OpenAI.APIConnectionTimeoutError) return { kind: 'timeout', status: undefined, detail: 'the request timed out.' };
   if (error instanceof OpenAI.APIConnectionError) return { kind: 'network', status: undefined, detail: `could not reach the server (${causeText(error)}).` };

@@ -5,11 +5,47 @@ import type { LlmMessage, LlmToolDefinition } from './llmTypes';
 const perMessageOverhead = 4;
 
 /**
+ * Longest run of characters without a space or line break handed to the tokenizer at
+ * once: its byte-pair merging is quadratic in the length of such a run (40 000 repeated
+ * letters took 7.5 s, a million would take hours), so a longer run is counted in pieces.
+ */
+const maxRunChars = 256;
+
+/**
  * Tokens in `text` with the o200k_base encoding (GPT-4o and later). For other model
- * families the count is an estimate, good enough for budgets and compaction.
+ * families the count is an estimate, good enough for budgets and compaction. Linear in
+ * the text: runs of more than 256 characters without a space are counted in pieces.
  */
 export function countTokens(text: string): number {
-  return text === '' ? 0 : countO200k(text);
+  let total = 0;
+  for (const piece of tokenizerPieces(text)) total += countO200k(piece);
+  return total;
+}
+
+function encodeLinear(text: string): number[] {
+  const pieces = tokenizerPieces(text);
+  return pieces.length === 1 ? encode(pieces[0] as string) : pieces.flatMap((piece) => encode(piece));
+}
+
+/** `text` in consecutive pieces, cut after every `maxRunChars` characters without whitespace (never inside a surrogate pair). */
+function tokenizerPieces(text: string): string[] {
+  const pieces: string[] = [];
+  let start = 0;
+  let run = 0;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 32 || code === 10 || code === 9 || code === 13) {
+      run = 0;
+      continue;
+    }
+    if (++run >= maxRunChars && !(code >= 0xd800 && code <= 0xdbff)) {
+      pieces.push(text.slice(start, index + 1));
+      start = index + 1;
+      run = 0;
+    }
+  }
+  if (start < text.length) pieces.push(text.slice(start));
+  return pieces;
 }
 
 /** Tokens a request's messages and tool definitions cost as a prompt (an estimate when the API reports none). */
@@ -31,7 +67,7 @@ export function countPromptTokens(messages: readonly LlmMessage[], tools: readon
  */
 export function truncateToTokens(text: string, maxTokens: number, options: { keep?: 'head' | 'tail'; marker?: string } = {}): string {
   if (maxTokens <= 0) return '';
-  const tokens = encode(text);
+  const tokens = encodeLinear(text);
   if (tokens.length <= maxTokens) return text;
   const wanted = options.marker ?? '…';
   const marker = countTokens(wanted) < maxTokens ? wanted : '';

@@ -1,5 +1,6 @@
-import { newQuickJSWASMModuleFromVariant, RELEASE_SYNC } from 'quickjs-emscripten';
+import { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC } from 'quickjs-emscripten';
 import type { QuickJSContext, QuickJSHandle, QuickJSWASMModule } from 'quickjs-emscripten';
+import { capText, textCaps } from '../text/capText';
 
 /** What a `verification` or `when` predicate produced (DESIGN §4). */
 export type PredicateOutcome = { kind: 'pass' } | { kind: 'fail'; diagnosis: string } | { kind: 'error'; message: string };
@@ -15,7 +16,7 @@ export interface PredicateBindings {
 export interface PredicateOptions {
   /** Default 1000 ms. */
   timeoutMs?: number;
-  /** Default 32 MiB. */
+  /** Default 32 MiB; the WebAssembly memory of the sandbox can never grow past it (plus the engine's own 16 MiB). */
   memoryLimitBytes?: number;
 }
 
@@ -23,20 +24,36 @@ const defaultTimeoutMs = 1000;
 const defaultMemoryLimitBytes = 32 * 1024 * 1024;
 const maxStackBytes = 256 * 1024;
 const previewLength = 200;
+const wasmPageBytes = 64 * 1024;
+/** What the QuickJS module itself needs before any predicate runs (its `INITIAL_MEMORY`). */
+const engineBytes = 16 * 1024 * 1024;
 
-let quickJs: Promise<QuickJSWASMModule> | undefined;
+/** The host's WebAssembly API, which this project's TypeScript libraries do not describe. */
+const webAssembly = (globalThis as unknown as { WebAssembly: { Memory: new (descriptor: { initial: number; maximum: number }) => object } }).WebAssembly;
+
+/** Loaded modules by memory limit (in practice one); an entry is dropped when its memory must go. */
+const modules = new Map<number, Promise<QuickJSWASMModule>>();
 
 /**
- * Loads the QuickJS WebAssembly module once, on first use. The release-sync variant
+ * Loads a QuickJS WebAssembly module for `memoryLimitBytes`, once, on first use. QuickJS's
+ * own limit counts allocations, not their size (the build has no `malloc_usable_size`), so
+ * `new Array(1e6)` in a loop went past it and grew the host by gigabytes: the module gets a
+ * `WebAssembly.Memory` whose maximum is the limit (plus the engine's own memory), so an
+ * allocation past it fails inside the sandbox as "out of memory". The release-sync variant
  * loads `emscripten-module.wasm` from the directory of the JavaScript file that contains
  * it: `node_modules` when run from source, `dist/` in the bundles (esbuild copies it there).
  */
-function loadQuickJs(): Promise<QuickJSWASMModule> {
-  quickJs ??= newQuickJSWASMModuleFromVariant(RELEASE_SYNC).catch((error: unknown) => {
-    quickJs = undefined;
-    throw new Error(`Could not load the QuickJS sandbox used for predicates: ${messageOf(error)}. Reinstall dependencies or rebuild (the .wasm file must sit next to the bundle).`);
-  });
-  return quickJs;
+function loadQuickJs(memoryLimitBytes: number): Promise<QuickJSWASMModule> {
+  let loading = modules.get(memoryLimitBytes);
+  if (!loading) {
+    const wasmMemory = new webAssembly.Memory({ initial: engineBytes / wasmPageBytes, maximum: Math.ceil((engineBytes + memoryLimitBytes) / wasmPageBytes) });
+    loading = newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmMemory })).catch((error: unknown) => {
+      modules.delete(memoryLimitBytes);
+      throw new Error(`Could not load the QuickJS sandbox used for predicates: ${messageOf(error)}. Reinstall dependencies or rebuild (the .wasm file must sit next to the bundle).`);
+    });
+    modules.set(memoryLimitBytes, loading);
+  }
+  return loading;
 }
 
 /**
@@ -45,22 +62,27 @@ function loadQuickJs(): Promise<QuickJSWASMModule> {
  * fails with a diagnosis quoting the predicate and a preview of the result; a string
  * fails with that string as the diagnosis; any other value fails as "unexpected value".
  * A thrown exception, a syntax error, running past `timeoutMs` or past the memory limit
- * is an `error`. Never rejects.
+ * is an `error`. The diagnosis and the message are capped at `textCaps.message`
+ * characters (`capText`). Never rejects.
  */
-export async function evaluatePredicate(
-  expr: string,
-  bindings: PredicateBindings,
-  opts: PredicateOptions = {},
-): Promise<PredicateOutcome> {
+export async function evaluatePredicate(expr: string, bindings: PredicateBindings, opts: PredicateOptions = {}): Promise<PredicateOutcome> {
+  const outcome = await evaluateUncapped(expr, bindings, opts);
+  if (outcome.kind === 'fail') return { kind: 'fail', diagnosis: capText(outcome.diagnosis, textCaps.message) };
+  if (outcome.kind === 'error') return { kind: 'error', message: capText(outcome.message, textCaps.message) };
+  return outcome;
+}
+
+async function evaluateUncapped(expr: string, bindings: PredicateBindings, opts: PredicateOptions): Promise<PredicateOutcome> {
+  const memoryLimitBytes = opts.memoryLimitBytes ?? defaultMemoryLimitBytes;
   let module: QuickJSWASMModule;
   try {
-    module = await loadQuickJs();
+    module = await loadQuickJs(memoryLimitBytes);
   } catch (error) {
     return { kind: 'error', message: messageOf(error) };
   }
   const timeoutMs = opts.timeoutMs ?? defaultTimeoutMs;
   const runtime = module.newRuntime();
-  runtime.setMemoryLimit(opts.memoryLimitBytes ?? defaultMemoryLimitBytes);
+  runtime.setMemoryLimit(memoryLimitBytes);
   runtime.setMaxStackSize(maxStackBytes);
   // A monotonic deadline read only inside the sandbox: scheduling never depends on it.
   const deadline = performance.now() + timeoutMs;
@@ -70,6 +92,7 @@ export async function evaluatePredicate(
     return timedOut;
   });
   const vm = runtime.newContext();
+  let outOfMemory = false;
   try {
     for (const name of ['input', 'result', 'depends'] as const) {
       const injected = inject(vm, name, bindings[name]);
@@ -79,7 +102,8 @@ export async function evaluatePredicate(
     if (evaluated.error) {
       const thrown: unknown = vm.dump(evaluated.error);
       evaluated.error.dispose();
-      return { kind: 'error', message: describeThrown(expr, thrown, timedOut, timeoutMs) };
+      outOfMemory = !timedOut && isOutOfMemory(thrown);
+      return { kind: 'error', message: describeThrown(expr, thrown, timedOut, timeoutMs, memoryLimitBytes) };
     }
     const type = vm.typeof(evaluated.value);
     const value: unknown = type === 'function' || type === 'symbol' ? `[${type}]` : vm.dump(evaluated.value);
@@ -96,21 +120,23 @@ export async function evaluatePredicate(
   } catch (error) {
     return { kind: 'error', message: `Verification \`${expr}\` could not be evaluated: ${messageOf(error)}` };
   } finally {
-    release(vm, runtime);
+    release(vm, runtime, outOfMemory ? memoryLimitBytes : undefined);
   }
 }
 
 /**
  * Frees a sandbox. After some stack overflows QuickJS aborts while freeing its runtime,
  * which poisons the whole WebAssembly instance; the instance is then dropped so the next
- * evaluation loads a fresh one.
+ * evaluation loads a fresh one. After running out of memory the instance is dropped too
+ * (`dropLimit`), so its grown memory goes back to the host with it.
  */
-function release(vm: QuickJSContext, runtime: { dispose(): void }): void {
+function release(vm: QuickJSContext, runtime: { dispose(): void }, dropLimit: number | undefined): void {
   try {
     vm.dispose();
     runtime.dispose();
+    if (dropLimit !== undefined) modules.delete(dropLimit);
   } catch {
-    quickJs = undefined;
+    modules.clear();
   }
 }
 
@@ -147,12 +173,16 @@ function inject(vm: QuickJSContext, name: string, value: unknown): string | unde
   return undefined;
 }
 
-function describeThrown(expr: string, thrown: unknown, timedOut: boolean, timeoutMs: number): string {
+function isOutOfMemory(thrown: unknown): boolean {
+  return thrown === null || /out of memory/i.test(thrownText(thrown));
+}
+
+function describeThrown(expr: string, thrown: unknown, timedOut: boolean, timeoutMs: number, memoryLimitBytes: number): string {
   if (timedOut) return `Verification \`${expr}\` timed out after ${timeoutMs} ms; make the predicate cheaper or remove the loop.`;
-  const text = thrownText(thrown);
-  if (thrown === null || /out of memory/i.test(text)) {
-    return `Verification \`${expr}\` ran out of memory in the sandbox; predicates must not build large values.`;
+  if (isOutOfMemory(thrown)) {
+    return `Verification \`${expr}\` ran out of memory: it went past the sandbox's memory limit of ${mebibytes(memoryLimitBytes)} MiB; predicates must not build large values.`;
   }
+  const text = thrownText(thrown);
   if (/stack overflow/i.test(text)) return `Verification \`${expr}\` overflowed the stack (unbounded recursion?).`;
   return `Verification \`${expr}\` threw ${text}`;
 }
@@ -174,6 +204,10 @@ function preview(value: unknown): string {
     text = String(value);
   }
   return text.length > previewLength ? `${text.slice(0, previewLength)}… (${text.length} chars)` : text;
+}
+
+function mebibytes(bytes: number): string {
+  return String(Math.round((bytes / 2 ** 20) * 10) / 10);
 }
 
 function messageOf(error: unknown): string {

@@ -1,7 +1,9 @@
+import { RE2JS } from 're2js';
 import { z } from 'zod';
 import { readTextMany } from '../workspace/readTextMany';
 import { PathRefusedError } from '../workspace/resolveInRoot';
 import { isWorkspaceError } from '../workspace/workspaceError';
+import { jsRegexToRe2, UnsupportedRegexError } from './jsRegexToRe2';
 import type { Tool } from './tool';
 
 /** Files larger than this, in bytes, are skipped by `search_text` without being read. */
@@ -10,7 +12,7 @@ export const maxSearchFileBytes = 4 * 1024 * 1024;
 export const maxMatchLineChars = 400;
 
 const inputSchema = z.strictObject({
-  query: z.string().min(1).max(1000).describe('Text to find, or a JavaScript regular expression when "regex" is true.'),
+  query: z.string().min(1).max(1000).describe('Text to find, or a JavaScript regular expression when "regex" is true (no backreferences or lookaround).'),
   regex: z.boolean().optional().describe('Treat query as a regular expression (default false: literal text).'),
   caseSensitive: z.boolean().optional().describe('Match case exactly (default true).'),
   glob: z.string().optional().describe('Only search files matching this glob, e.g. "src/**/*.ts" or "*.md".'),
@@ -37,10 +39,15 @@ export interface SearchTextOutput {
   truncated: boolean;
 }
 
-/** `search_text`: literal or regex search over the workspace files `list_files` would show. */
+/**
+ * `search_text`: literal or regex search over the workspace files `list_files` would show.
+ * A regular expression is written as in JavaScript and runs on RE2 (`re2js`, see
+ * `jsRegexToRe2`): time linear in the text whatever the pattern, so no pattern can block
+ * the event loop, and cancellation is seen between files.
+ */
 export const searchTextTool: Tool<z.infer<typeof inputSchema>, SearchTextOutput> = {
   name: 'search_text',
-  description: 'Search workspace text files (honouring .gitignore, skipping .git and node_modules) for a literal string or a regular expression, optionally only in files matching a glob. Returns matching lines with 1-based line and column, in path order, capped by maxMatches.',
+  description: 'Search workspace text files (honouring .gitignore, skipping .git and node_modules) for a literal string or a regular expression (JavaScript syntax, run in linear time: no backreferences or lookaround), optionally only in files matching a glob. Returns matching lines with 1-based line and column, in path order, capped by maxMatches.',
   inputSchema,
   effects: 'read',
   async run(ctx, input, signal) {
@@ -107,15 +114,27 @@ function compileQuery(query: string, isRegex: boolean, caseSensitive: boolean): 
     const pattern = new RegExp(query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
     return { anywhere: (text) => pattern.test(text), column: (line) => line.search(pattern) };
   }
-  let regex: RegExp;
   try {
-    regex = new RegExp(query, caseSensitive ? 'm' : 'im');
+    // JavaScript's own parser names syntax errors precisely; the pattern is never run by it.
+    new RegExp(query, caseSensitive ? 'm' : 'im');
   } catch (error) {
     throw new Error(`The regular expression ${JSON.stringify(query)} is invalid: ${(error as Error).message}. Fix it, or search literally with regex: false.`);
   }
+  let pattern: RE2JS;
+  try {
+    pattern = RE2JS.compile(jsRegexToRe2(query), RE2JS.MULTILINE | (caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE));
+  } catch (error) {
+    if (error instanceof UnsupportedRegexError) {
+      throw new Error(`The regular expression ${JSON.stringify(query)} uses ${error.feature}, which is not supported: search_text runs regular expressions on a linear-time engine (RE2) so that no pattern can freeze it. Rewrite the pattern without it, or search literally with regex: false.`);
+    }
+    throw new Error(`The regular expression ${JSON.stringify(query)} cannot run on the linear-time engine (RE2): ${(error as Error).message}. Simplify it (repetition counts stay under 1000), or search literally with regex: false.`);
+  }
   return {
-    anywhere: (text) => regex.test(text),
-    column: (line) => line.search(regex),
+    anywhere: (text) => pattern.test(text),
+    column: (line) => {
+      const matcher = pattern.matcher(line);
+      return matcher.find() ? matcher.start() : -1;
+    },
   };
 }
 

@@ -20,9 +20,18 @@ describe('task-planner CLI', function () {
   it('prints a complete help text', async () => {
     const { code, stdout } = await cli(['--help']);
     assert.equal(code, 0);
-    for (const word of ['plan', 'validate', 'run', 'resume', 'runs', '--max-requests', '--max-tokens', '--max-cost', '--base-url', '--model', '--strategy', '--workspace', '--concurrency', '--yes', '--json', '--approve', '--reject', '--answer', '--accept-review', '--reject-review', 'Exit codes', 'waiting']) {
+    for (const word of ['plan', 'validate', 'run', 'resume', 'runs', '--max-requests', '--max-tokens', '--max-cost', '--base-url', '--model', '--strategy', '--workspace', '--concurrency', '--yes', '--json', '--timeout', '--allow-insecure-key', '--approve', '--reject', '--answer', '--accept-review', '--reject-review', 'Exit codes', 'waiting']) {
       assert.ok(stdout.includes(word), `help mentions ${word}`);
     }
+  });
+
+  it('plan: a key over plain http to another machine and credentials in --base-url are usage errors that show no secret', async () => {
+    const insecure = await cli(['plan', 'Do it', '--workspace', workspace, '--base-url', 'http://192.0.2.10:8000/v1', '--timeout', '5'], { OPENAI_API_KEY: 'sk-cli-insecure-SECRET-1357' });
+    assert.equal(insecure.code, 2, insecure.stderr);
+    assert.match(insecure.stderr, /unencrypted.*--allow-insecure-key/);
+    const credentials = await cli(['plan', 'Do it', '--workspace', workspace, '--base-url', 'http://alice:s3cretpassw0rd@127.0.0.1:9/v1']);
+    assert.equal(credentials.code, 2, credentials.stderr);
+    assert.ok(!credentials.stderr.includes('s3cretpassw0rd'), credentials.stderr);
   });
 
   it('validate: exit 0 for a valid plan, 1 with every error for an invalid one, 2 for usage errors', async () => {

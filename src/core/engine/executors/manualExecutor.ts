@@ -1,4 +1,5 @@
 import { expandTemplatesDetailed } from '../../plan/expandTemplates';
+import { capText, textCaps } from '../../text/capText';
 import { DeferredError } from '../../tools/deferral';
 import { manualResultPreview } from '../manualStepText';
 import type { ExecuteContext, PrepareContext, PreparedInput, StepExecutor } from './stepExecutor';
@@ -9,7 +10,8 @@ export const manualDoneWithoutNote = 'Done by you.';
 
 /**
  * `manual` steps: a person does the work the step's input (else its title) describes.
- * The person is asked through `Interaction.requestManualStep` with the instructions, the
+ * The person is asked through `Interaction.requestManualStep` with the instructions (capped
+ * like a message), the
  * step's attachments and the results of its dependencies, and may take as long as the
  * work does. Done: the note (else `manualDoneWithoutNote`) is the result. Not done: the
  * step fails with the person's reason and is never retried (nothing would change).
@@ -25,7 +27,7 @@ export const manualExecutor: StepExecutor = {
     const { step } = ctx;
     const depends = Object.fromEntries(Object.entries(ctx.depends).map(([id, result]) => [id, manualResultPreview(result)]));
     const outcome = await ctx.interaction.requestManualStep(
-      { stepId: step.id, title: step.title, instructions: String(input), attachments: [...(step.attachments ?? [])], depends },
+      { stepId: step.id, title: step.title, instructions: capText(String(input), textCaps.message), attachments: [...(step.attachments ?? [])], depends },
       ctx.signal,
     );
     if (outcome === 'defer') throw new DeferredError('manual', step.id);

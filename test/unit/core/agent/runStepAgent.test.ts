@@ -42,6 +42,8 @@ describe('runStepAgent', function () {
       maxTurns: 6,
       timeoutMs: Infinity,
       toolResultTokens: 1_000,
+      maxToolCallsPerTurn: 16,
+      maxToolResultBytes: 256 * 1024,
       output: (text) => (output += text),
       ...patch,
     });
@@ -123,5 +125,35 @@ describe('runStepAgent', function () {
     await clock.advance(30_000);
     const error = await pending;
     assert.match(error.message, /Step S1's agent timed out after 30000 ms/);
+  });
+
+  it('runs at most maxToolCallsPerTurn calls of one turn and answers the rest as not run', async () => {
+    const files: Record<string, string> = {};
+    for (let index = 0; index < 300; index++) files[`f${index}.txt`] = `file ${index} `.repeat(300);
+    workspace = createMemoryWorkspace(files);
+    const reads = Object.keys(files).map((path, index) => ({ id: `call_${index}`, name: 'read_file', arguments: { path } }));
+    server.enqueue({ kind: 'message', toolCalls: reads }, { kind: 'message', content: 'Done with what I read.' });
+    const result = await agent({ toolContext: makeToolContext({ workspace, stepId: 'S1' }) });
+    assert.equal(result.text, 'Done with what I read.');
+    assert.equal(result.toolCalls, 16);
+    const toolMessages = (server.chatRequests[1]?.body?.messages ?? []).filter((message) => message.role === 'tool');
+    assert.equal(toolMessages.length, 300, 'every call gets an answer');
+    const notRun = toolMessages.filter((message) => /"status":"not_run"/.test(String(message.content)));
+    assert.equal(notRun.length, 284);
+    assert.match(String(notRun[0]?.content), /at most 16 tool calls are run per turn.*asked for 300/);
+    assert.ok((server.chatRequests[1]?.rawBody.length ?? 0) < 200_000, `the next request is ${server.chatRequests[1]?.rawBody.length} bytes`);
+  });
+
+  it('stops giving tool results once they fill maxToolResultBytes, over all turns', async () => {
+    workspace = createMemoryWorkspace({ 'a.txt': 'word '.repeat(2_000), 'b.txt': 'word '.repeat(2_000), 'c.txt': 'word '.repeat(2_000), 'd.txt': 'word '.repeat(2_000) });
+    const read = (id: string) => ({ id, name: 'read_file', arguments: { path: `${id}.txt` } });
+    server.enqueue({ kind: 'message', toolCalls: [read('a'), read('b')] }, { kind: 'message', toolCalls: [read('c'), read('d')] }, { kind: 'message', content: 'ok' });
+    const result = await agent({ toolContext: makeToolContext({ workspace, stepId: 'S1' }), maxToolResultBytes: 12_000 });
+    assert.equal(result.text, 'ok');
+    const contents = (server.chatRequests[2]?.body?.messages ?? []).filter((message) => message.role === 'tool').map((message) => String(message.content));
+    assert.equal(contents.length, 4);
+    const total = contents.reduce((sum, content) => sum + Buffer.byteLength(content), 0);
+    assert.ok(total <= 12_000 + 1_000, `tool results of ${total} bytes`);
+    assert.match(contents.at(-1) ?? '', /"status":"not_run".*12000 bytes/);
   });
 });

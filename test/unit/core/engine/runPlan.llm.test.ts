@@ -4,6 +4,9 @@ import { resumeRun } from '../../../../src/core/engine/resumeRun';
 import { runPlan } from '../../../../src/core/engine/runPlan';
 import type { RunEvent } from '../../../../src/core/engine/runEvents';
 import { createBudgetTracker } from '../../../../src/core/llm/budget';
+import { LlmError } from '../../../../src/core/llm/llmError';
+import type { LlmClient } from '../../../../src/core/ports';
+import { textCaps } from '../../../../src/core/text/capText';
 import { scriptedLlm } from '../../../fakes/scriptedLlm';
 import { ManualClock } from '../../../fakes/manualClock';
 import { makePlan, makeStep } from '../../../support/randomPlans';
@@ -70,5 +73,52 @@ describe('runPlan with an LLM budget', () => {
     assert.deepEqual(Object.values(byTokens.steps).map((step) => step.status), ['completed', 'completed', 'awaiting_approval']);
     const byCost = await runPlan(chain, { llm, budget: createBudgetTracker({ maxCostUsd: 0.01 }), clock: new ManualClock() }).result;
     assert.match(byCost.pending?.[0]?.prompt ?? '', /cost budget is used up: \$0\.0100 of \$0\.0100/);
+  });
+});
+
+describe('runPlan with a model that refuses the credentials', () => {
+  it('does not retry the step on a 401: another attempt would be refused the same way', async () => {
+    let calls = 0;
+    const llm: LlmClient = {
+      model: 'refusing',
+      async chat() {
+        calls++;
+        throw new LlmError('LLM request to https://api.example.com (model m) failed after 1 attempt: the server refused the credentials (HTTP 401). Check the API key.', 'auth', 401, 1);
+      },
+    };
+    const plan = makePlan([makeStep('A', { onFailure: 'retry', maxAttempts: 4 })]);
+    const result = await runPlan(plan, { llm, clock: new ManualClock(0, { autoAdvance: true }) }).result;
+    assert.equal(result.status, 'failed');
+    assert.match(result.steps.A?.error ?? '', /refused the credentials/);
+    assert.equal(calls, 1);
+  });
+});
+
+describe('runPlan caps what enters the journal', () => {
+  it('cuts a huge step result, a huge error and endless output, each with a visible marker', async () => {
+    const store = createMemoryRunStore();
+    const huge = 'r'.repeat(textCaps.result * 3);
+    const plan = makePlan([makeStep('A'), makeStep('B', { dependsOn: ['A'] })]);
+    const llm = scriptedLlm([
+      (request) => {
+        for (let chunk = 0; chunk < 30; chunk++) request.onDelta?.({ kind: 'text', text: 'o'.repeat(100_000) });
+        return huge;
+      },
+      () => {
+        throw new Error(`boom ${'e'.repeat(textCaps.message * 10)}`);
+      },
+    ]);
+    const result = await runPlan(plan, { llm, store, clock: new ManualClock(), idSource: () => 'run-caps' }).result;
+    const completed = String(result.steps.A?.result);
+    assert.ok(completed.length <= textCaps.result, `result of ${completed.length} characters`);
+    assert.match(completed, /more characters cut\)$/);
+    const error = result.steps.B?.error ?? '';
+    assert.ok(error.length <= textCaps.message, `error of ${error.length} characters`);
+    assert.match(error, /^boom e+… \(\d+ more characters cut\)$/);
+    const events = ((await store.load('run-caps'))?.entries ?? []) as RunEvent[];
+    const output = events.flatMap((event) => (event.type === 'step_output' && event.stepId === 'A' ? [event.text] : [])).join('');
+    assert.ok(output.length <= textCaps.output + 200, `output of ${output.length} characters`);
+    assert.match(output, /output cut/);
+    assert.ok(JSON.stringify(events).length < 3 * textCaps.result, 'the journal stays small');
   });
 });

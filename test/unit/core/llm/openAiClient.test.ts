@@ -6,6 +6,7 @@ import { createOpenAiClient, type OpenAiClientOptions } from '../../../../src/co
 import type { LlmClient } from '../../../../src/core/ports';
 import { FakeOpenAiServer, matchers } from '../../../fakes/fakeOpenAiServer';
 import { ManualClock } from '../../../fakes/manualClock';
+import { textCaps } from '../../../../src/core/text/capText';
 
 const apiKey = 'sk-test-SECRET-123456';
 const start = Date.parse('2026-01-01T00:00:00Z');
@@ -164,6 +165,38 @@ describe('createOpenAiClient against the fake OpenAI server', function () {
     assert.equal(server.chatRequests.length, 2);
   });
 
+  it('redacts any 8+ character run of the key that the server echoes, such as a 13-character prefix', async () => {
+    server.enqueue({ kind: 'error', status: 401, message: `Incorrect API key provided: ${apiKey.slice(0, 13)}***. Key id ${apiKey.slice(5, 14)}.` });
+    const auth = await rejection(client().chat({ messages: user, signal }));
+    assert.ok(!auth.message.includes(apiKey.slice(0, 8)) && !auth.message.includes(apiKey.slice(5, 13)), auth.message);
+    assert.match(auth.message, /provided: \[redacted\]\*\*\*/);
+    assert.equal(server.chatRequests.length, 1, 'a 401 is not retried');
+  });
+
+  it('refuses a base URL with a user name and password before sending anything, without showing them', () => {
+    const url = server.baseURL.replace('http://', 'http://alice:s3cretpassw0rd@');
+    assert.throws(() => client({ baseURL: url }), (error: Error) => /user name or password/.test(error.message) && !error.message.includes('s3cretpassw0rd'));
+    assert.equal(server.chatRequests.length, 0);
+  });
+
+  it('refuses to send the key over plain http to another machine unless allowed, and lets a keyless client go there', () => {
+    assert.throws(() => client({ baseURL: 'http://192.0.2.10:8000/v1' }), /plain http:\/\/ to another machine.*allowInsecureKey: true/);
+    assert.equal(client({ baseURL: 'http://192.0.2.10:8000/v1', allowInsecureKey: true }).model, 'gpt-4o-mini');
+    assert.equal(createOpenAiClient({ baseURL: 'http://192.0.2.10:8000/v1', model: 'm', clock }).model, 'm');
+  });
+
+  it('refuses a reply longer than the reply cap, streamed or not, without retrying, and caps a huge error message', async () => {
+    for (const stream of [false, true]) {
+      server.enqueue({ kind: 'message', content: 'z'.repeat(textCaps.modelReply + 1), chunkSize: 100_000 });
+      const error = await rejection(client().chat({ messages: user, signal, stream }));
+      assert.match(error.message, /went past 2000000 characters/);
+    }
+    server.enqueue({ kind: 'error', status: 400, message: 'e'.repeat(3_000_000) });
+    const huge = await rejection(client().chat({ messages: user, signal }));
+    assert.ok(huge.message.length <= textCaps.message, `message of ${huge.message.length} characters`);
+    assert.equal(server.chatRequests.length, 3);
+  });
+
   it('retries a malformed JSON body and an empty choice list', async () => {
     server.enqueue({ kind: 'malformed' }, { kind: 'empty_choices' }, { kind: 'message', content: 'good' });
     const reply = await client({ initialBackoffMs: 10 }).chat({ messages: user, signal });
@@ -212,6 +245,41 @@ describe('createOpenAiClient against the fake OpenAI server', function () {
     server.enqueue({ kind: 'message', content: 'slow but fine', delayMs: 150 });
     const reply = await client({ timeoutMs: 5_000 }).chat({ messages: user, signal, stream: true });
     assert.equal(reply.text, 'slow but fine');
+  });
+
+  it('ends an attempt whose server sent the headers and then nothing, streamed or not, at the time limit', async () => {
+    for (const stream of [false, true]) {
+      server.enqueue({ kind: 'stall' });
+      // Without the limit the call never ends (the test's own time-out fails it).
+      const error = await rejection(client({ timeoutMs: 300, maxAttempts: 1 }).chat({ messages: user, signal, stream }));
+      assert.equal(error.kind, 'timeout', error.message);
+      assert.match(error.message, /no complete reply within 300 ms/);
+    }
+  });
+
+  it('ends a stream that goes silent between chunks at the silence limit, long before the time limit', async () => {
+    server.enqueue({ kind: 'stall', sentChunks: 2 });
+    const deltas: LlmDelta[] = [];
+    const error = await rejection(client({ timeoutMs: 60_000, silenceTimeoutMs: 250, maxAttempts: 1 }).chat({ messages: user, signal, stream: true, onDelta: (delta) => deltas.push(delta) }));
+    assert.equal(error.kind, 'timeout');
+    assert.match(error.message, /nothing for 250 ms/);
+    assert.equal(deltas.length, 2, 'the chunks before the silence arrived');
+  });
+
+  it('ends a reply that trickles in one byte at a time at the time limit, streamed or not, and retries it', async () => {
+    for (const stream of [false, true]) {
+      server.enqueue({ kind: 'drip', content: 'never finished in time', intervalMs: 40 }, { kind: 'message', content: 'whole' });
+      // 'never finished in time' takes over 200 bytes at 40 ms each: about 8 s without the limit.
+      const reply = await client({ timeoutMs: 400, silenceTimeoutMs: 300, initialBackoffMs: 1 }).chat({ messages: user, signal, stream });
+      assert.equal(reply.text, 'whole');
+      assert.equal(server.chatRequests.length, stream ? 4 : 2);
+    }
+  });
+
+  it('waits for a reply that trickles in within the time limit, never silent for long', async () => {
+    server.enqueue({ kind: 'drip', content: 'ok', intervalMs: 2 });
+    const reply = await client({ timeoutMs: 60_000, silenceTimeoutMs: 5_000 }).chat({ messages: user, signal, stream: true });
+    assert.equal(reply.text, 'ok');
   });
 
   it('reports a refused connection as a network error after bounded attempts', async () => {

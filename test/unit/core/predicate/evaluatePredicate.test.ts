@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { evaluatePredicate } from '../../../../src/core/predicate/evaluatePredicate';
+import { textCaps } from '../../../../src/core/text/capText';
 
 describe('evaluatePredicate', () => {
   it('passes on true, with input, result and depends bound as JSON', async () => {
@@ -42,5 +43,38 @@ describe('evaluatePredicate', () => {
     assert.equal(recursion.kind, 'error');
     assert.deepEqual(await evaluatePredicate('typeof process === "undefined" && typeof require === "undefined"', {}), { kind: 'pass' });
     assert.deepEqual(await evaluatePredicate('result === undefined', {}), { kind: 'pass' });
+  });
+});
+
+describe('evaluatePredicate under hostile predicates', function () {
+  this.timeout(20_000);
+
+  it('stops an allocation loop of large arrays at the memory limit, quickly, three times, without the host keeping the memory', async () => {
+    const hostile = 'let a = []; for (;;) a.push(new Array(1e6).fill(1))';
+    const rssBefore = process.memoryUsage().rss;
+    for (let run = 1; run <= 3; run++) {
+      const began = performance.now();
+      const outcome = await evaluatePredicate(hostile, {}, { timeoutMs: 1_000 });
+      const tookMs = performance.now() - began;
+      assert.ok(tookMs < 2_000, `run ${run} took ${Math.round(tookMs)} ms`);
+      assert.equal(outcome.kind, 'error');
+      assert.match(outcome.kind === 'error' ? outcome.message : '', /memory limit of 32 MiB/);
+    }
+    const grownMiB = (process.memoryUsage().rss - rssBefore) / 2 ** 20;
+    assert.ok(grownMiB < 400, `the host grew by ${Math.round(grownMiB)} MiB`);
+    assert.deepEqual(await evaluatePredicate('[1, 2, 3].map((n) => n * 2).join() === "2,4,6"', {}), { kind: 'pass' });
+  });
+
+  it('caps a huge diagnosis string and a huge thrown message, with a visible marker', async () => {
+    const diagnosis = await evaluatePredicate('"x".repeat(31e6)', {});
+    assert.equal(diagnosis.kind, 'fail');
+    const text = diagnosis.kind === 'fail' ? diagnosis.diagnosis : '';
+    assert.ok(text.length <= textCaps.message, `diagnosis of ${text.length} characters`);
+    assert.match(text, /^x+… \(\d+ more characters cut\)$/);
+    const thrown = await evaluatePredicate('(() => { throw new Error("y".repeat(5e6)); })()', {});
+    assert.equal(thrown.kind, 'error');
+    const message = thrown.kind === 'error' ? thrown.message : '';
+    assert.ok(message.length <= textCaps.message, `message of ${message.length} characters`);
+    assert.match(message, /more characters cut\)$/);
   });
 });

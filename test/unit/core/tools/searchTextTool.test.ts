@@ -47,6 +47,33 @@ describe('search_text', () => {
     await assert.rejects(searchTextTool.run(ctx, { query: '(unclosed', regex: true }, neverAborted), /The regular expression "\(unclosed" is invalid: .*search literally with regex: false/);
   });
 
+  it('runs a catastrophic-backtracking pattern in linear time: ^(a+)+$ over 29 "a" and "!" (39.6 s with a backtracking engine)', async () => {
+    const hostile = createMemoryWorkspace({ 'a.txt': `${'a'.repeat(29)}!\n`.repeat(50), 'b.txt': 'aaaa\n' });
+    const began = performance.now();
+    const result = await searchTextTool.run(makeToolContext({ workspace: hostile }), { query: '^(a+)+$', regex: true }, neverAborted);
+    assert.deepEqual(result.matches.map((match) => `${match.path}:${match.line}`), ['b.txt:1']);
+    assert.ok(performance.now() - began < 3_000, `took ${Math.round(performance.now() - began)} ms`);
+  });
+
+  it('keeps JavaScript meanings the linear-time engine spells differently', async () => {
+    const files = createMemoryWorkspace({ 'x.txt': 'id: 42\r\nname\u00a0tag\r\nA-B\n[x]\nend;\r\n' });
+    const lines = async (query: string, caseSensitive = true): Promise<number[]> => (await searchTextTool.run(makeToolContext({ workspace: files }), { query, regex: true, caseSensitive }, neverAborted)).matches.map((match) => match.line);
+    assert.deepEqual(await lines('(?<key>\\w+): \\d+'), [1], 'named group, \\w, \\d');
+    assert.deepEqual(await lines('name\\stag'), [2], 'JavaScript \\s includes U+00A0');
+    assert.deepEqual(await lines('end;$'), [5], '$ before a CRLF');
+    assert.deepEqual(await lines('\\u0041\\-B'), [3], '\\uXXXX and an identity escape');
+    assert.deepEqual(await lines('^\\[x\\]$'), [4]);
+    assert.deepEqual(await lines('[^]d:'), [1], '[^] is any character');
+    assert.deepEqual(await lines('NAME', false), [2], 'ignore case');
+    assert.deepEqual(await lines('42.name'), [], '. does not cross a line end');
+  });
+
+  it('refuses backreferences and lookaround, saying what is not supported', async () => {
+    await assert.rejects(searchTextTool.run(ctx, { query: '(a)\\1', regex: true }, neverAborted), /uses backreferences .*not supported.*linear-time/);
+    await assert.rejects(searchTextTool.run(ctx, { query: 'foo(?=bar)', regex: true }, neverAborted), /uses lookahead/);
+    await assert.rejects(searchTextTool.run(ctx, { query: '(?<!x)y', regex: true }, neverAborted), /uses lookbehind/);
+  });
+
   it('stops when aborted', async () => {
     const controller = new AbortController();
     controller.abort(new Error('cancelled'));

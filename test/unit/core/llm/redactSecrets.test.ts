@@ -1,0 +1,36 @@
+import assert from 'node:assert/strict';
+import { createRedactor, minRedactedRun, redactUrl } from '../../../../src/core/llm/redactSecrets';
+
+describe('createRedactor', () => {
+  const key = 'sk-live-ABCDEFGHIJKLMNOPQRSTUVWXYZ0123';
+  const redact = createRedactor([key]);
+
+  it('redacts the whole key, a 13-character prefix, an 8-character middle run and a suffix', () => {
+    assert.equal(redact(`key ${key} end`), 'key [redacted] end');
+    assert.equal(redact(`Incorrect API key provided: ${key.slice(0, 13)}*****`), 'Incorrect API key provided: [redacted]*****');
+    assert.equal(redact(`…${key.slice(10, 10 + minRedactedRun)}…`), '…[redacted]…');
+    assert.equal(redact(`tail=${key.slice(-9)}`), 'tail=[redacted]');
+    assert.equal(redact(`two ${key.slice(0, 9)} and ${key.slice(20)}.`), 'two [redacted] and [redacted].');
+  });
+
+  it('leaves runs shorter than 8 characters and unrelated text alone', () => {
+    const text = `sk-live is a prefix of 7, and ${key.slice(5, 12)} is 7 characters; nothing else here.`;
+    assert.equal(redact(text), text);
+    assert.equal(redact(''), '');
+  });
+
+  it('redacts short secrets whole and the credentials of every URL', () => {
+    assert.equal(createRedactor(['abcde'])('x abcde y'), 'x [redacted] y');
+    assert.equal(redact('fetch http://alice:s3cret@10.0.0.1:8080/v1/chat failed; see https://bob@example.com/'), 'fetch http://[redacted]@10.0.0.1:8080/v1/chat failed; see https://[redacted]@example.com/');
+    assert.equal(redactUrl('https://user:pass@api.example.com/v1'), 'https://[redacted]@api.example.com/v1');
+    assert.equal(redactUrl('https://api.example.com/v1?to=a@b'), 'https://api.example.com/v1?to=a@b');
+  });
+
+  it('stays linear on a large text full of secret characters', () => {
+    const text = `${'ABCDEFG-'.repeat(250_000)}${key}`;
+    const began = performance.now();
+    const redacted = redact(text);
+    assert.ok(redacted.endsWith('[redacted]'));
+    assert.ok(performance.now() - began < 1_000, `took ${Math.round(performance.now() - began)} ms`);
+  });
+});
