@@ -1,0 +1,96 @@
+// End-to-end, a newcomer without a model: Plan task (the heuristic planner) → review in the plan panel (one step is
+// theirs to do) → Start → approve the write in the diff editor → the step that is theirs waits with its instructions
+// → Done from the plan panel, with a note typed in the input box → the completed summary offers Undo.
+// Screenshots in test-results/screenshots/manual/.
+import * as assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { launchBrowser, type Browser } from '../host/browser.cjs';
+import { startCodeServer, type CodeServer } from '../host/codeServer.cjs';
+import { temporaryFolder } from '../host/tempFolder.cjs';
+import { activityBarEntry, planPanelFrame, quickInputField, runCommand, screenshotIfFailed, waitForWorkbench } from './workbench';
+
+const root = resolve(__dirname, '..', '..');
+const screenshots = join(root, 'test-results', 'screenshots', 'manual');
+
+describe('a step that is yours to do, without a model (browser workbench)', function () {
+  let server: CodeServer | undefined;
+  let browser: Browser | undefined;
+  let workspace: { path: string; remove: () => void } | undefined;
+  let page: Page;
+
+  const shoot = async (name: string): Promise<void> => {
+    await page.screenshot({ path: join(screenshots, `${name}.png`) });
+  };
+  const planRow = (text: string | RegExp): Locator =>
+    page.locator('.sidebar .pane').filter({ has: page.locator('.pane-header', { hasText: /^\s*Plan/ }) }).locator('.monaco-list-row').filter({ hasText: text }).first();
+
+  before(async function () {
+    assert.ok(existsSync(join(root, 'dist', 'extension.js')), 'dist/extension.js is missing: build the extension first (npm run build)');
+    rmSync(screenshots, { recursive: true, force: true });
+    mkdirSync(screenshots, { recursive: true });
+    workspace = temporaryFolder('task-planner-e2e-manual-');
+    cpSync(join(root, 'test', 'fixtures', 'demo-workspace'), workspace.path, { recursive: true });
+    server = await startCodeServer({ linkExtensions: [root] });
+    browser = await launchBrowser();
+    page = browser.page;
+    await page.setViewportSize({ width: 1400, height: 850 });
+    await page.goto(server.workbenchUrl(workspace.path));
+    await waitForWorkbench(page, 'Task Planner');
+    await activityBarEntry(page, 'Task Planner').click();
+  });
+
+  afterEach(async function () {
+    await screenshotIfFailed(browser?.page, this.currentTest, screenshots);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    workspace?.remove();
+  });
+
+  it('plans without a model, runs the write after Approve, waits for the person, and completes after Done in the panel with Undo offered', async () => {
+    await runCommand(page, 'Plan task');
+    await quickInputField(page, 'Task Planner: Plan task');
+    await page.keyboard.type('Create an empty file CHANGELOG.md, then fill it in with the changes', { delay: 5 });
+    await page.keyboard.press('Enter');
+
+    const panel = planPanelFrame(page);
+    const review = panel.locator('plan-panel-app[data-mode="review"]');
+    await review.locator('li.step[data-step-id="S002"]').waitFor({ timeout: 60_000 });
+    await review.getByText(/1 step is yours to do/).first().waitFor();
+    await shoot('1-review');
+    await review.locator('vscode-button[data-action="start"]').click();
+
+    await page.locator('.tab', { hasText: 'S001' }).first().waitFor({ timeout: 30_000 });
+    assert.equal(existsSync(join(workspace!.path, 'CHANGELOG.md')), false, 'the file exists before approval');
+    await page.locator('.editor-group-container.active .action-label[aria-label^="Approve"]').first().click();
+
+    const run = panel.locator('plan-panel-app[data-mode="run"]');
+    const step = run.locator('li.manual-step[data-step-id="S002"]');
+    await step.waitFor({ timeout: 30_000 });
+    assert.match(await step.innerText(), /Fill it in with the changes/);
+    await planRow(/yours to do/).waitFor({ timeout: 15_000 });
+    const statusBar = page.locator('.statusbar-item', { hasText: 'Your step' }).first();
+    await statusBar.waitFor({ timeout: 15_000 });
+    await shoot('2-waiting-for-you');
+
+    const done = step.locator('vscode-button[data-action="manual-done"]');
+    assert.match((await done.getAttribute('aria-label')) ?? '', /^Done/, 'the accessible name starts with the visible text');
+    await done.click();
+    const note = await quickInputField(page, 'Task Planner: Fill it in with the changes is done');
+    await note.focus();
+    await page.keyboard.type('Listed the three changes', { delay: 5 });
+    await page.keyboard.press('Enter');
+
+    await run.locator('vscode-button[data-action="undo"]').waitFor({ timeout: 30_000 });
+    const summary = await run.locator('.run-status').first().innerText();
+    assert.match(summary, /completed/);
+    assert.match(await run.locator('tr.run-step[data-step-id="S002"]').innerText(), /Listed the three changes/);
+    assert.equal(readFileSync(join(workspace!.path, 'CHANGELOG.md'), 'utf8'), '');
+    await planRow(/manual · completed|you · completed|completed/).waitFor({ timeout: 15_000 });
+    await shoot('3-completed-with-undo');
+  });
+});
