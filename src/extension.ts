@@ -72,7 +72,11 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
     const { builtinTools, gateByWorkspaceTrust } = loadRuntime();
     return gateByWorkspaceTrust(builtinTools({ sessionPlanner }), createVscodeTrustGate(log));
   });
-  const runs = new RunController({ tools, interaction: createVscodeInteraction(pending, documents), log, storageDir: context.storageUri?.fsPath, memento: context.workspaceState, setup: () => runSetupFor(readSettings(), keys, log) });
+  // A step that is yours to do is announced by a notification unless the plan panel already shows it with Done and Failed.
+  let panelsMade = false;
+  const panelShowsRun = (runId: string | undefined): boolean => panelsMade && runId !== undefined && panels().controller.panel()?.followsRun(runId) === true;
+  const interaction = createVscodeInteraction(pending, documents, { announceManualStep: () => !panelShowsRun(runs.current()?.runId) });
+  const runs = new RunController({ tools, interaction, log, storageDir: context.storageUri?.fsPath, memento: context.workspaceState, setup: () => runSetupFor(readSettings(), keys, log) });
   const statusBar = new RunStatusBar(pending);
   const runsTree = new RunsTreeProvider(runs);
   let reviewOverride: PlanReview | undefined;
@@ -83,6 +87,7 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
     const flow = createPlanPanelFlow({ panels: controller, runs, pending, tree, regenerate: (feedback, plan) => regeneratePlan(deps, feedback, plan), regenerateBlockedReason: () => (modelStatus.current() === 'heuristic' ? regenerateNeedsModel : undefined), log });
     controller.setCallbacks(flow.callbacks);
     context.subscriptions.push(controller, flow);
+    panelsMade = true;
     return { controller, flow };
   });
   const review = (): PlanReview => reviewOverride ?? (readSettings().review === 'panel' ? panels().flow.review : quickPickPlanReview);

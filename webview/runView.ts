@@ -108,7 +108,7 @@ export class RunViewElement extends LitElement {
   private renderManualStep(request: PendingView): TemplateResult {
     const [heading, ...instructions] = request.prompt.split('\n');
     return html`<li class="manual-step" data-step-id=${request.stepId}>
-      <div><span class="tag">yours to do</span> <strong>${heading}</strong></div>
+      <div><strong>${heading}</strong></div>
       <div class="instructions">${instructions.join('\n').trim()}</div>
       <div class="row">
         <vscode-button data-action="manual-done" aria-label=${`Done: mark step ${request.stepId} done`} @click=${() => this.send({ type: 'markManualStep', stepId: request.stepId, done: true })}>Done</vscode-button>

@@ -10,11 +10,12 @@ import { closeProposalDiffs, type ProposalDocuments } from './proposalDocuments'
  * or the modal fallback when the diff cannot open); a command asks with a modal showing
  * argv and working directory; a clarification asks with a QuickPick (suggestions plus
  * free text); a review with a modal; a manual step with a notification (Done, Failed,
- * Show instructions) that never blocks the editor, since the work takes a while. A dismissed prompt keeps waiting in `pending` and
+ * Show instructions) that never blocks the editor, since the work takes a while, unless
+ * `options.announceManualStep` says no (the plan panel shows it already). A dismissed prompt keeps waiting in `pending` and
  * can be reopened. (In Restricted Mode tools that would ask are refused before they ask:
  * see `gateByWorkspaceTrust`.)
  */
-export function createVscodeInteraction(pending: PendingPrompts, documents: ProposalDocuments): Interaction {
+export function createVscodeInteraction(pending: PendingPrompts, documents: ProposalDocuments, options: { announceManualStep?: () => boolean } = {}): Interaction {
   return {
     requestApproval(request, signal) {
       return waitFor<ApprovalDecision>(pending, signal, request.stepId, (settle) => ({
@@ -48,7 +49,10 @@ export function createVscodeInteraction(pending: PendingPrompts, documents: Prop
     },
     requestManualStep(request, signal) {
       const prompt = (settle: (outcome: ManualStepOutcome) => void) => ({ kind: 'manual' as const, stepId: request.stepId, request, settle, show: () => showManualStepActions(pending, request) });
-      return waitFor<ManualStepOutcome>(pending, signal, request.stepId, prompt, undefined, () => announceManualStep(pending, request));
+      const announce = async (): Promise<void> => {
+        if (options.announceManualStep?.() !== false) await announceManualStep(pending, request);
+      };
+      return waitFor<ManualStepOutcome>(pending, signal, request.stepId, prompt, undefined, announce);
     },
   };
 }

@@ -54,7 +54,7 @@ describe('a step that is yours to do, without a model (browser workbench)', func
   it('plans without a model, runs the write after Approve, waits for the person, and completes after Done in the panel with Undo offered', async () => {
     await runCommand(page, 'Plan task');
     await quickInputField(page, 'Task Planner: Plan task');
-    await page.keyboard.type('Create an empty file CHANGELOG.md, then fill it in with the changes', { delay: 5 });
+    await page.keyboard.type('Create an empty file RELEASE-NOTES.md, then fill it in with the changes', { delay: 5 });
     await page.keyboard.press('Enter');
 
     const panel = planPanelFrame(page);
@@ -65,7 +65,7 @@ describe('a step that is yours to do, without a model (browser workbench)', func
     await review.locator('vscode-button[data-action="start"]').click();
 
     await page.locator('.tab', { hasText: 'S001' }).first().waitFor({ timeout: 30_000 });
-    assert.equal(existsSync(join(workspace!.path, 'CHANGELOG.md')), false, 'the file exists before approval');
+    assert.equal(existsSync(join(workspace!.path, 'RELEASE-NOTES.md')), false, 'the file exists before approval');
     await page.locator('.editor-group-container.active .action-label[aria-label^="Approve"]').first().click();
 
     const run = panel.locator('plan-panel-app[data-mode="run"]');
@@ -89,7 +89,7 @@ describe('a step that is yours to do, without a model (browser workbench)', func
     const summary = await run.locator('.run-status').first().innerText();
     assert.match(summary, /completed/);
     assert.match(await run.locator('tr.run-step[data-step-id="S002"]').innerText(), /Listed the three changes/);
-    assert.equal(readFileSync(join(workspace!.path, 'CHANGELOG.md'), 'utf8'), '');
+    assert.equal(readFileSync(join(workspace!.path, 'RELEASE-NOTES.md'), 'utf8'), '');
     await planRow(/manual · completed|you · completed|completed/).waitFor({ timeout: 15_000 });
     await shoot('3-completed-with-undo');
   });
