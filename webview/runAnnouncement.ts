@@ -12,6 +12,10 @@ const promptChars = 160;
 export function runAnnouncement(run: RunView): string {
   const progress = `Run ${formatStatus(run.status)}: ${run.progress.done} of ${run.progress.total} steps done.`;
   if (run.pending.length === 0) return progress;
-  const waiting = run.pending.map((request) => `${formatStatus(request.kind)} of step ${request.stepId}, ${request.prompt.length > promptChars ? `${request.prompt.slice(0, promptChars)}…` : request.prompt}`);
-  return `${progress} Waiting for you: ${waiting.join('; ')}. Open answers it in the editor.`;
+  const cut = (text: string): string => (text.length > promptChars ? `${text.slice(0, promptChars)}…` : text);
+  const prompts = run.pending.filter((request) => request.kind !== 'manual');
+  // A manual step's prompt starts with a line naming it ("Step S002 is yours to do: …"); Done and Failed answer it in the panel.
+  const yours = run.pending.filter((request) => request.kind === 'manual').map((request) => `${cut(request.prompt.split('\n', 1)[0] ?? '')}.`);
+  const waiting = prompts.map((request) => `${formatStatus(request.kind)} of step ${request.stepId}, ${cut(request.prompt)}`);
+  return [progress, ...(waiting.length > 0 ? [`Waiting for you: ${waiting.join('; ')}. Open answers it in the editor.`] : []), ...yours, ...(yours.length > 0 ? ['Mark it Done or Failed below.'] : [])].join(' ');
 }

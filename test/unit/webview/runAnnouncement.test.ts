@@ -14,4 +14,9 @@ describe('webview run announcement', () => {
     const text = runAnnouncement(run({ status: 'waiting', pending: [{ stepId: 'W1', kind: 'approval', prompt: 'Write notes.md' }, { stepId: 'Q1', kind: 'clarification', prompt: 'x'.repeat(500) }] }));
     assert.match(text, /^Run waiting: 2 of 5 steps done\. Waiting for you: approval of step W1, Write notes\.md; clarification of step Q1, x{160}…\. Open answers it in the editor\.$/);
   });
+
+  it('names a step that is yours to do by its first line and says how to answer it', () => {
+    const prompt = 'Step S002 is yours to do: Update the README\nAdd a usage section\n\nResults of the steps before it:\nS001: done';
+    assert.equal(runAnnouncement(run({ pending: [{ stepId: 'S002', kind: 'manual', prompt }] })), 'Run running: 2 of 5 steps done. Step S002 is yours to do: Update the README. Mark it Done or Failed below.');
+  });
 });
