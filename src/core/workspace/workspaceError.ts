@@ -1,5 +1,5 @@
 /** Why a workspace operation failed, for callers that react differently per cause. */
-export type WorkspaceErrorCode = 'not_found' | 'is_directory' | 'not_directory' | 'not_empty' | 'too_large' | 'binary' | 'not_regular';
+export type WorkspaceErrorCode = 'not_found' | 'is_directory' | 'not_directory' | 'not_empty' | 'too_large' | 'binary' | 'not_regular' | 'hard_link';
 
 /**
  * A workspace operation failed for a reason other than path confinement (see
