@@ -157,7 +157,10 @@ export class ConfinedTree {
         location.names.pop();
         continue;
       }
-      if (location.guard && isProtectedSegment(name)) throw new PathRefusedError(location.input, protectedPlaceReason([...location.names, name].join('/')));
+      if (location.guard && isProtectedSegment(name)) {
+        const resolved = path.posix.normalize([...location.names, name, ...pending.map((part) => part.name)].join('/'));
+        throw new PathRefusedError(location.input, protectedPlaceReason(resolved));
+      }
       if (pending.length === 0 && !options.directory) {
         location.name = name;
         location.fromLink = fromLink;
