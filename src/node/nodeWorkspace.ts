@@ -5,7 +5,7 @@ import type { ManyTextReader } from '../core/workspace/readTextMany';
 import { compileGlob } from '../core/workspace/globMatcher';
 import { IgnoreRules, alwaysSkipped } from '../core/workspace/ignoreRules';
 import { normalizeWorkspacePath, PathRefusedError, resolveInRoot } from '../core/workspace/resolveInRoot';
-import { WorkspaceError } from '../core/workspace/workspaceError';
+import { hardLinkError, WorkspaceError } from '../core/workspace/workspaceError';
 import { ConfinedTree, type DirectoryHandle, isGone, type Location, type Missing, type WalkOptions } from './confinedTree';
 import { createBreather, createNodePathProbe } from './nodePathProbe';
 import { tempFilePrefix, TemporaryFiles } from './temporaryFiles';
@@ -26,11 +26,8 @@ export interface NodeWorkspaceOptions {
    * hard link can make a file outside the workspace appear inside it.
    */
   allowHardLinks?: boolean;
-  /** Age after which a temporary file of an interrupted write is removed, in milliseconds (default 10 minutes). */
-  staleTemporaryFileMs?: number;
 }
 
-const defaultStaleTemporaryFileMs = 10 * 60 * 1000;
 
 /**
  * A `WorkspaceFs` over a folder on disk. Every read, write, rename, delete and directory
@@ -61,7 +58,7 @@ export function createNodeWorkspace(root: string, options: NodeWorkspaceOptions 
         throw new PathRefusedError(input, `the workspace root ${absoluteRoot} does not exist`);
       },
     ));
-  const temporaries = new TemporaryFiles(fsp, options.staleTemporaryFileMs ?? defaultStaleTemporaryFileMs);
+  const temporaries = new TemporaryFiles(fsp);
 
   const readOne = async (input: string, maxBytes: number | undefined): Promise<string> => {
     const relative = normalizeWorkspacePath(input, absoluteRoot);
@@ -243,13 +240,7 @@ function missingError(missing: { missing: true; dangling: boolean }, input: stri
 }
 
 function refuseHardLink(stats: fs.Stats, relative: string, input: string): void {
-  if (!stats.isFile() || stats.nlink <= 1) return;
-  throw new WorkspaceError(
-    'hard_link',
-    input,
-    `${relative} is a hard link: the same file has ${stats.nlink} names, and another one may be outside the workspace, so it is neither read nor changed. ` +
-      'Replace it with a copy, or allow hard links (setting taskPlanner.workspace.allowHardLinks, or --allow-hard-links on the command line) if you trust every name it has.',
-  );
+  if (stats.isFile() && stats.nlink > 1) throw hardLinkError(relative, input, stats.nlink);
 }
 
 function lstatOrUndefined(entry: string): fs.Stats | undefined {

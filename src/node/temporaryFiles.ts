@@ -8,7 +8,20 @@ export const temporaryFolder = '.task-planner/tmp';
 /** Prefix of the temporary files written next to their target when the temporary folder cannot be used (another file system); never listed. */
 export const tempFilePrefix = '.task-planner-tmp-';
 
-const temporaryName = /^write-[0-9a-f]{16}$/;
+/** Names of the temporary files in `temporaryFolder`; nothing else there is removed. */
+export const temporaryFileName = /^write-[0-9a-f]{16}$/;
+
+/** A temporary file in `temporaryFolder` older than this, in milliseconds, was left by an interrupted write. */
+export const staleTemporaryFileMs = 10 * 60 * 1000;
+
+/** The `.gitignore` of `temporaryFolder`: git shows nothing of it, itself included. */
+export const temporaryFolderIgnore = "# Temporary files of Task Planner's atomic writes.\n*\n";
+
+/** A new name for a temporary file: in `temporaryFolder`, or next to the target (with `tempFilePrefix`). */
+export function newTemporaryName(inFolder: boolean): string {
+  const random = randomBytes(8).toString('hex');
+  return inFolder ? `write-${random}` : `${tempFilePrefix}${random}`;
+}
 
 /** The `fs.promises` functions atomic writes use (replaceable to inject faults). */
 export type TemporaryFileSystem = Pick<typeof fs.promises, 'open' | 'rename' | 'rm'>;
@@ -24,10 +37,7 @@ export type TemporaryFileSystem = Pick<typeof fs.promises, 'open' | 'rename' | '
 export class TemporaryFiles {
   private swept = false;
 
-  constructor(
-    private readonly fsp: TemporaryFileSystem,
-    private readonly staleMs: number,
-  ) {}
+  constructor(private readonly fsp: TemporaryFileSystem) {}
 
   /**
    * Replaces the entry `name` of `directory` with `text` (UTF-8). `mode` is the previous
@@ -39,12 +49,12 @@ export class TemporaryFiles {
     try {
       if (folder) {
         try {
-          return await this.writeThenRename(folder, `write-${randomBytes(8).toString('hex')}`, directory, name, text, mode, signal);
+          return await this.writeThenRename(folder, newTemporaryName(true), directory, name, text, mode, signal);
         } catch (error) {
           if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
         }
       }
-      await this.writeThenRename(directory, `${tempFilePrefix}${randomBytes(8).toString('hex')}`, directory, name, text, mode, signal);
+      await this.writeThenRename(directory, newTemporaryName(false), directory, name, text, mode, signal);
     } finally {
       if (folder) fs.closeSync(folder.fd);
     }
@@ -89,10 +99,10 @@ export class TemporaryFiles {
   private removeStale(folder: DirectoryHandle): void {
     const now = Date.now();
     for (const name of fs.readdirSync(folder.prefix)) {
-      if (!temporaryName.test(name)) continue;
+      if (!temporaryFileName.test(name)) continue;
       try {
         const stats = fs.lstatSync(folder.prefix + name);
-        if (stats.isFile() && now - stats.mtimeMs > this.staleMs) fs.unlinkSync(folder.prefix + name);
+        if (stats.isFile() && now - stats.mtimeMs > staleTemporaryFileMs) fs.unlinkSync(folder.prefix + name);
       } catch {
         // Gone already, or not ours to remove: nothing lost either way.
       }
@@ -102,7 +112,7 @@ export class TemporaryFiles {
 
 function ignoreForGit(folder: DirectoryHandle): void {
   try {
-    fs.writeFileSync(folder.prefix + '.gitignore', '# Temporary files of Task Planner\'s atomic writes.\n*\n', { flag: 'wx' });
+    fs.writeFileSync(folder.prefix + '.gitignore', temporaryFolderIgnore, { flag: 'wx' });
   } catch {
     // Already there (EEXIST), or not writable: writes still work, git merely shows the folder.
   }

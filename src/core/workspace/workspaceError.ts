@@ -20,3 +20,16 @@ export class WorkspaceError extends Error {
 export function isWorkspaceError(error: unknown, code?: WorkspaceErrorCode): error is WorkspaceError {
   return error instanceof WorkspaceError && (code === undefined || error.code === code);
 }
+
+/**
+ * The refusal of a regular file that has `links` (more than one) hard links: another name of
+ * the same file may lie outside the workspace, so it is neither read nor changed.
+ */
+export function hardLinkError(relative: string, input: string, links: number): WorkspaceError {
+  return new WorkspaceError(
+    'hard_link',
+    input,
+    `${relative} is a hard link: the same file has ${links} names, and another one may be outside the workspace, so it is neither read nor changed. ` +
+      'Replace it with a copy, or allow hard links (setting taskPlanner.workspace.allowHardLinks, or --allow-hard-links on the command line) if you trust every name it has.',
+  );
+}
