@@ -128,7 +128,17 @@ export class ConfinedTree {
     return kept;
   }
 
-  private openRoot(input: string): DirectoryHandle {
+  /**
+   * Opens the directory `name` in `parent` (never through a link), confirmed inside the root;
+   * `undefined` when it is no directory (any more), or a link.
+   */
+  openChild(parent: DirectoryHandle, name: string, input: string): DirectoryHandle | undefined {
+    const opened = openDirectoryIn(parent, name);
+    return typeof opened === 'number' ? this.confirm(parent, opened, name, input) : undefined;
+  }
+
+  /** A handle of the root itself, confirmed to be the root; the caller closes it. */
+  openRoot(input: string): DirectoryHandle {
     let fd: number;
     try {
       fd = fs.openSync(this.root, directoryFlags & ~(fs.constants.O_NOFOLLOW ?? 0));
@@ -169,7 +179,7 @@ export class ConfinedTree {
       const parent = this.directory(location);
       const opened = openDirectoryIn(parent, name);
       if (typeof opened === 'number') {
-        location.stack.push(this.confirm(location, opened, name));
+        location.stack.push(this.confirm(parent, opened, name, location.input));
         location.names.push(name);
         continue;
       }
@@ -224,11 +234,11 @@ export class ConfinedTree {
     }
   }
 
-  private confirm(location: Location, fd: number, name: string): DirectoryHandle {
-    const handle = { fd, prefix: kernelKnowsOpenFiles ? `/proc/self/fd/${fd}/` : this.directory(location).prefix + name + path.sep };
+  private confirm(parent: DirectoryHandle, fd: number, name: string, input: string): DirectoryHandle {
+    const handle = { fd, prefix: kernelKnowsOpenFiles ? `/proc/self/fd/${fd}/` : parent.prefix + name + path.sep };
     if (kernelKnowsOpenFiles && lexicallyInside(this.rootReal, fs.readlinkSync(`/proc/self/fd/${fd}`)) === undefined) {
       fs.closeSync(fd);
-      throw new PathRefusedError(location.input, 'a directory on its way was moved outside the workspace');
+      throw new PathRefusedError(input, 'a directory on its way was moved outside the workspace');
     }
     return handle;
   }

@@ -4,18 +4,18 @@ import type { FileStat, WorkspaceFs } from '../core/ports';
 import type { ManyTextReader } from '../core/workspace/readTextMany';
 import { compileGlob } from '../core/workspace/globMatcher';
 import { IgnoreRules, alwaysSkipped } from '../core/workspace/ignoreRules';
-import { normalizeWorkspacePath, PathRefusedError, resolveInRoot } from '../core/workspace/resolveInRoot';
+import { normalizeWorkspacePath, PathRefusedError } from '../core/workspace/resolveInRoot';
 import { hardLinkError, WorkspaceError } from '../core/workspace/workspaceError';
 import { ConfinedTree, type DirectoryHandle, isGone, type Location, type Missing, type WalkOptions } from './confinedTree';
-import { createBreather, createNodePathProbe } from './nodePathProbe';
+import { createBreather } from './nodePathProbe';
 import { tempFilePrefix, TemporaryFiles } from './temporaryFiles';
 
 /**
- * The `fs.promises` functions the Node workspace uses to list and change files; tests swap
- * some to inject faults. Reads, stats and link checks use the synchronous calls, which are
+ * The `fs.promises` functions the Node workspace uses to find its root and write files;
+ * tests swap some to inject faults. Everything else uses the synchronous calls, which are
  * many times faster for small files, with the event loop given a turn every few calls.
  */
-export type NodeFileSystem = Pick<typeof fs.promises, 'open' | 'rename' | 'rm' | 'readdir' | 'readFile' | 'stat' | 'realpath'>;
+export type NodeFileSystem = Pick<typeof fs.promises, 'open' | 'rename' | 'rm' | 'realpath'>;
 
 /** Options of `createNodeWorkspace`. */
 export interface NodeWorkspaceOptions {
@@ -27,7 +27,6 @@ export interface NodeWorkspaceOptions {
    */
   allowHardLinks?: boolean;
 }
-
 
 /**
  * A `WorkspaceFs` over a folder on disk. Every read, write, rename, delete and directory
@@ -47,7 +46,6 @@ export function createNodeWorkspace(root: string, options: NodeWorkspaceOptions 
   const fsp = options.fileSystem ?? fs.promises;
   const allowHardLinks = options.allowHardLinks ?? false;
   const absoluteRoot = path.resolve(root);
-  const probe = createNodePathProbe();
   const breathe = createBreather();
   let tree: Promise<ConfinedTree> | undefined;
   const treeFor = (input: string): Promise<ConfinedTree> =>
@@ -86,16 +84,7 @@ export function createNodeWorkspace(root: string, options: NodeWorkspaceOptions 
   };
 
   /** `relative`'s last entry with links followed (for `guard`, inside no protected place) and its `lstat`. */
-  const resolveEntry = async (input: string, relative: string, walk: WalkOptions): Promise<{ confined: ConfinedTree; at: Location | Missing; stats: fs.Stats | undefined }> => {
-    const confined = await treeFor(input);
-    let at = confined.locate(input, relative, walk);
-    for (;;) {
-      if ('missing' in at || at.name === '') return { confined, at, stats: 'missing' in at ? undefined : fs.fstatSync(confined.directory(at).fd) };
-      const stats = lstatOrUndefined(confined.directory(at).prefix + at.name);
-      if (!stats?.isSymbolicLink()) return { confined, at, stats };
-      at = confined.follow(at, { guard: walk.guard ?? false });
-    }
-  };
+  const resolveEntry = async (input: string, relative: string, walk: WalkOptions): Promise<Entry> => entryOf(await treeFor(input), input, relative, walk);
 
   return {
     rootLabel: absoluteRoot,
@@ -203,9 +192,9 @@ export function createNodeWorkspace(root: string, options: NodeWorkspaceOptions 
 
     async list(glob, signal) {
       const matches = glob === undefined ? () => true : compileGlob(glob);
-      const realRootPath = (await resolveInRoot('', { root: absoluteRoot, probe })).real;
+      const confined = await treeFor('');
       const files: string[] = [];
-      await walk({ fsp, root: realRootPath, matches, out: files, signal }, realRootPath, '', IgnoreRules.empty());
+      await listDirectory({ confined, matches, out: files, signal, breathe }, confined.openRoot(''), '', IgnoreRules.empty());
       return files.sort(compareCodeUnits);
     },
 
@@ -369,48 +358,85 @@ function readInDirectory(directories: DirectoryHandles, input: string, maxBytes:
   }
 }
 
-interface WalkState {
-  fsp: NodeFileSystem;
-  root: string;
+/** Where a path leads (see `ConfinedTree.locate`) and what is there (`undefined`: nothing). */
+interface Entry {
+  confined: ConfinedTree;
+  at: Location | Missing;
+  stats: fs.Stats | undefined;
+}
+
+function entryOf(confined: ConfinedTree, input: string, relative: string, walk: WalkOptions): Entry {
+  let at = confined.locate(input, relative, walk);
+  for (;;) {
+    if ('missing' in at || at.name === '') return { confined, at, stats: 'missing' in at ? undefined : fs.fstatSync(confined.directory(at).fd) };
+    const stats = lstatOrUndefined(confined.directory(at).prefix + at.name);
+    if (!stats?.isSymbolicLink()) return { confined, at, stats };
+    at = confined.follow(at, { guard: walk.guard ?? false });
+  }
+}
+
+interface ListState {
+  confined: ConfinedTree;
   matches: (path: string) => boolean;
   out: string[];
   signal: AbortSignal | undefined;
+  breathe: () => Promise<void>;
 }
 
-async function walk(state: WalkState, directory: string, relative: string, inherited: IgnoreRules): Promise<void> {
-  const { fsp, matches, out } = state;
-  state.signal?.throwIfAborted();
-  const entries = await fsp.readdir(directory, { withFileTypes: true });
-  let rules = inherited;
-  if (entries.some((entry) => entry.name === '.gitignore' && entry.isFile())) {
-    const text = await fsp.readFile(path.join(directory, '.gitignore'), 'utf8');
-    rules = rules.withFile(relative, text);
-  }
-  const subdirectories: Promise<void>[] = [];
-  for (const entry of entries) {
-    if (alwaysSkipped.has(entry.name) || entry.name.startsWith(tempFilePrefix)) continue;
-    const childRelative = relative === '' ? entry.name : `${relative}/${entry.name}`;
-    if (entry.isDirectory()) {
-      if (!rules.ignores(childRelative, true)) {
-        subdirectories.push(walk(state, path.join(directory, entry.name), childRelative, rules));
-      }
-    } else if (entry.isFile()) {
-      if (matches(childRelative) && !rules.ignores(childRelative, false)) out.push(childRelative);
-    } else if (entry.isSymbolicLink()) {
-      // Listed only when it is a file link that stays inside the root; linked directories
-      // are not followed, which also rules out cycles.
-      if (!matches(childRelative) || rules.ignores(childRelative, false)) continue;
-      try {
-        const real = await fsp.realpath(path.join(directory, entry.name));
-        const stats = await fsp.stat(real);
-        const relation = path.relative(state.root, real);
-        if (stats.isFile() && relation !== '' && !relation.startsWith('..') && !path.isAbsolute(relation)) out.push(childRelative);
-      } catch {
-        // A dangling link lists as nothing.
+/**
+ * Lists the directory open as `handle` (closing it) and those below it, depth first, each
+ * opened through its parent's handle without following links; linked directories are not
+ * descended into, file links are listed when they lead to a file inside the root.
+ */
+async function listDirectory(state: ListState, handle: DirectoryHandle, relative: string, inherited: IgnoreRules): Promise<void> {
+  try {
+    state.signal?.throwIfAborted();
+    await state.breathe();
+    const entries = fs.readdirSync(handle.prefix, { withFileTypes: true });
+    let rules = inherited;
+    if (entries.some((entry) => entry.name === '.gitignore' && entry.isFile())) {
+      const text = readSmallFile(handle.prefix + '.gitignore');
+      if (text !== undefined) rules = rules.withFile(relative, text);
+    }
+    for (const entry of entries) {
+      if (alwaysSkipped.has(entry.name) || entry.name.startsWith(tempFilePrefix)) continue;
+      const childRelative = relative === '' ? entry.name : `${relative}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (rules.ignores(childRelative, true)) continue;
+        const child = state.confined.openChild(handle, entry.name, childRelative);
+        if (child) await listDirectory(state, child, childRelative, rules);
+      } else if (entry.isFile()) {
+        if (state.matches(childRelative) && !rules.ignores(childRelative, false)) state.out.push(childRelative);
+      } else if (entry.isSymbolicLink()) {
+        if (!state.matches(childRelative) || rules.ignores(childRelative, false)) continue;
+        if (leadsToFileInside(state.confined, childRelative)) state.out.push(childRelative);
       }
     }
+  } finally {
+    fs.closeSync(handle.fd);
   }
-  await Promise.all(subdirectories);
+}
+
+function leadsToFileInside(confined: ConfinedTree, relative: string): boolean {
+  try {
+    const { at, stats } = entryOf(confined, relative, relative, {});
+    if (!('missing' in at)) confined.release(at);
+    return stats?.isFile() === true;
+  } catch {
+    // Out of the root, dangling, a loop: not listed.
+    return false;
+  }
+}
+
+/** A regular file's text, read without following a link or blocking; `undefined` for anything else. */
+function readSmallFile(entry: string): string | undefined {
+  const fd = openEntry(entry);
+  if (typeof fd !== 'number') return undefined;
+  try {
+    return fs.fstatSync(fd).isFile() ? fs.readFileSync(fd, 'utf8') : undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 function compareCodeUnits(a: string, b: string): number {
