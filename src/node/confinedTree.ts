@@ -94,7 +94,11 @@ export class ConfinedTree {
   follow(location: Location, options: WalkOptions = {}): Location | Missing {
     try {
       const target = this.readLink(location);
-      if (target === undefined) return { missing: true, dangling: location.fromLink, resolved: this.resolvedPath(location) };
+      if (target === undefined) {
+        const gone: Missing = { missing: true, dangling: location.fromLink, resolved: this.resolvedPath(location) };
+        this.release(location);
+        return gone;
+      }
       const pending = this.splice(location, target, []);
       location.name = '';
       const found = this.walk(location, pending, options);

@@ -65,7 +65,7 @@ export function createNodeWorkspace(root: string, options: NodeWorkspaceOptions 
     try {
       for (;;) {
         if ('missing' in at) throw missingError(at, input, relative);
-        if (at.name === '') throw new WorkspaceError('is_directory', input, '. is a directory, not a file');
+        if (at.name === '') throw new WorkspaceError('is_directory', input, `${relative || '.'} is a directory, not a file`);
         const fd = openEntry(confined.directory(at).prefix + at.name);
         if (fd === 'link') {
           at = confined.follow(at);
@@ -134,14 +134,15 @@ export function createNodeWorkspace(root: string, options: NodeWorkspaceOptions 
       signal?.throwIfAborted();
       const relative = normalizeWorkspacePath(input, absoluteRoot);
       if (relative === '') throw new WorkspaceError('is_directory', input, 'The workspace root is a directory, not a file');
-      const { confined, at, stats } = await resolveEntry(input, relative, { create: true, guard: true });
+      const entry = await resolveEntry(input, relative, { create: true, guard: true });
       try {
-        if ('missing' in at || (stats === undefined && at.fromLink)) throw missingError({ missing: true, dangling: true }, input, relative);
+        const { confined, at, stats } = entry;
+        if ('missing' in at || isDangling(entry)) throw missingError({ missing: true, dangling: isDangling(entry) }, input, relative);
         if (stats?.isDirectory()) throw new WorkspaceError('is_directory', input, `${relative} is a directory; choose a file path`);
         if (stats && !allowHardLinks) refuseHardLink(stats, relative, input);
         await temporaries.replace(confined, confined.directory(at), at.name, text, stats ? stats.mode & 0o7777 : undefined, signal);
       } finally {
-        if (!('missing' in at)) confined.release(at);
+        releaseEntry(entry);
       }
     },
 
@@ -151,11 +152,9 @@ export function createNodeWorkspace(root: string, options: NodeWorkspaceOptions 
       if (relative === '') throw new PathRefusedError(input, 'the workspace root itself cannot be deleted');
       // What the path leads to must exist inside the root; the entry itself is what goes.
       const target = await resolveEntry(input, relative, {});
-      if (!('missing' in target.at)) target.confined.release(target.at);
-      if ('missing' in target.at || target.stats === undefined) {
-        if ('missing' in target.at ? target.at.dangling : target.at.fromLink) throw missingError({ missing: true, dangling: true }, input, relative);
-        throw new WorkspaceError('not_found', input, `Nothing to delete: ${relative} does not exist`);
-      }
+      releaseEntry(target);
+      if (isDangling(target)) throw missingError({ missing: true, dangling: true }, input, relative);
+      if (target.stats === undefined) throw new WorkspaceError('not_found', input, `Nothing to delete: ${relative} does not exist`);
       const confined = target.confined;
       const at = confined.locate(input, relative, { guard: true });
       if ('missing' in at) throw new WorkspaceError('not_found', input, `Nothing to delete: ${relative} does not exist`);
@@ -186,7 +185,7 @@ export function createNodeWorkspace(root: string, options: NodeWorkspaceOptions 
       const relative = normalizeWorkspacePath(input, absoluteRoot);
       const confined = await treeFor(input);
       const at = confined.locate(input, relative, { create: true, directory: true, guard: true });
-      if ('missing' in at) throw missingError({ missing: true, dangling: true }, input, relative);
+      if ('missing' in at) throw missingError(at, input, relative);
       confined.release(at);
     },
 
@@ -202,22 +201,20 @@ export function createNodeWorkspace(root: string, options: NodeWorkspaceOptions 
       signal?.throwIfAborted();
       await breathe();
       const relative = normalizeWorkspacePath(input, absoluteRoot);
-      const { confined, at, stats } = await resolveEntry(input, relative, {});
-      if (!('missing' in at)) confined.release(at);
-      if (stats === undefined) {
-        if ('missing' in at ? at.dangling : at.fromLink) throw missingError({ missing: true, dangling: true }, input, relative);
-        return undefined;
-      }
+      const entry = await resolveEntry(input, relative, {});
+      releaseEntry(entry);
+      const { stats } = entry;
+      if (isDangling(entry)) throw missingError({ missing: true, dangling: true }, input, relative);
+      if (stats === undefined) return undefined;
       return { type: stats.isDirectory() ? 'directory' : 'file', size: stats.size, mtimeMs: stats.mtimeMs };
     },
 
     async locate(input, signal) {
       signal?.throwIfAborted();
       const relative = normalizeWorkspacePath(input, absoluteRoot);
-      const { confined, at } = await resolveEntry(input, relative, {});
-      if ('missing' in at) return at.resolved;
-      confined.release(at);
-      return confined.resolvedPath(at);
+      const entry = await resolveEntry(input, relative, {});
+      releaseEntry(entry);
+      return 'missing' in entry.at ? entry.at.resolved : entry.confined.resolvedPath(entry.at);
     },
   };
 }
@@ -375,6 +372,16 @@ function entryOf(confined: ConfinedTree, input: string, relative: string, walk: 
   }
 }
 
+/** Closes the handles `entry` holds (its location stays readable). */
+function releaseEntry(entry: Entry): void {
+  if (!('missing' in entry.at)) entry.confined.release(entry.at);
+}
+
+/** Nothing is there because a symbolic link on the way points at nothing. */
+function isDangling(entry: Entry): boolean {
+  return 'missing' in entry.at ? entry.at.dangling : entry.stats === undefined && entry.at.fromLink;
+}
+
 interface ListState {
   confined: ConfinedTree;
   matches: (path: string) => boolean;
@@ -419,9 +426,9 @@ async function listDirectory(state: ListState, handle: DirectoryHandle, relative
 
 function leadsToFileInside(confined: ConfinedTree, relative: string): boolean {
   try {
-    const { at, stats } = entryOf(confined, relative, relative, {});
-    if (!('missing' in at)) confined.release(at);
-    return stats?.isFile() === true;
+    const entry = entryOf(confined, relative, relative, {});
+    releaseEntry(entry);
+    return entry.stats?.isFile() === true;
   } catch {
     // Out of the root, dangling, a loop: not listed.
     return false;
