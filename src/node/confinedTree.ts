@@ -77,14 +77,7 @@ export class ConfinedTree {
   locate(input: string, relative: string, options: WalkOptions = {}): Location | Missing {
     const location: Location = { stack: [this.openRoot(input)], names: [], name: '', fromLink: false, links: 0, input, guard: options.guard ?? false };
     const pending = relative === '' ? [] : relative.split('/').map((name) => ({ name, fromLink: false }));
-    try {
-      const found = this.walk(location, pending, options);
-      if (found !== location) this.release(location);
-      return found;
-    } catch (error) {
-      this.release(location);
-      throw error;
-    }
+    return this.settle(location, () => this.walk(location, pending, options));
   }
 
   /**
@@ -92,16 +85,20 @@ export class ConfinedTree {
    * `ELOOP` opening it with `O_NOFOLLOW`); `location` is released when the answer differs.
    */
   follow(location: Location, options: WalkOptions = {}): Location | Missing {
-    try {
+    return this.settle(location, () => {
       const target = this.readLink(location);
-      if (target === undefined) {
-        const gone: Missing = { missing: true, dangling: location.fromLink, resolved: this.resolvedPath(location) };
-        this.release(location);
-        return gone;
-      }
-      const pending = this.splice(location, target, []);
+      // A link that vanished meanwhile: the walk looks at the name again (counted like a link, so it ends).
+      const pending = target === undefined ? [{ name: location.name, fromLink: location.fromLink }] : this.splice(location, target, []);
+      if (target === undefined) countLink(location);
       location.name = '';
-      const found = this.walk(location, pending, options);
+      return this.walk(location, pending, options);
+    });
+  }
+
+  /** `step`'s answer; `location` released when that is not `location` itself, or when `step` throws. */
+  private settle(location: Location, step: () => Location | Missing): Location | Missing {
+    try {
+      const found = step();
       if (found !== location) this.release(location);
       return found;
     } catch (error) {
@@ -215,7 +212,7 @@ export class ConfinedTree {
 
   /** `pending` after replacing the link at `location.name` with `target`'s components. */
   private splice(location: Location, target: string, pending: { name: string; fromLink: boolean }[]): { name: string; fromLink: boolean }[] {
-    if (++location.links > maxLinks) throw new PathRefusedError(location.input, 'it goes through too many symbolic links (a loop?)');
+    countLink(location);
     let relativeTarget = target;
     if (path.isAbsolute(target)) {
       const inside = lexicallyInside(this.rootReal, target) ?? lexicallyInside(this.root, target);
@@ -246,6 +243,10 @@ export class ConfinedTree {
     }
     return handle;
   }
+}
+
+function countLink(location: Location): void {
+  if (++location.links > maxLinks) throw new PathRefusedError(location.input, 'it goes through too many symbolic links (a loop?)');
 }
 
 /** Opens `name` in `parent` as a directory without following a link; what stood in the way otherwise. */

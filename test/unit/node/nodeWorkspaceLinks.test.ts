@@ -56,8 +56,12 @@ describe('createNodeWorkspace with hard links and links into .git', () => {
   it('tells where a path leads through links', async () => {
     fs.mkdirSync(path.join(root, 'src'));
     fs.symlinkSync('src', path.join(root, 'alias'));
+    fs.symlinkSync(path.join(root, 'src'), path.join(root, 'absolute'));
+    fs.writeFileSync(path.join(root, 'src/a.ts'), 'a');
     const workspace = createNodeWorkspace(root);
     assert.equal(await workspace.locate?.('alias/new/file.ts'), 'src/new/file.ts');
+    assert.equal(await workspace.locate?.('absolute/a.ts'), 'src/a.ts');
+    assert.equal(await workspace.readText('absolute/a.ts'), 'a');
     assert.equal(await workspace.locate?.('docs/hooks/pre-commit'), '.git/hooks/pre-commit');
     assert.equal(await workspace.locate?.('plain.txt'), 'plain.txt');
   });
