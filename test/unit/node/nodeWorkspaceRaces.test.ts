@@ -8,10 +8,12 @@ import { type LinkSwapper, startLinkSwapper } from './linkSwapper';
 // Races against a real process that swaps a directory (or a file) of the workspace with a
 // symbolic link to the outside while the workspace works. Each test runs a fixed number of
 // operations and asserts on what happened outside, never on timing.
-const maxAttempts = 3000;
+const maxAttempts = 1000;
 
 describe('createNodeWorkspace under a directory swapped with an outside link', function () {
   if (process.platform !== 'linux') return;
+  // A few seconds each; room for a machine loaded by other work.
+  this.timeout(60_000);
   let base: string;
   let root: string;
   let outside: string;
@@ -55,9 +57,9 @@ describe('createNodeWorkspace under a directory swapped with an outside link', f
       if (text === 'OUTSIDE') seen.outside++;
       if (text === 'inside') seen.inside++;
     };
-    for (let index = 0; index < 3000; index++) count(await workspace.readText('d/secret.txt').catch(() => undefined));
-    await workspace.readTextMany(Array.from({ length: 3000 }, () => 'd/secret.txt'), (_, text) => count(text));
-    for (let batch = 0; batch < 300; batch++) await workspace.readTextMany(['d/secret.txt', 'f.txt'], (_, text) => count(text));
+    for (let index = 0; index < 2000; index++) count(await workspace.readText('d/secret.txt').catch(() => undefined));
+    await workspace.readTextMany(Array.from({ length: 2000 }, () => 'd/secret.txt'), (_, text) => count(text));
+    for (let batch = 0; batch < 200; batch++) await workspace.readTextMany(['d/secret.txt', 'f.txt'], (_, text) => count(text));
     assert.equal(seen.outside, 0, `outside content read ${seen.outside} times (inside ${seen.inside})`);
     assert.ok(seen.inside > 0, 'some reads succeeded inside');
   });
@@ -66,7 +68,7 @@ describe('createNodeWorkspace under a directory swapped with an outside link', f
     const workspace = createNodeWorkspace(root);
     swapper = await startLinkSwapper(path.join(root, 'f.txt'), path.join(root, 'flink'));
     const seen = { inside: 0, outside: 0 };
-    for (let index = 0; index < 3000; index++) {
+    for (let index = 0; index < 2000; index++) {
       const text = await workspace.readText('f.txt').catch(() => undefined);
       if (text === 'OUTSIDE') seen.outside++;
       if (text === 'inside') seen.inside++;
@@ -78,7 +80,7 @@ describe('createNodeWorkspace under a directory swapped with an outside link', f
   it('never writes a file, a temporary file or a directory outside', async () => {
     const workspace = createNodeWorkspace(root);
     await swapDirectory();
-    const succeeded = await attempt(600, async (index) => {
+    const succeeded = await attempt(500, async (index) => {
       const wrote = await workspace.writeText(`d/w${index}.txt`, 'written').then(() => 1, () => 0);
       return wrote + (await workspace.createDirectory(`d/m${index}/n`).then(() => 1, () => 0));
     });
