@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { PathRefusedError } from '../../../src/core/workspace/resolveInRoot';
 import { WorkspaceError } from '../../../src/core/workspace/workspaceError';
 import { createNodeWorkspace } from '../../../src/node/nodeWorkspace';
+import { watchOpens } from './openWatcher';
 
-describe('createNodeWorkspace with hard links and links into .git', () => {
+describe('createNodeWorkspace with hard links, links into .git and links to pipes', () => {
   let base: string;
   let root: string;
   beforeEach(() => {
@@ -51,6 +53,28 @@ describe('createNodeWorkspace with hard links and links into .git', () => {
     assert.equal(await workspace.readText('docs/config'), '[core]\n');
     await workspace.delete('docs');
     assert.ok(fs.existsSync(path.join(root, '.git/config')));
+  });
+
+  it('never opens a named pipe outside that a link points to', async function () {
+    const pipe = path.join(base, 'outside/pipe');
+    if (spawnSync('mkfifo', [pipe]).status !== 0) this.skip();
+    fs.symlinkSync(pipe, path.join(root, 'pipe-link'));
+    const watcher = await watchOpens(pipe);
+    if (!watcher) this.skip();
+    try {
+      const workspace = createNodeWorkspace(root);
+      await assert.rejects(workspace.readText('pipe-link'), PathRefusedError);
+      await workspace.readTextMany(['pipe-link'], () => undefined);
+      await assert.rejects(workspace.stat('pipe-link'), PathRefusedError);
+      await assert.rejects(workspace.writeText('pipe-link', 'x'), PathRefusedError);
+      assert.deepEqual(await workspace.list(), []);
+      assert.equal(await watcher.opensSinceLastCount(), 0);
+      // The watcher does see an open: this one, through the link.
+      fs.closeSync(fs.openSync(path.join(root, 'pipe-link'), fs.constants.O_RDONLY | fs.constants.O_NONBLOCK));
+      assert.equal(await watcher.opensSinceLastCount(), 1);
+    } finally {
+      watcher.stop();
+    }
   });
 
   it('tells where a path leads through links', async () => {
