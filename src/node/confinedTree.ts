@@ -15,11 +15,22 @@ const directoryFlags = fs.constants.O_RDONLY | (fs.constants.O_DIRECTORY ?? 0) |
 /**
  * An open directory inside the root. `prefix` names entries in it: `/proc/self/fd/N/` on
  * Linux, so an entry is found in the directory the handle holds even if the path that led
- * there has since been swapped for a link; elsewhere the directory's path (best effort).
+ * there has since been swapped for a link; elsewhere the directory's path, checked
+ * component by component a moment earlier, and no descriptor (`fd` undefined).
  */
 export interface DirectoryHandle {
-  fd: number;
+  fd: number | undefined;
   prefix: string;
+}
+
+/** Closes `handle`'s descriptor, if it has one. */
+export function closeDirectory(handle: DirectoryHandle): void {
+  if (handle.fd !== undefined) fs.closeSync(handle.fd);
+}
+
+/** The `stat` of the directory `handle` holds. */
+export function statDirectory(handle: DirectoryHandle): fs.Stats {
+  return handle.fd !== undefined ? fs.fstatSync(handle.fd) : fs.statSync(handle.prefix);
 }
 
 /**
@@ -68,9 +79,14 @@ export interface Missing {
  * check: callers act on `prefix + name`.
  */
 export class ConfinedTree {
+  /**
+   * `handles`: work through `/proc/self/fd` handles (the default where the kernel has them);
+   * `false` runs the same walk on paths, as on systems without them.
+   */
   constructor(
     readonly root: string,
     private readonly rootReal: string,
+    private readonly handles = kernelKnowsOpenFiles,
   ) {}
 
   /** Walks `relative` (normalised, `''` for the root) to its last entry; see `Location`. */
@@ -119,7 +135,7 @@ export class ConfinedTree {
 
   /** Closes every handle `location` holds. */
   release(location: Location): void {
-    for (const handle of location.stack.splice(0)) fs.closeSync(handle.fd);
+    for (const handle of location.stack.splice(0)) closeDirectory(handle);
   }
 
   /** Takes the last directory's handle out of `location` (closing the rest): the caller closes it. */
@@ -134,23 +150,27 @@ export class ConfinedTree {
    * `undefined` when it is no directory (any more), or a link.
    */
   openChild(parent: DirectoryHandle, name: string, input: string): DirectoryHandle | undefined {
-    const opened = openDirectoryIn(parent, name);
-    return typeof opened === 'number' ? this.confirm(parent, opened, name, input) : undefined;
+    const opened = openDirectoryIn(parent, name, this.handles);
+    return typeof opened === 'object' ? this.confirm(parent, opened.fd, name, input) : undefined;
   }
 
   /** A handle of the root itself, confirmed to be the root; the caller closes it. */
   openRoot(input: string): DirectoryHandle {
+    if (!this.handles) {
+      if (!fs.statSync(this.rootReal, { throwIfNoEntry: false })?.isDirectory()) throw new PathRefusedError(input, `the workspace root ${this.root} does not exist`);
+      return { fd: undefined, prefix: this.rootReal + path.sep };
+    }
     let fd: number;
     try {
       fd = fs.openSync(this.root, directoryFlags & ~(fs.constants.O_NOFOLLOW ?? 0));
     } catch {
       throw new PathRefusedError(input, `the workspace root ${this.root} does not exist`);
     }
-    if (kernelKnowsOpenFiles && fs.readlinkSync(`/proc/self/fd/${fd}`) !== this.rootReal) {
+    if (fs.readlinkSync(`/proc/self/fd/${fd}`) !== this.rootReal) {
       fs.closeSync(fd);
       throw new PathRefusedError(input, `the workspace root ${this.root} was moved or replaced while in use`);
     }
-    return { fd, prefix: kernelKnowsOpenFiles ? `/proc/self/fd/${fd}/` : this.rootReal + path.sep };
+    return { fd, prefix: `/proc/self/fd/${fd}/` };
   }
 
   private walk(location: Location, pending: { name: string; fromLink: boolean }[], options: WalkOptions): Location | Missing {
@@ -164,7 +184,7 @@ export class ConfinedTree {
       if (name === '' || name === '.') continue;
       if (name === '..') {
         if (location.stack.length === 1) throw new PathRefusedError(location.input, 'it leads outside the workspace through a symbolic link');
-        fs.closeSync((location.stack.pop() as DirectoryHandle).fd);
+        closeDirectory(location.stack.pop() as DirectoryHandle);
         location.names.pop();
         continue;
       }
@@ -178,9 +198,9 @@ export class ConfinedTree {
         return location;
       }
       const parent = this.directory(location);
-      const opened = openDirectoryIn(parent, name);
-      if (typeof opened === 'number') {
-        location.stack.push(this.confirm(parent, opened, name, location.input));
+      const opened = openDirectoryIn(parent, name, this.handles);
+      if (typeof opened === 'object') {
+        location.stack.push(this.confirm(parent, opened.fd, name, location.input));
         location.names.push(name);
         continue;
       }
@@ -218,7 +238,7 @@ export class ConfinedTree {
       const inside = lexicallyInside(this.rootReal, target) ?? lexicallyInside(this.root, target);
       if (inside === undefined) throw new PathRefusedError(location.input, 'it leads outside the workspace through a symbolic link');
       // An absolute target starts again from the root.
-      for (const handle of location.stack.splice(1)) fs.closeSync(handle.fd);
+      for (const handle of location.stack.splice(1)) closeDirectory(handle);
       location.names = [];
       relativeTarget = inside;
     }
@@ -235,9 +255,10 @@ export class ConfinedTree {
     }
   }
 
-  private confirm(parent: DirectoryHandle, fd: number, name: string, input: string): DirectoryHandle {
-    const handle = { fd, prefix: kernelKnowsOpenFiles ? `/proc/self/fd/${fd}/` : parent.prefix + name + path.sep };
-    if (kernelKnowsOpenFiles && lexicallyInside(this.rootReal, fs.readlinkSync(`/proc/self/fd/${fd}`)) === undefined) {
+  private confirm(parent: DirectoryHandle, fd: number | undefined, name: string, input: string): DirectoryHandle {
+    if (fd === undefined) return { fd, prefix: parent.prefix + name + path.sep };
+    const handle = { fd, prefix: `/proc/self/fd/${fd}/` };
+    if (lexicallyInside(this.rootReal, fs.readlinkSync(`/proc/self/fd/${fd}`)) === undefined) {
       fs.closeSync(fd);
       throw new PathRefusedError(input, 'a directory on its way was moved outside the workspace');
     }
@@ -249,10 +270,18 @@ function countLink(location: Location): void {
   if (++location.links > maxLinks) throw new PathRefusedError(location.input, 'it goes through too many symbolic links (a loop?)');
 }
 
-/** Opens `name` in `parent` as a directory without following a link; what stood in the way otherwise. */
-function openDirectoryIn(parent: DirectoryHandle, name: string): number | 'link' | 'missing' | 'not_directory' {
+/**
+ * Opens `name` in `parent` as a directory without following a link (where descriptors
+ * cannot serve as directories, only checks that it is one); what stood in the way otherwise.
+ */
+function openDirectoryIn(parent: DirectoryHandle, name: string, handles: boolean): { fd: number | undefined } | 'link' | 'missing' | 'not_directory' {
+  if (!handles) {
+    const stats = fs.lstatSync(parent.prefix + name, { throwIfNoEntry: false });
+    if (stats === undefined) return 'missing';
+    return stats.isSymbolicLink() ? 'link' : stats.isDirectory() ? { fd: undefined } : 'not_directory';
+  }
   try {
-    return fs.openSync(parent.prefix + name, directoryFlags);
+    return { fd: fs.openSync(parent.prefix + name, directoryFlags) };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return 'missing';

@@ -6,7 +6,7 @@ import { compileGlob } from '../core/workspace/globMatcher';
 import { IgnoreRules, alwaysSkipped } from '../core/workspace/ignoreRules';
 import { normalizeWorkspacePath, PathRefusedError } from '../core/workspace/resolveInRoot';
 import { hardLinkError, WorkspaceError } from '../core/workspace/workspaceError';
-import { ConfinedTree, type DirectoryHandle, isGone, type Location, type Missing, type WalkOptions } from './confinedTree';
+import { closeDirectory, ConfinedTree, type DirectoryHandle, isGone, kernelKnowsOpenFiles, type Location, type Missing, statDirectory, type WalkOptions } from './confinedTree';
 import { createBreather } from './nodePathProbe';
 import { tempFilePrefix, TemporaryFiles } from './temporaryFiles';
 
@@ -26,6 +26,12 @@ export interface NodeWorkspaceOptions {
    * hard link can make a file outside the workspace appear inside it.
    */
   allowHardLinks?: boolean;
+  /**
+   * Works through `/proc/self/fd` directory handles (default: where the kernel has them).
+   * `false` runs the same component-by-component walk on paths, as on systems without them,
+   * where a swap during an operation can still redirect it.
+   */
+  directoryHandles?: boolean;
 }
 
 /**
@@ -50,7 +56,7 @@ export function createNodeWorkspace(root: string, options: NodeWorkspaceOptions 
   let tree: Promise<ConfinedTree> | undefined;
   const treeFor = (input: string): Promise<ConfinedTree> =>
     (tree ??= fsp.realpath(absoluteRoot).then(
-      (real) => new ConfinedTree(absoluteRoot, real),
+      (real) => new ConfinedTree(absoluteRoot, real, options.directoryHandles ?? kernelKnowsOpenFiles),
       () => {
         tree = undefined;
         throw new PathRefusedError(input, `the workspace root ${absoluteRoot} does not exist`);
@@ -315,13 +321,13 @@ class DirectoryHandles {
     if (this.open.size > maxOpenDirectories) {
       const [oldest, oldHandle] = this.open.entries().next().value as [string, DirectoryHandle | undefined];
       this.open.delete(oldest);
-      if (oldHandle) fs.closeSync(oldHandle.fd);
+      if (oldHandle) closeDirectory(oldHandle);
     }
     return handle;
   }
 
   closeAll(): void {
-    for (const handle of this.open.values()) if (handle) fs.closeSync(handle.fd);
+    for (const handle of this.open.values()) if (handle) closeDirectory(handle);
     this.open.clear();
   }
 }
@@ -365,7 +371,7 @@ interface Entry {
 function entryOf(confined: ConfinedTree, input: string, relative: string, walk: WalkOptions): Entry {
   let at = confined.locate(input, relative, walk);
   for (;;) {
-    if ('missing' in at || at.name === '') return { confined, at, stats: 'missing' in at ? undefined : fs.fstatSync(confined.directory(at).fd) };
+    if ('missing' in at || at.name === '') return { confined, at, stats: 'missing' in at ? undefined : statDirectory(confined.directory(at)) };
     const stats = lstatOrUndefined(confined.directory(at).prefix + at.name);
     if (!stats?.isSymbolicLink()) return { confined, at, stats };
     at = confined.follow(at, { guard: walk.guard ?? false });
@@ -420,7 +426,7 @@ async function listDirectory(state: ListState, handle: DirectoryHandle, relative
       }
     }
   } finally {
-    fs.closeSync(handle.fd);
+    closeDirectory(handle);
   }
 }
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
-import type { ConfinedTree, DirectoryHandle } from './confinedTree';
+import { closeDirectory, type ConfinedTree, type DirectoryHandle } from './confinedTree';
 
 /** Workspace-relative folder of the temporary files of atomic writes; it holds a `.gitignore` of `*`, so git shows none of it. */
 export const temporaryFolder = '.task-planner/tmp';
@@ -56,7 +56,7 @@ export class TemporaryFiles {
       }
       await this.writeThenRename(directory, newTemporaryName(false), directory, name, text, mode, signal);
     } finally {
-      if (folder) fs.closeSync(folder.fd);
+      if (folder) closeDirectory(folder);
     }
   }
 

@@ -23,6 +23,12 @@ describeWorkspaceFsConformance('node', async (files) => {
   return { workspace: createNodeWorkspace(dir), dispose: async () => fs.rmSync(dir, { recursive: true, force: true }) };
 });
 
+// The walk as it runs where the kernel offers no directory handles (macOS, Windows).
+describeWorkspaceFsConformance('node, on paths instead of directory handles', async (files) => {
+  const dir = makeTree(files);
+  return { workspace: createNodeWorkspace(dir, { directoryHandles: false }), dispose: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+});
+
 describe('createNodeWorkspace', () => {
   let dir: string;
   beforeEach(() => {
