@@ -26,7 +26,7 @@ Commands:
 
 Run options: [--workspace DIR] [--concurrency N] [--yes] [--json] [--base-url URL]
              [--model M] [--timeout SECONDS] [--allow-insecure-key]
-             [--max-requests N] [--max-tokens N] [--max-cost USD]
+             [--max-requests N] [--max-tokens N] [--max-cost USD] [--allow-hard-links]
 
 Options:
   --workspace DIR     Workspace root the tools act on (default: the current directory).
@@ -51,6 +51,8 @@ Options:
   --yes, -y           Approve every file change and command without asking ("plan": also
                       start the plan without asking).
   --json              Print the result as JSON on stdout (progress stays on stderr).
+  --allow-hard-links  Let tools read and change files with more than one hard link (refused
+                      by default: a hard link can bring a file from outside the workspace in).
   --approve STEP      Approve STEP's pending change or command (resume).
   --reject STEP       Reject STEP's pending change or command (resume).
   --answer STEP=TEXT  Answer STEP's pending question (resume).

@@ -16,6 +16,8 @@ export interface CliRunOptions extends CliModelOptions {
   concurrency: number | undefined;
   yes: boolean;
   json: boolean;
+  /** Tools may read and change files with several hard links (`--allow-hard-links`). */
+  allowHardLinks?: boolean;
 }
 
 /** What `plan`, `run` and `resume` hand to the engine for a workspace (and the model, when configured). */
@@ -27,7 +29,7 @@ export function engineOptions(options: CliRunOptions, io: CliIo) {
     ...(llm ? { llm } : {}),
     ...(budget ? { budget } : {}),
     tools: cliTools(),
-    workspace: createNodeWorkspace(root),
+    workspace: createNodeWorkspace(root, { allowHardLinks: options.allowHardLinks ?? false }),
     commandRunner: createNodeCommandRunner(root),
     store: createFileRunStore(runsDirectory(root)),
     interaction: terminalInteraction({ interactive: io.interactive, yes: options.yes }),

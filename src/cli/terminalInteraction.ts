@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import { deferAllInteraction } from '../core/engine/stepInteraction';
 import type { ApprovalDecision, Interaction } from '../core/ports';
+import { proposalTarget } from '../core/tools/proposalTarget';
 import { askManualStep } from './manualStepQuestion';
 
 /**
@@ -34,7 +35,7 @@ export function terminalInteraction(options: { interactive: boolean; yes: boolea
       const text =
         request.kind === 'command'
           ? `Step ${request.stepId} (${request.title}) wants to run:\n  ${request.argv.map((arg) => JSON.stringify(arg)).join(' ')}\n  in ${request.cwd || '.'}${request.shell ? ' through a shell' : ''}`
-          : `Step ${request.stepId} (${request.title}) wants to ${request.operation} ${request.proposal.path}:\n${request.proposal.diff}`;
+          : `Step ${request.stepId} (${request.title}) wants to ${request.operation} ${proposalTarget(request.proposal)}:\n${request.proposal.diff}`;
       return approve(text, signal);
     },
     async askClarification(request, signal) {

@@ -47,6 +47,12 @@ export interface WorkspaceFs {
   list(glob?: string, signal?: AbortSignal): Promise<string[]>;
   /** `undefined` when nothing exists at `path`. */
   stat(path: string, signal?: AbortSignal): Promise<FileStat | undefined>;
+  /**
+   * Where `path` leads once symbolic links are followed, workspace-relative (for a path
+   * that does not exist yet: its existing part resolved, plus the rest). Refuses what the
+   * other methods refuse. Optional: a workspace without links does not need it.
+   */
+  locate?(path: string, signal?: AbortSignal): Promise<string>;
 }
 
 /** A change to one file, shown to the user before it is applied. */
@@ -58,6 +64,8 @@ export interface FileProposal {
   proposedText: string | undefined;
   /** Unified diff of current → proposed. */
   diff: string;
+  /** Where `path` really leads through symbolic links, when that differs from `path`. */
+  resolvedPath?: string;
 }
 
 /** What a step asks the user to allow. */

@@ -14,6 +14,7 @@ import type { UndoReport } from '../core/tools/undoRun';
 import { runInterruption } from '../core/engine/runInterruption';
 import { loadCheckpointFile } from './checkpointFile';
 import { loadRuntime } from './loadRuntime';
+import { readSettings } from './settings';
 
 /** What a run needs besides its plan, read when it starts. */
 export interface RunSetup {
@@ -95,7 +96,7 @@ export class RunController implements vscode.Disposable {
   workspace(): WorkspaceFs {
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder) throw new Error('Open a folder first: Task Planner runs plans against the workspace folder.');
-    return loadRuntime().createVscodeWorkspaceFs(folder.uri);
+    return loadRuntime().createVscodeWorkspaceFs(folder.uri, { allowHardLinks: readSettings().allowHardLinks });
   }
 
   /** Executes `plan` (repairing it with the model when a step asks for a replan); `initialResults` are steps already done. */

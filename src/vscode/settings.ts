@@ -24,6 +24,8 @@ export interface TaskPlannerSettings {
   planTreeLayout: 'flat' | 'levels';
   /** Where "Plan task" shows the plan for review before it runs. */
   review: 'panel' | 'quickPick';
+  /** Tools may read and change files with several hard links (`taskPlanner.workspace.allowHardLinks`). */
+  allowHardLinks: boolean;
 }
 
 /** Reads the settings for the first workspace folder; 0 budget values mean "no limit". */
@@ -59,5 +61,6 @@ export function readSettings(): TaskPlannerSettings {
     requestTimeoutMs: positive('timeouts.llmRequestMs') ?? 120_000,
     planTreeLayout: config.get<'flat' | 'levels'>('planTree.layout', 'flat'),
     review: config.get<'panel' | 'quickPick'>('review', 'panel'),
+    allowHardLinks: config.get<boolean>('workspace.allowHardLinks', false),
   };
 }

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ApprovalDecision, ApprovalRequest, ClarificationRequest, Interaction, ManualStepOutcome, ReviewDecision, ReviewRequest } from '../core/ports';
+import { proposalTarget } from '../core/tools/proposalTarget';
 import { announceManualStep, showManualStepActions } from './manualStepPrompts';
 import type { PendingPrompts } from './pendingPrompts';
 import { closeProposalDiffs, type ProposalDocuments } from './proposalDocuments';
@@ -89,14 +90,14 @@ async function showFileApproval(request: Extract<ApprovalRequest, { kind: 'file'
   const { proposal } = request;
   const sides = documents.put(request.stepId, proposal);
   const verb = request.operation === 'delete' ? 'delete' : proposal.currentText === undefined ? 'create' : request.operation;
-  const title = `${request.stepId} ${request.title}: ${verb} ${proposal.path} (proposed)`;
+  const title = `${request.stepId} ${request.title}: ${verb} ${proposalTarget(proposal)} (proposed)`;
   try {
     await vscode.commands.executeCommand('vscode.diff', sides.current, sides.proposed, title, { preview: false });
     // Answered or cancelled while the diff was opening: nothing is left to approve in it.
     if (pending.get(request.stepId)?.request !== request) await closeProposalDiffs(request.stepId);
   } catch {
     // The modal fallback: the same decision without the diff editor.
-    const choice = await vscode.window.showWarningMessage(`Allow step "${request.title}" to ${verb} ${proposal.path}?`, { modal: true, detail: proposal.diff.slice(0, 4000) }, 'Approve', 'Reject');
+    const choice = await vscode.window.showWarningMessage(`Allow step "${request.title}" to ${verb} ${proposalTarget(proposal)}?`, { modal: true, detail: proposal.diff.slice(0, 4000) }, 'Approve', 'Reject');
     if (choice === 'Approve') pending.approve(request.stepId);
     else if (choice === 'Reject') pending.reject(request.stepId, 'rejected in the approval dialog');
   }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createTwoFilesPatch } from 'diff';
 import type { FileProposal } from '../ports';
+import { isProtectedPath, protectedPlaceReason } from '../workspace/protectedPlaces';
 import { normalizeWorkspacePath, PathRefusedError } from '../workspace/resolveInRoot';
 import { isWorkspaceError, WorkspaceError } from '../workspace/workspaceError';
 import { needsApproval, requireApproval } from './approvals';
@@ -30,7 +31,8 @@ export interface FileChangeResult {
  * for approval (per the context's policy), checks the file did not change meanwhile,
  * records a checkpoint of the previous content, then applies the change through the
  * workspace (atomic). A rejection or any failure before the last step leaves the file as
- * it was. Refuses paths inside `.git`.
+ * it was. Refuses paths inside `.git`, as written or once symbolic links are followed; the
+ * proposal names where a path leads through links when that differs.
  */
 export async function changeFile(
   ctx: ToolContext,
@@ -40,6 +42,10 @@ export async function changeFile(
   const path = workspacePath(ctx, input.path);
   if (path === '') throw new PathRefusedError(input.path, 'it names the workspace root, not a file');
   if (path.split('/').includes('.git')) throw new PathRefusedError(input.path, 'files inside .git are managed by git and are never changed by tools');
+  // Checked again where the path really leads (a link such as docs -> .git); the workspace
+  // itself refuses the change should a link be swapped in after this check.
+  const resolvedPath = (await ctx.workspace.locate?.(path, signal)) ?? path;
+  if (isProtectedPath(resolvedPath)) throw new PathRefusedError(input.path, protectedPlaceReason(resolvedPath));
   const current = await readCurrent(ctx, path, signal);
   const proposed = input.propose(current);
   if (proposed !== undefined) {
@@ -52,6 +58,7 @@ export async function changeFile(
     currentText: current,
     proposedText: proposed,
     diff: createTwoFilesPatch(current === undefined ? '/dev/null' : `a/${path}`, proposed === undefined ? '/dev/null' : `b/${path}`, current ?? '', proposed ?? ''),
+    ...(resolvedPath === path ? {} : { resolvedPath }),
   };
   const effect = input.operation === 'delete' ? 'delete' : 'write';
   if (needsApproval(effect, ctx.approvalPolicy)) {

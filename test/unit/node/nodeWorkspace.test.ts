@@ -3,8 +3,9 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { createNodeWorkspace, tempFilePrefix } from '../../../src/node/nodeWorkspace';
+import { createNodeWorkspace } from '../../../src/node/nodeWorkspace';
 import type { NodeFileSystem } from '../../../src/node/nodeWorkspace';
+import { tempFilePrefix, temporaryFolder } from '../../../src/node/temporaryFiles';
 import { WorkspaceError } from '../../../src/core/workspace/workspaceError';
 import { describeWorkspaceFsConformance } from '../conformance/workspaceFsConformance';
 
@@ -22,6 +23,12 @@ describeWorkspaceFsConformance('node', async (files) => {
   return { workspace: createNodeWorkspace(dir), dispose: async () => fs.rmSync(dir, { recursive: true, force: true }) };
 });
 
+// The walk as it runs where the kernel offers no directory handles (macOS, Windows).
+describeWorkspaceFsConformance('node, on paths instead of directory handles', async (files) => {
+  const dir = makeTree(files);
+  return { workspace: createNodeWorkspace(dir, { directoryHandles: false }), dispose: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+});
+
 describe('createNodeWorkspace', () => {
   let dir: string;
   beforeEach(() => {
@@ -37,28 +44,36 @@ describe('createNodeWorkspace', () => {
     },
   });
 
+  const temporaries = (): string[] => fs.readdirSync(path.join(dir, temporaryFolder)).filter((name) => name !== '.gitignore');
+
   it('leaves the original intact and no temporary file when the rename fails', async () => {
     let tempSeen: string[] = [];
-    const workspace = createNodeWorkspace(dir, { fileSystem: failingRename(() => (tempSeen = fs.readdirSync(dir).filter((name) => name.startsWith(tempFilePrefix)))) });
+    const workspace = createNodeWorkspace(dir, { fileSystem: failingRename(() => (tempSeen = temporaries())) });
     await assert.rejects(workspace.writeText('keep.txt', 'new content'), /simulated crash/);
     assert.equal(tempSeen.length, 1, 'the temporary file existed before the rename');
     assert.deepEqual(fs.readFileSync(path.join(dir, 'keep.txt')), Buffer.from('original bytes\r\n\u00e9'));
-    assert.deepEqual(fs.readdirSync(dir), ['keep.txt']);
+    assert.deepEqual(fs.readdirSync(dir).sort(), ['.task-planner', 'keep.txt']);
+    assert.deepEqual(temporaries(), []);
   });
 
   it('leaves the original intact when aborted after the temporary file is written', async () => {
     const controller = new AbortController();
     const fileSystem: NodeFileSystem = {
       ...fs.promises,
-      chmod: async (...args: Parameters<typeof fs.promises.chmod>) => {
-        await fs.promises.chmod(...args);
-        controller.abort(new Error('cancelled by the user'));
+      open: async (...args: Parameters<typeof fs.promises.open>) => {
+        const handle = await fs.promises.open(...args);
+        const close = handle.close.bind(handle);
+        handle.close = async () => {
+          await close();
+          controller.abort(new Error('cancelled by the user'));
+        };
+        return handle;
       },
     };
     const workspace = createNodeWorkspace(dir, { fileSystem });
     await assert.rejects(workspace.writeText('keep.txt', 'new content', controller.signal), /cancelled by the user/);
     assert.equal(fs.readFileSync(path.join(dir, 'keep.txt'), 'utf8'), 'original bytes\r\n\u00e9');
-    assert.deepEqual(fs.readdirSync(dir), ['keep.txt']);
+    assert.deepEqual(temporaries(), []);
   });
 
   it('keeps the file mode across an atomic overwrite', async () => {
@@ -68,8 +83,11 @@ describe('createNodeWorkspace', () => {
   });
 
   it('does not list its own temporary files', async () => {
+    const workspace = createNodeWorkspace(dir);
+    await workspace.writeText('other.txt', 'other');
     fs.writeFileSync(path.join(dir, `${tempFilePrefix}keep.txt.abc`), 'stray');
-    assert.deepEqual(await createNodeWorkspace(dir).list(), ['keep.txt']);
+    fs.writeFileSync(path.join(dir, temporaryFolder, 'write-0123456789abcdef'), 'stray');
+    assert.deepEqual(await workspace.list(), ['keep.txt', 'other.txt']);
   });
 
   it('refuses to read a named pipe instead of hanging on it', async function () {

@@ -35,7 +35,8 @@ describe('undoRun', () => {
     const report = await undoRun('run-A', { workspace, checkpoints });
     assert.deepEqual(report, { runId: 'run-A', restored: ['made/new.txt', 'made', 'twice.txt', 'twice.txt', 'gone.bin.txt', 'edit.txt'], unchanged: [], refused: [] });
     for (const [name, text] of Object.entries(originals)) assert.deepEqual(fs.readFileSync(path.join(dir, name)), Buffer.from(text), name);
-    assert.deepEqual(fs.readdirSync(dir).sort(), ['edit.txt', 'gone.bin.txt', 'twice.txt']);
+    // .task-planner holds the (git-ignored) folder of the writes' temporary files.
+    assert.deepEqual(fs.readdirSync(dir).sort(), ['.task-planner', 'edit.txt', 'gone.bin.txt', 'twice.txt']);
     const again = await undoRun('run-A', { workspace, checkpoints });
     assert.deepEqual(again.refused, []);
     assert.equal(again.restored.length, 0);
