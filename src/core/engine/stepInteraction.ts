@@ -79,11 +79,10 @@ export function createStepInteraction(
   };
 }
 
-/** A manual answer given to `resumeRun` as the outcome the step acts on; not done without a reason says so. */
-export function manualOutcome(answer: ManualAnswer): ManualStepOutcome {
-  if (!answer.done) return { done: false, reason: answer.reason?.trim() || 'no reason given' };
-  const note = answer.note?.trim();
-  return note ? { done: true, note } : { done: true };
+/** A manual answer given to `resumeRun` as the outcome the step acts on (the executor words a missing reason). */
+function manualOutcome(answer: ManualAnswer): ManualStepOutcome {
+  if (!answer.done) return { done: false, reason: answer.reason ?? '' };
+  return answer.note === undefined ? { done: true } : { done: true, note: answer.note };
 }
 
 /** One line telling the user what an approval would allow. */
