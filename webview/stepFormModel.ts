@@ -44,6 +44,7 @@ export const kindFields: Record<EditableStepKind, readonly FieldName[]> = {
   synthesis_gate: ['agent', 'input'],
   human_review: ['agent', 'input'],
   clarification: ['agent', 'input'],
+  manual: ['input'],
 };
 
 const isKind = (kind: string | undefined): kind is EditableStepKind => (editableStepKinds as readonly string[]).includes(kind ?? '');

@@ -6,7 +6,7 @@
  */
 
 /** Step kinds, as the engine names them. */
-export type StepKindView = 'tool' | 'agent' | 'synthesis_gate' | 'human_review' | 'clarification';
+export type StepKindView = 'tool' | 'agent' | 'synthesis_gate' | 'human_review' | 'clarification' | 'manual';
 
 /** A failure policy, as the engine names it. */
 export type FailurePolicyView = 'stop' | 'skip' | 'retry' | 'replan';

@@ -8,7 +8,7 @@ export const maxStepTitleLength = 160;
 export const maxStepTextLength = 20_000;
 
 /** The step kinds the panel's form offers (the plan schema's kinds; a test keeps them equal). */
-export const editableStepKinds = ['tool', 'agent', 'synthesis_gate', 'human_review', 'clarification'] as const;
+export const editableStepKinds = ['tool', 'agent', 'synthesis_gate', 'human_review', 'clarification', 'manual'] as const;
 /** A step kind the form offers. */
 export type EditableStepKind = (typeof editableStepKinds)[number];
 /** The failure policies the panel's form offers (the plan schema's policies). */

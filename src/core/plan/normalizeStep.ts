@@ -22,6 +22,8 @@ const kindAliases: Record<string, StepKind> = {
   clarification: 'clarification',
   tool: 'tool',
   agent: 'agent',
+  manual: 'manual',
+  human_task: 'manual',
 };
 
 /** Every raw field a step may use; anything else is reported as ignored. */

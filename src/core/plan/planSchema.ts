@@ -1,8 +1,14 @@
 import { z } from 'zod';
 
-/** Step kinds the engine knows how to execute (DESIGN §3). */
-export const stepKinds = ['tool', 'agent', 'synthesis_gate', 'human_review', 'clarification'] as const;
+/**
+ * Step kinds the engine knows how to execute (DESIGN §3). `manual`: a person does the work
+ * the step's input describes and says when it is done.
+ */
+export const stepKinds = ['tool', 'agent', 'synthesis_gate', 'human_review', 'clarification', 'manual'] as const;
 export type StepKind = (typeof stepKinds)[number];
+
+/** The kinds a language model is asked to plan with: with a model, agents do the work instead of a person. */
+export const modelPlannedStepKinds = ['tool', 'agent', 'synthesis_gate', 'human_review', 'clarification'] as const satisfies readonly StepKind[];
 
 /** What happens when a step's attempts are used up or its verification fails. */
 export const failurePolicies = ['stop', 'skip', 'retry', 'replan'] as const;
@@ -79,7 +85,7 @@ export const plannerOutputSchema = z.object({
     z.object({
       id: z.string(),
       title: z.string(),
-      kind: z.enum(stepKinds),
+      kind: z.enum(modelPlannedStepKinds),
       dependsOn: z.array(z.string()),
       tool: z.string().optional(),
       args: z.record(z.string(), z.unknown()).optional(),

@@ -80,6 +80,9 @@ function checkKindFields(step: Step, error: (code: Diagnostic['code'], message: 
   if (step.kind === 'tool' && (step.tool === undefined || step.tool.trim() === '')) {
     error('invalid_step', `Step "${step.id}" is a tool step but names no tool; set "tool" or make it an agent step.`, step.id);
   }
+  if (step.kind === 'manual' && (step.input ?? '').trim() === '' && step.title.trim() === '') {
+    error('invalid_step', `Step "${step.id}" is yours to do but says nothing about what to do; write the instructions in its input.`, step.id);
+  }
 }
 
 function argumentProblems(registry: ToolRegistry, step: Step): string | undefined {

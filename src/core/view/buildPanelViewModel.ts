@@ -113,6 +113,7 @@ function stepView(step: Step, index: number, problems: string[]): StepView {
 function runnerOf(step: Step): string {
   if (step.kind === 'tool') return step.tool ?? 'tool';
   if (step.kind === 'agent') return `agent: ${step.agent ?? 'default'}`;
+  if (step.kind === 'manual') return 'you';
   return step.kind.replace('_', ' ');
 }
 

@@ -206,6 +206,6 @@ function toStepPatch(input: StepPatchInput): StepPatch {
     patch.tool = undefined;
     patch.args = undefined;
   }
-  if (input.kind === 'tool') patch.agent = undefined;
+  if (input.kind === 'tool' || input.kind === 'manual') patch.agent = undefined;
   return patch;
 }

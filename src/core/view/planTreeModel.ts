@@ -46,6 +46,7 @@ const kindIcons: Record<Step['kind'], string> = {
   synthesis_gate: 'git-merge',
   human_review: 'eye',
   clarification: 'question',
+  manual: 'person',
 };
 
 /**

@@ -2,6 +2,7 @@ import type { StepKind } from '../../plan/planSchema';
 import { clarificationExecutor } from './clarificationExecutor';
 import { humanReviewExecutor } from './humanReviewExecutor';
 import { llmStepExecutor } from './llmStepExecutor';
+import { manualExecutor } from './manualExecutor';
 import type { StepExecutor } from './stepExecutor';
 import { toolExecutor } from './toolExecutor';
 
@@ -12,4 +13,5 @@ export const stepExecutors: Readonly<Record<StepKind, StepExecutor>> = {
   synthesis_gate: llmStepExecutor,
   human_review: humanReviewExecutor,
   clarification: clarificationExecutor,
+  manual: manualExecutor,
 };

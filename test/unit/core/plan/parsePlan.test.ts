@@ -151,7 +151,7 @@ describe('parsePlan', () => {
 
     const kinds: [string, string][] = [
       ['gate', 'synthesis_gate'], ['synthesis', 'synthesis_gate'], ['compress', 'synthesis_gate'], ['summarize', 'synthesis_gate'],
-      ['review', 'human_review'], ['approval', 'human_review'], ['question', 'clarification'], ['ask', 'clarification'],
+      ['review', 'human_review'], ['approval', 'human_review'], ['question', 'clarification'], ['ask', 'clarification'], ['manual', 'manual'], ['human_task', 'manual'],
     ];
     for (const [type, kind] of kinds) {
       it(`maps type "${type}" to ${kind}`, () => {

@@ -71,6 +71,11 @@ describe('validatePlan', () => {
     assert.deepEqual(codes(makePlan([makeStep('a', { kind: 'tool' })])), ['invalid_step']);
   });
 
+  it('accepts a manual step with instructions and reports one that says nothing to do', () => {
+    assert.deepEqual(codes(makePlan([makeStep('a', { kind: 'manual', agent: undefined, input: 'Update README.md' })])), []);
+    assert.deepEqual(codes(makePlan([makeStep('a', { kind: 'manual', agent: undefined, title: ' ', input: '' })])), ['invalid_step']);
+  });
+
   it('reports missing_agent, but not for default and direct', () => {
     const plan = makePlan([makeStep('a', { agent: 'writer' }), makeStep('b', { agent: 'default' }), makeStep('c', { agent: 'direct' }), makeStep('d', { agent: 'known' })], { agents: { known: { prompt: 'p', tools: [] } } });
     assert.deepEqual(validatePlan(plan).map((diagnostic) => [diagnostic.code, diagnostic.stepId]), [['missing_agent', 'a']]);
