@@ -216,8 +216,10 @@ async function planRequest(
   if (!provider.llm) {
     // The heuristic planner cannot take feedback into account (it would glue it to the objective): the plan stays.
     if (options.feedback !== undefined) throw new Error(regenerateNeedsModel);
-    const request = withAttachments(text, attachments);
-    const plan = heuristicPlan(request, { createdAt: new Date().toISOString() });
+    // Attachments travel with the plan's steps, never as text of the request (the text is cut
+    // into steps); links written in the text go to the step that mentions them.
+    const carried = attachments.filter((attachment) => attachment.kind !== 'link');
+    const plan = heuristicPlan(text, { createdAt: new Date().toISOString(), attachments: carried, model: false });
     return { plan, critique: critiquePlan(plan), warnings: [] };
   }
   const workspace = await workspaceSnapshot(deps, attachments, options.signal);
@@ -279,11 +281,6 @@ async function imageAsDataUrl(attachment: Attachment): Promise<Attachment> {
   } catch {
     return attachment;
   }
-}
-
-function withAttachments(text: string, attachments: readonly Attachment[]): string {
-  const files = attachments.filter((attachment) => attachment.kind !== 'link');
-  return files.length === 0 ? text : `${text}\n\nAttached: ${files.map((attachment) => attachment.label ?? attachment.ref).join(', ')}`;
 }
 
 async function workspaceSnapshot(deps: PlanTaskDeps, attachments: readonly Attachment[], signal: AbortSignal): Promise<{ rootLabel: string; files: string[]; openFiles: { path: string }[]; attachments: Attachment[] }> {

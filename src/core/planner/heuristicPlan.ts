@@ -1,6 +1,8 @@
 import { contentHash } from '../plan/contentHash';
 import type { Agent, Attachment, Plan, Step } from '../plan/planSchema';
-import { classifyStepText } from './classifyStepText';
+import { classifyStepText, type StepClassification } from './classifyStepText';
+import { pathsInText } from './pathsInText';
+import type { ToolCall } from './recognizeToolAction';
 import { splitRequest } from './splitRequest';
 
 /** Values the heuristic planner cannot derive from the text itself. */
@@ -8,12 +10,21 @@ export interface HeuristicPlanOptions {
   /** ISO-8601 creation time (default: the Unix epoch, so the function stays pure). */
   createdAt?: string;
   id?: string;
+  /**
+   * True when a language model (or a step runner) will run agent steps. Default false:
+   * every step that is not a tool call is `manual`, done by the user.
+   */
+  model?: boolean;
+  /** What the request carries (a selection, files from the explorer): shown on every step that is not a tool call, never a step. */
+  attachments?: readonly Attachment[];
 }
 
 const maxObjectiveLength = 240;
 const maxTitleLength = 80;
 const urlPattern = /\bhttps?:\/\/[^\s<>"'`)\]]+[^\s<>"'`)\].,;:!?]/gi;
 const imageExtension = /\.(png|jpe?g|gif|webp|svg|bmp)(\?|#|$)/i;
+// Words by which a step names what the step before it produced.
+const refersBack = /\b(?:it|its|them|those|the results?|the output|the same file|that file|this file|the file|the changes|the findings|the matches)\b/i;
 
 /** The agents the heuristic planner routes work to, by the tools a step hints at. */
 export const heuristicAgents: Record<string, Agent> = {
@@ -23,40 +34,49 @@ export const heuristicAgents: Record<string, Agent> = {
 };
 
 /**
- * Plans without a model (DESIGN §5): splits the request on list bullets, numbered lines and
- * sentence boundaries followed by "then", "next", "after that", "finally", "and then";
- * classifies each part (tool call, agent with a tool hint, or clarification); attaches the
- * URLs each part mentions; and chains the steps in order. Pure and deterministic.
- * Throws a `RangeError` when the text holds no request.
+ * Plans without a model (DESIGN §5): splits the request (`splitRequest`), makes a built-in
+ * tool call of each part that is a plain tool action, and of the rest `manual` steps (or,
+ * with `options.model`, agent steps and clarifications); attaches the URLs each part
+ * mentions and the request's attachments. Steps are chained only where the text orders
+ * them (a sequencing word, a numbered list, "and" between two actions), where a step
+ * refers to the one before ("it", "the results"), or where two steps name the same path;
+ * other steps run in parallel. Pure and deterministic. Throws a `RangeError` when the
+ * text holds no request.
  */
 export function heuristicPlan(text: string, options: HeuristicPlanOptions = {}): Plan {
   const normalized = normalize(text);
   if (normalized === '') throw new RangeError('The request is empty. Describe the task you want planned, for example "Add a README, then run the tests".');
-  const { preamble, parts } = splitRequest(normalized);
+  const { preamble, parts, follows } = splitRequest(normalized);
 
-  const steps: Step[] = parts.map((part, index) => {
-    const id = `S${String(index + 1).padStart(3, '0')}`;
+  const steps: Step[] = [];
+  let count = 0;
+  const nextId = (): string => `S${String(++count).padStart(3, '0')}`;
+  let group: string[] = [];
+  let base: string[] = [];
+  let previous: string[] = [];
+  const lastByPath = new Map<string, string[]>();
+  parts.forEach((part, index) => {
     const classified = classifyStepText(part);
-    const attachments = urlsIn(part).map(toAttachment);
-    const step: Step = {
-      id,
-      title: titleOf(part),
-      kind: classified.kind,
-      dependsOn: index === 0 ? [] : [`S${String(index).padStart(3, '0')}`],
-      onFailure: classified.flaky ? 'retry' : 'stop',
-      maxAttempts: classified.flaky ? 3 : 1,
-      critical: true,
-      onVerificationFailure: 'stop',
-      input: part,
-    };
-    if (classified.kind === 'tool') {
-      step.tool = classified.tool;
-      step.args = classified.args;
-    } else if (classified.kind === 'agent') {
-      step.agent = classified.agent;
+    const paths = pathsInText(part);
+    let dependsOn: string[];
+    if (follows[index]) {
+      dependsOn = group;
+      base = group;
+      group = [];
+    } else if (index > 0 && refersBack.test(part)) {
+      dependsOn = previous;
+      group = group.filter((id) => !previous.includes(id));
+    } else {
+      dependsOn = base;
     }
-    if (attachments.length > 0) step.attachments = attachments;
-    return step;
+    const sharing = paths.flatMap((path) => lastByPath.get(path) ?? []);
+    dependsOn = [...new Set([...dependsOn, ...sharing])];
+
+    const made = stepsOf(part, classified, dependsOn, nextId, options);
+    steps.push(...made.steps);
+    group = [...group, ...made.exits];
+    previous = made.exits;
+    for (const path of paths) lastByPath.set(path, made.exits);
   });
 
   const usedAgents = new Set(steps.map((step) => step.agent).filter((agent): agent is string => agent !== undefined));
@@ -70,6 +90,41 @@ export function heuristicPlan(text: string, options: HeuristicPlanOptions = {}):
     agents,
     steps,
   };
+}
+
+/** The steps of one part and the ids a later step that follows it waits for. */
+function stepsOf(part: string, classified: StepClassification, dependsOn: string[], nextId: () => string, options: HeuristicPlanOptions): { steps: Step[]; exits: string[] } {
+  const common = { onFailure: classified.flaky ? 'retry' : 'stop', maxAttempts: classified.flaky ? 3 : 1, critical: true, onVerificationFailure: 'stop', input: part } as const;
+  if (classified.kind === 'tool') {
+    const steps: Step[] = [];
+    for (const call of classified.calls) {
+      const id = nextId();
+      const after = classified.inOrder && steps.length > 0 ? [steps[steps.length - 1]!.id] : dependsOn;
+      const step: Step = { id, title: classified.calls.length === 1 ? titleOf(part) : titleOfCall(call), kind: 'tool', dependsOn: [...after], tool: call.tool, args: call.args, ...common };
+      steps.push(step);
+    }
+    return { steps, exits: classified.inOrder ? [steps[steps.length - 1]!.id] : steps.map((step) => step.id) };
+  }
+  const attachments = mergeAttachments(urlsIn(part).map(toAttachment), options.attachments ?? []);
+  const id = nextId();
+  const step: Step = { id, title: titleOf(part), kind: 'manual', dependsOn: [...dependsOn], ...common };
+  if (options.model) {
+    step.kind = classified.kind === 'work' ? 'agent' : 'clarification';
+    if (classified.kind === 'work') step.agent = classified.agent;
+  }
+  if (attachments.length > 0) step.attachments = attachments;
+  return { steps: [step], exits: [id] };
+}
+
+function titleOfCall(call: ToolCall): string {
+  const what = call.tool === 'run_command' ? `Run ${(call.args['argv'] as string[]).join(' ')}` : `${call.tool === 'delete_file' ? 'Delete' : 'Read'} ${String(call.args['path'])}`;
+  return what.length <= maxTitleLength ? what : `${what.slice(0, maxTitleLength - 1)}…`;
+}
+
+function mergeAttachments(...lists: (readonly Attachment[])[]): Attachment[] {
+  const byRef = new Map<string, Attachment>();
+  for (const attachment of lists.flat()) if (!byRef.has(attachment.ref)) byRef.set(attachment.ref, { ...attachment });
+  return [...byRef.values()];
 }
 
 function normalize(text: string): string {

@@ -3,35 +3,56 @@ export interface SplitRequest {
   /** Text before a list that ends with ":" ("Do the following:"); it describes, it is not a step. */
   preamble?: string;
   parts: string[];
+  /**
+   * One flag per part: true when the text orders it after the part before (a sequencing
+   * word, a numbered list item after the first, a ", then" or an "and" joining two actions).
+   */
+  follows: boolean[];
 }
 
-const listItem = /^\s*(?:[-*•+]|\d{1,3}[.)]|\(\d{1,3}\))\s+(.*)$/;
-const connective = String.raw`(?:and then|then|next|after that|afterwards|finally|lastly)`;
+interface Part {
+  text: string;
+  follows: boolean;
+}
+
+const listItem = /^\s*(?:([-*•+])|\d{1,3}[.)]|\(\d{1,3}\))\s+(.*)$/;
+const connective = String.raw`(?:and then|then|next|after that|afterwards|afterward|finally|lastly|once (?:that is|that's|it is|it's) done|when (?:that is|that's) done)`;
 // A new sentence starts after . ! ? or ; and whitespace, with a capital letter, a digit,
 // a backtick or a sequencing word ("then", "next", …).
 const sentenceBoundary = new RegExp(String.raw`(?<=[.!?;])\s+(?=[A-Z0-9\x60"']|${connective}\b[,:]?\s)`);
 const commaThenConnective = new RegExp(String.raw`,\s+(?=(?:and then|then)\s)`, 'i');
-const leadingConnective = new RegExp(String.raw`^(?:${connective}|first(?: of all)?|to start)\b[,:]?\s*`, 'i');
+const leadingConnective = new RegExp(String.raw`^(?:${connective})\b[,:]?\s*`, 'i');
+const leadingStart = /^(?:first(?: of all)?|to start|to begin)\b[,:]?\s*/i;
+// "X and <verb> …": two actions in one sentence, done in that order. Reporting what a
+// command printed is part of running it, not a step of its own.
+const actionVerbs = 'read|open|show|list|search|grep|find|delete|remove|run|execute|create|make|add|write|update|edit|fix|change|rename|move|copy|implement|refactor|explain|summari[sz]e|document|commit|push|deploy|install|test|check|verify|review|build|compile|lint|format|replace|clean|generate|publish|release|upgrade|bump|describe|tell|report';
+const andAction = new RegExp(String.raw`\s+and\s+(?=(?:then\s+)?(?:${actionVerbs})(?=\s)(?!\s+(?:me\s+)?(?:the\s+|on\s+the\s+|back\s+)?(?:results?|output|outcome|errors?|failures?)\b))`, 'i');
 
 /**
  * Splits a normalized request into step texts (DESIGN §5): one per list bullet or numbered
  * line (indented or following lines continue the item), and, in running text, at each
- * sentence boundary and at a comma followed by "then"; a leading sequencing word ("then",
- * "next", "after that", "finally", "and then", …) is removed from the step.
+ * sentence boundary, at a comma followed by "then", and at "and" before a second action
+ * ("Search for legacy and delete src/legacy.js"); a leading sequencing word is removed from
+ * the step and recorded in `follows`.
  */
 export function splitRequest(text: string): SplitRequest {
   const lines = text.split('\n');
   const firstItem = lines.findIndex((line) => listItem.test(line));
-  if (firstItem < 0) return { parts: splitProse(text) };
+  if (firstItem < 0) return result(undefined, splitProse(text));
 
-  const parts: string[] = [];
+  const parts: Part[] = [];
   let preamble: string | undefined;
   const lead = lines.slice(0, firstItem).join('\n').trim();
   if (lead.endsWith(':')) preamble = lead.slice(0, -1).trim();
   else if (lead !== '') parts.push(...splitProse(lead));
 
-  let current: string | undefined;
+  let current: Part | undefined;
+  let numberedBefore = false;
   let prose: string[] = [];
+  const flush = (): void => {
+    if (current !== undefined) parts.push(current);
+    current = undefined;
+  };
   const flushProse = (): void => {
     if (prose.join('').trim() !== '') parts.push(...splitProse(prose.join('\n')));
     prose = [];
@@ -40,32 +61,47 @@ export function splitRequest(text: string): SplitRequest {
     const item = listItem.exec(line);
     if (item) {
       flushProse();
-      if (current !== undefined) parts.push(current);
-      current = item[1]!.trim();
+      flush();
+      const numbered = item[1] === undefined;
+      current = { text: item[2]!.trim(), follows: numbered && numberedBefore };
+      numberedBefore = numbered;
     } else if (line.trim() === '') {
-      if (current !== undefined) parts.push(current);
-      current = undefined;
+      flush();
     } else if (current !== undefined) {
-      current = `${current}\n${line.trim()}`;
+      current.text = `${current.text}\n${line.trim()}`;
     } else {
       prose.push(line);
+      numberedBefore = false;
     }
   }
-  if (current !== undefined) parts.push(current);
+  flush();
   flushProse();
-  return { ...(preamble ? { preamble } : {}), parts: parts.map(cleanPart).filter((part) => part !== '') };
+  return result(preamble, parts);
 }
 
-function splitProse(text: string): string[] {
+function result(preamble: string | undefined, parts: Part[]): SplitRequest {
+  const cleaned = parts.flatMap(splitActions).map(cleanPart).filter((part) => part.text !== '');
+  return { ...(preamble ? { preamble } : {}), parts: cleaned.map((part) => part.text), follows: cleaned.map((part, index) => index > 0 && part.follows) };
+}
+
+function splitProse(text: string): Part[] {
   return text
     .split(/\n\s*\n/)
     .flatMap((paragraph) => paragraph.replace(/\s*\n\s*/g, ' ').split(sentenceBoundary))
-    .flatMap((sentence) => sentence.split(commaThenConnective))
-    .map(cleanPart)
-    .filter((part) => part !== '');
+    .flatMap((sentence) => sentence.split(commaThenConnective).map((piece, index): Part => ({ text: piece, follows: index > 0 })));
 }
 
-function cleanPart(part: string): string {
-  const stripped = part.trim().replace(leadingConnective, '').trim();
-  return stripped.charAt(0).toUpperCase() + stripped.slice(1);
+/** "A and B" where B is a second action: two parts, the second after the first ("and" inside backticks or quotes does not count). */
+function splitActions(part: Part): Part[] {
+  const masked = part.text.replace(/`[^`]*`|"[^"]*"/g, (quoted) => '_'.repeat(quoted.length));
+  const at = andAction.exec(masked);
+  if (!at || masked.slice(0, at.index).trim().split(/\s+/).length < 2) return [part];
+  return [{ text: part.text.slice(0, at.index), follows: part.follows }, ...splitActions({ text: part.text.slice(at.index + at[0].length), follows: true })];
+}
+
+function cleanPart(part: Part): Part {
+  const trimmed = part.text.trim();
+  const ordered = leadingConnective.test(trimmed);
+  const stripped = trimmed.replace(leadingConnective, '').replace(leadingStart, '').trim();
+  return { text: stripped.charAt(0).toUpperCase() + stripped.slice(1), follows: part.follows || ordered };
 }

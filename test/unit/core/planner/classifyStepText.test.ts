@@ -13,34 +13,40 @@ describe('classifyStepText', () => {
   });
 
   it('turns a command in backticks after a run verb into run_command with argv', () => {
-    assert.deepEqual(classifyStepText('Run `npm test -- --grep "login flow"`'), { kind: 'tool', tool: 'run_command', args: { argv: ['npm', 'test', '--', '--grep', 'login flow'] }, flaky: true });
+    assert.deepEqual(classifyStepText('Run `npm test -- --grep "login flow"`'), { kind: 'tool', calls: [{ tool: 'run_command', args: { argv: ['npm', 'test', '--', '--grep', 'login flow'] } }], inOrder: true, flaky: true });
   });
 
-  it('recognizes well-known commands without backticks', () => {
-    assert.deepEqual(classifyStepText('Execute npm run build and check the output'), { kind: 'tool', tool: 'run_command', args: { argv: ['npm', 'run', 'build'] }, flaky: true });
-    assert.equal(classifyStepText('Run the migration').kind, 'agent');
+  it('recognizes well-known commands without backticks, and leaves a task that only says "run" as work', () => {
+    assert.deepEqual(classifyStepText('Execute npm run build and check the output'), { kind: 'tool', calls: [{ tool: 'run_command', args: { argv: ['npm', 'run', 'build'] } }], inOrder: true, flaky: true });
+    assert.equal(classifyStepText('Run the migration').kind, 'work');
   });
 
-  it('turns plain file operations into tool calls', () => {
-    assert.deepEqual(classifyStepText('Read src/app.ts'), { kind: 'tool', tool: 'read_file', args: { path: 'src/app.ts' }, flaky: false });
-    assert.deepEqual(classifyStepText('Delete the file `build/old.js`'), { kind: 'tool', tool: 'delete_file', args: { path: 'build/old.js' }, flaky: false });
-    assert.deepEqual(classifyStepText('List files in src/core'), { kind: 'tool', tool: 'list_files', args: { glob: 'src/core/**' }, flaky: false });
-    assert.deepEqual(classifyStepText("Search for 'FIXME'"), { kind: 'tool', tool: 'search_text', args: { pattern: 'FIXME' }, flaky: false });
+  it('turns plain file operations into tool calls with the exact argument names', () => {
+    const call = (text: string) => {
+      const classified = classifyStepText(text);
+      return classified.kind === 'tool' ? classified.calls : classified.kind;
+    };
+    assert.deepEqual(call('Read src/app.ts'), [{ tool: 'read_file', args: { path: 'src/app.ts' } }]);
+    assert.deepEqual(call('Delete the file `build/old.js`'), [{ tool: 'delete_file', args: { path: 'build/old.js' } }]);
+    assert.deepEqual(call('List files in src/core'), [{ tool: 'list_files', args: { glob: 'src/core/**' } }]);
+    assert.deepEqual(call("Search for 'FIXME'"), [{ tool: 'search_text', args: { query: 'FIXME' } }]);
+    assert.deepEqual(call('Create a directory named docs/api'), [{ tool: 'create_directory', args: { path: 'docs/api' } }]);
   });
 
-  it('keeps code-level deletions with the coder agent', () => {
-    assert.deepEqual(classifyStepText('Remove the unused function in src/a.ts'), { kind: 'agent', agent: 'coder', flaky: false });
+  it('keeps code-level deletions as work', () => {
+    assert.deepEqual(classifyStepText('Remove the unused function in src/a.ts'), { kind: 'work', agent: 'coder', flaky: false });
   });
 
-  it('routes other work to an agent by its verbs', () => {
-    assert.deepEqual(classifyStepText('Write unit tests for the parser'), { kind: 'agent', agent: 'tester', flaky: false });
-    assert.deepEqual(classifyStepText('Implement the login form'), { kind: 'agent', agent: 'coder', flaky: false });
-    assert.deepEqual(classifyStepText('Summarize the architecture'), { kind: 'agent', agent: 'researcher', flaky: false });
-    assert.deepEqual(classifyStepText('Celebrate'), { kind: 'agent', agent: 'default', flaky: false });
+  it('routes other work by its verbs (the agent a model would use)', () => {
+    assert.deepEqual(classifyStepText('Write unit tests for the parser'), { kind: 'work', agent: 'tester', flaky: false });
+    assert.deepEqual(classifyStepText('Implement the login form'), { kind: 'work', agent: 'coder', flaky: false });
+    assert.deepEqual(classifyStepText('Summarize the architecture'), { kind: 'work', agent: 'researcher', flaky: false });
+    assert.deepEqual(classifyStepText('Celebrate'), { kind: 'work', agent: 'default', flaky: false });
   });
 
-  it('marks URLs and network words as flaky', () => {
-    assert.equal(classifyStepText('Review https://x.dev/spec').flaky, true);
+  it('marks URLs and network words as flaky, and never reads a URL as a file', () => {
+    assert.deepEqual(classifyStepText('Review https://x.dev/spec'), { kind: 'work', agent: 'researcher', flaky: true });
     assert.equal(classifyStepText('Fetch the latest rates').flaky, true);
+    assert.equal(classifyStepText('Read https://x.dev/spec.md').kind, 'work');
   });
 });

@@ -1,19 +1,57 @@
 import assert from 'node:assert/strict';
 import { heuristicPlan } from '../../../../src/core/planner/heuristicPlan';
 import { validatePlan } from '../../../../src/core/plan/validatePlan';
+import { builtinTools } from '../../../../src/core/tools/builtinTools';
+import { createToolRegistry } from '../../../../src/core/tools/createToolRegistry';
+
+const registry = createToolRegistry(builtinTools());
+const shape = (text: string, options = {}) => heuristicPlan(text, options).steps.map((step) => [step.id, step.kind, step.tool ?? step.agent ?? '', step.dependsOn.join(',')]);
 
 describe('heuristicPlan', () => {
-  it('plans the design example: ordered steps, the URL on the step that mentions it', () => {
-    const plan = heuristicPlan('Add login with session cookies. Use basic auth. Read API spec at https://example.com/spec.pdf. Then write unit tests.');
-    assert.deepEqual(plan.steps.map((step) => step.title), ['Add login with session cookies', 'Use basic auth', 'Read API spec at https://example.com/spec.pdf', 'Write unit tests']);
-    assert.deepEqual(plan.steps.map((step) => step.attachments ?? []), [[], [], [{ kind: 'link', ref: 'https://example.com/spec.pdf' }], []]);
-    assert.deepEqual(plan.steps.map((step) => step.dependsOn), [[], ['S001'], ['S002'], ['S003']]);
-    assert.deepEqual(plan.steps.map((step) => step.agent), ['coder', 'coder', 'researcher', 'tester']);
+  it('without a model: tool steps where the text is a tool action, manual steps for the rest', () => {
+    const plan = heuristicPlan('Add a function slugify to src/util.js with tests, then update the README. Run `npm test` and report the results.');
+    assert.deepEqual(plan.steps.map((step) => [step.kind, step.tool ?? '', step.title]), [
+      ['manual', '', 'Add a function slugify to src/util.js with tests'],
+      ['manual', '', 'Update the README'],
+      ['tool', 'run_command', 'Run `npm test` and report the results'],
+    ]);
+    assert.deepEqual(plan.steps[2]!.args, { argv: ['npm', 'test'] });
+    assert.deepEqual(plan.agents, {});
+    assert.deepEqual(validatePlan(plan, { tools: registry }), []);
   });
 
-  it('chains steps sequentially with ids S001, S002, …', () => {
-    const plan = heuristicPlan('- one\n- two\n- three');
-    assert.deepEqual(plan.steps.map((step) => [step.id, step.dependsOn]), [['S001', []], ['S002', ['S001']], ['S003', ['S002']]]);
+  it('with a model: agents and clarifications instead of manual steps, with only the agents it uses', () => {
+    const plan = heuristicPlan('Add login with session cookies. Read API spec at https://example.com/spec.pdf. Which port should we use? Then write unit tests.', { model: true });
+    assert.deepEqual(plan.steps.map((step) => [step.kind, step.agent ?? '']), [['agent', 'coder'], ['agent', 'researcher'], ['clarification', ''], ['agent', 'tester']]);
+    assert.deepEqual(plan.steps.map((step) => step.attachments ?? []), [[], [{ kind: 'link', ref: 'https://example.com/spec.pdf' }], [], []]);
+    assert.deepEqual(Object.keys(plan.agents).sort(), ['coder', 'researcher', 'tester']);
+  });
+
+  it('chains steps only where the text orders them; independent bullets run in parallel', () => {
+    assert.deepEqual(shape('- Read src/a.ts\n- List the files in docs\n- Search for TODO'), [
+      ['S001', 'tool', 'read_file', ''], ['S002', 'tool', 'list_files', ''], ['S003', 'tool', 'search_text', ''],
+    ]);
+    assert.deepEqual(shape('1. one\n2. two\n3. three').map((row) => row[3]), ['', 'S001', 'S002']);
+    assert.deepEqual(shape('- Read src/a.ts\n- Read src/b.ts\n\nThen summarise both.').map((row) => row[3]), ['', '', 'S001,S002']);
+  });
+
+  it('chains a step that names what another produced: "it", or the same path', () => {
+    assert.deepEqual(shape('Read src/app.ts. Explain it.').map((row) => row[3]), ['', 'S001']);
+    assert.deepEqual(shape('- Read src/a.ts\n- Rewrite src/a.ts with async/await\n- Read src/b.ts').map((row) => row[3]), ['', 'S001', '']);
+  });
+
+  it('splits "X and Y" actions in order, and several paths into parallel tool steps', () => {
+    assert.deepEqual(shape('Search for legacy and delete src/legacy.js'), [['S001', 'tool', 'search_text', ''], ['S002', 'tool', 'delete_file', 'S001']]);
+    const plan = heuristicPlan('Read src/a.ts and src/b.ts, then run `npm ci && npm test`');
+    assert.deepEqual(plan.steps.map((step) => [step.title, step.dependsOn.join(',')]), [
+      ['Read src/a.ts', ''], ['Read src/b.ts', ''], ['Run npm ci', 'S001,S002'], ['Run npm test', 'S003'],
+    ]);
+  });
+
+  it('keeps attachments of the request out of the steps: they travel on every step that is not a tool call', () => {
+    const selection = { kind: 'file' as const, ref: 'src/util.js#L3-L9', label: 'selection in src/util.js (lines 3-9)' };
+    const plan = heuristicPlan('Refactor this into smaller functions, then run `npm test`', { attachments: [selection] });
+    assert.deepEqual(plan.steps.map((step) => [step.kind, step.attachments ?? []]), [['manual', [selection]], ['tool', []]]);
   });
 
   it('uses a list lead-in ending with ":" as the objective, not as a step', () => {
@@ -22,13 +60,7 @@ describe('heuristicPlan', () => {
     assert.equal(plan.steps.length, 2);
   });
 
-  it('produces a plan that validates, with only the agents it uses', () => {
-    const plan = heuristicPlan('Read `src/a.ts`, then explain the code. Finally run `npm test`.');
-    assert.deepEqual(validatePlan(plan, { tools: ['read_file', 'run_command', 'list_files', 'search_text', 'write_file', 'edit_file', 'create_directory', 'delete_file'] }), []);
-    assert.deepEqual(Object.keys(plan.agents), ['researcher']);
-  });
-
-  it('marks steps that touch the network or commands for retry', () => {
+  it('marks command steps for retry', () => {
     const plan = heuristicPlan('Download https://x.dev/data.json. Then run `make build`. Then rename the file.');
     assert.deepEqual(plan.steps.map((step) => [step.onFailure, step.maxAttempts]), [['retry', 3], ['retry', 3], ['stop', 1]]);
   });
@@ -45,7 +77,7 @@ describe('heuristicPlan', () => {
 
   it('normalizes line endings, curly quotes and trailing spaces', () => {
     const plan = heuristicPlan('  Search for \u201CTODO\u201D  \r\n\r\n\r\n');
-    assert.deepEqual(plan.steps.map((step) => [step.tool, step.args]), [['search_text', { pattern: 'TODO' }]]);
+    assert.deepEqual(plan.steps.map((step) => [step.tool, step.args]), [['search_text', { query: 'TODO' }]]);
   });
 
   it('refuses an empty request with a clear error', () => {

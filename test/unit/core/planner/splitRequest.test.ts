@@ -33,7 +33,22 @@ describe('splitRequest', () => {
   });
 
   it('keeps prose after a list as steps', () => {
-    assert.deepEqual(splitRequest('Tasks:\n- a\n- b\n\nThen deploy.'), { preamble: 'Tasks', parts: ['A', 'B', 'Deploy.'] });
+    assert.deepEqual(splitRequest('Tasks:\n- a\n- b\n\nThen deploy.'), { preamble: 'Tasks', parts: ['A', 'B', 'Deploy.'], follows: [false, false, true] });
+  });
+
+  it('orders a part after the one before only when the text says so', () => {
+    assert.deepEqual(splitRequest('- a\n- b\n- then c').follows, [false, false, true]);
+    assert.deepEqual(splitRequest('1. a\n2. b\n3. c').follows, [false, true, true]);
+    assert.deepEqual(splitRequest('Build it. Ship it. Next, tell the team.').follows, [false, false, true]);
+    assert.deepEqual(splitRequest('Read the file, then fix the bug').follows, [false, true]);
+  });
+
+  it('splits "and" between two actions, not inside one or inside quotes', () => {
+    assert.deepEqual(splitRequest('Search for legacy and delete src/legacy.js'), { parts: ['Search for legacy', 'Delete src/legacy.js'], follows: [false, true] });
+    assert.deepEqual(splitRequest('Run `npm test` and report the results').parts, ['Run `npm test` and report the results']);
+    assert.deepEqual(splitRequest('Find and fix the crash').parts, ['Find and fix the crash']);
+    assert.deepEqual(splitRequest('Search for "cats and delete dogs"').parts, ['Search for "cats and delete dogs"']);
+    assert.deepEqual(splitRequest('- Delete build/old.js and build/new.js').parts, ['Delete build/old.js and build/new.js']);
   });
 
   it('treats blank-line separated paragraphs as separate steps', () => {

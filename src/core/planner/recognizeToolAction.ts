@@ -1,0 +1,178 @@
+import { cleanToken, isDirectoryToken, isPathToken } from './pathsInText';
+
+/** One call of a built-in tool with its exact argument names. */
+export interface ToolCall {
+  tool: 'read_file' | 'list_files' | 'search_text' | 'delete_file' | 'create_directory' | 'write_file' | 'run_command';
+  args: Record<string, unknown>;
+}
+
+/** The tool calls a step text asks for; `inOrder` when each needs the one before (`a && b`). */
+export interface ToolAction {
+  calls: ToolCall[];
+  inOrder: boolean;
+}
+
+const knownCommands = /^(?:npm|npx|yarn|pnpm|node|git|make|pytest|python3?|pip3?|cargo|go|tsc|eslint|prettier|jest|mocha|vitest|deno|bun|docker|mvn|gradle|\.\/gradlew|dotnet|ls|cat|grep|echo|rustc|ruby|bundle|rake|php|composer|java|javac|swift|flutter|dart|terraform|kubectl|helm|ruff|black|mypy|tox|poetry|uv)$/;
+const runVerb = /^(?:please\s+)?(?:run|execute|exec|invoke|launch|start)\b\s*/i;
+const checkVerb = /^(?:make sure|ensure|check|verify)(?:\s+that)?\s+/i;
+const shellOperators = /(?:^|\s)(?:\||\|\||&&|;|>|>>|<|2>&1|&)(?:\s|$)|\$\(|`/;
+const fileWords = String.raw`(?:the\s+)?(?:file|files)\s+`;
+const reasonClause = /\s+(?:since|because|as|which|that|it's|it is|they're|they are|—|-)\s.*$/i;
+const dirWord = String.raw`(?:\s+(?:folder|directory|dir))?`;
+const typeExtensions: Record<string, string> = { typescript: 'ts', javascript: 'js', markdown: 'md', json: 'json', python: 'py', css: 'css', html: 'html', yaml: 'yml', rust: 'rs', go: 'go', java: 'java', ruby: 'rb', test: 'test.*', spec: 'spec.*' };
+const searchStopWords = new Set(['the', 'a', 'an', 'where', 'why', 'how', 'what', 'which', 'who', 'out', 'any', 'all', 'some', 'bugs', 'bug', 'a way', 'ways', 'it', 'them', 'this', 'that', 'and', 'places', 'files', 'file', 'code', 'issues', 'problems', 'errors', 'me', 'us', 'if', 'whether', 'whatever', 'something', 'anything', 'everything', 'someone', 'more', 'better', 'one']);
+const searchTrailers = /^(?:comments?|markers?|strings?|calls?|usages?|uses|references?|occurrences?|mentions?|imports?|statements?|tags?|keys?)$/i;
+
+/**
+ * Recognizes a step text that is one plain tool action (DESIGN §5): create a directory,
+ * create an empty file, delete files, list files, search text, read files, run a command
+ * line. Returns `undefined` for anything else (the step is then work for an agent or a
+ * person). Every call uses the tool's exact argument names, so it validates against the
+ * built-in registry. `text` is one step, without URLs.
+ */
+export function recognizeToolAction(text: string): ToolAction | undefined {
+  const line = text.trim().replace(/[.;:!]+$/, '').replace(/\s+/g, ' ');
+  if (line.includes('\n') || line === '') return undefined;
+  const single = (call: ToolCall | undefined): ToolAction | undefined => (call ? { calls: [call], inOrder: false } : undefined);
+  return single(createDirectory(line)) ?? single(emptyFile(line)) ?? deleteFiles(line) ?? single(listFiles(line)) ?? single(searchText(line)) ?? readFiles(line) ?? runCommands(line);
+}
+
+function createDirectory(line: string): ToolCall | undefined {
+  const match =
+    /^(?:create|make|add|mkdir)\s+(?:(?:a|an|the|new|empty)\s+)*(?:directory|folder|dir)\s+(?:(?:called|named)\s+)?(\S+)(?:\s+(?:in|under|inside)\s+(?:the\s+)?(\S+?)(?:\s+(?:folder|directory))?)?(?:\s+(?:for|to)\s.*)?$/i.exec(line) ??
+    /^mkdir\s+(?:-p\s+)?(\S+)$/i.exec(line) ??
+    /^(?:create|make|add)\s+(?:(?:a|an|the|new|empty)\s+)*(\S+\/)(?:\s+(?:folder|directory))?$/i.exec(line);
+  if (!match) return undefined;
+  const name = cleanToken(match[1]!);
+  const parent = match[2] === undefined ? undefined : cleanToken(match[2]);
+  if (!/^[\w@.+/-]+$/.test(name) || (parent !== undefined && !/^[\w@.+/-]+$/.test(parent))) return undefined;
+  const path = (parent ? `${parent.replace(/\/$/, '')}/${name}` : name).replace(/\/$/, '');
+  return path === '' || path.startsWith('/') ? undefined : { tool: 'create_directory', args: { path } };
+}
+
+function emptyFile(line: string): ToolCall | undefined {
+  const match = /^(?:create|add|make)\s+(?:(?:a|an|the|new)\s+)*empty\s+file\s+(?:(?:called|named)\s+)?(\S+)$/i.exec(line) ?? /^touch\s+(\S+)$/i.exec(line);
+  const path = match ? cleanToken(match[1]!) : undefined;
+  return path !== undefined && isPathToken(path) && !path.endsWith('/') ? { tool: 'write_file', args: { path, content: '' } } : undefined;
+}
+
+function deleteFiles(line: string): ToolAction | undefined {
+  const match = new RegExp(String.raw`^(?:delete|remove|rm)\s+(?:-f\s+)?(?:(?:the|old|unused|obsolete|stale|legacy|generated)\s+)*(?:${fileWords})?(.+)$`, 'i').exec(line);
+  if (!match || /\b(?:folder|directory|dir)\b/i.test(line)) return undefined;
+  const paths = pathList(match[1]!.replace(reasonClause, '').replace(/\s+from\s+(?:the\s+)?(?:disk|repo|repository|workspace|project)$/i, ''));
+  if (!paths || paths.some(isDirectoryToken)) return undefined;
+  return { calls: paths.map((path) => ({ tool: 'delete_file', args: { path } })), inOrder: false };
+}
+
+function listFiles(line: string): ToolCall | undefined {
+  const files = new RegExp(String.raw`^(?:list|show(?:\s+me)?|display|ls)\s+(?:all\s+)?(?:of\s+)?(?:the\s+)?(?:([*.\w]+)\s+)?files?(?:\s+(?:in|under|inside|of|within)\s+(?:the\s+)?(\S+?)${dirWord})?$`, 'i').exec(line);
+  if (files) {
+    const extension = extensionOf(files[1]);
+    if (extension === null) return undefined;
+    return globCall(files[2], extension);
+  }
+  const contents = new RegExp(String.raw`^(?:list|ls)\s+(?:the\s+)?(?:contents\s+of\s+(?:the\s+)?)?(\S+?)${dirWord}$`, 'i').exec(line);
+  if (!contents) return undefined;
+  const dir = cleanToken(contents[1]!);
+  return isPathToken(dir) && isDirectoryToken(dir) ? globCall(dir, undefined) : undefined;
+}
+
+/** `undefined`: any file; `null`: a word that is not a file type ("List the open files"). */
+function extensionOf(word: string | undefined): string | undefined | null {
+  if (word === undefined) return undefined;
+  const plain = word.toLowerCase();
+  if (typeExtensions[plain]) return typeExtensions[plain];
+  const literal = /^\*?\.([a-z0-9]{1,8})$/i.exec(word);
+  if (literal) return literal[1]!;
+  return plain === 'source' || plain === 'project' || plain === 'workspace' ? undefined : null;
+}
+
+function globCall(dirWordText: string | undefined, extension: string | undefined): ToolCall | undefined {
+  const dir = dirWordText === undefined ? undefined : cleanToken(dirWordText).replace(/^\.\//, '').replace(/\/$/, '');
+  if (dir !== undefined && !(dir === '.' || (isPathToken(dir) || /^[\w@.+-]+$/.test(dir)) && !dir.startsWith('/'))) return undefined;
+  const file = extension === undefined ? '**' : `**/*.${extension}`;
+  if (dir === undefined || dir === '.' || /^(?:workspace|project|repo|repository|root)$/i.test(dir)) return { tool: 'list_files', args: extension === undefined ? {} : { glob: `*.${extension}` } };
+  return { tool: 'list_files', args: { glob: `${dir}/${file}` } };
+}
+
+function searchText(line: string): ToolCall | undefined {
+  const match = /^(?:search|grep|find|look|locate)\s+(?:(?:the\s+)?(?:code(?:base)?|repo(?:sitory)?|project|workspace|files)\s+)?(?:for\s+)?(?:all\s+|every\s+)?(?:(?:the\s+)?(?:usages?|uses|occurrences|references|mentions|instances|calls)\s+(?:of|to)\s+)?(`[^`]+`|"[^"]+"|'[^']+'|[^\s`"']+)(?:\s+(\S+))?(?:\s+(?:in|under|within|across|inside)\s+(?:the\s+)?(\S+?)(?:\s+(?:folder|directory|files?))?)?$/i.exec(line);
+  if (!match) return undefined;
+  const raw = match[1]!;
+  const quoted = /^[`"']/.test(raw);
+  const query = quoted ? raw.slice(1, -1) : raw;
+  if (!quoted && (searchStopWords.has(query.toLowerCase()) || /^(?:for|in|of)$/i.test(query))) return undefined;
+  if (match[2] !== undefined && !searchTrailers.test(match[2])) return undefined;
+  const scope = match[3] === undefined ? undefined : cleanToken(match[3]);
+  if (query.trim() === '' || query.length > 1000) return undefined;
+  if (scope === undefined) return { tool: 'search_text', args: { query } };
+  const glob = scopeGlob(scope);
+  return glob === undefined ? undefined : { tool: 'search_text', args: { query, glob } };
+}
+
+function scopeGlob(scope: string): string | undefined {
+  const plain = scope.replace(/^\.\//, '');
+  if (/^\*?\.[a-z0-9]{1,8}$/i.test(plain)) return `*.${plain.replace(/^\*?\./, '')}`;
+  const byType = typeExtensions[plain.toLowerCase()];
+  if (byType) return `*.${byType}`;
+  if (plain.startsWith('/') || !(isPathToken(plain) || /^[\w@.+-]+$/.test(plain))) return undefined;
+  return isDirectoryToken(plain) ? `${plain.replace(/\/$/, '')}/**` : plain;
+}
+
+function readFiles(line: string): ToolAction | undefined {
+  const match = new RegExp(String.raw`^(?:read|open|show(?:\s+me)?|view|print|cat|display|look\s+at|go\s+through)\s+(?:the\s+)?(?:contents?\s+of\s+(?:the\s+)?)?(?:${fileWords})?(.+)$`, 'i').exec(line);
+  if (!match) return undefined;
+  const paths = pathList(match[1]!.replace(/\s+(?:to|so|for)\s+(?:understand|see|learn|check|find)\b.*$/i, ''));
+  if (!paths) return undefined;
+  if (paths.length === 1 && isDirectoryToken(paths[0]!)) {
+    const listing = globCall(paths[0], undefined);
+    return listing ? { calls: [listing], inOrder: false } : undefined;
+  }
+  if (paths.some(isDirectoryToken)) return undefined;
+  return { calls: paths.map((path) => ({ tool: 'read_file', args: { path } })), inOrder: false };
+}
+
+/** The paths of "a, b and c" when every item is a path; otherwise `undefined`. */
+function pathList(text: string): string[] | undefined {
+  const items = text.split(/\s*,\s*(?:and\s+)?|\s+and\s+/).map((item) => cleanToken(item.trim()));
+  if (items.length === 0 || items.some((item) => !isPathToken(item) || item.startsWith('/'))) return undefined;
+  return [...new Set(items.map((item) => item.replace(/^\.\//, '')))];
+}
+
+function runCommands(line: string): ToolAction | undefined {
+  const afterVerb = runVerb.exec(line);
+  const afterCheck = checkVerb.exec(line);
+  const rest = afterVerb ? line.slice(afterVerb[0].length) : afterCheck ? line.slice(afterCheck[0].length) : line;
+  const ticked = /^(?:the\s+)?(?:command\s+)?`([^`]+)`(?:\s+(?:in|from)\s+(?:the\s+)?(\S+?)(?:\s+(?:folder|directory))?)?/i.exec(rest);
+  let commandLine: string | undefined;
+  let cwd: string | undefined;
+  if (ticked && (afterVerb || afterCheck || line.startsWith('`'))) {
+    commandLine = ticked[1]!;
+    cwd = ticked[2];
+    if (!afterVerb && !knownCommands.test(commandLine.trim().split(/\s+/)[0] ?? '')) return undefined;
+  } else if (afterVerb) {
+    const plain = rest.replace(/^(?:the\s+)?(?:command\s+)?/i, '');
+    if (!knownCommands.test(plain.split(/\s+/)[0] ?? '')) return undefined;
+    const cut = /^(.*?)(?:\s+(?:in|from)\s+(?:the\s+)?(\S+?)(?:\s+(?:folder|directory))?)?(?:\s+(?:and|to|so|then|until|after|before|with)\s.*|,\s.*)?$/i.exec(plain)!;
+    commandLine = cut[1]!;
+    cwd = cut[2];
+  }
+  if (commandLine === undefined) return undefined;
+  const cwdPath = cwd === undefined ? undefined : cleanToken(cwd).replace(/^\.\//, '').replace(/\/$/, '');
+  if (cwdPath !== undefined && (cwdPath.startsWith('/') || !/^[\w@.+/-]+$/.test(cwdPath))) return undefined;
+  const commands = commandLine.split(/\s+&&\s+/).map((part) => part.trim());
+  if (commands.some((command) => command === '' || shellOperators.test(command))) return undefined;
+  const calls = commands.map((command): ToolCall => ({ tool: 'run_command', args: { argv: splitArgv(command), ...(cwdPath ? { cwd: cwdPath } : {}) } }));
+  if (calls.some((call) => (call.args['argv'] as string[]).length === 0)) return undefined;
+  return { calls, inOrder: true };
+}
+
+/** Splits a command line into argv, honouring single and double quotes (no shell expansion). */
+function splitArgv(line: string): string[] {
+  const argv: string[] = [];
+  const token = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g;
+  for (let match = token.exec(line); match; match = token.exec(line)) {
+    argv.push(match[1]?.replace(/\\(.)/g, '$1') ?? match[2] ?? match[3]!);
+  }
+  return argv;
+}
