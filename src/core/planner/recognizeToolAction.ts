@@ -71,10 +71,11 @@ function listFiles(line: string): ToolCall | undefined {
     if (extension === null) return undefined;
     return globCall(files[2], extension);
   }
-  const contents = new RegExp(String.raw`^(?:list|ls)\s+(?:the\s+)?(?:contents\s+of\s+(?:the\s+)?)?(\S+?)${dirWord}$`, 'i').exec(line);
+  const contents = /^(?:list|ls)\s+(?:the\s+)?(?:contents\s+of\s+(?:the\s+)?)?(\S+?)(\s+(?:folder|directory|dir))?$/i.exec(line);
   if (!contents) return undefined;
   const dir = cleanToken(contents[1]!);
-  return isPathToken(dir) && isDirectoryToken(dir) ? globCall(dir, undefined) : undefined;
+  const named = contents[2] !== undefined ? /^[\w@.+-]+$/.test(dir) : isPathToken(dir) && isDirectoryToken(dir);
+  return named ? globCall(dir, undefined) : undefined;
 }
 
 /** `undefined`: any file; `null`: a word that is not a file type ("List the open files"). */
@@ -112,6 +113,7 @@ function searchText(line: string): ToolCall | undefined {
 
 function scopeGlob(scope: string): string | undefined {
   const plain = scope.replace(/^\.\//, '');
+  if (/[*?{]/.test(plain)) return /^[\w@.+/*?{},-]+$/.test(plain) && !plain.startsWith('/') ? plain : undefined;
   if (/^\*?\.[a-z0-9]{1,8}$/i.test(plain)) return `*.${plain.replace(/^\*?\./, '')}`;
   const byType = typeExtensions[plain.toLowerCase()];
   if (byType) return `*.${byType}`;
@@ -120,7 +122,7 @@ function scopeGlob(scope: string): string | undefined {
 }
 
 function readFiles(line: string): ToolAction | undefined {
-  const match = new RegExp(String.raw`^(?:read|open|show(?:\s+me)?|view|print|cat|display|look\s+at|go\s+through)\s+(?:the\s+)?(?:contents?\s+of\s+(?:the\s+)?)?(?:${fileWords})?(.+)$`, 'i').exec(line);
+  const match = new RegExp(String.raw`^(?:read|open|show(?:\s+me)?|view|print|cat|display|look\s+at|go\s+through|check\s+out)\s+(?:the\s+)?(?:contents?\s+of\s+(?:the\s+)?)?(?:${fileWords})?(.+)$`, 'i').exec(line);
   if (!match) return undefined;
   const paths = pathList(match[1]!.replace(/\s+(?:to|so|for)\s+(?:understand|see|learn|check|find)\b.*$/i, ''));
   if (!paths) return undefined;
@@ -143,7 +145,7 @@ function runCommands(line: string): ToolAction | undefined {
   const afterVerb = runVerb.exec(line);
   const afterCheck = checkVerb.exec(line);
   const rest = afterVerb ? line.slice(afterVerb[0].length) : afterCheck ? line.slice(afterCheck[0].length) : line;
-  const ticked = /^(?:the\s+)?(?:command\s+)?`([^`]+)`(?:\s+(?:in|from)\s+(?:the\s+)?(\S+?)(?:\s+(?:folder|directory))?)?/i.exec(rest);
+  const ticked = /^(?:the\s+)?(?:command\s+)?`([^`]+)`(?:\s+(?:in|from)\s+(?:the\s+)?([^\s,]+)(?:\s+(?:folder|directory))?(?=[\s,]|$))?/i.exec(rest);
   let commandLine: string | undefined;
   let cwd: string | undefined;
   if (ticked && (afterVerb || afterCheck || line.startsWith('`'))) {
@@ -153,9 +155,16 @@ function runCommands(line: string): ToolAction | undefined {
   } else if (afterVerb) {
     const plain = rest.replace(/^(?:the\s+)?(?:command\s+)?/i, '');
     if (!knownCommands.test(plain.split(/\s+/)[0] ?? '')) return undefined;
-    const cut = /^(.*?)(?:\s+(?:in|from)\s+(?:the\s+)?(\S+?)(?:\s+(?:folder|directory))?)?(?:\s+(?:and|to|so|then|until|after|before|with)\s.*|,\s.*)?$/i.exec(plain)!;
+    const cut = /^(.*?)(?:\s+(?:in|from)\s+(?:the\s+)?(\S+?)(?:\s+(?:folder|directory))?)?(?:(\s+(?:and|to|so|then|until|after|before|with)\s.*|,\s.*))?$/i.exec(plain)!;
     commandLine = cut[1]!;
     cwd = cut[2];
+    // "Run npm install then npm test": the next command runs after this one.
+    const next = cut[3] === undefined ? undefined : /^,?\s*(?:and\s+then|then|and|&&)\s+(.*)$/i.exec(cut[3]);
+    const more = next && knownCommands.test(next[1]!.split(/\s+/)[0] ?? '') ? runCommands(`run ${next[1]!}`) : undefined;
+    if (more && cwd === undefined) {
+      const first = runCommands(`run ${commandLine}`);
+      return first ? { calls: [...first.calls, ...more.calls], inOrder: true } : undefined;
+    }
   }
   if (commandLine === undefined) return undefined;
   const cwdPath = cwd === undefined ? undefined : cleanToken(cwd).replace(/^\.\//, '').replace(/\/$/, '');
