@@ -79,7 +79,7 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
   // The plan panel and its flow live in dist/runtime.js: made when first shown.
   const panels = lazy(() => {
     const { PlanPanelController, createPlanPanelFlow } = loadRuntime();
-    const controller = new PlanPanelController(context.extensionUri, tools().map((tool) => tool.name), log);
+    const controller = new PlanPanelController(context.extensionUri, tools(), log);
     const flow = createPlanPanelFlow({ panels: controller, runs, pending, tree, regenerate: (feedback, plan) => regeneratePlan(deps, feedback, plan), regenerateBlockedReason: () => (modelStatus.current() === 'heuristic' ? regenerateNeedsModel : undefined), log });
     controller.setCallbacks(flow.callbacks);
     context.subscriptions.push(controller, flow);

@@ -21,7 +21,7 @@ export function renderCritique(review: ReviewView, expanded: boolean, expand: ()
       ? html`<ul class="findings">
           ${findings.map(
             (finding) => html`<li class="finding ${finding.severity === 'critical' ? 'error' : finding.severity === 'warning' ? 'warning' : ''}">
-              <strong>${finding.severity}</strong> · ${finding.check}${finding.stepId ? html` · <span class="mono">${finding.stepId}</span>` : nothing}: ${finding.message}
+              <strong>${finding.severity}</strong> · <span title=${finding.check}>${finding.name}</span>${finding.stepId ? html` · <span class="mono">${finding.stepId}</span>` : nothing}: ${finding.message}
             </li>`,
           )}
         </ul>

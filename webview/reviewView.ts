@@ -136,6 +136,7 @@ export class ReviewViewElement extends LitElement {
           ${review.regenerateBlockedReason ? html`<span class="muted regenerate-blocked">${review.regenerateBlockedReason}</span>` : nothing}
         </div>
       </section>
+      ${review.manualSummary ? html`<p class="manual-summary">${review.manualSummary}</p>` : nothing}
       <div class="actions row">
         <vscode-button data-action="start" aria-label="Start the plan" ?disabled=${review.startBlockedReason !== undefined} title=${review.startBlockedReason ?? 'Run the plan now'} @click=${() => this.send({ type: 'start' })}>Start</vscode-button>
         <vscode-button secondary data-action="cancel" aria-label="Cancel the review and close the panel" @click=${() => this.send({ type: 'cancel' })}>Cancel</vscode-button>

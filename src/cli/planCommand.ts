@@ -41,7 +41,7 @@ export async function planCommand(request: string, options: CliPlanOptions, io: 
     if (llm === undefined) {
       io.err('No API key (OPENAI_API_KEY or TASK_PLANNER_API_KEY) and no --base-url: planning with the heuristic planner, without a model.');
       plan = heuristicPlan(request);
-      critique = critiquePlan(plan);
+      critique = critiquePlan(plan, { tools: engine.tools });
     } else {
       io.err(`Planning with ${llm.model}…`);
       const files = await createNodeWorkspace(root).list(undefined, controller.signal);

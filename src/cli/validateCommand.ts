@@ -6,8 +6,9 @@ import { cliTools } from './cliTools';
 /** `validate <plan.json>`: diagnostics and critique; exit code 1 when there are errors. */
 export async function validateCommand(file: string, json: boolean, io: CliIo): Promise<number> {
   const { plan, warnings } = await loadPlanFile(file);
-  const diagnostics = validatePlan(plan, { tools: cliTools() });
-  const critique = critiquePlan(plan);
+  const tools = cliTools();
+  const diagnostics = validatePlan(plan, { tools });
+  const critique = critiquePlan(plan, { tools });
   const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error');
   if (json) {
     io.out(JSON.stringify({ valid: errors.length === 0, parseWarnings: warnings, diagnostics, critique }, null, 2));
@@ -20,7 +21,8 @@ export async function validateCommand(file: string, json: boolean, io: CliIo): P
     lines.push(`  ${diagnostic.severity} ${diagnostic.code}${diagnostic.stepId ? ` [${diagnostic.stepId}]` : ''}: ${diagnostic.message}`);
   }
   lines.push(`Critique: score ${critique.score}/10. ${critique.summary}`);
-  for (const issue of critique.issues) lines.push(`  ${issue.severity} ${issue.check}${issue.stepId ? ` [${issue.stepId}]` : ''}: ${issue.message}`);
+  // Validation errors are listed above already.
+  for (const issue of critique.issues.filter((found) => !found.blocking)) lines.push(`  ${issue.severity} ${issue.check}${issue.stepId ? ` [${issue.stepId}]` : ''}: ${issue.message}`);
   for (const recommendation of critique.recommendations) lines.push(`  → ${recommendation}`);
   lines.push(errors.length > 0 ? `Invalid: ${errors.length} error${errors.length === 1 ? '' : 's'}.` : 'Valid.');
   io.out(lines.join('\n'));

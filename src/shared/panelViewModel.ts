@@ -53,9 +53,12 @@ export interface StepView {
   problems: string[];
 }
 
-/** One finding of the critic. */
+/** One finding of the critic: `name` in plain words for people, `check` the code for tools. */
 export interface FindingView {
   check: string;
+  name: string;
+  /** A validation error: Start stays disabled while it stands. */
+  blocking?: true;
   severity: 'critical' | 'warning' | 'info';
   stepId?: string;
   message: string;
@@ -87,6 +90,8 @@ export interface ReviewView {
   steps: StepView[];
   /** Errors make the plan unrunnable: Start is disabled with this reason. */
   startBlockedReason?: string;
+  /** Set when some steps are yours to do: how many, how many run by themselves, and how to hand them to agents. */
+  manualSummary?: string;
   /** Set after Regenerate: what the new version changed. */
   changes?: PlanChangeView;
   /** Set while the planner is regenerating the plan. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { RunEvent, RunState } from '../core/engine/runEvents';
 import type { Plan } from '../core/plan/planSchema';
+import type { Tool } from '../core/tools/tool';
 import { PanelSession, type RunDetails } from '../core/view/panelSession';
 import { parseWebviewMessage, type HostToWebviewMessage, type WebviewMessageType, type WebviewToHostMessage } from '../shared/panelProtocol';
 import type { PanelViewModel } from '../shared/panelViewModel';
@@ -110,7 +111,7 @@ export class PlanPanel implements vscode.Disposable {
     private readonly panel: vscode.WebviewPanel,
     extensionUri: vscode.Uri,
     private readonly callbacks: PlanPanelCallbacks,
-    tools: readonly string[],
+    tools: readonly Tool[],
     private readonly log: vscode.LogOutputChannel | undefined,
   ) {
     this.session = new PanelSession(randomUUID(), tools);
@@ -126,7 +127,7 @@ export class PlanPanel implements vscode.Disposable {
   }
 
   /** Opens a new panel beside the active editor. */
-  static create(extensionUri: vscode.Uri, callbacks: PlanPanelCallbacks, options: { tools: readonly string[]; log?: vscode.LogOutputChannel }): PlanPanel {
+  static create(extensionUri: vscode.Uri, callbacks: PlanPanelCallbacks, options: { tools: readonly Tool[]; log?: vscode.LogOutputChannel }): PlanPanel {
     const panel = vscode.window.createWebviewPanel(planPanelViewType, 'Task Planner: Plan', { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, {
       enableScripts: true,
       localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],

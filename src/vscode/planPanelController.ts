@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Plan } from '../core/plan/planSchema';
+import type { Tool } from '../core/tools/tool';
 import { PlanPanel } from './planPanel';
 import type { PlanPanelCallbacks } from './planPanelCallbacks';
 
@@ -13,7 +14,7 @@ export class PlanPanelController implements vscode.Disposable {
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly tools: readonly string[],
+    private readonly tools: readonly Tool[],
     private readonly log: vscode.LogOutputChannel,
   ) {}
 

@@ -220,7 +220,7 @@ async function planRequest(
     // into steps); links written in the text go to the step that mentions them.
     const carried = attachments.filter((attachment) => attachment.kind !== 'link');
     const plan = heuristicPlan(text, { createdAt: new Date().toISOString(), attachments: carried, model: false });
-    return { plan, critique: critiquePlan(plan), warnings: [] };
+    return { plan, critique: critiquePlan(plan, { tools: createToolRegistry([...deps.tools()]) }), warnings: [] };
   }
   const workspace = await workspaceSnapshot(deps, attachments, options.signal);
   let streamed = 0;

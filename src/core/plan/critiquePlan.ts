@@ -1,14 +1,21 @@
-import { findCycles } from './findCycles';
+import type { ToolRegistry } from '../tools/tool';
 import { planLevels } from './planLevels';
-import type { Plan, Step } from './planSchema';
+import type { DiagnosticCode, Plan, Step } from './planSchema';
+import { validatePlan } from './validatePlan';
 
-/** One finding of the static critic. */
+/** The critic's own checks; validation errors appear under their `validatePlan` code. */
+export type CritiqueCheck = 'parallel_explosion' | 'missing_gate' | 'optimism_bias' | 'disconnected_flow' | 'orphan_step' | 'destructive_without_approval' | 'llm_review';
+
+/** One finding of the static critic: `check` is the stable code for tools, `name` says it in plain words. */
 export interface CritiqueIssue {
   check: string;
+  name: string;
   severity: 'critical' | 'warning' | 'info';
   stepId?: string;
   message: string;
   recommendation?: string;
+  /** Set on validation errors: the run refuses the plan while one stands. */
+  blocking?: true;
 }
 
 /** The critic's verdict: a score from 1 to 10, every finding, and what to do about them. */
@@ -19,96 +26,151 @@ export interface Critique {
   recommendations: string[];
 }
 
+/** What the critic checks tool steps against: the same tools the run gets (names, or a registry with schemas). */
+export interface CritiquePlanOptions {
+  tools?: readonly string[] | ToolRegistry;
+}
+
 /** Largest number of steps a level may hold before the plan counts as a parallel explosion. */
 export const maxParallelSteps = 10;
 /** A level this wide wants a synthesis gate somewhere after it. */
 export const gateWorthyLevelSize = 3;
+/** The best score of a plan with a validation error: it cannot start as it is. */
+export const maxScoreWithErrors = 3;
 
-const flakyPattern = /\b(network|search\w*|fetch\w*|api|apis|https?|curl|wget|download\w*|web|external|request\w*)\b|run_command/i;
+const checkNames: Readonly<Record<CritiqueCheck | DiagnosticCode, string>> = {
+  empty_plan: 'No steps',
+  duplicate_id: 'Step id used twice',
+  missing_dependency: 'Waits for a step that does not exist',
+  cycle: 'Steps wait for each other',
+  self_dependency: 'Step waits for itself',
+  unknown_tool: 'Unknown tool',
+  invalid_args: 'Wrong tool arguments',
+  missing_agent: 'Unknown agent',
+  invalid_predicate: 'Broken condition',
+  invalid_step: 'Incomplete step',
+  parallel_explosion: 'Too many steps at once',
+  missing_gate: 'Parallel results never combined',
+  optimism_bias: 'No second try for a step that can fail',
+  disconnected_flow: 'Dependency result not used',
+  orphan_step: 'Result never used',
+  destructive_without_approval: 'Change without approval',
+  llm_review: 'Model review',
+};
+
+/** The plain-words name of a check code (the code itself, spaced, when unknown). */
+export function checkName(check: string): string {
+  return Object.hasOwn(checkNames, check) ? checkNames[check as CritiqueCheck] : check.replace(/_/g, ' ');
+}
+
+const flakyText = /\b(network|search\w*|fetch\w*|api|apis|https?|curl|wget|download\w*|web|external|request\w*)\b/i;
+const flakyToolNames = /^(?:run_command|fetch_url|mcp__.*|vscode__.*)$/;
+const readOnlyToolNames = new Set(['read_file', 'list_files', 'search_text', 'get_diagnostics', 'find_symbols', 'find_references', 'go_to_definition']);
 const destructiveTools = new Set(['write_file', 'edit_file', 'delete_file', 'run_command']);
+// Steps a person answers or whose tool call takes no text input: their dependencies order them.
+const orderedKinds = new Set<Step['kind']>(['tool', 'manual', 'human_review', 'clarification']);
 
 /**
- * Reviews a plan statically (DESIGN §3): each check, its severity, and the score
- * max(1, round(10 − 3·critical − warning − 0.5·info)), rounding half away from zero.
- * Pure and linear in steps + edges.
+ * Reviews a plan statically (DESIGN §3). Every `validatePlan` error (against `options.tools`,
+ * as the run checks it) is a critical finding under its code and caps the score at
+ * `maxScoreWithErrors`; then the critic's own checks. Score max(1, round(10 − 3·critical −
+ * warning − 0.5·info)), rounding half away from zero. A dependency of a tool, manual,
+ * review or question step, or on a step that changes files or runs a command, orders the
+ * work and need not be referenced. Pure and linear in steps + edges (plus the validation).
  */
-export function critiquePlan(plan: Plan): Critique {
-  const issues: CritiqueIssue[] = [];
+export function critiquePlan(plan: Plan, options: CritiquePlanOptions = {}): Critique {
+  const issues: CritiqueIssue[] = validatePlan(plan, options.tools === undefined ? {} : { tools: options.tools })
+    .filter((diagnostic) => diagnostic.severity === 'error')
+    .map((diagnostic): CritiqueIssue => ({ ...issue(diagnostic.code, 'critical', diagnostic.stepId, diagnostic.message, 'Fix every error before starting: the run refuses a plan that has one.'), blocking: true }));
+  const blocked = issues.length > 0;
   const ids = new Set(plan.steps.map((step) => step.id));
-
-  for (const step of plan.steps) {
-    for (const dep of step.dependsOn) {
-      if (!ids.has(dep) && dep !== step.id) {
-        issues.push({ check: 'missing_dependency', severity: 'critical', stepId: step.id, message: `Step "${step.id}" depends on "${dep}", which does not exist.`, recommendation: 'Remove dependencies on steps that do not exist, or add the missing steps.' });
-      }
-    }
-  }
+  const byId = new Map(plan.steps.map((step) => [step.id, step]));
   const levels = planLevels(plan);
-  for (const cycle of levels.ok ? [] : findCycles(plan.steps)) {
-    issues.push({ check: 'cycle', severity: 'critical', stepId: cycle[0], message: `Dependency cycle: ${[...cycle, cycle[0]].join(' → ')}; the plan cannot run.`, recommendation: 'Break every dependency cycle so the plan can run.' });
-  }
 
   if (levels.ok) {
     levels.levels.forEach((level, index) => {
       if (level.length > maxParallelSteps) {
-        issues.push({ check: 'parallel_explosion', severity: 'critical', stepId: level[0], message: `Level ${index} runs ${level.length} steps in parallel (more than ${maxParallelSteps}).`, recommendation: `Group parallel work so no level has more than ${maxParallelSteps} steps.` });
+        issues.push(issue('parallel_explosion', 'critical', level[0], `Level ${index} runs ${level.length} steps in parallel (more than ${maxParallelSteps}).`, `Group parallel work so no level has more than ${maxParallelSteps} steps.`));
       }
     });
-    const kindById = new Map(plan.steps.map((step) => [step.id, step.kind]));
-    const lastGateLevel = levels.levels.findLastIndex((level) => level.some((id) => kindById.get(id) === 'synthesis_gate'));
+    const lastGateLevel = levels.levels.findLastIndex((level) => level.some((id) => byId.get(id)?.kind === 'synthesis_gate'));
     levels.levels.forEach((level, index) => {
       if (level.length >= gateWorthyLevelSize && lastGateLevel <= index) {
-        issues.push({ check: 'missing_gate', severity: 'warning', stepId: level[0], message: `Level ${index} has ${level.length} parallel steps and no synthesis gate after it to combine their results.`, recommendation: 'Add a synthesis_gate step after wide parallel levels to condense their results.' });
+        issues.push(issue('missing_gate', 'warning', level[0], `Level ${index} has ${level.length} parallel steps and no synthesis gate after it to combine their results.`, 'Add a synthesis_gate step after wide parallel levels to condense their results.'));
       }
     });
     const dependedOn = new Set(plan.steps.flatMap((step) => step.dependsOn));
     const lastLevel = new Set(levels.levels[levels.levels.length - 1] ?? []);
     for (const step of plan.steps) {
       if (!lastLevel.has(step.id) && !dependedOn.has(step.id)) {
-        issues.push({ check: 'orphan_step', severity: 'info', stepId: step.id, message: `Nothing uses the result of step "${step.id}" and it is not part of the final level.`, recommendation: 'Make a later step depend on it, or remove it.' });
+        issues.push(issue('orphan_step', 'info', step.id, `Nothing uses the result of step "${step.id}" and it is not part of the final level.`, 'Make a later step depend on it, or remove it.'));
       }
     }
   }
 
+  const registry = options.tools !== undefined && !Array.isArray(options.tools) ? (options.tools as ToolRegistry) : undefined;
   for (const step of plan.steps) {
-    issues.push(...stepChecks(step, ids));
+    issues.push(...stepChecks(step, ids, byId, registry));
   }
-  return critiqueFromIssues(issues);
+  return critiqueFromIssues(issues, blocked);
 }
 
 /**
  * Adds findings from elsewhere (an LLM review) to a critique: duplicates (same check, step
- * and message) are dropped, and score, summary and recommendations are recomputed.
+ * and message) are dropped, and score, summary and recommendations are recomputed (still
+ * capped while a validation error stands).
  */
 export function mergeCritique(critique: Critique, extra: readonly CritiqueIssue[]): Critique {
   const merged = new Map(critique.issues.map((issue) => [issueKey(issue), issue]));
   for (const issue of extra) if (!merged.has(issueKey(issue))) merged.set(issueKey(issue), issue);
-  return critiqueFromIssues([...merged.values()]);
+  return critiqueFromIssues([...merged.values()], critique.issues.some((found) => found.blocking === true));
 }
 
 function issueKey(issue: CritiqueIssue): string {
   return `${issue.check}|${issue.stepId ?? ''}|${issue.message}`;
 }
 
-function stepChecks(step: Step, ids: Set<string>): CritiqueIssue[] {
+function issue(check: CritiqueCheck | DiagnosticCode, severity: CritiqueIssue['severity'], stepId: string | undefined, message: string, recommendation?: string): CritiqueIssue {
+  return { check, name: checkNames[check], severity, ...(stepId === undefined ? {} : { stepId }), message, ...(recommendation === undefined ? {} : { recommendation }) };
+}
+
+function stepChecks(step: Step, ids: Set<string>, byId: Map<string, Step>, registry: ToolRegistry | undefined): CritiqueIssue[] {
   const issues: CritiqueIssue[] = [];
-  if (step.critical && step.onFailure === 'stop' && flakyPattern.test(`${step.tool ?? ''} ${step.input ?? ''} ${step.title}`)) {
-    issues.push({ check: 'optimism_bias', severity: 'warning', stepId: step.id, message: `Step "${step.id}" depends on something that can fail transiently (network, search, API, external command) but stops the run on its first failure.`, recommendation: 'Give steps that touch the network or external commands onFailure "retry" (with maxAttempts > 1) or "replan", or make them non-critical.' });
+  if (step.critical && step.onFailure === 'stop' && canFailTransiently(step, registry)) {
+    issues.push(issue('optimism_bias', 'warning', step.id, `Step "${step.id}" depends on something that can fail transiently (network, search, API, external command) but stops the run on its first failure.`, 'Give steps that touch the network or external commands onFailure "retry" (with maxAttempts > 1) or "replan", or make them non-critical.'));
   }
-  const deps = step.dependsOn.filter((dep) => ids.has(dep) && dep !== step.id);
+  const deps = step.dependsOn.filter((dep) => ids.has(dep) && dep !== step.id && !ordersOnly(step, byId.get(dep), registry));
   if (deps.length > 0 && step.kind !== 'synthesis_gate') {
     const text = `${step.input ?? ''} ${step.args === undefined ? '' : JSON.stringify(step.args)}`;
     const unreferenced = deps.filter((dep) => !mentions(text, dep));
     if (unreferenced.length === deps.length) {
-      issues.push({ check: 'disconnected_flow', severity: 'warning', stepId: step.id, message: `Step "${step.id}" depends on ${deps.join(', ')} but its input refers to none of their results.`, recommendation: 'Refer to dependency results in the step input ({{results.<id>}}), or drop dependencies the step does not need.' });
+      issues.push(issue('disconnected_flow', 'warning', step.id, `Step "${step.id}" depends on ${deps.join(', ')} but its input refers to none of their results.`, 'Refer to dependency results in the step input ({{results.<id>}}), or drop dependencies the step does not need.'));
     } else if (unreferenced.length > 0) {
-      issues.push({ check: 'disconnected_flow', severity: 'info', stepId: step.id, message: `Step "${step.id}" does not refer to the results of ${unreferenced.join(', ')}.` });
+      issues.push(issue('disconnected_flow', 'info', step.id, `Step "${step.id}" does not refer to the results of ${unreferenced.join(', ')}.`));
     }
   }
   if (step.requiresApproval === false && step.tool !== undefined && destructiveTools.has(step.tool)) {
-    issues.push({ check: 'destructive_without_approval', severity: 'warning', stepId: step.id, message: `Step "${step.id}" uses ${step.tool} with approval turned off.`, recommendation: 'Keep approval on for steps that overwrite or delete files or run commands.' });
+    issues.push(issue('destructive_without_approval', 'warning', step.id, `Step "${step.id}" uses ${step.tool} with approval turned off.`, 'Keep approval on for steps that overwrite or delete files or run commands.'));
   }
   return issues;
+}
+
+/** A tool step by what its tool does; a model's step by what its text says; a person's step never. */
+function canFailTransiently(step: Step, registry: ToolRegistry | undefined): boolean {
+  if (step.kind === 'tool') {
+    const effects = registry?.get(step.tool ?? '')?.effects;
+    return effects === undefined ? flakyToolNames.test(step.tool ?? '') : effects === 'command' || effects === 'network';
+  }
+  if (step.kind === 'manual' || step.kind === 'human_review' || step.kind === 'clarification') return false;
+  return flakyText.test(`${step.input ?? ''} ${step.title}`);
+}
+
+/** True when `dep` is there for order, not for its result: read before write, write before run. */
+function ordersOnly(step: Step, dep: Step | undefined, registry: ToolRegistry | undefined): boolean {
+  if (orderedKinds.has(step.kind) || dep === undefined || dep.kind === 'manual') return true;
+  if (dep.kind !== 'tool') return false;
+  const effects = registry?.get(dep.tool ?? '')?.effects;
+  return effects === undefined ? !readOnlyToolNames.has(dep.tool ?? '') : effects !== 'read';
 }
 
 /** True when `text` mentions a dependency by `{{results.<id>`, `$<id>` or its id as a word, ignoring case. */
@@ -131,17 +193,18 @@ function isWordChar(char: string | undefined): boolean {
   return char !== undefined && /[a-z0-9_]/.test(char);
 }
 
-function critiqueFromIssues(issues: CritiqueIssue[]): Critique {
+function critiqueFromIssues(issues: CritiqueIssue[], blocked: boolean): Critique {
   const count = (severity: CritiqueIssue['severity']): number => issues.filter((issue) => issue.severity === severity).length;
   const critical = count('critical');
   const warning = count('warning');
   const info = count('info');
   const raw = 10 - 3 * critical - warning - 0.5 * info;
-  const score = Math.max(1, Math.sign(raw) * Math.floor(Math.abs(raw) + 0.5));
+  const rounded = Math.max(1, Math.sign(raw) * Math.floor(Math.abs(raw) + 0.5));
+  const score = blocked ? Math.min(rounded, maxScoreWithErrors) : rounded;
   const recommendations = [...new Set(issues.filter((issue) => issue.severity !== 'info' && issue.recommendation).map((issue) => issue.recommendation!))];
   const summary =
     issues.length === 0
       ? 'Score 10/10: no problems found.'
-      : `Score ${score}/10: ${critical} critical, ${warning} warning${warning === 1 ? '' : 's'}, ${info} info.${critical > 0 ? ' The plan cannot run as it is.' : ''}`;
+      : `Score ${score}/10: ${critical} critical, ${warning} warning${warning === 1 ? '' : 's'}, ${info} info.${blocked ? ' The plan cannot start until its errors are fixed.' : critical > 0 ? ' The plan cannot run well as it is.' : ''}`;
   return { score, issues, summary, recommendations };
 }

@@ -1,4 +1,5 @@
-import type { ToolRegistry } from '../tools/tool';
+import { z } from 'zod';
+import type { Tool, ToolRegistry } from '../tools/tool';
 import { findCycles } from './findCycles';
 import { builtinAgentNames, type Diagnostic, type Plan, type Step } from './planSchema';
 import { predicateSyntaxError } from './predicateSyntax';
@@ -34,28 +35,29 @@ export function validatePlan(plan: Plan, opts: ValidatePlanOptions = {}): Diagno
   for (const step of plan.steps) {
     for (const dep of step.dependsOn) {
       if (dep === step.id) error('self_dependency', `Step "${step.id}" depends on itself; remove "${dep}" from its dependencies.`, step.id);
-      else if (!ids.has(dep)) error('missing_dependency', `Step "${step.id}" depends on "${dep}", which is not a step of this plan.`, step.id);
+      else if (!ids.has(dep)) error('missing_dependency', `Step "${step.id}" depends on "${dep}", which is not a step of this plan. Remove "${dep}" from its dependencies, or add a step "${dep}".`, step.id);
     }
     checkKindFields(step, error);
     if (step.kind === 'tool' && step.tool !== undefined && toolNames) {
       if (!toolNames.has(step.tool)) {
-        error('unknown_tool', `Step "${step.id}" uses tool "${step.tool}", which is not available. Available tools: ${[...toolNames].sort().join(', ') || 'none'}.`, step.id);
+        error('unknown_tool', `Step "${step.id}" uses tool "${step.tool}", which is not available. Choose one of: ${[...toolNames].sort().join(', ') || 'none'}.`, step.id);
       } else if (registry) {
-        const message = argumentProblems(registry, step);
-        if (message) error('invalid_args', `Step "${step.id}": arguments for "${step.tool}" are invalid: ${message}`, step.id);
+        const tool = registry.get(step.tool);
+        const message = tool ? argumentProblems(tool, step.args ?? {}) : undefined;
+        if (tool && message) error('invalid_args', `Step "${step.id}": arguments for "${step.tool}" are invalid: ${message}. ${argumentHelp(tool)}`, step.id);
       }
     }
     if (step.kind === 'agent') {
       const agent = step.agent ?? 'default';
       if (!(builtinAgentNames as readonly string[]).includes(agent) && !Object.hasOwn(plan.agents, agent)) {
-        error('missing_agent', `Step "${step.id}" uses agent "${agent}", which the plan's agents do not define.`, step.id);
+        error('missing_agent', `Step "${step.id}" uses agent "${agent}", which the plan's agents do not define. Use the agent "default", or add "${agent}" to the plan's agents.`, step.id);
       }
     }
     for (const field of ['verification', 'when'] as const) {
       const expression = step[field];
       if (expression === undefined) continue;
       const problem = predicateSyntaxError(expression);
-      if (problem) error('invalid_predicate', `Step "${step.id}": the ${field} predicate is not a valid JavaScript expression (${problem}).`, step.id);
+      if (problem) error('invalid_predicate', `Step "${step.id}": the ${field} predicate is not a valid JavaScript expression (${problem}). Correct it, or clear the field.`, step.id);
     }
   }
 
@@ -85,10 +87,7 @@ function checkKindFields(step: Step, error: (code: Diagnostic['code'], message: 
   }
 }
 
-function argumentProblems(registry: ToolRegistry, step: Step): string | undefined {
-  const tool = registry.get(step.tool ?? '');
-  if (!tool) return undefined;
-  const args = step.args ?? {};
+function argumentProblems(tool: Tool, args: Record<string, unknown>): string | undefined {
   const parsed = tool.inputSchema.safeParse(args);
   if (parsed.success) return undefined;
   // Values filled in from earlier results at run time cannot be checked now.
@@ -104,4 +103,13 @@ function isTemplateAt(args: unknown, path: readonly PropertyKey[]): boolean {
     value = (value as Record<PropertyKey, unknown>)[key];
   }
   return typeof value === 'string' && templateLike.test(value);
+}
+
+/** "read_file takes: path (required), startLine, endLine." from the tool's input schema. */
+function argumentHelp(tool: Tool): string {
+  const schema = z.toJSONSchema(tool.inputSchema, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, unknown>; required?: string[] };
+  const names = Object.keys(schema.properties ?? {});
+  if (names.length === 0) return `Edit the step's arguments to what "${tool.name}" expects.`;
+  const required = new Set(schema.required ?? []);
+  return `"${tool.name}" takes: ${names.map((name) => (required.has(name) ? `${name} (required)` : name)).join(', ')}.`;
 }

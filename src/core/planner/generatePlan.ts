@@ -109,7 +109,7 @@ export async function generatePlan(objective: string, options: GeneratePlanOptio
   ];
   return {
     plan,
-    critique: critiquePlan(plan),
+    critique: critiquePlan(plan, { tools: validationTools }),
     warnings,
     diagnostics,
     usage: result.usage,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { chatStructured } from '../llm/chatStructured';
 import { criticPrompt } from '../llm/prompts/criticPrompt';
-import { mergeCritique, type Critique, type CritiqueIssue } from '../plan/critiquePlan';
+import { checkName, mergeCritique, type Critique, type CritiqueIssue } from '../plan/critiquePlan';
 import type { Plan } from '../plan/planSchema';
 import type { LlmClient } from '../ports';
 
@@ -30,6 +30,7 @@ export async function reviewPlanWithModel(plan: Plan, critique: Critique, llm: L
   const ids = new Set(plan.steps.map((step) => step.id));
   const issues: CritiqueIssue[] = value.findings.slice(0, maxFindings).map((finding) => ({
     check: 'llm_review',
+    name: checkName('llm_review'),
     severity: finding.severity,
     ...(finding.stepId !== undefined && ids.has(finding.stepId) ? { stepId: finding.stepId } : {}),
     message: finding.message.trim(),

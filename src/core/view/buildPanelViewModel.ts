@@ -79,11 +79,22 @@ function reviewView(source: ReviewSource): ReviewView {
     planProblems,
     steps: plan.steps.map((step, index) => stepView(step, index, problems.get(step.id) ?? [])),
     ...(startBlockedReason === undefined ? {} : { startBlockedReason }),
+    ...manualSummaryOf(runnable),
     ...(source.previousPlan ? { changes: diffPlans(source.previousPlan, plan) } : {}),
     regenerating: source.regenerating === true,
     ...(source.regenerateBlockedReason === undefined ? {} : { regenerateBlockedReason: source.regenerateBlockedReason }),
     tools: [...(source.tools ?? [])],
   };
+}
+
+/** "3 steps are yours to do; 2 run by themselves. Set up a model to let agents do them." (skipped steps left out). */
+function manualSummaryOf(steps: readonly Step[]): { manualSummary?: string } {
+  const manual = steps.filter((step) => step.kind === 'manual').length;
+  if (manual === 0) return {};
+  const others = steps.length - manual;
+  const yours = manual === 1 ? '1 step is yours to do' : `${manual} steps are yours to do`;
+  const rest = others === 0 ? '' : others === 1 ? '; 1 runs by itself' : `; ${others} run by themselves`;
+  return { manualSummary: `${yours}${rest}. Set up a model to let agents do them.` };
 }
 
 function stepView(step: Step, index: number, problems: string[]): StepView {

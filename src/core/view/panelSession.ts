@@ -7,6 +7,8 @@ import { critiquePlan, type Critique } from '../plan/critiquePlan';
 import { editPlan, type PlanEdit, type StepPatch } from '../plan/editPlan';
 import type { Diagnostic, Plan } from '../plan/planSchema';
 import { validatePlan } from '../plan/validatePlan';
+import { toRegistry } from '../engine/resolveRunOptions';
+import type { Tool, ToolRegistry } from '../tools/tool';
 import { buildPanelViewModel, type RunSource } from './buildPanelViewModel';
 
 /** What the run adds to its events: model usage, repairs and changed files. */
@@ -31,12 +33,19 @@ export class PanelSession {
   private outputSeq = 0;
   private tails: Record<string, string> = {};
   private version = 0;
+  private readonly tools: ToolRegistry;
 
-  /** `session` names this panel host in its snapshots; `tools` are the names plans are checked against. */
+  /**
+   * `session` names this panel host in its snapshots; `tools` are the tools runs get: plans
+   * are validated against them exactly as a run validates them before it starts (argument
+   * schemas included), so what the review accepts, Start accepts.
+   */
   constructor(
     readonly session: string,
-    private readonly tools: readonly string[],
-  ) {}
+    tools: ToolRegistry | readonly Tool[],
+  ) {
+    this.tools = toRegistry(tools);
+  }
 
   /** The plan under review, or the one the current run executes. */
   currentPlan(): Plan | undefined {
@@ -170,7 +179,7 @@ export class PanelSession {
     const plan = this.plan;
     if (!plan) return undefined;
     if (this.analysis?.version !== plan.version || this.analysis.planId !== plan.id) {
-      this.analysis = { version: plan.version, planId: plan.id, critique: critiquePlan(plan), diagnostics: validatePlan(plan, { tools: this.tools }) };
+      this.analysis = { version: plan.version, planId: plan.id, critique: critiquePlan(plan, { tools: this.tools }), diagnostics: validatePlan(plan, { tools: this.tools }) };
     }
     const { critique, diagnostics } = this.analysis;
     return {
@@ -179,7 +188,7 @@ export class PanelSession {
       diagnostics,
       regenerating: this.regenerating,
       ...(this.regenerateBlocked === undefined ? {} : { regenerateBlockedReason: this.regenerateBlocked }),
-      tools: this.tools,
+      tools: this.tools.names(),
       ...(this.previousPlan ? { previousPlan: this.previousPlan } : {}),
     };
   }

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
-import { critiquePlan, mergeCritique, type CritiqueIssue } from '../../../../src/core/plan/critiquePlan';
+import { checkName, critiquePlan, mergeCritique, type CritiqueIssue } from '../../../../src/core/plan/critiquePlan';
 import type { Step } from '../../../../src/core/plan/planSchema';
+import { builtinTools } from '../../../../src/core/tools/builtinTools';
+import { createToolRegistry } from '../../../../src/core/tools/createToolRegistry';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 
 const checks = (steps: Step[]): [string, string, string | undefined][] =>
@@ -82,8 +84,10 @@ describe('critiquePlan', () => {
 
   describe('score', () => {
     it('is 10 − 3·critical − warning − 0.5·info', () => {
-      // 1 critical (missing dep) + 1 warning (disconnected) → 10 − 3 − 1 = 6
-      assert.equal(critiquePlan(makePlan([makeStep('a', { dependsOn: ['ghost'], input: 'ghost' }), makeStep('b', { dependsOn: ['a'], input: 'x' })])).score, 6);
+      // 1 critical (11 steps at once) + 1 warning (disconnected) → 10 − 3 − 1 = 6
+      const wide = Array.from({ length: 11 }, (_, index) => makeStep(`p${index}`));
+      const steps = [...wide, makeStep('gate', { kind: 'synthesis_gate', dependsOn: wide.map((step) => step.id) }), makeStep('z', { dependsOn: ['gate'], input: 'x' })];
+      assert.equal(critiquePlan(makePlan(steps)).score, 6);
     });
 
     it('rounds half away from zero', () => {
@@ -100,25 +104,69 @@ describe('critiquePlan', () => {
       const steps = Array.from({ length: 6 }, (_, index) => makeStep(`s${index}`, { dependsOn: [`ghost${index}`], input: `ghost${index}` }));
       const critique = critiquePlan(makePlan(steps));
       assert.equal(critique.score, 1);
-      assert.match(critique.summary, /cannot run/);
+      assert.match(critique.summary, /cannot start until its errors are fixed/);
     });
   });
 
   it('de-duplicates recommendations from critical and warning findings only', () => {
     const critique = critiquePlan(makePlan([makeStep('a', { dependsOn: ['g1'], input: 'g1' }), makeStep('b', { dependsOn: ['g2'], input: 'g2' }), makeStep('d', { dependsOn: ['a', 'b'], input: 'only a' })]));
-    assert.deepEqual(critique.recommendations, ['Remove dependencies on steps that do not exist, or add the missing steps.']);
+    assert.deepEqual(critique.recommendations, ['Fix every error before starting: the run refuses a plan that has one.']);
     assert.ok(critique.issues.some((issue) => issue.severity === 'info'));
   });
 
   describe('mergeCritique', () => {
     it('adds new findings, drops duplicates and recomputes the score and recommendations', () => {
       const base = critiquePlan(makePlan(clean()));
-      const finding: CritiqueIssue = { check: 'llm_review', severity: 'warning', stepId: 'b', message: 'B does not serve the objective.', recommendation: 'Remove B.' };
-      const merged = mergeCritique(base, [finding, { ...finding }, { check: 'llm_review', severity: 'critical', message: 'Nothing deploys.', recommendation: 'Add a deploy step.' }]);
+      const finding: CritiqueIssue = { check: 'llm_review', name: 'Model review', severity: 'warning', stepId: 'b', message: 'B does not serve the objective.', recommendation: 'Remove B.' };
+      const merged = mergeCritique(base, [finding, { ...finding }, { check: 'llm_review', name: 'Model review', severity: 'critical', message: 'Nothing deploys.', recommendation: 'Add a deploy step.' }]);
       assert.equal(merged.issues.length, 2);
       assert.equal(merged.score, 6);
       assert.deepEqual(merged.recommendations, ['Remove B.', 'Add a deploy step.']);
       assert.match(merged.summary, /1 critical, 1 warning/);
+    });
+  });
+
+  describe('calibration', () => {
+    const tools = createToolRegistry(builtinTools());
+    const tool = (id: string, name: string, args: Record<string, unknown>, patch: Partial<Step> = {}) => makeStep(id, { kind: 'tool', agent: undefined, input: undefined, tool: name, args, ...patch });
+
+    it('shows every validation error against the run\'s tools, with its fix, and caps the score', () => {
+      const critique = critiquePlan(makePlan([tool('S001', 'search_text', { pattern: 'TODO' })]), { tools });
+      assert.deepEqual(critique.issues.map((issue) => [issue.check, issue.severity, issue.stepId, issue.blocking]), [['invalid_args', 'critical', 'S001', true]]);
+      assert.match(critique.issues[0]!.message, /"search_text" takes: query \(required\), regex, caseSensitive, glob, maxMatches, contextLines/);
+      assert.equal(critique.score, 3);
+      assert.match(critique.summary, /cannot start until its errors are fixed/);
+      assert.equal(critiquePlan(makePlan([tool('S001', 'search_text', { query: 'TODO' })]), { tools }).score, 10);
+    });
+
+    it('keeps the cap when a model review is merged', () => {
+      const blocked = critiquePlan(makePlan([makeStep('a', { dependsOn: ['ghost'] })]));
+      assert.equal(mergeCritique(blocked, [{ check: 'llm_review', name: 'Model review', severity: 'info', message: 'ok' }]).score, 3);
+    });
+
+    it('names findings in plain words and keeps the code', () => {
+      const critique = critiquePlan(makePlan([makeStep('a'), makeStep('b', { dependsOn: ['a'], input: 'unrelated' }), makeStep('c', { dependsOn: ['c'] })]));
+      assert.deepEqual(critique.issues.map((issue) => [issue.check, issue.name]), [['self_dependency', 'Step waits for itself'], ['disconnected_flow', 'Dependency result not used']]);
+      assert.equal(checkName('llm_review'), 'Model review');
+      assert.equal(checkName('some_new_check'), 'some new check');
+    });
+
+    it('does not call an ordering dependency disconnected: read before write, write before run, a person\'s step', () => {
+      const steps = [
+        tool('read', 'read_file', { path: 'a.ts' }),
+        makeStep('edit', { kind: 'manual', agent: undefined, input: 'Edit a.ts', dependsOn: ['read'] }),
+        tool('write', 'write_file', { path: 'b.ts', content: '' }, { dependsOn: ['edit'] }),
+        tool('run', 'run_command', { argv: ['npm', 'test'] }, { dependsOn: ['write'], onFailure: 'retry', maxAttempts: 2 }),
+        makeStep('explain', { input: 'Explain the failures', dependsOn: ['run'] }),
+      ];
+      assert.deepEqual(checks(steps), []);
+      // an agent that ignores what a read produced is still disconnected
+      assert.deepEqual(checks([tool('read', 'read_file', { path: 'a.ts' }), makeStep('use', { input: 'Explain it', dependsOn: ['read'] })]), [['disconnected_flow', 'warning', 'use']]);
+    });
+
+    it('judges a tool step\'s flakiness by its tool, a person\'s step never', () => {
+      assert.deepEqual(checks([tool('s', 'search_text', { query: 'fetch' }, { input: 'Search for fetch calls' })]), []);
+      assert.deepEqual(checks([makeStep('m', { kind: 'manual', agent: undefined, input: 'Download the release from the web' })]), []);
     });
   });
 });

@@ -48,6 +48,23 @@ describe('buildPanelViewModel', () => {
     assert.match(body.review.steps[0]!.problems[0] ?? '', /^Error: .*ghost/);
   });
 
+  it('says how many steps are yours to do and how many run by themselves (skipped steps left out)', () => {
+    const manual = (id: string, patch = {}) => makeStep(id, { kind: 'manual', agent: undefined, input: `do ${id}`, ...patch });
+    const summary = (steps: ReturnType<typeof makeStep>[]) => {
+      const mixed = makePlan(steps);
+      const body = buildPanelViewModel({ plan: mixed, critique: critiquePlan(mixed), diagnostics: [] });
+      assert.ok(body.mode === 'review');
+      return body.review.manualSummary;
+    };
+    assert.equal(summary([manual('a'), manual('b'), manual('c'), plan.steps[0]!, plan.steps[1]!]), '3 steps are yours to do; 2 run by themselves. Set up a model to let agents do them.');
+    assert.equal(summary([manual('a'), plan.steps[0]!, manual('b', { skipped: true })]), '1 step is yours to do; 1 runs by itself. Set up a model to let agents do them.');
+    assert.equal(summary([manual('a'), manual('b')]), '2 steps are yours to do. Set up a model to let agents do them.');
+    assert.equal(summary([...plan.steps]), undefined);
+    const body = buildPanelViewModel({ plan: makePlan([manual('a')]), critique: critiquePlan(makePlan([manual('a')])), diagnostics: [] });
+    assert.ok(body.mode === 'review');
+    assert.equal(body.review.steps[0]!.runner, 'you');
+  });
+
   it('blocks Start when every step is skipped', () => {
     const skipped = makePlan([makeStep('a', { skipped: true })]);
     const body = buildPanelViewModel({ plan: skipped, critique: critiquePlan(skipped), diagnostics: [] });

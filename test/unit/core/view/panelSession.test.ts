@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
 import { initialRunState, reduceRunEvent } from '../../../../src/core/engine/reduceRunEvent';
 import type { RunEvent } from '../../../../src/core/engine/runEvents';
+import { readFileTool } from '../../../../src/core/tools/readFileTool';
+import type { Tool } from '../../../../src/core/tools/tool';
+import { writeFileTool } from '../../../../src/core/tools/writeFileTool';
 import { PanelSession } from '../../../../src/core/view/panelSession';
 import type { PanelViewModel } from '../../../../src/shared/panelViewModel';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 
-const tools = ['read_file', 'write_file'];
+const tools = [readFileTool, writeFileTool] as Tool[];
 const plan = makePlan([makeStep('A', { kind: 'tool', tool: 'read_file', args: { path: 'a.txt' }, agent: undefined }), makeStep('B', { kind: 'tool', tool: 'read_file', args: { path: 'b.txt' }, agent: undefined, dependsOn: ['A'] })]);
 
 type EventBody = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, 'runId' | 'seq' | 'time'> : never) : never;
@@ -124,5 +127,19 @@ describe('PanelSession', () => {
     session.attachRun('run-3');
     session.applyRunEvent(events('run-3', [{ type: 'run_started', plan }])[0]!);
     assert.notEqual(session.startBlockedReason(), undefined);
+  });
+
+  it('reviews as Start validates: wrong tool arguments block Start and show on their step with the fix', () => {
+    const session = new PanelSession('s1', tools);
+    session.setPlan(makePlan([makeStep('A', { kind: 'tool', tool: 'read_file', args: { file: 'a.txt' }, agent: undefined })]));
+    const model = session.snapshot(0);
+    assert.ok(model.mode === 'review');
+    assert.match(model.review.steps[0]!.problems.join('\n'), /^Error: Step "A": arguments for "read_file" are invalid: .*"read_file" takes: path \(required\), startLine, endLine\.$/);
+    assert.match(session.startBlockedReason() ?? '', /Fix the error first/);
+    assert.ok(model.review.findings.some((finding) => finding.check === 'invalid_args' && finding.name === 'Wrong tool arguments' && finding.blocking === true));
+    assert.ok(model.review.score <= 3);
+    const fixed = session.applyEdit({ type: 'updateStep', stepId: 'A', patch: { args: { path: 'a.txt' } } });
+    assert.equal(fixed.ok, true);
+    assert.equal(session.startBlockedReason(), undefined);
   });
 });
