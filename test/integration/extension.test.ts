@@ -56,6 +56,21 @@ describe('Task Planner in the VS Code extension host', () => {
     assert.ok(labels.every((label) => !/CHANGELOG/.test(label)), 'the earlier plan is still shown');
   });
 
+  it('keeps the selection an attachment of the request, never a step of the plan made without a model', async () => {
+    const api = await activatedApi();
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, 'no workspace folder');
+    const editor = await vscode.window.showTextDocument(vscode.Uri.joinPath(folder.uri, 'src', 'notes.js'));
+    editor.selection = new vscode.Selection(0, 0, 2, 0);
+    try {
+      const outcome = await api.planTask('Refactor this into smaller functions', { accept: false });
+      assert.deepEqual(outcome.plan?.steps.map((step) => step.title), ['Refactor this into smaller functions']);
+      assert.deepEqual(outcome.plan?.steps[0]?.attachments?.map((attachment) => attachment.label), ['selection in src/notes.js (lines 1-3)']);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    }
+  });
+
   it('plans a multi-line request from an editor: the whole text, or only the selection', async () => {
     const api = await activatedApi();
     const reviewed: string[][] = [];
