@@ -94,7 +94,9 @@ export function heuristicPlan(text: string, options: HeuristicPlanOptions = {}):
 
 /** The steps of one part and the ids a later step that follows it waits for. */
 function stepsOf(part: string, classified: StepClassification, dependsOn: string[], nextId: () => string, options: HeuristicPlanOptions): { steps: Step[]; exits: string[] } {
-  const common = { onFailure: classified.flaky ? 'retry' : 'stop', maxAttempts: classified.flaky ? 3 : 1, critical: true, onVerificationFailure: 'stop', input: part } as const;
+  // A person's step is never retried: they say it is done, or why it cannot be.
+  const retried = classified.flaky && (classified.kind === 'tool' || options.model === true);
+  const common = { onFailure: retried ? 'retry' : 'stop', maxAttempts: retried ? 3 : 1, critical: true, onVerificationFailure: 'stop', input: part } as const;
   if (classified.kind === 'tool') {
     const steps: Step[] = [];
     for (const call of classified.calls) {
@@ -116,6 +118,7 @@ function stepsOf(part: string, classified: StepClassification, dependsOn: string
   return { steps: [step], exits: [id] };
 }
 
+/** The title of one of several calls a part made: "Run npm test", "Read src/a.ts", "Delete b.js". */
 function titleOfCall(call: ToolCall): string {
   const what = call.tool === 'run_command' ? `Run ${(call.args['argv'] as string[]).join(' ')}` : `${call.tool === 'delete_file' ? 'Delete' : 'Read'} ${String(call.args['path'])}`;
   return what.length <= maxTitleLength ? what : `${what.slice(0, maxTitleLength - 1)}…`;

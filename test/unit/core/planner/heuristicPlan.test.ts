@@ -60,9 +60,10 @@ describe('heuristicPlan', () => {
     assert.equal(plan.steps.length, 2);
   });
 
-  it('marks command steps for retry', () => {
-    const plan = heuristicPlan('Download https://x.dev/data.json. Then run `make build`. Then rename the file.');
-    assert.deepEqual(plan.steps.map((step) => [step.onFailure, step.maxAttempts]), [['retry', 3], ['retry', 3], ['stop', 1]]);
+  it("marks command steps and a model's network work for retry, never a person's step", () => {
+    const request = 'Download https://x.dev/data.json. Then run `make build`. Then rename the file.';
+    assert.deepEqual(heuristicPlan(request, { model: true }).steps.map((step) => [step.onFailure, step.maxAttempts]), [['retry', 3], ['retry', 3], ['stop', 1]]);
+    assert.deepEqual(heuristicPlan(request).steps.map((step) => [step.kind, step.onFailure, step.maxAttempts]), [['manual', 'stop', 1], ['tool', 'retry', 3], ['manual', 'stop', 1]]);
   });
 
   it('attaches image URLs as images and de-duplicates URLs', () => {
