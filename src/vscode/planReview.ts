@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Critique } from '../core/plan/critiquePlan';
 import type { Plan } from '../core/plan/planSchema';
+import { stepRunnerLabel } from '../core/view/stepRunnerLabel';
 
 /**
  * Where the user reviews a plan before it runs: resolves to the plan to start (possibly
@@ -31,7 +32,7 @@ export const quickPickPlanReview: PlanReview = async (plan, critique, warnings) 
     { label: 'Steps', kind: vscode.QuickPickItemKind.Separator },
     ...plan.steps.map((step, index) => ({
       label: `${index + 1}. ${step.title}`,
-      description: step.kind === 'tool' ? step.tool : step.kind === 'agent' ? `agent: ${step.agent ?? 'default'}` : step.kind.replace('_', ' '),
+      description: stepRunnerLabel(step),
       detail: step.dependsOn.length > 0 ? `after ${step.dependsOn.join(', ')}` : undefined,
     })),
     ...(critique.issues.length + warnings.length > 0 ? [{ label: 'Critic findings', kind: vscode.QuickPickItemKind.Separator }] : []),

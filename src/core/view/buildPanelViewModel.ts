@@ -6,6 +6,7 @@ import type { Diagnostic, Plan, Step } from '../plan/planSchema';
 import type { ReplanRecord } from '../replan/executeWithReplanning';
 import { diffPlans } from './planDiff';
 import { runTimeline } from './runTimeline';
+import { stepRunnerLabel } from './stepRunnerLabel';
 import { previewValue } from './stepStatusView';
 
 /** The plan under review, with what the critic and the validator said about it. */
@@ -103,7 +104,7 @@ function stepView(step: Step, index: number, problems: string[]): StepView {
     index,
     title: step.title,
     kind: step.kind,
-    runner: runnerOf(step),
+    runner: stepRunnerLabel(step),
     ...(step.tool === undefined ? {} : { tool: step.tool }),
     ...(step.args === undefined ? {} : { args: JSON.stringify(step.args, null, 2) }),
     ...(step.agent === undefined && step.kind !== 'agent' ? {} : { agent: step.agent ?? 'default' }),
@@ -119,13 +120,6 @@ function stepView(step: Step, index: number, problems: string[]): StepView {
     requiresApproval: step.requiresApproval ?? (step.tool !== undefined && writeTools.has(step.tool)),
     problems,
   };
-}
-
-function runnerOf(step: Step): string {
-  if (step.kind === 'tool') return step.tool ?? 'tool';
-  if (step.kind === 'agent') return `agent: ${step.agent ?? 'default'}`;
-  if (step.kind === 'manual') return 'you';
-  return step.kind.replace('_', ' ');
 }
 
 function runView(source: RunSource, plan: Plan): RunView {
@@ -167,7 +161,7 @@ function runStepView(step: Step, state: StepState, runStartedAt: number): RunSte
     id: step.id,
     title: step.title,
     kind: step.kind,
-    runner: runnerOf(step),
+    runner: stepRunnerLabel(step),
     status: state.status,
     attempts: state.attempts,
     maxAttempts: step.maxAttempts,

@@ -2,6 +2,7 @@ import type { RunState, StepState } from '../engine/runEvents';
 import { planLevels } from '../plan/planLevels';
 import type { Plan, Step } from '../plan/planSchema';
 import { formatDuration, previewValue, stepStatusView } from './stepStatusView';
+import { stepRunnerLabel } from './stepRunnerLabel';
 
 /** How the Plan tree arranges steps. */
 export type PlanTreeLayout = 'flat' | 'levels';
@@ -86,7 +87,7 @@ export function planTreeModel(plan: Plan, layout: PlanTreeLayout = 'flat', run?:
   });}
 
 function stepNode(step: Step, index: number, state: StepState | undefined): PlanTreeNode {
-  const runner = step.kind === 'tool' ? step.tool ?? 'tool' : step.kind === 'agent' ? `agent: ${step.agent ?? 'default'}` : step.kind.replace('_', ' ');
+  const runner = stepRunnerLabel(step);
   const details = [
     `${step.id} · ${step.kind}${step.skipped ? ' (skipped)' : ''}`,
     step.input ? `Input: ${step.input}` : undefined,

@@ -19,6 +19,11 @@ describe('planTreeModel', () => {
     ]);
   });
 
+  it('shows a step a person does as yours, with its own icon', () => {
+    const [node] = planTreeModel(makePlan([makeStep('m', { title: 'Update the README', kind: 'manual', agent: undefined })]));
+    assert.deepEqual([node!.description, node!.icon, node!.contextValue], ['you', 'person', 'step.manual']);
+  });
+
   it('names each row for screen readers by what it shows, then its status', () => {
     assert.deepEqual(planTreeModel(plan).map((node) => node.accessibilityLabel), ['1. Read, read_file, not started', '2. Think, agent: coder, not started', '3. Ask, clarification, skipped']);
     assert.deepEqual(planTreeModel(plan, 'levels').map((node) => node.accessibilityLabel), ['Level 1, 2 steps, in parallel', 'Level 2, 1 step']);
