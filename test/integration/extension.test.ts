@@ -111,7 +111,7 @@ describe('Task Planner in the VS Code extension host', () => {
       assert.equal(editor.document.isDirty, true, 'a request editor with text would close without asking');
       // The command's result loses its run promise on the way: the Plan tree tells how the run ended.
       const ended = async (status: string): Promise<void> => {
-        const end = Date.now() + 10_000;
+        const end = Date.now() + 30_000;
         while (!(api.planTreeNodes().find((node) => node.stepId === 'R1')?.description ?? '').includes(status) && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 50));
         assert.match(api.planTreeNodes().find((node) => node.stepId === 'R1')?.description ?? '', new RegExp(status));
       };
