@@ -59,11 +59,16 @@ export async function showManualInstructions(pending: PendingPrompts, request: M
  */
 export async function announceManualStep(pending: PendingPrompts, request: ManualStepRequest): Promise<void> {
   const choice = await vscode.window.showInformationMessage(
-    `Task Planner: step ${request.stepId} "${request.title}" is yours to do. Mark it Done when you have done it.`,
+    `Task Planner: step ${withoutLinks(request.stepId)} "${withoutLinks(request.title)}" is yours to do. Mark it Done when you have done it.`,
     'Done',
     'Failed',
     'Show instructions',
   );
   if (choice === 'Show instructions') await showManualInstructions(pending, request);
   else if (choice && pending.get(request.stepId)) await markManualStep(pending, request.stepId, choice === 'Done');
+}
+
+/** `text` from a plan, unable to form a link in a notification (which renders `[label](target)`, command links included). */
+function withoutLinks(text: string): string {
+  return text.replace(/\]\s*\(/g, '] (');
 }

@@ -3,9 +3,9 @@ import type { Plan } from '../core/plan/planSchema';
 import type { PlanTreeNode } from '../core/view/planTreeModel';
 import { previewValue } from '../core/view/stepStatusView';
 import { loadRuntime } from './loadRuntime';
+import { markManualStep } from './manualStepPrompts';
 import type { PendingPrompts } from './pendingPrompts';
 import type { PlanTreeProvider } from './planTreeProvider';
-import { markManualStep } from './manualStepPrompts';
 import { closeProposalDiffs, stepOf } from './proposalDocuments';
 import type { RunController } from './runController';
 
@@ -19,9 +19,9 @@ export interface StepCommandDeps {
 
 /**
  * The step actions of the Plan tree's context menu, the diff editor's title and the
- * status bar: Approve, Reject, Answer, Done / Failed (a step that is yours to do; an
- * optional second argument is the note or reason, else an input box asks), reopen a dismissed prompt, Retry / Run from here,
- * Skip, Open result, and Cancel run. Each takes a tree node, a step id, or nothing
+ * status bar: Approve, Reject, Answer, Mark Done / Mark Failed (a step that is yours to do;
+ * an optional second argument is the note or reason, else an input box asks), reopen a
+ * dismissed prompt, Retry / Run from here, Skip, Open result, and Cancel run. Each takes a tree node, a step id, or nothing
  * (then the step of the active proposal diff, or the only waiting one).
  */
 export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[] {
