@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { withoutSecrets } from '../node/commandEnvironment';
 import { takeFromEnvironment } from '../node/takeFromEnvironment';
-import { type CliIo, UsageError } from './cliIo';
+import { type CliIo, terminalIo, UsageError } from './cliIo';
 import { helpText } from './helpText';
 import { planCommand } from './planCommand';
 import { type CliAnswers, resumeCommand } from './resumeCommand';
@@ -142,11 +142,7 @@ function cliAnswers(values: { approve?: string[]; reject?: string[]; answer?: st
 }
 
 if (require.main === module) {
-  const io: CliIo = {
-    out: (text) => process.stdout.write(`${text}\n`),
-    err: (text) => process.stderr.write(`${text}\n`),
-    interactive: Boolean(process.stdin.isTTY && process.stderr.isTTY),
-  };
+  const io = terminalIo({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, interactive: Boolean(process.stdin.isTTY && process.stderr.isTTY) });
   // Commands this process starts could read its environment in /proc/<pid>/environ:
   // every secret leaves it before any work starts, and only the key is handed on.
   const kept = withoutSecrets(process.env);
@@ -159,7 +155,7 @@ if (require.main === module) {
       process.exitCode = code;
     },
     (error: unknown) => {
-      process.stderr.write(`task-planner: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      io.err(`task-planner: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       process.exitCode = 1;
     },
   );

@@ -1,7 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import type { Readable, Writable } from 'node:stream';
 import { parsePlan } from '../core/plan/parsePlan';
 import type { Plan } from '../core/plan/planSchema';
+import { terminalSafe } from './terminalSafe';
 
 /** Where a CLI command writes: `out` for results, `err` for progress and messages. */
 export interface CliIo {
@@ -9,6 +12,35 @@ export interface CliIo {
   err(text: string): void;
   /** True when questions can be asked interactively. */
   interactive: boolean;
+  /** Shows `question` and resolves to the line typed, trimmed; one question at a time. */
+  ask(question: string, signal: AbortSignal): Promise<string>;
+}
+
+/**
+ * The command line's terminal: results on `stdout`, everything else and the questions on
+ * `stderr`, answers from `stdin`. This is the output boundary: every text passes through
+ * `terminalSafe` here, whatever part of a plan, model, file or tool it holds.
+ */
+export function terminalIo(streams: { stdin: Readable; stdout: Writable; stderr: Writable; interactive: boolean }): CliIo {
+  let queue: Promise<unknown> = Promise.resolve();
+  return {
+    out: (text) => streams.stdout.write(`${terminalSafe(text)}\n`),
+    err: (text) => streams.stderr.write(`${terminalSafe(text)}\n`),
+    interactive: streams.interactive,
+    ask(question, signal) {
+      const next = queue.then(async () => {
+        const readline = createInterface({ input: streams.stdin, output: streams.stderr });
+        try {
+          const answer = readline.question(terminalSafe(question), { signal });
+          return (await answer).trim();
+        } finally {
+          readline.close();
+        }
+      });
+      queue = next.catch(() => undefined);
+      return next;
+    },
+  };
 }
 
 /** A failure the user can fix; its message is printed without a stack, with exit code 2. */

@@ -32,7 +32,7 @@ export function engineOptions(options: CliRunOptions, io: CliIo) {
     workspace: createNodeWorkspace(root, { allowHardLinks: options.allowHardLinks ?? false }),
     commandRunner: createNodeCommandRunner(root),
     store: createFileRunStore(runsDirectory(root)),
-    interaction: terminalInteraction({ interactive: io.interactive, yes: options.yes }),
+    interaction: terminalInteraction(io, { yes: options.yes }),
     ...(options.concurrency === undefined ? {} : { maxConcurrency: options.concurrency }),
     noModelHint: 'Give the command a model with --base-url URL and --model NAME (an API key in OPENAI_API_KEY for a hosted one), or change the step to one you do yourself.',
   };

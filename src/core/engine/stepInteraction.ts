@@ -1,6 +1,7 @@
 import type { ApprovalRequest, Interaction } from '../ports';
 import type { RequestKind } from '../tools/deferral';
-import type { PendingRequest, RunEventBody, SuppliedAnswers } from './runEvents';
+import { fingerprintRequest, requestIdOf, type AskedRequest } from './requestFingerprint';
+import type { PendingRequest, RunEventBody, SuppliedAnswer, SuppliedAnswers } from './runEvents';
 
 /** A step's view of the user, plus what happened through it during one attempt. */
 export interface StepInteraction extends Interaction {
@@ -8,11 +9,18 @@ export interface StepInteraction extends Interaction {
   readonly deferredKind: RequestKind | undefined;
 }
 
+const requestedEvent: Record<AskedRequest['kind'], 'approval_requested' | 'clarification_requested' | 'review_requested'> = {
+  approval: 'approval_requested',
+  clarification: 'clarification_requested',
+  review: 'review_requested',
+};
+
 /**
- * Wraps the run's `Interaction` for one attempt of one step: every request is journaled
- * (`*_requested`, then `request_answered`), an answer given to `resumeRun` for this step
- * answers the first request of its kind without asking, and a `'defer'` is remembered.
- * Nothing is emitted once `signal` is aborted.
+ * Wraps the run's `Interaction` for one attempt of one step: every request gets its id and
+ * fingerprint and is journaled (`*_requested`, then `request_answered`). An answer given to
+ * `resumeRun` answers a request only when it was bound to a request of this step with the
+ * same fingerprint (what the user saw); every other request goes to `base`. A `'defer'` is
+ * remembered. Nothing is emitted once `signal` is aborted.
  */
 export function createStepInteraction(
   stepId: string,
@@ -22,29 +30,28 @@ export function createStepInteraction(
   signal: AbortSignal,
 ): StepInteraction {
   let deferredKind: RequestKind | undefined;
-  const used = new Set<RequestKind>();
   const journal = (body: RunEventBody): void => {
     if (!signal.aborted) emit(body);
   };
-  async function ask<Answer>(
-    kind: RequestKind,
-    pending: PendingRequest,
-    given: Answer | undefined,
-    request: () => Promise<Answer | 'defer'>,
+  async function ask<Asked extends AskedRequest, Answer>(
+    asked: Asked,
+    prompt: string,
+    given: (answer: Extract<SuppliedAnswer, { kind: Asked['kind'] }>) => Answer,
+    request: (identified: Asked['request']) => Promise<Answer | 'defer'>,
   ): Promise<Answer | 'defer'> {
-    journal({ type: `${kind === 'approval' ? 'approval' : kind === 'review' ? 'review' : 'clarification'}_requested`, stepId, request: pending } as RunEventBody);
-    let answer: Answer | 'defer';
-    if (given !== undefined && !used.has(kind)) {
-      used.add(kind);
-      answer = given;
-    } else {
-      answer = await request();
-    }
+    const fingerprint = fingerprintRequest(asked);
+    const id = requestIdOf(stepId, fingerprint);
+    const identified = { ...asked.request, requestId: id };
+    const pending: PendingRequest = { id, fingerprint, stepId, kind: asked.kind, prompt, request: identified };
+    journal({ type: requestedEvent[asked.kind], stepId, request: pending });
+    const bound = supplied()[id];
+    const matches = bound !== undefined && bound.kind === asked.kind && bound.stepId === stepId && bound.fingerprint === fingerprint;
+    const answer = matches ? given(bound as Extract<SuppliedAnswer, { kind: Asked['kind'] }>) : await request(identified);
     if (answer === 'defer') {
-      deferredKind = kind;
+      deferredKind = asked.kind;
       journal({ type: 'step_deferred', stepId });
     } else {
-      journal({ type: 'request_answered', stepId, kind });
+      journal({ type: 'request_answered', stepId, kind: asked.kind, requestId: id, ...(matches ? { given: true } : {}) });
     }
     return answer;
   }
@@ -53,31 +60,29 @@ export function createStepInteraction(
       return deferredKind;
     },
     requestApproval(request, requestSignal) {
-      const given = supplied().approvals[stepId];
-      return ask('approval', { stepId, kind: 'approval', prompt: describeApproval(request), request }, given === undefined ? undefined : { approved: given }, () =>
-        base.requestApproval(request, requestSignal),
-      );
+      return ask({ kind: 'approval', request }, describeApproval(request), (bound) => bound.decision, (identified) => base.requestApproval(identified, requestSignal));
     },
     askClarification(request, requestSignal) {
-      const given = supplied().answers[stepId];
-      return ask('clarification', { stepId, kind: 'clarification', prompt: request.question, request }, given, () =>
-        base.askClarification(request, requestSignal),
-      );
+      return ask({ kind: 'clarification', request }, request.question, (bound) => bound.answer, (identified) => base.askClarification(identified, requestSignal));
     },
     requestReview(request, requestSignal) {
-      return ask('review', { stepId, kind: 'review', prompt: request.prompt, request }, supplied().reviews[stepId], () =>
-        base.requestReview(request, requestSignal),
-      );
+      return ask({ kind: 'review', request }, request.prompt, (bound) => bound.decision, (identified) => base.requestReview(identified, requestSignal));
     },
   };
 }
 
+const approvalVerb: Record<Extract<ApprovalRequest, { kind: 'file' }>['operation'], string> = { write: 'Write', edit: 'Edit', delete: 'Delete' };
+
 /** One line telling the user what an approval would allow. */
 export function describeApproval(request: ApprovalRequest): string {
-  if (request.kind === 'command') {
-    return `Run \`${request.argv.join(' ')}\` in ${request.cwd || '.'}${request.shell ? ' (through a shell)' : ''}?`;
+  switch (request.kind) {
+    case 'command':
+      return `Run \`${request.argv.join(' ')}\` in ${request.cwd || '.'}${request.shell ? ' (through a shell)' : ''}?`;
+    case 'directory':
+      return `Create the directory ${request.path}?`;
+    case 'file':
+      return `${approvalVerb[request.operation]} ${request.proposal.path}?`;
   }
-  return `${request.operation === 'delete' ? 'Delete' : request.operation === 'edit' ? 'Edit' : 'Write'} ${request.proposal.path}?`;
 }
 
 /** The interaction of a run without a user: every request is deferred. */
