@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { RunHandle, RunResult } from '../core/engine/runOptions';
-import type { PendingRequest, RunEvent } from '../core/engine/runEvents';
+import { terminalStepStatuses, type PendingRequest, type RunEvent } from '../core/engine/runEvents';
 import type { Plan } from '../core/plan/planSchema';
 import type { CliIo } from './cliIo';
 import { progressReporter } from './progressReporter';
@@ -17,13 +17,18 @@ export function exitCodeOf(result: RunResult): number {
  */
 export async function followRun(handle: RunHandle, plan: Plan | undefined, workspace: string, json: boolean, io: CliIo): Promise<number> {
   let reporter: ((event: RunEvent) => void) | undefined;
-  // A resumed run's plan is known only once its journal is loaded, by its first event.
+  // A resumed run's plan is known only once its journal is loaded, by its first event. The
+  // state is read once, when the reporter is made: reading it per event (a copy of every
+  // step) made the command line quadratic in plan size.
   const unsubscribe = handle.events.subscribe((event) => {
-    const state = handle.state();
-    const known = plan ?? state.plan;
-    const ended = Object.values(state.steps).filter((step) => ['completed', 'failed', 'skipped'].includes(step.status)).length;
-    if (known) reporter ??= progressReporter(known, io.err, ended);
-    reporter?.(event);
+    if (reporter === undefined) {
+      const state = handle.state();
+      const known = plan ?? state.plan;
+      if (!known) return;
+      const ended = Object.values(state.steps).filter((step) => terminalStepStatuses.has(step.status)).length;
+      reporter = progressReporter(known, io.err, ended);
+    }
+    reporter(event);
   });
   const onInterrupt = (): void => handle.cancel('Interrupted (Ctrl+C).');
   process.once('SIGINT', onInterrupt);
