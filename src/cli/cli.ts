@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { withoutSecrets } from '../node/commandEnvironment';
 import { takeFromEnvironment } from '../node/takeFromEnvironment';
-import { type CliIo, terminalIo, UsageError } from './cliIo';
+import { type CliIo, requireWorkspace, terminalIo, UsageError } from './cliIo';
 import { helpText } from './helpText';
 import { planCommand } from './planCommand';
 import { type CliAnswers, resumeCommand } from './resumeCommand';
@@ -76,6 +76,7 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
       timeout: values.timeout,
       allowInsecureKey: values['allow-insecure-key'],
     };
+    if (command !== undefined && workspaceCommands.has(command)) await requireWorkspace(workspace);
     switch (command) {
       case 'plan':
         return await planCommand(
@@ -107,6 +108,9 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
     return 1;
   }
 }
+
+/** The commands that act on a workspace (and journal under it). */
+const workspaceCommands: ReadonlySet<string> = new Set(['plan', 'run', 'resume', 'runs']);
 
 function required(value: string | undefined, message: string): string {
   if (value === undefined || value === '') throw new UsageError(message);

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { Readable, Writable } from 'node:stream';
@@ -59,6 +59,23 @@ export async function loadPlanFile(path: string): Promise<{ plan: Plan; warnings
   const parsed = parsePlan(text);
   if (!parsed.ok) throw new UsageError(`${path} is not a usable plan:\n${parsed.errors.map((error) => `  - ${error}`).join('\n')}`);
   return { plan: parsed.plan, warnings: parsed.warnings };
+}
+
+/**
+ * Checks that `path` is an existing folder, before anything is written under it: the
+ * command line never creates a workspace. Throws a `UsageError` saying what is wrong.
+ */
+export async function requireWorkspace(path: string): Promise<void> {
+  const absolute = resolve(path);
+  let found;
+  try {
+    found = await stat(absolute);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new UsageError(`The workspace ${absolute} does not exist. Create the folder first, or pass an existing one with --workspace.`);
+    throw new UsageError(`Cannot open the workspace ${absolute}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (!found.isDirectory()) throw new UsageError(`The workspace ${absolute} is a file, not a folder. Pass the folder to work in with --workspace.`);
 }
 
 /** The journal directory of a workspace. */

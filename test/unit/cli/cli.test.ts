@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { runCli } from '../../support/runCli';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -78,5 +78,44 @@ describe('task-planner CLI', function () {
     const result = await cli(['run', fixture('approve.plan.json'), '--workspace', workspace, '--yes', '--concurrency', '2']);
     assert.equal(result.code, 0, result.stderr + result.stdout);
     assert.equal(readFileSync(join(workspace, 'out/approved.txt'), 'utf8'), 'approved by --yes\n');
+  });
+
+  it('refuses an invalid plan as bad input (exit 2) before any run or journal exists', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'cli-invalid-'));
+    try {
+      writeFileSync(join(fresh, 'missing-arg.plan.json'), JSON.stringify({ objective: 'x', steps: [{ id: 'w', tool: 'write_file', args: { path: 'a.txt' } }] }));
+      for (const plan of [fixture('invalid.plan.json'), join(fresh, 'missing-arg.plan.json')]) {
+        const result = await cli(['run', plan, '--workspace', fresh]);
+        assert.equal(result.code, 2, result.stderr);
+        assert.match(result.stderr, /cannot run|invalid/i);
+        assert.equal(existsSync(join(fresh, '.task-planner')), false, 'no journal directory was created');
+      }
+      const both = await cli(['run', fixture('invalid.plan.json'), '--workspace', fresh]);
+      assert.match(both.stderr, /no_such_tool/);
+      assert.match(both.stderr, /cycle/i);
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+    }
+  });
+
+  it('never creates a missing --workspace and refuses a file as one (exit 2)', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'cli-nows-'));
+    try {
+      const missing = join(parent, 'not-there');
+      for (const args of [['run', fixture('notes.plan.json')], ['resume', 'some-run'], ['runs'], ['plan', 'write a note', '--yes']]) {
+        const result = await cli([...args, '--workspace', missing]);
+        assert.equal(result.code, 2, `${args[0]}: ${result.stderr}`);
+        assert.match(result.stderr, /does not exist/);
+        assert.equal(existsSync(missing), false, `${args[0]} created the workspace`);
+      }
+      const file = join(parent, 'file.txt');
+      writeFileSync(file, 'not a folder');
+      const onFile = await cli(['run', fixture('notes.plan.json'), '--workspace', file]);
+      assert.equal(onFile.code, 2, onFile.stderr);
+      assert.match(onFile.stderr, /is a file, not a folder/);
+      assert.equal(readFileSync(file, 'utf8'), 'not a folder');
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
   });
 });
