@@ -4,6 +4,7 @@ import { terminalStepStatuses, type PendingRequest, type RunEvent } from '../cor
 import type { Plan } from '../core/plan/planSchema';
 import type { CliIo } from './cliIo';
 import { progressReporter } from './progressReporter';
+import { describeApprovalForTerminal } from './terminalInteraction';
 
 /** Exit code of a finished run (see the help text). */
 export function exitCodeOf(result: RunResult): number {
@@ -54,23 +55,38 @@ export function reportRunResult(result: RunResult, workspace: string, json: bool
   }
   for (const warning of result.metadata.warnings) lines.push(`  warning: ${warning}`);
   if (result.status === 'waiting') {
-    lines.push('Pending requests:');
-    for (const request of result.pending ?? []) lines.push(`  ${request.stepId} (${request.kind}): ${request.prompt}`);
-    const hint = (result.pending ?? [])
-      .map((request) =>
-        resumeHint[request.kind](request.stepId),
-      )
-      .join(' ');
+    lines.push('Pending requests (an answer applies only to the request shown here):');
+    for (const request of result.pending ?? []) {
+      lines.push(`  ${request.id} (${request.kind}): ${request.prompt}`);
+      const shown = shownRequest(request);
+      if (shown !== undefined) lines.push(indent(shown));
+    }
+    const hint = (result.pending ?? []).map((request) => resumeHint[request.kind](request.id)).join(' ');
     lines.push(`Answer with: task-planner resume ${result.runId} --workspace ${JSON.stringify(resolve(workspace))} ${hint}`);
   }
   io.out(lines.join('\n'));
   return exitCodeOf(result);
 }
 
-/** The `resume` flag that answers each kind of pending request. */
-const resumeHint: Record<PendingRequest['kind'], (stepId: string) => string> = {
-  approval: (stepId) => `--approve ${stepId}`,
-  clarification: (stepId) => `--answer ${stepId}=...`,
-  review: (stepId) => `--accept-review ${stepId}`,
+/** Lines of a pending request's detail printed with the waiting run (the rest is in `--json`). */
+const maxShownLines = 200;
+
+/** What a pending approval shows beyond its one-line prompt: the diff or the command line, as the terminal would ask it. */
+function shownRequest(pending: PendingRequest): string | undefined {
+  const request = pending.request;
+  if (pending.kind !== 'approval' || request === undefined || !('kind' in request)) return undefined;
+  const lines = describeApprovalForTerminal(request).split('\n');
+  return lines.length <= maxShownLines ? lines.join('\n') : [...lines.slice(0, maxShownLines), `… ${lines.length - maxShownLines} more lines: see the whole request with --json`].join('\n');
+}
+
+function indent(text: string): string {
+  return text.replace(/^/gm, '    ');
+}
+
+/** The `resume` flag that answers each kind of pending request, by its request id. */
+const resumeHint: Record<PendingRequest['kind'], (requestId: string) => string> = {
+  approval: (requestId) => `--approve ${requestId}`,
+  clarification: (requestId) => `--answer ${requestId}=...`,
+  review: (requestId) => `--accept-review ${requestId}`,
   budget: () => '--max-requests N (or --max-tokens N, --max-cost USD) above the limit reached',
 };

@@ -61,8 +61,9 @@ describe('task-planner CLI', function () {
 
     const second = await cli(['resume', waiting.runId, '--workspace', workspace, '--answer', 'name=Ada']);
     assert.equal(second.code, 3, second.stderr);
-    assert.match(second.stdout, /write \(approval\): Write notes\/hello.txt\?/);
-    assert.match(second.stdout, /--approve write/);
+    assert.match(second.stdout, /write@[0-9a-f]{12} \(approval\): Write notes\/hello.txt\?/);
+    assert.match(second.stdout, /\+Hello, Ada!/, 'the waiting run shows the diff it asks to approve');
+    assert.match(second.stdout, /--approve write@[0-9a-f]{12}/);
 
     const third = await cli(['resume', waiting.runId, '--workspace', workspace, '--approve', 'write', '--json']);
     assert.equal(third.code, 0, third.stderr);
@@ -116,6 +117,31 @@ describe('task-planner CLI', function () {
       assert.equal(readFileSync(file, 'utf8'), 'not a folder');
     } finally {
       rmSync(parent, { recursive: true, force: true });
+    }
+  });
+
+  it('prints text from a plan, a file or a tool with terminal control characters escaped, hidden diff text included', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'cli-esc-'));
+    try {
+      const hidden = 'visible\u001b[8mrm -rf ~ hidden\u001b[0m\u009b2J\u202eevil';
+      const plan = { objective: 'Escape \u001b]0;title\u0007', steps: [{ id: 'W', title: 'Write \u001b[2Jnotes', tool: 'write_file', args: { path: 'notes.txt', content: `${hidden}\n` } }] };
+      writeFileSync(join(fresh, 'esc.plan.json'), JSON.stringify(plan));
+      for (const json of [false, true]) {
+        const result = await cli(['run', join(fresh, 'esc.plan.json'), '--workspace', fresh, ...(json ? ['--json'] : [])]);
+        assert.equal(result.code, 3, result.stderr);
+        for (const text of [result.stdout, result.stderr]) {
+          assert.doesNotMatch(text, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/, 'no raw control character reaches the terminal');
+        }
+        assert.match(result.stderr, /Write \\u001b\[2Jnotes/, 'the title in progress lines shows its escape');
+        if (json) {
+          const parsed = JSON.parse(result.stdout) as { pending: { request: { proposal: { proposedText: string } } }[] };
+          assert.equal(parsed.pending[0]?.request.proposal.proposedText, `${hidden}\n`, 'JSON output keeps the exact value');
+        } else {
+          assert.match(result.stdout, /\+visible\\u001b\[8mrm -rf ~ hidden\\u001b\[0m\\u009b2J\\u202eevil/, 'the diff shows the hidden text and its escapes');
+        }
+      }
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
     }
   });
 });
