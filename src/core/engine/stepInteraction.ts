@@ -1,4 +1,4 @@
-import type { ApprovalRequest, Interaction } from '../ports';
+import type { ApprovalDecision, ApprovalRequest, Interaction } from '../ports';
 import type { RequestKind } from '../tools/deferral';
 import { fingerprintRequest, requestIdOf, type AskedRequest } from './requestFingerprint';
 import type { PendingRequest, RunEventBody, SuppliedAnswer, SuppliedAnswers } from './runEvents';
@@ -19,8 +19,9 @@ const requestedEvent: Record<AskedRequest['kind'], 'approval_requested' | 'clari
  * Wraps the run's `Interaction` for one attempt of one step: every request gets its id and
  * fingerprint and is journaled (`*_requested`, then `request_answered`). An answer given to
  * `resumeRun` answers a request only when it was bound to a request of this step with the
- * same fingerprint (what the user saw); every other request goes to `base`. A `'defer'` is
- * remembered. Nothing is emitted once `signal` is aborted.
+ * same fingerprint (what the user saw); every other request goes to `base`. An approval
+ * the user refused during the attempt refuses the identical request again without asking.
+ * A `'defer'` is remembered. Nothing is emitted once `signal` is aborted.
  */
 export function createStepInteraction(
   stepId: string,
@@ -30,6 +31,8 @@ export function createStepInteraction(
   signal: AbortSignal,
 ): StepInteraction {
   let deferredKind: RequestKind | undefined;
+  // A change the user refused is refused again, without asking, if the step repeats it.
+  const refused = new Map<string, SuppliedAnswer>();
   const journal = (body: RunEventBody): void => {
     if (!signal.aborted) emit(body);
   };
@@ -44,9 +47,12 @@ export function createStepInteraction(
     const identified = { ...asked.request, requestId: id };
     const pending: PendingRequest = { id, fingerprint, stepId, kind: asked.kind, prompt, request: identified };
     journal({ type: requestedEvent[asked.kind], stepId, request: pending });
-    const bound = supplied()[id];
+    const bound = supplied()[id] ?? refused.get(id);
     const matches = bound !== undefined && bound.kind === asked.kind && bound.stepId === stepId && bound.fingerprint === fingerprint;
     const answer = matches ? given(bound as Extract<SuppliedAnswer, { kind: Asked['kind'] }>) : await request(identified);
+    if (asked.kind === 'approval' && answer !== 'defer' && !(answer as ApprovalDecision).approved) {
+      refused.set(id, { kind: 'approval', stepId, fingerprint, decision: answer as ApprovalDecision });
+    }
     if (answer === 'defer') {
       deferredKind = asked.kind;
       journal({ type: 'step_deferred', stepId });

@@ -77,6 +77,14 @@ describe('resumeRun: an answer applies only to the request the user saw', () => 
     assert.equal(resumed.status, 'completed');
   });
 
+  it('a change refused on the spot is refused again without asking when the agent repeats it', async () => {
+    const interaction = new ScriptedInteraction({ approvals: [{ approved: false, reason: 'no notes' }] });
+    const resumed = await resumeRun('bound', { ...options([writeNotes('A\n'), writeNotes('A\n'), 'done']), interaction }).result;
+    assert.equal(interaction.approvals().length, 1);
+    assert.equal(resumed.status, 'completed');
+    assert.equal(workspace.snapshot()['notes.txt'], undefined);
+  });
+
   it('the approval applies to the same request, by step id or by the request id printed with it', async () => {
     const byStep = await resume([writeNotes('A\n'), 'done'], { approvals: { S1: true } });
     assert.equal(byStep.status, 'completed');
