@@ -59,6 +59,10 @@ describe('task-planner CLI', function () {
     assert.deepEqual(waiting.pending.map((request) => [request.stepId, request.kind]), [['name', 'clarification']]);
     assert.match(first.stderr, /▶ name/);
 
+    const mistyped = await cli(['resume', waiting.runId, '--workspace', workspace, '--approve', 'name']);
+    assert.equal(mistyped.code, 2, 'an answer that matches no pending request is bad input');
+    assert.match(mistyped.stderr, /Nothing was resumed:\n.*step name waits for an answer \(name@[0-9a-f]{12}\)/);
+
     const second = await cli(['resume', waiting.runId, '--workspace', workspace, '--answer', 'name=Ada']);
     assert.equal(second.code, 3, second.stderr);
     assert.match(second.stdout, /write@[0-9a-f]{12} \(approval\): Write notes\/hello.txt\?/);
