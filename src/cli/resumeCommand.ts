@@ -1,5 +1,6 @@
 import { bindAnswers } from '../core/engine/bindAnswers';
-import { replayJournal, resumeRun } from '../core/engine/resumeRun';
+import { replayJournal } from '../core/engine/replayJournal';
+import { resumeRun } from '../core/engine/resumeRun';
 import type { ResumeOptions } from '../core/engine/runOptions';
 import { type CliIo, runsDirectory, UsageError } from './cliIo';
 import { followRun } from './executeCliRun';
