@@ -24,7 +24,7 @@ describe('runListModel', () => {
 
   it('a run journaled as interrupted (a window reload) is listed as interrupted and resumable, not cancelled', () => {
     const plan = makePlan([makeStep('a')]);
-    const state: RunState = { runId: 'r3', status: 'interrupted', plan, steps: {}, results: {}, supplied: { approvals: {}, answers: {}, reviews: {} }, lastSeq: 4, warnings: [], resumeCount: 0, reason: 'The window was reloaded.' };
+    const state: RunState = { runId: 'r3', status: 'interrupted', plan, steps: {}, results: {}, supplied: {}, lastSeq: 4, warnings: [], resumeCount: 0, reason: 'The window was reloaded.' };
     const [node] = runListModel([{ state, updatedAt: 3, active: false }], (ms) => `t${ms}`);
     assert.equal(node?.contextValue, 'run.interrupted');
     assert.equal(node?.description, 'interrupted · 0/1 · t3');
