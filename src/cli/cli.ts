@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { withoutSecrets } from '../node/commandEnvironment';
 import { takeFromEnvironment } from '../node/takeFromEnvironment';
-import { type CliIo, UsageError } from './cliIo';
+import { type CliIo, requireWorkspace, terminalIo, UsageError } from './cliIo';
 import { helpText } from './helpText';
 import { planCommand } from './planCommand';
 import { type CliAnswers, resumeCommand } from './resumeCommand';
@@ -78,6 +78,7 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
       timeout: values.timeout,
       allowInsecureKey: values['allow-insecure-key'],
     };
+    if (command !== undefined && workspaceCommands.has(command)) await requireWorkspace(workspace);
     switch (command) {
       case 'plan':
         return await planCommand(
@@ -109,6 +110,9 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
     return 1;
   }
 }
+
+/** The commands that act on a workspace (and journal under it). */
+const workspaceCommands: ReadonlySet<string> = new Set(['plan', 'run', 'resume', 'runs']);
 
 function required(value: string | undefined, message: string): string {
   if (value === undefined || value === '') throw new UsageError(message);
@@ -164,11 +168,7 @@ function manualAnswers(done: readonly string[], failed: readonly string[]): NonN
 }
 
 if (require.main === module) {
-  const io: CliIo = {
-    out: (text) => process.stdout.write(`${text}\n`),
-    err: (text) => process.stderr.write(`${text}\n`),
-    interactive: Boolean(process.stdin.isTTY && process.stderr.isTTY),
-  };
+  const io = terminalIo({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, interactive: Boolean(process.stdin.isTTY && process.stderr.isTTY) });
   // Commands this process starts could read its environment in /proc/<pid>/environ:
   // every secret leaves it before any work starts, and only the key is handed on.
   const kept = withoutSecrets(process.env);
@@ -181,7 +181,7 @@ if (require.main === module) {
       process.exitCode = code;
     },
     (error: unknown) => {
-      process.stderr.write(`task-planner: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      io.err(`task-planner: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       process.exitCode = 1;
     },
   );

@@ -1,7 +1,10 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import type { Readable, Writable } from 'node:stream';
 import { parsePlan } from '../core/plan/parsePlan';
 import type { Plan } from '../core/plan/planSchema';
+import { terminalSafe } from './terminalSafe';
 
 /** Where a CLI command writes: `out` for results, `err` for progress and messages. */
 export interface CliIo {
@@ -9,6 +12,35 @@ export interface CliIo {
   err(text: string): void;
   /** True when questions can be asked interactively. */
   interactive: boolean;
+  /** Shows `question` and resolves to the line typed, trimmed; one question at a time. */
+  ask(question: string, signal: AbortSignal): Promise<string>;
+}
+
+/**
+ * The command line's terminal: results on `stdout`, everything else and the questions on
+ * `stderr`, answers from `stdin`. This is the output boundary: every text passes through
+ * `terminalSafe` here, whatever part of a plan, model, file or tool it holds.
+ */
+export function terminalIo(streams: { stdin: Readable; stdout: Writable; stderr: Writable; interactive: boolean }): CliIo {
+  let queue: Promise<unknown> = Promise.resolve();
+  return {
+    out: (text) => streams.stdout.write(`${terminalSafe(text)}\n`),
+    err: (text) => streams.stderr.write(`${terminalSafe(text)}\n`),
+    interactive: streams.interactive,
+    ask(question, signal) {
+      const next = queue.then(async () => {
+        const readline = createInterface({ input: streams.stdin, output: streams.stderr });
+        try {
+          const answer = readline.question(terminalSafe(question), { signal });
+          return (await answer).trim();
+        } finally {
+          readline.close();
+        }
+      });
+      queue = next.catch(() => undefined);
+      return next;
+    },
+  };
 }
 
 /** A failure the user can fix; its message is printed without a stack, with exit code 2. */
@@ -27,6 +59,23 @@ export async function loadPlanFile(path: string): Promise<{ plan: Plan; warnings
   const parsed = parsePlan(text);
   if (!parsed.ok) throw new UsageError(`${path} is not a usable plan:\n${parsed.errors.map((error) => `  - ${error}`).join('\n')}`);
   return { plan: parsed.plan, warnings: parsed.warnings };
+}
+
+/**
+ * Checks that `path` is an existing folder, before anything is written under it: the
+ * command line never creates a workspace. Throws a `UsageError` saying what is wrong.
+ */
+export async function requireWorkspace(path: string): Promise<void> {
+  const absolute = resolve(path);
+  let found;
+  try {
+    found = await stat(absolute);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new UsageError(`The workspace ${absolute} does not exist. Create the folder first, or pass an existing one with --workspace.`);
+    throw new UsageError(`Cannot open the workspace ${absolute}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (!found.isDirectory()) throw new UsageError(`The workspace ${absolute} is a file, not a folder. Pass the folder to work in with --workspace.`);
 }
 
 /** The journal directory of a workspace. */

@@ -1,9 +1,10 @@
 import { resolve } from 'node:path';
 import type { RunHandle, RunResult } from '../core/engine/runOptions';
-import type { PendingRequest, RunEvent } from '../core/engine/runEvents';
+import { terminalStepStatuses, type PendingRequest, type RunEvent } from '../core/engine/runEvents';
 import type { Plan } from '../core/plan/planSchema';
 import type { CliIo } from './cliIo';
 import { progressReporter } from './progressReporter';
+import { describeApprovalForTerminal } from './terminalInteraction';
 
 /** Exit code of a finished run (see the help text). */
 export function exitCodeOf(result: RunResult): number {
@@ -17,13 +18,18 @@ export function exitCodeOf(result: RunResult): number {
  */
 export async function followRun(handle: RunHandle, plan: Plan | undefined, workspace: string, json: boolean, io: CliIo): Promise<number> {
   let reporter: ((event: RunEvent) => void) | undefined;
-  // A resumed run's plan is known only once its journal is loaded, by its first event.
+  // A resumed run's plan is known only once its journal is loaded, by its first event. The
+  // state is read once, when the reporter is made: reading it per event (a copy of every
+  // step) made the command line quadratic in plan size.
   const unsubscribe = handle.events.subscribe((event) => {
-    const state = handle.state();
-    const known = plan ?? state.plan;
-    const ended = Object.values(state.steps).filter((step) => ['completed', 'failed', 'skipped'].includes(step.status)).length;
-    if (known) reporter ??= progressReporter(known, io.err, ended);
-    reporter?.(event);
+    if (reporter === undefined) {
+      const state = handle.state();
+      const known = plan ?? state.plan;
+      if (!known) return;
+      const ended = Object.values(state.steps).filter((step) => terminalStepStatuses.has(step.status)).length;
+      reporter = progressReporter(known, io.err, ended);
+    }
+    reporter(event);
   });
   const onInterrupt = (): void => handle.cancel('Interrupted (Ctrl+C).');
   process.once('SIGINT', onInterrupt);
@@ -49,24 +55,39 @@ export function reportRunResult(result: RunResult, workspace: string, json: bool
   }
   for (const warning of result.metadata.warnings) lines.push(`  warning: ${warning}`);
   if (result.status === 'waiting') {
-    lines.push('Pending requests:');
-    for (const request of result.pending ?? []) lines.push(`  ${request.stepId} (${request.kind}): ${request.prompt}`);
-    const hint = (result.pending ?? [])
-      .map((request) =>
-        resumeHint[request.kind](request.stepId),
-      )
-      .join(' ');
+    lines.push('Pending requests (an answer applies only to the request shown here):');
+    for (const request of result.pending ?? []) {
+      lines.push(`  ${request.id} (${request.kind}): ${request.prompt}`);
+      const shown = shownRequest(request);
+      if (shown !== undefined) lines.push(indent(shown));
+    }
+    const hint = (result.pending ?? []).map((request) => resumeHint[request.kind](request.id)).join(' ');
     lines.push(`Answer with: task-planner resume ${result.runId} --workspace ${JSON.stringify(resolve(workspace))} ${hint}`);
   }
   io.out(lines.join('\n'));
   return exitCodeOf(result);
 }
 
-/** The `resume` flag that answers each kind of pending request. */
-const resumeHint: Record<PendingRequest['kind'], (stepId: string) => string> = {
-  approval: (stepId) => `--approve ${stepId}`,
-  clarification: (stepId) => `--answer ${stepId}=...`,
-  review: (stepId) => `--accept-review ${stepId}`,
-  manual: (stepId) => `--done ${stepId}[=NOTE] (or --failed ${stepId}=REASON)`,
+/** Lines of a pending request's detail printed with the waiting run (the rest is in `--json`). */
+const maxShownLines = 200;
+
+/** What a pending approval shows beyond its one-line prompt: the diff or the command line, as the terminal would ask it. */
+function shownRequest(pending: PendingRequest): string | undefined {
+  const request = pending.request;
+  if (pending.kind !== 'approval' || request === undefined || !('kind' in request)) return undefined;
+  const lines = describeApprovalForTerminal(request).split('\n');
+  return lines.length <= maxShownLines ? lines.join('\n') : [...lines.slice(0, maxShownLines), `… ${lines.length - maxShownLines} more lines: see the whole request with --json`].join('\n');
+}
+
+function indent(text: string): string {
+  return text.replace(/^/gm, '    ');
+}
+
+/** The `resume` flag that answers each kind of pending request, by its request id. */
+const resumeHint: Record<PendingRequest['kind'], (requestId: string) => string> = {
+  approval: (requestId) => `--approve ${requestId}`,
+  clarification: (requestId) => `--answer ${requestId}=...`,
+  review: (requestId) => `--accept-review ${requestId}`,
+  manual: (requestId) => `--done ${requestId}[=NOTE] (or --failed ${requestId}=REASON)`,
   budget: () => '--max-requests N (or --max-tokens N, --max-cost USD) above the limit reached',
 };

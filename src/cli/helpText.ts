@@ -54,7 +54,7 @@ Options:
   --allow-hard-links  Let tools read and change files with more than one hard link (refused
                       by default: a hard link can bring a file from outside the workspace in).
   --approve STEP      Approve STEP's pending change or command (resume).
-  --reject STEP       Reject STEP's pending change or command (resume).
+  --reject STEP       Reject STEP's pending change or command (resume); the step is skipped.
   --answer STEP=TEXT  Answer STEP's pending question (resume).
   --accept-review STEP[=NOTES], --reject-review STEP[=NOTES]
                       Decide STEP's pending review, with optional notes (resume).
@@ -62,6 +62,10 @@ Options:
                       result (resume).
   --failed STEP=REASON
                       You could not do STEP; it fails with the reason (resume).
+                      In these answers, STEP is the request id printed with the waiting run (such as
+                      S1@3fa9c2d1e0b7) or a step id. An answer applies only to the exact
+                      request it was given for (the same diff, command line or question):
+                      if the resumed step asks anything else, it is asked again.
   --help, -h          Show this help.   --version  Show the version.
 
 Environment:
@@ -75,6 +79,7 @@ Interaction:
   prints its pending requests; answer them with "resume".
 
 Exit codes:
-  0 completed (validate: no errors)   1 failed (validate: errors)   2 usage or input error
+  0 completed (validate: no errors)   1 failed (validate: errors)
+  2 usage or input error (an invalid plan, a missing workspace: nothing was started)
   3 waiting for answers or budget     4 cancelled (Ctrl+C; resume it later)
 `;

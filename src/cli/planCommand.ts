@@ -1,5 +1,4 @@
 import { resolve } from 'node:path';
-import { createInterface } from 'node:readline/promises';
 import type { RunEvent } from '../core/engine/runEvents';
 import type { RunResult } from '../core/engine/runOptions';
 import { critiquePlan, type Critique } from '../core/plan/critiquePlan';
@@ -49,7 +48,7 @@ export async function planCommand(request: string, options: CliPlanOptions, io: 
       ({ plan, critique, warnings } = generated);
     }
     io.err(describePlan(plan, critique, warnings));
-    if (!options.yes && !(io.interactive && (await confirm('Start this plan? [y/N] ', controller.signal)))) {
+    if (!options.yes && !(io.interactive && (await confirm(io, 'Start this plan? [y/N] ', controller.signal)))) {
       if (options.json) io.out(JSON.stringify({ plan, critique, warnings, started: false }, null, 2));
       io.err(`Not started.${io.interactive ? '' : ' Without a terminal, pass --yes to start (it also approves every change), or save the plan with --json and use "task-planner run".'}`);
       return 0;
@@ -96,12 +95,7 @@ function describePlan(plan: Plan, critique: Critique, warnings: readonly string[
   ].join('\n');
 }
 
-async function confirm(question: string, signal: AbortSignal): Promise<boolean> {
-  const readline = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    const answer = (await readline.question(question, { signal })).trim().toLowerCase();
-    return answer === 'y' || answer === 'yes';
-  } finally {
-    readline.close();
-  }
+async function confirm(io: CliIo, question: string, signal: AbortSignal): Promise<boolean> {
+  const answer = (await io.ask(question, signal)).toLowerCase();
+  return answer === 'y' || answer === 'yes';
 }

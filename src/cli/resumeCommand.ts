@@ -1,14 +1,25 @@
+import { bindAnswers } from '../core/engine/bindAnswers';
+import { replayJournal } from '../core/engine/replayJournal';
 import { resumeRun } from '../core/engine/resumeRun';
 import type { ResumeOptions } from '../core/engine/runOptions';
-import type { CliIo } from './cliIo';
+import { type CliIo, runsDirectory, UsageError } from './cliIo';
 import { followRun } from './executeCliRun';
 import { type CliRunOptions, engineOptions } from './runCommand';
 
-/** Answers given on the command line, by step id. */
+/** Answers given on the command line, by request id or step id. */
 export type CliAnswers = Pick<ResumeOptions, 'approvals' | 'answers' | 'reviews' | 'manual'>;
 
-/** `resume <runId>`: continues a journaled run with the given answers. */
+/**
+ * `resume <runId>`: continues a journaled run with the given answers. An unknown run, or an
+ * answer that matches none of the run's pending requests (a mistyped id, a request that is
+ * no longer the one waiting), is bad input: nothing is resumed.
+ */
 export async function resumeCommand(runId: string, answers: CliAnswers, options: CliRunOptions, io: CliIo): Promise<number> {
-  const handle = resumeRun(runId, { ...engineOptions(options, io), ...answers });
+  const engine = engineOptions(options, io);
+  const journal = await engine.store.load(runId);
+  if (!journal) throw new UsageError(`No run "${runId}" in ${runsDirectory(options.workspace)}. List the runs with: task-planner runs --workspace ${JSON.stringify(options.workspace)}`);
+  const unused = bindAnswers(replayJournal(runId, journal), answers).warnings;
+  if (unused.length > 0) throw new UsageError(`Nothing was resumed:\n${unused.map((warning) => `  - ${warning}`).join('\n')}`);
+  const handle = resumeRun(runId, { ...engine, ...answers });
   return followRun(handle, undefined, options.workspace, options.json, io);
 }

@@ -4,7 +4,8 @@ import { runPlan } from '../core/engine/runPlan';
 import { createFileRunStore } from '../node/fileRunStore';
 import { createNodeCommandRunner } from '../node/nodeCommandRunner';
 import { createNodeWorkspace } from '../node/nodeWorkspace';
-import { type CliIo, loadPlanFile, runsDirectory } from './cliIo';
+import { validatePlan } from '../core/plan/validatePlan';
+import { type CliIo, loadPlanFile, runsDirectory, UsageError } from './cliIo';
 import { cliBudget, cliModel, type CliModelOptions } from './cliModel';
 import { cliTools } from './cliTools';
 import { followRun } from './executeCliRun';
@@ -32,7 +33,7 @@ export function engineOptions(options: CliRunOptions, io: CliIo) {
     workspace: createNodeWorkspace(root, { allowHardLinks: options.allowHardLinks ?? false }),
     commandRunner: createNodeCommandRunner(root),
     store: createFileRunStore(runsDirectory(root)),
-    interaction: terminalInteraction({ interactive: io.interactive, yes: options.yes }),
+    interaction: terminalInteraction(io, { yes: options.yes }),
     ...(options.concurrency === undefined ? {} : { maxConcurrency: options.concurrency }),
     noModelHint: 'Give the command a model with --base-url URL and --model NAME (an API key in OPENAI_API_KEY for a hosted one), or change the step to one you do yourself.',
   };
@@ -42,7 +43,13 @@ export function engineOptions(options: CliRunOptions, io: CliIo) {
 export async function runCommand(file: string, options: CliRunOptions, io: CliIo): Promise<number> {
   const { plan, warnings } = await loadPlanFile(file);
   for (const warning of warnings) io.err(`plan warning: ${warning}`);
-  const handle = runPlan(plan, { ...engineOptions(options, io), idSource: newCliRunId });
+  const engine = engineOptions(options, io);
+  const errors = validatePlan(plan, { tools: engine.tools }).filter((diagnostic) => diagnostic.severity === 'error');
+  if (errors.length > 0) {
+    const problems = errors.map((error) => `  - ${error.stepId ? `${error.stepId}: ` : ''}${error.message} (${error.code})`);
+    throw new UsageError(`${file} is invalid, so it cannot run; nothing was started:\n${problems.join('\n')}\nSee every problem with: task-planner validate ${file}`);
+  }
+  const handle = runPlan(plan, { ...engine, idSource: newCliRunId });
   return followRun(handle, plan, options.workspace, options.json, io);
 }
 

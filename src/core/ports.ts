@@ -68,10 +68,22 @@ export interface FileProposal {
   resolvedPath?: string;
 }
 
-/** What a step asks the user to allow. */
-export type ApprovalRequest =
-  | { kind: 'file'; stepId: string; title: string; operation: 'write' | 'edit' | 'delete'; proposal: FileProposal }
-  | { kind: 'command'; stepId: string; title: string; argv: string[]; cwd: string; shell: boolean };
+/**
+ * Set by the engine on every request it passes on: the id of the pending request (see
+ * `PendingRequest.id`). A UI that keeps a prompt around (a diff tab, a dialog) answers
+ * with it, so an answer reaches only the request that was shown.
+ */
+interface RequestIdentity {
+  requestId?: string;
+}
+
+/** What a step asks the user to allow: a file change, a command, or a new directory. */
+export type ApprovalRequest = RequestIdentity &
+  (
+    | { kind: 'file'; stepId: string; title: string; operation: 'write' | 'edit' | 'delete'; proposal: FileProposal }
+    | { kind: 'command'; stepId: string; title: string; argv: string[]; cwd: string; shell: boolean }
+    | { kind: 'directory'; stepId: string; title: string; path: string }
+  );
 
 /** The user's answer to an approval request. */
 export interface ApprovalDecision {
@@ -80,7 +92,7 @@ export interface ApprovalDecision {
 }
 
 /** A question a step asks; `suggestions` are offered as quick answers. */
-export interface ClarificationRequest {
+export interface ClarificationRequest extends RequestIdentity {
   stepId: string;
   title: string;
   question: string;
@@ -88,7 +100,7 @@ export interface ClarificationRequest {
 }
 
 /** A `human_review` step's request: approve or reject what was produced so far. */
-export interface ReviewRequest {
+export interface ReviewRequest extends RequestIdentity {
   stepId: string;
   title: string;
   prompt: string;
@@ -106,7 +118,7 @@ export interface ReviewDecision {
  * and selections; `depends` holds each direct dependency's result as text, by step id,
  * each at most `manualResultPreviewLength` characters.
  */
-export interface ManualStepRequest {
+export interface ManualStepRequest extends RequestIdentity {
   stepId: string;
   title: string;
   instructions: string;

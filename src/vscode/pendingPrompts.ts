@@ -53,9 +53,13 @@ export class PendingPrompts implements vscode.Disposable {
     });
   }
 
-  /** Approves the approval or review of `stepId` (a review with the user's notes); false when nothing of that kind waits. */
-  approve(stepId: string, notes?: string): boolean {
-    const prompt = this.prompts.get(stepId);
+  /**
+   * Approves the approval or review of `stepId` (a review with the user's notes); false when
+   * nothing of that kind waits, or when `requestId` (the request the user was shown, e.g. by
+   * a diff tab) is given and the step now waits on another request.
+   */
+  approve(stepId: string, notes?: string, requestId?: string): boolean {
+    const prompt = this.waiting(stepId, requestId);
     if (!prompt || prompt.kind === 'clarification' || prompt.kind === 'manual') return false;
     this.remove(stepId);
     if (prompt.kind === 'approval') prompt.settle({ approved: true });
@@ -63,9 +67,9 @@ export class PendingPrompts implements vscode.Disposable {
     return true;
   }
 
-  /** Rejects the approval or review of `stepId`, with the user's reason. */
-  reject(stepId: string, reason?: string): boolean {
-    const prompt = this.prompts.get(stepId);
+  /** Rejects the approval or review of `stepId`, with the user's reason; `requestId` as for `approve`. */
+  reject(stepId: string, reason?: string, requestId?: string): boolean {
+    const prompt = this.waiting(stepId, requestId);
     if (!prompt || prompt.kind === 'clarification' || prompt.kind === 'manual') return false;
     this.remove(stepId);
     if (prompt.kind === 'approval') prompt.settle({ approved: false, ...(reason ? { reason } : {}) });
@@ -73,9 +77,9 @@ export class PendingPrompts implements vscode.Disposable {
     return true;
   }
 
-  /** Answers the clarification of `stepId`. */
-  answer(stepId: string, text: string): boolean {
-    const prompt = this.prompts.get(stepId);
+  /** Answers the clarification of `stepId`; `requestId` as for `approve`. */
+  answer(stepId: string, text: string, requestId?: string): boolean {
+    const prompt = this.waiting(stepId, requestId);
     if (!prompt || prompt.kind !== 'clarification') return false;
     this.remove(stepId);
     prompt.settle(text);
@@ -89,6 +93,12 @@ export class PendingPrompts implements vscode.Disposable {
     this.remove(stepId);
     prompt.settle(outcome);
     return true;
+  }
+
+  /** The prompt of `stepId`, only when it is the request `requestId` names (when given). */
+  private waiting(stepId: string, requestId: string | undefined): PendingPrompt | undefined {
+    const prompt = this.prompts.get(stepId);
+    return prompt && (requestId === undefined || prompt.request.requestId === requestId) ? prompt : undefined;
   }
 
   dispose(): void {

@@ -14,10 +14,14 @@ export class ProposalDocuments implements vscode.TextDocumentContentProvider, vs
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changed.event;
 
-  /** Stores both sides of `proposal` for step `stepId`; returns their URIs. */
-  put(stepId: string, proposal: FileProposal): { current: vscode.Uri; proposed: vscode.Uri } {
+  /**
+   * Stores both sides of `proposal` for step `stepId`; returns their URIs, which carry
+   * `requestId` so an Approve from this diff answers only this request.
+   */
+  put(stepId: string, proposal: FileProposal, requestId?: string): { current: vscode.Uri; proposed: vscode.Uri } {
+    const request = requestId === undefined ? '' : `&request=${encodeURIComponent(requestId)}`;
     const uriFor = (side: 'current' | 'proposed'): vscode.Uri =>
-      vscode.Uri.from({ scheme: proposalScheme, path: `/${proposal.path}`, query: `step=${encodeURIComponent(stepId)}&side=${side}` });
+      vscode.Uri.from({ scheme: proposalScheme, path: `/${proposal.path}`, query: `step=${encodeURIComponent(stepId)}&side=${side}${request}` });
     const current = uriFor('current');
     const proposed = uriFor('proposed');
     this.texts.set(current.toString(), proposal.currentText ?? '');
@@ -61,4 +65,10 @@ export function stepOf(uri: vscode.Uri | undefined): string | undefined {
   if (!uri || uri.scheme !== proposalScheme) return undefined;
   const step = new URLSearchParams(uri.query).get('step');
   return step ?? undefined;
+}
+
+/** The request id a proposal URI was made for, `undefined` for other URIs. */
+export function requestOf(uri: vscode.Uri | undefined): string | undefined {
+  if (!uri || uri.scheme !== proposalScheme) return undefined;
+  return new URLSearchParams(uri.query).get('request') ?? undefined;
 }

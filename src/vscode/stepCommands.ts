@@ -6,7 +6,7 @@ import { loadRuntime } from './loadRuntime';
 import { markManualStep } from './manualStepPrompts';
 import type { PendingPrompts } from './pendingPrompts';
 import type { PlanTreeProvider } from './planTreeProvider';
-import { closeProposalDiffs, stepOf } from './proposalDocuments';
+import { closeProposalDiffs, requestOf, stepOf } from './proposalDocuments';
 import type { RunController } from './runController';
 
 /** What the step commands act on (wired in `activate`). */
@@ -35,6 +35,15 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
     const waiting = pending.list();
     return waiting.length === 1 ? waiting[0]!.stepId : undefined;
   };
+  // The request a diff tab was opened for: an Approve from an old tab must not answer a newer request.
+  const shownRequest = (arg: unknown): string | undefined =>
+    arg instanceof vscode.Uri ? requestOf(arg) : arg === undefined ? (requestOf(vscode.window.activeTextEditor?.document.uri) ?? requestOf(activeDiffUri())) : undefined;
+  const stale = async (stepId: string | undefined): Promise<void> => {
+    const prompt = stepId ? pending.get(stepId) : undefined;
+    if (!prompt) return void vscode.window.showInformationMessage('Task Planner: no step is waiting for approval.');
+    void vscode.window.showWarningMessage(`Task Planner: this diff is not what step ${prompt.stepId} asks now; nothing was answered. Its current request is shown.`);
+    await prompt.show();
+  };
   const markManualTarget = async (stepId: string | undefined, done: boolean, text: unknown): Promise<void> => {
     if (!stepId) return void vscode.window.showInformationMessage('Task Planner: no step is waiting for you to do it.');
     if (await markManualStep(pending, stepId, done, typeof text === 'string' ? text : undefined)) deps.log.info(`Step ${stepId} marked ${done ? 'done' : 'failed'} by you`);
@@ -42,13 +51,13 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
   return [
     vscode.commands.registerCommand('taskPlanner.approve', async (arg?: unknown) => {
       const stepId = target(arg);
-      if (!stepId || !pending.approve(stepId)) return void vscode.window.showInformationMessage('Task Planner: no step is waiting for approval.');
+      if (!stepId || !pending.approve(stepId, undefined, shownRequest(arg))) return stale(stepId);
       deps.log.info(`Step ${stepId} approved`);
       await closeProposalDiffs(stepId);
     }),
     vscode.commands.registerCommand('taskPlanner.reject', async (arg?: unknown, reason?: string) => {
       const stepId = target(arg);
-      if (!stepId || !pending.reject(stepId, typeof reason === 'string' ? reason : undefined)) return void vscode.window.showInformationMessage('Task Planner: no step is waiting for approval.');
+      if (!stepId || !pending.reject(stepId, typeof reason === 'string' ? reason : undefined, shownRequest(arg))) return stale(stepId);
       deps.log.info(`Step ${stepId} rejected`);
       await closeProposalDiffs(stepId);
     }),

@@ -27,7 +27,7 @@ export function createVscodeInteraction(pending: PendingPrompts, documents: Prop
           documents.drop(request.stepId);
           settle(decision);
         },
-        show: () => (request.kind === 'file' ? showFileApproval(request, documents, pending) : askCommandApproval(request, pending)),
+        show: () => showApproval(request, documents, pending),
       }), () => void documents.close(request.stepId));
     },
     askClarification(request, signal) {
@@ -86,9 +86,20 @@ function waitFor<T>(
   });
 }
 
+function showApproval(request: ApprovalRequest, documents: ProposalDocuments, pending: PendingPrompts): Promise<void> {
+  switch (request.kind) {
+    case 'file':
+      return showFileApproval(request, documents, pending);
+    case 'command':
+      return askCommandApproval(request, pending);
+    case 'directory':
+      return askDirectoryApproval(request, pending);
+  }
+}
+
 async function showFileApproval(request: Extract<ApprovalRequest, { kind: 'file' }>, documents: ProposalDocuments, pending: PendingPrompts): Promise<void> {
   const { proposal } = request;
-  const sides = documents.put(request.stepId, proposal);
+  const sides = documents.put(request.stepId, proposal, request.requestId);
   const verb = request.operation === 'delete' ? 'delete' : proposal.currentText === undefined ? 'create' : request.operation;
   const title = `${request.stepId} ${request.title}: ${verb} ${proposalTarget(proposal)} (proposed)`;
   try {
@@ -98,8 +109,8 @@ async function showFileApproval(request: Extract<ApprovalRequest, { kind: 'file'
   } catch {
     // The modal fallback: the same decision without the diff editor.
     const choice = await vscode.window.showWarningMessage(`Allow step "${request.title}" to ${verb} ${proposalTarget(proposal)}?`, { modal: true, detail: proposal.diff.slice(0, 4000) }, 'Approve', 'Reject');
-    if (choice === 'Approve') pending.approve(request.stepId);
-    else if (choice === 'Reject') pending.reject(request.stepId, 'rejected in the approval dialog');
+    if (choice === 'Approve') pending.approve(request.stepId, undefined, request.requestId);
+    else if (choice === 'Reject') pending.reject(request.stepId, 'rejected in the approval dialog', request.requestId);
   }
 }
 
@@ -111,8 +122,14 @@ async function askCommandApproval(request: Extract<ApprovalRequest, { kind: 'com
     'Run',
     'Reject',
   );
-  if (choice === 'Run') pending.approve(request.stepId);
-  else if (choice === 'Reject') pending.reject(request.stepId, 'rejected in the command dialog');
+  if (choice === 'Run') pending.approve(request.stepId, undefined, request.requestId);
+  else if (choice === 'Reject') pending.reject(request.stepId, 'rejected in the command dialog', request.requestId);
+}
+
+async function askDirectoryApproval(request: Extract<ApprovalRequest, { kind: 'directory' }>, pending: PendingPrompts): Promise<void> {
+  const choice = await vscode.window.showWarningMessage(`Step "${request.title}" wants to create a directory.`, { modal: true, detail: `Directory: ${request.path}` }, 'Create', 'Reject');
+  if (choice === 'Create') pending.approve(request.stepId, undefined, request.requestId);
+  else if (choice === 'Reject') pending.reject(request.stepId, 'rejected in the directory dialog', request.requestId);
 }
 
 async function askClarification(request: ClarificationRequest, pending: PendingPrompts): Promise<void> {
@@ -134,7 +151,7 @@ async function askClarification(request: ClarificationRequest, pending: PendingP
     picker.onDidAccept(() => {
       const answer = picker.selectedItems[0]?.label ?? picker.value.trim();
       if (answer !== '') {
-        pending.answer(request.stepId, answer);
+        pending.answer(request.stepId, answer, request.requestId);
         picker.hide();
       }
     });
@@ -151,6 +168,6 @@ async function askReview(request: ReviewRequest, pending: PendingPrompts): Promi
   const choice = await vscode.window.showInformationMessage(`Review: ${request.title}`, { modal: true, detail: request.prompt }, 'Approve', 'Reject');
   if (choice === undefined) return;
   const notes = await vscode.window.showInputBox({ title: `Task Planner: notes for "${request.title}"`, prompt: 'Optional notes (they become part of the step result)', ignoreFocusOut: true });
-  if (choice === 'Approve') pending.approve(request.stepId, notes);
-  else pending.reject(request.stepId, notes);
+  if (choice === 'Approve') pending.approve(request.stepId, notes, request.requestId);
+  else pending.reject(request.stepId, notes, request.requestId);
 }

@@ -34,12 +34,12 @@ describe('Task Planner in Restricted Mode (workspace trust on, browser workbench
   const planRow = (text: string | RegExp): Locator => planRows().filter({ hasText: text }).first();
   const restrictedStatus = (): Locator => page.locator('.statusbar-item', { hasText: 'Restricted Mode' });
   const file = (name: string): string => join(workspace!.path, name);
-  /** The tooltip VS Code shows when the pointer rests on the Plan tree row of step `stepId`. */
-  const tooltipOf = async (stepId: string): Promise<string> => {
+  /** The tooltip VS Code shows when the pointer rests on the Plan tree row of step `stepId`, titled `title`. */
+  const tooltipOf = async (stepId: string, title: string): Promise<string> => {
     const hovers = page.locator('.workbench-hover, .monaco-hover');
     await page.mouse.move(700, 400);
     await hovers.filter({ visible: true }).first().waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
-    await page.locator(`.sidebar .monaco-list-row[aria-label^="${stepId} · "]`).hover();
+    await planRow(title).hover();
     const hover = hovers.filter({ hasText: `${stepId} · tool` }).first();
     await hover.waitFor({ state: 'visible', timeout: 10_000 });
     return (await hover.innerText()).replace(/\s+/g, ' ');
@@ -123,9 +123,9 @@ describe('Task Planner in Restricted Mode (workspace trust on, browser workbench
     assert.match(toastText, /Task Planner: step "(Write the notes" \(write_file|Run the marker script" \(run_command)\) was not run because this workspace is in Restricted Mode/);
     assert.match(toastText, /Manage Workspace Trust/);
     // Each refused step carries the reason as its error (the screenshot shows the tooltip and the warning).
-    assert.match(await tooltipOf('W1'), refusal('write_file'));
+    assert.match(await tooltipOf('W1', 'Write the notes'), refusal('write_file'));
     await shoot('refused');
-    assert.match(await tooltipOf('C1'), refusal('run_command'));
+    assert.match(await tooltipOf('C1', 'Run the marker script'), refusal('run_command'));
     // Nothing was asked, written or run.
     assert.equal(await page.locator('.tab', { hasText: 'W1 Write the notes' }).count(), 0, 'an approval diff opened');
     assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'an approval dialog opened');

@@ -73,6 +73,29 @@ describe('Plan task and the run in the editor (fake OpenAI server)', function ()
     assert.ok((await planner.runIds()).includes(result!.runId), 'the run is not in the Runs view');
   });
 
+  it('an Approve from a diff tab of another request answers nothing: only the request the tab showed is approved', async () => {
+    const planner = await api();
+    server.enqueue(planReply([{ id: 'S1', title: 'Write bound', kind: 'tool', dependsOn: [], tool: 'write_file', args: { path: 'bound.txt', content: 'shown\n' } }]));
+    const outcome = await planner.planTask('Write bound.txt', { accept: true });
+    await planner.nextPrompt();
+    const diff = await until(() => {
+      const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+      return tab?.input instanceof vscode.TabInputTextDiff ? tab.input : undefined;
+    });
+    assert.ok(diff, 'no diff editor is open');
+    assert.match(diff.modified.query, /request=S1%40[0-9a-f]{12}/);
+    // A tab left from an earlier request of the same step (e.g. restored after a reload).
+    const stale = diff.modified.with({ query: diff.modified.query.replace(/request=[^&]+/, 'request=S1%40000000000000') });
+    await vscode.commands.executeCommand('taskPlanner.approve', stale);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(existsSync(join(root, 'bound.txt')), false, 'the stale tab approved the change');
+    assert.deepEqual(planner.pendingPrompts(), [{ stepId: 'S1', kind: 'approval' }]);
+    await vscode.commands.executeCommand('taskPlanner.approve', diff.modified);
+    const result = await outcome.run;
+    assert.equal(result?.status, 'completed');
+    assert.equal(readFileSync(join(root, 'bound.txt'), 'utf8'), 'shown\n');
+  });
+
   it('Reject leaves the file unchanged and skips the step', async () => {
     const planner = await api();
     writeFileSync(join(root, 'keep.txt'), 'original\n');

@@ -1,5 +1,5 @@
 import type { Plan } from '../plan/planSchema';
-import { awaitingStatusOf, terminalStepStatuses, type RunEvent, type RunState, type StepState, type SuppliedAnswers } from './runEvents';
+import { awaitingStatusOf, terminalStepStatuses, type RunEvent, type RunState, type StepState, type SuppliedAnswer, type SuppliedAnswers } from './runEvents';
 
 /** The state before a run's first event. */
 export function initialRunState(runId: string): RunState {
@@ -18,7 +18,7 @@ export function initialRunState(runId: string): RunState {
 
 /** Answers with nothing in them. */
 export function emptySupplied(): SuppliedAnswers {
-  return { approvals: {}, answers: {}, reviews: {}, manual: {} };
+  return {};
 }
 
 /**
@@ -84,8 +84,9 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
       draft.resumeCount += 1;
       delete draft.endedAt;
       delete draft.reason;
-      draft.supplied = mergeSupplied(draft.supplied, event.supplied);
+      draft.supplied = { ...boundAnswers(draft.supplied), ...boundAnswers(event.supplied) };
       if (event.journalWarning !== undefined) draft.warnings.push(event.journalWarning);
+      if (event.warnings !== undefined) draft.warnings.push(...event.warnings);
       resetUnfinishedSteps(draft);
       return;
     case 'plan_generated':
@@ -213,22 +214,21 @@ function replacePlan(draft: RunState, plan: Plan): void {
   resetUnfinishedSteps(draft);
 }
 
-function mergeSupplied(a: SuppliedAnswers, b: SuppliedAnswers): SuppliedAnswers {
-  return {
-    approvals: { ...a.approvals, ...b.approvals },
-    answers: { ...a.answers, ...b.answers },
-    reviews: { ...a.reviews, ...b.reviews },
-    manual: { ...a.manual, ...b.manual },
-  };
+/**
+ * Only answers bound to a request: a journal or snapshot written before answers carried
+ * fingerprints holds answers by step id, which must never answer whatever the step asks.
+ */
+function boundAnswers(supplied: SuppliedAnswers | undefined): SuppliedAnswers {
+  const bound: SuppliedAnswers = {};
+  for (const [id, answer] of Object.entries(supplied ?? {})) {
+    const candidate = answer as Partial<SuppliedAnswer> | undefined;
+    if (typeof candidate?.fingerprint === 'string' && typeof candidate.stepId === 'string' && typeof candidate.kind === 'string') bound[id] = answer;
+  }
+  return bound;
 }
 
 function forgetSupplied(draft: RunState, stepId: string): void {
-  const { approvals, answers, reviews, manual = {} } = draft.supplied;
-  if (!(stepId in approvals) && !(stepId in answers) && !(stepId in reviews) && !(stepId in manual)) return;
-  const without = <T>(record: Record<string, T>): Record<string, T> => {
-    const copy = { ...record };
-    delete copy[stepId];
-    return copy;
-  };
-  draft.supplied = { approvals: without(approvals), answers: without(answers), reviews: without(reviews), manual: without(manual) };
+  const ids = Object.keys(draft.supplied);
+  if (ids.length === 0 || !ids.some((id) => draft.supplied[id]?.stepId === stepId)) return;
+  draft.supplied = Object.fromEntries(Object.entries(draft.supplied).filter(([, answer]) => answer.stepId !== stepId));
 }

@@ -1,4 +1,4 @@
-import { emptySupplied } from './reduceRunEvent';
+import { bindAnswers } from './bindAnswers';
 import { replayJournal } from './replayJournal';
 import { executeRun, toResult } from './runEngine';
 import { createRunHandle } from './runHandle';
@@ -8,11 +8,13 @@ import { resolveRunOptions } from './resolveRunOptions';
 /**
  * Continues a run from its journal in `options.store` (DESIGN §4): completed steps keep
  * their results and are not re-run, steps that were running or waiting start again, and
- * the given approvals, answers, reviews and manual answers answer the pending requests of
- * their steps.
- * A torn last journal line is skipped and reported as a warning; any other damage or
- * inconsistency rejects with a `JournalError` naming the line. A run that already
- * completed or failed resolves to its recorded result without running anything.
+ * the given approvals, answers, reviews and manual answers (keyed by request id, or by step id for that
+ * step's pending request) answer only the exact requests they were given for: a restarted
+ * step that asks anything else is asked again (see `bindAnswers`); unused answers are
+ * reported in `metadata.warnings`. A torn last journal line is skipped and reported as a
+ * warning; any other damage or inconsistency rejects with a `JournalError` naming the
+ * line. A run that already completed or failed resolves to its recorded result without
+ * running anything.
  */
 export function resumeRun(runId: string, options: ResumeOptions): RunHandle {
   const store = options.store;
@@ -25,13 +27,7 @@ export function resumeRun(runId: string, options: ResumeOptions): RunHandle {
     if (!state.plan) throw new Error(`The journal of run "${runId}" has no run_started event; it cannot be resumed.`);
     if (state.status === 'completed' || state.status === 'failed') return toResult(state);
     if (state.budgetUsage) options.budget?.seed(state.budgetUsage);
-    const supplied = {
-      ...emptySupplied(),
-      ...(options.approvals ? { approvals: options.approvals } : {}),
-      ...(options.answers ? { answers: options.answers } : {}),
-      ...(options.reviews ? { reviews: options.reviews } : {}),
-      ...(options.manual ? { manual: options.manual } : {}),
-    };
+    const { supplied, warnings } = bindAnswers(state, options);
     const torn = journal.tornLine;
     return executeRun(
       {
@@ -41,6 +37,7 @@ export function resumeRun(runId: string, options: ResumeOptions): RunHandle {
         opening: {
           type: 'run_resumed',
           supplied,
+          ...(warnings.length > 0 ? { warnings } : {}),
           ...(torn ? { journalWarning: `The journal's line ${torn.lineNumber} was cut short (a crash while writing) and was ignored.` } : {}),
         },
       },

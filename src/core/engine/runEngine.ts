@@ -5,7 +5,8 @@ import { evaluatePredicate } from '../predicate/evaluatePredicate';
 import { isBudgetExceededError, type BudgetExceededError } from '../llm/budget';
 import { isLlmError } from '../llm/llmError';
 import { capText, capValue, textCaps } from '../text/capText';
-import { isDeferredError } from '../tools/deferral';
+import { isApprovalRejectedError } from '../tools/approvals';
+import { isDeferredError, type RequestKind } from '../tools/deferral';
 import { stepExecutors } from './executors/stepExecutors';
 import { StepFailure } from './executors/stepExecutor';
 import { decideAfterFailure, type FailureCause } from './failurePolicy';
@@ -15,6 +16,7 @@ import { applyRunEvent, cloneRunState } from './reduceRunEvent';
 import type { ResolvedRunOptions, RunResult } from './runOptions';
 import { requestedEventOf, terminalStepStatuses, type PendingRequest, type RunEvent, type RunEventBody, type RunState } from './runEvents';
 import { buildPlanGraph, comparePriority, dependentsToSkip, failedDependency, unmetDependencies } from './scheduler';
+import { fingerprintPrompt, requestIdOf } from './requestFingerprint';
 import { createStepInteraction } from './stepInteraction';
 
 /** How a run is driven from outside: its listeners, its cancel signal, and a view of its state. */
@@ -117,10 +119,11 @@ export async function executeRun(setup: EngineSetup, control: RunControl): Promi
     emit({ type: 'step_ready', stepId: id });
     queue.push(rankOf.get(id) ?? 0);
   };
-  const propagateSkip = (id: string): void => {
+  /** Skips what depends on `id`; `because` (a rejection's reason) is passed on to them. */
+  const propagateSkip = (id: string, because?: string): void => {
     for (const { stepId, via } of dependentsToSkip(graph, id, draft.steps)) {
       const how = draft.steps[via]?.status === 'failed' ? 'failed' : 'was skipped';
-      emit({ type: 'step_skipped', stepId, reason: `dependency ${via} ${how}` });
+      emit({ type: 'step_skipped', stepId, reason: `dependency ${via} ${how}${because === undefined ? '' : `: ${because}`}` });
     }
   };
   const onCompleted = (id: string): void => {
@@ -130,13 +133,21 @@ export async function executeRun(setup: EngineSetup, control: RunControl): Promi
       if (left === 0 && !isTerminal(dependent)) markReady(dependent);
     }
   };
-  const halt = (id: string, message: string): void => {
-    halted = `Critical step ${id} failed: ${message}`;
+  /** Stops the run because critical step `id` ended as `outcome` ("failed", "was rejected by the user"). */
+  const halt = (id: string, outcome: string, detail: string | undefined): void => {
+    halted = `Critical step ${id} ${outcome}${detail ? `: ${detail}` : ''}`;
     queue.clear();
     stopAll(new Error(`Aborted because ${halted}`));
     for (const other of graph.order) {
-      if (!isTerminal(other)) emit({ type: 'step_skipped', stepId: other, reason: `run halted because critical step ${id} failed` });
+      if (!isTerminal(other)) emit({ type: 'step_skipped', stepId: other, reason: `run halted because critical step ${id} ${outcome}` });
     }
+  };
+  /** A denied approval: the step is skipped, never retried; dependents follow; a critical step halts the run. */
+  const reject = (step: Step, reason: string | undefined): void => {
+    const why = `Rejected by the user${reason ? `: ${reason}` : ''}`;
+    emit({ type: 'step_skipped', stepId: step.id, reason: why });
+    propagateSkip(step.id, why);
+    if (step.critical) halt(step.id, 'was rejected by the user', reason);
   };
 
   for (const [id, result] of Object.entries(setup.initialResults ?? {})) {
@@ -208,7 +219,7 @@ export async function executeRun(setup: EngineSetup, control: RunControl): Promi
     });
     if (decision.disposition === 'retry') return decision.delayMs;
     propagateSkip(step.id);
-    if (decision.disposition === 'fail' && decision.halt) halt(step.id, failure.message);
+    if (decision.disposition === 'fail' && decision.halt) halt(step.id, 'failed', failure.message);
     return undefined;
   };
 
@@ -283,6 +294,10 @@ export async function executeRun(setup: EngineSetup, control: RunControl): Promi
           suspend(id, error);
           return;
         }
+        if (isApprovalRejectedError(error)) {
+          reject(step, error.reason);
+          return;
+        }
         failure = { message: messageOf(error), cause: 'error', retryable: isRetryable(error) };
       }
       if (failure === undefined && step.verification !== undefined) {
@@ -349,7 +364,7 @@ export async function executeRun(setup: EngineSetup, control: RunControl): Promi
   const suspend = (id: string, error: unknown): void => {
     if (draft.steps[id]?.deferred) return;
     const kind = isDeferredError(error) && error.kind !== 'budget' ? error.kind : 'approval';
-    const request: PendingRequest = { stepId: id, kind, prompt: capText(messageOf(error), textCaps.message) };
+    const request = promptRequest(id, kind, capText(messageOf(error), textCaps.message));
     emit({ type: requestedEventOf[kind], stepId: id, request });
     emit({ type: 'step_deferred', stepId: id });
   };
@@ -357,7 +372,7 @@ export async function executeRun(setup: EngineSetup, control: RunControl): Promi
   /** The budget ran out before this step's next model call: it waits for "continue" like an approval. */
   const pauseForBudget = (id: string, error: BudgetExceededError): void => {
     if (draft.steps[id]?.deferred) return;
-    const request: PendingRequest = { stepId: id, kind: 'budget', prompt: error.message };
+    const request = promptRequest(id, 'budget', error.message);
     emit({ type: 'budget_exhausted', stepId: id, request, usage: error.usage });
     emit({ type: 'step_deferred', stepId: id });
   };
@@ -391,6 +406,12 @@ export async function executeRun(setup: EngineSetup, control: RunControl): Promi
 
   pump();
   return done;
+}
+
+/** A pending request known only by its kind and prompt. */
+function promptRequest(stepId: string, kind: RequestKind, prompt: string): PendingRequest {
+  const fingerprint = fingerprintPrompt(kind, prompt);
+  return { id: requestIdOf(stepId, fingerprint), fingerprint, stepId, kind, prompt };
 }
 
 /** The public result of a run from its final state. */

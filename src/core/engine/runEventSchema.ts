@@ -3,13 +3,20 @@ import { planSchema } from '../plan/planSchema';
 import type { RunEventType } from './runEvents';
 
 const stepId = z.string().min(1);
-const pendingRequest = z.object({ stepId, kind: z.string(), prompt: z.string(), request: z.unknown().optional() });
-const supplied = z.object({
-  approvals: z.record(z.string(), z.boolean()),
-  answers: z.record(z.string(), z.string()),
-  reviews: z.record(z.string(), z.object({ approved: z.boolean(), notes: z.string().optional() })),
-  manual: z.record(z.string(), z.object({ done: z.boolean(), note: z.string().optional(), reason: z.string().optional() })).optional(),
-});
+// `id` and `fingerprint` are optional: journals written before requests had them stay readable.
+const pendingRequest = z.object({ id: z.string().optional(), fingerprint: z.string().optional(), stepId, kind: z.string(), prompt: z.string(), request: z.unknown().optional() });
+const bound = { stepId, fingerprint: z.string() };
+const suppliedAnswer = z.discriminatedUnion('kind', [
+  z.object({ ...bound, kind: z.literal('approval'), decision: z.object({ approved: z.boolean(), reason: z.string().optional() }) }),
+  z.object({ ...bound, kind: z.literal('clarification'), answer: z.string() }),
+  z.object({ ...bound, kind: z.literal('review'), decision: z.object({ approved: z.boolean(), notes: z.string().optional() }) }),
+  z.object({ ...bound, kind: z.literal('manual'), outcome: z.union([z.object({ done: z.literal(true), note: z.string().optional() }), z.object({ done: z.literal(false), reason: z.string() })]) }),
+]);
+/** Answers bound to requests, by request id; or the older answers by step id, which replay ignores. */
+const supplied = z.union([
+  z.record(z.string(), suppliedAnswer),
+  z.object({ approvals: z.record(z.string(), z.boolean()), answers: z.record(z.string(), z.string()), reviews: z.record(z.string(), z.object({ approved: z.boolean(), notes: z.string().optional() })) }),
+]);
 const attempt = z.int().min(1);
 
 /**
@@ -19,7 +26,7 @@ const attempt = z.int().min(1);
  */
 const bodies: Record<RunEventType, z.ZodObject> = {
   run_started: z.object({ plan: planSchema }),
-  run_resumed: z.object({ supplied, journalWarning: z.string().optional() }),
+  run_resumed: z.object({ supplied, journalWarning: z.string().optional(), warnings: z.array(z.string()).optional() }),
   plan_generated: z.object({ plan: planSchema }),
   step_ready: z.object({ stepId }),
   step_started: z.object({ stepId, attempt, input: z.unknown().optional() }),
@@ -31,7 +38,7 @@ const bodies: Record<RunEventType, z.ZodObject> = {
   review_requested: z.object({ stepId, request: pendingRequest }),
   manual_requested: z.object({ stepId, request: pendingRequest }),
   budget_exhausted: z.object({ stepId, request: pendingRequest, usage: z.record(z.string(), z.number()) }),
-  request_answered: z.object({ stepId, kind: z.string() }),
+  request_answered: z.object({ stepId, kind: z.string(), requestId: z.string().optional(), given: z.boolean().optional() }),
   step_deferred: z.object({ stepId }),
   step_completed: z.object({ stepId, result: z.unknown(), restored: z.boolean().optional() }),
   step_failed: z.object({ stepId, attempt, error: z.string(), disposition: z.enum(['retry', 'skip', 'fail']), retryInMs: z.number().optional(), replan: z.boolean().optional() }),

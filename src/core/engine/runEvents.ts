@@ -1,4 +1,4 @@
-import type { ApprovalRequest, ClarificationRequest, ManualStepRequest, ReviewRequest } from '../ports';
+import type { ApprovalDecision, ApprovalRequest, ClarificationRequest, ManualStepOutcome, ManualStepRequest, ReviewDecision, ReviewRequest } from '../ports';
 import type { Plan } from '../plan/planSchema';
 import type { BudgetUsage } from '../llm/budget';
 import type { RequestKind } from '../tools/deferral';
@@ -45,6 +45,10 @@ export type RunStatus = 'running' | 'waiting' | 'completed' | 'failed' | 'cancel
 
 /** A question the run waits on; `prompt` is what to show the user. */
 export interface PendingRequest {
+  /** `<stepId>@<12 hex digits of the fingerprint>` (see `requestIdOf`): what `resumeRun` answers may be keyed by. */
+  id: string;
+  /** sha256 of what the request shows the user (see `fingerprintRequest`); answers apply only to this exact request. */
+  fingerprint: string;
   stepId: string;
   kind: RequestKind;
   prompt: string;
@@ -59,14 +63,19 @@ export interface ManualAnswer {
   reason?: string;
 }
 
-/** Answers given to `resumeRun`, by step id. */
-export interface SuppliedAnswers {
-  approvals: Record<string, boolean>;
-  answers: Record<string, string>;
-  reviews: Record<string, { approved: boolean; notes?: string }>;
-  /** Absent in journals written before manual steps existed. */
-  manual?: Record<string, ManualAnswer>;
-}
+/**
+ * An answer given to `resumeRun`, bound to the pending request it was given for: it
+ * answers a request of step `stepId` only when that request has the same `fingerprint`.
+ */
+export type SuppliedAnswer = { stepId: string; fingerprint: string } & (
+  | { kind: 'approval'; decision: ApprovalDecision }
+  | { kind: 'clarification'; answer: string }
+  | { kind: 'review'; decision: ReviewDecision }
+  | { kind: 'manual'; outcome: ManualStepOutcome }
+);
+
+/** Answers given to `resumeRun` and not yet used up by a finished step, by request id. */
+export type SuppliedAnswers = Record<string, SuppliedAnswer>;
 
 /** One step's state in a run. Times in milliseconds since the epoch. Never mutated: replaced. */
 export interface StepState {
@@ -137,7 +146,8 @@ export type FailureDisposition = 'retry' | 'skip' | 'fail';
 export type RunEvent = EventBase &
   (
     | { type: 'run_started'; plan: Plan }
-    | { type: 'run_resumed'; supplied: SuppliedAnswers; journalWarning?: string }
+    /** `warnings`: answers given to `resumeRun` that matched no pending request and were not used. */
+    | { type: 'run_resumed'; supplied: SuppliedAnswers; journalWarning?: string; warnings?: string[] }
     | { type: 'plan_generated'; plan: Plan }
     | { type: 'step_ready'; stepId: string }
     | { type: 'step_started'; stepId: string; attempt: number; input?: unknown }
@@ -151,7 +161,8 @@ export type RunEvent = EventBase &
     | { type: 'manual_requested'; stepId: string; request: PendingRequest }
     /** An LLM step was refused a call because a limit of `RunOptions.budget` is reached; `usage` is what the run had used. */
     | { type: 'budget_exhausted'; stepId: string; request: PendingRequest; usage: BudgetUsage }
-    | { type: 'request_answered'; stepId: string; kind: PendingRequest['kind'] }
+    /** `requestId` of the request answered; `given`: true when an answer given to `resumeRun` answered it. */
+    | { type: 'request_answered'; stepId: string; kind: PendingRequest['kind']; requestId?: string; given?: boolean }
     /** A step (a tool, or an agent's tool call) is about to change `path`: its checkpoint was recorded. */
     | { type: 'file_changed'; stepId: string; path: string; operation: 'write' | 'edit' | 'delete' | 'createDirectory' }
     /** A step called the model once; `costUsd` absent when the model's price is unknown. */

@@ -9,7 +9,8 @@ import { newRunId, resolveRunOptions } from './resolveRunOptions';
 /**
  * Executes `plan` (DESIGN §4) and returns at once with a handle; the run starts on the
  * next microtask. An invalid plan (validation errors against `options.tools`) ends the
- * run `failed` with every error in `metadata.reason`, without running a step.
+ * run `failed` with every error in `metadata.reason`, without running a step and without
+ * journaling anything to `options.store`.
  */
 export function runPlan(plan: Plan, options: RunOptions = {}): RunHandle {
   const runId = newRunId(options);
@@ -20,7 +21,8 @@ export function runPlan(plan: Plan, options: RunOptions = {}): RunHandle {
       {
         runId,
         state: initialRunState(runId),
-        options: resolved,
+        // An invalid plan never becomes a stored run: there is nothing to resume.
+        options: errors.length > 0 ? { ...resolved, store: undefined } : resolved,
         opening: { type: 'run_started', plan },
         ...(options.initialResults ? { initialResults: options.initialResults } : {}),
         ...(errors.length > 0

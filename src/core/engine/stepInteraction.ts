@@ -1,7 +1,8 @@
-import type { ApprovalRequest, Interaction, ManualStepOutcome } from '../ports';
+import type { ApprovalDecision, ApprovalRequest, Interaction } from '../ports';
 import type { RequestKind } from '../tools/deferral';
+import { fingerprintRequest, requestIdOf, type AskedRequest } from './requestFingerprint';
 import { describeManualStep } from './manualStepText';
-import { requestedEventOf, type ManualAnswer, type PendingRequest, type RunEventBody, type SuppliedAnswers } from './runEvents';
+import { requestedEventOf, type PendingRequest, type RunEventBody, type SuppliedAnswer, type SuppliedAnswers } from './runEvents';
 
 /** A step's view of the user, plus what happened through it during one attempt. */
 export interface StepInteraction extends Interaction {
@@ -10,10 +11,12 @@ export interface StepInteraction extends Interaction {
 }
 
 /**
- * Wraps the run's `Interaction` for one attempt of one step: every request is journaled
- * (`*_requested`, then `request_answered`), an answer given to `resumeRun` for this step
- * answers the first request of its kind without asking, and a `'defer'` is remembered.
- * Nothing is emitted once `signal` is aborted.
+ * Wraps the run's `Interaction` for one attempt of one step: every request gets its id and
+ * fingerprint and is journaled (`*_requested`, then `request_answered`). An answer given to
+ * `resumeRun` answers a request only when it was bound to a request of this step with the
+ * same fingerprint (what the user saw); every other request goes to `base`. An approval
+ * the user refused during the attempt refuses the identical request again without asking.
+ * A `'defer'` is remembered. Nothing is emitted once `signal` is aborted.
  */
 export function createStepInteraction(
   stepId: string,
@@ -23,29 +26,33 @@ export function createStepInteraction(
   signal: AbortSignal,
 ): StepInteraction {
   let deferredKind: RequestKind | undefined;
-  const used = new Set<RequestKind>();
+  // A change the user refused is refused again, without asking, if the step repeats it.
+  const refused = new Map<string, SuppliedAnswer>();
   const journal = (body: RunEventBody): void => {
     if (!signal.aborted) emit(body);
   };
-  async function ask<Answer>(
-    kind: Exclude<RequestKind, 'budget'>,
-    pending: PendingRequest,
-    given: Answer | undefined,
-    request: () => Promise<Answer | 'defer'>,
+  async function ask<Asked extends AskedRequest, Answer>(
+    asked: Asked,
+    prompt: string,
+    given: (answer: Extract<SuppliedAnswer, { kind: Asked['kind'] }>) => Answer,
+    request: (identified: Asked['request']) => Promise<Answer | 'defer'>,
   ): Promise<Answer | 'defer'> {
-    journal({ type: requestedEventOf[kind], stepId, request: pending });
-    let answer: Answer | 'defer';
-    if (given !== undefined && !used.has(kind)) {
-      used.add(kind);
-      answer = given;
-    } else {
-      answer = await request();
+    const fingerprint = fingerprintRequest(asked);
+    const id = requestIdOf(stepId, fingerprint);
+    const identified = { ...asked.request, requestId: id };
+    const pending: PendingRequest = { id, fingerprint, stepId, kind: asked.kind, prompt, request: identified };
+    journal({ type: requestedEventOf[asked.kind], stepId, request: pending });
+    const bound = supplied()[id] ?? refused.get(id);
+    const matches = bound !== undefined && bound.kind === asked.kind && bound.stepId === stepId && bound.fingerprint === fingerprint;
+    const answer = matches ? given(bound as Extract<SuppliedAnswer, { kind: Asked['kind'] }>) : await request(identified);
+    if (asked.kind === 'approval' && answer !== 'defer' && !(answer as ApprovalDecision).approved) {
+      refused.set(id, { kind: 'approval', stepId, fingerprint, decision: answer as ApprovalDecision });
     }
     if (answer === 'defer') {
-      deferredKind = kind;
+      deferredKind = asked.kind;
       journal({ type: 'step_deferred', stepId });
     } else {
-      journal({ type: 'request_answered', stepId, kind });
+      journal({ type: 'request_answered', stepId, kind: asked.kind, requestId: id, ...(matches ? { given: true } : {}) });
     }
     return answer;
   }
@@ -54,43 +61,32 @@ export function createStepInteraction(
       return deferredKind;
     },
     requestApproval(request, requestSignal) {
-      const given = supplied().approvals[stepId];
-      return ask('approval', { stepId, kind: 'approval', prompt: describeApproval(request), request }, given === undefined ? undefined : { approved: given }, () =>
-        base.requestApproval(request, requestSignal),
-      );
+      return ask({ kind: 'approval', request }, describeApproval(request), (bound) => bound.decision, (identified) => base.requestApproval(identified, requestSignal));
     },
     askClarification(request, requestSignal) {
-      const given = supplied().answers[stepId];
-      return ask('clarification', { stepId, kind: 'clarification', prompt: request.question, request }, given, () =>
-        base.askClarification(request, requestSignal),
-      );
+      return ask({ kind: 'clarification', request }, request.question, (bound) => bound.answer, (identified) => base.askClarification(identified, requestSignal));
     },
     requestReview(request, requestSignal) {
-      return ask('review', { stepId, kind: 'review', prompt: request.prompt, request }, supplied().reviews[stepId], () =>
-        base.requestReview(request, requestSignal),
-      );
+      return ask({ kind: 'review', request }, request.prompt, (bound) => bound.decision, (identified) => base.requestReview(identified, requestSignal));
     },
     requestManualStep(request, requestSignal) {
-      const given = supplied().manual?.[stepId];
-      return ask('manual', { stepId, kind: 'manual', prompt: describeManualStep(request), request }, given === undefined ? undefined : manualOutcome(given), () =>
-        base.requestManualStep(request, requestSignal),
-      );
+      return ask({ kind: 'manual', request }, describeManualStep(request), (bound) => bound.outcome, (identified) => base.requestManualStep(identified, requestSignal));
     },
   };
 }
 
-/** A manual answer given to `resumeRun` as the outcome the step acts on (the executor words a missing reason). */
-function manualOutcome(answer: ManualAnswer): ManualStepOutcome {
-  if (!answer.done) return { done: false, reason: answer.reason ?? '' };
-  return answer.note === undefined ? { done: true } : { done: true, note: answer.note };
-}
+const approvalVerb: Record<Extract<ApprovalRequest, { kind: 'file' }>['operation'], string> = { write: 'Write', edit: 'Edit', delete: 'Delete' };
 
 /** One line telling the user what an approval would allow. */
 export function describeApproval(request: ApprovalRequest): string {
-  if (request.kind === 'command') {
-    return `Run \`${request.argv.join(' ')}\` in ${request.cwd || '.'}${request.shell ? ' (through a shell)' : ''}?`;
+  switch (request.kind) {
+    case 'command':
+      return `Run \`${request.argv.join(' ')}\` in ${request.cwd || '.'}${request.shell ? ' (through a shell)' : ''}?`;
+    case 'directory':
+      return `Create the directory ${request.path}?`;
+    case 'file':
+      return `${approvalVerb[request.operation]} ${request.proposal.path}?`;
   }
-  return `${request.operation === 'delete' ? 'Delete' : request.operation === 'edit' ? 'Edit' : 'Write'} ${request.proposal.path}?`;
 }
 
 /** The interaction of a run without a user: every request is deferred. */

@@ -34,6 +34,11 @@ export class ApprovalRejectedError extends Error {
   }
 }
 
+/** True for an `ApprovalRejectedError`, also across bundle copies (checked by name and shape). */
+export function isApprovalRejectedError(error: unknown): error is ApprovalRejectedError {
+  return error instanceof ApprovalRejectedError || (error instanceof Error && error.name === 'ApprovalRejectedError' && 'what' in error);
+}
+
 /**
  * Asks the user through `Interaction.requestApproval` and returns only when approved.
  * Throws `DeferredError` when nobody can answer now and `ApprovalRejectedError` on "no".

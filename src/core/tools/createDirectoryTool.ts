@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PathRefusedError } from '../workspace/resolveInRoot';
 import { WorkspaceError } from '../workspace/workspaceError';
+import { needsApproval, requireApproval } from './approvals';
 import { workspacePath } from './fileChange';
 import type { Tool } from './tool';
 
@@ -9,8 +10,10 @@ const inputSchema = z.strictObject({
 });
 
 /**
- * `create_directory`: creates a directory (and its parents). It asks no approval: an empty
- * directory changes no content, and undo removes it again while it is still empty.
+ * `create_directory`: creates a directory (and its parents). A new directory is a write:
+ * it asks for approval under the same policy as file writes, before anything is created;
+ * undo removes it again while it is still empty. An existing directory is no change and
+ * asks nothing.
  */
 export const createDirectoryTool: Tool<z.infer<typeof inputSchema>, { path: string; created: boolean }> = {
   name: 'create_directory',
@@ -23,6 +26,9 @@ export const createDirectoryTool: Tool<z.infer<typeof inputSchema>, { path: stri
     const existing = await ctx.workspace.stat(path, signal);
     if (existing?.type === 'directory') return { path, created: false };
     if (existing) throw new WorkspaceError('not_directory', path, `Cannot create directory ${path}: a file with that name exists`);
+    if (needsApproval(createDirectoryTool.effects, ctx.approvalPolicy)) {
+      await requireApproval(ctx, { kind: 'directory', stepId: ctx.stepId, title: ctx.stepTitle, path }, `creating the directory ${path}`, signal);
+    }
     if (ctx.checkpoints) {
       await ctx.checkpoints.record({ runId: ctx.runId, stepId: ctx.stepId, path, operation: 'createDirectory', before: { exists: false }, afterSha256: undefined });
     }

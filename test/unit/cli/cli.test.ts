@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { runCli } from '../../support/runCli';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -59,10 +59,15 @@ describe('task-planner CLI', function () {
     assert.deepEqual(waiting.pending.map((request) => [request.stepId, request.kind]), [['name', 'clarification']]);
     assert.match(first.stderr, /▶ name/);
 
+    const mistyped = await cli(['resume', waiting.runId, '--workspace', workspace, '--approve', 'name']);
+    assert.equal(mistyped.code, 2, 'an answer that matches no pending request is bad input');
+    assert.match(mistyped.stderr, /Nothing was resumed:\n.*step name waits for an answer \(name@[0-9a-f]{12}\)/);
+
     const second = await cli(['resume', waiting.runId, '--workspace', workspace, '--answer', 'name=Ada']);
     assert.equal(second.code, 3, second.stderr);
-    assert.match(second.stdout, /write \(approval\): Write notes\/hello.txt\?/);
-    assert.match(second.stdout, /--approve write/);
+    assert.match(second.stdout, /write@[0-9a-f]{12} \(approval\): Write notes\/hello.txt\?/);
+    assert.match(second.stdout, /\+Hello, Ada!/, 'the waiting run shows the diff it asks to approve');
+    assert.match(second.stdout, /--approve write@[0-9a-f]{12}/);
 
     const third = await cli(['resume', waiting.runId, '--workspace', workspace, '--approve', 'write', '--json']);
     assert.equal(third.code, 0, third.stderr);
@@ -78,5 +83,69 @@ describe('task-planner CLI', function () {
     const result = await cli(['run', fixture('approve.plan.json'), '--workspace', workspace, '--yes', '--concurrency', '2']);
     assert.equal(result.code, 0, result.stderr + result.stdout);
     assert.equal(readFileSync(join(workspace, 'out/approved.txt'), 'utf8'), 'approved by --yes\n');
+  });
+
+  it('refuses an invalid plan as bad input (exit 2) before any run or journal exists', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'cli-invalid-'));
+    try {
+      writeFileSync(join(fresh, 'missing-arg.plan.json'), JSON.stringify({ objective: 'x', steps: [{ id: 'w', tool: 'write_file', args: { path: 'a.txt' } }] }));
+      for (const plan of [fixture('invalid.plan.json'), join(fresh, 'missing-arg.plan.json')]) {
+        const result = await cli(['run', plan, '--workspace', fresh]);
+        assert.equal(result.code, 2, result.stderr);
+        assert.match(result.stderr, /cannot run|invalid/i);
+        assert.equal(existsSync(join(fresh, '.task-planner')), false, 'no journal directory was created');
+      }
+      const both = await cli(['run', fixture('invalid.plan.json'), '--workspace', fresh]);
+      assert.match(both.stderr, /no_such_tool/);
+      assert.match(both.stderr, /cycle/i);
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+    }
+  });
+
+  it('never creates a missing --workspace and refuses a file as one (exit 2)', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'cli-nows-'));
+    try {
+      const missing = join(parent, 'not-there');
+      for (const args of [['run', fixture('notes.plan.json')], ['resume', 'some-run'], ['runs'], ['plan', 'write a note', '--yes']]) {
+        const result = await cli([...args, '--workspace', missing]);
+        assert.equal(result.code, 2, `${args[0]}: ${result.stderr}`);
+        assert.match(result.stderr, /does not exist/);
+        assert.equal(existsSync(missing), false, `${args[0]} created the workspace`);
+      }
+      const file = join(parent, 'file.txt');
+      writeFileSync(file, 'not a folder');
+      const onFile = await cli(['run', fixture('notes.plan.json'), '--workspace', file]);
+      assert.equal(onFile.code, 2, onFile.stderr);
+      assert.match(onFile.stderr, /is a file, not a folder/);
+      assert.equal(readFileSync(file, 'utf8'), 'not a folder');
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
+  });
+
+  it('prints text from a plan, a file or a tool with terminal control characters escaped, hidden diff text included', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'cli-esc-'));
+    try {
+      const hidden = 'visible\u001b[8mrm -rf ~ hidden\u001b[0m\u009b2J\u202eevil';
+      const plan = { objective: 'Escape \u001b]0;title\u0007', steps: [{ id: 'W', title: 'Write \u001b[2Jnotes', tool: 'write_file', args: { path: 'notes.txt', content: `${hidden}\n` } }] };
+      writeFileSync(join(fresh, 'esc.plan.json'), JSON.stringify(plan));
+      for (const json of [false, true]) {
+        const result = await cli(['run', join(fresh, 'esc.plan.json'), '--workspace', fresh, ...(json ? ['--json'] : [])]);
+        assert.equal(result.code, 3, result.stderr);
+        for (const text of [result.stdout, result.stderr]) {
+          assert.doesNotMatch(text, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/, 'no raw control character reaches the terminal');
+        }
+        assert.match(result.stderr, /Write \\u001b\[2Jnotes/, 'the title in progress lines shows its escape');
+        if (json) {
+          const parsed = JSON.parse(result.stdout) as { pending: { request: { proposal: { proposedText: string } } }[] };
+          assert.equal(parsed.pending[0]?.request.proposal.proposedText, `${hidden}\n`, 'JSON output keeps the exact value');
+        } else {
+          assert.match(result.stdout, /\+visible\\u001b\[8mrm -rf ~ hidden\\u001b\[0m\\u009b2J\\u202eevil/, 'the diff shows the hidden text and its escapes');
+        }
+      }
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+    }
   });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { foldRunEvents, initialRunState, reduceRunEvent } from '../../../../src/core/engine/reduceRunEvent';
-import type { RunEvent } from '../../../../src/core/engine/runEvents';
+import type { RunEvent, RunState } from '../../../../src/core/engine/runEvents';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 
 describe('reduceRunEvent', () => {
@@ -13,9 +13,9 @@ describe('reduceRunEvent', () => {
     { ...base, seq: 4, time: 15, type: 'step_completed', stepId: 'a', result: 'A' },
     { ...base, seq: 5, time: 15, type: 'step_ready', stepId: 'b' },
     { ...base, seq: 6, time: 16, type: 'step_started', stepId: 'b', attempt: 1 },
-    { ...base, seq: 7, time: 17, type: 'clarification_requested', stepId: 'b', request: { stepId: 'b', kind: 'clarification', prompt: '?' } },
+    { ...base, seq: 7, time: 17, type: 'clarification_requested', stepId: 'b', request: { id: 'b@1', fingerprint: 'f1', stepId: 'b', kind: 'clarification', prompt: '?' } },
     { ...base, seq: 8, time: 17, type: 'step_deferred', stepId: 'b' },
-    { ...base, seq: 9, time: 18, type: 'run_waiting', pending: [{ stepId: 'b', kind: 'clarification', prompt: '?' }] },
+    { ...base, seq: 9, time: 18, type: 'run_waiting', pending: [{ id: 'b@1', fingerprint: 'f1', stepId: 'b', kind: 'clarification', prompt: '?' }] },
   ];
 
   it('folds a run into statuses, results and durations', () => {
@@ -37,12 +37,19 @@ describe('reduceRunEvent', () => {
     assert.deepEqual(state, foldRunEvents(events));
   });
 
-  it('on resume puts unfinished steps back and remembers the answers until the step ends', () => {
-    const resumed = foldRunEvents([...events, { ...base, seq: 10, time: 20, type: 'run_resumed', supplied: { approvals: {}, answers: { b: 'yes' }, reviews: {} } }]);
+  it('on resume puts unfinished steps back and remembers the bound answers until the step ends', () => {
+    const answer = { stepId: 'b', fingerprint: 'f1', kind: 'clarification', answer: 'yes' } as const;
+    const resumed = foldRunEvents([...events, { ...base, seq: 10, time: 20, type: 'run_resumed', supplied: { 'b@1': answer } }]);
     assert.equal(resumed.status, 'running');
     assert.equal(resumed.steps['b']?.status, 'pending');
-    assert.equal(resumed.supplied.answers['b'], 'yes');
+    assert.deepEqual(resumed.supplied, { 'b@1': answer });
     const ended = reduceRunEvent(resumed, { ...base, seq: 11, time: 21, type: 'step_completed', stepId: 'b', result: 'yes' });
-    assert.deepEqual(ended.supplied.answers, {});
+    assert.deepEqual(ended.supplied, {});
+  });
+
+  it('drops answers by step id from journals written before answers were bound to requests', () => {
+    const old = { approvals: { b: true }, answers: { b: 'yes' }, reviews: {} } as unknown as RunState['supplied'];
+    const resumed = foldRunEvents([...events, { ...base, seq: 10, time: 20, type: 'run_resumed', supplied: old }]);
+    assert.deepEqual(resumed.supplied, {});
   });
 });

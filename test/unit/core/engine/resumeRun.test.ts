@@ -106,7 +106,9 @@ describe('resumeRun', () => {
       const first = await runPlan(plan, { store, clock, stepRunner, idSource: () => 'f1', snapshotEvery: 3 }).result;
       assert.equal(first.status, 'waiting');
       appendFileSync(join(dir, 'f1.jsonl'), '{"type":"step_sta');
-      const resumed = await resumeRun('f1', { store, clock, stepRunner, answers: { ask: 'green' }, reviews: { review: { approved: true } } }).result;
+      const answered = await resumeRun('f1', { store, clock, stepRunner, answers: { ask: 'green' } }).result;
+      assert.equal(answered.status, 'waiting');
+      const resumed = await resumeRun('f1', { store, clock, stepRunner, reviews: { review: { approved: true } } }).result;
       assert.equal(resumed.status, 'completed');
       assert.ok(resumed.metadata.warnings.some((warning) => /line \d+ was cut short/.test(warning)));
       const lines = readFileSync(join(dir, 'f1.jsonl'), 'utf8').trimEnd().split('\n');
@@ -118,8 +120,9 @@ describe('resumeRun', () => {
       const clock = new ManualClock();
       await runPlan(plan, { store, clock, stepRunner, idSource: () => 'f2' }).result;
       writeFileSync(join(dir, 'f2.snapshot.json'), '{not json');
-      const resumed = await resumeRun('f2', { store, clock, stepRunner, answers: { ask: 'x' }, reviews: { review: { approved: true } } }).result;
-      assert.equal(resumed.status, 'completed');
+      const resumed = await resumeRun('f2', { store, clock, stepRunner, answers: { ask: 'x' } }).result;
+      assert.equal(resumed.status, 'waiting');
+      assert.equal(resumed.results['ask'], 'x');
     });
   });
 });

@@ -93,12 +93,14 @@ describe('runPlan', () => {
       assert.equal(result.results['a'], 'done before');
     });
 
-    it('fails an invalid plan before running anything, listing its errors', async () => {
+    it('fails an invalid plan before running anything, listing its errors, and journals nothing', async () => {
       const plan = makePlan([makeStep('a', { dependsOn: ['b'] }), makeStep('b', { dependsOn: ['a'] })]);
-      const { result, events } = await run(plan);
+      const store = createMemoryRunStore();
+      const { result, events } = await run(plan, { store });
       assert.equal(result.status, 'failed');
       assert.match(result.metadata.reason ?? '', /cycle/i);
       assert.deepEqual(started(events), []);
+      assert.deepEqual(await store.list(), []);
     });
   });
 

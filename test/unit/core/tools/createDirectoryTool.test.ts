@@ -1,22 +1,43 @@
 import assert from 'node:assert/strict';
+import { ApprovalRejectedError } from '../../../../src/core/tools/approvals';
 import { createMemoryCheckpointStore } from '../../../../src/core/tools/checkpointStore';
 import { createDirectoryTool } from '../../../../src/core/tools/createDirectoryTool';
+import { DeferredError } from '../../../../src/core/tools/deferral';
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
 import { ScriptedInteraction } from '../../../fakes/scriptedInteraction';
 import { makeToolContext, neverAborted } from '../../../fakes/toolContext';
 
 describe('create_directory', () => {
-  it('creates nested directories without asking, records a checkpoint, and is idempotent', async () => {
+  it('asks before creating nested directories, records a checkpoint, and is idempotent without asking again', async () => {
     const workspace = createMemoryWorkspace({ 'file.txt': '' });
     const checkpoints = createMemoryCheckpointStore();
-    const interaction = new ScriptedInteraction();
+    const interaction = new ScriptedInteraction({ approvals: [{ approved: true }] });
     const ctx = makeToolContext({ workspace, checkpoints, interaction });
     assert.deepEqual(await createDirectoryTool.run(ctx, { path: 'a/b' }, neverAborted), { path: 'a/b', created: true });
+    assert.deepEqual(interaction.approvals(), [{ kind: 'directory', stepId: 'S1', title: 'Test step', path: 'a/b' }]);
     assert.deepEqual(await createDirectoryTool.run(ctx, { path: 'a/b/' }, neverAborted), { path: 'a/b', created: false });
     assert.equal((await workspace.stat('a/b'))?.type, 'directory');
     assert.equal((await checkpoints.list('run-1')).length, 1);
-    assert.equal(interaction.requests.length, 0);
+    assert.equal(interaction.requests.length, 1, 'an existing directory asks nothing');
     await assert.rejects(createDirectoryTool.run(ctx, { path: 'file.txt' }, neverAborted), /a file with that name exists/);
     await assert.rejects(createDirectoryTool.run(ctx, { path: '.git/x' }, neverAborted), /managed by git/);
+  });
+
+  it('creates nothing when the user rejects or nobody can answer', async () => {
+    const workspace = createMemoryWorkspace();
+    const checkpoints = createMemoryCheckpointStore();
+    const rejecting = makeToolContext({ workspace, checkpoints, interaction: new ScriptedInteraction({ approvals: [{ approved: false, reason: 'no' }] }) });
+    await assert.rejects(createDirectoryTool.run(rejecting, { path: 'made' }, neverAborted), ApprovalRejectedError);
+    const deferring = makeToolContext({ workspace, checkpoints, interaction: new ScriptedInteraction({ approvals: ['defer'] }) });
+    await assert.rejects(createDirectoryTool.run(deferring, { path: 'made' }, neverAborted), DeferredError);
+    assert.equal(await workspace.stat('made'), undefined);
+    assert.deepEqual(await checkpoints.list('run-1'), []);
+  });
+
+  it('asks under the same policy as writes: not under commandsOnly', async () => {
+    const interaction = new ScriptedInteraction();
+    const ctx = makeToolContext({ interaction, approvalPolicy: 'commandsOnly' });
+    assert.deepEqual(await createDirectoryTool.run(ctx, { path: 'free' }, neverAborted), { path: 'free', created: true });
+    assert.equal(interaction.requests.length, 0);
   });
 });

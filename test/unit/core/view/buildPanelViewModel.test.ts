@@ -98,7 +98,7 @@ describe('buildPanelViewModel', () => {
         { type: 'verification_failed', stepId: 'sum', attempt: 1, diagnosis: 'empty result', time: 1250 },
         { type: 'step_failed', stepId: 'sum', attempt: 1, error: 'verification failed', disposition: 'retry', time: 1250 },
         { type: 'step_started', stepId: 'sum', attempt: 2, time: 1300 },
-        { type: 'approval_requested', stepId: 'sum', request: { stepId: 'sum', kind: 'approval', prompt: 'Write x?' }, time: 1310 },
+        { type: 'approval_requested', stepId: 'sum', request: { id: 'sum@1', fingerprint: 'f', stepId: 'sum', kind: 'approval', prompt: 'Write x?' }, time: 1310 },
       ]),
     );
     const live = buildPanelViewModel(review(), { state, now: 1400 });

@@ -6,10 +6,10 @@ import { makePlan, makeStep } from '../../../support/randomPlans';
 describe('runListModel', () => {
   it('shows stored runs with status, progress and a resumable context value when interrupted', () => {
     const plan = makePlan([makeStep('a'), makeStep('b')]);
-    const base: Omit<RunState, "runId" | "status" | "steps"> = { plan, results: {}, supplied: { approvals: {}, answers: {}, reviews: {} }, lastSeq: 3, warnings: [], resumeCount: 0 };
+    const base: Omit<RunState, "runId" | "status" | "steps"> = { plan, results: {}, supplied: {}, lastSeq: 3, warnings: [], resumeCount: 0 };
     const nodes = runListModel(
       [
-        { state: { ...base, runId: 'r2', status: 'running', steps: { a: { id: 'a', status: 'completed', attempts: 1 }, b: { id: 'b', status: 'awaiting_approval', attempts: 1, pending: { stepId: 'b', kind: 'approval', prompt: 'write x' } } } }, updatedAt: 2, active: false },
+        { state: { ...base, runId: 'r2', status: 'running', steps: { a: { id: 'a', status: 'completed', attempts: 1 }, b: { id: 'b', status: 'awaiting_approval', attempts: 1, pending: { id: 'b@1', fingerprint: 'f', stepId: 'b', kind: 'approval', prompt: 'write x' } } } }, updatedAt: 2, active: false },
         { state: { ...base, runId: 'r1', status: 'completed', steps: {} }, updatedAt: 1, active: false },
       ],
       (ms) => `t${ms}`,
@@ -24,7 +24,7 @@ describe('runListModel', () => {
 
   it('a run journaled as interrupted (a window reload) is listed as interrupted and resumable, not cancelled', () => {
     const plan = makePlan([makeStep('a')]);
-    const state: RunState = { runId: 'r3', status: 'interrupted', plan, steps: {}, results: {}, supplied: { approvals: {}, answers: {}, reviews: {} }, lastSeq: 4, warnings: [], resumeCount: 0, reason: 'The window was reloaded.' };
+    const state: RunState = { runId: 'r3', status: 'interrupted', plan, steps: {}, results: {}, supplied: {}, lastSeq: 4, warnings: [], resumeCount: 0, reason: 'The window was reloaded.' };
     const [node] = runListModel([{ state, updatedAt: 3, active: false }], (ms) => `t${ms}`);
     assert.equal(node?.contextValue, 'run.interrupted');
     assert.equal(node?.description, 'interrupted · 0/1 · t3');

@@ -18,7 +18,7 @@ function run(steps: Record<string, Partial<StepState>>): RunState {
     plan,
     steps: Object.fromEntries(Object.entries(steps).map(([id, patch]) => [id, { id, status: 'pending', attempts: 0, ...patch } as StepState])),
     results: {},
-    supplied: { approvals: {}, answers: {}, reviews: {} },
+    supplied: {},
     lastSeq: 1,
     warnings: [],
     resumeCount: 0,
@@ -47,7 +47,7 @@ describe('stepStatusView', () => {
 describe('planTreeModel over a run snapshot', () => {
   const state = run({
     a: { status: 'completed', attempts: 1, durationMs: 1200, result: 'file text' },
-    b: { status: 'awaiting_approval', attempts: 2, pending: { stepId: 'b', kind: 'approval', prompt: 'Write y?' } },
+    b: { status: 'awaiting_approval', attempts: 2, pending: { id: 'b@1', fingerprint: 'f', stepId: 'b', kind: 'approval', prompt: 'Write y?' } },
     c: { status: 'failed', attempts: 1, error: 'no answer', diagnosis: 'predicate false' },
   });
 
