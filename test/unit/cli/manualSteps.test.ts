@@ -25,8 +25,8 @@ describe('task-planner CLI: steps that are yours to do', function () {
   it('without a terminal the run ends waiting on the manual step, with its instructions and how to answer', async () => {
     const first = await cli(['run', plan, '--workspace', workspace]);
     assert.equal(first.code, 3, first.stderr);
-    assert.match(first.stdout, /notes \(manual\): Step notes is yours to do: Write the release notes\nWrite RELEASE\.md from the files listed/);
-    assert.match(first.stdout, /--done notes\[=NOTE\] \(or --failed notes=REASON\)/);
+    assert.match(first.stdout, /notes@[0-9a-f]{12} \(manual\): Step notes is yours to do: Write the release notes\nWrite RELEASE\.md from the files listed/);
+    assert.match(first.stdout, /--done notes@[0-9a-f]{12}\[=NOTE\] \(or --failed notes@[0-9a-f]{12}=REASON\)/);
   });
 
   it('resume --done STEP=NOTE completes the step with the note; --failed STEP=REASON fails the next one with the reason', async () => {
@@ -60,6 +60,14 @@ describe('task-planner CLI: steps that are yours to do', function () {
     const both = await cli(['resume', 'r1', '--workspace', workspace, '--done', 'notes', '--failed', 'notes=no']);
     assert.equal(both.code, 2);
     assert.match(both.stderr, /Step notes is given both --done and --failed; give one\./);
+  });
+
+  it('refuses --done for a step that is not waiting for you, before resuming anything', async () => {
+    const waiting = JSON.parse((await cli(['run', plan, '--workspace', workspace, '--json'])).stdout) as RunJson;
+    const wrong = await cli(['resume', waiting.runId, '--workspace', workspace, '--done', 'tell']);
+    assert.equal(wrong.code, 2);
+    assert.match(wrong.stderr, /Nothing was resumed/);
+    assert.match(wrong.stderr, /The done or failed given for "tell" matches no pending request/);
   });
 
   it('the help names the flags', async () => {

@@ -32,7 +32,9 @@ describe('manual steps in a run', () => {
     assert.equal(result.status, 'completed');
     assert.equal(result.results['S002'], 'Added a usage section');
     assert.equal(result.results['after'], 'after Added a usage section');
-    assert.deepEqual(asked, [
+    const [{ requestId, ...shown }] = asked as [ManualStepRequest];
+    assert.match(requestId ?? '', /^S002@[0-9a-f]{12}$/, 'the request carries the id an answer is bound to');
+    assert.deepEqual([shown], [
       {
         stepId: 'S002',
         title: 'Update the README',
@@ -123,8 +125,23 @@ describe('manual steps in a run', () => {
     assert.equal(cancelled.status, 'cancelled');
     assert.ok(withdrawn, "the interaction's signal is aborted, so the editor takes the prompt away");
     assert.notEqual(cancelled.steps['S002']?.status, 'completed');
-    const resumed = await resumeRun('m5', { store, clock: clock(), stepRunner, manual: { S002: { done: true } } }).result;
+    const again = answeringInteraction({ manual: () => ({ done: true }) });
+    const resumed = await resumeRun('m5', { store, clock: clock(), stepRunner, interaction: again }).result;
     assert.equal(resumed.status, 'completed');
     assert.equal(resumed.results['S002'], 'Done by you.');
+    assert.deepEqual(again.asked, [{ kind: 'manual', stepId: 'S002' }]);
+  });
+
+  it('answers are bound like any other: by the request id of the manual request; an approval given for it is not used', async () => {
+    const store = createMemoryRunStore();
+    const first = await runPlan(plan(), { store, clock: clock(), stepRunner, idSource: () => 'm6' }).result;
+    const request = first.pending?.[0];
+    assert.match(request?.id ?? '', /^S002@[0-9a-f]{12}$/);
+    const wrongKind = await resumeRun('m6', { store, clock: clock(), stepRunner, approvals: { S002: true } }).result;
+    assert.equal(wrongKind.status, 'waiting', 'an approval does not mark a manual step done');
+    assert.match(wrongKind.metadata.warnings.join('\n'), /step S002 waits for you to do it \(done or failed\)/);
+    const byId = await resumeRun('m6', { store, clock: clock(), stepRunner, manual: { [request!.id]: { done: true, note: 'by its id' } } }).result;
+    assert.equal(byId.status, 'completed');
+    assert.equal(byId.results['S002'], 'by its id');
   });
 });
