@@ -9,12 +9,13 @@ const maxNoteLength = 4_000;
 /**
  * Marks the manual step `stepId` done or failed. Without `given`, an input box asks for
  * the note (optional: it becomes the step's result) or the reason (required); Escape
- * leaves the step waiting. Resolves to false when nothing was marked (the step does not
- * wait for the person, or the input box was dismissed).
+ * leaves the step waiting. With `requestId` (a prompt that may outlive its request: a
+ * notification, a dialog), only that request is answered. Resolves to false when nothing
+ * was marked (the step does not wait for the person, or the input box was dismissed).
  */
-export async function markManualStep(pending: PendingPrompts, stepId: string, done: boolean, given?: string): Promise<boolean> {
+export async function markManualStep(pending: PendingPrompts, stepId: string, done: boolean, given?: string, requestId?: string): Promise<boolean> {
   const prompt = pending.get(stepId);
-  if (prompt?.kind !== 'manual') {
+  if (prompt?.kind !== 'manual' || (requestId !== undefined && prompt.request.requestId !== requestId)) {
     void vscode.window.showInformationMessage(`Task Planner: step ${stepId} is not waiting for you to do it.`);
     return false;
   }
@@ -31,7 +32,7 @@ export async function markManualStep(pending: PendingPrompts, stepId: string, do
   if (typed === undefined) return false;
   const text = typed.trim().slice(0, maxNoteLength);
   if (!done && text === '') return false;
-  return pending.finishManual(stepId, done ? (text ? { done: true, note: text } : { done: true }) : { done: false, reason: text });
+  return pending.finishManual(stepId, done ? (text ? { done: true, note: text } : { done: true }) : { done: false, reason: text }, prompt.request.requestId);
 }
 
 /** The status bar's and tree's choice for a manual step: Done, Failed, or read the instructions. */
@@ -43,14 +44,14 @@ export async function showManualStepActions(pending: PendingPrompts, request: Ma
   ];
   const picked = await vscode.window.showQuickPick(items, { title: `Task Planner: ${request.stepId} ${request.title} is yours to do`, placeHolder: 'Mark the step done or failed' });
   if (picked?.action === 'show') return showManualInstructions(pending, request);
-  if (picked) await markManualStep(pending, request.stepId, picked.action === 'done');
+  if (picked) await markManualStep(pending, request.stepId, picked.action === 'done', undefined, request.requestId);
 }
 
 /** The instructions in a dialog (the step, its instructions, attachments and earlier results), with Done and Failed. */
 export async function showManualInstructions(pending: PendingPrompts, request: ManualStepRequest): Promise<void> {
   const [first, ...rest] = describeManualStep(request).split('\n');
   const choice = await vscode.window.showInformationMessage(first ?? request.title, { modal: true, detail: rest.join('\n').slice(0, 8_000) }, 'Done', 'Failed');
-  if (choice) await markManualStep(pending, request.stepId, choice === 'Done');
+  if (choice) await markManualStep(pending, request.stepId, choice === 'Done', undefined, request.requestId);
 }
 
 /**
@@ -65,7 +66,7 @@ export async function announceManualStep(pending: PendingPrompts, request: Manua
     'Show instructions',
   );
   if (choice === 'Show instructions') await showManualInstructions(pending, request);
-  else if (choice && pending.get(request.stepId)) await markManualStep(pending, request.stepId, choice === 'Done');
+  else if (choice && pending.get(request.stepId)?.request.requestId === request.requestId) await markManualStep(pending, request.stepId, choice === 'Done', undefined, request.requestId);
 }
 
 /** `text` from a plan, unable to form a link in a notification (which renders `[label](target)`, command links included). */

@@ -86,9 +86,9 @@ export class PendingPrompts implements vscode.Disposable {
     return true;
   }
 
-  /** Marks the manual step `stepId` done (with a note) or failed (with a reason); false when it does not wait for that. */
-  finishManual(stepId: string, outcome: ManualStepOutcome): boolean {
-    const prompt = this.prompts.get(stepId);
+  /** Marks the manual step `stepId` done (with a note) or failed (with a reason); false when it does not wait for that (or not on `requestId`, when given). */
+  finishManual(stepId: string, outcome: ManualStepOutcome, requestId?: string): boolean {
+    const prompt = this.waiting(stepId, requestId);
     if (!prompt || prompt.kind !== 'manual') return false;
     this.remove(stepId);
     prompt.settle(outcome);
