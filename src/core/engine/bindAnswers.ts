@@ -1,6 +1,6 @@
+import type { ManualStepOutcome } from '../ports';
 import type { ResumeOptions } from './runOptions';
 import type { ManualAnswer, PendingRequest, RunState, SuppliedAnswer, SuppliedAnswers } from './runEvents';
-import type { ManualStepOutcome } from '../ports';
 
 /** Answers a resume gave, bound to the pending requests they answer, and what matched nothing. */
 export interface BoundAnswers {
