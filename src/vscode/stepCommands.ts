@@ -41,6 +41,7 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
   const stale = async (stepId: string | undefined): Promise<void> => {
     const prompt = stepId ? pending.get(stepId) : undefined;
     if (!prompt) return void vscode.window.showInformationMessage('Task Planner: no step is waiting for approval.');
+    if (prompt.kind === 'manual') return void vscode.window.showInformationMessage(`Task Planner: step ${prompt.stepId} is yours to do; nothing was approved. Mark it Done or Failed.`);
     void vscode.window.showWarningMessage(`Task Planner: this diff is not what step ${prompt.stepId} asks now; nothing was answered. Its current request is shown.`);
     await prompt.show();
   };
