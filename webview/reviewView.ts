@@ -28,6 +28,8 @@ export class ReviewViewElement extends LitElement {
       .regenerate vscode-textarea { width: 100%; }
       .regenerate label { display: block; margin-bottom: 4px; }
       header .tag { font-size: 0.9em; }
+      .model-needed { padding: 6px 10px; margin: 8px 0; border-radius: 3px; border: 1px solid var(--vscode-inputValidation-errorBorder, var(--vscode-errorForeground)); border-left-width: 4px; }
+      .model-needed p { margin: 0 0 6px; }
     `,
   ];
   review: ReviewView | undefined;
@@ -136,6 +138,15 @@ export class ReviewViewElement extends LitElement {
           ${review.regenerateBlockedReason ? html`<span class="muted regenerate-blocked">${review.regenerateBlockedReason}</span>` : nothing}
         </div>
       </section>
+      ${review.modelNeeded
+        ? html`<div class="notice model-needed" role="alert">
+            <p>${review.modelNeeded.message}</p>
+            <div class="row">
+              <vscode-button data-action="make-manual" @click=${() => this.send({ type: 'edit', edit: { type: 'makeManual', stepIds: review.modelNeeded?.stepIds ?? [] } })}>Do them myself</vscode-button>
+              <vscode-button secondary data-action="set-up-model" @click=${() => this.send({ type: 'setUpModel' })}>Set up a model</vscode-button>
+            </div>
+          </div>`
+        : nothing}
       ${review.manualSummary ? html`<p class="manual-summary">${review.manualSummary}</p>` : nothing}
       <div class="actions row">
         <vscode-button data-action="start" aria-label="Start the plan" ?disabled=${review.startBlockedReason !== undefined} title=${review.startBlockedReason ?? 'Run the plan now'} @click=${() => this.send({ type: 'start' })}>Start</vscode-button>

@@ -26,6 +26,7 @@ export const panelEditSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('unskipStep'), stepId: stepIdField }).strict(),
   z.object({ type: z.literal('addStep'), step: newStepSchema, index: z.number().int().min(0).optional() }).strict(),
   z.object({ type: z.literal('removeStep'), stepId: stepIdField }).strict(),
+  z.object({ type: z.literal('makeManual'), stepIds: z.array(stepIdField).min(1).max(10_000) }).strict(),
 ]);
 
 /** A validated plan edit from the webview. */
@@ -42,6 +43,8 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('edit'), edit: panelEditSchema }).strict(),
   /** Webview, when the user asks the planner for a new version with feedback. */
   z.object({ type: z.literal('regenerate'), feedback: z.string().trim().min(1, 'Say what to change.').max(4_000) }).strict(),
+  /** Webview, when the user asks to set up a language model (the review needs one for some steps). */
+  z.object({ type: z.literal('setUpModel') }).strict(),
   /** Webview, when the user starts the reviewed plan. */
   z.object({ type: z.literal('start') }).strict(),
   /** Webview, when the user cancels the review or the running run. */

@@ -91,6 +91,11 @@ export interface ReviewView {
   steps: StepView[];
   /** Errors make the plan unrunnable: Start is disabled with this reason. */
   startBlockedReason?: string;
+  /**
+   * Set when no model is available and steps need one (agents, synthesis gates): the
+   * blocking notice, and the steps "Do them myself" hands to the user. Start stays disabled.
+   */
+  modelNeeded?: { message: string; stepIds: string[] };
   /** Set when some steps are yours to do: how many, how many run by themselves, and how to hand them to agents. */
   manualSummary?: string;
   /** Set after Regenerate: what the new version changed. */

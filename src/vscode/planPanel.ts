@@ -52,6 +52,11 @@ export class PlanPanel implements vscode.Disposable {
       const resync = this.session.outputResync();
       if (resync) this.post(resync);
     },
+    setUpModel: async () => {
+      await vscode.commands.executeCommand('taskPlanner.setUpModel');
+      // the snapshot re-reads whether a model is available now
+      this.postSnapshotNow();
+    },
     edit: ({ edit }) => {
       const result = this.session.applyEdit(edit);
       if (!result.ok) return this.notice('error', result.error);

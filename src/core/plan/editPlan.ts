@@ -15,7 +15,9 @@ export type PlanEdit =
   | { type: 'moveStep'; stepId: string; toIndex: number }
   | { type: 'setDependencies'; stepId: string; dependsOn: string[] }
   | { type: 'skipStep'; stepId: string }
-  | { type: 'unskipStep'; stepId: string };
+  | { type: 'unskipStep'; stepId: string }
+  /** Hands the listed agent and synthesis-gate steps to the user: each becomes a `manual` step with its instructions. */
+  | { type: 'makeManual'; stepIds: string[] };
 
 /** The edited plan (`version + 1`), or why the edit was refused (the plan is unchanged). */
 export type EditPlanResult = { ok: true; plan: Plan } | { ok: false; error: string };
@@ -41,6 +43,7 @@ export function editPlan(plan: Plan, edit: PlanEdit, opts: ValidatePlanOptions =
 
 function applyEdit(steps: readonly Step[], edit: PlanEdit): Change {
   if (edit.type === 'addStep') return addStep(steps, edit.step, edit.index);
+  if (edit.type === 'makeManual') return makeManual(steps, edit.stepIds);
   const index = steps.findIndex((step) => step.id === edit.stepId);
   if (index < 0) return { ok: false, error: `There is no step "${edit.stepId}" in this plan.` };
   const step = steps[index]!;
@@ -73,6 +76,29 @@ function addStep(steps: readonly Step[], raw: NewStep, index: number | undefined
   const late = checked.step.dependsOn.filter((dep) => steps.slice(at).some((step) => step.id === dep));
   if (late.length > 0) return { ok: false, error: `Step "${raw.id}" would come before its dependencies ${late.map((dep) => `"${dep}"`).join(', ')}; add it after them.` };
   return { ok: true, steps: [...steps.slice(0, at), checked.step, ...steps.slice(at)] };
+}
+
+/** Model-run kinds a person can take over; the step keeps its id, dependencies and policy. */
+const handOverKinds: ReadonlySet<Step['kind']> = new Set<Step['kind']>(['agent', 'synthesis_gate']);
+
+function makeManual(steps: readonly Step[], stepIds: readonly string[]): Change {
+  const wanted = new Set(stepIds);
+  const unknown = [...wanted].filter((id) => !steps.some((step) => step.id === id));
+  if (unknown.length > 0) return { ok: false, error: `There is no step ${unknown.map((id) => `"${id}"`).join(', ')} in this plan.` };
+  const refused = steps.filter((step) => wanted.has(step.id) && !handOverKinds.has(step.kind));
+  if (refused.length > 0) return { ok: false, error: `Only steps a model would do can become yours; ${refused.map((step) => `"${step.id}" (${step.kind})`).join(', ')} ${refused.length === 1 ? 'is' : 'are'} not.` };
+  const next: Step[] = [];
+  for (const step of steps) {
+    if (!wanted.has(step.id)) {
+      next.push(step);
+      continue;
+    }
+    const { agent: _agent, ...rest } = step;
+    const checked = checkStep({ ...rest, kind: 'manual', input: step.input?.trim() ? step.input : step.title });
+    if (!checked.ok) return checked;
+    next.push(checked.step);
+  }
+  return { ok: true, steps: next };
 }
 
 function replaceStep(steps: readonly Step[], index: number, candidate: Step): Change {

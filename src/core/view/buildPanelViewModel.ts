@@ -17,7 +17,10 @@ export interface ReviewSource {
   /** The version Regenerate replaced, to show what changed. */
   previousPlan?: Plan;
   regenerating?: boolean;
-  /** Why Regenerate is not offered (no model to take the feedback into account). */
+  /**
+   * Why Regenerate is not offered; set exactly when no language model is available, so it
+   * also decides whether steps that need a model block Start.
+   */
   regenerateBlockedReason?: string;
   /** Tool names the edit form offers. */
   tools?: readonly string[];
@@ -61,14 +64,17 @@ function reviewView(source: ReviewSource): ReviewView {
   }
   const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error');
   const runnable = plan.steps.filter((step) => !step.skipped);
+  const modelNeeded = source.regenerateBlockedReason === undefined ? undefined : modelNeededBy(runnable);
   const startBlockedReason =
     errors.length > 0
       ? `Fix ${errors.length === 1 ? 'the error' : `the ${errors.length} errors`} first: ${errors[0]!.message}`
       : runnable.length === 0
         ? 'Every step is skipped: unskip at least one.'
-        : source.regenerating
-          ? 'The plan is being regenerated.'
-          : undefined;
+        : modelNeeded
+          ? modelNeeded.message
+          : source.regenerating
+            ? 'The plan is being regenerated.'
+            : undefined;
   return {
     planId: plan.id,
     planVersion: plan.version,
@@ -80,12 +86,22 @@ function reviewView(source: ReviewSource): ReviewView {
     planProblems,
     steps: plan.steps.map((step, index) => stepView(step, index, problems.get(step.id) ?? [])),
     ...(startBlockedReason === undefined ? {} : { startBlockedReason }),
+    ...(modelNeeded ? { modelNeeded } : {}),
     ...manualSummaryOf(runnable),
     ...(source.previousPlan ? { changes: diffPlans(source.previousPlan, plan) } : {}),
     regenerating: source.regenerating === true,
     ...(source.regenerateBlockedReason === undefined ? {} : { regenerateBlockedReason: source.regenerateBlockedReason }),
     tools: [...(source.tools ?? [])],
   };
+}
+
+/** The steps no one can run without a model, and the notice that says so; `undefined` when there are none. */
+function modelNeededBy(steps: readonly Step[]): { message: string; stepIds: string[] } | undefined {
+  const needing = steps.filter((step) => step.kind === 'agent' || step.kind === 'synthesis_gate');
+  if (needing.length === 0) return undefined;
+  const ids = needing.map((step) => step.id);
+  const which = needing.length === 1 ? `Step ${ids[0]} needs` : `${needing.length} steps (${ids.join(', ')}) need`;
+  return { message: `${which} a language model and none is set up. Do them yourself, or set up a model.`, stepIds: ids };
 }
 
 /** "3 steps are yours to do; 2 run by themselves. Set up a model to let agents do them." (skipped steps left out). */

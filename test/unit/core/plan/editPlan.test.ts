@@ -160,4 +160,27 @@ describe('editPlan', () => {
       }
     }), { numRuns: 300 });
   });
+  describe('makeManual ("Do them myself")', () => {
+    it('hands agent and gate steps to the user, keeping ids, dependencies and policy, as the next version', () => {
+      const plan = makePlan([
+        makeStep('a', { input: 'Draft the summary' }),
+        makeStep('g', { kind: 'synthesis_gate', input: '', dependsOn: ['a'], onFailure: 'skip' }),
+        makeStep('t', { kind: 'tool', tool: 'read_file', args: { path: 'x' }, agent: undefined, input: undefined }),
+      ]);
+      const next = planOf(editPlan(plan, { type: 'makeManual', stepIds: ['a', 'g'] }));
+      assert.equal(next.version, plan.version + 1);
+      const [a, g, t] = next.steps;
+      assert.deepEqual([a?.kind, a?.input, a?.agent], ['manual', 'Draft the summary', undefined]);
+      // a gate without its own input becomes instructions from its title
+      assert.deepEqual([g?.kind, g?.input, g?.dependsOn, g?.onFailure], ['manual', 'Step g', ['a'], 'skip']);
+      assert.deepEqual(t, plan.steps[2]);
+      assert.deepEqual(validatePlan(next).filter((diagnostic) => diagnostic.severity === 'error'), []);
+    });
+
+    it('refuses steps that are not a model\'s to hand over, and unknown ids, changing nothing', () => {
+      const plan = makePlan([makeStep('a'), makeStep('q', { kind: 'clarification', input: 'Which?' })]);
+      assert.match(refusal(editPlan(plan, { type: 'makeManual', stepIds: ['a', 'q'] })), /"q" \(clarification\) is not/);
+      assert.match(refusal(editPlan(plan, { type: 'makeManual', stepIds: ['ghost'] })), /no step "ghost"/);
+    });
+  });
 });

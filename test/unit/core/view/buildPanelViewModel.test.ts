@@ -151,3 +151,35 @@ describe('diffPlans', () => {
     assert.equal(diffPlans(plan, { ...plan, objective: 'other', version: 2 }).objectiveChanged, true);
   });
 });
+
+describe('buildPanelViewModel: steps that need a model when none is set up', () => {
+  const mixed = makePlan([
+    makeStep('A1', { input: 'Summarise the notes' }),
+    makeStep('R1', { kind: 'tool', tool: 'read_file', args: { path: 'README.md' }, agent: undefined, input: undefined }),
+    makeStep('G1', { kind: 'synthesis_gate', dependsOn: ['A1'] }),
+    makeStep('A2', { skipped: true }),
+  ]);
+  const source = (regenerateBlockedReason?: string) => ({
+    plan: mixed,
+    critique: critiquePlan(mixed),
+    diagnostics: validatePlan(mixed, { tools: ['read_file'] }),
+    tools: ['read_file'],
+    ...(regenerateBlockedReason === undefined ? {} : { regenerateBlockedReason }),
+  });
+
+  it('blocks Start with one notice naming the steps (skipped ones left out) and what to do', () => {
+    const body = buildPanelViewModel(source('Regenerate needs a language model.'));
+    assert.equal(body.mode, 'review');
+    if (body.mode !== 'review') return;
+    assert.deepEqual(body.review.modelNeeded?.stepIds, ['A1', 'G1']);
+    assert.match(body.review.modelNeeded?.message ?? '', /2 steps \(A1, G1\) need a language model and none is set up\. Do them yourself, or set up a model\./);
+    assert.equal(body.review.startBlockedReason, body.review.modelNeeded?.message);
+  });
+
+  it('says nothing and lets Start run when a model is available', () => {
+    const body = buildPanelViewModel(source());
+    if (body.mode !== 'review') assert.fail('expected a review');
+    assert.equal(body.review.modelNeeded, undefined);
+    assert.equal(body.review.startBlockedReason, undefined);
+  });
+});
