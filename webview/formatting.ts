@@ -1,5 +1,6 @@
 import type { StepStatusView } from '../src/shared/panelViewModel';
 import { stepStatusLabels } from '../src/shared/stepStatusLabels';
+
 /** A duration for people: "850 ms", "12.3 s", "4 min 05 s". */
 export function formatDuration(ms: number): string {
   if (ms < 1_000) return `${Math.round(ms)} ms`;
