@@ -88,7 +88,12 @@ export async function changeFile(
   return { path, operation, changed: true, bytes: new TextEncoder().encode(proposed).length };
 }
 
-/** The file's text, or `undefined` when it does not exist; refuses directories. */
+/**
+ * The file's text, or `undefined` when it does not exist; refuses directories. A file that
+ * is there but reads as missing (a link swapped between the calls) is refused: taken for
+ * absent, it would be written as a new file and checkpointed as one, and Undo would delete
+ * it instead of restoring it.
+ */
 export async function readCurrent(ctx: ToolContext, path: string, signal: AbortSignal): Promise<string | undefined> {
   const stat = await ctx.workspace.stat(path, signal);
   if (stat === undefined) return undefined;
@@ -96,8 +101,9 @@ export async function readCurrent(ctx: ToolContext, path: string, signal: AbortS
   try {
     return await ctx.workspace.readText(path, signal);
   } catch (error) {
-    if (isWorkspaceError(error, 'not_found')) return undefined;
-    throw error;
+    if (!isWorkspaceError(error, 'not_found')) throw error;
+    if ((await ctx.workspace.stat(path, signal)) === undefined) return undefined;
+    throw new Error(`${path} exists but could not be read; nothing was written. Check that it is a readable file (not a link that changes), then run the step again.`, { cause: error });
   }
 }
 

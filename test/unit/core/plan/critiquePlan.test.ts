@@ -66,6 +66,13 @@ describe('critiquePlan', () => {
     assert.deepEqual(checks([makeStep('a1', { input: 'x' }), makeStep('b', { dependsOn: ['a1'], input: 'see a10' })]).map(([check]) => check), ['disconnected_flow']);
   });
 
+  it('does not count a reference to S10 as one to S1', () => {
+    for (const input of ['{{results.S10}}', 'use $S10']) {
+      const critique = critiquePlan(makePlan([makeStep('S1'), makeStep('S10'), makeStep('b', { dependsOn: ['S1', 'S10'], input })]));
+      assert.deepEqual(critique.issues.map((issue) => [issue.check, issue.severity, issue.message]), [['disconnected_flow', 'info', 'Step "b" does not refer to the results of S1.']], input);
+    }
+  });
+
   it('looks for references in args too', () => {
     assert.deepEqual(checks([makeStep('a'), makeStep('b', { kind: 'tool', tool: 'read_file', args: { path: '$a' }, dependsOn: ['a'], input: undefined })]), []);
   });
@@ -112,6 +119,16 @@ describe('critiquePlan', () => {
     const critique = critiquePlan(makePlan([makeStep('a', { dependsOn: ['g1'], input: 'g1' }), makeStep('b', { dependsOn: ['g2'], input: 'g2' }), makeStep('d', { dependsOn: ['a', 'b'], input: 'only a' })]));
     assert.deepEqual(critique.recommendations, ['Fix every error before starting: the run refuses a plan that has one.']);
     assert.ok(critique.issues.some((issue) => issue.severity === 'info'));
+  });
+
+  it('recommends nothing for info findings, and says a plan cannot run only when something is critical', () => {
+    const orphan = critiquePlan(makePlan([makeStep('a'), makeStep('lonely'), makeStep('b', { dependsOn: ['a'], input: 'a' })]));
+    assert.deepEqual(orphan.issues.map((issue) => issue.severity), ['info']);
+    assert.deepEqual(orphan.recommendations, []);
+    const warned = critiquePlan(makePlan([makeStep('a'), makeStep('b', { dependsOn: ['a'], input: 'unrelated' })]));
+    assert.equal(warned.summary, 'Score 9/10: 0 critical, 1 warning, 0 info.');
+    const blocked = critiquePlan(makePlan([makeStep('a', { dependsOn: ['ghost'], input: 'ghost' }), makeStep('b', { dependsOn: ['a'], input: 'x' })]));
+    assert.equal(blocked.summary, 'Score 6/10: 1 critical, 1 warning, 0 info. The plan cannot run as it is.');
   });
 
   describe('mergeCritique', () => {

@@ -4,9 +4,12 @@ import { createMemoryCheckpointStore } from '../../../../src/core/tools/checkpoi
 import { isDeferredError } from '../../../../src/core/tools/deferral';
 import { deleteFileTool } from '../../../../src/core/tools/deleteFileTool';
 import { sha256 } from '../../../../src/core/tools/fileChange';
+import { editFileTool } from '../../../../src/core/tools/editFileTool';
 import { writeFileTool } from '../../../../src/core/tools/writeFileTool';
 import { PathRefusedError } from '../../../../src/core/workspace/resolveInRoot';
+import { WorkspaceError } from '../../../../src/core/workspace/workspaceError';
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
+import type { MemoryWorkspace } from '../../../fakes/memoryWorkspace';
 import { ScriptedInteraction } from '../../../fakes/scriptedInteraction';
 import { makeToolContext, neverAborted } from '../../../fakes/toolContext';
 
@@ -107,5 +110,56 @@ describe('changeFile (write, edit and delete)', () => {
     await assert.rejects(deleteFileTool.run(ctx, { path: 'missing.txt' }, neverAborted), /Nothing to delete: missing.txt does not exist/);
     await assert.rejects(deleteFileTool.run(ctx, { path: 'dir' }, neverAborted), /dir is a directory, not a file/);
     assert.deepEqual(await deleteFileTool.run(ctx, { path: 'dir/a.txt' }, neverAborted), { path: 'dir/a.txt', operation: 'deleted', changed: true, bytes: 0 });
+  });
+
+  it('reports a new file as created and an existing one as overwritten or edited', async () => {
+    const workspace = createMemoryWorkspace({ 'old.txt': 'one' });
+    const ctx = makeToolContext({ workspace });
+    assert.deepEqual(await writeFileTool.run(ctx, { path: 'new.txt', content: 'héllo' }, neverAborted), { path: 'new.txt', operation: 'created', changed: true, bytes: 6 });
+    assert.deepEqual(await writeFileTool.run(ctx, { path: 'old.txt', content: 'two' }, neverAborted), { path: 'old.txt', operation: 'overwritten', changed: true, bytes: 3 });
+    assert.equal((await editFileTool.run(ctx, { path: 'old.txt', edits: [{ search: 'two', replace: 'three' }] }, neverAborted)).operation, 'edited');
+  });
+
+  it('never takes an existing file it could not read for an absent one: nothing is written and Undo keeps what it needs', async () => {
+    // The file is there (stat finds it) but reading it reports it missing, as a link swapped
+    // between the two calls does: writing as if creating would record "did not exist", and
+    // Undo would then delete the file instead of restoring it.
+    const workspace = createMemoryWorkspace({ 'a.txt': 'precious' });
+    const flaky: MemoryWorkspace = { ...workspace, readText: async (path) => { throw new WorkspaceError('not_found', path, `File not found: ${path}`); } };
+    const checkpoints = createMemoryCheckpointStore();
+    await assert.rejects(
+      writeFileTool.run(makeToolContext({ workspace: flaky, checkpoints }), { path: 'a.txt', content: 'replaced' }, neverAborted),
+      /a\.txt exists but could not be read; nothing was written/,
+    );
+    assert.equal(workspace.snapshot()['a.txt'], 'precious');
+    assert.deepEqual(await checkpoints.list('run-1'), []);
+  });
+
+  it('creates a file that disappeared between looking at it and reading it', async () => {
+    const workspace = createMemoryWorkspace({ 'a.txt': 'about to go' });
+    const vanishing: MemoryWorkspace = {
+      ...workspace,
+      readText: async (path, signal) => {
+        await workspace.delete(path, signal);
+        return workspace.readText(path, signal);
+      },
+    };
+    const checkpoints = createMemoryCheckpointStore();
+    const result = await writeFileTool.run(makeToolContext({ workspace: vanishing, checkpoints }), { path: 'a.txt', content: 'new' }, neverAborted);
+    assert.equal(result.operation, 'created');
+    assert.equal(workspace.snapshot()['a.txt'], 'new');
+    assert.deepEqual((await checkpoints.list('run-1')).map((checkpoint) => checkpoint.before), [{ exists: false }]);
+  });
+
+  it('passes on any other read failure and leaves the file as it was', async () => {
+    const workspace = createMemoryWorkspace({ 'a.txt': 'locked' });
+    const denied = Object.assign(new Error('EACCES: permission denied, open a.txt'), { code: 'EACCES' });
+    const unreadable: MemoryWorkspace = { ...workspace, readText: async () => { throw denied; } };
+    const checkpoints = createMemoryCheckpointStore();
+    const interaction = new ScriptedInteraction();
+    await assert.rejects(writeFileTool.run(makeToolContext({ workspace: unreadable, checkpoints, interaction }), { path: 'a.txt', content: 'x' }, neverAborted), /permission denied/);
+    assert.equal(workspace.snapshot()['a.txt'], 'locked');
+    assert.equal(interaction.requests.length, 0);
+    assert.deepEqual(await checkpoints.list('run-1'), []);
   });
 });

@@ -1,0 +1,64 @@
+// Module groups mutated by StrykerJS (stryker.config.mjs, scripts/mutation.mjs).
+
+/**
+ * Module groups. `threshold` is the lowest mutation score (percent) accepted for every file
+ * the group mutates; `ci` groups also run in `npm test` (the safety-critical ones).
+ * `spec` lists the tests that cover the group: only those run, and per-test coverage
+ * runs only the tests that reach a mutant.
+ */
+export const mutationGroups = [
+  {
+    name: 'workspace-policy',
+    ci: true,
+    threshold: 90,
+    mutate: ['src/core/workspace/resolveInRoot.ts'],
+    spec: ['test/unit/core/workspace/**/*.test.ts', 'test/unit/conformance/**/*.test.ts', 'test/unit/node/nodeWorkspace.test.ts'],
+  },
+  {
+    name: 'file-changes',
+    ci: true,
+    threshold: 90,
+    mutate: ['src/core/tools/fileChange.ts', 'src/core/tools/approvals.ts'],
+    spec: ['test/unit/core/tools/**/*.test.ts'],
+  },
+  {
+    name: 'step-interaction',
+    ci: true,
+    threshold: 90,
+    mutate: ['src/core/engine/stepInteraction.ts'],
+    spec: ['test/unit/core/engine/**/*.test.ts'],
+  },
+  {
+    name: 'command-environment',
+    ci: true,
+    threshold: 90,
+    mutate: ['src/node/commandEnvironment.ts'],
+    spec: ['test/unit/node/commandEnvironment.test.ts', 'test/unit/node/nodeCommandRunner.test.ts'],
+  },
+  {
+    name: 'predicate-sandbox',
+    ci: true,
+    threshold: 90,
+    mutate: ['src/core/predicate/evaluatePredicate.ts'],
+    spec: ['test/unit/core/predicate/**/*.test.ts'],
+  },
+  {
+    name: 'engine',
+    ci: false,
+    threshold: 80,
+    mutate: ['src/core/engine/failurePolicy.ts', 'src/core/engine/scheduler.ts'],
+    spec: ['test/unit/core/engine/**/*.test.ts'],
+  },
+  {
+    name: 'plan',
+    ci: false,
+    threshold: 80,
+    mutate: ['src/core/plan/critiquePlan.ts', 'src/core/plan/parsePlan.ts', 'src/core/plan/normalizeStep.ts'],
+    spec: ['test/unit/core/plan/**/*.test.ts', 'test/unit/core/planner/**/*.test.ts'],
+  },
+];
+
+/** Where a group's reports go; scripts/mutation.mjs reads the JSON one. */
+export function reportDirectory(groupName) {
+  return `test-results/mutation/${groupName}`;
+}
