@@ -4,7 +4,8 @@
 // survived in a file under its group's threshold; exits non-zero when any file is under it.
 // Incremental: only mutants whose code or covering tests changed since the committed result
 // (test/mutation/incremental/) are tested again. HTML reports: test-results/mutation/<group>/.
-// Usage: node scripts/mutation.mjs [--ci] [group ...]   (--ci: the safety-critical groups only)
+// Usage: node scripts/mutation.mjs [--ci] [--force] [group ...]
+//   --ci: the safety-critical groups only; --force: test every mutant again, ignoring earlier results.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, dirname } from 'node:path';
@@ -14,6 +15,7 @@ import { mutationGroups, reportDirectory } from '../test/mutation/mutationGroups
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const named = args.filter((arg) => !arg.startsWith('--'));
+const strykerArgs = args.includes('--force') ? ['--force'] : [];
 const unknown = named.filter((name) => !mutationGroups.some((group) => group.name === name));
 if (unknown.length > 0) {
   console.error(`No mutation group ${unknown.join(', ')}; groups: ${mutationGroups.map((group) => group.name).join(', ')}`);
@@ -44,7 +46,7 @@ for (const group of groups) {
   console.log(`\n--- mutation group ${group.name} (every file >= ${group.threshold} %) ---`);
   const reportFile = join(root, reportDirectory(group.name), 'mutation.json');
   rmSync(reportFile, { force: true });
-  const outcome = spawnSync(join(root, 'node_modules', '.bin', 'stryker'), ['run', 'stryker.config.mjs'], {
+  const outcome = spawnSync(join(root, 'node_modules', '.bin', 'stryker'), ['run', 'stryker.config.mjs', ...strykerArgs], {
     cwd: root,
     stdio: 'inherit',
     env: {
