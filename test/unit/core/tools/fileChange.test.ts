@@ -7,7 +7,7 @@ import { sha256 } from '../../../../src/core/tools/fileChange';
 import { editFileTool } from '../../../../src/core/tools/editFileTool';
 import { writeFileTool } from '../../../../src/core/tools/writeFileTool';
 import { PathRefusedError } from '../../../../src/core/workspace/resolveInRoot';
-import { WorkspaceError } from '../../../../src/core/workspace/workspaceError';
+import { isWorkspaceError, WorkspaceError } from '../../../../src/core/workspace/workspaceError';
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
 import type { MemoryWorkspace } from '../../../fakes/memoryWorkspace';
 import { ScriptedInteraction } from '../../../fakes/scriptedInteraction';
@@ -129,7 +129,7 @@ describe('changeFile (write, edit and delete)', () => {
     const checkpoints = createMemoryCheckpointStore();
     await assert.rejects(
       writeFileTool.run(makeToolContext({ workspace: flaky, checkpoints }), { path: 'a.txt', content: 'replaced' }, neverAborted),
-      /a\.txt exists but could not be read; nothing was written/,
+      (error: unknown) => error instanceof Error && /a\.txt exists but could not be read; nothing was written/.test(error.message) && isWorkspaceError(error.cause, 'not_found'),
     );
     assert.equal(workspace.snapshot()['a.txt'], 'precious');
     assert.deepEqual(await checkpoints.list('run-1'), []);
@@ -161,5 +161,59 @@ describe('changeFile (write, edit and delete)', () => {
     assert.equal(workspace.snapshot()['a.txt'], 'locked');
     assert.equal(interaction.requests.length, 0);
     assert.deepEqual(await checkpoints.list('run-1'), []);
+  });
+
+  it('names what the user turned down: creating, overwriting, editing or deleting the file', async () => {
+    const workspace = createMemoryWorkspace({ 'a.txt': 'one' });
+    const ctx = makeToolContext({ workspace, interaction: new ScriptedInteraction({ approvals: Array.from({ length: 4 }, () => ({ approved: false })) }) });
+    const rejections = [
+      writeFileTool.run(ctx, { path: 'new.txt', content: 'x' }, neverAborted),
+      writeFileTool.run(ctx, { path: 'a.txt', content: 'two' }, neverAborted),
+      editFileTool.run(ctx, { path: 'a.txt', edits: [{ search: 'one', replace: 'two' }] }, neverAborted),
+      deleteFileTool.run(ctx, { path: 'a.txt' }, neverAborted),
+    ];
+    const messages = await Promise.all(rejections.map((attempt) => attempt.then(() => 'approved', (error: unknown) => String(error))));
+    assert.deepEqual(messages, [
+      'ApprovalRejectedError: The user rejected creating new.txt. Nothing was changed.',
+      'ApprovalRejectedError: The user rejected overwriting a.txt. Nothing was changed.',
+      'ApprovalRejectedError: The user rejected editing a.txt. Nothing was changed.',
+      'ApprovalRejectedError: The user rejected deleting a.txt. Nothing was changed.',
+    ]);
+    assert.deepEqual(workspace.snapshot(), { 'a.txt': 'one' });
+  });
+
+  it('shows a new file as coming from /dev/null and a deleted one as going to it', async () => {
+    const workspace = createMemoryWorkspace({ 'old.txt': 'bye\n' });
+    const interaction = ScriptedInteraction.approvingAll();
+    const ctx = makeToolContext({ workspace, interaction });
+    await writeFileTool.run(ctx, { path: 'new.txt', content: 'hi\n' }, neverAborted);
+    await deleteFileTool.run(ctx, { path: 'old.txt' }, neverAborted);
+    const [created, deleted] = interaction.approvals().map((request) => (request.kind === 'file' ? request.proposal.diff : ''));
+    assert.match(created ?? '', /^--- \/dev\/null\n\+\+\+ b\/new\.txt\n@@ -0,0 \+1,1 @@\n\+hi\n$/m);
+    assert.match(deleted ?? '', /^--- a\/old\.txt\n\+\+\+ \/dev\/null\n@@ -1,1 \+0,0 @@\n-bye\n$/m);
+  });
+
+  it('reports an unchanged write as not changed, and writes right up to the size limit', async () => {
+    const workspace = createMemoryWorkspace({ 'a.txt': 'same' });
+    const ctx = makeToolContext({ workspace });
+    assert.deepEqual(await writeFileTool.run(ctx, { path: 'a.txt', content: 'same' }, neverAborted), { path: 'a.txt', operation: 'unchanged', changed: false, bytes: 0 });
+    const limit = 5 * 1024 * 1024;
+    assert.equal((await writeFileTool.run(ctx, { path: 'big.txt', content: 'x'.repeat(limit) }, neverAborted)).bytes, limit);
+    await assert.rejects(writeFileTool.run(ctx, { path: 'big.txt', content: 'y'.repeat(limit + 1) }, neverAborted), (error: unknown) => error instanceof WorkspaceError && error.code === 'too_large');
+  });
+
+  it('refuses the workspace root and directories as files to write', async () => {
+    const workspace = createMemoryWorkspace({ 'dir/a.txt': 'a' });
+    const ctx = makeToolContext({ workspace });
+    await assert.rejects(writeFileTool.run(ctx, { path: '.', content: 'x' }, neverAborted), (error: unknown) => error instanceof PathRefusedError && error.reason === 'it names the workspace root, not a file');
+    await assert.rejects(writeFileTool.run(ctx, { path: 'dir', content: 'x' }, neverAborted), (error: unknown) => error instanceof WorkspaceError && error.code === 'is_directory' && error.message === 'dir is a directory, not a file');
+    assert.deepEqual(workspace.snapshot(), { 'dir/a.txt': 'a' });
+  });
+
+  it('accepts an absolute path inside the workspace folder, and works without a checkpoint store', async () => {
+    const workspace = createMemoryWorkspace();
+    const ctx = makeToolContext({ workspace, checkpoints: undefined });
+    assert.equal((await writeFileTool.run(ctx, { path: `${workspace.rootLabel}/src/a.txt`, content: 'x' }, neverAborted)).path, 'src/a.txt');
+    assert.deepEqual(workspace.snapshot(), { 'src/a.txt': 'x' });
   });
 });
