@@ -50,11 +50,18 @@ export const mutationGroups = [
     spec: ['test/unit/core/engine/**/*.test.ts'],
   },
   {
-    name: 'plan',
+    name: 'plan-parsing',
     ci: false,
     threshold: 80,
-    mutate: ['src/core/plan/critiquePlan.ts', 'src/core/plan/parsePlan.ts', 'src/core/plan/normalizeStep.ts'],
-    spec: ['test/unit/core/plan/**/*.test.ts', 'test/unit/core/planner/**/*.test.ts'],
+    mutate: ['src/core/plan/parsePlan.ts', 'src/core/plan/normalizeStep.ts'],
+    spec: ['test/unit/core/plan/parsePlan.test.ts', 'test/unit/core/plan/normalizeStep.test.ts'],
+  },
+  {
+    name: 'plan-critique',
+    ci: false,
+    threshold: 80,
+    mutate: ['src/core/plan/critiquePlan.ts'],
+    spec: ['test/unit/core/plan/critiquePlan.test.ts', 'test/unit/core/planner/reviewPlanWithModel.test.ts'],
   },
 ];
 

@@ -114,7 +114,7 @@ async function evaluateUncapped(expr: string, bindings: PredicateBindings, opts:
     if (value === false) {
       return { kind: 'fail', diagnosis: `Verification \`${expr}\` was false for result ${preview(bindings.result)}` };
     }
-    if (typeof value === 'string') return { kind: 'fail', diagnosis: value };
+    if (type === 'string' && typeof value === 'string') return { kind: 'fail', diagnosis: value };
     return {
       kind: 'fail',
       diagnosis: `Verification \`${expr}\` returned an unexpected value ${preview(value)} (expected true, false or a diagnosis string) for result ${preview(bindings.result)}`,
