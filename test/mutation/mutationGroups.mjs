@@ -26,7 +26,7 @@ export const mutationGroups = [
     ci: true,
     threshold: 90,
     mutate: ['src/core/engine/stepInteraction.ts'],
-    spec: ['test/unit/core/engine/**/*.test.ts'],
+    spec: ['test/unit/core/engine/stepInteraction.test.ts', 'test/unit/core/engine/runPlan.test.ts', 'test/unit/core/engine/resumeRun.test.ts'],
   },
   {
     name: 'command-environment',
