@@ -23,6 +23,7 @@ export default {
   testRunner: 'mocha',
   mochaOptions: { spec: group.spec, require: ['tsx/cjs'] },
   coverageAnalysis: 'perTest',
+  ignoreStatic: group.ignoreStatic ?? false,
   mutate: group.mutate,
   // The sandbox gets only what the tests load (not the VS Code host under test/host).
   ignorePatterns: ['/*', '!/src', '!/test', '/test/host', '/test/e2e', '/test/integration', '!/package.json', '!/tsconfig*.json'],
