@@ -35,7 +35,7 @@ export const mutationGroups = [
     ci: true,
     threshold: 90,
     mutate: ['src/node/commandEnvironment.ts'],
-    spec: ['test/unit/node/commandEnvironment.test.ts', 'test/unit/node/nodeCommandRunner.test.ts'],
+    spec: ['test/unit/node/commandEnvironment.test.ts'],
   },
   {
     name: 'predicate-sandbox',
