@@ -57,6 +57,14 @@ describe('evaluatePredicate', () => {
     assert.equal(await messageOf('(() => { throw "just text"; })()'), 'Verification `(() => { throw "just text"; })()` threw "just text"');
     assert.equal(await messageOf('(() => { throw undefined; })()'), 'Verification `(() => { throw undefined; })()` threw undefined');
     assert.match(await messageOf('1 +'), /^Verification `1 \+` threw SyntaxError: \S/);
+    // QuickJS reports running out of memory as a thrown null.
+    assert.match(await messageOf('(() => { throw null; })()'), /^Verification `\(\(\) => \{ throw null; \}\)\(\)` ran out of memory/);
+  });
+
+  it('never passes a predicate that returns a promise', async () => {
+    const outcome = await evaluatePredicate('Promise.resolve(true)', {});
+    assert.equal(outcome.kind, 'error');
+    assert.match(outcome.kind === 'error' ? outcome.message : '', /^Verification `Promise\.resolve\(true\)` could not be evaluated: /);
   });
 
   it('names unbounded recursion, and lets bounded recursion finish', async () => {
