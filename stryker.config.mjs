@@ -28,7 +28,7 @@ export default {
   // The sandbox gets only what the tests load (not the VS Code host under test/host).
   ignorePatterns: ['/*', '!/src', '!/test', '/test/host', '/test/e2e', '/test/integration', '!/package.json', '!/tsconfig*.json'],
   incremental: true,
-  incrementalFile: `test/mutation/incremental/${group.name}.json`,
+  incrementalFile: process.env.MUTATION_INCREMENTAL_FILE ?? `test/mutation/incremental/${group.name}.json`,
   reporters: ['html', 'json', 'clear-text'],
   htmlReporter: { fileName: `${reportDirectory(group.name)}/index.html` },
   jsonReporter: { fileName: `${reportDirectory(group.name)}/mutation.json` },

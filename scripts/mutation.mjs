@@ -4,10 +4,12 @@
 // survived in a file under its group's threshold; exits non-zero when any file is under it.
 // Incremental: only mutants whose code or covering tests changed since the committed result
 // (test/mutation/incremental/) are tested again. HTML reports: test-results/mutation/<group>/.
-// Usage: node scripts/mutation.mjs [--ci] [--force] [group ...]
-//   --ci: the safety-critical groups only; --force: test every mutant again, ignoring earlier results.
+// Usage: node scripts/mutation.mjs [--ci] [--force] [--keep-baseline] [group ...]
+//   --ci: the safety-critical groups only; --force: test every mutant again, ignoring earlier results;
+//   --keep-baseline: start from the committed results but write the new ones under test-results/
+//   (npm test uses it, so a test run leaves the working tree as it was).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mutationGroups, reportDirectory } from '../test/mutation/mutationGroups.mjs';
@@ -40,18 +42,30 @@ function scoreFile(file) {
   };
 }
 
+/** A copy of the group's committed results under test-results/, for Stryker to read and overwrite. */
+function scratchBaseline(groupName) {
+  const committed = join(root, 'test/mutation/incremental', `${groupName}.json`);
+  const scratch = join(root, reportDirectory(groupName), 'incremental.json');
+  mkdirSync(dirname(scratch), { recursive: true });
+  if (existsSync(committed)) copyFileSync(committed, scratch);
+  else rmSync(scratch, { force: true });
+  return scratch;
+}
+
 const started = Date.now();
 let failed = 0;
 for (const group of groups) {
   console.log(`\n--- mutation group ${group.name} (every file >= ${group.threshold} %) ---`);
   const reportFile = join(root, reportDirectory(group.name), 'mutation.json');
   rmSync(reportFile, { force: true });
+  const incremental = args.includes('--keep-baseline') ? { MUTATION_INCREMENTAL_FILE: scratchBaseline(group.name) } : {};
   const outcome = spawnSync(join(root, 'node_modules', '.bin', 'stryker'), ['run', 'stryker.config.mjs', ...strykerArgs], {
     cwd: root,
     stdio: 'inherit',
     env: {
       ...process.env,
       MUTATION_GROUP: group.name,
+      ...incremental,
       NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${join(root, 'test/mutation/mochaCjsPaths.cjs')}`.trim(),
     },
   });
