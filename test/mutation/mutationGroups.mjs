@@ -13,8 +13,8 @@ export const mutationGroups = [
     name: 'workspace-policy',
     ci: true,
     threshold: 90,
-    mutate: ['src/core/workspace/resolveInRoot.ts'],
-    spec: ['test/unit/core/workspace/**/*.test.ts', 'test/unit/conformance/**/*.test.ts', 'test/unit/node/nodeWorkspace.test.ts'],
+    mutate: ['src/core/workspace/resolveInRoot.ts', 'src/core/workspace/protectedPlaces.ts'],
+    spec: ['test/unit/core/workspace/**/*.test.ts', 'test/unit/conformance/**/*.test.ts', 'test/unit/node/nodeWorkspace.test.ts', 'test/unit/core/tools/fileChange.test.ts'],
   },
   {
     name: 'file-changes',
