@@ -128,7 +128,7 @@ describe('critiquePlan', () => {
     const warned = critiquePlan(makePlan([makeStep('a'), makeStep('b', { dependsOn: ['a'], input: 'unrelated' })]));
     assert.equal(warned.summary, 'Score 9/10: 0 critical, 1 warning, 0 info.');
     const blocked = critiquePlan(makePlan([makeStep('a', { dependsOn: ['ghost'], input: 'ghost' }), makeStep('b', { dependsOn: ['a'], input: 'x' })]));
-    assert.equal(blocked.summary, 'Score 6/10: 1 critical, 1 warning, 0 info. The plan cannot run as it is.');
+    assert.equal(blocked.summary, 'Score 3/10: 1 critical, 1 warning, 0 info. The plan cannot start until its errors are fixed.');
   });
 
   describe('mergeCritique', () => {
