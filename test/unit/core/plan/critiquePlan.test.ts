@@ -121,6 +121,22 @@ describe('critiquePlan', () => {
     assert.ok(critique.issues.some((issue) => issue.severity === 'info'));
   });
 
+  it('tells the user what each finding means and what to do about it', () => {
+    const shown = (steps: Step[]): string[][] => critiquePlan(makePlan(steps)).issues.map((issue) => [issue.check, issue.message, issue.recommendation ?? '']);
+    assert.deepEqual(shown([makeStep('a'), makeStep('b'), makeStep('c'), makeStep('lonely'), makeStep('d', { dependsOn: ['a', 'b', 'c'], input: 'x' })]), [
+      ['missing_gate', 'Level 0 has 4 parallel steps and no synthesis gate after it to combine their results.', 'Add a synthesis_gate step after wide parallel levels to condense their results.'],
+      ['orphan_step', 'Nothing uses the result of step "lonely" and it is not part of the final level.', 'Make a later step depend on it, or remove it.'],
+      ['disconnected_flow', 'Step "d" depends on a, b, c but its input refers to none of their results.', 'Refer to dependency results in the step input ({{results.<id>}}), or drop dependencies the step does not need.'],
+    ]);
+    assert.deepEqual(shown([makeStep('a', { input: 'Fetch the release notes' }), makeStep('w', { kind: 'tool', tool: 'write_file', args: {}, requiresApproval: false, onFailure: 'skip', dependsOn: ['a'] })]), [
+      ['optimism_bias', 'Step "a" depends on something that can fail transiently (network, search, API, external command) but stops the run on its first failure.', 'Give steps that touch the network or external commands onFailure "retry" (with maxAttempts > 1) or "replan", or make them non-critical.'],
+      ['destructive_without_approval', 'Step "w" uses write_file with approval turned off.', 'Keep approval on for steps that overwrite or delete files or run commands.'],
+    ]);
+    assert.deepEqual(shown([makeStep('a'), makeStep('b'), makeStep('c'), makeStep('d', { kind: 'synthesis_gate', dependsOn: ['a', 'b', 'c'] }), makeStep('e', { dependsOn: ['a', 'b', 'c', 'd'], input: 'use {{results.d}}' })]).map(([check, message]) => [check, message]), [
+      ['disconnected_flow', 'Step "e" does not refer to the results of a, b, c.'],
+    ]);
+  });
+
   it('recommends nothing for info findings, and says a plan cannot run only when something is critical', () => {
     const orphan = critiquePlan(makePlan([makeStep('a'), makeStep('lonely'), makeStep('b', { dependsOn: ['a'], input: 'a' })]));
     assert.deepEqual(orphan.issues.map((issue) => issue.severity), ['info']);
