@@ -8,7 +8,7 @@ const command: ApprovalRequest = { kind: 'command', stepId: 'S1', title: 'Build'
 const file = (operation: 'write' | 'edit' | 'delete'): ApprovalRequest => ({
   kind: 'file', stepId: 'S1', title: 'Change', operation, proposal: { path: 'src/a.ts', currentText: 'a', proposedText: 'b', diff: '' },
 });
-const none: SuppliedAnswers = { approvals: {}, answers: {}, reviews: {} };
+const none: SuppliedAnswers = {};
 
 /** A step interaction for S1 over `base`, with the events it journals. */
 function interactionFor(base: ScriptedInteraction, supplied: SuppliedAnswers = none, signal = new AbortController().signal) {
@@ -35,28 +35,29 @@ describe('createStepInteraction', () => {
     assert.equal(interaction.deferredKind, undefined);
   });
 
-  it('answers the first request of each kind from the answers given to resume, then asks the user', async () => {
-    const base = new ScriptedInteraction({ approvals: [{ approved: true }], clarifications: ['from the user'], reviews: [{ approved: false }] });
-    const supplied: SuppliedAnswers = { approvals: { S1: false }, answers: { S1: 'given' }, reviews: { S1: { approved: true, notes: 'given' } } };
+  it('answers a request from the answer bound to it at resume, and asks the user about anything else', async () => {
+    // What the user saw the first time: the journaled request, with its id and fingerprint.
+    const first = interactionFor(new ScriptedInteraction({ approvals: ['defer'] }));
+    await first.interaction.requestApproval(command, new AbortController().signal);
+    const pending = first.events.flatMap((event) => (event.type === 'approval_requested' ? [event.request] : []))[0]!;
+    const supplied: SuppliedAnswers = { [pending.id]: { kind: 'approval', stepId: 'S1', fingerprint: pending.fingerprint, decision: { approved: true } } };
+    const base = new ScriptedInteraction({ approvals: [{ approved: false }] });
     const { interaction, events } = interactionFor(base, supplied);
     const signal = new AbortController().signal;
-    const question = { stepId: 'S1', title: 'Ask', question: 'Which?' };
-    const review = { stepId: 'S1', title: 'Review', prompt: 'OK?' };
-    assert.deepEqual(await interaction.requestApproval(command, signal), { approved: false });
-    assert.equal(await interaction.askClarification(question, signal), 'given');
-    assert.deepEqual(await interaction.requestReview(review, signal), { approved: true, notes: 'given' });
-    assert.equal(base.requests.length, 0);
     assert.deepEqual(await interaction.requestApproval(command, signal), { approved: true });
-    assert.equal(await interaction.askClarification(question, signal), 'from the user');
-    assert.deepEqual(await interaction.requestReview(review, signal), { approved: false });
-    assert.deepEqual(base.requests.map((request) => request.kind), ['approval', 'clarification', 'review']);
-    assert.equal(events.filter((event) => event.type === 'request_answered').length, 6);
+    assert.equal(base.requests.length, 0);
+    assert.deepEqual(events.at(-1), { type: 'request_answered', stepId: 'S1', kind: 'approval', requestId: pending.id, given: true });
+    // Another command is another request: the bound answer does not apply to it.
+    assert.deepEqual(await interaction.requestApproval({ ...command, argv: ['rm', '-rf', 'build'] }, signal), { approved: false });
+    assert.equal(base.requests.length, 1);
   });
 
-  it('asks the user when the answers given to resume are for another step', async () => {
-    const base = new ScriptedInteraction({ approvals: [{ approved: true }] });
-    const { interaction } = interactionFor(base, { approvals: { S2: false }, answers: {}, reviews: {} });
-    assert.deepEqual(await interaction.requestApproval(command, new AbortController().signal), { approved: true });
+  it('refuses an approval the user refused again, without asking, when the step repeats it', async () => {
+    const base = new ScriptedInteraction({ approvals: [{ approved: false, reason: 'no' }] });
+    const { interaction } = interactionFor(base);
+    const signal = new AbortController().signal;
+    assert.deepEqual(await interaction.requestApproval(command, signal), { approved: false, reason: 'no' });
+    assert.deepEqual(await interaction.requestApproval(command, signal), { approved: false, reason: 'no' });
     assert.equal(base.requests.length, 1);
   });
 
