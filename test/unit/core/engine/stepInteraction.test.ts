@@ -61,6 +61,18 @@ describe('createStepInteraction', () => {
     assert.equal(base.requests.length, 1);
   });
 
+  it('remembers only refused approvals: a repeated question, review or deferred approval is asked again', async () => {
+    const base = new ScriptedInteraction({ approvals: ['defer', { approved: true }], clarifications: ['blue', 'red'], reviews: [{ approved: false }, { approved: true }] });
+    const { interaction } = interactionFor(base);
+    const signal = new AbortController().signal;
+    const question = { stepId: 'S1', title: 'Ask', question: 'Which?' };
+    const review = { stepId: 'S1', title: 'Review', prompt: 'OK?' };
+    assert.deepEqual([await interaction.requestApproval(command, signal), await interaction.requestApproval(command, signal)], ['defer', { approved: true }]);
+    assert.deepEqual([await interaction.askClarification(question, signal), await interaction.askClarification(question, signal)], ['blue', 'red']);
+    assert.deepEqual([await interaction.requestReview(review, signal), await interaction.requestReview(review, signal)], [{ approved: false }, { approved: true }]);
+    assert.equal(base.requests.length, 6);
+  });
+
   it('remembers a deferred request and journals the step as deferred, not answered', async () => {
     const { interaction, events } = interactionFor(new ScriptedInteraction({ clarifications: ['defer'] }));
     assert.equal(await interaction.askClarification({ stepId: 'S1', title: 'Ask', question: 'Which?' }, new AbortController().signal), 'defer');
@@ -81,6 +93,7 @@ describe('describeApproval', () => {
   it('says what the approval allows in one line', () => {
     assert.equal(describeApproval(command), 'Run `npm run build` in app?');
     assert.equal(describeApproval({ ...command, cwd: '', shell: true, argv: ['ls | wc -l'] }), 'Run `ls | wc -l` in . (through a shell)?');
+    assert.equal(describeApproval({ kind: 'directory', stepId: 'S1', title: 'Make', path: 'out/logs' }), 'Create the directory out/logs?');
     assert.deepEqual((['write', 'edit', 'delete'] as const).map((operation) => describeApproval(file(operation))), ['Write src/a.ts?', 'Edit src/a.ts?', 'Delete src/a.ts?']);
   });
 });
