@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { mutationGroups } from '../test/mutation/mutationGroups.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const onlyIndex = process.argv.indexOf('--only');
@@ -22,6 +23,9 @@ const suites = [
   ] },
   { name: 'build', checks: [['esbuild', process.execPath, ['esbuild.mjs']]] },
   { name: 'unit', mocha: ['--require', 'tsx/cjs', '--timeout', '20000', 'test/unit/**/*.test.ts', 'test/arch/**/*.test.ts'] },
+  // Mutation testing of the safety-critical modules, one check per group at its threshold; incremental
+  // from the committed results (test/mutation/incremental/), so only mutants whose code or tests changed run again.
+  { name: 'mutation', checks: mutationGroups.filter((group) => group.ci).map((group) => [`mutation ${group.name}`, process.execPath, ['scripts/mutation.mjs', '--keep-baseline', group.name]]) },
   // The real VS Code host (code-server, Node 24, chromium): installed on first use, about a second once it is.
   { name: 'host', checks: [
     ['host setup', 'bash', ['test/host/setup.sh']],

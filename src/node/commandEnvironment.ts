@@ -1,7 +1,7 @@
 // Names that mark a variable as a credential: API keys, tokens, passwords, cloud and CI
 // secrets, anything called `…_KEY`/`…_KEYS`/`…_KEY_ID` or `…_DSN` (DSNs carry credentials).
 const secretName =
-  /(api[_-]?key|apikey|token|secret|passw(or)?d|passphrase|credential|private[_-]?key|auth|session|cookie|signature|(^|_)keys?(_id)?$|(^|_)dsn$|^aws_|^azure_|^gcp_|^google_application|^npm_config__?auth|^openai|^anthropic|^github_|^gh_|^gitlab_|^hf_|^huggingface)/i;
+  /(api[_-]?key|token|secret|passw(or)?d|passphrase|credential|private[_-]?key|auth|session|cookie|signature|(^|_)keys?(_id)?$|(^|_)dsn$|^aws_|^azure_|^gcp_|^google_application|^openai|^anthropic|^github_|^gh_|^gitlab_|^hf_|^huggingface)/i;
 
 // Key formats of well-known services, found anywhere in a value (a header, a command line…).
 const knownKey =
@@ -12,7 +12,7 @@ const urlWithPassword = /[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/?#@]*:[^\s/?#@]*@/;
 // A URL whose user info (no password) is itself a token (`https://<token>@github.com/…`).
 const urlUser = /[A-Za-z][A-Za-z0-9+.-]*:\/\/([^\s/?#@:]+)@/;
 // A URL with a credential in its query (`?token=…`, `&sig=…` of a signed URL).
-const urlQueryCredential = /[?&](access_token|token|api[_-]?key|apikey|key|password|passwd|pwd|secret|sig|signature|auth|x-amz-signature|x-goog-signature)=[^&\s]/i;
+const urlQueryCredential = /[?&](access_token|token|api[_-]?key|key|password|passwd|pwd|secret|sig|signature|auth|x-amz-signature|x-goog-signature)=[^&\s]/i;
 // A connection string with a password (`Password=…;`, libpq's `password=…`).
 const connectionPassword = /(^|[;\s])(password|pwd)\s*=\s*[^;\s]/i;
 // A single opaque token: the shape of generated keys (base64, base62, base64url).

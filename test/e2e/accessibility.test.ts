@@ -146,7 +146,9 @@ describe('Task Planner accessibility (browser workbench, axe-core)', function ()
     writeFileSync(join(workspace.path, '.vscode', 'settings.json'), JSON.stringify({ 'workbench.colorTheme': themes[0].setting }));
     writeFileSync(join(workspace.path, 'edit.plan.json'), JSON.stringify(editPlan, null, 2));
     writeFileSync(join(workspace.path, 'approve.plan.json'), JSON.stringify(approvePlan, null, 2));
-    server = await startCodeServer({ linkExtensions: [root] });
+    // A model is configured (it never answers: no step here needs its reply), so the review offers Start for the
+    // agent step; without one the review would block Start and ask to hand that step over (tested in the journeys).
+    server = await startCodeServer({ linkExtensions: [root], userSettings: { 'taskPlanner.llm.provider': 'openai', 'taskPlanner.llm.baseUrl': 'http://127.0.0.1:9/v1' } });
     browser = await launchBrowser();
     page = browser.page;
     await page.setViewportSize({ width: 1400, height: 900 });

@@ -173,11 +173,13 @@ function ordersOnly(step: Step, dep: Step | undefined, registry: ToolRegistry | 
   return effects === undefined ? !readOnlyToolNames.has(dep.tool ?? '') : effects !== 'read';
 }
 
-/** True when `text` mentions a dependency by `{{results.<id>`, `$<id>` or its id as a word, ignoring case. */
+/**
+ * True when `text` mentions a dependency by its id as a whole word, as in `{{results.<id>}}`,
+ * `$<id>` or plain text, ignoring case: `{{results.S10}}` does not mention `S1`.
+ */
 function mentions(text: string, id: string): boolean {
   const lower = text.toLowerCase();
   const needle = id.toLowerCase();
-  if (lower.includes(`{{results.${needle}`) || lower.includes(`$${needle}`)) return true;
   let from = 0;
   for (;;) {
     const at = lower.indexOf(needle, from);

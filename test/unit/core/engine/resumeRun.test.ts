@@ -78,6 +78,31 @@ describe('resumeRun', () => {
     handle.cancel();
   });
 
+  it('skips the dependents of a step that was skipped before the process died, without running them', async () => {
+    const store = createMemoryRunStore();
+    const clock = new ManualClock();
+    const chain = makePlan([makeStep('a', { onFailure: 'skip' }), makeStep('b', { dependsOn: ['a'] }), makeStep('c', { dependsOn: ['b'] })]);
+    const failA: StepRunner = async (step) => {
+      calls.push(step.id);
+      if (step.id === 'a') throw new Error('boom');
+      return step.id;
+    };
+    await runPlan(chain, { store, clock, idSource: () => 'cut', stepRunner: failA }).result;
+    // The process died right after journaling that a failed and was skipped.
+    const entries = (await store.load('cut'))?.entries ?? [];
+    const copy = createMemoryRunStore();
+    await copy.append('cut', entries.slice(0, entries.findIndex((entry) => entry.type === 'step_failed') + 1));
+    calls = [];
+    const resumed = await resumeRun('cut', { store: copy, clock, stepRunner: failA }).result;
+    assert.deepEqual(calls, []);
+    assert.equal(resumed.status, 'completed');
+    assert.deepEqual(['a', 'b', 'c'].map((id) => [resumed.steps[id]?.status, resumed.steps[id]?.reason]), [
+      ['skipped', 'failed: boom'],
+      ['skipped', 'dependency a was skipped'],
+      ['skipped', 'dependency b was skipped'],
+    ]);
+  });
+
   it('resolves a finished run to its recorded result without running anything', async () => {
     const store = createMemoryRunStore();
     const clock = new ManualClock();

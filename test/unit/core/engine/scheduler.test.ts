@@ -34,4 +34,21 @@ describe('scheduler', () => {
     assert.throws(() => buildPlanGraph(makePlan([makeStep('a', { dependsOn: ['b'] }), makeStep('b', { dependsOn: ['a'] })])), /cycle among a, b/);
     assert.throws(() => buildPlanGraph(makePlan([makeStep('a', { dependsOn: ['zz'] })])), /depends on zz, which is not in the plan/);
   });
+
+  it('lists a step reached along two paths once, and counts dependencies the state does not know yet as unmet', () => {
+    const diamond = buildPlanGraph(makePlan([makeStep('a'), makeStep('b', { dependsOn: ['a'] }), makeStep('c', { dependsOn: ['a'] }), makeStep('d', { dependsOn: ['b', 'c'] })]));
+    assert.deepEqual(dependentsToSkip(diamond, 'a', {}), [
+      { stepId: 'b', via: 'a' },
+      { stepId: 'c', via: 'a' },
+      { stepId: 'd', via: 'b' },
+    ]);
+    assert.equal(unmetDependencies(diamond, 'd', {}), 2);
+    assert.equal(failedDependency(diamond, 'd', {}), undefined);
+    assert.equal(failedDependency(diamond, 'd', { b: state('b', 'completed'), c: state('c', 'skipped') }), 'c');
+  });
+
+  it('names only the steps of the cycle, not the steps around it', () => {
+    const plan = makePlan([makeStep('free'), makeStep('a', { dependsOn: ['b'] }), makeStep('b', { dependsOn: ['a'] }), makeStep('after', { dependsOn: ['a'] })]);
+    assert.throws(() => buildPlanGraph(plan), (error: unknown) => error instanceof Error && error.message === 'The plan has a dependency cycle among a, b; break the cycle before running it.');
+  });
 });

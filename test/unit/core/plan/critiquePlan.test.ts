@@ -66,6 +66,13 @@ describe('critiquePlan', () => {
     assert.deepEqual(checks([makeStep('a1', { input: 'x' }), makeStep('b', { dependsOn: ['a1'], input: 'see a10' })]).map(([check]) => check), ['disconnected_flow']);
   });
 
+  it('does not count a reference to S10 as one to S1', () => {
+    for (const input of ['{{results.S10}}', 'use $S10']) {
+      const critique = critiquePlan(makePlan([makeStep('S1'), makeStep('S10'), makeStep('b', { dependsOn: ['S1', 'S10'], input })]));
+      assert.deepEqual(critique.issues.map((issue) => [issue.check, issue.severity, issue.message]), [['disconnected_flow', 'info', 'Step "b" does not refer to the results of S1.']], input);
+    }
+  });
+
   it('looks for references in args too', () => {
     assert.deepEqual(checks([makeStep('a'), makeStep('b', { kind: 'tool', tool: 'read_file', args: { path: '$a' }, dependsOn: ['a'], input: undefined })]), []);
   });
@@ -112,6 +119,32 @@ describe('critiquePlan', () => {
     const critique = critiquePlan(makePlan([makeStep('a', { dependsOn: ['g1'], input: 'g1' }), makeStep('b', { dependsOn: ['g2'], input: 'g2' }), makeStep('d', { dependsOn: ['a', 'b'], input: 'only a' })]));
     assert.deepEqual(critique.recommendations, ['Fix every error before starting: the run refuses a plan that has one.']);
     assert.ok(critique.issues.some((issue) => issue.severity === 'info'));
+  });
+
+  it('tells the user what each finding means and what to do about it', () => {
+    const shown = (steps: Step[]): string[][] => critiquePlan(makePlan(steps)).issues.map((issue) => [issue.check, issue.message, issue.recommendation ?? '']);
+    assert.deepEqual(shown([makeStep('a'), makeStep('b'), makeStep('c'), makeStep('lonely'), makeStep('d', { dependsOn: ['a', 'b', 'c'], input: 'x' })]), [
+      ['missing_gate', 'Level 0 has 4 parallel steps and no synthesis gate after it to combine their results.', 'Add a synthesis_gate step after wide parallel levels to condense their results.'],
+      ['orphan_step', 'Nothing uses the result of step "lonely" and it is not part of the final level.', 'Make a later step depend on it, or remove it.'],
+      ['disconnected_flow', 'Step "d" depends on a, b, c but its input refers to none of their results.', 'Refer to dependency results in the step input ({{results.<id>}}), or drop dependencies the step does not need.'],
+    ]);
+    assert.deepEqual(shown([makeStep('a', { input: 'Fetch the release notes' }), makeStep('w', { kind: 'tool', tool: 'write_file', args: {}, requiresApproval: false, onFailure: 'skip', dependsOn: ['a'] })]), [
+      ['optimism_bias', 'Step "a" depends on something that can fail transiently (network, search, API, external command) but stops the run on its first failure.', 'Give steps that touch the network or external commands onFailure "retry" (with maxAttempts > 1) or "replan", or make them non-critical.'],
+      ['destructive_without_approval', 'Step "w" uses write_file with approval turned off.', 'Keep approval on for steps that overwrite or delete files or run commands.'],
+    ]);
+    assert.deepEqual(shown([makeStep('a'), makeStep('b'), makeStep('c'), makeStep('d', { kind: 'synthesis_gate', dependsOn: ['a', 'b', 'c'] }), makeStep('e', { dependsOn: ['a', 'b', 'c', 'd'], input: 'use {{results.d}}' })]).map(([check, message]) => [check, message]), [
+      ['disconnected_flow', 'Step "e" does not refer to the results of a, b, c.'],
+    ]);
+  });
+
+  it('recommends nothing for info findings, and says a plan cannot run only when something is critical', () => {
+    const orphan = critiquePlan(makePlan([makeStep('a'), makeStep('lonely'), makeStep('b', { dependsOn: ['a'], input: 'a' })]));
+    assert.deepEqual(orphan.issues.map((issue) => issue.severity), ['info']);
+    assert.deepEqual(orphan.recommendations, []);
+    const warned = critiquePlan(makePlan([makeStep('a'), makeStep('b', { dependsOn: ['a'], input: 'unrelated' })]));
+    assert.equal(warned.summary, 'Score 9/10: 0 critical, 1 warning, 0 info.');
+    const blocked = critiquePlan(makePlan([makeStep('a', { dependsOn: ['ghost'], input: 'ghost' }), makeStep('b', { dependsOn: ['a'], input: 'x' })]));
+    assert.equal(blocked.summary, 'Score 3/10: 1 critical, 1 warning, 0 info. The plan cannot start until its errors are fixed.');
   });
 
   describe('mergeCritique', () => {

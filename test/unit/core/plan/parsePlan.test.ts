@@ -263,6 +263,71 @@ describe('parsePlan', () => {
     });
   });
 
+  describe('what it refuses or drops, and says', () => {
+    it('refuses a plan the canonical schema rejects instead of returning no plan', () => {
+      assert.deepEqual(parsePlan({ steps: ['x'], estimatedDurationSec: Infinity }), { ok: false, errors: ['estimatedDurationSec: Invalid input: expected number, received Infinity'] });
+    });
+
+    it('explains text that is not JSON, JSON that is not an object, and an exception while reading', () => {
+      assert.deepEqual(parsePlan('"just a string"'), { ok: false, errors: ['The plan is not a JSON object or array. Send a JSON object with a "steps" array.'] });
+      assert.deepEqual(parsePlan('null'), { ok: false, errors: ['The plan is not a JSON object or array. Send a JSON object with a "steps" array.'] });
+      const result = parsePlan('');
+      assert.ok(!result.ok);
+      assert.match(result.errors[0]!, / Send a JSON object with a "steps" array\.$/);
+      const hostile = { get steps(): never { throw new Error('getter exploded'); } };
+      assert.deepEqual(parsePlan(hostile), { ok: false, errors: ['The plan could not be read: getter exploded'] });
+      assert.deepEqual(parsePlan({ steps: 'not a list' }), { ok: false, errors: ['No step list found. Give the steps as an array under "steps" (or "tasks", "workflow", "phases", or the same keys under "plan").'] });
+      assert.equal(parsePlan({ plan: 'x' }).ok, false);
+    });
+
+    it('reports each unknown plan field by name, and accepts every documented one', () => {
+      const documented = {
+        id: 'p', version: 2, objective: 'o', goal: 'g', task: 't', createdAt: 'c', created_at: 'c', agents: {}, workers: {}, contextTags: ['a'],
+        context_tags: ['b'], estimatedDurationSec: 5, estimated_duration_sec: 6, title: 't', description: 'd', plan: {}, tasks: [], workflow: [], phases: [],
+      };
+      assert.deepEqual(warningsOf(parsePlan({ ...documented, steps: ['x'] })), []);
+      assert.deepEqual(warningsOf(parsePlan({ steps: ['x'], mood: 1, Steps: 2 })), ['Ignored unknown plan field "mood".', 'Ignored unknown plan field "Steps".']);
+    });
+
+    it('drops a phase without tasks with a warning that names it', () => {
+      const result = parsePlan({ phases: [{ id: 'P1', tasks: [] }, { tasks: [] }, { id: 'P3', tasks: ['x'] }] });
+      assert.deepEqual(planOf(result).steps.map((step) => step.input), ['x']);
+      assert.deepEqual(warningsOf(result), ['Phase "P1" has no tasks; it was dropped.', 'Phase "(unnamed)" has no tasks; it was dropped.']);
+    });
+
+    it('names a phase by id, phase_id or name, takes its dependencies from any alias, and keeps a step named like its phase', () => {
+      const plan = planOf(parsePlan({
+        phases: [
+          { phase_id: 'A', tasks: [{ id: 'a1' }] },
+          { name: 'B', requires: 'A', tasks: [{ id: 'b1' }, { id: 'b2', depends_on: 'b1' }] },
+          { id: 'C', after: ['B'], steps: [{ id: 'C' }] },
+          { id: 'D', dependencies: 'C', tasks: [{ id: 'd1' }] },
+        ],
+      }));
+      assert.deepEqual(plan.steps.map((step) => [step.id, step.dependsOn]), [['a1', []], ['b1', ['a1']], ['b2', ['a1', 'b1']], ['C', ['b1', 'b2']], ['d1', ['C']]]);
+    });
+
+    it('reads the plan fields from the container under "plan" or the top level, with their aliases', () => {
+      const nested = planOf(parsePlan({ plan: { id: 'inner', goal: 'inner goal', workers: { w: 'You work.' }, steps: ['x'] }, version: 0, created_at: '2026-02-02', context_tags: ['ui', 3], estimated_duration_sec: 0 }));
+      assert.deepEqual(
+        [nested.id, nested.objective, nested.agents, nested.version, nested.createdAt, nested.contextTags, nested.estimatedDurationSec],
+        ['inner', 'inner goal', { w: { prompt: 'You work.', tools: [] } }, 1, '2026-02-02', ['ui'], 0],
+      );
+      const top = planOf(parsePlan({ task: 'top task', steps: ['x'], version: 2.5, estimatedDurationSec: -1 }, { id: 'given', createdAt: '2026-03-03' }));
+      assert.deepEqual([top.id, top.objective, top.version, top.createdAt, 'estimatedDurationSec' in top, 'contextTags' in top], ['given', 'top task', 1, '2026-03-03', false, false]);
+      assert.equal(planOf(parsePlan({ steps: ['x'] })).createdAt, '1970-01-01T00:00:00.000Z');
+      assert.equal(planOf(parsePlan({ title: 'T', description: 'D', steps: ['x'] })).objective, 'T');
+      assert.equal(planOf(parsePlan({ description: 'D', steps: ['x'] })).objective, 'D');
+    });
+
+    it('derives the id from the text it was given, so the same text gives the same id', () => {
+      const text = '{"steps":["x"]}';
+      assert.equal(planOf(parsePlan(text)).id, planOf(parsePlan(text)).id);
+      assert.notEqual(planOf(parsePlan(text)).id, planOf(parsePlan('{"steps": ["x"]}')).id);
+      assert.match(planOf(parsePlan(text)).id, /^plan-[0-9a-f]+$/);
+    });
+  });
+
   /** A well-formed outcome: a schema-valid plan, or explained errors that are not an internal exception. */
   function assertWellFormed(result: ParsePlanResult): void {
     if (result.ok) {

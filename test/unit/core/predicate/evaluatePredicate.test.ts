@@ -44,6 +44,66 @@ describe('evaluatePredicate', () => {
     assert.deepEqual(await evaluatePredicate('typeof process === "undefined" && typeof require === "undefined"', {}), { kind: 'pass' });
     assert.deepEqual(await evaluatePredicate('result === undefined', {}), { kind: 'pass' });
   });
+
+  it('says what was thrown: an error by name and message, anything else as JSON', async () => {
+    const messageOf = async (expr: string): Promise<string> => {
+      const outcome = await evaluatePredicate(expr, {});
+      assert.equal(outcome.kind, 'error', expr);
+      return outcome.kind === 'error' ? outcome.message : '';
+    };
+    assert.equal(await messageOf('(() => { throw new RangeError("bad range"); })()'), 'Verification `(() => { throw new RangeError("bad range"); })()` threw RangeError: bad range');
+    assert.equal(await messageOf('(() => { throw { name: 5, message: "plain" }; })()'), 'Verification `(() => { throw { name: 5, message: "plain" }; })()` threw Error: plain');
+    assert.equal(await messageOf('(() => { throw { code: 7 }; })()'), 'Verification `(() => { throw { code: 7 }; })()` threw {"code":7}');
+    assert.equal(await messageOf('(() => { throw "just text"; })()'), 'Verification `(() => { throw "just text"; })()` threw "just text"');
+    assert.equal(await messageOf('(() => { throw undefined; })()'), 'Verification `(() => { throw undefined; })()` threw undefined');
+    assert.match(await messageOf('1 +'), /^Verification `1 \+` threw SyntaxError: \S/);
+    // QuickJS reports running out of memory as a thrown null.
+    assert.match(await messageOf('(() => { throw null; })()'), /^Verification `\(\(\) => \{ throw null; \}\)\(\)` ran out of memory/);
+  });
+
+  it('never passes a predicate that returns a promise', async () => {
+    const outcome = await evaluatePredicate('Promise.resolve(true)', {});
+    assert.equal(outcome.kind, 'error');
+    assert.match(outcome.kind === 'error' ? outcome.message : '', /^Verification `Promise\.resolve\(true\)` could not be evaluated: /);
+  });
+
+  it('names unbounded recursion, and lets bounded recursion finish', async () => {
+    const recursion = '(function f() { return f() + 1; })()';
+    assert.deepEqual(await evaluatePredicate(recursion, {}), { kind: 'error', message: `Verification \`${recursion}\` overflowed the stack (unbounded recursion?).` });
+    assert.deepEqual(await evaluatePredicate('(function f(n) { return n === 0 ? true : f(n - 1); })(1000)', {}), { kind: 'pass' });
+  });
+
+  it('fails a function or symbol result as an unexpected value, naming its type', async () => {
+    for (const [expr, shown] of [['() => true', '"[function]"'], ['Symbol("s")', '"[symbol]"'], ['null', 'null']]) {
+      assert.deepEqual(await evaluatePredicate(expr!, {}), {
+        kind: 'fail',
+        diagnosis: `Verification \`${expr}\` returned an unexpected value ${shown} (expected true, false or a diagnosis string) for result undefined`,
+      });
+    }
+  });
+
+  it('shows a result of up to 200 characters whole, and cuts a longer one saying how long it was', async () => {
+    const diagnosisFor = async (result: string): Promise<string> => {
+      const outcome = await evaluatePredicate('false', { result });
+      return outcome.kind === 'fail' ? outcome.diagnosis : '';
+    };
+    const fits = 'a'.repeat(198);
+    assert.equal(await diagnosisFor(fits), `Verification \`false\` was false for result "${fits}"`);
+    assert.equal(await diagnosisFor(`${fits}b`), `Verification \`false\` was false for result "${fits}b… (201 chars)`);
+  });
+
+  it('binds values JSON cannot carry as undefined, and refuses bindings it cannot copy, naming them', async () => {
+    assert.deepEqual(await evaluatePredicate('result === undefined && typeof input === "undefined"', { result: () => 1 }), { kind: 'pass' });
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    const refused = await evaluatePredicate('true', { depends: cyclic });
+    assert.equal(refused.kind, 'error');
+    assert.match(refused.kind === 'error' ? refused.message : '', /^The binding `depends` cannot be passed to the predicate because it is not JSON-serializable: \S/);
+    assert.deepEqual(await evaluatePredicate('true', { result: 'x'.repeat(2 * 1024 * 1024) }, { memoryLimitBytes: 1024 * 1024 }), {
+      kind: 'error',
+      message: "The binding `result` is too large for the predicate sandbox's memory limit.",
+    });
+  });
 });
 
 describe('evaluatePredicate under hostile predicates', function () {

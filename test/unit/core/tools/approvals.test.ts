@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { ApprovalRejectedError, needsApproval, requireApproval } from '../../../../src/core/tools/approvals';
+import { ApprovalRejectedError, isApprovalRejectedError, needsApproval, requireApproval } from '../../../../src/core/tools/approvals';
 import { isDeferredError } from '../../../../src/core/tools/deferral';
 import type { ApprovalPolicy, ToolEffect } from '../../../../src/core/tools/tool';
 import { ScriptedInteraction } from '../../../fakes/scriptedInteraction';
@@ -33,6 +33,17 @@ describe('approvals', () => {
     await assert.rejects(
       requireApproval(makeToolContext({ interaction: new ScriptedInteraction({ approvals: ['defer'] }) }), request, 'running ls', neverAborted),
       (error: unknown) => isDeferredError(error) && error.kind === 'approval' && error.stepId === 'S1',
+    );
+  });
+});
+
+describe('isApprovalRejectedError', () => {
+  it('knows a rejection, also one made by another copy of the module, and nothing else', () => {
+    const copy = Object.assign(new Error('The user rejected running ls. Nothing was changed.'), { name: 'ApprovalRejectedError', what: 'running ls' });
+    const named = Object.assign(new Error('x'), { name: 'ApprovalRejectedError' });
+    assert.deepEqual(
+      [new ApprovalRejectedError('running ls', undefined), copy, named, new Error('running ls'), { name: 'ApprovalRejectedError', what: 'x' }, undefined].map(isApprovalRejectedError),
+      [true, true, false, false, false, false],
     );
   });
 });

@@ -4,9 +4,12 @@ import { createMemoryCheckpointStore } from '../../../../src/core/tools/checkpoi
 import { isDeferredError } from '../../../../src/core/tools/deferral';
 import { deleteFileTool } from '../../../../src/core/tools/deleteFileTool';
 import { sha256 } from '../../../../src/core/tools/fileChange';
+import { editFileTool } from '../../../../src/core/tools/editFileTool';
 import { writeFileTool } from '../../../../src/core/tools/writeFileTool';
 import { PathRefusedError } from '../../../../src/core/workspace/resolveInRoot';
+import { isWorkspaceError, WorkspaceError } from '../../../../src/core/workspace/workspaceError';
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
+import type { MemoryWorkspace } from '../../../fakes/memoryWorkspace';
 import { ScriptedInteraction } from '../../../fakes/scriptedInteraction';
 import { makeToolContext, neverAborted } from '../../../fakes/toolContext';
 
@@ -107,5 +110,110 @@ describe('changeFile (write, edit and delete)', () => {
     await assert.rejects(deleteFileTool.run(ctx, { path: 'missing.txt' }, neverAborted), /Nothing to delete: missing.txt does not exist/);
     await assert.rejects(deleteFileTool.run(ctx, { path: 'dir' }, neverAborted), /dir is a directory, not a file/);
     assert.deepEqual(await deleteFileTool.run(ctx, { path: 'dir/a.txt' }, neverAborted), { path: 'dir/a.txt', operation: 'deleted', changed: true, bytes: 0 });
+  });
+
+  it('reports a new file as created and an existing one as overwritten or edited', async () => {
+    const workspace = createMemoryWorkspace({ 'old.txt': 'one' });
+    const ctx = makeToolContext({ workspace });
+    assert.deepEqual(await writeFileTool.run(ctx, { path: 'new.txt', content: 'héllo' }, neverAborted), { path: 'new.txt', operation: 'created', changed: true, bytes: 6 });
+    assert.deepEqual(await writeFileTool.run(ctx, { path: 'old.txt', content: 'two' }, neverAborted), { path: 'old.txt', operation: 'overwritten', changed: true, bytes: 3 });
+    assert.equal((await editFileTool.run(ctx, { path: 'old.txt', edits: [{ search: 'two', replace: 'three' }] }, neverAborted)).operation, 'edited');
+  });
+
+  it('never takes an existing file it could not read for an absent one: nothing is written and Undo keeps what it needs', async () => {
+    // The file is there (stat finds it) but reading it reports it missing, as a link swapped
+    // between the two calls does: writing as if creating would record "did not exist", and
+    // Undo would then delete the file instead of restoring it.
+    const workspace = createMemoryWorkspace({ 'a.txt': 'precious' });
+    const flaky: MemoryWorkspace = { ...workspace, readText: async (path) => { throw new WorkspaceError('not_found', path, `File not found: ${path}`); } };
+    const checkpoints = createMemoryCheckpointStore();
+    await assert.rejects(
+      writeFileTool.run(makeToolContext({ workspace: flaky, checkpoints }), { path: 'a.txt', content: 'replaced' }, neverAborted),
+      (error: unknown) => error instanceof Error && /a\.txt exists but could not be read; nothing was written/.test(error.message) && isWorkspaceError(error.cause, 'not_found'),
+    );
+    assert.equal(workspace.snapshot()['a.txt'], 'precious');
+    assert.deepEqual(await checkpoints.list('run-1'), []);
+  });
+
+  it('creates a file that disappeared between looking at it and reading it', async () => {
+    const workspace = createMemoryWorkspace({ 'a.txt': 'about to go' });
+    const vanishing: MemoryWorkspace = {
+      ...workspace,
+      readText: async (path, signal) => {
+        await workspace.delete(path, signal);
+        return workspace.readText(path, signal);
+      },
+    };
+    const checkpoints = createMemoryCheckpointStore();
+    const result = await writeFileTool.run(makeToolContext({ workspace: vanishing, checkpoints }), { path: 'a.txt', content: 'new' }, neverAborted);
+    assert.equal(result.operation, 'created');
+    assert.equal(workspace.snapshot()['a.txt'], 'new');
+    assert.deepEqual((await checkpoints.list('run-1')).map((checkpoint) => checkpoint.before), [{ exists: false }]);
+  });
+
+  it('passes on any other read failure and leaves the file as it was', async () => {
+    const workspace = createMemoryWorkspace({ 'a.txt': 'locked' });
+    const denied = Object.assign(new Error('EACCES: permission denied, open a.txt'), { code: 'EACCES' });
+    const unreadable: MemoryWorkspace = { ...workspace, readText: async () => { throw denied; } };
+    const checkpoints = createMemoryCheckpointStore();
+    const interaction = new ScriptedInteraction();
+    await assert.rejects(writeFileTool.run(makeToolContext({ workspace: unreadable, checkpoints, interaction }), { path: 'a.txt', content: 'x' }, neverAborted), /permission denied/);
+    assert.equal(workspace.snapshot()['a.txt'], 'locked');
+    assert.equal(interaction.requests.length, 0);
+    assert.deepEqual(await checkpoints.list('run-1'), []);
+  });
+
+  it('names what the user turned down: creating, overwriting, editing or deleting the file', async () => {
+    const workspace = createMemoryWorkspace({ 'a.txt': 'one' });
+    const ctx = makeToolContext({ workspace, interaction: new ScriptedInteraction({ approvals: Array.from({ length: 4 }, () => ({ approved: false })) }) });
+    const rejections = [
+      writeFileTool.run(ctx, { path: 'new.txt', content: 'x' }, neverAborted),
+      writeFileTool.run(ctx, { path: 'a.txt', content: 'two' }, neverAborted),
+      editFileTool.run(ctx, { path: 'a.txt', edits: [{ search: 'one', replace: 'two' }] }, neverAborted),
+      deleteFileTool.run(ctx, { path: 'a.txt' }, neverAborted),
+    ];
+    const messages = await Promise.all(rejections.map((attempt) => attempt.then(() => 'approved', (error: unknown) => String(error))));
+    assert.deepEqual(messages, [
+      'ApprovalRejectedError: The user rejected creating new.txt. Nothing was changed.',
+      'ApprovalRejectedError: The user rejected overwriting a.txt. Nothing was changed.',
+      'ApprovalRejectedError: The user rejected editing a.txt. Nothing was changed.',
+      'ApprovalRejectedError: The user rejected deleting a.txt. Nothing was changed.',
+    ]);
+    assert.deepEqual(workspace.snapshot(), { 'a.txt': 'one' });
+  });
+
+  it('shows a new file as coming from /dev/null and a deleted one as going to it', async () => {
+    const workspace = createMemoryWorkspace({ 'old.txt': 'bye\n' });
+    const interaction = ScriptedInteraction.approvingAll();
+    const ctx = makeToolContext({ workspace, interaction });
+    await writeFileTool.run(ctx, { path: 'new.txt', content: 'hi\n' }, neverAborted);
+    await deleteFileTool.run(ctx, { path: 'old.txt' }, neverAborted);
+    const [created, deleted] = interaction.approvals().map((request) => (request.kind === 'file' ? request.proposal.diff : ''));
+    assert.match(created ?? '', /^--- \/dev\/null\n\+\+\+ b\/new\.txt\n@@ -0,0 \+1,1 @@\n\+hi\n$/m);
+    assert.match(deleted ?? '', /^--- a\/old\.txt\n\+\+\+ \/dev\/null\n@@ -1,1 \+0,0 @@\n-bye\n$/m);
+  });
+
+  it('reports an unchanged write as not changed, and writes right up to the size limit', async () => {
+    const workspace = createMemoryWorkspace({ 'a.txt': 'same' });
+    const ctx = makeToolContext({ workspace });
+    assert.deepEqual(await writeFileTool.run(ctx, { path: 'a.txt', content: 'same' }, neverAborted), { path: 'a.txt', operation: 'unchanged', changed: false, bytes: 0 });
+    const limit = 5 * 1024 * 1024;
+    assert.equal((await writeFileTool.run(ctx, { path: 'big.txt', content: 'x'.repeat(limit) }, neverAborted)).bytes, limit);
+    await assert.rejects(writeFileTool.run(ctx, { path: 'big.txt', content: 'y'.repeat(limit + 1) }, neverAborted), (error: unknown) => error instanceof WorkspaceError && error.code === 'too_large');
+  });
+
+  it('refuses the workspace root and directories as files to write', async () => {
+    const workspace = createMemoryWorkspace({ 'dir/a.txt': 'a' });
+    const ctx = makeToolContext({ workspace });
+    await assert.rejects(writeFileTool.run(ctx, { path: '.', content: 'x' }, neverAborted), (error: unknown) => error instanceof PathRefusedError && error.reason === 'it names the workspace root, not a file');
+    await assert.rejects(writeFileTool.run(ctx, { path: 'dir', content: 'x' }, neverAborted), (error: unknown) => error instanceof WorkspaceError && error.code === 'is_directory' && error.message === 'dir is a directory, not a file');
+    assert.deepEqual(workspace.snapshot(), { 'dir/a.txt': 'a' });
+  });
+
+  it('accepts an absolute path inside the workspace folder, and works without a checkpoint store', async () => {
+    const workspace = createMemoryWorkspace();
+    const ctx = makeToolContext({ workspace, checkpoints: undefined });
+    assert.equal((await writeFileTool.run(ctx, { path: `${workspace.rootLabel}/src/a.txt`, content: 'x' }, neverAborted)).path, 'src/a.txt');
+    assert.deepEqual(workspace.snapshot(), { 'src/a.txt': 'x' });
   });
 });

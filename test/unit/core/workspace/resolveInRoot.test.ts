@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import { createNodeWorkspace } from '../../../../src/node/nodeWorkspace';
 import { PathRefusedError, lexicallyInside, normalizeWorkspacePath, resolveInRoot } from '../../../../src/core/workspace/resolveInRoot';
+import type { PathProbe } from '../../../../src/core/workspace/resolveInRoot';
 
 const root = '/work/project';
 
@@ -120,6 +121,99 @@ describe('resolveInRoot', () => {
       assert.equal(fs.readFileSync(path.join(workspaceRoot, 'inner/ok.txt'), 'utf8'), 'changed through link');
       assert.ok(fs.lstatSync(path.join(workspaceRoot, 'inner/inside-link.txt')).isSymbolicLink());
       assert.deepEqual(await workspace.list(), ['inner/inside-link.txt', 'inner/ok.txt']);
+    });
+  });
+
+  describe('refusals name their reason, and the limits are where they are said to be', () => {
+    const refusal = (input: string, base?: string): PathRefusedError => {
+      try {
+        normalizeWorkspacePath(input, base);
+      } catch (error) {
+        assert.ok(error instanceof PathRefusedError, JSON.stringify(input));
+        return error;
+      }
+      assert.fail(`${JSON.stringify(input)} was accepted`);
+    };
+
+    it('refuses characters that normalise (NFKC) to ".", "/", ":" or "%", and accepts ones that do not', () => {
+      for (const input of ['\u2488\u2488/x', 'a\ufe6a2e', 'a\u2488b']) {
+        assert.equal(refusal(input, root).reason, 'it contains a Unicode character that looks like ".", "/", "\\" or ":"', JSON.stringify(input));
+      }
+      assert.equal(normalizeWorkspacePath('\ufb01le.txt', root), '\ufb01le.txt');
+      assert.equal(refusal('a/\u200b', root).reason, 'it contains an invisible or text-direction character');
+    });
+
+    it('accepts names and paths right up to the length limits, and says which limit a longer one breaks', () => {
+      const longName = 'x'.repeat(255);
+      assert.equal(normalizeWorkspacePath(`src/${longName}`, root), `src/${longName}`);
+      assert.equal(normalizeWorkspacePath(`${'\u00e9'.repeat(127)}x`, root), `${'\u00e9'.repeat(127)}x`);
+      assert.equal(normalizeWorkspacePath('y'.repeat(100), root), 'y'.repeat(100));
+      const longest = `${'d'.repeat(200)}/`.repeat(5) + 'f'.repeat(19);
+      assert.equal(longest.length, 1024);
+      assert.equal(normalizeWorkspacePath(longest, root), longest);
+      const tooLong = refusal(`${longest}g`, root);
+      assert.equal(tooLong.reason, 'it is longer than 1024 characters');
+      assert.equal(tooLong.path, `${longest.slice(0, 80)}…`);
+      assert.equal(refusal(`${longName}y`, root).reason, 'a path segment is longer than 255 bytes');
+      assert.equal(refusal(`${longName}y`, root).path, `${longName.slice(0, 80)}…`);
+      // Far over the limit before normalisation, even when it would normalise to almost nothing.
+      assert.equal(normalizeWorkspacePath('./'.repeat(2048), root), '');
+      assert.equal(refusal('./'.repeat(2049), root).reason, 'it is longer than 1024 characters');
+      assert.equal(refusal('./'.repeat(2049), root).path, `${'./'.repeat(40)}…`);
+    });
+
+    it('refuses segments of dots and spaces, reserved device names with trailing dots or spaces, UNC and drive paths', () => {
+      for (const input of [' ..', 'a/ . ', '  ']) assert.match(refusal(input, root).reason, /is made only of dots and spaces/, JSON.stringify(input));
+      assert.equal(refusal('nul  ', root).reason, '"nul  " is a reserved device name');
+      assert.equal(refusal('//work/project/x', root).reason, 'UNC and device paths (//server/share, \\\\?\\, \\\\.\\) are not allowed');
+      assert.equal(refusal('c:/x', root).reason, 'drive-letter paths are not allowed');
+      for (const input of ['src/lexicon.ts', 'notes/todo:later.md', 'x/.vimrc.', '.x. y']) assert.equal(normalizeWorkspacePath(input, root), input);
+    });
+
+    it('refuses absolute paths without a root to compare with, and non-strings', () => {
+      assert.equal(refusal('/etc/passwd').reason, 'it is an absolute path outside the workspace');
+      assert.equal(normalizeWorkspacePath(root, root), '');
+      assert.equal(refusal(42 as unknown as string).reason, 'a path must be a string');
+    });
+
+    it('shows control characters in the message as escapes', () => {
+      assert.equal(refusal('a\u0000b\u001f', root).message, 'Refused path "a\\u0000b\\u001f": it contains a NUL or control character. Use a path relative to the workspace root, such as "src/index.ts".');
+    });
+
+    it('tells inside from outside lexically, a longer sibling name included', () => {
+      assert.equal(lexicallyInside(root, root), '');
+      assert.equal(lexicallyInside(root, `${root}/a/b`), 'a/b');
+      assert.equal(lexicallyInside(root, `${root}/..hidden`), '..hidden');
+      for (const outside of ['/work', '/work/projectile', `${root}/../x`, '/']) assert.equal(lexicallyInside(root, outside), undefined, outside);
+    });
+  });
+
+  describe('with a probe', () => {
+    /** A file system of absolute paths: what each existing path resolves to, and which are links to nothing. */
+    const probeOf = (real: Record<string, string>, dangling: string[] = []): PathProbe => ({
+      realpath: async (absolute) => real[absolute],
+      isSymlink: async (absolute) => dangling.includes(absolute),
+    });
+    const realRootOf = { [root]: root, [`${root}/src`]: `${root}/src` };
+
+    it('resolves a path not there yet below its deepest existing folder, finding the real root itself', async () => {
+      const probe = probeOf(realRootOf);
+      assert.deepEqual(await resolveInRoot('src/new/file.ts', { root, probe }), { relative: 'src/new/file.ts', absolute: `${root}/src/new/file.ts`, real: `${root}/src/new/file.ts` });
+      assert.deepEqual(await resolveInRoot('.', { root, probe }), { relative: '', absolute: root, real: root });
+    });
+
+    it('refuses a link into a sibling folder whose name starts with the root name', async () => {
+      const probe = probeOf({ ...realRootOf, [`${root}/sneaky`]: '/work/projectile/secret' });
+      await assert.rejects(resolveInRoot('sneaky', { root, realRoot: root, probe }), (error: unknown) => error instanceof PathRefusedError && error.reason === 'it leads outside the workspace through a symbolic link');
+    });
+
+    it('refuses a path through a link to nothing, and any path when the root is gone', async () => {
+      const probe = probeOf(realRootOf, [`${root}/src/dangling`]);
+      await assert.rejects(resolveInRoot('src/dangling/x.ts', { root, probe }), (error: unknown) => error instanceof PathRefusedError && error.reason === 'it goes through a symbolic link whose target does not exist');
+      const gone = probeOf({ '/work': '/work' });
+      for (const options of [{ root, probe: gone }, { root, realRoot: root, probe: gone }]) {
+        await assert.rejects(resolveInRoot('a.txt', options), (error: unknown) => error instanceof PathRefusedError && error.reason === `the workspace root ${root} does not exist`);
+      }
     });
   });
 });

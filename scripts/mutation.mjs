@@ -1,0 +1,96 @@
+#!/usr/bin/env node
+// Mutation testing of the core with StrykerJS, one module group at a time (groups and their tests:
+// test/mutation/mutationGroups.mjs). Prints the score of every mutated file and the mutants that
+// survived in a file under its group's threshold; exits non-zero when any file is under it.
+// Incremental: only mutants whose code or covering tests changed since the committed result
+// (test/mutation/incremental/) are tested again. HTML reports: test-results/mutation/<group>/.
+// Usage: node scripts/mutation.mjs [--ci] [--force] [--keep-baseline] [group ...]
+//   --ci: the safety-critical groups only; --force: test every mutant again, ignoring earlier results;
+//   --keep-baseline: start from the committed results but write the new ones under test-results/
+//   (npm test uses it, so a test run leaves the working tree as it was).
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { mutationGroups, reportDirectory } from '../test/mutation/mutationGroups.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const named = args.filter((arg) => !arg.startsWith('--'));
+const strykerArgs = args.includes('--force') ? ['--force'] : [];
+const unknown = named.filter((name) => !mutationGroups.some((group) => group.name === name));
+if (unknown.length > 0) {
+  console.error(`No mutation group ${unknown.join(', ')}; groups: ${mutationGroups.map((group) => group.name).join(', ')}`);
+  process.exit(2);
+}
+const groups = mutationGroups.filter((group) =>
+  named.length > 0 ? named.includes(group.name) : !args.includes('--ci') || group.ci);
+
+/** Killed and timed-out mutants count as detected; compile errors and ignored ones count for nothing. */
+const detected = new Set(['Killed', 'Timeout']);
+const undetected = new Set(['Survived', 'NoCoverage']);
+
+/** Score of one file of a mutation-testing-report-schema JSON report, with its survivors. */
+function scoreFile(file) {
+  const mutants = file.mutants.filter((mutant) => detected.has(mutant.status) || undetected.has(mutant.status));
+  const caught = mutants.filter((mutant) => detected.has(mutant.status)).length;
+  return {
+    score: mutants.length === 0 ? 100 : (100 * caught) / mutants.length,
+    caught,
+    total: mutants.length,
+    missed: mutants.filter((mutant) => undetected.has(mutant.status)),
+  };
+}
+
+/** A copy of the group's committed results under test-results/, for Stryker to read and overwrite. */
+function scratchBaseline(groupName) {
+  const committed = join(root, 'test/mutation/incremental', `${groupName}.json`);
+  const scratch = join(root, reportDirectory(groupName), 'incremental.json');
+  mkdirSync(dirname(scratch), { recursive: true });
+  if (existsSync(committed)) copyFileSync(committed, scratch);
+  else rmSync(scratch, { force: true });
+  return scratch;
+}
+
+const started = Date.now();
+let failed = 0;
+for (const group of groups) {
+  console.log(`\n--- mutation group ${group.name} (every file >= ${group.threshold} %) ---`);
+  const reportFile = join(root, reportDirectory(group.name), 'mutation.json');
+  rmSync(reportFile, { force: true });
+  const incremental = args.includes('--keep-baseline') ? { MUTATION_INCREMENTAL_FILE: scratchBaseline(group.name) } : {};
+  const outcome = spawnSync(join(root, 'node_modules', '.bin', 'stryker'), ['run', 'stryker.config.mjs', ...strykerArgs], {
+    cwd: root,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      MUTATION_GROUP: group.name,
+      ...incremental,
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${join(root, 'test/mutation/mochaCjsPaths.cjs')}`.trim(),
+    },
+  });
+  if (outcome.signal === 'SIGINT' || outcome.signal === 'SIGTERM') process.exit(130);
+  if (outcome.status !== 0 || !existsSync(reportFile)) {
+    console.log(`✘ mutation ${group.name}: Stryker ended (exit ${outcome.status ?? outcome.signal}) without a report`);
+    failed++;
+    continue;
+  }
+  const report = JSON.parse(readFileSync(reportFile, 'utf8'));
+  let groupOk = true;
+  for (const [path, file] of Object.entries(report.files).sort(([a], [b]) => a.localeCompare(b))) {
+    const { score, caught, total, missed } = scoreFile(file);
+    const ok = score >= group.threshold;
+    groupOk &&= ok;
+    console.log(`${ok ? '✔' : '✘'} ${score.toFixed(1).padStart(5)} %  ${path}  (${caught}/${total} detected)`);
+    if (ok) continue;
+    for (const mutant of missed) {
+      const replacement = mutant.replacement === undefined ? '' : `: ${JSON.stringify(mutant.replacement).slice(0, 100)}`;
+      console.log(`    ${mutant.status} ${path}:${mutant.location.start.line}:${mutant.location.start.column} ${mutant.mutatorName}${replacement}`);
+    }
+  }
+  console.log(`${groupOk ? '✔' : '✘'} mutation ${group.name}`);
+  if (!groupOk) failed++;
+}
+const seconds = Math.round((Date.now() - started) / 1000);
+console.log(`\nmutation: ${groups.length - failed} of ${groups.length} groups at their threshold (${seconds} s); reports in ${reportDirectory('<group>')}/index.html`);
+process.exit(failed > 0 ? 1 : 0);

@@ -1,0 +1,75 @@
+// Module groups mutated by StrykerJS (stryker.config.mjs, scripts/mutation.mjs).
+
+/**
+ * Module groups. `threshold` is the lowest mutation score (percent) accepted for every file
+ * the group mutates; `ci` groups also run in `npm test` (the safety-critical ones).
+ * `spec` lists the tests that cover the group: only those run, and per-test coverage
+ * runs only the tests that reach a mutant. `ignoreStatic` leaves out mutants of
+ * module-level values (alias tables, key lists): each needs a fresh test process, which
+ * made the plan-parsing group take more than twenty minutes; their tests still run.
+ */
+export const mutationGroups = [
+  {
+    name: 'workspace-policy',
+    ci: true,
+    threshold: 90,
+    mutate: ['src/core/workspace/resolveInRoot.ts', 'src/core/workspace/protectedPlaces.ts'],
+    spec: ['test/unit/core/workspace/**/*.test.ts', 'test/unit/conformance/**/*.test.ts', 'test/unit/node/nodeWorkspace.test.ts', 'test/unit/core/tools/fileChange.test.ts'],
+  },
+  {
+    name: 'file-changes',
+    ci: true,
+    threshold: 90,
+    mutate: ['src/core/tools/fileChange.ts', 'src/core/tools/approvals.ts'],
+    spec: ['test/unit/core/tools/**/*.test.ts'],
+  },
+  {
+    name: 'step-interaction',
+    ci: true,
+    threshold: 90,
+    mutate: ['src/core/engine/stepInteraction.ts'],
+    spec: ['test/unit/core/engine/stepInteraction.test.ts', 'test/unit/core/engine/runPlan.test.ts', 'test/unit/core/engine/resumeRun.test.ts'],
+  },
+  {
+    name: 'command-environment',
+    ci: true,
+    threshold: 90,
+    mutate: ['src/node/commandEnvironment.ts'],
+    spec: ['test/unit/node/commandEnvironment.test.ts'],
+  },
+  {
+    name: 'predicate-sandbox',
+    ci: true,
+    threshold: 90,
+    mutate: ['src/core/predicate/evaluatePredicate.ts'],
+    spec: ['test/unit/core/predicate/**/*.test.ts'],
+  },
+  {
+    name: 'engine',
+    ci: false,
+    threshold: 80,
+    mutate: ['src/core/engine/failurePolicy.ts', 'src/core/engine/scheduler.ts'],
+    spec: ['test/unit/core/engine/**/*.test.ts'],
+  },
+  {
+    name: 'plan-parsing',
+    ci: false,
+    threshold: 80,
+    ignoreStatic: true,
+    mutate: ['src/core/plan/parsePlan.ts', 'src/core/plan/normalizeStep.ts'],
+    spec: ['test/unit/core/plan/parsePlan.test.ts', 'test/unit/core/plan/normalizeStep.test.ts'],
+  },
+  {
+    name: 'plan-critique',
+    ci: false,
+    threshold: 80,
+    ignoreStatic: true,
+    mutate: ['src/core/plan/critiquePlan.ts'],
+    spec: ['test/unit/core/plan/critiquePlan.test.ts', 'test/unit/core/planner/reviewPlanWithModel.test.ts'],
+  },
+];
+
+/** Where a group's reports go; scripts/mutation.mjs reads the JSON one. */
+export function reportDirectory(groupName) {
+  return `test-results/mutation/${groupName}`;
+}
