@@ -3,13 +3,13 @@
 // → Done from the plan panel, with a note typed in the input box → the completed summary offers Undo.
 // Screenshots in test-results/screenshots/manual/.
 import * as assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { launchBrowser, type Browser } from '../host/browser.cjs';
 import { startCodeServer, type CodeServer } from '../host/codeServer.cjs';
 import { temporaryFolder } from '../host/tempFolder.cjs';
-import { activityBarEntry, planPanelFrame, quickInputField, runCommand, screenshotIfFailed, waitForWorkbench } from './workbench';
+import { activityBarEntry, planPanelFrame, quickInputField, quickOpen, runCommand, screenshotIfFailed, waitForWorkbench } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'manual');
@@ -32,6 +32,14 @@ describe('a step that is yours to do, without a model (browser workbench)', func
     mkdirSync(screenshots, { recursive: true });
     workspace = temporaryFolder('task-planner-e2e-manual-');
     cpSync(join(root, 'test', 'fixtures', 'demo-workspace'), workspace.path, { recursive: true });
+    // A plan written for a model: an agent reads the notes module and summarises it.
+    writeFileSync(join(workspace.path, 'summary.plan.json'), JSON.stringify({
+      objective: 'Summarise the notes module',
+      steps: [
+        { id: 'R1', title: 'Read the notes module', tool: 'read_file', args: { path: 'src/notes.js' } },
+        { id: 'A1', title: 'Summarise the module', kind: 'agent', input: 'Summarise what {{results.R1}} does in three lines', dependsOn: ['R1'] },
+      ],
+    }, null, 2));
     server = await startCodeServer({ linkExtensions: [root] });
     browser = await launchBrowser();
     page = browser.page;
@@ -92,5 +100,38 @@ describe('a step that is yours to do, without a model (browser workbench)', func
     assert.equal(readFileSync(join(workspace!.path, 'RELEASE-NOTES.md'), 'utf8'), '');
     await planRow(/manual · completed|you · completed|completed/).waitFor({ timeout: 15_000 });
     await shoot('3-completed-with-undo');
+  });
+  it('a plan whose step needs a model, with none set up: Start is blocked with one notice, and "Do them myself" hands the step over', async () => {
+    await quickOpen(page, 'summary.plan.json');
+    await runCommand(page, 'Show plan');
+    const panel = planPanelFrame(page);
+    const review = panel.locator('plan-panel-app[data-mode="review"]');
+    await review.locator('h1.objective', { hasText: 'Summarise the notes module' }).waitFor({ timeout: 30_000 });
+    const notice = review.locator('.model-needed');
+    await notice.waitFor({ timeout: 15_000 });
+    assert.match(await notice.innerText(), /Step A1 needs a language model and none is set up/);
+    assert.equal(await review.locator('vscode-button[data-action="start"]').getAttribute('disabled'), '', 'Start is offered although no one can run the agent step');
+    await notice.locator('vscode-button', { hasText: 'Set up a model' }).waitFor();
+    await shoot('4-model-needed');
+
+    await notice.locator('vscode-button[data-action="make-manual"]').click();
+    await review.locator('.plan-version', { hasText: 'version 2' }).waitFor({ timeout: 15_000 });
+    assert.equal(await review.locator('.model-needed').count(), 0, 'the notice stayed after the step was handed over');
+    await review.getByText(/1 step is yours to do/).first().waitFor();
+    await review.locator('vscode-button[data-action="start"]:not([disabled])').click();
+
+    const run = panel.locator('plan-panel-app[data-mode="run"]');
+    const step = run.locator('li.manual-step[data-step-id="A1"]');
+    await step.waitFor({ timeout: 30_000 });
+    assert.match(await step.innerText(), /Summarise what/);
+    await shoot('5-handed-over-waiting');
+    await step.locator('vscode-button[data-action="manual-done"]').click();
+    const note = await quickInputField(page, 'Task Planner: Summarise the module is done');
+    await note.focus();
+    await page.keyboard.type('It keeps notes in a list', { delay: 5 });
+    await page.keyboard.press('Enter');
+    await run.locator('.run-status', { hasText: 'completed' }).first().waitFor({ timeout: 30_000 });
+    assert.match(await run.locator('tr.run-step[data-step-id="A1"]').innerText(), /It keeps notes in a list/);
+    await shoot('6-handed-over-completed');
   });
 });
