@@ -5,6 +5,8 @@
  * separately as chunks (see `panelProtocol.ts`), so a snapshot never carries a transcript.
  */
 
+import type { StepProgress } from './stepProgress';
+
 /** Step kinds, as the engine names them. */
 export type StepKindView = 'tool' | 'agent' | 'synthesis_gate' | 'human_review' | 'clarification' | 'manual';
 
@@ -195,7 +197,8 @@ export interface RunView {
   planVersion: number;
   /** Milliseconds from the run's start to its end, or to the snapshot for a live run. */
   elapsedMs: number;
-  progress: { done: number; total: number };
+  /** Completed steps are done; failed and skipped ones are counted apart. */
+  progress: StepProgress;
   steps: RunStepView[];
   /** The step whose streamed output the panel shows (the latest one started). */
   focusStepId?: string;

@@ -324,7 +324,7 @@ describe('Task Planner accessibility (browser workbench, axe-core)', function ()
     const planRow = viewPane('Plan').locator('.monaco-list-row').first();
     assert.match((await planRow.getAttribute('aria-label')) ?? '', /^1\. Read the README, read_file, completed/);
     const runRow = viewPane('Runs').locator('.monaco-list-row').first();
-    assert.match((await runRow.getAttribute('aria-label')) ?? '', /^Write the accessibility notes, completed, 2\/2, .*, 2 of 2 steps done$/);
+    assert.match((await runRow.getAttribute('aria-label')) ?? '', /^Write the accessibility notes, completed, 2\/2, .*, 2 of 2 steps completed$/);
     // the views' content; their headers (title, toolbar) are the workbench's own, the same for every view
     await page.evaluate(() => document.querySelectorAll('.sidebar .pane .pane-body').forEach((body) => body.setAttribute('data-axe-scope', '')));
     await runCommand(page, 'Focus on Plan View');

@@ -1,3 +1,4 @@
+import { stepProgress } from '../../shared/stepProgress';
 import type { PanelBody, PendingView, ReplanView, ReviewView, RunStepView, RunSummaryView, RunView, StepView, UsageView } from '../../shared/panelViewModel';
 import type { RunState, StepState } from '../engine/runEvents';
 import type { BudgetUsage } from '../llm/budget';
@@ -145,14 +146,13 @@ function runView(source: RunSource, plan: Plan): RunView {
   const stepStates = plan.steps.map((step) => state.steps[step.id] ?? { id: step.id, status: 'pending' as const, attempts: 0 });
   const steps = plan.steps.map((step, index) => runStepView(step, stepStates[index]!, startedAt));
   const pending: PendingView[] = stepStates.flatMap((step) => (step.pending ? [{ stepId: step.id, kind: step.pending.kind, prompt: step.pending.prompt }] : []));
-  const done = steps.filter((step) => step.status === 'completed' || step.status === 'failed' || step.status === 'skipped').length;
   return {
     runId: state.runId,
     status: state.status,
     objective: plan.objective,
     planVersion: plan.version,
     elapsedMs: Math.max(0, endedAt - startedAt),
-    progress: { done, total: steps.length },
+    progress: stepProgress(steps, steps.length),
     steps,
     ...focusOf(stepStates),
     pending,

@@ -106,7 +106,7 @@ describe('buildPanelViewModel', () => {
     const run = live.run;
     assert.equal(run.status, 'running');
     assert.equal(run.elapsedMs, 400);
-    assert.deepEqual(run.progress, { done: 2, total: 3 });
+    assert.deepEqual(run.progress, { total: 3, completed: 2, failed: 0, skipped: 0 });
     assert.deepEqual(run.steps.map((step) => [step.id, step.status, step.attempts]), [['read', 'completed', 1], ['list', 'completed', 1], ['sum', 'awaiting_approval', 2]]);
     assert.equal(run.steps[2]!.diagnosis, 'empty result');
     assert.equal(run.steps[1]!.resultPreview, '["a.txt"]');
@@ -125,6 +125,21 @@ describe('buildPanelViewModel', () => {
     const undone = buildPanelViewModel(review(), { state: finished, now: 9999, changedFiles: ['notes.md'], undoMessage: 'Restored 1 file.' });
     assert.ok(undone.mode === 'run');
     assert.equal(undone.run.summary?.canUndo, false);
+  });
+  it('counts no failed or skipped step as done: a run where nothing completed says so', () => {
+    const state = foldRunEvents(
+      events([
+        { type: 'run_started', plan, time: 1000 },
+        { type: 'step_started', stepId: 'read', attempt: 1, time: 1000 },
+        { type: 'step_failed', stepId: 'read', attempt: 1, error: 'no such file', disposition: 'fail', time: 1100 },
+        { type: 'step_skipped', stepId: 'list', reason: 'Rejected by the user', time: 1100 },
+        { type: 'step_skipped', stepId: 'sum', reason: 'its dependency read failed', time: 1100 },
+        { type: 'run_failed', reason: 'read failed', time: 1100 },
+      ]),
+    );
+    const body = buildPanelViewModel(review(), { state, now: 1200 });
+    assert.ok(body.mode === 'run');
+    assert.deepEqual(body.run.progress, { total: 3, completed: 0, failed: 1, skipped: 2 });
   });
 });
 
