@@ -29,7 +29,18 @@ export type StepStatusView =
 /** A run's status. */
 export type RunStatusView = 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled' | 'interrupted';
 
-/** One step as the review shows it; `args` is pretty JSON, ready for display and editing. */
+/**
+ * One argument of a tool step as the review shows it: a string as it is (no quotes or
+ * escapes), any other value as JSON; `block` when the text spans lines (a file's content),
+ * shown preformatted.
+ */
+export interface ArgumentView {
+  name: string;
+  text: string;
+  block: boolean;
+}
+
+/** One step as the review shows it; `args` is pretty JSON for editing, `arguments` the same for reading. */
 export interface StepView {
   id: string;
   /** 0-based position in the plan. */
@@ -40,6 +51,8 @@ export interface StepView {
   runner: string;
   tool?: string;
   args?: string;
+  /** The arguments, in the plan's order, for display. */
+  arguments?: ArgumentView[];
   agent?: string;
   input?: string;
   dependsOn: string[];

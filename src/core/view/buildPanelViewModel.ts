@@ -1,5 +1,5 @@
 import { stepProgress } from '../../shared/stepProgress';
-import type { PanelBody, PendingView, ReplanView, ReviewView, RunStepView, RunSummaryView, RunView, StepView, UsageView } from '../../shared/panelViewModel';
+import type { ArgumentView, PanelBody, PendingView, ReplanView, ReviewView, RunStepView, RunSummaryView, RunView, StepView, UsageView } from '../../shared/panelViewModel';
 import type { RunState, StepState } from '../engine/runEvents';
 import type { BudgetUsage } from '../llm/budget';
 import type { Critique } from '../plan/critiquePlan';
@@ -123,7 +123,7 @@ function stepView(step: Step, index: number, problems: string[]): StepView {
     kind: step.kind,
     runner: stepRunnerLabel(step),
     ...(step.tool === undefined ? {} : { tool: step.tool }),
-    ...(step.args === undefined ? {} : { args: JSON.stringify(step.args, null, 2) }),
+    ...(step.args === undefined ? {} : { args: JSON.stringify(step.args, null, 2), arguments: argumentViews(step.args) }),
     ...(step.agent === undefined && step.kind !== 'agent' ? {} : { agent: step.agent ?? 'default' }),
     ...(step.input === undefined ? {} : { input: step.input }),
     dependsOn: [...step.dependsOn],
@@ -137,6 +137,13 @@ function stepView(step: Step, index: number, problems: string[]): StepView {
     requiresApproval: step.requiresApproval ?? (step.tool !== undefined && writeTools.has(step.tool)),
     problems,
   };
+}
+
+function argumentViews(args: Record<string, unknown>): ArgumentView[] {
+  return Object.entries(args).map(([name, value]) => {
+    const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+    return { name, text, block: text.includes('\n') };
+  });
 }
 
 function runView(source: RunSource, plan: Plan): RunView {

@@ -126,6 +126,23 @@ describe('buildPanelViewModel', () => {
     assert.ok(undone.mode === 'run');
     assert.equal(undone.run.summary?.canUndo, false);
   });
+  it('shows tool arguments as text: strings as they are, a multi-line string as a block, other values as JSON', () => {
+    const write = makePlan([makeStep('W1', { kind: 'tool', tool: 'write_file', args: { path: 'notes.md', content: '# Notes\n\n"quoted" and \\ back\n' }, agent: undefined, input: undefined })]);
+    const body = buildPanelViewModel({ plan: write, critique: critiquePlan(write), diagnostics: [], tools: ['write_file'] });
+    assert.ok(body.mode === 'review');
+    assert.deepEqual(body.review.steps[0]!.arguments, [
+      { name: 'path', text: 'notes.md', block: false },
+      { name: 'content', text: '# Notes\n\n"quoted" and \\ back\n', block: true },
+    ]);
+    const command = makePlan([makeStep('C1', { kind: 'tool', tool: 'run_command', args: { argv: ['npm', 'test'], timeoutMs: 5000 }, agent: undefined, input: undefined })]);
+    const run = buildPanelViewModel({ plan: command, critique: critiquePlan(command), diagnostics: [], tools: ['run_command'] });
+    assert.ok(run.mode === 'review');
+    assert.deepEqual(run.review.steps[0]!.arguments, [
+      { name: 'argv', text: '["npm","test"]', block: false },
+      { name: 'timeoutMs', text: '5000', block: false },
+    ]);
+  });
+
   it('counts no failed or skipped step as done: a run where nothing completed says so', () => {
     const state = foldRunEvents(
       events([
