@@ -91,6 +91,12 @@ export interface PlanChangeView {
   objectiveChanged: boolean;
 }
 
+/** One version of the plan under review, for the version picker: "v3 · regenerated with "add tests"". */
+export interface PlanVersionView {
+  version: number;
+  label: string;
+}
+
 /** The plan under review, before it runs. */
 export interface ReviewView {
   planId: string;
@@ -120,6 +126,8 @@ export interface ReviewView {
   regenerateBlockedReason?: string;
   /** Tool names the edit form offers. */
   tools: string[];
+  /** Every version of this plan the panel has shown, newest first; any one can be brought back. */
+  versions: PlanVersionView[];
 }
 
 /** A pending approval, clarification or review of a running step. */

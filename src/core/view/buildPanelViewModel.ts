@@ -1,5 +1,5 @@
 import { stepProgress } from '../../shared/stepProgress';
-import type { ArgumentView, PanelBody, PendingView, ReplanView, ReviewView, RunStepView, RunSummaryView, RunView, StepView, UsageView } from '../../shared/panelViewModel';
+import type { ArgumentView, PanelBody, PlanVersionView, PendingView, ReplanView, ReviewView, RunStepView, RunSummaryView, RunView, StepView, UsageView } from '../../shared/panelViewModel';
 import type { RunState, StepState } from '../engine/runEvents';
 import type { BudgetUsage } from '../llm/budget';
 import type { Critique } from '../plan/critiquePlan';
@@ -25,6 +25,8 @@ export interface ReviewSource {
   regenerateBlockedReason?: string;
   /** Tool names the edit form offers. */
   tools?: readonly string[];
+  /** The versions of this plan shown so far, newest first. */
+  versions?: readonly PlanVersionView[];
 }
 
 /** A run, as the host knows it: the folded state plus what the run's metadata adds. */
@@ -93,6 +95,7 @@ function reviewView(source: ReviewSource): ReviewView {
     regenerating: source.regenerating === true,
     ...(source.regenerateBlockedReason === undefined ? {} : { regenerateBlockedReason: source.regenerateBlockedReason }),
     tools: [...(source.tools ?? [])],
+    versions: source.versions ? source.versions.map((version) => ({ ...version })) : [{ version: plan.version, label: `v${plan.version}` }],
   };
 }
 
