@@ -13,11 +13,12 @@ import { closeFormEvent } from './stepEditForm';
 import { renderVersionPicker } from './versionPicker';
 
 /**
- * Review mode: the objective and plan version (with every earlier version to go back to), what Regenerate changed, the critic, the
- * steps with their actions and inline edit form, Add step, Regenerate with feedback, and
- * Start / Cancel. Focus follows the user's actions: a form returns it to the button that
- * opened it, a removed or moved step hands it to the step that takes its place or to the
- * moved step, Regenerate keeps it on the feedback field.
+ * Review mode: the objective and plan version (with the earlier versions to go back to),
+ * what Regenerate changed, the critic, the steps with their actions and inline edit form,
+ * Add step, Regenerate with feedback, and Start / Cancel. Focus follows the user's actions:
+ * a form returns it to the button that opened it, a removed or moved step hands it to the
+ * step that takes its place or to the moved step, Regenerate keeps it on the feedback
+ * field, going back to a version puts it on the version list.
  */
 export class ReviewViewElement extends LitElement {
   static override properties = { review: { attribute: false }, editing: { state: true }, adding: { state: true }, feedback: { state: true }, allFindings: { state: true }, pickedVersion: { state: true } };
@@ -51,6 +52,7 @@ export class ReviewViewElement extends LitElement {
 
   private readonly send = (message: WebviewToHostMessage): void => {
     this.pendingFocus = undefined;
+    this.restoredFrom = undefined;
     emitAction(this, message);
   };
 

@@ -14,6 +14,6 @@ export function renderVersionPicker(review: ReviewView, picked: number | undefin
     <select id="plan-version" name="plan-version" @change=${(event: Event) => pick(Number((event.target as HTMLSelectElement).value))}>
       ${review.versions.map((version) => html`<option value=${String(version.version)} ?selected=${version.version === selected}>${version.label}${version.version === review.planVersion ? ' (shown)' : ''}</option>`)}
     </select>
-    <vscode-button secondary data-action="restore-version" ?disabled=${selected === review.planVersion} title=${selected === review.planVersion ? 'Pick an earlier version first' : `Bring back version ${selected} as version ${Math.max(...review.versions.map((version) => version.version)) + 1}`} @click=${() => restore(selected)}>Go back to this version</vscode-button>
+    <vscode-button secondary data-action="restore-version" ?disabled=${selected === review.planVersion} title=${selected === review.planVersion ? 'Pick an earlier version first' : `Bring back version ${selected} as the next version`} @click=${() => restore(selected)}>Go back to this version</vscode-button>
   </div>`;
 }

@@ -132,6 +132,8 @@ describe('Task Planner plan panel in the browser workbench', function () {
     await panel.locator('.plan-version', { hasText: 'version 3' }).waitFor({ timeout: 10_000 });
     assert.equal(await panel.locator('li.step[data-step-id="readme"] .step-title').innerText(), 'Read the README');
     assert.deepEqual(await picker.locator('option').allInnerTexts(), ['v3 · back to v1 (shown)', 'v2 · edited readme', 'v1 · planned']);
+    // the button went disabled with the version it brought back: focus is on the list again
+    assert.equal(await app().evaluate((element) => element.shadowRoot?.querySelector('plan-review')?.shadowRoot?.activeElement?.id), 'plan-version');
     const treeRows = page.locator('.sidebar .pane').filter({ has: page.locator('.pane-header', { hasText: /^\s*Plan/ }) }).locator('.monaco-list-row');
     await treeRows.filter({ hasText: 'Read the README' }).first().waitFor({ timeout: 10_000 });
     assert.equal(await treeRows.filter({ hasText: 'Read README.md first' }).count(), 0, 'the Plan view still shows version 2');
