@@ -12,6 +12,7 @@ const editNotes: { [K in PanelEdit['type']]: (edit: Extract<PanelEdit, { type: K
   unskipStep: (edit) => `unskipped ${edit.stepId}`,
   addStep: (edit) => `added ${edit.step.id}`,
   removeStep: (edit) => `removed ${edit.stepId}`,
+  makeManual: (edit) => `${edit.stepIds.length === 1 ? edit.stepIds[0] : `${edit.stepIds.length} steps`} made yours to do`,
 };
 
 /** How a panel edit is named in the version list: "edited S002". */

@@ -24,7 +24,7 @@ describe('runListModel', () => {
 
   it('counts failed and skipped steps apart, never as done', () => {
     const plan = makePlan([makeStep('a'), makeStep('b')]);
-    const state: RunState = { runId: 'r4', status: 'failed', plan, steps: { a: { id: 'a', status: 'failed', attempts: 1 }, b: { id: 'b', status: 'skipped', attempts: 0 } }, results: {}, supplied: { approvals: {}, answers: {}, reviews: {} }, lastSeq: 4, warnings: [], resumeCount: 0 };
+    const state: RunState = { runId: 'r4', status: 'failed', plan, steps: { a: { id: 'a', status: 'failed', attempts: 1 }, b: { id: 'b', status: 'skipped', attempts: 0 } }, results: {}, supplied: {}, lastSeq: 4, warnings: [], resumeCount: 0 };
     const [node] = runListModel([{ state, updatedAt: 5, active: false }], (ms) => `t${ms}`);
     assert.equal(node?.description, 'failed · 0/2 · t5');
     assert.equal(node?.accessibilityLabel, 'test objective, failed, 0/2, t5, 0 of 2 steps completed, 1 failed, 1 skipped');
