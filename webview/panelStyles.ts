@@ -42,7 +42,7 @@ export const panelStyles = css`
   [tabindex="-1"]:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: 2px; }
   dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; margin: 6px 0 0; }
   dt { color: var(--vscode-descriptionForeground); }
-  dd { margin: 0; min-width: 0; }
+  dd { margin: 0; min-width: 0; overflow-wrap: break-word; }
   .status { display: inline-flex; align-items: center; gap: 4px; }
   .status-dot { width: 9px; height: 9px; border-radius: 50%; display: inline-block; border: 1px solid var(--vscode-contrastBorder, transparent); }
   .s-completed { --status: var(--vscode-charts-green, #388a34); }

@@ -10,16 +10,18 @@ import { emitAction } from './panelAction';
 import { panelStyles } from './panelStyles';
 import { renderStepCard, type StepCardContext } from './stepCard';
 import { closeFormEvent } from './stepEditForm';
+import { renderVersionPicker } from './versionPicker';
 
 /**
- * Review mode: the objective and plan version, what Regenerate changed, the critic, the
- * steps with their actions and inline edit form, Add step, Regenerate with feedback, and
- * Start / Cancel. Focus follows the user's actions: a form returns it to the button that
- * opened it, a removed or moved step hands it to the step that takes its place or to the
- * moved step, Regenerate keeps it on the feedback field.
+ * Review mode: the objective and plan version (with the earlier versions to go back to),
+ * what Regenerate changed, the critic, the steps with their actions and inline edit form,
+ * Add step, Regenerate with feedback, and Start / Cancel. Focus follows the user's actions:
+ * a form returns it to the button that opened it, a removed or moved step hands it to the
+ * step that takes its place or to the moved step, Regenerate keeps it on the feedback
+ * field, going back to a version puts it on the version list.
  */
 export class ReviewViewElement extends LitElement {
-  static override properties = { review: { attribute: false }, editing: { state: true }, adding: { state: true }, feedback: { state: true }, allFindings: { state: true } };
+  static override properties = { review: { attribute: false }, editing: { state: true }, adding: { state: true }, feedback: { state: true }, allFindings: { state: true }, pickedVersion: { state: true } };
   static override styles = [
     panelStyles,
     css`
@@ -30,6 +32,8 @@ export class ReviewViewElement extends LitElement {
       header .tag { font-size: 0.9em; }
       .model-needed { padding: 6px 10px; margin: 8px 0; border-radius: 3px; border: 1px solid var(--vscode-inputValidation-errorBorder, var(--vscode-errorForeground)); border-left-width: 4px; }
       .model-needed p { margin: 0 0 6px; }
+      .version-picker select { font: inherit; color: var(--vscode-dropdown-foreground); background: var(--vscode-dropdown-background); border: 1px solid var(--vscode-dropdown-border, var(--vscode-contrastBorder, transparent)); border-radius: 2px; padding: 2px 4px; max-width: 32em; }
+      .version-picker select:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: -1px; }
     `,
   ];
   review: ReviewView | undefined;
@@ -38,12 +42,17 @@ export class ReviewViewElement extends LitElement {
   feedback = '';
   /** Whether every finding of the critic shows (a long list starts folded). */
   allFindings = false;
+  /** The version picked in the version list (before going back to it). */
+  pickedVersion: number | undefined;
 
   private pendingFocus: PendingFocus | undefined;
+  /** Set by "Go back to this version": the plan version shown then; focus goes to the version list once a newer one shows. */
+  private restoredFrom: number | undefined;
   private focusTarget: FocusTarget | undefined;
 
   private readonly send = (message: WebviewToHostMessage): void => {
     this.pendingFocus = undefined;
+    this.restoredFrom = undefined;
     emitAction(this, message);
   };
 
@@ -75,12 +84,18 @@ export class ReviewViewElement extends LitElement {
 
   override willUpdate(changed: Map<string, unknown>): void {
     const pending = this.pendingFocus;
+    if (changed.has('review') && this.review?.planVersion !== (changed.get('review') as ReviewView | undefined)?.planVersion) this.pickedVersion = undefined;
     if (!changed.has('review') || !pending || !this.review || this.review.planVersion <= pending.planVersion) return;
     this.pendingFocus = undefined;
     this.focusTarget = focusAfterEdit(pending, this.review.steps);
   }
 
   override updated(): void {
+    if (this.restoredFrom !== undefined && this.review && this.review.planVersion > this.restoredFrom) {
+      // the button went disabled with the version it brought back: the list it came from keeps focus
+      this.restoredFrom = undefined;
+      this.renderRoot.querySelector<HTMLElement>('#plan-version')?.focus();
+    }
     const target = this.focusTarget;
     if (!target) return;
     this.focusTarget = undefined;
@@ -114,6 +129,7 @@ export class ReviewViewElement extends LitElement {
           <span class="muted">${review.steps.length} step${review.steps.length === 1 ? '' : 's'}</span>
           ${review.regenerating ? html`<span role="status">Regenerating…</span>` : nothing}
         </div>
+        ${renderVersionPicker(review, this.pickedVersion, (version) => (this.pickedVersion = version), (version) => this.restoreVersion(version))}
       </header>
       ${renderChanges(review.changes)} ${renderCritique(review, this.allFindings, () => (this.allFindings = true))}
       <section aria-labelledby="steps-heading">
@@ -153,6 +169,11 @@ export class ReviewViewElement extends LitElement {
         <vscode-button secondary data-action="cancel" aria-label="Cancel the review and close the panel" @click=${() => this.send({ type: 'cancel' })}>Cancel</vscode-button>
         ${review.startBlockedReason ? html`<span class="muted start-blocked">${review.startBlockedReason}</span>` : nothing}
       </div>`;
+  }
+
+  private restoreVersion(version: number): void {
+    this.send({ type: 'restoreVersion', version });
+    this.restoredFrom = this.review?.planVersion;
   }
 
   private regenerate(): void {

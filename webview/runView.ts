@@ -3,6 +3,7 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-progress-bar/index.js';
 import type { WebviewToHostMessage } from '../src/shared/panelProtocol';
 import type { PendingView, RunStepView, RunView } from '../src/shared/panelViewModel';
+import { describeStepProgress, finishedSteps } from '../src/shared/stepProgress';
 import { formatDuration, formatStatus } from './formatting';
 import { emitAction } from './panelAction';
 import type { OutputState } from './panelStore';
@@ -26,7 +27,7 @@ export class RunViewElement extends LitElement {
       th, td { text-align: left; padding: 3px 8px; border-bottom: 1px solid var(--vscode-panel-border, var(--vscode-contrastBorder, transparent)); vertical-align: top; }
       th { color: var(--vscode-descriptionForeground); font-weight: 600; }
       figure { margin: 0; }
-      td.details { word-break: break-all; max-width: 420px; }
+      td.details { overflow-wrap: break-word; max-width: 420px; }
       .timeline svg { display: block; background: var(--vscode-editorWidget-background, transparent); border: 1px solid var(--vscode-panel-border, var(--vscode-contrastBorder, transparent)); }
       .tick { stroke: var(--vscode-editorLineNumber-foreground, #888); stroke-width: 0.5; opacity: 0.5; }
       .tick-label { fill: var(--vscode-descriptionForeground); font-size: 11px; }
@@ -64,13 +65,13 @@ export class RunViewElement extends LitElement {
         <div class="visually-hidden" role="status" data-run-announcement>${runAnnouncement(run)}</div>
         <div class="row">
           <span class="status s-${run.status === 'completed' ? 'completed' : run.status === 'failed' ? 'failed' : run.status === 'running' ? 'running' : 'skipped'}"><span class="status-dot"></span><strong class="run-status">${formatStatus(run.status)}</strong></span>
-          <span class="progress-text">${run.progress.done} of ${run.progress.total} steps done</span>
+          <span class="progress-text">${describeStepProgress(run.progress)}</span>
           <span class="muted">${formatDuration(run.elapsedMs)} · plan version ${run.planVersion}</span>
           ${run.usage ? html`<span class="usage" title="Model use so far">${run.usage.totalTokens.toLocaleString()} tokens · $${run.usage.costUsd.toFixed(4)}${run.usage.unpricedRequests > 0 ? ' (some calls unpriced)' : ''} · ${run.usage.requests} requests</span>` : html`<span class="muted usage">no model calls</span>`}
           <span class="spacer"></span>
           ${live ? html`<vscode-button secondary data-action="cancel" @click=${() => this.send({ type: 'cancel' })}>Cancel run</vscode-button>` : nothing}
         </div>
-        <vscode-progress-bar aria-label="Run progress" .value=${run.progress.done} .max=${Math.max(1, run.progress.total)}></vscode-progress-bar>
+        <vscode-progress-bar aria-label="Run progress" .value=${finishedSteps(run.progress)} .max=${Math.max(1, run.progress.total)}></vscode-progress-bar>
       </header>
       ${run.pending.length > 0
         ? html`<section class="pending" aria-labelledby="pending-heading">

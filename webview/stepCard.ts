@@ -1,6 +1,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { PanelEdit } from '../src/shared/panelProtocol';
 import type { StepView } from '../src/shared/panelViewModel';
+import { renderArguments } from './argumentList';
 import type { StepControl } from './focusAfterEdit';
 
 /** What a step card needs besides its step. */
@@ -57,7 +58,7 @@ function renderDetails(step: StepView): TemplateResult {
   return html`<dl>
     ${step.kind === 'tool'
       ? html`<dt>Tool</dt><dd class="mono step-tool">${step.tool ?? '(none)'}</dd>
-          <dt>Arguments</dt><dd>${step.args ? html`<pre class="step-args">${step.args}</pre>` : html`<span class="muted">none</span>`}</dd>`
+          <dt>Arguments</dt><dd>${renderArguments(step.arguments)}</dd>`
       : html`${step.agent ? html`<dt>Agent</dt><dd class="mono">${step.agent}</dd>` : nothing}
           ${step.input ? html`<dt>Input</dt><dd class="step-input">${step.input}</dd>` : nothing}`}
     <dt>Depends on</dt><dd class="step-deps">${step.dependsOn.length > 0 ? step.dependsOn.join(', ') : html`<span class="muted">nothing</span>`}</dd>

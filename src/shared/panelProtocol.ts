@@ -45,6 +45,8 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('regenerate'), feedback: z.string().trim().min(1, 'Say what to change.').max(4_000) }).strict(),
   /** Webview, when the user asks to set up a language model (the review needs one for some steps). */
   z.object({ type: z.literal('setUpModel') }).strict(),
+  /** Webview, when the user brings back an earlier version of the plan under review: it becomes the next version. */
+  z.object({ type: z.literal('restoreVersion'), version: z.number().int().min(1) }).strict(),
   /** Webview, when the user starts the reviewed plan. */
   z.object({ type: z.literal('start') }).strict(),
   /** Webview, when the user cancels the review or the running run. */

@@ -5,6 +5,8 @@
  * separately as chunks (see `panelProtocol.ts`), so a snapshot never carries a transcript.
  */
 
+import type { StepProgress } from './stepProgress';
+
 /** Step kinds, as the engine names them. */
 export type StepKindView = 'tool' | 'agent' | 'synthesis_gate' | 'human_review' | 'clarification' | 'manual';
 
@@ -28,7 +30,18 @@ export type StepStatusView =
 /** A run's status. */
 export type RunStatusView = 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled' | 'interrupted';
 
-/** One step as the review shows it; `args` is pretty JSON, ready for display and editing. */
+/**
+ * One argument of a tool step as the review shows it: a string as it is (no quotes or
+ * escapes), any other value as JSON; `block` when the text spans lines (a file's content),
+ * shown preformatted.
+ */
+export interface ArgumentView {
+  name: string;
+  text: string;
+  block: boolean;
+}
+
+/** One step as the review shows it; `args` is pretty JSON for editing, `arguments` the same for reading. */
 export interface StepView {
   id: string;
   /** 0-based position in the plan. */
@@ -39,6 +52,8 @@ export interface StepView {
   runner: string;
   tool?: string;
   args?: string;
+  /** The arguments, in the plan's order, for display. */
+  arguments?: ArgumentView[];
   agent?: string;
   input?: string;
   dependsOn: string[];
@@ -77,6 +92,12 @@ export interface PlanChangeView {
   objectiveChanged: boolean;
 }
 
+/** One version of the plan under review, for the version picker: "v3 · regenerated with "add tests"". */
+export interface PlanVersionView {
+  version: number;
+  label: string;
+}
+
 /** The plan under review, before it runs. */
 export interface ReviewView {
   planId: string;
@@ -106,6 +127,8 @@ export interface ReviewView {
   regenerateBlockedReason?: string;
   /** Tool names the edit form offers. */
   tools: string[];
+  /** Every version of this plan the panel has shown, newest first; any one can be brought back. */
+  versions: PlanVersionView[];
 }
 
 /** A pending approval, clarification or review of a running step. */
@@ -196,7 +219,8 @@ export interface RunView {
   planVersion: number;
   /** Milliseconds from the run's start to its end, or to the snapshot for a live run. */
   elapsedMs: number;
-  progress: { done: number; total: number };
+  /** Completed steps are done; failed and skipped ones are counted apart. */
+  progress: StepProgress;
   steps: RunStepView[];
   /** The step whose streamed output the panel shows (the latest one started). */
   focusStepId?: string;

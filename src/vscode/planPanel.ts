@@ -75,13 +75,24 @@ export class PlanPanel implements vscode.Disposable {
       this.postSnapshotNow();
       try {
         const next = await this.callbacks.onRegenerate(feedback, plan);
-        if (next) this.session.setPlan(next, plan);
-        else this.session.setRegenerating(false);
-        if (next) this.notice('info', `Regenerated: version ${next.version} replaces version ${plan.version}.`);
+        if (next) {
+          const shown = this.session.setRegenerated(next, feedback);
+          this.callbacks.onPlanEdited?.(shown);
+          this.notice('info', `Regenerated: version ${shown.version} replaces version ${plan.version}. Every earlier version stays in the version list.`);
+        } else {
+          this.session.setRegenerating(false);
+        }
       } catch (error) {
         this.session.setRegenerating(false);
         this.notice('error', `Regenerating failed: ${errorText(error)}`);
       }
+      this.postSnapshotNow();
+    },
+    restoreVersion: ({ version }) => {
+      const result = this.session.restoreVersion(version);
+      if (!result.ok) return this.notice('error', result.error);
+      this.callbacks.onPlanEdited?.(result.plan);
+      this.notice('info', `Version ${version} is back, as version ${result.plan.version}.`);
       this.postSnapshotNow();
     },
     start: async () => {
@@ -152,9 +163,9 @@ export class PlanPanel implements vscode.Disposable {
     this.panel.reveal(undefined, false);
   }
 
-  /** Shows `plan` for review; `previous` is the version it replaces (its changes are shown). */
-  showPlan(plan: Plan, previous?: Plan): void {
-    this.session.setPlan(plan, previous);
+  /** Shows `plan` for review. */
+  showPlan(plan: Plan): void {
+    this.session.setPlan(plan);
     this.postSnapshotNow();
   }
 

@@ -19,6 +19,6 @@ export interface PlanPanelCallbacks {
   onUndoRun(runId: string): Promise<string>;
   /** Why Regenerate is not offered now (no model to take feedback), or `undefined`; read at each snapshot. */
   regenerateBlockedReason?(): string | undefined;
-  /** The user edited the plan in the panel (the Plan tree may follow). */
+  /** The plan the panel shows changed: the user edited it, regenerated it or brought back a version (the Plan tree follows). */
   onPlanEdited?(plan: Plan): void;
 }

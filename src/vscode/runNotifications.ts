@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { RunResult } from '../core/engine/runOptions';
 import type { RunState } from '../core/engine/runEvents';
+import { describeStepProgress, stepProgress } from '../shared/stepProgress';
 import type { InterruptedRun } from './runController';
 
 /**
@@ -24,10 +25,7 @@ export async function notifyRunInterrupted(run: InterruptedRun): Promise<void> {
  */
 export function notifyRunFinished(result: RunResult, log: vscode.LogOutputChannel, state?: RunState): void {
   const steps = Object.values(result.steps);
-  const count = (status: string): number => steps.filter((step) => step.status === status).length;
-  const skipped = count('skipped');
-  const failed = count('failed');
-  const summary = `${count('completed')} of ${steps.length} step${steps.length === 1 ? '' : 's'} completed${skipped > 0 ? `, ${skipped} skipped` : ''}${failed > 0 ? `, ${failed} failed` : ''}`;
+  const summary = describeStepProgress(stepProgress(steps, steps.length));
   const changed = state?.runId === result.runId ? (state.changedFiles ?? []) : [];
   const changes = changed.length === 0 ? '' : ` Changed ${changed.length === 1 ? changed[0] : `${changed.length} files`}.`;
   const actions = [...(changed.length > 0 ? ['Undo run'] : []), 'Show plan', ...(result.status === 'completed' ? [] : ['Show log'])];

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { RunState } from '../core/engine/runEvents';
-import { terminalStepStatuses } from '../core/engine/runEvents';
+import { describeStepProgress, stepProgress } from '../shared/stepProgress';
 import type { PendingPrompt, PendingPrompts } from './pendingPrompts';
 
 /** What the status bar says while a step waits for each kind of prompt, and what a click offers. */
@@ -42,8 +42,7 @@ export class RunStatusBar implements vscode.Disposable {
       this.item.hide();
       return;
     }
-    const total = state?.plan?.steps.length ?? 0;
-    const done = Object.values(state?.steps ?? {}).filter((step) => terminalStepStatuses.has(step.status)).length;
+    const progress = stepProgress(Object.values(state?.steps ?? {}), state?.plan?.steps.length ?? 0);
     if (waiting) {
       const { what, icon, action } = waitingLooks[waiting.kind];
       this.item.text = `$(${icon}) Task Planner: ${what}`;
@@ -53,9 +52,9 @@ export class RunStatusBar implements vscode.Disposable {
       this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     } else {
       const icon = state?.status === 'running' ? 'sync~spin' : state?.status === 'completed' ? 'pass' : state?.status === 'waiting' ? 'debug-pause' : 'error';
-      this.item.text = `$(${icon}) Task Planner ${done}/${total}`;
-      this.item.tooltip = `Run ${state?.runId}: ${state?.status}, ${done} of ${total} steps finished. Click to show the plan.`;
-      this.item.accessibilityInformation = { label: `Task Planner ${done} of ${total} steps finished, run ${state?.status}. Press Enter to show the plan.`, role: 'button' };
+      this.item.text = `$(${icon}) Task Planner ${progress.completed}/${progress.total}`;
+      this.item.tooltip = `Run ${state?.runId}: ${state?.status}, ${describeStepProgress(progress)}. Click to show the plan.`;
+      this.item.accessibilityInformation = { label: `Task Planner ${describeStepProgress(progress)}, run ${state?.status}. Press Enter to show the plan.`, role: 'button' };
       this.item.command = 'taskPlanner.plan.focus';
       this.item.backgroundColor = undefined;
     }

@@ -9,6 +9,9 @@ import type { Frame, Locator, Page } from 'playwright-core';
 import { launchBrowser, type Browser } from '../host/browser.cjs';
 import { startCodeServer, type CodeServer } from '../host/codeServer.cjs';
 import { temporaryFolder } from '../host/tempFolder.cjs';
+import { critiquePlan } from '../../src/core/plan/critiquePlan';
+import { buildPanelViewModel } from '../../src/core/view/buildPanelViewModel';
+import { makePlan, makeStep } from '../support/randomPlans';
 import { describeFindings, runAxe, type AxeFinding } from './axe';
 import { activityBarEntry, planPanelFrame, quickOpen, runCommand, screenshotIfFailed, waitForWorkbench } from './workbench';
 
@@ -324,7 +327,7 @@ describe('Task Planner accessibility (browser workbench, axe-core)', function ()
     const planRow = viewPane('Plan').locator('.monaco-list-row').first();
     assert.match((await planRow.getAttribute('aria-label')) ?? '', /^1\. Read the README, read_file, completed/);
     const runRow = viewPane('Runs').locator('.monaco-list-row').first();
-    assert.match((await runRow.getAttribute('aria-label')) ?? '', /^Write the accessibility notes, completed, 2\/2, .*, 2 of 2 steps done$/);
+    assert.match((await runRow.getAttribute('aria-label')) ?? '', /^Write the accessibility notes, completed, 2\/2, .*, 2 of 2 steps completed$/);
     // the views' content; their headers (title, toolbar) are the workbench's own, the same for every view
     await page.evaluate(() => document.querySelectorAll('.sidebar .pane .pane-body').forEach((body) => body.setAttribute('data-axe-scope', '')));
     await runCommand(page, 'Focus on Plan View');
@@ -333,6 +336,34 @@ describe('Task Planner accessibility (browser workbench, axe-core)', function ()
       await setTheme(theme);
       await scan(`Plan and Runs views, ${theme.name}`, page, '[data-axe-scope]');
       await shoot(`views-row-focused-${theme.name}`);
+    }
+  });
+
+  it('the version list and a folded file content: named by what they show, used with the keyboard, no serious or critical axe finding', async () => {
+    const content = Array.from({ length: 30 }, (_, index) => `Line ${index + 1} of the notes`).join('\n');
+    const plan = makePlan([makeStep('W1', { title: 'Write the notes', kind: 'tool', tool: 'write_file', args: { path: 'notes.md', content }, agent: undefined, input: undefined })], { version: 3 });
+    const body = buildPanelViewModel({ plan, critique: critiquePlan(plan), diagnostics: [], tools: ['write_file'], versions: [{ version: 3, label: 'v3 · regenerated with "shorter"' }, { version: 2, label: 'v2 · edited W1' }, { version: 1, label: 'v1 · planned' }] });
+    await panel().locator('plan-panel-app').evaluate((element, message) => window.postMessage(message, '*'), { type: 'snapshot', model: { ...body, session: 'a11y-versions', version: 1 } });
+    await panel().locator('plan-panel-app[data-rendered-version="1"][data-mode="review"]').waitFor({ timeout: 15_000 });
+    const picker = panel().locator('select#plan-version');
+    assert.equal(await picker.evaluate((select) => (select as HTMLSelectElement).labels?.[0]?.textContent), 'Plan version');
+    await picker.focus();
+    await waitForFocus('field:plan-version');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Tab');
+    await waitForFocus('restore-version:');
+    assert.equal(await panel().locator('vscode-button[data-action="restore-version"]').getAttribute('disabled'), null, 'picking an earlier version did not enable going back to it');
+    const toggle = panel().locator('li.step[data-step-id="W1"] button.fold-toggle');
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+    await panel().locator('li.step[data-step-id="W1"] button.fold-toggle[aria-expanded="true"]').waitFor({ timeout: 5_000 });
+    await page.keyboard.press('Enter');
+    await panel().locator('li.step[data-step-id="W1"] button.fold-toggle[aria-expanded="false"]').waitFor({ timeout: 5_000 });
+    assert.equal(await toggle.innerText(), 'Show 10 more lines');
+    for (const theme of themes) {
+      await setTheme(theme);
+      await scan(`review with versions and a folded file, ${theme.name}`, await panelFrame());
+      await shoot(`review-versions-folded-${theme.name}`);
     }
   });
 

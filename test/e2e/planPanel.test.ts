@@ -6,8 +6,11 @@ import { join, resolve } from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { critiquePlan } from '../../src/core/plan/critiquePlan';
 import { validatePlan } from '../../src/core/plan/validatePlan';
+import { foldRunEvents } from '../../src/core/engine/reduceRunEvent';
+import type { RunEvent } from '../../src/core/engine/runEvents';
 import { buildPanelViewModel } from '../../src/core/view/buildPanelViewModel';
-import { randomDagPlan } from '../support/randomPlans';
+import type { PanelBody } from '../../src/shared/panelViewModel';
+import { makePlan, makeStep, randomDagPlan } from '../support/randomPlans';
 import { launchBrowser, type Browser } from '../host/browser.cjs';
 import { startCodeServer, type CodeServer } from '../host/codeServer.cjs';
 import { temporaryFolder } from '../host/tempFolder.cjs';
@@ -45,6 +48,11 @@ describe('Task Planner plan panel in the browser workbench', function () {
     await page.screenshot({ path: join(screenshots, `${name}.png`) });
   };
   const app = () => panel.locator('plan-panel-app');
+  /** Shows `body` in the webview as if a panel host of session `session` had sent it; resolves once it is rendered. */
+  const showSnapshot = async (session: string, body: PanelBody): Promise<void> => {
+    await app().evaluate((element, message) => window.postMessage(message, '*'), { type: 'snapshot', model: { ...body, session, version: 1 } });
+    await panel.locator(`plan-panel-app[data-rendered-version="1"][data-mode="${body.mode}"]`).waitFor({ timeout: 15_000 });
+  };
   /** Switches the workbench to a light or dark theme with the built-in toggle (the theme picker would reach for the marketplace). */
   const setTheme = async (kind: 'light' | 'dark'): Promise<void> => {
     const workbench = page.locator('.monaco-workbench');
@@ -113,6 +121,25 @@ describe('Task Planner plan panel in the browser workbench', function () {
     await panel.locator('.plan-version', { hasText: 'version 2' }).waitFor();
   });
 
+  it('goes back to the first version from the version list with the keyboard; it becomes version 3 and the Plan view follows', async () => {
+    const picker = panel.locator('select#plan-version');
+    await picker.waitFor({ timeout: 10_000 });
+    assert.deepEqual(await picker.locator('option').allInnerTexts(), ['v2 · edited readme (shown)', 'v1 · planned']);
+    await picker.focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await panel.locator('.plan-version', { hasText: 'version 3' }).waitFor({ timeout: 10_000 });
+    assert.equal(await panel.locator('li.step[data-step-id="readme"] .step-title').innerText(), 'Read the README');
+    assert.deepEqual(await picker.locator('option').allInnerTexts(), ['v3 · back to v1 (shown)', 'v2 · edited readme', 'v1 · planned']);
+    // the button went disabled with the version it brought back: focus is on the list again
+    assert.equal(await app().evaluate((element) => element.shadowRoot?.querySelector('plan-review')?.shadowRoot?.activeElement?.id), 'plan-version');
+    const treeRows = page.locator('.sidebar .pane').filter({ has: page.locator('.pane-header', { hasText: /^\s*Plan/ }) }).locator('.monaco-list-row');
+    await treeRows.filter({ hasText: 'Read the README' }).first().waitFor({ timeout: 10_000 });
+    assert.equal(await treeRows.filter({ hasText: 'Read README.md first' }).count(), 0, 'the Plan view still shows version 2');
+    await shoot('panel-version-picker');
+  });
+
   it('refuses a reorder that would break a dependency, with the reason', async () => {
     await panel.locator('li.step[data-step-id="cli"] button[data-action="up"]').click();
     const notice = panel.locator('.notice.error');
@@ -176,6 +203,56 @@ describe('Task Planner plan panel in the browser workbench', function () {
     await panel.locator('button.show-all-findings').click();
     await panel.locator(`li.finding >> nth=${findings - 1}`).waitFor({ timeout: 10_000 });
     assert.equal(await panel.locator('li.finding').count(), findings);
+  });
+
+  it('shows a file to write as text, folded after 20 lines, unfolded by a button that says how many lines more', async () => {
+    const content = `${Array.from({ length: 32 }, (_, index) => `Line ${index + 1}: "quoted" text`).join('\n')}\n`;
+    const plan = makePlan([makeStep('W1', { title: 'Write the notes', kind: 'tool', tool: 'write_file', args: { path: 'docs/notes.md', content }, agent: undefined, input: undefined })]);
+    await showSnapshot('args-fold', buildPanelViewModel({ plan, critique: critiquePlan(plan), diagnostics: [], tools: ['write_file'] }));
+    const card = panel.locator('li.step[data-step-id="W1"]');
+    assert.equal(await card.locator('dd[data-argument="path"]').innerText(), 'docs/notes.md');
+    const block = card.locator('dd[data-argument="content"] pre.argument-block');
+    const shown = await block.innerText();
+    assert.equal(shown.split('\n').length, 20);
+    assert.equal(shown.split('\n')[0], 'Line 1: "quoted" text', 'the content is shown escaped');
+    const toggle = card.locator('button.fold-toggle');
+    assert.equal(await toggle.innerText(), 'Show 12 more lines');
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+    await shoot('panel-args-folded');
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+    await card.locator('button.fold-toggle[aria-expanded="true"]').waitFor({ timeout: 5_000 });
+    assert.equal((await block.innerText()).trimEnd().split('\n').length, 32);
+    assert.equal(await toggle.innerText(), 'Show fewer lines');
+  });
+
+  it('breaks the Details column between words, never inside an ordinary word', async () => {
+    const plan = makePlan([makeStep('S1', { title: 'Rewrite the changelog', kind: 'tool', tool: 'write_file', args: { path: 'CHANGELOG.md', content: 'x' }, agent: undefined, input: undefined })]);
+    const error = 'Rejected by the user: the changelog must keep every earlier release, and the wording of the summary should stay as the maintainers wrote it originally';
+    const bodies = [{ type: 'run_started', plan }, { type: 'step_started', stepId: 'S1', attempt: 1 }, { type: 'step_failed', stepId: 'S1', attempt: 1, error, disposition: 'fail' }, { type: 'run_failed', reason: 'S1 failed' }];
+    const state = foldRunEvents(bodies.map((body, index) => ({ ...body, runId: 'wrap', seq: index + 1, time: 1_000 + index }) as RunEvent));
+    await showSnapshot('details-wrap', buildPanelViewModel(undefined, { state, now: 2_000 }));
+    const details = panel.locator('tr.run-step[data-step-id="S1"] td.details');
+    const broken = await details.evaluate((cell) => {
+      const split: string[] = [];
+      const lineTops = new Set<number>();
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (const match of (node.textContent ?? '').matchAll(/\S+/g)) {
+          const range = document.createRange();
+          range.setStart(node, match.index);
+          range.setEnd(node, match.index + match[0].length);
+          const tops = new Set(Array.from(range.getClientRects()).map((rect) => Math.round(rect.top)));
+          for (const top of tops) lineTops.add(top);
+          if (tops.size > 1) split.push(match[0]);
+        }
+      }
+      return { split, lines: lineTops.size };
+    });
+    assert.ok(broken.lines > 1, `the error fits on ${broken.lines} line: the check below proves nothing`);
+    assert.deepEqual(broken.split, [], 'words broken across lines');
+    assert.match(await panel.locator('.progress-text').innerText(), /^0 of 1 step completed, 1 failed$/);
+    await shoot('panel-run-details-wrap');
   });
 
   it('runs 200 steps with every snapshot applied in order: none dropped, none stale', async () => {

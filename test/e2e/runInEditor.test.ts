@@ -110,6 +110,24 @@ describe('Task Planner runs in the editor (browser workbench)', function () {
     await planRow(/clarification · completed/).waitFor({ timeout: 30_000 });
   });
 
+  it('(e) on a Markdown change, Approve and Reject stand together with their words, before the editor\'s own actions', async () => {
+    model.enqueue(planReply([toolStep('S1', 'Write the notes', 'write_file', { path: 'notes.md', content: '# Notes\n\nThe first note.\n' })]));
+    await planAndStart('Write the notes', 'S1');
+    await page.locator('.tab', { hasText: 'S1 Write the notes' }).first().waitFor({ timeout: 30_000 });
+    await titleAction('Approve').waitFor();
+    const actions = page.locator('.editor-group-container.active .editor-actions .action-label');
+    const shown = await actions.evaluateAll((labels) => labels.map((label) => ({ name: label.getAttribute('aria-label') ?? '', text: (label.textContent ?? '').trim() })));
+    console.log(`    diff editor title actions: ${JSON.stringify(shown)}`);
+    const approve = shown.findIndex((action) => action.name.startsWith('Approve'));
+    assert.ok(shown.some((action) => action.name.startsWith('Open Preview')), 'the Markdown diff offers no Open Preview: the check below proves nothing');
+    assert.equal(shown[approve + 1]?.name.startsWith('Reject'), true, 'Reject does not follow Approve');
+    assert.deepEqual([shown[approve]?.text, shown[approve + 1]?.text], ['Approve', 'Reject'], 'the buttons show icons, not their words');
+    await shoot('diff-approval-markdown');
+    await titleAction('Approve').click();
+    await planRow(/write_file · completed/).waitFor({ timeout: 30_000 });
+    assert.equal(readFileSync(join(workspace!.path, 'notes.md'), 'utf8'), '# Notes\n\nThe first note.\n');
+  });
+
   it('(d) a run waiting for approval is interrupted by a reload, listed as interrupted, and finishes after Resume from the notification', async () => {
     model.enqueue(
       planReply([

@@ -202,6 +202,16 @@ describe('Plan task reviewed in the plan panel, run through the editor (fake Ope
     assert.equal(second.planVersion, first.planVersion + 1);
     assert.deepEqual(second.steps.map((step) => step.id), ['G1', 'G2']);
     assert.ok(JSON.stringify(server.chatRequests.slice(asked).map((request) => request.body?.messages)).includes('Also read the README, please'), 'the feedback did not reach the model');
+    const treeShows = (title: string) => () => api.planTreeNodes().some((node) => node.label.includes(title));
+    await until('the Plan tree to show the regenerated plan', treeShows('Read the README'));
+    await api.planPanel.send({ type: 'restoreVersion', version: first.planVersion });
+    const restored = await until('the first version back, as the next one', () => {
+      const review = reviewOf(first.planId)();
+      return review && review.planVersion === second.planVersion + 1 ? review : undefined;
+    });
+    assert.deepEqual(restored.steps.map((step) => step.id), ['G1']);
+    assert.deepEqual(restored.versions.map((version) => version.version), [3, 2, 1]);
+    await until('the Plan tree to show the version brought back', () => !treeShows('Read the README')());
     await api.planPanel.send({ type: 'cancel' });
     const cancelled = await outcome;
     assert.equal(cancelled.run, undefined, 'a cancelled review started a run');

@@ -1,4 +1,5 @@
-import type { PanelBody, PendingView, ReplanView, ReviewView, RunStepView, RunSummaryView, RunView, StepView, UsageView } from '../../shared/panelViewModel';
+import { stepProgress } from '../../shared/stepProgress';
+import type { ArgumentView, PanelBody, PlanVersionView, PendingView, ReplanView, ReviewView, RunStepView, RunSummaryView, RunView, StepView, UsageView } from '../../shared/panelViewModel';
 import type { RunState, StepState } from '../engine/runEvents';
 import type { BudgetUsage } from '../llm/budget';
 import type { Critique } from '../plan/critiquePlan';
@@ -24,6 +25,8 @@ export interface ReviewSource {
   regenerateBlockedReason?: string;
   /** Tool names the edit form offers. */
   tools?: readonly string[];
+  /** The versions of this plan shown so far, newest first. */
+  versions?: readonly PlanVersionView[];
 }
 
 /** A run, as the host knows it: the folded state plus what the run's metadata adds. */
@@ -92,6 +95,7 @@ function reviewView(source: ReviewSource): ReviewView {
     regenerating: source.regenerating === true,
     ...(source.regenerateBlockedReason === undefined ? {} : { regenerateBlockedReason: source.regenerateBlockedReason }),
     tools: [...(source.tools ?? [])],
+    versions: source.versions ? source.versions.map((version) => ({ ...version })) : [{ version: plan.version, label: `v${plan.version}` }],
   };
 }
 
@@ -122,7 +126,7 @@ function stepView(step: Step, index: number, problems: string[]): StepView {
     kind: step.kind,
     runner: stepRunnerLabel(step),
     ...(step.tool === undefined ? {} : { tool: step.tool }),
-    ...(step.args === undefined ? {} : { args: JSON.stringify(step.args, null, 2) }),
+    ...(step.args === undefined ? {} : { args: JSON.stringify(step.args, null, 2), arguments: argumentViews(step.args) }),
     ...(step.agent === undefined && step.kind !== 'agent' ? {} : { agent: step.agent ?? 'default' }),
     ...(step.input === undefined ? {} : { input: step.input }),
     dependsOn: [...step.dependsOn],
@@ -138,6 +142,13 @@ function stepView(step: Step, index: number, problems: string[]): StepView {
   };
 }
 
+function argumentViews(args: Record<string, unknown>): ArgumentView[] {
+  return Object.entries(args).map(([name, value]) => {
+    const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+    return { name, text, block: text.includes('\n') };
+  });
+}
+
 function runView(source: RunSource, plan: Plan): RunView {
   const { state, now } = source;
   const startedAt = state.startedAt ?? now;
@@ -145,14 +156,13 @@ function runView(source: RunSource, plan: Plan): RunView {
   const stepStates = plan.steps.map((step) => state.steps[step.id] ?? { id: step.id, status: 'pending' as const, attempts: 0 });
   const steps = plan.steps.map((step, index) => runStepView(step, stepStates[index]!, startedAt));
   const pending: PendingView[] = stepStates.flatMap((step) => (step.pending ? [{ stepId: step.id, kind: step.pending.kind, prompt: step.pending.prompt }] : []));
-  const done = steps.filter((step) => step.status === 'completed' || step.status === 'failed' || step.status === 'skipped').length;
   return {
     runId: state.runId,
     status: state.status,
     objective: plan.objective,
     planVersion: plan.version,
     elapsedMs: Math.max(0, endedAt - startedAt),
-    progress: { done, total: steps.length },
+    progress: stepProgress(steps, steps.length),
     steps,
     ...focusOf(stepStates),
     pending,

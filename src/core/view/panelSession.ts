@@ -10,6 +10,7 @@ import { validatePlan } from '../plan/validatePlan';
 import { toRegistry } from '../engine/resolveRunOptions';
 import type { Tool, ToolRegistry } from '../tools/tool';
 import { buildPanelViewModel, type RunSource } from './buildPanelViewModel';
+import { editNote, PlanVersions, regenerateNote } from './planVersions';
 
 /** What the run adds to its events: model usage, repairs and changed files. */
 export type RunDetails = Pick<RunSource, 'usage' | 'replans' | 'changedFiles' | 'undoMessage'>;
@@ -19,12 +20,14 @@ type OutputChunk = Extract<HostToWebviewMessage, { type: 'output' }>;
 /**
  * The plan panel's state on the host, free of any UI: the plan under review (edited only
  * through `editPlan`), its critique and diagnostics (computed once per version), the run
- * folded from its events, each step's output tail with the run's chunk counter, and the
- * snapshot counter. The VS Code panel posts what this returns.
+ * folded from its events, each step's output tail with the run's chunk counter, the
+ * snapshot counter, and every version of the plan shown (any one can be brought back).
+ * The VS Code panel posts what this returns.
  */
 export class PanelSession {
   private plan: Plan | undefined;
   private previousPlan: Plan | undefined;
+  private readonly versions = new PlanVersions();
   private analysis: { version: number; planId: string; critique: Critique; diagnostics: Diagnostic[] } | undefined;
   private regenerating = false;
   private regenerateBlocked: string | undefined;
@@ -62,8 +65,43 @@ export class PanelSession {
     return this.run !== undefined && (this.run.status === 'running' || this.run.status === 'waiting');
   }
 
-  /** Reviews `plan` (leaving any run); `previous` is the version it replaces, to show what changed. */
-  setPlan(plan: Plan, previous?: Plan): void {
+  /** Reviews `plan` (leaving any run); a plan with another id starts a new version history. */
+  setPlan(plan: Plan): void {
+    this.review(plan, undefined);
+    this.versions.record(plan);
+  }
+
+  /**
+   * Reviews `next`, the planner's new version made with `feedback`, showing what changed from
+   * the plan it replaces. It is numbered after every version kept (the planner numbers from
+   * the plan it was given, which an edit may have passed meanwhile). Returns the plan shown.
+   */
+  setRegenerated(next: Plan, feedback: string): Plan {
+    const previous = this.plan;
+    const plan = previous ? { ...next, version: this.versions.nextVersion(previous) } : next;
+    this.review(plan, previous);
+    this.versions.record(plan, regenerateNote(feedback));
+    return plan;
+  }
+
+  /**
+   * Brings back `version` of the plan under review as its next version (so the one shown
+   * stays in the list too): the plan now shown, or why not.
+   */
+  restoreVersion(version: number): { ok: true; plan: Plan } | { ok: false; error: string } {
+    const current = this.plan;
+    if (!current || this.run) return { ok: false, error: 'Only a plan under review can go back to an earlier version; plan again to change it.' };
+    if (this.regenerating) return { ok: false, error: 'Wait until Regenerate is done, then pick the version.' };
+    if (version === current.version) return { ok: false, error: `Version ${version} is the one shown.` };
+    const kept = this.versions.get(version);
+    if (!kept) return { ok: false, error: `There is no version ${version} of this plan: pick one of ${this.versions.list().map((entry) => entry.version).join(', ')}.` };
+    const plan = { ...kept, version: this.versions.nextVersion(current) };
+    this.review(plan, current);
+    this.versions.record(plan, `back to v${version}`);
+    return { ok: true, plan };
+  }
+
+  private review(plan: Plan, previous: Plan | undefined): void {
     this.plan = plan;
     this.previousPlan = previous;
     this.regenerating = false;
@@ -95,6 +133,7 @@ export class PanelSession {
     if (!result.ok) return result;
     this.plan = result.plan;
     this.previousPlan = undefined;
+    this.versions.record(result.plan, editNote(edit));
     return result;
   }
 
@@ -189,6 +228,7 @@ export class PanelSession {
       regenerating: this.regenerating,
       ...(this.regenerateBlocked === undefined ? {} : { regenerateBlockedReason: this.regenerateBlocked }),
       tools: this.tools.names(),
+      versions: this.versions.list(),
       ...(this.previousPlan ? { previousPlan: this.previousPlan } : {}),
     };
   }

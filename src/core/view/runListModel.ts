@@ -1,5 +1,5 @@
 import type { RunState } from '../engine/runEvents';
-import { terminalStepStatuses } from '../engine/runEvents';
+import { describeStepProgress, stepProgress } from '../../shared/stepProgress';
 import { spokenRow, type PlanTreeNode } from './planTreeModel';
 
 const runIcons: Record<RunState['status'], { icon: string; color: string }> = {
@@ -19,19 +19,18 @@ const runIcons: Record<RunState['status'], { icon: string; color: string }> = {
 export function runListModel(runs: readonly { state: RunState; updatedAt: number; active: boolean }[], formatTime: (ms: number) => string): PlanTreeNode[] {
   return runs.map(({ state, updatedAt, active }) => {
     const steps = Object.values(state.steps);
-    const done = steps.filter((step) => terminalStepStatuses.has(step.status)).length;
     const interrupted = state.status === 'running' && !active;
     const status = interrupted ? 'interrupted' : state.status;
     const view = runIcons[status];
     const waitingOn = steps.filter((step) => step.pending).map((step) => `${step.id}: ${step.pending!.prompt}`);
     const label = state.plan?.objective ?? state.runId;
-    const total = state.plan?.steps.length ?? steps.length;
-    const description = `${status} · ${done}/${total} · ${formatTime(updatedAt)}`;
+    const progress = stepProgress(steps, state.plan?.steps.length ?? steps.length);
+    const description = `${status} · ${progress.completed}/${progress.total} · ${formatTime(updatedAt)}`;
     return {
       id: `run:${state.runId}`,
       label,
       description,
-      accessibilityLabel: spokenRow(label, description, `${done} of ${total} steps done`, waitingOn.length > 0 ? `waiting for you on ${waitingOn.length} step${waitingOn.length === 1 ? '' : 's'}` : undefined),
+      accessibilityLabel: spokenRow(label, description, describeStepProgress(progress), waitingOn.length > 0 ? `waiting for you on ${waitingOn.length} step${waitingOn.length === 1 ? '' : 's'}` : undefined),
       tooltip: [`Run ${state.runId}`, `Status: ${status}`, state.reason ? `Reason: ${state.reason}` : undefined, ...waitingOn.map((line) => `Waiting: ${line}`)]
         .filter((line): line is string => line !== undefined)
         .join('\n'),

@@ -2,17 +2,21 @@ import assert from 'node:assert/strict';
 import type { RunView } from '../../../src/shared/panelViewModel';
 import { runAnnouncement } from '../../../webview/runAnnouncement';
 
-const run = (extra: Partial<RunView>): RunView => ({ runId: 'r', status: 'running', objective: 'o', planVersion: 1, elapsedMs: 0, progress: { done: 2, total: 5 }, steps: [], pending: [], timeline: { spanMs: 1, lanes: 0, bars: [] }, replans: [], warnings: [], ...extra });
+const run = (extra: Partial<RunView>): RunView => ({ runId: 'r', status: 'running', objective: 'o', planVersion: 1, elapsedMs: 0, progress: { total: 5, completed: 2, failed: 0, skipped: 0 }, steps: [], pending: [], timeline: { spanMs: 1, lanes: 0, bars: [] }, replans: [], warnings: [], ...extra });
 
 describe('webview run announcement', () => {
   it('says the status and progress', () => {
-    assert.equal(runAnnouncement(run({})), 'Run running: 2 of 5 steps done.');
-    assert.equal(runAnnouncement(run({ status: 'completed', progress: { done: 5, total: 5 } })), 'Run completed: 5 of 5 steps done.');
+    assert.equal(runAnnouncement(run({})), 'Run running: 2 of 5 steps completed.');
+    assert.equal(runAnnouncement(run({ status: 'completed', progress: { total: 5, completed: 5, failed: 0, skipped: 0 } })), 'Run completed: 5 of 5 steps completed.');
+  });
+
+  it('never says a failed or skipped step is done', () => {
+    assert.equal(runAnnouncement(run({ status: 'failed', progress: { total: 2, completed: 0, failed: 1, skipped: 1 } })), 'Run failed: 0 of 2 steps completed, 1 failed, 1 skipped.');
   });
 
   it('names every prompt waiting for the user, with a long prompt cut short', () => {
     const text = runAnnouncement(run({ status: 'waiting', pending: [{ stepId: 'W1', kind: 'approval', prompt: 'Write notes.md' }, { stepId: 'Q1', kind: 'clarification', prompt: 'x'.repeat(500) }] }));
-    assert.match(text, /^Run waiting: 2 of 5 steps done\. Waiting for you: approval of step W1, Write notes\.md; clarification of step Q1, x{160}…\. Open answers it in the editor\.$/);
+    assert.match(text, /^Run waiting: 2 of 5 steps completed\. Waiting for you: approval of step W1, Write notes\.md; clarification of step Q1, x{160}…\. Open answers it in the editor\.$/);
   });
 
   it('names a step that is yours to do by its first line and says how to answer it', () => {

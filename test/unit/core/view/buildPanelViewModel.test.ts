@@ -106,7 +106,7 @@ describe('buildPanelViewModel', () => {
     const run = live.run;
     assert.equal(run.status, 'running');
     assert.equal(run.elapsedMs, 400);
-    assert.deepEqual(run.progress, { done: 2, total: 3 });
+    assert.deepEqual(run.progress, { total: 3, completed: 2, failed: 0, skipped: 0 });
     assert.deepEqual(run.steps.map((step) => [step.id, step.status, step.attempts]), [['read', 'completed', 1], ['list', 'completed', 1], ['sum', 'awaiting_approval', 2]]);
     assert.equal(run.steps[2]!.diagnosis, 'empty result');
     assert.equal(run.steps[1]!.resultPreview, '["a.txt"]');
@@ -125,6 +125,38 @@ describe('buildPanelViewModel', () => {
     const undone = buildPanelViewModel(review(), { state: finished, now: 9999, changedFiles: ['notes.md'], undoMessage: 'Restored 1 file.' });
     assert.ok(undone.mode === 'run');
     assert.equal(undone.run.summary?.canUndo, false);
+  });
+  it('shows tool arguments as text: strings as they are, a multi-line string as a block, other values as JSON', () => {
+    const write = makePlan([makeStep('W1', { kind: 'tool', tool: 'write_file', args: { path: 'notes.md', content: '# Notes\n\n"quoted" and \\ back\n' }, agent: undefined, input: undefined })]);
+    const body = buildPanelViewModel({ plan: write, critique: critiquePlan(write), diagnostics: [], tools: ['write_file'] });
+    assert.ok(body.mode === 'review');
+    assert.deepEqual(body.review.steps[0]!.arguments, [
+      { name: 'path', text: 'notes.md', block: false },
+      { name: 'content', text: '# Notes\n\n"quoted" and \\ back\n', block: true },
+    ]);
+    const command = makePlan([makeStep('C1', { kind: 'tool', tool: 'run_command', args: { argv: ['npm', 'test'], timeoutMs: 5000 }, agent: undefined, input: undefined })]);
+    const run = buildPanelViewModel({ plan: command, critique: critiquePlan(command), diagnostics: [], tools: ['run_command'] });
+    assert.ok(run.mode === 'review');
+    assert.deepEqual(run.review.steps[0]!.arguments, [
+      { name: 'argv', text: '["npm","test"]', block: false },
+      { name: 'timeoutMs', text: '5000', block: false },
+    ]);
+  });
+
+  it('counts no failed or skipped step as done: a run where nothing completed says so', () => {
+    const state = foldRunEvents(
+      events([
+        { type: 'run_started', plan, time: 1000 },
+        { type: 'step_started', stepId: 'read', attempt: 1, time: 1000 },
+        { type: 'step_failed', stepId: 'read', attempt: 1, error: 'no such file', disposition: 'fail', time: 1100 },
+        { type: 'step_skipped', stepId: 'list', reason: 'Rejected by the user', time: 1100 },
+        { type: 'step_skipped', stepId: 'sum', reason: 'its dependency read failed', time: 1100 },
+        { type: 'run_failed', reason: 'read failed', time: 1100 },
+      ]),
+    );
+    const body = buildPanelViewModel(review(), { state, now: 1200 });
+    assert.ok(body.mode === 'run');
+    assert.deepEqual(body.run.progress, { total: 3, completed: 0, failed: 1, skipped: 2 });
   });
 });
 

@@ -57,6 +57,49 @@ describe('PanelSession', () => {
     assert.equal(second.mode === 'review' && second.review.steps[0]?.title, 'Read a.txt first');
   });
 
+  it('keeps every version of the plan (edits, Regenerate, going back), and going back makes the next version', () => {
+    const session = new PanelSession('s1', tools);
+    session.setPlan(plan);
+    assert.equal(session.applyEdit({ type: 'updateStep', stepId: 'A', patch: { title: 'Read a.txt first' } }).ok, true);
+    // the planner numbered its version from the one it was given: it must not replace the edit
+    const regenerated = { ...plan, version: 2, steps: [plan.steps[0]!] };
+    session.setRegenerated(regenerated, '  add   tests, and keep the README steps as they were please  ');
+    assert.equal(session.currentPlan()?.version, 3);
+    const review = (model: PanelViewModel) => (model.mode === 'review' ? model.review : assert.fail(`expected a review, got ${model.mode}`));
+    assert.deepEqual(review(session.snapshot(0)).versions, [
+      { version: 3, label: 'v3 · regenerated with "add tests, and keep the README steps as…"' },
+      { version: 2, label: 'v2 · edited A' },
+      { version: 1, label: 'v1 · planned' },
+    ]);
+    const back = session.restoreVersion(1);
+    assert.ok(back.ok);
+    assert.equal(back.plan.version, 4);
+    assert.deepEqual(back.plan.steps, plan.steps);
+    const shown = review(session.snapshot(0));
+    assert.deepEqual(shown.steps.map((step) => step.title), plan.steps.map((step) => step.title));
+    assert.deepEqual(shown.versions.map((version) => version.label), ['v4 · back to v1', 'v3 · regenerated with "add tests, and keep the README steps as…"', 'v2 · edited A', 'v1 · planned']);
+    assert.deepEqual(shown.changes && [shown.changes.fromVersion, shown.changes.toVersion, shown.changes.added], [3, 4, ['B']]);
+    // the edited version is still there after going back
+    const edited = session.restoreVersion(2);
+    assert.ok(edited.ok);
+    assert.equal(edited.plan.steps[0]!.title, 'Read a.txt first');
+    assert.deepEqual(session.restoreVersion(5), { ok: false, error: 'Version 5 is the one shown.' });
+    assert.deepEqual(session.restoreVersion(9), { ok: false, error: 'There is no version 9 of this plan: pick one of 5, 4, 3, 2, 1.' });
+    session.setPlan({ ...plan, id: 'other' });
+    assert.deepEqual(review(session.snapshot(0)).versions, [{ version: 1, label: 'v1 · planned' }]);
+  });
+
+  it('does not go back to another version while Regenerate is under way or once the plan runs', () => {
+    const session = new PanelSession('s1', tools);
+    session.setPlan(plan);
+    session.applyEdit({ type: 'skipStep', stepId: 'B' });
+    session.setRegenerating(true);
+    assert.deepEqual(session.restoreVersion(1), { ok: false, error: 'Wait until Regenerate is done, then pick the version.' });
+    session.setRegenerating(false);
+    session.attachRun('run-1');
+    assert.deepEqual(session.restoreVersion(1), { ok: false, error: 'Only a plan under review can go back to an earlier version; plan again to change it.' });
+  });
+
   it('folds the attached run, numbers output chunks and ignores events of other runs', () => {
     const session = new PanelSession('s1', tools);
     session.setPlan(plan);

@@ -19,7 +19,15 @@ describe('runListModel', () => {
       ['test objective', 'completed · 0/2 · t1', 'run.completed'],
     ]);
     assert.match(nodes[0]!.tooltip, /Waiting: b: write x/);
-    assert.deepEqual(nodes.map((node) => node.accessibilityLabel), ['test objective, interrupted, 1/2, t2, 1 of 2 steps done, waiting for you on 1 step', 'test objective, completed, 0/2, t1, 0 of 2 steps done']);
+    assert.deepEqual(nodes.map((node) => node.accessibilityLabel), ['test objective, interrupted, 1/2, t2, 1 of 2 steps completed, waiting for you on 1 step', 'test objective, completed, 0/2, t1, 0 of 2 steps completed']);
+  });
+
+  it('counts failed and skipped steps apart, never as done', () => {
+    const plan = makePlan([makeStep('a'), makeStep('b')]);
+    const state: RunState = { runId: 'r4', status: 'failed', plan, steps: { a: { id: 'a', status: 'failed', attempts: 1 }, b: { id: 'b', status: 'skipped', attempts: 0 } }, results: {}, supplied: {}, lastSeq: 4, warnings: [], resumeCount: 0 };
+    const [node] = runListModel([{ state, updatedAt: 5, active: false }], (ms) => `t${ms}`);
+    assert.equal(node?.description, 'failed · 0/2 · t5');
+    assert.equal(node?.accessibilityLabel, 'test objective, failed, 0/2, t5, 0 of 2 steps completed, 1 failed, 1 skipped');
   });
 
   it('a run journaled as interrupted (a window reload) is listed as interrupted and resumable, not cancelled', () => {

@@ -1,0 +1,34 @@
+/**
+ * How far a run got, counted one way everywhere (panel, status bar, notifications, Runs
+ * view): only `completed` steps are done; failed and skipped steps are finished but
+ * counted apart, never as done. `total` is the number of steps of the run's plan.
+ */
+export interface StepProgress {
+  total: number;
+  completed: number;
+  failed: number;
+  skipped: number;
+}
+
+/** Counts `steps` by status; steps missing from `steps` (not started yet) are only in `total`, which is at least `steps`' length. */
+export function stepProgress(steps: Iterable<{ status: string }>, total: number): StepProgress {
+  const progress: StepProgress = { total, completed: 0, failed: 0, skipped: 0 };
+  let seen = 0;
+  for (const { status } of steps) {
+    seen += 1;
+    if (status === 'completed' || status === 'failed' || status === 'skipped') progress[status] += 1;
+  }
+  progress.total = Math.max(total, seen);
+  return progress;
+}
+
+/** Steps that ended, whatever the outcome (completed, failed or skipped): how far the progress bar goes. */
+export function finishedSteps(progress: StepProgress): number {
+  return progress.completed + progress.failed + progress.skipped;
+}
+
+/** "1 of 3 steps completed, 1 failed, 1 skipped": the failed and skipped parts only when there are any. */
+export function describeStepProgress(progress: StepProgress): string {
+  const { total, completed, failed, skipped } = progress;
+  return `${completed} of ${total} step${total === 1 ? '' : 's'} completed${failed > 0 ? `, ${failed} failed` : ''}${skipped > 0 ? `, ${skipped} skipped` : ''}`;
+}

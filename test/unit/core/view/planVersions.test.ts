@@ -1,0 +1,34 @@
+import assert from 'node:assert/strict';
+import { editNote, PlanVersions, regenerateNote } from '../../../../src/core/view/planVersions';
+import { makePlan, makeStep } from '../../../support/randomPlans';
+
+describe('planVersions', () => {
+  it('names each kind of edit by what it did to which step', () => {
+    assert.deepEqual(
+      [
+        editNote({ type: 'updateStep', stepId: 'S2', patch: { title: 't' } }),
+        editNote({ type: 'moveStep', stepId: 'S2', toIndex: 0 }),
+        editNote({ type: 'skipStep', stepId: 'S2' }),
+        editNote({ type: 'unskipStep', stepId: 'S2' }),
+        editNote({ type: 'addStep', step: { id: 'S9', kind: 'manual', title: 'Check it' } }),
+        editNote({ type: 'removeStep', stepId: 'S2' }),
+        editNote({ type: 'makeManual', stepIds: ['S1'] }),
+        editNote({ type: 'makeManual', stepIds: ['S1', 'S3'] }),
+      ],
+      ['edited S2', 'moved S2', 'skipped S2', 'unskipped S2', 'added S9', 'removed S2', 'S1 made yours to do', '2 steps made yours to do'],
+    );
+    assert.equal(regenerateNote(' add\n tests '), 'regenerated with "add tests"');
+  });
+
+  it('keeps what made a version when the same version is shown again, and starts over for another plan', () => {
+    const versions = new PlanVersions();
+    const plan = makePlan([makeStep('A')]);
+    versions.record(plan);
+    versions.record({ ...plan, version: 2 }, 'edited A');
+    versions.record({ ...plan, version: 2 });
+    assert.deepEqual(versions.list(), [{ version: 2, label: 'v2 · edited A' }, { version: 1, label: 'v1 · planned' }]);
+    assert.equal(versions.nextVersion(plan), 3);
+    versions.record({ ...plan, id: 'other' });
+    assert.deepEqual(versions.list(), [{ version: 1, label: 'v1 · planned' }]);
+  });
+});
