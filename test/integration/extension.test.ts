@@ -95,6 +95,10 @@ describe('Task Planner in the VS Code extension host', () => {
       const blank = (await vscode.commands.executeCommand('taskPlanner.planTaskFromEditor')) as { plan?: unknown };
       assert.equal(blank.plan, undefined, 'a blank request was planned');
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      // The next untitled document may get this one's name: wait until the host has let it go.
+      const closing = Date.now() + 5_000;
+      while (!document.isClosed && Date.now() < closing) await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(document.isClosed, true, 'the reverted request document stayed open');
     } finally {
       api.setPlanReview(undefined);
     }

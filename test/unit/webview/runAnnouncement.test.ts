@@ -21,6 +21,6 @@ describe('webview run announcement', () => {
 
   it('names a step that is yours to do by its first line and says how to answer it', () => {
     const prompt = 'Step S002 is yours to do: Update the README\nAdd a usage section\n\nResults of the steps before it:\nS001: done';
-    assert.equal(runAnnouncement(run({ pending: [{ stepId: 'S002', kind: 'manual', prompt }] })), 'Run running: 2 of 5 steps done. Step S002 is yours to do: Update the README. Mark it Done or Failed below.');
+    assert.equal(runAnnouncement(run({ pending: [{ stepId: 'S002', kind: 'manual', prompt }] })), 'Run running: 2 of 5 steps completed. Step S002 is yours to do: Update the README. Mark it Done or Failed below.');
   });
 });
