@@ -28,7 +28,7 @@ export const mutationGroups = [
     ci: true,
     threshold: 90,
     mutate: ['src/core/engine/stepInteraction.ts'],
-    spec: ['test/unit/core/engine/stepInteraction.test.ts', 'test/unit/core/engine/runPlan.test.ts', 'test/unit/core/engine/resumeRun.test.ts'],
+    spec: ['test/unit/core/engine/stepInteraction.test.ts', 'test/unit/core/engine/runPlan.test.ts', 'test/unit/core/engine/resumeRun.test.ts', 'test/unit/core/engine/resumeRun.binding.test.ts', 'test/unit/core/engine/executors/manualExecutor.test.ts'],
   },
   {
     name: 'command-environment',
