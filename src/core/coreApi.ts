@@ -1,5 +1,5 @@
 /**
- * The public library entry point of the core (DESIGN §8), bundled to `dist/core.js`.
+ * The public library entry point of the core (docs/architecture.md §11), bundled to `dist/core.js`.
  * Names exported here are a contract: the CLI, tests and embedders rely on them.
  */
 export type { Plan, Step, Agent, Attachment, Diagnostic, StepKind, FailurePolicy } from './plan/planSchema';

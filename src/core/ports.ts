@@ -177,7 +177,7 @@ export interface RunListing {
 }
 
 /**
- * Where runs are journaled (DESIGN §4): an append-only list of events per run plus
+ * Where runs are journaled (docs/architecture.md §4): an append-only list of events per run plus
  * periodic snapshots. Appends of one run are issued in order, one batch at a time.
  */
 export interface RunStore {
@@ -194,7 +194,7 @@ import type { LlmChatRequest, LlmChatResponse } from './llm/llmTypes';
 import type { Attachment } from './plan/planSchema';
 
 /**
- * A language model (DESIGN §5): OpenAI-compatible, VS Code LM, or a test fake. `chat`
+ * A language model (docs/architecture.md §5): OpenAI-compatible, VS Code LM, or a test fake. `chat`
  * honours `request.signal`, retries transient faults itself (through `Clock`), streams
  * through `request.onDelta` when `request.stream` is set, and rejects with an error whose
  * message is fit for the user and never contains an API key.

@@ -4,7 +4,7 @@ import type { Attachment } from '../core/plan/planSchema';
 const imageExtensions = /\.(png|jpe?g|gif|webp|bmp)$/i;
 
 /**
- * What a request carries (DESIGN §1): URLs written in it (links), the active editor's
+ * What a request carries (docs/architecture.md §7): URLs written in it (links), the active editor's
  * selection (a file reference with its line range), and files chosen in the explorer
  * (images as `image`, so models that accept images get them).
  */

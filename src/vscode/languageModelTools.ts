@@ -7,7 +7,7 @@ import { loadRuntime } from './loadRuntime';
 export const planningToolNames = ['planning_setup_plan', 'planning_add_step', 'planning_update_step', 'planning_mark_step', 'planning_clear_plan', 'planning_read_plan'] as const;
 
 /**
- * Registers the six `planning_*` session tools (DESIGN §7) with `vscode.lm.registerTool`,
+ * Registers the six `planning_*` session tools (docs/architecture.md §10) with `vscode.lm.registerTool`,
  * so chat agents (such as Copilot agent mode) keep a plan that the Plan tree shows. Inputs
  * are checked with the tools' own schemas; refusals come back as the planner's message.
  * Returns nothing to dispose in hosts without the Language Model Tools API.

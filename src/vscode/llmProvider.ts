@@ -15,7 +15,7 @@ export interface ResolvedProvider {
 }
 
 /**
- * Applies `taskPlanner.llm.provider` (DESIGN §5): `auto` takes a VS Code chat model when
+ * Applies `taskPlanner.llm.provider` (docs/architecture.md §5): `auto` takes a VS Code chat model when
  * there is one, else the OpenAI-compatible endpoint when a key is stored or the base URL
  * is local, else the heuristic planner. The `openai` package is loaded only here, on
  * first use, so activation stays cheap. Throws with a clear message when an explicitly

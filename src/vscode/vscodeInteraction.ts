@@ -6,7 +6,7 @@ import type { PendingPrompts } from './pendingPrompts';
 import { closeProposalDiffs, type ProposalDocuments } from './proposalDocuments';
 
 /**
- * The core's `Interaction` port in the editor (DESIGN §1): a file change opens the diff
+ * The core's `Interaction` port in the editor (docs/architecture.md §7): a file change opens the diff
  * editor with both sides virtual and waits for Approve/Reject (editor title, Plan tree,
  * or the modal fallback when the diff cannot open); a command asks with a modal showing
  * argv and working directory; a clarification asks with a QuickPick (suggestions plus

@@ -13,7 +13,7 @@ function violations(folder: string, allowed: (file: SourceFile, specifier: strin
     .flatMap((file) => file.specifiers.filter((specifier) => !allowed(file, specifier, resolveSpecifier(file.path, specifier))).map((specifier) => `${file.path} → ${specifier}`));
 }
 
-describe('architecture: layers (DESIGN §2)', () => {
+describe('architecture: layers (docs/architecture.md §1)', () => {
   it('reads the sources it checks', () => {
     assert.ok(sources.some((file) => inLayer(file, 'src/core')), 'no core sources found');
     assert.ok(sources.some((file) => inLayer(file, 'webview')), 'no webview sources found');

@@ -1,4 +1,4 @@
-// Context compaction on a scripted 100-step run (DESIGN §5, issue 6): every step's agent
+// Context compaction on a scripted 100-step run (docs/architecture.md §5): every step's agent
 // prompt is built with `buildStepPrompt` from the rolling summary (`compactContext`, here
 // with its deterministic fallback so the run is reproducible) and its direct dependencies'
 // results. Printed: the peak prompt tokens of any step against the configured budget, and

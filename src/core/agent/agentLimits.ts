@@ -1,5 +1,5 @@
 /**
- * Limits of the LLM work in a run (DESIGN §4): how long a step agent may go on, and the
+ * Limits of the LLM work in a run (docs/architecture.md §4): how long a step agent may go on, and the
  * token budget of the rolling context summary its prompt carries. Times in milliseconds.
  */
 export interface AgentLimits {

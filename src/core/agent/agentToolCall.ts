@@ -67,7 +67,7 @@ export function notRunOutcome(tool: string, reason: string): AgentToolOutcome {
 }
 
 /**
- * Tool output is data, never instructions (DESIGN §6): it travels as a JSON string value
+ * Tool output is data, never instructions (docs/architecture.md §6): it travels as a JSON string value
  * (so it cannot close the envelope) next to a note saying so, cut to `maxTokens`.
  */
 function envelope(tool: string, status: 'ok', data: string, maxTokens: number): string {

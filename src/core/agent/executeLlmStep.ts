@@ -19,7 +19,7 @@ export const directAgentPrompt = 'You answer directly from what you are given, w
  * with live statuses, the rolling summary, the direct dependencies' results and `input`
  * (which carries the verification diagnosis on a retry). Agents get their plan entry's
  * prompt and exactly its tools, plus `ask_user` when the run has it (asking the user is
- * how any step clarifies, DESIGN §4); `default` without an entry has every tool, `direct`
+ * how any step clarifies, docs/architecture.md §4); `default` without an entry has every tool, `direct`
  * none. A gate gets no summary and no tools: it condenses its dependencies only.
  * Resolves to the answer text.
  */

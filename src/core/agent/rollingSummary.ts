@@ -13,7 +13,7 @@ interface SummaryMemory {
 const memories = new WeakMap<RunState, SummaryMemory>();
 
 /**
- * The run's rolling context summary (DESIGN §5) as a step starts: every step completed
+ * The run's rolling context summary (docs/architecture.md §5) as a step starts: every step completed
  * since the last call is folded in, in completion order, with `compactContext` (the model
  * summarises only when the budget overflows; a deterministic fallback otherwise). Kept per
  * run state object, so it lives exactly as long as the run. Invariant: at most

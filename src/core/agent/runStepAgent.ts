@@ -53,7 +53,7 @@ export const agentRules = `You carry out ONE step of a larger plan, described in
 - When the step is done, answer with its result as plain text and call no tool. Be concise and factual; say what you changed.`;
 
 /**
- * The tool-calling loop of an `agent` step (DESIGN §4): the model gets the agent's prompt
+ * The tool-calling loop of an `agent` step (docs/architecture.md §4): the model gets the agent's prompt
  * with `agentRules` and the step prompt, is offered only `tools`, and is called again with
  * each round's tool results (as untrusted data, see `callAgentTool`) until it answers
  * without a tool call. Text is streamed to `output`. Stops with a `StepFailure` after

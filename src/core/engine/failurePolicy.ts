@@ -17,7 +17,7 @@ export interface BackoffOptions {
   maxDelayMs: number;
 }
 
-/** Backoff defaults (DESIGN §4 leaves the numbers to the engine). */
+/** Backoff defaults (docs/architecture.md §4 leaves the numbers to the engine). */
 export const defaultBackoff: BackoffOptions = { baseDelayMs: 1000, maxDelayMs: 30_000 };
 
 /** Delay before attempt `failedAttempt + 1`: base · 2^(failedAttempt − 1), capped. */
@@ -34,7 +34,7 @@ export function attemptLimit(step: Pick<Step, 'maxAttempts'>, policy: FailurePol
 }
 
 /**
- * The failure table of DESIGN §4, after attempt `attempt` (1-based) failed.
+ * The failure table of docs/architecture.md §4, after attempt `attempt` (1-based) failed.
  * Errors use `onFailure`, and any policy retries while attempts remain (`maxAttempts`
  * counts them all); verification failures use `onVerificationFailure` and retry only
  * under `retry`. Once attempts are used up: `skip` → skipped; `stop` and `retry` →

@@ -22,7 +22,7 @@ export function emptySupplied(): SuppliedAnswers {
 }
 
 /**
- * The pure reducer of DESIGN §2: the state after `event`. Neither argument is mutated;
+ * The pure reducer of docs/architecture.md §2: the state after `event`. Neither argument is mutated;
  * the result shares unchanged `StepState` objects with `state`. O(number of steps) per
  * call because the step map is copied; fold many events with `foldRunEvents`.
  */

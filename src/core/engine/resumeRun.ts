@@ -6,7 +6,7 @@ import type { ResumeOptions, RunHandle } from './runOptions';
 import { resolveRunOptions } from './resolveRunOptions';
 
 /**
- * Continues a run from its journal in `options.store` (DESIGN §4): completed steps keep
+ * Continues a run from its journal in `options.store` (docs/architecture.md §4): completed steps keep
  * their results and are not re-run, steps that were running or waiting start again, and
  * the given approvals, answers, reviews and manual answers (keyed by request id, or by step id for that
  * step's pending request) answer only the exact requests they were given for: a restarted

@@ -4,7 +4,7 @@ import type { BudgetUsage } from '../llm/budget';
 import type { RequestKind } from '../tools/deferral';
 
 /**
- * A step's lifecycle (DESIGN §4): `pending` (no dependencies) or `blocked` (waiting on
+ * A step's lifecycle (docs/architecture.md §4): `pending` (no dependencies) or `blocked` (waiting on
  * dependencies) → `ready` → `running` → `completed` | `failed` | `skipped`, with the
  * `awaiting_*` statuses while the step waits on the user (`awaiting_user`: a person is
  * doing the step's work).
@@ -121,7 +121,7 @@ export interface RunState {
   warnings: string[];
   /** How many times the run was resumed. */
   resumeCount: number;
-  /** The rolling context summary agents are given (DESIGN §5), as last compacted. */
+  /** The rolling context summary agents are given (docs/architecture.md §5), as last compacted. */
   contextSummary?: string;
   /** LLM usage recorded when the budget ran out (restored into the tracker on resume). */
   budgetUsage?: BudgetUsage;
@@ -142,7 +142,7 @@ interface EventBase {
 /** What `step_failed` decided: another attempt, a skip, or a terminal failure. */
 export type FailureDisposition = 'retry' | 'skip' | 'fail';
 
-/** Every event of a run (DESIGN §4), journaled one per line. */
+/** Every event of a run (docs/architecture.md §4), journaled one per line. */
 export type RunEvent = EventBase &
   (
     | { type: 'run_started'; plan: Plan }

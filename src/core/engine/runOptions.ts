@@ -28,12 +28,12 @@ export interface StepRunnerContext {
 }
 
 /**
- * Executes `agent` and `synthesis_gate` steps (DESIGN §8). A thrown error is a step
+ * Executes `agent` and `synthesis_gate` steps (docs/architecture.md §11). A thrown error is a step
  * failure with that message; throwing `DeferredError` suspends the step.
  */
 export type StepRunner = (step: Step, ctx: StepRunnerContext) => Promise<unknown>;
 
-/** Options of `runPlan` (DESIGN §8). Durations in milliseconds. */
+/** Options of `runPlan` (docs/architecture.md §11). Durations in milliseconds. */
 export interface RunOptions {
   /** Tools `tool` steps may call. */
   tools?: ToolRegistry | readonly Tool[];
@@ -48,7 +48,7 @@ export interface RunOptions {
    */
   llm?: LlmClient;
   /**
-   * Counts every call of `llm` against the run's limits (DESIGN §5). When a limit is
+   * Counts every call of `llm` against the run's limits (docs/architecture.md §5). When a limit is
    * reached, the step about to call the model pauses with a `budget` request and the run
    * ends `waiting`; `budget.raise(...)` and `resumeRun` continue it (usage recorded in the
    * journal is seeded back into the tracker on resume). Absent: no limits.

@@ -7,7 +7,7 @@ import type { RunHandle, RunOptions } from './runOptions';
 import { newRunId, resolveRunOptions } from './resolveRunOptions';
 
 /**
- * Executes `plan` (DESIGN §4) and returns at once with a handle; the run starts on the
+ * Executes `plan` (docs/architecture.md §4) and returns at once with a handle; the run starts on the
  * next microtask. An invalid plan (validation errors against `options.tools`) ends the
  * run `failed` with every error in `metadata.reason`, without running a step and without
  * journaling anything to `options.store`.

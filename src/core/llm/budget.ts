@@ -1,7 +1,7 @@
 import type { LlmClient } from '../ports';
 import type { LlmChatResponse } from './llmTypes';
 
-/** Per-run limits (DESIGN §5); an absent limit is unlimited. Tokens count prompt + completion. */
+/** Per-run limits (docs/architecture.md §5); an absent limit is unlimited. Tokens count prompt + completion. */
 export interface BudgetLimits {
   maxRequests?: number;
   maxTokens?: number;

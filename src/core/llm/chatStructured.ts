@@ -58,7 +58,7 @@ const modes: readonly StructuredMode[] = ['json_schema', 'json_object', 'text'];
 const maxListedProblems = 20;
 
 /**
- * Asks `client` for a reply matching `schema` (DESIGN §5): first as `response_format:
+ * Asks `client` for a reply matching `schema` (docs/architecture.md §5): first as `response_format:
  * json_schema` with `z.toJSONSchema(schema)`; when the server rejects that with a 400, as
  * `json_object`, then as plain text with the schema in the prompt (the mode that worked is
  * remembered per client). The reply is parsed tolerantly (code fences, prose, trailing

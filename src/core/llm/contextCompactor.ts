@@ -38,7 +38,7 @@ export interface CompactionResult {
 const defaultSummaryBudget = 1_000;
 
 /**
- * Updates the rolling context summary after a step completed (DESIGN §5). The fact line
+ * Updates the rolling context summary after a step completed (docs/architecture.md §5). The fact line
  * (`[id] title: result`, the result cut to a quarter of the budget) is appended; when that
  * exceeds `budgetTokens`, the model rewrites the summary into about 3/4 of the budget; when
  * there is no model, it fails, or its summary is still too long, a deterministic fallback
@@ -140,7 +140,7 @@ export interface StepPrompt {
 }
 
 /**
- * A step agent's prompt (DESIGN §5): objective, plan outline with statuses, rolling
+ * A step agent's prompt (docs/architecture.md §5): objective, plan outline with statuses, rolling
  * summary, the direct dependencies' results (each cut by tokens to an equal share) and the
  * input. Every part is cut to its budget, so `tokens` stays under the sum of the budgets
  * plus a few heading tokens however long the plan is. The outline puts status counts first,
@@ -201,7 +201,7 @@ function renderDependencies(ids: readonly string[], depends: Readonly<Record<str
   return truncateToTokens(blocks.join('\n'), budget, { marker: '\n… (more results cut)' });
 }
 
-/** Strings as they are, everything else as compact JSON (the template convention of DESIGN §3). */
+/** Strings as they are, everything else as compact JSON (the template convention of docs/architecture.md §3). */
 function resultText(result: unknown): string {
   if (typeof result === 'string') return result;
   if (result === undefined) return '(no result)';

@@ -1,5 +1,5 @@
 /**
- * The provider-neutral vocabulary of the `LlmClient` port (DESIGN §5): messages, tool
+ * The provider-neutral vocabulary of the `LlmClient` port (docs/architecture.md §5): messages, tool
  * definitions and calls, structured-output formats, usage and streaming deltas. Providers
  * (OpenAI-compatible, VS Code LM) translate to and from their own wire types.
  */

@@ -14,7 +14,7 @@ export interface ProviderInputs {
 }
 
 /**
- * DESIGN §5's provider rule. An explicit setting wins (the caller reports it when that
+ * the provider rule of docs/architecture.md §5. An explicit setting wins (the caller reports it when that
  * provider then turns out unusable). `auto`: VS Code LM when a chat model is available,
  * else OpenAI-compatible when an API key is set or the base URL is local (loopback or
  * `localhost`, which need no key: Ollama, LM Studio, vLLM, llama.cpp), else heuristic.

@@ -71,7 +71,7 @@ const destructiveTools = new Set(['write_file', 'edit_file', 'delete_file', 'run
 const orderedKinds = new Set<Step['kind']>(['tool', 'manual', 'human_review', 'clarification']);
 
 /**
- * Reviews a plan statically (DESIGN §3). Every `validatePlan` error (against `options.tools`,
+ * Reviews a plan statically (docs/architecture.md §3). Every `validatePlan` error (against `options.tools`,
  * as the run checks it) is a critical finding under its code and caps the score at
  * `maxScoreWithErrors`; then the critic's own checks. Score max(1, round(10 − 3·critical −
  * warning − 0.5·info)), rounding half away from zero. A dependency of a tool, manual,

@@ -4,10 +4,10 @@ import { validatePlan, type ValidatePlanOptions } from './validatePlan';
 /** The fields of a step an edit may change; the id is fixed once a step exists. */
 export type StepPatch = Partial<Omit<Step, 'id'>>;
 
-/** A new step: id and kind are required, everything else has DESIGN §3 defaults. */
+/** A new step: id and kind are required, everything else has docs/architecture.md §3 defaults. */
 export type NewStep = Pick<Step, 'id' | 'kind'> & Partial<Step>;
 
-/** One edit of a plan (DESIGN §3). Indexes are 0-based positions in `plan.steps`. */
+/** One edit of a plan (docs/architecture.md §3). Indexes are 0-based positions in `plan.steps`. */
 export type PlanEdit =
   | { type: 'addStep'; step: NewStep; index?: number }
   | { type: 'updateStep'; stepId: string; patch: StepPatch }

@@ -26,7 +26,7 @@ export function expandTemplatesDetailed(text: string, results: Readonly<Record<s
   return { text: expanded, unresolved };
 }
 
-/** `expandTemplatesDetailed` without the report (DESIGN §8 public name). */
+/** `expandTemplatesDetailed` without the report (docs/architecture.md §11 public name). */
 export function expandTemplates(text: string, results: Readonly<Record<string, unknown>>): string {
   return expandTemplatesDetailed(text, results).text;
 }

@@ -39,7 +39,7 @@ const knownStepKeys = new Set([
 const maxTitleLength = 120;
 
 /**
- * Normalizes one raw step (DESIGN §3 field aliases and defaults). `index` is the position in
+ * Normalizes one raw step (docs/architecture.md §3 field aliases and defaults). `index` is the position in
  * the flattened list and gives missing ids (`S001`, …). Returns `undefined`, with a
  * warning, for entries that are neither text nor objects.
  */

@@ -21,7 +21,7 @@ const childListKeys = ['tasks', 'steps'] as const;
 const knownPlanKeys = new Set([...stepListKeys, 'plan', 'id', 'version', 'objective', 'goal', 'task', 'createdAt', 'created_at', 'agents', 'workers', 'contextTags', 'context_tags', 'estimatedDurationSec', 'estimated_duration_sec', 'title', 'description']);
 
 /**
- * Turns what an LLM (or a person) wrote into a canonical `Plan` (DESIGN §3). Accepts a JSON
+ * Turns what an LLM (or a person) wrote into a canonical `Plan` (docs/architecture.md §3). Accepts a JSON
  * string (code fences, trailing commas, comments and similar defects are repaired; prose
  * around the JSON is dropped) or an already-parsed value. Never throws: what cannot be used
  * is an error, what is ignored is a warning.

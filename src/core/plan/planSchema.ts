@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Step kinds the engine knows how to execute (DESIGN §3). `manual`: a person does the work
+ * Step kinds the engine knows how to execute (docs/architecture.md §3). `manual`: a person does the work
  * the step's input describes and says when it is done.
  */
 export const stepKinds = ['tool', 'agent', 'synthesis_gate', 'human_review', 'clarification', 'manual'] as const;
@@ -101,7 +101,7 @@ export const plannerOutputSchema = z.object({
   ),
 });
 
-/** Codes of `validatePlan` diagnostics (DESIGN §3). */
+/** Codes of `validatePlan` diagnostics (docs/architecture.md §3). */
 export type DiagnosticCode =
   | 'empty_plan'
   | 'duplicate_id'
@@ -122,7 +122,7 @@ export interface Diagnostic {
   message: string;
 }
 
-/** Fills every default of DESIGN §3 into a partial step. */
+/** Fills every default of docs/architecture.md §3 into a partial step. */
 export function withStepDefaults(step: Pick<Step, 'id' | 'kind'> & Partial<Step>): Step {
   return {
     title: step.title ?? step.id,

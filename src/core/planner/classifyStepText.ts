@@ -15,7 +15,7 @@ const ambiguity = /\b(not sure|unsure|unclear|tbd|to be decided|undecided|either
 const networkWords = /\b(?:fetch|download|api|http|https|network|web|online|search the web)\b/i;
 
 /**
- * Decides what kind of step a piece of request text is (DESIGN §5): an explicit question
+ * Decides what kind of step a piece of request text is (docs/architecture.md §5): an explicit question
  * or ambiguity → clarification; a plain tool action (`recognizeToolAction`) on workspace
  * paths → tool calls; otherwise work routed to an agent by its verbs (the agent's tools are
  * the hint). `flaky` marks work that touches the network or runs commands.

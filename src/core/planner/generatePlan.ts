@@ -53,7 +53,7 @@ export interface GeneratePlanResult {
 }
 
 /**
- * Plans `objective` with a language model (DESIGN §5): the planning prompt (objective,
+ * Plans `objective` with a language model (docs/architecture.md §5): the planning prompt (objective,
  * size-bounded workspace snapshot, tools with schemas, strategy guidance), structured output
  * with `plannerOutputSchema`, then `parsePlan`, `validatePlan` against the tools and
  * `critiquePlan`. Schema and validation errors get ONE repair round together; validation

@@ -34,7 +34,7 @@ export const heuristicAgents: Record<string, Agent> = {
 };
 
 /**
- * Plans without a model (DESIGN §5): splits the request (`splitRequest`), makes a built-in
+ * Plans without a model (docs/architecture.md §5): splits the request (`splitRequest`), makes a built-in
  * tool call of each part that is a plain tool action, and of the rest `manual` steps (or,
  * with `options.model`, agent steps and clarifications); attaches the URLs each part
  * mentions and the request's attachments. Steps are chained only where the text orders

@@ -24,7 +24,7 @@ const searchStopWords = new Set(['the', 'a', 'an', 'where', 'why', 'how', 'what'
 const searchTrailers = /^(?:comments?|markers?|strings?|calls?|usages?|uses|references?|occurrences?|mentions?|imports?|statements?|tags?|keys?)$/i;
 
 /**
- * Recognizes a step text that is one plain tool action (DESIGN §5): create a directory,
+ * Recognizes a step text that is one plain tool action (docs/architecture.md §5): create a directory,
  * create an empty file, delete files, list files, search text, read files, run a command
  * line. Returns `undefined` for anything else (the step is then work for an agent or a
  * person). Every call uses the tool's exact argument names, so it validates against the

@@ -20,7 +20,7 @@ export const modelReviewSchema = z.object({
 });
 
 /**
- * The optional LLM review (DESIGN §3): asks the model for findings the static checks cannot
+ * The optional LLM review (docs/architecture.md §3): asks the model for findings the static checks cannot
  * see and merges them into `critique` as check `llm_review` (score recomputed). Findings
  * naming unknown steps keep their message but lose the step id; at most 8 are kept. Throws
  * the client's error (e.g. on abort); callers that treat the review as optional catch it.

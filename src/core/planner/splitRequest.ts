@@ -29,7 +29,7 @@ const actionVerbs = 'read|open|show|list|search|grep|find|delete|remove|run|exec
 const andAction = new RegExp(String.raw`\s+and\s+(?=(?:then\s+)?(?:${actionVerbs})(?=\s)(?!\s+(?:me\s+)?(?:the\s+|on\s+the\s+|back\s+)?(?:results?|output|outcome|errors?|failures?)\b))`, 'i');
 
 /**
- * Splits a normalized request into step texts (DESIGN §5): one per list bullet or numbered
+ * Splits a normalized request into step texts (docs/architecture.md §5): one per list bullet or numbered
  * line (indented or following lines continue the item), and, in running text, at each
  * sentence boundary, at a comma followed by "then", and at "and" before a second action
  * ("Search for legacy and delete src/legacy.js"); a leading sequencing word is removed from

@@ -2,7 +2,7 @@ import { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC } from 'quick
 import type { QuickJSContext, QuickJSHandle, QuickJSWASMModule } from 'quickjs-emscripten';
 import { capText, textCaps } from '../text/capText';
 
-/** What a `verification` or `when` predicate produced (DESIGN §4). */
+/** What a `verification` or `when` predicate produced (docs/architecture.md §4). */
 export type PredicateOutcome = { kind: 'pass' } | { kind: 'fail'; diagnosis: string } | { kind: 'error'; message: string };
 
 /** The values a predicate can read; each is copied into the sandbox as JSON. */

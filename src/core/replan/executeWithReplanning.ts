@@ -46,7 +46,7 @@ export interface ReplanRecord {
 }
 
 /**
- * Executes `plan` and repairs it when steps fail under a `replan` policy (DESIGN §4). Each
+ * Executes `plan` and repairs it when steps fail under a `replan` policy (docs/architecture.md §4). Each
  * run goes through `runPlan`; when one ends `failed` only because of replan requests, the
  * replanner (`chatStructured` with `plannerOutputSchema`) gets the objective, the
  * completed results, the failed steps with output and diagnosis, and the trial history of

@@ -5,7 +5,7 @@ import type { SessionPlan, SessionPlanResult, SessionStepStatus, StepDraft } fro
 import { ToolValidationError } from './toolValidationError';
 
 /**
- * One session's todo list (DESIGN §7). Every change replaces the current snapshot with a
+ * One session's todo list (docs/architecture.md §10). Every change replaces the current snapshot with a
  * new immutable one; refused calls throw `ToolValidationError` and change nothing.
  */
 export interface SessionPlanner {

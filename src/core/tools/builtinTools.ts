@@ -22,7 +22,7 @@ export interface BuiltinToolsOptions {
 }
 
 /**
- * Every built-in tool (DESIGN §6): the file tools, `run_command`, `ask_user` and the six
+ * Every built-in tool (docs/architecture.md §6): the file tools, `run_command`, `ask_user` and the six
  * session planning tools. Safety lives in the tools, not in the caller: paths are
  * confined, changes ask per the approval policy, commands always ask.
  */

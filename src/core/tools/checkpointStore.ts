@@ -16,7 +16,7 @@ export interface Checkpoint {
 }
 
 /**
- * Where file tools keep each change's previous content (DESIGN §6), keyed by run. Tools
+ * Where file tools keep each change's previous content (docs/architecture.md §6), keyed by run. Tools
  * record a checkpoint before they change anything; `undoRun` reads them back.
  */
 export interface CheckpointStore {

@@ -10,7 +10,7 @@ const statusViews: Record<SessionStepStatus, { icon: string; color: string; labe
 
 /**
  * The Plan tree for a session plan kept by chat agents through the `planning_*` tools
- * (DESIGN §7): a header with the objective and plan status, then one node per step with
+ * (docs/architecture.md §10): a header with the objective and plan status, then one node per step with
  * its status, details and notes.
  */
 export function sessionTreeModel(plan: SessionPlan): PlanTreeNode[] {

@@ -70,7 +70,7 @@ export class StepFailure extends Error {
   }
 }
 
-/** The text appended to an input when the previous attempt failed verification (DESIGN §4). */
+/** The text appended to an input when the previous attempt failed verification (docs/architecture.md §4). */
 export function withDiagnosis(input: string, diagnosis: string | undefined): string {
   return diagnosis === undefined ? input : `${input}\n\nYour previous attempt failed verification: ${diagnosis}`;
 }

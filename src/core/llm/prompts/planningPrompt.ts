@@ -58,7 +58,7 @@ Rules for steps:
 - Keep the plan as short as the objective allows. Ask a clarification step only when the objective is truly ambiguous.`;
 
 /**
- * The planning conversation (DESIGN §5): a system message with the plan rules, the tools
+ * The planning conversation (docs/architecture.md §5): a system message with the plan rules, the tools
  * with their schemas and the strategy's guidance; a user message with the objective, the
  * workspace snapshot (file tree summary, open files, attachments) bounded to
  * `snapshotTokenBudget` tokens, and any feedback. Images among the attachments become image

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { isLocalBaseUrl, selectProvider } from '../../../../src/core/llm/selectProvider';
 
-describe('selectProvider (DESIGN §5 auto rule)', () => {
+describe('selectProvider (the auto rule of docs/architecture.md §5)', () => {
   it('auto prefers VS Code LM when a chat model is available', () => {
     assert.equal(selectProvider({ setting: 'auto', vscodeLmAvailable: true, apiKey: 'sk-x' }), 'vscode');
   });

@@ -176,7 +176,7 @@ describe('parsePlan', () => {
       assert.match(warningsOf(result).join('\n'), /unknown type "dance"/);
     });
 
-    it('applies the defaults of DESIGN §3', () => {
+    it('applies the defaults of the plan model (docs/architecture.md §3)', () => {
       const step = planOf(parsePlan({ steps: [{ id: 'a' }] })).steps[0]!;
       assert.deepEqual(
         { onFailure: step.onFailure, maxAttempts: step.maxAttempts, critical: step.critical, onVerificationFailure: step.onVerificationFailure, dependsOn: step.dependsOn, agent: step.agent },
