@@ -98,9 +98,14 @@ describe('Task Planner plan panel in the browser workbench', function () {
   });
 
   it('shows a plan file for review: objective, critic, steps with tools and arguments', async () => {
-    await quickOpen(page, 'safe.plan.json');
-    await runCommand(page, 'Show plan');
-    await panel.locator('plan-panel-app[data-mode="review"]').waitFor({ timeout: 30_000 });
+    // The palette's list of a fresh window can still be settling; a command that did not run is run again (one
+    // clean-clone run saw the panel never open, and every later test fail with it).
+    for (let attempt = 1; ; attempt++) {
+      await quickOpen(page, 'safe.plan.json');
+      await runCommand(page, 'Task Planner: Show plan');
+      if (await panel.locator('plan-panel-app[data-mode="review"]').waitFor({ timeout: 15_000 }).then(() => true, () => false)) break;
+      assert.ok(attempt < 3, 'the plan panel did not open after three "Show plan" commands');
+    }
     await panel.locator('h1.objective', { hasText: 'Get to know the notes app' }).waitFor();
     assert.equal(await panel.locator('li.step').count(), 5);
     assert.match(await panel.locator('#critique-heading').innerText(), /Critic: \d+\/10/);
