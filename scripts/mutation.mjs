@@ -4,10 +4,11 @@
 // survived in a file under its group's threshold; exits non-zero when any file is under it.
 // Incremental: only mutants whose code or covering tests changed since the committed result
 // (test/mutation/incremental/) are tested again. HTML reports: test-results/mutation/<group>/.
-// Usage: node scripts/mutation.mjs [--ci] [--force] [--keep-baseline] [group ...]
+// Usage: node scripts/mutation.mjs [--ci] [--force] [--keep-baseline] [--table] [group ...]
 //   --ci: the safety-critical groups only; --force: test every mutant again, ignoring earlier results;
 //   --keep-baseline: start from the committed results but write the new ones under test-results/
-//   (npm test uses it, so a test run leaves the working tree as it was).
+//   (npm test uses it, so a test run leaves the working tree as it was);
+//   --table: run nothing, print the committed results as the README's Markdown table.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, dirname } from 'node:path';
@@ -50,6 +51,33 @@ function scratchBaseline(groupName) {
   if (existsSync(committed)) copyFileSync(committed, scratch);
   else rmSync(scratch, { force: true });
   return scratch;
+}
+
+/** The README's table: one row per group from its committed result, with its weakest file. */
+function printTable() {
+  console.log('| group | files | detected | weakest file | threshold |');
+  console.log('|---|---|---|---|---|');
+  for (const group of groups) {
+    const committed = join(root, 'test/mutation/incremental', `${group.name}.json`);
+    if (!existsSync(committed)) {
+      console.log(`| ${group.name} | no result yet | | | ${group.threshold} % |`);
+      continue;
+    }
+    const scores = Object.entries(JSON.parse(readFileSync(committed, 'utf8')).files)
+      .filter(([path]) => group.mutate.includes(path))
+      .map(([path, file]) => ({ path, ...scoreFile(file) }));
+    const caught = scores.reduce((sum, file) => sum + file.caught, 0);
+    const total = scores.reduce((sum, file) => sum + file.total, 0);
+    const weakest = scores.reduce((low, file) => (low === undefined || file.score < low.score ? file : low), undefined);
+    const overall = total === 0 ? 100 : (100 * caught) / total;
+    const weakestText = weakest === undefined ? '' : `\`${weakest.path}\` ${weakest.score.toFixed(1)} %`;
+    console.log(`| ${group.name} | ${scores.length} | ${overall.toFixed(1)} % (${caught}/${total}) | ${weakestText} | ${group.threshold} % |`);
+  }
+}
+
+if (args.includes('--table')) {
+  printTable();
+  process.exit(0);
 }
 
 const started = Date.now();
