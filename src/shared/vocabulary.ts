@@ -45,7 +45,7 @@ export type StepStatus = (typeof stepStatuses)[number];
 
 /**
  * A run's status; `waiting` means suspended on pending requests, `interrupted` stopped
- * because its host went away (a window reload), not by the user; both resume, as does `cancelled`.
+ * because its host went away (the editor reloaded), not by the user; both resume, as does `cancelled`.
  */
 export const runStatuses = ['running', 'waiting', 'completed', 'failed', 'cancelled', 'interrupted'] as const;
 /** A run's status. */
