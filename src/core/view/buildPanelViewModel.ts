@@ -63,7 +63,8 @@ export function buildPanelViewModel(review: ReviewSource | undefined, run?: RunS
 
 function reviewView(source: ReviewSource): ReviewView {
   const { plan, critique, diagnostics } = source;
-  const registry = isRegistry(source.tools) ? source.tools : undefined;
+  const { tools } = source;
+  const registry = isRegistry(tools) ? tools : undefined;
   const problems = new Map<string, string[]>();
   const planProblems: string[] = [];
   for (const diagnostic of diagnostics) {
@@ -100,7 +101,7 @@ function reviewView(source: ReviewSource): ReviewView {
     ...(source.previousPlan ? { changes: diffPlans(source.previousPlan, plan) } : {}),
     regenerating: source.regenerating === true,
     ...(source.regenerateBlockedReason === undefined ? {} : { regenerateBlockedReason: source.regenerateBlockedReason }),
-    tools: registry ? registry.names() : [...((source.tools as readonly string[] | undefined) ?? [])],
+    tools: isRegistry(tools) ? tools.names() : [...(tools ?? [])],
     versions: source.versions ? source.versions.map((version) => ({ ...version })) : [{ version: plan.version, label: `v${plan.version}` }],
   };
 }

@@ -6,7 +6,7 @@ describe('step edit schemas', () => {
   it('accepts exactly the plan schema\'s step kinds and failure policies', () => {
     for (const kind of stepKinds) assert.equal(stepPatchSchema.safeParse({ kind, ...(kind === 'tool' ? { tool: 'read_file' } : {}) }).success, true, kind);
     for (const policy of failurePolicies) assert.equal(stepPatchSchema.safeParse({ onFailure: policy, onVerificationFailure: policy }).success, true, policy);
-    assert.equal(stepPatchSchema.safeParse({ kind: 'probe' }).success, false);
+    assert.equal(stepPatchSchema.safeParse({ kind: 'dance' }).success, false);
     assert.equal(stepPatchSchema.safeParse({ onVerificationFailure: 'explode' }).success, false);
   });
 
