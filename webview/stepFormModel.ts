@@ -1,6 +1,7 @@
 import type { PanelEdit } from '../src/shared/panelProtocol';
 import type { StepView } from '../src/shared/panelViewModel';
-import { editablePolicies, editableStepKinds, fieldErrors, newStepSchema, stepPatchSchema, type EditableStepKind } from '../src/shared/stepEditSchema';
+import { fieldErrors, newStepSchema, stepPatchSchema } from '../src/shared/stepEditSchema';
+import { failurePolicies, stepKinds, type StepKind } from '../src/shared/vocabulary';
 
 /** The fields the step form can show. */
 export type FieldName = 'id' | 'title' | 'kind' | 'tool' | 'args' | 'agent' | 'input' | 'dependsOn' | 'onFailure' | 'maxAttempts' | 'critical' | 'verification';
@@ -25,20 +26,20 @@ export type FormValues = Partial<Record<FieldName, string>>;
 export const fieldSpecs: Record<FieldName, FieldSpec> = {
   id: { name: 'id', label: 'Id', control: 'text', placeholder: 'e.g. S010' },
   title: { name: 'title', label: 'Title', control: 'text' },
-  kind: { name: 'kind', label: 'Kind', control: 'select', options: () => editableStepKinds },
+  kind: { name: 'kind', label: 'Kind', control: 'select', options: () => stepKinds },
   tool: { name: 'tool', label: 'Tool', control: 'select', options: (tools, current) => (tools.length > 0 ? tools : [current]) },
   args: { name: 'args', label: 'Arguments (JSON)', control: 'code' },
   agent: { name: 'agent', label: 'Agent', control: 'text' },
   input: { name: 'input', label: 'Input', control: 'area' },
   dependsOn: { name: 'dependsOn', label: 'Depends on', control: 'text', placeholder: 'ids, comma-separated' },
-  onFailure: { name: 'onFailure', label: 'On failure', control: 'select', options: () => editablePolicies },
+  onFailure: { name: 'onFailure', label: 'On failure', control: 'select', options: () => failurePolicies },
   maxAttempts: { name: 'maxAttempts', label: 'Attempts', control: 'text' },
   critical: { name: 'critical', label: 'Critical: a failure stops the run', control: 'checkbox' },
   verification: { name: 'verification', label: 'Verification', control: 'text', placeholder: 'e.g. result.length > 0' },
 };
 
 /** The fields that belong to one kind of step, shown after Kind. */
-export const kindFields: Record<EditableStepKind, readonly FieldName[]> = {
+export const kindFields: Readonly<Record<StepKind, readonly FieldName[]>> = {
   tool: ['tool', 'args'],
   agent: ['agent', 'input'],
   synthesis_gate: ['agent', 'input'],
@@ -47,7 +48,7 @@ export const kindFields: Record<EditableStepKind, readonly FieldName[]> = {
   manual: ['input'],
 };
 
-const isKind = (kind: string | undefined): kind is EditableStepKind => (editableStepKinds as readonly string[]).includes(kind ?? '');
+const isKind = (kind: string | undefined): kind is StepKind => (stepKinds as readonly string[]).includes(kind ?? '');
 
 /**
  * The fields shown, in visual (and tab) order: the id of a new step, title, kind, the

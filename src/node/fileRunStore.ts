@@ -1,10 +1,10 @@
 import { appendFile, mkdir, open, readdir, readFile, rename, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JournalEntry, JournalSnapshot, LoadedJournal, RunListing, RunStore } from '../core/ports';
+import { runIdPattern } from '../shared/vocabulary';
 
 const journalSuffix = '.jsonl';
 const snapshotSuffix = '.snapshot.json';
-const safeRunId = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/;
 
 /**
  * A `RunStore` in a directory (created on first write): `<runId>.jsonl` holds one event
@@ -15,7 +15,7 @@ const safeRunId = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/;
 export function createFileRunStore(dir: string): RunStore {
   const repaired = new Set<string>();
   const pathOf = (runId: string, suffix: string): string => {
-    if (!safeRunId.test(runId)) {
+    if (!runIdPattern.test(runId)) {
       throw new Error(`"${runId}" is not a valid run id: use letters, digits, ".", "_" and "-" only (at most 128 characters).`);
     }
     return join(dir, `${runId}${suffix}`);

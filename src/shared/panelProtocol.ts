@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { PanelViewModel } from './panelViewModel';
 import { newStepSchema, stepPatchSchema } from './stepEditSchema';
+import { maxStepIdLength } from './vocabulary';
 
 /**
  * Messages the extension host posts to the plan panel's webview.
@@ -16,7 +17,7 @@ export type HostToWebviewMessage =
   /** Host, when an action was refused or did something worth saying (e.g. an edit broke a dependency). */
   | { type: 'notice'; id: number; level: 'info' | 'error'; text: string };
 
-const stepIdField = z.string().min(1).max(64);
+const stepIdField = z.string().min(1).max(maxStepIdLength);
 
 /** One plan edit the webview asks for; the host applies it with `editPlan`. */
 export const panelEditSchema = z.discriminatedUnion('type', [

@@ -6,29 +6,19 @@
  */
 
 import type { StepProgress } from './stepProgress';
+import type { FailurePolicy, RunStatus, StepKind, StepStatus } from './vocabulary';
 
 /** Step kinds, as the engine names them. */
-export type StepKindView = 'tool' | 'agent' | 'synthesis_gate' | 'human_review' | 'clarification' | 'manual';
+export type StepKindView = StepKind;
 
 /** A failure policy, as the engine names it. */
-export type FailurePolicyView = 'stop' | 'skip' | 'retry' | 'replan';
+export type FailurePolicyView = FailurePolicy;
 
 /** A step's status in a run, as the engine names it. */
-export type StepStatusView =
-  | 'pending'
-  | 'blocked'
-  | 'ready'
-  | 'running'
-  | 'awaiting_approval'
-  | 'awaiting_clarification'
-  | 'awaiting_review'
-  | 'awaiting_user'
-  | 'completed'
-  | 'failed'
-  | 'skipped';
+export type StepStatusView = StepStatus;
 
 /** A run's status. */
-export type RunStatusView = 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled' | 'interrupted';
+export type RunStatusView = RunStatus;
 
 /**
  * One argument of a tool step as the review shows it: a string as it is (no quotes or

@@ -1,26 +1,17 @@
 import { z } from 'zod';
+import { failurePolicies, maxStepIdLength, stepIdPattern, stepKinds } from './vocabulary';
 
-/** Longest step id accepted (the core's limit too). */
-export const maxStepIdLength = 64;
 /** Longest step title the panel accepts. */
 export const maxStepTitleLength = 160;
 /** Longest input, predicate or argument text the panel accepts. */
 export const maxStepTextLength = 20_000;
 
-/** The step kinds the panel's form offers (the plan schema's kinds; a test keeps them equal). */
-export const editableStepKinds = ['tool', 'agent', 'synthesis_gate', 'human_review', 'clarification', 'manual'] as const;
-/** A step kind the form offers. */
-export type EditableStepKind = (typeof editableStepKinds)[number];
-/** The failure policies the panel's form offers (the plan schema's policies). */
-export const editablePolicies = ['stop', 'skip', 'retry', 'replan'] as const;
-const kinds = editableStepKinds;
-const policies = editablePolicies;
 const stepId = z
   .string()
   .trim()
   .min(1, 'Give the step an id.')
   .max(maxStepIdLength, `Keep the id under ${maxStepIdLength + 1} characters.`)
-  .regex(/^[A-Za-z0-9_.:-]+$/, 'Use letters, digits, "_", ".", ":" or "-" in ids.');
+  .regex(stepIdPattern, 'Use letters, digits, "_", ".", ":" or "-" in ids.');
 const optionalText = z.string().max(maxStepTextLength, `Keep it under ${maxStepTextLength} characters.`).optional();
 
 /**
@@ -30,17 +21,17 @@ const optionalText = z.string().max(maxStepTextLength, `Keep it under ${maxStepT
 export const stepPatchSchema = z
   .object({
     title: z.string().trim().min(1, 'Give the step a title.').max(maxStepTitleLength, `Keep the title under ${maxStepTitleLength + 1} characters.`),
-    kind: z.enum(kinds),
+    kind: z.enum(stepKinds),
     dependsOn: z.array(stepId).max(500),
     tool: z.string().trim().min(1, 'Choose a tool.').max(100).optional(),
     args: z.record(z.string(), z.unknown()).optional(),
     agent: z.string().trim().min(1).max(100).optional(),
     input: optionalText,
-    onFailure: z.enum(policies),
+    onFailure: z.enum(failurePolicies),
     maxAttempts: z.number().int('Attempts must be a whole number.').min(1, 'At least one attempt.').max(20, 'At most 20 attempts.'),
     critical: z.boolean(),
     verification: optionalText,
-    onVerificationFailure: z.enum(policies),
+    onVerificationFailure: z.enum(failurePolicies),
     when: optionalText,
   })
   .partial()
@@ -54,7 +45,7 @@ export type StepPatchInput = z.infer<typeof stepPatchSchema>;
 export const newStepSchema = z
   .object({
     id: stepId,
-    kind: z.enum(kinds),
+    kind: z.enum(stepKinds),
     title: z.string().trim().min(1, 'Give the step a title.').max(maxStepTitleLength),
     dependsOn: z.array(stepId).max(500).optional(),
     tool: z.string().trim().min(1).max(100).optional(),

@@ -1,7 +1,7 @@
-import type { StepStatusView } from './panelViewModel';
+import type { StepStatus } from './vocabulary';
 
 /** Each step status in words for people (short, lower case), the same in every view. */
-export const stepStatusLabels: Record<StepStatusView, string> = {
+export const stepStatusLabels: Readonly<Record<StepStatus, string>> = {
   pending: 'pending',
   blocked: 'blocked',
   ready: 'ready',

@@ -1,12 +1,10 @@
 import { StepFailure } from '../core/engine/executors/stepExecutor';
-import type { Tool, ToolContext, ToolEffect } from '../core/tools/tool';
+import { effectTraits } from '../core/tools/effectTraits';
+import type { Tool, ToolContext } from '../core/tools/tool';
 
 /** Why a step that writes files or runs commands is not run in Restricted Mode, and how to allow it. */
 export const restrictedModeReason =
   'this workspace is in Restricted Mode (not trusted), so Task Planner does not write files or run commands in it. Trust the workspace (Workspaces: Manage Workspace Trust), then retry the step; planning and read steps work without trust.';
-
-/** Effects that need a trusted workspace; reads and questions to the user do not. */
-const effectsNeedingTrust: ReadonlySet<ToolEffect> = new Set<ToolEffect>(['write', 'delete', 'command', 'network']);
 
 /** How the gate learns about trust and tells the user about a refusal. */
 export interface WorkspaceTrustGate {
@@ -25,7 +23,7 @@ export interface WorkspaceTrustGate {
  */
 export function gateByWorkspaceTrust(tools: readonly Tool[], gate: WorkspaceTrustGate): Tool[] {
   return tools.map((tool) =>
-    effectsNeedingTrust.has(tool.effects)
+    effectTraits[tool.effects].needsTrust
       ? {
           ...tool,
           run(ctx, input, signal) {

@@ -1,29 +1,27 @@
 import type { ApprovalDecision, ApprovalRequest, ClarificationRequest, ManualStepOutcome, ManualStepRequest, ReviewDecision, ReviewRequest } from '../ports';
 import type { Plan } from '../plan/planSchema';
 import type { BudgetUsage } from '../llm/budget';
-import type { RequestKind } from '../tools/deferral';
+import { stepStatuses, type RequestKind, type RunStatus, type StepStatus } from '../../shared/vocabulary';
 
-/**
- * A step's lifecycle (docs/architecture.md §4): `pending` (no dependencies) or `blocked` (waiting on
- * dependencies) → `ready` → `running` → `completed` | `failed` | `skipped`, with the
- * `awaiting_*` statuses while the step waits on the user (`awaiting_user`: a person is
- * doing the step's work).
- */
-export type StepStatus =
-  | 'pending'
-  | 'blocked'
-  | 'ready'
-  | 'running'
-  | 'awaiting_approval'
-  | 'awaiting_clarification'
-  | 'awaiting_review'
-  | 'awaiting_user'
-  | 'completed'
-  | 'failed'
-  | 'skipped';
+export type { RunStatus, StepStatus } from '../../shared/vocabulary';
+
+// Whether a step ever leaves each status within a run (docs/architecture.md §4).
+const endsTheStep: Readonly<Record<StepStatus, boolean>> = {
+  pending: false,
+  blocked: false,
+  ready: false,
+  running: false,
+  awaiting_approval: false,
+  awaiting_clarification: false,
+  awaiting_review: false,
+  awaiting_user: false,
+  completed: true,
+  failed: true,
+  skipped: true,
+};
 
 /** Statuses a step never leaves within a run. */
-export const terminalStepStatuses: ReadonlySet<StepStatus> = new Set(['completed', 'failed', 'skipped']);
+export const terminalStepStatuses: ReadonlySet<StepStatus> = new Set(stepStatuses.filter((status) => endsTheStep[status]));
 
 /** The status of a step while it waits on a request of each kind (a budget pause waits like an approval). */
 export const awaitingStatusOf: Record<RequestKind, StepStatus> = {
@@ -36,12 +34,6 @@ export const awaitingStatusOf: Record<RequestKind, StepStatus> = {
 
 /** Statuses of a step that started an attempt and has not finished it. */
 export const startedStepStatuses: ReadonlySet<StepStatus> = new Set(['running', ...Object.values(awaitingStatusOf)]);
-
-/**
- * A run's status; `waiting` means suspended on pending requests, `interrupted` stopped
- * because its host went away (a window reload), not by the user; both resume, as does `cancelled`.
- */
-export type RunStatus = 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled' | 'interrupted';
 
 /** A question the run waits on; `prompt` is what to show the user. */
 export interface PendingRequest {

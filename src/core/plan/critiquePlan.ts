@@ -1,6 +1,9 @@
+import { effectTraits } from '../tools/effectTraits';
 import type { ToolRegistry } from '../tools/tool';
+import { toolEffectOf } from '../tools/toolEffectOf';
 import { planLevels } from './planLevels';
 import type { DiagnosticCode, Plan, Step } from './planSchema';
+import { performedBy } from './stepKindTraits';
 import { validatePlan } from './validatePlan';
 
 /** The critic's own checks; validation errors appear under their `validatePlan` code. */
@@ -26,7 +29,11 @@ export interface Critique {
   recommendations: string[];
 }
 
-/** What the critic checks tool steps against: the same tools the run gets (names, or a registry with schemas). */
+/**
+ * What the critic checks tool steps against: the same tools the run gets (names, or a
+ * registry with schemas). What a tool does comes from the registry's declared effects, or
+ * without one from the built-in tool of that name.
+ */
 export interface CritiquePlanOptions {
   tools?: readonly string[] | ToolRegistry;
 }
@@ -66,9 +73,6 @@ export function checkName(check: string): string {
 const flakyText = /\b(network|search\w*|fetch\w*|api|apis|https?|curl|wget|download\w*|web|external|request\w*)\b/i;
 const flakyToolNames = /^(?:run_command|fetch_url|mcp__.*|vscode__.*)$/;
 const readOnlyToolNames = new Set(['read_file', 'list_files', 'search_text', 'get_diagnostics', 'find_symbols', 'find_references', 'go_to_definition']);
-const destructiveTools = new Set(['write_file', 'edit_file', 'delete_file', 'run_command']);
-// Steps a person answers or whose tool call takes no text input: their dependencies order them.
-const orderedKinds = new Set<Step['kind']>(['tool', 'manual', 'human_review', 'clarification']);
 
 /**
  * Reviews a plan statically (docs/architecture.md §3). Every `validatePlan` error (against `options.tools`,
@@ -149,7 +153,8 @@ function stepChecks(step: Step, ids: Set<string>, byId: Map<string, Step>, regis
       issues.push(issue('disconnected_flow', 'info', step.id, `Step "${step.id}" does not refer to the results of ${unreferenced.join(', ')}.`));
     }
   }
-  if (step.requiresApproval === false && step.tool !== undefined && destructiveTools.has(step.tool)) {
+  const effect = step.tool === undefined ? undefined : toolEffectOf(step.tool, registry);
+  if (step.requiresApproval === false && effect !== undefined && effectTraits[effect].changes) {
     issues.push(issue('destructive_without_approval', 'warning', step.id, `Step "${step.id}" uses ${step.tool} with approval turned off.`, 'Keep approval on for steps that overwrite or delete files or run commands.'));
   }
   return issues;
@@ -157,20 +162,24 @@ function stepChecks(step: Step, ids: Set<string>, byId: Map<string, Step>, regis
 
 /** A tool step by what its tool does; a model's step by what its text says; a person's step never. */
 function canFailTransiently(step: Step, registry: ToolRegistry | undefined): boolean {
-  if (step.kind === 'tool') {
-    const effects = registry?.get(step.tool ?? '')?.effects;
-    return effects === undefined ? flakyToolNames.test(step.tool ?? '') : effects === 'command' || effects === 'network';
+  if (performedBy(step.kind, 'tool')) {
+    const effect = toolEffectOf(step.tool ?? '', registry);
+    return effect === undefined ? flakyToolNames.test(step.tool ?? '') : effectTraits[effect].transient;
   }
-  if (step.kind === 'manual' || step.kind === 'human_review' || step.kind === 'clarification') return false;
+  if (performedBy(step.kind, 'person')) return false;
   return flakyText.test(`${step.input ?? ''} ${step.title}`);
 }
 
-/** True when `dep` is there for order, not for its result: read before write, write before run. */
+/**
+ * True when `dep` is there for order, not for its result: every dependency of a step that is
+ * not a model's (a tool call takes no text input, a person reads what they need), a person's
+ * step, and a tool step that changes something (read before write, write before run).
+ */
 function ordersOnly(step: Step, dep: Step | undefined, registry: ToolRegistry | undefined): boolean {
-  if (orderedKinds.has(step.kind) || dep === undefined || dep.kind === 'manual') return true;
+  if (!performedBy(step.kind, 'model') || dep === undefined || dep.kind === 'manual') return true;
   if (dep.kind !== 'tool') return false;
-  const effects = registry?.get(dep.tool ?? '')?.effects;
-  return effects === undefined ? !readOnlyToolNames.has(dep.tool ?? '') : effects !== 'read';
+  const effect = toolEffectOf(dep.tool ?? '', registry);
+  return effect === undefined ? !readOnlyToolNames.has(dep.tool ?? '') : effect !== 'read';
 }
 
 /**

@@ -1,4 +1,5 @@
 import { stepSchema, withStepDefaults, type Diagnostic, type Plan, type Step } from './planSchema';
+import { performedBy } from './stepKindTraits';
 import { validatePlan, type ValidatePlanOptions } from './validatePlan';
 
 /** The fields of a step an edit may change; the id is fixed once a step exists. */
@@ -78,14 +79,12 @@ function addStep(steps: readonly Step[], raw: NewStep, index: number | undefined
   return { ok: true, steps: [...steps.slice(0, at), checked.step, ...steps.slice(at)] };
 }
 
-/** Model-run kinds a person can take over; the step keeps its id, dependencies and policy. */
-const handOverKinds: ReadonlySet<Step['kind']> = new Set<Step['kind']>(['agent', 'synthesis_gate']);
-
 function makeManual(steps: readonly Step[], stepIds: readonly string[]): Change {
   const wanted = new Set(stepIds);
   const unknown = [...wanted].filter((id) => !steps.some((step) => step.id === id));
   if (unknown.length > 0) return { ok: false, error: `There is no step ${unknown.map((id) => `"${id}"`).join(', ')} in this plan.` };
-  const refused = steps.filter((step) => wanted.has(step.id) && !handOverKinds.has(step.kind));
+  // Only a model's work can be taken over; the step keeps its id, dependencies and policy.
+  const refused = steps.filter((step) => wanted.has(step.id) && !performedBy(step.kind, 'model'));
   if (refused.length > 0) return { ok: false, error: `Only steps a model would do can become yours; ${refused.map((step) => `"${step.id}" (${step.kind})`).join(', ')} ${refused.length === 1 ? 'is' : 'are'} not.` };
   const next: Step[] = [];
   for (const step of steps) {

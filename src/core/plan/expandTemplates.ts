@@ -1,3 +1,5 @@
+import { stepIdCharacter } from '../../shared/vocabulary';
+
 /** Text with its placeholders filled in, and the placeholders that could not be. */
 export interface TemplateExpansion {
   text: string;
@@ -6,7 +8,7 @@ export interface TemplateExpansion {
 }
 
 const placeholderPattern = /\{\{\s*results\.([^{}\s]+?)\s*\}\}/g;
-const wholeValueReference = /^\$([A-Za-z0-9_.:-]+)$/;
+const wholeValueReference = new RegExp(`^\\$(${stepIdCharacter}+)$`);
 
 /**
  * Replaces `{{results.<id>}}` and `{{results.<id>.<key>…}}` with completed results:

@@ -1,4 +1,5 @@
-import { attachmentSchema, failurePolicies, maxStepIdLength, stepKinds, withStepDefaults, type Attachment, type FailurePolicy, type Step, type StepKind } from './planSchema';
+import { failurePolicies, maxStepIdLength, stepKinds, type FailurePolicy, type StepKind } from '../../shared/vocabulary';
+import { attachmentSchema, withStepDefaults, type Attachment, type Step } from './planSchema';
 import { dependencyList, describeRaw, firstString, isRecord } from './rawValues';
 
 /** One element of a raw step list, with what it inherits from an enclosing phase. */
@@ -8,21 +9,17 @@ export interface RawStepEntry {
   phaseId?: string;
 }
 
-const kindAliases: Record<string, StepKind> = {
+// Every kind by its own name, and the other words planners use for some.
+const kindAliases: Readonly<Record<string, StepKind>> = {
+  ...Object.fromEntries(stepKinds.map((kind) => [kind, kind])),
   gate: 'synthesis_gate',
   synthesis: 'synthesis_gate',
-  synthesis_gate: 'synthesis_gate',
   compress: 'synthesis_gate',
   summarize: 'synthesis_gate',
   review: 'human_review',
   approval: 'human_review',
-  human_review: 'human_review',
   question: 'clarification',
   ask: 'clarification',
-  clarification: 'clarification',
-  tool: 'tool',
-  agent: 'agent',
-  manual: 'manual',
   human_task: 'manual',
 };
 
@@ -105,13 +102,13 @@ export function normalizeStep(entry: RawStepEntry, index: number, warnings: stri
 
 function kindOf(raw: Record<string, unknown>, tool: string | undefined, id: string, warnings: string[]): StepKind {
   const declared = firstString(raw.kind, raw.type)?.trim().toLowerCase();
-  const alias = declared === undefined ? undefined : kindAliases[declared];
+  const alias = declared === undefined || !Object.hasOwn(kindAliases, declared) ? undefined : kindAliases[declared];
   if (alias === 'tool' && tool === undefined) {
     warnings.push(`Step "${id}" says it is a tool step but names no tool; it became an agent step.`);
     return 'agent';
   }
   if (alias !== undefined && alias !== 'agent') return alias;
-  if (declared !== undefined && alias === undefined && !(stepKinds as readonly string[]).includes(declared)) {
+  if (declared !== undefined && alias === undefined) {
     warnings.push(`Step "${id}": unknown type "${declared}"; treated as ${tool ? 'a tool' : 'an agent'} step.`);
   }
   return tool !== undefined && alias !== 'agent' ? 'tool' : 'agent';

@@ -1,24 +1,14 @@
 import { z } from 'zod';
+import { failurePolicies, maxStepIdLength, stepKinds, type StepKind } from '../../shared/vocabulary';
+import { stepKindTraits } from './stepKindTraits';
 
-/**
- * Step kinds the engine knows how to execute (docs/architecture.md §3). `manual`: a person does the work
- * the step's input describes and says when it is done.
- */
-export const stepKinds = ['tool', 'agent', 'synthesis_gate', 'human_review', 'clarification', 'manual'] as const;
-export type StepKind = (typeof stepKinds)[number];
+export type { FailurePolicy, StepKind } from '../../shared/vocabulary';
 
-/** The kinds a language model is asked to plan with: with a model, agents do the work instead of a person. */
-export const modelPlannedStepKinds = ['tool', 'agent', 'synthesis_gate', 'human_review', 'clarification'] as const satisfies readonly StepKind[];
-
-/** What happens when a step's attempts are used up or its verification fails. */
-export const failurePolicies = ['stop', 'skip', 'retry', 'replan'] as const;
-export type FailurePolicy = (typeof failurePolicies)[number];
+/** The kinds a language model is asked to plan with (those the kind traits describe to the planner), in the vocabulary's order. */
+export const modelPlannedStepKinds = stepKinds.filter((kind) => stepKindTraits[kind].forPlanner !== undefined) as [StepKind, ...StepKind[]];
 
 /** Names of agents that need no entry in `Plan.agents`. */
 export const builtinAgentNames = ['default', 'direct'] as const;
-
-/** Longest step id accepted; ids are shown in trees and used as template keys. */
-export const maxStepIdLength = 64;
 
 /** Something a request or a step carries along: a URL, an image or a workspace file. */
 export const attachmentSchema = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { stepIdCharacter } from '../../shared/vocabulary';
 import type { Tool, ToolRegistry } from '../tools/tool';
 import { findCycles } from './findCycles';
 import { builtinAgentNames, type Diagnostic, type Plan, type Step } from './planSchema';
@@ -9,7 +10,7 @@ export interface ValidatePlanOptions {
   tools?: readonly string[] | ToolRegistry;
 }
 
-const templateLike = /\{\{\s*results\.|^\$[A-Za-z0-9_.:-]+$/;
+const templateLike = new RegExp(`\\{\\{\\s*results\\.|^\\$${stepIdCharacter}+$`);
 
 /**
  * Returns every problem of `plan` at once (never fail-fast), errors and warnings, in a

@@ -1,9 +1,6 @@
-/**
- * The kinds of user requests a step can wait on. `budget`: the run's LLM budget is used
- * up and the user decides whether to continue with higher limits; `manual`: a person does
- * the step's work and marks it done or failed.
- */
-export type RequestKind = 'approval' | 'clarification' | 'review' | 'budget' | 'manual';
+import type { RequestKind } from '../../shared/vocabulary';
+
+export type { RequestKind } from '../../shared/vocabulary';
 
 /**
  * Thrown by a tool (or a step executor) when `Interaction` answered `'defer'`: nobody

@@ -4,7 +4,11 @@ import type { RunState, StepState } from '../engine/runEvents';
 import type { BudgetUsage } from '../llm/budget';
 import type { Critique } from '../plan/critiquePlan';
 import type { Diagnostic, Plan, Step } from '../plan/planSchema';
+import { performedBy } from '../plan/stepKindTraits';
 import type { ReplanRecord } from '../replan/executeWithReplanning';
+import { effectTraits } from '../tools/effectTraits';
+import type { ToolRegistry } from '../tools/tool';
+import { toolEffectOf } from '../tools/toolEffectOf';
 import { diffPlans } from './planDiff';
 import { runTimeline } from './runTimeline';
 import { stepRunnerLabel } from './stepRunnerLabel';
@@ -23,8 +27,11 @@ export interface ReviewSource {
    * also decides whether steps that need a model block Start.
    */
   regenerateBlockedReason?: string;
-  /** Tool names the edit form offers. */
-  tools?: readonly string[];
+  /**
+   * The tools runs get: the edit form offers their names; a registry also says what each
+   * does (whether a step asks for approval), else the built-in tool of that name does.
+   */
+  tools?: readonly string[] | ToolRegistry;
   /** The versions of this plan shown so far, newest first. */
   versions?: readonly PlanVersionView[];
 }
@@ -44,8 +51,6 @@ export interface RunSource {
 /** Longest result preview shown per step, in characters. */
 export const resultPreviewLength = 240;
 
-const writeTools = new Set(['write_file', 'edit_file', 'delete_file', 'create_directory', 'run_command']);
-
 /**
  * The panel's view model (without its version, which the host stamps): a run when one is
  * given, else the review of the plan, else empty. Pure and linear in the number of steps.
@@ -58,6 +63,8 @@ export function buildPanelViewModel(review: ReviewSource | undefined, run?: RunS
 
 function reviewView(source: ReviewSource): ReviewView {
   const { plan, critique, diagnostics } = source;
+  const { tools } = source;
+  const registry = isRegistry(tools) ? tools : undefined;
   const problems = new Map<string, string[]>();
   const planProblems: string[] = [];
   for (const diagnostic of diagnostics) {
@@ -87,21 +94,21 @@ function reviewView(source: ReviewSource): ReviewView {
     findings: critique.issues.map((issue) => ({ ...issue })),
     recommendations: [...critique.recommendations],
     planProblems,
-    steps: plan.steps.map((step, index) => stepView(step, index, problems.get(step.id) ?? [])),
+    steps: plan.steps.map((step, index) => stepView(step, index, problems.get(step.id) ?? [], registry)),
     ...(startBlockedReason === undefined ? {} : { startBlockedReason }),
     ...(modelNeeded ? { modelNeeded } : {}),
     ...manualSummaryOf(runnable),
     ...(source.previousPlan ? { changes: diffPlans(source.previousPlan, plan) } : {}),
     regenerating: source.regenerating === true,
     ...(source.regenerateBlockedReason === undefined ? {} : { regenerateBlockedReason: source.regenerateBlockedReason }),
-    tools: [...(source.tools ?? [])],
+    tools: isRegistry(tools) ? tools.names() : [...(tools ?? [])],
     versions: source.versions ? source.versions.map((version) => ({ ...version })) : [{ version: plan.version, label: `v${plan.version}` }],
   };
 }
 
 /** The steps no one can run without a model, and the notice that says so; `undefined` when there are none. */
 function modelNeededBy(steps: readonly Step[]): { message: string; stepIds: string[] } | undefined {
-  const needing = steps.filter((step) => step.kind === 'agent' || step.kind === 'synthesis_gate');
+  const needing = steps.filter((step) => performedBy(step.kind, 'model'));
   if (needing.length === 0) return undefined;
   const ids = needing.map((step) => step.id);
   const which = needing.length === 1 ? `Step ${ids[0]} needs` : `${needing.length} steps (${ids.join(', ')}) need`;
@@ -118,7 +125,7 @@ function manualSummaryOf(steps: readonly Step[]): { manualSummary?: string } {
   return { manualSummary: `${yours}${rest}. Set up a model to let agents do them.` };
 }
 
-function stepView(step: Step, index: number, problems: string[]): StepView {
+function stepView(step: Step, index: number, problems: string[], registry: ToolRegistry | undefined): StepView {
   return {
     id: step.id,
     index,
@@ -137,9 +144,19 @@ function stepView(step: Step, index: number, problems: string[]): StepView {
     onVerificationFailure: step.onVerificationFailure,
     ...(step.when === undefined ? {} : { when: step.when }),
     skipped: step.skipped === true,
-    requiresApproval: step.requiresApproval ?? (step.tool !== undefined && writeTools.has(step.tool)),
+    requiresApproval: step.requiresApproval ?? changesSomething(step, registry),
     problems,
   };
+}
+
+function isRegistry(tools: ReviewSource['tools']): tools is ToolRegistry {
+  return tools !== undefined && !Array.isArray(tools);
+}
+
+/** True for a step whose tool changes files or runs something: it asks before it acts. */
+function changesSomething(step: Step, registry: ToolRegistry | undefined): boolean {
+  const effect = step.tool === undefined ? undefined : toolEffectOf(step.tool, registry);
+  return effect !== undefined && effectTraits[effect].changes;
 }
 
 function argumentViews(args: Record<string, unknown>): ArgumentView[] {

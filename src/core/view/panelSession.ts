@@ -227,7 +227,7 @@ export class PanelSession {
       diagnostics,
       regenerating: this.regenerating,
       ...(this.regenerateBlocked === undefined ? {} : { regenerateBlockedReason: this.regenerateBlocked }),
-      tools: this.tools.names(),
+      tools: this.tools,
       versions: this.versions.list(),
       ...(this.previousPlan ? { previousPlan: this.previousPlan } : {}),
     };

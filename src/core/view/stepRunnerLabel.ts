@@ -1,4 +1,15 @@
-import type { Step } from '../plan/planSchema';
+import type { Step, StepKind } from '../plan/planSchema';
+
+const kindName = (step: Step): string => step.kind.replace('_', ' ');
+
+const runnerOf: Readonly<Record<StepKind, (step: Step) => string>> = {
+  tool: (step) => step.tool ?? 'tool',
+  agent: (step) => `agent: ${step.agent ?? 'default'}`,
+  synthesis_gate: kindName,
+  human_review: kindName,
+  clarification: kindName,
+  manual: () => 'you',
+};
 
 /**
  * Who or what does a step, in a few words for trees, panels and listings: the tool's name,
@@ -6,8 +17,5 @@ import type { Step } from '../plan/planSchema';
  * questions ("synthesis gate").
  */
 export function stepRunnerLabel(step: Step): string {
-  if (step.kind === 'tool') return step.tool ?? 'tool';
-  if (step.kind === 'agent') return `agent: ${step.agent ?? 'default'}`;
-  if (step.kind === 'manual') return 'you';
-  return step.kind.replace('_', ' ');
+  return runnerOf[step.kind](step);
 }

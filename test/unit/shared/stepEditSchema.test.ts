@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
-import { failurePolicies, stepKinds } from '../../../src/core/plan/planSchema';
-import { editablePolicies, editableStepKinds, fieldErrors, newStepSchema, stepPatchSchema } from '../../../src/shared/stepEditSchema';
+import { fieldErrors, newStepSchema, stepPatchSchema } from '../../../src/shared/stepEditSchema';
+import { failurePolicies, stepKinds } from '../../../src/shared/vocabulary';
 
 describe('step edit schemas', () => {
-  it('offers exactly the plan schema\'s step kinds and failure policies', () => {
-    assert.deepEqual([...editableStepKinds], [...stepKinds]);
-    assert.deepEqual([...editablePolicies], [...failurePolicies]);
+  it('accepts exactly the plan schema\'s step kinds and failure policies', () => {
+    for (const kind of stepKinds) assert.equal(stepPatchSchema.safeParse({ kind, ...(kind === 'tool' ? { tool: 'read_file' } : {}) }).success, true, kind);
+    for (const policy of failurePolicies) assert.equal(stepPatchSchema.safeParse({ onFailure: policy, onVerificationFailure: policy }).success, true, policy);
+    assert.equal(stepPatchSchema.safeParse({ kind: 'dance' }).success, false);
+    assert.equal(stepPatchSchema.safeParse({ onVerificationFailure: 'explode' }).success, false);
   });
 
   it('accepts a full patch of a tool step', () => {

@@ -1,4 +1,5 @@
-import type { Attachment } from '../../plan/planSchema';
+import { modelPlannedStepKinds, type Attachment } from '../../plan/planSchema';
+import { stepKindTraits } from '../../plan/stepKindTraits';
 import type { PlanningStrategy } from '../../session/planningPrompt';
 import type { LlmContentPart, LlmMessage } from '../llmTypes';
 import { countTokens, truncateToTokens } from '../tokenCount';
@@ -50,7 +51,7 @@ const planRules = `You are the planner of Task Planner, a VS Code extension that
 Turn the user's objective into a plan: a JSON object {"objective", "agents"?, "steps"}.
 Rules for steps:
 - "id": short unique ids such as "S001", "S002"; "title": a few words; "dependsOn": ids of steps whose results this step needs (no cycles).
-- "kind": "tool" calls one tool directly with "tool" and "args" (args must match the tool's JSON Schema); "agent" gives an LLM sub-agent an "input" instruction (and optionally "agent": the name of an entry in "agents" with its own prompt and tool list; "default" has all tools); "synthesis_gate" condenses its dependencies' results; "human_review" asks the user to approve what was produced; "clarification" asks the user a question given in "input".
+- "kind": ${modelPlannedStepKinds.map((kind) => stepKindTraits[kind].forPlanner).join('; ')}.
 - Refer to an earlier step's result with {{results.ID}} (or {{results.ID.key}}) in "input" or "args"; an arg whose whole value is "$ID" receives that result as it is.
 - "verification": an optional JavaScript expression over input, result and depends that is true when the step succeeded.
 - "onFailure": "stop" (default), "skip", "retry" (with "maxAttempts") or "replan"; "critical": false when the run can do without the step.
@@ -66,7 +67,7 @@ Rules for steps:
  */
 export function buildPlanningPrompt(input: PlanningPromptInput): LlmMessage[] {
   const tools = input.tools.length === 0
-    ? 'No tools are available: use only agent, synthesis_gate, human_review and clarification steps.'
+    ? `No tools are available: use only ${wordList(modelPlannedStepKinds.filter((kind) => kind !== 'tool'))} steps.`
     : input.tools.map((tool) => `- ${tool.name}: ${tool.description}${tool.parameters ? `\n  parameters: ${JSON.stringify(tool.parameters)}` : ''}`).join('\n');
   const system = `${planRules}\n\nAvailable tools:\n${tools}\n\n${strategyGuidance[input.strategy]}\n\nReply with the plan as JSON only.`;
 
@@ -122,4 +123,9 @@ function renderTree(files: readonly string[], budget: number): string {
   const head = truncateToTokens(`Files (${files.length}) by folder: ${summary}`, Math.floor(budget / 3), { marker: ' …' });
   const paths = truncateToTokens(files.join('\n'), budget - countTokens(head) - 8, { marker: '\n… (more files)' });
   return `${head}\nSome paths:\n${paths}`;
+}
+
+/** "a, b and c". */
+function wordList(words: readonly string[]): string {
+  return words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]!}`;
 }

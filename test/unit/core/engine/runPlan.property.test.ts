@@ -5,7 +5,7 @@ import { foldRunEvents } from '../../../../src/core/engine/reduceRunEvent';
 import { replayJournal } from '../../../../src/core/engine/replayJournal';
 import { runPlan } from '../../../../src/core/engine/runPlan';
 import { terminalStepStatuses, type RunEvent } from '../../../../src/core/engine/runEvents';
-import { failurePolicies } from '../../../../src/core/plan/planSchema';
+import { failurePolicies } from '../../../../src/shared/vocabulary';
 import { ManualClock } from '../../../fakes/manualClock';
 import { dagPlanArbitrary } from '../../../support/randomPlans';
 

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import { z } from 'zod';
 import { checkName, critiquePlan, mergeCritique, type CritiqueIssue } from '../../../../src/core/plan/critiquePlan';
 import type { Step } from '../../../../src/core/plan/planSchema';
 import { builtinTools } from '../../../../src/core/tools/builtinTools';
 import { createToolRegistry } from '../../../../src/core/tools/createToolRegistry';
+import type { Tool, ToolEffect } from '../../../../src/core/tools/tool';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 
 const checks = (steps: Step[]): [string, string, string | undefined][] =>
@@ -87,6 +89,18 @@ describe('critiquePlan', () => {
       assert.deepEqual(issues, [['destructive_without_approval', 'warning', 'a']], tool);
     }
     assert.deepEqual(checks([makeStep('a', { kind: 'tool', tool: 'read_file', args: {}, requiresApproval: false })]), []);
+  });
+
+  it('judges a tool by the effect it declares: a change with approval off is flagged, whatever the tool is called', () => {
+    const named = (name: string, effects: ToolEffect): Tool => ({ name, description: name, inputSchema: z.unknown(), effects, run: () => Promise.resolve(null) });
+    const tools = createToolRegistry([named('scribble', 'write'), named('shred', 'delete'), named('write_file', 'read'), named('create_directory', 'write')]);
+    const flagged = (tool: string): string[] =>
+      critiquePlan(makePlan([makeStep('a', { kind: 'tool', tool, args: {}, requiresApproval: false, onFailure: 'skip' })]), { tools }).issues.filter((issue) => issue.check === 'destructive_without_approval').map((issue) => issue.stepId!);
+    assert.deepEqual(flagged('scribble'), ['a']);
+    assert.deepEqual(flagged('shred'), ['a']);
+    assert.deepEqual(flagged('create_directory'), ['a']);
+    assert.deepEqual(flagged('write_file'), []);
+    assert.deepEqual(checks([makeStep('a', { kind: 'tool', tool: 'create_directory', args: {}, requiresApproval: false, onFailure: 'skip' })]), [['destructive_without_approval', 'warning', 'a']]);
   });
 
   describe('score', () => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { normalizeStep } from '../../../../src/core/plan/normalizeStep';
 import type { RawStepEntry } from '../../../../src/core/plan/normalizeStep';
 import type { Step } from '../../../../src/core/plan/planSchema';
+import { stepKinds } from '../../../../src/shared/vocabulary';
 
 /** The step and the warnings normalising `value` at `index` gives. */
 function normalize(value: unknown, index = 0, inherited: Omit<RawStepEntry, 'value'> = {}): { step: Step | undefined; warnings: string[] } {
@@ -98,6 +99,17 @@ describe('normalizeStep', () => {
     assert.deepEqual(kindOf({ type: 'dance', tool: 'read_file' }), ['tool', undefined, ['Step "a": unknown type "dance"; treated as a tool step.']]);
     assert.deepEqual(kindOf({ type: 'dance' }), ['agent', 'default', ['Step "a": unknown type "dance"; treated as an agent step.']]);
     assert.deepEqual(kindOf({ kind: 'clarification' }), ['clarification', undefined, []]);
+  });
+
+  it('reads every step kind by its own name, and a type named like an object property as unknown', () => {
+    for (const kind of stepKinds) {
+      const { step, warnings } = normalize({ id: 'a', kind, tool: kind === 'tool' ? 'read_file' : undefined, input: 'do it' });
+      assert.deepEqual([step?.kind, warnings], [kind, []]);
+    }
+    for (const type of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      const { step, warnings } = normalize({ id: 'a', type });
+      assert.deepEqual([step?.kind, warnings], ['agent', [`Step "a": unknown type "${type.toLowerCase()}"; treated as an agent step.`]], type);
+    }
   });
 
   it('reads failure policies and attempt counts leniently, warning about what it cannot use', () => {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { z } from 'zod';
 import { foldRunEvents } from '../../../../src/core/engine/reduceRunEvent';
 import type { RunEvent, RunEventBody } from '../../../../src/core/engine/runEvents';
 import { critiquePlan } from '../../../../src/core/plan/critiquePlan';
@@ -6,6 +7,8 @@ import { validatePlan } from '../../../../src/core/plan/validatePlan';
 import { buildPanelViewModel } from '../../../../src/core/view/buildPanelViewModel';
 import { diffPlans } from '../../../../src/core/view/planDiff';
 import { runTimeline } from '../../../../src/core/view/runTimeline';
+import { createToolRegistry } from '../../../../src/core/tools/createToolRegistry';
+import type { Tool, ToolEffect } from '../../../../src/core/tools/tool';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 
 const plan = makePlan([
@@ -141,6 +144,22 @@ describe('buildPanelViewModel', () => {
       { name: 'argv', text: '["npm","test"]', block: false },
       { name: 'timeoutMs', text: '5000', block: false },
     ]);
+  });
+
+  it('marks the steps that ask for approval by what their tool declares it does, the built-in tools without a registry', () => {
+    const named = (name: string, effects: ToolEffect): Tool => ({ name, description: name, inputSchema: z.unknown(), effects, run: () => Promise.resolve(null) });
+    const steps = ['scribble', 'peek', 'write_file', 'create_directory', 'run_command', 'read_file'].map((tool) => makeStep(tool, { kind: 'tool', tool, args: {}, agent: undefined, input: undefined }));
+    const asking = (tools?: ReturnType<typeof createToolRegistry>): string[] => {
+      const body = buildPanelViewModel({ plan: makePlan(steps), critique: critiquePlan(makePlan(steps)), diagnostics: [], ...(tools ? { tools } : {}) });
+      assert.ok(body.mode === 'review');
+      return body.review.steps.filter((step) => step.requiresApproval).map((step) => step.id);
+    };
+    assert.deepEqual(asking(createToolRegistry([named('scribble', 'write'), named('peek', 'read'), named('write_file', 'read'), named('run_command', 'command')])), ['scribble', 'run_command']);
+    assert.deepEqual(asking(), ['write_file', 'create_directory', 'run_command']);
+    const registry = createToolRegistry([named('peek', 'read'), named('scribble', 'write')]);
+    const body = buildPanelViewModel({ plan: makePlan(steps), critique: critiquePlan(makePlan(steps)), diagnostics: [], tools: registry });
+    assert.ok(body.mode === 'review');
+    assert.deepEqual(body.review.tools, ['peek', 'scribble']);
   });
 
   it('counts no failed or skipped step as done: a run where nothing completed says so', () => {

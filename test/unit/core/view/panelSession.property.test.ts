@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { runPlan } from '../../../../src/core/engine/runPlan';
-import { stepKinds, type Plan, type Step } from '../../../../src/core/plan/planSchema';
+import type { Plan, Step } from '../../../../src/core/plan/planSchema';
+import { stepKinds } from '../../../../src/shared/vocabulary';
 import { builtinTools } from '../../../../src/core/tools/builtinTools';
 import { PanelSession } from '../../../../src/core/view/panelSession';
 import { ManualClock } from '../../../fakes/manualClock';

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { buildPlanningPrompt, renderWorkspace, strategyGuidance } from '../../../../../src/core/llm/prompts/planningPrompt';
 import type { PlanningStrategy } from '../../../../../src/core/session/planningPrompt';
 import { countTokens } from '../../../../../src/core/llm/tokenCount';
+import { plannerOutputSchema } from '../../../../../src/core/plan/planSchema';
+import { stepKinds } from '../../../../../src/shared/vocabulary';
 
 describe('buildPlanningPrompt', () => {
   const base = { objective: 'Add tests', tools: [{ name: 'read_file', description: 'Reads a file.', parameters: { type: 'object' } }] };
@@ -20,6 +22,16 @@ describe('buildPlanningPrompt', () => {
     const [system, user] = buildPlanningPrompt({ objective: 'x', tools: [], strategy: 'react', feedback: 'Fewer steps please' });
     assert.match(String(system?.content), /No tools are available/);
     assert.match(String(user?.content), /Feedback on the previous plan.*\nFewer steps please/);
+  });
+
+  it('tells the model every step kind it may plan, and never offers a person\'s manual step', () => {
+    const withTools = String(buildPlanningPrompt({ ...base, strategy: 'react' })[0]?.content);
+    const kindRule = withTools.split('\n').find((line) => line.startsWith('- "kind": '))!;
+    assert.deepEqual(stepKinds.filter((kind) => kindRule.includes(`"${kind}"`)), ['tool', 'agent', 'synthesis_gate', 'human_review', 'clarification']);
+    const withoutTools = String(buildPlanningPrompt({ objective: 'x', tools: [], strategy: 'react' })[0]?.content);
+    assert.match(withoutTools, /No tools are available: use only agent, synthesis_gate, human_review and clarification steps\./);
+    const plannedKind = plannerOutputSchema.shape.steps.element.shape.kind;
+    assert.deepEqual(stepKinds.filter((kind) => plannedKind.safeParse(kind).success), ['tool', 'agent', 'synthesis_gate', 'human_review', 'clarification']);
   });
 
   it('bounds the workspace section by tokens, with every part present when it fits', () => {

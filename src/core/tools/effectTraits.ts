@@ -1,0 +1,27 @@
+import type { ToolEffect } from './tool';
+
+/** What one tool effect means beyond approvals (which `needsApproval` decides under the approval policy). */
+export interface EffectTraits {
+  /**
+   * The tool changes files or runs something: a step that calls it shows that it asks for
+   * approval, and the critic warns when that approval is turned off.
+   */
+  changes: boolean;
+  /** The tool can fail for reasons outside the plan (a network, another program): the critic wants a second try for it. */
+  transient: boolean;
+  /** Restricted Mode (an untrusted workspace) refuses the tool before it asks or acts. */
+  needsTrust: boolean;
+}
+
+/**
+ * The traits of every tool effect (docs/architecture.md §8): a tool declares its effect and
+ * nothing else names it; a new effect needs an entry here, and the compiler says so.
+ */
+export const effectTraits: Readonly<Record<ToolEffect, EffectTraits>> = {
+  read: { changes: false, transient: false, needsTrust: false },
+  write: { changes: true, transient: false, needsTrust: true },
+  delete: { changes: true, transient: false, needsTrust: true },
+  command: { changes: true, transient: true, needsTrust: true },
+  network: { changes: false, transient: true, needsTrust: true },
+  interaction: { changes: false, transient: false, needsTrust: false },
+};

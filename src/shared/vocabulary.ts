@@ -1,0 +1,71 @@
+/**
+ * The plan's and the run's vocabulary, declared once for the core, the editor, the CLI and
+ * the webview (docs/architecture.md §3, §4). Every other list, union, zod enum and label
+ * table of these names derives from the tuples here; per-name facts live in exhaustive
+ * `Record<…>` maps beside their users, so adding a name makes the compiler list every place
+ * that needs a decision. `test/arch/vocabulary.test.ts` keeps literal lists of these names
+ * out of every other file.
+ */
+
+/**
+ * What a step is, which decides who does its work: `tool` calls one tool, `agent` and
+ * `synthesis_gate` ask a model, `human_review` and `clarification` ask the user, `manual`
+ * is work a person does and marks done.
+ */
+export const stepKinds = ['tool', 'agent', 'synthesis_gate', 'human_review', 'clarification', 'manual'] as const;
+/** A step kind. */
+export type StepKind = (typeof stepKinds)[number];
+
+/** What happens when a step's attempts are used up or its verification fails. */
+export const failurePolicies = ['stop', 'skip', 'retry', 'replan'] as const;
+/** A failure policy. */
+export type FailurePolicy = (typeof failurePolicies)[number];
+
+/**
+ * A step's lifecycle in a run: `pending` (no dependencies) or `blocked` (waiting on
+ * dependencies) → `ready` → `running` → `completed` | `failed` | `skipped`, with the
+ * `awaiting_*` statuses while the step waits on the user (`awaiting_user`: a person is
+ * doing the step's work).
+ */
+export const stepStatuses = [
+  'pending',
+  'blocked',
+  'ready',
+  'running',
+  'awaiting_approval',
+  'awaiting_clarification',
+  'awaiting_review',
+  'awaiting_user',
+  'completed',
+  'failed',
+  'skipped',
+] as const;
+/** A step's status in a run. */
+export type StepStatus = (typeof stepStatuses)[number];
+
+/**
+ * A run's status; `waiting` means suspended on pending requests, `interrupted` stopped
+ * because its host went away (the editor reloaded), not by the user; both resume, as does `cancelled`.
+ */
+export const runStatuses = ['running', 'waiting', 'completed', 'failed', 'cancelled', 'interrupted'] as const;
+/** A run's status. */
+export type RunStatus = (typeof runStatuses)[number];
+
+/**
+ * The kinds of user requests a step can wait on. `budget`: the run's LLM budget is used
+ * up and the user decides whether to continue with higher limits; `manual`: a person does
+ * the step's work and marks it done or failed.
+ */
+export const requestKinds = ['approval', 'clarification', 'review', 'budget', 'manual'] as const;
+/** A kind of user request. */
+export type RequestKind = (typeof requestKinds)[number];
+
+
+/** Longest step id accepted; ids are shown in trees and used as template keys. */
+export const maxStepIdLength = 64;
+/** One character a step id may hold in the panel's form and in `$<id>` references, as a regular-expression class. */
+export const stepIdCharacter = '[A-Za-z0-9_.:-]';
+/** A step id the panel's form accepts (the core accepts any text up to `maxStepIdLength`, as planners write it). */
+export const stepIdPattern = new RegExp(`^${stepIdCharacter}+$`);
+/** A run id safe as a file name: what run stores accept and the editor deletes. */
+export const runIdPattern = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/;
