@@ -7,6 +7,8 @@ import { composeExtension } from '../../../src/extension';
 import type { ModelSetupOutcome, ModelSetupUi } from '../../../src/vscode/modelSetupFlow';
 import type { PlanReview } from '../../../src/vscode/planReview';
 import { planTask, type PlanTaskOptions, type PlanTaskOutcome } from '../../../src/vscode/planTaskCommand';
+import type { PlanTreeNode } from '../../../src/core/view/planTreeModel';
+import type { PendingPrompt, PendingPrompts } from '../../../src/vscode/pendingPrompts';
 import type { PlanTreeProvider } from '../../../src/vscode/planTreeProvider';
 import { createPlanPanelProbe, type PlanPanelProbe } from './planPanelProbe';
 
@@ -23,7 +25,7 @@ export interface TaskPlannerApi {
   /** Labels of the Plan tree's top-level items, in order. */
   planTreeLabels(): string[];
   /** Every Plan tree node as shown (label, description, icon, contextValue…), depth first. */
-  planTreeNodes(): ReturnType<PlanTreeProvider['allNodes']>;
+  planTreeNodes(): PlanTreeNode[];
   /** Steps waiting for the user, with what they wait for. */
   pendingPrompts(): { stepId: string; kind: string }[];
   /** Resolves when the next prompt is waiting (at once when one already is). */
@@ -49,6 +51,25 @@ export interface TaskPlannerApi {
 /** The review of `accept`: start the plan as planned, or start nothing. */
 const acceptingReview = (accept: boolean): PlanReview => async (plan) => (accept ? plan : undefined);
 
+/** Every node of the Plan tree as its view gets them, depth first. */
+function treeNodes(tree: PlanTreeProvider, nodes = tree.getChildren()): PlanTreeNode[] {
+  return nodes.flatMap((node) => [node, ...treeNodes(tree, tree.getChildren(node))]);
+}
+
+/** The oldest prompt waiting, as soon as there is one. */
+function nextPrompt(pending: PendingPrompts): Promise<PendingPrompt> {
+  const first = pending.list()[0];
+  if (first) return Promise.resolve(first);
+  return new Promise((resolve) => {
+    const subscription = pending.onDidChange(() => {
+      const prompt = pending.list()[0];
+      if (!prompt) return;
+      subscription.dispose();
+      resolve(prompt);
+    });
+  });
+}
+
 /** Activates the extension as shipped and returns the test API over its parts. */
 export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
   const started = performance.now();
@@ -63,11 +84,11 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
       const deps = accept === undefined ? parts.planTaskDeps : { ...parts.planTaskDeps, review: () => acceptingReview(accept) };
       return planTask(deps, { ...options, request });
     },
-    planTreeLabels: () => parts.tree.topLevelNodes().map((node) => node.label),
-    planTreeNodes: () => parts.tree.allNodes(),
+    planTreeLabels: () => parts.tree.getChildren().map((node) => node.label),
+    planTreeNodes: () => treeNodes(parts.tree),
     pendingPrompts: () => parts.pending.list().map((prompt) => ({ stepId: prompt.stepId, kind: prompt.kind })),
-    nextPrompt: () => parts.pending.next().then((prompt) => ({ stepId: prompt.stepId, kind: prompt.kind })),
-    statusBarText: () => parts.statusBar.text(),
+    nextPrompt: () => nextPrompt(parts.pending).then((prompt) => ({ stepId: prompt.stepId, kind: prompt.kind })),
+    statusBarText: () => parts.statusBar.item.text,
     runIds: async () => (await parts.runs.store.list()).map((run) => run.runId),
     resumeRun: (runId) => parts.runs.resume(runId),
     setUpModel: (ui) => parts.setUp(ui),
