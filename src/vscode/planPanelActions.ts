@@ -15,7 +15,6 @@ export interface PanelRuns {
   start(plan: Plan): Promise<RunResult>;
   cancel(): void;
   isRunning(): boolean;
-  current(): RunState | undefined;
   undo(runId: string): Promise<UndoReport>;
   changedFiles(runId: string): Promise<string[]>;
   /** Every event of the executing run with the one state the runner folded from it. */
