@@ -98,7 +98,8 @@ export class PanelApp extends LitElement {
     const unknown = dispatchHostMessage(this.hostHandlers, event.data);
     if (unknown === undefined) return;
     console.error(`Task Planner plan panel: ignored ${unknown} from the extension`);
-    this.notice = { type: 'notice', id: 0, level: 'error', text: `This panel got ${unknown}, which it does not know: the extension was probably updated. Close the panel and open it again with "Task Planner: Show plan".` };
+    // shown after "Refused: ", as every error notice
+    this.notice = { type: 'notice', id: 0, level: 'error', text: `${unknown} from the extension, which this panel does not know (the extension was probably updated). Close the panel and open it again with "Task Planner: Show plan".` };
   };
 
   private setPanelState(state: PanelState): void {
