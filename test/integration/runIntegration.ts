@@ -23,7 +23,8 @@ function assembleTestExtension(outDir: string): string {
   mkdirSync(join(extension, 'dist'), { recursive: true });
   cpSync(join(root, 'package.json'), join(extension, 'package.json'));
   cpSync(join(root, 'media'), join(extension, 'media'), { recursive: true });
-  for (const name of readdirSync(join(root, 'dist'))) if (name !== 'extension.js' && name !== 'extension.js.map') cpSync(join(root, 'dist', name), join(extension, 'dist', name));
+  // What the packaged extension ships beside its extension bundle (see .vscodeignore), with source maps.
+  for (const name of readdirSync(join(root, 'dist'))) if (/^(runtime|webview)\.js(\.map)?$|\.wasm$/.test(name)) cpSync(join(root, 'dist', name), join(extension, 'dist', name));
   const built = spawnSync(process.execPath, ['esbuild.mjs', '--test-extension', extension], { cwd: root, stdio: 'inherit' });
   if (built.status !== 0) throw new Error(`could not bundle the test build of the extension (exit ${built.status ?? built.signal})`);
   return extension;
