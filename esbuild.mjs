@@ -1,12 +1,21 @@
-// Builds the four bundles: the extension (Node, CommonJS, `vscode` external), the plan
-// panel's webview (browser IIFE), the core library and the CLI (Node, CommonJS).
-// Usage: node esbuild.mjs [--watch] [--production]
+// Builds the bundles: the extension and its lazily loaded runtime (Node, CommonJS, `vscode`
+// external), the plan panel's webview (browser IIFE), the core library and the CLI (Node, CommonJS).
+// Usage: node esbuild.mjs [--watch] [--production] [--outdir DIR (default dist)]
+//        node esbuild.mjs --test-extension DIR: only the test build's extension bundle, as DIR/dist/extension.js
+//        (test/integration/testBuild/testExtension.ts: the shipped activation plus the API the integration tests use)
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
+/** The value after `flag` on the command line, if any. */
+const option = (flag) => {
+  const index = process.argv.indexOf(flag);
+  return index > 0 ? process.argv[index + 1] : undefined;
+};
+const testExtension = option('--test-extension');
+const outdir = testExtension === undefined ? (option('--outdir') ?? 'dist') : `${testExtension}/dist`;
 
 /** @type {import('esbuild').BuildOptions} */
 const common = {
@@ -19,14 +28,16 @@ const common = {
 };
 const node = { ...common, platform: 'node', format: 'cjs', target: 'node20' };
 
-const builds = [
-  { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], lazyRuntime: true },
+const shipped = [
+  { ...node, entryPoints: ['src/extension.ts'], outfile: `${outdir}/extension.js`, external: ['vscode'], lazyRuntime: true },
   // The extension's heavy part (engine, tools, openai, QuickJS, tokenizer, plan panel), required on first use.
-  { ...node, entryPoints: ['src/vscode/runtime.ts'], outfile: 'dist/runtime.js', external: ['vscode'] },
-  { ...node, entryPoints: ['src/core/coreApi.ts'], outfile: 'dist/core.js' },
-  { ...node, entryPoints: ['src/cli/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
-  { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js' },
+  { ...node, entryPoints: ['src/vscode/runtime.ts'], outfile: `${outdir}/runtime.js`, external: ['vscode'] },
+  { ...node, entryPoints: ['src/core/coreApi.ts'], outfile: `${outdir}/core.js` },
+  { ...node, entryPoints: ['src/cli/cli.ts'], outfile: `${outdir}/cli.js`, banner: { js: '#!/usr/bin/env node' } },
+  { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['webview/main.ts'], outfile: `${outdir}/webview.js` },
 ];
+const testBuild = [{ ...node, entryPoints: ['test/integration/testBuild/testExtension.ts'], outfile: `${outdir}/extension.js`, external: ['vscode'], lazyRuntime: true }];
+const builds = testExtension === undefined ? shipped : testBuild;
 
 /** Prints each bundle's size once a build ends, so growth is visible in every build log. */
 const reportSize = (outfile) => ({
@@ -43,8 +54,8 @@ const reportSize = (outfile) => ({
 // Its ESM loader needs `import.meta.url`, which a CommonJS bundle lacks, so the CommonJS
 // loader (which uses `__dirname`) is bundled instead.
 const require = createRequire(import.meta.url);
-mkdirSync('dist', { recursive: true });
-copyFileSync(require.resolve('@jitl/quickjs-wasmfile-release-sync/wasm'), 'dist/emscripten-module.wasm');
+mkdirSync(outdir, { recursive: true });
+copyFileSync(require.resolve('@jitl/quickjs-wasmfile-release-sync/wasm'), `${outdir}/emscripten-module.wasm`);
 const quickJsCommonJsLoader = {
   name: 'quickjs-commonjs-loader',
   setup(build) {

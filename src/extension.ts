@@ -1,11 +1,10 @@
 import * as vscode from 'vscode';
-import type { RunResult } from './core/engine/runOptions';
 import { createSessionPlanner } from './core/session/createSessionPlanner';
 import { ApiKeyStore } from './vscode/apiKeyStore';
 import { registerLanguageModelTools } from './vscode/languageModelTools';
 import { PendingPrompts } from './vscode/pendingPrompts';
 import { quickPickPlanReview, type PlanReview } from './vscode/planReview';
-import { planTask, planTaskFromEditor, regeneratePlan, type PlanTaskOptions, type PlanTaskOutcome } from './vscode/planTaskCommand';
+import { planTask, planTaskFromEditor, regeneratePlan, type PlanTaskDeps } from './vscode/planTaskCommand';
 import { PlanTreeProvider } from './vscode/planTreeProvider';
 import { ProposalDocuments, proposalScheme } from './vscode/proposalDocuments';
 import { RequestEditors } from './vscode/requestEditor';
@@ -21,44 +20,42 @@ import { createVscodeInteraction } from './vscode/vscodeInteraction';
 import { createVscodeTrustGate } from './vscode/vscodeTrustGate';
 import { lazy } from './vscode/lazy';
 import { loadRuntime } from './vscode/loadRuntime';
-import type { PlanPanelProbe } from './vscode/planPanelProbe';
+import type { PanelTraffic } from './vscode/planPanel';
+import type { PlanPanelController } from './vscode/planPanelController';
 import { ModelStatus, regenerateNeedsModel } from './vscode/modelStatus';
 import type { ModelSetupOutcome, ModelSetupUi } from './vscode/modelSetupFlow';
 import { setUpModel } from './vscode/setUpModelCommand';
 
-/** What `activate` returns: a small API for the integration tests and other extensions. */
-export interface TaskPlannerApi {
-  /** Runs "Plan task" with `request` instead of asking for it; `accept` skips the review. */
-  planTask(request: string, options?: Omit<PlanTaskOptions, 'request'>): Promise<PlanTaskOutcome>;
-  /** Labels of the Plan tree's top-level items, in order. */
-  planTreeLabels(): string[];
-  /** Every Plan tree node as shown (label, description, icon, contextValue…), depth first. */
-  planTreeNodes(): ReturnType<PlanTreeProvider['allNodes']>;
-  /** Steps waiting for the user, with what they wait for. */
-  pendingPrompts(): { stepId: string; kind: string }[];
-  /** Resolves when the next prompt is waiting (at once when one already is). */
-  nextPrompt(): Promise<{ stepId: string; kind: string }>;
-  /** The status bar item's text. */
-  statusBarText(): string;
-  /** Runs in the Runs view, newest first. */
-  runIds(): Promise<string[]>;
-  /** Resumes a stored run, as the Runs view's "Resume" does. */
-  resumeRun(runId: string): Promise<RunResult>;
-  /** Replaces the plan review chosen by `taskPlanner.review` (tests and other extensions); `undefined` restores it. */
-  setPlanReview(review: PlanReview | undefined): void;
-  /** The plan panel: open it with a plan, exchange messages with it. */
-  planPanel: PlanPanelProbe;
-  /** Opens a request editor holding `text`, as the Plan task input box's button does. */
-  openRequestEditor(text: string): Promise<vscode.TextEditor>;
-  /** Runs "Set up a model" with `ui` answering its questions (tests); the outcome, or `undefined` when dismissed. */
-  setUpModel(ui: ModelSetupUi): Promise<ModelSetupOutcome | undefined>;
-  /** How long `activate` itself took, in milliseconds (the integration suite prints it). */
-  activationMs: number;
+/** What a build may put in place of the defaults (the test build answers reviews and watches the panel's messages). */
+export interface ExtensionSeams {
+  /** The review "Plan task" hands its plan to while this returns one, instead of the one `taskPlanner.review` chooses. */
+  review?: () => PlanReview | undefined;
+  /** Wraps what each plan panel reports of its messages; default: the log alone. */
+  panelTraffic?: (logged: PanelTraffic) => PanelTraffic;
+}
+
+/** The parts `activate` wires together (a build that adds to the extension, such as the test build, reads them). */
+export interface ExtensionParts {
+  tree: PlanTreeProvider;
+  pending: PendingPrompts;
+  statusBar: RunStatusBar;
+  runs: RunController;
+  requests: RequestEditors;
+  /** What "Plan task" works with, as its commands use it. */
+  planTaskDeps: PlanTaskDeps;
+  /** The plan panel's controller (made on first call: it lives in dist/runtime.js). */
+  panels: () => PlanPanelController;
+  /** "Set up a model", then the planner status refreshed; `ui` answers its questions (default: QuickPicks and input boxes). */
+  setUp(ui?: ModelSetupUi): Promise<ModelSetupOutcome | undefined>;
+}
+
+/** Activates Task Planner: the commands, views and status bar, wired by `composeExtension`. */
+export function activate(context: vscode.ExtensionContext): void {
+  composeExtension(context);
 }
 
 /** Composition root: wires the core to VS Code. Keep logic out of here. */
-export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
-  const started = performance.now();
+export function composeExtension(context: vscode.ExtensionContext, seams: ExtensionSeams = {}): ExtensionParts {
   const log = vscode.window.createOutputChannel('Task Planner', { log: true });
   const settings = readSettings();
   const tree = new PlanTreeProvider(settings.planTreeLayout);
@@ -74,33 +71,38 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
   });
   // A step that is yours to do is announced by a notification unless the plan panel already shows it with Done and Failed.
   let panelsMade = false;
-  const panelShowsRun = (runId: string | undefined): boolean => panelsMade && runId !== undefined && panels().controller.panel()?.followsRun(runId) === true;
-  const interaction = createVscodeInteraction(pending, documents, { announceManualStep: () => !panelShowsRun(runs.current()?.runId) });
+  const panelFollowsRun = (): boolean => panelsMade && panels().panels.panel()?.isFollowingRun() === true;
+  const interaction = createVscodeInteraction(pending, documents, { announceManualStep: () => !panelFollowsRun() });
   const runs = new RunController({ tools, interaction, log, storageDir: context.storageUri?.fsPath, memento: context.workspaceState, setup: () => runSetupFor(readSettings(), keys, log) });
   const statusBar = new RunStatusBar(pending);
   const runsTree = new RunsTreeProvider(runs);
-  let reviewOverride: PlanReview | undefined;
   // The plan panel and its flow live in dist/runtime.js: made when first shown.
   const panels = lazy(() => {
-    const { PlanPanelController, createPlanPanelFlow } = loadRuntime();
-    const controller = new PlanPanelController(context.extensionUri, tools(), log);
-    const flow = createPlanPanelFlow({ panels: controller, runs, pending, tree, regenerate: (feedback, plan) => regeneratePlan(deps, feedback, plan), regenerateBlockedReason: () => (modelStatus.current() === 'heuristic' ? regenerateNeedsModel : undefined), log });
-    controller.setCallbacks(flow.callbacks);
-    context.subscriptions.push(controller, flow);
+    const flow = loadRuntime().createPlanPanelFlow({
+      extensionUri: context.extensionUri,
+      tools: tools(),
+      runs,
+      pending,
+      tree,
+      regenerate: (feedback, plan) => regeneratePlan(deps, feedback, plan),
+      regenerateBlockedReason: () => (modelStatus.current() === 'heuristic' ? regenerateNeedsModel : undefined),
+      log,
+      ...(seams.panelTraffic ? { traffic: seams.panelTraffic } : {}),
+    });
+    context.subscriptions.push(flow);
     panelsMade = true;
-    return { controller, flow };
+    return flow;
   });
-  const review = (): PlanReview => reviewOverride ?? (readSettings().review === 'panel' ? panels().flow.review : quickPickPlanReview);
+  const review = (): PlanReview => seams.review?.() ?? (readSettings().review === 'panel' ? panels().review : quickPickPlanReview);
   const requests = new RequestEditors();
   const setUp = async (ui?: ModelSetupUi): Promise<ModelSetupOutcome | undefined> => {
     const outcome = await setUpModel(keys, log, ui);
     await modelStatus.refresh();
     return outcome;
   };
-  const deps = { tree, log, keys, tools, runs, review, requests };
-  const panelProbe = lazy(() => loadRuntime().createPlanPanelProbe(panels().controller));
+  const deps: PlanTaskDeps = { tree, log, keys, tools, runs, review, requests };
   context.subscriptions.push(
-    vscode.commands.registerCommand('taskPlanner.showPlan', () => loadRuntime().showPlan(panels().controller, { plan: () => tree.currentPlan(), run: () => runs.current() }, log)),
+    vscode.commands.registerCommand('taskPlanner.showPlan', () => loadRuntime().showPlan(panels().panels, { plan: () => tree.currentPlan(), run: () => runs.current(), running: () => runs.isRunning() }, log)),
     log,
     requests,
     tree,
@@ -137,26 +139,7 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
   // After activation: asks VS Code for its chat models, which must not delay activate().
   void modelStatus.refresh().then(() => modelStatus.welcomeOnce()).catch((error: unknown) => log.warn(`Could not tell which planner is active: ${error instanceof Error ? error.message : String(error)}`));
   void runs.takeInterruptedRun().then((run) => run && notifyRunInterrupted(run));
-  const activationMs = performance.now() - started;
-  return {
-    activationMs,
-    planTask: (request, options) => planTask(deps, { ...options, request }),
-    planTreeLabels: () => tree.topLevelNodes().map((node) => node.label),
-    planTreeNodes: () => tree.allNodes(),
-    pendingPrompts: () => pending.list().map((prompt) => ({ stepId: prompt.stepId, kind: prompt.kind })),
-    nextPrompt: () => pending.next().then((prompt) => ({ stepId: prompt.stepId, kind: prompt.kind })),
-    statusBarText: () => statusBar.text(),
-    runIds: async () => (await runs.store.list()).map((run) => run.runId),
-    resumeRun: (runId) => runs.resume(runId),
-    setUpModel: (ui) => setUp(ui),
-    openRequestEditor: (text) => requests.open(text),
-    setPlanReview: (replacement) => {
-      reviewOverride = replacement;
-    },
-    get planPanel() {
-      return panelProbe();
-    },
-  };
+  return { tree, pending, statusBar, runs, requests, planTaskDeps: deps, panels: () => panels().panels, setUp };
 }
 
 /** Nothing to release beyond `context.subscriptions`. */

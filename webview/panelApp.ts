@@ -1,14 +1,13 @@
 import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
-import type { HostToWebviewMessage, WebviewToHostMessage } from '../src/shared/panelProtocol';
+import type { HostToWebviewMessage, MessageHandlers, WebviewToHostMessage } from '../src/shared/panelProtocol';
+import { dispatchHostMessage } from './hostMessages';
 import { panelActionEvent } from './panelAction';
 import { applyOutputChunk, applyOutputResync, applySnapshot, emptyPanelState, type PanelState } from './panelStore';
 import { panelStyles } from './panelStyles';
 import type { HostConnection } from './vscodeApi';
 import './reviewView';
 import './runView';
-
-const hostMessageTypes = new Set(['snapshot', 'output', 'outputResync', 'notice']);
 
 /** What the review and run views offer the app for moving focus. */
 interface FocusableView extends LitElement {
@@ -71,35 +70,36 @@ export class PanelApp extends LitElement {
     this.host?.post(event.detail);
   };
 
+  /** What each host message does here; a message type the protocol adds without an entry does not compile. */
+  private readonly hostHandlers: MessageHandlers<HostToWebviewMessage> = {
+    snapshot: (message) => {
+      const started = performance.now();
+      const { state, applied } = applySnapshot(this.state, message.model);
+      // a notice is about what the user did in the mode it came from: reviewing, or watching a run
+      if (applied && state.model?.mode !== this.state.model?.mode) {
+        this.notice = undefined;
+        this.modeChanged = true;
+      }
+      this.setPanelState(state);
+      if (applied) void this.reportRender(message.model.version, started);
+    },
+    output: (message) => {
+      const { state, resync } = applyOutputChunk(this.state, message);
+      this.setPanelState(state);
+      if (resync) this.host?.post({ type: 'resyncOutput', ...resync });
+    },
+    outputResync: (message) => this.setPanelState(applyOutputResync(this.state, message)),
+    notice: (message) => {
+      this.notice = message;
+    },
+  };
+
   private readonly onHostMessage = (event: MessageEvent<unknown>): void => {
-    const message = event.data as HostToWebviewMessage | null;
-    if (!message || typeof message !== 'object' || !hostMessageTypes.has((message as { type?: string }).type ?? '')) return;
-    switch (message.type) {
-      case 'snapshot': {
-        const started = performance.now();
-        const { state, applied } = applySnapshot(this.state, message.model);
-        // a notice is about what the user did in the mode it came from: reviewing, or watching a run
-        if (applied && state.model?.mode !== this.state.model?.mode) {
-          this.notice = undefined;
-          this.modeChanged = true;
-        }
-        this.setPanelState(state);
-        if (applied) void this.reportRender(message.model.version, started);
-        return;
-      }
-      case 'output': {
-        const { state, resync } = applyOutputChunk(this.state, message);
-        this.setPanelState(state);
-        if (resync) this.host?.post({ type: 'resyncOutput', ...resync });
-        return;
-      }
-      case 'outputResync':
-        this.setPanelState(applyOutputResync(this.state, message));
-        return;
-      case 'notice':
-        this.notice = message;
-        return;
-    }
+    const unknown = dispatchHostMessage(this.hostHandlers, event.data);
+    if (unknown === undefined) return;
+    console.error(`Task Planner plan panel: ignored ${unknown} from the extension`);
+    // shown after "Refused: ", as every error notice
+    this.notice = { type: 'notice', id: 0, level: 'error', text: `${unknown} from the extension, which this panel does not know (the extension was probably updated). Close the panel and open it again with "Task Planner: Show plan".` };
   };
 
   private setPanelState(state: PanelState): void {

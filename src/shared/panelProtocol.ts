@@ -4,18 +4,37 @@ import { newStepSchema, stepPatchSchema } from './stepEditSchema';
 import { maxStepIdLength } from './vocabulary';
 
 /**
- * Messages the extension host posts to the plan panel's webview.
+ * What the extension host posts to the plan panel's webview, by message type: one entry
+ * per message (`HostToWebviewMessage` and the webview's handler map derive from it).
  * Snapshots are complete and versioned; output travels as numbered chunks of one run.
  */
-export type HostToWebviewMessage =
+export interface HostMessageBodies {
   /** Host, after `ready` and after every change of the plan or run: the whole view model. */
-  | { type: 'snapshot'; model: PanelViewModel }
+  snapshot: { model: PanelViewModel };
   /** Host, while a step streams text: the next chunk; `seq` counts chunks of the run from 1. */
-  | { type: 'output'; runId: string; seq: number; stepId: string; text: string }
+  output: { runId: string; seq: number; stepId: string; text: string };
   /** Host, answering `resyncOutput` or at `ready`: every step's output tail, up to chunk `seq`. */
-  | { type: 'outputResync'; runId: string; seq: number; tails: Record<string, string> }
+  outputResync: { runId: string; seq: number; tails: Record<string, string> };
   /** Host, when an action was refused or did something worth saying (e.g. an edit broke a dependency). */
-  | { type: 'notice'; id: number; level: 'info' | 'error'; text: string };
+  notice: { id: number; level: 'info' | 'error'; text: string };
+}
+
+/** The message types the host may post. */
+export type HostMessageType = keyof HostMessageBodies;
+
+/** A message the host posts of type `K` (any type by default). */
+export type HostMessage<K extends HostMessageType = HostMessageType> = { [T in K]: { type: T } & HostMessageBodies[T] }[K];
+
+/** Any message the extension host posts to the plan panel's webview. */
+export type HostToWebviewMessage = HostMessage;
+
+/**
+ * One handler per type of the messages `M`, called with the message and a `context`:
+ * a message type without a handler is a compile error where the map is written.
+ */
+export type MessageHandlers<M extends { type: string }, Context = void, Result = void> = {
+  [K in M['type']]: (message: Extract<M, { type: K }>, context: Context) => Result;
+};
 
 const stepIdField = z.string().min(1).max(maxStepIdLength);
 
@@ -71,6 +90,9 @@ export type WebviewToHostMessage = z.infer<typeof webviewToHostSchema>;
 
 /** The message types the webview may send. */
 export type WebviewMessageType = WebviewToHostMessage['type'];
+
+/** A message from the webview of type `K`, after validation. */
+export type WebviewMessage<K extends WebviewMessageType> = Extract<WebviewToHostMessage, { type: K }>;
 
 /** Validates a raw message from the webview: the message, or a readable reason it was refused. */
 export function parseWebviewMessage(raw: unknown): { ok: true; message: WebviewToHostMessage } | { ok: false; error: string } {

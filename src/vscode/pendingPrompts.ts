@@ -39,20 +39,6 @@ export class PendingPrompts implements vscode.Disposable {
     return [...this.prompts.values()];
   }
 
-  /** The oldest waiting prompt, as soon as there is one. */
-  next(): Promise<PendingPrompt> {
-    const first = this.list()[0];
-    if (first) return Promise.resolve(first);
-    return new Promise((resolve) => {
-      const subscription = this.onDidChange(() => {
-        const prompt = this.list()[0];
-        if (!prompt) return;
-        subscription.dispose();
-        resolve(prompt);
-      });
-    });
-  }
-
   /**
    * Approves the approval or review of `stepId` (a review with the user's notes); false when
    * nothing of that kind waits, or when `requestId` (the request the user was shown, e.g. by

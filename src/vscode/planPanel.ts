@@ -4,10 +4,8 @@ import type { RunEvent, RunState } from '../core/engine/runEvents';
 import type { Plan } from '../core/plan/planSchema';
 import type { Tool } from '../core/tools/tool';
 import { PanelSession, type RunDetails } from '../core/view/panelSession';
-import { parseWebviewMessage, type HostToWebviewMessage, type WebviewMessageType, type WebviewToHostMessage } from '../shared/panelProtocol';
-import type { PanelViewModel } from '../shared/panelViewModel';
+import { parseWebviewMessage, type HostToWebviewMessage, type MessageHandlers, type WebviewMessage, type WebviewMessageType, type WebviewToHostMessage } from '../shared/panelProtocol';
 import { createNonce, panelHtml } from './panelHtml';
-import type { PlanPanelCallbacks } from './planPanelCallbacks';
 
 /** The webview panel type (also the id of its serializer, were one registered). */
 export const planPanelViewType = 'taskPlanner.planPanel';
@@ -15,13 +13,34 @@ export const planPanelViewType = 'taskPlanner.planPanel';
 /** Least time between two snapshots posted while a run streams events, in milliseconds. */
 const snapshotIntervalMs = 30;
 
-type Handlers = { [K in WebviewMessageType]: (message: Extract<WebviewToHostMessage, { type: K }>) => void | Promise<void> };
+/** Messages about the connection itself, which the panel answers; every other message is a user's action. */
+type ConnectionMessageType = 'ready' | 'resyncOutput' | 'rendered';
 
-/** What the panel saw, for the extension's test API. */
-export interface PlanPanelTrace {
-  received: WebviewToHostMessage[];
-  posted: HostToWebviewMessage[];
-  refused: string[];
+/** The message types that are a user's action in the panel (edit, Start, Undo…). */
+export type PanelActionType = Exclude<WebviewMessageType, ConnectionMessageType>;
+
+/** One handler per user action, given the panel it came from; the compiler names an action without one. */
+export type PanelActionHandlers = MessageHandlers<WebviewMessage<PanelActionType>, PlanPanel, void | Promise<void>>;
+
+/** What the panel reports of its messages: by default the log (refusals as warnings, the rest at trace level). */
+export interface PanelTraffic {
+  received(message: WebviewToHostMessage): void;
+  refused(reason: string): void;
+  posted(message: HostToWebviewMessage): void;
+}
+
+/** What a panel is made with (the same for every panel the controller opens). */
+export interface PlanPanelSetup {
+  extensionUri: vscode.Uri;
+  /** The tools runs get: the review validates against them. */
+  tools: readonly Tool[];
+  /** What each user action does. */
+  actions: PanelActionHandlers;
+  /** Why Regenerate is not offered now (no model to take feedback), or `undefined`; read at each snapshot. */
+  regenerateBlockedReason: () => string | undefined;
+  log: vscode.LogOutputChannel;
+  /** Wraps what the panel reports of its messages (given the log's report); default: the log alone. */
+  traffic?: (logged: PanelTraffic) => PanelTraffic;
 }
 
 /**
@@ -32,7 +51,6 @@ export interface PlanPanelTrace {
  * (coalesced while a run streams) and numbered output chunks.
  */
 export class PlanPanel implements vscode.Disposable {
-  private readonly session: PanelSession;
   private readonly disposables: vscode.Disposable[] = [];
   private ready = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -42,97 +60,29 @@ export class PlanPanel implements vscode.Disposable {
   private readonly onDisposeEmitter = new vscode.EventEmitter<void>();
   /** Fires once the user closed the panel. */
   readonly onDidDispose = this.onDisposeEmitter.event;
-  /** Messages in and out, kept for tests (bounded). */
-  readonly trace: PlanPanelTrace = { received: [], posted: [], refused: [] };
-
-  private readonly handlers: Handlers = {
-    ready: () => {
-      this.ready = true;
-      this.postSnapshotNow();
-      const resync = this.session.outputResync();
-      if (resync) this.post(resync);
-    },
-    setUpModel: async () => {
-      await vscode.commands.executeCommand('taskPlanner.setUpModel');
-      // the snapshot re-reads whether a model is available now
-      this.postSnapshotNow();
-    },
-    edit: ({ edit }) => {
-      const result = this.session.applyEdit(edit);
-      if (!result.ok) return this.notice('error', result.error);
-      this.callbacks.onPlanEdited?.(result.plan);
-      this.postSnapshotNow();
-    },
-    regenerate: async ({ feedback }) => {
-      const plan = this.session.currentPlan();
-      this.session.setRegenerateBlocked(this.callbacks.regenerateBlockedReason?.());
-      const blocked = this.session.regenerateBlockedReason();
-      if (!plan || blocked !== undefined) {
-        this.postSnapshotNow();
-        return this.notice('error', blocked ?? 'There is no plan to regenerate.');
-      }
-      this.session.setRegenerating(true);
-      this.postSnapshotNow();
-      try {
-        const next = await this.callbacks.onRegenerate(feedback, plan);
-        if (next) {
-          const shown = this.session.setRegenerated(next, feedback);
-          this.callbacks.onPlanEdited?.(shown);
-          this.notice('info', `Regenerated: version ${shown.version} replaces version ${plan.version}. Every earlier version stays in the version list.`);
-        } else {
-          this.session.setRegenerating(false);
-        }
-      } catch (error) {
-        this.session.setRegenerating(false);
-        this.notice('error', `Regenerating failed: ${errorText(error)}`);
-      }
-      this.postSnapshotNow();
-    },
-    restoreVersion: ({ version }) => {
-      const result = this.session.restoreVersion(version);
-      if (!result.ok) return this.notice('error', result.error);
-      this.callbacks.onPlanEdited?.(result.plan);
-      this.notice('info', `Version ${version} is back, as version ${result.plan.version}.`);
-      this.postSnapshotNow();
-    },
-    start: async () => {
-      const blocked = this.session.startBlockedReason();
-      const plan = this.session.currentPlan();
-      if (blocked !== undefined || !plan) return this.notice('error', blocked ?? 'There is no plan to start.');
-      await this.callbacks.onStart(plan);
-    },
-    cancel: () => this.callbacks.onCancel(),
-    openApproval: ({ stepId }) => this.callbacks.onOpenApproval(stepId),
-    markManualStep: ({ stepId, done }) => this.callbacks.onMarkManualStep(stepId, done),
-    openFile: async ({ path }) => {
-      const folder = vscode.workspace.workspaceFolders?.[0];
-      if (!folder || path.split(/[\\/]/).includes('..')) return this.notice('error', `Cannot open ${path}: it is not inside the workspace.`);
-      await vscode.window.showTextDocument(vscode.Uri.joinPath(folder.uri, path), { preview: true });
-    },
-    undoRun: async () => {
-      const runId = this.session.runId();
-      if (!runId || this.session.isRunning()) return this.notice('error', 'Only a finished run can be undone.');
-      const message = await this.callbacks.onUndoRun(runId);
-      this.session.setRunDetails({ undoMessage: message });
-      this.notice('info', message);
-      this.postSnapshotNow();
-    },
-    resyncOutput: () => {
-      const resync = this.session.outputResync();
-      if (resync) this.post(resync);
-    },
-    rendered: () => undefined,
-  };
+  /** The plan under review and the run shown, free of any UI. */
+  readonly session: PanelSession;
+  private readonly traffic: PanelTraffic;
+  private readonly handlers: MessageHandlers<WebviewToHostMessage, PlanPanel, void | Promise<void>>;
 
   private constructor(
     private readonly panel: vscode.WebviewPanel,
-    extensionUri: vscode.Uri,
-    private readonly callbacks: PlanPanelCallbacks,
-    tools: readonly Tool[],
-    private readonly log: vscode.LogOutputChannel | undefined,
+    private readonly setup: PlanPanelSetup,
   ) {
-    this.session = new PanelSession(randomUUID(), tools);
-    panel.webview.html = panelHtml(panel.webview, extensionUri, createNonce());
+    this.session = new PanelSession(randomUUID(), setup.tools);
+    const logged = loggedTraffic(setup.log);
+    this.traffic = setup.traffic ? setup.traffic(logged) : logged;
+    this.handlers = {
+      ...setup.actions,
+      ready: () => {
+        this.ready = true;
+        this.refresh();
+        this.postOutputResync();
+      },
+      resyncOutput: () => this.postOutputResync(),
+      rendered: () => undefined,
+    };
+    panel.webview.html = panelHtml(panel.webview, setup.extensionUri, createNonce());
     this.disposables.push(
       panel.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
       panel.onDidChangeViewState(({ webviewPanel }) => {
@@ -144,13 +94,14 @@ export class PlanPanel implements vscode.Disposable {
   }
 
   /** Opens a new panel beside the active editor. */
-  static create(extensionUri: vscode.Uri, callbacks: PlanPanelCallbacks, options: { tools: readonly Tool[]; log?: vscode.LogOutputChannel }): PlanPanel {
+  static create(setup: PlanPanelSetup): PlanPanel {
+    const { extensionUri } = setup;
     const panel = vscode.window.createWebviewPanel(planPanelViewType, 'Task Planner: Plan', { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, {
       enableScripts: true,
       localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
     });
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'taskPlanner.svg');
-    return new PlanPanel(panel, extensionUri, callbacks, options.tools, options.log);
+    return new PlanPanel(panel, setup);
   }
 
   /** True once the user closed the panel. */
@@ -166,7 +117,7 @@ export class PlanPanel implements vscode.Disposable {
   /** Shows `plan` for review. */
   showPlan(plan: Plan): void {
     this.session.setPlan(plan);
-    this.postSnapshotNow();
+    this.refresh();
   }
 
   /** The plan shown (under review or running). */
@@ -179,62 +130,68 @@ export class PlanPanel implements vscode.Disposable {
     return this.session.isReviewing();
   }
 
-  /** Whether the panel shows the run `runId` (or the run it repairs). */
-  followsRun(runId: string): boolean {
-    return this.session.follows(runId);
+  /** Whether the panel follows a run's execution (its states reach `onRunEvent`). */
+  isFollowingRun(): boolean {
+    return this.session.isFollowingRun();
   }
 
-  /**
-   * Switches to run mode for the run `runId`; feed its later events to `onRunEvent`.
-   * `seed` is its snapshot so far, when the panel joins a run already going.
-   */
-  attachRun(runId: string, seed?: RunState): void {
-    this.session.attachRun(runId, seed);
-    this.postSnapshotNow();
+  /** Switches to run mode showing `state`, the runner's snapshot; `live`: follow its execution. */
+  showRun(state: RunState, live: boolean): void {
+    this.session.showRun(state, live);
+    this.refresh();
   }
 
   /** Shows a message above the plan or run until the user dismisses it or the mode changes. */
   notify(level: 'info' | 'error', text: string): void {
-    this.notice(level, text);
+    this.noticeId += 1;
+    this.post({ type: 'notice', id: this.noticeId, level, text });
   }
 
-  /** One event of the attached run: folds it, posts output chunks at once and snapshots coalesced. */
-  onRunEvent(event: RunEvent): void {
-    const chunk = this.session.applyRunEvent(event);
+  /** The followed execution's state after `event`: output chunks go at once, snapshots coalesced. */
+  onRunEvent(event: RunEvent, state: RunState): void {
+    const chunk = this.session.updateRun(event, state);
     if (chunk) this.post(chunk);
     const final = event.type === 'run_completed' || event.type === 'run_failed' || event.type === 'run_cancelled' || event.type === 'run_waiting';
-    if (final) this.postSnapshotNow();
+    if (final) this.refresh();
     else this.scheduleSnapshot();
   }
 
-  /** Usage, repairs and changed files of the attached run. */
-  setRunDetails(details: RunDetails): void {
+  /** The followed execution ended: the panel keeps its last state. */
+  endRun(): void {
+    this.session.endRun();
+  }
+
+  /** Usage, repairs and changed files of the run `runId`, added when the panel still shows it. */
+  setRunDetails(runId: string, details: RunDetails): void {
+    if (this.session.runId() !== runId) return;
     this.session.setRunDetails(details);
     this.scheduleSnapshot();
   }
 
-  /** Validates and dispatches a message as if the webview had sent it (the integration tests use this). */
-  async receive(raw: unknown): Promise<void> {
-    const parsed = parseWebviewMessage(raw);
-    if (!parsed.ok) {
-      this.remember(this.trace.refused, parsed.error);
-      this.log?.warn(`Plan panel: ignored a message from the webview: ${parsed.error}`);
-      return;
-    }
-    this.remember(this.trace.received, parsed.message);
-    const handler = this.handlers[parsed.message.type] as (message: WebviewToHostMessage) => void | Promise<void>;
-    try {
-      await handler(parsed.message);
-    } catch (error) {
-      this.log?.error(`Plan panel: ${parsed.message.type} failed: ${errorText(error)}`);
-      this.notice('error', `${parsed.message.type} failed: ${errorText(error)}`);
-    }
+  /** Posts the current snapshot now (after a change the user should see at once). */
+  refresh(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    // before `ready` nobody listens: the webview asks for the snapshot when it is ready
+    if (!this.ready || this.disposed) return;
+    this.lastPostAt = Date.now();
+    this.session.setRegenerateBlocked(this.setup.regenerateBlockedReason());
+    this.post({ type: 'snapshot', model: this.session.snapshot(Date.now()) });
   }
 
-  /** The snapshot the webview would get now (without posting it), for tests. */
-  peekModel(): PanelViewModel | undefined {
-    const posted = this.trace.posted.filter((message): message is Extract<HostToWebviewMessage, { type: 'snapshot' }> => message.type === 'snapshot');
-    return posted.at(-1)?.model;
+  /** Validates a raw message from the webview and hands it to its handler; a failing handler's error becomes a notice. */
+  async receive(raw: unknown): Promise<void> {
+    const parsed = parseWebviewMessage(raw);
+    if (!parsed.ok) return this.traffic.refused(parsed.error);
+    const message = parsed.message;
+    this.traffic.received(message);
+    const handler = this.handlers[message.type] as (message: WebviewToHostMessage, panel: PlanPanel) => void | Promise<void>;
+    try {
+      await handler(message, this);
+    } catch (error) {
+      this.setup.log.error(`Plan panel: ${message.type} failed: ${errorText(error)}`);
+      this.notify('error', `${message.type} failed: ${errorText(error)}`);
+    }
   }
 
   dispose(): void {
@@ -247,38 +204,32 @@ export class PlanPanel implements vscode.Disposable {
     this.panel.dispose();
   }
 
-  private notice(level: 'info' | 'error', text: string): void {
-    this.noticeId += 1;
-    this.post({ type: 'notice', id: this.noticeId, level, text });
+  private postOutputResync(): void {
+    const resync = this.session.outputResync();
+    if (resync) this.post(resync);
   }
 
   private scheduleSnapshot(): void {
     if (this.timer || this.disposed) return;
     const wait = Math.max(0, snapshotIntervalMs - (Date.now() - this.lastPostAt));
-    this.timer = setTimeout(() => this.postSnapshotNow(), wait);
-  }
-
-  private postSnapshotNow(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    // before `ready` nobody listens: the webview asks for the snapshot when it is ready
-    if (!this.ready || this.disposed) return;
-    this.lastPostAt = Date.now();
-    this.session.setRegenerateBlocked(this.callbacks.regenerateBlockedReason?.());
-    this.post({ type: 'snapshot', model: this.session.snapshot(Date.now()) });
+    this.timer = setTimeout(() => this.refresh(), wait);
   }
 
   private post(message: HostToWebviewMessage): void {
     if (this.disposed) return;
-    this.remember(this.trace.posted, message);
+    this.traffic.posted(message);
     if (!this.ready) return;
     void this.panel.webview.postMessage(message);
   }
+}
 
-  private remember<T>(list: T[], item: T): void {
-    list.push(item);
-    if (list.length > 2_000) list.splice(0, list.length - 2_000);
-  }
+/** The panel's messages in the log: refusals as warnings, the rest by type at trace level. */
+function loggedTraffic(log: vscode.LogOutputChannel): PanelTraffic {
+  return {
+    received: (message) => log.trace(`Plan panel ← ${message.type}`),
+    refused: (reason) => log.warn(`Plan panel: ignored a message from the webview: ${reason}`),
+    posted: (message) => log.trace(`Plan panel → ${message.type}`),
+  };
 }
 
 function errorText(error: unknown): string {

@@ -1,27 +1,12 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import type { Plan } from '../core/plan/planSchema';
-import type { Tool } from '../core/tools/tool';
-import { PlanPanel } from './planPanel';
-import type { PlanPanelCallbacks } from './planPanelCallbacks';
+import { PlanPanel, type PlanPanelSetup } from './planPanel';
 
-/**
- * Owns the one plan panel: opens it on demand (or brings it to the front), and routes its
- * user actions to the callbacks of the planning and run flow, which can be replaced.
- */
+/** Owns the one plan panel: opens it on demand (or brings it to the front), every time with the same setup. */
 export class PlanPanelController implements vscode.Disposable {
   private current: PlanPanel | undefined;
-  private callbacks: PlanPanelCallbacks | undefined;
 
-  constructor(
-    private readonly extensionUri: vscode.Uri,
-    private readonly tools: readonly Tool[],
-    private readonly log: vscode.LogOutputChannel,
-  ) {}
-
-  /** Routes the panel's actions (Start, Cancel, Regenerate, approvals, Undo) to `callbacks`. */
-  setCallbacks(callbacks: PlanPanelCallbacks): void {
-    this.callbacks = callbacks;
-  }
+  constructor(private readonly setup: PlanPanelSetup) {}
 
   /** The open panel, if any. */
   panel(): PlanPanel | undefined {
@@ -32,7 +17,7 @@ export class PlanPanelController implements vscode.Disposable {
   show(plan?: Plan): PlanPanel {
     let panel = this.panel();
     if (!panel) {
-      panel = PlanPanel.create(this.extensionUri, this.forwarding(), { tools: this.tools, log: this.log });
+      panel = PlanPanel.create(this.setup);
       const opened = panel;
       opened.onDidDispose(() => {
         if (this.current === opened) this.current = undefined;
@@ -47,23 +32,5 @@ export class PlanPanelController implements vscode.Disposable {
 
   dispose(): void {
     this.current?.dispose();
-  }
-
-  /** Callbacks that look up the current ones at call time, so they can be replaced while the panel is open. */
-  private forwarding(): PlanPanelCallbacks {
-    const target = (): PlanPanelCallbacks => {
-      if (!this.callbacks) throw new Error('The plan panel has no planning flow attached.');
-      return this.callbacks;
-    };
-    return {
-      onStart: (plan) => target().onStart(plan),
-      onCancel: () => target().onCancel(),
-      onRegenerate: (feedback, plan) => target().onRegenerate(feedback, plan),
-      onOpenApproval: (stepId) => target().onOpenApproval(stepId),
-      onMarkManualStep: (stepId, done) => target().onMarkManualStep(stepId, done),
-      onUndoRun: (runId) => target().onUndoRun(runId),
-      onPlanEdited: (plan) => target().onPlanEdited?.(plan),
-      regenerateBlockedReason: () => target().regenerateBlockedReason?.(),
-    };
   }
 }

@@ -1,48 +1,26 @@
-import * as vscode from 'vscode';
-import type { RunEvent, RunState } from '../core/engine/runEvents';
-import type { RunResult } from '../core/engine/runOptions';
+import type * as vscode from 'vscode';
+import type { ReplanRecord } from '../core/replan/executeWithReplanning';
 import type { Critique } from '../core/plan/critiquePlan';
 import type { Plan } from '../core/plan/planSchema';
-import type { ReplanRecord } from '../core/replan/executeWithReplanning';
-import { describeUndo } from '../core/tools/describeUndo';
-import type { UndoReport } from '../core/tools/undoRun';
-import { markManualStep } from './manualStepPrompts';
-import type { PendingPrompts } from './pendingPrompts';
-import type { PlanPanelCallbacks } from './planPanelCallbacks';
-import type { PlanPanelController } from './planPanelController';
+import type { Tool } from '../core/tools/tool';
+import type { PanelTraffic } from './planPanel';
+import { planPanelActions, type PanelActionDeps } from './planPanelActions';
+import { PlanPanelController } from './planPanelController';
 import type { PlanReview } from './planReview';
-import type { PlanTreeProvider } from './planTreeProvider';
-
-/** What the panel needs of the editor's runs: the `RunController`, seen by this role. */
-export interface PanelRuns {
-  /** Runs `plan` with the setup from the settings; resolves when the run ends, rejects when it cannot start. */
-  start(plan: Plan): Promise<RunResult>;
-  cancel(): void;
-  isRunning(): boolean;
-  current(): RunState | undefined;
-  undo(runId: string): Promise<UndoReport>;
-  changedFiles(runId: string): Promise<string[]>;
-  readonly onDidRunEvent: vscode.Event<{ event: RunEvent; state: RunState }>;
-  readonly onDidFinish: vscode.Event<RunResult>;
-}
 
 /** What the panel's flow works with (wired in `activate`). */
-export interface PlanPanelFlowDeps {
-  panels: PlanPanelController;
-  runs: PanelRuns;
-  pending: PendingPrompts;
-  tree: PlanTreeProvider;
-  /** Plans again with the user's feedback (the next version), or `undefined` when cancelled. */
-  regenerate: (feedback: string, plan: Plan) => Promise<Plan | undefined>;
-  /** Why Regenerate is not offered now (no model), or `undefined`. */
-  regenerateBlockedReason: () => string | undefined;
-  log: vscode.LogOutputChannel;
+export interface PlanPanelFlowDeps extends Omit<PanelActionDeps, 'decideReview'> {
+  extensionUri: vscode.Uri;
+  /** The tools runs get: the review validates against them. */
+  tools: readonly Tool[];
+  /** Wraps what each panel reports of its messages; default: the log alone. */
+  traffic?: (logged: PanelTraffic) => PanelTraffic;
 }
 
 /** The plan panel joined to the editor's run flow. */
 export interface PlanPanelFlow extends vscode.Disposable {
-  /** The panel's actions: Start, Cancel, Regenerate, open a prompt, Undo, edits. */
-  callbacks: PlanPanelCallbacks;
+  /** Opens, finds and closes the panel. */
+  panels: PlanPanelController;
   /** "Plan task"'s review in the panel: resolves with the plan the user started, or `undefined`. */
   review: PlanReview;
 }
@@ -56,61 +34,32 @@ export interface PlanPanelFlow extends vscode.Disposable {
  * Undo restores from the controller's checkpoints.
  */
 export function createPlanPanelFlow(deps: PlanPanelFlowDeps): PlanPanelFlow {
-  const { panels, runs, pending, tree, log } = deps;
+  const { runs, log } = deps;
   let reviewing: { resolve: (plan: Plan | undefined) => void } | undefined;
-  const decide = (plan: Plan | undefined): boolean => {
+  const decideReview = (plan: Plan | undefined): boolean => {
     const waiting = reviewing;
     reviewing = undefined;
     waiting?.resolve(plan);
     return waiting !== undefined;
   };
-
-  const callbacks: PlanPanelCallbacks = {
-    onStart: async (plan) => {
-      tree.setPlan(plan);
-      // "Plan task" is waiting for this review: it starts the run itself.
-      if (decide(plan)) return;
-      // The run goes on after the click: its events reach the panel through the controller.
-      runs.start(plan).catch((error: unknown) => {
-        const message = error instanceof Error ? error.message : String(error);
-        log.error(`Plan panel: the run did not go through: ${message}`);
-        panels.panel()?.notify('error', `The run did not go through: ${message}`);
-      });
-    },
-    onCancel: () => {
-      const panel = panels.panel();
-      const active = runs.current();
-      if (runs.isRunning() && active && panel?.followsRun(active.runId)) return runs.cancel();
-      decide(undefined);
-      panel?.dispose();
-    },
-    onRegenerate: (feedback, plan) => deps.regenerate(feedback, plan),
-    regenerateBlockedReason: () => deps.regenerateBlockedReason(),
-    onOpenApproval: async (stepId) => {
-      const prompt = pending.get(stepId);
-      if (prompt) return prompt.show();
-      await vscode.window.showInformationMessage(`Task Planner: step ${stepId} is not waiting for you now. A run that was interrupted asks again when you resume it from the Runs view.`);
-    },
-    onMarkManualStep: async (stepId, done) => {
-      if (await markManualStep(pending, stepId, done)) log.info(`Step ${stepId} marked ${done ? 'done' : 'failed'} by you in the plan panel`);
-    },
-    onUndoRun: async (runId) => {
-      const report = await runs.undo(runId);
-      log.info(`Run ${runId}: ${describeUndo(report)}`);
-      return describeUndo(report);
-    },
-    onPlanEdited: (plan) => tree.setPlan(plan),
-  };
+  const panels = new PlanPanelController({
+    extensionUri: deps.extensionUri,
+    tools: deps.tools,
+    actions: planPanelActions({ ...deps, decideReview }),
+    regenerateBlockedReason: deps.regenerateBlockedReason,
+    log,
+    ...(deps.traffic ? { traffic: deps.traffic } : {}),
+  });
 
   const review = (plan: Plan, _critique: Critique, warnings: readonly string[]): Promise<Plan | undefined> => {
-    decide(undefined);
+    decideReview(undefined);
     const panel = panels.show(plan);
     if (warnings.length > 0) panel.notify('info', `The planner warned: ${warnings.join(' ')}`);
     return new Promise<Plan | undefined>((resolve) => {
       reviewing = { resolve };
       const closed = panel.onDidDispose(() => {
         closed.dispose();
-        decide(undefined);
+        decideReview(undefined);
       });
     });
   };
@@ -119,21 +68,22 @@ export function createPlanPanelFlow(deps: PlanPanelFlowDeps): PlanPanelFlow {
     runs.onDidRunEvent(({ event, state }) => {
       const panel = panels.panel();
       if (!panel) return;
-      if (panel.followsRun(event.runId)) return panel.onRunEvent(event);
+      if (panel.isFollowingRun()) return panel.onRunEvent(event, state);
       if (event.type !== 'run_started' && event.type !== 'run_resumed') return;
       const shown = panel.currentPlan();
       // Leave a review of another plan alone; any other panel follows the new run.
       if (panel.isReviewing() && shown && shown.id !== state.plan?.id) return;
-      panel.attachRun(event.runId, state);
+      panel.showRun(state, true);
     }),
     runs.onDidFinish(async (result) => {
       const panel = panels.panel();
-      if (!panel?.followsRun(result.runId)) return;
+      if (!panel?.isFollowingRun()) return;
+      panel.endRun();
       try {
         const changedFiles = await runs.changedFiles(result.runId);
         // The engine keeps repairs opaque; executeWithReplanning, which the controller runs, fills them.
         const replans = result.metadata.replanHistory as ReplanRecord[];
-        panel.setRunDetails({ changedFiles, replans, ...(result.metadata.llmUsage ? { usage: result.metadata.llmUsage } : {}) });
+        panel.setRunDetails(result.runId, { changedFiles, replans, ...(result.metadata.llmUsage ? { usage: result.metadata.llmUsage } : {}) });
       } catch (error) {
         log.warn(`Plan panel: could not read what run ${result.runId} changed: ${error instanceof Error ? error.message : String(error)}`);
       }
@@ -141,11 +91,12 @@ export function createPlanPanelFlow(deps: PlanPanelFlowDeps): PlanPanelFlow {
   ];
 
   return {
-    callbacks,
+    panels,
     review,
     dispose: () => {
-      decide(undefined);
+      decideReview(undefined);
       for (const subscription of subscriptions) subscription.dispose();
+      panels.dispose();
     },
   };
 }

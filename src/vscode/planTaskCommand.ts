@@ -36,8 +36,6 @@ export interface PlanTaskOptions {
   request?: string;
   /** Files chosen in the explorer ("Plan task with these files"). */
   files?: readonly vscode.Uri[];
-  /** Skips the review: `true` starts the plan, `false` only shows it (tests and automation). */
-  accept?: boolean;
   /** Plans with the heuristic planner whatever model is set up ("Plan without a model"). */
   withoutModel?: boolean;
   /** Asks what to do after planning failed; default: the error notification's buttons (tests answer it themselves). */
@@ -80,11 +78,7 @@ export async function planTask(deps: PlanTaskDeps, options: PlanTaskOptions = {}
   for (const warning of warnings) deps.log.warn(warning);
   deps.tree.setPlan(plan);
   await vscode.commands.executeCommand('taskPlanner.plan.focus');
-  if (options.accept === false) {
-    void vscode.window.showInformationMessage(`Task Planner: planned ${plan.steps.length} step${plan.steps.length === 1 ? '' : 's'}. Critic ${critique.score}/10: ${critique.summary}`);
-    return { plan, critique };
-  }
-  const accepted = options.accept === true ? plan : await deps.review()(plan, critique, warnings);
+  const accepted = await deps.review()(plan, critique, warnings);
   if (!accepted) {
     deps.log.info('The plan was not started.');
     return { plan, critique };

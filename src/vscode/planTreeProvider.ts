@@ -63,16 +63,6 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
     return this.plan;
   }
 
-  /** The top-level nodes as shown, for the test API and the status bar. */
-  topLevelNodes(): readonly PlanTreeNode[] {
-    return this.nodes;
-  }
-
-  /** Every node as shown, depth first. */
-  allNodes(): PlanTreeNode[] {
-    return [...indexTree(this.nodes).values()];
-  }
-
   getTreeItem(node: PlanTreeNode): vscode.TreeItem {
     const item = new vscode.TreeItem(node.label, node.children.length > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
     item.id = node.id;

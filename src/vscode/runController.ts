@@ -57,7 +57,10 @@ export class RunController implements vscode.Disposable {
   /** Fires with each new snapshot of the active run. */
   readonly onDidChangeState = this.changed.event;
   private readonly eventFired = new vscode.EventEmitter<{ event: RunEvent; state: RunState }>();
-  /** Fires with every event of the active run (repair runs included) and the snapshot it led to. */
+  /**
+   * Fires with every event of the active execution (repair runs included) and the snapshot it
+   * led to: the one folded state every view shows (a repair run continues its execution's state).
+   */
   readonly onDidRunEvent = this.eventFired.event;
   private readonly finished = new vscode.EventEmitter<RunResult>();
   /** Fires when a run ends (completed, failed, cancelled or waiting). */
@@ -219,10 +222,9 @@ export class RunController implements vscode.Disposable {
   }
 
   private apply(event: RunEvent): void {
-    const { initialRunState, reduceRunEvent } = loadRuntime();
-    const base = this.state && this.state.runId === event.runId ? this.state : event.type === 'run_started' || !this.state ? initialRunState(event.runId) : this.state;
     this.deps.log.trace(`${event.runId} #${event.seq} ${event.type}${'stepId' in event ? ` ${event.stepId}` : ''}`);
-    const state = reduceRunEvent(base, event);
+    // `execute` clears the state before a start: a run id other than the state's is a repair run of this execution.
+    const state = loadRuntime().reduceExecutionEvent(this.state, event);
     // Journaled runs only: a run kept in memory cannot come back after a reload.
     if ((event.type === 'run_started' || event.type === 'run_resumed') && this.deps.storageDir && state.plan) {
       void this.deps.memento?.update(activeRunKey, { runId: event.runId, objective: state.plan.objective } satisfies InterruptedRun);

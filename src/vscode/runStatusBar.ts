@@ -17,7 +17,8 @@ const waitingLooks: Record<PendingPrompt['kind'], { what: string; icon: string; 
  * accessible label starts with the visible text and says the progress or what waits.
  */
 export class RunStatusBar implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem('taskPlanner.run', vscode.StatusBarAlignment.Left, 50);
+  /** The item in the status bar (what it shows is what a test reads). */
+  readonly item = vscode.window.createStatusBarItem('taskPlanner.run', vscode.StatusBarAlignment.Left, 50);
   private state: RunState | undefined;
 
   constructor(private readonly pending: PendingPrompts) {
@@ -28,11 +29,6 @@ export class RunStatusBar implements vscode.Disposable {
   update(state: RunState | undefined): void {
     this.state = state;
     this.render();
-  }
-
-  /** The text shown, for tests. */
-  text(): string {
-    return this.item.text;
   }
 
   render(): void {

@@ -7,7 +7,8 @@
 export { executeWithReplanning } from '../core/replan/executeWithReplanning';
 export { resumeRun } from '../core/engine/resumeRun';
 export { replayJournal } from '../core/engine/replayJournal';
-export { initialRunState, reduceRunEvent } from '../core/engine/reduceRunEvent';
+export { initialRunState } from '../core/engine/reduceRunEvent';
+export { reduceExecutionEvent } from '../core/replan/reduceExecutionEvent';
 export { createMemoryRunStore } from '../core/engine/memoryRunStore';
 export { critiquePlan } from '../core/plan/critiquePlan';
 export { editPlan } from '../core/plan/editPlan';
@@ -23,7 +24,5 @@ export { createBudgetTracker } from '../core/llm/budget';
 export { createFileRunStore } from '../node/fileRunStore';
 export { createNodeCommandRunner } from '../node/nodeCommandRunner';
 export { createVscodeWorkspaceFs } from './vscodeWorkspaceFs';
-export { PlanPanelController } from './planPanelController';
 export { createPlanPanelFlow } from './planPanelFlow';
-export { createPlanPanelProbe } from './planPanelProbe';
 export { showPlan } from './showPlanCommand';

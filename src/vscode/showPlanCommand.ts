@@ -9,7 +9,7 @@ import type { PlanPanelController } from './planPanelController';
  * `*.plan.json` file, else with the current run (live) or plan; says what to do when
  * there is none.
  */
-export async function showPlan(panels: PlanPanelController, current: { plan: () => Plan | undefined; run: () => RunState | undefined }, log: vscode.LogOutputChannel): Promise<void> {
+export async function showPlan(panels: PlanPanelController, current: { plan: () => Plan | undefined; run: () => RunState | undefined; running: () => boolean }, log: vscode.LogOutputChannel): Promise<void> {
   const document = vscode.window.activeTextEditor?.document;
   if (document && /\.plan\.json$/i.test(document.fileName)) {
     const parsed = parsePlan(document.getText());
@@ -25,7 +25,8 @@ export async function showPlan(panels: PlanPanelController, current: { plan: () 
   const run = current.run();
   if (run?.plan && run.plan.id === plan?.id) {
     const panel = panels.show();
-    if (!panel.followsRun(run.runId)) panel.attachRun(run.runId, run);
+    // A run going on is followed from its latest state; a finished one is shown as it ended.
+    if (!panel.isFollowingRun()) panel.showRun(run, current.running());
     return;
   }
   if (plan || panels.panel()) {

@@ -260,6 +260,14 @@ describe('Task Planner plan panel in the browser workbench', function () {
     await shoot('panel-run-details-wrap');
   });
 
+  it('says so when the host posts a message it does not know, instead of dropping it', async () => {
+    await app().evaluate(() => window.postMessage({ type: 'confetti', amount: 3 }, '*'));
+    const notice = panel.locator('.notice.error', { hasText: 'confetti' });
+    await notice.waitFor({ timeout: 10_000 });
+    assert.match(await notice.innerText(), /^Refused: a "confetti" message from the extension, which this panel does not know .*Show plan/);
+    await shoot('panel-unknown-message');
+  });
+
   it('runs 200 steps with every snapshot applied in order: none dropped, none stale', async () => {
     await quickOpen(page, 'big.plan.json');
     await runCommand(page, 'Show plan');

@@ -9,7 +9,7 @@ import * as assert from 'node:assert/strict';
 import { realpathSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import * as vscode from 'vscode';
-import type { TaskPlannerApi } from '../../src/extension';
+import type { TaskPlannerApi } from './testBuild/testExtension';
 
 const taskPlannerId = 'task-planner.task-planner';
 const baselineId = 'task-planner-tests.empty-extension';

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { withStepDefaults } from '../../src/core/plan/planSchema';
-import type { TaskPlannerApi } from '../../src/extension';
+import type { TaskPlannerApi } from './testBuild/testExtension';
 
 const extensionId = 'task-planner.task-planner';
 

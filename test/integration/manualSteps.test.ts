@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { TaskPlannerApi } from '../../src/extension';
+import type { TaskPlannerApi } from './testBuild/testExtension';
 
 const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
 

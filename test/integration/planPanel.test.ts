@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { TaskPlannerApi } from '../../src/extension';
+import type { TaskPlannerApi } from './testBuild/testExtension';
 import type { Plan } from '../../src/core/plan/planSchema';
 import type { HostToWebviewMessage } from '../../src/shared/panelProtocol';
 import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';

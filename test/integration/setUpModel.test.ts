@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { TaskPlannerApi } from '../../src/extension';
+import type { TaskPlannerApi } from './testBuild/testExtension';
 import type { ModelSetupUi, SetupItem } from '../../src/vscode/modelSetupFlow';
 import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
 

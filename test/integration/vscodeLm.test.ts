@@ -3,7 +3,7 @@
 // test/fixtures/fakeChatModel (loaded as a second extensionDevelopmentPath by runIntegration.ts).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { TaskPlannerApi } from '../../src/extension';
+import type { TaskPlannerApi } from './testBuild/testExtension';
 
 /** One reply of the fake model (see test/fixtures/fakeChatModel/extension.js). */
 interface ScriptedReply {

@@ -1,7 +1,6 @@
 import { appendTail, type HostToWebviewMessage, type PanelEdit } from '../../shared/panelProtocol';
 import type { PanelViewModel } from '../../shared/panelViewModel';
 import type { StepPatchInput } from '../../shared/stepEditSchema';
-import { applyRunEvent, cloneRunState, initialRunState } from '../engine/reduceRunEvent';
 import type { RunEvent, RunState } from '../engine/runEvents';
 import { critiquePlan, type Critique } from '../plan/critiquePlan';
 import { editPlan, type PlanEdit, type StepPatch } from '../plan/editPlan';
@@ -20,8 +19,9 @@ type OutputChunk = Extract<HostToWebviewMessage, { type: 'output' }>;
 /**
  * The plan panel's state on the host, free of any UI: the plan under review (edited only
  * through `editPlan`), its critique and diagnostics (computed once per version), the run
- * folded from its events, each step's output tail with the run's chunk counter, the
+ * it shows, each step's output tail with the run's chunk counter, the
  * snapshot counter, and every version of the plan shown (any one can be brought back).
+ * Run state comes folded from the runner (the same snapshots the other views show).
  * The VS Code panel posts what this returns.
  */
 export class PanelSession {
@@ -32,6 +32,7 @@ export class PanelSession {
   private regenerating = false;
   private regenerateBlocked: string | undefined;
   private run: RunState | undefined;
+  private following = false;
   private details: RunDetails = {};
   private outputSeq = 0;
   private tails: Record<string, string> = {};
@@ -106,6 +107,7 @@ export class PanelSession {
     this.previousPlan = previous;
     this.regenerating = false;
     this.run = undefined;
+    this.following = false;
     this.details = {};
   }
 
@@ -142,50 +144,40 @@ export class PanelSession {
     return this.plan !== undefined && this.run === undefined;
   }
 
-  /** Whether events of `runId` belong to the attached run (itself, or one of its repair runs). */
-  follows(runId: string): boolean {
-    if (!this.run) return false;
-    return runId === this.run.runId || runId.startsWith(`${this.run.runId.replace(/-replan-\d+$/, '')}-replan-`);
+  /** True while the panel follows a run's execution: each of its states reaches `updateRun`. */
+  isFollowingRun(): boolean {
+    return this.following;
   }
 
   /**
-   * Starts showing the run `runId`, whose events follow through `applyRunEvent`; `seed` is
-   * its snapshot so far when the panel joins a run already going (a resumed one, say).
+   * Shows the run whose state is `state` (a snapshot folded by the runner, never folded
+   * again here); `live`: the panel follows its execution, whose next states come through
+   * `updateRun` until `endRun`. Output and run details start empty.
    */
-  attachRun(runId: string, seed?: RunState): void {
-    this.run = seed && seed.runId === runId ? cloneRunState(seed) : initialRunState(runId);
+  showRun(state: RunState, live: boolean): void {
+    this.run = state;
+    this.following = live;
     this.details = {};
     this.outputSeq = 0;
     this.tails = {};
   }
 
   /**
-   * Folds one event of the attached run (events of other runs are ignored; a repair run of
-   * `executeWithReplanning` is followed when its id extends the attached one). Returns the
-   * output chunk to post for `step_output` events.
+   * The followed execution's state after `event` (ignored when the panel follows none).
+   * Returns the output chunk to post for `step_output` events, numbered from 1 per execution.
    */
-  applyRunEvent(event: RunEvent): OutputChunk | undefined {
-    if (!this.run || !this.follows(event.runId)) return undefined;
-    if (event.runId !== this.run.runId) {
-      const next = cloneRunState(this.run);
-      next.runId = event.runId;
-      this.run = next;
-    }
-    const draft = cloneRunState(this.run);
-    if (event.type === 'run_started' && this.run.plan) {
-      // a repair run starts over with the new plan: keep what the panel showed of earlier runs
-      const previous = this.run;
-      applyRunEvent(draft, event);
-      for (const [id, step] of Object.entries(previous.steps)) if (step.status === 'completed' && draft.steps[id]) draft.steps[id] = step;
-      draft.startedAt = previous.startedAt ?? draft.startedAt;
-    } else {
-      applyRunEvent(draft, event);
-    }
-    this.run = draft;
+  updateRun(event: RunEvent, state: RunState): OutputChunk | undefined {
+    if (!this.following) return undefined;
+    this.run = state;
     if (event.type !== 'step_output') return undefined;
     this.outputSeq += 1;
     this.tails[event.stepId] = appendTail(this.tails[event.stepId] ?? '', event.text);
-    return { type: 'output', runId: this.run.runId, seq: this.outputSeq, stepId: event.stepId, text: event.text };
+    return { type: 'output', runId: state.runId, seq: this.outputSeq, stepId: event.stepId, text: event.text };
+  }
+
+  /** The followed execution ended: the panel keeps showing its last state. */
+  endRun(): void {
+    this.following = false;
   }
 
   /** Merges what the runner knows beyond the events (usage, repairs, changed files, undo). */

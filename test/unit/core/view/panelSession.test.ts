@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { initialRunState, reduceRunEvent } from '../../../../src/core/engine/reduceRunEvent';
 import type { RunEvent } from '../../../../src/core/engine/runEvents';
+import { reduceExecutionEvent } from '../../../../src/core/replan/reduceExecutionEvent';
 import { readFileTool } from '../../../../src/core/tools/readFileTool';
 import type { Tool } from '../../../../src/core/tools/tool';
 import { writeFileTool } from '../../../../src/core/tools/writeFileTool';
@@ -13,9 +14,9 @@ const plan = makePlan([makeStep('A', { kind: 'tool', tool: 'read_file', args: { 
 
 type EventBody = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, 'runId' | 'seq' | 'time'> : never) : never;
 
-/** Numbers events of `runId` from 1, one millisecond apart. */
-function events(runId: string, bodies: EventBody[]): RunEvent[] {
-  return bodies.map((body, index) => ({ ...body, runId, seq: index + 1, time: 1_000 + index }) as RunEvent);
+/** Numbers events of `runId` from `firstSeq`, one millisecond apart. */
+function events(runId: string, bodies: EventBody[], firstSeq = 1): RunEvent[] {
+  return bodies.map((body, index) => ({ ...body, runId, seq: firstSeq + index, time: 1_000 + index }) as RunEvent);
 }
 
 function runOf(model: PanelViewModel) {
@@ -96,40 +97,43 @@ describe('PanelSession', () => {
     session.setRegenerating(true);
     assert.deepEqual(session.restoreVersion(1), { ok: false, error: 'Wait until Regenerate is done, then pick the version.' });
     session.setRegenerating(false);
-    session.attachRun('run-1');
+    session.showRun(initialRunState('run-1'), true);
     assert.deepEqual(session.restoreVersion(1), { ok: false, error: 'Only a plan under review can go back to an earlier version; plan again to change it.' });
   });
 
-  it('folds the attached run, numbers output chunks and ignores events of other runs', () => {
+  it('shows the states the runner folded, numbers output chunks, and takes no state once the execution ended', () => {
     const session = new PanelSession('s1', tools);
     session.setPlan(plan);
-    session.attachRun('run-1');
+    session.showRun(initialRunState('run-1'), true);
     assert.equal(session.isReviewing(), false);
+    assert.equal(session.isFollowingRun(), true);
+    let state = initialRunState('run-1');
     const chunks = events('run-1', [
       { type: 'run_started', plan },
       { type: 'step_started', stepId: 'A', attempt: 1 },
       { type: 'step_output', stepId: 'A', text: 'hello ' },
       { type: 'step_output', stepId: 'A', text: 'world' },
-    ]).map((event) => session.applyRunEvent(event));
+    ]).map((event) => session.updateRun(event, (state = reduceRunEvent(state, event))));
     assert.deepEqual(chunks.slice(2).map((chunk) => chunk?.seq), [1, 2]);
-    assert.equal(session.applyRunEvent(events('other-run', [{ type: 'step_completed', stepId: 'A', result: 'x' }])[0]!), undefined);
     const run = runOf(session.snapshot(5));
     assert.equal(run.steps.find((step) => step.id === 'A')?.status, 'running');
     assert.deepEqual(session.outputResync(), { type: 'outputResync', runId: 'run-1', seq: 2, tails: { A: 'hello world' } });
     assert.equal(session.applyEdit({ type: 'skipStep', stepId: 'B' }).ok, false, 'a running plan cannot be edited');
+    session.endRun();
+    assert.equal(session.isFollowingRun(), false);
+    const later = reduceRunEvent(state, events('run-1', [{ type: 'step_completed', stepId: 'A', result: 'x' }], 5)[0]!);
+    assert.equal(session.updateRun(events('run-1', [{ type: 'step_output', stepId: 'A', text: '!' }], 6)[0]!, later), undefined);
+    assert.equal(runOf(session.snapshot(6)).steps.find((step) => step.id === 'A')?.status, 'running', 'a state after the end is not shown');
   });
 
-  it('follows the repair runs of the attached run, and nothing else', () => {
+  it('follows a repair run through the state the runner gives, whatever its id', () => {
     const session = new PanelSession('s1', tools);
-    session.attachRun('run-7');
-    assert.equal(session.follows('run-7'), true);
-    assert.equal(session.follows('run-7-replan-1'), true);
-    assert.equal(session.follows('run-70'), false);
-    assert.equal(session.follows('run-8-replan-1'), false);
-    session.applyRunEvent(events('run-7', [{ type: 'run_started', plan }])[0]!);
-    session.applyRunEvent({ ...events('run-7-replan-1', [{ type: 'run_started', plan }])[0]! });
+    const first = reduceExecutionEvent(undefined, events('run-7', [{ type: 'run_started', plan }])[0]!);
+    session.showRun(first, true);
+    const repair = reduceExecutionEvent(first, events('run-7-replan-1', [{ type: 'run_started', plan }])[0]!);
+    session.updateRun(events('run-7-replan-1', [{ type: 'run_started', plan }])[0]!, repair);
     assert.equal(session.runId(), 'run-7-replan-1');
-    assert.equal(session.follows('run-7-replan-2'), true);
+    assert.equal(session.isFollowingRun(), true);
   });
 
   it('joins a run already going from its snapshot, without the events before it', () => {
@@ -139,10 +143,11 @@ describe('PanelSession', () => {
       { type: 'step_completed', stepId: 'A', result: 'contents of a' },
     ]).reduce(reduceRunEvent, initialRunState('run-9'));
     const session = new PanelSession('s1', tools);
-    session.attachRun('run-9', sofar);
+    session.showRun(sofar, true);
     assert.equal(session.isRunning(), true);
     assert.equal(session.currentPlan()?.id, plan.id);
-    session.applyRunEvent({ type: 'step_started', stepId: 'B', attempt: 1, runId: 'run-9', seq: 4, time: 2_000 });
+    const next = { type: 'step_started', stepId: 'B', attempt: 1, runId: 'run-9', seq: 4, time: 2_000 } as const;
+    session.updateRun(next, reduceRunEvent(sofar, next));
     const run = runOf(session.snapshot(2_500));
     assert.deepEqual(
       run.steps.map((step) => [step.id, step.status]),
@@ -151,15 +156,15 @@ describe('PanelSession', () => {
         ['B', 'running'],
       ],
     );
-    // step states are replaced, never mutated (reduceRunEvent's contract): the maps must not be shared
-    sofar.steps.A = { ...sofar.steps.A!, status: 'failed' };
-    assert.equal(runOf(session.snapshot(2_500)).steps[0]?.status, 'completed', 'the seed is copied, not shared');
   });
 
-  it('ignores a seed of another run', () => {
+  it('shows a finished run without following it', () => {
     const session = new PanelSession('s1', tools);
-    session.attachRun('run-2', reduceRunEvent(initialRunState('run-1'), events('run-1', [{ type: 'run_started', plan }])[0]!));
-    assert.equal(session.currentPlan(), undefined);
+    session.showRun(reduceRunEvent(initialRunState('run-2'), events('run-2', [{ type: 'run_started', plan }])[0]!), false);
+    assert.equal(session.isFollowingRun(), false);
+    assert.equal(session.currentPlan()?.id, plan.id);
+    session.setPlan(plan);
+    assert.equal(session.isReviewing(), true);
   });
 
   it('blocks Start while a run goes on and when there is no plan', () => {
@@ -167,8 +172,7 @@ describe('PanelSession', () => {
     assert.match(session.startBlockedReason() ?? '', /no plan/);
     session.setPlan(plan);
     assert.equal(session.startBlockedReason(), undefined);
-    session.attachRun('run-3');
-    session.applyRunEvent(events('run-3', [{ type: 'run_started', plan }])[0]!);
+    session.showRun(reduceRunEvent(initialRunState('run-3'), events('run-3', [{ type: 'run_started', plan }])[0]!), true);
     assert.notEqual(session.startBlockedReason(), undefined);
   });
 

@@ -1,0 +1,22 @@
+import { applyRunEvent, cloneRunState, initialRunState, reduceRunEvent } from '../engine/reduceRunEvent';
+import type { RunEvent, RunState } from '../engine/runEvents';
+
+/**
+ * The state of one execution after `event`: a run, or a run and the repair runs
+ * `executeWithReplanning` starts after it (docs/architecture.md §2). `state` is the state so
+ * far, `undefined` before the execution's first event. An event with another run id than
+ * `state`'s belongs to a repair run: the state continues under that id, and a repair run's
+ * start keeps the steps completed before (with their timing and results, as every view
+ * showed them) and the execution's start time. Neither argument is mutated.
+ */
+export function reduceExecutionEvent(state: RunState | undefined, event: RunEvent): RunState {
+  if (!state) return reduceRunEvent(initialRunState(event.runId), event);
+  if (event.runId === state.runId) return reduceRunEvent(state, event);
+  const draft = cloneRunState(state);
+  draft.runId = event.runId;
+  applyRunEvent(draft, event);
+  if (event.type !== 'run_started') return draft;
+  for (const [id, step] of Object.entries(state.steps)) if (step.status === 'completed' && draft.steps[id]) draft.steps[id] = step;
+  draft.startedAt = state.startedAt ?? draft.startedAt;
+  return draft;
+}

@@ -1,0 +1,137 @@
+import * as vscode from 'vscode';
+import type { RunEvent, RunState } from '../core/engine/runEvents';
+import type { RunResult } from '../core/engine/runOptions';
+import type { Plan } from '../core/plan/planSchema';
+import { describeUndo } from '../core/tools/describeUndo';
+import type { UndoReport } from '../core/tools/undoRun';
+import { markManualStep } from './manualStepPrompts';
+import type { PendingPrompts } from './pendingPrompts';
+import type { PanelActionHandlers } from './planPanel';
+import type { PlanTreeProvider } from './planTreeProvider';
+
+/** What the panel needs of the editor's runs: the `RunController`, seen by this role. */
+export interface PanelRuns {
+  /** Runs `plan` with the setup from the settings; resolves when the run ends, rejects when it cannot start. */
+  start(plan: Plan): Promise<RunResult>;
+  cancel(): void;
+  isRunning(): boolean;
+  undo(runId: string): Promise<UndoReport>;
+  changedFiles(runId: string): Promise<string[]>;
+  /** Every event of the executing run with the one state the runner folded from it. */
+  readonly onDidRunEvent: vscode.Event<{ event: RunEvent; state: RunState }>;
+  readonly onDidFinish: vscode.Event<RunResult>;
+}
+
+/** What the panel's actions work with (wired by `createPlanPanelFlow`). */
+export interface PanelActionDeps {
+  runs: PanelRuns;
+  pending: PendingPrompts;
+  tree: PlanTreeProvider;
+  /** Plans again with the user's feedback (the next version), or `undefined` when cancelled. */
+  regenerate: (feedback: string, plan: Plan) => Promise<Plan | undefined>;
+  /** Why Regenerate is not offered now (no model), or `undefined`. */
+  regenerateBlockedReason: () => string | undefined;
+  /** Ends the review "Plan task" waits for, with the plan to start or `undefined`: true when one was waiting. */
+  decideReview: (plan: Plan | undefined) => boolean;
+  log: vscode.LogOutputChannel;
+}
+
+/**
+ * What each user action in the plan panel does, in the editor: edits and versions go through
+ * the panel's session and the Plan tree follows them; Start runs through the same
+ * `RunController` as the rest of the editor (or ends the review "Plan task" waits for);
+ * a pending prompt's button reopens the editor prompt; Undo restores from the run's checkpoints.
+ */
+export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
+  const { runs, pending, tree, log } = deps;
+  return {
+    edit: ({ edit }, panel) => {
+      const result = panel.session.applyEdit(edit);
+      if (!result.ok) return panel.notify('error', result.error);
+      tree.setPlan(result.plan);
+      panel.refresh();
+    },
+    regenerate: async ({ feedback }, panel) => {
+      const { session } = panel;
+      const plan = session.currentPlan();
+      session.setRegenerateBlocked(deps.regenerateBlockedReason());
+      const blocked = session.regenerateBlockedReason();
+      if (!plan || blocked !== undefined) {
+        panel.refresh();
+        return panel.notify('error', blocked ?? 'There is no plan to regenerate.');
+      }
+      session.setRegenerating(true);
+      panel.refresh();
+      try {
+        const next = await deps.regenerate(feedback, plan);
+        if (next) {
+          const shown = session.setRegenerated(next, feedback);
+          tree.setPlan(shown);
+          panel.notify('info', `Regenerated: version ${shown.version} replaces version ${plan.version}. Every earlier version stays in the version list.`);
+        } else {
+          session.setRegenerating(false);
+        }
+      } catch (error) {
+        session.setRegenerating(false);
+        panel.notify('error', `Regenerating failed: ${errorText(error)}`);
+      }
+      panel.refresh();
+    },
+    restoreVersion: ({ version }, panel) => {
+      const result = panel.session.restoreVersion(version);
+      if (!result.ok) return panel.notify('error', result.error);
+      tree.setPlan(result.plan);
+      panel.notify('info', `Version ${version} is back, as version ${result.plan.version}.`);
+      panel.refresh();
+    },
+    setUpModel: async (_message, panel) => {
+      await vscode.commands.executeCommand('taskPlanner.setUpModel');
+      // the snapshot re-reads whether a model is available now
+      panel.refresh();
+    },
+    start: (_message, panel) => {
+      const blocked = panel.session.startBlockedReason();
+      const plan = panel.session.currentPlan();
+      if (blocked !== undefined || !plan) return panel.notify('error', blocked ?? 'There is no plan to start.');
+      tree.setPlan(plan);
+      // "Plan task" is waiting for this review: it starts the run itself.
+      if (deps.decideReview(plan)) return;
+      // The run goes on after the click: its events reach the panel through the controller.
+      runs.start(plan).catch((error: unknown) => {
+        log.error(`Plan panel: the run did not go through: ${errorText(error)}`);
+        panel.notify('error', `The run did not go through: ${errorText(error)}`);
+      });
+    },
+    cancel: (_message, panel) => {
+      if (runs.isRunning() && panel.isFollowingRun()) return runs.cancel();
+      deps.decideReview(undefined);
+      panel.dispose();
+    },
+    openApproval: async ({ stepId }) => {
+      const prompt = pending.get(stepId);
+      if (prompt) return prompt.show();
+      await vscode.window.showInformationMessage(`Task Planner: step ${stepId} is not waiting for you now. A run that was interrupted asks again when you resume it from the Runs view.`);
+    },
+    markManualStep: async ({ stepId, done }) => {
+      if (await markManualStep(pending, stepId, done)) log.info(`Step ${stepId} marked ${done ? 'done' : 'failed'} by you in the plan panel`);
+    },
+    openFile: async ({ path }, panel) => {
+      const folder = vscode.workspace.workspaceFolders?.[0];
+      if (!folder || path.split(/[\\/]/).includes('..')) return panel.notify('error', `Cannot open ${path}: it is not inside the workspace.`);
+      await vscode.window.showTextDocument(vscode.Uri.joinPath(folder.uri, path), { preview: true });
+    },
+    undoRun: async (_message, panel) => {
+      const runId = panel.session.runId();
+      if (!runId || panel.session.isRunning()) return panel.notify('error', 'Only a finished run can be undone.');
+      const message = describeUndo(await runs.undo(runId));
+      log.info(`Run ${runId}: ${message}`);
+      panel.session.setRunDetails({ undoMessage: message });
+      panel.notify('info', message);
+      panel.refresh();
+    },
+  };
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

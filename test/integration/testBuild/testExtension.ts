@@ -1,0 +1,104 @@
+// The test build's entry point (bundled by `node esbuild.mjs --test-extension DIR` into the extension the
+// integration suite loads): the shipped `activate` plus an API the tests drive the extension through.
+// None of it is in the shipped bundles (test/arch/productionBundle.test.ts checks).
+import type * as vscode from 'vscode';
+import type { RunResult } from '../../../src/core/engine/runOptions';
+import { composeExtension } from '../../../src/extension';
+import type { ModelSetupOutcome, ModelSetupUi } from '../../../src/vscode/modelSetupFlow';
+import type { PlanReview } from '../../../src/vscode/planReview';
+import { planTask, type PlanTaskOptions, type PlanTaskOutcome } from '../../../src/vscode/planTaskCommand';
+import type { PlanTreeNode } from '../../../src/core/view/planTreeModel';
+import type { PendingPrompt, PendingPrompts } from '../../../src/vscode/pendingPrompts';
+import type { PlanTreeProvider } from '../../../src/vscode/planTreeProvider';
+import { createPlanPanelProbe, type PlanPanelProbe } from './planPanelProbe';
+
+/** Options of the test API's "Plan task". */
+export interface TestPlanTaskOptions extends Omit<PlanTaskOptions, 'request'> {
+  /** Skips the review: `true` starts the plan, `false` only shows it in the Plan tree. */
+  accept?: boolean;
+}
+
+/** What the test build's `activate` returns: the integration tests drive and read the extension through it. */
+export interface TaskPlannerApi {
+  /** Runs "Plan task" with `request` instead of asking for it; `accept` skips the review. */
+  planTask(request: string, options?: TestPlanTaskOptions): Promise<PlanTaskOutcome>;
+  /** Labels of the Plan tree's top-level items, in order. */
+  planTreeLabels(): string[];
+  /** Every Plan tree node as shown (label, description, icon, contextValue…), depth first. */
+  planTreeNodes(): PlanTreeNode[];
+  /** Steps waiting for the user, with what they wait for. */
+  pendingPrompts(): { stepId: string; kind: string }[];
+  /** Resolves when the next prompt is waiting (at once when one already is). */
+  nextPrompt(): Promise<{ stepId: string; kind: string }>;
+  /** The status bar item's text. */
+  statusBarText(): string;
+  /** Runs in the Runs view, newest first. */
+  runIds(): Promise<string[]>;
+  /** Resumes a stored run, as the Runs view's "Resume" does. */
+  resumeRun(runId: string): Promise<RunResult>;
+  /** Replaces the plan review chosen by `taskPlanner.review`; `undefined` restores it. */
+  setPlanReview(review: PlanReview | undefined): void;
+  /** The plan panel: open it with a plan, exchange messages with it. */
+  planPanel: PlanPanelProbe;
+  /** Opens a request editor holding `text`, as the Plan task input box's button does. */
+  openRequestEditor(text: string): Promise<vscode.TextEditor>;
+  /** Runs "Set up a model" with `ui` answering its questions; the outcome, or `undefined` when dismissed. */
+  setUpModel(ui: ModelSetupUi): Promise<ModelSetupOutcome | undefined>;
+  /** How long composing the extension took, in milliseconds (the integration suite prints it). */
+  activationMs: number;
+}
+
+/** The review of `accept`: start the plan as planned, or start nothing. */
+const acceptingReview = (accept: boolean): PlanReview => async (plan) => (accept ? plan : undefined);
+
+/** Every node of the Plan tree as its view gets them, depth first. */
+function treeNodes(tree: PlanTreeProvider, nodes = tree.getChildren()): PlanTreeNode[] {
+  return nodes.flatMap((node) => [node, ...treeNodes(tree, tree.getChildren(node))]);
+}
+
+/** The oldest prompt waiting, as soon as there is one. */
+function nextPrompt(pending: PendingPrompts): Promise<PendingPrompt> {
+  const first = pending.list()[0];
+  if (first) return Promise.resolve(first);
+  return new Promise((resolve) => {
+    const subscription = pending.onDidChange(() => {
+      const prompt = pending.list()[0];
+      if (!prompt) return;
+      subscription.dispose();
+      resolve(prompt);
+    });
+  });
+}
+
+/** Activates the extension as shipped and returns the test API over its parts. */
+export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
+  const started = performance.now();
+  let reviewOverride: PlanReview | undefined;
+  const panel = createPlanPanelProbe();
+  const parts = composeExtension(context, { review: () => reviewOverride, panelTraffic: panel.traffic });
+  const activationMs = performance.now() - started;
+  const planPanel = panel.probe(parts.panels);
+  return {
+    activationMs,
+    planTask: (request, { accept, ...options } = {}) => {
+      const deps = accept === undefined ? parts.planTaskDeps : { ...parts.planTaskDeps, review: () => acceptingReview(accept) };
+      return planTask(deps, { ...options, request });
+    },
+    planTreeLabels: () => parts.tree.getChildren().map((node) => node.label),
+    planTreeNodes: () => treeNodes(parts.tree),
+    pendingPrompts: () => parts.pending.list().map((prompt) => ({ stepId: prompt.stepId, kind: prompt.kind })),
+    nextPrompt: () => nextPrompt(parts.pending).then((prompt) => ({ stepId: prompt.stepId, kind: prompt.kind })),
+    statusBarText: () => parts.statusBar.item.text,
+    runIds: async () => (await parts.runs.store.list()).map((run) => run.runId),
+    resumeRun: (runId) => parts.runs.resume(runId),
+    setUpModel: (ui) => parts.setUp(ui),
+    openRequestEditor: (text) => parts.requests.open(text),
+    setPlanReview: (replacement) => {
+      reviewOverride = replacement;
+    },
+    planPanel,
+  };
+}
+
+/** Nothing to release beyond `context.subscriptions`. */
+export function deactivate(): void {}
