@@ -1,0 +1,84 @@
+import type { RawDirectoryFs } from '../ports';
+import { tempFilePrefix } from './atomicWrites';
+import { entryOf, releaseEntry } from './confinedEntry';
+import type { ConfinedWalk } from './confinedWalk';
+import { compileGlob } from './globMatcher';
+import { alwaysSkipped, IgnoreRules } from './ignoreRules';
+
+interface ListState<Handle> {
+  raw: RawDirectoryFs<Handle>;
+  walk: ConfinedWalk<Handle>;
+  matches: (path: string) => boolean;
+  out: string[];
+  signal: AbortSignal | undefined;
+  breathe: () => Promise<void>;
+}
+
+/**
+ * Workspace-relative paths of the files under the root matching `glob` (every file without
+ * one), sorted by code unit. Honours `.gitignore` files at every level, skips `.git`,
+ * `node_modules` and temporary files, does not descend into linked directories, and lists a
+ * file link only when it leads to a file inside the root. Rejects when `signal` aborts.
+ */
+export async function listConfined<Handle>(raw: RawDirectoryFs<Handle>, walk: ConfinedWalk<Handle>, glob: string | undefined, signal: AbortSignal | undefined, breathe: () => Promise<void>): Promise<string[]> {
+  const matches = glob === undefined ? () => true : compileGlob(glob);
+  const out: string[] = [];
+  await listDirectory({ raw, walk, matches, out, signal, breathe }, await walk.openRoot(''), '', IgnoreRules.empty());
+  return out.sort(compareCodeUnits);
+}
+
+/** Lists the directory open as `handle` (closing it) and those below it, depth first, each opened through its parent's handle. */
+async function listDirectory<Handle>(state: ListState<Handle>, handle: Handle, relative: string, inherited: IgnoreRules): Promise<void> {
+  try {
+    state.signal?.throwIfAborted();
+    await state.breathe();
+    const entries = await state.raw.readDirectory(handle);
+    let rules = inherited;
+    if (entries.some((entry) => entry.name === '.gitignore' && entry.type === 'file')) {
+      const text = await readSmallFile(state.raw, handle, '.gitignore');
+      if (text !== undefined) rules = rules.withFile(relative, text);
+    }
+    for (const { name, type } of entries) {
+      if (alwaysSkipped.has(name) || name.startsWith(tempFilePrefix)) continue;
+      const childRelative = relative === '' ? name : `${relative}/${name}`;
+      if (type === 'directory') {
+        if (rules.ignores(childRelative, true)) continue;
+        const child = await state.walk.openChild(handle, name, childRelative);
+        if (child !== undefined) await listDirectory(state, child, childRelative, rules);
+      } else if (type === 'file') {
+        if (state.matches(childRelative) && !rules.ignores(childRelative, false)) state.out.push(childRelative);
+      } else if (type === 'link') {
+        if (!state.matches(childRelative) || rules.ignores(childRelative, false)) continue;
+        if (await leadsToFileInside(state, childRelative)) state.out.push(childRelative);
+      }
+    }
+  } finally {
+    state.raw.close(handle);
+  }
+}
+
+async function leadsToFileInside<Handle>(state: ListState<Handle>, relative: string): Promise<boolean> {
+  try {
+    const entry = await entryOf(state.walk, state.raw, relative, relative, {});
+    releaseEntry(state.walk, entry);
+    return entry.stats?.type === 'file';
+  } catch {
+    // Out of the root, dangling, a loop: not listed.
+    return false;
+  }
+}
+
+/** A regular file's text, read without following a link or blocking; `undefined` for anything else. */
+async function readSmallFile<Handle>(raw: RawDirectoryFs<Handle>, directory: Handle, name: string): Promise<string | undefined> {
+  const file = await raw.openFile(directory, name);
+  if (typeof file !== 'object') return undefined;
+  try {
+    return file.stat.type === 'file' ? await file.read() : undefined;
+  } finally {
+    await file.close();
+  }
+}
+
+function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
