@@ -1,4 +1,6 @@
-import type { RawDirectoryFs, RawFile, RawStat } from '../../src/core/ports';
+import type { RawDirectoryFs, RawFile, RawStat, WorkspaceFs } from '../../src/core/ports';
+import { createConfinedWorkspace } from '../../src/core/workspace/confinedWorkspace';
+import type { ManyTextReader } from '../../src/core/workspace/readTextMany';
 
 /** A directory of the fake: entries by name. */
 export interface MemoryDirectory {
@@ -224,4 +226,21 @@ function statOf(node: MemoryNode): RawStat {
   const type = node.kind === 'link' ? 'link' : node.kind;
   if (node.kind === 'file') return { type, size: new TextEncoder().encode(node.text).length, mtimeMs: node.mtimeMs, links: node.links, mode: node.mode };
   return { type, size: 0, mtimeMs: 0, links: 1, mode: undefined };
+}
+
+/** The workspace root of `confinedMemoryWorkspace`. */
+export const memoryRoot = '/ws';
+
+/** The workspace policy over a fresh `MemoryRawFs` whose root `/ws` exists (empty). */
+export function confinedMemoryWorkspace(options: MemoryRawFsOptions & { allowHardLinks?: boolean } = {}): { raw: MemoryRawFs; workspace: WorkspaceFs & ManyTextReader } {
+  const raw = new MemoryRawFs(memoryRoot, options);
+  raw.put(memoryRoot, directory());
+  const workspace = createConfinedWorkspace(raw, { root: memoryRoot, allowHardLinks: options.allowHardLinks ?? false, ...(options.now ? { now: options.now } : {}) });
+  return { raw, workspace };
+}
+
+/** The names in the directory at the absolute `at`, sorted (`[]` when there is none). */
+export function namesIn(raw: MemoryRawFs, at: string): string[] {
+  const node = raw.node(at);
+  return node?.kind === 'directory' ? [...node.entries.keys()].sort() : [];
 }

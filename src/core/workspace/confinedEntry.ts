@@ -18,7 +18,7 @@ export async function entryOf<Handle>(walk: ConfinedWalk<Handle>, raw: RawDirect
     const location = at;
     const stats = await statOrRelease(walk, at, () => raw.lstat(walk.directory(location), location.name));
     if (stats?.type !== 'link') return { at, stats };
-    at = await walk.follow(at, { guard: options.guard ?? false });
+    at = await walk.follow(at);
   }
 }
 
@@ -44,7 +44,7 @@ export function isDangling(entry: Entry<unknown>): boolean {
 /** The error for a path that leads nowhere: a dangling link is refused, anything else is not found. */
 export function missingError(dangling: boolean, input: string, relative: string): Error {
   if (dangling) return new PathRefusedError(input, 'it goes through a symbolic link whose target does not exist');
-  return new WorkspaceError('not_found', input, `File not found: ${relative || '.'}`);
+  return new WorkspaceError('not_found', input, `File not found: ${relative}`);
 }
 
 /** Refuses a regular file with more than one hard link (another name of it may lie outside the workspace). */
@@ -63,7 +63,7 @@ export function checkSize(size: number, maxBytes: number | undefined, relative: 
 export async function readOpened(file: RawFile, relative: string, input: string, maxBytes: number | undefined, allowHardLinks: boolean): Promise<string> {
   try {
     const { stat } = file;
-    if (stat.type === 'directory') throw new WorkspaceError('is_directory', input, `${relative || '.'} is a directory, not a file`);
+    if (stat.type === 'directory') throw new WorkspaceError('is_directory', input, `${relative} is a directory, not a file`);
     if (stat.type !== 'file') throw new WorkspaceError('not_regular', input, `${relative} is not a regular file (a device, socket or pipe); only regular files can be read`);
     if (!allowHardLinks) refuseHardLink(stat, relative, input);
     checkSize(stat.size, maxBytes, relative, input);

@@ -197,6 +197,7 @@ export class ConfinedWalk<Handle> {
         throw new WorkspaceError('not_directory', location.input, `Cannot create ${location.input}: ${[...location.names, name].join('/')} is a file in the way`);
       }
       const rest = [...location.names, name, ...pending.map((part) => part.name)].join('/');
+      // Stryker disable next-line BooleanLiteral: callers tell a `Missing` by its `missing` key, whatever its value.
       return { missing: true, dangling: fromLink, resolved: path.posix.normalize(rest) };
     }
   }
