@@ -47,7 +47,7 @@ export interface MemoryRawFsOptions {
  */
 export class MemoryRawFs implements RawDirectoryFs<MemoryDirectory> {
   readonly top: MemoryDirectory = directory();
-  /** Directory handles currently open. */
+  /** Directory handles and files currently open. */
   open = 0;
 
   constructor(
@@ -156,7 +156,14 @@ export class MemoryRawFs implements RawDirectoryFs<MemoryDirectory> {
     if (node === undefined) return 'missing';
     if (node.kind === 'link') return 'link';
     const text = node.kind === 'file' ? node.text : '';
-    return { stat: statOf(node), read: async () => text, close: async () => undefined };
+    this.open++;
+    return {
+      stat: statOf(node),
+      read: async () => text,
+      close: async () => {
+        this.open--;
+      },
+    };
   }
 
   async readDirectory(handle: MemoryDirectory): Promise<{ name: string; type: RawStat['type'] }[]> {
@@ -225,7 +232,8 @@ function directory(): MemoryDirectory {
 function statOf(node: MemoryNode): RawStat {
   const type = node.kind === 'link' ? 'link' : node.kind;
   if (node.kind === 'file') return { type, size: new TextEncoder().encode(node.text).length, mtimeMs: node.mtimeMs, links: node.links, mode: node.mode };
-  return { type, size: 0, mtimeMs: 0, links: 1, mode: undefined };
+  // A directory has two names at least (its entry and its own "."), as on POSIX systems.
+  return { type, size: 0, mtimeMs: 0, links: node.kind === 'directory' ? 2 : 1, mode: undefined };
 }
 
 /** The workspace root of `confinedMemoryWorkspace`. */

@@ -77,6 +77,7 @@ export class AtomicWrites<Handle> {
   private async openFolder(walk: ConfinedWalk<Handle>): Promise<Handle | undefined> {
     // Refused (a link out) or not creatable: the temporary file goes next to the target.
     const at = await walk.locate(temporaryFolder, temporaryFolder, { create: true, directory: true }).catch(() => undefined);
+    // Stryker disable next-line StringLiteral: creating it, the walk finds the folder or throws; only the type needs this test.
     if (at === undefined || 'missing' in at) return undefined;
     const folder = walk.keepDirectory(at);
     if (!this.swept) {
@@ -90,6 +91,7 @@ export class AtomicWrites<Handle> {
 
   private async removeStale(folder: Handle): Promise<void> {
     const now = this.now();
+    // Stryker disable next-line ArrayDeclaration: entries of a made-up name are not temporary files, so none is removed either way.
     const entries = await this.raw.readDirectory(folder).catch(() => []);
     for (const { name, type } of entries) {
       if (type !== 'file' || !temporaryFileName.test(name)) continue;

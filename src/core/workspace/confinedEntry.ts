@@ -54,6 +54,7 @@ export function refuseHardLink(stats: RawStat, relative: string, input: string):
 
 /** Refuses a file over `maxBytes` (when given) before it is read. */
 export function checkSize(size: number, maxBytes: number | undefined, relative: string, input: string): void {
+  // Stryker disable next-line ConditionalExpression: no size is over an undefined limit.
   if (maxBytes !== undefined && size > maxBytes) {
     throw new WorkspaceError('too_large', input, `${relative} is ${size} bytes, more than the ${maxBytes}-byte limit for this read`);
   }

@@ -70,8 +70,10 @@ export class ConfinedWalk<Handle> {
 
   /** Walks `relative` (normalised, `''` for the root) to its last entry; see `Location`. */
   async locate(input: string, relative: string, options: WalkOptions = {}): Promise<Location<Handle> | Missing> {
+    // Stryker disable next-line BooleanLiteral: the walk sets fromLink with the last entry; the root has none.
     const location: Location<Handle> = { stack: [await this.openRoot(input)], names: [], name: '', fromLink: false, links: 0, input, guard: options.guard ?? false };
-    const pending = relative === '' ? [] : relative.split('/').map((name) => ({ name, fromLink: false }));
+    // The root's '' is one empty name, which the walk skips.
+    const pending = relative.split('/').map((name) => ({ name, fromLink: false }));
     return this.settle(location, () => this.walk(location, pending, options));
   }
 

@@ -1,4 +1,4 @@
-import type { RawDirectoryFs } from '../ports';
+import type { RawDirectoryFs, RawEntryType } from '../ports';
 import { tempFilePrefix } from './atomicWrites';
 import { entryOf, releaseEntry } from './confinedEntry';
 import type { ConfinedWalk } from './confinedWalk';
@@ -45,20 +45,20 @@ async function listDirectory<Handle>(state: ListState<Handle>, handle: Handle, r
         if (rules.ignores(childRelative, true)) continue;
         const child = await state.walk.openChild(handle, name, childRelative);
         if (child !== undefined) await listDirectory(state, child, childRelative, rules);
-      } else if (type === 'file') {
-        if (state.matches(childRelative) && !rules.ignores(childRelative, false)) state.out.push(childRelative);
-        // Stryker disable next-line ConditionalExpression: an entry of another type (a pipe, a device) gets the same answer from the link check, only slower.
-      } else if (type === 'link') {
-        if (!state.matches(childRelative) || rules.ignores(childRelative, false)) continue;
-        if (await leadsToFileInside(state, childRelative)) state.out.push(childRelative);
+        continue;
       }
+      if (!state.matches(childRelative) || rules.ignores(childRelative, false)) continue;
+      if (type === 'file' || (await isLinkToFileInside(state, type, childRelative))) state.out.push(childRelative);
     }
   } finally {
     state.raw.close(handle);
   }
 }
 
-async function leadsToFileInside<Handle>(state: ListState<Handle>, relative: string): Promise<boolean> {
+/** `true` for a link that leads to a file inside the root. */
+async function isLinkToFileInside<Handle>(state: ListState<Handle>, type: RawEntryType, relative: string): Promise<boolean> {
+  // Stryker disable next-line ConditionalExpression: an entry of another type (a pipe, a device) gets the same answer from the link check below, only slower.
+  if (type !== 'link') return false;
   // Out of the root, a loop: not listed.
   const entry = await entryOf(state.walk, state.raw, relative, relative, {}).catch(() => undefined);
   if (entry === undefined) return false;

@@ -68,6 +68,7 @@ class DirectoryHandles<Handle> {
     let handle: Handle | undefined;
     try {
       const at = await this.context.walk.locate(relative, relative, { directory: true });
+      // Stryker disable next-line ConditionalExpression,StringLiteral: a missing directory has no handle to keep: the attempt throws, and is caught below all the same.
       if (!('missing' in at)) handle = this.context.walk.keepDirectory(at);
     } catch {
       // Refused, unreadable: each file's own readText says which.
@@ -90,9 +91,10 @@ class DirectoryHandles<Handle> {
 /** The quick path: `undefined` for anything but a regular file with one link in a usable directory; throws what `readText` would for a refused path or a file over `maxBytes`. */
 async function readInDirectory<Handle>(context: ReadManyContext<Handle>, directories: DirectoryHandles<Handle>, input: string, maxBytes: number | undefined): Promise<string | undefined> {
   const relative = normalizeWorkspacePath(input, context.root);
-  // Stryker disable next-line ConditionalExpression: the root is no file: opened as one, it is a directory and takes the full path all the same.
+  // Stryker disable next-line ConditionalExpression,StringLiteral: the root is no file: opened as one, it is a directory and takes the full path all the same.
   if (relative === '') return undefined;
   const slash = relative.lastIndexOf('/');
+  // Stryker disable next-line EqualityOperator: a normalised path never starts with "/", so the slash is never at 0.
   const handle = await directories.handleFor(slash < 0 ? '' : relative.slice(0, slash));
   // Stryker disable next-line ConditionalExpression: opening in no directory fails, and a failed open takes the full path all the same.
   if (handle === undefined) return undefined;

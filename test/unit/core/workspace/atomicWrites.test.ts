@@ -22,6 +22,20 @@ describe('AtomicWrites: a file system that fails mid-write', () => {
     });
   }
 
+  it('removes a temporary file the file system left half-written when it failed', async () => {
+    const { raw, workspace } = confinedMemoryWorkspace({
+      before: (operation, name) => {
+        if (operation !== 'writeNewFile' || name === '.gitignore') return;
+        raw.file(`${folder}/${name}`, 'half of the ne');
+        throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+      },
+    });
+    raw.file('/ws/keep.txt', 'original');
+    await assert.rejects(workspace.writeText('keep.txt', 'half of the new text'), /ENOSPC: no space left on device/);
+    assert.equal(raw.text('/ws/keep.txt'), 'original');
+    assert.deepEqual(namesIn(raw, folder), ['.gitignore']);
+  });
+
   it('writes next to the target when the rename cannot cross file systems, keeping the mode and leaving no temporary file', async () => {
     const written: string[] = [];
     const { raw, workspace } = confinedMemoryWorkspace({

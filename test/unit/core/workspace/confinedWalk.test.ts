@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { maxLinks } from '../../../../src/core/workspace/confinedWalk';
+import { maxLinks, maxRetries } from '../../../../src/core/workspace/confinedWalk';
 import { createConfinedWorkspace } from '../../../../src/core/workspace/confinedWorkspace';
 import { PathRefusedError } from '../../../../src/core/workspace/resolveInRoot';
 import { WorkspaceError } from '../../../../src/core/workspace/workspaceError';
@@ -15,7 +15,10 @@ describe('ConfinedWalk: symbolic links', () => {
     raw.put('/ws/abs', { kind: 'link', target: '/ws/src/a.ts' });
     raw.put('/ws/src/up', { kind: 'link', target: '../src/a.ts' });
     raw.put('/ws/slash', { kind: 'link', target: 'src/' });
-    assert.deepEqual([await workspace.readText('rel/a.ts'), await workspace.readText('abs'), await workspace.readText('src/up')], ['a', 'a', 'a']);
+    raw.put('/ws/dotted', { kind: 'link', target: './src/./a.ts' });
+    raw.put('/ws/doubled', { kind: 'link', target: 'src//a.ts' });
+    const texts = await Promise.all(['rel/a.ts', 'abs', 'src/up', 'dotted', 'doubled'].map((input) => workspace.readText(input)));
+    assert.deepEqual(texts, ['a', 'a', 'a', 'a', 'a']);
     assert.deepEqual(
       [await workspace.locate?.('rel/a.ts'), await workspace.locate?.('abs'), await workspace.locate?.('rel/new/x.ts'), await workspace.locate?.('slash'), await workspace.locate?.('')],
       ['src/a.ts', 'src/a.ts', 'src/new/x.ts', 'src', ''],
@@ -175,9 +178,11 @@ describe('ConfinedWalk: a tree that changes while it walks', () => {
     assert.deepEqual(await workspace.stat('flicker'), { type: 'file', size: 10, mtimeMs: 0 });
   });
 
-  it('gives up on links that keep vanishing and reappearing, saying why', async () => {
+  it(`gives up on links that keep vanishing and reappearing after ${maxRetries} new looks, saying why`, async () => {
+    let looks = 0;
     const { raw, workspace } = confinedMemoryWorkspace({
       before: (operation, name) => {
+        if (operation === 'readLink' && name === 'flip') looks++;
         if (operation === 'readLink' && (name === 'flip' || name === 'blink')) (raw.node('/ws') as MemoryDirectory).entries.delete(name);
         if (operation === 'openDirectory' && name === 'flip') raw.put('/ws/flip', { kind: 'link', target: 'd' });
         if (operation === 'lstat' && name === 'blink') raw.put('/ws/blink', { kind: 'link', target: 'd/a.txt' });
@@ -187,6 +192,7 @@ describe('ConfinedWalk: a tree that changes while it walks', () => {
     raw.put('/ws/flip', { kind: 'link', target: 'd' });
     raw.put('/ws/blink', { kind: 'link', target: 'd/a.txt' });
     await assert.rejects(workspace.readText('flip/a.txt'), /^Error: flip\/a\.txt kept changing while it was being opened; try again$/);
+    assert.equal(looks, maxRetries + 1);
     await assert.rejects(workspace.stat('blink'), refused(/too many symbolic links/));
     assert.equal(raw.open, 0);
   });

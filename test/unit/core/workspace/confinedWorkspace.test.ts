@@ -89,6 +89,17 @@ describe('createConfinedWorkspace', () => {
     assert.equal(await workspace.stat('b/c.txt'), undefined);
   });
 
+  it('lets other work run every 64 reads or looks', async () => {
+    const { raw, workspace } = confinedMemoryWorkspace();
+    let breaths = 0;
+    raw.breathe = async () => void breaths++;
+    raw.file('/ws/a.txt', 'a');
+    for (let index = 0; index < 100; index++) await workspace.readText('a.txt');
+    assert.equal(breaths, 1);
+    for (let index = 0; index < 28; index++) await workspace.stat('a.txt');
+    assert.equal(breaths, 2);
+  });
+
   it('passes on a file-system failure as it is, releasing every handle', async () => {
     const { raw, workspace } = confinedMemoryWorkspace({
       before: (operation) => {

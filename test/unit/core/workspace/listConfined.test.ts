@@ -23,6 +23,19 @@ describe('listConfined', () => {
     assert.equal(raw.open, 0);
   });
 
+  it('does not descend into a directory swapped for a link while it lists', async () => {
+    const { raw, workspace } = confinedMemoryWorkspace({
+      before: (operation, name) => {
+        if (operation === 'openDirectory' && name === 'd') raw.put('/ws/d', { kind: 'link', target: '/outside' });
+      },
+    });
+    raw.file('/ws/d/inside.txt', 'inside');
+    raw.file('/ws/top.txt', 'top');
+    raw.file('/outside/secret.txt', 'SECRET');
+    assert.deepEqual(await workspace.list(), ['top.txt']);
+    assert.equal(raw.open, 0);
+  });
+
   it('sorts by code unit and stops when aborted', async () => {
     const { raw, workspace } = confinedMemoryWorkspace();
     for (const name of ['b.txt', 'B.txt', 'a/z.txt', 'é.txt', 'a.txt']) raw.file(`/ws/${name}`, name);

@@ -80,12 +80,14 @@ describe('readManyConfined (readTextMany of the workspace policy)', () => {
     let breaths = 0;
     raw.breathe = async () => void breaths++;
     raw.file('/ws/small.txt', 's');
-    raw.file('/ws/five.txt', 'x'.repeat(5 * 1024 * 1024));
+    raw.file('/ws/four.txt', 'x'.repeat(4 * 1024 * 1024));
     await workspace.readTextMany(Array.from({ length: 130 }, () => 'small.txt'), () => undefined);
     assert.equal(breaths, 2, 'before the 64th and the 128th file');
     breaths = 0;
-    await workspace.readTextMany(['five.txt', 'five.txt', 'small.txt', 'small.txt'], () => undefined);
-    assert.equal(breaths, 1, 'once 8 MiB were read');
+    await workspace.readTextMany(['four.txt', 'small.txt', 'four.txt'], () => undefined);
+    assert.equal(breaths, 0, 'not before 8 MiB were read');
+    await workspace.readTextMany(['four.txt', 'four.txt', 'small.txt', 'small.txt'], () => undefined);
+    assert.equal(breaths, 1, 'once 8 MiB were read, then not again');
     const controller = new AbortController();
     raw.breathe = async () => controller.abort(new Error('stopped while breathing'));
     let visits = 0;
