@@ -86,8 +86,8 @@ describe('readManyConfined (readTextMany of the workspace policy)', () => {
     breaths = 0;
     await workspace.readTextMany(['four.txt', 'small.txt', 'four.txt'], () => undefined);
     assert.equal(breaths, 0, 'not before 8 MiB were read');
-    await workspace.readTextMany(['four.txt', 'four.txt', 'small.txt', 'small.txt'], () => undefined);
-    assert.equal(breaths, 1, 'once 8 MiB were read, then not again');
+    await workspace.readTextMany(['four.txt', 'four.txt', 'small.txt'], () => undefined);
+    assert.equal(breaths, 1, 'once 8 MiB were read');
     const controller = new AbortController();
     raw.breathe = async () => controller.abort(new Error('stopped while breathing'));
     let visits = 0;
