@@ -204,3 +204,69 @@ export interface LlmClient {
   readonly model: string;
   chat(request: LlmChatRequest): Promise<LlmChatResponse>;
 }
+
+/** What a raw file-system entry is, not following a symbolic link. */
+export type RawEntryType = 'file' | 'directory' | 'link' | 'other';
+
+/** Metadata of one raw entry; `size` in bytes, `mtimeMs` in milliseconds, `links` its hard-link count. */
+export interface RawStat {
+  type: RawEntryType;
+  size: number;
+  mtimeMs: number;
+  links: number;
+  /** Permission bits (`0o7777` at most); `undefined` where the file system has none to keep. */
+  mode: number | undefined;
+}
+
+/** A file opened for reading; `stat` describes the opened file itself, whatever its name now names. */
+export interface RawFile {
+  readonly stat: RawStat;
+  /** The whole file as UTF-8 text (`stat.size` bytes, fewer when it shrank meanwhile). */
+  read(): Promise<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * The raw file system under one workspace root, as the workspace policy
+ * (`src/core/workspace/confinedWorkspace.ts`) needs it: no path checks, no policy, no
+ * messages. `Handle` is an open directory: every entry is named by a handle and a single
+ * name (never a path, never `.` or `..`), and nothing here follows a symbolic link except
+ * `realRoot`. Where the platform can, a handle holds the directory itself, so an entry
+ * is found in it even after the path that led there was swapped for a link; elsewhere it is
+ * the directory's path, checked a moment earlier. Errors other than the answers below
+ * propagate as they are.
+ */
+export interface RawDirectoryFs<Handle> {
+  /** The root with its links resolved; `undefined` when it does not exist. */
+  realRoot(): Promise<string | undefined>;
+  /** The root itself; `real` is where the handle really is (to compare with `realRoot`), `undefined` when the handle is a path. `'missing'` when there is no root. */
+  openRoot(realRoot: string): Promise<{ handle: Handle; real: string | undefined } | 'missing'>;
+  /** The directory `name` in `parent`, not through a link; `real` as in `openRoot`. */
+  openDirectory(parent: Handle, name: string): Promise<{ handle: Handle; real: string | undefined } | 'link' | 'missing' | 'not_directory'>;
+  /** Makes the directory `name` in `parent`; `'exists'` when something is already there, `'not_directory'` when a file is on the way. */
+  makeDirectory(parent: Handle, name: string): Promise<'made' | 'exists' | 'not_directory'>;
+  /** The target of the link `name` in `parent`; `undefined` when it is gone. */
+  readLink(parent: Handle, name: string): Promise<string | undefined>;
+  /** `name` in `parent` itself (a link is not followed); `undefined` when nothing is there. */
+  lstat(parent: Handle, name: string): Promise<RawStat | undefined>;
+  /** The directory `handle` holds. */
+  statDirectory(handle: Handle): Promise<RawStat>;
+  /** Opens `name` in `parent` for reading, without following a link or blocking on a pipe. */
+  openFile(parent: Handle, name: string): Promise<RawFile | 'link' | 'missing'>;
+  /** The entries of the directory `handle` holds (without `.` and `..`). */
+  readDirectory(handle: Handle): Promise<{ name: string; type: RawEntryType }[]>;
+  /** Creates the new file `name` in `parent` with `text` (UTF-8); fails when something is there. `mode`: permission bits to give it, where kept. */
+  writeNewFile(parent: Handle, name: string, text: string, mode: number | undefined): Promise<void>;
+  /** Renames `fromName` in `from` over `toName` in `to`, replacing a file there. */
+  rename(from: Handle, fromName: string, to: Handle, toName: string): Promise<void>;
+  /** `true` when `error` (from `rename`) may mean the two directories lie on different file systems. */
+  crossesDevices(error: unknown): boolean;
+  /** Removes the file or link `name` in `parent` (a link goes itself, not its target). */
+  removeFile(parent: Handle, name: string): Promise<void>;
+  /** Removes the empty directory `name` in `parent`; `'not_empty'` when it holds entries. */
+  removeDirectory(parent: Handle, name: string): Promise<'removed' | 'not_empty'>;
+  /** Releases `handle`. */
+  close(handle: Handle): void;
+  /** Lets other work run between many quick synchronous operations; resolves at once where operations are truly asynchronous. */
+  breathe(): Promise<void>;
+}

@@ -5,7 +5,7 @@ import type { PathProbe } from '../core/workspace/resolveInRoot';
  * A `PathProbe` over Node's file system: missing entries, link loops and non-directories
  * read as absent. Uses the synchronous calls (one `realpath(3)` each), which cost a few
  * microseconds where the thread-pool round trip of the asynchronous ones costs far more;
- * callers doing many in a row yield to the event loop themselves (see `createBreather`).
+ * callers doing many in a row yield to the event loop themselves.
  */
 export function createNodePathProbe(): PathProbe {
   return {
@@ -32,16 +32,4 @@ export function createNodePathProbe(): PathProbe {
 export function isMissing(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   return code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP';
-}
-
-/**
- * Returns a function to await between short synchronous file operations: every
- * `operations` calls it lets the event loop run once (timers, I/O, cancellation), so a
- * search over thousands of files never blocks it for long.
- */
-export function createBreather(operations = 64): () => Promise<void> {
-  let count = 0;
-  return async () => {
-    if (++count % operations === 0) await new Promise<void>((resolve) => setImmediate(resolve));
-  };
 }

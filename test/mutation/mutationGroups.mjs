@@ -13,8 +13,17 @@ export const mutationGroups = [
     name: 'workspace-policy',
     ci: true,
     threshold: 90,
-    mutate: ['src/core/workspace/resolveInRoot.ts', 'src/core/workspace/protectedPlaces.ts'],
-    spec: ['test/unit/core/workspace/**/*.test.ts', 'test/unit/conformance/**/*.test.ts', 'test/unit/node/nodeWorkspace.test.ts', 'test/unit/core/tools/fileChange.test.ts'],
+    mutate: [
+      'src/core/workspace/resolveInRoot.ts',
+      'src/core/workspace/protectedPlaces.ts',
+      'src/core/workspace/confinedWorkspace.ts',
+      'src/core/workspace/confinedWalk.ts',
+      'src/core/workspace/confinedEntry.ts',
+      'src/core/workspace/atomicWrites.ts',
+      'src/core/workspace/listConfined.ts',
+      'src/core/workspace/readManyConfined.ts',
+    ],
+    spec: ['test/unit/core/workspace/**/*.test.ts', 'test/unit/conformance/**/*.test.ts', 'test/unit/node/nodeWorkspace.test.ts', 'test/unit/node/nodeWorkspaceLinks.test.ts', 'test/unit/node/temporaryFiles.test.ts', 'test/unit/core/tools/fileChange.test.ts'],
   },
   {
     name: 'file-changes',
@@ -66,6 +75,13 @@ export const mutationGroups = [
     ignoreStatic: true,
     mutate: ['src/core/plan/critiquePlan.ts'],
     spec: ['test/unit/core/plan/critiquePlan.test.ts', 'test/unit/core/planner/reviewPlanWithModel.test.ts'],
+  },
+  {
+    name: 'workspace-support',
+    ci: false,
+    threshold: 80,
+    mutate: ['src/core/workspace/globMatcher.ts', 'src/core/workspace/ignoreRules.ts', 'src/core/workspace/readTextMany.ts', 'src/core/workspace/workspaceError.ts'],
+    spec: ['test/unit/core/workspace/**/*.test.ts', 'test/unit/conformance/**/*.test.ts', 'test/unit/core/tools/listFilesTool.test.ts', 'test/unit/core/tools/searchTextTool.test.ts'],
   },
 ];
 

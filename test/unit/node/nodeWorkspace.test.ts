@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { createNodeWorkspace } from '../../../src/node/nodeWorkspace';
 import type { NodeFileSystem } from '../../../src/node/nodeWorkspace';
-import { tempFilePrefix, temporaryFolder } from '../../../src/node/temporaryFiles';
+import { tempFilePrefix, temporaryFolder } from '../../../src/core/workspace/atomicWrites';
 import { WorkspaceError } from '../../../src/core/workspace/workspaceError';
 import { describeWorkspaceFsConformance } from '../conformance/workspaceFsConformance';
 

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createNodeWorkspace } from '../../../src/node/nodeWorkspace';
-import { temporaryFolder } from '../../../src/node/temporaryFiles';
+import { temporaryFolder } from '../../../src/core/workspace/atomicWrites';
 
 describe('temporary files of atomic writes', () => {
   let root: string;

@@ -19,5 +19,7 @@ describe('IgnoreRules', () => {
     assert.equal(rules.ignores('pkg/sub/local.txt', false), false);
     assert.equal(rules.ignores('x/build', true), true);
     assert.equal(rules.ignores('x/build', false), false);
+    assert.equal(rules.ignores('abcdkeep.log', false), true, 'a file of the root is not judged by pkg/.gitignore');
+    assert.equal(rules.ignores('pkgx/keep.log', false), true, 'nor is a file of a sibling whose name starts the same');
   });
 });

@@ -56,9 +56,11 @@ describe('readTextMany', () => {
     const inner = createMemoryWorkspace(many);
     let inFlight = 0;
     let most = 0;
+    const read: string[] = [];
     const workspace: WorkspaceFs = {
       ...inner,
       readText: async (path, signal, options) => {
+        read.push(path);
         most = Math.max(most, ++inFlight);
         try {
           await new Promise<void>((resolve) => setImmediate(resolve));
@@ -73,6 +75,9 @@ describe('readTextMany', () => {
     assert.equal(seen.length, 150);
     assert.equal(most, fallbackReadAhead);
     assert.equal(inFlight, 0);
+    read.length = 0;
+    await readTextMany(workspace, ['f1.txt', 'f2.txt'], () => undefined);
+    assert.deepEqual(read, ['f1.txt', 'f2.txt'], 'each path read once, nothing past the end');
   });
 
   it('rejects when the signal is aborted', async () => {

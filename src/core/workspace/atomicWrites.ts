@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import type { RawDirectoryFs } from '../ports';
+import type { ConfinedWalk } from './confinedWalk';
+
+/** Workspace-relative folder of the temporary files of atomic writes; it holds a `.gitignore` of `*`, so git shows none of it. */
+export const temporaryFolder = '.task-planner/tmp';
+
+/** Prefix of the temporary files written next to their target when the temporary folder cannot be used (another file system); never listed. */
+export const tempFilePrefix = '.task-planner-tmp-';
+
+/** Names of the temporary files in `temporaryFolder`; nothing else there is removed. */
+export const temporaryFileName = /^write-[0-9a-f]{16}$/;
+
+/** A temporary file in `temporaryFolder` older than this, in milliseconds, was left by an interrupted write. */
+export const staleTemporaryFileMs = 10 * 60 * 1000;
+
+/** The `.gitignore` of `temporaryFolder`: git shows nothing of it, itself included. */
+export const temporaryFolderIgnore = "# Temporary files of Task Planner's atomic writes.\n*\n";
+
+/** A new name for a temporary file: in `temporaryFolder`, or next to the target (with `tempFilePrefix`). */
+export function newTemporaryName(inFolder: boolean): string {
+  const random = randomBytes(8).toString('hex');
+  return inFolder ? `write-${random}` : `${tempFilePrefix}${random}`;
+}
+
+/**
+ * Atomic replacement of workspace files: the text goes to a new temporary file in
+ * `temporaryFolder`, then is renamed over the target entry of a checked directory handle,
+ * so the target is either the old or the new file and nothing lands outside the workspace.
+ * When the rename cannot cross from the temporary folder to the target (another file
+ * system), the temporary file goes next to the target instead. The first write removes the
+ * temporary files of interrupted writes older than `staleTemporaryFileMs`.
+ */
+export class AtomicWrites<Handle> {
+  private swept = false;
+
+  /** `now`: the current time in milliseconds since the epoch, to tell stale temporary files. */
+  constructor(
+    private readonly raw: RawDirectoryFs<Handle>,
+    private readonly now: () => number,
+  ) {}
+
+  /**
+   * Replaces the entry `name` of `directory` with `text` (UTF-8). `mode` is the previous
+   * file's permission bits to keep; `undefined` for a new file. Rejects when `signal` aborts
+   * before the rename, or when a step fails, leaving the target as it was and no temporary
+   * file behind.
+   */
+  async replace(walk: ConfinedWalk<Handle>, directory: Handle, name: string, text: string, mode: number | undefined, signal: AbortSignal | undefined): Promise<void> {
+    const folder = await this.openFolder(walk);
+    try {
+      if (folder !== undefined) {
+        try {
+          return await this.writeThenRename(folder, newTemporaryName(true), directory, name, text, mode, signal);
+        } catch (error) {
+          if (signal?.aborted || !this.raw.crossesDevices(error)) throw error;
+        }
+      }
+      await this.writeThenRename(directory, newTemporaryName(false), directory, name, text, mode, signal);
+    } finally {
+      if (folder !== undefined) this.raw.close(folder);
+    }
+  }
+
+  private async writeThenRename(holder: Handle, tempName: string, directory: Handle, name: string, text: string, mode: number | undefined, signal: AbortSignal | undefined): Promise<void> {
+    try {
+      await this.raw.writeNewFile(holder, tempName, text, mode);
+      signal?.throwIfAborted();
+      await this.raw.rename(holder, tempName, directory, name);
+    } catch (error) {
+      await this.raw.removeFile(holder, tempName).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** The temporary folder's handle (made on first use, with its `.gitignore`), or `undefined` when it cannot be used. */
+  private async openFolder(walk: ConfinedWalk<Handle>): Promise<Handle | undefined> {
+    // Refused (a link out) or not creatable: the temporary file goes next to the target.
+    const at = await walk.locate(temporaryFolder, temporaryFolder, { create: true, directory: true }).catch(() => undefined);
+    // Stryker disable next-line StringLiteral: creating it, the walk finds the folder or throws; only the type needs this test.
+    if (at === undefined || 'missing' in at) return undefined;
+    const folder = walk.keepDirectory(at);
+    if (!this.swept) {
+      this.swept = true;
+      // Already there, or not writable: writes still work, git merely shows the folder.
+      await this.raw.writeNewFile(folder, '.gitignore', temporaryFolderIgnore, undefined).catch(() => undefined);
+      await this.removeStale(folder);
+    }
+    return folder;
+  }
+
+  private async removeStale(folder: Handle): Promise<void> {
+    const now = this.now();
+    // Stryker disable next-line ArrayDeclaration: entries of a made-up name are not temporary files, so none is removed either way.
+    const entries = await this.raw.readDirectory(folder).catch(() => []);
+    for (const { name, type } of entries) {
+      if (type !== 'file' || !temporaryFileName.test(name)) continue;
+      try {
+        const stats = await this.raw.lstat(folder, name);
+        // Stryker disable next-line ConditionalExpression: an entry gone since the listing fails below and is skipped all the same.
+        if (stats !== undefined && now - stats.mtimeMs > staleTemporaryFileMs) await this.raw.removeFile(folder, name);
+      } catch {
+        // Gone already, or not ours to remove: nothing lost either way.
+      }
+    }
+  }
+}

@@ -1,0 +1,180 @@
+import type { FileStat, RawDirectoryFs, WorkspaceFs } from '../ports';
+import { AtomicWrites } from './atomicWrites';
+import { ConfinedWalk } from './confinedWalk';
+import { type Entry, entryOf, isDangling, missingError, readOpened, refuseHardLink, releaseEntry } from './confinedEntry';
+import { listConfined } from './listConfined';
+import type { ManyTextReader } from './readTextMany';
+import { readManyConfined } from './readManyConfined';
+import { normalizeWorkspacePath, PathRefusedError } from './resolveInRoot';
+import { WorkspaceError } from './workspaceError';
+import type { WalkOptions } from './confinedWalk';
+
+/** Options of `createConfinedWorkspace`. */
+export interface ConfinedWorkspaceOptions {
+  /** Absolute path of the workspace root, as the user named it (shown in messages and as `rootLabel`). */
+  root: string;
+  /**
+   * Reads and changes regular files that have more than one hard link. Off by default: a
+   * hard link can make a file outside the workspace appear inside it.
+   */
+  allowHardLinks?: boolean;
+  /** The current time in milliseconds since the epoch (to tell stale temporary files); `Date.now` by default. */
+  now?: () => number;
+}
+
+/** A quick operation lets other work run once every this many calls (see `RawDirectoryFs.breathe`). */
+const breathEvery = 64;
+
+/**
+ * The workspace policy, once for every file system: a `WorkspaceFs` (and `ManyTextReader`)
+ * over a `RawDirectoryFs`. Every path is checked by `normalizeWorkspacePath`, then walked
+ * by `ConfinedWalk` component by component, links followed by reading them, so nothing is
+ * opened outside the root; the operation acts on the entry in the last directory handle.
+ * Reads take regular files only (a directory, device, socket or pipe is refused); files with
+ * several hard links are refused unless `allowHardLinks`. Changes whose location after
+ * links lies in `.git` are refused. Writes are atomic (see `AtomicWrites`), keeping the
+ * previous file's mode where the file system has modes. `list` honours `.gitignore` files at
+ * every level, skips `.git`, `node_modules` and temporary files, and does not descend into
+ * linked directories. Errors are `PathRefusedError` (confinement) or `WorkspaceError`
+ * (everything else), with messages fit for the user.
+ */
+export function createConfinedWorkspace<Handle>(raw: RawDirectoryFs<Handle>, options: ConfinedWorkspaceOptions): WorkspaceFs & ManyTextReader {
+  const root = options.root;
+  const allowHardLinks = options.allowHardLinks ?? false;
+  const writes = new AtomicWrites(raw, options.now ?? Date.now);
+  let calls = 0;
+  const breathe = async (): Promise<void> => {
+    if (++calls % breathEvery === 0) await raw.breathe();
+  };
+  let walker: Promise<ConfinedWalk<Handle>> | undefined;
+  const walkFor = (input: string): Promise<ConfinedWalk<Handle>> =>
+    (walker ??= raw.realRoot().then((real) => {
+      if (real === undefined) throw new PathRefusedError(input, `the workspace root ${root} does not exist`);
+      return new ConfinedWalk(root, real, raw);
+    })).catch((error: unknown) => {
+      walker = undefined;
+      throw error;
+    });
+  const resolveEntry = async (input: string, relative: string, walk: WalkOptions): Promise<Entry<Handle> & { walk: ConfinedWalk<Handle> }> => {
+    const confined = await walkFor(input);
+    return { ...(await entryOf(confined, raw, input, relative, walk)), walk: confined };
+  };
+  /** Where `input` leads and what is there, its handles already released. */
+  const lookUp = async (input: string, relative: string): Promise<Entry<Handle> & { walk: ConfinedWalk<Handle> }> => {
+    const entry = await resolveEntry(input, relative, {});
+    releaseEntry(entry.walk, entry);
+    if (isDangling(entry)) throw missingError(true, input, relative);
+    return entry;
+  };
+
+  const readOne = async (input: string, maxBytes: number | undefined): Promise<string> => {
+    const relative = normalizeWorkspacePath(input, root);
+    const walk = await walkFor(input);
+    let at = await walk.locate(input, relative);
+    try {
+      for (;;) {
+        if ('missing' in at) throw missingError(at.dangling, input, relative);
+        if (at.name === '') throw new WorkspaceError('is_directory', input, `${relative || '.'} is a directory, not a file`);
+        const file = await raw.openFile(walk.directory(at), at.name);
+        if (file === 'link') {
+          at = await walk.follow(at);
+          continue;
+        }
+        if (file === 'missing') throw missingError(at.fromLink, input, relative);
+        return await readOpened(file, relative, input, maxBytes, allowHardLinks);
+      }
+    } finally {
+      if (!('missing' in at)) walk.release(at);
+    }
+  };
+
+  return {
+    rootLabel: root,
+
+    async readText(input, signal, readOptions) {
+      signal?.throwIfAborted();
+      await breathe();
+      return readOne(input, readOptions?.maxBytes);
+    },
+
+    async readTextMany(paths, visit, signal, readOptions) {
+      signal?.throwIfAborted();
+      const walk = await walkFor('');
+      await readManyConfined({ raw, walk, root, readOne }, paths, visit, signal, readOptions?.maxBytes);
+    },
+
+    async writeText(input, text, signal) {
+      signal?.throwIfAborted();
+      const relative = normalizeWorkspacePath(input, root);
+      if (relative === '') throw new WorkspaceError('is_directory', input, 'The workspace root is a directory, not a file');
+      const entry = await resolveEntry(input, relative, { create: true, guard: true });
+      try {
+        const { at, stats } = entry;
+        // Stryker disable next-line ConditionalExpression,StringLiteral: creating the directories on the way, only a dangling link leaves the path missing.
+        if ('missing' in at || isDangling(entry)) throw missingError(isDangling(entry), input, relative);
+        if (stats?.type === 'directory') throw new WorkspaceError('is_directory', input, `${relative} is a directory; choose a file path`);
+        if (stats && !allowHardLinks) refuseHardLink(stats, relative, input);
+        await writes.replace(entry.walk, entry.walk.directory(at), at.name, text, stats?.mode, signal);
+      } finally {
+        releaseEntry(entry.walk, entry);
+      }
+    },
+
+    async delete(input, signal) {
+      signal?.throwIfAborted();
+      const relative = normalizeWorkspacePath(input, root);
+      if (relative === '') throw new PathRefusedError(input, 'the workspace root itself cannot be deleted');
+      const nothing = (): WorkspaceError => new WorkspaceError('not_found', input, `Nothing to delete: ${relative} does not exist`);
+      // What the path leads to must exist inside the root; the entry itself is what goes.
+      const { walk, stats: target } = await lookUp(input, relative);
+      if (target === undefined) throw nothing();
+      const at = await walk.locate(input, relative, { guard: true });
+      if ('missing' in at) throw nothing();
+      try {
+        const directory = walk.directory(at);
+        const stats = await raw.lstat(directory, at.name);
+        if (stats === undefined) throw nothing();
+        if (stats.type === 'directory') {
+          if ((await raw.removeDirectory(directory, at.name)) === 'not_empty') {
+            throw new WorkspaceError('not_empty', input, `${relative} is a directory that is not empty; delete its files first`);
+          }
+        } else {
+          if (!allowHardLinks) refuseHardLink(stats, relative, input);
+          // A link goes itself, not its target: that is what the path names.
+          await raw.removeFile(directory, at.name);
+        }
+      } finally {
+        walk.release(at);
+      }
+    },
+
+    async createDirectory(input, signal) {
+      signal?.throwIfAborted();
+      const relative = normalizeWorkspacePath(input, root);
+      const walk = await walkFor(input);
+      const at = await walk.locate(input, relative, { create: true, directory: true, guard: true });
+      if ('missing' in at) throw missingError(at.dangling, input, relative);
+      walk.release(at);
+    },
+
+    async list(glob, signal) {
+      return listConfined(raw, await walkFor(''), glob, signal, breathe);
+    },
+
+    async stat(input, signal): Promise<FileStat | undefined> {
+      signal?.throwIfAborted();
+      await breathe();
+      const { stats } = await lookUp(input, normalizeWorkspacePath(input, root));
+      if (stats === undefined) return undefined;
+      return { type: stats.type === 'directory' ? 'directory' : 'file', size: stats.size, mtimeMs: stats.mtimeMs };
+    },
+
+    async locate(input, signal) {
+      signal?.throwIfAborted();
+      const relative = normalizeWorkspacePath(input, root);
+      const entry = await resolveEntry(input, relative, {});
+      releaseEntry(entry.walk, entry);
+      return 'missing' in entry.at ? entry.at.resolved : entry.walk.resolvedPath(entry.at);
+    },
+  };
+}

@@ -1,0 +1,82 @@
+import type { RawDirectoryFs, RawEntryType } from '../ports';
+import { tempFilePrefix } from './atomicWrites';
+import { entryOf, releaseEntry } from './confinedEntry';
+import type { ConfinedWalk } from './confinedWalk';
+import { compileGlob } from './globMatcher';
+import { alwaysSkipped, IgnoreRules } from './ignoreRules';
+
+interface ListState<Handle> {
+  raw: RawDirectoryFs<Handle>;
+  walk: ConfinedWalk<Handle>;
+  matches: (path: string) => boolean;
+  out: string[];
+  signal: AbortSignal | undefined;
+  breathe: () => Promise<void>;
+}
+
+/**
+ * Workspace-relative paths of the files under the root matching `glob` (every file without
+ * one), sorted by code unit. Honours `.gitignore` files at every level, skips `.git`,
+ * `node_modules` and temporary files, does not descend into linked directories, and lists a
+ * file link only when it leads to a file inside the root. Rejects when `signal` aborts.
+ */
+export async function listConfined<Handle>(raw: RawDirectoryFs<Handle>, walk: ConfinedWalk<Handle>, glob: string | undefined, signal: AbortSignal | undefined, breathe: () => Promise<void>): Promise<string[]> {
+  const matches = glob === undefined ? () => true : compileGlob(glob);
+  const out: string[] = [];
+  await listDirectory({ raw, walk, matches, out, signal, breathe }, await walk.openRoot(''), '', IgnoreRules.empty());
+  return out.sort(compareCodeUnits);
+}
+
+/** Lists the directory open as `handle` (closing it) and those below it, depth first, each opened through its parent's handle. */
+async function listDirectory<Handle>(state: ListState<Handle>, handle: Handle, relative: string, inherited: IgnoreRules): Promise<void> {
+  try {
+    state.signal?.throwIfAborted();
+    await state.breathe();
+    const entries = await state.raw.readDirectory(handle);
+    let rules = inherited;
+    if (entries.some((entry) => entry.name === '.gitignore' && entry.type === 'file')) {
+      const text = await readSmallFile(state.raw, handle, '.gitignore');
+      if (text !== undefined) rules = rules.withFile(relative, text);
+    }
+    for (const { name, type } of entries) {
+      if (alwaysSkipped.has(name) || name.startsWith(tempFilePrefix)) continue;
+      const childRelative = relative === '' ? name : `${relative}/${name}`;
+      if (type === 'directory') {
+        if (rules.ignores(childRelative, true)) continue;
+        const child = await state.walk.openChild(handle, name, childRelative);
+        if (child !== undefined) await listDirectory(state, child, childRelative, rules);
+        continue;
+      }
+      if (!state.matches(childRelative) || rules.ignores(childRelative, false)) continue;
+      if (type === 'file' || (await isLinkToFileInside(state, type, childRelative))) state.out.push(childRelative);
+    }
+  } finally {
+    state.raw.close(handle);
+  }
+}
+
+/** `true` for a link that leads to a file inside the root. */
+async function isLinkToFileInside<Handle>(state: ListState<Handle>, type: RawEntryType, relative: string): Promise<boolean> {
+  // Stryker disable next-line ConditionalExpression: an entry of another type (a pipe, a device) gets the same answer from the link check below, only slower.
+  if (type !== 'link') return false;
+  // Out of the root, a loop: not listed.
+  const entry = await entryOf(state.walk, state.raw, relative, relative, {}).catch(() => undefined);
+  if (entry === undefined) return false;
+  releaseEntry(state.walk, entry);
+  return entry.stats?.type === 'file';
+}
+
+/** A regular file's text, read without following a link or blocking; `undefined` for anything else. */
+async function readSmallFile<Handle>(raw: RawDirectoryFs<Handle>, directory: Handle, name: string): Promise<string | undefined> {
+  const file = await raw.openFile(directory, name);
+  if (typeof file !== 'object') return undefined;
+  try {
+    return file.stat.type === 'file' ? await file.read() : undefined;
+  } finally {
+    await file.close();
+  }
+}
+
+function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { createConfinedWorkspace } from '../../../../src/core/workspace/confinedWorkspace';
+import { PathRefusedError } from '../../../../src/core/workspace/resolveInRoot';
+import { WorkspaceError } from '../../../../src/core/workspace/workspaceError';
+import { confinedMemoryWorkspace, memoryRoot, type MemoryDirectory, namesIn } from '../../../fakes/memoryRawFs';
+import { describeWorkspaceFsConformance } from '../../conformance/workspaceFsConformance';
+
+const failed = (code: string, pattern = /./) => (error: unknown): boolean => error instanceof WorkspaceError && error.code === code && pattern.test(error.message);
+
+describeWorkspaceFsConformance('the workspace policy over an in-memory raw file system', async (files) => {
+  const { raw, workspace } = confinedMemoryWorkspace();
+  for (const [file, text] of Object.entries(files)) raw.file(`${memoryRoot}/${file}`, text);
+  return { workspace, dispose: async () => assert.equal(raw.open, 0, 'every directory handle is closed') };
+});
+
+// Where handles are paths (the editor's file service, systems without directory descriptors), the policy is the same.
+describeWorkspaceFsConformance('the workspace policy over an in-memory raw file system whose handles are paths', async (files) => {
+  const { raw, workspace } = confinedMemoryWorkspace({ handlesKnowTheirPlace: false });
+  for (const [file, text] of Object.entries(files)) raw.file(`${memoryRoot}/${file}`, text);
+  return { workspace, dispose: async () => undefined };
+});
+
+describe('createConfinedWorkspace', () => {
+  it('refuses a file with several hard links by default, in every method that touches it, and allows it when asked', async () => {
+    const { raw } = confinedMemoryWorkspace();
+    raw.file('/ws/hard.txt', 'SECRET', { links: 2 });
+    const workspace = createConfinedWorkspace(raw, { root: memoryRoot });
+    const hard = failed('hard_link', /^hard\.txt is a hard link: the same file has 2 names/);
+    await assert.rejects(workspace.readText('hard.txt'), hard);
+    await assert.rejects(workspace.writeText('hard.txt', 'x'), hard);
+    await assert.rejects(workspace.delete('hard.txt'), hard);
+    assert.equal(raw.text('/ws/hard.txt'), 'SECRET');
+    const allowed = createConfinedWorkspace(raw, { root: memoryRoot, allowHardLinks: true });
+    assert.equal(await allowed.readText('hard.txt'), 'SECRET');
+    await allowed.writeText('hard.txt', 'changed');
+    assert.equal(raw.text('/ws/hard.txt'), 'changed');
+  });
+
+  it('refuses to read anything but a regular file, and to write over a directory', async () => {
+    const { raw, workspace } = confinedMemoryWorkspace();
+    raw.put('/ws/pipe', { kind: 'other' });
+    raw.file('/ws/dir/a.txt', 'a');
+    await assert.rejects(workspace.readText('pipe'), failed('not_regular', /^pipe is not a regular file \(a device, socket or pipe\); only regular files can be read$/));
+    await assert.rejects(workspace.readText('dir'), failed('is_directory', /^dir is a directory, not a file$/));
+    await assert.rejects(workspace.readText(''), failed('is_directory', /^\. is a directory, not a file$/));
+    await assert.rejects(workspace.writeText('', 'x'), failed('is_directory', /^The workspace root is a directory, not a file$/));
+    await assert.rejects(workspace.writeText('dir', 'x'), failed('is_directory', /^dir is a directory; choose a file path$/));
+    assert.equal((await workspace.stat('pipe'))?.type, 'file');
+  });
+
+  it('refuses a read over the limit before reading, saying the size and the limit', async () => {
+    const { raw, workspace } = confinedMemoryWorkspace();
+    raw.file('/ws/big.txt', 'é'.repeat(10));
+    await assert.rejects(workspace.readText('big.txt', undefined, { maxBytes: 19 }), failed('too_large', /^big\.txt is 20 bytes, more than the 19-byte limit for this read$/));
+    assert.equal(await workspace.readText('big.txt', undefined, { maxBytes: 20 }), 'é'.repeat(10));
+  });
+
+  it('deletes what the path names and refuses the root, missing paths and full directories, saying what to do', async () => {
+    const { raw, workspace } = confinedMemoryWorkspace();
+    raw.file('/ws/full/a.txt', 'a');
+    raw.put('/ws/empty', { kind: 'directory', entries: new Map() });
+    await assert.rejects(workspace.delete(''), (error: unknown) => error instanceof PathRefusedError && /the workspace root itself cannot be deleted/.test(error.message));
+    await assert.rejects(workspace.delete('nope.txt'), failed('not_found', /^Nothing to delete: nope\.txt does not exist$/));
+    await assert.rejects(workspace.delete('nope/x.txt'), failed('not_found', /^Nothing to delete: nope\/x\.txt does not exist$/));
+    await assert.rejects(workspace.delete('full'), failed('not_empty', /^full is a directory that is not empty; delete its files first$/));
+    await workspace.delete('empty');
+    assert.deepEqual(namesIn(raw, '/ws'), ['full']);
+  });
+
+  it('says nothing is there to delete when the entry vanished between the check and the deletion', async () => {
+    const vanishing = confinedMemoryWorkspace({
+      before: (operation, name) => {
+        if (operation === 'lstat' && name === 'gone.txt' && vanishing.raw.text('/ws/gone.txt') === 'second look') (vanishing.raw.node('/ws') as MemoryDirectory).entries.delete('gone.txt');
+        else if (operation === 'lstat' && name === 'gone.txt') vanishing.raw.file('/ws/gone.txt', 'second look');
+      },
+    });
+    vanishing.raw.file('/ws/gone.txt', 'g');
+    await assert.rejects(vanishing.workspace.delete('gone.txt'), failed('not_found', /^Nothing to delete: gone\.txt does not exist$/));
+  });
+
+  it('reports missing files with their path, and stats files, directories and nothing', async () => {
+    const { raw, workspace } = confinedMemoryWorkspace();
+    raw.file('/ws/a.txt', 'abc', { mtimeMs: 1234 });
+    await assert.rejects(workspace.readText('b/c.txt'), failed('not_found', /^File not found: b\/c\.txt$/));
+    await assert.rejects(workspace.readText('b.txt'), failed('not_found', /^File not found: b\.txt$/));
+    assert.deepEqual(await workspace.stat('a.txt'), { type: 'file', size: 3, mtimeMs: 1234 });
+    assert.equal((await workspace.stat(''))?.type, 'directory');
+    assert.equal(await workspace.stat('b.txt'), undefined);
+    assert.equal(await workspace.stat('b/c.txt'), undefined);
+  });
+
+  it('lets other work run every 64 reads or looks', async () => {
+    const { raw, workspace } = confinedMemoryWorkspace();
+    let breaths = 0;
+    raw.breathe = async () => void breaths++;
+    raw.file('/ws/a.txt', 'a');
+    for (let index = 0; index < 100; index++) await workspace.readText('a.txt');
+    assert.equal(breaths, 1);
+    for (let index = 0; index < 28; index++) await workspace.stat('a.txt');
+    assert.equal(breaths, 2);
+  });
+
+  it('passes on a file-system failure as it is, releasing every handle', async () => {
+    const { raw, workspace } = confinedMemoryWorkspace({
+      before: (operation) => {
+        if (operation === 'lstat' || operation === 'statDirectory') throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
+      },
+    });
+    raw.file('/ws/d/a.txt', 'a');
+    await assert.rejects(workspace.stat('d/a.txt'), /EACCES: permission denied/);
+    await assert.rejects(workspace.stat('d'), /EACCES: permission denied/);
+    await assert.rejects(workspace.stat(''), /EACCES: permission denied/);
+    assert.equal(raw.open, 0);
+  });
+
+  it('accepts long legitimate names up to the file-system limit and refuses longer, hidden or look-alike ones before touching anything', async () => {
+    const { raw, workspace } = confinedMemoryWorkspace();
+    const longest = 'é'.repeat(127) + 'x';
+    await workspace.writeText(`dir/${longest}`, 'long');
+    assert.equal(raw.text(`/ws/dir/${longest}`), 'long');
+    await assert.rejects(workspace.writeText(`dir/${longest}xx`, 'x'), PathRefusedError);
+    for (const input of ['⒈⒈/x', 'a﹪2e', 'a\u202eb.txt', '..', 'a/../../b', ' ..', 'dir/\u200b.txt']) await assert.rejects(workspace.writeText(input, 'x'), PathRefusedError, input);
+    assert.deepEqual(namesIn(raw, '/ws/dir'), [longest]);
+    assert.deepEqual(namesIn(raw, '/ws'), ['.task-planner', 'dir']);
+  });
+});
