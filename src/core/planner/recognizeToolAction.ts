@@ -21,6 +21,8 @@ const reasonClause = /\s+(?:since|because|as|which|that|it's|it is|they're|they 
 const dirWord = String.raw`(?:\s+(?:folder|directory|dir))?`;
 const typeExtensions: Record<string, string> = { typescript: 'ts', javascript: 'js', markdown: 'md', json: 'json', python: 'py', css: 'css', html: 'html', yaml: 'yml', rust: 'rs', go: 'go', java: 'java', ruby: 'rb', test: 'test.*', spec: 'spec.*' };
 const searchStopWords = new Set(['the', 'a', 'an', 'where', 'why', 'how', 'what', 'which', 'who', 'out', 'any', 'all', 'some', 'bugs', 'bug', 'a way', 'ways', 'it', 'them', 'this', 'that', 'and', 'places', 'files', 'file', 'code', 'issues', 'problems', 'errors', 'me', 'us', 'if', 'whether', 'whatever', 'something', 'anything', 'everything', 'someone', 'more', 'better', 'one']);
+/** Words for the whole workspace as a place ("in the project"): no folder of that name is meant. */
+const wholeWorkspace = /^(?:workspace|project|repo|repository|root|codebase)$/i;
 const searchTrailers = /^(?:comments?|markers?|strings?|calls?|usages?|uses|references?|occurrences?|mentions?|imports?|statements?|tags?|keys?)$/i;
 
 /**
@@ -92,7 +94,7 @@ function globCall(dirWordText: string | undefined, extension: string | undefined
   const dir = dirWordText === undefined ? undefined : cleanToken(dirWordText).replace(/^\.\//, '').replace(/\/$/, '');
   if (dir !== undefined && !(dir === '.' || (isPathToken(dir) || /^[\w@.+-]+$/.test(dir)) && !dir.startsWith('/'))) return undefined;
   const file = extension === undefined ? '**' : `**/*.${extension}`;
-  if (dir === undefined || dir === '.' || /^(?:workspace|project|repo|repository|root)$/i.test(dir)) return { tool: 'list_files', args: extension === undefined ? {} : { glob: `*.${extension}` } };
+  if (dir === undefined || dir === '.' || wholeWorkspace.test(dir)) return { tool: 'list_files', args: extension === undefined ? {} : { glob: `*.${extension}` } };
   return { tool: 'list_files', args: { glob: `${dir}/${file}` } };
 }
 
@@ -106,7 +108,7 @@ function searchText(line: string): ToolCall | undefined {
   if (match[2] !== undefined && !searchTrailers.test(match[2])) return undefined;
   const scope = match[3] === undefined ? undefined : cleanToken(match[3]);
   if (query.trim() === '' || query.length > 1000) return undefined;
-  if (scope === undefined) return { tool: 'search_text', args: { query } };
+  if (scope === undefined || wholeWorkspace.test(scope)) return { tool: 'search_text', args: { query } };
   const glob = scopeGlob(scope);
   return glob === undefined ? undefined : { tool: 'search_text', args: { query, glob } };
 }
@@ -159,12 +161,15 @@ function runCommands(line: string): ToolAction | undefined {
     commandLine = cut[1]!;
     cwd = cut[2];
     // "Run npm install then npm test": the next command runs after this one.
-    const next = cut[3] === undefined ? undefined : /^,?\s*(?:and\s+then|then|and|&&)\s+(.*)$/i.exec(cut[3]);
-    const more = next && knownCommands.test(next[1]!.split(/\s+/)[0] ?? '') ? runCommands(`run ${next[1]!}`) : undefined;
+    const next = cut[3] === undefined ? undefined : /^,?\s*(and\s+then|then|and|&&)\s+(.*)$/i.exec(cut[3]);
+    const more = next && knownCommands.test(next[2]!.split(/\s+/)[0] ?? '') ? runCommands(`run ${next[2]!}`) : undefined;
     if (more && cwd === undefined) {
       const first = runCommands(`run ${commandLine}`);
       return first ? { calls: [...first.calls, ...more.calls], inOrder: true } : undefined;
     }
+    // Work ordered after the command ("then fix the failures", a second command for another
+    // folder) is more than this command: the step is not one plain tool action, so none of it is dropped.
+    if (more || (next && !/^and$/i.test(next[1]!))) return undefined;
   }
   if (commandLine === undefined) return undefined;
   const cwdPath = cwd === undefined ? undefined : cleanToken(cwd).replace(/^\.\//, '').replace(/\/$/, '');
