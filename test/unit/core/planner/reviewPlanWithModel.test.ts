@@ -39,7 +39,8 @@ describe('reviewPlanWithModel', () => {
     const llm = scriptedLlm([JSON.stringify({ findings: [{ severity: 'warning', message: '  B runs before tests.  ', recommendation: '  Run the tests first. ' }, { severity: 'info', stepId: 'zzz', message: 'No tests.', recommendation: '   ' }] })]);
     const reviewed = await reviewPlanWithModel(plan, critiquePlan(plan), llm, signal);
     const [first, second] = reviewed.issues;
-    assert.equal(llm.requests[0]?.responseSchema?.name, 'plan_review');
+    const format = llm.requests[0]?.responseSchema;
+    assert.equal(format?.type === 'json_schema' ? format.name : undefined, 'plan_review');
     assert.equal(first?.name, 'Model review');
     assert.equal(first?.message, 'B runs before tests.');
     assert.equal(first?.recommendation, 'Run the tests first.');
