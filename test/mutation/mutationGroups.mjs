@@ -108,7 +108,7 @@ export const mutationGroups = [
     ci: false,
     threshold: 80,
     mutate: ['src/core/agent/*.ts', 'src/core/text/*.ts', 'src/core/time/*.ts'],
-    spec: ['test/unit/core/agent/**/*.test.ts', 'test/unit/core/text/**/*.test.ts', 'test/unit/core/engine/runPlan.llm.test.ts'],
+    spec: ['test/unit/core/agent/**/*.test.ts', 'test/unit/core/text/**/*.test.ts', 'test/unit/core/time/**/*.test.ts', 'test/unit/core/engine/runPlan.llm.test.ts'],
   },
 ];
 
