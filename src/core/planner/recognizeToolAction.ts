@@ -34,6 +34,7 @@ const searchTrailers = /^(?:comments?|markers?|strings?|calls?|usages?|uses|refe
  */
 export function recognizeToolAction(text: string): ToolAction | undefined {
   const line = text.trim().replace(/[.;:!]+$/, '').replace(/\s+/g, ' ');
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: an empty line matches no pattern below either (and the line holds no newline once its spaces are joined)
   if (line.includes('\n') || line === '') return undefined;
   const single = (call: ToolCall | undefined): ToolAction | undefined => (call ? { calls: [call], inOrder: false } : undefined);
   return single(createDirectory(line)) ?? single(emptyFile(line)) ?? deleteFiles(line) ?? single(listFiles(line)) ?? single(searchText(line)) ?? readFiles(line) ?? runCommands(line);
@@ -177,6 +178,7 @@ function runCommands(line: string): ToolAction | undefined {
   const commands = commandLine.split(/\s+&&\s+/).map((part) => part.trim());
   if (commands.some((command) => command === '' || shellOperators.test(command))) return undefined;
   const calls = commands.map((command): ToolCall => ({ tool: 'run_command', args: { argv: splitArgv(command), ...(cwdPath ? { cwd: cwdPath } : {}) } }));
+  // Stryker disable next-line ConditionalExpression,MethodExpression,ArrowFunction: an empty command was refused above, so no argv is empty; kept as the last guard before a command runs
   if (calls.some((call) => (call.args['argv'] as string[]).length === 0)) return undefined;
   return { calls, inOrder: true };
 }
