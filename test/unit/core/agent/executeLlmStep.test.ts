@@ -138,7 +138,25 @@ describe('executeLlmStep with a scripted model', () => {
     const result = await run(makePlan([makeStep('S1', { agent: 'direct' })]), { llm, tools: createToolRegistry([readFileTool] as Tool[]) });
     assert.equal(result.results['S1'], 'Answered directly.');
     assert.equal(llm.requests[0]?.tools, undefined);
-    assert.match(String(llm.requests[0]?.messages[0]?.content), new RegExp(`^${directAgentPrompt}`));
+    assert.match(String(llm.requests[0]?.messages[0]?.content), /^You answer directly from what you are given, without tools\./);
+    assert.ok(String(llm.requests[0]?.messages[0]?.content).startsWith(directAgentPrompt));
+  });
+
+  it('runs the built-in "default" agent with its prompt and every tool of the run', async () => {
+    const llm = scriptedLlm(['Done.']);
+    await run(makePlan([makeStep('S1')]), { llm, tools: createToolRegistry([readFileTool, listFilesTool] as Tool[]) });
+    assert.match(String(llm.requests[0]?.messages[0]?.content), /^You are a careful software assistant working in the user's VS Code workspace\./);
+    assert.deepEqual(llm.requests[0]?.tools?.map((tool) => tool.name), ['read_file', 'list_files']);
+  });
+
+  it('gives a gate its dependencies but not the summary of what happened so far', async () => {
+    const llm = scriptedLlm(['S1 result.', 'Condensed.']);
+    const plan = makePlan([makeStep('S1'), makeStep('G', { kind: 'synthesis_gate', agent: undefined, dependsOn: ['S1'] })]);
+    const result = await run(plan, { llm });
+    assert.equal(result.results['G'], 'Condensed.');
+    const gatePrompt = String(llm.requests[1]?.messages[1]?.content);
+    assert.match(gatePrompt, /S1 result\./);
+    assert.doesNotMatch(gatePrompt, /What happened so far/);
   });
 
   it('names the tools the run has, or none, when an agent lists one it lacks, and does not retry', async () => {

@@ -5,7 +5,7 @@ import { timerClock } from '../../../../src/core/time/timerClock';
 /** Lets settled promises run their callbacks. */
 const settle = (): Promise<void> => new Promise((resolve) => queueMicrotask(resolve));
 
-/** A signal that records how many abort listeners it holds. */
+/** A signal that counts the abort listeners added and removed by hand. */
 function countingSignal(): { signal: AbortSignal; controller: AbortController; listeners: () => number } {
   const controller = new AbortController();
   let count = 0;
@@ -13,11 +13,11 @@ function countingSignal(): { signal: AbortSignal; controller: AbortController; l
   const add = signal.addEventListener.bind(signal);
   const remove = signal.removeEventListener.bind(signal);
   signal.addEventListener = (...args: Parameters<AbortSignal['addEventListener']>) => {
-    count++;
+    if (args[0] === 'abort') count++;
     add(...args);
   };
   signal.removeEventListener = (...args: Parameters<AbortSignal['removeEventListener']>) => {
-    count--;
+    if (args[0] === 'abort') count--;
     remove(...args);
   };
   return { signal, controller, listeners: () => count };
