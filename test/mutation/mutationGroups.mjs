@@ -83,6 +83,49 @@ export const mutationGroups = [
     mutate: ['src/core/workspace/globMatcher.ts', 'src/core/workspace/ignoreRules.ts', 'src/core/workspace/readTextMany.ts', 'src/core/workspace/workspaceError.ts'],
     spec: ['test/unit/core/workspace/**/*.test.ts', 'test/unit/conformance/**/*.test.ts', 'test/unit/core/tools/listFilesTool.test.ts', 'test/unit/core/tools/searchTextTool.test.ts'],
   },
+  {
+    name: 'plan-model',
+    ci: false,
+    threshold: 80,
+    ignoreStatic: true,
+    mutate: [
+      'src/core/plan/*.ts',
+      '!src/core/plan/parsePlan.ts',
+      '!src/core/plan/normalizeStep.ts',
+      '!src/core/plan/critiquePlan.ts',
+    ],
+    spec: ['test/unit/core/plan/**/*.test.ts'],
+  },
+  {
+    name: 'planner',
+    ci: false,
+    threshold: 80,
+    ignoreStatic: true,
+    mutate: ['src/core/planner/*.ts'],
+    spec: ['test/unit/core/planner/**/*.test.ts'],
+  },
+  {
+    name: 'replan',
+    ci: false,
+    threshold: 80,
+    mutate: ['src/core/replan/*.ts'],
+    spec: ['test/unit/core/replan/**/*.test.ts'],
+  },
+  {
+    name: 'session',
+    ci: false,
+    threshold: 80,
+    ignoreStatic: true,
+    mutate: ['src/core/session/*.ts'],
+    spec: ['test/unit/core/session/**/*.test.ts', 'test/unit/core/llm/prompts/planningPrompt.test.ts'],
+  },
+  {
+    name: 'agent',
+    ci: false,
+    threshold: 80,
+    mutate: ['src/core/agent/*.ts', 'src/core/text/*.ts', 'src/core/time/*.ts'],
+    spec: ['test/unit/core/agent/**/*.test.ts', 'test/unit/core/text/**/*.test.ts', 'test/unit/core/time/**/*.test.ts', 'test/unit/core/engine/runPlan.llm.test.ts'],
+  },
 ];
 
 /** Where a group's reports go; scripts/mutation.mjs reads the JSON one. */

@@ -121,6 +121,7 @@ export async function generatePlan(objective: string, options: GeneratePlanOptio
 }
 
 function isRegistry(tools: GeneratePlanOptions['tools']): tools is ToolRegistry {
+  // Stryker disable next-line LogicalOperator,ConditionalExpression: the options type allows only an array or a registry, and a registry always has names()
   return !Array.isArray(tools) && typeof (tools as ToolRegistry).names === 'function';
 }
 

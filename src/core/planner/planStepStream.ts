@@ -15,18 +15,24 @@ export type PlannerStep = (typeof plannerOutputSchema)['shape']['steps']['elemen
  */
 export function createPlanStepStream(onStep: (step: PlannerStep, index: number) => void): (delta: LlmDelta) => void {
   let parser: JSONParser | undefined;
+  // Stryker disable next-line BooleanLiteral: reset() below sets it before any delta arrives
   let started = false;
+  // Stryker disable next-line BooleanLiteral: reset() below sets it before any delta arrives
   let broken = false;
 
   const reset = (): void => {
     started = false;
     broken = false;
+    // Stryker disable next-line BooleanLiteral: keeping the stack only costs memory; the values emitted are the same
     parser = new JSONParser({ paths: ['$.steps.*'], keepStack: false });
     parser.onValue = ({ value, key }) => {
       const step = plannerOutputSchema.shape.steps.element.safeParse(value);
+      // Stryker disable next-line ConditionalExpression: with the path $.steps.* every key is an array index
       if (step.success && typeof key === 'number') onStep(step.data, key);
     };
+    // Stryker disable next-line BlockStatement: the parser also ignores input once it failed; the flag only spares it the calls
     parser.onError = () => {
+      // Stryker disable next-line BooleanLiteral: as above
       broken = true;
     };
   };

@@ -15,12 +15,14 @@ export const timerClock: Clock = {
       }
       const onAbort = (): void => {
         clearTimeout(timer);
+        // Stryker disable next-line OptionalChaining: onAbort is only ever added to a signal
         reject(signal?.reason);
       };
       const timer = setTimeout(() => {
         signal?.removeEventListener('abort', onAbort);
         resolve();
       }, Math.max(0, ms));
+      // Stryker disable next-line ObjectLiteral,BooleanLiteral: a signal aborts once, so a listener left on it can never run again
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   },

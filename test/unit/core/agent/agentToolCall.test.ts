@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { callAgentTool, toolDefinition } from '../../../../src/core/agent/agentToolCall';
+import { callAgentTool, notRunOutcome, toolDefinition } from '../../../../src/core/agent/agentToolCall';
 import { askUserTool } from '../../../../src/core/tools/askUserTool';
 import { DeferredError } from '../../../../src/core/tools/deferral';
 import type { Tool } from '../../../../src/core/tools/tool';
+import { z } from 'zod';
 import { writeFileTool } from '../../../../src/core/tools/writeFileTool';
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
 import { ScriptedInteraction } from '../../../fakes/scriptedInteraction';
@@ -32,5 +33,45 @@ describe('callAgentTool', () => {
     assert.ok(outcome.ok);
     assert.match(envelope.untrusted_data, /\(cut: read a smaller part for the rest\)$/);
     assert.ok(envelope.untrusted_data.length < 400);
+  });
+
+  /** A fresh tool (definitions are cached per tool object) that returns `value`. */
+  const returning = (value: unknown, name = 'probe'): Tool => ({ name, description: 'returns a value', effects: 'read', inputSchema: z.object({ path: z.string().optional(), limit: z.number().default(10) }), run: async () => value });
+  const dataOf = (content: string): unknown => (JSON.parse(content) as { untrusted_data: unknown }).untrusted_data;
+
+  it('describes the input side of a fresh tool: fields with defaults are optional', () => {
+    const definition = toolDefinition(returning('x'));
+    assert.deepEqual(definition.parameters['required'], undefined);
+    assert.equal(definition.description, 'returns a value');
+    assert.equal(Object.hasOwn(definition.parameters, '$schema'), false);
+  });
+
+  it('names the available tools, or none, when the model calls another', async () => {
+    const ctx = makeToolContext();
+    const some = await callAgentTool({ id: '1', name: 'fly', arguments: '{}' }, tools, ctx, neverAborted, 100);
+    assert.deepEqual(some, { ok: false, content: JSON.stringify({ tool: 'fly', status: 'error', error: 'The tool "fly" is not available to this agent. Available tools: write_file, ask_user.' }) });
+    const none = await callAgentTool({ id: '1', name: 'fly', arguments: '{}' }, new Map(), ctx, neverAborted, 100);
+    assert.match(JSON.parse(none.content).error, /Available tools: none\.$/);
+  });
+
+  it('takes blank arguments as an empty object', async () => {
+    const outcome = await callAgentTool({ id: '1', name: 'probe', arguments: '  ' }, new Map([['probe', returning('fine')]]), makeToolContext(), neverAborted, 100);
+    assert.equal(outcome.ok, true);
+    assert.equal(dataOf(outcome.content), 'fine');
+  });
+
+  it('gives strings as they are, other values as JSON, and says when there was no output', async () => {
+    const cases: [unknown, string][] = [['plain text', 'plain text'], [{ files: ['a.ts'] }, '{"files":["a.ts"]}'], [undefined, '(no output)'], [10n, '10']];
+    for (const [value, text] of cases) {
+      const outcome = await callAgentTool({ id: '1', name: 'probe', arguments: '{}' }, new Map([['probe', returning(value)]]), makeToolContext(), neverAborted, 100);
+      assert.equal(dataOf(outcome.content), text);
+    }
+  });
+
+  it('marks an invalid call and a refused one as not ok', async () => {
+    const invalid = await callAgentTool({ id: '1', name: 'probe', arguments: '{"limit": "ten"}' }, new Map([['probe', returning('x')]]), makeToolContext(), neverAborted, 100);
+    assert.equal(invalid.ok, false);
+    const notRun = notRunOutcome('probe', 'Not run: too many calls.');
+    assert.deepEqual(notRun, { ok: false, content: JSON.stringify({ tool: 'probe', status: 'not_run', error: 'Not run: too many calls.' }) });
   });
 });

@@ -6,6 +6,7 @@ import type { RunOptions } from '../../../../src/core/engine/runOptions';
 import type { RunEvent } from '../../../../src/core/engine/runEvents';
 import { createOpenAiClient } from '../../../../src/core/llm/openAiClient';
 import type { Plan } from '../../../../src/core/plan/planSchema';
+import { directAgentPrompt } from '../../../../src/core/agent/executeLlmStep';
 import { askUserTool } from '../../../../src/core/tools/askUserTool';
 import { createToolRegistry } from '../../../../src/core/tools/createToolRegistry';
 import { listFilesTool } from '../../../../src/core/tools/listFilesTool';
@@ -16,6 +17,7 @@ import { FakeOpenAiServer, type FakeRequest } from '../../../fakes/fakeOpenAiSer
 import { ManualClock } from '../../../fakes/manualClock';
 import { createMemoryWorkspace, type MemoryWorkspace } from '../../../fakes/memoryWorkspace';
 import { ScriptedInteraction } from '../../../fakes/scriptedInteraction';
+import { scriptedLlm } from '../../../fakes/scriptedLlm';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 
 const tools = createToolRegistry([readFileTool, listFilesTool, writeFileTool, askUserTool] as Tool[]);
@@ -125,5 +127,44 @@ describe('executeLlmStep: agent and gate steps through RunOptions.llm', function
     assert.equal(result.steps['S1']?.status, 'skipped');
     assert.match(result.steps['S1']?.error ?? '', /lists the tool "run_command", which this run does not have/);
     assert.equal(server.chatRequests.length, 0);
+  });
+});
+
+describe('executeLlmStep with a scripted model', () => {
+  const run = async (plan: Plan, options: RunOptions = {}) => runPlan(plan, { idSource: () => 'run-1', clock: new ManualClock(0, { autoAdvance: true }), agentLimits: { timeoutMs: Infinity }, ...options }).result;
+
+  it('runs the built-in "direct" agent with its prompt and no tools', async () => {
+    const llm = scriptedLlm(['Answered directly.']);
+    const result = await run(makePlan([makeStep('S1', { agent: 'direct' })]), { llm, tools: createToolRegistry([readFileTool] as Tool[]) });
+    assert.equal(result.results['S1'], 'Answered directly.');
+    assert.equal(llm.requests[0]?.tools, undefined);
+    assert.match(String(llm.requests[0]?.messages[0]?.content), /^You answer directly from what you are given, without tools\./);
+    assert.ok(String(llm.requests[0]?.messages[0]?.content).startsWith(directAgentPrompt));
+  });
+
+  it('runs the built-in "default" agent with its prompt and every tool of the run', async () => {
+    const llm = scriptedLlm(['Done.']);
+    await run(makePlan([makeStep('S1')]), { llm, tools: createToolRegistry([readFileTool, listFilesTool] as Tool[]) });
+    assert.match(String(llm.requests[0]?.messages[0]?.content), /^You are a careful software assistant working in the user's VS Code workspace\./);
+    assert.deepEqual(llm.requests[0]?.tools?.map((tool) => tool.name), ['read_file', 'list_files']);
+  });
+
+  it('gives a gate its dependencies but not the summary of what happened so far', async () => {
+    const llm = scriptedLlm(['S1 result.', 'Condensed.']);
+    const plan = makePlan([makeStep('S1'), makeStep('G', { kind: 'synthesis_gate', agent: undefined, dependsOn: ['S1'] })]);
+    const result = await run(plan, { llm });
+    assert.equal(result.results['G'], 'Condensed.');
+    const gatePrompt = String(llm.requests[1]?.messages[1]?.content);
+    assert.match(gatePrompt, /S1 result\./);
+    assert.doesNotMatch(gatePrompt, /What happened so far/);
+  });
+
+  it('names the tools the run has, or none, when an agent lists one it lacks, and does not retry', async () => {
+    const plan = makePlan([makeStep('S1', { agent: 'x', critical: false, onFailure: 'retry', maxAttempts: 3 })], { agents: { x: { prompt: 'x', tools: ['run_command'] } } });
+    const withTools = await run(plan, { llm: scriptedLlm(['unused']), tools: createToolRegistry([readFileTool, listFilesTool] as Tool[]) });
+    assert.equal(withTools.steps['S1']?.error, 'The agent "x" of step S1 lists the tool "run_command", which this run does not have. Registered tools: read_file, list_files.');
+    assert.equal(withTools.steps['S1']?.attempts, 1);
+    const without = await run(plan, { llm: scriptedLlm(['unused']) });
+    assert.match(without.steps['S1']?.error ?? '', /Registered tools: none\.$/);
   });
 });

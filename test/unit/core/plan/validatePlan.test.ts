@@ -101,6 +101,62 @@ describe('validatePlan', () => {
     assert.deepEqual(new Set(codes(plan, { tools: [] })), new Set(['duplicate_id', 'missing_dependency', 'missing_agent', 'invalid_predicate', 'unknown_tool']));
   });
 
+  it('words each error for the user, and reports a plan-level problem without a step id', () => {
+    assert.deepEqual(validatePlan(makePlan([])), [{ code: 'empty_plan', severity: 'error', message: 'The plan has no steps. Add at least one step.' }]);
+    assert.equal(validatePlan(makePlan([makeStep('a'), makeStep('a')]))[0]?.message, 'Step id "a" is used more than once; give each step its own id.');
+    assert.equal(validatePlan(makePlan([makeStep('a', { agent: 'writer' })]))[0]?.message, 'Step "a" uses agent "writer", which the plan\'s agents do not define. Use the agent "default", or add "writer" to the plan\'s agents.');
+    assert.equal(validatePlan(makePlan([makeStep('a', { kind: 'tool' })]))[0]?.message, 'Step "a" is a tool step but names no tool; set "tool" or make it an agent step.');
+  });
+
+  it('lists the available tools, sorted, or none, when a tool step names an unknown one', () => {
+    const step = makeStep('a', { kind: 'tool', tool: 'fly' });
+    assert.match(validatePlan(makePlan([step]), { tools: ['write_file', 'read_file'] })[0]!.message, /Choose one of: read_file, write_file\.$/);
+    assert.match(validatePlan(makePlan([step]), { tools: [] })[0]!.message, /Choose one of: none\.$/);
+  });
+
+  it('checks a known tool against a list of names without needing its schema', () => {
+    assert.deepEqual(validatePlan(makePlan([makeStep('a', { kind: 'tool', tool: 'read_file', args: { path: 3 } })]), { tools: ['read_file'] }), []);
+  });
+
+  it('reports a tool step with a blank tool name once, as naming no tool, also when tools are checked', () => {
+    assert.deepEqual(codes(makePlan([makeStep('a', { kind: 'tool', tool: '  ' })])), ['invalid_step']);
+    assert.deepEqual(codes(makePlan([makeStep('a', { kind: 'tool' })]), { tools: ['read_file'] }), ['invalid_step']);
+  });
+
+  it('holds agent names only against agent steps', () => {
+    assert.deepEqual(codes(makePlan([makeStep('a', { kind: 'synthesis_gate', agent: 'ghost' })])), []);
+  });
+
+  it('needs either instructions or a title for a manual step, and asks neither of other steps', () => {
+    assert.deepEqual(codes(makePlan([makeStep('a', { kind: 'manual', agent: undefined, title: 'Update README.md', input: undefined })])), []);
+    assert.deepEqual(codes(makePlan([makeStep('a', { kind: 'manual', agent: undefined, title: ' ', input: 'Update README.md' })])), []);
+    assert.deepEqual(codes(makePlan([makeStep('a', { kind: 'manual', agent: undefined, title: '', input: undefined })])), ['invalid_step']);
+    assert.deepEqual(codes(makePlan([makeStep('a', { title: ' ', input: '' })])), []);
+    assert.equal(validatePlan(makePlan([makeStep('a', { kind: 'manual', agent: undefined, title: '', input: ' ' })]))[0]?.message, 'Step "a" is yours to do but says nothing about what to do; write the instructions in its input.');
+  });
+
+  it('does not check agents\' tools when no tools are given, and warns about each unavailable one by name', () => {
+    const plan = makePlan([makeStep('a', { agent: 'w' })], { agents: { w: { prompt: 'p', tools: ['read_file', 'fly', 'swim'] } } });
+    assert.deepEqual(validatePlan(plan), []);
+    assert.deepEqual(validatePlan(plan, { tools: ['read_file'] }).map((diagnostic) => diagnostic.message), [
+      'Agent "w" lists tool "fly", which is not available; it will not be offered.',
+      'Agent "w" lists tool "swim", which is not available; it will not be offered.',
+    ]);
+  });
+
+  it('explains invalid arguments with the tool\'s expected fields, and a problem of the whole arguments without a field name', () => {
+    const strict: Tool = { name: 'noop', description: 'does nothing', effects: 'read', inputSchema: z.object({}).strict(), run: async () => '' };
+    const both: ToolRegistry = { names: () => ['read_file', 'noop'], get: (name) => (name === 'read_file' ? readFile : name === 'noop' ? strict : undefined) };
+    const [missing] = validatePlan(makePlan([makeStep('a', { kind: 'tool', tool: 'read_file', args: {} })]), { tools: both });
+    assert.equal(missing?.message, 'Step "a": arguments for "read_file" are invalid: path: Invalid input: expected string, received undefined. "read_file" takes: path (required), maxBytes.');
+    const [extra] = validatePlan(makePlan([makeStep('a', { kind: 'tool', tool: 'noop', args: { x: 1 } })]), { tools: both });
+    assert.equal(extra?.message, 'Step "a": arguments for "noop" are invalid: Unrecognized key: "x". Edit the step\'s arguments to what "noop" expects.');
+  });
+
+  it('still holds a list holding a template against the schema: only a whole string is filled in at run time', () => {
+    assert.deepEqual(codes(makePlan([makeStep('b', { kind: 'tool', tool: 'read_file', args: { path: ['$a'] } })]), { tools: registry }), ['invalid_args']);
+  });
+
   describe('properties', () => {
     it('finds no error in random DAGs', () => {
       fc.assert(fc.property(dagPlanArbitrary, (plan) => {

@@ -49,4 +49,18 @@ describe('classifyStepText', () => {
     assert.equal(classifyStepText('Fetch the latest rates').flaky, true);
     assert.equal(classifyStepText('Read https://x.dev/spec.md').kind, 'work');
   });
+
+  it('takes only a text that ends with a question mark for a question, and never calls a question flaky', () => {
+    assert.deepEqual(classifyStepText('Is the cache needed?'), { kind: 'clarification', flaky: false });
+    assert.equal(classifyStepText('Add a ? suffix to the title').kind, 'work');
+  });
+
+  it('calls only commands flaky among tool calls', () => {
+    assert.equal(classifyStepText('Read src/app.ts').flaky, false);
+  });
+
+  it('routes testing work to the tester and analysis to the researcher', () => {
+    assert.deepEqual(classifyStepText('Add a test for the parser'), { kind: 'work', agent: 'tester', flaky: false });
+    assert.deepEqual(classifyStepText('Analyze the logs'), { kind: 'work', agent: 'researcher', flaky: false });
+  });
 });

@@ -9,6 +9,7 @@ import type { LlmClient } from '../../../../src/core/ports';
 import type { Tool, ToolRegistry } from '../../../../src/core/tools/tool';
 import { FakeOpenAiServer, matchers } from '../../../fakes/fakeOpenAiServer';
 import { ManualClock } from '../../../fakes/manualClock';
+import { scriptedLlm } from '../../../fakes/scriptedLlm';
 
 const readFile: Tool = { name: 'read_file', description: 'Reads a workspace file.', inputSchema: z.object({ path: z.string() }), effects: 'read', run: async () => '' };
 const writeFile: Tool = { name: 'write_file', description: 'Writes a workspace file.', inputSchema: z.object({ path: z.string(), content: z.string() }), effects: 'write', run: async () => '' };
@@ -149,5 +150,53 @@ describe('generatePlan against the fake OpenAI server', function () {
     const controller = new AbortController();
     controller.abort();
     await assert.rejects(generatePlan('Do it', { llm, tools: registry, signal: controller.signal }), (error: unknown) => isLlmError(error) && error.kind === 'aborted');
+  });
+});
+
+describe('generatePlan with a scripted model', () => {
+  const signal = new AbortController().signal;
+  const prompt = (llm: ReturnType<typeof scriptedLlm>, index: number): string => (llm.requests[index]?.messages ?? []).map((message) => String(message.content)).join('\n');
+
+  it('sends back only errors, each with its step, and reports what is left as worded warnings with the diagnostics', async () => {
+    const withWarning = { ...badPlan, agents: { helper: { prompt: 'p', tools: ['teleport'] } } };
+    const llm = scriptedLlm([JSON.stringify(withWarning)]);
+    const result = await generatePlan('  Add a README  ', { llm, tools: registry, signal });
+    assert.equal(llm.requests.length, 2);
+    assert.match(prompt(llm, 1), /step S001: Step "S001" uses tool "fetch_url", which is not available\. Choose one of: read_file, write_file\./);
+    assert.doesNotMatch(prompt(llm, 1), /Agent "helper" lists tool "teleport"/);
+    assert.equal(result.plan.objective, 'Add a README');
+    assert.deepEqual(result.warnings, [
+      'Error in step S001: Step "S001" uses tool "fetch_url", which is not available. Choose one of: read_file, write_file.',
+      'Warning: Agent "helper" lists tool "teleport", which is not available; it will not be offered.',
+    ]);
+    assert.deepEqual(result.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.severity]), [['unknown_tool', 'error'], ['unknown_tool', 'warning']]);
+    assert.ok(result.critique.issues.some((issue) => issue.stepId === 'S001' && /fetch_url/.test(issue.message)), 'the critique checks the same tools');
+  });
+
+  it('accepts a plan with only warnings in one request', async () => {
+    const llm = scriptedLlm([JSON.stringify({ ...goodPlan, agents: { helper: { prompt: 'p', tools: ['teleport'] } } })]);
+    const result = await generatePlan('Add a README', { llm, tools: registry, signal });
+    assert.equal(llm.requests.length, 1);
+    assert.equal(result.repaired, false);
+  });
+
+  it('validates tool names against a plain tool list, and leaves out tools a registry cannot give', async () => {
+    const plain = scriptedLlm([JSON.stringify(goodPlan)]);
+    const listed = await generatePlan('Add a README', { llm: plain, tools: [{ name: 'read_file', description: 'Reads.' }, { name: 'write_file', description: 'Writes.' }], signal });
+    assert.deepEqual(listed.diagnostics, []);
+    const holey: ToolRegistry = { names: () => ['read_file', 'write_file', 'ghost'], get: registry.get };
+    const llm = scriptedLlm([JSON.stringify(goodPlan)]);
+    await generatePlan('Add a README', { llm, tools: holey, signal });
+    assert.doesNotMatch(prompt(llm, 0), /ghost/);
+  });
+
+  it('uses the given plan id, tells the model the user\'s feedback, and reports the cost when the model has a price', async () => {
+    const llm = scriptedLlm([JSON.stringify(goodPlan)], { costPerCall: 0.25 });
+    const result = await generatePlan('Add a README', { llm, tools: registry, signal, planId: 'plan-7', feedback: 'Keep the README under 50 lines.' });
+    assert.equal(result.plan.id, 'plan-7');
+    assert.match(prompt(llm, 0), /Keep the README under 50 lines\./);
+    assert.equal(result.costUsd, 0.25);
+    const unpriced = await generatePlan('Add a README', { llm: scriptedLlm([JSON.stringify(goodPlan)]), tools: registry, signal });
+    assert.equal(Object.hasOwn(unpriced, 'costUsd'), false);
   });
 });

@@ -90,4 +90,40 @@ describe('heuristicPlan', () => {
     assert.ok(plan.objective.length <= 240);
     assert.ok(plan.steps[0]!.title.length <= 80);
   });
+
+  it('keeps an objective of 240 characters and a title of 80 whole, and cuts one character more with an ellipsis', () => {
+    const objective = `Write ${'x'.repeat(234)}`;
+    assert.equal(heuristicPlan(objective).objective, objective);
+    assert.equal(heuristicPlan(`${objective}y`).objective, `${objective.slice(0, 239)}…`);
+    const title = `Write ${'y'.repeat(74)}`;
+    assert.equal(heuristicPlan(title).steps[0]?.title, title);
+    assert.equal(heuristicPlan(`${title}z`).steps[0]?.title, `${title.slice(0, 79)}…`);
+  });
+
+  it('titles each of several calls by what it does, cut at 80 characters', () => {
+    assert.deepEqual(heuristicPlan('Delete a.js and b.js').steps.map((step) => step.title), ['Delete a.js', 'Delete b.js']);
+    assert.deepEqual(heuristicPlan('Read a.ts and b.ts').steps.map((step) => step.title), ['Read a.ts', 'Read b.ts']);
+    const long = `npm run ${'x'.repeat(80)}`;
+    assert.deepEqual(heuristicPlan(`Run npm ci then ${long}`).steps.map((step) => step.title), ['Run npm ci', `Run ${long}`.slice(0, 79) + '…']);
+  });
+
+  it('titles a step by its first line, spaces joined and the closing period dropped', () => {
+    assert.equal(heuristicPlan('- Write  the   docs.\n  for the parser').steps[0]?.title, 'Write the docs');
+  });
+
+  it('dates the plan at the Unix epoch unless told otherwise', () => {
+    assert.equal(heuristicPlan('Do a.').createdAt, '1970-01-01T00:00:00.000Z');
+    assert.equal(heuristicPlan('Do a.', { createdAt: '2026-03-01T10:00:00.000Z' }).createdAt, '2026-03-01T10:00:00.000Z');
+  });
+
+  it('normalizes old Mac line ends, single curly quotes, non-breaking spaces, trailing tabs and runs of blank lines', () => {
+    assert.equal(heuristicPlan('Tasks:\r- Say \u2018hi\u2019\u00A0now \t\n\n\n\n- Done').objective, 'Tasks');
+    const plan = heuristicPlan('Say \u2018hi\u2019\u00A0now \t\r\r\r\rThen stop');
+    assert.equal(plan.objective, "Say 'hi' now\n\nThen stop");
+    assert.deepEqual(plan.steps.map((step) => step.title), ["Say 'hi' now", 'Stop']);
+  });
+
+  it('after a step that refers back, a following step waits only for the newest exits', () => {
+    assert.deepEqual(shape('Read a.ts. Summarise it. Then deploy the site.').map(([id, , , deps]) => [id, deps]), [['S001', ''], ['S002', 'S001'], ['S003', 'S002']]);
+  });
 });

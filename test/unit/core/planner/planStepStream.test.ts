@@ -45,4 +45,14 @@ describe('createPlanStepStream', () => {
     push({ kind: 'text', text: plan });
     assert.deepEqual(seen, ['0A', '0A', '1B']);
   });
+
+  it('ignores tool-call deltas, before and inside the plan', () => {
+    const seen: string[] = [];
+    const push = createPlanStepStream((step) => seen.push(step.id));
+    push({ kind: 'tool_call', index: 0, argumentsDelta: '{"x"' });
+    push({ kind: 'text', text: plan.slice(0, 20) });
+    push({ kind: 'tool_call', index: 0, argumentsDelta: ': 1}' });
+    push({ kind: 'text', text: plan.slice(20) });
+    assert.deepEqual(seen, ['A', 'B']);
+  });
 });

@@ -34,4 +34,17 @@ describe('reviewPlanWithModel', () => {
     const reviewed = await reviewPlanWithModel(plan, critiquePlan(plan), scriptedLlm([JSON.stringify({ findings })]), signal);
     assert.equal(reviewed.issues.length, 8);
   });
+
+  it('names the check for the user, trims what the model wrote and drops a blank recommendation or an unknown step', async () => {
+    const llm = scriptedLlm([JSON.stringify({ findings: [{ severity: 'warning', message: '  B runs before tests.  ', recommendation: '  Run the tests first. ' }, { severity: 'info', stepId: 'zzz', message: 'No tests.', recommendation: '   ' }] })]);
+    const reviewed = await reviewPlanWithModel(plan, critiquePlan(plan), llm, signal);
+    const [first, second] = reviewed.issues;
+    const format = llm.requests[0]?.responseSchema;
+    assert.equal(format?.type === 'json_schema' ? format.name : undefined, 'plan_review');
+    assert.equal(first?.name, 'Model review');
+    assert.equal(first?.message, 'B runs before tests.');
+    assert.equal(first?.recommendation, 'Run the tests first.');
+    assert.equal(Object.hasOwn(first!, 'stepId'), false);
+    assert.deepEqual([Object.hasOwn(second!, 'stepId'), Object.hasOwn(second!, 'recommendation')], [false, false]);
+  });
 });

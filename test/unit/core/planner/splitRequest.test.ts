@@ -54,4 +54,41 @@ describe('splitRequest', () => {
   it('treats blank-line separated paragraphs as separate steps', () => {
     assert.deepEqual(splitRequest('write docs\n\nrelease it').parts, ['Write docs', 'Release it']);
   });
+
+  it('joins the lines of a sentence, and splits paragraphs also at a line of spaces', () => {
+    assert.deepEqual(splitRequest('Write the parser\nwith error recovery.').parts, ['Write the parser with error recovery.']);
+    assert.deepEqual(splitRequest('write docs\n   \nrelease it').parts, ['Write docs', 'Release it']);
+  });
+
+  it('keeps every line of a lead-in that ends with a colon as the preamble', () => {
+    assert.deepEqual(splitRequest('Please help.\nDo the following :\n- a'), { preamble: 'Please help.\nDo the following', parts: ['A'], follows: [false] });
+  });
+
+  it('orders a numbered item only after another numbered item, not after prose or a bullet', () => {
+    assert.deepEqual(splitRequest('Set up the repo.\n1. add CI').follows, [false, false]);
+    assert.deepEqual(splitRequest('1. a\n- b').follows, [false, false]);
+    assert.deepEqual(splitRequest('1. a\n\nSome prose.\n2. b').follows, [false, false, false]);
+  });
+
+  it('ends an item at a line of spaces: what follows is prose, its lines joined', () => {
+    assert.deepEqual(splitRequest('- a\n   \n  more work').parts, ['A', 'More work']);
+    assert.deepEqual(splitRequest('- a\n\nDeploy the\nsecond build.').parts, ['A', 'Deploy the second build.']);
+    assert.deepEqual(splitRequest('1. Write the parser  \n   with error recovery').parts, ['Write the parser\nwith error recovery']);
+  });
+
+  it('drops empty items, and never orders the first part after anything', () => {
+    assert.deepEqual(splitRequest('-  \n- a').parts, ['A']);
+    assert.deepEqual(splitRequest('Then deploy.'), { parts: ['Deploy.'], follows: [false] });
+  });
+
+  it('removes a leading "first" and a sequencing word after leading spaces', () => {
+    assert.deepEqual(splitRequest('First, read the file. Then fix it.').parts, ['Read the file.', 'Fix it.']);
+    assert.deepEqual(splitRequest('Build it.\n\n   Then deploy.'), { parts: ['Build it.', 'Deploy.'], follows: [false, true] });
+  });
+
+  it('does not split at "and" inside backticks, and splits right after quoted text', () => {
+    assert.deepEqual(splitRequest('Explain `x and run y` to me').parts, ['Explain `x and run y` to me']);
+    assert.deepEqual(splitRequest('Search for "foo bar baz" and delete src/a.js').parts, ['Search for "foo bar baz"', 'Delete src/a.js']);
+    assert.deepEqual(splitRequest('  Find and fix the crash').parts, ['Find and fix the crash']);
+  });
 });

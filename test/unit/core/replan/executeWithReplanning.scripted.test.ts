@@ -1,0 +1,127 @@
+import assert from 'node:assert/strict';
+import type { RunEvent } from '../../../../src/core/engine/runEvents';
+import type { StepRunner } from '../../../../src/core/engine/runOptions';
+import { executeWithReplanning, type ReplanRecord } from '../../../../src/core/replan/executeWithReplanning';
+import { createToolRegistry } from '../../../../src/core/tools/createToolRegistry';
+import { readFileTool } from '../../../../src/core/tools/readFileTool';
+import type { Tool } from '../../../../src/core/tools/tool';
+import { ManualClock } from '../../../fakes/manualClock';
+import { scriptedLlm } from '../../../fakes/scriptedLlm';
+import { makePlan, makeStep } from '../../../support/randomPlans';
+
+const promptText = (llm: ReturnType<typeof scriptedLlm>, index: number): string => (llm.requests[index]?.messages ?? []).map((message) => String(message.content)).join('\n');
+const repairWith = (...steps: { id: string; dependsOn: string[]; onFailure?: string }[]): string =>
+  JSON.stringify({ objective: 'x', steps: steps.map((step) => ({ title: `repair ${step.id}`, kind: 'agent', ...step })) });
+
+/** Fails every step whose id starts with "bad" (streaming a line first), completes the others. */
+const stepRunner: StepRunner = async (step, ctx) => {
+  if (!step.id.startsWith('bad')) return `${step.id} done`;
+  ctx.output(`${step.id} tried something`);
+  throw new Error(`${step.id} broke`);
+};
+
+describe('executeWithReplanning with a scripted replanner', () => {
+  let clock: ManualClock;
+  beforeEach(() => {
+    clock = new ManualClock(Date.parse('2026-03-01T09:00:00Z'), { autoAdvance: true });
+  });
+
+  it('asks for one repair plan for every step that asked in the same run, telling the replanner what each tried', async () => {
+    const plan = makePlan([makeStep('ok'), makeStep('badA', { dependsOn: ['ok'], onFailure: 'replan', title: 'Fetch A' }), makeStep('badB', { dependsOn: ['ok'], onFailure: 'replan' })]);
+    const replanner = scriptedLlm([repairWith({ id: 'ok', dependsOn: [] }, { id: 'fix', dependsOn: ['ok'] })]);
+    const events: RunEvent[] = [];
+    const result = await executeWithReplanning(plan, 'objective', { replanner, stepRunner, clock, maxConcurrency: 2, idSource: () => 'run-1', onEvent: (event) => events.push(event) });
+
+    assert.equal(result.status, 'completed', result.metadata.reason);
+    const started = events.findIndex((event) => event.type === 'replan_started');
+    assert.deepEqual(events[started], { type: 'replan_started', stepId: 'badA', reason: 'Steps badA, badB failed and asked for a repair plan.', runId: 'run-1', seq: events[started - 1]!.seq + 1, time: events[started]!.time });
+    assert.equal(events[started + 1]?.type, 'replan_completed');
+    assert.equal(events[started + 1]?.seq, events[started]!.seq + 1);
+    const prompt = promptText(replanner, 0);
+    assert.match(prompt, /- badA \(Fetch A\)\n {2}approach: agent default with input: do badA\n {2}error: badA broke\n {2}output: badA tried something/);
+    assert.match(prompt, /- badB \(Step badB\)/);
+
+    const meta = result.metadata;
+    assert.equal(meta.totalDurationMs, meta.endedAt! - meta.startedAt!);
+    const [record] = meta.replanHistory as ReplanRecord[];
+    assert.deepEqual([record?.replan, record?.stepIds, record?.reason, record?.keptStepIds, record?.newStepIds], [1, ['badA', 'badB'], 'Steps badA, badB failed and asked for a repair plan.', ['ok'], ['fix']]);
+  });
+
+  it('numbers repair plans and stops naming every step that used up its repair plans', async () => {
+    const plan = makePlan([makeStep('badA', { onFailure: 'replan' }), makeStep('badB', { onFailure: 'replan' })]);
+    const replanner = scriptedLlm([repairWith({ id: 'badA2', dependsOn: [], onFailure: 'replan' }, { id: 'badB2', dependsOn: [], onFailure: 'replan' })]);
+    const result = await executeWithReplanning(plan, 'objective', { replanner, stepRunner, clock, maxConcurrency: 2, maxReplanAttempts: 0 });
+    assert.equal(result.metadata.replanCount, 0);
+    assert.match(result.metadata.reason ?? '', /No repair plan was asked for: steps badA, badB already had 0 repair plans \(maxReplanAttempts\)\.$/);
+    assert.equal(replanner.requests.length, 0);
+
+    const again = scriptedLlm([repairWith({ id: 'badC', dependsOn: [], onFailure: 'replan' }), repairWith({ id: 'badC', dependsOn: [], onFailure: 'replan' }), repairWith({ id: 'badC', dependsOn: [], onFailure: 'replan' })]);
+    const single = await executeWithReplanning(makePlan([makeStep('badC', { onFailure: 'replan' })]), 'objective', { replanner: again, stepRunner, clock, maxReplanAttempts: 1, maxTotalReplans: 5 });
+    assert.deepEqual((single.metadata.replanHistory as ReplanRecord[]).map((record) => record.replan), [1]);
+    assert.match(single.metadata.reason ?? '', /No repair plan was asked for: step badC already had 1 repair plan \(maxReplanAttempts\)\.$/);
+  });
+
+  it('adds why no repair plan was asked for to the run\'s own reason', async () => {
+    const result = await executeWithReplanning(makePlan([makeStep('bad', { onFailure: 'replan' })]), 'objective', { replanner: scriptedLlm(['{}']), stepRunner, clock, maxTotalReplans: 0 });
+    assert.equal(result.metadata.reason, 'Step bad failed; a repair plan was requested for bad. No repair plan was asked for: the limit of 0 repair plans per run is used up.');
+  });
+
+  it('does not replan when another step failed without asking for it', async () => {
+    const plan = makePlan([makeStep('bad', { onFailure: 'replan' }), makeStep('badStop')]);
+    const replanner = scriptedLlm([repairWith({ id: 'fix', dependsOn: [] })]);
+    const result = await executeWithReplanning(plan, 'objective', { replanner, stepRunner, clock, maxConcurrency: 2 });
+    assert.deepEqual([result.steps['bad']?.status, result.steps['badStop']?.status], ['failed', 'failed']);
+    assert.equal(result.metadata.reason, 'Critical step badStop failed: badStop broke');
+    assert.equal(replanner.requests.length, 0);
+  });
+
+  it('keeps the results it was given: a step that has one does not run again', async () => {
+    const ran: string[] = [];
+    const plan = makePlan([makeStep('seed'), makeStep('bad', { dependsOn: ['seed'], onFailure: 'replan' })]);
+    const replanner = scriptedLlm([repairWith({ id: 'seed', dependsOn: [] }, { id: 'fix', dependsOn: ['seed'] })]);
+    const result = await executeWithReplanning(plan, 'objective', { replanner, clock, initialResults: { seed: 'given' }, stepRunner: async (step, ctx) => (ran.push(step.id), stepRunner(step, ctx)) });
+    assert.equal(result.status, 'completed', result.metadata.reason);
+    assert.deepEqual(ran, ['bad', 'fix']);
+    assert.equal(result.results['seed'], 'given');
+  });
+
+  describe('the repair plan', () => {
+    const failing = makePlan([makeStep('ok', { title: 'Original ok' }), makeStep('bad', { dependsOn: ['ok'], onFailure: 'replan' })], { agents: { helper: { prompt: 'p', tools: [] } } });
+    const tools = createToolRegistry([readFileTool] as Tool[]);
+
+    it('keeps completed steps as they were, whatever the replanner wrote for them, and accepts warnings', async () => {
+      const answer = JSON.stringify({
+        objective: 'x',
+        agents: { reader: { prompt: 'r', tools: ['read_file', 'teleport'] } },
+        steps: [
+          { id: 'ok', title: 'Rewritten ok', kind: 'agent', dependsOn: [], input: 'do it differently' },
+          { id: 'fix', title: 'fix', kind: 'agent', agent: 'reader', dependsOn: ['ok'] },
+        ],
+      });
+      const replanner = scriptedLlm([answer]);
+      const events: RunEvent[] = [];
+      const result = await executeWithReplanning(failing, 'objective', { replanner, tools, stepRunner, clock, onEvent: (event) => events.push(event) });
+      assert.equal(result.status, 'completed', result.metadata.reason);
+      assert.equal(replanner.requests.length, 1, 'a plan with only warnings is not sent back');
+      assert.match(promptText(replanner, 0), /read_file/);
+      const completed = events.find((event) => event.type === 'replan_completed');
+      const repaired = completed?.type === 'replan_completed' ? completed.plan : undefined;
+      assert.deepEqual(repaired?.steps.map((step) => [step.id, step.title]), [['ok', 'Original ok'], ['fix', 'fix']]);
+      assert.deepEqual(Object.keys(repaired?.agents ?? {}).sort(), ['helper', 'reader']);
+    });
+
+    it('says what is still wrong after the second answer, step by step', async () => {
+      const invalid = JSON.stringify({ objective: 'x', steps: [{ id: 'fix', title: 'fix', kind: 'tool', tool: 'teleport', dependsOn: ['ghost'] }] });
+      const result = await executeWithReplanning(failing, 'objective', { replanner: scriptedLlm([invalid, invalid]), tools, stepRunner, clock });
+      assert.match(
+        result.metadata.reason ?? '',
+        /The replanner could not produce a repair plan: The replanner's repair plan is still invalid after it was sent back with its errors: step fix: Step "fix" depends on "ghost".*; step fix: Step "fix" uses tool "teleport"/,
+      );
+    });
+
+    it('says why an answer that is no plan at all cannot be used', async () => {
+      const result = await executeWithReplanning(failing, 'objective', { replanner: scriptedLlm(['{"objective": "x"}']), tools, stepRunner, clock });
+      assert.match(result.metadata.reason ?? '', /The replanner could not produce a repair plan: The model's reply did not match the expected structure, even after a repair round: \n- steps: Invalid input: expected array/);
+    });
+  });
+});
