@@ -92,8 +92,8 @@ describe('buildPanelViewModel: the run the panel shows', () => {
     const record: ReplanRecord = {
       replan: 1, failedRunId: 'run-0', stepIds: ['B'], reason: 'B failed twice', startedAt: 0, endedAt: 1, keptStepIds: ['A'], newStepIds: ['B2'], repaired: false, planVersion: 2,
       trials: [
-        { stepId: 'B', title: 'Think', approach: 'agent default', attempt: 1, output: 'long output', error: 'boom', time: 0 },
-        { stepId: 'B', title: 'Think', approach: 'agent default', attempt: 2, output: '', error: 'boom', diagnosis: 'empty', time: 0 },
+        { stepId: 'B', title: 'Think', approach: 'agent default', attempt: 1, output: 'long output', error: 'boom', time: 0, durationMs: 5 },
+        { stepId: 'B', title: 'Think', approach: 'agent default', attempt: 2, output: '', error: 'boom', diagnosis: 'empty', time: 0, durationMs: 5 },
       ],
     };
     const warnings = Array.from({ length: 25 }, (_, index) => `warning ${index}`);
