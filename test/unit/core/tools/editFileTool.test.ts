@@ -94,6 +94,7 @@ describe('edit_file: what the model is told when a block does not fit', () => {
 
   it('shows the first line of a missing multi-line block, cut after 60 characters', () => {
     assert.throws(() => applyEditBlocks('f.txt', original, [{ search: 'foo\r\nbar', replace: '' }]), /block 1: its search text was not found \("foo" …\); copy the exact current text/);
+    assert.throws(() => applyEditBlocks('f.txt', original, [{ search: 'foo\nbar', replace: '' }]), /block 1: its search text was not found \("foo" …\)/);
     const long = 'y'.repeat(61);
     assert.throws(() => applyEditBlocks('f.txt', original, [{ search: long, replace: '' }]), { message: `edit_file changed nothing in f.txt: block 1: its search text was not found ("${'y'.repeat(60)}…"); copy the exact current text, whitespace included, after reading the file.` });
     assert.throws(() => applyEditBlocks('f.txt', original, [{ search: 'y'.repeat(60), replace: '' }]), new RegExp(`\\("${'y'.repeat(60)}"\\)`));
