@@ -216,7 +216,7 @@ export const mutationGroups = [
     threshold: 80,
     ignoreStatic: true,
     mutate: ['src/core/view/buildPanelViewModel.ts', 'src/core/view/panelSession.ts'],
-    spec: ['test/unit/core/view/buildPanelViewModel.test.ts', 'test/unit/core/view/panelSession.test.ts', 'test/unit/core/view/panelSession.property.test.ts'],
+    spec: ['test/unit/core/view/buildPanelViewModel*.test.ts', 'test/unit/core/view/panelSession*.test.ts'],
   },
 ];
 
