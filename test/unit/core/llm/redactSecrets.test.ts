@@ -53,4 +53,9 @@ describe('createRedactor: the edges of a secret', () => {
     assert.equal(createRedactor(['abcd'])('x abcd y'), 'x [redacted] y');
     assert.equal(createRedactor(['abc'])('x abc y'), 'x abc y');
   });
+
+  it('redacts any 8-character run of a long secret, whichever secret of several it belongs to', () => {
+    const redactBoth = createRedactor(['short-one', 'zyxwvutsrqponmlkjihgfedcba']);
+    assert.equal(redactBoth('echo: srqponml and rt-on'), 'echo: [redacted] and rt-on');
+  });
 });
