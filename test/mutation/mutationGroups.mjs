@@ -161,7 +161,7 @@ export const mutationGroups = [
     ci: false,
     threshold: 80,
     ignoreStatic: true,
-    mutate: ['src/core/llm/prompts/*.ts'],
+    mutate: ['src/core/llm/prompts/criticPrompt.ts', 'src/core/llm/prompts/planningPrompt.ts', 'src/core/llm/prompts/replanPrompt.ts'],
     spec: ['test/unit/core/llm/prompts/*.test.ts'],
   },
   {
