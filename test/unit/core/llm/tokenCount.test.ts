@@ -88,3 +88,15 @@ describe('tokenCount: exact where it can be, cut safely where it must be', () =>
     assert.equal(countPromptTokens([{ role: 'assistant', content: 'hello world', toolCalls: [call] }]), plain + countTokens(call.name) + countTokens(call.arguments));
   });
 });
+
+describe('truncateToTokens at its limits', () => {
+  it('leaves a text of exactly the limit whole', () => {
+    const text = Array.from({ length: 30 }, (_, index) => `word${index}`).join(' ');
+    assert.equal(truncateToTokens(text, countTokens(text)), text);
+  });
+
+  it('drops the marker when it would take the whole limit, keeping text instead', () => {
+    assert.equal(truncateToTokens('word '.repeat(50), 1), 'word');
+    assert.equal(truncateToTokens('word '.repeat(50), 1, { keep: 'tail', marker: '[cut]' }), ' ');
+  });
+});
