@@ -58,6 +58,14 @@ describe('tokenCount: exact where it can be, cut safely where it must be', () =>
     }
   });
 
+  it('counts a run of more than 256 characters without a space in pieces of 256', () => {
+    let seed = 7;
+    const letters = Array.from({ length: 700 }, () => String.fromCharCode(97 + ((seed = (seed * 48271) % 2147483647) % 26))).join('');
+    const pieces = countO200k(letters.slice(0, 256)) + countO200k(letters.slice(256, 512)) + countO200k(letters.slice(512));
+    assert.notEqual(countO200k(letters), pieces, 'the example tells pieces from the whole run');
+    assert.equal(countTokens(letters), pieces);
+  });
+
   it('cuts a long run without spaces into a prefix within the limit, marking the cut', () => {
     const text = 'abcdefghij'.repeat(300);
     const cut = truncateToTokens(text, 100, { marker: '…' });
