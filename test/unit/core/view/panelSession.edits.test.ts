@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { initialRunState } from '../../../../src/core/engine/reduceRunEvent';
 import { readFileTool } from '../../../../src/core/tools/readFileTool';
 import type { Tool } from '../../../../src/core/tools/tool';
 import { writeFileTool } from '../../../../src/core/tools/writeFileTool';
@@ -83,9 +84,9 @@ describe('PanelSession: edits from the panel form', () => {
     assert.equal(session.outputResync(), undefined);
   });
 
-  it('refuses edits once a run is attached, and no longer reviews', () => {
+  it('refuses edits once a run is shown, and no longer reviews', () => {
     const session = reviewing();
-    session.attachRun('run-1');
+    session.showRun(initialRunState('run-1'), true);
     assert.deepEqual(session.applyEdit({ type: 'skipStep', stepId: 'A' }), { ok: false, error: 'The plan cannot be edited while it runs or after it ran; plan again to change it.' });
     assert.equal(session.isReviewing(), false);
     assert.equal(session.regenerateBlockedReason(), 'Only a plan under review can be regenerated.');
