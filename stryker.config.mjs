@@ -21,7 +21,7 @@ const group = selectedGroup();
 export default {
   packageManager: 'npm',
   testRunner: 'mocha',
-  mochaOptions: { spec: group.spec, require: ['tsx/cjs'] },
+  mochaOptions: { spec: group.spec, require: ['tsx/cjs'], ...(group.grep ? { grep: group.grep } : {}) },
   coverageAnalysis: 'perTest',
   ignoreStatic: group.ignoreStatic ?? false,
   mutate: group.mutate,

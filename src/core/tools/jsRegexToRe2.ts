@@ -80,7 +80,6 @@ function commonEscape(source: string, index: number): [string, number] {
   if (property) return [`\\${property[0]}`, index + 1 + property[0].length];
   const control = /^c([A-Za-z])/.exec(source.slice(index + 1, index + 3));
   if (control) return [literal(String.fromCharCode((control[1] as string).charCodeAt(0) % 32)), index + 3];
-  if (next === '') return ['\\\\', index + 1];
   // Any other escape is the character itself in JavaScript (an identity escape).
   const code = source.codePointAt(index + 1) as number;
   return [literal(String.fromCodePoint(code)), index + 1 + (code > 0xffff ? 2 : 1)];

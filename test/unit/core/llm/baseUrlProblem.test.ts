@@ -22,4 +22,11 @@ describe('baseUrlProblem', () => {
     assert.match(baseUrlProblem('not a url', withKey) ?? '', /not a valid URL/);
     assert.match(baseUrlProblem('ftp://example.com/v1', withKey) ?? '', /must start with https:\/\//);
   });
+
+  it('refuses a user name alone or a password alone, and reads an address with spaces around it', () => {
+    assert.match(baseUrlProblem('https://alice@api.example.com/v1', withKey) ?? '', /user name or password/);
+    assert.match(baseUrlProblem('https://:pw@api.example.com/v1', withKey) ?? '', /user name or password/);
+    assert.equal(baseUrlProblem('  https://api.example.com/v1 \n', withKey), undefined);
+    assert.match(baseUrlProblem(' ftp://example.com ', withKey) ?? '', /^The base URL "ftp:\/\/example\.com" must start/);
+  });
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { BudgetExceededError, createBudgetTracker } from '../../../../src/core/llm/budget';
+import { BudgetExceededError, createBudgetTracker, isBudgetExceededError } from '../../../../src/core/llm/budget';
 import type { LlmChatRequest } from '../../../../src/core/llm/llmTypes';
 import type { LlmClient } from '../../../../src/core/ports';
 
@@ -58,5 +58,24 @@ describe('createBudgetTracker', () => {
     await assert.rejects(client.chat(request), (error: unknown) => error instanceof BudgetExceededError && error.exhaustion.limit === 'tokens' && error.usage.totalTokens === 100);
     assert.equal(calls, 2);
     assert.equal(tracker.usage().requests, 2);
+  });
+});
+
+describe('budget: what the user is told', () => {
+  it('says how many requests were used of how many', () => {
+    const tracker = createBudgetTracker({ maxRequests: 2 });
+    tracker.record(reply(1, 1));
+    tracker.record(reply(1, 1));
+    assert.equal(tracker.exhausted()?.message, "The run's requests budget is used up: 2 LLM requests of 2 LLM requests. Continue with a higher limit, or stop.");
+  });
+
+  it('recognises a refusal as it is and as a copy from another bundle', () => {
+    const tracker = createBudgetTracker({ maxRequests: 0 });
+    const error = new BudgetExceededError(tracker.exhausted()!, tracker.usage());
+    assert.deepEqual([error.name, error.message, isBudgetExceededError(error)], ['BudgetExceededError', tracker.exhausted()!.message, true]);
+    assert.ok(isBudgetExceededError(Object.assign(new Error('x'), { name: 'BudgetExceededError', exhaustion: {} })));
+    assert.ok(!isBudgetExceededError(Object.assign(new Error('x'), { name: 'BudgetExceededError' })), 'no exhaustion');
+    assert.ok(!isBudgetExceededError(Object.assign(new Error('x'), { exhaustion: {} })), 'another error');
+    assert.ok(!isBudgetExceededError({ name: 'BudgetExceededError', exhaustion: {} }), 'not an Error');
   });
 });

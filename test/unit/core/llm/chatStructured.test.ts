@@ -6,6 +6,8 @@ import { createOpenAiClient } from '../../../../src/core/llm/openAiClient';
 import type { LlmClient } from '../../../../src/core/ports';
 import { FakeOpenAiServer, matchers } from '../../../fakes/fakeOpenAiServer';
 import { ManualClock } from '../../../fakes/manualClock';
+import { scriptedLlm } from '../../../fakes/scriptedLlm';
+import { LlmError } from '../../../../src/core/llm/llmError';
 
 const answerSchema = z.object({ answer: z.string(), confidence: z.number().min(0).max(1) });
 
@@ -91,5 +93,65 @@ describe('chatStructured', function () {
     server.enqueue({ kind: 'error', status: 401, message: 'bad key' });
     await assert.rejects(chatStructured(client, { messages, signal }, answerSchema), /credentials/);
     assert.equal(server.chatRequests.length, 1);
+  });
+});
+
+describe('chatStructured: what the caller gets back', () => {
+  const signal = new AbortController().signal;
+  const messages = [{ role: 'user' as const, content: 'What is 2+2?' }];
+  const small = z.object({ answer: z.string() });
+
+  it('asks for the schema named "response", not strict, unless told otherwise', async () => {
+    const llm = scriptedLlm(['{"answer":"4"}']);
+    await chatStructured(llm, { messages, signal }, small);
+    const format = llm.requests[0]?.responseSchema;
+    assert.ok(format?.type === 'json_schema');
+    assert.deepEqual([format.name, format.strict], ['response', false]);
+  });
+
+  it('passes on a refused request once even plain text is refused', async () => {
+    let calls = 0;
+    const refusing: LlmClient = { model: 'r', chat: async () => { calls++; throw new LlmError('HTTP 400', 'bad_request', 400, 1); } };
+    await assert.rejects(chatStructured(refusing, { messages, signal }, small), (error: unknown) => error instanceof LlmError && error.kind === 'bad_request');
+    assert.equal(calls, 3, 'schema, JSON mode, then plain text');
+  });
+
+  it('sums the cost of every call when each is known, and gives none when one is not', async () => {
+    const priced = scriptedLlm(['{"answer":4}', '{"answer":"4"}'], { costPerCall: 0.01 });
+    const result = await chatStructured(priced, { messages, signal }, small);
+    assert.ok(Math.abs((result.costUsd ?? 0) - 0.02) < 1e-12, String(result.costUsd));
+    assert.equal(result.responses.length, 2);
+    const unpriced = await chatStructured(scriptedLlm(['{"answer":4}', { text: '{"answer":"4"}', costUsd: 0.01 }]), { messages, signal }, small);
+    assert.ok(!('costUsd' in unpriced));
+  });
+
+  it('keeps the first reply and its check problems when the repair round breaks its structure', async () => {
+    const deltas: LlmDelta[] = [];
+    const llm = scriptedLlm(['{"answer":"five"}', 'not json at all']);
+    const result = await chatStructured(llm, { messages, signal, onDelta: (delta) => deltas.push(delta), check: (value) => (value.answer === '4' ? [] : ['answer: should be 4']) }, small);
+    assert.deepEqual([result.value, result.remainingProblems, result.repaired], [{ answer: 'five' }, ['answer: should be 4'], true]);
+    assert.deepEqual(deltas, [{ kind: 'retry', attempt: 2, reason: 'the reply did not match the schema; asking for a repair' }]);
+    assert.match(String(llm.requests[1]?.messages.at(-1)?.content), /^Your reply could not be used: \n- answer: should be 4\nReply again with the complete corrected JSON only/);
+  });
+
+  it('names every problem of the last reply, the whole value as "(root)", and no more than 20 of them', async () => {
+    await assert.rejects(chatStructured(scriptedLlm(['[1]']), { messages, signal }, small), (error: unknown) => {
+      assert.ok(error instanceof StructuredOutputError);
+      assert.equal(error.name, 'StructuredOutputError');
+      assert.match(error.problems[0] ?? '', /^\(root\): /);
+      assert.equal(error.lastText, '[1]');
+      return true;
+    });
+    await assert.rejects(chatStructured(scriptedLlm(['no json here at all']), { messages, signal }, small), (error: unknown) => error instanceof StructuredOutputError && error.problems.length === 1);
+    const wide = z.object(Object.fromEntries(Array.from({ length: 25 }, (_, index) => [`f${index}`, z.string()])));
+    await assert.rejects(chatStructured(scriptedLlm(['{}']), { messages, signal }, wide), (error: unknown) => {
+      assert.ok(error instanceof StructuredOutputError);
+      assert.equal(error.problems.length, 25);
+      assert.match(error.message, /\n- f19: [^\n]*\n- … and 5 more$/);
+      assert.doesNotMatch(error.message, /f20:/);
+      return true;
+    });
+    const twenty = z.object(Object.fromEntries(Array.from({ length: 20 }, (_, index) => [`f${index}`, z.string()])));
+    await assert.rejects(chatStructured(scriptedLlm(['{}']), { messages, signal }, twenty), (error: unknown) => error instanceof StructuredOutputError && /\n- f19: [^\n]*$/.test(error.message));
   });
 });

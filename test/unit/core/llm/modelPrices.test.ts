@@ -18,4 +18,9 @@ describe('modelPrices', () => {
   it('computes cost in USD from per-million prices', () => {
     assert.equal(costOf('gpt-4o', { promptTokens: 1_000_000, completionTokens: 100_000 }), 2.5 + 1);
   });
+
+  it('reads a model name without regard to case or spaces, and ignores a date only at its end', () => {
+    assert.deepEqual(priceOf(' GPT-4o '), priceOf('gpt-4o'));
+    assert.equal(priceOf('gpt-4o-2024-08-06-custom'), undefined);
+  });
 });

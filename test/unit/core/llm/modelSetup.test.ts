@@ -96,3 +96,56 @@ describe('modelSetup', () => {
     assert.match(describeListing('x', { ok: false, problem: 'invalid_url', detail: '"x" is not an http(s) address' }), /^"x" is not an http\(s\) address: enter an address such as http:\/\/127\.0\.0\.1:11434\/v1\.$/);
   });
 });
+
+describe('modelSetup: edges of listing and describing', () => {
+  const answering = (body: unknown, status = 200) => {
+    const urls: string[] = [];
+    const fetch = (async (url: URL) => {
+      urls.push(String(url));
+      return new Response(JSON.stringify(body), { status });
+    }) as typeof globalThis.fetch;
+    return { urls, fetch };
+  };
+  const throwing = (error: Error) => (async () => { throw error; }) as typeof fetch;
+
+  it('asks <base>/models of a trimmed address, however many trailing slashes it has', async () => {
+    const server = answering({ data: [] });
+    await listServerModels('  http://127.0.0.1:9/v1///  ', { fetch: server.fetch });
+    assert.deepEqual(server.urls, ['http://127.0.0.1:9/v1/models']);
+  });
+
+  it('keeps only model ids that are strings, each cut to 200 characters, at most 500 of them', async () => {
+    const mixed = answering({ data: [null, 'bare', { id: 5 }, { id: 'a' }, { id: 'x'.repeat(300) }] });
+    assert.deepEqual(await listServerModels('http://127.0.0.1:9/v1', { fetch: mixed.fetch }), { ok: true, models: ['a', 'x'.repeat(200)] });
+    const many = answering({ data: Array.from({ length: 600 }, (_, index) => ({ id: `m${index}` })) });
+    const listing = await listServerModels('http://127.0.0.1:9/v1', { fetch: many.fetch });
+    assert.ok(listing.ok);
+    assert.equal(listing.models.length, 500);
+    assert.deepEqual(await listServerModels('http://127.0.0.1:9/v1', { fetch: answering({ data: 'none' }).fetch }), { ok: true, models: [] });
+  });
+
+  it('tells a refused key (401 or 403), an answer that is not JSON, a time-out and no answer apart', async () => {
+    assert.deepEqual(await listServerModels('http://127.0.0.1:9/v1', { fetch: answering({}, 403).fetch }), { ok: false, problem: 'refused_key', detail: 'HTTP 403' });
+    const notJson = (async () => new Response('<html>', { status: 200 })) as typeof fetch;
+    assert.deepEqual(await listServerModels('http://127.0.0.1:9/v1', { fetch: notJson }), { ok: false, problem: 'not_listed', detail: 'the answer was not JSON' });
+    const timeout = Object.assign(new Error('The operation timed out.'), { name: 'TimeoutError' });
+    assert.deepEqual(await listServerModels('http://127.0.0.1:9/v1', { fetch: throwing(timeout) }), { ok: false, problem: 'unreachable', detail: 'no answer in time' });
+    assert.deepEqual(await listServerModels('http://127.0.0.1:9/v1', { fetch: throwing(new TypeError('fetch failed')) }), { ok: false, problem: 'unreachable', detail: 'no answer' });
+    assert.deepEqual(await listServerModels('file:///etc/passwd'), { ok: false, problem: 'invalid_url', detail: '"file:///etc/passwd" is not an http(s) address' });
+  });
+
+  it('describes any other failure with its reason on one line, or says there was none', () => {
+    const hosted: ModelChoice = { provider: 'openai', baseUrl: 'https://api.example.com/v1', model: 'm' };
+    assert.equal(describeConnection(hosted, { ok: false, error: new Error('Socket\n  closed   early.') }), 'The test request to https://api.example.com failed: Socket closed early.');
+    assert.equal(describeConnection(hosted, { ok: false, error: new LlmError('Stopped.', 'aborted', undefined, 1) }), 'The test request to https://api.example.com failed: Stopped.');
+    assert.equal(describeConnection(hosted, { ok: false, error: '   ' }), 'The test request to https://api.example.com failed: no reason given.');
+    assert.equal(describeConnection(hosted, { ok: false, error: 'x'.repeat(400) }), `The test request to https://api.example.com failed: ${'x'.repeat(300)}.`);
+  });
+
+  it('describes a refused key and an unlisted model list by the server they came from', () => {
+    assert.equal(describeListing('https://api.example.com/v1', { ok: false, problem: 'refused_key', detail: 'HTTP 401' }), 'The server at https://api.example.com refused the key.');
+    assert.equal(describeListing('https://api.example.com/v1', { ok: false, problem: 'not_listed', detail: 'HTTP 404' }), 'The server at https://api.example.com did not list its models (HTTP 404).');
+    assert.equal(describeListing('somewhere', { ok: false, problem: 'refused_key', detail: 'HTTP 401' }), 'The server at somewhere refused the key.');
+    assert.equal(describeListing('http://10.0.0.2/v1', { ok: false, problem: 'unreachable', detail: 'no answer' }), 'No server answered at http://10.0.0.2/v1: start the server or check the address.');
+  });
+});

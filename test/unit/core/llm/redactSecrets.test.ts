@@ -34,3 +34,28 @@ describe('createRedactor', () => {
     assert.ok(performance.now() - began < 1_000, `took ${Math.round(performance.now() - began)} ms`);
   });
 });
+
+describe('createRedactor: the edges of a secret', () => {
+  const key = 'sk-live-ABCDEFGHIJKLMNOPQRSTUVWXYZ0123';
+  const redact = createRedactor([key]);
+
+  it('redacts a text that starts with the secret or a run of it, and a later run too', () => {
+    assert.equal(redact(key), '[redacted]');
+    assert.equal(redact(`${key.slice(0, 9)} and ${key.slice(20)}.`), '[redacted] and [redacted].');
+  });
+
+  it('redacts runs that touch as one', () => {
+    assert.equal(redact(`${key.slice(0, 8)}${key.slice(20, 28)}!`), '[redacted]!');
+    assert.equal(createRedactor(['12345678'])('x 1234567812345678 y'), 'x [redacted] y');
+  });
+
+  it('redacts a secret of 4 characters whole, and never one of 3 (it would hide ordinary text)', () => {
+    assert.equal(createRedactor(['abcd'])('x abcd y'), 'x [redacted] y');
+    assert.equal(createRedactor(['abc'])('x abc y'), 'x abc y');
+  });
+
+  it('redacts any 8-character run of a long secret, whichever secret of several it belongs to', () => {
+    const redactBoth = createRedactor(['short-one', 'zyxwvutsrqponmlkjihgfedcba']);
+    assert.equal(redactBoth('echo: srqponml and rt-on'), 'echo: [redacted] and rt-on');
+  });
+});

@@ -27,4 +27,8 @@ describe('selectProvider (the auto rule of docs/architecture.md §5)', () => {
     for (const url of ['http://localhost:8080', 'http://127.0.0.1/v1', 'http://127.1.2.3:1', 'http://[::1]:11434/v1', 'http://0.0.0.0:8000', 'http://llm.localhost/v1']) assert.ok(isLocalBaseUrl(url), url);
     for (const url of ['https://api.openai.com/v1', 'http://localhost.example.com', 'http://10.0.0.5:8000', 'not a url', 'http://127.0.0.1.evil.com']) assert.ok(!isLocalBaseUrl(url), url);
   });
+
+  it('recognises every loopback address and an address with spaces around it', () => {
+    for (const url of ['http://127.10.200.30:8000/v1', ' http://localhost:1234/v1 ']) assert.ok(isLocalBaseUrl(url), url);
+  });
 });

@@ -40,4 +40,20 @@ describe('create_directory', () => {
     assert.deepEqual(await createDirectoryTool.run(ctx, { path: 'free' }, neverAborted), { path: 'free', created: true });
     assert.equal(interaction.requests.length, 0);
   });
+
+  it('records what undo needs, refuses a file in the way by cause, and says which directory the user rejected', async () => {
+    const workspace = createMemoryWorkspace({ 'file.txt': '' });
+    const checkpoints = createMemoryCheckpointStore();
+    await createDirectoryTool.run(makeToolContext({ workspace, checkpoints, stepId: 'S4' }), { path: 'made' }, neverAborted);
+    assert.deepEqual(await checkpoints.list('run-1'), [{ runId: 'run-1', stepId: 'S4', seq: 1, path: 'made', operation: 'createDirectory', before: { exists: false }, afterSha256: undefined }]);
+    await assert.rejects(createDirectoryTool.run(makeToolContext({ workspace }), { path: 'file.txt' }, neverAborted), { code: 'not_directory', message: 'Cannot create directory file.txt: a file with that name exists' });
+    const rejecting = makeToolContext({ workspace, interaction: new ScriptedInteraction({ approvals: [{ approved: false }] }) });
+    await assert.rejects(createDirectoryTool.run(rejecting, { path: 'other' }, neverAborted), { message: 'The user rejected creating the directory other. Nothing was changed.' });
+  });
+
+  it('creates a directory where no checkpoints are kept', async () => {
+    const workspace = createMemoryWorkspace();
+    assert.deepEqual(await createDirectoryTool.run(makeToolContext({ workspace, checkpoints: undefined }), { path: 'made' }, neverAborted), { path: 'made', created: true });
+    assert.equal((await workspace.stat('made'))?.type, 'directory');
+  });
 });

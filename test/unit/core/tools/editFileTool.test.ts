@@ -83,3 +83,39 @@ describe('edit_file', () => {
     );
   });
 });
+
+describe('edit_file: what the model is told when a block does not fit', () => {
+  it('lists at most five lines of a repeated search text, marking more, and numbers the line a match begins on', () => {
+    const six = 'x\n'.repeat(6);
+    assert.throws(() => applyEditBlocks('f.txt', six, [{ search: 'x', replace: 'y' }]), { message: 'edit_file changed nothing in f.txt: block 1: its search text occurs 6 times (lines 1, 2, 3, 4, 5, …); add surrounding lines so it matches exactly once.' });
+    assert.throws(() => applyEditBlocks('f.txt', 'x\n'.repeat(5), [{ search: 'x', replace: 'y' }]), /occurs 5 times \(lines 1, 2, 3, 4, 5\);/);
+    assert.throws(() => applyEditBlocks('f.txt', original, [{ search: '\nbeta', replace: '' }]), /occurs 2 times \(lines 1, 3\)/);
+  });
+
+  it('shows the first line of a missing multi-line block, cut after 60 characters', () => {
+    assert.throws(() => applyEditBlocks('f.txt', original, [{ search: 'foo\r\nbar', replace: '' }]), /block 1: its search text was not found \("foo" …\); copy the exact current text/);
+    assert.throws(() => applyEditBlocks('f.txt', original, [{ search: 'foo\nbar', replace: '' }]), /block 1: its search text was not found \("foo" …\)/);
+    const long = 'y'.repeat(61);
+    assert.throws(() => applyEditBlocks('f.txt', original, [{ search: long, replace: '' }]), { message: `edit_file changed nothing in f.txt: block 1: its search text was not found ("${'y'.repeat(60)}…"); copy the exact current text, whitespace included, after reading the file.` });
+    assert.throws(() => applyEditBlocks('f.txt', original, [{ search: 'y'.repeat(60), replace: '' }]), new RegExp(`\\("${'y'.repeat(60)}"\\)`));
+  });
+
+  it('names every problem, separated, and names overlapping blocks in the order they were given', () => {
+    assert.throws(
+      () => applyEditBlocks('f.txt', original, [{ search: 'beta\ngamma', replace: 'B' }, { search: 'alpha\nbeta', replace: 'A' }, { search: 'zzz', replace: '' }]),
+      { message: 'edit_file changed nothing in f.txt: block 3: its search text was not found ("zzz"); copy the exact current text, whitespace included, after reading the file; blocks 1 and 2 overlap (both touch line 2); merge them into one block.' },
+    );
+  });
+
+  it('applies blocks that touch without overlapping', () => {
+    assert.equal(applyEditBlocks('f.txt', original, [{ search: 'beta\ngamma\n', replace: '' }, { search: 'alpha\n', replace: 'A\n' }]), 'A\nbeta\ndelta\n');
+  });
+
+  it('matches a block as it is when a file with CRLF has it with LF', () => {
+    assert.equal(applyEditBlocks('m.txt', 'one\r\ntwo\nthree\r\n', [{ search: 'two\nthree', replace: '2\n3' }]), 'one\r\n2\n3\r\n');
+  });
+
+  it('refuses a missing file with a not-found error', async () => {
+    await assert.rejects(editFileTool.run(makeToolContext(), { path: 'nope.ts', edits: [{ search: 'a', replace: 'b' }] }, neverAborted), { code: 'not_found', message: 'edit_file needs an existing file and nope.ts does not exist; use write_file to create it' });
+  });
+});

@@ -40,3 +40,53 @@ describe('jsRegexToRe2', () => {
     }
   });
 });
+
+describe('jsRegexToRe2: the same matches as JavaScript', () => {
+  const cases: [string, string, boolean][] = [
+    ['^\\x41\\u0042\\cJ$', 'AB\n', true],
+    ['^\\x41$', 'x41', false],
+    ['^a.c$', 'abc', true],
+    ['a$', 'ab', false],
+    ['^ab?c$', 'ac', true],
+    ['^(ab)+$', 'abab', true],
+    ['^(?:ab)+$', 'abab', true],
+    ['^\\S+$', 'ab', true],
+    ['^\\k$', 'k', true],
+    ['^\\a<$', 'a<', true],
+    ['\\Bb', 'ab', true],
+    ['\\Bb', 'a b', false],
+    ['x\\b', 'x y', true],
+    ['^[^a]$', 'b', true],
+    ['^[^a]$', 'a', false],
+    ['^[ab]$', 'a', true],
+    ['^[ab]$', 'S', false],
+    ['^[\\S]+$', 'ab', true],
+    ['^[\\S]$', ' ', false],
+    ['^[\\d]$', '5', true],
+    ['^[a\\-z]$', '-', true],
+    ['^[a\\-z]$', 'b', false],
+    ['^[a[]$', 'a', true],
+    ['^[\\x41]$', 'A', true],
+    ['^\\\u{1F600}$', '\u{1F600}', true],
+  ];
+  for (const [source, text, expected] of cases) {
+    it(`${source} on ${JSON.stringify(text)}: ${expected}`, () => {
+      assert.equal(agree(source, text), expected);
+    });
+  }
+
+  it('keeps \\u{…} and \\p{…} whole, also after another escape', () => {
+    assert.ok(RE2JS.compile(jsRegexToRe2('^\\u{1F600}$')).test('😀'));
+    assert.ok(!RE2JS.compile(jsRegexToRe2('^\\u{1F600}$')).test('u{1F600}'));
+    assert.ok(RE2JS.compile(jsRegexToRe2('^\\p{Lu}$')).test('É'));
+    assert.ok(RE2JS.compile(jsRegexToRe2('^\\ab\\p{L}$')).test('abé'));
+  });
+
+  it('spells a named group the way every RE2 reads it', () => {
+    assert.equal(jsRegexToRe2('(?<word>ab)'), '(?P<word>ab)');
+  });
+
+  it('refuses a digit escape in a character class', () => {
+    assert.throws(() => jsRegexToRe2('[\\1]'), (error: unknown) => error instanceof UnsupportedRegexError && /octal escapes in a character class/.test(error.feature));
+  });
+});

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { maxReadResultChars, readFileTool } from '../../../../src/core/tools/readFileTool';
+import { maxReadFileBytes, maxReadResultChars, readFileTool } from '../../../../src/core/tools/readFileTool';
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
 import { makeToolContext, neverAborted } from '../../../fakes/toolContext';
 
@@ -41,5 +41,45 @@ describe('read_file', () => {
     const workspace = createMemoryWorkspace();
     const huge = { ...workspace, stat: async () => ({ type: 'file' as const, size: 9 * 1024 * 1024, mtimeMs: 0 }), readText: async () => assert.fail('must not read') };
     await assert.rejects(readFileTool.run(makeToolContext({ workspace: huge }), { path: 'huge.log' }, neverAborted), /huge.log is 9437184 bytes, more than the 8388608-byte read limit; use search_text/);
+  });
+
+  it('refuses with the cause a caller can tell apart: missing, directory, too large, binary', async () => {
+    const ctx = ctxWith({ 'dir/x.txt': '', 'bin.dat': 'PK\u0000' });
+    await assert.rejects(readFileTool.run(ctx, { path: 'nope.txt' }, neverAborted), { name: 'WorkspaceError', code: 'not_found', path: 'nope.txt' });
+    await assert.rejects(readFileTool.run(ctx, { path: '' }, neverAborted), { code: 'is_directory', message: '. is a directory; use list_files to see its files' });
+    await assert.rejects(readFileTool.run(ctx, { path: 'bin.dat' }, neverAborted), { code: 'binary', message: 'bin.dat looks like a binary file; read_file reads text only' });
+    const workspace = createMemoryWorkspace();
+    const huge = { ...workspace, stat: async () => ({ type: 'file' as const, size: maxReadFileBytes + 1, mtimeMs: 0 }) };
+    await assert.rejects(readFileTool.run(makeToolContext({ workspace: huge }), { path: 'huge.log' }, neverAborted), { code: 'too_large' });
+  });
+
+  it('reads a file of exactly the size limit, asking the workspace for no more than the limit', async () => {
+    const workspace = createMemoryWorkspace({ 'edge.txt': 'fits' });
+    const limits: (number | undefined)[] = [];
+    const edge = {
+      ...workspace,
+      stat: async () => ({ type: 'file' as const, size: maxReadFileBytes, mtimeMs: 0 }),
+      readText: async (path: string, signal: AbortSignal, options?: { maxBytes?: number }) => {
+        limits.push(options?.maxBytes);
+        return workspace.readText(path, signal);
+      },
+    };
+    assert.equal((await readFileTool.run(makeToolContext({ workspace: edge }), { path: 'edge.txt' }, neverAborted)).content, 'fits');
+    assert.deepEqual(limits, [maxReadFileBytes]);
+  });
+
+  it('takes a NUL character after the first 8 KiB for text', async () => {
+    const text = `${'a'.repeat(8_192)}\u0000`;
+    assert.equal((await readFileTool.run(ctxWith({ 'late.txt': text }), { path: 'late.txt' }, neverAborted)).content, text);
+  });
+
+  it('reads a single line when endLine equals startLine', async () => {
+    const result = await readFileTool.run(ctxWith({ 'a.txt': 'l1\nl2\nl3' }), { path: 'a.txt', startLine: 2, endLine: 2 }, neverAborted);
+    assert.deepEqual([result.content, result.startLine, result.endLine], ['l2\n', 2, 2]);
+  });
+
+  it('cuts a first line longer than the result limit inside it rather than returning nothing', async () => {
+    const result = await readFileTool.run(ctxWith({ 'one.txt': `${'y'.repeat(maxReadResultChars + 10)}\nnext\n` }), { path: 'one.txt' }, neverAborted);
+    assert.deepEqual([result.content.length, result.endLine, result.truncated], [maxReadResultChars, 1, true]);
   });
 });

@@ -55,4 +55,41 @@ describe('run_command', () => {
     assert.equal(runCommandTool.inputSchema.safeParse({ argv: [] }).success, false);
     assert.equal(runCommandTool.inputSchema.safeParse({ argv: ['ls'], shell: true }).success, false);
   });
+
+  it('refuses a blank program name before asking anything', async () => {
+    const runner = fakeRunner();
+    const interaction = new ScriptedInteraction({ approvals: [{ approved: true }] });
+    const ctx = makeToolContext({ workspace, interaction, commandRunner: runner });
+    await assert.rejects(runCommandTool.run(ctx, { argv: ['  ', 'x'] }, neverAborted), /^Error: run_command needs a program name in argv\[0\]\.$/);
+    assert.deepEqual([interaction.approvals().length, runner.specs.length], [0, 0]);
+  });
+
+  it('refuses a working directory that is a file', async () => {
+    const ctx = makeToolContext({ workspace, commandRunner: fakeRunner() });
+    await assert.rejects(runCommandTool.run(ctx, { argv: ['ls'], cwd: 'pkg/package.json' }, neverAborted), /^WorkspaceError: The working directory pkg\/package\.json does not exist or is not a directory$/);
+  });
+
+  it('says which command the user rejected', async () => {
+    const ctx = makeToolContext({ workspace, interaction: new ScriptedInteraction({ approvals: [{ approved: false }] }), commandRunner: fakeRunner() });
+    await assert.rejects(runCommandTool.run(ctx, { argv: ['rm', '-rf', '.'] }, neverAborted), { message: 'The user rejected running ["rm","-rf","."] in /memory-workspace. Nothing was changed.' });
+  });
+
+  it('passes standard input only when given, and streams output to the step when it listens', async () => {
+    const runner = fakeRunner();
+    const seen: string[] = [];
+    await runCommandTool.run(makeToolContext({ workspace, commandRunner: runner }), { argv: ['cat'], stdin: '' }, neverAborted);
+    await runCommandTool.run(makeToolContext({ workspace, commandRunner: runner, output: (text) => seen.push(text) }), { argv: ['cat'] }, neverAborted);
+    assert.equal(runner.specs[0]?.stdin, '');
+    assert.ok(!('stdin' in runner.specs[1]!));
+    assert.ok(!('onOutput' in runner.specs[0]!), 'nobody listens to the first run');
+    runner.specs[1]?.onOutput?.('line\n');
+    assert.deepEqual(seen, ['line\n']);
+  });
+
+  it('says a killed command was killed by its signal, and shows the end of standard output when there is no error output', async () => {
+    const killed = makeToolContext({ workspace, commandRunner: fakeRunner({ exitCode: null, signal: 'SIGKILL', stdout: '  progress\n', stderr: ' \n' }) });
+    await assert.rejects(runCommandTool.run(killed, { argv: ['build'] }, neverAborted), { message: 'Command build was killed by SIGKILL.\nprogress' });
+    const silent = makeToolContext({ workspace, commandRunner: fakeRunner({ exitCode: 1, stdout: '', stderr: '' }) });
+    await assert.rejects(runCommandTool.run(silent, { argv: ['false'] }, neverAborted), { message: 'Command false exited with code 1.' });
+  });
 });

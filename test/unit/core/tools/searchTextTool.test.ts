@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { WorkspaceFs } from '../../../../src/core/ports';
-import { maxSearchFileBytes, searchTextTool } from '../../../../src/core/tools/searchTextTool';
+import { maxMatchLineChars, maxSearchFileBytes, searchTextTool } from '../../../../src/core/tools/searchTextTool';
 import { createNodeWorkspace } from '../../../../src/node/nodeWorkspace';
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
 import { makeToolContext, neverAborted } from '../../../fakes/toolContext';
@@ -20,7 +20,7 @@ describe('search_text', () => {
   const ctx = makeToolContext({ workspace });
 
   it('finds literal text with 1-based line and column, in path order', async () => {
-    const result = await searchTextTool.run(ctx, { query: 'a.b(c)' }, neverAborted);
+    const result = await searchTextTool.run(ctx, { query: 'a.b(c)', caseSensitive: false }, neverAborted);
     assert.deepEqual(result.matches, [{ path: 'docs/notes.md', line: 2, column: 3, text: '- a.b(c)' }]);
     assert.equal(result.truncated, false);
     assert.equal(result.filesSkipped, 1);
@@ -147,5 +147,39 @@ describe('search_text over a Node workspace', () => {
       },
     };
     await assert.rejects(searchTextTool.run(makeToolContext({ workspace }), { query: 'NEEDLE' }, controller.signal), /cancelled/);
+  });
+});
+
+describe('search_text: edge cases a caller relies on', () => {
+  it('searches literally without case, special characters included', async () => {
+    const ctx = makeToolContext({ workspace: createMemoryWorkspace({ 'a.txt': 'x A.B(C) y\naxb(c)\n' }) });
+    const result = await searchTextTool.run(ctx, { query: 'a.b(c)', caseSensitive: false }, neverAborted);
+    assert.deepEqual(result.matches.map((match) => [match.line, match.column]), [[1, 3]]);
+  });
+
+  it('searches a file whose NUL character comes after the first 8 KiB', async () => {
+    const ctx = makeToolContext({ workspace: createMemoryWorkspace({ 'late.txt': `${'a'.repeat(8_192)}\u0000\nneedle\n` }) });
+    const result = await searchTextTool.run(ctx, { query: 'needle' }, neverAborted);
+    assert.deepEqual([result.matches.map((match) => match.line), result.filesSearched, result.filesSkipped], [[2], 1, 0]);
+  });
+
+  it('cuts a long matching line, marking the cut', async () => {
+    const long = `needle ${'z'.repeat(maxMatchLineChars)}`;
+    const exact = 'n'.repeat(maxMatchLineChars - 6) + 'needle';
+    const ctx = makeToolContext({ workspace: createMemoryWorkspace({ 'a.txt': `${long}\n${exact}\n` }) });
+    const [first, second] = (await searchTextTool.run(ctx, { query: 'needle' }, neverAborted)).matches;
+    assert.equal(first?.text, `${long.slice(0, maxMatchLineChars)}…`);
+    assert.equal(second?.text, exact, 'a line of exactly the limit is kept whole');
+  });
+
+  it('explains a pattern valid in JavaScript that the linear-time engine cannot run', async () => {
+    const ctx = makeToolContext({ workspace: createMemoryWorkspace({ 'a.txt': 'a' }) });
+    await assert.rejects(searchTextTool.run(ctx, { query: 'a{1001}', regex: true }, neverAborted), /^Error: The regular expression "a\{1001\}" cannot run on the linear-time engine \(RE2\): .*Simplify it \(repetition counts stay under 1000\), or search literally with regex: false\.$/);
+  });
+
+  it('passes on a read failure that is not about the file changing', async () => {
+    const memory = createMemoryWorkspace({ 'a.txt': 'needle' });
+    const broken: WorkspaceFs = { ...memory, readText: async () => { throw new Error('disk on fire'); } };
+    await assert.rejects(searchTextTool.run(makeToolContext({ workspace: broken }), { query: 'needle' }, neverAborted), /disk on fire/);
   });
 });

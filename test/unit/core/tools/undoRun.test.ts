@@ -9,6 +9,7 @@ import { editFileTool } from '../../../../src/core/tools/editFileTool';
 import { undoRun } from '../../../../src/core/tools/undoRun';
 import { writeFileTool } from '../../../../src/core/tools/writeFileTool';
 import { createNodeWorkspace } from '../../../../src/node/nodeWorkspace';
+import { WorkspaceError } from '../../../../src/core/workspace/workspaceError';
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
 import { makeToolContext, neverAborted } from '../../../fakes/toolContext';
 
@@ -73,5 +74,62 @@ describe('undoRun', () => {
     await workspace.writeText('made/theirs.txt', 'x');
     const report = await undoRun('run-1', { workspace, checkpoints });
     assert.match(report.refused[0]?.reason ?? '', /now holds files the run did not create/);
+  });
+
+  it('a second undo changes nothing, also after a run that wrote the original content back in between', async () => {
+    const workspace = createMemoryWorkspace({ 'a.txt': 'v0' });
+    const checkpoints = createMemoryCheckpointStore();
+    const ctx = makeToolContext({ workspace, checkpoints });
+    for (const content of ['v1', 'v0', 'v2']) await writeFileTool.run(ctx, { path: 'a.txt', content }, neverAborted);
+    assert.deepEqual(await undoRun('run-1', { workspace, checkpoints }), { runId: 'run-1', restored: ['a.txt', 'a.txt', 'a.txt'], unchanged: [], refused: [] });
+    assert.deepEqual(workspace.snapshot(), { 'a.txt': 'v0' });
+    assert.deepEqual(await undoRun('run-1', { workspace, checkpoints }), { runId: 'run-1', restored: [], unchanged: ['a.txt'], refused: [] });
+    assert.deepEqual(workspace.snapshot(), { 'a.txt': 'v0' });
+  });
+
+  it('undoes the earlier change of a file the user already put back to how a later step found it', async () => {
+    const workspace = createMemoryWorkspace({ 'a.txt': 'v0' });
+    const checkpoints = createMemoryCheckpointStore();
+    const ctx = makeToolContext({ workspace, checkpoints });
+    for (const content of ['v1', 'v2']) await writeFileTool.run(ctx, { path: 'a.txt', content }, neverAborted);
+    await workspace.writeText('a.txt', 'v1');
+    assert.deepEqual(await undoRun('run-1', { workspace, checkpoints }), { runId: 'run-1', restored: ['a.txt'], unchanged: ['a.txt'], refused: [] });
+    assert.deepEqual(workspace.snapshot(), { 'a.txt': 'v0' });
+  });
+
+  it('refuses a file the run created or deleted where a directory now stands', async () => {
+    const workspace = createMemoryWorkspace({ 'gone.txt': 'old' });
+    const checkpoints = createMemoryCheckpointStore();
+    const ctx = makeToolContext({ workspace, checkpoints, stepId: 'S3' });
+    await writeFileTool.run(ctx, { path: 'new.txt', content: 'made' }, neverAborted);
+    await deleteFileTool.run(ctx, { path: 'gone.txt' }, neverAborted);
+    await workspace.delete('new.txt');
+    await workspace.writeText('new.txt/inside.txt', 'x');
+    await workspace.writeText('gone.txt/inside.txt', 'y');
+    const report = await undoRun('run-1', { workspace, checkpoints });
+    assert.deepEqual(report.refused, [
+      { path: 'gone.txt', reason: 'gone.txt is now a directory; the run left a file there' },
+      { path: 'new.txt', reason: 'new.txt is now a directory; the run left a file there' },
+    ]);
+    assert.deepEqual(workspace.snapshot(), { 'new.txt/inside.txt': 'x', 'gone.txt/inside.txt': 'y' });
+  });
+
+  it('takes a file deleted between looking and reading for deleted, and passes on any other read failure', async () => {
+    const memory = createMemoryWorkspace({ 'a.txt': 'v0' });
+    const checkpoints = createMemoryCheckpointStore();
+    await writeFileTool.run(makeToolContext({ workspace: memory, checkpoints, stepId: 'S1' }), { path: 'a.txt', content: 'v1' }, neverAborted);
+    const vanishing = { ...memory, readText: async () => { throw new WorkspaceError('not_found', 'a.txt', 'gone'); } };
+    assert.deepEqual((await undoRun('run-1', { workspace: vanishing, checkpoints })).refused, [{ path: 'a.txt', reason: 'a.txt was deleted after step S1 changed it; restore it by hand if you want it back' }]);
+    const unreadable = { ...memory, readText: async () => { throw new WorkspaceError('too_large', 'a.txt', 'a.txt is too large'); } };
+    await assert.rejects(undoRun('run-1', { workspace: unreadable, checkpoints }), { code: 'too_large' });
+    assert.deepEqual(memory.snapshot(), { 'a.txt': 'v1' });
+  });
+
+  it('passes on a failure to remove a created directory other than its holding files', async () => {
+    const memory = createMemoryWorkspace();
+    const checkpoints = createMemoryCheckpointStore();
+    await createDirectoryTool.run(makeToolContext({ workspace: memory, checkpoints }), { path: 'made' }, neverAborted);
+    const failing = { ...memory, delete: async () => { throw new Error('disk on fire'); } };
+    await assert.rejects(undoRun('run-1', { workspace: failing, checkpoints }), /disk on fire/);
   });
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { initialRunState, reduceRunEvent } from '../../../../src/core/engine/reduceRunEvent';
-import { planTreeModel, type StepNodeCache } from '../../../../src/core/view/planTreeModel';
+import type { RunState } from '../../../../src/core/engine/runEvents';
+import { planTreeModel, spokenRow, type StepNodeCache } from '../../../../src/core/view/planTreeModel';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 
 const plan = makePlan([
@@ -83,3 +84,58 @@ describe('planTreeModel', () => {
   });
 });
 
+
+describe('planTreeModel: what a tooltip and a row tell', () => {
+  const detailed = makePlan([
+    makeStep('a', { title: 'Fetch', kind: 'tool', tool: 'read_file', args: { path: 'x' }, agent: undefined, maxAttempts: 3, onFailure: 'retry', verification: 'result.length > 0', attachments: [{ kind: 'link', ref: 'https://x.test' }, { kind: 'file', ref: 'a.md' }] }),
+    makeStep('b', { title: 'Think', dependsOn: ['a'] }),
+    makeStep('c', { title: 'Ask', kind: 'clarification', agent: undefined, skipped: true, input: '' }),
+  ]);
+  const aTooltip = 'a · tool\nInput: do a\nArguments: {"path":"x"}\nVerification: result.length > 0\nAttachments: https://x.test, a.md\nOn failure: retry (up to 3 attempts)';
+
+  it('before a run: everything the step will do, one line each, and only the lines that apply', () => {
+    assert.deepEqual(planTreeModel(detailed).map((node) => node.tooltip), [aTooltip, 'b · agent\nInput: do b\nDepends on: a\nOn failure: stop', 'c · clarification (skipped)\nOn failure: stop']);
+  });
+
+  it('during a run: status, duration and attempts in the row; result, diagnosis, error and reason in the tooltip, each said once', () => {
+    const run: RunState = {
+      runId: 'r', status: 'running', plan: detailed, results: {}, supplied: {}, lastSeq: 1, warnings: [], resumeCount: 0,
+      steps: {
+        a: { id: 'a', status: 'completed', attempts: 2, durationMs: 1_500, result: { n: 1 }, diagnosis: 'looked fine' },
+        b: { id: 'b', status: 'failed', attempts: 1, error: 'boom', reason: 'boom happened', result: 'partial' },
+        c: { id: 'c', status: 'skipped', attempts: 0, error: 'late', reason: 'a dependency failed' },
+      },
+    };
+    const nodes = planTreeModel(detailed, 'flat', run);
+    assert.deepEqual(nodes.map((node) => [node.description, node.icon, node.color, node.contextValue]), [
+      ['read_file · completed · 1.5 s · attempt 2/3', 'pass-filled', 'testing.iconPassed', 'step.tool.completed'],
+      ['agent: default · failed', 'error', 'testing.iconFailed', 'step.agent.failed'],
+      ['clarification · skipped', 'debug-step-over', 'disabledForeground', 'step.clarification.skipped'],
+    ]);
+    assert.deepEqual(nodes.map((node) => node.tooltip), [
+      `${aTooltip}\n\nStatus: completed\nResult: n: 1\nDiagnosis: looked fine`,
+      'b · agent\nInput: do b\nDepends on: a\nOn failure: stop\n\nStatus: failed\nError: boom',
+      'c · clarification (skipped)\nOn failure: stop\n\nStatus: skipped\nError: late\nReason: a dependency failed',
+    ]);
+  });
+
+  it('counts attempts from one while a retried step waits to start, and says nothing of attempts for a single-attempt step', () => {
+    const plan = makePlan([makeStep('a', { maxAttempts: 2 }), makeStep('b')]);
+    const run: RunState = { runId: 'r', status: 'running', plan, results: {}, supplied: {}, lastSeq: 1, warnings: [], resumeCount: 0, steps: { a: { id: 'a', status: 'pending', attempts: 0 }, b: { id: 'b', status: 'running', attempts: 1 } } };
+    assert.deepEqual(planTreeModel(plan, 'flat', run).map((node) => node.description), ['agent: default · pending · attempt 1/2', 'agent: default · running']);
+  });
+
+  it('explains what each dependency level holds', () => {
+    const levels = planTreeModel(detailed, 'levels');
+    assert.deepEqual(levels.map((node) => [node.id, node.tooltip, node.icon, node.contextValue]), [
+      ['level:0', 'Steps with no dependencies', 'layers', 'level'],
+      ['level:1', 'Steps whose dependencies are all in earlier levels', 'layers', 'level'],
+    ]);
+  });
+});
+
+describe('spokenRow', () => {
+  it('says the label, then each part of the description, then the rest, skipping blank parts', () => {
+    assert.equal(spokenRow('1. Read', 'read_file · running', undefined, '  ', 'waiting for you'), '1. Read, read_file, running, waiting for you');
+  });
+});

@@ -31,4 +31,21 @@ describe('planVersions', () => {
     versions.record({ ...plan, id: 'other' });
     assert.deepEqual(versions.list(), [{ version: 1, label: 'v1 · planned' }]);
   });
+
+  it('calls a version shown after the first without a note "opened", and replaces the first version when it is recorded again', () => {
+    const versions = new PlanVersions();
+    const plan = makePlan([makeStep('A')]);
+    assert.equal(versions.nextVersion({ ...plan, version: 4 }), 5, 'nothing recorded yet');
+    versions.record(plan);
+    versions.record({ ...plan, version: 3 });
+    versions.record({ ...plan, objective: 'changed' }, 'back to v1');
+    assert.deepEqual(versions.list(), [{ version: 3, label: 'v3 · opened' }, { version: 1, label: 'v1 · back to v1' }]);
+    assert.equal(versions.get(1)?.objective, 'changed');
+  });
+
+  it('cuts long feedback at 40 characters', () => {
+    const forty = 'x'.repeat(40);
+    assert.equal(regenerateNote(forty), `regenerated with "${forty}"`);
+    assert.equal(regenerateNote(`${'y'.repeat(39)}  zz`), `regenerated with "${'y'.repeat(39)}…"`);
+  });
 });

@@ -38,4 +38,24 @@ describe('runListModel', () => {
     assert.equal(node?.description, 'interrupted · 0/1 · t3');
     assert.match(node?.tooltip ?? '', /Reason: The window was reloaded\./);
   });
+
+  it('shows an active run spinning, a run without a plan by its id, and says how many steps wait for the user', () => {
+    const pending = (id: string) => ({ id: `${id}@1`, fingerprint: 'f', stepId: id, kind: 'approval' as const, prompt: `approve ${id}` });
+    const state: RunState = {
+      runId: 'r5', status: 'running', plan: undefined, steps: { a: { id: 'a', status: 'awaiting_approval', attempts: 1, pending: pending('a') }, b: { id: 'b', status: 'awaiting_approval', attempts: 1, pending: pending('b') }, c: { id: 'c', status: 'completed', attempts: 1 } },
+      results: {}, supplied: {}, lastSeq: 9, warnings: [], resumeCount: 0,
+    };
+    const [node] = runListModel([{ state, updatedAt: 7, active: true }], (ms) => `t${ms}`);
+    assert.deepEqual(node, {
+      id: 'run:r5',
+      label: 'r5',
+      description: 'running · 1/3 · t7',
+      accessibilityLabel: 'r5, running, 1/3, t7, 1 of 3 steps completed, waiting for you on 2 steps',
+      tooltip: 'Run r5\nStatus: running\nWaiting: a: approve a\nWaiting: b: approve b',
+      icon: 'sync~spin',
+      color: 'charts.yellow',
+      contextValue: 'run.running',
+      children: [],
+    });
+  });
 });

@@ -43,3 +43,100 @@ describe('buildPlanningPrompt', () => {
     }
   });
 });
+
+describe('buildPlanningPrompt: what the planner model sees', () => {
+  const tools = [{ name: 'read_file', description: 'Reads a file.', parameters: { type: 'object' } }, { name: 'ask_user', description: 'Asks the user.' }];
+
+  it('lists every tool with its description and parameter schema, then the guidance, and asks for JSON only', () => {
+    const messages = buildPlanningPrompt({ objective: 'x', tools, strategy: 'react' });
+    assert.deepEqual(messages.map((message) => message.role), ['system', 'user']);
+    const system = String(messages[0]?.content);
+    assert.ok(system.endsWith(`\n\nAvailable tools:\n- read_file: Reads a file.\n  parameters: {"type":"object"}\n- ask_user: Asks the user.\n\n${strategyGuidance.react}\n\nReply with the plan as JSON only.`), system);
+    assert.doesNotMatch(system, /No tools are available/);
+  });
+
+  it('sends the trimmed objective alone when there is no workspace and the feedback is blank', () => {
+    const [, user] = buildPlanningPrompt({ objective: '  Add tests \n', tools, strategy: 'react', feedback: '   ', workspace: {} });
+    assert.equal(user?.content, 'Objective:\nAdd tests');
+  });
+
+  it('puts the workspace and the trimmed feedback after the objective, and sends image attachments as image parts', () => {
+    const attachments = [
+      { kind: 'link' as const, ref: 'https://x.test', label: 'Docs' },
+      { kind: 'image' as const, ref: 'data:image/png;base64,AAAA' },
+      { kind: 'image' as const, ref: 'http://img.test/a.png', label: 'shot' },
+      { kind: 'image' as const, ref: 'file:///home/me/b.png' },
+      { kind: 'file' as const, ref: 'https://files.test/c.txt' },
+    ];
+    const workspace = { rootLabel: 'demo', files: ['a.ts', 'b/c.ts'], openFiles: [{ path: 'notes.md' }, { path: 'a.ts', text: 'const a = 1;' }], attachments };
+    const [, user] = buildPlanningPrompt({ objective: 'Add tests', tools, strategy: 'react', workspace, feedback: ' Fewer steps \n' });
+    const text = 'Objective:\nAdd tests\n\nWorkspace: demo\n\nFiles (2):\na.ts\nb/c.ts\n\nOpen editors:\n- notes.md\n--- a.ts\nconst a = 1;\n\n'
+      + 'Attachments:\n- link: Docs https://x.test\n- image: (image data attached)\n- image: shot http://img.test/a.png\n- image: file:///home/me/b.png\n- file: https://files.test/c.txt\n\n'
+      + 'Feedback on the previous plan (take it into account):\nFewer steps';
+    assert.deepEqual(user?.content, [
+      { type: 'text', text },
+      { type: 'image', url: 'data:image/png;base64,AAAA' },
+      { type: 'image', url: 'http://img.test/a.png' },
+    ]);
+  });
+
+  it('bounds the workspace section by the given token budget', () => {
+    const workspace = { openFiles: [{ path: 'big.txt', text: 'word '.repeat(5_000) }] };
+    const [, small] = buildPlanningPrompt({ objective: 'x', tools, strategy: 'react', workspace, snapshotTokenBudget: 200 });
+    const [, large] = buildPlanningPrompt({ objective: 'x', tools, strategy: 'react', workspace });
+    assert.ok(countTokens(String(small?.content)) <= 210, String(countTokens(String(small?.content))));
+    assert.ok(countTokens(String(large?.content)) > 1_000, 'the default budget is larger');
+  });
+});
+
+describe('renderWorkspace', () => {
+  it('summarises a tree that does not fit by folder (two levels deep, largest first, top-level files as "(root)"), then as many paths as fit', () => {
+    const files = [
+      ...Array.from({ length: 40 }, (_, index) => `src/core/deep/file${index}.ts`),
+      ...Array.from({ length: 30 }, (_, index) => `test/t${index}.ts`),
+      ...Array.from({ length: 30 }, (_, index) => `docs/d${index}.md`),
+      'README.md',
+    ];
+    const text = renderWorkspace({ files }, 500);
+    const [head, some, ...paths] = text.split('\n');
+    assert.equal(head, 'Files (101) by folder: src/core/ 40, docs/ 30, test/ 30, (root) 1');
+    assert.equal(some, 'Some paths:');
+    assert.deepEqual(paths.slice(0, 3), ['src/core/deep/file0.ts', 'src/core/deep/file1.ts', 'src/core/deep/file2.ts']);
+    assert.equal(paths.at(-1), '… (more files)');
+    assert.ok(countTokens(text) <= 200, `the tree gets 40 % of the budget: ${countTokens(text)} tokens`);
+    assert.ok(countTokens(text) > 150, `and uses it: ${countTokens(text)} tokens`);
+  });
+
+  it('cuts a long folder summary to a third of the tree share', () => {
+    const files = Array.from({ length: 300 }, (_, index) => `folder${index}/file.ts`);
+    const head = renderWorkspace({ files }, 600).split('\n')[0]!;
+    assert.match(head, /^Files \(300\) by folder: folder0\/ 1, folder1\/ 1, .* …$/);
+    assert.ok(countTokens(head) <= 80, `${countTokens(head)} tokens`);
+  });
+
+  it('gives each open file an equal share of 45 % of the budget, cutting its text', () => {
+    const openFiles = [{ path: 'one.txt', text: 'alpha '.repeat(2_000) }, { path: 'two.txt', text: 'beta '.repeat(2_000) }];
+    const text = renderWorkspace({ openFiles }, 1_000);
+    const [one, two] = text.replace('Open editors:\n', '').split('\n--- two.txt\n');
+    assert.match(one!, /^--- one\.txt\n(alpha ?)+\n… \(cut\)$/);
+    assert.match(two!, /^(beta ?)+\n… \(cut\)$/);
+    for (const block of [one!, `--- two.txt\n${two!}`]) {
+      assert.ok(countTokens(block) <= 225, `${countTokens(block)} tokens`);
+      assert.ok(countTokens(block) >= 200, `${countTokens(block)} tokens`);
+    }
+  });
+
+  it('gives attachments 15 % of the budget and marks the ones left out', () => {
+    const attachments = Array.from({ length: 100 }, (_, index) => ({ kind: 'link' as const, ref: `https://x.test/${index}` }));
+    const text = renderWorkspace({ attachments }, 400);
+    assert.match(text, /^Attachments:\n- link: https:\/\/x\.test\/0\n[\s\S]*\n… \(more attachments\)$/);
+    assert.ok(countTokens(text) <= 65, `${countTokens(text)} tokens`);
+  });
+
+  it('cuts the whole section to the budget, marking the cut', () => {
+    const text = renderWorkspace({ rootLabel: 'name '.repeat(500) }, 100);
+    assert.match(text, /^Workspace: (name ?)+\n… \(workspace summary cut\)$/);
+    assert.ok(countTokens(text) <= 100);
+    assert.equal(renderWorkspace({}, 100), '');
+  });
+});

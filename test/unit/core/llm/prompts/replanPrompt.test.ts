@@ -40,3 +40,54 @@ describe('buildReplanPrompt', () => {
     assert.doesNotMatch(history, /attempt 1\n/);
   });
 });
+
+describe('buildReplanPrompt: what the replanner sees in edge cases', () => {
+  const plan = makePlan([makeStep('a'), makeStep('b', { dependsOn: ['a'] })]);
+  const failedB = { stepId: 'b', title: 'Step b', approach: 'agent default', error: 'boom', output: '  \n ' };
+
+  it('says "(none)" for no completed step and no trial, lists no tools when there are none, and sends roles system then user', () => {
+    const messages = buildReplanPrompt({ objective: '  Ship it \n', plan: makePlan([makeStep('b')]), completed: {}, failed: [failedB], trials: [], tools: [] });
+    assert.deepEqual(messages.map((message) => message.role), ['system', 'user']);
+    assert.match(String(messages[0]?.content), /Available tools:\nNo tools are available\.\n\nReply with the repair plan as JSON only\.$/);
+    assert.equal(
+      messages[1]?.content,
+      'Objective:\nShip it\n\nCompleted steps (keep them, with these ids):\n(none)\n\nFailed steps:\n- b (Step b)\n  approach: agent default\n  error: boom\n\n'
+        + 'Trial history (every earlier failed attempt; do not repeat these approaches):\n(none)',
+    );
+  });
+
+  it('lists every tool, with its parameters when it has them', () => {
+    const tools = [{ name: 'read_file', description: 'Reads.', parameters: { type: 'object' } }, { name: 'ask_user', description: 'Asks.' }];
+    const system = String(buildReplanPrompt({ objective: 'x', plan, completed: {}, failed: [failedB], trials: [], tools })[0]?.content);
+    assert.match(system, /Available tools:\n- read_file: Reads\.\n  parameters: \{"type":"object"\}\n- ask_user: Asks\.\n\nReply/);
+  });
+
+  it('shows completed results as text (strings as they are), named by the id when the plan has no such step, cut to the result budget', () => {
+    const completed = { a: 'plain words', gone: 'x', big: 'word '.repeat(500) };
+    const text = String(buildReplanPrompt({ objective: 'x', plan, completed, failed: [failedB], trials: [], tools: [], budget: { result: 20 } })[1]?.content);
+    assert.match(text, /\n- a \(Step a\): plain words\n- gone \(gone\): x\n- big \(big\): (word ){10,20}… \(cut\)\n\nFailed/);
+    assert.ok(countTokens(text.split('- big (big): ')[1]!.split('\n')[0]!) <= 20);
+    assert.doesNotMatch(text, /Steps that did not run/, 'every step completed or failed');
+  });
+
+  it('keeps the end of a long output, trimmed, marking the cut, in the failed step and in the trial history', () => {
+    const output = `  ${'early '.repeat(300)}the final error line  `;
+    const trial = { stepId: 'b', approach: 'agent default', attempt: 1, output, error: 'boom', time: 0 };
+    const text = String(buildReplanPrompt({ objective: 'x', plan, completed: { a: 1 }, failed: [{ ...failedB, output }], trials: [trial], tools: [], budget: { output: 30 } })[1]?.content);
+    assert.match(text, /\n  error: boom\n  output: \(cut\) … +(early )+the final error line\n\nTrial history/);
+    assert.match(text, /\n   error: boom\n   output: \(cut\) … +(early )+the final error line$/);
+  });
+
+  it('marks where older attempts were cut from the history', () => {
+    const trials = Array.from({ length: 50 }, (_, index) => ({ stepId: 'b', approach: 'agent default', attempt: index + 1, output: 'out', error: 'boom', time: 0 }));
+    const text = String(buildReplanPrompt({ objective: 'x', plan, completed: {}, failed: [failedB], trials, tools: [], budget: { trials: 100 } })[1]?.content);
+    assert.match(text, /do not repeat these approaches\):\n\(older attempts cut\) …\n/);
+  });
+
+  it('shows a result that cannot be written as JSON as text', () => {
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    const text = String(buildReplanPrompt({ objective: 'x', plan, completed: { a: circular, b: undefined }, failed: [], trials: [], tools: [] })[1]?.content);
+    assert.match(text, /- a \(Step a\): \[object Object\]\n- b \(Step b\): undefined\n/);
+  });
+});

@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import type { Critique } from '../../../../src/core/plan/critiquePlan';
+import type { Diagnostic, Plan } from '../../../../src/core/plan/planSchema';
+import { buildPanelViewModel, type ReviewSource } from '../../../../src/core/view/buildPanelViewModel';
+import type { ReviewView } from '../../../../src/shared/panelViewModel';
+import { makePlan, makeStep } from '../../../support/randomPlans';
+
+const critique: Critique = {
+  score: 72,
+  summary: 'Mostly sound.',
+  issues: [{ check: 'missing_gate', name: 'No synthesis gate', severity: 'warning', stepId: 'B', message: 'Nothing combines the results.', recommendation: 'Add a gate.' }],
+  recommendations: ['Add a gate.'],
+};
+
+function reviewOf(source: Partial<ReviewSource> & { plan: Plan }): ReviewView {
+  const body = buildPanelViewModel({ critique, diagnostics: [], ...source });
+  assert.ok(body.mode === 'review');
+  return body.review;
+}
+
+describe('buildPanelViewModel: the review the panel shows', () => {
+  it('shows every field of every step, and only the fields a step has', () => {
+    const plan = makePlan([
+      makeStep('W', { title: 'Write', kind: 'tool', tool: 'write_file', args: { path: 'a.md', content: 'x' }, agent: undefined, input: undefined, when: 'depends.R.ok' }),
+      makeStep('R', { title: 'Read', kind: 'tool', tool: 'read_file', args: { path: 'a.md' }, agent: undefined, input: undefined, requiresApproval: true }),
+      makeStep('A', { title: 'Think', agent: undefined, dependsOn: ['R'], verification: 'result !== ""', onVerificationFailure: 'retry', maxAttempts: 3, critical: false, skipped: true }),
+      makeStep('M', { title: 'Check', kind: 'manual', agent: undefined, input: 'look at it' }),
+      makeStep('C', { title: 'Run', kind: 'tool', tool: 'run_command', args: { argv: ['ls'] }, agent: undefined, input: undefined, requiresApproval: false }),
+    ]);
+    const steps = reviewOf({ plan }).steps;
+    assert.deepEqual(steps[0], {
+      id: 'W', index: 0, title: 'Write', kind: 'tool', runner: 'write_file', tool: 'write_file',
+      args: '{\n  "path": "a.md",\n  "content": "x"\n}', arguments: [{ name: 'path', text: 'a.md', block: false }, { name: 'content', text: 'x', block: false }],
+      dependsOn: [], onFailure: 'stop', maxAttempts: 1, critical: true, onVerificationFailure: 'stop', when: 'depends.R.ok', skipped: false, requiresApproval: true, problems: [],
+    });
+    assert.deepEqual(steps[2], {
+      id: 'A', index: 2, title: 'Think', kind: 'agent', runner: 'agent: default', agent: 'default', input: 'do A',
+      dependsOn: ['R'], onFailure: 'stop', maxAttempts: 3, critical: false, verification: 'result !== ""', onVerificationFailure: 'retry', skipped: true, requiresApproval: false, problems: [],
+    });
+    assert.deepEqual(steps[3], {
+      id: 'M', index: 3, title: 'Check', kind: 'manual', runner: 'you', input: 'look at it',
+      dependsOn: [], onFailure: 'stop', maxAttempts: 1, critical: true, onVerificationFailure: 'stop', skipped: false, requiresApproval: false, problems: [],
+    });
+    assert.deepEqual(steps.map((step) => step.requiresApproval), [true, true, false, false, false], 'a write tool asks unless the step says otherwise; a step may ask for approval itself');
+  });
+
+  it('carries the critic, the versions and the tools, with defaults when the host gives none', () => {
+    const plan = makePlan([makeStep('A')], { version: 4, objective: 'Ship it' });
+    const view = reviewOf({ plan });
+    assert.deepEqual(
+      [view.planId, view.planVersion, view.objective, view.score, view.summary, view.findings, view.recommendations, view.planProblems, view.tools, view.versions, view.regenerating],
+      ['plan-test', 4, 'Ship it', 72, 'Mostly sound.', critique.issues, ['Add a gate.'], [], [], [{ version: 4, label: 'v4' }], false],
+    );
+    assert.ok(!('changes' in view) && !('startBlockedReason' in view) && !('modelNeeded' in view) && !('manualSummary' in view) && !('regenerateBlockedReason' in view));
+    const versions = [{ version: 4, label: 'v4 · edited A' }, { version: 3, label: 'v3 · planned' }];
+    const withHost = reviewOf({ plan, tools: ['read_file'], versions, previousPlan: { ...plan, version: 3, steps: [] } });
+    assert.deepEqual([withHost.tools, withHost.versions, withHost.changes?.added], [['read_file'], versions, ['A']]);
+  });
+
+  it('puts problems on their step or on the plan, errors and warnings named, and blocks Start with the first error', () => {
+    const plan = makePlan([makeStep('A'), makeStep('B')]);
+    const diagnostics: Diagnostic[] = [
+      { code: 'empty_plan', severity: 'warning', message: 'Plan-wide warning.' },
+      { code: 'missing_dependency', severity: 'error', stepId: 'B', message: 'B depends on Z.' },
+      { code: 'duplicate_id', severity: 'warning', stepId: 'B', message: 'B is odd.' },
+      { code: 'duplicate_id', severity: 'error', message: 'Two steps are called A.' },
+    ];
+    const view = reviewOf({ plan, diagnostics });
+    assert.deepEqual(view.planProblems, ['Warning: Plan-wide warning.', 'Error: Two steps are called A.']);
+    assert.deepEqual(view.steps.map((step) => step.problems), [[], ['Error: B depends on Z.', 'Warning: B is odd.']]);
+    assert.equal(view.startBlockedReason, 'Fix the 2 errors first: B depends on Z.');
+    assert.equal(reviewOf({ plan, diagnostics: diagnostics.slice(0, 2) }).startBlockedReason, 'Fix the error first: B depends on Z.');
+    assert.equal(reviewOf({ plan, diagnostics: [diagnostics[0]!] }).startBlockedReason, undefined, 'warnings never block');
+  });
+
+  it('blocks Start while the plan is regenerated, and says so', () => {
+    const view = reviewOf({ plan: makePlan([makeStep('A')]), regenerating: true });
+    assert.deepEqual([view.regenerating, view.startBlockedReason], [true, 'The plan is being regenerated.']);
+  });
+
+  it('names the steps that need a model when none is set up, one or several; steps a person does or tools do not', () => {
+    const one = reviewOf({ plan: makePlan([makeStep('A'), makeStep('R', { kind: 'tool', tool: 'read_file', agent: undefined })]), regenerateBlockedReason: 'No model.' });
+    assert.deepEqual(one.modelNeeded, { message: 'Step A needs a language model and none is set up. Do them yourself, or set up a model.', stepIds: ['A'] });
+    assert.equal(one.startBlockedReason, one.modelNeeded?.message);
+    assert.equal(one.regenerateBlockedReason, 'No model.');
+    const two = reviewOf({ plan: makePlan([makeStep('A'), makeStep('G', { kind: 'synthesis_gate', agent: undefined }), makeStep('H', { kind: 'human_review', agent: undefined })]), regenerateBlockedReason: 'No model.' });
+    assert.deepEqual(two.modelNeeded?.stepIds, ['A', 'G']);
+    assert.match(two.modelNeeded?.message ?? '', /^2 steps \(A, G\) need a language model/);
+    const none = reviewOf({ plan: makePlan([makeStep('M', { kind: 'manual', agent: undefined })]), regenerateBlockedReason: 'No model.' });
+    assert.ok(!('modelNeeded' in none) && !('startBlockedReason' in none));
+  });
+
+  it('says how many steps are the user\'s and how many run by themselves', () => {
+    const manual = (id: string) => makeStep(id, { kind: 'manual', agent: undefined });
+    const tool = (id: string) => makeStep(id, { kind: 'tool', tool: 'read_file', agent: undefined });
+    assert.equal(reviewOf({ plan: makePlan([manual('M1')]) }).manualSummary, '1 step is yours to do. Set up a model to let agents do them.');
+    assert.equal(reviewOf({ plan: makePlan([manual('M1'), manual('M2'), tool('T1')]) }).manualSummary, '2 steps are yours to do; 1 runs by itself. Set up a model to let agents do them.');
+    assert.equal(reviewOf({ plan: makePlan([manual('M1'), tool('T1'), tool('T2')]) }).manualSummary, '1 step is yours to do; 2 run by themselves. Set up a model to let agents do them.');
+  });
+});

@@ -1,0 +1,112 @@
+import assert from 'node:assert/strict';
+import type { RunState } from '../../../../src/core/engine/runEvents';
+import type { ReplanRecord } from '../../../../src/core/replan/executeWithReplanning';
+import { buildPanelViewModel, resultPreviewLength, type RunSource } from '../../../../src/core/view/buildPanelViewModel';
+import type { RunView } from '../../../../src/shared/panelViewModel';
+import { makePlan, makeStep } from '../../../support/randomPlans';
+
+const plan = makePlan([
+  makeStep('A', { title: 'Read', kind: 'tool', tool: 'read_file', agent: undefined, maxAttempts: 2 }),
+  makeStep('B', { title: 'Think' }),
+  makeStep('C', { title: 'Ask', kind: 'clarification', agent: undefined }),
+  makeStep('D', { title: 'Later' }),
+]);
+const usage = (requests: number) => ({ requests, promptTokens: 10 * requests, completionTokens: 5 * requests, totalTokens: 15 * requests, costUsd: 0.01 * requests, unpricedRequests: 1 });
+
+function state(patch: Partial<RunState> = {}): RunState {
+  return {
+    runId: 'run-1', status: 'failed', plan, results: {}, supplied: {}, lastSeq: 9, warnings: [], resumeCount: 0, startedAt: 1_000, endedAt: 1_900,
+    steps: {
+      A: { id: 'A', status: 'completed', attempts: 2, startedAt: 1_100, endedAt: 1_300, durationMs: 200, result: 'x'.repeat(resultPreviewLength + 5), diagnosis: 'second try passed' },
+      B: { id: 'B', status: 'failed', attempts: 1, startedAt: 1_300, endedAt: 1_500, error: 'boom', result: 'partial' },
+      C: { id: 'C', status: 'skipped', attempts: 0, reason: 'B failed' },
+    },
+    ...patch,
+  };
+}
+
+function runOf(source: Partial<RunSource> = {}): RunView {
+  const body = buildPanelViewModel(undefined, { state: state(), now: 5_000, ...source });
+  assert.ok(body.mode === 'run');
+  return body.run;
+}
+
+describe('buildPanelViewModel: the run the panel shows', () => {
+  it('shows each step with its times relative to the run start, its outcome, and a preview of a completed result only', () => {
+    const run = runOf();
+    assert.deepEqual(run.steps, [
+      { id: 'A', title: 'Read', kind: 'tool', runner: 'read_file', status: 'completed', attempts: 2, maxAttempts: 2, startMs: 100, endMs: 300, durationMs: 200, diagnosis: 'second try passed', resultPreview: `${'x'.repeat(resultPreviewLength)}… (5 more characters)` },
+      { id: 'B', title: 'Think', kind: 'agent', runner: 'agent: default', status: 'failed', attempts: 1, maxAttempts: 1, startMs: 300, endMs: 500, error: 'boom' },
+      { id: 'C', title: 'Ask', kind: 'clarification', runner: 'clarification', status: 'skipped', attempts: 0, maxAttempts: 1, reason: 'B failed' },
+      { id: 'D', title: 'Later', kind: 'agent', runner: 'agent: default', status: 'pending', attempts: 0, maxAttempts: 1 },
+    ]);
+    assert.deepEqual([run.runId, run.status, run.objective, run.planVersion, run.elapsedMs], ['run-1', 'failed', 'test objective', 1, 900]);
+    assert.deepEqual(run.timeline.bars.map((bar) => [bar.stepId, bar.startMs, bar.endMs, bar.status]), [['A', 100, 300, 'completed'], ['B', 300, 500, 'failed']]);
+    assert.equal(run.timeline.spanMs, 900, 'an ended run spans to its end, not to now');
+  });
+
+  it('sums up an ended run: counts, reason, duration, every changed file once, and Undo while nothing was undone', () => {
+    const run = runOf({ state: state({ reason: 'B failed', changedFiles: ['a.md', 'b.md'] }), changedFiles: ['b.md', 'c.md'] });
+    assert.deepEqual(run.summary, { status: 'failed', reason: 'B failed', durationMs: 900, completed: 1, failed: 1, skipped: 1, changedFiles: ['a.md', 'b.md', 'c.md'], canUndo: true });
+    const undone = runOf({ state: state({ changedFiles: ['a.md'] }), undoMessage: 'Restored a.md.' });
+    assert.deepEqual([undone.summary?.canUndo, undone.summary?.undoMessage], [false, 'Restored a.md.']);
+    assert.equal(runOf().summary?.canUndo, false, 'nothing changed, nothing to undo');
+  });
+
+  it('measures a running run up to now, without a summary, and focuses the latest started active step', () => {
+    const running = state({
+      status: 'running', endedAt: undefined,
+      steps: {
+        A: { id: 'A', status: 'running', attempts: 1, startedAt: 1_100 },
+        B: { id: 'B', status: 'awaiting_approval', attempts: 1, startedAt: 1_200, pending: { id: 'B@1', fingerprint: 'f', stepId: 'B', kind: 'approval', prompt: 'write a.md' } },
+        C: { id: 'C', status: 'completed', attempts: 1, startedAt: 1_300, endedAt: 1_400 },
+      },
+    });
+    const run = runOf({ state: running });
+    assert.deepEqual([run.elapsedMs, 'summary' in run, run.focusStepId], [4_000, false, 'B']);
+    assert.deepEqual(run.pending, [{ stepId: 'B', kind: 'approval', prompt: 'write a.md' }]);
+    assert.equal(run.timeline.bars.find((bar) => bar.stepId === 'A')?.endMs, 4_000);
+  });
+
+  it('focuses the latest started step when none is active, and nothing when none started', () => {
+    assert.equal(runOf().focusStepId, 'B');
+    const same = state({ steps: { A: { id: 'A', status: 'completed', attempts: 1, startedAt: 1_100 }, B: { id: 'B', status: 'completed', attempts: 1, startedAt: 1_100 } } });
+    assert.equal(runOf({ state: same }).focusStepId, 'B', 'of two started together, the later in the plan');
+    assert.ok(!('focusStepId' in runOf({ state: state({ steps: {} }) })));
+  });
+
+  it('times a run without a recorded start from now, and an ended run without an end to now', () => {
+    assert.equal(runOf({ state: state({ startedAt: undefined, endedAt: undefined, steps: {} }) }).elapsedMs, 0);
+    assert.equal(runOf({ state: state({ endedAt: undefined }) }).elapsedMs, 4_000);
+  });
+
+  it('shows the model use the journal or the host counted, whichever saw more calls, and none without calls', () => {
+    assert.deepEqual(runOf({ state: state({ modelUsage: usage(3) }), usage: usage(2) }).usage, { requests: 3, totalTokens: 45, costUsd: 0.03, unpricedRequests: 1 });
+    assert.deepEqual(runOf({ state: state({ modelUsage: usage(1) }), usage: usage(2) }).usage, { requests: 2, totalTokens: 30, costUsd: 0.02, unpricedRequests: 1 });
+    assert.deepEqual(runOf({ usage: usage(2) }).usage?.requests, 2);
+    assert.ok(!('usage' in runOf({ state: state({ modelUsage: usage(0) }) })));
+    assert.ok(!('usage' in runOf()));
+  });
+
+  it('lists the replans with their trials, and the last 20 warnings', () => {
+    const record: ReplanRecord = {
+      replan: 1, failedRunId: 'run-0', stepIds: ['B'], reason: 'B failed twice', startedAt: 0, endedAt: 1, keptStepIds: ['A'], newStepIds: ['B2'], repaired: false, planVersion: 2,
+      trials: [
+        { stepId: 'B', title: 'Think', approach: 'agent default', attempt: 1, output: 'long output', error: 'boom', time: 0, durationMs: 5 },
+        { stepId: 'B', title: 'Think', approach: 'agent default', attempt: 2, output: '', error: 'boom', diagnosis: 'empty', time: 0, durationMs: 5 },
+      ],
+    };
+    const warnings = Array.from({ length: 25 }, (_, index) => `warning ${index}`);
+    const run = runOf({ state: state({ warnings }), replans: [record] });
+    assert.deepEqual(run.replans, [{ replan: 1, reason: 'B failed twice', stepIds: ['B'], keptStepIds: ['A'], newStepIds: ['B2'], planVersion: 2, trials: [
+      { stepId: 'B', attempt: 1, approach: 'agent default', error: 'boom' },
+      { stepId: 'B', attempt: 2, approach: 'agent default', error: 'boom', diagnosis: 'empty' },
+    ] }]);
+    assert.deepEqual(run.warnings, warnings.slice(5));
+    assert.deepEqual(runOf().replans, []);
+  });
+
+  it('shows the review when the run has no plan yet', () => {
+    assert.deepEqual(buildPanelViewModel(undefined, { state: state({ plan: undefined }), now: 0 }), { mode: 'empty' });
+  });
+});

@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { initialRunState } from '../../../../src/core/engine/reduceRunEvent';
+import { readFileTool } from '../../../../src/core/tools/readFileTool';
+import type { Tool } from '../../../../src/core/tools/tool';
+import { writeFileTool } from '../../../../src/core/tools/writeFileTool';
+import { PanelSession } from '../../../../src/core/view/panelSession';
+import type { PanelViewModel, ReviewView } from '../../../../src/shared/panelViewModel';
+import { makePlan, makeStep } from '../../../support/randomPlans';
+
+const tools = [readFileTool, writeFileTool] as Tool[];
+const plan = makePlan([
+  makeStep('A', { kind: 'tool', tool: 'read_file', args: { path: 'a.txt' }, agent: undefined, input: undefined }),
+  makeStep('B', { agent: 'coder', input: 'summarise', verification: 'result !== ""', when: 'true' }),
+], { agents: { coder: { prompt: 'You write code.', tools: [] } } });
+
+function reviewOf(model: PanelViewModel): ReviewView {
+  assert.ok(model.mode === 'review');
+  return model.review;
+}
+
+function reviewing(): PanelSession {
+  const session = new PanelSession('s1', tools);
+  session.setPlan(plan);
+  return session;
+}
+
+describe('PanelSession: edits from the panel form', () => {
+  it('a new kind drops the tool and arguments of a tool step, and the agent of a step no agent does', () => {
+    const session = reviewing();
+    const toAgent = session.applyEdit({ type: 'updateStep', stepId: 'A', patch: { kind: 'agent', input: 'read it yourself' } });
+    assert.ok(toAgent.ok);
+    const agentStep = toAgent.plan.steps[0]!;
+    assert.deepEqual([agentStep.kind, agentStep.tool, agentStep.args, agentStep.input], ['agent', undefined, undefined, 'read it yourself']);
+    const toManual = session.applyEdit({ type: 'updateStep', stepId: 'B', patch: { kind: 'manual' } });
+    assert.ok(toManual.ok);
+    assert.deepEqual([toManual.plan.steps[1]!.kind, toManual.plan.steps[1]!.agent], ['manual', undefined]);
+    const toTool = session.applyEdit({ type: 'updateStep', stepId: 'A', patch: { kind: 'tool', tool: 'read_file', args: { path: 'b.txt' } } });
+    assert.ok(toTool.ok);
+    assert.deepEqual([toTool.plan.steps[0]!.tool, toTool.plan.steps[0]!.args, toTool.plan.steps[0]!.agent], ['read_file', { path: 'b.txt' }, undefined]);
+  });
+
+  it('an edit that keeps the kind keeps the tool, the arguments and the agent', () => {
+    const session = reviewing();
+    const tool = session.applyEdit({ type: 'updateStep', stepId: 'A', patch: { title: 'Read first' } });
+    assert.ok(tool.ok);
+    assert.deepEqual([tool.plan.steps[0]!.tool, tool.plan.steps[0]!.args], ['read_file', { path: 'a.txt' }]);
+    const agent = session.applyEdit({ type: 'updateStep', stepId: 'B', patch: { kind: 'agent', title: 'Think' } });
+    assert.ok(agent.ok);
+    assert.equal(agent.plan.steps[1]!.agent, 'coder');
+  });
+
+  it('a blank input, verification or condition clears it; text with content is kept', () => {
+    const session = reviewing();
+    const cleared = session.applyEdit({ type: 'updateStep', stepId: 'B', patch: { input: '  ', verification: '', when: '\n' } });
+    assert.ok(cleared.ok);
+    const step = cleared.plan.steps[1]!;
+    assert.deepEqual([step.input, step.verification, step.when], [undefined, undefined, undefined]);
+    const kept = session.applyEdit({ type: 'updateStep', stepId: 'B', patch: { input: ' new ' } });
+    assert.ok(kept.ok);
+    assert.equal(kept.plan.steps[1]!.input, ' new ');
+  });
+
+  it('adds a step with no dependencies unless given, at the end or at the given place', () => {
+    const session = reviewing();
+    const added = session.applyEdit({ type: 'addStep', step: { id: 'M', kind: 'manual', title: 'Check it' } });
+    assert.ok(added.ok);
+    assert.deepEqual(added.plan.steps.map((step) => step.id), ['A', 'B', 'M']);
+    assert.deepEqual(added.plan.steps[2]!.dependsOn, []);
+    const first = session.applyEdit({ type: 'addStep', step: { id: 'N', kind: 'manual', title: 'Before all', dependsOn: [] }, index: 0 });
+    assert.ok(first.ok);
+    assert.deepEqual(first.plan.steps.map((step) => step.id), ['N', 'A', 'B', 'M']);
+    const after = session.applyEdit({ type: 'addStep', step: { id: 'O', kind: 'manual', title: 'After A', dependsOn: ['A'] } });
+    assert.ok(after.ok);
+    assert.deepEqual(after.plan.steps.at(-1)!.dependsOn, ['A']);
+    assert.deepEqual(reviewOf(session.snapshot(0)).versions.map((version) => version.label), ['v4 · added O', 'v3 · added N', 'v2 · added M', 'v1 · planned']);
+  });
+
+  it('refuses edits without a plan, and Regenerate and Start without a plan under review, saying why', () => {
+    const session = new PanelSession('s1', tools);
+    assert.deepEqual(session.applyEdit({ type: 'skipStep', stepId: 'A' }), { ok: false, error: 'There is no plan to edit.' });
+    assert.equal(session.regenerateBlockedReason(), 'Only a plan under review can be regenerated.');
+    assert.equal(session.startBlockedReason(), 'There is no plan to start.');
+    assert.deepEqual([session.isReviewing(), session.isRunning(), session.runId(), session.currentPlan()], [false, false, undefined, undefined]);
+    assert.equal(session.outputResync(), undefined);
+  });
+
+  it('refuses edits once a run is shown, and no longer reviews', () => {
+    const session = reviewing();
+    session.showRun(initialRunState('run-1'), true);
+    assert.deepEqual(session.applyEdit({ type: 'skipStep', stepId: 'A' }), { ok: false, error: 'The plan cannot be edited while it runs or after it ran; plan again to change it.' });
+    assert.equal(session.isReviewing(), false);
+    assert.equal(session.regenerateBlockedReason(), 'Only a plan under review can be regenerated.');
+    assert.equal(session.runId(), 'run-1');
+  });
+
+  it('checks a new plan anew, also when it has the version of the plan it replaces', () => {
+    const session = reviewing();
+    assert.equal(reviewOf(session.snapshot(0)).startBlockedReason, undefined);
+    session.setPlan({ ...plan, id: 'plan-other', steps: [makeStep('Z', { kind: 'tool', tool: 'nope', agent: undefined })] });
+    assert.match(session.startBlockedReason() ?? '', /^Fix the error first/, 'another plan of the same version is checked anew');
+  });
+});

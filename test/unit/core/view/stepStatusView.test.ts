@@ -1,0 +1,27 @@
+import assert from 'node:assert/strict';
+import { formatDuration, previewValue } from '../../../../src/core/view/stepStatusView';
+
+describe('formatDuration', () => {
+  it('says milliseconds under a second, tenths of seconds under a minute, then minutes and whole seconds', () => {
+    assert.deepEqual([999.4, 1_000, 4_249, 59_999, 60_000, 185_000, 120_400].map(formatDuration), ['999 ms', '1.0 s', '4.2 s', '60.0 s', '1 min', '3 min 5 s', '2 min']);
+  });
+});
+
+describe('previewValue', () => {
+  it('shows a plain object one field a line, strings raw and other values as JSON', () => {
+    assert.equal(previewValue({ path: 'a.ts', text: 'line 1\nline 2', lines: [1, 2], ok: true }), 'path: a.ts\ntext: line 1\nline 2\nlines: [1,2]\nok: true');
+  });
+
+  it('shows strings as they are, and lists, null and numbers as JSON', () => {
+    assert.deepEqual(['plain', ['a', { b: 1 }], null, 42, undefined].map((value) => previewValue(value)), ['plain', '["a",{"b":1}]', 'null', '42', 'undefined']);
+  });
+
+  it('cuts at the limit and says how much more there was', () => {
+    assert.equal(previewValue('abcdef', 6), 'abcdef');
+    assert.equal(previewValue('abcdefgh', 6), 'abcdef… (2 more characters)');
+  });
+
+  it('says so for a value that cannot be shown', () => {
+    assert.equal(previewValue({ big: 10n }), '[a value that cannot be shown]');
+  });
+});
