@@ -17,11 +17,16 @@ export interface FailedStepInfo {
 /** One entry of the trial history, as rendered (see `TrialRecord`). `time` in ms since the epoch. */
 export interface TrialInfo {
   stepId: string;
+  /** What the attempt tried: the tool and its args, or the agent and its input. */
   approach: string;
+  /** 1-based attempt within its run. */
   attempt: number;
+  /** The text the attempt streamed. */
   output: string;
   error: string;
+  /** The verification diagnosis, when verification is what failed. */
   diagnosis?: string;
+  /** When the attempt ended. */
   time: number;
 }
 
@@ -65,23 +70,14 @@ export function buildReplanPrompt(input: ReplanPromptInput): LlmMessage[] {
     ? '(none)'
     : completedIds.map((id) => `- ${id} (${input.plan.steps.find((step) => step.id === id)?.title ?? id}): ${truncateToTokens(text(input.completed[id]), budget.result, { marker: ' … (cut)' })}`).join('\n');
   const failed = input.failed
-    .map((step) => [
-      `- ${step.stepId} (${step.title})`,
-      `  approach: ${step.approach}`,
-      `  error: ${step.error}`,
-      ...(step.diagnosis ? [`  diagnosis: ${step.diagnosis}`] : []),
-      ...(step.output.trim() ? [`  output: ${truncateToTokens(step.output.trim(), budget.output, { keep: 'tail', marker: '(cut) … ' })}`] : []),
-    ].join('\n'))
+    .map((step) => [`- ${step.stepId} (${step.title})`, ...attemptDetails(step, '  ', budget.output)].join('\n'))
     .join('\n');
   const failedIds = new Set(input.failed.map((step) => step.stepId));
   const notRun = input.plan.steps.filter((step) => !completedIds.includes(step.id) && !failedIds.has(step.id)).map((step) => `- ${step.id} (${step.title})`);
   const trials = input.trials
     .map((trial, index) => [
       `${index + 1}. ${new Date(trial.time).toISOString()} step ${trial.stepId}, attempt ${trial.attempt}`,
-      `   approach: ${trial.approach}`,
-      `   error: ${trial.error}`,
-      ...(trial.diagnosis ? [`   diagnosis: ${trial.diagnosis}`] : []),
-      ...(trial.output.trim() ? [`   output: ${truncateToTokens(trial.output.trim(), budget.output, { keep: 'tail', marker: '(cut) … ' })}`] : []),
+      ...attemptDetails(trial, '   ', budget.output),
     ].join('\n'))
     .join('\n');
   const user = [
@@ -94,6 +90,17 @@ export function buildReplanPrompt(input: ReplanPromptInput): LlmMessage[] {
   return [
     { role: 'system', content: `${rules}\n\nAvailable tools:\n${tools}\n\nReply with the repair plan as JSON only.` },
     { role: 'user', content: user },
+  ];
+}
+
+/** The approach, error, diagnosis and output lines of a failed attempt, indented by `indent`; the output cut to its last `outputTokens` tokens. */
+function attemptDetails(attempt: Omit<TrialInfo, 'attempt' | 'time'>, indent: string, outputTokens: number): string[] {
+  const output = attempt.output.trim();
+  return [
+    `${indent}approach: ${attempt.approach}`,
+    `${indent}error: ${attempt.error}`,
+    ...(attempt.diagnosis ? [`${indent}diagnosis: ${attempt.diagnosis}`] : []),
+    ...(output ? [`${indent}output: ${truncateToTokens(output, outputTokens, { keep: 'tail', marker: '(cut) … ' })}`] : []),
   ];
 }
 
