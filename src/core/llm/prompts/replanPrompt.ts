@@ -3,6 +3,7 @@ import { failurePolicies } from '../../../shared/vocabulary';
 import type { LlmMessage } from '../llmTypes';
 import { truncateToTokens } from '../tokenCount';
 import type { PlannerToolInfo } from './planningPrompt';
+import { valueText } from '../../text/valueText';
 
 /** A step that failed for good and asked for a repair plan. */
 export interface FailedStepInfo {
@@ -68,7 +69,7 @@ export function buildReplanPrompt(input: ReplanPromptInput): LlmMessage[] {
   const completedIds = Object.keys(input.completed);
   const completed = completedIds.length === 0
     ? '(none)'
-    : completedIds.map((id) => `- ${id} (${input.plan.steps.find((step) => step.id === id)?.title ?? id}): ${truncateToTokens(text(input.completed[id]), budget.result, { marker: ' … (cut)' })}`).join('\n');
+    : completedIds.map((id) => `- ${id} (${input.plan.steps.find((step) => step.id === id)?.title ?? id}): ${truncateToTokens(valueText(input.completed[id]), budget.result, { marker: ' … (cut)' })}`).join('\n');
   const failed = input.failed
     .map((step) => [`- ${step.stepId} (${step.title})`, ...attemptDetails(step, '  ', budget.output)].join('\n'))
     .join('\n');
@@ -102,15 +103,6 @@ function attemptDetails(attempt: Omit<TrialInfo, 'attempt' | 'time'>, indent: st
     ...(attempt.diagnosis ? [`${indent}diagnosis: ${attempt.diagnosis}`] : []),
     ...(output ? [`${indent}output: ${truncateToTokens(output, outputTokens, { keep: 'tail', marker: '(cut) … ' })}`] : []),
   ];
-}
-
-function text(value: unknown): string {
-  if (typeof value === 'string') return value;
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
 }
 
 /** '"a" | "b"'. */
