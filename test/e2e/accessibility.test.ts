@@ -3,7 +3,7 @@
 // form driven by the keyboard alone; the review walked with Tab and where focus lands after Save, Remove, Move down and
 // Start; Approve by its keybinding in the diff editor. One code-server for all of it.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Frame, Locator, Page } from 'playwright-core';
 import { critiquePlan } from '../../src/core/plan/critiquePlan';
@@ -137,8 +137,6 @@ describe('Task Planner accessibility (browser workbench, axe-core)', function ()
   const viewPane = (view: string): Locator => page.locator('.sidebar .pane').filter({ has: page.locator('.pane-header', { hasText: new RegExp(`^\\s*${view}`) }) });
 
   before(async function () {
-    rmSync(screenshots, { recursive: true, force: true });
-    mkdirSync(screenshots, { recursive: true });
     workbench = await openDemoWorkbench({
       name: 'a11y',
       screenshots,

@@ -1,6 +1,6 @@
 // Starts what every end-to-end suite starts: a copy of the demo workspace, code-server with Task Planner linked the way
 // `npm start` installs it, and a browser on the workbench showing that folder.
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchBrowser, type Browser } from '../host/browser.cjs';
@@ -22,8 +22,13 @@ export interface DemoWorkbenchOptions {
   readonly viewport?: { readonly width: number; readonly height: number };
   /** Whether the Task Planner view is opened from the activity bar once the workbench is up; default true. */
   readonly openView?: boolean;
-  /** Folder for `failed-workbench-start.png` when the workbench does not come up. */
+  /**
+   * The suite's screenshot folder: created, and emptied of the `.png` files directly in it (only those named
+   * `[failed-]<screenshotPrefix>…` when a prefix is given: suites that share a folder); `failed-<prefix>workbench-start.png`
+   * goes there when the workbench does not come up.
+   */
   readonly screenshots: string;
+  readonly screenshotPrefix?: string;
 }
 
 /** A running workbench on a copy of the demo workspace; `close()` stops the browser and the server and removes the copy. */
@@ -46,6 +51,11 @@ export async function openDemoWorkbench(options: DemoWorkbenchOptions): Promise<
   for (const built of ['extension.js', 'webview.js']) {
     if (!existsSync(join(root, 'dist', built))) throw new Error(`dist/${built} is missing: build the extension first (npm run build)`);
   }
+  const prefix = options.screenshotPrefix ?? '';
+  mkdirSync(options.screenshots, { recursive: true });
+  for (const name of readdirSync(options.screenshots)) {
+    if (name.endsWith('.png') && (name.startsWith(prefix) || name.startsWith(`failed-${prefix}`))) rmSync(join(options.screenshots, name), { force: true });
+  }
   const workspace = temporaryFolder(`task-planner-e2e-${options.name}-`);
   let server: CodeServer | undefined;
   let browser: Browser | undefined;
@@ -67,8 +77,7 @@ export async function openDemoWorkbench(options: DemoWorkbenchOptions): Promise<
     await page.setViewportSize(options.viewport ?? { width: 1400, height: 850 });
     await page.goto(server.workbenchUrl(workspace.path));
     await waitForWorkbench(page, 'Task Planner').catch(async (error: unknown) => {
-      mkdirSync(options.screenshots, { recursive: true });
-      await page.screenshot({ path: join(options.screenshots, 'failed-workbench-start.png') }).catch(() => undefined);
+      await page.screenshot({ path: join(options.screenshots, `failed-${prefix}workbench-start.png`) }).catch(() => undefined);
       throw new Error(`the workbench did not show the Task Planner activity-bar entry: ${String(error)}\nend of the server's log:\n${logTail(server?.logFile)}`);
     });
     if (options.openView !== false) await activityBarEntry(page, 'Task Planner').click();

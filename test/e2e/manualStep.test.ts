@@ -3,7 +3,7 @@
 // → Done from the plan panel, with a note typed in the input box → the completed summary offers Undo.
 // Screenshots in test-results/screenshots/manual/.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
@@ -24,8 +24,6 @@ describe('a step that is yours to do, without a model (browser workbench)', func
     page.locator('.sidebar .pane').filter({ has: page.locator('.pane-header', { hasText: /^\s*Plan/ }) }).locator('.monaco-list-row').filter({ hasText: text }).first();
 
   before(async function () {
-    rmSync(screenshots, { recursive: true, force: true });
-    mkdirSync(screenshots, { recursive: true });
     workbench = await openDemoWorkbench({
       name: 'manual',
       screenshots,

@@ -68,7 +68,6 @@ describe('Task Planner plan panel in the browser workbench', function () {
   };
 
   before(async function () {
-    mkdirSync(screenshots, { recursive: true });
     workbench = await openDemoWorkbench({
       name: 'panel',
       screenshots,

@@ -1,7 +1,6 @@
 // End-to-end: a real browser drives the real VS Code workbench (code-server) with Task Planner installed,
 // the way a person uses it. Screenshots go to test-results/screenshots/e2e/ (git-ignored, emptied per run).
 import * as assert from 'node:assert/strict';
-import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
@@ -19,8 +18,6 @@ describe('Task Planner in the browser workbench', function () {
   };
 
   before(async function () {
-    rmSync(screenshots, { recursive: true, force: true });
-    mkdirSync(screenshots, { recursive: true });
     workbench = await openDemoWorkbench({
       name: 'ws',
       screenshots,

@@ -3,7 +3,7 @@
 // trusts the folder (no reload), Retry runs them. The model is the fake OpenAI-compatible server from user settings;
 // the workspace's own settings point at a decoy server that must stay unused while the folder is untrusted.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
@@ -43,13 +43,12 @@ describe('Task Planner in Restricted Mode (workspace trust on, browser workbench
   };
 
   before(async function () {
-    mkdirSync(screenshots, { recursive: true });
-    for (const name of readdirSync(screenshots).filter((entry) => /^(failed-)?restricted-/.test(entry))) rmSync(join(screenshots, name));
     await model.start();
     await decoy.start();
     workbench = await openDemoWorkbench({
       name: 'restricted',
       screenshots,
+      screenshotPrefix: 'restricted-',
       files: { '.vscode/settings.json': { 'taskPlanner.llm.baseUrl': decoy.baseURL } },
       server: {
         workspaceTrust: true,

@@ -2,7 +2,7 @@
 // and a run waiting for approval that a window reload interrupts and that finishes after Resume from the notification.
 // The model is the fake OpenAI-compatible server, started here; the extension host reaches it on 127.0.0.1.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
@@ -45,8 +45,6 @@ describe('Task Planner runs in the editor (browser workbench)', function () {
   const titleAction = (label: string): Locator => page.locator(`.editor-group-container.active .action-label[aria-label^="${label}"]`).first();
 
   before(async function () {
-    rmSync(screenshots, { recursive: true, force: true });
-    mkdirSync(screenshots, { recursive: true });
     await model.start();
     workbench = await openDemoWorkbench({
       name: 'editor',

@@ -3,7 +3,7 @@
 // in QuickPicks and reports the connection; then Plan task → review → Start → Approve → completed with that model;
 // then a planning failure offers Retry, which plans again. Screenshots in test-results/screenshots/setup/.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
@@ -30,8 +30,6 @@ describe('A newcomer sets up a local model and plans with it (browser workbench)
     page.locator('.sidebar .pane').filter({ has: page.locator('.pane-header', { hasText: /^\s*Plan/ }) }).locator('.monaco-list-row').filter({ hasText: text }).first();
 
   before(async function () {
-    rmSync(screenshots, { recursive: true, force: true });
-    mkdirSync(screenshots, { recursive: true });
     await model.start();
     workbench = await openDemoWorkbench({ name: 'setup', screenshots });
     ({ page, folder } = workbench);
