@@ -5,6 +5,7 @@ import type { SessionPlan } from '../core/session/sessionPlan';
 import { planTreeModel, type PlanTreeLayout, type PlanTreeNode, type StepNodeCache } from '../core/view/planTreeModel';
 import { sessionTreeModel } from '../core/view/sessionTreeModel';
 import { diffTrees, indexTree } from '../core/view/treeDiff';
+import { planTreeItem } from './planTreeItem';
 
 /**
  * The Plan view's data: whichever changed last of the task plan (under review, or the
@@ -64,17 +65,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
   }
 
   getTreeItem(node: PlanTreeNode): vscode.TreeItem {
-    const item = new vscode.TreeItem(node.label, node.children.length > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
-    item.id = node.id;
-    // The row puts the label and description side by side with a margin and no space between the
-    // two texts: the space makes the row's text read as it looks, so its accessible name contains it.
-    item.description = ` ${node.description}`;
-    item.tooltip = node.tooltip;
-    // without it, screen readers hear the tooltip instead of what the row shows
-    item.accessibilityInformation = { label: node.accessibilityLabel };
-    item.iconPath = new vscode.ThemeIcon(node.icon, node.color ? new vscode.ThemeColor(node.color) : undefined);
-    item.contextValue = node.contextValue;
-    return item;
+    return planTreeItem(node);
   }
 
   getChildren(node?: PlanTreeNode): PlanTreeNode[] {

@@ -3,6 +3,7 @@ import type { RunResult } from '../core/engine/runOptions';
 import { runListModel } from '../core/view/runListModel';
 import type { PlanTreeNode } from '../core/view/planTreeModel';
 import { describeUndo } from '../core/tools/describeUndo';
+import { planTreeItem } from './planTreeItem';
 import type { PlanTreeProvider } from './planTreeProvider';
 import type { RunController } from './runController';
 
@@ -30,16 +31,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
   }
 
   getTreeItem(node: PlanTreeNode): vscode.TreeItem {
-    const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
-    item.id = node.id;
-    // The row puts the label and description side by side with a margin and no space between the
-    // two texts: the space makes the row's text read as it looks, so its accessible name contains it.
-    item.description = ` ${node.description}`;
-    item.tooltip = node.tooltip;
-    // without it, screen readers hear the tooltip instead of what the row shows
-    item.accessibilityInformation = { label: node.accessibilityLabel };
-    item.iconPath = new vscode.ThemeIcon(node.icon, node.color ? new vscode.ThemeColor(node.color) : undefined);
-    item.contextValue = node.contextValue;
+    const item = planTreeItem(node);
     item.command = { command: 'taskPlanner.openRun', title: 'Open run', arguments: [node] };
     return item;
   }

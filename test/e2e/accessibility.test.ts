@@ -3,17 +3,15 @@
 // form driven by the keyboard alone; the review walked with Tab and where focus lands after Save, Remove, Move down and
 // Start; Approve by its keybinding in the diff editor. One code-server for all of it.
 import * as assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Frame, Locator, Page } from 'playwright-core';
-import { launchBrowser, type Browser } from '../host/browser.cjs';
-import { startCodeServer, type CodeServer } from '../host/codeServer.cjs';
-import { temporaryFolder } from '../host/tempFolder.cjs';
 import { critiquePlan } from '../../src/core/plan/critiquePlan';
 import { buildPanelViewModel } from '../../src/core/view/buildPanelViewModel';
 import { makePlan, makeStep } from '../support/randomPlans';
 import { describeFindings, runAxe, type AxeFinding } from './axe';
-import { activityBarEntry, planPanelFrame, quickOpen, runCommand, screenshotIfFailed, waitForWorkbench } from './workbench';
+import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
+import { planPanelFrame, quickOpen, runCommand, screenshotIfFailed } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'a11y');
@@ -66,10 +64,9 @@ const describeFocus = `(() => {
 })()`;
 
 describe('Task Planner accessibility (browser workbench, axe-core)', function () {
-  let server: CodeServer | undefined;
-  let browser: Browser | undefined;
-  let workspace: { path: string; remove: () => void } | undefined;
+  let workbench: DemoWorkbench | undefined;
   let page: Page;
+  let folder: string;
   const blocking: string[] = [];
   const others = new Map<string, number>();
 
@@ -102,7 +99,7 @@ describe('Task Planner accessibility (browser workbench, axe-core)', function ()
     return report.blocking;
   };
   const setTheme = async (theme: (typeof themes)[number]): Promise<void> => {
-    writeFileSync(join(workspace!.path, '.vscode', 'settings.json'), JSON.stringify({ 'workbench.colorTheme': theme.setting }));
+    writeFileSync(join(folder, '.vscode', 'settings.json'), JSON.stringify({ 'workbench.colorTheme': theme.setting }));
     await page.locator(`.monaco-workbench.${theme.workbenchClass}`).waitFor({ timeout: 15_000 });
     // the webview restyles from the theme variables on its next frame
     await page.waitForTimeout(600);
@@ -140,36 +137,30 @@ describe('Task Planner accessibility (browser workbench, axe-core)', function ()
   const viewPane = (view: string): Locator => page.locator('.sidebar .pane').filter({ has: page.locator('.pane-header', { hasText: new RegExp(`^\\s*${view}`) }) });
 
   before(async function () {
-    assert.ok(existsSync(join(root, 'dist', 'webview.js')), 'dist/webview.js is missing: build first (npm run build)');
-    rmSync(screenshots, { recursive: true, force: true });
-    mkdirSync(screenshots, { recursive: true });
-    workspace = temporaryFolder('task-planner-e2e-a11y-');
-    cpSync(join(root, 'test', 'fixtures', 'demo-workspace'), workspace.path, { recursive: true });
-    mkdirSync(join(workspace.path, '.vscode'), { recursive: true });
-    writeFileSync(join(workspace.path, '.vscode', 'settings.json'), JSON.stringify({ 'workbench.colorTheme': themes[0].setting }));
-    writeFileSync(join(workspace.path, 'edit.plan.json'), JSON.stringify(editPlan, null, 2));
-    writeFileSync(join(workspace.path, 'approve.plan.json'), JSON.stringify(approvePlan, null, 2));
-    // A model is configured (it never answers: no step here needs its reply), so the review offers Start for the
-    // agent step; without one the review would block Start and ask to hand that step over (tested in the journeys).
-    server = await startCodeServer({ linkExtensions: [root], userSettings: { 'taskPlanner.llm.provider': 'openai', 'taskPlanner.llm.baseUrl': 'http://127.0.0.1:9/v1' } });
-    browser = await launchBrowser();
-    page = browser.page;
-    await page.setViewportSize({ width: 1400, height: 900 });
-    await page.goto(server.workbenchUrl(workspace.path));
-    await waitForWorkbench(page, 'Task Planner');
-    await activityBarEntry(page, 'Task Planner').click();
+    workbench = await openDemoWorkbench({
+      name: 'a11y',
+      screenshots,
+      files: {
+        '.vscode/settings.json': { 'workbench.colorTheme': themes[0].setting },
+        'edit.plan.json': editPlan,
+        'approve.plan.json': approvePlan,
+      },
+      // A model is configured (it never answers: no step here needs its reply), so the review offers Start for the
+      // agent step; without one the review would block Start and ask to hand that step over (tested in the journeys).
+      server: { userSettings: { 'taskPlanner.llm.provider': 'openai', 'taskPlanner.llm.baseUrl': 'http://127.0.0.1:9/v1' } },
+      viewport: { width: 1400, height: 900 },
+    });
+    ({ page, folder } = workbench);
   });
 
   afterEach(async function () {
-    await screenshotIfFailed(browser?.page, this.currentTest, screenshots);
+    await screenshotIfFailed(workbench?.page, this.currentTest, screenshots);
   });
 
   after(async () => {
     const rest = [...others].map(([rule, count]) => `${rule}: ${count}`).join(', ');
     console.log(`    axe: ${[...others.values()].reduce((sum, count) => sum + count, 0)} findings of impact moderate or minor${rest ? ` (${rest})` : ''}`);
-    await browser?.close();
-    await server?.stop();
-    workspace?.remove();
+    await workbench?.close();
   });
 
   it('review with the edit form open: focus on its first field, no serious or critical axe finding in three themes', async () => {
@@ -314,7 +305,7 @@ describe('Task Planner accessibility (browser workbench, axe-core)', function ()
     await page.locator('.tab', { hasText: 'W1 Write the notes' }).waitFor({ state: 'detached', timeout: 15_000 });
     await page.locator('.tab', { hasText: 'Task Planner: Plan' }).click();
     await panel().locator('.run-status', { hasText: 'completed' }).waitFor({ timeout: 30_000 });
-    assert.equal(readFileSync(join(workspace!.path, 'a11y-notes.md'), 'utf8'), 'Keyboard first.\n');
+    assert.equal(readFileSync(join(folder, 'a11y-notes.md'), 'utf8'), 'Keyboard first.\n');
     await panel().locator('.changed-files button').first().focus();
     for (const theme of themes) {
       await setTheme(theme);

@@ -3,22 +3,19 @@
 // → Done from the plan panel, with a note typed in the input box → the completed summary offers Undo.
 // Screenshots in test-results/screenshots/manual/.
 import * as assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { launchBrowser, type Browser } from '../host/browser.cjs';
-import { startCodeServer, type CodeServer } from '../host/codeServer.cjs';
-import { temporaryFolder } from '../host/tempFolder.cjs';
-import { activityBarEntry, planPanelFrame, quickInputField, quickOpen, runCommand, screenshotIfFailed, waitForWorkbench } from './workbench';
+import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
+import { planPanelFrame, quickInputField, quickOpen, runCommand, screenshotIfFailed } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'manual');
 
 describe('a step that is yours to do, without a model (browser workbench)', function () {
-  let server: CodeServer | undefined;
-  let browser: Browser | undefined;
-  let workspace: { path: string; remove: () => void } | undefined;
+  let workbench: DemoWorkbench | undefined;
   let page: Page;
+  let folder: string;
 
   const shoot = async (name: string): Promise<void> => {
     await page.screenshot({ path: join(screenshots, `${name}.png`) });
@@ -27,36 +24,29 @@ describe('a step that is yours to do, without a model (browser workbench)', func
     page.locator('.sidebar .pane').filter({ has: page.locator('.pane-header', { hasText: /^\s*Plan/ }) }).locator('.monaco-list-row').filter({ hasText: text }).first();
 
   before(async function () {
-    assert.ok(existsSync(join(root, 'dist', 'extension.js')), 'dist/extension.js is missing: build the extension first (npm run build)');
-    rmSync(screenshots, { recursive: true, force: true });
-    mkdirSync(screenshots, { recursive: true });
-    workspace = temporaryFolder('task-planner-e2e-manual-');
-    cpSync(join(root, 'test', 'fixtures', 'demo-workspace'), workspace.path, { recursive: true });
-    // A plan written for a model: an agent reads the notes module and summarises it.
-    writeFileSync(join(workspace.path, 'summary.plan.json'), JSON.stringify({
-      objective: 'Summarise the notes module',
-      steps: [
-        { id: 'R1', title: 'Read the notes module', tool: 'read_file', args: { path: 'src/notes.js' } },
-        { id: 'A1', title: 'Summarise the module', kind: 'agent', input: 'Summarise what {{results.R1}} does in three lines', dependsOn: ['R1'] },
-      ],
-    }, null, 2));
-    server = await startCodeServer({ linkExtensions: [root] });
-    browser = await launchBrowser();
-    page = browser.page;
-    await page.setViewportSize({ width: 1400, height: 850 });
-    await page.goto(server.workbenchUrl(workspace.path));
-    await waitForWorkbench(page, 'Task Planner');
-    await activityBarEntry(page, 'Task Planner').click();
+    workbench = await openDemoWorkbench({
+      name: 'manual',
+      screenshots,
+      files: {
+        // A plan written for a model: an agent reads the notes module and summarises it.
+        'summary.plan.json': {
+          objective: 'Summarise the notes module',
+          steps: [
+            { id: 'R1', title: 'Read the notes module', tool: 'read_file', args: { path: 'src/notes.js' } },
+            { id: 'A1', title: 'Summarise the module', kind: 'agent', input: 'Summarise what {{results.R1}} does in three lines', dependsOn: ['R1'] },
+          ],
+        },
+      },
+    });
+    ({ page, folder } = workbench);
   });
 
   afterEach(async function () {
-    await screenshotIfFailed(browser?.page, this.currentTest, screenshots);
+    await screenshotIfFailed(workbench?.page, this.currentTest, screenshots);
   });
 
   after(async () => {
-    await browser?.close();
-    await server?.stop();
-    workspace?.remove();
+    await workbench?.close();
   });
 
   it('plans without a model, runs the write after Approve, waits for the person, and completes after Done in the panel with Undo offered', async () => {
@@ -73,7 +63,7 @@ describe('a step that is yours to do, without a model (browser workbench)', func
     await review.locator('vscode-button[data-action="start"]').click();
 
     await page.locator('.tab', { hasText: 'S001' }).first().waitFor({ timeout: 30_000 });
-    assert.equal(existsSync(join(workspace!.path, 'RELEASE-NOTES.md')), false, 'the file exists before approval');
+    assert.equal(existsSync(join(folder, 'RELEASE-NOTES.md')), false, 'the file exists before approval');
     await page.locator('.editor-group-container.active .action-label[aria-label^="Approve"]').first().click();
 
     const run = panel.locator('plan-panel-app[data-mode="run"]');
@@ -97,7 +87,7 @@ describe('a step that is yours to do, without a model (browser workbench)', func
     const summary = await run.locator('.run-status').first().innerText();
     assert.match(summary, /completed/);
     assert.match(await run.locator('tr.run-step[data-step-id="S002"]').innerText(), /Listed the three changes/);
-    assert.equal(readFileSync(join(workspace!.path, 'RELEASE-NOTES.md'), 'utf8'), '');
+    assert.equal(readFileSync(join(folder, 'RELEASE-NOTES.md'), 'utf8'), '');
     await planRow(/manual · completed|you · completed|completed/).waitFor({ timeout: 15_000 });
     await shoot('3-completed-with-undo');
   });

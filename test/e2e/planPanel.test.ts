@@ -1,7 +1,7 @@
 // End-to-end: the plan panel's webview in the browser workbench: review, edit, refused reorder, skip, run, timeline,
 // a 500-step render measured in the page and a 200-step run without dropped or out-of-order snapshots.
 import * as assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { critiquePlan } from '../../src/core/plan/critiquePlan';
@@ -11,10 +11,8 @@ import type { RunEvent } from '../../src/core/engine/runEvents';
 import { buildPanelViewModel } from '../../src/core/view/buildPanelViewModel';
 import type { PanelBody } from '../../src/shared/panelViewModel';
 import { makePlan, makeStep, randomDagPlan } from '../support/randomPlans';
-import { launchBrowser, type Browser } from '../host/browser.cjs';
-import { startCodeServer, type CodeServer } from '../host/codeServer.cjs';
-import { temporaryFolder } from '../host/tempFolder.cjs';
-import { activityBarEntry, planPanelFrame, quickOpen, quickInputField, runCommand, screenshotIfFailed, waitForWorkbench } from './workbench';
+import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
+import { planPanelFrame, quickOpen, runCommand, screenshotIfFailed } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots');
@@ -38,10 +36,9 @@ const bigPlan = {
 };
 
 describe('Task Planner plan panel in the browser workbench', function () {
-  let server: CodeServer | undefined;
-  let browser: Browser | undefined;
-  let workspace: { path: string; remove: () => void } | undefined;
+  let workbench: DemoWorkbench | undefined;
   let page: Page;
+  let folder: string;
   let panel: FrameLocator;
 
   const shoot = async (name: string): Promise<void> => {
@@ -64,37 +61,29 @@ describe('Task Planner plan panel in the browser workbench', function () {
   };
   /** Switches to the built-in dark high-contrast theme through the workspace settings (the file is watched). */
   const setHighContrast = async (): Promise<void> => {
-    mkdirSync(join(workspace!.path, '.vscode'), { recursive: true });
-    writeFileSync(join(workspace!.path, '.vscode', 'settings.json'), JSON.stringify({ 'workbench.colorTheme': 'Default High Contrast' }));
+    mkdirSync(join(folder, '.vscode'), { recursive: true });
+    writeFileSync(join(folder, '.vscode', 'settings.json'), JSON.stringify({ 'workbench.colorTheme': 'Default High Contrast' }));
     await page.locator('.monaco-workbench.hc-black').waitFor({ timeout: 15_000 });
     await page.waitForTimeout(500);
   };
 
   before(async function () {
-    assert.ok(existsSync(join(root, 'dist', 'webview.js')), 'dist/webview.js is missing: build first (npm run build)');
-    mkdirSync(screenshots, { recursive: true });
-    workspace = temporaryFolder('task-planner-e2e-panel-');
-    cpSync(join(root, 'test', 'fixtures', 'demo-workspace'), workspace.path, { recursive: true });
-    writeFileSync(join(workspace.path, 'safe.plan.json'), JSON.stringify(safePlan, null, 2));
-    writeFileSync(join(workspace.path, 'big.plan.json'), JSON.stringify(bigPlan, null, 2));
-    server = await startCodeServer({ linkExtensions: [root] });
-    browser = await launchBrowser();
-    page = browser.page;
-    await page.setViewportSize({ width: 1400, height: 1000 });
-    await page.goto(server.workbenchUrl(workspace.path));
-    await waitForWorkbench(page, 'Task Planner');
-    await activityBarEntry(page, 'Task Planner').click();
+    workbench = await openDemoWorkbench({
+      name: 'panel',
+      screenshots,
+      files: { 'safe.plan.json': safePlan, 'big.plan.json': bigPlan },
+      viewport: { width: 1400, height: 1000 },
+    });
+    ({ page, folder } = workbench);
     panel = planPanelFrame(page);
   });
 
   afterEach(async function () {
-    await screenshotIfFailed(browser?.page, this.currentTest, screenshots, 'panel-');
+    await screenshotIfFailed(workbench?.page, this.currentTest, screenshots, 'panel-');
   });
 
   after(async () => {
-    await browser?.close();
-    await server?.stop();
-    workspace?.remove();
+    await workbench?.close();
   });
 
   it('shows a plan file for review: objective, critic, steps with tools and arguments', async () => {

@@ -1,21 +1,16 @@
 // End-to-end: a real browser drives the real VS Code workbench (code-server) with Task Planner installed,
 // the way a person uses it. Screenshots go to test-results/screenshots/e2e/ (git-ignored, emptied per run).
 import * as assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
-import { launchBrowser, type Browser } from '../host/browser.cjs';
-import { startCodeServer, type CodeServer } from '../host/codeServer.cjs';
-import { temporaryFolder } from '../host/tempFolder.cjs';
-import { activityBarEntry, quickInputField, runCommand, screenshotIfFailed, waitForWorkbench } from './workbench';
+import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
+import { activityBarEntry, quickInputField, runCommand, screenshotIfFailed } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'e2e');
 
 describe('Task Planner in the browser workbench', function () {
-  let server: CodeServer | undefined;
-  let browser: Browser | undefined;
-  let workspace: { path: string; remove: () => void } | undefined;
+  let workbench: DemoWorkbench | undefined;
   let page: Page;
 
   const shoot = async (name: string): Promise<void> => {
@@ -23,35 +18,23 @@ describe('Task Planner in the browser workbench', function () {
   };
 
   before(async function () {
-    assert.ok(existsSync(join(root, 'dist', 'extension.js')), 'dist/extension.js is missing: build the extension first (npm run build)');
-    rmSync(screenshots, { recursive: true, force: true });
-    mkdirSync(screenshots, { recursive: true });
-    workspace = temporaryFolder('task-planner-e2e-ws-');
-    cpSync(join(root, 'test', 'fixtures', 'demo-workspace'), workspace.path, { recursive: true });
-    // The review in a QuickPick (the other e2e suites review in the plan panel, the default).
-    mkdirSync(join(workspace.path, '.vscode'), { recursive: true });
-    writeFileSync(join(workspace.path, '.vscode', 'settings.json'), JSON.stringify({ 'taskPlanner.review': 'quickPick' }));
-    // Installed the way `npm start` installs it: a link in the server's extensions folder.
-    server = await startCodeServer({ linkExtensions: [root] });
-    browser = await launchBrowser();
-    page = browser.page;
-    try {
-      await page.goto(server.workbenchUrl(workspace.path));
-      await waitForWorkbench(page, 'Task Planner');
-    } catch (error) {
-      await shoot('failed-workbench-start').catch(() => undefined);
-      throw new Error(`the workbench did not show the Task Planner activity-bar entry (server log: ${server.logFile}): ${String(error)}`);
-    }
+    workbench = await openDemoWorkbench({
+      name: 'ws',
+      screenshots,
+      // The review in a QuickPick (the other e2e suites review in the plan panel, the default).
+      files: { '.vscode/settings.json': { 'taskPlanner.review': 'quickPick' } },
+      viewport: { width: 1400, height: 900 },
+      openView: false,
+    });
+    page = workbench.page;
   });
 
   afterEach(async function () {
-    await screenshotIfFailed(browser?.page, this.currentTest, screenshots);
+    await screenshotIfFailed(workbench?.page, this.currentTest, screenshots);
   });
 
   after(async () => {
-    await browser?.close();
-    await server?.stop();
-    workspace?.remove();
+    await workbench?.close();
   });
 
   it('opens the Task Planner view from the activity bar and shows its welcome content', async () => {

@@ -3,14 +3,12 @@
 // trusts the folder (no reload), Retry runs them. The model is the fake OpenAI-compatible server from user settings;
 // the workspace's own settings point at a decoy server that must stay unused while the folder is untrusted.
 import * as assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
-import { launchBrowser, type Browser } from '../host/browser.cjs';
-import { startCodeServer, type CodeServer } from '../host/codeServer.cjs';
-import { temporaryFolder } from '../host/tempFolder.cjs';
-import { activityBarEntry, quickInputField, runCommand, screenshotIfFailed, waitForWorkbench } from './workbench';
+import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
+import { activityBarEntry, quickInputField, runCommand, screenshotIfFailed } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'e2e');
@@ -20,12 +18,11 @@ const toolStep = (id: string, title: string, tool: string, args: Record<string, 
 const refusal = (tool: string): RegExp => new RegExp(`${tool} was not run because this workspace is in Restricted Mode \\(not trusted\\), so Task Planner does not write files or run commands in it\\. Trust the workspace`);
 
 describe('Task Planner in Restricted Mode (workspace trust on, browser workbench)', function () {
-  let server: CodeServer | undefined;
-  let browser: Browser | undefined;
-  let workspace: { path: string; remove: () => void } | undefined;
+  let workbench: DemoWorkbench | undefined;
   const model = new FakeOpenAiServer();
   const decoy = new FakeOpenAiServer();
   let page: Page;
+  let folder: string;
 
   const shoot = async (name: string): Promise<void> => {
     await page.screenshot({ path: join(screenshots, `restricted-${name}.png`) });
@@ -33,7 +30,7 @@ describe('Task Planner in Restricted Mode (workspace trust on, browser workbench
   const planRows = (): Locator => page.locator('.sidebar .pane').filter({ has: page.locator('.pane-header', { hasText: /^\s*Plan/ }) }).locator('.monaco-list-row');
   const planRow = (text: string | RegExp): Locator => planRows().filter({ hasText: text }).first();
   const restrictedStatus = (): Locator => page.locator('.statusbar-item', { hasText: 'Restricted Mode' });
-  const file = (name: string): string => join(workspace!.path, name);
+  const file = (name: string): string => join(folder, name);
   /** The tooltip VS Code shows when the pointer rests on the Plan tree row of step `stepId`, titled `title`. */
   const tooltipOf = async (stepId: string, title: string): Promise<string> => {
     const hovers = page.locator('.workbench-hover, .monaco-hover');
@@ -46,38 +43,31 @@ describe('Task Planner in Restricted Mode (workspace trust on, browser workbench
   };
 
   before(async function () {
-    assert.ok(existsSync(join(root, 'dist', 'extension.js')), 'dist/extension.js is missing: build the extension first (npm run build)');
-    mkdirSync(screenshots, { recursive: true });
-    for (const name of readdirSync(screenshots).filter((entry) => /^(failed-)?restricted-/.test(entry))) rmSync(join(screenshots, name));
     await model.start();
     await decoy.start();
-    workspace = temporaryFolder('task-planner-e2e-restricted-');
-    cpSync(join(root, 'test', 'fixtures', 'demo-workspace'), workspace.path, { recursive: true });
-    mkdirSync(join(workspace.path, '.vscode'), { recursive: true });
-    writeFileSync(join(workspace.path, '.vscode', 'settings.json'), JSON.stringify({ 'taskPlanner.llm.baseUrl': decoy.baseURL }));
-    server = await startCodeServer({
-      linkExtensions: [root],
-      workspaceTrust: true,
-      // The review in the QuickPick (Start / Cancel): this test is about execution, not the plan panel.
-      userSettings: { 'taskPlanner.llm.provider': 'openai', 'taskPlanner.llm.baseUrl': model.baseURL, 'taskPlanner.review': 'quickPick' },
+    workbench = await openDemoWorkbench({
+      name: 'restricted',
+      screenshots,
+      screenshotPrefix: 'restricted-',
+      files: { '.vscode/settings.json': { 'taskPlanner.llm.baseUrl': decoy.baseURL } },
+      server: {
+        workspaceTrust: true,
+        // The review in the QuickPick (Start / Cancel): this test is about execution, not the plan panel.
+        userSettings: { 'taskPlanner.llm.provider': 'openai', 'taskPlanner.llm.baseUrl': model.baseURL, 'taskPlanner.review': 'quickPick' },
+      },
+      openView: false,
     });
-    browser = await launchBrowser();
-    page = browser.page;
-    await page.setViewportSize({ width: 1400, height: 850 });
-    await page.goto(server.workbenchUrl(workspace.path));
-    await waitForWorkbench(page, 'Task Planner');
+    ({ page, folder } = workbench);
   });
 
   afterEach(async function () {
-    await screenshotIfFailed(browser?.page, this.currentTest, screenshots, 'restricted-');
+    await screenshotIfFailed(workbench?.page, this.currentTest, screenshots, 'restricted-');
   });
 
   after(async () => {
-    await browser?.close();
-    await server?.stop();
+    await workbench?.close();
     await model.close();
     await decoy.close();
-    workspace?.remove();
   });
 
   it('opens the folder in Restricted Mode without a trust dialog', async () => {

@@ -2,14 +2,12 @@
 // and a run waiting for approval that a window reload interrupts and that finishes after Resume from the notification.
 // The model is the fake OpenAI-compatible server, started here; the extension host reaches it on 127.0.0.1.
 import * as assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
-import { launchBrowser, type Browser } from '../host/browser.cjs';
-import { startCodeServer, type CodeServer } from '../host/codeServer.cjs';
-import { temporaryFolder } from '../host/tempFolder.cjs';
-import { activityBarEntry, notification, planPanelFrame, quickInputField, runCommand, screenshotIfFailed, waitForWorkbench } from './workbench';
+import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
+import { activityBarEntry, notification, planPanelFrame, quickInputField, runCommand, screenshotIfFailed } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'editor');
@@ -18,11 +16,10 @@ const toolStep = (id: string, title: string, tool: string, args: Record<string, 
 const planReply = (steps: unknown[]) => ({ kind: 'message' as const, content: JSON.stringify({ objective: 'e2e', steps }) });
 
 describe('Task Planner runs in the editor (browser workbench)', function () {
-  let server: CodeServer | undefined;
-  let browser: Browser | undefined;
-  let workspace: { path: string; remove: () => void } | undefined;
+  let workbench: DemoWorkbench | undefined;
   const model = new FakeOpenAiServer();
   let page: Page;
+  let folder: string;
 
   const shoot = async (name: string): Promise<void> => {
     await page.screenshot({ path: join(screenshots, `${name}.png`) });
@@ -48,32 +45,22 @@ describe('Task Planner runs in the editor (browser workbench)', function () {
   const titleAction = (label: string): Locator => page.locator(`.editor-group-container.active .action-label[aria-label^="${label}"]`).first();
 
   before(async function () {
-    assert.ok(existsSync(join(root, 'dist', 'extension.js')), 'dist/extension.js is missing: build the extension first (npm run build)');
-    rmSync(screenshots, { recursive: true, force: true });
-    mkdirSync(screenshots, { recursive: true });
     await model.start();
-    workspace = temporaryFolder('task-planner-e2e-editor-');
-    cpSync(join(root, 'test', 'fixtures', 'demo-workspace'), workspace.path, { recursive: true });
-    mkdirSync(join(workspace.path, '.vscode'), { recursive: true });
-    writeFileSync(join(workspace.path, '.vscode', 'settings.json'), JSON.stringify({ 'taskPlanner.llm.provider': 'openai', 'taskPlanner.llm.baseUrl': model.baseURL }));
-    server = await startCodeServer({ linkExtensions: [root] });
-    browser = await launchBrowser();
-    page = browser.page;
-    await page.setViewportSize({ width: 1400, height: 850 });
-    await page.goto(server.workbenchUrl(workspace.path));
-    await waitForWorkbench(page, 'Task Planner');
-    await activityBarEntry(page, 'Task Planner').click();
+    workbench = await openDemoWorkbench({
+      name: 'editor',
+      screenshots,
+      files: { '.vscode/settings.json': { 'taskPlanner.llm.provider': 'openai', 'taskPlanner.llm.baseUrl': model.baseURL } },
+    });
+    ({ page, folder } = workbench);
   });
 
   afterEach(async function () {
-    await screenshotIfFailed(browser?.page, this.currentTest, screenshots);
+    await screenshotIfFailed(workbench?.page, this.currentTest, screenshots);
   });
 
   after(async () => {
-    await browser?.close();
-    await server?.stop();
+    await workbench?.close();
     await model.close();
-    workspace?.remove();
   });
 
   it('(a) plans, opens the diff editor for a write, writes the file on Approve, and shows the step completed', async () => {
@@ -81,22 +68,22 @@ describe('Task Planner runs in the editor (browser workbench)', function () {
     await planAndStart('Write a greeting file', 'S1');
     await page.locator('.tab', { hasText: 'S1 Write the greeting' }).first().waitFor({ timeout: 30_000 });
     await page.locator('.monaco-diff-editor').first().waitFor();
-    assert.equal(existsSync(join(workspace!.path, 'greeting.txt')), false, 'the file exists before approval');
+    assert.equal(existsSync(join(folder, 'greeting.txt')), false, 'the file exists before approval');
     await planRow(/awaiting approval/).waitFor();
     await shoot('diff-approval');
     await titleAction('Approve').click();
     await planRow(/write_file · completed/).waitFor({ timeout: 30_000 });
-    assert.equal(readFileSync(join(workspace!.path, 'greeting.txt'), 'utf8'), 'hello from the plan\n');
+    assert.equal(readFileSync(join(folder, 'greeting.txt'), 'utf8'), 'hello from the plan\n');
   });
 
   it('(b) Reject leaves the file unchanged and the step skipped', async () => {
-    const before = readFileSync(join(workspace!.path, 'README.md'), 'utf8');
+    const before = readFileSync(join(folder, 'README.md'), 'utf8');
     model.enqueue(planReply([toolStep('S1', 'Rewrite the readme', 'write_file', { path: 'README.md', content: 'gone\n' }, [], { critical: false })]));
     await planAndStart('Rewrite the readme', 'S1');
     await page.locator('.tab', { hasText: 'S1 Rewrite the readme' }).first().waitFor({ timeout: 30_000 });
     await titleAction('Reject').click();
     await planRow(/write_file · skipped/).waitFor({ timeout: 30_000 });
-    assert.equal(readFileSync(join(workspace!.path, 'README.md'), 'utf8'), before);
+    assert.equal(readFileSync(join(folder, 'README.md'), 'utf8'), before);
   });
 
   it('(c) asks a clarification in a QuickPick answered by typing', async () => {
@@ -125,7 +112,7 @@ describe('Task Planner runs in the editor (browser workbench)', function () {
     await shoot('diff-approval-markdown');
     await titleAction('Approve').click();
     await planRow(/write_file · completed/).waitFor({ timeout: 30_000 });
-    assert.equal(readFileSync(join(workspace!.path, 'notes.md'), 'utf8'), '# Notes\n\nThe first note.\n');
+    assert.equal(readFileSync(join(folder, 'notes.md'), 'utf8'), '# Notes\n\nThe first note.\n');
   });
 
   it('(d) a run waiting for approval is interrupted by a reload, listed as interrupted, and finishes after Resume from the notification', async () => {
@@ -157,7 +144,7 @@ describe('Task Planner runs in the editor (browser workbench)', function () {
     await page.locator('.tab', { hasText: 'W1 Write the summary' }).first().waitFor({ timeout: 30_000 });
     await titleAction('Approve').click();
     await planRow(/list_files · completed/).waitFor({ timeout: 30_000 });
-    assert.equal(readFileSync(join(workspace!.path, 'summary.txt'), 'utf8'), 'summary\n');
+    assert.equal(readFileSync(join(folder, 'summary.txt'), 'utf8'), 'summary\n');
     await shoot('resumed-completed');
   });
 });

@@ -3,24 +3,21 @@
 // in QuickPicks and reports the connection; then Plan task → review → Start → Approve → completed with that model;
 // then a planning failure offers Retry, which plans again. Screenshots in test-results/screenshots/setup/.
 import * as assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
-import { launchBrowser, type Browser } from '../host/browser.cjs';
-import { startCodeServer, type CodeServer } from '../host/codeServer.cjs';
-import { temporaryFolder } from '../host/tempFolder.cjs';
-import { activityBarEntry, notification, planPanelFrame, quickInputField, runCommand, screenshotIfFailed, waitForWorkbench } from './workbench';
+import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
+import { notification, planPanelFrame, quickInputField, runCommand, screenshotIfFailed } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'setup');
 
 describe('A newcomer sets up a local model and plans with it (browser workbench)', function () {
-  let server: CodeServer | undefined;
-  let browser: Browser | undefined;
-  let workspace: { path: string; remove: () => void } | undefined;
+  let workbench: DemoWorkbench | undefined;
   const model = new FakeOpenAiServer({ models: ['fake-local-model', 'other-model'] });
   let page: Page;
+  let folder: string;
 
   const shoot = async (name: string): Promise<void> => {
     await page.screenshot({ path: join(screenshots, `${name}.png`) });
@@ -33,30 +30,18 @@ describe('A newcomer sets up a local model and plans with it (browser workbench)
     page.locator('.sidebar .pane').filter({ has: page.locator('.pane-header', { hasText: /^\s*Plan/ }) }).locator('.monaco-list-row').filter({ hasText: text }).first();
 
   before(async function () {
-    assert.ok(existsSync(join(root, 'dist', 'extension.js')), 'dist/extension.js is missing: build the extension first (npm run build)');
-    rmSync(screenshots, { recursive: true, force: true });
-    mkdirSync(screenshots, { recursive: true });
     await model.start();
-    workspace = temporaryFolder('task-planner-e2e-setup-');
-    cpSync(join(root, 'test', 'fixtures', 'demo-workspace'), workspace.path, { recursive: true });
-    server = await startCodeServer({ linkExtensions: [root] });
-    browser = await launchBrowser();
-    page = browser.page;
-    await page.setViewportSize({ width: 1400, height: 850 });
-    await page.goto(server.workbenchUrl(workspace.path));
-    await waitForWorkbench(page, 'Task Planner');
-    await activityBarEntry(page, 'Task Planner').click();
+    workbench = await openDemoWorkbench({ name: 'setup', screenshots });
+    ({ page, folder } = workbench);
   });
 
   afterEach(async function () {
-    await screenshotIfFailed(browser?.page, this.currentTest, screenshots);
+    await screenshotIfFailed(workbench?.page, this.currentTest, screenshots);
   });
 
   after(async () => {
-    await browser?.close();
-    await server?.stop();
+    await workbench?.close();
     await model.close();
-    workspace?.remove();
   });
 
   it('(1) says the heuristic planner is active, and sets up a local server from the first-run notification', async () => {
@@ -98,7 +83,7 @@ describe('A newcomer sets up a local model and plans with it (browser workbench)
     await page.locator('.tab', { hasText: 'S1 Write the note' }).first().waitFor({ timeout: 30_000 });
     await page.locator('.editor-group-container.active .action-label[aria-label^="Approve"]').first().click();
     await planRow(/write_file · completed/).waitFor({ timeout: 30_000 });
-    assert.equal(readFileSync(join(workspace!.path, 'note.txt'), 'utf8'), 'from the local model\n');
+    assert.equal(readFileSync(join(folder, 'note.txt'), 'utf8'), 'from the local model\n');
     await shoot('6-completed');
   });
 

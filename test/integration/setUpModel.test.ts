@@ -2,12 +2,12 @@
 // the user settings written, the connection tested; then plan and run with it; a planning failure, then Retry.
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { TaskPlannerApi } from './testBuild/testExtension';
 import type { ModelSetupUi, SetupItem } from '../../src/vscode/modelSetupFlow';
 import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
+import { closedPort } from '../support/closedPort';
 
 const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
 const keys = ['llm.provider', 'llm.baseUrl', 'llm.model', 'llm.vscodeModelFamily'];
@@ -35,14 +35,6 @@ function scriptedUi(answers: string[]): ModelSetupUi & { asked: string[] } {
       return answers.shift();
     },
   };
-}
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 describe('Set up a model, then plan and run with it (fake local server)', function () {

@@ -2,6 +2,7 @@ import type { Plan, Step } from '../plan/planSchema';
 import type { LlmClient } from '../ports';
 import type { LlmUsage } from './llmTypes';
 import { countTokens, truncateToTokens } from './tokenCount';
+import { valueText } from '../text/valueText';
 
 /** A completed step as the compactor records it. */
 export interface CompletedStepFact {
@@ -201,13 +202,6 @@ function renderDependencies(ids: readonly string[], depends: Readonly<Record<str
   return truncateToTokens(blocks.join('\n'), budget, { marker: '\n… (more results cut)' });
 }
 
-/** Strings as they are, everything else as compact JSON (the template convention of docs/architecture.md §3). */
 function resultText(result: unknown): string {
-  if (typeof result === 'string') return result;
-  if (result === undefined) return '(no result)';
-  try {
-    return JSON.stringify(result) ?? String(result);
-  } catch {
-    return String(result);
-  }
+  return result === undefined ? '(no result)' : valueText(result);
 }

@@ -1,4 +1,5 @@
 import { stepIdCharacter } from '../../shared/vocabulary';
+import { valueText } from '../text/valueText';
 
 /** Text with its placeholders filled in, and the placeholders that could not be. */
 export interface TemplateExpansion {
@@ -23,7 +24,7 @@ export function expandTemplatesDetailed(text: string, results: Readonly<Record<s
       unresolved.push(whole);
       return whole;
     }
-    return typeof found.value === 'string' ? found.value : stringifyCompact(found.value);
+    return valueText(found.value);
   });
   return { text: expanded, unresolved };
 }
@@ -72,18 +73,6 @@ function lookUp(reference: string, results: Readonly<Record<string, unknown>>): 
     return value === undefined ? { ok: false } : { ok: true, value };
   }
   return { ok: false };
-}
-
-function stringifyCompact(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    try {
-      return String(value);
-    } catch {
-      return `[unprintable ${typeof value}]`;
-    }
-  }
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

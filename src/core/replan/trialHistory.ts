@@ -1,21 +1,13 @@
 import type { RunEvent } from '../engine/runEvents';
+import type { TrialInfo } from '../llm/prompts/replanPrompt';
 import type { Plan, Step } from '../plan/planSchema';
 
-/** One failed attempt of a step, as the replanner is told about it. `time` in ms since the epoch. */
-export interface TrialRecord {
-  stepId: string;
+/**
+ * One failed attempt of a step, as the replanner is told about it (`output` cut to its last
+ * `maxOutputChars` characters); `time` in ms since the epoch.
+ */
+export interface TrialRecord extends TrialInfo {
   title: string;
-  /** What the attempt tried: the tool and its args, or the agent and its input. */
-  approach: string;
-  /** 1-based attempt within its run. */
-  attempt: number;
-  /** The text the attempt streamed (cut to its last `maxOutputChars` characters). */
-  output: string;
-  error: string;
-  /** The verification diagnosis, when verification is what failed. */
-  diagnosis?: string;
-  /** When the attempt ended. */
-  time: number;
   durationMs: number;
 }
 

@@ -1,12 +1,14 @@
 import type { RunState } from '../engine/runEvents';
 import { describeStepProgress, stepProgress } from '../../shared/stepProgress';
 import { spokenRow, type PlanTreeNode } from './planTreeModel';
+import { stepStatusView, type StatusLook } from './stepStatusView';
 
-const runIcons: Record<RunState['status'], { icon: string; color: string }> = {
+// A run that ended looks like a step that ended the same way.
+const runIcons: Record<RunState['status'], StatusLook> = {
   running: { icon: 'debug-pause', color: 'charts.yellow' },
   waiting: { icon: 'bell-dot', color: 'charts.yellow' },
-  completed: { icon: 'pass-filled', color: 'testing.iconPassed' },
-  failed: { icon: 'error', color: 'testing.iconFailed' },
+  completed: stepStatusView('completed'),
+  failed: stepStatusView('failed'),
   cancelled: { icon: 'circle-slash', color: 'disabledForeground' },
   interrupted: { icon: 'debug-pause', color: 'charts.orange' },
 };

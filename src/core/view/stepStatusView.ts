@@ -1,17 +1,21 @@
 import { stepStatusLabels } from '../../shared/stepStatusLabels';
 import type { StepStatus } from '../engine/runEvents';
 
-/** How a step status looks in any view: a codicon id, a theme colour id and words for people. */
-export interface StepStatusView {
+/** How a status looks in a tree view: a codicon id and a theme colour id. */
+export interface StatusLook {
   /** A codicon id, such as `pass-filled`. */
   icon: string;
   /** A theme colour id (VS Code `ThemeColor`), such as `testing.iconPassed`. */
   color: string;
+}
+
+/** How a step status looks in any view: its icon and colour, and words for people. */
+export interface StepStatusView extends StatusLook {
   /** A short lower-case phrase, such as `awaiting approval`. */
   label: string;
 }
 
-const looks: Record<StepStatus, Omit<StepStatusView, 'label'>> = {
+const looks: Record<StepStatus, StatusLook> = {
   pending: { icon: 'circle-large-outline', color: 'disabledForeground' },
   blocked: { icon: 'debug-pause', color: 'disabledForeground' },
   ready: { icon: 'circle-large-filled', color: 'charts.blue' },

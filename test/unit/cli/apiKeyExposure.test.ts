@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FakeOpenAiServer } from '../../fakes/fakeOpenAiServer';
+import { temporaryDirectory } from '../../support/temporaryDirectory';
 import { runCli } from '../../support/runCli';
 
 const apiKey = 'sk-exposure-TEST-4242424242';
@@ -23,16 +23,12 @@ function environsOfProcessesMentioning(text: string): string[] {
 
 describe('the API key and commands the CLI runs', function () {
   this.timeout(60_000);
-  let workspace: string;
+  const workspace = temporaryDirectory('cli-key-');
   let server: FakeOpenAiServer;
   beforeEach(async () => {
-    workspace = mkdtempSync(join(tmpdir(), 'cli-key-'));
     server = await new FakeOpenAiServer().start();
   });
-  afterEach(async () => {
-    await server.close();
-    rmSync(workspace, { recursive: true, force: true });
-  });
+  afterEach(() => server.close());
 
   it("an approved command cannot read the key from the CLI's environment (/proc/PID/environ)", async function () {
     if (process.platform !== 'linux') this.skip();
@@ -47,15 +43,15 @@ describe('the API key and commands the CLI runs', function () {
     let seen: string[] = [];
     server.enqueue({ kind: 'message', content: JSON.stringify(plan) });
     server.on(() => true, () => {
-      seen = environsOfProcessesMentioning(workspace);
+      seen = environsOfProcessesMentioning(workspace.path);
       return { kind: 'message', content: 'Summarized.' };
     });
-    const { code, stdout, stderr } = await runCli(['plan', 'Look around', '--workspace', workspace, '--base-url', server.baseURL, '--yes', '--json'], { OPENAI_API_KEY: apiKey, TP_VISIBLE_MARKER: 'still-here' });
+    const { code, stdout, stderr } = await runCli(['plan', 'Look around', '--workspace', workspace.path, '--base-url', server.baseURL, '--yes', '--json'], { OPENAI_API_KEY: apiKey, TP_VISIBLE_MARKER: 'still-here' });
     assert.equal(code, 0, stderr + stdout);
     assert.equal(seen.length, 1, 'the CLI process was found');
     assert.match(seen[0] ?? '', /TP_VISIBLE_MARKER=still-here/, 'its environment was readable');
     assert.ok(!(seen[0] ?? '').includes(apiKey), "the key is in the CLI's /proc/PID/environ");
-    const journals = readdirSync(join(workspace, '.task-planner/runs')).map((file) => readFileSync(join(workspace, '.task-planner/runs', file), 'utf8'));
+    const journals = readdirSync(join(workspace.path, '.task-planner/runs')).map((file) => readFileSync(join(workspace.path, '.task-planner/runs', file), 'utf8'));
     for (const [where, text] of [['stdout', stdout], ['stderr', stderr], ['the journal', journals.join('\n')], ['the next model request', server.chatRequests[1]?.rawBody ?? '']] as const) {
       assert.ok(!text.includes(apiKey), `the key reached ${where}`);
     }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { runCli } from '../../support/runCli';
+import { temporaryDirectory } from '../../support/temporaryDirectory';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -11,11 +12,7 @@ const cli = runCli;
 
 describe('task-planner CLI', function () {
   this.timeout(60_000);
-  let workspace: string;
-  before(() => {
-    workspace = mkdtempSync(join(tmpdir(), 'cli-ws-'));
-  });
-  after(() => rmSync(workspace, { recursive: true, force: true }));
+  const workspace = temporaryDirectory('cli-ws-', { perSuite: true });
 
   it('prints a complete help text', async () => {
     const { code, stdout } = await cli(['--help']);
@@ -26,10 +23,10 @@ describe('task-planner CLI', function () {
   });
 
   it('plan: a key over plain http to another machine and credentials in --base-url are usage errors that show no secret', async () => {
-    const insecure = await cli(['plan', 'Do it', '--workspace', workspace, '--base-url', 'http://192.0.2.10:8000/v1', '--timeout', '5'], { OPENAI_API_KEY: 'sk-cli-insecure-SECRET-1357' });
+    const insecure = await cli(['plan', 'Do it', '--workspace', workspace.path, '--base-url', 'http://192.0.2.10:8000/v1', '--timeout', '5'], { OPENAI_API_KEY: 'sk-cli-insecure-SECRET-1357' });
     assert.equal(insecure.code, 2, insecure.stderr);
     assert.match(insecure.stderr, /unencrypted.*--allow-insecure-key/);
-    const credentials = await cli(['plan', 'Do it', '--workspace', workspace, '--base-url', 'http://alice:s3cretpassw0rd@127.0.0.1:9/v1']);
+    const credentials = await cli(['plan', 'Do it', '--workspace', workspace.path, '--base-url', 'http://alice:s3cretpassw0rd@127.0.0.1:9/v1']);
     assert.equal(credentials.code, 2, credentials.stderr);
     assert.ok(!credentials.stderr.includes('s3cretpassw0rd'), credentials.stderr);
   });
@@ -46,43 +43,43 @@ describe('task-planner CLI', function () {
     const usage = await cli(['frobnicate']);
     assert.equal(usage.code, 2);
     assert.match(usage.stderr, /Unknown command "frobnicate"/);
-    const badBudget = await cli(['run', fixture('notes.plan.json'), '--workspace', workspace, '--max-cost', 'lots']);
+    const badBudget = await cli(['run', fixture('notes.plan.json'), '--workspace', workspace.path, '--max-cost', 'lots']);
     assert.equal(badBudget.code, 2);
     assert.match(badBudget.stderr, /--max-cost must be a positive number, got "lots"/);
   });
 
   it('run → waiting without a terminal; resume with answers and approvals → completed; runs lists it', async () => {
-    const first = await cli(['run', fixture('notes.plan.json'), '--workspace', workspace, '--json']);
+    const first = await cli(['run', fixture('notes.plan.json'), '--workspace', workspace.path, '--json']);
     assert.equal(first.code, 3, first.stderr);
     const waiting = JSON.parse(first.stdout) as { runId: string; status: string; pending: { stepId: string; kind: string }[] };
     assert.equal(waiting.status, 'waiting');
     assert.deepEqual(waiting.pending.map((request) => [request.stepId, request.kind]), [['name', 'clarification']]);
     assert.match(first.stderr, /▶ name/);
 
-    const mistyped = await cli(['resume', waiting.runId, '--workspace', workspace, '--approve', 'name']);
+    const mistyped = await cli(['resume', waiting.runId, '--workspace', workspace.path, '--approve', 'name']);
     assert.equal(mistyped.code, 2, 'an answer that matches no pending request is bad input');
     assert.match(mistyped.stderr, /Nothing was resumed:\n.*step name waits for an answer \(name@[0-9a-f]{12}\)/);
 
-    const second = await cli(['resume', waiting.runId, '--workspace', workspace, '--answer', 'name=Ada']);
+    const second = await cli(['resume', waiting.runId, '--workspace', workspace.path, '--answer', 'name=Ada']);
     assert.equal(second.code, 3, second.stderr);
     assert.match(second.stdout, /write@[0-9a-f]{12} \(approval\): Write notes\/hello.txt\?/);
     assert.match(second.stdout, /\+Hello, Ada!/, 'the waiting run shows the diff it asks to approve');
     assert.match(second.stdout, /--approve write@[0-9a-f]{12}/);
 
-    const third = await cli(['resume', waiting.runId, '--workspace', workspace, '--approve', 'write', '--json']);
+    const third = await cli(['resume', waiting.runId, '--workspace', workspace.path, '--approve', 'write', '--json']);
     assert.equal(third.code, 0, third.stderr);
     const done = JSON.parse(third.stdout) as { status: string; steps: Record<string, { status: string }> };
     assert.equal(done.status, 'completed');
-    assert.equal(readFileSync(join(workspace, 'notes/hello.txt'), 'utf8'), 'Hello, Ada!\n');
+    assert.equal(readFileSync(join(workspace.path, 'notes/hello.txt'), 'utf8'), 'Hello, Ada!\n');
 
-    const runs = await cli(['runs', '--workspace', workspace, '--json']);
+    const runs = await cli(['runs', '--workspace', workspace.path, '--json']);
     assert.deepEqual((JSON.parse(runs.stdout) as { runId: string; status: string }[]).map((run) => [run.runId, run.status]), [[waiting.runId, 'completed']]);
   });
 
   it('run --yes approves changes without asking', async () => {
-    const result = await cli(['run', fixture('approve.plan.json'), '--workspace', workspace, '--yes', '--concurrency', '2']);
+    const result = await cli(['run', fixture('approve.plan.json'), '--workspace', workspace.path, '--yes', '--concurrency', '2']);
     assert.equal(result.code, 0, result.stderr + result.stdout);
-    assert.equal(readFileSync(join(workspace, 'out/approved.txt'), 'utf8'), 'approved by --yes\n');
+    assert.equal(readFileSync(join(workspace.path, 'out/approved.txt'), 'utf8'), 'approved by --yes\n');
   });
 
   it('refuses an invalid plan as bad input (exit 2) before any run or journal exists', async () => {

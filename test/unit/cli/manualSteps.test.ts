@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runCli as cli } from '../../support/runCli';
+import { temporaryDirectory } from '../../support/temporaryDirectory';
 
 const plan = join(resolve(__dirname, '../../..'), 'test/fixtures/manual.plan.json');
 
@@ -16,30 +15,26 @@ interface RunJson {
 
 describe('task-planner CLI: steps that are yours to do', function () {
   this.timeout(60_000);
-  let workspace: string;
-  beforeEach(() => {
-    workspace = mkdtempSync(join(tmpdir(), 'cli-manual-'));
-  });
-  afterEach(() => rmSync(workspace, { recursive: true, force: true }));
+  const workspace = temporaryDirectory('cli-manual-');
 
   it('without a terminal the run ends waiting on the manual step, with its instructions and how to answer', async () => {
-    const first = await cli(['run', plan, '--workspace', workspace]);
+    const first = await cli(['run', plan, '--workspace', workspace.path]);
     assert.equal(first.code, 3, first.stderr);
     assert.match(first.stdout, /notes@[0-9a-f]{12} \(manual\): Step notes is yours to do: Write the release notes\nWrite RELEASE\.md from the files listed/);
     assert.match(first.stdout, /--done notes@[0-9a-f]{12}\[=NOTE\] \(or --failed notes@[0-9a-f]{12}=REASON\)/);
   });
 
   it('resume --done STEP=NOTE completes the step with the note; --failed STEP=REASON fails the next one with the reason', async () => {
-    const waiting = JSON.parse((await cli(['run', plan, '--workspace', workspace, '--json'])).stdout) as RunJson;
+    const waiting = JSON.parse((await cli(['run', plan, '--workspace', workspace.path, '--json'])).stdout) as RunJson;
     assert.deepEqual(waiting.pending?.map((request) => [request.stepId, request.kind]), [['notes', 'manual']]);
 
-    const done = await cli(['resume', waiting.runId, '--workspace', workspace, '--done', 'notes=Wrote RELEASE.md', '--json']);
+    const done = await cli(['resume', waiting.runId, '--workspace', workspace.path, '--done', 'notes=Wrote RELEASE.md', '--json']);
     assert.equal(done.code, 3, done.stderr);
     const second = JSON.parse(done.stdout) as RunJson;
     assert.equal(second.results['notes'], 'Wrote RELEASE.md');
     assert.deepEqual(second.pending?.map((request) => request.stepId), ['tell']);
 
-    const failed = await cli(['resume', waiting.runId, '--workspace', workspace, '--failed', 'tell=the chat is down', '--json']);
+    const failed = await cli(['resume', waiting.runId, '--workspace', workspace.path, '--failed', 'tell=the chat is down', '--json']);
     assert.equal(failed.code, 1, failed.stderr);
     const third = JSON.parse(failed.stdout) as RunJson;
     assert.equal(third.status, 'failed');
@@ -48,23 +43,23 @@ describe('task-planner CLI: steps that are yours to do', function () {
   });
 
   it('resume --done STEP without a note completes it as done by you', async () => {
-    const waiting = JSON.parse((await cli(['run', plan, '--workspace', workspace, '--json'])).stdout) as RunJson;
-    const done = JSON.parse((await cli(['resume', waiting.runId, '--workspace', workspace, '--done', 'notes', '--json'])).stdout) as RunJson;
+    const waiting = JSON.parse((await cli(['run', plan, '--workspace', workspace.path, '--json'])).stdout) as RunJson;
+    const done = JSON.parse((await cli(['resume', waiting.runId, '--workspace', workspace.path, '--done', 'notes', '--json'])).stdout) as RunJson;
     assert.equal(done.results['notes'], 'Done by you.');
   });
 
   it('refuses --failed without a reason, and the same step both done and failed, as usage errors', async () => {
-    const noReason = await cli(['resume', 'r1', '--workspace', workspace, '--failed', 'notes']);
+    const noReason = await cli(['resume', 'r1', '--workspace', workspace.path, '--failed', 'notes']);
     assert.equal(noReason.code, 2);
     assert.match(noReason.stderr, /--failed needs STEP=REASON \(say why the step could not be done\), got "notes"/);
-    const both = await cli(['resume', 'r1', '--workspace', workspace, '--done', 'notes', '--failed', 'notes=no']);
+    const both = await cli(['resume', 'r1', '--workspace', workspace.path, '--done', 'notes', '--failed', 'notes=no']);
     assert.equal(both.code, 2);
     assert.match(both.stderr, /Step notes is given both --done and --failed; give one\./);
   });
 
   it('refuses --done for a step that is not waiting for you, before resuming anything', async () => {
-    const waiting = JSON.parse((await cli(['run', plan, '--workspace', workspace, '--json'])).stdout) as RunJson;
-    const wrong = await cli(['resume', waiting.runId, '--workspace', workspace, '--done', 'tell']);
+    const waiting = JSON.parse((await cli(['run', plan, '--workspace', workspace.path, '--json'])).stdout) as RunJson;
+    const wrong = await cli(['resume', waiting.runId, '--workspace', workspace.path, '--done', 'tell']);
     assert.equal(wrong.code, 2);
     assert.match(wrong.stderr, /Nothing was resumed/);
     assert.match(wrong.stderr, /The done or failed given for "tell" matches no pending request/);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { runCli } from '../../support/runCli';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { temporaryDirectory } from '../../support/temporaryDirectory';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FakeOpenAiServer } from '../../fakes/fakeOpenAiServer';
 
@@ -11,17 +11,13 @@ const cli = runCli;
 
 describe('task-planner plan', function () {
   this.timeout(60_000);
-  let workspace: string;
+  const workspace = temporaryDirectory('cli-plan-');
   let server: FakeOpenAiServer;
   beforeEach(async () => {
-    workspace = mkdtempSync(join(tmpdir(), 'cli-plan-'));
-    writeFileSync(join(workspace, 'README.md'), '# Demo\n');
+    writeFileSync(join(workspace.path, 'README.md'), '# Demo\n');
     server = await new FakeOpenAiServer().start();
   });
-  afterEach(async () => {
-    await server.close();
-    rmSync(workspace, { recursive: true, force: true });
-  });
+  afterEach(() => server.close());
 
   it('plans with the model at --base-url, shows the critique, runs with --yes, writes files, and never prints the key', async () => {
     const plan = {
@@ -36,7 +32,7 @@ describe('task-planner plan', function () {
       { kind: 'message', toolCalls: [{ name: 'write_file', arguments: { path: 'CHANGELOG.md', content: '# Changelog\n' } }] },
       { kind: 'message', content: 'Wrote CHANGELOG.md.' },
     );
-    const { code, stdout, stderr } = await cli(['plan', 'Add a changelog', '--workspace', workspace, '--base-url', server.baseURL, '--model', 'gpt-4o-mini', '--strategy', 'plan_act_reflect', '--yes', '--json'], { TASK_PLANNER_API_KEY: apiKey });
+    const { code, stdout, stderr } = await cli(['plan', 'Add a changelog', '--workspace', workspace.path, '--base-url', server.baseURL, '--model', 'gpt-4o-mini', '--strategy', 'plan_act_reflect', '--yes', '--json'], { TASK_PLANNER_API_KEY: apiKey });
     assert.equal(code, 0, stderr + stdout);
     const output = JSON.parse(stdout) as { plan: { objective: string; steps: { id: string }[] }; critique: { score: number }; started: boolean; result: { status: string; results: Record<string, unknown> } };
     assert.equal(output.plan.objective, 'Add a changelog');
@@ -44,7 +40,7 @@ describe('task-planner plan', function () {
     assert.equal(output.started, true);
     assert.equal(output.result.status, 'completed');
     assert.equal(output.result.results['S2'], 'Wrote CHANGELOG.md.');
-    assert.equal(readFileSync(join(workspace, 'CHANGELOG.md'), 'utf8'), '# Changelog\n');
+    assert.equal(readFileSync(join(workspace.path, 'CHANGELOG.md'), 'utf8'), '# Changelog\n');
     assert.match(stderr, /Critique: score \d+\/10/);
     assert.match(stderr, /1\. S1 Read the readme \(tool read_file\)/);
     const [planning, agent] = server.chatRequests;
@@ -56,7 +52,7 @@ describe('task-planner plan', function () {
   });
 
   it('falls back to the heuristic planner without a key or base URL, and does not start without --yes or a terminal', async () => {
-    const { code, stdout, stderr } = await cli(['plan', 'List the files, then write a summary', '--workspace', workspace, '--json'], {});
+    const { code, stdout, stderr } = await cli(['plan', 'List the files, then write a summary', '--workspace', workspace.path, '--json'], {});
     assert.equal(code, 0, stderr);
     assert.match(stderr, /heuristic planner/);
     assert.match(stderr, /Not started\..*--yes/);

@@ -3,6 +3,7 @@ import { failurePolicies } from '../../../shared/vocabulary';
 import type { LlmMessage } from '../llmTypes';
 import { truncateToTokens } from '../tokenCount';
 import type { PlannerToolInfo } from './planningPrompt';
+import { valueText } from '../../text/valueText';
 
 /** A step that failed for good and asked for a repair plan. */
 export interface FailedStepInfo {
@@ -17,11 +18,16 @@ export interface FailedStepInfo {
 /** One entry of the trial history, as rendered (see `TrialRecord`). `time` in ms since the epoch. */
 export interface TrialInfo {
   stepId: string;
+  /** What the attempt tried: the tool and its args, or the agent and its input. */
   approach: string;
+  /** 1-based attempt within its run. */
   attempt: number;
+  /** The text the attempt streamed. */
   output: string;
   error: string;
+  /** The verification diagnosis, when verification is what failed. */
   diagnosis?: string;
+  /** When the attempt ended. */
   time: number;
 }
 
@@ -63,25 +69,16 @@ export function buildReplanPrompt(input: ReplanPromptInput): LlmMessage[] {
   const completedIds = Object.keys(input.completed);
   const completed = completedIds.length === 0
     ? '(none)'
-    : completedIds.map((id) => `- ${id} (${input.plan.steps.find((step) => step.id === id)?.title ?? id}): ${truncateToTokens(text(input.completed[id]), budget.result, { marker: ' … (cut)' })}`).join('\n');
+    : completedIds.map((id) => `- ${id} (${input.plan.steps.find((step) => step.id === id)?.title ?? id}): ${truncateToTokens(valueText(input.completed[id]), budget.result, { marker: ' … (cut)' })}`).join('\n');
   const failed = input.failed
-    .map((step) => [
-      `- ${step.stepId} (${step.title})`,
-      `  approach: ${step.approach}`,
-      `  error: ${step.error}`,
-      ...(step.diagnosis ? [`  diagnosis: ${step.diagnosis}`] : []),
-      ...(step.output.trim() ? [`  output: ${truncateToTokens(step.output.trim(), budget.output, { keep: 'tail', marker: '(cut) … ' })}`] : []),
-    ].join('\n'))
+    .map((step) => [`- ${step.stepId} (${step.title})`, ...attemptDetails(step, '  ', budget.output)].join('\n'))
     .join('\n');
   const failedIds = new Set(input.failed.map((step) => step.stepId));
   const notRun = input.plan.steps.filter((step) => !completedIds.includes(step.id) && !failedIds.has(step.id)).map((step) => `- ${step.id} (${step.title})`);
   const trials = input.trials
     .map((trial, index) => [
       `${index + 1}. ${new Date(trial.time).toISOString()} step ${trial.stepId}, attempt ${trial.attempt}`,
-      `   approach: ${trial.approach}`,
-      `   error: ${trial.error}`,
-      ...(trial.diagnosis ? [`   diagnosis: ${trial.diagnosis}`] : []),
-      ...(trial.output.trim() ? [`   output: ${truncateToTokens(trial.output.trim(), budget.output, { keep: 'tail', marker: '(cut) … ' })}`] : []),
+      ...attemptDetails(trial, '   ', budget.output),
     ].join('\n'))
     .join('\n');
   const user = [
@@ -97,13 +94,15 @@ export function buildReplanPrompt(input: ReplanPromptInput): LlmMessage[] {
   ];
 }
 
-function text(value: unknown): string {
-  if (typeof value === 'string') return value;
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
+/** The approach, error, diagnosis and output lines of a failed attempt, indented by `indent`; the output cut to its last `outputTokens` tokens. */
+function attemptDetails(attempt: Omit<TrialInfo, 'attempt' | 'time'>, indent: string, outputTokens: number): string[] {
+  const output = attempt.output.trim();
+  return [
+    `${indent}approach: ${attempt.approach}`,
+    `${indent}error: ${attempt.error}`,
+    ...(attempt.diagnosis ? [`${indent}diagnosis: ${attempt.diagnosis}`] : []),
+    ...(output ? [`${indent}output: ${truncateToTokens(output, outputTokens, { keep: 'tail', marker: '(cut) … ' })}`] : []),
+  ];
 }
 
 /** '"a" | "b"'. */

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { resumeRun } from '../../../../src/core/engine/resumeRun';
+import { temporaryDirectory } from '../../../support/temporaryDirectory';
 import { createFileRunStore } from '../../../../src/node/fileRunStore';
 import { crashPlan, crashRunId, markingStepRunner } from '../../../support/crashingRun';
 
@@ -25,15 +25,11 @@ function completedInJournal(file: string): string[] {
 
 describe('resumeRun after SIGKILL', function () {
   this.timeout(60_000);
-  let dir: string;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'crash-'));
-  });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = temporaryDirectory('crash-');
 
   it('resumes from the journal: finished steps ran exactly once and their results survived', async () => {
-    const runsDir = join(dir, 'runs');
-    const marker = join(dir, 'marker.txt');
+    const runsDir = join(dir.path, 'runs');
+    const marker = join(dir.path, 'marker.txt');
     const journal = join(runsDir, `${crashRunId}.jsonl`);
     const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'test/support/crashingRun.ts'), runsDir, marker], { cwd: root, stdio: 'ignore' });
     const exited = new Promise<NodeJS.Signals | null>((done) => child.on('exit', (_code, signal) => done(signal)));

@@ -1,17 +1,8 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { LlmError } from '../../../../src/core/llm/llmError';
 import { describeConnection, describeListing, listServerModels, localServers, type ModelChoice } from '../../../../src/core/llm/modelSetup';
 import { FakeOpenAiServer } from '../../../fakes/fakeOpenAiServer';
-
-/** A port on 127.0.0.1 where nothing listens (bound, then released). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { closedPort } from '../../../support/closedPort';
 
 const apiNames = /LlmError|RunOptions|createOpenAiClient|stepRunner|\bkind\b|ECONNREFUSED/;
 

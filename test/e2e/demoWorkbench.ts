@@ -1,0 +1,98 @@
+// Starts what every end-to-end suite starts: a copy of the demo workspace, code-server with Task Planner linked the way
+// `npm start` installs it, and a browser on the workbench showing that folder.
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import { launchBrowser, type Browser } from '../host/browser.cjs';
+import { startCodeServer, type CodeServer } from '../host/codeServer.cjs';
+import { temporaryFolder } from '../host/tempFolder.cjs';
+import { activityBarEntry, waitForWorkbench } from './workbench';
+
+const root = resolve(__dirname, '..', '..');
+
+/** How one suite's workbench differs from the others'. */
+export interface DemoWorkbenchOptions {
+  /** Names the temporary workspace folder (`task-planner-e2e-<name>-…`). */
+  readonly name: string;
+  /** Files written over the demo workspace, by path relative to it; an object is written as JSON. */
+  readonly files?: Readonly<Record<string, string | object>>;
+  /** Options of the code-server (user settings, workspace trust); the extension is always linked. */
+  readonly server?: Omit<NonNullable<Parameters<typeof startCodeServer>[0]>, 'linkExtensions'>;
+  /** The browser's viewport in CSS pixels; default 1400 × 850. */
+  readonly viewport?: { readonly width: number; readonly height: number };
+  /** Whether the Task Planner view is opened from the activity bar once the workbench is up; default true. */
+  readonly openView?: boolean;
+  /**
+   * The suite's screenshot folder: created, and emptied of the `.png` files directly in it (only those named
+   * `[failed-]<screenshotPrefix>…` when a prefix is given: suites that share a folder); `failed-<prefix>workbench-start.png`
+   * goes there when the workbench does not come up.
+   */
+  readonly screenshots: string;
+  readonly screenshotPrefix?: string;
+}
+
+/** A running workbench on a copy of the demo workspace; `close()` stops the browser and the server and removes the copy. */
+export interface DemoWorkbench {
+  readonly page: Page;
+  readonly server: CodeServer;
+  readonly browser: Browser;
+  /** Absolute path of the workspace copy. */
+  readonly folder: string;
+  readonly close: () => Promise<void>;
+}
+
+/**
+ * Copies test/fixtures/demo-workspace to a temporary folder, writes `options.files` into it, starts code-server with
+ * the built extension (dist/) linked, and opens the folder in a fresh browser until the Task Planner activity-bar entry
+ * is there. When any of it fails, whatever was started is stopped again and the error says why (with the tail of
+ * the server's log when the workbench did not come up).
+ */
+export async function openDemoWorkbench(options: DemoWorkbenchOptions): Promise<DemoWorkbench> {
+  for (const built of ['extension.js', 'webview.js']) {
+    if (!existsSync(join(root, 'dist', built))) throw new Error(`dist/${built} is missing: build the extension first (npm run build)`);
+  }
+  const prefix = options.screenshotPrefix ?? '';
+  mkdirSync(options.screenshots, { recursive: true });
+  for (const name of readdirSync(options.screenshots)) {
+    if (name.endsWith('.png') && (name.startsWith(prefix) || name.startsWith(`failed-${prefix}`))) rmSync(join(options.screenshots, name), { force: true });
+  }
+  const workspace = temporaryFolder(`task-planner-e2e-${options.name}-`);
+  let server: CodeServer | undefined;
+  let browser: Browser | undefined;
+  const close = async (): Promise<void> => {
+    await browser?.close();
+    await server?.stop();
+    workspace.remove();
+  };
+  try {
+    cpSync(join(root, 'test', 'fixtures', 'demo-workspace'), workspace.path, { recursive: true });
+    for (const [path, content] of Object.entries(options.files ?? {})) {
+      const file = join(workspace.path, path);
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content, null, 2));
+    }
+    server = await startCodeServer({ ...options.server, linkExtensions: [root] });
+    browser = await launchBrowser();
+    const page = browser.page;
+    await page.setViewportSize(options.viewport ?? { width: 1400, height: 850 });
+    await page.goto(server.workbenchUrl(workspace.path));
+    await waitForWorkbench(page, 'Task Planner').catch(async (error: unknown) => {
+      await page.screenshot({ path: join(options.screenshots, `failed-${prefix}workbench-start.png`) }).catch(() => undefined);
+      throw new Error(`the workbench did not show the Task Planner activity-bar entry: ${String(error)}\nend of the server's log:\n${logTail(server?.logFile)}`);
+    });
+    if (options.openView !== false) await activityBarEntry(page, 'Task Planner').click();
+    return { page, server, browser, folder: workspace.path, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** The last 40 lines of the file at `path`, or a note that it cannot be read. */
+function logTail(path: string | undefined): string {
+  try {
+    return path ? readFileSync(path, 'utf8').split('\n').slice(-40).join('\n') : '(no log)';
+  } catch (error) {
+    return `(the log ${path} cannot be read: ${String(error)})`;
+  }
+}
