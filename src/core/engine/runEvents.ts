@@ -188,3 +188,8 @@ export const requestedEventOf = {
 
 /** A `RunEvent` before the engine stamps it with `runId`, `seq` and `time`. */
 export type RunEventBody = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, keyof EventBase> : never) : never;
+
+/** Stamps `body` in place with its run, `seq` and `time`, making it a `RunEvent`; `body` must be a fresh object the caller gives up. */
+export function stampEvent(body: RunEventBody, runId: string, seq: number, time: number): RunEvent {
+  return Object.assign(body, { runId, seq, time });
+}
