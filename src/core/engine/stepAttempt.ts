@@ -160,17 +160,19 @@ async function executeAttempt(
 
 /** What an attempt's error means: a budget pause, a suspension, a rejection (each settled here), or a failure. */
 function classifyError(step: Step, error: unknown, interaction: StepInteraction, run: StepRun): AttemptEnd {
-  const waiting = run.state.steps[step.id]?.deferred === true;
+  // The step asked through its interaction and the user deferred: the request is journaled already.
+  if (interaction.deferredKind !== undefined) return { kind: 'settled' };
   if (isBudgetExceededError(error)) {
     // The budget ran out before this step's next model call: it waits for "continue" like an approval.
-    if (!waiting) {
-      run.emit({ type: 'budget_exhausted', stepId: step.id, request: promptRequest(step.id, 'budget', error.message), usage: error.usage });
-      run.emit({ type: 'step_deferred', stepId: step.id });
-    }
+    run.emit({ type: 'budget_exhausted', stepId: step.id, request: promptRequest(step.id, 'budget', error.message), usage: error.usage });
+    run.emit({ type: 'step_deferred', stepId: step.id });
     return { kind: 'settled' };
   }
-  if (interaction.deferredKind !== undefined || isDeferredError(error)) {
-    if (!waiting) suspend(step.id, error, run);
+  if (isDeferredError(error)) {
+    // Deferred without asking through the interaction: the step waits on a request made of the error's message.
+    const request = promptRequest(step.id, error.kind, capText(error.message, textCaps.message));
+    run.emit({ type: requestedEventOf[error.kind], stepId: step.id, request });
+    run.emit({ type: 'step_deferred', stepId: step.id });
     return { kind: 'settled' };
   }
   if (isApprovalRejectedError(error)) {
@@ -180,14 +182,6 @@ function classifyError(step: Step, error: unknown, interaction: StepInteraction,
     return { kind: 'settled' };
   }
   return { kind: 'failure', failure: { message: messageOf(error), cause: 'error', retryable: isRetryable(error) } };
-}
-
-/** Journals the request a deferred step waits on (its own, when it threw a `DeferredError` without asking through its interaction). */
-function suspend(stepId: string, error: unknown, run: StepRun): void {
-  const kind = isDeferredError(error) && error.kind !== 'budget' ? error.kind : 'approval';
-  const request = promptRequest(stepId, kind, capText(messageOf(error), textCaps.message));
-  run.emit({ type: requestedEventOf[kind], stepId, request });
-  run.emit({ type: 'step_deferred', stepId });
 }
 
 /**

@@ -1,0 +1,197 @@
+import assert from 'node:assert/strict';
+import { initialRunState } from '../../../../src/core/engine/reduceRunEvent';
+import { resolveRunOptions } from '../../../../src/core/engine/resolveRunOptions';
+import { RunEventSink } from '../../../../src/core/engine/runEventSink';
+import type { RunEvent } from '../../../../src/core/engine/runEvents';
+import type { RunOptions } from '../../../../src/core/engine/runOptions';
+import { RunStop } from '../../../../src/core/engine/runStop';
+import { attemptStep, type StepSettlement } from '../../../../src/core/engine/stepAttempt';
+import { BudgetExceededError } from '../../../../src/core/llm/budget';
+import type { Step } from '../../../../src/core/plan/planSchema';
+import { ApprovalRejectedError } from '../../../../src/core/tools/approvals';
+import { DeferredError } from '../../../../src/core/tools/deferral';
+import { answeringInteraction } from '../../../fakes/answeringInteraction';
+import { flushAsync, ManualClock } from '../../../fakes/manualClock';
+import { makePlan, makeStep } from '../../../support/randomPlans';
+
+const usage = { requests: 3, promptTokens: 10, completionTokens: 5, totalTokens: 15, costUsd: 0, unpricedRequests: 3 };
+
+/**
+ * Runs `step` alone (after `before`, whose results are given) through `attemptStep`, with
+ * the events it emits and every settlement it reports to the loop.
+ */
+function attempt(step: Step, options: RunOptions = {}, results: Record<string, unknown> = {}) {
+  const clock = (options.clock as ManualClock | undefined) ?? new ManualClock(0, { autoAdvance: true });
+  const plan = makePlan([...Object.keys(results).map((id) => makeStep(id)), step]);
+  const state = initialRunState('run-1');
+  state.status = 'running';
+  Object.assign(state.results, results);
+  const events: RunEvent[] = [];
+  const resolved = resolveRunOptions(plan, { ...options, clock });
+  const sink = new RunEventSink('run-1', state, resolved, new Set([(event: RunEvent) => events.push(event)]));
+  const settlements: StepSettlement[] = [];
+  const stop = new RunStop();
+  const done = attemptStep(step, {
+    runId: 'run-1',
+    options: resolved,
+    state,
+    emit: sink.emit,
+    stop,
+    settle: (settlement) => settlements.push(settlement),
+  });
+  return { done, events, settlements, stop, state, clock };
+}
+
+const types = (events: RunEvent[]): string[] => events.map((event) => event.type);
+
+describe('attemptStep', () => {
+  it('starts the step with its resolved input and completes it with its result, releasing its dependents', async () => {
+    const seen: unknown[] = [];
+    const step = makeStep('b', { input: 'use {{results.a}}', dependsOn: ['a'] });
+    const { done, events, settlements } = attempt(step, { stepRunner: async (_step, ctx) => (seen.push([ctx.input, ctx.depends]), 'made b') }, { a: 'A' });
+    await done;
+    assert.deepEqual(seen, [['use A', { a: 'A' }]]);
+    assert.deepEqual(types(events), ['step_started', 'step_completed']);
+    assert.deepEqual(events[1], { type: 'step_completed', stepId: 'b', result: 'made b', runId: 'run-1', seq: 2, time: 0 });
+    assert.deepEqual(settlements, [{ kind: 'completed' }]);
+  });
+
+  it('retries after the backoff on the clock, giving the next attempt the failed verification\'s diagnosis', async () => {
+    const inputs: string[] = [];
+    const step = makeStep('a', { maxAttempts: 2, onVerificationFailure: 'retry', verification: 'result === "good"' });
+    const { done, events, settlements, clock } = attempt(step, {
+      retryBaseDelayMs: 40,
+      stepRunner: async (_step, ctx) => (inputs.push(ctx.input), ctx.attempt === 1 ? 'bad' : 'good'),
+    });
+    await done;
+    assert.deepEqual(types(events), ['step_started', 'verification_failed', 'step_failed', 'step_started', 'step_completed']);
+    assert.match(inputs[1] ?? '', /previous attempt failed verification/);
+    assert.deepEqual(clock.sleeps, [40]);
+    assert.equal(events.find((event) => event.type === 'step_started' && event.attempt === 2)?.time, 40);
+    assert.deepEqual(settlements, [{ kind: 'completed' }]);
+  });
+
+  it('settles a critical step that failed for good as dropped with a halt naming the error', async () => {
+    const { done, events, settlements } = attempt(makeStep('a'), { stepRunner: async () => Promise.reject(new Error('disk full')) });
+    await done;
+    assert.deepEqual(types(events), ['step_started', 'step_failed']);
+    assert.deepEqual(settlements, [{ kind: 'dropped', halt: { outcome: 'failed', detail: 'disk full' } }]);
+  });
+
+  it('settles a non-critical failure as dropped without halting the run', async () => {
+    const { done, settlements } = attempt(makeStep('a', { critical: false }), { stepRunner: async () => Promise.reject(new Error('disk full')) });
+    await done;
+    assert.deepEqual(settlements, [{ kind: 'dropped' }]);
+  });
+
+  it('skips a step the user rejected, passing the reason to its dependents, and halts the run when the step is critical', async () => {
+    const rejected = async () => Promise.reject(new ApprovalRejectedError('the write of a.txt', 'not now'));
+    const critical = attempt(makeStep('a'), { stepRunner: rejected });
+    await critical.done;
+    assert.deepEqual(critical.events.at(-1), { type: 'step_skipped', stepId: 'a', reason: 'Rejected by the user: not now', runId: 'run-1', seq: 2, time: 0 });
+    assert.deepEqual(critical.settlements, [{ kind: 'dropped', because: 'Rejected by the user: not now', halt: { outcome: 'was rejected by the user', detail: 'not now' } }]);
+    const optional = attempt(makeStep('a', { critical: false, maxAttempts: 3 }), { stepRunner: rejected });
+    await optional.done;
+    assert.deepEqual(types(optional.events), ['step_started', 'step_skipped'], 'a rejection is never retried');
+    assert.deepEqual(optional.settlements, [{ kind: 'dropped', because: 'Rejected by the user: not now' }]);
+  });
+
+  it('skips a step whose condition is not met without starting it', async () => {
+    let ran = false;
+    const { done, events, settlements } = attempt(makeStep('b', { when: 'depends.a === "yes"', dependsOn: ['a'] }), { stepRunner: async () => (ran = true) }, { a: 'no' });
+    await done;
+    assert.equal(ran, false);
+    assert.deepEqual(events.map((event) => (event.type === 'step_skipped' ? event.reason : event.type)), ['its condition `depends.a === "yes"` is not met']);
+    assert.deepEqual(settlements, [{ kind: 'dropped' }]);
+  });
+
+  it('fails a step whose condition cannot be evaluated, without retrying it', async () => {
+    const { done, events, settlements } = attempt(makeStep('a', { when: 'nope(', maxAttempts: 3, critical: false }), { stepRunner: async () => 'x' });
+    await done;
+    const failed = events.find((event) => event.type === 'step_failed');
+    assert.match(failed?.type === 'step_failed' ? failed.error : '', /^The step's condition could not be evaluated: /);
+    assert.deepEqual(types(events), ['step_failed']);
+    assert.deepEqual(settlements, [{ kind: 'dropped' }]);
+  });
+
+  it('leaves a step that deferred its request waiting on it, without settling it', async () => {
+    const { done, events, settlements, state } = attempt(makeStep('a', { kind: 'clarification', input: 'Which colour?' }), { interaction: answeringInteraction({}) });
+    await done;
+    assert.deepEqual(types(events), ['step_started', 'clarification_requested', 'step_deferred']);
+    assert.equal(state.steps.a?.pending?.prompt, 'Which colour?');
+    assert.deepEqual(settlements, []);
+  });
+
+  it('journals the request of a step that deferred by throwing, with its message as the prompt', async () => {
+    const { done, events, settlements, state } = attempt(makeStep('a'), { stepRunner: async () => Promise.reject(new DeferredError('review', 'a')) });
+    await done;
+    assert.deepEqual(types(events), ['step_started', 'review_requested', 'step_deferred']);
+    assert.equal(state.steps.a?.pending?.kind, 'review');
+    assert.equal(state.steps.a?.pending?.prompt, 'Step a waits for a review; resume the run to give it.');
+    assert.deepEqual(settlements, []);
+  });
+
+  it('fails a step that defers a request no step can ask (a budget deferral from another copy of the engine) instead of waiting on an approval never asked', async () => {
+    // A budget pause is a BudgetExceededError; a DeferredError of kind budget cannot be made here (see deferral.test.ts), only arrive from another bundle.
+    const foreign = Object.assign(new Error('Step a waits for a higher LLM budget; resume the run to give it.'), { name: 'DeferredError', kind: 'budget', stepId: 'a' });
+    const { done, events, settlements, state } = attempt(makeStep('a'), { stepRunner: async () => Promise.reject(foreign) });
+    await done;
+    assert.deepEqual(types(events), ['step_started', 'step_failed']);
+    assert.equal(state.steps.a?.pending, undefined);
+    assert.equal(state.steps.a?.error, 'Step a waits for a higher LLM budget; resume the run to give it.');
+    assert.deepEqual(settlements, [{ kind: 'dropped', halt: { outcome: 'failed', detail: 'Step a waits for a higher LLM budget; resume the run to give it.' } }]);
+  });
+
+  it('pauses a step whose model budget ran out, recording the usage, until the budget is raised', async () => {
+    const exhaustion = { limit: 'requests' as const, used: 3, max: 3, message: 'The run used its 3 model requests.' };
+    const { done, events, settlements, state } = attempt(makeStep('a'), { stepRunner: async () => Promise.reject(new BudgetExceededError(exhaustion, usage)) });
+    await done;
+    assert.deepEqual(types(events), ['step_started', 'budget_exhausted', 'step_deferred']);
+    assert.deepEqual(state.budgetUsage, usage);
+    assert.equal(state.steps.a?.pending?.kind, 'budget');
+    assert.equal(state.steps.a?.status, 'awaiting_approval');
+    assert.deepEqual(settlements, []);
+  });
+
+  it('ends at once when the run stops, even if the attempt ignores its signal, and emits nothing more', async () => {
+    const { done, events, settlements, stop } = attempt(makeStep('a'), { stepRunner: () => new Promise<never>(() => undefined) });
+    await flushAsync();
+    assert.deepEqual(types(events), ['step_started']);
+    stop.stop(new Error('cancelled'));
+    await done;
+    assert.deepEqual(types(events), ['step_started']);
+    assert.deepEqual(settlements, []);
+  });
+
+  it('fails an attempt that outlives the step\'s timeoutMs, as a retryable failure', async () => {
+    const clock = new ManualClock(0);
+    const step = makeStep('a', { timeoutMs: 50, maxAttempts: 2, critical: false });
+    const { done, events, settlements } = attempt(step, { clock, retryBaseDelayMs: 10, stepRunner: () => new Promise<never>(() => undefined) });
+    await flushAsync();
+    await clock.advance(50);
+    await clock.advance(10);
+    await clock.advance(50);
+    await done;
+    const errors = events.flatMap((event) => (event.type === 'step_failed' ? [[event.error, event.disposition]] : []));
+    assert.deepEqual(errors, [
+      ['Step a timed out after 50 ms; raise its timeoutMs or make it faster.', 'retry'],
+      ['Step a timed out after 50 ms; raise its timeoutMs or make it faster.', 'skip'],
+    ]);
+    assert.deepEqual(settlements, [{ kind: 'dropped' }]);
+  });
+
+  it('cuts an attempt\'s output after the cap and drops the rest of it', async () => {
+    const { done, events } = attempt(makeStep('a'), {
+      stepRunner: async (_step, ctx) => {
+        ctx.output('x'.repeat(1_000_100));
+        ctx.output('more');
+        return 'ok';
+      },
+    });
+    await done;
+    const outputs = events.flatMap((event) => (event.type === 'step_output' ? [event.text] : []));
+    assert.equal(outputs.length, 1);
+    assert.match(outputs[0] ?? '', /… \(output cut: more than \d+ characters in this attempt\)\n$/);
+    assert.ok((outputs[0]?.length ?? 0) < 1_000_100);
+  });
+});
