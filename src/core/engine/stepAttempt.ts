@@ -71,7 +71,11 @@ export async function attemptStep(step: Step, run: StepRun): Promise<void> {
   let diagnosis: string | undefined;
   for (let attempt = 1; ; attempt++) {
     const prepared = executor.prepare({ step, plan: options.plan, results: state.results, diagnosis });
-    if (attempt === 1 && !(await conditionHolds(step, prepared, depends, run))) return;
+    if (attempt === 1) {
+      warnUnresolved(step, prepared, run);
+      // Only a condition is awaited: a step without one starts in the same turn.
+      if (step.when !== undefined && !(await conditionHolds(step, step.when, prepared, depends, run))) return;
+    }
     emit({ type: 'step_started', stepId: step.id, attempt, input: prepared.input });
     const end = await executeAttempt(step, attempt, diagnosis, depends, prepared, run);
     if (end.kind === 'settled') return;
@@ -89,16 +93,19 @@ export async function attemptStep(step: Step, run: StepRun): Promise<void> {
   }
 }
 
-/** Warns of placeholders left verbatim and evaluates `when`; false when the step is settled (skipped or failed) or the run stopped. */
-async function conditionHolds(step: Step, prepared: PreparedInput, depends: Record<string, unknown>, run: StepRun): Promise<boolean> {
+/** Warns once per placeholder of the input that no result fills (it stays verbatim). */
+function warnUnresolved(step: Step, prepared: PreparedInput, run: StepRun): void {
   for (const placeholder of prepared.unresolved.length > 0 ? new Set(prepared.unresolved) : []) {
     run.emit({ type: 'step_warning', stepId: step.id, message: `The placeholder ${placeholder} has no result to insert and stays verbatim.` });
   }
-  if (step.when === undefined) return true;
-  const condition = await evaluatePredicate(step.when, { input: prepared.input, depends }, { timeoutMs: run.options.predicateTimeoutMs });
+}
+
+/** Evaluates the step's `when` condition; false when the step is settled (skipped, or failed as the condition broke) or the run stopped. */
+async function conditionHolds(step: Step, when: string, prepared: PreparedInput, depends: Record<string, unknown>, run: StepRun): Promise<boolean> {
+  const condition = await evaluatePredicate(when, { input: prepared.input, depends }, { timeoutMs: run.options.predicateTimeoutMs });
   if (run.stop.signal.aborted) return false;
   if (condition.kind === 'fail') {
-    run.emit({ type: 'step_skipped', stepId: step.id, reason: `its condition \`${step.when}\` is not met` });
+    run.emit({ type: 'step_skipped', stepId: step.id, reason: `its condition \`${when}\` is not met` });
     run.settle({ kind: 'dropped' });
     return false;
   }
