@@ -180,6 +180,29 @@ describe('attemptStep', () => {
     assert.deepEqual(settlements, [{ kind: 'dropped' }]);
   });
 
+  it('leaves no timer behind once an attempt with a timeoutMs ends, and ends such an attempt at once when the run stops', async () => {
+    const clock = new ManualClock(0);
+    const quick = attempt(makeStep('a', { timeoutMs: 50 }), { clock, stepRunner: async () => 'fast' });
+    await quick.done;
+    assert.deepEqual(quick.settlements, [{ kind: 'completed' }]);
+    assert.equal(clock.pendingCount, 0, 'the timeout timer is cleared (a real one would keep the process alive)');
+
+    let seen: AbortSignal | undefined;
+    const hung = attempt(makeStep('b', { timeoutMs: 50 }), {
+      clock,
+      stepRunner: (_step, ctx) => {
+        seen = ctx.signal;
+        return new Promise<never>(() => undefined);
+      },
+    });
+    await flushAsync();
+    hung.stop.stop(new Error('cancelled'));
+    await hung.done;
+    assert.equal((seen?.reason as Error | undefined)?.message, 'cancelled', 'the attempt is told why it stopped');
+    assert.deepEqual(types(hung.events), ['step_started']);
+    assert.equal(clock.pendingCount, 0);
+  });
+
   it('cuts an attempt\'s output after the cap and drops the rest of it', async () => {
     const { done, events } = attempt(makeStep('a'), {
       stepRunner: async (_step, ctx) => {
