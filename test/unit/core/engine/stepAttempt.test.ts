@@ -7,9 +7,11 @@ import type { RunOptions } from '../../../../src/core/engine/runOptions';
 import { RunStop } from '../../../../src/core/engine/runStop';
 import { attemptStep, type StepSettlement } from '../../../../src/core/engine/stepAttempt';
 import { BudgetExceededError } from '../../../../src/core/llm/budget';
+import { LlmError } from '../../../../src/core/llm/llmError';
 import type { Step } from '../../../../src/core/plan/planSchema';
 import { ApprovalRejectedError } from '../../../../src/core/tools/approvals';
 import { DeferredError } from '../../../../src/core/tools/deferral';
+import { StepFailure } from '../../../../src/core/engine/executors/stepExecutor';
 import { answeringInteraction } from '../../../fakes/answeringInteraction';
 import { flushAsync, ManualClock } from '../../../fakes/manualClock';
 import { makePlan, makeStep } from '../../../support/randomPlans';
@@ -71,6 +73,48 @@ describe('attemptStep', () => {
     assert.deepEqual(settlements, [{ kind: 'completed' }]);
   });
 
+  it('retries a step that threw with its input as it was, and says in the failure when the next attempt comes', async () => {
+    const inputs: string[] = [];
+    const { done, events, settlements } = attempt(makeStep('a', { maxAttempts: 3 }), {
+      retryBaseDelayMs: 40,
+      stepRunner: async (_step, ctx) => {
+        inputs.push(ctx.input);
+        if (ctx.attempt < 3) throw new Error(`flaky ${ctx.attempt}`);
+        return undefined;
+      },
+    });
+    await done;
+    assert.deepEqual(inputs, ['do a', 'do a', 'do a']);
+    const failures = events.flatMap((event) => (event.type === 'step_failed' ? [{ error: event.error, disposition: event.disposition, retryInMs: event.retryInMs }] : []));
+    assert.deepEqual(failures, [
+      { error: 'flaky 1', disposition: 'retry', retryInMs: 40 },
+      { error: 'flaky 2', disposition: 'retry', retryInMs: 80 },
+    ]);
+    assert.deepEqual(events.at(-1), { type: 'step_completed', stepId: 'a', result: null, runId: 'run-1', seq: 6, time: 120 }, 'a step that returns nothing completes with null');
+    assert.deepEqual(settlements, [{ kind: 'completed' }]);
+  });
+
+  it('does not retry what another attempt cannot fix: a StepFailure that says so, a model error that is not transient', async () => {
+    for (const error of [new StepFailure('The review was rejected.', false), new LlmError('The API key was refused.', 'auth', 401, 1)]) {
+      const { done, events, settlements } = attempt(makeStep('a', { maxAttempts: 3, critical: false }), { stepRunner: async () => Promise.reject(error) });
+      await done;
+      assert.deepEqual(types(events), ['step_started', 'step_failed'], error.message);
+      assert.deepEqual(settlements, [{ kind: 'dropped' }]);
+    }
+    const transient = attempt(makeStep('a', { maxAttempts: 2, critical: false }), { stepRunner: async () => Promise.reject(new LlmError('The server is busy.', 'rate_limited', 429, 3)) });
+    await transient.done;
+    assert.deepEqual(types(transient.events), ['step_started', 'step_failed', 'step_started', 'step_failed']);
+  });
+
+  it('marks a failure that asks for a repair plan, and cuts a long error message', async () => {
+    const { done, events, settlements } = attempt(makeStep('a', { onFailure: 'replan' }), { stepRunner: async () => Promise.reject(new Error('x'.repeat(20_000))) });
+    await done;
+    const failed = events.find((event) => event.type === 'step_failed');
+    assert.equal(failed?.type === 'step_failed' && failed.replan, true);
+    assert.ok(failed?.type === 'step_failed' && failed.error.length < 10_000);
+    assert.deepEqual(settlements, [{ kind: 'dropped' }], 'a repair plan is asked for, the run is not halted');
+  });
+
   it('settles a critical step that failed for good as dropped with a halt naming the error', async () => {
     const { done, events, settlements } = attempt(makeStep('a'), { stepRunner: async () => Promise.reject(new Error('disk full')) });
     await done;
@@ -90,6 +134,9 @@ describe('attemptStep', () => {
     await critical.done;
     assert.deepEqual(critical.events.at(-1), { type: 'step_skipped', stepId: 'a', reason: 'Rejected by the user: not now', runId: 'run-1', seq: 2, time: 0 });
     assert.deepEqual(critical.settlements, [{ kind: 'dropped', because: 'Rejected by the user: not now', halt: { outcome: 'was rejected by the user', detail: 'not now' } }]);
+    const silent = attempt(makeStep('a', { critical: false }), { stepRunner: async () => Promise.reject(new ApprovalRejectedError('the write of a.txt', undefined)) });
+    await silent.done;
+    assert.deepEqual(silent.settlements, [{ kind: 'dropped', because: 'Rejected by the user' }]);
     const optional = attempt(makeStep('a', { critical: false, maxAttempts: 3 }), { stepRunner: rejected });
     await optional.done;
     assert.deepEqual(types(optional.events), ['step_started', 'step_skipped'], 'a rejection is never retried');
@@ -154,11 +201,18 @@ describe('attemptStep', () => {
   });
 
   it('ends at once when the run stops, even if the attempt ignores its signal, and emits nothing more', async () => {
-    const { done, events, settlements, stop } = attempt(makeStep('a'), { stepRunner: () => new Promise<never>(() => undefined) });
+    let late: (() => void) | undefined;
+    const { done, events, settlements, stop } = attempt(makeStep('a'), {
+      stepRunner: (_step, ctx) => {
+        late = () => ctx.output('late output');
+        return new Promise<never>(() => undefined);
+      },
+    });
     await flushAsync();
     assert.deepEqual(types(events), ['step_started']);
     stop.stop(new Error('cancelled'));
     await done;
+    late?.();
     assert.deepEqual(types(events), ['step_started']);
     assert.deepEqual(settlements, []);
   });
@@ -201,6 +255,23 @@ describe('attemptStep', () => {
     assert.equal((seen?.reason as Error | undefined)?.message, 'cancelled', 'the attempt is told why it stopped');
     assert.deepEqual(types(hung.events), ['step_started']);
     assert.equal(clock.pendingCount, 0);
+  });
+
+  it('keeps an attempt\'s output whole up to the cap, then says it was cut', async () => {
+    const { done, events } = attempt(makeStep('a'), {
+      stepRunner: async (_step, ctx) => {
+        ctx.output('x'.repeat(999_999));
+        ctx.output('y');
+        ctx.output('z');
+        return 'ok';
+      },
+    });
+    await done;
+    const outputs = events.flatMap((event) => (event.type === 'step_output' ? [event.text] : []));
+    assert.equal(outputs.length, 3);
+    assert.equal(outputs[0]?.length, 999_999);
+    assert.equal(outputs[1], 'y');
+    assert.equal(outputs[2], '\n… (output cut: more than 1000000 characters in this attempt)\n');
   });
 
   it('cuts an attempt\'s output after the cap and drops the rest of it', async () => {
