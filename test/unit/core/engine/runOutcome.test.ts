@@ -51,6 +51,16 @@ describe('runOutcome', () => {
       type: 'run_failed',
       reason: 'Steps a, b failed; a repair plan was requested for a.',
     });
+    assert.deepEqual(runOutcome(running({ a: { status: 'failed', replanRequested: true }, b: { status: 'failed', replanRequested: true }, c: {} }), {}), {
+      type: 'run_failed',
+      reason: 'Steps a, b failed; a repair plan was requested for a, b.',
+    });
+  });
+
+  it('completes a run without a plan, which has nothing to run', () => {
+    const state = initialRunState('run-1');
+    state.status = 'running';
+    assert.deepEqual(runOutcome(state, { cancelled: { reason: new Error('Stop.') } }), { type: 'run_completed' });
   });
 
   it('fails a run whose steps could not start', () => {
@@ -70,8 +80,22 @@ describe('toResult', () => {
     assert.equal(result.metadata.totalDurationMs, 250);
     assert.equal(result.metadata.executionAttempts, 3);
     assert.deepEqual(result.metadata.warnings, ['a: a placeholder stayed verbatim', 'The journal could not be written.']);
+    assert.deepEqual(result.metadata.replanHistory, []);
+    assert.equal('reason' in result.metadata, false, 'no reason when the run has none');
     state.status = 'waiting';
-    assert.deepEqual(toResult(state).pending, [approval]);
+    state.reason = 'Waiting on you.';
+    state.steps.c = { id: 'c', status: 'awaiting_approval', attempts: 1, pending: { ...approval, stepId: 'c' } };
+    assert.deepEqual(toResult(state).pending, [approval], 'only requests the step deferred, not one it is still asking');
     assert.deepEqual(toResult(state).metadata.warnings, ['a: a placeholder stayed verbatim']);
+    assert.equal(toResult(state).metadata.reason, 'Waiting on you.');
+  });
+
+  it('counts no duration for a run that has not both started and ended', () => {
+    const state = running({});
+    state.startedAt = 100;
+    assert.equal(toResult(state).metadata.totalDurationMs, 0);
+    state.startedAt = undefined;
+    state.endedAt = 350;
+    assert.equal(toResult(state).metadata.totalDurationMs, 0);
   });
 });
