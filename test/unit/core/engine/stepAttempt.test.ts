@@ -9,7 +9,9 @@ import { attemptStep, type StepSettlement } from '../../../../src/core/engine/st
 import { BudgetExceededError } from '../../../../src/core/llm/budget';
 import { LlmError } from '../../../../src/core/llm/llmError';
 import type { Step } from '../../../../src/core/plan/planSchema';
+import type { Tool } from '../../../../src/core/tools/tool';
 import { ApprovalRejectedError } from '../../../../src/core/tools/approvals';
+import { z } from 'zod';
 import { DeferredError } from '../../../../src/core/tools/deferral';
 import { StepFailure } from '../../../../src/core/engine/executors/stepExecutor';
 import { answeringInteraction } from '../../../fakes/answeringInteraction';
@@ -19,10 +21,10 @@ import { makePlan, makeStep } from '../../../support/randomPlans';
 const usage = { requests: 3, promptTokens: 10, completionTokens: 5, totalTokens: 15, costUsd: 0, unpricedRequests: 3 };
 
 /**
- * Runs `step` alone (after `before`, whose results are given) through `attemptStep`, with
- * the events it emits and every settlement it reports to the loop.
+ * Runs `step` alone (after steps whose `results` are given) through `attemptStep` under
+ * `stop`, with the events it emits and every settlement it reports to the loop.
  */
-function attempt(step: Step, options: RunOptions = {}, results: Record<string, unknown> = {}) {
+function attempt(step: Step, options: RunOptions = {}, results: Record<string, unknown> = {}, stop = new RunStop()) {
   const clock = (options.clock as ManualClock | undefined) ?? new ManualClock(0, { autoAdvance: true });
   const plan = makePlan([...Object.keys(results).map((id) => makeStep(id)), step]);
   const state = initialRunState('run-1');
@@ -32,7 +34,6 @@ function attempt(step: Step, options: RunOptions = {}, results: Record<string, u
   const resolved = resolveRunOptions(plan, { ...options, clock });
   const sink = new RunEventSink('run-1', state, resolved, new Set([(event: RunEvent) => events.push(event)]));
   const settlements: StepSettlement[] = [];
-  const stop = new RunStop();
   const done = attemptStep(step, {
     runId: 'run-1',
     options: resolved,
@@ -115,10 +116,94 @@ describe('attemptStep', () => {
     assert.deepEqual(settlements, [{ kind: 'dropped' }], 'a repair plan is asked for, the run is not halted');
   });
 
+  it('checks the condition and warns of unfilled placeholders once, not on every attempt', async () => {
+    let calls = 0;
+    const step = makeStep('b', { when: 'depends.a === "yes"', dependsOn: ['a'], input: 'use {{results.zz}}', maxAttempts: 2, critical: false });
+    const { done, events } = attempt(step, { retryBaseDelayMs: 1, stepRunner: async () => Promise.reject(new Error(`flaky ${++calls}`)) }, { a: 'yes' });
+    await done;
+    assert.equal(calls, 2);
+    assert.deepEqual(types(events), ['step_warning', 'step_started', 'step_failed', 'step_started', 'step_failed']);
+  });
+
+  it('fails a step whose condition broke under its error policy, not its verification policy', async () => {
+    const step = makeStep('a', { when: 'nope(', onFailure: 'skip', onVerificationFailure: 'stop', critical: true });
+    const { done, settlements } = attempt(step, { stepRunner: async () => 'x' });
+    await done;
+    assert.deepEqual(settlements, [{ kind: 'dropped' }], 'skipped, not halting the run');
+  });
+
+  it('emits nothing more when the run stops while the condition or the verification is evaluated', async () => {
+    const checking = attempt(makeStep('a', { when: 'true' }), { stepRunner: async () => 'x' });
+    checking.stop.stop(new Error('Stop.'));
+    await checking.done;
+    assert.deepEqual(checking.events, []);
+    assert.deepEqual(checking.settlements, []);
+
+    const running = new RunStop();
+    // The verification reads the result, and reading it stops the run: a stop while it is evaluated.
+    const stopsWhenRead = { get value() {
+      running.stop(new Error('Stop.'));
+      return 1;
+    } };
+    const verifying = attempt(makeStep('a', { verification: 'result.value === 1' }), { stepRunner: async () => stopsWhenRead }, {}, running);
+    await verifying.done;
+    assert.deepEqual(types(verifying.events), ['step_started']);
+    assert.deepEqual(verifying.settlements, []);
+  });
+
+  it('does not run a step with a timeoutMs once the run has stopped, nor hang when the attempt stops the run as it starts', async () => {
+    let ran = 0;
+    const stop = new RunStop();
+    stop.stop(new Error('Stop.'));
+    const stopped = attempt(makeStep('a', { timeoutMs: 50 }), { stepRunner: async () => (ran++, 'x') }, {}, stop);
+    await stopped.done;
+    assert.equal(ran, 0);
+    assert.deepEqual(stopped.settlements, []);
+
+    const running = new RunStop();
+    const selfStopping = attempt(
+      makeStep('a', { timeoutMs: 50 }),
+      {
+        clock: new ManualClock(0),
+        stepRunner: () => {
+          running.stop(new Error('Stop.'));
+          return new Promise<never>(() => undefined);
+        },
+      },
+      {},
+      running,
+    );
+    await selfStopping.done;
+    assert.deepEqual(types(selfStopping.events), ['step_started']);
+  });
+
+  it('journals no file change a tool reports after the run stopped', async () => {
+    let finish: () => void = () => undefined;
+    const slowWrite: Tool<{ path: string }> = {
+      name: 'slow_write',
+      description: 'records a change late',
+      inputSchema: z.object({ path: z.string() }),
+      effects: 'read',
+      run: async (ctx, input) => {
+        await new Promise<void>((resolve) => (finish = resolve));
+        await ctx.checkpoints?.record({ runId: ctx.runId, stepId: ctx.stepId, path: input.path, operation: 'write', before: { exists: false }, afterSha256: 'abc' });
+        return 'written';
+      },
+    };
+    const step = makeStep('a', { kind: 'tool', tool: 'slow_write', args: { path: 'a.txt' } });
+    const { done, events, stop } = attempt(step, { tools: [slowWrite as Tool] });
+    await flushAsync();
+    stop.stop(new Error('Stop.'));
+    await done;
+    finish();
+    await flushAsync();
+    assert.deepEqual(types(events), ['step_started']);
+  });
+
   it('settles a critical step that failed for good as dropped with a halt naming the error', async () => {
     const { done, events, settlements } = attempt(makeStep('a'), { stepRunner: async () => Promise.reject(new Error('disk full')) });
     await done;
-    assert.deepEqual(types(events), ['step_started', 'step_failed']);
+    assert.deepEqual(events[1], { type: 'step_failed', stepId: 'a', attempt: 1, error: 'disk full', disposition: 'fail', runId: 'run-1', seq: 2, time: 0 }, 'no retry delay, no repair plan');
     assert.deepEqual(settlements, [{ kind: 'dropped', halt: { outcome: 'failed', detail: 'disk full' } }]);
   });
 
