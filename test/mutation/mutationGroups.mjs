@@ -218,6 +218,39 @@ export const mutationGroups = [
     mutate: ['src/core/view/buildPanelViewModel.ts', 'src/core/view/panelSession.ts'],
     spec: ['test/unit/core/view/buildPanelViewModel*.test.ts', 'test/unit/core/view/panelSession*.test.ts'],
   },
+  {
+    name: 'engine-loop',
+    ci: false,
+    threshold: 80,
+    mutate: ['src/core/engine/runEngine.ts', 'src/core/engine/runEventSink.ts', 'src/core/engine/runOutcome.ts', 'src/core/engine/runStop.ts', 'src/core/engine/readyQueue.ts'],
+    spec: ['test/unit/core/engine/**/*.test.ts'],
+  },
+  {
+    name: 'engine-step',
+    ci: false,
+    threshold: 80,
+    mutate: ['src/core/engine/stepAttempt.ts', 'src/core/engine/stepTimeout.ts', 'src/core/engine/journaledEffects.ts'],
+    spec: ['test/unit/core/engine/**/*.test.ts'],
+  },
+  {
+    name: 'engine-journal',
+    ci: false,
+    threshold: 80,
+    mutate: [
+      'src/core/engine/reduceRunEvent.ts', 'src/core/engine/replayJournal.ts', 'src/core/engine/journalWriter.ts', 'src/core/engine/runEventSchema.ts',
+      'src/core/engine/memoryRunStore.ts', 'src/core/engine/runEvents.ts', 'src/core/engine/runHandle.ts', 'src/core/engine/runPlan.ts',
+      'src/core/engine/resumeRun.ts', 'src/core/engine/bindAnswers.ts', 'src/core/engine/requestFingerprint.ts', 'src/core/engine/resolveRunOptions.ts',
+      'src/core/engine/runInterruption.ts', 'src/core/engine/manualStepText.ts',
+    ],
+    spec: ['test/unit/core/engine/**/*.test.ts'],
+  },
+  {
+    name: 'engine-executors',
+    ci: false,
+    threshold: 80,
+    mutate: ['src/core/engine/executors/*.ts'],
+    spec: ['test/unit/core/engine/**/*.test.ts'],
+  },
 ];
 
 /** Where a group's reports go; scripts/mutation.mjs reads the JSON one. */

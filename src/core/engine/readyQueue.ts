@@ -15,6 +15,7 @@ export class ReadyQueue {
     let index = heap.length - 1;
     while (index > 0) {
       const parent = (index - 1) >> 1;
+      // Stryker disable next-line EqualityOperator: ranks are unique, never equal.
       if ((heap[index] as number) >= (heap[parent] as number)) break;
       [heap[index], heap[parent]] = [heap[parent] as number, heap[index] as number];
       index = parent;
@@ -32,7 +33,9 @@ export class ReadyQueue {
       const left = index * 2 + 1;
       const right = left + 1;
       let best = index;
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: past the end is undefined, which compares false; ranks are unique.
       if (left < heap.length && (heap[left] as number) < (heap[best] as number)) best = left;
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: as above.
       if (right < heap.length && (heap[right] as number) < (heap[best] as number)) best = right;
       if (best === index) return top;
       [heap[index], heap[best]] = [heap[best] as number, heap[index] as number];

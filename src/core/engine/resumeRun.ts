@@ -1,6 +1,7 @@
 import { bindAnswers } from './bindAnswers';
 import { replayJournal } from './replayJournal';
-import { executeRun, toResult } from './runEngine';
+import { executeRun } from './runEngine';
+import { toResult } from './runOutcome';
 import { createRunHandle } from './runHandle';
 import type { ResumeOptions, RunHandle } from './runOptions';
 import { resolveRunOptions } from './resolveRunOptions';

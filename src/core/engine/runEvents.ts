@@ -2,6 +2,7 @@ import type { ApprovalDecision, ApprovalRequest, ClarificationRequest, ManualSte
 import type { Plan } from '../plan/planSchema';
 import type { BudgetUsage } from '../llm/budget';
 import { stepStatuses, type RequestKind, type RunStatus, type StepStatus } from '../../shared/vocabulary';
+import type { AskedKind } from '../tools/deferral';
 
 export type { RunStatus, StepStatus } from '../../shared/vocabulary';
 
@@ -184,7 +185,12 @@ export const requestedEventOf = {
   clarification: 'clarification_requested',
   review: 'review_requested',
   manual: 'manual_requested',
-} as const satisfies Record<Exclude<RequestKind, 'budget'>, RunEventType>;
+} as const satisfies Record<AskedKind, RunEventType>;
 
 /** A `RunEvent` before the engine stamps it with `runId`, `seq` and `time`. */
 export type RunEventBody = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, keyof EventBase> : never) : never;
+
+/** Stamps `body` in place with its run, `seq` and `time`, making it a `RunEvent`; `body` must be a fresh object the caller gives up. */
+export function stampEvent(body: RunEventBody, runId: string, seq: number, time: number): RunEvent {
+  return Object.assign(body, { runId, seq, time });
+}

@@ -1,7 +1,7 @@
 import { newRunId, toRegistry } from '../engine/resolveRunOptions';
 import { runPlan } from '../engine/runPlan';
 import type { RunOptions, RunResult } from '../engine/runOptions';
-import type { RunEvent, RunEventBody } from '../engine/runEvents';
+import { stampEvent, type RunEvent, type RunEventBody } from '../engine/runEvents';
 import { createBudgetTracker } from '../llm/budget';
 import type { FailedStepInfo } from '../llm/prompts/replanPrompt';
 import type { Plan } from '../plan/planSchema';
@@ -118,7 +118,7 @@ export async function executeWithReplanning(plan: Plan, objective: string, optio
     const reason = `Step${requests.length > 1 ? 's' : ''} ${requests.join(', ')} failed and asked for a repair plan.`;
     let seq = last?.seq ?? 0;
     const emit = (body: RunEventBody): void => {
-      options.onEvent?.({ ...body, runId, seq: ++seq, time: clock.now() } as RunEvent);
+      options.onEvent?.(stampEvent(body, runId, ++seq, clock.now()));
     };
     const replanStartedAt = clock.now();
     emit({ type: 'replan_started', stepId: requests[0] as string, reason });

@@ -15,4 +15,14 @@ describe('ReadyQueue', () => {
       }),
     );
   });
+
+  it('is empty after clear, and takes ranks again', () => {
+    const queue = new ReadyQueue();
+    for (const rank of [5, 1, 3]) queue.push(rank);
+    queue.clear();
+    assert.equal(queue.size, 0);
+    assert.equal(queue.pop(), undefined);
+    queue.push(7);
+    assert.equal(queue.pop(), 7);
+  });
 });

@@ -4,7 +4,8 @@ import { DeferredError, isDeferredError } from '../../../../src/core/tools/defer
 describe('DeferredError', () => {
   it('tells the user what the step waits for and that resuming the run gives it', () => {
     assert.equal(new DeferredError('approval', 'S1').message, 'Step S1 waits for an approval; resume the run to give it.');
-    assert.equal(new DeferredError('budget', 'S2').message, 'Step S2 waits for a higher LLM budget; resume the run to give it.');
+    assert.equal(new DeferredError('clarification', 'S2').message, 'Step S2 waits for an answer; resume the run to give it.');
+    assert.equal(new DeferredError('review', 'S3').message, 'Step S3 waits for a review; resume the run to give it.');
   });
 
   it('is recognised as it is and as a copy from another bundle (same name and shape), and nothing else is', () => {

@@ -1,0 +1,261 @@
+import type { Step } from '../plan/planSchema';
+import { evaluatePredicate } from '../predicate/evaluatePredicate';
+import { isBudgetExceededError } from '../llm/budget';
+import { isLlmError } from '../llm/llmError';
+import { capText, capValue, textCaps } from '../text/capText';
+import { isApprovalRejectedError } from '../tools/approvals';
+import { isDeferredError, type RequestKind } from '../tools/deferral';
+import { stepExecutors } from './executors/stepExecutors';
+import { StepFailure, type PreparedInput } from './executors/stepExecutor';
+import { decideAfterFailure, type FailureCause } from './failurePolicy';
+import { journaledEffects } from './journaledEffects';
+import { fingerprintPrompt, requestIdOf } from './requestFingerprint';
+import { requestedEventOf, type PendingRequest, type RunEventBody, type RunState } from './runEvents';
+import type { ResolvedRunOptions } from './runOptions';
+import type { RunStop } from './runStop';
+import { createStepInteraction, type StepInteraction } from './stepInteraction';
+import { withinStepTimeout } from './stepTimeout';
+
+/** A critical step's end that stops the run: "Critical step S <outcome>: <detail>". */
+export interface CriticalHalt {
+  outcome: 'failed' | 'was rejected by the user';
+  detail: string | undefined;
+}
+
+/**
+ * What the loop does once a step settled: start what waited on it, or skip what depends on
+ * it (telling them `because`, a rejection's reason) and, with `halt`, stop the run.
+ */
+export type StepSettlement = { kind: 'completed' } | { kind: 'dropped'; because?: string; halt?: CriticalHalt };
+
+/** What a step's attempts need from the run. */
+export interface StepRun {
+  runId: string;
+  options: ResolvedRunOptions;
+  /** The live run state (results, answers given at resume), updated in place as events are applied; read it, never change it. */
+  state: Readonly<RunState>;
+  /** Applies, journals and publishes one event of this step. */
+  emit(body: RunEventBody): void;
+  /** The run's stop: attempts end at once when it stops, and the step then emits nothing more. */
+  stop: RunStop;
+  /**
+   * Called at most once, right after the step's last event (no other step's event in
+   * between): when it completed, or ended without a result (skipped, rejected, failed).
+   * Not called while it waits on a request, nor once the run stopped.
+   */
+  settle(settlement: StepSettlement): void;
+}
+
+interface AttemptFailure {
+  message: string;
+  cause: FailureCause;
+  retryable: boolean;
+}
+
+/** How one attempt ended: a result, a failure worth a policy decision, or the step is settled already. */
+type AttemptEnd = { kind: 'result'; result: unknown } | { kind: 'failure'; failure: AttemptFailure } | { kind: 'settled' };
+
+/**
+ * Runs `step` to its end: resolves its input, checks its `when` condition once, then runs
+ * attempts (each one `step_started`, the executor within the step's `timeoutMs`, then its
+ * `verification`) until one completes or its failure policy says no more, sleeping the
+ * backoff on `options.clock` between attempts. A denied approval skips the step, a deferral
+ * or a used-up LLM budget leaves it waiting on its request.
+ */
+export async function attemptStep(step: Step, run: StepRun): Promise<void> {
+  const { options, state, emit } = run;
+  const signal = run.stop.signal;
+  const executor = stepExecutors[step.kind];
+  const depends: Record<string, unknown> = {};
+  for (const dependency of step.dependsOn) depends[dependency] = state.results[dependency];
+  let diagnosis: string | undefined;
+  for (let attempt = 1; ; attempt++) {
+    const prepared = executor.prepare({ step, plan: options.plan, results: state.results, diagnosis });
+    if (attempt === 1) {
+      warnUnresolved(step, prepared, run);
+      // Only a condition is awaited: a step without one starts in the same turn.
+      if (step.when !== undefined && !(await conditionHolds(step, step.when, prepared, depends, run))) return;
+    }
+    emit({ type: 'step_started', stepId: step.id, attempt, input: prepared.input });
+    const end = await executeAttempt(step, attempt, diagnosis, depends, prepared, run);
+    if (end.kind === 'settled') return;
+    const failure = end.kind === 'result' ? await completeIfVerified(step, attempt, prepared, end.result, depends, run) : end.failure;
+    if (failure === undefined) return;
+    diagnosis = failure.cause === 'verification' ? failure.message : undefined;
+    const delayMs = concludeFailure(step, attempt, failure, run);
+    if (delayMs === undefined) return;
+    try {
+      await options.clock.sleep(delayMs, signal);
+    } catch {
+      return;
+    }
+    // Stryker disable next-line ConditionalExpression: the sleep rejects once the run stops; this catches only a stop in the same turn as its end.
+    if (signal.aborted) return;
+  }
+}
+
+/** Warns once per placeholder of the input that no result fills (it stays verbatim). */
+function warnUnresolved(step: Step, prepared: PreparedInput, run: StepRun): void {
+  for (const placeholder of prepared.unresolved.length > 0 ? new Set(prepared.unresolved) : []) {
+    run.emit({ type: 'step_warning', stepId: step.id, message: `The placeholder ${placeholder} has no result to insert and stays verbatim.` });
+  }
+}
+
+/** Evaluates the step's `when` condition; false when the step is settled (skipped, or failed as the condition broke) or the run stopped. */
+async function conditionHolds(step: Step, when: string, prepared: PreparedInput, depends: Record<string, unknown>, run: StepRun): Promise<boolean> {
+  // Stryker disable next-line ObjectLiteral: only the time a runaway condition may take changes (unit tests use no real timers).
+  const condition = await evaluatePredicate(when, { input: prepared.input, depends }, { timeoutMs: run.options.predicateTimeoutMs });
+  if (run.stop.signal.aborted) return false;
+  if (condition.kind === 'fail') {
+    run.emit({ type: 'step_skipped', stepId: step.id, reason: `its condition \`${when}\` is not met` });
+    run.settle({ kind: 'dropped' });
+    return false;
+  }
+  if (condition.kind === 'error') {
+    concludeFailure(step, 1, { message: `The step's condition could not be evaluated: ${condition.message}`, cause: 'error', retryable: false }, run);
+    return false;
+  }
+  return true;
+}
+
+/** Runs the executor once with the step's interaction, effects and output journaled; a suspension or a rejection settles the step here. */
+async function executeAttempt(
+  step: Step,
+  attempt: number,
+  diagnosis: string | undefined,
+  depends: Record<string, unknown>,
+  prepared: PreparedInput,
+  run: StepRun,
+): Promise<AttemptEnd> {
+  const { runId, options, state, emit } = run;
+  const signal = run.stop.signal;
+  const id = step.id;
+  const interaction = createStepInteraction(id, options.interaction, () => state.supplied, emit, signal);
+  const journal = (body: RunEventBody): void => {
+    if (!signal.aborted) emit(body);
+  };
+  let outputLeft: number = textCaps.output;
+  try {
+    const result = await withinStepTimeout(step, run.stop, options.clock, (attemptSignal) =>
+      stepExecutors[step.kind].execute(
+        {
+          runId,
+          step,
+          plan: options.plan,
+          attempt,
+          diagnosis,
+          depends,
+          signal: attemptSignal,
+          interaction,
+          options: journaledEffects(options, id, journal),
+          output: (text) => {
+            if (signal.aborted || outputLeft < 0) return;
+            const kept = text.length <= outputLeft ? text : `${text.slice(0, outputLeft)}\n… (output cut: more than ${textCaps.output} characters in this attempt)\n`;
+            // Below zero once cut: the rest of the attempt's output is dropped.
+            outputLeft -= text.length;
+            emit({ type: 'step_output', stepId: id, text: kept });
+          },
+          compacted: (report) => journal({ type: 'context_compacted', ...report }),
+          state: () => state,
+        },
+        prepared.input,
+      ),
+    );
+    return { kind: 'result', result };
+  } catch (error) {
+    return signal.aborted ? { kind: 'settled' } : classifyError(step, error, interaction, run);
+  }
+}
+
+/** What an attempt's error means: a budget pause, a suspension, a rejection (each settled here), or a failure. */
+function classifyError(step: Step, error: unknown, interaction: StepInteraction, run: StepRun): AttemptEnd {
+  // The step asked through its interaction and the user deferred: the request is journaled already.
+  if (interaction.deferredKind !== undefined) return { kind: 'settled' };
+  if (isBudgetExceededError(error)) {
+    // The budget ran out before this step's next model call: it waits for "continue" like an approval.
+    run.emit({ type: 'budget_exhausted', stepId: step.id, request: promptRequest(step.id, 'budget', error.message), usage: error.usage });
+    run.emit({ type: 'step_deferred', stepId: step.id });
+    return { kind: 'settled' };
+  }
+  if (isDeferredError(error)) {
+    // Deferred without asking through the interaction: the step waits on a request made of the error's message.
+    const request = promptRequest(step.id, error.kind, capText(error.message, textCaps.message));
+    run.emit({ type: requestedEventOf[error.kind], stepId: step.id, request });
+    run.emit({ type: 'step_deferred', stepId: step.id });
+    return { kind: 'settled' };
+  }
+  if (isApprovalRejectedError(error)) {
+    const why = `Rejected by the user${error.reason ? `: ${error.reason}` : ''}`;
+    run.emit({ type: 'step_skipped', stepId: step.id, reason: why });
+    run.settle({ kind: 'dropped', because: why, ...(step.critical ? { halt: { outcome: 'was rejected by the user', detail: error.reason } } : {}) });
+    return { kind: 'settled' };
+  }
+  return { kind: 'failure', failure: { message: messageOf(error), cause: 'error', retryable: isRetryable(error) } };
+}
+
+/**
+ * Completes the step with `result` when its `verification` (if any) accepts it; else returns
+ * the failure. `undefined` once the step completed or the run stopped meanwhile.
+ */
+async function completeIfVerified(
+  step: Step,
+  attempt: number,
+  prepared: PreparedInput,
+  result: unknown,
+  depends: Record<string, unknown>,
+  run: StepRun,
+): Promise<AttemptFailure | undefined> {
+  if (step.verification !== undefined) {
+    const verdict = await evaluatePredicate(step.verification, { input: prepared.input, result, depends }, { timeoutMs: run.options.predicateTimeoutMs });
+    if (run.stop.signal.aborted) return undefined;
+    if (verdict.kind === 'fail') {
+      run.emit({ type: 'verification_failed', stepId: step.id, attempt, diagnosis: verdict.diagnosis });
+      return { message: verdict.diagnosis, cause: 'verification', retryable: true };
+    }
+    if (verdict.kind === 'error') return { message: verdict.message, cause: 'error', retryable: true };
+  }
+  run.emit({ type: 'step_completed', stepId: step.id, result: result === undefined ? null : capValue(result, textCaps.result) });
+  run.settle({ kind: 'completed' });
+  return undefined;
+}
+
+/** Emits the failure and settles the step unless another attempt follows; returns that attempt's backoff delay. */
+function concludeFailure(step: Step, attempt: number, uncapped: AttemptFailure, run: StepRun): number | undefined {
+  const failure = { ...uncapped, message: capText(uncapped.message, textCaps.message) };
+  const decision = decideAfterFailure(step, attempt, failure.cause, failure.retryable, run.options.backoff);
+  run.emit({
+    type: 'step_failed',
+    stepId: step.id,
+    attempt,
+    error: failure.message,
+    disposition: decision.disposition,
+    ...(decision.disposition === 'retry' ? { retryInMs: decision.delayMs } : {}),
+    ...(decision.disposition === 'fail' && decision.replan ? { replan: true } : {}),
+  });
+  if (decision.disposition === 'retry') return decision.delayMs;
+  // Stryker disable next-line ConditionalExpression: only a 'fail' decision has a halt (undefined otherwise); the test narrows the type.
+  const halts = decision.disposition === 'fail' && decision.halt;
+  run.settle({ kind: 'dropped', ...(halts ? { halt: { outcome: 'failed', detail: failure.message } } : {}) });
+  return undefined;
+}
+
+/** A pending request known only by its kind and prompt. */
+function promptRequest(stepId: string, kind: RequestKind, prompt: string): PendingRequest {
+  const fingerprint = fingerprintPrompt(kind, prompt);
+  return { id: requestIdOf(stepId, fingerprint), fingerprint, stepId, kind, prompt };
+}
+
+/**
+ * Whether another attempt of a step that threw `error` may succeed: not after a
+ * `StepFailure` that says otherwise, nor after a model error that is not transient (refused
+ * credentials, a rejected request, an unknown model: the next attempt would be refused too).
+ */
+function isRetryable(error: unknown): boolean {
+  if (error instanceof StepFailure) return error.retryable;
+  if (isLlmError(error)) return error.transient;
+  return true;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
