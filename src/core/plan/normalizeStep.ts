@@ -1,4 +1,4 @@
-import { failurePolicies, maxStepIdLength, stepKinds, type FailurePolicy, type StepKind } from '../../shared/vocabulary';
+import { failurePolicies, isReservedStepId, maxStepIdLength, stepKinds, type FailurePolicy, type StepKind } from '../../shared/vocabulary';
 import { attachmentSchema, withStepDefaults, type Attachment, type Step } from './planSchema';
 import { dependencyList, describeRaw, firstString, isRecord } from './rawValues';
 
@@ -57,6 +57,10 @@ export function normalizeStep(entry: RawStepEntry, index: number, warnings: stri
   let id = firstString(raw.id, raw.step_id, raw.name) ?? fallbackId;
   if (id.length > maxStepIdLength) {
     warnings.push(`Step id "${id.slice(0, 20)}…" is longer than ${maxStepIdLength} characters; it became "${fallbackId}".`);
+    id = fallbackId;
+  }
+  if (isReservedStepId(id)) {
+    warnings.push(`Step id "${id}" is reserved; it became "${fallbackId}".`);
     id = fallbackId;
   }
   const input = firstString(raw.input, raw.query, raw.action, raw.description, raw.title);

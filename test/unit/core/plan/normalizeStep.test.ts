@@ -86,6 +86,14 @@ describe('normalizeStep', () => {
     assert.deepEqual(warnings, [`Step id "${'i'.repeat(20)}…" is longer than 64 characters; it became "S007".`]);
   });
 
+  it('renames a step called "__proto__", which results and step states could not hold, and says so', () => {
+    // Found by a hostile plan: the step ran, but its result and status vanished from the run.
+    const { step, warnings } = normalize({ id: '__proto__', tool: 'read_file', args: { path: 'a.txt' } }, 2);
+    assert.equal(step?.id, 'S003');
+    assert.deepEqual(warnings, ['Step id "__proto__" is reserved; it became "S003".']);
+    assert.equal(normalize({ id: 'constructor', tool: 'read_file' }).step?.id, 'constructor');
+  });
+
   it('decides the kind from type or kind, trimmed and in any case, and from the tool', () => {
     const kindOf = (raw: object): [Step['kind'] | undefined, string | undefined, string[]] => {
       const { step, warnings } = normalize({ id: 'a', ...raw });
