@@ -23,9 +23,11 @@ export interface CliIo {
  */
 export function terminalIo(streams: { stdin: Readable; stdout: Writable; stderr: Writable; interactive: boolean }): CliIo {
   let queue: Promise<unknown> = Promise.resolve();
+  const out = lineWriter(streams.stdout);
+  const err = lineWriter(streams.stderr);
   return {
-    out: (text) => streams.stdout.write(`${terminalSafe(text)}\n`),
-    err: (text) => streams.stderr.write(`${terminalSafe(text)}\n`),
+    out: (text) => out(terminalSafe(text)),
+    err: (text) => err(terminalSafe(text)),
     interactive: streams.interactive,
     ask(question, signal) {
       const next = queue.then(async () => {
@@ -40,6 +42,22 @@ export function terminalIo(streams: { stdin: Readable; stdout: Writable; stderr:
       queue = next.catch(() => undefined);
       return next;
     },
+  };
+}
+
+/**
+ * Writes lines to `stream` until its reader goes away (`EPIPE`, as with `| head`): then the
+ * rest is dropped, since no one reads it, and the command goes on (a run keeps its journal)
+ * instead of dying of an unhandled stream error. Any other stream error still surfaces.
+ */
+function lineWriter(stream: Writable): (line: string) => void {
+  let readerGone = false;
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    readerGone = true;
+  });
+  return (line) => {
+    if (!readerGone) stream.write(`${line}\n`);
   };
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { failurePolicies, maxStepIdLength, stepIdPattern, stepKinds } from './vocabulary';
+import { failurePolicies, isReservedStepId, maxStepIdLength, stepIdPattern, stepKinds } from './vocabulary';
 
 /** Longest step title the panel accepts. */
 export const maxStepTitleLength = 160;
@@ -11,7 +11,8 @@ const stepId = z
   .trim()
   .min(1, 'Give the step an id.')
   .max(maxStepIdLength, `Keep the id under ${maxStepIdLength + 1} characters.`)
-  .regex(stepIdPattern, 'Use letters, digits, "_", ".", ":" or "-" in ids.');
+  .regex(stepIdPattern, 'Use letters, digits, "_", ".", ":" or "-" in ids.')
+  .refine((id) => !isReservedStepId(id), 'This id is reserved; choose another id.');
 const optionalText = z.string().max(maxStepTextLength, `Keep it under ${maxStepTextLength} characters.`).optional();
 
 /**

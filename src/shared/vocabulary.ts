@@ -67,5 +67,13 @@ export const maxStepIdLength = 64;
 export const stepIdCharacter = '[A-Za-z0-9_.:-]';
 /** A step id the panel's form accepts (the core accepts any text up to `maxStepIdLength`, as planners write it). */
 export const stepIdPattern = new RegExp(`^${stepIdCharacter}+$`);
+/**
+ * `true` for a step id no plan may use: step ids key plain objects (results, step states,
+ * template values), where `__proto__` names the prototype instead of a key, so a step so
+ * called would run and then vanish from its run.
+ */
+export function isReservedStepId(id: string): boolean {
+  return id === '__proto__';
+}
 /** A run id safe as a file name: what run stores accept and the editor deletes. */
 export const runIdPattern = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/;

@@ -1,6 +1,7 @@
-import { failurePolicies, maxStepIdLength, stepKinds, type FailurePolicy, type StepKind } from '../../shared/vocabulary';
+import { failurePolicies, isReservedStepId, maxStepIdLength, stepKinds, type FailurePolicy, type StepKind } from '../../shared/vocabulary';
 import { attachmentSchema, withStepDefaults, type Attachment, type Step } from './planSchema';
 import { dependencyList, describeRaw, firstString, isRecord } from './rawValues';
+import { visibleDirection } from './visibleDirection';
 
 /** One element of a raw step list, with what it inherits from an enclosing phase. */
 export interface RawStepEntry {
@@ -48,7 +49,7 @@ export function normalizeStep(entry: RawStepEntry, index: number, warnings: stri
       warnings.push(`Step ${index + 1} is blank; it was dropped.`);
       return undefined;
     }
-    return withStepDefaults({ id: fallbackId, title: titleFrom(raw), kind: 'agent', agent: 'default', input: raw, dependsOn: [...(entry.inheritedDeps ?? [])] });
+    return withStepDefaults({ id: fallbackId, title: visibleDirection(titleFrom(raw)), kind: 'agent', agent: 'default', input: raw, dependsOn: [...(entry.inheritedDeps ?? [])] });
   }
   if (!isRecord(raw)) {
     warnings.push(`Step ${index + 1} is neither text nor an object (${raw === null ? 'null' : describeRaw(raw)}); it was dropped.`);
@@ -57,6 +58,10 @@ export function normalizeStep(entry: RawStepEntry, index: number, warnings: stri
   let id = firstString(raw.id, raw.step_id, raw.name) ?? fallbackId;
   if (id.length > maxStepIdLength) {
     warnings.push(`Step id "${id.slice(0, 20)}…" is longer than ${maxStepIdLength} characters; it became "${fallbackId}".`);
+    id = fallbackId;
+  }
+  if (isReservedStepId(id)) {
+    warnings.push(`Step id "${id}" is reserved; it became "${fallbackId}".`);
     id = fallbackId;
   }
   const input = firstString(raw.input, raw.query, raw.action, raw.description, raw.title);
@@ -69,7 +74,7 @@ export function normalizeStep(entry: RawStepEntry, index: number, warnings: stri
 
   const step: Step = {
     id,
-    title: title.trim(),
+    title: visibleDirection(title.trim()),
     kind,
     dependsOn: [...new Set([...(entry.inheritedDeps ?? []), ...ownDeps])],
     onFailure: policyOf(raw.onFailure ?? raw.on_failure, id, 'onFailure', warnings),

@@ -82,11 +82,18 @@ export class AtomicWrites<Handle> {
     const folder = walk.keepDirectory(at);
     if (!this.swept) {
       this.swept = true;
-      // Already there, or not writable: writes still work, git merely shows the folder.
-      await this.raw.writeNewFile(folder, '.gitignore', temporaryFolderIgnore, undefined).catch(() => undefined);
+      await this.ignoreFolder(folder);
       await this.removeStale(folder);
     }
     return folder;
+  }
+
+  /** Writes the folder's `.gitignore`, keeping one someone wrote; an empty one is what a process killed between creating and writing it left, so it is written again. */
+  private async ignoreFolder(folder: Handle): Promise<void> {
+    const existing = await this.raw.lstat(folder, '.gitignore').catch(() => undefined);
+    if (existing?.type === 'file' && existing.size === 0) await this.raw.removeFile(folder, '.gitignore').catch(() => undefined);
+    // Already there, or not writable: writes still work, git merely shows the folder.
+    await this.raw.writeNewFile(folder, '.gitignore', temporaryFolderIgnore, undefined).catch(() => undefined);
   }
 
   private async removeStale(folder: Handle): Promise<void> {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { terminalIo } from '../../../src/cli/cliIo';
 
 function collect(stream: PassThrough): () => string {
@@ -23,5 +23,24 @@ describe('terminalIo', () => {
     assert.equal(await answer, 'y');
     assert.equal(out(), 'result \\u001b[8mhidden\n');
     assert.equal(err(), 'progress \\u001b]0;title\\u0007\nWrite notes.txt?\n+\\u001b[8mrm -rf ~\\u001b[0m\nApprove? ');
+  });
+
+  it('stops writing to an output whose reader went away (`task-planner runs | head`) instead of crashing', async () => {
+    const written: string[] = [];
+    const closedPipe = () =>
+      new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          written.push(chunk.toString());
+          done(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+        },
+      });
+    const io = terminalIo({ stdin: new PassThrough(), stdout: closedPipe(), stderr: closedPipe(), interactive: false });
+    io.out('first result');
+    io.err('first message');
+    await new Promise((settle) => setImmediate(settle));
+    io.out('second result');
+    io.err('second message');
+    await new Promise((settle) => setImmediate(settle));
+    assert.deepEqual(written, ['first result\n', 'first message\n']);
   });
 });

@@ -29,5 +29,8 @@ describe('step edit schemas', () => {
     assert.equal(newStepSchema.safeParse({ id: 'S1', kind: 'tool', title: 'x', tool: 'list_files' }).success, true);
     assert.equal(newStepSchema.safeParse({ id: 'a b', kind: 'agent', title: 'x' }).success, false);
     assert.equal(stepPatchSchema.safeParse({ dependsOn: ['ok', 'not ok'] }).success, false);
+    const reserved = newStepSchema.safeParse({ id: '__proto__', kind: 'agent', title: 'x' });
+    assert.equal(reserved.success, false);
+    assert.deepEqual(fieldErrors(reserved.error), { id: 'This id is reserved; choose another id.' });
   });
 });

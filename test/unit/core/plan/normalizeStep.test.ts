@@ -86,6 +86,21 @@ describe('normalizeStep', () => {
     assert.deepEqual(warnings, [`Step id "${'i'.repeat(20)}…" is longer than 64 characters; it became "S007".`]);
   });
 
+  it('renames a step called "__proto__", which results and step states could not hold, and says so', () => {
+    // Found by a hostile plan: the step ran, but its result and status vanished from the run.
+    const { step, warnings } = normalize({ id: '__proto__', tool: 'read_file', args: { path: 'a.txt' } }, 2);
+    assert.equal(step?.id, 'S003');
+    assert.deepEqual(warnings, ['Step id "__proto__" is reserved; it became "S003".']);
+    assert.equal(normalize({ id: 'constructor', tool: 'read_file' }).step?.id, 'constructor');
+  });
+
+  it('shows the text-direction controls of a title as escapes, so a title cannot reverse what the editor shows after it', () => {
+    // Found in the editor: "\u202e" in a title reversed the diff tab's file name and the run table around it.
+    const { step } = normalize({ id: 'a', title: 'Write notes \u202etxt.exe \u2066x\u2069 \u200f', tool: 'read_file' });
+    assert.equal(step?.title, 'Write notes \\u202etxt.exe \\u2066x\\u2069 \\u200f');
+    assert.equal(normalize({ id: 'b', title: 'שלום עולם', tool: 'read_file' }).step?.title, 'שלום עולם');
+  });
+
   it('decides the kind from type or kind, trimmed and in any case, and from the tool', () => {
     const kindOf = (raw: object): [Step['kind'] | undefined, string | undefined, string[]] => {
       const { step, warnings } = normalize({ id: 'a', ...raw });

@@ -113,4 +113,13 @@ describe('AtomicWrites: the temporary folder', () => {
     assert.equal(raw.text('/ws/a.txt'), 'a');
     assert.equal(raw.text(`${folder}/.gitignore`), 'mine\n');
   });
+
+  it('rewrites the empty .gitignore a run killed between creating and writing it left, so git does not show its temporary files', async () => {
+    // Found by killing the CLI mid-write: the empty file stayed, and every later leftover showed in git.
+    const { raw, workspace } = confinedMemoryWorkspace();
+    raw.file(`${folder}/.gitignore`, '');
+    await workspace.writeText('a.txt', 'a');
+    assert.equal(raw.text(`${folder}/.gitignore`), temporaryFolderIgnore);
+    assert.deepEqual(namesIn(raw, folder), ['.gitignore']);
+  });
 });
