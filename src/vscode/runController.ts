@@ -184,27 +184,24 @@ export class RunController implements vscode.Disposable {
     const abort = new AbortController();
     this.abort = abort;
     this.setState(first);
-    const options: RunOptions = {
+    const log = this.deps.log;
+    const options = loadRuntime().hostRunOptions({
       tools: this.deps.tools(),
       workspace,
-      store: this.store,
-      checkpoints: await this.checkpoints(),
       commandRunner: loadRuntime().createNodeCommandRunner(workspace.rootLabel),
+      store: this.store,
+      interaction: this.deps.interaction,
+      checkpoints: await this.checkpoints(),
+      logger: { debug: (message) => log.debug(message), info: (message) => log.info(message), warn: (message) => log.warn(message), error: (message) => log.error(message) },
+      clock: undefined,
       signal: abort.signal,
-      logger: {
-        debug: (message) => this.deps.log.debug(message),
-        info: (message) => this.deps.log.info(message),
-        warn: (message) => this.deps.log.warn(message),
-        error: (message) => this.deps.log.error(message),
-      },
-      ...(this.deps.interaction ? { interaction: this.deps.interaction } : {}),
-      ...(setup.llm ? { llm: setup.llm } : {}),
+      llm: setup.llm,
+      budget: setup.budget,
       approvalPolicy: setup.approvalPolicy,
       maxConcurrency: setup.maxConcurrency,
       agentLimits: setup.agentLimits,
-      budget: loadRuntime().createBudgetTracker(setup.budget),
       noModelHint: "Run 'Task Planner: Set up a model', or change the step to one you do yourself.",
-    };
+    });
     const running = go(options);
     this.running = running;
     void vscode.commands.executeCommand('setContext', 'taskPlanner.runActive', true);
