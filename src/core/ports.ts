@@ -188,6 +188,11 @@ export interface RunStore {
   load(runId: string): Promise<LoadedJournal | undefined>;
   /** Every stored run, most recently updated first. */
   list(): Promise<RunListing[]>;
+  /**
+   * Forgets the run: its journal and snapshot, and whatever else the store keeps for it.
+   * A run the store does not have is no error; an id the store could never hold is.
+   */
+  delete(runId: string): Promise<void>;
 }
 
 import type { LlmChatRequest, LlmChatResponse } from './llm/llmTypes';

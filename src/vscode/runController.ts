@@ -1,4 +1,3 @@
-import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -135,10 +134,9 @@ export class RunController implements vscode.Disposable {
     return state;
   }
 
-  /** Removes a stored run's journal and snapshot. */
+  /** Removes a stored run from the store (its journal and snapshot). */
   async delete(runId: string): Promise<void> {
-    if (!this.deps.storageDir || !/^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/.test(runId)) return;
-    for (const suffix of ['.jsonl', '.snapshot.json']) await rm(join(this.deps.storageDir, 'runs', `${runId}${suffix}`), { force: true });
+    await this.store.delete(runId);
     if (this.state?.runId === runId) this.setState(undefined);
   }
 
