@@ -1,6 +1,6 @@
 import { baseUrlProblem } from '../core/llm/baseUrlProblem';
 import type { BudgetLimits } from '../core/llm/budget';
-import { createOpenAiClient } from '../core/llm/openAiClient';
+import { createOpenAiClient } from '../node/openAiClient';
 import type { LlmClient } from '../core/ports';
 import { UsageError } from './cliIo';
 

@@ -5,7 +5,6 @@ import type { Plan } from '../core/plan/planSchema';
 import { planRequest } from '../core/planner/planRequest';
 import { executeWithReplanning } from '../core/replan/executeWithReplanning';
 import { planningStrategies, type PlanningStrategy } from '../core/session/planningPrompt';
-import { timerClock } from '../core/time/timerClock';
 import { type CliIo, UsageError } from './cliIo';
 import { exitCodeOf, reportRunResult } from './executeCliRun';
 import { progressReporter } from './progressReporter';
@@ -32,7 +31,7 @@ export async function planCommand(request: string, options: CliPlanOptions, io: 
   process.once('SIGINT', onInterrupt);
   try {
     io.err(llm === undefined ? 'No API key (OPENAI_API_KEY or TASK_PLANNER_API_KEY) and no --base-url: planning with the heuristic planner, without a model.' : `Planning with ${llm.model}…`);
-    const { plan, critique, warnings } = await planRequest(request, { llm, tools: engine.tools, signal: controller.signal, clock: timerClock, strategy, workspace: engine.workspace });
+    const { plan, critique, warnings } = await planRequest(request, { llm, tools: engine.tools, signal: controller.signal, clock: engine.clock, strategy, workspace: engine.workspace });
     io.err(describePlan(plan, critique, warnings));
     if (!options.yes && !(io.interactive && (await confirm(io, 'Start this plan? [y/N] ', controller.signal)))) {
       if (options.json) io.out(JSON.stringify({ plan, critique, warnings, started: false }, null, 2));

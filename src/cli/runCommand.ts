@@ -5,6 +5,7 @@ import { runPlan } from '../core/engine/runPlan';
 import { createFileRunStore } from '../node/fileRunStore';
 import { createNodeCommandRunner } from '../node/nodeCommandRunner';
 import { createNodeWorkspace } from '../node/nodeWorkspace';
+import { timerClock } from '../node/timerClock';
 import { validatePlan } from '../core/plan/validatePlan';
 import { type CliIo, loadPlanFile, runsDirectory, UsageError } from './cliIo';
 import { cliBudgetLimits, cliModel, type CliModelOptions } from './cliModel';
@@ -33,7 +34,7 @@ export function engineOptions(options: CliRunOptions, io: CliIo): HostRunOptions
     interaction: terminalInteraction(io, { yes: options.yes }),
     checkpoints: undefined,
     logger: undefined,
-    clock: undefined,
+    clock: timerClock,
     signal: undefined,
     llm: cliModel(options),
     budget: cliBudgetLimits(options),

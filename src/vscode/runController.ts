@@ -191,7 +191,7 @@ export class RunController implements vscode.Disposable {
       interaction: this.deps.interaction,
       checkpoints: await this.checkpoints(),
       logger: { debug: (message) => log.debug(message), info: (message) => log.info(message), warn: (message) => log.warn(message), error: (message) => log.error(message) },
-      clock: undefined,
+      clock: loadRuntime().timerClock,
       signal: abort.signal,
       llm: setup.llm,
       budget: setup.budget,

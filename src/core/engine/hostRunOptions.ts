@@ -23,7 +23,8 @@ export interface RunHostSetup {
   /** Where file changes are checkpointed for Undo; `undefined` when the host offers no undo. */
   checkpoints: CheckpointStore | undefined;
   logger: Logger | undefined;
-  clock: Clock | undefined;
+  /** Time and waiting: real timers (`timerClock` in src/node) outside tests. */
+  clock: Clock;
   /** Cancels the run when aborted. */
   signal: AbortSignal | undefined;
   /** The model for agent steps and replanning; `undefined`: such steps fail with `noModelHint`. */
@@ -49,11 +50,10 @@ export type HostRunOptions = RunOptions & { tools: ToolRegistry; workspace: Work
  * fields the host left `undefined` keep the engine's defaults.
  */
 export function hostRunOptions(setup: RunHostSetup): HostRunOptions {
-  const optional: RunOptions = {
+  const optional: Partial<RunOptions> = {
     ...(setup.interaction ? { interaction: setup.interaction } : {}),
     ...(setup.checkpoints ? { checkpoints: setup.checkpoints } : {}),
     ...(setup.logger ? { logger: setup.logger } : {}),
-    ...(setup.clock ? { clock: setup.clock } : {}),
     ...(setup.signal ? { signal: setup.signal } : {}),
     ...(setup.llm ? { llm: setup.llm } : {}),
     ...(setup.approvalPolicy ? { approvalPolicy: setup.approvalPolicy } : {}),
@@ -63,6 +63,7 @@ export function hostRunOptions(setup: RunHostSetup): HostRunOptions {
   return {
     ...optional,
     tools: toRegistry(setup.tools),
+    clock: setup.clock,
     workspace: setup.workspace,
     commandRunner: setup.commandRunner,
     store: setup.store,

@@ -68,8 +68,11 @@ export interface RunOptions {
   noModelHint?: string;
   /** Aborting it cancels the run, like `RunHandle.cancel()`. */
   signal?: AbortSignal;
-  /** Default: real timers. */
-  clock?: Clock;
+  /**
+   * Time and waiting (retry backoff, durations, run ids). The core has no timers of its
+   * own: hosts give `timerClock` (src/node), whose entry point `dist/core.js` defaults it.
+   */
+  clock: Clock;
   /** Where events are journaled; without it the run cannot be resumed. */
   store?: RunStore;
   /** Results of steps that count as completed before the run starts (not re-run). */
