@@ -5,13 +5,12 @@ import type { AgentLimits } from '../core/agent/agentLimits';
 import type { BudgetLimits } from '../core/llm/budget';
 import type { RunOptions, RunResult } from '../core/engine/runOptions';
 import type { RunEvent, RunState } from '../core/engine/runEvents';
-import type { LlmClient, RunStore, WorkspaceFs } from '../core/ports';
+import type { LlmClient, RunStore, WorkspaceFs, CheckpointStore } from '../core/ports';
 import type { Plan } from '../core/plan/planSchema';
-import type { CheckpointStore } from '../core/tools/checkpointStore';
 import type { ApprovalPolicy, Tool } from '../core/tools/tool';
 import type { UndoReport } from '../core/tools/undoRun';
 import { runInterruption } from '../core/engine/runInterruption';
-import { loadCheckpointFile } from './checkpointFile';
+import { loadCheckpointFile } from '../node/checkpointFile';
 import { loadRuntime } from './loadRuntime';
 import { readSettings } from './settings';
 

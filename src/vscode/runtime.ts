@@ -16,7 +16,7 @@ export { planRequest } from '../core/planner/planRequest';
 export { timerClock } from '../node/timerClock';
 export { createToolRegistry } from '../core/tools/createToolRegistry';
 export { builtinTools } from '../core/tools/builtinTools';
-export { gateByWorkspaceTrust } from './workspaceTrustGate';
+export { gateByWorkspaceTrust } from '../core/tools/workspaceTrustGate';
 export { undoRun } from '../core/tools/undoRun';
 export { createPlanningTools } from '../core/session/planningTools';
 export { createOpenAiClient } from '../node/openAiClient';

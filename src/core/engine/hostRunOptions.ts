@@ -1,8 +1,6 @@
 import type { AgentLimits } from '../agent/agentLimits';
 import { createBudgetTracker, type BudgetLimits, type BudgetTracker } from '../llm/budget';
-import type { Clock, Interaction, LlmClient, Logger, RunStore, WorkspaceFs } from '../ports';
-import type { CheckpointStore } from '../tools/checkpointStore';
-import type { CommandRunner } from '../tools/commandRunner';
+import type { Clock, Interaction, LlmClient, Logger, RunStore, WorkspaceFs, CheckpointStore, CommandRunner } from '../ports';
 import type { ApprovalPolicy, Tool, ToolRegistry } from '../tools/tool';
 import type { RunOptions } from './runOptions';
 import { toRegistry } from './resolveRunOptions';

@@ -1,9 +1,7 @@
 import type { AgentLimits } from '../agent/agentLimits';
 import type { BudgetTracker, BudgetUsage } from '../llm/budget';
 import type { Plan, Step } from '../plan/planSchema';
-import type { Clock, Interaction, LlmClient, Logger, RunStore, WorkspaceFs } from '../ports';
-import type { CheckpointStore } from '../tools/checkpointStore';
-import type { CommandRunner } from '../tools/commandRunner';
+import type { Clock, Interaction, LlmClient, Logger, RunStore, WorkspaceFs, CheckpointStore, CommandRunner } from '../ports';
 import type { ApprovalPolicy, Tool, ToolRegistry } from '../tools/tool';
 import type { ManualAnswer, PendingRequest, RunEvent, RunState, RunStatus, StepState } from './runEvents';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { hostRunOptions, type RunHostSetup } from '../../../../src/core/engine/hostRunOptions';
 import { createMemoryRunStore } from '../../../../src/core/engine/memoryRunStore';
 import { runPlan } from '../../../../src/core/engine/runPlan';
-import type { CommandRunner } from '../../../../src/core/tools/commandRunner';
+import type { CommandRunner } from '../../../../src/core/ports';
 import { readFileTool } from '../../../../src/core/tools/readFileTool';
 import { ManualClock } from '../../../fakes/manualClock';
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';

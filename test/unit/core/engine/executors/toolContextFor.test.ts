@@ -3,7 +3,7 @@ import type { ExecuteContext } from '../../../../../src/core/engine/executors/st
 import { toolContextFor } from '../../../../../src/core/engine/executors/toolContextFor';
 import { resolveRunOptions } from '../../../../../src/core/engine/resolveRunOptions';
 import { initialRunState } from '../../../../../src/core/engine/reduceRunEvent';
-import type { CommandRunner } from '../../../../../src/core/tools/commandRunner';
+import type { CommandRunner } from '../../../../../src/core/ports';
 import { ManualClock } from '../../../../fakes/manualClock';
 import { makePlan, makeStep } from '../../../../support/randomPlans';
 
