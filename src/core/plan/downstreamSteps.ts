@@ -8,7 +8,11 @@ import type { Plan } from './planSchema';
 export function downstreamSteps(plan: Pick<Plan, 'steps'>, stepId: string): Set<string> {
   const dependents = new Map<string, string[]>();
   for (const step of plan.steps) {
-    for (const dependency of step.dependsOn) dependents.set(dependency, [...(dependents.get(dependency) ?? []), step.id]);
+    for (const dependency of step.dependsOn) {
+      const list = dependents.get(dependency);
+      if (list) list.push(step.id);
+      else dependents.set(dependency, [step.id]);
+    }
   }
   const downstream = new Set([stepId]);
   const queue = [stepId];
