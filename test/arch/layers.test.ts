@@ -35,8 +35,8 @@ describe('architecture: layers (docs/architecture.md §1)', () => {
     assert.deepEqual(violations('src/core', (_, specifier) => specifier !== 'openai' && !specifier.startsWith('openai/')), []);
   });
 
-  it('src/node imports only src/core, src/node, Node and packages: neither vscode, src/vscode, src/cli nor webview', () => {
-    assert.deepEqual(violations('src/node', (_, specifier, target) => (target === undefined ? specifier !== 'vscode' : /^src\/(core|node)\//.test(target))), []);
+  it('src/node imports only src/shared, src/core, src/node, Node and packages: neither vscode, src/vscode, src/cli nor webview', () => {
+    assert.deepEqual(violations('src/node', (_, specifier, target) => (target === undefined ? specifier !== 'vscode' : /^src\/(shared|core|node)\//.test(target))), []);
   });
 
   it('src/shared imports only src/shared and zod: no Node, no DOM, no vscode', () => {
