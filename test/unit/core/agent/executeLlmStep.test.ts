@@ -131,7 +131,7 @@ describe('executeLlmStep: agent and gate steps through RunOptions.llm', function
 });
 
 describe('executeLlmStep with a scripted model', () => {
-  const run = async (plan: Plan, options: RunOptions = {}) => runPlan(plan, { idSource: () => 'run-1', clock: new ManualClock(0, { autoAdvance: true }), agentLimits: { timeoutMs: Infinity }, ...options }).result;
+  const run = async (plan: Plan, options: Partial<RunOptions> = {}) => runPlan(plan, { idSource: () => 'run-1', clock: new ManualClock(0, { autoAdvance: true }), agentLimits: { timeoutMs: Infinity }, ...options }).result;
 
   it('runs the built-in "direct" agent with its prompt and no tools', async () => {
     const llm = scriptedLlm(['Answered directly.']);
