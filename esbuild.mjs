@@ -32,7 +32,7 @@ const shipped = [
   { ...node, entryPoints: ['src/extension.ts'], outfile: `${outdir}/extension.js`, external: ['vscode'], lazyRuntime: true },
   // The extension's heavy part (engine, tools, openai, QuickJS, tokenizer, plan panel), required on first use.
   { ...node, entryPoints: ['src/vscode/runtime.ts'], outfile: `${outdir}/runtime.js`, external: ['vscode'] },
-  { ...node, entryPoints: ['src/core/coreApi.ts'], outfile: `${outdir}/core.js` },
+  { ...node, entryPoints: ['src/node/nodeLibrary.ts'], outfile: `${outdir}/core.js` },
   { ...node, entryPoints: ['src/cli/cli.ts'], outfile: `${outdir}/cli.js`, banner: { js: '#!/usr/bin/env node' } },
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['webview/main.ts'], outfile: `${outdir}/webview.js` },
 ];

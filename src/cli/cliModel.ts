@@ -1,6 +1,6 @@
 import { baseUrlProblem } from '../core/llm/baseUrlProblem';
-import { createBudgetTracker, type BudgetLimits, type BudgetTracker } from '../core/llm/budget';
-import { createOpenAiClient } from '../core/llm/openAiClient';
+import type { BudgetLimits } from '../core/llm/budget';
+import { createOpenAiClient } from '../node/openAiClient';
 import type { LlmClient } from '../core/ports';
 import { UsageError } from './cliIo';
 
@@ -44,8 +44,8 @@ export function cliModel(options: CliModelOptions): LlmClient | undefined {
   });
 }
 
-/** The run's budget from `--max-requests`, `--max-tokens` and `--max-cost`, or `undefined` without any. */
-export function cliBudget(options: CliModelOptions): BudgetTracker | undefined {
+/** The run's budget limits from `--max-requests`, `--max-tokens` and `--max-cost` (none: unlimited). */
+export function cliBudgetLimits(options: CliModelOptions): BudgetLimits {
   const limits: BudgetLimits = {};
   const requests = positive(options.maxRequests, '--max-requests', true);
   const tokens = positive(options.maxTokens, '--max-tokens', true);
@@ -53,7 +53,7 @@ export function cliBudget(options: CliModelOptions): BudgetTracker | undefined {
   if (requests !== undefined) limits.maxRequests = requests;
   if (tokens !== undefined) limits.maxTokens = tokens;
   if (cost !== undefined) limits.maxCostUsd = cost;
-  return Object.keys(limits).length === 0 ? undefined : createBudgetTracker(limits);
+  return limits;
 }
 
 function positive(text: string | undefined, flag: string, whole: boolean, what = whole ? 'whole number' : 'number'): number | undefined {

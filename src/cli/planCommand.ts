@@ -1,13 +1,10 @@
-import { resolve } from 'node:path';
 import type { RunEvent } from '../core/engine/runEvents';
 import type { RunResult } from '../core/engine/runOptions';
-import { critiquePlan, type Critique } from '../core/plan/critiquePlan';
+import type { Critique } from '../core/plan/critiquePlan';
 import type { Plan } from '../core/plan/planSchema';
-import { generatePlan } from '../core/planner/generatePlan';
-import { heuristicPlan } from '../core/planner/heuristicPlan';
+import { planRequest } from '../core/planner/planRequest';
 import { executeWithReplanning } from '../core/replan/executeWithReplanning';
 import { planningStrategies, type PlanningStrategy } from '../core/session/planningPrompt';
-import { createNodeWorkspace } from '../node/nodeWorkspace';
 import { type CliIo, UsageError } from './cliIo';
 import { exitCodeOf, reportRunResult } from './executeCliRun';
 import { progressReporter } from './progressReporter';
@@ -27,26 +24,14 @@ export interface CliPlanOptions extends CliRunOptions {
  */
 export async function planCommand(request: string, options: CliPlanOptions, io: CliIo): Promise<number> {
   const strategy = parseStrategy(options.strategy);
-  const root = resolve(options.workspace);
   const engine = engineOptions(options, io);
   const llm = engine.llm;
   const controller = new AbortController();
   const onInterrupt = (): void => controller.abort(new Error('Interrupted (Ctrl+C).'));
   process.once('SIGINT', onInterrupt);
   try {
-    let plan: Plan;
-    let critique: Critique;
-    let warnings: string[] = [];
-    if (llm === undefined) {
-      io.err('No API key (OPENAI_API_KEY or TASK_PLANNER_API_KEY) and no --base-url: planning with the heuristic planner, without a model.');
-      plan = heuristicPlan(request);
-      critique = critiquePlan(plan, { tools: engine.tools });
-    } else {
-      io.err(`Planning with ${llm.model}…`);
-      const files = await createNodeWorkspace(root).list(undefined, controller.signal);
-      const generated = await generatePlan(request, { llm, tools: engine.tools, signal: controller.signal, strategy, workspace: { rootLabel: root, files } });
-      ({ plan, critique, warnings } = generated);
-    }
+    io.err(llm === undefined ? 'No API key (OPENAI_API_KEY or TASK_PLANNER_API_KEY) and no --base-url: planning with the heuristic planner, without a model.' : `Planning with ${llm.model}…`);
+    const { plan, critique, warnings } = await planRequest(request, { llm, tools: engine.tools, signal: controller.signal, clock: engine.clock, strategy, workspace: engine.workspace });
     io.err(describePlan(plan, critique, warnings));
     if (!options.yes && !(io.interactive && (await confirm(io, 'Start this plan? [y/N] ', controller.signal)))) {
       if (options.json) io.out(JSON.stringify({ plan, critique, warnings, started: false }, null, 2));

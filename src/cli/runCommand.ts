@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
+import { hostRunOptions, type HostRunOptions } from '../core/engine/hostRunOptions';
 import { runPlan } from '../core/engine/runPlan';
 import { createFileRunStore } from '../node/fileRunStore';
 import { createNodeCommandRunner } from '../node/nodeCommandRunner';
 import { createNodeWorkspace } from '../node/nodeWorkspace';
+import { timerClock } from '../node/timerClock';
 import { validatePlan } from '../core/plan/validatePlan';
 import { type CliIo, loadPlanFile, runsDirectory, UsageError } from './cliIo';
-import { cliBudget, cliModel, type CliModelOptions } from './cliModel';
+import { cliBudgetLimits, cliModel, type CliModelOptions } from './cliModel';
 import { cliTools } from './cliTools';
 import { followRun } from './executeCliRun';
 import { terminalInteraction } from './terminalInteraction';
@@ -22,21 +24,25 @@ export interface CliRunOptions extends CliModelOptions {
 }
 
 /** What `plan`, `run` and `resume` hand to the engine for a workspace (and the model, when configured). */
-export function engineOptions(options: CliRunOptions, io: CliIo) {
+export function engineOptions(options: CliRunOptions, io: CliIo): HostRunOptions {
   const root = resolve(options.workspace);
-  const llm = cliModel(options);
-  const budget = cliBudget(options);
-  return {
-    ...(llm ? { llm } : {}),
-    ...(budget ? { budget } : {}),
+  return hostRunOptions({
     tools: cliTools(),
     workspace: createNodeWorkspace(root, { allowHardLinks: options.allowHardLinks ?? false }),
     commandRunner: createNodeCommandRunner(root),
     store: createFileRunStore(runsDirectory(root)),
     interaction: terminalInteraction(io, { yes: options.yes }),
-    ...(options.concurrency === undefined ? {} : { maxConcurrency: options.concurrency }),
+    checkpoints: undefined,
+    logger: undefined,
+    clock: timerClock,
+    signal: undefined,
+    llm: cliModel(options),
+    budget: cliBudgetLimits(options),
+    approvalPolicy: undefined,
+    maxConcurrency: options.concurrency,
+    agentLimits: undefined,
     noModelHint: 'Give the command a model with --base-url URL and --model NAME (an API key in OPENAI_API_KEY for a hosted one), or change the step to one you do yourself.',
-  };
+  });
 }
 
 /** `run <plan.json>`: executes the plan in the workspace, journaling it for `resume`. */

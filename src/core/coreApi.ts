@@ -1,6 +1,8 @@
 /**
- * The public library entry point of the core (docs/architecture.md §11), bundled to `dist/core.js`.
- * Names exported here are a contract: the CLI, tests and embedders rely on them.
+ * The public API of the pure core (docs/architecture.md §11): what needs no Node adapter.
+ * `src/node/nodeLibrary.ts`, the library entry point bundled to `dist/core.js`, adds the
+ * Node adapters and real timers. Names exported here are a contract: the CLI, tests and
+ * embedders rely on them.
  */
 export type { Plan, Step, Agent, Attachment, Diagnostic, StepKind, FailurePolicy } from './plan/planSchema';
 export { planSchema, stepSchema, plannerOutputSchema } from './plan/planSchema';
@@ -22,7 +24,6 @@ export { reduceRunEvent, foldRunEvents } from './engine/reduceRunEvent';
 export type { RunOptions, ResumeOptions, RunResult, RunHandle, RunMetadata, StepRunner, StepRunnerContext } from './engine/runOptions';
 export type { RunEvent, RunState, StepState, StepStatus, RunStatus, PendingRequest } from './engine/runEvents';
 export { createMemoryRunStore } from './engine/memoryRunStore';
-export { createFileRunStore } from '../node/fileRunStore';
 export { evaluatePredicate } from './predicate/evaluatePredicate';
 export type { PredicateOutcome, PredicateBindings } from './predicate/evaluatePredicate';
 export { DeferredError, isDeferredError } from './tools/deferral';
@@ -33,17 +34,16 @@ export { builtinTools } from './tools/builtinTools';
 export type { BuiltinToolsOptions } from './tools/builtinTools';
 export { needsApproval, ApprovalRejectedError } from './tools/approvals';
 export { createMemoryCheckpointStore } from './tools/checkpointStore';
-export type { Checkpoint, CheckpointStore, MemoryCheckpointStore, FileVersion } from './tools/checkpointStore';
+export type { MemoryCheckpointStore } from './tools/checkpointStore';
+export type { Checkpoint, CheckpointStore, FileVersion } from './ports';
 export { undoRun } from './tools/undoRun';
 export type { UndoReport } from './tools/undoRun';
-export type { CommandRunner, CommandSpec, CommandResult } from './tools/commandRunner';
+export type { CommandRunner, CommandSpec, CommandResult } from './ports';
 export type { FileChangeResult } from './tools/fileChange';
 export { resolveInRoot, normalizeWorkspacePath, PathRefusedError } from './workspace/resolveInRoot';
 export type { PathProbe, ResolvedPath } from './workspace/resolveInRoot';
 export { WorkspaceError } from './workspace/workspaceError';
 export type { WorkspaceErrorCode } from './workspace/workspaceError';
-export { createNodeWorkspace } from '../node/nodeWorkspace';
-export { createNodeCommandRunner } from '../node/nodeCommandRunner';
 export { createSessionPlanner } from './session/createSessionPlanner';
 export type { SessionPlanner } from './session/createSessionPlanner';
 export { ToolValidationError } from './session/toolValidationError';
@@ -51,8 +51,6 @@ export type { SessionPlan, SessionStep, SessionPlanStatus, SessionStepStatus, Se
 export { createPlanningTools } from './session/planningTools';
 export { renderPlanningSection, planningStrategies } from './session/planningPrompt';
 export type { PlanningStrategy } from './session/planningPrompt';
-export { createOpenAiClient } from './llm/openAiClient';
-export type { OpenAiClientOptions } from './llm/openAiClient';
 export type { LlmClient } from './ports';
 export type { LlmMessage, LlmContentPart, LlmToolCall, LlmToolDefinition, LlmResponseFormat, LlmUsage, LlmDelta, LlmChatRequest, LlmChatResponse } from './llm/llmTypes';
 export { LlmError, isLlmError } from './llm/llmError';

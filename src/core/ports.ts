@@ -1,8 +1,11 @@
+import type { LlmChatRequest, LlmChatResponse } from './llm/llmTypes';
+import type { Attachment } from './plan/planSchema';
+
 /**
- * The ports through which the core reaches the outside world. Each has an in-memory
- * fake in `test/fakes`, a VS Code implementation in `src/vscode` and a Node one in
- * `src/cli` or next to the core code that needs it. Nothing in `src/core` may reach the
- * outside world any other way.
+ * The ports through which the core reaches the outside world, all of them in this file.
+ * Each has an in-memory fake in `test/fakes` (or a memory implementation in the core), a
+ * Node implementation in `src/node` and, where the editor needs its own, a VS Code one in
+ * `src/vscode`. Nothing in `src/core` may reach the outside world any other way.
  */
 
 /** Time and waiting. `now()` is in milliseconds since the epoch. */
@@ -188,10 +191,81 @@ export interface RunStore {
   load(runId: string): Promise<LoadedJournal | undefined>;
   /** Every stored run, most recently updated first. */
   list(): Promise<RunListing[]>;
+  /**
+   * Forgets the run: its journal and snapshot, and whatever else the store keeps for it.
+   * A run the store does not have is no error; an id the store could never hold is.
+   */
+  delete(runId: string): Promise<void>;
 }
 
-import type { LlmChatRequest, LlmChatResponse } from './llm/llmTypes';
-import type { Attachment } from './plan/planSchema';
+/** One process to start, argv without a shell. Durations in milliseconds, sizes in bytes. */
+export interface CommandSpec {
+  /** Program and arguments; `argv[0]` is looked up on `PATH`. Never passed to a shell. */
+  argv: string[];
+  /** Workspace-relative working directory (`''` for the root); the runner confines it. */
+  cwd: string;
+  /** Killed (with its whole process tree) after this long. */
+  timeoutMs: number;
+  /** Per stream (stdout, stderr): beyond it the middle is dropped, head and tail kept. */
+  maxOutputBytes: number;
+  /** Text written to the process's standard input, which is then closed. */
+  stdin?: string;
+  /** Called with output as it arrives (stdout and stderr interleaved). */
+  onOutput?(text: string): void;
+}
+
+/** How a process ended. `exitCode` is `null` when it was killed by a signal. */
+export interface CommandResult {
+  exitCode: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  /** True when some output was dropped to stay under `maxOutputBytes`. */
+  truncated: boolean;
+  durationMs: number;
+}
+
+/**
+ * Starts processes for `run_command` (the Node one lives in `src/node`). Must run
+ * without a shell, inside the workspace, with secret-looking environment variables removed,
+ * and kill the whole process tree on timeout or when `signal` aborts (within 1 s), then
+ * resolve with what it has; it rejects only when the process cannot be started.
+ */
+export interface CommandRunner {
+  /** The absolute working directory `cwd` resolves to, for showing the user. */
+  describeCwd(cwd: string): Promise<string>;
+  run(spec: CommandSpec, signal: AbortSignal): Promise<CommandResult>;
+}
+
+/** A file's content at one moment: absent, or its text with its sha256 (hex). */
+export type FileVersion = { exists: false } | { exists: true; text: string; sha256: string };
+
+/** One change a run made to one path: what was there before, and the hash of what it left. */
+export interface Checkpoint {
+  runId: string;
+  stepId: string;
+  /** Order within the run, from 1. */
+  seq: number;
+  /** Workspace-relative path. */
+  path: string;
+  operation: 'write' | 'edit' | 'delete' | 'createDirectory';
+  before: FileVersion;
+  /** `undefined` for an absent file (or a directory for `createDirectory`); else sha256 hex of the text written. */
+  afterSha256: string | undefined;
+}
+
+/**
+ * Where file tools keep each change's previous content (docs/architecture.md §6), keyed by run. Tools
+ * record a checkpoint before they change anything; `undoRun` reads them back. In memory:
+ * `createMemoryCheckpointStore`; in a file: `loadCheckpointFile` (src/node).
+ */
+export interface CheckpointStore {
+  record(checkpoint: Omit<Checkpoint, 'seq'>): Promise<Checkpoint>;
+  /** The run's checkpoints in the order they were recorded (empty for an unknown run). */
+  list(runId: string): Promise<Checkpoint[]>;
+}
+
 
 /**
  * A language model (docs/architecture.md §5): OpenAI-compatible, VS Code LM, or a test fake. `chat`
@@ -269,4 +343,21 @@ export interface RawDirectoryFs<Handle> {
   close(handle: Handle): void;
   /** Lets other work run between many quick synchronous operations; resolves at once where operations are truly asynchronous. */
   breathe(): Promise<void>;
+}
+
+/** A tool call the workspace trust gate refused: which run, step and tool. */
+export interface TrustRefusal {
+  runId: string;
+  stepId: string;
+  stepTitle: string;
+  /** The tool's name. */
+  tool: string;
+}
+
+/** How `gateByWorkspaceTrust` learns about workspace trust and tells the user about a refusal. */
+export interface WorkspaceTrustGate {
+  /** Read at every call, so trust granted while the window is open applies to the next step (no reload). */
+  isTrusted(): boolean;
+  /** Called once per refused call, before the step fails with the reason. */
+  onRefused(refusal: TrustRefusal): void;
 }

@@ -1,4 +1,4 @@
-import { appendFile, mkdir, open, readdir, readFile, rename, stat, truncate, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, open, readdir, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JournalEntry, JournalSnapshot, LoadedJournal, RunListing, RunStore } from '../core/ports';
 import { runIdPattern } from '../shared/vocabulary';
@@ -11,6 +11,7 @@ const snapshotSuffix = '.snapshot.json';
  * per line, appended in order; `<runId>.snapshot.json` the newest snapshot, replaced
  * atomically (temporary file + rename). A last line cut short by a crash is reported by
  * `load` and cut off before the next append, so the journal stays valid JSON lines.
+ * `delete` removes both files of the run.
  */
 export function createFileRunStore(dir: string): RunStore {
   const repaired = new Set<string>();
@@ -88,6 +89,14 @@ export function createFileRunStore(dir: string): RunStore {
           .map(async (name) => ({ runId: name.slice(0, -journalSuffix.length), updatedAt: (await stat(join(dir, name))).mtimeMs })),
       );
       return listings.sort((a, b) => b.updatedAt - a.updatedAt);
+    },
+
+    async delete(runId) {
+      const journal = pathOf(runId, journalSuffix);
+      // The journal goes last: a run whose deletion was cut short stays listed, and deleting it again finishes.
+      await rm(pathOf(runId, snapshotSuffix), { force: true });
+      await rm(journal, { force: true });
+      repaired.delete(runId);
     },
   };
 }

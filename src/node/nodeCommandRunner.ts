@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import type { CommandResult, CommandRunner } from '../core/tools/commandRunner';
+import type { CommandResult, CommandRunner } from '../core/ports';
 import { resolveInRoot } from '../core/workspace/resolveInRoot';
 import { withoutSecrets } from './commandEnvironment';
 import { findProgram } from './findProgram';

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { feedbackNeedsModel } from '../core/planner/feedbackNeedsModel';
 import { selectProvider, type ProviderChoice } from '../core/llm/selectProvider';
 import type { ApiKeyStore } from './apiKeyStore';
 import { readSettings } from './settings';
@@ -9,8 +10,11 @@ const plannerContextKey = 'taskPlanner.planner';
 /** Remembered once the first-run notification was shown. */
 const welcomedKey = 'taskPlanner.modelNoticeShown';
 
+/** What the user can do when a step or Regenerate needs a model and none is set up. */
+export const setUpModelHint = 'run "Task Planner: Set up a model", or edit the steps yourself.';
+
 /** Why Regenerate is refused without a model: the heuristic planner cannot take feedback into account. */
-export const regenerateNeedsModel = 'Regenerate needs a model to take your feedback into account, and none is set up: run "Task Planner: Set up a model", or edit the steps yourself.';
+export const regenerateNeedsModel = feedbackNeedsModel(setUpModelHint);
 
 /** Which planner is active, in words a newcomer understands. */
 export function describePlanner(choice: ProviderChoice, settings: { baseUrl: string; model: string }): string {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { RunResult } from '../core/engine/runOptions';
 import type { Critique } from '../core/plan/critiquePlan';
+import type { PlannedRequest } from '../core/planner/planRequest';
 import type { Attachment, Plan } from '../core/plan/planSchema';
 import type { Tool } from '../core/tools/tool';
 import { collectAttachments } from './attachments';
@@ -12,7 +13,7 @@ import type { PlanTreeProvider } from './planTreeProvider';
 import type { RunController } from './runController';
 import { requestFromEditor, type RequestEditors } from './requestEditor';
 import { readSettings } from './settings';
-import { regenerateNeedsModel } from './modelStatus';
+import { setUpModelHint } from './modelStatus';
 
 /** Longest request accepted from the input box, in characters. */
 const maxRequestLength = 20_000;
@@ -185,51 +186,39 @@ export async function planTaskFromEditor(deps: PlanTaskDeps): Promise<PlanTaskOu
   return outcome;
 }
 
-/** A plan with its critique and the planner's warnings. */
-interface Planned {
-  plan: Plan;
-  critique: Critique;
-  warnings: string[];
-}
-
 /**
- * Plans `text` with the configured provider (the heuristic planner without a model);
- * `feedback` is the user's word on an earlier version (Regenerate). Throws what failed.
+ * Plans `text` with the configured provider (the heuristic planner without a model, or
+ * with `withoutModel`) through the core's `planRequest`; `feedback` is the user's word on
+ * an earlier version (Regenerate). Throws what failed.
  */
 async function planRequest(
   deps: PlanTaskDeps,
   text: string,
   attachments: readonly Attachment[],
   options: { signal: AbortSignal; report: (message: string) => void; feedback?: string; withoutModel?: boolean },
-): Promise<Planned> {
-  const { critiquePlan, generatePlan, heuristicPlan, createToolRegistry } = loadRuntime();
+): Promise<PlannedRequest> {
+  const runtime = loadRuntime();
   const settings = readSettings();
   const provider = options.withoutModel ? { llm: undefined, label: 'heuristic planner (no model)' } : await resolveProvider(settings, deps.keys);
   options.report(`with the ${provider.label}…`);
   deps.log.info(`Planning with the ${provider.label}: ${text.slice(0, 200)}${options.feedback ? ` (feedback: ${options.feedback.slice(0, 200)})` : ''}`);
-  if (!provider.llm) {
-    // The heuristic planner cannot take feedback into account (it would glue it to the objective): the plan stays.
-    if (options.feedback !== undefined) throw new Error(regenerateNeedsModel);
-    // Attachments travel with the plan's steps, never as text of the request (the text is cut
-    // into steps); links written in the text go to the step that mentions them.
-    const carried = attachments.filter((attachment) => attachment.kind !== 'link');
-    const plan = heuristicPlan(text, { createdAt: new Date().toISOString(), attachments: carried, model: false });
-    return { plan, critique: critiquePlan(plan, { tools: createToolRegistry([...deps.tools()]) }), warnings: [] };
-  }
-  const workspace = await workspaceSnapshot(deps, attachments, options.signal);
   let streamed = 0;
-  const result = await generatePlan(text, {
+  return runtime.planRequest(text, {
     llm: provider.llm,
-    tools: createToolRegistry([...deps.tools()]),
+    tools: runtime.createToolRegistry([...deps.tools()]),
     signal: options.signal,
+    clock: runtime.timerClock,
     strategy: settings.strategy,
-    workspace,
-    ...(options.feedback ? { feedback: options.feedback } : {}),
+    ...(provider.llm ? { workspace: deps.runs.workspace() } : {}),
+    openFiles: vscode.window.visibleTextEditors.filter((editor) => editor.document.uri.scheme === 'file').map((editor) => vscode.workspace.asRelativePath(editor.document.uri, false)),
+    attachments,
+    attachmentForModel: imageAsDataUrl,
+    ...(options.feedback === undefined ? {} : { feedback: options.feedback }),
+    noModelHint: setUpModelHint,
     onPartialStep: (_step, index) => {
       if (index + 1 > streamed) options.report(`step ${(streamed = index + 1)} written…`);
     },
   });
-  return { plan: result.plan, critique: result.critique, warnings: result.warnings };
 }
 
 /**
@@ -275,13 +264,4 @@ async function imageAsDataUrl(attachment: Attachment): Promise<Attachment> {
   } catch {
     return attachment;
   }
-}
-
-async function workspaceSnapshot(deps: PlanTaskDeps, attachments: readonly Attachment[], signal: AbortSignal): Promise<{ rootLabel: string; files: string[]; openFiles: { path: string }[]; attachments: Attachment[] }> {
-  const workspace = deps.runs.workspace();
-  const files = (await workspace.list(undefined, signal).catch(() => [])).slice(0, 500);
-  const openFiles = vscode.window.visibleTextEditors
-    .filter((editor) => editor.document.uri.scheme === 'file')
-    .map((editor) => ({ path: vscode.workspace.asRelativePath(editor.document.uri, false) }));
-  return { rootLabel: workspace.rootLabel, files, openFiles, attachments: await Promise.all(attachments.map(imageAsDataUrl)) };
 }

@@ -1,4 +1,3 @@
-import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -6,13 +5,12 @@ import type { AgentLimits } from '../core/agent/agentLimits';
 import type { BudgetLimits } from '../core/llm/budget';
 import type { RunOptions, RunResult } from '../core/engine/runOptions';
 import type { RunEvent, RunState } from '../core/engine/runEvents';
-import type { LlmClient, RunStore, WorkspaceFs } from '../core/ports';
+import type { LlmClient, RunStore, WorkspaceFs, CheckpointStore } from '../core/ports';
 import type { Plan } from '../core/plan/planSchema';
-import type { CheckpointStore } from '../core/tools/checkpointStore';
 import type { ApprovalPolicy, Tool } from '../core/tools/tool';
 import type { UndoReport } from '../core/tools/undoRun';
 import { runInterruption } from '../core/engine/runInterruption';
-import { loadCheckpointFile } from './checkpointFile';
+import { loadCheckpointFile } from '../node/checkpointFile';
 import { loadRuntime } from './loadRuntime';
 import { readSettings } from './settings';
 
@@ -135,10 +133,9 @@ export class RunController implements vscode.Disposable {
     return state;
   }
 
-  /** Removes a stored run's journal and snapshot. */
+  /** Removes a stored run from the store (its journal and snapshot). */
   async delete(runId: string): Promise<void> {
-    if (!this.deps.storageDir || !/^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/.test(runId)) return;
-    for (const suffix of ['.jsonl', '.snapshot.json']) await rm(join(this.deps.storageDir, 'runs', `${runId}${suffix}`), { force: true });
+    await this.store.delete(runId);
     if (this.state?.runId === runId) this.setState(undefined);
   }
 
@@ -184,27 +181,24 @@ export class RunController implements vscode.Disposable {
     const abort = new AbortController();
     this.abort = abort;
     this.setState(first);
-    const options: RunOptions = {
+    const log = this.deps.log;
+    const options = loadRuntime().hostRunOptions({
       tools: this.deps.tools(),
       workspace,
-      store: this.store,
-      checkpoints: await this.checkpoints(),
       commandRunner: loadRuntime().createNodeCommandRunner(workspace.rootLabel),
+      store: this.store,
+      interaction: this.deps.interaction,
+      checkpoints: await this.checkpoints(),
+      logger: { debug: (message) => log.debug(message), info: (message) => log.info(message), warn: (message) => log.warn(message), error: (message) => log.error(message) },
+      clock: loadRuntime().timerClock,
       signal: abort.signal,
-      logger: {
-        debug: (message) => this.deps.log.debug(message),
-        info: (message) => this.deps.log.info(message),
-        warn: (message) => this.deps.log.warn(message),
-        error: (message) => this.deps.log.error(message),
-      },
-      ...(this.deps.interaction ? { interaction: this.deps.interaction } : {}),
-      ...(setup.llm ? { llm: setup.llm } : {}),
+      llm: setup.llm,
+      budget: setup.budget,
       approvalPolicy: setup.approvalPolicy,
       maxConcurrency: setup.maxConcurrency,
       agentLimits: setup.agentLimits,
-      budget: loadRuntime().createBudgetTracker(setup.budget),
       noModelHint: "Run 'Task Planner: Set up a model', or change the step to one you do yourself.",
-    };
+    });
     const running = go(options);
     this.running = running;
     void vscode.commands.executeCommand('setContext', 'taskPlanner.runActive', true);

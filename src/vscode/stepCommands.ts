@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { resultsKeptFrom } from '../core/plan/downstreamSteps';
 import type { Plan } from '../core/plan/planSchema';
 import type { PlanTreeNode } from '../core/view/planTreeModel';
 import { previewValue } from '../core/view/stepStatusView';
@@ -113,18 +114,7 @@ async function rerun(deps: StepCommandDeps, stepId: string | undefined, skip: bo
     if (!edited.ok) return void vscode.window.showErrorMessage(`Task Planner: ${edited.error}`);
     plan = edited.plan;
   }
-  const downstream = new Set([stepId]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const step of plan.steps) {
-      if (!downstream.has(step.id) && step.dependsOn.some((id) => downstream.has(id))) {
-        downstream.add(step.id);
-        grew = true;
-      }
-    }
-  }
-  const results = deps.runs.current()?.results ?? {};
-  const initialResults = Object.fromEntries(Object.entries(results).filter(([id]) => !downstream.has(id)));
+  const initialResults = resultsKeptFrom(plan, stepId, deps.runs.current()?.results ?? {});
   deps.log.info(`${skip ? 'Skipping' : 'Running again from'} step ${stepId}; ${Object.keys(initialResults).length} completed step(s) kept`);
   deps.tree.setPlan(plan);
   await deps.runs.start(plan, initialResults).catch((error: unknown) => {

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { restrictedModeReason, type WorkspaceTrustGate } from './workspaceTrustGate';
+import type { WorkspaceTrustGate } from '../core/ports';
+import { restrictedModeReason } from '../core/tools/workspaceTrustGate';
 
 /**
  * Workspace trust as VS Code reports it (`vscode.workspace.isTrusted`, current at every
@@ -11,13 +12,13 @@ export function createVscodeTrustGate(log: vscode.LogOutputChannel): WorkspaceTr
   let lastNotifiedRun: string | undefined;
   return {
     isTrusted: () => vscode.workspace.isTrusted,
-    onRefused(tool, ctx) {
-      log.warn(`Step ${ctx.stepId} (${tool.name}) refused: ${restrictedModeReason}`);
-      if (ctx.runId === lastNotifiedRun) return;
-      lastNotifiedRun = ctx.runId;
+    onRefused(refusal) {
+      log.warn(`Step ${refusal.stepId} (${refusal.tool}) refused: ${restrictedModeReason}`);
+      if (refusal.runId === lastNotifiedRun) return;
+      lastNotifiedRun = refusal.runId;
       const manage = 'Manage Workspace Trust';
       void vscode.window
-        .showWarningMessage(`Task Planner: step "${ctx.stepTitle}" (${tool.name}) was not run because ${restrictedModeReason}`, manage)
+        .showWarningMessage(`Task Planner: step "${refusal.stepTitle}" (${refusal.tool}) was not run because ${restrictedModeReason}`, manage)
         .then((choice) => (choice === manage ? vscode.commands.executeCommand('workbench.trust.manage') : undefined));
     },
   };

@@ -27,8 +27,16 @@ describe('architecture: layers (docs/architecture.md §1)', () => {
     assert.deepEqual(violations('src/core', (_, specifier) => !isBuiltin(specifier) || specifier === 'node:path' || specifier === 'node:crypto'), []);
   });
 
-  it('only src/core/coreApi.ts, the library entry point, may import the Node adapters in src/node', () => {
-    assert.deepEqual(violations('src/core', (file, _, target) => file.path === 'src/core/coreApi.ts' || !(target ?? '').startsWith('src/node/')), []);
+  it('src/core never imports the adapters in src/node (the library entry point src/node/nodeLibrary.ts composes them)', () => {
+    assert.deepEqual(violations('src/core', (_, __, target) => !(target ?? '').startsWith('src/node/')), []);
+  });
+
+  it('src/core speaks to no model server itself: the openai package is imported only by the adapter in src/node', () => {
+    assert.deepEqual(violations('src/core', (_, specifier) => specifier !== 'openai' && !specifier.startsWith('openai/')), []);
+  });
+
+  it('src/node imports only src/shared, src/core, src/node, Node and packages: neither vscode, src/vscode, src/cli nor webview', () => {
+    assert.deepEqual(violations('src/node', (_, specifier, target) => (target === undefined ? specifier !== 'vscode' : /^src\/(shared|core|node)\//.test(target))), []);
   });
 
   it('src/shared imports only src/shared and zod: no Node, no DOM, no vscode', () => {
@@ -59,9 +67,9 @@ describe('architecture: layers (docs/architecture.md §1)', () => {
     assert.deepEqual(sources.filter((file) => !/^[a-z][A-Za-z0-9]*\.ts$/.test(file.path.split('/').pop()!)).map((file) => file.path), []);
   });
 
-  it('keeps the engine deterministic: no Date.now, Math.random or setTimeout in core scheduling code', () => {
+  it('keeps the core deterministic: no Date.now, Math.random or timers anywhere in src/core (time comes from the Clock port)', () => {
     const offenders = sources
-      .filter((file) => /^src\/core\/(engine|plan|planner)\//.test(file.path))
+      .filter((file) => inLayer(file, 'src/core'))
       .filter((file) => /\b(Date\.now|Math\.random|setTimeout|setInterval)\s*\(/.test(file.text.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')))
       .map((file) => file.path);
     assert.deepEqual(offenders, []);
@@ -74,6 +82,8 @@ describe('architecture: the checker itself', () => {
     assert.ok(extension?.specifiers.includes('vscode'));
     const coreApi = sources.find((file) => file.path === 'src/core/coreApi.ts');
     assert.ok(coreApi?.specifiers.includes('./plan/parsePlan'), 're-exports must be seen');
+    const library = sources.find((file) => file.path === 'src/node/nodeLibrary.ts');
+    assert.ok(library?.specifiers.includes('../core/coreApi'), 'export * must be seen');
   });
 
   it('detects an import cycle', () => {

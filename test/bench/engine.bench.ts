@@ -2,7 +2,7 @@
 // instant steps; (b) makespan quality on random DAGs with random durations under a
 // simulated clock, against the lower bound and against level-by-level execution.
 import { createMemoryRunStore } from '../../src/core/engine/memoryRunStore';
-import { runPlan } from '../../src/core/engine/runPlan';
+import { runPlan } from '../../src/node/nodeLibrary';
 import { planLevels } from '../../src/core/plan/planLevels';
 import type { Plan } from '../../src/core/plan/planSchema';
 import { ManualClock } from '../fakes/manualClock';

@@ -1,5 +1,4 @@
-import type { Interaction, Logger, WorkspaceFs } from '../../src/core/ports';
-import type { CheckpointStore } from '../../src/core/tools/checkpointStore';
+import type { Interaction, Logger, WorkspaceFs, CheckpointStore } from '../../src/core/ports';
 import { createMemoryCheckpointStore } from '../../src/core/tools/checkpointStore';
 import type { ToolContext } from '../../src/core/tools/tool';
 import { ManualClock } from './manualClock';

@@ -128,8 +128,8 @@ export const mutationGroups = [
     name: 'agent',
     ci: false,
     threshold: 80,
-    mutate: ['src/core/agent/*.ts', 'src/core/text/*.ts', 'src/core/time/*.ts'],
-    spec: ['test/unit/core/agent/**/*.test.ts', 'test/unit/core/text/**/*.test.ts', 'test/unit/core/time/**/*.test.ts', 'test/unit/core/engine/runPlan.llm.test.ts'],
+    mutate: ['src/core/agent/*.ts', 'src/core/text/*.ts', 'src/node/timerClock.ts'],
+    spec: ['test/unit/core/agent/**/*.test.ts', 'test/unit/core/text/**/*.test.ts', 'test/unit/node/timerClock.test.ts', 'test/unit/core/engine/runPlan.llm.test.ts'],
   },
   {
     name: 'llm',

@@ -1,9 +1,9 @@
 // A run for the SIGKILL test: started in a child process (`node --import tsx crashingRun.ts
 // <runsDir> <markerFile>`), killed mid-run, then resumed by the test in its own process.
 import { appendFileSync } from 'node:fs';
-import { runPlan } from '../../src/core/engine/runPlan';
+import { runPlan } from '../../src/node/nodeLibrary';
 import type { StepRunner } from '../../src/core/engine/runOptions';
-import { timerClock } from '../../src/core/time/timerClock';
+import { timerClock } from '../../src/node/timerClock';
 import { createFileRunStore } from '../../src/node/fileRunStore';
 import { makePlan, makeStep } from './randomPlans';
 

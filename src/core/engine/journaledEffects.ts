@@ -1,6 +1,5 @@
 import type { LlmChatRequest, LlmChatResponse } from '../llm/llmTypes';
-import type { LlmClient } from '../ports';
-import type { CheckpointStore } from '../tools/checkpointStore';
+import type { LlmClient, CheckpointStore } from '../ports';
 import type { RunEventBody } from './runEvents';
 import type { ResolvedRunOptions } from './runOptions';
 

@@ -27,5 +27,8 @@ export function createMemoryRunStore(): RunStore {
     async list(): Promise<RunListing[]> {
       return [...runs.entries()].map(([runId, run]) => ({ runId, updatedAt: run.updatedAt })).sort((a, b) => b.updatedAt - a.updatedAt);
     },
+    async delete(runId) {
+      runs.delete(runId);
+    },
   };
 }

@@ -6,7 +6,6 @@ import type { Tool, ToolRegistry } from '../tools/tool';
 import { defaultBackoff } from './failurePolicy';
 import type { ResolvedRunOptions, RunOptions } from './runOptions';
 import { deferAllInteraction } from './stepInteraction';
-import { timerClock } from '../time/timerClock';
 
 const defaultMaxConcurrency = 4;
 const defaultPredicateTimeoutMs = 1000;
@@ -24,7 +23,7 @@ export function resolveRunOptions(plan: Plan, options: RunOptions): ResolvedRunO
     agentLimits: resolveAgentLimits(options.agentLimits),
     interaction: options.interaction ?? deferAllInteraction,
     maxConcurrency,
-    clock: options.clock ?? timerClock,
+    clock: options.clock,
     store: options.store,
     workspace: options.workspace ?? missingWorkspace,
     approvalPolicy: options.approvalPolicy ?? 'writesAndCommands',
@@ -43,9 +42,9 @@ export function resolveRunOptions(plan: Plan, options: RunOptions): ResolvedRunO
 }
 
 /** A new run id from `idSource`, else `run-<base36 time>-<8 hex>`. */
-export function newRunId(options: RunOptions): string {
+export function newRunId(options: Pick<RunOptions, 'idSource' | 'clock'>): string {
   if (options.idSource) return options.idSource();
-  return `run-${(options.clock ?? timerClock).now().toString(36)}-${randomUUID().slice(0, 8)}`;
+  return `run-${options.clock.now().toString(36)}-${randomUUID().slice(0, 8)}`;
 }
 
 /** A registry over a list of tools (later names win), or the registry itself. */

@@ -1,9 +1,7 @@
 import type { AgentLimits } from '../agent/agentLimits';
 import type { BudgetTracker, BudgetUsage } from '../llm/budget';
 import type { Plan, Step } from '../plan/planSchema';
-import type { Clock, Interaction, LlmClient, Logger, RunStore, WorkspaceFs } from '../ports';
-import type { CheckpointStore } from '../tools/checkpointStore';
-import type { CommandRunner } from '../tools/commandRunner';
+import type { Clock, Interaction, LlmClient, Logger, RunStore, WorkspaceFs, CheckpointStore, CommandRunner } from '../ports';
 import type { ApprovalPolicy, Tool, ToolRegistry } from '../tools/tool';
 import type { ManualAnswer, PendingRequest, RunEvent, RunState, RunStatus, StepState } from './runEvents';
 
@@ -68,8 +66,11 @@ export interface RunOptions {
   noModelHint?: string;
   /** Aborting it cancels the run, like `RunHandle.cancel()`. */
   signal?: AbortSignal;
-  /** Default: real timers. */
-  clock?: Clock;
+  /**
+   * Time and waiting (retry backoff, durations, run ids). The core has no timers of its
+   * own: hosts give `timerClock` (src/node), whose entry point `dist/core.js` defaults it.
+   */
+  clock: Clock;
   /** Where events are journaled; without it the run cannot be resumed. */
   store?: RunStore;
   /** Results of steps that count as completed before the run starts (not re-run). */

@@ -12,7 +12,7 @@ import { newRunId, resolveRunOptions } from './resolveRunOptions';
  * run `failed` with every error in `metadata.reason`, without running a step and without
  * journaling anything to `options.store`.
  */
-export function runPlan(plan: Plan, options: RunOptions = {}): RunHandle {
+export function runPlan(plan: Plan, options: RunOptions): RunHandle {
   const runId = newRunId(options);
   const resolved = resolveRunOptions(plan, options);
   return createRunHandle(runId, options.signal, (control) => {

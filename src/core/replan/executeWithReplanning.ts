@@ -6,7 +6,6 @@ import { createBudgetTracker } from '../llm/budget';
 import type { FailedStepInfo } from '../llm/prompts/replanPrompt';
 import type { Plan } from '../plan/planSchema';
 import type { LlmClient } from '../ports';
-import { timerClock } from '../time/timerClock';
 import { requestRepairPlan } from './requestRepairPlan';
 import { createTrialCollector, describeApproach, type TrialRecord } from './trialHistory';
 
@@ -58,10 +57,10 @@ export interface ReplanRecord {
  * Metadata: `replanCount`, `replanHistory` (`ReplanRecord`s), `executionAttempts` and
  * `totalDurationMs` over all runs, and `llmUsage` (every model call: agents, gates, replanner).
  */
-export async function executeWithReplanning(plan: Plan, objective: string, options: RunOptions & ReplanOptions = {}): Promise<RunResult> {
+export async function executeWithReplanning(plan: Plan, objective: string, options: RunOptions & ReplanOptions): Promise<RunResult> {
   const maxTotalReplans = Math.max(0, Math.floor(options.maxTotalReplans ?? 3));
   const maxReplanAttempts = Math.max(0, Math.floor(options.maxReplanAttempts ?? 2));
-  const clock = options.clock ?? timerClock;
+  const clock = options.clock;
   const signal = options.signal ?? new AbortController().signal;
   // One tracker over every run and the replanner; the runs get the wrapped model, not the tracker.
   const tracker = options.budget ?? createBudgetTracker();

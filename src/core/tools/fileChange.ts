@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import { createTwoFilesPatch } from 'diff';
-import type { FileProposal } from '../ports';
+import type { FileProposal, FileVersion } from '../ports';
 import { isProtectedPath, protectedPlaceReason } from '../workspace/protectedPlaces';
 import { normalizeWorkspacePath, PathRefusedError } from '../workspace/resolveInRoot';
 import { isWorkspaceError, WorkspaceError } from '../workspace/workspaceError';
 import { needsApproval, requireApproval } from './approvals';
-import type { FileVersion } from './checkpointStore';
 import type { ToolContext } from './tool';
 
 /** Largest text a tool writes, in UTF-8 bytes. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { WorkspaceError } from '../workspace/workspaceError';
 import { requireApproval } from './approvals';
-import type { CommandResult } from './commandRunner';
+import type { CommandResult } from '../ports';
 import { workspacePath } from './fileChange';
 import type { Tool } from './tool';
 

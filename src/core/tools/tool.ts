@@ -1,7 +1,5 @@
 import type { z } from 'zod';
-import type { Clock, Interaction, Logger, WorkspaceFs } from '../ports';
-import type { CheckpointStore } from './checkpointStore';
-import type { CommandRunner } from './commandRunner';
+import type { Clock, Interaction, Logger, WorkspaceFs, CheckpointStore, CommandRunner } from '../ports';
 
 /** What a tool does to the world; decides approvals and workspace-trust checks. */
 export type ToolEffect = 'read' | 'write' | 'delete' | 'command' | 'network' | 'interaction';

@@ -1,6 +1,5 @@
-import type { WorkspaceFs } from '../ports';
+import type { WorkspaceFs, Checkpoint, CheckpointStore } from '../ports';
 import { isWorkspaceError } from '../workspace/workspaceError';
-import type { Checkpoint, CheckpointStore } from './checkpointStore';
 import { sha256 } from './fileChange';
 
 /** What `undoRun` did, per path, in the order it acted (newest change first). */

@@ -1,8 +1,14 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFileRunStore } from '../../../src/node/fileRunStore';
+import { describeRunStoreDeleteConformance } from '../conformance/runStoreConformance';
+
+describeRunStoreDeleteConformance('file', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'runstore-delete-'));
+  return { store: createFileRunStore(join(dir, 'runs')), dispose: async () => rmSync(dir, { recursive: true, force: true }) };
+});
 
 describe('createFileRunStore', () => {
   let dir: string;
@@ -42,6 +48,17 @@ describe('createFileRunStore', () => {
     writeFileSync(join(dir, 'bad.jsonl'), `not json\n${JSON.stringify(entry(1))}\n`);
     await assert.rejects(createFileRunStore(dir).load('bad'), /Line 1 of the run journal .* is not valid JSON/);
     await assert.rejects(createFileRunStore(dir).append('../escape', []), /not a valid run id/);
+  });
+
+  it('deletes a run\'s files and nothing else, and refuses an unsafe run id', async () => {
+    const store = createFileRunStore(dir);
+    await store.append('r1', [entry(1)]);
+    await store.writeSnapshot('r1', { seq: 1, time: 1, state: {} });
+    writeFileSync(join(dir, 'notes.txt'), 'kept');
+    await store.delete('r1');
+    assert.deepEqual(readdirSync(dir), ['notes.txt']);
+    await assert.rejects(store.delete('../notes'), /not a valid run id/);
+    assert.deepEqual(readdirSync(dir), ['notes.txt']);
   });
 
   it('lists nothing for a missing directory', async () => {

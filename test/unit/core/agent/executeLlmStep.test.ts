@@ -4,7 +4,7 @@ import { resumeRun } from '../../../../src/core/engine/resumeRun';
 import { runPlan } from '../../../../src/core/engine/runPlan';
 import type { RunOptions } from '../../../../src/core/engine/runOptions';
 import type { RunEvent } from '../../../../src/core/engine/runEvents';
-import { createOpenAiClient } from '../../../../src/core/llm/openAiClient';
+import { createOpenAiClient } from '../../../../src/node/openAiClient';
 import type { Plan } from '../../../../src/core/plan/planSchema';
 import { directAgentPrompt } from '../../../../src/core/agent/executeLlmStep';
 import { askUserTool } from '../../../../src/core/tools/askUserTool';
@@ -35,7 +35,7 @@ describe('executeLlmStep: agent and gate steps through RunOptions.llm', function
   });
   afterEach(() => server.close());
 
-  async function run(plan: Plan, options: RunOptions = {}) {
+  async function run(plan: Plan, options: Partial<RunOptions> = {}) {
     const clock = new ManualClock(0, { autoAdvance: true });
     const llm = createOpenAiClient({ baseURL: server.baseURL, apiKey: 'sk-test', model: 'gpt-4o-mini', clock });
     const events: RunEvent[] = [];
@@ -131,7 +131,7 @@ describe('executeLlmStep: agent and gate steps through RunOptions.llm', function
 });
 
 describe('executeLlmStep with a scripted model', () => {
-  const run = async (plan: Plan, options: RunOptions = {}) => runPlan(plan, { idSource: () => 'run-1', clock: new ManualClock(0, { autoAdvance: true }), agentLimits: { timeoutMs: Infinity }, ...options }).result;
+  const run = async (plan: Plan, options: Partial<RunOptions> = {}) => runPlan(plan, { idSource: () => 'run-1', clock: new ManualClock(0, { autoAdvance: true }), agentLimits: { timeoutMs: Infinity }, ...options }).result;
 
   it('runs the built-in "direct" agent with its prompt and no tools', async () => {
     const llm = scriptedLlm(['Answered directly.']);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { runStepAgent, type StepAgentOptions } from '../../../../src/core/agent/runStepAgent';
 import { StepFailure } from '../../../../src/core/engine/executors/stepExecutor';
-import { createOpenAiClient } from '../../../../src/core/llm/openAiClient';
+import { createOpenAiClient } from '../../../../src/node/openAiClient';
 import { listFilesTool } from '../../../../src/core/tools/listFilesTool';
 import { readFileTool } from '../../../../src/core/tools/readFileTool';
 import type { Tool } from '../../../../src/core/tools/tool';

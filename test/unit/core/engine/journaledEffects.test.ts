@@ -3,6 +3,7 @@ import { journaledEffects } from '../../../../src/core/engine/journaledEffects';
 import { resolveRunOptions } from '../../../../src/core/engine/resolveRunOptions';
 import type { RunEventBody } from '../../../../src/core/engine/runEvents';
 import { createMemoryCheckpointStore } from '../../../../src/core/tools/checkpointStore';
+import { ManualClock } from '../../../fakes/manualClock';
 import { scriptedLlm } from '../../../fakes/scriptedLlm';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 
@@ -13,7 +14,7 @@ describe('journaledEffects', () => {
   it('journals every recorded checkpoint as a file change and keeps it in the run\'s store', async () => {
     const events: RunEventBody[] = [];
     const store = createMemoryCheckpointStore();
-    const options = journaledEffects(resolveRunOptions(plan, { checkpoints: store }), 'S1', (body) => events.push(body));
+    const options = journaledEffects(resolveRunOptions(plan, { checkpoints: store, clock: new ManualClock() }), 'S1', (body) => events.push(body));
     const stored = await options.checkpoints?.record(change);
     assert.equal(stored?.seq, 1);
     assert.deepEqual(events, [{ type: 'file_changed', stepId: 'S1', path: 'a.txt', operation: 'write' }]);
@@ -22,7 +23,7 @@ describe('journaledEffects', () => {
 
   it('journals changes without a checkpoint store too, keeping them nowhere else', async () => {
     const events: RunEventBody[] = [];
-    const options = journaledEffects(resolveRunOptions(plan, {}), 'S1', (body) => events.push(body));
+    const options = journaledEffects(resolveRunOptions(plan, { clock: new ManualClock() }), 'S1', (body) => events.push(body));
     assert.deepEqual(await options.checkpoints?.record(change), { ...change, seq: 0 });
     assert.deepEqual(await options.checkpoints?.list('run-1'), []);
     assert.equal(events.length, 1);
@@ -30,8 +31,8 @@ describe('journaledEffects', () => {
 
   it('journals every model call with its tokens, and its cost only when known', async () => {
     const events: RunEventBody[] = [];
-    const priced = journaledEffects(resolveRunOptions(plan, { llm: scriptedLlm(['hi'], { model: 'm-1', tokensPerCall: 7, costPerCall: 0.5 }) }), 'S1', (body) => events.push(body));
-    const unpriced = journaledEffects(resolveRunOptions(plan, { llm: scriptedLlm(['hi'], { model: 'm-2', tokensPerCall: 3 }) }), 'S1', (body) => events.push(body));
+    const priced = journaledEffects(resolveRunOptions(plan, { llm: scriptedLlm(['hi'], { model: 'm-1', tokensPerCall: 7, costPerCall: 0.5 }), clock: new ManualClock() }), 'S1', (body) => events.push(body));
+    const unpriced = journaledEffects(resolveRunOptions(plan, { llm: scriptedLlm(['hi'], { model: 'm-2', tokensPerCall: 3 }), clock: new ManualClock() }), 'S1', (body) => events.push(body));
     assert.equal(priced.llm?.model, 'm-1');
     const request = { messages: [{ role: 'user' as const, content: 'hello' }], signal: new AbortController().signal };
     assert.equal((await priced.llm?.chat(request))?.text, 'hi');
@@ -40,6 +41,6 @@ describe('journaledEffects', () => {
       { type: 'model_called', stepId: 'S1', model: 'm-1', promptTokens: 7, completionTokens: 7, costUsd: 0.5 },
       { type: 'model_called', stepId: 'S1', model: 'm-2', promptTokens: 3, completionTokens: 3 },
     ]);
-    assert.equal(journaledEffects(resolveRunOptions(plan, {}), 'S1', () => undefined).llm, undefined);
+    assert.equal(journaledEffects(resolveRunOptions(plan, { clock: new ManualClock() }), 'S1', () => undefined).llm, undefined);
   });
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { resumeRun } from '../../../../src/core/engine/resumeRun';
+import { resumeRun } from '../../../../src/node/nodeLibrary';
 import { temporaryDirectory } from '../../../support/temporaryDirectory';
 import { createFileRunStore } from '../../../../src/node/fileRunStore';
 import { crashPlan, crashRunId, markingStepRunner } from '../../../support/crashingRun';

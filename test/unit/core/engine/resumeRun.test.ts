@@ -113,8 +113,8 @@ describe('resumeRun', () => {
   });
 
   it('refuses clearly without a store or for an unknown run', async () => {
-    assert.throws(() => resumeRun('x', {}), /needs options.store/);
-    await assert.rejects(resumeRun('nope', { store: createMemoryRunStore() }).result, /No run "nope" in the store/);
+    assert.throws(() => resumeRun('x', { clock: new ManualClock() }), /needs options.store/);
+    await assert.rejects(resumeRun('nope', { store: createMemoryRunStore(), clock: new ManualClock() }).result, /No run "nope" in the store/);
   });
 
   describe('from a file journal', () => {

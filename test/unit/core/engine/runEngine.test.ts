@@ -34,7 +34,7 @@ function fail(step: Step, run: StepRun, halt: boolean): void {
 }
 
 /** Runs `plan` through the loop alone, with `runner` for every step. */
-function loop(plan: Plan, runner: StepRunner, options: RunOptions & { cancel?: AbortSignal; initialResults?: Record<string, unknown>; state?: RunState } = {}) {
+function loop(plan: Plan, runner: StepRunner, options: Partial<RunOptions> & { cancel?: AbortSignal; initialResults?: Record<string, unknown>; state?: RunState } = {}) {
   const events: RunEvent[] = [];
   const listeners = new Set<(event: RunEvent) => void>([(event) => events.push(event)]);
   const result = executeRun(
@@ -192,7 +192,7 @@ describe('executeRun (the loop, with a stand-in for the step)', () => {
     const runner = scripted();
     const events: RunEvent[] = [];
     const run = await executeRun(
-      { runId: 'run-1', state: initialRunState('run-1'), options: resolveRunOptions(plan, {}), opening: { type: 'run_started', plan }, preflightError: 'The plan is invalid: a: bad.' },
+      { runId: 'run-1', state: initialRunState('run-1'), options: resolveRunOptions(plan, { clock: new ManualClock() }), opening: { type: 'run_started', plan }, preflightError: 'The plan is invalid: a: bad.' },
       { listeners: new Set([(event: RunEvent) => events.push(event)]), signal: new AbortController().signal, exposeState: () => undefined },
       runner,
     );
@@ -310,7 +310,7 @@ describe('executeRun (the loop, with a stand-in for the step)', () => {
     const plan = makePlan([makeStep('a')]);
     const events: RunEvent[] = [];
     const run = await executeRun(
-      { runId: 'run-1', state: initialRunState('run-1'), options: resolveRunOptions(plan, { logger }), opening: { type: 'run_started', plan } },
+      { runId: 'run-1', state: initialRunState('run-1'), options: resolveRunOptions(plan, { logger, clock: new ManualClock() }), opening: { type: 'run_started', plan } },
       {
         listeners: new Set([
           (event: RunEvent) => {

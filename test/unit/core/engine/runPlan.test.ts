@@ -15,7 +15,7 @@ import { ManualClock } from '../../../fakes/manualClock';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 
 /** Runs `plan` on a simulated clock; every agent step sleeps `durations[id] ?? 0` ms then returns `id` or what `behave` says. */
-async function run(plan: Plan, options: RunOptions & { behave?: StepRunner; durations?: Record<string, number> } = {}) {
+async function run(plan: Plan, options: Partial<RunOptions> & { behave?: StepRunner; durations?: Record<string, number> } = {}) {
   const clock = (options.clock as ManualClock | undefined) ?? new ManualClock(0, { autoAdvance: true });
   const events: RunEvent[] = [];
   const stepRunner: StepRunner = async (step, ctx) => {

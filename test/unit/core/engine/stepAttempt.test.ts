@@ -24,7 +24,7 @@ const usage = { requests: 3, promptTokens: 10, completionTokens: 5, totalTokens:
  * Runs `step` alone (after steps whose `results` are given) through `attemptStep` under
  * `stop`, with the events it emits and every settlement it reports to the loop.
  */
-function attempt(step: Step, options: RunOptions = {}, results: Record<string, unknown> = {}, stop = new RunStop()) {
+function attempt(step: Step, options: Partial<RunOptions> = {}, results: Record<string, unknown> = {}, stop = new RunStop()) {
   const clock = (options.clock as ManualClock | undefined) ?? new ManualClock(0, { autoAdvance: true });
   const plan = makePlan([...Object.keys(results).map((id) => makeStep(id)), step]);
   const state = initialRunState('run-1');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { chatStructured, StructuredOutputError } from '../../../../src/core/llm/chatStructured';
 import type { LlmDelta } from '../../../../src/core/llm/llmTypes';
-import { createOpenAiClient } from '../../../../src/core/llm/openAiClient';
+import { createOpenAiClient } from '../../../../src/node/openAiClient';
 import type { LlmClient } from '../../../../src/core/ports';
 import { FakeOpenAiServer, matchers } from '../../../fakes/fakeOpenAiServer';
 import { ManualClock } from '../../../fakes/manualClock';

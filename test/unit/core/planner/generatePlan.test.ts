@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { isLlmError } from '../../../../src/core/llm/llmError';
-import { createOpenAiClient } from '../../../../src/core/llm/openAiClient';
+import { createOpenAiClient } from '../../../../src/node/openAiClient';
 import { countTokens } from '../../../../src/core/llm/tokenCount';
 import { generatePlan } from '../../../../src/core/planner/generatePlan';
 import type { PlannerStep } from '../../../../src/core/planner/planStepStream';

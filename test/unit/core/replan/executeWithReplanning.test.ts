@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunEvent } from '../../../../src/core/engine/runEvents';
-import { createOpenAiClient } from '../../../../src/core/llm/openAiClient';
+import { createOpenAiClient } from '../../../../src/node/openAiClient';
 import { generatePlan } from '../../../../src/core/planner/generatePlan';
 import { executeWithReplanning, type ReplanRecord } from '../../../../src/core/replan/executeWithReplanning';
 import { createToolRegistry } from '../../../../src/core/tools/createToolRegistry';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { ApprovalRejectedError } from '../../../../src/core/tools/approvals';
-import type { CommandResult, CommandRunner, CommandSpec } from '../../../../src/core/tools/commandRunner';
+import type { CommandResult, CommandRunner, CommandSpec } from '../../../../src/core/ports';
 import { runCommandTool } from '../../../../src/core/tools/runCommandTool';
 import { PathRefusedError } from '../../../../src/core/workspace/resolveInRoot';
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';

@@ -3,7 +3,7 @@ import type { ExecuteContext } from '../../../../../src/core/engine/executors/st
 import { toolContextFor } from '../../../../../src/core/engine/executors/toolContextFor';
 import { resolveRunOptions } from '../../../../../src/core/engine/resolveRunOptions';
 import { initialRunState } from '../../../../../src/core/engine/reduceRunEvent';
-import type { CommandRunner } from '../../../../../src/core/tools/commandRunner';
+import type { CommandRunner } from '../../../../../src/core/ports';
 import { ManualClock } from '../../../../fakes/manualClock';
 import { makePlan, makeStep } from '../../../../support/randomPlans';
 
@@ -13,13 +13,13 @@ describe('toolContextFor', () => {
     const clock = new ManualClock();
     const output = (): void => undefined;
     const base = { runId: 'r1', step: plan.steps[0]!, plan, attempt: 1, depends: {}, signal: new AbortController().signal, output, compacted: () => undefined, state: () => initialRunState('r1') };
-    const interaction = resolveRunOptions(plan, {}).interaction;
+    const interaction = resolveRunOptions(plan, { clock }).interaction;
     const without = toolContextFor({ ...base, interaction, options: resolveRunOptions(plan, { clock, approvalPolicy: 'always' }) } as ExecuteContext);
     assert.deepEqual([without.runId, without.stepId, without.stepTitle, without.approvalPolicy, without.clock, without.output], ['r1', 'S1', 'Read it', 'always', clock, output]);
     assert.equal('commandRunner' in without, false);
     assert.equal('checkpoints' in without, false);
     const runner = { run: async () => { throw new Error('unused'); } } as unknown as CommandRunner;
-    const withRunner = toolContextFor({ ...base, interaction, options: resolveRunOptions(plan, { commandRunner: runner }) } as ExecuteContext);
+    const withRunner = toolContextFor({ ...base, interaction, options: resolveRunOptions(plan, { clock, commandRunner: runner }) } as ExecuteContext);
     assert.equal(withRunner.commandRunner, runner);
   });
 });

@@ -1,9 +1,9 @@
-import type { Clock } from '../ports';
+import type { Clock } from '../core/ports';
 
 /**
- * The real `Clock`: wall time and the host's timers (Node and VS Code alike), kept out of
- * the engine's folder so scheduling code never touches timers itself. The engine
- * uses it when `RunOptions.clock` is not given; tests pass a manual clock instead.
+ * The real `Clock`: wall time and the host's timers (Node and VS Code alike), an adapter
+ * outside the core, which only sees the `Clock` port. The hosts and the library entry
+ * point give it to runs; tests pass a manual clock instead.
  */
 export const timerClock: Clock = {
   now: () => Date.now(),

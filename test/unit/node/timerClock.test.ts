@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { mock } from 'node:test';
-import { timerClock } from '../../../../src/core/time/timerClock';
+import { timerClock } from '../../../src/node/timerClock';
 
 /** Lets settled promises run their callbacks. */
 const settle = (): Promise<void> => new Promise((resolve) => queueMicrotask(resolve));

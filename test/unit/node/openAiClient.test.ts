@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
-import { isLlmError, type LlmError } from '../../../../src/core/llm/llmError';
-import type { LlmDelta } from '../../../../src/core/llm/llmTypes';
-import { createOpenAiClient, type OpenAiClientOptions } from '../../../../src/core/llm/openAiClient';
-import type { LlmClient } from '../../../../src/core/ports';
-import { FakeOpenAiServer, matchers } from '../../../fakes/fakeOpenAiServer';
-import { ManualClock } from '../../../fakes/manualClock';
-import { textCaps } from '../../../../src/core/text/capText';
+import { isLlmError, type LlmError } from '../../../src/core/llm/llmError';
+import type { LlmDelta } from '../../../src/core/llm/llmTypes';
+import { createOpenAiClient, type OpenAiClientOptions } from '../../../src/node/openAiClient';
+import type { LlmClient } from '../../../src/core/ports';
+import { FakeOpenAiServer, matchers } from '../../fakes/fakeOpenAiServer';
+import { ManualClock } from '../../fakes/manualClock';
+import { textCaps } from '../../../src/core/text/capText';
 
 const apiKey = 'sk-test-SECRET-123456';
 const start = Date.parse('2026-01-01T00:00:00Z');

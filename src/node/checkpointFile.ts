@@ -1,7 +1,7 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createMemoryCheckpointStore } from '../core/tools/checkpointStore';
-import type { Checkpoint, CheckpointStore } from '../core/tools/checkpointStore';
+import type { Checkpoint, CheckpointStore } from '../core/ports';
 
 /**
  * A `CheckpointStore` kept in one JSON file (under the extension's workspace storage), so

@@ -1,14 +1,14 @@
 import OpenAI from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsBase, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { timerClock } from '../time/timerClock';
-import type { Clock, LlmClient, Logger } from '../ports';
-import { baseUrlProblem } from './baseUrlProblem';
-import { isTransientKind, LlmError, type LlmErrorKind } from './llmError';
-import type { LlmChatRequest, LlmChatResponse, LlmMessage, LlmToolCall, LlmUsage } from './llmTypes';
-import { costOf, type ModelPrice } from './modelPrices';
-import { createRedactor } from './redactSecrets';
-import { capText, textCaps } from '../text/capText';
-import { countPromptTokens, countTokens } from './tokenCount';
+import { baseUrlProblem } from '../core/llm/baseUrlProblem';
+import { isTransientKind, LlmError, type LlmErrorKind } from '../core/llm/llmError';
+import type { LlmChatRequest, LlmChatResponse, LlmMessage, LlmToolCall, LlmUsage } from '../core/llm/llmTypes';
+import { costOf, type ModelPrice } from '../core/llm/modelPrices';
+import { createRedactor } from '../core/llm/redactSecrets';
+import { countPromptTokens, countTokens } from '../core/llm/tokenCount';
+import type { Clock, LlmClient, Logger } from '../core/ports';
+import { capText, textCaps } from '../core/text/capText';
+import { timerClock } from './timerClock';
 
 /** Settings of an OpenAI-compatible provider (OpenAI, Azure, OpenRouter, Ollama, LM Studio, vLLM, …). */
 export interface OpenAiClientOptions {

@@ -1,20 +1,20 @@
 import assert from 'node:assert/strict';
-import { StepFailure } from '../../../src/core/engine/executors/stepExecutor';
-import { runPlan } from '../../../src/core/engine/runPlan';
-import { builtinTools } from '../../../src/core/tools/builtinTools';
-import type { CommandRunner } from '../../../src/core/tools/commandRunner';
-import type { Tool, ToolContext } from '../../../src/core/tools/tool';
-import { gateByWorkspaceTrust, restrictedModeReason } from '../../../src/vscode/workspaceTrustGate';
-import { ManualClock } from '../../fakes/manualClock';
-import { createMemoryWorkspace } from '../../fakes/memoryWorkspace';
-import { ScriptedInteraction } from '../../fakes/scriptedInteraction';
-import { makeToolContext, neverAborted } from '../../fakes/toolContext';
-import { makePlan, makeStep } from '../../support/randomPlans';
+import { StepFailure } from '../../../../src/core/engine/executors/stepExecutor';
+import { runPlan } from '../../../../src/core/engine/runPlan';
+import { builtinTools } from '../../../../src/core/tools/builtinTools';
+import type { CommandRunner } from '../../../../src/core/ports';
+import type { Tool, ToolContext } from '../../../../src/core/tools/tool';
+import { gateByWorkspaceTrust, restrictedModeReason } from '../../../../src/core/tools/workspaceTrustGate';
+import { ManualClock } from '../../../fakes/manualClock';
+import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
+import { ScriptedInteraction } from '../../../fakes/scriptedInteraction';
+import { makeToolContext, neverAborted } from '../../../fakes/toolContext';
+import { makePlan, makeStep } from '../../../support/randomPlans';
 
 /** The built-in tools behind a gate whose trust the test sets, with the refusals it reported. */
 function gated(trusted: { value: boolean }) {
   const refused: string[] = [];
-  const tools = gateByWorkspaceTrust(builtinTools(), { isTrusted: () => trusted.value, onRefused: (tool, ctx) => refused.push(`${ctx.stepId}:${tool.name}`) });
+  const tools = gateByWorkspaceTrust(builtinTools(), { isTrusted: () => trusted.value, onRefused: (refusal) => refused.push(`${refusal.stepId}:${refusal.tool}`) });
   const tool = (name: string): Tool => tools.find((candidate) => candidate.name === name)!;
   return { tools, tool, refused };
 }

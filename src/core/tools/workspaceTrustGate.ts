@@ -1,18 +1,11 @@
-import { StepFailure } from '../core/engine/executors/stepExecutor';
-import { effectTraits } from '../core/tools/effectTraits';
-import type { Tool, ToolContext } from '../core/tools/tool';
+import { StepFailure } from '../engine/executors/stepExecutor';
+import type { WorkspaceTrustGate } from '../ports';
+import { effectTraits } from './effectTraits';
+import type { Tool } from './tool';
 
 /** Why a step that writes files or runs commands is not run in Restricted Mode, and how to allow it. */
 export const restrictedModeReason =
   'this workspace is in Restricted Mode (not trusted), so Task Planner does not write files or run commands in it. Trust the workspace (Workspaces: Manage Workspace Trust), then retry the step; planning and read steps work without trust.';
-
-/** How the gate learns about trust and tells the user about a refusal. */
-export interface WorkspaceTrustGate {
-  /** Read at every call, so trust granted while the window is open applies to the next step (no reload). */
-  isTrusted(): boolean;
-  /** Called once per refused call, before the step fails with the reason. */
-  onRefused(tool: Tool, ctx: ToolContext): void;
-}
 
 /**
  * The tools as runs see them in the editor (`capabilities.untrustedWorkspaces: limited`):
@@ -28,7 +21,7 @@ export function gateByWorkspaceTrust(tools: readonly Tool[], gate: WorkspaceTrus
           ...tool,
           run(ctx, input, signal) {
             if (!gate.isTrusted()) {
-              gate.onRefused(tool, ctx);
+              gate.onRefused({ runId: ctx.runId, stepId: ctx.stepId, stepTitle: ctx.stepTitle, tool: tool.name });
               return Promise.reject(new StepFailure(`${tool.name} was not run because ${restrictedModeReason}`, false));
             }
             return tool.run(ctx, input, signal);

@@ -1,0 +1,71 @@
+import type { AgentLimits } from '../agent/agentLimits';
+import { createBudgetTracker, type BudgetLimits, type BudgetTracker } from '../llm/budget';
+import type { Clock, Interaction, LlmClient, Logger, RunStore, WorkspaceFs, CheckpointStore, CommandRunner } from '../ports';
+import type { ApprovalPolicy, Tool, ToolRegistry } from '../tools/tool';
+import type { RunOptions } from './runOptions';
+import { toRegistry } from './resolveRunOptions';
+
+/**
+ * What a host (the editor, the command line) decides for its runs: its adapters and the
+ * user's settings. Every field is named, `undefined` where the host has none, so a new
+ * run option is a compile error in each host until it says what it gives.
+ */
+export interface RunHostSetup {
+  tools: ToolRegistry | readonly Tool[];
+  workspace: WorkspaceFs;
+  commandRunner: CommandRunner;
+  /** Where runs are journaled, so they can be listed and resumed. */
+  store: RunStore;
+  /** The user; `undefined` defers every request (the run ends `waiting`). */
+  interaction: Interaction | undefined;
+  /** Where file changes are checkpointed for Undo; `undefined` when the host offers no undo. */
+  checkpoints: CheckpointStore | undefined;
+  logger: Logger | undefined;
+  /** Time and waiting: real timers (`timerClock` in src/node) outside tests. */
+  clock: Clock;
+  /** Cancels the run when aborted. */
+  signal: AbortSignal | undefined;
+  /** The model for agent steps and replanning; `undefined`: such steps fail with `noModelHint`. */
+  llm: LlmClient | undefined;
+  /** Limits of the run's model use; an absent limit is unlimited (the use is counted all the same). */
+  budget: BudgetLimits;
+  /** `undefined`: `'writesAndCommands'`. */
+  approvalPolicy: ApprovalPolicy | undefined;
+  /** `undefined`: the engine's default. */
+  maxConcurrency: number | undefined;
+  agentLimits: Partial<AgentLimits> | undefined;
+  /** How the user gets a model in this host (its command, its flags). */
+  noModelHint: string;
+}
+
+/** Run options with what every host gives resolved: the tools as a registry, a workspace, a store and a budget tracker. */
+export type HostRunOptions = RunOptions & { tools: ToolRegistry; workspace: WorkspaceFs; store: RunStore; budget: BudgetTracker };
+
+/**
+ * The options of a run (`runPlan`, `resumeRun`, `executeWithReplanning`) from a host's
+ * setup: the one place where the editor's `RunController` and the command line turn their
+ * adapters and settings into run options. The budget becomes a tracker over its limits;
+ * fields the host left `undefined` keep the engine's defaults.
+ */
+export function hostRunOptions(setup: RunHostSetup): HostRunOptions {
+  const optional: Partial<RunOptions> = {
+    ...(setup.interaction ? { interaction: setup.interaction } : {}),
+    ...(setup.checkpoints ? { checkpoints: setup.checkpoints } : {}),
+    ...(setup.logger ? { logger: setup.logger } : {}),
+    ...(setup.signal ? { signal: setup.signal } : {}),
+    ...(setup.llm ? { llm: setup.llm } : {}),
+    ...(setup.approvalPolicy ? { approvalPolicy: setup.approvalPolicy } : {}),
+    ...(setup.maxConcurrency === undefined ? {} : { maxConcurrency: setup.maxConcurrency }),
+    ...(setup.agentLimits ? { agentLimits: setup.agentLimits } : {}),
+  };
+  return {
+    ...optional,
+    tools: toRegistry(setup.tools),
+    clock: setup.clock,
+    workspace: setup.workspace,
+    commandRunner: setup.commandRunner,
+    store: setup.store,
+    budget: createBudgetTracker(setup.budget),
+    noModelHint: setup.noModelHint,
+  };
+}

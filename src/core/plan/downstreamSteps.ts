@@ -1,0 +1,36 @@
+import type { Plan } from './planSchema';
+
+/**
+ * The step `stepId` and every step that depends on it, directly or through other steps:
+ * what running the plan again from `stepId` (Retry, Run from here, Skip) must run again.
+ * Unknown ids yield just `stepId`; a cycle is followed once. Linear in steps + edges.
+ */
+export function downstreamSteps(plan: Pick<Plan, 'steps'>, stepId: string): Set<string> {
+  const dependents = new Map<string, string[]>();
+  for (const step of plan.steps) {
+    for (const dependency of step.dependsOn) {
+      const list = dependents.get(dependency);
+      if (list) list.push(step.id);
+      else dependents.set(dependency, [step.id]);
+    }
+  }
+  const downstream = new Set([stepId]);
+  const queue = [stepId];
+  for (let next = queue.pop(); next !== undefined; next = queue.pop()) {
+    for (const dependent of dependents.get(next) ?? []) {
+      if (downstream.has(dependent)) continue;
+      downstream.add(dependent);
+      queue.push(dependent);
+    }
+  }
+  return downstream;
+}
+
+/**
+ * The results a run again from `stepId` keeps (its steps are not re-run): those of steps
+ * outside `downstreamSteps(plan, stepId)`.
+ */
+export function resultsKeptFrom(plan: Pick<Plan, 'steps'>, stepId: string, results: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const downstream = downstreamSteps(plan, stepId);
+  return Object.fromEntries(Object.entries(results).filter(([id]) => !downstream.has(id)));
+}

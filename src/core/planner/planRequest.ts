@@ -1,0 +1,94 @@
+import type { WorkspaceSnapshot } from '../llm/prompts/planningPrompt';
+import { critiquePlan, type Critique } from '../plan/critiquePlan';
+import type { Attachment, Plan } from '../plan/planSchema';
+import type { Clock, LlmClient, WorkspaceFs } from '../ports';
+import type { PlanningStrategy } from '../session/planningPrompt';
+import type { ToolRegistry } from '../tools/tool';
+import { feedbackNeedsModel } from './feedbackNeedsModel';
+import { generatePlan } from './generatePlan';
+import { heuristicPlan } from './heuristicPlan';
+import type { PlannerStep } from './planStepStream';
+
+/** Most workspace paths listed to the model when it plans (the prompt's token budget cuts further). */
+export const maxSnapshotFiles = 500;
+
+/** What `planRequest` plans with besides the request's text. */
+export interface PlanRequestOptions {
+  /** The model; `undefined` plans with the heuristic planner. */
+  llm: LlmClient | undefined;
+  /** The tools steps may use: described to the model, and what the critique checks steps against. */
+  tools: ToolRegistry;
+  signal: AbortSignal;
+  /** Dates the plan (`createdAt`), whichever planner makes it. */
+  clock: Clock;
+  /** Default `react`. */
+  strategy?: PlanningStrategy;
+  /** The workspace the plan will run in: its files are listed to the model. */
+  workspace?: WorkspaceFs;
+  /** Files open in editors, listed to the model. */
+  openFiles?: readonly string[];
+  /**
+   * What the request carries (files, selections, images). The heuristic planner puts them on
+   * its steps, links left out (a link written in the text goes to the step that mentions it);
+   * the model sees all of them.
+   */
+  attachments?: readonly Attachment[];
+  /** How an attachment is sent to the model (the editor inlines images as `data:` URLs); default: as it is. */
+  attachmentForModel?: (attachment: Attachment) => Promise<Attachment>;
+  /** The user's word on an earlier version (Regenerate); only a model can take it into account. */
+  feedback?: string;
+  /** What the user can do to get a model, in the host's words; ends the error for `feedback` without one. */
+  noModelHint?: string;
+  /** Each step as soon as the model has written it (see `GeneratePlanOptions.onPartialStep`). */
+  onPartialStep?: (step: PlannerStep, index: number) => void;
+}
+
+/** A plan with its critique and the planner's warnings (parse and validation findings). */
+export interface PlannedRequest {
+  plan: Plan;
+  critique: Critique;
+  warnings: string[];
+}
+
+/**
+ * Plans `request` for the editor and the command line alike (docs/architecture.md §2): with
+ * `options.llm`, `generatePlan` over a snapshot of the workspace (its first
+ * `maxSnapshotFiles` paths, an unreadable workspace listed as empty, the open files and the
+ * attachments); without one, the deterministic `heuristicPlan` with the attachments on its
+ * steps. Either way the plan is dated by `options.clock` and critiqued against
+ * `options.tools`. Throws a `RangeError` for an empty request or for `feedback` without a
+ * model (the heuristic planner would glue the feedback to the objective), and what the
+ * model's planning threw.
+ */
+export async function planRequest(request: string, options: PlanRequestOptions): Promise<PlannedRequest> {
+  const createdAt = new Date(options.clock.now()).toISOString();
+  if (!options.llm) {
+    if (options.feedback !== undefined) throw new RangeError(feedbackNeedsModel(options.noModelHint ?? 'set up a model, or edit the steps yourself.'));
+    const attachments = (options.attachments ?? []).filter((attachment) => attachment.kind !== 'link');
+    const plan = heuristicPlan(request, { createdAt, attachments, model: false });
+    return { plan, critique: critiquePlan(plan, { tools: options.tools }), warnings: [] };
+  }
+  const generated = await generatePlan(request, {
+    llm: options.llm,
+    tools: options.tools,
+    signal: options.signal,
+    clock: options.clock,
+    workspace: await workspaceSnapshot(options),
+    ...(options.strategy ? { strategy: options.strategy } : {}),
+    ...(options.feedback ? { feedback: options.feedback } : {}),
+    ...(options.onPartialStep ? { onPartialStep: options.onPartialStep } : {}),
+  });
+  return { plan: generated.plan, critique: generated.critique, warnings: generated.warnings };
+}
+
+async function workspaceSnapshot(options: PlanRequestOptions): Promise<WorkspaceSnapshot> {
+  const forModel = options.attachmentForModel ?? ((attachment: Attachment) => Promise.resolve(attachment));
+  // The listing only informs the model: a workspace that cannot be listed plans as an empty one.
+  const files = options.workspace ? (await options.workspace.list(undefined, options.signal).catch(() => [])).slice(0, maxSnapshotFiles) : [];
+  return {
+    ...(options.workspace ? { rootLabel: options.workspace.rootLabel } : {}),
+    files,
+    openFiles: (options.openFiles ?? []).map((path) => ({ path })),
+    attachments: await Promise.all((options.attachments ?? []).map(forModel)),
+  };
+}

@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { hostRunOptions, type RunHostSetup } from '../../../../src/core/engine/hostRunOptions';
+import { createMemoryRunStore } from '../../../../src/core/engine/memoryRunStore';
+import { runPlan } from '../../../../src/core/engine/runPlan';
+import type { CommandRunner } from '../../../../src/core/ports';
+import { readFileTool } from '../../../../src/core/tools/readFileTool';
+import { ManualClock } from '../../../fakes/manualClock';
+import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
+import { scriptedLlm } from '../../../fakes/scriptedLlm';
+import { makePlan, makeStep } from '../../../support/randomPlans';
+
+const commandRunner: CommandRunner = { describeCwd: async (cwd) => cwd, run: () => Promise.reject(new Error('no commands in this test')) };
+
+function setup(patch: Partial<RunHostSetup> = {}): RunHostSetup {
+  return {
+    tools: [readFileTool],
+    workspace: createMemoryWorkspace({ 'README.md': '# Demo\n' }),
+    commandRunner,
+    store: createMemoryRunStore(),
+    interaction: undefined,
+    checkpoints: undefined,
+    logger: undefined,
+    clock: new ManualClock(),
+    signal: undefined,
+    llm: undefined,
+    budget: {},
+    approvalPolicy: undefined,
+    maxConcurrency: undefined,
+    agentLimits: undefined,
+    noModelHint: 'Pass --base-url.',
+    ...patch,
+  };
+}
+
+describe('hostRunOptions: one way from a host\'s setup to run options', () => {
+  it('gives the tools as a registry and keeps the engine\'s defaults for what the host left undefined', () => {
+    const options = hostRunOptions(setup());
+    assert.deepEqual(options.tools.names(), ['read_file']);
+    for (const key of ['interaction', 'checkpoints', 'logger', 'signal', 'llm', 'approvalPolicy', 'maxConcurrency', 'agentLimits'] as const) {
+      assert.ok(!(key in options), `${key} should be left to the engine's default`);
+    }
+  });
+
+  it('runs a plan in the host\'s workspace, journaled to its store', async () => {
+    const host = setup();
+    const plan = makePlan([makeStep('A', { kind: 'tool', tool: 'read_file', args: { path: 'README.md' } })]);
+    const result = await runPlan(plan, { ...hostRunOptions(host), idSource: () => 'run-host' }).result;
+    assert.equal(result.status, 'completed');
+    assert.equal((result.results['A'] as { content: string }).content, '# Demo\n');
+    assert.ok(await host.store.load('run-host'), 'the run is journaled in the host\'s store');
+  });
+
+  it('counts the model\'s use against the budget limits, and pauses the run at a limit', async () => {
+    const llm = scriptedLlm(['ok']);
+    const options = hostRunOptions(setup({ llm, budget: { maxRequests: 1 } }));
+    const plan = makePlan([makeStep('A'), makeStep('B', { dependsOn: ['A'] })]);
+    const result = await runPlan(plan, options).result;
+    assert.equal(result.status, 'waiting');
+    assert.deepEqual(result.pending?.map((request) => [request.stepId, request.kind]), [['B', 'budget']]);
+    assert.equal(options.budget.usage().requests, 1);
+  });
+
+  it('without a model, a step that needs one fails with the host\'s hint', async () => {
+    const result = await runPlan(makePlan([makeStep('A')]), hostRunOptions(setup())).result;
+    assert.equal(result.status, 'failed');
+    assert.match(result.steps['A']?.error ?? '', /Pass --base-url\./);
+  });
+});

@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import type { LlmContentPart } from '../../../../src/core/llm/llmTypes';
+import type { Attachment } from '../../../../src/core/plan/planSchema';
+import { maxSnapshotFiles, planRequest, type PlanRequestOptions } from '../../../../src/core/planner/planRequest';
+import { builtinTools } from '../../../../src/core/tools/builtinTools';
+import { createToolRegistry } from '../../../../src/core/tools/createToolRegistry';
+import { ManualClock } from '../../../fakes/manualClock';
+import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
+import { scriptedLlm } from '../../../fakes/scriptedLlm';
+
+const tools = createToolRegistry(builtinTools());
+const signal = new AbortController().signal;
+const clock = new ManualClock(Date.UTC(2026, 0, 2, 3, 4, 5));
+const base: PlanRequestOptions = { llm: undefined, tools, signal, clock };
+const modelPlan = JSON.stringify({
+  objective: 'ignored',
+  steps: [{ id: 'S1', title: 'Read the readme', kind: 'tool', tool: 'read_file', args: { path: 'README.md' }, dependsOn: [] }],
+});
+const attachments: Attachment[] = [
+  { kind: 'file', ref: 'src/app.ts' },
+  { kind: 'link', ref: 'https://example.com/spec' },
+  { kind: 'image', ref: 'shot.png' },
+];
+
+/** The text of the planning request's user message. */
+function userText(content: string | LlmContentPart[] | undefined): string {
+  if (typeof content === 'string') return content;
+  return (content ?? []).map((part) => (part.type === 'text' ? part.text : `[image ${part.url}]`)).join('\n');
+}
+
+describe('planRequest: one planning path for the editor and the command line', () => {
+  it('without a model plans with the heuristic planner, dated by the clock, critiqued against the tools, with the attachments on its steps but not the links', async () => {
+    const planned = await planRequest('Read README.md, then write a summary of it', { ...base, attachments });
+    assert.equal(planned.plan.createdAt, '2026-01-02T03:04:05.000Z');
+    assert.ok(planned.plan.steps.length >= 2);
+    assert.equal(planned.plan.steps[0]?.tool, 'read_file');
+    const carried = planned.plan.steps.flatMap((step) => step.attachments ?? []).map((attachment) => attachment.ref);
+    assert.ok(carried.includes('src/app.ts') && carried.includes('shot.png'), JSON.stringify(carried));
+    assert.ok(!carried.includes('https://example.com/spec'));
+    assert.ok(planned.critique.score >= 1 && planned.critique.score <= 10);
+    assert.deepEqual(planned.warnings, []);
+  });
+
+  it('refuses feedback without a model, saying what to do in the host\'s words', async () => {
+    await assert.rejects(planRequest('Add a README', { ...base, feedback: 'shorter', noModelHint: 'pass --base-url.' }), (error: Error) => {
+      assert.equal(error.message, 'Regenerate needs a model to take your feedback into account, and none is set up: pass --base-url.');
+      return true;
+    });
+  });
+
+  it('with a model sends the workspace files (at most the first 500), the open files, the attachments as the host prepares them and the feedback, and dates the plan by the clock', async () => {
+    const files = Object.fromEntries(Array.from({ length: maxSnapshotFiles + 20 }, (_, index) => [`f${String(index).padStart(4, '0')}.txt`, '']));
+    const llm = scriptedLlm([modelPlan]);
+    const planned = await planRequest('Summarize the readme', {
+      ...base,
+      llm,
+      workspace: createMemoryWorkspace({ 'README.md': '# Demo\n', ...files }),
+      openFiles: ['src/open.ts'],
+      attachments,
+      attachmentForModel: async (attachment) => (attachment.kind === 'image' ? { ...attachment, ref: 'data:image/png;base64,AAAA' } : attachment),
+      feedback: 'keep it short',
+      strategy: 'plan_act_reflect',
+    });
+    assert.equal(planned.plan.objective, 'Summarize the readme');
+    assert.equal(planned.plan.createdAt, '2026-01-02T03:04:05.000Z');
+    assert.deepEqual(planned.plan.steps.map((step) => step.id), ['S1']);
+    const messages = llm.requests[0]?.messages ?? [];
+    const prompt = userText(messages[1]?.content);
+    assert.match(prompt, new RegExp(`Files \\(${maxSnapshotFiles}\\)`), 'the listing is cut at maxSnapshotFiles');
+    assert.match(prompt, /src\/open\.ts/);
+    assert.match(prompt, /src\/app\.ts/);
+    assert.match(prompt, /\[image data:image\/png;base64,AAAA\]/);
+    assert.match(prompt, /keep it short/);
+    assert.match(userText(messages[0]?.content), /Strategy: plan, act, reflect/);
+  });
+
+  it('plans with a model when the workspace cannot be listed, as for an empty one', async () => {
+    const workspace = { ...createMemoryWorkspace(), list: () => Promise.reject(new Error('unreadable')) };
+    const llm = scriptedLlm([modelPlan]);
+    const planned = await planRequest('Summarize the readme', { ...base, llm, workspace });
+    assert.deepEqual(planned.plan.steps.map((step) => step.id), ['S1']);
+    assert.doesNotMatch(userText(llm.requests[0]?.messages[1]?.content), /Files \(/);
+  });
+});
