@@ -25,6 +25,7 @@ import type { PlanPanelController } from './vscode/planPanelController';
 import { ModelStatus, regenerateNeedsModel } from './vscode/modelStatus';
 import type { ModelSetupOutcome, ModelSetupUi } from './vscode/modelSetupFlow';
 import { setUpModel } from './vscode/setUpModelCommand';
+import { errorMessage } from './shared/errorMessage';
 
 /** What a build may put in place of the defaults (the test build answers reviews and watches the panel's messages). */
 export interface ExtensionSeams {
@@ -137,7 +138,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     { dispose: sessionPlanner.onChange((plan) => tree.setSessionPlan(plan)) },
   );
   // After activation: asks VS Code for its chat models, which must not delay activate().
-  void modelStatus.refresh().then(() => modelStatus.welcomeOnce()).catch((error: unknown) => log.warn(`Could not tell which planner is active: ${error instanceof Error ? error.message : String(error)}`));
+  void modelStatus.refresh().then(() => modelStatus.welcomeOnce()).catch((error: unknown) => log.warn(`Could not tell which planner is active: ${errorMessage(error)}`));
   void runs.takeInterruptedRun().then((run) => run && notifyRunInterrupted(run));
   return { tree, pending, statusBar, runs, requests, planTaskDeps: deps, panels: () => panels().panels, setUp };
 }

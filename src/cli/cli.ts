@@ -8,6 +8,7 @@ import { type CliAnswers, resumeCommand } from './resumeCommand';
 import { runCommand } from './runCommand';
 import { runsCommand } from './runsCommand';
 import { validateCommand } from './validateCommand';
+import { errorMessage } from '../shared/errorMessage';
 
 declare const TASK_PLANNER_VERSION: string | undefined;
 
@@ -47,7 +48,7 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
       },
     });
   } catch (error) {
-    io.err(`${error instanceof Error ? error.message : String(error)}\nRun "task-planner --help" for the usage.`);
+    io.err(`${errorMessage(error)}\nRun "task-planner --help" for the usage.`);
     return 2;
   }
   const { values, positionals } = parsed;
@@ -106,7 +107,7 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
       io.err(`${error.message}\nRun "task-planner --help" for the usage.`);
       return 2;
     }
-    io.err(`task-planner: ${error instanceof Error ? error.message : String(error)}`);
+    io.err(`task-planner: ${errorMessage(error)}`);
     return 1;
   }
 }

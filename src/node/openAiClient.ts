@@ -9,6 +9,7 @@ import { countPromptTokens, countTokens } from '../core/llm/tokenCount';
 import type { Clock, LlmClient, Logger } from '../core/ports';
 import { capText, textCaps } from '../core/text/capText';
 import { timerClock } from './timerClock';
+import { errorMessage } from '../shared/errorMessage';
 
 /** Settings of an OpenAI-compatible provider (OpenAI, Azure, OpenRouter, Ollama, LM Studio, vLLM, …). */
 export interface OpenAiClientOptions {
@@ -308,7 +309,7 @@ function classify(error: unknown, signal: AbortSignal, now: number): Problem {
     return { kind: 'other', status, detail: `${detail}.` };
   }
   if (error instanceof SyntaxError) return { kind: 'malformed', status: undefined, detail: `the response was not valid JSON (${error.message}).` };
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   if (error instanceof TypeError || /terminated|socket|ECONNRESET|EPIPE|network|aborted/i.test(message)) {
     return { kind: 'network', status: undefined, detail: `the connection failed (${message}${error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : ''}).` };
   }

@@ -6,6 +6,7 @@ import type { Tool } from '../core/tools/tool';
 import { PanelSession, type RunDetails } from '../core/view/panelSession';
 import { parseWebviewMessage, type HostToWebviewMessage, type MessageHandlers, type WebviewMessage, type WebviewMessageType, type WebviewToHostMessage } from '../shared/panelProtocol';
 import { createNonce, panelHtml } from './panelHtml';
+import { errorMessage } from '../shared/errorMessage';
 
 /** The webview panel type (also the id of its serializer, were one registered). */
 export const planPanelViewType = 'taskPlanner.planPanel';
@@ -233,5 +234,5 @@ function loggedTraffic(log: vscode.LogOutputChannel): PanelTraffic {
 }
 
 function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }

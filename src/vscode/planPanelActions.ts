@@ -8,6 +8,7 @@ import { markManualStep } from './manualStepPrompts';
 import type { PendingPrompts } from './pendingPrompts';
 import type { PanelActionHandlers } from './planPanel';
 import type { PlanTreeProvider } from './planTreeProvider';
+import { errorMessage } from '../shared/errorMessage';
 
 /** What the panel needs of the editor's runs: the `RunController`, seen by this role. */
 export interface PanelRuns {
@@ -133,5 +134,5 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
 }
 
 function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }

@@ -14,6 +14,7 @@ import type { RunController } from './runController';
 import { requestFromEditor, type RequestEditors } from './requestEditor';
 import { readSettings } from './settings';
 import { setUpModelHint } from './modelStatus';
+import { errorMessage } from '../shared/errorMessage';
 
 /** Longest request accepted from the input box, in characters. */
 const maxRequestLength = 20_000;
@@ -68,7 +69,7 @@ export async function planTask(deps: PlanTaskDeps, options: PlanTaskOptions = {}
   const attachments = collectAttachments(text, options.files ?? []);
   let failure: string | undefined;
   const planned = await withPlanningProgress('Task Planner: planning', (signal, report) => planRequest(deps, text, attachments, { signal, report, withoutModel: options.withoutModel === true })).catch((error: unknown) => {
-    failure = error instanceof Error ? error.message : String(error);
+    failure = errorMessage(error);
     deps.log.error(`Planning failed: ${failure}`);
     return undefined;
   });
@@ -87,7 +88,7 @@ export async function planTask(deps: PlanTaskDeps, options: PlanTaskOptions = {}
   deps.tree.setPlan(accepted);
   const run = deps.runs.start(accepted);
   run.catch((error: unknown) => {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     deps.log.error(`Run failed to start: ${message}`);
     void vscode.window.showErrorMessage(`Task Planner: ${message}`);
   });

@@ -6,6 +6,7 @@ import { describeUndo } from '../core/tools/describeUndo';
 import { planTreeItem } from './planTreeItem';
 import type { PlanTreeProvider } from './planTreeProvider';
 import type { RunController } from './runController';
+import { errorMessage } from '../shared/errorMessage';
 
 /** The Runs view: past, paused, waiting and interrupted runs from the run store, newest first. */
 export class RunsTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, vscode.Disposable {
@@ -86,7 +87,7 @@ export function registerRunsCommands(deps: RunsCommandDeps): vscode.Disposable[]
       const running = deps.runs.resume(runId);
       deps.runsTree.refresh();
       return running.catch((error: unknown) => {
-        void vscode.window.showErrorMessage(`Task Planner: ${error instanceof Error ? error.message : String(error)}`);
+        void vscode.window.showErrorMessage(`Task Planner: ${errorMessage(error)}`);
         return undefined;
       });
     }),

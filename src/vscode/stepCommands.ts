@@ -9,6 +9,7 @@ import type { PendingPrompts } from './pendingPrompts';
 import type { PlanTreeProvider } from './planTreeProvider';
 import { closeProposalDiffs, requestOf, stepOf } from './proposalDocuments';
 import type { RunController } from './runController';
+import { errorMessage } from '../shared/errorMessage';
 
 /** What the step commands act on (wired in `activate`). */
 export interface StepCommandDeps {
@@ -118,6 +119,6 @@ async function rerun(deps: StepCommandDeps, stepId: string | undefined, skip: bo
   deps.log.info(`${skip ? 'Skipping' : 'Running again from'} step ${stepId}; ${Object.keys(initialResults).length} completed step(s) kept`);
   deps.tree.setPlan(plan);
   await deps.runs.start(plan, initialResults).catch((error: unknown) => {
-    void vscode.window.showErrorMessage(`Task Planner: ${error instanceof Error ? error.message : String(error)}`);
+    void vscode.window.showErrorMessage(`Task Planner: ${errorMessage(error)}`);
   });
 }

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { LlmClient } from '../core/ports';
 import { LlmError, type LlmErrorKind } from '../core/llm/llmError';
 import type { LlmChatRequest, LlmChatResponse, LlmMessage, LlmToolCall } from '../core/llm/llmTypes';
+import { errorMessage } from '../shared/errorMessage';
 
 /** Whether VS Code offers a chat model (matching `family` when given); never throws. */
 export async function vscodeChatModelAvailable(family?: string): Promise<boolean> {
@@ -172,5 +173,5 @@ function toLlmError(error: unknown, signal: AbortSignal, modelName: string): Llm
   if (error instanceof vscode.LanguageModelError) {
     kind = error.code === vscode.LanguageModelError.NoPermissions.name ? 'auth' : error.code === vscode.LanguageModelError.NotFound.name ? 'not_found' : error.code === vscode.LanguageModelError.Blocked.name ? 'rate_limited' : 'other';
   }
-  return new LlmError(`Request to the VS Code model ${modelName} failed: ${error instanceof Error ? error.message : String(error)}`, kind, undefined, 1);
+  return new LlmError(`Request to the VS Code model ${modelName} failed: ${errorMessage(error)}`, kind, undefined, 1);
 }

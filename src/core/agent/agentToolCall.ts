@@ -6,6 +6,7 @@ import { ApprovalRejectedError } from '../tools/approvals';
 import { isDeferredError } from '../tools/deferral';
 import type { Tool, ToolContext } from '../tools/tool';
 import { valueText } from '../text/valueText';
+import { errorMessage } from '../../shared/errorMessage';
 
 /** What one tool call gave back, as the model will see it. */
 export interface AgentToolOutcome {
@@ -44,7 +45,7 @@ export async function callAgentTool(call: LlmToolCall, tools: ReadonlyMap<string
   try {
     args = call.arguments.trim() === '' ? {} : (JSON.parse(call.arguments) as unknown);
   } catch (error) {
-    return failure(call.name, `The arguments are not valid JSON (${error instanceof Error ? error.message : String(error)}); call the tool again with a JSON object.`);
+    return failure(call.name, `The arguments are not valid JSON (${errorMessage(error)}); call the tool again with a JSON object.`);
   }
   const parsed = tool.inputSchema.safeParse(args);
   if (!parsed.success) return failure(call.name, `The arguments do not match the tool's schema: ${z.prettifyError(parsed.error)}`);
@@ -53,7 +54,7 @@ export async function callAgentTool(call: LlmToolCall, tools: ReadonlyMap<string
     return { ok: true, content: envelope(call.name, 'ok', value === undefined ? '(no output)' : valueText(value), maxTokens) };
   } catch (error) {
     if (signal.aborted || isDeferredError(error)) throw error;
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     return failure(call.name, error instanceof ApprovalRejectedError ? `${message} Do not retry the same change; continue without it or explain why it is needed.` : message);
   }
 }

@@ -6,6 +6,7 @@ import { terminalStepStatuses, type RunEvent, type RunEventBody, type RunState }
 import { RunStop } from './runStop';
 import { buildPlanGraph, comparePriority, dependentsToSkip, failedDependency, unmetDependencies, type PlanGraph } from './scheduler';
 import { attemptStep, type CriticalHalt, type StepRun, type StepSettlement } from './stepAttempt';
+import { errorMessage } from '../../shared/errorMessage';
 
 /** How a run is driven from outside: its listeners, its cancel signal, and a view of its state. */
 export interface RunControl {
@@ -205,7 +206,7 @@ class RunLoop {
       .then(() => this.runStep(this.stepById.get(id) as Step, run))
       .catch((error: unknown) => {
         if (this.stop.signal.aborted || this.isTerminal(id)) return;
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorMessage(error);
         this.emit({ type: 'step_failed', stepId: id, attempt: this.draft.steps[id]?.attempts ?? 1, error: `Internal error: ${message}`, disposition: 'fail' });
         this.propagateSkip(id);
       })

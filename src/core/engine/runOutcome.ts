@@ -1,6 +1,7 @@
 import { isRunInterruption } from './runInterruption';
 import { terminalStepStatuses, type RunEventBody, type RunState } from './runEvents';
 import type { RunResult } from './runOptions';
+import { errorMessage } from '../../shared/errorMessage';
 
 /** How the loop stopped, besides running out of steps. */
 export interface RunStopping {
@@ -71,5 +72,5 @@ export function toResult(state: RunState, journalFailure?: string): RunResult {
 }
 
 function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }

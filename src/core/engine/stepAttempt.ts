@@ -15,6 +15,7 @@ import type { ResolvedRunOptions } from './runOptions';
 import type { RunStop } from './runStop';
 import { createStepInteraction, type StepInteraction } from './stepInteraction';
 import { withinStepTimeout } from './stepTimeout';
+import { errorMessage } from '../../shared/errorMessage';
 
 /** A critical step's end that stops the run: "Critical step S <outcome>: <detail>". */
 export interface CriticalHalt {
@@ -257,5 +258,5 @@ function isRetryable(error: unknown): boolean {
 }
 
 function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }

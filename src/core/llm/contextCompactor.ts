@@ -3,6 +3,7 @@ import type { LlmClient } from '../ports';
 import type { LlmUsage } from './llmTypes';
 import { countTokens, truncateToTokens } from './tokenCount';
 import { valueText } from '../text/valueText';
+import { errorMessage } from '../../shared/errorMessage';
 
 /** A completed step as the compactor records it. */
 export interface CompletedStepFact {
@@ -75,7 +76,7 @@ export async function compactContext(previousSummary: string, fact: CompletedSte
       fallbackReason = summary === '' ? 'the model returned an empty summary' : `the model's summary had ${afterTokens} tokens, over the budget of ${budget}`;
     } catch (error: unknown) {
       if (options.signal.aborted) throw error;
-      fallbackReason = `the model could not summarise (${error instanceof Error ? error.message : String(error)})`;
+      fallbackReason = `the model could not summarise (${errorMessage(error)})`;
     }
   }
   const summary = keepNewest(combined, budget);

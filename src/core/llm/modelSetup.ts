@@ -1,4 +1,5 @@
 import { isLlmError } from './llmError';
+import { errorMessage } from '../../shared/errorMessage';
 
 /** The OpenAI-compatible servers people run on their own machine. */
 export type LocalServerKind = 'ollama' | 'lmstudio' | 'llamacpp' | 'vllm';
@@ -121,7 +122,7 @@ export function describeListing(baseUrl: string, listing: Extract<ModelListing, 
 }
 
 function plainReason(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
+  const text = errorMessage(error);
   return text.replace(/\s+/g, ' ').trim().replace(/\.$/, '').slice(0, 300) || 'no reason given';
 }
 

@@ -1,4 +1,5 @@
 import { jsonrepair } from 'jsonrepair';
+import { errorMessage } from '../../shared/errorMessage';
 
 /**
  * Reads JSON the way models write it: the body of a code fence, else the span from the
@@ -23,7 +24,7 @@ export function parseJsonLoose(text: string): { ok: true; value: unknown } | { o
     try {
       return { ok: true, value: JSON.parse(jsonrepair(candidate)) };
     } catch (error: unknown) {
-      lastError = error instanceof Error ? error.message : String(error);
+      lastError = errorMessage(error);
     }
   }
   return { ok: false, error: `The reply is not valid JSON, even after repair (${lastError}).` };

@@ -4,6 +4,7 @@ import { parseJsonLoose } from './parseJsonLoose';
 import { normalizeStep, type RawStepEntry } from './normalizeStep';
 import { planSchema, type Plan } from './planSchema';
 import { dependencyList, firstString, isRecord, stringList } from './rawValues';
+import { errorMessage } from '../../shared/errorMessage';
 
 /** Outcome of `parsePlan`: a canonical plan plus what was ignored, or why there is none. */
 export type ParsePlanResult = { ok: true; plan: Plan; warnings: string[] } | { ok: false; errors: string[] };
@@ -30,7 +31,7 @@ export function parsePlan(raw: unknown, options: ParsePlanOptions = {}): ParsePl
   try {
     return parseValue(typeof raw === 'string' ? parseJsonText(raw) : { ok: true, value: raw }, options, raw);
   } catch (error: unknown) {
-    return { ok: false, errors: [`The plan could not be read: ${error instanceof Error ? error.message : String(error)}`] };
+    return { ok: false, errors: [`The plan could not be read: ${errorMessage(error)}`] };
   }
 }
 

@@ -1,6 +1,7 @@
 import { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC } from 'quickjs-emscripten';
 import type { QuickJSContext, QuickJSHandle, QuickJSWASMModule } from 'quickjs-emscripten';
 import { capText, textCaps } from '../text/capText';
+import { errorMessage } from '../../shared/errorMessage';
 
 /** What a `verification` or `when` predicate produced (docs/architecture.md §4). */
 export type PredicateOutcome = { kind: 'pass' } | { kind: 'fail'; diagnosis: string } | { kind: 'error'; message: string };
@@ -217,5 +218,5 @@ function mebibytes(bytes: number): string {
 }
 
 function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }

@@ -8,6 +8,7 @@ import type { Plan } from '../plan/planSchema';
 import type { LlmClient } from '../ports';
 import { requestRepairPlan } from './requestRepairPlan';
 import { createTrialCollector, describeApproach, type TrialRecord } from './trialHistory';
+import { errorMessage } from '../../shared/errorMessage';
 
 /** Limits and hooks of `executeWithReplanning`. */
 export interface ReplanOptions {
@@ -138,7 +139,7 @@ export async function executeWithReplanning(plan: Plan, objective: string, optio
     try {
       repair = await requestRepairPlan({ llm: replanner, objective, plan: current, completed, failed, trials, tools, signal });
     } catch (error) {
-      return finish(result, `The replanner could not produce a repair plan: ${error instanceof Error ? error.message : String(error)}`);
+      return finish(result, `The replanner could not produce a repair plan: ${errorMessage(error)}`);
     }
     history.push({
       replan: history.length + 1,
