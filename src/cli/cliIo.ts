@@ -9,12 +9,12 @@ import { errorMessage } from '../shared/errorMessage';
 
 /** Where a CLI command writes: `out` for results, `err` for progress and messages. */
 export interface CliIo {
-  out(text: string): void;
-  err(text: string): void;
+  out: (text: string) => void;
+  err: (text: string) => void;
   /** True when questions can be asked interactively. */
   interactive: boolean;
   /** Shows `question` and resolves to the line typed, trimmed; one question at a time. */
-  ask(question: string, signal: AbortSignal): Promise<string>;
+  ask: (question: string, signal: AbortSignal) => Promise<string>;
 }
 
 /**

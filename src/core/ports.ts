@@ -138,6 +138,8 @@ export type ManualStepOutcome = { done: true; note?: string } | { done: false; r
  */
 export interface Interaction {
   requestApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision | 'defer'>;
+  // 'defer' is one of the strings, named so the reader sees the answer that parks the request.
+  // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents
   askClarification(request: ClarificationRequest, signal: AbortSignal): Promise<string | 'defer'>;
   requestReview(request: ReviewRequest, signal: AbortSignal): Promise<ReviewDecision | 'defer'>;
   /** Waits until the person marked the step done or failed; may take as long as the work does. */

@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { CommandResult, CommandRunner } from '../core/ports';

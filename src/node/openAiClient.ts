@@ -298,7 +298,7 @@ function classify(error: unknown, signal: AbortSignal, now: number): Problem {
     const status = error.status;
     const detail = `HTTP ${status}: ${error.message.replace(/^\d{3}\s*/, '')}`;
     if (status === 429) {
-      const retryAfterMs = retryAfter(error.headers, now);
+      const retryAfterMs = retryAfter(error.headers as Headers | undefined, now);
       return { kind: 'rate_limited', status, detail: `rate limited (${detail}).`, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
     }
     if (status === 408) return { kind: 'timeout', status, detail: `${detail}.` };

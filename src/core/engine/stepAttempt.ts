@@ -36,7 +36,7 @@ export interface StepRun {
   /** The live run state (results, answers given at resume), updated in place as events are applied; read it, never change it. */
   state: Readonly<RunState>;
   /** Applies, journals and publishes one event of this step. */
-  emit(body: RunEventBody): void;
+  emit: (body: RunEventBody) => void;
   /** The run's stop: attempts end at once when it stops, and the step then emits nothing more. */
   stop: RunStop;
   /**

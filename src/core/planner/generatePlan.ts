@@ -127,7 +127,7 @@ function isRegistry(tools: GeneratePlanOptions['tools']): tools is ToolRegistry 
 
 /** Tool descriptions for the prompt; a registry's zod input schemas become JSON Schema. */
 function describeTools(tools: GeneratePlanOptions['tools']): PlannerToolInfo[] {
-  if (!isRegistry(tools)) return [...(tools as readonly PlannerToolInfo[])];
+  if (!isRegistry(tools)) return [...tools];
   return tools.names().flatMap((name) => {
     const tool = tools.get(name);
     if (!tool) return [];

@@ -24,7 +24,7 @@ export function isDirectoryToken(token: string): boolean {
 
 /** Strips quotes, backticks, brackets and trailing sentence punctuation around one word. */
 export function cleanToken(word: string): string {
-  return word.replace(/^[`'"(\[<]+/, '').replace(/[`'")\]>]+$/, '').replace(/[.,;:!?]+$/, '').replace(/[`'")\]>]+$/, '');
+  return word.replace(/^[`'"([<]+/, '').replace(/[`'")\]>]+$/, '').replace(/[.,;:!?]+$/, '').replace(/[`'")\]>]+$/, '');
 }
 
 /** Every distinct path the text names, in order of appearance (URLs left out). */

@@ -1,6 +1,7 @@
 import { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC } from 'quickjs-emscripten';
 import type { QuickJSContext, QuickJSHandle, QuickJSWASMModule } from 'quickjs-emscripten';
 import { capText, textCaps } from '../text/capText';
+import { valueText } from '../text/valueText';
 import { errorMessage } from '../../shared/errorMessage';
 
 /** What a `verification` or `when` predicate produced (docs/architecture.md §4). */
@@ -49,7 +50,10 @@ const modules = new Map<number, Promise<QuickJSWASMModule>>();
 function loadQuickJs(memoryLimitBytes: number): Promise<QuickJSWASMModule> {
   let loading = modules.get(memoryLimitBytes);
   if (!loading) {
+    // quickjs-emscripten types the memory as WebAssembly.Memory, which the ES2023 library does not declare.
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment
     const wasmMemory = new webAssembly.Memory({ initial: engineBytes / wasmPageBytes, maximum: Math.ceil((engineBytes + memoryLimitBytes) / wasmPageBytes) });
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment
     loading = newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmMemory })).catch((error: unknown) => {
       modules.delete(memoryLimitBytes);
       throw new Error(`Could not load the QuickJS sandbox used for predicates: ${messageOf(error)}. Reinstall dependencies or rebuild (the .wasm file must sit next to the bundle).`);
@@ -203,13 +207,8 @@ function thrownText(thrown: unknown): string {
 
 /** A one-line preview of a value, at most `previewLength` characters of JSON. */
 function preview(value: unknown): string {
-  let text: string;
-  try {
-    // Stryker disable next-line ConditionalExpression: JSON.stringify(undefined) is undefined, so String(value) gives 'undefined' too.
-    text = value === undefined ? 'undefined' : (JSON.stringify(value) ?? String(value));
-  } catch {
-    text = String(value);
-  }
+  // A string is shown quoted, as JSON, so a preview tells the string "1" from the number 1.
+  const text = typeof value === 'string' ? JSON.stringify(value) : valueText(value);
   return text.length > previewLength ? `${text.slice(0, previewLength)}… (${text.length} chars)` : text;
 }
 

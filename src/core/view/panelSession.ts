@@ -242,7 +242,7 @@ function toPlanEdit(edit: PanelEdit): PlanEdit {
 
 function toStepPatch(input: StepPatchInput): StepPatch {
   const patch: StepPatch = { ...input };
-  for (const key of ['input', 'verification', 'when'] as const) if (patch[key] !== undefined && patch[key]!.trim() === '') patch[key] = undefined;
+  for (const key of ['input', 'verification', 'when'] as const) if (patch[key] !== undefined && patch[key].trim() === '') patch[key] = undefined;
   if (input.kind !== undefined && input.kind !== 'tool') {
     patch.tool = undefined;
     patch.args = undefined;

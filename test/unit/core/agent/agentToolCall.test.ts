@@ -13,7 +13,7 @@ describe('callAgentTool', () => {
   const tools = new Map<string, Tool>([writeFileTool, askUserTool].map((tool) => [tool.name, tool as Tool]));
 
   it('describes a tool by its input JSON Schema', () => {
-    const definition = toolDefinition(writeFileTool as Tool);
+    const definition = toolDefinition(writeFileTool);
     assert.equal(definition.name, 'write_file');
     assert.deepEqual((definition.parameters as { required: string[] }).required, ['path', 'content']);
     assert.equal(toolDefinition(writeFileTool as Tool), definition, 'cached');

@@ -54,7 +54,7 @@ describe('generatePlan against the fake OpenAI server', function () {
     assert.equal(body?.response_format?.type, 'json_schema');
     assert.equal(body?.response_format?.json_schema?.name, 'task_plan');
     const system = String(body?.messages?.[0]?.content);
-    assert.match(system, /read_file: Reads a workspace file\.\n  parameters: \{.*"path"/);
+    assert.match(system, /read_file: Reads a workspace file\.\n {2}parameters: \{.*"path"/);
     assert.match(system, /Strategy: reason and act/);
     const user = String(body?.messages?.[1]?.content);
     assert.match(user, /Add a README to this project/);

@@ -21,13 +21,13 @@ describe('buildReplanPrompt', () => {
     const [system, user] = buildReplanPrompt(input);
     assert.match(String(system?.content), /KEEP every completed step/);
     assert.match(String(system?.content), /Do NOT repeat any approach from the trial history/);
-    assert.match(String(system?.content), /- read_file: Reads a file\.\n  parameters: \{"type":"object"\}/);
+    assert.match(String(system?.content), /- read_file: Reads a file\.\n {2}parameters: \{"type":"object"\}/);
     const text = String(user?.content);
     assert.match(text, /Objective:\nShip it/);
     assert.match(text, /- a \(Step a\): \{"files":\["x\.ts"\]\}/);
-    assert.match(text, /- b \(Step b\)\n  approach: agent default with input: do b\n  error: boom\n  diagnosis: result was empty\n  output: tried hard/);
+    assert.match(text, /- b \(Step b\)\n {2}approach: agent default with input: do b\n {2}error: boom\n {2}diagnosis: result was empty\n {2}output: tried hard/);
     assert.match(text, /Steps that did not run \(redesign or drop them\):\n- c \(Step c\)/);
-    assert.match(text, /1\. 2026-01-02T03:04:05\.000Z step b, attempt 1\n   approach: .*\n   error: boom\n   output: first try\n2\. 2026-01-02T03:04:06\.000Z step b, attempt 2\n   approach: .*\n   error: boom again\n   diagnosis: result was empty/);
+    assert.match(text, /1\. 2026-01-02T03:04:05\.000Z step b, attempt 1\n {3}approach: .*\n {3}error: boom\n {3}output: first try\n2\. 2026-01-02T03:04:06\.000Z step b, attempt 2\n {3}approach: .*\n {3}error: boom again\n {3}diagnosis: result was empty/);
     assert.deepEqual(buildReplanPrompt(input), buildReplanPrompt(input), 'deterministic');
   });
 
