@@ -190,8 +190,8 @@ export class PlanPanel implements vscode.Disposable {
     try {
       await handler(message, this);
     } catch (error) {
-      this.setup.log.error(`Plan panel: ${message.type} failed: ${errorText(error)}`);
-      this.notify('error', `${message.type} failed: ${errorText(error)}`);
+      this.setup.log.error(`Plan panel: ${message.type} failed: ${errorMessage(error)}`);
+      this.notify('error', `${message.type} failed: ${errorMessage(error)}`);
     }
   }
 
@@ -231,8 +231,4 @@ function loggedTraffic(log: vscode.LogOutputChannel): PanelTraffic {
     refused: (reason) => log.warn(`Plan panel: ignored a message from the webview: ${reason}`),
     posted: (message) => log.trace(`Plan panel → ${message.type}`),
   };
-}
-
-function errorText(error: unknown): string {
-  return errorMessage(error);
 }

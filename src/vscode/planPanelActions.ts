@@ -74,7 +74,7 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
         }
       } catch (error) {
         session.setRegenerating(false);
-        panel.notify('error', `Regenerating failed: ${errorText(error)}`);
+        panel.notify('error', `Regenerating failed: ${errorMessage(error)}`);
       }
       panel.refresh();
     },
@@ -99,8 +99,8 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
       if (deps.decideReview(plan)) return;
       // The run goes on after the click: its events reach the panel through the controller.
       runs.start(plan).catch((error: unknown) => {
-        log.error(`Plan panel: the run did not go through: ${errorText(error)}`);
-        panel.notify('error', `The run did not go through: ${errorText(error)}`);
+        log.error(`Plan panel: the run did not go through: ${errorMessage(error)}`);
+        panel.notify('error', `The run did not go through: ${errorMessage(error)}`);
       });
     },
     cancel: (_message, panel) => {
@@ -131,8 +131,4 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
       panel.refresh();
     },
   };
-}
-
-function errorText(error: unknown): string {
-  return errorMessage(error);
 }

@@ -191,7 +191,7 @@ function classifyError(step: Step, error: unknown, interaction: StepInteraction,
     run.settle({ kind: 'dropped', because: why, ...(step.critical ? { halt: { outcome: 'was rejected by the user', detail: error.reason } } : {}) });
     return { kind: 'settled' };
   }
-  return { kind: 'failure', failure: { message: messageOf(error), cause: 'error', retryable: isRetryable(error) } };
+  return { kind: 'failure', failure: { message: errorMessage(error), cause: 'error', retryable: isRetryable(error) } };
 }
 
 /**
@@ -255,8 +255,4 @@ function isRetryable(error: unknown): boolean {
   if (error instanceof StepFailure) return error.retryable;
   if (isLlmError(error)) return error.transient;
   return true;
-}
-
-function messageOf(error: unknown): string {
-  return errorMessage(error);
 }

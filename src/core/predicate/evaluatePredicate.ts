@@ -56,7 +56,7 @@ function loadQuickJs(memoryLimitBytes: number): Promise<QuickJSWASMModule> {
     // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment
     loading = newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmMemory })).catch((error: unknown) => {
       modules.delete(memoryLimitBytes);
-      throw new Error(`Could not load the QuickJS sandbox used for predicates: ${messageOf(error)}. Reinstall dependencies or rebuild (the .wasm file must sit next to the bundle).`);
+      throw new Error(`Could not load the QuickJS sandbox used for predicates: ${errorMessage(error)}. Reinstall dependencies or rebuild (the .wasm file must sit next to the bundle).`);
     });
     modules.set(memoryLimitBytes, loading);
   }
@@ -85,7 +85,7 @@ async function evaluateUncapped(expr: string, bindings: PredicateBindings, opts:
   try {
     module = await loadQuickJs(memoryLimitBytes);
   } catch (error) {
-    return { kind: 'error', message: messageOf(error) };
+    return { kind: 'error', message: errorMessage(error) };
   }
   const timeoutMs = opts.timeoutMs ?? defaultTimeoutMs;
   const runtime = module.newRuntime();
@@ -127,7 +127,7 @@ async function evaluateUncapped(expr: string, bindings: PredicateBindings, opts:
       diagnosis: `Verification \`${expr}\` returned an unexpected value ${preview(value)} (expected true, false or a diagnosis string) for result ${preview(bindings.result)}`,
     };
   } catch (error) {
-    return { kind: 'error', message: `Verification \`${expr}\` could not be evaluated: ${messageOf(error)}` };
+    return { kind: 'error', message: `Verification \`${expr}\` could not be evaluated: ${errorMessage(error)}` };
   } finally {
     release(vm, runtime, outOfMemory ? memoryLimitBytes : undefined);
   }
@@ -160,7 +160,7 @@ function inject(vm: QuickJSContext, name: string, value: unknown): string | unde
   try {
     json = JSON.stringify(value);
   } catch (error) {
-    return `The binding \`${name}\` cannot be passed to the predicate because it is not JSON-serializable: ${messageOf(error)}`;
+    return `The binding \`${name}\` cannot be passed to the predicate because it is not JSON-serializable: ${errorMessage(error)}`;
   }
   if (json === undefined) {
     vm.setProp(vm.global, name, vm.undefined);
@@ -214,8 +214,4 @@ function preview(value: unknown): string {
 
 function mebibytes(bytes: number): string {
   return String(Math.round((bytes / 2 ** 20) * 10) / 10);
-}
-
-function messageOf(error: unknown): string {
-  return errorMessage(error);
 }
