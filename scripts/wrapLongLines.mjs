@@ -1,0 +1,100 @@
+#!/usr/bin/env node
+// Wraps the lines that ESLint's max-len rule (eslint.config.mjs, for src) finds too long in the given
+// TypeScript files, and only those: Prettier (.prettierrc.json) formats just the statement that holds each
+// long line, and a long `//` or JSDoc comment line is word-wrapped under the same prefix. An `if` whose body
+// the wrapping moved to the next line gets braces (ESLint's curly rule). What none of this can wrap (a
+// trailing comment, a long line inside a template) is listed for a person to split.
+// Usage: node scripts/wrapLongLines.mjs FILE...
+import { readFileSync, writeFileSync } from 'node:fs';
+import { format, resolveConfig } from 'prettier';
+import ts from 'typescript';
+import eslintConfig from '../eslint.config.mjs';
+
+const maxLen = eslintConfig.findLast((entry) => entry.rules?.['max-len'])?.rules['max-len'][1];
+const maxLength = maxLen.code;
+/** Lines the rule leaves whole (one long text on its own). */
+const exempt = new RegExp(maxLen.ignorePattern);
+const tooLong = (line) => line.length > maxLength && !exempt.test(line);
+
+/** Byte-free offsets: the index in `text` where each line starts. */
+function lineStarts(text) {
+  const starts = [0];
+  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) starts.push(index + 1);
+  return starts;
+}
+
+/** A `//` or ` * ` comment line split into lines of at most maxLength, each with the same prefix. */
+function wrapComment(line) {
+  const match = /^(\s*(?:\/\/|\*)\s?)(.*)$/.exec(line);
+  if (!match) return [line];
+  const [, prefix, body] = match;
+  const lines = [];
+  let current = '';
+  for (const word of body.split(' ')) {
+    if (current && prefix.length + current.length + 1 + word.length > maxLength) {
+      lines.push(prefix + current);
+      current = word;
+    } else current = current ? `${current} ${word}` : word;
+  }
+  lines.push(prefix + current);
+  return lines;
+}
+
+const isCommentLine = (line) => /^\s*(\/\/|\*(\s|$)|\/\*\*)/.test(line);
+
+/** The bodies of `if`/`else` that start on a later line than their keyword and have no braces, last first. */
+function bracelessBodies(file, text) {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const found = [];
+  const lineOf = (position) => source.getLineAndCharacterOfPosition(position).line;
+  const visit = (node) => {
+    if (ts.isIfStatement(node)) {
+      for (const body of [node.thenStatement, node.elseStatement]) {
+        if (!body || ts.isBlock(body) || ts.isIfStatement(body)) continue;
+        if (lineOf(body.getStart(source)) > lineOf(body.getFullStart())) found.push({ statement: node, body });
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found.sort((a, b) => b.body.getStart(source) - a.body.getStart(source));
+}
+
+async function braceBodies(file, text, options) {
+  for (;;) {
+    const [first] = bracelessBodies(file, text);
+    if (!first) return text;
+    const { statement, body } = first;
+    const statementStart = statement.getStart();
+    text = `${text.slice(0, body.getFullStart())} {${text.slice(body.getFullStart(), body.getEnd())}\n}${text.slice(body.getEnd())}`;
+    text = await format(text, { ...options, rangeStart: statementStart, rangeEnd: statementStart + 2 });
+  }
+}
+
+async function wrapFile(file) {
+  const options = { ...(await resolveConfig(file)), filepath: file };
+  let text = readFileSync(file, 'utf8');
+  const original = text;
+  // Bottom to top, so the offsets of the lines still to do stay valid as lines above them do not move.
+  const lines = text.split('\n');
+  for (let index = lines.length - 1; index >= 0; index--) {
+    const line = text.split('\n')[index];
+    if (line === undefined || !tooLong(line)) continue;
+    if (isCommentLine(line)) {
+      const all = text.split('\n');
+      all.splice(index, 1, ...wrapComment(line));
+      text = all.join('\n');
+      continue;
+    }
+    const start = lineStarts(text)[index] + (line.length - line.trimStart().length);
+    text = await format(text, { ...options, rangeStart: start, rangeEnd: start + line.trim().length });
+  }
+  text = await braceBodies(file, text, options);
+  const left = text.split('\n').flatMap((line, index) => (tooLong(line) ? [`${file}:${index + 1}: ${line.length} characters`] : []));
+  if (text !== original) writeFileSync(file, text);
+  return left;
+}
+
+const left = [];
+for (const file of process.argv.slice(2)) left.push(...(await wrapFile(file)));
+if (left.length > 0) console.log(`Still longer than ${maxLength} characters (split these by hand):\n${left.join('\n')}`);
