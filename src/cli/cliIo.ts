@@ -91,7 +91,9 @@ export async function requireWorkspace(path: string): Promise<void> {
     found = await stat(absolute);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') throw new UsageError(`The workspace ${absolute} does not exist. Create the folder first, or pass an existing one with --workspace.`);
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      throw new UsageError(`The workspace ${absolute} does not exist. Create the folder first, or pass an existing one with --workspace.`);
+    }
     throw new UsageError(`Cannot open the workspace ${absolute}: ${errorMessage(error)}`);
   }
   if (!found.isDirectory()) throw new UsageError(`The workspace ${absolute} is a file, not a folder. Pass the folder to work in with --workspace.`);

@@ -22,7 +22,14 @@ export async function runsCommand(workspace: string, json: boolean, io: CliIo): 
         updatedAt: new Date(listing.updatedAt).toISOString(),
       });
     } catch (error) {
-      rows.push({ runId: listing.runId, status: 'unreadable', objective: errorMessage(error), completed: 0, steps: 0, updatedAt: new Date(listing.updatedAt).toISOString() });
+      rows.push({
+        runId: listing.runId,
+        status: 'unreadable',
+        objective: errorMessage(error),
+        completed: 0,
+        steps: 0,
+        updatedAt: new Date(listing.updatedAt).toISOString(),
+      });
     }
   }
   if (json) io.out(JSON.stringify(rows, null, 2));

@@ -125,7 +125,11 @@ export function createNodeCommandRunner(root: string, options: NodeCommandRunner
           settled = true;
           for (const timer of timers) clearTimeout(timer);
           signal.removeEventListener('abort', onAbort);
-          reject(new Error(error.code === 'ENOENT' ? `Cannot start "${program}": no such program on PATH or in ${cwd}.` : `Cannot start "${program}": ${error.message}`));
+          reject(
+            new Error(
+              error.code === 'ENOENT' ? `Cannot start "${program}": no such program on PATH or in ${cwd}.` : `Cannot start "${program}": ${error.message}`,
+            ),
+          );
         });
         child.once('exit', (code, signalName) => {
           exit = { code, signal: signalName };

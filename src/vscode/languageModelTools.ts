@@ -5,7 +5,14 @@ import { loadRuntime } from './loadRuntime';
 import { errorMessage } from '../shared/errorMessage';
 
 /** Names of the session planning tools contributed in package.json (`languageModelTools`). */
-export const planningToolNames = ['planning_setup_plan', 'planning_add_step', 'planning_update_step', 'planning_mark_step', 'planning_clear_plan', 'planning_read_plan'] as const;
+export const planningToolNames = [
+  'planning_setup_plan',
+  'planning_add_step',
+  'planning_update_step',
+  'planning_mark_step',
+  'planning_clear_plan',
+  'planning_read_plan',
+] as const;
 
 /**
  * Registers the six `planning_*` session tools (docs/architecture.md §10) with `vscode.lm.registerTool`,

@@ -4,7 +4,14 @@ import type { RunEvent, RunState } from '../core/engine/runEvents';
 import type { Plan } from '../core/plan/planSchema';
 import type { Tool } from '../core/tools/tool';
 import { PanelSession, type RunDetails } from '../core/view/panelSession';
-import { parseWebviewMessage, type HostToWebviewMessage, type MessageHandlers, type WebviewMessage, type WebviewMessageType, type WebviewToHostMessage } from '../shared/panelProtocol';
+import {
+  parseWebviewMessage,
+  type HostToWebviewMessage,
+  type MessageHandlers,
+  type WebviewMessage,
+  type WebviewMessageType,
+  type WebviewToHostMessage,
+} from '../shared/panelProtocol';
 import { createNonce, panelHtml } from './panelHtml';
 import { errorMessage } from '../shared/errorMessage';
 

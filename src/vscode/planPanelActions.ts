@@ -111,7 +111,9 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
     openApproval: async ({ stepId }) => {
       const prompt = pending.get(stepId);
       if (prompt) return prompt.show();
-      await vscode.window.showInformationMessage(`Task Planner: step ${stepId} is not waiting for you now. A run that was interrupted asks again when you resume it from the Runs view.`);
+      await vscode.window.showInformationMessage(
+        `Task Planner: step ${stepId} is not waiting for you now. A run that was interrupted asks again when you resume it from the Runs view.`,
+      );
     },
     markManualStep: async ({ stepId, done }) => {
       if (await markManualStep(pending, stepId, done)) log.info(`Step ${stepId} marked ${done ? 'done' : 'failed'} by you in the plan panel`);

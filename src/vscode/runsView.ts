@@ -70,7 +70,11 @@ export interface RunsCommandDeps {
 /** Open, Resume, Delete and Undo run, and Refresh, for the Runs view's items. */
 export function registerRunsCommands(deps: RunsCommandDeps): vscode.Disposable[] {
   const runIdOf = (arg: unknown): string | undefined =>
-    typeof arg === 'string' ? arg : arg && typeof arg === 'object' && 'id' in arg ? String((arg as PlanTreeNode).id).replace(/^run:/, '') : deps.runs.current()?.runId;
+    typeof arg === 'string'
+      ? arg
+      : arg && typeof arg === 'object' && 'id' in arg
+        ? String((arg as PlanTreeNode).id).replace(/^run:/, '')
+        : deps.runs.current()?.runId;
   return [
     vscode.commands.registerCommand('taskPlanner.refreshRuns', () => deps.runsTree.refresh()),
     vscode.commands.registerCommand('taskPlanner.openRun', async (arg?: unknown) => {
@@ -94,7 +98,9 @@ export function registerRunsCommands(deps: RunsCommandDeps): vscode.Disposable[]
     vscode.commands.registerCommand('taskPlanner.deleteRun', async (arg?: unknown) => {
       const runId = runIdOf(arg);
       if (!runId) return;
-      if (deps.runs.isRunning() && deps.runs.current()?.runId === runId) return void vscode.window.showWarningMessage('Task Planner: cancel the run before deleting it.');
+      if (deps.runs.isRunning() && deps.runs.current()?.runId === runId) {
+        return void vscode.window.showWarningMessage('Task Planner: cancel the run before deleting it.');
+      }
       await deps.runs.delete(runId);
       deps.runsTree.refresh();
     }),

@@ -36,7 +36,13 @@ export function toolDefinition(tool: Tool): LlmToolDefinition {
  * model as an error envelope. A deferral (`DeferredError`) and a cancellation are rethrown:
  * the step is suspended or stopped, not the conversation continued.
  */
-export async function callAgentTool(call: LlmToolCall, tools: ReadonlyMap<string, Tool>, ctx: ToolContext, signal: AbortSignal, maxTokens: number): Promise<AgentToolOutcome> {
+export async function callAgentTool(
+  call: LlmToolCall,
+  tools: ReadonlyMap<string, Tool>,
+  ctx: ToolContext,
+  signal: AbortSignal,
+  maxTokens: number,
+): Promise<AgentToolOutcome> {
   const tool = tools.get(call.name);
   if (!tool) {
     return failure(call.name, `The tool "${call.name}" is not available to this agent. Available tools: ${[...tools.keys()].join(', ') || 'none'}.`);
@@ -55,7 +61,10 @@ export async function callAgentTool(call: LlmToolCall, tools: ReadonlyMap<string
   } catch (error) {
     if (signal.aborted || isDeferredError(error)) throw error;
     const message = errorMessage(error);
-    return failure(call.name, error instanceof ApprovalRejectedError ? `${message} Do not retry the same change; continue without it or explain why it is needed.` : message);
+    return failure(
+      call.name,
+      error instanceof ApprovalRejectedError ? `${message} Do not retry the same change; continue without it or explain why it is needed.` : message,
+    );
   }
 }
 

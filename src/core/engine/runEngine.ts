@@ -124,7 +124,11 @@ class RunLoop {
       }
       const failed = failedDependency(this.graph, id, this.draft.steps);
       if (failed !== undefined) {
-        this.emit({ type: 'step_skipped', stepId: id, reason: `dependency ${failed} ${this.draft.steps[failed]?.status === 'failed' ? 'failed' : 'was skipped'}` });
+        this.emit({
+          type: 'step_skipped',
+          stepId: id,
+          reason: `dependency ${failed} ${this.draft.steps[failed]?.status === 'failed' ? 'failed' : 'was skipped'}`,
+        });
         this.propagateSkip(id);
       }
     }

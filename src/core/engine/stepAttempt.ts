@@ -151,7 +151,8 @@ async function executeAttempt(
           options: journaledEffects(options, id, journal),
           output: (text) => {
             if (signal.aborted || outputLeft < 0) return;
-            const kept = text.length <= outputLeft ? text : `${text.slice(0, outputLeft)}\n… (output cut: more than ${textCaps.output} characters in this attempt)\n`;
+            const kept =
+              text.length <= outputLeft ? text : `${text.slice(0, outputLeft)}\n… (output cut: more than ${textCaps.output} characters in this attempt)\n`;
             // Below zero once cut: the rest of the attempt's output is dropped.
             outputLeft -= text.length;
             emit({ type: 'step_output', stepId: id, text: kept });

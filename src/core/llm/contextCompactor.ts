@@ -71,7 +71,14 @@ export async function compactContext(previousSummary: string, fact: CompletedSte
       const summary = response.text.trim();
       const afterTokens = countTokens(summary);
       if (summary !== '' && afterTokens <= budget) {
-        return { summary, beforeTokens, afterTokens, method: 'llm', usage: response.usage, ...(response.costUsd === undefined ? {} : { costUsd: response.costUsd }) };
+        return {
+          summary,
+          beforeTokens,
+          afterTokens,
+          method: 'llm',
+          usage: response.usage,
+          ...(response.costUsd === undefined ? {} : { costUsd: response.costUsd }),
+        };
       }
       fallbackReason = summary === '' ? 'the model returned an empty summary' : `the model's summary had ${afterTokens} tokens, over the budget of ${budget}`;
     } catch (error: unknown) {
@@ -177,7 +184,8 @@ function renderOutline(input: StepPromptInput, budget: number): string {
   const byPriority = steps
     .map((step, index) => ({ step, index, rank: related.has(step.id) ? 0 : 1, distance: Math.abs(index - position) }))
     .sort((a, b) => a.rank - b.rank || a.distance - b.distance || a.index - b.index);
-  const line = (step: Pick<Step, 'id' | 'title'>): string => `${step.id === input.step.id ? '→ ' : '- '}${step.id} [${statusOf(step.id)}] ${truncateToTokens(step.title, 24, { marker: '…' })}`;
+  const line = (step: Pick<Step, 'id' | 'title'>): string =>
+    `${step.id === input.step.id ? '→ ' : '- '}${step.id} [${statusOf(step.id)}] ${truncateToTokens(step.title, 24, { marker: '…' })}`;
   let used = countTokens(header) + 12;
   const chosen = new Set<number>();
   for (const entry of byPriority) {

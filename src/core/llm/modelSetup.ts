@@ -59,12 +59,16 @@ export async function listServerModels(baseUrl: string, options: { apiKey?: stri
     if (!response.ok) return { ok: false, problem: 'not_listed', detail: `HTTP ${response.status}` };
     const body = (await response.json()) as { data?: unknown };
     const models = Array.isArray(body.data)
-      ? body.data.flatMap((entry: unknown) => (entry && typeof entry === 'object' && typeof (entry as { id?: unknown }).id === 'string' ? [(entry as { id: string }).id.slice(0, 200)] : []))
+      ? body.data.flatMap((entry: unknown) =>
+          entry && typeof entry === 'object' && typeof (entry as { id?: unknown }).id === 'string' ? [(entry as { id: string }).id.slice(0, 200)] : [],
+        )
       : [];
     return { ok: true, models: [...new Set(models)].slice(0, 500) };
   } catch (error) {
     const name = error instanceof Error ? error.name : '';
-    return name === 'SyntaxError' ? { ok: false, problem: 'not_listed', detail: 'the answer was not JSON' } : { ok: false, problem: 'unreachable', detail: name === 'TimeoutError' ? 'no answer in time' : 'no answer' };
+    return name === 'SyntaxError'
+      ? { ok: false, problem: 'not_listed', detail: 'the answer was not JSON' }
+      : { ok: false, problem: 'unreachable', detail: name === 'TimeoutError' ? 'no answer in time' : 'no answer' };
   }
 }
 

@@ -9,7 +9,9 @@ import { errorMessage } from '../../shared/errorMessage';
  */
 export function parseJsonLoose(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
   const fenced = /```[a-zA-Z0-9]*\s*\n([\s\S]*?)(?:```|$)/.exec(text)?.[1];
-  const candidates = [...new Set([fenced, sliceJson(text), text])].filter((candidate): candidate is string => candidate !== undefined && candidate.trim() !== '');
+  const candidates = [...new Set([fenced, sliceJson(text), text])].filter(
+    (candidate): candidate is string => candidate !== undefined && candidate.trim() !== '',
+  );
   if (candidates.length === 0) return { ok: false, error: 'The reply was empty; expected a JSON value.' };
   for (const candidate of candidates) {
     try {

@@ -19,7 +19,25 @@ export interface ParsePlanOptions {
 
 const stepListKeys = ['steps', 'tasks', 'workflow', 'phases'] as const;
 const childListKeys = ['tasks', 'steps'] as const;
-const knownPlanKeys = new Set([...stepListKeys, 'plan', 'id', 'version', 'objective', 'goal', 'task', 'createdAt', 'created_at', 'agents', 'workers', 'contextTags', 'context_tags', 'estimatedDurationSec', 'estimated_duration_sec', 'title', 'description']);
+const knownPlanKeys = new Set([
+  ...stepListKeys,
+  'plan',
+  'id',
+  'version',
+  'objective',
+  'goal',
+  'task',
+  'createdAt',
+  'created_at',
+  'agents',
+  'workers',
+  'contextTags',
+  'context_tags',
+  'estimatedDurationSec',
+  'estimated_duration_sec',
+  'title',
+  'description',
+]);
 
 /**
  * Turns what an LLM (or a person) wrote into a canonical `Plan` (docs/architecture.md §3). Accepts a JSON
@@ -41,7 +59,10 @@ function parseValue(text: { ok: true; value: unknown } | { ok: false; error: str
   const warnings: string[] = [];
   const found = findStepList(root);
   if (!found) {
-    return { ok: false, errors: ['No step list found. Give the steps as an array under "steps" (or "tasks", "workflow", "phases", or the same keys under "plan").'] };
+    return {
+      ok: false,
+      errors: ['No step list found. Give the steps as an array under "steps" (or "tasks", "workflow", "phases", or the same keys under "plan").'],
+    };
   }
   const top = isRecord(root) ? root : {};
   const container = found.container;
@@ -83,7 +104,9 @@ function parseValue(text: { ok: true; value: unknown } | { ok: false; error: str
 function parseJsonText(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
   const parsed = parseJsonLoose(text);
   if (!parsed.ok) return { ok: false, error: `${parsed.error} Send a JSON object with a "steps" array.` };
-  if (parsed.value === null || typeof parsed.value !== 'object') return { ok: false, error: 'The plan is not a JSON object or array. Send a JSON object with a "steps" array.' };
+  if (parsed.value === null || typeof parsed.value !== 'object') {
+    return { ok: false, error: 'The plan is not a JSON object or array. Send a JSON object with a "steps" array.' };
+  }
   return parsed;
 }
 

@@ -105,7 +105,10 @@ export async function generatePlan(objective: string, options: GeneratePlanOptio
   const diagnostics = validatePlan(plan, { tools: validationTools });
   const warnings = [
     ...parsed.warnings,
-    ...diagnostics.map((diagnostic) => `${diagnostic.severity === 'error' ? 'Error' : 'Warning'}${diagnostic.stepId === undefined ? '' : ` in step ${diagnostic.stepId}`}: ${diagnostic.message}`),
+    ...diagnostics.map(
+      (diagnostic) =>
+        `${diagnostic.severity === 'error' ? 'Error' : 'Warning'}${diagnostic.stepId === undefined ? '' : ` in step ${diagnostic.stepId}`}: ${diagnostic.message}`,
+    ),
   ];
   return {
     plan,

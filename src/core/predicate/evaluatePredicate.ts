@@ -56,7 +56,9 @@ function loadQuickJs(memoryLimitBytes: number): Promise<QuickJSWASMModule> {
     // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment
     loading = newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmMemory })).catch((error: unknown) => {
       modules.delete(memoryLimitBytes);
-      throw new Error(`Could not load the QuickJS sandbox used for predicates: ${errorMessage(error)}. Reinstall dependencies or rebuild (the .wasm file must sit next to the bundle).`);
+      throw new Error(
+        `Could not load the QuickJS sandbox used for predicates: ${errorMessage(error)}. Reinstall dependencies or rebuild (the .wasm file must sit next to the bundle).`,
+      );
     });
     modules.set(memoryLimitBytes, loading);
   }

@@ -119,16 +119,24 @@ function compileQuery(query: string, isRegex: boolean, caseSensitive: boolean): 
     // JavaScript's own parser names syntax errors precisely; the pattern is never run by it.
     new RegExp(query, caseSensitive ? 'm' : 'im');
   } catch (error) {
-    throw new Error(`The regular expression ${JSON.stringify(query)} is invalid: ${errorMessage(error)}. Fix it, or search literally with regex: false.`, { cause: error });
+    throw new Error(`The regular expression ${JSON.stringify(query)} is invalid: ${errorMessage(error)}. Fix it, or search literally with regex: false.`, {
+      cause: error,
+    });
   }
   let pattern: RE2JS;
   try {
     pattern = RE2JS.compile(jsRegexToRe2(query), RE2JS.MULTILINE | (caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE));
   } catch (error) {
     if (error instanceof UnsupportedRegexError) {
-      throw new Error(`The regular expression ${JSON.stringify(query)} uses ${error.feature}, which is not supported: search_text runs regular expressions on a linear-time engine (RE2) so that no pattern can freeze it. Rewrite the pattern without it, or search literally with regex: false.`, { cause: error });
+      throw new Error(
+        `The regular expression ${JSON.stringify(query)} uses ${error.feature}, which is not supported: search_text runs regular expressions on a linear-time engine (RE2) so that no pattern can freeze it. Rewrite the pattern without it, or search literally with regex: false.`,
+        { cause: error },
+      );
     }
-    throw new Error(`The regular expression ${JSON.stringify(query)} cannot run on the linear-time engine (RE2): ${errorMessage(error)}. Simplify it (repetition counts stay under 1000), or search literally with regex: false.`, { cause: error });
+    throw new Error(
+      `The regular expression ${JSON.stringify(query)} cannot run on the linear-time engine (RE2): ${errorMessage(error)}. Simplify it (repetition counts stay under 1000), or search literally with regex: false.`,
+      { cause: error },
+    );
   }
   return {
     anywhere: (text) => pattern.test(text),
