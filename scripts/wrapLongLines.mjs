@@ -26,6 +26,11 @@ function lineStarts(text) {
 
 /** A `//` or ` * ` comment line split into lines of at most maxLength, each with the same prefix. */
 function wrapComment(line) {
+  const oneLineDoc = /^(\s*)\/\*\* (.*) \*\/$/.exec(line);
+  if (oneLineDoc) {
+    const [, indent, body] = oneLineDoc;
+    return [`${indent}/**`, ...wrapComment(`${indent} * ${body}`), `${indent} */`];
+  }
   const match = /^(\s*(?:\/\/|\*)\s?)(.*)$/.exec(line);
   if (!match) return [line];
   const [, prefix, body] = match;
