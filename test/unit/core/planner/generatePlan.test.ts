@@ -184,7 +184,7 @@ describe('generatePlan with a scripted model', () => {
     const plain = scriptedLlm([JSON.stringify(goodPlan)]);
     const listed = await generatePlan('Add a README', { llm: plain, tools: [{ name: 'read_file', description: 'Reads.' }, { name: 'write_file', description: 'Writes.' }], signal });
     assert.deepEqual(listed.diagnostics, []);
-    const holey: ToolRegistry = { names: () => ['read_file', 'write_file', 'ghost'], get: registry.get };
+    const holey: ToolRegistry = { names: () => ['read_file', 'write_file', 'ghost'], get: (name) => registry.get(name) };
     const llm = scriptedLlm([JSON.stringify(goodPlan)]);
     await generatePlan('Add a README', { llm, tools: holey, signal });
     assert.doesNotMatch(prompt(llm, 0), /ghost/);
