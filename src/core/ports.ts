@@ -315,7 +315,10 @@ export interface RawFile {
 export interface RawDirectoryFs<Handle> {
   /** The root with its links resolved; `undefined` when it does not exist. */
   realRoot(): Promise<string | undefined>;
-  /** The root itself; `real` is where the handle really is (to compare with `realRoot`), `undefined` when the handle is a path. `'missing'` when there is no root. */
+  /**
+   * The root itself; `real` is where the handle really is (to compare with `realRoot`), `undefined` when the handle is a path. `'missing'` when there is no
+   * root.
+   */
   openRoot(realRoot: string): Promise<{ handle: Handle; real: string | undefined } | 'missing'>;
   /** The directory `name` in `parent`, not through a link; `real` as in `openRoot`. */
   openDirectory(parent: Handle, name: string): Promise<{ handle: Handle; real: string | undefined } | 'link' | 'missing' | 'not_directory'>;

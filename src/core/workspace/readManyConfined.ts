@@ -94,7 +94,10 @@ class DirectoryHandles<Handle> {
   }
 }
 
-/** The quick path: `undefined` for anything but a regular file with one link in a usable directory; throws what `readText` would for a refused path or a file over `maxBytes`. */
+/**
+ * The quick path: `undefined` for anything but a regular file with one link in a usable directory; throws what `readText` would for a refused path or a file
+ * over `maxBytes`.
+ */
 async function readInDirectory<Handle>(
   context: ReadManyContext<Handle>,
   directories: DirectoryHandles<Handle>,
