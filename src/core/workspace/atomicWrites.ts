@@ -103,7 +103,10 @@ export class AtomicWrites<Handle> {
     return folder;
   }
 
-  /** Writes the folder's `.gitignore`, keeping one someone wrote; an empty one is what a process killed between creating and writing it left, so it is written again. */
+  /**
+   * Writes the folder's `.gitignore`, keeping one someone wrote; an empty one is what a process killed between creating and writing it left, so it is written
+   * again.
+   */
   private async ignoreFolder(folder: Handle): Promise<void> {
     const existing = await this.raw.lstat(folder, '.gitignore').catch(() => undefined);
     if (existing?.type === 'file' && existing.size === 0) await this.raw.removeFile(folder, '.gitignore').catch(() => undefined);
