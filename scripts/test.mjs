@@ -31,6 +31,9 @@ const suites = [
     ['host setup', 'bash', ['test/host/setup.sh']],
     ['tsc test/host (harness, e2e)', bin('tsc'), ['-p', 'test/host/tsconfig.json']],
   ] },
+  // ESLint's type-checked rules over src, webview, test and scripts (eslint.config.mjs); after the host
+  // setup, since the e2e tests are typed against the browser driver it installs.
+  { name: 'lint', checks: [['eslint', bin('eslint'), ['.']]] },
   { name: 'integration', command: [process.execPath, '--import', 'tsx', 'test/integration/runIntegration.ts'] },
   { name: 'e2e', mocha: ['--require', 'tsx/cjs', '--timeout', '120000', '--exit', 'test/e2e/**/*.test.ts'] },
 ];

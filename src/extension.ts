@@ -25,6 +25,7 @@ import type { PlanPanelController } from './vscode/planPanelController';
 import { ModelStatus, regenerateNeedsModel } from './vscode/modelStatus';
 import type { ModelSetupOutcome, ModelSetupUi } from './vscode/modelSetupFlow';
 import { setUpModel } from './vscode/setUpModelCommand';
+import { errorMessage } from './shared/errorMessage';
 
 /** What a build may put in place of the defaults (the test build answers reviews and watches the panel's messages). */
 export interface ExtensionSeams {
@@ -73,7 +74,14 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
   let panelsMade = false;
   const panelFollowsRun = (): boolean => panelsMade && panels().panels.panel()?.isFollowingRun() === true;
   const interaction = createVscodeInteraction(pending, documents, { announceManualStep: () => !panelFollowsRun() });
-  const runs = new RunController({ tools, interaction, log, storageDir: context.storageUri?.fsPath, memento: context.workspaceState, setup: () => runSetupFor(readSettings(), keys, log) });
+  const runs = new RunController({
+    tools,
+    interaction,
+    log,
+    storageDir: context.storageUri?.fsPath,
+    memento: context.workspaceState,
+    setup: () => runSetupFor(readSettings(), keys, log),
+  });
   const statusBar = new RunStatusBar(pending);
   const runsTree = new RunsTreeProvider(runs);
   // The plan panel and its flow live in dist/runtime.js: made when first shown.
@@ -102,7 +110,9 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
   };
   const deps: PlanTaskDeps = { tree, log, keys, tools, runs, review, requests };
   context.subscriptions.push(
-    vscode.commands.registerCommand('taskPlanner.showPlan', () => loadRuntime().showPlan(panels().panels, { plan: () => tree.currentPlan(), run: () => runs.current(), running: () => runs.isRunning() }, log)),
+    vscode.commands.registerCommand('taskPlanner.showPlan', () =>
+      loadRuntime().showPlan(panels().panels, { plan: () => tree.currentPlan(), run: () => runs.current(), running: () => runs.isRunning() }, log),
+    ),
     log,
     requests,
     tree,
@@ -116,7 +126,9 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     vscode.window.registerTreeDataProvider('taskPlanner.runs', runsTree),
     vscode.commands.registerCommand('taskPlanner.planTask', () => planTask(deps)),
     vscode.commands.registerCommand('taskPlanner.planTaskFromEditor', () => planTaskFromEditor(deps)),
-    vscode.commands.registerCommand('taskPlanner.planTaskWithFiles', (uri?: vscode.Uri, uris?: vscode.Uri[]) => planTask(deps, { files: uris ?? (uri ? [uri] : []) })),
+    vscode.commands.registerCommand('taskPlanner.planTaskWithFiles', (uri?: vscode.Uri, uris?: vscode.Uri[]) =>
+      planTask(deps, { files: uris ?? (uri ? [uri] : []) }),
+    ),
     vscode.commands.registerCommand('taskPlanner.setUpModel', () => setUp()),
     vscode.commands.registerCommand('taskPlanner.setApiKey', () => keys.set()),
     modelStatus,
@@ -137,7 +149,10 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     { dispose: sessionPlanner.onChange((plan) => tree.setSessionPlan(plan)) },
   );
   // After activation: asks VS Code for its chat models, which must not delay activate().
-  void modelStatus.refresh().then(() => modelStatus.welcomeOnce()).catch((error: unknown) => log.warn(`Could not tell which planner is active: ${error instanceof Error ? error.message : String(error)}`));
+  void modelStatus
+    .refresh()
+    .then(() => modelStatus.welcomeOnce())
+    .catch((error: unknown) => log.warn(`Could not tell which planner is active: ${errorMessage(error)}`));
   void runs.takeInterruptedRun().then((run) => run && notifyRunInterrupted(run));
   return { tree, pending, statusBar, runs, requests, planTaskDeps: deps, panels: () => panels().panels, setUp };
 }

@@ -2,6 +2,7 @@ import type { PanelEdit } from '../src/shared/panelProtocol';
 import type { StepView } from '../src/shared/panelViewModel';
 import { fieldErrors, newStepSchema, stepPatchSchema } from '../src/shared/stepEditSchema';
 import { failurePolicies, stepKinds, type StepKind } from '../src/shared/vocabulary';
+import { errorMessage } from '../src/shared/errorMessage';
 
 /** The fields the step form can show. */
 export type FieldName = 'id' | 'title' | 'kind' | 'tool' | 'args' | 'agent' | 'input' | 'dependsOn' | 'onFailure' | 'maxAttempts' | 'critical' | 'verification';
@@ -96,7 +97,7 @@ export function formToEdit(values: FormValues, step: StepView | undefined, inser
       if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) errors.args = 'Arguments must be a JSON object, e.g. {"path": "README.md"}.';
       else args = parsed as Record<string, unknown>;
     } catch (error) {
-      errors.args = `Arguments are not valid JSON: ${(error as Error).message}`;
+      errors.args = `Arguments are not valid JSON: ${errorMessage(error)}`;
     }
   }
   const dependsOn = (values.dependsOn ?? '').split(',').map((id) => id.trim()).filter((id) => id !== '');

@@ -8,6 +8,7 @@ import { type CliAnswers, resumeCommand } from './resumeCommand';
 import { runCommand } from './runCommand';
 import { runsCommand } from './runsCommand';
 import { validateCommand } from './validateCommand';
+import { errorMessage } from '../shared/errorMessage';
 
 declare const TASK_PLANNER_VERSION: string | undefined;
 
@@ -47,7 +48,7 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
       },
     });
   } catch (error) {
-    io.err(`${error instanceof Error ? error.message : String(error)}\nRun "task-planner --help" for the usage.`);
+    io.err(`${errorMessage(error)}\nRun "task-planner --help" for the usage.`);
     return 2;
   }
   const { values, positionals } = parsed;
@@ -91,7 +92,12 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
       case 'run':
         return await runCommand(required(target, 'run needs a plan file: task-planner run <plan.json>'), runOptions, io);
       case 'resume':
-        return await resumeCommand(required(target, 'resume needs a run id: task-planner resume <runId> (list them with "task-planner runs")'), cliAnswers(values), runOptions, io);
+        return await resumeCommand(
+          required(target, 'resume needs a run id: task-planner resume <runId> (list them with "task-planner runs")'),
+          cliAnswers(values),
+          runOptions,
+          io,
+        );
       case 'runs':
         if (target !== undefined) throw new UsageError(`runs takes no argument, got "${target}".`);
         return await runsCommand(workspace, values.json, io);
@@ -106,7 +112,7 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
       io.err(`${error.message}\nRun "task-planner --help" for the usage.`);
       return 2;
     }
-    io.err(`task-planner: ${error instanceof Error ? error.message : String(error)}`);
+    io.err(`task-planner: ${errorMessage(error)}`);
     return 1;
   }
 }
@@ -126,7 +132,15 @@ function parseConcurrency(text: string | undefined): number | undefined {
   return value;
 }
 
-function cliAnswers(values: { approve?: string[]; reject?: string[]; answer?: string[]; 'accept-review'?: string[]; 'reject-review'?: string[]; done?: string[]; failed?: string[] }): CliAnswers {
+function cliAnswers(values: {
+  approve?: string[];
+  reject?: string[];
+  answer?: string[];
+  'accept-review'?: string[];
+  'reject-review'?: string[];
+  done?: string[];
+  failed?: string[];
+}): CliAnswers {
   const approvals: Record<string, boolean> = {};
   for (const id of values.approve ?? []) approvals[id] = true;
   for (const id of values.reject ?? []) approvals[id] = false;
@@ -168,13 +182,20 @@ function manualAnswers(done: readonly string[], failed: readonly string[]): NonN
 }
 
 if (require.main === module) {
-  const io = terminalIo({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, interactive: Boolean(process.stdin.isTTY && process.stderr.isTTY) });
+  const io = terminalIo({
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    interactive: Boolean(process.stdin.isTTY && process.stderr.isTTY),
+  });
   // Commands this process starts could read its environment in /proc/<pid>/environ:
   // every secret leaves it before any work starts, and only the key is handed on.
   const kept = withoutSecrets(process.env);
   const secrets = takeFromEnvironment((name) => !(name in kept));
   if (process.platform === 'linux' && !secrets.hidden) {
-    io.err(`task-planner: warning: ${Object.keys(secrets.values).join(', ')} could not be cleared from this process's initial environment; commands you approve could read them in /proc/${process.pid}/environ.`);
+    io.err(
+      `task-planner: warning: ${Object.keys(secrets.values).join(', ')} could not be cleared from this process's initial environment; commands you approve could read them in /proc/${process.pid}/environ.`,
+    );
   }
   main(process.argv.slice(2), io, { ...process.env, ...secrets.values }).then(
     (code) => {

@@ -5,15 +5,16 @@ import type { Readable, Writable } from 'node:stream';
 import { parsePlan } from '../core/plan/parsePlan';
 import type { Plan } from '../core/plan/planSchema';
 import { terminalSafe } from './terminalSafe';
+import { errorMessage } from '../shared/errorMessage';
 
 /** Where a CLI command writes: `out` for results, `err` for progress and messages. */
 export interface CliIo {
-  out(text: string): void;
-  err(text: string): void;
+  out: (text: string) => void;
+  err: (text: string) => void;
   /** True when questions can be asked interactively. */
   interactive: boolean;
   /** Shows `question` and resolves to the line typed, trimmed; one question at a time. */
-  ask(question: string, signal: AbortSignal): Promise<string>;
+  ask: (question: string, signal: AbortSignal) => Promise<string>;
 }
 
 /**
@@ -72,7 +73,7 @@ export async function loadPlanFile(path: string): Promise<{ plan: Plan; warnings
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new UsageError(`Cannot read the plan file ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new UsageError(`Cannot read the plan file ${path}: ${errorMessage(error)}`);
   }
   const parsed = parsePlan(text);
   if (!parsed.ok) throw new UsageError(`${path} is not a usable plan:\n${parsed.errors.map((error) => `  - ${error}`).join('\n')}`);
@@ -90,8 +91,10 @@ export async function requireWorkspace(path: string): Promise<void> {
     found = await stat(absolute);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') throw new UsageError(`The workspace ${absolute} does not exist. Create the folder first, or pass an existing one with --workspace.`);
-    throw new UsageError(`Cannot open the workspace ${absolute}: ${error instanceof Error ? error.message : String(error)}`);
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      throw new UsageError(`The workspace ${absolute} does not exist. Create the folder first, or pass an existing one with --workspace.`);
+    }
+    throw new UsageError(`Cannot open the workspace ${absolute}: ${errorMessage(error)}`);
   }
   if (!found.isDirectory()) throw new UsageError(`The workspace ${absolute} is a file, not a folder. Pass the folder to work in with --workspace.`);
 }

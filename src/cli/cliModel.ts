@@ -33,7 +33,11 @@ export function cliModel(options: CliModelOptions): LlmClient | undefined {
   const timeoutSeconds = positive(options.timeout, '--timeout', false, 'number of seconds');
   if (apiKey === undefined && options.baseUrl === undefined) return undefined;
   const baseURL = options.baseUrl ?? defaultBaseUrl;
-  const problem = baseUrlProblem(baseURL, { sendsKey: apiKey !== undefined, allowInsecureKey: options.allowInsecureKey, allowHint: 'add --allow-insecure-key' });
+  const problem = baseUrlProblem(baseURL, {
+    sendsKey: apiKey !== undefined,
+    allowInsecureKey: options.allowInsecureKey,
+    allowHint: 'add --allow-insecure-key',
+  });
   if (problem !== undefined) throw new UsageError(problem);
   return createOpenAiClient({
     baseURL,

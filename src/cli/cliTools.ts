@@ -7,11 +7,10 @@ import { listFilesTool } from '../core/tools/listFilesTool';
 import { readFileTool } from '../core/tools/readFileTool';
 import { runCommandTool } from '../core/tools/runCommandTool';
 import { searchTextTool } from '../core/tools/searchTextTool';
-import type { Tool } from '../core/tools/tool';
 import { writeFileTool } from '../core/tools/writeFileTool';
 
 /** The tools a CLI run can call: the built-in file, search, command and question tools. */
 export function cliTools(): ToolCatalog {
   const tools = [readFileTool, listFilesTool, searchTextTool, writeFileTool, editFileTool, createDirectoryTool, deleteFileTool, runCommandTool, askUserTool];
-  return createToolRegistry(tools as Tool[]);
+  return createToolRegistry(tools);
 }

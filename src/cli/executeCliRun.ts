@@ -76,7 +76,9 @@ function shownRequest(pending: PendingRequest): string | undefined {
   const request = pending.request;
   if (pending.kind !== 'approval' || request === undefined || !('kind' in request)) return undefined;
   const lines = describeApprovalForTerminal(request).split('\n');
-  return lines.length <= maxShownLines ? lines.join('\n') : [...lines.slice(0, maxShownLines), `… ${lines.length - maxShownLines} more lines: see the whole request with --json`].join('\n');
+  return lines.length <= maxShownLines
+    ? lines.join('\n')
+    : [...lines.slice(0, maxShownLines), `… ${lines.length - maxShownLines} more lines: see the whole request with --json`].join('\n');
 }
 
 function indent(text: string): string {

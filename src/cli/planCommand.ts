@@ -30,12 +30,25 @@ export async function planCommand(request: string, options: CliPlanOptions, io: 
   const onInterrupt = (): void => controller.abort(new Error('Interrupted (Ctrl+C).'));
   process.once('SIGINT', onInterrupt);
   try {
-    io.err(llm === undefined ? 'No API key (OPENAI_API_KEY or TASK_PLANNER_API_KEY) and no --base-url: planning with the heuristic planner, without a model.' : `Planning with ${llm.model}…`);
-    const { plan, critique, warnings } = await planRequest(request, { llm, tools: engine.tools, signal: controller.signal, clock: engine.clock, strategy, workspace: engine.workspace });
+    io.err(
+      llm === undefined
+        ? 'No API key (OPENAI_API_KEY or TASK_PLANNER_API_KEY) and no --base-url: planning with the heuristic planner, without a model.'
+        : `Planning with ${llm.model}…`,
+    );
+    const { plan, critique, warnings } = await planRequest(request, {
+      llm,
+      tools: engine.tools,
+      signal: controller.signal,
+      clock: engine.clock,
+      strategy,
+      workspace: engine.workspace,
+    });
     io.err(describePlan(plan, critique, warnings));
     if (!options.yes && !(io.interactive && (await confirm(io, 'Start this plan? [y/N] ', controller.signal)))) {
       if (options.json) io.out(JSON.stringify({ plan, critique, warnings, started: false }, null, 2));
-      io.err(`Not started.${io.interactive ? '' : ' Without a terminal, pass --yes to start (it also approves every change), or save the plan with --json and use "task-planner run".'}`);
+      io.err(
+        `Not started.${io.interactive ? '' : ' Without a terminal, pass --yes to start (it also approves every change), or save the plan with --json and use "task-planner run".'}`,
+      );
       return 0;
     }
     let report = progressReporter(plan, io.err);

@@ -34,7 +34,10 @@ export function progressReporter(plan: Plan, write: (line: string) => void, alre
         return;
       case 'step_failed':
         if (event.disposition !== 'retry') ended++;
-        line('✘', `${label(event.stepId)}: ${event.error}${event.disposition === 'retry' ? ` (retrying in ${event.retryInMs ?? 0} ms)` : event.disposition === 'skip' ? ' (skipped)' : ''}`);
+        line(
+          '✘',
+          `${label(event.stepId)}: ${event.error}${event.disposition === 'retry' ? ` (retrying in ${event.retryInMs ?? 0} ms)` : event.disposition === 'skip' ? ' (skipped)' : ''}`,
+        );
         return;
       case 'verification_failed':
         line('≠', `${label(event.stepId)} failed verification: ${event.diagnosis}`);

@@ -17,7 +17,11 @@ export type CliAnswers = Pick<ResumeOptions, 'approvals' | 'answers' | 'reviews'
 export async function resumeCommand(runId: string, answers: CliAnswers, options: CliRunOptions, io: CliIo): Promise<number> {
   const engine = engineOptions(options, io);
   const journal = await engine.store.load(runId);
-  if (!journal) throw new UsageError(`No run "${runId}" in ${runsDirectory(options.workspace)}. List the runs with: task-planner runs --workspace ${JSON.stringify(options.workspace)}`);
+  if (!journal) {
+    throw new UsageError(
+      `No run "${runId}" in ${runsDirectory(options.workspace)}. List the runs with: task-planner runs --workspace ${JSON.stringify(options.workspace)}`,
+    );
+  }
   const unused = bindAnswers(replayJournal(runId, journal), answers).warnings;
   if (unused.length > 0) throw new UsageError(`Nothing was resumed:\n${unused.map((warning) => `  - ${warning}`).join('\n')}`);
   const handle = resumeRun(runId, { ...engine, ...answers });

@@ -53,7 +53,9 @@ export async function runCommand(file: string, options: CliRunOptions, io: CliIo
   const errors = validatePlan(plan, { tools: engine.tools }).filter((diagnostic) => diagnostic.severity === 'error');
   if (errors.length > 0) {
     const problems = errors.map((error) => `  - ${error.stepId ? `${error.stepId}: ` : ''}${error.message} (${error.code})`);
-    throw new UsageError(`${file} is invalid, so it cannot run; nothing was started:\n${problems.join('\n')}\nSee every problem with: task-planner validate ${file}`);
+    throw new UsageError(
+      `${file} is invalid, so it cannot run; nothing was started:\n${problems.join('\n')}\nSee every problem with: task-planner validate ${file}`,
+    );
   }
   const handle = runPlan(plan, { ...engine, idSource: newCliRunId });
   return followRun(handle, plan, options.workspace, options.json, io);

@@ -1,6 +1,7 @@
 import { replayJournal } from '../core/engine/replayJournal';
 import { createFileRunStore } from '../node/fileRunStore';
 import { type CliIo, runsDirectory } from './cliIo';
+import { errorMessage } from '../shared/errorMessage';
 
 /** `runs`: the workspace's journaled runs, newest first, with status and progress. */
 export async function runsCommand(workspace: string, json: boolean, io: CliIo): Promise<number> {
@@ -21,7 +22,14 @@ export async function runsCommand(workspace: string, json: boolean, io: CliIo): 
         updatedAt: new Date(listing.updatedAt).toISOString(),
       });
     } catch (error) {
-      rows.push({ runId: listing.runId, status: 'unreadable', objective: error instanceof Error ? error.message : String(error), completed: 0, steps: 0, updatedAt: new Date(listing.updatedAt).toISOString() });
+      rows.push({
+        runId: listing.runId,
+        status: 'unreadable',
+        objective: errorMessage(error),
+        completed: 0,
+        steps: 0,
+        updatedAt: new Date(listing.updatedAt).toISOString(),
+      });
     }
   }
   if (json) io.out(JSON.stringify(rows, null, 2));

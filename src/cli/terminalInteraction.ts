@@ -6,7 +6,8 @@ import type { CliIo } from './cliIo';
 
 /** What the terminal shows for each kind of approval, after "Step <id> (<title>) wants to". */
 const shownApproval: { [Kind in ApprovalRequest['kind']]: (request: Extract<ApprovalRequest, { kind: Kind }>) => string } = {
-  command: (request) => `run:\n  ${request.argv.map((arg) => JSON.stringify(arg)).join(' ')}\n  in ${request.cwd || '.'}${request.shell ? ' through a shell' : ''}`,
+  command: (request) =>
+    `run:\n  ${request.argv.map((arg) => JSON.stringify(arg)).join(' ')}\n  in ${request.cwd || '.'}${request.shell ? ' through a shell' : ''}`,
   file: (request) => `${request.operation} ${proposalTarget(request.proposal)}:\n${request.proposal.diff}`,
   directory: (request) => `create the directory ${request.path}`,
 };

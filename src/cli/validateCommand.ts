@@ -22,7 +22,9 @@ export async function validateCommand(file: string, json: boolean, io: CliIo): P
   }
   lines.push(`Critique: score ${critique.score}/10. ${critique.summary}`);
   // Validation errors are listed above already.
-  for (const issue of critique.issues.filter((found) => !found.blocking)) lines.push(`  ${issue.severity} ${issue.name} (${issue.check})${issue.stepId ? ` [${issue.stepId}]` : ''}: ${issue.message}`);
+  for (const issue of critique.issues.filter((found) => !found.blocking)) {
+    lines.push(`  ${issue.severity} ${issue.name} (${issue.check})${issue.stepId ? ` [${issue.stepId}]` : ''}: ${issue.message}`);
+  }
   for (const recommendation of critique.recommendations) lines.push(`  → ${recommendation}`);
   lines.push(errors.length > 0 ? `Invalid: ${errors.length} error${errors.length === 1 ? '' : 's'}.` : 'Valid.');
   io.out(lines.join('\n'));

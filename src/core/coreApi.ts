@@ -6,7 +6,19 @@
  */
 export type { Plan, Step, Agent, Attachment, Diagnostic, StepKind, FailurePolicy } from './plan/planSchema';
 export { planSchema, stepSchema, plannerOutputSchema } from './plan/planSchema';
-export type { Clock, Logger, WorkspaceFs, Interaction, ApprovalRequest, ApprovalDecision, ClarificationRequest, ReviewRequest, ReviewDecision, FileProposal, FileStat } from './ports';
+export type {
+  Clock,
+  Logger,
+  WorkspaceFs,
+  Interaction,
+  ApprovalRequest,
+  ApprovalDecision,
+  ClarificationRequest,
+  ReviewRequest,
+  ReviewDecision,
+  FileProposal,
+  FileStat,
+} from './ports';
 export type { Tool, ToolRegistry, ToolContext, ToolEffect, ApprovalPolicy } from './tools/tool';
 export { expandTemplates } from './plan/expandTemplates';
 export { parsePlan } from './plan/parsePlan';
@@ -52,7 +64,17 @@ export { createPlanningTools } from './session/planningTools';
 export { renderPlanningSection, planningStrategies } from './session/planningPrompt';
 export type { PlanningStrategy } from './session/planningPrompt';
 export type { LlmClient } from './ports';
-export type { LlmMessage, LlmContentPart, LlmToolCall, LlmToolDefinition, LlmResponseFormat, LlmUsage, LlmDelta, LlmChatRequest, LlmChatResponse } from './llm/llmTypes';
+export type {
+  LlmMessage,
+  LlmContentPart,
+  LlmToolCall,
+  LlmToolDefinition,
+  LlmResponseFormat,
+  LlmUsage,
+  LlmDelta,
+  LlmChatRequest,
+  LlmChatResponse,
+} from './llm/llmTypes';
 export { LlmError, isLlmError } from './llm/llmError';
 export type { LlmErrorKind } from './llm/llmError';
 export { chatStructured, StructuredOutputError } from './llm/chatStructured';

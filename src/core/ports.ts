@@ -138,6 +138,8 @@ export type ManualStepOutcome = { done: true; note?: string } | { done: false; r
  */
 export interface Interaction {
   requestApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision | 'defer'>;
+  // 'defer' is one of the strings, named so the reader sees the answer that parks the request.
+  // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents
   askClarification(request: ClarificationRequest, signal: AbortSignal): Promise<string | 'defer'>;
   requestReview(request: ReviewRequest, signal: AbortSignal): Promise<ReviewDecision | 'defer'>;
   /** Waits until the person marked the step done or failed; may take as long as the work does. */
@@ -313,7 +315,10 @@ export interface RawFile {
 export interface RawDirectoryFs<Handle> {
   /** The root with its links resolved; `undefined` when it does not exist. */
   realRoot(): Promise<string | undefined>;
-  /** The root itself; `real` is where the handle really is (to compare with `realRoot`), `undefined` when the handle is a path. `'missing'` when there is no root. */
+  /**
+   * The root itself; `real` is where the handle really is (to compare with `realRoot`), `undefined` when the handle is a path. `'missing'` when there is no
+   * root.
+   */
   openRoot(realRoot: string): Promise<{ handle: Handle; real: string | undefined } | 'missing'>;
   /** The directory `name` in `parent`, not through a link; `real` as in `openRoot`. */
   openDirectory(parent: Handle, name: string): Promise<{ handle: Handle; real: string | undefined } | 'link' | 'missing' | 'not_directory'>;

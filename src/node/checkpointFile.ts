@@ -8,7 +8,7 @@ import type { Checkpoint, CheckpointStore } from '../core/ports';
  * "Undo run" still works after a window reload. Each record rewrites the file atomically.
  */
 export async function loadCheckpointFile(file: string): Promise<CheckpointStore> {
-  let saved: Checkpoint[] = [];
+  let saved: Checkpoint[];
   try {
     saved = JSON.parse(await readFile(file, 'utf8')) as Checkpoint[];
   } catch {

@@ -66,7 +66,9 @@ export function createFileRunStore(dir: string): RunStore {
           lineNumbers.push(index + 1);
         } catch {
           if (!isLast) {
-            throw new Error(`Line ${index + 1} of the run journal ${file} is not valid JSON; the journal is damaged beyond its last line. Move the file away to discard the run.`);
+            throw new Error(
+              `Line ${index + 1} of the run journal ${file} is not valid JSON; the journal is damaged beyond its last line. Move the file away to discard the run.`,
+            );
           }
           tornLine = { lineNumber: index + 1, text: line };
         }

@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { CommandResult, CommandRunner } from '../core/ports';
@@ -126,7 +125,11 @@ export function createNodeCommandRunner(root: string, options: NodeCommandRunner
           settled = true;
           for (const timer of timers) clearTimeout(timer);
           signal.removeEventListener('abort', onAbort);
-          reject(new Error(error.code === 'ENOENT' ? `Cannot start "${program}": no such program on PATH or in ${cwd}.` : `Cannot start "${program}": ${error.message}`));
+          reject(
+            new Error(
+              error.code === 'ENOENT' ? `Cannot start "${program}": no such program on PATH or in ${cwd}.` : `Cannot start "${program}": ${error.message}`,
+            ),
+          );
         });
         child.once('exit', (code, signalName) => {
           exit = { code, signal: signalName };

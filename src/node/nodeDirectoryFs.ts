@@ -53,7 +53,10 @@ export function createNodeDirectoryFs(root: string, options: NodeDirectoryFsOpti
     if (scratch.length < size) scratch = Buffer.allocUnsafe(Math.max(size, 2 * scratch.length, 64 * 1024));
     return scratch;
   };
-  const opened = (fd: number): { handle: DirectoryHandle; real: string } => ({ handle: { fd, prefix: `/proc/self/fd/${fd}/` }, real: fs.readlinkSync(`/proc/self/fd/${fd}`) });
+  const opened = (fd: number): { handle: DirectoryHandle; real: string } => ({
+    handle: { fd, prefix: `/proc/self/fd/${fd}/` },
+    real: fs.readlinkSync(`/proc/self/fd/${fd}`),
+  });
 
   return {
     realRoot: () => fsp.realpath(root).then(
@@ -62,7 +65,11 @@ export function createNodeDirectoryFs(root: string, options: NodeDirectoryFsOpti
     ),
 
     async openRoot(realRoot) {
-      if (!handles) return fs.statSync(realRoot, { throwIfNoEntry: false })?.isDirectory() ? { handle: { fd: undefined, prefix: realRoot + path.sep }, real: undefined } : 'missing';
+      if (!handles) {
+        return fs.statSync(realRoot, { throwIfNoEntry: false })?.isDirectory()
+          ? { handle: { fd: undefined, prefix: realRoot + path.sep }, real: undefined }
+          : 'missing';
+      }
       try {
         return opened(fs.openSync(root, directoryFlags & ~noFollow));
       } catch {
@@ -75,7 +82,11 @@ export function createNodeDirectoryFs(root: string, options: NodeDirectoryFsOpti
       if (!handles) {
         const stats = fs.lstatSync(entry, { throwIfNoEntry: false });
         if (stats === undefined) return 'missing';
-        return stats.isSymbolicLink() ? 'link' : stats.isDirectory() ? { handle: { fd: undefined, prefix: entry + path.sep }, real: undefined } : 'not_directory';
+        return stats.isSymbolicLink()
+          ? 'link'
+          : stats.isDirectory()
+            ? { handle: { fd: undefined, prefix: entry + path.sep }, real: undefined }
+            : 'not_directory';
       }
       try {
         return opened(fs.openSync(entry, directoryFlags));

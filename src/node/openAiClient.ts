@@ -9,6 +9,7 @@ import { countPromptTokens, countTokens } from '../core/llm/tokenCount';
 import type { Clock, LlmClient, Logger } from '../core/ports';
 import { capText, textCaps } from '../core/text/capText';
 import { timerClock } from './timerClock';
+import { errorMessage } from '../shared/errorMessage';
 
 /** Settings of an OpenAI-compatible provider (OpenAI, Azure, OpenRouter, Ollama, LM Studio, vLLM, …). */
 export interface OpenAiClientOptions {
@@ -68,7 +69,11 @@ interface Attempt {
  * characters) nor a URL's credentials.
  */
 export function createOpenAiClient(options: OpenAiClientOptions): LlmClient {
-  const problem = baseUrlProblem(options.baseURL, { sendsKey: Boolean(options.apiKey), allowInsecureKey: options.allowInsecureKey ?? false, allowHint: 'pass allowInsecureKey: true' });
+  const problem = baseUrlProblem(options.baseURL, {
+    sendsKey: Boolean(options.apiKey),
+    allowInsecureKey: options.allowInsecureKey ?? false,
+    allowHint: 'pass allowInsecureKey: true',
+  });
   if (problem !== undefined) throw new LlmError(problem, 'bad_request', undefined, 0);
   const clock = options.clock ?? timerClock;
   const maxAttempts = Math.max(1, Math.floor(options.maxAttempts ?? 4));
@@ -91,7 +96,17 @@ export function createOpenAiClient(options: OpenAiClientOptions): LlmClient {
   });
 
   const fail = (kind: LlmErrorKind, status: number | undefined, attempts: number, detail: string): LlmError =>
-    new LlmError(redact(capText(`LLM request to ${endpoint} (model ${options.model}) failed after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${detail}`, textCaps.message)), kind, status, attempts);
+    new LlmError(
+      redact(
+        capText(
+          `LLM request to ${endpoint} (model ${options.model}) failed after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${detail}`,
+          textCaps.message,
+        ),
+      ),
+      kind,
+      status,
+      attempts,
+    );
 
   async function chat(request: LlmChatRequest): Promise<LlmChatResponse> {
     const { signal } = request;
@@ -104,10 +119,18 @@ export function createOpenAiClient(options: OpenAiClientOptions): LlmClient {
       } catch (error: unknown) {
         const problem = classify(error, signal, clock.now());
         if (problem.kind === 'aborted') throw fail('aborted', undefined, attempt, 'cancelled.');
-        const waitMs = problem.kind === 'rate_limited' && problem.retryAfterMs !== undefined ? problem.retryAfterMs : Math.min(maxBackoffMs, initialBackoffMs * 2 ** (attempt - 1));
+        const waitMs =
+          problem.kind === 'rate_limited' && problem.retryAfterMs !== undefined
+            ? problem.retryAfterMs
+            : Math.min(maxBackoffMs, initialBackoffMs * 2 ** (attempt - 1));
         if (!isTransientKind(problem.kind) || attempt >= maxAttempts) throw fail(problem.kind, problem.status, attempt, problem.detail);
         if (problem.retryAfterMs !== undefined && problem.retryAfterMs > maxRetryAfterMs) {
-          throw fail(problem.kind, problem.status, attempt, `${problem.detail} The server asks to wait ${Math.ceil(problem.retryAfterMs / 1000)} s, more than the ${Math.ceil(maxRetryAfterMs / 1000)} s this client waits.`);
+          throw fail(
+            problem.kind,
+            problem.status,
+            attempt,
+            `${problem.detail} The server asks to wait ${Math.ceil(problem.retryAfterMs / 1000)} s, more than the ${Math.ceil(maxRetryAfterMs / 1000)} s this client waits.`,
+          );
         }
         options.logger?.warn('LLM request failed; retrying', { attempt, kind: problem.kind, status: problem.status, waitMs, detail: redact(problem.detail) });
         if (state.emitted) request.onDelta?.({ kind: 'retry', attempt: attempt + 1, reason: redact(problem.detail) });
@@ -186,11 +209,26 @@ async function runAttempt(sdk: OpenAI, model: string, request: LlmChatRequest, l
   if (timedOut !== undefined && !request.signal.aborted) throw new AttemptTimeout(timedOut);
 }
 
-async function sendAttempt(sdk: OpenAI, model: string, request: LlmChatRequest, signal: AbortSignal, timeoutMs: number, state: Attempt, heard: (() => void) | undefined): Promise<void> {
+async function sendAttempt(
+  sdk: OpenAI,
+  model: string,
+  request: LlmChatRequest,
+  signal: AbortSignal,
+  timeoutMs: number,
+  state: Attempt,
+  heard: (() => void) | undefined,
+): Promise<void> {
   const body: ChatCompletionCreateParamsBase = {
     model,
     messages: request.messages.map(toWireMessage),
-    ...(request.tools?.length ? { tools: request.tools.map((tool) => ({ type: 'function' as const, function: { name: tool.name, description: tool.description, parameters: tool.parameters } })) } : {}),
+    ...(request.tools?.length
+      ? {
+          tools: request.tools.map((tool) => ({
+            type: 'function' as const,
+            function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+          })),
+        }
+      : {}),
     ...(request.responseSchema ? { response_format: toWireFormat(request.responseSchema) } : {}),
     ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
     ...(request.maxTokens === undefined ? {} : { max_tokens: request.maxTokens }),
@@ -201,7 +239,9 @@ async function sendAttempt(sdk: OpenAI, model: string, request: LlmChatRequest, 
     const choice = response.choices?.[0];
     if (!choice) throw new EmptyReplyError('the response had no choices.');
     state.text = choice.message.content ?? '';
-    state.toolCalls = (choice.message.tool_calls ?? []).flatMap((call) => (call.type === 'function' ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments }] : []));
+    state.toolCalls = (choice.message.tool_calls ?? []).flatMap((call) =>
+      call.type === 'function' ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments }] : [],
+    );
     checkReplySize(state.text.length + state.toolCalls.reduce((sum, call) => sum + call.arguments.length, 0));
     state.finishReason = choice.finish_reason ?? undefined;
     state.model = response.model || undefined;
@@ -237,11 +277,19 @@ async function sendAttempt(sdk: OpenAI, model: string, request: LlmChatRequest, 
       const argumentsDelta = part.function?.arguments ?? '';
       call.arguments += argumentsDelta;
       state.emitted = true;
-      request.onDelta?.({ kind: 'tool_call', index: part.index, ...(part.id ? { id: part.id } : {}), ...(part.function?.name ? { name: part.function.name } : {}), argumentsDelta });
+      request.onDelta?.({
+        kind: 'tool_call',
+        index: part.index,
+        ...(part.id ? { id: part.id } : {}),
+        ...(part.function?.name ? { name: part.function.name } : {}),
+        argumentsDelta,
+      });
     }
   }
   if (!sawChoice) throw new EmptyReplyError('the streamed response had no choices.');
-  state.toolCalls = calls.filter((call) => call !== undefined).map((call, index) => ({ id: call.id || `call_${index}`, name: call.name, arguments: call.arguments }));
+  state.toolCalls = calls
+    .filter((call) => call !== undefined)
+    .map((call, index) => ({ id: call.id || `call_${index}`, name: call.name, arguments: call.arguments }));
 }
 
 function toWireMessage(message: LlmMessage): ChatCompletionMessageParam {
@@ -251,13 +299,26 @@ function toWireMessage(message: LlmMessage): ChatCompletionMessageParam {
     case 'user':
       return {
         role: 'user',
-        content: typeof message.content === 'string' ? message.content : message.content.map((part) => (part.type === 'text' ? { type: 'text' as const, text: part.text } : { type: 'image_url' as const, image_url: { url: part.url } })),
+        content:
+          typeof message.content === 'string'
+            ? message.content
+            : message.content.map((part) =>
+                part.type === 'text' ? { type: 'text' as const, text: part.text } : { type: 'image_url' as const, image_url: { url: part.url } },
+              ),
       };
     case 'assistant':
       return {
         role: 'assistant',
         content: message.content,
-        ...(message.toolCalls?.length ? { tool_calls: message.toolCalls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.arguments } })) } : {}),
+        ...(message.toolCalls?.length
+          ? {
+              tool_calls: message.toolCalls.map((call) => ({
+                id: call.id,
+                type: 'function' as const,
+                function: { name: call.name, arguments: call.arguments },
+              })),
+            }
+          : {}),
       };
     case 'tool':
       return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
@@ -276,7 +337,9 @@ class EmptyReplyError extends Error {}
 class ReplyTooLongError extends Error {}
 
 function checkReplySize(chars: number): void {
-  if (chars > textCaps.modelReply) throw new ReplyTooLongError(`the reply went past ${textCaps.modelReply} characters, more than any answer this client accepts.`);
+  if (chars > textCaps.modelReply) {
+    throw new ReplyTooLongError(`the reply went past ${textCaps.modelReply} characters, more than any answer this client accepts.`);
+  }
 }
 
 interface Problem {
@@ -297,7 +360,7 @@ function classify(error: unknown, signal: AbortSignal, now: number): Problem {
     const status = error.status;
     const detail = `HTTP ${status}: ${error.message.replace(/^\d{3}\s*/, '')}`;
     if (status === 429) {
-      const retryAfterMs = retryAfter(error.headers, now);
+      const retryAfterMs = retryAfter(error.headers as Headers | undefined, now);
       return { kind: 'rate_limited', status, detail: `rate limited (${detail}).`, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
     }
     if (status === 408) return { kind: 'timeout', status, detail: `${detail}.` };
@@ -308,9 +371,13 @@ function classify(error: unknown, signal: AbortSignal, now: number): Problem {
     return { kind: 'other', status, detail: `${detail}.` };
   }
   if (error instanceof SyntaxError) return { kind: 'malformed', status: undefined, detail: `the response was not valid JSON (${error.message}).` };
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   if (error instanceof TypeError || /terminated|socket|ECONNRESET|EPIPE|network|aborted/i.test(message)) {
-    return { kind: 'network', status: undefined, detail: `the connection failed (${message}${error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : ''}).` };
+    return {
+      kind: 'network',
+      status: undefined,
+      detail: `the connection failed (${message}${error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : ''}).`,
+    };
   }
   if (error instanceof OpenAI.OpenAIError) return { kind: 'malformed', status: undefined, detail: `the response could not be read (${message}).` };
   return { kind: 'other', status: undefined, detail: message };

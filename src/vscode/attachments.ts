@@ -15,7 +15,11 @@ export function collectAttachments(text: string, files: readonly vscode.Uri[]): 
   if (editor && !editor.selection.isEmpty && editor.document.uri.scheme === 'file') {
     const path = vscode.workspace.asRelativePath(editor.document.uri, false);
     const { start, end } = editor.selection;
-    attachments.push({ kind: 'file', ref: `${path}#L${start.line + 1}-L${end.line + 1}`, label: `selection in ${path} (lines ${start.line + 1}-${end.line + 1})` });
+    attachments.push({
+      kind: 'file',
+      ref: `${path}#L${start.line + 1}-L${end.line + 1}`,
+      label: `selection in ${path} (lines ${start.line + 1}-${end.line + 1})`,
+    });
   }
   for (const uri of files) {
     const path = vscode.workspace.asRelativePath(uri, false);

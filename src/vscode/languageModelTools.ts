@@ -2,9 +2,17 @@ import * as vscode from 'vscode';
 import type { SessionPlanner } from '../core/session/createSessionPlanner';
 import type { Tool, ToolContext } from '../core/tools/tool';
 import { loadRuntime } from './loadRuntime';
+import { errorMessage } from '../shared/errorMessage';
 
 /** Names of the session planning tools contributed in package.json (`languageModelTools`). */
-export const planningToolNames = ['planning_setup_plan', 'planning_add_step', 'planning_update_step', 'planning_mark_step', 'planning_clear_plan', 'planning_read_plan'] as const;
+export const planningToolNames = [
+  'planning_setup_plan',
+  'planning_add_step',
+  'planning_update_step',
+  'planning_mark_step',
+  'planning_clear_plan',
+  'planning_read_plan',
+] as const;
 
 /**
  * Registers the six `planning_*` session tools (docs/architecture.md §10) with `vscode.lm.registerTool`,
@@ -36,7 +44,7 @@ export function registerLanguageModelTools(planner: SessionPlanner, log: vscode.
           try {
             message = ((await tool.run({ ...context, stepId: tool.name }, parsed.data, abort.signal)) as { message: string }).message;
           } catch (error) {
-            message = error instanceof Error ? error.message : String(error);
+            message = errorMessage(error);
           }
         }
         log.info(`${tool.name}: ${message.split('\n')[0]}`);

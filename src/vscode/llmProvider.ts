@@ -24,17 +24,40 @@ export interface ResolvedProvider {
  */
 export async function resolveProvider(settings: TaskPlannerSettings, keys: ApiKeyStore): Promise<ResolvedProvider> {
   const apiKey = await keys.get();
-  const vscodeLmAvailable = settings.provider === 'auto' || settings.provider === 'vscode' ? await vscodeChatModelAvailable(settings.vscodeModelFamily || undefined) : false;
+  const vscodeLmAvailable =
+    settings.provider === 'auto' || settings.provider === 'vscode' ? await vscodeChatModelAvailable(settings.vscodeModelFamily || undefined) : false;
   const choice = selectProvider({ setting: settings.provider, vscodeLmAvailable, ...(apiKey ? { apiKey } : {}), baseURL: settings.baseUrl });
   if (choice === 'vscode') {
-    if (!vscodeLmAvailable) throw new Error('taskPlanner.llm.provider is "vscode" but VS Code offers no chat model: install and sign in to a language-model extension, or choose another provider.');
-    return { choice, llm: createVscodeLmClient({ timeoutMs: settings.requestTimeoutMs, ...(settings.vscodeModelFamily ? { family: settings.vscodeModelFamily } : {}) }), label: 'VS Code language model' };
+    if (!vscodeLmAvailable) {
+      throw new Error(
+        'taskPlanner.llm.provider is "vscode" but VS Code offers no chat model: install and sign in to a language-model extension, or choose another provider.',
+      );
+    }
+    return {
+      choice,
+      llm: createVscodeLmClient({ timeoutMs: settings.requestTimeoutMs, ...(settings.vscodeModelFamily ? { family: settings.vscodeModelFamily } : {}) }),
+      label: 'VS Code language model',
+    };
   }
   if (choice === 'openai') {
-    if (!apiKey && !isLocalBaseUrl(settings.baseUrl)) throw new Error('taskPlanner.llm.provider is "openai" but no API key is stored: run "Task Planner: Set API key", or point taskPlanner.llm.baseUrl at a local server.');
-    const problem = baseUrlProblem(settings.baseUrl, { sendsKey: Boolean(apiKey), allowInsecureKey: settings.allowInsecureKey, allowHint: 'turn on taskPlanner.llm.allowInsecureKey in your user settings' });
+    if (!apiKey && !isLocalBaseUrl(settings.baseUrl)) {
+      throw new Error(
+        'taskPlanner.llm.provider is "openai" but no API key is stored: run "Task Planner: Set API key", or point taskPlanner.llm.baseUrl at a local server.',
+      );
+    }
+    const problem = baseUrlProblem(settings.baseUrl, {
+      sendsKey: Boolean(apiKey),
+      allowInsecureKey: settings.allowInsecureKey,
+      allowHint: 'turn on taskPlanner.llm.allowInsecureKey in your user settings',
+    });
     if (problem !== undefined) throw new Error(`taskPlanner.llm.baseUrl: ${problem}`);
-    const llm = loadRuntime().createOpenAiClient({ baseURL: settings.baseUrl, model: settings.model, timeoutMs: settings.requestTimeoutMs, allowInsecureKey: settings.allowInsecureKey, ...(apiKey ? { apiKey } : {}) });
+    const llm = loadRuntime().createOpenAiClient({
+      baseURL: settings.baseUrl,
+      model: settings.model,
+      timeoutMs: settings.requestTimeoutMs,
+      allowInsecureKey: settings.allowInsecureKey,
+      ...(apiKey ? { apiKey } : {}),
+    });
     return { choice, llm, label: `OpenAI-compatible (${settings.model} at ${safeOrigin(settings.baseUrl)})` };
   }
   return { choice, llm: undefined, label: 'heuristic planner (no model)' };

@@ -27,7 +27,12 @@ export async function markManualStep(pending: PendingPrompts, stepId: string, do
       prompt: done ? 'A note on what you did (optional): it becomes the result of the step.' : 'Why could it not be done? The step fails with this reason.',
       placeHolder: done ? 'Press Enter to mark the step done' : 'The reason',
       ignoreFocusOut: true,
-      validateInput: (value) => (value.length > maxNoteLength ? `Keep it under ${maxNoteLength} characters.` : !done && value.trim() === '' ? 'Say why, so the run can report it.' : undefined),
+      validateInput: (value) =>
+        value.length > maxNoteLength
+          ? `Keep it under ${maxNoteLength} characters.`
+          : !done && value.trim() === ''
+            ? 'Say why, so the run can report it.'
+            : undefined,
     }));
   if (typed === undefined) return false;
   const text = typed.trim().slice(0, maxNoteLength);
@@ -42,7 +47,10 @@ export async function showManualStepActions(pending: PendingPrompts, request: Ma
     { label: '$(error) Failed', description: 'It cannot be done (say why)', action: 'failed' as const },
     { label: '$(book) Show instructions', description: request.instructions.split('\n', 1)[0]?.slice(0, 120) ?? '', action: 'show' as const },
   ];
-  const picked = await vscode.window.showQuickPick(items, { title: `Task Planner: ${request.stepId} ${request.title} is yours to do`, placeHolder: 'Mark the step done or failed' });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: `Task Planner: ${request.stepId} ${request.title} is yours to do`,
+    placeHolder: 'Mark the step done or failed',
+  });
   if (picked?.action === 'show') return showManualInstructions(pending, request);
   if (picked) await markManualStep(pending, request.stepId, picked.action === 'done', undefined, request.requestId);
 }
@@ -66,7 +74,9 @@ export async function announceManualStep(pending: PendingPrompts, request: Manua
     'Show instructions',
   );
   if (choice === 'Show instructions') await showManualInstructions(pending, request);
-  else if (choice && pending.get(request.stepId)?.request.requestId === request.requestId) await markManualStep(pending, request.stepId, choice === 'Done', undefined, request.requestId);
+  else if (choice && pending.get(request.stepId)?.request.requestId === request.requestId) {
+    await markManualStep(pending, request.stepId, choice === 'Done', undefined, request.requestId);
+  }
 }
 
 /** `text` from a plan, unable to form a link in a notification (which renders `[label](target)`, command links included). */

@@ -22,7 +22,10 @@ export interface ModelSetupUi {
   /** `undefined` when dismissed. */
   pick<T>(title: string, placeholder: string, items: readonly SetupItem<T>[]): Promise<T | undefined>;
   /** `undefined` when dismissed; `validate` returns the problem with a value, or `undefined`. */
-  input(title: string, options: { prompt: string; value?: string; password?: boolean; validate?: (value: string) => string | undefined }): Promise<string | undefined>;
+  input(
+    title: string,
+    options: { prompt: string; value?: string; password?: boolean; validate?: (value: string) => string | undefined },
+  ): Promise<string | undefined>;
 }
 
 /** What the flow reads and does besides asking (the editor wires VS Code's APIs). */
@@ -63,13 +66,34 @@ export async function runModelSetup(deps: ModelSetupDeps): Promise<ModelSetupOut
   const way = await deps.ui.pick<Way>('Task Planner: Set up a model (1/3)', 'Which model should plan and run the steps?', [
     {
       label: 'A VS Code chat model',
-      description: vscodeModels.length > 0 ? `${vscodeModels.length} available: ${vscodeModels.map((model) => model.name).slice(0, 3).join(', ')}` : 'none installed yet',
+      description:
+        vscodeModels.length > 0
+          ? `${vscodeModels.length} available: ${vscodeModels
+              .map((model) => model.name)
+              .slice(0, 3)
+              .join(', ')}`
+          : 'none installed yet',
       detail: 'GitHub Copilot or any extension that provides chat models; picked automatically when present.',
       value: 'vscode',
     },
-    { label: 'A local server', description: 'Ollama, LM Studio, llama.cpp, vLLM', detail: 'An OpenAI-compatible server on this machine: only its address, no key.', value: 'local' },
-    { label: 'A hosted service', description: 'OpenAI, OpenRouter, Azure, …', detail: "An OpenAI-compatible API: its address and your key (kept in VS Code's secret storage).", value: 'hosted' },
-    { label: 'No model', description: 'the heuristic planner', detail: 'Plans from the text of the request; steps that need a model are yours to do.', value: 'heuristic' },
+    {
+      label: 'A local server',
+      description: 'Ollama, LM Studio, llama.cpp, vLLM',
+      detail: 'An OpenAI-compatible server on this machine: only its address, no key.',
+      value: 'local',
+    },
+    {
+      label: 'A hosted service',
+      description: 'OpenAI, OpenRouter, Azure, …',
+      detail: "An OpenAI-compatible API: its address and your key (kept in VS Code's secret storage).",
+      value: 'hosted',
+    },
+    {
+      label: 'No model',
+      description: 'the heuristic planner',
+      detail: 'Plans from the text of the request; steps that need a model are yours to do.',
+      value: 'heuristic',
+    },
   ]);
   if (way === undefined) return undefined;
   const choice = await chooseDetails(deps, way, vscodeModels);
@@ -79,7 +103,11 @@ export async function runModelSetup(deps: ModelSetupDeps): Promise<ModelSetupOut
   return { choice: choice.choice, ok: test.ok, message: describeConnection(choice.choice, test) };
 }
 
-async function chooseDetails(deps: ModelSetupDeps, way: Way, vscodeModels: { family: string; name: string }[]): Promise<{ choice: ModelChoice; apiKey?: string } | undefined> {
+async function chooseDetails(
+  deps: ModelSetupDeps,
+  way: Way,
+  vscodeModels: { family: string; name: string }[],
+): Promise<{ choice: ModelChoice; apiKey?: string } | undefined> {
   switch (way) {
     case 'heuristic':
       return { choice: { provider: 'heuristic' } };
@@ -133,7 +161,9 @@ async function chooseHosted(deps: ModelSetupDeps): Promise<{ choice: ModelChoice
   if (baseUrl === undefined) return undefined;
   const stored = await deps.hasKey();
   const typed = await deps.ui.input('Task Planner: Set up a model: API key', {
-    prompt: stored ? "The service's API key (leave empty to keep the stored one). Kept in VS Code's secret storage, never in settings." : "The service's API key. Kept in VS Code's secret storage, never in settings.",
+    prompt: stored
+      ? "The service's API key (leave empty to keep the stored one). Kept in VS Code's secret storage, never in settings."
+      : "The service's API key. Kept in VS Code's secret storage, never in settings.",
     password: true,
     validate: (value) => (!stored && value.trim() === '' ? 'Enter the key, or press Escape to cancel.' : undefined),
   });
@@ -161,10 +191,19 @@ function askBaseUrl(deps: ModelSetupDeps, value: string): Promise<string | undef
 }
 
 /** The model to use: picked from the server's list when it answers, else typed (the reason shown). */
-async function chooseModel(deps: ModelSetupDeps, baseUrl: string, apiKey: string | undefined, server: LocalServerKind | undefined): Promise<string | undefined> {
+async function chooseModel(
+  deps: ModelSetupDeps,
+  baseUrl: string,
+  apiKey: string | undefined,
+  server: LocalServerKind | undefined,
+): Promise<string | undefined> {
   const listing = await deps.listModels(baseUrl, apiKey);
   if (listing.ok && listing.models.length > 0) {
-    return deps.ui.pick('Task Planner: Set up a model (3/3)', `Which of the ${listing.models.length} models at ${baseUrl}?`, listing.models.map((id) => ({ label: id, value: id })));
+    return deps.ui.pick(
+      'Task Planner: Set up a model (3/3)',
+      `Which of the ${listing.models.length} models at ${baseUrl}?`,
+      listing.models.map((id) => ({ label: id, value: id })),
+    );
   }
   const why = listing.ok ? `The server at ${baseUrl} lists no models.` : describeListing(baseUrl, listing, server);
   const typed = await deps.ui.input('Task Planner: Set up a model: model name', {

@@ -31,7 +31,8 @@ export function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri, non
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <title>Task Planner: Plan</title>
-<style nonce="${nonce}">html { scroll-padding-bottom: 64px; } html, body { margin: 0; padding: 0; background: var(--vscode-editor-background); color: var(--vscode-foreground); font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); }</style>
+<style nonce="${nonce}">html { scroll-padding-bottom: 64px; } html, body { margin: 0; padding: 0; background: var(--vscode-editor-background); color: \
+var(--vscode-foreground); font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); }</style>
 </head>
 <body>
 <plan-panel-app data-nonce="${nonce}"></plan-panel-app>

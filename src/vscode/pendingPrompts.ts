@@ -1,5 +1,13 @@
 import * as vscode from 'vscode';
-import type { ApprovalDecision, ApprovalRequest, ClarificationRequest, ManualStepOutcome, ManualStepRequest, ReviewDecision, ReviewRequest } from '../core/ports';
+import type {
+  ApprovalDecision,
+  ApprovalRequest,
+  ClarificationRequest,
+  ManualStepOutcome,
+  ManualStepRequest,
+  ReviewDecision,
+  ReviewRequest,
+} from '../core/ports';
 
 /** A question a running step waits on, with how to show it again. */
 export type PendingPrompt =

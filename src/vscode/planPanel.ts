@@ -4,8 +4,16 @@ import type { RunEvent, RunState } from '../core/engine/runEvents';
 import type { Plan } from '../core/plan/planSchema';
 import type { Tool } from '../core/tools/tool';
 import { PanelSession, type RunDetails } from '../core/view/panelSession';
-import { parseWebviewMessage, type HostToWebviewMessage, type MessageHandlers, type WebviewMessage, type WebviewMessageType, type WebviewToHostMessage } from '../shared/panelProtocol';
+import {
+  parseWebviewMessage,
+  type HostToWebviewMessage,
+  type MessageHandlers,
+  type WebviewMessage,
+  type WebviewMessageType,
+  type WebviewToHostMessage,
+} from '../shared/panelProtocol';
 import { createNonce, panelHtml } from './panelHtml';
+import { errorMessage } from '../shared/errorMessage';
 
 /** The webview panel type (also the id of its serializer, were one registered). */
 export const planPanelViewType = 'taskPlanner.planPanel';
@@ -189,8 +197,8 @@ export class PlanPanel implements vscode.Disposable {
     try {
       await handler(message, this);
     } catch (error) {
-      this.setup.log.error(`Plan panel: ${message.type} failed: ${errorText(error)}`);
-      this.notify('error', `${message.type} failed: ${errorText(error)}`);
+      this.setup.log.error(`Plan panel: ${message.type} failed: ${errorMessage(error)}`);
+      this.notify('error', `${message.type} failed: ${errorMessage(error)}`);
     }
   }
 
@@ -230,8 +238,4 @@ function loggedTraffic(log: vscode.LogOutputChannel): PanelTraffic {
     refused: (reason) => log.warn(`Plan panel: ignored a message from the webview: ${reason}`),
     posted: (message) => log.trace(`Plan panel → ${message.type}`),
   };
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

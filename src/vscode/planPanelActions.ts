@@ -8,6 +8,7 @@ import { markManualStep } from './manualStepPrompts';
 import type { PendingPrompts } from './pendingPrompts';
 import type { PanelActionHandlers } from './planPanel';
 import type { PlanTreeProvider } from './planTreeProvider';
+import { errorMessage } from '../shared/errorMessage';
 
 /** What the panel needs of the editor's runs: the `RunController`, seen by this role. */
 export interface PanelRuns {
@@ -73,7 +74,7 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
         }
       } catch (error) {
         session.setRegenerating(false);
-        panel.notify('error', `Regenerating failed: ${errorText(error)}`);
+        panel.notify('error', `Regenerating failed: ${errorMessage(error)}`);
       }
       panel.refresh();
     },
@@ -98,8 +99,8 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
       if (deps.decideReview(plan)) return;
       // The run goes on after the click: its events reach the panel through the controller.
       runs.start(plan).catch((error: unknown) => {
-        log.error(`Plan panel: the run did not go through: ${errorText(error)}`);
-        panel.notify('error', `The run did not go through: ${errorText(error)}`);
+        log.error(`Plan panel: the run did not go through: ${errorMessage(error)}`);
+        panel.notify('error', `The run did not go through: ${errorMessage(error)}`);
       });
     },
     cancel: (_message, panel) => {
@@ -110,7 +111,9 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
     openApproval: async ({ stepId }) => {
       const prompt = pending.get(stepId);
       if (prompt) return prompt.show();
-      await vscode.window.showInformationMessage(`Task Planner: step ${stepId} is not waiting for you now. A run that was interrupted asks again when you resume it from the Runs view.`);
+      await vscode.window.showInformationMessage(
+        `Task Planner: step ${stepId} is not waiting for you now. A run that was interrupted asks again when you resume it from the Runs view.`,
+      );
     },
     markManualStep: async ({ stepId, done }) => {
       if (await markManualStep(pending, stepId, done)) log.info(`Step ${stepId} marked ${done ? 'done' : 'failed'} by you in the plan panel`);
@@ -130,8 +133,4 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
       panel.refresh();
     },
   };
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -7,6 +7,7 @@ import type { PanelTraffic } from './planPanel';
 import { planPanelActions, type PanelActionDeps } from './planPanelActions';
 import { PlanPanelController } from './planPanelController';
 import type { PlanReview } from './planReview';
+import { errorMessage } from '../shared/errorMessage';
 
 /** What the panel's flow works with (wired in `activate`). */
 export interface PlanPanelFlowDeps extends Omit<PanelActionDeps, 'decideReview'> {
@@ -85,7 +86,7 @@ export function createPlanPanelFlow(deps: PlanPanelFlowDeps): PlanPanelFlow {
         const replans = result.metadata.replanHistory as ReplanRecord[];
         panel.setRunDetails(result.runId, { changedFiles, replans, ...(result.metadata.llmUsage ? { usage: result.metadata.llmUsage } : {}) });
       } catch (error) {
-        log.warn(`Plan panel: could not read what run ${result.runId} changed: ${error instanceof Error ? error.message : String(error)}`);
+        log.warn(`Plan panel: could not read what run ${result.runId} changed: ${errorMessage(error)}`);
       }
     }),
   ];

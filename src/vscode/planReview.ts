@@ -27,7 +27,10 @@ export const quickPickPlanReview: PlanReview = async (plan, critique, warnings) 
   picker.items = [
     errors.length === 0
       ? { label: '$(play) Start', description: `run ${plan.steps.length} step${plan.steps.length === 1 ? '' : 's'} against the workspace`, action: 'start' }
-      : { label: `$(error) Cannot start: ${errors.length === 1 ? 'an error' : `${errors.length} errors`} to fix`, description: 'to edit the plan, set Task Planner › Review to "panel"; or plan again' },
+      : {
+          label: `$(error) Cannot start: ${errors.length === 1 ? 'an error' : `${errors.length} errors`} to fix`,
+          description: 'to edit the plan, set Task Planner › Review to "panel"; or plan again',
+        },
     { label: '$(close) Cancel', description: 'discard this plan', action: 'cancel' },
     { label: 'Steps', kind: vscode.QuickPickItemKind.Separator },
     ...plan.steps.map((step, index) => ({
@@ -36,7 +39,10 @@ export const quickPickPlanReview: PlanReview = async (plan, critique, warnings) 
       detail: step.dependsOn.length > 0 ? `after ${step.dependsOn.join(', ')}` : undefined,
     })),
     ...(critique.issues.length + warnings.length > 0 ? [{ label: 'Critic findings', kind: vscode.QuickPickItemKind.Separator }] : []),
-    ...critique.issues.map((issue) => ({ label: `$(${issue.severity === 'critical' ? 'error' : issue.severity === 'warning' ? 'warning' : 'info'}) ${issue.name}: ${issue.message}`, detail: issue.recommendation })),
+    ...critique.issues.map((issue) => ({
+      label: `$(${issue.severity === 'critical' ? 'error' : issue.severity === 'warning' ? 'warning' : 'info'}) ${issue.name}: ${issue.message}`,
+      detail: issue.recommendation,
+    })),
     ...warnings.map((warning) => ({ label: `$(warning) ${warning}` })),
   ];
   return new Promise<Plan | undefined>((resolve) => {

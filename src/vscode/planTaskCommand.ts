@@ -14,6 +14,7 @@ import type { RunController } from './runController';
 import { requestFromEditor, type RequestEditors } from './requestEditor';
 import { readSettings } from './settings';
 import { setUpModelHint } from './modelStatus';
+import { errorMessage } from '../shared/errorMessage';
 
 /** Longest request accepted from the input box, in characters. */
 const maxRequestLength = 20_000;
@@ -67,8 +68,10 @@ export async function planTask(deps: PlanTaskDeps, options: PlanTaskOptions = {}
   if (text === undefined || text.trim() === '') return {};
   const attachments = collectAttachments(text, options.files ?? []);
   let failure: string | undefined;
-  const planned = await withPlanningProgress('Task Planner: planning', (signal, report) => planRequest(deps, text, attachments, { signal, report, withoutModel: options.withoutModel === true })).catch((error: unknown) => {
-    failure = error instanceof Error ? error.message : String(error);
+  const planned = await withPlanningProgress('Task Planner: planning', (signal, report) =>
+    planRequest(deps, text, attachments, { signal, report, withoutModel: options.withoutModel === true }),
+  ).catch((error: unknown) => {
+    failure = errorMessage(error);
     deps.log.error(`Planning failed: ${failure}`);
     return undefined;
   });
@@ -87,7 +90,7 @@ export async function planTask(deps: PlanTaskDeps, options: PlanTaskOptions = {}
   deps.tree.setPlan(accepted);
   const run = deps.runs.start(accepted);
   run.catch((error: unknown) => {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     deps.log.error(`Run failed to start: ${message}`);
     void vscode.window.showErrorMessage(`Task Planner: ${message}`);
   });
@@ -100,7 +103,10 @@ export async function planTask(deps: PlanTaskDeps, options: PlanTaskOptions = {}
  * the choice led to (`{}` when dismissed).
  */
 async function afterPlanningFailure(deps: PlanTaskDeps, options: PlanTaskOptions, message: string): Promise<PlanTaskOutcome> {
-  const ask = options.afterFailure ?? ((text: string) => vscode.window.showErrorMessage<PlanningFailureChoice>(`Task Planner: planning failed: ${text}`, 'Retry', 'Set up a model', 'Plan without a model'));
+  const ask =
+    options.afterFailure ??
+    ((text: string) =>
+      vscode.window.showErrorMessage<PlanningFailureChoice>(`Task Planner: planning failed: ${text}`, 'Retry', 'Set up a model', 'Plan without a model'));
   const choice = await ask(message);
   if (choice === 'Retry') return planTask(deps, options);
   if (choice === 'Plan without a model') return planTask(deps, { ...options, withoutModel: true });
@@ -119,12 +125,14 @@ async function afterPlanningFailure(deps: PlanTaskDeps, options: PlanTaskOptions
 async function askRequest(requests: RequestEditors): Promise<string | undefined> {
   const box = vscode.window.createInputBox();
   box.title = 'Task Planner: Plan task';
-  box.prompt = 'Describe what you want done. Separate steps with "then". URLs and the current selection are attached. For a longer request with lines and lists, use the button on the right.';
+  box.prompt =
+    'Describe what you want done. Separate steps with "then". URLs and the current selection are attached. For a longer request with lines and lists, use the button on the right.';
   box.placeholder = 'e.g. Read src/app.ts, then add input validation, then run `npm test`';
   box.ignoreFocusOut = true;
   const toEditor: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('go-to-file'), tooltip: 'Write a longer, multi-line request in an editor' };
   box.buttons = [toEditor];
-  const problem = (value: string): string | undefined => (value.trim() === '' ? 'Describe the task to plan.' : value.length > maxRequestLength ? `Keep the request under ${maxRequestLength} characters.` : undefined);
+  const problem = (value: string): string | undefined =>
+    value.trim() === '' ? 'Describe the task to plan.' : value.length > maxRequestLength ? `Keep the request under ${maxRequestLength} characters.` : undefined;
   return new Promise<string | undefined>((resolve) => {
     let answer: string | undefined;
     let moveToEditor = false;
@@ -163,7 +171,9 @@ async function askRequest(requests: RequestEditors): Promise<string | undefined>
 export async function planTaskFromEditor(deps: PlanTaskDeps): Promise<PlanTaskOutcome> {
   const editor = vscode.window.activeTextEditor;
   if (!editor) {
-    void vscode.window.showWarningMessage('Task Planner: open an editor with the request first (or run "Plan task" and use its button for a multi-line request).');
+    void vscode.window.showWarningMessage(
+      'Task Planner: open an editor with the request first (or run "Plan task" and use its button for a multi-line request).',
+    );
     return {};
   }
   const request = requestFromEditor(editor);
@@ -172,7 +182,9 @@ export async function planTaskFromEditor(deps: PlanTaskDeps): Promise<PlanTaskOu
     return {};
   }
   if (request.length > maxRequestLength) {
-    void vscode.window.showWarningMessage(`Task Planner: the request has ${request.length} characters; keep it under ${maxRequestLength} (select the part to plan).`);
+    void vscode.window.showWarningMessage(
+      `Task Planner: the request has ${request.length} characters; keep it under ${maxRequestLength} (select the part to plan).`,
+    );
     return {};
   }
   const outcome = await planTask(deps, { request });
@@ -210,7 +222,9 @@ async function planRequest(
     clock: runtime.timerClock,
     strategy: settings.strategy,
     ...(provider.llm ? { workspace: deps.runs.workspace() } : {}),
-    openFiles: vscode.window.visibleTextEditors.filter((editor) => editor.document.uri.scheme === 'file').map((editor) => vscode.workspace.asRelativePath(editor.document.uri, false)),
+    openFiles: vscode.window.visibleTextEditors
+      .filter((editor) => editor.document.uri.scheme === 'file')
+      .map((editor) => vscode.workspace.asRelativePath(editor.document.uri, false)),
     attachments,
     attachmentForModel: imageAsDataUrl,
     ...(options.feedback === undefined ? {} : { feedback: options.feedback }),
@@ -227,7 +241,9 @@ async function planRequest(
  * and is the next version; `undefined` when the user cancelled. Throws what failed.
  */
 export async function regeneratePlan(deps: PlanTaskDeps, feedback: string, plan: Plan): Promise<Plan | undefined> {
-  const planned = await withPlanningProgress('Task Planner: regenerating the plan', (signal, report) => planRequest(deps, plan.objective, [], { signal, feedback, report }));
+  const planned = await withPlanningProgress('Task Planner: regenerating the plan', (signal, report) =>
+    planRequest(deps, plan.objective, [], { signal, feedback, report }),
+  );
   if (!planned) return undefined;
   for (const warning of planned.warnings) deps.log.warn(warning);
   return { ...planned.plan, id: plan.id, version: plan.version + 1, objective: plan.objective };

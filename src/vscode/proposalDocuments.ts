@@ -56,7 +56,9 @@ export class ProposalDocuments implements vscode.TextDocumentContentProvider, vs
 
 /** Closes every diff editor showing `stepId`'s proposal (answered, or its run cancelled); never throws. */
 export async function closeProposalDiffs(stepId: string): Promise<void> {
-  const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputTextDiff && stepOf(tab.input.modified) === stepId);
+  const tabs = vscode.window.tabGroups.all
+    .flatMap((group) => group.tabs)
+    .filter((tab) => tab.input instanceof vscode.TabInputTextDiff && stepOf(tab.input.modified) === stepId);
   if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true).then(undefined, () => false);
 }
 

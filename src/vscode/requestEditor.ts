@@ -41,7 +41,9 @@ export class RequestEditors implements vscode.Disposable {
   /** Closes a request document without asking to save it (it was planned). */
   async discard(document: vscode.TextDocument): Promise<void> {
     this.documents.delete(document.uri.toString());
-    const tab = vscode.window.tabGroups.all.flatMap((group) => group.tabs).find((entry) => entry.input instanceof vscode.TabInputText && entry.input.uri.toString() === document.uri.toString());
+    const tab = vscode.window.tabGroups.all
+      .flatMap((group) => group.tabs)
+      .find((entry) => entry.input instanceof vscode.TabInputText && entry.input.uri.toString() === document.uri.toString());
     if (!tab) return;
     await vscode.window.showTextDocument(document, { preview: false, preserveFocus: false });
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');

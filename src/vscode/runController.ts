@@ -103,7 +103,12 @@ export class RunController implements vscode.Disposable {
   /** Executes `plan` (repairing it with the model when a step asks for a replan); `initialResults` are steps already done. */
   start(plan: Plan, initialResults?: Record<string, unknown>): Promise<RunResult> {
     return this.execute(
-      async (options) => loadRuntime().executeWithReplanning(plan, plan.objective, { ...options, ...(initialResults ? { initialResults } : {}), onEvent: (event) => this.apply(event) }),
+      async (options) =>
+        loadRuntime().executeWithReplanning(plan, plan.objective, {
+          ...options,
+          ...(initialResults ? { initialResults } : {}),
+          onEvent: (event) => this.apply(event),
+        }),
       undefined,
     );
   }
@@ -189,7 +194,12 @@ export class RunController implements vscode.Disposable {
       store: this.store,
       interaction: this.deps.interaction,
       checkpoints: await this.checkpoints(),
-      logger: { debug: (message) => log.debug(message), info: (message) => log.info(message), warn: (message) => log.warn(message), error: (message) => log.error(message) },
+      logger: {
+        debug: (message) => log.debug(message),
+        info: (message) => log.info(message),
+        warn: (message) => log.warn(message),
+        error: (message) => log.error(message),
+      },
       clock: loadRuntime().timerClock,
       signal: abort.signal,
       llm: setup.llm,

@@ -3,6 +3,7 @@ import type { ApiKeyStore } from './apiKeyStore';
 import { resolveProvider } from './llmProvider';
 import type { RunSetup } from './runController';
 import type { TaskPlannerSettings } from './settings';
+import { errorMessage } from '../shared/errorMessage';
 
 /**
  * The options of a run from the settings: the model for agent steps (none when it cannot
@@ -15,7 +16,7 @@ export async function runSetupFor(settings: TaskPlannerSettings, keys: ApiKeySto
   try {
     llm = (await resolveProvider(settings, keys)).llm;
   } catch (error) {
-    log.warn(`No model for agent steps: ${error instanceof Error ? error.message : String(error)}`);
+    log.warn(`No model for agent steps: ${errorMessage(error)}`);
   }
   return {
     llm,

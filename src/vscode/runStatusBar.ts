@@ -50,7 +50,10 @@ export class RunStatusBar implements vscode.Disposable {
       const icon = state?.status === 'running' ? 'sync~spin' : state?.status === 'completed' ? 'pass' : state?.status === 'waiting' ? 'debug-pause' : 'error';
       this.item.text = `$(${icon}) Task Planner ${progress.completed}/${progress.total}`;
       this.item.tooltip = `Run ${state?.runId}: ${state?.status}, ${describeStepProgress(progress)}. Click to show the plan.`;
-      this.item.accessibilityInformation = { label: `Task Planner ${describeStepProgress(progress)}, run ${state?.status}. Press Enter to show the plan.`, role: 'button' };
+      this.item.accessibilityInformation = {
+        label: `Task Planner ${describeStepProgress(progress)}, run ${state?.status}. Press Enter to show the plan.`,
+        role: 'button',
+      };
       this.item.command = 'taskPlanner.plan.focus';
       this.item.backgroundColor = undefined;
     }

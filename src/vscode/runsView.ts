@@ -6,6 +6,7 @@ import { describeUndo } from '../core/tools/describeUndo';
 import { planTreeItem } from './planTreeItem';
 import type { PlanTreeProvider } from './planTreeProvider';
 import type { RunController } from './runController';
+import { errorMessage } from '../shared/errorMessage';
 
 /** The Runs view: past, paused, waiting and interrupted runs from the run store, newest first. */
 export class RunsTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, vscode.Disposable {
@@ -69,7 +70,11 @@ export interface RunsCommandDeps {
 /** Open, Resume, Delete and Undo run, and Refresh, for the Runs view's items. */
 export function registerRunsCommands(deps: RunsCommandDeps): vscode.Disposable[] {
   const runIdOf = (arg: unknown): string | undefined =>
-    typeof arg === 'string' ? arg : arg && typeof arg === 'object' && 'id' in arg ? String((arg as PlanTreeNode).id).replace(/^run:/, '') : deps.runs.current()?.runId;
+    typeof arg === 'string'
+      ? arg
+      : arg && typeof arg === 'object' && 'id' in arg
+        ? String((arg as PlanTreeNode).id).replace(/^run:/, '')
+        : deps.runs.current()?.runId;
   return [
     vscode.commands.registerCommand('taskPlanner.refreshRuns', () => deps.runsTree.refresh()),
     vscode.commands.registerCommand('taskPlanner.openRun', async (arg?: unknown) => {
@@ -86,14 +91,16 @@ export function registerRunsCommands(deps: RunsCommandDeps): vscode.Disposable[]
       const running = deps.runs.resume(runId);
       deps.runsTree.refresh();
       return running.catch((error: unknown) => {
-        void vscode.window.showErrorMessage(`Task Planner: ${error instanceof Error ? error.message : String(error)}`);
+        void vscode.window.showErrorMessage(`Task Planner: ${errorMessage(error)}`);
         return undefined;
       });
     }),
     vscode.commands.registerCommand('taskPlanner.deleteRun', async (arg?: unknown) => {
       const runId = runIdOf(arg);
       if (!runId) return;
-      if (deps.runs.isRunning() && deps.runs.current()?.runId === runId) return void vscode.window.showWarningMessage('Task Planner: cancel the run before deleting it.');
+      if (deps.runs.isRunning() && deps.runs.current()?.runId === runId) {
+        return void vscode.window.showWarningMessage('Task Planner: cancel the run before deleting it.');
+      }
       await deps.runs.delete(runId);
       deps.runsTree.refresh();
     }),

@@ -34,12 +34,19 @@ export async function setUpModel(keys: ApiKeyStore, log: vscode.LogOutputChannel
   });
   if (!outcome) return undefined;
   const shadowed = shadowingWorkspaceSettings();
-  const message = shadowed.length > 0 ? `${outcome.message} Note: this workspace's own settings set ${shadowed.join(', ')}, which win over yours; remove them there to use this model here.` : outcome.message;
+  const message =
+    shadowed.length > 0
+      ? `${outcome.message} Note: this workspace's own settings set ${shadowed.join(', ')}, which win over yours; remove them there to use this model here.`
+      : outcome.message;
   log.info(`Set up a model: ${message}`);
   if (outcome.ok) {
-    void vscode.window.showInformationMessage(`Task Planner: ${message}`, 'Plan task').then((choice) => choice && vscode.commands.executeCommand('taskPlanner.planTask'));
+    void vscode.window
+      .showInformationMessage(`Task Planner: ${message}`, 'Plan task')
+      .then((choice) => choice && vscode.commands.executeCommand('taskPlanner.planTask'));
   } else {
-    void vscode.window.showWarningMessage(`Task Planner: ${message}`, 'Set up a model').then((choice) => choice && vscode.commands.executeCommand('taskPlanner.setUpModel'));
+    void vscode.window
+      .showWarningMessage(`Task Planner: ${message}`, 'Set up a model')
+      .then((choice) => choice && vscode.commands.executeCommand('taskPlanner.setUpModel'));
   }
   return { ...outcome, message };
 }
@@ -105,7 +112,14 @@ const quickInputUi: ModelSetupUi = {
   },
   input(title, options) {
     return Promise.resolve(
-      vscode.window.showInputBox({ title, prompt: options.prompt, value: options.value, password: options.password, ignoreFocusOut: true, validateInput: options.validate }),
+      vscode.window.showInputBox({
+        title,
+        prompt: options.prompt,
+        value: options.value,
+        password: options.password,
+        ignoreFocusOut: true,
+        validateInput: options.validate,
+      }),
     );
   },
 };

@@ -9,7 +9,11 @@ import type { PlanPanelController } from './planPanelController';
  * `*.plan.json` file, else with the current run (live) or plan; says what to do when
  * there is none.
  */
-export async function showPlan(panels: PlanPanelController, current: { plan: () => Plan | undefined; run: () => RunState | undefined; running: () => boolean }, log: vscode.LogOutputChannel): Promise<void> {
+export async function showPlan(
+  panels: PlanPanelController,
+  current: { plan: () => Plan | undefined; run: () => RunState | undefined; running: () => boolean },
+  log: vscode.LogOutputChannel,
+): Promise<void> {
   const document = vscode.window.activeTextEditor?.document;
   if (document && /\.plan\.json$/i.test(document.fileName)) {
     const parsed = parsePlan(document.getText());

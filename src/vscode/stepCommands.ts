@@ -9,6 +9,7 @@ import type { PendingPrompts } from './pendingPrompts';
 import type { PlanTreeProvider } from './planTreeProvider';
 import { closeProposalDiffs, requestOf, stepOf } from './proposalDocuments';
 import type { RunController } from './runController';
+import { errorMessage } from '../shared/errorMessage';
 
 /** What the step commands act on (wired in `activate`). */
 export interface StepCommandDeps {
@@ -38,17 +39,27 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
   };
   // The request a diff tab was opened for: an Approve from an old tab must not answer a newer request.
   const shownRequest = (arg: unknown): string | undefined =>
-    arg instanceof vscode.Uri ? requestOf(arg) : arg === undefined ? (requestOf(vscode.window.activeTextEditor?.document.uri) ?? requestOf(activeDiffUri())) : undefined;
+    arg instanceof vscode.Uri
+      ? requestOf(arg)
+      : arg === undefined
+        ? (requestOf(vscode.window.activeTextEditor?.document.uri) ?? requestOf(activeDiffUri()))
+        : undefined;
   const stale = async (stepId: string | undefined): Promise<void> => {
     const prompt = stepId ? pending.get(stepId) : undefined;
     if (!prompt) return void vscode.window.showInformationMessage('Task Planner: no step is waiting for approval.');
-    if (prompt.kind === 'manual') return void vscode.window.showInformationMessage(`Task Planner: step ${prompt.stepId} is yours to do; nothing was approved. Mark it Done or Failed.`);
-    void vscode.window.showWarningMessage(`Task Planner: this diff is not what step ${prompt.stepId} asks now; nothing was answered. Its current request is shown.`);
+    if (prompt.kind === 'manual') {
+      return void vscode.window.showInformationMessage(`Task Planner: step ${prompt.stepId} is yours to do; nothing was approved. Mark it Done or Failed.`);
+    }
+    void vscode.window.showWarningMessage(
+      `Task Planner: this diff is not what step ${prompt.stepId} asks now; nothing was answered. Its current request is shown.`,
+    );
     await prompt.show();
   };
   const markManualTarget = async (stepId: string | undefined, done: boolean, text: unknown): Promise<void> => {
     if (!stepId) return void vscode.window.showInformationMessage('Task Planner: no step is waiting for you to do it.');
-    if (await markManualStep(pending, stepId, done, typeof text === 'string' ? text : undefined)) deps.log.info(`Step ${stepId} marked ${done ? 'done' : 'failed'} by you`);
+    if (await markManualStep(pending, stepId, done, typeof text === 'string' ? text : undefined)) {
+      deps.log.info(`Step ${stepId} marked ${done ? 'done' : 'failed'} by you`);
+    }
   };
   return [
     vscode.commands.registerCommand('taskPlanner.approve', async (arg?: unknown) => {
@@ -86,7 +97,10 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
       const state = deps.runs.current();
       if (!stepId || !state || !(stepId in state.results)) return void vscode.window.showInformationMessage('Task Planner: this step has no result yet.');
       const result = state.results[stepId];
-      const document = await vscode.workspace.openTextDocument({ content: previewValue(result, 1_000_000), language: typeof result === 'string' ? 'markdown' : 'json' });
+      const document = await vscode.workspace.openTextDocument({
+        content: previewValue(result, 1_000_000),
+        language: typeof result === 'string' ? 'markdown' : 'json',
+      });
       await vscode.window.showTextDocument(document, { preview: true });
     }),
     vscode.commands.registerCommand('taskPlanner.cancelRun', () => {
@@ -118,6 +132,6 @@ async function rerun(deps: StepCommandDeps, stepId: string | undefined, skip: bo
   deps.log.info(`${skip ? 'Skipping' : 'Running again from'} step ${stepId}; ${Object.keys(initialResults).length} completed step(s) kept`);
   deps.tree.setPlan(plan);
   await deps.runs.start(plan, initialResults).catch((error: unknown) => {
-    void vscode.window.showErrorMessage(`Task Planner: ${error instanceof Error ? error.message : String(error)}`);
+    void vscode.window.showErrorMessage(`Task Planner: ${errorMessage(error)}`);
   });
 }

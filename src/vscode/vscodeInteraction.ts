@@ -16,19 +16,29 @@ import { closeProposalDiffs, type ProposalDocuments } from './proposalDocuments'
  * can be reopened. (In Restricted Mode tools that would ask are refused before they ask:
  * see `gateByWorkspaceTrust`.)
  */
-export function createVscodeInteraction(pending: PendingPrompts, documents: ProposalDocuments, options: { announceManualStep?: () => boolean } = {}): Interaction {
+export function createVscodeInteraction(
+  pending: PendingPrompts,
+  documents: ProposalDocuments,
+  options: { announceManualStep?: () => boolean } = {},
+): Interaction {
   return {
     requestApproval(request, signal) {
-      return waitFor<ApprovalDecision>(pending, signal, request.stepId, (settle) => ({
-        kind: 'approval',
-        stepId: request.stepId,
-        request,
-        settle: (decision) => {
-          documents.drop(request.stepId);
-          settle(decision);
-        },
-        show: () => showApproval(request, documents, pending),
-      }), () => void documents.close(request.stepId));
+      return waitFor<ApprovalDecision>(
+        pending,
+        signal,
+        request.stepId,
+        (settle) => ({
+          kind: 'approval',
+          stepId: request.stepId,
+          request,
+          settle: (decision) => {
+            documents.drop(request.stepId);
+            settle(decision);
+          },
+          show: () => showApproval(request, documents, pending),
+        }),
+        () => void documents.close(request.stepId),
+      );
     },
     askClarification(request, signal) {
       return waitFor<string>(pending, signal, request.stepId, (settle) => ({
@@ -49,7 +59,13 @@ export function createVscodeInteraction(pending: PendingPrompts, documents: Prop
       }));
     },
     requestManualStep(request, signal) {
-      const prompt = (settle: (outcome: ManualStepOutcome) => void) => ({ kind: 'manual' as const, stepId: request.stepId, request, settle, show: () => showManualStepActions(pending, request) });
+      const prompt = (settle: (outcome: ManualStepOutcome) => void) => ({
+        kind: 'manual' as const,
+        stepId: request.stepId,
+        request,
+        settle,
+        show: () => showManualStepActions(pending, request),
+      });
       const announce = async (): Promise<void> => {
         if (options.announceManualStep?.() !== false) await announceManualStep(pending, request);
       };
@@ -108,7 +124,12 @@ async function showFileApproval(request: Extract<ApprovalRequest, { kind: 'file'
     if (pending.get(request.stepId)?.request !== request) await closeProposalDiffs(request.stepId);
   } catch {
     // The modal fallback: the same decision without the diff editor.
-    const choice = await vscode.window.showWarningMessage(`Allow step "${request.title}" to ${verb} ${proposalTarget(proposal)}?`, { modal: true, detail: proposal.diff.slice(0, 4000) }, 'Approve', 'Reject');
+    const choice = await vscode.window.showWarningMessage(
+      `Allow step "${request.title}" to ${verb} ${proposalTarget(proposal)}?`,
+      { modal: true, detail: proposal.diff.slice(0, 4000) },
+      'Approve',
+      'Reject',
+    );
     if (choice === 'Approve') pending.approve(request.stepId, undefined, request.requestId);
     else if (choice === 'Reject') pending.reject(request.stepId, 'rejected in the approval dialog', request.requestId);
   }
@@ -127,7 +148,12 @@ async function askCommandApproval(request: Extract<ApprovalRequest, { kind: 'com
 }
 
 async function askDirectoryApproval(request: Extract<ApprovalRequest, { kind: 'directory' }>, pending: PendingPrompts): Promise<void> {
-  const choice = await vscode.window.showWarningMessage(`Step "${request.title}" wants to create a directory.`, { modal: true, detail: `Directory: ${request.path}` }, 'Create', 'Reject');
+  const choice = await vscode.window.showWarningMessage(
+    `Step "${request.title}" wants to create a directory.`,
+    { modal: true, detail: `Directory: ${request.path}` },
+    'Create',
+    'Reject',
+  );
   if (choice === 'Create') pending.approve(request.stepId, undefined, request.requestId);
   else if (choice === 'Reject') pending.reject(request.stepId, 'rejected in the directory dialog', request.requestId);
 }
@@ -141,7 +167,8 @@ async function askClarification(request: ClarificationRequest, pending: PendingP
   picker.items = suggestions;
   picker.onDidChangeValue((value) => {
     const typed = value.trim();
-    picker.items = typed === '' || suggestions.some((item) => item.label === typed) ? suggestions : [{ label: typed, description: 'your answer' }, ...suggestions];
+    picker.items =
+      typed === '' || suggestions.some((item) => item.label === typed) ? suggestions : [{ label: typed, description: 'your answer' }, ...suggestions];
   });
   // Answered elsewhere (tree, command): the picker goes away.
   const answered = pending.onDidChange(() => {
@@ -167,7 +194,11 @@ async function askClarification(request: ClarificationRequest, pending: PendingP
 async function askReview(request: ReviewRequest, pending: PendingPrompts): Promise<void> {
   const choice = await vscode.window.showInformationMessage(`Review: ${request.title}`, { modal: true, detail: request.prompt }, 'Approve', 'Reject');
   if (choice === undefined) return;
-  const notes = await vscode.window.showInputBox({ title: `Task Planner: notes for "${request.title}"`, prompt: 'Optional notes (they become part of the step result)', ignoreFocusOut: true });
+  const notes = await vscode.window.showInputBox({
+    title: `Task Planner: notes for "${request.title}"`,
+    prompt: 'Optional notes (they become part of the step result)',
+    ignoreFocusOut: true,
+  });
   if (choice === 'Approve') pending.approve(request.stepId, notes, request.requestId);
   else pending.reject(request.stepId, notes, request.requestId);
 }

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { LlmClient } from '../core/ports';
 import { LlmError, type LlmErrorKind } from '../core/llm/llmError';
 import type { LlmChatRequest, LlmChatResponse, LlmMessage, LlmToolCall } from '../core/llm/llmTypes';
+import { errorMessage } from '../shared/errorMessage';
 
 /** Whether VS Code offers a chat model (matching `family` when given); never throws. */
 export async function vscodeChatModelAvailable(family?: string): Promise<boolean> {
@@ -45,10 +46,19 @@ export function createVscodeLmClient(options: VscodeLmClientOptions = {}): LlmCl
   const client: LlmClient & { model: string } = {
     model: options.family || 'vscode-lm',
     async chat(request: LlmChatRequest): Promise<LlmChatResponse> {
-      if (request.responseSchema) throw new LlmError('The VS Code language model API has no structured-output mode; the schema goes into the prompt.', 'bad_request', undefined, 0);
+      if (request.responseSchema) {
+        throw new LlmError('The VS Code language model API has no structured-output mode; the schema goes into the prompt.', 'bad_request', undefined, 0);
+      }
       request.signal.throwIfAborted();
       const model = await (chosen ??= pickModel(options.family));
-      if (!model) throw new LlmError('No VS Code chat model is available (install and sign in to a language-model extension such as GitHub Copilot, or choose another provider in the taskPlanner.llm.provider setting).', 'not_found', undefined, 1);
+      if (!model) {
+        throw new LlmError(
+          'No VS Code chat model is available (install and sign in to a language-model extension such as GitHub Copilot, or choose another provider in the taskPlanner.llm.provider setting).',
+          'not_found',
+          undefined,
+          1,
+        );
+      }
       client.model = model.family || model.id;
       const cancel = new vscode.CancellationTokenSource();
       const silence = new SilenceLimit(options.timeoutMs ?? 0);
@@ -63,7 +73,16 @@ export function createVscodeLmClient(options: VscodeLmClientOptions = {}): LlmCl
       request.signal.addEventListener('abort', onAbort, { once: true });
       // It may have aborted while the model was being chosen: the event has been dispatched by then.
       if (request.signal.aborted) onAbort();
-      silence.start(() => stop(new LlmError(`The VS Code model ${model.name} sent nothing for ${options.timeoutMs} ms (taskPlanner.timeouts.llmRequestMs); the request was cancelled.`, 'timeout', undefined, 1)));
+      silence.start(() =>
+        stop(
+          new LlmError(
+            `The VS Code model ${model.name} sent nothing for ${options.timeoutMs} ms (taskPlanner.timeouts.llmRequestMs); the request was cancelled.`,
+            'timeout',
+            undefined,
+            1,
+          ),
+        ),
+      );
       try {
         // A provider that ignores its cancellation token would hold the call forever: the race ends it anyway.
         return await Promise.race([exchange(model, request, cancel.token, silence), stopped]);
@@ -104,13 +123,20 @@ class SilenceLimit {
 }
 
 /** One request to `model` and its streamed reply; stops passing parts on once the request is cancelled. */
-async function exchange(model: vscode.LanguageModelChat, request: LlmChatRequest, token: vscode.CancellationToken, silence: SilenceLimit): Promise<LlmChatResponse> {
+async function exchange(
+  model: vscode.LanguageModelChat,
+  request: LlmChatRequest,
+  token: vscode.CancellationToken,
+  silence: SilenceLimit,
+): Promise<LlmChatResponse> {
   const messages = request.messages.map(toVscodeMessage);
   const response = await model.sendRequest(
     messages,
     {
       justification: 'Task Planner plans and runs the task you asked for.',
-      ...(request.tools?.length ? { tools: request.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.parameters })) } : {}),
+      ...(request.tools?.length
+        ? { tools: request.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.parameters })) }
+        : {}),
     },
     token,
   );
@@ -130,9 +156,19 @@ async function exchange(model: vscode.LanguageModelChat, request: LlmChatRequest
   }
   request.signal.throwIfAborted();
   if (token.isCancellationRequested) throw new vscode.CancellationError();
-  const promptTokens = (await Promise.all(messages.map((message) => model.countTokens(message).then(undefined, () => 0)))).reduce((sum, count) => sum + count, 0);
+  const promptTokens = (await Promise.all(messages.map((message) => model.countTokens(message).then(undefined, () => 0)))).reduce(
+    (sum, count) => sum + count,
+    0,
+  );
   const completionTokens = text === '' ? 0 : await model.countTokens(text).then(undefined, () => 0);
-  return { text, toolCalls, usage: { promptTokens, completionTokens }, usageReported: false, model: model.id, finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop' };
+  return {
+    text,
+    toolCalls,
+    usage: { promptTokens, completionTokens },
+    usageReported: false,
+    model: model.id,
+    finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
+  };
 }
 
 function toVscodeMessage(message: LlmMessage): vscode.LanguageModelChatMessage {
@@ -144,7 +180,10 @@ function toVscodeMessage(message: LlmMessage): vscode.LanguageModelChatMessage {
       return vscode.LanguageModelChatMessage.User(
         typeof message.content === 'string'
           ? message.content
-          : message.content.map((part) => new vscode.LanguageModelTextPart(part.type === 'text' ? part.text : `[image: ${part.url.startsWith('data:') ? 'attached image' : part.url}]`)),
+          : message.content.map(
+              (part) =>
+                new vscode.LanguageModelTextPart(part.type === 'text' ? part.text : `[image: ${part.url.startsWith('data:') ? 'attached image' : part.url}]`),
+            ),
       );
     case 'assistant':
       return vscode.LanguageModelChatMessage.Assistant([
@@ -152,7 +191,9 @@ function toVscodeMessage(message: LlmMessage): vscode.LanguageModelChatMessage {
         ...(message.toolCalls ?? []).map((call) => new vscode.LanguageModelToolCallPart(call.id, call.name, parseArguments(call.arguments))),
       ]);
     case 'tool':
-      return vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(message.toolCallId, [new vscode.LanguageModelTextPart(message.content)])]);
+      return vscode.LanguageModelChatMessage.User([
+        new vscode.LanguageModelToolResultPart(message.toolCallId, [new vscode.LanguageModelTextPart(message.content)]),
+      ]);
   }
 }
 
@@ -167,10 +208,19 @@ function parseArguments(text: string): object {
 
 function toLlmError(error: unknown, signal: AbortSignal, modelName: string): LlmError {
   if (error instanceof LlmError) return error;
-  if (signal.aborted || error instanceof vscode.CancellationError) return new LlmError(`Request to the VS Code model ${modelName} was cancelled.`, 'aborted', undefined, 1);
+  if (signal.aborted || error instanceof vscode.CancellationError) {
+    return new LlmError(`Request to the VS Code model ${modelName} was cancelled.`, 'aborted', undefined, 1);
+  }
   let kind: LlmErrorKind = 'other';
   if (error instanceof vscode.LanguageModelError) {
-    kind = error.code === vscode.LanguageModelError.NoPermissions.name ? 'auth' : error.code === vscode.LanguageModelError.NotFound.name ? 'not_found' : error.code === vscode.LanguageModelError.Blocked.name ? 'rate_limited' : 'other';
+    kind =
+      error.code === vscode.LanguageModelError.NoPermissions.name
+        ? 'auth'
+        : error.code === vscode.LanguageModelError.NotFound.name
+          ? 'not_found'
+          : error.code === vscode.LanguageModelError.Blocked.name
+            ? 'rate_limited'
+            : 'other';
   }
-  return new LlmError(`Request to the VS Code model ${modelName} failed: ${error instanceof Error ? error.message : String(error)}`, kind, undefined, 1);
+  return new LlmError(`Request to the VS Code model ${modelName} failed: ${errorMessage(error)}`, kind, undefined, 1);
 }

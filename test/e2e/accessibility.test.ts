@@ -334,7 +334,7 @@ describe('Task Planner accessibility (browser workbench, axe-core)', function ()
     const content = Array.from({ length: 30 }, (_, index) => `Line ${index + 1} of the notes`).join('\n');
     const plan = makePlan([makeStep('W1', { title: 'Write the notes', kind: 'tool', tool: 'write_file', args: { path: 'notes.md', content }, agent: undefined, input: undefined })], { version: 3 });
     const body = buildPanelViewModel({ plan, critique: critiquePlan(plan), diagnostics: [], tools: ['write_file'], versions: [{ version: 3, label: 'v3 · regenerated with "shorter"' }, { version: 2, label: 'v2 · edited W1' }, { version: 1, label: 'v1 · planned' }] });
-    await panel().locator('plan-panel-app').evaluate((element, message) => window.postMessage(message, '*'), { type: 'snapshot', model: { ...body, session: 'a11y-versions', version: 1 } });
+    await panel().locator('plan-panel-app').evaluate((_element, message) => window.postMessage(message, '*'), { type: 'snapshot', model: { ...body, session: 'a11y-versions', version: 1 } });
     await panel().locator('plan-panel-app[data-rendered-version="1"][data-mode="review"]').waitFor({ timeout: 15_000 });
     const picker = panel().locator('select#plan-version');
     assert.equal(await picker.evaluate((select) => (select as HTMLSelectElement).labels?.[0]?.textContent), 'Plan version');

@@ -47,7 +47,7 @@ describe('Task Planner plan panel in the browser workbench', function () {
   const app = () => panel.locator('plan-panel-app');
   /** Shows `body` in the webview as if a panel host of session `session` had sent it; resolves once it is rendered. */
   const showSnapshot = async (session: string, body: PanelBody): Promise<void> => {
-    await app().evaluate((element, message) => window.postMessage(message, '*'), { type: 'snapshot', model: { ...body, session, version: 1 } });
+    await app().evaluate((_element, message) => window.postMessage(message, '*'), { type: 'snapshot', model: { ...body, session, version: 1 } });
     await panel.locator(`plan-panel-app[data-rendered-version="1"][data-mode="${body.mode}"]`).waitFor({ timeout: 15_000 });
   };
   /** Switches the workbench to a light or dark theme with the built-in toggle (the theme picker would reach for the marketplace). */
@@ -158,7 +158,7 @@ describe('Task Planner plan panel in the browser workbench', function () {
       if ((await panel.locator('.run-status').innerText()) === 'completed') break;
       await page.waitForTimeout(50);
     }
-    const statuses = await panel.locator('tr.run-step').evaluateAll((rows) => Object.fromEntries(rows.map((row) => [row.getAttribute('data-step-id'), row.getAttribute('data-status')])));
+    const statuses = await panel.locator('tr.run-step').evaluateAll((rows) => Object.fromEntries(rows.map((row) => [String(row.getAttribute('data-step-id')), row.getAttribute('data-status')])));
     console.log(`    statuses seen: ${[...seen].join(', ')}`);
     assert.deepEqual(statuses, { list: 'completed', readme: 'completed', notes: 'completed', cli: 'completed', changelog: 'skipped' });
     const bars = await panel.locator('rect.bar').evaluateAll((rects) => rects.map((rect) => ({ id: rect.getAttribute('data-step-id'), status: rect.getAttribute('data-status'), lane: Number(rect.getAttribute('data-lane')), start: Number(rect.getAttribute('data-start-ms')), end: Number(rect.getAttribute('data-end-ms')), width: Number(rect.getAttribute('width')) })));
@@ -186,7 +186,7 @@ describe('Task Planner plan panel in the browser workbench', function () {
       const plan = randomDagPlan(size, 3, 7);
       const body = buildPanelViewModel({ plan, critique: critiquePlan(plan), diagnostics: validatePlan(plan) });
       const model = { ...body, session: `perf-${size}`, version };
-      await panel.locator('plan-panel-app').evaluate((element, message) => window.postMessage(message, '*'), { type: 'snapshot', model });
+      await panel.locator('plan-panel-app').evaluate((_element, message) => window.postMessage(message, '*'), { type: 'snapshot', model });
       await panel.locator(`plan-panel-app[data-rendered-version="${version}"][data-mode="review"]`).waitFor({ timeout: 15_000 });
       assert.equal(await panel.locator('li.step').count(), size);
       return { model, ms: Number(await app().getAttribute('data-render-ms')) };

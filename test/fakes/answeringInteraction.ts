@@ -3,6 +3,7 @@ import type { ApprovalDecision, ApprovalRequest, ClarificationRequest, Interacti
 /** Scripted answers by request kind; each function may return `'defer'`. Default: defer. */
 export interface Answers {
   approval?: (request: ApprovalRequest) => ApprovalDecision | 'defer' | Promise<ApprovalDecision | 'defer'>;
+  // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- 'defer' named for the reader, as in the port
   clarification?: (request: ClarificationRequest) => string | 'defer' | Promise<string | 'defer'>;
   review?: (request: ReviewRequest) => ReviewDecision | 'defer' | Promise<ReviewDecision | 'defer'>;
   manual?: (request: ManualStepRequest, signal: AbortSignal) => ManualStepOutcome | 'defer' | Promise<ManualStepOutcome | 'defer'>;

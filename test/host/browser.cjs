@@ -31,7 +31,7 @@ async function launchBrowser() {
     });
   } catch (error) {
     fs.rmSync(profileDir, { recursive: true, force: true });
-    throw new Error(`chromium (${chromiumPath}) did not start: ${String(error)}`);
+    throw new Error(`chromium (${chromiumPath}) did not start: ${String(error)}`, { cause: error });
   }
   // registered after the launch, so playwright's own exit listener (which kills the browser) runs first
   const profile = removeOnExit(profileDir);

@@ -82,17 +82,17 @@ describe('Task Planner in the VS Code extension host', () => {
       const request = ['Three things, please:', '', '1. Read README.md', '2. List the files in src', '3. Run `npm test`'].join('\n');
       const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: request });
       const editor = await vscode.window.showTextDocument(document);
-      const whole = (await vscode.commands.executeCommand('taskPlanner.planTaskFromEditor')) as { plan?: { steps: unknown[] } };
+      const whole = await vscode.commands.executeCommand<{ plan?: { steps: unknown[] } }>('taskPlanner.planTaskFromEditor');
       assert.equal(whole.plan?.steps.length, 3, `expected a step per list line, got: ${JSON.stringify(reviewed.at(-1))}`);
       assert.match(api.planTreeLabels()[2] ?? '', /npm test/);
       editor.selection = new vscode.Selection(3, 0, 3, document.lineAt(3).text.length);
-      const selected = (await vscode.commands.executeCommand('taskPlanner.planTaskFromEditor')) as { plan?: { steps: { title: string }[] } };
+      const selected = await vscode.commands.executeCommand<{ plan?: { steps: { title: string }[] } }>('taskPlanner.planTaskFromEditor');
       assert.equal(selected.plan?.steps.length, 1);
       assert.match(selected.plan?.steps[0]?.title ?? '', /List the files/i);
       assert.equal(reviewed.length, 2, 'each plan went to the review');
       editor.selection = new vscode.Selection(1, 0, 1, 0);
       await editor.edit((edit) => edit.replace(new vscode.Range(0, 0, document.lineCount, 0), '<!-- only a comment -->\n'));
-      const blank = (await vscode.commands.executeCommand('taskPlanner.planTaskFromEditor')) as { plan?: unknown };
+      const blank = await vscode.commands.executeCommand<{ plan?: unknown }>('taskPlanner.planTaskFromEditor');
       assert.equal(blank.plan, undefined, 'a blank request was planned');
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
       // The next untitled document may get this one's name: wait until the host has let it go.

@@ -70,7 +70,7 @@ describe('Plan task and the run in the editor (fake OpenAI server)', function ()
     const done = planner.planTreeNodes().find((entry) => entry.stepId === 'S1');
     assert.equal(done?.icon, 'pass-filled');
     assert.match(done?.description ?? '', /write_file · completed/);
-    assert.ok((await planner.runIds()).includes(result!.runId), 'the run is not in the Runs view');
+    assert.ok((await planner.runIds()).includes(result.runId), 'the run is not in the Runs view');
   });
 
   it('an Approve from a diff tab of another request answers nothing: only the request the tab showed is approved', async () => {
@@ -141,7 +141,7 @@ describe('Plan task and the run in the editor (fake OpenAI server)', function ()
     assert.equal(cancelled?.status, 'cancelled');
     assert.ok(await until(() => (proposalTabs().length === 0 ? true : undefined)), 'the proposal diff stayed open after Cancel run');
     assert.equal(existsSync(join(root, 'resumed.txt')), false);
-    const resumed = planner.resumeRun(cancelled!.runId);
+    const resumed = planner.resumeRun(cancelled.runId);
     assert.deepEqual(await planner.nextPrompt(), { stepId: 'W1', kind: 'approval' });
     await vscode.commands.executeCommand('taskPlanner.approve', 'W1');
     const result = await resumed;

@@ -28,13 +28,22 @@ export interface AgentLimits {
  * Defaults: 12 turns, 5 minutes, a 1 000-token summary, 4 000 tokens per tool result,
  * 16 tool calls per turn, 256 KiB of tool results per request.
  */
-export const defaultAgentLimits: Readonly<AgentLimits> = { maxTurns: 12, timeoutMs: 300_000, summaryBudgetTokens: 1_000, toolResultTokens: 4_000, maxToolCallsPerTurn: 16, maxToolResultBytes: 256 * 1024 };
+export const defaultAgentLimits: Readonly<AgentLimits> = {
+  maxTurns: 12,
+  timeoutMs: 300_000,
+  summaryBudgetTokens: 1_000,
+  toolResultTokens: 4_000,
+  maxToolCallsPerTurn: 16,
+  maxToolResultBytes: 256 * 1024,
+};
 
 /** `partial` over the defaults; throws a `RangeError` unless every limit is positive and all but `timeoutMs` finite. */
 export function resolveAgentLimits(partial: Partial<AgentLimits> | undefined): AgentLimits {
   const limits = { ...defaultAgentLimits, ...partial };
   for (const [name, value] of Object.entries(limits)) {
-    if (!(value > 0) || (name !== 'timeoutMs' && !Number.isFinite(value))) throw new RangeError(`agentLimits.${name} must be a positive number, got ${String(value)}.`);
+    if (!(value > 0) || (name !== 'timeoutMs' && !Number.isFinite(value))) {
+      throw new RangeError(`agentLimits.${name} must be a positive number, got ${String(value)}.`);
+    }
   }
   return { ...limits, maxTurns: Math.max(1, Math.floor(limits.maxTurns)), maxToolCallsPerTurn: Math.max(1, Math.floor(limits.maxToolCallsPerTurn)) };
 }

@@ -6,6 +6,7 @@ import { ApprovalRejectedError } from '../tools/approvals';
 import { isDeferredError } from '../tools/deferral';
 import type { Tool, ToolContext } from '../tools/tool';
 import { valueText } from '../text/valueText';
+import { errorMessage } from '../../shared/errorMessage';
 
 /** What one tool call gave back, as the model will see it. */
 export interface AgentToolOutcome {
@@ -35,7 +36,13 @@ export function toolDefinition(tool: Tool): LlmToolDefinition {
  * model as an error envelope. A deferral (`DeferredError`) and a cancellation are rethrown:
  * the step is suspended or stopped, not the conversation continued.
  */
-export async function callAgentTool(call: LlmToolCall, tools: ReadonlyMap<string, Tool>, ctx: ToolContext, signal: AbortSignal, maxTokens: number): Promise<AgentToolOutcome> {
+export async function callAgentTool(
+  call: LlmToolCall,
+  tools: ReadonlyMap<string, Tool>,
+  ctx: ToolContext,
+  signal: AbortSignal,
+  maxTokens: number,
+): Promise<AgentToolOutcome> {
   const tool = tools.get(call.name);
   if (!tool) {
     return failure(call.name, `The tool "${call.name}" is not available to this agent. Available tools: ${[...tools.keys()].join(', ') || 'none'}.`);
@@ -44,7 +51,7 @@ export async function callAgentTool(call: LlmToolCall, tools: ReadonlyMap<string
   try {
     args = call.arguments.trim() === '' ? {} : (JSON.parse(call.arguments) as unknown);
   } catch (error) {
-    return failure(call.name, `The arguments are not valid JSON (${error instanceof Error ? error.message : String(error)}); call the tool again with a JSON object.`);
+    return failure(call.name, `The arguments are not valid JSON (${errorMessage(error)}); call the tool again with a JSON object.`);
   }
   const parsed = tool.inputSchema.safeParse(args);
   if (!parsed.success) return failure(call.name, `The arguments do not match the tool's schema: ${z.prettifyError(parsed.error)}`);
@@ -53,8 +60,11 @@ export async function callAgentTool(call: LlmToolCall, tools: ReadonlyMap<string
     return { ok: true, content: envelope(call.name, 'ok', value === undefined ? '(no output)' : valueText(value), maxTokens) };
   } catch (error) {
     if (signal.aborted || isDeferredError(error)) throw error;
-    const message = error instanceof Error ? error.message : String(error);
-    return failure(call.name, error instanceof ApprovalRejectedError ? `${message} Do not retry the same change; continue without it or explain why it is needed.` : message);
+    const message = errorMessage(error);
+    return failure(
+      call.name,
+      error instanceof ApprovalRejectedError ? `${message} Do not retry the same change; continue without it or explain why it is needed.` : message,
+    );
   }
 }
 

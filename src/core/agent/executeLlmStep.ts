@@ -32,19 +32,41 @@ export async function executeLlmStep(ctx: ExecuteContext, input: string, llm: Ll
 
   if (step.kind === 'synthesis_gate') {
     const prompt = buildStepPrompt({ objective: plan.objective, plan, statuses, summary: '', step, depends: ctx.depends, input });
-    const result = await runSynthesisGate({ llm, stepId: step.id, prompt: prompt.text, clock: options.clock, signal: ctx.signal, timeoutMs: limits.timeoutMs, output: ctx.output });
+    const result = await runSynthesisGate({
+      llm,
+      stepId: step.id,
+      prompt: prompt.text,
+      clock: options.clock,
+      signal: ctx.signal,
+      timeoutMs: limits.timeoutMs,
+      output: ctx.output,
+    });
     return result.text;
   }
 
   const agentName = step.agent ?? 'default';
-  const agent = plan.agents[agentName] ?? (agentName === 'default' ? { prompt: defaultAgentPrompt, tools: options.tools.names() } : agentName === 'direct' ? { prompt: directAgentPrompt, tools: [] } : undefined);
+  const agent =
+    plan.agents[agentName] ??
+    (agentName === 'default'
+      ? { prompt: defaultAgentPrompt, tools: options.tools.names() }
+      : agentName === 'direct'
+        ? { prompt: directAgentPrompt, tools: [] }
+        : undefined);
   if (!agent) {
-    throw new StepFailure(`Step ${step.id} uses the agent "${agentName}", which the plan does not define. Defined agents: ${Object.keys(plan.agents).join(', ') || 'none'} (plus the built-in "default" and "direct").`, false);
+    throw new StepFailure(
+      `Step ${step.id} uses the agent "${agentName}", which the plan does not define. Defined agents: ${Object.keys(plan.agents).join(', ') || 'none'} (plus the built-in "default" and "direct").`,
+      false,
+    );
   }
   const tools: Tool[] = [];
   for (const name of new Set([...agent.tools, ...(options.tools.get('ask_user') ? ['ask_user'] : [])])) {
     const tool = options.tools.get(name);
-    if (!tool) throw new StepFailure(`The agent "${agentName}" of step ${step.id} lists the tool "${name}", which this run does not have. Registered tools: ${options.tools.names().join(', ') || 'none'}.`, false);
+    if (!tool) {
+      throw new StepFailure(
+        `The agent "${agentName}" of step ${step.id} lists the tool "${name}", which this run does not have. Registered tools: ${options.tools.names().join(', ') || 'none'}.`,
+        false,
+      );
+    }
     tools.push(tool);
   }
   const summary = await rollingSummary(state, { llm, budgetTokens: limits.summaryBudgetTokens, signal: ctx.signal, onCompacted: ctx.compacted });

@@ -41,7 +41,13 @@ export function rollingSummary(
         ...(options.llm ? { llm: options.llm } : {}),
       });
       current.summary = compacted.summary;
-      options.onCompacted?.({ stepId, summary: compacted.summary, beforeTokens: compacted.beforeTokens, afterTokens: compacted.afterTokens, method: compacted.method });
+      options.onCompacted?.({
+        stepId,
+        summary: compacted.summary,
+        beforeTokens: compacted.beforeTokens,
+        afterTokens: compacted.afterTokens,
+        method: compacted.method,
+      });
     }
     return current.summary;
   });

@@ -6,7 +6,13 @@ import type { Clock } from '../ports';
  * `clock` (never with `limitMs` `Infinity`). When the limit is what stopped it, the result is a retryable `StepFailure`
  * naming `what` and the limit; a cancellation of `signal` propagates as it is.
  */
-export async function withTimeLimit<T>(clock: Clock, signal: AbortSignal, limitMs: number, what: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function withTimeLimit<T>(
+  clock: Clock,
+  signal: AbortSignal,
+  limitMs: number,
+  what: string,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   signal.throwIfAborted();
   if (limitMs === Number.POSITIVE_INFINITY) return work(signal);
   const controller = new AbortController();

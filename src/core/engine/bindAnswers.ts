@@ -11,7 +11,13 @@ export interface BoundAnswers {
 
 type AnswerKind = SuppliedAnswer['kind'];
 
-const waitsFor: Record<PendingRequest['kind'], string> = { approval: 'an approval', clarification: 'an answer', review: 'a review', budget: 'a higher budget', manual: 'you to do it (done or failed)' };
+const waitsFor: Record<PendingRequest['kind'], string> = {
+  approval: 'an approval',
+  clarification: 'an answer',
+  review: 'a review',
+  budget: 'a higher budget',
+  manual: 'you to do it (done or failed)',
+};
 const answerNoun: Record<AnswerKind, string> = { approval: 'approval', clarification: 'answer', review: 'review', manual: 'done or failed' };
 
 /**
@@ -40,10 +46,16 @@ export function bindAnswers(state: RunState, options: Pick<ResumeOptions, 'appro
     }
     supplied[request.id] = answer({ stepId: request.stepId, fingerprint: request.fingerprint });
   };
-  for (const [key, approved] of Object.entries(options.approvals ?? {})) bind(key, 'approval', (bound) => ({ ...bound, kind: 'approval', decision: { approved } }));
+  for (const [key, approved] of Object.entries(options.approvals ?? {})) {
+    bind(key, 'approval', (bound) => ({ ...bound, kind: 'approval', decision: { approved } }));
+  }
   for (const [key, text] of Object.entries(options.answers ?? {})) bind(key, 'clarification', (bound) => ({ ...bound, kind: 'clarification', answer: text }));
-  for (const [key, decision] of Object.entries(options.reviews ?? {})) bind(key, 'review', (bound) => ({ ...bound, kind: 'review', decision: { ...decision } }));
-  for (const [key, answer] of Object.entries(options.manual ?? {})) bind(key, 'manual', (bound) => ({ ...bound, kind: 'manual', outcome: manualOutcome(answer) }));
+  for (const [key, decision] of Object.entries(options.reviews ?? {})) {
+    bind(key, 'review', (bound) => ({ ...bound, kind: 'review', decision: { ...decision } }));
+  }
+  for (const [key, answer] of Object.entries(options.manual ?? {})) {
+    bind(key, 'manual', (bound) => ({ ...bound, kind: 'manual', outcome: manualOutcome(answer) }));
+  }
   return { supplied, warnings };
 }
 

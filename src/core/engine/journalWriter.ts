@@ -1,5 +1,6 @@
 import type { JournalEntry, RunStore } from '../ports';
 import type { RunEvent, RunState } from './runEvents';
+import { errorMessage } from '../../shared/errorMessage';
 
 /** Appends a run's events to its store in order, in batches, with periodic snapshots. */
 export interface JournalWriter {
@@ -40,7 +41,7 @@ export function createJournalWriter(
         if (batch.length > 0) await store.append(runId, batch);
         if (pendingSnapshot) await store.writeSnapshot(runId, pendingSnapshot);
       } catch (error) {
-        failure ??= `Could not write the run journal: ${error instanceof Error ? error.message : String(error)}`;
+        failure ??= `Could not write the run journal: ${errorMessage(error)}`;
       }
     }
   };

@@ -22,7 +22,9 @@ export function replayJournal(runId: string, journal: LoadedJournal): RunState {
   const entries = journal.entries;
   const where = (index: number): string => (journal.lines?.[index] === undefined ? `event ${index + 1}` : `line ${journal.lines[index]}`);
   const fail = (index: number, problem: string): never => {
-    throw new JournalError(`The journal of run "${runId}" cannot be trusted: ${where(index)}: ${problem}. Resuming from it could skip or repeat work; delete the run to discard it.`);
+    throw new JournalError(
+      `The journal of run "${runId}" cannot be trusted: ${where(index)}: ${problem}. Resuming from it could skip or repeat work; delete the run to discard it.`,
+    );
   };
   entries.forEach((entry, index) => {
     const problem = runEventProblem(entry);
@@ -30,13 +32,17 @@ export function replayJournal(runId: string, journal: LoadedJournal): RunState {
     if (entry.runId !== runId) fail(index, `the event belongs to run "${entry.runId}"`);
     const expected = index + 1;
     if (entry.seq < expected) fail(index, `it repeats event ${entry.seq} (a duplicated or reordered line)`);
-    if (entry.seq > expected) fail(index, `event ${expected}${entry.seq > expected + 1 ? ` to ${entry.seq - 1}` : ''} ${entry.seq > expected + 1 ? 'are' : 'is'} missing before it`);
+    if (entry.seq > expected) {
+      fail(index, `event ${expected}${entry.seq > expected + 1 ? ` to ${entry.seq - 1}` : ''} ${entry.seq > expected + 1 ? 'are' : 'is'} missing before it`);
+    }
     if (index === 0 && entry.type !== 'run_started') fail(index, `the first event must be run_started, not ${entry.type}`);
   });
   const events = entries as unknown as RunEvent[];
   const snapshot = journal.snapshot;
   if (snapshot && snapshot.seq > events.length) {
-    throw new JournalError(`The journal of run "${runId}" cannot be trusted: it ends at event ${events.length} but its snapshot is at event ${snapshot.seq}, so lines are missing at its end. Delete the run to discard it.`);
+    throw new JournalError(
+      `The journal of run "${runId}" cannot be trusted: it ends at event ${events.length} but its snapshot is at event ${snapshot.seq}, so lines are missing at its end. Delete the run to discard it.`,
+    );
   }
   const draft = snapshot ? cloneRunState(snapshot.state as RunState) : initialRunState(runId);
   events.forEach((event, index) => {
@@ -55,7 +61,10 @@ export function replayJournal(runId: string, journal: LoadedJournal): RunState {
  */
 function inconsistency(state: RunState, event: RunEvent, previous: RunEvent | undefined): string | undefined {
   if (event.type === 'run_started') return previous === undefined ? undefined : 'a second run_started';
-  const ended = state.status === 'completed' || state.status === 'failed' || ((state.status === 'waiting' || state.status === 'cancelled' || state.status === 'interrupted') && event.type !== 'run_resumed');
+  const ended =
+    state.status === 'completed' ||
+    state.status === 'failed' ||
+    ((state.status === 'waiting' || state.status === 'cancelled' || state.status === 'interrupted') && event.type !== 'run_resumed');
   if (ended) return `${event.type} comes after the run ended (${state.status})`;
   if (!('stepId' in event)) return undefined;
   const step = state.steps[event.stepId];

@@ -12,7 +12,13 @@ export type AskedRequest =
 
 /** What the user is shown for each kind of approval: the fields a fingerprint covers. */
 const shownApproval: { [Kind in ApprovalRequest['kind']]: (request: Extract<ApprovalRequest, { kind: Kind }>) => unknown[] } = {
-  file: (request) => [request.operation, request.proposal.path, request.proposal.resolvedPath ?? null, textHash(request.proposal.currentText), textHash(request.proposal.proposedText)],
+  file: (request) => [
+    request.operation,
+    request.proposal.path,
+    request.proposal.resolvedPath ?? null,
+    textHash(request.proposal.currentText),
+    textHash(request.proposal.proposedText),
+  ],
   command: (request) => [request.argv, request.cwd, request.shell],
   directory: (request) => [request.path],
 };

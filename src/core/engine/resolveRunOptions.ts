@@ -57,7 +57,11 @@ export function toRegistry(tools: ToolRegistry | readonly Tool[]): ToolRegistry 
 const silentLogger: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
 const refuse = (): Promise<never> =>
-  Promise.reject(new Error('This run has no workspace folder, so tools cannot reach files: open a folder (or give the command line --workspace DIR), then run the plan again.'));
+  Promise.reject(
+    new Error(
+      'This run has no workspace folder, so tools cannot reach files: open a folder (or give the command line --workspace DIR), then run the plan again.',
+    ),
+  );
 
 const missingWorkspace: WorkspaceFs = {
   rootLabel: '(no workspace)',

@@ -6,6 +6,7 @@ import { terminalStepStatuses, type RunEvent, type RunEventBody, type RunState }
 import { RunStop } from './runStop';
 import { buildPlanGraph, comparePriority, dependentsToSkip, failedDependency, unmetDependencies, type PlanGraph } from './scheduler';
 import { attemptStep, type CriticalHalt, type StepRun, type StepSettlement } from './stepAttempt';
+import { errorMessage } from '../../shared/errorMessage';
 
 /** How a run is driven from outside: its listeners, its cancel signal, and a view of its state. */
 export interface RunControl {
@@ -123,7 +124,11 @@ class RunLoop {
       }
       const failed = failedDependency(this.graph, id, this.draft.steps);
       if (failed !== undefined) {
-        this.emit({ type: 'step_skipped', stepId: id, reason: `dependency ${failed} ${this.draft.steps[failed]?.status === 'failed' ? 'failed' : 'was skipped'}` });
+        this.emit({
+          type: 'step_skipped',
+          stepId: id,
+          reason: `dependency ${failed} ${this.draft.steps[failed]?.status === 'failed' ? 'failed' : 'was skipped'}`,
+        });
         this.propagateSkip(id);
       }
     }
@@ -205,7 +210,7 @@ class RunLoop {
       .then(() => this.runStep(this.stepById.get(id) as Step, run))
       .catch((error: unknown) => {
         if (this.stop.signal.aborted || this.isTerminal(id)) return;
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorMessage(error);
         this.emit({ type: 'step_failed', stepId: id, attempt: this.draft.steps[id]?.attempts ?? 1, error: `Internal error: ${message}`, disposition: 'fail' });
         this.propagateSkip(id);
       })

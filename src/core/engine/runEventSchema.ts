@@ -4,18 +4,33 @@ import type { RunEventType } from './runEvents';
 
 const stepId = z.string().min(1);
 // `id` and `fingerprint` are optional: journals written before requests had them stay readable.
-const pendingRequest = z.object({ id: z.string().optional(), fingerprint: z.string().optional(), stepId, kind: z.string(), prompt: z.string(), request: z.unknown().optional() });
+const pendingRequest = z.object({
+  id: z.string().optional(),
+  fingerprint: z.string().optional(),
+  stepId,
+  kind: z.string(),
+  prompt: z.string(),
+  request: z.unknown().optional(),
+});
 const bound = { stepId, fingerprint: z.string() };
 const suppliedAnswer = z.discriminatedUnion('kind', [
   z.object({ ...bound, kind: z.literal('approval'), decision: z.object({ approved: z.boolean(), reason: z.string().optional() }) }),
   z.object({ ...bound, kind: z.literal('clarification'), answer: z.string() }),
   z.object({ ...bound, kind: z.literal('review'), decision: z.object({ approved: z.boolean(), notes: z.string().optional() }) }),
-  z.object({ ...bound, kind: z.literal('manual'), outcome: z.union([z.object({ done: z.literal(true), note: z.string().optional() }), z.object({ done: z.literal(false), reason: z.string() })]) }),
+  z.object({
+    ...bound,
+    kind: z.literal('manual'),
+    outcome: z.union([z.object({ done: z.literal(true), note: z.string().optional() }), z.object({ done: z.literal(false), reason: z.string() })]),
+  }),
 ]);
 /** Answers bound to requests, by request id; or the older answers by step id, which replay ignores. */
 const supplied = z.union([
   z.record(z.string(), suppliedAnswer),
-  z.object({ approvals: z.record(z.string(), z.boolean()), answers: z.record(z.string(), z.string()), reviews: z.record(z.string(), z.object({ approved: z.boolean(), notes: z.string().optional() })) }),
+  z.object({
+    approvals: z.record(z.string(), z.boolean()),
+    answers: z.record(z.string(), z.string()),
+    reviews: z.record(z.string(), z.object({ approved: z.boolean(), notes: z.string().optional() })),
+  }),
 ]);
 const attempt = z.int().min(1);
 
@@ -41,12 +56,25 @@ const bodies: Record<RunEventType, z.ZodObject> = {
   request_answered: z.object({ stepId, kind: z.string(), requestId: z.string().optional(), given: z.boolean().optional() }),
   step_deferred: z.object({ stepId }),
   step_completed: z.object({ stepId, result: z.unknown(), restored: z.boolean().optional() }),
-  step_failed: z.object({ stepId, attempt, error: z.string(), disposition: z.enum(['retry', 'skip', 'fail']), retryInMs: z.number().optional(), replan: z.boolean().optional() }),
+  step_failed: z.object({
+    stepId,
+    attempt,
+    error: z.string(),
+    disposition: z.enum(['retry', 'skip', 'fail']),
+    retryInMs: z.number().optional(),
+    replan: z.boolean().optional(),
+  }),
   verification_failed: z.object({ stepId, attempt, diagnosis: z.string() }),
   step_skipped: z.object({ stepId, reason: z.string() }),
   replan_started: z.object({ stepId, reason: z.string() }),
   replan_completed: z.object({ plan: planSchema }),
-  context_compacted: z.object({ stepId, summary: z.string(), beforeTokens: z.number(), afterTokens: z.number(), method: z.enum(['append', 'llm', 'fallback']) }),
+  context_compacted: z.object({
+    stepId,
+    summary: z.string(),
+    beforeTokens: z.number(),
+    afterTokens: z.number(),
+    method: z.enum(['append', 'llm', 'fallback']),
+  }),
   file_changed: z.object({ stepId, path: z.string().min(1), operation: z.enum(['write', 'edit', 'delete', 'createDirectory']) }),
   model_called: z.object({ stepId, model: z.string(), promptTokens: z.number(), completionTokens: z.number(), costUsd: z.number().optional() }),
   run_waiting: z.object({ pending: z.array(pendingRequest) }),

@@ -3,6 +3,7 @@ import { applyRunEvent, cloneRunState } from './reduceRunEvent';
 import { stampEvent, type RunEvent, type RunEventBody, type RunState } from './runEvents';
 import type { ResolvedRunOptions, RunResult } from './runOptions';
 import { runOutcome, toResult, type RunStopping } from './runOutcome';
+import { errorMessage } from '../../shared/errorMessage';
 
 /**
  * Where a run's events go: each is stamped (run id, next `seq`, time from `options.clock`),
@@ -33,7 +34,7 @@ export class RunEventSink {
       try {
         listener(event);
       } catch (error) {
-        this.options.logger.error('A run event listener threw; the run goes on.', { error: error instanceof Error ? error.message : String(error) });
+        this.options.logger.error('A run event listener threw; the run goes on.', { error: errorMessage(error) });
       }
     }
   };

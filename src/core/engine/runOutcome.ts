@@ -1,6 +1,7 @@
 import { isRunInterruption } from './runInterruption';
 import { terminalStepStatuses, type RunEventBody, type RunState } from './runEvents';
 import type { RunResult } from './runOptions';
+import { errorMessage } from '../../shared/errorMessage';
 
 /** How the loop stopped, besides running out of steps. */
 export interface RunStopping {
@@ -27,7 +28,7 @@ export function runOutcome(state: Readonly<RunState>, stopping: RunStopping): Ru
   if (stopping.halted !== undefined) return { type: 'run_failed', reason: stopping.halted };
   if (stopping.cancelled && unfinished.length > 0) {
     const { reason } = stopping.cancelled;
-    return { type: 'run_cancelled', reason: messageOf(reason), ...(isRunInterruption(reason) ? { interrupted: true as const } : {}) };
+    return { type: 'run_cancelled', reason: errorMessage(reason), ...(isRunInterruption(reason) ? { interrupted: true as const } : {}) };
   }
   const pending = unfinished.flatMap((step) => {
     const stepState = state.steps[step.id];
@@ -68,8 +69,4 @@ export function toResult(state: RunState, journalFailure?: string): RunResult {
       resumeCount: state.resumeCount,
     },
   };
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

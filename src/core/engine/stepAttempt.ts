@@ -15,6 +15,7 @@ import type { ResolvedRunOptions } from './runOptions';
 import type { RunStop } from './runStop';
 import { createStepInteraction, type StepInteraction } from './stepInteraction';
 import { withinStepTimeout } from './stepTimeout';
+import { errorMessage } from '../../shared/errorMessage';
 
 /** A critical step's end that stops the run: "Critical step S <outcome>: <detail>". */
 export interface CriticalHalt {
@@ -35,7 +36,7 @@ export interface StepRun {
   /** The live run state (results, answers given at resume), updated in place as events are applied; read it, never change it. */
   state: Readonly<RunState>;
   /** Applies, journals and publishes one event of this step. */
-  emit(body: RunEventBody): void;
+  emit: (body: RunEventBody) => void;
   /** The run's stop: attempts end at once when it stops, and the step then emits nothing more. */
   stop: RunStop;
   /**
@@ -150,7 +151,8 @@ async function executeAttempt(
           options: journaledEffects(options, id, journal),
           output: (text) => {
             if (signal.aborted || outputLeft < 0) return;
-            const kept = text.length <= outputLeft ? text : `${text.slice(0, outputLeft)}\n… (output cut: more than ${textCaps.output} characters in this attempt)\n`;
+            const kept =
+              text.length <= outputLeft ? text : `${text.slice(0, outputLeft)}\n… (output cut: more than ${textCaps.output} characters in this attempt)\n`;
             // Below zero once cut: the rest of the attempt's output is dropped.
             outputLeft -= text.length;
             emit({ type: 'step_output', stepId: id, text: kept });
@@ -190,7 +192,7 @@ function classifyError(step: Step, error: unknown, interaction: StepInteraction,
     run.settle({ kind: 'dropped', because: why, ...(step.critical ? { halt: { outcome: 'was rejected by the user', detail: error.reason } } : {}) });
     return { kind: 'settled' };
   }
-  return { kind: 'failure', failure: { message: messageOf(error), cause: 'error', retryable: isRetryable(error) } };
+  return { kind: 'failure', failure: { message: errorMessage(error), cause: 'error', retryable: isRetryable(error) } };
 }
 
 /**
@@ -254,8 +256,4 @@ function isRetryable(error: unknown): boolean {
   if (error instanceof StepFailure) return error.retryable;
   if (isLlmError(error)) return error.transient;
   return true;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -61,16 +61,31 @@ export function createStepInteraction(
       return deferredKind;
     },
     requestApproval(request, requestSignal) {
-      return ask({ kind: 'approval', request }, describeApproval(request), (bound) => bound.decision, (identified) => base.requestApproval(identified, requestSignal));
+      return ask(
+        { kind: 'approval', request },
+        describeApproval(request),
+        (bound) => bound.decision,
+        (identified) => base.requestApproval(identified, requestSignal),
+      );
     },
     askClarification(request, requestSignal) {
-      return ask({ kind: 'clarification', request }, request.question, (bound) => bound.answer, (identified) => base.askClarification(identified, requestSignal));
+      return ask(
+        { kind: 'clarification', request },
+        request.question,
+        (bound) => bound.answer,
+        (identified) => base.askClarification(identified, requestSignal),
+      );
     },
     requestReview(request, requestSignal) {
       return ask({ kind: 'review', request }, request.prompt, (bound) => bound.decision, (identified) => base.requestReview(identified, requestSignal));
     },
     requestManualStep(request, requestSignal) {
-      return ask({ kind: 'manual', request }, describeManualStep(request), (bound) => bound.outcome, (identified) => base.requestManualStep(identified, requestSignal));
+      return ask(
+        { kind: 'manual', request },
+        describeManualStep(request),
+        (bound) => bound.outcome,
+        (identified) => base.requestManualStep(identified, requestSignal),
+      );
     },
   };
 }

@@ -9,7 +9,12 @@ import type { RunStop } from './runStop';
  * retryable `StepFailure` naming the step and its limit. Rejects at once, without starting
  * the attempt, when the run has already stopped.
  */
-export function withinStepTimeout<T>(step: Pick<Step, 'id' | 'timeoutMs'>, stop: RunStop, clock: Clock, attempt: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export function withinStepTimeout<T>(
+  step: Pick<Step, 'id' | 'timeoutMs'>,
+  stop: RunStop,
+  clock: Clock,
+  attempt: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   // Without a limit the attempt shares the run's signal: no controller or listener per step.
   if (step.timeoutMs === undefined) return stop.race(() => attempt(stop.signal));
   return withinLimit(step.id, step.timeoutMs, stop.signal, clock, attempt);
@@ -49,7 +54,7 @@ function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
       },
       (error: unknown) => {
         signal.removeEventListener('abort', onAbort);
-        reject(error as Error);
+        reject(error);
       },
     );
   });

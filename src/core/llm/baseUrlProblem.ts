@@ -27,7 +27,9 @@ export function baseUrlProblem(baseURL: string, check: BaseUrlCheck): string | u
   } catch {
     return `The base URL "${shown}" is not a valid URL; give the API root, for example https://api.openai.com/v1.`;
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return `The base URL "${shown}" must start with https:// (or http:// for a server on this machine).`;
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    return `The base URL "${shown}" must start with https:// (or http:// for a server on this machine).`;
+  }
   if (url.username !== '' || url.password !== '') {
     return `The base URL "${shown}" contains a user name or password, which is never sent from a URL: remove it and give the key as the API key (it is sent as a bearer token).`;
   }

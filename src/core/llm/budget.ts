@@ -86,7 +86,12 @@ export function createBudgetTracker(initial: BudgetLimits = {}): BudgetTracker {
     ];
     for (const [limit, value, max, show] of checks) {
       if (max !== undefined && value >= max) {
-        return { limit, used: value, max, message: `The run's ${limit} budget is used up: ${show(value)} of ${show(max)}. Continue with a higher limit, or stop.` };
+        return {
+          limit,
+          used: value,
+          max,
+          message: `The run's ${limit} budget is used up: ${show(value)} of ${show(max)}. Continue with a higher limit, or stop.`,
+        };
       }
     }
     return undefined;

@@ -77,7 +77,11 @@ export async function chatStructured<T>(client: LlmClient, request: StructuredRe
     for (;;) {
       const mode = modes[modeIndex] ?? 'text';
       try {
-        const response = await client.chat({ ...chatRequest, messages: withSchemaInstructions(messages, mode, jsonSchema), ...formatFor(mode, schemaName, jsonSchema, strict) });
+        const response = await client.chat({
+          ...chatRequest,
+          messages: withSchemaInstructions(messages, mode, jsonSchema),
+          ...formatFor(mode, schemaName, jsonSchema, strict),
+        });
         workingMode.set(client, mode);
         responses.push(response);
         return response;
@@ -106,15 +110,34 @@ export async function chatStructured<T>(client: LlmClient, request: StructuredRe
     const retried = interpret(second.text, schema, check);
     if (retried.value !== undefined) outcome = retried;
     else if (outcome.value === undefined) {
-      throw new StructuredOutputError(`The model's reply did not match the expected structure, even after a repair round: ${listProblems(retried.problems)}`, retried.problems, second.text, responses);
+      throw new StructuredOutputError(
+        `The model's reply did not match the expected structure, even after a repair round: ${listProblems(retried.problems)}`,
+        retried.problems,
+        second.text,
+        responses,
+      );
     }
     // Otherwise the repair broke a structure the first reply had: keep the first reply and its problems.
   }
   if (outcome.value === undefined) throw new Error('unreachable: a reply without problems has a value');
-  const usage = responses.reduce<LlmUsage>((sum, response) => ({ promptTokens: sum.promptTokens + response.usage.promptTokens, completionTokens: sum.completionTokens + response.usage.completionTokens }), { promptTokens: 0, completionTokens: 0 });
+  const usage = responses.reduce<LlmUsage>(
+    (sum, response) => ({
+      promptTokens: sum.promptTokens + response.usage.promptTokens,
+      completionTokens: sum.completionTokens + response.usage.completionTokens,
+    }),
+    { promptTokens: 0, completionTokens: 0 },
+  );
   const costs = responses.map((response) => response.costUsd);
   const costUsd = costs.every((cost): cost is number => cost !== undefined) ? costs.reduce((sum, cost) => sum + cost, 0) : undefined;
-  return { value: outcome.value, mode: modes[modeIndex] ?? 'text', repaired, remainingProblems: outcome.problems, responses, usage, ...(costUsd === undefined ? {} : { costUsd }) };
+  return {
+    value: outcome.value,
+    mode: modes[modeIndex] ?? 'text',
+    repaired,
+    remainingProblems: outcome.problems,
+    responses,
+    usage,
+    ...(costUsd === undefined ? {} : { costUsd }),
+  };
 }
 
 /** Schema problems leave `value` undefined; `check` problems keep it. */

@@ -3,6 +3,7 @@ import type { LlmClient } from '../ports';
 import type { LlmUsage } from './llmTypes';
 import { countTokens, truncateToTokens } from './tokenCount';
 import { valueText } from '../text/valueText';
+import { errorMessage } from '../../shared/errorMessage';
 
 /** A completed step as the compactor records it. */
 export interface CompletedStepFact {
@@ -70,12 +71,19 @@ export async function compactContext(previousSummary: string, fact: CompletedSte
       const summary = response.text.trim();
       const afterTokens = countTokens(summary);
       if (summary !== '' && afterTokens <= budget) {
-        return { summary, beforeTokens, afterTokens, method: 'llm', usage: response.usage, ...(response.costUsd === undefined ? {} : { costUsd: response.costUsd }) };
+        return {
+          summary,
+          beforeTokens,
+          afterTokens,
+          method: 'llm',
+          usage: response.usage,
+          ...(response.costUsd === undefined ? {} : { costUsd: response.costUsd }),
+        };
       }
       fallbackReason = summary === '' ? 'the model returned an empty summary' : `the model's summary had ${afterTokens} tokens, over the budget of ${budget}`;
     } catch (error: unknown) {
       if (options.signal.aborted) throw error;
-      fallbackReason = `the model could not summarise (${error instanceof Error ? error.message : String(error)})`;
+      fallbackReason = `the model could not summarise (${errorMessage(error)})`;
     }
   }
   const summary = keepNewest(combined, budget);
@@ -176,7 +184,8 @@ function renderOutline(input: StepPromptInput, budget: number): string {
   const byPriority = steps
     .map((step, index) => ({ step, index, rank: related.has(step.id) ? 0 : 1, distance: Math.abs(index - position) }))
     .sort((a, b) => a.rank - b.rank || a.distance - b.distance || a.index - b.index);
-  const line = (step: Pick<Step, 'id' | 'title'>): string => `${step.id === input.step.id ? '→ ' : '- '}${step.id} [${statusOf(step.id)}] ${truncateToTokens(step.title, 24, { marker: '…' })}`;
+  const line = (step: Pick<Step, 'id' | 'title'>): string =>
+    `${step.id === input.step.id ? '→ ' : '- '}${step.id} [${statusOf(step.id)}] ${truncateToTokens(step.title, 24, { marker: '…' })}`;
   let used = countTokens(header) + 12;
   const chosen = new Set<number>();
   for (const entry of byPriority) {

@@ -1,4 +1,5 @@
 import { isLlmError } from './llmError';
+import { errorMessage } from '../../shared/errorMessage';
 
 /** The OpenAI-compatible servers people run on their own machine. */
 export type LocalServerKind = 'ollama' | 'lmstudio' | 'llamacpp' | 'vllm';
@@ -58,12 +59,16 @@ export async function listServerModels(baseUrl: string, options: { apiKey?: stri
     if (!response.ok) return { ok: false, problem: 'not_listed', detail: `HTTP ${response.status}` };
     const body = (await response.json()) as { data?: unknown };
     const models = Array.isArray(body.data)
-      ? body.data.flatMap((entry: unknown) => (entry && typeof entry === 'object' && typeof (entry as { id?: unknown }).id === 'string' ? [(entry as { id: string }).id.slice(0, 200)] : []))
+      ? body.data.flatMap((entry: unknown) =>
+          entry && typeof entry === 'object' && typeof (entry as { id?: unknown }).id === 'string' ? [(entry as { id: string }).id.slice(0, 200)] : [],
+        )
       : [];
     return { ok: true, models: [...new Set(models)].slice(0, 500) };
   } catch (error) {
     const name = error instanceof Error ? error.name : '';
-    return name === 'SyntaxError' ? { ok: false, problem: 'not_listed', detail: 'the answer was not JSON' } : { ok: false, problem: 'unreachable', detail: name === 'TimeoutError' ? 'no answer in time' : 'no answer' };
+    return name === 'SyntaxError'
+      ? { ok: false, problem: 'not_listed', detail: 'the answer was not JSON' }
+      : { ok: false, problem: 'unreachable', detail: name === 'TimeoutError' ? 'no answer in time' : 'no answer' };
   }
 }
 
@@ -121,7 +126,7 @@ export function describeListing(baseUrl: string, listing: Extract<ModelListing, 
 }
 
 function plainReason(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
+  const text = errorMessage(error);
   return text.replace(/\s+/g, ' ').trim().replace(/\.$/, '').slice(0, 300) || 'no reason given';
 }
 

@@ -7,7 +7,8 @@ import { performedBy } from './stepKindTraits';
 import { validatePlan } from './validatePlan';
 
 /** The critic's own checks; validation errors appear under their `validatePlan` code. */
-export type CritiqueCheck = 'parallel_explosion' | 'missing_gate' | 'optimism_bias' | 'disconnected_flow' | 'orphan_step' | 'destructive_without_approval' | 'llm_review';
+export type CritiqueCheck =
+  'parallel_explosion' | 'missing_gate' | 'optimism_bias' | 'disconnected_flow' | 'orphan_step' | 'destructive_without_approval' | 'llm_review';
 
 /** One finding of the static critic: `check` is the stable code for tools, `name` says it in plain words. */
 export interface CritiqueIssue {
@@ -85,7 +86,10 @@ const readOnlyToolNames = new Set(['read_file', 'list_files', 'search_text', 'ge
 export function critiquePlan(plan: Plan, options: CritiquePlanOptions = {}): Critique {
   const issues: CritiqueIssue[] = validatePlan(plan, options.tools === undefined ? {} : { tools: options.tools })
     .filter((diagnostic) => diagnostic.severity === 'error')
-    .map((diagnostic): CritiqueIssue => ({ ...issue(diagnostic.code, 'critical', diagnostic.stepId, diagnostic.message, 'Fix every error before starting: the run refuses a plan that has one.'), blocking: true }));
+    .map((diagnostic): CritiqueIssue => ({
+      ...issue(diagnostic.code, 'critical', diagnostic.stepId, diagnostic.message, 'Fix every error before starting: the run refuses a plan that has one.'),
+      blocking: true,
+    }));
   const blocked = issues.length > 0;
   const ids = new Set(plan.steps.map((step) => step.id));
   const byId = new Map(plan.steps.map((step) => [step.id, step]));
@@ -94,20 +98,44 @@ export function critiquePlan(plan: Plan, options: CritiquePlanOptions = {}): Cri
   if (levels.ok) {
     levels.levels.forEach((level, index) => {
       if (level.length > maxParallelSteps) {
-        issues.push(issue('parallel_explosion', 'critical', level[0], `Level ${index} runs ${level.length} steps in parallel (more than ${maxParallelSteps}).`, `Group parallel work so no level has more than ${maxParallelSteps} steps.`));
+        issues.push(
+          issue(
+            'parallel_explosion',
+            'critical',
+            level[0],
+            `Level ${index} runs ${level.length} steps in parallel (more than ${maxParallelSteps}).`,
+            `Group parallel work so no level has more than ${maxParallelSteps} steps.`,
+          ),
+        );
       }
     });
     const lastGateLevel = levels.levels.findLastIndex((level) => level.some((id) => byId.get(id)?.kind === 'synthesis_gate'));
     levels.levels.forEach((level, index) => {
       if (level.length >= gateWorthyLevelSize && lastGateLevel <= index) {
-        issues.push(issue('missing_gate', 'warning', level[0], `Level ${index} has ${level.length} parallel steps and no synthesis gate after it to combine their results.`, 'Add a synthesis_gate step after wide parallel levels to condense their results.'));
+        issues.push(
+          issue(
+            'missing_gate',
+            'warning',
+            level[0],
+            `Level ${index} has ${level.length} parallel steps and no synthesis gate after it to combine their results.`,
+            'Add a synthesis_gate step after wide parallel levels to condense their results.',
+          ),
+        );
       }
     });
     const dependedOn = new Set(plan.steps.flatMap((step) => step.dependsOn));
     const lastLevel = new Set(levels.levels[levels.levels.length - 1] ?? []);
     for (const step of plan.steps) {
       if (!lastLevel.has(step.id) && !dependedOn.has(step.id)) {
-        issues.push(issue('orphan_step', 'info', step.id, `Nothing uses the result of step "${step.id}" and it is not part of the final level.`, 'Make a later step depend on it, or remove it.'));
+        issues.push(
+          issue(
+            'orphan_step',
+            'info',
+            step.id,
+            `Nothing uses the result of step "${step.id}" and it is not part of the final level.`,
+            'Make a later step depend on it, or remove it.',
+          ),
+        );
       }
     }
   }
@@ -134,28 +162,65 @@ function issueKey(issue: CritiqueIssue): string {
   return `${issue.check}|${issue.stepId ?? ''}|${issue.message}`;
 }
 
-function issue(check: CritiqueCheck | DiagnosticCode, severity: CritiqueIssue['severity'], stepId: string | undefined, message: string, recommendation?: string): CritiqueIssue {
-  return { check, name: checkNames[check], severity, ...(stepId === undefined ? {} : { stepId }), message, ...(recommendation === undefined ? {} : { recommendation }) };
+function issue(
+  check: CritiqueCheck | DiagnosticCode,
+  severity: CritiqueIssue['severity'],
+  stepId: string | undefined,
+  message: string,
+  recommendation?: string,
+): CritiqueIssue {
+  return {
+    check,
+    name: checkNames[check],
+    severity,
+    ...(stepId === undefined ? {} : { stepId }),
+    message,
+    ...(recommendation === undefined ? {} : { recommendation }),
+  };
 }
 
 function stepChecks(step: Step, ids: Set<string>, byId: Map<string, Step>, registry: ToolRegistry | undefined): CritiqueIssue[] {
   const issues: CritiqueIssue[] = [];
   if (step.critical && step.onFailure === 'stop' && canFailTransiently(step, registry)) {
-    issues.push(issue('optimism_bias', 'warning', step.id, `Step "${step.id}" depends on something that can fail transiently (network, search, API, external command) but stops the run on its first failure.`, 'Give steps that touch the network or external commands onFailure "retry" (with maxAttempts > 1) or "replan", or make them non-critical.'));
+    issues.push(
+      issue(
+        'optimism_bias',
+        'warning',
+        step.id,
+        `Step "${step.id}" depends on something that can fail transiently (network, search, API, external command) but stops the run on its first failure.`,
+        'Give steps that touch the network or external commands onFailure "retry" (with maxAttempts > 1) or "replan", or make them non-critical.',
+      ),
+    );
   }
   const deps = step.dependsOn.filter((dep) => ids.has(dep) && dep !== step.id && !ordersOnly(step, byId.get(dep), registry));
   if (deps.length > 0 && step.kind !== 'synthesis_gate') {
     const text = `${step.input ?? ''} ${step.args === undefined ? '' : JSON.stringify(step.args)}`;
     const unreferenced = deps.filter((dep) => !mentions(text, dep));
     if (unreferenced.length === deps.length) {
-      issues.push(issue('disconnected_flow', 'warning', step.id, `Step "${step.id}" depends on ${deps.join(', ')} but its input refers to none of their results.`, 'Refer to dependency results in the step input ({{results.<id>}}), or drop dependencies the step does not need.'));
+      issues.push(
+        issue(
+          'disconnected_flow',
+          'warning',
+          step.id,
+          `Step "${step.id}" depends on ${deps.join(', ')} but its input refers to none of their results.`,
+          'Refer to dependency results in the step input ({{results.<id>}}), or drop dependencies the step does not need.',
+        ),
+      );
     } else if (unreferenced.length > 0) {
       issues.push(issue('disconnected_flow', 'info', step.id, `Step "${step.id}" does not refer to the results of ${unreferenced.join(', ')}.`));
     }
   }
   const effect = step.tool === undefined ? undefined : toolEffectOf(step.tool, registry);
   if (step.requiresApproval === false && effect !== undefined && effectTraits[effect].changes) {
-    issues.push(issue('destructive_without_approval', 'warning', step.id, `Step "${step.id}" uses ${step.tool} with approval turned off.`, 'Keep approval on for steps that overwrite or delete files or run commands.'));
+    issues.push(
+      issue(
+        'destructive_without_approval',
+        'warning',
+        step.id,
+        `Step "${step.id}" uses ${step.tool} with approval turned off.`,
+        'Keep approval on for steps that overwrite or delete files or run commands.',
+      ),
+    );
   }
   return issues;
 }

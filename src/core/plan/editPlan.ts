@@ -73,9 +73,13 @@ function addStep(steps: readonly Step[], raw: NewStep, index: number | undefined
   const at = index === undefined ? steps.length : index;
   if (!Number.isInteger(at) || at < 0 || at > steps.length) return { ok: false, error: `Position ${index} is outside the plan (0–${steps.length}).` };
   const dependents = steps.slice(0, at).filter((step) => step.dependsOn.includes(raw.id));
-  if (dependents.length > 0) return { ok: false, error: `Step "${raw.id}" would come after ${dependents.map((step) => `"${step.id}"`).join(', ')}, which depend on it.` };
+  if (dependents.length > 0) {
+    return { ok: false, error: `Step "${raw.id}" would come after ${dependents.map((step) => `"${step.id}"`).join(', ')}, which depend on it.` };
+  }
   const late = checked.step.dependsOn.filter((dep) => steps.slice(at).some((step) => step.id === dep));
-  if (late.length > 0) return { ok: false, error: `Step "${raw.id}" would come before its dependencies ${late.map((dep) => `"${dep}"`).join(', ')}; add it after them.` };
+  if (late.length > 0) {
+    return { ok: false, error: `Step "${raw.id}" would come before its dependencies ${late.map((dep) => `"${dep}"`).join(', ')}; add it after them.` };
+  }
   return { ok: true, steps: [...steps.slice(0, at), checked.step, ...steps.slice(at)] };
 }
 
@@ -85,7 +89,12 @@ function makeManual(steps: readonly Step[], stepIds: readonly string[]): Change 
   if (unknown.length > 0) return { ok: false, error: `There is no step ${unknown.map((id) => `"${id}"`).join(', ')} in this plan.` };
   // Only a model's work can be taken over; the step keeps its id, dependencies and policy.
   const refused = steps.filter((step) => wanted.has(step.id) && !performedBy(step.kind, 'model'));
-  if (refused.length > 0) return { ok: false, error: `Only steps a model would do can become yours; ${refused.map((step) => `"${step.id}" (${step.kind})`).join(', ')} ${refused.length === 1 ? 'is' : 'are'} not.` };
+  if (refused.length > 0) {
+    return {
+      ok: false,
+      error: `Only steps a model would do can become yours; ${refused.map((step) => `"${step.id}" (${step.kind})`).join(', ')} ${refused.length === 1 ? 'is' : 'are'} not.`,
+    };
+  }
   const next: Step[] = [];
   for (const step of steps) {
     if (!wanted.has(step.id)) {
@@ -109,7 +118,10 @@ function replaceStep(steps: readonly Step[], index: number, candidate: Step): Ch
 function removeStep(steps: readonly Step[], target: Step, dropEdges: boolean): Change {
   const dependents = steps.filter((step) => step.dependsOn.includes(target.id));
   if (dependents.length > 0 && !dropEdges) {
-    return { ok: false, error: `Step "${target.id}" cannot be removed: ${dependents.map((step) => `"${step.id}"`).join(', ')} depend on it. Remove those dependencies first, or remove it together with its edges.` };
+    return {
+      ok: false,
+      error: `Step "${target.id}" cannot be removed: ${dependents.map((step) => `"${step.id}"`).join(', ')} depend on it. Remove those dependencies first, or remove it together with its edges.`,
+    };
   }
   return {
     ok: true,
@@ -120,7 +132,9 @@ function removeStep(steps: readonly Step[], target: Step, dropEdges: boolean): C
 }
 
 function moveStep(steps: readonly Step[], from: number, toIndex: number): Change {
-  if (!Number.isInteger(toIndex) || toIndex < 0 || toIndex >= steps.length) return { ok: false, error: `Position ${toIndex} is outside the plan (0–${steps.length - 1}).` };
+  if (!Number.isInteger(toIndex) || toIndex < 0 || toIndex >= steps.length) {
+    return { ok: false, error: `Position ${toIndex} is outside the plan (0–${steps.length - 1}).` };
+  }
   const moving = steps[from]!;
   const rest = steps.filter((_, position) => position !== from);
   const reordered = [...rest.slice(0, toIndex), moving, ...rest.slice(toIndex)];
@@ -128,14 +142,19 @@ function moveStep(steps: readonly Step[], from: number, toIndex: number): Change
   const before = moving.dependsOn.filter((dep) => (position.get(dep) ?? -1) > toIndex);
   if (before.length > 0) return { ok: false, error: `Step "${moving.id}" cannot move before its dependencies ${before.map((dep) => `"${dep}"`).join(', ')}.` };
   const after = reordered.filter((step, at) => at < toIndex && step.dependsOn.includes(moving.id));
-  if (after.length > 0) return { ok: false, error: `Step "${moving.id}" cannot move after ${after.map((step) => `"${step.id}"`).join(', ')}, which depend on it.` };
+  if (after.length > 0) {
+    return { ok: false, error: `Step "${moving.id}" cannot move after ${after.map((step) => `"${step.id}"`).join(', ')}, which depend on it.` };
+  }
   return { ok: true, steps: reordered };
 }
 
 function checkStep(candidate: Step): { ok: true; step: Step } | { ok: false; error: string } {
   const parsed = stepSchema.safeParse(candidate);
   if (parsed.success) return { ok: true, step: parsed.data };
-  return { ok: false, error: `Step "${candidate.id}" is not valid: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'step'}: ${issue.message}`).join('; ')}` };
+  return {
+    ok: false,
+    error: `Step "${candidate.id}" is not valid: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'step'}: ${issue.message}`).join('; ')}`,
+  };
 }
 
 function isError(diagnostic: Diagnostic): boolean {

@@ -49,7 +49,14 @@ export function normalizeStep(entry: RawStepEntry, index: number, warnings: stri
       warnings.push(`Step ${index + 1} is blank; it was dropped.`);
       return undefined;
     }
-    return withStepDefaults({ id: fallbackId, title: visibleDirection(titleFrom(raw)), kind: 'agent', agent: 'default', input: raw, dependsOn: [...(entry.inheritedDeps ?? [])] });
+    return withStepDefaults({
+      id: fallbackId,
+      title: visibleDirection(titleFrom(raw)),
+      kind: 'agent',
+      agent: 'default',
+      input: raw,
+      dependsOn: [...(entry.inheritedDeps ?? [])],
+    });
   }
   if (!isRecord(raw)) {
     warnings.push(`Step ${index + 1} is neither text nor an object (${raw === null ? 'null' : describeRaw(raw)}); it was dropped.`);

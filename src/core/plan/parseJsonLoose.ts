@@ -1,4 +1,5 @@
 import { jsonrepair } from 'jsonrepair';
+import { errorMessage } from '../../shared/errorMessage';
 
 /**
  * Reads JSON the way models write it: the body of a code fence, else the span from the
@@ -8,7 +9,9 @@ import { jsonrepair } from 'jsonrepair';
  */
 export function parseJsonLoose(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
   const fenced = /```[a-zA-Z0-9]*\s*\n([\s\S]*?)(?:```|$)/.exec(text)?.[1];
-  const candidates = [...new Set([fenced, sliceJson(text), text])].filter((candidate): candidate is string => candidate !== undefined && candidate.trim() !== '');
+  const candidates = [...new Set([fenced, sliceJson(text), text])].filter(
+    (candidate): candidate is string => candidate !== undefined && candidate.trim() !== '',
+  );
   if (candidates.length === 0) return { ok: false, error: 'The reply was empty; expected a JSON value.' };
   for (const candidate of candidates) {
     try {
@@ -23,7 +26,7 @@ export function parseJsonLoose(text: string): { ok: true; value: unknown } | { o
     try {
       return { ok: true, value: JSON.parse(jsonrepair(candidate)) };
     } catch (error: unknown) {
-      lastError = error instanceof Error ? error.message : String(error);
+      lastError = errorMessage(error);
     }
   }
   return { ok: false, error: `The reply is not valid JSON, even after repair (${lastError}).` };

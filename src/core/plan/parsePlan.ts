@@ -4,6 +4,7 @@ import { parseJsonLoose } from './parseJsonLoose';
 import { normalizeStep, type RawStepEntry } from './normalizeStep';
 import { planSchema, type Plan } from './planSchema';
 import { dependencyList, firstString, isRecord, stringList } from './rawValues';
+import { errorMessage } from '../../shared/errorMessage';
 
 /** Outcome of `parsePlan`: a canonical plan plus what was ignored, or why there is none. */
 export type ParsePlanResult = { ok: true; plan: Plan; warnings: string[] } | { ok: false; errors: string[] };
@@ -18,7 +19,25 @@ export interface ParsePlanOptions {
 
 const stepListKeys = ['steps', 'tasks', 'workflow', 'phases'] as const;
 const childListKeys = ['tasks', 'steps'] as const;
-const knownPlanKeys = new Set([...stepListKeys, 'plan', 'id', 'version', 'objective', 'goal', 'task', 'createdAt', 'created_at', 'agents', 'workers', 'contextTags', 'context_tags', 'estimatedDurationSec', 'estimated_duration_sec', 'title', 'description']);
+const knownPlanKeys = new Set([
+  ...stepListKeys,
+  'plan',
+  'id',
+  'version',
+  'objective',
+  'goal',
+  'task',
+  'createdAt',
+  'created_at',
+  'agents',
+  'workers',
+  'contextTags',
+  'context_tags',
+  'estimatedDurationSec',
+  'estimated_duration_sec',
+  'title',
+  'description',
+]);
 
 /**
  * Turns what an LLM (or a person) wrote into a canonical `Plan` (docs/architecture.md §3). Accepts a JSON
@@ -30,7 +49,7 @@ export function parsePlan(raw: unknown, options: ParsePlanOptions = {}): ParsePl
   try {
     return parseValue(typeof raw === 'string' ? parseJsonText(raw) : { ok: true, value: raw }, options, raw);
   } catch (error: unknown) {
-    return { ok: false, errors: [`The plan could not be read: ${error instanceof Error ? error.message : String(error)}`] };
+    return { ok: false, errors: [`The plan could not be read: ${errorMessage(error)}`] };
   }
 }
 
@@ -40,7 +59,10 @@ function parseValue(text: { ok: true; value: unknown } | { ok: false; error: str
   const warnings: string[] = [];
   const found = findStepList(root);
   if (!found) {
-    return { ok: false, errors: ['No step list found. Give the steps as an array under "steps" (or "tasks", "workflow", "phases", or the same keys under "plan").'] };
+    return {
+      ok: false,
+      errors: ['No step list found. Give the steps as an array under "steps" (or "tasks", "workflow", "phases", or the same keys under "plan").'],
+    };
   }
   const top = isRecord(root) ? root : {};
   const container = found.container;
@@ -82,7 +104,9 @@ function parseValue(text: { ok: true; value: unknown } | { ok: false; error: str
 function parseJsonText(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
   const parsed = parseJsonLoose(text);
   if (!parsed.ok) return { ok: false, error: `${parsed.error} Send a JSON object with a "steps" array.` };
-  if (parsed.value === null || typeof parsed.value !== 'object') return { ok: false, error: 'The plan is not a JSON object or array. Send a JSON object with a "steps" array.' };
+  if (parsed.value === null || typeof parsed.value !== 'object') {
+    return { ok: false, error: 'The plan is not a JSON object or array. Send a JSON object with a "steps" array.' };
+  }
   return parsed;
 }
 

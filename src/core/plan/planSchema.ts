@@ -122,5 +122,5 @@ export function withStepDefaults(step: Pick<Step, 'id' | 'kind'> & Partial<Step>
     critical: true,
     onVerificationFailure: 'stop',
     ...step,
-  } as Step;
+  };
 }

@@ -1,4 +1,5 @@
 import { parseExpressionAt } from 'acorn';
+import { errorMessage } from '../../shared/errorMessage';
 
 /**
  * Checks that `expression` is one complete JavaScript expression, without running it.
@@ -12,6 +13,6 @@ export function predicateSyntaxError(expression: string): string | undefined {
     if (rest !== '' && rest !== ';') return `unexpected text after the expression: "${rest.slice(0, 40)}"`;
     return undefined;
   } catch (error: unknown) {
-    return error instanceof Error ? error.message : String(error);
+    return errorMessage(error);
   }
 }

@@ -36,12 +36,22 @@ export function validatePlan(plan: Plan, opts: ValidatePlanOptions = {}): Diagno
   for (const step of plan.steps) {
     for (const dep of step.dependsOn) {
       if (dep === step.id) error('self_dependency', `Step "${step.id}" depends on itself; remove "${dep}" from its dependencies.`, step.id);
-      else if (!ids.has(dep)) error('missing_dependency', `Step "${step.id}" depends on "${dep}", which is not a step of this plan. Remove "${dep}" from its dependencies, or add a step "${dep}".`, step.id);
+      else if (!ids.has(dep)) {
+        error(
+          'missing_dependency',
+          `Step "${step.id}" depends on "${dep}", which is not a step of this plan. Remove "${dep}" from its dependencies, or add a step "${dep}".`,
+          step.id,
+        );
+      }
     }
     checkKindFields(step, error);
     if (step.kind === 'tool' && step.tool !== undefined && toolNames) {
       if (!toolNames.has(step.tool)) {
-        error('unknown_tool', `Step "${step.id}" uses tool "${step.tool}", which is not available. Choose one of: ${[...toolNames].sort().join(', ') || 'none'}.`, step.id);
+        error(
+          'unknown_tool',
+          `Step "${step.id}" uses tool "${step.tool}", which is not available. Choose one of: ${[...toolNames].sort().join(', ') || 'none'}.`,
+          step.id,
+        );
       } else if (registry) {
         const tool = registry.get(step.tool);
         const message = tool ? argumentProblems(tool, step.args ?? {}) : undefined;
@@ -51,14 +61,24 @@ export function validatePlan(plan: Plan, opts: ValidatePlanOptions = {}): Diagno
     if (step.kind === 'agent') {
       const agent = step.agent ?? 'default';
       if (!(builtinAgentNames as readonly string[]).includes(agent) && !Object.hasOwn(plan.agents, agent)) {
-        error('missing_agent', `Step "${step.id}" uses agent "${agent}", which the plan's agents do not define. Use the agent "default", or add "${agent}" to the plan's agents.`, step.id);
+        error(
+          'missing_agent',
+          `Step "${step.id}" uses agent "${agent}", which the plan's agents do not define. Use the agent "default", or add "${agent}" to the plan's agents.`,
+          step.id,
+        );
       }
     }
     for (const field of ['verification', 'when'] as const) {
       const expression = step[field];
       if (expression === undefined) continue;
       const problem = predicateSyntaxError(expression);
-      if (problem) error('invalid_predicate', `Step "${step.id}": the ${field} predicate is not a valid JavaScript expression (${problem}). Correct it, or clear the field.`, step.id);
+      if (problem) {
+        error(
+          'invalid_predicate',
+          `Step "${step.id}": the ${field} predicate is not a valid JavaScript expression (${problem}). Correct it, or clear the field.`,
+          step.id,
+        );
+      }
     }
   }
 
@@ -66,7 +86,11 @@ export function validatePlan(plan: Plan, opts: ValidatePlanOptions = {}): Diagno
     for (const [name, agent] of Object.entries(plan.agents)) {
       for (const tool of agent.tools) {
         if (!toolNames.has(tool)) {
-          diagnostics.push({ code: 'unknown_tool', severity: 'warning', message: `Agent "${name}" lists tool "${tool}", which is not available; it will not be offered.` });
+          diagnostics.push({
+            code: 'unknown_tool',
+            severity: 'warning',
+            message: `Agent "${name}" lists tool "${tool}", which is not available; it will not be offered.`,
+          });
         }
       }
     }
@@ -74,7 +98,11 @@ export function validatePlan(plan: Plan, opts: ValidatePlanOptions = {}): Diagno
 
   for (const cycle of findCycles(plan.steps)) {
     if (cycle.length === 1) continue; // reported as self_dependency above
-    error('cycle', `Steps form a dependency cycle: ${[...cycle, cycle[0]].join(' → ')} (each step depends on the next). Remove one of these dependencies.`, cycle[0]);
+    error(
+      'cycle',
+      `Steps form a dependency cycle: ${[...cycle, cycle[0]].join(' → ')} (each step depends on the next). Remove one of these dependencies.`,
+      cycle[0],
+    );
   }
   return diagnostics;
 }

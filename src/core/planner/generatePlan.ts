@@ -105,7 +105,10 @@ export async function generatePlan(objective: string, options: GeneratePlanOptio
   const diagnostics = validatePlan(plan, { tools: validationTools });
   const warnings = [
     ...parsed.warnings,
-    ...diagnostics.map((diagnostic) => `${diagnostic.severity === 'error' ? 'Error' : 'Warning'}${diagnostic.stepId === undefined ? '' : ` in step ${diagnostic.stepId}`}: ${diagnostic.message}`),
+    ...diagnostics.map(
+      (diagnostic) =>
+        `${diagnostic.severity === 'error' ? 'Error' : 'Warning'}${diagnostic.stepId === undefined ? '' : ` in step ${diagnostic.stepId}`}: ${diagnostic.message}`,
+    ),
   ];
   return {
     plan,
@@ -127,7 +130,7 @@ function isRegistry(tools: GeneratePlanOptions['tools']): tools is ToolRegistry 
 
 /** Tool descriptions for the prompt; a registry's zod input schemas become JSON Schema. */
 function describeTools(tools: GeneratePlanOptions['tools']): PlannerToolInfo[] {
-  if (!isRegistry(tools)) return [...(tools as readonly PlannerToolInfo[])];
+  if (!isRegistry(tools)) return [...tools];
   return tools.names().flatMap((name) => {
     const tool = tools.get(name);
     if (!tool) return [];

@@ -28,9 +28,18 @@ const refersBack = /\b(?:it|its|them|those|the results?|the output|the same file
 
 /** The agents the heuristic planner routes work to, by the tools a step hints at. */
 export const heuristicAgents: Record<string, Agent> = {
-  coder: { prompt: 'You change code and files in the workspace. Read before you write; keep changes minimal and explain them.', tools: ['read_file', 'list_files', 'search_text', 'write_file', 'edit_file', 'create_directory'] },
-  researcher: { prompt: 'You find and summarize information in the workspace and in the attachments you are given.', tools: ['read_file', 'list_files', 'search_text'] },
-  tester: { prompt: 'You write and run tests and report what passed and failed.', tools: ['read_file', 'list_files', 'search_text', 'write_file', 'edit_file', 'run_command'] },
+  coder: {
+    prompt: 'You change code and files in the workspace. Read before you write; keep changes minimal and explain them.',
+    tools: ['read_file', 'list_files', 'search_text', 'write_file', 'edit_file', 'create_directory'],
+  },
+  researcher: {
+    prompt: 'You find and summarize information in the workspace and in the attachments you are given.',
+    tools: ['read_file', 'list_files', 'search_text'],
+  },
+  tester: {
+    prompt: 'You write and run tests and report what passed and failed.',
+    tools: ['read_file', 'list_files', 'search_text', 'write_file', 'edit_file', 'run_command'],
+  },
 };
 
 /**
@@ -93,7 +102,13 @@ export function heuristicPlan(text: string, options: HeuristicPlanOptions = {}):
 }
 
 /** The steps of one part and the ids a later step that follows it waits for. */
-function stepsOf(part: string, classified: StepClassification, dependsOn: string[], nextId: () => string, options: HeuristicPlanOptions): { steps: Step[]; exits: string[] } {
+function stepsOf(
+  part: string,
+  classified: StepClassification,
+  dependsOn: string[],
+  nextId: () => string,
+  options: HeuristicPlanOptions,
+): { steps: Step[]; exits: string[] } {
   // A person's step is never retried: they say it is done, or why it cannot be.
   const retried = classified.flaky && (classified.kind === 'tool' || options.model === true);
   const common = { onFailure: retried ? 'retry' : 'stop', maxAttempts: retried ? 3 : 1, critical: true, onVerificationFailure: 'stop', input: part } as const;
@@ -102,7 +117,15 @@ function stepsOf(part: string, classified: StepClassification, dependsOn: string
     for (const call of classified.calls) {
       const id = nextId();
       const after = classified.inOrder && steps.length > 0 ? [steps[steps.length - 1]!.id] : dependsOn;
-      const step: Step = { id, title: classified.calls.length === 1 ? titleOf(part) : titleOfCall(call), kind: 'tool', dependsOn: [...after], tool: call.tool, args: call.args, ...common };
+      const step: Step = {
+        id,
+        title: classified.calls.length === 1 ? titleOf(part) : titleOfCall(call),
+        kind: 'tool',
+        dependsOn: [...after],
+        tool: call.tool,
+        args: call.args,
+        ...common,
+      };
       steps.push(step);
     }
     return { steps, exits: classified.inOrder ? [steps[steps.length - 1]!.id] : steps.map((step) => step.id) };
@@ -120,7 +143,10 @@ function stepsOf(part: string, classified: StepClassification, dependsOn: string
 
 /** The title of one of several calls a part made: "Run npm test", "Read src/a.ts", "Delete b.js". */
 function titleOfCall(call: ToolCall): string {
-  const what = call.tool === 'run_command' ? `Run ${(call.args['argv'] as string[]).join(' ')}` : `${call.tool === 'delete_file' ? 'Delete' : 'Read'} ${String(call.args['path'])}`;
+  const what =
+    call.tool === 'run_command'
+      ? `Run ${(call.args['argv'] as string[]).join(' ')}`
+      : `${call.tool === 'delete_file' ? 'Delete' : 'Read'} ${String(call.args['path'])}`;
   return what.length <= maxTitleLength ? what : `${what.slice(0, maxTitleLength - 1)}…`;
 }
 

@@ -1,5 +1,21 @@
 /** Names that look like files but are products or abbreviations ("Next.js", "e.g."). */
-const notPaths = new Set(['e.g', 'i.e', 'etc', 'vs', 'node.js', 'next.js', 'nuxt.js', 'vue.js', 'react.js', 'express.js', 'three.js', 'd3.js', 'chart.js', 'socket.io', 'asp.net']);
+const notPaths = new Set([
+  'e.g',
+  'i.e',
+  'etc',
+  'vs',
+  'node.js',
+  'next.js',
+  'nuxt.js',
+  'vue.js',
+  'react.js',
+  'express.js',
+  'three.js',
+  'd3.js',
+  'chart.js',
+  'socket.io',
+  'asp.net',
+]);
 /** Well-known files without an extension, written exactly like this. */
 const bareFiles = new Set(['Makefile', 'Dockerfile', 'LICENSE', 'Procfile', 'Gemfile', 'Rakefile', 'Jenkinsfile']);
 const pathShape = /^(?:\.{1,2}\/)?[\w@+-][\w@.+-]*(?:\/[\w@.+-]+)*\/?$|^\.[\w][\w.-]*$/;
@@ -24,7 +40,7 @@ export function isDirectoryToken(token: string): boolean {
 
 /** Strips quotes, backticks, brackets and trailing sentence punctuation around one word. */
 export function cleanToken(word: string): string {
-  return word.replace(/^[`'"(\[<]+/, '').replace(/[`'")\]>]+$/, '').replace(/[.,;:!?]+$/, '').replace(/[`'")\]>]+$/, '');
+  return word.replace(/^[`'"([<]+/, '').replace(/[`'")\]>]+$/, '').replace(/[.,;:!?]+$/, '').replace(/[`'")\]>]+$/, '');
 }
 
 /** Every distinct path the text names, in order of appearance (URLs left out). */

@@ -19,8 +19,65 @@ const shellOperators = /(?:^|\s)(?:\||\|\||&&|;|>|>>|<|2>&1|&)(?:\s|$)|\$\(|`/;
 const fileWords = String.raw`(?:the\s+)?(?:file|files)\s+`;
 const reasonClause = /\s+(?:since|because|as|which|that|it's|it is|they're|they are|—|-)\s.*$/i;
 const dirWord = String.raw`(?:\s+(?:folder|directory|dir))?`;
-const typeExtensions: Record<string, string> = { typescript: 'ts', javascript: 'js', markdown: 'md', json: 'json', python: 'py', css: 'css', html: 'html', yaml: 'yml', rust: 'rs', go: 'go', java: 'java', ruby: 'rb', test: 'test.*', spec: 'spec.*' };
-const searchStopWords = new Set(['the', 'a', 'an', 'where', 'why', 'how', 'what', 'which', 'who', 'out', 'any', 'all', 'some', 'bugs', 'bug', 'a way', 'ways', 'it', 'them', 'this', 'that', 'and', 'places', 'files', 'file', 'code', 'issues', 'problems', 'errors', 'me', 'us', 'if', 'whether', 'whatever', 'something', 'anything', 'everything', 'someone', 'more', 'better', 'one']);
+const typeExtensions: Record<string, string> = {
+  typescript: 'ts',
+  javascript: 'js',
+  markdown: 'md',
+  json: 'json',
+  python: 'py',
+  css: 'css',
+  html: 'html',
+  yaml: 'yml',
+  rust: 'rs',
+  go: 'go',
+  java: 'java',
+  ruby: 'rb',
+  test: 'test.*',
+  spec: 'spec.*',
+};
+const searchStopWords = new Set([
+  'the',
+  'a',
+  'an',
+  'where',
+  'why',
+  'how',
+  'what',
+  'which',
+  'who',
+  'out',
+  'any',
+  'all',
+  'some',
+  'bugs',
+  'bug',
+  'a way',
+  'ways',
+  'it',
+  'them',
+  'this',
+  'that',
+  'and',
+  'places',
+  'files',
+  'file',
+  'code',
+  'issues',
+  'problems',
+  'errors',
+  'me',
+  'us',
+  'if',
+  'whether',
+  'whatever',
+  'something',
+  'anything',
+  'everything',
+  'someone',
+  'more',
+  'better',
+  'one',
+]);
 /** Words for the whole workspace as a place ("in the project"): no folder of that name is meant. */
 const wholeWorkspace = /^(?:workspace|project|repo|repository|root|codebase)$/i;
 const searchTrailers = /^(?:comments?|markers?|strings?|calls?|usages?|uses|references?|occurrences?|mentions?|imports?|statements?|tags?|keys?)$/i;
@@ -37,7 +94,15 @@ export function recognizeToolAction(text: string): ToolAction | undefined {
   // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: an empty line matches no pattern below either (and the line holds no newline once its spaces are joined)
   if (line.includes('\n') || line === '') return undefined;
   const single = (call: ToolCall | undefined): ToolAction | undefined => (call ? { calls: [call], inOrder: false } : undefined);
-  return single(createDirectory(line)) ?? single(emptyFile(line)) ?? deleteFiles(line) ?? single(listFiles(line)) ?? single(searchText(line)) ?? readFiles(line) ?? runCommands(line);
+  return (
+    single(createDirectory(line)) ??
+    single(emptyFile(line)) ??
+    deleteFiles(line) ??
+    single(listFiles(line)) ??
+    single(searchText(line)) ??
+    readFiles(line) ??
+    runCommands(line)
+  );
 }
 
 function createDirectory(line: string): ToolCall | undefined {
@@ -60,7 +125,10 @@ function emptyFile(line: string): ToolCall | undefined {
 }
 
 function deleteFiles(line: string): ToolAction | undefined {
-  const match = new RegExp(String.raw`^(?:delete|remove|rm)\s+(?:-f\s+)?(?:(?:the|old|unused|obsolete|stale|legacy|generated)\s+)*(?:${fileWords})?(.+)$`, 'i').exec(line);
+  const match = new RegExp(
+    String.raw`^(?:delete|remove|rm)\s+(?:-f\s+)?(?:(?:the|old|unused|obsolete|stale|legacy|generated)\s+)*(?:${fileWords})?(.+)$`,
+    'i',
+  ).exec(line);
   if (!match || /\b(?:folder|directory|dir)\b/i.test(line)) return undefined;
   const paths = pathList(match[1]!.replace(reasonClause, '').replace(/\s+from\s+(?:the\s+)?(?:disk|repo|repository|workspace|project)$/i, ''));
   if (!paths || paths.some(isDirectoryToken)) return undefined;
@@ -68,7 +136,10 @@ function deleteFiles(line: string): ToolAction | undefined {
 }
 
 function listFiles(line: string): ToolCall | undefined {
-  const files = new RegExp(String.raw`^(?:list|show(?:\s+me)?|display|ls)\s+(?:all\s+)?(?:of\s+)?(?:the\s+)?(?:([*.\w]+)\s+)?files?(?:\s+(?:in|under|inside|of|within)\s+(?:the\s+)?(\S+?)${dirWord})?$`, 'i').exec(line);
+  const files = new RegExp(
+    String.raw`^(?:list|show(?:\s+me)?|display|ls)\s+(?:all\s+)?(?:of\s+)?(?:the\s+)?(?:([*.\w]+)\s+)?files?(?:\s+(?:in|under|inside|of|within)\s+(?:the\s+)?(\S+?)${dirWord})?$`,
+    'i',
+  ).exec(line);
   if (files) {
     const extension = extensionOf(files[1]);
     if (extension === null) return undefined;
@@ -95,7 +166,9 @@ function globCall(dirWordText: string | undefined, extension: string | undefined
   const dir = dirWordText === undefined ? undefined : cleanToken(dirWordText).replace(/^\.\//, '').replace(/\/$/, '');
   if (dir !== undefined && !(dir === '.' || (isPathToken(dir) || /^[\w@.+-]+$/.test(dir)) && !dir.startsWith('/'))) return undefined;
   const file = extension === undefined ? '**' : `**/*.${extension}`;
-  if (dir === undefined || dir === '.' || wholeWorkspace.test(dir)) return { tool: 'list_files', args: extension === undefined ? {} : { glob: `*.${extension}` } };
+  if (dir === undefined || dir === '.' || wholeWorkspace.test(dir)) {
+    return { tool: 'list_files', args: extension === undefined ? {} : { glob: `*.${extension}` } };
+  }
   return { tool: 'list_files', args: { glob: `${dir}/${file}` } };
 }
 
@@ -125,7 +198,10 @@ function scopeGlob(scope: string): string | undefined {
 }
 
 function readFiles(line: string): ToolAction | undefined {
-  const match = new RegExp(String.raw`^(?:read|open|show(?:\s+me)?|view|print|cat|display|look\s+at|go\s+through|check\s+out)\s+(?:the\s+)?(?:contents?\s+of\s+(?:the\s+)?)?(?:${fileWords})?(.+)$`, 'i').exec(line);
+  const match = new RegExp(
+    String.raw`^(?:read|open|show(?:\s+me)?|view|print|cat|display|look\s+at|go\s+through|check\s+out)\s+(?:the\s+)?(?:contents?\s+of\s+(?:the\s+)?)?(?:${fileWords})?(.+)$`,
+    'i',
+  ).exec(line);
   if (!match) return undefined;
   const paths = pathList(match[1]!.replace(/\s+(?:to|so|for)\s+(?:understand|see|learn|check|find)\b.*$/i, ''));
   if (!paths) return undefined;

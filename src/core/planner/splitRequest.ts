@@ -26,7 +26,10 @@ const leadingStart = /^(?:first(?: of all)?|to start|to begin)\b[,:]?\s*/i;
 // "X and <verb> …": two actions in one sentence, done in that order. Reporting what a
 // command printed is part of running it, not a step of its own.
 const actionVerbs = 'read|open|show|list|search|grep|find|delete|remove|run|execute|create|make|add|write|update|edit|fix|change|rename|move|copy|implement|refactor|explain|summari[sz]e|document|commit|push|deploy|install|test|check|verify|review|build|compile|lint|format|replace|clean|generate|publish|release|upgrade|bump|describe|tell|report';
-const andAction = new RegExp(String.raw`\s+and\s+(?=(?:then\s+)?(?:${actionVerbs})(?=\s)(?!\s+(?:me\s+)?(?:the\s+|on\s+the\s+|back\s+)?(?:results?|output|outcome|errors?|failures?)\b))`, 'i');
+const andAction = new RegExp(
+  String.raw`\s+and\s+(?=(?:then\s+)?(?:${actionVerbs})(?=\s)(?!\s+(?:me\s+)?(?:the\s+|on\s+the\s+|back\s+)?(?:results?|output|outcome|errors?|failures?)\b))`,
+  'i',
+);
 
 /**
  * Splits a normalized request into step texts (docs/architecture.md §5): one per list bullet or numbered

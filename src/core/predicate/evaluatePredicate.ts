@@ -1,6 +1,8 @@
 import { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC } from 'quickjs-emscripten';
 import type { QuickJSContext, QuickJSHandle, QuickJSWASMModule } from 'quickjs-emscripten';
 import { capText, textCaps } from '../text/capText';
+import { valueText } from '../text/valueText';
+import { errorMessage } from '../../shared/errorMessage';
 
 /** What a `verification` or `when` predicate produced (docs/architecture.md §4). */
 export type PredicateOutcome = { kind: 'pass' } | { kind: 'fail'; diagnosis: string } | { kind: 'error'; message: string };
@@ -48,10 +50,15 @@ const modules = new Map<number, Promise<QuickJSWASMModule>>();
 function loadQuickJs(memoryLimitBytes: number): Promise<QuickJSWASMModule> {
   let loading = modules.get(memoryLimitBytes);
   if (!loading) {
+    // quickjs-emscripten types the memory as WebAssembly.Memory, which the ES2023 library does not declare.
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment
     const wasmMemory = new webAssembly.Memory({ initial: engineBytes / wasmPageBytes, maximum: Math.ceil((engineBytes + memoryLimitBytes) / wasmPageBytes) });
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment
     loading = newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmMemory })).catch((error: unknown) => {
       modules.delete(memoryLimitBytes);
-      throw new Error(`Could not load the QuickJS sandbox used for predicates: ${messageOf(error)}. Reinstall dependencies or rebuild (the .wasm file must sit next to the bundle).`);
+      throw new Error(
+        `Could not load the QuickJS sandbox used for predicates: ${errorMessage(error)}. Reinstall dependencies or rebuild (the .wasm file must sit next to the bundle).`,
+      );
     });
     modules.set(memoryLimitBytes, loading);
   }
@@ -80,7 +87,7 @@ async function evaluateUncapped(expr: string, bindings: PredicateBindings, opts:
   try {
     module = await loadQuickJs(memoryLimitBytes);
   } catch (error) {
-    return { kind: 'error', message: messageOf(error) };
+    return { kind: 'error', message: errorMessage(error) };
   }
   const timeoutMs = opts.timeoutMs ?? defaultTimeoutMs;
   const runtime = module.newRuntime();
@@ -122,7 +129,7 @@ async function evaluateUncapped(expr: string, bindings: PredicateBindings, opts:
       diagnosis: `Verification \`${expr}\` returned an unexpected value ${preview(value)} (expected true, false or a diagnosis string) for result ${preview(bindings.result)}`,
     };
   } catch (error) {
-    return { kind: 'error', message: `Verification \`${expr}\` could not be evaluated: ${messageOf(error)}` };
+    return { kind: 'error', message: `Verification \`${expr}\` could not be evaluated: ${errorMessage(error)}` };
   } finally {
     release(vm, runtime, outOfMemory ? memoryLimitBytes : undefined);
   }
@@ -155,7 +162,7 @@ function inject(vm: QuickJSContext, name: string, value: unknown): string | unde
   try {
     json = JSON.stringify(value);
   } catch (error) {
-    return `The binding \`${name}\` cannot be passed to the predicate because it is not JSON-serializable: ${messageOf(error)}`;
+    return `The binding \`${name}\` cannot be passed to the predicate because it is not JSON-serializable: ${errorMessage(error)}`;
   }
   if (json === undefined) {
     vm.setProp(vm.global, name, vm.undefined);
@@ -202,20 +209,11 @@ function thrownText(thrown: unknown): string {
 
 /** A one-line preview of a value, at most `previewLength` characters of JSON. */
 function preview(value: unknown): string {
-  let text: string;
-  try {
-    // Stryker disable next-line ConditionalExpression: JSON.stringify(undefined) is undefined, so String(value) gives 'undefined' too.
-    text = value === undefined ? 'undefined' : (JSON.stringify(value) ?? String(value));
-  } catch {
-    text = String(value);
-  }
+  // A string is shown quoted, as JSON, so a preview tells the string "1" from the number 1.
+  const text = typeof value === 'string' ? JSON.stringify(value) : valueText(value);
   return text.length > previewLength ? `${text.slice(0, previewLength)}… (${text.length} chars)` : text;
 }
 
 function mebibytes(bytes: number): string {
   return String(Math.round((bytes / 2 ** 20) * 10) / 10);
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

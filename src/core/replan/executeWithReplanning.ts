@@ -8,6 +8,7 @@ import type { Plan } from '../plan/planSchema';
 import type { LlmClient } from '../ports';
 import { requestRepairPlan } from './requestRepairPlan';
 import { createTrialCollector, describeApproach, type TrialRecord } from './trialHistory';
+import { errorMessage } from '../../shared/errorMessage';
 
 /** Limits and hooks of `executeWithReplanning`. */
 export interface ReplanOptions {
@@ -108,10 +109,17 @@ export async function executeWithReplanning(plan: Plan, objective: string, optio
     const requests = result.metadata.replanRequests;
     const failedOtherwise = Object.values(result.steps).some((step) => step.status === 'failed' && !step.replanRequested);
     if (result.status !== 'failed' || requests.length === 0 || failedOtherwise || signal.aborted) return finish(result);
-    if (history.length >= maxTotalReplans) return finish(result, `No repair plan was asked for: the limit of ${maxTotalReplans} repair plans per run is used up.`);
+    if (history.length >= maxTotalReplans) {
+      return finish(result, `No repair plan was asked for: the limit of ${maxTotalReplans} repair plans per run is used up.`);
+    }
     for (const id of requests) perStep.set(id, (perStep.get(id) ?? 0) + 1);
     const exhausted = requests.filter((id) => (perStep.get(id) ?? 0) > maxReplanAttempts);
-    if (exhausted.length > 0) return finish(result, `No repair plan was asked for: step${exhausted.length > 1 ? 's' : ''} ${exhausted.join(', ')} already had ${maxReplanAttempts} repair plan${maxReplanAttempts === 1 ? '' : 's'} (maxReplanAttempts).`);
+    if (exhausted.length > 0) {
+      return finish(
+        result,
+        `No repair plan was asked for: step${exhausted.length > 1 ? 's' : ''} ${exhausted.join(', ')} already had ${maxReplanAttempts} repair plan${maxReplanAttempts === 1 ? '' : 's'} (maxReplanAttempts).`,
+      );
+    }
     if (!replanner) return finish(result, 'No repair plan was asked for: replanning needs a language model, and none is set up.');
 
     const reason = `Step${requests.length > 1 ? 's' : ''} ${requests.join(', ')} failed and asked for a repair plan.`;
@@ -138,7 +146,7 @@ export async function executeWithReplanning(plan: Plan, objective: string, optio
     try {
       repair = await requestRepairPlan({ llm: replanner, objective, plan: current, completed, failed, trials, tools, signal });
     } catch (error) {
-      return finish(result, `The replanner could not produce a repair plan: ${error instanceof Error ? error.message : String(error)}`);
+      return finish(result, `The replanner could not produce a repair plan: ${errorMessage(error)}`);
     }
     history.push({
       replan: history.length + 1,

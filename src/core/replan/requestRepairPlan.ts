@@ -57,7 +57,14 @@ export async function requestRepairPlan(request: RepairRequest): Promise<RepairO
   const result = await chatStructured(
     request.llm,
     {
-      messages: buildReplanPrompt({ objective: request.objective, plan: request.plan, completed: request.completed, failed: request.failed, trials: request.trials, tools }),
+      messages: buildReplanPrompt({
+        objective: request.objective,
+        plan: request.plan,
+        completed: request.completed,
+        failed: request.failed,
+        trials: request.trials,
+        tools,
+      }),
       signal: request.signal,
       schemaName: 'repair_plan',
       check: (value) => merge(value).problems,
@@ -66,7 +73,9 @@ export async function requestRepairPlan(request: RepairRequest): Promise<RepairO
   );
   const merged = merge(result.value);
   if (!merged.plan || result.remainingProblems.length > 0) {
-    throw new Error(`The replanner's repair plan is still invalid after it was sent back with its errors: ${(merged.plan ? result.remainingProblems : merged.problems).join('; ')}`);
+    throw new Error(
+      `The replanner's repair plan is still invalid after it was sent back with its errors: ${(merged.plan ? result.remainingProblems : merged.problems).join('; ')}`,
+    );
   }
   return {
     plan: merged.plan,
@@ -83,5 +92,13 @@ function mergeCompleted(repair: Plan, previous: Plan, completedIds: ReadonlySet<
   const present = new Set(repair.steps.map((step) => step.id));
   const restored = previous.steps.filter((step) => completedIds.has(step.id) && !present.has(step.id));
   const steps = [...restored, ...repair.steps.map((step) => (completedIds.has(step.id) ? (original.get(step.id) ?? step) : step))];
-  return { ...repair, id: previous.id, version: previous.version + 1, objective, createdAt: previous.createdAt, agents: { ...previous.agents, ...repair.agents }, steps };
+  return {
+    ...repair,
+    id: previous.id,
+    version: previous.version + 1,
+    objective,
+    createdAt: previous.createdAt,
+    agents: { ...previous.agents, ...repair.agents },
+    steps,
+  };
 }

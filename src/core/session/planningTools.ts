@@ -37,7 +37,12 @@ const schemas = {
  * `ToolValidationError` message.
  */
 export function createPlanningTools(plannerFor: (ctx: ToolContext) => SessionPlanner): Tool[] {
-  const tool = <I>(name: string, description: string, inputSchema: z.ZodType<I>, call: (planner: SessionPlanner, input: I) => SessionPlanResult): Tool<I, SessionPlanResult> => ({
+  const tool = <I>(
+    name: string,
+    description: string,
+    inputSchema: z.ZodType<I>,
+    call: (planner: SessionPlanner, input: I) => SessionPlanResult,
+  ): Tool<I, SessionPlanResult> => ({
     name,
     description,
     inputSchema,
@@ -48,15 +53,25 @@ export function createPlanningTools(plannerFor: (ctx: ToolContext) => SessionPla
     },
   });
   return [
-    tool('planning_setup_plan', 'Start the session plan (replacing any other) with an objective and initial steps; ids restart at S001.', schemas.setup, (planner, input) =>
-      planner.setupPlan({ objective: input.objective, ...(input.initialSteps ? { initialSteps: input.initialSteps } : {}) }),
+    tool(
+      'planning_setup_plan',
+      'Start the session plan (replacing any other) with an objective and initial steps; ids restart at S001.',
+      schemas.setup,
+      (planner, input) => planner.setupPlan({ objective: input.objective, ...(input.initialSteps ? { initialSteps: input.initialSteps } : {}) }),
     ),
     tool('planning_add_step', 'Append one or more steps to the active session plan.', schemas.add, (planner, input) => planner.addStep(input)),
-    tool('planning_update_step', 'Change the title and/or details of a step of the active session plan.', schemas.update, (planner, input) => planner.updateStep(input)),
-    tool('planning_mark_step', 'Set a step\'s status (pending, in_progress, blocked, done), optionally with a note. The plan completes when every step is done.', schemas.mark, (planner, input) =>
-      planner.markStep(input),
+    tool('planning_update_step', 'Change the title and/or details of a step of the active session plan.', schemas.update, (planner, input) =>
+      planner.updateStep(input),
+    ),
+    tool(
+      'planning_mark_step',
+      "Set a step's status (pending, in_progress, blocked, done), optionally with a note. The plan completes when every step is done.",
+      schemas.mark,
+      (planner, input) => planner.markStep(input),
     ),
     tool('planning_clear_plan', 'Abandon the session plan and drop its steps.', schemas.none, (planner) => planner.clearPlan()),
-    tool('planning_read_plan', 'Read the session plan: objective, status, and every step with its status and notes.', schemas.none, (planner) => planner.readPlan()),
+    tool('planning_read_plan', 'Read the session plan: objective, status, and every step with its status and notes.', schemas.none, (planner) =>
+      planner.readPlan(),
+    ),
   ] as Tool[];
 }

@@ -47,14 +47,17 @@ export function setupPlan(input: { objective: string; initialSteps?: readonly St
   if (!Array.isArray(drafts)) throw new ToolValidationError('initialSteps must be a list of steps, each with a title and optional details.');
   const steps = buildSteps(drafts, 'initialSteps', 1);
   const plan = freeze({ objective, status: 'active', steps, version: 1 });
-  const ids = steps.length === 0 ? 'no steps yet' : steps.length === 1 ? `1 step (${steps[0]?.id})` : `${steps.length} steps (${steps[0]?.id}-${steps.at(-1)?.id})`;
+  const ids =
+    steps.length === 0 ? 'no steps yet' : steps.length === 1 ? `1 step (${steps[0]?.id})` : `${steps.length} steps (${steps[0]?.id}-${steps.at(-1)?.id})`;
   return { plan, message: `Plan set up with ${ids}: ${objective}` };
 }
 
 /** Appends steps to an active plan, with ids continuing after the highest existing one. */
 export function addSteps(plan: SessionPlan | undefined, input: { steps: readonly StepDraft[] }): SessionPlanResult {
   const current = requireEditable(plan, 'added to');
-  if (!Array.isArray(input.steps) || input.steps.length === 0) throw new ToolValidationError('Give at least one step to add (each with a title); nothing was added.');
+  if (!Array.isArray(input.steps) || input.steps.length === 0) {
+    throw new ToolValidationError('Give at least one step to add (each with a title); nothing was added.');
+  }
   const added = buildSteps(input.steps, 'steps', nextNumber(current.steps));
   const next = freeze({ ...current, steps: [...current.steps, ...added], version: current.version + 1 });
   return { plan: next, message: `Added ${added.map((step) => step.id).join(', ')}.` };
@@ -65,10 +68,14 @@ export function updateStep(plan: SessionPlan | undefined, input: { stepId: strin
   const current = requireEditable(plan, 'updated in');
   const index = findStep(current, input.stepId);
   const step = current.steps[index] as SessionStep;
-  if (input.title === undefined && input.details === undefined) throw new ToolValidationError(`Nothing to update for ${step.id}: give a new title or new details.`);
+  if (input.title === undefined && input.details === undefined) {
+    throw new ToolValidationError(`Nothing to update for ${step.id}: give a new title or new details.`);
+  }
   const title = input.title === undefined ? step.title : checkText('title', input.title, 1, sessionTextLimits.title);
   const details = input.details === undefined ? step.details : optionalText('details', input.details, sessionTextLimits.details);
-  if (title === step.title && details === step.details) throw new ToolValidationError(`Nothing to update for ${step.id}: the title and details given are the same as now.`);
+  if (title === step.title && details === step.details) {
+    throw new ToolValidationError(`Nothing to update for ${step.id}: the title and details given are the same as now.`);
+  }
   const updated: SessionStep = { id: step.id, title, ...(details !== undefined ? { details } : {}), status: step.status, notes: step.notes };
   const steps = current.steps.map((existing, at) => (at === index ? updated : existing));
   return { plan: freeze({ ...current, steps, version: current.version + 1 }), message: `Updated ${step.id}.` };
@@ -77,7 +84,9 @@ export function updateStep(plan: SessionPlan | undefined, input: { stepId: strin
 /** Sets a step's status, appending the note if any; completes or re-opens the plan to match. */
 export function markStep(plan: SessionPlan | undefined, input: { stepId: string; status: SessionStepStatus; note?: string }): SessionPlanResult {
   if (!plan) throw new ToolValidationError(noPlan);
-  if (plan.status === 'abandoned') throw new ToolValidationError('The plan was abandoned; steps can no longer be marked. Call planning_setup_plan to start a new plan.');
+  if (plan.status === 'abandoned') {
+    throw new ToolValidationError('The plan was abandoned; steps can no longer be marked. Call planning_setup_plan to start a new plan.');
+  }
   const index = findStep(plan, input.stepId);
   if (!sessionStepStatuses.includes(input.status)) {
     throw new ToolValidationError(`"${String(input.status)}" is not a step status; use one of ${sessionStepStatuses.join(', ')}.`);
@@ -119,7 +128,10 @@ export function stepIdFor(number: number): string {
 function requireEditable(plan: SessionPlan | undefined, verb: string): SessionPlan {
   if (!plan) throw new ToolValidationError(noPlan);
   if (plan.status !== 'active') {
-    const hint = plan.status === 'completed' ? 'mark a step back to re-open it, or call planning_setup_plan for a new plan' : 'call planning_setup_plan to start a new plan';
+    const hint =
+      plan.status === 'completed'
+        ? 'mark a step back to re-open it, or call planning_setup_plan for a new plan'
+        : 'call planning_setup_plan to start a new plan';
     throw new ToolValidationError(`The plan is ${plan.status}; steps can only be ${verb} an active plan. To continue, ${hint}.`);
   }
   return plan;
@@ -154,7 +166,9 @@ function checkText(field: string, raw: unknown, min: number, max: number): strin
   if (length > max) throw new ToolValidationError(`${field} is ${length} characters long; the limit is ${max}. Shorten it.`);
   const offending = [...text].find((char) => char.charCodeAt(0) > 0x7f);
   if (offending !== undefined) {
-    throw new ToolValidationError(`${field} must be plain ASCII; replace "${offending}" (U+${(offending.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}) with ASCII characters.`);
+    throw new ToolValidationError(
+      `${field} must be plain ASCII; replace "${offending}" (U+${(offending.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}) with ASCII characters.`,
+    );
   }
   return text;
 }

@@ -30,7 +30,14 @@ export const createDirectoryTool: Tool<z.infer<typeof inputSchema>, { path: stri
       await requireApproval(ctx, { kind: 'directory', stepId: ctx.stepId, title: ctx.stepTitle, path }, `creating the directory ${path}`, signal);
     }
     if (ctx.checkpoints) {
-      await ctx.checkpoints.record({ runId: ctx.runId, stepId: ctx.stepId, path, operation: 'createDirectory', before: { exists: false }, afterSha256: undefined });
+      await ctx.checkpoints.record({
+        runId: ctx.runId,
+        stepId: ctx.stepId,
+        path,
+        operation: 'createDirectory',
+        before: { exists: false },
+        afterSha256: undefined,
+      });
     }
     await ctx.workspace.createDirectory(path, signal);
     return { path, created: true };

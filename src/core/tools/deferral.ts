@@ -23,7 +23,12 @@ export class DeferredError extends Error {
   }
 }
 
-const waitsFor: Record<AskedKind, string> = { approval: 'an approval', clarification: 'an answer', review: 'a review', manual: 'you to do it and mark it done or failed' };
+const waitsFor: Record<AskedKind, string> = {
+  approval: 'an approval',
+  clarification: 'an answer',
+  review: 'a review',
+  manual: 'you to do it and mark it done or failed',
+};
 
 /**
  * True for a `DeferredError`, also across bundle copies (checked by name and shape, its
@@ -31,5 +36,12 @@ const waitsFor: Record<AskedKind, string> = { approval: 'an approval', clarifica
  */
 export function isDeferredError(error: unknown): error is DeferredError {
   if (error instanceof DeferredError) return true;
-  return error instanceof Error && error.name === 'DeferredError' && 'stepId' in error && 'kind' in error && typeof error.kind === 'string' && Object.hasOwn(waitsFor, error.kind);
+  return (
+    error instanceof Error &&
+    error.name === 'DeferredError' &&
+    'stepId' in error &&
+    'kind' in error &&
+    typeof error.kind === 'string' &&
+    Object.hasOwn(waitsFor, error.kind)
+  );
 }

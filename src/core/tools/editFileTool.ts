@@ -39,10 +39,14 @@ export function applyEditBlocks(path: string, text: string, blocks: readonly Edi
       starts = occurrences(text, search);
     }
     if (starts.length === 0) {
-      problems.push(`${label}: its search text was not found (${preview(block.search)}); copy the exact current text, whitespace included, after reading the file`);
+      problems.push(
+        `${label}: its search text was not found (${preview(block.search)}); copy the exact current text, whitespace included, after reading the file`,
+      );
     } else if (starts.length > 1) {
       const lines = starts.slice(0, 5).map((start) => lineOf(text, start));
-      problems.push(`${label}: its search text occurs ${starts.length} times (lines ${lines.join(', ')}${starts.length > 5 ? ', …' : ''}); add surrounding lines so it matches exactly once`);
+      problems.push(
+        `${label}: its search text occurs ${starts.length} times (lines ${lines.join(', ')}${starts.length > 5 ? ', …' : ''}); add surrounding lines so it matches exactly once`,
+      );
     } else {
       ranges.push({ block: index + 1, start: starts[0] as number, end: (starts[0] as number) + search.length, replace });
     }
@@ -84,7 +88,9 @@ export const editFileTool: Tool<z.infer<typeof inputSchema>, FileChangeResult> =
         path: input.path,
         operation: 'edit',
         propose: (current) => {
-          if (current === undefined) throw new WorkspaceError('not_found', input.path, `edit_file needs an existing file and ${input.path} does not exist; use write_file to create it`);
+          if (current === undefined) {
+            throw new WorkspaceError('not_found', input.path, `edit_file needs an existing file and ${input.path} does not exist; use write_file to create it`);
+          }
           return applyEditBlocks(input.path, current, input.edits);
         },
       },

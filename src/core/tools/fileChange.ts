@@ -51,14 +51,21 @@ export async function changeFile(
   // Stryker disable next-line ConditionalExpression: a deletion (undefined) encodes to 0 bytes, so measuring it too changes nothing.
   if (proposed !== undefined) {
     const bytes = new TextEncoder().encode(proposed).length;
-    if (bytes > maxWriteBytes) throw new WorkspaceError('too_large', path, `Refused to write ${path}: ${bytes} bytes is more than the ${maxWriteBytes}-byte limit`);
+    if (bytes > maxWriteBytes) {
+      throw new WorkspaceError('too_large', path, `Refused to write ${path}: ${bytes} bytes is more than the ${maxWriteBytes}-byte limit`);
+    }
   }
   if (proposed === current) return { path, operation: 'unchanged', changed: false, bytes: 0 };
   const proposal: FileProposal = {
     path,
     currentText: current,
     proposedText: proposed,
-    diff: createTwoFilesPatch(current === undefined ? '/dev/null' : `a/${path}`, proposed === undefined ? '/dev/null' : `b/${path}`, current ?? '', proposed ?? ''),
+    diff: createTwoFilesPatch(
+      current === undefined ? '/dev/null' : `a/${path}`,
+      proposed === undefined ? '/dev/null' : `b/${path}`,
+      current ?? '',
+      proposed ?? '',
+    ),
     ...(resolvedPath === path ? {} : { resolvedPath }),
   };
   // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: writes and deletions follow one approval rule today; the effect stays exact for when they do not.
@@ -68,7 +75,9 @@ export async function changeFile(
     await requireApproval(ctx, { kind: 'file', stepId: ctx.stepId, title: ctx.stepTitle, operation: input.operation, proposal }, `${verb} ${path}`, signal);
     const now = await readCurrent(ctx, path, signal);
     if (now !== current) {
-      throw new Error(`${path} changed while the change was waiting for approval; nothing was written. Run the step again to propose the change against the new content.`);
+      throw new Error(
+        `${path} changed while the change was waiting for approval; nothing was written. Run the step again to propose the change against the new content.`,
+      );
     }
   }
   if (ctx.checkpoints) {
@@ -105,7 +114,10 @@ export async function readCurrent(ctx: ToolContext, path: string, signal: AbortS
   } catch (error) {
     if (!isWorkspaceError(error, 'not_found')) throw error;
     if ((await ctx.workspace.stat(path, signal)) === undefined) return undefined;
-    throw new Error(`${path} exists but could not be read; nothing was written. Check that it is a readable file (not a link that changes), then run the step again.`, { cause: error });
+    throw new Error(
+      `${path} exists but could not be read; nothing was written. Check that it is a readable file (not a link that changes), then run the step again.`,
+      { cause: error },
+    );
   }
 }
 

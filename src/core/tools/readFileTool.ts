@@ -36,7 +36,11 @@ export const readFileTool: Tool<z.infer<typeof inputSchema>, ReadFileOutput> = {
     if (!stat) throw new WorkspaceError('not_found', path, `File not found: ${path}. Use list_files to see what exists.`);
     if (stat.type === 'directory') throw new WorkspaceError('is_directory', path, `${path || '.'} is a directory; use list_files to see its files`);
     if (stat.size > maxReadFileBytes) {
-      throw new WorkspaceError('too_large', path, `${path} is ${stat.size} bytes, more than the ${maxReadFileBytes}-byte read limit; use search_text to find what you need in it`);
+      throw new WorkspaceError(
+        'too_large',
+        path,
+        `${path} is ${stat.size} bytes, more than the ${maxReadFileBytes}-byte read limit; use search_text to find what you need in it`,
+      );
     }
     const text = await ctx.workspace.readText(path, signal, { maxBytes: maxReadFileBytes });
     if (text.slice(0, 8192).includes('\u0000')) throw new WorkspaceError('binary', path, `${path} looks like a binary file; read_file reads text only`);

@@ -11,9 +11,23 @@ export const commandDefaults = { timeoutMs: 120_000, maxTimeoutMs: 600_000, maxO
 const inputSchema = z.strictObject({
   argv: z.array(z.string()).min(1).describe('Program and arguments, e.g. ["npm", "test"]. Run directly, without a shell: no pipes, globs or variables.'),
   cwd: z.string().optional().describe('Workspace-relative working directory (default: the workspace root).'),
-  timeoutMs: z.int().min(1).max(commandDefaults.maxTimeoutMs).optional().describe(`Kill the command after this many milliseconds (default ${commandDefaults.timeoutMs}).`),
-  maxOutputBytes: z.int().min(256).max(commandDefaults.maxOutputLimit).optional().describe(`Output kept per stream; the middle of longer output is dropped (default ${commandDefaults.maxOutputBytes}).`),
-  stdin: z.string().max(1024 * 1024).optional().describe('Text given to the command on standard input.'),
+  timeoutMs: z
+    .int()
+    .min(1)
+    .max(commandDefaults.maxTimeoutMs)
+    .optional()
+    .describe(`Kill the command after this many milliseconds (default ${commandDefaults.timeoutMs}).`),
+  maxOutputBytes: z
+    .int()
+    .min(256)
+    .max(commandDefaults.maxOutputLimit)
+    .optional()
+    .describe(`Output kept per stream; the middle of longer output is dropped (default ${commandDefaults.maxOutputBytes}).`),
+  stdin: z
+    .string()
+    .max(1024 * 1024)
+    .optional()
+    .describe('Text given to the command on standard input.'),
   allowFailure: z.boolean().optional().describe('Return the result instead of failing when the command exits non-zero (default false).'),
 });
 
@@ -55,7 +69,11 @@ export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = 
     );
     signal.throwIfAborted();
     if (!input.allowFailure && (result.timedOut || result.exitCode !== 0)) {
-      const how = result.timedOut ? `timed out after ${timeoutMs} ms and was killed` : result.exitCode === null ? `was killed by ${result.signal}` : `exited with code ${result.exitCode}`;
+      const how = result.timedOut
+        ? `timed out after ${timeoutMs} ms and was killed`
+        : result.exitCode === null
+          ? `was killed by ${result.signal}`
+          : `exited with code ${result.exitCode}`;
       const tail = (result.stderr.trim() || result.stdout.trim()).slice(-2000);
       throw new Error(`Command ${input.argv.join(' ')} ${how}.${tail ? `\n${tail}` : ''}`);
     }

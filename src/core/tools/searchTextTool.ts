@@ -5,6 +5,7 @@ import { PathRefusedError } from '../workspace/resolveInRoot';
 import { isWorkspaceError } from '../workspace/workspaceError';
 import { jsRegexToRe2, UnsupportedRegexError } from './jsRegexToRe2';
 import type { Tool } from './tool';
+import { errorMessage } from '../../shared/errorMessage';
 
 /** Files larger than this, in bytes, are skipped by `search_text` without being read. */
 export const maxSearchFileBytes = 4 * 1024 * 1024;
@@ -118,16 +119,24 @@ function compileQuery(query: string, isRegex: boolean, caseSensitive: boolean): 
     // JavaScript's own parser names syntax errors precisely; the pattern is never run by it.
     new RegExp(query, caseSensitive ? 'm' : 'im');
   } catch (error) {
-    throw new Error(`The regular expression ${JSON.stringify(query)} is invalid: ${(error as Error).message}. Fix it, or search literally with regex: false.`);
+    throw new Error(`The regular expression ${JSON.stringify(query)} is invalid: ${errorMessage(error)}. Fix it, or search literally with regex: false.`, {
+      cause: error,
+    });
   }
   let pattern: RE2JS;
   try {
     pattern = RE2JS.compile(jsRegexToRe2(query), RE2JS.MULTILINE | (caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE));
   } catch (error) {
     if (error instanceof UnsupportedRegexError) {
-      throw new Error(`The regular expression ${JSON.stringify(query)} uses ${error.feature}, which is not supported: search_text runs regular expressions on a linear-time engine (RE2) so that no pattern can freeze it. Rewrite the pattern without it, or search literally with regex: false.`);
+      throw new Error(
+        `The regular expression ${JSON.stringify(query)} uses ${error.feature}, which is not supported: search_text runs regular expressions on a linear-time engine (RE2) so that no pattern can freeze it. Rewrite the pattern without it, or search literally with regex: false.`,
+        { cause: error },
+      );
     }
-    throw new Error(`The regular expression ${JSON.stringify(query)} cannot run on the linear-time engine (RE2): ${(error as Error).message}. Simplify it (repetition counts stay under 1000), or search literally with regex: false.`);
+    throw new Error(
+      `The regular expression ${JSON.stringify(query)} cannot run on the linear-time engine (RE2): ${errorMessage(error)}. Simplify it (repetition counts stay under 1000), or search literally with regex: false.`,
+      { cause: error },
+    );
   }
   return {
     anywhere: (text) => pattern.test(text),

@@ -25,7 +25,7 @@ export interface ToolContext {
    */
   checkpoints?: CheckpointStore;
   /** Streams text (such as a command's output) to the step's live output. */
-  output?(text: string): void;
+  output?: (text: string) => void;
 }
 
 /**

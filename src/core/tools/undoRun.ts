@@ -95,6 +95,9 @@ async function undoDirectory(workspace: WorkspaceFs, checkpoint: Checkpoint, rep
     report.restored.push(checkpoint.path);
   } catch (error) {
     if (!isWorkspaceError(error, 'not_empty')) throw error;
-    report.refused.push({ path: checkpoint.path, reason: `the directory ${checkpoint.path}, created by step ${checkpoint.stepId}, now holds files the run did not create` });
+    report.refused.push({
+      path: checkpoint.path,
+      reason: `the directory ${checkpoint.path}, created by step ${checkpoint.stepId}, now holds files the run did not create`,
+    });
   }
 }

@@ -1,5 +1,17 @@
 import { stepProgress } from '../../shared/stepProgress';
-import type { ArgumentView, PanelBody, PlanVersionView, PendingView, ReplanView, ReviewView, RunStepView, RunSummaryView, RunView, StepView, UsageView } from '../../shared/panelViewModel';
+import type {
+  ArgumentView,
+  PanelBody,
+  PlanVersionView,
+  PendingView,
+  ReplanView,
+  ReviewView,
+  RunStepView,
+  RunSummaryView,
+  RunView,
+  StepView,
+  UsageView,
+} from '../../shared/panelViewModel';
 import type { RunState, StepState } from '../engine/runEvents';
 import type { BudgetUsage } from '../llm/budget';
 import type { Critique } from '../plan/critiquePlan';
@@ -172,7 +184,9 @@ function runView(source: RunSource, plan: Plan): RunView {
   const endedAt = state.status === 'running' ? now : (state.endedAt ?? now);
   const stepStates = plan.steps.map((step) => state.steps[step.id] ?? { id: step.id, status: 'pending' as const, attempts: 0 });
   const steps = plan.steps.map((step, index) => runStepView(step, stepStates[index]!, startedAt));
-  const pending: PendingView[] = stepStates.flatMap((step) => (step.pending ? [{ stepId: step.id, kind: step.pending.kind, prompt: step.pending.prompt }] : []));
+  const pending: PendingView[] = stepStates.flatMap((step) =>
+    step.pending ? [{ stepId: step.id, kind: step.pending.kind, prompt: step.pending.prompt }] : [],
+  );
   return {
     runId: state.runId,
     status: state.status,
@@ -245,7 +259,13 @@ function replanView(record: ReplanRecord): ReplanView {
     keptStepIds: [...record.keptStepIds],
     newStepIds: [...record.newStepIds],
     planVersion: record.planVersion,
-    trials: record.trials.map((trial) => ({ stepId: trial.stepId, attempt: trial.attempt, approach: trial.approach, error: trial.error, ...(trial.diagnosis === undefined ? {} : { diagnosis: trial.diagnosis }) })),
+    trials: record.trials.map((trial) => ({
+      stepId: trial.stepId,
+      attempt: trial.attempt,
+      approach: trial.approach,
+      error: trial.error,
+      ...(trial.diagnosis === undefined ? {} : { diagnosis: trial.diagnosis }),
+    })),
   };
 }
 

@@ -95,7 +95,15 @@ export class PanelSession {
     if (this.regenerating) return { ok: false, error: 'Wait until Regenerate is done, then pick the version.' };
     if (version === current.version) return { ok: false, error: `Version ${version} is the one shown.` };
     const kept = this.versions.get(version);
-    if (!kept) return { ok: false, error: `There is no version ${version} of this plan: pick one of ${this.versions.list().map((entry) => entry.version).join(', ')}.` };
+    if (!kept) {
+      return {
+        ok: false,
+        error: `There is no version ${version} of this plan: pick one of ${this.versions
+          .list()
+          .map((entry) => entry.version)
+          .join(', ')}.`,
+      };
+    }
     const plan = { ...kept, version: this.versions.nextVersion(current) };
     this.review(plan, current);
     this.versions.record(plan, `back to v${version}`);
@@ -210,7 +218,12 @@ export class PanelSession {
     const plan = this.plan;
     if (!plan) return undefined;
     if (this.analysis?.version !== plan.version || this.analysis.planId !== plan.id) {
-      this.analysis = { version: plan.version, planId: plan.id, critique: critiquePlan(plan, { tools: this.tools }), diagnostics: validatePlan(plan, { tools: this.tools }) };
+      this.analysis = {
+        version: plan.version,
+        planId: plan.id,
+        critique: critiquePlan(plan, { tools: this.tools }),
+        diagnostics: validatePlan(plan, { tools: this.tools }),
+      };
     }
     const { critique, diagnostics } = this.analysis;
     return {
@@ -242,7 +255,7 @@ function toPlanEdit(edit: PanelEdit): PlanEdit {
 
 function toStepPatch(input: StepPatchInput): StepPatch {
   const patch: StepPatch = { ...input };
-  for (const key of ['input', 'verification', 'when'] as const) if (patch[key] !== undefined && patch[key]!.trim() === '') patch[key] = undefined;
+  for (const key of ['input', 'verification', 'when'] as const) if (patch[key] !== undefined && patch[key].trim() === '') patch[key] = undefined;
   if (input.kind !== undefined && input.kind !== 'tool') {
     patch.tool = undefined;
     patch.args = undefined;

@@ -60,6 +60,8 @@ export class PlanVersions {
 
   /** The versions, newest first: "v3 · regenerated with "add tests"". */
   list(): PlanVersionView[] {
-    return [...this.entries].sort((a, b) => b.plan.version - a.plan.version).map(({ plan, note }) => ({ version: plan.version, label: `v${plan.version} · ${note}` }));
+    return [...this.entries]
+      .sort((a, b) => b.plan.version - a.plan.version)
+      .map(({ plan, note }) => ({ version: plan.version, label: `v${plan.version} · ${note}` }));
   }
 }

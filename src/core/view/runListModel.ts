@@ -32,7 +32,12 @@ export function runListModel(runs: readonly { state: RunState; updatedAt: number
       id: `run:${state.runId}`,
       label,
       description,
-      accessibilityLabel: spokenRow(label, description, describeStepProgress(progress), waitingOn.length > 0 ? `waiting for you on ${waitingOn.length} step${waitingOn.length === 1 ? '' : 's'}` : undefined),
+      accessibilityLabel: spokenRow(
+        label,
+        description,
+        describeStepProgress(progress),
+        waitingOn.length > 0 ? `waiting for you on ${waitingOn.length} step${waitingOn.length === 1 ? '' : 's'}` : undefined,
+      ),
       tooltip: [`Run ${state.runId}`, `Status: ${status}`, state.reason ? `Reason: ${state.reason}` : undefined, ...waitingOn.map((line) => `Waiting: ${line}`)]
         .filter((line): line is string => line !== undefined)
         .join('\n'),

@@ -35,7 +35,9 @@ export function sessionTreeModel(plan: SessionPlan): PlanTreeNode[] {
         label: `${step.id} ${step.title}`,
         description: view.label,
         accessibilityLabel: spokenRow(`${step.id} ${step.title}`, view.label),
-        tooltip: [`${step.id} · ${view.label}`, step.details ? `Details: ${step.details}` : undefined, ...step.notes.map((note) => `Note: ${note}`)].filter((line): line is string => line !== undefined).join('\n'),
+        tooltip: [`${step.id} · ${view.label}`, step.details ? `Details: ${step.details}` : undefined, ...step.notes.map((note) => `Note: ${note}`)]
+          .filter((line): line is string => line !== undefined)
+          .join('\n'),
         icon: view.icon,
         color: view.color,
         contextValue: `session.step.${step.status}`,

@@ -21,7 +21,14 @@ export function diffTrees(previous: readonly PlanTreeNode[], next: readonly Plan
       const node = after[index]!;
       if (old.id !== node.id) return false;
       if (!walk(old.children, node.children)) return false;
-      if (old.label !== node.label || old.description !== node.description || old.tooltip !== node.tooltip || old.icon !== node.icon || old.color !== node.color || old.contextValue !== node.contextValue) {
+      if (
+        old.label !== node.label ||
+        old.description !== node.description ||
+        old.tooltip !== node.tooltip ||
+        old.icon !== node.icon ||
+        old.color !== node.color ||
+        old.contextValue !== node.contextValue
+      ) {
         changed.push(node);
       }
     }

@@ -46,7 +46,14 @@ export class AtomicWrites<Handle> {
    * before the rename, or when a step fails, leaving the target as it was and no temporary
    * file behind.
    */
-  async replace(walk: ConfinedWalk<Handle>, directory: Handle, name: string, text: string, mode: number | undefined, signal: AbortSignal | undefined): Promise<void> {
+  async replace(
+    walk: ConfinedWalk<Handle>,
+    directory: Handle,
+    name: string,
+    text: string,
+    mode: number | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
     const folder = await this.openFolder(walk);
     try {
       if (folder !== undefined) {
@@ -62,7 +69,15 @@ export class AtomicWrites<Handle> {
     }
   }
 
-  private async writeThenRename(holder: Handle, tempName: string, directory: Handle, name: string, text: string, mode: number | undefined, signal: AbortSignal | undefined): Promise<void> {
+  private async writeThenRename(
+    holder: Handle,
+    tempName: string,
+    directory: Handle,
+    name: string,
+    text: string,
+    mode: number | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
     try {
       await this.raw.writeNewFile(holder, tempName, text, mode);
       signal?.throwIfAborted();
@@ -88,7 +103,10 @@ export class AtomicWrites<Handle> {
     return folder;
   }
 
-  /** Writes the folder's `.gitignore`, keeping one someone wrote; an empty one is what a process killed between creating and writing it left, so it is written again. */
+  /**
+   * Writes the folder's `.gitignore`, keeping one someone wrote; an empty one is what a process killed between creating and writing it left, so it is written
+   * again.
+   */
   private async ignoreFolder(folder: Handle): Promise<void> {
     const existing = await this.raw.lstat(folder, '.gitignore').catch(() => undefined);
     if (existing?.type === 'file' && existing.size === 0) await this.raw.removeFile(folder, '.gitignore').catch(() => undefined);

@@ -10,7 +10,13 @@ export interface Entry<Handle> {
 }
 
 /** `relative`'s last entry with links followed (for `walk.guard`, inside no protected place) and its stat. Release it with `releaseEntry`. */
-export async function entryOf<Handle>(walk: ConfinedWalk<Handle>, raw: RawDirectoryFs<Handle>, input: string, relative: string, options: WalkOptions): Promise<Entry<Handle>> {
+export async function entryOf<Handle>(
+  walk: ConfinedWalk<Handle>,
+  raw: RawDirectoryFs<Handle>,
+  input: string,
+  relative: string,
+  options: WalkOptions,
+): Promise<Entry<Handle>> {
   let at = await walk.locate(input, relative, options);
   for (;;) {
     if ('missing' in at) return { at, stats: undefined };
@@ -65,7 +71,9 @@ export async function readOpened(file: RawFile, relative: string, input: string,
   try {
     const { stat } = file;
     if (stat.type === 'directory') throw new WorkspaceError('is_directory', input, `${relative} is a directory, not a file`);
-    if (stat.type !== 'file') throw new WorkspaceError('not_regular', input, `${relative} is not a regular file (a device, socket or pipe); only regular files can be read`);
+    if (stat.type !== 'file') {
+      throw new WorkspaceError('not_regular', input, `${relative} is not a regular file (a device, socket or pipe); only regular files can be read`);
+    }
     if (!allowHardLinks) refuseHardLink(stat, relative, input);
     checkSize(stat.size, maxBytes, relative, input);
     return await file.read();

@@ -71,7 +71,15 @@ export class ConfinedWalk<Handle> {
   /** Walks `relative` (normalised, `''` for the root) to its last entry; see `Location`. */
   async locate(input: string, relative: string, options: WalkOptions = {}): Promise<Location<Handle> | Missing> {
     // Stryker disable next-line BooleanLiteral: the walk sets fromLink with the last entry; the root has none.
-    const location: Location<Handle> = { stack: [await this.openRoot(input)], names: [], name: '', fromLink: false, links: 0, input, guard: options.guard ?? false };
+    const location: Location<Handle> = {
+      stack: [await this.openRoot(input)],
+      names: [],
+      name: '',
+      fromLink: false,
+      links: 0,
+      input,
+      guard: options.guard ?? false,
+    };
     // The root's '' is one empty name, which the walk skips.
     const pending = relative.split('/').map((name) => ({ name, fromLink: false }));
     return this.settle(location, () => this.walk(location, pending, options));
@@ -196,7 +204,11 @@ export class ConfinedWalk<Handle> {
         continue;
       }
       if (opened === 'not_directory' && options.create) {
-        throw new WorkspaceError('not_directory', location.input, `Cannot create ${location.input}: ${[...location.names, name].join('/')} is a file in the way`);
+        throw new WorkspaceError(
+          'not_directory',
+          location.input,
+          `Cannot create ${location.input}: ${[...location.names, name].join('/')} is a file in the way`,
+        );
       }
       const rest = [...location.names, name, ...pending.map((part) => part.name)].join('/');
       // Stryker disable next-line BooleanLiteral: callers tell a `Missing` by its `missing` key, whatever its value.

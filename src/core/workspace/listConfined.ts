@@ -20,7 +20,13 @@ interface ListState<Handle> {
  * `node_modules` and temporary files, does not descend into linked directories, and lists a
  * file link only when it leads to a file inside the root. Rejects when `signal` aborts.
  */
-export async function listConfined<Handle>(raw: RawDirectoryFs<Handle>, walk: ConfinedWalk<Handle>, glob: string | undefined, signal: AbortSignal | undefined, breathe: () => Promise<void>): Promise<string[]> {
+export async function listConfined<Handle>(
+  raw: RawDirectoryFs<Handle>,
+  walk: ConfinedWalk<Handle>,
+  glob: string | undefined,
+  signal: AbortSignal | undefined,
+  breathe: () => Promise<void>,
+): Promise<string[]> {
   const matches = glob === undefined ? () => true : compileGlob(glob);
   const out: string[] = [];
   await listDirectory({ raw, walk, matches, out, signal, breathe }, await walk.openRoot(''), '', IgnoreRules.empty());

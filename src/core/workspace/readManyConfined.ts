@@ -25,7 +25,13 @@ const maxOpenDirectories = 16;
  * for a link after its check cannot redirect the later reads; anything else goes through
  * `readOne`. Rejects when `signal` aborts (checked between files); closes every handle.
  */
-export async function readManyConfined<Handle>(context: ReadManyContext<Handle>, paths: readonly string[], visit: TextVisitor, signal: AbortSignal | undefined, maxBytes: number | undefined): Promise<void> {
+export async function readManyConfined<Handle>(
+  context: ReadManyContext<Handle>,
+  paths: readonly string[],
+  visit: TextVisitor,
+  signal: AbortSignal | undefined,
+  maxBytes: number | undefined,
+): Promise<void> {
   const directories = new DirectoryHandles(context);
   let sinceBreath = 0;
   let bytesSinceBreath = 0;
@@ -88,8 +94,16 @@ class DirectoryHandles<Handle> {
   }
 }
 
-/** The quick path: `undefined` for anything but a regular file with one link in a usable directory; throws what `readText` would for a refused path or a file over `maxBytes`. */
-async function readInDirectory<Handle>(context: ReadManyContext<Handle>, directories: DirectoryHandles<Handle>, input: string, maxBytes: number | undefined): Promise<string | undefined> {
+/**
+ * The quick path: `undefined` for anything but a regular file with one link in a usable directory; throws what `readText` would for a refused path or a file
+ * over `maxBytes`.
+ */
+async function readInDirectory<Handle>(
+  context: ReadManyContext<Handle>,
+  directories: DirectoryHandles<Handle>,
+  input: string,
+  maxBytes: number | undefined,
+): Promise<string | undefined> {
   const relative = normalizeWorkspacePath(input, context.root);
   // Stryker disable next-line ConditionalExpression,StringLiteral: the root is no file: opened as one, it is a directory and takes the full path all the same.
   if (relative === '') return undefined;

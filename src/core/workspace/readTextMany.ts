@@ -36,7 +36,13 @@ export const fallbackReadAhead = 64;
  * workspace's own `readTextMany` when it has one, else through `readText` with up to
  * `fallbackReadAhead` reads in flight. Rejects when `signal` aborts.
  */
-export async function readTextMany(workspace: WorkspaceFs, paths: readonly string[], visit: TextVisitor, signal?: AbortSignal, options: ReadManyOptions = {}): Promise<void> {
+export async function readTextMany(
+  workspace: WorkspaceFs,
+  paths: readonly string[],
+  visit: TextVisitor,
+  signal?: AbortSignal,
+  options: ReadManyOptions = {},
+): Promise<void> {
   signal?.throwIfAborted();
   if (canReadTextMany(workspace)) return workspace.readTextMany(paths, visit, signal, options);
   const readOptions = options.maxBytes === undefined ? undefined : { maxBytes: options.maxBytes };

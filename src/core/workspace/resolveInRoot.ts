@@ -174,9 +174,13 @@ function checkSegment(input: string, segment: string, first: boolean): void {
   const head = segment.charCodeAt(0);
   // Cheap first-character tests keep the regular expressions off the common path.
   // Stryker disable next-line ConditionalExpression: the first-character test only keeps the regular expression off most segments; the expression decides.
-  if ((head === 0x2e || head === 0x20) && /^[. ]+$/.test(segment)) throw new PathRefusedError(input, `the segment "${segment}" is made only of dots and spaces`);
+  if ((head === 0x2e || head === 0x20) && /^[. ]+$/.test(segment)) {
+    throw new PathRefusedError(input, `the segment "${segment}" is made only of dots and spaces`);
+  }
   if (first && segment === '~') throw new PathRefusedError(input, '"~" is not expanded to a home directory here');
-  if (deviceInitials.has(head | 0x20) && windowsDevice.test(segment.replace(/[. ]+$/, ''))) throw new PathRefusedError(input, `"${segment}" is a reserved device name`);
+  if (deviceInitials.has(head | 0x20) && windowsDevice.test(segment.replace(/[. ]+$/, ''))) {
+    throw new PathRefusedError(input, `"${segment}" is a reserved device name`);
+  }
   // Stryker disable next-line StringLiteral: the includes test only keeps the regular expression off most segments; the expression decides.
   if (segment.includes(':') && /:\$|:$/.test(segment)) throw new PathRefusedError(input, 'alternate data streams are not allowed');
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { JournalEntry, RunStore } from '../../../src/core/ports';
 
 /** A fresh, empty store, and how to throw it away. */
-export type RunStoreFactory = () => Promise<{ store: RunStore; dispose(): Promise<void> }>;
+export type RunStoreFactory = () => Promise<{ store: RunStore; dispose: () => Promise<void> }>;
 
 /**
  * The contract of `RunStore.delete` (src/core/ports.ts) that every store (memory, file)

@@ -4,7 +4,7 @@ import { PathRefusedError } from '../../../src/core/workspace/resolveInRoot';
 import { WorkspaceError } from '../../../src/core/workspace/workspaceError';
 
 /** A fresh workspace holding `files` (workspace-relative path → text), and how to throw it away. */
-export type WorkspaceFsFactory = (files: Record<string, string>) => Promise<{ workspace: WorkspaceFs; dispose(): Promise<void> }>;
+export type WorkspaceFsFactory = (files: Record<string, string>) => Promise<{ workspace: WorkspaceFs; dispose: () => Promise<void> }>;
 
 /**
  * The contract of `WorkspaceFs` (src/core/ports.ts). Every implementation (memory fake,

@@ -18,7 +18,7 @@ describe('step edit schemas', () => {
   it('reports one message per field', () => {
     const parsed = stepPatchSchema.safeParse({ title: '', maxAttempts: 0, onFailure: 'explode' });
     assert.equal(parsed.success, false);
-    const errors = fieldErrors(parsed.error!);
+    const errors = fieldErrors(parsed.error);
     assert.equal(errors.title, 'Give the step a title.');
     assert.equal(errors.maxAttempts, 'At least one attempt.');
     assert.ok(errors.onFailure);

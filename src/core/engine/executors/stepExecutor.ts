@@ -41,9 +41,9 @@ export interface ExecuteContext {
   /** Step-scoped: requests are journaled, answered from `resumeRun` answers first, may defer. */
   interaction: Interaction;
   options: ResolvedRunOptions;
-  output(text: string): void;
+  output: (text: string) => void;
   /** Reports that the rolling context summary was updated (journaled as `context_compacted`). */
-  compacted(report: ContextCompaction): void;
+  compacted: (report: ContextCompaction) => void;
   /** The live run state (statuses, completed results); read it, never change it. */
   state(): Readonly<RunState>;
 }

@@ -52,7 +52,8 @@ Turn the user's objective into a plan: a JSON object {"objective", "agents"?, "s
 Rules for steps:
 - "id": short unique ids such as "S001", "S002"; "title": a few words; "dependsOn": ids of steps whose results this step needs (no cycles).
 - "kind": ${modelPlannedStepKinds.map((kind) => stepKindTraits[kind].forPlanner).join('; ')}.
-- Refer to an earlier step's result with {{results.ID}} (or {{results.ID.key}}) in "input" or "args"; an arg whose whole value is "$ID" receives that result as it is.
+- Refer to an earlier step's result with {{results.ID}} (or {{results.ID.key}}) in "input" or "args"; an arg whose whole value is "$ID" receives that result \
+as it is.
 - "verification": an optional JavaScript expression over input, result and depends that is true when the step succeeded.
 - "onFailure": "stop" (default), "skip", "retry" (with "maxAttempts") or "replan"; "critical": false when the run can do without the step.
 - Use only the tools listed below. Writes, edits, deletes and commands are approved by the user before they happen.
@@ -77,8 +78,11 @@ export function buildPlanningPrompt(input: PlanningPromptInput): LlmMessage[] {
   if (input.feedback?.trim()) sections.push(`Feedback on the previous plan (take it into account):\n${input.feedback.trim()}`);
   const text = sections.join('\n\n');
 
-  const images = (input.workspace?.attachments ?? []).filter((attachment) => attachment.kind === 'image' && /^(data:image\/|https?:\/\/)/i.test(attachment.ref));
-  const content: string | LlmContentPart[] = images.length === 0 ? text : [{ type: 'text', text }, ...images.map((image): LlmContentPart => ({ type: 'image', url: image.ref }))];
+  const images = (input.workspace?.attachments ?? []).filter(
+    (attachment) => attachment.kind === 'image' && /^(data:image\/|https?:\/\/)/i.test(attachment.ref),
+  );
+  const content: string | LlmContentPart[] =
+    images.length === 0 ? text : [{ type: 'text', text }, ...images.map((image): LlmContentPart => ({ type: 'image', url: image.ref }))];
   return [
     { role: 'system', content: system },
     { role: 'user', content },
@@ -99,12 +103,21 @@ export function renderWorkspace(workspace: WorkspaceSnapshot, budget: number): s
   const open = workspace.openFiles ?? [];
   if (open.length > 0) {
     const each = Math.floor((budget * 0.45) / open.length);
-    const rendered = open.map((file) => (file.text === undefined ? `- ${file.path}` : `--- ${file.path}\n${truncateToTokens(file.text, Math.max(0, each - countTokens(file.path) - 4), { marker: '\n… (cut)' })}`));
+    const rendered = open.map((file) =>
+      file.text === undefined
+        ? `- ${file.path}`
+        : `--- ${file.path}\n${truncateToTokens(file.text, Math.max(0, each - countTokens(file.path) - 4), { marker: '\n… (cut)' })}`,
+    );
     parts.push(`Open editors:\n${rendered.join('\n')}`);
   }
   const attachments = workspace.attachments ?? [];
   if (attachments.length > 0) {
-    const list = attachments.map((attachment) => `- ${attachment.kind}: ${attachment.label ? `${attachment.label} ` : ''}${attachment.kind === 'image' && attachment.ref.startsWith('data:') ? '(image data attached)' : attachment.ref}`).join('\n');
+    const list = attachments
+      .map(
+        (attachment) =>
+          `- ${attachment.kind}: ${attachment.label ? `${attachment.label} ` : ''}${attachment.kind === 'image' && attachment.ref.startsWith('data:') ? '(image data attached)' : attachment.ref}`,
+      )
+      .join('\n');
     parts.push(`Attachments:\n${truncateToTokens(list, Math.floor(budget * 0.15), { marker: '\n… (more attachments)' })}`);
   }
   return truncateToTokens(parts.join('\n\n'), budget, { marker: '\n… (workspace summary cut)' });

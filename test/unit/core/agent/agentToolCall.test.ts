@@ -13,7 +13,7 @@ describe('callAgentTool', () => {
   const tools = new Map<string, Tool>([writeFileTool, askUserTool].map((tool) => [tool.name, tool as Tool]));
 
   it('describes a tool by its input JSON Schema', () => {
-    const definition = toolDefinition(writeFileTool as Tool);
+    const definition = toolDefinition(writeFileTool);
     assert.equal(definition.name, 'write_file');
     assert.deepEqual((definition.parameters as { required: string[] }).required, ['path', 'content']);
     assert.equal(toolDefinition(writeFileTool as Tool), definition, 'cached');
@@ -51,7 +51,7 @@ describe('callAgentTool', () => {
     const some = await callAgentTool({ id: '1', name: 'fly', arguments: '{}' }, tools, ctx, neverAborted, 100);
     assert.deepEqual(some, { ok: false, content: JSON.stringify({ tool: 'fly', status: 'error', error: 'The tool "fly" is not available to this agent. Available tools: write_file, ask_user.' }) });
     const none = await callAgentTool({ id: '1', name: 'fly', arguments: '{}' }, new Map(), ctx, neverAborted, 100);
-    assert.match(JSON.parse(none.content).error, /Available tools: none\.$/);
+    assert.match((JSON.parse(none.content) as { error: string }).error, /Available tools: none\.$/);
   });
 
   it('takes blank arguments as an empty object', async () => {

@@ -127,10 +127,10 @@ describe('runStepAgent with a scripted model', () => {
     await full.promise;
     const [given, refused] = toolMessages(full.llm.requests[1]);
     assert.equal(given, first);
-    assert.equal(JSON.parse(refused!).error, `Not run: the tool results of this step already fill ${bytes} bytes, the most one request carries (${bytes} bytes). Answer with what you have, or say what is missing.`);
+    assert.equal((JSON.parse(refused!) as { error: string }).error, `Not run: the tool results of this step already fill ${bytes} bytes, the most one request carries (${bytes} bytes). Answer with what you have, or say what is missing.`);
 
     const over = run([{ toolCalls: calls('read') }, 'Done.'], { maxToolResultBytes: bytes - 1 });
     await over.promise;
-    assert.match(JSON.parse(toolMessages(over.llm.requests[1])[0]!).error, new RegExp(`^The call ran, but its result \\(${bytes} bytes\\) is not given`));
+    assert.match((JSON.parse(toolMessages(over.llm.requests[1])[0]!) as { error: string }).error, new RegExp(`^The call ran, but its result \\(${bytes} bytes\\) is not given`));
   });
 });

@@ -20,8 +20,8 @@ describe('withTimeLimit', () => {
     await clock.advance(1);
     const error = await outcome;
     assert.ok(seen[0]?.reason instanceof StepFailure);
-    assert.equal((seen[0].reason as StepFailure).message, "Step S1's agent timed out after 100 ms.");
-    assert.equal((seen[0].reason as StepFailure).retryable, true);
+    assert.equal((seen[0].reason).message, "Step S1's agent timed out after 100 ms.");
+    assert.equal((seen[0].reason).retryable, true);
     assert.ok(error instanceof StepFailure);
     assert.equal(error.message, "Step S1's agent timed out after 100 ms; raise agentLimits.timeoutMs or split the step.");
     assert.equal(error.retryable, true);

@@ -286,6 +286,7 @@ describe('executeRun (the loop, with a stand-in for the step)', () => {
   it('reports an internal error at the attempt it happened in, as a failure that is not retried', async () => {
     const { result, events } = loop(makePlan([makeStep('a', { critical: false, maxAttempts: 3 })]), async (step, run) => {
       run.emit({ type: 'step_started', stepId: step.id, attempt: 2 });
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- the case under test: a thrown value that is not an Error
       throw 'not an Error';
     });
     await result;

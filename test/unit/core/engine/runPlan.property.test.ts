@@ -75,7 +75,7 @@ describe('runPlan (property: random DAGs with random outcomes)', () => {
           assert.ok(result.status === 'completed' || result.status === 'failed');
           const journal = await store.load('prop');
           assert.ok(journal);
-          const replayed = JSON.parse(JSON.stringify(foldRunEvents(journal.entries as unknown as RunEvent[])));
+          const replayed: unknown = JSON.parse(JSON.stringify(foldRunEvents(journal.entries as unknown as RunEvent[])));
           assert.deepEqual(replayed, JSON.parse(JSON.stringify(handle.state())));
           assert.deepEqual(replayJournal('prop', journal), handle.state());
         },

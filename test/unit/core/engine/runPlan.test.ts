@@ -74,7 +74,7 @@ describe('runPlan', () => {
       ]);
       const seen: unknown[] = [];
       const { result, events } = await run(plan, {
-        tools: [echo as Tool],
+        tools: [echo],
         behave: async (step, ctx) => {
           seen.push({ input: ctx.input, depends: ctx.depends });
           return step.id === 'a' ? { n: 7 } : ctx.input;
@@ -183,7 +183,7 @@ describe('runPlan', () => {
       const halting = makePlan([makeStep('bad'), makeStep('long')]);
       const { result } = await run(halting, {
         durations: { bad: 10 },
-        behave: async (step, ctx) => {
+        behave: async (step) => {
           if (step.id === 'bad') throw new Error('boom');
           return step.id;
         },
@@ -198,7 +198,9 @@ describe('runPlan', () => {
             await clock.sleep(10, ctx.signal);
             throw new Error('boom');
           }
-          ctx.signal.addEventListener('abort', () => (abortedWith = ctx.signal.reason));
+          ctx.signal.addEventListener('abort', () => {
+            abortedWith = ctx.signal.reason;
+          });
           await new Promise(() => undefined);
         },
       });

@@ -191,7 +191,7 @@ describe('attemptStep', () => {
       },
     };
     const step = makeStep('a', { kind: 'tool', tool: 'slow_write', args: { path: 'a.txt' } });
-    const { done, events, stop } = attempt(step, { tools: [slowWrite as Tool] });
+    const { done, events, stop } = attempt(step, { tools: [slowWrite] });
     await flushAsync();
     stop.stop(new Error('Stop.'));
     await done;

@@ -27,7 +27,7 @@ describe('validatePlan', () => {
   it('reports missing_dependency naming both steps', () => {
     const [diagnostic] = validatePlan(makePlan([makeStep('a', { dependsOn: ['ghost'] })]));
     assert.equal(diagnostic?.code, 'missing_dependency');
-    assert.match(diagnostic!.message, /"a".*"ghost"/);
+    assert.match(diagnostic.message, /"a".*"ghost"/);
   });
 
   it('reports self_dependency and not a cycle', () => {

@@ -54,7 +54,7 @@ describe('generatePlan against the fake OpenAI server', function () {
     assert.equal(body?.response_format?.type, 'json_schema');
     assert.equal(body?.response_format?.json_schema?.name, 'task_plan');
     const system = String(body?.messages?.[0]?.content);
-    assert.match(system, /read_file: Reads a workspace file\.\n  parameters: \{.*"path"/);
+    assert.match(system, /read_file: Reads a workspace file\.\n {2}parameters: \{.*"path"/);
     assert.match(system, /Strategy: reason and act/);
     const user = String(body?.messages?.[1]?.content);
     assert.match(user, /Add a README to this project/);
@@ -184,7 +184,7 @@ describe('generatePlan with a scripted model', () => {
     const plain = scriptedLlm([JSON.stringify(goodPlan)]);
     const listed = await generatePlan('Add a README', { llm: plain, tools: [{ name: 'read_file', description: 'Reads.' }, { name: 'write_file', description: 'Writes.' }], signal });
     assert.deepEqual(listed.diagnostics, []);
-    const holey: ToolRegistry = { names: () => ['read_file', 'write_file', 'ghost'], get: registry.get };
+    const holey: ToolRegistry = { names: () => ['read_file', 'write_file', 'ghost'], get: (name) => registry.get(name) };
     const llm = scriptedLlm([JSON.stringify(goodPlan)]);
     await generatePlan('Add a README', { llm, tools: holey, signal });
     assert.doesNotMatch(prompt(llm, 0), /ghost/);

@@ -44,7 +44,7 @@ describe('reviewPlanWithModel', () => {
     assert.equal(first?.name, 'Model review');
     assert.equal(first?.message, 'B runs before tests.');
     assert.equal(first?.recommendation, 'Run the tests first.');
-    assert.equal(Object.hasOwn(first!, 'stepId'), false);
+    assert.equal(Object.hasOwn(first, 'stepId'), false);
     assert.deepEqual([Object.hasOwn(second!, 'stepId'), Object.hasOwn(second!, 'recommendation')], [false, false]);
   });
 });

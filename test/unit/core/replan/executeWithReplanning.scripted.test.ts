@@ -36,7 +36,7 @@ describe('executeWithReplanning with a scripted replanner', () => {
     const started = events.findIndex((event) => event.type === 'replan_started');
     assert.deepEqual(events[started], { type: 'replan_started', stepId: 'badA', reason: 'Steps badA, badB failed and asked for a repair plan.', runId: 'run-1', seq: events[started - 1]!.seq + 1, time: events[started]!.time });
     assert.equal(events[started + 1]?.type, 'replan_completed');
-    assert.equal(events[started + 1]?.seq, events[started]!.seq + 1);
+    assert.equal(events[started + 1]?.seq, events[started].seq + 1);
     const prompt = promptText(replanner, 0);
     assert.match(prompt, /- badA \(Fetch A\)\n {2}approach: agent default with input: do badA\n {2}error: badA broke\n {2}output: badA tried something/);
     assert.match(prompt, /- badB \(Step badB\)/);

@@ -100,9 +100,9 @@ describe('executeWithReplanning', function () {
       const replan = allText(requests[4]);
       assert.match(replan, /You are the replanner/);
       assert.match(replan, /Completed steps \(keep them, with these ids\):\n- S1 \(Write greeting\): Wrote hello\.txt with a greeting\./);
-      assert.match(replan, /Failed steps:\n- S2 \(Read the data\)\n  approach: tool read_file with args \{"path":"data\.json"\}\n  error: .*data\.json/);
-      assert.match(replan, /Trial history \(every earlier failed attempt; do not repeat these approaches\):\n1\. 2026-03-01T09:00:00\.000Z step S1, attempt 1\n   approach: agent writer.*\n   error: .*\n   diagnosis: .*hello\.txt/);
-      assert.match(replan, /2\. 2026-03-01T09:00:01\.000Z step S2, attempt 1\n   approach: tool read_file with args \{"path":"data\.json"\}/);
+      assert.match(replan, /Failed steps:\n- S2 \(Read the data\)\n {2}approach: tool read_file with args \{"path":"data\.json"\}\n {2}error: .*data\.json/);
+      assert.match(replan, /Trial history \(every earlier failed attempt; do not repeat these approaches\):\n1\. 2026-03-01T09:00:00\.000Z step S1, attempt 1\n {3}approach: agent writer.*\n {3}error: .*\n {3}diagnosis: .*hello\.txt/);
+      assert.match(replan, /2\. 2026-03-01T09:00:01\.000Z step S2, attempt 1\n {3}approach: tool read_file with args \{"path":"data\.json"\}/);
       assert.match(replan, /S3 \(Summarise\)/, 'the steps that did not run are listed');
       assert.equal(requests[4]?.body?.response_format?.type, 'json_schema');
       assert.match(allText(requests[5]), /There is no data\.json/);

@@ -10,7 +10,7 @@ type EventBody = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, 'runId
 
 /** Numbers events of `runId` from `firstSeq`, one millisecond apart from `firstTime`. */
 function events(runId: string, bodies: EventBody[], firstSeq = 1, firstTime = 1_000): RunEvent[] {
-  return bodies.map((body, index) => ({ ...body, runId, seq: firstSeq + index, time: firstTime + index }) as RunEvent);
+  return bodies.map((body, index) => ({ ...body, runId, seq: firstSeq + index, time: firstTime + index }));
 }
 
 const fold = (events: readonly RunEvent[], from?: RunState): RunState | undefined => events.reduce<RunState | undefined>(reduceExecutionEvent, from);

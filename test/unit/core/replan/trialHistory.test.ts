@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { RunEvent, RunEventBody } from '../../../../src/core/engine/runEvents';
+import type { RunEventBody } from '../../../../src/core/engine/runEvents';
 import { createTrialCollector, describeApproach, type TrialRecord } from '../../../../src/core/replan/trialHistory';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 
@@ -11,7 +11,7 @@ const plan = makePlan([
 function feed(events: (RunEventBody & { time: number })[]): TrialRecord[] {
   const trials: TrialRecord[] = [];
   const observe = createTrialCollector(plan, trials);
-  events.forEach((event, index) => observe({ runId: 'r1', seq: index + 1, ...event } as RunEvent));
+  events.forEach((event, index) => observe({ runId: 'r1', seq: index + 1, ...event }));
   return trials;
 }
 

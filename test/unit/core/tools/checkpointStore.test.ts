@@ -12,7 +12,7 @@ describe('createMemoryCheckpointStore', () => {
     assert.deepEqual(listed.map((c) => [c.seq, c.path]), [[1, 'a'], [2, 'c']]);
     listed[0]!.path = 'mutated';
     assert.equal((await store.list('r1'))[0]?.path, 'a');
-    const reloaded = createMemoryCheckpointStore(JSON.parse(JSON.stringify(store.toJSON())));
+    const reloaded = createMemoryCheckpointStore(JSON.parse(JSON.stringify(store.toJSON())) as ReturnType<typeof store.toJSON>);
     assert.deepEqual(await reloaded.list('r1'), await store.list('r1'));
     assert.deepEqual((await reloaded.record({ runId: 'r1', stepId: 'S3', path: 'd', operation: 'write', before: { exists: false }, afterSha256: 'x' })).seq, 3);
     assert.deepEqual(await store.list('unknown'), []);

@@ -8,7 +8,7 @@ import { readFileTool } from '../../../../src/core/tools/readFileTool';
 const echo = (name: string): Tool => ({
   name,
   description: 'Echo.',
-  inputSchema: z.strictObject({ text: z.string(), times: z.int().min(1).default(1) }) as z.ZodType<unknown>,
+  inputSchema: z.strictObject({ text: z.string(), times: z.int().min(1).default(1) }),
   effects: 'read',
   run: async (_ctx, input) => input,
 });

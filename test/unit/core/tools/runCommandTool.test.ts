@@ -81,7 +81,7 @@ describe('run_command', () => {
     await runCommandTool.run(makeToolContext({ workspace, commandRunner: runner, output: (text) => seen.push(text) }), { argv: ['cat'] }, neverAborted);
     assert.equal(runner.specs[0]?.stdin, '');
     assert.ok(!('stdin' in runner.specs[1]!));
-    assert.ok(!('onOutput' in runner.specs[0]!), 'nobody listens to the first run');
+    assert.ok(!('onOutput' in runner.specs[0]), 'nobody listens to the first run');
     runner.specs[1]?.onOutput?.('line\n');
     assert.deepEqual(seen, ['line\n']);
   });

@@ -19,7 +19,7 @@ const plan = makePlan([
 const review = () => ({ plan, critique: critiquePlan(plan), diagnostics: validatePlan(plan, { tools: ['read_file', 'list_files'] }), tools: ['read_file', 'list_files'] });
 
 function events(bodies: (RunEventBody & { time: number })[]): RunEvent[] {
-  return bodies.map((body, index) => ({ ...body, runId: 'run-1', seq: index + 1 }) as RunEvent);
+  return bodies.map((body, index) => ({ ...body, runId: 'run-1', seq: index + 1 }));
 }
 
 describe('buildPanelViewModel', () => {

@@ -16,7 +16,7 @@ type EventBody = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, 'runId
 
 /** Numbers events of `runId` from `firstSeq`, one millisecond apart. */
 function events(runId: string, bodies: EventBody[], firstSeq = 1): RunEvent[] {
-  return bodies.map((body, index) => ({ ...body, runId, seq: firstSeq + index, time: 1_000 + index }) as RunEvent);
+  return bodies.map((body, index) => ({ ...body, runId, seq: firstSeq + index, time: 1_000 + index }));
 }
 
 function runOf(model: PanelViewModel) {

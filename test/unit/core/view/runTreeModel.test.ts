@@ -16,7 +16,7 @@ function run(steps: Record<string, Partial<StepState>>): RunState {
     runId: 'r1',
     status: 'running',
     plan,
-    steps: Object.fromEntries(Object.entries(steps).map(([id, patch]) => [id, { id, status: 'pending', attempts: 0, ...patch } as StepState])),
+    steps: Object.fromEntries(Object.entries(steps).map(([id, patch]) => [id, { id, status: 'pending', attempts: 0, ...patch }])),
     results: {},
     supplied: {},
     lastSeq: 1,

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { WorkspaceError } from '../../../../src/core/workspace/workspaceError';
+import type { WorkspaceError } from '../../../../src/core/workspace/workspaceError';
 import { confinedMemoryWorkspace, type MemoryDirectory } from '../../../fakes/memoryRawFs';
 
 const describeOutcome = (text: string | undefined, error: unknown): string => text ?? `${(error as Error).name}: ${(error as Error).message}`;

@@ -93,7 +93,7 @@ describe('readTextMany', () => {
     const workspace: WorkspaceFs & ManyTextReader = {
       ...createMemoryWorkspace(files),
       readText: () => Promise.reject(new Error('readText should not be called')),
-      async readTextMany(paths, visit, signal, options) {
+      async readTextMany(paths, visit, _signal, options) {
         calls.push([paths, options]);
         for (const path of paths) visit(path, `bulk:${path}`, undefined);
       },

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import type { ExecuteContext } from '../../../../../src/core/engine/executors/stepExecutor';
 import { toolContextFor } from '../../../../../src/core/engine/executors/toolContextFor';
 import { resolveRunOptions } from '../../../../../src/core/engine/resolveRunOptions';
 import { initialRunState } from '../../../../../src/core/engine/reduceRunEvent';
@@ -14,12 +13,12 @@ describe('toolContextFor', () => {
     const output = (): void => undefined;
     const base = { runId: 'r1', step: plan.steps[0]!, plan, attempt: 1, depends: {}, signal: new AbortController().signal, output, compacted: () => undefined, state: () => initialRunState('r1') };
     const interaction = resolveRunOptions(plan, { clock }).interaction;
-    const without = toolContextFor({ ...base, interaction, options: resolveRunOptions(plan, { clock, approvalPolicy: 'always' }) } as ExecuteContext);
+    const without = toolContextFor({ ...base, interaction, options: resolveRunOptions(plan, { clock, approvalPolicy: 'always' }) });
     assert.deepEqual([without.runId, without.stepId, without.stepTitle, without.approvalPolicy, without.clock, without.output], ['r1', 'S1', 'Read it', 'always', clock, output]);
     assert.equal('commandRunner' in without, false);
     assert.equal('checkpoints' in without, false);
     const runner = { run: async () => { throw new Error('unused'); } } as unknown as CommandRunner;
-    const withRunner = toolContextFor({ ...base, interaction, options: resolveRunOptions(plan, { clock, commandRunner: runner }) } as ExecuteContext);
+    const withRunner = toolContextFor({ ...base, interaction, options: resolveRunOptions(plan, { clock, commandRunner: runner }) });
     assert.equal(withRunner.commandRunner, runner);
   });
 });

@@ -21,13 +21,13 @@ describe('buildReplanPrompt', () => {
     const [system, user] = buildReplanPrompt(input);
     assert.match(String(system?.content), /KEEP every completed step/);
     assert.match(String(system?.content), /Do NOT repeat any approach from the trial history/);
-    assert.match(String(system?.content), /- read_file: Reads a file\.\n  parameters: \{"type":"object"\}/);
+    assert.match(String(system?.content), /- read_file: Reads a file\.\n {2}parameters: \{"type":"object"\}/);
     const text = String(user?.content);
     assert.match(text, /Objective:\nShip it/);
     assert.match(text, /- a \(Step a\): \{"files":\["x\.ts"\]\}/);
-    assert.match(text, /- b \(Step b\)\n  approach: agent default with input: do b\n  error: boom\n  diagnosis: result was empty\n  output: tried hard/);
+    assert.match(text, /- b \(Step b\)\n {2}approach: agent default with input: do b\n {2}error: boom\n {2}diagnosis: result was empty\n {2}output: tried hard/);
     assert.match(text, /Steps that did not run \(redesign or drop them\):\n- c \(Step c\)/);
-    assert.match(text, /1\. 2026-01-02T03:04:05\.000Z step b, attempt 1\n   approach: .*\n   error: boom\n   output: first try\n2\. 2026-01-02T03:04:06\.000Z step b, attempt 2\n   approach: .*\n   error: boom again\n   diagnosis: result was empty/);
+    assert.match(text, /1\. 2026-01-02T03:04:05\.000Z step b, attempt 1\n {3}approach: .*\n {3}error: boom\n {3}output: first try\n2\. 2026-01-02T03:04:06\.000Z step b, attempt 2\n {3}approach: .*\n {3}error: boom again\n {3}diagnosis: result was empty/);
     assert.deepEqual(buildReplanPrompt(input), buildReplanPrompt(input), 'deterministic');
   });
 
@@ -59,7 +59,7 @@ describe('buildReplanPrompt: what the replanner sees in edge cases', () => {
   it('lists every tool, with its parameters when it has them', () => {
     const tools = [{ name: 'read_file', description: 'Reads.', parameters: { type: 'object' } }, { name: 'ask_user', description: 'Asks.' }];
     const system = String(buildReplanPrompt({ objective: 'x', plan, completed: {}, failed: [failedB], trials: [], tools })[0]?.content);
-    assert.match(system, /Available tools:\n- read_file: Reads\.\n  parameters: \{"type":"object"\}\n- ask_user: Asks\.\n\nReply/);
+    assert.match(system, /Available tools:\n- read_file: Reads\.\n {2}parameters: \{"type":"object"\}\n- ask_user: Asks\.\n\nReply/);
   });
 
   it('shows completed results as text (strings as they are), named by the id when the plan has no such step, cut to the result budget', () => {
@@ -74,8 +74,8 @@ describe('buildReplanPrompt: what the replanner sees in edge cases', () => {
     const output = `  ${'early '.repeat(300)}the final error line  `;
     const trial = { stepId: 'b', approach: 'agent default', attempt: 1, output, error: 'boom', time: 0 };
     const text = String(buildReplanPrompt({ objective: 'x', plan, completed: { a: 1 }, failed: [{ ...failedB, output }], trials: [trial], tools: [], budget: { output: 30 } })[1]?.content);
-    assert.match(text, /\n  error: boom\n  output: \(cut\) … +(early )+the final error line\n\nTrial history/);
-    assert.match(text, /\n   error: boom\n   output: \(cut\) … +(early )+the final error line$/);
+    assert.match(text, /\n {2}error: boom\n {2}output: \(cut\) … +(early )+the final error line\n\nTrial history/);
+    assert.match(text, /\n {3}error: boom\n {3}output: \(cut\) … +(early )+the final error line$/);
   });
 
   it('marks where older attempts were cut from the history', () => {
