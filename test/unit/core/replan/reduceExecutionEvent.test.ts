@@ -54,4 +54,20 @@ describe('reduceExecutionEvent (one execution with its repair runs, folded once 
     assert.equal(later.steps.C?.status, 'running');
     assert.equal(later.runId, 'run-7-replan-1');
   });
+
+  it('starts a step the repair plan tries again afresh: only steps that completed carry over', () => {
+    const first = fold(events('run-7', [
+      { type: 'run_started', plan },
+      { type: 'step_started', stepId: 'A', attempt: 1 },
+      { type: 'step_completed', stepId: 'A', result: 'contents of a' },
+      { type: 'step_started', stepId: 'B', attempt: 1 },
+      { type: 'step_failed', stepId: 'B', attempt: 1, error: 'no', disposition: 'fail', replan: true },
+      { type: 'run_failed', reason: 'B failed' },
+    ]))!;
+    const retry = makePlan([makeStep('A'), makeStep('B', { dependsOn: ['A'] })], { id: plan.id, version: 2 });
+    const next = reduceExecutionEvent(first, events('run-7-replan-1', [{ type: 'run_started', plan: retry }], 1, 5_000)[0]!);
+    assert.equal(first.steps.B?.status, 'failed');
+    assert.deepEqual(next.steps.B, { id: 'B', status: 'blocked', attempts: 0 }, 'the failed attempt of the first run is not shown as the repair run\'s');
+    assert.deepEqual(next.steps.A, first.steps.A);
+  });
 });
