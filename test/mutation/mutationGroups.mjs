@@ -270,7 +270,7 @@ export const mutationGroups = [
     threshold: 80,
     mutate: ['src/core/tools/effectTraits.ts', 'src/core/tools/toolEffectOf.ts', 'src/core/tools/workspaceTrustGate.ts'],
     spec: [
-      'test/unit/core/tools/toolEffectOf.test.ts', 'test/unit/core/plan/critiquePlan.test.ts', 'test/unit/core/view/buildPanelViewModel*.test.ts',
+      'test/unit/core/tools/toolEffectOf.test.ts', 'test/unit/core/tools/effectTraits.test.ts', 'test/unit/core/plan/critiquePlan.test.ts', 'test/unit/core/view/buildPanelViewModel*.test.ts',
       'test/unit/core/tools/workspaceTrustGate.test.ts',
     ],
   },
