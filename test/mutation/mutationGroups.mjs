@@ -139,6 +139,7 @@ export const mutationGroups = [
     mutate: [
       'src/core/llm/baseUrlProblem.ts', 'src/core/llm/budget.ts', 'src/core/llm/chatStructured.ts', 'src/core/llm/llmError.ts',
       'src/core/llm/modelPrices.ts', 'src/core/llm/modelSetup.ts', 'src/core/llm/redactSecrets.ts', 'src/core/llm/selectProvider.ts',
+      'src/core/llm/llmTypes.ts',
     ],
     spec: [
       'test/unit/core/llm/baseUrlProblem.test.ts', 'test/unit/core/llm/budget.test.ts', 'test/unit/core/llm/chatStructured.test.ts',
@@ -154,6 +155,15 @@ export const mutationGroups = [
     ignoreStatic: true,
     mutate: ['src/core/llm/tokenCount.ts', 'src/core/llm/contextCompactor.ts'],
     spec: ['test/unit/core/llm/tokenCount.test.ts', 'test/unit/core/llm/contextCompactor.test.ts'],
+    grep: timeBoundTestsLeftOut,
+  },
+  {
+    name: 'llm-client',
+    ci: false,
+    threshold: 80,
+    ignoreStatic: true,
+    mutate: ['src/node/openAiClient.ts'],
+    spec: ['test/unit/**/openAiClient.test.ts'],
     grep: timeBoundTestsLeftOut,
   },
   {
@@ -193,7 +203,7 @@ export const mutationGroups = [
     ignoreStatic: true,
     mutate: [
       'src/core/tools/createToolRegistry.ts', 'src/core/tools/builtinTools.ts', 'src/core/tools/tool.ts', 'src/core/tools/deferral.ts',
-      'src/core/tools/runCommandTool.ts', 'src/core/tools/commandRunner.ts', 'src/core/tools/askUserTool.ts',
+      'src/core/tools/runCommandTool.ts', 'src/core/tools/askUserTool.ts',
     ],
     spec: ['test/unit/core/tools/**/*.test.ts'],
     grep: timeBoundTestsLeftOut,
@@ -240,7 +250,9 @@ export const mutationGroups = [
       'src/core/engine/reduceRunEvent.ts', 'src/core/engine/replayJournal.ts', 'src/core/engine/journalWriter.ts', 'src/core/engine/runEventSchema.ts',
       'src/core/engine/memoryRunStore.ts', 'src/core/engine/runEvents.ts', 'src/core/engine/runHandle.ts', 'src/core/engine/runPlan.ts',
       'src/core/engine/resumeRun.ts', 'src/core/engine/bindAnswers.ts', 'src/core/engine/requestFingerprint.ts', 'src/core/engine/resolveRunOptions.ts',
-      'src/core/engine/runInterruption.ts', 'src/core/engine/manualStepText.ts',
+      'src/core/engine/runInterruption.ts', 'src/core/engine/manualStepText.ts', 'src/core/engine/hostRunOptions.ts',
+      // type declarations and the library's re-exports (no mutants), with the engine that implements them
+      'src/core/engine/runOptions.ts', 'src/core/ports.ts', 'src/core/coreApi.ts',
     ],
     spec: ['test/unit/core/engine/**/*.test.ts'],
   },
@@ -250,6 +262,17 @@ export const mutationGroups = [
     threshold: 80,
     mutate: ['src/core/engine/executors/*.ts'],
     spec: ['test/unit/core/engine/**/*.test.ts'],
+  },
+  {
+    // Not ignoreStatic: the traits are a module-level table, and the table is what matters.
+    name: 'tool-effects',
+    ci: false,
+    threshold: 80,
+    mutate: ['src/core/tools/effectTraits.ts', 'src/core/tools/toolEffectOf.ts', 'src/core/tools/workspaceTrustGate.ts'],
+    spec: [
+      'test/unit/core/tools/toolEffectOf.test.ts', 'test/unit/core/tools/effectTraits.test.ts', 'test/unit/core/plan/critiquePlan.test.ts', 'test/unit/core/view/buildPanelViewModel*.test.ts',
+      'test/unit/core/tools/workspaceTrustGate.test.ts',
+    ],
   },
 ];
 

@@ -11,10 +11,12 @@ import type { RunEvent, RunState } from '../engine/runEvents';
  */
 export function reduceExecutionEvent(state: RunState | undefined, event: RunEvent): RunState {
   if (!state) return reduceRunEvent(initialRunState(event.runId), event);
+  // Stryker disable next-line ConditionalExpression: for an event of the same run the path below gives the same state (clone and apply); its carry-over runs only on a run_started, which a run emits once (replayJournal refuses a second).
   if (event.runId === state.runId) return reduceRunEvent(state, event);
   const draft = cloneRunState(state);
   draft.runId = event.runId;
   applyRunEvent(draft, event);
+  // Stryker disable next-line ConditionalExpression: the first event of a run is always its run_started (replayJournal refuses anything else), so no other event reaches here with a new run id.
   if (event.type !== 'run_started') return draft;
   for (const [id, step] of Object.entries(state.steps)) if (step.status === 'completed' && draft.steps[id]) draft.steps[id] = step;
   draft.startedAt = state.startedAt ?? draft.startedAt;

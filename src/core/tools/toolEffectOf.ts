@@ -10,6 +10,7 @@ let builtinEffects: ReadonlyMap<string, ToolEffect> | undefined;
  */
 export function toolEffectOf(name: string, tools?: ToolRegistry): ToolEffect | undefined {
   if (tools) return tools.get(name)?.effects;
+  // Stryker disable next-line AssignmentOperator,ArrowFunction,ArrayDeclaration: filled once per process, and Stryker reuses a test process across mutants, so a mutant here never runs; toolEffectOf.test.ts asserts the built-in effects.
   builtinEffects ??= new Map(builtinTools().map((tool) => [tool.name, tool.effects]));
   return builtinEffects.get(name);
 }

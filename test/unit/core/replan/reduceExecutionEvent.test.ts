@@ -13,6 +13,19 @@ function events(runId: string, bodies: EventBody[], firstSeq = 1, firstTime = 1_
   return bodies.map((body, index) => ({ ...body, runId, seq: firstSeq + index, time: firstTime + index }));
 }
 
+/** Run run-7 where A completed and B failed, asking for a repair plan. */
+const failedFirstRun = (): RunState =>
+  fold(
+    events('run-7', [
+      { type: 'run_started', plan },
+      { type: 'step_started', stepId: 'A', attempt: 1 },
+      { type: 'step_completed', stepId: 'A', result: 'contents of a' },
+      { type: 'step_started', stepId: 'B', attempt: 1 },
+      { type: 'step_failed', stepId: 'B', attempt: 1, error: 'no', disposition: 'fail', replan: true },
+      { type: 'run_failed', reason: 'B failed' },
+    ]),
+  )!;
+
 const fold = (events: readonly RunEvent[], from?: RunState): RunState | undefined => events.reduce<RunState | undefined>(reduceExecutionEvent, from);
 
 describe('reduceExecutionEvent (one execution with its repair runs, folded once for every view)', () => {
@@ -33,14 +46,7 @@ describe('reduceExecutionEvent (one execution with its repair runs, folded once 
   });
 
   it('continues into a repair run: its id, the new plan, the steps completed before with their timing, the first start time', () => {
-    const first = fold(events('run-7', [
-      { type: 'run_started', plan },
-      { type: 'step_started', stepId: 'A', attempt: 1 },
-      { type: 'step_completed', stepId: 'A', result: 'contents of a' },
-      { type: 'step_started', stepId: 'B', attempt: 1 },
-      { type: 'step_failed', stepId: 'B', attempt: 1, error: 'no', disposition: 'fail', replan: true },
-      { type: 'run_failed', reason: 'B failed' },
-    ]))!;
+    const first = failedFirstRun();
     const repair = makePlan([makeStep('A'), makeStep('C', { dependsOn: ['A'] })], { id: plan.id, version: 2 });
     const next = reduceExecutionEvent(first, events('run-7-replan-1', [{ type: 'run_started', plan: repair }], 1, 5_000)[0]!);
     assert.equal(next.runId, 'run-7-replan-1');
@@ -53,5 +59,14 @@ describe('reduceExecutionEvent (one execution with its repair runs, folded once 
     const later = reduceExecutionEvent(next, events('run-7-replan-1', [{ type: 'step_started', stepId: 'C', attempt: 1 }], 2, 5_001)[0]!);
     assert.equal(later.steps.C?.status, 'running');
     assert.equal(later.runId, 'run-7-replan-1');
+  });
+
+  it('starts a step the repair plan tries again afresh: only steps that completed carry over', () => {
+    const first = failedFirstRun();
+    const retry = makePlan([makeStep('A'), makeStep('B', { dependsOn: ['A'] })], { id: plan.id, version: 2 });
+    const next = reduceExecutionEvent(first, events('run-7-replan-1', [{ type: 'run_started', plan: retry }], 1, 5_000)[0]!);
+    assert.equal(first.steps.B?.status, 'failed');
+    assert.deepEqual(next.steps.B, { id: 'B', status: 'blocked', attempts: 0 }, 'the failed attempt of the first run is not shown as the repair run\'s');
+    assert.deepEqual(next.steps.A, first.steps.A);
   });
 });

@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { z } from 'zod';
+import { critiquePlan } from '../../../../src/core/plan/critiquePlan';
+import { createToolRegistry } from '../../../../src/core/tools/createToolRegistry';
+import type { Tool, ToolEffect } from '../../../../src/core/tools/tool';
+import { gateByWorkspaceTrust } from '../../../../src/core/tools/workspaceTrustGate';
+import { makeToolContext, neverAborted } from '../../../fakes/toolContext';
+import { makePlan, makeStep } from '../../../support/randomPlans';
+
+const effects: Record<ToolEffect, true> = { read: true, write: true, delete: true, command: true, network: true, interaction: true };
+const named = (effect: ToolEffect): Tool => ({ name: `t_${effect}`, description: effect, inputSchema: z.unknown(), effects: effect, run: () => Promise.resolve('ran') });
+
+/** The effects for which `judged` holds, in the order of `effects`. */
+const where = (judged: (effect: ToolEffect) => boolean): string[] => (Object.keys(effects) as ToolEffect[]).filter(judged);
+
+describe('what a tool\'s declared effect means', () => {
+  const tools = createToolRegistry((Object.keys(effects) as ToolEffect[]).map(named));
+  const checks = (steps: Parameters<typeof makePlan>[0]) => critiquePlan(makePlan(steps), { tools }).issues.map((issue) => issue.check);
+
+  it('the critic warns about approval turned off only for tools that change files or run something', () => {
+    assert.deepEqual(
+      where((effect) => checks([makeStep('a', { kind: 'tool', agent: undefined, tool: `t_${effect}`, args: {}, requiresApproval: false, onFailure: 'skip' })]).includes('destructive_without_approval')),
+      ['write', 'delete', 'command'],
+    );
+  });
+
+  it('the critic wants a second try only for tools that can fail for outside reasons (commands, the network)', () => {
+    const dependedOn = (effect: ToolEffect) => [makeStep('a', { kind: 'tool', agent: undefined, tool: `t_${effect}`, args: {} }), makeStep('b', { dependsOn: ['a'] })];
+    assert.deepEqual(where((effect) => checks(dependedOn(effect)).includes('optimism_bias')), ['command', 'network']);
+  });
+
+  it('Restricted Mode refuses every tool but reads and questions to the user', async () => {
+    const gated = gateByWorkspaceTrust((Object.keys(effects) as ToolEffect[]).map(named), { isTrusted: () => false, onRefused: () => undefined });
+    const outcomes = await Promise.all(gated.map((tool) => tool.run(makeToolContext(), {}, neverAborted).then(() => 'ran', () => 'refused')));
+    assert.deepEqual(where((effect) => outcomes[gated.findIndex((tool) => tool.effects === effect)] === 'refused'), ['write', 'delete', 'command', 'network']);
+  });
+});
