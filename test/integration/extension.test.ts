@@ -108,6 +108,11 @@ describe('Task Planner in the VS Code extension host', () => {
     const api = await activatedApi();
     const isOpen = (document: vscode.TextDocument): boolean =>
       vscode.window.tabGroups.all.flatMap((group) => group.tabs).some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === document.uri.toString());
+    // A run an earlier test left waiting would refuse this test's runs ("A run is already in progress").
+    if (api.isRunning()) await vscode.commands.executeCommand('taskPlanner.cancelRun');
+    const idle = Date.now() + 10_000;
+    while (api.isRunning() && Date.now() < idle) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(api.isRunning(), false, 'a run of an earlier test is still in progress');
     let path = 'no-such-file.txt';
     api.setPlanReview(async (plan) => ({ ...plan, steps: [withStepDefaults({ id: 'R1', title: `Read ${path}`, kind: 'tool', tool: 'read_file', args: { path }, maxAttempts: 1, onFailure: 'stop' })] }));
     try {

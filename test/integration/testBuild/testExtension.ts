@@ -34,6 +34,8 @@ export interface TaskPlannerApi {
   statusBarText(): string;
   /** Runs in the Runs view, newest first. */
   runIds(): Promise<string[]>;
+  /** Whether a run is executing now (a new one would be refused). */
+  isRunning(): boolean;
   /** Resumes a stored run, as the Runs view's "Resume" does. */
   resumeRun(runId: string): Promise<RunResult>;
   /** Replaces the plan review chosen by `taskPlanner.review`; `undefined` restores it. */
@@ -90,6 +92,7 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
     nextPrompt: () => nextPrompt(parts.pending).then((prompt) => ({ stepId: prompt.stepId, kind: prompt.kind })),
     statusBarText: () => parts.statusBar.item.text,
     runIds: async () => (await parts.runs.store.list()).map((run) => run.runId),
+    isRunning: () => parts.runs.isRunning(),
     resumeRun: (runId) => parts.runs.resume(runId),
     setUpModel: (ui) => parts.setUp(ui),
     openRequestEditor: (text) => parts.requests.open(text),
