@@ -82,7 +82,16 @@ describe('replayJournal', () => {
     const state = replayJournal('r', { entries, snapshot: { seq: 2, time: 20, state: { ...atTwo, warnings: ['from the snapshot'] } } });
     assert.deepEqual(state.warnings, ['from the snapshot'], 'events up to the snapshot are not folded again');
     assert.equal(state.steps['a']?.status, 'completed');
-    assert.deepEqual(replayJournal('r', { entries, snapshot: { seq: 4, time: 40, state: { ...atTwo, lastSeq: 99 } } }).lastSeq, 99, 'a snapshot at the last event is the state');
+    const atFour = foldRunEvents(entries as unknown as RunEvent[]);
+    assert.deepEqual(replayJournal('r', { entries, snapshot: { seq: 4, time: 40, state: { ...atFour, resumeCount: 7 } } }).resumeCount, 7, 'a snapshot at the last event is the state');
+  });
+
+  it('replays from the first event when the snapshot is not a state of this run (a damaged snapshot only costs time)', () => {
+    const entries = journalOf(aDone);
+    const expected = foldRunEvents(entries as unknown as RunEvent[]);
+    const atTwo = foldRunEvents(entries.slice(0, 2) as unknown as RunEvent[]);
+    const damaged: unknown[] = [{}, null, 'state', { ...atTwo, warnings: 'none' }, { ...atTwo, runId: 'other' }, { ...atTwo, lastSeq: 1 }, { ...atTwo, steps: null }, { ...atTwo, results: [] }];
+    for (const state of damaged) assert.deepEqual(replayJournal('r', { entries, snapshot: { seq: 2, time: 20, state } }), expected, JSON.stringify(state));
   });
 
   it('never changes the snapshot it starts from', () => {
