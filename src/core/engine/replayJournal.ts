@@ -64,7 +64,8 @@ function isStateOf(runId: string, seq: number, state: unknown): boolean {
   const isRecord = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
   if (!isRecord(state)) return false;
   const candidate = state as Partial<Record<keyof RunState, unknown>>;
-  return candidate.runId === runId && candidate.lastSeq === seq && isRecord(candidate.steps) && isRecord(candidate.results) && Array.isArray(candidate.warnings);
+  const sameRun = candidate.runId === runId && candidate.lastSeq === seq;
+  return sameRun && isRecord(candidate.steps) && isRecord(candidate.results) && Array.isArray(candidate.warnings);
 }
 
 /**

@@ -3,11 +3,19 @@ import { bindAnswers } from '../../../../src/core/engine/bindAnswers';
 import { initialRunState } from '../../../../src/core/engine/reduceRunEvent';
 import type { PendingRequest, RunState } from '../../../../src/core/engine/runEvents';
 
-const pendingOf = (stepId: string, kind: PendingRequest['kind']): PendingRequest => ({ id: `${stepId}@000000000001`, fingerprint: `fp-${stepId}`, stepId, kind, prompt: `${kind}?` });
+const pendingOf = (stepId: string, kind: PendingRequest['kind']): PendingRequest => ({
+  id: `${stepId}@000000000001`,
+  fingerprint: `fp-${stepId}`,
+  stepId,
+  kind,
+  prompt: `${kind}?`,
+});
 const waitingOn = (...requests: PendingRequest[]): RunState => ({
   ...initialRunState('r'),
   status: 'waiting',
-  steps: Object.fromEntries(requests.map((request) => [request.stepId, { id: request.stepId, status: 'awaiting_approval' as const, attempts: 1, pending: request }])),
+  steps: Object.fromEntries(
+    requests.map((request) => [request.stepId, { id: request.stepId, status: 'awaiting_approval' as const, attempts: 1, pending: request }]),
+  ),
 });
 
 describe('bindAnswers', () => {
@@ -37,7 +45,12 @@ describe('bindAnswers', () => {
   it('words a manual answer as the outcome the step acts on', () => {
     const outcome = (answer: { done: boolean; note?: string; reason?: string }): unknown => bindAnswers(state, { manual: { M: answer } }).supplied[manual.id];
     assert.deepEqual(outcome({ done: true }), { stepId: 'M', fingerprint: 'fp-M', kind: 'manual', outcome: { done: true } });
-    assert.deepEqual(outcome({ done: false, reason: 'no key' }), { stepId: 'M', fingerprint: 'fp-M', kind: 'manual', outcome: { done: false, reason: 'no key' } });
+    assert.deepEqual(outcome({ done: false, reason: 'no key' }), {
+      stepId: 'M',
+      fingerprint: 'fp-M',
+      kind: 'manual',
+      outcome: { done: false, reason: 'no key' },
+    });
     assert.deepEqual(outcome({ done: false }), { stepId: 'M', fingerprint: 'fp-M', kind: 'manual', outcome: { done: false, reason: '' } });
   });
 
@@ -47,11 +60,18 @@ describe('bindAnswers', () => {
     assert.deepEqual(warnings, [
       `The approval given for "Z" matches no pending request and was not used (pending: ${[approval, question, review, manual, budget].map((item) => item.id).join(', ')}).`,
     ]);
-    assert.deepEqual(bindAnswers(waitingOn(), { answers: { Q: 'x' } }).warnings, ['The answer given for "Q" matches no pending request and was not used (pending: none).']);
+    assert.deepEqual(bindAnswers(waitingOn(), { answers: { Q: 'x' } }).warnings, [
+      'The answer given for "Q" matches no pending request and was not used (pending: none).',
+    ]);
   });
 
   it('does not use an answer of another kind than the request, and says what the step waits for', () => {
-    const { supplied, warnings } = bindAnswers(state, { approvals: { Q: true, M: true, B: true }, answers: { R: 'ok' }, reviews: { A: { approved: true } }, manual: { A: { done: true } } });
+    const { supplied, warnings } = bindAnswers(state, {
+      approvals: { Q: true, M: true, B: true },
+      answers: { R: 'ok' },
+      reviews: { A: { approved: true } },
+      manual: { A: { done: true } },
+    });
     assert.deepEqual(supplied, {});
     assert.deepEqual(warnings, [
       `The approval given for "Q" was not used: step Q waits for an answer (${question.id}).`,

@@ -33,7 +33,8 @@ function recordingStore(options: { refuse?: (call: 'append' | 'snapshot') => Err
   };
   const store: RunStore = {
     ...inner,
-    append: (runId: string, entries: readonly JournalEntry[]) => track('append', { append: entries.map((entry) => entry.seq) }, () => inner.append(runId, entries)),
+    append: (runId: string, entries: readonly JournalEntry[]) =>
+      track('append', { append: entries.map((entry) => entry.seq) }, () => inner.append(runId, entries)),
     writeSnapshot: (runId: string, snapshot: JournalSnapshot) => track('snapshot', { snapshot }, () => inner.writeSnapshot(runId, snapshot)),
   };
   return { store, calls, inFlight: () => inFlight, maxInFlight: () => maxInFlight };
@@ -52,7 +53,10 @@ describe('createJournalWriter', () => {
     assert.deepEqual(calls, [], 'append never blocks on the store');
     await writer.flush();
     assert.deepEqual(calls, [{ append: [1, 2, 3] }]);
-    assert.deepEqual((await store.load('r'))?.entries.map((entry) => entry.seq), [1, 2, 3]);
+    assert.deepEqual(
+      (await store.load('r'))?.entries.map((entry) => entry.seq),
+      [1, 2, 3],
+    );
     assert.equal(writer.failure, undefined);
   });
 
@@ -72,7 +76,10 @@ describe('createJournalWriter', () => {
     await writer.flush();
     assert.equal(recording.maxInFlight(), 1);
     assert.deepEqual(recording.calls, [{ append: [1] }, { append: [2, 3] }]);
-    assert.deepEqual((await recording.store.load('r'))?.entries.map((entry) => entry.seq), [1, 2, 3]);
+    assert.deepEqual(
+      (await recording.store.load('r'))?.entries.map((entry) => entry.seq),
+      [1, 2, 3],
+    );
   });
 
   it('takes a snapshot every `snapshotEvery` events, stored after the events it covers', async () => {
@@ -135,8 +142,14 @@ describe('createJournalWriter', () => {
     assert.equal(writer.failure, 'Could not write the run journal: disk full 1', 'the first failure is kept');
     writer.append(ready(3));
     await writer.flush(stateAt(3, 7));
-    assert.deepEqual(calls.map((call) => ('append' in call ? call.append : 'snapshot')), [[1], [2], [3], 'snapshot']);
-    assert.deepEqual((await store.load('r'))?.entries.map((entry) => entry.seq), [3]);
+    assert.deepEqual(
+      calls.map((call) => ('append' in call ? call.append : 'snapshot')),
+      [[1], [2], [3], 'snapshot'],
+    );
+    assert.deepEqual(
+      (await store.load('r'))?.entries.map((entry) => entry.seq),
+      [3],
+    );
   });
 
   it('stores no snapshot for events whose batch was refused (a snapshot never claims events the journal lacks)', async () => {

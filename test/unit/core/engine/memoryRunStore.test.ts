@@ -19,7 +19,10 @@ describe('createMemoryRunStore', () => {
       { runId: 'old', updatedAt: 20 },
     ]);
     await store.append('old', [entry('old', 3, 60)]);
-    assert.deepEqual((await store.list()).map((run) => run.runId), ['old', 'new', 'middle']);
+    assert.deepEqual(
+      (await store.list()).map((run) => run.runId),
+      ['old', 'new', 'middle'],
+    );
   });
 
   it('keeps the update time when nothing is appended, and lists a run known only by its snapshot', async () => {

@@ -8,7 +8,10 @@ const request = { id: 'a@1', fingerprint: 'f', stepId: 'a', kind: 'approval', pr
 
 /** Folds the bodies as run "r", seq from 1 and time 10 × seq. */
 const fold = (bodies: RunEventBody[], initial?: RunState): RunState =>
-  foldRunEvents(bodies.map((body, index): RunEvent => stampEvent(body, 'r', index + 1, 10 * (index + 1))), initial);
+  foldRunEvents(
+    bodies.map((body, index): RunEvent => stampEvent(body, 'r', index + 1, 10 * (index + 1))),
+    initial,
+  );
 const start: RunEventBody = { type: 'run_started', plan };
 const aRunning: RunEventBody[] = [start, { type: 'step_ready', stepId: 'a' }, { type: 'step_started', stepId: 'a', attempt: 1 }];
 
@@ -17,7 +20,11 @@ describe('reduceRunEvent, event by event', () => {
     const state = fold([start]);
     assert.deepEqual(
       Object.values(state.steps).map((step) => [step.id, step.status, step.attempts]),
-      [['a', 'pending', 0], ['b', 'blocked', 0], ['c', 'pending', 0]],
+      [
+        ['a', 'pending', 0],
+        ['b', 'blocked', 0],
+        ['c', 'pending', 0],
+      ],
     );
     assert.equal(state.startedAt, 10);
     assert.equal(state.plan, plan);
@@ -32,7 +39,11 @@ describe('reduceRunEvent, event by event', () => {
   });
 
   it('times a step from its last start, and a restored result has no duration', () => {
-    const state = fold([...aRunning, { type: 'step_completed', stepId: 'a', result: 'A' }, { type: 'step_completed', stepId: 'c', result: 'C', restored: true }]);
+    const state = fold([
+      ...aRunning,
+      { type: 'step_completed', stepId: 'a', result: 'A' },
+      { type: 'step_completed', stepId: 'c', result: 'C', restored: true },
+    ]);
     assert.deepEqual([state.steps['a']?.startedAt, state.steps['a']?.endedAt, state.steps['a']?.durationMs], [30, 40, 10]);
     assert.equal(state.steps['c']?.durationMs, undefined);
     assert.equal(state.steps['c']?.endedAt, 50);
@@ -48,8 +59,16 @@ describe('reduceRunEvent, event by event', () => {
     const answered = fold([...aRunning, { type: 'approval_requested', stepId: 'a', request }, { type: 'request_answered', stepId: 'a', kind: 'approval' }]);
     assert.equal(answered.steps['a']?.status, 'running');
     assert.equal('pending' in (answered.steps['a'] ?? {}), false, 'no pending request is left behind');
-    const again = fold([...aRunning, { type: 'manual_requested', stepId: 'a', request: { ...request, kind: 'manual' } }, { type: 'step_deferred', stepId: 'a' }, { type: 'step_started', stepId: 'a', attempt: 2 }]);
-    assert.deepEqual([again.steps['a']?.status, again.steps['a']?.attempts, again.steps['a']?.deferred, again.steps['a']?.pending], ['running', 2, false, undefined]);
+    const again = fold([
+      ...aRunning,
+      { type: 'manual_requested', stepId: 'a', request: { ...request, kind: 'manual' } },
+      { type: 'step_deferred', stepId: 'a' },
+      { type: 'step_started', stepId: 'a', attempt: 2 },
+    ]);
+    assert.deepEqual(
+      [again.steps['a']?.status, again.steps['a']?.attempts, again.steps['a']?.deferred, again.steps['a']?.pending],
+      ['running', 2, false, undefined],
+    );
   });
 
   it('waits on a budget with the usage so far', () => {
@@ -59,8 +78,15 @@ describe('reduceRunEvent, event by event', () => {
   });
 
   it('keeps a retried step running with its error, skips or fails it otherwise', () => {
-    const retry = fold([...aRunning, { type: 'verification_failed', stepId: 'a', attempt: 1, diagnosis: 'no file' }, { type: 'step_failed', stepId: 'a', attempt: 1, error: 'boom', disposition: 'retry', retryInMs: 5 }]);
-    assert.deepEqual([retry.steps['a']?.status, retry.steps['a']?.error, retry.steps['a']?.diagnosis, retry.steps['a']?.endedAt], ['running', 'boom', 'no file', undefined]);
+    const retry = fold([
+      ...aRunning,
+      { type: 'verification_failed', stepId: 'a', attempt: 1, diagnosis: 'no file' },
+      { type: 'step_failed', stepId: 'a', attempt: 1, error: 'boom', disposition: 'retry', retryInMs: 5 },
+    ]);
+    assert.deepEqual(
+      [retry.steps['a']?.status, retry.steps['a']?.error, retry.steps['a']?.diagnosis, retry.steps['a']?.endedAt],
+      ['running', 'boom', 'no file', undefined],
+    );
     const skipped = fold([...aRunning, { type: 'step_failed', stepId: 'a', attempt: 1, error: 'boom', disposition: 'skip' }]);
     assert.deepEqual([skipped.steps['a']?.status, skipped.steps['a']?.reason, skipped.steps['a']?.endedAt], ['skipped', 'failed: boom', 40]);
     const failed = fold([...aRunning, { type: 'step_failed', stepId: 'a', attempt: 1, error: 'boom', disposition: 'fail', replan: true }]);
@@ -116,22 +142,50 @@ describe('reduceRunEvent, event by event', () => {
   });
 
   it('keeps a step blocked after a resume when a dependency was skipped, and pending when it completed', () => {
-    const skippedDep = fold([start, { type: 'step_skipped', stepId: 'a', reason: 'x' }, { type: 'run_waiting', pending: [] }, { type: 'run_resumed', supplied: {} }]);
+    const skippedDep = fold([
+      start,
+      { type: 'step_skipped', stepId: 'a', reason: 'x' },
+      { type: 'run_waiting', pending: [] },
+      { type: 'run_resumed', supplied: {} },
+    ]);
     assert.equal(skippedDep.steps['b']?.status, 'blocked');
-    const doneDep = fold([...aRunning, { type: 'step_completed', stepId: 'a', result: 'A' }, { type: 'step_ready', stepId: 'b' }, { type: 'run_cancelled', reason: 'reload', interrupted: true }]);
+    const doneDep = fold([
+      ...aRunning,
+      { type: 'step_completed', stepId: 'a', result: 'A' },
+      { type: 'step_ready', stepId: 'b' },
+      { type: 'run_cancelled', reason: 'reload', interrupted: true },
+    ]);
     assert.equal(doneDep.status, 'interrupted');
     assert.deepEqual(doneDep.steps['b'], { id: 'b', status: 'pending', attempts: 0 });
   });
 
-  it('keeps only answers bound to a request on resume, and forgets a step\'s answers when it ends', () => {
+  it("keeps only answers bound to a request on resume, and forgets a step's answers when it ends", () => {
     const bound = { stepId: 'a', fingerprint: 'f', kind: 'approval', decision: { approved: true } } as const;
     const forC = { ...bound, stepId: 'c' };
-    const supplied = { 'a@1': bound, 'c@1': forC, 'x@1': { stepId: 'a', kind: 'approval' }, 'y@1': { fingerprint: 'f', kind: 'approval' }, 'z@1': { stepId: 'a', fingerprint: 'f' } } as never;
+    const supplied = {
+      'a@1': bound,
+      'c@1': forC,
+      'x@1': { stepId: 'a', kind: 'approval' },
+      'y@1': { fingerprint: 'f', kind: 'approval' },
+      'z@1': { stepId: 'a', fingerprint: 'f' },
+    } as never;
     const resumed = fold([...aRunning, { type: 'run_waiting', pending: [] }, { type: 'run_resumed', supplied }]);
     assert.deepEqual(resumed.supplied, { 'a@1': bound, 'c@1': forC });
-    const ended = fold([...aRunning, { type: 'run_waiting', pending: [] }, { type: 'run_resumed', supplied }, { type: 'step_started', stepId: 'a', attempt: 2 }, { type: 'step_completed', stepId: 'a', result: 'A' }]);
+    const ended = fold([
+      ...aRunning,
+      { type: 'run_waiting', pending: [] },
+      { type: 'run_resumed', supplied },
+      { type: 'step_started', stepId: 'a', attempt: 2 },
+      { type: 'step_completed', stepId: 'a', result: 'A' },
+    ]);
     assert.deepEqual(ended.supplied, { 'c@1': forC });
-    const again = fold([...aRunning, { type: 'run_waiting', pending: [] }, { type: 'run_resumed', supplied }, { type: 'run_waiting', pending: [] }, { type: 'run_resumed', supplied: {} }]);
+    const again = fold([
+      ...aRunning,
+      { type: 'run_waiting', pending: [] },
+      { type: 'run_resumed', supplied },
+      { type: 'run_waiting', pending: [] },
+      { type: 'run_resumed', supplied: {} },
+    ]);
     assert.deepEqual(again.supplied, { 'a@1': bound, 'c@1': forC }, 'answers stay until their step ends');
   });
 

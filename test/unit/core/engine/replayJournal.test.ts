@@ -9,9 +9,15 @@ const plan = makePlan([makeStep('a'), makeStep('b', { dependsOn: ['a'] })]);
 const request = { id: 'b@1', fingerprint: 'f', stepId: 'b', kind: 'clarification', prompt: '?' } as const;
 
 /** The bodies as a journal of run "r": seq from 1, time 10 apart. */
-const journalOf = (bodies: RunEventBody[]): JournalEntry[] => bodies.map((body, index) => stampEvent(body, 'r', index + 1, 10 * (index + 1)) as unknown as JournalEntry);
+const journalOf = (bodies: RunEventBody[]): JournalEntry[] =>
+  bodies.map((body, index) => stampEvent(body, 'r', index + 1, 10 * (index + 1)) as unknown as JournalEntry);
 const started: RunEventBody[] = [{ type: 'run_started', plan }];
-const aDone: RunEventBody[] = [...started, { type: 'step_ready', stepId: 'a' }, { type: 'step_started', stepId: 'a', attempt: 1 }, { type: 'step_completed', stepId: 'a', result: 'A' }];
+const aDone: RunEventBody[] = [
+  ...started,
+  { type: 'step_ready', stepId: 'a' },
+  { type: 'step_started', stepId: 'a', attempt: 1 },
+  { type: 'step_completed', stepId: 'a', result: 'A' },
+];
 const waiting: RunEventBody[] = [
   ...aDone,
   { type: 'step_ready', stepId: 'b' },
@@ -62,13 +68,18 @@ describe('replayJournal', () => {
 
   it('refuses a repeated event and a gap, naming the missing events', () => {
     const entries = journalOf(aDone);
-    assert.match(refusal({ entries: [entries[0]!, entries[1]!, entries[1]!, entries[2]!] }), /: event 3: it repeats event 2 \(a duplicated or reordered line\)\./);
+    assert.match(
+      refusal({ entries: [entries[0]!, entries[1]!, entries[1]!, entries[2]!] }),
+      /: event 3: it repeats event 2 \(a duplicated or reordered line\)\./,
+    );
     assert.match(refusal({ entries: [entries[0]!, entries[2]!] }), /: event 2: event 2 is missing before it\./);
     assert.match(refusal({ entries: [entries[0]!, entries[3]!] }), /: event 2: event 2 to 3 are missing before it\./);
   });
 
   it('refuses a journal that does not begin with run_started', () => {
-    const entries = journalOf(aDone).slice(1).map((entry, index) => ({ ...entry, seq: index + 1 }));
+    const entries = journalOf(aDone)
+      .slice(1)
+      .map((entry, index) => ({ ...entry, seq: index + 1 }));
     assert.match(refusal({ entries }), /: event 1: the first event must be run_started, not step_ready\./);
   });
 
@@ -83,14 +94,27 @@ describe('replayJournal', () => {
     assert.deepEqual(state.warnings, ['from the snapshot'], 'events up to the snapshot are not folded again');
     assert.equal(state.steps['a']?.status, 'completed');
     const atFour = foldRunEvents(entries as unknown as RunEvent[]);
-    assert.deepEqual(replayJournal('r', { entries, snapshot: { seq: 4, time: 40, state: { ...atFour, resumeCount: 7 } } }).resumeCount, 7, 'a snapshot at the last event is the state');
+    assert.deepEqual(
+      replayJournal('r', { entries, snapshot: { seq: 4, time: 40, state: { ...atFour, resumeCount: 7 } } }).resumeCount,
+      7,
+      'a snapshot at the last event is the state',
+    );
   });
 
   it('replays from the first event when the snapshot is not a state of this run (a damaged snapshot only costs time)', () => {
     const entries = journalOf(aDone);
     const expected = foldRunEvents(entries as unknown as RunEvent[]);
     const atTwo = foldRunEvents(entries.slice(0, 2) as unknown as RunEvent[]);
-    const damaged: unknown[] = [{}, null, 'state', { ...atTwo, warnings: 'none' }, { ...atTwo, runId: 'other' }, { ...atTwo, lastSeq: 1 }, { ...atTwo, steps: null }, { ...atTwo, results: [] }];
+    const damaged: unknown[] = [
+      {},
+      null,
+      'state',
+      { ...atTwo, warnings: 'none' },
+      { ...atTwo, runId: 'other' },
+      { ...atTwo, lastSeq: 1 },
+      { ...atTwo, steps: null },
+      { ...atTwo, results: [] },
+    ];
     for (const state of damaged) assert.deepEqual(replayJournal('r', { entries, snapshot: { seq: 2, time: 20, state } }), expected, JSON.stringify(state));
   });
 
@@ -109,8 +133,14 @@ describe('replayJournal', () => {
   it('refuses any event after the run completed or failed, a resume included', () => {
     for (const end of [{ type: 'run_completed' }, { type: 'run_failed', reason: 'x' }] as const) {
       const status = end.type === 'run_completed' ? 'completed' : 'failed';
-      assert.match(problem([...aDone, end, { type: 'run_resumed', supplied: {} }]), new RegExp(`: event 6: run_resumed comes after the run ended \\(${status}\\)\\.`));
-      assert.match(problem([...aDone, end, { type: 'step_ready', stepId: 'b' }]), new RegExp(`: event 6: step_ready comes after the run ended \\(${status}\\)\\.`));
+      assert.match(
+        problem([...aDone, end, { type: 'run_resumed', supplied: {} }]),
+        new RegExp(`: event 6: run_resumed comes after the run ended \\(${status}\\)\\.`),
+      );
+      assert.match(
+        problem([...aDone, end, { type: 'step_ready', stepId: 'b' }]),
+        new RegExp(`: event 6: step_ready comes after the run ended \\(${status}\\)\\.`),
+      );
     }
   });
 
@@ -121,7 +151,10 @@ describe('replayJournal', () => {
       [{ type: 'run_cancelled', reason: 'reload', interrupted: true }, 'interrupted'],
     ];
     for (const [stop, status] of stops) {
-      assert.match(problem([...aDone, stop, { type: 'step_ready', stepId: 'b' }]), new RegExp(`: event 6: step_ready comes after the run ended \\(${status}\\)\\.`));
+      assert.match(
+        problem([...aDone, stop, { type: 'step_ready', stepId: 'b' }]),
+        new RegExp(`: event 6: step_ready comes after the run ended \\(${status}\\)\\.`),
+      );
       const resumed = replayJournal('r', { entries: journalOf([...aDone, stop, { type: 'run_resumed', supplied: {} }, { type: 'step_ready', stepId: 'b' }]) });
       assert.equal(resumed.steps['b']?.status, 'ready', `${status} then resumed`);
     }
@@ -142,17 +175,33 @@ describe('replayJournal', () => {
     const skipped: RunEventBody[] = [...started, { type: 'step_skipped', stepId: 'a', reason: 'not needed' }];
     assert.match(problem([...skipped, { type: 'step_started', stepId: 'a', attempt: 1 }]), /: event 3: step_started for step "a", which is already skipped\./);
     // Other events about a finished step (a late warning) are history the engine writes.
-    assert.equal(replayJournal('r', { entries: journalOf([...aDone, { type: 'step_warning', stepId: 'a', message: 'late' }]) }).steps['a']?.status, 'completed');
+    assert.equal(
+      replayJournal('r', { entries: journalOf([...aDone, { type: 'step_warning', stepId: 'a', message: 'late' }]) }).steps['a']?.status,
+      'completed',
+    );
   });
 
   it('refuses a completion of a step that never started, and accepts one that waited for an answer', () => {
-    assert.match(problem([...started, { type: 'step_ready', stepId: 'a' }, { type: 'step_completed', stepId: 'a', result: 'A' }]), /: event 3: step "a" completed but was never started\./);
-    const answered: RunEventBody[] = [...started, { type: 'step_ready', stepId: 'a' }, { type: 'step_started', stepId: 'a', attempt: 1 }, { type: 'approval_requested', stepId: 'a', request: { ...request, stepId: 'a', kind: 'approval' } }, { type: 'step_completed', stepId: 'a', result: 'A' }];
+    assert.match(
+      problem([...started, { type: 'step_ready', stepId: 'a' }, { type: 'step_completed', stepId: 'a', result: 'A' }]),
+      /: event 3: step "a" completed but was never started\./,
+    );
+    const answered: RunEventBody[] = [
+      ...started,
+      { type: 'step_ready', stepId: 'a' },
+      { type: 'step_started', stepId: 'a', attempt: 1 },
+      { type: 'approval_requested', stepId: 'a', request: { ...request, stepId: 'a', kind: 'approval' } },
+      { type: 'step_completed', stepId: 'a', result: 'A' },
+    ];
     assert.equal(replayJournal('r', { entries: journalOf(answered) }).steps['a']?.status, 'completed');
   });
 
   it('accepts restored results only right after the start', () => {
-    const restored: RunEventBody[] = [...started, { type: 'step_completed', stepId: 'a', result: 'A', restored: true }, { type: 'step_completed', stepId: 'b', result: 'B', restored: true }];
+    const restored: RunEventBody[] = [
+      ...started,
+      { type: 'step_completed', stepId: 'a', result: 'A', restored: true },
+      { type: 'step_completed', stepId: 'b', result: 'B', restored: true },
+    ];
     const state = replayJournal('r', { entries: journalOf(restored) });
     assert.deepEqual([state.steps['a']?.status, state.steps['b']?.status], ['completed', 'completed']);
     assert.match(

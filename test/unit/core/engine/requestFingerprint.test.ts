@@ -73,12 +73,18 @@ describe('fingerprintRequest', () => {
 
   it('ignores what the user is not asked about: the step, the title, the diff text and the request id', () => {
     const same = fingerprintRequest(approval(fileChange));
-    assert.equal(fingerprintRequest(approval({ ...fileChange, stepId: 'S9', title: 'Other', requestId: 'x@1', proposal: { ...fileChange.proposal, diff: '' } })), same);
+    assert.equal(
+      fingerprintRequest(approval({ ...fileChange, stepId: 'S9', title: 'Other', requestId: 'x@1', proposal: { ...fileChange.proposal, diff: '' } })),
+      same,
+    );
   });
 
   it('differs when a question, its suggestions or a review prompt differ, and between a question and a review of the same text', () => {
     const question = { stepId: 'S1', title: 'Ask', question: 'Which port?' };
-    const clarification = (patch: { question?: string; suggestions?: string[] }): AskedRequest => ({ kind: 'clarification', request: { ...question, ...patch } });
+    const clarification = (patch: { question?: string; suggestions?: string[] }): AskedRequest => ({
+      kind: 'clarification',
+      request: { ...question, ...patch },
+    });
     assertAllDiffer(clarification({}), {
       'another question': clarification({ question: 'Which host?' }),
       'with suggestions': clarification({ suggestions: ['8080'] }),

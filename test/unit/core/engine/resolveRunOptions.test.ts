@@ -30,19 +30,36 @@ describe('resolveRunOptions', () => {
   it('runs at least one step at a time, whole steps only, and refuses a limit that is not a number', () => {
     assert.equal(resolveRunOptions(plan, { clock, maxConcurrency: 0 }).maxConcurrency, 1);
     assert.equal(resolveRunOptions(plan, { clock, maxConcurrency: 2.7 }).maxConcurrency, 2);
-    assert.throws(() => resolveRunOptions(plan, { clock, maxConcurrency: Number.POSITIVE_INFINITY }), { message: 'maxConcurrency must be a finite number of at least 1, got Infinity.' });
-    assert.throws(() => resolveRunOptions(plan, { clock, maxConcurrency: Number.NaN }), { message: 'maxConcurrency must be a finite number of at least 1, got NaN.' });
+    assert.throws(() => resolveRunOptions(plan, { clock, maxConcurrency: Number.POSITIVE_INFINITY }), {
+      message: 'maxConcurrency must be a finite number of at least 1, got Infinity.',
+    });
+    assert.throws(() => resolveRunOptions(plan, { clock, maxConcurrency: Number.NaN }), {
+      message: 'maxConcurrency must be a finite number of at least 1, got NaN.',
+    });
   });
 
   it('keeps what the caller chose', () => {
-    const resolved = resolveRunOptions(plan, { clock, approvalPolicy: 'commandsOnly', predicateTimeoutMs: 50, retryBaseDelayMs: 7, retryMaxDelayMs: 70, noModelHint: 'Run with --model.' });
-    assert.deepEqual([resolved.approvalPolicy, resolved.predicateTimeoutMs, resolved.backoff, resolved.noModelHint], ['commandsOnly', 50, { baseDelayMs: 7, maxDelayMs: 70 }, 'Run with --model.']);
+    const resolved = resolveRunOptions(plan, {
+      clock,
+      approvalPolicy: 'commandsOnly',
+      predicateTimeoutMs: 50,
+      retryBaseDelayMs: 7,
+      retryMaxDelayMs: 70,
+      noModelHint: 'Run with --model.',
+    });
+    assert.deepEqual(
+      [resolved.approvalPolicy, resolved.predicateTimeoutMs, resolved.backoff, resolved.noModelHint],
+      ['commandsOnly', 50, { baseDelayMs: 7, maxDelayMs: 70 }, 'Run with --model.'],
+    );
   });
 
   it('without a workspace, refuses every file operation with what to do', async () => {
     const { workspace } = resolveRunOptions(plan, { clock });
     assert.equal(workspace.rootLabel, '(no workspace)');
-    const expected = { message: 'This run has no workspace folder, so tools cannot reach files: open a folder (or give the command line --workspace DIR), then run the plan again.' };
+    const expected = {
+      message:
+        'This run has no workspace folder, so tools cannot reach files: open a folder (or give the command line --workspace DIR), then run the plan again.',
+    };
     await assert.rejects(workspace.readText('a.txt'), expected);
     await assert.rejects(workspace.writeText('a.txt', 'x'), expected);
     await assert.rejects(workspace.list('.'), expected);
@@ -56,7 +73,7 @@ describe('resolveRunOptions', () => {
 });
 
 describe('newRunId', () => {
-  it('takes the caller\'s id, else makes one from the clock and a random part', () => {
+  it("takes the caller's id, else makes one from the clock and a random part", () => {
     assert.equal(newRunId({ clock, idSource: () => 'fixed' }), 'fixed');
     const id = newRunId({ clock });
     assert.match(id, new RegExp(`^run-${(1_000_000).toString(36)}-[0-9a-f]{8}$`));

@@ -10,7 +10,8 @@ import { makePlan, makeStep } from '../../../support/randomPlans';
 const plan = makePlan([makeStep('a')]);
 const usage = { requests: 3, promptTokens: 30, completionTokens: 9, totalTokens: 39, costUsd: 0.25, unpricedRequests: 0 };
 const budgetRequest = { id: 'a@000000000001', fingerprint: 'f', stepId: 'a', kind: 'budget', prompt: 'Raise the budget?' } as const;
-const entries = (bodies: Record<string, unknown>[]): JournalEntry[] => bodies.map((body, index) => ({ runId: 'r', seq: index + 1, time: index + 1, ...body }) as JournalEntry);
+const entries = (bodies: Record<string, unknown>[]): JournalEntry[] =>
+  bodies.map((body, index) => ({ runId: 'r', seq: index + 1, time: index + 1, ...body }) as JournalEntry);
 const waitingOnBudget = entries([
   { type: 'run_started', plan },
   { type: 'step_ready', stepId: 'a' },
@@ -24,7 +25,9 @@ describe('resumeRun, its opening', () => {
   it('refuses a journal without the start of the run', async () => {
     const store = createMemoryRunStore();
     await store.append('r', []);
-    await assert.rejects(resumeRun('r', { store, clock: new ManualClock() }).result, { message: 'The journal of run "r" has no run_started event; it cannot be resumed.' });
+    await assert.rejects(resumeRun('r', { store, clock: new ManualClock() }).result, {
+      message: 'The journal of run "r" has no run_started event; it cannot be resumed.',
+    });
   });
 
   it('counts the usage the journal recorded in the budget before anything runs', async () => {
@@ -54,7 +57,13 @@ describe('resumeRun, its opening', () => {
 
   it('shows the recorded state of a finished run while it resolves', async () => {
     const store = createMemoryRunStore();
-    await store.append('r', entries([{ type: 'run_started', plan }, { type: 'run_failed', reason: 'no key' }]));
+    await store.append(
+      'r',
+      entries([
+        { type: 'run_started', plan },
+        { type: 'run_failed', reason: 'no key' },
+      ]),
+    );
     const handle = resumeRun('r', { store, clock: new ManualClock() });
     const result = await handle.result;
     assert.equal(result.status, 'failed');

@@ -81,7 +81,10 @@ describe('runEventProblem', () => {
     const { prompt: _prompt, ...withoutPrompt } = request;
     assert.match(runEventProblem(event('approval_requested', { stepId: 'a', request: withoutPrompt })) ?? '', /^approval_requested: request\.prompt: /);
     assert.match(runEventProblem(event('run_waiting', { pending: [{ ...request, stepId: '' }] })) ?? '', /^run_waiting: pending\.0\.stepId: /);
-    assert.match(runEventProblem(event('run_started', { plan: { ...plan, steps: [{ ...makeStep('a'), kind: 'dance' }] } })) ?? '', /^run_started: plan\.steps\.0\.kind: /);
+    assert.match(
+      runEventProblem(event('run_started', { plan: { ...plan, steps: [{ ...makeStep('a'), kind: 'dance' }] } })) ?? '',
+      /^run_started: plan\.steps\.0\.kind: /,
+    );
   });
 
   it('refuses values out of range, not only missing ones', () => {
@@ -118,6 +121,9 @@ describe('runEventProblem', () => {
     assert.equal(runEventProblem(event('run_resumed', { supplied })), undefined);
     assert.equal(runEventProblem(event('run_resumed', { supplied: { approvals: { a: true }, answers: {}, reviews: {} } })), undefined);
     assert.match(runEventProblem(event('run_resumed', { supplied: { 'a@1': { ...bound, kind: 'vote' } } })) ?? '', /^run_resumed: supplied: /);
-    assert.match(runEventProblem(event('run_resumed', { supplied: { 'a@1': { ...bound, kind: 'manual', outcome: { done: false } } } })) ?? '', /^run_resumed: supplied: /);
+    assert.match(
+      runEventProblem(event('run_resumed', { supplied: { 'a@1': { ...bound, kind: 'manual', outcome: { done: false } } } })) ?? '',
+      /^run_resumed: supplied: /,
+    );
   });
 });

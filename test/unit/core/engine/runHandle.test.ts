@@ -35,7 +35,7 @@ describe('createRunHandle', () => {
     const unsubscribe = handle.events.subscribe((event) => seen.push(event));
     await handle.result;
     unsubscribe();
-    for (const listener of control()!.listeners) listener({ type: 'step_ready', runId: 'r', seq: 1, time: 1, stepId: 'a' } as RunEvent);
+    for (const listener of control()!.listeners) listener({ type: 'step_ready', runId: 'r', seq: 1, time: 1, stepId: 'a' });
     assert.deepEqual(seen, []);
     assert.equal(control()!.listeners.size, 0);
   });
@@ -54,7 +54,7 @@ describe('createRunHandle', () => {
     assert.equal((plain.control()!.signal.reason as Error).message, 'The run was cancelled.');
   });
 
-  it('is cancelled by the caller\'s signal, already aborted or aborted later, with its reason', async () => {
+  it("is cancelled by the caller's signal, already aborted or aborted later, with its reason", async () => {
     const early = new AbortController();
     early.abort(new Error('too late'));
     const before = captured(early.signal);
