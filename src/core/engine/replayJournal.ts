@@ -14,7 +14,8 @@ export class JournalError extends Error {
  * every entry has the shape of a run event of this run, `seq` runs 1, 2, 3… without a
  * repeat or a gap, the first event starts the run, the snapshot is not ahead of the
  * entries, and each event after the snapshot fits the state before it (see
- * `inconsistency`). Anything else throws a `JournalError` naming the first bad line (or
+ * `inconsistency`). A snapshot whose state is not this run's at its event is ignored
+ * (replay starts from the first event). Anything else throws a `JournalError` naming the first bad line (or
  * event, for a store without lines). This catches damage and careless edits; it cannot
  * catch a consistent history written by someone else (docs/architecture.md, Safety).
  */
@@ -38,12 +39,13 @@ export function replayJournal(runId: string, journal: LoadedJournal): RunState {
     if (index === 0 && entry.type !== 'run_started') fail(index, `the first event must be run_started, not ${entry.type}`);
   });
   const events = entries as unknown as RunEvent[];
-  const snapshot = journal.snapshot;
-  if (snapshot && snapshot.seq > events.length) {
+  const stored = journal.snapshot;
+  if (stored && stored.seq > events.length) {
     throw new JournalError(
-      `The journal of run "${runId}" cannot be trusted: it ends at event ${events.length} but its snapshot is at event ${snapshot.seq}, so lines are missing at its end. Delete the run to discard it.`,
+      `The journal of run "${runId}" cannot be trusted: it ends at event ${events.length} but its snapshot is at event ${stored.seq}, so lines are missing at its end. Delete the run to discard it.`,
     );
   }
+  const snapshot = stored && isStateOf(runId, stored.seq, stored.state) ? stored : undefined;
   const draft = snapshot ? cloneRunState(snapshot.state as RunState) : initialRunState(runId);
   events.forEach((event, index) => {
     if (event.seq <= (snapshot?.seq ?? 0)) return;
@@ -52,6 +54,18 @@ export function replayJournal(runId: string, journal: LoadedJournal): RunState {
     applyRunEvent(draft, event);
   });
   return draft;
+}
+
+/**
+ * Whether a snapshot's `state` has the shape of this run's state at event `seq`. A snapshot
+ * that does not is ignored: the journal has every event, so it only costs replay time.
+ */
+function isStateOf(runId: string, seq: number, state: unknown): boolean {
+  const isRecord = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (!isRecord(state)) return false;
+  const candidate = state as Partial<Record<keyof RunState, unknown>>;
+  const sameRun = candidate.runId === runId && candidate.lastSeq === seq;
+  return sameRun && isRecord(candidate.steps) && isRecord(candidate.results) && Array.isArray(candidate.warnings);
 }
 
 /**

@@ -41,6 +41,21 @@ describe('hostRunOptions: one way from a host\'s setup to run options', () => {
     }
   });
 
+  it('passes on everything the host gives', () => {
+    const given = {
+      interaction: { ask: async () => 'defer' } as unknown as RunHostSetup['interaction'],
+      checkpoints: {} as RunHostSetup['checkpoints'],
+      logger: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
+      signal: new AbortController().signal,
+      llm: scriptedLlm(['unused']),
+      approvalPolicy: 'always' as const,
+      maxConcurrency: 0,
+      agentLimits: { maxTurns: 3 },
+    };
+    const options = hostRunOptions(setup(given));
+    for (const key of Object.keys(given) as (keyof typeof given)[]) assert.equal(options[key], given[key], key);
+  });
+
   it('runs a plan in the host\'s workspace, journaled to its store', async () => {
     const host = setup();
     const plan = makePlan([makeStep('A', { kind: 'tool', tool: 'read_file', args: { path: 'README.md' } })]);

@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { describeManualStep, manualResultPreview, manualResultPreviewLength } from '../../../../src/core/engine/manualStepText';
+
+describe('manualResultPreview', () => {
+  it('shows a string as it is and anything else as JSON', () => {
+    assert.equal(manualResultPreview('built in 3 s'), 'built in 3 s');
+    assert.equal(manualResultPreview({ files: 2 }), '{"files":2}');
+    assert.equal(manualResultPreview(null), 'null');
+    assert.equal(manualResultPreview(undefined), 'undefined', 'a step without a result says so rather than showing nothing');
+  });
+
+  it('keeps a text of exactly the limit and cuts a longer one to the limit, ending in an ellipsis', () => {
+    const exact = 'x'.repeat(manualResultPreviewLength);
+    assert.equal(manualResultPreview(exact), exact);
+    const cut = manualResultPreview(`${'y'.repeat(manualResultPreviewLength)}z`);
+    assert.equal(cut.length, manualResultPreviewLength);
+    assert.equal(cut, `${'y'.repeat(manualResultPreviewLength - 1)}…`);
+  });
+});
+
+describe('describeManualStep', () => {
+  const request = { stepId: 'S4', title: 'Sign the release', instructions: 'Use the hardware key.', attachments: [], depends: {} };
+
+  it('names the step and gives the instructions, with nothing else when there is nothing else', () => {
+    assert.equal(describeManualStep(request), 'Step S4 is yours to do: Sign the release\nUse the hardware key.');
+  });
+
+  it('lists the attachments by label, else by reference, and the results before it', () => {
+    const text = describeManualStep({
+      ...request,
+      attachments: [
+        { kind: 'file', ref: 'RELEASE.md', label: 'Release notes' },
+        { kind: 'link', ref: 'https://example.test/ci' },
+      ],
+      depends: { S1: 'built', S2: 'tested' },
+    });
+    assert.equal(
+      text,
+      [
+        'Step S4 is yours to do: Sign the release',
+        'Use the hardware key.',
+        '',
+        'Attached: Release notes, https://example.test/ci',
+        '',
+        'Results of the steps before it:',
+        'S1: built',
+        'S2: tested',
+      ].join('\n'),
+    );
+  });
+});
