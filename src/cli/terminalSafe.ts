@@ -1,10 +1,12 @@
+import { directionControlClass, visibleEscape } from '../core/plan/visibleDirection';
+
 /**
  * Characters a terminal acts on instead of showing: C0 controls except tab and line feed
  * (ESC starts colour, cursor and title sequences; CR rewrites a line; BS erases), DEL, C1
  * controls (U+009B is a one-character CSI), and the Unicode bidirectional overrides and
  * isolates that reorder what is shown.
  */
-const unsafe = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const unsafe = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${directionControlClass}]`, 'g');
 
 /**
  * `text` made safe to write to a terminal: every character a terminal would act on is
@@ -14,5 +16,5 @@ const unsafe = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a
  * with the same value. Everything the command line prints goes through this function.
  */
 export function terminalSafe(text: string): string {
-  return text.replace(unsafe, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(unsafe, visibleEscape);
 }
