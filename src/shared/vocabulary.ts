@@ -61,6 +61,15 @@ export const requestKinds = ['approval', 'clarification', 'review', 'budget', 'm
 export type RequestKind = (typeof requestKinds)[number];
 
 
+/**
+ * What a step's host-run check looks at after the step's work (docs/architecture.md §4):
+ * a file's presence or absence, a file's text, a command's exit code and output, or
+ * error diagnostics that appeared in the editor since the step started.
+ */
+export const checkKinds = ['file_exists', 'file_absent', 'file_contains', 'command', 'no_new_diagnostics'] as const;
+/** A kind of check. */
+export type CheckKind = (typeof checkKinds)[number];
+
 /** Longest step id accepted; ids are shown in trees and used as template keys. */
 export const maxStepIdLength = 64;
 /** One character a step id may hold in the panel's form and in `$<id>` references, as a regular-expression class. */

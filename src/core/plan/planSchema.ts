@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { failurePolicies, maxStepIdLength, stepKinds, type StepKind } from '../../shared/vocabulary';
+import { failurePolicies, maxStepIdLength, stepKinds, type CheckKind, type StepKind } from '../../shared/vocabulary';
 import { stepKindTraits } from './stepKindTraits';
 
-export type { FailurePolicy, StepKind } from '../../shared/vocabulary';
+export type { CheckKind, FailurePolicy, StepKind } from '../../shared/vocabulary';
 
 /** The kinds a language model is asked to plan with (those the kind traits describe to the planner), in the vocabulary's order. */
 export const modelPlannedStepKinds = stepKinds.filter((kind) => stepKindTraits[kind].forPlanner !== undefined) as [StepKind, ...StepKind[]];
@@ -24,6 +24,34 @@ export const agentSchema = z.object({
   tools: z.array(z.string()),
 });
 export type Agent = z.infer<typeof agentSchema>;
+
+/**
+ * A check the host runs after a step's work, before its `verification` predicate; every
+ * check of a step must pass. Paths are workspace-relative (confined like every file
+ * access); `argv` runs without a shell, `cwd` is workspace-relative, `expectExitCode`
+ * defaults to 0; `no_new_diagnostics` looks at `paths` (default: the files the step
+ * changed) for error diagnostics that were not there before the step.
+ */
+export const checkSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('file_exists'), path: z.string().min(1) }),
+  z.object({ kind: z.literal('file_absent'), path: z.string().min(1) }),
+  z.object({ kind: z.literal('file_contains'), path: z.string().min(1), text: z.string().optional(), pattern: z.string().optional() }),
+  z.object({
+    kind: z.literal('command'),
+    argv: z.array(z.string()).min(1),
+    cwd: z.string().optional(),
+    expectExitCode: z.number().int().optional(),
+    outputContains: z.string().optional(),
+  }),
+  z.object({ kind: z.literal('no_new_diagnostics'), paths: z.array(z.string().min(1)).optional() }),
+]);
+/** One check of a step. */
+export type Check = z.infer<typeof checkSchema>;
+// The union above names every kind of the vocabulary, and only those.
+true satisfies [CheckKind] extends [Check['kind']] ? ([Check['kind']] extends [CheckKind] ? true : never) : never;
+
+/** A JSON Schema object (draft 2020-12 subset) that a step's structured result must satisfy. */
+export const jsonSchemaObjectSchema = z.record(z.string(), z.unknown());
 
 /**
  * One step of a plan in canonical form. `maxAttempts` counts every attempt, the first
@@ -48,6 +76,12 @@ export const stepSchema = z.object({
   skipped: z.boolean().optional(),
   timeoutMs: z.number().int().positive().optional(),
   attachments: z.array(attachmentSchema).optional(),
+  /** Host-run checks after the step's work, all required; see `checkSchema`. */
+  checks: z.array(checkSchema).optional(),
+  /** Agent and synthesis-gate steps: the JSON Schema their final answer is produced and validated against; the parsed object is the result. */
+  outputSchema: jsonSchemaObjectSchema.optional(),
+  /** A separate model call judges the result against the step's input and checks. */
+  review: z.boolean().optional(),
 });
 export type Step = z.infer<typeof stepSchema>;
 
