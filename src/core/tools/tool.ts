@@ -39,6 +39,13 @@ export interface Tool<Input = unknown, Output = unknown> {
   inputSchema: z.ZodType<Input>;
   effects: ToolEffect;
   run(ctx: ToolContext, input: Input, signal: AbortSignal): Promise<Output>;
+  /**
+   * The text of an output where a later step expects text (a `"$<id>"` argument of a
+   * string parameter): `read_file`'s is the file's content. Without it the text is the
+   * output's compact JSON (`valueText`). Given what the journal kept, so it must accept
+   * any value without throwing.
+   */
+  resultText?(output: unknown): string;
 }
 
 /** A set of tools by name. */
