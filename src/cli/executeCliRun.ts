@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import type { RunHandle, RunResult } from '../core/engine/runOptions';
-import { terminalStepStatuses, type PendingRequest, type RunEvent } from '../core/engine/runEvents';
+import type { RunResult } from '../core/engine/runOptions';
+import type { PendingRequest, RunEvent } from '../core/engine/runEvents';
 import type { Plan } from '../core/plan/planSchema';
 import type { CliIo } from './cliIo';
 import { progressReporter } from './progressReporter';
@@ -12,35 +12,41 @@ export function exitCodeOf(result: RunResult): number {
   return codes[result.status];
 }
 
+/** What an execution is started with: its cancellation and where its events go. */
+export interface ExecutionHooks {
+  signal: AbortSignal;
+  onEvent: (event: RunEvent) => void;
+}
+
 /**
- * Follows a started run: progress on stderr, Ctrl+C cancels (the journal stays
- * resumable), then the result on stdout as JSON or as a summary.
+ * Follows an execution (a run and the repair runs after it): progress on stderr, from
+ * `alreadyEnded` steps of `plan` ended (a resumed run's), a new count for each repair plan;
+ * Ctrl+C cancels (the journal stays resumable). Resolves to the execution's result.
  */
-export async function followRun(handle: RunHandle, plan: Plan | undefined, workspace: string, json: boolean, io: CliIo): Promise<number> {
-  let reporter: ((event: RunEvent) => void) | undefined;
-  // A resumed run's plan is known only once its journal is loaded, by its first event. The
-  // state is read once, when the reporter is made: reading it per event (a copy of every
-  // step) made the command line quadratic in plan size.
-  const unsubscribe = handle.events.subscribe((event) => {
-    if (reporter === undefined) {
-      const state = handle.state();
-      const known = plan ?? state.plan;
-      if (!known) return;
-      const ended = Object.values(state.steps).filter((step) => terminalStepStatuses.has(step.status)).length;
-      reporter = progressReporter(known, io.err, ended);
+export async function followExecution(
+  execute: (hooks: ExecutionHooks) => Promise<RunResult>,
+  plan: Plan,
+  alreadyEnded: number,
+  io: CliIo,
+): Promise<RunResult> {
+  let report = progressReporter(plan, io.err, alreadyEnded);
+  const onEvent = (event: RunEvent): void => {
+    if (event.type === 'replan_started') io.err(`Replanning: ${event.reason}`);
+    if (event.type === 'replan_completed') {
+      io.err(`Repair plan v${event.plan.version}: ${event.plan.steps.map((step) => step.id).join(', ')}`);
+      // The repair run reports the steps it keeps as completed again (restored), so its count starts at 0.
+      report = progressReporter(event.plan, io.err);
     }
-    reporter(event);
-  });
-  const onInterrupt = (): void => handle.cancel('Interrupted (Ctrl+C).');
+    report(event);
+  };
+  const controller = new AbortController();
+  const onInterrupt = (): void => controller.abort(new Error('Interrupted (Ctrl+C).'));
   process.once('SIGINT', onInterrupt);
-  let result: RunResult;
   try {
-    result = await handle.result;
+    return await execute({ signal: controller.signal, onEvent });
   } finally {
     process.removeListener('SIGINT', onInterrupt);
-    unsubscribe();
   }
-  return reportRunResult(result, workspace, json, io);
 }
 
 /** Prints a finished run on stdout (as JSON, or a summary with resume hints); returns its exit code. */

@@ -75,6 +75,8 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
       draft.startedAt = event.time;
       draft.steps = {};
       draft.results = {};
+      if (event.replanHistory === undefined) delete draft.replanHistory;
+      else draft.replanHistory = event.replanHistory;
       for (const step of event.plan.steps) {
         draft.steps[step.id] = { id: step.id, status: step.dependsOn.length > 0 ? 'blocked' : 'pending', attempts: 0 };
       }

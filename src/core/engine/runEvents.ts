@@ -122,6 +122,8 @@ export interface RunState {
   changedFiles?: string[];
   /** Every model call of the run's steps, summed (from `model_called` events). */
   modelUsage?: BudgetUsage;
+  /** In a repair run, the repairs that led to it (`ReplanRecord`s of `executeWithReplanning`), from its `run_started`. */
+  replanHistory?: unknown[];
 }
 
 interface EventBase {
@@ -138,7 +140,8 @@ export type FailureDisposition = 'retry' | 'skip' | 'fail';
 /** Every event of a run (docs/architecture.md §4), journaled one per line. */
 export type RunEvent = EventBase &
   (
-    | { type: 'run_started'; plan: Plan }
+    /** `replanHistory`: in a repair run started by `executeWithReplanning`, the repairs that led to it (journaled so a resumed run reports them). */
+    | { type: 'run_started'; plan: Plan; replanHistory?: unknown[] }
     /** `warnings`: answers given to `resumeRun` that matched no pending request and were not used. */
     | { type: 'run_resumed'; supplied: SuppliedAnswers; journalWarning?: string; warnings?: string[] }
     | { type: 'plan_generated'; plan: Plan }
