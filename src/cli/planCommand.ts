@@ -1,13 +1,10 @@
-import type { RunEvent } from '../core/engine/runEvents';
-import type { RunResult } from '../core/engine/runOptions';
 import type { Critique } from '../core/plan/critiquePlan';
 import type { Plan } from '../core/plan/planSchema';
 import { planRequest } from '../core/planner/planRequest';
 import { executeWithReplanning } from '../core/replan/executeWithReplanning';
 import { planningStrategies, type PlanningStrategy } from '../core/session/planningPrompt';
 import { type CliIo, UsageError } from './cliIo';
-import { exitCodeOf, reportRunResult } from './executeCliRun';
-import { progressReporter } from './progressReporter';
+import { exitCodeOf, followExecution, reportRunResult } from './executeCliRun';
 import { type CliRunOptions, engineOptions, newCliRunId } from './runCommand';
 
 /** Options of `plan` besides those it shares with `run`. */
@@ -51,21 +48,16 @@ export async function planCommand(request: string, options: CliPlanOptions, io: 
       );
       return 0;
     }
-    let report = progressReporter(plan, io.err);
-    const onEvent = (event: RunEvent): void => {
-      if (event.type === 'replan_started') io.err(`Replanning: ${event.reason}`);
-      if (event.type === 'replan_completed') {
-        io.err(`Repair plan v${event.plan.version}: ${event.plan.steps.map((step) => step.id).join(', ')}`);
-        report = progressReporter(event.plan, io.err);
-      }
-      report(event);
-    };
-    const result: RunResult = await executeWithReplanning(plan, plan.objective, { ...engine, idSource: newCliRunId, signal: controller.signal, onEvent });
+    const { result, state } = await followExecution(
+      (hooks) => executeWithReplanning(plan, plan.objective, { ...engine, ...hooks, idSource: newCliRunId }),
+      plan,
+      io,
+    );
     if (options.json) {
       io.out(JSON.stringify({ plan, critique, warnings, started: true, result }, null, 2));
       return exitCodeOf(result);
     }
-    return reportRunResult(result, options.workspace, false, io);
+    return reportRunResult(result, state, options.workspace, false, io);
   } finally {
     process.removeListener('SIGINT', onInterrupt);
   }

@@ -1,6 +1,5 @@
 import { bindAnswers } from '../core/engine/bindAnswers';
 import { replayJournal } from '../core/engine/replayJournal';
-import { terminalStepStatuses } from '../core/engine/runEvents';
 import { resumeWithReplanning } from '../core/replan/executeWithReplanning';
 import type { ResumeOptions } from '../core/engine/runOptions';
 import { type CliIo, runsDirectory, UsageError } from './cliIo';
@@ -28,7 +27,6 @@ export async function resumeCommand(runId: string, answers: CliAnswers, options:
   const unused = bindAnswers(state, answers).warnings;
   if (unused.length > 0) throw new UsageError(`Nothing was resumed:\n${unused.map((warning) => `  - ${warning}`).join('\n')}`);
   if (!state.plan) throw new UsageError(`The journal of run "${runId}" has no plan; it cannot be resumed.`);
-  const ended = Object.values(state.steps).filter((step) => terminalStepStatuses.has(step.status)).length;
-  const result = await followExecution((hooks) => resumeWithReplanning(runId, { ...engine, ...answers, ...hooks }), state.plan, ended, io);
-  return reportRunResult(result, options.workspace, options.json, io);
+  const followed = await followExecution((hooks) => resumeWithReplanning(runId, { ...engine, ...answers, ...hooks }), state.plan, io, state);
+  return reportRunResult(followed.result, followed.state, options.workspace, options.json, io);
 }

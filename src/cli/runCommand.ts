@@ -43,7 +43,8 @@ export function engineOptions(options: CliRunOptions, io: CliIo): HostRunOptions
     maxConcurrency: options.concurrency,
     agentLimits: undefined,
     replan: cliReplanLimits(options),
-    noModelHint: 'Give the command a model with --base-url URL and --model NAME (an API key in OPENAI_API_KEY for a hosted one), or change the step to one you do yourself.',
+    noModelHint:
+      'Give the command a model with --base-url URL and --model NAME (an API key in OPENAI_API_KEY for a hosted one), or change the step to one you do yourself.',
   });
 }
 
@@ -59,8 +60,12 @@ export async function runCommand(file: string, options: CliRunOptions, io: CliIo
       `${file} is invalid, so it cannot run; nothing was started:\n${problems.join('\n')}\nSee every problem with: task-planner validate ${file}`,
     );
   }
-  const result = await followExecution((hooks) => executeWithReplanning(plan, plan.objective, { ...engine, ...hooks, idSource: newCliRunId }), plan, 0, io);
-  return reportRunResult(result, options.workspace, options.json, io);
+  const { result, state } = await followExecution(
+    (hooks) => executeWithReplanning(plan, plan.objective, { ...engine, ...hooks, idSource: newCliRunId }),
+    plan,
+    io,
+  );
+  return reportRunResult(result, state, options.workspace, options.json, io);
 }
 
 /** Sortable, file-name-safe run ids: `20250101-120000-1a2b3c`. */
