@@ -199,6 +199,16 @@ export interface RunSummaryView {
   canUndo: boolean;
   /** Set once "Undo run" ran: what it did. */
   undoMessage?: string;
+  /** One sentence after "Run": outcome, duration, steps, changed files, repairs, tokens and cost (what the notification and the CLI say too). */
+  headline: string;
+  /** What each step produced, or why it failed or was skipped: one bounded line per step, the plan's first steps. */
+  stepLines: { id: string; title: string; status: StepStatusView; line: string }[];
+  /** Steps left out of `stepLines`. */
+  moreSteps: number;
+  /** Failed steps with their error and diagnosis (bounded), the first ones. */
+  failures: { stepId: string; title: string; error: string; diagnosis?: string }[];
+  /** Failed steps left out of `failures`. */
+  moreFailures: number;
 }
 
 /** A run, live or finished. */

@@ -9,6 +9,7 @@ export { resumeRun } from '../core/engine/resumeRun';
 export { replayJournal } from '../core/engine/replayJournal';
 export { initialRunState } from '../core/engine/reduceRunEvent';
 export { reduceExecutionEvent } from '../core/replan/reduceExecutionEvent';
+export { runSummary } from '../core/view/runSummary';
 export { createMemoryRunStore } from '../core/engine/memoryRunStore';
 export { hostRunOptions } from '../core/engine/hostRunOptions';
 export { editPlan } from '../core/plan/editPlan';

@@ -22,6 +22,7 @@ import { effectTraits } from '../tools/effectTraits';
 import type { ToolRegistry } from '../tools/tool';
 import { toolEffectOf } from '../tools/toolEffectOf';
 import { diffPlans } from './planDiff';
+import { runSummary } from './runSummary';
 import { runTimeline } from './runTimeline';
 import { stepRunnerLabel } from './stepRunnerLabel';
 import { previewValue } from './stepStatusView';
@@ -273,7 +274,16 @@ function summaryView(source: RunSource, steps: readonly RunStepView[], durationM
   const count = (status: RunStepView['status']): number => steps.filter((step) => step.status === status).length;
   // The journal's changes (every step, resumed or not), with any the host knows besides.
   const changedFiles = [...new Set([...(source.state.changedFiles ?? []), ...(source.changedFiles ?? [])])];
+  const summary = runSummary(
+    { ...source.state, changedFiles },
+    { now: source.now, ...(source.usage ? { usage: source.usage } : {}), ...(source.replans ? { replanCount: source.replans.length } : {}) },
+  );
   return {
+    headline: summary.headline,
+    stepLines: summary.steps.map((step) => ({ id: step.id, title: step.title, status: step.status, line: step.line })),
+    moreSteps: summary.moreSteps,
+    failures: summary.failures.map((failure) => ({ ...failure })),
+    moreFailures: summary.moreFailures,
     status: source.state.status as RunSummaryView['status'],
     ...(source.state.reason === undefined ? {} : { reason: source.state.reason }),
     durationMs: Math.max(0, durationMs),
