@@ -145,6 +145,8 @@ export interface RunStepView {
   reason?: string;
   /** A short preview of the result of a completed step. */
   resultPreview?: string;
+  /** Where a started step stands ("turn 3 of 12: write_file"), while it runs or waits. */
+  progress?: string;
 }
 
 /** One bar of the timeline: a step's latest attempt on a lane (lanes show parallelism). */

@@ -23,6 +23,8 @@ export interface StepRunnerContext {
   interaction: Interaction;
   /** Streams text to the run's `step_output` events. */
   output(text: string): void;
+  /** Says where the attempt stands, one short line (`step_progress`); the latest replaces the one before. */
+  progress(message: string): void;
 }
 
 /**

@@ -26,6 +26,8 @@ export interface ToolContext {
   checkpoints?: CheckpointStore;
   /** Streams text (such as a command's output) to the step's live output. */
   output?: (text: string) => void;
+  /** Says where the step stands, one short line ("running npm test"); the latest replaces the one before. */
+  progress?: (message: string) => void;
 }
 
 /**

@@ -230,6 +230,7 @@ function runStepView(step: Step, state: StepState, runStartedAt: number): RunSte
     ...(state.diagnosis === undefined ? {} : { diagnosis: state.diagnosis }),
     ...(state.reason === undefined ? {} : { reason: state.reason }),
     ...(state.status === 'completed' && state.result !== undefined ? { resultPreview: previewValue(state.result, resultPreviewLength) } : {}),
+    ...(state.progress === undefined ? {} : { progress: state.progress }),
   };
 }
 

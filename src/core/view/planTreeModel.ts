@@ -118,6 +118,7 @@ function stepNode(step: Step, index: number, state: StepState | undefined): Plan
   const description = [
     runner,
     view.label,
+    state.progress,
     state.durationMs !== undefined ? formatDuration(state.durationMs) : undefined,
     state.attempts > 1 || step.maxAttempts > 1 ? `attempt ${Math.max(1, state.attempts)}/${step.maxAttempts}` : undefined,
   ];

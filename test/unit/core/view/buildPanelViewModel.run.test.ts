@@ -77,13 +77,14 @@ describe('buildPanelViewModel: the run the panel shows', () => {
     const running = state({
       status: 'running', endedAt: undefined,
       steps: {
-        A: { id: 'A', status: 'running', attempts: 1, startedAt: 1_100 },
+        A: { id: 'A', status: 'running', attempts: 1, startedAt: 1_100, progress: 'turn 2 of 12: read_file' },
         B: { id: 'B', status: 'awaiting_approval', attempts: 1, startedAt: 1_200, pending: { id: 'B@1', fingerprint: 'f', stepId: 'B', kind: 'approval', prompt: 'write a.md' } },
         C: { id: 'C', status: 'completed', attempts: 1, startedAt: 1_300, endedAt: 1_400 },
       },
     });
     const run = runOf({ state: running });
     assert.deepEqual([run.elapsedMs, 'summary' in run, run.focusStepId], [4_000, false, 'B']);
+    assert.deepEqual(run.steps.map((step) => step.progress), ['turn 2 of 12: read_file', undefined, undefined, undefined], 'a running step says where it stands');
     assert.deepEqual(run.pending, [{ stepId: 'B', kind: 'approval', prompt: 'write a.md' }]);
     assert.equal(run.timeline.bars.find((bar) => bar.stepId === 'A')?.endMs, 4_000);
   });
