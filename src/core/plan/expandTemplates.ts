@@ -69,6 +69,11 @@ export function resolveArgs(
   return { args: visit(args) as Record<string, unknown>, unresolved };
 }
 
+/** The references (`<id>` or `<id>.<key>…`, without `results.`) of the `{{results.…}}` placeholders in `text`, in order. */
+export function templateReferencesOf(text: string): string[] {
+  return [...text.matchAll(placeholderPattern)].flatMap((match) => (match[1] === undefined ? [] : [match[1]]));
+}
+
 /** The reference of an argument whose whole value is `"$<id>"` or `"$<id>.<key>…"` (without the `$`), else `undefined`. */
 export function wholeValueReferenceOf(value: string): string | undefined {
   return wholeValueReference.exec(value)?.[1];

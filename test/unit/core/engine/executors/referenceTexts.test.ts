@@ -38,9 +38,11 @@ describe('"$<id>" references in tool arguments', () => {
       objective: 'Copy data.json to processed.json',
       steps: [
         { id: 'step_1', tool: 'read_file', args: { path: 'data.json' } },
-        { id: 'step_2', tool: 'write_file', args: { path: 'processed.json', content: '$step_1' }, dependsOn: ['step_1'] },
+        { id: 'step_2', tool: 'write_file', args: { path: 'processed.json', content: '$step_1' } },
       ],
     });
+    // Written without dependsOn, as planners often do: the reference orders the steps.
+    assert.deepEqual(plan.steps[1]?.dependsOn, ['step_1']);
     const { result, files } = await run(plan, { 'data.json': data });
     assert.equal(result.status, 'completed', result.metadata.reason);
     assert.equal(files['processed.json'], data);
