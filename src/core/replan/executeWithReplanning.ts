@@ -131,8 +131,7 @@ async function replanLoop(
   };
 
   const { budget: _counted, ...sharedOptions } = options;
-  for (;;) {
-    const first = current === undefined;
+  for (let first = true; ; first = false) {
     const runId = first ? firstRunId : `${history[0]?.failedRunId ?? firstRunId}-replan-${history.length}`;
     const runOptions: RunOptions = {
       ...sharedOptions,
@@ -140,7 +139,7 @@ async function replanLoop(
       initialResults: completed,
       ...(first ? {} : { replanHistory: [...history] }),
     };
-    const handle = first ? startFirst(runOptions) : runPlan(current as Plan, { ...runOptions, idSource: () => runId });
+    const handle = first || current === undefined ? startFirst(runOptions) : runPlan(current, { ...runOptions, idSource: () => runId });
     let collect: ((event: RunEvent) => void) | undefined;
     let last: RunEvent | undefined;
     handle.events.subscribe((event) => {
@@ -157,10 +156,15 @@ async function replanLoop(
       options.onEvent?.(event);
     });
     const result = await handle.result;
-    current = handle.state().plan;
-    // A resumed run that had already ended runs nothing: report it as it was recorded.
-    if (current === undefined || last === undefined) return result;
     executionAttempts += result.metadata.executionAttempts;
+    // A run that emitted nothing (a resumed run that had already ended, a plan refused before it started) is reported as it is.
+    if (last === undefined) {
+      if (first) adoptEarlierRepairs(result.metadata.replanHistory);
+      return finish(result);
+    }
+    current = handle.state().plan ?? current;
+    // Stryker disable next-line ConditionalExpression: a run that emitted events has its plan (run_started or the journal's).
+    if (current === undefined) return finish(result);
     completed = { ...result.results };
     const requests = result.metadata.replanRequests;
     const failedOtherwise = Object.values(result.steps).some((step) => step.status === 'failed' && !step.replanRequested);

@@ -53,6 +53,8 @@ describe('resumeWithReplanning', () => {
     const opening = journal?.entries[0];
     assert.equal(opening?.type, 'run_started');
     assert.equal((opening as { replanHistory?: unknown[] } | undefined)?.replanHistory?.length, 2);
+    const recorded = await resumeWithReplanning('X-replan-2', { replanner, stepRunner, clock, store });
+    assert.deepEqual([recorded.status, recorded.runId, recorded.metadata.replanCount], ['completed', 'X-replan-2', 2], 'an ended repair run reports its repairs');
   });
 
   it('counts the earlier repairs against maxTotalReplans', async () => {
