@@ -48,7 +48,11 @@ function fieldsOf(check: Check): [string, string][] {
     case 'file_contains':
       return [['path', check.path], ...optional('text', check.text), ...optional('pattern', check.pattern)];
     case 'command':
-      return [...check.argv.map((word): [string, string] => ['command word', word]), ...optional('working folder', check.cwd), ...optional('expected output', check.outputContains)];
+      return [
+        ...check.argv.map((word): [string, string] => ['command word', word]),
+        ...optional('working folder', check.cwd),
+        ...optional('expected output', check.outputContains),
+      ];
     case 'no_new_diagnostics':
       return (check.paths ?? []).map((path): [string, string] => ['path', path]);
   }
