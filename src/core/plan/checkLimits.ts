@@ -1,7 +1,5 @@
+import { maxChecksPerStep } from '../../shared/vocabulary';
 import type { Check, Step } from './planSchema';
-
-/** Most checks one step may carry: a few show that a step worked; thousands only slow every run down. */
-export const maxChecksPerStep = 20;
 /** Longest path, text, pattern, working folder or command-line word of one check, in characters. */
 export const maxCheckFieldChars = 2_000;
 /** Most command-line words of one command check. */

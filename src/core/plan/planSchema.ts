@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { failurePolicies, maxStepIdLength, stepKinds, type CheckKind, type StepKind } from '../../shared/vocabulary';
-import { maxChecksPerStep } from './checkLimits';
+import { failurePolicies, maxChecksPerStep, maxStepIdLength, stepKinds, type CheckKind, type StepKind } from '../../shared/vocabulary';
 import { stepKindTraits } from './stepKindTraits';
 
 export type { CheckKind, FailurePolicy, StepKind } from '../../shared/vocabulary';

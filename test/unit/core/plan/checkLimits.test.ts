@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { checkLimitProblems, maxCheckArgvItems, maxCheckFieldChars, maxChecksPerStep } from '../../../../src/core/plan/checkLimits';
+import { checkLimitProblems, maxCheckArgvItems, maxCheckFieldChars } from '../../../../src/core/plan/checkLimits';
 import type { Check } from '../../../../src/core/plan/planSchema';
 import { validatePlan } from '../../../../src/core/plan/validatePlan';
+import { maxChecksPerStep } from '../../../../src/shared/vocabulary';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 
 const long = 'x'.repeat(maxCheckFieldChars + 1);
