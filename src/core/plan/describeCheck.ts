@@ -43,14 +43,15 @@ export function describeCheck(check: Check): string {
 }
 
 /**
- * A step's checks on one line, "checks: file exists a.ts; command npm test exits 0", at
- * most `maxChecksListed` of them and then "and N more"; `undefined` when there are none.
+ * A step's checks on one line, "file exists a.ts; command npm test exits 0", at most
+ * `maxChecksListed` of them and then "and N more"; `undefined` when there are none. The
+ * review panel and the command line show this line after their own "Checks" label.
  */
 export function describeChecks(checks: readonly Check[] | undefined): string | undefined {
   if (checks === undefined || checks.length === 0) return undefined;
   const listed = checks.slice(0, maxChecksListed).map(describeCheck);
   const more = checks.length - listed.length;
-  return `checks: ${listed.join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
+  return `${listed.join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
 }
 
 /** `value` cut to `maxCheckValueChars` characters with its controls escaped (cut first, so a huge value costs little). */

@@ -48,12 +48,12 @@ describe('describeChecks', () => {
   it('lists the checks on one line', () => {
     assert.equal(
       describeChecks([{ kind: 'file_exists', path: 'notes.md' }, { kind: 'command', argv: ['npm', 'test'] }]),
-      'checks: file exists notes.md; command npm test exits 0',
+      'file exists notes.md; command npm test exits 0',
     );
   });
 
   it('lists five of 10,000 checks and counts the rest', () => {
     const checks: Check[] = Array.from({ length: 10_000 }, (_, index) => ({ kind: 'file_exists', path: `f${index}` }));
-    assert.equal(describeChecks(checks), 'checks: file exists f0; file exists f1; file exists f2; file exists f3; file exists f4; and 9995 more');
+    assert.equal(describeChecks(checks), 'file exists f0; file exists f1; file exists f2; file exists f3; file exists f4; and 9995 more');
   });
 });
