@@ -134,9 +134,9 @@ function impossibleCheck(step: Step, registry: ToolRegistry | undefined): string
   return undefined;
 }
 
-/** `path` as the same file is named however it is written: without "./", doubled or trailing slashes. */
+/** `path` as the same file is named however it is written: without "./" segments, doubled or trailing slashes. */
 function samePath(path: string): string {
-  return path.replace(/\/{2,}/g, '/').replace(/^(?:\.\/)+/, '').replace(/\/$/, '');
+  return path.replace(/\/{2,}/g, '/').replace(/(^|\/)(?:\.\/)+/g, '$1').replace(/\/$/, '');
 }
 
 function patternProblem(pattern: string): string | undefined {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { z } from 'zod';
+import { maxCheckFieldChars } from '../../../../src/core/plan/checkLimits';
 import { critiquePlan } from '../../../../src/core/plan/critiquePlan';
 import type { Check, Plan, Step } from '../../../../src/core/plan/planSchema';
 import { verificationFindings } from '../../../../src/core/plan/verificationFindings';
@@ -94,6 +95,11 @@ describe('critiquePlan: a change nothing checks', () => {
     assert.deepEqual(found(plan), []);
     const cycle = makePlan([change('a', { dependsOn: ['b'] }), makeStep('b', { input: 'Explain', dependsOn: ['a'] })]);
     assert.deepEqual(found(cycle), ['unverified_change a']);
+    const run = { kind: 'tool' as const, agent: undefined, tool: 'run_command', args: { argv: ['npm', 'test'] } };
+    const checkedCycle = makePlan([change('a', { dependsOn: ['b'] }), makeStep('b', { input: 'Explain', dependsOn: ['a'] }), makeStep('t', { ...run, dependsOn: ['b'] })]);
+    assert.deepEqual(found(checkedCycle), []);
+    const ghost = makePlan([change('a'), makeStep('t', { ...run, dependsOn: ['a', 'ghost'] })]);
+    assert.deepEqual(found(ghost), [], 'a dependency no step has is a validation error, not a crash');
   });
 
   it('flags the heuristic planner\'s change without a check, but not one the tests run after', () => {
@@ -114,6 +120,9 @@ describe('critiquePlan: a check that cannot pass', () => {
     assert.deepEqual(messages(withChecks([{ kind: 'file_absent', path: 'out/' }, { kind: 'file_contains', path: 'out', text: 'x' }])), [
       'impossible_check warning: Step "S1" checks "out contains "x"" and "file absent out/": both cannot pass.',
     ]);
+    assert.equal(messages(withChecks([{ kind: 'file_exists', path: '././x/./y/' }, { kind: 'file_absent', path: 'x/y' }])).length, 1);
+    assert.deepEqual(messages(withChecks([{ kind: 'file_exists', path: 'a/b' }, { kind: 'file_absent', path: 'ab' }])), []);
+    assert.deepEqual(messages(withChecks([{ kind: 'file_exists', path: 'a.b/c' }, { kind: 'file_absent', path: 'a.c' }])), []);
     const issue = critiquePlan(withChecks([{ kind: 'file_exists', path: 'a' }, { kind: 'file_absent', path: 'a' }])).issues[0];
     assert.equal(issue?.name, 'Check that cannot pass');
     assert.equal(issue?.recommendation, 'Correct or remove a check that can never pass: the step would fail however well it did its work.');
@@ -139,6 +148,8 @@ describe('critiquePlan: a check that cannot pass', () => {
       'impossible_check warning: Step "S1": "a.ts matches /foo(/" is not a valid regular expression (Unterminated group); the check cannot pass.',
     ]);
     assert.deepEqual(messages(withChecks([{ kind: 'command', argv: ['  '] }])), ['impossible_check warning: Step "S1" has a command check with no command to run.']);
+    const longest = `(${'x'.repeat(maxCheckFieldChars - 1)}`;
+    assert.equal(messages(withChecks([{ kind: 'file_contains', path: 'a', pattern: longest }])).length, 1, 'a broken pattern as long as allowed');
     assert.deepEqual(messages(withChecks([{ kind: 'file_contains', path: 'a.ts', pattern: 'v\\d+\\.\\d+' }, npmTest, { kind: 'file_contains', path: 'b', text: '(' }])), []);
   });
 
