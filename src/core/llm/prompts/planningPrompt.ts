@@ -1,6 +1,6 @@
 import { checkKinds, type CheckKind } from '../../../shared/vocabulary';
 import { modelPlannedStepKinds, type Attachment } from '../../plan/planSchema';
-import { stepKindTraits } from '../../plan/stepKindTraits';
+import { performedBy, stepKindTraits } from '../../plan/stepKindTraits';
 import type { PlanningStrategy } from '../../session/planningPrompt';
 import type { LlmContentPart, LlmMessage } from '../llmTypes';
 import { countTokens, truncateToTokens } from '../tokenCount';
@@ -66,8 +66,8 @@ Rules for steps:
 as it is.
 - "checks": what the host checks in the workspace after the step, all required: ${checkKinds.map((kind) => `${kind} ${checkFields[kind]}`).join(', ')}; \
 e.g. [{"kind":"command","argv":["npm","test"]}].
-- "outputSchema" (agent and synthesis_gate steps): a JSON Schema the answer must match, parsed into the result, e.g. \
-{"type":"object","properties":{"city":{"type":"string"}}}.
+- "outputSchema" (${wordList(modelPlannedStepKinds.filter((kind) => performedBy(kind, 'model')))} steps): a JSON Schema the answer must match, \
+parsed into the result, e.g. {"type":"object","properties":{"city":{"type":"string"}}}.
 - "verification": an optional JavaScript expression over input, result, depends and checks, true when the step succeeded or a string saying \
 what is wrong, e.g. result.city === depends.S001.city.
 - Include verification: check that a file exists after writing it, run the tests after changing code.
