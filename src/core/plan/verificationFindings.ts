@@ -3,7 +3,6 @@ import { effectTraits } from '../tools/effectTraits';
 import type { ToolRegistry } from '../tools/tool';
 import { toolEffectOf } from '../tools/toolEffectOf';
 import { maxChecksPerStep } from '../../shared/vocabulary';
-import { maxCheckFieldChars } from './checkLimits';
 import { describeCheck } from './describeCheck';
 import type { Check, Plan, Step } from './planSchema';
 
@@ -34,11 +33,11 @@ const impossibleAdvice = 'Correct or remove a check that can never pass: the ste
  *   change, with no check, no verification predicate and no review, and no step after it
  *   (directly or through others) that checks the workspace: a command (a tool step that
  *   runs one, or a command or diagnostics check) or a person's review.
- * - `impossible_check`: a check that can never pass, where that is cheap to see: a path
- *   checked both present and absent, a step that writes a path it checks absent or deletes
- *   a path it checks present, a pattern that is not a regular expression, an empty command.
- *   One finding per step; a step with more checks than `maxChecksPerStep` is left to
- *   `validatePlan`, which refuses it.
+ * - `impossible_check`: checks that can never pass together, where that is cheap to see: a
+ *   path checked both present and absent, a step that writes a path it checks absent or
+ *   deletes a path it checks present. One finding per step. A check broken on its own (a
+ *   pattern, an empty command) and a step with more checks than `maxChecksPerStep` are
+ *   `validatePlan`'s errors, not repeated here.
  * Linear in steps, edges and checks.
  */
 export function verificationFindings(plan: Plan, tools: ToolsForCritique): VerificationFinding[] {
@@ -126,27 +125,10 @@ function impossibleCheck(step: Step, registry: ToolRegistry | undefined): string
   if (target !== undefined && effect === 'delete' && present.has(target)) {
     return `Step "${step.id}" deletes a file it then checks is there ("${describeCheck(present.get(target)!)}"): the check cannot pass.`;
   }
-  for (const check of checks) {
-    if (check.kind === 'command' && (check.argv[0] ?? '').trim() === '') return `Step "${step.id}" has a command check with no command to run.`;
-    const problem = check.kind === 'file_contains' && check.pattern !== undefined ? patternProblem(check.pattern) : undefined;
-    if (problem !== undefined) return `Step "${step.id}": "${describeCheck(check)}" is not a valid regular expression (${problem}); the check cannot pass.`;
-  }
   return undefined;
 }
 
 /** `path` as the same file is named however it is written: without "./" segments, doubled or trailing slashes. */
 function samePath(path: string): string {
   return path.replace(/\/{2,}/g, '/').replace(/(^|\/)(?:\.\/)+/g, '$1').replace(/\/$/, '');
-}
-
-function patternProblem(pattern: string): string | undefined {
-  if (pattern.length > maxCheckFieldChars) return undefined;
-  try {
-    new RegExp(pattern);
-    return undefined;
-  } catch (error) {
-    // The engine's message quotes the whole pattern before its reason ("…: /(/: Unterminated group"); the reason is enough.
-    const message = error instanceof Error ? error.message : String(error);
-    return message.slice(message.lastIndexOf(': ') + 2);
-  }
 }

@@ -3,7 +3,7 @@ import { buildPlanningPrompt, renderWorkspace, strategyGuidance } from '../../..
 import type { PlanningStrategy } from '../../../../../src/core/session/planningPrompt';
 import { countTokens } from '../../../../../src/core/llm/tokenCount';
 import { plannerOutputSchema } from '../../../../../src/core/plan/planSchema';
-import { checkKinds, stepKinds } from '../../../../../src/shared/vocabulary';
+import { checkKinds, maxChecksPerStep, stepKinds } from '../../../../../src/shared/vocabulary';
 
 describe('buildPlanningPrompt', () => {
   const base = { objective: 'Add tests', tools: [{ name: 'read_file', description: 'Reads a file.', parameters: { type: 'object' } }] };
@@ -184,10 +184,10 @@ describe('plannerOutputSchema: verification', () => {
     assert.deepEqual(parsed.data.steps[0]?.outputSchema, plan.steps[0]?.outputSchema);
   });
 
-  it('refuses an unknown kind of check, and more than 20 checks on one step', () => {
+  it('refuses an unknown kind of check, and more checks on one step than a plan may carry', () => {
     assert.equal(plannerOutputSchema.safeParse({ objective: 'x', steps: [{ ...step, checks: [{ kind: 'file_smells_nice', path: 'a' }] }] }).success, false);
-    const many = Array.from({ length: 21 }, (_, index) => ({ kind: 'file_exists', path: `f${index}` }));
-    assert.equal(plannerOutputSchema.safeParse({ objective: 'x', steps: [{ ...step, checks: many.slice(0, 20) }] }).success, true);
+    const many = Array.from({ length: maxChecksPerStep + 1 }, (_, index) => ({ kind: 'file_exists', path: `f${index}` }));
+    assert.equal(plannerOutputSchema.safeParse({ objective: 'x', steps: [{ ...step, checks: many.slice(0, maxChecksPerStep) }] }).success, true);
     assert.equal(plannerOutputSchema.safeParse({ objective: 'x', steps: [{ ...step, checks: many }] }).success, false);
   });
 });
