@@ -1,4 +1,5 @@
 import type { Critique } from '../core/plan/critiquePlan';
+import { describeChecks } from '../core/plan/describeCheck';
 import type { Plan } from '../core/plan/planSchema';
 import { planRequest } from '../core/planner/planRequest';
 import { executeWithReplanning } from '../core/replan/executeWithReplanning';
@@ -69,11 +70,12 @@ function parseStrategy(text: string | undefined): PlanningStrategy {
   throw new UsageError(`--strategy must be one of ${planningStrategies.join(', ')}; got "${text}".`);
 }
 
-/** The plan as numbered lines with kinds and dependencies, then the critique. */
+/** The plan as numbered lines with kinds, dependencies and checks, then the critique. */
 function describePlan(plan: Plan, critique: Critique, warnings: readonly string[]): string {
   const steps = plan.steps.map((step, index) => {
     const what = step.kind === 'tool' ? `tool ${step.tool ?? '?'}` : step.kind === 'agent' ? `agent ${step.agent ?? 'default'}` : step.kind;
-    return `  ${index + 1}. ${step.id} ${step.title} (${what}${step.dependsOn.length > 0 ? `, after ${step.dependsOn.join(', ')}` : ''})`;
+    const checks = describeChecks(step.checks);
+    return `  ${index + 1}. ${step.id} ${step.title} (${what}${step.dependsOn.length > 0 ? `, after ${step.dependsOn.join(', ')}` : ''})${checks === undefined ? '' : `\n     checks: ${checks}`}`;
   });
   const issues = critique.issues.map((issue) => `  - ${issue.severity}${issue.stepId ? ` ${issue.stepId}` : ''}: ${issue.message}`);
   return [

@@ -15,6 +15,7 @@ import type {
 import type { RunState, StepState } from '../engine/runEvents';
 import type { BudgetUsage } from '../llm/budget';
 import type { Critique } from '../plan/critiquePlan';
+import { describeChecks } from '../plan/describeCheck';
 import type { Diagnostic, Plan, Step } from '../plan/planSchema';
 import { performedBy } from '../plan/stepKindTraits';
 import type { ReplanRecord } from '../replan/executeWithReplanning';
@@ -154,12 +155,18 @@ function stepView(step: Step, index: number, problems: string[], registry: ToolR
     maxAttempts: step.maxAttempts,
     critical: step.critical,
     ...(step.verification === undefined ? {} : { verification: step.verification }),
+    ...checksView(step),
     onVerificationFailure: step.onVerificationFailure,
     ...(step.when === undefined ? {} : { when: step.when }),
     skipped: step.skipped === true,
     requiresApproval: step.requiresApproval ?? changesSomething(step, registry),
     problems,
   };
+}
+
+function checksView(step: Step): { checks?: string } {
+  const checks = describeChecks(step.checks);
+  return checks === undefined ? {} : { checks };
 }
 
 function isRegistry(tools: ReviewSource['tools']): tools is ToolRegistry {
