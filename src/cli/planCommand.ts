@@ -4,15 +4,15 @@ import type { Critique } from '../core/plan/critiquePlan';
 import type { Plan } from '../core/plan/planSchema';
 import { planRequest } from '../core/planner/planRequest';
 import { executeWithReplanning } from '../core/replan/executeWithReplanning';
-import { planningStrategies, type PlanningStrategy } from '../core/session/planningPrompt';
-import { type CliIo, UsageError } from './cliIo';
+import type { CliIo } from './cliIo';
 import { exitCodeOf, reportRunResult } from './executeCliRun';
 import { progressReporter } from './progressReporter';
-import { type CliRunOptions, engineOptions, newCliRunId } from './runCommand';
+import { type CliRunOptions, engineOptions, newCliRunId, parseStrategy } from './runCommand';
 
 /** Options of `plan` besides those it shares with `run`. */
 export interface CliPlanOptions extends CliRunOptions {
-  strategy: string | undefined;
+  /** `--model-critique`: a model reviews the plan too, beside the static critic. */
+  modelCritique?: boolean;
 }
 
 /**
@@ -69,12 +69,6 @@ export async function planCommand(request: string, options: CliPlanOptions, io: 
   } finally {
     process.removeListener('SIGINT', onInterrupt);
   }
-}
-
-function parseStrategy(text: string | undefined): PlanningStrategy {
-  if (text === undefined) return 'react';
-  if ((planningStrategies as readonly string[]).includes(text)) return text as PlanningStrategy;
-  throw new UsageError(`--strategy must be one of ${planningStrategies.join(', ')}; got "${text}".`);
 }
 
 /** The plan as numbered lines with kinds and dependencies, then the critique. */

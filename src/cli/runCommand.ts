@@ -7,6 +7,7 @@ import { createNodeCommandRunner } from '../node/nodeCommandRunner';
 import { createNodeWorkspace } from '../node/nodeWorkspace';
 import { timerClock } from '../node/timerClock';
 import { validatePlan } from '../core/plan/validatePlan';
+import { planningStrategies, type PlanningStrategy } from '../core/session/planningPrompt';
 import { type CliIo, loadPlanFile, runsDirectory, UsageError } from './cliIo';
 import { cliBudgetLimits, cliModel, type CliModelOptions } from './cliModel';
 import { cliTools } from './cliTools';
@@ -21,6 +22,8 @@ export interface CliRunOptions extends CliModelOptions {
   json: boolean;
   /** Tools may read and change files with several hard links (`--allow-hard-links`). */
   allowHardLinks?: boolean;
+  /** `--strategy`: how the agents are guided (and the model plans); default `react`. */
+  strategy?: string | undefined;
 }
 
 /** What `plan`, `run` and `resume` hand to the engine for a workspace (and the model, when configured). */
@@ -39,6 +42,7 @@ export function engineOptions(options: CliRunOptions, io: CliIo): HostRunOptions
     llm: cliModel(options),
     budget: cliBudgetLimits(options),
     approvalPolicy: undefined,
+    strategy: parseStrategy(options.strategy),
     maxConcurrency: options.concurrency,
     agentLimits: undefined,
     noModelHint: 'Give the command a model with --base-url URL and --model NAME (an API key in OPENAI_API_KEY for a hosted one), or change the step to one you do yourself.',
@@ -59,6 +63,13 @@ export async function runCommand(file: string, options: CliRunOptions, io: CliIo
   }
   const handle = runPlan(plan, { ...engine, idSource: newCliRunId });
   return followRun(handle, plan, options.workspace, options.json, io);
+}
+
+/** The `--strategy` value, `react` when absent; a `UsageError` naming the choices for anything else. */
+export function parseStrategy(text: string | undefined): PlanningStrategy {
+  if (text === undefined) return 'react';
+  if ((planningStrategies as readonly string[]).includes(text)) return text as PlanningStrategy;
+  throw new UsageError(`--strategy must be one of ${planningStrategies.join(', ')}; got "${text}".`);
 }
 
 /** Sortable, file-name-safe run ids: `20250101-120000-1a2b3c`. */

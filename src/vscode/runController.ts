@@ -7,6 +7,7 @@ import type { RunOptions, RunResult } from '../core/engine/runOptions';
 import type { RunEvent, RunState } from '../core/engine/runEvents';
 import type { LlmClient, RunStore, WorkspaceFs, CheckpointStore } from '../core/ports';
 import type { Plan } from '../core/plan/planSchema';
+import type { PlanningStrategy } from '../core/session/planningPrompt';
 import type { ApprovalPolicy, Tool } from '../core/tools/tool';
 import type { UndoReport } from '../core/tools/undoRun';
 import { runInterruption } from '../core/engine/runInterruption';
@@ -18,6 +19,8 @@ import { readSettings } from './settings';
 export interface RunSetup {
   llm: LlmClient | undefined;
   approvalPolicy: ApprovalPolicy;
+  /** The planning strategy agents are guided by (`taskPlanner.strategy`). */
+  strategy: PlanningStrategy;
   maxConcurrency: number;
   agentLimits: Partial<AgentLimits>;
   /** Per-run limits of model use (`taskPlanner.budget.*`); reaching one pauses the run. */
@@ -205,6 +208,7 @@ export class RunController implements vscode.Disposable {
       llm: setup.llm,
       budget: setup.budget,
       approvalPolicy: setup.approvalPolicy,
+      strategy: setup.strategy,
       maxConcurrency: setup.maxConcurrency,
       agentLimits: setup.agentLimits,
       noModelHint: "Run 'Task Planner: Set up a model', or change the step to one you do yourself.",

@@ -264,6 +264,13 @@ export const mutationGroups = [
     spec: ['test/unit/core/engine/**/*.test.ts'],
   },
   {
+    name: 'attachments',
+    ci: false,
+    threshold: 80,
+    mutate: ['src/core/engine/attachmentProblems.ts'],
+    spec: ['test/unit/core/engine/attachmentProblems.test.ts'],
+  },
+  {
     // Not ignoreStatic: the traits are a module-level table, and the table is what matters.
     name: 'tool-effects',
     ci: false,
