@@ -275,10 +275,10 @@ export const mutationGroups = [
     name: 'tool-effects',
     ci: false,
     threshold: 80,
-    mutate: ['src/core/tools/effectTraits.ts', 'src/core/tools/toolEffectOf.ts', 'src/core/tools/workspaceTrustGate.ts'],
+    mutate: ['src/core/tools/effectTraits.ts', 'src/core/tools/toolEffectOf.ts', 'src/core/tools/workspaceTrustGate.ts', 'src/core/tools/stepApproval.ts'],
     spec: [
       'test/unit/core/tools/toolEffectOf.test.ts', 'test/unit/core/tools/effectTraits.test.ts', 'test/unit/core/plan/critiquePlan.test.ts', 'test/unit/core/view/buildPanelViewModel*.test.ts',
-      'test/unit/core/tools/workspaceTrustGate.test.ts',
+      'test/unit/core/tools/workspaceTrustGate.test.ts', 'test/unit/core/tools/stepApproval.test.ts', 'test/unit/core/view/panelSession.modelReview.test.ts',
     ],
   },
 ];
