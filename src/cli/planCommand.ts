@@ -9,7 +9,7 @@ import { executeWithReplanning } from '../core/replan/executeWithReplanning';
 import type { CliIo } from './cliIo';
 import { exitCodeOf, reportRunResult } from './executeCliRun';
 import { progressReporter } from './progressReporter';
-import { type CliRunOptions, engineOptions, newCliRunId, parseStrategy } from './runCommand';
+import { type CliRunOptions, engineOptions, newCliRunId, parseStrategy, requireAttachments } from './runCommand';
 
 /** Options of `plan` besides those it shares with `run`. */
 export interface CliPlanOptions extends CliRunOptions {
@@ -56,6 +56,8 @@ export async function planCommand(request: string, options: CliPlanOptions, io: 
       );
       return 0;
     }
+    const fix = 'save the plan with --json, edit the "attachments" of that step (another file, or none) and start it with "task-planner run"';
+    await requireAttachments(plan, engine.workspace, fix);
     let report = progressReporter(plan, io.err);
     const onEvent = (event: RunEvent): void => {
       if (event.type === 'replan_started') io.err(`Replanning: ${event.reason}`);

@@ -6,6 +6,9 @@ import { createFileRunStore } from '../node/fileRunStore';
 import { createNodeCommandRunner } from '../node/nodeCommandRunner';
 import { createNodeWorkspace } from '../node/nodeWorkspace';
 import { timerClock } from '../node/timerClock';
+import { findAttachmentProblems } from '../core/engine/attachmentProblems';
+import type { Plan } from '../core/plan/planSchema';
+import type { WorkspaceFs } from '../core/ports';
 import { validatePlan } from '../core/plan/validatePlan';
 import { planningStrategies, type PlanningStrategy } from '../core/session/planningPrompt';
 import { type CliIo, loadPlanFile, runsDirectory, UsageError } from './cliIo';
@@ -61,8 +64,21 @@ export async function runCommand(file: string, options: CliRunOptions, io: CliIo
       `${file} is invalid, so it cannot run; nothing was started:\n${problems.join('\n')}\nSee every problem with: task-planner validate ${file}`,
     );
   }
+  await requireAttachments(plan, engine.workspace, `edit the "attachments" of that step in ${file} (another file, or none)`);
   const handle = runPlan(plan, { ...engine, idSource: newCliRunId });
   return followRun(handle, plan, options.workspace, options.json, io);
+}
+
+/**
+ * Refuses to start `plan` while a step's file or image attachment is missing or cannot be
+ * used: a `UsageError` naming each one, with what to do (`fix` says how to change the plan).
+ */
+export async function requireAttachments(plan: Plan, workspace: WorkspaceFs, fix: string): Promise<void> {
+  const problems = await findAttachmentProblems(plan, workspace);
+  if (problems.length === 0) return;
+  throw new UsageError(
+    `${problems.map((problem) => `  - ${problem.message}`).join('\n')}\nPut the file in place, or ${fix}; nothing was started.`,
+  );
 }
 
 /** The `--strategy` value, `react` when absent; a `UsageError` naming the choices for anything else. */
