@@ -3,10 +3,14 @@ import type { Attachment } from '../core/plan/planSchema';
 
 const imageExtensions = /\.(png|jpe?g|gif|webp|bmp)$/i;
 
+/** Most characters of a selection kept with its attachment (the agent's prompt cuts further). */
+const maxSelectionChars = 100_000;
+
 /**
  * What a request carries (docs/architecture.md §7): URLs written in it (links), the active editor's
- * selection (a file reference with its line range), and files chosen in the explorer
- * (images as `image`, so models that accept images get them).
+ * selection (a file reference with its line range, and the selected text itself, as it was
+ * when the request was made: the file may change before the step runs), and files chosen
+ * in the explorer (images as `image`, so models that accept images get them).
  */
 export function collectAttachments(text: string, files: readonly vscode.Uri[]): Attachment[] {
   const attachments: Attachment[] = [];
@@ -15,10 +19,12 @@ export function collectAttachments(text: string, files: readonly vscode.Uri[]): 
   if (editor && !editor.selection.isEmpty && editor.document.uri.scheme === 'file') {
     const path = vscode.workspace.asRelativePath(editor.document.uri, false);
     const { start, end } = editor.selection;
+    const selected = editor.document.getText(editor.selection);
     attachments.push({
       kind: 'file',
       ref: `${path}#L${start.line + 1}-L${end.line + 1}`,
       label: `selection in ${path} (lines ${start.line + 1}-${end.line + 1})`,
+      text: selected.length <= maxSelectionChars ? selected : `${selected.slice(0, maxSelectionChars)}\n… (${selected.length - maxSelectionChars} more characters cut)`,
     });
   }
   for (const uri of files) {

@@ -98,8 +98,6 @@ export const planSchema = z.object({
   createdAt: z.string(),
   agents: z.record(z.string(), agentSchema),
   steps: z.array(stepSchema),
-  contextTags: z.array(z.string()).optional(),
-  estimatedDurationSec: z.number().nonnegative().optional(),
 });
 export type Plan = z.infer<typeof planSchema>;
 
