@@ -19,12 +19,11 @@ export function collectAttachments(text: string, files: readonly vscode.Uri[]): 
   if (editor && !editor.selection.isEmpty && editor.document.uri.scheme === 'file') {
     const path = vscode.workspace.asRelativePath(editor.document.uri, false);
     const { start, end } = editor.selection;
-    const selected = editor.document.getText(editor.selection);
     attachments.push({
       kind: 'file',
       ref: `${path}#L${start.line + 1}-L${end.line + 1}`,
       label: `selection in ${path} (lines ${start.line + 1}-${end.line + 1})`,
-      text: selected.length <= maxSelectionChars ? selected : `${selected.slice(0, maxSelectionChars)}\n… (${selected.length - maxSelectionChars} more characters cut)`,
+      text: capSelection(editor.document.getText(editor.selection)),
     });
   }
   for (const uri of files) {
@@ -32,4 +31,10 @@ export function collectAttachments(text: string, files: readonly vscode.Uri[]): 
     attachments.push({ kind: imageExtensions.test(path) ? 'image' : 'file', ref: path, label: path });
   }
   return attachments;
+}
+
+/** The selected text, cut to `maxSelectionChars` with the cut said. */
+function capSelection(selected: string): string {
+  if (selected.length <= maxSelectionChars) return selected;
+  return `${selected.slice(0, maxSelectionChars)}\n… (${selected.length - maxSelectionChars} more characters cut)`;
 }
