@@ -100,18 +100,13 @@ export async function planRequest(request: string, options: PlanRequestOptions):
 }
 
 /**
- * `plan` with the request's attachments on each agent step (after any it has): the model
- * planned with them in view, and the agents that do the work need them too.
+ * `plan` with the request's attachments on each agent step: the model planned with them in
+ * view, and the agents that do the work need them too. (The planner's output schema has no
+ * attachments, so a model's step has none of its own.)
  */
 function withRequestAttachments(plan: Plan, attachments: readonly Attachment[]): Plan {
   if (attachments.length === 0) return plan;
-  const steps = plan.steps.map((step) => {
-    if (step.kind !== 'agent') return step;
-    const have = new Set((step.attachments ?? []).map((attachment) => attachment.ref));
-    const added = attachments.filter((attachment) => !have.has(attachment.ref));
-    return added.length === 0 ? step : { ...step, attachments: [...(step.attachments ?? []), ...added] };
-  });
-  return { ...plan, steps };
+  return { ...plan, steps: plan.steps.map((step) => (step.kind === 'agent' ? { ...step, attachments: [...attachments] } : step)) };
 }
 
 async function workspaceSnapshot(options: PlanRequestOptions): Promise<WorkspaceSnapshot> {

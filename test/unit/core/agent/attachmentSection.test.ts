@@ -139,4 +139,19 @@ describe('attachmentSection', () => {
     const section = await attachmentSection([{ kind: 'image', ref: 'a.png' }], textOnly, signal);
     assert.match(section.text, /- Image a\.png: not sent: this workspace cannot read images\./);
   });
+
+  it('names a file given by URL, and an image by its label', async () => {
+    const section = await attachmentSection(
+      [
+        { kind: 'file', ref: 'https://example.com/notes.txt' },
+        { kind: 'image', ref: 'https://example.com/a.png', label: 'the mock-up' },
+      ],
+      createMemoryWorkspace(),
+      signal,
+    );
+    assert.equal(
+      section.text.split('\n').slice(1).join('\n'),
+      '- File at https://example.com/notes.txt (a URL: fetch it with a tool if you need it)\n- Image https://example.com/a.png (the mock-up): sent as an image.',
+    );
+  });
 });

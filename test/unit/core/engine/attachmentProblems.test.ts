@@ -6,6 +6,7 @@ import { findAttachmentProblems, replaceAttachment } from '../../../../src/core/
 import type { Attachment, Plan } from '../../../../src/core/plan/planSchema';
 import { withStepDefaults } from '../../../../src/core/plan/planSchema';
 import { createNodeWorkspace } from '../../../../src/node/nodeWorkspace';
+import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
 
 function planWith(...attachments: Attachment[][]): Plan {
   return {
@@ -93,5 +94,19 @@ describe('replaceAttachment', () => {
     assert.deepEqual(replaceAttachment(plan, 'S001', { kind: 'file', ref: 'a.md' }, undefined).steps[0]!.attachments, [{ kind: 'link', ref: 'https://x.dev' }]);
     assert.equal(replaceAttachment(plan, 'S001', { kind: 'file', ref: 'zzz.md' }, undefined), plan);
     assert.equal(replaceAttachment(plan, 'S009', { kind: 'file', ref: 'a.md' }, undefined), plan);
+  });
+});
+
+describe('findAttachmentProblems when the workspace cannot look', () => {
+  it('says a file could not be read, with the reason, and lets a cancellation through', async () => {
+    const failing = { ...createMemoryWorkspace(), stat: () => Promise.reject(new Error('EACCES: permission denied')) };
+    const plan = planWith([{ kind: 'file', ref: 'locked.md' }]);
+    assert.deepEqual(
+      (await findAttachmentProblems(plan, failing)).map((problem) => [problem.reason, problem.message]),
+      [['unreadable', 'Step S001 attaches the file "locked.md", which cannot be read: EACCES: permission denied.']],
+    );
+    const cancel = new AbortController();
+    cancel.abort(new Error('cancelled'));
+    await assert.rejects(findAttachmentProblems(plan, failing, cancel.signal), /cancelled/);
   });
 });

@@ -101,6 +101,8 @@ describe('planRequest: one planning path for the editor and the command line', (
     });
     assert.equal(planned.plan.steps[0]?.attachments, undefined, 'a tool step takes its arguments only');
     assert.deepEqual(planned.plan.steps[1]?.attachments, attachments);
+    const without = await planRequest('Summarize the readme', { ...base, llm: scriptedLlm([agentPlan]) });
+    assert.equal(without.plan.steps[1]?.attachments, undefined);
     assert.equal(planned.modelCritique, undefined, 'no model critique unless asked for');
   });
 
