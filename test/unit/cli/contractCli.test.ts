@@ -37,6 +37,27 @@ describe('task-planner: attachments, the model critique and approval in the revi
     assert.doesNotMatch(stderr, /\u001b|\u0007|SECRET/);
   });
 
+  it('run gives an agent step its attachments and the --strategy guidance', async () => {
+    const server = await new FakeOpenAiServer().start();
+    try {
+      mkdirSync(join(workspace.path, 'docs'), { recursive: true });
+      writeFileSync(join(workspace.path, 'docs', 'spec.md'), 'The spec: keep it short.');
+      const file = planFile([{ kind: 'file', ref: 'docs/spec.md' }, { kind: 'link', ref: 'https://example.com/issue/7' }]);
+      server.enqueue({ kind: 'message', content: 'Summarised.' });
+      const { code, stderr } = await runCli(
+        ['run', file, '--workspace', workspace.path, '--base-url', server.baseURL, '--model', 'gpt-4o-mini', '--strategy', 'goal_decompose_route_synthesise', '--yes'],
+        { TASK_PLANNER_API_KEY: 'sk-x' },
+      );
+      assert.equal(code, 0, stderr);
+      const messages = JSON.stringify(server.chatRequests.at(-1)?.body?.messages);
+      assert.match(messages, /break the goal into concrete sub-problems before assigning tools to each one/);
+      assert.match(messages, /The spec: keep it short\./);
+      assert.match(messages, /https:\/\/example\.com\/issue\/7/);
+    } finally {
+      await server.close();
+    }
+  });
+
   describe('plan --model-critique', () => {
     let server: FakeOpenAiServer;
     beforeEach(async () => {
