@@ -137,7 +137,7 @@ export class RunController implements vscode.Disposable {
       problems: (candidate) => runtime.findAttachmentProblems(candidate, workspace),
       replace: runtime.replaceAttachment,
     });
-    if (!checked) throw new Error('The run was not started: a step\'s attachment is missing and the check was cancelled.');
+    if (!checked) throw new Error('a step\'s attachment is missing and you chose Cancel; nothing was started.');
     return this.execute(
       async (options) =>
         loadRuntime().executeWithReplanning(checked, checked.objective, {
