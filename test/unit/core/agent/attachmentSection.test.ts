@@ -154,4 +154,36 @@ describe('attachmentSection', () => {
       '- File at https://example.com/notes.txt (a URL: fetch it with a tool if you need it)\n- Image https://example.com/a.png (the mock-up): sent as an image.',
     );
   });
+
+  it('recognises JPEG, GIF and WebP by their bytes, and refuses other RIFF files', async () => {
+    const files: Record<string, number[]> = {
+      'a.jpg': [0xff, 0xd8, 0xff, 0xe0, 1, 2],
+      'b.gif': [...Buffer.from('GIF89a'), 1, 0],
+      'c.webp': [...Buffer.from('RIFF'), 4, 0, 0, 0, ...Buffer.from('WEBPVP8 ')],
+      'd.wav': [...Buffer.from('RIFF'), 4, 0, 0, 0, ...Buffer.from('WAVEfmt ')],
+      'e.png': [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a],
+    };
+    for (const [name, bytes] of Object.entries(files)) writeFileSync(join(root, 'img', name), Buffer.from(bytes));
+    const section = await attachmentSection(
+      Object.keys(files).map((name) => ({ kind: 'image' as const, ref: `img/${name}` })),
+      createNodeWorkspace(root),
+      signal,
+      { ...defaultAttachmentLimits, images: 10 },
+    );
+    assert.deepEqual(
+      section.images.map((part) => (part.type === 'image' ? part.url.slice(0, part.url.indexOf(';')) : '')),
+      ['data:image/jpeg', 'data:image/gif', 'data:image/webp'],
+    );
+    assert.match(section.text, /- Image img\/d\.wav: not sent: its content is not a PNG/);
+    assert.match(section.text, /- Image img\/e\.png: not sent: its content is not a PNG/, 'a PNG signature cut short is not a PNG');
+  });
+
+  it('refuses an inline image over the size limit', async () => {
+    const big = `data:image/png;base64,${'A'.repeat(4000)}`;
+    const section = await attachmentSection([{ kind: 'image', ref: big }], createMemoryWorkspace(), signal, { ...defaultAttachmentLimits, imageBytes: 2000 });
+    assert.deepEqual(section.images, []);
+    assert.match(section.text, /- Image given inline: not sent: it is larger than 2000 bytes\./);
+    const fits = await attachmentSection([{ kind: 'image', ref: big }], createMemoryWorkspace(), signal, { ...defaultAttachmentLimits, imageBytes: 3100 });
+    assert.equal(fits.images.length, 1);
+  });
 });
