@@ -178,6 +178,7 @@ export function describeWorkspaceFsConformance(name: string, makeFs: WorkspaceFs
       controller.abort(new Error('stop'));
       await assert.rejects(fs.writeText('a.txt', 'changed', controller.signal));
       await assert.rejects(fs.readText('a.txt', controller.signal));
+      await assert.rejects(async () => fs.readBytes?.('a.txt', controller.signal), /stop/);
       assert.equal(await fs.readText('a.txt'), 'a');
     });
   });
