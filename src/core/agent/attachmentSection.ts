@@ -12,6 +12,8 @@ export interface AttachmentLimits {
   fileBytes: number;
   /** Most characters of one file's (or selection's) text in the prompt. */
   fileChars: number;
+  /** Most characters of file and selection text one step's prompt carries, all its attachments together. */
+  totalChars: number;
   /** Largest image sent as an image. */
   imageBytes: number;
   /** Most images sent with one step. */
@@ -19,7 +21,13 @@ export interface AttachmentLimits {
 }
 
 /** The limits every agent step gets. */
-export const defaultAttachmentLimits: AttachmentLimits = { fileBytes: 1_000_000, fileChars: 40_000, imageBytes: 4 * 1024 * 1024, images: 4 };
+export const defaultAttachmentLimits: AttachmentLimits = {
+  fileBytes: 1_000_000,
+  fileChars: 40_000,
+  totalChars: 120_000,
+  imageBytes: 4 * 1024 * 1024,
+  images: 4,
+};
 
 /** What a step's attachments add to its prompt: a text section (empty without attachments) and the images to send. */
 export interface AttachmentSection {
@@ -39,9 +47,10 @@ const dataImage = /^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+=*$/;
  * The part of an agent step's prompt that carries its attachments: links by URL; files
  * and selections with their text (a selection with the text selected when the request was
  * made, else those lines of the file), each as a JSON envelope whose `untrusted_data` the
- * agent's rules treat as information only, cut to `limits.fileChars`; images inside the
- * workspace read through `workspace` (confined like every read), recognised by their bytes
- * (PNG, JPEG, GIF, WebP) and sent as image parts, as are `http(s)` and `data:` images.
+ * agent's rules treat as information only, each cut to `limits.fileChars` and all of them
+ * together to about `limits.totalChars`; images inside the workspace read through
+ * `workspace` (confined like every read), recognised by their bytes (PNG, JPEG, GIF, WebP)
+ * and sent as image parts, as are `http(s)` and `data:` images.
  * Nothing is dropped silently: an attachment that cannot be given (too large, missing,
  * not an image, outside the workspace, binary) gets a line saying so and why. Names are
  * shown with control characters escaped.
@@ -55,6 +64,7 @@ export async function attachmentSection(
   if (attachments.length === 0) return { text: '', images: [] };
   const lines: string[] = [];
   const images: LlmContentPart[] = [];
+  let textChars = 0;
   for (const attachment of attachments) {
     signal.throwIfAborted();
     const label = attachment.label === undefined || attachment.label === attachment.ref ? '' : ` (${shownRef(attachment.label)})`;
@@ -65,8 +75,14 @@ export async function attachmentSection(
       lines.push(await imageLine(attachment, label, workspace, signal, limits, images));
     } else if (target.kind === 'url') {
       lines.push(`- File${label} at ${shownRef(target.url)} (a URL: fetch it with a tool if you need it)`);
+    } else if (textChars >= limits.totalChars) {
+      const full = `this step's attachments already fill ${limits.totalChars} characters; read it with the tools if you need it`;
+      lines.push(`- File ${shownRef(target.path)}${label}: not included: ${full}.`);
     } else {
-      lines.push(await fileLine(attachment, target, label, workspace, signal, limits));
+      const room = Math.min(limits.fileChars, limits.totalChars - textChars);
+      const line = await fileLine(attachment, target, label, workspace, signal, { ...limits, fileChars: room });
+      textChars += line.length;
+      lines.push(line);
     }
   }
   return {

@@ -186,4 +186,13 @@ describe('attachmentSection', () => {
     const fits = await attachmentSection([{ kind: 'image', ref: big }], createMemoryWorkspace(), signal, { ...defaultAttachmentLimits, imageBytes: 3100 });
     assert.equal(fits.images.length, 1);
   });
+
+  it('attack: many large attachments together stay within the step\'s total, the rest named', async () => {
+    const files = ['a', 'b', 'c', 'd'].map((name) => ({ kind: 'file' as const, ref: `${name}.md`, text: name.repeat(1000) }));
+    const section = await attachmentSection(files, createMemoryWorkspace(), signal, { ...defaultAttachmentLimits, fileChars: 1000, totalChars: 1500 });
+    assert.ok(section.text.length < 2000, `${section.text.length} characters`);
+    assert.ok(section.text.includes('a'.repeat(1000)));
+    assert.match(section.text, /"untrusted_data":"b+… \(\d+ more characters cut\)"/);
+    assert.match(section.text, /- File c\.md: not included: this step's attachments already fill 1500 characters; read it with the tools if you need it\.\n- File d\.md: not included/);
+  });
 });
