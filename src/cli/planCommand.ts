@@ -1,6 +1,7 @@
 import type { RunEvent } from '../core/engine/runEvents';
 import type { RunResult } from '../core/engine/runOptions';
 import type { Critique } from '../core/plan/critiquePlan';
+import { describeChecks } from '../core/plan/describeCheck';
 import type { Plan } from '../core/plan/planSchema';
 import { planRequest, type PlannedRequest } from '../core/planner/planRequest';
 import { stepApproval, type StepApproval } from '../core/tools/stepApproval';
@@ -88,13 +89,14 @@ function describeModelCritique(model: NonNullable<PlannedRequest['modelCritique'
   return `Model critique: ${tokens} tokens, ${cost}.${model.error === undefined ? '' : ` ${model.error}`}`;
 }
 
-/** The plan as numbered lines with kinds, dependencies and whether each asks for approval, then the critique. */
+/** The plan as numbered lines with kinds, dependencies, whether each asks for approval, and checks, then the critique. */
 function describePlan(plan: Plan, critique: Critique, warnings: readonly string[], policy: ApprovalPolicy, tools: ToolRegistry): string {
   const steps = plan.steps.map((step, index) => {
     const what = step.kind === 'tool' ? `tool ${step.tool ?? '?'}` : step.kind === 'agent' ? `agent ${step.agent ?? 'default'}` : step.kind;
     const after = step.dependsOn.length > 0 ? `, after ${step.dependsOn.join(', ')}` : '';
     const approval = approvalWords[stepApproval(step, plan, tools, { policy, trusted: true })];
-    return `  ${index + 1}. ${step.id} ${step.title} (${what}${after}${approval === '' ? '' : `, ${approval}`})`;
+    const checks = describeChecks(step.checks);
+    return `  ${index + 1}. ${step.id} ${step.title} (${what}${after}${approval === '' ? '' : `, ${approval}`})${checks === undefined ? '' : `\n     checks: ${checks}`}`;
   });
   const issues = critique.issues.map(
     (issue) => `  - ${issue.severity}${issue.stepId ? ` ${issue.stepId}` : ''}${issue.check === 'llm_review' ? ' (model)' : ''}: ${issue.message}`,

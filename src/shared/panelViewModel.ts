@@ -51,6 +51,8 @@ export interface StepView {
   maxAttempts: number;
   critical: boolean;
   verification?: string;
+  /** The step's checks in plain words on one line, bounded and with control characters escaped. */
+  checks?: string;
   onVerificationFailure: FailurePolicyView;
   when?: string;
   skipped: boolean;

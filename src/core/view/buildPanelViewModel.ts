@@ -15,6 +15,7 @@ import type {
 import type { RunState, StepState } from '../engine/runEvents';
 import type { BudgetUsage } from '../llm/budget';
 import type { Critique } from '../plan/critiquePlan';
+import { describeChecks } from '../plan/describeCheck';
 import type { Diagnostic, Plan, Step } from '../plan/planSchema';
 import { performedBy } from '../plan/stepKindTraits';
 import type { ReplanRecord } from '../replan/executeWithReplanning';
@@ -157,12 +158,18 @@ function stepView(step: Step, index: number, problems: string[], approval: StepA
     maxAttempts: step.maxAttempts,
     critical: step.critical,
     ...(step.verification === undefined ? {} : { verification: step.verification }),
+    ...checksView(step),
     onVerificationFailure: step.onVerificationFailure,
     ...(step.when === undefined ? {} : { when: step.when }),
     skipped: step.skipped === true,
     approval,
     problems,
   };
+}
+
+function checksView(step: Step): { checks?: string } {
+  const checks = describeChecks(step.checks);
+  return checks === undefined ? {} : { checks };
 }
 
 function isRegistry(tools: ReviewSource['tools']): tools is ToolRegistry {

@@ -1,4 +1,5 @@
 import type { RunState, StepState } from '../engine/runEvents';
+import { describeChecks } from '../plan/describeCheck';
 import { planLevels } from '../plan/planLevels';
 import type { Plan, Step } from '../plan/planSchema';
 import { formatDuration, previewValue, stepStatusView } from './stepStatusView';
@@ -94,6 +95,7 @@ function stepNode(step: Step, index: number, state: StepState | undefined): Plan
     step.args ? `Arguments: ${JSON.stringify(step.args)}` : undefined,
     step.dependsOn.length > 0 ? `Depends on: ${step.dependsOn.join(', ')}` : undefined,
     step.verification ? `Verification: ${step.verification}` : undefined,
+    step.checks?.length ? `Checks: ${describeChecks(step.checks)!}` : undefined,
     step.attachments?.length ? `Attachments: ${step.attachments.map((attachment) => attachment.ref).join(', ')}` : undefined,
     `On failure: ${step.onFailure}${step.maxAttempts > 1 ? ` (up to ${step.maxAttempts} attempts)` : ''}`,
   ];

@@ -93,6 +93,13 @@ describe('planTreeModel: what a tooltip and a row tell', () => {
   ]);
   const aTooltip = 'a · tool\nInput: do a\nArguments: {"path":"x"}\nVerification: result.length > 0\nAttachments: https://x.test, a.md\nOn failure: retry (up to 3 attempts)';
 
+  it('shows a step\'s checks on one line, after its verification', () => {
+    const plan = makePlan([makeStep('w', { verification: 'true', checks: [{ kind: 'file_exists', path: 'notes.md' }, { kind: 'command', argv: ['npm', 'test'] }] }), makeStep('n', { checks: [] })]);
+    const [checked, none] = planTreeModel(plan).map((node) => node.tooltip);
+    assert.equal(checked, 'w · agent\nInput: do w\nVerification: true\nChecks: file exists notes.md; command npm test exits 0\nOn failure: stop');
+    assert.equal(none, 'n · agent\nInput: do n\nOn failure: stop');
+  });
+
   it('before a run: everything the step will do, one line each, and only the lines that apply', () => {
     assert.deepEqual(planTreeModel(detailed).map((node) => node.tooltip), [aTooltip, 'b · agent\nInput: do b\nDepends on: a\nOn failure: stop', 'c · clarification (skipped)\nOn failure: stop']);
   });
