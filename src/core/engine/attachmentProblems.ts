@@ -21,7 +21,8 @@ export interface AttachmentProblem {
  * `workspace`, checked before a run starts so none is dropped on the way: a path that does
  * not exist, one that leads outside the workspace (`..`, an absolute path, a link out of
  * it, a name with control characters: whatever the workspace refuses), a directory, or one
- * the workspace cannot look at. URLs are not checked (a link is the model's to follow).
+ * the workspace cannot look at. URLs are not checked (a link is the model's to follow), nor
+ * a selection that kept its text.
  * Skipped steps are left out. In plan order; each message names the step and the file.
  */
 export async function findAttachmentProblems(plan: Plan, workspace: WorkspaceFs, signal?: AbortSignal): Promise<AttachmentProblem[]> {
@@ -30,7 +31,8 @@ export async function findAttachmentProblems(plan: Plan, workspace: WorkspaceFs,
     if (step.skipped === true) continue;
     for (const attachment of step.attachments ?? []) {
       const target = attachmentTarget(attachment);
-      if (target.kind === 'url') continue;
+      // A selection that kept its text needs its file no more.
+      if (target.kind === 'url' || attachment.text !== undefined) continue;
       const problem = await problemOf(workspace, target.path, signal);
       if (problem === undefined) continue;
       const what = `Step ${step.id} attaches the ${attachment.kind === 'image' ? 'image' : 'file'} "${shownRef(target.path)}"`;

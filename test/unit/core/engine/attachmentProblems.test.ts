@@ -74,6 +74,11 @@ describe('findAttachmentProblems', () => {
     assert.doesNotMatch(problem.message, /[\u0000-\u001f\u202e]/);
   });
 
+  it('does not need the file of a selection that kept its text', async () => {
+    const plan = planWith([{ kind: 'file', ref: 'gone.md#L1-L2', text: 'kept' }, { kind: 'file', ref: 'gone.md#L3-L4' }]);
+    assert.deepEqual((await findAttachmentProblems(plan, createNodeWorkspace(root))).map((problem) => problem.attachment.ref), ['gone.md#L3-L4']);
+  });
+
   it('leaves skipped steps out', async () => {
     const plan = planWith([{ kind: 'file', ref: 'gone.md' }]);
     plan.steps[0]!.skipped = true;
