@@ -87,12 +87,13 @@ describe('findAttachmentProblems', () => {
 });
 
 describe('replaceAttachment', () => {
-  const plan = planWith([{ kind: 'file', ref: 'a.md' }, { kind: 'link', ref: 'https://x.dev' }]);
+  const plan = planWith([{ kind: 'file', ref: 'a.md' }, { kind: 'link', ref: 'https://x.dev' }], [{ kind: 'file', ref: 'a.md' }]);
 
   it('puts the chosen file in the missing one\'s place, as the next version', () => {
     const next = replaceAttachment(plan, 'S001', { kind: 'file', ref: 'a.md' }, { kind: 'file', ref: 'b.md', label: 'b.md' });
     assert.deepEqual(next.steps[0]!.attachments, [{ kind: 'file', ref: 'b.md', label: 'b.md' }, { kind: 'link', ref: 'https://x.dev' }]);
     assert.equal(next.version, 2);
+    assert.equal(next.steps[1], plan.steps[1], 'another step with the same attachment keeps it');
   });
 
   it('removes it when the user runs without it, and leaves a plan without it as it is', () => {
