@@ -1,3 +1,4 @@
+import type { PlanningStrategy } from '../session/planningPrompt';
 import type { AgentLimits } from '../agent/agentLimits';
 import type { BudgetTracker, BudgetUsage } from '../llm/budget';
 import type { Plan, Step } from '../plan/planSchema';
@@ -86,6 +87,8 @@ export interface RunOptions {
   workspace?: WorkspaceFs;
   /** Default `'writesAndCommands'`. */
   approvalPolicy?: ApprovalPolicy;
+  /** How agents are guided to work (the planning strategy's section of their prompt); default `'react'`. */
+  strategy?: PlanningStrategy;
   /** Runs `run_command`'s processes (e.g. `createNodeCommandRunner(root)`). */
   commandRunner?: CommandRunner;
   /** Where file tools checkpoint previous content, so the run can be undone. */
@@ -171,6 +174,7 @@ export interface ResolvedRunOptions {
   store: RunStore | undefined;
   workspace: WorkspaceFs;
   approvalPolicy: ApprovalPolicy;
+  strategy: PlanningStrategy;
   commandRunner: CommandRunner | undefined;
   checkpoints: CheckpointStore | undefined;
   logger: Logger;

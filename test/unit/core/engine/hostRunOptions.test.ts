@@ -25,6 +25,7 @@ function setup(patch: Partial<RunHostSetup> = {}): RunHostSetup {
     llm: undefined,
     budget: {},
     approvalPolicy: undefined,
+    strategy: undefined,
     maxConcurrency: undefined,
     agentLimits: undefined,
     replan: { maxTotalReplans: undefined, maxReplanAttempts: undefined, replanCooldownMs: undefined },
@@ -37,7 +38,7 @@ describe('hostRunOptions: one way from a host\'s setup to run options', () => {
   it('gives the tools as a registry and keeps the engine\'s defaults for what the host left undefined', () => {
     const options = hostRunOptions(setup());
     assert.deepEqual(options.tools.names(), ['read_file']);
-    for (const key of ['interaction', 'checkpoints', 'logger', 'signal', 'llm', 'approvalPolicy', 'maxConcurrency', 'agentLimits', 'maxTotalReplans', 'maxReplanAttempts', 'replanCooldownMs'] as const) {
+    for (const key of ['interaction', 'checkpoints', 'logger', 'signal', 'llm', 'approvalPolicy', 'strategy', 'maxConcurrency', 'agentLimits', 'maxTotalReplans', 'maxReplanAttempts', 'replanCooldownMs'] as const) {
       assert.ok(!(key in options), `${key} should be left to the engine's default`);
     }
   });
@@ -50,6 +51,7 @@ describe('hostRunOptions: one way from a host\'s setup to run options', () => {
       signal: new AbortController().signal,
       llm: scriptedLlm(['unused']),
       approvalPolicy: 'always' as const,
+      strategy: 'plan_act_reflect' as const,
       maxConcurrency: 0,
       agentLimits: { maxTurns: 3 },
     };
