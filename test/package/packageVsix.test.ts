@@ -37,6 +37,21 @@ describe('package: npm run package', function () {
     console.log(`      ${entries.length} files, ${bytes} bytes`);
   });
 
+  it('ships every file the manifest names: the icons and the walkthrough pages', () => {
+    const manifest = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as {
+      icon: string;
+      contributes: { viewsContainers: { activitybar: { icon: string }[] }; walkthroughs: { steps: { media: { markdown?: string; image?: string } }[] }[] };
+    };
+    const named = [
+      manifest.icon,
+      ...manifest.contributes.viewsContainers.activitybar.map((container) => container.icon),
+      ...manifest.contributes.walkthroughs.flatMap((walkthrough) => walkthrough.steps.flatMap((step) => [step.media.markdown ?? [], step.media.image ?? []].flat())),
+    ];
+    assert.ok(named.length > 5);
+    const shipped = new Set(entries.map((entry) => entry.name));
+    assert.deepEqual(named.filter((path) => !shipped.has(`extension/${path}`)), []);
+  });
+
   it('ships the minified bundles just built into dist/, without source maps', () => {
     for (const name of ['extension.js', 'runtime.js', 'webview.js']) {
       const built = readFileSync(join(projectRoot, 'dist', name), 'utf8');
