@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { listZip, maxVsixBytes, vsixProblems, type VsixEntry } from './vsixContents';
+import { listZip, type ZipEntry } from '../support/listZip';
+import { maxVsixBytes, vsixProblems } from './vsixContents';
 
 /** The files of the package as `npm run package` makes it (vsce 3.9). */
-const shipped: VsixEntry[] = [
+const shipped: ZipEntry[] = [
   '[Content_Types].xml',
   'extension.vsixmanifest',
   'extension/LICENSE.txt',
@@ -23,7 +24,7 @@ const shipped: VsixEntry[] = [
  * records, one central directory entry per file (with `extra` bytes of extra field), then
  * the end record with `comment`.
  */
-function zipOf(entries: VsixEntry[], options: { lead?: number; extra?: number; comment?: string } = {}): Buffer {
+function zipOf(entries: ZipEntry[], options: { lead?: number; extra?: number; comment?: string } = {}): Buffer {
   const lead = Buffer.alloc(options.lead ?? 64, 0x41);
   const records = entries.map((entry) => {
     const name = Buffer.from(entry.name, 'utf8');

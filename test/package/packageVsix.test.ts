@@ -4,7 +4,8 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot } from '../arch/importGraph';
-import { listZip, vsixProblems, type VsixEntry } from '../arch/vsixContents';
+import { vsixProblems } from '../arch/vsixContents';
+import { listZip, type ZipEntry } from '../support/listZip';
 
 // `npm run package` exactly as a user runs it (production build into dist/, then vsce); the
 // extra --out comes last on vsce's command line, where it wins, so the package lands in a
@@ -15,7 +16,7 @@ describe('package: npm run package', function () {
   const vsix = join(folder, 'task-planner.vsix');
   let output = '';
   let status: number | null = null;
-  let entries: VsixEntry[] = [];
+  let entries: ZipEntry[] = [];
   before(() => {
     const packaged = spawnSync('npm', ['run', 'package', '--', '--out', vsix], { cwd: projectRoot, encoding: 'utf8' });
     output = `${packaged.stdout}${packaged.stderr}`;
