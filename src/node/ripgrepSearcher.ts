@@ -74,6 +74,8 @@ export function createRipgrepSearcher(rgPath: string, root: string, limits: Ripg
 
 /** Ripgrep's flags for `query`; `undefined` when ripgrep might miss a line `search_text` matches. */
 function queryFlags(query: TextQuery): string[] | undefined {
+  // search_text reads a file's invalid UTF-8 as U+FFFD, which ripgrep does not match against the raw bytes.
+  if (query.pattern.includes('\uFFFD')) return undefined;
   const caseFlag = query.caseSensitive ? '--case-sensitive' : '--ignore-case';
   if (!query.regex) return ['--fixed-strings', caseFlag, '--regexp', query.pattern];
   if (unsureEscapes.test(query.pattern)) return undefined;

@@ -39,6 +39,7 @@ describe('ripgrep searcher', () => {
       fs.mkdirSync(path.dirname(path.join(base, file)), { recursive: true });
       fs.writeFileSync(path.join(base, file), text);
     }
+    fs.writeFileSync(path.join(root, 'latin1.txt'), Buffer.from([0x4e, 0x45, 0x45, 0x44, 0x4c, 0x45, 0xe9, 0x21, 0x0a]));
     fs.writeFileSync(path.join(root, 'huge.txt'), `NEEDLE${'x'.repeat(maxSearchFileBytes)}`);
     fs.symlinkSync(path.join(base, 'outside/secret.txt'), path.join(root, 'src/out-link.txt'));
     fs.symlinkSync(path.join(base, 'outside/dir'), path.join(root, 'out-dir'));
@@ -56,6 +57,7 @@ describe('ripgrep searcher', () => {
     { query: 'needle.?(in|at)', regex: true, caseSensitive: false },
     { query: 'NEEDLE', glob: 'src/*.ts' },
     { query: 'NEEDLE', maxMatches: 2 },
+    { query: 'NEEDLE\uFFFD!' },
   ];
 
   it('finds exactly what the core reader finds (ignore rules, hidden files, links, binary, oversized files, CRLF)', async function () {
@@ -69,14 +71,14 @@ describe('ripgrep searcher', () => {
       assert.equal(actual.truncated, expected.truncated, JSON.stringify(input));
     }
     const all = await searchTextTool.run(withRipgrep, { query: 'NEEDLE' }, neverAborted);
-    assert.deepEqual(all.matches.map((m) => m.path), ['-dash.txt', '.hidden/h.md', 'keep.log', 'late-nul.txt', 'src/a.ts', 'src/a.ts', 'src/b.ts', 'src/in-link.ts', 'src/in-link.ts']);
+    assert.deepEqual(all.matches.map((m) => m.path), ['-dash.txt', '.hidden/h.md', 'keep.log', 'late-nul.txt', 'latin1.txt', 'src/a.ts', 'src/a.ts', 'src/b.ts', 'src/in-link.ts', 'src/in-link.ts']);
   });
 
   it('names the files with a match and the files it saw, never following a link', async function () {
     if (ripgrep === undefined) this.skip();
     const narrowing = await createRipgrepSearcher(ripgrep, root).narrow({ pattern: 'NEEDLE', regex: false, caseSensitive: true }, neverAborted);
     assert.ok(narrowing);
-    assert.deepEqual([...narrowing.matched].sort(), ['-dash.txt', '.hidden/h.md', 'bin.dat', 'keep.log', 'late-nul.txt', 'src/a.ts', 'src/b.ts']);
+    assert.deepEqual([...narrowing.matched].sort(), ['-dash.txt', '.hidden/h.md', 'bin.dat', 'keep.log', 'late-nul.txt', 'latin1.txt', 'src/a.ts', 'src/b.ts']);
     assert.ok(narrowing.seen.has('src/local.ts') === false && narrowing.seen.has('src/out-link.txt') === false && narrowing.seen.has('huge.txt') === false);
     assert.ok(narrowing.seen.has('src/b.ts') && narrowing.seen.has('.gitignore'));
   });
@@ -86,6 +88,7 @@ describe('ripgrep searcher', () => {
     assert.equal(await createRipgrepSearcher(path.join(base, 'no-such-rg'), root).narrow(query, neverAborted), undefined);
     if (ripgrep === undefined) this.skip();
     assert.equal(await createRipgrepSearcher(ripgrep, root).narrow({ pattern: '\\bNEEDLE', regex: true, caseSensitive: true }, neverAborted), undefined);
+    assert.equal(await createRipgrepSearcher(ripgrep, root).narrow({ pattern: 'a\uFFFDb', regex: false, caseSensitive: true }, neverAborted), undefined);
     assert.equal(await createRipgrepSearcher(ripgrep, root, { maxOutputBytes: 8 }).narrow(query, neverAborted), undefined);
     // A pattern ripgrep refuses (a newline in a line-oriented search) leaves the search to the core reader.
     assert.equal(await createRipgrepSearcher(ripgrep, root).narrow({ pattern: 'a\\nb', regex: true, caseSensitive: true }, neverAborted), undefined);
