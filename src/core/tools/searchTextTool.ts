@@ -56,10 +56,21 @@ export const searchTextTool: Tool<z.infer<typeof inputSchema>, SearchTextOutput>
     const matcher = compileQuery(input.query, input.regex ?? false, input.caseSensitive ?? true);
     const maxMatches = input.maxMatches ?? 200;
     const contextLines = input.contextLines ?? 0;
-    const [files, narrowing] = await Promise.all([
-      ctx.workspace.list(input.glob, signal),
-      ctx.workspace.textSearcher?.narrow({ pattern: input.query, regex: input.regex ?? false, caseSensitive: input.caseSensitive ?? true }, signal),
-    ]);
+    // The searcher runs while the files are listed; a listing that fails stops it.
+    const stopNarrowing = new AbortController();
+    const narrowed = ctx.workspace.textSearcher?.narrow(
+      { pattern: input.query, regex: input.regex ?? false, caseSensitive: input.caseSensitive ?? true },
+      AbortSignal.any([signal, stopNarrowing.signal]),
+    );
+    let files: string[];
+    try {
+      files = await ctx.workspace.list(input.glob, signal);
+    } catch (error) {
+      stopNarrowing.abort(error);
+      await narrowed?.catch(() => undefined);
+      throw error;
+    }
+    const narrowing = await narrowed;
     // A file the searcher saw without a match holds none: counted as searched, not read.
     const toRead = narrowing === undefined ? files : files.filter((path) => narrowing.matched.has(path) || !narrowing.seen.has(path));
     const matches: SearchMatch[] = [];

@@ -61,6 +61,24 @@ describe('search_text', () => {
     assert.deepEqual((await searchTextTool.run(makeToolContext({ workspace: unanswered }), { query: 'todo', caseSensitive: false }, neverAborted)).matches.length, 2);
   });
 
+  it('stops the text searcher when the listing fails, and reports the listing\'s error', async () => {
+    let searcherSignal: AbortSignal | undefined;
+    const failing: WorkspaceFs = {
+      ...workspace,
+      list: async () => {
+        throw new Error('The folder cannot be listed');
+      },
+      textSearcher: {
+        narrow: (_query, signal) => {
+          searcherSignal = signal;
+          return new Promise((_resolve, reject) => signal?.addEventListener('abort', () => reject(new Error('stopped')), { once: true }));
+        },
+      },
+    };
+    await assert.rejects(searchTextTool.run(makeToolContext({ workspace: failing }), { query: 'x' }, neverAborted), /cannot be listed/);
+    assert.equal(searcherSignal?.aborted, true);
+  });
+
   it('stops at maxMatches and says so', async () => {
     const result = await searchTextTool.run(ctx, { query: 'a', maxMatches: 2 }, neverAborted);
     assert.equal(result.matches.length, 2);
