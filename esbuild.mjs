@@ -1,11 +1,13 @@
 // Builds the bundles: the extension and its lazily loaded runtime (Node, CommonJS, `vscode`
-// external), the plan panel's webview (browser IIFE), the core library and the CLI (Node, CommonJS).
+// external), the plan panel's webview (browser IIFE), the core library and the CLI (Node, CommonJS),
+// and the JSON Schema of plan files (dist/plan.schema.json, scripts/planSchema.mjs).
 // Usage: node esbuild.mjs [--watch] [--production] [--outdir DIR (default dist)]
 //        node esbuild.mjs --test-extension DIR: only the test build's extension bundle, as DIR/dist/extension.js
 //        (test/integration/testBuild/testExtension.ts: the shipped activation plus the API the integration tests use)
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { writePlanSchema } from './scripts/planSchema.mjs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -73,6 +75,9 @@ const runtimeExternal = {
     build.onResolve({ filter: /^\.\/runtime$/ }, (args) => (args.importer.endsWith('loadRuntime.ts') ? { path: './runtime.js', external: true } : undefined));
   },
 };
+
+// The JSON Schema of *.plan.json files (package.json `jsonValidation`), from the plan's zod schemas.
+await writePlanSchema(outdir);
 
 const contexts = await Promise.all(
   builds.map(({ lazyRuntime, ...options }) =>

@@ -43,7 +43,8 @@ export function markdownText(text: string, maxChars: number): string {
 export function planMarkdown(plan: Plan, run?: RunState): string {
   const objective = plan.objective.trim() === '' ? 'Plan' : markdownText(plan.objective, maxObjectiveChars);
   const runLine = run ? ` · run ${run.status}` : '';
-  const lines = [`# ${objective}`, '', `_Task Planner plan, version ${plan.version}, ${plan.steps.length} step${plan.steps.length === 1 ? '' : 's'}${runLine}_`, ''];
+  const steps = `${plan.steps.length} step${plan.steps.length === 1 ? '' : 's'}`;
+  const lines = [`# ${objective}`, '', `_Task Planner plan, version ${plan.version}, ${steps}${runLine}_`, ''];
   for (const step of plan.steps) lines.push(...stepLines(step, run));
   return `${lines.join('\n')}\n`;
 }

@@ -8,6 +8,7 @@ import { stepKinds } from '../../../../src/shared/vocabulary';
 import { dagPlanArbitrary, makePlan, makeStep } from '../../../support/randomPlans';
 
 interface SchemaNode {
+  $schema?: string;
   type?: string;
   description?: string;
   required?: string[];
