@@ -21,6 +21,7 @@ const reservedNames = /^(con|prn|aux|nul|com\d|lpt\d)$/;
 export function planFileName(objective: string): string {
   const words = objective
     .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, ' ')
     .trim()
