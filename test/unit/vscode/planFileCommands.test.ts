@@ -56,7 +56,7 @@ function setup(options: { plan?: Plan; run?: RunState; saveTo?: string; writeFai
       return { runId: 'r1', status: 'completed' } as RunResult;
     },
     review: () => review,
-    log: { info: () => undefined, warn: (message: string) => void seen.warned.push(message), error: () => undefined } as unknown as PlanFileDeps['log'],
+    log: { info: () => undefined, warn: (message: string) => void seen.warned.push(message), error: () => undefined },
     ui,
   };
   return { deps, seen };
