@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { RunResult } from '../../src/core/engine/runOptions';
+import type { Plan } from '../../src/core/plan/planSchema';
 import type { TaskPlannerApi } from './testBuild/testExtension';
 
 async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 30_000): Promise<T> {
@@ -52,6 +53,37 @@ describe('plans as files in the VS Code extension host', () => {
 
   after(async () => {
     for (const uri of written) await vscode.workspace.fs.delete(uri);
+  });
+
+  it('"Save plan as file" proposes <objective>.plan.json in the workspace, writes the plan in the panel and opens it', async () => {
+    const plan = {
+      id: 'saved-it',
+      version: 2,
+      objective: 'Tidy the README',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      agents: {},
+      steps: [{ id: 'list', title: 'List the files', kind: 'tool', tool: 'list_files', args: {}, dependsOn: [], onFailure: 'stop', maxAttempts: 1, critical: true, onVerificationFailure: 'stop' }],
+    } as const satisfies Plan;
+    api.planPanel.show(plan);
+    const target = vscode.Uri.joinPath(folder(), 'tidy-the-readme.plan.json');
+    written.push(target);
+    try {
+      const saving = vscode.commands.executeCommand<vscode.Uri | undefined>('taskPlanner.savePlanAsFile');
+      // The web workbench asks with its own file dialog (a quick input holding the proposed path): accept it as
+      // proposed, again every half second until the command returns (the dialog may take a moment to open).
+      let settled = false;
+      void saving.then(() => (settled = true));
+      for (let tries = 0; !settled && tries < 40; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        if (!settled) await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      }
+      const saved = await saving;
+      assert.equal(saved?.toString(), target.toString());
+      assert.deepEqual(JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(target))), plan);
+      await until('the saved file in front', () => vscode.window.activeTextEditor?.document.uri.toString() === target.toString());
+    } finally {
+      api.planPanel.close();
+    }
   });
 
   it('a misspelt field in a *.plan.json file is a schema error in the editor', async () => {
