@@ -1,6 +1,6 @@
 // End-to-end: a *.plan.json file in the browser workbench. Typing a field the plan schema does not know shows a
 // schema problem (contributes.jsonValidation with dist/plan.schema.json), and the file's title bar offers
-// "Run plan file" and "Review plan file". Screenshots in test-results/screenshots/plan-file/.
+// "Run plan file" and "Review plan file"; the plan panel's title bar exports the Markdown checklist. Screenshots in test-results/screenshots/plan-file/.
 import * as assert from 'node:assert/strict';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -51,5 +51,17 @@ describe('A plan file in the editor (browser workbench)', function () {
     await row.waitFor({ timeout: 30_000 });
     assert.match(await row.innerText(), /readme\.plan\.json|colour/);
     await page.screenshot({ path: join(screenshots, 'schema-problem.png') });
+  });
+
+  it('the plan panel\'s title bar exports the plan as a Markdown checklist', async () => {
+    await runCommand(page, 'Task Planner: Show plan');
+    const titleBar = page.locator('.editor-group-container.active .editor-actions');
+    await titleBar.locator('[aria-label^="Save plan as file"]').waitFor({ timeout: 30_000 });
+    await titleBar.locator('[aria-label^="Export plan as Markdown checklist"]').click();
+    const markdown = page.locator('.editor-group-container.active .monaco-editor .view-lines');
+    // The editor shows spaces as no-break spaces: \s matches both.
+    await markdown.filter({ hasText: /-\s\[\s\]\s\*\*read\*\*\sRead\sthe\sREADME\s\(read\\_file\)/ }).waitFor({ timeout: 30_000 });
+    assert.match(await markdown.innerText(), /^#\sRead\sthe\sREADME$/m);
+    await page.screenshot({ path: join(screenshots, 'markdown-checklist.png') });
   });
 });
