@@ -93,10 +93,10 @@ export interface PlanFileDocument {
 }
 
 /**
- * Reads `document` as a plan that can run, or says every problem (parse errors, else
- * validation errors) in one error message and the log; `undefined` then.
+ * Reads `document` as a plan that can run (its warnings logged), or says every problem
+ * (parse errors, else validation errors) in one error message and the log; `undefined` then.
  */
-function planOf(document: PlanFileDocument, deps: PlanFileDeps): Plan | undefined {
+function readingOf(document: PlanFileDocument, deps: PlanFileDeps): { plan: Plan; warnings: string[] } | undefined {
   const reading = readPlanFile(document.text, { tools: deps.tools().map((tool) => tool.name) });
   if (!reading.ok) {
     for (const problem of reading.problems) deps.log.warn(`${document.name}: ${problem}`);
@@ -104,7 +104,7 @@ function planOf(document: PlanFileDocument, deps: PlanFileDeps): Plan | undefine
     return undefined;
   }
   for (const warning of reading.warnings) deps.log.warn(`${document.name}: ${warning}`);
-  return reading.plan;
+  return reading;
 }
 
 /** Starts `plan` and reports a run that cannot start; the run's promise (settled either way). */
@@ -124,7 +124,7 @@ function startRun(plan: Plan, deps: PlanFileDeps): Promise<RunResult | undefined
  * promise, `undefined` when the file is not a plan that can run.
  */
 export function runPlanFile(document: PlanFileDocument, deps: PlanFileDeps): { run: Promise<RunResult | undefined> } | undefined {
-  const plan = planOf(document, deps);
+  const plan = readingOf(document, deps)?.plan;
   if (!plan) return undefined;
   deps.log.info(`Running ${plan.steps.length} step(s) from ${document.name}: ${plan.objective}`);
   return { run: startRun(plan, deps) };
@@ -132,14 +132,16 @@ export function runPlanFile(document: PlanFileDocument, deps: PlanFileDeps): { r
 
 /**
  * "Review plan file": the plan in `document` (unsaved edits included) goes to the review
- * "Plan task" uses, with its critique; the plan the user starts there (maybe edited) runs.
+ * "Plan task" uses, with its critique and what reading it ignored; the plan the user starts
+ * there (maybe edited) runs.
  * Resolves to the run, or `{}` when the file is not a plan or the review was cancelled.
  */
 export async function reviewPlanFile(document: PlanFileDocument, deps: PlanFileDeps): Promise<{ plan?: Plan; run?: Promise<RunResult | undefined> }> {
-  const plan = planOf(document, deps);
-  if (!plan) return {};
+  const reading = readingOf(document, deps);
+  if (!reading) return {};
+  const { plan, warnings } = reading;
   deps.showPlan(plan);
-  const accepted = await deps.review()(plan, critiquePlan(plan, { tools: deps.tools().map((tool) => tool.name) }), []);
+  const accepted = await deps.review()(plan, critiquePlan(plan, { tools: deps.tools().map((tool) => tool.name) }), warnings);
   if (!accepted) {
     deps.log.info(`The plan from ${document.name} was not started.`);
     return {};

@@ -22,10 +22,11 @@ interface Recorded {
   shown: Plan[];
   started: Plan[];
   reviewed: Plan[];
+  reviewWarnings: string[];
 }
 
 function setup(options: { plan?: Plan; run?: RunState; saveTo?: string; writeFails?: boolean; review?: (plan: Plan) => Plan | undefined; startFails?: boolean } = {}) {
-  const seen: Recorded = { asked: [], written: [], opened: [], markdown: [], infos: [], errors: [], warned: [], shown: [], started: [], reviewed: [] };
+  const seen: Recorded = { asked: [], written: [], opened: [], markdown: [], infos: [], errors: [], warned: [], shown: [], started: [], reviewed: [], reviewWarnings: [] };
   const ui: PlanFileUi = {
     saveLocation: async (fileName) => {
       seen.asked.push(fileName);
@@ -40,8 +41,9 @@ function setup(options: { plan?: Plan; run?: RunState; saveTo?: string; writeFai
     info: (message) => void seen.infos.push(message),
     error: (message) => void seen.errors.push(message),
   };
-  const review: PlanReview = async (plan) => {
+  const review: PlanReview = async (plan, _critique, warnings) => {
     seen.reviewed.push(plan);
+    seen.reviewWarnings.push(...warnings);
     return options.review ? options.review(plan) : plan;
   };
   const tools = ['read_file', 'write_file'].map((name) => ({ name }) as Tool);
@@ -152,6 +154,12 @@ describe('plan-file commands', () => {
   });
 
   describe('Review plan file', () => {
+    it('tells the review what reading the file ignored', async () => {
+      const { deps, seen } = setup({ review: () => undefined });
+      await reviewPlanFile({ name: 'a.plan.json', text: JSON.stringify({ objective: 'x', colour: 'red', steps: [{ id: 'a', tool: 'read_file', args: { path: 'a' } }] }) }, deps);
+      assert.deepEqual(seen.reviewWarnings, ['Ignored unknown plan field "colour".']);
+    });
+
     it('reviews the plan first, then runs the plan the user started (as edited in the review)', async () => {
       const { deps, seen } = setup({ review: (reviewed) => ({ ...reviewed, version: reviewed.version + 1 }) });
       const outcome = await reviewPlanFile({ name: 'a.plan.json', text: fileText }, deps);
