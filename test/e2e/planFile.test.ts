@@ -1,11 +1,11 @@
 // End-to-end: a *.plan.json file in the browser workbench. Typing a field the plan schema does not know shows a
 // schema problem (contributes.jsonValidation with dist/plan.schema.json), and the file's title bar offers
-// "Run plan file" and "Review plan file"; the plan panel's title bar exports the Markdown checklist. Screenshots in test-results/screenshots/plan-file/.
+// "Run plan file" and "Review plan file"; the plan panel offers Save as file and exports the Markdown checklist. Screenshots in test-results/screenshots/plan-file/.
 import * as assert from 'node:assert/strict';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { quickOpen, runCommand, screenshotIfFailed } from './workbench';
+import { planPanelFrame, quickOpen, runCommand, screenshotIfFailed } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'plan-file');
@@ -53,11 +53,14 @@ describe('A plan file in the editor (browser workbench)', function () {
     await page.screenshot({ path: join(screenshots, 'schema-problem.png') });
   });
 
-  it('the plan panel\'s title bar exports the plan as a Markdown checklist', async () => {
+  it('the plan panel saves the plan as a file and exports it as a Markdown checklist, from its title bar and its review', async () => {
     await runCommand(page, 'Task Planner: Show plan');
     const titleBar = page.locator('.editor-group-container.active .editor-actions');
     await titleBar.locator('[aria-label^="Save plan as file"]').waitFor({ timeout: 30_000 });
-    await titleBar.locator('[aria-label^="Export plan as Markdown checklist"]').click();
+    await titleBar.locator('[aria-label^="Export plan as Markdown checklist"]').waitFor({ timeout: 15_000 });
+    const panel = planPanelFrame(page);
+    await panel.locator('vscode-button[data-action="save-plan-file"]').waitFor({ timeout: 30_000 });
+    await panel.locator('vscode-button[data-action="export-markdown"]').click();
     const markdown = page.locator('.editor-group-container.active .monaco-editor .view-lines');
     // The editor shows spaces as no-break spaces: \s matches both.
     await markdown.filter({ hasText: /-\s\[\s\]\s\*\*read\*\*\sRead\sthe\sREADME\s\(read\\_file\)/ }).waitFor({ timeout: 30_000 });
