@@ -35,7 +35,7 @@ async function openPlanFile(name: string, plan: unknown): Promise<vscode.TextEdi
 const readingPlan = {
   objective: 'Saved objective',
   steps: [
-    { id: 'list', title: 'List the files', tool: 'list_files', args: {} },
+    { id: 'list', title: 'List the files', tool: 'list_files', args: {}, maxAttempts: 2 },
     { id: 'read', title: 'Read the README', tool: 'read_file', args: { path: 'README.md' }, dependsOn: ['list'] },
   ],
 };
@@ -55,7 +55,7 @@ describe('plans as files in the VS Code extension host', () => {
     for (const uri of written) await vscode.workspace.fs.delete(uri);
   });
 
-  it('a misspelt field in a *.plan.json file is a schema error in the editor', async () => {
+  it('a misspelt field in a *.plan.json file is a schema error in the editor; a field\'s hover says what it means', async () => {
     const editor = await openPlanFile('wrong-field.plan.json', { objective: 'x', steps: [{ id: 'a', dependson: ['b'] }] });
     const problems = await until('the schema error', () => {
       const found = vscode.languages.getDiagnostics(editor.document.uri).filter((diagnostic) => /dependson/.test(diagnostic.message));
@@ -65,6 +65,11 @@ describe('plans as files in the VS Code extension host', () => {
     const good = await openPlanFile('good.plan.json', readingPlan);
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     assert.deepEqual(vscode.languages.getDiagnostics(good.document.uri).map((diagnostic) => diagnostic.message), []);
+    // Hovering a field shows what it means, from the schema's descriptions.
+    const at = good.document.positionAt(good.document.getText().indexOf('"maxAttempts"') + 3);
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', good.document.uri, at);
+    const text = hovers.flatMap((hover) => hover.contents.map((content) => (typeof content === 'string' ? content : content.value))).join('\n');
+    assert.match(text, /How many times the step is tried in all/);
   });
 
   it('"Save plan as file" proposes <objective>.plan.json in the workspace, writes the plan in the panel and opens it', async () => {
