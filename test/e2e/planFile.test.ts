@@ -60,6 +60,7 @@ describe('A plan file in the editor (browser workbench)', function () {
     await titleBar.locator('[aria-label^="Export plan as Markdown checklist"]').waitFor({ timeout: 15_000 });
     const panel = planPanelFrame(page);
     await panel.locator('vscode-button[data-action="save-plan-file"]').waitFor({ timeout: 30_000 });
+    await page.screenshot({ path: join(screenshots, 'plan-panel.png') });
     await panel.locator('vscode-button[data-action="export-markdown"]').click();
     const markdown = page.locator('.editor-group-container.active .monaco-editor .view-lines');
     // The editor shows spaces as no-break spaces: \s matches both.
