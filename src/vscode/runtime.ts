@@ -27,3 +27,5 @@ export { createNodeCommandRunner } from '../node/nodeCommandRunner';
 export { createVscodeWorkspaceFs } from './vscodeWorkspaceFs';
 export { createPlanPanelFlow } from './planPanelFlow';
 export { showPlan } from './showPlanCommand';
+export { exportPlanMarkdown, reviewPlanFile, runPlanFile, savePlanAsFile } from './planFileCommands';
+export { planFileDocument, vscodePlanFileUi } from './vscodePlanFileUi';

@@ -6,7 +6,7 @@ export const maxVsixBytes = 3_000_000;
 /**
  * Every file the package may hold. vsce adds the first two and renames README, CHANGELOG and
  * LICENSE; the rest is what `.vscodeignore` lets through: the manifest, the three bundles the
- * editor loads, the predicate sandbox's WebAssembly, and media (icons, walkthrough pages).
+ * editor loads, the predicate sandbox's WebAssembly, the JSON Schema of plan files, and media (icons, walkthrough pages).
  */
 export const vsixAllowlist: readonly RegExp[] = [
   /^\[Content_Types\]\.xml$/,
@@ -17,6 +17,7 @@ export const vsixAllowlist: readonly RegExp[] = [
   /^extension\/LICENSE\.txt$/,
   /^extension\/dist\/(extension|runtime|webview)\.js$/,
   /^extension\/dist\/emscripten-module\.wasm$/,
+  /^extension\/dist\/plan\.schema\.json$/,
   /^extension\/media\/[\w-]+\.(svg|png)$/,
   /^extension\/media\/walkthrough\/[\w-]+\.(md|png)$/,
 ];
@@ -30,6 +31,7 @@ export const vsixRequired: readonly string[] = [
   'extension/dist/runtime.js',
   'extension/dist/webview.js',
   'extension/dist/emscripten-module.wasm',
+  'extension/dist/plan.schema.json',
   'extension/media/icon.png',
 ];
 

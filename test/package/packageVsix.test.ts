@@ -38,15 +38,20 @@ describe('package: npm run package', function () {
     console.log(`      ${entries.length} files, ${bytes} bytes`);
   });
 
-  it('ships every file the manifest names: the icons and the walkthrough pages', () => {
+  it('ships every file the manifest names: the icons, the walkthrough pages and the JSON Schema of plan files', () => {
     const manifest = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as {
       icon: string;
-      contributes: { viewsContainers: { activitybar: { icon: string }[] }; walkthroughs: { steps: { media: { markdown?: string; image?: string } }[] }[] };
+      contributes: {
+        viewsContainers: { activitybar: { icon: string }[] };
+        walkthroughs: { steps: { media: { markdown?: string; image?: string } }[] }[];
+        jsonValidation: { url: string }[];
+      };
     };
     const named = [
       manifest.icon,
       ...manifest.contributes.viewsContainers.activitybar.map((container) => container.icon),
       ...manifest.contributes.walkthroughs.flatMap((walkthrough) => walkthrough.steps.flatMap((step) => [step.media.markdown ?? [], step.media.image ?? []].flat())),
+      ...manifest.contributes.jsonValidation.map((validation) => validation.url.replace(/^\.\//, '')),
     ];
     assert.ok(named.length > 5);
     const shipped = new Set(entries.map((entry) => entry.name));
