@@ -3,6 +3,7 @@ import { replayJournal } from '../core/engine/replayJournal';
 import { resumeRun } from '../core/engine/resumeRun';
 import type { ResumeOptions } from '../core/engine/runOptions';
 import { type CliIo, runsDirectory, UsageError } from './cliIo';
+import { checkCommandsConsent } from './checkCommandsConsent';
 import { followRun } from './executeCliRun';
 import { type CliRunOptions, engineOptions } from './runCommand';
 
@@ -22,8 +23,10 @@ export async function resumeCommand(runId: string, answers: CliAnswers, options:
       `No run "${runId}" in ${runsDirectory(options.workspace)}. List the runs with: task-planner runs --workspace ${JSON.stringify(options.workspace)}`,
     );
   }
-  const unused = bindAnswers(replayJournal(runId, journal), answers).warnings;
+  const state = replayJournal(runId, journal);
+  const unused = bindAnswers(state, answers).warnings;
   if (unused.length > 0) throw new UsageError(`Nothing was resumed:\n${unused.map((warning) => `  - ${warning}`).join('\n')}`);
-  const handle = resumeRun(runId, { ...engine, ...answers });
+  const checkCommands = state.plan ? await checkCommandsConsent(state.plan, io, options.yes, new AbortController().signal) : undefined;
+  const handle = resumeRun(runId, { ...engine, ...answers, ...(checkCommands ? { checkCommands } : {}) });
   return followRun(handle, undefined, options.workspace, options.json, io);
 }

@@ -9,6 +9,7 @@ import { timerClock } from '../node/timerClock';
 import { validatePlan } from '../core/plan/validatePlan';
 import { type CliIo, loadPlanFile, runsDirectory, UsageError } from './cliIo';
 import { cliBudgetLimits, cliModel, type CliModelOptions } from './cliModel';
+import { checkCommandsConsent } from './checkCommandsConsent';
 import { cliTools } from './cliTools';
 import { followRun } from './executeCliRun';
 import { terminalInteraction } from './terminalInteraction';
@@ -30,6 +31,8 @@ export function engineOptions(options: CliRunOptions, io: CliIo): HostRunOptions
     tools: cliTools(),
     workspace: createNodeWorkspace(root, { allowHardLinks: options.allowHardLinks ?? false }),
     commandRunner: createNodeCommandRunner(root),
+    // No editor here: `no_new_diagnostics` checks fail as not available in the command line.
+    diagnostics: undefined,
     store: createFileRunStore(runsDirectory(root)),
     interaction: terminalInteraction(io, { yes: options.yes }),
     checkpoints: undefined,
@@ -57,7 +60,8 @@ export async function runCommand(file: string, options: CliRunOptions, io: CliIo
       `${file} is invalid, so it cannot run; nothing was started:\n${problems.join('\n')}\nSee every problem with: task-planner validate ${file}`,
     );
   }
-  const handle = runPlan(plan, { ...engine, idSource: newCliRunId });
+  const checkCommands = await checkCommandsConsent(plan, io, options.yes, new AbortController().signal);
+  const handle = runPlan(plan, { ...engine, idSource: newCliRunId, ...(checkCommands ? { checkCommands } : {}) });
   return followRun(handle, plan, options.workspace, options.json, io);
 }
 

@@ -7,6 +7,7 @@ import type { RunOptions, RunResult } from '../core/engine/runOptions';
 import type { RunEvent, RunState } from '../core/engine/runEvents';
 import type { LlmClient, RunStore, WorkspaceFs, CheckpointStore } from '../core/ports';
 import type { Plan } from '../core/plan/planSchema';
+import type { CheckCommandConsent } from '../core/engine/checkCommandConsent';
 import type { ApprovalPolicy, Tool } from '../core/tools/tool';
 import type { UndoReport } from '../core/tools/undoRun';
 import { runInterruption } from '../core/engine/runInterruption';
@@ -35,6 +36,19 @@ export interface RunControllerDeps {
   setup: () => Promise<RunSetup>;
   /** Workspace state: remembers the executing run, so a run cut off by a reload is offered for resuming (see `interruptedRun`). */
   memento?: vscode.Memento;
+  /**
+   * Asks once at Start whether the plan's check commands may run (`question` lists them):
+   * true allows them for the run, false declines them (their checks fail as not allowed),
+   * `undefined` (closed) starts nothing. Default: a modal dialog.
+   */
+  confirmCheckCommands?: (question: string) => Promise<boolean | undefined>;
+}
+
+/** The Start-time question as a modal dialog: Allow, Don't Allow, or closed (Cancel). */
+async function askCheckCommandsModal(question: string): Promise<boolean | undefined> {
+  const [first, ...rest] = question.split('\n');
+  const choice = await vscode.window.showWarningMessage(first ?? question, { modal: true, detail: rest.join('\n') }, 'Allow', "Don't Allow");
+  return choice === undefined ? undefined : choice === 'Allow';
 }
 
 /** The run that was executing when the window last went away: its id and objective. */
@@ -103,6 +117,7 @@ export class RunController implements vscode.Disposable {
   /** Executes `plan` (repairing it with the model when a step asks for a replan); `initialResults` are steps already done. */
   start(plan: Plan, initialResults?: Record<string, unknown>): Promise<RunResult> {
     return this.execute(
+      plan,
       async (options) =>
         loadRuntime().executeWithReplanning(plan, plan.objective, {
           ...options,
@@ -117,7 +132,7 @@ export class RunController implements vscode.Disposable {
   async resume(runId: string): Promise<RunResult> {
     // Start from the journal's snapshot, so the views show the plan and finished steps at once.
     const stored = await this.load(runId);
-    return this.execute(async (options) => {
+    return this.execute(stored?.plan, async (options) => {
       const handle = loadRuntime().resumeRun(runId, options);
       handle.events.subscribe((event) => this.apply(event));
       return handle.result;
@@ -179,10 +194,24 @@ export class RunController implements vscode.Disposable {
     this.finished.dispose();
   }
 
-  private async execute(go: (options: RunOptions) => Promise<RunResult>, first: RunState | undefined): Promise<RunResult> {
+  /**
+   * The user's answer to `plan`'s check commands, asked once before it runs; `undefined`
+   * when it has none. Throws (nothing starts) when the question was closed unanswered.
+   */
+  private async checkCommandConsent(plan: Plan | undefined): Promise<CheckCommandConsent | undefined> {
+    const commands = plan ? loadRuntime().planCheckCommands(plan) : [];
+    if (commands.length === 0) return undefined;
+    const allowed = await (this.deps.confirmCheckCommands ?? askCheckCommandsModal)(loadRuntime().checkCommandsQuestion(commands));
+    if (allowed === undefined) throw new Error('The run was not started: the question whether its check commands may run was closed without an answer.');
+    return { allowed, commands };
+  }
+
+  private async execute(plan: Plan | undefined, go: (options: RunOptions) => Promise<RunResult>, first: RunState | undefined): Promise<RunResult> {
     if (this.running) throw new Error('A run is already in progress: wait for it to finish or cancel it first.');
     const setup = await this.deps.setup();
     const workspace = this.workspace();
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    const checkCommands = await this.checkCommandConsent(plan);
     const abort = new AbortController();
     this.abort = abort;
     this.setState(first);
@@ -191,6 +220,7 @@ export class RunController implements vscode.Disposable {
       tools: this.deps.tools(),
       workspace,
       commandRunner: loadRuntime().createNodeCommandRunner(workspace.rootLabel),
+      diagnostics: folder ? loadRuntime().createVscodeDiagnostics(folder.uri) : undefined,
       store: this.store,
       interaction: this.deps.interaction,
       checkpoints: await this.checkpoints(),
@@ -209,7 +239,7 @@ export class RunController implements vscode.Disposable {
       agentLimits: setup.agentLimits,
       noModelHint: "Run 'Task Planner: Set up a model', or change the step to one you do yourself.",
     });
-    const running = go(options);
+    const running = go(checkCommands ? { ...options, checkCommands } : options);
     this.running = running;
     void vscode.commands.executeCommand('setContext', 'taskPlanner.runActive', true);
     try {

@@ -28,6 +28,8 @@ export function resolveRunOptions(plan: Plan, options: RunOptions): ResolvedRunO
     workspace: options.workspace ?? missingWorkspace,
     approvalPolicy: options.approvalPolicy ?? 'writesAndCommands',
     commandRunner: options.commandRunner,
+    diagnostics: options.diagnostics,
+    checkCommands: options.checkCommands,
     checkpoints: options.checkpoints,
     logger: options.logger ?? silentLogger,
     backoff: {
