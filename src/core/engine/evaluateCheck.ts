@@ -102,7 +102,8 @@ async function fileContains(check: Extract<Check, { kind: 'file_contains' }>, en
   const missing: string[] = [];
   if (check.text !== undefined && !text.includes(check.text)) missing.push(`the text ${quote(check.text)}`);
   if (matcher !== undefined && !matcher.matcher(text).find()) missing.push(`a match of ${quote(check.pattern ?? '')}`);
-  return missing.length === 0 ? passed(check, `${check.path} contains what was asked`) : failed(check, `${check.path} does not contain ${missing.join(' nor ')}`);
+  if (missing.length > 0) return failed(check, `${check.path} does not contain ${missing.join(' nor ')}`);
+  return passed(check, `${check.path} contains what was asked`);
 }
 
 async function commandCheck(check: Extract<Check, { kind: 'command' }>, env: CheckEnvironment): Promise<CheckVerdict> {
@@ -195,9 +196,7 @@ function quote(text: string): string {
 }
 
 // Colour and cursor sequences, dropped whole.
-// eslint-disable-next-line no-control-regex
 const escapeSequences = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-Z\\-_]/g;
-// eslint-disable-next-line no-control-regex
 const controls = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 /** Output as plain text: terminal escape sequences dropped, CRLF as LF, other control characters shown as `\uXXXX`. */

@@ -2,8 +2,9 @@ import type { Check, Step } from '../plan/planSchema';
 import type { ApprovalDecision, DiagnosticsSnapshot, Interaction } from '../ports';
 import { capText, textCaps } from '../text/capText';
 import { evaluateCheck, plainText, unansweredReason } from './evaluateCheck';
-import type { CheckResult, RunEventBody } from './runEvents';
-import type { StepRun } from './stepAttempt';
+import type { CheckResult, RunEventBody, RunState } from './runEvents';
+import type { ResolvedRunOptions } from './runOptions';
+import type { RunStop } from './runStop';
 import { createStepInteraction } from './stepInteraction';
 
 /** What a step's checks found after one attempt: every outcome in the step's order, and the failure when one did not pass. */
@@ -13,10 +14,19 @@ export interface ChecksVerdict {
   failure: { diagnosis: string; retryable: boolean } | undefined;
 }
 
+/** What the checks use of a step's run (see `StepRun`). */
+export interface CheckedRun {
+  runId: string;
+  options: ResolvedRunOptions;
+  state: Readonly<RunState>;
+  emit: (body: RunEventBody) => void;
+  stop: RunStop;
+}
+
 /** A step's checks across its attempts. */
-export interface StepChecks {
+export interface StepChecks<Run extends CheckedRun> {
   /** The run the step's attempts use: the same, with the files the step changes noted (the default paths of `no_new_diagnostics`). */
-  run: StepRun;
+  run: Run;
   /** Runs every check in order after an attempt's work and journals the outcomes (`checks_evaluated`). */
   evaluate(attempt: number): Promise<ChecksVerdict>;
 }
@@ -26,11 +36,11 @@ export interface StepChecks {
  * attempt: with a `no_new_diagnostics` check and a `Diagnostics` port, the editor's errors
  * are snapshot here, before the step's work.
  */
-export function stepChecks(step: Step, run: StepRun): StepChecks | undefined {
+export function stepChecks<Run extends CheckedRun>(step: Step, run: Run): StepChecks<Run> | undefined {
   const checks = step.checks ?? [];
   if (checks.length === 0) return undefined;
   const changed: string[] = [];
-  const tracked: StepRun = {
+  const tracked: Run = {
     ...run,
     emit(body: RunEventBody) {
       if (body.type === 'file_changed' && !changed.includes(body.path)) changed.push(body.path);

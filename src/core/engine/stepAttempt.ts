@@ -210,7 +210,7 @@ async function completeIfVerified(
   result: unknown,
   depends: Record<string, unknown>,
   run: StepRun,
-  checks: StepChecks | undefined,
+  checks: StepChecks<StepRun> | undefined,
 ): Promise<AttemptFailure | undefined> {
   const checked = checks === undefined ? undefined : await checks.evaluate(attempt);
   if (checked !== undefined) {

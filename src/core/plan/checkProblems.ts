@@ -16,16 +16,21 @@ export function checkProblems(step: Step): string[] {
     const name = `Step "${step.id}": check ${index + 1} (${check.kind})`;
     for (const path of pathsOf(check)) {
       const refusal = pathRefusal(path.value);
-      if (refusal !== undefined) problems.push(`${name} has a ${path.field} that leaves the workspace: ${refusal}. Use a path relative to the workspace folder.`);
+      if (refusal === undefined) continue;
+      problems.push(`${name} has a ${path.field} that leaves the workspace: ${refusal}. Use a path relative to the workspace folder.`);
     }
     if (check.kind === 'file_contains') {
-      if (check.text === undefined && check.pattern === undefined) problems.push(`${name} says neither what text nor what pattern to look for; give "text" or "pattern".`);
+      if (check.text === undefined && check.pattern === undefined) {
+        problems.push(`${name} says neither what text nor what pattern to look for; give "text" or "pattern".`);
+      }
       if (check.pattern !== undefined) {
         const problem = patternProblem(check.pattern);
         if (problem !== undefined) problems.push(`${name} has a pattern that ${problem}.`);
       }
     }
-    if (check.kind === 'command' && (check.argv[0] ?? '').trim() === '') problems.push(`${name} names no program to run; put the program first in "argv", e.g. ["npm", "test"].`);
+    if (check.kind === 'command' && (check.argv[0] ?? '').trim() === '') {
+      problems.push(`${name} names no program to run; put the program first in "argv", e.g. ["npm", "test"].`);
+    }
   }
   return problems;
 }

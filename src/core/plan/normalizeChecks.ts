@@ -42,8 +42,11 @@ export function normalizeChecks(value: unknown, stepId: string, warnings: string
 /** The check with its aliases resolved and unknown fields left for the schema to strip. */
 function canonical(raw: Record<string, unknown>): Record<string, unknown> {
   const { type, command, cmd, ...rest } = raw;
-  const candidate: Record<string, unknown> = { ...rest, kind: typeof rest.kind === 'string' ? rest.kind.trim().toLowerCase() : (typeof type === 'string' ? type.trim().toLowerCase() : rest.kind) };
+  const kind = rest.kind ?? type;
+  const candidate: Record<string, unknown> = { ...rest, kind: typeof kind === 'string' ? kind.trim().toLowerCase() : kind };
   const line = command ?? cmd;
-  if (candidate.argv === undefined && line !== undefined) candidate.argv = typeof line === 'string' ? line.trim().split(/\s+/).filter((arg) => arg !== '') : line;
+  if (candidate.argv === undefined && line !== undefined) {
+    candidate.argv = typeof line === 'string' ? line.trim().split(/\s+/).filter((arg) => arg !== '') : line;
+  }
   return candidate;
 }

@@ -128,7 +128,7 @@ describe('step checks', () => {
 
     it('fails with the exit code and the last output', async () => {
       const runner = fakeRunner(() => ({ exitCode: 1, stdout: '1 passing\n', stderr: '1 failing: adds numbers' }));
-      const { diagnoses } = await run([checked([{ kind: 'file_exists', path: 'x' }, npmTest].slice(1))], {
+      const { diagnoses } = await run([checked([npmTest])], {
         tools,
         commandRunner: runner,
         checkCommands: { allowed: true, commands: [{ argv: ['npm', 'test'], cwd: '' }] },
