@@ -18,8 +18,9 @@ export const defaultSettling: DiagnosticsSettling = { quietMs: 500, firstChangeM
 
 /**
  * The `Diagnostics` port over `vscode.languages.getDiagnostics` for the workspace folder
- * `root`: error-severity diagnostics only, by workspace-relative path. `errorsSince` opens
- * the paths' documents (so the language servers look at the files as written), then waits
+ * `root`: error-severity diagnostics only, by workspace-relative path. `errorsSince` shows
+ * the paths not open in a tab yet as preview tabs without focus (language servers such as
+ * TypeScript check only open files), then waits
  * for their diagnostics to settle (`onDidChangeDiagnostics` quiet for `quietMs`, bounded by
  * `maxWaitMs`) before it compares.
  */
@@ -48,13 +49,27 @@ export function createVscodeDiagnostics(root: vscode.Uri, settling: DiagnosticsS
       const uris = paths.map((path) => vscode.Uri.joinPath(root, path));
       const watched = new Set(uris.map((uri) => uri.toString()));
       const settled = settle(watched, settling, signal);
-      // A file the language servers have not seen open gets no diagnostics; one that is gone has none to give.
-      await Promise.all(uris.map((uri) => vscode.workspace.openTextDocument(uri).then(() => undefined, () => undefined)));
+      // Language servers check files open in a tab (TypeScript only those): a changed file not open yet is shown as a
+      // preview, without taking the focus. A file that is gone has no diagnostics to give.
+      await Promise.all(uris.filter((uri) => !isInTab(uri)).map(showQuietly));
       await settled;
       signal.throwIfAborted();
       return newErrors(snapshot, errorsIn(paths));
     },
   };
+}
+
+function isInTab(uri: vscode.Uri): boolean {
+  const wanted = uri.toString();
+  return vscode.window.tabGroups.all.some((group) => group.tabs.some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === wanted));
+}
+
+async function showQuietly(uri: vscode.Uri): Promise<void> {
+  try {
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: true, preserveFocus: true });
+  } catch {
+    // Gone or not text: nothing for a language server to report.
+  }
 }
 
 /** Resolves once the diagnostics of `watched` (URI strings) settled, the wait ran out, or `signal` aborted. */
