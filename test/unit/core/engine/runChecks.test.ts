@@ -5,6 +5,7 @@ import type { RunEvent } from '../../../../src/core/engine/runEvents';
 import type { Check, Plan, Step } from '../../../../src/core/plan/planSchema';
 import type { CommandResult, CommandRunner, CommandSpec, Diagnostics, DiagnosticsSnapshot, EditorDiagnostic } from '../../../../src/core/ports';
 import { runCommandTool } from '../../../../src/core/tools/runCommandTool';
+import { gateByWorkspaceTrust } from '../../../../src/core/tools/workspaceTrustGate';
 import { writeFileTool } from '../../../../src/core/tools/writeFileTool';
 import { answeringInteraction } from '../../../fakes/answeringInteraction';
 import { ManualClock } from '../../../fakes/manualClock';
@@ -202,6 +203,18 @@ describe('step checks', () => {
       assert.ok(diagnosis.endsWith('red\nbell\\u0007 back\\u0008 end'), diagnosis.slice(-80));
       assert.doesNotMatch(diagnosis, /[\u0000-\u0009\u000b-\u001f]/);
       assert.ok((result.steps.s?.checks?.[0]?.detail.length ?? 0) <= 2_000);
+    });
+
+    it('in Restricted Mode a check command is refused like run_command, before it asks or runs', async () => {
+      const runner = fakeRunner(() => ({ exitCode: 0 }));
+      const refusals: string[] = [];
+      const gated = gateByWorkspaceTrust(tools, { isTrusted: () => false, onRefused: (refusal) => refusals.push(`${refusal.stepId} ${refusal.tool}`) });
+      const interaction = answeringInteraction({ approval: () => ({ approved: true }) });
+      const { result, diagnoses, seenDiagnoses } = await run([checked([npmTest], { onVerificationFailure: 'retry', maxAttempts: 3 })], { tools: gated, commandRunner: runner, interaction });
+      assert.equal(result.status, 'failed');
+      assert.deepEqual([runner.runs.length, interaction.asked.length, seenDiagnoses.length], [0, 0, 1]);
+      assert.deepEqual(refusals, ['s run_command']);
+      assert.match(diagnoses[0] ?? '', /^Check 1 \(command `npm test`\) failed: run_command was not run because this workspace is in Restricted Mode/);
     });
 
     it('fails clearly in a run without the run_command tool', async () => {
