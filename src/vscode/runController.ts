@@ -196,11 +196,12 @@ export class RunController implements vscode.Disposable {
 
   /**
    * The user's answer to `plan`'s check commands, asked once before it runs; `undefined`
-   * when it has none. Throws (nothing starts) when the question was closed unanswered.
+   * when it has none or the workspace is not trusted. Throws (nothing starts) when the question was closed unanswered.
    */
   private async checkCommandConsent(plan: Plan | undefined): Promise<CheckCommandConsent | undefined> {
     const commands = plan ? loadRuntime().planCheckCommands(plan) : [];
-    if (commands.length === 0) return undefined;
+    // In Restricted Mode every command is refused before it is asked about: no question to ask.
+    if (commands.length === 0 || !vscode.workspace.isTrusted) return undefined;
     const allowed = await (this.deps.confirmCheckCommands ?? askCheckCommandsModal)(loadRuntime().checkCommandsQuestion(commands));
     if (allowed === undefined) throw new Error('The run was not started: the question whether its check commands may run was closed without an answer.');
     return { allowed, commands };
