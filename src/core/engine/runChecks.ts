@@ -87,7 +87,7 @@ export function stepChecks<Run extends CheckedRun>(step: Step, run: Run): StepCh
 }
 
 /** How a check is named in a diagnosis: its kind and what it looks at, e.g. "command `npm test`". */
-export function checkLabel(check: Check): string {
+function checkLabel(check: Check): string {
   const subject = (() => {
     switch (check.kind) {
       case 'file_exists':

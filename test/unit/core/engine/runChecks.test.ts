@@ -264,6 +264,13 @@ describe('step checks', () => {
       assert.deepEqual(result.steps.s?.checks, [{ kind: 'no_new_diagnostics', passed: true, detail: 'no new errors in src/a.ts' }]);
     });
 
+    it('takes no snapshot for a step without such a check, nor for a step without checks', async () => {
+      const diagnostics = fakeDiagnostics();
+      const { result } = await run([checked([{ kind: 'file_absent', path: 'x' }]), makeStep('plain')], { diagnostics });
+      assert.equal(result.status, 'completed');
+      assert.equal(diagnostics.snapshots, 0);
+    });
+
     it('is not available in the command line: it fails and never passes', async () => {
       const { result, diagnoses } = await run([checked([{ kind: 'no_new_diagnostics', paths: ['src/a.ts'] }])]);
       assert.equal(result.status, 'failed');
