@@ -7,10 +7,16 @@ import type { CliIo } from './cliIo';
  * they are allowed (and listed on stderr); on a terminal the answer decides; without one
  * they are not allowed and the message says how to allow them. A declined command's check
  * fails as not allowed; the run itself starts either way. `undefined` for a plan without
- * check commands.
+ * check commands (steps with a result in `completed`, a resumed run's, do not count).
  */
-export async function checkCommandsConsent(plan: Plan, io: CliIo, yes: boolean, signal: AbortSignal): Promise<CheckCommandConsent | undefined> {
-  const commands = planCheckCommands(plan);
+export async function checkCommandsConsent(
+  plan: Plan,
+  io: CliIo,
+  yes: boolean,
+  signal: AbortSignal,
+  completed: Readonly<Record<string, unknown>> = {},
+): Promise<CheckCommandConsent | undefined> {
+  const commands = planCheckCommands(plan, completed);
   if (commands.length === 0) return undefined;
   const question = checkCommandsQuestion(commands);
   if (yes) {

@@ -26,7 +26,7 @@ export async function resumeCommand(runId: string, answers: CliAnswers, options:
   const state = replayJournal(runId, journal);
   const unused = bindAnswers(state, answers).warnings;
   if (unused.length > 0) throw new UsageError(`Nothing was resumed:\n${unused.map((warning) => `  - ${warning}`).join('\n')}`);
-  const checkCommands = state.plan ? await checkCommandsConsent(state.plan, io, options.yes, new AbortController().signal) : undefined;
+  const checkCommands = state.plan ? await checkCommandsConsent(state.plan, io, options.yes, new AbortController().signal, state.results) : undefined;
   const handle = resumeRun(runId, { ...engine, ...answers, ...(checkCommands ? { checkCommands } : {}) });
   return followRun(handle, undefined, options.workspace, options.json, io);
 }

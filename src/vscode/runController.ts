@@ -118,6 +118,7 @@ export class RunController implements vscode.Disposable {
   start(plan: Plan, initialResults?: Record<string, unknown>): Promise<RunResult> {
     return this.execute(
       plan,
+      initialResults,
       async (options) =>
         loadRuntime().executeWithReplanning(plan, plan.objective, {
           ...options,
@@ -132,7 +133,7 @@ export class RunController implements vscode.Disposable {
   async resume(runId: string): Promise<RunResult> {
     // Start from the journal's snapshot, so the views show the plan and finished steps at once.
     const stored = await this.load(runId);
-    return this.execute(stored?.plan, async (options) => {
+    return this.execute(stored?.plan, stored?.results, async (options) => {
       const handle = loadRuntime().resumeRun(runId, options);
       handle.events.subscribe((event) => this.apply(event));
       return handle.result;
@@ -195,11 +196,15 @@ export class RunController implements vscode.Disposable {
   }
 
   /**
-   * The user's answer to `plan`'s check commands, asked once before it runs; `undefined`
-   * when it has none or the workspace is not trusted. Throws (nothing starts) when the question was closed unanswered.
+   * The user's answer to `plan`'s check commands, asked once before it runs (steps with a
+   * result in `completed` left out); `undefined` when it has none or the workspace is not
+   * trusted. Throws (nothing starts) when the question was closed unanswered.
    */
-  private async checkCommandConsent(plan: Plan | undefined): Promise<CheckCommandConsent | undefined> {
-    const commands = plan ? loadRuntime().planCheckCommands(plan) : [];
+  private async checkCommandConsent(
+    plan: Plan | undefined,
+    completed: Record<string, unknown> | undefined,
+  ): Promise<CheckCommandConsent | undefined> {
+    const commands = plan ? loadRuntime().planCheckCommands(plan, completed) : [];
     // In Restricted Mode every command is refused before it is asked about: no question to ask.
     if (commands.length === 0 || !vscode.workspace.isTrusted) return undefined;
     const allowed = await (this.deps.confirmCheckCommands ?? askCheckCommandsModal)(loadRuntime().checkCommandsQuestion(commands));
@@ -207,12 +212,17 @@ export class RunController implements vscode.Disposable {
     return { allowed, commands };
   }
 
-  private async execute(plan: Plan | undefined, go: (options: RunOptions) => Promise<RunResult>, first: RunState | undefined): Promise<RunResult> {
+  private async execute(
+    plan: Plan | undefined,
+    completed: Record<string, unknown> | undefined,
+    go: (options: RunOptions) => Promise<RunResult>,
+    first: RunState | undefined,
+  ): Promise<RunResult> {
     if (this.running) throw new Error('A run is already in progress: wait for it to finish or cancel it first.');
     const setup = await this.deps.setup();
     const workspace = this.workspace();
     const folder = vscode.workspace.workspaceFolders?.[0];
-    const checkCommands = await this.checkCommandConsent(plan);
+    const checkCommands = await this.checkCommandConsent(plan, completed);
     const abort = new AbortController();
     this.abort = abort;
     this.setState(first);

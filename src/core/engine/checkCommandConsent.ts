@@ -17,12 +17,15 @@ export interface CheckCommandConsent {
   commands: readonly CheckCommand[];
 }
 
-/** Every distinct `command` check of `plan`'s steps that are not skipped, in plan order. */
-export function planCheckCommands(plan: Plan): CheckCommand[] {
+/**
+ * Every distinct `command` check of `plan`'s steps that will run, in plan order: not
+ * skipped, and without a result in `completed` (a resumed run's finished steps).
+ */
+export function planCheckCommands(plan: Plan, completed: Readonly<Record<string, unknown>> = {}): CheckCommand[] {
   const seen = new Set<string>();
   const commands: CheckCommand[] = [];
   for (const step of plan.steps) {
-    if (step.skipped) continue;
+    if (step.skipped || Object.hasOwn(completed, step.id)) continue;
     for (const check of step.checks ?? []) {
       if (check.kind !== 'command') continue;
       const command = { argv: check.argv, cwd: check.cwd ?? '' };

@@ -16,6 +16,11 @@ describe('check commands at Start', () => {
       { argv: ['npm', 'test'], cwd: 'pkg' },
     ]);
     assert.deepEqual(planCheckCommands(makePlan([makeStep('a')])), []);
+    assert.deepEqual(planCheckCommands(plan, { a: 'done' }), [
+      { argv: ['npm', 'test'], cwd: '' },
+      { argv: ['npm', 'test'], cwd: 'pkg' },
+    ], 'a resumed run asks about the steps still to run');
+    assert.deepEqual(planCheckCommands(plan, { a: 'done', b: null }), []);
   });
 
   it('asks one question naming each command and where it runs, quoting what a reader could misread', () => {
