@@ -31,7 +31,8 @@ export function normalizeChecks(value: unknown, stepId: string, warnings: string
     }
     const parsed = checkSchema.safeParse(candidate);
     if (!parsed.success) {
-      problem(parsed.error.issues.map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message)).join('; '));
+      // The kind is known by now, so every issue is about a field.
+      problem(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '));
       continue;
     }
     checks.push(parsed.data);

@@ -42,6 +42,22 @@ describe('checks in plans', () => {
       ]);
     });
 
+    it('reads kinds in any case and spacing, command lines split at any whitespace, and prefers argv to a command line', () => {
+      const warnings: string[] = [];
+      assert.deepEqual(
+        normalizeChecks([{ kind: ' FILE_Exists ', path: 'a' }, { kind: 'command', command: '  npm\t run  test ' }, { kind: 'command', argv: ['make'], command: 'npm test' }, { type: 'command', cmd: ['node', 'a b.js'] }], 'S1', warnings),
+        [
+          { kind: 'file_exists', path: 'a' },
+          { kind: 'command', argv: ['npm', 'run', 'test'] },
+          { kind: 'command', argv: ['make'] },
+          { kind: 'command', argv: ['node', 'a b.js'] },
+        ],
+      );
+      assert.deepEqual(warnings, []);
+      normalizeChecks([{ kind: 3, path: 'a' }], 'S1', warnings);
+      assert.deepEqual(warnings, ['Step "S1": check 1 was dropped: its kind 3 is not one of file_exists, file_absent, file_contains, command, no_new_diagnostics.']);
+    });
+
     it('ignores a value that is not a list, and keeps at most the cap', () => {
       const warnings: string[] = [];
       assert.deepEqual(normalizeChecks('npm test', 'S3', warnings), []);
@@ -51,6 +67,9 @@ describe('checks in plans', () => {
       assert.equal(normalizeChecks(many, 'S4', capped).length, maxChecksPerStep);
       assert.deepEqual(capped, [`Step "S4" has ${maxChecksPerStep + 5} checks; only the first ${maxChecksPerStep} were kept.`]);
       assert.deepEqual(normalizeChecks(undefined, 'S5', capped), []);
+      assert.deepEqual(normalizeChecks(null, 'S5', capped), []);
+      assert.equal(normalizeChecks(many.slice(0, maxChecksPerStep), 'S6', capped).length, maxChecksPerStep);
+      assert.equal(capped.length, 1, 'no warning for an absent list, nor for one at the cap');
     });
 
     it('parsePlan reads a step\'s checks without an "unknown field" warning', () => {
