@@ -17,8 +17,8 @@ export interface StepCardContext {
 
 /**
  * One step of the review as a template (not an element, so 500 steps render fast): kind,
- * tool and arguments or agent and input, dependencies, failure policy, verification and
- * problems; actions Edit, Move up/down (also Alt+↑/↓), Skip/Unskip and Remove, each with
+ * tool and arguments or agent and input, dependencies, failure policy, verification,
+ * checks and problems; actions Edit, Move up/down (also Alt+↑/↓), Skip/Unskip and Remove, each with
  * an accessible name that starts with its visible text and says which step it acts on.
  */
 export function renderStepCard(step: StepView, ctx: StepCardContext, editor: TemplateResult | typeof nothing): TemplateResult {
@@ -64,6 +64,7 @@ function renderDetails(step: StepView): TemplateResult {
     <dt>Depends on</dt><dd class="step-deps">${step.dependsOn.length > 0 ? step.dependsOn.join(', ') : html`<span class="muted">nothing</span>`}</dd>
     <dt>On failure</dt><dd>${step.onFailure}${step.maxAttempts > 1 ? ` · up to ${step.maxAttempts} attempts` : ''}${step.critical ? ' · critical' : ''}</dd>
     ${step.verification ? html`<dt>Verification</dt><dd><code>${step.verification}</code> <span class="muted">(else ${step.onVerificationFailure})</span></dd>` : nothing}
+    ${step.checks ? html`<dt>Checks</dt><dd class="step-checks">${step.checks}</dd>` : nothing}
     ${step.when ? html`<dt>Runs when</dt><dd><code>${step.when}</code></dd>` : nothing}
     ${step.problems.length > 0 ? html`<dt>Problems</dt><dd>${step.problems.map((problem) => html`<div class=${problem.startsWith('Error') ? 'error' : 'warning'}>${problem}</div>`)}</dd>` : nothing}
   </dl>`;

@@ -1,13 +1,11 @@
-import type { RunEvent } from '../core/engine/runEvents';
-import type { RunResult } from '../core/engine/runOptions';
 import type { Critique } from '../core/plan/critiquePlan';
+import { describeChecks } from '../core/plan/describeCheck';
 import type { Plan } from '../core/plan/planSchema';
 import { planRequest } from '../core/planner/planRequest';
 import { executeWithReplanning } from '../core/replan/executeWithReplanning';
 import { planningStrategies, type PlanningStrategy } from '../core/session/planningPrompt';
 import { type CliIo, UsageError } from './cliIo';
-import { exitCodeOf, reportRunResult } from './executeCliRun';
-import { progressReporter } from './progressReporter';
+import { exitCodeOf, followExecution, reportRunResult } from './executeCliRun';
 import { type CliRunOptions, engineOptions, newCliRunId } from './runCommand';
 
 /** Options of `plan` besides those it shares with `run`. */
@@ -51,21 +49,16 @@ export async function planCommand(request: string, options: CliPlanOptions, io: 
       );
       return 0;
     }
-    let report = progressReporter(plan, io.err);
-    const onEvent = (event: RunEvent): void => {
-      if (event.type === 'replan_started') io.err(`Replanning: ${event.reason}`);
-      if (event.type === 'replan_completed') {
-        io.err(`Repair plan v${event.plan.version}: ${event.plan.steps.map((step) => step.id).join(', ')}`);
-        report = progressReporter(event.plan, io.err);
-      }
-      report(event);
-    };
-    const result: RunResult = await executeWithReplanning(plan, plan.objective, { ...engine, idSource: newCliRunId, signal: controller.signal, onEvent });
+    const { result, state } = await followExecution(
+      (hooks) => executeWithReplanning(plan, plan.objective, { ...engine, ...hooks, idSource: newCliRunId }),
+      plan,
+      io,
+    );
     if (options.json) {
       io.out(JSON.stringify({ plan, critique, warnings, started: true, result }, null, 2));
       return exitCodeOf(result);
     }
-    return reportRunResult(result, options.workspace, false, io);
+    return reportRunResult(result, state, options.workspace, false, io);
   } finally {
     process.removeListener('SIGINT', onInterrupt);
   }
@@ -77,11 +70,12 @@ function parseStrategy(text: string | undefined): PlanningStrategy {
   throw new UsageError(`--strategy must be one of ${planningStrategies.join(', ')}; got "${text}".`);
 }
 
-/** The plan as numbered lines with kinds and dependencies, then the critique. */
+/** The plan as numbered lines with kinds, dependencies and checks, then the critique. */
 function describePlan(plan: Plan, critique: Critique, warnings: readonly string[]): string {
   const steps = plan.steps.map((step, index) => {
     const what = step.kind === 'tool' ? `tool ${step.tool ?? '?'}` : step.kind === 'agent' ? `agent ${step.agent ?? 'default'}` : step.kind;
-    return `  ${index + 1}. ${step.id} ${step.title} (${what}${step.dependsOn.length > 0 ? `, after ${step.dependsOn.join(', ')}` : ''})`;
+    const checks = describeChecks(step.checks);
+    return `  ${index + 1}. ${step.id} ${step.title} (${what}${step.dependsOn.length > 0 ? `, after ${step.dependsOn.join(', ')}` : ''})${checks === undefined ? '' : `\n     checks: ${checks}`}`;
   });
   const issues = critique.issues.map((issue) => `  - ${issue.severity}${issue.stepId ? ` ${issue.stepId}` : ''}: ${issue.message}`);
   return [

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { hostRunOptions, type HostRunOptions } from '../core/engine/hostRunOptions';
-import { runPlan } from '../core/engine/runPlan';
 import { createFileRunStore } from '../node/fileRunStore';
 import { createNodeCommandRunner } from '../node/nodeCommandRunner';
 import { createNodeWorkspace } from '../node/nodeWorkspace';
@@ -10,12 +9,14 @@ import { validatePlan } from '../core/plan/validatePlan';
 import { type CliIo, loadPlanFile, runsDirectory, UsageError } from './cliIo';
 import { cliBudgetLimits, cliModel, type CliModelOptions } from './cliModel';
 import { checkCommandsConsent } from './checkCommandsConsent';
+import { cliReplanLimits, type CliReplanOptions } from './cliReplan';
 import { cliTools } from './cliTools';
-import { followRun } from './executeCliRun';
+import { executeWithReplanning } from '../core/replan/executeWithReplanning';
+import { followExecution, reportRunResult } from './executeCliRun';
 import { terminalInteraction } from './terminalInteraction';
 
 /** Options shared by `plan`, `run` and `resume`. */
-export interface CliRunOptions extends CliModelOptions {
+export interface CliRunOptions extends CliModelOptions, CliReplanOptions {
   workspace: string;
   concurrency: number | undefined;
   yes: boolean;
@@ -44,11 +45,13 @@ export function engineOptions(options: CliRunOptions, io: CliIo): HostRunOptions
     approvalPolicy: undefined,
     maxConcurrency: options.concurrency,
     agentLimits: undefined,
-    noModelHint: 'Give the command a model with --base-url URL and --model NAME (an API key in OPENAI_API_KEY for a hosted one), or change the step to one you do yourself.',
+    replan: cliReplanLimits(options),
+    noModelHint:
+      'Give the command a model with --base-url URL and --model NAME (an API key in OPENAI_API_KEY for a hosted one), or change the step to one you do yourself.',
   });
 }
 
-/** `run <plan.json>`: executes the plan in the workspace, journaling it for `resume`. */
+/** `run <plan.json>`: executes the plan in the workspace, journaling it for `resume`, repairing failed steps with the model (`executeWithReplanning`). */
 export async function runCommand(file: string, options: CliRunOptions, io: CliIo): Promise<number> {
   const { plan, warnings } = await loadPlanFile(file);
   for (const warning of warnings) io.err(`plan warning: ${warning}`);
@@ -61,8 +64,12 @@ export async function runCommand(file: string, options: CliRunOptions, io: CliIo
     );
   }
   const checkCommands = await checkCommandsConsent(plan, io, options.yes, new AbortController().signal);
-  const handle = runPlan(plan, { ...engine, idSource: newCliRunId, ...(checkCommands ? { checkCommands } : {}) });
-  return followRun(handle, plan, options.workspace, options.json, io);
+  const { result, state } = await followExecution(
+    (hooks) => executeWithReplanning(plan, plan.objective, { ...engine, ...hooks, idSource: newCliRunId, ...(checkCommands ? { checkCommands } : {}) }),
+    plan,
+    io,
+  );
+  return reportRunResult(result, state, options.workspace, options.json, io);
 }
 
 /** Sortable, file-name-safe run ids: `20250101-120000-1a2b3c`. */

@@ -72,6 +72,8 @@ export type CheckKind = (typeof checkKinds)[number];
 
 /** Longest step id accepted; ids are shown in trees and used as template keys. */
 export const maxStepIdLength = 64;
+/** Most checks one step may carry: a few show that a step worked; thousands only slow every run down. */
+export const maxChecksPerStep = 50;
 /** One character a step id may hold in the panel's form and in `$<id>` references, as a regular-expression class. */
 export const stepIdCharacter = '[A-Za-z0-9_.:-]';
 /** A step id the panel's form accepts (the core accepts any text up to `maxStepIdLength`, as planners write it). */

@@ -2,6 +2,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentLimits } from '../core/agent/agentLimits';
+import type { ReplanLimits } from '../core/engine/hostRunOptions';
 import type { BudgetLimits } from '../core/llm/budget';
 import type { RunOptions, RunResult } from '../core/engine/runOptions';
 import type { RunEvent, RunState } from '../core/engine/runEvents';
@@ -23,6 +24,8 @@ export interface RunSetup {
   agentLimits: Partial<AgentLimits>;
   /** Per-run limits of model use (`taskPlanner.budget.*`); reaching one pauses the run. */
   budget: BudgetLimits;
+  /** How far a failed run is repaired with new plans (`taskPlanner.replan.*`). */
+  replan: ReplanLimits;
 }
 
 /** Everything the controller is built from (wired in `activate`). */
@@ -129,15 +132,19 @@ export class RunController implements vscode.Disposable {
     );
   }
 
-  /** Continues a stored run from its journal; finished steps are not run again. */
+  /**
+   * Continues a stored run from its journal; finished steps are not run again, and steps
+   * that ask for a repair plan get one, as in `start`.
+   */
   async resume(runId: string): Promise<RunResult> {
     // Start from the journal's snapshot, so the views show the plan and finished steps at once.
     const stored = await this.load(runId);
-    return this.execute(stored?.plan, stored?.results, async (options) => {
-      const handle = loadRuntime().resumeRun(runId, options);
-      handle.events.subscribe((event) => this.apply(event));
-      return handle.result;
-    }, stored ?? loadRuntime().initialRunState(runId));
+    return this.execute(
+      stored?.plan,
+      stored?.results,
+      async (options) => loadRuntime().resumeWithReplanning(runId, { ...options, onEvent: (event) => this.apply(event) }),
+      stored ?? loadRuntime().initialRunState(runId),
+    );
   }
 
   /** A stored run's last snapshot, from its journal. */
@@ -248,6 +255,7 @@ export class RunController implements vscode.Disposable {
       approvalPolicy: setup.approvalPolicy,
       maxConcurrency: setup.maxConcurrency,
       agentLimits: setup.agentLimits,
+      replan: setup.replan,
       noModelHint: "Run 'Task Planner: Set up a model', or change the step to one you do yourself.",
     });
     const running = go(checkCommands ? { ...options, checkCommands } : options);

@@ -8,7 +8,7 @@ import { errorMessage } from '../shared/errorMessage';
 /**
  * The options of a run from the settings: the model for agent steps (none when it cannot
  * be reached: such steps then fail with that reason), concurrency, agent limits, budgets
- * and the approval policy. (Restricted Mode is enforced on the tools themselves, at each
+ * the approval policy and the replanning limits. (Restricted Mode is enforced on the tools themselves, at each
  * call: see `gateByWorkspaceTrust`.)
  */
 export async function runSetupFor(settings: TaskPlannerSettings, keys: ApiKeyStore, log: vscode.LogOutputChannel): Promise<RunSetup> {
@@ -24,5 +24,6 @@ export async function runSetupFor(settings: TaskPlannerSettings, keys: ApiKeySto
     maxConcurrency: settings.maxConcurrency,
     agentLimits: settings.agentLimits,
     budget: settings.budget,
+    replan: settings.replan,
   };
 }

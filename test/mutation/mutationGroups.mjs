@@ -78,8 +78,8 @@ export const mutationGroups = [
     ci: false,
     threshold: 80,
     ignoreStatic: true,
-    mutate: ['src/core/plan/critiquePlan.ts'],
-    spec: ['test/unit/core/plan/critiquePlan.test.ts', 'test/unit/core/planner/reviewPlanWithModel.test.ts'],
+    mutate: ['src/core/plan/critiquePlan.ts', 'src/core/plan/verificationFindings.ts'],
+    spec: ['test/unit/core/plan/critiquePlan.test.ts', 'test/unit/core/plan/verificationFindings.test.ts', 'test/unit/core/planner/reviewPlanWithModel.test.ts'],
   },
   {
     name: 'workspace-support',
@@ -98,6 +98,7 @@ export const mutationGroups = [
       '!src/core/plan/parsePlan.ts',
       '!src/core/plan/normalizeStep.ts',
       '!src/core/plan/critiquePlan.ts',
+      '!src/core/plan/verificationFindings.ts',
     ],
     spec: ['test/unit/core/plan/**/*.test.ts'],
   },
@@ -216,7 +217,7 @@ export const mutationGroups = [
     mutate: [
       'src/core/view/planDiff.ts', 'src/core/view/planTreeModel.ts', 'src/core/view/planVersions.ts', 'src/core/view/runListModel.ts',
       'src/core/view/runTimeline.ts', 'src/core/view/sessionTreeModel.ts', 'src/core/view/stepRunnerLabel.ts', 'src/core/view/stepStatusView.ts',
-      'src/core/view/treeDiff.ts',
+      'src/core/view/treeDiff.ts', 'src/core/view/runSummary.ts',
     ],
     spec: ['test/unit/core/view/**/*.test.ts'],
   },

@@ -87,6 +87,7 @@ export async function executeLlmStep(ctx: ExecuteContext, input: string, llm: Ll
     maxToolCallsPerTurn: limits.maxToolCallsPerTurn,
     maxToolResultBytes: limits.maxToolResultBytes,
     output: ctx.output,
+    progress: ctx.progress,
   });
   return result.text;
 }

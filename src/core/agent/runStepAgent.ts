@@ -32,6 +32,8 @@ export interface StepAgentOptions {
   maxToolResultBytes: number;
   /** Receives streamed text and one line per tool call. */
   output(text: string): void;
+  /** Told where the loop stands: "turn 3 of 12", then "turn 3 of 12: write_file" per tool call. */
+  progress?(message: string): void;
 }
 
 /** The agent's final answer and what it took. */
@@ -82,6 +84,7 @@ async function agentLoop(options: StepAgentOptions, signal: AbortSignal): Promis
   let toolCalls = 0;
   let resultBytes = 0;
   for (let turn = 1; turn <= options.maxTurns; turn++) {
+    options.progress?.(`turn ${turn} of ${options.maxTurns}`);
     const response = await options.llm.chat({
       messages,
       ...(definitions.length > 0 ? { tools: definitions } : {}),
@@ -127,6 +130,7 @@ async function agentLoop(options: StepAgentOptions, signal: AbortSignal): Promis
         }
         toolCalls++;
         options.output(`\n→ ${call.name} ${call.arguments}\n`);
+        options.progress?.(`turn ${turn} of ${options.maxTurns}: ${call.name}`);
         outcome = await callAgentTool(call, toolsByName, options.toolContext, signal, options.toolResultTokens);
         guard.remember(call, outcome.content);
         if (!outcome.ok) options.output(`✘ ${call.name}: ${outcome.content}\n`);

@@ -24,6 +24,8 @@ export interface StepRunnerContext {
   interaction: Interaction;
   /** Streams text to the run's `step_output` events. */
   output(text: string): void;
+  /** Says where the attempt stands, one short line (`step_progress`); the latest replaces the one before. */
+  progress(message: string): void;
 }
 
 /**
@@ -76,6 +78,11 @@ export interface RunOptions {
   store?: RunStore;
   /** Results of steps that count as completed before the run starts (not re-run). */
   initialResults?: Record<string, unknown>;
+  /**
+   * The repairs that led to this run, when it is a repair run (`executeWithReplanning` sets
+   * it): journaled with its start, and reported in `metadata` when the run is resumed.
+   */
+  replanHistory?: readonly unknown[];
   /** The workspace tools act on; tools fail clearly without one. */
   workspace?: WorkspaceFs;
   /** Default `'writesAndCommands'`. */

@@ -8,7 +8,8 @@ import type { Check, Step } from './planSchema';
  * What is wrong with `step`'s checks, one message per problem in the user's words: a
  * `file_contains` with neither text nor pattern, a pattern that is not a valid regular
  * expression, a command without a program, and paths that leave the workspace as written
- * (absolute, `..`, device or disguised paths).
+ * (absolute, `..`, device or disguised paths). For checks within `checkLimitProblems`'
+ * limits: a pattern is compiled, so its size must be bounded first.
  */
 export function checkProblems(step: Step): string[] {
   const problems: string[] = [];

@@ -1,12 +1,9 @@
-import { checkKinds } from '../../shared/vocabulary';
+import { checkKinds, maxChecksPerStep } from '../../shared/vocabulary';
 import { checkSchema, type Check } from './planSchema';
 import { describeRaw, isRecord } from './rawValues';
 
-/** Most checks a step keeps; the rest are dropped with a warning. */
-export const maxChecksPerStep = 50;
-
 /**
- * A raw step's `checks` in canonical form. Accepts `type` for `kind`, and for a command
+ * A raw step's `checks` in canonical form (the first `maxChecksPerStep`). Accepts `type` for `kind`, and for a command
  * `command`/`cmd` (a list, or a line split at spaces) for `argv`. Every malformed entry is
  * dropped with a warning naming the step, the check's number and what was wrong.
  */

@@ -1,3 +1,4 @@
+import { addReferencedDependencies } from './referencedDependencies';
 import { contentHash } from './contentHash';
 import { normalizeAgents } from './normalizeAgents';
 import { parseJsonLoose } from './parseJsonLoose';
@@ -74,6 +75,7 @@ function parseValue(text: { ok: true; value: unknown } | { ok: false; error: str
   });
   const steps = normalized.map(({ step }) => step);
   remapPhaseDependencies(normalized);
+  addReferencedDependencies(steps, warnings);
 
   const agents = normalizeAgents(container.agents ?? container.workers ?? top.agents ?? top.workers, warnings);
   for (const key of Object.keys(top)) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { failurePolicies, maxStepIdLength, stepKinds, type CheckKind, type StepKind } from '../../shared/vocabulary';
+import { failurePolicies, maxChecksPerStep, maxStepIdLength, stepKinds, type CheckKind, type StepKind } from '../../shared/vocabulary';
 import { stepKindTraits } from './stepKindTraits';
 
 export type { CheckKind, FailurePolicy, StepKind } from '../../shared/vocabulary';
@@ -122,6 +122,8 @@ export const plannerOutputSchema = z.object({
       verification: z.string().optional(),
       onVerificationFailure: z.enum(failurePolicies).optional(),
       when: z.string().optional(),
+      checks: z.array(checkSchema).max(maxChecksPerStep).optional(),
+      outputSchema: jsonSchemaObjectSchema.optional(),
     }),
   ),
 });

@@ -56,6 +56,7 @@ export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = 
       signal,
     );
     const timeoutMs = input.timeoutMs ?? commandDefaults.timeoutMs;
+    ctx.progress?.(`running ${input.argv.join(' ')}`);
     const result = await runner.run(
       {
         argv: input.argv,

@@ -15,6 +15,7 @@ import type {
 import type { RunState, StepState } from '../engine/runEvents';
 import type { BudgetUsage } from '../llm/budget';
 import type { Critique } from '../plan/critiquePlan';
+import { describeChecks } from '../plan/describeCheck';
 import type { Diagnostic, Plan, Step } from '../plan/planSchema';
 import { performedBy } from '../plan/stepKindTraits';
 import type { ReplanRecord } from '../replan/executeWithReplanning';
@@ -22,6 +23,7 @@ import { effectTraits } from '../tools/effectTraits';
 import type { ToolRegistry } from '../tools/tool';
 import { toolEffectOf } from '../tools/toolEffectOf';
 import { diffPlans } from './planDiff';
+import { runSummary } from './runSummary';
 import { runTimeline } from './runTimeline';
 import { stepRunnerLabel } from './stepRunnerLabel';
 import { previewValue } from './stepStatusView';
@@ -153,12 +155,18 @@ function stepView(step: Step, index: number, problems: string[], registry: ToolR
     maxAttempts: step.maxAttempts,
     critical: step.critical,
     ...(step.verification === undefined ? {} : { verification: step.verification }),
+    ...checksView(step),
     onVerificationFailure: step.onVerificationFailure,
     ...(step.when === undefined ? {} : { when: step.when }),
     skipped: step.skipped === true,
     requiresApproval: step.requiresApproval ?? changesSomething(step, registry),
     problems,
   };
+}
+
+function checksView(step: Step): { checks?: string } {
+  const checks = describeChecks(step.checks);
+  return checks === undefined ? {} : { checks };
 }
 
 function isRegistry(tools: ReviewSource['tools']): tools is ToolRegistry {
@@ -229,6 +237,7 @@ function runStepView(step: Step, state: StepState, runStartedAt: number): RunSte
     ...(state.diagnosis === undefined ? {} : { diagnosis: state.diagnosis }),
     ...(state.reason === undefined ? {} : { reason: state.reason }),
     ...(state.status === 'completed' && state.result !== undefined ? { resultPreview: previewValue(state.result, resultPreviewLength) } : {}),
+    ...(state.progress === undefined ? {} : { progress: state.progress }),
   };
 }
 
@@ -273,7 +282,16 @@ function summaryView(source: RunSource, steps: readonly RunStepView[], durationM
   const count = (status: RunStepView['status']): number => steps.filter((step) => step.status === status).length;
   // The journal's changes (every step, resumed or not), with any the host knows besides.
   const changedFiles = [...new Set([...(source.state.changedFiles ?? []), ...(source.changedFiles ?? [])])];
+  const summary = runSummary(
+    { ...source.state, changedFiles },
+    { now: source.now, ...(source.usage ? { usage: source.usage } : {}), ...(source.replans ? { replanCount: source.replans.length } : {}) },
+  );
   return {
+    headline: summary.headline,
+    stepLines: summary.steps.map((step) => ({ id: step.id, title: step.title, status: step.status, line: step.line })),
+    moreSteps: summary.moreSteps,
+    failures: summary.failures.map((failure) => ({ ...failure })),
+    moreFailures: summary.moreFailures,
     status: source.state.status as RunSummaryView['status'],
     ...(source.state.reason === undefined ? {} : { reason: source.state.reason }),
     durationMs: Math.max(0, durationMs),

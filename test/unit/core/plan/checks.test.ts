@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { normalizeChecks, maxChecksPerStep } from '../../../../src/core/plan/normalizeChecks';
+import { normalizeChecks } from '../../../../src/core/plan/normalizeChecks';
+import { maxChecksPerStep } from '../../../../src/shared/vocabulary';
 import { editPlan } from '../../../../src/core/plan/editPlan';
 import { parsePlan } from '../../../../src/core/plan/parsePlan';
 import { validatePlan } from '../../../../src/core/plan/validatePlan';

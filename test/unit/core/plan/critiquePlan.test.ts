@@ -52,7 +52,8 @@ describe('critiquePlan', () => {
     }
     assert.deepEqual(checks([makeStep('a', { input: 'Fetch the notes', onFailure: 'retry', maxAttempts: 3 })]), []);
     assert.deepEqual(checks([makeStep('a', { input: 'Fetch the notes', critical: false })]), []);
-    assert.deepEqual(checks([makeStep('a', { input: 'Rename the variable' })]), []);
+    // A change with its check: only the optimism check is under test here.
+    assert.deepEqual(checks([makeStep('a', { input: 'Rename the variable', checks: [{ kind: 'command', argv: ['npm', 'test'] }] })]), []);
     assert.deepEqual(checks([makeStep('a', { title: 'Read the command line parser', input: 'Read src/cli.js' })]), []);
   });
 

@@ -44,6 +44,22 @@ describe('buildPanelViewModel: the review the panel shows', () => {
     assert.deepEqual(steps.map((step) => step.requiresApproval), [true, true, false, false, false], 'a write tool asks unless the step says otherwise; a step may ask for approval itself');
   });
 
+  it('shows a step\'s checks in plain words, bounded, with control characters escaped', () => {
+    const many = Array.from({ length: 10_000 }, (_, index) => ({ kind: 'file_exists' as const, path: `f${index}` }));
+    const plan = makePlan([
+      makeStep('S', { checks: [{ kind: 'file_exists', path: 'src/a.ts' }, { kind: 'command', argv: ['npm', 'test'] }] }),
+      makeStep('E', { checks: [{ kind: 'file_absent', path: 'evil\u001b]0;pwned\u0007\n\u202etxt.exe' }, { kind: 'file_contains', path: 'a', pattern: 'x'.repeat(1_000_000) }] }),
+      makeStep('M', { checks: many }),
+      makeStep('N'),
+    ]);
+    const steps = reviewOf({ plan }).steps;
+    assert.equal(steps[0]?.checks, 'file exists src/a.ts; command npm test exits 0');
+    assert.match(steps[1]?.checks ?? '', /^file absent evil\\u001b\]0;pwned\\u0007\\u000a\\u202etxt\.exe; a matches \/x+…\/$/);
+    assert.ok((steps[1]?.checks ?? '').length < 300);
+    assert.match(steps[2]?.checks ?? '', /^file exists f0; .*; file exists f4; and 9995 more$/);
+    assert.equal('checks' in steps[3]!, false);
+  });
+
   it('carries the critic, the versions and the tools, with defaults when the host gives none', () => {
     const plan = makePlan([makeStep('A')], { version: 4, objective: 'Ship it' });
     const view = reviewOf({ plan });
