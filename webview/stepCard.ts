@@ -1,6 +1,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { PanelEdit } from '../src/shared/panelProtocol';
 import type { StepView } from '../src/shared/panelViewModel';
+import type { StepApproval } from '../src/shared/vocabulary';
 import { renderArguments } from './argumentList';
 import type { StepControl } from './focusAfterEdit';
 
@@ -39,7 +40,7 @@ export function renderStepCard(step: StepView, ctx: StepCardContext, editor: Tem
       <span class="tag" title="Kind">${step.kind.replace('_', ' ')}</span>
       <span class="muted mono">${step.id}</span>
       ${step.skipped ? html`<span class="tag step-skipped">skipped</span>` : nothing}
-      ${step.requiresApproval ? html`<span class="tag" title="Asks for approval before it changes anything">approval</span>` : nothing}
+      ${approvalTag(step.approval)}
       ${ctx.added ? html`<span class="tag">new</span>` : ctx.changedFields ? html`<span class="tag" title=${`Changed: ${ctx.changedFields.join(', ')}`}>changed</span>` : nothing}
       <span class="spacer"></span>
       <span class="row" role="group" aria-label=${`Actions for step ${step.id}`}>
@@ -68,4 +69,17 @@ function renderDetails(step: StepView): TemplateResult {
     ${step.when ? html`<dt>Runs when</dt><dd><code>${step.when}</code></dd>` : nothing}
     ${step.problems.length > 0 ? html`<dt>Problems</dt><dd>${step.problems.map((problem) => html`<div class=${problem.startsWith('Error') ? 'error' : 'warning'}>${problem}</div>`)}</dd>` : nothing}
   </dl>`;
+}
+
+/** The tag that says what a step will do about approval under the current policy and workspace trust. */
+const approvalTags: Record<StepApproval, { text: string; title: string } | undefined> = {
+  asks: { text: 'approval', title: 'Asks for approval before it changes anything (the approval policy in the settings)' },
+  mayAsk: { text: 'may ask approval', title: 'Its agent has tools that ask for approval before they change anything, if it calls them' },
+  refused: { text: 'refused: untrusted', title: 'Restricted Mode refuses this step before it changes anything: trust the workspace to run it' },
+  none: undefined,
+};
+
+function approvalTag(approval: StepApproval): TemplateResult | typeof nothing {
+  const tag = approvalTags[approval];
+  return tag ? html`<span class="tag" title=${tag.title}>${tag.text}</span>` : nothing;
 }

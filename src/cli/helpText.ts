@@ -2,7 +2,7 @@
 export const helpText = `task-planner: plan, validate, run and resume Task Planner plans from a terminal.
 
 Usage:
-  task-planner plan "<request>" [--strategy S] [run options]
+  task-planner plan "<request>" [--model-critique] [run options]
   task-planner validate <plan.json> [--json]
   task-planner run <plan.json> [run options]
   task-planner resume <runId> [run options]
@@ -26,7 +26,7 @@ Commands:
   runs       List the runs journaled in the workspace, newest first, with their status.
 
 Run options: [--workspace DIR] [--concurrency N] [--yes] [--json] [--base-url URL]
-             [--model M] [--timeout SECONDS] [--allow-insecure-key]
+             [--model M] [--timeout SECONDS] [--allow-insecure-key] [--strategy S]
              [--max-requests N] [--max-tokens N] [--max-cost USD] [--allow-hard-links]
              [--max-replans N] [--max-replan-attempts N] [--replan-cooldown SECONDS]
 
@@ -54,7 +54,11 @@ Options:
   --replan-cooldown SECONDS
                       Wait before each repair plan is asked for (default 0).
   --strategy S        Planning strategy: react (default), plan_act_reflect,
-                      goal_decompose_route_synthesise.
+                      goal_decompose_route_synthesise. The model plans with it ("plan") and
+                      the agents of agent steps work by it ("plan", "run", "resume").
+  --model-critique    "plan": a model reviews the plan too; its findings are listed with
+                      the static critic's, marked "model", with the tokens it took. Without
+                      an answer within 60 s the static findings stand alone.
   --yes, -y           Approve every file change and command without asking ("plan": also
                       start the plan without asking).
   --json              Print the result as JSON on stdout (progress stays on stderr).

@@ -5,7 +5,11 @@ import { createFileRunStore } from '../node/fileRunStore';
 import { createNodeCommandRunner } from '../node/nodeCommandRunner';
 import { createNodeWorkspace } from '../node/nodeWorkspace';
 import { timerClock } from '../node/timerClock';
+import { findAttachmentProblems } from '../core/engine/attachmentProblems';
+import type { Plan } from '../core/plan/planSchema';
+import type { WorkspaceFs } from '../core/ports';
 import { validatePlan } from '../core/plan/validatePlan';
+import { planningStrategies, type PlanningStrategy } from '../core/session/planningPrompt';
 import { type CliIo, loadPlanFile, runsDirectory, UsageError } from './cliIo';
 import { cliBudgetLimits, cliModel, type CliModelOptions } from './cliModel';
 import { checkCommandsConsent } from './checkCommandsConsent';
@@ -23,6 +27,8 @@ export interface CliRunOptions extends CliModelOptions, CliReplanOptions {
   json: boolean;
   /** Tools may read and change files with several hard links (`--allow-hard-links`). */
   allowHardLinks?: boolean;
+  /** `--strategy`: how the agents are guided (and the model plans); default `react`. */
+  strategy?: string | undefined;
 }
 
 /** What `plan`, `run` and `resume` hand to the engine for a workspace (and the model, when configured). */
@@ -43,6 +49,7 @@ export function engineOptions(options: CliRunOptions, io: CliIo): HostRunOptions
     llm: cliModel(options),
     budget: cliBudgetLimits(options),
     approvalPolicy: undefined,
+    strategy: parseStrategy(options.strategy),
     maxConcurrency: options.concurrency,
     agentLimits: undefined,
     replan: cliReplanLimits(options),
@@ -63,6 +70,7 @@ export async function runCommand(file: string, options: CliRunOptions, io: CliIo
       `${file} is invalid, so it cannot run; nothing was started:\n${problems.join('\n')}\nSee every problem with: task-planner validate ${file}`,
     );
   }
+  await requireAttachments(plan, engine.workspace, `edit the "attachments" of that step in ${file} (another file, or none)`);
   const checkCommands = await checkCommandsConsent(plan, io, options.yes, new AbortController().signal);
   const { result, state } = await followExecution(
     (hooks) => executeWithReplanning(plan, plan.objective, { ...engine, ...hooks, idSource: newCliRunId, ...(checkCommands ? { checkCommands } : {}) }),
@@ -70,6 +78,25 @@ export async function runCommand(file: string, options: CliRunOptions, io: CliIo
     io,
   );
   return reportRunResult(result, state, options.workspace, options.json, io);
+}
+
+/**
+ * Refuses to start `plan` while a step's file or image attachment is missing or cannot be
+ * used: a `UsageError` naming each one, with what to do (`fix` says how to change the plan).
+ */
+export async function requireAttachments(plan: Plan, workspace: WorkspaceFs, fix: string): Promise<void> {
+  const problems = await findAttachmentProblems(plan, workspace);
+  if (problems.length === 0) return;
+  throw new UsageError(
+    `${problems.map((problem) => `  - ${problem.message}`).join('\n')}\nPut the file in place, or ${fix}; nothing was started.`,
+  );
+}
+
+/** The `--strategy` value, `react` when absent; a `UsageError` naming the choices for anything else. */
+export function parseStrategy(text: string | undefined): PlanningStrategy {
+  if (text === undefined) return 'react';
+  if ((planningStrategies as readonly string[]).includes(text)) return text as PlanningStrategy;
+  throw new UsageError(`--strategy must be one of ${planningStrategies.join(', ')}; got "${text}".`);
 }
 
 /** Sortable, file-name-safe run ids: `20250101-120000-1a2b3c`. */

@@ -6,7 +6,7 @@
  */
 
 import type { StepProgress } from './stepProgress';
-import type { FailurePolicy, RunStatus, StepKind, StepStatus } from './vocabulary';
+import type { FailurePolicy, RunStatus, StepApproval, StepKind, StepStatus } from './vocabulary';
 
 /** Step kinds, as the engine names them. */
 export type StepKindView = StepKind;
@@ -56,7 +56,8 @@ export interface StepView {
   onVerificationFailure: FailurePolicyView;
   when?: string;
   skipped: boolean;
-  requiresApproval: boolean;
+  /** What the step will do about approval under the approval policy and workspace trust the run will have. */
+  approval: StepApproval;
   /** Validation problems of this step (errors and warnings). */
   problems: string[];
 }

@@ -70,6 +70,15 @@ export const checkKinds = ['file_exists', 'file_absent', 'file_contains', 'comma
 /** A kind of check. */
 export type CheckKind = (typeof checkKinds)[number];
 
+/**
+ * What a step will do about approval when it runs, as the review shows it: its tool asks
+ * before it acts (`asks`), its agent has tools that ask if called (`mayAsk`), Restricted
+ * Mode refuses its tool (`refused`), or nothing (`none`).
+ */
+export const stepApprovals = ['asks', 'mayAsk', 'refused', 'none'] as const;
+/** What a step will do about approval. */
+export type StepApproval = (typeof stepApprovals)[number];
+
 /** Longest step id accepted; ids are shown in trees and used as template keys. */
 export const maxStepIdLength = 64;
 /** Most checks one step may carry: a few show that a step worked; thousands only slow every run down. */

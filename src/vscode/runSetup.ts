@@ -21,6 +21,7 @@ export async function runSetupFor(settings: TaskPlannerSettings, keys: ApiKeySto
   return {
     llm,
     approvalPolicy: settings.approvalPolicy,
+    strategy: settings.strategy,
     maxConcurrency: settings.maxConcurrency,
     agentLimits: settings.agentLimits,
     budget: settings.budget,

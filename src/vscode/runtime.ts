@@ -13,6 +13,7 @@ export { runSummary } from '../core/view/runSummary';
 export { createMemoryRunStore } from '../core/engine/memoryRunStore';
 export { hostRunOptions } from '../core/engine/hostRunOptions';
 export { editPlan } from '../core/plan/editPlan';
+export { findAttachmentProblems, replaceAttachment } from '../core/engine/attachmentProblems';
 export { planRequest } from '../core/planner/planRequest';
 export { timerClock } from '../node/timerClock';
 export { createToolRegistry } from '../core/tools/createToolRegistry';

@@ -25,8 +25,10 @@ export interface TaskPlannerSettings {
   /** Time limit of one LLM request, in milliseconds. */
   requestTimeoutMs: number;
   planTreeLayout: 'flat' | 'levels';
-  /** Where "Plan task" shows the plan for review before it runs. */
+  /** Where "Plan task" shows the plan for review before it runs (`taskPlanner.review.show`). */
   review: 'panel' | 'quickPick';
+  /** The model reviews each new plan too (`taskPlanner.review.modelCritique`). */
+  modelCritique: boolean;
   /** Tools may read and change files with several hard links (`taskPlanner.workspace.allowHardLinks`). */
   allowHardLinks: boolean;
 }
@@ -73,7 +75,8 @@ export function readSettings(): TaskPlannerSettings {
     replan,
     requestTimeoutMs: positive('timeouts.llmRequestMs') ?? 120_000,
     planTreeLayout: config.get<'flat' | 'levels'>('planTree.layout', 'flat'),
-    review: config.get<'panel' | 'quickPick'>('review', 'panel'),
+    review: config.get<'panel' | 'quickPick'>('review.show', 'panel'),
+    modelCritique: config.get<boolean>('review.modelCritique', false) === true,
     allowHardLinks: config.get<boolean>('workspace.allowHardLinks', false),
   };
 }

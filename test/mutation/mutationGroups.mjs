@@ -272,14 +272,21 @@ export const mutationGroups = [
     spec: ['test/unit/core/engine/**/*.test.ts'],
   },
   {
+    name: 'attachments',
+    ci: false,
+    threshold: 80,
+    mutate: ['src/core/engine/attachmentProblems.ts'],
+    spec: ['test/unit/core/engine/attachmentProblems.test.ts'],
+  },
+  {
     // Not ignoreStatic: the traits are a module-level table, and the table is what matters.
     name: 'tool-effects',
     ci: false,
     threshold: 80,
-    mutate: ['src/core/tools/effectTraits.ts', 'src/core/tools/toolEffectOf.ts', 'src/core/tools/workspaceTrustGate.ts'],
+    mutate: ['src/core/tools/effectTraits.ts', 'src/core/tools/toolEffectOf.ts', 'src/core/tools/workspaceTrustGate.ts', 'src/core/tools/stepApproval.ts'],
     spec: [
       'test/unit/core/tools/toolEffectOf.test.ts', 'test/unit/core/tools/effectTraits.test.ts', 'test/unit/core/plan/critiquePlan.test.ts', 'test/unit/core/view/buildPanelViewModel*.test.ts',
-      'test/unit/core/tools/workspaceTrustGate.test.ts',
+      'test/unit/core/tools/workspaceTrustGate.test.ts', 'test/unit/core/tools/stepApproval.test.ts', 'test/unit/core/view/panelSession.modelReview.test.ts',
     ],
   },
 ];

@@ -1,5 +1,5 @@
 import { StepFailure } from '../engine/executors/stepExecutor';
-import type { LlmMessage, LlmUsage } from '../llm/llmTypes';
+import type { LlmContentPart, LlmMessage, LlmUsage } from '../llm/llmTypes';
 import type { Clock, LlmClient } from '../ports';
 import type { Tool, ToolContext } from '../tools/tool';
 import { callAgentTool, notRunOutcome, toolDefinition, type AgentToolOutcome } from './agentToolCall';
@@ -14,6 +14,8 @@ export interface StepAgentOptions {
   agentPrompt: string;
   /** The step prompt (objective, plan outline, summary, dependency results, input). */
   stepPrompt: string;
+  /** Images sent with the step prompt (its image attachments), after its text. */
+  images?: readonly LlmContentPart[];
   /** The only tools the model is offered and may call. */
   tools: readonly Tool[];
   /** Scope of every tool call: the step's interaction, workspace, approval policy… */
@@ -76,7 +78,7 @@ async function agentLoop(options: StepAgentOptions, signal: AbortSignal): Promis
   const definitions = options.tools.map(toolDefinition);
   const messages: LlmMessage[] = [
     { role: 'system', content: `${options.agentPrompt.trim()}\n\n${agentRules}`.trim() },
-    { role: 'user', content: options.stepPrompt },
+    { role: 'user', content: options.images?.length ? [{ type: 'text', text: options.stepPrompt }, ...options.images] : options.stepPrompt },
   ];
   const guard = new LoopGuard();
   const usage: LlmUsage = { promptTokens: 0, completionTokens: 0 };

@@ -1,6 +1,7 @@
 import type { AgentLimits } from '../agent/agentLimits';
 import { createBudgetTracker, type BudgetLimits, type BudgetTracker } from '../llm/budget';
 import type { Clock, Interaction, LlmClient, Logger, RunStore, WorkspaceFs, CheckpointStore, CommandRunner, Diagnostics } from '../ports';
+import type { PlanningStrategy } from '../session/planningPrompt';
 import type { ApprovalPolicy, Tool, ToolRegistry } from '../tools/tool';
 import type { RunOptions } from './runOptions';
 import { toRegistry } from './resolveRunOptions';
@@ -46,6 +47,8 @@ export interface RunHostSetup {
   budget: BudgetLimits;
   /** `undefined`: `'writesAndCommands'`. */
   approvalPolicy: ApprovalPolicy | undefined;
+  /** The planning strategy agents are guided by; `undefined`: `'react'`. */
+  strategy: PlanningStrategy | undefined;
   /** `undefined`: the engine's default. */
   maxConcurrency: number | undefined;
   agentLimits: Partial<AgentLimits> | undefined;
@@ -81,6 +84,7 @@ export function hostRunOptions(setup: RunHostSetup): HostRunOptions {
     ...(setup.signal ? { signal: setup.signal } : {}),
     ...(setup.llm ? { llm: setup.llm } : {}),
     ...(setup.approvalPolicy ? { approvalPolicy: setup.approvalPolicy } : {}),
+    ...(setup.strategy ? { strategy: setup.strategy } : {}),
     ...(setup.maxConcurrency === undefined ? {} : { maxConcurrency: setup.maxConcurrency }),
     ...(setup.agentLimits ? { agentLimits: setup.agentLimits } : {}),
   };

@@ -1,3 +1,4 @@
+import type { PlanningStrategy } from '../session/planningPrompt';
 import type { AgentLimits } from '../agent/agentLimits';
 import type { BudgetTracker, BudgetUsage } from '../llm/budget';
 import type { Plan, Step } from '../plan/planSchema';
@@ -87,6 +88,8 @@ export interface RunOptions {
   workspace?: WorkspaceFs;
   /** Default `'writesAndCommands'`. */
   approvalPolicy?: ApprovalPolicy;
+  /** How agents are guided to work (the planning strategy's section of their prompt); default `'react'`. */
+  strategy?: PlanningStrategy;
   /** Runs `run_command`'s processes (e.g. `createNodeCommandRunner(root)`), and the `command` checks through it. */
   commandRunner?: CommandRunner;
   /** The editor's error diagnostics, for `no_new_diagnostics` checks; without it such checks fail as not available. */
@@ -180,6 +183,7 @@ export interface ResolvedRunOptions {
   store: RunStore | undefined;
   workspace: WorkspaceFs;
   approvalPolicy: ApprovalPolicy;
+  strategy: PlanningStrategy;
   commandRunner: CommandRunner | undefined;
   diagnostics: Diagnostics | undefined;
   checkCommands: CheckCommandConsent | undefined;

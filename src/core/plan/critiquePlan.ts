@@ -229,8 +229,8 @@ function stepChecks(step: Step, ids: Set<string>, byId: Map<string, Step>, regis
         'destructive_without_approval',
         'warning',
         step.id,
-        `Step "${step.id}" uses ${step.tool} with approval turned off.`,
-        'Keep approval on for steps that overwrite or delete files or run commands.',
+        `Step "${step.id}" asks to use ${step.tool} without approval, which a plan cannot do: the approval policy in the settings decides.`,
+        'Drop "requiresApproval": false from the step; the review shows whether it will ask.',
       ),
     );
   }

@@ -19,9 +19,8 @@ import { describeChecks } from '../plan/describeCheck';
 import type { Diagnostic, Plan, Step } from '../plan/planSchema';
 import { performedBy } from '../plan/stepKindTraits';
 import type { ReplanRecord } from '../replan/executeWithReplanning';
-import { effectTraits } from '../tools/effectTraits';
+import { stepApproval, type ApprovalSetting, type StepApproval } from '../tools/stepApproval';
 import type { ToolRegistry } from '../tools/tool';
-import { toolEffectOf } from '../tools/toolEffectOf';
 import { diffPlans } from './planDiff';
 import { runSummary } from './runSummary';
 import { runTimeline } from './runTimeline';
@@ -48,6 +47,8 @@ export interface ReviewSource {
   tools?: readonly string[] | ToolRegistry;
   /** The versions of this plan shown so far, newest first. */
   versions?: readonly PlanVersionView[];
+  /** The approval policy and workspace trust a run would have now; default: `writesAndCommands`, trusted. */
+  approvalSetting?: ApprovalSetting;
 }
 
 /** A run, as the host knows it: the folded state plus what the run's metadata adds. */
@@ -79,6 +80,7 @@ function reviewView(source: ReviewSource): ReviewView {
   const { plan, critique, diagnostics } = source;
   const { tools } = source;
   const registry = isRegistry(tools) ? tools : undefined;
+  const approvalSetting = source.approvalSetting ?? defaultApprovalSetting;
   const problems = new Map<string, string[]>();
   const planProblems: string[] = [];
   for (const diagnostic of diagnostics) {
@@ -108,7 +110,7 @@ function reviewView(source: ReviewSource): ReviewView {
     findings: critique.issues.map((issue) => ({ ...issue })),
     recommendations: [...critique.recommendations],
     planProblems,
-    steps: plan.steps.map((step, index) => stepView(step, index, problems.get(step.id) ?? [], registry)),
+    steps: plan.steps.map((step, index) => stepView(step, index, problems.get(step.id) ?? [], stepApproval(step, plan, registry, approvalSetting))),
     ...(startBlockedReason === undefined ? {} : { startBlockedReason }),
     ...(modelNeeded ? { modelNeeded } : {}),
     ...manualSummaryOf(runnable),
@@ -139,7 +141,9 @@ function manualSummaryOf(steps: readonly Step[]): { manualSummary?: string } {
   return { manualSummary: `${yours}${rest}. Set up a model to let agents do them.` };
 }
 
-function stepView(step: Step, index: number, problems: string[], registry: ToolRegistry | undefined): StepView {
+const defaultApprovalSetting: ApprovalSetting = { policy: 'writesAndCommands', trusted: true };
+
+function stepView(step: Step, index: number, problems: string[], approval: StepApproval): StepView {
   return {
     id: step.id,
     index,
@@ -159,7 +163,7 @@ function stepView(step: Step, index: number, problems: string[], registry: ToolR
     onVerificationFailure: step.onVerificationFailure,
     ...(step.when === undefined ? {} : { when: step.when }),
     skipped: step.skipped === true,
-    requiresApproval: step.requiresApproval ?? changesSomething(step, registry),
+    approval,
     problems,
   };
 }
@@ -171,12 +175,6 @@ function checksView(step: Step): { checks?: string } {
 
 function isRegistry(tools: ReviewSource['tools']): tools is ToolRegistry {
   return tools !== undefined && !Array.isArray(tools);
-}
-
-/** True for a step whose tool changes files or runs something: it asks before it acts. */
-function changesSomething(step: Step, registry: ToolRegistry | undefined): boolean {
-  const effect = step.tool === undefined ? undefined : toolEffectOf(step.tool, registry);
-  return effect !== undefined && effectTraits[effect].changes;
 }
 
 function argumentViews(args: Record<string, unknown>): ArgumentView[] {

@@ -43,7 +43,7 @@ export const strategyGuidance: Readonly<Record<PlanningStrategy, string>> = {
   plan_act_reflect:
     'Strategy: plan, act, reflect. Lay out the whole approach first; after each group of changes add a synthesis_gate step that reflects on the results against the objective; give steps a verification predicate wherever success can be checked.',
   goal_decompose_route_synthesise:
-    'Strategy: decompose, route, synthesise. Split the objective into independent sub-goals; route each to an agent defined in "agents" with only the tools it needs; let independent sub-goals run in parallel (no needless dependencies); finish with a synthesis_gate that depends on every branch and combines their results.',
+    'Strategy: decompose, route, synthesise. Break the goal into concrete sub-problems before assigning tools to each one: split the objective into independent sub-goals; route each to an agent defined in "agents" with only the tools it needs; let independent sub-goals run in parallel (no needless dependencies); finish with a synthesis_gate that depends on every branch and combines their results.',
 };
 
 const defaultSnapshotBudget = 3_000;

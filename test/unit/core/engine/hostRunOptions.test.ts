@@ -26,6 +26,7 @@ function setup(patch: Partial<RunHostSetup> = {}): RunHostSetup {
     llm: undefined,
     budget: {},
     approvalPolicy: undefined,
+    strategy: undefined,
     maxConcurrency: undefined,
     agentLimits: undefined,
     replan: { maxTotalReplans: undefined, maxReplanAttempts: undefined, replanCooldownMs: undefined },
@@ -38,7 +39,7 @@ describe('hostRunOptions: one way from a host\'s setup to run options', () => {
   it('gives the tools as a registry and keeps the engine\'s defaults for what the host left undefined', () => {
     const options = hostRunOptions(setup());
     assert.deepEqual(options.tools.names(), ['read_file']);
-    const defaults = ['interaction', 'checkpoints', 'diagnostics', 'logger', 'signal', 'llm', 'approvalPolicy', 'maxConcurrency', 'agentLimits'] as const;
+    const defaults = ['interaction', 'checkpoints', 'diagnostics', 'logger', 'signal', 'llm', 'approvalPolicy', 'strategy', 'maxConcurrency', 'agentLimits'] as const;
     for (const key of [...defaults, 'maxTotalReplans', 'maxReplanAttempts', 'replanCooldownMs'] as const) {
       assert.ok(!(key in options), `${key} should be left to the engine's default`);
     }
@@ -52,6 +53,7 @@ describe('hostRunOptions: one way from a host\'s setup to run options', () => {
       signal: new AbortController().signal,
       llm: scriptedLlm(['unused']),
       approvalPolicy: 'always' as const,
+      strategy: 'plan_act_reflect' as const,
       maxConcurrency: 0,
       agentLimits: { maxTurns: 3 },
     };

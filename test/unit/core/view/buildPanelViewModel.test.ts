@@ -169,7 +169,7 @@ describe('buildPanelViewModel', () => {
     const asking = (tools?: ReturnType<typeof createToolRegistry>): string[] => {
       const body = buildPanelViewModel({ plan: makePlan(steps), critique: critiquePlan(makePlan(steps)), diagnostics: [], ...(tools ? { tools } : {}) });
       assert.ok(body.mode === 'review');
-      return body.review.steps.filter((step) => step.requiresApproval).map((step) => step.id);
+      return body.review.steps.filter((step) => step.approval === 'asks').map((step) => step.id);
     };
     assert.deepEqual(asking(createToolRegistry([named('scribble', 'write'), named('peek', 'read'), named('write_file', 'read'), named('run_command', 'command')])), ['scribble', 'run_command']);
     assert.deepEqual(asking(), ['write_file', 'create_directory', 'run_command']);

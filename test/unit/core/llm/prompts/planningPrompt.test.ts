@@ -16,6 +16,7 @@ describe('buildPlanningPrompt', () => {
     assert.equal(new Set(systems).size, 3);
     const users = strategies.map((strategy) => JSON.stringify(buildPlanningPrompt({ ...base, strategy })[1]));
     assert.equal(new Set(users).size, 1);
+    assert.match(systems[2]!, /Break the goal into concrete sub-problems before assigning tools to each one/);
   });
 
   it('says when no tools are available and carries feedback', () => {
