@@ -4,6 +4,7 @@ import { hostRunOptions, type HostRunOptions } from '../core/engine/hostRunOptio
 import { createFileRunStore } from '../node/fileRunStore';
 import { createNodeCommandRunner } from '../node/nodeCommandRunner';
 import { createNodeWorkspace } from '../node/nodeWorkspace';
+import { findRipgrepOnPath } from '../node/ripgrepSearcher';
 import { timerClock } from '../node/timerClock';
 import { findAttachmentProblems } from '../core/engine/attachmentProblems';
 import type { Plan } from '../core/plan/planSchema';
@@ -36,7 +37,7 @@ export function engineOptions(options: CliRunOptions, io: CliIo): HostRunOptions
   const root = resolve(options.workspace);
   return hostRunOptions({
     tools: cliTools(),
-    workspace: createNodeWorkspace(root, { allowHardLinks: options.allowHardLinks ?? false }),
+    workspace: createNodeWorkspace(root, { allowHardLinks: options.allowHardLinks ?? false, ripgrepPath: findRipgrepOnPath(process.env.PATH) }),
     commandRunner: createNodeCommandRunner(root),
     // No editor here: `no_new_diagnostics` checks fail as not available in the command line.
     diagnostics: undefined,
