@@ -34,6 +34,8 @@ export interface ExtensionSeams {
   review?: () => PlanReview | undefined;
   /** Wraps what each plan panel reports of its messages; default: the log alone. */
   panelTraffic?: (logged: PanelTraffic) => PanelTraffic;
+  /** Answers the Start-time question about a plan's check commands instead of the modal dialog (see `RunControllerDeps`). */
+  confirmCheckCommands?: (question: string) => Promise<boolean | undefined>;
 }
 
 /** The parts `activate` wires together (a build that adds to the extension, such as the test build, reads them). */
@@ -82,6 +84,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     storageDir: context.storageUri?.fsPath,
     memento: context.workspaceState,
     setup: () => runSetupFor(readSettings(), keys, log),
+    ...(seams.confirmCheckCommands ? { confirmCheckCommands: seams.confirmCheckCommands } : {}),
   });
   const statusBar = new RunStatusBar(pending);
   const runsTree = new RunsTreeProvider(runs);

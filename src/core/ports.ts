@@ -281,6 +281,35 @@ export interface CommandRunner {
   run(spec: CommandSpec, signal: AbortSignal): Promise<CommandResult>;
 }
 
+/** One error-severity diagnostic the editor reports; `line` is 1-based, `path` workspace-relative. */
+export interface EditorDiagnostic {
+  path: string;
+  line: number;
+  message: string;
+  /** Who reported it (`ts`, `eslint`…), when known. */
+  source?: string;
+}
+
+/** Error diagnostics at one moment, as `Diagnostics.snapshot` took them; compare with `errorsSince`. */
+export interface DiagnosticsSnapshot {
+  errors: EditorDiagnostic[];
+}
+
+/**
+ * The editor's error diagnostics (language servers, linters), for the `no_new_diagnostics`
+ * check: a snapshot before a step's first attempt, then the errors that appeared since.
+ * Only the editor has one; a run without it reports such checks as not available.
+ */
+export interface Diagnostics {
+  /** Error diagnostics now in `paths` (workspace-relative), or in every file when `undefined`; read at the call, before it resolves. */
+  snapshot(paths: readonly string[] | undefined, signal: AbortSignal): Promise<DiagnosticsSnapshot>;
+  /**
+   * Error diagnostics in `paths` that `snapshot` did not hold (see `newErrors`), once the
+   * editor's diagnostics have settled after the step's writes (bounded by a few seconds).
+   */
+  errorsSince(snapshot: DiagnosticsSnapshot, paths: readonly string[], signal: AbortSignal): Promise<EditorDiagnostic[]>;
+}
+
 /** A file's content at one moment: absent, or its text with its sha256 (hex). */
 export type FileVersion = { exists: false } | { exists: true; text: string; sha256: string };
 

@@ -25,6 +25,8 @@ export { createOpenAiClient } from '../node/openAiClient';
 export { createFileRunStore } from '../node/fileRunStore';
 export { createNodeCommandRunner } from '../node/nodeCommandRunner';
 export { createVscodeWorkspaceFs } from './vscodeWorkspaceFs';
+export { createVscodeDiagnostics } from './vscodeDiagnostics';
+export { checkCommandsQuestion, planCheckCommands } from '../core/engine/checkCommandConsent';
 export { createPlanPanelFlow } from './planPanelFlow';
 export { showPlan } from './showPlanCommand';
 export { exportPlanMarkdown, reviewPlanFile, runPlanFile, savePlanAsFile } from './planFileCommands';

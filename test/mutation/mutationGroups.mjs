@@ -258,6 +258,13 @@ export const mutationGroups = [
     spec: ['test/unit/core/engine/**/*.test.ts'],
   },
   {
+    name: 'engine-checks',
+    ci: false,
+    threshold: 80,
+    mutate: ['src/core/engine/runChecks.ts', 'src/core/engine/evaluateCheck.ts', 'src/core/engine/checkCommandConsent.ts', 'src/core/engine/newErrors.ts'],
+    spec: ['test/unit/core/engine/runChecks.test.ts', 'test/unit/core/engine/evaluateCheck.test.ts', 'test/unit/core/engine/checkCommandConsent.test.ts'],
+  },
+  {
     name: 'engine-executors',
     ci: false,
     threshold: 80,
