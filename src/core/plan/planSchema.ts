@@ -136,7 +136,8 @@ export type DiagnosticCode =
   | 'missing_agent'
   | 'invalid_predicate'
   | 'self_dependency'
-  | 'invalid_step';
+  | 'invalid_step'
+  | 'invalid_output_schema';
 
 /** One problem found by `validatePlan`; errors make the plan unrunnable. */
 export interface Diagnostic {
