@@ -21,6 +21,8 @@ export interface CliRunOptions extends CliModelOptions {
   json: boolean;
   /** Tools may read and change files with several hard links (`--allow-hard-links`). */
   allowHardLinks?: boolean;
+  /** A model reviews the result of critical agent steps (`--review-critical-steps`). */
+  reviewCriticalSteps?: boolean;
 }
 
 /** What `plan`, `run` and `resume` hand to the engine for a workspace (and the model, when configured). */
@@ -41,6 +43,7 @@ export function engineOptions(options: CliRunOptions, io: CliIo): HostRunOptions
     approvalPolicy: undefined,
     maxConcurrency: options.concurrency,
     agentLimits: undefined,
+    reviewCriticalSteps: options.reviewCriticalSteps ?? false,
     noModelHint: 'Give the command a model with --base-url URL and --model NAME (an API key in OPENAI_API_KEY for a hosted one), or change the step to one you do yourself.',
   });
 }

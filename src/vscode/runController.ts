@@ -20,6 +20,8 @@ export interface RunSetup {
   approvalPolicy: ApprovalPolicy;
   maxConcurrency: number;
   agentLimits: Partial<AgentLimits>;
+  /** A model reviews critical agent steps (`taskPlanner.verification.reviewCriticalSteps`). */
+  reviewCriticalSteps: boolean;
   /** Per-run limits of model use (`taskPlanner.budget.*`); reaching one pauses the run. */
   budget: BudgetLimits;
 }
@@ -207,6 +209,7 @@ export class RunController implements vscode.Disposable {
       approvalPolicy: setup.approvalPolicy,
       maxConcurrency: setup.maxConcurrency,
       agentLimits: setup.agentLimits,
+      reviewCriticalSteps: setup.reviewCriticalSteps,
       noModelHint: "Run 'Task Planner: Set up a model', or change the step to one you do yourself.",
     });
     const running = go(options);

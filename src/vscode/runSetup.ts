@@ -23,6 +23,7 @@ export async function runSetupFor(settings: TaskPlannerSettings, keys: ApiKeySto
     approvalPolicy: settings.approvalPolicy,
     maxConcurrency: settings.maxConcurrency,
     agentLimits: settings.agentLimits,
+    reviewCriticalSteps: settings.reviewCriticalSteps,
     budget: settings.budget,
   };
 }

@@ -26,6 +26,8 @@ export interface TaskPlannerSettings {
   review: 'panel' | 'quickPick';
   /** Tools may read and change files with several hard links (`taskPlanner.workspace.allowHardLinks`). */
   allowHardLinks: boolean;
+  /** A model reviews the result of critical agent steps (`taskPlanner.verification.reviewCriticalSteps`). */
+  reviewCriticalSteps: boolean;
 }
 
 /** Reads the settings for the first workspace folder; 0 budget values mean "no limit". */
@@ -62,5 +64,6 @@ export function readSettings(): TaskPlannerSettings {
     planTreeLayout: config.get<'flat' | 'levels'>('planTree.layout', 'flat'),
     review: config.get<'panel' | 'quickPick'>('review', 'panel'),
     allowHardLinks: config.get<boolean>('workspace.allowHardLinks', false),
+    reviewCriticalSteps: config.get<boolean>('verification.reviewCriticalSteps', false) === true,
   };
 }

@@ -34,6 +34,8 @@ export interface RunHostSetup {
   /** `undefined`: the engine's default. */
   maxConcurrency: number | undefined;
   agentLimits: Partial<AgentLimits> | undefined;
+  /** A model's review of critical agent steps (`RunOptions.reviewCriticalSteps`); `undefined`: off. */
+  reviewCriticalSteps: boolean | undefined;
   /** How the user gets a model in this host (its command, its flags). */
   noModelHint: string;
 }
@@ -57,6 +59,7 @@ export function hostRunOptions(setup: RunHostSetup): HostRunOptions {
     ...(setup.approvalPolicy ? { approvalPolicy: setup.approvalPolicy } : {}),
     ...(setup.maxConcurrency === undefined ? {} : { maxConcurrency: setup.maxConcurrency }),
     ...(setup.agentLimits ? { agentLimits: setup.agentLimits } : {}),
+    ...(setup.reviewCriticalSteps === undefined ? {} : { reviewCriticalSteps: setup.reviewCriticalSteps }),
   };
   return {
     ...optional,

@@ -3,6 +3,7 @@ import type { Plan } from '../plan/planSchema';
 import type { BudgetUsage } from '../llm/budget';
 import { stepStatuses, type RequestKind, type RunStatus, type StepStatus } from '../../shared/vocabulary';
 import type { AskedKind } from '../tools/deferral';
+import type { AgentChanges } from '../agent/agentChanges';
 
 export type { RunStatus, StepStatus } from '../../shared/vocabulary';
 
@@ -93,6 +94,8 @@ export interface StepState {
   deferred?: boolean;
   /** Set when the step failed under `onFailure`/`onVerificationFailure` `replan`. */
   replanRequested?: boolean;
+  /** An agent step's file changes by outcome (also in its result unless it has an output schema). */
+  changes?: AgentChanges;
 }
 
 /** A snapshot of a run: what UIs render. Produced only by folding `RunEvent`s. */
@@ -161,7 +164,8 @@ export type RunEvent = EventBase &
     /** A step called the model once; `costUsd` absent when the model's price is unknown. */
     | { type: 'model_called'; stepId: string; model: string; promptTokens: number; completionTokens: number; costUsd?: number }
     | { type: 'step_deferred'; stepId: string }
-    | { type: 'step_completed'; stepId: string; result: unknown; restored?: boolean }
+    /** `changes`: the file changes an agent step's tool calls asked for, by outcome. */
+    | { type: 'step_completed'; stepId: string; result: unknown; restored?: boolean; changes?: AgentChanges }
     | { type: 'step_failed'; stepId: string; attempt: number; error: string; disposition: FailureDisposition; retryInMs?: number; replan?: boolean }
     | { type: 'verification_failed'; stepId: string; attempt: number; diagnosis: string }
     | { type: 'step_skipped'; stepId: string; reason: string }

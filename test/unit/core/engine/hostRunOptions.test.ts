@@ -27,6 +27,7 @@ function setup(patch: Partial<RunHostSetup> = {}): RunHostSetup {
     approvalPolicy: undefined,
     maxConcurrency: undefined,
     agentLimits: undefined,
+    reviewCriticalSteps: undefined,
     noModelHint: 'Pass --base-url.',
     ...patch,
   };
@@ -36,7 +37,7 @@ describe('hostRunOptions: one way from a host\'s setup to run options', () => {
   it('gives the tools as a registry and keeps the engine\'s defaults for what the host left undefined', () => {
     const options = hostRunOptions(setup());
     assert.deepEqual(options.tools.names(), ['read_file']);
-    for (const key of ['interaction', 'checkpoints', 'logger', 'signal', 'llm', 'approvalPolicy', 'maxConcurrency', 'agentLimits'] as const) {
+    for (const key of ['interaction', 'checkpoints', 'logger', 'signal', 'llm', 'approvalPolicy', 'maxConcurrency', 'agentLimits', 'reviewCriticalSteps'] as const) {
       assert.ok(!(key in options), `${key} should be left to the engine's default`);
     }
   });
@@ -51,6 +52,7 @@ describe('hostRunOptions: one way from a host\'s setup to run options', () => {
       approvalPolicy: 'always' as const,
       maxConcurrency: 0,
       agentLimits: { maxTurns: 3 },
+      reviewCriticalSteps: true,
     };
     const options = hostRunOptions(setup(given));
     for (const key of Object.keys(given) as (keyof typeof given)[]) assert.equal(options[key], given[key], key);
