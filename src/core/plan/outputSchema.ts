@@ -52,7 +52,8 @@ export function outputSchemaProblems(schema: Readonly<Record<string, unknown>>):
   if (ajv.validateSchema(schema) !== true) {
     const errors = ajv.errors ?? [];
     const specific = errors.filter((error) => !combinatorKeywords.has(error.keyword));
-    return (specific.length > 0 ? specific : errors).slice(0, maxListedErrors).map((error) => `${schemaPlace(error.instancePath)} ${error.message ?? 'is not valid'}`);
+    const described = (specific.length > 0 ? specific : errors).map((error) => `${schemaPlace(error.instancePath)} ${error.message ?? 'is not valid'}`);
+    return [...new Set(described)].slice(0, maxListedErrors);
   }
   const problems = [...referenceProblems(schema)];
   if (problems.length > 0) return problems;
@@ -177,7 +178,7 @@ function referenceProblems(root: Readonly<Record<string, unknown>>): string[] {
     return false;
   };
   for (const { node, place } of subschemas) {
-    if (loops(node)) return [`${schemaPlace(place)}: its $ref leads back to itself through $ref without looking into the value, so checking would never end`];
+    if (loops(node)) return [`${schemaPlace(place)}: its $ref leads back to itself without looking into the value, so checking would never end`];
   }
   return [];
 }
