@@ -66,7 +66,11 @@ export async function callAgentTool(
     if (signal.aborted || isDeferredError(error)) throw error;
     const message = errorMessage(error);
     if (error instanceof ApprovalRejectedError) {
-      return { ...failure(call.name, `${message} Do not retry the same change; continue without it or explain why it is needed.`), rejected: true, error: error.reason ?? 'rejected by the user' };
+      return {
+        ...failure(call.name, `${message} Do not retry the same change; continue without it or explain why it is needed.`),
+        rejected: true,
+        error: error.reason ?? 'rejected by the user',
+      };
     }
     return failure(call.name, message);
   }

@@ -114,7 +114,7 @@ async function agentLoop(options: StepAgentOptions, signal: AbortSignal): Promis
           messages: [...messages, { role: 'assistant', content: response.text }, { role: 'user', content: structuredAnswerRequest }],
           outputSchema: options.outputSchema,
           signal,
-          output: options.output,
+          output: (text) => options.output(text),
         });
         usage.promptTokens += answer.usage.promptTokens;
         usage.completionTokens += answer.usage.completionTokens;

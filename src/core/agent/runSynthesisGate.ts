@@ -52,7 +52,7 @@ export async function runSynthesisGate(options: SynthesisGateOptions): Promise<S
         ],
         outputSchema: options.outputSchema,
         signal,
-        output: options.output,
+        output: (text) => options.output(text),
       });
       const structured = answer.kind === 'value' ? { kind: answer.kind, value: answer.value } : { kind: answer.kind, problem: answer.problem };
       const text = answer.kind === 'value' ? (JSON.stringify(answer.value) ?? '') : answer.problem;

@@ -56,7 +56,10 @@ export async function structuredAnswer(options: StructuredAnswerOptions): Promis
   } catch (error) {
     if (!(error instanceof StructuredOutputError)) throw error;
     const usage = error.responses.reduce<LlmUsage>(
-      (sum, response) => ({ promptTokens: sum.promptTokens + response.usage.promptTokens, completionTokens: sum.completionTokens + response.usage.completionTokens }),
+      (sum, response) => ({
+        promptTokens: sum.promptTokens + response.usage.promptTokens,
+        completionTokens: sum.completionTokens + response.usage.completionTokens,
+      }),
       { promptTokens: 0, completionTokens: 0 },
     );
     return { kind: 'unreadable', problem: capText(`The step's result is not JSON: ${error.problems.join(' ')}`, textCaps.message), usage };

@@ -62,6 +62,9 @@ export async function reviewStep(llm: LlmClient, review: StepReviewInput): Promi
     };
   } catch (error) {
     if (!(error instanceof StructuredOutputError)) throw error;
-    return { kind: 'unusable', message: capText(`The review of step ${review.step.id} gave no usable verdict: ${error.problems.join(' ')}`, maxReviewDiagnosisChars) };
+    return {
+      kind: 'unusable',
+      message: capText(`The review of step ${review.step.id} gave no usable verdict: ${error.problems.join(' ')}`, maxReviewDiagnosisChars),
+    };
   }
 }

@@ -28,7 +28,10 @@ export function shapeResult(step: Step, produced: unknown): ShapedResult {
   const changes = outcome.changes;
   if (changes !== undefined && noChangeHappened(changes)) {
     if (changes.failed.length === 0) {
-      return { kind: 'rejected', reason: capText(`Rejected by the user: every change of the step was rejected (${changesText(changes).replace(/^rejected: /, '')})`, textCaps.message) };
+      return {
+        kind: 'rejected',
+        reason: capText(`Rejected by the user: every change of the step was rejected (${changesText(changes).replace(/^rejected: /, '')})`, textCaps.message),
+      };
     }
     return {
       kind: 'mismatch',
@@ -44,7 +47,10 @@ export function shapeResult(step: Step, produced: unknown): ShapedResult {
   let value = outcome.result;
   if (typeof value === 'string') {
     if (value.length > textCaps.result) {
-      return { kind: 'mismatch', diagnosis: `The step's result is ${value.length} characters long; at most ${textCaps.result} are read as JSON. Answer with a shorter JSON value.` };
+      return {
+        kind: 'mismatch',
+        diagnosis: `The step's result is ${value.length} characters long; at most ${textCaps.result} are read as JSON. Answer with a shorter JSON value.`,
+      };
     }
     const parsed = parseJsonLoose(value);
     if (!parsed.ok) return { kind: 'mismatch', diagnosis: capText(`The step's result is not JSON: ${parsed.error}`, textCaps.message) };

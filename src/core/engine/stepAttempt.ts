@@ -264,7 +264,13 @@ async function reviewIfWanted(
   const { options } = run;
   if (!reviewWanted(step, options.reviewCriticalSteps)) return 'passed';
   if (options.llm === undefined) {
-    if (step.review === true) return { message: `Step ${step.id} asks for a model's review of its result, and this run has no model. ${options.noModelHint}`, cause: 'error', retryable: false };
+    if (step.review === true) {
+      return {
+        message: `Step ${step.id} asks for a model's review of its result, and this run has no model. ${options.noModelHint}`,
+        cause: 'error',
+        retryable: false,
+      };
+    }
     run.emit({ type: 'step_warning', stepId: step.id, message: 'Not reviewed: the run has no model for the review of critical steps.' });
     return 'passed';
   }

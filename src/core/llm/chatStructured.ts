@@ -174,8 +174,18 @@ async function chatShaped<T>(client: LlmClient, request: StructuredRequest<T>, s
 }
 
 /** Schema problems leave `value` undefined; `check` problems keep it. */
-function interpret<T>(text: string, shape: ReplyShape<T>, check: ((value: T) => string[]) | undefined, maxChars: number): { value: T | undefined; problems: string[] } {
-  if (text.length > maxChars) return { value: undefined, problems: [`The reply is ${text.length} characters long; at most ${maxChars} are read. Reply with the JSON value alone, shorter.`] };
+function interpret<T>(
+  text: string,
+  shape: ReplyShape<T>,
+  check: ((value: T) => string[]) | undefined,
+  maxChars: number,
+): { value: T | undefined; problems: string[] } {
+  if (text.length > maxChars) {
+    return {
+      value: undefined,
+      problems: [`The reply is ${text.length} characters long; at most ${maxChars} are read. Reply with the JSON value alone, shorter.`],
+    };
+  }
   const parsed = parseJsonLoose(text);
   if (!parsed.ok) return { value: undefined, problems: [parsed.error] };
   const read = shape.read(parsed.value);

@@ -147,8 +147,9 @@ function referenceProblems(root: Readonly<Record<string, unknown>>): string[] {
       const reference = node[key];
       if (typeof reference !== 'string') continue;
       const shownReference = JSON.stringify(capText(reference, 80));
-      if (!reference.startsWith('#')) problems.push(`${schemaPlace(place)}: ${key} ${shownReference} points outside the schema; only references inside it ("#/…") are supported`);
-      else if (resolve(reference) === undefined) problems.push(`${schemaPlace(place)}: ${key} ${shownReference} points to nothing in the schema`);
+      if (!reference.startsWith('#')) {
+        problems.push(`${schemaPlace(place)}: ${key} ${shownReference} points outside the schema; only references inside it ("#/…") are supported`);
+      } else if (resolve(reference) === undefined) problems.push(`${schemaPlace(place)}: ${key} ${shownReference} points to nothing in the schema`);
     }
   }
   if (problems.length > 0) return problems;
@@ -163,7 +164,7 @@ function referenceProblems(root: Readonly<Record<string, unknown>>): string[] {
     for (const key of sameValueKeywords) {
       const member = node[key];
       if (Array.isArray(member)) targets.push(...(member as unknown[]));
-      else if (key === 'dependentSchemas' && member !== null && typeof member === 'object') targets.push(...Object.values(member));
+      else if (key === 'dependentSchemas' && member !== null && typeof member === 'object') targets.push(...Object.values(member as Record<string, unknown>));
       else targets.push(member);
     }
     return targets.filter((target) => target !== null && typeof target === 'object' && !Array.isArray(target));

@@ -131,7 +131,11 @@ function checkVerificationFields(step: Step, error: (code: Diagnostic['code'], m
     } else {
       const problems = outputSchemaProblems(step.outputSchema);
       if (problems.length > 0) {
-        error('invalid_output_schema', `Step "${step.id}": its output schema is not a usable JSON Schema: ${problems.join('; ')}. Correct it, or remove it.`, step.id);
+        error(
+          'invalid_output_schema',
+          `Step "${step.id}": its output schema is not a usable JSON Schema: ${problems.join('; ')}. Correct it, or remove it.`,
+          step.id,
+        );
       }
     }
   }
