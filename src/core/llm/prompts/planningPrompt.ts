@@ -54,7 +54,8 @@ Rules for steps:
 - "kind": ${modelPlannedStepKinds.map((kind) => stepKindTraits[kind].forPlanner).join('; ')}.
 - Refer to an earlier step's result with {{results.ID}} (or {{results.ID.key}}) in "input" or "args"; an arg whose whole value is "$ID" receives that result \
 as it is.
-- "verification": an optional JavaScript expression over input, result and depends that is true when the step succeeded.
+- "verification": an optional JavaScript expression over input, result and depends that is true when the step succeeded. An agent step's result is \
+{"answer": its text, "changes": {"applied", "rejected", "failed"}} (so test result.answer), or the object its "outputSchema" (a JSON Schema) describes.
 - "onFailure": "stop" (default), "skip", "retry" (with "maxAttempts") or "replan"; "critical": false when the run can do without the step.
 - Use only the tools listed below. Writes, edits, deletes and commands are approved by the user before they happen.
 - Keep the plan as short as the objective allows. Ask a clarification step only when the objective is truly ambiguous.`;
