@@ -69,6 +69,14 @@ describe('review of a step: a separate model call judges the result', () => {
     assert.equal(llm.requests.length, 3, 'one repair round');
   });
 
+  it('a hostile 5 MB review reply is not parsed: no usable verdict, and the error stays short', async () => {
+    const huge = `{"verdict": "pass", "diagnosis": "${'x'.repeat(5_000_000)}"}`;
+    const { result } = await run(makePlan([makeStep('S1', { review: true })]), ['done', huge]);
+    assert.equal(result.steps['S1']?.status, 'failed');
+    assert.match(result.steps['S1']?.error ?? '', new RegExp(`^The review of step S1 gave no usable verdict: The reply is ${huge.length} characters long; at most 100000 are read\\.`));
+    assert.ok((result.steps['S1']?.error ?? '').length < 2_100);
+  });
+
   it('a used-up budget pauses the step before the review call, like any model call', async () => {
     const budget = createBudgetTracker({ maxRequests: 1 });
     const { result, llm } = await run(makePlan([makeStep('S1', { review: true })]), ['done', pass], { budget });
