@@ -114,4 +114,59 @@ describe('outputSchema: a step result checked against its JSON Schema, in words'
     assert.deepEqual(checkOutput(schema, 1), { ok: true });
     assert.deepEqual(checkOutput(schema, 'x'), { ok: false, diagnosis: 'The result does not match the output schema: result: expected integer, got string.' });
   });
+
+  it('runs each pattern of a schema with its own expression', () => {
+    const twoPatterns = { type: 'object', properties: { a: { type: 'string', pattern: '^a' }, b: { type: 'string', pattern: '^b' } } };
+    assert.deepEqual(checkOutput(twoPatterns, { a: 'a1', b: 'b1' }), { ok: true });
+    assert.deepEqual(checkOutput(twoPatterns, { a: 'a1', b: 'a1' }), { ok: false, diagnosis: 'The result does not match the output schema: result.b: must match pattern "^b", got "a1".' });
+  });
+
+  it('follows $anchor references and JSON-pointer escapes, and finds loops through them', () => {
+    const anchored = { $defs: { item: { $anchor: 'item', type: 'string' } }, type: 'array', items: { $ref: '#item' } };
+    assert.deepEqual(outputSchemaProblems(anchored), []);
+    assert.deepEqual(checkOutput(anchored, [1]), { ok: false, diagnosis: 'The result does not match the output schema: result[0]: expected string, got integer.' });
+    assert.deepEqual(outputSchemaProblems({ items: { $ref: '#nothing' } }), ['the schema at /items: $ref "#nothing" points to nothing in the schema']);
+    assert.match(outputSchemaProblems({ $anchor: 'me', allOf: [{ $ref: '#me' }] })[0] ?? '', /leads back to itself/);
+    const escaped = { $defs: { 'a/b': { type: 'string' }, 'c~d': { type: 'integer' }, 'e f': { type: 'boolean' } }, properties: { x: { $ref: '#/$defs/a~1b' }, y: { $ref: '#/$defs/c~0d' }, z: { $ref: '#/$defs/e%20f' } } };
+    assert.deepEqual(outputSchemaProblems(escaped), []);
+    assert.deepEqual(checkOutput(escaped, { x: 's', y: 1, z: true }), { ok: true });
+    assert.deepEqual(outputSchemaProblems({ type: 'string', not: { $ref: '#/type/deeper' } }), ['the schema at /not: $ref "#/type/deeper" points to nothing in the schema']);
+    assert.deepEqual(outputSchemaProblems({ prefixItems: [{ type: 'string' }, { $ref: '#/$defs/none' }] }), ['the schema at /prefixItems/1: $ref "#/$defs/none" points to nothing in the schema']);
+    assert.match(outputSchemaProblems({ dependentSchemas: { a: { $ref: '#' } } })[0] ?? '', /^the schema: its \$ref leads back to itself/);
+    assert.deepEqual(outputSchemaProblems({ dependentSchemas: { a: { required: ['b'] } }, properties: { c: { $ref: '#' } } }), []);
+    assert.deepEqual(outputSchemaProblems({ $defs: { a: { type: 'string' } }, anyOf: [{ $ref: '#/$defs/a' }, { $ref: '#/$defs/a' }] }), [], 'a subschema reached twice is no loop');
+  });
+
+  it('joins every problem of an unusable schema into its diagnosis', () => {
+    const checked = checkOutput({ $ref: 'https://a.example/s', properties: { x: { $ref: 'https://b.example/s' } } }, 1);
+    assert.ok(!checked.ok);
+    assert.match(checked.ok ? '' : checked.diagnosis, /^The step's output schema cannot be used: the schema: \$ref "https:\/\/a\.example\/s" points outside the schema; only references inside it \("#\/…"\) are supported; the schema at \/properties\/x: /);
+  });
+
+  it('refuses a schema JSON cannot hold', () => {
+    assert.deepEqual(outputSchemaProblems({ const: 10n }), ['it is not JSON (Do not know how to serialize a BigInt)']);
+    assert.deepEqual(outputSchemaProblems({ toJSON: () => undefined }), ['it is not JSON']);
+  });
+
+  it('accepts exactly the deepest nesting allowed', () => {
+    const nested = (levels: number): Record<string, unknown> => {
+      let schema: Record<string, unknown> = { type: 'string' };
+      for (let level = 1; level < levels; level++) schema = { type: 'array', items: schema };
+      return schema;
+    };
+    assert.deepEqual(outputSchemaProblems(nested(maxOutputSchemaDepth)), []);
+    assert.deepEqual(outputSchemaProblems(nested(maxOutputSchemaDepth + 1)), [`it is nested more than ${maxOutputSchemaDepth} levels deep`]);
+  });
+
+  it('words what was found: null, arrays, objects, numbers at two-digit indexes, and nothing for a check on the whole', () => {
+    assert.deepEqual(checkOutput({ type: 'string' }, null), { ok: false, diagnosis: 'The result does not match the output schema: result: expected string, got null.' });
+    assert.deepEqual(checkOutput({ type: 'string' }, []), { ok: false, diagnosis: 'The result does not match the output schema: result: expected string, got array.' });
+    assert.deepEqual(checkOutput({ enum: ['a'] }, { x: 1 }), { ok: false, diagnosis: 'The result does not match the output schema: result: expected one of "a", got object.' });
+    const many = Array.from({ length: 12 }, () => 'ok') as unknown[];
+    many[11] = 3;
+    assert.deepEqual(checkOutput({ type: 'array', items: { type: 'string' } }, many), { ok: false, diagnosis: 'The result does not match the output schema: result[11]: expected string, got integer.' });
+    assert.deepEqual(checkOutput({ type: 'object', minProperties: 2 }, { a: 1 }), { ok: false, diagnosis: 'The result does not match the output schema: result: must NOT have fewer than 2 properties.' });
+    assert.deepEqual(checkOutput({ type: 'number', maximum: 3 }, 4), { ok: false, diagnosis: 'The result does not match the output schema: result: must be <= 3, got 4.' });
+    assert.deepEqual(checkOutput({ type: 'object', properties: { '1x': { type: 'string' } } }, { '1x': 1 }), { ok: false, diagnosis: 'The result does not match the output schema: result["1x"]: expected string, got integer.' });
+  });
 });
