@@ -86,6 +86,37 @@ describe('review of a step: a separate model call judges the result', () => {
     assert.equal(result.steps['S1']?.status, 'awaiting_approval');
   });
 
+  it('a run cancelled during the review neither completes nor fails the step', async () => {
+    for (const ending of ['answers', 'throws'] as const) {
+      let cancel = (): void => undefined;
+      const llm = scriptedLlm([
+        'done',
+        () => {
+          cancel();
+          if (ending === 'throws') throw new Error('connection reset');
+          return pass;
+        },
+      ]);
+      const events: RunEvent[] = [];
+      const handle = runPlan(makePlan([makeStep('S1', { review: true })]), { llm, clock: new ManualClock(0, { autoAdvance: true }), agentLimits: { timeoutMs: Infinity } });
+      cancel = () => handle.cancel('stop');
+      handle.events.subscribe((event) => events.push(event));
+      const result = await handle.result;
+      assert.equal(result.status, 'cancelled', ending);
+      assert.equal(events.some((event) => event.type === 'step_completed' || event.type === 'step_failed' || event.type === 'verification_failed'), false, ending);
+    }
+  });
+
+  it('a model error during the review fails the attempt, saying it was the review', async () => {
+    const { result } = await run(makePlan([makeStep('S1', { review: true })]), [
+      'done',
+      () => {
+        throw new Error('connection reset');
+      },
+    ]);
+    assert.equal(result.steps['S1']?.error, 'The review of step S1 could not be done: connection reset');
+  });
+
   it('runs after the verification predicate: a step that fails its predicate is not reviewed', async () => {
     const { result, llm } = await run(makePlan([makeStep('S1', { review: true, verification: 'result.answer === "yes"' })]), ['no', pass]);
     assert.equal(result.steps['S1']?.status, 'failed');
