@@ -29,6 +29,7 @@ Run options: [--workspace DIR] [--concurrency N] [--yes] [--json] [--base-url UR
              [--model M] [--timeout SECONDS] [--allow-insecure-key] [--strategy S]
              [--max-requests N] [--max-tokens N] [--max-cost USD] [--allow-hard-links]
              [--max-replans N] [--max-replan-attempts N] [--replan-cooldown SECONDS]
+             [--review-critical-steps]
 
 Options:
   --workspace DIR     Workspace root the tools act on (default: the current directory).
@@ -64,6 +65,11 @@ Options:
   --json              Print the result as JSON on stdout (progress stays on stderr).
   --allow-hard-links  Let tools read and change files with more than one hard link (refused
                       by default: a hard link can bring a file from outside the workspace in).
+  --review-critical-steps
+                      After a critical agent step passes its verification, a separate model
+                      call reviews its result against its input; a failed review is a failed
+                      verification (retried with the diagnosis). One more model call per
+                      such step, counted in the budget. A step's own "review" field wins.
   --approve STEP      Approve STEP's pending change or command (resume).
   --reject STEP       Reject STEP's pending change or command (resume); the step is skipped.
   --answer STEP=TEXT  Answer STEP's pending question (resume).

@@ -30,6 +30,8 @@ export interface CliRunOptions extends CliModelOptions, CliReplanOptions {
   allowHardLinks?: boolean;
   /** `--strategy`: how the agents are guided (and the model plans); default `react`. */
   strategy?: string | undefined;
+  /** A model reviews the result of critical agent steps (`--review-critical-steps`). */
+  reviewCriticalSteps?: boolean;
 }
 
 /** What `plan`, `run` and `resume` hand to the engine for a workspace (and the model, when configured). */
@@ -53,6 +55,7 @@ export function engineOptions(options: CliRunOptions, io: CliIo): HostRunOptions
     strategy: parseStrategy(options.strategy),
     maxConcurrency: options.concurrency,
     agentLimits: undefined,
+    reviewCriticalSteps: options.reviewCriticalSteps ?? false,
     replan: cliReplanLimits(options),
     noModelHint:
       'Give the command a model with --base-url URL and --model NAME (an API key in OPENAI_API_KEY for a hosted one), or change the step to one you do yourself.',

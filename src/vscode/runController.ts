@@ -26,6 +26,8 @@ export interface RunSetup {
   strategy: PlanningStrategy;
   maxConcurrency: number;
   agentLimits: Partial<AgentLimits>;
+  /** A model reviews critical agent steps (`taskPlanner.verification.reviewCriticalSteps`). */
+  reviewCriticalSteps: boolean;
   /** Per-run limits of model use (`taskPlanner.budget.*`); reaching one pauses the run. */
   budget: BudgetLimits;
   /** How far a failed run is repaired with new plans (`taskPlanner.replan.*`). */
@@ -293,6 +295,7 @@ export class RunController implements vscode.Disposable {
       maxConcurrency: setup.maxConcurrency,
       agentLimits: setup.agentLimits,
       replan: setup.replan,
+      reviewCriticalSteps: setup.reviewCriticalSteps,
       noModelHint: "Run 'Task Planner: Set up a model', or change the step to one you do yourself.",
     });
     const running = go(checkCommands ? { ...options, checkCommands } : options);

@@ -24,6 +24,7 @@ export async function runSetupFor(settings: TaskPlannerSettings, keys: ApiKeySto
     strategy: settings.strategy,
     maxConcurrency: settings.maxConcurrency,
     agentLimits: settings.agentLimits,
+    reviewCriticalSteps: settings.reviewCriticalSteps,
     budget: settings.budget,
     replan: settings.replan,
   };

@@ -31,6 +31,8 @@ export interface TaskPlannerSettings {
   modelCritique: boolean;
   /** Tools may read and change files with several hard links (`taskPlanner.workspace.allowHardLinks`). */
   allowHardLinks: boolean;
+  /** A model reviews the result of critical agent steps (`taskPlanner.verification.reviewCriticalSteps`). */
+  reviewCriticalSteps: boolean;
 }
 
 /** Reads the settings for the first workspace folder; 0 budget values mean "no limit". */
@@ -78,5 +80,6 @@ export function readSettings(): TaskPlannerSettings {
     review: config.get<'panel' | 'quickPick'>('review.show', 'panel'),
     modelCritique: config.get<boolean>('review.modelCritique', false) === true,
     allowHardLinks: config.get<boolean>('workspace.allowHardLinks', false),
+    reviewCriticalSteps: config.get<boolean>('verification.reviewCriticalSteps', false) === true,
   };
 }

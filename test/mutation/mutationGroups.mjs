@@ -130,7 +130,20 @@ export const mutationGroups = [
     ci: false,
     threshold: 80,
     mutate: ['src/core/agent/*.ts', 'src/core/text/*.ts', 'src/node/timerClock.ts'],
-    spec: ['test/unit/core/agent/**/*.test.ts', 'test/unit/core/text/**/*.test.ts', 'test/unit/node/timerClock.test.ts', 'test/unit/core/engine/runPlan.llm.test.ts'],
+    spec: [
+      'test/unit/core/agent/**/*.test.ts', 'test/unit/core/text/**/*.test.ts', 'test/unit/node/timerClock.test.ts', 'test/unit/core/engine/runPlan.llm.test.ts',
+      'test/unit/core/engine/agentChanges.test.ts', 'test/unit/core/engine/outputSchemas.test.ts', 'test/unit/core/engine/reviewStep.test.ts',
+    ],
+  },
+  {
+    name: 'verification',
+    ci: false,
+    threshold: 80,
+    mutate: ['src/core/engine/shapeResult.ts', 'src/core/engine/reviewStep.ts', 'src/core/engine/stepOutcome.ts', 'src/core/llm/prompts/reviewPrompt.ts'],
+    spec: [
+      'test/unit/core/engine/shapeResult.test.ts', 'test/unit/core/engine/outputSchemas.test.ts', 'test/unit/core/engine/agentChanges.test.ts',
+      'test/unit/core/engine/reviewStep.test.ts', 'test/unit/core/llm/prompts/reviewPrompt.test.ts',
+    ],
   },
   {
     name: 'llm',

@@ -13,6 +13,10 @@ export interface AgentToolOutcome {
   /** The `tool` message content: a JSON envelope marking the data as untrusted. */
   content: string;
   ok: boolean;
+  /** The user rejected the change the call asked for. */
+  rejected?: boolean;
+  /** Why the call did not succeed, in words (the envelope's `error`); absent when it did. */
+  error?: string;
 }
 
 const definitions = new WeakMap<Tool, LlmToolDefinition>();
@@ -61,15 +65,20 @@ export async function callAgentTool(
   } catch (error) {
     if (signal.aborted || isDeferredError(error)) throw error;
     const message = errorMessage(error);
-    return failure(
-      call.name,
-      error instanceof ApprovalRejectedError ? `${message} Do not retry the same change; continue without it or explain why it is needed.` : message,
-    );
+    if (error instanceof ApprovalRejectedError) {
+      return {
+        ...failure(call.name, `${message} Do not retry the same change; continue without it or explain why it is needed.`),
+        rejected: true,
+        error: error.reason ?? 'rejected by the user',
+      };
+    }
+    return failure(call.name, message);
   }
 }
 
 function failure(tool: string, message: string): AgentToolOutcome {
-  return { ok: false, content: JSON.stringify({ tool, status: 'error', error: capText(message, textCaps.message) }) };
+  const error = capText(message, textCaps.message);
+  return { ok: false, error, content: JSON.stringify({ tool, status: 'error', error }) };
 }
 
 /** The answer to a call that was not run (a limit), as the model will see it: `status` `not_run` and why. */

@@ -8,6 +8,8 @@ import { rollingSummary } from './rollingSummary';
 import { runStepAgent } from './runStepAgent';
 import { stepContextSections, withSection } from './stepContextSections';
 import { runSynthesisGate } from './runSynthesisGate';
+import { StepOutcome } from '../engine/stepOutcome';
+import type { AgentResult } from './agentResult';
 
 /** The prompt of the built-in `default` agent (all tools) when the plan defines none. */
 export const defaultAgentPrompt = 'You are a careful software assistant working in the user\'s VS Code workspace.';
@@ -22,9 +24,12 @@ export const directAgentPrompt = 'You answer directly from what you are given, w
  * prompt and exactly its tools, plus `ask_user` when the run has it (asking the user is
  * how any step clarifies, docs/architecture.md §4); `default` without an entry has every tool, `direct`
  * none. A gate gets no summary and no tools: it condenses its dependencies only.
- * Resolves to the answer text.
+ * A gate resolves to its answer text; an agent to an `AgentResult` (its answer and the
+ * file changes its tool calls asked for) in a `StepOutcome` that also carries the changes.
+ * With an output schema the result is the parsed JSON value instead (or, in the outcome,
+ * why the answer was not JSON).
  */
-export async function executeLlmStep(ctx: ExecuteContext, input: string, llm: LlmClient): Promise<string> {
+export async function executeLlmStep(ctx: ExecuteContext, input: string, llm: LlmClient): Promise<string | StepOutcome> {
   const { step, plan, options } = ctx;
   const limits = options.agentLimits;
   const state = ctx.state();
@@ -41,8 +46,10 @@ export async function executeLlmStep(ctx: ExecuteContext, input: string, llm: Ll
       signal: ctx.signal,
       timeoutMs: limits.timeoutMs,
       output: ctx.output,
+      ...(step.outputSchema === undefined ? {} : { outputSchema: step.outputSchema }),
     });
-    return result.text;
+    if (result.structured === undefined) return result.text;
+    return result.structured.kind === 'value' ? new StepOutcome(result.structured.value) : new StepOutcome(undefined, undefined, result.structured.problem);
   }
 
   const agentName = step.agent ?? 'default';
@@ -96,6 +103,12 @@ export async function executeLlmStep(ctx: ExecuteContext, input: string, llm: Ll
     maxToolResultBytes: limits.maxToolResultBytes,
     output: ctx.output,
     progress: ctx.progress,
+    ...(step.outputSchema === undefined ? {} : { outputSchema: step.outputSchema }),
   });
-  return result.text;
+  if (result.structured === undefined) {
+    const agentResult: AgentResult = { answer: result.text, changes: result.changes };
+    return new StepOutcome(agentResult, result.changes);
+  }
+  if (result.structured.kind === 'unreadable') return new StepOutcome(undefined, result.changes, result.structured.problem);
+  return new StepOutcome(result.structured.value, result.changes);
 }

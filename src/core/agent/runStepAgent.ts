@@ -2,7 +2,9 @@ import { StepFailure } from '../engine/executors/stepExecutor';
 import type { LlmContentPart, LlmMessage, LlmUsage } from '../llm/llmTypes';
 import type { Clock, LlmClient } from '../ports';
 import type { Tool, ToolContext } from '../tools/tool';
+import { ChangeLog, isChangeEffect, type AgentChanges } from './agentChanges';
 import { callAgentTool, notRunOutcome, toolDefinition, type AgentToolOutcome } from './agentToolCall';
+import { structuredAnswer, structuredAnswerRequest } from './structuredAnswer';
 import { LoopGuard } from './loopGuard';
 import { withTimeLimit } from './timeLimit';
 
@@ -36,11 +38,17 @@ export interface StepAgentOptions {
   output(text: string): void;
   /** Told where the loop stands: "turn 3 of 12", then "turn 3 of 12: write_file" per tool call. */
   progress?(message: string): void;
+  /** The step's output schema: the conversation ends with a request for its result as JSON matching it. */
+  outputSchema?: Readonly<Record<string, unknown>>;
 }
 
 /** The agent's final answer and what it took. */
 export interface StepAgentResult {
   text: string;
+  /** Under an output schema: the parsed JSON result, or why no reply was JSON. */
+  structured?: { kind: 'value'; value: unknown } | { kind: 'unreadable'; problem: string };
+  /** The file changes the agent's tool calls asked for, by outcome. */
+  changes: AgentChanges;
   /** Model calls made. */
   turns: number;
   toolCalls: number;
@@ -85,6 +93,7 @@ async function agentLoop(options: StepAgentOptions, signal: AbortSignal): Promis
   let costUsd: number | undefined = 0;
   let toolCalls = 0;
   let resultBytes = 0;
+  const changes = new ChangeLog();
   for (let turn = 1; turn <= options.maxTurns; turn++) {
     options.progress?.(`turn ${turn} of ${options.maxTurns}`);
     const response = await options.llm.chat({
@@ -103,7 +112,29 @@ async function agentLoop(options: StepAgentOptions, signal: AbortSignal): Promis
     if (response.toolCalls.length === 0) {
       const text = response.text.trim();
       if (text === '') throw new StepFailure(`Step ${options.stepId}'s agent ended without an answer (empty reply).`, true);
-      return { text, turns: turn, toolCalls, usage, ...(costUsd === undefined ? {} : { costUsd }) };
+      let structured: StepAgentResult['structured'];
+      if (options.outputSchema !== undefined) {
+        const answer = await structuredAnswer({
+          llm: options.llm,
+          messages: [...messages, { role: 'assistant', content: response.text }, { role: 'user', content: structuredAnswerRequest }],
+          outputSchema: options.outputSchema,
+          signal,
+          output: (text) => options.output(text),
+        });
+        usage.promptTokens += answer.usage.promptTokens;
+        usage.completionTokens += answer.usage.completionTokens;
+        costUsd = costUsd === undefined || answer.costUsd === undefined ? undefined : costUsd + answer.costUsd;
+        structured = answer.kind === 'value' ? { kind: 'value', value: answer.value } : { kind: 'unreadable', problem: answer.problem };
+      }
+      return {
+        text,
+        ...(structured === undefined ? {} : { structured }),
+        changes: changes.changes(),
+        turns: turn,
+        toolCalls,
+        usage,
+        ...(costUsd === undefined ? {} : { costUsd }),
+      };
     }
     messages.push({ role: 'assistant', content: response.text, toolCalls: response.toolCalls });
     const calls = response.toolCalls;
@@ -134,6 +165,10 @@ async function agentLoop(options: StepAgentOptions, signal: AbortSignal): Promis
         options.output(`\n→ ${call.name} ${call.arguments}\n`);
         options.progress?.(`turn ${turn} of ${options.maxTurns}: ${call.name}`);
         outcome = await callAgentTool(call, toolsByName, options.toolContext, signal, options.toolResultTokens);
+        const tool = toolsByName.get(call.name);
+        if (tool !== undefined && isChangeEffect(tool.effects)) {
+          changes.record(call.name, call.arguments, outcome.ok ? 'applied' : outcome.rejected ? 'rejected' : 'failed', outcome.error);
+        }
         guard.remember(call, outcome.content);
         if (!outcome.ok) options.output(`✘ ${call.name}: ${outcome.content}\n`);
         const bytes = utf8Length(outcome.content);

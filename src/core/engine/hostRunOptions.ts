@@ -54,6 +54,8 @@ export interface RunHostSetup {
   agentLimits: Partial<AgentLimits> | undefined;
   /** Limits of repairing the run with new plans. */
   replan: ReplanLimits;
+  /** A model's review of critical agent steps (`RunOptions.reviewCriticalSteps`); `undefined`: off. */
+  reviewCriticalSteps: boolean | undefined;
   /** How the user gets a model in this host (its command, its flags). */
   noModelHint: string;
 }
@@ -87,6 +89,7 @@ export function hostRunOptions(setup: RunHostSetup): HostRunOptions {
     ...(setup.strategy ? { strategy: setup.strategy } : {}),
     ...(setup.maxConcurrency === undefined ? {} : { maxConcurrency: setup.maxConcurrency }),
     ...(setup.agentLimits ? { agentLimits: setup.agentLimits } : {}),
+    ...(setup.reviewCriticalSteps === undefined ? {} : { reviewCriticalSteps: setup.reviewCriticalSteps }),
   };
   const { maxTotalReplans, maxReplanAttempts, replanCooldownMs } = setup.replan;
   const replan = {

@@ -122,7 +122,7 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
       return;
     case 'step_completed':
       draft.results[event.stepId] = event.result;
-      finish(event.stepId, { status: 'completed', result: event.result, deferred: false });
+      finish(event.stepId, { status: 'completed', result: event.result, deferred: false, ...(event.changes === undefined ? {} : { changes: event.changes }) });
       return;
     case 'verification_failed':
       update(event.stepId, { diagnosis: event.diagnosis });

@@ -21,6 +21,7 @@ export function resolveRunOptions(plan: Plan, options: RunOptions): ResolvedRunO
     stepRunner: options.stepRunner,
     llm: options.llm && options.budget ? options.budget.wrap(options.llm) : options.llm,
     agentLimits: resolveAgentLimits(options.agentLimits),
+    reviewCriticalSteps: options.reviewCriticalSteps ?? false,
     interaction: options.interaction ?? deferAllInteraction,
     maxConcurrency,
     clock: options.clock,

@@ -3,6 +3,7 @@ import type { CheckKind, Plan } from '../plan/planSchema';
 import type { BudgetUsage } from '../llm/budget';
 import { stepStatuses, type RequestKind, type RunStatus, type StepStatus } from '../../shared/vocabulary';
 import type { AskedKind } from '../tools/deferral';
+import type { AgentChanges } from '../agent/agentChanges';
 
 export type { RunStatus, StepStatus } from '../../shared/vocabulary';
 
@@ -97,6 +98,8 @@ export interface StepState {
   progress?: string;
   /** What the step's checks found after its last attempt that ran them, in the step's order. */
   checks?: CheckResult[];
+  /** An agent step's file changes by outcome (also in its result unless it has an output schema). */
+  changes?: AgentChanges;
 }
 
 /** How one of a step's checks ended (the `checks` binding of predicates): `detail` says what was found. */
@@ -175,7 +178,8 @@ export type RunEvent = EventBase &
     /** A step called the model once; `costUsd` absent when the model's price is unknown. */
     | { type: 'model_called'; stepId: string; model: string; promptTokens: number; completionTokens: number; costUsd?: number }
     | { type: 'step_deferred'; stepId: string }
-    | { type: 'step_completed'; stepId: string; result: unknown; restored?: boolean }
+    /** `changes`: the file changes an agent step's tool calls asked for, by outcome. */
+    | { type: 'step_completed'; stepId: string; result: unknown; restored?: boolean; changes?: AgentChanges }
     | { type: 'step_failed'; stepId: string; attempt: number; error: string; disposition: FailureDisposition; retryInMs?: number; replan?: boolean }
     | { type: 'verification_failed'; stepId: string; attempt: number; diagnosis: string }
     /** The step's checks ran after attempt `attempt`'s work; a failed one is then a `verification_failed`. */

@@ -58,6 +58,12 @@ export interface RunOptions {
   budget?: BudgetTracker;
   /** Limits of agent steps and gates; defaults in `defaultAgentLimits`. */
   agentLimits?: Partial<AgentLimits>;
+  /**
+   * Critical agent steps without a `review` of their own get a model's review of their
+   * result after their verification passed (one more call each, counted in the budget).
+   * Default false.
+   */
+  reviewCriticalSteps?: boolean;
   /** The user; without it every request is deferred and the run ends `waiting`. */
   interaction?: Interaction;
   /** Steps running at once, awaiting steps included; default 4, at least 1. */
@@ -177,6 +183,7 @@ export interface ResolvedRunOptions {
   stepRunner: StepRunner | undefined;
   llm: LlmClient | undefined;
   agentLimits: AgentLimits;
+  reviewCriticalSteps: boolean;
   interaction: Interaction;
   maxConcurrency: number;
   clock: Clock;

@@ -1,3 +1,4 @@
+import type { AgentChanges } from '../agent/agentChanges';
 import type { Step } from '../plan/planSchema';
 import { evaluatePredicate } from '../predicate/evaluatePredicate';
 import { isBudgetExceededError } from '../llm/budget';
@@ -10,8 +11,10 @@ import { maxProgressChars, StepFailure, type PreparedInput } from './executors/s
 import { decideAfterFailure, type FailureCause } from './failurePolicy';
 import { journaledEffects } from './journaledEffects';
 import { stepChecks, type StepChecks } from './runChecks';
+import { reviewStep, reviewWanted } from './reviewStep';
+import { shapeResult } from './shapeResult';
 import { fingerprintPrompt, requestIdOf } from './requestFingerprint';
-import { requestedEventOf, type PendingRequest, type RunEventBody, type RunState } from './runEvents';
+import { requestedEventOf, type CheckResult, type PendingRequest, type RunEventBody, type RunState } from './runEvents';
 import type { ResolvedRunOptions } from './runOptions';
 import type { RunStop } from './runStop';
 import { createStepInteraction, type StepInteraction } from './stepInteraction';
@@ -191,28 +194,43 @@ function classifyError(step: Step, error: unknown, interaction: StepInteraction,
     return { kind: 'settled' };
   }
   if (isApprovalRejectedError(error)) {
-    const why = `Rejected by the user${error.reason ? `: ${error.reason}` : ''}`;
-    run.emit({ type: 'step_skipped', stepId: step.id, reason: why });
-    run.settle({ kind: 'dropped', because: why, ...(step.critical ? { halt: { outcome: 'was rejected by the user', detail: error.reason } } : {}) });
+    settleRejected(step, `Rejected by the user${error.reason ? `: ${error.reason}` : ''}`, error.reason, run);
     return { kind: 'settled' };
   }
   return { kind: 'failure', failure: { message: errorMessage(error), cause: 'error', retryable: isRetryable(error) } };
 }
 
+/** A rejection by the user skips the step (never retried) and its dependents; a critical step's halts the run. */
+function settleRejected(step: Step, why: string, detail: string | undefined, run: StepRun): void {
+  run.emit({ type: 'step_skipped', stepId: step.id, reason: why });
+  run.settle({ kind: 'dropped', because: why, ...(step.critical ? { halt: { outcome: 'was rejected by the user', detail } } : {}) });
+}
+
 /**
- * Completes the step with `result` when its checks all pass and its `verification` (if any)
- * accepts it; else returns the failure. `undefined` once the step completed or the run
- * stopped meanwhile.
+ * Completes the step with what the executor produced when every layer of verification
+ * accepts it: its shape (`shapeResult`: the output schema, an agent's changes), its checks,
+ * its `verification` predicate, its review; else returns the failure. `undefined` once the
+ * step completed or settled (every change rejected), or the run stopped meanwhile.
  */
 async function completeIfVerified(
   step: Step,
   attempt: number,
   prepared: PreparedInput,
-  result: unknown,
+  produced: unknown,
   depends: Record<string, unknown>,
   run: StepRun,
   checks: StepChecks<StepRun> | undefined,
 ): Promise<AttemptFailure | undefined> {
+  const shaped = shapeResult(step, produced);
+  if (shaped.kind === 'rejected') {
+    settleRejected(step, shaped.reason, shaped.reason.replace(/^Rejected by the user: /, ''), run);
+    return undefined;
+  }
+  if (shaped.kind === 'mismatch') {
+    run.emit({ type: 'verification_failed', stepId: step.id, attempt, diagnosis: shaped.diagnosis });
+    return { message: shaped.diagnosis, cause: 'verification', retryable: true };
+  }
+  const result = shaped.result;
   const checked = checks === undefined ? undefined : await checks.evaluate(attempt);
   if (checked !== undefined) {
     if (run.stop.signal.aborted) return undefined;
@@ -231,9 +249,73 @@ async function completeIfVerified(
     }
     if (verdict.kind === 'error') return { message: verdict.message, cause: 'error', retryable: true };
   }
-  run.emit({ type: 'step_completed', stepId: step.id, result: result === undefined ? null : capValue(result, textCaps.result) });
+  const review = await reviewIfWanted(step, attempt, prepared, shaped, checked?.outcomes, run);
+  if (review !== 'passed') return review === 'settled' ? undefined : review;
+  run.emit({
+    type: 'step_completed',
+    stepId: step.id,
+    result: result === undefined ? null : capValue(result, textCaps.result),
+    ...(shaped.changes === undefined ? {} : { changes: shaped.changes }),
+  });
   run.settle({ kind: 'completed' });
   return undefined;
+}
+
+/**
+ * The last layer: a model's review of the result when the step wants one (`reviewWanted`).
+ * A failing verdict is a verification failure with its diagnosis; no usable verdict or a
+ * model error fails the attempt; a used-up budget pauses the step like any model call.
+ * Without a model, a step that asked for review fails and one reviewed by the run's setting
+ * completes with a warning.
+ */
+async function reviewIfWanted(
+  step: Step,
+  attempt: number,
+  prepared: PreparedInput,
+  shaped: { result: unknown; changes?: AgentChanges },
+  checks: readonly CheckResult[] | undefined,
+  run: StepRun,
+): Promise<'passed' | 'settled' | AttemptFailure> {
+  const { options } = run;
+  if (!reviewWanted(step, options.reviewCriticalSteps)) return 'passed';
+  if (options.llm === undefined) {
+    if (step.review === true) {
+      return {
+        message: `Step ${step.id} asks for a model's review of its result, and this run has no model. ${options.noModelHint}`,
+        cause: 'error',
+        retryable: false,
+      };
+    }
+    run.emit({ type: 'step_warning', stepId: step.id, message: 'Not reviewed: the run has no model for the review of critical steps.' });
+    return 'passed';
+  }
+  const llm = journaledEffects(options, step.id, (body) => {
+    if (!run.stop.signal.aborted) run.emit(body);
+  }).llm ?? options.llm;
+  try {
+    const review = await reviewStep(llm, {
+      plan: options.plan,
+      step,
+      input: prepared.input,
+      result: shaped.result,
+      ...(shaped.changes === undefined ? {} : { changes: shaped.changes }),
+      ...(checks === undefined ? {} : { checks }),
+      signal: run.stop.signal,
+    });
+    if (run.stop.signal.aborted) return 'settled';
+    if (review.kind === 'pass') return 'passed';
+    if (review.kind === 'unusable') return { message: review.message, cause: 'error', retryable: true };
+    run.emit({ type: 'verification_failed', stepId: step.id, attempt, diagnosis: review.diagnosis });
+    return { message: review.diagnosis, cause: 'verification', retryable: true };
+  } catch (error) {
+    if (run.stop.signal.aborted) return 'settled';
+    if (isBudgetExceededError(error)) {
+      run.emit({ type: 'budget_exhausted', stepId: step.id, request: promptRequest(step.id, 'budget', error.message), usage: error.usage });
+      run.emit({ type: 'step_deferred', stepId: step.id });
+      return 'settled';
+    }
+    return { message: `The review of step ${step.id} could not be done: ${errorMessage(error)}`, cause: 'error', retryable: isRetryable(error) };
+  }
 }
 
 /** Emits the failure and settles the step unless another attempt follows; returns that attempt's backoff delay. */

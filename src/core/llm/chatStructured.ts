@@ -21,6 +21,8 @@ export interface StructuredRequest<T> extends Omit<LlmChatRequest, 'responseSche
    * schema errors do; problems left after it are returned in `remainingProblems`.
    */
   check?: (value: T) => string[];
+  /** Longest reply read, in characters: a longer one is a problem (repair round) and is not parsed. Default: any length. */
+  maxReplyChars?: number;
 }
 
 /** A reply that matched the schema, with what it took to get it. */
@@ -68,8 +70,39 @@ const maxListedProblems = 20;
  * they are.
  */
 export async function chatStructured<T>(client: LlmClient, request: StructuredRequest<T>, schema: z.ZodType<T>): Promise<StructuredResult<T>> {
-  const { schemaName = 'response', strict = false, check, ...chatRequest } = request;
   const { $schema: _ignored, ...jsonSchema } = z.toJSONSchema(schema, { unrepresentable: 'any' }) as Record<string, unknown>;
+  return chatShaped(client, request, { jsonSchema, read: (value) => zodRead(schema, value) });
+}
+
+/**
+ * `chatStructured` for a JSON Schema given as it is (a plan's output schema): the reply
+ * must be JSON; whether it matches the schema is for `request.check`, whose problems get
+ * the repair round and are otherwise returned in `remainingProblems` with the value.
+ */
+export async function chatWithJsonSchema(
+  client: LlmClient,
+  request: StructuredRequest<unknown>,
+  jsonSchema: Readonly<Record<string, unknown>>,
+): Promise<StructuredResult<unknown>> {
+  const { $schema: _ignored, ...sent } = jsonSchema;
+  return chatShaped(client, request, { jsonSchema: sent, read: (value) => ({ ok: true, value }) });
+}
+
+/** The JSON Schema a reply is asked for with, and how a parsed reply is read into a value or problems. */
+interface ReplyShape<T> {
+  jsonSchema: Record<string, unknown>;
+  read(value: unknown): { ok: true; value: T } | { ok: false; problems: string[] };
+}
+
+function zodRead<T>(schema: z.ZodType<T>, value: unknown): { ok: true; value: T } | { ok: false; problems: string[] } {
+  const checked = schema.safeParse(value);
+  if (checked.success) return { ok: true, value: checked.data };
+  return { ok: false, problems: checked.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`) };
+}
+
+async function chatShaped<T>(client: LlmClient, request: StructuredRequest<T>, shape: ReplyShape<T>): Promise<StructuredResult<T>> {
+  const { schemaName = 'response', strict = false, check, maxReplyChars = Number.POSITIVE_INFINITY, ...chatRequest } = request;
+  const jsonSchema = shape.jsonSchema;
   const responses: LlmChatResponse[] = [];
   let modeIndex = modes.indexOf(workingMode.get(client) ?? 'json_schema');
 
@@ -96,7 +129,7 @@ export async function chatStructured<T>(client: LlmClient, request: StructuredRe
   };
 
   const first = await ask(chatRequest.messages);
-  let outcome = interpret(first.text, schema, check);
+  let outcome = interpret(first.text, shape, check, maxReplyChars);
   let repaired = false;
   if (outcome.problems.length > 0) {
     repaired = true;
@@ -107,7 +140,7 @@ export async function chatStructured<T>(client: LlmClient, request: StructuredRe
       { role: 'user', content: repairPrompt(outcome.problems) },
     ];
     const second = await ask(repair);
-    const retried = interpret(second.text, schema, check);
+    const retried = interpret(second.text, shape, check, maxReplyChars);
     if (retried.value !== undefined) outcome = retried;
     else if (outcome.value === undefined) {
       throw new StructuredOutputError(
@@ -141,12 +174,23 @@ export async function chatStructured<T>(client: LlmClient, request: StructuredRe
 }
 
 /** Schema problems leave `value` undefined; `check` problems keep it. */
-function interpret<T>(text: string, schema: z.ZodType<T>, check: ((value: T) => string[]) | undefined): { value: T | undefined; problems: string[] } {
+function interpret<T>(
+  text: string,
+  shape: ReplyShape<T>,
+  check: ((value: T) => string[]) | undefined,
+  maxChars: number,
+): { value: T | undefined; problems: string[] } {
+  if (text.length > maxChars) {
+    return {
+      value: undefined,
+      problems: [`The reply is ${text.length} characters long; at most ${maxChars} are read. Reply with the JSON value alone, shorter.`],
+    };
+  }
   const parsed = parseJsonLoose(text);
   if (!parsed.ok) return { value: undefined, problems: [parsed.error] };
-  const checked = schema.safeParse(parsed.value);
-  if (!checked.success) return { value: undefined, problems: checked.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`) };
-  return { value: checked.data, problems: check ? check(checked.data) : [] };
+  const read = shape.read(parsed.value);
+  if (!read.ok) return { value: undefined, problems: read.problems };
+  return { value: read.value, problems: check ? check(read.value) : [] };
 }
 
 function formatFor(mode: StructuredMode, name: string, schema: Record<string, unknown>, strict: boolean): { responseSchema?: LlmResponseFormat } {

@@ -65,6 +65,7 @@ const checkNames: Readonly<Record<CritiqueCheck | DiagnosticCode, string>> = {
   missing_agent: 'Unknown agent',
   invalid_predicate: 'Broken condition',
   invalid_step: 'Incomplete step',
+  invalid_output_schema: 'Unusable output schema',
   parallel_explosion: 'Too many steps at once',
   missing_gate: 'Parallel results never combined',
   optimism_bias: 'No second try for a step that can fail',

@@ -50,7 +50,7 @@ function applyEdit(steps: readonly Step[], edit: PlanEdit): Change {
   const step = steps[index]!;
   switch (edit.type) {
     case 'updateStep':
-      return replaceStep(steps, index, { ...step, ...edit.patch, id: step.id });
+      return replaceStep(steps, index, keptAcrossKinds(step, { ...step, ...edit.patch, id: step.id }));
     case 'removeStep':
       return removeStep(steps, step, edit.dropEdges === true);
     case 'moveStep':
@@ -83,6 +83,21 @@ function addStep(steps: readonly Step[], raw: NewStep, index: number | undefined
   return { ok: true, steps: [...steps.slice(0, at), checked.step, ...steps.slice(at)] };
 }
 
+/**
+ * `next` without the verification fields its new kind cannot have, when the edit changed
+ * the kind: an output schema only where a model answers, a model's review not of a
+ * person's work (a form that changes the kind cannot remove them).
+ */
+function keptAcrossKinds(before: Step, next: Step): Step {
+  if (next.kind === before.kind) return next;
+  const { outputSchema, review, ...rest } = next;
+  return {
+    ...rest,
+    ...(outputSchema !== undefined && performedBy(next.kind, 'model') ? { outputSchema } : {}),
+    ...(review !== undefined && !performedBy(next.kind, 'person') ? { review } : {}),
+  };
+}
+
 function makeManual(steps: readonly Step[], stepIds: readonly string[]): Change {
   const wanted = new Set(stepIds);
   const unknown = [...wanted].filter((id) => !steps.some((step) => step.id === id));
@@ -102,7 +117,7 @@ function makeManual(steps: readonly Step[], stepIds: readonly string[]): Change 
       continue;
     }
     const { agent: _agent, ...rest } = step;
-    const checked = checkStep({ ...rest, kind: 'manual', input: step.input?.trim() ? step.input : step.title });
+    const checked = checkStep(keptAcrossKinds(step, { ...rest, kind: 'manual', input: step.input?.trim() ? step.input : step.title }));
     if (!checked.ok) return checked;
     next.push(checked.step);
   }

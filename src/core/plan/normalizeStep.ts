@@ -32,7 +32,8 @@ const knownStepKeys = new Set([
   'type', 'kind', 'tool', 'args', 'arguments', 'params', 'parameters', 'agent', 'worker',
   'on_failure', 'onFailure', 'max_retries', 'retries', 'maxAttempts', 'max_attempts', 'critical',
   'verification', 'verify', 'on_verification_failure', 'onVerificationFailure', 'when', 'condition',
-  'requiresApproval', 'requires_approval', 'skipped', 'timeoutMs', 'timeout_ms', 'attachments', 'checks',
+  'requiresApproval', 'requires_approval', 'skipped', 'timeoutMs', 'timeout_ms', 'attachments',
+  'checks', 'outputSchema', 'output_schema', 'review',
 ]);
 
 const maxTitleLength = 120;
@@ -108,6 +109,10 @@ export function normalizeStep(entry: RawStepEntry, index: number, warnings: stri
   if (attachments.length > 0) step.attachments = attachments;
   const checks = normalizeChecks(raw.checks, id, warnings);
   if (checks.length > 0) step.checks = checks;
+  const outputSchema = outputSchemaOf(raw.outputSchema ?? raw.output_schema, id, warnings);
+  if (outputSchema !== undefined) step.outputSchema = outputSchema;
+  if (raw.review === true || raw.review === 'true') step.review = true;
+  else if (raw.review === false || raw.review === 'false') step.review = false;
 
   for (const key of Object.keys(raw)) {
     if (!knownStepKeys.has(key)) warnings.push(`Step "${id}": ignored unknown field "${key}".`);
@@ -143,6 +148,22 @@ function attemptsOf(value: unknown, id: string, warnings: string[]): number {
   if (typeof count === 'number' && Number.isInteger(count) && count >= 1) return Math.min(count, 20);
   warnings.push(`Step "${id}": attempt count "${describeRaw(value)}" is not a positive whole number; using 1.`);
   return 1;
+}
+
+/** An output schema as an object; models sometimes write it as JSON text. */
+function outputSchemaOf(value: unknown, id: string, warnings: string[]): Record<string, unknown> | undefined {
+  if (value === undefined || value === null) return undefined;
+  let schema: unknown = value;
+  if (typeof value === 'string') {
+    try {
+      schema = JSON.parse(value) as unknown;
+    } catch {
+      schema = undefined;
+    }
+  }
+  if (isRecord(schema)) return schema;
+  warnings.push(`Step "${id}": ignored an output schema that is not a JSON Schema object (${describeRaw(value)}).`);
+  return undefined;
 }
 
 function attachmentsOf(value: unknown, id: string, warnings: string[]): Attachment[] {

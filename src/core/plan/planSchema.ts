@@ -53,7 +53,7 @@ export const checkSchema = z.discriminatedUnion('kind', [
 /** One check of a step. */
 export type Check = z.infer<typeof checkSchema>;
 // The union above names every kind of the vocabulary, and only those.
-// Stryker disable next-line all: a compile-time check (Stryker cannot place a mutant in a literal type).
+// Stryker disable next-line all: a check for the compiler, with no behaviour to mutate (the instrumenter cannot place mutants in this type).
 true satisfies [CheckKind] extends [Check['kind']] ? ([Check['kind']] extends [CheckKind] ? true : never) : never;
 
 /** A JSON Schema object (draft 2020-12 subset) that a step's structured result must satisfy. */
@@ -142,7 +142,8 @@ export type DiagnosticCode =
   | 'missing_agent'
   | 'invalid_predicate'
   | 'self_dependency'
-  | 'invalid_step';
+  | 'invalid_step'
+  | 'invalid_output_schema';
 
 /** One problem found by `validatePlan`; errors make the plan unrunnable. */
 export interface Diagnostic {

@@ -4,8 +4,10 @@ import type { Tool, ToolRegistry } from '../tools/tool';
 import { checkLimitProblems } from './checkLimits';
 import { checkProblems } from './checkProblems';
 import { findCycles } from './findCycles';
+import { outputSchemaProblems } from './outputSchema';
 import { builtinAgentNames, type Diagnostic, type Plan, type Step } from './planSchema';
 import { predicateSyntaxError } from './predicateSyntax';
+import { performedBy } from './stepKindTraits';
 
 /** What `validatePlan` checks tools against: names only, or a registry with schemas. */
 export interface ValidatePlanOptions {
@@ -74,6 +76,7 @@ export function validatePlan(plan: Plan, opts: ValidatePlanOptions = {}): Diagno
         );
       }
     }
+    checkVerificationFields(step, error);
     for (const field of ['verification', 'when'] as const) {
       const expression = step[field];
       if (expression === undefined) continue;
@@ -119,6 +122,31 @@ function checkKindFields(step: Step, error: (code: Diagnostic['code'], message: 
   }
   if (step.kind === 'manual' && (step.input ?? '').trim() === '' && step.title.trim() === '') {
     error('invalid_step', `Step "${step.id}" is yours to do but says nothing about what to do; write the instructions in its input.`, step.id);
+  }
+}
+
+/** An output schema only where a model answers (agents, gates) and only a usable one; a review only of work a tool or a model did. */
+function checkVerificationFields(step: Step, error: (code: Diagnostic['code'], message: string, stepId?: string) => void): void {
+  if (step.outputSchema !== undefined) {
+    if (!performedBy(step.kind, 'model')) {
+      error(
+        'invalid_output_schema',
+        `Step "${step.id}" has an output schema, but only agent and synthesis-gate steps produce their result to one; remove it, or make the step an agent step.`,
+        step.id,
+      );
+    } else {
+      const problems = outputSchemaProblems(step.outputSchema);
+      if (problems.length > 0) {
+        error(
+          'invalid_output_schema',
+          `Step "${step.id}": its output schema is not a usable JSON Schema: ${problems.join('; ')}. Correct it, or remove it.`,
+          step.id,
+        );
+      }
+    }
+  }
+  if (step.review === true && performedBy(step.kind, 'person')) {
+    error('invalid_step', `Step "${step.id}" asks for a model's review, but a person does this step; remove "review" from it.`, step.id);
   }
 }
 

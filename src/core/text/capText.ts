@@ -82,7 +82,8 @@ function capWithin(value: unknown, budget: Budget): unknown {
       break;
     }
     budget.left -= key.length + 4;
-    object[key] = capWithin(member, budget);
+    // Defined, not assigned: a "__proto__" key (JSON.parse makes it an own field) stays a field instead of becoming the prototype.
+    Object.defineProperty(object, key, { value: capWithin(member, budget), enumerable: true, writable: true, configurable: true });
   }
   return object;
 }

@@ -1,6 +1,7 @@
 import type { RunState, RunStatus, StepStatus } from '../engine/runEvents';
 import type { BudgetUsage } from '../llm/budget';
 import { capText } from '../text/capText';
+import { isAgentResult } from '../agent/agentResult';
 import { valueText } from '../text/valueText';
 import { describeStepProgress, stepProgress, type StepProgress } from '../../shared/stepProgress';
 import { stepStatusLabels } from '../../shared/stepStatusLabels';
@@ -172,10 +173,13 @@ function oneLine(text: string, max: number): string {
 /**
  * A value's compact JSON text (a string as it is), stopping soon after `max` characters:
  * a 5 MB result is not turned into 5 MB of text to show its first line. A repeated
- * object shows as "[cycle]"; what JSON cannot show, as `valueText` shows it.
+ * object shows as "[cycle]"; what JSON cannot show, as `valueText` shows it; an agent's
+ * result as its answer.
  */
 function boundedJson(value: unknown, max: number): string {
   if (typeof value === 'string') return value.slice(0, max);
+  // An agent's answer says what it produced; its file changes are the summary's changed files.
+  if (isAgentResult(value)) return value.answer.slice(0, max);
   let out = '';
   const open = new Set<object>();
   const put = (text: string): boolean => {

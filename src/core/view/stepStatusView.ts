@@ -1,5 +1,6 @@
 import { stepStatusLabels } from '../../shared/stepStatusLabels';
 import type { StepStatus } from '../engine/runEvents';
+import { agentResultText, isAgentResult } from '../agent/agentResult';
 
 /** How a status looks in a tree view: a codicon id and a theme colour id. */
 export interface StatusLook {
@@ -47,7 +48,8 @@ export function formatDuration(ms: number): string {
 }
 
 /**
- * A result as a person reads it, cut at `max` characters: strings as they are; a plain
+ * A result as a person reads it, cut at `max` characters: strings as they are; an agent's
+ * result as its answer and changes (`agentResultText`); a plain
  * object as one `key: value` line per field, string values raw (so file contents keep
  * their line breaks) and others as compact JSON; anything else as compact JSON.
  */
@@ -55,6 +57,7 @@ export function previewValue(value: unknown, max = 600): string {
   let text: string;
   try {
     if (typeof value === 'string') text = value;
+    else if (isAgentResult(value)) text = agentResultText(value);
     else if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
       text = Object.entries(value)
         .map(([key, field]) => `${key}: ${typeof field === 'string' ? field : JSON.stringify(field)}`)

@@ -39,7 +39,7 @@ describe('task-planner plan', function () {
     assert.deepEqual(output.plan.steps.map((step) => step.id), ['S1', 'S2']);
     assert.equal(output.started, true);
     assert.equal(output.result.status, 'completed');
-    assert.equal(output.result.results['S2'], 'Wrote CHANGELOG.md.');
+    assert.deepEqual(output.result.results['S2'], { answer: 'Wrote CHANGELOG.md.', changes: { applied: [{ operation: 'write_file', path: 'CHANGELOG.md' }], rejected: [], failed: [] } });
     assert.equal(readFileSync(join(workspace.path, 'CHANGELOG.md'), 'utf8'), '# Changelog\n');
     assert.match(stderr, /Critique: score \d+\/10/);
     assert.match(stderr, /1\. S1 Read the readme \(tool read_file\)/);

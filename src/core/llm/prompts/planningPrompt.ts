@@ -69,7 +69,7 @@ e.g. [{"kind":"command","argv":["npm","test"]}].
 - "outputSchema" (${wordList(modelPlannedStepKinds.filter((kind) => performedBy(kind, 'model')))} steps): a JSON Schema the answer must match, \
 parsed into the result, e.g. {"type":"object","properties":{"city":{"type":"string"}}}.
 - "verification": an optional JavaScript expression over input, result, depends and checks, true when the step succeeded or a string saying \
-what is wrong, e.g. result.city === depends.S001.city.
+what is wrong, e.g. result.city === depends.S001.city. An agent's result is {"answer", "changes"} (test result.answer) or its outputSchema's object.
 - Include verification: check that a file exists after writing it, run the tests after changing code.
 - "onFailure": "stop" (default), "skip", "retry" (with "maxAttempts") or "replan"; "critical": false when the run can do without the step.
 - Use only the tools listed below. Writes, edits, deletes and commands are approved by the user before they happen.

@@ -49,7 +49,8 @@ describe('callAgentTool', () => {
   it('names the available tools, or none, when the model calls another', async () => {
     const ctx = makeToolContext();
     const some = await callAgentTool({ id: '1', name: 'fly', arguments: '{}' }, tools, ctx, neverAborted, 100);
-    assert.deepEqual(some, { ok: false, content: JSON.stringify({ tool: 'fly', status: 'error', error: 'The tool "fly" is not available to this agent. Available tools: write_file, ask_user.' }) });
+    const error = 'The tool "fly" is not available to this agent. Available tools: write_file, ask_user.';
+    assert.deepEqual(some, { ok: false, error, content: JSON.stringify({ tool: 'fly', status: 'error', error }) });
     const none = await callAgentTool({ id: '1', name: 'fly', arguments: '{}' }, new Map(), ctx, neverAborted, 100);
     assert.match((JSON.parse(none.content) as { error: string }).error, /Available tools: none\.$/);
   });

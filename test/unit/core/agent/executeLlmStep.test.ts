@@ -54,7 +54,8 @@ describe('executeLlmStep: agent and gate steps through RunOptions.llm', function
     const plan = makePlan([makeStep('S1', { agent: 'copier', input: 'Copy a.txt to b.txt' })], { agents: { copier: { prompt: 'You copy files.', tools: ['read_file', 'write_file'] } } });
     const { result, events } = await run(plan, { interaction });
     assert.equal(result.status, 'completed', result.metadata.reason);
-    assert.equal(result.results['S1'], 'Copied a.txt to b.txt.');
+    assert.deepEqual(result.results['S1'], { answer: 'Copied a.txt to b.txt.', changes: { applied: [{ operation: 'write_file', path: 'b.txt' }], rejected: [], failed: [] } });
+    assert.deepEqual(result.steps['S1']?.changes, { applied: [{ operation: 'write_file', path: 'b.txt' }], rejected: [], failed: [] }, 'the step state keeps the changes');
     assert.equal(workspace.snapshot()['b.txt'], 'hello from a');
     assert.equal(interaction.approvals().length, 1);
     const [first, second] = server.chatRequests;
@@ -87,7 +88,7 @@ describe('executeLlmStep: agent and gate steps through RunOptions.llm', function
     const llm = createOpenAiClient({ baseURL: server.baseURL, apiKey: 'sk-test', model: 'gpt-4o-mini', clock });
     const resumed = await resumeRun('run-1', { store, tools, workspace, llm, clock, agentLimits: { timeoutMs: Infinity }, answers: { S1: 'Ada' } }).result;
     assert.equal(resumed.status, 'completed', resumed.metadata.reason);
-    assert.equal(resumed.results['S1'], 'Hello, Ada!');
+    assert.deepEqual(resumed.results['S1'], { answer: 'Hello, Ada!', changes: { applied: [], rejected: [], failed: [] } });
     assert.deepEqual(toolNames(server.chatRequests[1]), ['ask_user'], 'the direct agent has no tools but ask_user');
     const answer = messagesOf(server.chatRequests[2]).find((message) => message.role === 'tool');
     assert.match(String(answer?.content), /Ada/);
@@ -136,7 +137,7 @@ describe('executeLlmStep with a scripted model', () => {
   it('runs the built-in "direct" agent with its prompt and no tools', async () => {
     const llm = scriptedLlm(['Answered directly.']);
     const result = await run(makePlan([makeStep('S1', { agent: 'direct' })]), { llm, tools: createToolRegistry([readFileTool] as Tool[]) });
-    assert.equal(result.results['S1'], 'Answered directly.');
+    assert.deepEqual(result.results['S1'], { answer: 'Answered directly.', changes: { applied: [], rejected: [], failed: [] } });
     assert.equal(llm.requests[0]?.tools, undefined);
     assert.match(String(llm.requests[0]?.messages[0]?.content), /^You answer directly from what you are given, without tools\./);
     assert.ok(String(llm.requests[0]?.messages[0]?.content).startsWith(directAgentPrompt));

@@ -57,7 +57,7 @@ describe('runStepAgent with a scripted model', () => {
   it('gives the model the agent prompt with the rules, offers no tools to an agent without any, and returns the trimmed answer with its usage and cost', async () => {
     const { llm, promise } = run([{ toolCalls: calls('read') }, '  The notes say hi.  '], {}, { tokensPerCall: 7, costPerCall: 0.5 });
     const result = await promise;
-    assert.deepEqual(result, { text: 'The notes say hi.', turns: 2, toolCalls: 1, usage: { promptTokens: 14, completionTokens: 14 }, costUsd: 1 });
+    assert.deepEqual(result, { text: 'The notes say hi.', changes: { applied: [], rejected: [], failed: [] }, turns: 2, toolCalls: 1, usage: { promptTokens: 14, completionTokens: 14 }, costUsd: 1 });
     assert.deepEqual(llm.requests[0]?.messages.slice(0, 2), [
       { role: 'system', content: `You summarise notes.\n\n${agentRules}` },
       { role: 'user', content: 'Summarise notes.md' },

@@ -30,6 +30,7 @@ function setup(patch: Partial<RunHostSetup> = {}): RunHostSetup {
     maxConcurrency: undefined,
     agentLimits: undefined,
     replan: { maxTotalReplans: undefined, maxReplanAttempts: undefined, replanCooldownMs: undefined },
+    reviewCriticalSteps: undefined,
     noModelHint: 'Pass --base-url.',
     ...patch,
   };
@@ -39,7 +40,7 @@ describe('hostRunOptions: one way from a host\'s setup to run options', () => {
   it('gives the tools as a registry and keeps the engine\'s defaults for what the host left undefined', () => {
     const options = hostRunOptions(setup());
     assert.deepEqual(options.tools.names(), ['read_file']);
-    const defaults = ['interaction', 'checkpoints', 'diagnostics', 'logger', 'signal', 'llm', 'approvalPolicy', 'strategy', 'maxConcurrency', 'agentLimits'] as const;
+    const defaults = ['interaction', 'checkpoints', 'diagnostics', 'logger', 'signal', 'llm', 'approvalPolicy', 'strategy', 'maxConcurrency', 'agentLimits', 'reviewCriticalSteps'] as const;
     for (const key of [...defaults, 'maxTotalReplans', 'maxReplanAttempts', 'replanCooldownMs'] as const) {
       assert.ok(!(key in options), `${key} should be left to the engine's default`);
     }
@@ -56,6 +57,7 @@ describe('hostRunOptions: one way from a host\'s setup to run options', () => {
       strategy: 'plan_act_reflect' as const,
       maxConcurrency: 0,
       agentLimits: { maxTurns: 3 },
+      reviewCriticalSteps: true,
     };
     const options = hostRunOptions(setup(given));
     for (const key of Object.keys(given) as (keyof typeof given)[]) assert.equal(options[key], given[key], key);

@@ -109,7 +109,7 @@ describe('runPlan caps what enters the journal', () => {
       },
     ]);
     const result = await runPlan(plan, { llm, store, clock: new ManualClock(), idSource: () => 'run-caps' }).result;
-    const completed = String(result.steps.A?.result);
+    const completed = (result.steps.A?.result as { answer: string }).answer;
     assert.ok(completed.length <= textCaps.result, `result of ${completed.length} characters`);
     assert.match(completed, /more characters cut\)$/);
     const error = result.steps.B?.error ?? '';

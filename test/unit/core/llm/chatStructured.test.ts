@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { chatStructured, StructuredOutputError } from '../../../../src/core/llm/chatStructured';
+import { chatStructured, chatWithJsonSchema, StructuredOutputError } from '../../../../src/core/llm/chatStructured';
 import type { LlmDelta } from '../../../../src/core/llm/llmTypes';
 import { createOpenAiClient } from '../../../../src/node/openAiClient';
 import type { LlmClient } from '../../../../src/core/ports';
@@ -153,5 +153,32 @@ describe('chatStructured: what the caller gets back', () => {
     });
     const twenty = z.object(Object.fromEntries(Array.from({ length: 20 }, (_, index) => [`f${index}`, z.string()])));
     await assert.rejects(chatStructured(scriptedLlm(['{}']), { messages, signal }, twenty), (error: unknown) => error instanceof StructuredOutputError && /\n- f19: [^\n]*$/.test(error.message));
+  });
+});
+
+describe('chatWithJsonSchema', () => {
+  const signal = new AbortController().signal;
+  const messages = [{ role: 'user' as const, content: 'The city?' }];
+  const schema = { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
+
+  it('sends the JSON Schema as it is (without $schema) and leaves matching it to check: problems get the repair round, then stay with the value', async () => {
+    const llm = scriptedLlm(['{"town": "Oslo"}', '{"town": "Oslo"}']);
+    const result = await chatWithJsonSchema(llm, { messages, signal, schemaName: 'step_result', check: (value) => (Object.hasOwn(value as object, 'city') ? [] : ['city is missing']) }, schema);
+    assert.deepEqual(llm.requests[0]?.responseSchema, { type: 'json_schema', name: 'step_result', schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, strict: false });
+    assert.deepEqual(result.value, { town: 'Oslo' });
+    assert.deepEqual(result.remainingProblems, ['city is missing']);
+    assert.equal(result.repaired, true);
+    assert.match(String(llm.requests[1]?.messages.at(-1)?.content), /city is missing/);
+  });
+
+  it('does not parse a reply longer than maxReplyChars, and says how long it was', async () => {
+    const long = `{"city": "${'x'.repeat(200)}"}`;
+    const llm = scriptedLlm([long]);
+    await assert.rejects(chatWithJsonSchema(llm, { messages, signal, maxReplyChars: 100 }, schema), (error: unknown) => {
+      assert.ok(error instanceof StructuredOutputError);
+      assert.deepEqual(error.problems, [`The reply is ${long.length} characters long; at most 100 are read. Reply with the JSON value alone, shorter.`]);
+      return true;
+    });
+    assert.equal(llm.requests.length, 2, 'one repair round');
   });
 });

@@ -160,6 +160,17 @@ describe('editPlan', () => {
       }
     }), { numRuns: 300 });
   });
+  it('changing a step\'s kind drops the verification fields the new kind cannot have, and keeps those it can', () => {
+    const plan = makePlan([makeStep('a', { outputSchema: { type: 'object' }, review: true })]);
+    const tool = planOf(editPlan(plan, { type: 'updateStep', stepId: 'a', patch: { kind: 'tool', tool: 'read_file', args: { path: 'x' } } })).steps[0];
+    assert.deepEqual([tool?.outputSchema, tool?.review], [undefined, true]);
+    const gate = planOf(editPlan(plan, { type: 'updateStep', stepId: 'a', patch: { kind: 'synthesis_gate' } })).steps[0];
+    assert.deepEqual([gate?.outputSchema, gate?.review], [{ type: 'object' }, true]);
+    const question = planOf(editPlan(plan, { type: 'updateStep', stepId: 'a', patch: { kind: 'clarification' } })).steps[0];
+    assert.deepEqual([Object.hasOwn(question ?? {}, 'outputSchema'), Object.hasOwn(question ?? {}, 'review')], [false, false]);
+    assert.match(refusal(editPlan(makePlan([makeStep('t', { kind: 'tool', tool: 'read_file' })]), { type: 'updateStep', stepId: 't', patch: { outputSchema: { type: 'object' } } })), /has an output schema/);
+  });
+
   describe('makeManual ("Do them myself")', () => {
     it('hands agent and gate steps to the user, keeping ids, dependencies and policy, as the next version', () => {
       const plan = makePlan([
@@ -175,6 +186,14 @@ describe('editPlan', () => {
       assert.deepEqual([g?.kind, g?.input, g?.dependsOn, g?.onFailure], ['manual', 'Step g', ['a'], 'skip']);
       assert.deepEqual(t, plan.steps[2]);
       assert.deepEqual(validatePlan(next).filter((diagnostic) => diagnostic.severity === 'error'), []);
+    });
+
+    it('drops the output schema and the review a person\'s step cannot have, so the plan stays valid', () => {
+      const plan = makePlan([makeStep('a', { outputSchema: { type: 'object' }, review: true })]);
+      const [a] = planOf(editPlan(plan, { type: 'makeManual', stepIds: ['a'] })).steps;
+      assert.equal(a?.kind, 'manual');
+      assert.equal(Object.hasOwn(a ?? {}, 'outputSchema'), false);
+      assert.equal(Object.hasOwn(a ?? {}, 'review'), false);
     });
 
     it('refuses steps that are not a model\'s to hand over, and unknown ids, changing nothing', () => {

@@ -54,7 +54,7 @@ describe('normalizeStep', () => {
       'id', 'step_id', 'name', 'title', 'input', 'query', 'action', 'description', 'dependsOn', 'depends_on', 'requires', 'after', 'dependencies',
       'type', 'kind', 'tool', 'args', 'arguments', 'params', 'parameters', 'agent', 'worker', 'on_failure', 'onFailure', 'max_retries', 'retries',
       'maxAttempts', 'max_attempts', 'critical', 'verification', 'verify', 'on_verification_failure', 'onVerificationFailure', 'when', 'condition',
-      'requiresApproval', 'requires_approval', 'skipped', 'timeoutMs', 'timeout_ms', 'attachments',
+      'requiresApproval', 'requires_approval', 'skipped', 'timeoutMs', 'timeout_ms', 'attachments', 'outputSchema', 'output_schema', 'review',
     ];
     for (const field of fields) assert.deepEqual(normalize({ [field]: undefined }).warnings, [], field);
     assert.deepEqual(normalize({ id: 'a', mood: 'happy', Tool: 'x' }).warnings, ['Step "a": ignored unknown field "mood".', 'Step "a": ignored unknown field "Tool".']);
@@ -147,6 +147,29 @@ describe('normalizeStep', () => {
     assert.deepEqual(warnings, ['Step "a": ignored an attachment that is not {kind: link|image|file, ref}.']);
     assert.equal('attachments' in (normalize({ id: 'a', attachments: [] }).step ?? {}), false);
     assert.equal('attachments' in (normalize({ id: 'a', attachments: 'x' }).step ?? {}), false);
+  });
+
+  it('reads an output schema from outputSchema or output_schema, as an object or JSON text, warning about anything else', () => {
+    const schema = { type: 'object', properties: { city: { type: 'string' } } };
+    assert.deepEqual(normalize({ id: 'a', outputSchema: schema }).step?.outputSchema, schema);
+    assert.deepEqual(normalize({ id: 'a', output_schema: schema }).step?.outputSchema, schema);
+    assert.deepEqual(normalize({ id: 'a', output_schema: JSON.stringify(schema) }).step?.outputSchema, schema);
+    assert.deepEqual(normalize({ id: 'a', outputSchema: schema, output_schema: { type: 'string' } }).step?.outputSchema, schema, 'the canonical name wins');
+    for (const odd of ['not json', ['type'], 42, '[1]']) {
+      const { step, warnings } = normalize({ id: 'a', outputSchema: odd });
+      assert.equal(step?.outputSchema, undefined, String(odd));
+      assert.equal(warnings.length, 1, String(odd));
+      assert.match(warnings[0] ?? '', /^Step "a": ignored an output schema that is not a JSON Schema object \(/);
+    }
+    assert.deepEqual(normalize({ id: 'a', output_schema: null }).warnings, []);
+  });
+
+  it('reads review as a yes or no, and leaves it unset otherwise', () => {
+    assert.equal(normalize({ id: 'a', review: true }).step?.review, true);
+    assert.equal(normalize({ id: 'a', review: 'true' }).step?.review, true);
+    assert.equal(normalize({ id: 'a', review: false }).step?.review, false);
+    assert.equal(normalize({ id: 'a', review: 'false' }).step?.review, false);
+    for (const other of ['yes', 1, null]) assert.equal(Object.hasOwn(normalize({ id: 'a', review: other }).step ?? {}, 'review'), false, String(other));
   });
 
   it('merges inherited and own dependencies without repeats', () => {

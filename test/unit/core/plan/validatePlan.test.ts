@@ -15,6 +15,34 @@ describe('validatePlan', () => {
     assert.deepEqual(validatePlan(makePlan([makeStep('a'), makeStep('b', { dependsOn: ['a'] })])), []);
   });
 
+  it('reports an output schema on a step kind that cannot have one, and one that is not a usable JSON Schema', () => {
+    const schema = { type: 'object' };
+    assert.deepEqual(validatePlan(makePlan([makeStep('a', { outputSchema: schema }), makeStep('g', { kind: 'synthesis_gate', outputSchema: schema })])), []);
+    for (const kind of ['tool', 'human_review', 'clarification', 'manual'] as const) {
+      const diagnostics = validatePlan(makePlan([makeStep('t', { kind, tool: 'read_file', args: { path: 'a' }, outputSchema: schema })]));
+      assert.deepEqual(diagnostics, [{
+        code: 'invalid_output_schema',
+        severity: 'error',
+        stepId: 't',
+        message: 'Step "t" has an output schema, but only agent and synthesis-gate steps produce their result to one; remove it, or make the step an agent step.',
+      }], kind);
+    }
+    assert.deepEqual(validatePlan(makePlan([makeStep('a', { outputSchema: { type: 'wat' } })])).map((diagnostic) => diagnostic.message), [
+      'Step "a": its output schema is not a usable JSON Schema: the schema at /type must be equal to one of the allowed values; the schema at /type must be array. Correct it, or remove it.',
+    ]);
+    assert.match(validatePlan(makePlan([makeStep('a', { outputSchema: { $ref: '#' } })]))[0]?.message ?? '', /leads back to itself/);
+  });
+
+  it('reports a review asked of a step a person does', () => {
+    assert.deepEqual(validatePlan(makePlan([makeStep('a', { review: true }), makeStep('t', { kind: 'tool', tool: 'read_file', review: true })])), []);
+    assert.deepEqual(validatePlan(makePlan([makeStep('m', { kind: 'manual', review: true }), makeStep('n', { kind: 'manual', review: false })])), [{
+      code: 'invalid_step',
+      severity: 'error',
+      stepId: 'm',
+      message: 'Step "m" asks for a model\'s review, but a person does this step; remove "review" from it.',
+    }]);
+  });
+
   it('reports empty_plan', () => {
     assert.deepEqual(codes(makePlan([])), ['empty_plan']);
   });

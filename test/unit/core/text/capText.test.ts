@@ -32,6 +32,15 @@ describe('capText', () => {
 });
 
 describe('capValue', () => {
+  it('keeps a "__proto__" field of parsed JSON a field when it cuts the value, setting no prototype', () => {
+    const parsed = JSON.parse(`{"__proto__": {"polluted": true}, "text": "${'x'.repeat(5_000)}"}`) as Record<string, unknown>;
+    const capped = capValue(parsed, 1_000) as Record<string, unknown>;
+    assert.ok(Object.hasOwn(capped, '__proto__'));
+    assert.equal(Object.getPrototypeOf(capped), Object.prototype);
+    assert.equal(capped['polluted'], undefined);
+    assert.ok(JSON.stringify(capped).includes('"__proto__":{"polluted":true}'));
+  });
+
   it('returns a value that fits unchanged, and keeps the shape of one that does not', () => {
     const small = { a: [1, 2], b: 'x' };
     assert.equal(capValue(small, 1_000), small);

@@ -22,4 +22,15 @@ describe('valueText', () => {
     cycle['self'] = cycle;
     assert.equal(valueText(cycle), '[unprintable object]');
   });
+
+  it('writes an agent step\'s result as its answer, then its changes when there were any', () => {
+    const none = { applied: [], rejected: [], failed: [] };
+    assert.equal(valueText({ answer: 'All good.', changes: none }), 'All good.');
+    assert.equal(
+      valueText({ answer: 'Half done.', changes: { applied: [{ operation: 'write_file', path: 'a.txt' }], rejected: [{ operation: 'delete_file', path: 'b.txt', reason: 'keep it' }], failed: [] } }),
+      'Half done.\n\nChanges:\napplied: write_file a.txt\nrejected: delete_file b.txt (keep it)',
+    );
+    assert.equal(valueText({ answer: 'x', changes: { applied: [] } }), '{"answer":"x","changes":{"applied":[]}}', 'only the full shape counts as an agent result');
+    assert.equal(valueText({ answer: 1, changes: none }), '{"answer":1,"changes":{"applied":[],"rejected":[],"failed":[]}}');
+  });
 });

@@ -16,6 +16,12 @@ describe('previewValue', () => {
     assert.deepEqual(['plain', ['a', { b: 1 }], null, 42, undefined].map((value) => previewValue(value)), ['plain', '["a",{"b":1}]', 'null', '42', 'undefined']);
   });
 
+  it('shows an agent step\'s result as its answer and its changes, not as fields', () => {
+    const result = { answer: 'Renamed the module.', changes: { applied: [{ operation: 'write_file', path: 'b.ts' }], rejected: [], failed: [{ operation: 'delete_file', path: 'a.ts', reason: 'busy' }] } };
+    assert.equal(previewValue(result), 'Renamed the module.\n\nChanges:\napplied: write_file b.ts\nfailed: delete_file a.ts (busy)');
+    assert.equal(previewValue({ answer: 'Nothing to change.', changes: { applied: [], rejected: [], failed: [] } }), 'Nothing to change.');
+  });
+
   it('cuts at the limit and says how much more there was', () => {
     assert.equal(previewValue('abcdef', 6), 'abcdef');
     assert.equal(previewValue('abcdefgh', 6), 'abcdef… (2 more characters)');

@@ -154,7 +154,7 @@ describe('buildPlanningPrompt: verification', () => {
 
   it('teaches output schemas and predicates with one example each, and asks for verification', () => {
     assert.match(system, /\n- "outputSchema" \(agent and synthesis_gate steps\): a JSON Schema the answer must match, parsed into the result, e\.g\. \{"type":"object",/);
-    assert.match(system, /\n- "verification": an optional JavaScript expression over input, result, depends and checks, .* or a string saying what is wrong, e\.g\. result\.city === depends\.S001\.city\.\n/);
+    assert.match(system, /\n- "verification": an optional JavaScript expression over input, result, depends and checks, .* or a string saying what is wrong, e\.g\. result\.city === depends\.S001\.city\. An agent's result is \{"answer", "changes"\} \(test result\.answer\) or its outputSchema's object\.\n/);
     assert.match(system, /\n- Include verification: check that a file exists after writing it, run the tests after changing code\.\n/);
   });
 
