@@ -1,5 +1,6 @@
 import type { RunEvent } from '../core/engine/runEvents';
 import type { Plan } from '../core/plan/planSchema';
+import { oneLine } from './oneLine';
 
 /**
  * Live progress as one line per notable event, for stderr: starts, completions with
@@ -8,7 +9,7 @@ import type { Plan } from '../core/plan/planSchema';
  */
 export function progressReporter(plan: Plan, write: (line: string) => void, alreadyEnded = 0): (event: RunEvent) => void {
   const total = plan.steps.length;
-  const titles = new Map(plan.steps.map((step) => [step.id, step.title]));
+  const titles = new Map(plan.steps.map((step) => [step.id, oneLine(step.title)]));
   const startedAt = new Map<string, number>();
   let ended = alreadyEnded;
   const label = (stepId: string): string => {
@@ -19,7 +20,7 @@ export function progressReporter(plan: Plan, write: (line: string) => void, alre
   return (event) => {
     switch (event.type) {
       case 'run_started':
-        write(`Run ${event.runId}: ${total} step${total === 1 ? '' : 's'}. ${event.plan.objective}`);
+        write(`Run ${event.runId}: ${total} step${total === 1 ? '' : 's'}. ${oneLine(event.plan.objective)}`);
         return;
       case 'run_resumed':
         write(`Resuming run ${event.runId}.${event.journalWarning ? ` Warning: ${event.journalWarning}` : ''}`);

@@ -3,6 +3,7 @@ import type { ApprovalDecision, ApprovalRequest, Interaction } from '../core/por
 import { proposalTarget } from '../core/tools/proposalTarget';
 import { askManualStep } from './manualStepQuestion';
 import type { CliIo } from './cliIo';
+import { oneLine } from './oneLine';
 
 /** What the terminal shows for each kind of approval, after "Step <id> (<title>) wants to". */
 const shownApproval: { [Kind in ApprovalRequest['kind']]: (request: Extract<ApprovalRequest, { kind: Kind }>) => string } = {
@@ -14,7 +15,7 @@ const shownApproval: { [Kind in ApprovalRequest['kind']]: (request: Extract<Appr
 
 /** An approval request as the terminal shows it: what would run or change, in full. */
 export function describeApprovalForTerminal(request: ApprovalRequest): string {
-  return `Step ${request.stepId} (${request.title}) wants to ${(shownApproval[request.kind] as (request: ApprovalRequest) => string)(request)}`;
+  return `Step ${request.stepId} (${oneLine(request.title)}) wants to ${(shownApproval[request.kind] as (request: ApprovalRequest) => string)(request)}`;
 }
 
 /**

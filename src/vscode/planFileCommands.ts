@@ -120,12 +120,19 @@ function startRun(plan: Plan, deps: PlanFileDeps): Promise<RunResult | undefined
 
 /**
  * "Run plan file": runs the plan in `document` as it is now (unsaved edits included) with
- * the usual approvals, after the same checks as `task-planner run`. Resolves to the run's
- * promise, `undefined` when the file is not a plan that can run.
+ * the usual approvals, after the same checks as `task-planner run`. When reading it ignored
+ * something (a dropped check, a misspelt field), it goes to the review with what was
+ * ignored instead, and runs only if started there. Resolves to the run's promise,
+ * `undefined` when the file is not a plan that can run.
  */
 export function runPlanFile(document: PlanFileDocument, deps: PlanFileDeps): { run: Promise<RunResult | undefined> } | undefined {
-  const plan = readingOf(document, deps)?.plan;
-  if (!plan) return undefined;
+  const reading = readingOf(document, deps);
+  if (!reading) return undefined;
+  if (reading.warnings.length > 0) {
+    deps.log.info(`${document.name}: reading it ignored ${reading.warnings.length} thing(s), so it opens in the review before it runs.`);
+    return { run: reviewReading(document, reading, deps).then((reviewed) => reviewed.run) };
+  }
+  const { plan } = reading;
   deps.log.info(`Running ${plan.steps.length} step(s) from ${document.name}: ${plan.objective}`);
   return { run: startRun(plan, deps) };
 }
@@ -138,8 +145,14 @@ export function runPlanFile(document: PlanFileDocument, deps: PlanFileDeps): { r
  */
 export async function reviewPlanFile(document: PlanFileDocument, deps: PlanFileDeps): Promise<{ plan?: Plan; run?: Promise<RunResult | undefined> }> {
   const reading = readingOf(document, deps);
-  if (!reading) return {};
-  const { plan, warnings } = reading;
+  return reading ? reviewReading(document, reading, deps) : {};
+}
+
+async function reviewReading(
+  document: PlanFileDocument,
+  { plan, warnings }: { plan: Plan; warnings: string[] },
+  deps: PlanFileDeps,
+): Promise<{ plan?: Plan; run?: Promise<RunResult | undefined> }> {
   deps.showPlan(plan);
   const accepted = await deps.review()(plan, critiquePlan(plan, { tools: deps.tools().map((tool) => tool.name) }), warnings);
   if (!accepted) {
@@ -148,4 +161,3 @@ export async function reviewPlanFile(document: PlanFileDocument, deps: PlanFileD
   }
   return { plan: accepted, run: startRun(accepted, deps) };
 }
-

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ApprovalDecision, ApprovalRequest, ClarificationRequest, Interaction, ManualStepOutcome, ReviewDecision, ReviewRequest } from '../core/ports';
+import { commandApprovalText } from '../core/tools/commandApprovalText';
 import { proposalTarget } from '../core/tools/proposalTarget';
 import { announceManualStep, showManualStepActions } from './manualStepPrompts';
 import type { PendingPrompts } from './pendingPrompts';
@@ -136,13 +137,8 @@ async function showFileApproval(request: Extract<ApprovalRequest, { kind: 'file'
 }
 
 async function askCommandApproval(request: Extract<ApprovalRequest, { kind: 'command' }>, pending: PendingPrompts): Promise<void> {
-  const commandLine = request.argv.map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`)).join(' ');
-  const choice = await vscode.window.showWarningMessage(
-    `Step "${request.title}" wants to run a command.`,
-    { modal: true, detail: `Command: ${commandLine}\nWorking directory: ${request.cwd}${request.shell ? '\nRuns through a shell.' : ''}` },
-    'Run',
-    'Reject',
-  );
+  const { message, detail } = commandApprovalText(request);
+  const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, 'Run', 'Reject');
   if (choice === 'Run') pending.approve(request.stepId, undefined, request.requestId);
   else if (choice === 'Reject') pending.reject(request.stepId, 'rejected in the command dialog', request.requestId);
 }

@@ -196,7 +196,7 @@ export const mutationGroups = [
     mutate: [
       'src/core/tools/editFileTool.ts', 'src/core/tools/readFileTool.ts', 'src/core/tools/writeFileTool.ts', 'src/core/tools/deleteFileTool.ts',
       'src/core/tools/createDirectoryTool.ts', 'src/core/tools/listFilesTool.ts', 'src/core/tools/checkpointStore.ts', 'src/core/tools/undoRun.ts',
-      'src/core/tools/describeUndo.ts', 'src/core/tools/proposalTarget.ts',
+      'src/core/tools/describeUndo.ts', 'src/core/tools/proposalTarget.ts', 'src/core/tools/commandApprovalText.ts',
     ],
     spec: ['test/unit/core/tools/**/*.test.ts'],
     grep: timeBoundTestsLeftOut,

@@ -1,6 +1,7 @@
 import { RE2JS } from 're2js';
 import type { Check } from '../plan/planSchema';
 import type { CommandResult, DiagnosticsSnapshot, EditorDiagnostic, Interaction } from '../ports';
+import { directionControlClass } from '../plan/visibleDirection';
 import { capText } from '../text/capText';
 import { isApprovalRejectedError } from '../tools/approvals';
 import { isDeferredError } from '../tools/deferral';
@@ -192,14 +193,15 @@ function refusal(check: Check, detail: string): CheckVerdict {
 }
 
 function quote(text: string): string {
-  return JSON.stringify(capText(text, 200));
+  return plainText(JSON.stringify(capText(text, 200)));
 }
 
 // Colour and cursor sequences, dropped whole.
 const escapeSequences = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-Z\\-_]/g;
-const controls = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+// Also the direction controls: a diagnosis is shown in the panel, the tree and notifications, where they would reorder the text around them.
+const controls = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${directionControlClass}]`, 'g');
 
-/** Output as plain text: terminal escape sequences dropped, CRLF as LF, other control characters shown as `\uXXXX`. */
+/** Output as plain text: terminal escape sequences dropped, CRLF as LF, other control characters and text-direction controls shown as `\uXXXX`. */
 export function plainText(text: string): string {
   return text
     .replace(escapeSequences, '')

@@ -74,6 +74,7 @@ const checkNames: Readonly<Record<CritiqueCheck | DiagnosticCode, string>> = {
   destructive_without_approval: 'Change without approval',
   unverified_change: 'Changes never checked',
   impossible_check: 'Check that cannot pass',
+  check_without_retry: 'Failed check never retried',
   llm_review: 'Model review',
 };
 

@@ -8,7 +8,7 @@ import type { Check, Plan, Step } from './planSchema';
 
 /** A finding of the critic about how a plan verifies its work. */
 export interface VerificationFinding {
-  check: 'unverified_change' | 'impossible_check';
+  check: 'unverified_change' | 'impossible_check' | 'check_without_retry';
   stepId: string;
   message: string;
   recommendation: string;
@@ -24,6 +24,7 @@ const changeWords =
 let builtinNames: readonly string[] | undefined;
 
 const unverifiedAdvice = 'Add a check to a step that changes files, e.g. run the tests after it (a command check) or check that the file it writes exists.';
+const retryAdvice = 'Give the step onVerificationFailure: "retry" (Save plan as file, edit it, then Run plan file) when another attempt could pass its checks.';
 const impossibleAdvice = 'Correct or remove a check that can never pass: the step would fail however well it did its work.';
 
 /**
@@ -35,7 +36,10 @@ const impossibleAdvice = 'Correct or remove a check that can never pass: the ste
  *   runs one, or a command or diagnostics check) or a person's review.
  * - `impossible_check`: checks that can never pass together, where that is cheap to see: a
  *   path checked both present and absent, a step that writes a path it checks absent or
- *   deletes a path it checks present. One finding per step. A check broken on its own (a
+ *   deletes a path it checks present. One finding per step.
+ * - `check_without_retry`: a step retried on errors (`onFailure: retry`) whose checks or
+ *   verification predicate stop it instead (`onVerificationFailure: stop`): its retries
+ *   never come when a check fails, which is where a retry usually helps. A check broken on its own (a
  *   pattern, an empty command) and a step with more checks than `maxChecksPerStep` are
  *   `validatePlan`'s errors, not repeated here.
  * Linear in steps, edges and checks.
@@ -51,6 +55,14 @@ export function verificationFindings(plan: Plan, tools: ToolsForCritique): Verif
         stepId: step.id,
         message: `Step "${step.id}" changes files but nothing checks its work.`,
         recommendation: unverifiedAdvice,
+      });
+    }
+    if (step.onFailure === 'retry' && step.onVerificationFailure === 'stop' && ((step.checks ?? []).length > 0 || step.verification !== undefined)) {
+      findings.push({
+        check: 'check_without_retry',
+        stepId: step.id,
+        message: `Step "${step.id}" is retried when it fails, but a failed check or verification stops it (onVerificationFailure: stop).`,
+        recommendation: retryAdvice,
       });
     }
     const impossible = impossibleCheck(step, registry);

@@ -146,6 +146,23 @@ describe('plan-file commands', () => {
       assert.match(seen.errors[1]!, /^Task Planner: broken\.plan\.json is not a plan that can run/);
     });
 
+    it('opens a file that reading ignored something in (a dropped check, a misspelt field) in the review with what was ignored, instead of running it as if nothing was', async () => {
+      const text = JSON.stringify({
+        objective: 'x',
+        steps: [{ id: 'a', tool: 'write_file', args: { path: 'a.txt', content: 'hi' }, checks: [{ kind: 'file_exist', path: 'a.txt' }], onFailur: 'retry' }],
+      });
+      const cancelled = setup({ review: () => undefined });
+      assert.equal(await runPlanFile({ name: 'typo.plan.json', text }, cancelled.deps)?.run, undefined);
+      assert.deepEqual(cancelled.seen.started, [], 'nothing runs unless the user starts it in the review');
+      assert.equal(cancelled.seen.reviewed.length, 1);
+      assert.equal(cancelled.seen.reviewWarnings.length, 2);
+      assert.match(cancelled.seen.reviewWarnings[0]!, /check 1 was dropped: its kind file_exist/);
+      assert.match(cancelled.seen.reviewWarnings[1]!, /ignored unknown field "onFailur"/);
+      const accepted = setup();
+      assert.equal((await runPlanFile({ name: 'typo.plan.json', text }, accepted.deps)?.run)?.status, 'completed');
+      assert.equal(accepted.seen.started.length, 1);
+    });
+
     it('reports a run that cannot start', async () => {
       const { deps, seen } = setup({ startFails: true });
       assert.equal(await runPlanFile({ name: 'a.plan.json', text: fileText }, deps)?.run, undefined);

@@ -121,4 +121,13 @@ describe('evaluateCheck', () => {
     assert.equal(plainText('\u001b[1;31mFAIL\u001b[0m a\r\nb\rc\u0000\u009b'), 'FAIL a\nb\\u000dc\\u0000\\u009b');
     assert.equal(plainText('\u001b]0;title\u0007after'), 'after');
   });
+
+  it('plainText shows text-direction controls from a command\'s output as escapes: a diagnosis cannot reverse the panel\'s text', () => {
+    assert.equal(plainText('report.\u202eexe.txt \u2066x\u2069 \u200f'), 'report.\\u202eexe.txt \\u2066x\\u2069 \\u200f');
+  });
+
+  it('a text or pattern a file lacks is quoted with its direction controls shown as escapes', async () => {
+    const verdict = await evaluate({ kind: 'file_contains', path: 'a.txt', text: 'gamma\u202e', pattern: 'delta\u2067' });
+    assert.equal(verdict.detail, 'a.txt does not contain the text "gamma\\u202e" nor a match of "delta\\u2067"');
+  });
 });

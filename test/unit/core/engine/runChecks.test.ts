@@ -175,6 +175,31 @@ describe('step checks', () => {
       assert.deepEqual(interaction.asked, []);
     });
 
+    it('a check command that was not shown at Start (a repair plan\'s, an edited one) is asked about, even when the others were allowed', async () => {
+      const runner = fakeRunner(() => ({ exitCode: 0 }));
+      const asked: string[][] = [];
+      const interaction = answeringInteraction({
+        approval: (request) => {
+          if (request.kind === 'command') asked.push([...request.argv, `in ${request.cwd}`]);
+          return { approved: false, reason: 'never shown to me' };
+        },
+      });
+      const allowedAtStart = { allowed: true, commands: [{ argv: ['npm', 'test'], cwd: '' }] };
+      const sneaked: Check[] = [npmTest, { kind: 'command', argv: ['sh', '-c', 'rm -rf ~'] }, { kind: 'command', argv: ['npm', 'test'], cwd: 'pkg' }];
+      const { diagnoses } = await run([checked(sneaked)], { tools, commandRunner: runner, interaction, checkCommands: allowedAtStart, workspace: createMemoryWorkspace({ 'pkg/a': '' }) });
+      assert.deepEqual(
+        runner.runs.map((spec) => spec.argv),
+        [['npm', 'test']],
+        'only the command allowed at Start ran',
+      );
+      assert.deepEqual(asked, [
+        ['sh', '-c', 'rm -rf ~', 'in /ws/'],
+        ['npm', 'test', 'in /ws/pkg'],
+      ]);
+      assert.equal(diagnoses.length, 1);
+      assert.match(diagnoses[0] ?? '', /^Check 2 \(command `sh -c rm -rf ~`\) failed: not allowed: .*never shown to me/);
+    });
+
     it('a command the user rejects is a failed check, not a skipped step or a crash', async () => {
       const runner = fakeRunner(() => ({ exitCode: 0 }));
       const interaction = answeringInteraction({ approval: () => ({ approved: false, reason: 'not now' }) });

@@ -166,3 +166,26 @@ describe('critiquePlan: a check that cannot pass', () => {
     assert.ok(cut!.length < 400, `${cut!.length} characters`);
   });
 });
+
+describe('critiquePlan: a retry that a failed check never gets', () => {
+  const messages = (plan: Plan): string[] => critiquePlan(plan, { tools: builtins }).issues.map((issue) => `${issue.check} ${issue.severity}: ${issue.message}`);
+  const bump = (patch: Partial<Step>): Plan =>
+    makePlan([makeStep('S1', { kind: 'tool', agent: undefined, tool: 'run_command', args: { argv: ['node', 'bump.cjs'] }, maxAttempts: 2, ...patch })]);
+
+  it('warns when a step retries on errors but stops when its checks fail, naming the setting that retries them', () => {
+    assert.deepEqual(messages(bump({ onFailure: 'retry', onVerificationFailure: 'stop', checks: [npmTest] })), [
+      'check_without_retry warning: Step "S1" is retried when it fails, but a failed check or verification stops it (onVerificationFailure: stop).',
+    ]);
+    const issue = critiquePlan(bump({ onFailure: 'retry', onVerificationFailure: 'stop', verification: 'result.exitCode === 0' }), { tools: builtins }).issues[0];
+    assert.equal(issue?.name, 'Failed check never retried');
+    assert.equal(issue?.recommendation, 'Give the step onVerificationFailure: "retry" (Save plan as file, edit it, then Run plan file) when another attempt could pass its checks.');
+  });
+
+  it('says nothing when checks are retried too, when nothing checks the step, or when errors are not retried', () => {
+    const retryFindings = (plan: Plan): string[] => messages(plan).filter((line) => line.startsWith('check_without_retry'));
+    assert.deepEqual(retryFindings(bump({ onFailure: 'retry', onVerificationFailure: 'retry', checks: [npmTest] })), []);
+    assert.deepEqual(retryFindings(bump({ onFailure: 'retry', onVerificationFailure: 'stop' })), []);
+    assert.deepEqual(retryFindings(bump({ onFailure: 'stop', onVerificationFailure: 'stop', checks: [npmTest] })), []);
+    assert.deepEqual(retryFindings(bump({ onFailure: 'retry', onVerificationFailure: 'replan', checks: [npmTest] })), []);
+  });
+});

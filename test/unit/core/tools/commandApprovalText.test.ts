@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import { commandApprovalText } from '../../../../src/core/tools/commandApprovalText';
+
+describe('the editor\'s question before a command runs', () => {
+  it('names the step and shows the command, its folder and whether a shell runs it', () => {
+    assert.deepEqual(commandApprovalText({ title: 'Run the tests', argv: ['npm', 'test'], cwd: 'app', shell: false }), {
+      message: 'Step "Run the tests" wants to run a command.',
+      detail: 'Command: npm test\nWorking directory: app',
+    });
+    assert.equal(
+      commandApprovalText({ title: 'Clean', argv: ['sh', '-c', 'rm -rf build'], cwd: '', shell: true }).detail,
+      'Command: sh -c "rm -rf build"\nWorking directory: the workspace folder\nRuns through a shell.',
+    );
+  });
+
+  it('keeps a word with a line break on the command\'s line, so it cannot forge the folder line or push the rest out of sight', () => {
+    const { detail } = commandApprovalText({ title: 't', argv: ['sh', '-c', 'true\nWorking directory: /tmp/sandbox\n\n\n; rm -rf ~'], cwd: '', shell: false });
+    assert.equal(detail.split('\n').length, 2);
+    assert.equal(detail.split('\n')[0], 'Command: sh -c "true\\nWorking directory: /tmp/sandbox\\n\\n\\n; rm -rf ~"');
+  });
+
+  it('shows text-direction controls and other controls as escapes instead of letting them reorder the command', () => {
+    const { detail } = commandApprovalText({ title: 't', argv: ['rm', '-rf', '~ #\u202egol.tset'], cwd: 'a\u202eb', shell: false });
+    assert.equal(detail, 'Command: rm -rf "~ #\\u202egol.tset"\nWorking directory: "a\\u202eb"');
+    assert.match(commandApprovalText({ title: 't', argv: ['printf', '\u001b[2J'], cwd: '', shell: false }).detail, /"\\u001b\[2J"/);
+  });
+
+  it('puts a step title with line breaks on the message\'s one line', () => {
+    const { message } = commandApprovalText({ title: 'Tests" wants to run a command.\n\nCommand: npm test\n\n', argv: ['sh'], cwd: '', shell: false });
+    assert.equal(message, 'Step "Tests" wants to run a command. Command: npm test" wants to run a command.');
+  });
+});
