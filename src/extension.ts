@@ -29,7 +29,7 @@ import { errorMessage } from './shared/errorMessage';
 
 /** What a build may put in place of the defaults (the test build answers reviews and watches the panel's messages). */
 export interface ExtensionSeams {
-  /** The review "Plan task" hands its plan to while this returns one, instead of the one `taskPlanner.review` chooses. */
+  /** The review "Plan task" hands its plan to while this returns one, instead of the one `taskPlanner.review.show` chooses. */
   review?: () => PlanReview | undefined;
   /** Wraps what each plan panel reports of its messages; default: the log alone. */
   panelTraffic?: (logged: PanelTraffic) => PanelTraffic;
@@ -94,6 +94,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
       tree,
       regenerate: (feedback, plan) => regeneratePlan(deps, feedback, plan),
       regenerateBlockedReason: () => (modelStatus.current() === 'heuristic' ? regenerateNeedsModel : undefined),
+      approvalSetting: () => ({ policy: readSettings().approvalPolicy, trusted: vscode.workspace.isTrusted }),
       log,
       ...(seams.panelTraffic ? { traffic: seams.panelTraffic } : {}),
     });

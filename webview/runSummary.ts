@@ -3,12 +3,32 @@ import type { WebviewToHostMessage } from '../src/shared/panelProtocol';
 import type { ReplanView, RunSummaryView } from '../src/shared/panelViewModel';
 import { formatDuration } from './formatting';
 
-/** The end of a run: outcome, counts, changed files (each opens in the editor) and "Undo run". */
+/**
+ * The end of a run: outcome, counts, what each step produced, the failures with their
+ * diagnoses, changed files (each opens in the editor) and "Undo run".
+ */
 export function renderSummary(summary: RunSummaryView, send: (message: WebviewToHostMessage) => void): TemplateResult {
   return html`<section class="summary card" aria-labelledby="summary-heading">
     <h2 id="summary-heading" tabindex="-1">Run ${summary.status} <span class="muted">in ${formatDuration(summary.durationMs)}</span></h2>
     ${summary.reason ? html`<p class="error">${summary.reason}</p>` : nothing}
-    <p>${summary.completed} completed · ${summary.failed} failed · ${summary.skipped} skipped</p>
+    <p>Run ${summary.headline}</p>
+    <p class="muted">${summary.completed} completed · ${summary.failed} failed · ${summary.skipped} skipped</p>
+    ${summary.stepLines.length > 0
+      ? html`<h3>What each step produced</h3>
+          <ul class="step-lines">
+            ${summary.stepLines.map((step) => html`<li><span class="mono">${step.id}</span> ${step.title}: <span class=${step.status === 'failed' ? 'error' : ''}>${step.line}</span></li>`)}
+            ${summary.moreSteps > 0 ? html`<li class="muted">… and ${summary.moreSteps} more steps</li>` : nothing}
+          </ul>`
+      : nothing}
+    ${summary.failures.length > 0
+      ? html`<h3>Failures</h3>
+          <ul class="failures">
+            ${summary.failures.map(
+              (failure) => html`<li><span class="mono">${failure.stepId}</span> ${failure.title}: <span class="error">${failure.error}</span>${failure.diagnosis && failure.diagnosis !== failure.error ? html`<div>Diagnosis: ${failure.diagnosis}</div>` : nothing}</li>`,
+            )}
+            ${summary.moreFailures > 0 ? html`<li class="muted">… and ${summary.moreFailures} more failed steps</li>` : nothing}
+          </ul>`
+      : nothing}
     ${summary.changedFiles.length > 0
       ? html`<h3>Changed files</h3>
           <ul class="changed-files">

@@ -126,6 +126,7 @@ export class RunViewElement extends LitElement {
       <td>${step.attempts}${step.maxAttempts > 1 ? ` / ${step.maxAttempts}` : ''}</td>
       <td>${step.durationMs !== undefined ? formatDuration(step.durationMs) : ''}</td>
       <td class="details">
+        ${step.progress ? html`<div class="muted">${step.progress}</div>` : nothing}
         ${step.error ? html`<div class="error">${step.error}</div>` : nothing}
         ${step.diagnosis ? html`<div class="warning">Diagnosis: ${step.diagnosis}</div>` : nothing}
         ${step.reason && !step.error ? html`<div class="muted">${step.reason}</div>` : nothing}

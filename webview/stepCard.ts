@@ -1,6 +1,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { PanelEdit } from '../src/shared/panelProtocol';
 import type { StepView } from '../src/shared/panelViewModel';
+import type { StepApproval } from '../src/shared/vocabulary';
 import { renderArguments } from './argumentList';
 import type { StepControl } from './focusAfterEdit';
 
@@ -17,8 +18,8 @@ export interface StepCardContext {
 
 /**
  * One step of the review as a template (not an element, so 500 steps render fast): kind,
- * tool and arguments or agent and input, dependencies, failure policy, verification and
- * problems; actions Edit, Move up/down (also Alt+↑/↓), Skip/Unskip and Remove, each with
+ * tool and arguments or agent and input, dependencies, failure policy, verification,
+ * checks and problems; actions Edit, Move up/down (also Alt+↑/↓), Skip/Unskip and Remove, each with
  * an accessible name that starts with its visible text and says which step it acts on.
  */
 export function renderStepCard(step: StepView, ctx: StepCardContext, editor: TemplateResult | typeof nothing): TemplateResult {
@@ -39,7 +40,7 @@ export function renderStepCard(step: StepView, ctx: StepCardContext, editor: Tem
       <span class="tag" title="Kind">${step.kind.replace('_', ' ')}</span>
       <span class="muted mono">${step.id}</span>
       ${step.skipped ? html`<span class="tag step-skipped">skipped</span>` : nothing}
-      ${step.requiresApproval ? html`<span class="tag" title="Asks for approval before it changes anything">approval</span>` : nothing}
+      ${approvalTag(step.approval)}
       ${ctx.added ? html`<span class="tag">new</span>` : ctx.changedFields ? html`<span class="tag" title=${`Changed: ${ctx.changedFields.join(', ')}`}>changed</span>` : nothing}
       <span class="spacer"></span>
       <span class="row" role="group" aria-label=${`Actions for step ${step.id}`}>
@@ -64,7 +65,21 @@ function renderDetails(step: StepView): TemplateResult {
     <dt>Depends on</dt><dd class="step-deps">${step.dependsOn.length > 0 ? step.dependsOn.join(', ') : html`<span class="muted">nothing</span>`}</dd>
     <dt>On failure</dt><dd>${step.onFailure}${step.maxAttempts > 1 ? ` · up to ${step.maxAttempts} attempts` : ''}${step.critical ? ' · critical' : ''}</dd>
     ${step.verification ? html`<dt>Verification</dt><dd><code>${step.verification}</code> <span class="muted">(else ${step.onVerificationFailure})</span></dd>` : nothing}
+    ${step.checks ? html`<dt>Checks</dt><dd class="step-checks">${step.checks}</dd>` : nothing}
     ${step.when ? html`<dt>Runs when</dt><dd><code>${step.when}</code></dd>` : nothing}
     ${step.problems.length > 0 ? html`<dt>Problems</dt><dd>${step.problems.map((problem) => html`<div class=${problem.startsWith('Error') ? 'error' : 'warning'}>${problem}</div>`)}</dd>` : nothing}
   </dl>`;
+}
+
+/** The tag that says what a step will do about approval under the current policy and workspace trust. */
+const approvalTags: Record<StepApproval, { text: string; title: string } | undefined> = {
+  asks: { text: 'approval', title: 'Asks for approval before it changes anything (the approval policy in the settings)' },
+  mayAsk: { text: 'may ask approval', title: 'Its agent has tools that ask for approval before they change anything, if it calls them' },
+  refused: { text: 'refused: untrusted', title: 'Restricted Mode refuses this step before it changes anything: trust the workspace to run it' },
+  none: undefined,
+};
+
+function approvalTag(approval: StepApproval): TemplateResult | typeof nothing {
+  const tag = approvalTags[approval];
+  return tag ? html`<span class="tag" title=${tag.title}>${tag.text}</span>` : nothing;
 }

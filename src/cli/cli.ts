@@ -31,8 +31,12 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
         'max-requests': { type: 'string' },
         'max-tokens': { type: 'string' },
         'max-cost': { type: 'string' },
+        'max-replans': { type: 'string' },
+        'max-replan-attempts': { type: 'string' },
+        'replan-cooldown': { type: 'string' },
         timeout: { type: 'string' },
         'allow-insecure-key': { type: 'boolean', default: false },
+        'model-critique': { type: 'boolean', default: false },
         yes: { type: 'boolean', short: 'y', default: false },
         json: { type: 'boolean', default: false },
         'allow-hard-links': { type: 'boolean', default: false },
@@ -76,15 +80,19 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
       maxRequests: values['max-requests'],
       maxTokens: values['max-tokens'],
       maxCost: values['max-cost'],
+      maxReplans: values['max-replans'],
+      maxReplanAttempts: values['max-replan-attempts'],
+      replanCooldown: values['replan-cooldown'],
       timeout: values.timeout,
       allowInsecureKey: values['allow-insecure-key'],
+      strategy: values.strategy,
     };
     if (command !== undefined && workspaceCommands.has(command)) await requireWorkspace(workspace);
     switch (command) {
       case 'plan':
         return await planCommand(
           required(target?.trim(), 'plan needs a request: task-planner plan "<what you want done>"'),
-          { ...runOptions, strategy: values.strategy },
+          { ...runOptions, modelCritique: values['model-critique'] },
           io,
         );
       case 'validate':

@@ -1,6 +1,11 @@
 import { resolve } from 'node:path';
-import type { RunHandle, RunResult } from '../core/engine/runOptions';
-import { terminalStepStatuses, type PendingRequest, type RunEvent } from '../core/engine/runEvents';
+import type { RunResult } from '../core/engine/runOptions';
+import { reduceExecutionEvent } from '../core/replan/reduceExecutionEvent';
+import { applyRunEvent, cloneRunState, initialRunState } from '../core/engine/reduceRunEvent';
+import { terminalStepStatuses, type PendingRequest, type RunEvent, type RunState } from '../core/engine/runEvents';
+import { capText, textCaps } from '../core/text/capText';
+import { runSummary } from '../core/view/runSummary';
+import { summaryText } from './summaryText';
 import type { Plan } from '../core/plan/planSchema';
 import type { CliIo } from './cliIo';
 import { progressReporter } from './progressReporter';
@@ -12,48 +17,69 @@ export function exitCodeOf(result: RunResult): number {
   return codes[result.status];
 }
 
-/**
- * Follows a started run: progress on stderr, Ctrl+C cancels (the journal stays
- * resumable), then the result on stdout as JSON or as a summary.
- */
-export async function followRun(handle: RunHandle, plan: Plan | undefined, workspace: string, json: boolean, io: CliIo): Promise<number> {
-  let reporter: ((event: RunEvent) => void) | undefined;
-  // A resumed run's plan is known only once its journal is loaded, by its first event. The
-  // state is read once, when the reporter is made: reading it per event (a copy of every
-  // step) made the command line quadratic in plan size.
-  const unsubscribe = handle.events.subscribe((event) => {
-    if (reporter === undefined) {
-      const state = handle.state();
-      const known = plan ?? state.plan;
-      if (!known) return;
-      const ended = Object.values(state.steps).filter((step) => terminalStepStatuses.has(step.status)).length;
-      reporter = progressReporter(known, io.err, ended);
-    }
-    reporter(event);
-  });
-  const onInterrupt = (): void => handle.cancel('Interrupted (Ctrl+C).');
-  process.once('SIGINT', onInterrupt);
-  let result: RunResult;
-  try {
-    result = await handle.result;
-  } finally {
-    process.removeListener('SIGINT', onInterrupt);
-    unsubscribe();
-  }
-  return reportRunResult(result, workspace, json, io);
+/** What an execution is started with: its cancellation and where its events go. */
+export interface ExecutionHooks {
+  signal: AbortSignal;
+  onEvent: (event: RunEvent) => void;
 }
 
-/** Prints a finished run on stdout (as JSON, or a summary with resume hints); returns its exit code. */
-export function reportRunResult(result: RunResult, workspace: string, json: boolean, io: CliIo): number {
+/**
+ * Follows an execution (a run and the repair runs after it): progress on stderr, from the
+ * steps of `plan` that `stored` (a resumed run's journaled state) had ended, a new count for
+ * each repair plan; Ctrl+C cancels (the journal stays resumable). Resolves to the
+ * execution's result and its final state, folded from its events.
+ */
+export async function followExecution(
+  execute: (hooks: ExecutionHooks) => Promise<RunResult>,
+  plan: Plan,
+  io: CliIo,
+  stored?: RunState,
+): Promise<{ result: RunResult; state: RunState }> {
+  const alreadyEnded = Object.values(stored?.steps ?? {}).filter((step) => terminalStepStatuses.has(step.status)).length;
+  let report = progressReporter(plan, io.err, alreadyEnded);
+  // Folded in place within a run (a copy per event made a long run quadratic); a repair run's start continues it once.
+  let state = stored ? cloneRunState(stored) : undefined;
+  const onEvent = (event: RunEvent): void => {
+    if (state === undefined || event.runId !== state.runId) state = reduceExecutionEvent(state, event);
+    else applyRunEvent(state, event);
+    if (event.type === 'replan_started') io.err(`Replanning: ${event.reason}`);
+    if (event.type === 'replan_completed') {
+      io.err(`Repair plan v${event.plan.version}: ${event.plan.steps.map((step) => step.id).join(', ')}`);
+      // The repair run reports the steps it keeps as completed again (restored), so its count starts at 0.
+      report = progressReporter(event.plan, io.err);
+    }
+    report(event);
+  };
+  const controller = new AbortController();
+  const onInterrupt = (): void => controller.abort(new Error('Interrupted (Ctrl+C).'));
+  process.once('SIGINT', onInterrupt);
+  try {
+    const result = await execute({ signal: controller.signal, onEvent });
+    return { result, state: state ?? initialRunState(result.runId) };
+  } finally {
+    process.removeListener('SIGINT', onInterrupt);
+  }
+}
+
+/** Warnings printed with a finished run; the rest are counted (all are in `--json`). */
+const maxShownWarnings = 20;
+
+/**
+ * Prints a finished run on stdout (as JSON, or the closing summary of `runSummary` with
+ * resume hints); returns its exit code. `state` is the execution's final state (its plan,
+ * steps, changed files and model calls, repair runs included).
+ */
+export function reportRunResult(result: RunResult, state: RunState, workspace: string, json: boolean, io: CliIo): number {
   if (json) {
     io.out(JSON.stringify(result, null, 2));
     return exitCodeOf(result);
   }
-  const lines = [`Run ${result.runId}: ${result.status}${result.metadata.reason ? ` (${result.metadata.reason})` : ''}`];
-  for (const [id, step] of Object.entries(result.steps)) {
-    lines.push(`  ${step.status.padEnd(22)} ${id}${step.reason ? `: ${step.reason}` : step.error && step.status !== 'completed' ? `: ${step.error}` : ''}`);
-  }
-  for (const warning of result.metadata.warnings) lines.push(`  warning: ${warning}`);
+  const lines = summaryText(
+    runSummary(state, { replanCount: result.metadata.replanCount, ...(result.metadata.llmUsage ? { usage: result.metadata.llmUsage } : {}) }),
+  );
+  const warnings = result.metadata.warnings;
+  for (const warning of warnings.slice(0, maxShownWarnings)) lines.push(`  warning: ${capText(warning, textCaps.message)}`);
+  if (warnings.length > maxShownWarnings) lines.push(`  … and ${warnings.length - maxShownWarnings} more warnings (see them with --json)`);
   if (result.status === 'waiting') {
     lines.push('Pending requests (an answer applies only to the request shown here):');
     for (const request of result.pending ?? []) {

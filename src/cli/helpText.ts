@@ -2,7 +2,7 @@
 export const helpText = `task-planner: plan, validate, run and resume Task Planner plans from a terminal.
 
 Usage:
-  task-planner plan "<request>" [--strategy S] [run options]
+  task-planner plan "<request>" [--model-critique] [run options]
   task-planner validate <plan.json> [--json]
   task-planner run <plan.json> [run options]
   task-planner resume <runId> [run options]
@@ -19,14 +19,16 @@ Commands:
   validate   Parse the plan (forgiving: fences, trailing commas, aliases), then print every
              validation diagnostic and the critique with its score.
   run        Execute the plan against the workspace. Steps run as soon as their dependencies
-             are done (up to --concurrency at once). Progress goes to stderr.
+             are done (up to --concurrency at once). Progress goes to stderr. With a model,
+             a step whose failure policy is "replan" gets a repair plan for the rest.
   resume     Continue a run from its journal: completed steps are not re-run; steps that were
-             running or waiting start again, with the answers given here.
+             running or waiting start again, with the answers given here. Repairs like run.
   runs       List the runs journaled in the workspace, newest first, with their status.
 
 Run options: [--workspace DIR] [--concurrency N] [--yes] [--json] [--base-url URL]
-             [--model M] [--timeout SECONDS] [--allow-insecure-key]
+             [--model M] [--timeout SECONDS] [--allow-insecure-key] [--strategy S]
              [--max-requests N] [--max-tokens N] [--max-cost USD] [--allow-hard-links]
+             [--max-replans N] [--max-replan-attempts N] [--replan-cooldown SECONDS]
 
 Options:
   --workspace DIR     Workspace root the tools act on (default: the current directory).
@@ -46,8 +48,17 @@ Options:
   --max-requests N, --max-tokens N, --max-cost USD
                       The run's LLM budget. When a limit is reached the run stops "waiting"
                       before the next model call; resume it with higher limits to continue.
+  --max-replans N     Repair plans per run, in all (default 3; 0 turns replanning off).
+  --max-replan-attempts N
+                      Repair plans asked for because of the same step (default 2).
+  --replan-cooldown SECONDS
+                      Wait before each repair plan is asked for (default 0).
   --strategy S        Planning strategy: react (default), plan_act_reflect,
-                      goal_decompose_route_synthesise.
+                      goal_decompose_route_synthesise. The model plans with it ("plan") and
+                      the agents of agent steps work by it ("plan", "run", "resume").
+  --model-critique    "plan": a model reviews the plan too; its findings are listed with
+                      the static critic's, marked "model", with the tokens it took. Without
+                      an answer within 60 s the static findings stand alone.
   --yes, -y           Approve every file change and command without asking ("plan": also
                       start the plan without asking).
   --json              Print the result as JSON on stdout (progress stays on stderr).

@@ -1,18 +1,18 @@
-import type { RunEvent } from '../core/engine/runEvents';
-import type { RunResult } from '../core/engine/runOptions';
 import type { Critique } from '../core/plan/critiquePlan';
+import { describeChecks } from '../core/plan/describeCheck';
 import type { Plan } from '../core/plan/planSchema';
-import { planRequest } from '../core/planner/planRequest';
+import { planRequest, type PlannedRequest } from '../core/planner/planRequest';
+import { stepApproval, type StepApproval } from '../core/tools/stepApproval';
+import type { ApprovalPolicy, ToolRegistry } from '../core/tools/tool';
 import { executeWithReplanning } from '../core/replan/executeWithReplanning';
-import { planningStrategies, type PlanningStrategy } from '../core/session/planningPrompt';
-import { type CliIo, UsageError } from './cliIo';
-import { exitCodeOf, reportRunResult } from './executeCliRun';
-import { progressReporter } from './progressReporter';
-import { type CliRunOptions, engineOptions, newCliRunId } from './runCommand';
+import type { CliIo } from './cliIo';
+import { exitCodeOf, followExecution, reportRunResult } from './executeCliRun';
+import { type CliRunOptions, engineOptions, newCliRunId, parseStrategy, requireAttachments } from './runCommand';
 
 /** Options of `plan` besides those it shares with `run`. */
 export interface CliPlanOptions extends CliRunOptions {
-  strategy: string | undefined;
+  /** `--model-critique`: a model reviews the plan too, beside the static critic. */
+  modelCritique?: boolean;
 }
 
 /**
@@ -35,15 +35,18 @@ export async function planCommand(request: string, options: CliPlanOptions, io: 
         ? 'No API key (OPENAI_API_KEY or TASK_PLANNER_API_KEY) and no --base-url: planning with the heuristic planner, without a model.'
         : `Planning with ${llm.model}…`,
     );
-    const { plan, critique, warnings } = await planRequest(request, {
+    const planned = await planRequest(request, {
       llm,
       tools: engine.tools,
       signal: controller.signal,
       clock: engine.clock,
       strategy,
       workspace: engine.workspace,
+      modelCritique: options.modelCritique === true,
     });
-    io.err(describePlan(plan, critique, warnings));
+    const { plan, critique, warnings } = planned;
+    io.err(describePlan(plan, critique, warnings, engine.approvalPolicy ?? 'writesAndCommands', engine.tools));
+    if (planned.modelCritique) io.err(describeModelCritique(planned.modelCritique));
     if (!options.yes && !(io.interactive && (await confirm(io, 'Start this plan? [y/N] ', controller.signal)))) {
       if (options.json) io.out(JSON.stringify({ plan, critique, warnings, started: false }, null, 2));
       io.err(
@@ -51,39 +54,45 @@ export async function planCommand(request: string, options: CliPlanOptions, io: 
       );
       return 0;
     }
-    let report = progressReporter(plan, io.err);
-    const onEvent = (event: RunEvent): void => {
-      if (event.type === 'replan_started') io.err(`Replanning: ${event.reason}`);
-      if (event.type === 'replan_completed') {
-        io.err(`Repair plan v${event.plan.version}: ${event.plan.steps.map((step) => step.id).join(', ')}`);
-        report = progressReporter(event.plan, io.err);
-      }
-      report(event);
-    };
-    const result: RunResult = await executeWithReplanning(plan, plan.objective, { ...engine, idSource: newCliRunId, signal: controller.signal, onEvent });
+    const fix = 'save the plan with --json, edit the "attachments" of that step (another file, or none) and start it with "task-planner run"';
+    await requireAttachments(plan, engine.workspace, fix);
+    const { result, state } = await followExecution(
+      (hooks) => executeWithReplanning(plan, plan.objective, { ...engine, ...hooks, idSource: newCliRunId }),
+      plan,
+      io,
+    );
     if (options.json) {
       io.out(JSON.stringify({ plan, critique, warnings, started: true, result }, null, 2));
       return exitCodeOf(result);
     }
-    return reportRunResult(result, options.workspace, false, io);
+    return reportRunResult(result, state, options.workspace, false, io);
   } finally {
     process.removeListener('SIGINT', onInterrupt);
   }
 }
 
-function parseStrategy(text: string | undefined): PlanningStrategy {
-  if (text === undefined) return 'react';
-  if ((planningStrategies as readonly string[]).includes(text)) return text as PlanningStrategy;
-  throw new UsageError(`--strategy must be one of ${planningStrategies.join(', ')}; got "${text}".`);
+/** How the review names what a step will do about approval; the command line has no Restricted Mode. */
+const approvalWords: Record<StepApproval, string> = { asks: 'asks approval', mayAsk: 'may ask approval', refused: 'refused: workspace not trusted', none: '' };
+
+/** What the model critique took, and why its findings are missing when they are. */
+function describeModelCritique(model: NonNullable<PlannedRequest['modelCritique']>): string {
+  const tokens = model.usage.promptTokens + model.usage.completionTokens;
+  const cost = model.costUsd === undefined ? 'cost unknown' : `$${model.costUsd.toFixed(4)}`;
+  return `Model critique: ${tokens} tokens, ${cost}.${model.error === undefined ? '' : ` ${model.error}`}`;
 }
 
-/** The plan as numbered lines with kinds and dependencies, then the critique. */
-function describePlan(plan: Plan, critique: Critique, warnings: readonly string[]): string {
+/** The plan as numbered lines with kinds, dependencies, whether each asks for approval, and checks, then the critique. */
+function describePlan(plan: Plan, critique: Critique, warnings: readonly string[], policy: ApprovalPolicy, tools: ToolRegistry): string {
   const steps = plan.steps.map((step, index) => {
     const what = step.kind === 'tool' ? `tool ${step.tool ?? '?'}` : step.kind === 'agent' ? `agent ${step.agent ?? 'default'}` : step.kind;
-    return `  ${index + 1}. ${step.id} ${step.title} (${what}${step.dependsOn.length > 0 ? `, after ${step.dependsOn.join(', ')}` : ''})`;
+    const after = step.dependsOn.length > 0 ? `, after ${step.dependsOn.join(', ')}` : '';
+    const approval = approvalWords[stepApproval(step, plan, tools, { policy, trusted: true })];
+    const checks = describeChecks(step.checks);
+    return `  ${index + 1}. ${step.id} ${step.title} (${what}${after}${approval === '' ? '' : `, ${approval}`})${checks === undefined ? '' : `\n     checks: ${checks}`}`;
   });
-  const issues = critique.issues.map((issue) => `  - ${issue.severity}${issue.stepId ? ` ${issue.stepId}` : ''}: ${issue.message}`);
+  const issues = critique.issues.map(
+    (issue) => `  - ${issue.severity}${issue.stepId ? ` ${issue.stepId}` : ''}${issue.check === 'llm_review' ? ' (model)' : ''}: ${issue.message}`,
+  );
   return [
     `Plan: ${plan.objective}`,
     ...steps,

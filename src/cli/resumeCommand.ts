@@ -1,16 +1,17 @@
 import { bindAnswers } from '../core/engine/bindAnswers';
 import { replayJournal } from '../core/engine/replayJournal';
-import { resumeRun } from '../core/engine/resumeRun';
+import { resumeWithReplanning } from '../core/replan/executeWithReplanning';
 import type { ResumeOptions } from '../core/engine/runOptions';
 import { type CliIo, runsDirectory, UsageError } from './cliIo';
-import { followRun } from './executeCliRun';
+import { followExecution, reportRunResult } from './executeCliRun';
 import { type CliRunOptions, engineOptions } from './runCommand';
 
 /** Answers given on the command line, by request id or step id. */
 export type CliAnswers = Pick<ResumeOptions, 'approvals' | 'answers' | 'reviews' | 'manual'>;
 
 /**
- * `resume <runId>`: continues a journaled run with the given answers. An unknown run, or an
+ * `resume <runId>`: continues a journaled run with the given answers, repairing failed
+ * steps with the model like `run` (`resumeWithReplanning`). An unknown run, or an
  * answer that matches none of the run's pending requests (a mistyped id, a request that is
  * no longer the one waiting), is bad input: nothing is resumed.
  */
@@ -22,8 +23,10 @@ export async function resumeCommand(runId: string, answers: CliAnswers, options:
       `No run "${runId}" in ${runsDirectory(options.workspace)}. List the runs with: task-planner runs --workspace ${JSON.stringify(options.workspace)}`,
     );
   }
-  const unused = bindAnswers(replayJournal(runId, journal), answers).warnings;
+  const state = replayJournal(runId, journal);
+  const unused = bindAnswers(state, answers).warnings;
   if (unused.length > 0) throw new UsageError(`Nothing was resumed:\n${unused.map((warning) => `  - ${warning}`).join('\n')}`);
-  const handle = resumeRun(runId, { ...engine, ...answers });
-  return followRun(handle, undefined, options.workspace, options.json, io);
+  if (!state.plan) throw new UsageError(`The journal of run "${runId}" has no plan; it cannot be resumed.`);
+  const followed = await followExecution((hooks) => resumeWithReplanning(runId, { ...engine, ...answers, ...hooks }), state.plan, io, state);
+  return reportRunResult(followed.result, followed.state, options.workspace, options.json, io);
 }

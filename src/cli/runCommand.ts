@@ -1,26 +1,33 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { hostRunOptions, type HostRunOptions } from '../core/engine/hostRunOptions';
-import { runPlan } from '../core/engine/runPlan';
 import { createFileRunStore } from '../node/fileRunStore';
 import { createNodeCommandRunner } from '../node/nodeCommandRunner';
 import { createNodeWorkspace } from '../node/nodeWorkspace';
 import { timerClock } from '../node/timerClock';
+import { findAttachmentProblems } from '../core/engine/attachmentProblems';
+import type { Plan } from '../core/plan/planSchema';
+import type { WorkspaceFs } from '../core/ports';
 import { validatePlan } from '../core/plan/validatePlan';
+import { planningStrategies, type PlanningStrategy } from '../core/session/planningPrompt';
 import { type CliIo, loadPlanFile, runsDirectory, UsageError } from './cliIo';
 import { cliBudgetLimits, cliModel, type CliModelOptions } from './cliModel';
+import { cliReplanLimits, type CliReplanOptions } from './cliReplan';
 import { cliTools } from './cliTools';
-import { followRun } from './executeCliRun';
+import { executeWithReplanning } from '../core/replan/executeWithReplanning';
+import { followExecution, reportRunResult } from './executeCliRun';
 import { terminalInteraction } from './terminalInteraction';
 
 /** Options shared by `plan`, `run` and `resume`. */
-export interface CliRunOptions extends CliModelOptions {
+export interface CliRunOptions extends CliModelOptions, CliReplanOptions {
   workspace: string;
   concurrency: number | undefined;
   yes: boolean;
   json: boolean;
   /** Tools may read and change files with several hard links (`--allow-hard-links`). */
   allowHardLinks?: boolean;
+  /** `--strategy`: how the agents are guided (and the model plans); default `react`. */
+  strategy?: string | undefined;
 }
 
 /** What `plan`, `run` and `resume` hand to the engine for a workspace (and the model, when configured). */
@@ -39,13 +46,16 @@ export function engineOptions(options: CliRunOptions, io: CliIo): HostRunOptions
     llm: cliModel(options),
     budget: cliBudgetLimits(options),
     approvalPolicy: undefined,
+    strategy: parseStrategy(options.strategy),
     maxConcurrency: options.concurrency,
     agentLimits: undefined,
-    noModelHint: 'Give the command a model with --base-url URL and --model NAME (an API key in OPENAI_API_KEY for a hosted one), or change the step to one you do yourself.',
+    replan: cliReplanLimits(options),
+    noModelHint:
+      'Give the command a model with --base-url URL and --model NAME (an API key in OPENAI_API_KEY for a hosted one), or change the step to one you do yourself.',
   });
 }
 
-/** `run <plan.json>`: executes the plan in the workspace, journaling it for `resume`. */
+/** `run <plan.json>`: executes the plan in the workspace, journaling it for `resume`, repairing failed steps with the model (`executeWithReplanning`). */
 export async function runCommand(file: string, options: CliRunOptions, io: CliIo): Promise<number> {
   const { plan, warnings } = await loadPlanFile(file);
   for (const warning of warnings) io.err(`plan warning: ${warning}`);
@@ -57,8 +67,32 @@ export async function runCommand(file: string, options: CliRunOptions, io: CliIo
       `${file} is invalid, so it cannot run; nothing was started:\n${problems.join('\n')}\nSee every problem with: task-planner validate ${file}`,
     );
   }
-  const handle = runPlan(plan, { ...engine, idSource: newCliRunId });
-  return followRun(handle, plan, options.workspace, options.json, io);
+  await requireAttachments(plan, engine.workspace, `edit the "attachments" of that step in ${file} (another file, or none)`);
+  const { result, state } = await followExecution(
+    (hooks) => executeWithReplanning(plan, plan.objective, { ...engine, ...hooks, idSource: newCliRunId }),
+    plan,
+    io,
+  );
+  return reportRunResult(result, state, options.workspace, options.json, io);
+}
+
+/**
+ * Refuses to start `plan` while a step's file or image attachment is missing or cannot be
+ * used: a `UsageError` naming each one, with what to do (`fix` says how to change the plan).
+ */
+export async function requireAttachments(plan: Plan, workspace: WorkspaceFs, fix: string): Promise<void> {
+  const problems = await findAttachmentProblems(plan, workspace);
+  if (problems.length === 0) return;
+  throw new UsageError(
+    `${problems.map((problem) => `  - ${problem.message}`).join('\n')}\nPut the file in place, or ${fix}; nothing was started.`,
+  );
+}
+
+/** The `--strategy` value, `react` when absent; a `UsageError` naming the choices for anything else. */
+export function parseStrategy(text: string | undefined): PlanningStrategy {
+  if (text === undefined) return 'react';
+  if ((planningStrategies as readonly string[]).includes(text)) return text as PlanningStrategy;
+  throw new UsageError(`--strategy must be one of ${planningStrategies.join(', ')}; got "${text}".`);
 }
 
 /** Sortable, file-name-safe run ids: `20250101-120000-1a2b3c`. */

@@ -87,7 +87,7 @@ export type { ProviderSetting, ProviderChoice } from './llm/selectProvider';
 export { compactContext, buildStepPrompt } from './llm/contextCompactor';
 export { createBudgetTracker, BudgetExceededError } from './llm/budget';
 export type { BudgetLimits, BudgetUsage, BudgetExhaustion, BudgetTracker } from './llm/budget';
-export { executeWithReplanning } from './replan/executeWithReplanning';
+export { executeWithReplanning, resumeWithReplanning } from './replan/executeWithReplanning';
 export type { ReplanOptions, ReplanRecord } from './replan/executeWithReplanning';
 export type { TrialRecord } from './replan/trialHistory';
 export { runStepAgent } from './agent/runStepAgent';

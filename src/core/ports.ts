@@ -42,6 +42,12 @@ export interface WorkspaceFs {
    * `WorkspaceError` of code `too_large` before it is read.
    */
   readText(path: string, signal?: AbortSignal, options?: { maxBytes?: number }): Promise<string>;
+  /**
+   * The file's bytes, under the same rules as `readText` (confined, regular files only,
+   * `options.maxBytes` refused before reading). Optional: a workspace without it cannot
+   * hand images to a model, and says so.
+   */
+  readBytes?(path: string, signal?: AbortSignal, options?: { maxBytes?: number }): Promise<Uint8Array>;
   /** Writes atomically: a temporary file in the same directory, then a rename. */
   writeText(path: string, text: string, signal?: AbortSignal): Promise<void>;
   delete(path: string, signal?: AbortSignal): Promise<void>;
@@ -299,6 +305,8 @@ export interface RawFile {
   readonly stat: RawStat;
   /** The whole file as UTF-8 text (`stat.size` bytes, fewer when it shrank meanwhile). */
   read(): Promise<string>;
+  /** The whole file's bytes (`stat.size` bytes, fewer when it shrank meanwhile). */
+  readBytes(): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 

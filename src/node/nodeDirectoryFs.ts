@@ -145,6 +145,10 @@ export function createNodeDirectoryFs(root: string, options: NodeDirectoryFsOpti
           const buffer = bufferFor(stat.size);
           return buffer.toString('utf8', 0, readInto(fd, buffer, stat.size));
         },
+        readBytes: async () => {
+          const buffer = Buffer.allocUnsafe(stat.size);
+          return new Uint8Array(buffer.buffer, buffer.byteOffset, readInto(fd, buffer, stat.size));
+        },
         close: async () => fs.closeSync(fd),
       };
     },

@@ -2,14 +2,18 @@
  * The library entry point, bundled to `dist/core.js` (docs/architecture.md §11): the pure
  * core's public API (`src/core/coreApi.ts`) composed with the Node adapters (workspace,
  * command runner, run store, the OpenAI-compatible client, real timers). `runPlan`,
- * `resumeRun` and `executeWithReplanning` run on real timers unless options give a `clock`.
+ * `resumeRun`, `executeWithReplanning` and `resumeWithReplanning` run on real timers unless options give a `clock`.
  */
 import type { Clock } from '../core/ports';
 import { resumeRun as resumeRunWith } from '../core/engine/resumeRun';
 import { runPlan as runPlanWith } from '../core/engine/runPlan';
 import type { ResumeOptions as CoreResumeOptions, RunHandle, RunOptions as CoreRunOptions, RunResult } from '../core/engine/runOptions';
 import type { Plan } from '../core/plan/planSchema';
-import { executeWithReplanning as executeWithReplanningWith, type ReplanOptions } from '../core/replan/executeWithReplanning';
+import {
+  executeWithReplanning as executeWithReplanningWith,
+  resumeWithReplanning as resumeWithReplanningWith,
+  type ReplanOptions,
+} from '../core/replan/executeWithReplanning';
 import { timerClock } from './timerClock';
 
 export * from '../core/coreApi';
@@ -45,4 +49,9 @@ export function resumeRun(runId: string, options: ResumeOptions): RunHandle {
 /** The core's `executeWithReplanning` on real timers unless `options.clock` is given. */
 export function executeWithReplanning(plan: Plan, objective: string, options: RunOptions & ReplanOptions = {}): Promise<RunResult> {
   return executeWithReplanningWith(plan, objective, withTimers(options));
+}
+
+/** The core's `resumeWithReplanning` on real timers unless `options.clock` is given. */
+export function resumeWithReplanning(runId: string, options: ResumeOptions & ReplanOptions): Promise<RunResult> {
+  return resumeWithReplanningWith(runId, withTimers(options));
 }

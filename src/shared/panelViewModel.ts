@@ -6,7 +6,7 @@
  */
 
 import type { StepProgress } from './stepProgress';
-import type { FailurePolicy, RunStatus, StepKind, StepStatus } from './vocabulary';
+import type { FailurePolicy, RunStatus, StepApproval, StepKind, StepStatus } from './vocabulary';
 
 /** Step kinds, as the engine names them. */
 export type StepKindView = StepKind;
@@ -51,10 +51,13 @@ export interface StepView {
   maxAttempts: number;
   critical: boolean;
   verification?: string;
+  /** The step's checks in plain words on one line, bounded and with control characters escaped. */
+  checks?: string;
   onVerificationFailure: FailurePolicyView;
   when?: string;
   skipped: boolean;
-  requiresApproval: boolean;
+  /** What the step will do about approval under the approval policy and workspace trust the run will have. */
+  approval: StepApproval;
   /** Validation problems of this step (errors and warnings). */
   problems: string[];
 }
@@ -145,6 +148,8 @@ export interface RunStepView {
   reason?: string;
   /** A short preview of the result of a completed step. */
   resultPreview?: string;
+  /** Where a started step stands ("turn 3 of 12: write_file"), while it runs or waits. */
+  progress?: string;
 }
 
 /** One bar of the timeline: a step's latest attempt on a lane (lanes show parallelism). */
@@ -199,6 +204,16 @@ export interface RunSummaryView {
   canUndo: boolean;
   /** Set once "Undo run" ran: what it did. */
   undoMessage?: string;
+  /** One sentence after "Run": outcome, duration, steps, changed files, repairs, tokens and cost (what the notification and the CLI say too). */
+  headline: string;
+  /** What each step produced, or why it failed or was skipped: one bounded line per step, the plan's first steps. */
+  stepLines: { id: string; title: string; status: StepStatusView; line: string }[];
+  /** Steps left out of `stepLines`. */
+  moreSteps: number;
+  /** Failed steps with their error and diagnosis (bounded), the first ones. */
+  failures: { stepId: string; title: string; error: string; diagnosis?: string }[];
+  /** Failed steps left out of `failures`. */
+  moreFailures: number;
 }
 
 /** A run, live or finished. */

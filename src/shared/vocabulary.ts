@@ -70,8 +70,19 @@ export const checkKinds = ['file_exists', 'file_absent', 'file_contains', 'comma
 /** A kind of check. */
 export type CheckKind = (typeof checkKinds)[number];
 
+/**
+ * What a step will do about approval when it runs, as the review shows it: its tool asks
+ * before it acts (`asks`), its agent has tools that ask if called (`mayAsk`), Restricted
+ * Mode refuses its tool (`refused`), or nothing (`none`).
+ */
+export const stepApprovals = ['asks', 'mayAsk', 'refused', 'none'] as const;
+/** What a step will do about approval. */
+export type StepApproval = (typeof stepApprovals)[number];
+
 /** Longest step id accepted; ids are shown in trees and used as template keys. */
 export const maxStepIdLength = 64;
+/** Most checks one step may carry: a few show that a step worked; thousands only slow every run down. */
+export const maxChecksPerStep = 50;
 /** One character a step id may hold in the panel's form and in `$<id>` references, as a regular-expression class. */
 export const stepIdCharacter = '[A-Za-z0-9_.:-]';
 /** A step id the panel's form accepts (the core accepts any text up to `maxStepIdLength`, as planners write it). */

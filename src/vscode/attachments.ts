@@ -3,10 +3,14 @@ import type { Attachment } from '../core/plan/planSchema';
 
 const imageExtensions = /\.(png|jpe?g|gif|webp|bmp)$/i;
 
+/** Most characters of a selection kept with its attachment (the agent's prompt cuts further). */
+const maxSelectionChars = 100_000;
+
 /**
  * What a request carries (docs/architecture.md §7): URLs written in it (links), the active editor's
- * selection (a file reference with its line range), and files chosen in the explorer
- * (images as `image`, so models that accept images get them).
+ * selection (a file reference with its line range, and the selected text itself, as it was
+ * when the request was made: the file may change before the step runs), and files chosen
+ * in the explorer (images as `image`, so models that accept images get them).
  */
 export function collectAttachments(text: string, files: readonly vscode.Uri[]): Attachment[] {
   const attachments: Attachment[] = [];
@@ -19,6 +23,7 @@ export function collectAttachments(text: string, files: readonly vscode.Uri[]): 
       kind: 'file',
       ref: `${path}#L${start.line + 1}-L${end.line + 1}`,
       label: `selection in ${path} (lines ${start.line + 1}-${end.line + 1})`,
+      text: capSelection(editor.document.getText(editor.selection)),
     });
   }
   for (const uri of files) {
@@ -26,4 +31,10 @@ export function collectAttachments(text: string, files: readonly vscode.Uri[]): 
     attachments.push({ kind: imageExtensions.test(path) ? 'image' : 'file', ref: path, label: path });
   }
   return attachments;
+}
+
+/** The selected text, cut to `maxSelectionChars` with the cut said. */
+function capSelection(selected: string): string {
+  if (selected.length <= maxSelectionChars) return selected;
+  return `${selected.slice(0, maxSelectionChars)}\n… (${selected.length - maxSelectionChars} more characters cut)`;
 }

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { RunEvent, RunState } from '../core/engine/runEvents';
 import type { Plan } from '../core/plan/planSchema';
+import type { CritiqueIssue } from '../core/plan/critiquePlan';
+import type { ApprovalSetting } from '../core/tools/stepApproval';
 import type { Tool } from '../core/tools/tool';
 import { PanelSession, type RunDetails } from '../core/view/panelSession';
 import {
@@ -46,6 +48,8 @@ export interface PlanPanelSetup {
   actions: PanelActionHandlers;
   /** Why Regenerate is not offered now (no model to take feedback), or `undefined`; read at each snapshot. */
   regenerateBlockedReason: () => string | undefined;
+  /** The approval policy and workspace trust a run would have now; read at each snapshot. */
+  approvalSetting: () => ApprovalSetting;
   log: vscode.LogOutputChannel;
   /** Wraps what the panel reports of its messages (given the log's report); default: the log alone. */
   traffic?: (logged: PanelTraffic) => PanelTraffic;
@@ -122,9 +126,9 @@ export class PlanPanel implements vscode.Disposable {
     this.panel.reveal(undefined, false);
   }
 
-  /** Shows `plan` for review. */
-  showPlan(plan: Plan): void {
-    this.session.setPlan(plan);
+  /** Shows `plan` for review, with the model critique's findings on it when there are any. */
+  showPlan(plan: Plan, modelFindings: readonly CritiqueIssue[] = []): void {
+    this.session.setPlan(plan, modelFindings);
     this.refresh();
   }
 
@@ -184,6 +188,7 @@ export class PlanPanel implements vscode.Disposable {
     if (!this.ready || this.disposed) return;
     this.lastPostAt = Date.now();
     this.session.setRegenerateBlocked(this.setup.regenerateBlockedReason());
+    this.session.setApprovalSetting(this.setup.approvalSetting());
     this.post({ type: 'snapshot', model: this.session.snapshot(Date.now()) });
   }
 

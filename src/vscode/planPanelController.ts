@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import type { CritiqueIssue } from '../core/plan/critiquePlan';
 import type { Plan } from '../core/plan/planSchema';
 import { PlanPanel, type PlanPanelSetup } from './planPanel';
 
@@ -13,8 +14,8 @@ export class PlanPanelController implements vscode.Disposable {
     return this.current?.isDisposed ? undefined : this.current;
   }
 
-  /** Opens the panel (or reveals it) showing `plan` for review; without a plan it shows what it had. */
-  show(plan?: Plan): PlanPanel {
+  /** Opens the panel (or reveals it) showing `plan` for review (with the model critique's findings); without a plan it shows what it had. */
+  show(plan?: Plan, modelFindings: readonly CritiqueIssue[] = []): PlanPanel {
     let panel = this.panel();
     if (!panel) {
       panel = PlanPanel.create(this.setup);
@@ -26,7 +27,7 @@ export class PlanPanelController implements vscode.Disposable {
     } else {
       panel.reveal();
     }
-    if (plan) panel.showPlan(plan);
+    if (plan) panel.showPlan(plan, modelFindings);
     return panel;
   }
 

@@ -2,6 +2,7 @@ import type * as vscode from 'vscode';
 import type { ReplanRecord } from '../core/replan/executeWithReplanning';
 import type { Critique } from '../core/plan/critiquePlan';
 import type { Plan } from '../core/plan/planSchema';
+import type { ApprovalSetting } from '../core/tools/stepApproval';
 import type { Tool } from '../core/tools/tool';
 import type { PanelTraffic } from './planPanel';
 import { planPanelActions, type PanelActionDeps } from './planPanelActions';
@@ -16,6 +17,8 @@ export interface PlanPanelFlowDeps extends Omit<PanelActionDeps, 'decideReview'>
   tools: readonly Tool[];
   /** Wraps what each panel reports of its messages; default: the log alone. */
   traffic?: (logged: PanelTraffic) => PanelTraffic;
+  /** The approval policy and workspace trust a run would have now: the review marks each step by what it will do. */
+  approvalSetting: () => ApprovalSetting;
 }
 
 /** The plan panel joined to the editor's run flow. */
@@ -48,13 +51,15 @@ export function createPlanPanelFlow(deps: PlanPanelFlowDeps): PlanPanelFlow {
     tools: deps.tools,
     actions: planPanelActions({ ...deps, decideReview }),
     regenerateBlockedReason: deps.regenerateBlockedReason,
+    approvalSetting: deps.approvalSetting,
     log,
     ...(deps.traffic ? { traffic: deps.traffic } : {}),
   });
 
-  const review = (plan: Plan, _critique: Critique, warnings: readonly string[]): Promise<Plan | undefined> => {
+  const review = (plan: Plan, critique: Critique, warnings: readonly string[]): Promise<Plan | undefined> => {
     decideReview(undefined);
-    const panel = panels.show(plan);
+    // The panel critiques each version itself; the model's findings are the part it cannot make.
+    const panel = panels.show(plan, critique.issues.filter((issue) => issue.check === 'llm_review'));
     if (warnings.length > 0) panel.notify('info', `The planner warned: ${warnings.join(' ')}`);
     return new Promise<Plan | undefined>((resolve) => {
       reviewing = { resolve };

@@ -26,7 +26,7 @@ export interface PlanTaskDeps {
   keys: ApiKeyStore;
   tools: () => readonly Tool[];
   runs: RunController;
-  /** The review before the run, as `taskPlanner.review` chooses: the plan panel or a QuickPick. */
+  /** The review before the run, as `taskPlanner.review.show` chooses: the plan panel or a QuickPick. */
   review: () => PlanReview;
   /** Multi-line requests written in an editor. */
   requests: RequestEditors;
@@ -77,8 +77,9 @@ export async function planTask(deps: PlanTaskDeps, options: PlanTaskOptions = {}
   });
   if (failure !== undefined) return { error: failure, followUp: afterPlanningFailure(deps, { ...options, request: text }, failure) };
   if (!planned) return {};
-  const { plan, critique, warnings } = planned;
+  const { plan, critique } = planned;
   deps.log.info(`Planned ${plan.steps.length} step(s) for: ${plan.objective}. Critic ${critique.score}/10: ${critique.summary}`);
+  const warnings = [...planned.warnings, ...modelCritiqueNotes(planned, deps.log)];
   for (const warning of warnings) deps.log.warn(warning);
   deps.tree.setPlan(plan);
   await vscode.commands.executeCommand('taskPlanner.plan.focus');
@@ -229,10 +230,24 @@ async function planRequest(
     attachmentForModel: imageAsDataUrl,
     ...(options.feedback === undefined ? {} : { feedback: options.feedback }),
     noModelHint: setUpModelHint,
+    // Regenerate keeps the plan only (the panel critiques each version itself): no model critique to pay for.
+    modelCritique: settings.modelCritique && options.feedback === undefined,
     onPartialStep: (_step, index) => {
       if (index + 1 > streamed) options.report(`step ${(streamed = index + 1)} written…`);
     },
   });
+}
+
+/**
+ * What the model critique (`taskPlanner.review.modelCritique`) adds to the review's
+ * warnings: why its findings are missing, when they are. Its tokens and cost go to the log.
+ */
+function modelCritiqueNotes(planned: PlannedRequest, log: vscode.LogOutputChannel): string[] {
+  const model = planned.modelCritique;
+  if (!model) return [];
+  const tokens = model.usage.promptTokens + model.usage.completionTokens;
+  log.info(`Model critique: ${tokens} tokens${model.costUsd === undefined ? ' (cost unknown)' : `, $${model.costUsd.toFixed(4)}`}.`);
+  return model.error === undefined ? [] : [model.error];
 }
 
 /**

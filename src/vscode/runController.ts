@@ -2,26 +2,33 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentLimits } from '../core/agent/agentLimits';
+import type { ReplanLimits } from '../core/engine/hostRunOptions';
 import type { BudgetLimits } from '../core/llm/budget';
 import type { RunOptions, RunResult } from '../core/engine/runOptions';
 import type { RunEvent, RunState } from '../core/engine/runEvents';
 import type { LlmClient, RunStore, WorkspaceFs, CheckpointStore } from '../core/ports';
 import type { Plan } from '../core/plan/planSchema';
+import type { PlanningStrategy } from '../core/session/planningPrompt';
 import type { ApprovalPolicy, Tool } from '../core/tools/tool';
 import type { UndoReport } from '../core/tools/undoRun';
 import { runInterruption } from '../core/engine/runInterruption';
 import { loadCheckpointFile } from '../node/checkpointFile';
 import { loadRuntime } from './loadRuntime';
 import { readSettings } from './settings';
+import { attachmentChoices, checkAttachments, type AttachmentCheckUi } from './attachmentCheck';
 
 /** What a run needs besides its plan, read when it starts. */
 export interface RunSetup {
   llm: LlmClient | undefined;
   approvalPolicy: ApprovalPolicy;
+  /** The planning strategy agents are guided by (`taskPlanner.strategy`). */
+  strategy: PlanningStrategy;
   maxConcurrency: number;
   agentLimits: Partial<AgentLimits>;
   /** Per-run limits of model use (`taskPlanner.budget.*`); reaching one pauses the run. */
   budget: BudgetLimits;
+  /** How far a failed run is repaired with new plans (`taskPlanner.replan.*`). */
+  replan: ReplanLimits;
 }
 
 /** Everything the controller is built from (wired in `activate`). */
@@ -35,7 +42,26 @@ export interface RunControllerDeps {
   setup: () => Promise<RunSetup>;
   /** Workspace state: remembers the executing run, so a run cut off by a reload is offered for resuming (see `interruptedRun`). */
   memento?: vscode.Memento;
+  /** Asks what to do about a missing attachment before a run starts; default: a modal warning and the open-file dialog. */
+  attachmentUi?: AttachmentCheckUi;
 }
+
+/** The editor's dialogs for a missing attachment: a modal warning with the choices, then the open-file dialog. */
+const vscodeAttachmentUi: AttachmentCheckUi = {
+  ask: async (message) => vscode.window.showWarningMessage(`Task Planner: ${message}`, { modal: true }, ...attachmentChoices),
+  chooseFile: async (kind) => {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    const picked = await vscode.window.showOpenDialog({
+      ...(folder ? { defaultUri: folder.uri } : {}),
+      canSelectMany: false,
+      openLabel: 'Attach',
+      ...(kind === 'image' ? { filters: { Images: ['png', 'jpg', 'jpeg', 'gif', 'webp'] } } : {}),
+    });
+    const uri = picked?.[0];
+    // A file outside the folder comes back as an absolute path, which the check refuses and asks about again.
+    return uri ? vscode.workspace.asRelativePath(uri, false) : undefined;
+  },
+};
 
 /** The run that was executing when the window last went away: its id and objective. */
 export interface InterruptedRun {
@@ -100,11 +126,24 @@ export class RunController implements vscode.Disposable {
     return loadRuntime().createVscodeWorkspaceFs(folder.uri, { allowHardLinks: readSettings().allowHardLinks });
   }
 
-  /** Executes `plan` (repairing it with the model when a step asks for a replan); `initialResults` are steps already done. */
-  start(plan: Plan, initialResults?: Record<string, unknown>): Promise<RunResult> {
+  /**
+   * Executes `plan` (repairing it with the model when a step asks for a replan); `initialResults` are steps already done.
+   * First every file and image attachment is checked: a missing one asks the user for another, to run without it, or
+   * to cancel (then nothing starts and this rejects saying so).
+   */
+  async start(plan: Plan, initialResults?: Record<string, unknown>): Promise<RunResult> {
+    if (this.running) throw new Error('A run is already in progress: wait for it to finish or cancel it first.');
+    const runtime = loadRuntime();
+    const workspace = this.workspace();
+    const checked = await checkAttachments(plan, {
+      ui: this.deps.attachmentUi ?? vscodeAttachmentUi,
+      problems: (candidate) => runtime.findAttachmentProblems(candidate, workspace),
+      replace: runtime.replaceAttachment,
+    });
+    if (!checked) throw new Error('a step\'s attachment is missing and you chose Cancel; nothing was started.');
     return this.execute(
       async (options) =>
-        loadRuntime().executeWithReplanning(plan, plan.objective, {
+        loadRuntime().executeWithReplanning(checked, checked.objective, {
           ...options,
           ...(initialResults ? { initialResults } : {}),
           onEvent: (event) => this.apply(event),
@@ -113,15 +152,17 @@ export class RunController implements vscode.Disposable {
     );
   }
 
-  /** Continues a stored run from its journal; finished steps are not run again. */
+  /**
+   * Continues a stored run from its journal; finished steps are not run again, and steps
+   * that ask for a repair plan get one, as in `start`.
+   */
   async resume(runId: string): Promise<RunResult> {
     // Start from the journal's snapshot, so the views show the plan and finished steps at once.
     const stored = await this.load(runId);
-    return this.execute(async (options) => {
-      const handle = loadRuntime().resumeRun(runId, options);
-      handle.events.subscribe((event) => this.apply(event));
-      return handle.result;
-    }, stored ?? loadRuntime().initialRunState(runId));
+    return this.execute(
+      async (options) => loadRuntime().resumeWithReplanning(runId, { ...options, onEvent: (event) => this.apply(event) }),
+      stored ?? loadRuntime().initialRunState(runId),
+    );
   }
 
   /** A stored run's last snapshot, from its journal. */
@@ -205,8 +246,10 @@ export class RunController implements vscode.Disposable {
       llm: setup.llm,
       budget: setup.budget,
       approvalPolicy: setup.approvalPolicy,
+      strategy: setup.strategy,
       maxConcurrency: setup.maxConcurrency,
       agentLimits: setup.agentLimits,
+      replan: setup.replan,
       noModelHint: "Run 'Task Planner: Set up a model', or change the step to one you do yourself.",
     });
     const running = go(options);

@@ -1,7 +1,10 @@
 import * as vscode from 'vscode';
 import type { RunResult } from '../core/engine/runOptions';
 import type { RunState } from '../core/engine/runEvents';
+import { capText } from '../core/text/capText';
+import { visibleDirection } from '../core/plan/visibleDirection';
 import { describeStepProgress, stepProgress } from '../shared/stepProgress';
+import { loadRuntime } from './loadRuntime';
 import type { InterruptedRun } from './runController';
 
 /**
@@ -18,27 +21,60 @@ export async function notifyRunInterrupted(run: InterruptedRun): Promise<void> {
   if (choice === 'Show runs') await vscode.commands.executeCommand('taskPlanner.runs.focus');
 }
 
+/** Most characters of a finished run's notification (its headline, reason and first failure). */
+const maxMessageChars = 600;
+
 /**
- * Tells the user how a run ended, with "Show plan" (and "Show log" when it did not
- * complete), the files it changed and "Undo run" whenever it changed any (`state` is the
- * run's snapshot, folded from its journal).
+ * Tells the user how a run ended, in a notification (never modal) built from the core's
+ * `runSummary` of `state` (the run's snapshot, folded from its journal, repair runs
+ * included): the headline with steps, changed files, repairs, tokens and cost, and the
+ * first failure with its diagnosis. Buttons: "Show plan", "Show changes" (a pick of the
+ * changed files) and "Undo run" when files changed, "Show log" when it did not complete.
  */
 export function notifyRunFinished(result: RunResult, log: vscode.LogOutputChannel, state?: RunState): void {
   const steps = Object.values(result.steps);
-  const summary = describeStepProgress(stepProgress(steps, steps.length));
-  const changed = state?.runId === result.runId ? (state.changedFiles ?? []) : [];
-  const changes = changed.length === 0 ? '' : ` Changed ${changed.length === 1 ? changed[0] : `${changed.length} files`}.`;
-  const actions = [...(changed.length > 0 ? ['Undo run'] : []), 'Show plan', ...(result.status === 'completed' ? [] : ['Show log'])];
-  const message =
-    result.status === 'completed'
-      ? `Task Planner: run completed (${summary}).${changes}`
-      : result.status === 'waiting'
-        ? `Task Planner: run paused, waiting for you (${summary}). Resume it from the Runs view.`
-        : `Task Planner: run ${result.status} (${summary})${result.metadata.reason ? `: ${result.metadata.reason}` : '.'}${changes}`;
+  const known = state?.runId === result.runId ? state : undefined;
+  const summary = known
+    ? loadRuntime().runSummary(known, { replanCount: result.metadata.replanCount, ...(result.metadata.llmUsage ? { usage: result.metadata.llmUsage } : {}) })
+    : undefined;
+  const headline = summary?.headline ?? `${result.status}: ${describeStepProgress(stepProgress(steps, steps.length))}.`;
+  const changed = known?.changedFiles ?? [];
+  const failure = summary?.failures[0];
+  const failureText = failure ? ` ${failure.stepId} failed: ${failure.diagnosis ?? failure.error}` : '';
+  const detail =
+    result.status === 'waiting'
+      ? ' Resume it from the Runs view.'
+      : result.status !== 'completed' && result.metadata.reason && !failureText
+        ? ` ${result.metadata.reason}`
+        : failureText;
+  const message = visibleDirection(capText(`Task Planner: run ${headline}${detail}`, maxMessageChars));
+  const actions = ['Show plan', ...(changed.length > 0 ? ['Show changes', 'Undo run'] : []), ...(result.status === 'completed' ? [] : ['Show log'])];
   const show = result.status === 'completed' ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
   void show(message, ...actions).then((choice) => {
     if (choice === 'Show plan') void vscode.commands.executeCommand('taskPlanner.plan.focus');
+    if (choice === 'Show changes') void showChanges(changed);
     if (choice === 'Show log') log.show(true);
     if (choice === 'Undo run') void vscode.commands.executeCommand('taskPlanner.undoRun', result.runId);
   });
+}
+
+/** Opens a changed file of the run, picked from the list (the only one at once); a file the run deleted says so. */
+async function showChanges(paths: readonly string[]): Promise<void> {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) return;
+  const path =
+    paths.length === 1
+      ? paths[0]
+      : await vscode.window
+          .showQuickPick(
+            paths.map((item) => visibleDirection(item)),
+            { title: 'Files the run changed', placeHolder: 'Open a changed file' },
+          )
+          .then((picked) => (picked === undefined ? undefined : paths[paths.map((item) => visibleDirection(item)).indexOf(picked)]));
+  if (path === undefined) return;
+  try {
+    await vscode.window.showTextDocument(vscode.Uri.joinPath(folder.uri, path), { preview: true });
+  } catch {
+    void vscode.window.showInformationMessage(`Task Planner: ${visibleDirection(path)} cannot be opened; the run may have deleted it.`);
+  }
 }

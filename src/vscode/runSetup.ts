@@ -8,7 +8,7 @@ import { errorMessage } from '../shared/errorMessage';
 /**
  * The options of a run from the settings: the model for agent steps (none when it cannot
  * be reached: such steps then fail with that reason), concurrency, agent limits, budgets
- * and the approval policy. (Restricted Mode is enforced on the tools themselves, at each
+ * the approval policy and the replanning limits. (Restricted Mode is enforced on the tools themselves, at each
  * call: see `gateByWorkspaceTrust`.)
  */
 export async function runSetupFor(settings: TaskPlannerSettings, keys: ApiKeyStore, log: vscode.LogOutputChannel): Promise<RunSetup> {
@@ -21,8 +21,10 @@ export async function runSetupFor(settings: TaskPlannerSettings, keys: ApiKeySto
   return {
     llm,
     approvalPolicy: settings.approvalPolicy,
+    strategy: settings.strategy,
     maxConcurrency: settings.maxConcurrency,
     agentLimits: settings.agentLimits,
     budget: settings.budget,
+    replan: settings.replan,
   };
 }

@@ -4,14 +4,16 @@
  * `openai` client, the predicate sandbox, the tokenizer, zod schemas, the WorkspaceFs
  * over `vscode.workspace.fs` and the plan panel. Everything here is re-exported as is.
  */
-export { executeWithReplanning } from '../core/replan/executeWithReplanning';
+export { executeWithReplanning, resumeWithReplanning } from '../core/replan/executeWithReplanning';
 export { resumeRun } from '../core/engine/resumeRun';
 export { replayJournal } from '../core/engine/replayJournal';
 export { initialRunState } from '../core/engine/reduceRunEvent';
 export { reduceExecutionEvent } from '../core/replan/reduceExecutionEvent';
+export { runSummary } from '../core/view/runSummary';
 export { createMemoryRunStore } from '../core/engine/memoryRunStore';
 export { hostRunOptions } from '../core/engine/hostRunOptions';
 export { editPlan } from '../core/plan/editPlan';
+export { findAttachmentProblems, replaceAttachment } from '../core/engine/attachmentProblems';
 export { planRequest } from '../core/planner/planRequest';
 export { timerClock } from '../node/timerClock';
 export { createToolRegistry } from '../core/tools/createToolRegistry';

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { AgentLimits } from '../core/agent/agentLimits';
+import type { ReplanLimits } from '../core/engine/hostRunOptions';
 import type { BudgetLimits } from '../core/llm/budget';
 import type { ProviderSetting } from '../core/llm/selectProvider';
 import type { PlanningStrategy } from '../core/session/planningPrompt';
@@ -19,11 +20,15 @@ export interface TaskPlannerSettings {
   approvalPolicy: ApprovalPolicy;
   budget: BudgetLimits;
   agentLimits: Partial<AgentLimits>;
+  /** `taskPlanner.replan.*`: how far a failed run is repaired with new plans. */
+  replan: ReplanLimits;
   /** Time limit of one LLM request, in milliseconds. */
   requestTimeoutMs: number;
   planTreeLayout: 'flat' | 'levels';
-  /** Where "Plan task" shows the plan for review before it runs. */
+  /** Where "Plan task" shows the plan for review before it runs (`taskPlanner.review.show`). */
   review: 'panel' | 'quickPick';
+  /** The model reviews each new plan too (`taskPlanner.review.modelCritique`). */
+  modelCritique: boolean;
   /** Tools may read and change files with several hard links (`taskPlanner.workspace.allowHardLinks`). */
   allowHardLinks: boolean;
 }
@@ -47,6 +52,15 @@ export function readSettings(): TaskPlannerSettings {
   const stepTimeoutMs = positive('timeouts.agentStepMs');
   if (summaryBudgetTokens !== undefined) agentLimits.summaryBudgetTokens = summaryBudgetTokens;
   if (stepTimeoutMs !== undefined) agentLimits.timeoutMs = stepTimeoutMs;
+  const atLeastZero = (key: string, fallback: number): number => {
+    const value = config.get<number>(key, fallback);
+    return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : fallback;
+  };
+  const replan: ReplanLimits = {
+    maxTotalReplans: atLeastZero('replan.maxTotalReplans', 3),
+    maxReplanAttempts: atLeastZero('replan.maxReplanAttempts', 2),
+    replanCooldownMs: atLeastZero('replan.cooldownSeconds', 0) * 1000,
+  };
   return {
     provider: config.get<ProviderSetting>('llm.provider', 'auto'),
     baseUrl: config.get<string>('llm.baseUrl', 'https://api.openai.com/v1').trim(),
@@ -58,9 +72,11 @@ export function readSettings(): TaskPlannerSettings {
     approvalPolicy: config.get<ApprovalPolicy>('approvalPolicy', 'writesAndCommands'),
     budget,
     agentLimits,
+    replan,
     requestTimeoutMs: positive('timeouts.llmRequestMs') ?? 120_000,
     planTreeLayout: config.get<'flat' | 'levels'>('planTree.layout', 'flat'),
-    review: config.get<'panel' | 'quickPick'>('review', 'panel'),
+    review: config.get<'panel' | 'quickPick'>('review.show', 'panel'),
+    modelCritique: config.get<boolean>('review.modelCritique', false) === true,
     allowHardLinks: config.get<boolean>('workspace.allowHardLinks', false),
   };
 }

@@ -182,7 +182,11 @@ function toVscodeMessage(message: LlmMessage): vscode.LanguageModelChatMessage {
           ? message.content
           : message.content.map(
               (part) =>
-                new vscode.LanguageModelTextPart(part.type === 'text' ? part.text : `[image: ${part.url.startsWith('data:') ? 'attached image' : part.url}]`),
+                new vscode.LanguageModelTextPart(
+                  part.type === 'text'
+                    ? part.text
+                    : `[an image was attached here (${part.url.startsWith('data:') ? 'inline data' : part.url}), but VS Code's chat models take text only, so it is not shown]`,
+                ),
             ),
       );
     case 'assistant':

@@ -95,6 +95,7 @@ export function createVscodeDirectoryFs(root: string): RawDirectoryFs<string> {
       return {
         stat,
         read: async () => new TextDecoder('utf-8').decode(await fs.readFile(uri(parent, name))),
+        readBytes: async () => fs.readFile(uri(parent, name)),
         close: async () => undefined,
       };
     },

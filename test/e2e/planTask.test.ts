@@ -22,7 +22,7 @@ describe('Task Planner in the browser workbench', function () {
       name: 'ws',
       screenshots,
       // The review in a QuickPick (the other e2e suites review in the plan panel, the default).
-      files: { '.vscode/settings.json': { 'taskPlanner.review': 'quickPick' } },
+      files: { '.vscode/settings.json': { 'taskPlanner.review.show': 'quickPick' } },
       viewport: { width: 1400, height: 900 },
       openView: false,
     });

@@ -53,7 +53,7 @@ describe('Task Planner in Restricted Mode (workspace trust on, browser workbench
       server: {
         workspaceTrust: true,
         // The review in the QuickPick (Start / Cancel): this test is about execution, not the plan panel.
-        userSettings: { 'taskPlanner.llm.provider': 'openai', 'taskPlanner.llm.baseUrl': model.baseURL, 'taskPlanner.review': 'quickPick' },
+        userSettings: { 'taskPlanner.llm.provider': 'openai', 'taskPlanner.llm.baseUrl': model.baseURL, 'taskPlanner.review.show': 'quickPick' },
       },
       openView: false,
     });

@@ -160,6 +160,7 @@ export class MemoryRawFs implements RawDirectoryFs<MemoryDirectory> {
     return {
       stat: statOf(node),
       read: async () => text,
+      readBytes: async () => new TextEncoder().encode(text),
       close: async () => {
         this.open--;
       },

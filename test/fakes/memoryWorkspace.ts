@@ -35,19 +35,24 @@ export function createMemoryWorkspace(files: Record<string, string> = {}): Memor
     texts.set(relative, text);
   }
 
+  const readText = async (input: string, signal?: AbortSignal, options?: { maxBytes?: number }): Promise<string> => {
+    signal?.throwIfAborted();
+    const relative = await resolve(input);
+    if (directories.has(relative)) throw new WorkspaceError('is_directory', input, `${relative || '.'} is a directory, not a file`);
+    const text = texts.get(relative);
+    if (text === undefined) throw new WorkspaceError('not_found', input, `File not found: ${relative}`);
+    const size = new TextEncoder().encode(text).length;
+    if (options?.maxBytes !== undefined && size > options.maxBytes) {
+      throw new WorkspaceError('too_large', input, `${relative} is ${size} bytes, more than the ${options.maxBytes}-byte limit for this read`);
+    }
+    return text;
+  };
+
   return {
     rootLabel: root,
-    async readText(input, signal, options) {
-      signal?.throwIfAborted();
-      const relative = await resolve(input);
-      if (directories.has(relative)) throw new WorkspaceError('is_directory', input, `${relative || '.'} is a directory, not a file`);
-      const text = texts.get(relative);
-      if (text === undefined) throw new WorkspaceError('not_found', input, `File not found: ${relative}`);
-      const size = new TextEncoder().encode(text).length;
-      if (options?.maxBytes !== undefined && size > options.maxBytes) {
-        throw new WorkspaceError('too_large', input, `${relative} is ${size} bytes, more than the ${options.maxBytes}-byte limit for this read`);
-      }
-      return text;
+    readText,
+    async readBytes(input, signal, options) {
+      return new TextEncoder().encode(await readText(input, signal, options));
     },
     async writeText(input, text, signal) {
       signal?.throwIfAborted();

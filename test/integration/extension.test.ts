@@ -66,6 +66,8 @@ describe('Task Planner in the VS Code extension host', () => {
       const outcome = await api.planTask('Refactor this into smaller functions', { accept: false });
       assert.deepEqual(outcome.plan?.steps.map((step) => step.title), ['Refactor this into smaller functions']);
       assert.deepEqual(outcome.plan?.steps[0]?.attachments?.map((attachment) => attachment.label), ['selection in src/notes.js (lines 1-3)']);
+      // the selected text itself goes with it, as it was when the request was made
+      assert.equal(outcome.plan?.steps[0]?.attachments?.[0]?.text, editor.document.getText(new vscode.Range(0, 0, 2, 0)));
     } finally {
       await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     }

@@ -130,7 +130,7 @@ describe('Plan task reviewed in the plan panel, run through the editor (fake Ope
     await server.start();
     await config().update('llm.provider', 'openai', vscode.ConfigurationTarget.Workspace);
     await config().update('llm.baseUrl', server.baseURL, vscode.ConfigurationTarget.Workspace);
-    assert.equal(config().get('review'), 'panel', 'the panel is the default review');
+    assert.equal(config().get('review.show'), 'panel', 'the panel is the default review');
   });
 
   after(async () => {

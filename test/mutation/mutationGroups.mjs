@@ -78,8 +78,8 @@ export const mutationGroups = [
     ci: false,
     threshold: 80,
     ignoreStatic: true,
-    mutate: ['src/core/plan/critiquePlan.ts'],
-    spec: ['test/unit/core/plan/critiquePlan.test.ts', 'test/unit/core/planner/reviewPlanWithModel.test.ts'],
+    mutate: ['src/core/plan/critiquePlan.ts', 'src/core/plan/verificationFindings.ts'],
+    spec: ['test/unit/core/plan/critiquePlan.test.ts', 'test/unit/core/plan/verificationFindings.test.ts', 'test/unit/core/planner/reviewPlanWithModel.test.ts'],
   },
   {
     name: 'workspace-support',
@@ -98,6 +98,7 @@ export const mutationGroups = [
       '!src/core/plan/parsePlan.ts',
       '!src/core/plan/normalizeStep.ts',
       '!src/core/plan/critiquePlan.ts',
+      '!src/core/plan/verificationFindings.ts',
     ],
     spec: ['test/unit/core/plan/**/*.test.ts'],
   },
@@ -216,7 +217,7 @@ export const mutationGroups = [
     mutate: [
       'src/core/view/planDiff.ts', 'src/core/view/planTreeModel.ts', 'src/core/view/planVersions.ts', 'src/core/view/runListModel.ts',
       'src/core/view/runTimeline.ts', 'src/core/view/sessionTreeModel.ts', 'src/core/view/stepRunnerLabel.ts', 'src/core/view/stepStatusView.ts',
-      'src/core/view/treeDiff.ts',
+      'src/core/view/treeDiff.ts', 'src/core/view/runSummary.ts',
     ],
     spec: ['test/unit/core/view/**/*.test.ts'],
   },
@@ -264,14 +265,21 @@ export const mutationGroups = [
     spec: ['test/unit/core/engine/**/*.test.ts'],
   },
   {
+    name: 'attachments',
+    ci: false,
+    threshold: 80,
+    mutate: ['src/core/engine/attachmentProblems.ts'],
+    spec: ['test/unit/core/engine/attachmentProblems.test.ts'],
+  },
+  {
     // Not ignoreStatic: the traits are a module-level table, and the table is what matters.
     name: 'tool-effects',
     ci: false,
     threshold: 80,
-    mutate: ['src/core/tools/effectTraits.ts', 'src/core/tools/toolEffectOf.ts', 'src/core/tools/workspaceTrustGate.ts'],
+    mutate: ['src/core/tools/effectTraits.ts', 'src/core/tools/toolEffectOf.ts', 'src/core/tools/workspaceTrustGate.ts', 'src/core/tools/stepApproval.ts'],
     spec: [
       'test/unit/core/tools/toolEffectOf.test.ts', 'test/unit/core/tools/effectTraits.test.ts', 'test/unit/core/plan/critiquePlan.test.ts', 'test/unit/core/view/buildPanelViewModel*.test.ts',
-      'test/unit/core/tools/workspaceTrustGate.test.ts',
+      'test/unit/core/tools/workspaceTrustGate.test.ts', 'test/unit/core/tools/stepApproval.test.ts', 'test/unit/core/view/panelSession.modelReview.test.ts',
     ],
   },
 ];

@@ -6,6 +6,7 @@ import { toolContextFor } from '../engine/executors/toolContextFor';
 import type { Tool } from '../tools/tool';
 import { rollingSummary } from './rollingSummary';
 import { runStepAgent } from './runStepAgent';
+import { stepContextSections, withSection } from './stepContextSections';
 import { runSynthesisGate } from './runSynthesisGate';
 
 /** The prompt of the built-in `default` agent (all tools) when the plan defines none. */
@@ -72,11 +73,18 @@ export async function executeLlmStep(ctx: ExecuteContext, input: string, llm: Ll
   const summary = await rollingSummary(state, { llm, budgetTokens: limits.summaryBudgetTokens, signal: ctx.signal, onCompacted: ctx.compacted });
   const prompt = buildStepPrompt({ objective: plan.objective, plan, statuses, summary, step, depends: ctx.depends, input });
   const toolContext = toolContextFor(ctx);
+  const sections = await stepContextSections(step, {
+    agentTools: tools.map((tool) => tool.name),
+    strategy: options.strategy,
+    workspace: options.workspace,
+    signal: ctx.signal,
+  });
   const result = await runStepAgent({
     llm,
     stepId: step.id,
-    agentPrompt: agent.prompt,
-    stepPrompt: prompt.text,
+    agentPrompt: withSection(agent.prompt, sections.system),
+    stepPrompt: withSection(prompt.text, sections.user),
+    images: sections.images,
     tools,
     toolContext,
     clock: options.clock,
@@ -87,6 +95,7 @@ export async function executeLlmStep(ctx: ExecuteContext, input: string, llm: Ll
     maxToolCallsPerTurn: limits.maxToolCallsPerTurn,
     maxToolResultBytes: limits.maxToolResultBytes,
     output: ctx.output,
+    progress: ctx.progress,
   });
   return result.text;
 }

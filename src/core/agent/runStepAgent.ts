@@ -1,5 +1,5 @@
 import { StepFailure } from '../engine/executors/stepExecutor';
-import type { LlmMessage, LlmUsage } from '../llm/llmTypes';
+import type { LlmContentPart, LlmMessage, LlmUsage } from '../llm/llmTypes';
 import type { Clock, LlmClient } from '../ports';
 import type { Tool, ToolContext } from '../tools/tool';
 import { callAgentTool, notRunOutcome, toolDefinition, type AgentToolOutcome } from './agentToolCall';
@@ -14,6 +14,8 @@ export interface StepAgentOptions {
   agentPrompt: string;
   /** The step prompt (objective, plan outline, summary, dependency results, input). */
   stepPrompt: string;
+  /** Images sent with the step prompt (its image attachments), after its text. */
+  images?: readonly LlmContentPart[];
   /** The only tools the model is offered and may call. */
   tools: readonly Tool[];
   /** Scope of every tool call: the step's interaction, workspace, approval policy… */
@@ -32,6 +34,8 @@ export interface StepAgentOptions {
   maxToolResultBytes: number;
   /** Receives streamed text and one line per tool call. */
   output(text: string): void;
+  /** Told where the loop stands: "turn 3 of 12", then "turn 3 of 12: write_file" per tool call. */
+  progress?(message: string): void;
 }
 
 /** The agent's final answer and what it took. */
@@ -74,7 +78,7 @@ async function agentLoop(options: StepAgentOptions, signal: AbortSignal): Promis
   const definitions = options.tools.map(toolDefinition);
   const messages: LlmMessage[] = [
     { role: 'system', content: `${options.agentPrompt.trim()}\n\n${agentRules}`.trim() },
-    { role: 'user', content: options.stepPrompt },
+    { role: 'user', content: options.images?.length ? [{ type: 'text', text: options.stepPrompt }, ...options.images] : options.stepPrompt },
   ];
   const guard = new LoopGuard();
   const usage: LlmUsage = { promptTokens: 0, completionTokens: 0 };
@@ -82,6 +86,7 @@ async function agentLoop(options: StepAgentOptions, signal: AbortSignal): Promis
   let toolCalls = 0;
   let resultBytes = 0;
   for (let turn = 1; turn <= options.maxTurns; turn++) {
+    options.progress?.(`turn ${turn} of ${options.maxTurns}`);
     const response = await options.llm.chat({
       messages,
       ...(definitions.length > 0 ? { tools: definitions } : {}),
@@ -127,6 +132,7 @@ async function agentLoop(options: StepAgentOptions, signal: AbortSignal): Promis
         }
         toolCalls++;
         options.output(`\n→ ${call.name} ${call.arguments}\n`);
+        options.progress?.(`turn ${turn} of ${options.maxTurns}: ${call.name}`);
         outcome = await callAgentTool(call, toolsByName, options.toolContext, signal, options.toolResultTokens);
         guard.remember(call, outcome.content);
         if (!outcome.ok) options.output(`✘ ${call.name}: ${outcome.content}\n`);

@@ -1,9 +1,23 @@
 import type { AgentLimits } from '../agent/agentLimits';
 import { createBudgetTracker, type BudgetLimits, type BudgetTracker } from '../llm/budget';
 import type { Clock, Interaction, LlmClient, Logger, RunStore, WorkspaceFs, CheckpointStore, CommandRunner } from '../ports';
+import type { PlanningStrategy } from '../session/planningPrompt';
 import type { ApprovalPolicy, Tool, ToolRegistry } from '../tools/tool';
 import type { RunOptions } from './runOptions';
 import { toRegistry } from './resolveRunOptions';
+
+/**
+ * How far a run may be repaired with new plans (`executeWithReplanning`'s limits);
+ * `undefined` keeps its default (3 in all, 2 per step, no wait).
+ */
+export interface ReplanLimits {
+  /** Repair plans per run, in all; 0 turns replanning off. */
+  maxTotalReplans: number | undefined;
+  /** Repair plans asked for because of the same step. */
+  maxReplanAttempts: number | undefined;
+  /** Milliseconds to wait before each repair plan is asked for. */
+  replanCooldownMs: number | undefined;
+}
 
 /**
  * What a host (the editor, the command line) decides for its runs: its adapters and the
@@ -31,15 +45,27 @@ export interface RunHostSetup {
   budget: BudgetLimits;
   /** `undefined`: `'writesAndCommands'`. */
   approvalPolicy: ApprovalPolicy | undefined;
+  /** The planning strategy agents are guided by; `undefined`: `'react'`. */
+  strategy: PlanningStrategy | undefined;
   /** `undefined`: the engine's default. */
   maxConcurrency: number | undefined;
   agentLimits: Partial<AgentLimits> | undefined;
+  /** Limits of repairing the run with new plans. */
+  replan: ReplanLimits;
   /** How the user gets a model in this host (its command, its flags). */
   noModelHint: string;
 }
 
-/** Run options with what every host gives resolved: the tools as a registry, a workspace, a store and a budget tracker. */
-export type HostRunOptions = RunOptions & { tools: ToolRegistry; workspace: WorkspaceFs; store: RunStore; budget: BudgetTracker };
+/**
+ * Run options with what every host gives resolved: the tools as a registry, a workspace, a
+ * store and a budget tracker; with the replanning limits the host set (what
+ * `executeWithReplanning` and `resumeWithReplanning` read).
+ */
+export type HostRunOptions = RunOptions & { tools: ToolRegistry; workspace: WorkspaceFs; store: RunStore; budget: BudgetTracker } & {
+  maxTotalReplans?: number;
+  maxReplanAttempts?: number;
+  replanCooldownMs?: number;
+};
 
 /**
  * The options of a run (`runPlan`, `resumeRun`, `executeWithReplanning`) from a host's
@@ -55,11 +81,19 @@ export function hostRunOptions(setup: RunHostSetup): HostRunOptions {
     ...(setup.signal ? { signal: setup.signal } : {}),
     ...(setup.llm ? { llm: setup.llm } : {}),
     ...(setup.approvalPolicy ? { approvalPolicy: setup.approvalPolicy } : {}),
+    ...(setup.strategy ? { strategy: setup.strategy } : {}),
     ...(setup.maxConcurrency === undefined ? {} : { maxConcurrency: setup.maxConcurrency }),
     ...(setup.agentLimits ? { agentLimits: setup.agentLimits } : {}),
   };
+  const { maxTotalReplans, maxReplanAttempts, replanCooldownMs } = setup.replan;
+  const replan = {
+    ...(maxTotalReplans === undefined ? {} : { maxTotalReplans }),
+    ...(maxReplanAttempts === undefined ? {} : { maxReplanAttempts }),
+    ...(replanCooldownMs === undefined ? {} : { replanCooldownMs }),
+  };
   return {
     ...optional,
+    ...replan,
     tools: toRegistry(setup.tools),
     clock: setup.clock,
     workspace: setup.workspace,

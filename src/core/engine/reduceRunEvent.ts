@@ -64,6 +64,7 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
     const startedAt = draft.steps[stepId]?.startedAt;
     patch.endedAt = event.time;
     patch.pending = undefined;
+    patch.progress = undefined;
     if (startedAt !== undefined) patch.durationMs = event.time - startedAt;
     update(stepId, patch);
     forgetSupplied(draft, stepId);
@@ -75,6 +76,8 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
       draft.startedAt = event.time;
       draft.steps = {};
       draft.results = {};
+      if (event.replanHistory === undefined) delete draft.replanHistory;
+      else draft.replanHistory = event.replanHistory;
       for (const step of event.plan.steps) {
         draft.steps[step.id] = { id: step.id, status: step.dependsOn.length > 0 ? 'blocked' : 'pending', attempts: 0 };
       }
@@ -89,9 +92,6 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
       if (event.warnings !== undefined) draft.warnings.push(...event.warnings);
       resetUnfinishedSteps(draft);
       return;
-    case 'plan_generated':
-      draft.plan = event.plan;
-      return;
     case 'replan_completed':
       replacePlan(draft, event.plan);
       return;
@@ -99,7 +99,7 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
       update(event.stepId, { status: 'ready' });
       return;
     case 'step_started':
-      update(event.stepId, { status: 'running', attempts: event.attempt, startedAt: event.time, pending: undefined, deferred: false });
+      update(event.stepId, { status: 'running', attempts: event.attempt, startedAt: event.time, pending: undefined, deferred: false, progress: undefined });
       return;
     case 'step_warning':
       draft.warnings.push(`${event.stepId}: ${event.message}`);
@@ -159,6 +159,8 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
       draft.endedAt = event.time;
       return;
     case 'step_progress':
+      if (!terminalStepStatuses.has(draft.steps[event.stepId]?.status ?? 'pending')) update(event.stepId, { progress: event.message });
+      return;
     case 'step_output':
     case 'replan_started':
       return;

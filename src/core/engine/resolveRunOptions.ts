@@ -27,6 +27,7 @@ export function resolveRunOptions(plan: Plan, options: RunOptions): ResolvedRunO
     store: options.store,
     workspace: options.workspace ?? missingWorkspace,
     approvalPolicy: options.approvalPolicy ?? 'writesAndCommands',
+    strategy: options.strategy ?? 'react',
     commandRunner: options.commandRunner,
     checkpoints: options.checkpoints,
     logger: options.logger ?? silentLogger,

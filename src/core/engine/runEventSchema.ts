@@ -40,9 +40,8 @@ const attempt = z.int().min(1);
  * event that gained a field stays readable.
  */
 const bodies: Record<RunEventType, z.ZodObject> = {
-  run_started: z.object({ plan: planSchema }),
+  run_started: z.object({ plan: planSchema, replanHistory: z.array(z.unknown()).optional() }),
   run_resumed: z.object({ supplied, journalWarning: z.string().optional(), warnings: z.array(z.string()).optional() }),
-  plan_generated: z.object({ plan: planSchema }),
   step_ready: z.object({ stepId }),
   step_started: z.object({ stepId, attempt, input: z.unknown().optional() }),
   step_progress: z.object({ stepId, message: z.string() }),

@@ -93,6 +93,8 @@ export interface StepState {
   deferred?: boolean;
   /** Set when the step failed under `onFailure`/`onVerificationFailure` `replan`. */
   replanRequested?: boolean;
+  /** Where a started attempt stands ("turn 3 of 12: write_file"), from its last `step_progress`; gone once the step ends or starts again. */
+  progress?: string;
 }
 
 /** A snapshot of a run: what UIs render. Produced only by folding `RunEvent`s. */
@@ -122,6 +124,8 @@ export interface RunState {
   changedFiles?: string[];
   /** Every model call of the run's steps, summed (from `model_called` events). */
   modelUsage?: BudgetUsage;
+  /** In a repair run, the repairs that led to it (`ReplanRecord`s of `executeWithReplanning`), from its `run_started`. */
+  replanHistory?: unknown[];
 }
 
 interface EventBase {
@@ -138,12 +142,13 @@ export type FailureDisposition = 'retry' | 'skip' | 'fail';
 /** Every event of a run (docs/architecture.md §4), journaled one per line. */
 export type RunEvent = EventBase &
   (
-    | { type: 'run_started'; plan: Plan }
+    /** `replanHistory`: in a repair run started by `executeWithReplanning`, the repairs that led to it (journaled so a resumed run reports them). */
+    | { type: 'run_started'; plan: Plan; replanHistory?: unknown[] }
     /** `warnings`: answers given to `resumeRun` that matched no pending request and were not used. */
     | { type: 'run_resumed'; supplied: SuppliedAnswers; journalWarning?: string; warnings?: string[] }
-    | { type: 'plan_generated'; plan: Plan }
     | { type: 'step_ready'; stepId: string }
     | { type: 'step_started'; stepId: string; attempt: number; input?: unknown }
+    /** Where a running attempt stands, one short line (an agent's turn and tool call, a command started); the latest replaces the one before. */
     | { type: 'step_progress'; stepId: string; message: string }
     | { type: 'step_output'; stepId: string; text: string }
     | { type: 'step_warning'; stepId: string; message: string }

@@ -1,3 +1,4 @@
+import type { PlanningStrategy } from '../session/planningPrompt';
 import type { AgentLimits } from '../agent/agentLimits';
 import type { BudgetTracker, BudgetUsage } from '../llm/budget';
 import type { Plan, Step } from '../plan/planSchema';
@@ -23,6 +24,8 @@ export interface StepRunnerContext {
   interaction: Interaction;
   /** Streams text to the run's `step_output` events. */
   output(text: string): void;
+  /** Says where the attempt stands, one short line (`step_progress`); the latest replaces the one before. */
+  progress(message: string): void;
 }
 
 /**
@@ -75,10 +78,17 @@ export interface RunOptions {
   store?: RunStore;
   /** Results of steps that count as completed before the run starts (not re-run). */
   initialResults?: Record<string, unknown>;
+  /**
+   * The repairs that led to this run, when it is a repair run (`executeWithReplanning` sets
+   * it): journaled with its start, and reported in `metadata` when the run is resumed.
+   */
+  replanHistory?: readonly unknown[];
   /** The workspace tools act on; tools fail clearly without one. */
   workspace?: WorkspaceFs;
   /** Default `'writesAndCommands'`. */
   approvalPolicy?: ApprovalPolicy;
+  /** How agents are guided to work (the planning strategy's section of their prompt); default `'react'`. */
+  strategy?: PlanningStrategy;
   /** Runs `run_command`'s processes (e.g. `createNodeCommandRunner(root)`). */
   commandRunner?: CommandRunner;
   /** Where file tools checkpoint previous content, so the run can be undone. */
@@ -164,6 +174,7 @@ export interface ResolvedRunOptions {
   store: RunStore | undefined;
   workspace: WorkspaceFs;
   approvalPolicy: ApprovalPolicy;
+  strategy: PlanningStrategy;
   commandRunner: CommandRunner | undefined;
   checkpoints: CheckpointStore | undefined;
   logger: Logger;

@@ -23,7 +23,7 @@ export function runPlan(plan: Plan, options: RunOptions): RunHandle {
         state: initialRunState(runId),
         // An invalid plan never becomes a stored run: there is nothing to resume.
         options: errors.length > 0 ? { ...resolved, store: undefined } : resolved,
-        opening: { type: 'run_started', plan },
+        opening: { type: 'run_started', plan, ...(options.replanHistory === undefined ? {} : { replanHistory: [...options.replanHistory] }) },
         ...(options.initialResults ? { initialResults: options.initialResults } : {}),
         ...(errors.length > 0
           ? { preflightError: `The plan is invalid: ${errors.map((error) => (error.stepId ? `${error.stepId}: ${error.message}` : error.message)).join(' ')}` }

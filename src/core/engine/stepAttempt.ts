@@ -6,7 +6,7 @@ import { capText, capValue, textCaps } from '../text/capText';
 import { isApprovalRejectedError } from '../tools/approvals';
 import { isDeferredError, type RequestKind } from '../tools/deferral';
 import { stepExecutors } from './executors/stepExecutors';
-import { StepFailure, type PreparedInput } from './executors/stepExecutor';
+import { maxProgressChars, StepFailure, type PreparedInput } from './executors/stepExecutor';
 import { decideAfterFailure, type FailureCause } from './failurePolicy';
 import { journaledEffects } from './journaledEffects';
 import { fingerprintPrompt, requestIdOf } from './requestFingerprint';
@@ -157,6 +157,7 @@ async function executeAttempt(
             outputLeft -= text.length;
             emit({ type: 'step_output', stepId: id, text: kept });
           },
+          progress: (message) => journal({ type: 'step_progress', stepId: id, message: capText(message, maxProgressChars).replace(/\s+/g, ' ') }),
           compacted: (report) => journal({ type: 'context_compacted', ...report }),
           state: () => state,
         },

@@ -5,10 +5,18 @@ import { planLevels } from './planLevels';
 import type { DiagnosticCode, Plan, Step } from './planSchema';
 import { performedBy } from './stepKindTraits';
 import { validatePlan } from './validatePlan';
+import { verificationFindings, type VerificationFinding } from './verificationFindings';
 
 /** The critic's own checks; validation errors appear under their `validatePlan` code. */
 export type CritiqueCheck =
-  'parallel_explosion' | 'missing_gate' | 'optimism_bias' | 'disconnected_flow' | 'orphan_step' | 'destructive_without_approval' | 'llm_review';
+  | 'parallel_explosion'
+  | 'missing_gate'
+  | 'optimism_bias'
+  | 'disconnected_flow'
+  | 'orphan_step'
+  | 'destructive_without_approval'
+  | VerificationFinding['check']
+  | 'llm_review';
 
 /** One finding of the static critic: `check` is the stable code for tools, `name` says it in plain words. */
 export interface CritiqueIssue {
@@ -63,6 +71,8 @@ const checkNames: Readonly<Record<CritiqueCheck | DiagnosticCode, string>> = {
   disconnected_flow: 'Dependency result not used',
   orphan_step: 'Result never used',
   destructive_without_approval: 'Change without approval',
+  unverified_change: 'Changes never checked',
+  impossible_check: 'Check that cannot pass',
   llm_review: 'Model review',
 };
 
@@ -81,7 +91,8 @@ const readOnlyToolNames = new Set(['read_file', 'list_files', 'search_text', 'ge
  * `maxScoreWithErrors`; then the critic's own checks. Score max(1, round(10 − 3·critical −
  * warning − 0.5·info)), rounding half away from zero. A dependency of a tool, manual,
  * review or question step, or on a step that changes files or runs a command, orders the
- * work and need not be referenced. Pure and linear in steps + edges (plus the validation).
+ * work and need not be referenced. Then how the plan verifies its work
+ * (`verificationFindings`: a change nothing checks, a check that cannot pass), as warnings. Pure and linear in steps + edges (plus the validation).
  */
 export function critiquePlan(plan: Plan, options: CritiquePlanOptions = {}): Critique {
   const issues: CritiqueIssue[] = validatePlan(plan, options.tools === undefined ? {} : { tools: options.tools })
@@ -144,6 +155,7 @@ export function critiquePlan(plan: Plan, options: CritiquePlanOptions = {}): Cri
   for (const step of plan.steps) {
     issues.push(...stepChecks(step, ids, byId, registry));
   }
+  for (const found of verificationFindings(plan, options.tools)) issues.push(issue(found.check, 'warning', found.stepId, found.message, found.recommendation));
   return critiqueFromIssues(issues, blocked);
 }
 
@@ -217,8 +229,8 @@ function stepChecks(step: Step, ids: Set<string>, byId: Map<string, Step>, regis
         'destructive_without_approval',
         'warning',
         step.id,
-        `Step "${step.id}" uses ${step.tool} with approval turned off.`,
-        'Keep approval on for steps that overwrite or delete files or run commands.',
+        `Step "${step.id}" asks to use ${step.tool} without approval, which a plan cannot do: the approval policy in the settings decides.`,
+        'Drop "requiresApproval": false from the step; the review shows whether it will ask.',
       ),
     );
   }

@@ -36,7 +36,11 @@ export function expandTemplates(text: string, results: Readonly<Record<string, u
 
 /**
  * Resolves templates in a step's `args`, deeply: strings are expanded, and a string whose
- * whole value is `"$<id>"` becomes that step's result value itself (not stringified).
+ * whole value is a reference (`"$<id>"`, or `"$<id>.<key>.<key>"` for a path into the
+ * result, keys of arrays being indexes) becomes the value it names itself (not
+ * stringified). A reference that names no result (an unknown step, a missing key, a key
+ * the value only inherits such as `constructor`) stays as written and is reported in
+ * `unresolved`, like a template.
  */
 export function resolveArgs(
   args: Readonly<Record<string, unknown>>,
@@ -45,8 +49,13 @@ export function resolveArgs(
   const unresolved: string[] = [];
   const visit = (value: unknown): unknown => {
     if (typeof value === 'string') {
-      const whole = wholeValueReference.exec(value);
-      if (whole?.[1] !== undefined && Object.hasOwn(results, whole[1])) return results[whole[1]];
+      const reference = wholeValueReferenceOf(value);
+      if (reference !== undefined) {
+        const found = lookUp(reference, results);
+        if (found.ok) return found.value;
+        unresolved.push(value);
+        return value;
+      }
       const expansion = expandTemplatesDetailed(value, results);
       unresolved.push(...expansion.unresolved);
       return expansion.text;
@@ -60,17 +69,42 @@ export function resolveArgs(
   return { args: visit(args) as Record<string, unknown>, unresolved };
 }
 
-function lookUp(reference: string, results: Readonly<Record<string, unknown>>): { ok: true; value: unknown } | { ok: false } {
+/** The references (`<id>` or `<id>.<key>…`, without `results.`) of the `{{results.…}}` placeholders in `text`, in order. */
+export function templateReferencesOf(text: string): string[] {
+  return [...text.matchAll(placeholderPattern)].flatMap((match) => (match[1] === undefined ? [] : [match[1]]));
+}
+
+/** The reference of an argument whose whole value is `"$<id>"` or `"$<id>.<key>…"` (without the `$`), else `undefined`. */
+export function wholeValueReferenceOf(value: string): string | undefined {
+  return wholeValueReference.exec(value)?.[1];
+}
+
+/** Where a reference led: the step id whose result it starts from, and the key path followed into it. */
+export interface ResolvedReference {
+  ok: true;
+  value: unknown;
+  id: string;
+  keys: string[];
+}
+
+/**
+ * The value `reference` (`<id>` or `<id>.<key>…`) names among `results`: the longest
+ * prefix that is a result's id wins (ids may hold dots), then each key must be the value's
+ * own (an inherited `constructor` or `__proto__` names nothing). An `undefined` value is
+ * not found.
+ */
+export function lookUp(reference: string, results: Readonly<Record<string, unknown>>): ResolvedReference | { ok: false } {
   const parts = reference.split('.');
   for (let idLength = parts.length; idLength >= 1; idLength--) {
     const id = parts.slice(0, idLength).join('.');
     if (!Object.hasOwn(results, id)) continue;
     let value: unknown = results[id];
-    for (const key of parts.slice(idLength)) {
+    const keys = parts.slice(idLength);
+    for (const key of keys) {
       if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key)) return { ok: false };
       value = (value as Record<string, unknown>)[key];
     }
-    return value === undefined ? { ok: false } : { ok: true, value };
+    return value === undefined ? { ok: false } : { ok: true, value, id, keys };
   }
   return { ok: false };
 }

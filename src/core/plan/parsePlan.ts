@@ -1,9 +1,10 @@
+import { addReferencedDependencies } from './referencedDependencies';
 import { contentHash } from './contentHash';
 import { normalizeAgents } from './normalizeAgents';
 import { parseJsonLoose } from './parseJsonLoose';
 import { normalizeStep, type RawStepEntry } from './normalizeStep';
 import { planSchema, type Plan } from './planSchema';
-import { dependencyList, firstString, isRecord, stringList } from './rawValues';
+import { dependencyList, firstString, isRecord } from './rawValues';
 import { errorMessage } from '../../shared/errorMessage';
 
 /** Outcome of `parsePlan`: a canonical plan plus what was ignored, or why there is none. */
@@ -31,10 +32,6 @@ const knownPlanKeys = new Set([
   'created_at',
   'agents',
   'workers',
-  'contextTags',
-  'context_tags',
-  'estimatedDurationSec',
-  'estimated_duration_sec',
   'title',
   'description',
 ]);
@@ -74,6 +71,7 @@ function parseValue(text: { ok: true; value: unknown } | { ok: false; error: str
   });
   const steps = normalized.map(({ step }) => step);
   remapPhaseDependencies(normalized);
+  addReferencedDependencies(steps, warnings);
 
   const agents = normalizeAgents(container.agents ?? container.workers ?? top.agents ?? top.workers, warnings);
   for (const key of Object.keys(top)) {
@@ -82,8 +80,6 @@ function parseValue(text: { ok: true; value: unknown } | { ok: false; error: str
 
   const objective = firstString(container.objective, container.goal, top.objective, top.goal, top.task, top.title, top.description) ?? '';
   const version = typeof top.version === 'number' && Number.isInteger(top.version) && top.version >= 1 ? top.version : 1;
-  const contextTags = stringList(top.contextTags ?? top.context_tags);
-  const estimate = top.estimatedDurationSec ?? top.estimated_duration_sec;
   const candidate: Plan = {
     id: firstString(top.id, container.id) ?? options.id ?? `plan-${contentHash(typeof raw === 'string' ? raw : JSON.stringify(raw) ?? '')}`,
     version,
@@ -91,8 +87,6 @@ function parseValue(text: { ok: true; value: unknown } | { ok: false; error: str
     createdAt: firstString(top.createdAt, top.created_at) ?? options.createdAt ?? new Date(0).toISOString(),
     agents,
     steps,
-    ...(contextTags ? { contextTags } : {}),
-    ...(typeof estimate === 'number' && estimate >= 0 ? { estimatedDurationSec: estimate } : {}),
   };
   const checked = planSchema.safeParse(candidate);
   if (!checked.success) {

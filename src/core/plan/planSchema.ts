@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { failurePolicies, maxStepIdLength, stepKinds, type CheckKind, type StepKind } from '../../shared/vocabulary';
+import { failurePolicies, maxChecksPerStep, maxStepIdLength, stepKinds, type CheckKind, type StepKind } from '../../shared/vocabulary';
 import { stepKindTraits } from './stepKindTraits';
 
 export type { CheckKind, FailurePolicy, StepKind } from '../../shared/vocabulary';
@@ -10,11 +10,16 @@ export const modelPlannedStepKinds = stepKinds.filter((kind) => stepKindTraits[k
 /** Names of agents that need no entry in `Plan.agents`. */
 export const builtinAgentNames = ['default', 'direct'] as const;
 
-/** Something a request or a step carries along: a URL, an image or a workspace file. */
+/**
+ * Something a request or a step carries along: a URL, an image or a workspace file. A
+ * selection is a `file` whose `ref` ends in its line range (`src/a.ts#L3-L7`) and whose
+ * `text` is the text that was selected when the request was made.
+ */
 export const attachmentSchema = z.object({
   kind: z.enum(['link', 'image', 'file']),
   ref: z.string().min(1),
   label: z.string().optional(),
+  text: z.string().optional(),
 });
 export type Attachment = z.infer<typeof attachmentSchema>;
 
@@ -94,8 +99,6 @@ export const planSchema = z.object({
   createdAt: z.string(),
   agents: z.record(z.string(), agentSchema),
   steps: z.array(stepSchema),
-  contextTags: z.array(z.string()).optional(),
-  estimatedDurationSec: z.number().nonnegative().optional(),
 });
 export type Plan = z.infer<typeof planSchema>;
 
@@ -122,6 +125,8 @@ export const plannerOutputSchema = z.object({
       verification: z.string().optional(),
       onVerificationFailure: z.enum(failurePolicies).optional(),
       when: z.string().optional(),
+      checks: z.array(checkSchema).max(maxChecksPerStep).optional(),
+      outputSchema: jsonSchemaObjectSchema.optional(),
     }),
   ),
 });

@@ -25,11 +25,6 @@ export function dependencyList(value: unknown): string[] {
     .map((dep) => String(dep));
 }
 
-/** The strings of a list, or `undefined` when `value` is not a list. */
-export function stringList(value: unknown): string[] | undefined {
-  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : undefined;
-}
-
 /** A short, never-throwing description of any raw value for warnings (objects may lack `toString`). */
 export function describeRaw(value: unknown): string {
   if (typeof value === 'string') return value.length > 40 ? `${value.slice(0, 39)}…` : value;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { stepIdCharacter } from '../../shared/vocabulary';
 import type { Tool, ToolRegistry } from '../tools/tool';
+import { checkLimitProblems } from './checkLimits';
 import { findCycles } from './findCycles';
 import { builtinAgentNames, type Diagnostic, type Plan, type Step } from './planSchema';
 import { predicateSyntaxError } from './predicateSyntax';
@@ -45,6 +46,7 @@ export function validatePlan(plan: Plan, opts: ValidatePlanOptions = {}): Diagno
       }
     }
     checkKindFields(step, error);
+    for (const message of checkLimitProblems(step)) error('invalid_step', message, step.id);
     if (step.kind === 'tool' && step.tool !== undefined && toolNames) {
       if (!toolNames.has(step.tool)) {
         error(

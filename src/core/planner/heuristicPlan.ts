@@ -1,6 +1,7 @@
 import { contentHash } from '../plan/contentHash';
 import type { Agent, Attachment, Plan, Step } from '../plan/planSchema';
 import { classifyStepText, type StepClassification } from './classifyStepText';
+import { toolCallChecks, workChecks } from './heuristicChecks';
 import { pathsInText } from './pathsInText';
 import type { ToolCall } from './recognizeToolAction';
 import { splitRequest } from './splitRequest';
@@ -46,7 +47,8 @@ export const heuristicAgents: Record<string, Agent> = {
  * Plans without a model (docs/architecture.md §5): splits the request (`splitRequest`), makes a built-in
  * tool call of each part that is a plain tool action, and of the rest `manual` steps (or,
  * with `options.model`, agent steps and clarifications); attaches the URLs each part
- * mentions and the request's attachments. Steps are chained only where the text orders
+ * mentions and the request's attachments, and the checks that obviously show a step did
+ * its work (`toolCallChecks`, `workChecks`: a file written exists, a file deleted is gone). Steps are chained only where the text orders
  * them (a sequencing word, a numbered list, "and" between two actions), where a step
  * refers to the one before ("it", "the results"), or where two steps name the same path;
  * other steps run in parallel. Pure and deterministic. Throws a `RangeError` when the
@@ -126,6 +128,8 @@ function stepsOf(
         args: call.args,
         ...common,
       };
+      const checks = toolCallChecks(call);
+      if (checks.length > 0) step.checks = checks;
       steps.push(step);
     }
     return { steps, exits: classified.inOrder ? [steps[steps.length - 1]!.id] : steps.map((step) => step.id) };
@@ -138,6 +142,8 @@ function stepsOf(
     if (classified.kind === 'work') step.agent = classified.agent;
   }
   if (attachments.length > 0) step.attachments = attachments;
+  const checks = classified.kind === 'work' ? workChecks(part) : [];
+  if (checks.length > 0) step.checks = checks;
   return { steps: [step], exits: [id] };
 }
 

@@ -7,6 +7,7 @@ import type { ToolRegistry } from '../tools/tool';
 import { feedbackNeedsModel } from './feedbackNeedsModel';
 import { generatePlan } from './generatePlan';
 import { heuristicPlan } from './heuristicPlan';
+import { critiqueWithModel, type ModelCritiqueOutcome } from './reviewPlanWithModel';
 import type { PlannerStep } from './planStepStream';
 
 /** Most workspace paths listed to the model when it plans (the prompt's token budget cuts further). */
@@ -41,6 +42,10 @@ export interface PlanRequestOptions {
   noModelHint?: string;
   /** Each step as soon as the model has written it (see `GeneratePlanOptions.onPartialStep`). */
   onPartialStep?: (step: PlannerStep, index: number) => void;
+  /** The model reviews the plan too (`critiqueWithModel`), its findings joining the static critic's. */
+  modelCritique?: boolean;
+  /** Longest the model critique may take, in ms; default `modelCritiqueTimeoutMs`. */
+  modelCritiqueTimeoutMs?: number;
 }
 
 /** A plan with its critique and the planner's warnings (parse and validation findings). */
@@ -48,6 +53,8 @@ export interface PlannedRequest {
   plan: Plan;
   critique: Critique;
   warnings: string[];
+  /** When the model critique was asked for: what it cost, and why its findings are missing if they are. */
+  modelCritique?: Omit<ModelCritiqueOutcome, 'critique'>;
 }
 
 /**
@@ -66,7 +73,11 @@ export async function planRequest(request: string, options: PlanRequestOptions):
     if (options.feedback !== undefined) throw new RangeError(feedbackNeedsModel(options.noModelHint ?? 'set up a model, or edit the steps yourself.'));
     const attachments = (options.attachments ?? []).filter((attachment) => attachment.kind !== 'link');
     const plan = heuristicPlan(request, { createdAt, attachments, model: false });
-    return { plan, critique: critiquePlan(plan, { tools: options.tools }), warnings: [] };
+    const critique = critiquePlan(plan, { tools: options.tools });
+    if (!options.modelCritique) return { plan, critique, warnings: [] };
+    const error = 'The model critique needs a model; the review shows the static critic\'s findings.';
+    const modelCritique = { usage: { promptTokens: 0, completionTokens: 0 }, costUsd: 0, error };
+    return { plan, critique, warnings: [], modelCritique };
   }
   const generated = await generatePlan(request, {
     llm: options.llm,
@@ -78,7 +89,24 @@ export async function planRequest(request: string, options: PlanRequestOptions):
     ...(options.feedback ? { feedback: options.feedback } : {}),
     ...(options.onPartialStep ? { onPartialStep: options.onPartialStep } : {}),
   });
-  return { plan: generated.plan, critique: generated.critique, warnings: generated.warnings };
+  const plan = withRequestAttachments(generated.plan, options.attachments ?? []);
+  if (!options.modelCritique) return { plan, critique: generated.critique, warnings: generated.warnings };
+  const { critique, ...modelCritique } = await critiqueWithModel(plan, generated.critique, options.llm, {
+    signal: options.signal,
+    clock: options.clock,
+    ...(options.modelCritiqueTimeoutMs === undefined ? {} : { timeoutMs: options.modelCritiqueTimeoutMs }),
+  });
+  return { plan, critique, warnings: generated.warnings, modelCritique };
+}
+
+/**
+ * `plan` with the request's attachments on each agent step: the model planned with them in
+ * view, and the agents that do the work need them too. (The planner's output schema has no
+ * attachments, so a model's step has none of its own.)
+ */
+function withRequestAttachments(plan: Plan, attachments: readonly Attachment[]): Plan {
+  if (attachments.length === 0) return plan;
+  return { ...plan, steps: plan.steps.map((step) => (step.kind === 'agent' ? { ...step, attachments: [...attachments] } : step)) };
 }
 
 async function workspaceSnapshot(options: PlanRequestOptions): Promise<WorkspaceSnapshot> {

@@ -1,9 +1,12 @@
 import { z } from 'zod';
-import { chatStructured } from '../llm/chatStructured';
+import { chatStructured, StructuredOutputError } from '../llm/chatStructured';
+import type { LlmUsage } from '../llm/llmTypes';
 import { criticPrompt } from '../llm/prompts/criticPrompt';
 import { checkName, mergeCritique, type Critique, type CritiqueIssue } from '../plan/critiquePlan';
 import type { Plan } from '../plan/planSchema';
-import type { LlmClient } from '../ports';
+import type { Clock, LlmClient } from '../ports';
+import { capText } from '../text/capText';
+import { errorMessage } from '../../shared/errorMessage';
 
 const maxFindings = 8;
 
@@ -37,4 +40,78 @@ export async function reviewPlanWithModel(plan: Plan, critique: Critique, llm: L
     ...(finding.recommendation?.trim() ? { recommendation: finding.recommendation.trim() } : {}),
   }));
   return mergeCritique(critique, issues);
+}
+
+/** Longest the optional model critique may take before the review shows the static findings alone, in ms. */
+export const modelCritiqueTimeoutMs = 60_000;
+
+/** What the optional model critique gave: the critique (the static one when it failed), what it cost, and why it failed. */
+export interface ModelCritiqueOutcome {
+  critique: Critique;
+  /** Tokens of every call it made, the repair round included. */
+  usage: LlmUsage;
+  /** `undefined` when a call's price was unknown. */
+  costUsd?: number;
+  /** Why the model's findings are missing (a reply that could not be read, a time-out, a failed call), in the user's words. */
+  error?: string;
+}
+
+/**
+ * `reviewPlanWithModel` for a review that must appear whatever the model does: bounded by
+ * `timeoutMs` on `clock` (the call is aborted, and not waited for if it ignores the abort),
+ * and never throwing but for the caller's own cancellation. A reply that cannot be read,
+ * a failed call or a time-out leaves `critique` as it was, with `error` saying why. Every
+ * call's tokens and cost are counted, those of a reply that failed included.
+ */
+export async function critiqueWithModel(
+  plan: Plan,
+  critique: Critique,
+  llm: LlmClient,
+  options: { signal: AbortSignal; clock: Clock; timeoutMs?: number },
+): Promise<ModelCritiqueOutcome> {
+  const usage: LlmUsage = { promptTokens: 0, completionTokens: 0 };
+  let costUsd: number | undefined = 0;
+  const counting: LlmClient = {
+    model: llm.model,
+    chat: async (request) => {
+      const response = await llm.chat(request);
+      usage.promptTokens += response.usage.promptTokens;
+      usage.completionTokens += response.usage.completionTokens;
+      costUsd = costUsd === undefined || response.costUsd === undefined ? undefined : costUsd + response.costUsd;
+      return response;
+    },
+  };
+  const limitMs = options.timeoutMs ?? modelCritiqueTimeoutMs;
+  const stop = new AbortController();
+  const timer = new AbortController();
+  const forward = (): void => {
+    stop.abort(options.signal.reason);
+    timer.abort();
+  };
+  options.signal.addEventListener('abort', forward, { once: true });
+  const timedOut = options.clock.sleep(limitMs, timer.signal).then(
+    () => 'timeout' as const,
+    () => 'stopped' as const,
+  );
+  const spent = (): Pick<ModelCritiqueOutcome, 'usage' | 'costUsd'> => ({ usage: { ...usage }, ...(costUsd === undefined ? {} : { costUsd }) });
+  try {
+    options.signal.throwIfAborted();
+    const reviewed = reviewPlanWithModel(plan, critique, counting, stop.signal);
+    const first = await Promise.race([reviewed, timedOut]);
+    if (first === 'timeout') {
+      stop.abort(new Error('The model critique took too long.'));
+      reviewed.catch(() => undefined);
+      const error = `The model did not finish its critique within ${Math.round(limitMs / 1000)} s; the review shows the static critic's findings.`;
+      return { critique, ...spent(), error };
+    }
+    if (first === 'stopped') throw options.signal.reason;
+    return { critique: first, ...spent() };
+  } catch (error) {
+    options.signal.throwIfAborted();
+    const why = error instanceof StructuredOutputError ? 'its reply could not be read as findings' : capText(errorMessage(error), 500);
+    return { critique, ...spent(), error: `The model critique failed (${why}); the review shows the static critic's findings.` };
+  } finally {
+    options.signal.removeEventListener('abort', forward);
+    timer.abort();
+  }
 }

@@ -23,19 +23,19 @@ const sentenceBoundary = new RegExp(String.raw`(?<=[.!?;])\s+(?=[A-Z0-9\x60"']|$
 const commaThenConnective = new RegExp(String.raw`,\s+(?=(?:and then|then)\s)`, 'i');
 const leadingConnective = new RegExp(String.raw`^(?:${connective})\b[,:]?\s*`, 'i');
 const leadingStart = /^(?:first(?: of all)?|to start|to begin)\b[,:]?\s*/i;
-// "X and <verb> …": two actions in one sentence, done in that order. Reporting what a
+// "X and <verb> …", "X then <verb> …": two actions in one sentence, done in that order. Reporting what a
 // command printed is part of running it, not a step of its own.
 const actionVerbs = 'read|open|show|list|search|grep|find|delete|remove|run|execute|create|make|add|write|update|edit|fix|change|rename|move|copy|implement|refactor|explain|summari[sz]e|document|commit|push|deploy|install|test|check|verify|review|build|compile|lint|format|replace|clean|generate|publish|release|upgrade|bump|describe|tell|report';
 const andAction = new RegExp(
-  String.raw`\s+and\s+(?=(?:then\s+)?(?:${actionVerbs})(?=\s)(?!\s+(?:me\s+)?(?:the\s+|on\s+the\s+|back\s+)?(?:results?|output|outcome|errors?|failures?)\b))`,
+  String.raw`\s+(?:and|then)\s+(?=(?:then\s+)?(?:${actionVerbs})(?=\s)(?!\s+(?:me\s+)?(?:the\s+|on\s+the\s+|back\s+)?(?:results?|output|outcome|errors?|failures?)\b))`,
   'i',
 );
 
 /**
  * Splits a normalized request into step texts (docs/architecture.md §5): one per list bullet or numbered
  * line (indented or following lines continue the item), and, in running text, at each
- * sentence boundary, at a comma followed by "then", and at "and" before a second action
- * ("Search for legacy and delete src/legacy.js"); a leading sequencing word is removed from
+ * sentence boundary, at a comma followed by "then", and at "and" or "then" before a second
+ * action ("Search for legacy and delete src/legacy.js", "add a section then run npm test"); a leading sequencing word is removed from
  * the step and recorded in `follows`.
  */
 export function splitRequest(text: string): SplitRequest {

@@ -1,6 +1,7 @@
 import { newRunId, toRegistry } from '../engine/resolveRunOptions';
+import { resumeRun } from '../engine/resumeRun';
 import { runPlan } from '../engine/runPlan';
-import type { RunOptions, RunResult } from '../engine/runOptions';
+import type { ResumeOptions, RunHandle, RunOptions, RunResult } from '../engine/runOptions';
 import { stampEvent, type RunEvent, type RunEventBody } from '../engine/runEvents';
 import { createBudgetTracker } from '../llm/budget';
 import type { FailedStepInfo } from '../llm/prompts/replanPrompt';
@@ -16,6 +17,11 @@ export interface ReplanOptions {
   maxTotalReplans?: number;
   /** Repair plans asked for because of the same step id; default 2. */
   maxReplanAttempts?: number;
+  /**
+   * Milliseconds to wait (on the run's `Clock`) after `replan_started`, before each repair
+   * plan is asked for; default 0. Cancelling the run ends the wait and the run.
+   */
+  replanCooldownMs?: number;
   /** The model that designs repair plans; default `RunOptions.llm`. */
   replanner?: LlmClient;
   /**
@@ -54,13 +60,39 @@ export interface ReplanRecord {
  * the next run gets their results as `initialResults`, so they are not re-run. Stops and
  * returns the failed result, with the reason, when `maxTotalReplans` is used up, a step
  * asks more than `maxReplanAttempts` times, there is no model, or the replanner fails.
- * Run ids: the first from `idSource` (or a new one), then `<id>-replan-<n>`.
+ * Run ids: the first from `idSource` (or a new one), then `<id>-replan-<n>`; each repair
+ * run journals the repairs so far with its start (`RunOptions.replanHistory`).
  * Metadata: `replanCount`, `replanHistory` (`ReplanRecord`s), `executionAttempts` and
  * `totalDurationMs` over all runs, and `llmUsage` (every model call: agents, gates, replanner).
  */
-export async function executeWithReplanning(plan: Plan, objective: string, options: RunOptions & ReplanOptions): Promise<RunResult> {
+export function executeWithReplanning(plan: Plan, objective: string, options: RunOptions & ReplanOptions): Promise<RunResult> {
+  const runId = newRunId(options);
+  return replanLoop(options, objective, runId, (runOptions) => runPlan(plan, { ...runOptions, idSource: () => runId }));
+}
+
+/**
+ * Continues a journaled run (`resumeRun`, with the answers in `options`) and repairs it
+ * like `executeWithReplanning` when its steps ask for a repair plan. A resumed repair run
+ * (`<id>-replan-<n>`) reports the repairs before it in `replanCount` and `replanHistory`,
+ * counts them against the limits, gives the replanner their trial history, and names the
+ * next repair run `<id>-replan-<n+1>`. A run that had already ended is returned as recorded,
+ * without a repair.
+ */
+export function resumeWithReplanning(runId: string, options: ResumeOptions & ReplanOptions): Promise<RunResult> {
+  // The loop counts the model's use itself (a wrapped model): the resumed run must not count it again.
+  const { budget: _counted, ...answered } = options;
+  return replanLoop(options, undefined, runId, (runOptions) => resumeRun(runId, { ...answered, ...runOptions }));
+}
+
+async function replanLoop(
+  options: RunOptions & ReplanOptions,
+  givenObjective: string | undefined,
+  firstRunId: string,
+  startFirst: (runOptions: RunOptions) => RunHandle,
+): Promise<RunResult> {
   const maxTotalReplans = Math.max(0, Math.floor(options.maxTotalReplans ?? 3));
   const maxReplanAttempts = Math.max(0, Math.floor(options.maxReplanAttempts ?? 2));
+  const cooldownMs = Math.max(0, options.replanCooldownMs ?? 0);
   const clock = options.clock;
   const signal = options.signal ?? new AbortController().signal;
   // One tracker over every run and the replanner; the runs get the wrapped model, not the tracker.
@@ -68,13 +100,12 @@ export async function executeWithReplanning(plan: Plan, objective: string, optio
   const llm = options.llm ? tracker.wrap(options.llm) : undefined;
   const replanner = options.replanner ? tracker.wrap(options.replanner) : llm;
   const tools = toRegistry(options.tools ?? []);
-  const baseRunId = newRunId(options);
   const startedAt = clock.now();
   const trials: TrialRecord[] = [];
   const history: ReplanRecord[] = [];
   const perStep = new Map<string, number>();
   let executionAttempts = 0;
-  let current = plan;
+  let current: Plan | undefined;
   let completed: Record<string, unknown> = { ...options.initialResults };
 
   const finish = (result: RunResult, reason?: string): RunResult => ({
@@ -91,20 +122,49 @@ export async function executeWithReplanning(plan: Plan, objective: string, optio
       llmUsage: tracker.usage(),
     },
   });
+  // A resumed repair run brings the repairs before it: they count against the limits and their trials go to the replanner.
+  const adoptEarlierRepairs = (earlier: readonly unknown[] | undefined): void => {
+    const records = (earlier ?? []) as ReplanRecord[];
+    history.push(...records);
+    trials.push(...(records.at(-1)?.trials ?? []));
+    for (const record of records) for (const id of record.stepIds) perStep.set(id, (perStep.get(id) ?? 0) + 1);
+  };
 
-  for (;;) {
-    const runId = history.length === 0 ? baseRunId : `${baseRunId}-replan-${history.length}`;
-    const collect = createTrialCollector(current, trials);
+  const { budget: _counted, ...sharedOptions } = options;
+  for (let first = true; ; first = false) {
+    const runId = first ? firstRunId : `${history[0]?.failedRunId ?? firstRunId}-replan-${history.length}`;
+    const runOptions: RunOptions = {
+      ...sharedOptions,
+      ...(llm ? { llm } : {}),
+      initialResults: completed,
+      ...(first ? {} : { replanHistory: [...history] }),
+    };
+    const handle = first || current === undefined ? startFirst(runOptions) : runPlan(current, { ...runOptions, idSource: () => runId });
+    let collect: ((event: RunEvent) => void) | undefined;
     let last: RunEvent | undefined;
-    const { budget: _counted, ...runOptions } = options;
-    const handle = runPlan(current, { ...runOptions, ...(llm ? { llm } : {}), initialResults: completed, idSource: () => runId });
     handle.events.subscribe((event) => {
+      if (collect === undefined) {
+        const state = handle.state();
+        if (first) {
+          adoptEarlierRepairs(state.replanHistory);
+          if (state.budgetUsage) tracker.seed(state.budgetUsage);
+        }
+        collect = createTrialCollector(state.plan ?? (current as Plan), trials);
+      }
       last = event;
       collect(event);
       options.onEvent?.(event);
     });
     const result = await handle.result;
     executionAttempts += result.metadata.executionAttempts;
+    // A run that emitted nothing (a resumed run that had already ended, a plan refused before it started) is reported as it is.
+    if (last === undefined) {
+      if (first) adoptEarlierRepairs(result.metadata.replanHistory);
+      return finish(result);
+    }
+    current = handle.state().plan ?? current;
+    // Stryker disable next-line ConditionalExpression: a run that emitted events has its plan (run_started or the journal's).
+    if (current === undefined) return finish(result);
     completed = { ...result.results };
     const requests = result.metadata.replanRequests;
     const failedOtherwise = Object.values(result.steps).some((step) => step.status === 'failed' && !step.replanRequested);
@@ -123,14 +183,22 @@ export async function executeWithReplanning(plan: Plan, objective: string, optio
     if (!replanner) return finish(result, 'No repair plan was asked for: replanning needs a language model, and none is set up.');
 
     const reason = `Step${requests.length > 1 ? 's' : ''} ${requests.join(', ')} failed and asked for a repair plan.`;
-    let seq = last?.seq ?? 0;
+    let seq = last.seq;
     const emit = (body: RunEventBody): void => {
-      options.onEvent?.(stampEvent(body, runId, ++seq, clock.now()));
+      options.onEvent?.(stampEvent(body, result.runId, ++seq, clock.now()));
     };
     const replanStartedAt = clock.now();
     emit({ type: 'replan_started', stepId: requests[0] as string, reason });
+    if (cooldownMs > 0) {
+      try {
+        await clock.sleep(cooldownMs, signal);
+      } catch {
+        return finish(result, 'The run was cancelled before a repair plan was asked for.');
+      }
+    }
+    const failing = current;
     const failed: FailedStepInfo[] = requests.map((id) => {
-      const step = current.steps.find((candidate) => candidate.id === id);
+      const step = failing.steps.find((candidate) => candidate.id === id);
       const state = result.steps[id];
       const lastTrial = [...trials].reverse().find((trial) => trial.stepId === id);
       return {
@@ -144,13 +212,14 @@ export async function executeWithReplanning(plan: Plan, objective: string, optio
     });
     let repair;
     try {
-      repair = await requestRepairPlan({ llm: replanner, objective, plan: current, completed, failed, trials, tools, signal });
+      const objective = givenObjective ?? failing.objective;
+      repair = await requestRepairPlan({ llm: replanner, objective, plan: failing, completed, failed, trials, tools, signal });
     } catch (error) {
       return finish(result, `The replanner could not produce a repair plan: ${errorMessage(error)}`);
     }
     history.push({
       replan: history.length + 1,
-      failedRunId: runId,
+      failedRunId: result.runId,
       stepIds: [...requests],
       reason,
       startedAt: replanStartedAt,

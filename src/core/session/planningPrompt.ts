@@ -1,4 +1,4 @@
-import type { SessionPlan } from './sessionPlan';
+import { stepCount, type SessionPlan } from './sessionPlan';
 
 /** How agents are guided to work (setting `taskPlanner.strategy`); `react` is the default. */
 export type PlanningStrategy = 'react' | 'plan_act_reflect' | 'goal_decompose_route_synthesise';
@@ -27,11 +27,19 @@ const strategyLines: Record<PlanningStrategy, string[]> = {
   goal_decompose_route_synthesise: [
     'Strategy: goal, decompose, route, synthesise.',
     '- Goal: state the objective as the outcome the user wants, not as an activity.',
-    '- Decompose: make each step a sub-goal with a checkable result, described in its details.',
+    '- Decompose: break the goal into concrete sub-problems before assigning tools to each one; make each step a sub-goal with a checkable result, described in its details.',
     '- Route: say in each step\'s details which tool or agent handles it.',
     '- Synthesise: end with a step that combines the sub-results into the answer; mark it done only when the answer covers the objective.',
   ],
 };
+
+/**
+ * The strategy's own guidance, without the planning tools' instructions (for an agent
+ * that does not have those tools); empty for `react`. Deterministic; ASCII only.
+ */
+export function renderStrategySection(strategy: PlanningStrategy): string {
+  return strategyLines[strategy].join('\n');
+}
 
 /**
  * The prompt section that teaches an agent the planning tools under `strategy`, followed
@@ -48,7 +56,7 @@ export function renderPlanningSection(strategy: PlanningStrategy = 'react', plan
 /** The plan as compact text: objective and status, then one line per step with its notes. */
 export function renderSessionPlan(plan: SessionPlan): string {
   const done = plan.steps.filter((step) => step.status === 'done').length;
-  const lines = [`Current plan (${plan.status}, ${done}/${plan.steps.length} done): ${plan.objective}`];
+  const lines = [`Current plan (${plan.status}, ${stepCount(plan.steps.length)}, ${done} done): ${plan.objective}`];
   for (const step of plan.steps) {
     lines.push(`- ${step.id} [${step.status}] ${step.title}${step.details ? ` -- ${step.details}` : ''}`);
     for (const note of step.notes) lines.push(`  note: ${note}`);

@@ -47,8 +47,7 @@ export function setupPlan(input: { objective: string; initialSteps?: readonly St
   if (!Array.isArray(drafts)) throw new ToolValidationError('initialSteps must be a list of steps, each with a title and optional details.');
   const steps = buildSteps(drafts, 'initialSteps', 1);
   const plan = freeze({ objective, status: 'active', steps, version: 1 });
-  const ids =
-    steps.length === 0 ? 'no steps yet' : steps.length === 1 ? `1 step (${steps[0]?.id})` : `${steps.length} steps (${steps[0]?.id}-${steps.at(-1)?.id})`;
+  const ids = steps.length === 0 ? 'no steps yet' : `${stepCount(steps.length)} (${steps.length === 1 ? steps[0]?.id : `${steps[0]?.id}-${steps.at(-1)?.id}`})`;
   return { plan, message: `Plan set up with ${ids}: ${objective}` };
 }
 
@@ -60,7 +59,7 @@ export function addSteps(plan: SessionPlan | undefined, input: { steps: readonly
   }
   const added = buildSteps(input.steps, 'steps', nextNumber(current.steps));
   const next = freeze({ ...current, steps: [...current.steps, ...added], version: current.version + 1 });
-  return { plan: next, message: `Added ${added.map((step) => step.id).join(', ')}.` };
+  return { plan: next, message: `Added ${stepCount(added.length)}: ${added.map((step) => step.id).join(', ')}.` };
 }
 
 /** Changes a step's title and/or details; refuses a call that would change nothing. */
@@ -91,7 +90,7 @@ export function markStep(plan: SessionPlan | undefined, input: { stepId: string;
   if (!sessionStepStatuses.includes(input.status)) {
     throw new ToolValidationError(`"${String(input.status)}" is not a step status; use one of ${sessionStepStatuses.join(', ')}.`);
   }
-  const note = input.note === undefined ? undefined : optionalText('note', input.note, sessionTextLimits.note);
+  const note = input.note === undefined ? undefined : checkText('note', input.note, 1, sessionTextLimits.note, 'leave the note out, or');
   const step = plan.steps[index] as SessionStep;
   const marked: SessionStep = { ...step, status: input.status, notes: note === undefined ? step.notes : [...step.notes, note] };
   const steps = plan.steps.map((existing, at) => (at === index ? marked : existing));
@@ -108,6 +107,11 @@ export function clearPlan(plan: SessionPlan | undefined): SessionPlanResult {
   if (!plan) throw new ToolValidationError(noPlan);
   if (plan.status === 'abandoned') throw new ToolValidationError('The plan is already abandoned; call planning_setup_plan to start a new one.');
   return { plan: freeze({ ...plan, status: 'abandoned', steps: [], version: plan.version + 1 }), message: 'Plan cleared: it is abandoned and has no steps.' };
+}
+
+/** "no steps", "1 step", "2 steps". */
+export function stepCount(count: number): string {
+  return count === 0 ? 'no steps' : count === 1 ? '1 step' : `${count} steps`;
 }
 
 /** The next step number: the highest numeric suffix of an `S###` id plus one (1 for none). */
@@ -157,12 +161,15 @@ function buildSteps(drafts: readonly StepDraft[], field: string, firstNumber: nu
   });
 }
 
-/** Trimmed text between `min` and `max` characters, ASCII only; length is checked first. */
-function checkText(field: string, raw: unknown, min: number, max: number): string {
+/**
+ * Trimmed text between `min` and `max` characters, ASCII only; length is checked first.
+ * Blank text where some is required is refused as empty; `emptyHint` says what else the caller may do.
+ */
+function checkText(field: string, raw: unknown, min: number, max: number, emptyHint = ''): string {
   if (typeof raw !== 'string') throw new ToolValidationError(`${field} must be text.`);
   const text = raw.trim();
   const length = [...text].length;
-  if (length < min) throw new ToolValidationError(`${field} is blank; give 1 to ${max} characters.`);
+  if (length < min) throw new ToolValidationError(`${field} is empty; ${emptyHint ? `${emptyHint} ` : ''}give 1 to ${max} characters. Nothing was changed.`);
   if (length > max) throw new ToolValidationError(`${field} is ${length} characters long; the limit is ${max}. Shorten it.`);
   const offending = [...text].find((char) => char.charCodeAt(0) > 0x7f);
   if (offending !== undefined) {

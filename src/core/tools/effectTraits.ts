@@ -7,6 +7,8 @@ export interface EffectTraits {
    * approval, and the critic warns when that approval is turned off.
    */
   changes: boolean;
+  /** The tool writes, moves or deletes workspace files: an agent that has it changes files, and the critic wants its work checked. */
+  changesFiles: boolean;
   /** The tool can fail for reasons outside the plan (a network, another program): the critic wants a second try for it. */
   transient: boolean;
   /** Restricted Mode (an untrusted workspace) refuses the tool before it asks or acts. */
@@ -19,11 +21,11 @@ export interface EffectTraits {
  */
 export const effectTraits: Readonly<Record<ToolEffect, EffectTraits>> = {
   // Stryker disable next-line ObjectLiteral: an empty entry reads as every trait false (undefined), which this entry is.
-  read: { changes: false, transient: false, needsTrust: false },
-  write: { changes: true, transient: false, needsTrust: true },
-  delete: { changes: true, transient: false, needsTrust: true },
-  command: { changes: true, transient: true, needsTrust: true },
-  network: { changes: false, transient: true, needsTrust: true },
+  read: { changes: false, changesFiles: false, transient: false, needsTrust: false },
+  write: { changes: true, changesFiles: true, transient: false, needsTrust: true },
+  delete: { changes: true, changesFiles: true, transient: false, needsTrust: true },
+  command: { changes: true, changesFiles: false, transient: true, needsTrust: true },
+  network: { changes: false, changesFiles: false, transient: true, needsTrust: true },
   // Stryker disable next-line ObjectLiteral: an empty entry reads as every trait false (undefined), which this entry is.
-  interaction: { changes: false, transient: false, needsTrust: false },
+  interaction: { changes: false, changesFiles: false, transient: false, needsTrust: false },
 };

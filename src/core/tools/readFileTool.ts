@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { valueText } from '../text/valueText';
 import { WorkspaceError } from '../workspace/workspaceError';
 import { workspacePath } from './fileChange';
 import type { Tool } from './tool';
@@ -69,5 +70,9 @@ export const readFileTool: Tool<z.infer<typeof inputSchema>, ReadFileOutput> = {
       endLine = line;
     }
     return { path, content, startLine, endLine: Math.max(endLine, startLine - 1), totalLines, truncated };
+  },
+  resultText(output) {
+    const content = output !== null && typeof output === 'object' && 'content' in output ? output.content : undefined;
+    return typeof content === 'string' ? content : valueText(output);
   },
 };

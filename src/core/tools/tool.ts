@@ -26,6 +26,8 @@ export interface ToolContext {
   checkpoints?: CheckpointStore;
   /** Streams text (such as a command's output) to the step's live output. */
   output?: (text: string) => void;
+  /** Says where the step stands, one short line ("running npm test"); the latest replaces the one before. */
+  progress?: (message: string) => void;
 }
 
 /**
@@ -39,6 +41,13 @@ export interface Tool<Input = unknown, Output = unknown> {
   inputSchema: z.ZodType<Input>;
   effects: ToolEffect;
   run(ctx: ToolContext, input: Input, signal: AbortSignal): Promise<Output>;
+  /**
+   * The text of an output where a later step expects text (a `"$<id>"` argument of a
+   * string parameter): `read_file`'s is the file's content. Without it the text is the
+   * output's compact JSON (`valueText`). Given what the journal kept, so it must accept
+   * any value without throwing.
+   */
+  resultText?(output: unknown): string;
 }
 
 /** A set of tools by name. */

@@ -1,11 +1,19 @@
 import { StepFailure } from '../engine/executors/stepExecutor';
 import type { WorkspaceTrustGate } from '../ports';
 import { effectTraits } from './effectTraits';
-import type { Tool } from './tool';
+import type { Tool, ToolEffect } from './tool';
 
 /** Why a step that writes files or runs commands is not run in Restricted Mode, and how to allow it. */
 export const restrictedModeReason =
   'this workspace is in Restricted Mode (not trusted), so Task Planner does not write files or run commands in it. Trust the workspace (Workspaces: Manage Workspace Trust), then retry the step; planning and read steps work without trust.';
+
+/**
+ * Whether Restricted Mode refuses a tool with `effect` (one that writes, deletes, runs a
+ * command or reaches the network) when the workspace is not `trusted`.
+ */
+export function refusedWithoutTrust(effect: ToolEffect, trusted: boolean): boolean {
+  return !trusted && effectTraits[effect].needsTrust;
+}
 
 /**
  * The tools as runs see them in the editor (`capabilities.untrustedWorkspaces: limited`):
@@ -16,11 +24,11 @@ export const restrictedModeReason =
  */
 export function gateByWorkspaceTrust(tools: readonly Tool[], gate: WorkspaceTrustGate): Tool[] {
   return tools.map((tool) =>
-    effectTraits[tool.effects].needsTrust
+    refusedWithoutTrust(tool.effects, false)
       ? {
           ...tool,
           run(ctx, input, signal) {
-            if (!gate.isTrusted()) {
+            if (refusedWithoutTrust(tool.effects, gate.isTrusted())) {
               gate.onRefused({ runId: ctx.runId, stepId: ctx.stepId, stepTitle: ctx.stepTitle, tool: tool.name });
               return Promise.reject(new StepFailure(`${tool.name} was not run because ${restrictedModeReason}`, false));
             }

@@ -15,13 +15,14 @@ import type {
 import type { RunState, StepState } from '../engine/runEvents';
 import type { BudgetUsage } from '../llm/budget';
 import type { Critique } from '../plan/critiquePlan';
+import { describeChecks } from '../plan/describeCheck';
 import type { Diagnostic, Plan, Step } from '../plan/planSchema';
 import { performedBy } from '../plan/stepKindTraits';
 import type { ReplanRecord } from '../replan/executeWithReplanning';
-import { effectTraits } from '../tools/effectTraits';
+import { stepApproval, type ApprovalSetting, type StepApproval } from '../tools/stepApproval';
 import type { ToolRegistry } from '../tools/tool';
-import { toolEffectOf } from '../tools/toolEffectOf';
 import { diffPlans } from './planDiff';
+import { runSummary } from './runSummary';
 import { runTimeline } from './runTimeline';
 import { stepRunnerLabel } from './stepRunnerLabel';
 import { previewValue } from './stepStatusView';
@@ -46,6 +47,8 @@ export interface ReviewSource {
   tools?: readonly string[] | ToolRegistry;
   /** The versions of this plan shown so far, newest first. */
   versions?: readonly PlanVersionView[];
+  /** The approval policy and workspace trust a run would have now; default: `writesAndCommands`, trusted. */
+  approvalSetting?: ApprovalSetting;
 }
 
 /** A run, as the host knows it: the folded state plus what the run's metadata adds. */
@@ -77,6 +80,7 @@ function reviewView(source: ReviewSource): ReviewView {
   const { plan, critique, diagnostics } = source;
   const { tools } = source;
   const registry = isRegistry(tools) ? tools : undefined;
+  const approvalSetting = source.approvalSetting ?? defaultApprovalSetting;
   const problems = new Map<string, string[]>();
   const planProblems: string[] = [];
   for (const diagnostic of diagnostics) {
@@ -106,7 +110,7 @@ function reviewView(source: ReviewSource): ReviewView {
     findings: critique.issues.map((issue) => ({ ...issue })),
     recommendations: [...critique.recommendations],
     planProblems,
-    steps: plan.steps.map((step, index) => stepView(step, index, problems.get(step.id) ?? [], registry)),
+    steps: plan.steps.map((step, index) => stepView(step, index, problems.get(step.id) ?? [], stepApproval(step, plan, registry, approvalSetting))),
     ...(startBlockedReason === undefined ? {} : { startBlockedReason }),
     ...(modelNeeded ? { modelNeeded } : {}),
     ...manualSummaryOf(runnable),
@@ -137,7 +141,9 @@ function manualSummaryOf(steps: readonly Step[]): { manualSummary?: string } {
   return { manualSummary: `${yours}${rest}. Set up a model to let agents do them.` };
 }
 
-function stepView(step: Step, index: number, problems: string[], registry: ToolRegistry | undefined): StepView {
+const defaultApprovalSetting: ApprovalSetting = { policy: 'writesAndCommands', trusted: true };
+
+function stepView(step: Step, index: number, problems: string[], approval: StepApproval): StepView {
   return {
     id: step.id,
     index,
@@ -153,22 +159,22 @@ function stepView(step: Step, index: number, problems: string[], registry: ToolR
     maxAttempts: step.maxAttempts,
     critical: step.critical,
     ...(step.verification === undefined ? {} : { verification: step.verification }),
+    ...checksView(step),
     onVerificationFailure: step.onVerificationFailure,
     ...(step.when === undefined ? {} : { when: step.when }),
     skipped: step.skipped === true,
-    requiresApproval: step.requiresApproval ?? changesSomething(step, registry),
+    approval,
     problems,
   };
 }
 
-function isRegistry(tools: ReviewSource['tools']): tools is ToolRegistry {
-  return tools !== undefined && !Array.isArray(tools);
+function checksView(step: Step): { checks?: string } {
+  const checks = describeChecks(step.checks);
+  return checks === undefined ? {} : { checks };
 }
 
-/** True for a step whose tool changes files or runs something: it asks before it acts. */
-function changesSomething(step: Step, registry: ToolRegistry | undefined): boolean {
-  const effect = step.tool === undefined ? undefined : toolEffectOf(step.tool, registry);
-  return effect !== undefined && effectTraits[effect].changes;
+function isRegistry(tools: ReviewSource['tools']): tools is ToolRegistry {
+  return tools !== undefined && !Array.isArray(tools);
 }
 
 function argumentViews(args: Record<string, unknown>): ArgumentView[] {
@@ -229,6 +235,7 @@ function runStepView(step: Step, state: StepState, runStartedAt: number): RunSte
     ...(state.diagnosis === undefined ? {} : { diagnosis: state.diagnosis }),
     ...(state.reason === undefined ? {} : { reason: state.reason }),
     ...(state.status === 'completed' && state.result !== undefined ? { resultPreview: previewValue(state.result, resultPreviewLength) } : {}),
+    ...(state.progress === undefined ? {} : { progress: state.progress }),
   };
 }
 
@@ -273,7 +280,16 @@ function summaryView(source: RunSource, steps: readonly RunStepView[], durationM
   const count = (status: RunStepView['status']): number => steps.filter((step) => step.status === status).length;
   // The journal's changes (every step, resumed or not), with any the host knows besides.
   const changedFiles = [...new Set([...(source.state.changedFiles ?? []), ...(source.changedFiles ?? [])])];
+  const summary = runSummary(
+    { ...source.state, changedFiles },
+    { now: source.now, ...(source.usage ? { usage: source.usage } : {}), ...(source.replans ? { replanCount: source.replans.length } : {}) },
+  );
   return {
+    headline: summary.headline,
+    stepLines: summary.steps.map((step) => ({ id: step.id, title: step.title, status: step.status, line: step.line })),
+    moreSteps: summary.moreSteps,
+    failures: summary.failures.map((failure) => ({ ...failure })),
+    moreFailures: summary.moreFailures,
     status: source.state.status as RunSummaryView['status'],
     ...(source.state.reason === undefined ? {} : { reason: source.state.reason }),
     durationMs: Math.max(0, durationMs),

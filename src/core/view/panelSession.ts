@@ -2,11 +2,12 @@ import { appendTail, type HostToWebviewMessage, type PanelEdit } from '../../sha
 import type { PanelViewModel } from '../../shared/panelViewModel';
 import type { StepPatchInput } from '../../shared/stepEditSchema';
 import type { RunEvent, RunState } from '../engine/runEvents';
-import { critiquePlan, type Critique } from '../plan/critiquePlan';
+import { critiquePlan, mergeCritique, type Critique, type CritiqueIssue } from '../plan/critiquePlan';
 import { editPlan, type PlanEdit, type StepPatch } from '../plan/editPlan';
 import type { Diagnostic, Plan } from '../plan/planSchema';
 import { validatePlan } from '../plan/validatePlan';
 import { toRegistry } from '../engine/resolveRunOptions';
+import type { ApprovalSetting } from '../tools/stepApproval';
 import type { Tool, ToolRegistry } from '../tools/tool';
 import { buildPanelViewModel, type RunSource } from './buildPanelViewModel';
 import { editNote, PlanVersions, regenerateNote } from './planVersions';
@@ -38,6 +39,9 @@ export class PanelSession {
   private tails: Record<string, string> = {};
   private version = 0;
   private readonly tools: ToolRegistry;
+  private approvalSetting: ApprovalSetting | undefined;
+  /** The model critique's findings, shown with the version they were made on (an edit makes them stale). */
+  private modelFindings: { planId: string; version: number; issues: CritiqueIssue[] } | undefined;
 
   /**
    * `session` names this panel host in its snapshots; `tools` are the tools runs get: plans
@@ -67,9 +71,10 @@ export class PanelSession {
   }
 
   /** Reviews `plan` (leaving any run); a plan with another id starts a new version history. */
-  setPlan(plan: Plan): void {
+  setPlan(plan: Plan, modelFindings: readonly CritiqueIssue[] = []): void {
     this.review(plan, undefined);
     this.versions.record(plan);
+    this.modelFindings = modelFindings.length === 0 ? undefined : { planId: plan.id, version: plan.version, issues: [...modelFindings] };
   }
 
   /**
@@ -122,6 +127,11 @@ export class PanelSession {
   /** Marks the plan as being regenerated (Start is disabled meanwhile). */
   setRegenerating(regenerating: boolean): void {
     this.regenerating = regenerating;
+  }
+
+  /** The approval policy and workspace trust a run would have now: the review marks each step by what it will do. */
+  setApprovalSetting(setting: ApprovalSetting): void {
+    this.approvalSetting = setting;
   }
 
   /** Why Regenerate cannot run now (no model to take the feedback), or `undefined` when it can. */
@@ -225,10 +235,13 @@ export class PanelSession {
         diagnostics: validatePlan(plan, { tools: this.tools }),
       };
     }
-    const { critique, diagnostics } = this.analysis;
+    const { diagnostics } = this.analysis;
+    const model = this.modelFindings;
+    const critique = model?.planId === plan.id && model.version === plan.version ? mergeCritique(this.analysis.critique, model.issues) : this.analysis.critique;
     return {
       plan,
       critique,
+      ...(this.approvalSetting ? { approvalSetting: this.approvalSetting } : {}),
       diagnostics,
       regenerating: this.regenerating,
       ...(this.regenerateBlocked === undefined ? {} : { regenerateBlockedReason: this.regenerateBlocked }),

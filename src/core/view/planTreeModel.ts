@@ -1,4 +1,5 @@
 import type { RunState, StepState } from '../engine/runEvents';
+import { describeChecks } from '../plan/describeCheck';
 import { planLevels } from '../plan/planLevels';
 import type { Plan, Step } from '../plan/planSchema';
 import { formatDuration, previewValue, stepStatusView } from './stepStatusView';
@@ -94,6 +95,7 @@ function stepNode(step: Step, index: number, state: StepState | undefined): Plan
     step.args ? `Arguments: ${JSON.stringify(step.args)}` : undefined,
     step.dependsOn.length > 0 ? `Depends on: ${step.dependsOn.join(', ')}` : undefined,
     step.verification ? `Verification: ${step.verification}` : undefined,
+    step.checks?.length ? `Checks: ${describeChecks(step.checks)!}` : undefined,
     step.attachments?.length ? `Attachments: ${step.attachments.map((attachment) => attachment.ref).join(', ')}` : undefined,
     `On failure: ${step.onFailure}${step.maxAttempts > 1 ? ` (up to ${step.maxAttempts} attempts)` : ''}`,
   ];
@@ -118,6 +120,7 @@ function stepNode(step: Step, index: number, state: StepState | undefined): Plan
   const description = [
     runner,
     view.label,
+    state.progress,
     state.durationMs !== undefined ? formatDuration(state.durationMs) : undefined,
     state.attempts > 1 || step.maxAttempts > 1 ? `attempt ${Math.max(1, state.attempts)}/${step.maxAttempts}` : undefined,
   ];

@@ -67,7 +67,24 @@ export function checkSize(size: number, maxBytes: number | undefined, relative: 
 }
 
 /** The text of the opened `file` once it passed the read rules (a regular file, one link unless allowed, within `maxBytes`); closes it. */
-export async function readOpened(file: RawFile, relative: string, input: string, maxBytes: number | undefined, allowHardLinks: boolean): Promise<string> {
+export async function readOpened(file: RawFile, relative: string, input: string, maxBytes: number | undefined, allowHardLinks: boolean): Promise<string>;
+/** The bytes of the opened `file` under the same rules; closes it. */
+export async function readOpened(
+  file: RawFile,
+  relative: string,
+  input: string,
+  maxBytes: number | undefined,
+  allowHardLinks: boolean,
+  bytes: true,
+): Promise<Uint8Array>;
+export async function readOpened(
+  file: RawFile,
+  relative: string,
+  input: string,
+  maxBytes: number | undefined,
+  allowHardLinks: boolean,
+  bytes?: true,
+): Promise<string | Uint8Array> {
   try {
     const { stat } = file;
     if (stat.type === 'directory') throw new WorkspaceError('is_directory', input, `${relative} is a directory, not a file`);
@@ -76,7 +93,7 @@ export async function readOpened(file: RawFile, relative: string, input: string,
     }
     if (!allowHardLinks) refuseHardLink(stat, relative, input);
     checkSize(stat.size, maxBytes, relative, input);
-    return await file.read();
+    return bytes ? await file.readBytes() : await file.read();
   } finally {
     await file.close();
   }

@@ -1,4 +1,4 @@
-import type { FileStat, RawDirectoryFs, WorkspaceFs } from '../ports';
+import type { FileStat, RawDirectoryFs, RawFile, WorkspaceFs } from '../ports';
 import { AtomicWrites } from './atomicWrites';
 import { ConfinedWalk } from './confinedWalk';
 import { type Entry, entryOf, isDangling, missingError, readOpened, refuseHardLink, releaseEntry } from './confinedEntry';
@@ -67,7 +67,12 @@ export function createConfinedWorkspace<Handle>(raw: RawDirectoryFs<Handle>, opt
     return entry;
   };
 
-  const readOne = async (input: string, maxBytes: number | undefined): Promise<string> => {
+  const readOne = async (input: string, maxBytes: number | undefined): Promise<string> =>
+    openOne(input, (file, relative) => readOpened(file, relative, input, maxBytes, allowHardLinks));
+  const readBytesOne = async (input: string, maxBytes: number | undefined): Promise<Uint8Array> =>
+    openOne(input, (file, relative) => readOpened(file, relative, input, maxBytes, allowHardLinks, true));
+  /** Walks to the regular file `input` names, following links inside the root, and hands the opened file to `read`. */
+  const openOne = async <T>(input: string, read: (file: RawFile, relative: string) => Promise<T>): Promise<T> => {
     const relative = normalizeWorkspacePath(input, root);
     const walk = await walkFor(input);
     let at = await walk.locate(input, relative);
@@ -81,7 +86,7 @@ export function createConfinedWorkspace<Handle>(raw: RawDirectoryFs<Handle>, opt
           continue;
         }
         if (file === 'missing') throw missingError(at.fromLink, input, relative);
-        return await readOpened(file, relative, input, maxBytes, allowHardLinks);
+        return await read(file, relative);
       }
     } finally {
       if (!('missing' in at)) walk.release(at);
@@ -95,6 +100,12 @@ export function createConfinedWorkspace<Handle>(raw: RawDirectoryFs<Handle>, opt
       signal?.throwIfAborted();
       await breathe();
       return readOne(input, readOptions?.maxBytes);
+    },
+
+    async readBytes(input, signal, readOptions) {
+      signal?.throwIfAborted();
+      await breathe();
+      return readBytesOne(input, readOptions?.maxBytes);
     },
 
     async readTextMany(paths, visit, signal, readOptions) {

@@ -38,7 +38,7 @@ export interface TaskPlannerApi {
   isRunning(): boolean;
   /** Resumes a stored run, as the Runs view's "Resume" does. */
   resumeRun(runId: string): Promise<RunResult>;
-  /** Replaces the plan review chosen by `taskPlanner.review`; `undefined` restores it. */
+  /** Replaces the plan review chosen by `taskPlanner.review.show`; `undefined` restores it. */
   setPlanReview(review: PlanReview | undefined): void;
   /** The plan panel: open it with a plan, exchange messages with it. */
   planPanel: PlanPanelProbe;

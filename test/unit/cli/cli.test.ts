@@ -17,7 +17,7 @@ describe('task-planner CLI', function () {
   it('prints a complete help text', async () => {
     const { code, stdout } = await cli(['--help']);
     assert.equal(code, 0);
-    for (const word of ['plan', 'validate', 'run', 'resume', 'runs', '--max-requests', '--max-tokens', '--max-cost', '--base-url', '--model', '--strategy', '--workspace', '--concurrency', '--yes', '--json', '--timeout', '--allow-insecure-key', '--approve', '--reject', '--answer', '--accept-review', '--reject-review', 'Exit codes', 'waiting']) {
+    for (const word of ['plan', 'validate', 'run', 'resume', 'runs', '--max-requests', '--max-tokens', '--max-cost', '--base-url', '--model', '--strategy', '--workspace', '--concurrency', '--yes', '--json', '--timeout', '--allow-insecure-key', '--approve', '--reject', '--answer', '--accept-review', '--reject-review', '--max-replans', '--max-replan-attempts', '--replan-cooldown', 'Exit codes', 'waiting']) {
       assert.ok(stdout.includes(word), `help mentions ${word}`);
     }
   });

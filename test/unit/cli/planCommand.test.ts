@@ -62,6 +62,13 @@ describe('task-planner plan', function () {
     assert.equal(server.requests.length, 0);
   });
 
+  it('shows each step\'s checks under it', async () => {
+    const { code, stderr } = await cli(['plan', 'Create a file notes.md with a todo list, then delete old.log', '--workspace', workspace.path], {});
+    assert.equal(code, 0, stderr);
+    assert.match(stderr, /1\. S001 Create a file notes\.md with a todo list \(manual\)\n {5}checks: file exists notes\.md\n/);
+    assert.match(stderr, /2\. S002 Delete old\.log \(tool delete_file, after S001, asks approval\)\n {5}checks: file absent old\.log\n/);
+  });
+
   it('refuses an unknown strategy and a missing request', async () => {
     const strategy = await cli(['plan', 'x', '--strategy', 'yolo'], {});
     assert.equal(strategy.code, 2);

@@ -37,6 +37,20 @@ export function describeWorkspaceFsConformance(name: string, makeFs: WorkspaceFs
       assert.equal((await fs.readText('small.txt', undefined, { maxBytes: 100 })).length, 100);
     });
 
+    it('reads a file\'s bytes under the same rules as its text', async () => {
+      const fs = await open({ 'pic.txt': 'é✓\n', 'big.txt': 'x'.repeat(2000), 'dir/inner.txt': 'x' });
+      const readBytes = (path: string, maxBytes?: number): Promise<Uint8Array> => {
+        if (fs.readBytes === undefined) throw new Error('every workspace can read bytes');
+        return fs.readBytes(path, undefined, maxBytes === undefined ? {} : { maxBytes });
+      };
+      assert.deepEqual([...(await readBytes('pic.txt'))], [...new TextEncoder().encode('é✓\n')]);
+      assert.equal((await readBytes('big.txt', 2000)).length, 2000);
+      await assert.rejects(readBytes('big.txt', 1999), (error: unknown) => error instanceof WorkspaceError && error.code === 'too_large');
+      await assert.rejects(readBytes('missing.txt'), (error: unknown) => error instanceof WorkspaceError && error.code === 'not_found');
+      await assert.rejects(readBytes('dir'), (error: unknown) => error instanceof WorkspaceError && error.code === 'is_directory');
+      await assert.rejects(readBytes('../outside.txt'), PathRefusedError);
+    });
+
     it('creates missing parent directories on write', async () => {
       const fs = await open();
       await fs.writeText('a/b/c/d.txt', 'deep');
@@ -164,6 +178,7 @@ export function describeWorkspaceFsConformance(name: string, makeFs: WorkspaceFs
       controller.abort(new Error('stop'));
       await assert.rejects(fs.writeText('a.txt', 'changed', controller.signal));
       await assert.rejects(fs.readText('a.txt', controller.signal));
+      await assert.rejects(async () => fs.readBytes?.('a.txt', controller.signal), /stop/);
       assert.equal(await fs.readText('a.txt'), 'a');
     });
   });

@@ -16,7 +16,7 @@ const step: StepView = {
   critical: true,
   onVerificationFailure: 'stop',
   skipped: false,
-  requiresApproval: false,
+  approval: 'none',
   problems: [],
 };
 

@@ -31,6 +31,7 @@ export const llmStepExecutor: StepExecutor = {
       signal: ctx.signal,
       interaction: ctx.interaction,
       output: ctx.output,
+      progress: ctx.progress,
     });
   },
 };

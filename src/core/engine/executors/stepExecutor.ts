@@ -42,6 +42,8 @@ export interface ExecuteContext {
   interaction: Interaction;
   options: ResolvedRunOptions;
   output: (text: string) => void;
+  /** Says where the attempt stands, one short line (journaled as `step_progress`, cut to `maxProgressChars`). */
+  progress: (message: string) => void;
   /** Reports that the rolling context summary was updated (journaled as `context_compacted`). */
   compacted: (report: ContextCompaction) => void;
   /** The live run state (statuses, completed results); read it, never change it. */
@@ -57,6 +59,9 @@ export interface StepExecutor {
   prepare(ctx: PrepareContext): PreparedInput;
   execute(ctx: ExecuteContext, input: unknown): Promise<unknown>;
 }
+
+/** Most characters of one `step_progress` message. */
+export const maxProgressChars = 200;
 
 /** A step failure with an explicit say on retrying (a rejection is not worth retrying). */
 export class StepFailure extends Error {

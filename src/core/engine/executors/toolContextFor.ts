@@ -16,5 +16,6 @@ export function toolContextFor(ctx: ExecuteContext): ToolContext {
     ...(options.commandRunner ? { commandRunner: options.commandRunner } : {}),
     ...(options.checkpoints ? { checkpoints: options.checkpoints } : {}),
     output: ctx.output,
+    progress: ctx.progress,
   };
 }

@@ -2,9 +2,14 @@ import { z } from 'zod';
 import { resolveArgs } from '../../plan/expandTemplates';
 import type { ExecuteContext, PrepareContext, PreparedInput, StepExecutor } from './stepExecutor';
 import { StepFailure } from './stepExecutor';
+import { withReferenceTexts } from './referenceTexts';
 import { toolContextFor } from './toolContextFor';
 
-/** `tool` steps: the registered tool called with the step's args, templates resolved (no LLM). */
+/**
+ * `tool` steps: the registered tool called with the step's args, templates and `$<id>…`
+ * references resolved (no LLM); a string parameter a reference gave another value gets
+ * its text (`withReferenceTexts`).
+ */
 export const toolExecutor: StepExecutor = {
   prepare(ctx: PrepareContext): PreparedInput {
     const { args, unresolved } = resolveArgs(ctx.step.args ?? {}, ctx.results);
@@ -24,7 +29,9 @@ export const toolExecutor: StepExecutor = {
         false,
       );
     }
-    const parsed = tool.inputSchema.safeParse(input);
+    const parsed = tool.inputSchema.safeParse(
+      withReferenceTexts(tool.inputSchema, input, { written: step.args ?? {}, results: () => ctx.state().results, plan: ctx.plan, tools: options.tools }),
+    );
     if (!parsed.success) {
       throw new StepFailure(`Step ${step.id}: the arguments of "${step.tool}" are invalid: ${z.prettifyError(parsed.error)}`, false);
     }

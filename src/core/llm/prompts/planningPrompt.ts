@@ -1,5 +1,6 @@
+import { checkKinds, type CheckKind } from '../../../shared/vocabulary';
 import { modelPlannedStepKinds, type Attachment } from '../../plan/planSchema';
-import { stepKindTraits } from '../../plan/stepKindTraits';
+import { performedBy, stepKindTraits } from '../../plan/stepKindTraits';
 import type { PlanningStrategy } from '../../session/planningPrompt';
 import type { LlmContentPart, LlmMessage } from '../llmTypes';
 import { countTokens, truncateToTokens } from '../tokenCount';
@@ -42,10 +43,19 @@ export const strategyGuidance: Readonly<Record<PlanningStrategy, string>> = {
   plan_act_reflect:
     'Strategy: plan, act, reflect. Lay out the whole approach first; after each group of changes add a synthesis_gate step that reflects on the results against the objective; give steps a verification predicate wherever success can be checked.',
   goal_decompose_route_synthesise:
-    'Strategy: decompose, route, synthesise. Split the objective into independent sub-goals; route each to an agent defined in "agents" with only the tools it needs; let independent sub-goals run in parallel (no needless dependencies); finish with a synthesis_gate that depends on every branch and combines their results.',
+    'Strategy: decompose, route, synthesise. Break the goal into concrete sub-problems before assigning tools to each one: split the objective into independent sub-goals; route each to an agent defined in "agents" with only the tools it needs; let independent sub-goals run in parallel (no needless dependencies); finish with a synthesis_gate that depends on every branch and combines their results.',
 };
 
 const defaultSnapshotBudget = 3_000;
+
+/** The fields of each kind of check as the planner is told them (every kind of the vocabulary, so a new one is taught). */
+const checkFields: Readonly<Record<CheckKind, string>> = {
+  file_exists: '{path}',
+  file_absent: '{path}',
+  file_contains: '{path, text?, pattern?}',
+  command: '{argv, cwd?, expectExitCode? (default 0), outputContains?}',
+  no_new_diagnostics: '{paths? (default: the changed files)}',
+};
 
 const planRules = `You are the planner of Task Planner, a VS Code extension that executes plans against the user's workspace.
 Turn the user's objective into a plan: a JSON object {"objective", "agents"?, "steps"}.
@@ -54,7 +64,13 @@ Rules for steps:
 - "kind": ${modelPlannedStepKinds.map((kind) => stepKindTraits[kind].forPlanner).join('; ')}.
 - Refer to an earlier step's result with {{results.ID}} (or {{results.ID.key}}) in "input" or "args"; an arg whose whole value is "$ID" receives that result \
 as it is.
-- "verification": an optional JavaScript expression over input, result and depends that is true when the step succeeded.
+- "checks": what the host checks in the workspace after the step, all required: ${checkKinds.map((kind) => `${kind} ${checkFields[kind]}`).join(', ')}; \
+e.g. [{"kind":"command","argv":["npm","test"]}].
+- "outputSchema" (${wordList(modelPlannedStepKinds.filter((kind) => performedBy(kind, 'model')))} steps): a JSON Schema the answer must match, \
+parsed into the result, e.g. {"type":"object","properties":{"city":{"type":"string"}}}.
+- "verification": an optional JavaScript expression over input, result, depends and checks, true when the step succeeded or a string saying \
+what is wrong, e.g. result.city === depends.S001.city.
+- Include verification: check that a file exists after writing it, run the tests after changing code.
 - "onFailure": "stop" (default), "skip", "retry" (with "maxAttempts") or "replan"; "critical": false when the run can do without the step.
 - Use only the tools listed below. Writes, edits, deletes and commands are approved by the user before they happen.
 - Keep the plan as short as the objective allows. Ask a clarification step only when the objective is truly ambiguous.`;

@@ -49,7 +49,7 @@ export interface ReplanPromptInput {
 const rules = `You are the replanner of Task Planner. A plan executing against the user's workspace failed, and you design a repair plan.
 Reply with the complete repair plan as JSON {"objective", "agents"?, "steps"} in the same format as the original plan:
 - Steps have "id", "title", "kind" (${quotedAlternatives(modelPlannedStepKinds)}), "dependsOn", and "tool"+"args" (tool steps) or "input" (and optionally \
-"agent") for the others; optional "verification", "onFailure" (${quotedAlternatives(failurePolicies)}), "maxAttempts", "critical".
+"agent") for the others; optional "checks", "outputSchema", "verification", "onFailure" (${quotedAlternatives(failurePolicies)}), "maxAttempts", "critical".
 - KEEP every completed step listed below with its id unchanged: it is not run again and its result stays available as {{results.ID}}.
 - Redesign the failed step and everything that has not run yet. Give new or changed steps new ids (do not reuse the failed step's id for a different approach).
 - Do NOT repeat any approach from the trial history: each one already failed. Change the tool, the arguments, the instructions or the decomposition, guided \

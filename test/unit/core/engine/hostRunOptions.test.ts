@@ -25,8 +25,10 @@ function setup(patch: Partial<RunHostSetup> = {}): RunHostSetup {
     llm: undefined,
     budget: {},
     approvalPolicy: undefined,
+    strategy: undefined,
     maxConcurrency: undefined,
     agentLimits: undefined,
+    replan: { maxTotalReplans: undefined, maxReplanAttempts: undefined, replanCooldownMs: undefined },
     noModelHint: 'Pass --base-url.',
     ...patch,
   };
@@ -36,7 +38,7 @@ describe('hostRunOptions: one way from a host\'s setup to run options', () => {
   it('gives the tools as a registry and keeps the engine\'s defaults for what the host left undefined', () => {
     const options = hostRunOptions(setup());
     assert.deepEqual(options.tools.names(), ['read_file']);
-    for (const key of ['interaction', 'checkpoints', 'logger', 'signal', 'llm', 'approvalPolicy', 'maxConcurrency', 'agentLimits'] as const) {
+    for (const key of ['interaction', 'checkpoints', 'logger', 'signal', 'llm', 'approvalPolicy', 'strategy', 'maxConcurrency', 'agentLimits', 'maxTotalReplans', 'maxReplanAttempts', 'replanCooldownMs'] as const) {
       assert.ok(!(key in options), `${key} should be left to the engine's default`);
     }
   });
@@ -49,11 +51,17 @@ describe('hostRunOptions: one way from a host\'s setup to run options', () => {
       signal: new AbortController().signal,
       llm: scriptedLlm(['unused']),
       approvalPolicy: 'always' as const,
+      strategy: 'plan_act_reflect' as const,
       maxConcurrency: 0,
       agentLimits: { maxTurns: 3 },
     };
     const options = hostRunOptions(setup(given));
     for (const key of Object.keys(given) as (keyof typeof given)[]) assert.equal(options[key], given[key], key);
+  });
+
+  it('passes on the replanning limits the host sets, 0 included', () => {
+    const options = hostRunOptions(setup({ replan: { maxTotalReplans: 0, maxReplanAttempts: 5, replanCooldownMs: 2_000 } }));
+    assert.deepEqual([options.maxTotalReplans, options.maxReplanAttempts, options.replanCooldownMs], [0, 5, 2_000]);
   });
 
   it('runs a plan in the host\'s workspace, journaled to its store', async () => {

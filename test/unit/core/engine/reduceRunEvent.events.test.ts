@@ -209,11 +209,15 @@ describe('reduceRunEvent, event by event', () => {
     assert.deepEqual(state.results, { a: 'A' });
   });
 
-  it('records a generated plan without touching the steps', () => {
-    const other = makePlan([makeStep('x')], { version: 3 });
-    const state = fold([start, { type: 'plan_generated', plan: other }]);
-    assert.equal(state.plan, other);
-    assert.deepEqual(Object.keys(state.steps), ['a', 'b', 'c']);
+  it('keeps the latest progress of a started step, and forgets it when the step starts again or ends', () => {
+    const started = fold([start, { type: 'step_started', stepId: 'a', attempt: 1 }, { type: 'step_progress', stepId: 'a', message: 'turn 1 of 12' }, { type: 'step_progress', stepId: 'a', message: 'turn 2 of 12: write_file' }]);
+    assert.equal(started.steps['a']?.progress, 'turn 2 of 12: write_file');
+    const retried = fold([{ type: 'step_started', stepId: 'a', attempt: 2 }], started);
+    assert.equal('progress' in (retried.steps['a'] ?? {}), false);
+    const ended = fold([{ type: 'step_completed', stepId: 'a', result: 'A' }], started);
+    assert.equal('progress' in (ended.steps['a'] ?? {}), false);
+    const late = fold([{ type: 'step_progress', stepId: 'a', message: 'turn 3 of 12' }], ended);
+    assert.equal('progress' in (late.steps['a'] ?? {}), false, 'a progress after the end changes nothing');
   });
 
   it('ends the run: completed, failed or cancelled with its reason, waiting', () => {

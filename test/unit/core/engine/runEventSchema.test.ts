@@ -13,7 +13,6 @@ const request = { id: 'a@1', fingerprint: 'f', stepId: 'a', kind: 'approval', pr
 const cases: Record<RunEventType, { body: Record<string, unknown>; required: string[] }> = {
   run_started: { body: { plan }, required: ['plan'] },
   run_resumed: { body: { supplied: {} }, required: ['supplied'] },
-  plan_generated: { body: { plan }, required: ['plan'] },
   step_ready: { body: { stepId: 'a' }, required: ['stepId'] },
   step_started: { body: { stepId: 'a', attempt: 1 }, required: ['stepId', 'attempt'] },
   step_progress: { body: { stepId: 'a', message: 'm' }, required: ['stepId', 'message'] },

@@ -52,7 +52,8 @@ describe('critiquePlan', () => {
     }
     assert.deepEqual(checks([makeStep('a', { input: 'Fetch the notes', onFailure: 'retry', maxAttempts: 3 })]), []);
     assert.deepEqual(checks([makeStep('a', { input: 'Fetch the notes', critical: false })]), []);
-    assert.deepEqual(checks([makeStep('a', { input: 'Rename the variable' })]), []);
+    // A change with its check: only the optimism check is under test here.
+    assert.deepEqual(checks([makeStep('a', { input: 'Rename the variable', checks: [{ kind: 'command', argv: ['npm', 'test'] }] })]), []);
     assert.deepEqual(checks([makeStep('a', { title: 'Read the command line parser', input: 'Read src/cli.js' })]), []);
   });
 
@@ -144,7 +145,7 @@ describe('critiquePlan', () => {
     ]);
     assert.deepEqual(shown([makeStep('a', { input: 'Fetch the release notes' }), makeStep('w', { kind: 'tool', tool: 'write_file', args: {}, requiresApproval: false, onFailure: 'skip', dependsOn: ['a'] })]), [
       ['optimism_bias', 'Step "a" depends on something that can fail transiently (network, search, API, external command) but stops the run on its first failure.', 'Give steps that touch the network or external commands onFailure "retry" (with maxAttempts > 1) or "replan", or make them non-critical.'],
-      ['destructive_without_approval', 'Step "w" uses write_file with approval turned off.', 'Keep approval on for steps that overwrite or delete files or run commands.'],
+      ['destructive_without_approval', 'Step "w" asks to use write_file without approval, which a plan cannot do: the approval policy in the settings decides.', 'Drop "requiresApproval": false from the step; the review shows whether it will ask.'],
     ]);
     assert.deepEqual(shown([makeStep('a'), makeStep('b'), makeStep('c'), makeStep('d', { kind: 'synthesis_gate', dependsOn: ['a', 'b', 'c'] }), makeStep('e', { dependsOn: ['a', 'b', 'c', 'd'], input: 'use {{results.d}}' })]).map(([check, message]) => [check, message]), [
       ['disconnected_flow', 'Step "e" does not refer to the results of a, b, c.'],

@@ -45,9 +45,24 @@ describe('resolveArgs', () => {
     assert.deepEqual(resolved, { args: { argv: ['cat', 'src/x.ts'], options: { label: 'from text result' }, keep: 5 }, unresolved: [] });
   });
 
-  it('keeps "$<id>" of an unknown step as text, and reports unresolved templates', () => {
+  it('keeps "$<id>" of an unknown step as text, and reports it with unresolved templates', () => {
     const resolved = resolveArgs({ a: '$ghost', b: '{{results.ghost}}' }, results);
-    assert.deepEqual(resolved, { args: { a: '$ghost', b: '{{results.ghost}}' }, unresolved: ['{{results.ghost}}'] });
+    assert.deepEqual(resolved, { args: { a: '$ghost', b: '{{results.ghost}}' }, unresolved: ['$ghost', '{{results.ghost}}'] });
+  });
+
+  it('resolves "$<id>.<key>…" to the value at that path, array indexes included', () => {
+    const resolved = resolveArgs({ p: '$b.path', c: '$b.nested.count', d: '$v1.2', i: '$list.1.name' }, { ...results, list: [{ name: 'x' }, { name: 'y' }] });
+    assert.deepEqual(resolved, { args: { p: 'src/x.ts', c: 3, d: 'dotted', i: 'y' }, unresolved: [] });
+  });
+
+  it('does not follow inherited keys or keys of text, and reports such references', () => {
+    const resolved = resolveArgs({ a: '$__proto__.x', b: '$b.constructor', c: '$a.length', d: '$b.nested.count.toFixed', e: '$b.missing' }, results);
+    assert.deepEqual(resolved.args, { a: '$__proto__.x', b: '$b.constructor', c: '$a.length', d: '$b.nested.count.toFixed', e: '$b.missing' });
+    assert.deepEqual(resolved.unresolved, ['$__proto__.x', '$b.constructor', '$a.length', '$b.nested.count.toFixed', '$b.missing']);
+  });
+
+  it('treats only a whole value as a reference: "$a" inside text is text', () => {
+    assert.deepEqual(resolveArgs({ t: 'cost: $a', u: '$a ' }, results), { args: { t: 'cost: $a', u: '$a ' }, unresolved: [] });
   });
 
   it('does not mutate its input', () => {

@@ -265,7 +265,7 @@ describe('parsePlan', () => {
 
   describe('what it refuses or drops, and says', () => {
     it('refuses a plan the canonical schema rejects instead of returning no plan', () => {
-      assert.deepEqual(parsePlan({ steps: ['x'], estimatedDurationSec: Infinity }), { ok: false, errors: ['estimatedDurationSec: Invalid input: expected number, received Infinity'] });
+      assert.deepEqual(parsePlan({ steps: ['x'] }, { id: '' }), { ok: false, errors: ['id: Too small: expected string to have >=1 characters'] });
     });
 
     it('explains text that is not JSON, JSON that is not an object, and an exception while reading', () => {
@@ -282,11 +282,15 @@ describe('parsePlan', () => {
 
     it('reports each unknown plan field by name, and accepts every documented one', () => {
       const documented = {
-        id: 'p', version: 2, objective: 'o', goal: 'g', task: 't', createdAt: 'c', created_at: 'c', agents: {}, workers: {}, contextTags: ['a'],
-        context_tags: ['b'], estimatedDurationSec: 5, estimated_duration_sec: 6, title: 't', description: 'd', plan: {}, tasks: [], workflow: [], phases: [],
+        id: 'p', version: 2, objective: 'o', goal: 'g', task: 't', createdAt: 'c', created_at: 'c', agents: {}, workers: {},
+        title: 't', description: 'd', plan: {}, tasks: [], workflow: [], phases: [],
       };
       assert.deepEqual(warningsOf(parsePlan({ ...documented, steps: ['x'] })), []);
       assert.deepEqual(warningsOf(parsePlan({ steps: ['x'], mood: 1, Steps: 2 })), ['Ignored unknown plan field "mood".', 'Ignored unknown plan field "Steps".']);
+      // Nothing used a plan's context tags or estimated duration: they are read no more, and said so.
+      const old = parsePlan({ steps: ['x'], contextTags: ['ui'], estimatedDurationSec: 60 });
+      assert.deepEqual(warningsOf(old), ['Ignored unknown plan field "contextTags".', 'Ignored unknown plan field "estimatedDurationSec".']);
+      assert.deepEqual(Object.keys(planOf(old)).sort(), ['agents', 'createdAt', 'id', 'objective', 'steps', 'version']);
     });
 
     it('drops a phase without tasks with a warning that names it', () => {
@@ -308,13 +312,13 @@ describe('parsePlan', () => {
     });
 
     it('reads the plan fields from the container under "plan" or the top level, with their aliases', () => {
-      const nested = planOf(parsePlan({ plan: { id: 'inner', goal: 'inner goal', workers: { w: 'You work.' }, steps: ['x'] }, version: 0, created_at: '2026-02-02', context_tags: ['ui', 3], estimated_duration_sec: 0 }));
+      const nested = planOf(parsePlan({ plan: { id: 'inner', goal: 'inner goal', workers: { w: 'You work.' }, steps: ['x'] }, version: 0, created_at: '2026-02-02' }));
       assert.deepEqual(
-        [nested.id, nested.objective, nested.agents, nested.version, nested.createdAt, nested.contextTags, nested.estimatedDurationSec],
-        ['inner', 'inner goal', { w: { prompt: 'You work.', tools: [] } }, 1, '2026-02-02', ['ui'], 0],
+        [nested.id, nested.objective, nested.agents, nested.version, nested.createdAt],
+        ['inner', 'inner goal', { w: { prompt: 'You work.', tools: [] } }, 1, '2026-02-02'],
       );
-      const top = planOf(parsePlan({ task: 'top task', steps: ['x'], version: 2.5, estimatedDurationSec: -1 }, { id: 'given', createdAt: '2026-03-03' }));
-      assert.deepEqual([top.id, top.objective, top.version, top.createdAt, 'estimatedDurationSec' in top, 'contextTags' in top], ['given', 'top task', 1, '2026-03-03', false, false]);
+      const top = planOf(parsePlan({ task: 'top task', steps: ['x'], version: 2.5 }, { id: 'given', createdAt: '2026-03-03' }));
+      assert.deepEqual([top.id, top.objective, top.version, top.createdAt], ['given', 'top task', 1, '2026-03-03']);
       assert.equal(planOf(parsePlan({ steps: ['x'] })).createdAt, '1970-01-01T00:00:00.000Z');
       assert.equal(planOf(parsePlan({ title: 'T', description: 'D', steps: ['x'] })).objective, 'T');
       assert.equal(planOf(parsePlan({ description: 'D', steps: ['x'] })).objective, 'D');

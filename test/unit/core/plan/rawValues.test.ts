@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { dependencyList, describeRaw, firstString, isRecord, stringList } from '../../../../src/core/plan/rawValues';
+import { dependencyList, describeRaw, firstString, isRecord } from '../../../../src/core/plan/rawValues';
 
 describe('rawValues', () => {
   it('isRecord accepts plain objects only', () => {
@@ -24,11 +24,6 @@ describe('rawValues', () => {
     assert.deepEqual(dependencyList('S1'), ['S1']);
     assert.deepEqual(dependencyList(3), ['3']);
     assert.deepEqual(dependencyList(['S1', 2, null, undefined, { id: 'S3' }, ['S4'], true]), ['S1', '2', 'true']);
-  });
-
-  it('stringList keeps the strings of a list and refuses what is not a list', () => {
-    assert.deepEqual(stringList(['a', 1, 'b']), ['a', 'b']);
-    assert.equal(stringList('a'), undefined);
   });
 
   it('describeRaw shows short values whole and cuts longer ones to 40 characters with an ellipsis', () => {

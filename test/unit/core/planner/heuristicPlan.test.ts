@@ -127,3 +127,29 @@ describe('heuristicPlan', () => {
     assert.deepEqual(shape('Read a.ts. Summarise it. Then deploy the site.').map(([id, , , deps]) => [id, deps]), [['S001', ''], ['S002', 'S001'], ['S003', 'S002']]);
   });
 });
+
+describe('heuristicPlan: verification', () => {
+  const checksOf = (text: string, model = false) => heuristicPlan(text, { model }).steps.map((step) => [step.id, step.kind === 'tool' ? step.tool! : step.kind, step.checks ?? []]);
+
+  it('checks that a file the request creates exists, for a person and for an agent', () => {
+    assert.deepEqual(checksOf('create a file notes.md with a todo list'), [['S001', 'manual', [{ kind: 'file_exists', path: 'notes.md' }]]]);
+    assert.deepEqual(checksOf('create a file notes.md with a todo list', true), [['S001', 'agent', [{ kind: 'file_exists', path: 'notes.md' }]]]);
+    assert.deepEqual(checksOf('Create an empty file src/utils/index.ts'), [['S001', 'write_file', [{ kind: 'file_exists', path: 'src/utils/index.ts' }]]]);
+  });
+
+  it('checks that a deleted file is gone', () => {
+    assert.deepEqual(checksOf('delete old.log'), [['S001', 'delete_file', [{ kind: 'file_absent', path: 'old.log' }]]]);
+  });
+
+  it('adds no check to a change it cannot check nor to a command, whose exit code is its result', () => {
+    assert.deepEqual(checksOf('add a README section then run npm test', true), [['S001', 'agent', []], ['S002', 'run_command', []]]);
+    const plan = heuristicPlan('add a README section then run npm test', { model: true });
+    assert.deepEqual(plan.steps[1]?.dependsOn, ['S001'], 'the tests run after the change, so they check it');
+  });
+
+  it('gives every plan with checks to the built-in tools as valid', () => {
+    for (const text of ['create a file notes.md with a todo list', 'delete old.log', 'Rename src/old.ts to src/new.ts, then run `npm test`']) {
+      assert.deepEqual(validatePlan(heuristicPlan(text, { model: true }), { tools: registry }), [], text);
+    }
+  });
+});

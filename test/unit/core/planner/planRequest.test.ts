@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { LlmContentPart } from '../../../../src/core/llm/llmTypes';
 import type { Attachment } from '../../../../src/core/plan/planSchema';
 import { maxSnapshotFiles, planRequest, type PlanRequestOptions } from '../../../../src/core/planner/planRequest';
+import type { LlmClient } from '../../../../src/core/ports';
 import { builtinTools } from '../../../../src/core/tools/builtinTools';
 import { createToolRegistry } from '../../../../src/core/tools/createToolRegistry';
 import { ManualClock } from '../../../fakes/manualClock';
@@ -127,5 +128,61 @@ describe('planRequest: one planning path for the editor and the command line', (
     const prompt = userText(llm.requests[0]?.messages[1]?.content);
     assert.match(prompt, /README\.md/);
     assert.doesNotMatch(prompt, /Open editors:|Attachments:/);
+  });
+
+  const agentPlan = JSON.stringify({
+    objective: 'x',
+    steps: [
+      { id: 'S1', title: 'Read', kind: 'tool', tool: 'read_file', args: { path: 'README.md' }, dependsOn: [] },
+      { id: 'S2', title: 'Summarise', kind: 'agent', input: 'Summarise {{results.S1}}', dependsOn: ['S1'] },
+    ],
+  });
+
+  it('with a model puts the request\'s attachments (as given, not as sent to the model) on the agent steps', async () => {
+    const llm = scriptedLlm([agentPlan]);
+    const planned = await planRequest('Summarize the readme', {
+      ...base,
+      llm,
+      attachments,
+      attachmentForModel: async (attachment) => ({ ...attachment, ref: 'data:image/png;base64,AAAA' }),
+    });
+    assert.equal(planned.plan.steps[0]?.attachments, undefined, 'a tool step takes its arguments only');
+    assert.deepEqual(planned.plan.steps[1]?.attachments, attachments);
+    const without = await planRequest('Summarize the readme', { ...base, llm: scriptedLlm([agentPlan]) });
+    assert.equal(without.plan.steps[1]?.attachments, undefined);
+    assert.equal(planned.modelCritique, undefined, 'no model critique unless asked for');
+  });
+
+  it('adds the model critique when asked, its findings joining the static ones, with what it cost', async () => {
+    const review = JSON.stringify({ findings: [{ severity: 'warning', stepId: 'S2', message: 'Say how long the summary should be.' }] });
+    const llm = scriptedLlm([agentPlan, review], { tokensPerCall: 3, costPerCall: 0.5 });
+    const planned = await planRequest('Summarize the readme', { ...base, llm, modelCritique: true });
+    const model = planned.critique.issues.filter((issue) => issue.check === 'llm_review');
+    assert.deepEqual(model.map((issue) => [issue.name, issue.stepId, issue.message]), [['Model review', 'S2', 'Say how long the summary should be.']]);
+    assert.deepEqual(planned.modelCritique, { usage: { promptTokens: 3, completionTokens: 3 }, costUsd: 0.5 });
+  });
+
+  it('attack: a critic that hangs still lets the review appear, with the static findings and the reason', async () => {
+    const clock = new ManualClock(Date.UTC(2026, 0, 2));
+    let calls = 0;
+    const llm: LlmClient = {
+      model: 'm',
+      chat: async () => {
+        calls++;
+        if (calls > 1) return new Promise(() => undefined);
+        return { text: agentPlan, toolCalls: [], usage: { promptTokens: 1, completionTokens: 1 }, usageReported: true, model: 'm' };
+      },
+    };
+    const pending = planRequest('Summarize the readme', { ...base, clock, llm, modelCritique: true, modelCritiqueTimeoutMs: 1000 });
+    while (calls < 2) await new Promise((resolve) => setImmediate(resolve));
+    await clock.advance(1000);
+    const planned = await pending;
+    assert.ok(planned.critique.issues.every((issue) => issue.check !== 'llm_review'));
+    assert.match(planned.modelCritique?.error ?? '', /did not finish its critique within 1 s/);
+  });
+
+  it('says the model critique needs a model when there is none', async () => {
+    const planned = await planRequest('Read README.md', { ...base, modelCritique: true });
+    assert.match(planned.modelCritique?.error ?? '', /^The model critique needs a model/);
   });
 });

@@ -51,6 +51,12 @@ describe('splitRequest', () => {
     assert.deepEqual(splitRequest('- Delete build/old.js and build/new.js').parts, ['Delete build/old.js and build/new.js']);
   });
 
+  it('splits "then" without a comma before a second action, ordering it after the first', () => {
+    assert.deepEqual(splitRequest('add a README section then run npm test'), { parts: ['Add a README section', 'Run npm test'], follows: [false, true] });
+    assert.deepEqual(splitRequest('Run `lint then test`').parts, ['Run `lint then test`']);
+    assert.deepEqual(splitRequest('Say hello then goodbye').parts, ['Say hello then goodbye']);
+  });
+
   it('treats blank-line separated paragraphs as separate steps', () => {
     assert.deepEqual(splitRequest('write docs\n\nrelease it').parts, ['Write docs', 'Release it']);
   });

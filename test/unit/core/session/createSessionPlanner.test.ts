@@ -20,13 +20,13 @@ describe('createSessionPlanner', () => {
     assert.deepEqual(seen, [1, 2]);
     const read = planner.readPlan();
     assert.equal(read.plan, planner.current());
-    assert.equal(read.message, ['Current plan (active, 1/3 done): Fix the bug', '- S001 [done] Reproduce', '  note: fails on empty input', '- S002 [pending] Fix', '- S003 [pending] Add a test'].join('\n'));
+    assert.equal(read.message, ['Current plan (active, 3 steps, 1 done): Fix the bug', '- S001 [done] Reproduce', '  note: fails on empty input', '- S002 [pending] Fix', '- S003 [pending] Add a test'].join('\n'));
   });
 
   it('resumes from a saved snapshot with ids continuing', () => {
     const saved: SessionPlan = { objective: 'o', status: 'active', version: 4, steps: [{ id: 'S001', title: 'a', status: 'done', notes: [] }, { id: 'S005', title: 'b', status: 'pending', notes: [] }] };
     const planner = createSessionPlanner(JSON.parse(JSON.stringify(saved)) as SessionPlan);
-    assert.equal(planner.addStep({ steps: [{ title: 'c' }] }).message, 'Added S006.');
+    assert.equal(planner.addStep({ steps: [{ title: 'c' }] }).message, 'Added 1 step: S006.');
     assert.equal(planner.setupPlan({ objective: 'new', initialSteps: [{ title: 'x' }] }).plan.steps[0]?.id, 'S001');
   });
 });

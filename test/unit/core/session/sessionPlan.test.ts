@@ -37,9 +37,9 @@ describe('session plan reducers', () => {
   it('enforces length limits (objective 1-240, title 1-160, details and notes up to 512), counting characters', () => {
     assert.equal(setupPlan({ objective: 'o'.repeat(240), initialSteps: [{ title: 't'.repeat(160), details: 'd'.repeat(512) }] }).plan.objective.length, 240);
     refused(() => setupPlan({ objective: 'o'.repeat(241) }), /^objective is 241 characters long; the limit is 240. Shorten it.$/);
-    refused(() => setupPlan({ objective: '   ' }), /^objective is blank; give 1 to 240 characters.$/);
+    refused(() => setupPlan({ objective: '   ' }), /^objective is empty; give 1 to 240 characters. Nothing was changed.$/);
     refused(() => setupPlan({ objective: 'x', initialSteps: [{ title: 't'.repeat(161) }] }), /^initialSteps\[0\]\.title is 161 characters long; the limit is 160/);
-    refused(() => setupPlan({ objective: 'x', initialSteps: [{ title: 'ok' }, { title: '' }] }), /^initialSteps\[1\]\.title is blank/);
+    refused(() => setupPlan({ objective: 'x', initialSteps: [{ title: 'ok' }, { title: '' }] }), /^initialSteps\[1\]\.title is empty/);
     refused(() => setupPlan({ objective: 'x', initialSteps: [{ title: 't', details: 'd'.repeat(513) }] }), /^initialSteps\[0\]\.details is 513 characters long; the limit is 512/);
     refused(() => markStep(base(), { stepId: 'S001', status: 'done', note: 'n'.repeat(513) }), /^note is 513 characters long; the limit is 512/);
   });
@@ -58,7 +58,7 @@ describe('session plan reducers', () => {
   it('adds steps with ids continuing after the highest, also after removals', () => {
     const added = addSteps(base(), { steps: [{ title: 'Announce' }, { title: 'Celebrate', details: 'cake' }] });
     assert.deepEqual(added.plan.steps.map((step) => step.id), ['S001', 'S002', 'S003', 'S004', 'S005']);
-    assert.equal(added.message, 'Added S004, S005.');
+    assert.equal(added.message, 'Added 2 steps: S004, S005.');
     const withGap: SessionPlan = { ...base(), steps: [{ id: 'S001', title: 'a', status: 'done', notes: [] }, { id: 'S007', title: 'b', status: 'pending', notes: [] }] };
     assert.deepEqual(addSteps(withGap, { steps: [{ title: 'c' }] }).plan.steps.map((step) => step.id), ['S001', 'S007', 'S008']);
     const lastRemoved: SessionPlan = { ...base(), steps: [{ id: 'S002', title: 'b', status: 'pending', notes: [] }] };
@@ -116,7 +116,8 @@ describe('session plan reducers', () => {
   it('marks steps with notes, completes the plan when all are done and re-opens it when one is marked back', () => {
     let plan = markStep(base(), { stepId: 'S001', status: 'in_progress', note: '  started  ' }).plan;
     plan = markStep(plan, { stepId: 'S001', status: 'done', note: 'built in 3s' }).plan;
-    plan = markStep(plan, { stepId: 'S002', status: 'blocked', note: '   ' }).plan;
+    refused(() => markStep(plan, { stepId: 'S002', status: 'blocked', note: '   ' }), /^note is empty; leave the note out, or give 1 to 512 characters\. Nothing was changed\.$/);
+    plan = markStep(plan, { stepId: 'S002', status: 'blocked' }).plan;
     assert.deepEqual(plan.steps[0]?.notes, ['started', 'built in 3s']);
     assert.deepEqual(plan.steps[1]?.notes, []);
     plan = markStep(plan, { stepId: 'S002', status: 'done' }).plan;

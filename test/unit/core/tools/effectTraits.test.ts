@@ -29,6 +29,14 @@ describe('what a tool\'s declared effect means', () => {
     assert.deepEqual(where((effect) => checks(dependedOn(effect)).includes('optimism_bias')), ['command', 'network']);
   });
 
+  it('the critic wants the work checked only of an agent whose tools write or delete files', () => {
+    const change = [makeStep('a', { agent: 'worker', input: 'Update the parser' })];
+    assert.deepEqual(
+      where((effect) => critiquePlan(makePlan(change, { agents: { worker: { prompt: 'p', tools: [`t_${effect}`] } } }), { tools }).issues.some((issue) => issue.check === 'unverified_change')),
+      ['write', 'delete'],
+    );
+  });
+
   it('Restricted Mode refuses every tool but reads and questions to the user', async () => {
     const gated = gateByWorkspaceTrust((Object.keys(effects) as ToolEffect[]).map(named), { isTrusted: () => false, onRefused: () => undefined });
     const outcomes = await Promise.all(gated.map((tool) => tool.run(makeToolContext(), {}, neverAborted).then(() => 'ran', () => 'refused')));

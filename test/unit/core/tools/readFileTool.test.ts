@@ -82,4 +82,12 @@ describe('read_file', () => {
     const result = await readFileTool.run(ctxWith({ 'one.txt': `${'y'.repeat(maxReadResultChars + 10)}\nnext\n` }), { path: 'one.txt' }, neverAborted);
     assert.deepEqual([result.content.length, result.endLine, result.truncated], [maxReadResultChars, 1, true]);
   });
+
+  it('gives the file\'s content as its text, and any other value (a journal that kept something else) as JSON', async () => {
+    const result = await readFileTool.run(ctxWith({ 'a.json': '{"x": 1}\n' }), { path: 'a.json' }, neverAborted);
+    assert.equal(readFileTool.resultText?.(result), '{"x": 1}\n');
+    assert.equal(readFileTool.resultText?.({ content: 5 }), '{"content":5}');
+    assert.equal(readFileTool.resultText?.(null), 'null');
+    assert.equal(readFileTool.resultText?.('plain'), 'plain');
+  });
 });

@@ -31,17 +31,37 @@ describe('buildPanelViewModel: the review the panel shows', () => {
     assert.deepEqual(steps[0], {
       id: 'W', index: 0, title: 'Write', kind: 'tool', runner: 'write_file', tool: 'write_file',
       args: '{\n  "path": "a.md",\n  "content": "x"\n}', arguments: [{ name: 'path', text: 'a.md', block: false }, { name: 'content', text: 'x', block: false }],
-      dependsOn: [], onFailure: 'stop', maxAttempts: 1, critical: true, onVerificationFailure: 'stop', when: 'depends.R.ok', skipped: false, requiresApproval: true, problems: [],
+      dependsOn: [], onFailure: 'stop', maxAttempts: 1, critical: true, onVerificationFailure: 'stop', when: 'depends.R.ok', skipped: false, approval: 'asks', problems: [],
     });
     assert.deepEqual(steps[2], {
       id: 'A', index: 2, title: 'Think', kind: 'agent', runner: 'agent: default', agent: 'default', input: 'do A',
-      dependsOn: ['R'], onFailure: 'stop', maxAttempts: 3, critical: false, verification: 'result !== ""', onVerificationFailure: 'retry', skipped: true, requiresApproval: false, problems: [],
+      dependsOn: ['R'], onFailure: 'stop', maxAttempts: 3, critical: false, verification: 'result !== ""', onVerificationFailure: 'retry', skipped: true, approval: 'mayAsk', problems: [],
     });
     assert.deepEqual(steps[3], {
       id: 'M', index: 3, title: 'Check', kind: 'manual', runner: 'you', input: 'look at it',
-      dependsOn: [], onFailure: 'stop', maxAttempts: 1, critical: true, onVerificationFailure: 'stop', skipped: false, requiresApproval: false, problems: [],
+      dependsOn: [], onFailure: 'stop', maxAttempts: 1, critical: true, onVerificationFailure: 'stop', skipped: false, approval: 'none', problems: [],
     });
-    assert.deepEqual(steps.map((step) => step.requiresApproval), [true, true, false, false, false], 'a write tool asks unless the step says otherwise; a step may ask for approval itself');
+    assert.deepEqual(
+      steps.map((step) => step.approval),
+      ['asks', 'none', 'mayAsk', 'none', 'asks'],
+      'what the tools will do under the policy, whatever the plan\'s requiresApproval says: a read never asks, a command always does, the default agent may',
+    );
+  });
+
+  it('shows a step\'s checks in plain words, bounded, with control characters escaped', () => {
+    const many = Array.from({ length: 10_000 }, (_, index) => ({ kind: 'file_exists' as const, path: `f${index}` }));
+    const plan = makePlan([
+      makeStep('S', { checks: [{ kind: 'file_exists', path: 'src/a.ts' }, { kind: 'command', argv: ['npm', 'test'] }] }),
+      makeStep('E', { checks: [{ kind: 'file_absent', path: 'evil\u001b]0;pwned\u0007\n\u202etxt.exe' }, { kind: 'file_contains', path: 'a', pattern: 'x'.repeat(1_000_000) }] }),
+      makeStep('M', { checks: many }),
+      makeStep('N'),
+    ]);
+    const steps = reviewOf({ plan }).steps;
+    assert.equal(steps[0]?.checks, 'file exists src/a.ts; command npm test exits 0');
+    assert.match(steps[1]?.checks ?? '', /^file absent evil\\u001b\]0;pwned\\u0007\\u000a\\u202etxt\.exe; a matches \/x+…\/$/);
+    assert.ok((steps[1]?.checks ?? '').length < 300);
+    assert.match(steps[2]?.checks ?? '', /^file exists f0; .*; file exists f4; and 9995 more$/);
+    assert.equal('checks' in steps[3]!, false);
   });
 
   it('carries the critic, the versions and the tools, with defaults when the host gives none', () => {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { summaryLimits } from '../../../../src/core/view/runSummary';
 import type { RunState } from '../../../../src/core/engine/runEvents';
 import type { ReplanRecord } from '../../../../src/core/replan/executeWithReplanning';
 import { buildPanelViewModel, resultPreviewLength, type RunSource } from '../../../../src/core/view/buildPanelViewModel';
@@ -47,7 +48,26 @@ describe('buildPanelViewModel: the run the panel shows', () => {
 
   it('sums up an ended run: counts, reason, duration, every changed file once, and Undo while nothing was undone', () => {
     const run = runOf({ state: state({ reason: 'B failed', changedFiles: ['a.md', 'b.md'] }), changedFiles: ['b.md', 'c.md'] });
-    assert.deepEqual(run.summary, { status: 'failed', reason: 'B failed', durationMs: 900, completed: 1, failed: 1, skipped: 1, changedFiles: ['a.md', 'b.md', 'c.md'], canUndo: true });
+    assert.deepEqual(run.summary, {
+      status: 'failed',
+      reason: 'B failed',
+      durationMs: 900,
+      completed: 1,
+      failed: 1,
+      skipped: 1,
+      changedFiles: ['a.md', 'b.md', 'c.md'],
+      canUndo: true,
+      headline: 'failed in 900 ms: 1 of 4 steps completed, 1 failed, 1 skipped; 3 files changed.',
+      stepLines: [
+        { id: 'A', title: 'Read', status: 'completed', line: `${'x'.repeat(summaryLimits.line - 1)}…` },
+        { id: 'B', title: 'Think', status: 'failed', line: 'failed: boom' },
+        { id: 'C', title: 'Ask', status: 'skipped', line: 'skipped: B failed' },
+        { id: 'D', title: 'Later', status: 'pending', line: 'pending' },
+      ],
+      moreSteps: 0,
+      failures: [{ stepId: 'B', title: 'Think', error: 'boom' }],
+      moreFailures: 0,
+    });
     const undone = runOf({ state: state({ changedFiles: ['a.md'] }), undoMessage: 'Restored a.md.' });
     assert.deepEqual([undone.summary?.canUndo, undone.summary?.undoMessage], [false, 'Restored a.md.']);
     assert.equal(runOf().summary?.canUndo, false, 'nothing changed, nothing to undo');
@@ -57,13 +77,14 @@ describe('buildPanelViewModel: the run the panel shows', () => {
     const running = state({
       status: 'running', endedAt: undefined,
       steps: {
-        A: { id: 'A', status: 'running', attempts: 1, startedAt: 1_100 },
+        A: { id: 'A', status: 'running', attempts: 1, startedAt: 1_100, progress: 'turn 2 of 12: read_file' },
         B: { id: 'B', status: 'awaiting_approval', attempts: 1, startedAt: 1_200, pending: { id: 'B@1', fingerprint: 'f', stepId: 'B', kind: 'approval', prompt: 'write a.md' } },
         C: { id: 'C', status: 'completed', attempts: 1, startedAt: 1_300, endedAt: 1_400 },
       },
     });
     const run = runOf({ state: running });
     assert.deepEqual([run.elapsedMs, 'summary' in run, run.focusStepId], [4_000, false, 'B']);
+    assert.deepEqual(run.steps.map((step) => step.progress), ['turn 2 of 12: read_file', undefined, undefined, undefined], 'a running step says where it stands');
     assert.deepEqual(run.pending, [{ stepId: 'B', kind: 'approval', prompt: 'write a.md' }]);
     assert.equal(run.timeline.bars.find((bar) => bar.stepId === 'A')?.endMs, 4_000);
   });

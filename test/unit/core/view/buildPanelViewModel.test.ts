@@ -123,7 +123,24 @@ describe('buildPanelViewModel', () => {
     const end = buildPanelViewModel(review(), { state: finished, now: 9999, changedFiles: ['notes.md'], usage: { requests: 2, promptTokens: 10, completionTokens: 5, totalTokens: 15, costUsd: 0.001, unpricedRequests: 0 } });
     assert.ok(end.mode === 'run');
     assert.equal(end.run.elapsedMs, 500);
-    assert.deepEqual(end.run.summary, { status: 'completed', durationMs: 500, completed: 3, failed: 0, skipped: 0, changedFiles: ['notes.md'], canUndo: true });
+    assert.deepEqual(end.run.summary, {
+      status: 'completed',
+      durationMs: 500,
+      completed: 3,
+      failed: 0,
+      skipped: 0,
+      changedFiles: ['notes.md'],
+      canUndo: true,
+      headline: 'completed in 500 ms: 3 of 3 steps completed; 1 file changed; 15 tokens, $0.0010.',
+      stepLines: [
+        { id: 'read', title: 'Read', status: 'completed', line: 'hello' },
+        { id: 'list', title: 'List', status: 'completed', line: '["a.txt"]' },
+        { id: 'sum', title: 'Summarise', status: 'completed', line: 'done' },
+      ],
+      moreSteps: 0,
+      failures: [],
+      moreFailures: 0,
+    });
     assert.deepEqual(end.run.usage, { requests: 2, totalTokens: 15, costUsd: 0.001, unpricedRequests: 0 });
     const undone = buildPanelViewModel(review(), { state: finished, now: 9999, changedFiles: ['notes.md'], undoMessage: 'Restored 1 file.' });
     assert.ok(undone.mode === 'run');
@@ -152,7 +169,7 @@ describe('buildPanelViewModel', () => {
     const asking = (tools?: ReturnType<typeof createToolRegistry>): string[] => {
       const body = buildPanelViewModel({ plan: makePlan(steps), critique: critiquePlan(makePlan(steps)), diagnostics: [], ...(tools ? { tools } : {}) });
       assert.ok(body.mode === 'review');
-      return body.review.steps.filter((step) => step.requiresApproval).map((step) => step.id);
+      return body.review.steps.filter((step) => step.approval === 'asks').map((step) => step.id);
     };
     assert.deepEqual(asking(createToolRegistry([named('scribble', 'write'), named('peek', 'read'), named('write_file', 'read'), named('run_command', 'command')])), ['scribble', 'run_command']);
     assert.deepEqual(asking(), ['write_file', 'create_directory', 'run_command']);

@@ -35,6 +35,17 @@ describe('planTreeModel', () => {
     assert.ok(!running.accessibilityLabel.includes(running.tooltip.split('\n')[0]!), 'the tooltip is not read instead of the row');
   });
 
+  it('shows where a running step stands in its row, and no longer once it ended', () => {
+    let run = reduceRunEvent(initialRunState('r'), { type: 'run_started', plan, runId: 'r', seq: 1, time: 0 });
+    run = reduceRunEvent(run, { type: 'step_started', stepId: 'a', attempt: 1, runId: 'r', seq: 2, time: 5 });
+    run = reduceRunEvent(run, { type: 'step_progress', stepId: 'a', message: 'turn 3 of 12: write_file', runId: 'r', seq: 3, time: 6 });
+    const running = planTreeModel(plan, 'flat', run)[0]!;
+    assert.equal(running.description, 'read_file · running · turn 3 of 12: write_file');
+    assert.equal(running.accessibilityLabel, '1. Read, read_file, running, turn 3 of 12: write_file');
+    run = reduceRunEvent(run, { type: 'step_completed', stepId: 'a', result: 'x', runId: 'r', seq: 4, time: 8 });
+    assert.equal(planTreeModel(plan, 'flat', run)[0]!.description, 'read_file · completed · 3 ms');
+  });
+
   it('explains a step in its tooltip', () => {
     const tooltip = planTreeModel(plan)[1]!.tooltip;
     assert.match(tooltip, /Input: do b/);
@@ -92,6 +103,13 @@ describe('planTreeModel: what a tooltip and a row tell', () => {
     makeStep('c', { title: 'Ask', kind: 'clarification', agent: undefined, skipped: true, input: '' }),
   ]);
   const aTooltip = 'a · tool\nInput: do a\nArguments: {"path":"x"}\nVerification: result.length > 0\nAttachments: https://x.test, a.md\nOn failure: retry (up to 3 attempts)';
+
+  it('shows a step\'s checks on one line, after its verification', () => {
+    const plan = makePlan([makeStep('w', { verification: 'true', checks: [{ kind: 'file_exists', path: 'notes.md' }, { kind: 'command', argv: ['npm', 'test'] }] }), makeStep('n', { checks: [] })]);
+    const [checked, none] = planTreeModel(plan).map((node) => node.tooltip);
+    assert.equal(checked, 'w · agent\nInput: do w\nVerification: true\nChecks: file exists notes.md; command npm test exits 0\nOn failure: stop');
+    assert.equal(none, 'n · agent\nInput: do n\nOn failure: stop');
+  });
 
   it('before a run: everything the step will do, one line each, and only the lines that apply', () => {
     assert.deepEqual(planTreeModel(detailed).map((node) => node.tooltip), [aTooltip, 'b · agent\nInput: do b\nDepends on: a\nOn failure: stop', 'c · clarification (skipped)\nOn failure: stop']);

@@ -123,4 +123,17 @@ describe('createConfinedWorkspace', () => {
     assert.deepEqual(namesIn(raw, '/ws/dir'), [longest]);
     assert.deepEqual(namesIn(raw, '/ws'), ['.task-planner', 'dir']);
   });
+
+  it('reads bytes under the rules of reading text: hard links and reads over the limit refused, a breath every 64 reads, every handle closed', async () => {
+    const { raw, workspace } = confinedMemoryWorkspace();
+    raw.file('/ws/hard.png', 'SECRET', { links: 2 });
+    raw.file('/ws/a.png', 'ab');
+    await assert.rejects(async () => workspace.readBytes?.('hard.png'), failed('hard_link'));
+    await assert.rejects(async () => workspace.readBytes?.('a.png', undefined, { maxBytes: 1 }), failed('too_large', /^a\.png is 2 bytes, more than the 1-byte limit for this read$/));
+    let breaths = 0;
+    raw.breathe = async () => void breaths++;
+    for (let index = 0; index < 64; index++) assert.deepEqual([...((await workspace.readBytes?.('a.png')) ?? [])], [0x61, 0x62]);
+    assert.equal(breaths, 1);
+    assert.equal(raw.open, 0, 'every handle is closed');
+  });
 });

@@ -11,10 +11,11 @@ describe('toolContextFor', () => {
     const plan = makePlan([makeStep('S1', { title: 'Read it' })]);
     const clock = new ManualClock();
     const output = (): void => undefined;
-    const base = { runId: 'r1', step: plan.steps[0]!, plan, attempt: 1, depends: {}, signal: new AbortController().signal, output, compacted: () => undefined, state: () => initialRunState('r1') };
+    const progress = (): void => undefined;
+    const base = { runId: 'r1', step: plan.steps[0]!, plan, attempt: 1, depends: {}, signal: new AbortController().signal, output, progress, compacted: () => undefined, state: () => initialRunState('r1') };
     const interaction = resolveRunOptions(plan, { clock }).interaction;
     const without = toolContextFor({ ...base, interaction, options: resolveRunOptions(plan, { clock, approvalPolicy: 'always' }) });
-    assert.deepEqual([without.runId, without.stepId, without.stepTitle, without.approvalPolicy, without.clock, without.output], ['r1', 'S1', 'Read it', 'always', clock, output]);
+    assert.deepEqual([without.runId, without.stepId, without.stepTitle, without.approvalPolicy, without.clock, without.output, without.progress], ['r1', 'S1', 'Read it', 'always', clock, output, progress]);
     assert.equal('commandRunner' in without, false);
     assert.equal('checkpoints' in without, false);
     const runner = { run: async () => { throw new Error('unused'); } } as unknown as CommandRunner;

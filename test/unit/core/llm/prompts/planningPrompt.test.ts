@@ -3,7 +3,7 @@ import { buildPlanningPrompt, renderWorkspace, strategyGuidance } from '../../..
 import type { PlanningStrategy } from '../../../../../src/core/session/planningPrompt';
 import { countTokens } from '../../../../../src/core/llm/tokenCount';
 import { plannerOutputSchema } from '../../../../../src/core/plan/planSchema';
-import { stepKinds } from '../../../../../src/shared/vocabulary';
+import { checkKinds, maxChecksPerStep, stepKinds } from '../../../../../src/shared/vocabulary';
 
 describe('buildPlanningPrompt', () => {
   const base = { objective: 'Add tests', tools: [{ name: 'read_file', description: 'Reads a file.', parameters: { type: 'object' } }] };
@@ -16,6 +16,7 @@ describe('buildPlanningPrompt', () => {
     assert.equal(new Set(systems).size, 3);
     const users = strategies.map((strategy) => JSON.stringify(buildPlanningPrompt({ ...base, strategy })[1]));
     assert.equal(new Set(users).size, 1);
+    assert.match(systems[2]!, /Break the goal into concrete sub-problems before assigning tools to each one/);
   });
 
   it('says when no tools are available and carries feedback', () => {
@@ -138,5 +139,56 @@ describe('renderWorkspace', () => {
     assert.match(text, /^Workspace: (name ?)+\n… \(workspace summary cut\)$/);
     assert.ok(countTokens(text) <= 100);
     assert.equal(renderWorkspace({}, 100), '');
+  });
+});
+
+describe('buildPlanningPrompt: verification', () => {
+  const system = String(buildPlanningPrompt({ objective: 'x', tools: [], strategy: 'react' })[0]?.content);
+
+  it('teaches checks with every kind of check and one example', () => {
+    const rule = system.split('\n').find((line) => line.startsWith('- "checks": '))!;
+    assert.deepEqual(checkKinds.filter((kind) => rule.includes(`${kind} {`)), [...checkKinds]);
+    assert.match(rule, /command \{argv, cwd\?, expectExitCode\? \(default 0\), outputContains\?\}/);
+    assert.match(rule, /e\.g\. \[\{"kind":"command","argv":\["npm","test"\]\}\]\.$/);
+  });
+
+  it('teaches output schemas and predicates with one example each, and asks for verification', () => {
+    assert.match(system, /\n- "outputSchema" \(agent and synthesis_gate steps\): a JSON Schema the answer must match, parsed into the result, e\.g\. \{"type":"object",/);
+    assert.match(system, /\n- "verification": an optional JavaScript expression over input, result, depends and checks, .* or a string saying what is wrong, e\.g\. result\.city === depends\.S001\.city\.\n/);
+    assert.match(system, /\n- Include verification: check that a file exists after writing it, run the tests after changing code\.\n/);
+  });
+
+  it('keeps the teaching in the stable start of the prompt, before the tools and the strategy', () => {
+    const withTools = String(buildPlanningPrompt({ objective: 'y', tools: [{ name: 'read_file', description: 'Reads a file.' }], strategy: 'plan_act_reflect' })[0]?.content);
+    const stable = withTools.slice(0, withTools.indexOf('\n\nAvailable tools:'));
+    assert.equal(stable, system.slice(0, system.indexOf('\n\nAvailable tools:')));
+    assert.match(stable, /"checks"[\s\S]*"outputSchema"[\s\S]*Include verification/);
+  });
+
+  it('stays concise: the plan rules, teaching included, are at most 560 tokens', () => {
+    const rules = system.slice(0, system.indexOf('\n\nAvailable tools:'));
+    assert.ok(countTokens(rules) <= 560, `${countTokens(rules)} tokens`);
+  });
+});
+
+describe('plannerOutputSchema: verification', () => {
+  const step = { id: 'S001', title: 'Write notes', kind: 'agent', dependsOn: [], input: 'Write notes.md' };
+
+  it('accepts checks and an output schema on a step', () => {
+    const plan = {
+      objective: 'Notes',
+      steps: [{ ...step, checks: [{ kind: 'file_exists', path: 'notes.md' }, { kind: 'command', argv: ['npm', 'test'], expectExitCode: 0 }], outputSchema: { type: 'object', properties: { city: { type: 'string' } } } }],
+    };
+    const parsed = plannerOutputSchema.safeParse(plan);
+    assert.ok(parsed.success, parsed.error?.message);
+    assert.deepEqual(parsed.data.steps[0]?.checks, plan.steps[0]?.checks);
+    assert.deepEqual(parsed.data.steps[0]?.outputSchema, plan.steps[0]?.outputSchema);
+  });
+
+  it('refuses an unknown kind of check, and more checks on one step than a plan may carry', () => {
+    assert.equal(plannerOutputSchema.safeParse({ objective: 'x', steps: [{ ...step, checks: [{ kind: 'file_smells_nice', path: 'a' }] }] }).success, false);
+    const many = Array.from({ length: maxChecksPerStep + 1 }, (_, index) => ({ kind: 'file_exists', path: `f${index}` }));
+    assert.equal(plannerOutputSchema.safeParse({ objective: 'x', steps: [{ ...step, checks: many.slice(0, maxChecksPerStep) }] }).success, true);
+    assert.equal(plannerOutputSchema.safeParse({ objective: 'x', steps: [{ ...step, checks: many }] }).success, false);
   });
 });

@@ -20,6 +20,7 @@ describe('buildReplanPrompt', () => {
   it('gives the objective, completed results, the failed step and the numbered trial history with the instruction not to repeat it', () => {
     const [system, user] = buildReplanPrompt(input);
     assert.match(String(system?.content), /KEEP every completed step/);
+    assert.match(String(system?.content), /optional "checks", "outputSchema", "verification"/, 'a repair plan may verify its work like a plan');
     assert.match(String(system?.content), /Do NOT repeat any approach from the trial history/);
     assert.match(String(system?.content), /- read_file: Reads a file\.\n {2}parameters: \{"type":"object"\}/);
     const text = String(user?.content);

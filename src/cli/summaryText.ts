@@ -1,0 +1,54 @@
+import type { RunSummary } from '../core/view/runSummary';
+import type { StepStatus } from '../core/engine/runEvents';
+
+/** The mark before each step of the closing summary. */
+const statusMark: Readonly<Record<StepStatus, string>> = {
+  pending: '·',
+  blocked: '·',
+  ready: '·',
+  running: '▶',
+  awaiting_approval: '⏸',
+  awaiting_clarification: '⏸',
+  awaiting_review: '⏸',
+  awaiting_user: '⏸',
+  completed: '✔',
+  failed: '✘',
+  skipped: '↷',
+};
+
+/**
+ * The command line's closing summary of a run, as lines: the headline, one line per step
+ * (what it produced, or why it failed or was skipped), the failures with their diagnoses,
+ * and the changed files. The texts are the summary's, already bounded; the CLI's output
+ * boundary (`terminalIo`) escapes their control characters.
+ */
+export function summaryText(summary: RunSummary): string[] {
+  const lines = [`Run ${summary.runId} ${summary.headline}`];
+  if (summary.reason !== undefined) lines.push(`  Reason: ${summary.reason}`);
+  if (summary.steps.length > 0) {
+    lines.push('Steps:');
+    for (const step of summary.steps) {
+      const label = step.title && step.title !== step.id ? `${step.id} ${step.title}` : step.id;
+      lines.push(`  ${statusMark[step.status]} ${label}: ${step.line}`);
+    }
+    if (summary.moreSteps > 0) lines.push(`  … and ${summary.moreSteps} more step${summary.moreSteps === 1 ? '' : 's'} (see them all with --json)`);
+  }
+  if (summary.failures.length > 0) {
+    lines.push('Failures:');
+    for (const failure of summary.failures) {
+      lines.push(`  ${failure.stepId}: ${indentRest(failure.error)}`);
+      if (failure.diagnosis !== undefined && failure.diagnosis !== failure.error) lines.push(`    diagnosis: ${indentRest(failure.diagnosis)}`);
+    }
+    if (summary.moreFailures > 0) lines.push(`  … and ${summary.moreFailures} more failed step${summary.moreFailures === 1 ? '' : 's'}`);
+  }
+  if (summary.changedFiles.length > 0) {
+    lines.push('Changed files:');
+    for (const path of summary.changedFiles) lines.push(`  ${path}`);
+    if (summary.moreChangedFiles > 0) lines.push(`  … and ${summary.moreChangedFiles} more`);
+  }
+  return lines;
+}
+
+function indentRest(text: string): string {
+  return text.replace(/\n/g, '\n      ');
+}

@@ -1,0 +1,45 @@
+import type { LlmContentPart } from '../llm/llmTypes';
+import type { Step } from '../plan/planSchema';
+import type { WorkspaceFs } from '../ports';
+import { renderPlanningSection, renderStrategySection, type PlanningStrategy } from '../session/planningPrompt';
+import { attachmentSection, defaultAttachmentLimits, type AttachmentLimits } from './attachmentSection';
+
+/** The name of the tool that sets a session plan up: an agent that has it gets the planning tools' instructions. */
+const planningToolName = 'planning_setup_plan';
+
+/** What a step's agent gets besides its plan entry's prompt and `buildStepPrompt`'s text. */
+export interface StepContextSections {
+  /** Added to the agent's system prompt: the run's strategy (with the planning tools' instructions when the agent has them); may be empty. */
+  system: string;
+  /** Added to the step prompt: the step's attachments; empty without any. */
+  user: string;
+  /** The step's images, sent after the step prompt. */
+  images: LlmContentPart[];
+}
+
+/** What `stepContextSections` reads. */
+export interface StepContextOptions {
+  /** The tools the agent is given, by name. */
+  agentTools: readonly string[];
+  strategy: PlanningStrategy;
+  workspace: WorkspaceFs;
+  signal: AbortSignal;
+  limits?: AttachmentLimits;
+}
+
+/**
+ * The sections an agent step's prompts get from the run and the step rather than from the
+ * plan's agent: the planning strategy's guidance (`renderPlanningSection` when the agent
+ * may keep a session plan, else `renderStrategySection`) for the system prompt, and the
+ * step's attachments (`attachmentSection`) for the step prompt.
+ */
+export async function stepContextSections(step: Step, options: StepContextOptions): Promise<StepContextSections> {
+  const system = options.agentTools.includes(planningToolName) ? renderPlanningSection(options.strategy) : renderStrategySection(options.strategy);
+  const attached = await attachmentSection(step.attachments ?? [], options.workspace, options.signal, options.limits ?? defaultAttachmentLimits);
+  return { system, user: attached.text, images: attached.images };
+}
+
+/** `base` followed by `section` after a blank line; `base` alone when the section is empty. */
+export function withSection(base: string, section: string): string {
+  return section === '' ? base : `${base.trimEnd()}\n\n${section}`;
+}

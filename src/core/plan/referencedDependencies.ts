@@ -1,0 +1,64 @@
+import { templateReferencesOf, wholeValueReferenceOf } from './expandTemplates';
+import type { Step } from './planSchema';
+
+/**
+ * Adds the dependencies a plan's references imply: a step whose `args` hold a `"$<id>…"`
+ * reference or a `{{results.<id>…}}` placeholder, or whose `input` holds a placeholder,
+ * uses step `<id>`'s result, so it must run after it; without the edge the two could run
+ * at once and the reference would find nothing. The id is the longest prefix of the
+ * reference that names a step of the plan (ids may hold dots). An edge that would close a
+ * cycle, or a step's reference to itself, is left out (validation reports what remains).
+ * Changes the steps' `dependsOn` in place (the parser's own drafts) and says what it added
+ * in `warnings`.
+ */
+export function addReferencedDependencies(steps: Step[], warnings: string[]): void {
+  const ids = new Set(steps.map((step) => step.id));
+  const byId = new Map(steps.map((step) => [step.id, step]));
+  for (const step of steps) {
+    const texts = [...(step.input === undefined ? [] : [step.input]), ...stringsIn(step.args)];
+    const referenced = new Set<string>();
+    for (const text of texts) {
+      const whole = wholeValueReferenceOf(text);
+      for (const reference of [...(whole === undefined ? [] : [whole]), ...templateReferencesOf(text)]) {
+        const id = stepIdOf(reference, ids);
+        if (id !== undefined) referenced.add(id);
+      }
+    }
+    const added = [...referenced].filter((id) => id !== step.id && !step.dependsOn.includes(id) && !reaches(id, step.id, byId));
+    if (added.length === 0) continue;
+    step.dependsOn = [...step.dependsOn, ...added];
+    const named = added.map((id) => `"${id}"`).join(', ');
+    warnings.push(`Step "${step.id}" uses the result of ${named}, so it now runs after ${added.length === 1 ? 'it' : 'them'} (added to its dependsOn).`);
+  }
+}
+
+/** The longest prefix of `reference` (cut at dots) that is a step id. */
+function stepIdOf(reference: string, ids: ReadonlySet<string>): string | undefined {
+  const parts = reference.split('.');
+  for (let length = parts.length; length >= 1; length--) {
+    const id = parts.slice(0, length).join('.');
+    if (ids.has(id)) return id;
+  }
+  return undefined;
+}
+
+/** Whether `from` depends on `to`, directly or through other steps. */
+function reaches(from: string, to: string, byId: ReadonlyMap<string, Step>): boolean {
+  const seen = new Set<string>();
+  const stack = [from];
+  for (let id = stack.pop(); id !== undefined; id = stack.pop()) {
+    if (id === to) return true;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    stack.push(...(byId.get(id)?.dependsOn ?? []));
+  }
+  return false;
+}
+
+/** Every string inside `value`, deeply (objects and arrays), in order. */
+function stringsIn(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(stringsIn);
+  if (value !== null && typeof value === 'object') return Object.values(value).flatMap(stringsIn);
+  return [];
+}

@@ -1,0 +1,222 @@
+import type { RunState, RunStatus, StepStatus } from '../engine/runEvents';
+import type { BudgetUsage } from '../llm/budget';
+import { capText } from '../text/capText';
+import { valueText } from '../text/valueText';
+import { describeStepProgress, stepProgress, type StepProgress } from '../../shared/stepProgress';
+import { stepStatusLabels } from '../../shared/stepStatusLabels';
+import { formatDuration } from './stepStatusView';
+
+/** Most characters of a step's one line, and of a failure's error or diagnosis. */
+export const summaryLimits = { line: 160, failure: 600, reason: 600, files: 50, steps: 100, failures: 20 } as const;
+
+/** One step in the summary: what it produced (completed), why it failed or was skipped, or where it stands. */
+export interface StepSummaryLine {
+  id: string;
+  title: string;
+  status: StepStatus;
+  /** One line, at most `summaryLimits.line` characters, whitespace runs collapsed. */
+  line: string;
+}
+
+/** A step that failed: its error and, when verification failed, the diagnosis. Each at most `summaryLimits.failure` characters. */
+export interface FailureSummary {
+  stepId: string;
+  title: string;
+  error: string;
+  diagnosis?: string;
+}
+
+/** The model use of a run; `costUsd` counts only calls of a model with a known price. */
+export interface UsageSummary {
+  requests: number;
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+  costUsd: number;
+  unpricedRequests: number;
+}
+
+/**
+ * How a run ended, built once for every view (the panel, the editor's notification, the
+ * command line). Every text in it is bounded (`summaryLimits`); none is escaped: each view
+ * makes it safe for where it goes (the terminal escapes control characters).
+ */
+export interface RunSummary {
+  runId: string;
+  status: RunStatus;
+  objective: string;
+  reason?: string;
+  durationMs: number;
+  progress: StepProgress;
+  /** The first `summaryLimits.files` changed files, in first-change order; `moreChangedFiles` counts the rest. */
+  changedFiles: string[];
+  moreChangedFiles: number;
+  /** The plan's first `summaryLimits.steps` steps in plan order; `moreSteps` counts the rest. */
+  steps: StepSummaryLine[];
+  moreSteps: number;
+  /** The first `summaryLimits.failures` failed steps; `moreFailures` counts the rest. */
+  failures: FailureSummary[];
+  moreFailures: number;
+  usage?: UsageSummary;
+  replanCount: number;
+  /**
+   * One sentence to follow "Run <id>" or "run": status, duration, steps, changed files,
+   * repairs, tokens and cost ("completed in 4.2 s: 3 of 3 steps completed; …").
+   */
+  headline: string;
+}
+
+/** What a host knows of a run beyond its state: model use counted outside the steps (a replanner's) and the repairs. */
+export interface RunSummaryExtras {
+  /** Used when it counts more requests than the journal's `model_called` events. */
+  usage?: BudgetUsage;
+  /** Used when more than the repairs the state knows of. */
+  replanCount?: number;
+  /** The time of a live run's snapshot (ms since the epoch); default its last known time. */
+  now?: number;
+}
+
+/**
+ * The summary of a run from its state (folded from its journal, so a resumed run's earlier
+ * changes and model calls are in it). Pure; linear in the plan's steps.
+ */
+export function runSummary(state: RunState, extras: RunSummaryExtras = {}): RunSummary {
+  const plan = state.plan;
+  const planSteps = plan?.steps ?? [];
+  const stepStates = planSteps.map((step) => state.steps[step.id] ?? { id: step.id, status: 'pending' as const, attempts: 0 });
+  const progress = stepProgress(stepStates, planSteps.length);
+  const startedAt = state.startedAt ?? extras.now ?? 0;
+  const endedAt = state.status === 'running' ? (extras.now ?? startedAt) : (state.endedAt ?? extras.now ?? startedAt);
+  const durationMs = Math.max(0, endedAt - startedAt);
+  const changed = state.changedFiles ?? [];
+  const steps = planSteps.slice(0, summaryLimits.steps).map((step, index): StepSummaryLine => {
+    const stepState = stepStates[index]!;
+    return { id: step.id, title: oneLine(step.title, summaryLimits.line), status: stepState.status, line: stepLine(stepState) };
+  });
+  const failed = planSteps.flatMap((step, index) => (stepStates[index]!.status === 'failed' ? [{ step, state: stepStates[index]! }] : []));
+  const failures = failed.slice(0, summaryLimits.failures).map(({ step, state: stepState }): FailureSummary => ({
+    stepId: step.id,
+    title: oneLine(step.title, summaryLimits.line),
+    error: capText(stepState.error ?? 'failed', summaryLimits.failure),
+    ...(stepState.diagnosis === undefined ? {} : { diagnosis: capText(stepState.diagnosis, summaryLimits.failure) }),
+  }));
+  const usage = usageOf(state.modelUsage, extras.usage);
+  const replanCount = Math.max(state.replanHistory?.length ?? 0, extras.replanCount ?? 0);
+  const summary: Omit<RunSummary, 'headline'> = {
+    runId: state.runId,
+    status: state.status,
+    objective: oneLine(plan?.objective ?? state.runId, summaryLimits.reason),
+    ...(state.reason === undefined ? {} : { reason: capText(state.reason, summaryLimits.reason) }),
+    durationMs,
+    progress,
+    changedFiles: changed.slice(0, summaryLimits.files),
+    moreChangedFiles: Math.max(0, changed.length - summaryLimits.files),
+    steps,
+    moreSteps: Math.max(0, planSteps.length - summaryLimits.steps),
+    failures,
+    moreFailures: Math.max(0, failed.length - summaryLimits.failures),
+    ...(usage ? { usage } : {}),
+    replanCount,
+  };
+  return { ...summary, headline: headlineOf(summary, changed.length) };
+}
+
+/** "$0.0123", or "$0.0123 (3 calls unpriced)" when some calls had no known price. */
+export function describeCost(usage: UsageSummary): string {
+  const unpriced = usage.unpricedRequests > 0 ? ` (${usage.unpricedRequests} call${usage.unpricedRequests === 1 ? '' : 's'} unpriced)` : '';
+  return `$${usage.costUsd.toFixed(4)}${unpriced}`;
+}
+
+function headlineOf(summary: Omit<RunSummary, 'headline'>, changedCount: number): string {
+  const parts = [describeStepProgress(summary.progress)];
+  if (changedCount > 0) parts.push(`${changedCount} file${changedCount === 1 ? '' : 's'} changed`);
+  if (summary.replanCount > 0) parts.push(`${summary.replanCount} repair plan${summary.replanCount === 1 ? '' : 's'}`);
+  if (summary.usage) parts.push(`${summary.usage.totalTokens.toLocaleString('en-US')} tokens, ${describeCost(summary.usage)}`);
+  return `${summary.status} in ${formatDuration(summary.durationMs)}: ${parts.join('; ')}.`;
+}
+
+function stepLine(state: RunState['steps'][string]): string {
+  switch (state.status) {
+    case 'completed':
+      return state.result === undefined ? 'completed' : oneLine(boundedJson(state.result, summaryLimits.line * 4), summaryLimits.line);
+    case 'failed':
+      return oneLine(`failed: ${head(state.diagnosis ?? state.error ?? 'no reason recorded')}`, summaryLimits.line);
+    case 'skipped':
+      return oneLine(`skipped: ${head(state.reason ?? state.error ?? 'no reason recorded')}`, summaryLimits.line);
+    default:
+      return stepStatusLabels[state.status];
+  }
+}
+
+/** The start of a text, enough for one line (joining a 5 MB text to a prefix would copy it all). */
+function head(text: string): string {
+  return text.slice(0, summaryLimits.line * 4);
+}
+
+/** `text` on one line (whitespace runs as one space), cut to `max` characters with "…". */
+function oneLine(text: string, max: number): string {
+  // Only the part that can be shown is looked at: a 5 MB result costs no more than a short one.
+  const flat = text
+    .slice(0, max * 4)
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (flat.length <= max && text.length <= max * 4) return flat;
+  let kept = flat.slice(0, max - 1).trimEnd();
+  if (/[\ud800-\udbff]$/.test(kept)) kept = kept.slice(0, -1);
+  return `${kept}…`;
+}
+
+/**
+ * A value's compact JSON text (a string as it is), stopping soon after `max` characters:
+ * a 5 MB result is not turned into 5 MB of text to show its first line. A repeated
+ * object shows as "[cycle]"; what JSON cannot show, as `valueText` shows it.
+ */
+function boundedJson(value: unknown, max: number): string {
+  if (typeof value === 'string') return value.slice(0, max);
+  let out = '';
+  const open = new Set<object>();
+  const put = (text: string): boolean => {
+    out += text;
+    return out.length < max;
+  };
+  const visit = (item: unknown): boolean => {
+    if (typeof item === 'string') return put(JSON.stringify(item.slice(0, max)));
+    if (item === null || typeof item !== 'object') return put(valueText(item));
+    if (open.has(item)) return put('"[cycle]"');
+    open.add(item);
+    const entries = Array.isArray(item) ? arrayEntries(item as unknown[]) : ownEntries(item);
+    let first = true;
+    if (!put(Array.isArray(item) ? '[' : '{')) return false;
+    for (const [key, inner] of entries) {
+      if (!first && !put(',')) return false;
+      first = false;
+      if (key !== undefined && !put(`${JSON.stringify(key)}:`)) return false;
+      if (!visit(inner)) return false;
+    }
+    open.delete(item);
+    return put(Array.isArray(item) ? ']' : '}');
+  };
+  visit(value);
+  return out;
+}
+
+function* arrayEntries(items: readonly unknown[]): Generator<[undefined, unknown]> {
+  for (const item of items) yield [undefined, item];
+}
+
+function* ownEntries(value: object): Generator<[string, unknown]> {
+  for (const key in value) if (Object.hasOwn(value, key)) yield [key, (value as Record<string, unknown>)[key]];
+}
+
+function usageOf(journaled: BudgetUsage | undefined, counted: BudgetUsage | undefined): UsageSummary | undefined {
+  const usage = counted && counted.requests > (journaled?.requests ?? 0) ? counted : journaled;
+  if (!usage || usage.requests === 0) return undefined;
+  return {
+    requests: usage.requests,
+    promptTokens: usage.promptTokens,
+    completionTokens: usage.completionTokens,
+    totalTokens: usage.totalTokens,
+    costUsd: usage.costUsd,
+    unpricedRequests: usage.unpricedRequests,
+  };
+}

@@ -1,0 +1,26 @@
+import assert from 'node:assert/strict';
+import { UsageError } from '../../../src/cli/cliIo';
+import { cliReplanLimits } from '../../../src/cli/cliReplan';
+
+describe('cliReplanLimits', () => {
+  it('leaves every limit to the engine when no flag is given', () => {
+    assert.deepEqual(cliReplanLimits({ maxReplans: undefined, maxReplanAttempts: undefined, replanCooldown: undefined }), {
+      maxTotalReplans: undefined,
+      maxReplanAttempts: undefined,
+      replanCooldownMs: undefined,
+    });
+  });
+
+  it('reads whole numbers from 0 and a cooldown in seconds', () => {
+    assert.deepEqual(cliReplanLimits({ maxReplans: '0', maxReplanAttempts: '4', replanCooldown: '1.5' }), { maxTotalReplans: 0, maxReplanAttempts: 4, replanCooldownMs: 1_500 });
+  });
+
+  it('refuses a negative, fractional, blank or huge value, naming the flag', () => {
+    const refused = (flags: Partial<Record<'maxReplans' | 'maxReplanAttempts' | 'replanCooldown', string>>, message: RegExp) =>
+      assert.throws(() => cliReplanLimits({ maxReplans: undefined, maxReplanAttempts: undefined, replanCooldown: undefined, ...flags }), (error: unknown) => error instanceof UsageError && message.test(error.message));
+    refused({ maxReplans: '-1' }, /^--max-replans must be a whole number from 0 to 100, got "-1"\.$/);
+    refused({ maxReplanAttempts: '1.5' }, /^--max-replan-attempts must be a whole number/);
+    refused({ replanCooldown: ' ' }, /^--replan-cooldown must be a number of seconds from 0 to 600/);
+    refused({ replanCooldown: '601' }, /^--replan-cooldown must be/);
+  });
+});

@@ -1,0 +1,33 @@
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli } from '../../support/runCli';
+import { temporaryDirectory } from '../../support/temporaryDirectory';
+
+describe('task-planner run: the closing summary', function () {
+  this.timeout(60_000);
+  const workspace = temporaryDirectory('cli-summary-');
+
+  it('lists what each step produced and the changed files, with a file\'s control characters escaped', async () => {
+    writeFileSync(join(workspace.path, 'data.json'), '{"title": "evil\u001b]0;owned\u0007\u001b[2J\u202etxt.exe"}\n');
+    const plan = {
+      objective: 'Copy the data',
+      steps: [
+        { id: 'step_1', title: 'Read the data', tool: 'read_file', args: { path: 'data.json' } },
+        { id: 'step_2', title: 'Write it', tool: 'write_file', args: { path: 'processed.json', content: '$step_1' }, dependsOn: ['step_1'] },
+        { id: 'step_3', title: 'Read a \u001b[31mmissing\r file', tool: 'read_file', args: { path: 'missing.txt' }, critical: false },
+      ],
+    };
+    writeFileSync(join(workspace.path, 'plan.json'), JSON.stringify(plan));
+    const { code, stdout, stderr } = await runCli(['run', join(workspace.path, 'plan.json'), '--workspace', workspace.path, '--yes']);
+    assert.equal(code, 0, stderr + stdout);
+    assert.equal(readFileSync(join(workspace.path, 'processed.json'), 'utf8'), readFileSync(join(workspace.path, 'data.json'), 'utf8'));
+    assert.doesNotMatch(stdout + stderr, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/, 'no raw control character reaches the terminal');
+    assert.match(stdout, /^Run \S+ completed in [^:]+: 2 of 3 steps completed, 1 skipped; 1 file changed\.$/m);
+    // JSON already shows ESC and BEL as escapes; the text-direction override is escaped at the terminal.
+    assert.match(stdout, /^ {2}✔ step_1 Read the data: \{"path":"data\.json","content":"\{\\"title\\": \\"evil\\u001b\]0;owned\\u0007\\u001b\[2J\\u202etxt\.exe/m);
+    // A title's raw control characters: the carriage return is whitespace on one line, ESC shows as its escape.
+    assert.match(stdout, /^ {2}↷ step_3 Read a \\u001b\[31mmissing file: skipped: failed: File not found: missing\.txt/m);
+    assert.match(stdout, /^Changed files:\n {2}processed\.json$/m);
+  });
+});

@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FakeOpenAiServer } from '../../fakes/fakeOpenAiServer';
+import { runCli } from '../../support/runCli';
+import { temporaryDirectory } from '../../support/temporaryDirectory';
+
+interface JsonResult {
+  runId: string;
+  status: string;
+  results: Record<string, unknown>;
+  metadata: { replanCount: number; replanHistory: { failedRunId: string; stepIds: string[] }[]; reason?: string };
+}
+
+const failingPlan = {
+  objective: 'Copy the data',
+  steps: [{ id: 'read', title: 'Read the data', kind: 'tool', tool: 'read_file', args: { path: 'missing.json' }, onFailure: 'replan' }],
+};
+
+describe('task-planner run and resume repair failed steps with the model', function () {
+  this.timeout(60_000);
+  const workspace = temporaryDirectory('cli-replan-');
+  let server: FakeOpenAiServer;
+  let planFile: string;
+  beforeEach(async () => {
+    server = await new FakeOpenAiServer().start();
+    planFile = join(workspace.path, 'plan.json');
+    writeFileSync(planFile, JSON.stringify(failingPlan));
+  });
+  afterEach(() => server.close());
+  const model = () => ['--workspace', workspace.path, '--base-url', server.baseURL, '--model', 'gpt-4o-mini', '--yes', '--json'];
+
+  it('run: a step that fails under "replan" gets a repair plan, which completes; --max-replans 0 turns it off', async () => {
+    server.enqueue({ kind: 'message', content: JSON.stringify({ objective: 'x', steps: [{ id: 'write', title: 'Write a note', kind: 'tool', tool: 'write_file', args: { path: 'note.txt', content: 'no data\n' }, dependsOn: [] }] }) });
+    const repaired = await runCli(['run', planFile, ...model()]);
+    assert.equal(repaired.code, 0, repaired.stderr + repaired.stdout.slice(-3000));
+    const result = JSON.parse(repaired.stdout) as JsonResult;
+    assert.equal(result.status, 'completed');
+    assert.equal(result.metadata.replanCount, 1);
+    assert.match(result.runId, /-replan-1$/);
+    assert.equal(readFileSync(join(workspace.path, 'note.txt'), 'utf8'), 'no data\n');
+    assert.match(repaired.stderr, /Replanning: Step read failed and asked for a repair plan\./);
+
+    const off = await runCli(['run', planFile, ...model(), '--max-replans', '0']);
+    assert.equal(off.code, 1, off.stderr);
+    assert.match((JSON.parse(off.stdout) as JsonResult).metadata.reason ?? '', /the limit of 0 repair plans per run is used up/);
+    const bad = await runCli(['run', planFile, ...model(), '--replan-cooldown', 'soon']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--replan-cooldown must be a number of seconds from 0 to 600, got "soon"/);
+  });
+
+  it('resume: a repair run that waited on a question continues, reports the earlier repair, and repairs again', async () => {
+    server.enqueue({
+      kind: 'message',
+      content: JSON.stringify({
+        objective: 'x',
+        steps: [
+          { id: 'ask', title: 'Ask', kind: 'clarification', input: 'Which file?', dependsOn: [] },
+          { id: 'read2', title: 'Read the file named', kind: 'tool', tool: 'read_file', args: { path: 'also-missing.json' }, dependsOn: ['ask'], onFailure: 'replan' },
+        ],
+      }),
+    });
+    const first = await runCli(['run', planFile, ...model()]);
+    assert.equal(first.code, 3, first.stderr);
+    const waiting = JSON.parse(first.stdout) as JsonResult;
+    assert.match(waiting.runId, /-replan-1$/);
+    assert.equal(waiting.metadata.replanCount, 1);
+
+    server.enqueue({ kind: 'message', content: JSON.stringify({ objective: 'x', steps: [{ id: 'note', title: 'Note', kind: 'tool', tool: 'write_file', args: { path: 'resumed.txt', content: 'ok\n' }, dependsOn: [] }] }) });
+    const resumed = await runCli(['resume', waiting.runId, ...model(), '--answer', 'ask=also-missing.json']);
+    assert.equal(resumed.code, 0, resumed.stderr);
+    const result = JSON.parse(resumed.stdout) as JsonResult;
+    assert.equal(result.status, 'completed');
+    assert.equal(result.runId, waiting.runId.replace(/-replan-1$/, '-replan-2'));
+    assert.equal(result.metadata.replanCount, 2);
+    assert.deepEqual(result.metadata.replanHistory.map((record) => record.stepIds), [['read'], ['read2']]);
+    assert.equal(readFileSync(join(workspace.path, 'resumed.txt'), 'utf8'), 'ok\n');
+  });
+});

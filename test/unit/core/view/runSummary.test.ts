@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict';
+import { foldRunEvents } from '../../../../src/core/engine/reduceRunEvent';
+import { stampEvent, type RunEventBody, type RunState } from '../../../../src/core/engine/runEvents';
+import { describeCost, runSummary, summaryLimits } from '../../../../src/core/view/runSummary';
+import { makePlan, makeStep } from '../../../support/randomPlans';
+
+/** The state after `bodies`, one second apart from t = 1000 s. */
+function stateOf(bodies: RunEventBody[]): RunState {
+  return foldRunEvents(bodies.map((body, index) => stampEvent(body, 'run-1', index + 1, 1_000_000 + index * 1000)));
+}
+
+const plan = makePlan([
+  makeStep('read', { title: 'Read the data' }),
+  makeStep('write', { title: 'Write the report', dependsOn: ['read'] }),
+  makeStep('check', { title: 'Check it', dependsOn: ['write'] }),
+  makeStep('tidy', { title: 'Tidy up', dependsOn: ['check'] }),
+]);
+
+describe('runSummary: how a run ended, once for every view', () => {
+  it('says what each step produced, the failures with their diagnoses, the changed files and the model use', () => {
+    const state = stateOf([
+      { type: 'run_started', plan },
+      { type: 'step_started', stepId: 'read', attempt: 1 },
+      { type: 'model_called', stepId: 'read', model: 'gpt-4o-mini', promptTokens: 1000, completionTokens: 234, costUsd: 0.0021 },
+      { type: 'step_completed', stepId: 'read', result: { path: 'data.json', content: '{\n  "a": 1\n}\n' } },
+      { type: 'step_started', stepId: 'write', attempt: 1 },
+      { type: 'file_changed', stepId: 'write', path: 'report.md', operation: 'write' },
+      { type: 'step_completed', stepId: 'write', result: 'Wrote report.md\n\nwith   two sections.' },
+      { type: 'step_started', stepId: 'check', attempt: 1 },
+      { type: 'verification_failed', stepId: 'check', attempt: 1, diagnosis: 'Expected items, got 0' },
+      { type: 'step_failed', stepId: 'check', attempt: 1, error: 'Verification failed: Expected items, got 0', disposition: 'fail' },
+      { type: 'step_skipped', stepId: 'tidy', reason: 'dependency check failed' },
+      { type: 'run_failed', reason: 'Critical step check failed.' },
+    ]);
+    const summary = runSummary(state);
+    assert.equal(summary.headline, 'failed in 11.0 s: 2 of 4 steps completed, 1 failed, 1 skipped; 1 file changed; 1,234 tokens, $0.0021.');
+    assert.deepEqual(
+      summary.steps.map((step) => [step.id, step.status, step.line]),
+      [
+        ['read', 'completed', '{"path":"data.json","content":"{\\n \\"a\\": 1\\n}\\n"}'],
+        ['write', 'completed', 'Wrote report.md with two sections.'],
+        ['check', 'failed', 'failed: Expected items, got 0'],
+        ['tidy', 'skipped', 'skipped: dependency check failed'],
+      ],
+    );
+    assert.deepEqual(summary.failures, [{ stepId: 'check', title: 'Check it', error: 'Verification failed: Expected items, got 0', diagnosis: 'Expected items, got 0' }]);
+    assert.deepEqual(summary.changedFiles, ['report.md']);
+    assert.equal(summary.reason, 'Critical step check failed.');
+    assert.deepEqual(summary.usage, { requests: 1, promptTokens: 1000, completionTokens: 234, totalTokens: 1234, costUsd: 0.0021, unpricedRequests: 0 });
+  });
+
+  it('takes the host\'s count of model use when it saw more calls (a replanner\'s), and the repairs it knows of', () => {
+    const state = stateOf([{ type: 'run_started', plan: makePlan([makeStep('a')]) }, { type: 'step_completed', stepId: 'a', result: 'ok' }, { type: 'run_completed' }]);
+    const usage = { requests: 3, promptTokens: 10, completionTokens: 5, totalTokens: 15, costUsd: 0, unpricedRequests: 3 };
+    const summary = runSummary(state, { usage, replanCount: 2 });
+    assert.equal(summary.headline, 'completed in 2.0 s: 1 of 1 step completed; 2 repair plans; 15 tokens, $0.0000 (3 calls unpriced).');
+    assert.equal(describeCost({ ...usage, unpricedRequests: 1 }), '$0.0000 (1 call unpriced)');
+  });
+
+  it('shows a live run up to now, and names what a step waits for', () => {
+    const state = stateOf([{ type: 'run_started', plan: makePlan([makeStep('a'), makeStep('b')]) }, { type: 'step_started', stepId: 'a', attempt: 1 }]);
+    const summary = runSummary(state, { now: 1_005_000 });
+    assert.equal(summary.durationMs, 5000);
+    assert.deepEqual(summary.steps.map((step) => step.line), ['running', 'pending']);
+    assert.equal(summary.usage, undefined);
+  });
+
+  it('bounds every text: a 5 MB result, a huge error, a thousand steps and files', () => {
+    const huge = 'x'.repeat(5 * 1024 * 1024);
+    const many = makePlan(Array.from({ length: 1000 }, (_, index) => makeStep(`s${index}`, { title: `${'t'.repeat(500)}` })));
+    const bodies: RunEventBody[] = [{ type: 'run_started', plan: many }];
+    for (let index = 0; index < 1000; index++) {
+      const stepId = `s${index}`;
+      if (index % 2 === 0) bodies.push({ type: 'step_completed', stepId, result: { data: huge } });
+      else bodies.push({ type: 'step_failed', stepId, attempt: 1, error: huge, disposition: 'fail' });
+      bodies.push({ type: 'file_changed', stepId, path: `f${index}.txt`, operation: 'write' });
+    }
+    const summary = runSummary(stateOf(bodies));
+    assert.equal(summary.steps.length, summaryLimits.steps);
+    assert.equal(summary.moreSteps, 900);
+    assert.equal(summary.failures.length, summaryLimits.failures);
+    assert.equal(summary.moreFailures, 480);
+    assert.equal(summary.changedFiles.length, summaryLimits.files);
+    assert.equal(summary.moreChangedFiles, 950);
+    for (const step of summary.steps) {
+      assert.ok(step.line.length <= summaryLimits.line && step.title.length <= summaryLimits.line, step.id);
+      assert.ok(step.line.endsWith('…'));
+    }
+    for (const failure of summary.failures) assert.ok(failure.error.length <= summaryLimits.failure);
+    assert.ok(JSON.stringify(summary).length < 200_000);
+  });
+
+  it('keeps control characters for each view to make safe, and never cuts a surrogate pair in two', () => {
+    const emoji = '😀'.repeat(200);
+    const state = stateOf([
+      { type: 'run_started', plan: makePlan([makeStep('a'), makeStep('b')]) },
+      { type: 'step_completed', stepId: 'a', result: 'evil\u001b]0;title\u0007 text' },
+      { type: 'step_completed', stepId: 'b', result: emoji },
+      { type: 'run_completed' },
+    ]);
+    const [first, second] = runSummary(state).steps;
+    const cyclic: Record<string, unknown> = { name: 'loop', list: [1, 2] };
+    cyclic['self'] = cyclic;
+    const looped = stateOf([{ type: 'run_started', plan: makePlan([makeStep('c')]) }, { type: 'step_completed', stepId: 'c', result: cyclic }]);
+    assert.equal(runSummary(looped).steps[0]?.line, '{"name":"loop","list":[1,2],"self":"[cycle]"}');
+    assert.equal(first?.line, 'evil\u001b]0;title\u0007 text');
+    assert.ok(second !== undefined && !/[\ud800-\udbff]…$/.test(second.line), 'no lone high surrogate before the ellipsis');
+  });
+});
