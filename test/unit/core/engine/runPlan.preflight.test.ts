@@ -27,7 +27,7 @@ describe('runPlan: the check before a run', () => {
   });
 
   it('runs a plan whose only findings are warnings', async () => {
-    const plan = makePlan([makeStep('a')], { agents: { helper: { systemPrompt: 'Help.', tools: ['teleport'] } } as Plan['agents'] });
+    const plan = makePlan([makeStep('a')], { agents: { helper: { prompt: 'Help.', tools: ['teleport'] } } });
     const { result } = await run(plan, { tools: builtinTools() });
     assert.equal(result.status, 'completed', result.metadata.reason);
   });
