@@ -1,11 +1,13 @@
 // Builds the bundles: the extension and its lazily loaded runtime (Node, CommonJS, `vscode`
-// external), the plan panel's webview (browser IIFE), the core library and the CLI (Node, CommonJS).
+// external), the plan panel's webview (browser IIFE), the core library and the CLI (Node, CommonJS),
+// and the JSON Schema of plan files (dist/plan.schema.json, scripts/planSchema.mjs).
 // Usage: node esbuild.mjs [--watch] [--production] [--outdir DIR (default dist)]
 //        node esbuild.mjs --test-extension DIR: only the test build's extension bundle, as DIR/dist/extension.js
 //        (test/integration/testBuild/testExtension.ts: the shipped activation plus the API the integration tests use)
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { writePlanSchema } from './scripts/planSchema.mjs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -31,12 +33,14 @@ const node = { ...common, platform: 'node', format: 'cjs', target: 'node20' };
 const shipped = [
   { ...node, entryPoints: ['src/extension.ts'], outfile: `${outdir}/extension.js`, external: ['vscode'], lazyRuntime: true },
   // The extension's heavy part (engine, tools, openai, QuickJS, tokenizer, plan panel), required on first use.
-  { ...node, entryPoints: ['src/vscode/runtime.ts'], outfile: `${outdir}/runtime.js`, external: ['vscode'] },
+  { ...node, entryPoints: ['src/vscode/runtime.ts'], outfile: `${outdir}/runtime.js`, external: ['vscode'], planSchema: true },
   { ...node, entryPoints: ['src/node/nodeLibrary.ts'], outfile: `${outdir}/core.js` },
   { ...node, entryPoints: ['src/cli/cli.ts'], outfile: `${outdir}/cli.js`, banner: { js: '#!/usr/bin/env node' } },
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['webview/main.ts'], outfile: `${outdir}/webview.js` },
 ];
-const testBuild = [{ ...node, entryPoints: ['test/integration/testBuild/testExtension.ts'], outfile: `${outdir}/extension.js`, external: ['vscode'], lazyRuntime: true }];
+const testBuild = [
+  { ...node, entryPoints: ['test/integration/testBuild/testExtension.ts'], outfile: `${outdir}/extension.js`, external: ['vscode'], lazyRuntime: true, planSchema: true },
+];
 const builds = testExtension === undefined ? shipped : testBuild;
 
 /** Prints each bundle's size once a build ends, so growth is visible in every build log. */
@@ -74,9 +78,23 @@ const runtimeExternal = {
   },
 };
 
+// The JSON Schema of *.plan.json files (package.json `jsonValidation`), from the plan's zod schemas: written after
+// each build of the bundle that holds them, so `--watch` keeps it in step with the schemas too.
+const planSchemaFile = {
+  name: 'plan-schema',
+  setup(build) {
+    build.onEnd(async (result) => {
+      if (result.errors.length === 0) await writePlanSchema(outdir);
+    });
+  },
+};
+
 const contexts = await Promise.all(
-  builds.map(({ lazyRuntime, ...options }) =>
-    esbuild.context({ ...options, plugins: [reportSize(options.outfile), quickJsCommonJsLoader, ...(lazyRuntime ? [runtimeExternal] : [])] }),
+  builds.map(({ lazyRuntime, planSchema, ...options }) =>
+    esbuild.context({
+      ...options,
+      plugins: [reportSize(options.outfile), quickJsCommonJsLoader, ...(lazyRuntime ? [runtimeExternal] : []), ...(planSchema ? [planSchemaFile] : [])],
+    }),
   ),
 );
 if (watch) {

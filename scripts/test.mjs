@@ -36,6 +36,9 @@ const suites = [
   { name: 'lint', checks: [['eslint', bin('eslint'), ['.']]] },
   { name: 'integration', command: [process.execPath, '--import', 'tsx', 'test/integration/runIntegration.ts'] },
   { name: 'e2e', mocha: ['--require', 'tsx/cjs', '--timeout', '120000', '--exit', 'test/e2e/**/*.test.ts'] },
+  // `npm run package` as a user runs it, then its .vsix listed against the allowlist (test/arch/vsixContents.ts). Last, since
+  // it leaves the production bundles in dist/ as `npm run package` does; the .vsix goes to a temporary folder.
+  { name: 'package', mocha: ['--require', 'tsx/cjs', '--timeout', '180000', 'test/package/**/*.test.ts'] },
 ];
 
 const totals = { passed: 0, failed: 0, skipped: 0 };

@@ -16,11 +16,12 @@ import { readSettings } from './vscode/settings';
 import { registerStepCommands } from './vscode/stepCommands';
 import { notifyRunFinished, notifyRunInterrupted } from './vscode/runNotifications';
 import { registerViewCommands } from './vscode/viewCommands';
+import { registerPlanFileCommands } from './vscode/registerPlanFileCommands';
 import { createVscodeInteraction } from './vscode/vscodeInteraction';
 import { createVscodeTrustGate } from './vscode/vscodeTrustGate';
 import { lazy } from './vscode/lazy';
 import { loadRuntime } from './vscode/loadRuntime';
-import type { PanelTraffic } from './vscode/planPanel';
+import type { PanelTraffic, PlanPanel } from './vscode/planPanel';
 import type { PlanPanelController } from './vscode/planPanelController';
 import { ModelStatus, regenerateNeedsModel } from './vscode/modelStatus';
 import type { ModelSetupOutcome, ModelSetupUi } from './vscode/modelSetupFlow';
@@ -33,6 +34,8 @@ export interface ExtensionSeams {
   review?: () => PlanReview | undefined;
   /** Wraps what each plan panel reports of its messages; default: the log alone. */
   panelTraffic?: (logged: PanelTraffic) => PanelTraffic;
+  /** Answers the Start-time question about a plan's check commands instead of the modal dialog (see `RunControllerDeps`). */
+  confirmCheckCommands?: (question: string) => Promise<boolean | undefined>;
 }
 
 /** The parts `activate` wires together (a build that adds to the extension, such as the test build, reads them). */
@@ -81,6 +84,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     storageDir: context.storageUri?.fsPath,
     memento: context.workspaceState,
     setup: () => runSetupFor(readSettings(), keys, log),
+    ...(seams.confirmCheckCommands ? { confirmCheckCommands: seams.confirmCheckCommands } : {}),
   });
   const statusBar = new RunStatusBar(pending);
   const runsTree = new RunsTreeProvider(runs);
@@ -102,6 +106,10 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     panelsMade = true;
     return flow;
   });
+  const openPanel = (): { plan: ReturnType<PlanPanel['currentPlan']>; active: boolean } | undefined => {
+    const panel = panelsMade ? panels().panels.panel() : undefined;
+    return panel && { plan: panel.currentPlan(), active: panel.isActive() };
+  };
   const review = (): PlanReview => seams.review?.() ?? (readSettings().review === 'panel' ? panels().review : quickPickPlanReview);
   const requests = new RequestEditors();
   const setUp = async (ui?: ModelSetupUi): Promise<ModelSetupOutcome | undefined> => {
@@ -137,6 +145,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     ...registerStepCommands({ tree, pending, runs, log }),
     ...registerViewCommands(tree, log),
     ...registerRunsCommands({ runs, runsTree, tree, log }),
+    ...registerPlanFileCommands({ tree, runs, tools, review, log, panel: () => openPanel() }),
     ...registerLanguageModelTools(sessionPlanner, log),
     runs.onDidChangeState((state) => {
       if (state) tree.setRun(state);

@@ -167,6 +167,8 @@ export class ReviewViewElement extends LitElement {
       <div class="actions row">
         <vscode-button data-action="start" aria-label="Start the plan" ?disabled=${review.startBlockedReason !== undefined} title=${review.startBlockedReason ?? 'Run the plan now'} @click=${() => this.send({ type: 'start' })}>Start</vscode-button>
         <vscode-button secondary data-action="cancel" aria-label="Cancel the review and close the panel" @click=${() => this.send({ type: 'cancel' })}>Cancel</vscode-button>
+        <vscode-button secondary data-action="save-plan-file" aria-label="Save as file: write this plan to a .plan.json file" title="Save this version of the plan as a .plan.json file" @click=${() => this.send({ type: 'savePlanFile' })}>Save as file</vscode-button>
+        <vscode-button secondary data-action="export-markdown" aria-label="Export as Markdown: open the plan as a checklist" title="Open the plan as a Markdown checklist, for a pull request" @click=${() => this.send({ type: 'exportMarkdown' })}>Export as Markdown</vscode-button>
         ${review.startBlockedReason ? html`<span class="muted start-blocked">${review.startBlockedReason}</span>` : nothing}
       </div>`;
   }

@@ -37,6 +37,7 @@ export function renderSummary(summary: RunSummaryView, send: (message: WebviewTo
       : html`<p class="muted">The run changed no files.</p>`}
     ${summary.undoMessage ? html`<p role="status">${summary.undoMessage}</p>` : nothing}
     ${summary.canUndo ? html`<vscode-button secondary data-action="undo" aria-label="Undo run: restore every file this run changed" @click=${() => send({ type: 'undoRun' })}>Undo run</vscode-button>` : nothing}
+    <vscode-button secondary data-action="export-markdown" aria-label="Export as Markdown: open the plan and what the run did as a checklist" @click=${() => send({ type: 'exportMarkdown' })}>Export as Markdown</vscode-button>
   </section>`;
 }
 

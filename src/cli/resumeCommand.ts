@@ -3,6 +3,7 @@ import { replayJournal } from '../core/engine/replayJournal';
 import { resumeWithReplanning } from '../core/replan/executeWithReplanning';
 import type { ResumeOptions } from '../core/engine/runOptions';
 import { type CliIo, runsDirectory, UsageError } from './cliIo';
+import { checkCommandsConsent } from './checkCommandsConsent';
 import { followExecution, reportRunResult } from './executeCliRun';
 import { type CliRunOptions, engineOptions } from './runCommand';
 
@@ -27,6 +28,12 @@ export async function resumeCommand(runId: string, answers: CliAnswers, options:
   const unused = bindAnswers(state, answers).warnings;
   if (unused.length > 0) throw new UsageError(`Nothing was resumed:\n${unused.map((warning) => `  - ${warning}`).join('\n')}`);
   if (!state.plan) throw new UsageError(`The journal of run "${runId}" has no plan; it cannot be resumed.`);
-  const followed = await followExecution((hooks) => resumeWithReplanning(runId, { ...engine, ...answers, ...hooks }), state.plan, io, state);
+  const checkCommands = await checkCommandsConsent(state.plan, io, options.yes, new AbortController().signal, state.results);
+  const followed = await followExecution(
+    (hooks) => resumeWithReplanning(runId, { ...engine, ...answers, ...hooks, ...(checkCommands ? { checkCommands } : {}) }),
+    state.plan,
+    io,
+    state,
+  );
   return reportRunResult(followed.result, followed.state, options.workspace, options.json, io);
 }

@@ -4,6 +4,7 @@ import { hostRunOptions, type HostRunOptions } from '../core/engine/hostRunOptio
 import { createFileRunStore } from '../node/fileRunStore';
 import { createNodeCommandRunner } from '../node/nodeCommandRunner';
 import { createNodeWorkspace } from '../node/nodeWorkspace';
+import { findRipgrepOnPath } from '../node/ripgrepSearcher';
 import { timerClock } from '../node/timerClock';
 import { findAttachmentProblems } from '../core/engine/attachmentProblems';
 import type { Plan } from '../core/plan/planSchema';
@@ -12,6 +13,7 @@ import { validatePlan } from '../core/plan/validatePlan';
 import { planningStrategies, type PlanningStrategy } from '../core/session/planningPrompt';
 import { type CliIo, loadPlanFile, runsDirectory, UsageError } from './cliIo';
 import { cliBudgetLimits, cliModel, type CliModelOptions } from './cliModel';
+import { checkCommandsConsent } from './checkCommandsConsent';
 import { cliReplanLimits, type CliReplanOptions } from './cliReplan';
 import { cliTools } from './cliTools';
 import { executeWithReplanning } from '../core/replan/executeWithReplanning';
@@ -35,8 +37,10 @@ export function engineOptions(options: CliRunOptions, io: CliIo): HostRunOptions
   const root = resolve(options.workspace);
   return hostRunOptions({
     tools: cliTools(),
-    workspace: createNodeWorkspace(root, { allowHardLinks: options.allowHardLinks ?? false }),
+    workspace: createNodeWorkspace(root, { allowHardLinks: options.allowHardLinks ?? false, ripgrepPath: findRipgrepOnPath(process.env.PATH) }),
     commandRunner: createNodeCommandRunner(root),
+    // No editor here: `no_new_diagnostics` checks fail as not available in the command line.
+    diagnostics: undefined,
     store: createFileRunStore(runsDirectory(root)),
     interaction: terminalInteraction(io, { yes: options.yes }),
     checkpoints: undefined,
@@ -68,8 +72,9 @@ export async function runCommand(file: string, options: CliRunOptions, io: CliIo
     );
   }
   await requireAttachments(plan, engine.workspace, `edit the "attachments" of that step in ${file} (another file, or none)`);
+  const checkCommands = await checkCommandsConsent(plan, io, options.yes, new AbortController().signal);
   const { result, state } = await followExecution(
-    (hooks) => executeWithReplanning(plan, plan.objective, { ...engine, ...hooks, idSource: newCliRunId }),
+    (hooks) => executeWithReplanning(plan, plan.objective, { ...engine, ...hooks, idSource: newCliRunId, ...(checkCommands ? { checkCommands } : {}) }),
     plan,
     io,
   );

@@ -62,6 +62,41 @@ export interface WorkspaceFs {
    * other methods refuse. Optional: a workspace without links does not need it.
    */
   locate?(path: string, signal?: AbortSignal): Promise<string>;
+  /**
+   * A faster way to tell which files can hold a match of a `search_text` query (the
+   * ripgrep that VS Code ships, or one on `PATH`). Optional: without it every listed file
+   * is read.
+   */
+  readonly textSearcher?: TextSearcher;
+}
+
+/** A `search_text` query as a `TextSearcher` sees it. `pattern` is JavaScript syntax when `regex`. */
+export interface TextQuery {
+  pattern: string;
+  regex: boolean;
+  caseSensitive: boolean;
+}
+
+/**
+ * Which files of a workspace can hold a line matching a query: `matched` are the
+ * workspace-relative paths of the files it found a match in, `seen` every file it looked
+ * at. A file it did not see (a link, a file its own ignore rules skip) may match all the
+ * same. Matching lines, columns and texts always come from the core's own reader.
+ */
+export interface TextNarrowing {
+  matched: ReadonlySet<string>;
+  seen: ReadonlySet<string>;
+}
+
+/**
+ * Narrows a workspace search to the files worth reading. It must never leave out a file it
+ * saw that holds a line matching the query as `search_text` matches it (it may name more),
+ * and never read outside the root; `undefined` when it cannot answer (no program, a pattern
+ * it cannot be sure of, a failure, a time or output limit), and then the caller reads every
+ * file. Rejects with the signal's reason when `signal` aborts.
+ */
+export interface TextSearcher {
+  narrow(query: TextQuery, signal?: AbortSignal): Promise<TextNarrowing | undefined>;
 }
 
 /** A change to one file, shown to the user before it is applied. */
@@ -244,6 +279,35 @@ export interface CommandRunner {
   /** The absolute working directory `cwd` resolves to, for showing the user. */
   describeCwd(cwd: string): Promise<string>;
   run(spec: CommandSpec, signal: AbortSignal): Promise<CommandResult>;
+}
+
+/** One error-severity diagnostic the editor reports; `line` is 1-based, `path` workspace-relative. */
+export interface EditorDiagnostic {
+  path: string;
+  line: number;
+  message: string;
+  /** Who reported it (`ts`, `eslint`…), when known. */
+  source?: string;
+}
+
+/** Error diagnostics at one moment, as `Diagnostics.snapshot` took them; compare with `errorsSince`. */
+export interface DiagnosticsSnapshot {
+  errors: EditorDiagnostic[];
+}
+
+/**
+ * The editor's error diagnostics (language servers, linters), for the `no_new_diagnostics`
+ * check: a snapshot before a step's first attempt, then the errors that appeared since.
+ * Only the editor has one; a run without it reports such checks as not available.
+ */
+export interface Diagnostics {
+  /** Error diagnostics now in `paths` (workspace-relative), or in every file when `undefined`; read at the call, before it resolves. */
+  snapshot(paths: readonly string[] | undefined, signal: AbortSignal): Promise<DiagnosticsSnapshot>;
+  /**
+   * Error diagnostics in `paths` that `snapshot` did not hold (see `newErrors`), once the
+   * editor's diagnostics have settled after the step's writes (bounded by a few seconds).
+   */
+  errorsSince(snapshot: DiagnosticsSnapshot, paths: readonly string[], signal: AbortSignal): Promise<EditorDiagnostic[]>;
 }
 
 /** A file's content at one moment: absent, or its text with its sha256 (hex). */

@@ -3,6 +3,7 @@ import type { WorkspaceFs } from '../core/ports';
 import { createConfinedWorkspace } from '../core/workspace/confinedWorkspace';
 import type { ManyTextReader } from '../core/workspace/readTextMany';
 import { createNodeDirectoryFs, type NodeDirectoryFsOptions } from './nodeDirectoryFs';
+import { createRipgrepSearcher } from './ripgrepSearcher';
 
 export type { NodeFileSystem } from './nodeDirectoryFs';
 
@@ -13,6 +14,8 @@ export interface NodeWorkspaceOptions extends NodeDirectoryFsOptions {
    * hard link can make a file outside the workspace appear inside it.
    */
   allowHardLinks?: boolean;
+  /** A ripgrep program: `search_text` then reads only the files it finds a match in (see `createRipgrepSearcher`). */
+  ripgrepPath?: string | undefined;
 }
 
 /**
@@ -24,5 +27,9 @@ export interface NodeWorkspaceOptions extends NodeDirectoryFsOptions {
  */
 export function createNodeWorkspace(root: string, options: NodeWorkspaceOptions = {}): WorkspaceFs & ManyTextReader {
   const absoluteRoot = path.resolve(root);
-  return createConfinedWorkspace(createNodeDirectoryFs(absoluteRoot, options), { root: absoluteRoot, allowHardLinks: options.allowHardLinks ?? false });
+  return createConfinedWorkspace(createNodeDirectoryFs(absoluteRoot, options), {
+    root: absoluteRoot,
+    allowHardLinks: options.allowHardLinks ?? false,
+    ...(options.ripgrepPath === undefined ? {} : { textSearcher: createRipgrepSearcher(options.ripgrepPath, absoluteRoot) }),
+  });
 }

@@ -79,6 +79,10 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openFile'), path: z.string().min(1).max(1_000) }).strict(),
   /** Webview, when the user asks to restore every file the run changed. */
   z.object({ type: z.literal('undoRun') }).strict(),
+  /** Webview, when the user saves the plan shown as a `*.plan.json` file (the host asks where). */
+  z.object({ type: z.literal('savePlanFile') }).strict(),
+  /** Webview, when the user exports the plan shown, with its run's statuses, as a Markdown checklist. */
+  z.object({ type: z.literal('exportMarkdown') }).strict(),
   /** Webview, when it missed an output chunk: send every step's tail again. */
   z.object({ type: z.literal('resyncOutput'), runId: z.string().min(1).max(200), afterSeq: z.number().int().min(0) }).strict(),
   /** Webview, after rendering a snapshot: which version it shows and how long rendering took (for tests and tracing). */

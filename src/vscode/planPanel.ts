@@ -132,6 +132,11 @@ export class PlanPanel implements vscode.Disposable {
     this.refresh();
   }
 
+  /** Whether the panel is the editor in front (its title bar's commands act on it). */
+  isActive(): boolean {
+    return this.panel.active;
+  }
+
   /** The plan shown (under review or running). */
   currentPlan(): Plan | undefined {
     return this.session.currentPlan();

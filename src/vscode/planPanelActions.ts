@@ -123,6 +123,13 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
       if (!folder || path.split(/[\\/]/).includes('..')) return panel.notify('error', `Cannot open ${path}: it is not inside the workspace.`);
       await vscode.window.showTextDocument(vscode.Uri.joinPath(folder.uri, path), { preview: true });
     },
+    // The commands act on the panel's plan: the panel is in front while its button is clicked.
+    savePlanFile: async () => {
+      await vscode.commands.executeCommand('taskPlanner.savePlanAsFile');
+    },
+    exportMarkdown: async () => {
+      await vscode.commands.executeCommand('taskPlanner.exportPlanMarkdown');
+    },
     undoRun: async (_message, panel) => {
       const runId = panel.session.runId();
       if (!runId || panel.session.isRunning()) return panel.notify('error', 'Only a finished run can be undone.');

@@ -8,6 +8,7 @@ import type { RunOptions, RunResult } from '../core/engine/runOptions';
 import type { RunEvent, RunState } from '../core/engine/runEvents';
 import type { LlmClient, RunStore, WorkspaceFs, CheckpointStore } from '../core/ports';
 import type { Plan } from '../core/plan/planSchema';
+import type { CheckCommandConsent } from '../core/engine/checkCommandConsent';
 import type { PlanningStrategy } from '../core/session/planningPrompt';
 import type { ApprovalPolicy, Tool } from '../core/tools/tool';
 import type { UndoReport } from '../core/tools/undoRun';
@@ -44,6 +45,19 @@ export interface RunControllerDeps {
   memento?: vscode.Memento;
   /** Asks what to do about a missing attachment before a run starts; default: a modal warning and the open-file dialog. */
   attachmentUi?: AttachmentCheckUi;
+  /**
+   * Asks once at Start whether the plan's check commands may run (`question` lists them):
+   * true allows them for the run, false declines them (their checks fail as not allowed),
+   * `undefined` (closed) starts nothing. Default: a modal dialog.
+   */
+  confirmCheckCommands?: (question: string) => Promise<boolean | undefined>;
+}
+
+/** The Start-time question as a modal dialog: Allow, Don't Allow, or closed (Cancel). */
+async function askCheckCommandsModal(question: string): Promise<boolean | undefined> {
+  const [first, ...rest] = question.split('\n');
+  const choice = await vscode.window.showWarningMessage(first ?? question, { modal: true, detail: rest.join('\n') }, 'Allow', "Don't Allow");
+  return choice === undefined ? undefined : choice === 'Allow';
 }
 
 /** The editor's dialogs for a missing attachment: a modal warning with the choices, then the open-file dialog. */
@@ -142,6 +156,8 @@ export class RunController implements vscode.Disposable {
     });
     if (!checked) throw new Error('a step\'s attachment is missing and you chose Cancel; nothing was started.');
     return this.execute(
+      checked,
+      initialResults,
       async (options) =>
         loadRuntime().executeWithReplanning(checked, checked.objective, {
           ...options,
@@ -160,6 +176,8 @@ export class RunController implements vscode.Disposable {
     // Start from the journal's snapshot, so the views show the plan and finished steps at once.
     const stored = await this.load(runId);
     return this.execute(
+      stored?.plan,
+      stored?.results,
       async (options) => loadRuntime().resumeWithReplanning(runId, { ...options, onEvent: (event) => this.apply(event) }),
       stored ?? loadRuntime().initialRunState(runId),
     );
@@ -220,10 +238,34 @@ export class RunController implements vscode.Disposable {
     this.finished.dispose();
   }
 
-  private async execute(go: (options: RunOptions) => Promise<RunResult>, first: RunState | undefined): Promise<RunResult> {
+  /**
+   * The user's answer to `plan`'s check commands, asked once before it runs (steps with a
+   * result in `completed` left out); `undefined` when it has none or the workspace is not
+   * trusted. Throws (nothing starts) when the question was closed unanswered.
+   */
+  private async checkCommandConsent(
+    plan: Plan | undefined,
+    completed: Record<string, unknown> | undefined,
+  ): Promise<CheckCommandConsent | undefined> {
+    const commands = plan ? loadRuntime().planCheckCommands(plan, completed) : [];
+    // In Restricted Mode every command is refused before it is asked about: no question to ask.
+    if (commands.length === 0 || !vscode.workspace.isTrusted) return undefined;
+    const allowed = await (this.deps.confirmCheckCommands ?? askCheckCommandsModal)(loadRuntime().checkCommandsQuestion(commands));
+    if (allowed === undefined) throw new Error('The run was not started: the question whether its check commands may run was closed without an answer.');
+    return { allowed, commands };
+  }
+
+  private async execute(
+    plan: Plan | undefined,
+    completed: Record<string, unknown> | undefined,
+    go: (options: RunOptions) => Promise<RunResult>,
+    first: RunState | undefined,
+  ): Promise<RunResult> {
     if (this.running) throw new Error('A run is already in progress: wait for it to finish or cancel it first.');
     const setup = await this.deps.setup();
     const workspace = this.workspace();
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    const checkCommands = await this.checkCommandConsent(plan, completed);
     const abort = new AbortController();
     this.abort = abort;
     this.setState(first);
@@ -232,6 +274,7 @@ export class RunController implements vscode.Disposable {
       tools: this.deps.tools(),
       workspace,
       commandRunner: loadRuntime().createNodeCommandRunner(workspace.rootLabel),
+      diagnostics: folder ? loadRuntime().createVscodeDiagnostics(folder.uri) : undefined,
       store: this.store,
       interaction: this.deps.interaction,
       checkpoints: await this.checkpoints(),
@@ -252,7 +295,7 @@ export class RunController implements vscode.Disposable {
       replan: setup.replan,
       noModelHint: "Run 'Task Planner: Set up a model', or change the step to one you do yourself.",
     });
-    const running = go(options);
+    const running = go(checkCommands ? { ...options, checkCommands } : options);
     this.running = running;
     void vscode.commands.executeCommand('setContext', 'taskPlanner.runActive', true);
     try {

@@ -4,11 +4,17 @@ import * as vscode from 'vscode';
 import type { RawDirectoryFs, RawEntryType, RawStat, WorkspaceFs } from '../core/ports';
 import { createConfinedWorkspace } from '../core/workspace/confinedWorkspace';
 import { isGone, rawStat } from '../node/nodeDirectoryFs';
+import { createRipgrepSearcher, findBundledRipgrep } from '../node/ripgrepSearcher';
 
 /** Options of `createVscodeWorkspaceFs`. */
 export interface VscodeWorkspaceFsOptions {
   /** Reads and changes regular files with more than one hard link (`taskPlanner.workspace.allowHardLinks`). */
   allowHardLinks?: boolean;
+  /**
+   * `search_text` reads only the files the ripgrep that VS Code ships finds a match in
+   * (default `true`; every file is read when there is none).
+   */
+  ripgrep?: boolean;
 }
 
 /**
@@ -26,7 +32,19 @@ export interface VscodeWorkspaceFsOptions {
  * change the workspace while a run works can use it.
  */
 export function createVscodeWorkspaceFs(root: vscode.Uri, options: VscodeWorkspaceFsOptions = {}): WorkspaceFs {
-  return createConfinedWorkspace(createVscodeDirectoryFs(root.fsPath), { root: root.fsPath, allowHardLinks: options.allowHardLinks ?? false });
+  const ripgrep = options.ripgrep ?? true ? bundledRipgrep() : undefined;
+  return createConfinedWorkspace(createVscodeDirectoryFs(root.fsPath), {
+    root: root.fsPath,
+    allowHardLinks: options.allowHardLinks ?? false,
+    ...(ripgrep === undefined ? {} : { textSearcher: createRipgrepSearcher(ripgrep, root.fsPath) }),
+  });
+}
+
+let ripgrepPath: { path: string | undefined } | undefined;
+
+/** The ripgrep VS Code ships (looked up once per extension host). */
+function bundledRipgrep(): string | undefined {
+  return (ripgrepPath ??= { path: findBundledRipgrep(vscode.env.appRoot) }).path;
 }
 
 /**

@@ -4,7 +4,7 @@
 // resolves mocha from its node_modules; one per run, so concurrent runs do not clash), assembles the test build of
 // the extension beside them (the built dist/ with the extension bundle of testBuild/testExtension.ts, which adds the
 // API the tests use) and opens a temporary copy of the demo workspace; both are removed afterwards.
-// The counts reach scripts/test.mjs through $TEST_STATS_FILE (written by the shim). Usage: node --import tsx <this>
+// The counts reach scripts/test.mjs through $TEST_STATS_FILE (written by the shim). Usage: node --import tsx <this> [NAME.test.ts…]
 import { runTests } from '@vscode/test-electron';
 import * as esbuild from 'esbuild';
 import { spawnSync } from 'node:child_process';
@@ -39,7 +39,9 @@ async function main(): Promise<number> {
   const outDir = mkdtempSync(join(root, 'out', 'integration-'));
   const workspace = mkdtempSync(join(tmpdir(), 'task-planner-integration-ws-'));
   try {
-    const sources = readdirSync(__dirname).filter((name) => name === 'index.ts' || name.endsWith('.test.ts'));
+    // Test files named on the command line run alone (e.g. `checks.test.ts`); none named: all of them.
+    const only = process.argv.slice(2).filter((arg) => arg.endsWith('.test.ts'));
+    const sources = readdirSync(__dirname).filter((name) => name === 'index.ts' || (name.endsWith('.test.ts') && (only.length === 0 || only.includes(name))));
     await esbuild.build({
       entryPoints: sources.map((name) => join(__dirname, name)),
       outdir: outDir,

@@ -217,7 +217,7 @@ export const mutationGroups = [
     mutate: [
       'src/core/view/planDiff.ts', 'src/core/view/planTreeModel.ts', 'src/core/view/planVersions.ts', 'src/core/view/runListModel.ts',
       'src/core/view/runTimeline.ts', 'src/core/view/sessionTreeModel.ts', 'src/core/view/stepRunnerLabel.ts', 'src/core/view/stepStatusView.ts',
-      'src/core/view/treeDiff.ts', 'src/core/view/runSummary.ts',
+      'src/core/view/treeDiff.ts', 'src/core/view/runSummary.ts', 'src/core/view/planMarkdown.ts',
     ],
     spec: ['test/unit/core/view/**/*.test.ts'],
   },
@@ -256,6 +256,13 @@ export const mutationGroups = [
       'src/core/engine/runOptions.ts', 'src/core/ports.ts', 'src/core/coreApi.ts',
     ],
     spec: ['test/unit/core/engine/**/*.test.ts'],
+  },
+  {
+    name: 'engine-checks',
+    ci: false,
+    threshold: 80,
+    mutate: ['src/core/engine/runChecks.ts', 'src/core/engine/evaluateCheck.ts', 'src/core/engine/checkCommandConsent.ts', 'src/core/engine/newErrors.ts'],
+    spec: ['test/unit/core/engine/runChecks.test.ts', 'test/unit/core/engine/evaluateCheck.test.ts', 'test/unit/core/engine/checkCommandConsent.test.ts'],
   },
   {
     name: 'engine-executors',

@@ -1,6 +1,6 @@
 import type { AgentLimits } from '../agent/agentLimits';
 import { createBudgetTracker, type BudgetLimits, type BudgetTracker } from '../llm/budget';
-import type { Clock, Interaction, LlmClient, Logger, RunStore, WorkspaceFs, CheckpointStore, CommandRunner } from '../ports';
+import type { Clock, Interaction, LlmClient, Logger, RunStore, WorkspaceFs, CheckpointStore, CommandRunner, Diagnostics } from '../ports';
 import type { PlanningStrategy } from '../session/planningPrompt';
 import type { ApprovalPolicy, Tool, ToolRegistry } from '../tools/tool';
 import type { RunOptions } from './runOptions';
@@ -28,6 +28,8 @@ export interface RunHostSetup {
   tools: ToolRegistry | readonly Tool[];
   workspace: WorkspaceFs;
   commandRunner: CommandRunner;
+  /** The editor's error diagnostics for `no_new_diagnostics` checks; `undefined` where there are none (the command line). */
+  diagnostics: Diagnostics | undefined;
   /** Where runs are journaled, so they can be listed and resumed. */
   store: RunStore;
   /** The user; `undefined` defers every request (the run ends `waiting`). */
@@ -77,6 +79,7 @@ export function hostRunOptions(setup: RunHostSetup): HostRunOptions {
   const optional: Partial<RunOptions> = {
     ...(setup.interaction ? { interaction: setup.interaction } : {}),
     ...(setup.checkpoints ? { checkpoints: setup.checkpoints } : {}),
+    ...(setup.diagnostics ? { diagnostics: setup.diagnostics } : {}),
     ...(setup.logger ? { logger: setup.logger } : {}),
     ...(setup.signal ? { signal: setup.signal } : {}),
     ...(setup.llm ? { llm: setup.llm } : {}),

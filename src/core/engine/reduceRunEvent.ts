@@ -127,6 +127,9 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
     case 'verification_failed':
       update(event.stepId, { diagnosis: event.diagnosis });
       return;
+    case 'checks_evaluated':
+      update(event.stepId, { checks: event.checks });
+      return;
     case 'step_failed':
       if (event.disposition === 'retry') {
         update(event.stepId, { error: event.error });

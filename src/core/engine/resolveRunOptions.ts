@@ -29,6 +29,8 @@ export function resolveRunOptions(plan: Plan, options: RunOptions): ResolvedRunO
     approvalPolicy: options.approvalPolicy ?? 'writesAndCommands',
     strategy: options.strategy ?? 'react',
     commandRunner: options.commandRunner,
+    diagnostics: options.diagnostics,
+    checkCommands: options.checkCommands,
     checkpoints: options.checkpoints,
     logger: options.logger ?? silentLogger,
     backoff: {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkKinds } from '../../shared/vocabulary';
 import { planSchema } from '../plan/planSchema';
 import type { RunEventType } from './runEvents';
 
@@ -64,6 +65,7 @@ const bodies: Record<RunEventType, z.ZodObject> = {
     replan: z.boolean().optional(),
   }),
   verification_failed: z.object({ stepId, attempt, diagnosis: z.string() }),
+  checks_evaluated: z.object({ stepId, attempt, checks: z.array(z.object({ kind: z.enum(checkKinds), passed: z.boolean(), detail: z.string() })) }),
   step_skipped: z.object({ stepId, reason: z.string() }),
   replan_started: z.object({ stepId, reason: z.string() }),
   replan_completed: z.object({ plan: planSchema }),

@@ -1,5 +1,5 @@
 import type { ApprovalDecision, ApprovalRequest, ClarificationRequest, ManualStepOutcome, ManualStepRequest, ReviewDecision, ReviewRequest } from '../ports';
-import type { Plan } from '../plan/planSchema';
+import type { CheckKind, Plan } from '../plan/planSchema';
 import type { BudgetUsage } from '../llm/budget';
 import { stepStatuses, type RequestKind, type RunStatus, type StepStatus } from '../../shared/vocabulary';
 import type { AskedKind } from '../tools/deferral';
@@ -95,6 +95,15 @@ export interface StepState {
   replanRequested?: boolean;
   /** Where a started attempt stands ("turn 3 of 12: write_file"), from its last `step_progress`; gone once the step ends or starts again. */
   progress?: string;
+  /** What the step's checks found after its last attempt that ran them, in the step's order. */
+  checks?: CheckResult[];
+}
+
+/** How one of a step's checks ended (the `checks` binding of predicates): `detail` says what was found. */
+export interface CheckResult {
+  kind: CheckKind;
+  passed: boolean;
+  detail: string;
 }
 
 /** A snapshot of a run: what UIs render. Produced only by folding `RunEvent`s. */
@@ -169,6 +178,8 @@ export type RunEvent = EventBase &
     | { type: 'step_completed'; stepId: string; result: unknown; restored?: boolean }
     | { type: 'step_failed'; stepId: string; attempt: number; error: string; disposition: FailureDisposition; retryInMs?: number; replan?: boolean }
     | { type: 'verification_failed'; stepId: string; attempt: number; diagnosis: string }
+    /** The step's checks ran after attempt `attempt`'s work; a failed one is then a `verification_failed`. */
+    | { type: 'checks_evaluated'; stepId: string; attempt: number; checks: CheckResult[] }
     | { type: 'step_skipped'; stepId: string; reason: string }
     | { type: 'replan_started'; stepId: string; reason: string }
     | { type: 'replan_completed'; plan: Plan }

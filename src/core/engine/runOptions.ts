@@ -2,7 +2,8 @@ import type { PlanningStrategy } from '../session/planningPrompt';
 import type { AgentLimits } from '../agent/agentLimits';
 import type { BudgetTracker, BudgetUsage } from '../llm/budget';
 import type { Plan, Step } from '../plan/planSchema';
-import type { Clock, Interaction, LlmClient, Logger, RunStore, WorkspaceFs, CheckpointStore, CommandRunner } from '../ports';
+import type { Clock, Interaction, LlmClient, Logger, RunStore, WorkspaceFs, CheckpointStore, CommandRunner, Diagnostics } from '../ports';
+import type { CheckCommandConsent } from './checkCommandConsent';
 import type { ApprovalPolicy, Tool, ToolRegistry } from '../tools/tool';
 import type { ManualAnswer, PendingRequest, RunEvent, RunState, RunStatus, StepState } from './runEvents';
 
@@ -89,8 +90,16 @@ export interface RunOptions {
   approvalPolicy?: ApprovalPolicy;
   /** How agents are guided to work (the planning strategy's section of their prompt); default `'react'`. */
   strategy?: PlanningStrategy;
-  /** Runs `run_command`'s processes (e.g. `createNodeCommandRunner(root)`). */
+  /** Runs `run_command`'s processes (e.g. `createNodeCommandRunner(root)`), and the `command` checks through it. */
   commandRunner?: CommandRunner;
+  /** The editor's error diagnostics, for `no_new_diagnostics` checks; without it such checks fail as not available. */
+  diagnostics?: Diagnostics;
+  /**
+   * The user's answer at Start to the plan's check commands (`planCheckCommands`): allowed
+   * ones run without asking, declined ones fail as not allowed. Absent, or for a command not
+   * listed: each check command asks like `run_command`.
+   */
+  checkCommands?: CheckCommandConsent;
   /** Where file tools checkpoint previous content, so the run can be undone. */
   checkpoints?: CheckpointStore;
   logger?: Logger;
@@ -176,6 +185,8 @@ export interface ResolvedRunOptions {
   approvalPolicy: ApprovalPolicy;
   strategy: PlanningStrategy;
   commandRunner: CommandRunner | undefined;
+  diagnostics: Diagnostics | undefined;
+  checkCommands: CheckCommandConsent | undefined;
   checkpoints: CheckpointStore | undefined;
   logger: Logger;
   backoff: { baseDelayMs: number; maxDelayMs: number };

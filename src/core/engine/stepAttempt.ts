@@ -9,6 +9,7 @@ import { stepExecutors } from './executors/stepExecutors';
 import { maxProgressChars, StepFailure, type PreparedInput } from './executors/stepExecutor';
 import { decideAfterFailure, type FailureCause } from './failurePolicy';
 import { journaledEffects } from './journaledEffects';
+import { stepChecks, type StepChecks } from './runChecks';
 import { fingerprintPrompt, requestIdOf } from './requestFingerprint';
 import { requestedEventOf, type PendingRequest, type RunEventBody, type RunState } from './runEvents';
 import type { ResolvedRunOptions } from './runOptions';
@@ -63,7 +64,9 @@ type AttemptEnd = { kind: 'result'; result: unknown } | { kind: 'failure'; failu
  * backoff on `options.clock` between attempts. A denied approval skips the step, a deferral
  * or a used-up LLM budget leaves it waiting on its request.
  */
-export async function attemptStep(step: Step, run: StepRun): Promise<void> {
+export async function attemptStep(step: Step, stepRun: StepRun): Promise<void> {
+  const checks = stepChecks(step, stepRun);
+  const run = checks?.run ?? stepRun;
   const { options, state, emit } = run;
   const signal = run.stop.signal;
   const executor = stepExecutors[step.kind];
@@ -80,7 +83,7 @@ export async function attemptStep(step: Step, run: StepRun): Promise<void> {
     emit({ type: 'step_started', stepId: step.id, attempt, input: prepared.input });
     const end = await executeAttempt(step, attempt, diagnosis, depends, prepared, run);
     if (end.kind === 'settled') return;
-    const failure = end.kind === 'result' ? await completeIfVerified(step, attempt, prepared, end.result, depends, run) : end.failure;
+    const failure = end.kind === 'result' ? await completeIfVerified(step, attempt, prepared, end.result, depends, run, checks) : end.failure;
     if (failure === undefined) return;
     diagnosis = failure.cause === 'verification' ? failure.message : undefined;
     const delayMs = concludeFailure(step, attempt, failure, run);
@@ -197,8 +200,9 @@ function classifyError(step: Step, error: unknown, interaction: StepInteraction,
 }
 
 /**
- * Completes the step with `result` when its `verification` (if any) accepts it; else returns
- * the failure. `undefined` once the step completed or the run stopped meanwhile.
+ * Completes the step with `result` when its checks all pass and its `verification` (if any)
+ * accepts it; else returns the failure. `undefined` once the step completed or the run
+ * stopped meanwhile.
  */
 async function completeIfVerified(
   step: Step,
@@ -207,9 +211,19 @@ async function completeIfVerified(
   result: unknown,
   depends: Record<string, unknown>,
   run: StepRun,
+  checks: StepChecks<StepRun> | undefined,
 ): Promise<AttemptFailure | undefined> {
+  const checked = checks === undefined ? undefined : await checks.evaluate(attempt);
+  if (checked !== undefined) {
+    if (run.stop.signal.aborted) return undefined;
+    if (checked.failure !== undefined) {
+      run.emit({ type: 'verification_failed', stepId: step.id, attempt, diagnosis: checked.failure.diagnosis });
+      return { message: checked.failure.diagnosis, cause: 'verification', retryable: checked.failure.retryable };
+    }
+  }
   if (step.verification !== undefined) {
-    const verdict = await evaluatePredicate(step.verification, { input: prepared.input, result, depends }, { timeoutMs: run.options.predicateTimeoutMs });
+    const bindings = { input: prepared.input, result, depends, checks: checked?.outcomes ?? [] };
+    const verdict = await evaluatePredicate(step.verification, bindings, { timeoutMs: run.options.predicateTimeoutMs });
     if (run.stop.signal.aborted) return undefined;
     if (verdict.kind === 'fail') {
       run.emit({ type: 'verification_failed', stepId: step.id, attempt, diagnosis: verdict.diagnosis });

@@ -1,5 +1,6 @@
 import { failurePolicies, isReservedStepId, maxStepIdLength, stepKinds, type FailurePolicy, type StepKind } from '../../shared/vocabulary';
 import { attachmentSchema, withStepDefaults, type Attachment, type Step } from './planSchema';
+import { normalizeChecks } from './normalizeChecks';
 import { dependencyList, describeRaw, firstString, isRecord } from './rawValues';
 import { visibleDirection } from './visibleDirection';
 
@@ -31,7 +32,7 @@ const knownStepKeys = new Set([
   'type', 'kind', 'tool', 'args', 'arguments', 'params', 'parameters', 'agent', 'worker',
   'on_failure', 'onFailure', 'max_retries', 'retries', 'maxAttempts', 'max_attempts', 'critical',
   'verification', 'verify', 'on_verification_failure', 'onVerificationFailure', 'when', 'condition',
-  'requiresApproval', 'requires_approval', 'skipped', 'timeoutMs', 'timeout_ms', 'attachments',
+  'requiresApproval', 'requires_approval', 'skipped', 'timeoutMs', 'timeout_ms', 'attachments', 'checks',
 ]);
 
 const maxTitleLength = 120;
@@ -105,6 +106,8 @@ export function normalizeStep(entry: RawStepEntry, index: number, warnings: stri
   if (typeof timeout === 'number' && Number.isInteger(timeout) && timeout > 0) step.timeoutMs = timeout;
   const attachments = attachmentsOf(raw.attachments, id, warnings);
   if (attachments.length > 0) step.attachments = attachments;
+  const checks = normalizeChecks(raw.checks, id, warnings);
+  if (checks.length > 0) step.checks = checks;
 
   for (const key of Object.keys(raw)) {
     if (!knownStepKeys.has(key)) warnings.push(`Step "${id}": ignored unknown field "${key}".`);

@@ -22,6 +22,8 @@ const stepListKeys = ['steps', 'tasks', 'workflow', 'phases'] as const;
 const childListKeys = ['tasks', 'steps'] as const;
 const knownPlanKeys = new Set([
   ...stepListKeys,
+  // A plan file may name its JSON Schema.
+  '$schema',
   'plan',
   'id',
   'version',

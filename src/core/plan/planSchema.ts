@@ -53,7 +53,7 @@ export const checkSchema = z.discriminatedUnion('kind', [
 /** One check of a step. */
 export type Check = z.infer<typeof checkSchema>;
 // The union above names every kind of the vocabulary, and only those.
-// Stryker disable next-line BooleanLiteral: a compile-time check with no effect at run time; Stryker cannot place a mutant in its literal type
+// Stryker disable next-line all: a compile-time check (Stryker cannot place a mutant in a literal type).
 true satisfies [CheckKind] extends [Check['kind']] ? ([Check['kind']] extends [CheckKind] ? true : never) : never;
 
 /** A JSON Schema object (draft 2020-12 subset) that a step's structured result must satisfy. */

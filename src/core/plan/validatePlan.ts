@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { stepIdCharacter } from '../../shared/vocabulary';
 import type { Tool, ToolRegistry } from '../tools/tool';
 import { checkLimitProblems } from './checkLimits';
+import { checkProblems } from './checkProblems';
 import { findCycles } from './findCycles';
 import { builtinAgentNames, type Diagnostic, type Plan, type Step } from './planSchema';
 import { predicateSyntaxError } from './predicateSyntax';
@@ -46,7 +47,10 @@ export function validatePlan(plan: Plan, opts: ValidatePlanOptions = {}): Diagno
       }
     }
     checkKindFields(step, error);
-    for (const message of checkLimitProblems(step)) error('invalid_step', message, step.id);
+    const oversized = checkLimitProblems(step);
+    for (const message of oversized) error('invalid_step', message, step.id);
+    // Checks within the limits only: compiling 10,000 patterns of a megabyte each would stall the review.
+    if (oversized.length === 0) for (const problem of checkProblems(step)) error('invalid_step', problem, step.id);
     if (step.kind === 'tool' && step.tool !== undefined && toolNames) {
       if (!toolNames.has(step.tool)) {
         error(

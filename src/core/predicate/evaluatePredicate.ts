@@ -12,6 +12,8 @@ export interface PredicateBindings {
   input?: unknown;
   result?: unknown;
   depends?: Record<string, unknown>;
+  /** The step's check outcomes in its order (`{ kind, passed, detail }`), for `verification`. */
+  checks?: readonly unknown[];
 }
 
 /** Limits of one evaluation: wall time in milliseconds, heap in bytes. */
@@ -67,7 +69,7 @@ function loadQuickJs(memoryLimitBytes: number): Promise<QuickJSWASMModule> {
 
 /**
  * Evaluates a JavaScript expression in a fresh QuickJS sandbox (WebAssembly; no access
- * to the host) with the globals `input`, `result` and `depends`. `true` passes; `false`
+ * to the host) with the globals `input`, `result`, `depends` and `checks`. `true` passes; `false`
  * fails with a diagnosis quoting the predicate and a preview of the result; a string
  * fails with that string as the diagnosis; any other value fails as "unexpected value".
  * A thrown exception, a syntax error, running past `timeoutMs` or past the memory limit
@@ -104,7 +106,7 @@ async function evaluateUncapped(expr: string, bindings: PredicateBindings, opts:
   const vm = runtime.newContext();
   let outOfMemory = false;
   try {
-    for (const name of ['input', 'result', 'depends'] as const) {
+    for (const name of ['input', 'result', 'depends', 'checks'] as const) {
       const injected = inject(vm, name, bindings[name]);
       if (injected !== undefined) return { kind: 'error', message: injected };
     }

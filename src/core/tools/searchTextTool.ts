@@ -44,7 +44,8 @@ export interface SearchTextOutput {
  * `search_text`: literal or regex search over the workspace files `list_files` would show.
  * A regular expression is written as in JavaScript and runs on RE2 (`re2js`, see
  * `jsRegexToRe2`): time linear in the text whatever the pattern, so no pattern can block
- * the event loop, and cancellation is seen between files.
+ * the event loop, and cancellation is seen between files. With a `TextSearcher` (ripgrep)
+ * only the files it may find a match in are read; the matches are the same.
  */
 export const searchTextTool: Tool<z.infer<typeof inputSchema>, SearchTextOutput> = {
   name: 'search_text',
@@ -55,15 +56,31 @@ export const searchTextTool: Tool<z.infer<typeof inputSchema>, SearchTextOutput>
     const matcher = compileQuery(input.query, input.regex ?? false, input.caseSensitive ?? true);
     const maxMatches = input.maxMatches ?? 200;
     const contextLines = input.contextLines ?? 0;
-    const files = await ctx.workspace.list(input.glob, signal);
+    // The searcher runs while the files are listed; a listing that fails stops it.
+    const stopNarrowing = new AbortController();
+    const narrowed = ctx.workspace.textSearcher?.narrow(
+      { pattern: input.query, regex: input.regex ?? false, caseSensitive: input.caseSensitive ?? true },
+      AbortSignal.any([signal, stopNarrowing.signal]),
+    );
+    let files: string[];
+    try {
+      files = await ctx.workspace.list(input.glob, signal);
+    } catch (error) {
+      stopNarrowing.abort(error);
+      await narrowed?.catch(() => undefined);
+      throw error;
+    }
+    const narrowing = await narrowed;
+    // A file the searcher saw without a match holds none: counted as searched, not read.
+    const toRead = narrowing === undefined ? files : files.filter((path) => narrowing.matched.has(path) || !narrowing.seen.has(path));
     const matches: SearchMatch[] = [];
-    let filesSearched = 0;
+    let filesSearched = files.length - toRead.length;
     let filesSkipped = 0;
     let truncated = false;
     // Files come back in path order, so the matches do too.
     await readTextMany(
       ctx.workspace,
-      files,
+      toRead,
       (path, text, error) => {
         if (text === undefined) {
           // Changed since it was listed (vanished, grown, swapped for a link that leads out).

@@ -137,8 +137,11 @@ function headlineOf(summary: Omit<RunSummary, 'headline'>, changedCount: number)
 
 function stepLine(state: RunState['steps'][string]): string {
   switch (state.status) {
-    case 'completed':
-      return state.result === undefined ? 'completed' : oneLine(boundedJson(state.result, summaryLimits.line * 4), summaryLimits.line);
+    case 'completed': {
+      const produced = state.result === undefined ? 'completed' : boundedJson(state.result, summaryLimits.line * 4);
+      // A step that needed another attempt (a failed check or predicate, an error) says so: the summary shows every attempt.
+      return oneLine(state.attempts > 1 ? `after ${state.attempts} attempts: ${produced}` : produced, summaryLimits.line);
+    }
     case 'failed':
       return oneLine(`failed: ${head(state.diagnosis ?? state.error ?? 'no reason recorded')}`, summaryLimits.line);
     case 'skipped':

@@ -1,4 +1,4 @@
-import type { FileStat, RawDirectoryFs, RawFile, WorkspaceFs } from '../ports';
+import type { FileStat, RawDirectoryFs, RawFile, TextSearcher, WorkspaceFs } from '../ports';
 import { AtomicWrites } from './atomicWrites';
 import { ConfinedWalk } from './confinedWalk';
 import { type Entry, entryOf, isDangling, missingError, readOpened, refuseHardLink, releaseEntry } from './confinedEntry';
@@ -20,6 +20,8 @@ export interface ConfinedWorkspaceOptions {
   allowHardLinks?: boolean;
   /** The current time in milliseconds since the epoch (to tell stale temporary files); `Date.now` by default. */
   now?: () => number;
+  /** Narrows `search_text` to the files worth reading (see `TextSearcher`); every file is read without one. */
+  textSearcher?: TextSearcher;
 }
 
 /** A quick operation lets other work run once every this many calls (see `RawDirectoryFs.breathe`). */
@@ -95,6 +97,7 @@ export function createConfinedWorkspace<Handle>(raw: RawDirectoryFs<Handle>, opt
 
   return {
     rootLabel: root,
+    ...(options.textSearcher === undefined ? {} : { textSearcher: options.textSearcher }),
 
     async readText(input, signal, readOptions) {
       signal?.throwIfAborted();

@@ -3,6 +3,7 @@
 // None of it is in the shipped bundles (test/arch/productionBundle.test.ts checks).
 import type * as vscode from 'vscode';
 import type { RunResult } from '../../../src/core/engine/runOptions';
+import type { Plan } from '../../../src/core/plan/planSchema';
 import { composeExtension } from '../../../src/extension';
 import type { ModelSetupOutcome, ModelSetupUi } from '../../../src/vscode/modelSetupFlow';
 import type { PlanReview } from '../../../src/vscode/planReview';
@@ -46,6 +47,13 @@ export interface TaskPlannerApi {
   openRequestEditor(text: string): Promise<vscode.TextEditor>;
   /** Runs "Set up a model" with `ui` answering its questions; the outcome, or `undefined` when dismissed. */
   setUpModel(ui: ModelSetupUi): Promise<ModelSetupOutcome | undefined>;
+  /** Starts `plan` as the panel's Start does (the Start-time questions included). */
+  startPlan(plan: Plan): Promise<RunResult>;
+  /**
+   * Answers the Start-time question about check commands from now on (true: Allow, false: Don't Allow,
+   * `undefined`: closed); `questions` lists what was asked so far.
+   */
+  checkCommands: { answer(allowed: boolean | undefined): void; questions: string[] };
   /** How long composing the extension took, in milliseconds (the integration suite prints it). */
   activationMs: number;
 }
@@ -77,7 +85,13 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
   const started = performance.now();
   let reviewOverride: PlanReview | undefined;
   const panel = createPlanPanelProbe();
-  const parts = composeExtension(context, { review: () => reviewOverride, panelTraffic: panel.traffic });
+  const questions: string[] = [];
+  let checkCommandsAnswer: boolean | undefined = true;
+  const confirmCheckCommands = (question: string): Promise<boolean | undefined> => {
+    questions.push(question);
+    return Promise.resolve(checkCommandsAnswer);
+  };
+  const parts = composeExtension(context, { review: () => reviewOverride, panelTraffic: panel.traffic, confirmCheckCommands });
   const activationMs = performance.now() - started;
   const planPanel = panel.probe(parts.panels);
   return {
@@ -96,6 +110,13 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
     resumeRun: (runId) => parts.runs.resume(runId),
     setUpModel: (ui) => parts.setUp(ui),
     openRequestEditor: (text) => parts.requests.open(text),
+    startPlan: (plan) => parts.runs.start(plan),
+    checkCommands: {
+      answer: (allowed) => {
+        checkCommandsAnswer = allowed;
+      },
+      questions,
+    },
     setPlanReview: (replacement) => {
       reviewOverride = replacement;
     },

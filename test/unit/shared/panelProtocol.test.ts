@@ -20,6 +20,8 @@ describe('panel protocol: webview → host messages', () => {
       { type: 'markManualStep', stepId: 'S002', done: false },
       { type: 'openFile', path: 'src/a.ts' },
       { type: 'undoRun' },
+      { type: 'savePlanFile' },
+      { type: 'exportMarkdown' },
       { type: 'resyncOutput', runId: 'run-1', afterSeq: 3 },
       { type: 'rendered', version: 3, ms: 12.5 },
     ];

@@ -16,6 +16,7 @@ function setup(patch: Partial<RunHostSetup> = {}): RunHostSetup {
     tools: [readFileTool],
     workspace: createMemoryWorkspace({ 'README.md': '# Demo\n' }),
     commandRunner,
+    diagnostics: undefined,
     store: createMemoryRunStore(),
     interaction: undefined,
     checkpoints: undefined,
@@ -38,7 +39,8 @@ describe('hostRunOptions: one way from a host\'s setup to run options', () => {
   it('gives the tools as a registry and keeps the engine\'s defaults for what the host left undefined', () => {
     const options = hostRunOptions(setup());
     assert.deepEqual(options.tools.names(), ['read_file']);
-    for (const key of ['interaction', 'checkpoints', 'logger', 'signal', 'llm', 'approvalPolicy', 'strategy', 'maxConcurrency', 'agentLimits', 'maxTotalReplans', 'maxReplanAttempts', 'replanCooldownMs'] as const) {
+    const defaults = ['interaction', 'checkpoints', 'diagnostics', 'logger', 'signal', 'llm', 'approvalPolicy', 'strategy', 'maxConcurrency', 'agentLimits'] as const;
+    for (const key of [...defaults, 'maxTotalReplans', 'maxReplanAttempts', 'replanCooldownMs'] as const) {
       assert.ok(!(key in options), `${key} should be left to the engine's default`);
     }
   });

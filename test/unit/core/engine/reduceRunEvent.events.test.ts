@@ -87,6 +87,8 @@ describe('reduceRunEvent, event by event', () => {
       [retry.steps['a']?.status, retry.steps['a']?.error, retry.steps['a']?.diagnosis, retry.steps['a']?.endedAt],
       ['running', 'boom', 'no file', undefined],
     );
+    const checked = fold([...aRunning, { type: 'checks_evaluated', stepId: 'a', attempt: 1, checks: [{ kind: 'file_exists', passed: false, detail: 'x does not exist' }] }]);
+    assert.deepEqual(checked.steps['a']?.checks, [{ kind: 'file_exists', passed: false, detail: 'x does not exist' }], 'the last outcomes of its checks, for the views and resume');
     const skipped = fold([...aRunning, { type: 'step_failed', stepId: 'a', attempt: 1, error: 'boom', disposition: 'skip' }]);
     assert.deepEqual([skipped.steps['a']?.status, skipped.steps['a']?.reason, skipped.steps['a']?.endedAt], ['skipped', 'failed: boom', 40]);
     const failed = fold([...aRunning, { type: 'step_failed', stepId: 'a', attempt: 1, error: 'boom', disposition: 'fail', replan: true }]);

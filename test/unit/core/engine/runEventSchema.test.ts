@@ -28,6 +28,7 @@ const cases: Record<RunEventType, { body: Record<string, unknown>; required: str
   step_completed: { body: { stepId: 'a', result: 'r' }, required: ['stepId'] },
   step_failed: { body: { stepId: 'a', attempt: 1, error: 'e', disposition: 'fail' }, required: ['stepId', 'attempt', 'error', 'disposition'] },
   verification_failed: { body: { stepId: 'a', attempt: 2, diagnosis: 'd' }, required: ['stepId', 'attempt', 'diagnosis'] },
+  checks_evaluated: { body: { stepId: 'a', attempt: 1, checks: [{ kind: 'command', passed: false, detail: 'exit code 1' }] }, required: ['stepId', 'attempt', 'checks'] },
   step_skipped: { body: { stepId: 'a', reason: 'r' }, required: ['stepId', 'reason'] },
   replan_started: { body: { stepId: 'a', reason: 'r' }, required: ['stepId', 'reason'] },
   replan_completed: { body: { plan }, required: ['plan'] },
@@ -102,6 +103,8 @@ describe('runEventProblem', () => {
       ['step_completed', { stepId: 'a', result: 1, restored: 'yes' }, 'restored'],
       ['run_resumed', { supplied: {}, journalWarning: 3 }, 'journalWarning'],
       ['run_resumed', { supplied: {}, warnings: [3] }, 'warnings.0'],
+      ['checks_evaluated', { stepId: 'a', attempt: 1, checks: [{ kind: 'teleport', passed: true, detail: '' }] }, 'checks.0.kind'],
+      ['checks_evaluated', { stepId: 'a', attempt: 1, checks: [{ kind: 'command', passed: 'yes', detail: '' }] }, 'checks.0.passed'],
     ];
     for (const [type, body, field] of refused) {
       const problem = runEventProblem(event(type, body));

@@ -92,6 +92,12 @@ describe('evaluatePredicate', () => {
     assert.equal(await diagnosisFor(`${fits}b`), `Verification \`false\` was false for result "${fits}b… (201 chars)`);
   });
 
+  it('binds the step\'s check outcomes as `checks`, and leaves it undefined when not given', async () => {
+    const checks = [{ kind: 'command', passed: false, detail: 'exit code 1, expected 0' }];
+    assert.deepEqual(await evaluatePredicate('checks.every((check) => check.passed) || checks[0].detail', { checks }), { kind: 'fail', diagnosis: 'exit code 1, expected 0' });
+    assert.deepEqual(await evaluatePredicate('typeof checks === "undefined"', {}), { kind: 'pass' });
+  });
+
   it('binds values JSON cannot carry as undefined, and refuses bindings it cannot copy, naming them', async () => {
     assert.deepEqual(await evaluatePredicate('result === undefined && typeof input === "undefined"', { result: () => 1 }), { kind: 'pass' });
     const cyclic: Record<string, unknown> = {};

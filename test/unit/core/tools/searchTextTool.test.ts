@@ -37,6 +37,48 @@ describe('search_text', () => {
     assert.deepEqual((await searchTextTool.run(ctx, { query: 'log\\(a', regex: true }, neverAborted)).matches.map((m) => m.text), ['console.log(a + 1);']);
   });
 
+  it('reads only the files a text searcher found a match in or did not see, counting the rest as searched', async () => {
+    const read: string[] = [];
+    const narrowed: WorkspaceFs = {
+      ...workspace,
+      readText: async (file, signal, options) => {
+        read.push(file);
+        return workspace.readText(file, signal, options);
+      },
+      textSearcher: {
+        narrow: async (query) => {
+          assert.deepEqual(query, { pattern: 'todo', regex: false, caseSensitive: false });
+          return { matched: new Set(['src/a.ts']), seen: new Set(['src/a.ts', 'docs/notes.md', 'src/b.ts', '.gitignore', 'bin.dat']) };
+        },
+      },
+    };
+    const result = await searchTextTool.run(makeToolContext({ workspace: narrowed }), { query: 'todo', caseSensitive: false }, neverAborted);
+    // docs/notes.md holds "Todo" but the searcher said it saw it without a match: not read.
+    assert.deepEqual(result.matches.map((m) => `${m.path}:${m.line}`), ['src/a.ts:2']);
+    assert.deepEqual(read, ['src/a.ts']);
+    assert.deepEqual({ searched: result.filesSearched, skipped: result.filesSkipped }, { searched: 5, skipped: 0 });
+    const unanswered: WorkspaceFs = { ...workspace, textSearcher: { narrow: async () => undefined } };
+    assert.deepEqual((await searchTextTool.run(makeToolContext({ workspace: unanswered }), { query: 'todo', caseSensitive: false }, neverAborted)).matches.length, 2);
+  });
+
+  it('stops the text searcher when the listing fails, and reports the listing\'s error', async () => {
+    let searcherSignal: AbortSignal | undefined;
+    const failing: WorkspaceFs = {
+      ...workspace,
+      list: async () => {
+        throw new Error('The folder cannot be listed');
+      },
+      textSearcher: {
+        narrow: (_query, signal) => {
+          searcherSignal = signal;
+          return new Promise((_resolve, reject) => signal?.addEventListener('abort', () => reject(new Error('stopped')), { once: true }));
+        },
+      },
+    };
+    await assert.rejects(searchTextTool.run(makeToolContext({ workspace: failing }), { query: 'x' }, neverAborted), /cannot be listed/);
+    assert.equal(searcherSignal?.aborted, true);
+  });
+
   it('stops at maxMatches and says so', async () => {
     const result = await searchTextTool.run(ctx, { query: 'a', maxMatches: 2 }, neverAborted);
     assert.equal(result.matches.length, 2);

@@ -17,6 +17,21 @@ const plan = makePlan([
 ]);
 
 describe('runSummary: how a run ended, once for every view', () => {
+  it('says when a step completed only after more than one attempt', () => {
+    const state = stateOf([
+      { type: 'run_started', plan: makePlan([makeStep('fix'), makeStep('once')]) },
+      { type: 'step_started', stepId: 'fix', attempt: 1 },
+      { type: 'verification_failed', stepId: 'fix', attempt: 1, diagnosis: 'Check 1 (command `npm test`) failed: exit code 1, expected 0' },
+      { type: 'step_failed', stepId: 'fix', attempt: 1, error: 'Check 1 failed', disposition: 'retry', retryInMs: 1000 },
+      { type: 'step_started', stepId: 'fix', attempt: 2 },
+      { type: 'step_completed', stepId: 'fix', result: 'Fixed add.' },
+      { type: 'step_started', stepId: 'once', attempt: 1 },
+      { type: 'step_completed', stepId: 'once', result: 'Done.' },
+      { type: 'run_completed' },
+    ]);
+    assert.deepEqual(runSummary(state).steps.map((step) => step.line), ['after 2 attempts: Fixed add.', 'Done.']);
+  });
+
   it('says what each step produced, the failures with their diagnoses, the changed files and the model use', () => {
     const state = stateOf([
       { type: 'run_started', plan },

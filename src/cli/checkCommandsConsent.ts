@@ -1,0 +1,34 @@
+import { checkCommandsQuestion, planCheckCommands, type CheckCommandConsent } from '../core/engine/checkCommandConsent';
+import type { Plan } from '../core/plan/planSchema';
+import type { CliIo } from './cliIo';
+
+/**
+ * Asks once, before a run starts, whether the plan's check commands may run: with `--yes`
+ * they are allowed (and listed on stderr); on a terminal the answer decides; without one
+ * they are not allowed and the message says how to allow them. A declined command's check
+ * fails as not allowed; the run itself starts either way. `undefined` for a plan without
+ * check commands (steps with a result in `completed`, a resumed run's, do not count).
+ */
+export async function checkCommandsConsent(
+  plan: Plan,
+  io: CliIo,
+  yes: boolean,
+  signal: AbortSignal,
+  completed: Readonly<Record<string, unknown>> = {},
+): Promise<CheckCommandConsent | undefined> {
+  const commands = planCheckCommands(plan, completed);
+  if (commands.length === 0) return undefined;
+  const question = checkCommandsQuestion(commands);
+  if (yes) {
+    io.err(`${question} Yes (--yes).`);
+    return { allowed: true, commands };
+  }
+  if (!io.interactive) {
+    io.err(`${question} No: there is no terminal to ask, so their checks will fail as not allowed. Run with --yes to allow them.`);
+    return { allowed: false, commands };
+  }
+  const answer = (await io.ask(`${question} [y]es / [n]o: `, signal)).toLowerCase();
+  const allowed = answer === 'y' || answer === 'yes';
+  if (!allowed) io.err('Not allowed: the checks that run these commands will fail as not allowed.');
+  return { allowed, commands };
+}

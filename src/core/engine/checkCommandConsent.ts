@@ -1,0 +1,61 @@
+import type { Plan } from '../plan/planSchema';
+import { visibleDirection } from '../plan/visibleDirection';
+
+/** A `command` check's process as the user is asked about it: argv (no shell) and its workspace-relative directory (`''`: the root). */
+export interface CheckCommand {
+  argv: readonly string[];
+  cwd: string;
+}
+
+/**
+ * The user's answer, given once when a run starts, to the plan's check commands: `allowed`
+ * ones run without asking again; declined ones fail their check as not allowed. A check
+ * command not among `commands` (one a repair plan added) asks like `run_command`.
+ */
+export interface CheckCommandConsent {
+  allowed: boolean;
+  commands: readonly CheckCommand[];
+}
+
+/**
+ * Every distinct `command` check of `plan`'s steps that will run, in plan order: not
+ * skipped, and without a result in `completed` (a resumed run's finished steps).
+ */
+export function planCheckCommands(plan: Plan, completed: Readonly<Record<string, unknown>> = {}): CheckCommand[] {
+  const seen = new Set<string>();
+  const commands: CheckCommand[] = [];
+  for (const step of plan.steps) {
+    if (step.skipped || Object.hasOwn(completed, step.id)) continue;
+    for (const check of step.checks ?? []) {
+      if (check.kind !== 'command') continue;
+      const command = { argv: check.argv, cwd: check.cwd ?? '' };
+      const key = commandKey(command);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      commands.push(command);
+    }
+  }
+  return commands;
+}
+
+/** What `consent` says about `command`: allowed, declined, or `undefined` when it was not among the commands asked about. */
+export function consentFor(consent: CheckCommandConsent | undefined, command: CheckCommand): boolean | undefined {
+  if (consent === undefined) return undefined;
+  const key = commandKey(command);
+  return consent.commands.some((asked) => commandKey(asked) === key) ? consent.allowed : undefined;
+}
+
+/** One command as shown at Start: arguments with spaces or quotes quoted, text-direction controls made visible, then its directory. */
+export function describeCheckCommand(command: CheckCommand): string {
+  const line = command.argv.map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : JSON.stringify(arg))).join(' ');
+  return visibleDirection(`${line} (in ${command.cwd === '' ? 'the workspace folder' : command.cwd})`);
+}
+
+/** The question both hosts ask at Start, one command per line. */
+export function checkCommandsQuestion(commands: readonly CheckCommand[]): string {
+  return `This plan runs these commands to check its work:\n${commands.map((command) => `  ${describeCheckCommand(command)}`).join('\n')}\nAllow them for this run?`;
+}
+
+function commandKey(command: CheckCommand): string {
+  return JSON.stringify([command.cwd, ...command.argv]);
+}

@@ -1,0 +1,117 @@
+import type { Check, Step } from '../plan/planSchema';
+import type { ApprovalDecision, DiagnosticsSnapshot, Interaction } from '../ports';
+import { capText, textCaps } from '../text/capText';
+import { evaluateCheck, plainText, unansweredReason } from './evaluateCheck';
+import type { CheckResult, RunEventBody, RunState } from './runEvents';
+import type { ResolvedRunOptions } from './runOptions';
+import type { RunStop } from './runStop';
+import { createStepInteraction } from './stepInteraction';
+
+/** What a step's checks found after one attempt: every outcome in the step's order, and the failure when one did not pass. */
+export interface ChecksVerdict {
+  outcomes: CheckResult[];
+  /** `diagnosis` names each failed check and what was found; `retryable` is false when no failure could change with another attempt. */
+  failure: { diagnosis: string; retryable: boolean } | undefined;
+}
+
+/** What the checks use of a step's run (see `StepRun`). */
+export interface CheckedRun {
+  runId: string;
+  options: ResolvedRunOptions;
+  state: Readonly<RunState>;
+  emit: (body: RunEventBody) => void;
+  stop: RunStop;
+}
+
+/** A step's checks across its attempts. */
+export interface StepChecks<Run extends CheckedRun> {
+  /** The run the step's attempts use: the same, with the files the step changes noted (the default paths of `no_new_diagnostics`). */
+  run: Run;
+  /** Runs every check in order after an attempt's work and journals the outcomes (`checks_evaluated`). */
+  evaluate(attempt: number): Promise<ChecksVerdict>;
+}
+
+/**
+ * The checks of `step`, or `undefined` when it has none. Made before the step's first
+ * attempt: with a `no_new_diagnostics` check and a `Diagnostics` port, the editor's errors
+ * are snapshot here, before the step's work.
+ */
+export function stepChecks<Run extends CheckedRun>(step: Step, run: Run): StepChecks<Run> | undefined {
+  const checks = step.checks ?? [];
+  if (checks.length === 0) return undefined;
+  const changed: string[] = [];
+  const tracked: Run = {
+    ...run,
+    emit(body: RunEventBody) {
+      if (body.type === 'file_changed' && !changed.includes(body.path)) changed.push(body.path);
+      run.emit(body);
+    },
+  };
+  const diagnostics = run.options.diagnostics;
+  let before: Promise<DiagnosticsSnapshot> | undefined;
+  if (diagnostics !== undefined && checks.some((check) => check.kind === 'no_new_diagnostics')) {
+    before = diagnostics.snapshot(undefined, run.stop.signal);
+    // Read when the check runs; a failure to take it fails that check then, not the run now.
+    before.catch(() => undefined);
+  }
+  return {
+    run: tracked,
+    async evaluate(attempt) {
+      const signal = run.stop.signal;
+      const interaction = createStepInteraction(step.id, answeringNow(run.options.interaction), () => run.state.supplied, tracked.emit, signal);
+      const outcomes: CheckResult[] = [];
+      const failures: string[] = [];
+      let retryable = false;
+      for (const [index, check] of checks.entries()) {
+        const verdict = await evaluateCheck(check, {
+          runId: run.runId,
+          stepId: step.id,
+          stepTitle: step.title,
+          options: run.options,
+          interaction,
+          signal,
+          changedFiles: () => changed,
+          diagnosticsBefore: before,
+        });
+        if (signal.aborted) break;
+        outcomes.push({ kind: verdict.kind, passed: verdict.passed, detail: verdict.detail });
+        if (!verdict.passed) {
+          failures.push(`Check ${index + 1} (${checkLabel(check)}) failed: ${verdict.detail}`);
+          retryable ||= verdict.retryable;
+        }
+      }
+      if (!signal.aborted) tracked.emit({ type: 'checks_evaluated', stepId: step.id, attempt, checks: outcomes });
+      return { outcomes, failure: failures.length === 0 ? undefined : { diagnosis: capText(failures.join('\n'), textCaps.message), retryable } };
+    },
+  };
+}
+
+/** How a check is named in a diagnosis: its kind and what it looks at, e.g. "command `npm test`". */
+function checkLabel(check: Check): string {
+  const subject = (() => {
+    switch (check.kind) {
+      case 'file_exists':
+      case 'file_absent':
+      case 'file_contains':
+        return check.path;
+      case 'command':
+        return check.argv.join(' ');
+      case 'no_new_diagnostics':
+        return check.paths?.join(', ') ?? 'the changed files';
+    }
+  })();
+  return `${check.kind} \`${plainText(capText(subject, 200))}\``;
+}
+
+/** The run's interaction, where a deferred approval is a refusal: a check never leaves its step waiting after the work is done. */
+function answeringNow(base: Interaction): Interaction {
+  return {
+    async requestApproval(request, signal) {
+      const decision = await base.requestApproval(request, signal);
+      return decision === 'defer' ? ({ approved: false, reason: unansweredReason } satisfies ApprovalDecision) : decision;
+    },
+    askClarification: (request, signal) => base.askClarification(request, signal),
+    requestReview: (request, signal) => base.requestReview(request, signal),
+    requestManualStep: (request, signal) => base.requestManualStep(request, signal),
+  };
+}

@@ -1,0 +1,72 @@
+import { parsePlan } from './parsePlan';
+import type { Plan } from './planSchema';
+import { validatePlan, type ValidatePlanOptions } from './validatePlan';
+import { visibleDirection } from './visibleDirection';
+import { capText } from '../text/capText';
+
+/** Longest file name `planFileName` makes, in characters, before `.plan.json`. */
+export const maxPlanFileStem = 60;
+/** Most problems `planFileProblemsMessage` lists; the rest are counted. */
+export const maxProblemsListed = 5;
+
+// Names Windows reserves for devices, whatever the extension.
+const reservedNames = /^(con|prn|aux|nul|com\d|lpt\d)$/;
+
+/**
+ * The file name "Save plan as file" proposes for a plan with `objective`: its words in
+ * lower case ASCII letters and digits joined by `-` (accents dropped), at most
+ * `maxPlanFileStem` characters cut at a word, then `.plan.json`; `plan.plan.json` when no
+ * word is left. Never a path, a hidden file or a name Windows reserves.
+ */
+export function planFileName(objective: string): string {
+  const words = objective
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim()
+    .split(' ')
+    .filter((word) => word !== '');
+  let stem = '';
+  for (const word of words) {
+    const next = stem === '' ? word : `${stem}-${word}`;
+    if (next.length > maxPlanFileStem) break;
+    stem = next;
+  }
+  if (stem === '') stem = (words[0] ?? 'plan').slice(0, maxPlanFileStem);
+  return `${reservedNames.test(stem) ? `plan-${stem}` : stem}.plan.json`;
+}
+
+/** The text "Save plan as file" writes: the canonical plan as JSON indented by two spaces, ending in a newline. */
+export function planFileText(plan: Plan): string {
+  return `${JSON.stringify(plan, null, 2)}\n`;
+}
+
+/** What `readPlanFile` made of a file: a plan that can run (with what was ignored), or every problem. */
+export type PlanFileReading = { ok: true; plan: Plan; warnings: string[] } | { ok: false; problems: string[] };
+
+/**
+ * Reads a plan file's text as "Run plan file" and "Review plan file" do: `parsePlan` (the
+ * same loose reading as `task-planner run`), then `validatePlan` against `options.tools`.
+ * Every parse error, or every validation error, is a problem; validation warnings join the
+ * parser's warnings.
+ */
+export function readPlanFile(text: string, options: ValidatePlanOptions = {}): PlanFileReading {
+  const parsed = parsePlan(text);
+  if (!parsed.ok) return { ok: false, problems: parsed.errors };
+  const diagnostics = validatePlan(parsed.plan, options);
+  const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error');
+  if (errors.length > 0) return { ok: false, problems: errors.map((diagnostic) => diagnostic.message) };
+  return { ok: true, plan: parsed.plan, warnings: [...parsed.warnings, ...diagnostics.map((diagnostic) => diagnostic.message)] };
+}
+
+/**
+ * One message naming the file `name` and its problems: the first `maxProblemsListed`, each
+ * cut to 300 characters with direction controls shown escaped, then "and N more".
+ */
+export function planFileProblemsMessage(name: string, problems: readonly string[]): string {
+  const listed = problems.slice(0, maxProblemsListed).map((problem) => visibleDirection(capText(problem, 300)));
+  const more = problems.length - listed.length;
+  const count = problems.length === 1 ? 'a problem' : `${problems.length} problems`;
+  return `${visibleDirection(name)} is not a plan that can run (${count}): ${listed.join(' ')}${more > 0 ? ` And ${more} more.` : ''}`;
+}

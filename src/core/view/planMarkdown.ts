@@ -1,0 +1,63 @@
+import type { RunState } from '../engine/runEvents';
+import { describeCheck } from '../plan/describeCheck';
+import type { Plan, Step } from '../plan/planSchema';
+import { directionControlClass, visibleEscape } from '../plan/visibleDirection';
+import { capText } from '../text/capText';
+import { stepStatusLabels } from '../../shared/stepStatusLabels';
+import { stepRunnerLabel } from './stepRunnerLabel';
+
+/** Longest objective the checklist shows, in characters (then cut, marked). */
+export const maxObjectiveChars = 2_000;
+/** Longest step title or id the checklist shows, in characters (then cut, marked). */
+export const maxTitleChars = 300;
+
+// Line breaks (and the Unicode line and paragraph separators) become spaces: one step is one line.
+const lineBreaks = /\r\n|[\n\r\u2028\u2029\u0085\u000b\u000c]/g;
+// Every other control, DEL, C1 control and direction control is shown as its escape.
+const controls = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f${directionControlClass}]`, 'g');
+// The ASCII characters Markdown (CommonMark and GitHub's) gives a meaning inside a line:
+// escapes, code, emphasis, links and images, raw HTML and entities, issue references,
+// tables, strikethrough and math. Each is backslash-escaped, which shows the character
+// itself. Characters that matter only at the start of a line (list markers, headings'
+// underlines) need nothing: a line always starts with the checklist's own text.
+const markdownSignificant = /[\\`*_[\]()<>#|~&$]/g;
+
+/**
+ * `text` as inert inline Markdown: at most `maxChars` characters (cut visibly), on one
+ * line, with every control and direction control shown as `\uXXXX` and every
+ * Markdown-significant character backslash-escaped, so text from a plan cannot add a link,
+ * an image, HTML, a heading or a list item to the document it is pasted in.
+ */
+export function markdownText(text: string, maxChars: number): string {
+  return capText(text, maxChars).replace(lineBreaks, ' ').replace(controls, visibleEscape).replace(markdownSignificant, (char) => `\\${char}`);
+}
+
+/**
+ * A plan as a Markdown checklist for a pull request or an issue: the objective as a
+ * heading, then one task-list item per step in plan order — `- [x]` for a step the run
+ * completed, `- [ ]` for any other — with its id, title, who does it and, when `run`
+ * is given (a run of this plan), every other status in words; under each step the steps
+ * it waits for and its checks. Every text from the plan goes through `markdownText`.
+ * The text ends with a newline.
+ */
+export function planMarkdown(plan: Plan, run?: RunState): string {
+  const objective = plan.objective.trim() === '' ? 'Plan' : markdownText(plan.objective, maxObjectiveChars);
+  const runLine = run ? ` · run ${run.status}` : '';
+  const steps = `${plan.steps.length} step${plan.steps.length === 1 ? '' : 's'}`;
+  const lines = [`# ${objective}`, '', `_Task Planner plan, version ${plan.version}, ${steps}${runLine}_`, ''];
+  for (const step of plan.steps) lines.push(...stepLines(step, run));
+  return `${lines.join('\n')}\n`;
+}
+
+function stepLines(step: Step, run: RunState | undefined): string[] {
+  const status = run?.steps[step.id]?.status;
+  const done = status === 'completed';
+  const note = status !== undefined && !done ? stepStatusLabels[status] : run === undefined && step.skipped === true ? 'skipped' : undefined;
+  const title = step.title.trim() === '' ? '' : ` ${markdownText(step.title, maxTitleChars)}`;
+  const lines = [
+    `- [${done ? 'x' : ' '}] **${markdownText(step.id, maxTitleChars)}**${title} (${markdownText(stepRunnerLabel(step), maxTitleChars)})${note ? ` — ${note}` : ''}`,
+  ];
+  if (step.dependsOn.length > 0) lines.push(`  - after ${step.dependsOn.map((id) => markdownText(id, maxTitleChars)).join(', ')}`);
+  for (const check of step.checks ?? []) lines.push(`  - check: ${markdownText(describeCheck(check), maxTitleChars)}`);
+  return lines;
+}

@@ -1,0 +1,57 @@
+import * as vscode from 'vscode';
+import type { RunState } from '../core/engine/runEvents';
+import type { Plan } from '../core/plan/planSchema';
+import type { Tool } from '../core/tools/tool';
+import { loadRuntime } from './loadRuntime';
+import type { PlanFileDeps, PlanFileDocument } from './planFileCommands';
+import type { PlanReview } from './planReview';
+import type { PlanTreeProvider } from './planTreeProvider';
+import type { RunController } from './runController';
+
+/** What the plan-file commands are wired to (in `activate`). */
+export interface PlanFileWiring {
+  tree: PlanTreeProvider;
+  runs: RunController;
+  tools: () => readonly Tool[];
+  review: () => PlanReview;
+  log: vscode.LogOutputChannel;
+  /** The plan panel's plan and whether the panel is in front; `undefined` while no panel is open. */
+  panel: () => { plan: Plan | undefined; active: boolean } | undefined;
+}
+
+/**
+ * Registers "Save plan as file" and "Export plan as Markdown checklist" (Plan view and plan
+ * panel title bars) and "Run plan file" and "Review plan file" (a `*.plan.json` editor's
+ * title bar). The work is done in the runtime bundle, loaded on first use.
+ */
+export function registerPlanFileCommands(wiring: PlanFileWiring): vscode.Disposable[] {
+  const deps = (): PlanFileDeps => {
+    const panel = wiring.panel();
+    return {
+      plan: () => (panel?.active ? panel.plan : undefined) ?? wiring.tree.currentPlan() ?? panel?.plan,
+      run: (): RunState | undefined => wiring.runs.current(),
+      tools: wiring.tools,
+      showPlan: (plan) => {
+        wiring.tree.setPlan(plan);
+        void vscode.commands.executeCommand('taskPlanner.plan.focus');
+      },
+      start: (plan) => wiring.runs.start(plan),
+      review: wiring.review,
+      log: wiring.log,
+      ui: loadRuntime().vscodePlanFileUi,
+    };
+  };
+  // A menu passes the clicked file's URI; the command palette passes nothing.
+  const withDocument = <T>(uri: unknown, act: (document: PlanFileDocument) => T): T | undefined => {
+    const document = loadRuntime().planFileDocument(uri instanceof vscode.Uri ? uri : undefined);
+    return document && act(document);
+  };
+  return [
+    vscode.commands.registerCommand('taskPlanner.savePlanAsFile', () => loadRuntime().savePlanAsFile(deps())),
+    vscode.commands.registerCommand('taskPlanner.exportPlanMarkdown', () => loadRuntime().exportPlanMarkdown(deps())),
+    vscode.commands.registerCommand('taskPlanner.runPlanFile', (uri: unknown) => withDocument(uri, (document) => loadRuntime().runPlanFile(document, deps()))),
+    vscode.commands.registerCommand('taskPlanner.reviewPlanFile', (uri: unknown) =>
+      withDocument(uri, (document) => loadRuntime().reviewPlanFile(document, deps())),
+    ),
+  ];
+}

@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { projectRoot } from './importGraph';
+
+interface WalkthroughStep {
+  id: string;
+  title: string;
+  description: string;
+  media: { markdown?: string; image?: string; altText?: string };
+  completionEvents?: string[];
+}
+
+interface Manifest {
+  contributes: {
+    commands: { command: string }[];
+    views?: Record<string, { id: string }[]>;
+    walkthroughs?: { id: string; title: string; description: string; steps: WalkthroughStep[] }[];
+  };
+}
+
+const manifest = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as Manifest;
+const walkthroughs = manifest.contributes.walkthroughs ?? [];
+const steps = walkthroughs.flatMap((walkthrough) => walkthrough.steps);
+// VS Code adds a "focus" command for every contributed view.
+const commands = new Set([
+  ...manifest.contributes.commands.map((command) => command.command),
+  ...Object.values(manifest.contributes.views ?? {}).flat().map((view) => `${view.id}.focus`),
+]);
+const commandLinks = (text: string): string[] => [...text.matchAll(/\(command:([\w.]+)\)/g)].map((match) => match[1]!);
+
+describe('architecture: the getting-started walkthrough', () => {
+  it('walks through setting up a model, planning, reviewing, approving and undoing, in that order', () => {
+    assert.equal(walkthroughs.length, 1);
+    assert.deepEqual(steps.map((step) => step.id), ['setUpModel', 'planTask', 'review', 'approve', 'undo']);
+  });
+
+  it('gives every step one command button naming a command the extension has', () => {
+    assert.deepEqual(steps.map((step) => commandLinks(step.description).length), steps.map(() => 1));
+    assert.deepEqual(steps.flatMap((step) => commandLinks(step.description)).filter((command) => !commands.has(command)), []);
+  });
+
+  it('completes every step on a command the extension has', () => {
+    assert.ok(steps.every((step) => (step.completionEvents ?? []).length > 0));
+    const events = steps.flatMap((step) => step.completionEvents ?? []);
+    assert.deepEqual(events.filter((event) => !/^onCommand:/.test(event) || !commands.has(event.slice('onCommand:'.length))), []);
+  });
+
+  it('gives every step a Markdown page under media/walkthrough/ that exists, with a heading', () => {
+    for (const step of steps) {
+      const page = step.media.markdown ?? '';
+      assert.match(page, /^media\/walkthrough\/\w+\.md$/, `step ${step.id}`);
+      assert.ok(existsSync(join(projectRoot, page)), `${page} is missing`);
+      assert.match(readFileSync(join(projectRoot, page), 'utf8'), /^# \S/, `${page} has no heading`);
+    }
+  });
+
+  it('names on each page only commands the Command Palette lists (by their titles) and buttons the views show', () => {
+    const titles = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { contributes: { commands: { title: string; shortTitle?: string }[] } };
+    const known = titles.contributes.commands.flatMap((command) => [command.title, command.shortTitle ?? command.title]);
+    // Words in bold that are buttons of a view or the panel, not commands.
+    const buttons = new Set(['Start', 'Approve', 'Reject', 'Done', 'Failed', 'Regenerate', 'Edit', 'move', 'skip', 'add', 'remove', 'Plan version', 'Runs', 'Plan', 'plan panel', '+', 'No model?']);
+    const unknown = steps.flatMap((step) => {
+      const text = readFileSync(join(projectRoot, step.media.markdown ?? ''), 'utf8');
+      return [...text.matchAll(/\*\*([^*]+)\*\*/g)].map((match) => match[1]!).filter((name) => !buttons.has(name) && !known.some((title) => title.startsWith(name))).map((name) => `${step.id}: ${name}`);
+    });
+    assert.deepEqual(unknown, []);
+  });
+});

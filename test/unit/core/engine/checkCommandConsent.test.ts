@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { checkCommandsQuestion, consentFor, describeCheckCommand, planCheckCommands } from '../../../../src/core/engine/checkCommandConsent';
+import { newErrors } from '../../../../src/core/engine/newErrors';
+import { makePlan, makeStep } from '../../../support/randomPlans';
+
+describe('check commands at Start', () => {
+  const plan = makePlan([
+    makeStep('a', { checks: [{ kind: 'command', argv: ['npm', 'test'] }, { kind: 'file_exists', path: 'x' }] }),
+    makeStep('b', { checks: [{ kind: 'command', argv: ['npm', 'test'] }, { kind: 'command', argv: ['npm', 'test'], cwd: 'pkg' }] }),
+    makeStep('c', { skipped: true, checks: [{ kind: 'command', argv: ['rm', '-rf', '/'] }] }),
+  ]);
+
+  it('lists every distinct command of the steps that will run, in plan order', () => {
+    assert.deepEqual(planCheckCommands(plan), [
+      { argv: ['npm', 'test'], cwd: '' },
+      { argv: ['npm', 'test'], cwd: 'pkg' },
+    ]);
+    assert.deepEqual(planCheckCommands(makePlan([makeStep('a')])), []);
+    assert.deepEqual(planCheckCommands(plan, { a: 'done' }), [
+      { argv: ['npm', 'test'], cwd: '' },
+      { argv: ['npm', 'test'], cwd: 'pkg' },
+    ], 'a resumed run asks about the steps still to run');
+    assert.deepEqual(planCheckCommands(plan, { a: 'done', b: null }), []);
+  });
+
+  it('asks one question naming each command and where it runs, quoting what a reader could misread', () => {
+    assert.equal(
+      checkCommandsQuestion(planCheckCommands(plan)),
+      'This plan runs these commands to check its work:\n  npm test (in the workspace folder)\n  npm test (in pkg)\nAllow them for this run?',
+    );
+    assert.equal(describeCheckCommand({ argv: ['echo', 'a b', 'x;y', 'evil\u202etxt'], cwd: '' }), 'echo "a b" "x;y" "evil\\u202etxt" (in the workspace folder)');
+  });
+
+  it('applies the answer only to the commands that were asked about', () => {
+    const consent = { allowed: true, commands: planCheckCommands(plan) };
+    assert.equal(consentFor(consent, { argv: ['npm', 'test'], cwd: 'pkg' }), true);
+    assert.equal(consentFor({ ...consent, allowed: false }, { argv: ['npm', 'test'], cwd: '' }), false);
+    assert.equal(consentFor(consent, { argv: ['npm', 'test', '--', '--bail'], cwd: '' }), undefined);
+    assert.equal(consentFor(consent, { argv: ['npm', 'test'], cwd: 'other' }), undefined);
+    assert.equal(consentFor(undefined, { argv: ['npm', 'test'], cwd: '' }), undefined);
+  });
+});
+
+describe('newErrors', () => {
+  const error = (path: string, message: string, line = 1, source?: string) => ({ path, line, message, ...(source ? { source } : {}) });
+
+  it('is the errors that were not there before, whatever line they moved to', () => {
+    const before = { errors: [error('a.ts', 'old', 3, 'ts')] };
+    assert.deepEqual(newErrors(before, [error('a.ts', 'old', 9, 'ts'), error('a.ts', 'new', 4, 'ts')]), [error('a.ts', 'new', 4, 'ts')]);
+  });
+
+  it('tells paths and sources apart, and counts an error that appears more often than before', () => {
+    const before = { errors: [error('a.ts', 'm')] };
+    assert.deepEqual(newErrors(before, [error('b.ts', 'm'), error('a.ts', 'm', 1, 'eslint')]), [error('b.ts', 'm'), error('a.ts', 'm', 1, 'eslint')]);
+    assert.deepEqual(newErrors(before, [error('a.ts', 'm', 1), error('a.ts', 'm', 7)]), [error('a.ts', 'm', 7)]);
+    assert.deepEqual(newErrors(before, []), []);
+  });
+});
