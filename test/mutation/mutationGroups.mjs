@@ -177,7 +177,7 @@ export const mutationGroups = [
     threshold: 80,
     ignoreStatic: true,
     mutate: ['src/node/openAiClient.ts'],
-    spec: ['test/unit/**/openAiClient.test.ts'],
+    spec: ['test/unit/**/openAiClient*.test.ts'],
     grep: timeBoundTestsLeftOut,
   },
   {

@@ -7,6 +7,7 @@ import type { RunEvent } from '../../../../src/core/engine/runEvents';
 import { createOpenAiClient } from '../../../../src/node/openAiClient';
 import type { Plan } from '../../../../src/core/plan/planSchema';
 import { directAgentPrompt } from '../../../../src/core/agent/executeLlmStep';
+import { createPlanningTools } from '../../../../src/core/session/planningTools';
 import { askUserTool } from '../../../../src/core/tools/askUserTool';
 import { createToolRegistry } from '../../../../src/core/tools/createToolRegistry';
 import { listFilesTool } from '../../../../src/core/tools/listFilesTool';
@@ -168,4 +169,20 @@ describe('executeLlmStep with a scripted model', () => {
     const without = await run(plan, { llm: scriptedLlm(['unused']) });
     assert.match(without.steps['S1']?.error ?? '', /Registered tools: none\.$/);
   });
+
+  it('gives an agent that may keep a session plan the planning tools\' instructions, and one without those tools none', async () => {
+    const planningTools = createPlanningTools(() => {
+      throw new Error('the planning tools are not called here');
+    });
+    const llm = scriptedLlm(['Planned.', 'Done.']);
+    const plan = makePlan([makeStep('S1', { agent: 'planner' }), makeStep('S2', { agent: 'worker', dependsOn: ['S1'] })], {
+      agents: { planner: { prompt: 'You plan.', tools: ['planning_setup_plan'] }, worker: { prompt: 'You work.', tools: ['read_file'] } },
+    });
+    const result = await run(plan, { llm, tools: createToolRegistry([readFileTool, ...planningTools] as Tool[]) });
+    assert.equal(result.status, 'completed', result.metadata.reason);
+    const systemOf = (start: string): string => String(llm.requests.find((request) => String(request.messages[0]?.content).startsWith(start))?.messages[0]?.content);
+    assert.match(systemOf('You plan.'), /## Session plan/);
+    assert.doesNotMatch(systemOf('You work.'), /## Session plan/);
+  });
 });
+

@@ -83,6 +83,53 @@ describe('planRequest: one planning path for the editor and the command line', (
     assert.doesNotMatch(userText(llm.requests[0]?.messages[1]?.content), /Files \(/);
   });
 
+  it('without a model and without a hint says how to get one in general words', async () => {
+    await assert.rejects(planRequest('Add a README', { ...base, feedback: 'shorter' }), (error: Error) => {
+      assert.equal(error.message, 'Regenerate needs a model to take your feedback into account, and none is set up: set up a model, or edit the steps yourself.');
+      return true;
+    });
+  });
+
+  it('without a model leaves work it cannot do with a tool to a person, attaches nothing it was not given, and critiques against the tools given', async () => {
+    const planned = await planRequest('Read README.md, then decide the colour scheme', { ...base, tools: createToolRegistry([]) });
+    assert.deepEqual(planned.plan.steps.map((step) => step.kind), ['tool', 'manual']);
+    assert.deepEqual(planned.plan.steps.flatMap((step) => step.attachments ?? []), []);
+    assert.ok(
+      planned.critique.issues.some((issue) => issue.severity === 'critical' && issue.message.includes('read_file')),
+      JSON.stringify(planned.critique.issues),
+    );
+  });
+
+  it('with a model names the workspace, passes attachments as they are by default, and shows each step as soon as the model wrote it', async () => {
+    const llm = scriptedLlm([
+      (request) => {
+        request.onDelta?.({ kind: 'text', text: modelPlan });
+        return modelPlan;
+      },
+    ]);
+    const partial: string[] = [];
+    await planRequest('Summarize the readme', {
+      ...base,
+      llm,
+      workspace: createMemoryWorkspace({ 'README.md': '# Demo\n' }),
+      attachments,
+      onPartialStep: (step, index) => partial.push(`${index}:${step.id}`),
+    });
+    const prompt = userText(llm.requests[0]?.messages[1]?.content);
+    assert.match(prompt, /Workspace: \S+/);
+    assert.match(prompt, /- image: shot\.png/);
+    assert.match(prompt, /- link: https:\/\/example\.com\/spec/);
+    assert.deepEqual(partial, ['0:S1']);
+  });
+
+  it('with a model and nothing open or attached sends neither an editors nor an attachments section', async () => {
+    const llm = scriptedLlm([modelPlan]);
+    await planRequest('Summarize the readme', { ...base, llm, workspace: createMemoryWorkspace({ 'README.md': '# Demo\n' }) });
+    const prompt = userText(llm.requests[0]?.messages[1]?.content);
+    assert.match(prompt, /README\.md/);
+    assert.doesNotMatch(prompt, /Open editors:|Attachments:/);
+  });
+
   const agentPlan = JSON.stringify({
     objective: 'x',
     steps: [

@@ -7,6 +7,7 @@ import { parsePlan } from '../../../../../src/core/plan/parsePlan';
 import type { Plan } from '../../../../../src/core/plan/planSchema';
 import { builtinTools } from '../../../../../src/core/tools/builtinTools';
 import { createToolRegistry } from '../../../../../src/core/tools/createToolRegistry';
+import type { Tool } from '../../../../../src/core/tools/tool';
 import { textCaps } from '../../../../../src/core/text/capText';
 import { ManualClock } from '../../../../fakes/manualClock';
 import { createMemoryWorkspace } from '../../../../fakes/memoryWorkspace';
@@ -149,5 +150,44 @@ describe('"$<id>" references in tool arguments', () => {
     const context = { written: { text: 5, list: ['a', '$r'] }, results: () => ({ r: { n: 1 } }), plan: makePlan([]), tools };
     assert.deepEqual(withReferenceTexts(schema, input, context), { text: 5, list: ['a', '{"n":1}'] });
     assert.deepEqual(input, { text: 5, list: ['a', { n: 1 }] });
+  });
+});
+
+describe('withReferenceTexts on its own', () => {
+  const fetchJson = { name: 'fetch_json', description: 'Fetches JSON', resultText: (value: unknown) => `TEXT ${JSON.stringify(value)}` } as unknown as Tool;
+  const registry = createToolRegistry([fetchJson]);
+  const plan = makePlan([makeStep('first'), makeStep('fetch', { kind: 'tool', tool: 'fetch_json', args: {} }), makeStep('think')]);
+  const results = { first: { v: 1 }, fetch: { data: [1, 2] }, think: { idea: 'x' } };
+  const context = (written: Record<string, unknown>) => ({ written, results: () => results, plan, tools: registry });
+  const file = z.object({ path: z.string(), content: z.string() });
+
+  it('gives a whole tool result the tool\'s own text, and a path into it or another step\'s result its JSON', () => {
+    assert.deepEqual(withReferenceTexts(file, { path: 'a', content: results.fetch }, context({ path: 'a', content: '$fetch' })), { path: 'a', content: 'TEXT {"data":[1,2]}' });
+    assert.deepEqual(withReferenceTexts(file, { path: 'a', content: results.fetch.data }, context({ path: 'a', content: '$fetch.data' })), { path: 'a', content: '[1,2]' });
+    assert.deepEqual(withReferenceTexts(file, { path: 'a', content: results.think }, context({ path: 'a', content: '$think' })), { path: 'a', content: '{"idea":"x"}' });
+  });
+
+  it('leaves alone a literal of the wrong type, a reference that leads nowhere, a parameter that is not only text, one the arguments lack, and a written form without the path', () => {
+    const cases: [z.ZodType, Record<string, unknown>, Record<string, unknown>][] = [
+      [file, { path: 'a', content: 5 }, { path: 'a', content: 5 }],
+      [file, { path: 'a', content: { v: 1 } }, { path: 'a', content: '$ghost' }],
+      [z.object({ count: z.number() }), { count: { v: 1 } }, { count: '$first' }],
+      [file, { path: 'a' }, { path: 'a', content: '$first' }],
+      [file, { path: 'a', content: { v: 1 } }, { path: 'a' }],
+      [z.string(), { v: 1 }, { v: 1 }],
+      [z.object({ files: z.array(file) }), { files: [{ path: 'b', content: { v: 1 } }] }, { files: null }],
+      [z.object({ content: z.union([z.string(), z.number()]) }), { content: { v: 1 } }, { content: '$first' }],
+    ];
+    for (const [schema, input, written] of cases) assert.equal(withReferenceTexts(schema, input, context(written)), input, JSON.stringify(written));
+  });
+
+  it('replaces a reference inside lists and objects, copying only the containers on the way', () => {
+    const schema = z.object({ files: z.array(file), mode: z.string() });
+    const kept = { path: 'a', content: 'x' };
+    const input = { files: [kept, { path: 'b', content: { v: 1 } }], mode: 'w' };
+    const changed = withReferenceTexts(schema, input, context({ files: [kept, { path: 'b', content: '$first' }], mode: 'w' })) as typeof input;
+    assert.deepEqual(changed, { files: [kept, { path: 'b', content: '{"v":1}' }], mode: 'w' });
+    assert.equal(changed.files[0], kept);
+    assert.deepEqual(input.files[1], { path: 'b', content: { v: 1 } });
   });
 });
