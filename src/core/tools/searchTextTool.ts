@@ -74,9 +74,10 @@ export const searchTextTool: Tool<z.infer<typeof inputSchema>, SearchTextOutput>
     // A file the searcher saw without a match holds none: counted as searched, not read.
     const toRead = narrowing === undefined ? files : files.filter((path) => narrowing.matched.has(path) || !narrowing.seen.has(path));
     const matches: SearchMatch[] = [];
-    let filesSearched = files.length - toRead.length;
+    let filesSearched = 0;
     let filesSkipped = 0;
     let truncated = false;
+    let stoppedAt: string | undefined;
     // Files come back in path order, so the matches do too.
     await readTextMany(
       ctx.workspace,
@@ -102,6 +103,7 @@ export const searchTextTool: Tool<z.infer<typeof inputSchema>, SearchTextOutput>
           if (column < 0) continue;
           if (matches.length === maxMatches) {
             truncated = true;
+            stoppedAt = path;
             return false;
           }
           const match: SearchMatch = { path, line: line + 1, column: column + 1, text: clip(lines[line] as string) };
@@ -116,6 +118,10 @@ export const searchTextTool: Tool<z.infer<typeof inputSchema>, SearchTextOutput>
       signal,
       { maxBytes: maxSearchFileBytes },
     );
+    // As the reader without a searcher counts: the files before the one it stopped in (all of them when it did not stop).
+    const before = stoppedAt === undefined ? files.length : files.indexOf(stoppedAt);
+    const read = new Set(toRead);
+    for (let index = 0; index < before; index++) if (!read.has(files[index] as string)) filesSearched++;
     return { matches, filesSearched, filesSkipped, truncated };
   },
 };

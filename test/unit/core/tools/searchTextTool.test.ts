@@ -61,6 +61,16 @@ describe('search_text', () => {
     assert.deepEqual((await searchTextTool.run(makeToolContext({ workspace: unanswered }), { query: 'todo', caseSensitive: false }, neverAborted)).matches.length, 2);
   });
 
+  it('counts the files searched as the reader alone does when it stops at maxMatches with a text searcher', async () => {
+    const files = createMemoryWorkspace({ 'a.txt': 'x\nx\n', 'b.txt': 'nothing\n', 'c.txt': 'x\n', 'd.txt': 'nothing\n', 'e.txt': 'x\n' });
+    const plain = await searchTextTool.run(makeToolContext({ workspace: files }), { query: 'x', maxMatches: 2 }, neverAborted);
+    const all = new Set(['a.txt', 'b.txt', 'c.txt', 'd.txt', 'e.txt']);
+    const narrowed: WorkspaceFs = { ...files, textSearcher: { narrow: async () => ({ matched: new Set(['a.txt', 'c.txt', 'e.txt']), seen: all }) } };
+    const through = await searchTextTool.run(makeToolContext({ workspace: narrowed }), { query: 'x', maxMatches: 2 }, neverAborted);
+    assert.deepEqual(through, plain);
+    assert.equal(through.filesSearched, 3, 'a.txt, b.txt and c.txt, where the third match stopped it');
+  });
+
   it('stops the text searcher when the listing fails, and reports the listing\'s error', async () => {
     let searcherSignal: AbortSignal | undefined;
     const failing: WorkspaceFs = {
