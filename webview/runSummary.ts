@@ -16,7 +16,10 @@ export function renderSummary(summary: RunSummaryView, send: (message: WebviewTo
     ${summary.stepLines.length > 0
       ? html`<h3>What each step produced</h3>
           <ul class="step-lines">
-            ${summary.stepLines.map((step) => html`<li><span class="mono">${step.id}</span> ${step.title}: <span class=${step.status === 'failed' ? 'error' : ''}>${step.line}</span></li>`)}
+            ${summary.stepLines.map((step) => html`<li>
+                <span class="mono">${step.id}</span> ${step.title}: <span class=${step.status === 'failed' ? 'error' : ''}>${step.line}</span>
+                ${step.earlier === undefined ? nothing : html`<br /><span class="muted">${step.earlier}</span>`}
+              </li>`)}
             ${summary.moreSteps > 0 ? html`<li class="muted">… and ${summary.moreSteps} more steps</li>` : nothing}
           </ul>`
       : nothing}

@@ -30,6 +30,7 @@ export function summaryText(summary: RunSummary): string[] {
     for (const step of summary.steps) {
       const label = step.title && step.title !== step.id ? `${step.id} ${step.title}` : step.id;
       lines.push(`  ${statusMark[step.status]} ${label}: ${step.line}`);
+      if (step.earlier !== undefined) lines.push(`      ${step.earlier}`);
     }
     if (summary.moreSteps > 0) lines.push(`  … and ${summary.moreSteps} more step${summary.moreSteps === 1 ? '' : 's'} (see them all with --json)`);
   }

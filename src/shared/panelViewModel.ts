@@ -207,7 +207,8 @@ export interface RunSummaryView {
   /** One sentence after "Run": outcome, duration, steps, changed files, repairs, tokens and cost (what the notification and the CLI say too). */
   headline: string;
   /** What each step produced, or why it failed or was skipped: one bounded line per step, the plan's first steps. */
-  stepLines: { id: string; title: string; status: StepStatusView; line: string }[];
+  /** `earlier`: a step completed after a failed attempt says why that attempt failed. */
+  stepLines: { id: string; title: string; status: StepStatusView; line: string; earlier?: string }[];
   /** Steps left out of `stepLines`. */
   moreSteps: number;
   /** Failed steps with their error and diagnosis (bounded), the first ones. */

@@ -286,7 +286,13 @@ function summaryView(source: RunSource, steps: readonly RunStepView[], durationM
   );
   return {
     headline: summary.headline,
-    stepLines: summary.steps.map((step) => ({ id: step.id, title: step.title, status: step.status, line: step.line })),
+    stepLines: summary.steps.map((step) => ({
+      id: step.id,
+      title: step.title,
+      status: step.status,
+      line: step.line,
+      ...(step.earlier === undefined ? {} : { earlier: step.earlier }),
+    })),
     moreSteps: summary.moreSteps,
     failures: summary.failures.map((failure) => ({ ...failure })),
     moreFailures: summary.moreFailures,

@@ -17,6 +17,12 @@ export interface StepSummaryLine {
   status: StepStatus;
   /** One line, at most `summaryLimits.line` characters, whitespace runs collapsed. */
   line: string;
+  /**
+   * A step completed after more than one attempt: why the attempt before its last failed
+   * (its error; a failed check's or predicate's is the diagnosis), one line of at most
+   * `summaryLimits.line` characters.
+   */
+  earlier?: string;
 }
 
 /** A step that failed: its error and, when verification failed, the diagnosis. Each at most `summaryLimits.failure` characters. */
@@ -92,7 +98,14 @@ export function runSummary(state: RunState, extras: RunSummaryExtras = {}): RunS
   const changed = state.changedFiles ?? [];
   const steps = planSteps.slice(0, summaryLimits.steps).map((step, index): StepSummaryLine => {
     const stepState = stepStates[index]!;
-    return { id: step.id, title: oneLine(step.title, summaryLimits.line), status: stepState.status, line: stepLine(stepState) };
+    const earlier = earlierFailure(stepState);
+    return {
+      id: step.id,
+      title: oneLine(step.title, summaryLimits.line),
+      status: stepState.status,
+      line: stepLine(stepState),
+      ...(earlier === undefined ? {} : { earlier }),
+    };
   });
   const failed = planSteps.flatMap((step, index) => (stepStates[index]!.status === 'failed' ? [{ step, state: stepStates[index]! }] : []));
   const failures = failed.slice(0, summaryLimits.failures).map(({ step, state: stepState }): FailureSummary => ({
@@ -150,6 +163,14 @@ function stepLine(state: RunState['steps'][string]): string {
     default:
       return stepStatusLabels[state.status];
   }
+}
+
+/** Why the attempt before a completed step's last one failed, when it took more than one. */
+function earlierFailure(state: RunState['steps'][string]): string | undefined {
+  if (state.status !== 'completed' || state.attempts < 2) return undefined;
+  // Every retried attempt's step_failed carries its error (a verification failure's is its diagnosis); the diagnosis may be older.
+  const why = state.error ?? state.diagnosis;
+  return why === undefined ? undefined : oneLine(`attempt ${state.attempts - 1} failed: ${head(why)}`, summaryLimits.line);
 }
 
 /** The start of a text, enough for one line (joining a 5 MB text to a prefix would copy it all). */

@@ -59,7 +59,7 @@ describe('buildPanelViewModel: the run the panel shows', () => {
       canUndo: true,
       headline: 'failed in 900 ms: 1 of 4 steps completed, 1 failed, 1 skipped; 3 files changed.',
       stepLines: [
-        { id: 'A', title: 'Read', status: 'completed', line: `after 2 attempts: ${'x'.repeat(summaryLimits.line - 1 - 'after 2 attempts: '.length)}…` },
+        { id: 'A', title: 'Read', status: 'completed', line: `after 2 attempts: ${'x'.repeat(summaryLimits.line - 1 - 'after 2 attempts: '.length)}…`, earlier: 'attempt 1 failed: second try passed' },
         { id: 'B', title: 'Think', status: 'failed', line: 'failed: boom' },
         { id: 'C', title: 'Ask', status: 'skipped', line: 'skipped: B failed' },
         { id: 'D', title: 'Later', status: 'pending', line: 'pending' },

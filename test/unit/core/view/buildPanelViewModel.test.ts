@@ -135,7 +135,7 @@ describe('buildPanelViewModel', () => {
       stepLines: [
         { id: 'read', title: 'Read', status: 'completed', line: 'hello' },
         { id: 'list', title: 'List', status: 'completed', line: '["a.txt"]' },
-        { id: 'sum', title: 'Summarise', status: 'completed', line: 'after 2 attempts: done' },
+        { id: 'sum', title: 'Summarise', status: 'completed', line: 'after 2 attempts: done', earlier: 'attempt 1 failed: verification failed' },
       ],
       moreSteps: 0,
       failures: [],

@@ -30,6 +30,11 @@ describe('runSummary: how a run ended, once for every view', () => {
       { type: 'run_completed' },
     ]);
     assert.deepEqual(runSummary(state).steps.map((step) => step.line), ['after 2 attempts: Fixed add.', 'Done.']);
+    assert.deepEqual(
+      runSummary(state).steps.map((step) => step.earlier),
+      ['attempt 1 failed: Check 1 failed', undefined],
+      'the attempt that failed is shown with its reason; a step done at once has none',
+    );
   });
 
   it('says what each step produced, the failures with their diagnoses, the changed files and the model use', () => {
