@@ -81,7 +81,7 @@ describe('Step checks in the editor', function () {
     assert.equal(declined.status, 'failed');
     assert.match(declined.steps.S1?.diagnosis ?? '', /^Check 1 \(command `.+ -e process\.exit\(0\)`\) failed: not allowed: the check commands were declined when the run started\nCheck 2/);
     assert.equal(planner.checkCommands.questions.length, asked + 1, 'one question for the plan, not one per check');
-    assert.match(planner.checkCommands.questions[asked] ?? '', /^This plan runs these commands to check its work:\n {2}.+ -e "process\.exit\(0\)" \(in the workspace folder\)\nAllow them for this run\?$/);
+    assert.match(planner.checkCommands.questions[asked] ?? '', /^This plan runs these commands to check its work:\n {2}.+ -e "process\.exit\(0\)" \(in the workspace folder\)\nAny other command asks you when it runs\.\nAllow them for this run\?$/);
 
     planner.checkCommands.answer(true);
     const allowed = await planner.startPlan(plan);

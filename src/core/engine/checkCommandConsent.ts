@@ -17,9 +17,15 @@ export interface CheckCommandConsent {
   commands: readonly CheckCommand[];
 }
 
+/** Most commands asked about at Start, and the longest one shown there, in characters; any other asks when it runs. */
+export const startQuestionLimits = { commands: 20, commandChars: 400 } as const;
+
 /**
- * Every distinct `command` check of `plan`'s steps that will run, in plan order: not
- * skipped, and without a result in `completed` (a resumed run's finished steps).
+ * The distinct `command` checks of `plan`'s steps that will run, in plan order (not
+ * skipped, and without a result in `completed`: a resumed run's finished steps), as the
+ * user is asked about them at Start: at most `startQuestionLimits.commands`, each shown
+ * whole in at most `startQuestionLimits.commandChars` characters. A command left out (one
+ * too many, or too long to be read in a question) is never allowed unseen: it asks when it runs.
  */
 export function planCheckCommands(plan: Plan, completed: Readonly<Record<string, unknown>> = {}): CheckCommand[] {
   const seen = new Set<string>();
@@ -30,9 +36,10 @@ export function planCheckCommands(plan: Plan, completed: Readonly<Record<string,
       if (check.kind !== 'command') continue;
       const command = { argv: check.argv, cwd: check.cwd ?? '' };
       const key = commandKey(command);
-      if (seen.has(key)) continue;
+      if (seen.has(key) || describeCheckCommand(command).length > startQuestionLimits.commandChars) continue;
       seen.add(key);
       commands.push(command);
+      if (commands.length === startQuestionLimits.commands) return commands;
     }
   }
   return commands;
@@ -51,9 +58,10 @@ export function describeCheckCommand(command: CheckCommand): string {
   return visibleDirection(`${line} (in ${command.cwd === '' ? 'the workspace folder' : command.cwd})`);
 }
 
-/** The question both hosts ask at Start, one command per line. */
+/** The question both hosts ask at Start, one command per line (`commands` from `planCheckCommands`, so bounded). */
 export function checkCommandsQuestion(commands: readonly CheckCommand[]): string {
-  return `This plan runs these commands to check its work:\n${commands.map((command) => `  ${describeCheckCommand(command)}`).join('\n')}\nAllow them for this run?`;
+  const listed = commands.map((command) => `  ${describeCheckCommand(command)}`).join('\n');
+  return `This plan runs these commands to check its work:\n${listed}\nAny other command asks you when it runs.\nAllow them for this run?`;
 }
 
 function commandKey(command: CheckCommand): string {

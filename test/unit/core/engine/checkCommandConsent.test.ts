@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { checkCommandsQuestion, consentFor, describeCheckCommand, planCheckCommands } from '../../../../src/core/engine/checkCommandConsent';
+import { checkCommandsQuestion, consentFor, describeCheckCommand, planCheckCommands, startQuestionLimits } from '../../../../src/core/engine/checkCommandConsent';
 import { newErrors } from '../../../../src/core/engine/newErrors';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 
@@ -26,9 +26,22 @@ describe('check commands at Start', () => {
   it('asks one question naming each command and where it runs, quoting what a reader could misread', () => {
     assert.equal(
       checkCommandsQuestion(planCheckCommands(plan)),
-      'This plan runs these commands to check its work:\n  npm test (in the workspace folder)\n  npm test (in pkg)\nAllow them for this run?',
+      'This plan runs these commands to check its work:\n  npm test (in the workspace folder)\n  npm test (in pkg)\nAny other command asks you when it runs.\nAllow them for this run?',
     );
     assert.equal(describeCheckCommand({ argv: ['echo', 'a b', 'x;y', 'evil\u202etxt'], cwd: '' }), 'echo "a b" "x;y" "evil\\u202etxt" (in the workspace folder)');
+  });
+
+  it('asks at Start about at most 20 commands, each short enough to read; the others are never allowed unseen', () => {
+    const many = makePlan([makeStep('a', { checks: Array.from({ length: 50 }, (_, index) => ({ kind: 'command' as const, argv: ['node', `t${index}.js`] })) })]);
+    const asked = planCheckCommands(many);
+    assert.equal(asked.length, startQuestionLimits.commands);
+    assert.deepEqual(asked.at(-1), { argv: ['node', 't19.js'], cwd: '' });
+    const consent = { allowed: true, commands: asked };
+    assert.equal(consentFor(consent, { argv: ['node', 't20.js'], cwd: '' }), undefined, 'the 21st command asks when it runs');
+    const long = { kind: 'command' as const, argv: ['node', '-e', `${'x'.repeat(500)}; require("child_process").execSync("rm -rf ~")`] };
+    const hidden = makePlan([makeStep('a', { checks: [long, { kind: 'command', argv: ['npm', 'test'] }] })]);
+    assert.deepEqual(planCheckCommands(hidden), [{ argv: ['npm', 'test'], cwd: '' }], 'a command too long to read in the question is left to ask when it runs');
+    assert.ok(checkCommandsQuestion(planCheckCommands(many)).length < 2_000);
   });
 
   it('applies the answer only to the commands that were asked about', () => {
