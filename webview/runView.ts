@@ -11,6 +11,9 @@ import { panelStyles } from './panelStyles';
 import { runAnnouncement } from './runAnnouncement';
 import { renderReplans, renderSummary } from './runSummary';
 import { renderTimeline } from './timelineChart';
+import { stepFailureLines, type FailureLine } from './stepFailureLines';
+
+const failureClass: Record<FailureLine['kind'], string> = { earlier: 'warning', error: 'error', diagnosis: 'warning' };
 
 /**
  * Run mode: progress, tokens and cost, pending approvals and questions (each opens the
@@ -118,6 +121,10 @@ export class RunViewElement extends LitElement {
     </li>`;
   }
 
+  private renderFailure(step: RunStepView): TemplateResult[] {
+    return stepFailureLines(step).map((line) => html`<div class=${failureClass[line.kind]}>${line.text}</div>`);
+  }
+
   private renderStep(step: RunStepView, index: number): TemplateResult {
     return html`<tr class="run-step" data-step-id=${step.id} data-status=${step.status}>
       <td class="muted">${index + 1}</td>
@@ -127,8 +134,7 @@ export class RunViewElement extends LitElement {
       <td>${step.durationMs !== undefined ? formatDuration(step.durationMs) : ''}</td>
       <td class="details">
         ${step.progress ? html`<div class="muted">${step.progress}</div>` : nothing}
-        ${step.error ? html`<div class="error">${step.error}</div>` : nothing}
-        ${step.diagnosis ? html`<div class="warning">Diagnosis: ${step.diagnosis}</div>` : nothing}
+        ${this.renderFailure(step)}
         ${step.reason && !step.error ? html`<div class="muted">${step.reason}</div>` : nothing}
         ${step.resultPreview ? html`<div class="muted mono">${step.resultPreview}</div>` : nothing}
       </td>
