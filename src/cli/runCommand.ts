@@ -69,7 +69,8 @@ export async function runCommand(file: string, options: CliRunOptions, io: CliIo
   const engine = engineOptions(options, io);
   const errors = validatePlan(plan, { tools: engine.tools }).filter((diagnostic) => diagnostic.severity === 'error');
   if (errors.length > 0) {
-    const problems = errors.map((error) => `  - ${error.stepId ? `${error.stepId}: ` : ''}${error.message} (${error.code})`);
+    // Messages name their step; the id goes first only for one that does not.
+    const problems = errors.map((error) => `  - ${error.stepId && !error.message.includes(error.stepId) ? `${error.stepId}: ` : ''}${error.message}`);
     throw new UsageError(
       `${file} is invalid, so it cannot run; nothing was started:\n${problems.join('\n')}\nSee every problem with: task-planner validate ${file}`,
     );

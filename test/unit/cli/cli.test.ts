@@ -95,6 +95,8 @@ describe('task-planner CLI', function () {
       const both = await cli(['run', fixture('invalid.plan.json'), '--workspace', fresh]);
       assert.match(both.stderr, /no_such_tool/);
       assert.match(both.stderr, /cycle/i);
+      // Each problem once, in the user's words: the message names its step, without an id prefix or an internal code.
+      assert.doesNotMatch(both.stderr, /- [^\n]*: Step "|\((unknown_tool|cycle|missing_dependency)\)/);
     } finally {
       rmSync(fresh, { recursive: true, force: true });
     }
