@@ -141,7 +141,8 @@ describe('Task Planner with a VS Code chat model (scripted provider through vsco
     const outcome = await api.planTask('Find the first heading of the readme', { accept: true });
     const result = await outcome.run;
     assert.equal(result?.status, 'completed', JSON.stringify(result?.steps));
-    assert.equal(result?.results['A1'], 'The first heading of README.md is "tiny-notes".');
+    // An agent's result is its answer and what happened to files (it read one, changed none).
+    assert.deepEqual(result?.results['A1'], { answer: 'The first heading of README.md is "tiny-notes".', changes: { applied: [], rejected: [], failed: [] } });
     assert.equal(fake.pending(), 0);
     const [, first, second] = fake.requests();
     assert.equal(fake.requests().length, 3);
