@@ -134,7 +134,12 @@ describe('Task Planner runs in the editor (browser workbench)', function () {
     await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
     await activityBarEntry(page, 'Task Planner').waitFor({ state: 'attached', timeout: 90_000 });
     const runsHeader = page.locator('.sidebar .pane-header', { hasText: /^\s*Runs/ });
-    if (!(await runsHeader.isVisible().catch(() => false))) await activityBarEntry(page, 'Task Planner').click();
+    // The restored sidebar may still be filling in: clicking its entry then would close it. Only a sidebar without it gets a click.
+    const restored = await runsHeader.waitFor({ timeout: 20_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (!restored) await activityBarEntry(page, 'Task Planner').click();
     // Interrupted by the reload (never "cancelled": nobody cancelled it), and a notification offers Resume.
     const interrupted = rows('Runs').filter({ hasText: /interrupted/ }).first();
     await interrupted.waitFor({ timeout: 60_000 });
