@@ -33,15 +33,8 @@ export interface FailureSummary {
   diagnosis?: string;
 }
 
-/** The model use of a run; `costUsd` counts only calls of a model with a known price. */
-export interface UsageSummary {
-  requests: number;
-  promptTokens: number;
-  completionTokens: number;
-  totalTokens: number;
-  costUsd: number;
-  unpricedRequests: number;
-}
+/** The model use of a run, as the budget counts it; `costUsd` counts only calls of a model with a known price. */
+export type UsageSummary = BudgetUsage;
 
 /**
  * How a run ended, built once for every view (the panel, the editor's notification, the
