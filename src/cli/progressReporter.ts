@@ -1,6 +1,6 @@
 import type { RunEvent } from '../core/engine/runEvents';
 import type { Plan } from '../core/plan/planSchema';
-import { oneLine } from './oneLine';
+import { oneLine } from '../core/text/oneLine';
 
 /**
  * Live progress as one line per notable event, for stderr: starts, completions with

@@ -3,7 +3,7 @@ import type { ApprovalDecision, ApprovalRequest, Interaction } from '../core/por
 import { proposalTarget } from '../core/tools/proposalTarget';
 import { askManualStep } from './manualStepQuestion';
 import type { CliIo } from './cliIo';
-import { oneLine } from './oneLine';
+import { oneLine } from '../core/text/oneLine';
 
 /** What the terminal shows for each kind of approval, after "Step <id> (<title>) wants to". */
 const shownApproval: { [Kind in ApprovalRequest['kind']]: (request: Extract<ApprovalRequest, { kind: Kind }>) => string } = {

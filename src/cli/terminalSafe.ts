@@ -1,12 +1,4 @@
-import { directionControlClass, visibleEscape } from '../core/plan/visibleDirection';
-
-/**
- * Characters a terminal acts on instead of showing: C0 controls except tab and line feed
- * (ESC starts colour, cursor and title sequences; CR rewrites a line; BS erases), DEL, C1
- * controls (U+009B is a one-character CSI), and the Unicode bidirectional overrides and
- * isolates that reorder what is shown.
- */
-const unsafe = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${directionControlClass}]`, 'g');
+import { visibleControls } from '../core/plan/visibleDirection';
 
 /**
  * `text` made safe to write to a terminal: every character a terminal would act on is
@@ -16,5 +8,6 @@ const unsafe = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${direc
  * with the same value. Everything the command line prints goes through this function.
  */
 export function terminalSafe(text: string): string {
-  return text.replace(unsafe, visibleEscape);
+  // C0 controls (ESC starts colour, cursor and title sequences; CR rewrites a line; BS erases), DEL, C1 (U+009B is a one-character CSI), bidi controls.
+  return visibleControls(text);
 }

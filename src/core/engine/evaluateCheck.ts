@@ -1,7 +1,7 @@
 import { RE2JS } from 're2js';
 import type { Check } from '../plan/planSchema';
 import type { CommandResult, DiagnosticsSnapshot, EditorDiagnostic, Interaction } from '../ports';
-import { directionControlClass } from '../plan/visibleDirection';
+import { visibleControls } from '../plan/visibleDirection';
 import { capText } from '../text/capText';
 import { isApprovalRejectedError } from '../tools/approvals';
 import { isDeferredError } from '../tools/deferral';
@@ -198,13 +198,9 @@ function quote(text: string): string {
 
 // Colour and cursor sequences, dropped whole.
 const escapeSequences = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-Z\\-_]/g;
-// Also the direction controls: a diagnosis is shown in the panel, the tree and notifications, where they would reorder the text around them.
-const controls = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${directionControlClass}]`, 'g');
 
 /** Output as plain text: terminal escape sequences dropped, CRLF as LF, other control characters and text-direction controls shown as `\uXXXX`. */
 export function plainText(text: string): string {
-  return text
-    .replace(escapeSequences, '')
-    .replace(/\r\n/g, '\n')
-    .replace(controls, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  // The direction controls are escaped too: a diagnosis is shown in the panel, the tree and notifications.
+  return visibleControls(text.replace(escapeSequences, '').replace(/\r\n/g, '\n'));
 }

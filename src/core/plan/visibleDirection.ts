@@ -16,3 +16,15 @@ export function visibleEscape(char: string): string {
 export function visibleDirection(text: string): string {
   return text.replace(directionControls, visibleEscape);
 }
+
+// C0 controls but tab and line feed, DEL, C1 controls, and the direction controls.
+const actingControls = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${directionControlClass}]`, 'g');
+
+/**
+ * `text` with every character a terminal or a text view acts on instead of showing (C0
+ * controls except tab and line feed, DEL, C1 controls, the text-direction controls)
+ * replaced by its visible escape `\uXXXX`. Tabs and line feeds stay.
+ */
+export function visibleControls(text: string): string {
+  return text.replace(actingControls, visibleEscape);
+}

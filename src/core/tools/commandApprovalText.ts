@@ -1,4 +1,5 @@
 import { directionControlClass, visibleEscape } from '../plan/visibleDirection';
+import { oneLine } from '../text/oneLine';
 
 /** What the question before a command runs is about: the step's title and the process (argv, no shell unless `shell`). */
 export interface CommandToApprove {
@@ -23,7 +24,7 @@ const unsafeInJson = new RegExp(`[\\u007f-\\u009f\\u2028\\u2029${directionContro
 export function commandApprovalText(command: CommandToApprove): { message: string; detail: string } {
   const folder = command.cwd === '' ? 'the workspace folder' : shownWord(command.cwd);
   return {
-    message: `Step "${command.title.replace(/\s+/g, ' ').trim()}" wants to run a command.`,
+    message: `Step "${oneLine(command.title)}" wants to run a command.`,
     detail: `Command: ${command.argv.map(shownWord).join(' ')}\nWorking directory: ${folder}${command.shell ? '\nRuns through a shell.' : ''}`,
   };
 }

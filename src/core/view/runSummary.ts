@@ -2,6 +2,7 @@ import type { RunState, RunStatus, StepStatus } from '../engine/runEvents';
 import type { BudgetUsage } from '../llm/budget';
 import { capText } from '../text/capText';
 import { isAgentResult } from '../agent/agentResult';
+import { oneLine } from '../text/oneLine';
 import { valueText } from '../text/valueText';
 import { describeStepProgress, stepProgress, type StepProgress } from '../../shared/stepProgress';
 import { stepStatusLabels } from '../../shared/stepStatusLabels';
@@ -169,19 +170,6 @@ function earlierFailure(state: RunState['steps'][string]): string | undefined {
 /** The start of a text, enough for one line (joining a 5 MB text to a prefix would copy it all). */
 function head(text: string): string {
   return text.slice(0, summaryLimits.line * 4);
-}
-
-/** `text` on one line (whitespace runs as one space), cut to `max` characters with "…". */
-function oneLine(text: string, max: number): string {
-  // Only the part that can be shown is looked at: a 5 MB result costs no more than a short one.
-  const flat = text
-    .slice(0, max * 4)
-    .replace(/\s+/g, ' ')
-    .trim();
-  if (flat.length <= max && text.length <= max * 4) return flat;
-  let kept = flat.slice(0, max - 1).trimEnd();
-  if (/[\ud800-\udbff]$/.test(kept)) kept = kept.slice(0, -1);
-  return `${kept}…`;
 }
 
 /**
