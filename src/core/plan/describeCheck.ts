@@ -12,7 +12,7 @@ const controls = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f${directionControlCl
 
 /**
  * One check in plain words, on one line: "file exists src/a.ts", "file absent old.log",
- * "src/a.ts contains "TODO"", "src/a.ts matches /v\d+/", "command npm test exits 0",
+ * "src/a.ts contains "export"", "src/a.ts matches /v\d+/", "command npm test exits 0",
  * "no new errors in the changed files". Every value from the plan is cut to
  * `maxCheckValueChars` characters (marked "…") and every control character is shown as
  * its escape `\uXXXX`, so the line is bounded and safe for a panel and a terminal.
