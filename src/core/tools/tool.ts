@@ -39,6 +39,12 @@ export interface Tool<Input = unknown, Output = unknown> {
   name: string;
   description: string;
   inputSchema: z.ZodType<Input>;
+  /**
+   * The input's JSON Schema as the tool's owner wrote it (an MCP server's or another
+   * extension's tool), shown to models and to the review as is; without it the JSON Schema
+   * is derived from `inputSchema` (see `toolParameters`). `inputSchema` still validates.
+   */
+  parameters?: Readonly<Record<string, unknown>>;
   effects: ToolEffect;
   run(ctx: ToolContext, input: Input, signal: AbortSignal): Promise<Output>;
   /**
