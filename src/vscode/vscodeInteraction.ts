@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ApprovalDecision, ApprovalRequest, ClarificationRequest, Interaction, ManualStepOutcome, ReviewDecision, ReviewRequest } from '../core/ports';
 import { commandApprovalText } from '../core/tools/commandApprovalText';
 import { proposalTarget } from '../core/tools/proposalTarget';
+import { toolCallApprovalText } from '../core/tools/toolCallApprovalText';
 import { announceManualStep, showManualStepActions } from './manualStepPrompts';
 import type { PendingPrompts } from './pendingPrompts';
 import { closeProposalDiffs, type ProposalDocuments } from './proposalDocuments';
@@ -111,6 +112,8 @@ function showApproval(request: ApprovalRequest, documents: ProposalDocuments, pe
       return askCommandApproval(request, pending);
     case 'directory':
       return askDirectoryApproval(request, pending);
+    case 'tool':
+      return askToolApproval(request, pending);
   }
 }
 
@@ -141,6 +144,15 @@ async function askCommandApproval(request: Extract<ApprovalRequest, { kind: 'com
   const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, 'Run', 'Reject');
   if (choice === 'Run') pending.approve(request.stepId, undefined, request.requestId);
   else if (choice === 'Reject') pending.reject(request.stepId, 'rejected in the command dialog', request.requestId);
+}
+
+async function askToolApproval(request: Extract<ApprovalRequest, { kind: 'tool' }>, pending: PendingPrompts): Promise<void> {
+  const { message, detail } = toolCallApprovalText(request);
+  const allow = vscode.l10n.t('Allow');
+  const reject = vscode.l10n.t('Reject');
+  const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, allow, reject);
+  if (choice === allow) pending.approve(request.stepId, undefined, request.requestId);
+  else if (choice === reject) pending.reject(request.stepId, 'rejected in the tool call dialog', request.requestId);
 }
 
 async function askDirectoryApproval(request: Extract<ApprovalRequest, { kind: 'directory' }>, pending: PendingPrompts): Promise<void> {
