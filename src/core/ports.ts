@@ -312,6 +312,47 @@ export interface Diagnostics {
   errorsSince(snapshot: DiagnosticsSnapshot, paths: readonly string[], signal: AbortSignal): Promise<EditorDiagnostic[]>;
 }
 
+/** What `UrlFetcher.fetch` is asked for. Sizes in bytes. */
+export interface UrlFetchRequest {
+  /** An `http:` or `https:` URL without credentials, checked with `checkFetchUrl`. */
+  url: string;
+  /** `markdown`: an HTML page becomes the Markdown of its main content; `raw`: the body as it came. Other text (plain, JSON) is given as it is either way. */
+  format: 'markdown' | 'raw';
+  /** Most body bytes read (after decompression); the rest is not read and `truncated` is set. */
+  maxBytes: number;
+  /** Most redirects followed; each target is checked like the first URL. */
+  maxRedirects: number;
+}
+
+/** A page `UrlFetcher.fetch` read. */
+export interface FetchedUrl {
+  /** The URL the body came from, after redirects. */
+  url: string;
+  /** The HTTP status of the last response. */
+  status: number;
+  /** The media type without parameters, lower case (`text/html`); `''` when the server gave none. */
+  contentType: string;
+  /** What `content` is: Markdown made from HTML, or text as the server sent it. */
+  format: 'markdown' | 'text';
+  /** The page's title, when it is an HTML page that has one. */
+  title?: string;
+  content: string;
+  /** True when the body was longer than `maxBytes` and only its first part was read. */
+  truncated: boolean;
+}
+
+/**
+ * Reads a web page for `fetch_url` (the Node one lives in `src/node`): a GET without
+ * credentials (no cookies, no authorization, no proxy authorization), following at most
+ * `maxRedirects` redirects and checking each target with `checkFetchUrl`, refusing a host
+ * name that resolves to a loopback, private or link-local address, reading at most
+ * `maxBytes`, and stopping (rejecting with the signal's reason) when `signal` aborts.
+ * Refuses a body that is not text (an image, an archive) with a message that says so.
+ */
+export interface UrlFetcher {
+  fetch(request: UrlFetchRequest, signal: AbortSignal): Promise<FetchedUrl>;
+}
+
 /** A file's content at one moment: absent, or its text with its sha256 (hex). */
 export type FileVersion = { exists: false } | { exists: true; text: string; sha256: string };
 

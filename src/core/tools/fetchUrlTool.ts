@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { StepFailure } from '../engine/executors/stepExecutor';
+import { visibleControls } from '../plan/visibleDirection';
+import type { FetchedUrl, UrlFetcher } from '../ports';
+import { capText } from '../text/capText';
+import { valueText } from '../text/valueText';
+import { checkFetchUrl } from '../web/fetchUrlTarget';
+import { needsApproval, requireApproval } from './approvals';
+import type { Tool } from './tool';
+
+/** Limits of one `fetch_url` call: bytes read, characters returned, milliseconds waited, redirects followed. */
+export const fetchUrlLimits = { maxBytes: 2 * 1024 * 1024, maxResultChars: 200_000, timeoutMs: 30_000, maxRedirects: 5 } as const;
+
+const inputSchema = z.strictObject({
+  url: z.string().min(1).max(4000).describe('The http:// or https:// address to read.'),
+  format: z.enum(['markdown', 'raw']).optional().describe('"markdown" (default): an HTML page becomes the Markdown of its main content; "raw": the body as sent. Plain text and JSON come as they are.'),
+});
+
+/** What `fetch_url` returns: the page's text, made safe to show (controls escaped) and bounded. */
+export interface FetchUrlOutput {
+  url: string;
+  status: number;
+  contentType: string;
+  format: 'markdown' | 'text';
+  title?: string;
+  content: string;
+  truncated: boolean;
+}
+
+/**
+ * `fetch_url` over `fetcher`: a GET of an http(s) URL as Markdown or text. Checked before
+ * anything is asked (`checkFetchUrl`); asks per the approval policy for the network, and
+ * always for an address on this machine or the local network; gives up after
+ * `fetchUrlLimits.timeoutMs` on the run's `Clock`; reads at most `maxBytes` and returns at
+ * most `maxResultChars` characters, every terminal control escaped. A status of 400 or more fails the step.
+ */
+export function createFetchUrlTool(fetcher: UrlFetcher, limits: typeof fetchUrlLimits = fetchUrlLimits): Tool<z.infer<typeof inputSchema>, FetchUrlOutput> {
+  return {
+    name: 'fetch_url',
+    description: `Read a web page or file over http(s) with a GET, without credentials: HTML pages come back as the Markdown of their main content, text and JSON as they are. At most ${limits.maxBytes} bytes are read and ${limits.maxResultChars} characters returned (truncated: true when cut); it gives up after ${limits.timeoutMs / 1000} s.`,
+    inputSchema,
+    effects: 'network',
+    async run(ctx, input, signal) {
+      const target = checkFetchUrl(input.url);
+      const shown = target.url.href;
+      if (target.kind === 'local' || needsApproval('network', ctx.approvalPolicy)) {
+        const source = target.kind === 'local' ? 'a server on this machine or your local network' : 'the internet';
+        await requireApproval(ctx, { kind: 'tool', stepId: ctx.stepId, title: ctx.stepTitle, tool: 'fetch_url', source, input: { url: shown } }, `reading ${shown}`, signal);
+      }
+      ctx.progress?.(`fetching ${visibleControls(capText(target.url.host, 100))}`);
+      const fetched = await withTimeLimit(ctx.clock, limits.timeoutMs, signal, shown, (limited) =>
+        fetcher.fetch({ url: shown, format: input.format ?? 'markdown', maxBytes: limits.maxBytes, maxRedirects: limits.maxRedirects }, limited),
+      );
+      if (fetched.status >= 400) {
+        throw new StepFailure(`${visibleControls(capText(fetched.url, 500))} answered with status ${fetched.status}: ${visibleControls(capText(fetched.content.trim(), 300))}`, fetched.status >= 500 || fetched.status === 429);
+      }
+      return safeOutput(fetched, limits.maxResultChars);
+    },
+    resultText: (output) => (isOutput(output) ? output.content : valueText(output)),
+  };
+}
+
+function isOutput(value: unknown): value is FetchUrlOutput {
+  return typeof value === 'object' && value !== null && typeof (value as { content?: unknown }).content === 'string';
+}
+
+function safeOutput(fetched: FetchedUrl, maxChars: number): FetchUrlOutput {
+  const content = visibleControls(fetched.content);
+  return {
+    url: visibleControls(capText(fetched.url, 4000)),
+    status: fetched.status,
+    contentType: visibleControls(capText(fetched.contentType, 200)),
+    format: fetched.format,
+    ...(fetched.title === undefined ? {} : { title: visibleControls(capText(fetched.title, 500)) }),
+    content: capText(content, maxChars),
+    truncated: fetched.truncated || content.length > maxChars,
+  };
+}
+
+/** `work` given a signal that aborts when `signal` does or `timeoutMs` passed on `clock`; a time-out rejects with a message naming the URL. */
+async function withTimeLimit<T>(clock: { sleep(ms: number, signal?: AbortSignal): Promise<void> }, timeoutMs: number, signal: AbortSignal, url: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const limited = new AbortController();
+  const stop = (): void => limited.abort(signal.reason);
+  signal.addEventListener('abort', stop, { once: true });
+  const timeout = new Error(`fetch_url gave up on ${visibleControls(capText(url, 500))}: no complete answer within ${timeoutMs / 1000} s.`);
+  let timedOut = false;
+  const timer = clock.sleep(timeoutMs, limited.signal).then(
+    () => {
+      timedOut = true;
+      limited.abort(timeout);
+    },
+    () => undefined,
+  );
+  try {
+    return await work(limited.signal);
+  } catch (error) {
+    throw timedOut ? timeout : error;
+  } finally {
+    signal.removeEventListener('abort', stop);
+    if (!limited.signal.aborted) limited.abort(new Error('finished'));
+    await timer;
+  }
+}

@@ -1,0 +1,102 @@
+/** Where a fetched URL leads: the public network, or this machine and its local network (asked about first). */
+export type FetchTargetKind = 'public' | 'local';
+
+/** A URL `fetch_url` may read, with where it leads. */
+export interface FetchTarget {
+  url: URL;
+  kind: FetchTargetKind;
+}
+
+/** How an IP address is treated: `refused` for link-local (cloud metadata services), unspecified, multicast and reserved ranges. */
+export type AddressKind = FetchTargetKind | 'refused';
+
+/**
+ * Checks a URL before `fetch_url` reads it (and each redirect target): only `http:` and
+ * `https:`, no user name or password in it, and no host that is a link-local, unspecified,
+ * multicast or reserved address. A loopback or private address, or a `localhost` name, is
+ * `local` (the tool asks first whatever the approval policy). Throws an `Error` saying what
+ * is wrong in the user's words.
+ */
+export function checkFetchUrl(text: string): FetchTarget {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new Error(`"${text.slice(0, 200)}" is not a URL: give a full address such as https://example.com/page.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new Error(`fetch_url reads only http:// and https:// addresses, not "${url.protocol}" ones.`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new Error('fetch_url does not send credentials: remove the user name and password from the address.');
+  }
+  const host = url.hostname.toLowerCase();
+  const literal = host.startsWith('[') ? host.slice(1, -1) : isIpv4(host) ? host : undefined;
+  if (literal !== undefined) {
+    const kind = addressKind(literal);
+    if (kind === 'refused') throw new Error(`fetch_url does not read from ${host}: link-local, unspecified, multicast and reserved addresses are refused.`);
+    return { url, kind };
+  }
+  return { url, kind: host === 'localhost' || host.endsWith('.localhost') ? 'local' : 'public' };
+}
+
+/**
+ * How `fetch_url` treats the IP address `address` (dotted IPv4, or IPv6 without brackets):
+ * loopback, private (RFC 1918, shared 100.64/10, IPv6 unique-local) are `local`;
+ * link-local (169.254/16, fe80::/10), unspecified, multicast and reserved are `refused`;
+ * an IPv4-mapped IPv6 address is judged as its IPv4 address; anything else is `public`.
+ * Text that is no address is `refused`.
+ */
+export function addressKind(address: string): AddressKind {
+  if (isIpv4(address)) return ipv4Kind(address.split('.').map(Number));
+  const groups = ipv6Groups(address);
+  if (!groups) return 'refused';
+  const [first = 0, , , , , sixth = 0, seventh = 0, eighth = 0] = groups;
+  if (groups.slice(0, 5).every((group) => group === 0) && sixth === 0xffff) {
+    return ipv4Kind([seventh >> 8, seventh & 0xff, eighth >> 8, eighth & 0xff]);
+  }
+  if (groups.slice(0, 7).every((group) => group === 0)) return eighth === 1 ? 'local' : 'refused';
+  if ((first & 0xfe00) === 0xfc00) return 'local';
+  if ((first & 0xffc0) === 0xfe80 || (first & 0xff00) === 0xff00) return 'refused';
+  return 'public';
+}
+
+function isIpv4(text: string): boolean {
+  return /^\d{1,3}(?:\.\d{1,3}){3}$/.test(text) && text.split('.').every((part) => Number(part) <= 255);
+}
+
+function ipv4Kind(octets: readonly number[]): AddressKind {
+  const [a = 0, b = 0] = octets;
+  if (a === 127 || a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127)) return 'local';
+  if (a === 0 || (a === 169 && b === 254) || a >= 224) return 'refused';
+  return 'public';
+}
+
+/** The eight 16-bit groups of an IPv6 address (a trailing dotted IPv4 part allowed), or `undefined` when it is not one. */
+function ipv6Groups(text: string): number[] | undefined {
+  const zoneless = text.split('%')[0] ?? '';
+  let body = zoneless;
+  const tail: number[] = [];
+  const dotted = /^(.*:)(\d{1,3}(?:\.\d{1,3}){3})$/.exec(zoneless);
+  if (dotted) {
+    const [, head = '', ipv4 = ''] = dotted;
+    if (!isIpv4(ipv4)) return undefined;
+    const [a = 0, b = 0, c = 0, d = 0] = ipv4.split('.').map(Number);
+    tail.push((a << 8) | b, (c << 8) | d);
+    body = head.endsWith('::') ? head : head.slice(0, -1);
+  }
+  const halves = body.split('::');
+  if (halves.length > 2) return undefined;
+  const parse = (part: string | undefined): number[] | undefined => {
+    if (part === undefined || part === '') return [];
+    const groups = part.split(':');
+    return groups.every((group) => /^[0-9a-f]{1,4}$/i.test(group)) ? groups.map((group) => parseInt(group, 16)) : undefined;
+  };
+  const head = parse(halves[0]);
+  const rest = parse(halves[1]);
+  if (!head || !rest) return undefined;
+  const given = [...head, ...rest, ...tail];
+  if (halves.length === 1) return given.length === 8 ? given : undefined;
+  if (given.length > 7) return undefined;
+  return [...head, ...new Array<number>(8 - given.length).fill(0), ...rest, ...tail];
+}

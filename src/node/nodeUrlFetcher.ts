@@ -1,0 +1,172 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
+import type { Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import type { FetchedUrl, UrlFetchRequest, UrlFetcher } from '../core/ports';
+import { addressKind, checkFetchUrl, type FetchTarget } from '../core/web/fetchUrlTarget';
+import { htmlToMarkdown } from './htmlToMarkdown';
+
+const redirectStatuses = new Set([301, 302, 303, 307, 308]);
+const textTypes = /^(?:text\/.*|application\/(?:[\w.+-]*\+)?(?:json|xml)|application\/(?:javascript|ecmascript|x-ndjson|yaml|x-yaml|toml))$/;
+
+/**
+ * The `UrlFetcher` over Node's own HTTP client: no proxy, no cookie jar, no authorization
+ * header; a fresh connection per request; gzip, deflate and brotli bodies decompressed and
+ * counted after decompression. `lookup` resolves host names (default: the system's); each
+ * address it gives is checked, so a public name cannot lead to this machine or the local
+ * network, and no name to a link-local address.
+ */
+export function createNodeUrlFetcher(lookup: typeof dnsLookup = dnsLookup): UrlFetcher {
+  return {
+    async fetch(request, signal) {
+      let target = checkFetchUrl(request.url);
+      for (let redirects = 0; ; redirects++) {
+        signal.throwIfAborted();
+        const response = await get(target, checkedLookup(target, lookup), signal);
+        const location = response.headers.location;
+        if (redirectStatuses.has(response.statusCode ?? 0) && location !== undefined) {
+          response.destroy();
+          if (redirects >= request.maxRedirects) throw new Error(`${target.url.href} redirected more than ${request.maxRedirects} times; fetch_url stopped following.`);
+          let next: string;
+          try {
+            next = new URL(location, target.url).href;
+          } catch {
+            throw new Error(`${target.url.href} redirected to "${location.slice(0, 200)}", which is not a URL.`);
+          }
+          target = redirectTarget(next, target.url.href);
+          continue;
+        }
+        return await readPage(target.url.href, response, request, signal);
+      }
+    },
+  };
+}
+
+function redirectTarget(next: string, from: string): FetchTarget {
+  try {
+    return checkFetchUrl(next);
+  } catch (error) {
+    throw new Error(`${from} redirected to ${next.slice(0, 500)}, which was refused: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function get(target: FetchTarget, lookup: LookupFunction, signal: AbortSignal): Promise<IncomingMessage> {
+  const send = target.url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const outgoing = send(target.url, {
+      method: 'GET',
+      agent: false,
+      lookup,
+      signal,
+      headers: { 'user-agent': 'TaskPlanner-fetch_url', accept: 'text/html,application/xhtml+xml,text/plain,application/json;q=0.9,*/*;q=0.5', 'accept-encoding': 'gzip, deflate, br' },
+    });
+    outgoing.once('response', resolve);
+    outgoing.once('error', (error) => reject(signal.aborted ? signal.reason : new Error(`Could not read ${target.url.href}: ${error.message}`)));
+    outgoing.end();
+  });
+}
+
+/** A lookup that refuses addresses the target may not lead to (see `createNodeUrlFetcher`). */
+function checkedLookup(target: FetchTarget, lookup: typeof dnsLookup): LookupFunction {
+  const host = target.url.hostname;
+  const allowed = (address: string): boolean => {
+    const kind = addressKind(address);
+    return kind === 'public' || (kind === 'local' && target.kind === 'local');
+  };
+  return (hostname, options, callback) => {
+    lookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+      if (error) {
+        callback(error, '', 0);
+        return;
+      }
+      const refused = addresses.find((entry) => !allowed(entry.address));
+      if (refused) {
+        callback(new Error(`${host} resolves to ${refused.address}, an address on this machine, the local network or a link-local range; fetch_url reads such addresses only when the URL names them directly.`), '', 0);
+        return;
+      }
+      if (options.all) callback(null, addresses);
+      else {
+        const first = addresses[0];
+        if (first) callback(null, first.address, first.family);
+        else callback(new Error(`${host} has no address.`), '', 0);
+      }
+    });
+  };
+}
+
+async function readPage(url: string, response: IncomingMessage, request: UrlFetchRequest, signal: AbortSignal): Promise<FetchedUrl> {
+  const status = response.statusCode ?? 0;
+  const [mediaType = '', ...parameters] = (response.headers['content-type'] ?? '').split(';');
+  const contentType = mediaType.trim().toLowerCase();
+  if (contentType !== '' && !textTypes.test(contentType)) {
+    response.destroy();
+    throw new Error(`${url} is ${contentType}, not text; fetch_url reads web pages, text and JSON.`);
+  }
+  const { bytes, truncated } = await readCapped(decoded(response), request.maxBytes, signal);
+  response.destroy();
+  if (contentType === '' && bytes.subarray(0, 8192).includes(0)) throw new Error(`${url} looks like a binary file; fetch_url reads web pages, text and JSON.`);
+  const text = decode(bytes, charsetOf(parameters));
+  if (request.format === 'markdown' && (contentType === 'text/html' || contentType === 'application/xhtml+xml')) {
+    const page = htmlToMarkdown(text);
+    return { url, status, contentType, format: 'markdown', ...(page.title === undefined ? {} : { title: page.title }), content: page.markdown, truncated };
+  }
+  return { url, status, contentType, format: 'text', content: text, truncated };
+}
+
+function decoded(response: IncomingMessage): Readable {
+  switch ((response.headers['content-encoding'] ?? '').trim().toLowerCase()) {
+    case 'gzip':
+    case 'x-gzip':
+      return response.pipe(createGunzip());
+    case 'deflate':
+      return response.pipe(createInflate());
+    case 'br':
+      return response.pipe(createBrotliDecompress());
+    default:
+      return response;
+  }
+}
+
+async function readCapped(stream: Readable, maxBytes: number, signal: AbortSignal): Promise<{ bytes: Buffer; truncated: boolean }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let truncated = false;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      const room = maxBytes - size;
+      if (chunk.length > room) {
+        chunks.push(chunk.subarray(0, room));
+        size += room;
+        truncated = true;
+        break;
+      }
+      chunks.push(chunk);
+      size += chunk.length;
+    }
+  } catch (error) {
+    if (signal.aborted) throw signal.reason;
+    throw new Error(`The answer broke off: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    stream.destroy();
+  }
+  signal.throwIfAborted();
+  return { bytes: Buffer.concat(chunks, size), truncated };
+}
+
+function charsetOf(parameters: readonly string[]): string {
+  for (const parameter of parameters) {
+    const [key = '', value = ''] = parameter.split('=');
+    if (key.trim().toLowerCase() === 'charset') return value.trim().replace(/^"|"$/g, '').toLowerCase();
+  }
+  return 'utf-8';
+}
+
+function decode(bytes: Buffer, charset: string): string {
+  try {
+    return new TextDecoder(charset).decode(bytes);
+  } catch {
+    return new TextDecoder('utf-8').decode(bytes);
+  }
+}

@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { addressKind, checkFetchUrl } from '../../../../src/core/web/fetchUrlTarget';
+
+describe('checkFetchUrl', () => {
+  it('takes http and https addresses on the public network', () => {
+    assert.equal(checkFetchUrl('https://example.com/a?b=1').kind, 'public');
+    assert.equal(checkFetchUrl('http://93.184.216.34/').kind, 'public');
+  });
+
+  it('marks this machine and the local network as local', () => {
+    for (const url of ['http://localhost:3000/', 'http://api.localhost/', 'http://127.0.0.1/', 'http://10.1.2.3/', 'http://172.16.0.1/', 'http://192.168.1.1/', 'http://[::1]/', 'http://[fd00::1]/', 'http://0x7f.1/']) {
+      assert.equal(checkFetchUrl(url).kind, 'local', url);
+    }
+  });
+
+  it('refuses other schemes, credentials and link-local or unspecified hosts, in the user\'s words', () => {
+    assert.throws(() => checkFetchUrl('file:///etc/passwd'), /only http:\/\/ and https:\/\/ addresses, not "file:"/);
+    assert.throws(() => checkFetchUrl('ftp://example.com/'), /not "ftp:"/);
+    assert.throws(() => checkFetchUrl('javascript:alert(1)'), /not "javascript:"/);
+    assert.throws(() => checkFetchUrl('https://user:secret@example.com/'), /does not send credentials/);
+    assert.throws(() => checkFetchUrl('https://token@example.com/'), /does not send credentials/);
+    assert.throws(() => checkFetchUrl('http://169.254.169.254/latest/meta-data/'), /link-local/);
+    assert.throws(() => checkFetchUrl('http://0.0.0.0:8080/'), /link-local, unspecified/);
+    assert.throws(() => checkFetchUrl('http://[fe80::1]/'), /link-local/);
+    assert.throws(() => checkFetchUrl('http://[::ffff:169.254.169.254]/'), /link-local/);
+    assert.throws(() => checkFetchUrl('example.com/page'), /is not a URL: give a full address/);
+  });
+});
+
+describe('addressKind', () => {
+  it('judges IPv4 ranges', () => {
+    assert.equal(addressKind('8.8.8.8'), 'public');
+    assert.equal(addressKind('172.15.0.1'), 'public');
+    assert.equal(addressKind('172.32.0.1'), 'public');
+    assert.equal(addressKind('100.64.0.1'), 'local');
+    assert.equal(addressKind('100.128.0.1'), 'public');
+    assert.equal(addressKind('169.254.1.1'), 'refused');
+    assert.equal(addressKind('224.0.0.1'), 'refused');
+    assert.equal(addressKind('255.255.255.255'), 'refused');
+    assert.equal(addressKind('256.1.1.1'), 'refused');
+  });
+
+  it('judges IPv6 ranges, an IPv4-mapped address as its IPv4 address', () => {
+    assert.equal(addressKind('2001:db8::1'), 'public');
+    assert.equal(addressKind('::1'), 'local');
+    assert.equal(addressKind('::'), 'refused');
+    assert.equal(addressKind('fc00::1'), 'local');
+    assert.equal(addressKind('fe80::1%eth0'), 'refused');
+    assert.equal(addressKind('ff02::1'), 'refused');
+    assert.equal(addressKind('::ffff:127.0.0.1'), 'local');
+    assert.equal(addressKind('::ffff:7f00:1'), 'local');
+    assert.equal(addressKind('::ffff:8.8.8.8'), 'public');
+    assert.equal(addressKind('1:2:3:4:5:6:7:8'), 'public');
+    assert.equal(addressKind('1:2:3:4:5:6:7'), 'refused');
+    assert.equal(addressKind('1::2::3'), 'refused');
+    assert.equal(addressKind('not an address'), 'refused');
+  });
+});
