@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import { createSessionPlanner } from './core/session/createSessionPlanner';
 import { ApiKeyStore } from './vscode/apiKeyStore';
 import { registerLanguageModelTools } from './vscode/languageModelTools';
+import { watchContributedTools } from './vscode/contributedTools';
+import type { Tool } from './core/tools/tool';
 import { PendingPrompts } from './vscode/pendingPrompts';
 import { quickPickPlanReview, type PlanReview } from './vscode/planReview';
 import { planTask, planTaskFromEditor, regeneratePlan, type PlanTaskDeps } from './vscode/planTaskCommand';
@@ -69,10 +71,13 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
   const documents = new ProposalDocuments();
   const sessionPlanner = createSessionPlanner();
   // The engine, tools and plan panel live in dist/runtime.js, loaded on first use.
-  const tools = lazy(() => {
-    const { builtinTools, gateByWorkspaceTrust } = loadRuntime();
-    return gateByWorkspaceTrust(builtinTools({ sessionPlanner }), createVscodeTrustGate(log));
+  const builtins = lazy(() => {
+    const { builtinTools, editorTools, gateByWorkspaceTrust } = loadRuntime();
+    return gateByWorkspaceTrust([...builtinTools({ sessionPlanner }), ...editorTools()], createVscodeTrustGate(log));
   });
+  const contributed = watchContributedTools(log);
+  const contributedTools = (): Tool[] => loadRuntime().gateByWorkspaceTrust(contributed.tools(), createVscodeTrustGate(log));
+  const tools = (): Tool[] => [...builtins(), ...contributedTools()];
   // A step that is yours to do is announced by a notification unless the plan panel already shows it with Done and Failed.
   let panelsMade = false;
   const panelFollowsRun = (): boolean => panelsMade && panels().panels.panel()?.isFollowingRun() === true;
@@ -147,6 +152,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     ...registerRunsCommands({ runs, runsTree, tree, log }),
     ...registerPlanFileCommands({ tree, runs, tools, review, log, panel: () => openPanel() }),
     ...registerLanguageModelTools(sessionPlanner, log),
+    contributed,
     runs.onDidChangeState((state) => {
       if (state) tree.setRun(state);
       statusBar.update(state);

@@ -353,6 +353,73 @@ export interface UrlFetcher {
   fetch(request: UrlFetchRequest, signal: AbortSignal): Promise<FetchedUrl>;
 }
 
+/** How serious an editor problem is, most serious first. */
+export type ProblemSeverity = 'error' | 'warning' | 'information' | 'hint';
+
+/** One problem the editor shows (any severity). Lines and columns are 1-based; `path` is workspace-relative. */
+export interface EditorProblem {
+  path: string;
+  severity: ProblemSeverity;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  message: string;
+  /** Who reported it (`ts`, `eslint`…), when known. */
+  source?: string;
+  /** The reporter's code for it (`2322`), when it has one. */
+  code?: string;
+}
+
+/**
+ * The problems the editor shows (the Problems view), for `get_diagnostics`. Only the editor
+ * has one. Paths outside the workspace are never reported.
+ */
+export interface Problems {
+  /**
+   * The problems of `paths` (workspace-relative; shown to the language servers first and
+   * given a few seconds to settle), or of every workspace file when `undefined`: at most
+   * `limit`, most serious first, then by path and line; `total` counts them all.
+   */
+  list(paths: readonly string[] | undefined, limit: number, signal: AbortSignal): Promise<{ problems: EditorProblem[]; total: number }>;
+}
+
+/** A place in a workspace file. Lines and columns are 1-based; `path` is workspace-relative. */
+export interface CodePosition {
+  path: string;
+  line: number;
+  column: number;
+}
+
+/**
+ * A place the language features point at: in the workspace, with its line's text (trimmed),
+ * or outside it, named only by its package.
+ */
+export type CodeLocation = (CodePosition & { text: string }) | { outside: string };
+
+/** A symbol of the workspace: its name, kind (`function`, `class`…), the symbol containing it, and where it is. */
+export interface CodeSymbol extends CodePosition {
+  name: string;
+  kind: string;
+  container?: string;
+  text: string;
+}
+
+/**
+ * The language features of the open workspace (symbols, references, definitions), for
+ * `find_symbols`, `find_references` and `go_to_definition`. Only the editor has one. A
+ * location outside the workspace is never given as a path: it is `{ outside }` with the
+ * package it belongs to (`typescript`), or "outside the workspace".
+ */
+export interface CodeNavigation {
+  /** Workspace symbols whose name matches `query` (the language servers' fuzzy match), at most `limit`; symbols outside the workspace are left out. */
+  symbols(query: string, limit: number, signal: AbortSignal): Promise<CodeSymbol[]>;
+  /** Where the symbol at `at` is used (its declaration included), at most `limit`; `total` counts them all. */
+  references(at: CodePosition, limit: number, signal: AbortSignal): Promise<{ locations: CodeLocation[]; total: number }>;
+  /** Where the symbol at `at` is defined. */
+  definitions(at: CodePosition, signal: AbortSignal): Promise<CodeLocation[]>;
+}
+
 /** A file's content at one moment: absent, or its text with its sha256 (hex). */
 export type FileVersion = { exists: false } | { exists: true; text: string; sha256: string };
 

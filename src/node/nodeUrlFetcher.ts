@@ -28,7 +28,9 @@ export function createNodeUrlFetcher(lookup: typeof dnsLookup = dnsLookup): UrlF
         const location = response.headers.location;
         if (redirectStatuses.has(response.statusCode ?? 0) && location !== undefined) {
           response.destroy();
-          if (redirects >= request.maxRedirects) throw new Error(`${target.url.href} redirected more than ${request.maxRedirects} times; fetch_url stopped following.`);
+          if (redirects >= request.maxRedirects) {
+            throw new Error(`${target.url.href} redirected more than ${request.maxRedirects} times; fetch_url stopped following.`);
+          }
           let next: string;
           try {
             next = new URL(location, target.url).href;
@@ -48,7 +50,9 @@ function redirectTarget(next: string, from: string): FetchTarget {
   try {
     return checkFetchUrl(next);
   } catch (error) {
-    throw new Error(`${from} redirected to ${next.slice(0, 500)}, which was refused: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`${from} redirected to ${next.slice(0, 500)}, which was refused: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
 }
 
@@ -60,7 +64,11 @@ function get(target: FetchTarget, lookup: LookupFunction, signal: AbortSignal): 
       agent: false,
       lookup,
       signal,
-      headers: { 'user-agent': 'TaskPlanner-fetch_url', accept: 'text/html,application/xhtml+xml,text/plain,application/json;q=0.9,*/*;q=0.5', 'accept-encoding': 'gzip, deflate, br' },
+      headers: {
+        'user-agent': 'TaskPlanner-fetch_url',
+        accept: 'text/html,application/xhtml+xml,text/plain,application/json;q=0.9,*/*;q=0.5',
+        'accept-encoding': 'gzip, deflate, br',
+      },
     });
     outgoing.once('response', resolve);
     outgoing.once('error', (error) => reject(signal.aborted ? signal.reason : new Error(`Could not read ${target.url.href}: ${error.message}`)));
@@ -83,7 +91,13 @@ function checkedLookup(target: FetchTarget, lookup: typeof dnsLookup): LookupFun
       }
       const refused = addresses.find((entry) => !allowed(entry.address));
       if (refused) {
-        callback(new Error(`${host} resolves to ${refused.address}, an address on this machine, the local network or a link-local range; fetch_url reads such addresses only when the URL names them directly.`), '', 0);
+        callback(
+          new Error(
+            `${host} resolves to ${refused.address}, an address on this machine, the local network or a link-local range; fetch_url reads such addresses only when the URL names them directly.`,
+          ),
+          '',
+          0,
+        );
         return;
       }
       if (options.all) callback(null, addresses);
@@ -147,7 +161,7 @@ async function readCapped(stream: Readable, maxBytes: number, signal: AbortSigna
     }
   } catch (error) {
     if (signal.aborted) throw signal.reason;
-    throw new Error(`The answer broke off: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`The answer broke off: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   } finally {
     stream.destroy();
   }

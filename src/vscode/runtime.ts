@@ -31,3 +31,8 @@ export { createPlanPanelFlow } from './planPanelFlow';
 export { showPlan } from './showPlanCommand';
 export { exportPlanMarkdown, reviewPlanFile, runPlanFile, savePlanAsFile } from './planFileCommands';
 export { planFileDocument, vscodePlanFileUi } from './vscodePlanFileUi';
+export { jsonSchemaInput } from '../core/tools/jsonSchemaInput';
+export { requireApproval } from '../core/tools/approvals';
+export { capText } from '../core/text/capText';
+export { visibleControls } from '../core/plan/visibleDirection';
+export { editorTools } from './editorTools';

@@ -59,12 +59,14 @@ export function createVscodeDiagnostics(root: vscode.Uri, settling: DiagnosticsS
   };
 }
 
-function isInTab(uri: vscode.Uri): boolean {
+/** True when `uri` is open in a text tab. */
+export function isInTab(uri: vscode.Uri): boolean {
   const wanted = uri.toString();
   return vscode.window.tabGroups.all.some((group) => group.tabs.some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === wanted));
 }
 
-async function showQuietly(uri: vscode.Uri): Promise<void> {
+/** Opens `uri` as a preview tab without taking the focus, so language servers check it; a missing or binary file is skipped. */
+export async function showQuietly(uri: vscode.Uri): Promise<void> {
   try {
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: true, preserveFocus: true });
   } catch {
@@ -73,7 +75,7 @@ async function showQuietly(uri: vscode.Uri): Promise<void> {
 }
 
 /** Resolves once the diagnostics of `watched` (URI strings) settled, the wait ran out, or `signal` aborted. */
-function settle(watched: ReadonlySet<string>, settling: DiagnosticsSettling, signal: AbortSignal): Promise<void> {
+export function settle(watched: ReadonlySet<string>, settling: DiagnosticsSettling, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     let quiet: ReturnType<typeof setTimeout> | undefined;
     const finish = (): void => {

@@ -211,6 +211,17 @@ export const mutationGroups = [
     grep: timeBoundTestsLeftOut,
   },
   {
+    name: 'editor-tools',
+    ci: false,
+    threshold: 80,
+    ignoreStatic: true,
+    mutate: ['src/core/tools/fetchUrlTool.ts', 'src/core/web/fetchUrlTarget.ts', 'src/core/tools/getDiagnosticsTool.ts', 'src/core/tools/codeNavigationTools.ts'],
+    spec: [
+      'test/unit/core/tools/fetchUrlTool.test.ts', 'test/unit/core/web/fetchUrlTarget.test.ts', 'test/unit/core/tools/getDiagnosticsTool.test.ts',
+      'test/unit/core/tools/codeNavigationTools.test.ts',
+    ],
+  },
+  {
     name: 'tool-registry',
     ci: false,
     threshold: 80,

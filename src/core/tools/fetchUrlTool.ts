@@ -13,7 +13,10 @@ export const fetchUrlLimits = { maxBytes: 2 * 1024 * 1024, maxResultChars: 200_0
 
 const inputSchema = z.strictObject({
   url: z.string().min(1).max(4000).describe('The http:// or https:// address to read.'),
-  format: z.enum(['markdown', 'raw']).optional().describe('"markdown" (default): an HTML page becomes the Markdown of its main content; "raw": the body as sent. Plain text and JSON come as they are.'),
+  format: z
+    .enum(['markdown', 'raw'])
+    .optional()
+    .describe('"markdown" (default): an HTML page becomes the Markdown of its main content; "raw": the body as sent. Plain text and JSON come as they are.'),
 });
 
 /** What `fetch_url` returns: the page's text, made safe to show (controls escaped) and bounded. */
@@ -45,14 +48,22 @@ export function createFetchUrlTool(fetcher: UrlFetcher, limits: typeof fetchUrlL
       const shown = target.url.href;
       if (target.kind === 'local' || needsApproval('network', ctx.approvalPolicy)) {
         const source = target.kind === 'local' ? 'a server on this machine or your local network' : 'the internet';
-        await requireApproval(ctx, { kind: 'tool', stepId: ctx.stepId, title: ctx.stepTitle, tool: 'fetch_url', source, input: { url: shown } }, `reading ${shown}`, signal);
+        await requireApproval(
+          ctx,
+          { kind: 'tool', stepId: ctx.stepId, title: ctx.stepTitle, tool: 'fetch_url', source, input: { url: shown } },
+          `reading ${shown}`,
+          signal,
+        );
       }
       ctx.progress?.(`fetching ${visibleControls(capText(target.url.host, 100))}`);
       const fetched = await withTimeLimit(ctx.clock, limits.timeoutMs, signal, shown, (limited) =>
         fetcher.fetch({ url: shown, format: input.format ?? 'markdown', maxBytes: limits.maxBytes, maxRedirects: limits.maxRedirects }, limited),
       );
       if (fetched.status >= 400) {
-        throw new StepFailure(`${visibleControls(capText(fetched.url, 500))} answered with status ${fetched.status}: ${visibleControls(capText(fetched.content.trim(), 300))}`, fetched.status >= 500 || fetched.status === 429);
+        throw new StepFailure(
+          `${visibleControls(capText(fetched.url, 500))} answered with status ${fetched.status}: ${visibleControls(capText(fetched.content.trim(), 300))}`,
+          fetched.status >= 500 || fetched.status === 429,
+        );
       }
       return safeOutput(fetched, limits.maxResultChars);
     },
@@ -78,7 +89,13 @@ function safeOutput(fetched: FetchedUrl, maxChars: number): FetchUrlOutput {
 }
 
 /** `work` given a signal that aborts when `signal` does or `timeoutMs` passed on `clock`; a time-out rejects with a message naming the URL. */
-async function withTimeLimit<T>(clock: { sleep(ms: number, signal?: AbortSignal): Promise<void> }, timeoutMs: number, signal: AbortSignal, url: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+async function withTimeLimit<T>(
+  clock: { sleep(ms: number, signal?: AbortSignal): Promise<void> },
+  timeoutMs: number,
+  signal: AbortSignal,
+  url: string,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const limited = new AbortController();
   const stop = (): void => limited.abort(signal.reason);
   signal.addEventListener('abort', stop, { once: true });

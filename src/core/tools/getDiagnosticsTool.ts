@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { visibleControls } from '../plan/visibleDirection';
+import type { EditorProblem, Problems } from '../ports';
+import { capText } from '../text/capText';
+import { oneLine } from '../text/oneLine';
+import { workspacePath } from './fileChange';
+import type { Tool } from './tool';
+
+/** Most problems `get_diagnostics` returns at once (and its default); most characters of one message. */
+export const getDiagnosticsLimits = { maxResults: 500, defaultResults: 100, maxMessageChars: 1000 } as const;
+
+const inputSchema = z.strictObject({
+  paths: z.array(z.string().min(1)).min(1).max(200).optional().describe('Workspace-relative files to check (default: every file with problems).'),
+  maxResults: z
+    .int()
+    .min(1)
+    .max(getDiagnosticsLimits.maxResults)
+    .optional()
+    .describe(`Most problems to return (default ${getDiagnosticsLimits.defaultResults}); errors come first.`),
+});
+
+/** What `get_diagnostics` returns: the problems shown (each bounded, controls escaped) and how many there are in all. */
+export interface GetDiagnosticsOutput {
+  problems: EditorProblem[];
+  total: number;
+}
+
+/**
+ * `get_diagnostics` over the editor's `problems`: the problems (errors, warnings,
+ * information, hints) of given workspace files or of the whole workspace, with severity,
+ * range, source and message, errors first, bounded in count and length. Paths are confined
+ * to the workspace before the editor is asked.
+ */
+export function createGetDiagnosticsTool(problems: Problems): Tool<z.infer<typeof inputSchema>, GetDiagnosticsOutput> {
+  return {
+    name: 'get_diagnostics',
+    description: `The problems the editor shows (type errors, lint warnings…) for the given workspace files, or for the whole workspace: severity, path, line and column (1-based), source and message, errors first, at most ${getDiagnosticsLimits.maxResults}. Use it after changing code to see whether it still compiles.`,
+    inputSchema,
+    effects: 'read',
+    async run(ctx, input, signal) {
+      const paths = input.paths?.map((path) => workspacePath(ctx, path));
+      ctx.progress?.(paths ? `reading the problems of ${paths.length} file${paths.length === 1 ? '' : 's'}` : "reading the workspace's problems");
+      const found = await problems.list(paths, input.maxResults ?? getDiagnosticsLimits.defaultResults, signal);
+      return { problems: found.problems.map(safeProblem), total: found.total };
+    },
+  };
+}
+
+function safeProblem(problem: EditorProblem): EditorProblem {
+  return {
+    ...problem,
+    path: visibleControls(problem.path),
+    message: capText(visibleControls(problem.message), getDiagnosticsLimits.maxMessageChars),
+    ...(problem.source === undefined ? {} : { source: oneLine(visibleControls(problem.source), 100) }),
+    ...(problem.code === undefined ? {} : { code: oneLine(visibleControls(problem.code), 100) }),
+  };
+}

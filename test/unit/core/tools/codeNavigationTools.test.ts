@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import type { CodeLocation, CodeNavigation, CodePosition, CodeSymbol } from '../../../../src/core/ports';
+import { createCodeNavigationTools } from '../../../../src/core/tools/codeNavigationTools';
+import type { Tool } from '../../../../src/core/tools/tool';
+import { makeToolContext, neverAborted } from '../../../fakes/toolContext';
+
+const symbols: CodeSymbol[] = [
+  { name: 'formatDateTime', kind: 'function', path: 'src/time.ts', line: 8, column: 17, text: 'export function formatDateTime(d: Date) {' },
+  { name: 'formatDate', kind: 'function', container: 'utils', path: 'src/date.ts', line: 3, column: 17, text: 'export function formatDate(d: Date) {' },
+];
+
+function fakeNavigation(): CodeNavigation & { asked: CodePosition[] } {
+  const asked: CodePosition[] = [];
+  const here: CodeLocation[] = [{ path: 'src/use.ts', line: 2, column: 9, text: 'return formatDate(\u001b[31mnow)' }, { outside: 'package typescript, outside the workspace' }];
+  return {
+    asked,
+    symbols: (query, limit) => Promise.resolve(symbols.filter((symbol) => symbol.name.toLowerCase().includes(query.toLowerCase())).slice(0, limit)),
+    references: (at, limit) => {
+      asked.push(at);
+      return Promise.resolve({ locations: here.slice(0, limit), total: here.length });
+    },
+    definitions: (at) => {
+      asked.push(at);
+      return Promise.resolve(here);
+    },
+  };
+}
+
+function toolNamed(tools: Tool[], name: string): Tool {
+  const tool = tools.find((candidate) => candidate.name === name);
+  assert.ok(tool, name);
+  return tool;
+}
+
+describe('code navigation tools', () => {
+  it('are three read tools', () => {
+    const tools = createCodeNavigationTools(fakeNavigation());
+    assert.deepEqual(
+      tools.map((tool) => [tool.name, tool.effects]),
+      [
+        ['find_symbols', 'read'],
+        ['find_references', 'read'],
+        ['go_to_definition', 'read'],
+      ],
+    );
+  });
+
+  it('find_symbols returns the matching symbols, bounded by maxResults', async () => {
+    const tool = toolNamed(createCodeNavigationTools(fakeNavigation()), 'find_symbols');
+    assert.deepEqual(await tool.run(makeToolContext(), { query: 'formatDate', maxResults: 1 }, neverAborted), { symbols: [symbols[0]] });
+  });
+
+  it('go_to_definition at a symbol name uses the symbol of exactly that name, and names a place outside the workspace by its package only', async () => {
+    const navigation = fakeNavigation();
+    const result = await toolNamed(createCodeNavigationTools(navigation), 'go_to_definition').run(makeToolContext(), { symbol: 'formatDate' }, neverAborted);
+    assert.deepEqual(navigation.asked, [{ path: 'src/date.ts', line: 3, column: 17 }]);
+    assert.deepEqual(result, {
+      locations: [
+        { path: 'src/use.ts', line: 2, column: 9, text: 'return formatDate(\\u001b[31mnow)' },
+        { outside: 'package typescript, outside the workspace' },
+      ],
+    });
+  });
+
+  it('find_references at a file position confines the path and counts every reference', async () => {
+    const navigation = fakeNavigation();
+    const tool = toolNamed(createCodeNavigationTools(navigation), 'find_references');
+    const result = (await tool.run(makeToolContext(), { path: './src/date.ts', line: 3, column: 20, maxResults: 1 }, neverAborted)) as { locations: unknown[]; total: number };
+    assert.deepEqual(navigation.asked, [{ path: 'src/date.ts', line: 3, column: 20 }]);
+    assert.equal(result.locations.length, 1);
+    assert.equal(result.total, 2);
+    await assert.rejects(tool.run(makeToolContext(), { path: '../outside.ts', line: 1, column: 1 }, neverAborted));
+  });
+
+  it('wants either a symbol or a whole position, and says so when a symbol is unknown', async () => {
+    const tool = toolNamed(createCodeNavigationTools(fakeNavigation()), 'go_to_definition');
+    assert.equal(tool.inputSchema.safeParse({ path: 'a.ts', line: 1 }).success, false);
+    assert.equal(tool.inputSchema.safeParse({ symbol: 'x', path: 'a.ts', line: 1, column: 1 }).success, false);
+    assert.equal(tool.inputSchema.safeParse({}).success, false);
+    await assert.rejects(tool.run(makeToolContext(), { symbol: 'nothingLikeThis' }, neverAborted), /No symbol named "nothingLikeThis" in the workspace; use find_symbols/);
+  });
+});
