@@ -103,7 +103,10 @@ describe('createNodeUrlFetcher (against a server on 127.0.0.1)', () => {
 
   it('gives HTML as sent with format raw, JSON and decompressed text as they are', async () => {
     assert.match((await run(`${base}/article`, 'raw')).content, /<article><h1>/);
-    assert.deepEqual({ ...(await run(`${base}/json`)) }, { url: `${base}/json`, status: 200, contentType: 'application/json', format: 'text', content: '{"a":1}', truncated: false });
+    assert.deepEqual(
+      { ...(await run(`${base}/json`)) },
+      { url: `${base}/json`, status: 200, contentType: 'application/json', format: 'text', content: '{"a":1}', truncated: false },
+    );
     assert.equal((await run(`${base}/gzip`)).content, 'compressed text');
   });
 
@@ -117,14 +120,17 @@ describe('createNodeUrlFetcher (against a server on 127.0.0.1)', () => {
     assert.equal(fetched.truncated, true);
   });
 
-  it('gives up on a server that never answers once its time is up on the run\'s clock', async () => {
+  it("gives up on a server that never answers once its time is up on the run's clock", async () => {
     const clock = new ManualClock();
     const reached = new Promise<void>((resolve) => (silentReached = resolve));
     const pending = run(`${base}/silent`, undefined, clock);
     const failed = assert.rejects(pending, /fetch_url gave up on http:\/\/127\.0\.0\.1:\d+\/silent: no complete answer within 30 s/);
     await reached;
     let settled = false;
-    pending.then(() => (settled = true), () => (settled = true));
+    pending.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
     await clock.advance(29_999);
     assert.equal(settled, false);
     await clock.advance(30_000);
@@ -137,7 +143,10 @@ describe('createNodeUrlFetcher (against a server on 127.0.0.1)', () => {
 
   it('follows a redirect to another page and re-checks each target: file:// and link-local targets are refused', async () => {
     assert.equal((await run(`${base}/hop`)).url, `${base}/json`);
-    await assert.rejects(run(`${base}/to-file`), /redirected to file:\/\/\/etc\/passwd, which was refused: fetch_url reads only http:\/\/ and https:\/\/ addresses/);
+    await assert.rejects(
+      run(`${base}/to-file`),
+      /redirected to file:\/\/\/etc\/passwd, which was refused: fetch_url reads only http:\/\/ and https:\/\/ addresses/,
+    );
     await assert.rejects(run(`${base}/to-metadata`), /which was refused: fetch_url does not read from 169\.254\.169\.254/);
   });
 
@@ -153,8 +162,11 @@ describe('createNodeUrlFetcher (against a server on 127.0.0.1)', () => {
 
   it('refuses a public name that resolves to this machine (DNS rebinding)', async () => {
     const port = new URL(base).port;
-    const rebinding = createNodeUrlFetcher(((_host: string, _options: unknown, callback: (error: null, addresses: { address: string; family: number }[]) => void) =>
-      callback(null, [{ address: '127.0.0.1', family: 4 }])) as unknown as typeof import('node:dns').lookup);
+    const rebinding = createNodeUrlFetcher(((
+      _host: string,
+      _options: unknown,
+      callback: (error: null, addresses: { address: string; family: number }[]) => void,
+    ) => callback(null, [{ address: '127.0.0.1', family: 4 }])) as unknown as typeof import('node:dns').lookup);
     await assert.rejects(
       rebinding.fetch({ url: `http://attacker.example:${port}/json`, format: 'raw', maxBytes: 1000, maxRedirects: 0 }, neverAborted),
       /attacker\.example resolves to 127\.0\.0\.1, an address on this machine/,

@@ -11,7 +11,10 @@ const symbols: CodeSymbol[] = [
 
 function fakeNavigation(): CodeNavigation & { asked: CodePosition[] } {
   const asked: CodePosition[] = [];
-  const here: CodeLocation[] = [{ path: 'src/use.ts', line: 2, column: 9, text: 'return formatDate(\u001b[31mnow)' }, { outside: 'package typescript, outside the workspace' }];
+  const here: CodeLocation[] = [
+    { path: 'src/use.ts', line: 2, column: 9, text: 'return formatDate(\u001b[31mnow)' },
+    { outside: 'package typescript, outside the workspace' },
+  ];
   return {
     asked,
     symbols: (query, limit) => Promise.resolve(symbols.filter((symbol) => symbol.name.toLowerCase().includes(query.toLowerCase())).slice(0, limit)),
@@ -65,7 +68,10 @@ describe('code navigation tools', () => {
   it('find_references at a file position confines the path and counts every reference', async () => {
     const navigation = fakeNavigation();
     const tool = toolNamed(createCodeNavigationTools(navigation), 'find_references');
-    const result = (await tool.run(makeToolContext(), { path: './src/date.ts', line: 3, column: 20, maxResults: 1 }, neverAborted)) as { locations: unknown[]; total: number };
+    const result = (await tool.run(makeToolContext(), { path: './src/date.ts', line: 3, column: 20, maxResults: 1 }, neverAborted)) as {
+      locations: unknown[];
+      total: number;
+    };
     assert.deepEqual(navigation.asked, [{ path: 'src/date.ts', line: 3, column: 20 }]);
     assert.equal(result.locations.length, 1);
     assert.equal(result.total, 2);
@@ -77,6 +83,9 @@ describe('code navigation tools', () => {
     assert.equal(tool.inputSchema.safeParse({ path: 'a.ts', line: 1 }).success, false);
     assert.equal(tool.inputSchema.safeParse({ symbol: 'x', path: 'a.ts', line: 1, column: 1 }).success, false);
     assert.equal(tool.inputSchema.safeParse({}).success, false);
-    await assert.rejects(tool.run(makeToolContext(), { symbol: 'nothingLikeThis' }, neverAborted), /No symbol named "nothingLikeThis" in the workspace; use find_symbols/);
+    await assert.rejects(
+      tool.run(makeToolContext(), { symbol: 'nothingLikeThis' }, neverAborted),
+      /No symbol named "nothingLikeThis" in the workspace; use find_symbols/,
+    );
   });
 });

@@ -39,22 +39,37 @@ describe('fetch_url', () => {
     const fetcher = fakeFetcher();
     const interaction = new ScriptedInteraction({ approvals: [{ approved: false, reason: 'not now' }] });
     await assert.rejects(
-      createFetchUrlTool(fetcher).run(makeToolContext({ interaction, approvalPolicy: 'always', stepTitle: 'Read docs' }), { url: 'https://docs.example/' }, neverAborted),
+      createFetchUrlTool(fetcher).run(
+        makeToolContext({ interaction, approvalPolicy: 'always', stepTitle: 'Read docs' }),
+        { url: 'https://docs.example/' },
+        neverAborted,
+      ),
       (error: unknown) => isApprovalRejectedError(error) && /reading https:\/\/docs\.example\/: not now/.test(error.message),
     );
-    assert.deepEqual(interaction.approvals(), [{ kind: 'tool', stepId: 'S1', title: 'Read docs', tool: 'fetch_url', source: 'the internet', input: { url: 'https://docs.example/' } }]);
+    assert.deepEqual(interaction.approvals(), [
+      { kind: 'tool', stepId: 'S1', title: 'Read docs', tool: 'fetch_url', source: 'the internet', input: { url: 'https://docs.example/' } },
+    ]);
     assert.equal(fetcher.requests.length, 0);
   });
 
   it('always asks before reading this machine or the local network, even when commands only ask', async () => {
     const interaction = new ScriptedInteraction({ approvals: [{ approved: true }] });
-    await createFetchUrlTool(fakeFetcher()).run(makeToolContext({ interaction, approvalPolicy: 'commandsOnly' }), { url: 'http://localhost:8080/health' }, neverAborted);
-    assert.equal(interaction.approvals()[0]?.kind === 'tool' && interaction.approvals()[0]?.source, 'a server on this machine or your local network');
+    await createFetchUrlTool(fakeFetcher()).run(
+      makeToolContext({ interaction, approvalPolicy: 'commandsOnly' }),
+      { url: 'http://localhost:8080/health' },
+      neverAborted,
+    );
+    const [asked] = interaction.approvals();
+    assert.equal(asked?.kind === 'tool' ? asked.source : undefined, 'a server on this machine or your local network');
   });
 
   it('suspends when nobody can answer the question', async () => {
     await assert.rejects(
-      createFetchUrlTool(fakeFetcher()).run(makeToolContext({ interaction: new ScriptedInteraction({ approvals: ['defer'] }) }), { url: 'http://10.0.0.5/' }, neverAborted),
+      createFetchUrlTool(fakeFetcher()).run(
+        makeToolContext({ interaction: new ScriptedInteraction({ approvals: ['defer'] }) }),
+        { url: 'http://10.0.0.5/' },
+        neverAborted,
+      ),
       (error: unknown) => isDeferredError(error),
     );
   });
@@ -80,13 +95,17 @@ describe('fetch_url', () => {
   });
 
   it('fails with the status of an error answer, retryable only for a server error or rate limit', async () => {
-    await assert.rejects(createFetchUrlTool(fakeFetcher({ status: 404, content: 'gone' })).run(makeToolContext(), { url: 'https://a.example/x' }, neverAborted), (error: Error & { retryable?: boolean }) =>
-      /https:\/\/a\.example\/x answered with status 404: gone/.test(error.message) && error.retryable === false,
+    await assert.rejects(
+      createFetchUrlTool(fakeFetcher({ status: 404, content: 'gone' })).run(makeToolContext(), { url: 'https://a.example/x' }, neverAborted),
+      (error: Error & { retryable?: boolean }) => /https:\/\/a\.example\/x answered with status 404: gone/.test(error.message) && error.retryable === false,
     );
-    await assert.rejects(createFetchUrlTool(fakeFetcher({ status: 503, content: '' })).run(makeToolContext(), { url: 'https://a.example/x' }, neverAborted), (error: Error & { retryable?: boolean }) => error.retryable === true);
+    await assert.rejects(
+      createFetchUrlTool(fakeFetcher({ status: 503, content: '' })).run(makeToolContext(), { url: 'https://a.example/x' }, neverAborted),
+      (error: Error & { retryable?: boolean }) => error.retryable === true,
+    );
   });
 
-  it('gives up after 30 s on the clock, aborting the fetch, and passes a cancelled run\'s reason on', async () => {
+  it("gives up after 30 s on the clock, aborting the fetch, and passes a cancelled run's reason on", async () => {
     let seen: AbortSignal | undefined;
     const never: UrlFetcher = {
       fetch: (_request, signal) => {
@@ -95,12 +114,18 @@ describe('fetch_url', () => {
       },
     };
     const clock = new ManualClock();
-    const timedOut = assert.rejects(createFetchUrlTool(never).run(makeToolContext({ clock }), { url: 'https://slow.example/' }, neverAborted), /gave up on https:\/\/slow\.example\/: no complete answer within 30 s/);
+    const timedOut = assert.rejects(
+      createFetchUrlTool(never).run(makeToolContext({ clock }), { url: 'https://slow.example/' }, neverAborted),
+      /gave up on https:\/\/slow\.example\/: no complete answer within 30 s/,
+    );
     await clock.advance(30_000);
     await timedOut;
     assert.equal(seen?.aborted, true);
     const cancel = new AbortController();
-    const cancelled = assert.rejects(createFetchUrlTool(never).run(makeToolContext({ clock }), { url: 'https://slow.example/' }, cancel.signal), /run cancelled/);
+    const cancelled = assert.rejects(
+      createFetchUrlTool(never).run(makeToolContext({ clock }), { url: 'https://slow.example/' }, cancel.signal),
+      /run cancelled/,
+    );
     cancel.abort(new Error('run cancelled'));
     await cancelled;
     assert.equal(clock.pendingCount, 0);

@@ -3,7 +3,17 @@ import type { EditorProblem, Problems } from '../../../../src/core/ports';
 import { createGetDiagnosticsTool } from '../../../../src/core/tools/getDiagnosticsTool';
 import { makeToolContext, neverAborted } from '../../../fakes/toolContext';
 
-const typeError: EditorProblem = { path: 'src/a.ts', severity: 'error', line: 3, column: 7, endLine: 3, endColumn: 12, message: "Type 'string' is not assignable to type 'number'.", source: 'ts', code: '2322' };
+const typeError: EditorProblem = {
+  path: 'src/a.ts',
+  severity: 'error',
+  line: 3,
+  column: 7,
+  endLine: 3,
+  endColumn: 12,
+  message: "Type 'string' is not assignable to type 'number'.",
+  source: 'ts',
+  code: '2322',
+};
 
 function fakeProblems(found: EditorProblem[]): Problems & { calls: { paths: readonly string[] | undefined; limit: number }[] } {
   const calls: { paths: readonly string[] | undefined; limit: number }[] = [];

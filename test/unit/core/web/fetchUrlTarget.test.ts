@@ -8,12 +8,22 @@ describe('checkFetchUrl', () => {
   });
 
   it('marks this machine and the local network as local', () => {
-    for (const url of ['http://localhost:3000/', 'http://api.localhost/', 'http://127.0.0.1/', 'http://10.1.2.3/', 'http://172.16.0.1/', 'http://192.168.1.1/', 'http://[::1]/', 'http://[fd00::1]/', 'http://0x7f.1/']) {
+    for (const url of [
+      'http://localhost:3000/',
+      'http://api.localhost/',
+      'http://127.0.0.1/',
+      'http://10.1.2.3/',
+      'http://172.16.0.1/',
+      'http://192.168.1.1/',
+      'http://[::1]/',
+      'http://[fd00::1]/',
+      'http://0x7f.1/',
+    ]) {
       assert.equal(checkFetchUrl(url).kind, 'local', url);
     }
   });
 
-  it('refuses other schemes, credentials and link-local or unspecified hosts, in the user\'s words', () => {
+  it("refuses other schemes, credentials and link-local or unspecified hosts, in the user's words", () => {
     assert.throws(() => checkFetchUrl('file:///etc/passwd'), /only http:\/\/ and https:\/\/ addresses, not "file:"/);
     assert.throws(() => checkFetchUrl('ftp://example.com/'), /not "ftp:"/);
     assert.throws(() => checkFetchUrl('javascript:alert(1)'), /not "javascript:"/);
