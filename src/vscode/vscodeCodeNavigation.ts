@@ -7,7 +7,8 @@ import { workspaceRelative } from './workspaceRelative';
  * (`vscode.executeWorkspaceSymbolProvider`, `vscode.executeReferenceProvider`,
  * `vscode.executeDefinitionProvider`) for the workspace folder `root` gives at each call.
  * A result outside the folder is given as `{ outside }` (its package only); symbols outside
- * it are left out. A symbol's column is that of its name in its declaration's first line.
+ * it are left out. A symbol's name is without the "()" TypeScript adds to functions, and its
+ * column is that of its name in its declaration's first line.
  */
 export function createVscodeCodeNavigation(root: () => vscode.Uri | undefined): CodeNavigation {
   const folder = (): vscode.Uri => {
@@ -28,9 +29,11 @@ export function createVscodeCodeNavigation(root: () => vscode.Uri | undefined): 
         if (!('path' in place)) continue;
         const start = symbol.location.range.start;
         const text = await lines.line(symbol.location.uri, start.line);
-        const at = text.indexOf(symbol.name, start.character);
+        // TypeScript names a function "name()": the name alone is what a caller looks for and what the line shows.
+        const name = symbol.name.replace(/\(.*\)$/, '') || symbol.name;
+        const at = text.indexOf(name, start.character);
         symbols.push({
-          name: symbol.name,
+          name,
           kind: vscode.SymbolKind[symbol.kind].toLowerCase(),
           ...(symbol.containerName ? { container: symbol.containerName } : {}),
           path: place.path,

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { EditorProblem, Problems, ProblemSeverity } from '../core/ports';
-import { defaultSettling, isInTab, settle, showQuietly, type DiagnosticsSettling } from './vscodeDiagnostics';
+import { isInTab, settle, showQuietly, type DiagnosticsSettling } from './vscodeDiagnostics';
 import { workspaceRelative } from './workspaceRelative';
 
 const severities: Record<vscode.DiagnosticSeverity, ProblemSeverity> = {
@@ -11,13 +11,16 @@ const severities: Record<vscode.DiagnosticSeverity, ProblemSeverity> = {
 };
 const rank: Record<ProblemSeverity, number> = { error: 0, warning: 1, information: 2, hint: 3 };
 
+/** Half a second of quiet after a first report that may take 10 s (a language server checking a file it just opened), 15 s at most. */
+export const problemsSettling: DiagnosticsSettling = { quietMs: 500, firstChangeMs: 10_000, maxWaitMs: 15_000 };
+
 /**
  * The `Problems` port over `vscode.languages.getDiagnostics` for the workspace folder that
  * `root` gives at each call (none: an error asking to open a folder). Given paths are first
  * shown as quiet preview tabs when not open (TypeScript checks only open files) and their
  * diagnostics given time to settle (`settling`); files outside the folder are never listed.
  */
-export function createVscodeProblems(root: () => vscode.Uri | undefined, settling: DiagnosticsSettling = defaultSettling): Problems {
+export function createVscodeProblems(root: () => vscode.Uri | undefined, settling: DiagnosticsSettling = problemsSettling): Problems {
   return {
     async list(paths, limit, signal) {
       const folder = root();

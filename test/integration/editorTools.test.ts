@@ -131,6 +131,13 @@ describe('Tools from the editor', function () {
 
   it('get_diagnostics sees the type error a step wrote', async () => {
     const planner = await api();
+    assert.ok(root);
+    // The TypeScript service starts on the first TypeScript file it sees, which can take long on a busy machine: start
+    // it first, so the step below measures the tool, not the service's start.
+    const warm = vscode.Uri.joinPath(root, 'warm-up.ts');
+    await vscode.workspace.fs.writeFile(warm, new TextEncoder().encode('export const warm: number = "not a number";\n'));
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(warm));
+    await until(() => (vscode.languages.getDiagnostics(warm).length > 0 ? true : undefined), 'the TypeScript service to start');
     const result = await planner.startPlan(
       plan('diagnostics', [
         toolStep('W1', 'write_file', { path: 'src/broken.ts', content: 'export const answer: number = "forty-two";\n' }),
@@ -160,6 +167,7 @@ describe('Tools from the editor', function () {
     assert.equal(result.status, 'completed', JSON.stringify(result.steps.F1));
     const { symbols } = result.results.F1 as { symbols: { name: string; kind: string; path: string; line: number; column: number; text: string }[] };
     const found = symbols.find((symbol) => symbol.name === 'searchNotes');
+    assert.ok(found, JSON.stringify(symbols));
     assert.deepEqual(found && { path: found.path, line: found.line, column: found.column, kind: found.kind }, {
       path: 'src/notes.js',
       line: 20,
