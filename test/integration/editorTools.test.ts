@@ -176,4 +176,21 @@ describe('Tools from the editor', function () {
     });
     assert.match(found?.text ?? '', /^export function searchNotes\(notes, query\)/);
   });
+
+  it('go_to_definition names a definition outside the workspace by its package only, never by its path', async () => {
+    const planner = await api();
+    const result = await planner.startPlan(
+      plan('outside-definition', [
+        toolStep('W2', 'write_file', { path: 'src/uses.ts', content: 'console.log("x");\nexport const n: number = 1;\n' }),
+        toolStep('G1', 'go_to_definition', { path: 'src/uses.ts', line: 1, column: 9 }, ['W2']),
+        toolStep('G2', 'find_references', { path: 'src/uses.ts', line: 2, column: 14 }, ['W2']),
+      ]),
+    );
+    assert.equal(result.status, 'completed', JSON.stringify(result.steps));
+    const { locations } = result.results.G1 as { locations: ({ outside: string } | { path: string })[] };
+    assert.ok(locations.length > 0, 'no definition of console.log');
+    assert.deepEqual(locations, [{ outside: 'package typescript, outside the workspace' }]);
+    const references = result.results.G2 as { locations: { path: string; line: number; column: number; text: string }[]; total: number };
+    assert.deepEqual(references.locations, [{ path: 'src/uses.ts', line: 2, column: 14, text: 'export const n: number = 1;' }]);
+  });
 });
