@@ -19,7 +19,7 @@ export interface ContributedTools extends vscode.Disposable {
 /**
  * The language-model tools other extensions contribute (`vscode.lm.tools`: Copilot's,
  * other extensions', MCP servers configured in VS Code), as registry tools named
- * `vscode__<name>` (see `contributedToolNames`), effect `external`, their input checked
+ * `vscode__<name>` (see `prefixedToolNames`), effect `external`, their input checked
  * against their own JSON Schema. Our own `planning_*` tools are left out. Each call asks
  * the user first (VS Code shows its own confirmation only inside a chat session, and
  * `invokeTool` from a run has none), then runs through `vscode.lm.invokeTool`, cancelled
@@ -44,7 +44,10 @@ const own = new Set<string>(planningToolNames);
 
 function makeTools(log: vscode.LogOutputChannel): Tool[] {
   const offered = vscode.lm.tools.filter((tool) => !own.has(tool.name));
-  const names = contributedToolNames(offered.map((tool) => tool.name));
+  const names = loadRuntime().prefixedToolNames(
+    contributedToolPrefix,
+    offered.map((tool) => tool.name),
+  );
   return offered.map((info) => {
     const name = names.get(info.name) ?? contributedToolPrefix;
     const runtime = loadRuntime();
@@ -85,25 +88,6 @@ function makeTools(log: vscode.LogOutputChannel): Tool[] {
     };
     return tool;
   });
-}
-
-/**
- * Registry names for contributed tools: `vscode__` and the tool's name with every character
- * outside `[a-zA-Z0-9_-]` made `_`, at most 64 characters; where two would be the same, the
- * later one in sorted order of the original names gets `_2`, `_3`… (cut to fit), so the names
- * do not depend on the order VS Code lists the tools in.
- */
-export function contributedToolNames(originals: readonly string[]): Map<string, string> {
-  const names = new Map<string, string>();
-  const taken = new Set<string>();
-  for (const original of [...new Set(originals)].sort()) {
-    const base = `${contributedToolPrefix}${original.replace(/[^a-zA-Z0-9_-]/g, '_')}`.slice(0, 64);
-    let name = base;
-    for (let suffix = 2; taken.has(name); suffix++) name = `${base.slice(0, 64 - String(suffix).length - 1)}_${suffix}`;
-    taken.add(name);
-    names.set(original, name);
-  }
-  return names;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

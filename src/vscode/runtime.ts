@@ -36,3 +36,4 @@ export { requireApproval } from '../core/tools/approvals';
 export { capText } from '../core/text/capText';
 export { visibleControls } from '../core/plan/visibleDirection';
 export { editorTools } from './editorTools';
+export { prefixedToolNames } from '../core/tools/prefixedToolNames';

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { lookup } from 'node:dns';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
@@ -166,7 +167,7 @@ describe('createNodeUrlFetcher (against a server on 127.0.0.1)', () => {
       _host: string,
       _options: unknown,
       callback: (error: null, addresses: { address: string; family: number }[]) => void,
-    ) => callback(null, [{ address: '127.0.0.1', family: 4 }])) as unknown as typeof import('node:dns').lookup);
+    ) => callback(null, [{ address: '127.0.0.1', family: 4 }])) as unknown as typeof lookup);
     await assert.rejects(
       rebinding.fetch({ url: `http://attacker.example:${port}/json`, format: 'raw', maxBytes: 1000, maxRedirects: 0 }, neverAborted),
       /attacker\.example resolves to 127\.0\.0\.1, an address on this machine/,
