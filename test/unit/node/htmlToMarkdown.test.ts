@@ -17,6 +17,9 @@ describe('htmlToMarkdown', () => {
 
   it('gives a page of stray "<" or too many elements as its text', () => {
     assert.equal(htmlToMarkdown('<'.repeat(100_000)).markdown, '<'.repeat(100_000));
-    assert.equal(htmlToMarkdown(`<body>${'<p>a</p>\n'.repeat(htmlShapeLimits.maxElements + 1)}</body>`).markdown, 'a\n'.repeat(htmlShapeLimits.maxElements + 1).trim());
+    assert.equal(
+      htmlToMarkdown(`<body>${'<p>a</p>\n'.repeat(htmlShapeLimits.maxElements + 1)}</body>`).markdown,
+      'a\n'.repeat(htmlShapeLimits.maxElements + 1).trim(),
+    );
   });
 });
