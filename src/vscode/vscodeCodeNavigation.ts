@@ -13,7 +13,7 @@ import { workspaceRelative } from './workspaceRelative';
 export function createVscodeCodeNavigation(root: () => vscode.Uri | undefined): CodeNavigation {
   const folder = (): vscode.Uri => {
     const uri = root();
-    if (!uri) throw new Error('Open a folder first: the language features work on the open workspace folder.');
+    if (!uri) throw new Error(vscode.l10n.t('Open a folder first: the language features work on the open workspace folder.'));
     return uri;
   };
   return {

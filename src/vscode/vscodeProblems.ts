@@ -24,7 +24,7 @@ export function createVscodeProblems(root: () => vscode.Uri | undefined, settlin
   return {
     async list(paths, limit, signal) {
       const folder = root();
-      if (!folder) throw new Error('Open a folder first: get_diagnostics reads the problems of the open workspace folder.');
+      if (!folder) throw new Error(vscode.l10n.t('Open a folder first: get_diagnostics reads the problems of the open workspace folder.'));
       const wanted = paths && new Set(paths);
       if (paths) {
         const uris = paths.map((path) => vscode.Uri.joinPath(folder, path));
