@@ -58,8 +58,7 @@ async function main(): Promise<number> {
     return await runTests({
       vscodeExecutablePath: join(root, 'test', 'host', 'codeShim.cjs'),
       // Task Planner's test build, plus two fixtures: a scripted chat model with a language-model tool (vscodeLm.test.ts,
-      // editorTools.test.ts) and the empty extension whose
-      // activation is the baseline of ours (activation.test.ts).
+      // editorTools.test.ts) and the empty extension whose activation is the baseline of ours (activation.test.ts).
       extensionDevelopmentPath: [extension, join(root, 'test', 'fixtures', 'fakeChatModel'), join(root, 'test', 'fixtures', 'emptyExtension')],
       extensionTestsPath: join(outDir, 'index.js'),
       launchArgs: [workspace],
