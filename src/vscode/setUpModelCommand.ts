@@ -36,16 +36,20 @@ export async function setUpModel(keys: ApiKeyStore, log: vscode.LogOutputChannel
   const shadowed = shadowingWorkspaceSettings();
   const message =
     shadowed.length > 0
-      ? `${outcome.message} Note: this workspace's own settings set ${shadowed.join(', ')}, which win over yours; remove them there to use this model here.`
+      ? vscode.l10n.t(
+          "{0} Note: this workspace's own settings set {1}, which win over yours; remove them there to use this model here.",
+          outcome.message,
+          shadowed.join(', '),
+        )
       : outcome.message;
   log.info(`Set up a model: ${message}`);
   if (outcome.ok) {
     void vscode.window
-      .showInformationMessage(`Task Planner: ${message}`, 'Plan task')
+      .showInformationMessage(vscode.l10n.t('Task Planner: {0}', message), vscode.l10n.t('Plan task'))
       .then((choice) => choice && vscode.commands.executeCommand('taskPlanner.planTask'));
   } else {
     void vscode.window
-      .showWarningMessage(`Task Planner: ${message}`, 'Set up a model')
+      .showWarningMessage(vscode.l10n.t('Task Planner: {0}', message), vscode.l10n.t('Set up a model'))
       .then((choice) => choice && vscode.commands.executeCommand('taskPlanner.setUpModel'));
   }
   return { ...outcome, message };
@@ -76,10 +80,12 @@ async function saveChoice(choice: ModelChoice): Promise<void> {
 /** The settings this workspace (or its folder) sets itself: they win over what was just written. */
 function shadowingWorkspaceSettings(): string[] {
   const config = vscode.workspace.getConfiguration('taskPlanner');
-  return writtenKeys.filter((key) => {
-    const inspected = config.inspect(key);
-    return inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined;
-  }).map((key) => `taskPlanner.${key}`);
+  return writtenKeys
+    .filter((key) => {
+      const inspected = config.inspect(key);
+      return inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined;
+    })
+    .map((key) => `taskPlanner.${key}`);
 }
 
 /** One tiny request (a few tokens, one attempt) to the chosen model. */
@@ -92,8 +98,9 @@ async function testConnection(choice: ModelChoice, keys: ApiKeyStore, requestTim
       ? createVscodeLmClient({ timeoutMs, ...(choice.family ? { family: choice.family } : {}) })
       : loadRuntime().createOpenAiClient({ baseURL: choice.baseUrl, model: choice.model, timeoutMs, maxAttempts: 1, ...(apiKey ? { apiKey } : {}) });
   try {
-    const reply = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Task Planner: testing the model…' }, () =>
-      llm.chat({ messages: [{ role: 'user', content: 'Reply with the single word OK.' }], maxTokens: 8, signal: AbortSignal.timeout(timeoutMs + 1_000) }),
+    const reply = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Task Planner: testing the model…') },
+      () => llm.chat({ messages: [{ role: 'user', content: 'Reply with the single word OK.' }], maxTokens: 8, signal: AbortSignal.timeout(timeoutMs + 1_000) }),
     );
     return { ok: true, model: reply.model || llm.model };
   } catch (error) {

@@ -5,13 +5,15 @@ export const maxVsixBytes = 3_000_000;
 
 /**
  * Every file the package may hold. vsce adds the first two and renames README, CHANGELOG and
- * LICENSE; the rest is what `.vscodeignore` lets through: the manifest, the three bundles the
- * editor loads, the predicate sandbox's WebAssembly, the JSON Schema of plan files, and media (icons, walkthrough pages).
+ * LICENSE; the rest is what `.vscodeignore` lets through: the manifest and its English strings
+ * (package.nls.json, l10n/bundle.l10n.json), the three bundles the editor loads, the predicate sandbox's WebAssembly, the JSON Schema of plan files, and media (icons, walkthrough pages).
  */
 export const vsixAllowlist: readonly RegExp[] = [
   /^\[Content_Types\]\.xml$/,
   /^extension\.vsixmanifest$/,
   /^extension\/package\.json$/,
+  /^extension\/package\.nls\.json$/,
+  /^extension\/l10n\/bundle\.l10n\.json$/,
   /^extension\/readme\.md$/,
   /^extension\/changelog\.md$/,
   /^extension\/LICENSE\.txt$/,
@@ -25,6 +27,8 @@ export const vsixAllowlist: readonly RegExp[] = [
 /** Files without which the installed extension does not start or has no Marketplace page. */
 export const vsixRequired: readonly string[] = [
   'extension/package.json',
+  'extension/package.nls.json',
+  'extension/l10n/bundle.l10n.json',
   'extension/readme.md',
   'extension/changelog.md',
   'extension/dist/extension.js',
