@@ -254,8 +254,9 @@ export class RunController implements vscode.Disposable {
     // In Restricted Mode every command is refused before it is asked about: no question to ask.
     if (commands.length === 0 || !vscode.workspace.isTrusted) return undefined;
     const allowed = await (this.deps.confirmCheckCommands ?? askCheckCommandsModal)(loadRuntime().checkCommandsQuestion(commands));
-    if (allowed === undefined)
-      {throw new Error(vscode.l10n.t('The run was not started: the question whether its check commands may run was closed without an answer.'));}
+    if (allowed === undefined) {
+      throw new Error(vscode.l10n.t('The run was not started: the question whether its check commands may run was closed without an answer.'));
+    }
     return { allowed, commands };
   }
 

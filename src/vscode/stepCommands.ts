@@ -97,8 +97,9 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
     vscode.commands.registerCommand('taskPlanner.openResult', async (arg?: unknown) => {
       const stepId = target(arg);
       const state = deps.runs.current();
-      if (!stepId || !state || !(stepId in state.results))
-        {return void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: this step has no result yet.'));}
+      if (!stepId || !state || !(stepId in state.results)) {
+        return void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: this step has no result yet.'));
+      }
       const result = state.results[stepId];
       const document = await vscode.workspace.openTextDocument({
         content: previewValue(result, 1_000_000),
@@ -125,8 +126,9 @@ function activeDiffUri(): vscode.Uri | undefined {
 async function rerun(deps: StepCommandDeps, stepId: string | undefined, skip: boolean): Promise<void> {
   let plan: Plan | undefined = deps.tree.currentPlan();
   if (!stepId || !plan) return void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: choose a step of the plan.'));
-  if (deps.runs.isRunning())
-    {return void vscode.window.showWarningMessage(vscode.l10n.t('Task Planner: a run is in progress; cancel it first (Task Planner: Cancel run).'));}
+  if (deps.runs.isRunning()) {
+    return void vscode.window.showWarningMessage(vscode.l10n.t('Task Planner: a run is in progress; cancel it first (Task Planner: Cancel run).'));
+  }
   if (skip) {
     const edited = loadRuntime().editPlan(plan, { type: 'skipStep', stepId });
     if (!edited.ok) return void vscode.window.showErrorMessage(vscode.l10n.t('Task Planner: {0}', edited.error));
