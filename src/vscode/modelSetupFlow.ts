@@ -83,7 +83,7 @@ export async function runModelSetup(deps: ModelSetupDeps): Promise<ModelSetupOut
     },
     {
       label: vscode.l10n.t('A local server'),
-      description: 'Ollama, LM Studio, llama.cpp, vLLM',
+      description: vscode.l10n.t('Ollama, LM Studio, llama.cpp, vLLM'),
       detail: vscode.l10n.t('An OpenAI-compatible server on this machine: only its address, no key.'),
       value: 'local',
     },

@@ -227,7 +227,7 @@ async function planRequest(
 ): Promise<PlannedRequest> {
   const runtime = loadRuntime();
   const settings = readSettings();
-  const provider = options.withoutModel ? { llm: undefined, label: 'heuristic planner (no model)' } : await resolveProvider(settings, deps.keys);
+  const provider = options.withoutModel ? { llm: undefined, label: vscode.l10n.t('heuristic planner (no model)') } : await resolveProvider(settings, deps.keys);
   options.report(vscode.l10n.t('with the {0}…', provider.label));
   deps.log.info(`Planning with the ${provider.label}: ${text.slice(0, 200)}${options.feedback ? ` (feedback: ${options.feedback.slice(0, 200)})` : ''}`);
   let streamed = 0;
