@@ -116,7 +116,8 @@ export class RunController implements vscode.Disposable {
   private abort: AbortController | undefined;
   private running: Promise<RunResult> | undefined;
 
-  constructor(private readonly deps: RunControllerDeps) {}
+  constructor(private readonly deps: RunControllerDeps) {
+  }
 
   /** Where runs are journaled (created on first use). */
   get store(): RunStore {
@@ -249,7 +250,10 @@ export class RunController implements vscode.Disposable {
    * result in `completed` left out); `undefined` when it has none or the workspace is not
    * trusted. Throws (nothing starts) when the question was closed unanswered.
    */
-  private async checkCommandConsent(plan: Plan | undefined, completed: Record<string, unknown> | undefined): Promise<CheckCommandConsent | undefined> {
+  private async checkCommandConsent(
+    plan: Plan | undefined,
+    completed: Record<string, unknown> | undefined,
+  ): Promise<CheckCommandConsent | undefined> {
     const commands = plan ? loadRuntime().planCheckCommands(plan, completed) : [];
     // In Restricted Mode every command is refused before it is asked about: no question to ask.
     if (commands.length === 0 || !vscode.workspace.isTrusted) return undefined;

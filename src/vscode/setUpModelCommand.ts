@@ -80,12 +80,10 @@ async function saveChoice(choice: ModelChoice): Promise<void> {
 /** The settings this workspace (or its folder) sets itself: they win over what was just written. */
 function shadowingWorkspaceSettings(): string[] {
   const config = vscode.workspace.getConfiguration('taskPlanner');
-  return writtenKeys
-    .filter((key) => {
-      const inspected = config.inspect(key);
-      return inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined;
-    })
-    .map((key) => `taskPlanner.${key}`);
+  return writtenKeys.filter((key) => {
+    const inspected = config.inspect(key);
+    return inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined;
+  }).map((key) => `taskPlanner.${key}`);
 }
 
 /** One tiny request (a few tokens, one attempt) to the chosen model. */

@@ -95,6 +95,16 @@ describe('architecture: the .vsix allowlist', () => {
     assert.deepEqual(vsixProblems(shipped, 3_000_001), ['the package is 3000001 bytes, over the 3000000 allowed']);
   });
 
+  it('accepts translations of the texts beside the English ones, and nothing else in l10n/', () => {
+    const translated = ['extension/package.nls.de.json', 'extension/l10n/bundle.l10n.pt-br.json', 'extension/l10n/bundle.l10n.zh-cn.json'];
+    assert.deepEqual(vsixProblems([...shipped, ...translated.map((name) => ({ name, size: 1 }))], 1_000), []);
+    const strays = ['extension/l10n/notes.json', 'extension/package.nls.json.bak'];
+    assert.deepEqual(
+      vsixProblems([...shipped, ...strays.map((name) => ({ name, size: 1 }))], 1_000),
+      strays.map((name) => `${name} is not on the allowlist`),
+    );
+  });
+
   it('ignores folder entries', () => {
     assert.deepEqual(vsixProblems([...shipped, { name: 'extension/dist/', size: 0 }], 1_000), []);
   });
