@@ -8,10 +8,10 @@ const minBlockTokens = 64;
 /**
  * The step prompt's section with the instructions and skills `stepCapabilities` chose for
  * the step (empty when there are none), within `budgetTokens` tokens (default
- * `capabilityLimits.stepSectionTokens`): instructions take at most half, skills the rest
- * and whatever the instructions left. Blocks go in order, each cut to what is left (the cut
- * is marked); blocks that no longer fit are named as left out, so the agent can read them
- * itself.
+ * `capabilityLimits.stepSectionTokens`) plus, when something did not fit, one line per part
+ * naming what was left out: instructions take at most half, skills the rest and whatever
+ * the instructions left. Blocks go in order, each cut to what is left (the cut is marked);
+ * a block with fewer than 64 tokens of room is left out and named.
  */
 export function capabilitySection(selected: StepCapabilities, budgetTokens: number = capabilityLimits.stepSectionTokens): string {
   const parts: string[] = [];
