@@ -87,7 +87,14 @@ function describeModelCritique(model: NonNullable<PlannedRequest['modelCritique'
 }
 
 /** The plan as numbered lines with kinds, dependencies, whether each asks for approval, and checks, then the critique. */
-function describePlan(plan: Plan, critique: Critique, warnings: readonly string[], policy: ApprovalPolicy, tools: ToolRegistry, capabilities: CapabilityCatalogue): string {
+function describePlan(
+  plan: Plan,
+  critique: Critique,
+  warnings: readonly string[],
+  policy: ApprovalPolicy,
+  tools: ToolRegistry,
+  capabilities: CapabilityCatalogue,
+): string {
   const steps = plan.steps.map((step, index) => {
     const what = step.kind === 'tool' ? `tool ${step.tool ?? '?'}` : step.kind === 'agent' ? `agent ${step.agent ?? 'default'}` : step.kind;
     const after = step.dependsOn.length > 0 ? `, after ${step.dependsOn.join(', ')}` : '';

@@ -36,7 +36,9 @@ export interface CliRunOptions extends CliModelOptions, CliReplanOptions {
   reviewCriticalSteps?: boolean;
 }
 
-/** What `plan`, `run` and `resume` hand to the engine for a workspace (and the model, when configured), with the workspace's `capabilities` (`cliCapabilities`). */
+/**
+ * What `plan`, `run` and `resume` hand to the engine for a workspace (and the model, when configured), with the workspace's `capabilities` (`cliCapabilities`).
+ */
 export function engineOptions(options: CliRunOptions, io: CliIo, capabilities: CapabilityCatalogue): HostRunOptions {
   const root = resolve(options.workspace);
   return hostRunOptions({
@@ -71,7 +73,9 @@ export async function runCommand(file: string, options: CliRunOptions, io: CliIo
   for (const warning of warnings) io.err(`plan warning: ${warning}`);
   const capabilities = await cliCapabilities(options, io);
   const engine = engineOptions(options, io, capabilities);
-  const errors = validatePlan(plan, { tools: engine.tools, skills: capabilities.skills.map((skill) => skill.name) }).filter((diagnostic) => diagnostic.severity === 'error');
+  const errors = validatePlan(plan, { tools: engine.tools, skills: capabilities.skills.map((skill) => skill.name) }).filter(
+    (diagnostic) => diagnostic.severity === 'error',
+  );
   if (errors.length > 0) {
     // Messages name their step; the id goes first only for one that does not.
     const problems = errors.map((error) => `  - ${error.stepId && !error.message.includes(error.stepId) ? `${error.stepId}: ` : ''}${error.message}`);

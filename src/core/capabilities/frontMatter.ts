@@ -37,7 +37,9 @@ export function parseFrontMatter(text: string): FrontMatter {
   const [error] = document.errors;
   if (error !== undefined) return { fields: undefined, problem: `its front matter is not valid YAML (${firstLine(error.message)})`, body };
   const [warning] = document.warnings;
-  if (warning !== undefined) return { fields: undefined, problem: `its front matter uses YAML this reader does not accept (${firstLine(warning.message)})`, body };
+  if (warning !== undefined) {
+    return { fields: undefined, problem: `its front matter uses YAML this reader does not accept (${firstLine(warning.message)})`, body };
+  }
   let value: unknown;
   try {
     value = document.toJS({ maxAliasCount: 0 });

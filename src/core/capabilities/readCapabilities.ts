@@ -5,7 +5,14 @@ import { capText } from '../text/capText';
 import { oneLine } from '../text/oneLine';
 import { compileGlob } from '../workspace/globMatcher';
 import { isWorkspaceError } from '../workspace/workspaceError';
-import { capabilityLimits, type CapabilityCatalogue, type CapabilityDiagnostic, type Instruction, type InstructionKind, type Skill } from './capabilityCatalogue';
+import {
+  capabilityLimits,
+  type CapabilityCatalogue,
+  type CapabilityDiagnostic,
+  type Instruction,
+  type InstructionKind,
+  type Skill,
+} from './capabilityCatalogue';
 import { parseFrontMatter } from './frontMatter';
 
 /** A skills folder outside the workspace (the user's own), read through a `WorkspaceFs` confined to it. */
@@ -106,7 +113,13 @@ interface ReadFile {
   bytes: number;
 }
 
-async function readFile(fs: WorkspaceFs, path: string, source: string, diagnostics: CapabilityDiagnostic[], signal: AbortSignal | undefined): Promise<ReadFile | undefined> {
+async function readFile(
+  fs: WorkspaceFs,
+  path: string,
+  source: string,
+  diagnostics: CapabilityDiagnostic[],
+  signal: AbortSignal | undefined,
+): Promise<ReadFile | undefined> {
   try {
     const text = await fs.readText(path, signal, { maxBytes: capabilityLimits.maxFileBytes });
     return { text: capText(text, capabilityLimits.maxFileBytes), bytes: new TextEncoder().encode(text).length };
@@ -138,7 +151,10 @@ function toInstruction(path: string, kind: InstructionKind, read: ReadFile, diag
     }
   }
   if (applyTo.length === 0) {
-    diagnostics.push({ file: shown(path), message: 'It has no usable applyTo globs, so it applies to no step; add one, e.g. applyTo: "**/*.ts" (or "**" for every step).' });
+    diagnostics.push({
+      file: shown(path),
+      message: 'It has no usable applyTo globs, so it applies to no step; add one, e.g. applyTo: "**/*.ts" (or "**" for every step).',
+    });
   }
   const description = typeof front.fields?.description === 'string' ? cleanLine(front.fields.description, capabilityLimits.maxDescriptionChars) : undefined;
   return { kind, path, directory: '', applyTo, ...(description ? { description } : {}), text: front.body, bytes: read.bytes };
@@ -158,11 +174,15 @@ function toSkill(source: string, workspaceFolder: string | undefined, read: Read
     return undefined;
   };
   if (front.problem !== undefined) return leftOut(front.problem);
-  if (front.fields === undefined) return leftOut('it has no front matter; start SKILL.md with "---", a line "name: my-skill", a line "description: …", and "---"');
+  if (front.fields === undefined) {
+    return leftOut('it has no front matter; start SKILL.md with "---", a line "name: my-skill", a line "description: …", and "---"');
+  }
   const { name, description } = front.fields;
   if (typeof name !== 'string' || name.trim() === '') return leftOut('its front matter has no "name"');
   if (name.length > capabilityLimits.maxNameChars || !skillName.test(name)) {
-    return leftOut(`its name "${shown(oneLine(name, 80))}" is not lowercase letters, digits and single hyphens (at most ${capabilityLimits.maxNameChars} characters)`);
+    return leftOut(
+      `its name "${shown(oneLine(name, 80))}" is not lowercase letters, digits and single hyphens (at most ${capabilityLimits.maxNameChars} characters)`,
+    );
   }
   if (typeof description !== 'string' || description.trim() === '') return leftOut('its front matter has no "description"');
   return {
@@ -183,7 +203,14 @@ function tagsOf(value: unknown, file: string, diagnostics: CapabilityDiagnostic[
     diagnostics.push({ file, message: 'Its "tags" were ignored: give them as a list of words.' });
     return [];
   }
-  const tags = [...new Set(items.filter((item): item is string => typeof item === 'string').map((item) => cleanLine(item, capabilityLimits.maxTagChars).toLowerCase()).filter((tag) => tag !== ''))];
+  const tags = [
+    ...new Set(
+      items
+        .filter((item): item is string => typeof item === 'string')
+        .map((item) => cleanLine(item, capabilityLimits.maxTagChars).toLowerCase())
+        .filter((tag) => tag !== ''),
+    ),
+  ];
   if (tags.length > capabilityLimits.maxTags) {
     diagnostics.push({ file, message: `Only its first ${capabilityLimits.maxTags} tags are used; ${tags.length - capabilityLimits.maxTags} were ignored.` });
   }

@@ -6,7 +6,9 @@ import type { CapabilityCatalogue, Instruction, Skill } from './capabilityCatalo
 
 /** The instructions and skills one step's agent gets, and the skills it names that the catalogue lacks. */
 export interface StepCapabilities {
-  /** In the order they go into the prompt: `.github/copilot-instructions.md`, the nearest `AGENTS.md` and `CLAUDE.md` files, then scoped files, each by path. */
+  /**
+   * In the order they go into the prompt: `.github/copilot-instructions.md`, the nearest `AGENTS.md` and `CLAUDE.md` files, then scoped files, each by path.
+   */
   instructions: Instruction[];
   /** The skills the step names (in its order), then those the plan's context tags match (in catalogue order). */
   skills: Skill[];
@@ -86,7 +88,8 @@ export function stepFiles(step: Pick<Step, 'attachments' | 'args' | 'input' | 't
 function nearest(candidates: readonly Instruction[], files: readonly string[]): Instruction[] {
   if (candidates.length === 0) return [];
   const chosen = new Set<Instruction>();
-  const folders = files.length === 0 ? [''] : files.map((file) => (file.endsWith('/') ? file.slice(0, -1) : file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : ''));
+  const folders =
+    files.length === 0 ? [''] : files.map((file) => (file.endsWith('/') ? file.slice(0, -1) : file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : ''));
   for (const folder of folders) {
     let best: Instruction | undefined;
     for (const candidate of candidates) {

@@ -200,7 +200,9 @@ export function wordsOf(value: unknown, id: string | undefined, field: string, w
   for (const item of items) {
     const word = typeof item === 'string' ? item.trim() : undefined;
     if (word === undefined || word.length > maxWordLength) {
-      warnings.push(`${where}: ignored ${word === undefined ? `a value that is not a name (${describeRaw(item)})` : `a name longer than ${maxWordLength} characters`}.`);
+      warnings.push(
+        `${where}: ignored ${word === undefined ? `a value that is not a name (${describeRaw(item)})` : `a name longer than ${maxWordLength} characters`}.`,
+      );
     } else if (word !== '' && !words.includes(word)) words.push(word);
   }
   if (words.length > maxWords) warnings.push(`${where}: only the first ${maxWords} names are kept.`);
