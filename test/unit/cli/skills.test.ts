@@ -11,7 +11,7 @@ function stepPrompt(request: FakeRequest | undefined): string {
   return typeof user?.content === 'string' ? user.content : JSON.stringify(user?.content ?? '');
 }
 
-describe('task-planner run with the workspace\'s skills and instructions', function () {
+describe('task-planner run and plan with the workspace\'s skills and instructions', function () {
   this.timeout(60_000);
   const workspace = temporaryDirectory('cli-skills-');
   const outside = temporaryDirectory('cli-skills-outside-');
@@ -77,6 +77,28 @@ describe('task-planner run with the workspace\'s skills and instructions', funct
     assert.equal(result.code, 2, result.stderr);
     assert.match(result.stderr, /S1.*"\.\.\/x".*not in the catalogue; available: release-notes, unit-tests/);
     assert.equal(server.chatRequests.length, 0);
+  });
+
+  it('plan: shows the model the skills, and lists under each step the instructions and skills it will use, escaping what a name could hide', async () => {
+    const plan = {
+      objective: 'Release',
+      steps: [
+        { id: 'S1', title: 'Notes', kind: 'agent', dependsOn: [], input: 'Write notes for src/app.ts', skills: ['release-notes', 'gone\u202e\u001b[2J'] },
+        { id: 'S2', title: 'Read', kind: 'tool', dependsOn: [], tool: 'read_file', args: { path: 'src/app.ts' } },
+      ],
+    };
+    // The unknown skill is a validation error: the model gets one repair round, and answers the same.
+    server.enqueue({ kind: 'message', content: JSON.stringify(plan) }, { kind: 'message', content: JSON.stringify(plan) });
+    const result = await runCli(['plan', 'Write the release notes', '--workspace', workspace.path, '--base-url', server.baseURL, '--model', 'gpt-4o-mini']);
+    assert.equal(result.code, 0, result.stderr);
+    const system = server.chatRequests[0]?.body?.messages?.find((message) => message.role === 'system')?.content;
+    assert.match(String(system), /- release-notes \[docs\]: How this project writes release notes\.\n- unit-tests \[testing\]: How to write unit tests here\./);
+    assert.match(
+      result.stderr,
+      /1\. S1 Notes \(agent default, may ask approval\)\n {5}instructions: AGENTS\.md, \.github\/instructions\/typescript\.instructions\.md\n {5}skills: release-notes\n {5}missing skills: gone\\u202e\\u001b\[2J\n/,
+    );
+    assert.match(result.stderr, /2\. S2 Read \(tool read_file\)\n/);
+    assert.doesNotMatch(result.stderr, /[\u202e\u001b]/);
   });
 
   it('leaves out a 5 MB SKILL.md, a skill named like a path and a skills folder linked out of the workspace, saying which and why, and still runs', async () => {
