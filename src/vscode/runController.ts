@@ -144,8 +144,12 @@ export class RunController implements vscode.Disposable {
     return loadRuntime().createVscodeWorkspaceFs(folder.uri, { allowHardLinks: readSettings().allowHardLinks });
   }
 
-  /** The workspace's instructions and skills with the user's skills folders, read again now; kept for `knownCapabilities`. */
+  /**
+   * The workspace's instructions and skills with the user's skills folders, read again now;
+   * kept for `knownCapabilities`. Without an open folder there is no catalogue: empty.
+   */
   async capabilities(signal?: AbortSignal): Promise<CapabilityCatalogue> {
+    if (!vscode.workspace.workspaceFolders?.[0]) return { instructions: [], skills: [], diagnostics: [] };
     this.catalogue = await loadRuntime().readEditorCapabilities(this.workspace(), this.deps.log, {
       allowHardLinks: readSettings().allowHardLinks,
       ...(signal ? { signal } : {}),
