@@ -79,6 +79,16 @@ describe('task-planner run and plan with the workspace\'s skills and instruction
     assert.equal(server.chatRequests.length, 0);
   });
 
+  it('validate: checks the skills steps name against the workspace given with --workspace, and only then', async () => {
+    const file = join(workspace.path, 'check.plan.json');
+    writeFileSync(file, JSON.stringify({ objective: 'x', steps: [{ id: 'S1', kind: 'agent', skills: ['release-notes', 'nope'], input: 'x' }] }));
+    const checked = await runCli(['validate', file, '--workspace', workspace.path]);
+    assert.equal(checked.code, 1, checked.stderr);
+    assert.match(checked.stdout, /error unknown_skill \[S1\]: Step "S1" uses the skill "nope", which is not in the catalogue; available: release-notes, unit-tests\./);
+    const unchecked = await runCli(['validate', file]);
+    assert.equal(unchecked.code, 0, unchecked.stdout);
+  });
+
   it('plan: shows the model the skills, and lists under each step the instructions and skills it will use, escaping what a name could hide', async () => {
     const plan = {
       objective: 'Release',
