@@ -95,6 +95,12 @@ export type { BudgetLimits, BudgetUsage, BudgetExhaustion, BudgetTracker } from 
 export { executeWithReplanning, resumeWithReplanning } from './replan/executeWithReplanning';
 export type { ReplanOptions, ReplanRecord } from './replan/executeWithReplanning';
 export type { TrialRecord } from './replan/trialHistory';
+export { readCapabilities } from './capabilities/readCapabilities';
+export type { ReadCapabilitiesOptions, SkillFolder } from './capabilities/readCapabilities';
+export { emptyCatalogue, capabilityLimits } from './capabilities/capabilityCatalogue';
+export type { CapabilityCatalogue, CapabilityDiagnostic, Instruction, InstructionKind, Skill } from './capabilities/capabilityCatalogue';
+export { stepCapabilities } from './capabilities/stepCapabilities';
+export type { StepCapabilities } from './capabilities/stepCapabilities';
 export { runStepAgent } from './agent/runStepAgent';
 export type { StepAgentOptions, StepAgentResult } from './agent/runStepAgent';
 export { defaultAgentLimits } from './agent/agentLimits';

@@ -53,6 +53,8 @@ export interface StepView {
   verification?: string;
   /** The step's checks in plain words on one line, bounded and with control characters escaped. */
   checks?: string;
+  /** The project instructions and skills the step's agent will be given, on one line, bounded and with control characters escaped. */
+  uses?: string;
   onVerificationFailure: FailurePolicyView;
   when?: string;
   skipped: boolean;

@@ -111,6 +111,13 @@ export const mutationGroups = [
     spec: ['test/unit/core/planner/**/*.test.ts'],
   },
   {
+    name: 'capabilities',
+    ci: false,
+    threshold: 80,
+    mutate: ['src/core/capabilities/*.ts'],
+    spec: ['test/unit/core/capabilities/**/*.test.ts', 'test/unit/core/agent/capabilitySection.test.ts', 'test/unit/core/view/panelSession.capabilities.test.ts'],
+  },
+  {
     name: 'replan',
     ci: false,
     threshold: 80,

@@ -10,6 +10,8 @@ import { stepContextSections, withSection } from './stepContextSections';
 import { runSynthesisGate } from './runSynthesisGate';
 import { StepOutcome } from '../engine/stepOutcome';
 import type { AgentResult } from './agentResult';
+import { stepCapabilities } from '../capabilities/stepCapabilities';
+import { shownRef } from '../plan/attachmentTarget';
 
 /** The prompt of the built-in `default` agent (all tools) when the plan defines none. */
 export const defaultAgentPrompt = 'You are a careful software assistant working in the user\'s VS Code workspace.';
@@ -77,6 +79,14 @@ export async function executeLlmStep(ctx: ExecuteContext, input: string, llm: Ll
     }
     tools.push(tool);
   }
+  const capabilities = stepCapabilities(step, plan, options.capabilities);
+  if (capabilities.unknownSkills.length > 0) {
+    const known = options.capabilities.skills.map((skill) => skill.name);
+    throw new StepFailure(
+      `Step ${step.id} uses the skill${capabilities.unknownSkills.length === 1 ? '' : 's'} ${capabilities.unknownSkills.map((name) => `"${shownRef(name)}"`).join(', ')}, which this workspace does not have. Available skills: ${known.join(', ') || 'none'}.`,
+      false,
+    );
+  }
   const summary = await rollingSummary(state, { llm, budgetTokens: limits.summaryBudgetTokens, signal: ctx.signal, onCompacted: ctx.compacted });
   const prompt = buildStepPrompt({ objective: plan.objective, plan, statuses, summary, step, depends: ctx.depends, input });
   const toolContext = toolContextFor(ctx);
@@ -85,6 +95,7 @@ export async function executeLlmStep(ctx: ExecuteContext, input: string, llm: Ll
     strategy: options.strategy,
     workspace: options.workspace,
     signal: ctx.signal,
+    capabilities,
   });
   const result = await runStepAgent({
     llm,
