@@ -1,6 +1,6 @@
 import type { ExecuteContext } from '../engine/executors/stepExecutor';
 import { StepFailure } from '../engine/executors/stepExecutor';
-import { buildStepPrompt } from '../llm/contextCompactor';
+import { buildStepPrompt, stepPromptHead } from '../llm/stepPrompt';
 import type { LlmClient } from '../ports';
 import { toolContextFor } from '../engine/executors/toolContextFor';
 import type { Tool } from '../tools/tool';
@@ -18,9 +18,10 @@ export const directAgentPrompt = 'You answer directly from what you are given, w
 
 /**
  * Runs an `agent` or `synthesis_gate` step with `llm` (the engine's path when no
- * `stepRunner` is configured). The prompt is `buildStepPrompt`'s: objective, plan outline
- * with live statuses, the rolling summary, the direct dependencies' results and `input`
- * (which carries the verification diagnosis on a retry). Agents get their plan entry's
+ * `stepRunner` is configured). The prompt is `buildStepPrompt`'s, most stable part first:
+ * objective, plan outline, the rolling summary, the live statuses, the direct dependencies'
+ * results, `input` (which carries the verification diagnosis on a retry) and the step's
+ * attachments. Agents get their plan entry's
  * prompt and exactly its tools, plus `ask_user` when the run has it (asking the user is
  * how any step clarifies, docs/architecture.md §4); `default` without an entry has every tool, `direct`
  * none. A gate gets no summary and no tools: it condenses its dependencies only.
@@ -77,8 +78,13 @@ export async function executeLlmStep(ctx: ExecuteContext, input: string, llm: Ll
     }
     tools.push(tool);
   }
-  const summary = await rollingSummary(state, { llm, budgetTokens: limits.summaryBudgetTokens, signal: ctx.signal, onCompacted: ctx.compacted });
-  const prompt = buildStepPrompt({ objective: plan.objective, plan, statuses, summary, step, depends: ctx.depends, input });
+  const summary = await rollingSummary(state, {
+    llm,
+    budgetTokens: limits.summaryBudgetTokens,
+    signal: ctx.signal,
+    context: stepPromptHead(plan.objective, plan),
+    onCompacted: ctx.compacted,
+  });
   const toolContext = toolContextFor(ctx);
   const sections = await stepContextSections(step, {
     agentTools: tools.map((tool) => tool.name),
@@ -86,11 +92,12 @@ export async function executeLlmStep(ctx: ExecuteContext, input: string, llm: Ll
     workspace: options.workspace,
     signal: ctx.signal,
   });
+  const prompt = buildStepPrompt({ objective: plan.objective, plan, statuses, summary, step, depends: ctx.depends, input, extra: { attachments: sections.user } });
   const result = await runStepAgent({
     llm,
     stepId: step.id,
     agentPrompt: withSection(agent.prompt, sections.system),
-    stepPrompt: withSection(prompt.text, sections.user),
+    stepPrompt: prompt.text,
     images: sections.images,
     tools,
     toolContext,

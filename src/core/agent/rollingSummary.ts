@@ -5,6 +5,8 @@ import type { LlmClient } from '../ports';
 
 interface SummaryMemory {
   summary: string;
+  /** `CompactionResult.settledLength` of the last fold. */
+  settledLength: number;
   folded: Set<string>;
   /** Serialises updates: steps running at once share one summary. */
   queue: Promise<unknown>;
@@ -17,15 +19,16 @@ const memories = new WeakMap<RunState, SummaryMemory>();
  * since the last call is folded in, in completion order, with `compactContext` (the model
  * summarises only when the budget overflows; a deterministic fallback otherwise). Kept per
  * run state object, so it lives exactly as long as the run. Invariant: at most
- * `budgetTokens` tokens. `onCompacted` hears each fold (the engine journals it as `context_compacted`).
+ * `budgetTokens` tokens. `context` (the step prompts' shared start, `StepPrompt.head`) begins
+ * each compaction request, so those requests share their prefix with each other. `onCompacted` hears each fold (the engine journals it as `context_compacted`).
  */
 export function rollingSummary(
   state: RunState,
-  options: { llm?: LlmClient; budgetTokens: number; signal: AbortSignal; onCompacted?: (report: ContextCompaction) => void },
+  options: { llm?: LlmClient; budgetTokens: number; signal: AbortSignal; context?: string; onCompacted?: (report: ContextCompaction) => void },
 ): Promise<string> {
   let memory = memories.get(state);
   if (!memory) {
-    memory = { summary: '', folded: new Set(), queue: Promise.resolve() };
+    memory = { summary: '', settledLength: 0, folded: new Set(), queue: Promise.resolve() };
     memories.set(state, memory);
   }
   const current = memory;
@@ -37,10 +40,13 @@ export function rollingSummary(
       const compacted = await compactContext(current.summary, { stepId, title: titles.get(stepId) ?? stepId, result }, {
         budgetTokens: options.budgetTokens,
         signal: options.signal,
+        settledLength: current.settledLength,
+        ...(options.context === undefined ? {} : { context: options.context }),
         ...(state.plan ? { objective: state.plan.objective } : {}),
         ...(options.llm ? { llm: options.llm } : {}),
       });
       current.summary = compacted.summary;
+      current.settledLength = compacted.settledLength;
       options.onCompacted?.({
         stepId,
         summary: compacted.summary,
