@@ -174,13 +174,15 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
       if (!draft.changedFiles?.includes(event.path)) draft.changedFiles = [...(draft.changedFiles ?? []), event.path];
       return;
     case 'model_called': {
-      const usage = draft.modelUsage ?? { requests: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0, costUsd: 0, unpricedRequests: 0 };
+      const usage = draft.modelUsage ?? { requests: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0, cachedTokens: 0, costUsd: 0, savedUsd: 0, unpricedRequests: 0 };
       draft.modelUsage = {
         requests: usage.requests + 1,
         promptTokens: usage.promptTokens + event.promptTokens,
         completionTokens: usage.completionTokens + event.completionTokens,
         totalTokens: usage.totalTokens + event.promptTokens + event.completionTokens,
+        cachedTokens: usage.cachedTokens + (event.cachedTokens ?? 0),
         costUsd: usage.costUsd + (event.costUsd ?? 0),
+        savedUsd: usage.savedUsd + (event.savedUsd ?? 0),
         unpricedRequests: usage.unpricedRequests + (event.costUsd === undefined ? 1 : 0),
       };
       return;

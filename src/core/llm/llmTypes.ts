@@ -40,6 +40,11 @@ export type LlmResponseFormat =
 export interface LlmUsage {
   promptTokens: number;
   completionTokens: number;
+  /**
+   * Of `promptTokens`, those the provider read from its prompt cache (billed at the cached
+   * input price); absent when the provider reports none. Invariant: at most `promptTokens`.
+   */
+  cachedPromptTokens?: number;
 }
 
 /**
@@ -74,6 +79,8 @@ export interface LlmChatResponse {
   /** Whether `usage` came from the API (`true`) or was counted with the local tokenizer. */
   usageReported: boolean;
   costUsd?: number;
+  /** USD the cached prompt tokens saved against the uncached input price; absent when nothing was cached or the price is unknown. */
+  savedUsd?: number;
   /** The model that answered, as the API named it. */
   model: string;
   finishReason?: string;
