@@ -156,6 +156,7 @@ async function exchange(
   }
   request.signal.throwIfAborted();
   if (token.isCancellationRequested) throw new vscode.CancellationError();
+  // vscode.lm reports no usage for a response (neither tokens nor cached tokens, API 1.100), so both are counted here and nothing is known to be cached.
   const promptTokens = (await Promise.all(messages.map((message) => model.countTokens(message).then(undefined, () => 0)))).reduce(
     (sum, count) => sum + count,
     0,
