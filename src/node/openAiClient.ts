@@ -235,6 +235,7 @@ async function sendAttempt(
             type: 'function' as const,
             function: { name: tool.name, description: tool.description, parameters: tool.parameters },
           })),
+          ...(request.toolChoice === 'none' ? { tool_choice: 'none' as const } : {}),
         }
       : {}),
     ...(request.responseSchema ? { response_format: toWireFormat(request.responseSchema) } : {}),

@@ -134,7 +134,8 @@ async function exchange(
     messages,
     {
       justification: 'Task Planner plans and runs the task you asked for.',
-      ...(request.tools?.length
+      // vscode.lm has no mode that forbids tool calls: a request that may call none is sent without them.
+      ...(request.tools?.length && request.toolChoice !== 'none'
         ? { tools: request.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.parameters })) }
         : {}),
     },

@@ -5,7 +5,8 @@ import type { LlmClient } from '../ports';
 import { toolContextFor } from '../engine/executors/toolContextFor';
 import type { Tool } from '../tools/tool';
 import { rollingSummary } from './rollingSummary';
-import { runStepAgent } from './runStepAgent';
+import { agentSystemPrompt, runStepAgent } from './runStepAgent';
+import { toolDefinition } from './agentToolCall';
 import { stepContextSections, withSection } from './stepContextSections';
 import { runSynthesisGate } from './runSynthesisGate';
 import { StepOutcome } from '../engine/stepOutcome';
@@ -78,13 +79,6 @@ export async function executeLlmStep(ctx: ExecuteContext, input: string, llm: Ll
     }
     tools.push(tool);
   }
-  const summary = await rollingSummary(state, {
-    llm,
-    budgetTokens: limits.summaryBudgetTokens,
-    signal: ctx.signal,
-    context: stepPromptHead(plan.objective, plan),
-    onCompacted: ctx.compacted,
-  });
   const toolContext = toolContextFor(ctx);
   const sections = await stepContextSections(step, {
     agentTools: tools.map((tool) => tool.name),
@@ -92,11 +86,19 @@ export async function executeLlmStep(ctx: ExecuteContext, input: string, llm: Ll
     workspace: options.workspace,
     signal: ctx.signal,
   });
+  const agentPrompt = withSection(agent.prompt, sections.system);
+  const summary = await rollingSummary(state, {
+    llm,
+    budgetTokens: limits.summaryBudgetTokens,
+    signal: ctx.signal,
+    prefix: { system: agentSystemPrompt(agentPrompt), tools: tools.map(toolDefinition), head: stepPromptHead(plan.objective, plan) },
+    onCompacted: ctx.compacted,
+  });
   const prompt = buildStepPrompt({ objective: plan.objective, plan, statuses, summary, step, depends: ctx.depends, input, extra: { attachments: sections.user } });
   const result = await runStepAgent({
     llm,
     stepId: step.id,
-    agentPrompt: withSection(agent.prompt, sections.system),
+    agentPrompt,
     stepPrompt: prompt.text,
     images: sections.images,
     tools,

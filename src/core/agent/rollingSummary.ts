@@ -1,4 +1,4 @@
-import { compactContext } from '../llm/contextCompactor';
+import { compactContext, type CompactionPrefix } from '../llm/contextCompactor';
 import type { ContextCompaction } from '../engine/executors/stepExecutor';
 import type { RunState } from '../engine/runEvents';
 import type { LlmClient } from '../ports';
@@ -19,12 +19,12 @@ const memories = new WeakMap<RunState, SummaryMemory>();
  * since the last call is folded in, in completion order, with `compactContext` (the model
  * summarises only when the budget overflows; a deterministic fallback otherwise). Kept per
  * run state object, so it lives exactly as long as the run. Invariant: at most
- * `budgetTokens` tokens. `context` (the step prompts' shared start, `StepPrompt.head`) begins
- * each compaction request, so those requests share their prefix with each other. `onCompacted` hears each fold (the engine journals it as `context_compacted`).
+ * `budgetTokens` tokens. `prefix` (the step agent's system prompt, tools and the step prompts'
+ * shared start) begins each compaction request, so it shares its start with the step's requests. `onCompacted` hears each fold (the engine journals it as `context_compacted`).
  */
 export function rollingSummary(
   state: RunState,
-  options: { llm?: LlmClient; budgetTokens: number; signal: AbortSignal; context?: string; onCompacted?: (report: ContextCompaction) => void },
+  options: { llm?: LlmClient; budgetTokens: number; signal: AbortSignal; prefix?: CompactionPrefix; onCompacted?: (report: ContextCompaction) => void },
 ): Promise<string> {
   let memory = memories.get(state);
   if (!memory) {
@@ -41,7 +41,7 @@ export function rollingSummary(
         budgetTokens: options.budgetTokens,
         signal: options.signal,
         settledLength: current.settledLength,
-        ...(options.context === undefined ? {} : { context: options.context }),
+        ...(options.prefix === undefined ? {} : { prefix: options.prefix }),
         ...(state.plan ? { objective: state.plan.objective } : {}),
         ...(options.llm ? { llm: options.llm } : {}),
       });

@@ -60,6 +60,11 @@ export type LlmDelta =
 export interface LlmChatRequest {
   messages: LlmMessage[];
   tools?: LlmToolDefinition[];
+  /**
+   * `none`: the model may not call any of `tools`, which are sent all the same so the request
+   * starts like the run's other requests (a prefix the provider can cache). Default `auto`.
+   */
+  toolChoice?: 'auto' | 'none';
   responseSchema?: LlmResponseFormat;
   signal: AbortSignal;
   /** Stream the reply; deltas go to `onDelta` as they arrive. The result is the same either way. */

@@ -115,6 +115,10 @@ describe('createOpenAiClient against the fake OpenAI server', function () {
       assert.equal(reply.finishReason, 'tool_calls');
     }
     assert.equal(server.chatRequests[0]?.body?.tools?.[0]?.function.name, 'read_file');
+    assert.ok(!('tool_choice' in (server.chatRequests[0]?.body ?? {})), 'the provider\'s default when not told');
+    server.enqueue({ kind: 'message', content: 'notes' });
+    await client().chat({ messages: user, tools, toolChoice: 'none', signal });
+    assert.deepEqual([server.chatRequests[2]?.body?.tool_choice, server.chatRequests[2]?.body?.tools?.length], ['none', 1], 'tools sent, none callable');
   });
 
   it('passes tool results and images back in the wire format', async () => {

@@ -88,41 +88,45 @@ describe('compactContext: what the summary keeps and why', () => {
     assert.equal(result.method, 'append');
   });
 
-  it('rewrites the whole summary into a third of the budget when nothing is settled, the run\'s context first, and keeps its trimmed summary and cost', async () => {
+  it('rewrites the whole summary into a third of the budget when nothing is settled, starting like the step agent\'s requests, and keeps its trimmed summary and cost', async () => {
     const llm = scripted(() => '  short summary \n');
     const previous = Array.from({ length: 30 }, (_, index) => `[S${index}] Step: ${'fact '.repeat(10)}`).join('\n');
-    const result = await compactContext(previous, { stepId: 'S99', title: 'Last', result: 'done' }, { budgetTokens: 100, signal, llm, objective: 'Ship it', context: '## Objective\nShip it\n\n## Plan\n- S1 a' });
+    const tools = [{ name: 'read_file', description: 'Reads a file', parameters: { type: 'object' } }];
+    const prefix = { system: 'You are the agent.', tools, head: '## Objective\nShip it\n\n## Plan\n- S1 a' };
+    const result = await compactContext(previous, { stepId: 'S99', title: 'Last', result: 'done' }, { budgetTokens: 100, signal, llm, objective: 'Ship it', prefix });
     assert.deepEqual([result.method, result.rewrite, result.summary, result.afterTokens, result.settledLength], ['llm', true, 'short summary', countTokens('short summary'), 'short summary'.length]);
     const request = llm.requests[0]!;
     assert.equal(request.maxTokens, 33);
-    assert.deepEqual(request.messages.map((message) => message.role), ['system', 'user']);
-    assert.match(String(request.messages[0]?.content), /^You maintain the working memory of an agent executing a plan\./);
-    assert.doesNotMatch(String(request.messages[0]?.content), /\d/, 'no figure of the moment in the fixed instructions');
-    assert.equal(request.messages[1]?.content, `## Objective\nShip it\n\n## Plan\n- S1 a\n\n## Notes\n${previous.trim()}\n[S99] Last: done\n\n## Task\nRewrite the notes into at most 33 tokens.`);
+    assert.deepEqual([request.tools, request.toolChoice], [tools, 'none'], 'the agent\'s tools, which it may not call');
+    assert.deepEqual(request.messages.map((message) => [message.role, typeof message.content === 'string' ? message.content.split('\n')[0] : '']), [['system', 'You are the agent.'], ['user', '## Objective']]);
+    const user = String(request.messages[1]?.content);
+    assert.ok(user.startsWith(`## Objective\nShip it\n\n## Plan\n- S1 a\n\n## What happened so far\n${previous.trim()}\n[S99] Last: done\n\n## Task\n`), 'the step prompt\'s head and summary, as its requests have them');
+    assert.match(user, /## Task\nThis request is not a step of the plan: you keep its working memory\. Rewrite these notes into at most 33 tokens\. Keep facts later steps need: .* call no tool\.$/);
     assert.ok(!('costUsd' in result), 'no cost when the model reports none');
     const priced: LlmClient = { model: 'p', chat: async () => ({ text: 'short', toolCalls: [], usage: { promptTokens: 1, completionTokens: 1 }, usageReported: true, model: 'p', costUsd: 0.002 }) };
     assert.equal((await compactContext(previous, { stepId: 'S99', title: 'Last', result: 'done' }, { budgetTokens: 100, signal, llm: priced })).costUsd, 0.002);
     const plain = scripted(() => 'short');
     await compactContext(previous, { stepId: 'S99', title: 'Last', result: 'done' }, { budgetTokens: 100, signal, llm: plain });
-    assert.match(String(plain.requests[0]?.messages[1]?.content), /^## Notes\n\[S0\]/, 'without context or objective the notes come first');
+    assert.match(String(plain.requests[0]?.messages[1]?.content), /^## What happened so far\n\[S0\]/, 'without a prefix or an objective the notes come first');
+    assert.match(String(plain.requests[0]?.messages[0]?.content), /^You maintain the working memory of an agent executing a plan/);
+    assert.ok(plain.requests[0]?.tools === undefined && plain.requests[0]?.toolChoice === undefined);
+    const noTools = scripted(() => 'short');
+    await compactContext(previous, { stepId: 'S99', title: 'Last', result: 'done' }, { budgetTokens: 100, signal, llm: noTools, prefix: { ...prefix, tools: [] } });
+    assert.ok(noTools.requests[0]?.tools === undefined && noTools.requests[0]?.toolChoice === undefined, 'an agent without tools sends none');
   });
 
   it('condenses only the lines after the settled start, which stays byte for byte, while the settled start is small', async () => {
     const llm = scripted(() => ' newer condensed ');
     const settled = '[S1] Old: kept fact one\n[S2] Old: kept fact two';
     const previous = `${settled}\n${Array.from({ length: 20 }, (_, index) => `[S${index + 3}] New: ${'detail '.repeat(12)}`).join('\n')}`;
-    const result = await compactContext(previous, { stepId: 'S99', title: 'Last', result: 'done' }, { budgetTokens: 200, signal, llm, settledLength: settled.length, context: 'CTX' });
+    const result = await compactContext(previous, { stepId: 'S99', title: 'Last', result: 'done' }, { budgetTokens: 200, signal, llm, settledLength: settled.length, objective: 'Ship it' });
     assert.equal(result.summary, `${settled}\nnewer condensed`);
     assert.deepEqual([result.method, result.rewrite, result.settledLength], ['llm', false, result.summary.length]);
     const request = llm.requests[0]!;
     assert.equal(request.maxTokens, 40);
-    assert.match(String(request.messages[1]?.content), new RegExp(`^CTX\\n\\n## Notes kept as they are\\n\\[S1\\] Old: kept fact one\\n\\[S2\\] Old: kept fact two\\n\\n## Newer notes\\n\\[S3\\] New:`));
-    assert.match(String(request.messages[1]?.content), /\[S99\] Last: done\n\n## Task\nCondense the newer notes into at most 40 tokens/);
-    assert.equal(request.messages[0]?.content, (await (async () => {
-      const other = scripted(() => 'x');
-      await compactContext(previous, { stepId: 'S99', title: 'Last', result: 'done' }, { budgetTokens: 200, signal, llm: other });
-      return other.requests[0]?.messages[0]?.content;
-    })()), 'the same instructions for a rewrite and a condensation');
+    const user = String(request.messages[1]?.content);
+    assert.ok(user.startsWith(`## Objective\nShip it\n\n## What happened so far\n${previous.trim()}\n[S99] Last: done\n\n## Task\n`));
+    assert.match(user, /Condense the last 21 lines of these notes \(from "\[S3\] New: detail detail detail detail detail detail…" on\) into at most 40 tokens: they will follow the earlier lines, which stay as they are/);
   });
 
   it('rewrites everything once the settled start leaves too little room, and forgets the settled start on the fallback', async () => {
