@@ -94,7 +94,8 @@ export async function executeLlmStep(ctx: ExecuteContext, input: string, llm: Ll
     prefix: { system: agentSystemPrompt(agentPrompt), tools: tools.map(toolDefinition), head: stepPromptHead(plan.objective, plan) },
     onCompacted: ctx.compacted,
   });
-  const prompt = buildStepPrompt({ objective: plan.objective, plan, statuses, summary, step, depends: ctx.depends, input, extra: { attachments: sections.user } });
+  const extra = { attachments: sections.user };
+  const prompt = buildStepPrompt({ objective: plan.objective, plan, statuses, summary, step, depends: ctx.depends, input, extra });
   const result = await runStepAgent({
     llm,
     stepId: step.id,

@@ -20,7 +20,8 @@ const memories = new WeakMap<RunState, SummaryMemory>();
  * summarises only when the budget overflows; a deterministic fallback otherwise). Kept per
  * run state object, so it lives exactly as long as the run. Invariant: at most
  * `budgetTokens` tokens. `prefix` (the step agent's system prompt, tools and the step prompts'
- * shared start) begins each compaction request, so it shares its start with the step's requests. `onCompacted` hears each fold (the engine journals it as `context_compacted`).
+ * shared start) begins each compaction request, so it shares its start with the step's requests.
+ * `onCompacted` hears each fold (the engine journals it as `context_compacted`).
  */
 export function rollingSummary(
   state: RunState,

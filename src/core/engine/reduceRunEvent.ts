@@ -1,5 +1,5 @@
 import type { Plan } from '../plan/planSchema';
-import type { BudgetUsage } from '../llm/budget';
+import { noBudgetUsage, type BudgetUsage } from '../llm/budget';
 import { awaitingStatusOf, terminalStepStatuses, type RunEvent, type RunState, type StepState, type SuppliedAnswer, type SuppliedAnswers } from './runEvents';
 
 /** The state before a run's first event. */
@@ -176,7 +176,7 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
       return;
     case 'model_called': {
       // Spread over zeros: a snapshot written before cached tokens were counted has no cachedTokens nor savedUsd.
-      const usage: BudgetUsage = { requests: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0, cachedTokens: 0, costUsd: 0, savedUsd: 0, unpricedRequests: 0, ...draft.modelUsage };
+      const usage: BudgetUsage = { ...noBudgetUsage, ...draft.modelUsage };
       draft.modelUsage = {
         requests: usage.requests + 1,
         promptTokens: usage.promptTokens + event.promptTokens,

@@ -179,7 +179,16 @@ export type RunEvent = EventBase &
      * A step called the model once; `costUsd` absent when the model's price is unknown;
      * `cachedTokens` (of `promptTokens`, read from the provider's cache) and `savedUsd` absent when none.
      */
-    | { type: 'model_called'; stepId: string; model: string; promptTokens: number; completionTokens: number; cachedTokens?: number; costUsd?: number; savedUsd?: number }
+    | {
+        type: 'model_called';
+        stepId: string;
+        model: string;
+        promptTokens: number;
+        completionTokens: number;
+        cachedTokens?: number;
+        costUsd?: number;
+        savedUsd?: number;
+      }
     | { type: 'step_deferred'; stepId: string }
     /** `changes`: the file changes an agent step's tool calls asked for, by outcome. */
     | { type: 'step_completed'; stepId: string; result: unknown; restored?: boolean; changes?: AgentChanges }

@@ -28,6 +28,18 @@ export interface BudgetUsage {
   unpricedRequests: number;
 }
 
+/** The usage of a run that made no call. */
+export const noBudgetUsage: Readonly<BudgetUsage> = {
+  requests: 0,
+  promptTokens: 0,
+  completionTokens: 0,
+  totalTokens: 0,
+  cachedTokens: 0,
+  costUsd: 0,
+  savedUsd: 0,
+  unpricedRequests: 0,
+};
+
 /** A reached limit, with a message fit for the user. */
 export interface BudgetExhaustion {
   limit: BudgetLimitName;
@@ -80,7 +92,7 @@ export interface BudgetTracker {
  */
 export function createBudgetTracker(initial: BudgetLimits = {}): BudgetTracker {
   let current: BudgetLimits = { ...initial };
-  const used: BudgetUsage = { requests: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0, cachedTokens: 0, costUsd: 0, savedUsd: 0, unpricedRequests: 0 };
+  const used: BudgetUsage = { ...noBudgetUsage };
 
   const exhausted = (): BudgetExhaustion | undefined => {
     const checks: [BudgetLimitName, number, number | undefined, (value: number) => string][] = [

@@ -72,7 +72,8 @@ export function costOf(model: string, usage: LlmUsage, extra?: Readonly<Record<s
   const price = priceOf(model, extra);
   if (!price) return undefined;
   const cached = Math.min(usage.cachedPromptTokens ?? 0, usage.promptTokens);
-  return ((usage.promptTokens - cached) * price.inputPerMillion + cached * cachedInputPrice(price) + usage.completionTokens * price.outputPerMillion) / 1_000_000;
+  const input = (usage.promptTokens - cached) * price.inputPerMillion + cached * cachedInputPrice(price);
+  return (input + usage.completionTokens * price.outputPerMillion) / 1_000_000;
 }
 
 /** USD the call's cached prompt tokens saved against the uncached input price, or `undefined` when the model's price is unknown. */

@@ -1,5 +1,5 @@
 import type { Plan, Step } from '../plan/planSchema';
-import { resultText } from './contextCompactor';
+import { factText, resultText } from './contextCompactor';
 import { countTokens, truncateToTokens } from './tokenCount';
 
 /**
@@ -29,14 +29,21 @@ export interface StepPromptBudget {
   /** The plan outline: every step in plan order while they fit, the same text for every step. */
   outline: number;
   summary: number;
-  /** The live status: counts, this step, its neighbours and their statuses. */
+  /** The live status: counts, this step, the steps it depends on and those depending on it, with their statuses. */
   status: number;
   dependencies: number;
   input: number;
 }
 
 /** Defaults: about 6 100 tokens at most, whatever the plan's length. */
-export const defaultStepPromptBudget: Readonly<StepPromptBudget> = { objective: 300, outline: 1_000, summary: 1_000, status: 300, dependencies: 2_000, input: 1_500 };
+export const defaultStepPromptBudget: Readonly<StepPromptBudget> = {
+  objective: 300,
+  outline: 1_000,
+  summary: 1_000,
+  status: 300,
+  dependencies: 2_000,
+  input: 1_500,
+};
 
 /** What a step agent's prompt is built from. */
 export interface StepPromptInput {
@@ -72,8 +79,9 @@ export interface StepPrompt {
 /**
  * A step agent's prompt, its sections in `stepPromptSectionOrder`: the objective, the plan
  * outline (`planOutline`: the same lines for every step), the rolling summary (cut at its
- * start when over budget), the live status (`liveStatus`: counts, the `→` step, its
- * neighbours), the direct dependencies' results (each cut by tokens to an equal share), the
+ * start when over budget), the live status (`liveStatus`: counts, the `→` step, the steps
+ * it depends on and those depending on it), the direct dependencies' results (each cut by
+ * tokens to an equal share; one the summary has in full is referred to, not repeated), the
  * step's input, then the caller's extra sections. Every built part is cut to its budget, so
  * `tokens` stays under the sum of the budgets plus a few heading tokens however long the
  * plan is (extra sections excepted: their callers bound them). Invariant: `text` starts with
@@ -85,7 +93,7 @@ export function buildStepPrompt(input: StepPromptInput): StepPrompt {
   const outline = planOutline(input.plan.steps, budget.outline);
   const summary = truncateToTokens(input.summary.trim(), budget.summary, { keep: 'tail', marker: '… ' });
   const status = liveStatus(input, outline, budget.status);
-  const dependencies = renderDependencies(input.step.dependsOn, input.depends, budget.dependencies);
+  const dependencies = renderDependencies(input.step.dependsOn, input.depends, budget.dependencies, summary);
   const stepInput = truncateToTokens(input.input.trim(), budget.input, { marker: '\n… (input cut)' });
   const built: Record<BuiltSection, string> = {
     objective: `## Objective\n${objective}`,
@@ -137,9 +145,10 @@ function planOutline(steps: readonly Pick<Step, 'id' | 'title'>[], budget: numbe
 }
 
 /**
- * Status counts, then the step itself (`→`), its dependencies and dependents, then the
- * nearest steps, in plan order, each with its status; a step the outline does not list also
- * gets its title. Fills `budget` in that priority.
+ * Status counts, then the step itself (`→`), the steps it depends on and those that depend
+ * on it, in plan order, each with its status; a step the outline does not list also gets
+ * its title. The other steps' statuses are in the counts only: every line here changes
+ * from one step to the next, so it stays short. Fills `budget` in that priority.
  */
 function liveStatus(input: StepPromptInput, outline: string, budget: number): string {
   const steps = input.plan.steps;
@@ -148,33 +157,43 @@ function liveStatus(input: StepPromptInput, outline: string, budget: number): st
   for (const step of steps) counts.set(statusOf(step.id), (counts.get(statusOf(step.id)) ?? 0) + 1);
   const header = `${steps.length} steps: ${[...counts].map(([status, count]) => `${count} ${status}`).join(', ')}`;
   const listed = new Set(outline.split('\n').flatMap((line) => (line.startsWith('- ') ? [line.slice(2).split(' ', 1)[0] ?? ''] : [])));
-  const position = steps.findIndex((step) => step.id === input.step.id);
-  const related = new Set([input.step.id, ...input.step.dependsOn, ...steps.filter((step) => step.dependsOn.includes(input.step.id)).map((step) => step.id)]);
-  const byPriority = steps
-    .map((step, index) => ({ step, index, rank: related.has(step.id) ? 0 : 1, distance: Math.abs(index - position) }))
-    .sort((a, b) => a.rank - b.rank || a.distance - b.distance || a.index - b.index);
-  const line = (step: Pick<Step, 'id' | 'title'>): string =>
-    `${step.id === input.step.id ? '→ ' : '- '}${step.id} [${statusOf(step.id)}]${listed.has(step.id) ? '' : ` ${truncateToTokens(step.title, titleTokens, { marker: '…' })}`}`;
+  const dependsOn = new Set(input.step.dependsOn);
+  const rank = (step: Pick<Step, 'id' | 'dependsOn'>): number =>
+    step.id === input.step.id ? 0 : dependsOn.has(step.id) ? 1 : step.dependsOn.includes(input.step.id) ? 2 : -1;
+  const related = steps.map((step, index) => ({ step, index, rank: rank(step) })).filter((entry) => entry.rank >= 0);
+  const line = (step: Pick<Step, 'id' | 'title'>, rank: number): string =>
+    `${rank === 0 ? '→ ' : '- '}${step.id} [${statusOf(step.id)}]${rank === 1 ? ' (this step depends on it)' : rank === 2 ? ' (depends on this step)' : ''}${listed.has(step.id) ? '' : ` ${truncateToTokens(step.title, titleTokens, { marker: '…' })}`}`;
   let used = countTokens(header) + 12;
   const chosen = new Set<number>();
-  for (const entry of byPriority) {
-    const cost = countTokens(line(entry.step)) + 1;
+  for (const entry of [...related].sort((a, b) => a.rank - b.rank || a.index - b.index)) {
+    const cost = countTokens(line(entry.step, entry.rank)) + 1;
     if (used + cost > budget) break;
     used += cost;
     chosen.add(entry.index);
   }
-  const lines = steps.flatMap((step, index) => (chosen.has(index) ? [line(step)] : []));
-  const omitted = steps.length - chosen.size;
-  const text = [header, ...lines, ...(omitted > 0 ? [`(${omitted} more steps not shown)`] : [])].join('\n');
+  const lines = related.flatMap((entry) => (chosen.has(entry.index) ? [line(entry.step, entry.rank)] : []));
+  const omitted = related.length - chosen.size;
+  const text = [header, ...lines, ...(omitted > 0 ? [`(${omitted} more related steps not shown)`] : [])].join('\n');
   return truncateToTokens(text, budget, { marker: '…' });
 }
 
-function renderDependencies(ids: readonly string[], depends: Readonly<Record<string, unknown>>, budget: number): string {
+/** The text that says a dependency's result is in the summary already. */
+const inSummary = '(in full under "What happened so far")';
+
+/**
+ * The dependencies' results, each cut to an equal share of `budget`; a result the summary
+ * already has in full (its fact line, uncut) is referred to instead of repeated, which keeps
+ * the prompt's volatile end short.
+ */
+function renderDependencies(ids: readonly string[], depends: Readonly<Record<string, unknown>>, budget: number, summary: string): string {
   if (ids.length === 0) return '';
   const share = Math.floor(budget / ids.length);
+  const summaryLines = summary.split('\n');
   const blocks = ids.map((id) => {
     const heading = `### ${id}`;
     if (!Object.hasOwn(depends, id)) return `${heading}\n(no result)`;
+    const fact = `: ${factText(depends[id])}`;
+    if (summaryLines.some((line) => line.startsWith(`[${id}] `) && line.endsWith(fact))) return `${heading}\n${inSummary}`;
     return `${heading}\n${truncateToTokens(resultText(depends[id]), Math.max(0, share - countTokens(heading) - 2), { marker: '\n… (result cut)' })}`;
   });
   return truncateToTokens(blocks.join('\n'), budget, { marker: '\n… (more results cut)' });

@@ -11,9 +11,9 @@ describe('createBudgetTracker', () => {
     tracker.record(reply(100, 50, 0.01));
     tracker.record(reply(10, 5));
     assert.deepEqual(tracker.usage(), { requests: 2, promptTokens: 110, completionTokens: 55, totalTokens: 165, cachedTokens: 0, costUsd: 0.01, savedUsd: 0, unpricedRequests: 1 });
+    assert.equal(tracker.exhausted(), undefined);
     tracker.record({ usage: { promptTokens: 2_000, completionTokens: 5, cachedPromptTokens: 1_536 }, costUsd: 0.002, savedUsd: 0.0007 });
     assert.deepEqual([tracker.usage().cachedTokens, tracker.usage().savedUsd, tracker.usage().promptTokens], [1_536, 0.0007, 2_110]);
-    assert.equal(tracker.exhausted(), undefined);
   });
 
   it('reports which limit was reached, with a message', () => {

@@ -88,20 +88,27 @@ describe('compactContext: what the summary keeps and why', () => {
     assert.equal(result.method, 'append');
   });
 
-  it('rewrites the whole summary into a third of the budget when nothing is settled, starting like the step agent\'s requests, and keeps its trimmed summary and cost', async () => {
+  it('first condenses all but the oldest lines, or rewrites a summary without whole lines to keep, starting like the step agent\'s requests, and keeps its trimmed summary and cost', async () => {
     const llm = scripted(() => '  short summary \n');
     const previous = Array.from({ length: 30 }, (_, index) => `[S${index}] Step: ${'fact '.repeat(10)}`).join('\n');
     const tools = [{ name: 'read_file', description: 'Reads a file', parameters: { type: 'object' } }];
     const prefix = { system: 'You are the agent.', tools, head: '## Objective\nShip it\n\n## Plan\n- S1 a' };
     const result = await compactContext(previous, { stepId: 'S99', title: 'Last', result: 'done' }, { budgetTokens: 100, signal, llm, objective: 'Ship it', prefix });
-    assert.deepEqual([result.method, result.rewrite, result.summary, result.afterTokens, result.settledLength], ['llm', true, 'short summary', countTokens('short summary'), 'short summary'.length]);
+    const kept = previous.split('\n').slice(0, 2).join('\n');
+    assert.ok(countTokens(kept) <= 40 && countTokens(previous.split('\n').slice(0, 3).join('\n')) > 40, 'the oldest whole lines within 2/5 of the budget');
+    assert.deepEqual([result.method, result.rewrite, result.summary, result.settledLength], ['llm', false, `${kept.trimEnd()}\nshort summary`, result.summary.length]);
+    assert.equal(result.afterTokens, countTokens(result.summary));
     const request = llm.requests[0]!;
-    assert.equal(request.maxTokens, 33);
+    assert.equal(request.maxTokens, 20);
     assert.deepEqual([request.tools, request.toolChoice], [tools, 'none'], 'the agent\'s tools, which it may not call');
     assert.deepEqual(request.messages.map((message) => [message.role, typeof message.content === 'string' ? message.content.split('\n')[0] : '']), [['system', 'You are the agent.'], ['user', '## Objective']]);
     const user = String(request.messages[1]?.content);
     assert.ok(user.startsWith(`## Objective\nShip it\n\n## Plan\n- S1 a\n\n## What happened so far\n${previous.trim()}\n[S99] Last: done\n\n## Task\n`), 'the step prompt\'s head and summary, as its requests have them');
-    assert.match(user, /## Task\nThis request is not a step of the plan: you keep its working memory\. Rewrite these notes into at most 33 tokens\. Keep facts later steps need: .* call no tool\.$/);
+    assert.match(user, /## Task\nThis request is not a step of the plan: you keep its working memory\. Condense the last 29 lines of these notes \(from "\[S2\] Step: fact[^"]*" on\) into at most 20 tokens: .* Keep facts later steps need: .* call no tool\.$/);
+    const oneLine = scripted(() => 'all of it');
+    const rewritten = await compactContext('fact '.repeat(400), { stepId: 'S99', title: 'Last', result: 'done' }, { budgetTokens: 100, signal, llm: oneLine, prefix });
+    assert.deepEqual([rewritten.summary, rewritten.rewrite, rewritten.settledLength, oneLine.requests[0]?.maxTokens], ['all of it', true, 'all of it'.length, 33], 'no whole line to keep: a rewrite into a third of the budget');
+    assert.match(String(oneLine.requests[0]?.messages[1]?.content), /## Task\nThis request is not a step of the plan: you keep its working memory\. Rewrite these notes into at most 33 tokens\. Keep facts/);
     assert.ok(!('costUsd' in result), 'no cost when the model reports none');
     const priced: LlmClient = { model: 'p', chat: async () => ({ text: 'short', toolCalls: [], usage: { promptTokens: 1, completionTokens: 1 }, usageReported: true, model: 'p', costUsd: 0.002 }) };
     assert.equal((await compactContext(previous, { stepId: 'S99', title: 'Last', result: 'done' }, { budgetTokens: 100, signal, llm: priced })).costUsd, 0.002);

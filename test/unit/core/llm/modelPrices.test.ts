@@ -21,12 +21,13 @@ describe('modelPrices', () => {
 
   it('bills cached prompt tokens at the cached input price, the model\'s own or half the input price, and says what that saved', () => {
     const usage = { promptTokens: 1_000_000, completionTokens: 0, cachedPromptTokens: 800_000 };
-    assert.equal(costOf('gpt-4.1-mini', usage), 0.2 * 0.4 + 0.8 * 0.1);
-    assert.equal(cacheSavingOf('gpt-4.1-mini', usage), 0.8 * (0.4 - 0.1));
+    const close = (actual: number | undefined, expected: number): void => assert.ok(Math.abs((actual ?? NaN) - expected) < 1e-12, `${actual} ≠ ${expected}`);
+    close(costOf('gpt-4.1-mini', usage), 0.2 * 0.4 + 0.8 * 0.1);
+    close(cacheSavingOf('gpt-4.1-mini', usage), 0.8 * (0.4 - 0.1));
     const custom = { custom: { inputPerMillion: 2, outputPerMillion: 4 } };
     assert.equal(defaultCachedInputFraction, 0.5);
-    assert.equal(costOf('custom', usage, custom), 0.2 * 2 + 0.8 * 1);
-    assert.equal(cacheSavingOf('custom', usage, custom), 0.8);
+    close(costOf('custom', usage, custom), 0.2 * 2 + 0.8 * 1);
+    close(cacheSavingOf('custom', usage, custom), 0.8);
     assert.equal(costOf('custom', { promptTokens: 100, completionTokens: 0, cachedPromptTokens: 5_000 }, custom), (100 * 1) / 1_000_000, 'never more cached tokens than prompt tokens');
     assert.equal(cacheSavingOf('custom', { promptTokens: 10, completionTokens: 1 }, custom), 0);
     assert.equal(cacheSavingOf('unknown-model', usage), undefined);

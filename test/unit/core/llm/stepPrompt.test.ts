@@ -20,7 +20,7 @@ describe('buildStepPrompt: layout from the most stable to the most volatile part
     assert.equal(
       prompt.text,
       '## Objective\nShip it\n\n## Plan\n5 steps, in plan order:\n- S1 Title S1\n- S2 Title S2\n- S3 Title S3\n- S4 Title S4\n- S5 Title S5\n\n## What happened so far\n[S1] done\n\n' +
-        '## Where the run stands\n5 steps: 1 completed, 3 pending, 1 failed\n- S1 [completed]\n- S2 [pending]\n- S3 [failed]\n→ S4 [pending]\n- S5 [pending]\n\n' +
+        '## Where the run stands\n5 steps: 1 completed, 3 pending, 1 failed\n- S2 [pending] (this step depends on it)\n→ S4 [pending]\n\n' +
         '## Results of the steps this one depends on\n### S2\ntwo\n\n## Your step: S4\nDo it\n\n## Attached\nfile a',
     );
     assert.deepEqual(stepPromptSectionOrder, ['objective', 'outline', 'summary', 'status', 'dependencies', 'step', 'attachments']);
@@ -45,22 +45,27 @@ describe('buildStepPrompt: layout from the most stable to the most volatile part
     assert.doesNotMatch(head, /→|\[(pending|completed|running|failed)\]/, 'no status nor marker in the stable head');
   });
 
-  it('lists the same first steps of a long plan for every step, and puts the step and its neighbours, with titles, in the live status', () => {
+  it('lists the same first steps of a long plan for every step, and puts the step and the steps it is linked to, titled when unlisted, in the live status', () => {
     const plan = numbered(300);
     const at = (id: string) => buildStepPrompt({ objective: 'o', plan, statuses: {}, summary: '', step: plan.steps.find((step) => step.id === id)!, depends: {}, input: 'i', budget: { outline: 80, status: 80 } });
     const [early, middle] = [at('S002'), at('S150')];
     assert.equal(early.outline, middle.outline);
     assert.match(middle.outline, /^300 steps, in plan order:\n- S001 Do part 1 of the work\n[\s\S]*\n\(\d+ more steps not listed here\)$/);
-    assert.match(early.status, /^300 steps: 300 pending\n- S001 \[pending\]\n→ S002 \[pending\]\n/, 'listed steps get no title again');
-    assert.match(middle.status, /^300 steps: 300 pending\n- S148 \[pending\] Do part 148 of the work\n- S149 \[pending\] Do part 149 of the work\n→ S150 \[pending\] Do part 150 of the work\n- S151 \[pending\] Do part 151 of the work\n[\s\S]*more steps not shown\)$/);
+    assert.equal(early.status, '300 steps: 300 pending\n- S001 [pending] (this step depends on it)\n→ S002 [pending]\n- S003 [pending] (depends on this step)', 'listed steps get no title again');
+    assert.equal(
+      middle.status,
+      '300 steps: 300 pending\n- S149 [pending] (this step depends on it) Do part 149 of the work\n→ S150 [pending] Do part 150 of the work\n- S151 [pending] (depends on this step) Do part 151 of the work',
+    );
     assert.ok(countTokens(middle.status) <= 80 && countTokens(middle.outline) <= 80);
   });
 
-  it('shows the step, what it depends on and what depends on it, then the nearest steps, earlier first on a tie', () => {
+  it('shows the step, what it depends on and what depends on it, in that priority and in plan order, within its budget', () => {
     const many = Array.from({ length: 40 }, (_, index) => makeStep(`S${index + 1}`, { title: 'word '.repeat(40), dependsOn: index === 30 ? ['S20'] : [] }));
-    const prompt = buildStepPrompt({ objective: 'o', plan: { steps: many }, statuses: {}, summary: '', step: { id: 'S20', title: 't', dependsOn: ['S5'] }, depends: {}, input: 'i', budget: { outline: 20, status: 150 } });
+    const status = (budget: number) =>
+      buildStepPrompt({ objective: 'o', plan: { steps: many }, statuses: { S5: 'completed' }, summary: '', step: { id: 'S20', title: 't', dependsOn: ['S5'] }, depends: {}, input: 'i', budget: { outline: 20, status: budget } }).status;
     const title = `${'word '.repeat(23).trim()}…`;
-    assert.equal(prompt.status, `40 steps: 40 pending\n- S5 [pending] ${title}\n- S19 [pending] ${title}\n→ S20 [pending] ${title}\n- S31 [pending] ${title}\n(36 more steps not shown)`);
+    assert.equal(status(150), `40 steps: 39 pending, 1 completed\n- S5 [completed] (this step depends on it) ${title}\n→ S20 [pending] ${title}\n- S31 [pending] (depends on this step) ${title}`);
+    assert.equal(status(60), `40 steps: 39 pending, 1 completed\n→ S20 [pending] ${title}\n(2 more related steps not shown)`);
   });
 
   it('stays bounded however long the plan, the summary and the results are', () => {
@@ -85,6 +90,14 @@ describe('buildStepPrompt: layout from the most stable to the most volatile part
     assert.match(prompt.input, /^(do ?)+\n… \(input cut\)$/);
     assert.match(prompt.text, /## What happened so far\n… +(old )+newest\n\n## Where the run stands\n/);
     assert.equal(prompt.head, stepPromptHead('goal '.repeat(100), { steps }, { objective: 10 }));
+  });
+
+  it('refers to a dependency result the summary has in full instead of repeating it, and repeats one it has cut or not at all', () => {
+    const prompt = buildStepPrompt({
+      objective: 'o', plan: { steps }, statuses: {}, summary: '[S1] Title S1: found three files\n[S2] Title S2: long …\n[S9] Other: x',
+      step: { id: 'S4', title: 't', dependsOn: ['S1', 'S2', 'S3'] }, depends: { S1: ' found  three\nfiles', S2: 'long result text', S3: 'x' }, input: 'i',
+    });
+    assert.equal(prompt.dependencies, '### S1\n(in full under "What happened so far")\n### S2\nlong result text\n### S3\nx');
   });
 
   it('gives each dependency an equal share of the dependency budget, marking cut results and missing ones', () => {
