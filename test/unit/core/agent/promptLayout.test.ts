@@ -51,4 +51,25 @@ describe('step prompts keep a stable start for the provider\'s cache', () => {
     assert.match(third.slice(summaryEnd - 2), /^\n\[S2\] Count the words: /);
     for (const text of firsts) assert.ok(text.indexOf('→') > text.indexOf('## Where the run stands'), 'the live marker only after the summary');
   });
+
+  it('a compaction request starts like the steps\' requests: the same tools and system prompt, the head and the summary', async () => {
+    const plan = makePlan(['S1', 'S2', 'S3', 'S4'].map((id, index) => makeStep(id, { title: `Part ${index + 1}`, dependsOn: index > 0 ? [`S${index}`] : [] })), { objective: 'Do the parts' });
+    const sent: { toolChoice?: string; messages: number; text: string }[] = [];
+    const llm = scriptedLlm([(request) => (request.toolChoice === 'none' ? 'condensed' : `Result: ${'detail '.repeat(30)}`)]);
+    const recording: LlmClient = {
+      model: llm.model,
+      chat: (request) => {
+        sent.push({ ...(request.toolChoice ? { toolChoice: request.toolChoice } : {}), messages: request.messages.length, text: requestText(request) });
+        return llm.chat(request);
+      },
+    };
+    const result = await runPlan(plan, { llm: recording, tools: builtinTools(), workspace: createMemoryWorkspace(), clock: new ManualClock(), agentLimits: { summaryBudgetTokens: 60 } }).result;
+    assert.equal(result.status, 'completed');
+    const compaction = sent.findIndex((request) => request.toolChoice === 'none');
+    assert.ok(compaction > 0, 'the summary overflowed and the model condensed it');
+    const before = sent.slice(0, compaction).filter((request) => request.messages === 2).at(-1)!.text;
+    const summaryEnd = before.indexOf('\n\n## Where the run stands');
+    assert.ok(sent[compaction]!.text.startsWith(before.slice(0, summaryEnd)), 'tools, system prompt, head and the whole summary of the step before');
+    assert.match(sent[compaction]!.text.slice(summaryEnd), /^\n\[S\d\] Part \d: Result: [\s\S]*\n\n## Task\nThis request is not a step of the plan/);
+  });
 });
