@@ -120,8 +120,13 @@ export function stepPromptHead(objective: string, plan: Pick<Plan, 'steps'>, bud
 
 const titleTokens = 24;
 
+/** A step's title on one line, cut to `titleTokens`: a title cannot add lines to the outline or the status. */
+function shortTitle(title: string): string {
+  return truncateToTokens(title.replace(/\s+/g, ' ').trim(), titleTokens, { marker: '…' });
+}
+
 function outlineLine(step: Pick<Step, 'id' | 'title'>): string {
-  return `- ${step.id} ${truncateToTokens(step.title, titleTokens, { marker: '…' })}`;
+  return `- ${step.id} ${shortTitle(step.title)}`;
 }
 
 /**
@@ -162,7 +167,7 @@ function liveStatus(input: StepPromptInput, outline: string, budget: number): st
     step.id === input.step.id ? 0 : dependsOn.has(step.id) ? 1 : step.dependsOn.includes(input.step.id) ? 2 : -1;
   const related = steps.map((step, index) => ({ step, index, rank: rank(step) })).filter((entry) => entry.rank >= 0);
   const line = (step: Pick<Step, 'id' | 'title'>, rank: number): string =>
-    `${rank === 0 ? '→ ' : '- '}${step.id} [${statusOf(step.id)}]${rank === 1 ? ' (this step depends on it)' : rank === 2 ? ' (depends on this step)' : ''}${listed.has(step.id) ? '' : ` ${truncateToTokens(step.title, titleTokens, { marker: '…' })}`}`;
+    `${rank === 0 ? '→ ' : '- '}${step.id} [${statusOf(step.id)}]${rank === 1 ? ' (this step depends on it)' : rank === 2 ? ' (depends on this step)' : ''}${listed.has(step.id) ? '' : ` ${shortTitle(step.title)}`}`;
   let used = countTokens(header) + 12;
   const chosen = new Set<number>();
   for (const entry of [...related].sort((a, b) => a.rank - b.rank || a.index - b.index)) {
