@@ -111,8 +111,7 @@ async function agentLoop(options: StepAgentOptions, signal: AbortSignal): Promis
         else if (delta.kind === 'retry') options.output(`\n(the model's reply broke off; retrying: ${delta.reason})\n`);
       },
     });
-    usage.promptTokens += response.usage.promptTokens;
-    usage.completionTokens += response.usage.completionTokens;
+    addUsage(usage, response.usage);
     costUsd = costUsd === undefined || response.costUsd === undefined ? undefined : costUsd + response.costUsd;
     if (response.toolCalls.length === 0) {
       const text = response.text.trim();
@@ -126,8 +125,7 @@ async function agentLoop(options: StepAgentOptions, signal: AbortSignal): Promis
           signal,
           output: (text) => options.output(text),
         });
-        usage.promptTokens += answer.usage.promptTokens;
-        usage.completionTokens += answer.usage.completionTokens;
+        addUsage(usage, answer.usage);
         costUsd = costUsd === undefined || answer.costUsd === undefined ? undefined : costUsd + answer.costUsd;
         structured = answer.kind === 'value' ? { kind: 'value', value: answer.value } : { kind: 'unreadable', problem: answer.problem };
       }
@@ -192,6 +190,13 @@ async function agentLoop(options: StepAgentOptions, signal: AbortSignal): Promis
     `Step ${options.stepId}'s agent used all ${options.maxTurns} turns without a final answer; raise agentLimits.maxTurns or split the step.`,
     true,
   );
+}
+
+/** Adds one call's `usage` to `total`, the cached prompt tokens too once a call reports some. */
+function addUsage(total: LlmUsage, usage: LlmUsage): void {
+  total.promptTokens += usage.promptTokens;
+  total.completionTokens += usage.completionTokens;
+  if (usage.cachedPromptTokens !== undefined) total.cachedPromptTokens = (total.cachedPromptTokens ?? 0) + usage.cachedPromptTokens;
 }
 
 /** Bytes of `text` in UTF-8, without encoding it. */
