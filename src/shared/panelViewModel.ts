@@ -188,7 +188,11 @@ export interface ReplanView {
 export interface UsageView {
   requests: number;
   totalTokens: number;
+  /** Prompt tokens the providers read from their caches (part of `totalTokens`). */
+  cachedTokens: number;
   costUsd: number;
+  /** USD the cached tokens saved against the uncached input price. */
+  savedUsd: number;
   /** Calls of models without a known price: the cost undercounts. */
   unpricedRequests: number;
 }

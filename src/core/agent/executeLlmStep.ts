@@ -1,11 +1,12 @@
 import type { ExecuteContext } from '../engine/executors/stepExecutor';
 import { StepFailure } from '../engine/executors/stepExecutor';
-import { buildStepPrompt } from '../llm/contextCompactor';
+import { buildStepPrompt, stepPromptHead } from '../llm/stepPrompt';
 import type { LlmClient } from '../ports';
 import { toolContextFor } from '../engine/executors/toolContextFor';
 import type { Tool } from '../tools/tool';
 import { rollingSummary } from './rollingSummary';
-import { runStepAgent } from './runStepAgent';
+import { agentSystemPrompt, runStepAgent } from './runStepAgent';
+import { toolDefinition } from './agentToolCall';
 import { stepContextSections, withSection } from './stepContextSections';
 import { runSynthesisGate } from './runSynthesisGate';
 import { StepOutcome } from '../engine/stepOutcome';
@@ -20,9 +21,10 @@ export const directAgentPrompt = 'You answer directly from what you are given, w
 
 /**
  * Runs an `agent` or `synthesis_gate` step with `llm` (the engine's path when no
- * `stepRunner` is configured). The prompt is `buildStepPrompt`'s: objective, plan outline
- * with live statuses, the rolling summary, the direct dependencies' results and `input`
- * (which carries the verification diagnosis on a retry). Agents get their plan entry's
+ * `stepRunner` is configured). The prompt is `buildStepPrompt`'s, most stable part first:
+ * objective, plan outline, the rolling summary, the live statuses, the direct dependencies'
+ * results, `input` (which carries the verification diagnosis on a retry) and the step's
+ * attachments. Agents get their plan entry's
  * prompt and exactly its tools, plus `ask_user` when the run has it (asking the user is
  * how any step clarifies, docs/architecture.md §4); `default` without an entry has every tool, `direct`
  * none. A gate gets no summary and no tools: it condenses its dependencies only.
@@ -87,8 +89,6 @@ export async function executeLlmStep(ctx: ExecuteContext, input: string, llm: Ll
       false,
     );
   }
-  const summary = await rollingSummary(state, { llm, budgetTokens: limits.summaryBudgetTokens, signal: ctx.signal, onCompacted: ctx.compacted });
-  const prompt = buildStepPrompt({ objective: plan.objective, plan, statuses, summary, step, depends: ctx.depends, input });
   const toolContext = toolContextFor(ctx);
   const sections = await stepContextSections(step, {
     agentTools: tools.map((tool) => tool.name),
@@ -97,11 +97,22 @@ export async function executeLlmStep(ctx: ExecuteContext, input: string, llm: Ll
     signal: ctx.signal,
     capabilities,
   });
+  const agentPrompt = withSection(agent.prompt, sections.system);
+  const summary = await rollingSummary(state, {
+    llm,
+    budgetTokens: limits.summaryBudgetTokens,
+    signal: ctx.signal,
+    prefix: { system: agentSystemPrompt(agentPrompt), tools: tools.map(toolDefinition), head: stepPromptHead(plan.objective, plan) },
+    onCompacted: ctx.compacted,
+  });
+  // The step's instructions and skills, then its attachments: step-specific, so after everything the run's requests share.
+  const extra = { attachments: sections.user };
+  const prompt = buildStepPrompt({ objective: plan.objective, plan, statuses, summary, step, depends: ctx.depends, input, extra });
   const result = await runStepAgent({
     llm,
     stepId: step.id,
-    agentPrompt: withSection(agent.prompt, sections.system),
-    stepPrompt: withSection(prompt.text, sections.user),
+    agentPrompt,
+    stepPrompt: prompt.text,
     images: sections.images,
     tools,
     toolContext,

@@ -278,7 +278,14 @@ function usageOf(source: RunSource): { usage?: UsageView } {
 }
 
 function usageView(usage: BudgetUsage): UsageView {
-  return { requests: usage.requests, totalTokens: usage.totalTokens, costUsd: usage.costUsd, unpricedRequests: usage.unpricedRequests };
+  return {
+    requests: usage.requests,
+    totalTokens: usage.totalTokens,
+    cachedTokens: usage.cachedTokens,
+    costUsd: usage.costUsd,
+    savedUsd: usage.savedUsd,
+    unpricedRequests: usage.unpricedRequests,
+  };
 }
 
 function replanView(record: ReplanRecord): ReplanView {
