@@ -1,6 +1,7 @@
 import type { WorkspaceFs } from '../core/ports';
 import { PathRefusedError } from '../core/workspace/resolveInRoot';
 import { capText } from '../core/text/capText';
+import { visibleDirection } from '../core/plan/visibleDirection';
 import { canReadTextMany, type ManyTextReader, type ReadManyOptions, type TextVisitor } from '../core/workspace/readTextMany';
 
 /** Longest folder name put into a refusal, in characters. */
@@ -13,7 +14,7 @@ const maxFolderNameChars = 120;
  * where the run may write. What is refused, and everything else, is `workspace`'s own.
  */
 export function namingConfinement(workspace: WorkspaceFs, folderName: string): WorkspaceFs & Partial<ManyTextReader> {
-  const name = capText(folderName.replace(/[\u0000-\u001f\u007f-\u009f"]/g, '?'), maxFolderNameChars);
+  const name = visibleDirection(capText(folderName.replace(/[\u0000-\u001f\u007f-\u009f"]/g, '?'), maxFolderNameChars));
   const named = (error: unknown): unknown =>
     error instanceof PathRefusedError
       ? new PathRefusedError(error.path, `${error.reason}; this run is confined to the workspace folder "${name}"`)
