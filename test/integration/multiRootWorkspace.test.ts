@@ -87,8 +87,9 @@ describe('a multi-root workspace (two folders)', function () {
     const result = await outcome.run;
     for (const id of ['R1', 'R2', 'R3']) {
       const step = result?.steps[id];
-      assert.equal(step?.status, 'failed', `${id} was not refused: ${JSON.stringify(step)}`);
-      assert.match(step.error ?? '', /confined to the workspace folder "web"/, `${id}: ${step.error ?? ''}`);
+      // A failed step that is not critical ends skipped, with its error.
+      assert.ok(step?.status === 'failed' || step?.status === 'skipped', `${id} was not refused: ${JSON.stringify(step)}`);
+      assert.match(step.error ?? '', /^Refused path .*; this run is confined to the workspace folder "web"/, `${id}: ${step.error ?? ''}`);
     }
     assert.equal(existsSync(pathIn('api', 'stolen.txt')), false);
     assert.equal(existsSync(pathIn('api', 'linked.txt')), false);

@@ -7,7 +7,9 @@ import type { WorkspaceFs } from '../../../src/core/ports';
 import { PathRefusedError } from '../../../src/core/workspace/resolveInRoot';
 import { isWorkspaceError } from '../../../src/core/workspace/workspaceError';
 import { readTextMany } from '../../../src/core/workspace/readTextMany';
-import { namingConfinement } from '../../../src/vscode/namingConfinement';
+import { namingConfinement, toolsNamingConfinement } from '../../../src/vscode/namingConfinement';
+import type { Tool, ToolContext } from '../../../src/core/tools/tool';
+import { normalizeWorkspacePath } from '../../../src/core/workspace/resolveInRoot';
 
 /** Asserts `work` is refused as a path outside the folder, in a message naming the folder `api`. */
 async function refusedNamingApi(work: Promise<unknown>): Promise<void> {
@@ -106,5 +108,37 @@ describe('namingConfinement: a run confined to one folder of a multi-root worksp
       assert.match(message, /folder "evil\?\?\?\[31mname/);
       return true;
     });
+  });
+});
+
+describe('toolsNamingConfinement: refusals a tool makes itself', () => {
+  const tool = (run: Tool['run']): Tool => ({ name: 'write_file', description: 'writes', inputSchema: undefined as never, effects: 'write', run });
+  const ctx = {} as ToolContext;
+  const signal = new AbortController().signal;
+
+  it("names the folder in a tool's own refusal of a path, once, even when the workspace named it already", async () => {
+    const [checking] = toolsNamingConfinement([tool(async (_ctx, input) => normalizeWorkspacePath(String(input)))], 'web');
+    await assert.rejects(checking!.run(ctx, '../api/stolen.txt', signal), (error: unknown) => {
+      assert.ok(error instanceof PathRefusedError);
+      assert.match(error.message, /^Refused path "\.\.\/api\/stolen\.txt": .*; this run is confined to the workspace folder "web"\. Use a path/);
+      return true;
+    });
+    const already = new PathRefusedError('../x', 'it climbs out; this run is confined to the workspace folder "web"');
+    const [again] = toolsNamingConfinement([tool(() => Promise.reject(already))], 'web');
+    await assert.rejects(again!.run(ctx, {}, signal), (error: unknown) => {
+      assert.equal((error as Error).message.split('confined to').length, 2);
+      return true;
+    });
+  });
+
+  it("keeps the tool's results, other errors and description", async () => {
+    const [passing, failing] = toolsNamingConfinement(
+      [tool(async (_ctx, input) => `wrote ${String(input)}`), tool(() => Promise.reject(new Error('disk full')))],
+      'web',
+    );
+    assert.equal(await passing!.run(ctx, 'a.txt', signal), 'wrote a.txt');
+    assert.equal(passing!.name, 'write_file');
+    assert.equal(passing!.effects, 'write');
+    await assert.rejects(failing!.run(ctx, {}, signal), /^Error: disk full$/);
   });
 });
