@@ -476,7 +476,7 @@ export class RunController implements vscode.Disposable {
     this.setState(lane, first);
     const log = this.deps.log;
     const options = loadRuntime().hostRunOptions({
-      tools: (vscode.workspace.workspaceFolders?.length ?? 0) > 1 && folder ? loadRuntime().toolsNamingConfinement(this.deps.tools(), folder.name) : this.deps.tools(),
+      tools: shownFolderName(folder) === undefined ? this.deps.tools() : loadRuntime().toolsNamingConfinement(this.deps.tools(), folder!.name),
       workspace,
       commandRunner: loadRuntime().createNodeCommandRunner(folder?.uri.fsPath ?? workspace.rootLabel),
       diagnostics: folder ? loadRuntime().createVscodeDiagnostics(folder.uri) : undefined,
