@@ -141,4 +141,29 @@ describe('a multi-root workspace (two folders)', function () {
     assert.equal(readFileSync(pathIn('api', 'api-note.txt'), 'utf8'), 'in api\n');
     assert.equal(existsSync(pathIn('web', 'api-note.txt')), false);
   });
+
+  it("Cancel run stops the run, and Resume continues it in its own folder while another folder is current", async () => {
+    server.enqueue(planReply([{ id: 'S1', title: 'Write later', kind: 'tool', dependsOn: [], tool: 'write_file', args: { path: 'later.txt', content: 'resumed in web\n' } }]));
+    const inWeb = await planner.planTask('Write later', { accept: true, pickFolder: picking('web', []) });
+    await planner.nextPrompt();
+    await vscode.commands.executeCommand('taskPlanner.cancelRun');
+    const cancelled = await inWeb.run;
+    assert.equal(cancelled?.status, 'cancelled');
+    assert.deepEqual(planner.pendingPrompts(), []);
+
+    // api becomes the current folder (its plan shows in the Plan tree)…
+    server.enqueue(planReply([{ id: 'L1', title: 'List api', kind: 'tool', dependsOn: [], tool: 'list_files', args: {} }]));
+    const inApi = await planner.planTask('List the files', { accept: true, pickFolder: picking('api', []) });
+    assert.equal((await inApi.run)?.status, 'completed');
+    assert.equal(planner.planTreeNodes()[0]?.label, 'api');
+
+    // …and resuming web's run from the Runs view continues it in web.
+    const resumed = planner.resumeRun(cancelled.runId);
+    assert.deepEqual(await planner.nextPrompt(), { stepId: 'S1', kind: 'approval' });
+    assert.equal(planner.planTreeNodes()[0]?.label, 'web');
+    await vscode.commands.executeCommand('taskPlanner.approve', 'S1');
+    assert.equal((await resumed).status, 'completed');
+    assert.equal(readFileSync(pathIn('web', 'later.txt'), 'utf8'), 'resumed in web\n');
+    assert.equal(existsSync(pathIn('api', 'later.txt')), false);
+  });
 });
