@@ -8,23 +8,28 @@ import { canReadTextMany, type ManyTextReader, type ReadManyOptions, type TextVi
 /** Longest folder name put into a refusal, in characters. */
 const maxFolderNameChars = 120;
 
-/** What a refusal adds: the folder the run may work in. */
-const confinedTo = '; this run is confined to the workspace folder ';
+/**
+ * A workspace folder's name as a refusal may quote it: one line (control characters and
+ * quotes become `?`), text direction made visible, at most 120 characters.
+ */
+export function quotableFolderName(folderName: string): string {
+  return visibleDirection(capText(folderName.replace(/[\u0000-\u001f\u007f-\u009f"]/g, '?'), maxFolderNameChars));
+}
 
-/** Maps a `PathRefusedError` to one whose reason names the folder `folderName` (once); other errors stay as they are. */
-function refusalNaming(folderName: string): (error: unknown) => unknown {
-  const name = visibleDirection(capText(folderName.replace(/[\u0000-\u001f\u007f-\u009f"]/g, '?'), maxFolderNameChars));
+/** Maps a `PathRefusedError` to one whose reason ends with `confinement` (once); other errors stay as they are. */
+function refusalNaming(confinement: string): (error: unknown) => unknown {
+  const added = `; ${confinement}`;
   return (error) =>
-    error instanceof PathRefusedError && !error.reason.includes(confinedTo) ? new PathRefusedError(error.path, `${error.reason}${confinedTo}"${name}"`) : error;
+    error instanceof PathRefusedError && !error.reason.endsWith(added) ? new PathRefusedError(error.path, `${error.reason}${added}`) : error;
 }
 
 /**
  * `tools` whose refusals of a path (the tools check some paths themselves, before the
- * workspace sees them) name the folder `folderName` the run is confined to, as
- * `namingConfinement` does for the workspace's own refusals.
+ * workspace sees them) end with `confinement`, as `namingConfinement` does for the
+ * workspace's own refusals.
  */
-export function toolsNamingConfinement(tools: readonly Tool[], folderName: string): Tool[] {
-  const named = refusalNaming(folderName);
+export function toolsNamingConfinement(tools: readonly Tool[], confinement: string): Tool[] {
+  const named = refusalNaming(confinement);
   return tools.map((tool) => ({
     ...tool,
     async run(ctx, input, signal) {
@@ -38,13 +43,14 @@ export function toolsNamingConfinement(tools: readonly Tool[], folderName: strin
 }
 
 /**
- * `workspace` (one folder of a workspace of several) with every refused path's message
- * naming the folder the run is confined to, so a path meant for another folder
- * (`../other/x`, an absolute path there, a link into it) is refused in words that say
- * where the run may write. What is refused, and everything else, is `workspace`'s own.
+ * `workspace` (one folder of a workspace of several) with every refused path's reason
+ * ending with `confinement`, the sentence naming the folder the run is confined to (its
+ * name through `quotableFolderName`), so a path meant for another folder (`../other/x`,
+ * an absolute path there, a link into it) is refused in words that say where the run may
+ * write. What is refused, and everything else, is `workspace`'s own.
  */
-export function namingConfinement(workspace: WorkspaceFs, folderName: string): WorkspaceFs & Partial<ManyTextReader> {
-  const named = refusalNaming(folderName);
+export function namingConfinement(workspace: WorkspaceFs, confinement: string): WorkspaceFs & Partial<ManyTextReader> {
+  const named = refusalNaming(confinement);
   const wrap =
     <A extends unknown[], R>(operation: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {

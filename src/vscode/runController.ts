@@ -395,7 +395,7 @@ export class RunController implements vscode.Disposable {
       );
     }
     const workspace = loadRuntime().createVscodeWorkspaceFs(folder.uri, { allowHardLinks: readSettings().allowHardLinks });
-    return (vscode.workspace.workspaceFolders?.length ?? 0) > 1 ? loadRuntime().namingConfinement(workspace, folder.name) : workspace;
+    return shownFolderName(folder) === undefined ? workspace : loadRuntime().namingConfinement(workspace, confinement(folder));
   }
 
   /** The lane a start runs in: the given folder, the plan's, the current one, or the one the user picks. */
@@ -476,7 +476,7 @@ export class RunController implements vscode.Disposable {
     this.setState(lane, first);
     const log = this.deps.log;
     const options = loadRuntime().hostRunOptions({
-      tools: shownFolderName(folder) === undefined ? this.deps.tools() : loadRuntime().toolsNamingConfinement(this.deps.tools(), folder!.name),
+      tools: shownFolderName(folder) === undefined ? this.deps.tools() : loadRuntime().toolsNamingConfinement(this.deps.tools(), confinement(folder!)),
       workspace,
       commandRunner: loadRuntime().createNodeCommandRunner(folder?.uri.fsPath ?? workspace.rootLabel),
       diagnostics: folder ? loadRuntime().createVscodeDiagnostics(folder.uri) : undefined,
@@ -547,6 +547,11 @@ function alreadyRunning(lane: Lane): string {
 /** The folder's name for the views: only in a window of several folders (one folder's users see no change). */
 function shownFolderName(folder: vscode.WorkspaceFolder | undefined): string | undefined {
   return folder && (vscode.workspace.workspaceFolders?.length ?? 0) > 1 ? folder.name : undefined;
+}
+
+/** What a refused path's reason ends with in a workspace of several folders: the folder the run is confined to. */
+function confinement(folder: vscode.WorkspaceFolder): string {
+  return vscode.l10n.t('this run is confined to the workspace folder "{0}"', loadRuntime().quotableFolderName(folder.name));
 }
 
 /** A short stable name for `folder`'s storage (its URI hashed): folder names need not be unique. */

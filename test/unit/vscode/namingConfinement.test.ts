@@ -7,9 +7,12 @@ import type { WorkspaceFs } from '../../../src/core/ports';
 import { PathRefusedError } from '../../../src/core/workspace/resolveInRoot';
 import { isWorkspaceError } from '../../../src/core/workspace/workspaceError';
 import { readTextMany } from '../../../src/core/workspace/readTextMany';
-import { namingConfinement, toolsNamingConfinement } from '../../../src/vscode/namingConfinement';
+import { namingConfinement, quotableFolderName, toolsNamingConfinement } from '../../../src/vscode/namingConfinement';
 import type { Tool, ToolContext } from '../../../src/core/tools/tool';
 import { normalizeWorkspacePath } from '../../../src/core/workspace/resolveInRoot';
+
+/** The sentence the editor adds to a refusal (in English). */
+const confinedTo = (folder: string): string => `this run is confined to the workspace folder "${quotableFolderName(folder)}"`;
 
 /** Asserts `work` is refused as a path outside the folder, in a message naming the folder `api`. */
 async function refusedNamingApi(work: Promise<unknown>): Promise<void> {
@@ -37,7 +40,7 @@ describe('namingConfinement: a run confined to one folder of a multi-root worksp
     fs.writeFileSync(path.join(api, 'src', 'index.ts'), 'export const api = 1;\n');
     fs.writeFileSync(path.join(web, 'secret.env'), 'TOKEN=web\n');
     fs.writeFileSync(path.join(web, 'src', 'app.ts'), 'export const web = 1;\n');
-    workspace = namingConfinement(createNodeWorkspace(api), 'api');
+    workspace = namingConfinement(createNodeWorkspace(api), confinedTo('api'));
   });
   afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
 
@@ -100,7 +103,7 @@ describe('namingConfinement: a run confined to one folder of a multi-root worksp
   });
 
   it('keeps a hostile folder name to one bounded, quoted line in the message', async () => {
-    const hostile = namingConfinement(createNodeWorkspace(api), `evil"\n\u001b[31mname${'x'.repeat(500)}`);
+    const hostile = namingConfinement(createNodeWorkspace(api), confinedTo(`evil"\n\u001b[31mname${'x'.repeat(500)}`));
     await assert.rejects(hostile.readText('../web/secret.env'), (error: unknown) => {
       const message = (error as Error).message;
       assert.doesNotMatch(message, /[\n\u001b]/);
@@ -117,14 +120,14 @@ describe('toolsNamingConfinement: refusals a tool makes itself', () => {
   const signal = new AbortController().signal;
 
   it("names the folder in a tool's own refusal of a path, once, even when the workspace named it already", async () => {
-    const [checking] = toolsNamingConfinement([tool(async (_ctx, input) => normalizeWorkspacePath(String(input)))], 'web');
+    const [checking] = toolsNamingConfinement([tool(async (_ctx, input) => normalizeWorkspacePath(String(input)))], confinedTo('web'));
     await assert.rejects(checking!.run(ctx, '../api/stolen.txt', signal), (error: unknown) => {
       assert.ok(error instanceof PathRefusedError);
       assert.match(error.message, /^Refused path "\.\.\/api\/stolen\.txt": .*; this run is confined to the workspace folder "web"\. Use a path/);
       return true;
     });
-    const already = new PathRefusedError('../x', 'it climbs out; this run is confined to the workspace folder "web"');
-    const [again] = toolsNamingConfinement([tool(() => Promise.reject(already))], 'web');
+    const already = new PathRefusedError('../x', `it climbs out; ${confinedTo('web')}`);
+    const [again] = toolsNamingConfinement([tool(() => Promise.reject(already))], confinedTo('web'));
     await assert.rejects(again!.run(ctx, {}, signal), (error: unknown) => {
       assert.equal((error as Error).message.split('confined to').length, 2);
       return true;
@@ -134,7 +137,7 @@ describe('toolsNamingConfinement: refusals a tool makes itself', () => {
   it("keeps the tool's results, other errors and description", async () => {
     const [passing, failing] = toolsNamingConfinement(
       [tool(async (_ctx, input) => `wrote ${String(input)}`), tool(() => Promise.reject(new Error('disk full')))],
-      'web',
+      confinedTo('web'),
     );
     assert.equal(await passing!.run(ctx, 'a.txt', signal), 'wrote a.txt');
     assert.equal(passing!.name, 'write_file');
