@@ -1,6 +1,5 @@
 import { tmpdir } from 'node:os';
-import { createHash } from 'node:crypto';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentLimits } from '../core/agent/agentLimits';
 import type { ReplanLimits } from '../core/engine/hostRunOptions';
@@ -18,6 +17,7 @@ import { loadCheckpointFile } from '../node/checkpointFile';
 import { loadRuntime } from './loadRuntime';
 import { readSettings } from './settings';
 import { attachmentChoices, checkAttachments, type AttachmentCheckUi } from './attachmentCheck';
+import { folderConfinement, folderHash, folderStorageDir, relativeToFolder, shownFolderName } from './workspaceFolders';
 
 /** What a run needs besides its plan, read when it starts. */
 export interface RunSetup {
@@ -76,16 +76,9 @@ function vscodeAttachmentUi(folder: vscode.WorkspaceFolder | undefined): Attachm
       });
       const uri = picked?.[0];
       // A file outside the folder comes back as an absolute path, which the check refuses and asks about again.
-      return uri ? relativeTo(folder, uri) : undefined;
+      return uri ? relativeToFolder(folder, uri) : undefined;
     },
   };
-}
-
-/** `uri` relative to `folder` when inside it, else its absolute path (which the attachment check refuses). */
-function relativeTo(folder: vscode.WorkspaceFolder | undefined, uri: vscode.Uri): string {
-  if (!folder) return vscode.workspace.asRelativePath(uri, false);
-  const inside = relative(folder.uri.fsPath, uri.fsPath);
-  return inside === '' || inside.startsWith('..') || isAbsolute(inside) ? uri.fsPath : inside.split(sep).join('/');
 }
 
 /** The run that was executing when the window last went away: its id and objective. */
@@ -395,7 +388,7 @@ export class RunController implements vscode.Disposable {
       );
     }
     const workspace = loadRuntime().createVscodeWorkspaceFs(folder.uri, { allowHardLinks: readSettings().allowHardLinks });
-    return shownFolderName(folder) === undefined ? workspace : loadRuntime().namingConfinement(workspace, confinement(folder));
+    return shownFolderName(folder) === undefined ? workspace : loadRuntime().namingConfinement(workspace, folderConfinement(folder));
   }
 
   /** The lane a start runs in: the given folder, the plan's, the current one, or the one the user picks. */
@@ -476,7 +469,7 @@ export class RunController implements vscode.Disposable {
     this.setState(lane, first);
     const log = this.deps.log;
     const options = loadRuntime().hostRunOptions({
-      tools: shownFolderName(folder) === undefined ? this.deps.tools() : loadRuntime().toolsNamingConfinement(this.deps.tools(), confinement(folder!)),
+      tools: shownFolderName(folder) === undefined ? this.deps.tools() : loadRuntime().toolsNamingConfinement(this.deps.tools(), folderConfinement(folder!)),
       workspace,
       commandRunner: loadRuntime().createNodeCommandRunner(folder?.uri.fsPath ?? workspace.rootLabel),
       diagnostics: folder ? loadRuntime().createVscodeDiagnostics(folder.uri) : undefined,
@@ -542,29 +535,4 @@ function alreadyRunning(lane: Lane): string {
   return (vscode.workspace.workspaceFolders?.length ?? 0) > 1 && lane.folder
     ? vscode.l10n.t('A run is already in progress in the folder "{0}": wait for it to finish or cancel it first.', lane.folder.name)
     : 'A run is already in progress: wait for it to finish or cancel it first.';
-}
-
-/** The folder's name for the views: only in a window of several folders (one folder's users see no change). */
-function shownFolderName(folder: vscode.WorkspaceFolder | undefined): string | undefined {
-  return folder && (vscode.workspace.workspaceFolders?.length ?? 0) > 1 ? folder.name : undefined;
-}
-
-/** What a refused path's reason ends with in a workspace of several folders: the folder the run is confined to. */
-function confinement(folder: vscode.WorkspaceFolder): string {
-  return vscode.l10n.t('this run is confined to the workspace folder "{0}"', loadRuntime().quotableFolderName(folder.name));
-}
-
-/** A short stable name for `folder`'s storage (its URI hashed): folder names need not be unique. */
-function folderHash(folder: vscode.WorkspaceFolder | undefined): string {
-  return folder ? createHash('sha256').update(folder.uri.toString()).digest('hex').slice(0, 16) : 'none';
-}
-
-/**
- * Where `folder`'s runs and checkpoints are journaled under the workspace storage `storageDir`: a window
- * opened on one folder keeps them at the top (where they always were); a workspace of folders (a
- * `.code-workspace`, however many folders it has now) keeps each folder's apart. `undefined`: in memory.
- */
-function folderStorageDir(storageDir: string | undefined, folder: vscode.WorkspaceFolder | undefined): string | undefined {
-  if (!storageDir || !folder) return undefined;
-  return vscode.workspace.workspaceFile ? join(storageDir, 'folders', folderHash(folder)) : storageDir;
 }
