@@ -59,20 +59,25 @@ export interface RunControllerDeps {
 /** The Start-time question as a modal dialog: Allow, Don't Allow, or closed (Cancel). */
 async function askCheckCommandsModal(question: string): Promise<boolean | undefined> {
   const [first, ...rest] = question.split('\n');
-  const choice = await vscode.window.showWarningMessage(first ?? question, { modal: true, detail: rest.join('\n') }, 'Allow', "Don't Allow");
-  return choice === undefined ? undefined : choice === 'Allow';
+  const allow = vscode.l10n.t('Allow');
+  const choice = await vscode.window.showWarningMessage(first ?? question, { modal: true, detail: rest.join('\n') }, allow, vscode.l10n.t("Don't Allow"));
+  return choice === undefined ? undefined : choice === allow;
 }
 
 /** The editor's dialogs for a missing attachment: a modal warning with the choices, then the open-file dialog in `folder`. */
 function vscodeAttachmentUi(folder: vscode.WorkspaceFolder | undefined): AttachmentCheckUi {
   return {
-    ask: async (message) => vscode.window.showWarningMessage(`Task Planner: ${message}`, { modal: true }, ...attachmentChoices),
+    ask: async (message) => {
+      const labels = attachmentChoices.map((choice) => (choice === 'Run without it' ? vscode.l10n.t('Run without it') : vscode.l10n.t('Choose another file…')));
+      const picked = await vscode.window.showWarningMessage(vscode.l10n.t('Task Planner: {0}', message), { modal: true }, ...labels);
+      return attachmentChoices[labels.findIndex((label) => label === picked)];
+    },
     chooseFile: async (kind) => {
       const picked = await vscode.window.showOpenDialog({
         ...(folder ? { defaultUri: folder.uri } : {}),
         canSelectMany: false,
-        openLabel: 'Attach',
-        ...(kind === 'image' ? { filters: { Images: ['png', 'jpg', 'jpeg', 'gif', 'webp'] } } : {}),
+        openLabel: vscode.l10n.t('Attach'),
+        ...(kind === 'image' ? { filters: { [vscode.l10n.t('Images')]: ['png', 'jpg', 'jpeg', 'gif', 'webp'] } } : {}),
       });
       const uri = picked?.[0];
       // A file outside the folder comes back as an absolute path, which the check refuses and asks about again.
@@ -228,7 +233,7 @@ export class RunController implements vscode.Disposable {
       problems: (candidate) => runtime.findAttachmentProblems(candidate, workspace),
       replace: runtime.replaceAttachment,
     });
-    if (!checked) throw new Error('a step\'s attachment is missing and you chose Cancel; nothing was started.');
+    if (!checked) throw new Error(vscode.l10n.t("a step's attachment is missing and you chose Cancel; nothing was started."));
     return this.execute(
       lane,
       checked,
@@ -384,7 +389,7 @@ export class RunController implements vscode.Disposable {
       throw new Error(
         (vscode.workspace.workspaceFolders?.length ?? 0) > 1
           ? vscode.l10n.t('Choose a workspace folder first: this window has several, and Task Planner runs a plan in one of them.')
-          : 'Open a folder first: Task Planner runs plans against the workspace folder.',
+          : vscode.l10n.t('Open a folder first: Task Planner runs plans against the workspace folder.'),
       );
     }
     const workspace = loadRuntime().createVscodeWorkspaceFs(folder.uri, { allowHardLinks: readSettings().allowHardLinks });
@@ -436,7 +441,9 @@ export class RunController implements vscode.Disposable {
     // In Restricted Mode every command is refused before it is asked about: no question to ask.
     if (commands.length === 0 || !vscode.workspace.isTrusted) return undefined;
     const allowed = await (this.deps.confirmCheckCommands ?? askCheckCommandsModal)(loadRuntime().checkCommandsQuestion(commands));
-    if (allowed === undefined) throw new Error('The run was not started: the question whether its check commands may run was closed without an answer.');
+    if (allowed === undefined) {
+      throw new Error(vscode.l10n.t('The run was not started: the question whether its check commands may run was closed without an answer.'));
+    }
     return { allowed, commands };
   }
 
@@ -492,7 +499,7 @@ export class RunController implements vscode.Disposable {
       agentLimits: setup.agentLimits,
       replan: setup.replan,
       reviewCriticalSteps: setup.reviewCriticalSteps,
-      noModelHint: "Run 'Task Planner: Set up a model', or change the step to one you do yourself.",
+      noModelHint: vscode.l10n.t("Run 'Task Planner: Set up a model', or change the step to one you do yourself."),
     });
     const running = go(checkCommands ? { ...options, checkCommands } : options);
     lane.running = running;
@@ -534,5 +541,5 @@ export class RunController implements vscode.Disposable {
 function alreadyRunning(lane: Lane): string {
   return (vscode.workspace.workspaceFolders?.length ?? 0) > 1 && lane.folder
     ? vscode.l10n.t('A run is already in progress in the folder "{0}": wait for it to finish or cancel it first.', lane.folder.name)
-    : 'A run is already in progress: wait for it to finish or cancel it first.';
+    : vscode.l10n.t('A run is already in progress: wait for it to finish or cancel it first.');
 }
