@@ -166,4 +166,25 @@ describe('a multi-root workspace (two folders)', function () {
     assert.equal(readFileSync(pathIn('web', 'later.txt'), 'utf8'), 'resumed in web\n');
     assert.equal(existsSync(pathIn('api', 'later.txt')), false);
   });
+
+  it('two runs waiting on a step of the same id at once keep both prompts: each approval reaches its own run', async () => {
+    server.enqueue(planReply([{ id: 'S1', title: 'Write twin', kind: 'tool', dependsOn: [], tool: 'write_file', args: { path: 'twin-api.txt', content: 'api\n' } }]));
+    const inApi = await planner.planTask('Write twin in api', { accept: true, pickFolder: picking('api', []) });
+    await planner.nextPrompt();
+    server.enqueue(planReply([{ id: 'S1', title: 'Write twin', kind: 'tool', dependsOn: [], tool: 'write_file', args: { path: 'twin-web.txt', content: 'web\n' } }]));
+    const inWeb = await planner.planTask('Write twin in web', { accept: true, pickFolder: picking('web', []) });
+    for (let waited = 0; planner.pendingPrompts().length < 2 && waited < 100; waited++) await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.deepEqual(planner.pendingPrompts(), [{ stepId: 'S1', kind: 'approval' }, { stepId: 'S1', kind: 'approval' }]);
+    assert.deepEqual([...planner.runningFolders()].sort(), ['api', 'web']);
+
+    // The oldest prompt is api's: approving S1 once completes api's run and leaves web's waiting.
+    await vscode.commands.executeCommand('taskPlanner.approve', 'S1');
+    assert.equal((await inApi.run)?.status, 'completed');
+    assert.deepEqual(planner.pendingPrompts(), [{ stepId: 'S1', kind: 'approval' }]);
+    assert.equal(existsSync(pathIn('web', 'twin-web.txt')), false, "web's change was applied without its approval");
+    await vscode.commands.executeCommand('taskPlanner.approve', 'S1');
+    assert.equal((await inWeb.run)?.status, 'completed');
+    assert.equal(readFileSync(pathIn('api', 'twin-api.txt'), 'utf8'), 'api\n');
+    assert.equal(readFileSync(pathIn('web', 'twin-web.txt'), 'utf8'), 'web\n');
+  });
 });
