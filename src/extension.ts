@@ -153,8 +153,10 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     }),
     runs.onDidFinish((result) => {
       runsTree.refresh();
-      notifyRunFinished(result, log, runs.current());
+      const run = runs.runInfo(result.runId);
+      notifyRunFinished(result, log, run?.state, run?.folder?.uri);
     }),
+    runs.onDidChangeFolder((name) => tree.setFolder(name)),
     pending.onDidChange(() => statusBar.render()),
     { dispose: sessionPlanner.onChange((plan) => tree.setSessionPlan(plan)) },
   );
@@ -163,7 +165,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     .refresh()
     .then(() => modelStatus.welcomeOnce())
     .catch((error: unknown) => log.warn(`Could not tell which planner is active: ${errorMessage(error)}`));
-  void runs.takeInterruptedRun().then((run) => run && notifyRunInterrupted(run));
+  void runs.takeInterruptedRuns().then((interrupted) => interrupted.forEach((run) => void notifyRunInterrupted(run)));
   return { tree, pending, statusBar, runs, requests, planTaskDeps: deps, panels: () => panels().panels, setUp };
 }
 

@@ -19,6 +19,10 @@ export interface PanelRuns {
   isRunning(): boolean;
   undo(runId: string): Promise<UndoReport>;
   changedFiles(runId: string): Promise<string[]>;
+  /** The workspace folder the panel's run works in (the current folder). */
+  folder(): vscode.WorkspaceFolder | undefined;
+  /** Whether the run `runId` ran in the current folder (the one whose events the panel follows). */
+  ranInCurrentFolder(runId: string): boolean;
   /** Every event of the executing run with the one state the runner folded from it. */
   readonly onDidRunEvent: vscode.Event<{ event: RunEvent; state: RunState }>;
   readonly onDidFinish: vscode.Event<RunResult>;
@@ -128,7 +132,7 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
       if (await markManualStep(pending, stepId, done)) log.info(`Step ${stepId} marked ${done ? 'done' : 'failed'} by you in the plan panel`);
     },
     openFile: async ({ path }, panel) => {
-      const folder = vscode.workspace.workspaceFolders?.[0];
+      const folder = runs.folder() ?? vscode.workspace.workspaceFolders?.[0];
       if (!folder || path.split(/[\\/]/).includes('..')) return panel.notify('error', vscode.l10n.t('Cannot open {0}: it is not inside the workspace.', path));
       await vscode.window.showTextDocument(vscode.Uri.joinPath(folder.uri, path), { preview: true });
     },

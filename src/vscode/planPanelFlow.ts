@@ -84,7 +84,8 @@ export function createPlanPanelFlow(deps: PlanPanelFlowDeps): PlanPanelFlow {
     }),
     runs.onDidFinish(async (result) => {
       const panel = panels.panel();
-      if (!panel?.isFollowingRun()) return;
+      // A run of another workspace folder ending leaves the run this panel follows alone.
+      if (!panel?.isFollowingRun() || !runs.ranInCurrentFolder(result.runId)) return;
       panel.endRun();
       try {
         const changedFiles = await runs.changedFiles(result.runId);

@@ -5,6 +5,7 @@ import type { PlannedRequest } from '../core/planner/planRequest';
 import type { Attachment, Plan } from '../core/plan/planSchema';
 import type { Tool } from '../core/tools/tool';
 import { collectAttachments } from './attachments';
+import { chooseFolder } from './folderChoice';
 import { loadRuntime } from './loadRuntime';
 import type { ApiKeyStore } from './apiKeyStore';
 import { resolveProvider } from './llmProvider';
@@ -30,6 +31,8 @@ export interface PlanTaskDeps {
   review: () => PlanReview;
   /** Multi-line requests written in an editor. */
   requests: RequestEditors;
+  /** Asks which workspace folder to plan in (a window of several); default: VS Code's folder pick. `undefined`: cancelled. */
+  pickFolder?: (folders: readonly vscode.WorkspaceFolder[]) => Promise<vscode.WorkspaceFolder | undefined>;
 }
 
 /** Options of one "Plan task". */
@@ -40,6 +43,8 @@ export interface PlanTaskOptions {
   files?: readonly vscode.Uri[];
   /** Plans with the heuristic planner whatever model is set up ("Plan without a model"). */
   withoutModel?: boolean;
+  /** The workspace folder to plan and run in; chosen as `chooseFolder` says when absent. */
+  folder?: vscode.WorkspaceFolder;
   /** Asks what to do after planning failed; default: the error notification's buttons (tests answer it themselves). */
   afterFailure?: (message: string) => Promise<PlanningFailureChoice | undefined>;
 }
@@ -64,20 +69,29 @@ export interface PlanTaskOutcome {
  * notification, shows the plan and its critique, lets the user review it, then runs it.
  */
 export async function planTask(deps: PlanTaskDeps, options: PlanTaskOptions = {}): Promise<PlanTaskOutcome> {
+  const where = options.folder ? { folder: options.folder } : await planningFolder(deps, options.files ?? []);
+  if ('outcome' in where) return where.outcome;
+  const folder = where.folder;
   const text = options.request ?? (await askRequest(deps.requests));
   if (text === undefined || text.trim() === '') return {};
   const attachments = collectAttachments(text, options.files ?? []);
   let failure: string | undefined;
   const planned = await withPlanningProgress(vscode.l10n.t('Task Planner: planning'), (signal, report) =>
-    planRequest(deps, text, attachments, { signal, report, withoutModel: options.withoutModel === true }),
+    planRequest(deps, text, attachments, { signal, report, withoutModel: options.withoutModel === true, folder }),
   ).catch((error: unknown) => {
     failure = errorMessage(error);
     deps.log.error(`Planning failed: ${failure}`);
     return undefined;
   });
-  if (failure !== undefined) return { error: failure, followUp: afterPlanningFailure(deps, { ...options, request: text }, failure) };
+  if (failure !== undefined) {
+    return { error: failure, followUp: afterPlanningFailure(deps, { ...options, request: text, ...(folder ? { folder } : {}) }, failure) };
+  }
   if (!planned) return {};
   const { plan, critique } = planned;
+  if (folder) {
+    deps.runs.planFor(plan.id, folder);
+    deps.runs.useFolder(folder);
+  }
   deps.log.info(`Planned ${plan.steps.length} step(s) for: ${plan.objective}. Critic ${critique.score}/10: ${critique.summary}`);
   const warnings = [...planned.warnings, ...modelCritiqueNotes(planned, deps.log)];
   for (const warning of warnings) deps.log.warn(warning);
@@ -89,7 +103,8 @@ export async function planTask(deps: PlanTaskDeps, options: PlanTaskOptions = {}
     return { plan, critique };
   }
   deps.tree.setPlan(accepted);
-  const run = deps.runs.start(accepted);
+  if (folder) deps.runs.planFor(accepted.id, folder);
+  const run = deps.runs.start(accepted, undefined, folder);
   run.catch((error: unknown) => {
     const message = errorMessage(error);
     deps.log.error(`Run failed to start: ${message}`);
@@ -223,7 +238,7 @@ async function planRequest(
   deps: PlanTaskDeps,
   text: string,
   attachments: readonly Attachment[],
-  options: { signal: AbortSignal; report: (message: string) => void; feedback?: string; withoutModel?: boolean },
+  options: { signal: AbortSignal; report: (message: string) => void; feedback?: string; withoutModel?: boolean; folder: vscode.WorkspaceFolder | undefined },
 ): Promise<PlannedRequest> {
   const runtime = loadRuntime();
   const settings = readSettings();
@@ -232,7 +247,7 @@ async function planRequest(
   deps.log.info(`Planning with the ${provider.label}: ${text.slice(0, 200)}${options.feedback ? ` (feedback: ${options.feedback.slice(0, 200)})` : ''}`);
   let streamed = 0;
   // Read again for every plan, so a skill added a moment ago is offered (and the review shows what each step uses).
-  const capabilities = await deps.runs.capabilities(options.signal);
+  const capabilities = await deps.runs.capabilities(options.signal, options.folder);
   return runtime.planRequest(text, {
     skills: capabilities.skills,
     llm: provider.llm,
@@ -240,12 +255,12 @@ async function planRequest(
     signal: options.signal,
     clock: runtime.timerClock,
     strategy: settings.strategy,
-    ...(provider.llm ? { workspace: deps.runs.workspace() } : {}),
+    ...(provider.llm ? { workspace: deps.runs.workspace(options.folder) } : {}),
     openFiles: vscode.window.visibleTextEditors
-      .filter((editor) => editor.document.uri.scheme === 'file')
+      .filter((editor) => editor.document.uri.scheme === 'file' && inFolder(editor.document.uri, options.folder))
       .map((editor) => vscode.workspace.asRelativePath(editor.document.uri, false)),
     attachments,
-    attachmentForModel: imageAsDataUrl,
+    attachmentForModel: (attachment) => imageAsDataUrl(attachment, options.folder),
     ...(options.feedback === undefined ? {} : { feedback: options.feedback }),
     noModelHint: setUpModelHint(),
     // Regenerate keeps the plan only (the panel critiques each version itself): no model critique to pay for.
@@ -275,7 +290,7 @@ function modelCritiqueNotes(planned: PlannedRequest, log: vscode.LogOutputChanne
  */
 export async function regeneratePlan(deps: PlanTaskDeps, feedback: string, plan: Plan): Promise<Plan | undefined> {
   const planned = await withPlanningProgress(vscode.l10n.t('Task Planner: regenerating the plan'), (signal, report) =>
-    planRequest(deps, plan.objective, [], { signal, feedback, report }),
+    planRequest(deps, plan.objective, [], { signal, feedback, report, folder: deps.runs.planFolder(plan.id) ?? deps.runs.folder() }),
   );
   if (!planned) return undefined;
   for (const warning of planned.warnings) deps.log.warn(warning);
@@ -302,8 +317,7 @@ async function withPlanningProgress<T>(title: string, work: (signal: AbortSignal
 const imageTypes: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', bmp: 'image/bmp' };
 
 /** An image file attachment becomes a `data:` URL, which the planning prompt sends as an image part; others stay as they are. */
-async function imageAsDataUrl(attachment: Attachment): Promise<Attachment> {
-  const folder = vscode.workspace.workspaceFolders?.[0];
+async function imageAsDataUrl(attachment: Attachment, folder: vscode.WorkspaceFolder | undefined): Promise<Attachment> {
   const type = imageTypes[attachment.ref.split('.').pop()?.toLowerCase() ?? ''];
   if (attachment.kind !== 'image' || !folder || !type) return attachment;
   try {
@@ -313,4 +327,49 @@ async function imageAsDataUrl(attachment: Attachment): Promise<Attachment> {
   } catch {
     return attachment;
   }
+}
+
+/** Whether `uri` lies in `folder` (any file does when no folder was chosen). */
+function inFolder(uri: vscode.Uri, folder: vscode.WorkspaceFolder | undefined): boolean {
+  return folder === undefined || vscode.workspace.getWorkspaceFolder(uri)?.uri.toString() === folder.uri.toString();
+}
+
+/**
+ * The folder a planning works in (see `chooseFolder`): of the given `files`, else of the active editor,
+ * else picked by the user. `outcome` ends "Plan task" there: the pick was cancelled (nothing happens)
+ * or the files lie in several folders (an error says so). `folder` is `undefined` when no folder is open.
+ */
+async function planningFolder(
+  deps: PlanTaskDeps,
+  files: readonly vscode.Uri[],
+): Promise<{ folder: vscode.WorkspaceFolder | undefined } | { outcome: PlanTaskOutcome }> {
+  const active = vscode.window.activeTextEditor?.document.uri;
+  const choice = chooseFolder(vscode.workspace.workspaceFolders ?? [], {
+    files: files.map((file) => vscode.workspace.getWorkspaceFolder(file)),
+    editor: active && vscode.workspace.getWorkspaceFolder(active),
+  });
+  switch (choice.kind) {
+    case 'none':
+      return { folder: undefined };
+    case 'folder':
+      return { folder: choice.folder };
+    case 'spread': {
+      const error = vscode.l10n.t(
+        'The files are in more than one workspace folder ({0}); a plan works in one folder. Choose files of one folder.',
+        choice.names.map((name) => `"${name}"`).join(', '),
+      );
+      void vscode.window.showErrorMessage(vscode.l10n.t('Task Planner: {0}', error));
+      return { outcome: { error } };
+    }
+    case 'ask': {
+      const picked = await (deps.pickFolder ?? askFolder)(choice.folders);
+      return picked ? { folder: picked } : { outcome: {} };
+    }
+  }
+}
+
+/** VS Code's workspace folder pick, for "Plan task". */
+async function askFolder(): Promise<vscode.WorkspaceFolder | undefined> {
+  const placeHolder = vscode.l10n.t('Which workspace folder should the task be planned and run in?');
+  return vscode.window.showWorkspaceFolderPick({ placeHolder, ignoreFocusOut: true });
 }

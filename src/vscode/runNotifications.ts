@@ -36,8 +36,9 @@ const maxFailureChars = 300;
  * included): the headline with steps, changed files, repairs, tokens and cost, and the
  * first failure with its diagnosis. Buttons: "Show plan", "Show changes" (a pick of the
  * changed files) and "Undo run" when files changed, "Show log" when it did not complete.
+ * `folder` is the workspace folder the run worked in (default: the first).
  */
-export function notifyRunFinished(result: RunResult, log: vscode.LogOutputChannel, state?: RunState): void {
+export function notifyRunFinished(result: RunResult, log: vscode.LogOutputChannel, state?: RunState, folder?: vscode.Uri): void {
   const steps = Object.values(result.steps);
   const known = state?.runId === result.runId ? state : undefined;
   const summary = known
@@ -64,7 +65,7 @@ export function notifyRunFinished(result: RunResult, log: vscode.LogOutputChanne
   const show = result.status === 'completed' ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
   void show(message, ...actions).then((choice) => {
     if (choice === showPlan) void vscode.commands.executeCommand('taskPlanner.plan.focus');
-    if (choice === showChangesLabel) void showChanges(changed);
+    if (choice === showChangesLabel) void showChanges(changed, folder);
     if (choice === showLog) log.show(true);
     if (choice === undoRun) void vscode.commands.executeCommand('taskPlanner.undoRun', result.runId);
   });
@@ -81,8 +82,8 @@ function firstLine(text: string): string {
 }
 
 /** Opens a changed file of the run, picked from the list (the only one at once); a file the run deleted says so. */
-async function showChanges(paths: readonly string[]): Promise<void> {
-  const folder = vscode.workspace.workspaceFolders?.[0];
+async function showChanges(paths: readonly string[], runFolder: vscode.Uri | undefined): Promise<void> {
+  const folder = runFolder ?? vscode.workspace.workspaceFolders?.[0]?.uri;
   if (!folder) return;
   const path =
     paths.length === 1
@@ -95,7 +96,7 @@ async function showChanges(paths: readonly string[]): Promise<void> {
           .then((picked) => (picked === undefined ? undefined : paths[paths.map((item) => visibleDirection(item)).indexOf(picked)]));
   if (path === undefined) return;
   try {
-    await vscode.window.showTextDocument(vscode.Uri.joinPath(folder.uri, path), { preview: true });
+    await vscode.window.showTextDocument(vscode.Uri.joinPath(folder, path), { preview: true });
   } catch {
     void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: {0} cannot be opened; the run may have deleted it.', visibleDirection(path)));
   }

@@ -32,3 +32,4 @@ export { createPlanPanelFlow } from './planPanelFlow';
 export { showPlan } from './showPlanCommand';
 export { exportPlanMarkdown, reviewPlanFile, runPlanFile, savePlanAsFile } from './planFileCommands';
 export { planFileDocument, vscodePlanFileUi } from './vscodePlanFileUi';
+export { namingConfinement, quotableFolderName, toolsNamingConfinement } from './namingConfinement';

@@ -8,8 +8,10 @@ import { markManualStep } from './manualStepPrompts';
 import type { PendingPrompts } from './pendingPrompts';
 import type { PlanTreeProvider } from './planTreeProvider';
 import { closeProposalDiffs, requestOf, stepOf } from './proposalDocuments';
-import type { RunController } from './runController';
+import type { FolderRun, RunController } from './runController';
 import { errorMessage } from '../shared/errorMessage';
+import { capText } from '../core/text/capText';
+import { visibleDirection } from '../core/plan/visibleDirection';
 
 /** What the step commands act on (wired in `activate`). */
 export interface StepCommandDeps {
@@ -107,11 +109,37 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
       });
       await vscode.window.showTextDocument(document, { preview: true });
     }),
-    vscode.commands.registerCommand('taskPlanner.cancelRun', () => {
-      if (!deps.runs.isRunning()) return void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: no run is in progress.'));
-      deps.runs.cancel();
+    vscode.commands.registerCommand('taskPlanner.cancelRun', async () => {
+      const running = deps.runs.runningRuns();
+      if (running.length === 0) return void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: no run is in progress.'));
+      const runId = await runToCancel(running, deps.runs.folder());
+      if (runId !== undefined) deps.runs.cancel(runId);
     }),
   ];
+}
+
+/**
+ * Which of the `running` runs "Cancel run" stops: the only one; else the run of the active editor's
+ * folder, else of the current folder; else the one the user picks (`undefined`: none was picked).
+ */
+async function runToCancel(running: readonly FolderRun[], current: vscode.WorkspaceFolder | undefined): Promise<string | undefined> {
+  const [only] = running;
+  if (running.length === 1) return only?.state?.runId;
+  const active = vscode.window.activeTextEditor?.document.uri;
+  const editorFolder = active && vscode.workspace.getWorkspaceFolder(active);
+  for (const folder of [editorFolder, current]) {
+    const match = folder && running.find((run) => run.folder?.uri.toString() === folder.uri.toString());
+    if (match) return match.state?.runId;
+  }
+  const picked = await vscode.window.showQuickPick(
+    running.map((run) => ({
+      label: run.folder?.name ?? '',
+      description: visibleDirection(capText(run.state?.plan?.objective ?? run.state?.runId ?? '', 120)),
+      runId: run.state?.runId,
+    })),
+    { title: vscode.l10n.t('Cancel which run?'), placeHolder: vscode.l10n.t('Runs are in progress in several folders') },
+  );
+  return picked?.runId;
 }
 
 function activeDiffUri(): vscode.Uri | undefined {

@@ -87,8 +87,9 @@ function waitFor<T>(
   announce?: () => Promise<void>,
 ): Promise<T> {
   return new Promise<T>((resolve, reject) => {
+    let added: Parameters<PendingPrompts['add']>[0] | undefined;
     const onAbort = (): void => {
-      pending.remove(stepId);
+      if (added) pending.remove(stepId, added);
       onCancelled?.();
       reject(signal.reason instanceof Error ? signal.reason : new Error(vscode.l10n.t('The run was cancelled.')));
     };
@@ -98,7 +99,7 @@ function waitFor<T>(
       signal.removeEventListener('abort', onAbort);
       resolve(value);
     });
-    pending.add(prompt);
+    pending.add((added = prompt));
     // A prompt that cannot show (a refused dialog) stays pending: the tree and status bar reopen it.
     void (announce ?? prompt.show)().then(undefined, () => undefined);
   });
