@@ -31,3 +31,4 @@ export { createPlanPanelFlow } from './planPanelFlow';
 export { showPlan } from './showPlanCommand';
 export { exportPlanMarkdown, reviewPlanFile, runPlanFile, savePlanAsFile } from './planFileCommands';
 export { planFileDocument, vscodePlanFileUi } from './vscodePlanFileUi';
+export { handleChatRequest } from './chat/chatParticipant';
