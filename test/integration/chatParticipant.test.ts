@@ -106,7 +106,7 @@ describe('@planner in the chat (the handler in the extension host, the scripted 
       ['1. Write notes\\.txt (W1) — _write\\_file_\n', '2. Read the notes back (R1) — _read\\_file_\n'],
       'each step is streamed as its own part as soon as the model has written it',
     );
-    assert.match(planned.markdown(), /\*\*Write the notes\*\* \(2 steps\)/);
+    assert.match(planned.markdown(), /\n\*\*Write chat\\-notes\\\.txt, then read it back\*\* \(2 steps\)\n\nCritic: /);
     const buttons = planned.parts.flatMap((part) => (part.kind === 'button' ? [part.command] : []));
     assert.deepEqual(
       buttons.map((button) => [button.title, button.command, button.arguments]),
@@ -126,7 +126,7 @@ describe('@planner in the chat (the handler in the extension host, the scripted 
     const text = ran.markdown();
     assert.match(text, /- ⏸ Write notes\\\.txt waits for your approval: answer it in the editor/);
     assert.match(text, /- ✓ Write notes\\\.txt\n/);
-    assert.match(text, /\*\*Write the notes\*\*: completed in .*2 of 2 steps completed; 1 file changed/);
+    assert.match(text, /\*\*Write chat\\-notes\\\.txt, then read it back\*\*: completed in .*2 of 2 steps completed; 1 file changed/);
     const fileUri = vscode.Uri.file(join(root, 'chat-notes.txt')).toString();
     assert.deepEqual(
       ran.parts.filter((part) => part.kind === 'anchor' || part.kind === 'reference'),
@@ -146,8 +146,9 @@ describe('@planner in the chat (the handler in the extension host, the scripted 
     fake.script(planReply({ objective: '<b>bold</b> [objective](https://evil.example)', steps: [{ id: 'M1', title: hostile, kind: 'human_review', input: 'look', dependsOn: [] }] }));
     const planned = await send('plan', 'Review something');
     const text = planned.markdown();
-    assert.ok(!/\]\(/.test(text.replace(/\\\]\\\(/g, '')), `an unescaped link in: ${text}`);
-    assert.ok(!text.includes('<img') && !text.includes('<b>'), `raw HTML in: ${text}`);
+    // What is left once every backslash-escaped character is taken out holds no Markdown or HTML syntax.
+    const bare = text.replace(/\\[!-/:-@[-`{-~]/g, '');
+    assert.ok(!bare.includes('](') && !bare.includes('<') && !bare.includes('>'), `an unescaped link or HTML in: ${text}`);
     assert.ok(!text.includes('www.evil'), `a bare address that would become a link in: ${text}`);
     assert.match(text, /Fix \\\[it\\\]\\\(command\\:workbench\\\.action/);
   });
@@ -171,7 +172,7 @@ describe('@planner in the chat (the handler in the extension host, the scripted 
     assert.deepEqual(api.planTreeLabels(), ['1. Read the readme']);
     const text = answer.markdown();
     assert.match(text, /I removed step 2, "Read the package"\\\./);
-    assert.match(text, /Changes to the plan \(now version 2\):\n- Removed step B1 \(Read the package\)\\\./);
+    assert.match(text, /Changes to the plan \(now version 2\):\n- Removed step B1 \\\(Read the package\\\)\\\./);
     assert.deepEqual(answer.parts.flatMap((part) => (part.kind === 'button' ? [part.command.title] : [])), ['Review in panel', 'Start']);
   });
 

@@ -50,7 +50,7 @@ export function chatPlanMarkdown(plan: Plan, critique?: Critique, withSteps = tr
   const lines = [`**${chatText(plan.objective, chatLimits.objective)}** (${count})\n\n`];
   if (withSteps) plan.steps.slice(0, chatLimits.steps).forEach((step, index) => lines.push(chatStepLine(step, index)));
   if (withSteps && plan.steps.length > chatLimits.steps) lines.push(`\n…and ${plan.steps.length - chatLimits.steps} more steps.\n`);
-  if (critique) lines.push(`\nCritic: ${critique.score}/10 — ${chatText(critique.summary, chatLimits.line)}\n`);
+  if (critique) lines.push(`${withSteps ? '\n' : ''}Critic: ${chatText(critique.summary, chatLimits.line)}\n`);
   return lines.join('');
 }
 

@@ -85,9 +85,10 @@ describe('chatMarkdown', () => {
     const plan = makePlan([makeStep('a', { title: 'Read' }), makeStep('b', { title: 'Write', kind: 'manual' })], { objective: 'Do <it>' });
     assert.equal(
       chatPlanMarkdown(plan, critique),
-      '**Do \\<it\\>** (2 steps)\n\n1. Read (a) — _agent\\: default_\n2. Write (b) — _you_\n\nCritic: 8/10 — Looks \\[fine\\]\\(https\\:\\/\\/evil\\.example\\)\\.\n',
+      '**Do \\<it\\>** (2 steps)\n\n1. Read (a) — _agent\\: default_\n2. Write (b) — _you_\n\nCritic: Looks \\[fine\\]\\(https\\:\\/\\/evil\\.example\\)\\.\n',
     );
     assert.equal(chatPlanMarkdown(plan, undefined, false), '**Do \\<it\\>** (2 steps)\n\n');
+    assert.equal(chatPlanMarkdown(plan, critique, false), '**Do \\<it\\>** (2 steps)\n\nCritic: Looks \\[fine\\]\\(https\\:\\/\\/evil\\.example\\)\\.\n');
     assert.match(chatPlanMarkdown(makePlan([makeStep('a')])), /\(1 step\)/);
   });
 
