@@ -37,13 +37,15 @@ export async function chatRun(deps: ChatDeps, stream: vscode.ChatResponseStream,
     stream.button({ command: 'taskPlanner.showPlan', title: vscode.l10n.t('Review in panel') });
     return {};
   }
+  let shown = plan;
   let titles = new Map(plan.steps.map((step) => [step.id, step.title]));
   let total = plan.steps.length;
   const events = runs.onDidRunEvent(({ event, state }) => {
     // A repair plan brings its own steps.
-    if (state.plan && state.plan.steps.length !== total) {
-      titles = new Map(state.plan.steps.map((step) => [step.id, step.title]));
-      total = state.plan.steps.length;
+    if (state.plan && state.plan !== shown) {
+      shown = state.plan;
+      titles = new Map(shown.steps.map((step) => [step.id, step.title]));
+      total = shown.steps.length;
     }
     if (event.type === 'step_started') {
       const position = [...titles.keys()].indexOf(event.stepId) + 1;
