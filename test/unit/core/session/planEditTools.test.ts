@@ -56,6 +56,13 @@ describe('createPlanEditSession', () => {
     assert.match(text, /1\. t \[tool: read_file\] T+…\n {3}\{"path":"a\.txt"\}$/);
   });
 
+  it('plan_read_plan lists at most planReadLimits.steps steps, counts the rest, and leaves out empty instructions', async () => {
+    const many = makePlan(Array.from({ length: planReadLimits.steps + 2 }, (_, index) => makeStep(`s${index}`, { input: index === 0 ? '  ' : `do ${index}` })));
+    const text = (await sessionOf(many).call('plan_read_plan', {})).plan;
+    assert.match(text, /^Objective: .*\nVersion 1, 202 steps:\n1\. s0 \[agent\] Step s0\n2\. s1 \[agent\] Step s1\n {3}do 1\n/);
+    assert.match(text, /\n200\. s199 \[agent\] Step s199\n {3}do 199\n\(2 more steps not shown\)$/);
+  });
+
   it('"drop the README step": removes it through editPlan, a new version, and says what changed', async () => {
     const { session, call } = sessionOf();
     const result = await call('plan_remove_step', { stepId: 'readme' });

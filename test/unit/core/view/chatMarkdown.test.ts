@@ -156,6 +156,15 @@ describe('chatMarkdown', () => {
     );
   });
 
+  it('chatSummaryMarkdown: a step not finished shows its status; past summaryLimits.steps the rest are counted', () => {
+    const steps = Array.from({ length: 103 }, (_, index) => makeStep(`s${index}`, { title: `Step ${index}` }));
+    const state: RunState = { ...initialRunState('run-2'), plan: makePlan(steps, { objective: 'Many' }), status: 'running', steps: {}, startedAt: 0 };
+    const text = chatSummaryMarkdown(runSummary(state, { now: 2_000 }));
+    assert.match(text, /^\*\*Many\*\*: running in 2\\\.0 s\\: 0 of 103 steps completed\\\.\n\n- · Step 0 — pending\n/);
+    assert.match(text, /- · Step 99 — pending\n- …and 3 more steps\n$/);
+    assert.ok(!text.includes('Step 100'));
+  });
+
   it('chatAnswerMarkdown: keeps the lines of a model answer, escapes each, bounds the whole', () => {
     assert.equal(chatAnswerMarkdown('Step 3 reads the file.\n\n[Click](command:x)\n'), 'Step 3 reads the file\\.  \n  \n\\[Click\\]\\(command\\:x\\)\n');
     const long = chatAnswerMarkdown('y'.repeat(chatLimits.answer * 3));
