@@ -3,19 +3,20 @@ import type { Critique } from '../plan/critiquePlan';
 import type { Plan, Step } from '../plan/planSchema';
 import type { RequestKind } from '../../shared/vocabulary';
 import { capText } from '../text/capText';
-import { markdownText } from './planMarkdown';
+import { visibleLine } from './planMarkdown';
 import type { RunSummary } from './runSummary';
 import { stepRunnerLabel } from './stepRunnerLabel';
 
 /** Most characters the chat shows of one text from a plan, a model, a file or a tool, before escaping (then cut, marked). */
 export const chatLimits = { title: 200, objective: 500, line: 300, answer: 4_000, steps: 100 } as const;
 
-// Beyond what `markdownText` escapes: a chat renderer makes links of bare addresses
-// (`www.…`, `https://…`, `name@host`), reads `1.`, `-` and `+` as list markers, `===` and
-// `---` under a line as a heading, `!` before a link as an image and `^` as superscript.
-// CommonMark lets any ASCII punctuation be backslash-escaped, which shows the character
-// itself and breaks each of those forms.
-const otherPunctuation = /[!+\-./:=@^]/g;
+// The ASCII characters a chat's Markdown gives a meaning: escapes, code, emphasis, links and
+// images, raw HTML and entities, headings, tables, strikethrough and math, and the ones it
+// needs to make links of bare addresses (`www.…`, `https://…`, `name@host`), list markers
+// (`1.`, `-`, `+`) and setext headings (`===`), and `^` (superscript). CommonMark lets any
+// ASCII punctuation be backslash-escaped, which shows the character itself and breaks each
+// of those forms (unlike a GitHub page, the chat links nothing once Markdown is parsed).
+const chatSignificant = /[\\`*_[\]()<>#|~&$!+\-./:=@^]/g;
 
 /**
  * `text` as inert inline Markdown for the chat: at most `maxChars` characters (cut
@@ -25,7 +26,7 @@ const otherPunctuation = /[!+\-./:=@^]/g;
  * heading or a list item to the chat.
  */
 export function chatText(text: string, maxChars: number): string {
-  return markdownText(text, maxChars).replace(otherPunctuation, (char) => `\\${char}`);
+  return visibleLine(text, maxChars).replace(chatSignificant, (char) => `\\${char}`);
 }
 
 /** A step as far as the chat shows it while the model writes it, or as planned. */
