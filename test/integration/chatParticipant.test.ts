@@ -135,7 +135,7 @@ describe('@planner in the chat (the handler in the extension host, the scripted 
         { kind: 'reference', uri: fileUri },
       ],
     );
-    assert.ok(ran.parts.some((part) => part.kind === 'progress' && part.value === 'Step 1 of 2: Write notes.txt'), 'no progress line for the first step');
+    assert.ok(ran.parts.some((part) => part.kind === 'progress' && part.value === 'Step 1 of 2: Write notes\\.txt'), 'no progress line for the first step');
 
     const status = await send('status', '');
     assert.match(status.markdown(), /completed in .*2 of 2 steps completed/);

@@ -27,7 +27,7 @@ export async function chatPlan(
   const streamed: string[] = [];
   try {
     const model = await deps.model(request.model);
-    stream.progress(vscode.l10n.t('Planning with the {0}…', model.label));
+    stream.progress(vscode.l10n.t('Planning with the {0}…', chatText(model.label, chatLimits.title)));
     const files = request.references.flatMap((reference) =>
       reference.value instanceof vscode.Uri ? [reference.value] : reference.value instanceof vscode.Location ? [reference.value.uri] : [],
     );

@@ -49,7 +49,8 @@ export async function chatRun(deps: ChatDeps, stream: vscode.ChatResponseStream,
     }
     if (event.type === 'step_started') {
       const position = [...titles.keys()].indexOf(event.stepId) + 1;
-      stream.progress(vscode.l10n.t('Step {0} of {1}: {2}', position, total, oneLine(titles.get(event.stepId) ?? event.stepId, chatLimits.title)));
+      // A progress line is Markdown too.
+      stream.progress(vscode.l10n.t('Step {0} of {1}: {2}', position, total, chatText(titles.get(event.stepId) ?? event.stepId, chatLimits.title)));
     }
     const line = chatEventMarkdown(event, (stepId) => titles.get(stepId) ?? stepId);
     if (line !== undefined) stream.markdown(line);
