@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { CapabilityCatalogue } from '../core/capabilities/capabilityCatalogue';
 import type { RunEvent, RunState } from '../core/engine/runEvents';
 import type { RunResult } from '../core/engine/runOptions';
 import type { Plan } from '../core/plan/planSchema';
@@ -21,6 +22,8 @@ export interface PanelRuns {
   /** Every event of the executing run with the one state the runner folded from it. */
   readonly onDidRunEvent: vscode.Event<{ event: RunEvent; state: RunState }>;
   readonly onDidFinish: vscode.Event<RunResult>;
+  /** The workspace's instructions and skills as last read, for the review; `undefined` before the first reading. */
+  knownCapabilities(): CapabilityCatalogue | undefined;
 }
 
 /** What the panel's actions work with (wired by `createPlanPanelFlow`). */

@@ -52,6 +52,7 @@ export function createPlanPanelFlow(deps: PlanPanelFlowDeps): PlanPanelFlow {
     actions: planPanelActions({ ...deps, decideReview }),
     regenerateBlockedReason: deps.regenerateBlockedReason,
     approvalSetting: deps.approvalSetting,
+    capabilities: () => runs.knownCapabilities(),
     log,
     ...(deps.traffic ? { traffic: deps.traffic } : {}),
   });

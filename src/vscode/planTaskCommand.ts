@@ -248,7 +248,10 @@ export async function planRequest(
   options.report(vscode.l10n.t('with the {0}…', provider.label));
   deps.log.info(`Planning with the ${provider.label}: ${text.slice(0, 200)}${options.feedback ? ` (feedback: ${options.feedback.slice(0, 200)})` : ''}`);
   let streamed = 0;
+  // Read again for every plan, so a skill added a moment ago is offered (and the review shows what each step uses).
+  const capabilities = await deps.runs.capabilities(options.signal);
   return runtime.planRequest(text, {
+    skills: capabilities.skills,
     llm: provider.llm,
     tools: runtime.createToolRegistry([...deps.tools()]),
     signal: options.signal,

@@ -8,6 +8,7 @@ import type { RunOptions, RunResult } from '../core/engine/runOptions';
 import type { RunEvent, RunState } from '../core/engine/runEvents';
 import type { LlmClient, RunStore, WorkspaceFs, CheckpointStore } from '../core/ports';
 import type { Plan } from '../core/plan/planSchema';
+import type { CapabilityCatalogue } from '../core/capabilities/capabilityCatalogue';
 import type { CheckCommandConsent } from '../core/engine/checkCommandConsent';
 import type { PlanningStrategy } from '../core/session/planningPrompt';
 import type { ApprovalPolicy, Tool } from '../core/tools/tool';
@@ -115,6 +116,7 @@ export class RunController implements vscode.Disposable {
   private state: RunState | undefined;
   private abort: AbortController | undefined;
   private running: Promise<RunResult> | undefined;
+  private catalogue: CapabilityCatalogue | undefined;
 
   constructor(private readonly deps: RunControllerDeps) {
   }
@@ -145,6 +147,24 @@ export class RunController implements vscode.Disposable {
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder) throw new Error(vscode.l10n.t('Open a folder first: Task Planner runs plans against the workspace folder.'));
     return loadRuntime().createVscodeWorkspaceFs(folder.uri, { allowHardLinks: readSettings().allowHardLinks });
+  }
+
+  /**
+   * The workspace's instructions and skills with the user's skills folders, read again now;
+   * kept for `knownCapabilities`. Without an open folder there is no catalogue: empty.
+   */
+  async capabilities(signal?: AbortSignal): Promise<CapabilityCatalogue> {
+    if (!vscode.workspace.workspaceFolders?.[0]) return { instructions: [], skills: [], diagnostics: [] };
+    this.catalogue = await loadRuntime().readEditorCapabilities(this.workspace(), this.deps.log, {
+      allowHardLinks: readSettings().allowHardLinks,
+      ...(signal ? { signal } : {}),
+    });
+    return this.catalogue;
+  }
+
+  /** The catalogue `capabilities` read last; `undefined` before it was first read. */
+  knownCapabilities(): CapabilityCatalogue | undefined {
+    return this.catalogue;
   }
 
   /**
@@ -299,6 +319,7 @@ export class RunController implements vscode.Disposable {
       budget: setup.budget,
       approvalPolicy: setup.approvalPolicy,
       strategy: setup.strategy,
+      capabilities: await this.capabilities(),
       maxConcurrency: setup.maxConcurrency,
       agentLimits: setup.agentLimits,
       replan: setup.replan,

@@ -27,6 +27,8 @@ export async function notifyRunInterrupted(run: InterruptedRun): Promise<void> {
 
 /** Most characters of a finished run's notification (its headline, reason and first failure). */
 const maxMessageChars = 600;
+/** Most characters of the first failure's diagnosis in that notification. */
+const maxFailureChars = 300;
 
 /**
  * Tells the user how a run ended, in a notification (never modal) built from the core's
@@ -44,7 +46,7 @@ export function notifyRunFinished(result: RunResult, log: vscode.LogOutputChanne
   const headline = summary?.headline ?? `${result.status}: ${describeStepProgress(stepProgress(steps, steps.length))}.`;
   const changed = known?.changedFiles ?? [];
   const failure = summary?.failures[0];
-  const failureText = failure ? vscode.l10n.t(' {0} failed: {1}', failure.stepId, failure.diagnosis ?? failure.error) : '';
+  const failureText = failure ? vscode.l10n.t(' {0} failed: {1}', failure.stepId, firstLine(failure.diagnosis ?? failure.error)) : '';
   const detail =
     result.status === 'waiting'
       ? vscode.l10n.t(' Resume it from the Runs view.')
@@ -66,6 +68,16 @@ export function notifyRunFinished(result: RunResult, log: vscode.LogOutputChanne
     if (choice === showLog) log.show(true);
     if (choice === undoRun) void vscode.commands.executeCommand('taskPlanner.undoRun', result.runId);
   });
+}
+
+/**
+ * The first line of a diagnosis, at most `maxFailureChars` characters, marked "…" when
+ * more follows: a command's output or a stack trace belongs in the plan view and the log,
+ * not in a notification.
+ */
+function firstLine(text: string): string {
+  const [first = '', ...rest] = text.trim().split(/\r?\n/);
+  return rest.length > 0 && first.length < maxFailureChars ? `${first.trimEnd()} …` : capText(first, maxFailureChars);
 }
 
 /** Opens a changed file of the run, picked from the list (the only one at once); a file the run deleted says so. */

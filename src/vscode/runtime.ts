@@ -25,6 +25,7 @@ export { createOpenAiClient } from '../node/openAiClient';
 export { createFileRunStore } from '../node/fileRunStore';
 export { createNodeCommandRunner } from '../node/nodeCommandRunner';
 export { createVscodeWorkspaceFs } from './vscodeWorkspaceFs';
+export { readEditorCapabilities } from './editorCapabilities';
 export { createVscodeDiagnostics } from './vscodeDiagnostics';
 export { checkCommandsQuestion, planCheckCommands } from '../core/engine/checkCommandConsent';
 export { createPlanPanelFlow } from './planPanelFlow';

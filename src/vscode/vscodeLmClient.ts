@@ -142,7 +142,8 @@ async function exchange(
     messages,
     {
       justification: vscode.l10n.t('Task Planner plans and runs the task you asked for.'),
-      ...(request.tools?.length
+      // vscode.lm has no mode that forbids tool calls: a request that may call none is sent without them.
+      ...(request.tools?.length && request.toolChoice !== 'none'
         ? { tools: request.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.parameters })) }
         : {}),
     },
@@ -164,6 +165,7 @@ async function exchange(
   }
   request.signal.throwIfAborted();
   if (token.isCancellationRequested) throw new vscode.CancellationError();
+  // vscode.lm reports no usage for a response (neither tokens nor cached tokens, API 1.100), so both are counted here and nothing is known to be cached.
   const promptTokens = (await Promise.all(messages.map((message) => model.countTokens(message).then(undefined, () => 0)))).reduce(
     (sum, count) => sum + count,
     0,

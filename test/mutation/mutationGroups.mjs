@@ -111,6 +111,13 @@ export const mutationGroups = [
     spec: ['test/unit/core/planner/**/*.test.ts'],
   },
   {
+    name: 'capabilities',
+    ci: false,
+    threshold: 80,
+    mutate: ['src/core/capabilities/*.ts'],
+    spec: ['test/unit/core/capabilities/**/*.test.ts', 'test/unit/core/agent/capabilitySection.test.ts', 'test/unit/core/view/panelSession.capabilities.test.ts'],
+  },
+  {
     name: 'replan',
     ci: false,
     threshold: 80,
@@ -167,8 +174,8 @@ export const mutationGroups = [
     ci: false,
     threshold: 80,
     ignoreStatic: true,
-    mutate: ['src/core/llm/tokenCount.ts', 'src/core/llm/contextCompactor.ts'],
-    spec: ['test/unit/core/llm/tokenCount.test.ts', 'test/unit/core/llm/contextCompactor.test.ts'],
+    mutate: ['src/core/llm/tokenCount.ts', 'src/core/llm/contextCompactor.ts', 'src/core/llm/stepPrompt.ts'],
+    spec: ['test/unit/core/llm/tokenCount.test.ts', 'test/unit/core/llm/contextCompactor.test.ts', 'test/unit/core/llm/stepPrompt.test.ts'],
     grep: timeBoundTestsLeftOut,
   },
   {
