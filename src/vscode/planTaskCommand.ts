@@ -2,13 +2,14 @@ import * as vscode from 'vscode';
 import type { RunResult } from '../core/engine/runOptions';
 import type { Critique } from '../core/plan/critiquePlan';
 import type { PlannedRequest } from '../core/planner/planRequest';
+import type { PlannerStep } from '../core/planner/planStepStream';
 import type { Attachment, Plan } from '../core/plan/planSchema';
 import type { Tool } from '../core/tools/tool';
 import { collectAttachments } from './attachments';
 import { chooseFolder } from './folderChoice';
 import { loadRuntime } from './loadRuntime';
 import type { ApiKeyStore } from './apiKeyStore';
-import { resolveProvider } from './llmProvider';
+import { resolveProvider, type ResolvedProvider } from './llmProvider';
 import type { PlanReview } from './planReview';
 import type { PlanTreeProvider } from './planTreeProvider';
 import type { RunController } from './runController';
@@ -229,20 +230,38 @@ export async function planTaskFromEditor(deps: PlanTaskDeps): Promise<PlanTaskOu
   return outcome;
 }
 
+/** Options of `planRequest`. */
+export interface PlanRequestHostOptions {
+  signal: AbortSignal;
+  report: (message: string) => void;
+  /** The user's word on an earlier version (Regenerate). */
+  feedback?: string;
+  /** Plans with the heuristic planner whatever model is set up. */
+  withoutModel?: boolean;
+  /** The model to plan with instead of the one the settings choose (the chat's model). */
+  provider?: Pick<ResolvedProvider, 'llm' | 'label'>;
+  /** Each step as soon as the model has written it (again from index 0 after a retry). */
+  onPartialStep?: (step: PlannerStep, index: number) => void;
+  /** The workspace folder to plan in; `undefined` when no folder is open. */
+  folder: vscode.WorkspaceFolder | undefined;
+}
+
 /**
  * Plans `text` with the configured provider (the heuristic planner without a model, or
- * with `withoutModel`) through the core's `planRequest`; `feedback` is the user's word on
- * an earlier version (Regenerate). Throws what failed.
+ * with `withoutModel`; `provider` when given) through the core's `planRequest`; `feedback`
+ * is the user's word on an earlier version (Regenerate). Throws what failed.
  */
-async function planRequest(
+export async function planRequest(
   deps: PlanTaskDeps,
   text: string,
   attachments: readonly Attachment[],
-  options: { signal: AbortSignal; report: (message: string) => void; feedback?: string; withoutModel?: boolean; folder: vscode.WorkspaceFolder | undefined },
+  options: PlanRequestHostOptions,
 ): Promise<PlannedRequest> {
   const runtime = loadRuntime();
   const settings = readSettings();
-  const provider = options.withoutModel ? { llm: undefined, label: vscode.l10n.t('heuristic planner (no model)') } : await resolveProvider(settings, deps.keys);
+  const provider = options.withoutModel
+    ? { llm: undefined, label: vscode.l10n.t('heuristic planner (no model)') }
+    : (options.provider ?? (await resolveProvider(settings, deps.keys)));
   options.report(vscode.l10n.t('with the {0}…', provider.label));
   deps.log.info(`Planning with the ${provider.label}: ${text.slice(0, 200)}${options.feedback ? ` (feedback: ${options.feedback.slice(0, 200)})` : ''}`);
   let streamed = 0;
@@ -265,7 +284,8 @@ async function planRequest(
     noModelHint: setUpModelHint(),
     // Regenerate keeps the plan only (the panel critiques each version itself): no model critique to pay for.
     modelCritique: settings.modelCritique && options.feedback === undefined,
-    onPartialStep: (_step, index) => {
+    onPartialStep: (step, index) => {
+      options.onPartialStep?.(step, index);
       if (index + 1 > streamed) options.report(vscode.l10n.t('step {0} written…', (streamed = index + 1)));
     },
   });
@@ -339,7 +359,7 @@ function inFolder(uri: vscode.Uri, folder: vscode.WorkspaceFolder | undefined): 
  * else picked by the user. `outcome` ends "Plan task" there: the pick was cancelled (nothing happens)
  * or the files lie in several folders (an error says so). `folder` is `undefined` when no folder is open.
  */
-async function planningFolder(
+export async function planningFolder(
   deps: PlanTaskDeps,
   files: readonly vscode.Uri[],
 ): Promise<{ folder: vscode.WorkspaceFolder | undefined } | { outcome: PlanTaskOutcome }> {

@@ -33,3 +33,4 @@ export { showPlan } from './showPlanCommand';
 export { exportPlanMarkdown, reviewPlanFile, runPlanFile, savePlanAsFile } from './planFileCommands';
 export { planFileDocument, vscodePlanFileUi } from './vscodePlanFileUi';
 export { namingConfinement, quotableFolderName, toolsNamingConfinement } from './namingConfinement';
+export { handleChatRequest } from './chat/chatParticipant';

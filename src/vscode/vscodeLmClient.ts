@@ -29,6 +29,8 @@ export interface VscodeLmClientOptions {
    * off. Absent or 0: no limit.
    */
   timeoutMs?: number;
+  /** This model (the one picked in the chat) instead of the first of `family`. */
+  model?: vscode.LanguageModelChat;
 }
 
 /**
@@ -44,13 +46,13 @@ export interface VscodeLmClientOptions {
 export function createVscodeLmClient(options: VscodeLmClientOptions = {}): LlmClient {
   let chosen: Promise<vscode.LanguageModelChat | undefined> | undefined;
   const client: LlmClient & { model: string } = {
-    model: options.family || 'vscode-lm',
+    model: options.model?.family ?? (options.family || 'vscode-lm'),
     async chat(request: LlmChatRequest): Promise<LlmChatResponse> {
       if (request.responseSchema) {
         throw new LlmError('The VS Code language model API has no structured-output mode; the schema goes into the prompt.', 'bad_request', undefined, 0);
       }
       request.signal.throwIfAborted();
-      const model = await (chosen ??= pickModel(options.family));
+      const model = await (chosen ??= options.model ? Promise.resolve(options.model) : pickModel(options.family));
       if (!model) {
         throw new LlmError(
           vscode.l10n.t(

@@ -34,6 +34,8 @@ export interface DemoWorkbenchOptions {
    */
   readonly screenshots: string;
   readonly screenshotPrefix?: string;
+  /** More extension folders linked beside Task Planner (test fixtures such as the scripted chat model). */
+  readonly extensions?: readonly string[];
 }
 
 /** A running workbench on a copy of the demo workspace; `close()` stops the browser and the server and removes the copy. */
@@ -79,7 +81,7 @@ export async function openDemoWorkbench(options: DemoWorkbenchOptions): Promise<
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content, null, 2));
     }
-    server = await startCodeServer({ ...options.server, linkExtensions: [root] });
+    server = await startCodeServer({ ...options.server, linkExtensions: [root, ...(options.extensions ?? [])] });
     browser = await launchBrowser();
     const page = browser.page;
     await page.setViewportSize(options.viewport ?? { width: 1400, height: 850 });

@@ -238,7 +238,8 @@ export const mutationGroups = [
     mutate: [
       'src/core/view/planDiff.ts', 'src/core/view/planTreeModel.ts', 'src/core/view/planVersions.ts', 'src/core/view/runListModel.ts',
       'src/core/view/runTimeline.ts', 'src/core/view/sessionTreeModel.ts', 'src/core/view/stepRunnerLabel.ts', 'src/core/view/stepStatusView.ts',
-      'src/core/view/treeDiff.ts', 'src/core/view/runSummary.ts', 'src/core/view/planMarkdown.ts',
+      'src/core/view/treeDiff.ts', 'src/core/view/runSummary.ts', 'src/core/view/planMarkdown.ts', 'src/core/view/chatMarkdown.ts',
+      'src/core/view/chatCommand.ts',
     ],
     spec: ['test/unit/core/view/**/*.test.ts'],
   },

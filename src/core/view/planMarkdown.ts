@@ -35,7 +35,7 @@ const autolinked = /\S*@\S+|\S*(?:[a-z][a-z0-9+.-]*:\/\/|www\.)\S*|\S*#\d+\S*|\b
  * list item to the document it is pasted in, nor ping anyone.
  */
 export function markdownText(text: string, maxChars: number): string {
-  const flat = capText(text, maxChars).replace(lineBreaks, ' ').replace(controls, visibleEscape);
+  const flat = visibleLine(text, maxChars);
   let shown = '';
   let last = 0;
   for (const match of flat.matchAll(autolinked)) {
@@ -43,6 +43,14 @@ export function markdownText(text: string, maxChars: number): string {
     last = match.index + match[0].length;
   }
   return shown + escapeMarkdown(flat.slice(last));
+}
+
+/**
+ * `text` at most `maxChars` characters long (cut visibly), on one line (line breaks become
+ * spaces), with every control, DEL, C1 control and direction control shown as `\uXXXX`.
+ */
+export function visibleLine(text: string, maxChars: number): string {
+  return capText(text, maxChars).replace(lineBreaks, ' ').replace(controls, visibleEscape);
 }
 
 function escapeMarkdown(text: string): string {

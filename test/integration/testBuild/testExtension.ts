@@ -62,6 +62,8 @@ export interface TaskPlannerApi {
   checkCommands: { answer(allowed: boolean | undefined): void; questions: string[] };
   /** How long composing the extension took, in milliseconds (the integration suite prints it). */
   activationMs: number;
+  /** The `@planner` chat participant's handler, as the Chat view calls it. */
+  chat: vscode.ChatRequestHandler;
 }
 
 /** The review of `accept`: start the plan as planned, or start nothing. */
@@ -130,6 +132,7 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
       reviewOverride = replacement;
     },
     planPanel,
+    chat: parts.chat,
   };
 }
 
