@@ -28,6 +28,7 @@ import type { PlanPanelController } from './vscode/planPanelController';
 import { ModelStatus, regenerateNeedsModel } from './vscode/modelStatus';
 import type { ModelSetupOutcome, ModelSetupUi } from './vscode/modelSetupFlow';
 import { setUpModel } from './vscode/setUpModelCommand';
+import { registerChatParticipant } from './vscode/chat/registerChatParticipant';
 import { errorMessage } from './shared/errorMessage';
 
 /** What a build may put in place of the defaults (the test build answers reviews and watches the panel's messages). */
@@ -53,6 +54,8 @@ export interface ExtensionParts {
   panels: () => PlanPanelController;
   /** "Set up a model", then the planner status refreshed; `ui` answers its questions (default: QuickPicks and input boxes). */
   setUp(ui?: ModelSetupUi): Promise<ModelSetupOutcome | undefined>;
+  /** The `@planner` chat participant's handler. */
+  chat: vscode.ChatRequestHandler;
 }
 
 /** Activates Task Planner: the commands, views and status bar, wired by `composeExtension`. */
@@ -102,7 +105,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
       pending,
       tree,
       regenerate: (feedback, plan) => regeneratePlan(deps, feedback, plan),
-      regenerateBlockedReason: () => (modelStatus.current() === 'heuristic' ? regenerateNeedsModel : undefined),
+      regenerateBlockedReason: () => (modelStatus.current() === 'heuristic' ? regenerateNeedsModel() : undefined),
       approvalSetting: () => ({ policy: readSettings().approvalPolicy, trusted: vscode.workspace.isTrusted }),
       log,
       ...(seams.panelTraffic ? { traffic: seams.panelTraffic } : {}),
@@ -123,6 +126,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     return outcome;
   };
   const deps: PlanTaskDeps = { tree, log, keys, tools, runs, review, requests };
+  const chat = registerChatParticipant(context.extensionUri, deps, interaction);
   context.subscriptions.push(
     vscode.commands.registerCommand('taskPlanner.showPlan', () =>
       loadRuntime().showPlan(panels().panels, { plan: () => tree.currentPlan(), run: () => runs.current(), running: () => runs.isRunning() }, log),
@@ -159,18 +163,21 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     }),
     runs.onDidFinish((result) => {
       runsTree.refresh();
-      notifyRunFinished(result, log, runs.current());
+      const run = runs.runInfo(result.runId);
+      notifyRunFinished(result, log, run?.state, run?.folder?.uri);
     }),
+    runs.onDidChangeFolder((name) => tree.setFolder(name)),
     pending.onDidChange(() => statusBar.render()),
     { dispose: sessionPlanner.onChange((plan) => tree.setSessionPlan(plan)) },
+    chat.registration,
   );
   // After activation: asks VS Code for its chat models, which must not delay activate().
   void modelStatus
     .refresh()
     .then(() => modelStatus.welcomeOnce())
     .catch((error: unknown) => log.warn(`Could not tell which planner is active: ${errorMessage(error)}`));
-  void runs.takeInterruptedRun().then((run) => run && notifyRunInterrupted(run));
-  return { tree, pending, statusBar, runs, requests, planTaskDeps: deps, panels: () => panels().panels, setUp };
+  void runs.takeInterruptedRuns().then((interrupted) => interrupted.forEach((run) => void notifyRunInterrupted(run)));
+  return { tree, pending, statusBar, runs, requests, planTaskDeps: deps, panels: () => panels().panels, setUp, chat: chat.handler };
 }
 
 /** Nothing to release beyond `context.subscriptions`. */

@@ -66,6 +66,7 @@ function renderDetails(step: StepView): TemplateResult {
     <dt>On failure</dt><dd>${step.onFailure}${step.maxAttempts > 1 ? ` · up to ${step.maxAttempts} attempts` : ''}${step.critical ? ' · critical' : ''}</dd>
     ${step.verification ? html`<dt>Verification</dt><dd><code>${step.verification}</code> <span class="muted">(else ${step.onVerificationFailure})</span></dd>` : nothing}
     ${step.checks ? html`<dt>Checks</dt><dd class="step-checks">${step.checks}</dd>` : nothing}
+    ${step.uses ? html`<dt>Uses</dt><dd class="step-uses">${step.uses}</dd>` : nothing}
     ${step.when ? html`<dt>Runs when</dt><dd><code>${step.when}</code></dd>` : nothing}
     ${step.problems.length > 0 ? html`<dt>Problems</dt><dd>${step.problems.map((problem) => html`<div class=${problem.startsWith('Error') ? 'error' : 'warning'}>${problem}</div>`)}</dd>` : nothing}
   </dl>`;

@@ -98,7 +98,8 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
           io,
         );
       case 'validate':
-        return await validateCommand(required(target, 'validate needs a plan file: task-planner validate <plan.json>'), values.json, io);
+        if (values.workspace !== undefined) await requireWorkspace(values.workspace);
+        return await validateCommand(required(target, 'validate needs a plan file: task-planner validate <plan.json>'), values.json, io, values.workspace);
       case 'run':
         return await runCommand(required(target, 'run needs a plan file: task-planner run <plan.json>'), runOptions, io);
       case 'resume':

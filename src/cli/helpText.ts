@@ -3,7 +3,7 @@ export const helpText = `task-planner: plan, validate, run and resume Task Plann
 
 Usage:
   task-planner plan "<request>" [--model-critique] [run options]
-  task-planner validate <plan.json> [--json]
+  task-planner validate <plan.json> [--workspace DIR] [--json]
   task-planner run <plan.json> [run options]
   task-planner resume <runId> [run options]
                      [--approve STEP] [--reject STEP] [--answer STEP=TEXT]
@@ -17,7 +17,8 @@ Commands:
              no model is configured), show it with its critique, ask to start (or start with
              --yes), then execute it like "run", repairing failed steps with the model.
   validate   Parse the plan (forgiving: fences, trailing commas, aliases), then print every
-             validation diagnostic and the critique with its score.
+             validation diagnostic and the critique with its score. With --workspace, the
+             skills steps name are checked against that workspace's skills too.
   run        Execute the plan against the workspace. Steps run as soon as their dependencies
              are done (up to --concurrency at once). Progress goes to stderr. With a model,
              a step whose failure policy is "replan" gets a repair plan for the rest.

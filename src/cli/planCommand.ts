@@ -6,6 +6,9 @@ import { stepApproval, type StepApproval } from '../core/tools/stepApproval';
 import type { ApprovalPolicy, ToolRegistry } from '../core/tools/tool';
 import { executeWithReplanning } from '../core/replan/executeWithReplanning';
 import type { CliIo } from './cliIo';
+import { cliCapabilities } from './cliCapabilities';
+import type { CapabilityCatalogue } from '../core/capabilities/capabilityCatalogue';
+import { stepCapabilities, type StepCapabilities } from '../core/capabilities/stepCapabilities';
 import { exitCodeOf, followExecution, reportRunResult } from './executeCliRun';
 import { type CliRunOptions, engineOptions, newCliRunId, parseStrategy, requireAttachments } from './runCommand';
 
@@ -24,12 +27,13 @@ export interface CliPlanOptions extends CliRunOptions {
  */
 export async function planCommand(request: string, options: CliPlanOptions, io: CliIo): Promise<number> {
   const strategy = parseStrategy(options.strategy);
-  const engine = engineOptions(options, io);
-  const llm = engine.llm;
   const controller = new AbortController();
   const onInterrupt = (): void => controller.abort(new Error('Interrupted (Ctrl+C).'));
   process.once('SIGINT', onInterrupt);
   try {
+    const capabilities = await cliCapabilities(options, io, controller.signal);
+    const engine = engineOptions(options, io, capabilities);
+    const llm = engine.llm;
     io.err(
       llm === undefined
         ? 'No API key (OPENAI_API_KEY or TASK_PLANNER_API_KEY) and no --base-url: planning with the heuristic planner, without a model.'
@@ -43,9 +47,10 @@ export async function planCommand(request: string, options: CliPlanOptions, io: 
       strategy,
       workspace: engine.workspace,
       modelCritique: options.modelCritique === true,
+      skills: capabilities.skills,
     });
     const { plan, critique, warnings } = planned;
-    io.err(describePlan(plan, critique, warnings, engine.approvalPolicy ?? 'writesAndCommands', engine.tools));
+    io.err(describePlan(plan, critique, warnings, engine.approvalPolicy ?? 'writesAndCommands', engine.tools, capabilities));
     if (planned.modelCritique) io.err(describeModelCritique(planned.modelCritique));
     if (!options.yes && !(io.interactive && (await confirm(io, 'Start this plan? [y/N] ', controller.signal)))) {
       if (options.json) io.out(JSON.stringify({ plan, critique, warnings, started: false }, null, 2));
@@ -82,13 +87,21 @@ function describeModelCritique(model: NonNullable<PlannedRequest['modelCritique'
 }
 
 /** The plan as numbered lines with kinds, dependencies, whether each asks for approval, and checks, then the critique. */
-function describePlan(plan: Plan, critique: Critique, warnings: readonly string[], policy: ApprovalPolicy, tools: ToolRegistry): string {
+function describePlan(
+  plan: Plan,
+  critique: Critique,
+  warnings: readonly string[],
+  policy: ApprovalPolicy,
+  tools: ToolRegistry,
+  capabilities: CapabilityCatalogue,
+): string {
   const steps = plan.steps.map((step, index) => {
     const what = step.kind === 'tool' ? `tool ${step.tool ?? '?'}` : step.kind === 'agent' ? `agent ${step.agent ?? 'default'}` : step.kind;
     const after = step.dependsOn.length > 0 ? `, after ${step.dependsOn.join(', ')}` : '';
     const approval = approvalWords[stepApproval(step, plan, tools, { policy, trusted: true })];
     const checks = describeChecks(step.checks);
-    return `  ${index + 1}. ${step.id} ${step.title} (${what}${after}${approval === '' ? '' : `, ${approval}`})${checks === undefined ? '' : `\n     checks: ${checks}`}`;
+    const uses = describeUses(stepCapabilities(step, plan, capabilities));
+    return `  ${index + 1}. ${step.id} ${step.title} (${what}${after}${approval === '' ? '' : `, ${approval}`})${checks === undefined ? '' : `\n     checks: ${checks}`}${uses}`;
   });
   const issues = critique.issues.map(
     (issue) => `  - ${issue.severity}${issue.stepId ? ` ${issue.stepId}` : ''}${issue.check === 'llm_review' ? ' (model)' : ''}: ${issue.message}`,
@@ -100,6 +113,16 @@ function describePlan(plan: Plan, critique: Critique, warnings: readonly string[
     ...issues,
     ...warnings.map((warning) => `  warning: ${warning}`),
   ].join('\n');
+}
+
+/** The lines naming the instructions and skills a step's agent gets, and the skills it names that are missing; empty when none. */
+function describeUses(uses: StepCapabilities): string {
+  const lines = [
+    ...(uses.instructions.length > 0 ? [`instructions: ${uses.instructions.map((instruction) => instruction.path).join(', ')}`] : []),
+    ...(uses.skills.length > 0 ? [`skills: ${uses.skills.map((skill) => skill.name).join(', ')}`] : []),
+    ...(uses.unknownSkills.length > 0 ? [`missing skills: ${uses.unknownSkills.join(', ')}`] : []),
+  ];
+  return lines.map((line) => `\n     ${line}`).join('');
 }
 
 async function confirm(io: CliIo, question: string, signal: AbortSignal): Promise<boolean> {

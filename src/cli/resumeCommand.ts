@@ -6,6 +6,7 @@ import { type CliIo, runsDirectory, UsageError } from './cliIo';
 import { checkCommandsConsent } from './checkCommandsConsent';
 import { followExecution, reportRunResult } from './executeCliRun';
 import { type CliRunOptions, engineOptions } from './runCommand';
+import { cliCapabilities } from './cliCapabilities';
 
 /** Answers given on the command line, by request id or step id. */
 export type CliAnswers = Pick<ResumeOptions, 'approvals' | 'answers' | 'reviews' | 'manual'>;
@@ -17,7 +18,7 @@ export type CliAnswers = Pick<ResumeOptions, 'approvals' | 'answers' | 'reviews'
  * no longer the one waiting), is bad input: nothing is resumed.
  */
 export async function resumeCommand(runId: string, answers: CliAnswers, options: CliRunOptions, io: CliIo): Promise<number> {
-  const engine = engineOptions(options, io);
+  const engine = engineOptions(options, io, await cliCapabilities(options, io));
   const journal = await engine.store.load(runId);
   if (!journal) {
     throw new UsageError(

@@ -16,6 +16,8 @@ import { cliBudgetLimits, cliModel, type CliModelOptions } from './cliModel';
 import { checkCommandsConsent } from './checkCommandsConsent';
 import { cliReplanLimits, type CliReplanOptions } from './cliReplan';
 import { cliTools } from './cliTools';
+import { cliCapabilities } from './cliCapabilities';
+import type { CapabilityCatalogue } from '../core/capabilities/capabilityCatalogue';
 import { executeWithReplanning } from '../core/replan/executeWithReplanning';
 import { followExecution, reportRunResult } from './executeCliRun';
 import { terminalInteraction } from './terminalInteraction';
@@ -34,8 +36,10 @@ export interface CliRunOptions extends CliModelOptions, CliReplanOptions {
   reviewCriticalSteps?: boolean;
 }
 
-/** What `plan`, `run` and `resume` hand to the engine for a workspace (and the model, when configured). */
-export function engineOptions(options: CliRunOptions, io: CliIo): HostRunOptions {
+/**
+ * What `plan`, `run` and `resume` hand to the engine for a workspace (and the model, when configured), with the workspace's `capabilities` (`cliCapabilities`).
+ */
+export function engineOptions(options: CliRunOptions, io: CliIo, capabilities: CapabilityCatalogue): HostRunOptions {
   const root = resolve(options.workspace);
   return hostRunOptions({
     tools: cliTools(),
@@ -53,6 +57,7 @@ export function engineOptions(options: CliRunOptions, io: CliIo): HostRunOptions
     budget: cliBudgetLimits(options),
     approvalPolicy: undefined,
     strategy: parseStrategy(options.strategy),
+    capabilities,
     maxConcurrency: options.concurrency,
     agentLimits: undefined,
     reviewCriticalSteps: options.reviewCriticalSteps ?? false,
@@ -66,8 +71,11 @@ export function engineOptions(options: CliRunOptions, io: CliIo): HostRunOptions
 export async function runCommand(file: string, options: CliRunOptions, io: CliIo): Promise<number> {
   const { plan, warnings } = await loadPlanFile(file);
   for (const warning of warnings) io.err(`plan warning: ${warning}`);
-  const engine = engineOptions(options, io);
-  const errors = validatePlan(plan, { tools: engine.tools }).filter((diagnostic) => diagnostic.severity === 'error');
+  const capabilities = await cliCapabilities(options, io);
+  const engine = engineOptions(options, io, capabilities);
+  const errors = validatePlan(plan, { tools: engine.tools, skills: capabilities.skills.map((skill) => skill.name) }).filter(
+    (diagnostic) => diagnostic.severity === 'error',
+  );
   if (errors.length > 0) {
     // Messages name their step; the id goes first only for one that does not.
     const problems = errors.map((error) => `  - ${error.stepId && !error.message.includes(error.stepId) ? `${error.stepId}: ` : ''}${error.message}`);

@@ -2,12 +2,18 @@ import { critiquePlan } from '../core/plan/critiquePlan';
 import { validatePlan } from '../core/plan/validatePlan';
 import { type CliIo, loadPlanFile } from './cliIo';
 import { cliTools } from './cliTools';
+import { cliCapabilities } from './cliCapabilities';
 
-/** `validate <plan.json>`: diagnostics and critique; exit code 1 when there are errors. */
-export async function validateCommand(file: string, json: boolean, io: CliIo): Promise<number> {
+/**
+ * `validate <plan.json>`: diagnostics and critique; exit code 1 when there are errors. With
+ * `workspace` (`--workspace DIR`, given explicitly) the steps' skills are checked against
+ * that workspace's skills too, as `run` there would.
+ */
+export async function validateCommand(file: string, json: boolean, io: CliIo, workspace?: string): Promise<number> {
   const { plan, warnings } = await loadPlanFile(file);
   const tools = cliTools();
-  const diagnostics = validatePlan(plan, { tools });
+  const skills = workspace === undefined ? undefined : (await cliCapabilities({ workspace }, io)).skills.map((skill) => skill.name);
+  const diagnostics = validatePlan(plan, { tools, ...(skills ? { skills } : {}) });
   const critique = critiquePlan(plan, { tools });
   const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error');
   if (json) {

@@ -3,7 +3,7 @@ import type { ChatCompletionChunk, ChatCompletionCreateParamsBase, ChatCompletio
 import { baseUrlProblem } from '../core/llm/baseUrlProblem';
 import { isTransientKind, LlmError, type LlmErrorKind } from '../core/llm/llmError';
 import type { LlmChatRequest, LlmChatResponse, LlmMessage, LlmToolCall, LlmUsage } from '../core/llm/llmTypes';
-import { costOf, type ModelPrice } from '../core/llm/modelPrices';
+import { cacheSavingOf, costOf, priceOf, type ModelPrice } from '../core/llm/modelPrices';
 import { createRedactor } from '../core/llm/redactSecrets';
 import { countPromptTokens, countTokens } from '../core/llm/tokenCount';
 import type { Clock, LlmClient, Logger } from '../core/ports';
@@ -154,13 +154,16 @@ export function createOpenAiClient(options: OpenAiClientOptions): LlmClient {
       completionTokens: countTokens(state.text) + state.toolCalls.reduce((sum, call) => sum + countTokens(call.name) + countTokens(call.arguments), 0),
     };
     const model = state.model ?? options.model;
-    const costUsd = costOf(model, usage, options.prices) ?? costOf(options.model, usage, options.prices);
+    const pricedAs = priceOf(model, options.prices) ? model : options.model;
+    const costUsd = costOf(pricedAs, usage, options.prices);
+    const savedUsd = usage.cachedPromptTokens ? cacheSavingOf(pricedAs, usage, options.prices) : undefined;
     return {
       text: state.text,
       toolCalls: state.toolCalls,
       usage,
       usageReported: reported,
       ...(costUsd === undefined ? {} : { costUsd }),
+      ...(savedUsd === undefined ? {} : { savedUsd }),
       model,
       ...(state.finishReason === undefined ? {} : { finishReason: state.finishReason }),
     };
@@ -232,6 +235,7 @@ async function sendAttempt(
             type: 'function' as const,
             function: { name: tool.name, description: tool.description, parameters: tool.parameters },
           })),
+          ...(request.toolChoice === 'none' ? { tool_choice: 'none' as const } : {}),
         }
       : {}),
     ...(request.responseSchema ? { response_format: toWireFormat(request.responseSchema) } : {}),
@@ -252,7 +256,7 @@ async function sendAttempt(
     checkReplySize(state.text.length + state.toolCalls.reduce((sum, call) => sum + call.arguments.length, 0));
     state.finishReason = choice.finish_reason ?? undefined;
     state.model = response.model || undefined;
-    if (response.usage) state.usage = { promptTokens: response.usage.prompt_tokens, completionTokens: response.usage.completion_tokens };
+    if (response.usage) state.usage = usageOf(response.usage);
     return;
   }
   // Stryker disable next-line OptionalChaining: heard is given whenever the request streams
@@ -267,7 +271,7 @@ async function sendAttempt(
     // Stryker disable next-line OptionalChaining: heard is given whenever the request streams
     heard?.();
     if (chunk.model) state.model = chunk.model;
-    if (chunk.usage) state.usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens };
+    if (chunk.usage) state.usage = usageOf(chunk.usage);
     const choice = chunk.choices?.[0];
     if (!choice) continue;
     sawChoice = true;
@@ -429,4 +433,15 @@ function safeOrigin(baseURL: string): string {
     // Stryker disable next-line all: baseUrlProblem refused every base URL that does not parse before the client was made
     return 'the configured base URL';
   }
+}
+
+/**
+ * The usage an OpenAI-compatible response reports, with the cached part of the prompt
+ * (`prompt_tokens_details.cached_tokens`) when the provider gives a count that makes sense
+ * (a whole number, at most the prompt tokens).
+ */
+function usageOf(usage: { prompt_tokens: number; completion_tokens: number; prompt_tokens_details?: { cached_tokens?: number } | null }): LlmUsage {
+  const cached = usage.prompt_tokens_details?.cached_tokens;
+  const valid = typeof cached === 'number' && Number.isInteger(cached) && cached > 0 && cached <= usage.prompt_tokens;
+  return { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens, ...(valid ? { cachedPromptTokens: cached } : {}) };
 }

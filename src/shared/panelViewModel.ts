@@ -53,6 +53,8 @@ export interface StepView {
   verification?: string;
   /** The step's checks in plain words on one line, bounded and with control characters escaped. */
   checks?: string;
+  /** The project instructions and skills the step's agent will be given, on one line, bounded and with control characters escaped. */
+  uses?: string;
   onVerificationFailure: FailurePolicyView;
   when?: string;
   skipped: boolean;
@@ -186,7 +188,11 @@ export interface ReplanView {
 export interface UsageView {
   requests: number;
   totalTokens: number;
+  /** Prompt tokens the providers read from their caches (part of `totalTokens`). */
+  cachedTokens: number;
   costUsd: number;
+  /** USD the cached tokens saved against the uncached input price. */
+  savedUsd: number;
   /** Calls of models without a known price: the cost undercounts. */
   unpricedRequests: number;
 }

@@ -22,29 +22,37 @@ export type PendingPrompt =
  * `taskPlanner.approvalPending` context key drives the diff editor's Approve/Reject buttons.
  */
 export class PendingPrompts implements vscode.Disposable {
-  private readonly prompts = new Map<string, PendingPrompt>();
+  // Runs of different workspace folders may wait on steps of the same id at once: one queue per step id, oldest first.
+  private readonly prompts = new Map<string, PendingPrompt[]>();
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when a prompt is added or settled. */
   readonly onDidChange = this.changed.event;
 
   /** Registers `prompt`; it leaves when settled (through `approve`, `reject`, `answer`, `finishManual` or its own UI). */
   add(prompt: PendingPrompt): void {
-    this.prompts.set(prompt.stepId, prompt);
+    this.prompts.set(prompt.stepId, [...(this.prompts.get(prompt.stepId) ?? []), prompt]);
     this.update();
   }
 
-  /** Drops the prompt of `stepId` without answering (its run was cancelled). */
-  remove(stepId: string): void {
-    if (this.prompts.delete(stepId)) this.update();
+  /** Drops `prompt` (default: the oldest prompt of `stepId`) without answering (its run was cancelled). */
+  remove(stepId: string, prompt?: PendingPrompt): void {
+    const queue = this.prompts.get(stepId) ?? [];
+    const index = prompt === undefined ? 0 : queue.indexOf(prompt);
+    if (index < 0 || index >= queue.length) return;
+    const rest = queue.filter((_, at) => at !== index);
+    if (rest.length > 0) this.prompts.set(stepId, rest);
+    else this.prompts.delete(stepId);
+    this.update();
   }
 
+  /** The oldest prompt waiting on `stepId`. */
   get(stepId: string): PendingPrompt | undefined {
-    return this.prompts.get(stepId);
+    return this.prompts.get(stepId)?.[0];
   }
 
   /** Every waiting prompt, oldest first. */
   list(): PendingPrompt[] {
-    return [...this.prompts.values()];
+    return [...this.prompts.values()].flat();
   }
 
   /**
@@ -55,7 +63,7 @@ export class PendingPrompts implements vscode.Disposable {
   approve(stepId: string, notes?: string, requestId?: string): boolean {
     const prompt = this.waiting(stepId, requestId);
     if (!prompt || prompt.kind === 'clarification' || prompt.kind === 'manual') return false;
-    this.remove(stepId);
+    this.remove(stepId, prompt);
     if (prompt.kind === 'approval') prompt.settle({ approved: true });
     else prompt.settle({ approved: true, ...(notes ? { notes } : {}) });
     return true;
@@ -65,7 +73,7 @@ export class PendingPrompts implements vscode.Disposable {
   reject(stepId: string, reason?: string, requestId?: string): boolean {
     const prompt = this.waiting(stepId, requestId);
     if (!prompt || prompt.kind === 'clarification' || prompt.kind === 'manual') return false;
-    this.remove(stepId);
+    this.remove(stepId, prompt);
     if (prompt.kind === 'approval') prompt.settle({ approved: false, ...(reason ? { reason } : {}) });
     else prompt.settle({ approved: false, ...(reason ? { notes: reason } : {}) });
     return true;
@@ -75,7 +83,7 @@ export class PendingPrompts implements vscode.Disposable {
   answer(stepId: string, text: string, requestId?: string): boolean {
     const prompt = this.waiting(stepId, requestId);
     if (!prompt || prompt.kind !== 'clarification') return false;
-    this.remove(stepId);
+    this.remove(stepId, prompt);
     prompt.settle(text);
     return true;
   }
@@ -84,15 +92,15 @@ export class PendingPrompts implements vscode.Disposable {
   finishManual(stepId: string, outcome: ManualStepOutcome, requestId?: string): boolean {
     const prompt = this.waiting(stepId, requestId);
     if (!prompt || prompt.kind !== 'manual') return false;
-    this.remove(stepId);
+    this.remove(stepId, prompt);
     prompt.settle(outcome);
     return true;
   }
 
-  /** The prompt of `stepId`, only when it is the request `requestId` names (when given). */
+  /** The oldest prompt of `stepId`, or with `requestId` the one of `stepId` on that request. */
   private waiting(stepId: string, requestId: string | undefined): PendingPrompt | undefined {
-    const prompt = this.prompts.get(stepId);
-    return prompt && (requestId === undefined || prompt.request.requestId === requestId) ? prompt : undefined;
+    const queue = this.prompts.get(stepId) ?? [];
+    return requestId === undefined ? queue[0] : queue.find((prompt) => prompt.request.requestId === requestId);
   }
 
   dispose(): void {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { RunEvent, RunState } from '../core/engine/runEvents';
 import type { Plan } from '../core/plan/planSchema';
+import type { CapabilityCatalogue } from '../core/capabilities/capabilityCatalogue';
 import type { CritiqueIssue } from '../core/plan/critiquePlan';
 import type { ApprovalSetting } from '../core/tools/stepApproval';
 import type { Tool } from '../core/tools/tool';
@@ -50,6 +51,8 @@ export interface PlanPanelSetup {
   regenerateBlockedReason: () => string | undefined;
   /** The approval policy and workspace trust a run would have now; read at each snapshot. */
   approvalSetting: () => ApprovalSetting;
+  /** The workspace's instructions and skills as last read (the review shows what each step uses); read at each snapshot. */
+  capabilities: () => CapabilityCatalogue | undefined;
   log: vscode.LogOutputChannel;
   /** Wraps what the panel reports of its messages (given the log's report); default: the log alone. */
   traffic?: (logged: PanelTraffic) => PanelTraffic;
@@ -108,10 +111,15 @@ export class PlanPanel implements vscode.Disposable {
   /** Opens a new panel beside the active editor. */
   static create(setup: PlanPanelSetup): PlanPanel {
     const { extensionUri } = setup;
-    const panel = vscode.window.createWebviewPanel(planPanelViewType, 'Task Planner: Plan', { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, {
-      enableScripts: true,
-      localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
-    });
+    const panel = vscode.window.createWebviewPanel(
+      planPanelViewType,
+      vscode.l10n.t('Task Planner: Plan'),
+      { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
+      {
+        enableScripts: true,
+        localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
+      },
+    );
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'taskPlanner.svg');
     return new PlanPanel(panel, setup);
   }
@@ -194,6 +202,7 @@ export class PlanPanel implements vscode.Disposable {
     this.lastPostAt = Date.now();
     this.session.setRegenerateBlocked(this.setup.regenerateBlockedReason());
     this.session.setApprovalSetting(this.setup.approvalSetting());
+    this.session.setCapabilities(this.setup.capabilities());
     this.post({ type: 'snapshot', model: this.session.snapshot(Date.now()) });
   }
 
@@ -208,7 +217,7 @@ export class PlanPanel implements vscode.Disposable {
       await handler(message, this);
     } catch (error) {
       this.setup.log.error(`Plan panel: ${message.type} failed: ${errorMessage(error)}`);
-      this.notify('error', `${message.type} failed: ${errorMessage(error)}`);
+      this.notify('error', vscode.l10n.t('{0} failed: {1}', message.type, errorMessage(error)));
     }
   }
 

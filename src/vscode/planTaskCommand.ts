@@ -2,12 +2,14 @@ import * as vscode from 'vscode';
 import type { RunResult } from '../core/engine/runOptions';
 import type { Critique } from '../core/plan/critiquePlan';
 import type { PlannedRequest } from '../core/planner/planRequest';
+import type { PlannerStep } from '../core/planner/planStepStream';
 import type { Attachment, Plan } from '../core/plan/planSchema';
 import type { Tool } from '../core/tools/tool';
 import { collectAttachments } from './attachments';
+import { chooseFolder } from './folderChoice';
 import { loadRuntime } from './loadRuntime';
 import type { ApiKeyStore } from './apiKeyStore';
-import { resolveProvider } from './llmProvider';
+import { resolveProvider, type ResolvedProvider } from './llmProvider';
 import type { PlanReview } from './planReview';
 import type { PlanTreeProvider } from './planTreeProvider';
 import type { RunController } from './runController';
@@ -30,6 +32,8 @@ export interface PlanTaskDeps {
   review: () => PlanReview;
   /** Multi-line requests written in an editor. */
   requests: RequestEditors;
+  /** Asks which workspace folder to plan in (a window of several); default: VS Code's folder pick. `undefined`: cancelled. */
+  pickFolder?: (folders: readonly vscode.WorkspaceFolder[]) => Promise<vscode.WorkspaceFolder | undefined>;
 }
 
 /** Options of one "Plan task". */
@@ -40,6 +44,8 @@ export interface PlanTaskOptions {
   files?: readonly vscode.Uri[];
   /** Plans with the heuristic planner whatever model is set up ("Plan without a model"). */
   withoutModel?: boolean;
+  /** The workspace folder to plan and run in; chosen as `chooseFolder` says when absent. */
+  folder?: vscode.WorkspaceFolder;
   /** Asks what to do after planning failed; default: the error notification's buttons (tests answer it themselves). */
   afterFailure?: (message: string) => Promise<PlanningFailureChoice | undefined>;
 }
@@ -64,20 +70,29 @@ export interface PlanTaskOutcome {
  * notification, shows the plan and its critique, lets the user review it, then runs it.
  */
 export async function planTask(deps: PlanTaskDeps, options: PlanTaskOptions = {}): Promise<PlanTaskOutcome> {
+  const where = options.folder ? { folder: options.folder } : await planningFolder(deps, options.files ?? []);
+  if ('outcome' in where) return where.outcome;
+  const folder = where.folder;
   const text = options.request ?? (await askRequest(deps.requests));
   if (text === undefined || text.trim() === '') return {};
   const attachments = collectAttachments(text, options.files ?? []);
   let failure: string | undefined;
-  const planned = await withPlanningProgress('Task Planner: planning', (signal, report) =>
-    planRequest(deps, text, attachments, { signal, report, withoutModel: options.withoutModel === true }),
+  const planned = await withPlanningProgress(vscode.l10n.t('Task Planner: planning'), (signal, report) =>
+    planRequest(deps, text, attachments, { signal, report, withoutModel: options.withoutModel === true, folder }),
   ).catch((error: unknown) => {
     failure = errorMessage(error);
     deps.log.error(`Planning failed: ${failure}`);
     return undefined;
   });
-  if (failure !== undefined) return { error: failure, followUp: afterPlanningFailure(deps, { ...options, request: text }, failure) };
+  if (failure !== undefined) {
+    return { error: failure, followUp: afterPlanningFailure(deps, { ...options, request: text, ...(folder ? { folder } : {}) }, failure) };
+  }
   if (!planned) return {};
   const { plan, critique } = planned;
+  if (folder) {
+    deps.runs.planFor(plan.id, folder);
+    deps.runs.useFolder(folder);
+  }
   deps.log.info(`Planned ${plan.steps.length} step(s) for: ${plan.objective}. Critic ${critique.score}/10: ${critique.summary}`);
   const warnings = [...planned.warnings, ...modelCritiqueNotes(planned, deps.log)];
   for (const warning of warnings) deps.log.warn(warning);
@@ -89,11 +104,12 @@ export async function planTask(deps: PlanTaskDeps, options: PlanTaskOptions = {}
     return { plan, critique };
   }
   deps.tree.setPlan(accepted);
-  const run = deps.runs.start(accepted);
+  if (folder) deps.runs.planFor(accepted.id, folder);
+  const run = deps.runs.start(accepted, undefined, folder);
   run.catch((error: unknown) => {
     const message = errorMessage(error);
     deps.log.error(`Run failed to start: ${message}`);
-    void vscode.window.showErrorMessage(`Task Planner: ${message}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Task Planner: {0}', message));
   });
   return { plan: accepted, critique, run };
 }
@@ -104,11 +120,7 @@ export async function planTask(deps: PlanTaskDeps, options: PlanTaskOptions = {}
  * the choice led to (`{}` when dismissed).
  */
 async function afterPlanningFailure(deps: PlanTaskDeps, options: PlanTaskOptions, message: string): Promise<PlanTaskOutcome> {
-  const ask =
-    options.afterFailure ??
-    ((text: string) =>
-      vscode.window.showErrorMessage<PlanningFailureChoice>(`Task Planner: planning failed: ${text}`, 'Retry', 'Set up a model', 'Plan without a model'));
-  const choice = await ask(message);
+  const choice = await (options.afterFailure ?? askAfterPlanningFailure)(message);
   if (choice === 'Retry') return planTask(deps, options);
   if (choice === 'Plan without a model') return planTask(deps, { ...options, withoutModel: true });
   if (choice === 'Set up a model') {
@@ -118,6 +130,17 @@ async function afterPlanningFailure(deps: PlanTaskDeps, options: PlanTaskOptions
   return {};
 }
 
+/** The error notification after a planning failure, its buttons in the user's language; the choice, `undefined` when dismissed. */
+async function askAfterPlanningFailure(text: string): Promise<PlanningFailureChoice | undefined> {
+  const labels: Record<PlanningFailureChoice, string> = {
+    Retry: vscode.l10n.t('Retry'),
+    'Set up a model': vscode.l10n.t('Set up a model'),
+    'Plan without a model': vscode.l10n.t('Plan without a model'),
+  };
+  const picked = await vscode.window.showErrorMessage(vscode.l10n.t('Task Planner: planning failed: {0}', text), ...Object.values(labels));
+  return (Object.keys(labels) as PlanningFailureChoice[]).find((choice) => labels[choice] === picked);
+}
+
 /**
  * Asks for the request in an input box. Its button moves what was typed into a request
  * editor for a longer, multi-line request (planned from that editor's title); then, as
@@ -125,15 +148,23 @@ async function afterPlanningFailure(deps: PlanTaskDeps, options: PlanTaskOptions
  */
 async function askRequest(requests: RequestEditors): Promise<string | undefined> {
   const box = vscode.window.createInputBox();
-  box.title = 'Task Planner: Plan task';
-  box.prompt =
-    'Describe what you want done. Separate steps with "then". URLs and the current selection are attached. For a longer request with lines and lists, use the button on the right.';
-  box.placeholder = 'e.g. Read src/app.ts, then add input validation, then run `npm test`';
+  box.title = vscode.l10n.t('Task Planner: Plan task');
+  box.prompt = vscode.l10n.t(
+    'Describe what you want done. Separate steps with "then". URLs and the current selection are attached. For a longer request with lines and lists, use the button on the right.',
+  );
+  box.placeholder = vscode.l10n.t('e.g. Read src/app.ts, then add input validation, then run `npm test`');
   box.ignoreFocusOut = true;
-  const toEditor: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('go-to-file'), tooltip: 'Write a longer, multi-line request in an editor' };
+  const toEditor: vscode.QuickInputButton = {
+    iconPath: new vscode.ThemeIcon('go-to-file'),
+    tooltip: vscode.l10n.t('Write a longer, multi-line request in an editor'),
+  };
   box.buttons = [toEditor];
   const problem = (value: string): string | undefined =>
-    value.trim() === '' ? 'Describe the task to plan.' : value.length > maxRequestLength ? `Keep the request under ${maxRequestLength} characters.` : undefined;
+    value.trim() === ''
+      ? vscode.l10n.t('Describe the task to plan.')
+      : value.length > maxRequestLength
+        ? vscode.l10n.t('Keep the request under {0} characters.', maxRequestLength)
+        : undefined;
   return new Promise<string | undefined>((resolve) => {
     let answer: string | undefined;
     let moveToEditor = false;
@@ -173,18 +204,18 @@ export async function planTaskFromEditor(deps: PlanTaskDeps): Promise<PlanTaskOu
   const editor = vscode.window.activeTextEditor;
   if (!editor) {
     void vscode.window.showWarningMessage(
-      'Task Planner: open an editor with the request first (or run "Plan task" and use its button for a multi-line request).',
+      vscode.l10n.t('Task Planner: open an editor with the request first (or run "Plan task" and use its button for a multi-line request).'),
     );
     return {};
   }
   const request = requestFromEditor(editor);
   if (request === undefined) {
-    void vscode.window.showWarningMessage('Task Planner: this editor holds no request: write what you want done, then plan it again.');
+    void vscode.window.showWarningMessage(vscode.l10n.t('Task Planner: this editor holds no request: write what you want done, then plan it again.'));
     return {};
   }
   if (request.length > maxRequestLength) {
     void vscode.window.showWarningMessage(
-      `Task Planner: the request has ${request.length} characters; keep it under ${maxRequestLength} (select the part to plan).`,
+      vscode.l10n.t('Task Planner: the request has {0} characters; keep it under {1} (select the part to plan).', request.length, maxRequestLength),
     );
     return {};
   }
@@ -199,41 +230,63 @@ export async function planTaskFromEditor(deps: PlanTaskDeps): Promise<PlanTaskOu
   return outcome;
 }
 
+/** Options of `planRequest`. */
+export interface PlanRequestHostOptions {
+  signal: AbortSignal;
+  report: (message: string) => void;
+  /** The user's word on an earlier version (Regenerate). */
+  feedback?: string;
+  /** Plans with the heuristic planner whatever model is set up. */
+  withoutModel?: boolean;
+  /** The model to plan with instead of the one the settings choose (the chat's model). */
+  provider?: Pick<ResolvedProvider, 'llm' | 'label'>;
+  /** Each step as soon as the model has written it (again from index 0 after a retry). */
+  onPartialStep?: (step: PlannerStep, index: number) => void;
+  /** The workspace folder to plan in; `undefined` when no folder is open. */
+  folder: vscode.WorkspaceFolder | undefined;
+}
+
 /**
  * Plans `text` with the configured provider (the heuristic planner without a model, or
- * with `withoutModel`) through the core's `planRequest`; `feedback` is the user's word on
- * an earlier version (Regenerate). Throws what failed.
+ * with `withoutModel`; `provider` when given) through the core's `planRequest`; `feedback`
+ * is the user's word on an earlier version (Regenerate). Throws what failed.
  */
-async function planRequest(
+export async function planRequest(
   deps: PlanTaskDeps,
   text: string,
   attachments: readonly Attachment[],
-  options: { signal: AbortSignal; report: (message: string) => void; feedback?: string; withoutModel?: boolean },
+  options: PlanRequestHostOptions,
 ): Promise<PlannedRequest> {
   const runtime = loadRuntime();
   const settings = readSettings();
-  const provider = options.withoutModel ? { llm: undefined, label: 'heuristic planner (no model)' } : await resolveProvider(settings, deps.keys);
-  options.report(`with the ${provider.label}…`);
+  const provider = options.withoutModel
+    ? { llm: undefined, label: vscode.l10n.t('heuristic planner (no model)') }
+    : (options.provider ?? (await resolveProvider(settings, deps.keys)));
+  options.report(vscode.l10n.t('with the {0}…', provider.label));
   deps.log.info(`Planning with the ${provider.label}: ${text.slice(0, 200)}${options.feedback ? ` (feedback: ${options.feedback.slice(0, 200)})` : ''}`);
   let streamed = 0;
+  // Read again for every plan, so a skill added a moment ago is offered (and the review shows what each step uses).
+  const capabilities = await deps.runs.capabilities(options.signal, options.folder);
   return runtime.planRequest(text, {
+    skills: capabilities.skills,
     llm: provider.llm,
     tools: runtime.createToolRegistry([...deps.tools()]),
     signal: options.signal,
     clock: runtime.timerClock,
     strategy: settings.strategy,
-    ...(provider.llm ? { workspace: deps.runs.workspace() } : {}),
+    ...(provider.llm ? { workspace: deps.runs.workspace(options.folder) } : {}),
     openFiles: vscode.window.visibleTextEditors
-      .filter((editor) => editor.document.uri.scheme === 'file')
+      .filter((editor) => editor.document.uri.scheme === 'file' && inFolder(editor.document.uri, options.folder))
       .map((editor) => vscode.workspace.asRelativePath(editor.document.uri, false)),
     attachments,
-    attachmentForModel: imageAsDataUrl,
+    attachmentForModel: (attachment) => imageAsDataUrl(attachment, options.folder),
     ...(options.feedback === undefined ? {} : { feedback: options.feedback }),
-    noModelHint: setUpModelHint,
+    noModelHint: setUpModelHint(),
     // Regenerate keeps the plan only (the panel critiques each version itself): no model critique to pay for.
     modelCritique: settings.modelCritique && options.feedback === undefined,
-    onPartialStep: (_step, index) => {
-      if (index + 1 > streamed) options.report(`step ${(streamed = index + 1)} written…`);
+    onPartialStep: (step, index) => {
+      options.onPartialStep?.(step, index);
+      if (index + 1 > streamed) options.report(vscode.l10n.t('step {0} written…', (streamed = index + 1)));
     },
   });
 }
@@ -256,8 +309,8 @@ function modelCritiqueNotes(planned: PlannedRequest, log: vscode.LogOutputChanne
  * and is the next version; `undefined` when the user cancelled. Throws what failed.
  */
 export async function regeneratePlan(deps: PlanTaskDeps, feedback: string, plan: Plan): Promise<Plan | undefined> {
-  const planned = await withPlanningProgress('Task Planner: regenerating the plan', (signal, report) =>
-    planRequest(deps, plan.objective, [], { signal, feedback, report }),
+  const planned = await withPlanningProgress(vscode.l10n.t('Task Planner: regenerating the plan'), (signal, report) =>
+    planRequest(deps, plan.objective, [], { signal, feedback, report, folder: deps.runs.planFolder(plan.id) ?? deps.runs.folder() }),
   );
   if (!planned) return undefined;
   for (const warning of planned.warnings) deps.log.warn(warning);
@@ -271,7 +324,7 @@ export async function regeneratePlan(deps: PlanTaskDeps, feedback: string, plan:
 async function withPlanningProgress<T>(title: string, work: (signal: AbortSignal, report: (message: string) => void) => Promise<T>): Promise<T | undefined> {
   return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
     const abort = new AbortController();
-    token.onCancellationRequested(() => abort.abort(new Error(`${title}: cancelled.`)));
+    token.onCancellationRequested(() => abort.abort(new Error(vscode.l10n.t('{0}: cancelled.', title))));
     try {
       return await work(abort.signal, (message) => progress.report({ message }));
     } catch (error) {
@@ -284,8 +337,7 @@ async function withPlanningProgress<T>(title: string, work: (signal: AbortSignal
 const imageTypes: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', bmp: 'image/bmp' };
 
 /** An image file attachment becomes a `data:` URL, which the planning prompt sends as an image part; others stay as they are. */
-async function imageAsDataUrl(attachment: Attachment): Promise<Attachment> {
-  const folder = vscode.workspace.workspaceFolders?.[0];
+async function imageAsDataUrl(attachment: Attachment, folder: vscode.WorkspaceFolder | undefined): Promise<Attachment> {
   const type = imageTypes[attachment.ref.split('.').pop()?.toLowerCase() ?? ''];
   if (attachment.kind !== 'image' || !folder || !type) return attachment;
   try {
@@ -295,4 +347,49 @@ async function imageAsDataUrl(attachment: Attachment): Promise<Attachment> {
   } catch {
     return attachment;
   }
+}
+
+/** Whether `uri` lies in `folder` (any file does when no folder was chosen). */
+function inFolder(uri: vscode.Uri, folder: vscode.WorkspaceFolder | undefined): boolean {
+  return folder === undefined || vscode.workspace.getWorkspaceFolder(uri)?.uri.toString() === folder.uri.toString();
+}
+
+/**
+ * The folder a planning works in (see `chooseFolder`): of the given `files`, else of the active editor,
+ * else picked by the user. `outcome` ends "Plan task" there: the pick was cancelled (nothing happens)
+ * or the files lie in several folders (an error says so). `folder` is `undefined` when no folder is open.
+ */
+export async function planningFolder(
+  deps: PlanTaskDeps,
+  files: readonly vscode.Uri[],
+): Promise<{ folder: vscode.WorkspaceFolder | undefined } | { outcome: PlanTaskOutcome }> {
+  const active = vscode.window.activeTextEditor?.document.uri;
+  const choice = chooseFolder(vscode.workspace.workspaceFolders ?? [], {
+    files: files.map((file) => vscode.workspace.getWorkspaceFolder(file)),
+    editor: active && vscode.workspace.getWorkspaceFolder(active),
+  });
+  switch (choice.kind) {
+    case 'none':
+      return { folder: undefined };
+    case 'folder':
+      return { folder: choice.folder };
+    case 'spread': {
+      const error = vscode.l10n.t(
+        'The files are in more than one workspace folder ({0}); a plan works in one folder. Choose files of one folder.',
+        choice.names.map((name) => `"${name}"`).join(', '),
+      );
+      void vscode.window.showErrorMessage(vscode.l10n.t('Task Planner: {0}', error));
+      return { outcome: { error } };
+    }
+    case 'ask': {
+      const picked = await (deps.pickFolder ?? askFolder)(choice.folders);
+      return picked ? { folder: picked } : { outcome: {} };
+    }
+  }
+}
+
+/** VS Code's workspace folder pick, for "Plan task". */
+async function askFolder(): Promise<vscode.WorkspaceFolder | undefined> {
+  const placeHolder = vscode.l10n.t('Which workspace folder should the task be planned and run in?');
+  return vscode.window.showWorkspaceFolderPick({ placeHolder, ignoreFocusOut: true });
 }

@@ -2,7 +2,9 @@ import * as vscode from 'vscode';
 import type { RunState } from '../core/engine/runEvents';
 import type { Plan } from '../core/plan/planSchema';
 import type { SessionPlan } from '../core/session/sessionPlan';
-import { planTreeModel, type PlanTreeLayout, type PlanTreeNode, type StepNodeCache } from '../core/view/planTreeModel';
+import { planTreeModel, spokenRow, type PlanTreeLayout, type PlanTreeNode, type StepNodeCache } from '../core/view/planTreeModel';
+import { capText } from '../core/text/capText';
+import { visibleDirection } from '../core/plan/visibleDirection';
 import { sessionTreeModel } from '../core/view/sessionTreeModel';
 import { diffTrees, indexTree } from '../core/view/treeDiff';
 import { planTreeItem } from './planTreeItem';
@@ -22,6 +24,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
   private run: RunState | undefined;
   private session: SessionPlan | undefined;
   private showing: 'plan' | 'session' = 'plan';
+  private folder: string | undefined;
   // Nodes of unchanged steps are reused, so each run event costs a lookup per step, not a rebuild.
   private readonly nodeCache: StepNodeCache = new WeakMap();
 
@@ -47,6 +50,15 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
   setSessionPlan(plan: SessionPlan | undefined): void {
     this.session = plan;
     this.showing = 'session';
+    this.render();
+  }
+
+  /**
+   * Names the workspace folder the task plan is made for and runs in, in a row above its steps;
+   * `undefined` (a window of one folder) shows no such row.
+   */
+  setFolder(name: string | undefined): void {
+    this.folder = name;
     this.render();
   }
 
@@ -82,7 +94,8 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
 
   private render(): void {
     const session = this.session ? sessionTreeModel(this.session) : [];
-    const task = this.plan ? planTreeModel(this.plan, this.layout, this.run, this.nodeCache) : [];
+    const steps = this.plan ? planTreeModel(this.plan, this.layout, this.run, this.nodeCache) : [];
+    const task = steps.length > 0 && this.folder !== undefined ? [folderNode(this.folder), ...steps] : steps;
     const next = this.showing === 'session' ? (session.length > 0 ? session : task) : task.length > 0 ? task : session;
     const change = diffTrees(this.nodes, next);
     if (change.kind === 'structure') {
@@ -100,4 +113,20 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
     });
     this.changed.fire(refreshed);
   }
+}
+
+/** The row naming the workspace folder of the plan (a window of several folders). */
+function folderNode(name: string): PlanTreeNode {
+  const shown = visibleDirection(capText(name, 80));
+  const description = vscode.l10n.t('workspace folder');
+  return {
+    id: 'folder',
+    label: shown,
+    description,
+    tooltip: vscode.l10n.t('The plan runs in the workspace folder {0}, and only there.', shown),
+    accessibilityLabel: spokenRow(shown, description),
+    icon: 'root-folder',
+    contextValue: 'workspaceFolder',
+    children: [],
+  };
 }

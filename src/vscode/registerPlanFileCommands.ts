@@ -25,7 +25,8 @@ export interface PlanFileWiring {
  * title bar). The work is done in the runtime bundle, loaded on first use.
  */
 export function registerPlanFileCommands(wiring: PlanFileWiring): vscode.Disposable[] {
-  const deps = (): PlanFileDeps => {
+  // `folder`: the workspace folder of the plan file a run starts from (it runs there).
+  const deps = (folder?: vscode.WorkspaceFolder): PlanFileDeps => {
     const panel = wiring.panel();
     return {
       plan: () => (panel?.active ? panel.plan : undefined) ?? wiring.tree.currentPlan() ?? panel?.plan,
@@ -35,23 +36,27 @@ export function registerPlanFileCommands(wiring: PlanFileWiring): vscode.Disposa
         wiring.tree.setPlan(plan);
         void vscode.commands.executeCommand('taskPlanner.plan.focus');
       },
-      start: (plan) => wiring.runs.start(plan),
+      start: (plan) => wiring.runs.start(plan, undefined, folder),
       review: wiring.review,
       log: wiring.log,
       ui: loadRuntime().vscodePlanFileUi,
     };
   };
   // A menu passes the clicked file's URI; the command palette passes nothing.
-  const withDocument = <T>(uri: unknown, act: (document: PlanFileDocument) => T): T | undefined => {
-    const document = loadRuntime().planFileDocument(uri instanceof vscode.Uri ? uri : undefined);
-    return document && act(document);
+  const withDocument = <T>(uri: unknown, act: (document: PlanFileDocument, folder: vscode.WorkspaceFolder | undefined) => T): T | undefined => {
+    const clicked = uri instanceof vscode.Uri ? uri : undefined;
+    const document = loadRuntime().planFileDocument(clicked);
+    const location = clicked ?? vscode.window.activeTextEditor?.document.uri;
+    return document && act(document, location && vscode.workspace.getWorkspaceFolder(location));
   };
   return [
     vscode.commands.registerCommand('taskPlanner.savePlanAsFile', () => loadRuntime().savePlanAsFile(deps())),
     vscode.commands.registerCommand('taskPlanner.exportPlanMarkdown', () => loadRuntime().exportPlanMarkdown(deps())),
-    vscode.commands.registerCommand('taskPlanner.runPlanFile', (uri: unknown) => withDocument(uri, (document) => loadRuntime().runPlanFile(document, deps()))),
+    vscode.commands.registerCommand('taskPlanner.runPlanFile', (uri: unknown) =>
+      withDocument(uri, (document, folder) => loadRuntime().runPlanFile(document, deps(folder))),
+    ),
     vscode.commands.registerCommand('taskPlanner.reviewPlanFile', (uri: unknown) =>
-      withDocument(uri, (document) => loadRuntime().reviewPlanFile(document, deps())),
+      withDocument(uri, (document, folder) => loadRuntime().reviewPlanFile(document, deps(folder))),
     ),
   ];
 }

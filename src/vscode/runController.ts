@@ -8,6 +8,7 @@ import type { RunOptions, RunResult } from '../core/engine/runOptions';
 import type { RunEvent, RunState } from '../core/engine/runEvents';
 import type { LlmClient, RunStore, WorkspaceFs, CheckpointStore } from '../core/ports';
 import type { Plan } from '../core/plan/planSchema';
+import type { CapabilityCatalogue } from '../core/capabilities/capabilityCatalogue';
 import type { CheckCommandConsent } from '../core/engine/checkCommandConsent';
 import type { PlanningStrategy } from '../core/session/planningPrompt';
 import type { ApprovalPolicy, Tool } from '../core/tools/tool';
@@ -17,6 +18,7 @@ import { loadCheckpointFile } from '../node/checkpointFile';
 import { loadRuntime } from './loadRuntime';
 import { readSettings } from './settings';
 import { attachmentChoices, checkAttachments, type AttachmentCheckUi } from './attachmentCheck';
+import { folderConfinement, folderHash, folderStorageDir, relativeToFolder, shownFolderName } from './workspaceFolders';
 
 /** What a run needs besides its plan, read when it starts. */
 export interface RunSetup {
@@ -58,26 +60,32 @@ export interface RunControllerDeps {
 /** The Start-time question as a modal dialog: Allow, Don't Allow, or closed (Cancel). */
 async function askCheckCommandsModal(question: string): Promise<boolean | undefined> {
   const [first, ...rest] = question.split('\n');
-  const choice = await vscode.window.showWarningMessage(first ?? question, { modal: true, detail: rest.join('\n') }, 'Allow', "Don't Allow");
-  return choice === undefined ? undefined : choice === 'Allow';
+  const allow = vscode.l10n.t('Allow');
+  const choice = await vscode.window.showWarningMessage(first ?? question, { modal: true, detail: rest.join('\n') }, allow, vscode.l10n.t("Don't Allow"));
+  return choice === undefined ? undefined : choice === allow;
 }
 
-/** The editor's dialogs for a missing attachment: a modal warning with the choices, then the open-file dialog. */
-const vscodeAttachmentUi: AttachmentCheckUi = {
-  ask: async (message) => vscode.window.showWarningMessage(`Task Planner: ${message}`, { modal: true }, ...attachmentChoices),
-  chooseFile: async (kind) => {
-    const folder = vscode.workspace.workspaceFolders?.[0];
-    const picked = await vscode.window.showOpenDialog({
-      ...(folder ? { defaultUri: folder.uri } : {}),
-      canSelectMany: false,
-      openLabel: 'Attach',
-      ...(kind === 'image' ? { filters: { Images: ['png', 'jpg', 'jpeg', 'gif', 'webp'] } } : {}),
-    });
-    const uri = picked?.[0];
-    // A file outside the folder comes back as an absolute path, which the check refuses and asks about again.
-    return uri ? vscode.workspace.asRelativePath(uri, false) : undefined;
-  },
-};
+/** The editor's dialogs for a missing attachment: a modal warning with the choices, then the open-file dialog in `folder`. */
+function vscodeAttachmentUi(folder: vscode.WorkspaceFolder | undefined): AttachmentCheckUi {
+  return {
+    ask: async (message) => {
+      const labels = attachmentChoices.map((choice) => (choice === 'Run without it' ? vscode.l10n.t('Run without it') : vscode.l10n.t('Choose another file…')));
+      const picked = await vscode.window.showWarningMessage(vscode.l10n.t('Task Planner: {0}', message), { modal: true }, ...labels);
+      return attachmentChoices[labels.findIndex((label) => label === picked)];
+    },
+    chooseFile: async (kind) => {
+      const picked = await vscode.window.showOpenDialog({
+        ...(folder ? { defaultUri: folder.uri } : {}),
+        canSelectMany: false,
+        openLabel: vscode.l10n.t('Attach'),
+        ...(kind === 'image' ? { filters: { [vscode.l10n.t('Images')]: ['png', 'jpg', 'jpeg', 'gif', 'webp'] } } : {}),
+      });
+      const uri = picked?.[0];
+      // A file outside the folder comes back as an absolute path, which the check refuses and asks about again.
+      return uri ? relativeToFolder(folder, uri) : undefined;
+    },
+  };
+}
 
 /** The run that was executing when the window last went away: its id and objective. */
 export interface InterruptedRun {
@@ -87,132 +95,243 @@ export interface InterruptedRun {
 
 const activeRunKey = 'taskPlanner.activeRun';
 
+/** One workspace folder's runs: its journal, checkpoints and the run executing there (at most one). */
+interface Lane {
+  /** `undefined` in a window without a folder (runs then fail saying so). */
+  readonly folder: vscode.WorkspaceFolder | undefined;
+  /** Where its runs and checkpoints are journaled; `undefined`: in memory. */
+  readonly storageDir: string | undefined;
+  /** The workspace-state key remembering its executing run. */
+  readonly mementoKey: string;
+  store?: RunStore;
+  checkpoints?: Promise<CheckpointStore>;
+  state?: RunState;
+  abort?: AbortController;
+  running?: Promise<RunResult>;
+  /** Its instructions and skills as `capabilities` read them last. */
+  catalogue?: CapabilityCatalogue;
+}
+
+/** A run executing now and the folder it is confined to. */
+export interface FolderRun {
+  folder: vscode.WorkspaceFolder | undefined;
+  state: RunState | undefined;
+}
+
 /**
- * Runs plans against the first workspace folder and keeps the active run's snapshot
- * (`RunState`, folded from its events) for the views. Runs are journaled in workspace
- * storage, so they can be listed, resumed after a reload, and undone.
+ * Runs plans, each confined to one workspace folder, and keeps each folder's run snapshot
+ * (`RunState`, folded from its events). Every folder has its own journal and checkpoints
+ * in workspace storage (a single-folder window keeps them where they always were), so its
+ * runs can be listed, resumed after a reload in that folder, and undone; runs of different
+ * folders may execute at once, one per folder. The views follow the *current folder*
+ * (`useFolder`): `current`, `isRunning`, `cancel` and the state events are its.
  */
 export class RunController implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<RunState | undefined>();
-  /** Fires with each new snapshot of the active run. */
+  /** Fires with each new snapshot of the current folder's run, and when the current folder changes. */
   readonly onDidChangeState = this.changed.event;
   private readonly eventFired = new vscode.EventEmitter<{ event: RunEvent; state: RunState }>();
   /**
-   * Fires with every event of the active execution (repair runs included) and the snapshot it
+   * Fires with every event of the current folder's execution (repair runs included) and the snapshot it
    * led to: the one folded state every view shows (a repair run continues its execution's state).
    */
   readonly onDidRunEvent = this.eventFired.event;
   private readonly finished = new vscode.EventEmitter<RunResult>();
-  /** Fires when a run ends (completed, failed, cancelled or waiting). */
+  /** Fires when a run of any folder ends (completed, failed, cancelled or waiting). */
   readonly onDidFinish = this.finished.event;
-  private runStore: RunStore | undefined;
-  private checkpointStore: Promise<CheckpointStore> | undefined;
-  private state: RunState | undefined;
-  private abort: AbortController | undefined;
-  private running: Promise<RunResult> | undefined;
+  private readonly folderChanged = new vscode.EventEmitter<string | undefined>();
+  /** Fires with the current folder's name when it changes; `undefined` while the window has one folder or none. */
+  readonly onDidChangeFolder = this.folderChanged.event;
+  private readonly lanes = new Map<string, Lane>();
+  private focused: string | undefined;
+  /** The folder each plan was made for, by plan id (the last planning wins). */
+  private readonly planFolders = new Map<string, string>();
+  /** The lane each run id was found in. */
+  private readonly runLanes = new Map<string, Lane>();
 
   constructor(private readonly deps: RunControllerDeps) {
   }
 
-  /** Where runs are journaled (created on first use). */
+  /** Where the current folder's runs are journaled (created on first use). */
   get store(): RunStore {
-    const runtime = loadRuntime();
-    return (this.runStore ??= this.deps.storageDir ? runtime.createFileRunStore(join(this.deps.storageDir, 'runs')) : runtime.createMemoryRunStore());
+    return this.storeOf(this.lane());
   }
 
-  /** The active (or last) run's snapshot. */
+  /** The current folder's run snapshot (executing or last). */
   current(): RunState | undefined {
-    return this.state;
+    return this.lane().state;
   }
 
-  /** Whether a run is executing now. */
+  /** Whether a run of the current folder is executing now. */
   isRunning(): boolean {
-    return this.running !== undefined;
+    return this.lane().running !== undefined;
   }
 
-  /** The checkpoints of every run (for "Undo run"). */
+  /** The runs executing now, in any folder. */
+  runningRuns(): FolderRun[] {
+    return [...this.lanes.values()].filter((lane) => lane.running !== undefined).map((lane) => ({ folder: lane.folder, state: lane.state }));
+  }
+
+  /** The folder the views follow; `undefined` when none was chosen in a window of several folders. */
+  folder(): vscode.WorkspaceFolder | undefined {
+    return this.lane().folder;
+  }
+
+  /** Makes `folder` the current folder (the views show its run). */
+  useFolder(folder: vscode.WorkspaceFolder): void {
+    const key = folder.uri.toString();
+    if (this.focused === key) return;
+    this.focused = key;
+    const lane = this.lane();
+    this.folderChanged.fire(shownFolderName(lane.folder));
+    this.changed.fire(lane.state);
+  }
+
+  /** Remembers that the plan `planId` was made for `folder`: a later start of it runs there. */
+  planFor(planId: string, folder: vscode.WorkspaceFolder): void {
+    this.planFolders.set(planId, folder.uri.toString());
+  }
+
+  /** Whether the run `runId` (or a repair run of it) ran in the current folder. */
+  ranInCurrentFolder(runId: string): boolean {
+    const lane = this.runLanes.get(runId);
+    return lane === undefined || lane === this.lane();
+  }
+
+  /** The folder the plan `planId` was made for (see `planFor`), while it is open. */
+  planFolder(planId: string): vscode.WorkspaceFolder | undefined {
+    const key = this.planFolders.get(planId);
+    return vscode.workspace.workspaceFolders?.find((folder) => folder.uri.toString() === key);
+  }
+
+  /** The run `runId`'s folder and last snapshot, when known to this window (executing, shown or looked up). */
+  runInfo(runId: string): FolderRun | undefined {
+    const lane = this.runLanes.get(runId) ?? [...this.lanes.values()].find((candidate) => candidate.state?.runId === runId);
+    return lane && { folder: lane.folder, state: lane.state?.runId === runId ? lane.state : undefined };
+  }
+
+  /** The checkpoints of the current folder's runs (for "Undo run"). */
   checkpoints(): Promise<CheckpointStore> {
-    return (this.checkpointStore ??= loadCheckpointFile(join(this.deps.storageDir ?? join(tmpdir(), 'task-planner'), 'checkpoints.json')));
+    return this.checkpointsOf(this.lane());
   }
 
-  /** The workspace runs act on; throws when no folder is open. */
-  workspace(): WorkspaceFs {
-    const folder = vscode.workspace.workspaceFolders?.[0];
-    if (!folder) throw new Error('Open a folder first: Task Planner runs plans against the workspace folder.');
-    return loadRuntime().createVscodeWorkspaceFs(folder.uri, { allowHardLinks: readSettings().allowHardLinks });
+  /** `folder`'s workspace (default: the current folder's); throws when no folder is open or none was chosen. */
+  workspace(folder?: vscode.WorkspaceFolder): WorkspaceFs {
+    return this.workspaceOf(this.lane(folder));
+  }
+
+  /**
+   * `folder`'s (default: the current folder's) instructions and skills with the user's
+   * skills folders, read again now; kept for `knownCapabilities`. Without an open folder
+   * there is no catalogue: empty.
+   */
+  async capabilities(signal?: AbortSignal, folder?: vscode.WorkspaceFolder): Promise<CapabilityCatalogue> {
+    if (!vscode.workspace.workspaceFolders?.[0]) return { instructions: [], skills: [], diagnostics: [] };
+    const lane = this.lane(folder);
+    lane.catalogue = await loadRuntime().readEditorCapabilities(this.workspaceOf(lane), this.deps.log, {
+      allowHardLinks: readSettings().allowHardLinks,
+      ...(signal ? { signal } : {}),
+    });
+    return lane.catalogue;
+  }
+
+  /** The current folder's catalogue as `capabilities` read it last; `undefined` before it was first read. */
+  knownCapabilities(): CapabilityCatalogue | undefined {
+    return this.lane().catalogue;
   }
 
   /**
    * Executes `plan` (repairing it with the model when a step asks for a replan); `initialResults` are steps already done.
-   * First every file and image attachment is checked: a missing one asks the user for another, to run without it, or
-   * to cancel (then nothing starts and this rejects saying so).
+   * It runs in `folder`, else the folder the plan was made for, else the current folder (asked for in a window of
+   * several folders when none was chosen). First every file and image attachment is checked: a missing one asks the
+   * user for another, to run without it, or to cancel (then nothing starts and this rejects saying so).
    */
-  async start(plan: Plan, initialResults?: Record<string, unknown>): Promise<RunResult> {
-    if (this.running) throw new Error('A run is already in progress: wait for it to finish or cancel it first.');
+  async start(plan: Plan, initialResults?: Record<string, unknown>, folder?: vscode.WorkspaceFolder): Promise<RunResult> {
+    const lane = await this.laneToStart(plan, folder);
+    if (lane.running || lane.abort) throw new Error(alreadyRunning(lane));
     const runtime = loadRuntime();
-    const workspace = this.workspace();
+    const workspace = this.workspaceOf(lane);
     const checked = await checkAttachments(plan, {
-      ui: this.deps.attachmentUi ?? vscodeAttachmentUi,
+      ui: this.deps.attachmentUi ?? vscodeAttachmentUi(lane.folder),
       problems: (candidate) => runtime.findAttachmentProblems(candidate, workspace),
       replace: runtime.replaceAttachment,
     });
-    if (!checked) throw new Error('a step\'s attachment is missing and you chose Cancel; nothing was started.');
+    if (!checked) throw new Error(vscode.l10n.t("a step's attachment is missing and you chose Cancel; nothing was started."));
     return this.execute(
+      lane,
       checked,
       initialResults,
       async (options) =>
         loadRuntime().executeWithReplanning(checked, checked.objective, {
           ...options,
           ...(initialResults ? { initialResults } : {}),
-          onEvent: (event) => this.apply(event),
+          onEvent: (event) => this.apply(lane, event),
         }),
       undefined,
     );
   }
 
   /**
-   * Continues a stored run from its journal; finished steps are not run again, and steps
-   * that ask for a repair plan get one, as in `start`.
+   * Continues a stored run from its journal, in the folder whose journal holds it; finished steps are not run
+   * again, and steps that ask for a repair plan get one, as in `start`.
    */
   async resume(runId: string): Promise<RunResult> {
+    const lane = await this.laneOfRun(runId);
     // Start from the journal's snapshot, so the views show the plan and finished steps at once.
-    const stored = await this.load(runId);
+    const stored = await this.loadIn(lane, runId);
     return this.execute(
+      lane,
       stored?.plan,
       stored?.results,
-      async (options) => loadRuntime().resumeWithReplanning(runId, { ...options, onEvent: (event) => this.apply(event) }),
+      async (options) => loadRuntime().resumeWithReplanning(runId, { ...options, onEvent: (event) => this.apply(lane, event) }),
       stored ?? loadRuntime().initialRunState(runId),
     );
   }
 
-  /** A stored run's last snapshot, from its journal. */
+  /** A stored run's last snapshot, from the journal of the folder that holds it. */
   async load(runId: string): Promise<RunState | undefined> {
-    if (this.state?.runId === runId) return this.state;
-    const journal = await this.store.load(runId);
-    return journal ? loadRuntime().replayJournal(runId, journal) : undefined;
+    return this.loadIn(await this.laneOfRun(runId), runId);
   }
 
-  /** Shows a stored run's last snapshot without running it. */
+  /** The journaled runs of every folder (each folder's own store), with the folder they ran in. */
+  async listAll(): Promise<{ folder: vscode.WorkspaceFolder | undefined; runId: string; updatedAt: number }[]> {
+    const listed = await Promise.all(
+      this.allLanes().map(async (lane) =>
+        (await this.storeOf(lane).list()).map((run) => {
+          this.runLanes.set(run.runId, lane);
+          return { folder: lane.folder, runId: run.runId, updatedAt: run.updatedAt };
+        }),
+      ),
+    );
+    return listed.flat().sort((a, b) => b.updatedAt - a.updatedAt);
+  }
+
+  /** Shows a stored run's last snapshot without running it; its folder becomes the current folder. */
   async open(runId: string): Promise<RunState | undefined> {
-    const state = await this.load(runId);
-    if (state && !this.running) this.setState(state);
+    const lane = await this.laneOfRun(runId);
+    const state = await this.loadIn(lane, runId);
+    if (state && lane.folder) this.useFolder(lane.folder);
+    if (state && !lane.running) this.setState(lane, state);
     return state;
   }
 
-  /** Removes a stored run from the store (its journal and snapshot). */
+  /** Removes a stored run from its folder's store (its journal and snapshot). */
   async delete(runId: string): Promise<void> {
-    await this.store.delete(runId);
-    if (this.state?.runId === runId) this.setState(undefined);
+    const lane = await this.laneOfRun(runId);
+    await this.storeOf(lane).delete(runId);
+    if (lane.state?.runId === runId) this.setState(lane, undefined);
   }
 
-  /** Restores the files the run `runId` changed, from its checkpoints (refusing files changed since). */
+  /** Restores the files the run `runId` changed in its folder, from its checkpoints (refusing files changed since). */
   async undo(runId: string): Promise<UndoReport> {
-    return loadRuntime().undoRun(runId, { workspace: this.workspace(), checkpoints: await this.checkpoints() });
+    const lane = await this.laneOfRun(runId);
+    return loadRuntime().undoRun(runId, { workspace: this.workspaceOf(lane), checkpoints: await this.checkpointsOf(lane) });
   }
 
-  /** The workspace-relative paths the run `runId` changed, in first-change order. */
+  /** The folder-relative paths the run `runId` changed, in first-change order. */
   async changedFiles(runId: string): Promise<string[]> {
-    return [...new Set((await (await this.checkpoints()).list(runId)).map((checkpoint) => checkpoint.path))];
+    const lane = await this.laneOfRun(runId);
+    return [...new Set((await (await this.checkpointsOf(lane)).list(runId)).map((checkpoint) => checkpoint.path))];
   }
 
   /**
@@ -220,24 +339,116 @@ export class RunController implements vscode.Disposable {
    * once: the record is cleared as it is read. `undefined` when the last run ended normally.
    */
   async takeInterruptedRun(): Promise<InterruptedRun | undefined> {
-    const memento = this.deps.memento;
-    const record = memento?.get<InterruptedRun>(activeRunKey);
-    if (!memento || !record || typeof record.runId !== 'string') return undefined;
-    await memento.update(activeRunKey, undefined);
-    return { runId: record.runId, objective: typeof record.objective === 'string' ? record.objective : record.runId };
+    return (await this.takeInterruptedRuns())[0];
   }
 
-  /** Cancels the active run; its journal stays resumable. */
-  cancel(): void {
-    this.abort?.abort(new Error('Cancelled by the user.'));
+  /** Every folder's run cut off by the last reload (see `takeInterruptedRun`), each record cleared as it is read. */
+  async takeInterruptedRuns(): Promise<InterruptedRun[]> {
+    const memento = this.deps.memento;
+    if (!memento) return [];
+    const keys = [...new Set([activeRunKey, ...this.allLanes().map((lane) => lane.mementoKey)])];
+    const runs: InterruptedRun[] = [];
+    for (const key of keys) {
+      const record = memento.get<InterruptedRun>(key);
+      if (!record || typeof record.runId !== 'string') continue;
+      await memento.update(key, undefined);
+      runs.push({ runId: record.runId, objective: typeof record.objective === 'string' ? record.objective : record.runId });
+    }
+    return runs;
+  }
+
+  /** Cancels the run `runId` (any folder's), else the current folder's run; its journal stays resumable. */
+  cancel(runId?: string): void {
+    const lane = runId === undefined ? this.lane() : [...this.lanes.values()].find((candidate) => candidate.running && candidate.state?.runId === runId);
+    lane?.abort?.abort(new Error('Cancelled by the user.'));
   }
 
   dispose(): void {
-    // The window is closing or reloading: stop, leaving the journal resumable from the Runs view.
-    this.abort?.abort(runInterruption('The window was closed or reloaded; resume the run from the notification or the Runs view.'));
+    // The window is closing or reloading: stop, leaving the journals resumable from the Runs view.
+    for (const lane of this.lanes.values()) {
+      lane.abort?.abort(runInterruption('The window was closed or reloaded; resume the run from the notification or the Runs view.'));
+    }
     this.changed.dispose();
     this.eventFired.dispose();
     this.finished.dispose();
+    this.folderChanged.dispose();
+  }
+
+  /** The lane of `folder`, else the current folder's (the only folder's, in a window of one). */
+  private lane(folder?: vscode.WorkspaceFolder): Lane {
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    const chosen =
+      folder ??
+      folders.find((candidate) => candidate.uri.toString() === this.focused) ??
+      (folders.length === 1 ? folders[0] : undefined);
+    const key = chosen?.uri.toString() ?? '';
+    let lane = this.lanes.get(key);
+    if (!lane) {
+      const storageDir = folderStorageDir(this.deps.storageDir, chosen);
+      lane = { folder: chosen, storageDir, mementoKey: chosen && vscode.workspace.workspaceFile ? `${activeRunKey}:${key}` : activeRunKey };
+      this.lanes.set(key, lane);
+    }
+    return lane;
+  }
+
+  /** A lane for each workspace folder (one without a folder when none is open). */
+  private allLanes(): Lane[] {
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    return folders.length === 0 ? [this.lane()] : folders.map((folder) => this.lane(folder));
+  }
+
+  private storeOf(lane: Lane): RunStore {
+    const runtime = loadRuntime();
+    return (lane.store ??= lane.storageDir ? runtime.createFileRunStore(join(lane.storageDir, 'runs')) : runtime.createMemoryRunStore());
+  }
+
+  private checkpointsOf(lane: Lane): Promise<CheckpointStore> {
+    return (lane.checkpoints ??= loadCheckpointFile(join(lane.storageDir ?? join(tmpdir(), 'task-planner', folderHash(lane.folder)), 'checkpoints.json')));
+  }
+
+  private workspaceOf(lane: Lane): WorkspaceFs {
+    const folder = lane.folder;
+    if (!folder) {
+      throw new Error(
+        (vscode.workspace.workspaceFolders?.length ?? 0) > 1
+          ? vscode.l10n.t('Choose a workspace folder first: this window has several, and Task Planner runs a plan in one of them.')
+          : vscode.l10n.t('Open a folder first: Task Planner runs plans against the workspace folder.'),
+      );
+    }
+    const workspace = loadRuntime().createVscodeWorkspaceFs(folder.uri, { allowHardLinks: readSettings().allowHardLinks });
+    return shownFolderName(folder) === undefined ? workspace : loadRuntime().namingConfinement(workspace, folderConfinement(folder));
+  }
+
+  /** The lane a start runs in: the given folder, the plan's, the current one, or the one the user picks. */
+  private async laneToStart(plan: Plan, folder: vscode.WorkspaceFolder | undefined): Promise<Lane> {
+    if (folder) return this.lane(folder);
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    const planned = this.planFolder(plan.id);
+    if (planned) return this.lane(planned);
+    const current = this.lane();
+    if (current.folder || folders.length <= 1) return current;
+    const picked = await vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t('Which folder should the plan run in?'), ignoreFocusOut: true });
+    if (!picked) throw new Error(vscode.l10n.t('No folder was chosen; nothing was started.'));
+    return this.lane(picked);
+  }
+
+  /** The lane whose folder's journal holds `runId` (the current folder's when none does). */
+  private async laneOfRun(runId: string): Promise<Lane> {
+    const known = this.runLanes.get(runId) ?? [...this.lanes.values()].find((lane) => lane.state?.runId === runId);
+    if (known) return known;
+    for (const lane of this.allLanes()) {
+      if ((await this.storeOf(lane).load(runId)) !== undefined) {
+        this.runLanes.set(runId, lane);
+        return lane;
+      }
+    }
+    return this.lane();
+  }
+
+  private async loadIn(lane: Lane, runId: string): Promise<RunState | undefined> {
+    if (lane.state?.runId === runId) return lane.state;
+    const journal = await this.storeOf(lane).load(runId);
+    return journal ? loadRuntime().replayJournal(runId, journal) : undefined;
   }
 
   /**
@@ -253,33 +464,48 @@ export class RunController implements vscode.Disposable {
     // In Restricted Mode every command is refused before it is asked about: no question to ask.
     if (commands.length === 0 || !vscode.workspace.isTrusted) return undefined;
     const allowed = await (this.deps.confirmCheckCommands ?? askCheckCommandsModal)(loadRuntime().checkCommandsQuestion(commands));
-    if (allowed === undefined) throw new Error('The run was not started: the question whether its check commands may run was closed without an answer.');
+    if (allowed === undefined) {
+      throw new Error(vscode.l10n.t('The run was not started: the question whether its check commands may run was closed without an answer.'));
+    }
     return { allowed, commands };
   }
 
   private async execute(
+    lane: Lane,
     plan: Plan | undefined,
     completed: Record<string, unknown> | undefined,
     go: (options: RunOptions) => Promise<RunResult>,
     first: RunState | undefined,
   ): Promise<RunResult> {
-    if (this.running) throw new Error('A run is already in progress: wait for it to finish or cancel it first.');
-    const setup = await this.deps.setup();
-    const workspace = this.workspace();
-    const folder = vscode.workspace.workspaceFolders?.[0];
-    const checkCommands = await this.checkCommandConsent(plan, completed);
+    // A folder's run is reserved from here (`abort` set), so a second start there during the questions below is refused.
+    if (lane.running || lane.abort) throw new Error(alreadyRunning(lane));
     const abort = new AbortController();
-    this.abort = abort;
-    this.setState(first);
+    lane.abort = abort;
+    let setup: RunSetup;
+    let workspace: WorkspaceFs;
+    let checkCommands: CheckCommandConsent | undefined;
+    let checkpoints: CheckpointStore;
+    try {
+      setup = await this.deps.setup();
+      checkpoints = await this.checkpointsOf(lane);
+      workspace = this.workspaceOf(lane);
+      checkCommands = await this.checkCommandConsent(plan, completed);
+    } catch (error) {
+      lane.abort = undefined;
+      throw error;
+    }
+    const folder = lane.folder;
+    if (folder) this.useFolder(folder);
+    this.setState(lane, first);
     const log = this.deps.log;
     const options = loadRuntime().hostRunOptions({
-      tools: this.deps.tools(),
+      tools: shownFolderName(folder) === undefined ? this.deps.tools() : loadRuntime().toolsNamingConfinement(this.deps.tools(), folderConfinement(folder!)),
       workspace,
-      commandRunner: loadRuntime().createNodeCommandRunner(workspace.rootLabel),
+      commandRunner: loadRuntime().createNodeCommandRunner(folder?.uri.fsPath ?? workspace.rootLabel),
       diagnostics: folder ? loadRuntime().createVscodeDiagnostics(folder.uri) : undefined,
-      store: this.store,
+      store: this.storeOf(lane),
       interaction: this.deps.interaction,
-      checkpoints: await this.checkpoints(),
+      checkpoints,
       logger: {
         debug: (message) => log.debug(message),
         info: (message) => log.info(message),
@@ -292,42 +518,52 @@ export class RunController implements vscode.Disposable {
       budget: setup.budget,
       approvalPolicy: setup.approvalPolicy,
       strategy: setup.strategy,
+      capabilities: await this.capabilities(undefined, folder),
       maxConcurrency: setup.maxConcurrency,
       agentLimits: setup.agentLimits,
       replan: setup.replan,
       reviewCriticalSteps: setup.reviewCriticalSteps,
-      noModelHint: "Run 'Task Planner: Set up a model', or change the step to one you do yourself.",
+      noModelHint: vscode.l10n.t("Run 'Task Planner: Set up a model', or change the step to one you do yourself."),
     });
     const running = go(checkCommands ? { ...options, checkCommands } : options);
-    this.running = running;
+    lane.running = running;
     void vscode.commands.executeCommand('setContext', 'taskPlanner.runActive', true);
     try {
       const result = await running;
-      if (result.status !== 'interrupted') void this.deps.memento?.update(activeRunKey, undefined);
+      this.runLanes.set(result.runId, lane);
+      if (result.status !== 'interrupted') void this.deps.memento?.update(lane.mementoKey, undefined);
       this.deps.log.info(`Run ${result.runId} ended ${result.status}${result.metadata.reason ? `: ${result.metadata.reason}` : ''}`);
       this.finished.fire(result);
       return result;
     } finally {
-      this.running = undefined;
-      this.abort = undefined;
-      void vscode.commands.executeCommand('setContext', 'taskPlanner.runActive', false);
+      lane.running = undefined;
+      lane.abort = undefined;
+      void vscode.commands.executeCommand('setContext', 'taskPlanner.runActive', this.runningRuns().length > 0);
     }
   }
 
-  private apply(event: RunEvent): void {
+  private apply(lane: Lane, event: RunEvent): void {
     this.deps.log.trace(`${event.runId} #${event.seq} ${event.type}${'stepId' in event ? ` ${event.stepId}` : ''}`);
     // `execute` clears the state before a start: a run id other than the state's is a repair run of this execution.
-    const state = loadRuntime().reduceExecutionEvent(this.state, event);
+    const state = loadRuntime().reduceExecutionEvent(lane.state, event);
+    this.runLanes.set(event.runId, lane);
     // Journaled runs only: a run kept in memory cannot come back after a reload.
-    if ((event.type === 'run_started' || event.type === 'run_resumed') && this.deps.storageDir && state.plan) {
-      void this.deps.memento?.update(activeRunKey, { runId: event.runId, objective: state.plan.objective } satisfies InterruptedRun);
+    if ((event.type === 'run_started' || event.type === 'run_resumed') && lane.storageDir && state.plan) {
+      void this.deps.memento?.update(lane.mementoKey, { runId: event.runId, objective: state.plan.objective } satisfies InterruptedRun);
     }
-    this.setState(state);
-    this.eventFired.fire({ event, state });
+    this.setState(lane, state);
+    if (lane === this.lane()) this.eventFired.fire({ event, state });
   }
 
-  private setState(state: RunState | undefined): void {
-    this.state = state;
-    this.changed.fire(state);
+  private setState(lane: Lane, state: RunState | undefined): void {
+    lane.state = state;
+    if (lane === this.lane()) this.changed.fire(state);
   }
+}
+
+/** Why a second run cannot start in `lane`'s folder now. */
+function alreadyRunning(lane: Lane): string {
+  return (vscode.workspace.workspaceFolders?.length ?? 0) > 1 && lane.folder
+    ? vscode.l10n.t('A run is already in progress in the folder "{0}": wait for it to finish or cancel it first.', lane.folder.name)
+    : vscode.l10n.t('A run is already in progress: wait for it to finish or cancel it first.');
 }

@@ -12,17 +12,23 @@ import type { InterruptedRun } from './runController';
  * steps are not run again) and the Runs view, where the run shows as interrupted.
  */
 export async function notifyRunInterrupted(run: InterruptedRun): Promise<void> {
+  const [resume, showRuns] = [vscode.l10n.t('Resume'), vscode.l10n.t('Show runs')];
   const choice = await vscode.window.showWarningMessage(
-    `Task Planner: the run "${run.objective.slice(0, 120)}" was interrupted when the window closed or reloaded. Resume it? Finished steps are not run again.`,
-    'Resume',
-    'Show runs',
+    vscode.l10n.t(
+      'Task Planner: the run "{0}" was interrupted when the window closed or reloaded. Resume it? Finished steps are not run again.',
+      run.objective.slice(0, 120),
+    ),
+    resume,
+    showRuns,
   );
-  if (choice === 'Resume') await vscode.commands.executeCommand('taskPlanner.resumeRun', run.runId);
-  if (choice === 'Show runs') await vscode.commands.executeCommand('taskPlanner.runs.focus');
+  if (choice === resume) await vscode.commands.executeCommand('taskPlanner.resumeRun', run.runId);
+  if (choice === showRuns) await vscode.commands.executeCommand('taskPlanner.runs.focus');
 }
 
 /** Most characters of a finished run's notification (its headline, reason and first failure). */
 const maxMessageChars = 600;
+/** Most characters of the first failure's diagnosis in that notification. */
+const maxFailureChars = 300;
 
 /**
  * Tells the user how a run ended, in a notification (never modal) built from the core's
@@ -30,8 +36,9 @@ const maxMessageChars = 600;
  * included): the headline with steps, changed files, repairs, tokens and cost, and the
  * first failure with its diagnosis. Buttons: "Show plan", "Show changes" (a pick of the
  * changed files) and "Undo run" when files changed, "Show log" when it did not complete.
+ * `folder` is the workspace folder the run worked in (default: the first).
  */
-export function notifyRunFinished(result: RunResult, log: vscode.LogOutputChannel, state?: RunState): void {
+export function notifyRunFinished(result: RunResult, log: vscode.LogOutputChannel, state?: RunState, folder?: vscode.Uri): void {
   const steps = Object.values(result.steps);
   const known = state?.runId === result.runId ? state : undefined;
   const summary = known
@@ -40,27 +47,43 @@ export function notifyRunFinished(result: RunResult, log: vscode.LogOutputChanne
   const headline = summary?.headline ?? `${result.status}: ${describeStepProgress(stepProgress(steps, steps.length))}.`;
   const changed = known?.changedFiles ?? [];
   const failure = summary?.failures[0];
-  const failureText = failure ? ` ${failure.stepId} failed: ${failure.diagnosis ?? failure.error}` : '';
+  const failureText = failure ? vscode.l10n.t(' {0} failed: {1}', failure.stepId, firstLine(failure.diagnosis ?? failure.error)) : '';
   const detail =
     result.status === 'waiting'
-      ? ' Resume it from the Runs view.'
+      ? vscode.l10n.t(' Resume it from the Runs view.')
       : result.status !== 'completed' && result.metadata.reason && !failureText
         ? ` ${result.metadata.reason}`
         : failureText;
-  const message = visibleDirection(capText(`Task Planner: run ${headline}${detail}`, maxMessageChars));
-  const actions = ['Show plan', ...(changed.length > 0 ? ['Show changes', 'Undo run'] : []), ...(result.status === 'completed' ? [] : ['Show log'])];
+  const message = visibleDirection(capText(vscode.l10n.t('Task Planner: run {0}{1}', headline, detail), maxMessageChars));
+  const [showPlan, showChangesLabel, undoRun, showLog] = [
+    vscode.l10n.t('Show plan'),
+    vscode.l10n.t('Show changes'),
+    vscode.l10n.t('Undo run'),
+    vscode.l10n.t('Show log'),
+  ];
+  const actions = [showPlan, ...(changed.length > 0 ? [showChangesLabel, undoRun] : []), ...(result.status === 'completed' ? [] : [showLog])];
   const show = result.status === 'completed' ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
   void show(message, ...actions).then((choice) => {
-    if (choice === 'Show plan') void vscode.commands.executeCommand('taskPlanner.plan.focus');
-    if (choice === 'Show changes') void showChanges(changed);
-    if (choice === 'Show log') log.show(true);
-    if (choice === 'Undo run') void vscode.commands.executeCommand('taskPlanner.undoRun', result.runId);
+    if (choice === showPlan) void vscode.commands.executeCommand('taskPlanner.plan.focus');
+    if (choice === showChangesLabel) void showChanges(changed, folder);
+    if (choice === showLog) log.show(true);
+    if (choice === undoRun) void vscode.commands.executeCommand('taskPlanner.undoRun', result.runId);
   });
 }
 
+/**
+ * The first line of a diagnosis, at most `maxFailureChars` characters, marked "…" when
+ * more follows: a command's output or a stack trace belongs in the plan view and the log,
+ * not in a notification.
+ */
+function firstLine(text: string): string {
+  const [first = '', ...rest] = text.trim().split(/\r?\n/);
+  return rest.length > 0 && first.length < maxFailureChars ? `${first.trimEnd()} …` : capText(first, maxFailureChars);
+}
+
 /** Opens a changed file of the run, picked from the list (the only one at once); a file the run deleted says so. */
-async function showChanges(paths: readonly string[]): Promise<void> {
-  const folder = vscode.workspace.workspaceFolders?.[0];
+async function showChanges(paths: readonly string[], runFolder: vscode.Uri | undefined): Promise<void> {
+  const folder = runFolder ?? vscode.workspace.workspaceFolders?.[0]?.uri;
   if (!folder) return;
   const path =
     paths.length === 1
@@ -68,13 +91,13 @@ async function showChanges(paths: readonly string[]): Promise<void> {
       : await vscode.window
           .showQuickPick(
             paths.map((item) => visibleDirection(item)),
-            { title: 'Files the run changed', placeHolder: 'Open a changed file' },
+            { title: vscode.l10n.t('Files the run changed'), placeHolder: vscode.l10n.t('Open a changed file') },
           )
           .then((picked) => (picked === undefined ? undefined : paths[paths.map((item) => visibleDirection(item)).indexOf(picked)]));
   if (path === undefined) return;
   try {
-    await vscode.window.showTextDocument(vscode.Uri.joinPath(folder.uri, path), { preview: true });
+    await vscode.window.showTextDocument(vscode.Uri.joinPath(folder, path), { preview: true });
   } catch {
-    void vscode.window.showInformationMessage(`Task Planner: ${visibleDirection(path)} cannot be opened; the run may have deleted it.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: {0} cannot be opened; the run may have deleted it.', visibleDirection(path)));
   }
 }

@@ -7,6 +7,8 @@ import { planTreeItem } from './planTreeItem';
 import type { PlanTreeProvider } from './planTreeProvider';
 import type { RunController } from './runController';
 import { errorMessage } from '../shared/errorMessage';
+import { capText } from '../core/text/capText';
+import { visibleDirection } from '../core/plan/visibleDirection';
 
 /** The Runs view: past, paused, waiting and interrupted runs from the run store, newest first. */
 export class RunsTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, vscode.Disposable {
@@ -33,30 +35,43 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
 
   getTreeItem(node: PlanTreeNode): vscode.TreeItem {
     const item = planTreeItem(node);
-    item.command = { command: 'taskPlanner.openRun', title: 'Open run', arguments: [node] };
+    item.command = { command: 'taskPlanner.openRun', title: vscode.l10n.t('Open run'), arguments: [node] };
     return item;
   }
 
   async getChildren(node?: PlanTreeNode): Promise<PlanTreeNode[]> {
     if (node) return [];
-    const listed = await this.runs.store.list();
-    const active = this.runs.isRunning() ? this.runs.current()?.runId : undefined;
+    const listed = await this.runs.listAll();
+    const active = new Set(this.runs.runningRuns().map((run) => run.state?.runId));
+    const several = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
     const loaded = await Promise.all(
       listed.slice(0, 50).map(async (run) => {
         const state = await this.runs.load(run.runId).catch(() => undefined);
-        return state ? { state, updatedAt: run.updatedAt, active: run.runId === active } : undefined;
+        return state ? { state, updatedAt: run.updatedAt, active: active.has(run.runId), folder: run.folder } : undefined;
       }),
     );
-    return runListModel(
-      loaded.filter((run) => run !== undefined),
-      (ms) => new Date(ms).toLocaleString(),
-    );
+    const shown = loaded.filter((run) => run !== undefined);
+    const nodes = runListModel(shown, (ms) => new Date(ms).toLocaleString());
+    // In a workspace of several folders each run says which folder it ran in; one folder's users see no change.
+    return several ? nodes.map((node, index) => withFolder(node, shown[index]?.folder?.name)) : nodes;
   }
 
   dispose(): void {
     this.subscription.dispose();
     this.changed.dispose();
   }
+}
+
+/** `node` with the name of the workspace folder its run ran in, first in its description and tooltip. */
+function withFolder(node: PlanTreeNode, folder: string | undefined): PlanTreeNode {
+  if (folder === undefined) return node;
+  const shown = visibleDirection(capText(folder, 80));
+  return {
+    ...node,
+    description: `${shown} · ${node.description}`,
+    accessibilityLabel: vscode.l10n.t('{0}, in the folder {1}', node.accessibilityLabel, shown),
+    tooltip: `${node.tooltip}\n${vscode.l10n.t('Folder: {0}', shown)}`,
+  };
 }
 
 /** What the Runs commands act on. */
@@ -80,7 +95,7 @@ export function registerRunsCommands(deps: RunsCommandDeps): vscode.Disposable[]
     vscode.commands.registerCommand('taskPlanner.openRun', async (arg?: unknown) => {
       const runId = runIdOf(arg);
       const state = runId ? await deps.runs.open(runId) : undefined;
-      if (!state) return void vscode.window.showWarningMessage(`Task Planner: run ${runId ?? ''} was not found.`);
+      if (!state) return void vscode.window.showWarningMessage(vscode.l10n.t('Task Planner: run {0} was not found.', runId ?? ''));
       deps.tree.setRun(state);
       await vscode.commands.executeCommand('taskPlanner.plan.focus');
     }),
@@ -91,15 +106,15 @@ export function registerRunsCommands(deps: RunsCommandDeps): vscode.Disposable[]
       const running = deps.runs.resume(runId);
       deps.runsTree.refresh();
       return running.catch((error: unknown) => {
-        void vscode.window.showErrorMessage(`Task Planner: ${errorMessage(error)}`);
+        void vscode.window.showErrorMessage(vscode.l10n.t('Task Planner: {0}', errorMessage(error)));
         return undefined;
       });
     }),
     vscode.commands.registerCommand('taskPlanner.deleteRun', async (arg?: unknown) => {
       const runId = runIdOf(arg);
       if (!runId) return;
-      if (deps.runs.isRunning() && deps.runs.current()?.runId === runId) {
-        return void vscode.window.showWarningMessage('Task Planner: cancel the run before deleting it.');
+      if (deps.runs.runningRuns().some((run) => run.state?.runId === runId)) {
+        return void vscode.window.showWarningMessage(vscode.l10n.t('Task Planner: cancel the run before deleting it.'));
       }
       await deps.runs.delete(runId);
       deps.runsTree.refresh();
@@ -108,7 +123,7 @@ export function registerRunsCommands(deps: RunsCommandDeps): vscode.Disposable[]
       const runId = runIdOf(arg);
       if (!runId) return;
       const report = await deps.runs.undo(runId);
-      const message = `Task Planner: ${describeUndo(report)}`;
+      const message = vscode.l10n.t('Task Planner: {0}', describeUndo(report));
       deps.log.info(`Run ${runId}: ${describeUndo(report)}`);
       void (report.refused.length > 0 ? vscode.window.showWarningMessage(message) : vscode.window.showInformationMessage(message));
       return report;

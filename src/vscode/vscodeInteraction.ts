@@ -87,10 +87,11 @@ function waitFor<T>(
   announce?: () => Promise<void>,
 ): Promise<T> {
   return new Promise<T>((resolve, reject) => {
+    let added: Parameters<PendingPrompts['add']>[0] | undefined;
     const onAbort = (): void => {
-      pending.remove(stepId);
+      if (added) pending.remove(stepId, added);
       onCancelled?.();
-      reject(signal.reason instanceof Error ? signal.reason : new Error('The run was cancelled.'));
+      reject(signal.reason instanceof Error ? signal.reason : new Error(vscode.l10n.t('The run was cancelled.')));
     };
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
@@ -98,7 +99,7 @@ function waitFor<T>(
       signal.removeEventListener('abort', onAbort);
       resolve(value);
     });
-    pending.add(prompt);
+    pending.add((added = prompt));
     // A prompt that cannot show (a refused dialog) stays pending: the tree and status bar reopen it.
     void (announce ?? prompt.show)().then(undefined, () => undefined);
   });
@@ -120,30 +121,39 @@ function showApproval(request: ApprovalRequest, documents: ProposalDocuments, pe
 async function showFileApproval(request: Extract<ApprovalRequest, { kind: 'file' }>, documents: ProposalDocuments, pending: PendingPrompts): Promise<void> {
   const { proposal } = request;
   const sides = documents.put(request.stepId, proposal, request.requestId);
-  const verb = request.operation === 'delete' ? 'delete' : proposal.currentText === undefined ? 'create' : request.operation;
-  const title = `${request.stepId} ${request.title}: ${verb} ${proposalTarget(proposal)} (proposed)`;
+  const verb =
+    request.operation === 'delete'
+      ? vscode.l10n.t('delete')
+      : proposal.currentText === undefined
+        ? vscode.l10n.t('create')
+        : request.operation === 'edit'
+          ? vscode.l10n.t('edit')
+          : vscode.l10n.t('write');
+  const title = vscode.l10n.t('{0} {1}: {2} {3} (proposed)', request.stepId, request.title, verb, proposalTarget(proposal));
   try {
     await vscode.commands.executeCommand('vscode.diff', sides.current, sides.proposed, title, { preview: false });
     // Answered or cancelled while the diff was opening: nothing is left to approve in it.
     if (pending.get(request.stepId)?.request !== request) await closeProposalDiffs(request.stepId);
   } catch {
     // The modal fallback: the same decision without the diff editor.
+    const [approve, reject] = [vscode.l10n.t('Approve'), vscode.l10n.t('Reject')];
     const choice = await vscode.window.showWarningMessage(
-      `Allow step "${request.title}" to ${verb} ${proposalTarget(proposal)}?`,
+      vscode.l10n.t('Allow step "{0}" to {1} {2}?', request.title, verb, proposalTarget(proposal)),
       { modal: true, detail: proposal.diff.slice(0, 4000) },
-      'Approve',
-      'Reject',
+      approve,
+      reject,
     );
-    if (choice === 'Approve') pending.approve(request.stepId, undefined, request.requestId);
-    else if (choice === 'Reject') pending.reject(request.stepId, 'rejected in the approval dialog', request.requestId);
+    if (choice === approve) pending.approve(request.stepId, undefined, request.requestId);
+    else if (choice === reject) pending.reject(request.stepId, 'rejected in the approval dialog', request.requestId);
   }
 }
 
 async function askCommandApproval(request: Extract<ApprovalRequest, { kind: 'command' }>, pending: PendingPrompts): Promise<void> {
   const { message, detail } = commandApprovalText(request);
-  const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, 'Run', 'Reject');
-  if (choice === 'Run') pending.approve(request.stepId, undefined, request.requestId);
-  else if (choice === 'Reject') pending.reject(request.stepId, 'rejected in the command dialog', request.requestId);
+  const [run, reject] = [vscode.l10n.t('Run'), vscode.l10n.t('Reject')];
+  const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, run, reject);
+  if (choice === run) pending.approve(request.stepId, undefined, request.requestId);
+  else if (choice === reject) pending.reject(request.stepId, 'rejected in the command dialog', request.requestId);
 }
 
 async function askToolApproval(request: Extract<ApprovalRequest, { kind: 'tool' }>, pending: PendingPrompts): Promise<void> {
@@ -156,27 +166,30 @@ async function askToolApproval(request: Extract<ApprovalRequest, { kind: 'tool' 
 }
 
 async function askDirectoryApproval(request: Extract<ApprovalRequest, { kind: 'directory' }>, pending: PendingPrompts): Promise<void> {
+  const [create, reject] = [vscode.l10n.t('Create'), vscode.l10n.t('Reject')];
   const choice = await vscode.window.showWarningMessage(
-    `Step "${request.title}" wants to create a directory.`,
-    { modal: true, detail: `Directory: ${request.path}` },
-    'Create',
-    'Reject',
+    vscode.l10n.t('Step "{0}" wants to create a directory.', request.title),
+    { modal: true, detail: vscode.l10n.t('Directory: {0}', request.path) },
+    create,
+    reject,
   );
-  if (choice === 'Create') pending.approve(request.stepId, undefined, request.requestId);
-  else if (choice === 'Reject') pending.reject(request.stepId, 'rejected in the directory dialog', request.requestId);
+  if (choice === create) pending.approve(request.stepId, undefined, request.requestId);
+  else if (choice === reject) pending.reject(request.stepId, 'rejected in the directory dialog', request.requestId);
 }
 
 async function askClarification(request: ClarificationRequest, pending: PendingPrompts): Promise<void> {
   const picker = vscode.window.createQuickPick();
-  const suggestions: vscode.QuickPickItem[] = (request.suggestions ?? []).map((label) => ({ label, description: 'suggested' }));
-  picker.title = `Task Planner: ${request.title}`;
+  const suggestions: vscode.QuickPickItem[] = (request.suggestions ?? []).map((label) => ({ label, description: vscode.l10n.t('suggested') }));
+  picker.title = vscode.l10n.t('Task Planner: {0}', request.title);
   picker.placeholder = request.question;
   picker.ignoreFocusOut = true;
   picker.items = suggestions;
   picker.onDidChangeValue((value) => {
     const typed = value.trim();
     picker.items =
-      typed === '' || suggestions.some((item) => item.label === typed) ? suggestions : [{ label: typed, description: 'your answer' }, ...suggestions];
+      typed === '' || suggestions.some((item) => item.label === typed)
+        ? suggestions
+        : [{ label: typed, description: vscode.l10n.t('your answer') }, ...suggestions];
   });
   // Answered elsewhere (tree, command): the picker goes away.
   const answered = pending.onDidChange(() => {
@@ -200,13 +213,19 @@ async function askClarification(request: ClarificationRequest, pending: PendingP
 }
 
 async function askReview(request: ReviewRequest, pending: PendingPrompts): Promise<void> {
-  const choice = await vscode.window.showInformationMessage(`Review: ${request.title}`, { modal: true, detail: request.prompt }, 'Approve', 'Reject');
+  const approve = vscode.l10n.t('Approve');
+  const choice = await vscode.window.showInformationMessage(
+    vscode.l10n.t('Review: {0}', request.title),
+    { modal: true, detail: request.prompt },
+    approve,
+    vscode.l10n.t('Reject'),
+  );
   if (choice === undefined) return;
   const notes = await vscode.window.showInputBox({
-    title: `Task Planner: notes for "${request.title}"`,
-    prompt: 'Optional notes (they become part of the step result)',
+    title: vscode.l10n.t('Task Planner: notes for "{0}"', request.title),
+    prompt: vscode.l10n.t('Optional notes (they become part of the step result)'),
     ignoreFocusOut: true,
   });
-  if (choice === 'Approve') pending.approve(request.stepId, notes, request.requestId);
+  if (choice === approve) pending.approve(request.stepId, notes, request.requestId);
   else pending.reject(request.stepId, notes, request.requestId);
 }

@@ -29,6 +29,8 @@ export interface VscodeLmClientOptions {
    * off. Absent or 0: no limit.
    */
   timeoutMs?: number;
+  /** This model (the one picked in the chat) instead of the first of `family`. */
+  model?: vscode.LanguageModelChat;
 }
 
 /**
@@ -44,16 +46,18 @@ export interface VscodeLmClientOptions {
 export function createVscodeLmClient(options: VscodeLmClientOptions = {}): LlmClient {
   let chosen: Promise<vscode.LanguageModelChat | undefined> | undefined;
   const client: LlmClient & { model: string } = {
-    model: options.family || 'vscode-lm',
+    model: options.model?.family ?? (options.family || 'vscode-lm'),
     async chat(request: LlmChatRequest): Promise<LlmChatResponse> {
       if (request.responseSchema) {
         throw new LlmError('The VS Code language model API has no structured-output mode; the schema goes into the prompt.', 'bad_request', undefined, 0);
       }
       request.signal.throwIfAborted();
-      const model = await (chosen ??= pickModel(options.family));
+      const model = await (chosen ??= options.model ? Promise.resolve(options.model) : pickModel(options.family));
       if (!model) {
         throw new LlmError(
-          'No VS Code chat model is available (install and sign in to a language-model extension such as GitHub Copilot, or choose another provider in the taskPlanner.llm.provider setting).',
+          vscode.l10n.t(
+            'No VS Code chat model is available (install and sign in to a language-model extension such as GitHub Copilot, or choose another provider in the taskPlanner.llm.provider setting).',
+          ),
           'not_found',
           undefined,
           1,
@@ -76,7 +80,11 @@ export function createVscodeLmClient(options: VscodeLmClientOptions = {}): LlmCl
       silence.start(() =>
         stop(
           new LlmError(
-            `The VS Code model ${model.name} sent nothing for ${options.timeoutMs} ms (taskPlanner.timeouts.llmRequestMs); the request was cancelled.`,
+            vscode.l10n.t(
+              'The VS Code model {0} sent nothing for {1} ms (taskPlanner.timeouts.llmRequestMs); the request was cancelled.',
+              model.name,
+              options.timeoutMs ?? 0,
+            ),
             'timeout',
             undefined,
             1,
@@ -133,8 +141,9 @@ async function exchange(
   const response = await model.sendRequest(
     messages,
     {
-      justification: 'Task Planner plans and runs the task you asked for.',
-      ...(request.tools?.length
+      justification: vscode.l10n.t('Task Planner plans and runs the task you asked for.'),
+      // vscode.lm has no mode that forbids tool calls: a request that may call none is sent without them.
+      ...(request.tools?.length && request.toolChoice !== 'none'
         ? { tools: request.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.parameters })) }
         : {}),
     },
@@ -156,6 +165,7 @@ async function exchange(
   }
   request.signal.throwIfAborted();
   if (token.isCancellationRequested) throw new vscode.CancellationError();
+  // vscode.lm reports no usage for a response (neither tokens nor cached tokens, API 1.100), so both are counted here and nothing is known to be cached.
   const promptTokens = (await Promise.all(messages.map((message) => model.countTokens(message).then(undefined, () => 0)))).reduce(
     (sum, count) => sum + count,
     0,
@@ -213,7 +223,7 @@ function parseArguments(text: string): object {
 function toLlmError(error: unknown, signal: AbortSignal, modelName: string): LlmError {
   if (error instanceof LlmError) return error;
   if (signal.aborted || error instanceof vscode.CancellationError) {
-    return new LlmError(`Request to the VS Code model ${modelName} was cancelled.`, 'aborted', undefined, 1);
+    return new LlmError(vscode.l10n.t('Request to the VS Code model {0} was cancelled.', modelName), 'aborted', undefined, 1);
   }
   let kind: LlmErrorKind = 'other';
   if (error instanceof vscode.LanguageModelError) {
@@ -226,5 +236,5 @@ function toLlmError(error: unknown, signal: AbortSignal, modelName: string): Llm
             ? 'rate_limited'
             : 'other';
   }
-  return new LlmError(`Request to the VS Code model ${modelName} failed: ${errorMessage(error)}`, kind, undefined, 1);
+  return new LlmError(vscode.l10n.t('Request to the VS Code model {0} failed: {1}', modelName, errorMessage(error)), kind, undefined, 1);
 }

@@ -4,7 +4,8 @@
 // results. Printed: the peak prompt tokens of any step against the configured budget, and
 // the total prompt tokens against naive full-history accumulation (objective + every
 // earlier result in full + input) measured in the same run. Target: peak ≤ budget, ≥ 5×.
-import { buildStepPrompt, compactContext, defaultStepPromptBudget } from '../../src/core/llm/contextCompactor';
+import { compactContext } from '../../src/core/llm/contextCompactor';
+import { buildStepPrompt, defaultStepPromptBudget } from '../../src/core/llm/stepPrompt';
 import { countTokens } from '../../src/core/llm/tokenCount';
 import type { Step } from '../../src/core/plan/planSchema';
 import { makePlan, makeStep } from '../support/randomPlans';

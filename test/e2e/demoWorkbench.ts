@@ -14,6 +14,11 @@ const root = resolve(__dirname, '..', '..');
 export interface DemoWorkbenchOptions {
   /** Names the temporary workspace folder (`task-planner-e2e-<name>-…`). */
   readonly name: string;
+  /**
+   * Opens a multi-root workspace instead of one folder: a copy of the demo workspace in a folder of each name, opened
+   * from `two-folders.code-workspace` beside them (`folder` is then their parent).
+   */
+  readonly multiRoot?: readonly string[];
   /** Files written over the demo workspace, by path relative to it; an object is written as JSON. */
   readonly files?: Readonly<Record<string, string | object>>;
   /** Options of the code-server (user settings, workspace trust); the extension is always linked. */
@@ -29,6 +34,8 @@ export interface DemoWorkbenchOptions {
    */
   readonly screenshots: string;
   readonly screenshotPrefix?: string;
+  /** More extension folders linked beside Task Planner (test fixtures such as the scripted chat model). */
+  readonly extensions?: readonly string[];
 }
 
 /** A running workbench on a copy of the demo workspace; `close()` stops the browser and the server and removes the copy. */
@@ -65,17 +72,20 @@ export async function openDemoWorkbench(options: DemoWorkbenchOptions): Promise<
     workspace.remove();
   };
   try {
-    cpSync(join(root, 'test', 'fixtures', 'demo-workspace'), workspace.path, { recursive: true });
+    const roots = options.multiRoot?.map((name) => join(workspace.path, name)) ?? [workspace.path];
+    for (const copy of roots) cpSync(join(root, 'test', 'fixtures', 'demo-workspace'), copy, { recursive: true });
+    const open = options.multiRoot ? join(workspace.path, 'two-folders.code-workspace') : workspace.path;
+    if (options.multiRoot) writeFileSync(open, JSON.stringify({ folders: options.multiRoot.map((name) => ({ path: name })) }, null, 2));
     for (const [path, content] of Object.entries(options.files ?? {})) {
       const file = join(workspace.path, path);
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content, null, 2));
     }
-    server = await startCodeServer({ ...options.server, linkExtensions: [root] });
+    server = await startCodeServer({ ...options.server, linkExtensions: [root, ...(options.extensions ?? [])] });
     browser = await launchBrowser();
     const page = browser.page;
     await page.setViewportSize(options.viewport ?? { width: 1400, height: 850 });
-    await page.goto(server.workbenchUrl(workspace.path));
+    await page.goto(server.workbenchUrl(open));
     await waitForWorkbench(page, 'Task Planner').catch(async (error: unknown) => {
       await page.screenshot({ path: join(options.screenshots, `failed-${prefix}workbench-start.png`) }).catch(() => undefined);
       throw new Error(`the workbench did not show the Task Planner activity-bar entry: ${String(error)}\nend of the server's log:\n${logTail(server?.logFile)}`);

@@ -40,8 +40,8 @@ export type FakeReply = (
       kind: 'message';
       content?: string;
       toolCalls?: FakeToolCall[];
-      /** Usage to report; `null` reports none (so the client must count itself). */
-      usage?: { prompt_tokens: number; completion_tokens: number } | null;
+      /** Usage to report (with `prompt_tokens_details.cached_tokens`, the prompt tokens served from the provider's cache); `null` reports none (so the client must count itself). */
+      usage?: { prompt_tokens: number; completion_tokens: number; prompt_tokens_details?: { cached_tokens: number } } | null;
       model?: string;
       finishReason?: string;
       /** Characters per streamed content chunk (default 16). */

@@ -192,7 +192,8 @@ async function startCodeServer(options = {}) {
 
   /** @type {CodeServer['workbenchUrl']} */
   const workbenchUrl = (folder, payload) => {
-    const query = [folder ? `folder=${encodeURIComponent(folder)}` : 'ew=true'];
+    // A .code-workspace file opens as a multi-root workspace.
+    const query = [folder ? `${folder.endsWith('.code-workspace') ? 'workspace' : 'folder'}=${encodeURIComponent(folder)}` : 'ew=true'];
     if (payload) query.push(`payload=${encodeURIComponent(JSON.stringify(payload))}`);
     return `${origin}/?${query.join('&')}`;
   };

@@ -53,7 +53,9 @@ async function main() {
     console.error('code shim: need --extensionDevelopmentPath=<folder> and --extensionTestsPath=<module> (as runTests passes them)');
     return 2;
   }
-  const folder = options.positional.map((p) => path.resolve(p)).find((p) => fs.existsSync(p) && fs.statSync(p).isDirectory());
+  const folder = options.positional
+    .map((p) => path.resolve(p))
+    .find((p) => fs.existsSync(p) && (fs.statSync(p).isDirectory() || p.endsWith('.code-workspace')));
   const timeoutSeconds = Number(process.env.TASK_PLANNER_HOST_TIMEOUT || 300);
   const verbose = process.env.TASK_PLANNER_HOST_VERBOSE === '1';
   const started = Date.now();

@@ -111,6 +111,13 @@ export const mutationGroups = [
     spec: ['test/unit/core/planner/**/*.test.ts'],
   },
   {
+    name: 'capabilities',
+    ci: false,
+    threshold: 80,
+    mutate: ['src/core/capabilities/*.ts'],
+    spec: ['test/unit/core/capabilities/**/*.test.ts', 'test/unit/core/agent/capabilitySection.test.ts', 'test/unit/core/view/panelSession.capabilities.test.ts'],
+  },
+  {
     name: 'replan',
     ci: false,
     threshold: 80,
@@ -167,8 +174,8 @@ export const mutationGroups = [
     ci: false,
     threshold: 80,
     ignoreStatic: true,
-    mutate: ['src/core/llm/tokenCount.ts', 'src/core/llm/contextCompactor.ts'],
-    spec: ['test/unit/core/llm/tokenCount.test.ts', 'test/unit/core/llm/contextCompactor.test.ts'],
+    mutate: ['src/core/llm/tokenCount.ts', 'src/core/llm/contextCompactor.ts', 'src/core/llm/stepPrompt.ts'],
+    spec: ['test/unit/core/llm/tokenCount.test.ts', 'test/unit/core/llm/contextCompactor.test.ts', 'test/unit/core/llm/stepPrompt.test.ts'],
     grep: timeBoundTestsLeftOut,
   },
   {
@@ -242,7 +249,8 @@ export const mutationGroups = [
     mutate: [
       'src/core/view/planDiff.ts', 'src/core/view/planTreeModel.ts', 'src/core/view/planVersions.ts', 'src/core/view/runListModel.ts',
       'src/core/view/runTimeline.ts', 'src/core/view/sessionTreeModel.ts', 'src/core/view/stepRunnerLabel.ts', 'src/core/view/stepStatusView.ts',
-      'src/core/view/treeDiff.ts', 'src/core/view/runSummary.ts', 'src/core/view/planMarkdown.ts',
+      'src/core/view/treeDiff.ts', 'src/core/view/runSummary.ts', 'src/core/view/planMarkdown.ts', 'src/core/view/chatMarkdown.ts',
+      'src/core/view/chatCommand.ts',
     ],
     spec: ['test/unit/core/view/**/*.test.ts'],
   },

@@ -1,15 +1,18 @@
 import type { ExecuteContext } from '../engine/executors/stepExecutor';
 import { StepFailure } from '../engine/executors/stepExecutor';
-import { buildStepPrompt } from '../llm/contextCompactor';
+import { buildStepPrompt, stepPromptHead } from '../llm/stepPrompt';
 import type { LlmClient } from '../ports';
 import { toolContextFor } from '../engine/executors/toolContextFor';
 import type { Tool } from '../tools/tool';
 import { rollingSummary } from './rollingSummary';
-import { runStepAgent } from './runStepAgent';
+import { agentSystemPrompt, runStepAgent } from './runStepAgent';
+import { toolDefinition } from './agentToolCall';
 import { stepContextSections, withSection } from './stepContextSections';
 import { runSynthesisGate } from './runSynthesisGate';
 import { StepOutcome } from '../engine/stepOutcome';
 import type { AgentResult } from './agentResult';
+import { stepCapabilities } from '../capabilities/stepCapabilities';
+import { shownRef } from '../plan/attachmentTarget';
 
 /** The prompt of the built-in `default` agent (all tools) when the plan defines none. */
 export const defaultAgentPrompt = 'You are a careful software assistant working in the user\'s VS Code workspace.';
@@ -18,9 +21,10 @@ export const directAgentPrompt = 'You answer directly from what you are given, w
 
 /**
  * Runs an `agent` or `synthesis_gate` step with `llm` (the engine's path when no
- * `stepRunner` is configured). The prompt is `buildStepPrompt`'s: objective, plan outline
- * with live statuses, the rolling summary, the direct dependencies' results and `input`
- * (which carries the verification diagnosis on a retry). Agents get their plan entry's
+ * `stepRunner` is configured). The prompt is `buildStepPrompt`'s, most stable part first:
+ * objective, plan outline, the rolling summary, the live statuses, the direct dependencies'
+ * results, `input` (which carries the verification diagnosis on a retry) and the step's
+ * attachments. Agents get their plan entry's
  * prompt and exactly its tools, plus `ask_user` when the run has it (asking the user is
  * how any step clarifies, docs/architecture.md §4); `default` without an entry has every tool, `direct`
  * none. A gate gets no summary and no tools: it condenses its dependencies only.
@@ -77,20 +81,38 @@ export async function executeLlmStep(ctx: ExecuteContext, input: string, llm: Ll
     }
     tools.push(tool);
   }
-  const summary = await rollingSummary(state, { llm, budgetTokens: limits.summaryBudgetTokens, signal: ctx.signal, onCompacted: ctx.compacted });
-  const prompt = buildStepPrompt({ objective: plan.objective, plan, statuses, summary, step, depends: ctx.depends, input });
+  const capabilities = stepCapabilities(step, plan, options.capabilities);
+  if (capabilities.unknownSkills.length > 0) {
+    const known = options.capabilities.skills.map((skill) => skill.name);
+    throw new StepFailure(
+      `Step ${step.id} uses the skill${capabilities.unknownSkills.length === 1 ? '' : 's'} ${capabilities.unknownSkills.map((name) => `"${shownRef(name)}"`).join(', ')}, which this workspace does not have. Available skills: ${known.join(', ') || 'none'}.`,
+      false,
+    );
+  }
   const toolContext = toolContextFor(ctx);
   const sections = await stepContextSections(step, {
     agentTools: tools.map((tool) => tool.name),
     strategy: options.strategy,
     workspace: options.workspace,
     signal: ctx.signal,
+    capabilities,
   });
+  const agentPrompt = withSection(agent.prompt, sections.system);
+  const summary = await rollingSummary(state, {
+    llm,
+    budgetTokens: limits.summaryBudgetTokens,
+    signal: ctx.signal,
+    prefix: { system: agentSystemPrompt(agentPrompt), tools: tools.map(toolDefinition), head: stepPromptHead(plan.objective, plan) },
+    onCompacted: ctx.compacted,
+  });
+  // The step's instructions and skills, then its attachments: step-specific, so after everything the run's requests share.
+  const extra = { attachments: sections.user };
+  const prompt = buildStepPrompt({ objective: plan.objective, plan, statuses, summary, step, depends: ctx.depends, input, extra });
   const result = await runStepAgent({
     llm,
     stepId: step.id,
-    agentPrompt: withSection(agent.prompt, sections.system),
-    stepPrompt: withSection(prompt.text, sections.user),
+    agentPrompt,
+    stepPrompt: prompt.text,
     images: sections.images,
     tools,
     toolContext,

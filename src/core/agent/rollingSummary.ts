@@ -1,10 +1,12 @@
-import { compactContext } from '../llm/contextCompactor';
+import { compactContext, type CompactionPrefix } from '../llm/contextCompactor';
 import type { ContextCompaction } from '../engine/executors/stepExecutor';
 import type { RunState } from '../engine/runEvents';
 import type { LlmClient } from '../ports';
 
 interface SummaryMemory {
   summary: string;
+  /** `CompactionResult.settledLength` of the last fold. */
+  settledLength: number;
   folded: Set<string>;
   /** Serialises updates: steps running at once share one summary. */
   queue: Promise<unknown>;
@@ -17,15 +19,17 @@ const memories = new WeakMap<RunState, SummaryMemory>();
  * since the last call is folded in, in completion order, with `compactContext` (the model
  * summarises only when the budget overflows; a deterministic fallback otherwise). Kept per
  * run state object, so it lives exactly as long as the run. Invariant: at most
- * `budgetTokens` tokens. `onCompacted` hears each fold (the engine journals it as `context_compacted`).
+ * `budgetTokens` tokens. `prefix` (the step agent's system prompt, tools and the step prompts'
+ * shared start) begins each compaction request, so it shares its start with the step's requests.
+ * `onCompacted` hears each fold (the engine journals it as `context_compacted`).
  */
 export function rollingSummary(
   state: RunState,
-  options: { llm?: LlmClient; budgetTokens: number; signal: AbortSignal; onCompacted?: (report: ContextCompaction) => void },
+  options: { llm?: LlmClient; budgetTokens: number; signal: AbortSignal; prefix?: CompactionPrefix; onCompacted?: (report: ContextCompaction) => void },
 ): Promise<string> {
   let memory = memories.get(state);
   if (!memory) {
-    memory = { summary: '', folded: new Set(), queue: Promise.resolve() };
+    memory = { summary: '', settledLength: 0, folded: new Set(), queue: Promise.resolve() };
     memories.set(state, memory);
   }
   const current = memory;
@@ -37,10 +41,13 @@ export function rollingSummary(
       const compacted = await compactContext(current.summary, { stepId, title: titles.get(stepId) ?? stepId, result }, {
         budgetTokens: options.budgetTokens,
         signal: options.signal,
+        settledLength: current.settledLength,
+        ...(options.prefix === undefined ? {} : { prefix: options.prefix }),
         ...(state.plan ? { objective: state.plan.objective } : {}),
         ...(options.llm ? { llm: options.llm } : {}),
       });
       current.summary = compacted.summary;
+      current.settledLength = compacted.settledLength;
       options.onCompacted?.({
         stepId,
         summary: compacted.summary,

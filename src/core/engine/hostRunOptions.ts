@@ -2,6 +2,7 @@ import type { AgentLimits } from '../agent/agentLimits';
 import { createBudgetTracker, type BudgetLimits, type BudgetTracker } from '../llm/budget';
 import type { Clock, Interaction, LlmClient, Logger, RunStore, WorkspaceFs, CheckpointStore, CommandRunner, Diagnostics } from '../ports';
 import type { PlanningStrategy } from '../session/planningPrompt';
+import type { CapabilityCatalogue } from '../capabilities/capabilityCatalogue';
 import type { ApprovalPolicy, Tool, ToolRegistry } from '../tools/tool';
 import type { RunOptions } from './runOptions';
 import { toRegistry } from './resolveRunOptions';
@@ -49,6 +50,8 @@ export interface RunHostSetup {
   approvalPolicy: ApprovalPolicy | undefined;
   /** The planning strategy agents are guided by; `undefined`: `'react'`. */
   strategy: PlanningStrategy | undefined;
+  /** The workspace's instructions and skills (`readCapabilities`); `undefined`: none. */
+  capabilities: CapabilityCatalogue | undefined;
   /** `undefined`: the engine's default. */
   maxConcurrency: number | undefined;
   agentLimits: Partial<AgentLimits> | undefined;
@@ -87,6 +90,7 @@ export function hostRunOptions(setup: RunHostSetup): HostRunOptions {
     ...(setup.llm ? { llm: setup.llm } : {}),
     ...(setup.approvalPolicy ? { approvalPolicy: setup.approvalPolicy } : {}),
     ...(setup.strategy ? { strategy: setup.strategy } : {}),
+    ...(setup.capabilities ? { capabilities: setup.capabilities } : {}),
     ...(setup.maxConcurrency === undefined ? {} : { maxConcurrency: setup.maxConcurrency }),
     ...(setup.agentLimits ? { agentLimits: setup.agentLimits } : {}),
     ...(setup.reviewCriticalSteps === undefined ? {} : { reviewCriticalSteps: setup.reviewCriticalSteps }),

@@ -37,7 +37,9 @@ function countedLlm(llm: LlmClient, stepId: string, emit: (body: RunEventBody) =
         model: response.model,
         promptTokens: response.usage.promptTokens,
         completionTokens: response.usage.completionTokens,
+        ...(response.usage.cachedPromptTokens ? { cachedTokens: response.usage.cachedPromptTokens } : {}),
         ...(response.costUsd === undefined ? {} : { costUsd: response.costUsd }),
+        ...(response.savedUsd === undefined ? {} : { savedUsd: response.savedUsd }),
       });
       return response;
     },

@@ -1,4 +1,5 @@
 import type { Plan } from '../plan/planSchema';
+import { noBudgetUsage, type BudgetUsage } from '../llm/budget';
 import { awaitingStatusOf, terminalStepStatuses, type RunEvent, type RunState, type StepState, type SuppliedAnswer, type SuppliedAnswers } from './runEvents';
 
 /** The state before a run's first event. */
@@ -174,13 +175,16 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
       if (!draft.changedFiles?.includes(event.path)) draft.changedFiles = [...(draft.changedFiles ?? []), event.path];
       return;
     case 'model_called': {
-      const usage = draft.modelUsage ?? { requests: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0, costUsd: 0, unpricedRequests: 0 };
+      // Spread over zeros: a snapshot written before cached tokens were counted has no cachedTokens nor savedUsd.
+      const usage: BudgetUsage = { ...noBudgetUsage, ...draft.modelUsage };
       draft.modelUsage = {
         requests: usage.requests + 1,
         promptTokens: usage.promptTokens + event.promptTokens,
         completionTokens: usage.completionTokens + event.completionTokens,
         totalTokens: usage.totalTokens + event.promptTokens + event.completionTokens,
+        cachedTokens: usage.cachedTokens + (event.cachedTokens ?? 0),
         costUsd: usage.costUsd + (event.costUsd ?? 0),
+        savedUsd: usage.savedUsd + (event.savedUsd ?? 0),
         unpricedRequests: usage.unpricedRequests + (event.costUsd === undefined ? 1 : 0),
       };
       return;

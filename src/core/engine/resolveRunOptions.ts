@@ -3,6 +3,7 @@ import { resolveAgentLimits } from '../agent/agentLimits';
 import type { Plan } from '../plan/planSchema';
 import type { Logger, WorkspaceFs } from '../ports';
 import type { Tool, ToolRegistry } from '../tools/tool';
+import { emptyCatalogue } from '../capabilities/capabilityCatalogue';
 import { defaultBackoff } from './failurePolicy';
 import type { ResolvedRunOptions, RunOptions } from './runOptions';
 import { deferAllInteraction } from './stepInteraction';
@@ -29,6 +30,7 @@ export function resolveRunOptions(plan: Plan, options: RunOptions): ResolvedRunO
     workspace: options.workspace ?? missingWorkspace,
     approvalPolicy: options.approvalPolicy ?? 'writesAndCommands',
     strategy: options.strategy ?? 'react',
+    capabilities: options.capabilities ?? emptyCatalogue,
     commandRunner: options.commandRunner,
     diagnostics: options.diagnostics,
     checkCommands: options.checkCommands,

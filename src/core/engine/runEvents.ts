@@ -175,8 +175,20 @@ export type RunEvent = EventBase &
     | { type: 'request_answered'; stepId: string; kind: PendingRequest['kind']; requestId?: string; given?: boolean }
     /** A step (a tool, or an agent's tool call) is about to change `path`: its checkpoint was recorded. */
     | { type: 'file_changed'; stepId: string; path: string; operation: 'write' | 'edit' | 'delete' | 'createDirectory' }
-    /** A step called the model once; `costUsd` absent when the model's price is unknown. */
-    | { type: 'model_called'; stepId: string; model: string; promptTokens: number; completionTokens: number; costUsd?: number }
+    /**
+     * A step called the model once; `costUsd` absent when the model's price is unknown;
+     * `cachedTokens` (of `promptTokens`, read from the provider's cache) and `savedUsd` absent when none.
+     */
+    | {
+        type: 'model_called';
+        stepId: string;
+        model: string;
+        promptTokens: number;
+        completionTokens: number;
+        cachedTokens?: number;
+        costUsd?: number;
+        savedUsd?: number;
+      }
     | { type: 'step_deferred'; stepId: string }
     /** `changes`: the file changes an agent step's tool calls asked for, by outcome. */
     | { type: 'step_completed'; stepId: string; result: unknown; restored?: boolean; changes?: AgentChanges }

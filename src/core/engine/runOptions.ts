@@ -1,4 +1,5 @@
 import type { PlanningStrategy } from '../session/planningPrompt';
+import type { CapabilityCatalogue } from '../capabilities/capabilityCatalogue';
 import type { AgentLimits } from '../agent/agentLimits';
 import type { BudgetTracker, BudgetUsage } from '../llm/budget';
 import type { Plan, Step } from '../plan/planSchema';
@@ -96,6 +97,8 @@ export interface RunOptions {
   approvalPolicy?: ApprovalPolicy;
   /** How agents are guided to work (the planning strategy's section of their prompt); default `'react'`. */
   strategy?: PlanningStrategy;
+  /** The workspace's instructions and skills (`readCapabilities`); agent steps get theirs in their prompt. Default: none. */
+  capabilities?: CapabilityCatalogue;
   /** Runs `run_command`'s processes (e.g. `createNodeCommandRunner(root)`), and the `command` checks through it. */
   commandRunner?: CommandRunner;
   /** The editor's error diagnostics, for `no_new_diagnostics` checks; without it such checks fail as not available. */
@@ -191,6 +194,7 @@ export interface ResolvedRunOptions {
   workspace: WorkspaceFs;
   approvalPolicy: ApprovalPolicy;
   strategy: PlanningStrategy;
+  capabilities: CapabilityCatalogue;
   commandRunner: CommandRunner | undefined;
   diagnostics: Diagnostics | undefined;
   checkCommands: CheckCommandConsent | undefined;

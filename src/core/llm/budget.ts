@@ -18,11 +18,27 @@ export interface BudgetUsage {
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
+  /** Of `promptTokens`, those the providers read from their prompt caches (0 when none said). */
+  cachedTokens: number;
   /** USD, summed over calls whose cost was known. */
   costUsd: number;
+  /** USD the cached tokens saved against the uncached input price, over calls whose price was known. */
+  savedUsd: number;
   /** Calls whose cost was unknown (so `costUsd` undercounts). */
   unpricedRequests: number;
 }
+
+/** The usage of a run that made no call. */
+export const noBudgetUsage: Readonly<BudgetUsage> = {
+  requests: 0,
+  promptTokens: 0,
+  completionTokens: 0,
+  totalTokens: 0,
+  cachedTokens: 0,
+  costUsd: 0,
+  savedUsd: 0,
+  unpricedRequests: 0,
+};
 
 /** A reached limit, with a message fit for the user. */
 export interface BudgetExhaustion {
@@ -53,7 +69,7 @@ export class BudgetExceededError extends Error {
 /** Counts a run's LLM use against its limits. */
 export interface BudgetTracker {
   /** Adds one completed call. */
-  record(response: Pick<LlmChatResponse, 'usage' | 'costUsd'>): void;
+  record(response: Pick<LlmChatResponse, 'usage' | 'costUsd' | 'savedUsd'>): void;
   /** The first limit reached (checked in the order requests, tokens, cost), or `undefined`. */
   exhausted(): BudgetExhaustion | undefined;
   usage(): BudgetUsage;
@@ -64,7 +80,7 @@ export interface BudgetTracker {
    * Counts usage recorded elsewhere (a resumed run's journal): each counter becomes the
    * larger of its value and `usage`'s, so seeding twice never double-counts.
    */
-  seed(usage: BudgetUsage): void;
+  seed(usage: Readonly<Partial<BudgetUsage>>): void;
   /** A client that refuses calls with `BudgetExceededError` once a limit is reached and records every call. */
   wrap(client: LlmClient): LlmClient;
 }
@@ -76,7 +92,7 @@ export interface BudgetTracker {
  */
 export function createBudgetTracker(initial: BudgetLimits = {}): BudgetTracker {
   let current: BudgetLimits = { ...initial };
-  const used: BudgetUsage = { requests: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0, costUsd: 0, unpricedRequests: 0 };
+  const used: BudgetUsage = { ...noBudgetUsage };
 
   const exhausted = (): BudgetExhaustion | undefined => {
     const checks: [BudgetLimitName, number, number | undefined, (value: number) => string][] = [
@@ -103,6 +119,8 @@ export function createBudgetTracker(initial: BudgetLimits = {}): BudgetTracker {
       used.promptTokens += response.usage.promptTokens;
       used.completionTokens += response.usage.completionTokens;
       used.totalTokens = used.promptTokens + used.completionTokens;
+      used.cachedTokens += response.usage.cachedPromptTokens ?? 0;
+      used.savedUsd += response.savedUsd ?? 0;
       if (response.costUsd === undefined) used.unpricedRequests++;
       else used.costUsd += response.costUsd;
     },
@@ -113,7 +131,8 @@ export function createBudgetTracker(initial: BudgetLimits = {}): BudgetTracker {
       current = { ...current, ...limits };
     },
     seed(usage) {
-      for (const key of Object.keys(used) as (keyof BudgetUsage)[]) used[key] = Math.max(used[key], usage[key]);
+      // A journal written before cached tokens were counted has no cachedTokens nor savedUsd.
+      for (const key of Object.keys(used) as (keyof BudgetUsage)[]) used[key] = Math.max(used[key], usage[key] ?? 0);
     },
     wrap(client) {
       return {

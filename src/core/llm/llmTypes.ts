@@ -40,6 +40,11 @@ export type LlmResponseFormat =
 export interface LlmUsage {
   promptTokens: number;
   completionTokens: number;
+  /**
+   * Of `promptTokens`, those the provider read from its prompt cache (billed at the cached
+   * input price); absent when the provider reports none. Invariant: at most `promptTokens`.
+   */
+  cachedPromptTokens?: number;
 }
 
 /**
@@ -55,6 +60,11 @@ export type LlmDelta =
 export interface LlmChatRequest {
   messages: LlmMessage[];
   tools?: LlmToolDefinition[];
+  /**
+   * `none`: the model may not call any of `tools`, which are sent all the same so the request
+   * starts like the run's other requests (a prefix the provider can cache). Default `auto`.
+   */
+  toolChoice?: 'auto' | 'none';
   responseSchema?: LlmResponseFormat;
   signal: AbortSignal;
   /** Stream the reply; deltas go to `onDelta` as they arrive. The result is the same either way. */
@@ -74,6 +84,8 @@ export interface LlmChatResponse {
   /** Whether `usage` came from the API (`true`) or was counted with the local tokenizer. */
   usageReported: boolean;
   costUsd?: number;
+  /** USD the cached prompt tokens saved against the uncached input price; absent when nothing was cached or the price is unknown. */
+  savedUsd?: number;
   /** The model that answered, as the API named it. */
   model: string;
   finishReason?: string;

@@ -66,6 +66,7 @@ const checkNames: Readonly<Record<CritiqueCheck | DiagnosticCode, string>> = {
   invalid_predicate: 'Broken condition',
   invalid_step: 'Incomplete step',
   invalid_output_schema: 'Unusable output schema',
+  unknown_skill: 'Unknown skill',
   parallel_explosion: 'Too many steps at once',
   missing_gate: 'Parallel results never combined',
   optimism_bias: 'No second try for a step that can fail',

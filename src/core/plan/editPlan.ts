@@ -84,17 +84,18 @@ function addStep(steps: readonly Step[], raw: NewStep, index: number | undefined
 }
 
 /**
- * `next` without the verification fields its new kind cannot have, when the edit changed
- * the kind: an output schema only where a model answers, a model's review not of a
- * person's work (a form that changes the kind cannot remove them).
+ * `next` without the fields its new kind cannot have, when the edit changed the kind: an
+ * output schema only where a model answers, a model's review not of a person's work,
+ * skills only on an agent step (a form that changes the kind cannot remove them).
  */
 function keptAcrossKinds(before: Step, next: Step): Step {
   if (next.kind === before.kind) return next;
-  const { outputSchema, review, ...rest } = next;
+  const { outputSchema, review, skills, ...rest } = next;
   return {
     ...rest,
     ...(outputSchema !== undefined && performedBy(next.kind, 'model') ? { outputSchema } : {}),
     ...(review !== undefined && !performedBy(next.kind, 'person') ? { review } : {}),
+    ...(skills !== undefined && next.kind === 'agent' ? { skills } : {}),
   };
 }
 

@@ -33,7 +33,7 @@ const knownStepKeys = new Set([
   'on_failure', 'onFailure', 'max_retries', 'retries', 'maxAttempts', 'max_attempts', 'critical',
   'verification', 'verify', 'on_verification_failure', 'onVerificationFailure', 'when', 'condition',
   'requiresApproval', 'requires_approval', 'skipped', 'timeoutMs', 'timeout_ms', 'attachments',
-  'checks', 'outputSchema', 'output_schema', 'review',
+  'checks', 'outputSchema', 'output_schema', 'review', 'skills',
 ]);
 
 const maxTitleLength = 120;
@@ -114,6 +114,9 @@ export function normalizeStep(entry: RawStepEntry, index: number, warnings: stri
   if (raw.review === true || raw.review === 'true') step.review = true;
   else if (raw.review === false || raw.review === 'false') step.review = false;
 
+  const skills = wordsOf(raw.skills, id, 'skills', warnings);
+  if (skills.length > 0) step.skills = skills;
+
   for (const key of Object.keys(raw)) {
     if (!knownStepKeys.has(key)) warnings.push(`Step "${id}": ignored unknown field "${key}".`);
   }
@@ -174,6 +177,36 @@ function attachmentsOf(value: unknown, id: string, warnings: string[]): Attachme
     warnings.push(`Step "${id}": ignored an attachment that is not {kind: link|image|file, ref}.`);
     return [];
   });
+}
+
+/** The most skill names or context tags kept, and their longest length in characters. */
+const maxWords = 32;
+const maxWordLength = 64;
+
+/**
+ * A list of names (skills, tags): a list of strings or one comma-separated string; names
+ * are trimmed, empty ones and repeats dropped, at most 32 of at most 64 characters (a longer
+ * one is dropped with a warning).
+ */
+export function wordsOf(value: unknown, id: string | undefined, field: string, warnings: string[]): string[] {
+  if (value === undefined || value === null) return [];
+  const where = id === undefined ? `The plan's "${field}"` : `Step "${id}": "${field}"`;
+  const items = typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value : undefined;
+  if (items === undefined) {
+    warnings.push(`${where} ignored: give a list of names.`);
+    return [];
+  }
+  const words: string[] = [];
+  for (const item of items) {
+    const word = typeof item === 'string' ? item.trim() : undefined;
+    if (word === undefined || word.length > maxWordLength) {
+      warnings.push(
+        `${where}: ignored ${word === undefined ? `a value that is not a name (${describeRaw(item)})` : `a name longer than ${maxWordLength} characters`}.`,
+      );
+    } else if (word !== '' && !words.includes(word)) words.push(word);
+  }
+  if (words.length > maxWords) warnings.push(`${where}: only the first ${maxWords} names are kept.`);
+  return words.slice(0, maxWords);
 }
 
 function titleFrom(text: string): string {

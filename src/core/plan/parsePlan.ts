@@ -2,7 +2,7 @@ import { addReferencedDependencies } from './referencedDependencies';
 import { contentHash } from './contentHash';
 import { normalizeAgents } from './normalizeAgents';
 import { parseJsonLoose } from './parseJsonLoose';
-import { normalizeStep, type RawStepEntry } from './normalizeStep';
+import { normalizeStep, wordsOf, type RawStepEntry } from './normalizeStep';
 import { planSchema, type Plan } from './planSchema';
 import { dependencyList, firstString, isRecord } from './rawValues';
 import { errorMessage } from '../../shared/errorMessage';
@@ -36,6 +36,8 @@ const knownPlanKeys = new Set([
   'workers',
   'title',
   'description',
+  'contextTags',
+  'context_tags',
 ]);
 
 /**
@@ -90,6 +92,8 @@ function parseValue(text: { ok: true; value: unknown } | { ok: false; error: str
     agents,
     steps,
   };
+  const contextTags = wordsOf(container.contextTags ?? container.context_tags ?? top.contextTags ?? top.context_tags, undefined, 'contextTags', warnings);
+  if (contextTags.length > 0) candidate.contextTags = contextTags;
   const checked = planSchema.safeParse(candidate);
   if (!checked.success) {
     return { ok: false, errors: checked.error.issues.map((issue) => `${issue.path.join('.') || 'plan'}: ${issue.message}`) };

@@ -12,6 +12,7 @@ const planFieldHelp = {
   createdAt: 'When the plan was made, as an ISO-8601 time such as "2026-01-31T09:00:00.000Z". Optional.',
   agents: 'Your own agents by name, each with its instructions and the tools it may use. Steps name one in "agent"; "default" and "direct" need no entry.',
   steps: 'The steps, in the order they are shown. A step runs once every step it depends on has finished.',
+  contextTags: 'Topics of the whole plan, such as "testing": every agent step also gets the skills whose tags include one of them.',
 } satisfies Record<keyof Plan, string>;
 
 const stepFieldHelp = {
@@ -36,6 +37,7 @@ const stepFieldHelp = {
   checks: 'Checks run after the step\'s work, all of which must pass: a file exists or is gone, a file contains a text, a command succeeds, no new errors.',
   outputSchema: 'For an agent or synthesis_gate step: the JSON Schema its answer must satisfy; the parsed object becomes the step\'s result.',
   review: 'Have a separate model call judge the step\'s result against its input and checks.',
+  skills: 'For an "agent" step: names of the workspace\'s skills (SKILL.md files in .github/skills, .claude/skills or your own skills folder) whose full text the agent gets.',
 } satisfies Record<keyof Step, string>;
 
 const checkHelp = {
@@ -91,6 +93,7 @@ export const planFileSchema = z
     createdAt: planSchema.shape.createdAt.optional().describe(planFieldHelp.createdAt),
     agents: z.record(z.string(), agentSchema.strict().describe(agentHelp)).optional().describe(planFieldHelp.agents),
     steps: z.array(fileStepSchema).min(1).describe(planFieldHelp.steps),
+    contextTags: planSchema.shape.contextTags.describe(planFieldHelp.contextTags),
   })
   .strict()
   .describe('A Task Planner plan: its objective and steps. Run it with "Run plan file" in the editor title, or `task-planner run <file>`.');

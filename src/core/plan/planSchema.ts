@@ -88,6 +88,8 @@ export const stepSchema = z.object({
   outputSchema: jsonSchemaObjectSchema.optional(),
   /** A separate model call judges the result against the step's input and checks. */
   review: z.boolean().optional(),
+  /** Agent steps: names of skills from the workspace's catalogue whose full text goes into the step's agent prompt. */
+  skills: z.array(z.string()).optional(),
 });
 export type Step = z.infer<typeof stepSchema>;
 
@@ -99,6 +101,8 @@ export const planSchema = z.object({
   createdAt: z.string(),
   agents: z.record(z.string(), agentSchema),
   steps: z.array(stepSchema),
+  /** Topics of the whole plan: every agent step also gets the skills tagged with one of them. */
+  contextTags: z.array(z.string()).optional(),
 });
 export type Plan = z.infer<typeof planSchema>;
 
@@ -109,6 +113,7 @@ export type Plan = z.infer<typeof planSchema>;
 export const plannerOutputSchema = z.object({
   objective: z.string(),
   agents: z.record(z.string(), agentSchema).optional(),
+  contextTags: z.array(z.string()).optional(),
   steps: z.array(
     z.object({
       id: z.string(),
@@ -127,6 +132,7 @@ export const plannerOutputSchema = z.object({
       when: z.string().optional(),
       checks: z.array(checkSchema).max(maxChecksPerStep).optional(),
       outputSchema: jsonSchemaObjectSchema.optional(),
+      skills: z.array(z.string()).optional(),
     }),
   ),
 });
@@ -143,7 +149,8 @@ export type DiagnosticCode =
   | 'invalid_predicate'
   | 'self_dependency'
   | 'invalid_step'
-  | 'invalid_output_schema';
+  | 'invalid_output_schema'
+  | 'unknown_skill';
 
 /** One problem found by `validatePlan`; errors make the plan unrunnable. */
 export interface Diagnostic {

@@ -3,6 +3,7 @@ import type { Tool, ToolRegistry } from '../tools/tool';
 import { toolParameters } from '../tools/toolParameters';
 import { checkLimitProblems } from './checkLimits';
 import { checkProblems } from './checkProblems';
+import { shownRef } from './attachmentTarget';
 import { findCycles } from './findCycles';
 import { outputSchemaProblems } from './outputSchema';
 import { builtinAgentNames, type Diagnostic, type Plan, type Step } from './planSchema';
@@ -12,6 +13,8 @@ import { performedBy } from './stepKindTraits';
 /** What `validatePlan` checks tools against: names only, or a registry with schemas. */
 export interface ValidatePlanOptions {
   tools?: readonly string[] | ToolRegistry;
+  /** The names of the skills the workspace's catalogue has; `Step.skills` is checked against them only when given. */
+  skills?: readonly string[];
 }
 
 const templateLike = new RegExp(`\\{\\{\\s*results\\.|^\\$${stepIdCharacter}+$`);
@@ -19,7 +22,8 @@ const templateLike = new RegExp(`\\{\\{\\s*results\\.|^\\$${stepIdCharacter}+$`)
 /**
  * Returns every problem of `plan` at once (never fail-fast), errors and warnings, in a
  * stable order: plan-level problems first, then per step in plan order. Tool names and
- * arguments are checked only when `opts.tools` is given.
+ * arguments are checked only when `opts.tools` is given, skill names only when
+ * `opts.skills` is.
  */
 export function validatePlan(plan: Plan, opts: ValidatePlanOptions = {}): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
@@ -77,6 +81,7 @@ export function validatePlan(plan: Plan, opts: ValidatePlanOptions = {}): Diagno
       }
     }
     checkVerificationFields(step, error);
+    checkSkills(step, opts.skills, error);
     for (const field of ['verification', 'when'] as const) {
       const expression = step[field];
       if (expression === undefined) continue;
@@ -148,6 +153,23 @@ function checkVerificationFields(step: Step, error: (code: Diagnostic['code'], m
   if (step.review === true && performedBy(step.kind, 'person')) {
     error('invalid_step', `Step "${step.id}" asks for a model's review, but a person does this step; remove "review" from it.`, step.id);
   }
+}
+
+function checkSkills(step: Step, known: readonly string[] | undefined, error: (code: Diagnostic['code'], message: string, stepId?: string) => void): void {
+  if (step.skills === undefined || step.skills.length === 0) return;
+  if (step.kind !== 'agent') {
+    error('invalid_step', `Step "${step.id}" names skills, but only agent steps use them; remove "skills" from it, or make it an agent step.`, step.id);
+    return;
+  }
+  if (known === undefined) return;
+  const unknown = step.skills.filter((name) => !known.includes(name));
+  if (unknown.length === 0) return;
+  const available = known.length === 0 ? 'this workspace has none (see the README on adding skills)' : `available: ${[...known].sort().join(', ')}`;
+  error(
+    'unknown_skill',
+    `Step "${step.id}" uses the skill${unknown.length === 1 ? '' : 's'} ${unknown.map((name) => `"${shownRef(name)}"`).join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} not in the catalogue; ${available}.`,
+    step.id,
+  );
 }
 
 function argumentProblems(tool: Tool, args: Record<string, unknown>): string | undefined {

@@ -10,6 +10,7 @@ import type { PlanningStrategy } from '../session/planningPrompt';
 import type { ToolRegistry } from '../tools/tool';
 import { toolParameters } from '../tools/toolParameters';
 import { createPlanStepStream, type PlannerStep } from './planStepStream';
+import type { SkillSummary } from '../capabilities/plannerCatalogue';
 
 /** What `generatePlan` needs besides the objective. */
 export interface GeneratePlanOptions {
@@ -24,6 +25,8 @@ export interface GeneratePlanOptions {
   snapshotTokenBudget?: number;
   /** The user's feedback on a previous plan (Regenerate). */
   feedback?: string;
+  /** The workspace's skills: described to the model, and `Step.skills` validated against them (without it, skill names are not checked). */
+  skills?: readonly SkillSummary[];
   /**
    * Called with each step as soon as the model has finished writing it (the reply is then
    * streamed). After a retry or the repair round, steps come again from index 0.
@@ -66,6 +69,7 @@ export async function generatePlan(objective: string, options: GeneratePlanOptio
   if (objective.trim() === '') throw new RangeError('The request is empty. Describe the task you want planned.');
   const toolInfos = describeTools(options.tools);
   const validationTools = isRegistry(options.tools) ? options.tools : toolInfos.map((tool) => tool.name);
+  const validation = { tools: validationTools, ...(options.skills ? { skills: options.skills.map((skill) => skill.name) } : {}) };
   const parseOptions: ParsePlanOptions = {
     ...(options.clock ? { createdAt: new Date(options.clock.now()).toISOString() } : {}),
     ...(options.planId ? { id: options.planId } : {}),
@@ -76,13 +80,14 @@ export async function generatePlan(objective: string, options: GeneratePlanOptio
     strategy: options.strategy ?? 'react',
     ...(options.workspace ? { workspace: options.workspace } : {}),
     ...(options.feedback ? { feedback: options.feedback } : {}),
+    ...(options.skills ? { skills: options.skills } : {}),
     ...(options.snapshotTokenBudget === undefined ? {} : { snapshotTokenBudget: options.snapshotTokenBudget }),
   });
 
   const check = (value: unknown): string[] => {
     const parsed = parsePlan(value, parseOptions);
     if (!parsed.ok) return parsed.errors;
-    return validatePlan(parsed.plan, { tools: validationTools })
+    return validatePlan(parsed.plan, validation)
       .filter((diagnostic) => diagnostic.severity === 'error')
       .map((diagnostic) => (diagnostic.stepId === undefined ? diagnostic.message : `step ${diagnostic.stepId}: ${diagnostic.message}`));
   };
@@ -102,7 +107,7 @@ export async function generatePlan(objective: string, options: GeneratePlanOptio
   const parsed = parsePlan(result.value, parseOptions);
   if (!parsed.ok) throw new Error(`The model's plan could not be used, even after a repair round: ${parsed.errors.join('; ')}`);
   const plan: Plan = { ...parsed.plan, objective: objective.trim() };
-  const diagnostics = validatePlan(plan, { tools: validationTools });
+  const diagnostics = validatePlan(plan, validation);
   const warnings = [
     ...parsed.warnings,
     ...diagnostics.map(

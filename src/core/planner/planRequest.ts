@@ -9,6 +9,7 @@ import { generatePlan } from './generatePlan';
 import { heuristicPlan } from './heuristicPlan';
 import { critiqueWithModel, type ModelCritiqueOutcome } from './reviewPlanWithModel';
 import type { PlannerStep } from './planStepStream';
+import type { SkillSummary } from '../capabilities/plannerCatalogue';
 
 /** Most workspace paths listed to the model when it plans (the prompt's token budget cuts further). */
 export const maxSnapshotFiles = 500;
@@ -46,6 +47,8 @@ export interface PlanRequestOptions {
   modelCritique?: boolean;
   /** Longest the model critique may take, in ms; default `modelCritiqueTimeoutMs`. */
   modelCritiqueTimeoutMs?: number;
+  /** The workspace's skills, described to the model (see `GeneratePlanOptions.skills`). */
+  skills?: readonly SkillSummary[];
 }
 
 /** A plan with its critique and the planner's warnings (parse and validation findings). */
@@ -88,6 +91,7 @@ export async function planRequest(request: string, options: PlanRequestOptions):
     ...(options.strategy ? { strategy: options.strategy } : {}),
     ...(options.feedback ? { feedback: options.feedback } : {}),
     ...(options.onPartialStep ? { onPartialStep: options.onPartialStep } : {}),
+    ...(options.skills ? { skills: options.skills } : {}),
   });
   const plan = withRequestAttachments(generated.plan, options.attachments ?? []);
   if (!options.modelCritique) return { plan, critique: generated.critique, warnings: generated.warnings };

@@ -16,6 +16,10 @@ import type { RunState, StepState } from '../engine/runEvents';
 import type { BudgetUsage } from '../llm/budget';
 import type { Critique } from '../plan/critiquePlan';
 import { describeChecks } from '../plan/describeCheck';
+import { emptyCatalogue, type CapabilityCatalogue } from '../capabilities/capabilityCatalogue';
+import { stepCapabilities } from '../capabilities/stepCapabilities';
+import { visibleControls } from '../plan/visibleDirection';
+import { oneLine } from '../text/oneLine';
 import type { Diagnostic, Plan, Step } from '../plan/planSchema';
 import { performedBy } from '../plan/stepKindTraits';
 import type { ReplanRecord } from '../replan/executeWithReplanning';
@@ -49,6 +53,8 @@ export interface ReviewSource {
   versions?: readonly PlanVersionView[];
   /** The approval policy and workspace trust a run would have now; default: `writesAndCommands`, trusted. */
   approvalSetting?: ApprovalSetting;
+  /** The workspace's instructions and skills: each agent step shows which it will use. */
+  capabilities?: CapabilityCatalogue;
 }
 
 /** A run, as the host knows it: the folded state plus what the run's metadata adds. */
@@ -110,7 +116,10 @@ function reviewView(source: ReviewSource): ReviewView {
     findings: critique.issues.map((issue) => ({ ...issue })),
     recommendations: [...critique.recommendations],
     planProblems,
-    steps: plan.steps.map((step, index) => stepView(step, index, problems.get(step.id) ?? [], stepApproval(step, plan, registry, approvalSetting))),
+    steps: plan.steps.map((step, index) => ({
+      ...stepView(step, index, problems.get(step.id) ?? [], stepApproval(step, plan, registry, approvalSetting)),
+      ...usesView(step, plan, source.capabilities),
+    })),
     ...(startBlockedReason === undefined ? {} : { startBlockedReason }),
     ...(modelNeeded ? { modelNeeded } : {}),
     ...manualSummaryOf(runnable),
@@ -166,6 +175,20 @@ function stepView(step: Step, index: number, problems: string[], approval: StepA
     approval,
     problems,
   };
+}
+
+/** The longest "uses" line of a step, in characters. */
+const usesLength = 500;
+
+/** What the step's agent will be given of the catalogue, on one bounded line with controls escaped; nothing when it gets nothing. */
+function usesView(step: Step, plan: Plan, catalogue: CapabilityCatalogue | undefined): { uses?: string } {
+  const uses = stepCapabilities(step, plan, catalogue ?? emptyCatalogue);
+  const parts = [
+    ...(uses.instructions.length > 0 ? [`Instructions: ${uses.instructions.map((instruction) => instruction.path).join(', ')}`] : []),
+    ...(uses.skills.length > 0 ? [`Skills: ${uses.skills.map((skill) => skill.name).join(', ')}`] : []),
+    ...(catalogue !== undefined && uses.unknownSkills.length > 0 ? [`Missing skills: ${uses.unknownSkills.join(', ')}`] : []),
+  ];
+  return parts.length === 0 ? {} : { uses: visibleControls(oneLine(parts.join(' · '), usesLength)) };
 }
 
 function checksView(step: Step): { checks?: string } {
@@ -255,7 +278,14 @@ function usageOf(source: RunSource): { usage?: UsageView } {
 }
 
 function usageView(usage: BudgetUsage): UsageView {
-  return { requests: usage.requests, totalTokens: usage.totalTokens, costUsd: usage.costUsd, unpricedRequests: usage.unpricedRequests };
+  return {
+    requests: usage.requests,
+    totalTokens: usage.totalTokens,
+    cachedTokens: usage.cachedTokens,
+    costUsd: usage.costUsd,
+    savedUsd: usage.savedUsd,
+    unpricedRequests: usage.unpricedRequests,
+  };
 }
 
 function replanView(record: ReplanRecord): ReplanView {

@@ -6,6 +6,7 @@ import { critiquePlan, mergeCritique, type Critique, type CritiqueIssue } from '
 import { editPlan, type PlanEdit, type StepPatch } from '../plan/editPlan';
 import type { Diagnostic, Plan } from '../plan/planSchema';
 import { validatePlan } from '../plan/validatePlan';
+import type { CapabilityCatalogue } from '../capabilities/capabilityCatalogue';
 import { toRegistry } from '../engine/resolveRunOptions';
 import type { ApprovalSetting } from '../tools/stepApproval';
 import type { Tool, ToolRegistry } from '../tools/tool';
@@ -40,6 +41,7 @@ export class PanelSession {
   private version = 0;
   private readonly tools: ToolRegistry;
   private approvalSetting: ApprovalSetting | undefined;
+  private capabilities: CapabilityCatalogue | undefined;
   /** The model critique's findings, shown with the version they were made on (an edit makes them stale). */
   private modelFindings: { planId: string; version: number; issues: CritiqueIssue[] } | undefined;
 
@@ -132,6 +134,16 @@ export class PanelSession {
   /** The approval policy and workspace trust a run would have now: the review marks each step by what it will do. */
   setApprovalSetting(setting: ApprovalSetting): void {
     this.approvalSetting = setting;
+  }
+
+  /**
+   * The workspace's instructions and skills as last read: the review shows what each step
+   * uses, and checks the skills steps name against it (a new catalogue analyses the plan again).
+   */
+  setCapabilities(catalogue: CapabilityCatalogue | undefined): void {
+    if (catalogue === this.capabilities) return;
+    this.capabilities = catalogue;
+    this.analysis = undefined;
   }
 
   /** Why Regenerate cannot run now (no model to take the feedback), or `undefined` when it can. */
@@ -232,7 +244,7 @@ export class PanelSession {
         version: plan.version,
         planId: plan.id,
         critique: critiquePlan(plan, { tools: this.tools }),
-        diagnostics: validatePlan(plan, { tools: this.tools }),
+        diagnostics: validatePlan(plan, { tools: this.tools, ...(this.capabilities ? { skills: this.capabilities.skills.map((skill) => skill.name) } : {}) }),
       };
     }
     const { diagnostics } = this.analysis;
@@ -246,6 +258,7 @@ export class PanelSession {
       regenerating: this.regenerating,
       ...(this.regenerateBlocked === undefined ? {} : { regenerateBlockedReason: this.regenerateBlocked }),
       tools: this.tools,
+      ...(this.capabilities ? { capabilities: this.capabilities } : {}),
       versions: this.versions.list(),
       ...(this.previousPlan ? { previousPlan: this.previousPlan } : {}),
     };

@@ -129,17 +129,29 @@ export function runSummary(state: RunState, extras: RunSummaryExtras = {}): RunS
   return { ...summary, headline: headlineOf(summary, changed.length) };
 }
 
-/** "$0.0123", or "$0.0123 (3 calls unpriced)" when some calls had no known price. */
+/**
+ * "$0.0123", with what prompt caching saved and how many calls had no known price when
+ * there are any: "$0.0123 (saved $0.0040 by cached input; 3 calls unpriced)".
+ */
 export function describeCost(usage: UsageSummary): string {
-  const unpriced = usage.unpricedRequests > 0 ? ` (${usage.unpricedRequests} call${usage.unpricedRequests === 1 ? '' : 's'} unpriced)` : '';
-  return `$${usage.costUsd.toFixed(4)}${unpriced}`;
+  const notes = [
+    ...(usage.savedUsd > 0 ? [`saved $${usage.savedUsd.toFixed(4)} by cached input`] : []),
+    ...(usage.unpricedRequests > 0 ? [`${usage.unpricedRequests} call${usage.unpricedRequests === 1 ? '' : 's'} unpriced`] : []),
+  ];
+  return `$${usage.costUsd.toFixed(4)}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`;
+}
+
+/** "12,345 tokens", with the prompt tokens read from the provider's cache when there are any: "12,345 tokens (8,000 cached)". */
+export function describeTokens(usage: UsageSummary): string {
+  const cached = usage.cachedTokens > 0 ? ` (${usage.cachedTokens.toLocaleString('en-US')} cached)` : '';
+  return `${usage.totalTokens.toLocaleString('en-US')} tokens${cached}`;
 }
 
 function headlineOf(summary: Omit<RunSummary, 'headline'>, changedCount: number): string {
   const parts = [describeStepProgress(summary.progress)];
   if (changedCount > 0) parts.push(`${changedCount} file${changedCount === 1 ? '' : 's'} changed`);
   if (summary.replanCount > 0) parts.push(`${summary.replanCount} repair plan${summary.replanCount === 1 ? '' : 's'}`);
-  if (summary.usage) parts.push(`${summary.usage.totalTokens.toLocaleString('en-US')} tokens, ${describeCost(summary.usage)}`);
+  if (summary.usage) parts.push(`${describeTokens(summary.usage)}, ${describeCost(summary.usage)}`);
   return `${summary.status} in ${formatDuration(summary.durationMs)}: ${parts.join('; ')}.`;
 }
 
@@ -225,7 +237,9 @@ function usageOf(journaled: BudgetUsage | undefined, counted: BudgetUsage | unde
     promptTokens: usage.promptTokens,
     completionTokens: usage.completionTokens,
     totalTokens: usage.totalTokens,
+    cachedTokens: usage.cachedTokens,
     costUsd: usage.costUsd,
+    savedUsd: usage.savedUsd,
     unpricedRequests: usage.unpricedRequests,
   };
 }

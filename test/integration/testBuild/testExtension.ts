@@ -7,7 +7,7 @@ import type { Plan } from '../../../src/core/plan/planSchema';
 import { composeExtension } from '../../../src/extension';
 import type { ModelSetupOutcome, ModelSetupUi } from '../../../src/vscode/modelSetupFlow';
 import type { PlanReview } from '../../../src/vscode/planReview';
-import { planTask, type PlanTaskOptions, type PlanTaskOutcome } from '../../../src/vscode/planTaskCommand';
+import { planTask, type PlanTaskDeps, type PlanTaskOptions, type PlanTaskOutcome } from '../../../src/vscode/planTaskCommand';
 import type { PlanTreeNode } from '../../../src/core/view/planTreeModel';
 import type { PendingPrompt, PendingPrompts } from '../../../src/vscode/pendingPrompts';
 import type { PlanTreeProvider } from '../../../src/vscode/planTreeProvider';
@@ -17,6 +17,8 @@ import { createPlanPanelProbe, type PlanPanelProbe } from './planPanelProbe';
 export interface TestPlanTaskOptions extends Omit<PlanTaskOptions, 'request'> {
   /** Skips the review: `true` starts the plan, `false` only shows it in the Plan tree. */
   accept?: boolean;
+  /** Answers the question which workspace folder to plan in (a workspace of several folders). */
+  pickFolder?: PlanTaskDeps['pickFolder'];
 }
 
 /** What the test build's `activate` returns: the integration tests drive and read the extension through it. */
@@ -37,6 +39,10 @@ export interface TaskPlannerApi {
   runIds(): Promise<string[]>;
   /** Whether a run is executing now (a new one would be refused). */
   isRunning(): boolean;
+  /** The name of the workspace folder the run `runId` works in, once it started. */
+  runFolder(runId: string): string | undefined;
+  /** The names of the workspace folders with a run executing now. */
+  runningFolders(): string[];
   /** Resumes a stored run, as the Runs view's "Resume" does. */
   resumeRun(runId: string): Promise<RunResult>;
   /** Replaces the plan review chosen by `taskPlanner.review.show`; `undefined` restores it. */
@@ -56,6 +62,8 @@ export interface TaskPlannerApi {
   checkCommands: { answer(allowed: boolean | undefined): void; questions: string[] };
   /** How long composing the extension took, in milliseconds (the integration suite prints it). */
   activationMs: number;
+  /** The `@planner` chat participant's handler, as the Chat view calls it. */
+  chat: vscode.ChatRequestHandler;
 }
 
 /** The review of `accept`: start the plan as planned, or start nothing. */
@@ -96,8 +104,9 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
   const planPanel = panel.probe(parts.panels);
   return {
     activationMs,
-    planTask: (request, { accept, ...options } = {}) => {
-      const deps = accept === undefined ? parts.planTaskDeps : { ...parts.planTaskDeps, review: () => acceptingReview(accept) };
+    planTask: (request, { accept, pickFolder, ...options } = {}) => {
+      const reviewed = accept === undefined ? parts.planTaskDeps : { ...parts.planTaskDeps, review: () => acceptingReview(accept) };
+      const deps = pickFolder ? { ...reviewed, pickFolder } : reviewed;
       return planTask(deps, { ...options, request });
     },
     planTreeLabels: () => parts.tree.getChildren().map((node) => node.label),
@@ -107,6 +116,8 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
     statusBarText: () => parts.statusBar.item.text,
     runIds: async () => (await parts.runs.store.list()).map((run) => run.runId),
     isRunning: () => parts.runs.isRunning(),
+    runFolder: (runId) => parts.runs.runInfo(runId)?.folder?.name,
+    runningFolders: () => parts.runs.runningRuns().map((run) => run.folder?.name ?? ''),
     resumeRun: (runId) => parts.runs.resume(runId),
     setUpModel: (ui) => parts.setUp(ui),
     openRequestEditor: (text) => parts.requests.open(text),
@@ -121,6 +132,7 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
       reviewOverride = replacement;
     },
     planPanel,
+    chat: parts.chat,
   };
 }
 

@@ -81,6 +81,30 @@ describe('createOpenAiClient against the fake OpenAI server', function () {
     assert.deepEqual(server.chatRequests[0]?.body?.stream_options, { include_usage: true });
   });
 
+  it('reads the cached prompt tokens, streamed and not, bills them at the cached price and says what they saved', async () => {
+    for (const stream of [false, true]) {
+      server.enqueue({ kind: 'message', content: 'ok', usage: { prompt_tokens: 4_000, completion_tokens: 100, prompt_tokens_details: { cached_tokens: 3_072 } } });
+      const reply = await client().chat({ messages: user, signal, stream });
+      assert.deepEqual(reply.usage, { promptTokens: 4_000, completionTokens: 100, cachedPromptTokens: 3_072 }, `stream: ${stream}`);
+      // gpt-4o-mini: $0.15 per million input tokens, $0.075 cached, $0.60 output.
+      assert.ok(Math.abs((reply.costUsd ?? 0) - (928 * 0.15 + 3_072 * 0.075 + 100 * 0.6) / 1e6) < 1e-12, String(reply.costUsd));
+      assert.ok(Math.abs((reply.savedUsd ?? 0) - (3_072 * 0.075) / 1e6) < 1e-12, String(reply.savedUsd));
+    }
+  });
+
+  it('ignores a cached count that cannot be right, and reports no saving without cached tokens or a known price', async () => {
+    for (const cached of [-5, 4_001, 1.5, 0]) {
+      server.enqueue({ kind: 'message', content: 'ok', usage: { prompt_tokens: 4_000, completion_tokens: 1, prompt_tokens_details: { cached_tokens: cached } } });
+      const reply = await client().chat({ messages: user, signal });
+      assert.deepEqual(reply.usage, { promptTokens: 4_000, completionTokens: 1 }, String(cached));
+      assert.ok(!('savedUsd' in reply));
+    }
+    server.enqueue({ kind: 'message', content: 'ok', model: 'local-llama', usage: { prompt_tokens: 4_000, completion_tokens: 1, prompt_tokens_details: { cached_tokens: 2_048 } } });
+    const unpriced = await client({ model: 'local-llama' }).chat({ messages: user, signal });
+    assert.equal(unpriced.usage.cachedPromptTokens, 2_048);
+    assert.ok(!('savedUsd' in unpriced) && !('costUsd' in unpriced));
+  });
+
   it('sends tools and returns tool calls, streamed and not', async () => {
     const tools = [{ name: 'read_file', description: 'Reads a file', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } }];
     const toolCalls = [{ id: 'call_a', name: 'read_file', arguments: { path: 'README.md' } }];
@@ -91,6 +115,10 @@ describe('createOpenAiClient against the fake OpenAI server', function () {
       assert.equal(reply.finishReason, 'tool_calls');
     }
     assert.equal(server.chatRequests[0]?.body?.tools?.[0]?.function.name, 'read_file');
+    assert.ok(!('tool_choice' in (server.chatRequests[0]?.body ?? {})), 'the provider\'s default when not told');
+    server.enqueue({ kind: 'message', content: 'notes' });
+    await client().chat({ messages: user, tools, toolChoice: 'none', signal });
+    assert.deepEqual([server.chatRequests[2]?.body?.tool_choice, server.chatRequests[2]?.body?.tools?.length], ['none', 1], 'tools sent, none callable');
   });
 
   it('passes tool results and images back in the wire format', async () => {

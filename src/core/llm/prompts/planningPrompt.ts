@@ -4,6 +4,7 @@ import { performedBy, stepKindTraits } from '../../plan/stepKindTraits';
 import type { PlanningStrategy } from '../../session/planningPrompt';
 import type { LlmContentPart, LlmMessage } from '../llmTypes';
 import { countTokens, truncateToTokens } from '../tokenCount';
+import { plannerSkillCatalogue, type SkillSummary } from '../../capabilities/plannerCatalogue';
 
 /** A tool as the planner describes it to the model; `parameters` is JSON Schema. */
 export interface PlannerToolInfo {
@@ -34,6 +35,8 @@ export interface PlanningPromptInput {
   feedback?: string;
   /** Token budget of the whole workspace section (default 3 000). */
   snapshotTokenBudget?: number;
+  /** The workspace's skills the plan's agent steps may name (`plannerSkillCatalogue`). */
+  skills?: readonly SkillSummary[];
 }
 
 /** Guidance per strategy (the `taskPlanner.strategy` setting); the rest of the prompt is the same for all of them. */
@@ -77,7 +80,7 @@ what is wrong, e.g. result.city === depends.S001.city. An agent's result is {"an
 
 /**
  * The planning conversation (docs/architecture.md §5): a system message with the plan rules, the tools
- * with their schemas and the strategy's guidance; a user message with the objective, the
+ * with their schemas, the workspace's skills (names, tags, descriptions) and the strategy's guidance; a user message with the objective, the
  * workspace snapshot (file tree summary, open files, attachments) bounded to
  * `snapshotTokenBudget` tokens, and any feedback. Images among the attachments become image
  * parts. Deterministic for equal inputs.
@@ -86,7 +89,8 @@ export function buildPlanningPrompt(input: PlanningPromptInput): LlmMessage[] {
   const tools = input.tools.length === 0
     ? `No tools are available: use only ${wordList(modelPlannedStepKinds.filter((kind) => kind !== 'tool'))} steps.`
     : input.tools.map((tool) => `- ${tool.name}: ${tool.description}${tool.parameters ? `\n  parameters: ${JSON.stringify(tool.parameters)}` : ''}`).join('\n');
-  const system = `${planRules}\n\nAvailable tools:\n${tools}\n\n${strategyGuidance[input.strategy]}\n\nReply with the plan as JSON only.`;
+  const skills = plannerSkillCatalogue(input.skills ?? []);
+  const system = `${planRules}\n\nAvailable tools:\n${tools}\n\n${skills === '' ? '' : `${skills}\n\n`}${strategyGuidance[input.strategy]}\n\nReply with the plan as JSON only.`;
 
   const sections = [`Objective:\n${input.objective.trim()}`];
   const snapshot = input.workspace ? renderWorkspace(input.workspace, input.snapshotTokenBudget ?? defaultSnapshotBudget) : '';

@@ -20,6 +20,7 @@ import { createMemoryWorkspace, type MemoryWorkspace } from '../../../fakes/memo
 import { ScriptedInteraction } from '../../../fakes/scriptedInteraction';
 import { scriptedLlm } from '../../../fakes/scriptedLlm';
 import { makePlan, makeStep } from '../../../support/randomPlans';
+import type { CapabilityCatalogue } from '../../../../src/core/capabilities/capabilityCatalogue';
 
 const tools = createToolRegistry([readFileTool, listFilesTool, writeFileTool, askUserTool] as Tool[]);
 const toolNames = (request: FakeRequest | undefined): string[] => (request?.body?.tools ?? []).map((tool) => tool.function.name);
@@ -44,6 +45,36 @@ describe('executeLlmStep: agent and gate steps through RunOptions.llm', function
     handle.events.subscribe((event) => events.push(event));
     return { result: await handle.result, events, llm, clock };
   }
+
+  describe('skills and instructions', () => {
+    const catalogue: CapabilityCatalogue = {
+      instructions: [{ kind: 'agents', path: 'AGENTS.md', directory: '', applyTo: [], text: 'AGENTS-TEXT', bytes: 11 }],
+      skills: [{ name: 'release', description: 'Release notes.', tags: [], source: '.github/skills/release/SKILL.md', workspaceFolder: '.github/skills/release', text: 'SKILL-TEXT', bytes: 10 }],
+      diagnostics: [],
+    };
+
+    it('puts the step\'s instructions and skills in its step prompt after its own text, before its attachments', async () => {
+      server.enqueue({ kind: 'message', content: 'Done.' });
+      const plan = makePlan([makeStep('S1', { agent: 'direct', skills: ['release'], input: 'Write notes', attachments: [{ kind: 'file', ref: 'a.txt' }] })]);
+      const { result } = await run(plan, { capabilities: catalogue });
+      assert.equal(result.status, 'completed', result.metadata.reason);
+      const [system, user] = messagesOf(server.chatRequests[0]);
+      assert.doesNotMatch(String(system?.content), /SKILL-TEXT|AGENTS-TEXT/);
+      const text = String(user?.content);
+      const order = ['## Your step: S1', '## Project instructions for this step', 'AGENTS-TEXT', '## Skills for this step', 'SKILL-TEXT', 'hello from a'].map((part) => text.indexOf(part));
+      assert.ok(order.every((position, index) => position >= 0 && (index === 0 || position > order[index - 1]!)), `${JSON.stringify(order)}\n${text}`);
+    });
+
+    it('fails a step whose skill the run\'s catalogue lacks without calling the model, naming the skills there are', async () => {
+      const plan = makePlan([makeStep('S1', { agent: 'direct', skills: ['release', 'gone\u001b[2J'] })]);
+      const { result } = await run(plan, { capabilities: catalogue });
+      assert.equal(result.status, 'failed');
+      assert.equal(result.steps['S1']?.error, 'Step S1 uses the skill "gone\\u001b[2J", which this workspace does not have. Available skills: release.');
+      assert.equal(server.chatRequests.length, 0);
+      const { result: without } = await run(plan);
+      assert.match(without.steps['S1']?.error ?? '', /uses the skills "release", "gone\\u001b\[2J", which this workspace does not have\. Available skills: none\.$/);
+    });
+  });
 
   it('runs an agent with its prompt and only its tools (plus ask_user), streams its text, and returns the answer', async () => {
     server.enqueue(

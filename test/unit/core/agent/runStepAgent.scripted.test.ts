@@ -69,6 +69,13 @@ describe('runStepAgent with a scripted model', () => {
     assert.equal(Object.hasOwn(bare.llm.requests[0]!, 'tools'), false);
   });
 
+  it('sums the cached prompt tokens of the calls that report them', async () => {
+    let call = 0;
+    const usage = (cachedPromptTokens?: number) => ({ promptTokens: 2_000, completionTokens: 5, ...(cachedPromptTokens === undefined ? {} : { cachedPromptTokens }) });
+    const { promise } = run([() => (call++ === 0 ? { toolCalls: calls('read'), usage: usage() } : { text: 'Done.', usage: usage(1_920) })]);
+    assert.deepEqual((await promise).usage, { promptTokens: 4_000, completionTokens: 10, cachedPromptTokens: 1_920 });
+  });
+
   it('reports no cost once one call\'s cost is unknown', async () => {
     let call = 0;
     const { promise } = run([() => (call++ === 0 ? { toolCalls: calls('read'), costUsd: 0.5 } : { text: 'Done.' })]);

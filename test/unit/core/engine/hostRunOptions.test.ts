@@ -27,6 +27,7 @@ function setup(patch: Partial<RunHostSetup> = {}): RunHostSetup {
     budget: {},
     approvalPolicy: undefined,
     strategy: undefined,
+    capabilities: undefined,
     maxConcurrency: undefined,
     agentLimits: undefined,
     replan: { maxTotalReplans: undefined, maxReplanAttempts: undefined, replanCooldownMs: undefined },

@@ -120,8 +120,16 @@ describe('reduceRunEvent, event by event', () => {
       ...aRunning,
       { type: 'model_called', stepId: 'a', model: 'm', promptTokens: 100, completionTokens: 20, costUsd: 0.5 },
       { type: 'model_called', stepId: 'a', model: 'm', promptTokens: 7, completionTokens: 3 },
+      { type: 'model_called', stepId: 'a', model: 'm', promptTokens: 2_000, completionTokens: 10, cachedTokens: 1_536, costUsd: 0.25, savedUsd: 0.125 },
     ]);
-    assert.deepEqual(state.modelUsage, { requests: 2, promptTokens: 107, completionTokens: 23, totalTokens: 130, costUsd: 0.5, unpricedRequests: 1 });
+    assert.deepEqual(state.modelUsage, { requests: 3, promptTokens: 2_107, completionTokens: 33, totalTokens: 2_140, cachedTokens: 1_536, costUsd: 0.75, savedUsd: 0.125, unpricedRequests: 1 });
+  });
+
+  it('goes on counting from a snapshot written before cached tokens were counted', () => {
+    const older = fold(aRunning);
+    const snapshot = { ...older, modelUsage: { requests: 1, promptTokens: 10, completionTokens: 2, totalTokens: 12, costUsd: 0.1, unpricedRequests: 0 } } as unknown as RunState;
+    const state = fold([{ type: 'model_called', stepId: 'a', model: 'm', promptTokens: 2_000, completionTokens: 10, cachedTokens: 1_024, costUsd: 0.2, savedUsd: 0.05 }], snapshot);
+    assert.deepEqual(state.modelUsage, { requests: 2, promptTokens: 2_010, completionTokens: 12, totalTokens: 2_022, cachedTokens: 1_024, costUsd: 0.30000000000000004, savedUsd: 0.05, unpricedRequests: 0 });
   });
 
   it('on resume clears the end, counts the resume, adds its warnings and sends unfinished steps back with their attempts and last error', () => {

@@ -42,7 +42,7 @@ describe('the run summary comes from the journal: every change and every model c
     const run = summaryOf(handle.state());
     assert.deepEqual(run.summary?.changedFiles, ['notes.md']);
     assert.equal(run.summary?.canUndo, true);
-    assert.deepEqual(run.usage, { requests: 3, totalTokens: 600, costUsd: 0.006, unpricedRequests: 0 });
+    assert.deepEqual(run.usage, { requests: 3, totalTokens: 600, cachedTokens: 0, costUsd: 0.006, savedUsd: 0, unpricedRequests: 0 });
   });
 
   it('a resumed run that created two files: both in the summary (one before, one after the resume), with Undo', async () => {

@@ -18,7 +18,7 @@ import { answeringInteraction } from '../../../fakes/answeringInteraction';
 import { flushAsync, ManualClock } from '../../../fakes/manualClock';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 
-const usage = { requests: 3, promptTokens: 10, completionTokens: 5, totalTokens: 15, costUsd: 0, unpricedRequests: 3 };
+const usage = { requests: 3, promptTokens: 10, completionTokens: 5, totalTokens: 15, cachedTokens: 0, costUsd: 0, savedUsd: 0, unpricedRequests: 3 };
 
 /**
  * Runs `step` alone (after steps whose `results` are given) through `attemptStep` under

@@ -10,8 +10,10 @@ describe('createBudgetTracker', () => {
     const tracker = createBudgetTracker({ maxRequests: 3, maxTokens: 1_000, maxCostUsd: 1 });
     tracker.record(reply(100, 50, 0.01));
     tracker.record(reply(10, 5));
-    assert.deepEqual(tracker.usage(), { requests: 2, promptTokens: 110, completionTokens: 55, totalTokens: 165, costUsd: 0.01, unpricedRequests: 1 });
+    assert.deepEqual(tracker.usage(), { requests: 2, promptTokens: 110, completionTokens: 55, totalTokens: 165, cachedTokens: 0, costUsd: 0.01, savedUsd: 0, unpricedRequests: 1 });
     assert.equal(tracker.exhausted(), undefined);
+    tracker.record({ usage: { promptTokens: 2_000, completionTokens: 5, cachedPromptTokens: 1_536 }, costUsd: 0.002, savedUsd: 0.0007 });
+    assert.deepEqual([tracker.usage().cachedTokens, tracker.usage().savedUsd, tracker.usage().promptTokens], [1_536, 0.0007, 2_110]);
   });
 
   it('reports which limit was reached, with a message', () => {
@@ -42,7 +44,9 @@ describe('createBudgetTracker', () => {
     const journaled = { requests: 2, promptTokens: 20, completionTokens: 20, totalTokens: 40, costUsd: 0.5, unpricedRequests: 0 };
     tracker.seed(journaled);
     tracker.seed(journaled);
-    assert.deepEqual({ ...tracker.usage() }, { ...journaled, unpricedRequests: 1 });
+    assert.deepEqual({ ...tracker.usage() }, { ...journaled, cachedTokens: 0, savedUsd: 0, unpricedRequests: 1 }, 'a journal from before cached tokens were counted seeds zero');
+    tracker.seed({ ...journaled, cachedTokens: 1_024, savedUsd: 0.25 });
+    assert.deepEqual([tracker.usage().cachedTokens, tracker.usage().savedUsd], [1_024, 0.25]);
     tracker.record(reply(1, 1));
     assert.equal(tracker.exhausted()?.limit, 'requests');
   });

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { buildStepPrompt, compactContext, defaultStepPromptBudget } from '../../../../src/core/llm/contextCompactor';
+import { compactContext } from '../../../../src/core/llm/contextCompactor';
 import type { LlmChatRequest, LlmChatResponse } from '../../../../src/core/llm/llmTypes';
 import { countTokens } from '../../../../src/core/llm/tokenCount';
 import type { LlmClient } from '../../../../src/core/ports';
-import { makeStep } from '../../../support/randomPlans';
 
 const signal = new AbortController().signal;
 const scripted = (answer: (request: LlmChatRequest) => string | Error): LlmClient & { requests: LlmChatRequest[] } => {
@@ -43,7 +42,7 @@ describe('compactContext', () => {
     assert.ok(compacted.beforeTokens > 300 && compacted.afterTokens <= 300);
     assert.deepEqual(compacted.usage, { promptTokens: 100, completionTokens: 20 });
     assert.ok(results.some((result) => result.method === 'append'));
-    assert.match(String(llm.requests[0]?.messages[0]?.content), /Document modules/);
+    assert.match(String(llm.requests[0]?.messages[1]?.content), /^## Objective\nDocument modules\n/);
   });
 
   it('falls back deterministically, keeping the newest facts, when the model fails or rambles', async () => {
@@ -68,40 +67,6 @@ describe('compactContext', () => {
   });
 });
 
-describe('buildStepPrompt', () => {
-  const plan = (size: number) => ({ steps: Array.from({ length: size }, (_, index) => makeStep(`S${String(index + 1).padStart(3, '0')}`, { dependsOn: index > 0 ? [`S${String(index).padStart(3, '0')}`] : [], title: `Do part ${index + 1} of the work` })) });
-
-  it('carries objective, outline with statuses, summary, dependency results and input', () => {
-    const prompt = buildStepPrompt({ objective: 'Ship it', plan: plan(3), statuses: { S001: 'completed', S002: 'running' }, summary: '[S001] done', step: { id: 'S002', title: 't', dependsOn: ['S001'] }, depends: { S001: { files: ['a.ts'] } }, input: 'Do part 2' });
-    assert.match(prompt.text, /## Objective\nShip it/);
-    assert.match(prompt.outline, /3 steps: 1 completed, 1 running, 1 pending/);
-    assert.match(prompt.outline, /→ S002 \[running\]/);
-    assert.match(prompt.text, /## What happened so far\n\[S001\] done/);
-    assert.match(prompt.dependencies, /### S001\n\{"files":\["a\.ts"\]\}/);
-    assert.match(prompt.text, /## Your step: S002\nDo part 2$/);
-  });
-
-  it('stays bounded however long the plan, the summary and the results are', () => {
-    const limit = Object.values(defaultStepPromptBudget).reduce((sum, value) => sum + value, 0) + 60;
-    for (const size of [10, 100, 1_000]) {
-      const steps = plan(size);
-      const last = steps.steps.at(-1)!;
-      const depends = Object.fromEntries(steps.steps.slice(-4).map((step) => [step.id, 'result text '.repeat(5_000)]));
-      const prompt = buildStepPrompt({ objective: 'goal '.repeat(1_000), plan: steps, statuses: {}, summary: 'fact '.repeat(10_000), step: { ...last, dependsOn: Object.keys(depends) }, depends, input: 'input '.repeat(10_000) });
-      assert.ok(prompt.tokens <= limit, `${size} steps: ${prompt.tokens} > ${limit}`);
-      assert.match(prompt.outline, new RegExp(`→ ${last.id}`));
-    }
-  });
-
-  it('shows the step, its dependencies and dependents first when the outline is cut', () => {
-    const steps = plan(300);
-    const prompt = buildStepPrompt({ objective: 'o', plan: steps, statuses: {}, summary: '', step: { id: 'S150', title: 't', dependsOn: ['S149'] }, depends: {}, input: 'i', budget: { outline: 80 } });
-    assert.match(prompt.outline, /S149[\s\S]*→ S150[\s\S]*S151/);
-    assert.match(prompt.outline, /more steps not shown/);
-    assert.match(prompt.dependencies, /### S149\n\(no result\)/);
-  });
-});
-
 describe('compactContext: what the summary keeps and why', () => {
   it('appends one line per fact, the result on one line and cut to a quarter of the budget, after the trimmed summary', async () => {
     const spaced = await compactContext('  [S1] Read: ok \n', { stepId: 'S2', title: 'Write', result: 'line one\n\n  line two' }, { budgetTokens: 200, signal });
@@ -123,22 +88,65 @@ describe('compactContext: what the summary keeps and why', () => {
     assert.equal(result.method, 'append');
   });
 
-  it('asks the model for at most three quarters of the budget, with the notes as they are, and keeps its trimmed summary and cost', async () => {
+  it('first condenses all but the oldest lines, or rewrites a summary without whole lines to keep, starting like the step agent\'s requests, and keeps its trimmed summary and cost', async () => {
     const llm = scripted(() => '  short summary \n');
     const previous = Array.from({ length: 30 }, (_, index) => `[S${index}] Step: ${'fact '.repeat(10)}`).join('\n');
-    const result = await compactContext(previous, { stepId: 'S99', title: 'Last', result: 'done' }, { budgetTokens: 100, signal, llm, objective: 'Ship it' });
-    assert.deepEqual([result.method, result.summary, result.afterTokens], ['llm', 'short summary', countTokens('short summary')]);
+    const tools = [{ name: 'read_file', description: 'Reads a file', parameters: { type: 'object' } }];
+    const prefix = { system: 'You are the agent.', tools, head: '## Objective\nShip it\n\n## Plan\n- S1 a' };
+    const result = await compactContext(previous, { stepId: 'S99', title: 'Last', result: 'done' }, { budgetTokens: 100, signal, llm, objective: 'Ship it', prefix });
+    const kept = previous.split('\n').slice(0, 2).join('\n');
+    assert.ok(countTokens(kept) <= 40 && countTokens(previous.split('\n').slice(0, 3).join('\n')) > 40, 'the oldest whole lines within 2/5 of the budget');
+    assert.deepEqual([result.method, result.rewrite, result.summary, result.settledLength], ['llm', false, `${kept.trimEnd()}\nshort summary`, result.summary.length]);
+    assert.equal(result.afterTokens, countTokens(result.summary));
     const request = llm.requests[0]!;
-    assert.equal(request.maxTokens, 75);
-    assert.deepEqual(request.messages.map((message) => message.role), ['system', 'user']);
-    assert.match(String(request.messages[0]?.content), /^You maintain the working memory of an agent executing a plan for: Ship it\. Rewrite the notes below into at most 75 tokens\./);
-    assert.equal(request.messages[1]?.content, `${previous.trim()}\n[S99] Last: done`, 'the notes, the summary trimmed');
+    assert.equal(request.maxTokens, 20);
+    assert.deepEqual([request.tools, request.toolChoice], [tools, 'none'], 'the agent\'s tools, which it may not call');
+    assert.deepEqual(request.messages.map((message) => [message.role, typeof message.content === 'string' ? message.content.split('\n')[0] : '']), [['system', 'You are the agent.'], ['user', '## Objective']]);
+    const user = String(request.messages[1]?.content);
+    assert.ok(user.startsWith(`## Objective\nShip it\n\n## Plan\n- S1 a\n\n## What happened so far\n${previous.trim()}\n[S99] Last: done\n\n## Task\n`), 'the step prompt\'s head and summary, as its requests have them');
+    assert.match(user, /## Task\nThis request is not a step of the plan: you keep its working memory\. Condense the last 29 lines of these notes \(from "\[S2\] Step: fact[^"]*" on\) into at most 20 tokens: .* Keep facts later steps need: .* call no tool\.$/);
+    const oneLine = scripted(() => 'all of it');
+    const rewritten = await compactContext('fact '.repeat(400), { stepId: 'S99', title: 'Last', result: 'done' }, { budgetTokens: 100, signal, llm: oneLine, prefix });
+    assert.deepEqual([rewritten.summary, rewritten.rewrite, rewritten.settledLength, oneLine.requests[0]?.maxTokens], ['all of it', true, 'all of it'.length, 33], 'no whole line to keep: a rewrite into a third of the budget');
+    assert.match(String(oneLine.requests[0]?.messages[1]?.content), /## Task\nThis request is not a step of the plan: you keep its working memory\. Rewrite these notes into at most 33 tokens\. Keep facts/);
     assert.ok(!('costUsd' in result), 'no cost when the model reports none');
     const priced: LlmClient = { model: 'p', chat: async () => ({ text: 'short', toolCalls: [], usage: { promptTokens: 1, completionTokens: 1 }, usageReported: true, model: 'p', costUsd: 0.002 }) };
     assert.equal((await compactContext(previous, { stepId: 'S99', title: 'Last', result: 'done' }, { budgetTokens: 100, signal, llm: priced })).costUsd, 0.002);
     const plain = scripted(() => 'short');
     await compactContext(previous, { stepId: 'S99', title: 'Last', result: 'done' }, { budgetTokens: 100, signal, llm: plain });
-    assert.match(String(plain.requests[0]?.messages[0]?.content), /executing a plan\. Rewrite/);
+    assert.match(String(plain.requests[0]?.messages[1]?.content), /^## What happened so far\n\[S0\]/, 'without a prefix or an objective the notes come first');
+    assert.match(String(plain.requests[0]?.messages[0]?.content), /^You maintain the working memory of an agent executing a plan/);
+    assert.ok(plain.requests[0]?.tools === undefined && plain.requests[0]?.toolChoice === undefined);
+    const noTools = scripted(() => 'short');
+    await compactContext(previous, { stepId: 'S99', title: 'Last', result: 'done' }, { budgetTokens: 100, signal, llm: noTools, prefix: { ...prefix, tools: [] } });
+    assert.ok(noTools.requests[0]?.tools === undefined && noTools.requests[0]?.toolChoice === undefined, 'an agent without tools sends none');
+  });
+
+  it('condenses only the lines after the settled start, which stays byte for byte, while the settled start is small', async () => {
+    const llm = scripted(() => ' newer condensed ');
+    const settled = '[S1] Old: kept fact one\n[S2] Old: kept fact two';
+    const previous = `${settled}\n${Array.from({ length: 20 }, (_, index) => `[S${index + 3}] New: ${'detail '.repeat(12)}`).join('\n')}`;
+    const result = await compactContext(previous, { stepId: 'S99', title: 'Last', result: 'done' }, { budgetTokens: 200, signal, llm, settledLength: settled.length, objective: 'Ship it' });
+    assert.equal(result.summary, `${settled}\nnewer condensed`);
+    assert.deepEqual([result.method, result.rewrite, result.settledLength], ['llm', false, result.summary.length]);
+    const request = llm.requests[0]!;
+    assert.equal(request.maxTokens, 40);
+    const user = String(request.messages[1]?.content);
+    assert.ok(user.startsWith(`## Objective\nShip it\n\n## What happened so far\n${previous.trim()}\n[S99] Last: done\n\n## Task\n`));
+    assert.match(user, /Condense the last 21 lines of these notes \(from "\[S3\] New: detail detail detail detail detail detail…" on\) into at most 40 tokens: they will follow the earlier lines, which stay as they are/);
+  });
+
+  it('rewrites everything once the settled start leaves too little room, and forgets the settled start on the fallback', async () => {
+    const settled = Array.from({ length: 12 }, (_, index) => `[S${index}] Old: ${'fact '.repeat(10)}`).join('\n');
+    assert.ok(countTokens(settled) > 120);
+    const previous = `${settled}\n[S50] New: ${'detail '.repeat(60)}`;
+    const llm = scripted(() => 'all of it, shorter');
+    const result = await compactContext(previous, { stepId: 'S99', title: 'Last', result: 'done' }, { budgetTokens: 200, signal, llm, settledLength: settled.length });
+    assert.deepEqual([result.summary, result.rewrite, llm.requests[0]?.maxTokens], ['all of it, shorter', true, 66]);
+    const cut = await compactContext(previous, { stepId: 'S99', title: 'Last', result: 'done' }, { budgetTokens: 200, signal, settledLength: settled.length });
+    assert.deepEqual([cut.method, cut.settledLength], ['fallback', 0]);
+    const appended = await compactContext('[S1] a', { stepId: 'S2', title: 'b', result: 'c' }, { budgetTokens: 200, signal, settledLength: 99 });
+    assert.deepEqual([appended.summary, appended.settledLength], ['[S1] a\n[S2] b: c', 6], 'a settled length past the summary is cut to it');
   });
 
   it('takes a model summary of exactly the budget', async () => {
@@ -184,48 +192,5 @@ describe('compactContext: what the summary keeps and why', () => {
     assert.ok(countTokens(huge.summary) <= 16);
     const lone = await compactContext('', { stepId: 'S1', title: 'word '.repeat(100), result: 'x' }, { budgetTokens: 16, signal });
     assert.match(lone.summary, /^\[S1\] (word )+…$/);
-  });
-});
-
-describe('buildStepPrompt: the parts of a step prompt', () => {
-  const steps = ['S1', 'S2', 'S3', 'S4', 'S5'].map((id, index) => makeStep(id, { title: `Title ${id}`, dependsOn: index === 3 ? ['S2'] : [] }));
-
-  it('leaves out an empty summary and no dependencies, trims the texts, and counts statuses in plan order', () => {
-    const prompt = buildStepPrompt({ objective: '  Ship it  ', plan: { steps }, statuses: { S1: 'completed', S3: 'failed' }, summary: '  ', step: { id: 'S2', title: 't', dependsOn: [] }, depends: {}, input: '  Do it \n' });
-    assert.equal(prompt.text, '## Objective\nShip it\n\n## Plan\n5 steps: 1 completed, 3 pending, 1 failed\n- S1 [completed] Title S1\n→ S2 [pending] Title S2\n- S3 [failed] Title S3\n- S4 [pending] Title S4\n- S5 [pending] Title S5\n\n## Your step: S2\nDo it');
-    assert.deepEqual([prompt.summary, prompt.dependencies, prompt.tokens], ['', '', countTokens(prompt.text)]);
-  });
-
-  it('shows the step, what it depends on and what depends on it, then the nearest steps, earlier first on a tie', () => {
-    const many = Array.from({ length: 40 }, (_, index) => makeStep(`S${index + 1}`, { title: 'word '.repeat(40), dependsOn: index === 30 ? ['S20'] : [] }));
-    const outline = buildStepPrompt({ objective: 'o', plan: { steps: many }, statuses: {}, summary: '', step: { id: 'S20', title: 't', dependsOn: ['S5'] }, depends: {}, input: 'i', budget: { outline: 150 } }).outline;
-    const title = `${'word '.repeat(23).trim()}…`;
-    assert.equal(outline, `40 steps: 40 pending\n- S5 [pending] ${title}\n- S19 [pending] ${title}\n→ S20 [pending] ${title}\n- S31 [pending] ${title}\n(36 more steps not shown)`);
-  });
-
-  it('cuts each part with its own mark: the objective and input at their end, the summary at its start', () => {
-    const prompt = buildStepPrompt({
-      objective: 'goal '.repeat(100), plan: { steps }, statuses: {}, summary: `${'old '.repeat(100)}newest`, step: { id: 'S2', title: 't', dependsOn: [] }, depends: {}, input: `${'do '.repeat(100)}`,
-      budget: { objective: 10, summary: 10, input: 20 },
-    });
-    assert.match(prompt.objective, /^(goal )+…$/);
-    assert.match(prompt.summary, /^… +(old )+newest$/);
-    assert.match(prompt.input, /^(do ?)+\n… \(input cut\)$/);
-    assert.match(prompt.text, /## What happened so far\n… +(old )+newest\n\n## Your step: S2\n/);
-  });
-
-  it('gives each dependency an equal share of the dependency budget, marking cut results and missing ones', () => {
-    const prompt = buildStepPrompt({
-      objective: 'o', plan: { steps }, statuses: {}, summary: '', step: { id: 'S4', title: 't', dependsOn: ['S1', 'S2', 'S3'] }, depends: { S1: 'a '.repeat(500), S2: 'short' }, input: 'i', budget: { dependencies: 90 },
-    });
-    const [first, second, third] = prompt.dependencies.split(/\n(?=### )/);
-    assert.match(first!, /^### S1\n(a ?)+\n… \(result cut\)$/);
-    assert.ok(countTokens(first!) <= 30, `${countTokens(first!)} tokens`);
-    assert.ok(countTokens(first!) >= 24, `${countTokens(first!)} tokens`);
-    assert.equal(second, '### S2\nshort');
-    assert.equal(third, '### S3\n(no result)');
-    assert.match(prompt.text, /## Results of the steps this one depends on\n### S1\n/);
-    const crowded = buildStepPrompt({ objective: 'o', plan: { steps }, statuses: {}, summary: '', step: { id: 'S4', title: 't', dependsOn: ['S1', 'S2', 'S3', 'S5'] }, depends: {}, input: 'i', budget: { dependencies: 12 } });
-    assert.match(crowded.dependencies, /\n… \(more results cut\)$/);
   });
 });

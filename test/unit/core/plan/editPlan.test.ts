@@ -171,6 +171,16 @@ describe('editPlan', () => {
     assert.match(refusal(editPlan(makePlan([makeStep('t', { kind: 'tool', tool: 'read_file' })]), { type: 'updateStep', stepId: 't', patch: { outputSchema: { type: 'object' } } })), /has an output schema/);
   });
 
+  it('changing an agent step to another kind drops its skills, which only an agent uses', () => {
+    const plan = makePlan([makeStep('a', { skills: ['release'] })]);
+    const tool = planOf(editPlan(plan, { type: 'updateStep', stepId: 'a', patch: { kind: 'tool', tool: 'read_file', args: { path: 'x' } } })).steps[0];
+    assert.equal(Object.hasOwn(tool ?? {}, 'skills'), false);
+    const renamed = planOf(editPlan(plan, { type: 'updateStep', stepId: 'a', patch: { title: 'Renamed' } })).steps[0];
+    assert.deepEqual(renamed?.skills, ['release']);
+    const manual = planOf(editPlan(plan, { type: 'makeManual', stepIds: ['a'] })).steps[0];
+    assert.equal(Object.hasOwn(manual ?? {}, 'skills'), false);
+  });
+
   describe('makeManual ("Do them myself")', () => {
     it('hands agent and gate steps to the user, keeping ids, dependencies and policy, as the next version', () => {
       const plan = makePlan([

@@ -287,10 +287,34 @@ describe('parsePlan', () => {
       };
       assert.deepEqual(warningsOf(parsePlan({ ...documented, steps: ['x'] })), []);
       assert.deepEqual(warningsOf(parsePlan({ steps: ['x'], mood: 1, Steps: 2 })), ['Ignored unknown plan field "mood".', 'Ignored unknown plan field "Steps".']);
-      // Nothing used a plan's context tags or estimated duration: they are read no more, and said so.
-      const old = parsePlan({ steps: ['x'], contextTags: ['ui'], estimatedDurationSec: 60 });
-      assert.deepEqual(warningsOf(old), ['Ignored unknown plan field "contextTags".', 'Ignored unknown plan field "estimatedDurationSec".']);
+      // Nothing uses a plan's estimated duration: it is read no more, and said so.
+      const old = parsePlan({ steps: ['x'], estimatedDurationSec: 60 });
+      assert.deepEqual(warningsOf(old), ['Ignored unknown plan field "estimatedDurationSec".']);
       assert.deepEqual(Object.keys(planOf(old)).sort(), ['agents', 'createdAt', 'id', 'objective', 'steps', 'version']);
+    });
+
+    it('reads the plan\'s context tags (contextTags or context_tags, a list or comma-separated text) and each step\'s skills', () => {
+      const plan = planOf(parsePlan({ contextTags: ['ui', ' ui ', 'docs', ''], steps: [{ id: 'a', skills: 'release, tests,release' }, { id: 'b', skills: [] }, { id: 'c' }] }));
+      assert.deepEqual(plan.contextTags, ['ui', 'docs']);
+      assert.deepEqual(plan.steps.map((step) => step.skills), [['release', 'tests'], undefined, undefined]);
+      assert.deepEqual(planOf(parsePlan({ plan: { context_tags: 'a,b', steps: ['x'] } })).contextTags, ['a', 'b']);
+      assert.equal('contextTags' in planOf(parsePlan({ contextTags: [], steps: ['x'] })), false);
+    });
+
+    it('warns about skills and context tags it cannot use, keeping the rest', () => {
+      const result = parsePlan({ contextTags: 7, steps: [{ id: 'a', skills: ['ok', 3, 'x'.repeat(65)] }, { id: 'b', skills: { a: 1 } }, { id: 'c', skills: Array.from({ length: 40 }, (_, index) => `s${index}`) }] });
+      const plan = planOf(result);
+      assert.equal(plan.contextTags, undefined);
+      assert.deepEqual(plan.steps[0]!.skills, ['ok']);
+      assert.equal(plan.steps[1]!.skills, undefined);
+      assert.equal(plan.steps[2]!.skills?.length, 32);
+      assert.deepEqual(warningsOf(result), [
+        'Step "a": "skills": ignored a value that is not a name (3).',
+        'Step "a": "skills": ignored a name longer than 64 characters.',
+        'Step "b": "skills" ignored: give a list of names.',
+        'Step "c": "skills": only the first 32 names are kept.',
+        'The plan\'s "contextTags" ignored: give a list of names.',
+      ]);
     });
 
     it('drops a phase without tasks with a warning that names it', () => {

@@ -185,6 +185,37 @@ describe('validatePlan', () => {
     assert.deepEqual(codes(makePlan([makeStep('b', { kind: 'tool', tool: 'read_file', args: { path: ['$a'] } })]), { tools: registry }), ['invalid_args']);
   });
 
+  describe('skills', () => {
+    const plan = makePlan([
+      makeStep('a', { skills: ['release', 'nope', '\u202e../x'] }),
+      makeStep('b', { skills: ['release'] }),
+      makeStep('c', { kind: 'tool', tool: 'read_file', args: { path: 'x' }, skills: ['release'] }),
+    ]);
+
+    it('names the unknown skills of a step with the available ones, escaping what a name could hide', () => {
+      const found = validatePlan(plan, { skills: ['tests', 'release'] });
+      assert.deepEqual(found, [
+        {
+          code: 'unknown_skill',
+          severity: 'error',
+          stepId: 'a',
+          message: 'Step "a" uses the skills "nope", "\\u202e../x", which are not in the catalogue; available: release, tests.',
+        },
+        {
+          code: 'invalid_step',
+          severity: 'error',
+          stepId: 'c',
+          message: 'Step "c" names skills, but only agent steps use them; remove "skills" from it, or make it an agent step.',
+        },
+      ]);
+      assert.match(validatePlan(makePlan([makeStep('a', { skills: ['x'] })]), { skills: [] })[0]!.message, /Step "a" uses the skill "x", which is not in the catalogue; this workspace has none \(see the README on adding skills\)\./);
+    });
+
+    it('checks skill names only against a catalogue it is given', () => {
+      assert.deepEqual(validatePlan(plan).map((diagnostic) => diagnostic.code), ['invalid_step']);
+    });
+  });
+
   describe('properties', () => {
     it('finds no error in random DAGs', () => {
       fc.assert(fc.property(dagPlanArbitrary, (plan) => {

@@ -12,7 +12,7 @@ const plan = makePlan([
   makeStep('C', { title: 'Ask', kind: 'clarification', agent: undefined }),
   makeStep('D', { title: 'Later' }),
 ]);
-const usage = (requests: number) => ({ requests, promptTokens: 10 * requests, completionTokens: 5 * requests, totalTokens: 15 * requests, costUsd: 0.01 * requests, unpricedRequests: 1 });
+const usage = (requests: number) => ({ requests, promptTokens: 10 * requests, completionTokens: 5 * requests, totalTokens: 15 * requests, cachedTokens: 4 * requests, costUsd: 0.01 * requests, savedUsd: 0.001 * requests, unpricedRequests: 1 });
 
 function state(patch: Partial<RunState> = {}): RunState {
   return {
@@ -102,8 +102,8 @@ describe('buildPanelViewModel: the run the panel shows', () => {
   });
 
   it('shows the model use the journal or the host counted, whichever saw more calls, and none without calls', () => {
-    assert.deepEqual(runOf({ state: state({ modelUsage: usage(3) }), usage: usage(2) }).usage, { requests: 3, totalTokens: 45, costUsd: 0.03, unpricedRequests: 1 });
-    assert.deepEqual(runOf({ state: state({ modelUsage: usage(1) }), usage: usage(2) }).usage, { requests: 2, totalTokens: 30, costUsd: 0.02, unpricedRequests: 1 });
+    assert.deepEqual(runOf({ state: state({ modelUsage: usage(3) }), usage: usage(2) }).usage, { requests: 3, totalTokens: 45, cachedTokens: 12, costUsd: 0.03, savedUsd: 0.003, unpricedRequests: 1 });
+    assert.deepEqual(runOf({ state: state({ modelUsage: usage(1) }), usage: usage(2) }).usage, { requests: 2, totalTokens: 30, cachedTokens: 8, costUsd: 0.02, savedUsd: 0.002, unpricedRequests: 1 });
     assert.deepEqual(runOf({ usage: usage(2) }).usage?.requests, 2);
     assert.ok(!('usage' in runOf({ state: state({ modelUsage: usage(0) }) })));
     assert.ok(!('usage' in runOf()));

@@ -120,7 +120,7 @@ describe('buildPanelViewModel', () => {
     assert.equal(run.summary, undefined);
 
     const finished = foldRunEvents(events([{ type: 'step_completed', stepId: 'sum', result: 'done', time: 1500 }, { type: 'run_completed', time: 1500 }]).map((event, index) => ({ ...event, seq: state.lastSeq + index + 1 })), state);
-    const end = buildPanelViewModel(review(), { state: finished, now: 9999, changedFiles: ['notes.md'], usage: { requests: 2, promptTokens: 10, completionTokens: 5, totalTokens: 15, costUsd: 0.001, unpricedRequests: 0 } });
+    const end = buildPanelViewModel(review(), { state: finished, now: 9999, changedFiles: ['notes.md'], usage: { requests: 2, promptTokens: 10, completionTokens: 5, totalTokens: 15, cachedTokens: 0, costUsd: 0.001, savedUsd: 0, unpricedRequests: 0 } });
     assert.ok(end.mode === 'run');
     assert.equal(end.run.elapsedMs, 500);
     assert.deepEqual(end.run.summary, {
@@ -141,7 +141,7 @@ describe('buildPanelViewModel', () => {
       failures: [],
       moreFailures: 0,
     });
-    assert.deepEqual(end.run.usage, { requests: 2, totalTokens: 15, costUsd: 0.001, unpricedRequests: 0 });
+    assert.deepEqual(end.run.usage, { requests: 2, totalTokens: 15, cachedTokens: 0, costUsd: 0.001, savedUsd: 0, unpricedRequests: 0 });
     const undone = buildPanelViewModel(review(), { state: finished, now: 9999, changedFiles: ['notes.md'], undoMessage: 'Restored 1 file.' });
     assert.ok(undone.mode === 'run');
     assert.equal(undone.run.summary?.canUndo, false);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { foldRunEvents } from '../../../../src/core/engine/reduceRunEvent';
 import { stampEvent, type RunEventBody, type RunState } from '../../../../src/core/engine/runEvents';
-import { describeCost, runSummary, summaryLimits } from '../../../../src/core/view/runSummary';
+import { describeCost, describeTokens, runSummary, summaryLimits } from '../../../../src/core/view/runSummary';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 
 /** The state after `bodies`, one second apart from t = 1000 s. */
@@ -66,15 +66,19 @@ describe('runSummary: how a run ended, once for every view', () => {
     assert.deepEqual(summary.failures, [{ stepId: 'check', title: 'Check it', error: 'Verification failed: Expected items, got 0', diagnosis: 'Expected items, got 0' }]);
     assert.deepEqual(summary.changedFiles, ['report.md']);
     assert.equal(summary.reason, 'Critical step check failed.');
-    assert.deepEqual(summary.usage, { requests: 1, promptTokens: 1000, completionTokens: 234, totalTokens: 1234, costUsd: 0.0021, unpricedRequests: 0 });
+    assert.deepEqual(summary.usage, { requests: 1, promptTokens: 1000, completionTokens: 234, totalTokens: 1234, cachedTokens: 0, costUsd: 0.0021, savedUsd: 0, unpricedRequests: 0 });
   });
 
   it('takes the host\'s count of model use when it saw more calls (a replanner\'s), and the repairs it knows of', () => {
     const state = stateOf([{ type: 'run_started', plan: makePlan([makeStep('a')]) }, { type: 'step_completed', stepId: 'a', result: 'ok' }, { type: 'run_completed' }]);
-    const usage = { requests: 3, promptTokens: 10, completionTokens: 5, totalTokens: 15, costUsd: 0, unpricedRequests: 3 };
+    const usage = { requests: 3, promptTokens: 10, completionTokens: 5, totalTokens: 15, cachedTokens: 0, costUsd: 0, savedUsd: 0, unpricedRequests: 3 };
     const summary = runSummary(state, { usage, replanCount: 2 });
     assert.equal(summary.headline, 'completed in 2.0 s: 1 of 1 step completed; 2 repair plans; 15 tokens, $0.0000 (3 calls unpriced).');
     assert.equal(describeCost({ ...usage, unpricedRequests: 1 }), '$0.0000 (1 call unpriced)');
+    const cached = { ...usage, promptTokens: 12_000, totalTokens: 12_500, cachedTokens: 9_216, costUsd: 0.0123, savedUsd: 0.0042, unpricedRequests: 0 };
+    assert.equal(runSummary(state, { usage: cached }).headline, 'completed in 2.0 s: 1 of 1 step completed; 12,500 tokens (9,216 cached), $0.0123 (saved $0.0042 by cached input).');
+    assert.equal(describeCost({ ...cached, unpricedRequests: 2 }), '$0.0123 (saved $0.0042 by cached input; 2 calls unpriced)');
+    assert.equal(describeTokens({ ...cached, cachedTokens: 0 }), '12,500 tokens');
   });
 
   it('shows a live run up to now, and names what a step waits for', () => {

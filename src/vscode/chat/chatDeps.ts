@@ -1,0 +1,63 @@
+import * as vscode from 'vscode';
+import type { RunEvent, RunState } from '../../core/engine/runEvents';
+import type { RunResult } from '../../core/engine/runOptions';
+import type { Attachment, Plan } from '../../core/plan/planSchema';
+import type { PlannedRequest } from '../../core/planner/planRequest';
+import type { PlannerStep } from '../../core/planner/planStepStream';
+import type { Interaction, LlmClient, WorkspaceFs } from '../../core/ports';
+import type { Tool } from '../../core/tools/tool';
+
+/** The model a chat request works with, and its name for people; `llm` is absent for the heuristic planner. */
+export interface ChatModel {
+  llm: LlmClient | undefined;
+  label: string;
+}
+
+/**
+ * What the `@planner` chat participant works with: the same planner path, Plan tree and
+ * `RunController` as "Plan task" (wired in `registerChatParticipant`), as narrow views so
+ * the handler, which lives in the runtime, imports none of the activation code.
+ */
+export interface ChatDeps {
+  /** The Plan tree's current plan. */
+  tree: { currentPlan(): Plan | undefined; setPlan(plan: Plan): void };
+  runs: {
+    isRunning(): boolean;
+    current(): RunState | undefined;
+    start(plan: Plan): Promise<RunResult>;
+    cancel(): void;
+    workspace(): WorkspaceFs;
+    readonly onDidRunEvent: vscode.Event<{ event: RunEvent; state: RunState }>;
+  };
+  tools: () => readonly Tool[];
+  log: vscode.LogOutputChannel;
+  /** The editor's prompts; the follow-up's plan tools ask none, but a tool context needs them. */
+  interaction: Interaction;
+  /** The model a request plans with: the chat's (`request.model`) under `auto`, else the configured one. */
+  model(picked: vscode.LanguageModelChat | undefined): Promise<ChatModel>;
+  /** Plans `text` through "Plan task"'s path with `model`, each step as the model writes it to `onPartialStep`. */
+  plan(
+    text: string,
+    attachments: readonly Attachment[],
+    options: { signal: AbortSignal; model: ChatModel; onPartialStep: (step: PlannerStep, index: number) => void },
+  ): Promise<PlannedRequest>;
+}
+
+/** An `AbortSignal` that aborts when the chat request is cancelled (the chat's Stop button, or the chat closed). */
+export function abortOn(token: vscode.CancellationToken): { signal: AbortSignal; dispose(): void } {
+  const abort = new AbortController();
+  const subscription = token.onCancellationRequested(() => abort.abort(new Error(vscode.l10n.t('Stopped in the chat.'))));
+  if (token.isCancellationRequested) abort.abort(new Error(vscode.l10n.t('Stopped in the chat.')));
+  return {
+    signal: abort.signal,
+    dispose: () => {
+      subscription.dispose();
+    },
+  };
+}
+
+/** The chat's two buttons after a plan: open it in the plan panel, and start it (which asks `@planner /run`, so the run reports in the chat). */
+export function planButtons(stream: vscode.ChatResponseStream): void {
+  stream.button({ command: 'taskPlanner.showPlan', title: vscode.l10n.t('Review in panel') });
+  stream.button({ command: 'workbench.action.chat.open', arguments: [{ query: '@planner /run' }], title: vscode.l10n.t('Start') });
+}

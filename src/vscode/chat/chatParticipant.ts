@@ -1,0 +1,34 @@
+import type * as vscode from 'vscode';
+import { parseChatCommand } from '../../core/view/chatCommand';
+import { chatLimits, chatText } from '../../core/view/chatMarkdown';
+import type { ChatDeps } from './chatDeps';
+import { chatFollowUp } from './chatFollowUp';
+import { chatPlan } from './chatPlan';
+import { chatRun, chatStatus } from './chatRun';
+
+/**
+ * The `@planner` chat participant's handler (loaded with the runtime on the first chat
+ * request): `/plan <request>`, `/run`, `/status`, and messages without a command about the
+ * current plan. A request it cannot read gets a sentence saying what to write instead.
+ */
+export async function handleChatRequest(
+  deps: ChatDeps,
+  request: vscode.ChatRequest,
+  stream: vscode.ChatResponseStream,
+  token: vscode.CancellationToken,
+): Promise<vscode.ChatResult> {
+  const command = parseChatCommand(request.command, request.prompt);
+  switch (command.kind) {
+    case 'plan':
+      return chatPlan(deps, request, command.request, stream, token);
+    case 'run':
+      return chatRun(deps, stream, token);
+    case 'status':
+      return chatStatus(deps, stream);
+    case 'followUp':
+      return chatFollowUp(deps, request, command.text, stream, token);
+    case 'problem':
+      stream.markdown(chatText(command.message, chatLimits.answer));
+      return {};
+  }
+}

@@ -1,0 +1,116 @@
+import * as vscode from 'vscode';
+import type { RunState } from '../../core/engine/runEvents';
+import { createToolRegistry } from '../../core/tools/createToolRegistry';
+import { validatePlan } from '../../core/plan/validatePlan';
+import { chatEventMarkdown, chatLimits, chatSummaryMarkdown, chatText } from '../../core/view/chatMarkdown';
+import { runSummary } from '../../core/view/runSummary';
+import { oneLine } from '../../core/text/oneLine';
+import { errorMessage } from '../../shared/errorMessage';
+import { planButtons, type ChatDeps } from './chatDeps';
+
+/** Most changed files the chat links after a run (the summary counts the rest). */
+const maxLinkedFiles = 20;
+
+/**
+ * `@planner /run`: starts the Plan tree's current plan (the one reviewed) through the same
+ * `RunController` as everywhere, refusing a plan with errors (listed, with Review in
+ * panel). While it runs the chat shows each step starting, finishing, failing or waiting
+ * (what for: approvals and questions stay the editor's prompts), then the summary with
+ * links to the changed files. Stopping the chat request cancels the run, as the Cancel
+ * run command does: the run stays journaled and can be resumed from the Runs view.
+ */
+export async function chatRun(deps: ChatDeps, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
+  const { tree, runs, tools, log } = deps;
+  if (runs.isRunning()) {
+    stream.markdown(vscode.l10n.t('A run is already going on; here is where it stands.') + '\n\n');
+    return chatStatus(deps, stream);
+  }
+  const plan = tree.currentPlan();
+  if (!plan) {
+    stream.markdown(vscode.l10n.t('There is no plan to run yet: ask for one with /plan and what you want done.'));
+    return {};
+  }
+  const errors = validatePlan(plan, { tools: createToolRegistry([...tools()]) }).filter((diagnostic) => diagnostic.severity === 'error');
+  if (errors.length > 0) {
+    stream.markdown(vscode.l10n.t('The plan cannot start: fix these first.') + '\n\n');
+    for (const error of errors.slice(0, 10)) stream.markdown(`- ${chatText(error.message, chatLimits.line)}\n`);
+    stream.button({ command: 'taskPlanner.showPlan', title: vscode.l10n.t('Review in panel') });
+    return {};
+  }
+  let shown = plan;
+  let titles = new Map(plan.steps.map((step) => [step.id, step.title]));
+  let total = plan.steps.length;
+  const events = runs.onDidRunEvent(({ event, state }) => {
+    // A repair plan brings its own steps.
+    if (state.plan && state.plan !== shown) {
+      shown = state.plan;
+      titles = new Map(shown.steps.map((step) => [step.id, step.title]));
+      total = shown.steps.length;
+    }
+    if (event.type === 'step_started') {
+      const position = [...titles.keys()].indexOf(event.stepId) + 1;
+      // A progress line is Markdown too.
+      stream.progress(vscode.l10n.t('Step {0} of {1}: {2}', position, total, chatText(titles.get(event.stepId) ?? event.stepId, chatLimits.title)));
+    }
+    const line = chatEventMarkdown(event, (stepId) => titles.get(stepId) ?? stepId);
+    if (line !== undefined) stream.markdown(line);
+  });
+  let stopped = false;
+  const stop = token.onCancellationRequested(() => {
+    stopped = true;
+    runs.cancel();
+  });
+  try {
+    stream.progress(vscode.l10n.t('Starting the plan ({0} steps)…', total));
+    await runs.start(plan);
+  } catch (error) {
+    const message = errorMessage(error);
+    log.error(`Run from the chat did not start: ${message}`);
+    stream.markdown(vscode.l10n.t('The run did not start: {0}', chatText(message, chatLimits.answer)));
+    return { errorDetails: { message: vscode.l10n.t('The run did not start.') } };
+  } finally {
+    events.dispose();
+    stop.dispose();
+  }
+  const state = runs.current();
+  if (state) showSummary(state, stream);
+  if (stopped) stream.markdown(`\n${vscode.l10n.t('You stopped the chat request, so the run was cancelled. Resume it from the Runs view.')}\n`);
+  return { metadata: { command: 'run', runId: state?.runId } };
+}
+
+/** `@planner /status`: the current (or last) run of this window, as its summary, with links to the changed files; the plan's buttons when none ran yet. */
+export function chatStatus(deps: ChatDeps, stream: vscode.ChatResponseStream): vscode.ChatResult {
+  const { runs, tree } = deps;
+  const state = runs.current();
+  if (!state) {
+    const plan = tree.currentPlan();
+    stream.markdown(
+      plan
+        ? vscode.l10n.t('Nothing has run yet. The current plan has {0} steps.', plan.steps.length)
+        : vscode.l10n.t('Nothing has run yet, and there is no plan: ask for one with /plan.'),
+    );
+    if (plan) planButtons(stream);
+    return {};
+  }
+  if (runs.isRunning()) stream.markdown(vscode.l10n.t('Running now.') + '\n\n');
+  showSummary(state, stream);
+  return { metadata: { command: 'status', runId: state.runId } };
+}
+
+/** The run's summary (the core's `runSummary`, as every view builds it) and a link to each changed file. */
+function showSummary(state: RunState, stream: vscode.ChatResponseStream): void {
+  const summary = runSummary(state, { now: Date.now() });
+  stream.markdown(`\n${chatSummaryMarkdown(summary)}`);
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder || summary.changedFiles.length === 0) return;
+  stream.markdown(`\n${vscode.l10n.t('Changed files:')}\n`);
+  for (const path of summary.changedFiles.slice(0, maxLinkedFiles)) {
+    const uri = vscode.Uri.joinPath(folder.uri, path);
+    stream.markdown('- ');
+    stream.anchor(uri, oneLine(path, chatLimits.title));
+    stream.markdown('\n');
+    stream.reference(uri);
+  }
+  const more = summary.changedFiles.length - maxLinkedFiles + summary.moreChangedFiles;
+  if (more > 0) stream.markdown(vscode.l10n.t('…and {0} more.', more) + '\n');
+}

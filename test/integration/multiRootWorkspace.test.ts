@@ -1,0 +1,190 @@
+// A multi-root workspace (two folders, `api` and `web`, opened from a .code-workspace file; see runIntegration.ts):
+// Plan task asks which folder or takes the active editor's, the run is confined to that folder and refuses paths of
+// the other in words naming its own, and runs of the two folders go on at once.
+import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { TaskPlannerApi } from './testBuild/testExtension';
+import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
+
+function folderNamed(name: string): vscode.WorkspaceFolder {
+  const folder = vscode.workspace.workspaceFolders?.find((candidate) => candidate.name === name);
+  assert.ok(folder, `the workspace has no folder ${name}`);
+  return folder;
+}
+
+const pathIn = (name: string, ...parts: string[]): string => join(folderNamed(name).uri.fsPath, ...parts);
+
+function planReply(steps: unknown[]): { kind: 'message'; content: string } {
+  return { kind: 'message', content: JSON.stringify({ objective: 'multi-root test', steps }) };
+}
+
+/** A folder pick answering `name`, recording the folders it was offered. */
+function picking(name: string | undefined, offered: string[][]): (folders: readonly vscode.WorkspaceFolder[]) => Promise<vscode.WorkspaceFolder | undefined> {
+  return async (folders) => {
+    offered.push(folders.map((folder) => folder.name));
+    return name === undefined ? undefined : folders.find((folder) => folder.name === name);
+  };
+}
+
+describe('a multi-root workspace (two folders)', function () {
+  this.timeout(60_000);
+  const server = new FakeOpenAiServer();
+  const config = () => vscode.workspace.getConfiguration('taskPlanner');
+  let planner: TaskPlannerApi;
+
+  before(async () => {
+    assert.deepEqual(
+      vscode.workspace.workspaceFolders?.map((folder) => folder.name),
+      ['api', 'web'],
+    );
+    const extension = vscode.extensions.getExtension<TaskPlannerApi>('task-planner.task-planner');
+    assert.ok(extension);
+    planner = await extension.activate();
+    await server.start();
+    await config().update('llm.provider', 'openai', vscode.ConfigurationTarget.Workspace);
+    await config().update('llm.baseUrl', server.baseURL, vscode.ConfigurationTarget.Workspace);
+  });
+
+  after(async () => {
+    await config().update('llm.provider', undefined, vscode.ConfigurationTarget.Workspace);
+    await config().update('llm.baseUrl', undefined, vscode.ConfigurationTarget.Workspace);
+    await server.close();
+  });
+
+  beforeEach(() => vscode.commands.executeCommand('workbench.action.closeAllEditors'));
+
+  it('asks which folder, plans and runs there, writes only there, and the Plan tree names the folder', async () => {
+    const offered: string[][] = [];
+    server.enqueue(planReply([{ id: 'S1', title: 'Write the note', kind: 'tool', dependsOn: [], tool: 'write_file', args: { path: 'note.txt', content: 'in web\n' } }]));
+    const outcome = await planner.planTask('Write a note', { accept: true, pickFolder: picking('web', offered) });
+    assert.deepEqual(offered, [['api', 'web']]);
+    assert.deepEqual(planner.planTreeNodes()[0] && { label: planner.planTreeNodes()[0]?.label, contextValue: planner.planTreeNodes()[0]?.contextValue }, {
+      label: 'web',
+      contextValue: 'workspaceFolder',
+    });
+    assert.deepEqual(await planner.nextPrompt(), { stepId: 'S1', kind: 'approval' });
+    await vscode.commands.executeCommand('taskPlanner.approve', 'S1');
+    const result = await outcome.run;
+    assert.equal(result?.status, 'completed');
+    assert.equal(readFileSync(pathIn('web', 'note.txt'), 'utf8'), 'in web\n');
+    assert.equal(existsSync(pathIn('api', 'note.txt')), false, 'the run wrote into the other folder');
+    assert.equal(planner.runFolder(result.runId), 'web');
+    assert.ok((await planner.runIds()).includes(result.runId), 'the run is not in the Runs view');
+  });
+
+  it("refuses paths of the other folder (relative, absolute, through a link), naming the folder it is confined to", async () => {
+    symlinkSync(folderNamed('api').uri.fsPath, pathIn('web', 'api-link'));
+    const steps = [
+      { id: 'R1', title: 'Climb into api', kind: 'tool', dependsOn: [], critical: false, tool: 'write_file', args: { path: '../api/stolen.txt', content: 'x\n' } },
+      { id: 'R2', title: 'Read api by absolute path', kind: 'tool', dependsOn: [], critical: false, tool: 'read_file', args: { path: pathIn('api', 'README.md') } },
+      { id: 'R3', title: 'Write through the link', kind: 'tool', dependsOn: [], critical: false, tool: 'write_file', args: { path: 'api-link/linked.txt', content: 'x\n' } },
+    ];
+    server.enqueue(planReply(steps));
+    const outcome = await planner.planTask('Touch the other folder', { accept: true, pickFolder: picking('web', []) });
+    assert.equal(outcome.plan?.steps.length, 3);
+    const result = await outcome.run;
+    for (const id of ['R1', 'R2', 'R3']) {
+      const step = result?.steps[id];
+      // A failed step that is not critical ends skipped, with its error.
+      assert.ok(step?.status === 'failed' || step?.status === 'skipped', `${id} was not refused: ${JSON.stringify(step)}`);
+      assert.match(step.error ?? '', /^Refused path .*; this run is confined to the workspace folder "web"/, `${id}: ${step.error ?? ''}`);
+    }
+    assert.equal(existsSync(pathIn('api', 'stolen.txt')), false);
+    assert.equal(existsSync(pathIn('api', 'linked.txt')), false);
+    assert.deepEqual(planner.pendingPrompts(), [], 'a refused change was offered for approval');
+  });
+
+  it('a cancelled folder pick does nothing: no planning, nothing started', async () => {
+    const asked = server.chatRequests.length;
+    const offered: string[][] = [];
+    const outcome = await planner.planTask('Anything', { accept: true, pickFolder: picking(undefined, offered) });
+    assert.deepEqual(outcome, {});
+    assert.equal(offered.length, 1);
+    assert.equal(server.chatRequests.length, asked, 'the model was asked although the pick was cancelled');
+  });
+
+  it('files from two folders are a clear error, and nothing is planned', async () => {
+    const asked = server.chatRequests.length;
+    const outcome = await planner.planTask('Compare them', {
+      accept: true,
+      files: [vscode.Uri.file(pathIn('api', 'README.md')), vscode.Uri.file(pathIn('web', 'README.md'))],
+      pickFolder: () => Promise.reject(new Error('the folder pick was shown')),
+    });
+    assert.match(outcome.error ?? '', /more than one workspace folder \("api", "web"\)/);
+    assert.equal(outcome.run, undefined);
+    assert.equal(server.chatRequests.length, asked);
+  });
+
+  it("takes the active editor's folder without asking, and runs of the two folders go on at once", async () => {
+    await vscode.window.showTextDocument(vscode.Uri.file(pathIn('api', 'README.md')));
+    server.enqueue(planReply([{ id: 'S1', title: 'Write in api', kind: 'tool', dependsOn: [], tool: 'write_file', args: { path: 'api-note.txt', content: 'in api\n' } }]));
+    const inApi = await planner.planTask('Write in api', { accept: true, pickFolder: () => Promise.reject(new Error('the folder pick was shown')) });
+    assert.deepEqual(await planner.nextPrompt(), { stepId: 'S1', kind: 'approval' });
+    assert.deepEqual(planner.runningFolders(), ['api']);
+
+    // While api's run waits for its approval, a run in web starts and ends; its step has the same id.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    server.enqueue(planReply([{ id: 'S1', title: 'List web', kind: 'tool', dependsOn: [], tool: 'list_files', args: {} }]));
+    const inWeb = await planner.planTask('List the files', { accept: true, pickFolder: picking('web', []) });
+    const webResult = await inWeb.run;
+    assert.equal(webResult?.status, 'completed');
+    assert.equal(planner.runFolder(webResult.runId), 'web');
+    assert.deepEqual(planner.runningFolders(), ['api'], "web's run disturbed api's");
+    assert.deepEqual(planner.pendingPrompts(), [{ stepId: 'S1', kind: 'approval' }]);
+
+    await vscode.commands.executeCommand('taskPlanner.approve', 'S1');
+    const apiResult = await inApi.run;
+    assert.equal(apiResult?.status, 'completed');
+    assert.equal(planner.runFolder(apiResult.runId), 'api');
+    assert.equal(readFileSync(pathIn('api', 'api-note.txt'), 'utf8'), 'in api\n');
+    assert.equal(existsSync(pathIn('web', 'api-note.txt')), false);
+  });
+
+  it("Cancel run stops the run, and Resume continues it in its own folder while another folder is current", async () => {
+    server.enqueue(planReply([{ id: 'S1', title: 'Write later', kind: 'tool', dependsOn: [], tool: 'write_file', args: { path: 'later.txt', content: 'resumed in web\n' } }]));
+    const inWeb = await planner.planTask('Write later', { accept: true, pickFolder: picking('web', []) });
+    await planner.nextPrompt();
+    await vscode.commands.executeCommand('taskPlanner.cancelRun');
+    const cancelled = await inWeb.run;
+    assert.equal(cancelled?.status, 'cancelled');
+    assert.deepEqual(planner.pendingPrompts(), []);
+
+    // api becomes the current folder (its plan shows in the Plan tree)…
+    server.enqueue(planReply([{ id: 'L1', title: 'List api', kind: 'tool', dependsOn: [], tool: 'list_files', args: {} }]));
+    const inApi = await planner.planTask('List the files', { accept: true, pickFolder: picking('api', []) });
+    assert.equal((await inApi.run)?.status, 'completed');
+    assert.equal(planner.planTreeNodes()[0]?.label, 'api');
+
+    // …and resuming web's run from the Runs view continues it in web.
+    const resumed = planner.resumeRun(cancelled.runId);
+    assert.deepEqual(await planner.nextPrompt(), { stepId: 'S1', kind: 'approval' });
+    assert.equal(planner.planTreeNodes()[0]?.label, 'web');
+    await vscode.commands.executeCommand('taskPlanner.approve', 'S1');
+    assert.equal((await resumed).status, 'completed');
+    assert.equal(readFileSync(pathIn('web', 'later.txt'), 'utf8'), 'resumed in web\n');
+    assert.equal(existsSync(pathIn('api', 'later.txt')), false);
+  });
+
+  it('two runs waiting on a step of the same id at once keep both prompts: each approval reaches its own run', async () => {
+    server.enqueue(planReply([{ id: 'S1', title: 'Write twin', kind: 'tool', dependsOn: [], tool: 'write_file', args: { path: 'twin-api.txt', content: 'api\n' } }]));
+    const inApi = await planner.planTask('Write twin in api', { accept: true, pickFolder: picking('api', []) });
+    await planner.nextPrompt();
+    server.enqueue(planReply([{ id: 'S1', title: 'Write twin', kind: 'tool', dependsOn: [], tool: 'write_file', args: { path: 'twin-web.txt', content: 'web\n' } }]));
+    const inWeb = await planner.planTask('Write twin in web', { accept: true, pickFolder: picking('web', []) });
+    for (let waited = 0; planner.pendingPrompts().length < 2 && waited < 100; waited++) await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.deepEqual(planner.pendingPrompts(), [{ stepId: 'S1', kind: 'approval' }, { stepId: 'S1', kind: 'approval' }]);
+    assert.deepEqual([...planner.runningFolders()].sort(), ['api', 'web']);
+
+    // The oldest prompt is api's: approving S1 once completes api's run and leaves web's waiting.
+    await vscode.commands.executeCommand('taskPlanner.approve', 'S1');
+    assert.equal((await inApi.run)?.status, 'completed');
+    assert.deepEqual(planner.pendingPrompts(), [{ stepId: 'S1', kind: 'approval' }]);
+    assert.equal(existsSync(pathIn('web', 'twin-web.txt')), false, "web's change was applied without its approval");
+    await vscode.commands.executeCommand('taskPlanner.approve', 'S1');
+    assert.equal((await inWeb.run)?.status, 'completed');
+    assert.equal(readFileSync(pathIn('api', 'twin-api.txt'), 'utf8'), 'api\n');
+    assert.equal(readFileSync(pathIn('web', 'twin-web.txt'), 'utf8'), 'web\n');
+  });
+});
