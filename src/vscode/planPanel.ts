@@ -5,7 +5,7 @@ import type { Plan } from '../core/plan/planSchema';
 import type { CapabilityCatalogue } from '../core/capabilities/capabilityCatalogue';
 import type { CritiqueIssue } from '../core/plan/critiquePlan';
 import type { ApprovalSetting } from '../core/tools/stepApproval';
-import type { Tool } from '../core/tools/tool';
+import type { Tool, ToolRegistry } from '../core/tools/tool';
 import { PanelSession, type RunDetails } from '../core/view/panelSession';
 import {
   parseWebviewMessage,
@@ -43,8 +43,8 @@ export interface PanelTraffic {
 /** What a panel is made with (the same for every panel the controller opens). */
 export interface PlanPanelSetup {
   extensionUri: vscode.Uri;
-  /** The tools runs get: the review validates against them. */
-  tools: readonly Tool[];
+  /** The tools runs get (a registry may follow changes, such as tools other extensions contribute): the review validates against them. */
+  tools: ToolRegistry | readonly Tool[];
   /** What each user action does. */
   actions: PanelActionHandlers;
   /** Why Regenerate is not offered now (no model to take feedback), or `undefined`; read at each snapshot. */

@@ -3,7 +3,7 @@ import type { ReplanRecord } from '../core/replan/executeWithReplanning';
 import type { Critique } from '../core/plan/critiquePlan';
 import type { Plan } from '../core/plan/planSchema';
 import type { ApprovalSetting } from '../core/tools/stepApproval';
-import type { Tool } from '../core/tools/tool';
+import type { Tool, ToolRegistry } from '../core/tools/tool';
 import type { PanelTraffic } from './planPanel';
 import { planPanelActions, type PanelActionDeps } from './planPanelActions';
 import { PlanPanelController } from './planPanelController';
@@ -14,7 +14,7 @@ import { errorMessage } from '../shared/errorMessage';
 export interface PlanPanelFlowDeps extends Omit<PanelActionDeps, 'decideReview'> {
   extensionUri: vscode.Uri;
   /** The tools runs get: the review validates against them. */
-  tools: readonly Tool[];
+  tools: ToolRegistry | readonly Tool[];
   /** Wraps what each panel reports of its messages; default: the log alone. */
   traffic?: (logged: PanelTraffic) => PanelTraffic;
   /** The approval policy and workspace trust a run would have now: the review marks each step by what it will do. */
