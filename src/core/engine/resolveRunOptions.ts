@@ -30,6 +30,7 @@ export function resolveRunOptions(plan: Plan, options: RunOptions): ResolvedRunO
     approvalPolicy: options.approvalPolicy ?? 'writesAndCommands',
     strategy: options.strategy ?? 'react',
     commandRunner: options.commandRunner,
+    allowedCommands: options.allowedCommands,
     diagnostics: options.diagnostics,
     checkCommands: options.checkCommands,
     checkpoints: options.checkpoints,
