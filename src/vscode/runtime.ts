@@ -27,6 +27,7 @@ export { createNodeCommandRunner } from '../node/nodeCommandRunner';
 export { createVscodeWorkspaceFs } from './vscodeWorkspaceFs';
 export { createVscodeDiagnostics } from './vscodeDiagnostics';
 export { checkCommandsQuestion, planCheckCommands } from '../core/engine/checkCommandConsent';
+export { createVscodeCommandAllowList, showCommandAllowRules } from './commandAllowRulesView';
 export { createPlanPanelFlow } from './planPanelFlow';
 export { showPlan } from './showPlanCommand';
 export { exportPlanMarkdown, reviewPlanFile, runPlanFile, savePlanAsFile } from './planFileCommands';

@@ -121,7 +121,8 @@ export const allowRuleEntrySchema = z.union([z.string(), z.array(z.string())]);
 export function readAllowRules(value: unknown, where: string): { rules: CommandAllowRule[]; problems: string[] } {
   if (value === undefined || value === null) return { rules: [], problems: [] };
   if (!Array.isArray(value)) {
-    return { rules: [], problems: [`${where} must be a list of commands, each a command line such as "npm test" or a list of words such as ["npm", "test"]; it was ignored.`] };
+    const problem = `${where} must be a list of commands, each a command line such as "npm test" or a list of words such as ["npm", "test"]; it was ignored.`;
+    return { rules: [], problems: [problem] };
   }
   const rules: CommandAllowRule[] = [];
   const problems: string[] = [];
@@ -153,6 +154,17 @@ export function sameAllowRule(a: CommandAllowRule, b: CommandAllowRule): boolean
   return a.length === b.length && a.every((word, index) => b[index] === word);
 }
 
+/**
+ * The rule a command line typed by the user makes (split at spaces, plain words only, as
+ * in the setting), or why it cannot be one (`allowRuleProblem`), in the user's words.
+ */
+export function allowRuleOfCommandLine(line: string): { rule: CommandAllowRule } | { problem: string } {
+  const rule = ruleOfCommandLine(line);
+  if (typeof rule === 'string') return { problem: rule };
+  const problem = allowRuleProblem(rule);
+  return problem === undefined ? { rule } : { problem };
+}
+
 function ruleOfCommandLine(line: string): CommandAllowRule | string {
   const words = line.split(' ').filter((word) => word !== '');
   if (words.length === 0) return 'an empty rule would allow every command';
@@ -162,7 +174,10 @@ function ruleOfCommandLine(line: string): CommandAllowRule | string {
   return words;
 }
 
-/** The program's name as the checks above compare it: its last path part, lower case, without a Windows extension or a version suffix (`python3.12`: `python`). */
+/**
+ * The program's name as the checks above compare it: its last path part, lower case,
+ * without a Windows extension or a version suffix (`python3.12`: `python`).
+ */
 function programName(program: string): string {
   const base = program.split(/[/\\]/).pop() ?? program;
   return base
