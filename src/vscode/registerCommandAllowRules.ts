@@ -7,7 +7,7 @@ import type { CheckCommandRules } from './runController';
 import type { CommandRuleMaker } from './vscodeInteraction';
 
 /** The editor's command allow rules as the run controller and the command question use them. */
-export type EditorCommandRules = CheckCommandRules & CommandRuleMaker;
+export type EditorCommandRules = CheckCommandRules & CommandRuleMaker & { remove(rule: readonly string[]): Promise<void> };
 
 /**
  * The command allow rules of the window (kept in `state`, the workspace state, and read
@@ -22,6 +22,7 @@ export function registerCommandAllowRules(state: vscode.Memento, isTrusted: () =
     problem: (argv: readonly string[]) => list().problem(argv),
     canAllow: (command: CheckCommand) => list().canAllow(command),
     add: (argv: readonly string[]) => list().add(argv),
+    remove: (rule: readonly string[]) => list().remove(rule),
   };
   return {
     rules,
