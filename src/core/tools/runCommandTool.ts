@@ -52,10 +52,15 @@ export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = 
     if (stat?.type !== 'directory') throw new WorkspaceError('not_directory', cwd, `The working directory ${cwd || '.'} does not exist or is not a directory`);
     const shownCwd = await runner.describeCwd(cwd);
     const rule = matchingAllowRule(ctx.allowedCommands?.rules() ?? [], { argv: input.argv, cwd, shell: false });
-    if (rule !== undefined) ctx.output?.(`Runs without asking: allowed by the rule "${describeAllowRule(rule)}".\n`);
-    // Commands ask under every policy; asking `needsApproval` keeps that rule in one place, where the review reads it too.
-    // Stryker disable next-line ConditionalExpression: `needsApproval` is true for every command, so the condition cannot be told from `true`.
-    else if (needsApproval(runCommandTool.effects, ctx.approvalPolicy)) {
+    if (rule !== undefined) {
+      const allowed = `Runs without asking: allowed by the rule "${describeAllowRule(rule)}".`;
+      ctx.logger.info(`${ctx.stepId}: ${allowed}`);
+      ctx.output?.(`${allowed}\n`);
+    } else if (
+      // Commands ask under every policy; asking `needsApproval` keeps that rule in one place, where the review reads it too.
+      // Stryker disable next-line ConditionalExpression: `needsApproval` is true for every command, so the condition cannot be told from `true`.
+      needsApproval(runCommandTool.effects, ctx.approvalPolicy)
+    ) {
       await requireApproval(
         ctx,
         { kind: 'command', stepId: ctx.stepId, title: ctx.stepTitle, argv: [...input.argv], cwd: shownCwd, shell: false },
