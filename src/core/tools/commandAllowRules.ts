@@ -9,8 +9,8 @@ import { shownCommandWord } from './commandApprovalText';
  */
 export type CommandAllowRule = readonly string[];
 
-/** Most rules read from one source, most words in a rule, longest word (characters). */
-export const allowRuleLimits = { rules: 200, words: 64, wordChars: 1000 } as const;
+/** Most entries read from one source, most words in a rule, longest word (characters), most problems reported per source. */
+export const allowRuleLimits = { rules: 200, words: 64, wordChars: 1000, problems: 10 } as const;
 
 /** A command as the rules look at it: argv (through a shell only when `shell`) in the workspace-relative folder `cwd` (`''`: the workspace folder). */
 export interface RuledCommand {
@@ -116,7 +116,8 @@ export const allowRuleEntrySchema = z.union([z.string(), z.array(z.string())]);
  * `allowRuleProblem`; a command line is split at spaces and may hold only plain words
  * (letters, digits and `_@%+=:,./-`), the array form being the one for other arguments.
  * `problems` names each entry left out, in the user's words, starting with `where`
- * (e.g. the setting's name); every other entry is kept. At most `allowRuleLimits.rules`.
+ * (e.g. the setting's name); every other entry is kept. At most `allowRuleLimits.rules`
+ * entries are read and `allowRuleLimits.problems` problems named (then how many more).
  */
 export function readAllowRules(value: unknown, where: string): { rules: CommandAllowRule[]; problems: string[] } {
   if (value === undefined || value === null) return { rules: [], problems: [] };
@@ -126,11 +127,12 @@ export function readAllowRules(value: unknown, where: string): { rules: CommandA
   }
   const rules: CommandAllowRule[] = [];
   const problems: string[] = [];
-  for (const [index, entry] of (value as unknown[]).entries()) {
+  const entries = value as unknown[];
+  for (const [index, entry] of entries.slice(0, allowRuleLimits.rules).entries()) {
     const label = `${where}, entry ${index + 1}`;
-    if (rules.length === allowRuleLimits.rules) {
-      problems.push(`${where} holds more than ${allowRuleLimits.rules} rules; the rest were ignored.`);
-      break;
+    if (Array.isArray(entry) && entry.length > allowRuleLimits.words) {
+      problems.push(`${label}: has more than ${allowRuleLimits.words} words; it was ignored.`);
+      continue;
     }
     const parsed = allowRuleEntrySchema.safeParse(entry);
     if (!parsed.success) {
@@ -146,7 +148,9 @@ export function readAllowRules(value: unknown, where: string): { rules: CommandA
     if (problem === undefined) rules.push(rule);
     else problems.push(`${label}: ${problem}; it was ignored.`);
   }
-  return { rules, problems };
+  if (entries.length > allowRuleLimits.rules) problems.push(`${where} holds more than ${allowRuleLimits.rules} entries; the rest were ignored.`);
+  const more = problems.length - allowRuleLimits.problems;
+  return { rules, problems: more > 0 ? [...problems.slice(0, allowRuleLimits.problems), `…and ${more} more problems in ${where}.`] : problems };
 }
 
 /** Two rules are the same rule when their words are. */

@@ -131,6 +131,7 @@ describe('command allow rules', () => {
       assert.equal(allowRuleProblem(['npm', 'test\u202e']), 'the rule "npm "test\\u202e"" contains an invisible character (a control or direction mark)');
       assert.match(allowRuleProblem(['npm', 'te\nst']) ?? '', /invisible character/);
       assert.match(allowRuleProblem(['make', ...Array<string>(allowRuleLimits.words).fill('x')]) ?? '', /more than 64 words/);
+      assert.equal(allowRuleProblem(['make', ...Array<string>(allowRuleLimits.words - 1).fill('x')]), undefined, 'exactly 64 words');
       assert.match(allowRuleProblem(['make', 'x'.repeat(allowRuleLimits.wordChars + 1)]) ?? '', /a word longer than 1000 characters/);
       assert.ok((allowRuleProblem(['make', 'x'.repeat(allowRuleLimits.wordChars + 1)]) ?? '').length < 500, 'the message stays short');
     });
@@ -166,7 +167,17 @@ describe('command allow rules', () => {
       ]);
       const many = readAllowRules(Array.from({ length: allowRuleLimits.rules + 5 }, (_, index) => `make t${index}`), 'x');
       assert.equal(many.rules.length, allowRuleLimits.rules);
-      assert.deepEqual(many.problems, [`x holds more than ${allowRuleLimits.rules} rules; the rest were ignored.`]);
+      assert.deepEqual(many.problems, [`x holds more than ${allowRuleLimits.rules} entries; the rest were ignored.`]);
+    });
+
+    it('stays bounded on huge input: many bad entries, a huge entry, a huge word', () => {
+      const bad = readAllowRules(Array.from({ length: 100_000 }, () => 7), 'x');
+      assert.equal(bad.problems.length, allowRuleLimits.problems + 1);
+      assert.equal(bad.problems.at(-1), `…and ${allowRuleLimits.rules - allowRuleLimits.problems + 1} more problems in x.`);
+      const huge = readAllowRules([Array.from({ length: 1_000_000 }, () => 'x'), `make ${'y'.repeat(1_000_000)}`, 'z'.repeat(1_000_000)], 'x');
+      assert.deepEqual(huge.rules, []);
+      assert.equal(huge.problems[0], 'x, entry 1: has more than 64 words; it was ignored.');
+      assert.ok(huge.problems.every((problem) => problem.length < 700), huge.problems.map((problem) => problem.length).join());
     });
   });
 
