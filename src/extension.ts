@@ -104,7 +104,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
       pending,
       tree,
       regenerate: (feedback, plan) => regeneratePlan(deps, feedback, plan),
-      regenerateBlockedReason: () => (modelStatus.current() === 'heuristic' ? regenerateNeedsModel : undefined),
+      regenerateBlockedReason: () => (modelStatus.current() === 'heuristic' ? regenerateNeedsModel() : undefined),
       approvalSetting: () => ({ policy: readSettings().approvalPolicy, trusted: vscode.workspace.isTrusted }),
       log,
       ...(seams.panelTraffic ? { traffic: seams.panelTraffic } : {}),

@@ -1,6 +1,7 @@
 import { deferAllInteraction } from '../core/engine/stepInteraction';
 import type { ApprovalDecision, ApprovalRequest, Interaction } from '../core/ports';
 import { proposalTarget } from '../core/tools/proposalTarget';
+import { shownToolInput, toolCallTarget } from '../core/tools/toolCallApprovalText';
 import { askManualStep } from './manualStepQuestion';
 import type { CliIo } from './cliIo';
 import { oneLine } from '../core/text/oneLine';
@@ -11,6 +12,7 @@ const shownApproval: { [Kind in ApprovalRequest['kind']]: (request: Extract<Appr
     `run:\n  ${request.argv.map((arg) => JSON.stringify(arg)).join(' ')}\n  in ${request.cwd || '.'}${request.shell ? ' through a shell' : ''}`,
   file: (request) => `${request.operation} ${proposalTarget(request.proposal)}:\n${request.proposal.diff}`,
   directory: (request) => `create the directory ${request.path}`,
+  tool: (request) => `call ${toolCallTarget(request)} with:\n${shownToolInput(request.input)}`,
 };
 
 /** An approval request as the terminal shows it: what would run or change, in full. */

@@ -127,6 +127,8 @@ export type ApprovalRequest = RequestIdentity &
     | { kind: 'file'; stepId: string; title: string; operation: 'write' | 'edit' | 'delete'; proposal: FileProposal }
     | { kind: 'command'; stepId: string; title: string; argv: string[]; cwd: string; shell: boolean }
     | { kind: 'directory'; stepId: string; title: string; path: string }
+    /** A call of a tool another program runs, or one that reaches the network: `source` names who runs it ("MCP server \"db\""), `input` is the arguments as the tool gets them. */
+    | { kind: 'tool'; stepId: string; title: string; tool: string; source: string; input: unknown }
   );
 
 /** The user's answer to an approval request. */

@@ -20,15 +20,15 @@ export class ApiKeyStore {
     const value =
       key ??
       (await vscode.window.showInputBox({
-        title: 'Task Planner: Set API key',
-        prompt: 'API key of the OpenAI-compatible provider (stored in VS Code\'s secret storage, never in settings).',
+        title: vscode.l10n.t('Task Planner: Set API key'),
+        prompt: vscode.l10n.t("API key of the OpenAI-compatible provider (stored in VS Code's secret storage, never in settings)."),
         password: true,
         ignoreFocusOut: true,
-        validateInput: (text) => (text.trim() === '' ? 'Enter the key, or press Escape to cancel.' : undefined),
+        validateInput: (text) => (text.trim() === '' ? vscode.l10n.t('Enter the key, or press Escape to cancel.') : undefined),
       }));
     if (value === undefined || value.trim() === '') return false;
     await this.store(value);
-    void vscode.window.showInformationMessage('Task Planner: API key stored in secret storage.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: API key stored in secret storage.'));
     return true;
   }
 
@@ -40,6 +40,6 @@ export class ApiKeyStore {
   /** "Task Planner: Clear API key". */
   async clear(): Promise<void> {
     await this.secrets.delete(secretKey);
-    void vscode.window.showInformationMessage('Task Planner: API key removed from secret storage.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: API key removed from secret storage.'));
   }
 }

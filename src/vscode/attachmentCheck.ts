@@ -1,7 +1,8 @@
+import * as vscode from 'vscode';
 import type { AttachmentProblem } from '../core/engine/attachmentProblems';
 import type { Attachment, Plan } from '../core/plan/planSchema';
 
-/** What the user may do about an attachment the run cannot give to its step. */
+/** What the user may do about an attachment the run cannot give to its step (English; the dialog shows them translated). */
 export const attachmentChoices = ['Choose another file…', 'Run without it'] as const;
 /** One of `attachmentChoices`. */
 export type AttachmentChoice = (typeof attachmentChoices)[number];
@@ -35,7 +36,7 @@ export async function checkAttachments(plan: Plan, deps: AttachmentCheckDeps): P
   for (;;) {
     const [problem] = await deps.problems(current);
     if (!problem) return current;
-    const choice = await deps.ui.ask(`${problem.message} Choose another file, run without it, or cancel the run.`);
+    const choice = await deps.ui.ask(vscode.l10n.t('{0} Choose another file, run without it, or cancel the run.', problem.message));
     if (choice === undefined) return undefined;
     if (choice === 'Run without it') {
       current = deps.replace(current, problem.stepId, problem.attachment, undefined);

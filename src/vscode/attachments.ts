@@ -22,7 +22,7 @@ export function collectAttachments(text: string, files: readonly vscode.Uri[]): 
     attachments.push({
       kind: 'file',
       ref: `${path}#L${start.line + 1}-L${end.line + 1}`,
-      label: `selection in ${path} (lines ${start.line + 1}-${end.line + 1})`,
+      label: vscode.l10n.t('selection in {0} (lines {1}-{2})', path, start.line + 1, end.line + 1),
       text: capSelection(editor.document.getText(editor.selection)),
     });
   }

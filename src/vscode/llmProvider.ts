@@ -1,3 +1,4 @@
+import * as vscode from 'vscode';
 import type { LlmClient } from '../core/ports';
 import { baseUrlProblem } from '../core/llm/baseUrlProblem';
 import { isLocalBaseUrl, selectProvider, type ProviderChoice } from '../core/llm/selectProvider';
@@ -30,25 +31,29 @@ export async function resolveProvider(settings: TaskPlannerSettings, keys: ApiKe
   if (choice === 'vscode') {
     if (!vscodeLmAvailable) {
       throw new Error(
-        'taskPlanner.llm.provider is "vscode" but VS Code offers no chat model: install and sign in to a language-model extension, or choose another provider.',
+        vscode.l10n.t(
+          'taskPlanner.llm.provider is "vscode" but VS Code offers no chat model: install and sign in to a language-model extension, or choose another provider.',
+        ),
       );
     }
     return {
       choice,
       llm: createVscodeLmClient({ timeoutMs: settings.requestTimeoutMs, ...(settings.vscodeModelFamily ? { family: settings.vscodeModelFamily } : {}) }),
-      label: 'VS Code language model',
+      label: vscode.l10n.t('VS Code language model'),
     };
   }
   if (choice === 'openai') {
     if (!apiKey && !isLocalBaseUrl(settings.baseUrl)) {
       throw new Error(
-        'taskPlanner.llm.provider is "openai" but no API key is stored: run "Task Planner: Set API key", or point taskPlanner.llm.baseUrl at a local server.',
+        vscode.l10n.t(
+          'taskPlanner.llm.provider is "openai" but no API key is stored: run "Task Planner: Set API key", or point taskPlanner.llm.baseUrl at a local server.',
+        ),
       );
     }
     const problem = baseUrlProblem(settings.baseUrl, {
       sendsKey: Boolean(apiKey),
       allowInsecureKey: settings.allowInsecureKey,
-      allowHint: 'turn on taskPlanner.llm.allowInsecureKey in your user settings',
+      allowHint: vscode.l10n.t('turn on taskPlanner.llm.allowInsecureKey in your user settings'),
     });
     if (problem !== undefined) throw new Error(`taskPlanner.llm.baseUrl: ${problem}`);
     const llm = loadRuntime().createOpenAiClient({
@@ -58,9 +63,9 @@ export async function resolveProvider(settings: TaskPlannerSettings, keys: ApiKe
       allowInsecureKey: settings.allowInsecureKey,
       ...(apiKey ? { apiKey } : {}),
     });
-    return { choice, llm, label: `OpenAI-compatible (${settings.model} at ${safeOrigin(settings.baseUrl)})` };
+    return { choice, llm, label: vscode.l10n.t('OpenAI-compatible ({0} at {1})', settings.model, safeOrigin(settings.baseUrl)) };
   }
-  return { choice, llm: undefined, label: 'heuristic planner (no model)' };
+  return { choice, llm: undefined, label: vscode.l10n.t('heuristic planner (no model)') };
 }
 
 function safeOrigin(url: string): string {

@@ -16,22 +16,24 @@ const maxNoteLength = 4_000;
 export async function markManualStep(pending: PendingPrompts, stepId: string, done: boolean, given?: string, requestId?: string): Promise<boolean> {
   const prompt = pending.get(stepId);
   if (prompt?.kind !== 'manual' || (requestId !== undefined && prompt.request.requestId !== requestId)) {
-    void vscode.window.showInformationMessage(`Task Planner: step ${stepId} is not waiting for you to do it.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: step {0} is not waiting for you to do it.', stepId));
     return false;
   }
   const title = prompt.request.title;
   const typed =
     given ??
     (await vscode.window.showInputBox({
-      title: done ? `Task Planner: ${title} is done` : `Task Planner: ${title} could not be done`,
-      prompt: done ? 'A note on what you did (optional): it becomes the result of the step.' : 'Why could it not be done? The step fails with this reason.',
-      placeHolder: done ? 'Press Enter to mark the step done' : 'The reason',
+      title: done ? vscode.l10n.t('Task Planner: {0} is done', title) : vscode.l10n.t('Task Planner: {0} could not be done', title),
+      prompt: done
+        ? vscode.l10n.t('A note on what you did (optional): it becomes the result of the step.')
+        : vscode.l10n.t('Why could it not be done? The step fails with this reason.'),
+      placeHolder: done ? vscode.l10n.t('Press Enter to mark the step done') : vscode.l10n.t('The reason'),
       ignoreFocusOut: true,
       validateInput: (value) =>
         value.length > maxNoteLength
-          ? `Keep it under ${maxNoteLength} characters.`
+          ? vscode.l10n.t('Keep it under {0} characters.', maxNoteLength)
           : !done && value.trim() === ''
-            ? 'Say why, so the run can report it.'
+            ? vscode.l10n.t('Say why, so the run can report it.')
             : undefined,
     }));
   if (typed === undefined) return false;
@@ -43,13 +45,13 @@ export async function markManualStep(pending: PendingPrompts, stepId: string, do
 /** The status bar's and tree's choice for a manual step: Done, Failed, or read the instructions. */
 export async function showManualStepActions(pending: PendingPrompts, request: ManualStepRequest): Promise<void> {
   const items = [
-    { label: '$(check) Done', description: 'I did it (you can add a note)', action: 'done' as const },
-    { label: '$(error) Failed', description: 'It cannot be done (say why)', action: 'failed' as const },
-    { label: '$(book) Show instructions', description: request.instructions.split('\n', 1)[0]?.slice(0, 120) ?? '', action: 'show' as const },
+    { label: vscode.l10n.t('$(check) Done'), description: vscode.l10n.t('I did it (you can add a note)'), action: 'done' as const },
+    { label: vscode.l10n.t('$(error) Failed'), description: vscode.l10n.t('It cannot be done (say why)'), action: 'failed' as const },
+    { label: vscode.l10n.t('$(book) Show instructions'), description: request.instructions.split('\n', 1)[0]?.slice(0, 120) ?? '', action: 'show' as const },
   ];
   const picked = await vscode.window.showQuickPick(items, {
-    title: `Task Planner: ${request.stepId} ${request.title} is yours to do`,
-    placeHolder: 'Mark the step done or failed',
+    title: vscode.l10n.t('Task Planner: {0} {1} is yours to do', request.stepId, request.title),
+    placeHolder: vscode.l10n.t('Mark the step done or failed'),
   });
   if (picked?.action === 'show') return showManualInstructions(pending, request);
   if (picked) await markManualStep(pending, request.stepId, picked.action === 'done', undefined, request.requestId);
@@ -58,8 +60,14 @@ export async function showManualStepActions(pending: PendingPrompts, request: Ma
 /** The instructions in a dialog (the step, its instructions, attachments and earlier results), with Done and Failed. */
 export async function showManualInstructions(pending: PendingPrompts, request: ManualStepRequest): Promise<void> {
   const [first, ...rest] = describeManualStep(request).split('\n');
-  const choice = await vscode.window.showInformationMessage(first ?? request.title, { modal: true, detail: rest.join('\n').slice(0, 8_000) }, 'Done', 'Failed');
-  if (choice) await markManualStep(pending, request.stepId, choice === 'Done', undefined, request.requestId);
+  const done = vscode.l10n.t('Done');
+  const choice = await vscode.window.showInformationMessage(
+    first ?? request.title,
+    { modal: true, detail: rest.join('\n').slice(0, 8_000) },
+    done,
+    vscode.l10n.t('Failed'),
+  );
+  if (choice) await markManualStep(pending, request.stepId, choice === done, undefined, request.requestId);
 }
 
 /**
@@ -67,15 +75,20 @@ export async function showManualInstructions(pending: PendingPrompts, request: M
  * while): a notification with Done, Failed and Show instructions.
  */
 export async function announceManualStep(pending: PendingPrompts, request: ManualStepRequest): Promise<void> {
+  const [done, failed, show] = [vscode.l10n.t('Done'), vscode.l10n.t('Failed'), vscode.l10n.t('Show instructions')];
   const choice = await vscode.window.showInformationMessage(
-    `Task Planner: step ${withoutLinks(request.stepId)} "${withoutLinks(request.title)}" is yours to do. Mark it Done when you have done it.`,
-    'Done',
-    'Failed',
-    'Show instructions',
+    vscode.l10n.t(
+      'Task Planner: step {0} "{1}" is yours to do. Mark it Done when you have done it.',
+      withoutLinks(request.stepId),
+      withoutLinks(request.title),
+    ),
+    done,
+    failed,
+    show,
   );
-  if (choice === 'Show instructions') await showManualInstructions(pending, request);
+  if (choice === show) await showManualInstructions(pending, request);
   else if (choice && pending.get(request.stepId)?.request.requestId === request.requestId) {
-    await markManualStep(pending, request.stepId, choice === 'Done', undefined, request.requestId);
+    await markManualStep(pending, request.stepId, choice === done, undefined, request.requestId);
   }
 }
 

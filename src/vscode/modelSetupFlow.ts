@@ -1,3 +1,4 @@
+import * as vscode from 'vscode';
 import {
   defaultHostedBaseUrl,
   describeConnection,
@@ -63,35 +64,39 @@ type Way = 'vscode' | 'local' | 'hosted' | 'heuristic';
  */
 export async function runModelSetup(deps: ModelSetupDeps): Promise<ModelSetupOutcome | undefined> {
   const vscodeModels = await deps.vscodeModels();
-  const way = await deps.ui.pick<Way>('Task Planner: Set up a model (1/3)', 'Which model should plan and run the steps?', [
+  const way = await deps.ui.pick<Way>(vscode.l10n.t('Task Planner: Set up a model (1/3)'), vscode.l10n.t('Which model should plan and run the steps?'), [
     {
-      label: 'A VS Code chat model',
+      label: vscode.l10n.t('A VS Code chat model'),
       description:
         vscodeModels.length > 0
-          ? `${vscodeModels.length} available: ${vscodeModels
-              .map((model) => model.name)
-              .slice(0, 3)
-              .join(', ')}`
-          : 'none installed yet',
-      detail: 'GitHub Copilot or any extension that provides chat models; picked automatically when present.',
+          ? vscode.l10n.t(
+              '{0} available: {1}',
+              vscodeModels.length,
+              vscodeModels
+                .map((model) => model.name)
+                .slice(0, 3)
+                .join(', '),
+            )
+          : vscode.l10n.t('none installed yet'),
+      detail: vscode.l10n.t('GitHub Copilot or any extension that provides chat models; picked automatically when present.'),
       value: 'vscode',
     },
     {
-      label: 'A local server',
-      description: 'Ollama, LM Studio, llama.cpp, vLLM',
-      detail: 'An OpenAI-compatible server on this machine: only its address, no key.',
+      label: vscode.l10n.t('A local server'),
+      description: vscode.l10n.t('Ollama, LM Studio, llama.cpp, vLLM'),
+      detail: vscode.l10n.t('An OpenAI-compatible server on this machine: only its address, no key.'),
       value: 'local',
     },
     {
-      label: 'A hosted service',
-      description: 'OpenAI, OpenRouter, Azure, …',
-      detail: "An OpenAI-compatible API: its address and your key (kept in VS Code's secret storage).",
+      label: vscode.l10n.t('A hosted service'),
+      description: vscode.l10n.t('OpenAI, OpenRouter, Azure, …'),
+      detail: vscode.l10n.t("An OpenAI-compatible API: its address and your key (kept in VS Code's secret storage)."),
       value: 'hosted',
     },
     {
-      label: 'No model',
-      description: 'the heuristic planner',
-      detail: 'Plans from the text of the request; steps that need a model are yours to do.',
+      label: vscode.l10n.t('No model'),
+      description: vscode.l10n.t('the heuristic planner'),
+      detail: vscode.l10n.t('Plans from the text of the request; steps that need a model are yours to do.'),
       value: 'heuristic',
     },
   ]);
@@ -125,8 +130,8 @@ async function chooseVscodeModel(deps: ModelSetupDeps, models: { family: string;
     // Saved anyway: "auto" picks the model as soon as an extension offers one; the test says what is missing.
     return { choice: { provider: 'vscode', family: '' } };
   }
-  const family = await deps.ui.pick('Task Planner: Set up a model (2/3)', 'Which VS Code chat model?', [
-    { label: 'The first one available', description: models[0]?.name ?? '', value: '' },
+  const family = await deps.ui.pick(vscode.l10n.t('Task Planner: Set up a model (2/3)'), vscode.l10n.t('Which VS Code chat model?'), [
+    { label: vscode.l10n.t('The first one available'), description: models[0]?.name ?? '', value: '' },
     ...models.map((model) => ({ label: model.name, description: model.family, value: model.family })),
   ]);
   return family === undefined ? undefined : { choice: { provider: 'vscode', family } };
@@ -135,17 +140,21 @@ async function chooseVscodeModel(deps: ModelSetupDeps, models: { family: string;
 async function chooseLocalServer(deps: ModelSetupDeps): Promise<{ choice: ModelChoice } | undefined> {
   const kinds = Object.keys(localServers) as LocalServerKind[];
   const listings = await Promise.all(kinds.map((kind) => deps.listModels(localServers[kind].baseUrl, undefined)));
-  const server = await deps.ui.pick<LocalServerKind | 'other'>('Task Planner: Set up a model (2/3)', 'Which local server?', [
+  const server = await deps.ui.pick<LocalServerKind | 'other'>(vscode.l10n.t('Task Planner: Set up a model (2/3)'), vscode.l10n.t('Which local server?'), [
     ...kinds.map((kind, index) => {
       const listing = listings[index];
       return {
         label: localServers[kind].name,
         description: localServers[kind].baseUrl,
-        detail: listing?.ok ? `Answering: ${listing.models.length} model${listing.models.length === 1 ? '' : 's'}.` : 'Not answering now.',
+        detail: !listing?.ok
+          ? vscode.l10n.t('Not answering now.')
+          : listing.models.length === 1
+            ? vscode.l10n.t('Answering: 1 model.')
+            : vscode.l10n.t('Answering: {0} models.', listing.models.length),
         value: kind,
       };
     }),
-    { label: 'Another address…', description: 'any OpenAI-compatible server on this machine or your network', value: 'other' },
+    { label: vscode.l10n.t('Another address…'), description: vscode.l10n.t('any OpenAI-compatible server on this machine or your network'), value: 'other' },
   ]);
   if (server === undefined) return undefined;
   const known = server === 'other' ? undefined : server;
@@ -160,12 +169,12 @@ async function chooseHosted(deps: ModelSetupDeps): Promise<{ choice: ModelChoice
   const baseUrl = await askBaseUrl(deps, local ? defaultHostedBaseUrl : deps.current.baseUrl || defaultHostedBaseUrl);
   if (baseUrl === undefined) return undefined;
   const stored = await deps.hasKey();
-  const typed = await deps.ui.input('Task Planner: Set up a model: API key', {
+  const typed = await deps.ui.input(vscode.l10n.t('Task Planner: Set up a model: API key'), {
     prompt: stored
-      ? "The service's API key (leave empty to keep the stored one). Kept in VS Code's secret storage, never in settings."
-      : "The service's API key. Kept in VS Code's secret storage, never in settings.",
+      ? vscode.l10n.t("The service's API key (leave empty to keep the stored one). Kept in VS Code's secret storage, never in settings.")
+      : vscode.l10n.t("The service's API key. Kept in VS Code's secret storage, never in settings."),
     password: true,
-    validate: (value) => (!stored && value.trim() === '' ? 'Enter the key, or press Escape to cancel.' : undefined),
+    validate: (value) => (!stored && value.trim() === '' ? vscode.l10n.t('Enter the key, or press Escape to cancel.') : undefined),
   });
   if (typed === undefined) return undefined;
   const apiKey = typed.trim() === '' ? undefined : typed.trim();
@@ -175,15 +184,15 @@ async function chooseHosted(deps: ModelSetupDeps): Promise<{ choice: ModelChoice
 
 function askBaseUrl(deps: ModelSetupDeps, value: string): Promise<string | undefined> {
   return deps.ui
-    .input('Task Planner: Set up a model: address', {
-      prompt: "The server's OpenAI-compatible API root (usually ending in /v1).",
+    .input(vscode.l10n.t('Task Planner: Set up a model: address'), {
+      prompt: vscode.l10n.t("The server's OpenAI-compatible API root (usually ending in /v1)."),
       value,
       validate: (text) => {
         try {
           const url = new URL(text.trim());
-          return url.protocol === 'http:' || url.protocol === 'https:' ? undefined : 'Enter an http:// or https:// address.';
+          return url.protocol === 'http:' || url.protocol === 'https:' ? undefined : vscode.l10n.t('Enter an http:// or https:// address.');
         } catch {
-          return 'Enter an address such as http://127.0.0.1:11434/v1.';
+          return vscode.l10n.t('Enter an address such as {0}.', 'http://127.0.0.1:11434/v1');
         }
       },
     })
@@ -200,16 +209,16 @@ async function chooseModel(
   const listing = await deps.listModels(baseUrl, apiKey);
   if (listing.ok && listing.models.length > 0) {
     return deps.ui.pick(
-      'Task Planner: Set up a model (3/3)',
-      `Which of the ${listing.models.length} models at ${baseUrl}?`,
+      vscode.l10n.t('Task Planner: Set up a model (3/3)'),
+      vscode.l10n.t('Which of the {0} models at {1}?', listing.models.length, baseUrl),
       listing.models.map((id) => ({ label: id, value: id })),
     );
   }
-  const why = listing.ok ? `The server at ${baseUrl} lists no models.` : describeListing(baseUrl, listing, server);
-  const typed = await deps.ui.input('Task Planner: Set up a model: model name', {
-    prompt: `${why} Type the model's name to use it anyway.`,
+  const why = listing.ok ? vscode.l10n.t('The server at {0} lists no models.', baseUrl) : describeListing(baseUrl, listing, server);
+  const typed = await deps.ui.input(vscode.l10n.t('Task Planner: Set up a model: model name'), {
+    prompt: vscode.l10n.t("{0} Type the model's name to use it anyway.", why),
     value: deps.current.model,
-    validate: (value) => (value.trim() === '' ? 'Enter the model name, or press Escape to cancel.' : undefined),
+    validate: (value) => (value.trim() === '' ? vscode.l10n.t('Enter the model name, or press Escape to cancel.') : undefined),
   });
   return typed?.trim();
 }

@@ -11,17 +11,17 @@ const plannerContextKey = 'taskPlanner.planner';
 const welcomedKey = 'taskPlanner.modelNoticeShown';
 
 /** What the user can do when a step or Regenerate needs a model and none is set up. */
-export const setUpModelHint = 'run "Task Planner: Set up a model", or edit the steps yourself.';
+export const setUpModelHint = (): string => vscode.l10n.t('run "Task Planner: Set up a model", or edit the steps yourself.');
 
 /** Why Regenerate is refused without a model: the heuristic planner cannot take feedback into account. */
-export const regenerateNeedsModel = feedbackNeedsModel(setUpModelHint);
+export const regenerateNeedsModel = (): string => feedbackNeedsModel(setUpModelHint());
 
 /** Which planner is active, in words a newcomer understands. */
 export function describePlanner(choice: ProviderChoice, settings: { baseUrl: string; model: string }): string {
   const descriptions: Record<ProviderChoice, string> = {
-    vscode: 'a VS Code chat model',
-    openai: `${settings.model} at ${settings.baseUrl}`,
-    heuristic: 'the heuristic planner (no model): steps that need a model are yours to do',
+    vscode: vscode.l10n.t('a VS Code chat model'),
+    openai: vscode.l10n.t('{0} at {1}', settings.model, settings.baseUrl),
+    heuristic: vscode.l10n.t('the heuristic planner (no model): steps that need a model are yours to do'),
   };
   return descriptions[choice];
 }
@@ -79,10 +79,14 @@ export class ModelStatus implements vscode.Disposable {
     await this.globalState.update(welcomedKey, true);
     const choice = await (this.refreshing ?? this.refresh());
     const settings = readSettings();
-    const active = `Task Planner plans with ${describePlanner(choice, settings)}.`;
-    const ways = 'Set up a VS Code chat model (Copilot…), a local server (Ollama, LM Studio…) or a hosted one.';
+    const active = vscode.l10n.t('Task Planner plans with {0}.', describePlanner(choice, settings));
     this.log.info(`First run: ${active}`);
-    const picked = await vscode.window.showInformationMessage(choice === 'heuristic' ? `${active} ${ways}` : active, 'Set up a model');
+    const picked = await vscode.window.showInformationMessage(
+      choice === 'heuristic'
+        ? vscode.l10n.t('{0} Set up a VS Code chat model (Copilot…), a local server (Ollama, LM Studio…) or a hosted one.', active)
+        : vscode.l10n.t('{0}', active),
+      vscode.l10n.t('Set up a model'),
+    );
     if (picked) await vscode.commands.executeCommand('taskPlanner.setUpModel');
   }
 

@@ -1,4 +1,4 @@
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import type { RunState } from '../core/engine/runEvents';
 import type { RunResult } from '../core/engine/runOptions';
 import { critiquePlan } from '../core/plan/critiquePlan';
@@ -39,7 +39,7 @@ export interface PlanFileDeps {
   ui: PlanFileUi;
 }
 
-const noPlan = 'Task Planner: there is no plan to save or export yet. Plan a task first, or open a *.plan.json file.';
+const noPlan = (): string => vscode.l10n.t('Task Planner: there is no plan to save or export yet. Plan a task first, or open a *.plan.json file.');
 
 /**
  * "Save plan as file": asks where (proposing `<workspace>/<objective-as-words>.plan.json`),
@@ -49,7 +49,7 @@ const noPlan = 'Task Planner: there is no plan to save or export yet. Plan a tas
 export async function savePlanAsFile(deps: PlanFileDeps): Promise<vscode.Uri | undefined> {
   const plan = deps.plan();
   if (!plan) {
-    deps.ui.info(noPlan);
+    deps.ui.info(noPlan());
     return undefined;
   }
   const target = await deps.ui.saveLocation(planFileName(plan.objective));
@@ -57,12 +57,14 @@ export async function savePlanAsFile(deps: PlanFileDeps): Promise<vscode.Uri | u
   try {
     await deps.ui.writeFile(target, planFileText(plan));
   } catch (error) {
-    deps.ui.error(`Task Planner: could not save the plan to ${target.fsPath}: ${errorMessage(error)}`);
+    deps.ui.error(vscode.l10n.t('Task Planner: could not save the plan to {0}: {1}', target.fsPath, errorMessage(error)));
     return undefined;
   }
   deps.log.info(`Saved plan ${plan.id} version ${plan.version} to ${target.fsPath}`);
   if (!/\.plan\.json$/i.test(target.path)) {
-    deps.ui.info('Task Planner: saved. Name a plan file *.plan.json to get completion and checks while editing it, and "Run plan file" in its title bar.');
+    deps.ui.info(
+      vscode.l10n.t('Task Planner: saved. Name a plan file *.plan.json to get completion and checks while editing it, and "Run plan file" in its title bar.'),
+    );
   }
   await deps.ui.openFile(target);
   return target;
@@ -76,7 +78,7 @@ export async function savePlanAsFile(deps: PlanFileDeps): Promise<vscode.Uri | u
 export async function exportPlanMarkdown(deps: PlanFileDeps): Promise<string | undefined> {
   const plan = deps.plan();
   if (!plan) {
-    deps.ui.info(noPlan);
+    deps.ui.info(noPlan());
     return undefined;
   }
   const run = deps.run();
@@ -100,7 +102,7 @@ function readingOf(document: PlanFileDocument, deps: PlanFileDeps): { plan: Plan
   const reading = readPlanFile(document.text, { tools: deps.tools().map((tool) => tool.name) });
   if (!reading.ok) {
     for (const problem of reading.problems) deps.log.warn(`${document.name}: ${problem}`);
-    deps.ui.error(`Task Planner: ${planFileProblemsMessage(document.name, reading.problems)}`);
+    deps.ui.error(vscode.l10n.t('Task Planner: {0}', planFileProblemsMessage(document.name, reading.problems)));
     return undefined;
   }
   for (const warning of reading.warnings) deps.log.warn(`${document.name}: ${warning}`);
@@ -113,7 +115,7 @@ function startRun(plan: Plan, deps: PlanFileDeps): Promise<RunResult | undefined
   return deps.start(plan).catch((error: unknown) => {
     const message = errorMessage(error);
     deps.log.error(`Run failed to start: ${message}`);
-    deps.ui.error(`Task Planner: ${message}`);
+    deps.ui.error(vscode.l10n.t('Task Planner: {0}', message));
     return undefined;
   });
 }

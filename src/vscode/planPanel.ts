@@ -108,10 +108,15 @@ export class PlanPanel implements vscode.Disposable {
   /** Opens a new panel beside the active editor. */
   static create(setup: PlanPanelSetup): PlanPanel {
     const { extensionUri } = setup;
-    const panel = vscode.window.createWebviewPanel(planPanelViewType, 'Task Planner: Plan', { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, {
-      enableScripts: true,
-      localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
-    });
+    const panel = vscode.window.createWebviewPanel(
+      planPanelViewType,
+      vscode.l10n.t('Task Planner: Plan'),
+      { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
+      {
+        enableScripts: true,
+        localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
+      },
+    );
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'taskPlanner.svg');
     return new PlanPanel(panel, setup);
   }
@@ -208,7 +213,7 @@ export class PlanPanel implements vscode.Disposable {
       await handler(message, this);
     } catch (error) {
       this.setup.log.error(`Plan panel: ${message.type} failed: ${errorMessage(error)}`);
-      this.notify('error', `${message.type} failed: ${errorMessage(error)}`);
+      this.notify('error', vscode.l10n.t('{0} failed: {1}', message.type, errorMessage(error)));
     }
   }
 

@@ -59,7 +59,7 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
       const blocked = session.regenerateBlockedReason();
       if (!plan || blocked !== undefined) {
         panel.refresh();
-        return panel.notify('error', blocked ?? 'There is no plan to regenerate.');
+        return panel.notify('error', blocked ?? vscode.l10n.t('There is no plan to regenerate.'));
       }
       session.setRegenerating(true);
       panel.refresh();
@@ -68,13 +68,16 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
         if (next) {
           const shown = session.setRegenerated(next, feedback);
           tree.setPlan(shown);
-          panel.notify('info', `Regenerated: version ${shown.version} replaces version ${plan.version}. Every earlier version stays in the version list.`);
+          panel.notify(
+            'info',
+            vscode.l10n.t('Regenerated: version {0} replaces version {1}. Every earlier version stays in the version list.', shown.version, plan.version),
+          );
         } else {
           session.setRegenerating(false);
         }
       } catch (error) {
         session.setRegenerating(false);
-        panel.notify('error', `Regenerating failed: ${errorMessage(error)}`);
+        panel.notify('error', vscode.l10n.t('Regenerating failed: {0}', errorMessage(error)));
       }
       panel.refresh();
     },
@@ -82,7 +85,7 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
       const result = panel.session.restoreVersion(version);
       if (!result.ok) return panel.notify('error', result.error);
       tree.setPlan(result.plan);
-      panel.notify('info', `Version ${version} is back, as version ${result.plan.version}.`);
+      panel.notify('info', vscode.l10n.t('Version {0} is back, as version {1}.', version, result.plan.version));
       panel.refresh();
     },
     setUpModel: async (_message, panel) => {
@@ -93,14 +96,14 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
     start: (_message, panel) => {
       const blocked = panel.session.startBlockedReason();
       const plan = panel.session.currentPlan();
-      if (blocked !== undefined || !plan) return panel.notify('error', blocked ?? 'There is no plan to start.');
+      if (blocked !== undefined || !plan) return panel.notify('error', blocked ?? vscode.l10n.t('There is no plan to start.'));
       tree.setPlan(plan);
       // "Plan task" is waiting for this review: it starts the run itself.
       if (deps.decideReview(plan)) return;
       // The run goes on after the click: its events reach the panel through the controller.
       runs.start(plan).catch((error: unknown) => {
         log.error(`Plan panel: the run did not go through: ${errorMessage(error)}`);
-        panel.notify('error', `The run did not go through: ${errorMessage(error)}`);
+        panel.notify('error', vscode.l10n.t('The run did not go through: {0}', errorMessage(error)));
       });
     },
     cancel: (_message, panel) => {
@@ -112,7 +115,10 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
       const prompt = pending.get(stepId);
       if (prompt) return prompt.show();
       await vscode.window.showInformationMessage(
-        `Task Planner: step ${stepId} is not waiting for you now. A run that was interrupted asks again when you resume it from the Runs view.`,
+        vscode.l10n.t(
+          'Task Planner: step {0} is not waiting for you now. A run that was interrupted asks again when you resume it from the Runs view.',
+          stepId,
+        ),
       );
     },
     markManualStep: async ({ stepId, done }) => {
@@ -120,7 +126,7 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
     },
     openFile: async ({ path }, panel) => {
       const folder = vscode.workspace.workspaceFolders?.[0];
-      if (!folder || path.split(/[\\/]/).includes('..')) return panel.notify('error', `Cannot open ${path}: it is not inside the workspace.`);
+      if (!folder || path.split(/[\\/]/).includes('..')) return panel.notify('error', vscode.l10n.t('Cannot open {0}: it is not inside the workspace.', path));
       await vscode.window.showTextDocument(vscode.Uri.joinPath(folder.uri, path), { preview: true });
     },
     // The commands act on the panel's plan: the panel is in front while its button is clicked.
@@ -132,7 +138,7 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
     },
     undoRun: async (_message, panel) => {
       const runId = panel.session.runId();
-      if (!runId || panel.session.isRunning()) return panel.notify('error', 'Only a finished run can be undone.');
+      if (!runId || panel.session.isRunning()) return panel.notify('error', vscode.l10n.t('Only a finished run can be undone.'));
       const message = describeUndo(await runs.undo(runId));
       log.info(`Run ${runId}: ${message}`);
       panel.session.setRunDetails({ undoMessage: message });

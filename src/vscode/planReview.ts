@@ -20,25 +20,35 @@ type ReviewItem = vscode.QuickPickItem & { action?: 'start' | 'cancel' };
 export const quickPickPlanReview: PlanReview = async (plan, critique, warnings) => {
   const errors = critique.issues.filter((issue) => issue.blocking);
   const picker = vscode.window.createQuickPick<ReviewItem>();
-  picker.title = `Task Planner: review the plan (critic score ${critique.score}/10)`;
-  picker.placeholder = `${plan.steps.length} step${plan.steps.length === 1 ? '' : 's'}. ${critique.summary} Choose Start to run it.`;
+  const one = plan.steps.length === 1;
+  picker.title = vscode.l10n.t('Task Planner: review the plan (critic score {0}/10)', critique.score);
+  picker.placeholder = one
+    ? vscode.l10n.t('1 step. {0} Choose Start to run it.', critique.summary)
+    : vscode.l10n.t('{0} steps. {1} Choose Start to run it.', plan.steps.length, critique.summary);
   picker.ignoreFocusOut = true;
   picker.matchOnDescription = true;
   picker.items = [
     errors.length === 0
-      ? { label: '$(play) Start', description: `run ${plan.steps.length} step${plan.steps.length === 1 ? '' : 's'} against the workspace`, action: 'start' }
+      ? {
+          label: vscode.l10n.t('$(play) Start'),
+          description: one ? vscode.l10n.t('run 1 step against the workspace') : vscode.l10n.t('run {0} steps against the workspace', plan.steps.length),
+          action: 'start',
+        }
       : {
-          label: `$(error) Cannot start: ${errors.length === 1 ? 'an error' : `${errors.length} errors`} to fix`,
-          description: 'to edit the plan, set Task Planner › Review to "panel"; or plan again',
+          label:
+            errors.length === 1
+              ? vscode.l10n.t('$(error) Cannot start: an error to fix')
+              : vscode.l10n.t('$(error) Cannot start: {0} errors to fix', errors.length),
+          description: vscode.l10n.t('to edit the plan, set Task Planner › Review to "panel"; or plan again'),
         },
-    { label: '$(close) Cancel', description: 'discard this plan', action: 'cancel' },
-    { label: 'Steps', kind: vscode.QuickPickItemKind.Separator },
+    { label: vscode.l10n.t('$(close) Cancel'), description: vscode.l10n.t('discard this plan'), action: 'cancel' },
+    { label: vscode.l10n.t('Steps'), kind: vscode.QuickPickItemKind.Separator },
     ...plan.steps.map((step, index) => ({
       label: `${index + 1}. ${step.title}`,
       description: stepRunnerLabel(step),
-      detail: step.dependsOn.length > 0 ? `after ${step.dependsOn.join(', ')}` : undefined,
+      detail: step.dependsOn.length > 0 ? vscode.l10n.t('after {0}', step.dependsOn.join(', ')) : undefined,
     })),
-    ...(critique.issues.length + warnings.length > 0 ? [{ label: 'Critic findings', kind: vscode.QuickPickItemKind.Separator }] : []),
+    ...(critique.issues.length + warnings.length > 0 ? [{ label: vscode.l10n.t('Critic findings'), kind: vscode.QuickPickItemKind.Separator }] : []),
     ...critique.issues.map((issue) => ({
       label: `$(${issue.severity === 'critical' ? 'error' : issue.severity === 'warning' ? 'warning' : 'info'}) ${issue.name}: ${issue.message}`,
       detail: issue.recommendation,

@@ -68,7 +68,7 @@ export async function planTask(deps: PlanTaskDeps, options: PlanTaskOptions = {}
   if (text === undefined || text.trim() === '') return {};
   const attachments = collectAttachments(text, options.files ?? []);
   let failure: string | undefined;
-  const planned = await withPlanningProgress('Task Planner: planning', (signal, report) =>
+  const planned = await withPlanningProgress(vscode.l10n.t('Task Planner: planning'), (signal, report) =>
     planRequest(deps, text, attachments, { signal, report, withoutModel: options.withoutModel === true }),
   ).catch((error: unknown) => {
     failure = errorMessage(error);
@@ -93,7 +93,7 @@ export async function planTask(deps: PlanTaskDeps, options: PlanTaskOptions = {}
   run.catch((error: unknown) => {
     const message = errorMessage(error);
     deps.log.error(`Run failed to start: ${message}`);
-    void vscode.window.showErrorMessage(`Task Planner: ${message}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Task Planner: {0}', message));
   });
   return { plan: accepted, critique, run };
 }
@@ -104,11 +104,7 @@ export async function planTask(deps: PlanTaskDeps, options: PlanTaskOptions = {}
  * the choice led to (`{}` when dismissed).
  */
 async function afterPlanningFailure(deps: PlanTaskDeps, options: PlanTaskOptions, message: string): Promise<PlanTaskOutcome> {
-  const ask =
-    options.afterFailure ??
-    ((text: string) =>
-      vscode.window.showErrorMessage<PlanningFailureChoice>(`Task Planner: planning failed: ${text}`, 'Retry', 'Set up a model', 'Plan without a model'));
-  const choice = await ask(message);
+  const choice = await (options.afterFailure ?? askAfterPlanningFailure)(message);
   if (choice === 'Retry') return planTask(deps, options);
   if (choice === 'Plan without a model') return planTask(deps, { ...options, withoutModel: true });
   if (choice === 'Set up a model') {
@@ -118,6 +114,17 @@ async function afterPlanningFailure(deps: PlanTaskDeps, options: PlanTaskOptions
   return {};
 }
 
+/** The error notification after a planning failure, its buttons in the user's language; the choice, `undefined` when dismissed. */
+async function askAfterPlanningFailure(text: string): Promise<PlanningFailureChoice | undefined> {
+  const labels: Record<PlanningFailureChoice, string> = {
+    Retry: vscode.l10n.t('Retry'),
+    'Set up a model': vscode.l10n.t('Set up a model'),
+    'Plan without a model': vscode.l10n.t('Plan without a model'),
+  };
+  const picked = await vscode.window.showErrorMessage(vscode.l10n.t('Task Planner: planning failed: {0}', text), ...Object.values(labels));
+  return (Object.keys(labels) as PlanningFailureChoice[]).find((choice) => labels[choice] === picked);
+}
+
 /**
  * Asks for the request in an input box. Its button moves what was typed into a request
  * editor for a longer, multi-line request (planned from that editor's title); then, as
@@ -125,15 +132,23 @@ async function afterPlanningFailure(deps: PlanTaskDeps, options: PlanTaskOptions
  */
 async function askRequest(requests: RequestEditors): Promise<string | undefined> {
   const box = vscode.window.createInputBox();
-  box.title = 'Task Planner: Plan task';
-  box.prompt =
-    'Describe what you want done. Separate steps with "then". URLs and the current selection are attached. For a longer request with lines and lists, use the button on the right.';
-  box.placeholder = 'e.g. Read src/app.ts, then add input validation, then run `npm test`';
+  box.title = vscode.l10n.t('Task Planner: Plan task');
+  box.prompt = vscode.l10n.t(
+    'Describe what you want done. Separate steps with "then". URLs and the current selection are attached. For a longer request with lines and lists, use the button on the right.',
+  );
+  box.placeholder = vscode.l10n.t('e.g. Read src/app.ts, then add input validation, then run `npm test`');
   box.ignoreFocusOut = true;
-  const toEditor: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('go-to-file'), tooltip: 'Write a longer, multi-line request in an editor' };
+  const toEditor: vscode.QuickInputButton = {
+    iconPath: new vscode.ThemeIcon('go-to-file'),
+    tooltip: vscode.l10n.t('Write a longer, multi-line request in an editor'),
+  };
   box.buttons = [toEditor];
   const problem = (value: string): string | undefined =>
-    value.trim() === '' ? 'Describe the task to plan.' : value.length > maxRequestLength ? `Keep the request under ${maxRequestLength} characters.` : undefined;
+    value.trim() === ''
+      ? vscode.l10n.t('Describe the task to plan.')
+      : value.length > maxRequestLength
+        ? vscode.l10n.t('Keep the request under {0} characters.', maxRequestLength)
+        : undefined;
   return new Promise<string | undefined>((resolve) => {
     let answer: string | undefined;
     let moveToEditor = false;
@@ -173,18 +188,18 @@ export async function planTaskFromEditor(deps: PlanTaskDeps): Promise<PlanTaskOu
   const editor = vscode.window.activeTextEditor;
   if (!editor) {
     void vscode.window.showWarningMessage(
-      'Task Planner: open an editor with the request first (or run "Plan task" and use its button for a multi-line request).',
+      vscode.l10n.t('Task Planner: open an editor with the request first (or run "Plan task" and use its button for a multi-line request).'),
     );
     return {};
   }
   const request = requestFromEditor(editor);
   if (request === undefined) {
-    void vscode.window.showWarningMessage('Task Planner: this editor holds no request: write what you want done, then plan it again.');
+    void vscode.window.showWarningMessage(vscode.l10n.t('Task Planner: this editor holds no request: write what you want done, then plan it again.'));
     return {};
   }
   if (request.length > maxRequestLength) {
     void vscode.window.showWarningMessage(
-      `Task Planner: the request has ${request.length} characters; keep it under ${maxRequestLength} (select the part to plan).`,
+      vscode.l10n.t('Task Planner: the request has {0} characters; keep it under {1} (select the part to plan).', request.length, maxRequestLength),
     );
     return {};
   }
@@ -212,8 +227,8 @@ async function planRequest(
 ): Promise<PlannedRequest> {
   const runtime = loadRuntime();
   const settings = readSettings();
-  const provider = options.withoutModel ? { llm: undefined, label: 'heuristic planner (no model)' } : await resolveProvider(settings, deps.keys);
-  options.report(`with the ${provider.label}…`);
+  const provider = options.withoutModel ? { llm: undefined, label: vscode.l10n.t('heuristic planner (no model)') } : await resolveProvider(settings, deps.keys);
+  options.report(vscode.l10n.t('with the {0}…', provider.label));
   deps.log.info(`Planning with the ${provider.label}: ${text.slice(0, 200)}${options.feedback ? ` (feedback: ${options.feedback.slice(0, 200)})` : ''}`);
   let streamed = 0;
   return runtime.planRequest(text, {
@@ -229,11 +244,11 @@ async function planRequest(
     attachments,
     attachmentForModel: imageAsDataUrl,
     ...(options.feedback === undefined ? {} : { feedback: options.feedback }),
-    noModelHint: setUpModelHint,
+    noModelHint: setUpModelHint(),
     // Regenerate keeps the plan only (the panel critiques each version itself): no model critique to pay for.
     modelCritique: settings.modelCritique && options.feedback === undefined,
     onPartialStep: (_step, index) => {
-      if (index + 1 > streamed) options.report(`step ${(streamed = index + 1)} written…`);
+      if (index + 1 > streamed) options.report(vscode.l10n.t('step {0} written…', (streamed = index + 1)));
     },
   });
 }
@@ -256,7 +271,7 @@ function modelCritiqueNotes(planned: PlannedRequest, log: vscode.LogOutputChanne
  * and is the next version; `undefined` when the user cancelled. Throws what failed.
  */
 export async function regeneratePlan(deps: PlanTaskDeps, feedback: string, plan: Plan): Promise<Plan | undefined> {
-  const planned = await withPlanningProgress('Task Planner: regenerating the plan', (signal, report) =>
+  const planned = await withPlanningProgress(vscode.l10n.t('Task Planner: regenerating the plan'), (signal, report) =>
     planRequest(deps, plan.objective, [], { signal, feedback, report }),
   );
   if (!planned) return undefined;
@@ -271,7 +286,7 @@ export async function regeneratePlan(deps: PlanTaskDeps, feedback: string, plan:
 async function withPlanningProgress<T>(title: string, work: (signal: AbortSignal, report: (message: string) => void) => Promise<T>): Promise<T | undefined> {
   return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
     const abort = new AbortController();
-    token.onCancellationRequested(() => abort.abort(new Error(`${title}: cancelled.`)));
+    token.onCancellationRequested(() => abort.abort(new Error(vscode.l10n.t('{0}: cancelled.', title))));
     try {
       return await work(abort.signal, (message) => progress.report({ message }));
     } catch (error) {

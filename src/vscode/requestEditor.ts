@@ -4,7 +4,10 @@ import * as vscode from 'vscode';
 const contextKey = 'taskPlanner.requestEditor';
 
 /** The last line of a new request document; a comment, so it is left out of the request (and the tab keeps the request's first line as its title). */
-const hint = '<!-- Describe the task: as many lines, lists and code blocks as you like. Then click "Plan this request" in this editor\'s title (or run "Task Planner: Plan task from the editor"). -->';
+const hint = (): string =>
+  vscode.l10n.t(
+    '<!-- Describe the task: as many lines, lists and code blocks as you like. Then click "Plan this request" in this editor\'s title (or run "Task Planner: Plan task from the editor"). -->',
+  );
 
 /**
  * Requests longer than an input box: untitled Markdown documents opened from the "Plan
@@ -24,7 +27,7 @@ export class RequestEditors implements vscode.Disposable {
 
   /** Opens a new request document holding `text` (what was typed in the input box so far). */
   async open(text: string): Promise<vscode.TextEditor> {
-    const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: `${text}\n\n${hint}\n` });
+    const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: `${text}\n\n${hint()}\n` });
     this.documents.add(document.uri.toString());
     // The cursor goes after the typed text together with the opening, so no keystroke lands before it.
     const end = document.positionAt(text.length);

@@ -68,22 +68,27 @@ export interface CheckCommandRules extends CommandAllowList {
 /** The Start-time question as a modal dialog: Allow, Allow for this workspace (when offered), Don't Allow, or closed (Cancel). */
 async function askCheckCommandsModal(question: string, offerWorkspace: boolean): Promise<boolean | 'workspace' | undefined> {
   const [first, ...rest] = question.split('\n');
+  const allow = vscode.l10n.t('Allow');
   const always = vscode.l10n.t('Always Allow in This Workspace');
-  const choices = ['Allow', ...(offerWorkspace ? [always] : []), "Don't Allow"];
+  const choices = [allow, ...(offerWorkspace ? [always] : []), vscode.l10n.t("Don't Allow")];
   const choice = await vscode.window.showWarningMessage(first ?? question, { modal: true, detail: rest.join('\n') }, ...choices);
-  return choice === undefined ? undefined : choice === always ? 'workspace' : choice === 'Allow';
+  return choice === undefined ? undefined : choice === always ? 'workspace' : choice === allow;
 }
 
 /** The editor's dialogs for a missing attachment: a modal warning with the choices, then the open-file dialog. */
 const vscodeAttachmentUi: AttachmentCheckUi = {
-  ask: async (message) => vscode.window.showWarningMessage(`Task Planner: ${message}`, { modal: true }, ...attachmentChoices),
+  ask: async (message) => {
+    const labels = attachmentChoices.map((choice) => (choice === 'Run without it' ? vscode.l10n.t('Run without it') : vscode.l10n.t('Choose another file…')));
+    const picked = await vscode.window.showWarningMessage(vscode.l10n.t('Task Planner: {0}', message), { modal: true }, ...labels);
+    return attachmentChoices[labels.findIndex((label) => label === picked)];
+  },
   chooseFile: async (kind) => {
     const folder = vscode.workspace.workspaceFolders?.[0];
     const picked = await vscode.window.showOpenDialog({
       ...(folder ? { defaultUri: folder.uri } : {}),
       canSelectMany: false,
-      openLabel: 'Attach',
-      ...(kind === 'image' ? { filters: { Images: ['png', 'jpg', 'jpeg', 'gif', 'webp'] } } : {}),
+      openLabel: vscode.l10n.t('Attach'),
+      ...(kind === 'image' ? { filters: { [vscode.l10n.t('Images')]: ['png', 'jpg', 'jpeg', 'gif', 'webp'] } } : {}),
     });
     const uri = picked?.[0];
     // A file outside the folder comes back as an absolute path, which the check refuses and asks about again.
@@ -150,7 +155,7 @@ export class RunController implements vscode.Disposable {
   /** The workspace runs act on; throws when no folder is open. */
   workspace(): WorkspaceFs {
     const folder = vscode.workspace.workspaceFolders?.[0];
-    if (!folder) throw new Error('Open a folder first: Task Planner runs plans against the workspace folder.');
+    if (!folder) throw new Error(vscode.l10n.t('Open a folder first: Task Planner runs plans against the workspace folder.'));
     return loadRuntime().createVscodeWorkspaceFs(folder.uri, { allowHardLinks: readSettings().allowHardLinks });
   }
 
@@ -160,7 +165,7 @@ export class RunController implements vscode.Disposable {
    * to cancel (then nothing starts and this rejects saying so).
    */
   async start(plan: Plan, initialResults?: Record<string, unknown>): Promise<RunResult> {
-    if (this.running) throw new Error('A run is already in progress: wait for it to finish or cancel it first.');
+    if (this.running) throw new Error(vscode.l10n.t('A run is already in progress: wait for it to finish or cancel it first.'));
     const runtime = loadRuntime();
     const workspace = this.workspace();
     const checked = await checkAttachments(plan, {
@@ -168,7 +173,7 @@ export class RunController implements vscode.Disposable {
       problems: (candidate) => runtime.findAttachmentProblems(candidate, workspace),
       replace: runtime.replaceAttachment,
     });
-    if (!checked) throw new Error('a step\'s attachment is missing and you chose Cancel; nothing was started.');
+    if (!checked) throw new Error(vscode.l10n.t("a step's attachment is missing and you chose Cancel; nothing was started."));
     return this.execute(
       checked,
       initialResults,
@@ -267,7 +272,9 @@ export class RunController implements vscode.Disposable {
     if (commands.length === 0 || !vscode.workspace.isTrusted) return undefined;
     const offerWorkspace = rules !== undefined && commands.every((command) => rules.canAllow(command));
     const allowed = await (this.deps.confirmCheckCommands ?? askCheckCommandsModal)(loadRuntime().checkCommandsQuestion(commands), offerWorkspace);
-    if (allowed === undefined) throw new Error('The run was not started: the question whether its check commands may run was closed without an answer.');
+    if (allowed === undefined) {
+      throw new Error(vscode.l10n.t('The run was not started: the question whether its check commands may run was closed without an answer.'));
+    }
     if (allowed === 'workspace' && rules !== undefined) {
       for (const command of commands) await rules.add(command.argv);
     }
@@ -280,7 +287,7 @@ export class RunController implements vscode.Disposable {
     go: (options: RunOptions) => Promise<RunResult>,
     first: RunState | undefined,
   ): Promise<RunResult> {
-    if (this.running) throw new Error('A run is already in progress: wait for it to finish or cancel it first.');
+    if (this.running) throw new Error(vscode.l10n.t('A run is already in progress: wait for it to finish or cancel it first.'));
     const setup = await this.deps.setup();
     const workspace = this.workspace();
     const folder = vscode.workspace.workspaceFolders?.[0];
@@ -314,7 +321,7 @@ export class RunController implements vscode.Disposable {
       agentLimits: setup.agentLimits,
       replan: setup.replan,
       reviewCriticalSteps: setup.reviewCriticalSteps,
-      noModelHint: "Run 'Task Planner: Set up a model', or change the step to one you do yourself.",
+      noModelHint: vscode.l10n.t("Run 'Task Planner: Set up a model', or change the step to one you do yourself."),
     });
     const running = go(checkCommands ? { ...options, checkCommands } : options);
     this.running = running;

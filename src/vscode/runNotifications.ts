@@ -12,13 +12,17 @@ import type { InterruptedRun } from './runController';
  * steps are not run again) and the Runs view, where the run shows as interrupted.
  */
 export async function notifyRunInterrupted(run: InterruptedRun): Promise<void> {
+  const [resume, showRuns] = [vscode.l10n.t('Resume'), vscode.l10n.t('Show runs')];
   const choice = await vscode.window.showWarningMessage(
-    `Task Planner: the run "${run.objective.slice(0, 120)}" was interrupted when the window closed or reloaded. Resume it? Finished steps are not run again.`,
-    'Resume',
-    'Show runs',
+    vscode.l10n.t(
+      'Task Planner: the run "{0}" was interrupted when the window closed or reloaded. Resume it? Finished steps are not run again.',
+      run.objective.slice(0, 120),
+    ),
+    resume,
+    showRuns,
   );
-  if (choice === 'Resume') await vscode.commands.executeCommand('taskPlanner.resumeRun', run.runId);
-  if (choice === 'Show runs') await vscode.commands.executeCommand('taskPlanner.runs.focus');
+  if (choice === resume) await vscode.commands.executeCommand('taskPlanner.resumeRun', run.runId);
+  if (choice === showRuns) await vscode.commands.executeCommand('taskPlanner.runs.focus');
 }
 
 /** Most characters of a finished run's notification (its headline, reason and first failure). */
@@ -40,21 +44,27 @@ export function notifyRunFinished(result: RunResult, log: vscode.LogOutputChanne
   const headline = summary?.headline ?? `${result.status}: ${describeStepProgress(stepProgress(steps, steps.length))}.`;
   const changed = known?.changedFiles ?? [];
   const failure = summary?.failures[0];
-  const failureText = failure ? ` ${failure.stepId} failed: ${failure.diagnosis ?? failure.error}` : '';
+  const failureText = failure ? vscode.l10n.t(' {0} failed: {1}', failure.stepId, failure.diagnosis ?? failure.error) : '';
   const detail =
     result.status === 'waiting'
-      ? ' Resume it from the Runs view.'
+      ? vscode.l10n.t(' Resume it from the Runs view.')
       : result.status !== 'completed' && result.metadata.reason && !failureText
         ? ` ${result.metadata.reason}`
         : failureText;
-  const message = visibleDirection(capText(`Task Planner: run ${headline}${detail}`, maxMessageChars));
-  const actions = ['Show plan', ...(changed.length > 0 ? ['Show changes', 'Undo run'] : []), ...(result.status === 'completed' ? [] : ['Show log'])];
+  const message = visibleDirection(capText(vscode.l10n.t('Task Planner: run {0}{1}', headline, detail), maxMessageChars));
+  const [showPlan, showChangesLabel, undoRun, showLog] = [
+    vscode.l10n.t('Show plan'),
+    vscode.l10n.t('Show changes'),
+    vscode.l10n.t('Undo run'),
+    vscode.l10n.t('Show log'),
+  ];
+  const actions = [showPlan, ...(changed.length > 0 ? [showChangesLabel, undoRun] : []), ...(result.status === 'completed' ? [] : [showLog])];
   const show = result.status === 'completed' ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
   void show(message, ...actions).then((choice) => {
-    if (choice === 'Show plan') void vscode.commands.executeCommand('taskPlanner.plan.focus');
-    if (choice === 'Show changes') void showChanges(changed);
-    if (choice === 'Show log') log.show(true);
-    if (choice === 'Undo run') void vscode.commands.executeCommand('taskPlanner.undoRun', result.runId);
+    if (choice === showPlan) void vscode.commands.executeCommand('taskPlanner.plan.focus');
+    if (choice === showChangesLabel) void showChanges(changed);
+    if (choice === showLog) log.show(true);
+    if (choice === undoRun) void vscode.commands.executeCommand('taskPlanner.undoRun', result.runId);
   });
 }
 
@@ -68,13 +78,13 @@ async function showChanges(paths: readonly string[]): Promise<void> {
       : await vscode.window
           .showQuickPick(
             paths.map((item) => visibleDirection(item)),
-            { title: 'Files the run changed', placeHolder: 'Open a changed file' },
+            { title: vscode.l10n.t('Files the run changed'), placeHolder: vscode.l10n.t('Open a changed file') },
           )
           .then((picked) => (picked === undefined ? undefined : paths[paths.map((item) => visibleDirection(item)).indexOf(picked)]));
   if (path === undefined) return;
   try {
     await vscode.window.showTextDocument(vscode.Uri.joinPath(folder.uri, path), { preview: true });
   } catch {
-    void vscode.window.showInformationMessage(`Task Planner: ${visibleDirection(path)} cannot be opened; the run may have deleted it.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: {0} cannot be opened; the run may have deleted it.', visibleDirection(path)));
   }
 }

@@ -3,12 +3,12 @@ import type { RunState } from '../core/engine/runEvents';
 import { describeStepProgress, stepProgress } from '../shared/stepProgress';
 import type { PendingPrompt, PendingPrompts } from './pendingPrompts';
 
-/** What the status bar says while a step waits for each kind of prompt, and what a click offers. */
-const waitingLooks: Record<PendingPrompt['kind'], { what: string; icon: string; action: string }> = {
-  approval: { what: 'Approval needed', icon: 'shield', action: 'answer' },
-  clarification: { what: 'Answer needed', icon: 'comment-discussion', action: 'answer' },
-  review: { what: 'Review needed', icon: 'comment-discussion', action: 'answer' },
-  manual: { what: 'Your step', icon: 'person', action: 'mark it Done or Failed, or read its instructions' },
+/** What the status bar says while a step waits for each kind of prompt, and (in its tooltip) what a click offers. */
+const waitingLooks: Record<PendingPrompt['kind'], { icon: string; what: () => string; offer: () => string }> = {
+  approval: { icon: 'shield', what: () => vscode.l10n.t('Approval needed'), offer: () => vscode.l10n.t('answer') },
+  clarification: { icon: 'comment-discussion', what: () => vscode.l10n.t('Answer needed'), offer: () => vscode.l10n.t('answer') },
+  review: { icon: 'comment-discussion', what: () => vscode.l10n.t('Review needed'), offer: () => vscode.l10n.t('answer') },
+  manual: { icon: 'person', what: () => vscode.l10n.t('Your step'), offer: () => vscode.l10n.t('mark it Done or Failed, or read its instructions') },
 };
 
 /**
@@ -22,7 +22,7 @@ export class RunStatusBar implements vscode.Disposable {
   private state: RunState | undefined;
 
   constructor(private readonly pending: PendingPrompts) {
-    this.item.name = 'Task Planner run';
+    this.item.name = vscode.l10n.t('Task Planner run');
   }
 
   /** Shows `state` (hidden when there is none). */
@@ -40,18 +40,22 @@ export class RunStatusBar implements vscode.Disposable {
     }
     const progress = stepProgress(Object.values(state?.steps ?? {}), state?.plan?.steps.length ?? 0);
     if (waiting) {
-      const { what, icon, action } = waitingLooks[waiting.kind];
-      this.item.text = `$(${icon}) Task Planner: ${what}`;
-      this.item.tooltip = `Step ${waiting.stepId} waits for you. Click to ${action}.`;
-      this.item.accessibilityInformation = { label: `Task Planner: ${what}, step ${waiting.stepId} waits for you. Press Enter to ${action}.`, role: 'button' };
-      this.item.command = { command: 'taskPlanner.showPending', title: 'Answer', arguments: [waiting.stepId] };
+      const looks = waitingLooks[waiting.kind];
+      const [what, action] = [looks.what(), looks.offer()];
+      this.item.text = `$(${looks.icon}) ${vscode.l10n.t('Task Planner: {0}', what)}`;
+      this.item.tooltip = vscode.l10n.t('Step {0} waits for you. Click to {1}.', waiting.stepId, action);
+      this.item.accessibilityInformation = {
+        label: vscode.l10n.t('Task Planner: {0}, step {1} waits for you. Press Enter to {2}.', what, waiting.stepId, action),
+        role: 'button',
+      };
+      this.item.command = { command: 'taskPlanner.showPending', title: vscode.l10n.t('Answer'), arguments: [waiting.stepId] };
       this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     } else {
       const icon = state?.status === 'running' ? 'sync~spin' : state?.status === 'completed' ? 'pass' : state?.status === 'waiting' ? 'debug-pause' : 'error';
-      this.item.text = `$(${icon}) Task Planner ${progress.completed}/${progress.total}`;
-      this.item.tooltip = `Run ${state?.runId}: ${state?.status}, ${describeStepProgress(progress)}. Click to show the plan.`;
+      this.item.text = `$(${icon}) ${vscode.l10n.t('Task Planner {0}/{1}', progress.completed, progress.total)}`;
+      this.item.tooltip = vscode.l10n.t('Run {0}: {1}, {2}. Click to show the plan.', state?.runId ?? '', state?.status ?? '', describeStepProgress(progress));
       this.item.accessibilityInformation = {
-        label: `Task Planner ${describeStepProgress(progress)}, run ${state?.status}. Press Enter to show the plan.`,
+        label: vscode.l10n.t('Task Planner {0}, run {1}. Press Enter to show the plan.', describeStepProgress(progress), state?.status ?? ''),
         role: 'button',
       };
       this.item.command = 'taskPlanner.plan.focus';

@@ -33,7 +33,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
 
   getTreeItem(node: PlanTreeNode): vscode.TreeItem {
     const item = planTreeItem(node);
-    item.command = { command: 'taskPlanner.openRun', title: 'Open run', arguments: [node] };
+    item.command = { command: 'taskPlanner.openRun', title: vscode.l10n.t('Open run'), arguments: [node] };
     return item;
   }
 
@@ -80,7 +80,7 @@ export function registerRunsCommands(deps: RunsCommandDeps): vscode.Disposable[]
     vscode.commands.registerCommand('taskPlanner.openRun', async (arg?: unknown) => {
       const runId = runIdOf(arg);
       const state = runId ? await deps.runs.open(runId) : undefined;
-      if (!state) return void vscode.window.showWarningMessage(`Task Planner: run ${runId ?? ''} was not found.`);
+      if (!state) return void vscode.window.showWarningMessage(vscode.l10n.t('Task Planner: run {0} was not found.', runId ?? ''));
       deps.tree.setRun(state);
       await vscode.commands.executeCommand('taskPlanner.plan.focus');
     }),
@@ -91,7 +91,7 @@ export function registerRunsCommands(deps: RunsCommandDeps): vscode.Disposable[]
       const running = deps.runs.resume(runId);
       deps.runsTree.refresh();
       return running.catch((error: unknown) => {
-        void vscode.window.showErrorMessage(`Task Planner: ${errorMessage(error)}`);
+        void vscode.window.showErrorMessage(vscode.l10n.t('Task Planner: {0}', errorMessage(error)));
         return undefined;
       });
     }),
@@ -99,7 +99,7 @@ export function registerRunsCommands(deps: RunsCommandDeps): vscode.Disposable[]
       const runId = runIdOf(arg);
       if (!runId) return;
       if (deps.runs.isRunning() && deps.runs.current()?.runId === runId) {
-        return void vscode.window.showWarningMessage('Task Planner: cancel the run before deleting it.');
+        return void vscode.window.showWarningMessage(vscode.l10n.t('Task Planner: cancel the run before deleting it.'));
       }
       await deps.runs.delete(runId);
       deps.runsTree.refresh();
@@ -108,7 +108,7 @@ export function registerRunsCommands(deps: RunsCommandDeps): vscode.Disposable[]
       const runId = runIdOf(arg);
       if (!runId) return;
       const report = await deps.runs.undo(runId);
-      const message = `Task Planner: ${describeUndo(report)}`;
+      const message = vscode.l10n.t('Task Planner: {0}', describeUndo(report));
       deps.log.info(`Run ${runId}: ${describeUndo(report)}`);
       void (report.refused.length > 0 ? vscode.window.showWarningMessage(message) : vscode.window.showInformationMessage(message));
       return report;

@@ -36,16 +36,20 @@ export async function setUpModel(keys: ApiKeyStore, log: vscode.LogOutputChannel
   const shadowed = shadowingWorkspaceSettings();
   const message =
     shadowed.length > 0
-      ? `${outcome.message} Note: this workspace's own settings set ${shadowed.join(', ')}, which win over yours; remove them there to use this model here.`
+      ? vscode.l10n.t(
+          "{0} Note: this workspace's own settings set {1}, which win over yours; remove them there to use this model here.",
+          outcome.message,
+          shadowed.join(', '),
+        )
       : outcome.message;
   log.info(`Set up a model: ${message}`);
   if (outcome.ok) {
     void vscode.window
-      .showInformationMessage(`Task Planner: ${message}`, 'Plan task')
+      .showInformationMessage(vscode.l10n.t('Task Planner: {0}', message), vscode.l10n.t('Plan task'))
       .then((choice) => choice && vscode.commands.executeCommand('taskPlanner.planTask'));
   } else {
     void vscode.window
-      .showWarningMessage(`Task Planner: ${message}`, 'Set up a model')
+      .showWarningMessage(vscode.l10n.t('Task Planner: {0}', message), vscode.l10n.t('Set up a model'))
       .then((choice) => choice && vscode.commands.executeCommand('taskPlanner.setUpModel'));
   }
   return { ...outcome, message };
@@ -92,8 +96,9 @@ async function testConnection(choice: ModelChoice, keys: ApiKeyStore, requestTim
       ? createVscodeLmClient({ timeoutMs, ...(choice.family ? { family: choice.family } : {}) })
       : loadRuntime().createOpenAiClient({ baseURL: choice.baseUrl, model: choice.model, timeoutMs, maxAttempts: 1, ...(apiKey ? { apiKey } : {}) });
   try {
-    const reply = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Task Planner: testing the model…' }, () =>
-      llm.chat({ messages: [{ role: 'user', content: 'Reply with the single word OK.' }], maxTokens: 8, signal: AbortSignal.timeout(timeoutMs + 1_000) }),
+    const reply = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Task Planner: testing the model…') },
+      () => llm.chat({ messages: [{ role: 'user', content: 'Reply with the single word OK.' }], maxTokens: 8, signal: AbortSignal.timeout(timeoutMs + 1_000) }),
     );
     return { ok: true, model: reply.model || llm.model };
   } catch (error) {

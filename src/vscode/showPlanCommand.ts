@@ -18,7 +18,9 @@ export async function showPlan(
   if (document && /\.plan\.json$/i.test(document.fileName)) {
     const parsed = parsePlan(document.getText());
     if (!parsed.ok) {
-      void vscode.window.showErrorMessage(`Task Planner: ${vscode.workspace.asRelativePath(document.uri)} is not a plan: ${parsed.errors.join(' ')}`);
+      void vscode.window.showErrorMessage(
+        vscode.l10n.t('Task Planner: {0} is not a plan: {1}', vscode.workspace.asRelativePath(document.uri), parsed.errors.join(' ')),
+      );
       return;
     }
     for (const warning of parsed.warnings) log.warn(`${document.fileName}: ${warning}`);
@@ -37,6 +39,7 @@ export async function showPlan(
     panels.show(plan === panels.panel()?.currentPlan() ? undefined : plan);
     return;
   }
-  const choice = await vscode.window.showInformationMessage('Task Planner: there is no plan yet. Describe a task to plan it.', 'Plan task');
-  if (choice === 'Plan task') await vscode.commands.executeCommand('taskPlanner.planTask');
+  const planTask = vscode.l10n.t('Plan task');
+  const choice = await vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: there is no plan yet. Describe a task to plan it.'), planTask);
+  if (choice === planTask) await vscode.commands.executeCommand('taskPlanner.planTask');
 }

@@ -46,17 +46,19 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
         : undefined;
   const stale = async (stepId: string | undefined): Promise<void> => {
     const prompt = stepId ? pending.get(stepId) : undefined;
-    if (!prompt) return void vscode.window.showInformationMessage('Task Planner: no step is waiting for approval.');
+    if (!prompt) return void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: no step is waiting for approval.'));
     if (prompt.kind === 'manual') {
-      return void vscode.window.showInformationMessage(`Task Planner: step ${prompt.stepId} is yours to do; nothing was approved. Mark it Done or Failed.`);
+      return void vscode.window.showInformationMessage(
+        vscode.l10n.t('Task Planner: step {0} is yours to do; nothing was approved. Mark it Done or Failed.', prompt.stepId),
+      );
     }
     void vscode.window.showWarningMessage(
-      `Task Planner: this diff is not what step ${prompt.stepId} asks now; nothing was answered. Its current request is shown.`,
+      vscode.l10n.t('Task Planner: this diff is not what step {0} asks now; nothing was answered. Its current request is shown.', prompt.stepId),
     );
     await prompt.show();
   };
   const markManualTarget = async (stepId: string | undefined, done: boolean, text: unknown): Promise<void> => {
-    if (!stepId) return void vscode.window.showInformationMessage('Task Planner: no step is waiting for you to do it.');
+    if (!stepId) return void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: no step is waiting for you to do it.'));
     if (await markManualStep(pending, stepId, done, typeof text === 'string' ? text : undefined)) {
       deps.log.info(`Step ${stepId} marked ${done ? 'done' : 'failed'} by you`);
     }
@@ -77,7 +79,7 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
     vscode.commands.registerCommand('taskPlanner.answer', async (arg?: unknown, text?: string) => {
       const stepId = target(arg);
       const prompt = stepId ? pending.get(stepId) : undefined;
-      if (!stepId || !prompt) return void vscode.window.showInformationMessage('Task Planner: no step is waiting for an answer.');
+      if (!stepId || !prompt) return void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: no step is waiting for an answer.'));
       if (typeof text === 'string') pending.answer(stepId, text);
       else await prompt.show();
     }),
@@ -86,7 +88,7 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
     vscode.commands.registerCommand('taskPlanner.showPending', async (arg?: unknown) => {
       const stepId = target(arg) ?? pending.list()[0]?.stepId;
       const prompt = stepId ? pending.get(stepId) : undefined;
-      if (!prompt) return void vscode.window.showInformationMessage('Task Planner: nothing is waiting for you.');
+      if (!prompt) return void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: nothing is waiting for you.'));
       await prompt.show();
     }),
     vscode.commands.registerCommand('taskPlanner.retryStep', (arg?: unknown) => rerun(deps, target(arg), false)),
@@ -95,7 +97,9 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
     vscode.commands.registerCommand('taskPlanner.openResult', async (arg?: unknown) => {
       const stepId = target(arg);
       const state = deps.runs.current();
-      if (!stepId || !state || !(stepId in state.results)) return void vscode.window.showInformationMessage('Task Planner: this step has no result yet.');
+      if (!stepId || !state || !(stepId in state.results)) {
+        return void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: this step has no result yet.'));
+      }
       const result = state.results[stepId];
       const document = await vscode.workspace.openTextDocument({
         content: previewValue(result, 1_000_000),
@@ -104,7 +108,7 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
       await vscode.window.showTextDocument(document, { preview: true });
     }),
     vscode.commands.registerCommand('taskPlanner.cancelRun', () => {
-      if (!deps.runs.isRunning()) return void vscode.window.showInformationMessage('Task Planner: no run is in progress.');
+      if (!deps.runs.isRunning()) return void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: no run is in progress.'));
       deps.runs.cancel();
     }),
   ];
@@ -121,17 +125,19 @@ function activeDiffUri(): vscode.Uri | undefined {
  */
 async function rerun(deps: StepCommandDeps, stepId: string | undefined, skip: boolean): Promise<void> {
   let plan: Plan | undefined = deps.tree.currentPlan();
-  if (!stepId || !plan) return void vscode.window.showInformationMessage('Task Planner: choose a step of the plan.');
-  if (deps.runs.isRunning()) return void vscode.window.showWarningMessage('Task Planner: a run is in progress; cancel it first (Task Planner: Cancel run).');
+  if (!stepId || !plan) return void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: choose a step of the plan.'));
+  if (deps.runs.isRunning()) {
+    return void vscode.window.showWarningMessage(vscode.l10n.t('Task Planner: a run is in progress; cancel it first (Task Planner: Cancel run).'));
+  }
   if (skip) {
     const edited = loadRuntime().editPlan(plan, { type: 'skipStep', stepId });
-    if (!edited.ok) return void vscode.window.showErrorMessage(`Task Planner: ${edited.error}`);
+    if (!edited.ok) return void vscode.window.showErrorMessage(vscode.l10n.t('Task Planner: {0}', edited.error));
     plan = edited.plan;
   }
   const initialResults = resultsKeptFrom(plan, stepId, deps.runs.current()?.results ?? {});
   deps.log.info(`${skip ? 'Skipping' : 'Running again from'} step ${stepId}; ${Object.keys(initialResults).length} completed step(s) kept`);
   deps.tree.setPlan(plan);
   await deps.runs.start(plan, initialResults).catch((error: unknown) => {
-    void vscode.window.showErrorMessage(`Task Planner: ${errorMessage(error)}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Task Planner: {0}', errorMessage(error)));
   });
 }

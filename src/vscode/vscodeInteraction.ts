@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ApprovalDecision, ApprovalRequest, ClarificationRequest, Interaction, ManualStepOutcome, ReviewDecision, ReviewRequest } from '../core/ports';
 import { commandApprovalText } from '../core/tools/commandApprovalText';
 import { proposalTarget } from '../core/tools/proposalTarget';
+import { toolCallApprovalText } from '../core/tools/toolCallApprovalText';
 import { announceManualStep, showManualStepActions } from './manualStepPrompts';
 import type { PendingPrompts } from './pendingPrompts';
 import { closeProposalDiffs, type ProposalDocuments } from './proposalDocuments';
@@ -98,7 +99,7 @@ function waitFor<T>(
     const onAbort = (): void => {
       pending.remove(stepId);
       onCancelled?.();
-      reject(signal.reason instanceof Error ? signal.reason : new Error('The run was cancelled.'));
+      reject(signal.reason instanceof Error ? signal.reason : new Error(vscode.l10n.t('The run was cancelled.')));
     };
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
@@ -120,28 +121,38 @@ function showApproval(request: ApprovalRequest, documents: ProposalDocuments, pe
       return askCommandApproval(request, pending, rules);
     case 'directory':
       return askDirectoryApproval(request, pending);
+    case 'tool':
+      return askToolApproval(request, pending);
   }
 }
 
 async function showFileApproval(request: Extract<ApprovalRequest, { kind: 'file' }>, documents: ProposalDocuments, pending: PendingPrompts): Promise<void> {
   const { proposal } = request;
   const sides = documents.put(request.stepId, proposal, request.requestId);
-  const verb = request.operation === 'delete' ? 'delete' : proposal.currentText === undefined ? 'create' : request.operation;
-  const title = `${request.stepId} ${request.title}: ${verb} ${proposalTarget(proposal)} (proposed)`;
+  const verb =
+    request.operation === 'delete'
+      ? vscode.l10n.t('delete')
+      : proposal.currentText === undefined
+        ? vscode.l10n.t('create')
+        : request.operation === 'edit'
+          ? vscode.l10n.t('edit')
+          : vscode.l10n.t('write');
+  const title = vscode.l10n.t('{0} {1}: {2} {3} (proposed)', request.stepId, request.title, verb, proposalTarget(proposal));
   try {
     await vscode.commands.executeCommand('vscode.diff', sides.current, sides.proposed, title, { preview: false });
     // Answered or cancelled while the diff was opening: nothing is left to approve in it.
     if (pending.get(request.stepId)?.request !== request) await closeProposalDiffs(request.stepId);
   } catch {
     // The modal fallback: the same decision without the diff editor.
+    const [approve, reject] = [vscode.l10n.t('Approve'), vscode.l10n.t('Reject')];
     const choice = await vscode.window.showWarningMessage(
-      `Allow step "${request.title}" to ${verb} ${proposalTarget(proposal)}?`,
+      vscode.l10n.t('Allow step "{0}" to {1} {2}?', request.title, verb, proposalTarget(proposal)),
       { modal: true, detail: proposal.diff.slice(0, 4000) },
-      'Approve',
-      'Reject',
+      approve,
+      reject,
     );
-    if (choice === 'Approve') pending.approve(request.stepId, undefined, request.requestId);
-    else if (choice === 'Reject') pending.reject(request.stepId, 'rejected in the approval dialog', request.requestId);
+    if (choice === approve) pending.approve(request.stepId, undefined, request.requestId);
+    else if (choice === reject) pending.reject(request.stepId, 'rejected in the approval dialog', request.requestId);
   }
 }
 
@@ -151,6 +162,7 @@ async function askCommandApproval(
   rules: CommandRuleMaker | undefined,
 ): Promise<void> {
   const { message, detail } = commandApprovalText(request);
+  const [run, reject] = [vscode.l10n.t('Run'), vscode.l10n.t('Reject')];
   // A command through a shell never becomes a rule: its words are not what runs.
   const offer = rules !== undefined && !request.shell && rules.problem(request.argv) === undefined;
   const allow = vscode.l10n.t('Allow this command for this workspace');
@@ -159,40 +171,52 @@ async function askCommandApproval(
     allow,
   );
   const choice = offer
-    ? await vscode.window.showWarningMessage(message, { modal: true, detail: `${detail}\n\n${allowDetail}` }, 'Run', allow, 'Reject')
-    : await vscode.window.showWarningMessage(message, { modal: true, detail }, 'Run', 'Reject');
+    ? await vscode.window.showWarningMessage(message, { modal: true, detail: `${detail}\n\n${allowDetail}` }, run, allow, reject)
+    : await vscode.window.showWarningMessage(message, { modal: true, detail }, run, reject);
   if (choice === allow && rules !== undefined) {
     // The user said to run it: a rule that could not be stored is reported, and the command runs all the same.
     await rules
       .add(request.argv)
       .catch((error: unknown) => vscode.window.showErrorMessage(vscode.l10n.t('Task Planner: the allow rule was not saved: {0}', errorMessage(error))));
     pending.approve(request.stepId, undefined, request.requestId);
-  } else if (choice === 'Run') pending.approve(request.stepId, undefined, request.requestId);
-  else if (choice === 'Reject') pending.reject(request.stepId, 'rejected in the command dialog', request.requestId);
+  } else if (choice === run) pending.approve(request.stepId, undefined, request.requestId);
+  else if (choice === reject) pending.reject(request.stepId, 'rejected in the command dialog', request.requestId);
+}
+
+async function askToolApproval(request: Extract<ApprovalRequest, { kind: 'tool' }>, pending: PendingPrompts): Promise<void> {
+  const { message, detail } = toolCallApprovalText(request);
+  const allow = vscode.l10n.t('Allow');
+  const reject = vscode.l10n.t('Reject');
+  const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, allow, reject);
+  if (choice === allow) pending.approve(request.stepId, undefined, request.requestId);
+  else if (choice === reject) pending.reject(request.stepId, 'rejected in the tool call dialog', request.requestId);
 }
 
 async function askDirectoryApproval(request: Extract<ApprovalRequest, { kind: 'directory' }>, pending: PendingPrompts): Promise<void> {
+  const [create, reject] = [vscode.l10n.t('Create'), vscode.l10n.t('Reject')];
   const choice = await vscode.window.showWarningMessage(
-    `Step "${request.title}" wants to create a directory.`,
-    { modal: true, detail: `Directory: ${request.path}` },
-    'Create',
-    'Reject',
+    vscode.l10n.t('Step "{0}" wants to create a directory.', request.title),
+    { modal: true, detail: vscode.l10n.t('Directory: {0}', request.path) },
+    create,
+    reject,
   );
-  if (choice === 'Create') pending.approve(request.stepId, undefined, request.requestId);
-  else if (choice === 'Reject') pending.reject(request.stepId, 'rejected in the directory dialog', request.requestId);
+  if (choice === create) pending.approve(request.stepId, undefined, request.requestId);
+  else if (choice === reject) pending.reject(request.stepId, 'rejected in the directory dialog', request.requestId);
 }
 
 async function askClarification(request: ClarificationRequest, pending: PendingPrompts): Promise<void> {
   const picker = vscode.window.createQuickPick();
-  const suggestions: vscode.QuickPickItem[] = (request.suggestions ?? []).map((label) => ({ label, description: 'suggested' }));
-  picker.title = `Task Planner: ${request.title}`;
+  const suggestions: vscode.QuickPickItem[] = (request.suggestions ?? []).map((label) => ({ label, description: vscode.l10n.t('suggested') }));
+  picker.title = vscode.l10n.t('Task Planner: {0}', request.title);
   picker.placeholder = request.question;
   picker.ignoreFocusOut = true;
   picker.items = suggestions;
   picker.onDidChangeValue((value) => {
     const typed = value.trim();
     picker.items =
-      typed === '' || suggestions.some((item) => item.label === typed) ? suggestions : [{ label: typed, description: 'your answer' }, ...suggestions];
+      typed === '' || suggestions.some((item) => item.label === typed)
+        ? suggestions
+        : [{ label: typed, description: vscode.l10n.t('your answer') }, ...suggestions];
   });
   // Answered elsewhere (tree, command): the picker goes away.
   const answered = pending.onDidChange(() => {
@@ -216,13 +240,19 @@ async function askClarification(request: ClarificationRequest, pending: PendingP
 }
 
 async function askReview(request: ReviewRequest, pending: PendingPrompts): Promise<void> {
-  const choice = await vscode.window.showInformationMessage(`Review: ${request.title}`, { modal: true, detail: request.prompt }, 'Approve', 'Reject');
+  const approve = vscode.l10n.t('Approve');
+  const choice = await vscode.window.showInformationMessage(
+    vscode.l10n.t('Review: {0}', request.title),
+    { modal: true, detail: request.prompt },
+    approve,
+    vscode.l10n.t('Reject'),
+  );
   if (choice === undefined) return;
   const notes = await vscode.window.showInputBox({
-    title: `Task Planner: notes for "${request.title}"`,
-    prompt: 'Optional notes (they become part of the step result)',
+    title: vscode.l10n.t('Task Planner: notes for "{0}"', request.title),
+    prompt: vscode.l10n.t('Optional notes (they become part of the step result)'),
     ignoreFocusOut: true,
   });
-  if (choice === 'Approve') pending.approve(request.stepId, notes, request.requestId);
+  if (choice === approve) pending.approve(request.stepId, notes, request.requestId);
   else pending.reject(request.stepId, notes, request.requestId);
 }

@@ -53,7 +53,9 @@ export function createVscodeLmClient(options: VscodeLmClientOptions = {}): LlmCl
       const model = await (chosen ??= pickModel(options.family));
       if (!model) {
         throw new LlmError(
-          'No VS Code chat model is available (install and sign in to a language-model extension such as GitHub Copilot, or choose another provider in the taskPlanner.llm.provider setting).',
+          vscode.l10n.t(
+            'No VS Code chat model is available (install and sign in to a language-model extension such as GitHub Copilot, or choose another provider in the taskPlanner.llm.provider setting).',
+          ),
           'not_found',
           undefined,
           1,
@@ -76,7 +78,11 @@ export function createVscodeLmClient(options: VscodeLmClientOptions = {}): LlmCl
       silence.start(() =>
         stop(
           new LlmError(
-            `The VS Code model ${model.name} sent nothing for ${options.timeoutMs} ms (taskPlanner.timeouts.llmRequestMs); the request was cancelled.`,
+            vscode.l10n.t(
+              'The VS Code model {0} sent nothing for {1} ms (taskPlanner.timeouts.llmRequestMs); the request was cancelled.',
+              model.name,
+              options.timeoutMs ?? 0,
+            ),
             'timeout',
             undefined,
             1,
@@ -133,7 +139,7 @@ async function exchange(
   const response = await model.sendRequest(
     messages,
     {
-      justification: 'Task Planner plans and runs the task you asked for.',
+      justification: vscode.l10n.t('Task Planner plans and runs the task you asked for.'),
       ...(request.tools?.length
         ? { tools: request.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.parameters })) }
         : {}),
@@ -213,7 +219,7 @@ function parseArguments(text: string): object {
 function toLlmError(error: unknown, signal: AbortSignal, modelName: string): LlmError {
   if (error instanceof LlmError) return error;
   if (signal.aborted || error instanceof vscode.CancellationError) {
-    return new LlmError(`Request to the VS Code model ${modelName} was cancelled.`, 'aborted', undefined, 1);
+    return new LlmError(vscode.l10n.t('Request to the VS Code model {0} was cancelled.', modelName), 'aborted', undefined, 1);
   }
   let kind: LlmErrorKind = 'other';
   if (error instanceof vscode.LanguageModelError) {
@@ -226,5 +232,5 @@ function toLlmError(error: unknown, signal: AbortSignal, modelName: string): Llm
             ? 'rate_limited'
             : 'other';
   }
-  return new LlmError(`Request to the VS Code model ${modelName} failed: ${errorMessage(error)}`, kind, undefined, 1);
+  return new LlmError(vscode.l10n.t('Request to the VS Code model {0} failed: {1}', modelName, errorMessage(error)), kind, undefined, 1);
 }

@@ -7,9 +7,9 @@ export const vscodePlanFileUi: PlanFileUi = {
     const folder = vscode.workspace.workspaceFolders?.[0];
     return await vscode.window.showSaveDialog({
       ...(folder ? { defaultUri: vscode.Uri.joinPath(folder.uri, fileName) } : {}),
-      filters: { 'Task Planner plan': ['plan.json'], JSON: ['json'] },
-      title: 'Save plan as file',
-      saveLabel: 'Save plan',
+      filters: { [vscode.l10n.t('Task Planner plan')]: ['plan.json'], JSON: ['json'] },
+      title: vscode.l10n.t('Save plan as file'),
+      saveLabel: vscode.l10n.t('Save plan'),
     });
   },
   writeFile: async (uri, text) => {
@@ -34,7 +34,7 @@ export function planFileDocument(uri: vscode.Uri | undefined): PlanFileDocument 
   const clicked = uri ? vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === uri.toString()) : undefined;
   const document = clicked ?? vscode.window.activeTextEditor?.document;
   if (!document || !/\.plan\.json$/i.test(document.fileName)) {
-    vscodePlanFileUi.info('Task Planner: open a *.plan.json file first ("Save plan as file" writes one).');
+    vscodePlanFileUi.info(vscode.l10n.t('Task Planner: open a *.plan.json file first ("Save plan as file" writes one).'));
     return undefined;
   }
   return { name: vscode.workspace.asRelativePath(document.uri), text: document.getText() };

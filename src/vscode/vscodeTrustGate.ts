@@ -16,9 +16,12 @@ export function createVscodeTrustGate(log: vscode.LogOutputChannel): WorkspaceTr
       log.warn(`Step ${refusal.stepId} (${refusal.tool}) refused: ${restrictedModeReason}`);
       if (refusal.runId === lastNotifiedRun) return;
       lastNotifiedRun = refusal.runId;
-      const manage = 'Manage Workspace Trust';
+      const manage = vscode.l10n.t('Manage Workspace Trust');
       void vscode.window
-        .showWarningMessage(`Task Planner: step "${refusal.stepTitle}" (${refusal.tool}) was not run because ${restrictedModeReason}`, manage)
+        .showWarningMessage(
+          vscode.l10n.t('Task Planner: step "{0}" ({1}) was not run because {2}', refusal.stepTitle, refusal.tool, restrictedModeReason),
+          manage,
+        )
         .then((choice) => (choice === manage ? vscode.commands.executeCommand('workbench.trust.manage') : undefined));
     },
   };

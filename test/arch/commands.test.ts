@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { projectRoot, readSources } from './importGraph';
+import { readSources } from './importGraph';
+import { readResolvedManifest } from './resolvedManifest';
 
 interface Manifest {
   contributes: {
@@ -12,7 +11,7 @@ interface Manifest {
   };
 }
 
-const manifest = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as Manifest;
+const manifest = readResolvedManifest() as Manifest;
 const contributed = manifest.contributes.commands.map((command) => command.command);
 const sourceText = readSources('src').map((file) => file.text).join('\n');
 const registered = [...sourceText.matchAll(/registerCommand\(\s*['"]([\w.]+)['"]/g)].map((match) => match[1]!);

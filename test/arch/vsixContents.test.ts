@@ -9,6 +9,8 @@ const shipped: ZipEntry[] = [
   'extension/LICENSE.txt',
   'extension/changelog.md',
   'extension/package.json',
+  'extension/package.nls.json',
+  'extension/l10n/bundle.l10n.json',
   'extension/readme.md',
   'extension/dist/emscripten-module.wasm',
   'extension/dist/extension.js',
@@ -84,13 +86,23 @@ describe('architecture: the .vsix allowlist', () => {
       'extension/dist/runtime.js is missing',
       'extension/media/icon.png is missing',
     ]);
-    assert.equal(vsixProblems([], 22).length, 9);
+    assert.equal(vsixProblems([], 22).length, 11);
   });
 
   it('refuses a package over 3 MB and accepts one of exactly 3 MB', () => {
     assert.equal(maxVsixBytes, 3_000_000);
     assert.deepEqual(vsixProblems(shipped, 3_000_000), []);
     assert.deepEqual(vsixProblems(shipped, 3_000_001), ['the package is 3000001 bytes, over the 3000000 allowed']);
+  });
+
+  it('accepts translations of the texts beside the English ones, and nothing else in l10n/', () => {
+    const translated = ['extension/package.nls.de.json', 'extension/l10n/bundle.l10n.pt-br.json', 'extension/l10n/bundle.l10n.zh-cn.json'];
+    assert.deepEqual(vsixProblems([...shipped, ...translated.map((name) => ({ name, size: 1 }))], 1_000), []);
+    const strays = ['extension/l10n/notes.json', 'extension/package.nls.json.bak'];
+    assert.deepEqual(
+      vsixProblems([...shipped, ...strays.map((name) => ({ name, size: 1 }))], 1_000),
+      strays.map((name) => `${name} is not on the allowlist`),
+    );
   });
 
   it('ignores folder entries', () => {

@@ -5,13 +5,17 @@ export const maxVsixBytes = 3_000_000;
 
 /**
  * Every file the package may hold. vsce adds the first two and renames README, CHANGELOG and
- * LICENSE; the rest is what `.vscodeignore` lets through: the manifest, the three bundles the
- * editor loads, the predicate sandbox's WebAssembly, the JSON Schema of plan files, and media (icons, walkthrough pages).
+ * LICENSE; the rest is what `.vscodeignore` lets through: the manifest and its texts in English
+ * and any translation (package.nls[.LANG].json, l10n/bundle.l10n[.LANG].json), the three
+ * bundles the editor loads, the predicate sandbox's WebAssembly, the JSON Schema of plan
+ * files, and media (icons, walkthrough pages).
  */
 export const vsixAllowlist: readonly RegExp[] = [
   /^\[Content_Types\]\.xml$/,
   /^extension\.vsixmanifest$/,
   /^extension\/package\.json$/,
+  /^extension\/package\.nls(\.[a-z]{2,3}(-[a-z0-9]+)*)?\.json$/,
+  /^extension\/l10n\/bundle\.l10n(\.[a-z]{2,3}(-[a-z0-9]+)*)?\.json$/,
   /^extension\/readme\.md$/,
   /^extension\/changelog\.md$/,
   /^extension\/LICENSE\.txt$/,
@@ -25,6 +29,8 @@ export const vsixAllowlist: readonly RegExp[] = [
 /** Files without which the installed extension does not start or has no Marketplace page. */
 export const vsixRequired: readonly string[] = [
   'extension/package.json',
+  'extension/package.nls.json',
+  'extension/l10n/bundle.l10n.json',
   'extension/readme.md',
   'extension/changelog.md',
   'extension/dist/extension.js',

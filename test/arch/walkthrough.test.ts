@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from './importGraph';
+import { readResolvedManifest } from './resolvedManifest';
 
 interface WalkthroughStep {
   id: string;
@@ -19,7 +20,7 @@ interface Manifest {
   };
 }
 
-const manifest = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as Manifest;
+const manifest = readResolvedManifest() as Manifest;
 const walkthroughs = manifest.contributes.walkthroughs ?? [];
 const steps = walkthroughs.flatMap((walkthrough) => walkthrough.steps);
 // VS Code adds a "focus" command for every contributed view.
@@ -56,7 +57,7 @@ describe('architecture: the getting-started walkthrough', () => {
   });
 
   it('names on each page only commands the Command Palette lists (by their titles) and buttons the views show', () => {
-    const titles = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { contributes: { commands: { title: string; shortTitle?: string }[] } };
+    const titles = readResolvedManifest() as { contributes: { commands: { title: string; shortTitle?: string }[] } };
     const known = titles.contributes.commands.flatMap((command) => [command.title, command.shortTitle ?? command.title]);
     // Words in bold that are buttons of a view or the panel, not commands.
     const buttons = new Set(['Start', 'Approve', 'Reject', 'Done', 'Failed', 'Regenerate', 'Edit', 'move', 'skip', 'add', 'remove', 'Plan version', 'Runs', 'Plan', 'plan panel', '+', 'No model?']);

@@ -15,13 +15,16 @@ import { join, resolve } from 'node:path';
 const root = resolve(__dirname, '..', '..');
 
 /**
- * The extension as built in dist/ (manifest, media, runtime, webview), with the test build's extension bundle
+ * The extension as built in dist/ (manifest and its texts, media, runtime, webview), with the test build's extension bundle
  * in place of the shipped one: a folder inside `outDir` to load as the development extension.
  */
 function assembleTestExtension(outDir: string): string {
   const extension = join(outDir, 'extension');
   mkdirSync(join(extension, 'dist'), { recursive: true });
   cpSync(join(root, 'package.json'), join(extension, 'package.json'));
+  // The manifest's texts and the string bundle: without them the titles read %key%.
+  cpSync(join(root, 'package.nls.json'), join(extension, 'package.nls.json'));
+  cpSync(join(root, 'l10n'), join(extension, 'l10n'), { recursive: true });
   cpSync(join(root, 'media'), join(extension, 'media'), { recursive: true });
   // What the packaged extension ships beside its extension bundle (see .vscodeignore), with source maps.
   for (const name of readdirSync(join(root, 'dist'))) if (/^(runtime|webview)\.js(\.map)?$|\.wasm$/.test(name)) cpSync(join(root, 'dist', name), join(extension, 'dist', name));

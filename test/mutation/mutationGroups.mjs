@@ -225,7 +225,8 @@ export const mutationGroups = [
     ignoreStatic: true,
     mutate: [
       'src/core/tools/createToolRegistry.ts', 'src/core/tools/builtinTools.ts', 'src/core/tools/tool.ts', 'src/core/tools/deferral.ts',
-      'src/core/tools/runCommandTool.ts', 'src/core/tools/askUserTool.ts',
+      'src/core/tools/runCommandTool.ts', 'src/core/tools/askUserTool.ts', 'src/core/tools/toolParameters.ts', 'src/core/tools/jsonSchemaInput.ts',
+      'src/core/tools/toolCallApprovalText.ts',
     ],
     spec: ['test/unit/core/tools/**/*.test.ts'],
     grep: timeBoundTestsLeftOut,

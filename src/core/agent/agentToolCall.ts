@@ -5,6 +5,7 @@ import { capText, textCaps } from '../text/capText';
 import { ApprovalRejectedError } from '../tools/approvals';
 import { isDeferredError } from '../tools/deferral';
 import type { Tool, ToolContext } from '../tools/tool';
+import { toolParameters } from '../tools/toolParameters';
 import { valueText } from '../text/valueText';
 import { errorMessage } from '../../shared/errorMessage';
 
@@ -25,8 +26,7 @@ const definitions = new WeakMap<Tool, LlmToolDefinition>();
 export function toolDefinition(tool: Tool): LlmToolDefinition {
   let definition = definitions.get(tool);
   if (!definition) {
-    const { $schema: _ignored, ...parameters } = z.toJSONSchema(tool.inputSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-    definition = { name: tool.name, description: tool.description, parameters };
+    definition = { name: tool.name, description: tool.description, parameters: toolParameters(tool) };
     definitions.set(tool, definition);
   }
   return definition;

@@ -21,6 +21,7 @@ const shownApproval: { [Kind in ApprovalRequest['kind']]: (request: Extract<Appr
   ],
   command: (request) => [request.argv, request.cwd, request.shell],
   directory: (request) => [request.path],
+  tool: (request) => [request.tool, request.source, request.input ?? null],
 };
 
 const shown: { [Kind in AskedRequest['kind']]: (request: Extract<AskedRequest, { kind: Kind }>['request']) => unknown[] } = {

@@ -1,5 +1,6 @@
 import type { ApprovalDecision, ApprovalRequest, Interaction } from '../ports';
 import type { RequestKind } from '../tools/deferral';
+import { toolCallTarget } from '../tools/toolCallApprovalText';
 import { fingerprintRequest, requestIdOf, type AskedRequest } from './requestFingerprint';
 import { describeManualStep } from './manualStepText';
 import { requestedEventOf, type PendingRequest, type RunEventBody, type SuppliedAnswer, type SuppliedAnswers } from './runEvents';
@@ -101,6 +102,8 @@ export function describeApproval(request: ApprovalRequest): string {
       return `Create the directory ${request.path}?`;
     case 'file':
       return `${approvalVerb[request.operation]} ${request.proposal.path}?`;
+    case 'tool':
+      return `Call ${toolCallTarget(request)}?`;
   }
 }
 

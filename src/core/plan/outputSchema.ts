@@ -68,21 +68,46 @@ export function outputSchemaProblems(schema: Readonly<Record<string, unknown>>):
  * result (`result.items[0].name`) and what was found.
  */
 export function checkOutput(schema: Readonly<Record<string, unknown>>, value: unknown): OutputCheck {
+  const outcome = schemaMismatches(schema, value, 'result');
+  if ('unusable' in outcome) return { ok: false, diagnosis: outcome.unusable };
+  if (outcome.mismatches.length === 0) return { ok: true };
+  const shown = outcome.mismatches.slice(0, maxListedErrors).map((mismatch) => mismatch.message);
+  const more = outcome.mismatches.length - shown.length;
+  return { ok: false, diagnosis: `The result does not match the output schema: ${shown.join('; ')}${more > 0 ? ` (and ${more} more)` : ''}.` };
+}
+
+/** One way a value fails a schema: the keys from the value's root to the place, and the mismatch in words naming that place. */
+export interface SchemaMismatch {
+  path: string[];
+  message: string;
+}
+
+/**
+ * Every way `value` fails `schema` (empty when it matches), each message naming its place
+ * from `root` (`arguments.items[0]`: "expected string, got number"); or, when the schema
+ * cannot be used (see `outputSchemaProblems`) or fails while validating, why, as
+ * `unusable`. The same validator (RE2 patterns, the same limits) serves output schemas and
+ * the input schemas of tools that come with a JSON Schema.
+ */
+export function schemaMismatches(
+  schema: Readonly<Record<string, unknown>>,
+  value: unknown,
+  root: string,
+): { mismatches: SchemaMismatch[] } | { unusable: string } {
+  const schemaName = root === 'result' ? "step's output schema" : 'input schema';
   const problems = outputSchemaProblems(schema);
-  if (problems.length > 0) return { ok: false, diagnosis: `The step's output schema cannot be used: ${problems.join('; ')}.` };
+  if (problems.length > 0) return { unusable: `The ${schemaName} cannot be used: ${problems.join('; ')}.` };
   const validator = compile(schema);
-  if (typeof validator === 'string') return { ok: false, diagnosis: `The step's output schema cannot be used: ${validator}.` };
+  if (typeof validator === 'string') return { unusable: `The ${schemaName} cannot be used: ${validator}.` };
   try {
-    if (validator(value)) return { ok: true };
+    if (validator(value)) return { mismatches: [] };
   } catch (error) {
-    return { ok: false, diagnosis: `The result could not be checked against the output schema: ${errorMessage(error)}.` };
+    return { unusable: `The ${root} could not be checked against the ${root === 'result' ? 'output schema' : 'input schema'}: ${errorMessage(error)}.` };
   }
   const every = validator.errors ?? [];
   const specific = every.filter((error) => !combinatorKeywords.has(error.keyword));
   const listed = specific.length > 0 ? specific : every;
-  const shown = listed.slice(0, maxListedErrors).map((error) => describeError(error, value));
-  const more = listed.length - shown.length;
-  return { ok: false, diagnosis: `The result does not match the output schema: ${shown.join('; ')}${more > 0 ? ` (and ${more} more)` : ''}.` };
+  return { mismatches: listed.map((error) => ({ path: pathSegments(error.instancePath), message: describeError(error, value, root) })) };
 }
 
 function compile(schema: Readonly<Record<string, unknown>>): ValidateFunction | string {
@@ -190,16 +215,16 @@ function schemaPlace(pointer: string): string {
 }
 
 /** One ajv error in words: its place in the result and what was expected and found. */
-function describeError(error: ErrorObject, value: unknown): string {
-  const segments = error.instancePath === '' ? [] : error.instancePath.slice(1).split('/').map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
-  const place = resultPlace(segments);
+function describeError(error: ErrorObject, value: unknown, root: string): string {
+  const segments = pathSegments(error.instancePath);
+  const place = placeName(root, segments);
   const found = valueAt(value, segments);
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'type':
       return `${place}: expected ${String(params.type)}, got ${kindOf(found)}`;
     case 'required':
-      return `${resultPlace([...segments, String(params.missingProperty)])}: missing (required)`;
+      return `${placeName(root, [...segments, String(params.missingProperty)])}: missing (required)`;
     case 'additionalProperties':
       return `${place}: unexpected field ${JSON.stringify(capText(String(params.additionalProperty), maxShownValueChars))}`;
     case 'enum':
@@ -211,8 +236,12 @@ function describeError(error: ErrorObject, value: unknown): string {
   }
 }
 
-function resultPlace(segments: readonly string[]): string {
-  let place = 'result';
+function pathSegments(instancePath: string): string[] {
+  return instancePath === '' ? [] : instancePath.slice(1).split('/').map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+function placeName(root: string, segments: readonly string[]): string {
+  let place = root;
   for (const segment of segments) {
     if (/^\d+$/.test(segment)) place += `[${segment}]`;
     else if (/^[A-Za-z_$][\w$]*$/.test(segment)) place += `.${segment}`;

@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import { stepIdCharacter } from '../../shared/vocabulary';
 import type { Tool, ToolRegistry } from '../tools/tool';
+import { toolParameters } from '../tools/toolParameters';
 import { checkLimitProblems } from './checkLimits';
 import { checkProblems } from './checkProblems';
 import { findCycles } from './findCycles';
@@ -172,7 +172,7 @@ function isTemplateAt(args: unknown, path: readonly PropertyKey[]): boolean {
 
 /** "read_file takes: path (required), startLine, endLine." from the tool's input schema. */
 function argumentHelp(tool: Tool): string {
-  const schema = z.toJSONSchema(tool.inputSchema, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, unknown>; required?: string[] };
+  const schema = toolParameters(tool) as { properties?: Record<string, unknown>; required?: string[] };
   const names = Object.keys(schema.properties ?? {});
   if (names.length === 0) return `Edit the step's arguments to what "${tool.name}" expects.`;
   // Stryker disable next-line ArrayDeclaration: a schema without `required` names no property that a placeholder entry could match

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { chatStructured, type StructuredMode } from '../llm/chatStructured';
 import type { LlmUsage } from '../llm/llmTypes';
 import { buildPlanningPrompt, type PlannerToolInfo, type WorkspaceSnapshot } from '../llm/prompts/planningPrompt';
@@ -9,6 +8,7 @@ import { validatePlan } from '../plan/validatePlan';
 import type { Clock, LlmClient } from '../ports';
 import type { PlanningStrategy } from '../session/planningPrompt';
 import type { ToolRegistry } from '../tools/tool';
+import { toolParameters } from '../tools/toolParameters';
 import { createPlanStepStream, type PlannerStep } from './planStepStream';
 
 /** What `generatePlan` needs besides the objective. */
@@ -134,7 +134,6 @@ function describeTools(tools: GeneratePlanOptions['tools']): PlannerToolInfo[] {
   return tools.names().flatMap((name) => {
     const tool = tools.get(name);
     if (!tool) return [];
-    const { $schema: _ignored, ...parameters } = z.toJSONSchema(tool.inputSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-    return [{ name: tool.name, description: tool.description, parameters }];
+    return [{ name: tool.name, description: tool.description, parameters: toolParameters(tool) }];
   });
 }

@@ -4,8 +4,9 @@ import type { ApprovalPolicy, ToolContext, ToolEffect } from './tool';
 
 /**
  * Whether a tool with `effect` must ask the user first under `policy`. Reads and
- * interactions never ask, commands always ask, file changes ask unless the policy is
- * `commandsOnly`, network access asks only under `always`. Decided from the tool's
+ * interactions never ask, commands and tools of other programs (`external`) always ask
+ * (such a tool may skip asking only where the user allowed it, as its own decision), file
+ * changes ask unless the policy is `commandsOnly`, network access asks only under `always`. Decided from the tool's
  * declared effect alone: nothing in a tool's input or in file content can change it.
  */
 export function needsApproval(effect: ToolEffect, policy: ApprovalPolicy): boolean {
@@ -14,6 +15,7 @@ export function needsApproval(effect: ToolEffect, policy: ApprovalPolicy): boole
     case 'interaction':
       return false;
     case 'command':
+    case 'external':
       return true;
     case 'write':
     case 'delete':

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { toolParameters } from './toolParameters';
 import type { Tool, ToolRegistry } from './tool';
 
 /** A tool as OpenAI's chat-completions API takes it; `parameters` is JSON Schema. */
@@ -29,16 +29,6 @@ export function createToolRegistry(tools: readonly Tool[]): ToolCatalog {
     if (byName.has(tool.name)) throw new Error(`Two tools are named "${tool.name}"; tool names must be unique.`);
     byName.set(tool.name, tool);
   }
-  const schemas = new Map<string, Record<string, unknown>>();
-  const schemaOf = (tool: Tool): Record<string, unknown> => {
-    let schema = schemas.get(tool.name);
-    if (!schema) {
-      const { $schema: _ignored, ...rest } = z.toJSONSchema(tool.inputSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-      schema = rest;
-      schemas.set(tool.name, schema);
-    }
-    return schema;
-  };
   return {
     names: () => [...byName.keys()],
     get: (name) => byName.get(name),
@@ -49,7 +39,7 @@ export function createToolRegistry(tools: readonly Tool[]): ToolCatalog {
         if (!tool) throw new Error(`Unknown tool "${name}". Available tools: ${[...byName.keys()].join(', ')}.`);
         return tool;
       });
-      return chosen.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: schemaOf(tool) } }));
+      return chosen.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: toolParameters(tool) } }));
     },
   };
 }

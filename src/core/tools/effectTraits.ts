@@ -26,6 +26,8 @@ export const effectTraits: Readonly<Record<ToolEffect, EffectTraits>> = {
   delete: { changes: true, changesFiles: true, transient: false, needsTrust: true },
   command: { changes: true, changesFiles: false, transient: true, needsTrust: true },
   network: { changes: false, changesFiles: false, transient: true, needsTrust: true },
+  // What another program does is unknown: it may change anything, but not through the run's file tools (no checkpoint, no diff).
+  external: { changes: true, changesFiles: false, transient: true, needsTrust: true },
   // Stryker disable next-line ObjectLiteral: an empty entry reads as every trait false (undefined), which this entry is.
   interaction: { changes: false, changesFiles: false, transient: false, needsTrust: false },
 };

@@ -1,8 +1,12 @@
 import type { z } from 'zod';
 import type { Clock, Interaction, Logger, WorkspaceFs, CheckpointStore, CommandAllowList, CommandRunner } from '../ports';
 
-/** What a tool does to the world; decides approvals and workspace-trust checks. */
-export type ToolEffect = 'read' | 'write' | 'delete' | 'command' | 'network' | 'interaction';
+/**
+ * What a tool does to the world; decides approvals and workspace-trust checks. `external`
+ * is a tool another program runs (an MCP server, another extension's tool): it may do
+ * anything, outside the run's checkpoints.
+ */
+export type ToolEffect = 'read' | 'write' | 'delete' | 'command' | 'network' | 'interaction' | 'external';
 
 /** When file changes and commands ask the user first. Reads never ask. */
 export type ApprovalPolicy = 'always' | 'writesAndCommands' | 'commandsOnly';
@@ -41,6 +45,12 @@ export interface Tool<Input = unknown, Output = unknown> {
   name: string;
   description: string;
   inputSchema: z.ZodType<Input>;
+  /**
+   * The input's JSON Schema as the tool's owner wrote it (an MCP server's or another
+   * extension's tool), shown to models and to the review as is; without it the JSON Schema
+   * is derived from `inputSchema` (see `toolParameters`). `inputSchema` still validates.
+   */
+  parameters?: Readonly<Record<string, unknown>>;
   effects: ToolEffect;
   run(ctx: ToolContext, input: Input, signal: AbortSignal): Promise<Output>;
   /**

@@ -22,14 +22,39 @@ const controls = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f${directionControlCl
 // underlines) need nothing: a line always starts with the checklist's own text.
 const markdownSignificant = /[\\`*_[\]()<>#|~&$]/g;
 
+// What GitHub turns into a link or a notification after Markdown is parsed, so escapes cannot stop it:
+// mentions and e-mail addresses, bare URLs (scheme:// or www.), issue references (#12, owner/repo#12, GH-12).
+const autolinked = /\S*@\S+|\S*(?:[a-z][a-z0-9+.-]*:\/\/|www\.)\S*|\S*#\d+\S*|\bGH-\d+\S*/gi;
+
 /**
  * `text` as inert inline Markdown: at most `maxChars` characters (cut visibly), on one
- * line, with every control and direction control shown as `\uXXXX` and every
- * Markdown-significant character backslash-escaped, so text from a plan cannot add a link,
- * an image, HTML, a heading or a list item to the document it is pasted in.
+ * line, with every control and direction control shown as `\uXXXX`, every word GitHub
+ * would link or notify on its own (an `@mention`, an e-mail address, a bare URL, an issue
+ * reference) in a code span, and every other Markdown-significant character
+ * backslash-escaped, so text from a plan cannot add a link, an image, HTML, a heading or a
+ * list item to the document it is pasted in, nor ping anyone.
  */
 export function markdownText(text: string, maxChars: number): string {
-  return capText(text, maxChars).replace(lineBreaks, ' ').replace(controls, visibleEscape).replace(markdownSignificant, (char) => `\\${char}`);
+  const flat = capText(text, maxChars).replace(lineBreaks, ' ').replace(controls, visibleEscape);
+  let shown = '';
+  let last = 0;
+  for (const match of flat.matchAll(autolinked)) {
+    shown += escapeMarkdown(flat.slice(last, match.index)) + codeSpan(match[0]);
+    last = match.index + match[0].length;
+  }
+  return shown + escapeMarkdown(flat.slice(last));
+}
+
+function escapeMarkdown(text: string): string {
+  return text.replace(markdownSignificant, (char) => `\\${char}`);
+}
+
+/** `text` verbatim in a code span whose fence is longer than any run of backticks in it. */
+function codeSpan(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
 }
 
 /**

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import '../../fakes/vscodeL10n';
 import { findAttachmentProblems, replaceAttachment } from '../../../src/core/engine/attachmentProblems';
 import type { Attachment, Plan } from '../../../src/core/plan/planSchema';
 import { checkAttachments, type AttachmentCheckUi, type AttachmentChoice } from '../../../src/vscode/attachmentCheck';

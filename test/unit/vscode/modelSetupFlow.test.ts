@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import '../../fakes/vscodeL10n';
 import { LlmError } from '../../../src/core/llm/llmError';
 import type { ConnectionTest, ModelChoice, ModelListing } from '../../../src/core/llm/modelSetup';
 import { runModelSetup, type ModelSetupDeps, type ModelSetupUi, type SetupItem } from '../../../src/vscode/modelSetupFlow';

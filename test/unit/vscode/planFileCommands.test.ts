@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import '../../fakes/vscodeL10n';
 import type * as vscode from 'vscode';
 import type { RunState } from '../../../src/core/engine/runEvents';
 import { initialRunState } from '../../../src/core/engine/reduceRunEvent';

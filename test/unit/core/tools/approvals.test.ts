@@ -8,9 +8,9 @@ import { makeToolContext, neverAborted } from '../../../fakes/toolContext';
 describe('approvals', () => {
   it('decides from the effect and the policy alone', () => {
     const table: Record<ApprovalPolicy, Record<ToolEffect, boolean>> = {
-      always: { read: false, interaction: false, write: true, delete: true, command: true, network: true },
-      writesAndCommands: { read: false, interaction: false, write: true, delete: true, command: true, network: false },
-      commandsOnly: { read: false, interaction: false, write: false, delete: false, command: true, network: false },
+      always: { read: false, interaction: false, write: true, delete: true, command: true, network: true, external: true },
+      writesAndCommands: { read: false, interaction: false, write: true, delete: true, command: true, network: false, external: true },
+      commandsOnly: { read: false, interaction: false, write: false, delete: false, command: true, network: false, external: true },
     };
     for (const [policy, row] of Object.entries(table) as [ApprovalPolicy, Record<ToolEffect, boolean>][]) {
       for (const [effect, expected] of Object.entries(row) as [ToolEffect, boolean][]) {

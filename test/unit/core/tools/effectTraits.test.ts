@@ -7,7 +7,7 @@ import { gateByWorkspaceTrust } from '../../../../src/core/tools/workspaceTrustG
 import { makeToolContext, neverAborted } from '../../../fakes/toolContext';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 
-const effects: Record<ToolEffect, true> = { read: true, write: true, delete: true, command: true, network: true, interaction: true };
+const effects: Record<ToolEffect, true> = { read: true, write: true, delete: true, command: true, network: true, interaction: true, external: true };
 const named = (effect: ToolEffect): Tool => ({ name: `t_${effect}`, description: effect, inputSchema: z.unknown(), effects: effect, run: () => Promise.resolve('ran') });
 
 /** The effects for which `judged` holds, in the order of `effects`. */
@@ -20,13 +20,13 @@ describe('what a tool\'s declared effect means', () => {
   it('the critic warns about approval turned off only for tools that change files or run something', () => {
     assert.deepEqual(
       where((effect) => checks([makeStep('a', { kind: 'tool', agent: undefined, tool: `t_${effect}`, args: {}, requiresApproval: false, onFailure: 'skip' })]).includes('destructive_without_approval')),
-      ['write', 'delete', 'command'],
+      ['write', 'delete', 'command', 'external'],
     );
   });
 
   it('the critic wants a second try only for tools that can fail for outside reasons (commands, the network)', () => {
     const dependedOn = (effect: ToolEffect) => [makeStep('a', { kind: 'tool', agent: undefined, tool: `t_${effect}`, args: {} }), makeStep('b', { dependsOn: ['a'] })];
-    assert.deepEqual(where((effect) => checks(dependedOn(effect)).includes('optimism_bias')), ['command', 'network']);
+    assert.deepEqual(where((effect) => checks(dependedOn(effect)).includes('optimism_bias')), ['command', 'network', 'external']);
   });
 
   it('the critic wants the work checked only of an agent whose tools write or delete files', () => {
@@ -40,6 +40,6 @@ describe('what a tool\'s declared effect means', () => {
   it('Restricted Mode refuses every tool but reads and questions to the user', async () => {
     const gated = gateByWorkspaceTrust((Object.keys(effects) as ToolEffect[]).map(named), { isTrusted: () => false, onRefused: () => undefined });
     const outcomes = await Promise.all(gated.map((tool) => tool.run(makeToolContext(), {}, neverAborted).then(() => 'ran', () => 'refused')));
-    assert.deepEqual(where((effect) => outcomes[gated.findIndex((tool) => tool.effects === effect)] === 'refused'), ['write', 'delete', 'command', 'network']);
+    assert.deepEqual(where((effect) => outcomes[gated.findIndex((tool) => tool.effects === effect)] === 'refused'), ['write', 'delete', 'command', 'network', 'external']);
   });
 });

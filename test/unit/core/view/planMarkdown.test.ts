@@ -70,8 +70,21 @@ describe('planMarkdown', () => {
 
     it('a link or an image stays text', () => {
       assert.equal(hostile('click [me](javascript:alert(1))'), '- [ ] **s** click \\[me\\]\\(javascript:alert\\(1\\)\\) (agent: default)');
-      assert.equal(hostile('![x](https://evil.example/t.png)'), '- [ ] **s** !\\[x\\]\\(https://evil.example/t.png\\) (agent: default)');
-      assert.equal(hostile('<https://evil.example>'), '- [ ] **s** \\<https://evil.example\\> (agent: default)');
+      assert.equal(hostile('![x](https://evil.example/t.png)'), '- [ ] **s** `![x](https://evil.example/t.png)` (agent: default)');
+      assert.equal(hostile('<https://evil.example>'), '- [ ] **s** `<https://evil.example>` (agent: default)');
+    });
+
+    it('a mention, an e-mail address, a bare URL or an issue reference neither pings nor links (GitHub links them after parsing)', () => {
+      assert.equal(hostile('ask @octocat and @org/team'), '- [ ] **s** ask `@octocat` and `@org/team` (agent: default)');
+      assert.equal(hostile('mail a@b.example'), '- [ ] **s** mail `a@b.example` (agent: default)');
+      assert.equal(hostile('see www.evil.example or ftp://x.example'), '- [ ] **s** see `www.evil.example` or `ftp://x.example` (agent: default)');
+      assert.equal(hostile('fixes #12, org/repo#3 and GH-4'), '- [ ] **s** fixes `#12,` `org/repo#3` and `GH-4` (agent: default)');
+      assert.equal(hostile('C# and #hash stay'), '- [ ] **s** C\\# and \\#hash stay (agent: default)');
+    });
+
+    it('a backtick cannot close the code span early', () => {
+      assert.equal(hostile('@a`b``c'), '- [ ] **s** ```@a`b``c``` (agent: default)');
+      assert.equal(hostile('`@a`'), '- [ ] **s** `` `@a` `` (agent: default)');
     });
 
     it('HTML and entities stay text', () => {

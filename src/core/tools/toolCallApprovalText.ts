@@ -1,0 +1,40 @@
+import { directionControlClass, visibleControls, visibleEscape } from '../plan/visibleDirection';
+import type { ApprovalRequest } from '../ports';
+import { capText } from '../text/capText';
+import { oneLine } from '../text/oneLine';
+
+/** Most characters of a tool call's arguments shown in its question; the rest is cut with a marker. */
+export const maxShownToolInputChars = 4000;
+
+// Characters JSON leaves as they are that a dialog would act on: DEL, the C1 controls, the line and paragraph separators and the direction controls.
+const unsafeInJson = new RegExp(`[\\u007f-\\u009f\\u2028\\u2029${directionControlClass}]`, 'g');
+
+/**
+ * The question before a tool another program runs (or one that reaches the network) is
+ * called: a `message` naming the step, the tool and who runs it on one line, and a
+ * `detail` with the arguments as indented JSON, at most `maxShownToolInputChars`
+ * characters, every control and text-direction control shown as its `\uXXXX` escape, so
+ * nothing a model or a server wrote can forge a line of the question or reverse it.
+ */
+export function toolCallApprovalText(request: Extract<ApprovalRequest, { kind: 'tool' }>): { message: string; detail: string } {
+  return {
+    message: `Step "${visibleControls(oneLine(request.title, 200))}" wants to call ${toolCallTarget(request)}.`,
+    detail: `Arguments:\n${shownToolInput(request.input)}`,
+  };
+}
+
+/** "<tool> (<source>)" on one line, each part bounded, controls escaped. */
+export function toolCallTarget(request: Extract<ApprovalRequest, { kind: 'tool' }>): string {
+  return visibleControls(`${oneLine(request.tool, 100)} (${oneLine(request.source, 200)})`);
+}
+
+/** A tool call's arguments as indented JSON, bounded and with every control escaped (see `toolCallApprovalText`). */
+export function shownToolInput(input: unknown): string {
+  let shown: string;
+  try {
+    shown = JSON.stringify(input ?? {}, undefined, 2) ?? 'nothing';
+  } catch {
+    shown = 'arguments that cannot be shown as JSON';
+  }
+  return capText(shown, maxShownToolInputChars).replace(unsafeInJson, visibleEscape);
+}
