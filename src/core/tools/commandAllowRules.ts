@@ -30,7 +30,7 @@ const wrappers = new Set([
 
 // Shells, interpreters and package runners: what they run is named by the word after them (a script, a module, a package), which the rule must name.
 const interpreters = new Set([
-  'sh', 'bash', 'zsh', 'fish', 'dash', 'ksh', 'mksh', 'csh', 'tcsh', 'ash', 'pwsh', 'powershell', 'cmd', 'node', 'nodejs', 'deno', 'bun',
+  'sh', 'bash', 'zsh', 'fish', 'dash', 'ksh', 'mksh', 'csh', 'tcsh', 'ash', 'pwsh', 'powershell', 'cmd', 'node', 'nodejs',
   'python', 'py', 'pypy', 'perl', 'ruby', 'php', 'lua', 'luajit', 'tclsh', 'wish', 'rscript', 'osascript', 'wscript', 'cscript', 'java',
   'npx', 'pnpx', 'bunx', 'uvx',
 ]);
@@ -69,7 +69,7 @@ export function allowRuleProblem(rule: CommandAllowRule): string | undefined {
   if (rule.length > allowRuleLimits.words) return `${shown(rule)} has more than ${allowRuleLimits.words} words`;
   if (rule.some((word) => word.length > allowRuleLimits.wordChars)) return `${shown(rule)} has a word longer than ${allowRuleLimits.wordChars} characters`;
   const program = rule[0] ?? '';
-  if (program.trim() === '' || program.trim() !== program) return `${shown(rule)} needs a program name without spaces around it as its first word`;
+  if (program === '' || program.trim() !== program) return `${shown(rule)} needs a program name without spaces around it as its first word`;
   if (rule.some((word) => invisible.test(word))) return `${shown(rule)} contains an invisible character (a control or direction mark)`;
   const name = programName(program);
   if (wrappers.has(name)) return `${shown(rule)} starts with ${program}, which runs whatever command follows it; allow that command itself instead`;
@@ -96,7 +96,7 @@ export function matchingAllowRule(rules: readonly CommandAllowRule[], command: R
   if (command.shell) return undefined;
   return rules.find(
     (rule) =>
-      rule.length <= command.argv.length &&
+      // A rule longer than the argv compares a word with `undefined`: never equal.
       rule.every((word, index) => command.argv[index] === word) &&
       !(isRelativePath(rule[0] ?? '') && command.cwd !== '') &&
       allowRuleProblem(rule) === undefined,
@@ -170,8 +170,8 @@ export function allowRuleOfCommandLine(line: string): { rule: CommandAllowRule }
 }
 
 function ruleOfCommandLine(line: string): CommandAllowRule | string {
+  // No words: the empty rule, which `allowRuleProblem` refuses.
   const words = line.split(' ').filter((word) => word !== '');
-  if (words.length === 0) return 'an empty rule would allow every command';
   if (!words.every((word) => /^[\w@%+=:,./-]+$/.test(word))) {
     return `${JSON.stringify(capText(line, 200)).replace(new RegExp(invisible.source, 'g'), visibleEscape)} is not a plain command line (only letters, digits, spaces and _@%+=:,./- are read); write it as a list of words, such as ["npm", "test", "--", "--grep", "two words"]`;
   }
@@ -192,11 +192,11 @@ function programName(program: string): string {
 
 /** Where `rule` must name what its program runs: after an interpreter (after `-m` for a Python), after a runner's subcommand, or the subcommand itself. */
 function targetIndex(rule: CommandAllowRule, name: string): number | undefined {
-  if (interpreters.has(name) && !Object.hasOwn(runnerSubcommands, name)) return rule[1] !== undefined && namingOptions[name]?.includes(rule[1]) ? 2 : 1;
+  const next = rule[1] ?? '';
+  if (interpreters.has(name) && !Object.hasOwn(runnerSubcommands, name)) return namingOptions[name]?.includes(next) ? 2 : 1;
   const subcommands = runnerSubcommands[name];
   if (subcommands === undefined) return undefined;
-  const subcommand = rule[1];
-  return subcommand !== undefined && subcommands.includes(subcommand) ? 2 : 1;
+  return subcommands.includes(next) ? 2 : 1;
 }
 
 function isRelativePath(program: string): boolean {

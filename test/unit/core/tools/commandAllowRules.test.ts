@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {
   allowRuleLimits,
+  allowRuleOfCommandLine,
   allowRuleProblem,
   describeAllowRule,
   matchingAllowRule,
@@ -125,6 +126,57 @@ describe('command allow rules', () => {
       }
     });
 
+    it('refuses every wrapper as a rule\'s program, whatever follows it', () => {
+      const wrappers = ['env', 'sudo', 'doas', 'su', 'runuser', 'pkexec', 'xargs', 'nohup', 'timeout', 'nice', 'ionice', 'time', 'exec', 'command', 'builtin',
+        'eval', 'strace', 'ltrace', 'watch', 'chroot', 'setsid', 'unshare', 'nsenter', 'flock', 'stdbuf', 'taskset', 'busybox', 'start', 'script'];
+      for (const wrapper of wrappers) {
+        assert.equal(allowRuleProblem([wrapper, 'make', 'check']), `the rule "${wrapper} make check" starts with ${wrapper}, which runs whatever command follows it; allow that command itself instead`);
+      }
+    });
+
+    it('refuses every shell and interpreter without its script, and accepts it with one', () => {
+      const interpreters = ['sh', 'bash', 'zsh', 'fish', 'dash', 'ksh', 'mksh', 'csh', 'tcsh', 'ash', 'pwsh', 'powershell', 'cmd', 'node', 'nodejs',
+        'python', 'py', 'pypy', 'perl', 'ruby', 'php', 'lua', 'luajit', 'tclsh', 'wish', 'rscript', 'osascript', 'wscript', 'cscript', 'java', 'npx', 'pnpx', 'bunx', 'uvx'];
+      for (const interpreter of interpreters) {
+        assert.equal(allowRuleProblem([interpreter]), `the rule "${interpreter}" would let ${interpreter} run any code; name what it runs as well (its script, module, package or subcommand)`);
+        assert.match(allowRuleProblem([interpreter, '-e', 'x']) ?? '', /would let/, interpreter);
+        assert.equal(allowRuleProblem([interpreter, 'tool.script', '-e']), undefined, interpreter);
+      }
+      for (const [program, option] of [['python', '-m'], ['py', '-m'], ['pypy', '-m'], ['java', '-jar']] as const) {
+        assert.match(allowRuleProblem([program, option]) ?? '', /would let/);
+        assert.match(allowRuleProblem([program, option, '-x']) ?? '', /would let/);
+        assert.equal(allowRuleProblem([program, option, 'named']), undefined);
+      }
+      assert.match(allowRuleProblem(['node', '-m', 'x']) ?? '', /would let node run any code/, 'only the options that name a module or a jar');
+      assert.match(allowRuleProblem(['java', '-m', 'x']) ?? '', /would let java run any code/);
+    });
+
+    it('refuses every runner without its subcommand, and a subcommand that runs anything without what it runs', () => {
+      const runners: Record<string, string[]> = {
+        npm: ['exec', 'x'], pnpm: ['exec', 'dlx'], yarn: ['exec', 'dlx', 'node'], bun: ['x', 'exec', 'run', 'eval'], deno: ['run', 'eval', 'x', 'repl'], uv: ['run', 'tool'],
+        pipx: ['run'], poetry: ['run'], pipenv: ['run'], git: [], cargo: [], go: ['run'], dotnet: ['exec', 'run'],
+      };
+      for (const [runner, subcommands] of Object.entries(runners)) {
+        assert.match(allowRuleProblem([runner]) ?? '', /would let/, runner);
+        assert.match(allowRuleProblem([runner, '--flag']) ?? '', /would let/, runner);
+        assert.equal(allowRuleProblem([runner, 'test']), undefined, runner);
+        for (const subcommand of subcommands) {
+          assert.match(allowRuleProblem([runner, subcommand]) ?? '', /would let/, `${runner} ${subcommand}`);
+          assert.match(allowRuleProblem([runner, subcommand, '-y']) ?? '', /would let/, `${runner} ${subcommand} -y`);
+          assert.equal(allowRuleProblem([runner, subcommand, 'named']), undefined, `${runner} ${subcommand} named`);
+        }
+      }
+    });
+
+    it('compares program names by their last path part, without case, a trailing Windows extension or version', () => {
+      for (const program of ['/usr/bin/bash', 'C:\\Windows\\cmd.exe', 'BASH.EXE', 'node.CMD', 'x.bat'.replace('x', 'perl'), 'ruby.com', 'pwsh.ps1', 'python3.12', 'Python3']) {
+        assert.match(allowRuleProblem([program]) ?? '', /would let/, program);
+      }
+      for (const program of ['no.exede', 'no1de', 'bashful', 'pythonic', 'shx']) {
+        assert.equal(allowRuleProblem([program]), undefined, program);
+      }
+    });
+
     it('refuses a padded or empty program, invisible characters and oversized rules', () => {
       assert.match(allowRuleProblem([' npm', 'test']) ?? '', /needs a program name without spaces around it/);
       assert.match(allowRuleProblem(['', 'test']) ?? '', /needs a program name/);
@@ -133,6 +185,8 @@ describe('command allow rules', () => {
       assert.match(allowRuleProblem(['make', ...Array<string>(allowRuleLimits.words).fill('x')]) ?? '', /more than 64 words/);
       assert.equal(allowRuleProblem(['make', ...Array<string>(allowRuleLimits.words - 1).fill('x')]), undefined, 'exactly 64 words');
       assert.match(allowRuleProblem(['make', 'x'.repeat(allowRuleLimits.wordChars + 1)]) ?? '', /a word longer than 1000 characters/);
+      assert.equal(allowRuleProblem(['make', 'x'.repeat(allowRuleLimits.wordChars)]), undefined, 'exactly 1000 characters');
+      assert.match(allowRuleProblem([' ', 'x']) ?? '', /needs a program name/);
       assert.ok((allowRuleProblem(['make', 'x'.repeat(allowRuleLimits.wordChars + 1)]) ?? '').length < 500, 'the message stays short');
     });
   });
@@ -162,12 +216,22 @@ describe('command allow rules', () => {
     it('refuses a value that is not a list, and stops at the limit of rules', () => {
       assert.deepEqual(readAllowRules(undefined, 'x'), { rules: [], problems: [] });
       assert.deepEqual(readAllowRules(null, 'x'), { rules: [], problems: [] });
+      assert.deepEqual(readAllowRules('npm test', 'x').rules, []);
+      assert.deepEqual(readAllowRules({ 0: 'npm test' }, 'x').rules, []);
       assert.deepEqual(readAllowRules('npm test', 'taskPlanner.commands.allowed').problems, [
         'taskPlanner.commands.allowed must be a list of commands, each a command line such as "npm test" or a list of words such as ["npm", "test"]; it was ignored.',
       ]);
       const many = readAllowRules(Array.from({ length: allowRuleLimits.rules + 5 }, (_, index) => `make t${index}`), 'x');
       assert.equal(many.rules.length, allowRuleLimits.rules);
       assert.deepEqual(many.problems, [`x holds more than ${allowRuleLimits.rules} entries; the rest were ignored.`]);
+    });
+
+    it('reads exactly the limits: 200 entries, 64 words, 10 problems named', () => {
+      assert.deepEqual(readAllowRules(Array.from({ length: allowRuleLimits.rules }, (_, index) => `make t${index}`), 'x').problems, []);
+      assert.deepEqual(readAllowRules([['make', ...Array<string>(allowRuleLimits.words - 1).fill('y')]], 'x').problems, []);
+      const ten = readAllowRules(Array.from({ length: allowRuleLimits.problems }, () => 7), 'x');
+      assert.equal(ten.problems.length, allowRuleLimits.problems);
+      assert.ok(ten.problems.every((problem) => problem.endsWith('it was ignored.')));
     });
 
     it('stays bounded on huge input: many bad entries, a huge entry, a huge word', () => {
@@ -179,6 +243,23 @@ describe('command allow rules', () => {
       assert.equal(huge.problems[0], 'x, entry 1: has more than 64 words; it was ignored.');
       assert.ok(huge.problems.every((problem) => problem.length < 700), huge.problems.map((problem) => problem.length).join());
     });
+  });
+
+  describe('allowRuleOfCommandLine', () => {
+    it('makes a rule of a typed command line, or says why not', () => {
+      assert.deepEqual(allowRuleOfCommandLine(' npm  test '), { rule: ['npm', 'test'] });
+      assert.deepEqual(allowRuleOfCommandLine(''), { problem: 'an empty rule would allow every command' });
+      assert.deepEqual(allowRuleOfCommandLine('bash'), { problem: 'the rule "bash" would let bash run any code; name what it runs as well (its script, module, package or subcommand)' });
+      const operators = allowRuleOfCommandLine('npm test && rm');
+      assert.match('problem' in operators ? operators.problem : '', /^"npm test && rm" is not a plain command line/);
+    });
+  });
+
+  it('tells a relative program path from an absolute one on every platform', () => {
+    assert.equal(allows([['tools/C:/make']], ['tools/C:/make'], 'sub'), false);
+    assert.ok(allows([['\\\\server\\share\\make.exe']], ['\\\\server\\share\\make.exe'], 'sub'));
+    assert.equal(allows([['tools\\make\\']], ['tools\\make\\'], 'sub'), false);
+    assert.ok(allows([['make']], ['make'], 'sub'), 'a bare name is looked up on PATH, the same from every folder');
   });
 
   it('describes a rule with unusual words quoted and invisible characters escaped, bounded', () => {
