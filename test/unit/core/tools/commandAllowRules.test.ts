@@ -211,6 +211,7 @@ describe('command allow rules', () => {
         assert.equal(problems.length, 1);
       }
       assert.match(readAllowRules(['npm\u202etest'], 'x').problems[0] ?? '', /"npm\\u202etest" is not a plain command line/);
+      assert.match(readAllowRules(['npm\u202etest\u2066x'], 'x').problems[0] ?? '', /"npm\\u202etest\\u2066x" is not a plain command line/, 'every invisible character escaped');
     });
 
     it('refuses a value that is not a list, and stops at the limit of rules', () => {
