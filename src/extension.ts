@@ -22,6 +22,7 @@ import { registerPlanFileCommands } from './vscode/registerPlanFileCommands';
 import { createVscodeInteraction } from './vscode/vscodeInteraction';
 import { createVscodeTrustGate } from './vscode/vscodeTrustGate';
 import { lazy } from './vscode/lazy';
+import { registerCommandAllowRules, type EditorCommandRules } from './vscode/registerCommandAllowRules';
 import { loadRuntime } from './vscode/loadRuntime';
 import type { PanelTraffic, PlanPanel } from './vscode/planPanel';
 import type { PlanPanelController } from './vscode/planPanelController';
@@ -38,7 +39,9 @@ export interface ExtensionSeams {
   /** Wraps what each plan panel reports of its messages; default: the log alone. */
   panelTraffic?: (logged: PanelTraffic) => PanelTraffic;
   /** Answers the Start-time question about a plan's check commands instead of the modal dialog (see `RunControllerDeps`). */
-  confirmCheckCommands?: (question: string) => Promise<boolean | undefined>;
+  confirmCheckCommands?: (question: string, offerWorkspace: boolean) => Promise<boolean | 'workspace' | undefined>;
+  /** Whether the workspace is trusted, as the command allow rules read it; default `vscode.workspace.isTrusted`. */
+  workspaceTrusted?: () => boolean;
 }
 
 /** The parts `activate` wires together (a build that adds to the extension, such as the test build, reads them). */
@@ -52,6 +55,8 @@ export interface ExtensionParts {
   planTaskDeps: PlanTaskDeps;
   /** The plan panel's controller (made on first call: it lives in dist/runtime.js). */
   panels: () => PlanPanelController;
+  /** The command allow rules (this workspace's, and the setting's). */
+  commandRules: EditorCommandRules;
   /** "Set up a model", then the planner status refreshed; `ui` answers its questions (default: QuickPicks and input boxes). */
   setUp(ui?: ModelSetupUi): Promise<ModelSetupOutcome | undefined>;
   /** The `@planner` chat participant's handler. */
@@ -84,7 +89,8 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
   // A step that is yours to do is announced by a notification unless the plan panel already shows it with Done and Failed.
   let panelsMade = false;
   const panelFollowsRun = (): boolean => panelsMade && panels().panels.panel()?.isFollowingRun() === true;
-  const interaction = createVscodeInteraction(pending, documents, { announceManualStep: () => !panelFollowsRun() });
+  const allowRules = registerCommandAllowRules(context.workspaceState, seams.workspaceTrusted ?? (() => vscode.workspace.isTrusted));
+  const interaction = createVscodeInteraction(pending, documents, { announceManualStep: () => !panelFollowsRun(), commandRules: allowRules.rules });
   const runs = new RunController({
     tools,
     interaction,
@@ -93,6 +99,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     memento: context.workspaceState,
     setup: () => runSetupFor(readSettings(), keys, log),
     ...(seams.confirmCheckCommands ? { confirmCheckCommands: seams.confirmCheckCommands } : {}),
+    commandRules: allowRules.rules,
   });
   const statusBar = new RunStatusBar(pending);
   const runsTree = new RunsTreeProvider(runs);
@@ -158,6 +165,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     ...registerPlanFileCommands({ tree, runs, tools, review, log, panel: () => openPanel() }),
     ...registerLanguageModelTools(sessionPlanner, log),
     contributed,
+    ...allowRules.disposables,
     runs.onDidChangeState((state) => {
       if (state) tree.setRun(state);
       statusBar.update(state);
@@ -178,7 +186,18 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     .then(() => modelStatus.welcomeOnce())
     .catch((error: unknown) => log.warn(`Could not tell which planner is active: ${errorMessage(error)}`));
   void runs.takeInterruptedRuns().then((interrupted) => interrupted.forEach((run) => void notifyRunInterrupted(run)));
-  return { tree, pending, statusBar, runs, requests, planTaskDeps: deps, panels: () => panels().panels, setUp, chat: chat.handler };
+  return {
+    tree,
+    pending,
+    statusBar,
+    runs,
+    requests,
+    planTaskDeps: deps,
+    panels: () => panels().panels,
+    setUp,
+    chat: chat.handler,
+    commandRules: allowRules.rules,
+  };
 }
 
 /** Nothing to release beyond `context.subscriptions`. */

@@ -45,6 +45,8 @@ export function engineOptions(options: CliRunOptions, io: CliIo, capabilities: C
     tools: cliTools(),
     workspace: createNodeWorkspace(root, { allowHardLinks: options.allowHardLinks ?? false, ripgrepPath: findRipgrepOnPath(process.env.PATH) }),
     commandRunner: createNodeCommandRunner(root),
+    // No allow rules here: every command asks on the terminal (or --yes approves them all).
+    allowedCommands: undefined,
     // No editor here: `no_new_diagnostics` checks fail as not available in the command line.
     diagnostics: undefined,
     store: createFileRunStore(runsDirectory(root)),

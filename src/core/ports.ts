@@ -286,6 +286,16 @@ export interface CommandRunner {
   run(spec: CommandSpec, signal: AbortSignal): Promise<CommandResult>;
 }
 
+/**
+ * The user's command allow rules in force: exact argv prefixes (`["npm", "test"]`) that
+ * `run_command` runs without asking (see `matchingAllowRule`). Read at every command, so a
+ * rule removed, a setting changed or trust withdrawn applies to the next one; the editor's
+ * leaves the workspace's own rules out in Restricted Mode.
+ */
+export interface CommandAllowList {
+  rules(): readonly (readonly string[])[];
+}
+
 /** One error-severity diagnostic the editor reports; `line` is 1-based, `path` workspace-relative. */
 export interface EditorDiagnostic {
   path: string;

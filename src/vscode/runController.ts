@@ -6,10 +6,10 @@ import type { ReplanLimits } from '../core/engine/hostRunOptions';
 import type { BudgetLimits } from '../core/llm/budget';
 import type { RunOptions, RunResult } from '../core/engine/runOptions';
 import type { RunEvent, RunState } from '../core/engine/runEvents';
-import type { LlmClient, RunStore, WorkspaceFs, CheckpointStore } from '../core/ports';
+import type { CommandAllowList, LlmClient, RunStore, WorkspaceFs, CheckpointStore } from '../core/ports';
 import type { Plan } from '../core/plan/planSchema';
 import type { CapabilityCatalogue } from '../core/capabilities/capabilityCatalogue';
-import type { CheckCommandConsent } from '../core/engine/checkCommandConsent';
+import type { CheckCommand, CheckCommandConsent } from '../core/engine/checkCommandConsent';
 import type { PlanningStrategy } from '../core/session/planningPrompt';
 import type { ApprovalPolicy, Tool } from '../core/tools/tool';
 import type { UndoReport } from '../core/tools/undoRun';
@@ -51,18 +51,30 @@ export interface RunControllerDeps {
   attachmentUi?: AttachmentCheckUi;
   /**
    * Asks once at Start whether the plan's check commands may run (`question` lists them):
-   * true allows them for the run, false declines them (their checks fail as not allowed),
-   * `undefined` (closed) starts nothing. Default: a modal dialog.
+   * true allows them for the run, `'workspace'` (offered when `offerWorkspace`) also makes
+   * each an allow rule of this workspace, false declines them (their checks fail as not
+   * allowed), `undefined` (closed) starts nothing. Default: a modal dialog.
    */
-  confirmCheckCommands?: (question: string) => Promise<boolean | undefined>;
+  confirmCheckCommands?: (question: string, offerWorkspace: boolean) => Promise<boolean | 'workspace' | undefined>;
+  /** The command allow rules: commands they allow run without asking, and are not asked about at Start. */
+  commandRules?: CheckCommandRules;
 }
 
-/** The Start-time question as a modal dialog: Allow, Don't Allow, or closed (Cancel). */
-async function askCheckCommandsModal(question: string): Promise<boolean | undefined> {
+/** The allow rules as the Start question uses them (`EditorCommandAllowList`). */
+export interface CheckCommandRules extends CommandAllowList {
+  /** Whether `command` can become a rule of this workspace that would allow it where it runs. */
+  canAllow(command: CheckCommand): boolean;
+  add(argv: readonly string[]): Promise<void>;
+}
+
+/** The Start-time question as a modal dialog: Allow, Allow for this workspace (when offered), Don't Allow, or closed (Cancel). */
+async function askCheckCommandsModal(question: string, offerWorkspace: boolean): Promise<boolean | 'workspace' | undefined> {
   const [first, ...rest] = question.split('\n');
   const allow = vscode.l10n.t('Allow');
-  const choice = await vscode.window.showWarningMessage(first ?? question, { modal: true, detail: rest.join('\n') }, allow, vscode.l10n.t("Don't Allow"));
-  return choice === undefined ? undefined : choice === allow;
+  const always = vscode.l10n.t('Always Allow in This Workspace');
+  const choices = [allow, ...(offerWorkspace ? [always] : []), vscode.l10n.t("Don't Allow")];
+  const choice = await vscode.window.showWarningMessage(first ?? question, { modal: true, detail: rest.join('\n') }, ...choices);
+  return choice === undefined ? undefined : choice === always ? 'workspace' : choice === allow;
 }
 
 /** The editor's dialogs for a missing attachment: a modal warning with the choices, then the open-file dialog in `folder`. */
@@ -460,14 +472,19 @@ export class RunController implements vscode.Disposable {
     plan: Plan | undefined,
     completed: Record<string, unknown> | undefined,
   ): Promise<CheckCommandConsent | undefined> {
-    const commands = plan ? loadRuntime().planCheckCommands(plan, completed) : [];
+    const rules = this.deps.commandRules;
+    const commands = plan ? loadRuntime().planCheckCommands(plan, completed, rules?.rules()) : [];
     // In Restricted Mode every command is refused before it is asked about: no question to ask.
     if (commands.length === 0 || !vscode.workspace.isTrusted) return undefined;
-    const allowed = await (this.deps.confirmCheckCommands ?? askCheckCommandsModal)(loadRuntime().checkCommandsQuestion(commands));
+    const offerWorkspace = rules !== undefined && commands.every((command) => rules.canAllow(command));
+    const allowed = await (this.deps.confirmCheckCommands ?? askCheckCommandsModal)(loadRuntime().checkCommandsQuestion(commands), offerWorkspace);
     if (allowed === undefined) {
       throw new Error(vscode.l10n.t('The run was not started: the question whether its check commands may run was closed without an answer.'));
     }
-    return { allowed, commands };
+    if (allowed === 'workspace' && rules !== undefined) {
+      for (const command of commands) await rules.add(command.argv);
+    }
+    return { allowed: allowed !== false, commands };
   }
 
   private async execute(
@@ -502,6 +519,7 @@ export class RunController implements vscode.Disposable {
       tools: shownFolderName(folder) === undefined ? this.deps.tools() : loadRuntime().toolsNamingConfinement(this.deps.tools(), folderConfinement(folder!)),
       workspace,
       commandRunner: loadRuntime().createNodeCommandRunner(folder?.uri.fsPath ?? workspace.rootLabel),
+      allowedCommands: this.deps.commandRules,
       diagnostics: folder ? loadRuntime().createVscodeDiagnostics(folder.uri) : undefined,
       store: this.storeOf(lane),
       interaction: this.deps.interaction,

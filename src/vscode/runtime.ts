@@ -28,6 +28,7 @@ export { createVscodeWorkspaceFs } from './vscodeWorkspaceFs';
 export { readEditorCapabilities } from './editorCapabilities';
 export { createVscodeDiagnostics } from './vscodeDiagnostics';
 export { checkCommandsQuestion, planCheckCommands } from '../core/engine/checkCommandConsent';
+export { createVscodeCommandAllowList, showCommandAllowRules } from './commandAllowRulesView';
 export { createPlanPanelFlow } from './planPanelFlow';
 export { showPlan } from './showPlanCommand';
 export { exportPlanMarkdown, reviewPlanFile, runPlanFile, savePlanAsFile } from './planFileCommands';

@@ -6,6 +6,14 @@ import { toolCallApprovalText } from '../core/tools/toolCallApprovalText';
 import { announceManualStep, showManualStepActions } from './manualStepPrompts';
 import type { PendingPrompts } from './pendingPrompts';
 import { closeProposalDiffs, type ProposalDocuments } from './proposalDocuments';
+import { errorMessage } from '../shared/errorMessage';
+
+/** Makes a command allow rule of this workspace from a command the user is asked about (`EditorCommandAllowList`). */
+export interface CommandRuleMaker {
+  /** Why `argv` cannot become a rule, or `undefined` when it can. */
+  problem(argv: readonly string[]): string | undefined;
+  add(argv: readonly string[]): Promise<void>;
+}
 
 /**
  * The core's `Interaction` port in the editor (docs/architecture.md §7): a file change opens the diff
@@ -16,12 +24,13 @@ import { closeProposalDiffs, type ProposalDocuments } from './proposalDocuments'
  * Show instructions) that never blocks the editor, since the work takes a while, unless
  * `options.announceManualStep` says no (the plan panel shows it already). A dismissed prompt keeps waiting in `pending` and
  * can be reopened. (In Restricted Mode tools that would ask are refused before they ask:
- * see `gateByWorkspaceTrust`.)
+ * see `gateByWorkspaceTrust`.) With `options.commandRules`, a command's question also
+ * offers "Allow this command for this workspace" when its argv can be a rule.
  */
 export function createVscodeInteraction(
   pending: PendingPrompts,
   documents: ProposalDocuments,
-  options: { announceManualStep?: () => boolean } = {},
+  options: { announceManualStep?: () => boolean; commandRules?: CommandRuleMaker } = {},
 ): Interaction {
   return {
     requestApproval(request, signal) {
@@ -37,7 +46,7 @@ export function createVscodeInteraction(
             documents.drop(request.stepId);
             settle(decision);
           },
-          show: () => showApproval(request, documents, pending),
+          show: () => showApproval(request, documents, pending, options.commandRules),
         }),
         () => void documents.close(request.stepId),
       );
@@ -105,12 +114,12 @@ function waitFor<T>(
   });
 }
 
-function showApproval(request: ApprovalRequest, documents: ProposalDocuments, pending: PendingPrompts): Promise<void> {
+function showApproval(request: ApprovalRequest, documents: ProposalDocuments, pending: PendingPrompts, rules: CommandRuleMaker | undefined): Promise<void> {
   switch (request.kind) {
     case 'file':
       return showFileApproval(request, documents, pending);
     case 'command':
-      return askCommandApproval(request, pending);
+      return askCommandApproval(request, pending, rules);
     case 'directory':
       return askDirectoryApproval(request, pending);
     case 'tool':
@@ -148,11 +157,30 @@ async function showFileApproval(request: Extract<ApprovalRequest, { kind: 'file'
   }
 }
 
-async function askCommandApproval(request: Extract<ApprovalRequest, { kind: 'command' }>, pending: PendingPrompts): Promise<void> {
+async function askCommandApproval(
+  request: Extract<ApprovalRequest, { kind: 'command' }>,
+  pending: PendingPrompts,
+  rules: CommandRuleMaker | undefined,
+): Promise<void> {
   const { message, detail } = commandApprovalText(request);
   const [run, reject] = [vscode.l10n.t('Run'), vscode.l10n.t('Reject')];
-  const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, run, reject);
-  if (choice === run) pending.approve(request.stepId, undefined, request.requestId);
+  // A command through a shell never becomes a rule: its words are not what runs.
+  const offer = rules !== undefined && !request.shell && rules.problem(request.argv) === undefined;
+  const allow = vscode.l10n.t('Allow this command for this workspace');
+  const allowDetail = vscode.l10n.t(
+    '"{0}" runs it now and, from then on, every command that starts with these words, without asking (Task Planner: Command allow rules lists and removes them).',
+    allow,
+  );
+  const choice = offer
+    ? await vscode.window.showWarningMessage(message, { modal: true, detail: `${detail}\n\n${allowDetail}` }, run, allow, reject)
+    : await vscode.window.showWarningMessage(message, { modal: true, detail }, run, reject);
+  if (choice === allow && rules !== undefined) {
+    // The user said to run it: a rule that could not be stored is reported, and the command runs all the same.
+    await rules
+      .add(request.argv)
+      .catch((error: unknown) => vscode.window.showErrorMessage(vscode.l10n.t('Task Planner: the allow rule was not saved: {0}', errorMessage(error))));
+    pending.approve(request.stepId, undefined, request.requestId);
+  } else if (choice === run) pending.approve(request.stepId, undefined, request.requestId);
   else if (choice === reject) pending.reject(request.stepId, 'rejected in the command dialog', request.requestId);
 }
 

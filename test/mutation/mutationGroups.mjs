@@ -38,6 +38,14 @@ export const mutationGroups = [
     spec: ['test/unit/core/tools/**/*.test.ts'],
   },
   {
+    // Not ignoreStatic: the tables of wrappers and interpreters are what refuses a blanket rule.
+    name: 'command-allow-rules',
+    ci: true,
+    threshold: 90,
+    mutate: ['src/core/tools/commandAllowRules.ts'],
+    spec: ['test/unit/core/tools/commandAllowRules.test.ts', 'test/unit/core/tools/runCommandTool.test.ts', 'test/unit/core/engine/checkCommandConsent.test.ts'],
+  },
+  {
     name: 'step-interaction',
     ci: true,
     threshold: 90,

@@ -1,5 +1,6 @@
 import type { Plan } from '../plan/planSchema';
 import { visibleDirection } from '../plan/visibleDirection';
+import { matchingAllowRule, type CommandAllowRule } from '../tools/commandAllowRules';
 
 /** A `command` check's process as the user is asked about it: argv (no shell) and its workspace-relative directory (`''`: the root). */
 export interface CheckCommand {
@@ -26,8 +27,9 @@ export const startQuestionLimits = { commands: 20, commandChars: 400 } as const;
  * user is asked about them at Start: at most `startQuestionLimits.commands`, each shown
  * whole in at most `startQuestionLimits.commandChars` characters. A command left out (one
  * too many, or too long to be read in a question) is never allowed unseen: it asks when it runs.
+ * A command one of the user's `allowRules` allows is not asked about: it runs without asking.
  */
-export function planCheckCommands(plan: Plan, completed: Readonly<Record<string, unknown>> = {}): CheckCommand[] {
+export function planCheckCommands(plan: Plan, completed: Readonly<Record<string, unknown>> = {}, allowRules: readonly CommandAllowRule[] = []): CheckCommand[] {
   const seen = new Set<string>();
   const commands: CheckCommand[] = [];
   for (const step of plan.steps) {
@@ -37,6 +39,7 @@ export function planCheckCommands(plan: Plan, completed: Readonly<Record<string,
       const command = { argv: check.argv, cwd: check.cwd ?? '' };
       const key = commandKey(command);
       if (seen.has(key) || describeCheckCommand(command).length > startQuestionLimits.commandChars) continue;
+      if (matchingAllowRule(allowRules, { ...command, shell: false }) !== undefined) continue;
       seen.add(key);
       commands.push(command);
       if (commands.length === startQuestionLimits.commands) return commands;

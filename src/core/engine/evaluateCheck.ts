@@ -125,6 +125,7 @@ async function commandCheck(check: Extract<Check, { kind: 'command' }>, env: Che
     clock: options.clock,
     logger: options.logger,
     ...(options.commandRunner ? { commandRunner: options.commandRunner } : {}),
+    ...(options.allowedCommands ? { allowedCommands: options.allowedCommands } : {}),
   };
   let result: CommandResult;
   try {

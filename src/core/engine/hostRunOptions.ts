@@ -1,6 +1,6 @@
 import type { AgentLimits } from '../agent/agentLimits';
 import { createBudgetTracker, type BudgetLimits, type BudgetTracker } from '../llm/budget';
-import type { Clock, Interaction, LlmClient, Logger, RunStore, WorkspaceFs, CheckpointStore, CommandRunner, Diagnostics } from '../ports';
+import type { Clock, Interaction, LlmClient, Logger, RunStore, WorkspaceFs, CheckpointStore, CommandAllowList, CommandRunner, Diagnostics } from '../ports';
 import type { PlanningStrategy } from '../session/planningPrompt';
 import type { CapabilityCatalogue } from '../capabilities/capabilityCatalogue';
 import type { ApprovalPolicy, Tool, ToolRegistry } from '../tools/tool';
@@ -29,6 +29,8 @@ export interface RunHostSetup {
   tools: ToolRegistry | readonly Tool[];
   workspace: WorkspaceFs;
   commandRunner: CommandRunner;
+  /** The user's command allow rules; `undefined` where the host has none (every command asks). */
+  allowedCommands: CommandAllowList | undefined;
   /** The editor's error diagnostics for `no_new_diagnostics` checks; `undefined` where there are none (the command line). */
   diagnostics: Diagnostics | undefined;
   /** Where runs are journaled, so they can be listed and resumed. */
@@ -84,6 +86,7 @@ export function hostRunOptions(setup: RunHostSetup): HostRunOptions {
   const optional: Partial<RunOptions> = {
     ...(setup.interaction ? { interaction: setup.interaction } : {}),
     ...(setup.checkpoints ? { checkpoints: setup.checkpoints } : {}),
+    ...(setup.allowedCommands ? { allowedCommands: setup.allowedCommands } : {}),
     ...(setup.diagnostics ? { diagnostics: setup.diagnostics } : {}),
     ...(setup.logger ? { logger: setup.logger } : {}),
     ...(setup.signal ? { signal: setup.signal } : {}),

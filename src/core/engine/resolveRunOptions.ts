@@ -32,6 +32,7 @@ export function resolveRunOptions(plan: Plan, options: RunOptions): ResolvedRunO
     strategy: options.strategy ?? 'react',
     capabilities: options.capabilities ?? emptyCatalogue,
     commandRunner: options.commandRunner,
+    allowedCommands: options.allowedCommands,
     diagnostics: options.diagnostics,
     checkCommands: options.checkCommands,
     checkpoints: options.checkpoints,

@@ -3,7 +3,7 @@ import type { CapabilityCatalogue } from '../capabilities/capabilityCatalogue';
 import type { AgentLimits } from '../agent/agentLimits';
 import type { BudgetTracker, BudgetUsage } from '../llm/budget';
 import type { Plan, Step } from '../plan/planSchema';
-import type { Clock, Interaction, LlmClient, Logger, RunStore, WorkspaceFs, CheckpointStore, CommandRunner, Diagnostics } from '../ports';
+import type { Clock, Interaction, LlmClient, Logger, RunStore, WorkspaceFs, CheckpointStore, CommandAllowList, CommandRunner, Diagnostics } from '../ports';
 import type { CheckCommandConsent } from './checkCommandConsent';
 import type { ApprovalPolicy, Tool, ToolRegistry } from '../tools/tool';
 import type { ManualAnswer, PendingRequest, RunEvent, RunState, RunStatus, StepState } from './runEvents';
@@ -101,6 +101,8 @@ export interface RunOptions {
   capabilities?: CapabilityCatalogue;
   /** Runs `run_command`'s processes (e.g. `createNodeCommandRunner(root)`), and the `command` checks through it. */
   commandRunner?: CommandRunner;
+  /** The user's command allow rules: a command (or check command) one of them allows runs without asking. */
+  allowedCommands?: CommandAllowList;
   /** The editor's error diagnostics, for `no_new_diagnostics` checks; without it such checks fail as not available. */
   diagnostics?: Diagnostics;
   /**
@@ -196,6 +198,7 @@ export interface ResolvedRunOptions {
   strategy: PlanningStrategy;
   capabilities: CapabilityCatalogue;
   commandRunner: CommandRunner | undefined;
+  allowedCommands: CommandAllowList | undefined;
   diagnostics: Diagnostics | undefined;
   checkCommands: CheckCommandConsent | undefined;
   checkpoints: CheckpointStore | undefined;

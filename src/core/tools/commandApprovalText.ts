@@ -22,13 +22,14 @@ const unsafeInJson = new RegExp(`[\\u007f-\\u009f\\u2028\\u2029${directionContro
  * command out of sight or reverse what is shown.
  */
 export function commandApprovalText(command: CommandToApprove): { message: string; detail: string } {
-  const folder = command.cwd === '' ? 'the workspace folder' : shownWord(command.cwd);
+  const folder = command.cwd === '' ? 'the workspace folder' : shownCommandWord(command.cwd);
   return {
     message: `Step "${oneLine(command.title)}" wants to run a command.`,
-    detail: `Command: ${command.argv.map(shownWord).join(' ')}\nWorking directory: ${folder}${command.shell ? '\nRuns through a shell.' : ''}`,
+    detail: `Command: ${command.argv.map(shownCommandWord).join(' ')}\nWorking directory: ${folder}${command.shell ? '\nRuns through a shell.' : ''}`,
   };
 }
 
-function shownWord(word: string): string {
+/** One word of a command as the user is shown it: a plain word as it is, any other as a JSON string with every invisible character as its `\uXXXX` escape. */
+export function shownCommandWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : JSON.stringify(word).replace(unsafeInJson, visibleEscape);
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { WorkspaceError } from '../workspace/workspaceError';
 import { needsApproval, requireApproval } from './approvals';
+import { describeAllowRule, matchingAllowRule } from './commandAllowRules';
 import type { CommandResult } from '../ports';
 import { workspacePath } from './fileChange';
 import type { Tool } from './tool';
@@ -33,7 +34,8 @@ const inputSchema = z.strictObject({
 
 /**
  * `run_command`: runs a program after the user approved its exact argv and working
- * directory (always, whatever the approval policy). Without `allowFailure` a non-zero exit
+ * directory (always, whatever the approval policy), or without asking when one of the
+ * user's allow rules (`ctx.allowedCommands`, read now) allows it, as the step's output says. Without `allowFailure` a non-zero exit
  * or a timeout fails the tool with the output's tail in the message.
  */
 export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = {
@@ -49,9 +51,16 @@ export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = 
     const stat = await ctx.workspace.stat(cwd, signal);
     if (stat?.type !== 'directory') throw new WorkspaceError('not_directory', cwd, `The working directory ${cwd || '.'} does not exist or is not a directory`);
     const shownCwd = await runner.describeCwd(cwd);
-    // Commands ask under every policy; asking `needsApproval` keeps that rule in one place, where the review reads it too.
-    // Stryker disable next-line ConditionalExpression: `needsApproval` is true for every command, so the condition cannot be told from `true`.
-    if (needsApproval(runCommandTool.effects, ctx.approvalPolicy)) {
+    const rule = matchingAllowRule(ctx.allowedCommands?.rules() ?? [], { argv: input.argv, cwd, shell: false });
+    if (rule !== undefined) {
+      const allowed = `Runs without asking: allowed by the rule "${describeAllowRule(rule)}".`;
+      ctx.logger.info(`${ctx.stepId}: ${allowed}`);
+      ctx.output?.(`${allowed}\n`);
+    } else if (
+      // Commands ask under every policy; asking `needsApproval` keeps that rule in one place, where the review reads it too.
+      // Stryker disable next-line ConditionalExpression: `needsApproval` is true for every command, so the condition cannot be told from `true`.
+      needsApproval(runCommandTool.effects, ctx.approvalPolicy)
+    ) {
       await requireApproval(
         ctx,
         { kind: 'command', stepId: ctx.stepId, title: ctx.stepTitle, argv: [...input.argv], cwd: shownCwd, shell: false },

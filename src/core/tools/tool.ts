@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Clock, Interaction, Logger, WorkspaceFs, CheckpointStore, CommandRunner } from '../ports';
+import type { Clock, Interaction, Logger, WorkspaceFs, CheckpointStore, CommandAllowList, CommandRunner } from '../ports';
 
 /**
  * What a tool does to the world; decides approvals and workspace-trust checks. `external`
@@ -23,6 +23,8 @@ export interface ToolContext {
   logger: Logger;
   /** Runs `run_command`'s processes; without one `run_command` fails with a clear message. */
   commandRunner?: CommandRunner;
+  /** The user's command allow rules: a command one of them allows runs without asking. */
+  allowedCommands?: CommandAllowList;
   /**
    * Where file tools record the previous content before each change, so `undoRun` can
    * restore it; without one changes are applied but cannot be undone.

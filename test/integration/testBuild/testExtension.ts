@@ -1,7 +1,7 @@
 // The test build's entry point (bundled by `node esbuild.mjs --test-extension DIR` into the extension the
 // integration suite loads): the shipped `activate` plus an API the tests drive the extension through.
 // None of it is in the shipped bundles (test/arch/productionBundle.test.ts checks).
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import type { RunResult } from '../../../src/core/engine/runOptions';
 import type { Plan } from '../../../src/core/plan/planSchema';
 import { composeExtension } from '../../../src/extension';
@@ -56,10 +56,15 @@ export interface TaskPlannerApi {
   /** Starts `plan` as the panel's Start does (the Start-time questions included). */
   startPlan(plan: Plan): Promise<RunResult>;
   /**
-   * Answers the Start-time question about check commands from now on (true: Allow, false: Don't Allow,
-   * `undefined`: closed); `questions` lists what was asked so far.
+   * Answers the Start-time question about check commands from now on (true: Allow, `'workspace'`: Always Allow in
+   * This Workspace, false: Don't Allow, `undefined`: closed); `questions` lists what was asked so far, `offered`
+   * whether each question offered Always Allow in This Workspace.
    */
-  checkCommands: { answer(allowed: boolean | undefined): void; questions: string[] };
+  checkCommands: { answer(allowed: boolean | 'workspace' | undefined): void; questions: string[]; offered: boolean[] };
+  /** The command allow rules in force now, and adding or removing a rule of this workspace (as the command question does). */
+  commandRules: { inForce(): (readonly string[])[]; add(argv: readonly string[]): Promise<void>; remove(argv: readonly string[]): Promise<void> };
+  /** Makes the command allow rules read the workspace as trusted or not (Restricted Mode); `undefined`: as VS Code says. */
+  setWorkspaceTrusted(trusted: boolean | undefined): void;
   /** How long composing the extension took, in milliseconds (the integration suite prints it). */
   activationMs: number;
   /** The `@planner` chat participant's handler, as the Chat view calls it. */
@@ -94,12 +99,16 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
   let reviewOverride: PlanReview | undefined;
   const panel = createPlanPanelProbe();
   const questions: string[] = [];
-  let checkCommandsAnswer: boolean | undefined = true;
-  const confirmCheckCommands = (question: string): Promise<boolean | undefined> => {
+  const offered: boolean[] = [];
+  let checkCommandsAnswer: boolean | 'workspace' | undefined = true;
+  const confirmCheckCommands = (question: string, offerWorkspace: boolean): Promise<boolean | 'workspace' | undefined> => {
     questions.push(question);
+    offered.push(offerWorkspace);
     return Promise.resolve(checkCommandsAnswer);
   };
-  const parts = composeExtension(context, { review: () => reviewOverride, panelTraffic: panel.traffic, confirmCheckCommands });
+  let trustedOverride: boolean | undefined;
+  const workspaceTrusted = (): boolean => trustedOverride ?? vscode.workspace.isTrusted;
+  const parts = composeExtension(context, { review: () => reviewOverride, panelTraffic: panel.traffic, confirmCheckCommands, workspaceTrusted });
   const activationMs = performance.now() - started;
   const planPanel = panel.probe(parts.panels);
   return {
@@ -127,6 +136,15 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
         checkCommandsAnswer = allowed;
       },
       questions,
+      offered,
+    },
+    commandRules: {
+      inForce: () => parts.commandRules.rules().map((rule) => [...rule]),
+      add: (argv) => parts.commandRules.add(argv),
+      remove: (argv) => parts.commandRules.remove(argv),
+    },
+    setWorkspaceTrusted: (trusted) => {
+      trustedOverride = trusted;
     },
     setPlanReview: (replacement) => {
       reviewOverride = replacement;

@@ -14,6 +14,7 @@ export function toolContextFor(ctx: ExecuteContext): ToolContext {
     clock: options.clock,
     logger: options.logger,
     ...(options.commandRunner ? { commandRunner: options.commandRunner } : {}),
+    ...(options.allowedCommands ? { allowedCommands: options.allowedCommands } : {}),
     ...(options.checkpoints ? { checkpoints: options.checkpoints } : {}),
     output: ctx.output,
     progress: ctx.progress,

@@ -23,6 +23,13 @@ describe('check commands at Start', () => {
     assert.deepEqual(planCheckCommands(plan, { a: 'done', b: null }), []);
   });
 
+  it('leaves out the commands an allow rule allows: they run without asking', () => {
+    assert.deepEqual(planCheckCommands(plan, {}, [['npm', 'test']]), []);
+    assert.deepEqual(planCheckCommands(plan, {}, [['npm', 'test', '--watch'], ['npm']]), planCheckCommands(plan), 'a longer rule or a refused one allows nothing');
+    const relative = makePlan([makeStep('a', { checks: [{ kind: 'command', argv: ['./check.sh'] }, { kind: 'command', argv: ['./check.sh'], cwd: 'pkg' }] })]);
+    assert.deepEqual(planCheckCommands(relative, {}, [['./check.sh']]), [{ argv: ['./check.sh'], cwd: 'pkg' }]);
+  });
+
   it('asks one question naming each command and where it runs, quoting what a reader could misread', () => {
     assert.equal(
       checkCommandsQuestion(planCheckCommands(plan)),

@@ -77,6 +77,24 @@ describe('evaluateCheck', () => {
     assert.deepEqual(await command({ exitCode: 0 }), { kind: 'command', passed: true, detail: 'exit code 0', retryable: true });
   });
 
+  it('runs a check command an allow rule allows without asking; without the rule nobody could answer', async () => {
+    const runs: string[][] = [];
+    const runner: CommandRunner = {
+      describeCwd: async (cwd) => cwd,
+      run: async (spec) => {
+        runs.push(spec.argv);
+        return { exitCode: 0, signal: null, stdout: '', stderr: '', timedOut: false, truncated: false, durationMs: 1 };
+      },
+    };
+    const check: Check = { kind: 'command', argv: ['npm', 'test', '--', '--ci'] };
+    const allowed = await evaluate(check, undefined, { tools: [runCommandTool], commandRunner: runner, allowedCommands: { rules: () => [['npm', 'test']] } });
+    assert.deepEqual([allowed.passed, allowed.detail], [true, 'exit code 0']);
+    const lookAlike = await evaluate(check, undefined, { tools: [runCommandTool], commandRunner: runner, allowedCommands: { rules: () => [['npm', 'tests']] } });
+    assert.equal(lookAlike.passed, false);
+    assert.match(lookAlike.detail, /not run: it needs your approval and nobody could answer/);
+    assert.deepEqual(runs, [['npm', 'test', '--', '--ci']]);
+  });
+
   it('keeps only the tail of a long output, marked as cut', async () => {
     const detail = (await command({ exitCode: 1, stdout: `${'a'.repeat(3000)}THE END` })).detail;
     assert.ok(detail.startsWith('exit code 1, expected 0; last output: …a'), detail.slice(0, 60));

@@ -16,6 +16,7 @@ function setup(patch: Partial<RunHostSetup> = {}): RunHostSetup {
     tools: [readFileTool],
     workspace: createMemoryWorkspace({ 'README.md': '# Demo\n' }),
     commandRunner,
+    allowedCommands: undefined,
     diagnostics: undefined,
     store: createMemoryRunStore(),
     interaction: undefined,

@@ -92,4 +92,48 @@ describe('run_command', () => {
     const silent = makeToolContext({ workspace, commandRunner: fakeRunner({ exitCode: 1, stdout: '', stderr: '' }) });
     await assert.rejects(runCommandTool.run(silent, { argv: ['false'] }, neverAborted), { message: 'Command false exited with code 1.' });
   });
+
+  describe('with allow rules', () => {
+    const rules = (...list: string[][]) => ({ rules: () => list });
+
+    it('runs a command a rule allows without asking, and says so in the step output', async () => {
+      const runner = fakeRunner();
+      const interaction = new ScriptedInteraction({ approvals: [] });
+      const output: string[] = [];
+      const ctx = makeToolContext({ workspace, interaction, commandRunner: runner, allowedCommands: rules(['make', 'lint'], ['npm', 'test']), output: (text) => output.push(text) });
+      await runCommandTool.run(ctx, { argv: ['npm', 'test', '--', '--grep', 'x y'], cwd: 'pkg' }, neverAborted);
+      assert.deepEqual(interaction.approvals(), []);
+      assert.deepEqual(runner.specs.map((spec) => spec.argv), [['npm', 'test', '--', '--grep', 'x y']]);
+      assert.deepEqual(output, ['Runs without asking: allowed by the rule "npm test".\n']);
+    });
+
+    it('asks for a command that only looks like an allowed one, and runs nothing when refused', async () => {
+      for (const argv of [['npm', 'test;rm', '-rf', '.'], ['npm', 'tеst'], ['npm', ' test'], ['NPM', 'test'], ['npm'], ['sh', '-c', 'npm test']]) {
+        const runner = fakeRunner();
+        const interaction = new ScriptedInteraction({ approvals: [{ approved: false }] });
+        const ctx = makeToolContext({ workspace, interaction, commandRunner: runner, allowedCommands: rules(['npm', 'test']) });
+        await assert.rejects(runCommandTool.run(ctx, { argv }, neverAborted), ApprovalRejectedError, JSON.stringify(argv));
+        assert.equal(interaction.approvals().length, 1, JSON.stringify(argv));
+        assert.equal(runner.specs.length, 0);
+      }
+    });
+
+    it('reads the rules at every command: a rule removed asks again', async () => {
+      const list: string[][] = [['npm', 'test']];
+      const interaction = new ScriptedInteraction({ approvals: [{ approved: true }] });
+      const ctx = makeToolContext({ workspace, interaction, commandRunner: fakeRunner(), allowedCommands: { rules: () => list } });
+      await runCommandTool.run(ctx, { argv: ['npm', 'test'] }, neverAborted);
+      list.pop();
+      await runCommandTool.run(ctx, { argv: ['npm', 'test'] }, neverAborted);
+      assert.equal(interaction.approvals().length, 1);
+    });
+
+    it('ignores a blanket rule that reached it, and a relative program outside the workspace folder', async () => {
+      const interaction = new ScriptedInteraction({ approvals: [{ approved: true }, { approved: true }] });
+      const ctx = makeToolContext({ workspace, interaction, commandRunner: fakeRunner(), allowedCommands: rules([], ['bash'], ['./gradlew', 'test']) });
+      await runCommandTool.run(ctx, { argv: ['bash', '-c', 'rm -rf .'] }, neverAborted);
+      await runCommandTool.run(ctx, { argv: ['./gradlew', 'test'], cwd: 'pkg' }, neverAborted);
+      assert.equal(interaction.approvals().length, 2);
+    });
+  });
 });

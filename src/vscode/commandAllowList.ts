@@ -1,0 +1,110 @@
+import type * as vscode from 'vscode';
+import type { CommandAllowList } from '../core/ports';
+import type { CheckCommand } from '../core/engine/checkCommandConsent';
+import { allowRuleProblem, matchingAllowRule, readAllowRules, sameAllowRule, type CommandAllowRule } from '../core/tools/commandAllowRules';
+
+/** The setting whose user and workspace values hold allow rules (see `package.json`). */
+export const allowRulesSetting = 'taskPlanner.commands.allowed';
+
+/** Where the rules made with "Allow this command for this workspace" are kept in the workspace state. */
+export const allowRulesStateKey = 'taskPlanner.commandAllowRules';
+
+/** Where a rule comes from: this workspace's stored rules, the user's settings, or the workspace's settings. */
+export type AllowRuleSource = 'workspace' | 'userSetting' | 'workspaceSetting';
+
+/** A rule as the rules view lists it; `ignored` while the workspace is in Restricted Mode (the workspace's own rules). */
+export interface ListedAllowRule {
+  rule: CommandAllowRule;
+  source: AllowRuleSource;
+  ignored: boolean;
+}
+
+/** What the editor's allow list reads: the setting's values, the workspace state, trust; and how it reports a bad entry. */
+export interface AllowListSources {
+  /** The setting's value in the user's settings and in the workspace's (`inspect`), read at each call. */
+  setting(): { user: unknown; workspace: unknown };
+  /** The workspace's own storage (`ExtensionContext.workspaceState`): one per workspace. */
+  state: vscode.Memento;
+  /** Whether the workspace is trusted now (`vscode.workspace.isTrusted`), read at each call. */
+  isTrusted(): boolean;
+  /** Tells the user about entries of the setting that were left out (each distinct list once). */
+  warn(problems: readonly string[]): void;
+}
+
+/**
+ * The command allow rules in the editor: the user's setting, and, only while the
+ * workspace is trusted, the workspace's setting and the rules stored for this workspace
+ * (rules made in the command approval). Everything is read at each call, so a rule
+ * removed, a setting changed or trust withdrawn applies to the next command; a bad
+ * entry is left out and reported once.
+ */
+export class EditorCommandAllowList implements CommandAllowList {
+  private lastWarned = '';
+
+  constructor(private readonly sources: AllowListSources) {}
+
+  /** The rules in force now. */
+  rules(): CommandAllowRule[] {
+    return this.list()
+      .filter((listed) => !listed.ignored)
+      .map((listed) => listed.rule);
+  }
+
+  /** Every rule with its source, those ignored in Restricted Mode included (marked); a bad setting entry is reported. */
+  list(): ListedAllowRule[] {
+    const trusted = this.sources.isTrusted();
+    const { user, workspace } = this.sources.setting();
+    const fromUser = readAllowRules(user, `${allowRulesSetting} (user settings)`);
+    const fromWorkspace = readAllowRules(workspace, `${allowRulesSetting} (workspace settings)`);
+    this.report([...fromUser.problems, ...(trusted ? fromWorkspace.problems : [])]);
+    return [
+      ...this.stored().map((rule) => ({ rule, source: 'workspace' as const, ignored: !trusted })),
+      ...fromUser.rules.map((rule) => ({ rule, source: 'userSetting' as const, ignored: false })),
+      ...fromWorkspace.rules.map((rule) => ({ rule, source: 'workspaceSetting' as const, ignored: !trusted })),
+    ];
+  }
+
+  /**
+   * Why `argv` cannot become a rule for this workspace, in the user's words, or
+   * `undefined` when it can (a trusted workspace, and not a blanket rule: `allowRuleProblem`).
+   */
+  problem(argv: readonly string[]): string | undefined {
+    if (!this.sources.isTrusted()) return 'this workspace is in Restricted Mode, where its own allow rules are ignored';
+    return allowRuleProblem(argv);
+  }
+
+  /** Whether `command` can become a rule of this workspace that allows it where it runs (a relative program only in the workspace folder). */
+  canAllow(command: CheckCommand): boolean {
+    return this.problem(command.argv) === undefined && matchingAllowRule([command.argv], { ...command, shell: false }) !== undefined;
+  }
+
+  /** Stores `argv` as a rule of this workspace (once); throws with the reason when `problem` has one. */
+  async add(argv: readonly string[]): Promise<void> {
+    const problem = this.problem(argv);
+    if (problem !== undefined) throw new Error(`The command cannot be allowed: ${problem}.`);
+    const stored = this.stored();
+    if (stored.some((rule) => sameAllowRule(rule, argv))) return;
+    await this.sources.state.update(allowRulesStateKey, [...stored, [...argv]]);
+  }
+
+  /** Removes the stored rule `rule` of this workspace (rules in settings are edited there). */
+  async remove(rule: CommandAllowRule): Promise<void> {
+    const stored = this.stored();
+    await this.sources.state.update(
+      allowRulesStateKey,
+      stored.filter((kept) => !sameAllowRule(kept, rule)),
+    );
+  }
+
+  /** The rules stored for this workspace, read through the same checks as the setting (the storage may have been edited). */
+  private stored(): CommandAllowRule[] {
+    return readAllowRules(this.sources.state.get<unknown>(allowRulesStateKey), 'the rules stored for this workspace').rules;
+  }
+
+  private report(problems: readonly string[]): void {
+    const text = problems.join('\n');
+    if (text === this.lastWarned) return;
+    this.lastWarned = text;
+    if (problems.length > 0) this.sources.warn(problems);
+  }
+}

@@ -1,0 +1,138 @@
+import * as vscode from 'vscode';
+import { allowRuleOfCommandLine, describeAllowRule } from '../core/tools/commandAllowRules';
+import { errorMessage } from '../shared/errorMessage';
+import { allowRulesSetting, EditorCommandAllowList, type AllowRuleSource, type ListedAllowRule } from './commandAllowList';
+
+/**
+ * The editor's command allow list over the live editor: the setting as `inspect` reports
+ * its user and workspace values, `state` (the workspace state), and `isTrusted` (the
+ * workspace trust, read at each call); a bad setting entry is shown in a warning with a
+ * button that opens the setting.
+ */
+export function createVscodeCommandAllowList(state: vscode.Memento, isTrusted: () => boolean): EditorCommandAllowList {
+  return new EditorCommandAllowList({
+    setting: () => {
+      const values = vscode.workspace.getConfiguration().inspect<unknown>(allowRulesSetting);
+      return { user: values?.globalValue, workspace: values?.workspaceValue };
+    },
+    state,
+    isTrusted,
+    warn: (problems) => {
+      const open = vscode.l10n.t('Open Settings');
+      void vscode.window
+        .showWarningMessage(vscode.l10n.t('Task Planner: some command allow rules were ignored.'), { detail: problems.join('\n') }, open)
+        .then((choice) => (choice === open ? vscode.commands.executeCommand('workbench.action.openSettings', allowRulesSetting) : undefined));
+    },
+  });
+}
+
+interface RuleItem extends vscode.QuickPickItem {
+  listed?: ListedAllowRule;
+  add?: true;
+}
+
+const removeButton = (): vscode.QuickInputButton => ({ iconPath: new vscode.ThemeIcon('trash'), tooltip: vscode.l10n.t('Remove this rule') });
+const settingsButton = (): vscode.QuickInputButton => ({ iconPath: new vscode.ThemeIcon('gear'), tooltip: vscode.l10n.t('Edit in Settings') });
+
+function sourceText(source: AllowRuleSource): string {
+  switch (source) {
+    case 'workspace':
+      return vscode.l10n.t('this workspace');
+    case 'userSetting':
+      return vscode.l10n.t('user settings');
+    case 'workspaceSetting':
+      return vscode.l10n.t('workspace settings');
+  }
+}
+
+function itemsOf(list: EditorCommandAllowList): RuleItem[] {
+  const rules = list.list().map(
+    (listed): RuleItem => ({
+      label: describeAllowRule(listed.rule),
+      description: listed.ignored ? vscode.l10n.t('{0} · ignored in Restricted Mode', sourceText(listed.source)) : sourceText(listed.source),
+      buttons: [listed.source === 'workspace' ? removeButton() : settingsButton()],
+      listed,
+    }),
+  );
+  return [...rules, { label: `$(add) ${vscode.l10n.t('Allow a command for this workspace…')}`, add: true, alwaysShow: true }];
+}
+
+/**
+ * "Task Planner: Command allow rules": a QuickPick of every rule with where it comes from
+ * (those of the workspace marked as ignored in Restricted Mode). A rule of this workspace
+ * is removed with its button or by choosing it (after a confirmation); one from the
+ * settings opens the setting; the last item adds a rule typed as a command line.
+ */
+export async function showCommandAllowRules(list: EditorCommandAllowList): Promise<void> {
+  const picker = vscode.window.createQuickPick<RuleItem>();
+  picker.title = vscode.l10n.t('Task Planner: Command allow rules');
+  picker.placeholder = vscode.l10n.t('Commands that run without asking when their words start with a rule (no shell). Choose one to remove or edit it.');
+  picker.items = itemsOf(list);
+  const refresh = (): void => {
+    picker.items = itemsOf(list);
+  };
+  const act = async (item: RuleItem): Promise<void> => {
+    if (item.add) {
+      picker.hide();
+      await addTypedRule(list);
+      return;
+    }
+    const listed = item.listed;
+    if (listed === undefined) return;
+    if (listed.source !== 'workspace') {
+      picker.hide();
+      await vscode.commands.executeCommand('workbench.action.openSettings', allowRulesSetting);
+      return;
+    }
+    await list.remove(listed.rule);
+    refresh();
+  };
+  await new Promise<void>((done) => {
+    picker.onDidTriggerItemButton((event) => void act(event.item).catch(showError));
+    picker.onDidAccept(() => {
+      const item = picker.selectedItems[0];
+      if (item === undefined) return;
+      if (item.listed?.source === 'workspace') {
+        picker.hide();
+        void confirmRemove(list, item.listed).catch(showError);
+        return;
+      }
+      void act(item).catch(showError);
+    });
+    picker.onDidHide(() => {
+      picker.dispose();
+      done();
+    });
+    picker.show();
+  });
+}
+
+async function confirmRemove(list: EditorCommandAllowList, listed: ListedAllowRule): Promise<void> {
+  const remove = vscode.l10n.t('Remove');
+  const choice = await vscode.window.showWarningMessage(
+    vscode.l10n.t('Remove the allow rule "{0}"?', describeAllowRule(listed.rule)),
+    { modal: true, detail: vscode.l10n.t('Commands that start with these words will ask again before they run.') },
+    remove,
+  );
+  if (choice === remove) await list.remove(listed.rule);
+}
+
+async function addTypedRule(list: EditorCommandAllowList): Promise<void> {
+  const line = await vscode.window.showInputBox({
+    title: vscode.l10n.t('Task Planner: Allow a command for this workspace'),
+    prompt: vscode.l10n.t('The command and the first arguments it must start with, e.g. npm test. Commands that start with these words run without asking.'),
+    ignoreFocusOut: true,
+    validateInput: (text) => {
+      const made = allowRuleOfCommandLine(text);
+      const problem = 'problem' in made ? made.problem : list.problem(made.rule);
+      return problem === undefined ? undefined : `${problem.charAt(0).toUpperCase()}${problem.slice(1)}.`;
+    },
+  });
+  if (line === undefined) return;
+  const made = allowRuleOfCommandLine(line);
+  if ('rule' in made) await list.add(made.rule);
+}
+
+function showError(error: unknown): void {
+  void vscode.window.showErrorMessage(vscode.l10n.t('Task Planner: {0}', errorMessage(error)));
+}

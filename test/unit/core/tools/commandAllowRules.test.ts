@@ -1,0 +1,277 @@
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import {
+  allowRuleLimits,
+  allowRuleOfCommandLine,
+  allowRuleProblem,
+  describeAllowRule,
+  matchingAllowRule,
+  readAllowRules,
+  sameAllowRule,
+  type CommandAllowRule,
+} from '../../../../src/core/tools/commandAllowRules';
+
+const npmTest: CommandAllowRule = ['npm', 'test'];
+const allows = (rules: CommandAllowRule[], argv: string[], cwd = '', shell = false): boolean => matchingAllowRule(rules, { argv, cwd, shell }) !== undefined;
+
+describe('command allow rules', () => {
+  describe('matchingAllowRule', () => {
+    it('allows the exact command and the command with more arguments, and returns the rule that allowed it', () => {
+      assert.equal(matchingAllowRule([['make', 'lint'], npmTest], { argv: ['npm', 'test'], cwd: '', shell: false }), npmTest);
+      assert.ok(allows([npmTest], ['npm', 'test', '--', '--grep', 'x']));
+      assert.ok(allows([npmTest], ['npm', 'test'], 'packages/app'), 'any folder of the workspace');
+    });
+
+    it('never allows what only looks like the prefix', () => {
+      for (const argv of [
+        ['npm', 'testx'],
+        ['npm'],
+        ['npm', 'test;rm', '-rf', '.'],
+        ['npm', 'test ;', 'rm'],
+        ['npm', ' test'],
+        ['npm', 'test '],
+        ['npm test'],
+        ['NPM', 'test'],
+        ['npm', 'Test'],
+        ['npm', 'tеst'], // Cyrillic е
+        ['npm', 'te\u200bst'], // zero-width space
+        ['npm', 'test\u0000'],
+        ['ｎｐｍ', 'test'], // full-width letters
+        ['npm', 'te\u0301st'],
+        ['./npm', 'test'],
+        ['/tmp/npm', 'test'],
+        ['sh', '-c', 'npm test'],
+        ['bash', '-c', 'npm test; rm -rf .'],
+        ['env', 'npm', 'test'],
+        ['npm', 'run', 'test'],
+      ]) {
+        assert.equal(allows([npmTest], argv), false, JSON.stringify(argv));
+      }
+    });
+
+    it('never allows a command run through a shell', () => {
+      assert.equal(allows([npmTest], ['npm', 'test'], '', true), false);
+    });
+
+    it('allows a relative program path only in the workspace folder, where it leads to the file the rule names', () => {
+      const gradlew: CommandAllowRule = ['./gradlew', 'test'];
+      assert.ok(allows([gradlew], ['./gradlew', 'test']));
+      assert.equal(allows([gradlew], ['./gradlew', 'test'], 'sub'), false);
+      assert.equal(allows([['bin\\test.cmd']], ['bin\\test.cmd'], 'sub'), false);
+      assert.ok(allows([['/usr/bin/make', 'check']], ['/usr/bin/make', 'check'], 'sub'), 'an absolute path leads to the same file from every folder');
+      assert.ok(allows([['C:\\tools\\make.exe', 'check']], ['C:\\tools\\make.exe', 'check'], 'sub'));
+    });
+
+    it('ignores a rule that could not be made (empty, a bare shell), whatever its source', () => {
+      assert.equal(allows([[]], ['rm', '-rf', '.']), false);
+      assert.equal(allows([['bash']], ['bash', '-c', 'rm -rf .']), false);
+      assert.equal(allows([['sh', '-c']], ['sh', '-c', 'anything']), false);
+      assert.equal(allows([], ['npm', 'test']), false);
+    });
+
+    it('property: a command is allowed exactly when a valid rule is a word-for-word prefix of its argv', () => {
+      const word = fc.oneof(fc.constantFrom('npm', 'test', 'run', '--', 'x', 'Test', 'tеst', 'test;rm', ''), fc.string({ maxLength: 6 }));
+      fc.assert(
+        fc.property(fc.array(fc.array(word, { maxLength: 4 }), { maxLength: 4 }), fc.array(word, { maxLength: 6 }), (rules, argv) => {
+          const expected = rules.some(
+            (rule) => allowRuleProblem(rule) === undefined && rule.length <= argv.length && rule.every((w, i) => argv[i] === w) && !/[/\\]/.test(rule[0] ?? ''),
+          );
+          const found = matchingAllowRule(rules, { argv, cwd: 'sub', shell: false });
+          assert.equal(found !== undefined, expected);
+          if (found) assert.ok(rules.some((rule) => rule === found));
+          assert.equal(matchingAllowRule(rules, { argv, cwd: 'sub', shell: true }), undefined);
+        }),
+      );
+    });
+
+    it('property: changing any word of an allowed command within the rule\'s prefix makes it not allowed', () => {
+      fc.assert(
+        fc.property(
+          fc.array(fc.stringMatching(/^[a-z][a-z0-9-]{0,8}$/), { minLength: 2, maxLength: 4 }),
+          fc.array(fc.string({ maxLength: 8 }), { maxLength: 3 }),
+          fc.nat(),
+          fc.string({ minLength: 1, maxLength: 3 }),
+          (words, extra, at, change) => {
+            const rule = ['make', ...words];
+            fc.pre(allowRuleProblem(rule) === undefined);
+            assert.ok(allows([rule], [...rule, ...extra]));
+            const index = at % rule.length;
+            const changed = [...rule];
+            changed[index] = `${rule[index] ?? ''}${change}`;
+            assert.equal(allows([rule], [...changed, ...extra]), false);
+          },
+        ),
+      );
+    });
+  });
+
+  describe('allowRuleProblem', () => {
+    it('accepts specific commands', () => {
+      for (const rule of [['npm', 'test'], ['npm', 'run', 'lint'], ['make'], ['git', 'status'], ['node', 'scripts/check.js'], ['python', '-m', 'pytest'], ['python3.12', 'manage.py', 'test'], ['java', '-jar', 'app.jar'], ['npx', 'eslint'], ['npm', 'exec', 'eslint'], ['cargo', 'test'], ['bash', './ci.sh'], ['go', 'test', './...']]) {
+        assert.equal(allowRuleProblem(rule), undefined, JSON.stringify(rule));
+      }
+    });
+
+    it('refuses a blanket rule: empty, a wrapper, a bare shell or interpreter, a runner without what it runs', () => {
+      assert.equal(allowRuleProblem([]), 'an empty rule would allow every command');
+      assert.equal(allowRuleProblem(['sudo', 'npm', 'test']), 'the rule "sudo npm test" starts with sudo, which runs whatever command follows it; allow that command itself instead');
+      assert.equal(allowRuleProblem(['node']), 'the rule "node" would let node run any code; name what it runs as well (its script, module, package or subcommand)');
+      for (const rule of [
+        ['sh'], ['bash', '-c'], ['/bin/bash'], ['BASH.EXE'], ['cmd.exe', '/c'].slice(0, 1), ['pwsh', '-Command'], ['node', '-e'], ['node', '--eval'], ['python'], ['python3', '-c'],
+        ['python', '-m'], ['py', '-m'], ['perl', '-e'], ['ruby'], ['npx'], ['npx', '-y'], ['pnpx'], ['bunx'], ['uvx'], ['java', '-jar'], ['npm'], ['npm', 'exec'], ['npm', 'x'],
+        ['npm', 'exec', '--', 'x'].slice(0, 3), ['pnpm', 'dlx'], ['yarn'], ['yarn', 'dlx'], ['bun'], ['bun', 'x'], ['deno', 'eval'], ['deno', 'run', '-A'], ['uv', 'run'],
+        ['git'], ['git', '-c'], ['go', 'run'], ['env'], ['xargs', 'rm'], ['nohup', 'make'], ['timeout', '5', 'make'], ['/usr/bin/env', 'node'],
+      ]) {
+        assert.notEqual(allowRuleProblem(rule), undefined, JSON.stringify(rule));
+      }
+    });
+
+    it('refuses every wrapper as a rule\'s program, whatever follows it', () => {
+      const wrappers = ['env', 'sudo', 'doas', 'su', 'runuser', 'pkexec', 'xargs', 'nohup', 'timeout', 'nice', 'ionice', 'time', 'exec', 'command', 'builtin',
+        'eval', 'strace', 'ltrace', 'watch', 'chroot', 'setsid', 'unshare', 'nsenter', 'flock', 'stdbuf', 'taskset', 'busybox', 'start', 'script'];
+      for (const wrapper of wrappers) {
+        assert.equal(allowRuleProblem([wrapper, 'make', 'check']), `the rule "${wrapper} make check" starts with ${wrapper}, which runs whatever command follows it; allow that command itself instead`);
+      }
+    });
+
+    it('refuses every shell and interpreter without its script, and accepts it with one', () => {
+      const interpreters = ['sh', 'bash', 'zsh', 'fish', 'dash', 'ksh', 'mksh', 'csh', 'tcsh', 'ash', 'pwsh', 'powershell', 'cmd', 'node', 'nodejs',
+        'python', 'py', 'pypy', 'perl', 'ruby', 'php', 'lua', 'luajit', 'tclsh', 'wish', 'rscript', 'osascript', 'wscript', 'cscript', 'java', 'npx', 'pnpx', 'bunx', 'uvx'];
+      for (const interpreter of interpreters) {
+        assert.equal(allowRuleProblem([interpreter]), `the rule "${interpreter}" would let ${interpreter} run any code; name what it runs as well (its script, module, package or subcommand)`);
+        assert.match(allowRuleProblem([interpreter, '-e', 'x']) ?? '', /would let/, interpreter);
+        assert.equal(allowRuleProblem([interpreter, 'tool.script', '-e']), undefined, interpreter);
+      }
+      for (const [program, option] of [['python', '-m'], ['py', '-m'], ['pypy', '-m'], ['java', '-jar']] as const) {
+        assert.match(allowRuleProblem([program, option]) ?? '', /would let/);
+        assert.match(allowRuleProblem([program, option, '-x']) ?? '', /would let/);
+        assert.equal(allowRuleProblem([program, option, 'named']), undefined);
+      }
+      assert.match(allowRuleProblem(['node', '-m', 'x']) ?? '', /would let node run any code/, 'only the options that name a module or a jar');
+      assert.match(allowRuleProblem(['java', '-m', 'x']) ?? '', /would let java run any code/);
+    });
+
+    it('refuses every runner without its subcommand, and a subcommand that runs anything without what it runs', () => {
+      const runners: Record<string, string[]> = {
+        npm: ['exec', 'x'], pnpm: ['exec', 'dlx'], yarn: ['exec', 'dlx', 'node'], bun: ['x', 'exec', 'run', 'eval'], deno: ['run', 'eval', 'x', 'repl'], uv: ['run', 'tool'],
+        pipx: ['run'], poetry: ['run'], pipenv: ['run'], git: [], cargo: [], go: ['run'], dotnet: ['exec', 'run'],
+      };
+      for (const [runner, subcommands] of Object.entries(runners)) {
+        assert.match(allowRuleProblem([runner]) ?? '', /would let/, runner);
+        assert.match(allowRuleProblem([runner, '--flag']) ?? '', /would let/, runner);
+        assert.equal(allowRuleProblem([runner, 'test']), undefined, runner);
+        for (const subcommand of subcommands) {
+          assert.match(allowRuleProblem([runner, subcommand]) ?? '', /would let/, `${runner} ${subcommand}`);
+          assert.match(allowRuleProblem([runner, subcommand, '-y']) ?? '', /would let/, `${runner} ${subcommand} -y`);
+          assert.equal(allowRuleProblem([runner, subcommand, 'named']), undefined, `${runner} ${subcommand} named`);
+        }
+      }
+    });
+
+    it('compares program names by their last path part, without case, a trailing Windows extension or version', () => {
+      for (const program of ['/usr/bin/bash', 'C:\\Windows\\cmd.exe', 'BASH.EXE', 'node.CMD', 'x.bat'.replace('x', 'perl'), 'ruby.com', 'pwsh.ps1', 'python3.12', 'Python3']) {
+        assert.match(allowRuleProblem([program]) ?? '', /would let/, program);
+      }
+      for (const program of ['no.exede', 'no1de', 'bashful', 'pythonic', 'shx']) {
+        assert.equal(allowRuleProblem([program]), undefined, program);
+      }
+    });
+
+    it('refuses a padded or empty program, invisible characters and oversized rules', () => {
+      assert.match(allowRuleProblem([' npm', 'test']) ?? '', /needs a program name without spaces around it/);
+      assert.match(allowRuleProblem(['', 'test']) ?? '', /needs a program name/);
+      assert.equal(allowRuleProblem(['npm', 'test\u202e']), 'the rule "npm "test\\u202e"" contains an invisible character (a control or direction mark)');
+      assert.match(allowRuleProblem(['npm', 'te\nst']) ?? '', /invisible character/);
+      assert.match(allowRuleProblem(['make', ...Array<string>(allowRuleLimits.words).fill('x')]) ?? '', /more than 64 words/);
+      assert.equal(allowRuleProblem(['make', ...Array<string>(allowRuleLimits.words - 1).fill('x')]), undefined, 'exactly 64 words');
+      assert.match(allowRuleProblem(['make', 'x'.repeat(allowRuleLimits.wordChars + 1)]) ?? '', /a word longer than 1000 characters/);
+      assert.equal(allowRuleProblem(['make', 'x'.repeat(allowRuleLimits.wordChars)]), undefined, 'exactly 1000 characters');
+      assert.match(allowRuleProblem([' ', 'x']) ?? '', /needs a program name/);
+      assert.ok((allowRuleProblem(['make', 'x'.repeat(allowRuleLimits.wordChars + 1)]) ?? '').length < 500, 'the message stays short');
+    });
+  });
+
+  describe('readAllowRules', () => {
+    it('reads command lines and argv arrays, keeping every good entry and naming each bad one', () => {
+      const { rules, problems } = readAllowRules(['npm test', ['npm', 'run', 'build'], '  make   lint ', 'bash', 42, ['node', 7], 'npm test; rm -rf .', ''], 'taskPlanner.commands.allowed');
+      assert.deepEqual(rules, [['npm', 'test'], ['npm', 'run', 'build'], ['make', 'lint']]);
+      assert.deepEqual(problems, [
+        'taskPlanner.commands.allowed, entry 4: the rule "bash" would let bash run any code; name what it runs as well (its script, module, package or subcommand); it was ignored.',
+        'taskPlanner.commands.allowed, entry 5: must be a command line such as "npm test" or a list of words such as ["npm", "test"]; it was ignored.',
+        'taskPlanner.commands.allowed, entry 6: must be a command line such as "npm test" or a list of words such as ["npm", "test"]; it was ignored.',
+        'taskPlanner.commands.allowed, entry 7: "npm test; rm -rf ." is not a plain command line (only letters, digits, spaces and _@%+=:,./- are read); write it as a list of words, such as ["npm", "test", "--", "--grep", "two words"]; it was ignored.',
+        'taskPlanner.commands.allowed, entry 8: an empty rule would allow every command; it was ignored.',
+      ]);
+    });
+
+    it('never reads quotes, tabs or look-alike spaces in a command line as separators', () => {
+      for (const line of ['npm "test"', "npm 'test'", 'npm\ttest', 'npm\u00a0test', 'npm\u3000test', 'npm te\\ st', 'npm $(rm)', 'npm test\n']) {
+        const { rules, problems } = readAllowRules([line], 'x');
+        assert.deepEqual(rules, [], JSON.stringify(line));
+        assert.equal(problems.length, 1);
+      }
+      assert.match(readAllowRules(['npm\u202etest'], 'x').problems[0] ?? '', /"npm\\u202etest" is not a plain command line/);
+      assert.match(readAllowRules(['npm\u202etest\u2066x'], 'x').problems[0] ?? '', /"npm\\u202etest\\u2066x" is not a plain command line/, 'every invisible character escaped');
+    });
+
+    it('refuses a value that is not a list, and stops at the limit of rules', () => {
+      assert.deepEqual(readAllowRules(undefined, 'x'), { rules: [], problems: [] });
+      assert.deepEqual(readAllowRules(null, 'x'), { rules: [], problems: [] });
+      assert.deepEqual(readAllowRules('npm test', 'x').rules, []);
+      assert.deepEqual(readAllowRules({ 0: 'npm test' }, 'x').rules, []);
+      assert.deepEqual(readAllowRules('npm test', 'taskPlanner.commands.allowed').problems, [
+        'taskPlanner.commands.allowed must be a list of commands, each a command line such as "npm test" or a list of words such as ["npm", "test"]; it was ignored.',
+      ]);
+      const many = readAllowRules(Array.from({ length: allowRuleLimits.rules + 5 }, (_, index) => `make t${index}`), 'x');
+      assert.equal(many.rules.length, allowRuleLimits.rules);
+      assert.deepEqual(many.problems, [`x holds more than ${allowRuleLimits.rules} entries; the rest were ignored.`]);
+    });
+
+    it('reads exactly the limits: 200 entries, 64 words, 10 problems named', () => {
+      assert.deepEqual(readAllowRules(Array.from({ length: allowRuleLimits.rules }, (_, index) => `make t${index}`), 'x').problems, []);
+      assert.deepEqual(readAllowRules([['make', ...Array<string>(allowRuleLimits.words - 1).fill('y')]], 'x').problems, []);
+      const ten = readAllowRules(Array.from({ length: allowRuleLimits.problems }, () => 7), 'x');
+      assert.equal(ten.problems.length, allowRuleLimits.problems);
+      assert.ok(ten.problems.every((problem) => problem.endsWith('it was ignored.')));
+    });
+
+    it('stays bounded on huge input: many bad entries, a huge entry, a huge word', () => {
+      const bad = readAllowRules(Array.from({ length: 100_000 }, () => 7), 'x');
+      assert.equal(bad.problems.length, allowRuleLimits.problems + 1);
+      assert.equal(bad.problems.at(-1), `…and ${allowRuleLimits.rules - allowRuleLimits.problems + 1} more problems in x.`);
+      const huge = readAllowRules([Array.from({ length: 1_000_000 }, () => 'x'), `make ${'y'.repeat(1_000_000)}`, 'z'.repeat(1_000_000)], 'x');
+      assert.deepEqual(huge.rules, []);
+      assert.equal(huge.problems[0], 'x, entry 1: has more than 64 words; it was ignored.');
+      assert.ok(huge.problems.every((problem) => problem.length < 700), huge.problems.map((problem) => problem.length).join());
+    });
+  });
+
+  describe('allowRuleOfCommandLine', () => {
+    it('makes a rule of a typed command line, or says why not', () => {
+      assert.deepEqual(allowRuleOfCommandLine(' npm  test '), { rule: ['npm', 'test'] });
+      assert.deepEqual(allowRuleOfCommandLine(''), { problem: 'an empty rule would allow every command' });
+      assert.deepEqual(allowRuleOfCommandLine('bash'), { problem: 'the rule "bash" would let bash run any code; name what it runs as well (its script, module, package or subcommand)' });
+      const operators = allowRuleOfCommandLine('npm test && rm');
+      assert.match('problem' in operators ? operators.problem : '', /^"npm test && rm" is not a plain command line/);
+    });
+  });
+
+  it('tells a relative program path from an absolute one on every platform', () => {
+    assert.equal(allows([['tools/C:/make']], ['tools/C:/make'], 'sub'), false);
+    assert.ok(allows([['\\\\server\\share\\make.exe']], ['\\\\server\\share\\make.exe'], 'sub'));
+    assert.equal(allows([['tools\\make\\']], ['tools\\make\\'], 'sub'), false);
+    assert.ok(allows([['make']], ['make'], 'sub'), 'a bare name is looked up on PATH, the same from every folder');
+  });
+
+  it('describes a rule with unusual words quoted and invisible characters escaped, bounded', () => {
+    assert.equal(describeAllowRule(['npm', 'test', '--grep', 'two words']), 'npm test --grep "two words"');
+    assert.equal(describeAllowRule(['npm', 'a\u202eb']), 'npm "a\\u202eb"');
+    assert.ok(describeAllowRule(['make', 'x'.repeat(5000)]).length <= 300);
+  });
+
+  it('tells the same rule by its words', () => {
+    assert.ok(sameAllowRule(['npm', 'test'], ['npm', 'test']));
+    assert.equal(sameAllowRule(['npm', 'test'], ['npm', 'test', 'x']), false);
+    assert.equal(sameAllowRule(['npm', 'test'], ['npm', 'Test']), false);
+  });
+});

@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import type * as vscode from 'vscode';
+import { allowRulesStateKey, EditorCommandAllowList } from '../../../src/vscode/commandAllowList';
+
+/** A workspace state in memory (one per workspace, as VS Code keeps it). */
+function memento(initial: Record<string, unknown> = {}): vscode.Memento & { values: Map<string, unknown> } {
+  const values = new Map<string, unknown>(Object.entries(initial));
+  return {
+    values,
+    keys: () => [...values.keys()],
+    get: <T>(key: string, fallback?: T) => (values.has(key) ? (values.get(key) as T) : fallback),
+    update: async (key: string, value: unknown) => {
+      values.set(key, value);
+    },
+  };
+}
+
+function allowList(options: { user?: unknown; workspace?: unknown; state?: vscode.Memento; trusted?: () => boolean } = {}) {
+  const warnings: string[][] = [];
+  const state = options.state ?? memento();
+  const list = new EditorCommandAllowList({
+    setting: () => ({ user: options.user, workspace: options.workspace }),
+    state,
+    isTrusted: options.trusted ?? (() => true),
+    warn: (problems) => warnings.push([...problems]),
+  });
+  return { list, warnings, state };
+}
+
+describe('EditorCommandAllowList', () => {
+  it('puts together the rules of this workspace, the user settings and the workspace settings', async () => {
+    const { list } = allowList({ user: ['make lint'], workspace: [['npm', 'run', 'build']] });
+    await list.add(['npm', 'test']);
+    assert.deepEqual(list.rules(), [['npm', 'test'], ['make', 'lint'], ['npm', 'run', 'build']]);
+    assert.deepEqual(
+      list.list().map((listed) => [listed.source, listed.ignored]),
+      [['workspace', false], ['userSetting', false], ['workspaceSetting', false]],
+    );
+  });
+
+  it('ignores the workspace\'s own rules (stored and in its settings) in Restricted Mode, read at every call', async () => {
+    let trusted = true;
+    const { list } = allowList({ user: ['make lint'], workspace: ['npm test'], trusted: () => trusted });
+    await list.add(['npm', 'run', 'build']);
+    assert.equal(list.rules().length, 3);
+    trusted = false;
+    assert.deepEqual(list.rules(), [['make', 'lint']]);
+    assert.deepEqual(list.list().filter((listed) => listed.ignored).map((listed) => listed.source), ['workspace', 'workspaceSetting'], 'listed, marked as ignored');
+    await assert.rejects(list.add(['npm', 'test']), /^Error: The command cannot be allowed: this workspace is in Restricted Mode, where its own allow rules are ignored\.$/);
+    trusted = true;
+    assert.equal(list.rules().length, 3, 'trusting the workspace applies at once');
+  });
+
+  it('keeps a rule for the workspace it was made in: another workspace\'s state does not have it', async () => {
+    const first = allowList();
+    const second = allowList();
+    await first.list.add(['npm', 'test']);
+    assert.deepEqual(first.list.rules(), [['npm', 'test']]);
+    assert.deepEqual(second.list.rules(), []);
+  });
+
+  it('refuses a blanket rule and stores a rule once; removes it', async () => {
+    const { list, state } = allowList();
+    assert.match(list.problem(['bash']) ?? '', /would let bash run any code/);
+    await assert.rejects(list.add([]), /an empty rule would allow every command/);
+    await assert.rejects(list.add(['sh', '-c']), /would let sh run any code/);
+    await list.add(['npm', 'test']);
+    await list.add(['npm', 'test']);
+    assert.deepEqual(state.get(allowRulesStateKey), [['npm', 'test']]);
+    assert.ok(list.canAllow({ argv: ['npm', 'test'], cwd: 'pkg' }));
+    assert.equal(list.canAllow({ argv: ['./check.sh'], cwd: 'pkg' }), false, 'a relative program rule would not allow it in pkg');
+    assert.equal(list.canAllow({ argv: ['node'], cwd: '' }), false);
+    await list.remove(['npm', 'test']);
+    assert.deepEqual(list.rules(), []);
+  });
+
+  it('leaves out a bad setting entry, keeps the others, and warns once per distinct list of problems', () => {
+    const { list, warnings } = allowList({ user: ['npm test', 'npm test; rm -rf ~', 7], workspace: 'npm test' });
+    assert.deepEqual(list.rules(), [['npm', 'test']]);
+    list.rules();
+    assert.deepEqual(warnings, [[
+      'taskPlanner.commands.allowed (user settings), entry 2: "npm test; rm -rf ~" is not a plain command line (only letters, digits, spaces and _@%+=:,./- are read); write it as a list of words, such as ["npm", "test", "--", "--grep", "two words"]; it was ignored.',
+      'taskPlanner.commands.allowed (user settings), entry 3: must be a command line such as "npm test" or a list of words such as ["npm", "test"]; it was ignored.',
+      'taskPlanner.commands.allowed (workspace settings) must be a list of commands, each a command line such as "npm test" or a list of words such as ["npm", "test"]; it was ignored.',
+    ]]);
+  });
+
+  it('reads stored rules through the same checks: an edited workspace state allows nothing blanket', () => {
+    const { list } = allowList({ state: memento({ [allowRulesStateKey]: [[], ['bash'], 'npm test', { argv: ['x'] }] }) });
+    assert.deepEqual(list.rules(), [['npm', 'test']]);
+    assert.deepEqual(allowList({ state: memento({ [allowRulesStateKey]: 'npm test' }) }).list.rules(), []);
+  });
+});
