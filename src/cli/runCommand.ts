@@ -9,6 +9,7 @@ import { timerClock } from '../node/timerClock';
 import { findAttachmentProblems } from '../core/engine/attachmentProblems';
 import type { Plan } from '../core/plan/planSchema';
 import type { WorkspaceFs } from '../core/ports';
+import type { Tool } from '../core/tools/tool';
 import { validatePlan } from '../core/plan/validatePlan';
 import { planningStrategies, type PlanningStrategy } from '../core/session/planningPrompt';
 import { type CliIo, loadPlanFile, runsDirectory, UsageError } from './cliIo';
@@ -32,13 +33,15 @@ export interface CliRunOptions extends CliModelOptions, CliReplanOptions {
   strategy?: string | undefined;
   /** A model reviews the result of critical agent steps (`--review-critical-steps`). */
   reviewCriticalSteps?: boolean;
+  /** Tools beyond the built-in ones: the started MCP servers' (see `withCliMcp`). */
+  extraTools?: readonly Tool[];
 }
 
 /** What `plan`, `run` and `resume` hand to the engine for a workspace (and the model, when configured). */
 export function engineOptions(options: CliRunOptions, io: CliIo): HostRunOptions {
   const root = resolve(options.workspace);
   return hostRunOptions({
-    tools: cliTools(),
+    tools: cliTools(options.extraTools),
     workspace: createNodeWorkspace(root, { allowHardLinks: options.allowHardLinks ?? false, ripgrepPath: findRipgrepOnPath(process.env.PATH) }),
     commandRunner: createNodeCommandRunner(root),
     // No editor here: `no_new_diagnostics` checks fail as not available in the command line.

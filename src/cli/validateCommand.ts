@@ -2,11 +2,12 @@ import { critiquePlan } from '../core/plan/critiquePlan';
 import { validatePlan } from '../core/plan/validatePlan';
 import { type CliIo, loadPlanFile } from './cliIo';
 import { cliTools } from './cliTools';
+import type { Tool } from '../core/tools/tool';
 
-/** `validate <plan.json>`: diagnostics and critique; exit code 1 when there are errors. */
-export async function validateCommand(file: string, json: boolean, io: CliIo): Promise<number> {
+/** `validate <plan.json>`: diagnostics and critique against the built-in tools and `extraTools` (the MCP servers'); exit code 1 when there are errors. */
+export async function validateCommand(file: string, json: boolean, io: CliIo, extraTools: readonly Tool[] = []): Promise<number> {
   const { plan, warnings } = await loadPlanFile(file);
-  const tools = cliTools();
+  const tools = cliTools(extraTools);
   const diagnostics = validatePlan(plan, { tools });
   const critique = critiquePlan(plan, { tools });
   const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error');
