@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { visibleControls } from '../plan/visibleDirection';
 import { capText } from '../text/capText';
 import { oneLine } from '../text/oneLine';
 
@@ -206,11 +207,11 @@ export function resolveMcpVariables(server: McpServerConfig, values: { workspace
   };
 }
 
-/** How a server is started, on one line, for a question or a list: the command line or the URL (bounded, controls removed). */
+/** How a server is started, on one line, for a question or a list: the command line or the URL (bounded, controls shown as escapes). */
 export function mcpServerTarget(server: McpServerConfig): string {
   const text =
     server.type === 'http' ? server.url : [server.command, ...server.args].map((part) => (/[\s"']/.test(part) ? JSON.stringify(part) : part)).join(' ');
-  return oneLine(capText(text, 1000), 1000);
+  return visibleControls(oneLine(capText(text, 1000), 1000));
 }
 
 function serverStrings(server: McpServerConfig): string[] {
