@@ -74,6 +74,14 @@ export async function connectMcpServer(config: McpServerConfig, options: McpConn
     closedReason ??= 'stopped';
     options.log?.(`[server ${config.name} ${closedReason}]\n`);
   };
+  client.onerror = (error) => {
+    // The SDK closes a stdio connection whose message exceeds its buffer (10 MB); the process may take a while to exit, so it counts as stopped now.
+    if (/ReadBuffer exceeded/.test(error.message)) {
+      closedReason ??= 'sent a message larger than 10 MB, so the connection was closed';
+      stopped = true;
+    }
+    options.log?.(`[server ${config.name}: ${capText(error.message, 500)}]\n`);
+  };
   const stderrTail = (): string => visibleControls(tail.text.trim());
   const failure = (what: string): Error => {
     const shownTail = stderrTail();
@@ -105,7 +113,7 @@ export async function connectMcpServer(config: McpServerConfig, options: McpConn
     stopped: () => stopped,
     stop,
     async callTool(tool, args, callSignal): Promise<McpCallResult> {
-      if (stopped) throw failure(`is not running (${closedReason ?? 'stopped'}), so tool "${tool}" was not called`);
+      if (stopped) throw failure(`is not running (it ${closedReason ?? 'stopped'}), so tool "${tool}" was not called`);
       try {
         return (await client.callTool({ name: tool, arguments: args }, undefined, {
           signal: callSignal,
@@ -114,10 +122,11 @@ export async function connectMcpServer(config: McpServerConfig, options: McpConn
         })) as McpCallResult;
       } catch (error) {
         if (callSignal.aborted) throw error;
-        if (stopped) {
+        if (stopped || client.transport === undefined || /not connected/i.test(errorMessage(error))) {
+          stopped = true;
           // Its last words on stderr may arrive just after the connection closed.
           await stderrEnded(stderrGraceMs);
-          throw failure(`stopped while tool "${tool}" was running`);
+          throw failure(`stopped while tool "${tool}" was running${closedReason !== undefined && closedReason !== 'stopped' ? ` (it ${closedReason})` : ''}`);
         }
         if (isTimeout(error)) throw failure(`did not answer tool "${tool}" within ${Math.round(options.callTimeoutMs / 1000)} s`);
         throw failure(`failed on tool "${tool}": ${capText(errorMessage(error), 2000)}`);
