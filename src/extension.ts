@@ -21,6 +21,7 @@ import { createVscodeInteraction } from './vscode/vscodeInteraction';
 import { createVscodeTrustGate } from './vscode/vscodeTrustGate';
 import { lazy } from './vscode/lazy';
 import { loadRuntime } from './vscode/loadRuntime';
+import { McpHost } from './vscode/mcpHost';
 import type { PanelTraffic, PlanPanel } from './vscode/planPanel';
 import type { PlanPanelController } from './vscode/planPanelController';
 import { ModelStatus, regenerateNeedsModel } from './vscode/modelStatus';
@@ -69,10 +70,10 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
   const documents = new ProposalDocuments();
   const sessionPlanner = createSessionPlanner();
   // The engine, tools and plan panel live in dist/runtime.js, loaded on first use.
-  const tools = lazy(() => {
-    const { builtinTools, gateByWorkspaceTrust } = loadRuntime();
-    return gateByWorkspaceTrust(builtinTools({ sessionPlanner }), createVscodeTrustGate(log));
-  });
+  const builtins = lazy(() => loadRuntime().builtinTools({ sessionPlanner }));
+  const trustGate = lazy(() => createVscodeTrustGate(log));
+  const mcp = new McpHost(context, () => new Set(builtins().map((tool) => tool.name)));
+  const tools = () => loadRuntime().gateByWorkspaceTrust([...builtins(), ...mcp.tools()], trustGate());
   // A step that is yours to do is announced by a notification unless the plan panel already shows it with Done and Failed.
   let panelsMade = false;
   const panelFollowsRun = (): boolean => panelsMade && panels().panels.panel()?.isFollowingRun() === true;
@@ -117,12 +118,14 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     await modelStatus.refresh();
     return outcome;
   };
-  const deps: PlanTaskDeps = { tree, log, keys, tools, runs, review, requests };
+  const deps: PlanTaskDeps = { tree, log, keys, tools, runs, review, requests, prepareTools: () => mcp.ensureStarted() };
   context.subscriptions.push(
     vscode.commands.registerCommand('taskPlanner.showPlan', () =>
       loadRuntime().showPlan(panels().panels, { plan: () => tree.currentPlan(), run: () => runs.current(), running: () => runs.isRunning() }, log),
     ),
     log,
+    mcp,
+    vscode.commands.registerCommand('taskPlanner.mcpServers', () => mcp.showServers()),
     requests,
     tree,
     pending,

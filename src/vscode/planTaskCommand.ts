@@ -30,6 +30,8 @@ export interface PlanTaskDeps {
   review: () => PlanReview;
   /** Multi-line requests written in an editor. */
   requests: RequestEditors;
+  /** Makes `tools` complete before planning (starts the MCP servers once); never rejects. */
+  prepareTools?: () => Promise<void>;
 }
 
 /** Options of one "Plan task". */
@@ -216,6 +218,7 @@ async function planRequest(
   options.report(`with the ${provider.label}…`);
   deps.log.info(`Planning with the ${provider.label}: ${text.slice(0, 200)}${options.feedback ? ` (feedback: ${options.feedback.slice(0, 200)})` : ''}`);
   let streamed = 0;
+  await deps.prepareTools?.();
   return runtime.planRequest(text, {
     llm: provider.llm,
     tools: runtime.createToolRegistry([...deps.tools()]),

@@ -31,3 +31,5 @@ export { createPlanPanelFlow } from './planPanelFlow';
 export { showPlan } from './showPlanCommand';
 export { exportPlanMarkdown, reviewPlanFile, runPlanFile, savePlanAsFile } from './planFileCommands';
 export { planFileDocument, vscodePlanFileUi } from './vscodePlanFileUi';
+export { McpServers } from '../node/mcpServers';
+export { mcpServerTarget, mergeMcpConfigs, parseMcpConfig, parseMcpConfigText } from '../core/mcp/mcpConfig';
