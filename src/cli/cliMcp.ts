@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { type McpConfig, McpConfigError, mcpServerTarget, mergeMcpConfigs, parseMcpConfigText } from '../core/mcp/mcpConfig';
+import { mcpStartDecision } from '../core/mcp/mcpStartPolicy';
 import type { Tool } from '../core/tools/tool';
 import { McpServers } from '../node/mcpServers';
 import { errorMessage } from '../shared/errorMessage';
@@ -99,7 +100,8 @@ export function parseMcpTimeout(text: string | undefined): number {
 }
 
 async function mayStartFromCli(server: McpConfig['servers'][number], yes: boolean, io: CliIo, signal: AbortSignal): Promise<true | string> {
-  if (server.source.origin === 'user' || yes) return true;
+  // The command line has no workspace trust: the user chose the folder; --yes is the answer given in advance.
+  if (mcpStartDecision(server, { trusted: true, allowedBefore: yes }) === 'start') return true;
   const how = `it is defined by ${server.source.label}, and a workspace's server starts only when you allow it: pass --yes, or answer on a terminal`;
   if (!io.interactive) return how;
   const answer = (

@@ -158,16 +158,16 @@ export class McpHost implements vscode.Disposable {
   }
 
   private async mayStart(server: McpServerConfig): Promise<true | string> {
-    if (server.source.origin === 'user') return true;
-    if (!vscode.workspace.isTrusted) {
-      return vscode.l10n.t(
-        'this workspace is in Restricted Mode (not trusted), so its MCP servers are not started. Trust the workspace (Workspaces: Manage Workspace Trust), then restart the server.',
-      );
-    }
-    const target = loadRuntime().mcpServerTarget(server);
+    const runtime = loadRuntime();
+    const target = runtime.mcpServerTarget(server);
     // Remembered with the command line or URL, so a changed .vscode/mcp.json asks again.
     const key = `taskPlanner.mcp.allowedServer.${JSON.stringify([server.name, target])}`;
-    if (this.context.workspaceState.get<boolean>(key) === true) return true;
+    const decision = runtime.mcpStartDecision(server, {
+      trusted: vscode.workspace.isTrusted,
+      allowedBefore: this.context.workspaceState.get<boolean>(key) === true,
+    });
+    if (decision === 'start') return true;
+    if (decision !== 'ask') return decision.refused;
     const allow = vscode.l10n.t('Allow');
     const answer = await vscode.window.showWarningMessage(
       vscode.l10n.t('Start the MCP server "{0}" of this workspace?', server.name),

@@ -33,3 +33,4 @@ export { exportPlanMarkdown, reviewPlanFile, runPlanFile, savePlanAsFile } from 
 export { planFileDocument, vscodePlanFileUi } from './vscodePlanFileUi';
 export { McpServers } from '../node/mcpServers';
 export { mcpServerTarget, mergeMcpConfigs, parseMcpConfig, parseMcpConfigText } from '../core/mcp/mcpConfig';
+export { mcpStartDecision } from '../core/mcp/mcpStartPolicy';

@@ -117,8 +117,9 @@ export function parseMcpConfig(value: unknown, source: McpConfigSource): McpConf
     throw new McpConfigError(`${source.label} is not a valid MCP configuration:\n${problems.join('\n')}`);
   }
   const entries = Object.entries(parsed.data.servers);
-  if (entries.length > maxMcpServers)
-    {throw new McpConfigError(`${source.label} defines ${entries.length} MCP servers; at most ${maxMcpServers} are supported.`);}
+  if (entries.length > maxMcpServers) {
+    throw new McpConfigError(`${source.label} defines ${entries.length} MCP servers; at most ${maxMcpServers} are supported.`);
+  }
   const inputs = parsed.data.inputs;
   const declared = new Set(inputs.map((item) => item.id));
   const warnings: string[] = [];
