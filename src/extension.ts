@@ -84,7 +84,11 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     log,
     storageDir: context.storageUri?.fsPath,
     memento: context.workspaceState,
-    setup: () => runSetupFor(readSettings(), keys, log),
+    // A saved plan or a resumed run may call MCP tools without planning first: the servers start (once) before it runs.
+    setup: async () => {
+      await mcp.ensureStarted();
+      return runSetupFor(readSettings(), keys, log);
+    },
     ...(seams.confirmCheckCommands ? { confirmCheckCommands: seams.confirmCheckCommands } : {}),
   });
   const statusBar = new RunStatusBar(pending);
