@@ -99,6 +99,28 @@ describe('MCP servers in the CLI (real servers)', function () {
     ]);
   });
 
+  it('a stdio server gets inputs from TASK_PLANNER_MCP_INPUT_<ID> and none of our credentials', async () => {
+    const file = join(workspace.path, 'env.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        inputs: [{ type: 'promptString', id: 'db-pass', description: 'Database password', password: true }],
+        servers: { everything: { ...stdio(everything), env: { DB_PASS: '${input:db-pass}' }, allowedTools: ['get-env'] } },
+      }),
+    );
+    const planFile = join(workspace.path, 'env.plan.json');
+    writeFileSync(planFile, JSON.stringify({ id: 'env', objective: 'Env', steps: [{ id: 'env', title: 'Read the environment', tool: 'mcp__everything__get-env', args: {} }] }));
+    const secrets = { OPENAI_API_KEY: 'sk-mcp-test-SECRET-2468abcdefgh', GITHUB_TOKEN: 'ghp_mcpTestSecretValue1234567890', TASK_PLANNER_MCP_INPUT_DB_PASS: 'hunter2-input' };
+    const { code, stdout, stderr } = await runCli(['run', planFile, '--workspace', workspace.path, '--mcp-config', file, '--json'], secrets);
+    assert.equal(code, 0, stderr);
+    const text = (JSON.parse(stdout) as { steps: Record<string, StepJson> }).steps.env?.result?.text ?? '';
+    assert.match(text, /"DB_PASS": ?"hunter2-input"/);
+    assert.ok(!text.includes('sk-mcp-test') && !text.includes('ghp_mcpTest') && !text.includes('GITHUB_TOKEN'), 'no credential of ours reaches the server');
+    const missing = await runCli(['tools', '--workspace', workspace.path, '--mcp-config', file]);
+    assert.match(missing.stderr, /MCP input "db-pass" \(Database password\) is not set: give it in the environment variable TASK_PLANNER_MCP_INPUT_DB_PASS/);
+    assert.match(missing.stderr, /MCP server "everything" was not started: MCP server "everything" needs the input "db-pass", which was not given/);
+  });
+
   it('survives a server that never answers, floods, fails and dies mid-call: bounded time, the server named, its stderr tail escaped', async () => {
     const file = config('bad.json', { bad: stdio(misbehaving, { allowedTools: ['*'] }), flooder: stdio(misbehaving, { allowedTools: ['*'] }) });
     const started = Date.now();
