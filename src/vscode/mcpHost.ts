@@ -21,11 +21,24 @@ export class McpHost implements vscode.Disposable {
   private starting: Promise<void> | undefined;
   private readonly log = vscode.window.createOutputChannel('Task Planner MCP', { log: true });
 
+  private readonly subscriptions: vscode.Disposable[];
+
   constructor(
     private readonly context: vscode.ExtensionContext,
     /** The names MCP tools must not take: the built-in tools'. */
     private readonly reserved: () => ReadonlySet<string>,
-  ) {}
+  ) {
+    // A changed configuration or newly granted trust applies from the next planning or run: the servers are stopped and started again then.
+    this.subscriptions = [
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration('taskPlanner.mcp')) void this.reset();
+      }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.reset()),
+      vscode.workspace.onDidSaveTextDocument((document) => {
+        if (/[\\/]\.vscode[\\/]mcp\.json$/.test(document.uri.path)) void this.reset();
+      }),
+    ];
+  }
 
   /** The tools of the started servers; empty before `ensureStarted`. */
   tools(): Tool[] {
@@ -76,8 +89,16 @@ export class McpHost implements vscode.Disposable {
   }
 
   dispose(): void {
+    for (const subscription of this.subscriptions) subscription.dispose();
     void this.servers?.stopAll();
     this.log.dispose();
+  }
+
+  private async reset(): Promise<void> {
+    const servers = this.servers;
+    this.servers = undefined;
+    this.starting = undefined;
+    await servers?.stopAll();
   }
 
   private async start(): Promise<void> {
