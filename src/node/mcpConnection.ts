@@ -88,7 +88,7 @@ export async function connectMcpServer(config: McpServerConfig, options: McpConn
     return new Error(`MCP server "${config.name}" ${what}.${shownTail ? ` Its last output (stderr):\n${shownTail}` : ''}`);
   };
   const stop = (): Promise<void> => {
-    closedReason ??= 'stopped by Task Planner';
+    closedReason ??= 'was stopped by Task Planner';
     stopped = true;
     stopping ??= client
       .close()

@@ -307,6 +307,7 @@ export const mutationGroups = [
     name: 'mcp',
     ci: false,
     threshold: 80,
+    ignoreStatic: true,
     mutate: ['src/core/mcp/mcpConfig.ts', 'src/core/mcp/mcpToolNames.ts', 'src/core/mcp/mcpResult.ts', 'src/core/mcp/mcpTools.ts', 'src/core/mcp/mcpStartPolicy.ts'],
     spec: ['test/unit/core/mcp/**/*.test.ts'],
   },
