@@ -49,13 +49,17 @@ export function mcpTools(sessions: readonly McpSession[], reserved: ReadonlySet<
 }
 
 function mcpTool(session: McpSession, info: McpToolInfo, name: string): Tool<Record<string, unknown>, McpStepOutput> {
-  const { inputSchema, parameters } = jsonSchemaInput(shownSchema(info.inputSchema));
+  const schema = shownSchema(info.inputSchema);
+  const { inputSchema, parameters } = jsonSchemaInput(schema ?? { type: 'object' });
   const source = `MCP server "${session.name}"`;
   const allowed = session.allowedTools.includes('*') || session.allowedTools.includes(info.name);
   const about = typeof info.description === 'string' && info.description.trim() !== '' ? info.description : `The tool "${info.name}".`;
   return {
     name,
-    description: capText(`${about}\n(Tool "${info.name}" of ${source}.)`, maxMcpDescriptionChars),
+    description: capText(
+      `${about}\n(Tool "${info.name}" of ${source}.${schema === undefined ? ' Its input schema is too large to show: the server checks the arguments.' : ''})`,
+      maxMcpDescriptionChars,
+    ),
     inputSchema,
     parameters,
     effects: 'external',
@@ -80,12 +84,13 @@ function mcpTool(session: McpSession, info: McpToolInfo, name: string): Tool<Rec
   };
 }
 
-function shownSchema(schema: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+/** The schema when it is an object of at most `maxMcpSchemaChars` characters of JSON, else `undefined`. */
+function shownSchema(schema: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> | undefined {
   let size: number;
   try {
     size = JSON.stringify(schema).length;
   } catch {
-    return { type: 'object' };
+    return undefined;
   }
-  return size <= maxMcpSchemaChars && typeof schema === 'object' && schema !== null && !Array.isArray(schema) ? schema : { type: 'object' };
+  return size <= maxMcpSchemaChars && typeof schema === 'object' && schema !== null && !Array.isArray(schema) ? schema : undefined;
 }

@@ -84,6 +84,8 @@ describe('mcpTools', () => {
     const [tool] = mcpTools([session({ tools: [{ name: 't', description: 'd'.repeat(100_000), inputSchema: huge }] })], new Set());
     assert.ok(tool!.description.length <= 2000);
     assert.deepEqual(toolParameters(tool!), { type: 'object' });
+    const [small] = mcpTools([session({ tools: [{ name: 't', description: 'Short.', inputSchema: huge }] })], new Set());
+    assert.match(small!.description, /Its input schema is too large to show: the server checks the arguments\.\)$/);
     const looping = { type: 'object', $defs: { a: { $ref: '#/$defs/b' }, b: { $ref: '#/$defs/a' } }, properties: { x: { $ref: '#/$defs/a' } } };
     const [loop] = mcpTools([session({ tools: [{ name: 't', inputSchema: looping }] })], new Set());
     assert.equal(typeof loop!.inputSchema.safeParse({ x: 1 }).success, 'boolean', 'a looping schema is checked without hanging or throwing');
