@@ -101,4 +101,78 @@ describe('parseMcpConfig', () => {
     const multiline = parseMcpConfig({ servers: { s: { command: 'a\nb' } } }, user).servers[0];
     assert.equal(mcpServerTarget(multiline as never), '"a\\nb"');
   });
+
+  it('reads every comment form and keeps comment-like text inside strings', () => {
+    const text = '{"servers":{"a":{"command":"x//y","args":["/*z*/","q\\"//r",1/**/]}}, "inputs": [ ] ,} // end';
+    assert.throws(() => parseMcpConfigText(text, user), /servers\.a\.args\[2\]: .*string/, 'a block comment is a separator, not a value');
+    const fine = parseMcpConfigText('{"servers":{"a":{"command":"x//y","args":["/*z*/","q\\"//r"/**/]/*x*/}}}// no newline', user).servers[0];
+    assert.ok(fine?.type === 'stdio');
+    assert.deepEqual([fine.command, fine.args], ['x//y', ['/*z*/', 'q"//r']]);
+    assert.equal(parseMcpConfigText('{"servers":{}} /* never closed', user).servers.length, 0, 'an unclosed block comment runs to the end');
+    assert.throws(() => parseMcpConfigText('{"servers":{"a":{"command":"x","args":["a",,]}}}', user), /not valid JSON/, 'only one trailing comma is forgiven');
+  });
+
+  it('refuses entries that are not objects, unknown types and too many servers, listing at most ten problems', () => {
+    for (const entry of [null, 'npx server', 5]) assert.throws(() => parseMcpConfig({ servers: { s: entry } }, user), /servers\.s: /);
+    assert.throws(() => parseMcpConfig({ servers: { s: { type: 'sse', url: 'https://x' } } }, user), /servers\.s/);
+    const many = Object.fromEntries(Array.from({ length: 51 }, (_, index) => [`s${index}`, { command: 'x' }]));
+    assert.throws(() => parseMcpConfig({ servers: many }, user), /defines 51 MCP servers; at most 50 are supported/);
+    assert.equal(parseMcpConfig({ servers: Object.fromEntries(Object.entries(many).slice(0, 50)) }, user).servers.length, 50);
+    const broken = Object.fromEntries(Array.from({ length: 12 }, (_, index) => [`b${index}`, { command: 5 }]));
+    try {
+      parseMcpConfig({ servers: broken }, user);
+      assert.fail('no error');
+    } catch (error) {
+      assert.equal((error as Error).message.split('\n').filter((line) => line.startsWith('  - ')).length, 10);
+    }
+    assert.throws(() => parseMcpConfig({ inputs: [{ type: 'promptString', id: 'bad id' }] }, user), /inputs\[0\]\.id: use 1 to 100 letters/);
+    assert.throws(() => parseMcpConfig([], user), /the file: /);
+  });
+
+  it("checks variables in nested fields but not in VS Code's own dev block, and resolves them in cwd, envFile, url and headers", () => {
+    assert.doesNotThrow(() => parseMcpConfig({ servers: { s: { command: 'x', dev: { watch: '${env:X}' } } } }, user));
+    const config = parseMcpConfig(
+      {
+        inputs: [{ type: 'promptString', id: 'k' }],
+        servers: {
+          s: { command: 'x', cwd: '${workspaceFolder}/sub', envFile: '${workspaceFolder}/.env' },
+          h: { type: 'http', url: 'https://x/${input:k}', headers: { A: '${input:k}' } },
+        },
+      },
+      user,
+    );
+    const [stdioServer, httpServer] = config.servers.map((server) => resolveMcpVariables(server, { workspaceFolder: '/w', inputs: { k: 'v' } }));
+    assert.ok(stdioServer?.type === 'stdio' && httpServer?.type === 'http');
+    assert.deepEqual([stdioServer.cwd, stdioServer.envFile], ['/w/sub', '/w/.env']);
+    assert.deepEqual([httpServer.url, httpServer.headers], ['https://x/v', { A: 'v' }]);
+    assert.equal(mcpServerTarget(httpServer), 'https://x/v');
+    assert.deepEqual(inputsUsedBy(config.servers[1] as never), ['k']);
+    const plain = parseMcpConfig({ servers: { s: { command: 'x' } } }, user).servers[0];
+    assert.ok(plain?.type === 'stdio');
+    assert.equal('cwd' in plain || 'envFile' in plain, false);
+    assert.equal('cwd' in resolveMcpVariables(plain, { workspaceFolder: '/w', inputs: {} }), false);
+    assert.throws(() => parseMcpConfig({ servers: { s: { command: 'x', env: { K: '${input:}' } } } }, user), /no input with id ""/);
+  });
+
+  it('merges inputs by id, the first definition winning', () => {
+    const merged = mergeMcpConfigs([
+      parseMcpConfig({ inputs: [{ type: 'promptString', id: 'k', description: 'mine' }] }, user),
+      parseMcpConfig(
+        {
+          inputs: [
+            { type: 'promptString', id: 'k', description: 'theirs' },
+            { type: 'promptString', id: 'j' },
+          ],
+        },
+        workspace,
+      ),
+    ]);
+    assert.deepEqual(
+      merged.inputs.map((item) => [item.id, item.description]),
+      [
+        ['k', 'mine'],
+        ['j', ''],
+      ],
+    );
+  });
 });
