@@ -45,7 +45,7 @@ export const maxToolsPerServer = 500;
 const maxToolNameChars = 500;
 const maxPages = 20;
 const maxEnvFileBytes = 100_000;
-const stderrGraceMs = 500;
+const stderrGraceMs = 2000;
 
 /**
  * Starts `config` (variables already resolved) and lists its tools. A stdio server runs as a

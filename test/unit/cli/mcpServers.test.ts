@@ -157,8 +157,8 @@ describe('MCP servers in the CLI (real servers)', function () {
   it('a server that never answers at start is reported within the time limit; the other tools still work', async () => {
     const file = config('silent.json', { silent: stdio(misbehaving, { env: { MODE: 'hang-start' } }), everything: stdio(everything) });
     const started = Date.now();
-    const { code, stdout, stderr } = await runCli(['tools', '--workspace', workspace.path, '--mcp-config', file, '--mcp-timeout', '2', '--json']);
-    assert.ok(Date.now() - started < 30_000);
+    const { code, stdout, stderr } = await runCli(['tools', '--workspace', workspace.path, '--mcp-config', file, '--mcp-timeout', '8', '--json']);
+    assert.ok(Date.now() - started < 40_000, 'the silent server costs at most the time limit');
     assert.equal(code, 0, stderr);
     assert.match(stderr, /MCP server "silent" was not started: MCP server "silent" could not be started: .*timed out/i);
     const listed = JSON.parse(stdout) as { tools: { source: string }[] };
