@@ -24,6 +24,7 @@ import { createVscodeTrustGate } from './vscode/vscodeTrustGate';
 import { lazy } from './vscode/lazy';
 import { registerCommandAllowRules, type EditorCommandRules } from './vscode/registerCommandAllowRules';
 import { loadRuntime } from './vscode/loadRuntime';
+import { McpHost } from './vscode/mcpHost';
 import type { PanelTraffic, PlanPanel } from './vscode/planPanel';
 import type { PlanPanelController } from './vscode/planPanelController';
 import { ModelStatus, regenerateNeedsModel } from './vscode/modelStatus';
@@ -79,13 +80,15 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
   const documents = new ProposalDocuments();
   const sessionPlanner = createSessionPlanner();
   // The engine, tools and plan panel live in dist/runtime.js, loaded on first use.
+  const trustGate = lazy(() => createVscodeTrustGate(log));
   const builtins = lazy(() => {
     const { builtinTools, editorTools, gateByWorkspaceTrust } = loadRuntime();
-    return gateByWorkspaceTrust([...builtinTools({ sessionPlanner }), ...editorTools()], createVscodeTrustGate(log));
+    return gateByWorkspaceTrust([...builtinTools({ sessionPlanner }), ...editorTools()], trustGate());
   });
   const contributed = watchContributedTools(log);
-  const contributedTools = (): Tool[] => loadRuntime().gateByWorkspaceTrust(contributed.tools(), createVscodeTrustGate(log));
-  const tools = (): Tool[] => [...builtins(), ...contributedTools()];
+  const mcp = new McpHost(context, () => new Set(builtins().map((tool) => tool.name)));
+  // Other extensions' tools and the MCP servers' come and go: read (and gated) at each use.
+  const tools = (): Tool[] => [...builtins(), ...loadRuntime().gateByWorkspaceTrust([...contributed.tools(), ...mcp.tools()], trustGate())];
   // A step that is yours to do is announced by a notification unless the plan panel already shows it with Done and Failed.
   let panelsMade = false;
   const panelFollowsRun = (): boolean => panelsMade && panels().panels.panel()?.isFollowingRun() === true;
@@ -97,7 +100,11 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     log,
     storageDir: context.storageUri?.fsPath,
     memento: context.workspaceState,
-    setup: () => runSetupFor(readSettings(), keys, log),
+    // A saved plan or a resumed run may call MCP tools without planning first: the servers start (once) before it runs.
+    setup: async () => {
+      await mcp.ensureStarted();
+      return runSetupFor(readSettings(), keys, log);
+    },
     ...(seams.confirmCheckCommands ? { confirmCheckCommands: seams.confirmCheckCommands } : {}),
     commandRules: allowRules.rules,
   });
@@ -133,13 +140,15 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     await modelStatus.refresh();
     return outcome;
   };
-  const deps: PlanTaskDeps = { tree, log, keys, tools, runs, review, requests };
+  const deps: PlanTaskDeps = { tree, log, keys, tools, runs, review, requests, prepareTools: () => mcp.ensureStarted() };
   const chat = registerChatParticipant(context.extensionUri, deps, interaction);
   context.subscriptions.push(
     vscode.commands.registerCommand('taskPlanner.showPlan', () =>
       loadRuntime().showPlan(panels().panels, { plan: () => tree.currentPlan(), run: () => runs.current(), running: () => runs.isRunning() }, log),
     ),
     log,
+    mcp,
+    vscode.commands.registerCommand('taskPlanner.mcpServers', () => mcp.showServers()),
     requests,
     tree,
     pending,

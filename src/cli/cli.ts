@@ -8,6 +8,8 @@ import { type CliAnswers, resumeCommand } from './resumeCommand';
 import { runCommand } from './runCommand';
 import { runsCommand } from './runsCommand';
 import { validateCommand } from './validateCommand';
+import { withCliMcp } from './cliMcp';
+import { toolsCommand } from './toolsCommand';
 import { errorMessage } from '../shared/errorMessage';
 
 declare const TASK_PLANNER_VERSION: string | undefined;
@@ -35,6 +37,8 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
         'max-replan-attempts': { type: 'string' },
         'replan-cooldown': { type: 'string' },
         timeout: { type: 'string' },
+        'mcp-config': { type: 'string' },
+        'mcp-timeout': { type: 'string' },
         'allow-insecure-key': { type: 'boolean', default: false },
         'model-critique': { type: 'boolean', default: false },
         yes: { type: 'boolean', short: 'y', default: false },
@@ -90,25 +94,34 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
       strategy: values.strategy,
     };
     if (command !== undefined && workspaceCommands.has(command)) await requireWorkspace(workspace);
+    const mcpOptions = { workspace, mcpConfig: values['mcp-config'], mcpTimeout: values['mcp-timeout'], yes: values.yes, env };
     switch (command) {
-      case 'plan':
-        return await planCommand(
-          required(target?.trim(), 'plan needs a request: task-planner plan "<what you want done>"'),
-          { ...runOptions, modelCritique: values['model-critique'] },
-          io,
+      case 'plan': {
+        const request = required(target?.trim(), 'plan needs a request: task-planner plan "<what you want done>"');
+        return await withCliMcp(mcpOptions, io, (extraTools) =>
+          planCommand(request, { ...runOptions, extraTools, modelCritique: values['model-critique'] }, io),
         );
-      case 'validate':
-        if (values.workspace !== undefined) await requireWorkspace(values.workspace);
-        return await validateCommand(required(target, 'validate needs a plan file: task-planner validate <plan.json>'), values.json, io, values.workspace);
-      case 'run':
-        return await runCommand(required(target, 'run needs a plan file: task-planner run <plan.json>'), runOptions, io);
-      case 'resume':
-        return await resumeCommand(
-          required(target, 'resume needs a run id: task-planner resume <runId> (list them with "task-planner runs")'),
-          cliAnswers(values),
-          runOptions,
-          io,
+      }
+      case 'validate': {
+        const file = required(target, 'validate needs a plan file: task-planner validate <plan.json>');
+        const skillsOf = values.workspace;
+        if (skillsOf !== undefined) await requireWorkspace(skillsOf);
+        return await withCliMcp(mcpOptions, io, (extraTools) =>
+          validateCommand(file, values.json, io, { extraTools, ...(skillsOf !== undefined ? { workspace: skillsOf } : {}) }),
         );
+      }
+      case 'run': {
+        const file = required(target, 'run needs a plan file: task-planner run <plan.json>');
+        return await withCliMcp(mcpOptions, io, (extraTools) => runCommand(file, { ...runOptions, extraTools }, io));
+      }
+      case 'resume': {
+        const runId = required(target, 'resume needs a run id: task-planner resume <runId> (list them with "task-planner runs")');
+        const answers = cliAnswers(values);
+        return await withCliMcp(mcpOptions, io, (extraTools) => resumeCommand(runId, answers, { ...runOptions, extraTools }, io));
+      }
+      case 'tools':
+        if (target !== undefined) throw new UsageError(`tools takes no argument, got "${target}".`);
+        return await withCliMcp(mcpOptions, io, (tools, servers) => Promise.resolve(toolsCommand({ tools, servers }, values.json, io)));
       case 'runs':
         if (target !== undefined) throw new UsageError(`runs takes no argument, got "${target}".`);
         return await runsCommand(workspace, values.json, io);
@@ -116,7 +129,7 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
         io.err(helpText);
         return 2;
       default:
-        throw new UsageError(`Unknown command "${command}". Commands: plan, validate, run, resume, runs.`);
+        throw new UsageError(`Unknown command "${command}". Commands: plan, validate, run, resume, runs, tools.`);
     }
   } catch (error) {
     if (error instanceof UsageError) {

@@ -8,15 +8,16 @@ import { listFilesTool } from '../core/tools/listFilesTool';
 import { readFileTool } from '../core/tools/readFileTool';
 import { runCommandTool } from '../core/tools/runCommandTool';
 import { searchTextTool } from '../core/tools/searchTextTool';
+import type { Tool } from '../core/tools/tool';
 import { writeFileTool } from '../core/tools/writeFileTool';
 import { createNodeUrlFetcher } from '../node/nodeUrlFetcher';
-import type { Tool } from '../core/tools/tool';
 
 /**
- * The tools a CLI run can call: the built-in file, search, command and question tools, and
- * `fetch_url` (the editor's language features have no command-line adapter).
+ * The tools a CLI run can call: the built-in file, search, command and question tools,
+ * `fetch_url` (the editor's language features have no command-line adapter), then `extra`
+ * (the MCP servers' tools).
  */
-export function cliTools(): ToolCatalog {
+export function cliTools(extra: readonly Tool[] = []): ToolCatalog {
   const tools = [
     readFileTool,
     listFilesTool,
@@ -27,7 +28,7 @@ export function cliTools(): ToolCatalog {
     deleteFileTool,
     runCommandTool,
     askUserTool,
-    createFetchUrlTool(createNodeUrlFetcher()) as Tool,
+    createFetchUrlTool(createNodeUrlFetcher()),
   ];
-  return createToolRegistry(tools);
+  return createToolRegistry([...(tools as Tool[]), ...extra]);
 }

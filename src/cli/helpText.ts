@@ -3,13 +3,14 @@ export const helpText = `task-planner: plan, validate, run and resume Task Plann
 
 Usage:
   task-planner plan "<request>" [--model-critique] [run options]
-  task-planner validate <plan.json> [--workspace DIR] [--json]
+  task-planner validate <plan.json> [--workspace DIR] [--json] [MCP options]
   task-planner run <plan.json> [run options]
   task-planner resume <runId> [run options]
                      [--approve STEP] [--reject STEP] [--answer STEP=TEXT]
                      [--accept-review STEP[=NOTES]] [--reject-review STEP[=NOTES]]
                      [--done STEP[=NOTE]] [--failed STEP=REASON]
   task-planner runs [--workspace DIR] [--json]
+  task-planner tools [--workspace DIR] [--json] [MCP options]
   task-planner --help | --version
 
 Commands:
@@ -25,12 +26,15 @@ Commands:
   resume     Continue a run from its journal: completed steps are not re-run; steps that were
              running or waiting start again, with the answers given here. Repairs like run.
   runs       List the runs journaled in the workspace, newest first, with their status.
+  tools      List every tool a plan may use, with its source (builtin, or the MCP server
+             that runs it) and effect, then the MCP servers and their state.
 
 Run options: [--workspace DIR] [--concurrency N] [--yes] [--json] [--base-url URL]
              [--model M] [--timeout SECONDS] [--allow-insecure-key] [--strategy S]
              [--max-requests N] [--max-tokens N] [--max-cost USD] [--allow-hard-links]
              [--max-replans N] [--max-replan-attempts N] [--replan-cooldown SECONDS]
-             [--review-critical-steps]
+             [--review-critical-steps] [MCP options]
+MCP options: [--mcp-config FILE] [--mcp-timeout SECONDS]
 
 Options:
   --workspace DIR     Workspace root the tools act on (default: the current directory).
@@ -71,6 +75,17 @@ Options:
                       call reviews its result against its input; a failed review is a failed
                       verification (retried with the diagnosis). One more model call per
                       such step, counted in the budget. A step's own "review" field wins.
+  --mcp-config FILE   MCP servers of yours, in VS Code's .vscode/mcp.json format ("servers",
+                      "inputs"), started without asking; their "allowedTools" ("*" or tool
+                      names) are called without asking. The workspace's own
+                      .vscode/mcp.json is read too: its servers start only with --yes or
+                      when you say yes on the terminal (they run programs), and it cannot
+                      allow tools. Each MCP tool is named mcp__<server>__<tool>; every call
+                      asks for approval (like a command) unless allowed.
+  --mcp-timeout SECONDS
+                      Longest wait for an MCP server to start and for one tool call
+                      (default 60); a server that stops or does not answer fails its step
+                      with its name and the end of its stderr.
   --approve STEP      Approve STEP's pending change or command (resume).
   --reject STEP       Reject STEP's pending change or command (resume); the step is skipped.
   --answer STEP=TEXT  Answer STEP's pending question (resume).
@@ -89,6 +104,10 @@ Options:
 Environment:
   OPENAI_API_KEY, else TASK_PLANNER_API_KEY: the API key of the model (never printed).
   Without a key and without --base-url, "plan" uses the heuristic planner.
+  TASK_PLANNER_MCP_INPUT_<ID>: the value of an MCP configuration's \${input:<id>} (ID in
+  upper case, other characters as "_"); a password input is read from there only.
+  MCP servers started as programs do not inherit credentials from this environment
+  (variables named like keys, tokens or passwords); give them in the server's "env".
 
 Interaction:
   On a terminal, approvals, questions and reviews are asked interactively, and a step

@@ -9,6 +9,7 @@ import { timerClock } from '../node/timerClock';
 import { findAttachmentProblems } from '../core/engine/attachmentProblems';
 import type { Plan } from '../core/plan/planSchema';
 import type { WorkspaceFs } from '../core/ports';
+import type { Tool } from '../core/tools/tool';
 import { validatePlan } from '../core/plan/validatePlan';
 import { planningStrategies, type PlanningStrategy } from '../core/session/planningPrompt';
 import { type CliIo, loadPlanFile, runsDirectory, UsageError } from './cliIo';
@@ -34,6 +35,8 @@ export interface CliRunOptions extends CliModelOptions, CliReplanOptions {
   strategy?: string | undefined;
   /** A model reviews the result of critical agent steps (`--review-critical-steps`). */
   reviewCriticalSteps?: boolean;
+  /** Tools beyond the built-in ones: the started MCP servers' (see `withCliMcp`). */
+  extraTools?: readonly Tool[];
 }
 
 /**
@@ -42,7 +45,7 @@ export interface CliRunOptions extends CliModelOptions, CliReplanOptions {
 export function engineOptions(options: CliRunOptions, io: CliIo, capabilities: CapabilityCatalogue): HostRunOptions {
   const root = resolve(options.workspace);
   return hostRunOptions({
-    tools: cliTools(),
+    tools: cliTools(options.extraTools),
     workspace: createNodeWorkspace(root, { allowHardLinks: options.allowHardLinks ?? false, ripgrepPath: findRipgrepOnPath(process.env.PATH) }),
     commandRunner: createNodeCommandRunner(root),
     // No allow rules here: every command asks on the terminal (or --yes approves them all).

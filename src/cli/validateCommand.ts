@@ -3,16 +3,23 @@ import { validatePlan } from '../core/plan/validatePlan';
 import { type CliIo, loadPlanFile } from './cliIo';
 import { cliTools } from './cliTools';
 import { cliCapabilities } from './cliCapabilities';
+import type { Tool } from '../core/tools/tool';
 
 /**
- * `validate <plan.json>`: diagnostics and critique; exit code 1 when there are errors. With
- * `workspace` (`--workspace DIR`, given explicitly) the steps' skills are checked against
- * that workspace's skills too, as `run` there would.
+ * `validate <plan.json>`: diagnostics and critique against the built-in tools and
+ * `extraTools` (the MCP servers'); exit code 1 when there are errors. With `workspace`
+ * (`--workspace DIR`, given explicitly) the steps' skills are checked against that
+ * workspace's skills too, as `run` there would.
  */
-export async function validateCommand(file: string, json: boolean, io: CliIo, workspace?: string): Promise<number> {
+export async function validateCommand(
+  file: string,
+  json: boolean,
+  io: CliIo,
+  options: { extraTools?: readonly Tool[]; workspace?: string } = {},
+): Promise<number> {
   const { plan, warnings } = await loadPlanFile(file);
-  const tools = cliTools();
-  const skills = workspace === undefined ? undefined : (await cliCapabilities({ workspace }, io)).skills.map((skill) => skill.name);
+  const tools = cliTools(options.extraTools);
+  const skills = options.workspace === undefined ? undefined : (await cliCapabilities({ workspace: options.workspace }, io)).skills.map((skill) => skill.name);
   const diagnostics = validatePlan(plan, { tools, ...(skills ? { skills } : {}) });
   const critique = critiquePlan(plan, { tools });
   const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error');

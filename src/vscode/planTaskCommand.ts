@@ -34,6 +34,8 @@ export interface PlanTaskDeps {
   requests: RequestEditors;
   /** Asks which workspace folder to plan in (a window of several); default: VS Code's folder pick. `undefined`: cancelled. */
   pickFolder?: (folders: readonly vscode.WorkspaceFolder[]) => Promise<vscode.WorkspaceFolder | undefined>;
+  /** Makes `tools` complete before planning (starts the MCP servers once); never rejects. */
+  prepareTools?: () => Promise<void>;
 }
 
 /** Options of one "Plan task". */
@@ -265,6 +267,7 @@ export async function planRequest(
   options.report(vscode.l10n.t('with the {0}…', provider.label));
   deps.log.info(`Planning with the ${provider.label}: ${text.slice(0, 200)}${options.feedback ? ` (feedback: ${options.feedback.slice(0, 200)})` : ''}`);
   let streamed = 0;
+  await deps.prepareTools?.();
   // Read again for every plan, so a skill added a moment ago is offered (and the review shows what each step uses).
   const capabilities = await deps.runs.capabilities(options.signal, options.folder);
   return runtime.planRequest(text, {

@@ -330,6 +330,14 @@ export const mutationGroups = [
       'test/unit/core/tools/workspaceTrustGate.test.ts', 'test/unit/core/tools/stepApproval.test.ts', 'test/unit/core/view/panelSession.modelReview.test.ts',
     ],
   },
+  {
+    name: 'mcp',
+    ci: false,
+    threshold: 80,
+    ignoreStatic: true,
+    mutate: ['src/core/mcp/mcpConfig.ts', 'src/core/mcp/mcpToolNames.ts', 'src/core/mcp/mcpResult.ts', 'src/core/mcp/mcpTools.ts', 'src/core/mcp/mcpStartPolicy.ts'],
+    spec: ['test/unit/core/mcp/**/*.test.ts'],
+  },
 ];
 
 /** Where a group's reports go; scripts/mutation.mjs reads the JSON one. */

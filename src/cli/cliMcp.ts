@@ -1,0 +1,132 @@
+import { readFile, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { type McpConfig, McpConfigError, mcpServerTarget, mergeMcpConfigs, parseMcpConfigText } from '../core/mcp/mcpConfig';
+import { mcpStartDecision } from '../core/mcp/mcpStartPolicy';
+import type { Tool } from '../core/tools/tool';
+import { McpServers } from '../node/mcpServers';
+import { errorMessage } from '../shared/errorMessage';
+import { type CliIo, UsageError } from './cliIo';
+import { cliTools } from './cliTools';
+
+/** What the command line says about MCP servers. */
+export interface CliMcpOptions {
+  workspace: string;
+  /** `--mcp-config FILE`: the user's own servers (started without asking; their `allowedTools` apply). */
+  mcpConfig?: string | undefined;
+  /** `--mcp-timeout SECONDS`: the longest wait for a server to start and for one tool call. */
+  mcpTimeout?: string | undefined;
+  /** `--yes`: a workspace's servers start without asking (and tool calls are approved, as every approval). */
+  yes: boolean;
+  /** Where inputs are read from (`TASK_PLANNER_MCP_INPUT_<ID>`). */
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/** The default of `--mcp-timeout`, in seconds. */
+export const defaultMcpTimeoutSeconds = 60;
+const maxConfigBytes = 1_000_000;
+
+/**
+ * Runs `body` with the tools of the configured MCP servers started (the user's
+ * `--mcp-config FILE` first, then the workspace's `.vscode/mcp.json`), and stops every
+ * server when it ends, however it ends. A workspace's server starts only with `--yes` or
+ * when the user says yes on the terminal (it could run any program); a server that cannot
+ * start is reported on stderr and its tools are missing, the others still work.
+ */
+export async function withCliMcp<Result>(options: CliMcpOptions, io: CliIo, body: (tools: Tool[], servers: McpServers) => Promise<Result>): Promise<Result> {
+  const config = await loadCliMcpConfig(options.workspace, options.mcpConfig);
+  for (const warning of config.warnings) io.err(`MCP warning: ${warning}`);
+  const timeoutMs = parseMcpTimeout(options.mcpTimeout) * 1000;
+  const controller = new AbortController();
+  const servers = new McpServers({
+    config,
+    reserved: new Set(cliTools().names()),
+    workspaceFolder: resolve(options.workspace),
+    baseEnv: process.env,
+    startTimeoutMs: timeoutMs,
+    callTimeoutMs: timeoutMs,
+    mayStart: (server, signal) => mayStartFromCli(server, options.yes, io, signal),
+    inputValue: async (input, signal) => {
+      const variable = mcpInputVariable(input.id);
+      const given = options.env[variable];
+      if (given !== undefined) return given;
+      // A typed answer would be shown on the terminal, so secrets come from the environment only.
+      if (input.password || !io.interactive) {
+        io.err(`MCP input "${input.id}" (${input.description || 'no description'}) is not set: give it in the environment variable ${variable}.`);
+        return undefined;
+      }
+      const answer = await io.ask(`MCP input "${input.id}" (${input.description || 'no description'}): `, signal);
+      return answer === '' ? undefined : answer;
+    },
+  });
+  try {
+    if (config.servers.length > 0) {
+      io.err(`Starting ${config.servers.length} MCP server${config.servers.length === 1 ? '' : 's'}…`);
+      await servers.start(controller.signal);
+      for (const { config: server, state } of servers.list()) {
+        if (state.state === 'failed' || state.state === 'not allowed') io.err(`MCP server "${server.name}" was not started: ${state.reason}`);
+      }
+    }
+    return await body(servers.tools(), servers);
+  } finally {
+    controller.abort();
+    await servers.stopAll();
+  }
+}
+
+/** The environment variable that gives the CLI the value of `${input:<id>}`. */
+export function mcpInputVariable(id: string): string {
+  return `TASK_PLANNER_MCP_INPUT_${id.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+}
+
+/** The user's `--mcp-config` file (when given) and the workspace's `.vscode/mcp.json` (when present), merged, the user's first. */
+export async function loadCliMcpConfig(workspace: string, userFile: string | undefined): Promise<McpConfig> {
+  const configs: McpConfig[] = [];
+  if (userFile !== undefined) {
+    const text = await readConfig(userFile, true);
+    if (text !== undefined) configs.push(parsed(text, { label: userFile, origin: 'user' }));
+  }
+  const workspaceFile = join(resolve(workspace), '.vscode', 'mcp.json');
+  const text = await readConfig(workspaceFile, false);
+  if (text !== undefined) configs.push(parsed(text, { label: workspaceFile, origin: 'workspace' }));
+  return mergeMcpConfigs(configs);
+}
+
+/** The `--mcp-timeout` value in seconds. */
+export function parseMcpTimeout(text: string | undefined): number {
+  if (text === undefined) return defaultMcpTimeoutSeconds;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < 1 || value > 3600) throw new UsageError(`--mcp-timeout must be a number of seconds from 1 to 3600, got "${text}".`);
+  return value;
+}
+
+async function mayStartFromCli(server: McpConfig['servers'][number], yes: boolean, io: CliIo, signal: AbortSignal): Promise<true | string> {
+  // The command line has no workspace trust: the user chose the folder; --yes is the answer given in advance.
+  if (mcpStartDecision(server, { trusted: true, allowedBefore: yes }) === 'start') return true;
+  const how = `it is defined by ${server.source.label}, and a workspace's server starts only when you allow it: pass --yes, or answer on a terminal`;
+  if (!io.interactive) return how;
+  const answer = (
+    await io.ask(`Start MCP server "${server.name}" of ${server.source.label}? It runs: ${mcpServerTarget(server)}\n[y/N] `, signal)
+  ).toLowerCase();
+  return answer === 'y' || answer === 'yes' ? true : 'you did not allow it';
+}
+
+function parsed(text: string, source: { label: string; origin: 'user' | 'workspace' }): McpConfig {
+  try {
+    return parseMcpConfigText(text, source);
+  } catch (error) {
+    if (error instanceof McpConfigError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+async function readConfig(path: string, required: boolean): Promise<string | undefined> {
+  try {
+    const size = (await stat(path)).size;
+    if (size > maxConfigBytes) throw new UsageError(`The MCP configuration ${path} is larger than ${maxConfigBytes} bytes.`);
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    if (!required && (error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new UsageError(`Cannot read the MCP configuration ${path}: ${errorMessage(error)}`);
+  }
+}

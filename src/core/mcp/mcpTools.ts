@@ -1,0 +1,96 @@
+import { StepFailure } from '../engine/executors/stepExecutor';
+import { capText, textCaps } from '../text/capText';
+import { requireApproval } from '../tools/approvals';
+import { jsonSchemaInput } from '../tools/jsonSchemaInput';
+import type { Tool } from '../tools/tool';
+import { type McpCallResult, mcpResultText, mcpStepOutput, type McpStepOutput } from './mcpResult';
+import { mcpToolNames } from './mcpToolNames';
+
+/** A tool as an MCP server lists it (`tools/list`); nothing in it is trusted. */
+export interface McpToolInfo {
+  name: string;
+  description?: string;
+  inputSchema: Readonly<Record<string, unknown>>;
+}
+
+/** A started MCP server, as its tools use it. */
+export interface McpSession {
+  /** The server's name in its configuration. */
+  name: string;
+  /** Tools called without asking: `"*"` or tool names (see `McpServerConfig.allowedTools`). */
+  allowedTools: readonly string[];
+  tools: readonly McpToolInfo[];
+  /**
+   * Calls `tool`; rejects with an `Error` naming the server when it fails, times out, stops
+   * or `signal` aborts, never hangs longer than its time limit.
+   */
+  callTool(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult>;
+}
+
+/** Most characters of a tool's description as models see it. */
+export const maxMcpDescriptionChars = 2000;
+/** Most characters of a tool's input JSON Schema shown to models; a larger one is replaced by `{ "type": "object" }`. */
+export const maxMcpSchemaChars = 50_000;
+
+/**
+ * The registry tools of started MCP servers: named by `mcpToolNames` (none of `reserved`,
+ * the built-in names), effect `external`, the server's input schema validating arguments
+ * (see `jsonSchemaInput`), the description bounded. Each call asks for approval (kind
+ * `tool`, source `MCP server "<name>"`) unless the server's `allowedTools` allows it; an
+ * `isError` result fails the step with the server's text; the output is `McpStepOutput`.
+ */
+export function mcpTools(sessions: readonly McpSession[], reserved: ReadonlySet<string>): Tool[] {
+  const entries = sessions.flatMap((session) => session.tools.map((info) => ({ session, info })));
+  const names = mcpToolNames(
+    entries.map(({ session, info }) => ({ server: session.name, tool: info.name })),
+    reserved,
+  );
+  return entries.map(({ session, info }, index) => mcpTool(session, info, names[index] as string));
+}
+
+function mcpTool(session: McpSession, info: McpToolInfo, name: string): Tool<Record<string, unknown>, McpStepOutput> {
+  const schema = shownSchema(info.inputSchema);
+  const { inputSchema, parameters } = jsonSchemaInput(schema ?? { type: 'object' });
+  const source = `MCP server "${session.name}"`;
+  const allowed = session.allowedTools.includes('*') || session.allowedTools.includes(info.name);
+  const about = typeof info.description === 'string' && info.description.trim() !== '' ? info.description : `The tool "${info.name}".`;
+  return {
+    name,
+    description: capText(
+      `${about}\n(Tool "${info.name}" of ${source}.${schema === undefined ? ' Its input schema is too large to show: the server checks the arguments.' : ''})`,
+      maxMcpDescriptionChars,
+    ),
+    inputSchema,
+    parameters,
+    effects: 'external',
+    async run(ctx, input, signal) {
+      if (!allowed) {
+        await requireApproval(
+          ctx,
+          { kind: 'tool', stepId: ctx.stepId, title: ctx.stepTitle, tool: info.name, source, input },
+          `the call of tool "${info.name}" of ${source}`,
+          signal,
+        );
+      }
+      ctx.progress?.(`calling ${info.name} on ${source}`);
+      const result = await session.callTool(info.name, input, signal);
+      const output = mcpStepOutput(result);
+      if (result.isError === true) {
+        throw new StepFailure(capText(`Tool "${info.name}" of ${source} reported an error: ${output.text || 'no details given'}`, textCaps.message), false);
+      }
+      return output;
+    },
+    resultText: mcpResultText,
+  };
+}
+
+/** The schema when it is an object of at most `maxMcpSchemaChars` characters of JSON, else `undefined`. */
+function shownSchema(schema: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> | undefined {
+  let size: number;
+  try {
+    size = JSON.stringify(schema).length;
+  } catch {
+    return undefined;
+  }
+  return size <= maxMcpSchemaChars && typeof schema === 'object' && schema !== null && !Array.isArray(schema) ? schema : undefined;
+}

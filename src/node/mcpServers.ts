@@ -1,0 +1,154 @@
+import type { McpConfig, McpInput, McpServerConfig } from '../core/mcp/mcpConfig';
+import { inputsUsedBy, resolveMcpVariables } from '../core/mcp/mcpConfig';
+import { mcpTools } from '../core/mcp/mcpTools';
+import { capText, textCaps } from '../core/text/capText';
+import type { Tool } from '../core/tools/tool';
+import { errorMessage } from '../shared/errorMessage';
+import { connectMcpServer, type McpConnection, type McpConnectionOptions } from './mcpConnection';
+
+/** Where a configured server stands. */
+export type McpServerState =
+  | { state: 'not started' }
+  | { state: 'starting' }
+  | { state: 'running'; tools: readonly string[] }
+  | { state: 'failed'; reason: string }
+  | { state: 'not allowed'; reason: string };
+
+/** What the servers need from their host (the editor or the CLI). */
+export interface McpServersOptions extends Omit<McpConnectionOptions, 'log'> {
+  config: McpConfig;
+  /** Names MCP tools must not take: the built-in tools'. */
+  reserved: ReadonlySet<string>;
+  /**
+   * Whether `server` may start: `true`, or why not in words. Asked before each start of a
+   * server; the host asks the user for a workspace's server (and refuses it in Restricted Mode).
+   */
+  mayStart(server: McpServerConfig, signal: AbortSignal): Promise<true | string>;
+  /** The value of an input (`${input:<id>}`), asked once per id; `undefined` when the user gave none. */
+  inputValue(input: McpInput, signal: AbortSignal): Promise<string | undefined>;
+  /** Receives each server's stderr and what happens to it. */
+  log?(server: string, text: string): void;
+}
+
+/**
+ * The configured MCP servers of one window or one CLI command: started together on
+ * `start` (each once, concurrently; one that fails or is not allowed does not stop the
+ * others), their tools as registry tools (`tools()`, synchronous, named by `mcpTools`),
+ * stopped together by `stopAll`.
+ */
+export class McpServers {
+  private readonly connections = new Map<string, McpConnection>();
+  private readonly states = new Map<string, McpServerState>();
+  private readonly inputs = new Map<string, Promise<string | undefined>>();
+  private starting: Promise<void> | undefined;
+  private cachedTools: Tool[] | undefined;
+
+  constructor(private readonly options: McpServersOptions) {
+    for (const server of options.config.servers) this.states.set(server.name, { state: 'not started' });
+  }
+
+  /** The configured servers in configuration order, with their state. */
+  list(): { config: McpServerConfig; state: McpServerState }[] {
+    return this.options.config.servers.map((config) => ({ config, state: this.stateOf(config.name) }));
+  }
+
+  /** Starts every server not yet started (once: later calls wait for the same start). Never rejects. */
+  start(signal: AbortSignal): Promise<void> {
+    this.starting ??= Promise.all(this.options.config.servers.map((server) => this.startOne(server, signal))).then(() => undefined);
+    return this.starting;
+  }
+
+  /** Stops `name` (when running) and starts it again. */
+  async restart(name: string, signal: AbortSignal): Promise<void> {
+    const server = this.options.config.servers.find((item) => item.name === name);
+    if (!server) return;
+    await this.connections.get(name)?.stop();
+    this.connections.delete(name);
+    this.cachedTools = undefined;
+    await this.startOne(server, signal);
+  }
+
+  /** The tools of the running servers (and of those that stopped since: their calls fail naming the server). */
+  tools(): Tool[] {
+    this.cachedTools ??= mcpTools(this.sessions(), this.options.reserved);
+    return this.cachedTools;
+  }
+
+  /** Which server a registry tool belongs to, by the tool's registry name. */
+  serverOf(toolName: string): string | undefined {
+    const index = this.tools().findIndex((tool) => tool.name === toolName);
+    if (index < 0) return undefined;
+    let seen = 0;
+    for (const session of this.sessions()) {
+      seen += session.tools.length;
+      if (index < seen) return session.name;
+    }
+    return undefined;
+  }
+
+  /** The last stderr of a server, controls escaped ("" for none). */
+  stderrTail(name: string): string {
+    return this.connections.get(name)?.stderrTail() ?? '';
+  }
+
+  /** Stops every server; safe to call more than once. */
+  async stopAll(): Promise<void> {
+    const running = [...this.connections.values()];
+    await Promise.all(running.map((connection) => connection.stop()));
+  }
+
+  /** The started servers in configuration order (whatever order they started in), so tool names and order are the same each time. */
+  private sessions(): McpConnection[] {
+    return this.options.config.servers.flatMap((server) => {
+      const connection = this.connections.get(server.name);
+      return connection ? [connection] : [];
+    });
+  }
+
+  private stateOf(name: string): McpServerState {
+    const connection = this.connections.get(name);
+    if (connection?.stopped()) {
+      const tail = connection.stderrTail();
+      return { state: 'failed', reason: `it stopped${tail ? `; its last output: ${capText(tail, 500)}` : ''}` };
+    }
+    return this.states.get(name) ?? { state: 'not started' };
+  }
+
+  private async startOne(server: McpServerConfig, signal: AbortSignal): Promise<void> {
+    const log = (text: string): void => this.options.log?.(server.name, text);
+    try {
+      const allowed = await this.options.mayStart(server, signal);
+      if (allowed !== true) {
+        this.states.set(server.name, { state: 'not allowed', reason: allowed });
+        return;
+      }
+      this.states.set(server.name, { state: 'starting' });
+      const values: Record<string, string> = {};
+      for (const id of inputsUsedBy(server)) {
+        const input = this.options.config.inputs.find((item) => item.id === id);
+        const value = input === undefined ? undefined : await this.inputValue(input, signal);
+        if (value === undefined) throw new Error(`MCP server "${server.name}" needs the input "${id}", which was not given.`);
+        values[id] = value;
+      }
+      const resolved = resolveMcpVariables(server, { workspaceFolder: this.options.workspaceFolder, inputs: values });
+      const connection = await connectMcpServer(resolved, { ...this.options, log }, signal);
+      this.connections.set(server.name, connection);
+      this.cachedTools = undefined;
+      this.states.set(server.name, { state: 'running', tools: connection.tools.map((tool) => tool.name) });
+      log(`[server ${server.name} started with ${connection.tools.length} tools]\n`);
+    } catch (error) {
+      const reason = capText(errorMessage(error), textCaps.message);
+      this.states.set(server.name, { state: 'failed', reason });
+      log(`[${reason}]\n`);
+    }
+  }
+
+  private inputValue(input: McpInput, signal: AbortSignal): Promise<string | undefined> {
+    let value = this.inputs.get(input.id);
+    if (!value) {
+      value = this.options.inputValue(input, signal);
+      this.inputs.set(input.id, value);
+    }
+    return value;
+  }
+}

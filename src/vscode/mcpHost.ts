@@ -1,0 +1,209 @@
+import * as vscode from 'vscode';
+import type { McpConfig, McpServerConfig } from '../core/mcp/mcpConfig';
+import type { Tool } from '../core/tools/tool';
+import type { McpServers } from '../node/mcpServers';
+import { errorMessage } from '../shared/errorMessage';
+import { loadRuntime } from './loadRuntime';
+
+/** Default of `taskPlanner.mcp.timeoutSeconds`. */
+const defaultTimeoutSeconds = 60;
+
+/**
+ * The MCP servers of this window: the user's (`taskPlanner.mcp.servers`, a setting only the
+ * user can set) and the workspace's (`.vscode/mcp.json` of the first folder). Nothing starts
+ * at activation: `ensureStarted` starts them once, with progress, when planning needs the
+ * tool list. A workspace's server starts only in a trusted workspace and after the user
+ * allowed it (its command line or URL named; remembered per workspace). Inputs are asked
+ * once and kept in SecretStorage. The servers stop when the window closes (`dispose`).
+ */
+export class McpHost implements vscode.Disposable {
+  private servers: McpServers | undefined;
+  private starting: Promise<void> | undefined;
+  private readonly log = vscode.window.createOutputChannel('Task Planner MCP', { log: true });
+
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    /** The names MCP tools must not take: the built-in tools'. */
+    private readonly reserved: () => ReadonlySet<string>,
+  ) {
+    // A changed configuration or newly granted trust applies from the next planning or run: the servers are stopped and started again then.
+    this.subscriptions = [
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration('taskPlanner.mcp')) void this.reset();
+      }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.reset()),
+      vscode.workspace.onDidSaveTextDocument((document) => {
+        if (/[\\/]\.vscode[\\/]mcp\.json$/.test(document.uri.path)) void this.reset();
+      }),
+    ];
+  }
+
+  /** The tools of the started servers; empty before `ensureStarted`. */
+  tools(): Tool[] {
+    return this.servers?.tools() ?? [];
+  }
+
+  /** Starts the configured servers once (later calls wait for the same start); never rejects: failures are shown in "MCP servers" and the log. */
+  ensureStarted(): Promise<void> {
+    this.starting ??= this.start().catch((error: unknown) => this.log.error(`MCP servers were not started: ${errorMessage(error)}`));
+    return this.starting;
+  }
+
+  /** "Task Planner: MCP servers": each server with its state and tools; Restart and Show output. */
+  async showServers(): Promise<void> {
+    await this.ensureStarted();
+    const servers = this.servers;
+    if (!servers || servers.list().length === 0) {
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('No MCP servers are configured. Add them to .vscode/mcp.json or to the setting taskPlanner.mcp.servers.'),
+      );
+      return;
+    }
+    const picked = await vscode.window.showQuickPick(
+      servers.list().map(({ config, state }) => ({
+        label: config.name,
+        description: state.state,
+        detail:
+          state.state === 'running'
+            ? vscode.l10n.t('{0} tools: {1}', state.tools.length, state.tools.slice(0, 20).join(', '))
+            : 'reason' in state
+              ? state.reason.slice(0, 500)
+              : config.source.label,
+        config,
+      })),
+      { title: vscode.l10n.t('MCP servers'), placeHolder: vscode.l10n.t('Pick a server to restart it or show its output') },
+    );
+    if (!picked) return;
+    const restart = vscode.l10n.t('Restart');
+    const output = vscode.l10n.t('Show output');
+    const action = await vscode.window.showQuickPick([restart, output], { title: picked.config.name });
+    if (action === output) this.log.show(true);
+    if (action === restart) {
+      await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Restarting MCP server {0}…', picked.config.name) },
+        () => servers.restart(picked.config.name, new AbortController().signal),
+      );
+    }
+  }
+
+  dispose(): void {
+    for (const subscription of this.subscriptions) subscription.dispose();
+    void this.servers?.stopAll();
+    this.log.dispose();
+  }
+
+  private async reset(): Promise<void> {
+    const servers = this.servers;
+    this.servers = undefined;
+    this.starting = undefined;
+    await servers?.stopAll();
+  }
+
+  private async start(): Promise<void> {
+    const config = await this.readConfig();
+    for (const warning of config.warnings) this.log.warn(warning);
+    if (config.servers.length === 0) return;
+    const settings = vscode.workspace.getConfiguration('taskPlanner');
+    const timeoutMs = Math.max(1, settings.get<number>('mcp.timeoutSeconds', defaultTimeoutSeconds)) * 1000;
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
+    const servers = new (loadRuntime().McpServers)({
+      config,
+      reserved: this.reserved(),
+      workspaceFolder: folder,
+      baseEnv: process.env,
+      startTimeoutMs: timeoutMs,
+      callTimeoutMs: timeoutMs,
+      mayStart: (server) => this.mayStart(server),
+      inputValue: async (input) => {
+        const key = `taskPlanner.mcp.input.${input.id}`;
+        const stored = await this.context.secrets.get(key);
+        if (stored !== undefined) return stored;
+        const value = await vscode.window.showInputBox({
+          title: vscode.l10n.t('MCP input "{0}"', input.id),
+          prompt: input.description,
+          password: input.password,
+          ignoreFocusOut: true,
+        });
+        if (value !== undefined) await this.context.secrets.store(key, value);
+        return value;
+      },
+      log: (server, text) => this.log.info(`[${server}] ${text.trimEnd()}`),
+    });
+    this.servers = servers;
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Starting {0} MCP servers…', config.servers.length) },
+      () => servers.start(new AbortController().signal),
+    );
+    for (const { config: server, state } of servers.list()) {
+      if (state.state === 'failed' || state.state === 'not allowed') this.log.warn(`MCP server "${server.name}" was not started: ${state.reason}`);
+    }
+  }
+
+  /** The user's setting (its user-level value only) and the workspace's `.vscode/mcp.json`, merged, the user's first. */
+  private async readConfig(): Promise<McpConfig> {
+    const runtime = loadRuntime();
+    const configs: McpConfig[] = [];
+    const setting = vscode.workspace.getConfiguration('taskPlanner').inspect<unknown>('mcp.servers')?.globalValue;
+    if (setting !== undefined) {
+      try {
+        configs.push(runtime.parseMcpConfig(setting, { label: vscode.l10n.t('the setting {0}', 'taskPlanner.mcp.servers'), origin: 'user' }));
+      } catch (error) {
+        this.reportConfigError(error);
+      }
+    }
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    if (folder) {
+      const file = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
+      let text: string | undefined;
+      try {
+        text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
+      } catch {
+        text = undefined;
+      }
+      if (text !== undefined) {
+        try {
+          configs.push(runtime.parseMcpConfigText(text, { label: vscode.workspace.asRelativePath(file, true), origin: 'workspace' }));
+        } catch (error) {
+          this.reportConfigError(error);
+        }
+      }
+    }
+    return runtime.mergeMcpConfigs(configs);
+  }
+
+  private reportConfigError(error: unknown): void {
+    this.log.error(errorMessage(error));
+    void vscode.window.showErrorMessage(errorMessage(error));
+  }
+
+  private async mayStart(server: McpServerConfig): Promise<true | string> {
+    const runtime = loadRuntime();
+    const target = runtime.mcpServerTarget(server);
+    // Remembered with the command line or URL, so a changed .vscode/mcp.json asks again.
+    const key = `taskPlanner.mcp.allowedServer.${JSON.stringify([server.name, target])}`;
+    const decision = runtime.mcpStartDecision(server, {
+      trusted: vscode.workspace.isTrusted,
+      allowedBefore: this.context.workspaceState.get<boolean>(key) === true,
+    });
+    if (decision === 'start') return true;
+    if (decision !== 'ask') return decision.refused;
+    const allow = vscode.l10n.t('Allow');
+    const answer = await vscode.window.showWarningMessage(
+      vscode.l10n.t('Start the MCP server "{0}" of this workspace?', server.name),
+      {
+        modal: true,
+        detail: vscode.l10n.t(
+          'It is defined in {0} and runs: {1}\nIt can do anything your account can. Allow it for this workspace (asked again if its command line changes)?',
+          server.source.label,
+          target,
+        ),
+      },
+      allow,
+    );
+    if (answer !== allow) return vscode.l10n.t('you did not allow it');
+    await this.context.workspaceState.update(key, true);
+    return true;
+  }
+}

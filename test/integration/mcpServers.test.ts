@@ -1,0 +1,64 @@
+// MCP servers in the real extension host: the user's setting taskPlanner.mcp.servers starts server-everything (from npm)
+// before planning; the planner is offered its tools, and a plan calling them runs, with structured and image results.
+import * as assert from 'node:assert/strict';
+import { join, resolve } from 'node:path';
+import * as vscode from 'vscode';
+import type { TaskPlannerApi } from './testBuild/testExtension';
+import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
+
+// This file is bundled into out/integration-XXXXXX/ under the repository.
+const repository = resolve(__dirname, '..', '..');
+const everything = join(repository, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+
+async function api(): Promise<TaskPlannerApi> {
+  const extension = vscode.extensions.getExtension<TaskPlannerApi>('task-planner.task-planner');
+  assert.ok(extension);
+  return extension.activate();
+}
+
+describe('MCP servers in the editor (server-everything from npm, fake OpenAI server)', function () {
+  this.timeout(90_000);
+  const server = new FakeOpenAiServer();
+  const config = () => vscode.workspace.getConfiguration('taskPlanner');
+
+  before(async () => {
+    await server.start();
+    await config().update('llm.provider', 'openai', vscode.ConfigurationTarget.Workspace);
+    await config().update('llm.baseUrl', server.baseURL, vscode.ConfigurationTarget.Workspace);
+    await config().update(
+      'mcp.servers',
+      { servers: { everything: { command: process.execPath, args: [everything, 'stdio'], allowedTools: ['get-structured-content', 'get-tiny-image'] } } },
+      vscode.ConfigurationTarget.Global,
+    );
+  });
+
+  after(async () => {
+    await config().update('mcp.servers', undefined, vscode.ConfigurationTarget.Global);
+    await config().update('llm.provider', undefined, vscode.ConfigurationTarget.Workspace);
+    await config().update('llm.baseUrl', undefined, vscode.ConfigurationTarget.Workspace);
+    await server.close();
+  });
+
+  it("starts the user's server before planning, offers its tools to the planner, and runs a plan calling them", async () => {
+    const planner = await api();
+    server.enqueue({
+      kind: 'message',
+      content: JSON.stringify({
+        objective: 'Weather and logo',
+        steps: [
+          { id: 'M1', title: 'Get the weather', kind: 'tool', dependsOn: [], tool: 'mcp__everything__get-structured-content', args: { location: 'Chicago' } },
+          { id: 'M2', title: 'Get the logo', kind: 'tool', dependsOn: [], tool: 'mcp__everything__get-tiny-image', args: {} },
+        ],
+      }),
+    });
+    const outcome = await planner.planTask('Get the weather and the logo', { accept: true });
+    assert.ok(JSON.stringify(server.chatRequests).includes('mcp__everything__get-structured-content'), 'the planner was not offered the MCP tools');
+    assert.equal(outcome.error, undefined);
+    const result = await outcome.run;
+    assert.equal(result?.status, 'completed', JSON.stringify(result?.metadata));
+    const weather = result.results['M1'] as { structuredContent?: Record<string, unknown> };
+    assert.deepEqual(Object.keys(weather.structuredContent ?? {}).sort(), ['conditions', 'humidity', 'temperature']);
+    const logo = result.results['M2'] as { media?: unknown };
+    assert.deepEqual(logo.media, [{ type: 'image', mimeType: 'image/png', bytes: 4033 }]);
+  });
+});

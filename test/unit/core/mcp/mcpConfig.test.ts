@@ -1,0 +1,178 @@
+import assert from 'node:assert/strict';
+import {
+  inputsUsedBy,
+  McpConfigError,
+  mcpServerTarget,
+  mergeMcpConfigs,
+  parseMcpConfig,
+  parseMcpConfigText,
+  resolveMcpVariables,
+} from '../../../../src/core/mcp/mcpConfig';
+
+const user = { label: 'the setting taskPlanner.mcp.servers', origin: 'user' as const };
+const workspace = { label: '/ws/.vscode/mcp.json', origin: 'workspace' as const };
+
+describe('parseMcpConfig', () => {
+  it('reads VS Code mcp.json: stdio with or without type, http with headers, inputs, comments and trailing commas', () => {
+    const config = parseMcpConfigText(
+      `{
+        // a comment with "quotes" and a , before }
+        "inputs": [{ "type": "promptString", "id": "gh-token", "description": "GitHub token", "password": true }],
+        "servers": {
+          "fs": { "command": "npx", "args": ["-y", "server", "\${workspaceFolder}"], "env": { "A": "1" }, },
+          "gh": { "type": "http", "url": "https://api.example.com/mcp", "headers": { "Authorization": "Bearer \${input:gh-token}" } },
+          /* block */ "url-with-comma": { "type": "stdio", "command": "node", "args": ["a,}"] }
+        }
+      }`,
+      user,
+    );
+    assert.deepEqual(
+      config.servers.map((server) => [server.name, server.type]),
+      [
+        ['fs', 'stdio'],
+        ['gh', 'http'],
+        ['url-with-comma', 'stdio'],
+      ],
+    );
+    assert.deepEqual(config.inputs, [{ id: 'gh-token', description: 'GitHub token', password: true }]);
+    const third = config.servers[2];
+    assert.ok(third?.type === 'stdio');
+    assert.deepEqual(third.args, ['a,}'], 'strings keep their commas and brackets');
+    assert.deepEqual(inputsUsedBy(config.servers[1] as never), ['gh-token']);
+  });
+
+  it('names the file and the field of every problem', () => {
+    assert.throws(
+      () => parseMcpConfig({ servers: { db: { type: 'http', url: 'ftp://x' }, run: { args: ['x'] }, extra: { command: 'x', colour: 'red' } } }, workspace),
+      (error: unknown) =>
+        error instanceof McpConfigError &&
+        error.message.startsWith('/ws/.vscode/mcp.json is not a valid MCP configuration') &&
+        /servers\.db\.url: expected an http:\/\/ or https:\/\/ URL/.test(error.message) &&
+        /servers\.run\.command/.test(error.message) &&
+        /servers\.extra/.test(error.message) &&
+        /colour/.test(error.message),
+    );
+    assert.throws(() => parseMcpConfigText('{ "servers": ', user), /the setting taskPlanner\.mcp\.servers is not valid JSON/);
+  });
+
+  it('refuses variables it would pass on unexpanded, and inputs that are not declared', () => {
+    assert.throws(() => parseMcpConfig({ servers: { s: { command: 'x', env: { K: '${env:HOME}' } } } }, user), /servers\.s\.env\.K uses \$\{env:HOME\}: only/);
+    assert.throws(
+      () => parseMcpConfig({ servers: { s: { command: 'x', args: ['${input:nope}'] } } }, user),
+      /servers\.s\.args\[0\] uses \$\{input:nope\}: no input with id "nope"/,
+    );
+  });
+
+  it('keeps allowedTools of the user only: a workspace cannot pre-allow its own tools', () => {
+    const mine = parseMcpConfig({ servers: { s: { command: 'x', allowedTools: ['*'] } } }, user);
+    assert.deepEqual(mine.servers[0]?.allowedTools, ['*']);
+    const theirs = parseMcpConfig({ servers: { s: { command: 'x', allowedTools: ['*'] } } }, workspace);
+    assert.deepEqual(theirs.servers[0]?.allowedTools, []);
+    assert.match(theirs.warnings[0] as string, /"allowedTools" of server "s" was ignored: only your own settings/);
+  });
+
+  it('merges with the first definition of a name winning, so a workspace cannot replace a server of the user', () => {
+    const merged = mergeMcpConfigs([
+      parseMcpConfig({ servers: { db: { command: 'mine' } } }, user),
+      parseMcpConfig({ servers: { db: { command: 'theirs' }, other: { command: 'o' } } }, workspace),
+    ]);
+    assert.deepEqual(
+      merged.servers.map((server) => [server.name, server.type === 'stdio' ? server.command : '']),
+      [
+        ['db', 'mine'],
+        ['other', 'o'],
+      ],
+    );
+    assert.match(merged.warnings[0] as string, /MCP server "db" of \/ws\/\.vscode\/mcp\.json was ignored/);
+  });
+
+  it('resolves ${workspaceFolder} and inputs, and shows the command line on one line', () => {
+    const [server] = parseMcpConfig(
+      {
+        inputs: [{ type: 'promptString', id: 'k' }],
+        servers: { s: { command: 'node', args: ['${workspaceFolder}/a b.js', '--key=${input:k}'], env: { K: '${input:k}' } } },
+      },
+      user,
+    ).servers;
+    const resolved = resolveMcpVariables(server as never, { workspaceFolder: '/w', inputs: { k: 'v' } });
+    assert.ok(resolved.type === 'stdio');
+    assert.deepEqual([resolved.args, resolved.env], [['/w/a b.js', '--key=v'], { K: 'v' }]);
+    assert.equal(mcpServerTarget(resolved), 'node "/w/a b.js" --key=v');
+    const multiline = parseMcpConfig({ servers: { s: { command: 'a\nb' } } }, user).servers[0];
+    assert.equal(mcpServerTarget(multiline as never), '"a\\nb"');
+  });
+
+  it('reads every comment form and keeps comment-like text inside strings', () => {
+    const text = '{"servers":{"a":{"command":"x//y","args":["/*z*/","q\\"//r",1/**/]}}, "inputs": [ ] ,} // end';
+    assert.throws(() => parseMcpConfigText(text, user), /servers\.a\.args\[2\]: .*string/, 'a block comment is a separator, not a value');
+    const fine = parseMcpConfigText('{"servers":{"a":{"command":"x//y","args":["/*z*/","q\\"//r"/**/]/*x*/}}}// no newline', user).servers[0];
+    assert.ok(fine?.type === 'stdio');
+    assert.deepEqual([fine.command, fine.args], ['x//y', ['/*z*/', 'q"//r']]);
+    assert.equal(parseMcpConfigText('{"servers":{}} /* never closed', user).servers.length, 0, 'an unclosed block comment runs to the end');
+    assert.throws(() => parseMcpConfigText('{"servers":{"a":{"command":"x","args":["a",,]}}}', user), /not valid JSON/, 'only one trailing comma is forgiven');
+  });
+
+  it('refuses entries that are not objects, unknown types and too many servers, listing at most ten problems', () => {
+    for (const entry of [null, 'npx server', 5]) assert.throws(() => parseMcpConfig({ servers: { s: entry } }, user), /servers\.s: /);
+    assert.throws(() => parseMcpConfig({ servers: { s: { type: 'sse', url: 'https://x' } } }, user), /servers\.s/);
+    const many = Object.fromEntries(Array.from({ length: 51 }, (_, index) => [`s${index}`, { command: 'x' }]));
+    assert.throws(() => parseMcpConfig({ servers: many }, user), /defines 51 MCP servers; at most 50 are supported/);
+    assert.equal(parseMcpConfig({ servers: Object.fromEntries(Object.entries(many).slice(0, 50)) }, user).servers.length, 50);
+    const broken = Object.fromEntries(Array.from({ length: 12 }, (_, index) => [`b${index}`, { command: 5 }]));
+    try {
+      parseMcpConfig({ servers: broken }, user);
+      assert.fail('no error');
+    } catch (error) {
+      assert.equal((error as Error).message.split('\n').filter((line) => line.startsWith('  - ')).length, 10);
+    }
+    assert.throws(() => parseMcpConfig({ inputs: [{ type: 'promptString', id: 'bad id' }] }, user), /inputs\[0\]\.id: use 1 to 100 letters/);
+    assert.throws(() => parseMcpConfig([], user), /the file: /);
+  });
+
+  it("checks variables in nested fields but not in VS Code's own dev block, and resolves them in cwd, envFile, url and headers", () => {
+    assert.doesNotThrow(() => parseMcpConfig({ servers: { s: { command: 'x', dev: { watch: '${env:X}' } } } }, user));
+    const config = parseMcpConfig(
+      {
+        inputs: [{ type: 'promptString', id: 'k' }],
+        servers: {
+          s: { command: 'x', cwd: '${workspaceFolder}/sub', envFile: '${workspaceFolder}/.env' },
+          h: { type: 'http', url: 'https://x/${input:k}', headers: { A: '${input:k}' } },
+        },
+      },
+      user,
+    );
+    const [stdioServer, httpServer] = config.servers.map((server) => resolveMcpVariables(server, { workspaceFolder: '/w', inputs: { k: 'v' } }));
+    assert.ok(stdioServer?.type === 'stdio' && httpServer?.type === 'http');
+    assert.deepEqual([stdioServer.cwd, stdioServer.envFile], ['/w/sub', '/w/.env']);
+    assert.deepEqual([httpServer.url, httpServer.headers], ['https://x/v', { A: 'v' }]);
+    assert.equal(mcpServerTarget(httpServer), 'https://x/v');
+    assert.deepEqual(inputsUsedBy(config.servers[1] as never), ['k']);
+    const plain = parseMcpConfig({ servers: { s: { command: 'x' } } }, user).servers[0];
+    assert.ok(plain?.type === 'stdio');
+    assert.equal('cwd' in plain || 'envFile' in plain, false);
+    assert.equal('cwd' in resolveMcpVariables(plain, { workspaceFolder: '/w', inputs: {} }), false);
+    assert.throws(() => parseMcpConfig({ servers: { s: { command: 'x', env: { K: '${input:}' } } } }, user), /no input with id ""/);
+  });
+
+  it('merges inputs by id, the first definition winning', () => {
+    const merged = mergeMcpConfigs([
+      parseMcpConfig({ inputs: [{ type: 'promptString', id: 'k', description: 'mine' }] }, user),
+      parseMcpConfig(
+        {
+          inputs: [
+            { type: 'promptString', id: 'k', description: 'theirs' },
+            { type: 'promptString', id: 'j' },
+          ],
+        },
+        workspace,
+      ),
+    ]);
+    assert.deepEqual(
+      merged.inputs.map((item) => [item.id, item.description]),
+      [
+        ['k', 'mine'],
+        ['j', ''],
+      ],
+    );
+  });
+});

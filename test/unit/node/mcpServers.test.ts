@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { join, resolve } from 'node:path';
+import { parseMcpConfig } from '../../../src/core/mcp/mcpConfig';
+import { McpServers } from '../../../src/node/mcpServers';
+import { makeToolContext } from '../../fakes/toolContext';
+
+const misbehaving = join(resolve(__dirname, '../../..'), 'test/fixtures/mcp/misbehavingServer.cjs');
+
+function servers(entries: Record<string, unknown>, mayStart: (name: string) => true | string = () => true): McpServers {
+  return new McpServers({
+    config: parseMcpConfig({ servers: entries }, { label: 'test config', origin: 'user' }),
+    reserved: new Set(['read_file']),
+    workspaceFolder: process.cwd(),
+    baseEnv: process.env,
+    startTimeoutMs: 20_000,
+    callTimeoutMs: 5_000,
+    mayStart: (server) => Promise.resolve(mayStart(server.name)),
+    inputValue: () => Promise.resolve(undefined),
+  });
+}
+
+describe('McpServers (a real stdio server)', function () {
+  this.timeout(60_000);
+
+  it('starts each server once, reports the ones not allowed or failing, and restarts one that died', async () => {
+    const group = servers(
+      {
+        bad: { command: process.execPath, args: [misbehaving], allowedTools: ['*'] },
+        refused: { command: process.execPath, args: [misbehaving] },
+        missing: { command: '/nonexistent/program' },
+      },
+      (name) => (name === 'refused' ? 'you did not allow it' : true),
+    );
+    try {
+      assert.deepEqual(
+        group.list().map((entry) => entry.state.state),
+        ['not started', 'not started', 'not started'],
+      );
+      await Promise.all([group.start(new AbortController().signal), group.start(new AbortController().signal)]);
+      const states = group.list().map((entry) => entry.state);
+      assert.equal(states[0]?.state, 'running');
+      assert.deepEqual(states[1], { state: 'not allowed', reason: 'you did not allow it' });
+      assert.equal(states[2]?.state, 'failed');
+      assert.match((states[2] as { reason: string }).reason, /^MCP server "missing" could not be started: /);
+      const names = group.tools().map((tool) => tool.name);
+      assert.equal(names.length, 12);
+      assert.equal(group.serverOf('mcp__bad__echo'), 'bad');
+      const die = group.tools().find((tool) => tool.name === 'mcp__bad__die');
+      await assert.rejects(die!.run(makeToolContext(), {}, new AbortController().signal), /stopped while tool "die" was running/);
+      assert.equal(group.list()[0]?.state.state, 'failed', 'a server that died is shown failed');
+      await group.restart('bad', new AbortController().signal);
+      assert.equal(group.list()[0]?.state.state, 'running');
+      const echo = group.tools().find((tool) => tool.name === 'mcp__bad__echo');
+      assert.deepEqual(await echo!.run(makeToolContext(), { text: 'back' }, new AbortController().signal), { text: 'back' });
+    } finally {
+      await group.stopAll();
+    }
+  });
+
+  it('a call cancelled by its step ends at once, and the server keeps answering', async () => {
+    const group = servers({ bad: { command: process.execPath, args: [misbehaving], allowedTools: ['*'] } });
+    try {
+      await group.start(new AbortController().signal);
+      const hang = group.tools().find((tool) => tool.name === 'mcp__bad__hang');
+      const controller = new AbortController();
+      const call = hang!.run(makeToolContext(), {}, controller.signal);
+      controller.abort(new Error('Run cancelled.'));
+      await assert.rejects(call, /Run cancelled\./);
+      const echo = group.tools().find((tool) => tool.name === 'mcp__bad__echo');
+      assert.deepEqual(await echo!.run(makeToolContext(), { text: 'still' }, new AbortController().signal), { text: 'still' });
+    } finally {
+      await group.stopAll();
+    }
+  });
+});
