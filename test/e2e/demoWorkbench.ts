@@ -81,7 +81,13 @@ export async function openDemoWorkbench(options: DemoWorkbenchOptions): Promise<
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content, null, 2));
     }
-    server = await startCodeServer({ ...options.server, linkExtensions: [root, ...(options.extensions ?? [])] });
+    server = await startCodeServer({
+      ...options.server,
+      // A chat participant makes the workbench open its Chat view at start, whose input can take the keyboard from a
+      // quick input the test is typing into; suites that use the chat open it themselves.
+      userSettings: { 'workbench.secondarySideBar.defaultVisibility': 'hidden', ...options.server?.userSettings },
+      linkExtensions: [root, ...(options.extensions ?? [])],
+    });
     browser = await launchBrowser();
     const page = browser.page;
     await page.setViewportSize(options.viewport ?? { width: 1400, height: 850 });
