@@ -181,8 +181,8 @@ export class McpHost implements vscode.Disposable {
   private async mayStart(server: McpServerConfig): Promise<true | string> {
     const runtime = loadRuntime();
     const target = runtime.mcpServerTarget(server);
-    // Remembered with the command line or URL, so a changed .vscode/mcp.json asks again.
-    const key = `taskPlanner.mcp.allowedServer.${JSON.stringify([server.name, target])}`;
+    // Remembered with everything that decides what runs, so a changed command, environment or folder asks again.
+    const key = `taskPlanner.mcp.allowedServer.${runtime.mcpServerLaunchKey(server)}`;
     const decision = runtime.mcpStartDecision(server, {
       trusted: vscode.workspace.isTrusted,
       allowedBefore: this.context.workspaceState.get<boolean>(key) === true,
@@ -195,7 +195,7 @@ export class McpHost implements vscode.Disposable {
       {
         modal: true,
         detail: vscode.l10n.t(
-          'It is defined in {0} and runs: {1}\nIt can do anything your account can. Allow it for this workspace (asked again if its command line changes)?',
+          'It is defined in {0} and runs: {1}\nIt can do anything your account can. Allow it for this workspace (asked again if any of this changes)?',
           server.source.label,
           target,
         ),
