@@ -101,9 +101,11 @@ export async function connectMcpServer(config: McpServerConfig, options: McpConn
     await client.connect(transport, { timeout: options.startTimeoutMs, ...(signal ? { signal } : {}) });
     tools = await listTools(client, options, signal, (line) => options.log?.(`${line}\n`));
   } catch (error) {
+    // Read before stop() gives its own reason: the SDK only says "Connection closed" after an oversized message.
+    const reason = closedReason;
     await stop();
     if (signal?.aborted) throw error;
-    throw failure(`could not be started: ${capText(errorMessage(error), 2000)}`);
+    throw failure(`could not be started: ${reason !== undefined && reason !== 'stopped' ? `it ${reason}` : capText(errorMessage(error), 2000)}`);
   }
   return {
     name: config.name,
@@ -208,7 +210,7 @@ async function listTools(client: Client, options: McpConnectionOptions, signal: 
 }
 
 function isTimeout(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && 'code' in error && (error).code === -32001;
+  return typeof error === 'object' && error !== null && 'code' in error && error.code === -32001;
 }
 
 function inFolder(folder: string, path: string): string {

@@ -72,4 +72,19 @@ describe('McpServers (a real stdio server)', function () {
       await group.stopAll();
     }
   });
+
+  it('a server whose tool list is over 10 MB fails to start, saying so', async () => {
+    const group = servers({ flooder: { command: process.execPath, args: [misbehaving], env: { MODE: 'flood-list' } } });
+    try {
+      await group.start(new AbortController().signal);
+      const state = group.list()[0]?.state;
+      assert.equal(state?.state, 'failed');
+      assert.match(
+        (state as { reason: string }).reason,
+        /^MCP server "flooder" could not be started: it sent a message larger than 10 MB, so the connection was closed\b/,
+      );
+    } finally {
+      await group.stopAll();
+    }
+  });
 });
