@@ -133,7 +133,13 @@ export class McpHost implements vscode.Disposable {
     });
     this.servers = servers;
     await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Starting {0} MCP servers…', config.servers.length) },
+      {
+        location: vscode.ProgressLocation.Notification,
+        title:
+          config.servers.length === 1
+            ? vscode.l10n.t('Starting the MCP server "{0}"…', config.servers[0]?.name ?? '')
+            : vscode.l10n.t('Starting {0} MCP servers…', config.servers.length),
+      },
       () => servers.start(new AbortController().signal),
     );
     for (const { config: server, state } of servers.list()) {
