@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { McpConfig, McpServerConfig } from '../core/mcp/mcpConfig';
 import type { Tool } from '../core/tools/tool';
@@ -188,7 +189,8 @@ export class McpHost implements vscode.Disposable {
     const runtime = loadRuntime();
     const target = runtime.mcpServerTarget(server);
     // Remembered with everything that decides what runs, so a changed command, environment or folder asks again.
-    const key = `taskPlanner.mcp.allowedServer.${runtime.mcpServerLaunchKey(server)}`;
+    // Hashed: the launch key holds whole argument lists and environments, of any size.
+    const key = `taskPlanner.mcp.allowedServer.${createHash('sha256').update(runtime.mcpServerLaunchKey(server)).digest('hex')}`;
     const decision = runtime.mcpStartDecision(server, {
       trusted: vscode.workspace.isTrusted,
       allowedBefore: this.context.workspaceState.get<boolean>(key) === true,
