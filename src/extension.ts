@@ -171,7 +171,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     ...registerStepCommands({ tree, pending, runs, log }),
     ...registerViewCommands(tree, log),
     ...registerRunsCommands({ runs, runsTree, tree, log }),
-    ...registerPlanFileCommands({ tree, runs, tools, review, log, panel: () => openPanel() }),
+    ...registerPlanFileCommands({ tree, runs, tools, review, log, panel: () => openPanel(), prepareTools: () => mcp.ensureStarted() }),
     ...registerLanguageModelTools(sessionPlanner, log),
     contributed,
     ...allowRules.disposables,

@@ -34,7 +34,7 @@ Run options: [--workspace DIR] [--concurrency N] [--yes] [--json] [--base-url UR
              [--max-requests N] [--max-tokens N] [--max-cost USD] [--allow-hard-links]
              [--max-replans N] [--max-replan-attempts N] [--replan-cooldown SECONDS]
              [--review-critical-steps] [MCP options]
-MCP options: [--mcp-config FILE] [--mcp-timeout SECONDS]
+MCP options: [--mcp-config FILE] [--mcp-timeout SECONDS] [--yes]
 
 Options:
   --workspace DIR     Workspace root the tools act on (default: the current directory).
@@ -65,8 +65,9 @@ Options:
   --model-critique    "plan": a model reviews the plan too; its findings are listed with
                       the static critic's, marked "model", with the tokens it took. Without
                       an answer within 60 s the static findings stand alone.
-  --yes, -y           Approve every file change and command without asking ("plan": also
-                      start the plan without asking).
+  --yes, -y           Approve every file change, command and MCP tool call without asking
+                      ("plan": also start the plan without asking), and start the
+                      workspace's MCP servers ("validate", "tools": only that).
   --json              Print the result as JSON on stdout (progress stays on stderr).
   --allow-hard-links  Let tools read and change files with more than one hard link (refused
                       by default: a hard link can bring a file from outside the workspace in).

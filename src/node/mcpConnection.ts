@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import { isAbsolute, join } from 'node:path';
+import { readFile, realpath } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -10,6 +10,7 @@ import type { McpCallResult } from '../core/mcp/mcpResult';
 import type { McpSession, McpToolInfo } from '../core/mcp/mcpTools';
 import { visibleControls } from '../core/plan/visibleDirection';
 import { capText } from '../core/text/capText';
+import { oneLine } from '../core/text/oneLine';
 import { errorMessage } from '../shared/errorMessage';
 import { withoutSecrets } from './commandEnvironment';
 import { followProcessTree, type ProcessTree } from './processTree';
@@ -101,9 +102,11 @@ export async function connectMcpServer(config: McpServerConfig, options: McpConn
     await client.connect(transport, { timeout: options.startTimeoutMs, ...(signal ? { signal } : {}) });
     tools = await listTools(client, options, signal, (line) => options.log?.(`${line}\n`));
   } catch (error) {
+    // Read before stop() gives its own reason: the SDK only says "Connection closed" after an oversized message.
+    const reason = closedReason;
     await stop();
     if (signal?.aborted) throw error;
-    throw failure(`could not be started: ${capText(errorMessage(error), 2000)}`);
+    throw failure(`could not be started: ${reason !== undefined && reason !== 'stopped' ? `it ${reason}` : capText(errorMessage(error), 2000)}`);
   }
   return {
     name: config.name,
@@ -147,7 +150,7 @@ async function makeTransport(
       stderrEnded: () => Promise.resolve(),
     };
   }
-  const fileEnv = config.envFile === undefined ? {} : await readEnvFile(inFolder(options.workspaceFolder, config.envFile), config.name);
+  const fileEnv = config.envFile === undefined ? {} : await readEnvFile(await envFilePath(config, options.workspaceFolder), config.name);
   const env = Object.fromEntries(
     Object.entries({ ...withoutSecrets(options.baseEnv), ...fileEnv, ...config.env }).filter((entry): entry is [string, string] => entry[1] !== undefined),
   );
@@ -208,11 +211,29 @@ async function listTools(client: Client, options: McpConnectionOptions, signal: 
 }
 
 function isTimeout(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && 'code' in error && (error).code === -32001;
+  return typeof error === 'object' && error !== null && 'code' in error && error.code === -32001;
 }
 
 function inFolder(folder: string, path: string): string {
   return isAbsolute(path) ? path : join(folder, path);
+}
+
+/**
+ * Where `config`'s envFile is. A workspace's server may only read one inside the workspace
+ * folder (links resolved): its configuration is anyone's who wrote the repository, and a
+ * file such as /proc/self/environ or another project's .env would hand it our secrets.
+ */
+async function envFilePath(config: Extract<McpServerConfig, { type: 'stdio' }>, folder: string): Promise<string> {
+  const path = inFolder(folder, config.envFile ?? '');
+  if (config.source.origin !== 'workspace') return path;
+  const [real, realFolder] = await Promise.all([realpath(path).catch(() => resolve(path)), realpath(folder).catch(() => resolve(folder))]);
+  const inside = relative(realFolder, real);
+  if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) {
+    throw new Error(
+      `MCP server "${config.name}": its envFile ${visibleControls(oneLine(path, 300))} is outside the workspace folder; a workspace's server may only read an env file inside it.`,
+    );
+  }
+  return path;
 }
 
 /** `NAME=value` lines of an env file (`#` comments, optional quotes); a missing or huge file is an error naming the server. */

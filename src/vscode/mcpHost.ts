@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { McpConfig, McpServerConfig } from '../core/mcp/mcpConfig';
 import type { Tool } from '../core/tools/tool';
@@ -133,7 +134,13 @@ export class McpHost implements vscode.Disposable {
     });
     this.servers = servers;
     await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Starting {0} MCP servers…', config.servers.length) },
+      {
+        location: vscode.ProgressLocation.Notification,
+        title:
+          config.servers.length === 1
+            ? vscode.l10n.t('Starting the MCP server "{0}"…', config.servers[0]?.name ?? '')
+            : vscode.l10n.t('Starting {0} MCP servers…', config.servers.length),
+      },
       () => servers.start(new AbortController().signal),
     );
     for (const { config: server, state } of servers.list()) {
@@ -181,8 +188,9 @@ export class McpHost implements vscode.Disposable {
   private async mayStart(server: McpServerConfig): Promise<true | string> {
     const runtime = loadRuntime();
     const target = runtime.mcpServerTarget(server);
-    // Remembered with the command line or URL, so a changed .vscode/mcp.json asks again.
-    const key = `taskPlanner.mcp.allowedServer.${JSON.stringify([server.name, target])}`;
+    // Remembered with everything that decides what runs, so a changed command, environment or folder asks again.
+    // Hashed: the launch key holds whole argument lists and environments, of any size.
+    const key = `taskPlanner.mcp.allowedServer.${createHash('sha256').update(runtime.mcpServerLaunchKey(server)).digest('hex')}`;
     const decision = runtime.mcpStartDecision(server, {
       trusted: vscode.workspace.isTrusted,
       allowedBefore: this.context.workspaceState.get<boolean>(key) === true,
@@ -195,7 +203,7 @@ export class McpHost implements vscode.Disposable {
       {
         modal: true,
         detail: vscode.l10n.t(
-          'It is defined in {0} and runs: {1}\nIt can do anything your account can. Allow it for this workspace (asked again if its command line changes)?',
+          'It is defined in {0} and runs: {1}\nIt can do anything your account can. Allow it for this workspace (asked again if any of this changes)?',
           server.source.label,
           target,
         ),

@@ -17,6 +17,8 @@ export interface PlanFileWiring {
   log: vscode.LogOutputChannel;
   /** The plan panel's plan and whether the panel is in front; `undefined` while no panel is open. */
   panel: () => { plan: Plan | undefined; active: boolean } | undefined;
+  /** Starts the MCP servers (once, asking for a workspace's), so a plan file naming their tools is checked against them; never rejects. */
+  prepareTools: () => Promise<void>;
 }
 
 /**
@@ -52,11 +54,18 @@ export function registerPlanFileCommands(wiring: PlanFileWiring): vscode.Disposa
   return [
     vscode.commands.registerCommand('taskPlanner.savePlanAsFile', () => loadRuntime().savePlanAsFile(deps())),
     vscode.commands.registerCommand('taskPlanner.exportPlanMarkdown', () => loadRuntime().exportPlanMarkdown(deps())),
+    // The document is read when the command is given; the MCP servers start before it is checked.
     vscode.commands.registerCommand('taskPlanner.runPlanFile', (uri: unknown) =>
-      withDocument(uri, (document, folder) => loadRuntime().runPlanFile(document, deps(folder))),
+      withDocument(uri, async (document, folder) => {
+        await wiring.prepareTools();
+        return loadRuntime().runPlanFile(document, deps(folder));
+      }),
     ),
     vscode.commands.registerCommand('taskPlanner.reviewPlanFile', (uri: unknown) =>
-      withDocument(uri, (document, folder) => loadRuntime().reviewPlanFile(document, deps(folder))),
+      withDocument(uri, async (document, folder) => {
+        await wiring.prepareTools();
+        return loadRuntime().reviewPlanFile(document, deps(folder));
+      }),
     ),
   ];
 }

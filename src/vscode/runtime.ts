@@ -42,5 +42,5 @@ export { prefixedToolNames } from '../core/tools/prefixedToolNames';
 export { namingConfinement, quotableFolderName, toolsNamingConfinement } from './namingConfinement';
 export { handleChatRequest } from './chat/chatParticipant';
 export { McpServers } from '../node/mcpServers';
-export { mcpServerTarget, mergeMcpConfigs, parseMcpConfig, parseMcpConfigText } from '../core/mcp/mcpConfig';
+export { mcpServerLaunchKey, mcpServerTarget, mergeMcpConfigs, parseMcpConfig, parseMcpConfigText } from '../core/mcp/mcpConfig';
 export { mcpStartDecision } from '../core/mcp/mcpStartPolicy';

@@ -27,7 +27,9 @@ describe('MCP servers in the editor (server-everything from npm, fake OpenAI ser
     await config().update('llm.baseUrl', server.baseURL, vscode.ConfigurationTarget.Workspace);
     await config().update(
       'mcp.servers',
-      { servers: { everything: { command: process.execPath, args: [everything, 'stdio'], allowedTools: ['get-structured-content', 'get-tiny-image'] } } },
+      {
+        servers: { everything: { command: process.execPath, args: [everything, 'stdio'], allowedTools: ['get-structured-content', 'get-tiny-image', 'echo'] } },
+      },
       vscode.ConfigurationTarget.Global,
     );
   });
@@ -37,6 +39,29 @@ describe('MCP servers in the editor (server-everything from npm, fake OpenAI ser
     await config().update('llm.provider', undefined, vscode.ConfigurationTarget.Workspace);
     await config().update('llm.baseUrl', undefined, vscode.ConfigurationTarget.Workspace);
     await server.close();
+  });
+
+  it('"Run plan file" starts the servers before checking the file, so a plan file naming their tools runs', async () => {
+    await api();
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    assert.ok(folder);
+    const uri = vscode.Uri.joinPath(folder, 'echo.plan.json');
+    const plan = { objective: 'Echo', steps: [{ id: 'E1', title: 'Echo', tool: 'mcp__everything__echo', args: { message: 'from a plan file' } }] };
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(JSON.stringify(plan)));
+    try {
+      const editor = await vscode.window.showTextDocument(uri);
+      const started = await vscode.commands.executeCommand<{ run: Promise<{ status: string; results: Record<string, unknown> } | undefined> } | undefined>(
+        'taskPlanner.runPlanFile',
+        editor.document.uri,
+      );
+      assert.ok(started, 'the plan file was refused: its MCP tool was not known');
+      const result = await started.run;
+      assert.equal(result?.status, 'completed');
+      assert.match(JSON.stringify(result.results['E1']), /from a plan file/);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      await vscode.workspace.fs.delete(uri);
+    }
   });
 
   it("starts the user's server before planning, offers its tools to the planner, and runs a plan calling them", async () => {

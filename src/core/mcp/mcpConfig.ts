@@ -208,11 +208,37 @@ export function resolveMcpVariables(server: McpServerConfig, values: { workspace
   };
 }
 
-/** How a server is started, on one line, for a question or a list: the command line or the URL (bounded, controls shown as escapes). */
+/**
+ * How a server is started, on one line, for a question or a list: the URL, or the command
+ * line preceded by the variables its `env` sets (`NODE_OPTIONS` or `PATH` there decide what
+ * actually runs) and followed by its `cwd` and `envFile`. Bounded, controls shown as escapes.
+ */
 export function mcpServerTarget(server: McpServerConfig): string {
-  const text =
-    server.type === 'http' ? server.url : [server.command, ...server.args].map((part) => (/[\s"']/.test(part) ? JSON.stringify(part) : part)).join(' ');
+  const text = server.type === 'http' ? server.url : stdioTarget(server);
   return visibleControls(oneLine(capText(text, 1000), 1000));
+}
+
+/**
+ * Everything that decides what a server runs (command, arguments, environment, env file,
+ * working folder; URL and headers), unbounded: an answer remembered under this key is asked
+ * again when any of it changes, even past what `mcpServerTarget` can show.
+ */
+export function mcpServerLaunchKey(server: McpServerConfig): string {
+  return JSON.stringify(
+    server.type === 'http'
+      ? [server.name, 'http', server.url, server.headers]
+      : [server.name, 'stdio', server.command, server.args, server.env, server.envFile ?? null, server.cwd ?? null],
+  );
+}
+
+function stdioTarget(server: McpStdioServer): string {
+  const quoted = (part: string): string => (/[\s"']/.test(part) || part === '' ? JSON.stringify(part) : part);
+  const env = Object.entries(server.env).map(([name, value]) => `${quoted(name)}=${quoted(value)}`);
+  const where = [
+    ...(server.cwd !== undefined ? [`in ${quoted(server.cwd)}`] : []),
+    ...(server.envFile !== undefined ? [`with the variables of ${quoted(server.envFile)}`] : []),
+  ];
+  return [...env, ...[server.command, ...server.args].map(quoted)].join(' ') + (where.length > 0 ? ` (${where.join(', ')})` : '');
 }
 
 function serverStrings(server: McpServerConfig): string[] {

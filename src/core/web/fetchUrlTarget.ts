@@ -51,11 +51,14 @@ export function addressKind(address: string): AddressKind {
   if (isIpv4(address)) return ipv4Kind(address.split('.').map(Number));
   const groups = ipv6Groups(address);
   if (!groups) return 'refused';
-  const [first = 0, , , , , sixth = 0, seventh = 0, eighth = 0] = groups;
-  if (groups.slice(0, 5).every((group) => group === 0) && sixth === 0xffff) {
-    return ipv4Kind([seventh >> 8, seventh & 0xff, eighth >> 8, eighth & 0xff]);
-  }
+  const [first = 0, second = 0, third = 0, , , sixth = 0, seventh = 0, eighth = 0] = groups;
+  const embedded = (high: number, low: number): AddressKind => ipv4Kind([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+  if (groups.slice(0, 5).every((group) => group === 0) && sixth === 0xffff) return embedded(seventh, eighth);
   if (groups.slice(0, 7).every((group) => group === 0)) return eighth === 1 ? 'local' : 'refused';
+  // The deprecated IPv4-compatible range (::a.b.c.d) is reserved; NAT64 (64:ff9b::/96, 64:ff9b:1::/48) and 6to4 (2002::/16) reach the IPv4 address they embed.
+  if (groups.slice(0, 6).every((group) => group === 0)) return 'refused';
+  if (first === 0x64 && second === 0xff9b && (third === 1 || groups.slice(2, 6).every((group) => group === 0))) return embedded(seventh, eighth);
+  if (first === 0x2002) return embedded(second, third);
   if ((first & 0xfe00) === 0xfc00) return 'local';
   if ((first & 0xffc0) === 0xfe80 || (first & 0xff00) === 0xff00) return 'refused';
   return 'public';

@@ -1,16 +1,23 @@
 import assert from 'node:assert/strict';
-import { join, resolve } from 'node:path';
+import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
 import { parseMcpConfig } from '../../../src/core/mcp/mcpConfig';
 import { McpServers } from '../../../src/node/mcpServers';
 import { makeToolContext } from '../../fakes/toolContext';
 
 const misbehaving = join(resolve(__dirname, '../../..'), 'test/fixtures/mcp/misbehavingServer.cjs');
 
-function servers(entries: Record<string, unknown>, mayStart: (name: string) => true | string = () => true): McpServers {
+function servers(
+  entries: Record<string, unknown>,
+  mayStart: (name: string) => true | string = () => true,
+  origin: 'user' | 'workspace' = 'user',
+  folder = process.cwd(),
+): McpServers {
   return new McpServers({
-    config: parseMcpConfig({ servers: entries }, { label: 'test config', origin: 'user' }),
+    config: parseMcpConfig({ servers: entries }, { label: 'test config', origin }),
     reserved: new Set(['read_file']),
-    workspaceFolder: process.cwd(),
+    workspaceFolder: folder,
     baseEnv: process.env,
     startTimeoutMs: 20_000,
     callTimeoutMs: 5_000,
@@ -70,6 +77,50 @@ describe('McpServers (a real stdio server)', function () {
       assert.deepEqual(await echo!.run(makeToolContext(), { text: 'still' }, new AbortController().signal), { text: 'still' });
     } finally {
       await group.stopAll();
+    }
+  });
+
+  it('a server whose tool list is over 10 MB fails to start, saying so', async () => {
+    const group = servers({ flooder: { command: process.execPath, args: [misbehaving], env: { MODE: 'flood-list' } } });
+    try {
+      await group.start(new AbortController().signal);
+      const state = group.list()[0]?.state;
+      assert.equal(state?.state, 'failed');
+      assert.match(
+        (state as { reason: string }).reason,
+        /^MCP server "flooder" could not be started: it sent a message larger than 10 MB, so the connection was closed\b/,
+      );
+    } finally {
+      await group.stopAll();
+    }
+  });
+
+  it("a workspace's server may read an envFile inside the workspace only, links resolved; the user's own may read any", async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'mcp-envfile-'));
+    const outside = await mkdtemp(join(tmpdir(), 'mcp-envfile-out-'));
+    await writeFile(join(outside, 'secrets.env'), 'OPENAI_API_KEY=sk-outside\n');
+    await writeFile(join(folder, 'ok.env'), 'MODE=normal\n');
+    await symlink(join(outside, 'secrets.env'), join(folder, 'link.env'));
+    const entry = (envFile: string): unknown => ({ command: process.execPath, args: [misbehaving], envFile });
+    const theirs = servers(
+      { abs: entry('/proc/self/environ'), up: entry('../' + basename(outside) + '/secrets.env'), link: entry('link.env'), ok: entry('ok.env') },
+      () => true,
+      'workspace',
+      folder,
+    );
+    const mine = servers({ abs: entry(join(outside, 'secrets.env')) }, () => true, 'user', folder);
+    try {
+      await Promise.all([theirs.start(new AbortController().signal), mine.start(new AbortController().signal)]);
+      const states = theirs.list().map((listed) => listed.state);
+      for (const [index, name] of ['abs', 'up', 'link'].entries()) {
+        assert.equal(states[index]?.state, 'failed', name);
+        assert.match((states[index] as { reason: string }).reason, new RegExp(`^MCP server "${name}": its envFile .* is outside the workspace folder`));
+      }
+      assert.equal(states[3]?.state, 'running');
+      assert.equal(mine.list()[0]?.state.state, 'running');
+    } finally {
+      await Promise.all([theirs.stopAll(), mine.stopAll()]);
+      await Promise.all([rm(folder, { recursive: true, force: true }), rm(outside, { recursive: true, force: true })]);
     }
   });
 });

@@ -2,12 +2,14 @@ import assert from 'node:assert/strict';
 import {
   inputsUsedBy,
   McpConfigError,
+  mcpServerLaunchKey,
   mcpServerTarget,
   mergeMcpConfigs,
   parseMcpConfig,
   parseMcpConfigText,
   resolveMcpVariables,
 } from '../../../../src/core/mcp/mcpConfig';
+import type { McpServerConfig } from '../../../../src/core/mcp/mcpConfig';
 
 const user = { label: 'the setting taskPlanner.mcp.servers', origin: 'user' as const };
 const workspace = { label: '/ws/.vscode/mcp.json', origin: 'workspace' as const };
@@ -97,7 +99,7 @@ describe('parseMcpConfig', () => {
     const resolved = resolveMcpVariables(server as never, { workspaceFolder: '/w', inputs: { k: 'v' } });
     assert.ok(resolved.type === 'stdio');
     assert.deepEqual([resolved.args, resolved.env], [['/w/a b.js', '--key=v'], { K: 'v' }]);
-    assert.equal(mcpServerTarget(resolved), 'node "/w/a b.js" --key=v');
+    assert.equal(mcpServerTarget(resolved), 'K=v node "/w/a b.js" --key=v');
     const multiline = parseMcpConfig({ servers: { s: { command: 'a\nb' } } }, user).servers[0];
     assert.equal(mcpServerTarget(multiline as never), '"a\\nb"');
   });
@@ -174,5 +176,29 @@ describe('parseMcpConfig', () => {
         ['j', ''],
       ],
     );
+  });
+
+  it("shows a workspace server's environment, folder and env file in its start question, and asks again when any of them changes", () => {
+    const [allowed, withPath, withOptions, elsewhere] = parseMcpConfig(
+      {
+        servers: {
+          a: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] },
+          b: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], env: { PATH: '${workspaceFolder}/bin' } },
+          c: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], env: { NODE_OPTIONS: '--require ./evil.js' } },
+          d: { command: 'npx', args: [''], cwd: 'sub dir', envFile: '../../home/me/.env' },
+        },
+      },
+      workspace,
+    ).servers as [never, never, never, never];
+    assert.equal(mcpServerTarget(withPath), 'PATH=${workspaceFolder}/bin npx -y @modelcontextprotocol/server-memory');
+    assert.equal(mcpServerTarget(withOptions), 'NODE_OPTIONS="--require ./evil.js" npx -y @modelcontextprotocol/server-memory');
+    assert.equal(mcpServerTarget(elsewhere), 'npx "" (in "sub dir", with the variables of ../../home/me/.env)');
+    const keys = [allowed, withPath, withOptions, elsewhere].map((server: McpServerConfig) => mcpServerLaunchKey({ ...server, name: 'same' }));
+    assert.equal(new Set(keys).size, 4, 'each change of what runs is a new question');
+    const long = (tail: string): McpServerConfig => ({ ...(allowed as McpServerConfig), args: ['x'.repeat(2000), tail] }) as McpServerConfig;
+    assert.equal(mcpServerTarget(long('a')), mcpServerTarget(long('b')), 'the shown line is bounded');
+    assert.notEqual(mcpServerLaunchKey(long('a')), mcpServerLaunchKey(long('b')), 'the remembered answer is not');
+    const http = parseMcpConfig({ servers: { h: { type: 'http', url: 'https://x/mcp', headers: { A: '1' } } } }, workspace).servers[0] as McpServerConfig;
+    assert.notEqual(mcpServerLaunchKey(http), mcpServerLaunchKey({ ...http, headers: { A: '2' } } as McpServerConfig));
   });
 });

@@ -65,4 +65,21 @@ describe('addressKind', () => {
     assert.equal(addressKind('1::2::3'), 'refused');
     assert.equal(addressKind('not an address'), 'refused');
   });
+
+  it('judges an IPv6 address that carries an IPv4 address (NAT64, 6to4) as that address, and refuses the deprecated IPv4-compatible range', () => {
+    assert.equal(addressKind('::7f00:1'), 'refused', '::127.0.0.1 was public: fetched without asking');
+    assert.equal(addressKind('::a9fe:a9fe'), 'refused');
+    assert.equal(addressKind('::1:0:0:1'), 'public', 'only the first 96 bits zero make an IPv4-compatible address');
+    assert.equal(addressKind('64:ff9b::a9fe:a9fe'), 'refused', 'NAT64 to cloud metadata');
+    assert.equal(addressKind('64:ff9b::7f00:1'), 'local');
+    assert.equal(addressKind('64:ff9b::808:808'), 'public');
+    assert.equal(addressKind('64:ff9b:1::a9fe:a9fe'), 'refused');
+    assert.equal(addressKind('64:ff9b:2::a9fe:a9fe'), 'public', 'outside both NAT64 prefixes');
+    assert.equal(addressKind('64:ff9b:0:0:1::a9fe:a9fe'), 'public');
+    assert.equal(addressKind('2002:a9fe:a9fe::1'), 'refused', '6to4 of 169.254.169.254');
+    assert.equal(addressKind('2002:c0a8:101::1'), 'local', '6to4 of 192.168.1.1');
+    assert.equal(addressKind('2002:808:808::1'), 'public');
+    assert.equal(checkFetchUrl('http://[64:ff9b::7f00:1]:8080/').kind, 'local');
+    assert.throws(() => checkFetchUrl('http://[::ffff:169.254.169.254]/'), /does not read from \[::ffff:a9fe:a9fe\]: link-local/);
+  });
 });
