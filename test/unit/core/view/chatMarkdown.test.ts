@@ -112,16 +112,16 @@ describe('chatMarkdown', () => {
     });
 
     for (const [type, kind, words] of [
-      ['approval_requested', 'approval', 'your approval'],
-      ['clarification_requested', 'clarification', 'your answer'],
-      ['review_requested', 'review', 'your review'],
-      ['manual_requested', 'manual', 'you to do it and mark it done or failed'],
-      ['budget_exhausted', 'budget', 'your decision on the model budget'],
+      ['approval_requested', 'approval', "your approval: Approve or Reject it in the editor's diff or dialog (the Plan view's step reopens it)"],
+      ['clarification_requested', 'clarification', "your answer: answer the question the editor asks (the Plan view's step reopens it)"],
+      ['review_requested', 'review', "your review: answer it in the editor (the notification, or the Plan view's step)"],
+      ['manual_requested', 'manual', 'you: do it yourself, then mark it Done or Failed (the Plan view, the plan panel or the status bar)'],
+      ['budget_exhausted', 'budget', "your decision on the model budget: answer it in the editor's notification"],
     ] as const) {
-      it(`says what a ${type} waits for, and that it is answered in the editor`, () => {
+      it(`says what a ${type} waits for, and where in the editor it is given`, () => {
         assert.equal(
           line({ type, stepId: 'W1', request: { kind }, usage: {} }),
-          `- ⏸ Write \\[x\\]\\(y\\) waits for ${words}: answer it in the editor (the notification, or the Plan view's step).\n`,
+          `- ⏸ Write \\[x\\]\\(y\\) waits for ${words}.\n`,
         );
       });
     }
