@@ -57,4 +57,15 @@ describe('parseChatCommand', () => {
     assert.deepEqual(parseChatCommand(undefined, '@plannerx /plan a'), { kind: 'followUp', text: '@plannerx /plan a' });
     assert.equal(parseChatCommand(undefined, '@planner').kind, 'problem');
   });
+
+  it('reads a hostile prompt of 200 000 typed mentions in linear time, and a huge typed /plan is refused by its length', () => {
+    const started = performance.now();
+    assert.deepEqual(parseChatCommand(undefined, `${'@planner '.repeat(200_000)}/plan add it`), { kind: 'plan', request: 'add it' });
+    assert.deepEqual(parseChatCommand(undefined, `${'@planner\t'.repeat(200_000)}`), {
+      kind: 'problem',
+      message: 'Write /plan and what you want done, /run to start the plan, or /status to see the run.',
+    });
+    assert.equal(parseChatCommand(undefined, `/plan ${'y'.repeat(5_000_000)}`).kind, 'problem');
+    assert.ok(performance.now() - started < 2_000, 'parsing took more than 2 s');
+  });
 });
