@@ -156,6 +156,20 @@ describe('chatMarkdown', () => {
     );
   });
 
+  it('chatSummaryMarkdown: a command\'s last line of output is escaped like any text (hostile output cannot add a command link)', () => {
+    const plan = makePlan([makeStep('c', { title: 'Run tests' })], { objective: 'Test' });
+    for (const hostile of hostileTitles) {
+      const steps: Record<string, StepState> = { c: { id: 'c', status: 'completed', attempts: 1, result: { exitCode: 0, stdout: `ok\n${hostile.replace(/\n/g, ' ')}\n` } } };
+      const state: RunState = { ...initialRunState('run-3'), plan, status: 'completed', steps, startedAt: 0, endedAt: 1_000 };
+      const text = chatSummaryMarkdown(runSummary(state));
+      assert.match(text, /- ✓ Run tests — exit code 0, last output\\: /);
+      const line = text.split('\n').find((candidate) => candidate.startsWith('- ✓')) ?? '';
+      const output = line.slice(line.indexOf('last output\\: ') + 'last output\\: '.length);
+      assert.ok(output.length > 0, hostile);
+      assert.doesNotMatch(unescaped(output), punctuation, hostile);
+    }
+  });
+
   it('chatSummaryMarkdown: a step not finished shows its status; past summaryLimits.steps the rest are counted', () => {
     const steps = Array.from({ length: 103 }, (_, index) => makeStep(`s${index}`, { title: `Step ${index}` }));
     const state: RunState = { ...initialRunState('run-2'), plan: makePlan(steps, { objective: 'Many' }), status: 'running', steps: {}, startedAt: 0 };
