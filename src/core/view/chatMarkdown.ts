@@ -85,7 +85,7 @@ export function chatEventMarkdown(event: RunEvent, titleOf: (stepId: string) => 
     case 'review_requested':
     case 'manual_requested':
     case 'budget_exhausted':
-      return `- ⏸ ${title(event.stepId)} waits for ${waitsFor[event.request.kind]}.\n`;
+      return `- ‖ ${title(event.stepId)} waits for ${waitsFor[event.request.kind]}.\n`;
     case 'replan_started':
       return `- ↻ ${title(event.stepId)} failed; a repair plan is being made: ${chatText(event.reason, chatLimits.line)}\n`;
     default:

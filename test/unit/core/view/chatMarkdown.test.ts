@@ -121,7 +121,7 @@ describe('chatMarkdown', () => {
       it(`says what a ${type} waits for, and where in the editor it is given`, () => {
         assert.equal(
           line({ type, stepId: 'W1', request: { kind }, usage: {} }),
-          `- ⏸ Write \\[x\\]\\(y\\) waits for ${words}.\n`,
+          `- ‖ Write \\[x\\]\\(y\\) waits for ${words}.\n`,
         );
       });
     }
