@@ -66,7 +66,7 @@ function itemsOf(list: EditorCommandAllowList): RuleItem[] {
 export async function showCommandAllowRules(list: EditorCommandAllowList): Promise<void> {
   const picker = vscode.window.createQuickPick<RuleItem>();
   picker.title = vscode.l10n.t('Task Planner: Command allow rules');
-  picker.placeholder = vscode.l10n.t('Commands that run without asking when their words start with a rule (no shell). Choose one to remove or edit it.');
+  picker.placeholder = vscode.l10n.t('Commands starting with these words run without asking. Choose one to remove it.');
   picker.items = itemsOf(list);
   const refresh = (): void => {
     picker.items = itemsOf(list);

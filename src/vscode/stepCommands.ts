@@ -90,7 +90,7 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
     vscode.commands.registerCommand('taskPlanner.showPending', async (arg?: unknown) => {
       const stepId = target(arg) ?? pending.list()[0]?.stepId;
       const prompt = stepId ? pending.get(stepId) : undefined;
-      if (!prompt) return void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: nothing is waiting for you.'));
+      if (!prompt) return showNothingPending(deps);
       await prompt.show();
     }),
     vscode.commands.registerCommand('taskPlanner.retryStep', (arg?: unknown) => rerun(deps, target(arg), false)),
@@ -168,4 +168,21 @@ async function rerun(deps: StepCommandDeps, stepId: string | undefined, skip: bo
   await deps.runs.start(plan, initialResults).catch((error: unknown) => {
     void vscode.window.showErrorMessage(vscode.l10n.t('Task Planner: {0}', errorMessage(error)));
   });
+}
+
+/**
+ * "Show what the run waits for" with nothing waiting. Without a run but with a plan (a newcomer
+ * following the walkthrough before pressing Start), it says how to get there and offers the plan.
+ */
+async function showNothingPending(deps: StepCommandDeps): Promise<void> {
+  if (deps.runs.isRunning() || !deps.tree.currentPlan()) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: nothing is waiting for you.'));
+    return;
+  }
+  const show = vscode.l10n.t('Show plan');
+  const choice = await vscode.window.showInformationMessage(
+    vscode.l10n.t('Task Planner: nothing is waiting for you: no plan is running. Press Start in the plan panel; its changes and commands ask you then.'),
+    show,
+  );
+  if (choice === show) await vscode.commands.executeCommand('taskPlanner.showPlan');
 }

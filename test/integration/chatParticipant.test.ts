@@ -124,7 +124,7 @@ describe('@planner in the chat (the handler in the extension host, the scripted 
     const ran = await running;
     assert.equal(readFileSync(join(root, 'chat-notes.txt'), 'utf8'), 'from the chat\n');
     const text = ran.markdown();
-    assert.match(text, /- ⏸ Write notes\\\.txt waits for your approval: answer it in the editor/);
+    assert.match(text, /- ‖ Write notes\\\.txt waits for your approval: Approve or Reject it in the editor's diff or dialog/);
     assert.match(text, /- ✓ Write notes\\\.txt\n/);
     assert.match(text, /\*\*Write chat\\-notes\\\.txt, then read it back\*\*: completed in .*2 of 2 steps completed; 1 file changed/);
     const fileUri = vscode.Uri.file(join(root, 'chat-notes.txt')).toString();

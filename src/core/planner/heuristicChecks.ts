@@ -1,4 +1,5 @@
 import type { Check } from '../plan/planSchema';
+import { normalizeWorkspacePath } from '../workspace/resolveInRoot';
 import { cleanToken, isDirectoryToken, isPathToken } from './pathsInText';
 import type { ToolCall } from './recognizeToolAction';
 
@@ -25,7 +26,9 @@ const pronounPlace = /^(?:it|them|there|this|that)$/i;
  */
 export function toolCallChecks(call: ToolCall): Check[] {
   const path = call.args['path'];
-  if (typeof path !== 'string') return [];
+  // A path out of the workspace gets no check: the plan's validation would refuse the whole plan over a check the
+  // user never wrote, while the tool call itself is refused at run time with the folder the run may use.
+  if (typeof path !== 'string' || !insideWorkspace(path)) return [];
   if (call.tool === 'write_file') return [{ kind: 'file_exists', path }];
   if (call.tool === 'delete_file') return [{ kind: 'file_absent', path }];
   return [];
@@ -41,7 +44,18 @@ export function toolCallChecks(call: ToolCall): Check[] {
  */
 export function workChecks(text: string): Check[] {
   const line = text.trim().replace(/[.;!]+$/, '').replace(/\s+/g, ' ');
-  return renamed(line) ?? removed(line) ?? created(line) ?? saved(line) ?? [];
+  const checks = renamed(line) ?? removed(line) ?? created(line) ?? saved(line) ?? [];
+  return checks.every((check) => !('path' in check) || insideWorkspace(check.path)) ? checks : [];
+}
+
+/** Whether `path` is a workspace-relative path the plan's checks accept (not absolute, no `..` out, not disguised). */
+function insideWorkspace(path: string): boolean {
+  try {
+    normalizeWorkspacePath(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function created(line: string): Check[] | undefined {

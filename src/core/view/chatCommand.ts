@@ -23,11 +23,14 @@ export type ChatCommand =
  * plan. Never throws.
  */
 export function parseChatCommand(command: string | undefined, prompt: string): ChatCommand {
-  const text = prompt.trim();
   if (command === undefined || command === '') {
+    const typed = typedCommand(prompt);
+    if (typed) return parseChatCommand(typed.command, typed.rest);
+    const text = withoutMention(prompt);
     if (text === '') return { kind: 'problem', message: 'Write /plan and what you want done, /run to start the plan, or /status to see the run.' };
     return { kind: 'followUp', text };
   }
+  const text = prompt.trim();
   switch (command) {
     case 'plan':
       if (text === '') return { kind: 'problem', message: 'Say what to plan after /plan, e.g. "/plan add input validation to src/app.ts, then run npm test".' };
@@ -42,4 +45,23 @@ export function parseChatCommand(command: string | undefined, prompt: string): C
     default:
       return { kind: 'problem', message: `There is no /${command.slice(0, 40)} command here; use /plan, /run or /status.` };
   }
+}
+
+/** `@planner` typed again at the start of a message (the chat already addresses the participant). */
+const mention = /^(?:@planner\b\s*)+/i;
+
+/** `prompt` trimmed, without the `@planner` mentions typed at its start. */
+function withoutMention(prompt: string): string {
+  return prompt.trim().replace(mention, '').trim();
+}
+
+/**
+ * A known command written as text: once `@planner` is the chat's participant, typing
+ * "@planner /plan …" again leaves both in the prompt, and the chat reports no command.
+ */
+function typedCommand(prompt: string): { command: ChatCommandName; rest: string } | undefined {
+  const match = /^\/([a-z]+)(?:\s+|$)/i.exec(withoutMention(prompt));
+  const name = match?.[1]?.toLowerCase();
+  const command = chatCommands.find((known) => known === name);
+  return match && command ? { command, rest: withoutMention(prompt).slice(match[0].length) } : undefined;
 }

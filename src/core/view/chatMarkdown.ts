@@ -55,12 +55,13 @@ export function chatPlanMarkdown(plan: Plan, critique?: Critique, withSteps = tr
   return lines.join('');
 }
 
+/** What a waiting step waits for, and where in the editor the user gives it. */
 const waitsFor: Readonly<Record<RequestKind, string>> = {
-  approval: 'your approval',
-  clarification: 'your answer',
-  review: 'your review',
-  budget: 'your decision on the model budget',
-  manual: 'you to do it and mark it done or failed',
+  approval: "your approval: Approve or Reject it in the editor's diff or dialog (the Plan view's step reopens it)",
+  clarification: "your answer: answer the question the editor asks (the Plan view's step reopens it)",
+  review: "your review: answer it in the editor (the notification, or the Plan view's step)",
+  budget: "your decision on the model budget: answer it in the editor's notification",
+  manual: 'you: do it yourself, then mark it Done or Failed (the Plan view, the plan panel or the status bar)',
 };
 
 /**
@@ -84,7 +85,7 @@ export function chatEventMarkdown(event: RunEvent, titleOf: (stepId: string) => 
     case 'review_requested':
     case 'manual_requested':
     case 'budget_exhausted':
-      return `- ⏸ ${title(event.stepId)} waits for ${waitsFor[event.request.kind]}: answer it in the editor (the notification, or the Plan view's step).\n`;
+      return `- ‖ ${title(event.stepId)} waits for ${waitsFor[event.request.kind]}.\n`;
     case 'replan_started':
       return `- ↻ ${title(event.stepId)} failed; a repair plan is being made: ${chatText(event.reason, chatLimits.line)}\n`;
     default:

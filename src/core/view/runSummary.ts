@@ -158,7 +158,7 @@ function headlineOf(summary: Omit<RunSummary, 'headline'>, changedCount: number)
 function stepLine(state: RunState['steps'][string]): string {
   switch (state.status) {
     case 'completed': {
-      const produced = state.result === undefined ? 'completed' : boundedJson(state.result, summaryLimits.line * 4);
+      const produced = state.result === undefined ? 'completed' : (commandLine(state.result) ?? boundedJson(state.result, summaryLimits.line * 4));
       // A step that needed another attempt (a failed check or predicate, an error) says so: the summary shows every attempt.
       return oneLine(state.attempts > 1 ? `after ${state.attempts} attempts: ${produced}` : produced, summaryLimits.line);
     }
@@ -169,6 +169,20 @@ function stepLine(state: RunState['steps'][string]): string {
     default:
       return stepStatusLabels[state.status];
   }
+}
+
+/**
+ * A command's result (`exitCode` and `stdout`, as `run_command` gives it) in words: its exit code and the last line
+ * it printed, rather than its JSON with escaped newlines. `undefined` for any other result.
+ */
+function commandLine(result: unknown): string | undefined {
+  if (typeof result !== 'object' || result === null) return undefined;
+  const { exitCode, stdout, stderr } = result as Record<string, unknown>;
+  if (typeof exitCode !== 'number' || typeof stdout !== 'string') return undefined;
+  const output = stdout.trim() === '' && typeof stderr === 'string' ? stderr : stdout;
+  // Only the end is read: the last line of a 5 MB output must not cost a split of all of it.
+  const last = output.slice(-summaryLimits.line * 4).trimEnd().split('\n').pop()?.trim() ?? '';
+  return last === '' ? `exit code ${exitCode}` : `exit code ${exitCode}, last output: ${last}`;
 }
 
 /** Why the attempt before a completed step's last one failed, when it took more than one. */

@@ -61,7 +61,7 @@ export async function chatRun(deps: ChatDeps, stream: vscode.ChatResponseStream,
     runs.cancel();
   });
   try {
-    stream.progress(vscode.l10n.t('Starting the plan ({0} steps)…', total));
+    stream.progress(total === 1 ? vscode.l10n.t('Starting the plan (1 step)…') : vscode.l10n.t('Starting the plan ({0} steps)…', total));
     await runs.start(plan);
   } catch (error) {
     const message = errorMessage(error);

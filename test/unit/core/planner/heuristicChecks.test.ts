@@ -15,6 +15,12 @@ describe('toolCallChecks', () => {
     assert.deepEqual(toolCallChecks({ tool: 'run_command', args: { argv: ['npm', 'test'] } }), []);
     assert.deepEqual(toolCallChecks({ tool: 'write_file', args: { content: 'no path' } }), []);
   });
+  it('adds no check for a path out of the workspace (its validation would refuse the whole plan; the tool refuses the call)', () => {
+    for (const path of ['../api/CHANGELOG.md', '/etc/passwd', 'C:\\Windows\\x', '~/.ssh/id_rsa', 'a/../../b']) {
+      assert.deepEqual(toolCallChecks({ tool: 'delete_file', args: { path } }), [], path);
+      assert.deepEqual(toolCallChecks({ tool: 'write_file', args: { path, content: '' } }), [], path);
+    }
+  });
 });
 
 describe('workChecks', () => {
@@ -97,5 +103,11 @@ describe('workChecks on hostile text', () => {
       workChecks(text);
       assert.ok(performance.now() - began < 2_000, `${text.slice(0, 12)}…: took ${Math.round(performance.now() - began)} ms`);
     }
+  });
+
+  it('adds no check when a path the text names leaves the workspace', () => {
+    assert.deepEqual(workChecks('create ../api/notes.md with a todo list'), []);
+    assert.deepEqual(workChecks('rename notes.md to ../api/notes.md'), []);
+    assert.deepEqual(workChecks('delete /tmp/cache'), []);
   });
 });

@@ -39,4 +39,33 @@ describe('parseChatCommand', () => {
     const long = parseChatCommand('y'.repeat(10_000), '');
     assert.equal(long.kind === 'problem' ? long.message.length : 0, 'There is no / command here; use /plan, /run or /status.'.length + 40);
   });
+
+  it('"@planner /plan …" typed again in a chat already addressed to @planner plans (the chat reports no command then)', () => {
+    assert.deepEqual(parseChatCommand(undefined, '@planner /plan add a --verbose flag'), { kind: 'plan', request: 'add a --verbose flag' });
+    assert.deepEqual(parseChatCommand(undefined, ' @Planner @planner  /PLAN\n add it '), { kind: 'plan', request: 'add it' });
+    assert.deepEqual(parseChatCommand(undefined, '/status'), { kind: 'status' });
+    assert.deepEqual(parseChatCommand('', '@planner /run now'), { kind: 'run' });
+    assert.equal(parseChatCommand(undefined, '@planner /plan').kind, 'problem');
+    assert.equal(parseChatCommand(undefined, `/plan ${'x'.repeat(maxChatRequestChars + 1)}`).kind, 'problem');
+  });
+
+  it('only a known command at the very start is read as one; the rest stays a follow-up, without the typed mention', () => {
+    assert.deepEqual(parseChatCommand(undefined, '@planner why step 3?'), { kind: 'followUp', text: 'why step 3?' });
+    assert.deepEqual(parseChatCommand(undefined, '/planning is hard'), { kind: 'followUp', text: '/planning is hard' });
+    assert.deepEqual(parseChatCommand(undefined, '/explain step 2'), { kind: 'followUp', text: '/explain step 2' });
+    assert.deepEqual(parseChatCommand(undefined, 'please /plan more'), { kind: 'followUp', text: 'please /plan more' });
+    assert.deepEqual(parseChatCommand(undefined, '@plannerx /plan a'), { kind: 'followUp', text: '@plannerx /plan a' });
+    assert.equal(parseChatCommand(undefined, '@planner').kind, 'problem');
+  });
+
+  it('reads a hostile prompt of 200 000 typed mentions in linear time, and a huge typed /plan is refused by its length', () => {
+    const started = performance.now();
+    assert.deepEqual(parseChatCommand(undefined, `${'@planner '.repeat(200_000)}/plan add it`), { kind: 'plan', request: 'add it' });
+    assert.deepEqual(parseChatCommand(undefined, `${'@planner\t'.repeat(200_000)}`), {
+      kind: 'problem',
+      message: 'Write /plan and what you want done, /run to start the plan, or /status to see the run.',
+    });
+    assert.equal(parseChatCommand(undefined, `/plan ${'y'.repeat(5_000_000)}`).kind, 'problem');
+    assert.ok(performance.now() - started < 2_000, 'parsing took more than 2 s');
+  });
 });

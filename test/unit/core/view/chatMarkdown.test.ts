@@ -112,16 +112,16 @@ describe('chatMarkdown', () => {
     });
 
     for (const [type, kind, words] of [
-      ['approval_requested', 'approval', 'your approval'],
-      ['clarification_requested', 'clarification', 'your answer'],
-      ['review_requested', 'review', 'your review'],
-      ['manual_requested', 'manual', 'you to do it and mark it done or failed'],
-      ['budget_exhausted', 'budget', 'your decision on the model budget'],
+      ['approval_requested', 'approval', "your approval: Approve or Reject it in the editor's diff or dialog (the Plan view's step reopens it)"],
+      ['clarification_requested', 'clarification', "your answer: answer the question the editor asks (the Plan view's step reopens it)"],
+      ['review_requested', 'review', "your review: answer it in the editor (the notification, or the Plan view's step)"],
+      ['manual_requested', 'manual', 'you: do it yourself, then mark it Done or Failed (the Plan view, the plan panel or the status bar)'],
+      ['budget_exhausted', 'budget', "your decision on the model budget: answer it in the editor's notification"],
     ] as const) {
-      it(`says what a ${type} waits for, and that it is answered in the editor`, () => {
+      it(`says what a ${type} waits for, and where in the editor it is given`, () => {
         assert.equal(
           line({ type, stepId: 'W1', request: { kind }, usage: {} }),
-          `- ⏸ Write \\[x\\]\\(y\\) waits for ${words}: answer it in the editor (the notification, or the Plan view's step).\n`,
+          `- ‖ Write \\[x\\]\\(y\\) waits for ${words}.\n`,
         );
       });
     }
@@ -154,6 +154,20 @@ describe('chatMarkdown', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  it('chatSummaryMarkdown: a command\'s last line of output is escaped like any text (hostile output cannot add a command link)', () => {
+    const plan = makePlan([makeStep('c', { title: 'Run tests' })], { objective: 'Test' });
+    for (const hostile of hostileTitles) {
+      const steps: Record<string, StepState> = { c: { id: 'c', status: 'completed', attempts: 1, result: { exitCode: 0, stdout: `ok\n${hostile.replace(/\n/g, ' ')}\n` } } };
+      const state: RunState = { ...initialRunState('run-3'), plan, status: 'completed', steps, startedAt: 0, endedAt: 1_000 };
+      const text = chatSummaryMarkdown(runSummary(state));
+      assert.match(text, /- ✓ Run tests — exit code 0, last output\\: /);
+      const line = text.split('\n').find((candidate) => candidate.startsWith('- ✓')) ?? '';
+      const output = line.slice(line.indexOf('last output\\: ') + 'last output\\: '.length);
+      assert.ok(output.length > 0, hostile);
+      assert.doesNotMatch(unescaped(output), punctuation, hostile);
+    }
   });
 
   it('chatSummaryMarkdown: a step not finished shows its status; past summaryLimits.steps the rest are counted', () => {

@@ -17,6 +17,23 @@ const plan = makePlan([
 ]);
 
 describe('runSummary: how a run ended, once for every view', () => {
+  it('says a command\'s exit code and last line of output, not its result\'s JSON; other results stay JSON', () => {
+    const run = (result: unknown): string => {
+      const state = stateOf([
+        { type: 'run_started', plan: makePlan([makeStep('cmd')]) },
+        { type: 'step_started', stepId: 'cmd', attempt: 1 },
+        { type: 'step_completed', stepId: 'cmd', result },
+        { type: 'run_completed' },
+      ]);
+      return runSummary(state).steps[0]?.line ?? '';
+    };
+    assert.equal(run({ exitCode: 0, signal: null, stdout: '\n> notes test\n\nok 1 - adds\n# pass 4\n\n', stderr: '' }), 'exit code 0, last output: # pass 4');
+    assert.equal(run({ exitCode: 2, stdout: '  \n', stderr: 'npm ERR! missing script: testx\n' }), 'exit code 2, last output: npm ERR! missing script: testx');
+    assert.equal(run({ exitCode: 0, stdout: '' }), 'exit code 0');
+    assert.equal(run({ exitCode: 0, stdout: `${'x'.repeat(5_000_000)}\n\u001b[31mred\u0007` }).length <= summaryLimits.line, true);
+    assert.equal(run({ exitCode: 'zero', stdout: 'x' }), '{"exitCode":"zero","stdout":"x"}');
+  });
+
   it('says when a step completed only after more than one attempt', () => {
     const state = stateOf([
       { type: 'run_started', plan: makePlan([makeStep('fix'), makeStep('once')]) },
