@@ -214,8 +214,23 @@ export function resolveMcpVariables(server: McpServerConfig, values: { workspace
  * actually runs) and followed by its `cwd` and `envFile`. Bounded, controls shown as escapes.
  */
 export function mcpServerTarget(server: McpServerConfig): string {
-  const text = server.type === 'http' ? server.url : stdioTarget(server);
-  return visibleControls(oneLine(capText(text, 1000), 1000));
+  return visibleControls(oneLine(capText(fullTarget(server), maxShownTargetChars), maxShownTargetChars));
+}
+
+/** Most characters of a server's launch a question shows (`mcpServerTarget`). */
+export const maxShownTargetChars = 1000;
+
+/**
+ * How many characters `server`'s whole launch takes when shown (environment, command,
+ * arguments, options; or the URL), before any cut: above `maxShownTargetChars` a question
+ * about it could not show all of it.
+ */
+export function mcpServerTargetLength(server: McpServerConfig): number {
+  return fullTarget(server).length;
+}
+
+function fullTarget(server: McpServerConfig): string {
+  return server.type === 'http' ? server.url : stdioTarget(server);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { McpServerConfig } from './mcpConfig';
+import { maxShownTargetChars, mcpServerTargetLength, type McpServerConfig } from './mcpConfig';
 
 /** Why a workspace's servers are not started in Restricted Mode, and what to do. */
 export const mcpRestrictedModeReason =
@@ -8,10 +8,19 @@ export const mcpRestrictedModeReason =
  * Whether `server` may start: the user's own servers (settings, `--mcp-config`) start;
  * a workspace's server (its `.vscode/mcp.json`, which anyone who wrote the repository
  * controls) is refused while the workspace is not `trusted`, starts when the user allowed it
- * before (`allowedBefore`), and otherwise needs the user's answer (`'ask'`).
+ * before (`allowedBefore`), and otherwise needs the user's answer (`'ask'`), unless its launch
+ * is too long for a question to show in full: then it is refused, saying how to start it.
  */
 export function mcpStartDecision(server: McpServerConfig, state: { trusted: boolean; allowedBefore: boolean }): 'start' | 'ask' | { refused: string } {
   if (server.source.origin === 'user') return 'start';
   if (!state.trusted) return { refused: mcpRestrictedModeReason };
-  return state.allowedBefore ? 'start' : 'ask';
+  if (state.allowedBefore) return 'start';
+  // A question must show everything it asks about: padding must not push an environment variable out of sight.
+  const length = mcpServerTargetLength(server);
+  if (length > maxShownTargetChars) {
+    return {
+      refused: `its command line, environment and options take ${length} characters, more than a question can show in full (${maxShownTargetChars}), so it is not offered for starting. If you trust it, define it in your user setting taskPlanner.mcp.servers (or pass it with --mcp-config FILE on the command line).`,
+    };
+  }
+  return 'ask';
 }
