@@ -59,8 +59,8 @@ describe('architecture: the getting-started walkthrough', () => {
   it('names on each page only commands the Command Palette lists (by their titles) and buttons the views show', () => {
     const titles = readResolvedManifest() as { contributes: { commands: { title: string; shortTitle?: string }[] } };
     const known = titles.contributes.commands.flatMap((command) => [command.title, command.shortTitle ?? command.title]);
-    // Words in bold that are buttons of a view or the panel, not commands.
-    const buttons = new Set(['Start', 'Approve', 'Reject', 'Done', 'Failed', 'Regenerate', 'Edit', 'move', 'skip', 'add', 'remove', 'Plan version', 'Runs', 'Plan', 'plan panel', '+', 'No model?']);
+    // Words in bold that are buttons of a view, the panel, the chat or a dialog, not commands.
+    const buttons = new Set(['Start', 'Approve', 'Reject', 'Done', 'Failed', 'Regenerate', 'Edit', 'move', 'skip', 'add', 'remove', 'Plan version', 'Runs', 'Plan', 'plan panel', '+', 'No model?', 'Review in panel', 'Allow this command for this workspace']);
     const unknown = steps.flatMap((step) => {
       const text = readFileSync(join(projectRoot, step.media.markdown ?? ''), 'utf8');
       return [...text.matchAll(/\*\*([^*]+)\*\*/g)].map((match) => match[1]!).filter((name) => !buttons.has(name) && !known.some((title) => title.startsWith(name))).map((name) => `${step.id}: ${name}`);

@@ -37,16 +37,18 @@ export function builtinTools(options: BuiltinToolsOptions = {}): Tool[] {
     }
     return planner;
   };
-  return [
-    readFileTool,
-    listFilesTool,
-    searchTextTool,
-    writeFileTool,
-    editFileTool,
-    createDirectoryTool,
-    deleteFileTool,
-    runCommandTool,
-    askUserTool,
-    ...createPlanningTools((ctx) => plannerFor(ctx.runId)),
-  ] as Tool[];
+  return [...workspaceTools, ...createPlanningTools((ctx) => plannerFor(ctx.runId))] as Tool[];
 }
+
+/** The file, search, command and question tools every host has, in the order models see them. */
+export const workspaceTools: readonly Tool[] = [
+  readFileTool,
+  listFilesTool,
+  searchTextTool,
+  writeFileTool,
+  editFileTool,
+  createDirectoryTool,
+  deleteFileTool,
+  runCommandTool,
+  askUserTool,
+] as Tool[];
