@@ -30,4 +30,26 @@ describe('plannerSkillCatalogue', () => {
     assert.match(text, /\(\d+ more skills not listed\)$/);
     assert.match(text, /- skill-0 \[t\]: d d .*…\n/);
   });
+
+  it('lists a skill exactly when its line fits in what the budget leaves, and counts the rest', () => {
+    const skills = [
+      { name: 'one', description: 'The first.', tags: [] },
+      { name: 'two', description: 'The second.', tags: [] },
+    ];
+    const full = plannerSkillCatalogue(skills);
+    const [intro = '', first = ''] = full.split('\n');
+    // The intro, 16 tokens of room for the last line, then each line and its newline.
+    const exact = countTokens(intro) + 16 + countTokens(first) + 1;
+    assert.equal(plannerSkillCatalogue(skills, exact), `${intro}\n${first}\n(1 more skills not listed)`);
+    assert.equal(plannerSkillCatalogue(skills, exact - 1), `${intro}\n(2 more skills not listed)`);
+    assert.equal(plannerSkillCatalogue(skills, exact + countTokens(full.split('\n')[2] ?? '') + 1), full);
+  });
+
+  it('cuts one long line to 120 tokens, marked', () => {
+    const text = plannerSkillCatalogue([{ name: 'long', description: 'word '.repeat(1_000), tags: [] }], 10_000);
+    const line = text.split('\n')[1] ?? '';
+    assert.ok(countTokens(line) <= 120, `${countTokens(line)} tokens`);
+    assert.match(line, /^- long: word word .*…$/);
+  });
 });
+

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { CapabilityCatalogue, Instruction, Skill } from '../../../../src/core/capabilities/capabilityCatalogue';
+import { emptyCatalogue, type CapabilityCatalogue, type Instruction, type Skill } from '../../../../src/core/capabilities/capabilityCatalogue';
 import { stepCapabilities, stepFiles } from '../../../../src/core/capabilities/stepCapabilities';
 import { withStepDefaults, type Step } from '../../../../src/core/plan/planSchema';
 
@@ -99,4 +99,14 @@ describe('stepFiles', () => {
     const many = Array.from({ length: 300 }, (_, index) => `f${index}.ts`).join(' ');
     assert.equal(stepFiles({ title: 't', input: many }).length, 200);
   });
+
+  it('gives a step nothing from the empty catalogue (a run without a host catalogue), and names the skills it lacks', () => {
+    assert.deepEqual(emptyCatalogue, { instructions: [], skills: [], diagnostics: [] });
+    assert.deepEqual(stepCapabilities(agent({ input: 'Edit src/a.ts', skills: ['tests'] }), { contextTags: ['ci'] }, emptyCatalogue), {
+      instructions: [],
+      skills: [],
+      unknownSkills: ['tests'],
+    });
+  });
 });
+

@@ -88,4 +88,35 @@ describe('code navigation tools', () => {
       /No symbol named "nothingLikeThis" in the workspace; use find_symbols/,
     );
   });
+
+  it('takes exactly a symbol or a whole position, nothing in between', () => {
+    const schema = toolNamed(createCodeNavigationTools(fakeNavigation()), 'find_references').inputSchema;
+    const accepted = (input: object): boolean => schema.safeParse(input).success;
+    assert.equal(accepted({ symbol: 'x' }), true);
+    assert.equal(accepted({ path: 'a.ts', line: 1, column: 1 }), true);
+    assert.equal(accepted({ path: 'a.ts', column: 1 }), false);
+    assert.equal(accepted({ line: 1, column: 1 }), false);
+    assert.equal(accepted({ path: 'a.ts', line: 1 }), false);
+    assert.equal(accepted({ symbol: 'x', line: 1, column: 1, path: 'a.ts' }), false);
+  });
+
+  it('at a name, prefers the same name, then the same name in other case, then the first match', async () => {
+    const at = async (symbol: string): Promise<CodePosition | undefined> => {
+      const navigation = fakeNavigation();
+      await toolNamed(createCodeNavigationTools(navigation), 'go_to_definition').run(makeToolContext(), { symbol }, neverAborted);
+      return navigation.asked[0];
+    };
+    assert.deepEqual(await at('FORMATDATE'), { path: 'src/date.ts', line: 3, column: 17 });
+    assert.deepEqual(await at('format'), { path: 'src/time.ts', line: 8, column: 17 });
+    assert.deepEqual(await at('formatDateTime'), { path: 'src/time.ts', line: 8, column: 17 });
+  });
+
+  it("keeps a symbol's container when it has one, and none when it has none", async () => {
+    const tool = toolNamed(createCodeNavigationTools(fakeNavigation()), 'find_symbols');
+    const { symbols: found } = (await tool.run(makeToolContext(), { query: 'formatDate' }, neverAborted)) as { symbols: CodeSymbol[] };
+    assert.deepEqual(found, symbols);
+    assert.equal('container' in (found[0] ?? {}), false);
+    assert.equal(found[1]?.container, 'utils');
+  });
 });
+

@@ -105,6 +105,35 @@ describe('fetch_url', () => {
     );
   });
 
+  it('draws the line at status 400, and retries only a rate limit (429) or a server error (500 and up)', async () => {
+    const outcome = (status: number): Promise<string> =>
+      createFetchUrlTool(fakeFetcher({ status, content: 'body' }))
+        .run(makeToolContext(), { url: 'https://a.example/x' }, neverAborted)
+        .then(
+          () => 'ok',
+          (error: Error & { retryable?: boolean }) => (error.retryable === true ? 'retry' : 'fail'),
+        );
+    assert.deepEqual(await Promise.all([399, 400, 428, 429, 430, 499, 500].map(outcome)), ['ok', 'fail', 'fail', 'retry', 'fail', 'fail', 'retry']);
+  });
+
+  it('says the content was cut only when it was: by the fetcher, or past the result cap', async () => {
+    const exactly = await createFetchUrlTool(fakeFetcher({ content: 'x'.repeat(200_000) })).run(makeToolContext(), { url: 'https://a.example/' }, neverAborted);
+    assert.equal(exactly.truncated, false);
+    const byFetcher = await createFetchUrlTool(fakeFetcher({ truncated: true })).run(makeToolContext(), { url: 'https://a.example/' }, neverAborted);
+    assert.equal(byFetcher.truncated, true);
+    const progress: string[] = [];
+    await createFetchUrlTool(fakeFetcher()).run(makeToolContext({ progress: (message: string) => progress.push(message) }), { url: 'https://a.example/' }, neverAborted);
+    assert.deepEqual(progress, ['fetching a.example']);
+  });
+
+  it('gives a later step the content as text, and any other kept value as JSON', () => {
+    const tool = createFetchUrlTool(fakeFetcher());
+    assert.equal(tool.resultText?.({ content: 'page' }), 'page');
+    assert.equal(tool.resultText?.({ content: 7 }), '{"content":7}');
+    assert.equal(tool.resultText?.(null), 'null');
+    assert.equal(tool.resultText?.('text'), 'text');
+  });
+
   it("gives up after 30 s on the clock, aborting the fetch, and passes a cancelled run's reason on", async () => {
     let seen: AbortSignal | undefined;
     const never: UrlFetcher = {

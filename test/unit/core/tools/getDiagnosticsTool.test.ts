@@ -54,4 +54,20 @@ describe('get_diagnostics', () => {
     assert.equal(problem?.source, 'li nt\\u0007');
     assert.equal(problem?.code, 'c\\u009b');
   });
+
+  it('keeps a problem without a source or code without them, and says what it reads in its progress line', async () => {
+    const { source: _source, code: _code, ...bare } = typeError;
+    const progress: string[] = [];
+    const ctx = makeToolContext({ progress: (message: string) => progress.push(message) });
+    const tool = createGetDiagnosticsTool(fakeProblems([bare]));
+    const [problem] = (await tool.run(ctx, { paths: ['src/a.ts'] }, neverAborted)).problems;
+    assert.deepEqual(problem, bare);
+    assert.equal('source' in (problem ?? {}), false);
+    assert.equal('code' in (problem ?? {}), false);
+    await tool.run(ctx, { paths: ['src/a.ts', 'src/b.ts'] }, neverAborted);
+    await tool.run(ctx, {}, neverAborted);
+    assert.deepEqual(progress, ['reading the problems of 1 file', 'reading the problems of 2 files', "reading the workspace's problems"]);
+    assert.equal(tool.name, 'get_diagnostics');
+    assert.match(tool.description, /^The problems the editor shows .* at most 500\./);
+  });
 });
