@@ -19,16 +19,8 @@ const inputSchema = z.strictObject({
     .describe('"markdown" (default): an HTML page becomes the Markdown of its main content; "raw": the body as sent. Plain text and JSON come as they are.'),
 });
 
-/** What `fetch_url` returns: the page's text, made safe to show (controls escaped) and bounded. */
-export interface FetchUrlOutput {
-  url: string;
-  status: number;
-  contentType: string;
-  format: 'markdown' | 'text';
-  title?: string;
-  content: string;
-  truncated: boolean;
-}
+/** What `fetch_url` returns: the page as the fetcher read it, its texts made safe to show (controls escaped) and bounded. */
+export type FetchUrlOutput = FetchedUrl;
 
 /**
  * `fetch_url` over `fetcher`: a GET of an http(s) URL as Markdown or text. Checked before
