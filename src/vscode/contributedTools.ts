@@ -63,9 +63,9 @@ function makeTools(log: vscode.LogOutputChannel): Tool[] {
       effects: 'external',
       async run(ctx, args, signal) {
         const source = vscode.l10n.t('VS Code tool "{0}" of another extension', info.name);
-        await runtime.requireApproval(
+        await runtime.requireToolCallApproval(
           ctx,
-          { kind: 'tool', stepId: ctx.stepId, title: ctx.stepTitle, tool: name, source, input: args },
+          { tool: name, source, input: args },
           vscode.l10n.t('calling {0}', name),
           signal,
         );

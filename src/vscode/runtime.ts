@@ -34,7 +34,7 @@ export { showPlan } from './showPlanCommand';
 export { exportPlanMarkdown, reviewPlanFile, runPlanFile, savePlanAsFile } from './planFileCommands';
 export { planFileDocument, vscodePlanFileUi } from './vscodePlanFileUi';
 export { jsonSchemaInput } from '../core/tools/jsonSchemaInput';
-export { requireApproval } from '../core/tools/approvals';
+export { requireToolCallApproval } from '../core/tools/approvals';
 export { capText } from '../core/text/capText';
 export { visibleControls } from '../core/plan/visibleDirection';
 export { editorTools } from './editorTools';

@@ -1,6 +1,6 @@
 import { StepFailure } from '../engine/executors/stepExecutor';
 import { capText, textCaps } from '../text/capText';
-import { requireApproval } from '../tools/approvals';
+import { requireToolCallApproval } from '../tools/approvals';
 import { jsonSchemaInput } from '../tools/jsonSchemaInput';
 import type { Tool } from '../tools/tool';
 import { type McpCallResult, mcpResultText, mcpStepOutput, type McpStepOutput } from './mcpResult';
@@ -65,9 +65,9 @@ function mcpTool(session: McpSession, info: McpToolInfo, name: string): Tool<Rec
     effects: 'external',
     async run(ctx, input, signal) {
       if (!allowed) {
-        await requireApproval(
+        await requireToolCallApproval(
           ctx,
-          { kind: 'tool', stepId: ctx.stepId, title: ctx.stepTitle, tool: info.name, source, input },
+          { tool: info.name, source, input },
           `the call of tool "${info.name}" of ${source}`,
           signal,
         );

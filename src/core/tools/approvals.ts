@@ -42,6 +42,19 @@ export function isApprovalRejectedError(error: unknown): error is ApprovalReject
 }
 
 /**
+ * Asks before `call` (a tool another program runs, or one that reaches the network) for the
+ * step of `ctx`, as `requireApproval` does; `what` names the call in a rejection.
+ */
+export function requireToolCallApproval(
+  ctx: ToolContext,
+  call: { tool: string; source: string; input: unknown },
+  what: string,
+  signal: AbortSignal,
+): Promise<void> {
+  return requireApproval(ctx, { kind: 'tool', stepId: ctx.stepId, title: ctx.stepTitle, ...call }, what, signal);
+}
+
+/**
  * Asks the user through `Interaction.requestApproval` and returns only when approved.
  * Throws `DeferredError` when nobody can answer now and `ApprovalRejectedError` on "no".
  */

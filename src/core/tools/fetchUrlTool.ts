@@ -5,7 +5,7 @@ import type { FetchedUrl, UrlFetcher } from '../ports';
 import { capText } from '../text/capText';
 import { valueText } from '../text/valueText';
 import { checkFetchUrl } from '../web/fetchUrlTarget';
-import { needsApproval, requireApproval } from './approvals';
+import { needsApproval, requireToolCallApproval } from './approvals';
 import type { Tool } from './tool';
 
 /** Limits of one `fetch_url` call: bytes read, characters returned, milliseconds waited, redirects followed. */
@@ -40,9 +40,9 @@ export function createFetchUrlTool(fetcher: UrlFetcher, limits: typeof fetchUrlL
       const shown = target.url.href;
       if (target.kind === 'local' || needsApproval('network', ctx.approvalPolicy)) {
         const source = target.kind === 'local' ? 'a server on this machine or your local network' : 'the internet';
-        await requireApproval(
+        await requireToolCallApproval(
           ctx,
-          { kind: 'tool', stepId: ctx.stepId, title: ctx.stepTitle, tool: 'fetch_url', source, input: { url: shown } },
+          { tool: 'fetch_url', source, input: { url: shown } },
           `reading ${shown}`,
           signal,
         );
