@@ -36,10 +36,13 @@ const shipped = [
   { ...node, entryPoints: ['src/vscode/runtime.ts'], outfile: `${outdir}/runtime.js`, external: ['vscode'], planSchema: true },
   { ...node, entryPoints: ['src/node/nodeLibrary.ts'], outfile: `${outdir}/core.js` },
   { ...node, entryPoints: ['src/cli/cli.ts'], outfile: `${outdir}/cli.js`, banner: { js: '#!/usr/bin/env node' } },
+  // The reader threads of search_text (src/node/parallelTextSearcher.ts), started from runtime.js and cli.js beside it.
+  { ...node, entryPoints: ['src/node/textSearchWorker.ts'], outfile: `${outdir}/textSearchWorker.js` },
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['webview/main.ts'], outfile: `${outdir}/webview.js` },
 ];
 const testBuild = [
   { ...node, entryPoints: ['test/integration/testBuild/testExtension.ts'], outfile: `${outdir}/extension.js`, external: ['vscode'], lazyRuntime: true, planSchema: true },
+  { ...node, entryPoints: ['src/node/textSearchWorker.ts'], outfile: `${outdir}/textSearchWorker.js` },
 ];
 const builds = testExtension === undefined ? shipped : testBuild;
 

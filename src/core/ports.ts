@@ -64,8 +64,8 @@ export interface WorkspaceFs {
   locate?(path: string, signal?: AbortSignal): Promise<string>;
   /**
    * A faster way to tell which files can hold a match of a `search_text` query (the
-   * ripgrep that VS Code ships, or one on `PATH`). Optional: without it every listed file
-   * is read.
+   * ripgrep that VS Code ships, one on `PATH`, or a pool of reader threads). Optional:
+   * without it every listed file is read on the caller's thread.
    */
   readonly textSearcher?: TextSearcher;
 }
@@ -93,10 +93,13 @@ export interface TextNarrowing {
  * saw that holds a line matching the query as `search_text` matches it (it may name more),
  * and never read outside the root; `undefined` when it cannot answer (no program, a pattern
  * it cannot be sure of, a failure, a time or output limit), and then the caller reads every
- * file. Rejects with the signal's reason when `signal` aborts.
+ * file. `listed` settles with the workspace-relative files the search covers, in path
+ * order, once the workspace has listed them (a searcher that walks by itself may ignore
+ * it); when it rejects, `narrow` may reject likewise. Rejects with the signal's reason when
+ * `signal` aborts.
  */
 export interface TextSearcher {
-  narrow(query: TextQuery, signal?: AbortSignal): Promise<TextNarrowing | undefined>;
+  narrow(query: TextQuery, listed: Promise<readonly string[]>, signal?: AbortSignal): Promise<TextNarrowing | undefined>;
 }
 
 /** A change to one file, shown to the user before it is applied. */

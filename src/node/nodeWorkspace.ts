@@ -3,6 +3,7 @@ import type { WorkspaceFs } from '../core/ports';
 import { createConfinedWorkspace } from '../core/workspace/confinedWorkspace';
 import type { ManyTextReader } from '../core/workspace/readTextMany';
 import { createNodeDirectoryFs, type NodeDirectoryFsOptions } from './nodeDirectoryFs';
+import { createParallelTextSearcher } from './parallelTextSearcher';
 import { createRipgrepSearcher } from './ripgrepSearcher';
 
 export type { NodeFileSystem } from './nodeDirectoryFs';
@@ -14,7 +15,11 @@ export interface NodeWorkspaceOptions extends NodeDirectoryFsOptions {
    * hard link can make a file outside the workspace appear inside it.
    */
   allowHardLinks?: boolean;
-  /** A ripgrep program: `search_text` then reads only the files it finds a match in (see `createRipgrepSearcher`). */
+  /**
+   * A ripgrep program: `search_text` then reads only the files it finds a match in (see
+   * `createRipgrepSearcher`). Without one, a large search reads on threads first
+   * (`createParallelTextSearcher`).
+   */
   ripgrepPath?: string | undefined;
 }
 
@@ -27,9 +32,10 @@ export interface NodeWorkspaceOptions extends NodeDirectoryFsOptions {
  */
 export function createNodeWorkspace(root: string, options: NodeWorkspaceOptions = {}): WorkspaceFs & ManyTextReader {
   const absoluteRoot = path.resolve(root);
+  const textSearcher = options.ripgrepPath === undefined ? createParallelTextSearcher(absoluteRoot) : createRipgrepSearcher(options.ripgrepPath, absoluteRoot);
   return createConfinedWorkspace(createNodeDirectoryFs(absoluteRoot, options), {
     root: absoluteRoot,
     allowHardLinks: options.allowHardLinks ?? false,
-    ...(options.ripgrepPath === undefined ? {} : { textSearcher: createRipgrepSearcher(options.ripgrepPath, absoluteRoot) }),
+    ...(textSearcher === undefined ? {} : { textSearcher }),
   });
 }

@@ -59,7 +59,8 @@ export function createRipgrepSearcher(rgPath: string, root: string, limits: Ripg
   const timeoutMs = limits.timeoutMs ?? defaultTimeoutMs;
   const maxOutputBytes = limits.maxOutputBytes ?? defaultMaxOutputBytes;
   return {
-    async narrow(query, signal) {
+    // Ripgrep walks the folder itself, under the same rules as the listing, while it is made.
+    async narrow(query, _listed, signal) {
       signal?.throwIfAborted();
       const searchFlags = queryFlags(query);
       if (searchFlags === undefined) return undefined;

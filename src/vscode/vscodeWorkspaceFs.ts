@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { RawDirectoryFs, RawEntryType, RawStat, WorkspaceFs } from '../core/ports';
 import { createConfinedWorkspace } from '../core/workspace/confinedWorkspace';
 import { isGone, rawStat } from '../node/nodeDirectoryFs';
+import { createParallelTextSearcher } from '../node/parallelTextSearcher';
 import { createRipgrepSearcher, findBundledRipgrep } from '../node/ripgrepSearcher';
 
 /** Options of `createVscodeWorkspaceFs`. */
@@ -11,10 +12,11 @@ export interface VscodeWorkspaceFsOptions {
   /** Reads and changes regular files with more than one hard link (`taskPlanner.workspace.allowHardLinks`). */
   allowHardLinks?: boolean;
   /**
-   * `search_text` reads only the files the ripgrep that VS Code ships finds a match in
-   * (default `true`; every file is read when there is none).
+   * `search_text` reads only the files the ripgrep that VS Code ships finds a match in, or
+   * without one, reader threads first for a large search (default `true`); `false` reads
+   * every file on the extension host's thread.
    */
-  ripgrep?: boolean;
+  narrowSearch?: boolean;
 }
 
 /**
@@ -32,11 +34,13 @@ export interface VscodeWorkspaceFsOptions {
  * change the workspace while a run works can use it.
  */
 export function createVscodeWorkspaceFs(root: vscode.Uri, options: VscodeWorkspaceFsOptions = {}): WorkspaceFs {
-  const ripgrep = options.ripgrep ?? true ? bundledRipgrep() : undefined;
+  const ripgrep = bundledRipgrep();
+  const textSearcher =
+    options.narrowSearch === false ? undefined : ripgrep === undefined ? createParallelTextSearcher(root.fsPath) : createRipgrepSearcher(ripgrep, root.fsPath);
   return createConfinedWorkspace(createVscodeDirectoryFs(root.fsPath), {
     root: root.fsPath,
     allowHardLinks: options.allowHardLinks ?? false,
-    ...(ripgrep === undefined ? {} : { textSearcher: createRipgrepSearcher(ripgrep, root.fsPath) }),
+    ...(textSearcher === undefined ? {} : { textSearcher }),
   });
 }
 

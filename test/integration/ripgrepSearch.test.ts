@@ -12,7 +12,7 @@ describe('search_text through the bundled ripgrep', () => {
   it('finds the ripgrep under appRoot and narrows the search with it', async () => {
     const searcher = createVscodeWorkspaceFs(folder).textSearcher;
     assert.ok(searcher, `no ripgrep found under ${vscode.env.appRoot}`);
-    const narrowing = await searcher.narrow({ pattern: 'searchNotes', regex: false, caseSensitive: true }, neverAborted);
+    const narrowing = await searcher.narrow({ pattern: 'searchNotes', regex: false, caseSensitive: true }, Promise.resolve([]), neverAborted);
     assert.ok(narrowing);
     assert.ok(narrowing.matched.has('src/notes.js') && narrowing.matched.has('src/cli.js'));
     assert.ok(narrowing.seen.has('package.json') && !narrowing.matched.has('package.json'));
@@ -20,7 +20,7 @@ describe('search_text through the bundled ripgrep', () => {
 
   it('gets the same results as the core reader on the demo workspace', async () => {
     const withRipgrep = makeToolContext({ workspace: createVscodeWorkspaceFs(folder) });
-    const readerOnly = makeToolContext({ workspace: createVscodeWorkspaceFs(folder, { ripgrep: false }) });
+    const readerOnly = makeToolContext({ workspace: createVscodeWorkspaceFs(folder, { narrowSearch: false }) });
     assert.equal(readerOnly.workspace.textSearcher, undefined);
     const queries = [
       { query: 'notes' },

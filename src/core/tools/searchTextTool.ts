@@ -1,11 +1,9 @@
-import { RE2JS } from 're2js';
 import { z } from 'zod';
 import { readTextMany } from '../workspace/readTextMany';
-import { PathRefusedError } from '../workspace/resolveInRoot';
+import { normalizeWorkspacePath, PathRefusedError } from '../workspace/resolveInRoot';
 import { isWorkspaceError } from '../workspace/workspaceError';
-import { jsRegexToRe2, UnsupportedRegexError } from './jsRegexToRe2';
+import { compileTextQuery, looksBinary } from './textQueryMatcher';
 import type { Tool } from './tool';
-import { errorMessage } from '../../shared/errorMessage';
 
 /** Files larger than this, in bytes, are skipped by `search_text` without being read. */
 export const maxSearchFileBytes = 4 * 1024 * 1024;
@@ -44,8 +42,8 @@ export interface SearchTextOutput {
  * `search_text`: literal or regex search over the workspace files `list_files` would show.
  * A regular expression is written as in JavaScript and runs on RE2 (`re2js`, see
  * `jsRegexToRe2`): time linear in the text whatever the pattern, so no pattern can block
- * the event loop, and cancellation is seen between files. With a `TextSearcher` (ripgrep)
- * only the files it may find a match in are read; the matches are the same.
+ * the event loop, and cancellation is seen between files. With a `TextSearcher` (ripgrep,
+ * or reader threads) only the files it may find a match in are read; the matches are the same.
  */
 export const searchTextTool: Tool<z.infer<typeof inputSchema>, SearchTextOutput> = {
   name: 'search_text',
@@ -53,18 +51,19 @@ export const searchTextTool: Tool<z.infer<typeof inputSchema>, SearchTextOutput>
   inputSchema,
   effects: 'read',
   async run(ctx, input, signal) {
-    const matcher = compileQuery(input.query, input.regex ?? false, input.caseSensitive ?? true);
+    const query = { pattern: input.query, regex: input.regex ?? false, caseSensitive: input.caseSensitive ?? true };
+    const matcher = compileTextQuery(query);
     const maxMatches = input.maxMatches ?? 200;
     const contextLines = input.contextLines ?? 0;
     // The searcher runs while the files are listed; a listing that fails stops it.
     const stopNarrowing = new AbortController();
-    const narrowed = ctx.workspace.textSearcher?.narrow(
-      { pattern: input.query, regex: input.regex ?? false, caseSensitive: input.caseSensitive ?? true },
-      AbortSignal.any([signal, stopNarrowing.signal]),
-    );
+    const listing = ctx.workspace.list(input.glob, signal);
+    const narrowed = ctx.workspace.textSearcher?.narrow(query, listing, AbortSignal.any([signal, stopNarrowing.signal]));
+    // Marked as handled at once: it may reject (cancelled) while the listing is awaited.
+    narrowed?.catch(() => undefined);
     let files: string[];
     try {
-      files = await ctx.workspace.list(input.glob, signal);
+      files = await listing;
     } catch (error) {
       stopNarrowing.abort(error);
       await narrowed?.catch(() => undefined);
@@ -72,7 +71,8 @@ export const searchTextTool: Tool<z.infer<typeof inputSchema>, SearchTextOutput>
     }
     const narrowing = await narrowed;
     // A file the searcher saw without a match holds none: counted as searched, not read.
-    const toRead = narrowing === undefined ? files : files.filter((path) => narrowing.matched.has(path) || !narrowing.seen.has(path));
+    // A name the reader refuses is left to it, so that it is counted as skipped all the same.
+    const toRead = narrowing === undefined ? files : files.filter((path) => narrowing.matched.has(path) || !narrowing.seen.has(path) || !isWorkspacePath(path));
     const matches: SearchMatch[] = [];
     let filesSearched = 0;
     let filesSkipped = 0;
@@ -91,7 +91,7 @@ export const searchTextTool: Tool<z.infer<typeof inputSchema>, SearchTextOutput>
           }
           throw error;
         }
-        if (text.slice(0, 8192).includes('\u0000')) {
+        if (looksBinary(text)) {
           filesSkipped++;
           return true;
         }
@@ -126,48 +126,13 @@ export const searchTextTool: Tool<z.infer<typeof inputSchema>, SearchTextOutput>
   },
 };
 
-interface QueryMatcher {
-  anywhere(text: string): boolean;
-  /** 0-based column of the first match in `line`, or -1. */
-  column(line: string): number;
-}
-
-function compileQuery(query: string, isRegex: boolean, caseSensitive: boolean): QueryMatcher {
-  if (!isRegex) {
-    if (caseSensitive) return { anywhere: (text) => text.includes(query), column: (line) => line.indexOf(query) };
-    const pattern = new RegExp(query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
-    return { anywhere: (text) => pattern.test(text), column: (line) => line.search(pattern) };
-  }
+function isWorkspacePath(path: string): boolean {
   try {
-    // JavaScript's own parser names syntax errors precisely; the pattern is never run by it.
-    new RegExp(query, caseSensitive ? 'm' : 'im');
-  } catch (error) {
-    throw new Error(`The regular expression ${JSON.stringify(query)} is invalid: ${errorMessage(error)}. Fix it, or search literally with regex: false.`, {
-      cause: error,
-    });
+    normalizeWorkspacePath(path);
+    return true;
+  } catch {
+    return false;
   }
-  let pattern: RE2JS;
-  try {
-    pattern = RE2JS.compile(jsRegexToRe2(query), RE2JS.MULTILINE | (caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE));
-  } catch (error) {
-    if (error instanceof UnsupportedRegexError) {
-      throw new Error(
-        `The regular expression ${JSON.stringify(query)} uses ${error.feature}, which is not supported: search_text runs regular expressions on a linear-time engine (RE2) so that no pattern can freeze it. Rewrite the pattern without it, or search literally with regex: false.`,
-        { cause: error },
-      );
-    }
-    throw new Error(
-      `The regular expression ${JSON.stringify(query)} cannot run on the linear-time engine (RE2): ${errorMessage(error)}. Simplify it (repetition counts stay under 1000), or search literally with regex: false.`,
-      { cause: error },
-    );
-  }
-  return {
-    anywhere: (text) => pattern.test(text),
-    column: (line) => {
-      const matcher = pattern.matcher(line);
-      return matcher.find() ? matcher.start() : -1;
-    },
-  };
 }
 
 function clip(line: string): string {

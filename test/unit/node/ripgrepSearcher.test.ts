@@ -1,73 +1,32 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { maxSearchFileBytes, searchTextTool } from '../../../src/core/tools/searchTextTool';
+import { searchTextTool } from '../../../src/core/tools/searchTextTool';
 import { createNodeWorkspace } from '../../../src/node/nodeWorkspace';
 import { createRipgrepSearcher, findBundledRipgrep, findRipgrepOnPath } from '../../../src/node/ripgrepSearcher';
 import { makeToolContext, neverAborted } from '../../fakes/toolContext';
+import { makeSearchTree, searchQueries } from './searchTree';
 
 // The ripgrep code-server ships (test/host, installed for the integration tests), else one on PATH.
-const ripgrep = findBundledRipgrep(path.join(__dirname, '..', '..', 'host', 'node_modules', 'code-server', 'lib', 'vscode')) ?? findRipgrepOnPath(process.env.PATH);
+const ripgrep =
+  findBundledRipgrep(path.join(__dirname, '..', '..', 'host', 'node_modules', 'code-server', 'lib', 'vscode')) ?? findRipgrepOnPath(process.env.PATH);
+
+// Ripgrep walks by itself: the listing is not its input.
+const nothingListed = Promise.resolve([]);
 
 describe('ripgrep searcher', () => {
   let base: string;
   let root: string;
   beforeEach(() => {
-    base = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-rg-'));
-    root = path.join(base, 'root');
-    const files: Record<string, string> = {
-      'root/.gitignore': 'ignored/\n*.log\n!keep.log\n',
-      'root/src/.gitignore': 'local.ts\n',
-      'root/src/a.ts': 'const a = 1;\nlet x = NEEDLE;\r\nNEEDLE at start\n',
-      'root/src/b.ts': 'nothing\nneedle in lower case\nNEEDLEé and more\n',
-      'root/src/local.ts': 'NEEDLE ignored below\n',
-      'root/.hidden/h.md': 'a hidden NEEDLE\n',
-      'root/ignored/x.ts': 'NEEDLE',
-      'root/app.log': 'NEEDLE',
-      'root/keep.log': 'NEEDLE kept',
-      'root/node_modules/m/index.js': 'NEEDLE',
-      'root/deep/node_modules/n.js': 'NEEDLE',
-      'root/.git/config': 'NEEDLE',
-      'root/-dash.txt': '-e NEEDLE --files',
-      'root/.ignore': '*.md\n',
-      'root/.rgignore': 'keep.log\n',
-      'root/new\nline.txt': 'a NEEDLE in a file whose name holds a newline\n',
-      'root/bin.dat': 'NEEDLE\u0000\u0001',
-      'root/late-nul.txt': `${'x'.repeat(9000)}\u0000\nNEEDLE after a late NUL\n`,
-      'outside/secret.txt': 'NEEDLE secret',
-      'outside/dir/secret.ts': 'NEEDLE secret',
-    };
-    for (const [file, text] of Object.entries(files)) {
-      fs.mkdirSync(path.dirname(path.join(base, file)), { recursive: true });
-      fs.writeFileSync(path.join(base, file), text);
-    }
-    fs.writeFileSync(path.join(root, 'latin1.txt'), Buffer.from([0x4e, 0x45, 0x45, 0x44, 0x4c, 0x45, 0xe9, 0x21, 0x0a]));
-    fs.writeFileSync(path.join(root, 'huge.txt'), `NEEDLE${'x'.repeat(maxSearchFileBytes)}`);
-    fs.symlinkSync(path.join(base, 'outside/secret.txt'), path.join(root, 'src/out-link.txt'));
-    fs.symlinkSync(path.join(base, 'outside/dir'), path.join(root, 'out-dir'));
-    fs.symlinkSync('a.ts', path.join(root, 'src/in-link.ts'));
+    ({ base, root } = makeSearchTree());
   });
   afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
 
-  const queries = [
-    { query: 'NEEDLE' },
-    { query: 'needle', caseSensitive: false, contextLines: 1 },
-    { query: '-e NEEDLE' },
-    { query: 'NEEDLE;$', regex: true },
-    { query: '^NEEDLE\\w*', regex: true },
-    { query: 'NEEDLE\\W', regex: true },
-    { query: 'needle.?(in|at)', regex: true, caseSensitive: false },
-    { query: 'NEEDLE', glob: 'src/*.ts' },
-    { query: 'NEEDLE', maxMatches: 2 },
-    { query: 'NEEDLE\uFFFD!' },
-  ];
-
-  it('finds exactly what the core reader finds (ignore rules, ripgrep\'s own ignore files, hidden files, links, binary, oversized files, CRLF, odd names)', async function () {
+  it("finds exactly what the core reader finds (ignore rules, ripgrep's own ignore files, hidden files, links, binary, oversized files, CRLF, odd names)", async function () {
     if (ripgrep === undefined) this.skip();
     const plain = makeToolContext({ workspace: createNodeWorkspace(root) });
     const withRipgrep = makeToolContext({ workspace: createNodeWorkspace(root, { ripgrepPath: ripgrep }) });
-    for (const input of queries) {
+    for (const input of searchQueries) {
       const expected = await searchTextTool.run(plain, input, neverAborted);
       const actual = await searchTextTool.run(withRipgrep, input, neverAborted);
       assert.deepEqual(actual.matches, expected.matches, JSON.stringify(input));
@@ -75,33 +34,55 @@ describe('ripgrep searcher', () => {
     }
     // "new\nline.txt" matches for ripgrep (below) but is no workspace path (a control character), so neither reader returns it.
     const all = await searchTextTool.run(withRipgrep, { query: 'NEEDLE' }, neverAborted);
-    assert.deepEqual(all.matches.map((m) => m.path), ['-dash.txt', '.hidden/h.md', 'keep.log', 'late-nul.txt', 'latin1.txt', 'src/a.ts', 'src/a.ts', 'src/b.ts', 'src/in-link.ts', 'src/in-link.ts']);
+    assert.deepEqual(
+      all.matches.map((m) => m.path),
+      ['-dash.txt', '.hidden/h.md', 'keep.log', 'late-nul.txt', 'latin1.txt', 'src/a.ts', 'src/a.ts', 'src/b.ts', 'src/in-link.ts', 'src/in-link.ts'],
+    );
   });
 
   it('names the files with a match and the files it saw, never following a link', async function () {
     if (ripgrep === undefined) this.skip();
-    const narrowing = await createRipgrepSearcher(ripgrep, root).narrow({ pattern: 'NEEDLE', regex: false, caseSensitive: true }, neverAborted);
+    const narrowing = await createRipgrepSearcher(ripgrep, root).narrow({ pattern: 'NEEDLE', regex: false, caseSensitive: true }, nothingListed, neverAborted);
     assert.ok(narrowing);
-    assert.deepEqual([...narrowing.matched].sort(), ['-dash.txt', '.hidden/h.md', 'bin.dat', 'keep.log', 'late-nul.txt', 'latin1.txt', 'new\nline.txt', 'src/a.ts', 'src/b.ts']);
+    assert.deepEqual([...narrowing.matched].sort(), [
+      '-dash.txt',
+      '.hidden/h.md',
+      'bin.dat',
+      'keep.log',
+      'late-nul.txt',
+      'latin1.txt',
+      'new\nline.txt',
+      'src/a.ts',
+      'src/b.ts',
+    ]);
     assert.ok(narrowing.seen.has('src/local.ts') === false && narrowing.seen.has('src/out-link.txt') === false && narrowing.seen.has('huge.txt') === false);
     assert.ok(narrowing.seen.has('src/b.ts') && narrowing.seen.has('.gitignore'));
   });
 
   it('does not narrow a pattern whose classes mean more in JavaScript, a missing program, or output over the limit', async function () {
     const query = { pattern: 'NEEDLE', regex: false, caseSensitive: true };
-    assert.equal(await createRipgrepSearcher(path.join(base, 'no-such-rg'), root).narrow(query, neverAborted), undefined);
+    assert.equal(await createRipgrepSearcher(path.join(base, 'no-such-rg'), root).narrow(query, nothingListed, neverAborted), undefined);
     if (ripgrep === undefined) this.skip();
-    assert.equal(await createRipgrepSearcher(ripgrep, root).narrow({ pattern: '\\bNEEDLE', regex: true, caseSensitive: true }, neverAborted), undefined);
-    assert.equal(await createRipgrepSearcher(ripgrep, root).narrow({ pattern: 'a\uFFFDb', regex: false, caseSensitive: true }, neverAborted), undefined);
-    assert.equal(await createRipgrepSearcher(ripgrep, root, { maxOutputBytes: 8 }).narrow(query, neverAborted), undefined);
+    assert.equal(
+      await createRipgrepSearcher(ripgrep, root).narrow({ pattern: '\\bNEEDLE', regex: true, caseSensitive: true }, nothingListed, neverAborted),
+      undefined,
+    );
+    assert.equal(
+      await createRipgrepSearcher(ripgrep, root).narrow({ pattern: 'a\uFFFDb', regex: false, caseSensitive: true }, nothingListed, neverAborted),
+      undefined,
+    );
+    assert.equal(await createRipgrepSearcher(ripgrep, root, { maxOutputBytes: 8 }).narrow(query, nothingListed, neverAborted), undefined);
     // A pattern ripgrep refuses (a newline in a line-oriented search) leaves the search to the core reader.
-    assert.equal(await createRipgrepSearcher(ripgrep, root).narrow({ pattern: 'a\\nb', regex: true, caseSensitive: true }, neverAborted), undefined);
+    assert.equal(
+      await createRipgrepSearcher(ripgrep, root).narrow({ pattern: 'a\\nb', regex: true, caseSensitive: true }, nothingListed, neverAborted),
+      undefined,
+    );
   });
 
   it('stops when aborted', async function () {
     if (ripgrep === undefined) this.skip();
     const controller = new AbortController();
-    const pending = createRipgrepSearcher(ripgrep, root).narrow({ pattern: 'NEEDLE', regex: false, caseSensitive: true }, controller.signal);
+    const pending = createRipgrepSearcher(ripgrep, root).narrow({ pattern: 'NEEDLE', regex: false, caseSensitive: true }, nothingListed, controller.signal);
     controller.abort(new Error('stopped by the user'));
     await assert.rejects(pending, /stopped by the user/);
   });

@@ -79,7 +79,7 @@ describe('search_text', () => {
         throw new Error('The folder cannot be listed');
       },
       textSearcher: {
-        narrow: (_query, signal) => {
+        narrow: (_query, _listed, signal) => {
           searcherSignal = signal;
           return new Promise((_resolve, reject) => signal?.addEventListener('abort', () => reject(new Error('stopped')), { once: true }));
         },
