@@ -221,7 +221,7 @@ export const mutationGroups = [
     ci: false,
     threshold: 80,
     ignoreStatic: true,
-    mutate: ['src/core/tools/searchTextTool.ts', 'src/core/tools/jsRegexToRe2.ts'],
+    mutate: ['src/core/tools/searchTextTool.ts', 'src/core/tools/jsRegexToRe2.ts', 'src/core/tools/textQueryMatcher.ts'],
     spec: ['test/unit/core/tools/searchTextTool.test.ts', 'test/unit/core/tools/jsRegexToRe2.test.ts'],
     grep: timeBoundTestsLeftOut,
   },
