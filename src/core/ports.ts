@@ -81,7 +81,9 @@ export interface TextQuery {
  * Which files of a workspace can hold a line matching a query: `matched` are the
  * workspace-relative paths of the files it found a match in, `seen` every file it looked
  * at. A file it did not see (a link, a file its own ignore rules skip) may match all the
- * same. Matching lines, columns and texts always come from the core's own reader.
+ * same. Matching lines, columns and texts always come from the core's own reader; a file
+ * seen without a match is counted as searched, so a searcher that leaves binary files and
+ * names the reader refuses unseen keeps the counts of skipped files the reader's.
  */
 export interface TextNarrowing {
   matched: ReadonlySet<string>;

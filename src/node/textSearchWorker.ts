@@ -3,7 +3,8 @@
 import * as fs from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import type { TextQuery } from '../core/ports';
-import { compileTextQuery, looksBinary, type QueryMatcher } from '../core/tools/textQueryMatcher';
+import { compileTextQuery, looksBinary } from '../core/tools/textQueryMatcher';
+import { normalizeWorkspacePath } from '../core/workspace/resolveInRoot';
 import { errorMessage } from '../shared/errorMessage';
 import type { BatchAnswer, ReadBatch } from './parallelTextSearcher';
 
@@ -12,12 +13,34 @@ const directoryFlags = fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.con
 const fileFlags = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW;
 
 let buffer = Buffer.allocUnsafe(256 * 1024);
-let compiled: { key: string; matcher: QueryMatcher } | undefined;
+let compiled: { key: string; test: ContentTest } | undefined;
 
-function matcherFor(query: TextQuery): QueryMatcher {
+/** What a file's bytes are for the query: binary (skipped by the caller), holding a match, or neither. */
+type ContentTest = (bytes: Buffer) => 'binary' | 'match' | 'none';
+
+function contentTestFor(query: TextQuery): ContentTest {
   const key = JSON.stringify(query);
-  if (compiled?.key !== key) compiled = { key, matcher: compileTextQuery(query) };
-  return compiled.matcher;
+  if (compiled?.key !== key) compiled = { key, test: compileContentTest(query) };
+  return compiled.test;
+}
+
+/**
+ * The query as a test on bytes, deciding as `looksBinary` and `anywhere` decide on the
+ * decoded text. A case-sensitive literal is found in the bytes themselves without decoding
+ * them: an encoded text starts with no continuation byte, so it is found in the bytes
+ * exactly where it is found in the text (a literal holding U+FFFD, which stands for
+ * undecodable bytes, is matched on the text). Anything else, and any file holding a NUL,
+ * is decoded first.
+ */
+function compileContentTest(query: TextQuery): ContentTest {
+  const matcher = compileTextQuery(query);
+  const onText = (bytes: Buffer): 'binary' | 'match' | 'none' => {
+    const text = bytes.toString('utf8');
+    return looksBinary(text) ? 'binary' : matcher.anywhere(text) ? 'match' : 'none';
+  };
+  if (query.regex || !query.caseSensitive || query.pattern.includes('\uFFFD')) return onText;
+  const needle = Buffer.from(query.pattern, 'utf8');
+  return (bytes) => (bytes.includes(0) ? onText(bytes) : bytes.includes(needle) ? 'match' : 'none');
 }
 
 /**
@@ -27,7 +50,7 @@ function matcherFor(query: TextQuery): QueryMatcher {
  * within `maxBytes`; anything else is left unseen, for the caller's own confined reader.
  */
 function readBatch(batch: ReadBatch): BatchAnswer {
-  const matcher = matcherFor(batch.query);
+  const test = contentTestFor(batch.query);
   const seen: number[] = [];
   const matched: number[] = [];
   let index = 0;
@@ -45,11 +68,15 @@ function readBatch(batch: ReadBatch): BatchAnswer {
       const prefix = `/proc/self/fd/${directoryFd}`;
       if (fs.readlinkSync(prefix) !== expected) continue;
       names.forEach((name, offset) => {
-        const text = readFile(`${prefix}/${name}`, batch.maxBytes);
+        // A name the caller's reader refuses is left to it, so it is counted as skipped all the same.
+        if (!isWorkspacePath(directory === '' ? name : `${directory}/${name}`)) return;
+        const bytes = readFile(`${prefix}/${name}`, batch.maxBytes);
+        if (bytes === undefined) return;
+        const found = test(bytes);
         // A binary file is the caller's to skip, as its reader tells them.
-        if (text === undefined || looksBinary(text)) return;
+        if (found === 'binary') return;
         seen.push(first + offset);
-        if (matcher.anywhere(text)) matched.push(first + offset);
+        if (found === 'match') matched.push(first + offset);
       });
     } finally {
       fs.closeSync(directoryFd);
@@ -58,7 +85,17 @@ function readBatch(batch: ReadBatch): BatchAnswer {
   return { id: batch.id, seen, matched };
 }
 
-function readFile(entry: string, maxBytes: number): string | undefined {
+function isWorkspacePath(relative: string): boolean {
+  try {
+    normalizeWorkspacePath(relative);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The bytes of the regular file `entry` (a view of the shared buffer, valid until the next read); `undefined` for anything else. */
+function readFile(entry: string, maxBytes: number): Buffer | undefined {
   let fd: number;
   try {
     fd = fs.openSync(entry, fileFlags);
@@ -75,7 +112,7 @@ function readFile(entry: string, maxBytes: number): string | undefined {
       if (count === 0) break;
       filled += count;
     }
-    return buffer.toString('utf8', 0, filled);
+    return buffer.subarray(0, filled);
   } catch {
     return undefined;
   } finally {

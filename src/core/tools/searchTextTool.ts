@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { readTextMany } from '../workspace/readTextMany';
-import { normalizeWorkspacePath, PathRefusedError } from '../workspace/resolveInRoot';
+import { PathRefusedError } from '../workspace/resolveInRoot';
 import { isWorkspaceError } from '../workspace/workspaceError';
 import { compileTextQuery, looksBinary } from './textQueryMatcher';
 import type { Tool } from './tool';
@@ -71,8 +71,7 @@ export const searchTextTool: Tool<z.infer<typeof inputSchema>, SearchTextOutput>
     }
     const narrowing = await narrowed;
     // A file the searcher saw without a match holds none: counted as searched, not read.
-    // A name the reader refuses is left to it, so that it is counted as skipped all the same.
-    const toRead = narrowing === undefined ? files : files.filter((path) => narrowing.matched.has(path) || !narrowing.seen.has(path) || !isWorkspacePath(path));
+    const toRead = narrowing === undefined ? files : files.filter((path) => narrowing.matched.has(path) || !narrowing.seen.has(path));
     const matches: SearchMatch[] = [];
     let filesSearched = 0;
     let filesSkipped = 0;
@@ -125,15 +124,6 @@ export const searchTextTool: Tool<z.infer<typeof inputSchema>, SearchTextOutput>
     return { matches, filesSearched, filesSkipped, truncated };
   },
 };
-
-function isWorkspacePath(path: string): boolean {
-  try {
-    normalizeWorkspacePath(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function clip(line: string): string {
   return line.length > maxMatchLineChars ? `${line.slice(0, maxMatchLineChars)}…` : line;

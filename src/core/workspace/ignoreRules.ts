@@ -3,6 +3,7 @@ import type { Ignore } from 'ignore';
 
 /** Directory names never listed or searched, at any depth, whatever `.gitignore` says. */
 export const alwaysSkipped: ReadonlySet<string> = new Set(['.git', 'node_modules']);
+const skippedNames = [...alwaysSkipped];
 
 /**
  * The `.gitignore` rules in force in one directory: its ancestors' files plus its own.
@@ -27,7 +28,8 @@ export class IgnoreRules {
    * skip everything below an ignored directory, as git does.
    */
   ignores(relativePath: string, isDirectory: boolean): boolean {
-    if (relativePath.split('/').some((segment) => alwaysSkipped.has(segment))) return true;
+    // The substring test keeps the split off most paths (this runs once per listed entry).
+    if (skippedNames.some((name) => relativePath.includes(name)) && relativePath.split('/').some((segment) => alwaysSkipped.has(segment))) return true;
     let ignored = false;
     for (const level of this.levels) {
       if (level.base !== '' && !relativePath.startsWith(level.base + '/')) continue;
