@@ -23,7 +23,7 @@ const defaultMaxOutputBytes = 64 * 1024 * 1024;
 // `node_modules` and temporary files are skipped, no configuration file or environment
 // changes that, links are never followed (so nothing outside the root is read), and files
 // too large for search_text are not searched.
-const walkFlags = [
+export const ripgrepWalkFlags: readonly string[] = [
   '--no-config',
   '--hidden',
   '--no-require-git',
@@ -65,7 +65,7 @@ export function createRipgrepSearcher(rgPath: string, root: string, limits: Ripg
       const searchFlags = queryFlags(query);
       if (searchFlags === undefined) return undefined;
       const run = (flags: string[]): Promise<Set<string> | undefined> =>
-        runPaths(rgPath, root, [...walkFlags, ...flags, '.'], { timeoutMs, maxOutputBytes, signal });
+        runPaths(rgPath, root, [...ripgrepWalkFlags, ...flags, '.'], { timeoutMs, maxOutputBytes, signal });
       const [seen, matched] = await Promise.all([run(['--files']), run(['--files-with-matches', '--text', ...searchFlags])]);
       if (seen === undefined || matched === undefined) return undefined;
       return { seen, matched } satisfies TextNarrowing;
