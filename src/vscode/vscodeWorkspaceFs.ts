@@ -1,7 +1,7 @@
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { RawDirectoryFs, RawEntryType, RawStat, WorkspaceFs } from '../core/ports';
+import type { RawDirectoryFs, RawStat, WorkspaceFs } from '../core/ports';
 import { createConfinedWorkspace } from '../core/workspace/confinedWorkspace';
 import { isGone, rawStat } from '../node/nodeDirectoryFs';
 import { createParallelTextSearcher } from '../node/parallelTextSearcher';
@@ -22,12 +22,11 @@ export interface VscodeWorkspaceFsOptions {
 /**
  * A `WorkspaceFs` for a local (`file:`) workspace folder, as the extension host sees it
  * (also in a remote host): the core's workspace policy (`createConfinedWorkspace`) over
- * `createVscodeDirectoryFs`, so contents and changes go through VS Code's file service
- * (open editors, watchers). It refuses what the Node workspace refuses, with the same
- * messages.
+ * `createVscodeDirectoryFs`, so changes go through VS Code's file service (open editors,
+ * watchers). It refuses what the Node workspace refuses, with the same messages.
  *
- * What it cannot guarantee: `vscode.workspace.fs` takes paths, not handles, so each
- * operation acts on a path checked a moment earlier. A process that swaps a directory or file
+ * What it cannot guarantee: it works on paths, not handles (VS Code's file service takes
+ * paths), so each operation acts on a path checked a moment earlier. A process that swaps a directory or file
  * of the workspace for a link to the outside between that check and the operation can
  * redirect it. The Node workspace (`createNodeWorkspace`, used by the command line) closes
  * that window with directory handles; here it stays open, and only a local process able to
@@ -53,8 +52,11 @@ function bundledRipgrep(): string | undefined {
 
 /**
  * The `RawDirectoryFs` of a local folder for the editor: a handle is a directory's real
- * path, checked component by component by the walk; contents, listings and changes go
- * through `vscode.workspace.fs`, the metadata it does not give (links, their targets,
+ * path, checked component by component by the walk; changes go through
+ * `vscode.workspace.fs`, so open editors and watchers see them at once. Reads and listings
+ * use Node's file system directly: the folder is local to the extension host, and VS
+ * Code's file service stats every entry of a directory it lists (20,000 files: 654 ms
+ * against 17 ms, measured in code-server 1.139). Metadata (links, their targets,
  * hard-link counts) comes from `lstat` and `readlink`. File modes are not kept across a
  * write (VS Code's file service has none).
  */
@@ -114,16 +116,23 @@ export function createVscodeDirectoryFs(root: string): RawDirectoryFs<string> {
       const stat = await lstat(path.join(parent, name));
       if (stat === undefined) return 'missing';
       if (stat.type === 'link') return 'link';
+      const file = path.join(parent, name);
       return {
         stat,
-        read: async () => new TextDecoder('utf-8').decode(await fs.readFile(uri(parent, name))),
-        readBytes: async () => fs.readFile(uri(parent, name)),
+        read: async () => fsp.readFile(file, 'utf8'),
+        readBytes: async () => {
+          const bytes = await fsp.readFile(file);
+          return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+        },
         close: async () => undefined,
       };
     },
 
     async readDirectory(handle) {
-      return (await fs.readDirectory(uri(handle))).map(([name, type]) => ({ name, type: entryType(type) }));
+      return (await fsp.readdir(handle, { withFileTypes: true })).map((entry) => ({
+        name: entry.name,
+        type: entry.isSymbolicLink() ? 'link' : entry.isDirectory() ? 'directory' : entry.isFile() ? 'file' : 'other',
+      }));
     },
 
     async writeNewFile(parent, name, text) {
@@ -143,7 +152,7 @@ export function createVscodeDirectoryFs(root: string): RawDirectoryFs<string> {
     },
 
     async removeDirectory(parent, name) {
-      if ((await fs.readDirectory(uri(parent, name))).length > 0) return 'not_empty';
+      if ((await fsp.readdir(path.join(parent, name))).length > 0) return 'not_empty';
       await fs.delete(uri(parent, name), { recursive: false, useTrash: false });
       return 'removed';
     },
@@ -154,8 +163,4 @@ export function createVscodeDirectoryFs(root: string): RawDirectoryFs<string> {
   };
 }
 
-function entryType(type: vscode.FileType): RawEntryType {
-  if (type & vscode.FileType.SymbolicLink) return 'link';
-  if (type & vscode.FileType.Directory) return 'directory';
-  return type & vscode.FileType.File ? 'file' : 'other';
-}
+
