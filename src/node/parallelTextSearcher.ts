@@ -19,8 +19,16 @@ export interface ReadBatch {
   directories: [string, string[]][];
 }
 
-/** A reader thread's answer: indexes into the batch's files, counted across its directories in order. */
-export type BatchAnswer = { id: number; seen: number[]; matched: number[] } | { id: number; error: string };
+/** What a thread found in one batch: indexes into its files, counted across its directories in order. */
+export interface Found {
+  /** Files read whole, not binary. */
+  seen: number[];
+  /** Those of `seen` holding a match. */
+  matched: number[];
+}
+
+/** A reader thread's answer to the batch `id`. */
+export type BatchAnswer = ({ id: number } & Found) | { id: number; error: string };
 
 /** Options of `createParallelTextSearcher`. */
 export interface ParallelSearchOptions {
@@ -134,9 +142,6 @@ function sharedPool(): ReaderPool {
 
 /** Threads end after this long without work, in milliseconds. */
 const idleMs = 5_000;
-
-/** What a thread found in one batch. */
-type Found = { seen: number[]; matched: number[] };
 
 interface Waiting {
   batch: ReadBatch;
