@@ -1,5 +1,3 @@
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentLimits } from '../core/agent/agentLimits';
 import type { ReplanLimits } from '../core/engine/hostRunOptions';
@@ -14,11 +12,12 @@ import type { PlanningStrategy } from '../core/session/planningPrompt';
 import type { ApprovalPolicy, Tool } from '../core/tools/tool';
 import type { UndoReport } from '../core/tools/undoRun';
 import { runInterruption } from '../core/engine/runInterruption';
-import { loadCheckpointFile } from '../node/checkpointFile';
 import { loadRuntime } from './loadRuntime';
 import { readSettings } from './settings';
-import { attachmentChoices, checkAttachments, type AttachmentCheckUi } from './attachmentCheck';
-import { folderConfinement, folderHash, folderStorageDir, relativeToFolder, shownFolderName } from './workspaceFolders';
+import { checkAttachments, type AttachmentCheckUi } from './attachmentCheck';
+import { activeRunKey, FolderLanes, type Lane } from './folderLanes';
+import { askCheckCommandsModal, vscodeAttachmentUi } from './runStartDialogs';
+import { folderConfinement, shownFolderName } from './workspaceFolders';
 
 /** What a run needs besides its plan, read when it starts. */
 export interface RunSetup {
@@ -67,61 +66,10 @@ export interface CheckCommandRules extends CommandAllowList {
   add(argv: readonly string[]): Promise<void>;
 }
 
-/** The Start-time question as a modal dialog: Allow, Allow for this workspace (when offered), Don't Allow, or closed (Cancel). */
-async function askCheckCommandsModal(question: string, offerWorkspace: boolean): Promise<boolean | 'workspace' | undefined> {
-  const [first, ...rest] = question.split('\n');
-  const allow = vscode.l10n.t('Allow');
-  const always = vscode.l10n.t('Always Allow in This Workspace');
-  const choices = [allow, ...(offerWorkspace ? [always] : []), vscode.l10n.t("Don't Allow")];
-  const choice = await vscode.window.showWarningMessage(first ?? question, { modal: true, detail: rest.join('\n') }, ...choices);
-  return choice === undefined ? undefined : choice === always ? 'workspace' : choice === allow;
-}
-
-/** The editor's dialogs for a missing attachment: a modal warning with the choices, then the open-file dialog in `folder`. */
-function vscodeAttachmentUi(folder: vscode.WorkspaceFolder | undefined): AttachmentCheckUi {
-  return {
-    ask: async (message) => {
-      const labels = attachmentChoices.map((choice) => (choice === 'Run without it' ? vscode.l10n.t('Run without it') : vscode.l10n.t('Choose another file…')));
-      const picked = await vscode.window.showWarningMessage(vscode.l10n.t('Task Planner: {0}', message), { modal: true }, ...labels);
-      return attachmentChoices[labels.findIndex((label) => label === picked)];
-    },
-    chooseFile: async (kind) => {
-      const picked = await vscode.window.showOpenDialog({
-        ...(folder ? { defaultUri: folder.uri } : {}),
-        canSelectMany: false,
-        openLabel: vscode.l10n.t('Attach'),
-        ...(kind === 'image' ? { filters: { [vscode.l10n.t('Images')]: ['png', 'jpg', 'jpeg', 'gif', 'webp'] } } : {}),
-      });
-      const uri = picked?.[0];
-      // A file outside the folder comes back as an absolute path, which the check refuses and asks about again.
-      return uri ? relativeToFolder(folder, uri) : undefined;
-    },
-  };
-}
-
 /** The run that was executing when the window last went away: its id and objective. */
 export interface InterruptedRun {
   runId: string;
   objective: string;
-}
-
-const activeRunKey = 'taskPlanner.activeRun';
-
-/** One workspace folder's runs: its journal, checkpoints and the run executing there (at most one). */
-interface Lane {
-  /** `undefined` in a window without a folder (runs then fail saying so). */
-  readonly folder: vscode.WorkspaceFolder | undefined;
-  /** Where its runs and checkpoints are journaled; `undefined`: in memory. */
-  readonly storageDir: string | undefined;
-  /** The workspace-state key remembering its executing run. */
-  readonly mementoKey: string;
-  store?: RunStore;
-  checkpoints?: Promise<CheckpointStore>;
-  state?: RunState;
-  abort?: AbortController;
-  running?: Promise<RunResult>;
-  /** Its instructions and skills as `capabilities` read them last. */
-  catalogue?: CapabilityCatalogue;
 }
 
 /** A run executing now and the folder it is confined to. */
@@ -154,47 +102,43 @@ export class RunController implements vscode.Disposable {
   private readonly folderChanged = new vscode.EventEmitter<string | undefined>();
   /** Fires with the current folder's name when it changes; `undefined` while the window has one folder or none. */
   readonly onDidChangeFolder = this.folderChanged.event;
-  private readonly lanes = new Map<string, Lane>();
-  private focused: string | undefined;
+  private readonly lanes: FolderLanes;
   /** The folder each plan was made for, by plan id (the last planning wins). */
   private readonly planFolders = new Map<string, string>();
-  /** The lane each run id was found in. */
-  private readonly runLanes = new Map<string, Lane>();
 
   constructor(private readonly deps: RunControllerDeps) {
+    this.lanes = new FolderLanes(deps.storageDir);
   }
 
   /** Where the current folder's runs are journaled (created on first use). */
   get store(): RunStore {
-    return this.storeOf(this.lane());
+    return this.lanes.storeOf(this.lanes.lane());
   }
 
   /** The current folder's run snapshot (executing or last). */
   current(): RunState | undefined {
-    return this.lane().state;
+    return this.lanes.lane().state;
   }
 
   /** Whether a run of the current folder is executing now. */
   isRunning(): boolean {
-    return this.lane().running !== undefined;
+    return this.lanes.lane().running !== undefined;
   }
 
   /** The runs executing now, in any folder. */
   runningRuns(): FolderRun[] {
-    return [...this.lanes.values()].filter((lane) => lane.running !== undefined).map((lane) => ({ folder: lane.folder, state: lane.state }));
+    return this.lanes.made().filter((lane) => lane.running !== undefined).map((lane) => ({ folder: lane.folder, state: lane.state }));
   }
 
   /** The folder the views follow; `undefined` when none was chosen in a window of several folders. */
   folder(): vscode.WorkspaceFolder | undefined {
-    return this.lane().folder;
+    return this.lanes.lane().folder;
   }
 
   /** Makes `folder` the current folder (the views show its run). */
   useFolder(folder: vscode.WorkspaceFolder): void {
-    const key = folder.uri.toString();
-    if (this.focused === key) return;
-    this.focused = key;
-    const lane = this.lane();
+    if (!this.lanes.useFolder(folder)) return;
+    const lane = this.lanes.lane();
     this.folderChanged.fire(shownFolderName(lane.folder));
     this.changed.fire(lane.state);
   }
@@ -206,8 +150,8 @@ export class RunController implements vscode.Disposable {
 
   /** Whether the run `runId` (or a repair run of it) ran in the current folder. */
   ranInCurrentFolder(runId: string): boolean {
-    const lane = this.runLanes.get(runId);
-    return lane === undefined || lane === this.lane();
+    const lane = this.lanes.remembered(runId);
+    return lane === undefined || lane === this.lanes.lane();
   }
 
   /** The folder the plan `planId` was made for (see `planFor`), while it is open. */
@@ -218,18 +162,18 @@ export class RunController implements vscode.Disposable {
 
   /** The run `runId`'s folder and last snapshot, when known to this window (executing, shown or looked up). */
   runInfo(runId: string): FolderRun | undefined {
-    const lane = this.runLanes.get(runId) ?? [...this.lanes.values()].find((candidate) => candidate.state?.runId === runId);
+    const lane = this.lanes.known(runId);
     return lane && { folder: lane.folder, state: lane.state?.runId === runId ? lane.state : undefined };
   }
 
   /** The checkpoints of the current folder's runs (for "Undo run"). */
   checkpoints(): Promise<CheckpointStore> {
-    return this.checkpointsOf(this.lane());
+    return this.lanes.checkpointsOf(this.lanes.lane());
   }
 
   /** `folder`'s workspace (default: the current folder's); throws when no folder is open or none was chosen. */
   workspace(folder?: vscode.WorkspaceFolder): WorkspaceFs {
-    return this.workspaceOf(this.lane(folder));
+    return this.lanes.workspaceOf(this.lanes.lane(folder));
   }
 
   /**
@@ -239,8 +183,8 @@ export class RunController implements vscode.Disposable {
    */
   async capabilities(signal?: AbortSignal, folder?: vscode.WorkspaceFolder): Promise<CapabilityCatalogue> {
     if (!vscode.workspace.workspaceFolders?.[0]) return { instructions: [], skills: [], diagnostics: [] };
-    const lane = this.lane(folder);
-    lane.catalogue = await loadRuntime().readEditorCapabilities(this.workspaceOf(lane), this.deps.log, {
+    const lane = this.lanes.lane(folder);
+    lane.catalogue = await loadRuntime().readEditorCapabilities(this.lanes.workspaceOf(lane), this.deps.log, {
       allowHardLinks: readSettings().allowHardLinks,
       ...(signal ? { signal } : {}),
     });
@@ -249,7 +193,7 @@ export class RunController implements vscode.Disposable {
 
   /** The current folder's catalogue as `capabilities` read it last; `undefined` before it was first read. */
   knownCapabilities(): CapabilityCatalogue | undefined {
-    return this.lane().catalogue;
+    return this.lanes.lane().catalogue;
   }
 
   /**
@@ -262,7 +206,7 @@ export class RunController implements vscode.Disposable {
     const lane = await this.laneToStart(plan, folder);
     if (lane.running || lane.abort) throw new Error(alreadyRunning(lane));
     const runtime = loadRuntime();
-    const workspace = this.workspaceOf(lane);
+    const workspace = this.lanes.workspaceOf(lane);
     const checked = await checkAttachments(plan, {
       ui: this.deps.attachmentUi ?? vscodeAttachmentUi(lane.folder),
       problems: (candidate) => runtime.findAttachmentProblems(candidate, workspace),
@@ -288,9 +232,9 @@ export class RunController implements vscode.Disposable {
    * again, and steps that ask for a repair plan get one, as in `start`.
    */
   async resume(runId: string): Promise<RunResult> {
-    const lane = await this.laneOfRun(runId);
+    const lane = await this.lanes.ofRun(runId);
     // Start from the journal's snapshot, so the views show the plan and finished steps at once.
-    const stored = await this.loadIn(lane, runId);
+    const stored = await this.lanes.loadIn(lane, runId);
     return this.execute(
       lane,
       stored?.plan,
@@ -302,15 +246,15 @@ export class RunController implements vscode.Disposable {
 
   /** A stored run's last snapshot, from the journal of the folder that holds it. */
   async load(runId: string): Promise<RunState | undefined> {
-    return this.loadIn(await this.laneOfRun(runId), runId);
+    return this.lanes.loadIn(await this.lanes.ofRun(runId), runId);
   }
 
   /** The journaled runs of every folder (each folder's own store), with the folder they ran in. */
   async listAll(): Promise<{ folder: vscode.WorkspaceFolder | undefined; runId: string; updatedAt: number }[]> {
     const listed = await Promise.all(
-      this.allLanes().map(async (lane) =>
-        (await this.storeOf(lane).list()).map((run) => {
-          this.runLanes.set(run.runId, lane);
+      this.lanes.all().map(async (lane) =>
+        (await this.lanes.storeOf(lane).list()).map((run) => {
+          this.lanes.remember(run.runId, lane);
           return { folder: lane.folder, runId: run.runId, updatedAt: run.updatedAt };
         }),
       ),
@@ -320,8 +264,8 @@ export class RunController implements vscode.Disposable {
 
   /** Shows a stored run's last snapshot without running it; its folder becomes the current folder. */
   async open(runId: string): Promise<RunState | undefined> {
-    const lane = await this.laneOfRun(runId);
-    const state = await this.loadIn(lane, runId);
+    const lane = await this.lanes.ofRun(runId);
+    const state = await this.lanes.loadIn(lane, runId);
     if (state && lane.folder) this.useFolder(lane.folder);
     if (state && !lane.running) this.setState(lane, state);
     return state;
@@ -329,21 +273,21 @@ export class RunController implements vscode.Disposable {
 
   /** Removes a stored run from its folder's store (its journal and snapshot). */
   async delete(runId: string): Promise<void> {
-    const lane = await this.laneOfRun(runId);
-    await this.storeOf(lane).delete(runId);
+    const lane = await this.lanes.ofRun(runId);
+    await this.lanes.storeOf(lane).delete(runId);
     if (lane.state?.runId === runId) this.setState(lane, undefined);
   }
 
   /** Restores the files the run `runId` changed in its folder, from its checkpoints (refusing files changed since). */
   async undo(runId: string): Promise<UndoReport> {
-    const lane = await this.laneOfRun(runId);
-    return loadRuntime().undoRun(runId, { workspace: this.workspaceOf(lane), checkpoints: await this.checkpointsOf(lane) });
+    const lane = await this.lanes.ofRun(runId);
+    return loadRuntime().undoRun(runId, { workspace: this.lanes.workspaceOf(lane), checkpoints: await this.lanes.checkpointsOf(lane) });
   }
 
   /** The folder-relative paths the run `runId` changed, in first-change order. */
   async changedFiles(runId: string): Promise<string[]> {
-    const lane = await this.laneOfRun(runId);
-    return [...new Set((await (await this.checkpointsOf(lane)).list(runId)).map((checkpoint) => checkpoint.path))];
+    const lane = await this.lanes.ofRun(runId);
+    return [...new Set((await (await this.lanes.checkpointsOf(lane)).list(runId)).map((checkpoint) => checkpoint.path))];
   }
 
   /**
@@ -358,7 +302,7 @@ export class RunController implements vscode.Disposable {
   async takeInterruptedRuns(): Promise<InterruptedRun[]> {
     const memento = this.deps.memento;
     if (!memento) return [];
-    const keys = [...new Set([activeRunKey, ...this.allLanes().map((lane) => lane.mementoKey)])];
+    const keys = [...new Set([activeRunKey, ...this.lanes.all().map((lane) => lane.mementoKey)])];
     const runs: InterruptedRun[] = [];
     for (const key of keys) {
       const record = memento.get<InterruptedRun>(key);
@@ -371,13 +315,13 @@ export class RunController implements vscode.Disposable {
 
   /** Cancels the run `runId` (any folder's), else the current folder's run; its journal stays resumable. */
   cancel(runId?: string): void {
-    const lane = runId === undefined ? this.lane() : [...this.lanes.values()].find((candidate) => candidate.running && candidate.state?.runId === runId);
+    const lane = runId === undefined ? this.lanes.lane() : this.lanes.made().find((candidate) => candidate.running && candidate.state?.runId === runId);
     lane?.abort?.abort(new Error('Cancelled by the user.'));
   }
 
   dispose(): void {
     // The window is closing or reloading: stop, leaving the journals resumable from the Runs view.
-    for (const lane of this.lanes.values()) {
+    for (const lane of this.lanes.made()) {
       lane.abort?.abort(runInterruption('The window was closed or reloaded; resume the run from the notification or the Runs view.'));
     }
     this.changed.dispose();
@@ -386,81 +330,17 @@ export class RunController implements vscode.Disposable {
     this.folderChanged.dispose();
   }
 
-  /** The lane of `folder`, else the current folder's (the only folder's, in a window of one). */
-  private lane(folder?: vscode.WorkspaceFolder): Lane {
-    const folders = vscode.workspace.workspaceFolders ?? [];
-    const chosen =
-      folder ??
-      folders.find((candidate) => candidate.uri.toString() === this.focused) ??
-      (folders.length === 1 ? folders[0] : undefined);
-    const key = chosen?.uri.toString() ?? '';
-    let lane = this.lanes.get(key);
-    if (!lane) {
-      const storageDir = folderStorageDir(this.deps.storageDir, chosen);
-      lane = { folder: chosen, storageDir, mementoKey: chosen && vscode.workspace.workspaceFile ? `${activeRunKey}:${key}` : activeRunKey };
-      this.lanes.set(key, lane);
-    }
-    return lane;
-  }
-
-  /** A lane for each workspace folder (one without a folder when none is open). */
-  private allLanes(): Lane[] {
-    const folders = vscode.workspace.workspaceFolders ?? [];
-    return folders.length === 0 ? [this.lane()] : folders.map((folder) => this.lane(folder));
-  }
-
-  private storeOf(lane: Lane): RunStore {
-    const runtime = loadRuntime();
-    return (lane.store ??= lane.storageDir ? runtime.createFileRunStore(join(lane.storageDir, 'runs')) : runtime.createMemoryRunStore());
-  }
-
-  private checkpointsOf(lane: Lane): Promise<CheckpointStore> {
-    return (lane.checkpoints ??= loadCheckpointFile(join(lane.storageDir ?? join(tmpdir(), 'task-planner', folderHash(lane.folder)), 'checkpoints.json')));
-  }
-
-  private workspaceOf(lane: Lane): WorkspaceFs {
-    const folder = lane.folder;
-    if (!folder) {
-      throw new Error(
-        (vscode.workspace.workspaceFolders?.length ?? 0) > 1
-          ? vscode.l10n.t('Choose a workspace folder first: this window has several, and Task Planner runs a plan in one of them.')
-          : vscode.l10n.t('Open a folder first: Task Planner runs plans against the workspace folder.'),
-      );
-    }
-    const workspace = loadRuntime().createVscodeWorkspaceFs(folder.uri, { allowHardLinks: readSettings().allowHardLinks });
-    return shownFolderName(folder) === undefined ? workspace : loadRuntime().namingConfinement(workspace, folderConfinement(folder));
-  }
-
   /** The lane a start runs in: the given folder, the plan's, the current one, or the one the user picks. */
   private async laneToStart(plan: Plan, folder: vscode.WorkspaceFolder | undefined): Promise<Lane> {
-    if (folder) return this.lane(folder);
+    if (folder) return this.lanes.lane(folder);
     const folders = vscode.workspace.workspaceFolders ?? [];
     const planned = this.planFolder(plan.id);
-    if (planned) return this.lane(planned);
-    const current = this.lane();
+    if (planned) return this.lanes.lane(planned);
+    const current = this.lanes.lane();
     if (current.folder || folders.length <= 1) return current;
     const picked = await vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t('Which folder should the plan run in?'), ignoreFocusOut: true });
     if (!picked) throw new Error(vscode.l10n.t('No folder was chosen; nothing was started.'));
-    return this.lane(picked);
-  }
-
-  /** The lane whose folder's journal holds `runId` (the current folder's when none does). */
-  private async laneOfRun(runId: string): Promise<Lane> {
-    const known = this.runLanes.get(runId) ?? [...this.lanes.values()].find((lane) => lane.state?.runId === runId);
-    if (known) return known;
-    for (const lane of this.allLanes()) {
-      if ((await this.storeOf(lane).load(runId)) !== undefined) {
-        this.runLanes.set(runId, lane);
-        return lane;
-      }
-    }
-    return this.lane();
-  }
-
-  private async loadIn(lane: Lane, runId: string): Promise<RunState | undefined> {
-    if (lane.state?.runId === runId) return lane.state;
-    const journal = await this.storeOf(lane).load(runId);
-    return journal ? loadRuntime().replayJournal(runId, journal) : undefined;
+    return this.lanes.lane(picked);
   }
 
   /**
@@ -504,8 +384,8 @@ export class RunController implements vscode.Disposable {
     let checkpoints: CheckpointStore;
     try {
       setup = await this.deps.setup();
-      checkpoints = await this.checkpointsOf(lane);
-      workspace = this.workspaceOf(lane);
+      checkpoints = await this.lanes.checkpointsOf(lane);
+      workspace = this.lanes.workspaceOf(lane);
       checkCommands = await this.checkCommandConsent(plan, completed);
     } catch (error) {
       lane.abort = undefined;
@@ -521,7 +401,7 @@ export class RunController implements vscode.Disposable {
       commandRunner: loadRuntime().createNodeCommandRunner(folder?.uri.fsPath ?? workspace.rootLabel),
       allowedCommands: this.deps.commandRules,
       diagnostics: folder ? loadRuntime().createVscodeDiagnostics(folder.uri) : undefined,
-      store: this.storeOf(lane),
+      store: this.lanes.storeOf(lane),
       interaction: this.deps.interaction,
       checkpoints,
       logger: {
@@ -548,7 +428,7 @@ export class RunController implements vscode.Disposable {
     void vscode.commands.executeCommand('setContext', 'taskPlanner.runActive', true);
     try {
       const result = await running;
-      this.runLanes.set(result.runId, lane);
+      this.lanes.remember(result.runId, lane);
       if (result.status !== 'interrupted') void this.deps.memento?.update(lane.mementoKey, undefined);
       this.deps.log.info(`Run ${result.runId} ended ${result.status}${result.metadata.reason ? `: ${result.metadata.reason}` : ''}`);
       this.finished.fire(result);
@@ -564,18 +444,18 @@ export class RunController implements vscode.Disposable {
     this.deps.log.trace(`${event.runId} #${event.seq} ${event.type}${'stepId' in event ? ` ${event.stepId}` : ''}`);
     // `execute` clears the state before a start: a run id other than the state's is a repair run of this execution.
     const state = loadRuntime().reduceExecutionEvent(lane.state, event);
-    this.runLanes.set(event.runId, lane);
+    this.lanes.remember(event.runId, lane);
     // Journaled runs only: a run kept in memory cannot come back after a reload.
     if ((event.type === 'run_started' || event.type === 'run_resumed') && lane.storageDir && state.plan) {
       void this.deps.memento?.update(lane.mementoKey, { runId: event.runId, objective: state.plan.objective } satisfies InterruptedRun);
     }
     this.setState(lane, state);
-    if (lane === this.lane()) this.eventFired.fire({ event, state });
+    if (lane === this.lanes.lane()) this.eventFired.fire({ event, state });
   }
 
   private setState(lane: Lane, state: RunState | undefined): void {
     lane.state = state;
-    if (lane === this.lane()) this.changed.fire(state);
+    if (lane === this.lanes.lane()) this.changed.fire(state);
   }
 }
 

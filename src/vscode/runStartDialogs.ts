@@ -1,0 +1,35 @@
+import * as vscode from 'vscode';
+import { attachmentChoices, type AttachmentCheckUi } from './attachmentCheck';
+import { relativeToFolder } from './workspaceFolders';
+
+/** The Start-time question as a modal dialog: Allow, Allow for this workspace (when offered), Don't Allow, or closed (Cancel). */
+export async function askCheckCommandsModal(question: string, offerWorkspace: boolean): Promise<boolean | 'workspace' | undefined> {
+  const [first, ...rest] = question.split('\n');
+  const allow = vscode.l10n.t('Allow');
+  const always = vscode.l10n.t('Always Allow in This Workspace');
+  const choices = [allow, ...(offerWorkspace ? [always] : []), vscode.l10n.t("Don't Allow")];
+  const choice = await vscode.window.showWarningMessage(first ?? question, { modal: true, detail: rest.join('\n') }, ...choices);
+  return choice === undefined ? undefined : choice === always ? 'workspace' : choice === allow;
+}
+
+/** The editor's dialogs for a missing attachment: a modal warning with the choices, then the open-file dialog in `folder`. */
+export function vscodeAttachmentUi(folder: vscode.WorkspaceFolder | undefined): AttachmentCheckUi {
+  return {
+    ask: async (message) => {
+      const labels = attachmentChoices.map((choice) => (choice === 'Run without it' ? vscode.l10n.t('Run without it') : vscode.l10n.t('Choose another file…')));
+      const picked = await vscode.window.showWarningMessage(vscode.l10n.t('Task Planner: {0}', message), { modal: true }, ...labels);
+      return attachmentChoices[labels.findIndex((label) => label === picked)];
+    },
+    chooseFile: async (kind) => {
+      const picked = await vscode.window.showOpenDialog({
+        ...(folder ? { defaultUri: folder.uri } : {}),
+        canSelectMany: false,
+        openLabel: vscode.l10n.t('Attach'),
+        ...(kind === 'image' ? { filters: { [vscode.l10n.t('Images')]: ['png', 'jpg', 'jpeg', 'gif', 'webp'] } } : {}),
+      });
+      const uri = picked?.[0];
+      // A file outside the folder comes back as an absolute path, which the check refuses and asks about again.
+      return uri ? relativeToFolder(folder, uri) : undefined;
+    },
+  };
+}
