@@ -38,7 +38,7 @@ export function registerPlanFileCommands(wiring: PlanFileWiring): vscode.Disposa
         wiring.tree.setPlan(plan);
         void vscode.commands.executeCommand('taskPlanner.plan.focus');
       },
-      start: (plan) => wiring.runs.start(plan, undefined, folder),
+      start: (plan) => wiring.runs.start(plan, { folder }),
       review: wiring.review,
       log: wiring.log,
       ui: loadRuntime().vscodePlanFileUi,

@@ -72,6 +72,16 @@ export interface InterruptedRun {
   objective: string;
 }
 
+/** How `RunController.start` runs a plan; each part has a default. */
+export interface StartOptions {
+  /** Results of steps already done (a run again from a step): they are not run. */
+  initialResults?: Record<string, unknown>;
+  /** The folder to run in. */
+  folder?: vscode.WorkspaceFolder;
+  /** The model the run works with instead of the configured one (the one picked in the chat). */
+  llm?: LlmClient;
+}
+
 /** A run executing now and the folder it is confined to. */
 export interface FolderRun {
   folder: vscode.WorkspaceFolder | undefined;
@@ -197,12 +207,14 @@ export class RunController implements vscode.Disposable {
   }
 
   /**
-   * Executes `plan` (repairing it with the model when a step asks for a replan); `initialResults` are steps already done.
-   * It runs in `folder`, else the folder the plan was made for, else the current folder (asked for in a window of
-   * several folders when none was chosen). First every file and image attachment is checked: a missing one asks the
-   * user for another, to run without it, or to cancel (then nothing starts and this rejects saying so).
+   * Executes `plan` (repairing it with the model when a step asks for a replan). It runs in `options.folder`, else
+   * the folder the plan was made for, else the current folder (asked for in a window of several folders when none
+   * was chosen), with `options.llm`, else the configured model. First every file and image attachment is checked:
+   * a missing one asks the user for another, to run without it, or to cancel (then nothing starts and this rejects
+   * saying so).
    */
-  async start(plan: Plan, initialResults?: Record<string, unknown>, folder?: vscode.WorkspaceFolder): Promise<RunResult> {
+  async start(plan: Plan, options: StartOptions = {}): Promise<RunResult> {
+    const { initialResults, folder, llm } = options;
     const lane = await this.laneToStart(plan, folder);
     if (lane.running || lane.abort) throw new Error(alreadyRunning(lane));
     const runtime = loadRuntime();
@@ -224,6 +236,7 @@ export class RunController implements vscode.Disposable {
           onEvent: (event) => this.apply(lane, event),
         }),
       undefined,
+      llm,
     );
   }
 
@@ -373,6 +386,7 @@ export class RunController implements vscode.Disposable {
     completed: Record<string, unknown> | undefined,
     go: (options: RunOptions) => Promise<RunResult>,
     first: RunState | undefined,
+    llm?: LlmClient,
   ): Promise<RunResult> {
     // A folder's run is reserved from here (`abort` set), so a second start there during the questions below is refused.
     if (lane.running || lane.abort) throw new Error(alreadyRunning(lane));
@@ -412,7 +426,7 @@ export class RunController implements vscode.Disposable {
       },
       clock: loadRuntime().timerClock,
       signal: abort.signal,
-      llm: setup.llm,
+      llm: llm ?? setup.llm,
       budget: setup.budget,
       approvalPolicy: setup.approvalPolicy,
       strategy: setup.strategy,

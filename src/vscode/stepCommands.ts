@@ -165,7 +165,7 @@ async function rerun(deps: StepCommandDeps, stepId: string | undefined, skip: bo
   const initialResults = resultsKeptFrom(plan, stepId, deps.runs.current()?.results ?? {});
   deps.log.info(`${skip ? 'Skipping' : 'Running again from'} step ${stepId}; ${Object.keys(initialResults).length} completed step(s) kept`);
   deps.tree.setPlan(plan);
-  await deps.runs.start(plan, initialResults).catch((error: unknown) => {
+  await deps.runs.start(plan, { initialResults }).catch((error: unknown) => {
     void vscode.window.showErrorMessage(vscode.l10n.t('Task Planner: {0}', errorMessage(error)));
   });
 }

@@ -189,6 +189,28 @@ describe('@planner in the chat (the handler in the extension host, the scripted 
     assert.equal(api.isRunning(), false);
   });
 
+  it('/run works with the model picked in the chat, as /plan does', async () => {
+    fake.script(planReply({ objective: 'Summarise', steps: [{ id: 'A1', title: 'Say hello', kind: 'agent', agent: 'direct', input: 'Say hello', dependsOn: [] }] }));
+    await send('plan', 'Say hello');
+    // Another model picked for the run: only it may be asked.
+    const asked: string[] = [];
+    const picked = {
+      ...model,
+      id: 'picked-for-run',
+      sendRequest: (messages: vscode.LanguageModelChatMessage[], options?: vscode.LanguageModelChatRequestOptions, token?: vscode.CancellationToken) => {
+        asked.push('picked');
+        return model.sendRequest(messages, options, token);
+      },
+    } as unknown as vscode.LanguageModelChat;
+    fake.script({ text: 'hello from the picked model' });
+    const before = fake.requests().length;
+    const recorded = recordingStream();
+    await api.chat(chatRequest(picked, 'run', ''), context, recorded.stream, new vscode.CancellationTokenSource().token);
+    assert.deepEqual(asked, ['picked'], 'the agent step asked the model picked in the chat');
+    assert.equal(fake.requests().length, before + 1);
+    assert.match(recorded.markdown(), /completed in .*1 of 1 steps? completed/);
+  });
+
   it('without a model, a follow-up says what works without one; /plan uses the heuristic planner', async () => {
     fake.setEnabled(false);
     try {

@@ -24,7 +24,8 @@ export interface ChatDeps {
   runs: {
     isRunning(): boolean;
     current(): RunState | undefined;
-    start(plan: Plan): Promise<RunResult>;
+    /** Starts `plan` with `options.llm`, else the configured model. */
+    start(plan: Plan, options?: { llm?: LlmClient }): Promise<RunResult>;
     cancel(): void;
     workspace(): WorkspaceFs;
     readonly onDidRunEvent: vscode.Event<{ event: RunEvent; state: RunState }>;
@@ -33,7 +34,7 @@ export interface ChatDeps {
   log: vscode.LogOutputChannel;
   /** The editor's prompts; the follow-up's plan tools ask none, but a tool context needs them. */
   interaction: Interaction;
-  /** The model a request plans with: the chat's (`request.model`) under `auto`, else the configured one. */
+  /** The model a request plans and runs with: the chat's (`request.model`) under `auto`, else the configured one. */
   model(picked: vscode.LanguageModelChat | undefined): Promise<ChatModel>;
   /** Plans `text` through "Plan task"'s path with `model`, each step as the model writes it to `onPartialStep`. */
   plan(

@@ -22,7 +22,7 @@ export async function handleChatRequest(
     case 'plan':
       return chatPlan(deps, request, command.request, stream, token);
     case 'run':
-      return chatRun(deps, stream, token);
+      return chatRun(deps, request, stream, token);
     case 'status':
       return chatStatus(deps, stream);
     case 'followUp':

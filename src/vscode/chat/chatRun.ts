@@ -13,13 +13,18 @@ const maxLinkedFiles = 20;
 
 /**
  * `@planner /run`: starts the Plan tree's current plan (the one reviewed) through the same
- * `RunController` as everywhere, refusing a plan with errors (listed, with Review in
+ * `RunController` as everywhere, with the model `/plan` would plan with, refusing a plan with errors (listed, with Review in
  * panel). While it runs the chat shows each step starting, finishing, failing or waiting
  * (what for: approvals and questions stay the editor's prompts), then the summary with
  * links to the changed files. Stopping the chat request cancels the run, as the Cancel
  * run command does: the run stays journaled and can be resumed from the Runs view.
  */
-export async function chatRun(deps: ChatDeps, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
+export async function chatRun(
+  deps: ChatDeps,
+  request: vscode.ChatRequest,
+  stream: vscode.ChatResponseStream,
+  token: vscode.CancellationToken,
+): Promise<vscode.ChatResult> {
   const { tree, runs, tools, log } = deps;
   if (runs.isRunning()) {
     stream.markdown(vscode.l10n.t('A run is already going on; here is where it stands.') + '\n\n');
@@ -62,7 +67,9 @@ export async function chatRun(deps: ChatDeps, stream: vscode.ChatResponseStream,
   });
   try {
     stream.progress(total === 1 ? vscode.l10n.t('Starting the plan (1 step)…') : vscode.l10n.t('Starting the plan ({0} steps)…', total));
-    await runs.start(plan);
+    // The model picked in the chat runs the plan it planned (under `auto`, as /plan).
+    const { llm } = await deps.model(request.model);
+    await runs.start(plan, llm ? { llm } : {});
   } catch (error) {
     const message = errorMessage(error);
     log.error(`Run from the chat did not start: ${message}`);
