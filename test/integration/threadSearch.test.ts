@@ -26,7 +26,11 @@ describe('search_text on the reader threads of the extension host', () => {
     const textSearcher = createParallelTextSearcher(tree.root, { minFiles: 1, batchFiles: 3, threads: 2, workerScript });
     assert.ok(textSearcher);
     // The thread answers (a failed one leaves the narrowing undefined), naming a file with a match.
-    const narrowing = await textSearcher.narrow({ pattern: 'NEEDLE', regex: false, caseSensitive: true }, readerOnly.list(undefined, neverAborted), neverAborted);
+    const narrowing = await textSearcher.narrow(
+      { pattern: 'NEEDLE', regex: false, caseSensitive: true },
+      readerOnly.list(undefined, neverAborted),
+      neverAborted,
+    );
     assert.ok(narrowing?.matched.has('src/a.ts'));
     const plain = makeToolContext({ workspace: readerOnly });
     const threaded = makeToolContext({ workspace: { ...readerOnly, textSearcher } });

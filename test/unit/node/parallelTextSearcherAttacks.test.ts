@@ -136,7 +136,15 @@ describe('parallel text searcher under attack', function () {
     }
     const workspace = threaded(root, { batchFiles: 256 });
     const narrowing = await workspace.textSearcher?.narrow(needle, workspace.list(undefined, neverAborted), neverAborted);
-    assert.deepEqual([...(narrowing?.matched ?? [])].sort(), ['big/f0000.txt', 'big/f0997.txt', 'big/f1994.txt', 'big/f2991.txt', 'big/f3988.txt', 'big/f4985.txt', 'big/f4999.txt']);
+    assert.deepEqual([...(narrowing?.matched ?? [])].sort(), [
+      'big/f0000.txt',
+      'big/f0997.txt',
+      'big/f1994.txt',
+      'big/f2991.txt',
+      'big/f3988.txt',
+      'big/f4985.txt',
+      'big/f4999.txt',
+    ]);
     assert.equal(narrowing?.seen.size, 5000);
     await assertSameAsReader(root, [{ query: 'NEEDLE' }, { query: 'needle \\d+$', regex: true, caseSensitive: false }], { batchFiles: 256 });
   });
@@ -145,7 +153,8 @@ describe('parallel text searcher under attack', function () {
     for (let index = 0; index < 300; index++) write(root, `d${index % 7}/f${index}.txt`, index % 5 === 0 ? 'NEEDLE\n' : `other ${index}\n`);
     const workspace = threaded(root, { batchFiles: 4 });
     const listed = await workspace.list(undefined, neverAborted);
-    const alone = async (query: TextQuery): Promise<string[]> => [...((await workspace.textSearcher?.narrow(query, Promise.resolve(listed), neverAborted))?.matched ?? [])].sort();
+    const alone = async (query: TextQuery): Promise<string[]> =>
+      [...((await workspace.textSearcher?.narrow(query, Promise.resolve(listed), neverAborted))?.matched ?? [])].sort();
     const other = { pattern: 'other 1\\d$', regex: true, caseSensitive: true };
     const [first, second] = [await alone(needle), await alone(other)];
     assert.equal(first.length, 60);
@@ -184,7 +193,11 @@ describe('parallel text searcher in a process of its own', function () {
     it(cancel ? 'ends once a search is cancelled while its threads read' : 'ends once a search is done: no thread keeps it alive', () => {
       fs.writeFileSync(path.join(base, 'search.ts'), script(path.join(base, 'root'), cancel));
       // The bound only stops a hung child: the threads end with their last batch, long before it.
-      const child = spawnSync(process.execPath, ['--import', 'tsx', path.join(base, 'search.ts')], { encoding: 'utf8', timeout: 90_000 });
+      const child = spawnSync(process.execPath, ['--import', 'tsx', path.join(base, 'search.ts')], {
+        cwd: path.resolve(__dirname, '../../..'),
+        encoding: 'utf8',
+        timeout: 90_000,
+      });
       assert.equal(child.signal, null, 'the process was still running');
       assert.equal(child.status, 0, child.stderr);
       assert.equal(child.stdout.trim(), cancel ? 'cancelled' : '6 600');
