@@ -224,10 +224,12 @@ describe('parallel text searcher against a directory swapped for a link while it
       write(outside, `deep/g${index}.txt`, 'NEEDLE outside\n');
     }
     write(root, 'file.txt', 'inside\n');
-    write(base, 'secret.txt', 'NEEDLE outside\n');
+    // Two files outside: the target of the soft link has a single name, so only following it could read it.
+    write(base, 'soft-secret.txt', 'NEEDLE outside\n');
+    write(base, 'hard-secret.txt', 'NEEDLE outside\n');
     fs.symlinkSync(outside, path.join(root, 'swap'));
-    fs.symlinkSync(path.join(base, 'secret.txt'), path.join(root, 'file-link'));
-    fs.linkSync(path.join(base, 'secret.txt'), path.join(root, 'file-hard'));
+    fs.symlinkSync(path.join(base, 'soft-secret.txt'), path.join(root, 'file-link'));
+    fs.linkSync(path.join(base, 'hard-secret.txt'), path.join(root, 'file-hard'));
   });
   afterEach(async () => {
     for (const swapper of swappers.splice(0)) await swapper.stop();
