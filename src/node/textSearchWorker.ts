@@ -68,7 +68,7 @@ function readBatch(batch: ReadBatch): BatchAnswer {
       const prefix = `/proc/self/fd/${directoryFd}`;
       if (fs.readlinkSync(prefix) !== expected) continue;
       names.forEach((name, offset) => {
-        // A name the caller's reader refuses is left to it, so it is counted as skipped all the same.
+        // A name the caller's reader refuses, or reads as another path (to it "a\\b" is a/b), is left to it: its counts stay the reader's.
         if (!isWorkspacePath(directory === '' ? name : `${directory}/${name}`)) return;
         const bytes = readFile(`${prefix}/${name}`, batch.maxBytes);
         if (bytes === undefined) return;
@@ -87,8 +87,7 @@ function readBatch(batch: ReadBatch): BatchAnswer {
 
 function isWorkspacePath(relative: string): boolean {
   try {
-    normalizeWorkspacePath(relative);
-    return true;
+    return normalizeWorkspacePath(relative) === relative;
   } catch {
     return false;
   }

@@ -1,3 +1,4 @@
+import { constants as fsConstants } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -26,11 +27,12 @@ export interface VscodeWorkspaceFsOptions {
  * watchers). It refuses what the Node workspace refuses, with the same messages.
  *
  * What it cannot guarantee: it works on paths, not handles (VS Code's file service takes
- * paths), so each operation acts on a path checked a moment earlier. A process that swaps a directory or file
- * of the workspace for a link to the outside between that check and the operation can
- * redirect it. The Node workspace (`createNodeWorkspace`, used by the command line) closes
- * that window with directory handles; here it stays open, and only a local process able to
- * change the workspace while a run works can use it.
+ * paths), so each operation acts on a path checked a moment earlier. A process that swaps a
+ * directory of the workspace (or, for a change, a file) for a link to the outside between
+ * that check and the operation can redirect it; a file is read through a descriptor opened
+ * without following a link. The Node workspace (`createNodeWorkspace`, used by the command
+ * line) closes that window with directory handles; here it stays open, and only a local
+ * process able to change the workspace while a run works can use it.
  */
 export function createVscodeWorkspaceFs(root: vscode.Uri, options: VscodeWorkspaceFsOptions = {}): WorkspaceFs {
   const ripgrep = bundledRipgrep();
@@ -42,6 +44,11 @@ export function createVscodeWorkspaceFs(root: vscode.Uri, options: VscodeWorkspa
     ...(textSearcher === undefined ? {} : { textSearcher }),
   });
 }
+
+const noFollow = fsConstants.O_NOFOLLOW ?? 0;
+// Non-blocking, so a named pipe cannot hang a read; never through a link (the walk reads links itself). The file is then
+// described and read through its descriptor: swapped since it was checked, it is seen as what it now is.
+const readFlags = fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0) | noFollow;
 
 let ripgrepPath: { path: string | undefined } | undefined;
 
@@ -56,8 +63,9 @@ function bundledRipgrep(): string | undefined {
  * `vscode.workspace.fs`, so open editors and watchers see them at once. Reads and listings
  * use Node's file system directly: the folder is local to the extension host, and VS
  * Code's file service stats every entry of a directory it lists (20,000 files: 654 ms
- * against 17 ms, measured in code-server 1.139). Metadata (links, their targets,
- * hard-link counts) comes from `lstat` and `readlink`. File modes are not kept across a
+ * against 17 ms, measured in code-server 1.139); a file is described (`fstat`) and read
+ * through the descriptor it is opened as. Other metadata (links, their targets, hard-link
+ * counts of entries) comes from `lstat` and `readlink`. File modes are not kept across a
  * write (VS Code's file service has none).
  */
 export function createVscodeDirectoryFs(root: string): RawDirectoryFs<string> {
@@ -113,18 +121,46 @@ export function createVscodeDirectoryFs(root: string): RawDirectoryFs<string> {
     },
 
     async openFile(parent, name) {
-      const stat = await lstat(path.join(parent, name));
-      if (stat === undefined) return 'missing';
-      if (stat.type === 'link') return 'link';
       const file = path.join(parent, name);
+      // Without O_NOFOLLOW (Windows) a link is told apart by its path alone.
+      if (noFollow === 0) {
+        const found = await lstat(file);
+        if (found === undefined) return 'missing';
+        if (found.type === 'link') return 'link';
+      }
+      let handle: fsp.FileHandle;
+      try {
+        handle = await fsp.open(file, readFlags);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ELOOP') return 'link';
+        if (isGone(error)) return 'missing';
+        throw error;
+      }
+      let stat: RawStat;
+      try {
+        stat = rawStat(await handle.stat());
+      } catch (error) {
+        await handle.close();
+        throw error;
+      }
+      const readAll = async (): Promise<Buffer> => {
+        const buffer = Buffer.allocUnsafe(stat.size);
+        let filled = 0;
+        while (filled < stat.size) {
+          const { bytesRead } = await handle.read(buffer, filled, stat.size - filled, filled);
+          if (bytesRead === 0) break;
+          filled += bytesRead;
+        }
+        return buffer.subarray(0, filled);
+      };
       return {
         stat,
-        read: async () => fsp.readFile(file, 'utf8'),
+        read: async () => (await readAll()).toString('utf8'),
         readBytes: async () => {
-          const bytes = await fsp.readFile(file);
+          const bytes = await readAll();
           return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
         },
-        close: async () => undefined,
+        close: () => handle.close(),
       };
     },
 

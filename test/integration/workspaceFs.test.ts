@@ -1,5 +1,6 @@
 // The WorkspaceFs contract (test/unit/conformance) run against the VS Code implementation inside the real host.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { linkSync, mkdtempSync, readdirSync, readFileSync, rmSync, mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -8,6 +9,7 @@ import { PathRefusedError } from '../../src/core/workspace/resolveInRoot';
 import { WorkspaceError } from '../../src/core/workspace/workspaceError';
 import { createVscodeWorkspaceFs } from '../../src/vscode/vscodeWorkspaceFs';
 import { describeWorkspaceFsConformance } from '../unit/conformance/workspaceFsConformance';
+import { startLinkSwapper } from '../unit/node/linkSwapper';
 
 const base = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
 
@@ -52,6 +54,31 @@ describe('vscode.workspace.fs workspace: links into .git, hard links, temporary 
     await assert.rejects(createVscodeWorkspaceFs(vscode.Uri.file(root)).readText('hardlink.txt'), isHardLink);
     await assert.rejects(createVscodeWorkspaceFs(vscode.Uri.file(root)).writeText('hardlink.txt', 'changed'), isHardLink);
     assert.equal(await createVscodeWorkspaceFs(vscode.Uri.file(root), { allowHardLinks: true }).readText('hardlink.txt'), 'SECRET');
+  });
+
+  it('never reads through a file swapped for a link to the outside, nor hangs on one swapped for a named pipe', async function () {
+    if (process.platform !== 'linux' || spawnSync('mkfifo', [join(root, 'b-pipe')]).status !== 0) this.skip();
+    // Generous: a loaded machine; a read that hangs on the pipe fails the test by this limit.
+    this.timeout(120_000);
+    // The link's target has a single name: only following the link could read it.
+    writeFileSync(join(outside, 'a.txt'), 'OUTSIDE');
+    symlinkSync(join(outside, 'a.txt'), join(root, 'a-link'));
+    const workspace = createVscodeWorkspaceFs(vscode.Uri.file(root));
+    for (const [file, other] of [['a.txt', 'a-link'], ['b.txt', 'b-pipe']] as const) {
+      writeFileSync(join(root, file), 'inside');
+      const swapper = await startLinkSwapper(join(root, file), join(root, other));
+      const texts = new Map<string, number>();
+      try {
+        for (let index = 0; index < 1000; index++) {
+          const text = await workspace.readText(file).catch(() => 'refused');
+          texts.set(text, (texts.get(text) ?? 0) + 1);
+        }
+      } finally {
+        await swapper.stop();
+      }
+      assert.deepEqual([...texts.keys()].filter((text) => text !== 'inside' && text !== 'refused'), [], file);
+      assert.ok((texts.get('inside') ?? 0) > 0, `${file} was never read between the swaps`);
+    }
   });
 
   it('writes its temporary files where git does not show them, and removes stale ones', async () => {

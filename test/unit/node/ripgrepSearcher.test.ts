@@ -59,6 +59,22 @@ describe('ripgrep searcher', () => {
     assert.ok(narrowing.seen.has('src/b.ts') && narrowing.seen.has('.gitignore'));
   });
 
+  it('leaves a name holding a backslash to the core reader, which reads it as another path', async function () {
+    if (ripgrep === undefined) this.skip();
+    // "c\\d.txt" is c/d.txt to the reader: the search must match what the reader alone matches.
+    for (const [file, text] of [['c\\d.txt', 'nothing\n'], ['c/d.txt', 'NEEDLE in c/d\n'], ['e\\f.txt', 'NEEDLE alone\n']]) {
+      fs.mkdirSync(path.dirname(path.join(root, file as string)), { recursive: true });
+      fs.writeFileSync(path.join(root, file as string), text as string);
+    }
+    const { textSearcher: _none, ...readerOnly } = createNodeWorkspace(root);
+    const withRipgrep = makeToolContext({ workspace: createNodeWorkspace(root, { ripgrepPath: ripgrep }) });
+    const plain = makeToolContext({ workspace: readerOnly });
+    for (const input of [{ query: 'NEEDLE' }, { query: 'nothing' }]) {
+      const expected = await searchTextTool.run(plain, input, neverAborted);
+      assert.deepEqual((await searchTextTool.run(withRipgrep, input, neverAborted)).matches, expected.matches, JSON.stringify(input));
+    }
+  });
+
   it('does not narrow a pattern whose classes mean more in JavaScript, a missing program, or output over the limit', async function () {
     const query = { pattern: 'NEEDLE', regex: false, caseSensitive: true };
     assert.equal(await createRipgrepSearcher(path.join(base, 'no-such-rg'), root).narrow(query, nothingListed, neverAborted), undefined);
