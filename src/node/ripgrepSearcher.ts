@@ -20,7 +20,7 @@ const defaultMaxOutputBytes = 64 * 1024 * 1024;
 
 // Ripgrep's rules made to match the workspace listing: hidden files are listed, only
 // `.gitignore` files inside the root count (also outside a git repository), `.git`,
-// `node_modules` and temporary files are skipped, no configuration file or environment
+// `node_modules`, `.task-planner` and temporary files are skipped, no configuration file or environment
 // changes that, links are never followed (so nothing outside the root is read), and files
 // too large for search_text are not searched.
 export const ripgrepWalkFlags: readonly string[] = [
@@ -37,6 +37,8 @@ export const ripgrepWalkFlags: readonly string[] = [
   '!.git',
   '--glob',
   '!node_modules',
+  '--glob',
+  '!.task-planner',
   '--glob',
   `!${tempFilePrefix}*`,
   '--max-filesize',

@@ -17,10 +17,10 @@ export interface ListFilesOutput {
   truncated: boolean;
 }
 
-/** `list_files`: workspace files by glob, honouring `.gitignore`, never `.git` or `node_modules`. */
+/** `list_files`: workspace files by glob, honouring `.gitignore`, never in `.git`, `node_modules` or `.task-planner`. */
 export const listFilesTool: Tool<z.infer<typeof inputSchema>, ListFilesOutput> = {
   name: 'list_files',
-  description: 'List workspace files (not directories), sorted, optionally filtered by a glob. Honours .gitignore and always skips .git and node_modules. The list is capped by "limit".',
+  description: 'List workspace files (not directories), sorted, optionally filtered by a glob. Honours .gitignore and always skips .git, node_modules and .task-planner (Task Planner\'s own runs). The list is capped by "limit".',
   inputSchema,
   effects: 'read',
   async run(ctx, input, signal) {

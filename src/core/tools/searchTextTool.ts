@@ -47,7 +47,7 @@ export interface SearchTextOutput {
  */
 export const searchTextTool: Tool<z.infer<typeof inputSchema>, SearchTextOutput> = {
   name: 'search_text',
-  description: 'Search workspace text files (honouring .gitignore, skipping .git and node_modules) for a literal string or a regular expression (JavaScript syntax, run in linear time: no backreferences or lookaround), optionally only in files matching a glob. Returns matching lines with 1-based line and column, in path order, capped by maxMatches.',
+  description: 'Search workspace text files (honouring .gitignore, skipping .git, node_modules and .task-planner) for a literal string or a regular expression (JavaScript syntax, run in linear time: no backreferences or lookaround), optionally only in files matching a glob. Returns matching lines with 1-based line and column, in path order, capped by maxMatches.',
   inputSchema,
   effects: 'read',
   async run(ctx, input, signal) {

@@ -6,7 +6,7 @@ import { listConfined } from './listConfined';
 import type { ManyTextReader } from './readTextMany';
 import { readManyConfined } from './readManyConfined';
 import { normalizeWorkspacePath, PathRefusedError } from './resolveInRoot';
-import { WorkspaceError } from './workspaceError';
+import { asWorkspaceFailure, WorkspaceError } from './workspaceError';
 import type { WalkOptions } from './confinedWalk';
 
 /** Options of `createConfinedWorkspace`. */
@@ -36,7 +36,7 @@ const breathEvery = 64;
  * several hard links are refused unless `allowHardLinks`. Changes whose location after
  * links lies in `.git` are refused. Writes are atomic (see `AtomicWrites`), keeping the
  * previous file's mode where the file system has modes. `list` honours `.gitignore` files at
- * every level, skips `.git`, `node_modules` and temporary files, and does not descend into
+ * every level, skips `.git`, `node_modules`, `.task-planner` and temporary files, and does not descend into
  * linked directories. Errors are `PathRefusedError` (confinement) or `WorkspaceError`
  * (everything else), with messages fit for the user.
  */
@@ -44,6 +44,11 @@ export function createConfinedWorkspace<Handle>(raw: RawDirectoryFs<Handle>, opt
   const root = options.root;
   const allowHardLinks = options.allowHardLinks ?? false;
   const writes = new AtomicWrites(raw, options.now ?? Date.now);
+  /** Runs `operation` on `input`, a file system failure reported in the user's words (see `asWorkspaceFailure`). */
+  const failing = <T>(input: string, action: 'read' | 'changed' | 'listed', operation: () => Promise<T>): Promise<T> =>
+    operation().catch((error: unknown) => {
+      throw asWorkspaceFailure(error, input, action);
+    });
   let calls = 0;
   const breathe = async (): Promise<void> => {
     if (++calls % breathEvery === 0) await raw.breathe();
@@ -70,9 +75,9 @@ export function createConfinedWorkspace<Handle>(raw: RawDirectoryFs<Handle>, opt
   };
 
   const readOne = async (input: string, maxBytes: number | undefined): Promise<string> =>
-    openOne(input, (file, relative) => readOpened(file, relative, input, maxBytes, allowHardLinks));
+    failing(input, 'read', () => openOne(input, (file, relative) => readOpened(file, relative, input, maxBytes, allowHardLinks)));
   const readBytesOne = async (input: string, maxBytes: number | undefined): Promise<Uint8Array> =>
-    openOne(input, (file, relative) => readOpened(file, relative, input, maxBytes, allowHardLinks, true));
+    failing(input, 'read', () => openOne(input, (file, relative) => readOpened(file, relative, input, maxBytes, allowHardLinks, true)));
   /** Walks to the regular file `input` names, following links inside the root, and hands the opened file to `read`. */
   const openOne = async <T>(input: string, read: (file: RawFile, relative: string) => Promise<T>): Promise<T> => {
     const relative = normalizeWorkspacePath(input, root);
@@ -118,77 +123,87 @@ export function createConfinedWorkspace<Handle>(raw: RawDirectoryFs<Handle>, opt
     },
 
     async writeText(input, text, signal) {
-      signal?.throwIfAborted();
-      const relative = normalizeWorkspacePath(input, root);
-      if (relative === '') throw new WorkspaceError('is_directory', input, 'The workspace root is a directory, not a file');
-      const entry = await resolveEntry(input, relative, { create: true, guard: true });
-      try {
-        const { at, stats } = entry;
-        // Stryker disable next-line ConditionalExpression,StringLiteral: creating the directories on the way, only a dangling link leaves the path missing.
-        if ('missing' in at || isDangling(entry)) throw missingError(isDangling(entry), input, relative);
-        if (stats?.type === 'directory') throw new WorkspaceError('is_directory', input, `${relative} is a directory; choose a file path`);
-        if (stats && !allowHardLinks) refuseHardLink(stats, relative, input);
-        await writes.replace(entry.walk, entry.walk.directory(at), at.name, text, stats?.mode, signal);
-      } finally {
-        releaseEntry(entry.walk, entry);
-      }
+      return failing(input, 'changed', async () => {
+        signal?.throwIfAborted();
+        const relative = normalizeWorkspacePath(input, root);
+        if (relative === '') throw new WorkspaceError('is_directory', input, 'The workspace root is a directory, not a file');
+        const entry = await resolveEntry(input, relative, { create: true, guard: true });
+        try {
+          const { at, stats } = entry;
+          // Stryker disable next-line ConditionalExpression,StringLiteral: creating the directories on the way, only a dangling link leaves the path missing.
+          if ('missing' in at || isDangling(entry)) throw missingError(isDangling(entry), input, relative);
+          if (stats?.type === 'directory') throw new WorkspaceError('is_directory', input, `${relative} is a directory; choose a file path`);
+          if (stats && !allowHardLinks) refuseHardLink(stats, relative, input);
+          await writes.replace(entry.walk, entry.walk.directory(at), at.name, text, stats?.mode, signal);
+        } finally {
+          releaseEntry(entry.walk, entry);
+        }
+      });
     },
 
     async delete(input, signal) {
-      signal?.throwIfAborted();
-      const relative = normalizeWorkspacePath(input, root);
-      if (relative === '') throw new PathRefusedError(input, 'the workspace root itself cannot be deleted');
-      const nothing = (): WorkspaceError => new WorkspaceError('not_found', input, `Nothing to delete: ${relative} does not exist`);
-      // What the path leads to must exist inside the root; the entry itself is what goes.
-      const { walk, stats: target } = await lookUp(input, relative);
-      if (target === undefined) throw nothing();
-      const at = await walk.locate(input, relative, { guard: true });
-      if ('missing' in at) throw nothing();
-      try {
-        const directory = walk.directory(at);
-        const stats = await raw.lstat(directory, at.name);
-        if (stats === undefined) throw nothing();
-        if (stats.type === 'directory') {
-          if ((await raw.removeDirectory(directory, at.name)) === 'not_empty') {
-            throw new WorkspaceError('not_empty', input, `${relative} is a directory that is not empty; delete its files first`);
+      return failing(input, 'changed', async () => {
+        signal?.throwIfAborted();
+        const relative = normalizeWorkspacePath(input, root);
+        if (relative === '') throw new PathRefusedError(input, 'the workspace root itself cannot be deleted');
+        const nothing = (): WorkspaceError => new WorkspaceError('not_found', input, `Nothing to delete: ${relative} does not exist`);
+        // What the path leads to must exist inside the root; the entry itself is what goes.
+        const { walk, stats: target } = await lookUp(input, relative);
+        if (target === undefined) throw nothing();
+        const at = await walk.locate(input, relative, { guard: true });
+        if ('missing' in at) throw nothing();
+        try {
+          const directory = walk.directory(at);
+          const stats = await raw.lstat(directory, at.name);
+          if (stats === undefined) throw nothing();
+          if (stats.type === 'directory') {
+            if ((await raw.removeDirectory(directory, at.name)) === 'not_empty') {
+              throw new WorkspaceError('not_empty', input, `${relative} is a directory that is not empty; delete its files first`);
+            }
+          } else {
+            if (!allowHardLinks) refuseHardLink(stats, relative, input);
+            // A link goes itself, not its target: that is what the path names.
+            await raw.removeFile(directory, at.name);
           }
-        } else {
-          if (!allowHardLinks) refuseHardLink(stats, relative, input);
-          // A link goes itself, not its target: that is what the path names.
-          await raw.removeFile(directory, at.name);
+        } finally {
+          walk.release(at);
         }
-      } finally {
-        walk.release(at);
-      }
+      });
     },
 
     async createDirectory(input, signal) {
-      signal?.throwIfAborted();
-      const relative = normalizeWorkspacePath(input, root);
-      const walk = await walkFor(input);
-      const at = await walk.locate(input, relative, { create: true, directory: true, guard: true });
-      if ('missing' in at) throw missingError(at.dangling, input, relative);
-      walk.release(at);
+      return failing(input, 'changed', async () => {
+        signal?.throwIfAborted();
+        const relative = normalizeWorkspacePath(input, root);
+        const walk = await walkFor(input);
+        const at = await walk.locate(input, relative, { create: true, directory: true, guard: true });
+        if ('missing' in at) throw missingError(at.dangling, input, relative);
+        walk.release(at);
+      });
     },
 
     async list(glob, signal) {
-      return listConfined(raw, await walkFor(''), glob, signal, breathe);
+      return failing('', 'listed', async () => listConfined(raw, await walkFor(''), glob, signal, breathe));
     },
 
     async stat(input, signal): Promise<FileStat | undefined> {
-      signal?.throwIfAborted();
-      await breathe();
-      const { stats } = await lookUp(input, normalizeWorkspacePath(input, root));
-      if (stats === undefined) return undefined;
-      return { type: stats.type === 'directory' ? 'directory' : 'file', size: stats.size, mtimeMs: stats.mtimeMs };
+      return failing(input, 'read', async () => {
+        signal?.throwIfAborted();
+        await breathe();
+        const { stats } = await lookUp(input, normalizeWorkspacePath(input, root));
+        if (stats === undefined) return undefined;
+        return { type: stats.type === 'directory' ? 'directory' : 'file', size: stats.size, mtimeMs: stats.mtimeMs };
+      });
     },
 
     async locate(input, signal) {
-      signal?.throwIfAborted();
-      const relative = normalizeWorkspacePath(input, root);
-      const entry = await resolveEntry(input, relative, {});
-      releaseEntry(entry.walk, entry);
-      return 'missing' in entry.at ? entry.at.resolved : entry.walk.resolvedPath(entry.at);
+      return failing(input, 'read', async () => {
+        signal?.throwIfAborted();
+        const relative = normalizeWorkspacePath(input, root);
+        const entry = await resolveEntry(input, relative, {});
+        releaseEntry(entry.walk, entry);
+        return 'missing' in entry.at ? entry.at.resolved : entry.walk.resolvedPath(entry.at);
+      });
     },
   };
 }

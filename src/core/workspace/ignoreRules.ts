@@ -1,8 +1,12 @@
 import ignore from 'ignore';
 import type { Ignore } from 'ignore';
 
-/** Directory names never listed or searched, at any depth, whatever `.gitignore` says. */
-export const alwaysSkipped: ReadonlySet<string> = new Set(['.git', 'node_modules']);
+/**
+ * Directory names never listed or searched, at any depth, whatever `.gitignore` says: git's
+ * own, installed packages, and Task Planner's own (run journals and temporary files: a search
+ * would find every past run's records, which grow with each run).
+ */
+export const alwaysSkipped: ReadonlySet<string> = new Set(['.git', 'node_modules', '.task-planner']);
 const skippedNames = [...alwaysSkipped];
 
 /**

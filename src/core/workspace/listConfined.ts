@@ -4,6 +4,7 @@ import { entryOf, releaseEntry } from './confinedEntry';
 import type { ConfinedWalk } from './confinedWalk';
 import { compileGlob } from './globMatcher';
 import { alwaysSkipped, IgnoreRules } from './ignoreRules';
+import { isPermissionDenied } from './workspaceError';
 
 interface ListState<Handle> {
   raw: RawDirectoryFs<Handle>;
@@ -17,8 +18,10 @@ interface ListState<Handle> {
 /**
  * Workspace-relative paths of the files under the root matching `glob` (every file without
  * one), sorted by code unit. Honours `.gitignore` files at every level, skips `.git`,
- * `node_modules` and temporary files, does not descend into linked directories, and lists a
- * file link only when it leads to a file inside the root. Rejects when `signal` aborts.
+ * `node_modules`, `.task-planner` and temporary files, does not descend into linked directories, and lists a
+ * file link only when it leads to a file inside the root. A folder below the root that may not
+ * be read (permissions) and a name holding a backslash (which no workspace path can name)
+ * are left out. Rejects when `signal` aborts.
  */
 export async function listConfined<Handle>(
   raw: RawDirectoryFs<Handle>,
@@ -38,18 +41,22 @@ async function listDirectory<Handle>(state: ListState<Handle>, handle: Handle, r
   try {
     state.signal?.throwIfAborted();
     await state.breathe();
-    const entries = await state.raw.readDirectory(handle);
+    // A folder below the root that may not be read is left out, as git and ripgrep leave it out.
+    const entries = await state.raw.readDirectory(handle).catch(relative === '' ? rethrow : unlessDenied);
+    if (entries === undefined) return;
     let rules = inherited;
     if (entries.some((entry) => entry.name === '.gitignore' && entry.type === 'file')) {
-      const text = await readSmallFile(state.raw, handle, '.gitignore');
+      // An unreadable .gitignore ignores nothing.
+      const text = await readSmallFile(state.raw, handle, '.gitignore').catch(unlessDenied);
       if (text !== undefined) rules = rules.withFile(relative, text);
     }
     for (const { name, type } of entries) {
-      if (alwaysSkipped.has(name) || name.startsWith(tempFilePrefix)) continue;
+      // A name holding a backslash cannot be named: workspace paths read it as a separator ("a\\b" is a/b, another file).
+      if (alwaysSkipped.has(name) || name.startsWith(tempFilePrefix) || name.includes('\\')) continue;
       const childRelative = relative === '' ? name : `${relative}/${name}`;
       if (type === 'directory') {
         if (rules.ignores(childRelative, true)) continue;
-        const child = await state.walk.openChild(handle, name, childRelative);
+        const child = await state.walk.openChild(handle, name, childRelative).catch(unlessDenied);
         if (child !== undefined) await listDirectory(state, child, childRelative, rules);
         continue;
       }
@@ -59,6 +66,16 @@ async function listDirectory<Handle>(state: ListState<Handle>, handle: Handle, r
   } finally {
     state.raw.close(handle);
   }
+}
+
+function rethrow(error: unknown): never {
+  throw error;
+}
+
+/** `undefined` for a refused access (see `isPermissionDenied`); any other failure is thrown on. */
+function unlessDenied(error: unknown): undefined {
+  if (isPermissionDenied(error)) return undefined;
+  throw error;
 }
 
 /** `true` for a link that leads to a file inside the root. */

@@ -49,7 +49,7 @@ describe('createNodeWorkspace', () => {
   it('leaves the original intact and no temporary file when the rename fails', async () => {
     let tempSeen: string[] = [];
     const workspace = createNodeWorkspace(dir, { fileSystem: failingRename(() => (tempSeen = temporaries())) });
-    await assert.rejects(workspace.writeText('keep.txt', 'new content'), /simulated crash/);
+    await assert.rejects(workspace.writeText('keep.txt', 'new content'), /^WorkspaceError: keep\.txt cannot be changed: an input\/output error \(EIO\)\.$/);
     assert.equal(tempSeen.length, 1, 'the temporary file existed before the rename');
     assert.deepEqual(fs.readFileSync(path.join(dir, 'keep.txt')), Buffer.from('original bytes\r\n\u00e9'));
     assert.deepEqual(fs.readdirSync(dir).sort(), ['.task-planner', 'keep.txt']);

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import type { WorkspaceFs } from '../../../../src/core/ports';
 import { maxMatchLineChars, maxSearchFileBytes, searchTextTool } from '../../../../src/core/tools/searchTextTool';
 import { createNodeWorkspace } from '../../../../src/node/nodeWorkspace';
+import { confinedMemoryWorkspace } from '../../../fakes/memoryRawFs';
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
 import { makeToolContext, neverAborted } from '../../../fakes/toolContext';
 
@@ -87,6 +88,21 @@ describe('search_text', () => {
     };
     await assert.rejects(searchTextTool.run(makeToolContext({ workspace: failing }), { query: 'x' }, neverAborted), /cannot be listed/);
     assert.equal(searcherSignal?.aborted, true);
+  });
+
+  it('skips a file or folder it may not read and goes on, counting the file as skipped (attack: a locked file or folder)', async () => {
+    const deny = (name: string) => {
+      if (name === 'locked.txt' || name === 'locked') throw Object.assign(new Error("EACCES: permission denied, open '/proc/self/fd/9/locked.txt'"), { code: 'EACCES' });
+    };
+    const { raw, workspace: locked } = confinedMemoryWorkspace({ before: (operation, name) => (operation === 'openFile' || operation === 'openDirectory' ? deny(name) : undefined) });
+    raw.file('/ws/a.txt', 'TODO one');
+    raw.file('/ws/locked.txt', 'TODO hidden');
+    raw.file('/ws/locked/b.txt', 'TODO hidden');
+    raw.file('/ws/z.txt', 'TODO two');
+    const result = await searchTextTool.run(makeToolContext({ workspace: locked }), { query: 'TODO' }, neverAborted);
+    assert.deepEqual(result.matches.map((match) => match.path), ['a.txt', 'z.txt']);
+    assert.equal(result.filesSkipped, 1);
+    assert.equal(result.filesSearched, 2);
   });
 
   it('stops at maxMatches and says so', async () => {

@@ -10,11 +10,18 @@ const failing = (fail: RawOperation, code: string, when: (name: string) => boole
 });
 
 describe('AtomicWrites: a file system that fails mid-write', () => {
-  for (const [operation, code] of [['writeNewFile', 'ENOSPC'], ['rename', 'EIO']] as const) {
-    it(`leaves the old file whole and no temporary file when ${operation} fails (${code})`, async () => {
+  for (const [operation, code, reason] of [
+    ['writeNewFile', 'ENOSPC', 'the disk is full'],
+    ['rename', 'EIO', 'an input/output error'],
+  ] as const) {
+    it(`leaves the old file whole and no temporary file when ${operation} fails (${code}), saying why in the user's words`, async () => {
       const { raw, workspace } = confinedMemoryWorkspace(failing(operation, code, (name) => name !== '.gitignore'));
       raw.file('/ws/keep.txt', 'original');
-      await assert.rejects(workspace.writeText('keep.txt', 'new'), new RegExp(`simulated ${operation} failure`));
+      await assert.rejects(workspace.writeText('keep.txt', 'new'), (error: Error) => {
+        assert.equal(error.message, `keep.txt cannot be changed: ${reason} (${code}).`);
+        assert.match(String((error.cause as Error).message), new RegExp(`simulated ${operation} failure`));
+        return true;
+      });
       assert.equal(raw.text('/ws/keep.txt'), 'original');
       assert.deepEqual(namesIn(raw, folder), ['.gitignore']);
       assert.deepEqual(namesIn(raw, '/ws'), ['.task-planner', 'keep.txt']);
@@ -31,7 +38,7 @@ describe('AtomicWrites: a file system that fails mid-write', () => {
       },
     });
     raw.file('/ws/keep.txt', 'original');
-    await assert.rejects(workspace.writeText('keep.txt', 'half of the new text'), /ENOSPC: no space left on device/);
+    await assert.rejects(workspace.writeText('keep.txt', 'half of the new text'), /keep\.txt cannot be changed: the disk is full \(ENOSPC\)/);
     assert.equal(raw.text('/ws/keep.txt'), 'original');
     assert.deepEqual(namesIn(raw, folder), ['.gitignore']);
   });

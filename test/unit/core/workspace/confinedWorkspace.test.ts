@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { isWorkspaceError } from '../../../../src/core/workspace/workspaceError';
 import { createConfinedWorkspace } from '../../../../src/core/workspace/confinedWorkspace';
 import { PathRefusedError } from '../../../../src/core/workspace/resolveInRoot';
 import { WorkspaceError } from '../../../../src/core/workspace/workspaceError';
@@ -100,17 +101,58 @@ describe('createConfinedWorkspace', () => {
     assert.equal(breaths, 2);
   });
 
-  it('passes on a file-system failure as it is, releasing every handle', async () => {
+  it('reports a file-system failure in the user\'s words (the path they gave, never an internal one), releasing every handle', async () => {
     const { raw, workspace } = confinedMemoryWorkspace({
       before: (operation) => {
-        if (operation === 'lstat' || operation === 'statDirectory') throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
+        if (operation === 'lstat' || operation === 'statDirectory') throw Object.assign(new Error("EACCES: permission denied, open '/proc/self/fd/12/a.txt'"), { code: 'EACCES' });
       },
     });
     raw.file('/ws/d/a.txt', 'a');
-    await assert.rejects(workspace.stat('d/a.txt'), /EACCES: permission denied/);
-    await assert.rejects(workspace.stat('d'), /EACCES: permission denied/);
-    await assert.rejects(workspace.stat(''), /EACCES: permission denied/);
+    const denied = (path: string) => (error: unknown) => {
+      assert.ok(isWorkspaceError(error, 'no_permission'));
+      assert.equal(error.message, `${path} cannot be read: permission denied. Check the permissions of it and of the folders above it.`);
+      assert.equal(error.path, path === 'the workspace folder' ? '' : path);
+      return true;
+    };
+    await assert.rejects(workspace.stat('d/a.txt'), denied('d/a.txt'));
+    await assert.rejects(workspace.stat('d'), denied('d'));
+    await assert.rejects(workspace.stat(''), denied('the workspace folder'));
     assert.equal(raw.open, 0);
+  });
+
+  it('leaves out of a listing a folder it may not read, and skips such a file in a search (attack: a locked folder or file)', async () => {
+    const deny = (name: string) => {
+      if (name === 'locked' || name === 'locked.txt') throw Object.assign(new Error("EACCES: permission denied, open '/proc/self/fd/9/locked'"), { code: 'EACCES' });
+    };
+    const { raw, workspace } = confinedMemoryWorkspace({ before: (operation, name) => (operation === 'openDirectory' || operation === 'openFile' ? deny(name) : undefined) });
+    raw.file('/ws/a.txt', 'x');
+    raw.file('/ws/locked/b.txt', 'x');
+    raw.file('/ws/locked.txt', 'x');
+    assert.deepEqual(await workspace.list(), ['a.txt', 'locked.txt']);
+    await assert.rejects(workspace.readText('locked.txt'), /^WorkspaceError: locked\.txt cannot be read: permission denied\./);
+    await assert.rejects(workspace.readText('locked/b.txt'), /^WorkspaceError: locked\/b\.txt cannot be read: permission denied\./);
+    await assert.rejects(workspace.writeText('locked/c.txt', 'y'), /^WorkspaceError: locked\/c\.txt cannot be changed: permission denied\./);
+    assert.equal(raw.open, 0);
+  });
+
+  it('fails a listing whose root it may not read, saying so', async () => {
+    const { raw, workspace } = confinedMemoryWorkspace({
+      before: (operation) => {
+        if (operation === 'readDirectory') throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
+      },
+    });
+    raw.file('/ws/a.txt', 'x');
+    await assert.rejects(workspace.list(), /^WorkspaceError: the workspace folder cannot be listed: permission denied\./);
+  });
+
+  it('passes on an error that is no file-system failure as it is', async () => {
+    const { raw, workspace } = confinedMemoryWorkspace({
+      before: (operation) => {
+        if (operation === 'lstat') throw new TypeError('a bug in the adapter');
+      },
+    });
+    raw.file('/ws/a.txt', 'a');
+    await assert.rejects(workspace.stat('a.txt'), (error: unknown) => error instanceof TypeError && error.message === 'a bug in the adapter');
   });
 
   it('accepts long legitimate names up to the file-system limit and refuses longer, hidden or look-alike ones before touching anything', async () => {

@@ -23,6 +23,16 @@ describe('listConfined', () => {
     assert.equal(raw.open, 0);
   });
 
+  it('leaves out Task Planner\'s own folder at any depth, and names no workspace path can name (a backslash: "a\\b" would read a/b)', async () => {
+    const { raw, workspace } = confinedMemoryWorkspace();
+    raw.file('/ws/.task-planner/runs/run-1.jsonl', '{"type":"run_started"} TODO');
+    raw.file('/ws/pkg/.task-planner/runs/run-2.jsonl', 'TODO');
+    raw.file('/ws/a\\b.txt', 'the file named with a backslash');
+    raw.file('/ws/a/b.txt', 'another file');
+    raw.file('/ws/notes.md', 'TODO');
+    assert.deepEqual(await workspace.list(), ['a/b.txt', 'notes.md']);
+  });
+
   it('does not descend into a directory swapped for a link while it lists', async () => {
     const { raw, workspace } = confinedMemoryWorkspace({
       before: (operation, name) => {
