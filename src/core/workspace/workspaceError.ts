@@ -66,27 +66,26 @@ const failureReasons: Readonly<Record<string, string>> = {
   Unavailable: 'the file system is unavailable',
 };
 
-function failureCode(error: unknown): string | undefined {
+/** The string `code` of `error`, else `''`. */
+function failureCode(error: unknown): string {
   const code = (error as { code?: unknown } | null | undefined)?.code;
-  return typeof code === 'string' ? code : undefined;
+  return typeof code === 'string' ? code : '';
 }
 
 /** `true` when `error` is a file system failure that means access was refused (EACCES, EPERM). */
 export function isPermissionDenied(error: unknown): boolean {
-  const code = failureCode(error);
-  return code !== undefined && permissionCodes.has(code);
+  return permissionCodes.has(failureCode(error));
 }
 
 /**
  * `error` in the user's words: a file system failure while working on `input` (an error
  * with a code such as EACCES or ENOSPC, whose own message names an internal path such as
  * `/proc/self/fd/12/…`) becomes a `WorkspaceError` that names `input` and says what went
- * wrong; any other error (a `WorkspaceError`, a refusal, a cancellation) is returned as it is.
+ * wrong, the failure kept as its `cause`; any other error (a `WorkspaceError`, whose codes
+ * are lower case, a refusal, a cancellation) is returned as it is.
  */
 export function asWorkspaceFailure(error: unknown, input: string, action: 'read' | 'changed' | 'listed'): unknown {
-  if (error instanceof WorkspaceError || !(error instanceof Error)) return error;
   const code = failureCode(error);
-  if (code === undefined) return error;
   const shown = input === '' ? 'the workspace folder' : input;
   if (permissionCodes.has(code)) {
     const hint = 'Check the permissions of it and of the folders above it.';
