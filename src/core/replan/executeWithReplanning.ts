@@ -213,7 +213,8 @@ async function replanLoop(
     let repair;
     try {
       const objective = givenObjective ?? failing.objective;
-      repair = await requestRepairPlan({ llm: replanner, objective, plan: failing, completed, failed, trials, tools, signal });
+      const skills = options.capabilities?.skills;
+      repair = await requestRepairPlan({ llm: replanner, objective, plan: failing, completed, failed, trials, tools, ...(skills ? { skills } : {}), signal });
     } catch (error) {
       return finish(result, `The replanner could not produce a repair plan: ${errorMessage(error)}`);
     }

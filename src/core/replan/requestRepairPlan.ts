@@ -1,4 +1,5 @@
 import { toolDefinition } from '../agent/agentToolCall';
+import type { SkillSummary } from '../capabilities/plannerCatalogue';
 import { chatStructured } from '../llm/chatStructured';
 import type { LlmUsage } from '../llm/llmTypes';
 import { buildReplanPrompt, type FailedStepInfo, type TrialInfo } from '../llm/prompts/replanPrompt';
@@ -17,6 +18,8 @@ export interface RepairRequest {
   failed: readonly FailedStepInfo[];
   trials: readonly TrialInfo[];
   tools: ToolRegistry;
+  /** The workspace's skills: described to the model, and the repair plan's `Step.skills` checked against them. */
+  skills?: readonly SkillSummary[];
   signal: AbortSignal;
 }
 
@@ -45,7 +48,7 @@ export async function requestRepairPlan(request: RepairRequest): Promise<RepairO
     const parsed = parsePlan(value, { id: request.plan.id, createdAt: request.plan.createdAt });
     if (!parsed.ok) return { problems: parsed.errors };
     const plan = mergeCompleted(parsed.plan, request.plan, completedIds, request.objective);
-    const problems = validatePlan(plan, { tools: request.tools })
+    const problems = validatePlan(plan, { tools: request.tools, ...(request.skills ? { skills: request.skills.map((skill) => skill.name) } : {}) })
       .filter((diagnostic) => diagnostic.severity === 'error')
       .map((diagnostic) => (diagnostic.stepId === undefined ? diagnostic.message : `step ${diagnostic.stepId}: ${diagnostic.message}`));
     return { plan, problems };
@@ -64,6 +67,7 @@ export async function requestRepairPlan(request: RepairRequest): Promise<RepairO
         failed: request.failed,
         trials: request.trials,
         tools,
+        ...(request.skills ? { skills: request.skills } : {}),
       }),
       signal: request.signal,
       schemaName: 'repair_plan',

@@ -166,6 +166,19 @@ describe('executeWithReplanning', function () {
       assert.deepEqual(Object.keys(result.results).sort(), ['fix', 'ok']);
     });
 
+    it('shows the replanner the workspace\'s skills and sends back a repair plan naming one it does not have', async () => {
+      const skill = { name: 'house-style', description: 'How pages are styled here.', tags: [], source: '.github/skills/house-style/SKILL.md', text: 'Use tabs.', bytes: 9 };
+      server.enqueue(
+        { kind: 'message', content: JSON.stringify({ objective: 'x', steps: [{ id: 'fix', title: 'fix', kind: 'agent', dependsOn: ['ok'], skills: ['made-up'] }] }) },
+        { kind: 'message', content: JSON.stringify({ objective: 'x', steps: [{ id: 'fix', title: 'fix', kind: 'agent', dependsOn: ['ok'], skills: ['house-style'] }] }) },
+      );
+      const capabilities = { instructions: [], skills: [skill], diagnostics: [] };
+      const result = await executeWithReplanning(failing, 'objective', { llm: llm(), stepRunner, clock, capabilities });
+      assert.equal(result.status, 'completed', result.metadata.reason);
+      assert.match(allText(server.chatRequests[0]), /- house-style: How pages are styled here\./);
+      assert.match(allText(server.chatRequests[1]), /made-up.*available: house-style/s);
+    });
+
     it('reports a repair plan still invalid after the second answer, and replanning without a model', async () => {
       const invalid = { kind: 'message' as const, content: JSON.stringify({ objective: 'x', steps: [{ id: 'fix', title: 'fix', kind: 'tool', tool: 'teleport', dependsOn: [] }] }) };
       server.enqueue(invalid, invalid);

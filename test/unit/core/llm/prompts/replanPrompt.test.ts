@@ -57,6 +57,14 @@ describe('buildReplanPrompt: what the replanner sees in edge cases', () => {
     );
   });
 
+  it('lists the workspace\'s skills after the tools, as the planner sees them, and nothing about skills without any', () => {
+    const skills = [{ name: 'house-style', description: 'How pages are styled here.', tags: ['css'] }];
+    const system = String(buildReplanPrompt({ objective: 'x', plan, completed: {}, failed: [failedB], trials: [], tools: [], skills })[0]?.content);
+    assert.match(system, /Available tools:\nNo tools are available\.\n\nSkills of this workspace: [^\n]*\n- house-style \[css\]: How pages are styled here\.\n\nReply with the repair plan as JSON only\.$/);
+    const without = String(buildReplanPrompt({ objective: 'x', plan, completed: {}, failed: [failedB], trials: [], tools: [], skills: [] })[0]?.content);
+    assert.doesNotMatch(without, /Skills/);
+  });
+
   it('lists every tool, with its parameters when it has them', () => {
     const tools = [{ name: 'read_file', description: 'Reads.', parameters: { type: 'object' } }, { name: 'ask_user', description: 'Asks.' }];
     const system = String(buildReplanPrompt({ objective: 'x', plan, completed: {}, failed: [failedB], trials: [], tools })[0]?.content);
