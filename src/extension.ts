@@ -20,6 +20,7 @@ import { notifyRunFinished, notifyRunInterrupted } from './vscode/runNotificatio
 import { registerViewCommands } from './vscode/viewCommands';
 import { registerPlanFileCommands } from './vscode/registerPlanFileCommands';
 import { createVscodeInteraction } from './vscode/vscodeInteraction';
+import { RememberedToolCalls } from './vscode/rememberedToolCalls';
 import { createVscodeTrustGate } from './vscode/vscodeTrustGate';
 import { lazy } from './vscode/lazy';
 import { registerCommandAllowRules, type EditorCommandRules } from './vscode/registerCommandAllowRules';
@@ -86,14 +87,19 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     return gateByWorkspaceTrust([...builtinTools({ sessionPlanner }), ...editorTools()], trustGate());
   });
   const contributed = watchContributedTools(log);
-  const mcp = new McpHost(context, () => new Set(builtins().map((tool) => tool.name)));
+  const rememberedToolCalls = new RememberedToolCalls(context.workspaceState);
+  const mcp = new McpHost(context, () => new Set(builtins().map((tool) => tool.name)), rememberedToolCalls);
   // Other extensions' tools and the MCP servers' come and go: read (and gated) at each use.
   const tools = (): Tool[] => [...builtins(), ...loadRuntime().gateByWorkspaceTrust([...contributed.tools(), ...mcp.tools()], trustGate())];
   // A step that is yours to do is announced by a notification unless the plan panel already shows it with Done and Failed.
   let panelsMade = false;
   const panelFollowsRun = (): boolean => panelsMade && panels().panels.panel()?.isFollowingRun() === true;
   const allowRules = registerCommandAllowRules(context.workspaceState, seams.workspaceTrusted ?? (() => vscode.workspace.isTrusted));
-  const interaction = createVscodeInteraction(pending, documents, { announceManualStep: () => !panelFollowsRun(), commandRules: allowRules.rules });
+  const interaction = createVscodeInteraction(pending, documents, {
+    announceManualStep: () => !panelFollowsRun(),
+    commandRules: allowRules.rules,
+    toolCalls: rememberedToolCalls,
+  });
   const runs = new RunController({
     tools,
     interaction,

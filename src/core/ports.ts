@@ -135,8 +135,10 @@ export type ApprovalRequest = RequestIdentity &
     /**
      * A call of a tool another program runs, or one that reaches the network: `source`
      * names who runs it ("MCP server \"db\""), `input` is the arguments as the tool gets them.
+     * `rememberAs`, when present, is the key under which a host may remember the user's
+     * "allow every call of this tool here from now on" (the tool's owner then stops asking).
      */
-    | { kind: 'tool'; stepId: string; title: string; tool: string; source: string; input: unknown }
+    | { kind: 'tool'; stepId: string; title: string; tool: string; source: string; input: unknown; rememberAs?: string }
   );
 
 /** The user's answer to an approval request. */

@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import type { McpConfig, McpInput, McpServerConfig } from '../core/mcp/mcpConfig';
-import { inputsUsedBy, resolveMcpVariables } from '../core/mcp/mcpConfig';
-import { mcpTools } from '../core/mcp/mcpTools';
+import { inputsUsedBy, mcpServerLaunchKey, resolveMcpVariables } from '../core/mcp/mcpConfig';
+import { mcpTools, type McpSession } from '../core/mcp/mcpTools';
 import { capText, textCaps } from '../core/text/capText';
 import type { Tool } from '../core/tools/tool';
 import { errorMessage } from '../shared/errorMessage';
@@ -28,6 +29,21 @@ export interface McpServersOptions extends Omit<McpConnectionOptions, 'log'> {
   inputValue(input: McpInput, signal: AbortSignal): Promise<string | undefined>;
   /** Receives each server's stderr and what happens to it. */
   log?(server: string, text: string): void;
+  /**
+   * The answers the user asked to remember ("Always allow in this workspace"), by the key
+   * `rememberedCallKey` gives; without it every call not in `allowedTools` asks, and the
+   * question offers nothing to remember.
+   */
+  remembered?: { has(key: string): boolean };
+}
+
+/**
+ * The key a remembered "allow every call" of `tool` of `server` is kept under: it holds a
+ * hash of everything that decides what the server runs (`mcpServerLaunchKey`), so a changed
+ * command, environment, folder or address asks again.
+ */
+export function rememberedCallKey(server: McpServerConfig, tool: string): string {
+  return `mcp-tool:${createHash('sha256').update(mcpServerLaunchKey(server)).digest('hex')}:${tool}`;
 }
 
 /**
@@ -98,10 +114,14 @@ export class McpServers {
   }
 
   /** The started servers in configuration order (whatever order they started in), so tool names and order are the same each time. */
-  private sessions(): McpConnection[] {
+  private sessions(): McpSession[] {
+    const remembered = this.options.remembered;
     return this.options.config.servers.flatMap((server) => {
       const connection = this.connections.get(server.name);
-      return connection ? [connection] : [];
+      if (!connection) return [];
+      if (!remembered) return [connection];
+      const keyOf = (tool: string): string => rememberedCallKey(server, tool);
+      return [{ ...connection, remembered: { allows: (tool) => remembered.has(keyOf(tool)), keyOf } }];
     });
   }
 

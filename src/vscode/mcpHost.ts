@@ -5,6 +5,7 @@ import type { Tool } from '../core/tools/tool';
 import type { McpServers } from '../node/mcpServers';
 import { errorMessage } from '../shared/errorMessage';
 import { loadRuntime } from './loadRuntime';
+import type { RememberedToolCalls } from './rememberedToolCalls';
 
 /** Default of `taskPlanner.mcp.timeoutSeconds`. */
 const defaultTimeoutSeconds = 60;
@@ -14,7 +15,9 @@ const defaultTimeoutSeconds = 60;
  * user can set) and the workspace's (`.vscode/mcp.json` of the first folder). Nothing starts
  * at activation: `ensureStarted` starts them once, with progress, when planning needs the
  * tool list. A workspace's server starts only in a trusted workspace and after the user
- * allowed it (its command line or URL named; remembered per workspace). Inputs are asked
+ * allowed it (its command line or URL named; remembered per workspace). A tool call asks
+ * each time unless the user's `allowedTools` or an "Always allow in this workspace" answer
+ * (`RememberedToolCalls`, forgotten from "MCP servers") allows it. Inputs are asked
  * once and kept in SecretStorage. The servers stop when the window closes (`dispose`).
  */
 export class McpHost implements vscode.Disposable {
@@ -28,6 +31,8 @@ export class McpHost implements vscode.Disposable {
     private readonly context: vscode.ExtensionContext,
     /** The names MCP tools must not take: the built-in tools'. */
     private readonly reserved: () => ReadonlySet<string>,
+    /** The tool calls the user chose to always allow in this workspace. */
+    private readonly remembered: RememberedToolCalls,
   ) {
     // A changed configuration or newly granted trust applies from the next planning or run: the servers are stopped and started again then.
     this.subscriptions = [
@@ -74,13 +79,27 @@ export class McpHost implements vscode.Disposable {
               : config.source.label,
         config,
       })),
-      { title: vscode.l10n.t('MCP servers'), placeHolder: vscode.l10n.t('Pick a server to restart it or show its output') },
+      { title: vscode.l10n.t('MCP servers'), placeHolder: vscode.l10n.t('Pick a server to restart it, show its output or make its tools ask again') },
     );
     if (!picked) return;
     const restart = vscode.l10n.t('Restart');
     const output = vscode.l10n.t('Show output');
-    const action = await vscode.window.showQuickPick([restart, output], { title: picked.config.name });
+    const prefix = loadRuntime().rememberedCallKey(picked.config, '');
+    const allowed = this.remembered.list().filter((call) => call.key.startsWith(prefix)).length;
+    const askAgain =
+      allowed === 1
+        ? vscode.l10n.t('Ask before every call again (1 tool always allowed here)')
+        : vscode.l10n.t('Ask before every call again ({0} tools always allowed here)', allowed);
+    const action = await vscode.window.showQuickPick([restart, output, ...(allowed > 0 ? [askAgain] : [])], { title: picked.config.name });
     if (action === output) this.log.show(true);
+    if (action === askAgain) {
+      const forgotten = await this.remembered.forget(prefix);
+      void vscode.window.showInformationMessage(
+        forgotten === 1
+          ? vscode.l10n.t('Task Planner: every call of the tool of "{0}" asks again.', picked.config.name)
+          : vscode.l10n.t('Task Planner: every call of the {0} tools of "{1}" asks again.', forgotten, picked.config.name),
+      );
+    }
     if (action === restart) {
       await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Restarting MCP server {0}…', picked.config.name) },
@@ -131,6 +150,7 @@ export class McpHost implements vscode.Disposable {
         return value;
       },
       log: (server, text) => this.log.info(`[${server}] ${text.trimEnd()}`),
+      remembered: this.remembered,
     });
     this.servers = servers;
     await vscode.window.withProgress(

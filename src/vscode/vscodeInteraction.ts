@@ -15,6 +15,11 @@ export interface CommandRuleMaker {
   add(argv: readonly string[]): Promise<void>;
 }
 
+/** Keeps a tool call's "Always allow in this workspace" (`RememberedToolCalls`). */
+export interface ToolCallRememberer {
+  remember(key: string, label: string): Promise<void>;
+}
+
 /**
  * The core's `Interaction` port in the editor (docs/architecture.md §7): a file change opens the diff
  * editor with both sides virtual and waits for Approve/Reject (editor title, Plan tree,
@@ -25,12 +30,14 @@ export interface CommandRuleMaker {
  * `options.announceManualStep` says no (the plan panel shows it already). A dismissed prompt keeps waiting in `pending` and
  * can be reopened. (In Restricted Mode tools that would ask are refused before they ask:
  * see `gateByWorkspaceTrust`.) With `options.commandRules`, a command's question also
- * offers "Allow this command for this workspace" when its argv can be a rule.
+ * offers "Allow this command for this workspace" when its argv can be a rule; with
+ * `options.toolCalls`, a tool call's question offers "Always allow in this workspace" when
+ * the tool can remember it (`rememberAs`).
  */
 export function createVscodeInteraction(
   pending: PendingPrompts,
   documents: ProposalDocuments,
-  options: { announceManualStep?: () => boolean; commandRules?: CommandRuleMaker } = {},
+  options: { announceManualStep?: () => boolean; commandRules?: CommandRuleMaker; toolCalls?: ToolCallRememberer } = {},
 ): Interaction {
   return {
     requestApproval(request, signal) {
@@ -46,7 +53,7 @@ export function createVscodeInteraction(
             documents.drop(request.stepId);
             settle(decision);
           },
-          show: () => showApproval(request, documents, pending, options.commandRules),
+          show: () => showApproval(request, documents, pending, options),
         }),
         () => void documents.close(request.stepId),
       );
@@ -114,16 +121,21 @@ function waitFor<T>(
   });
 }
 
-function showApproval(request: ApprovalRequest, documents: ProposalDocuments, pending: PendingPrompts, rules: CommandRuleMaker | undefined): Promise<void> {
+function showApproval(
+  request: ApprovalRequest,
+  documents: ProposalDocuments,
+  pending: PendingPrompts,
+  options: { commandRules?: CommandRuleMaker; toolCalls?: ToolCallRememberer },
+): Promise<void> {
   switch (request.kind) {
     case 'file':
       return showFileApproval(request, documents, pending);
     case 'command':
-      return askCommandApproval(request, pending, rules);
+      return askCommandApproval(request, pending, options.commandRules);
     case 'directory':
       return askDirectoryApproval(request, pending);
     case 'tool':
-      return askToolApproval(request, pending);
+      return askToolApproval(request, pending, options.toolCalls);
   }
 }
 
@@ -184,12 +196,31 @@ async function askCommandApproval(
   else if (choice === reject) pending.reject(request.stepId, 'rejected in the command dialog', request.requestId);
 }
 
-async function askToolApproval(request: Extract<ApprovalRequest, { kind: 'tool' }>, pending: PendingPrompts): Promise<void> {
+async function askToolApproval(
+  request: Extract<ApprovalRequest, { kind: 'tool' }>,
+  pending: PendingPrompts,
+  toolCalls: ToolCallRememberer | undefined,
+): Promise<void> {
   const { message, detail } = toolCallApprovalText(request);
   const allow = vscode.l10n.t('Allow');
   const reject = vscode.l10n.t('Reject');
-  const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, allow, reject);
-  if (choice === allow) pending.approve(request.stepId, undefined, request.requestId);
+  const always = vscode.l10n.t('Always allow in this workspace');
+  const rememberAs = toolCalls === undefined ? undefined : request.rememberAs;
+  const alwaysDetail = vscode.l10n.t(
+    '"{0}" allows this call and every later call of this tool here without asking, until the server\'s command or address changes; Task Planner: MCP servers can make it ask again.',
+    always,
+  );
+  const choice =
+    rememberAs === undefined
+      ? await vscode.window.showWarningMessage(message, { modal: true, detail }, allow, reject)
+      : await vscode.window.showWarningMessage(message, { modal: true, detail: `${detail}\n\n${alwaysDetail}` }, allow, always, reject);
+  if (choice === always && rememberAs !== undefined && toolCalls !== undefined) {
+    // The user allowed the call: an answer that could not be stored is reported, and the call goes ahead all the same.
+    await toolCalls
+      .remember(rememberAs, `${request.source}: ${request.tool}`)
+      .catch((error: unknown) => vscode.window.showErrorMessage(vscode.l10n.t('Task Planner: the answer was not saved: {0}', errorMessage(error))));
+    pending.approve(request.stepId, undefined, request.requestId);
+  } else if (choice === allow) pending.approve(request.stepId, undefined, request.requestId);
   else if (choice === reject) pending.reject(request.stepId, 'rejected in the tool call dialog', request.requestId);
 }
 

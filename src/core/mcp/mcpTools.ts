@@ -13,12 +13,25 @@ export interface McpToolInfo {
   inputSchema: Readonly<Record<string, unknown>>;
 }
 
+/**
+ * The calls the user allowed in this workspace from a tool call's question ("Always allow
+ * in this workspace"), as the host remembers them for one server as it is launched now.
+ */
+export interface McpRememberedCalls {
+  /** Whether every call of `tool` was allowed. */
+  allows(tool: string): boolean;
+  /** The key the question offers to remember an answer for `tool` under (the approval's `rememberAs`). */
+  keyOf(tool: string): string;
+}
+
 /** A started MCP server, as its tools use it. */
 export interface McpSession {
   /** The server's name in its configuration. */
   name: string;
   /** Tools called without asking: `"*"` or tool names (see `McpServerConfig.allowedTools`). */
   allowedTools: readonly string[];
+  /** What the user allowed from the question in this workspace; without it every question is asked anew. */
+  remembered?: McpRememberedCalls;
   tools: readonly McpToolInfo[];
   /**
    * Calls `tool`; rejects with an `Error` naming the server when it fails, times out, stops
@@ -36,7 +49,8 @@ export const maxMcpSchemaChars = 50_000;
  * The registry tools of started MCP servers: named by `mcpToolNames` (none of `reserved`,
  * the built-in names), effect `external`, the server's input schema validating arguments
  * (see `jsonSchemaInput`), the description bounded. Each call asks for approval (kind
- * `tool`, source `MCP server "<name>"`) unless the server's `allowedTools` allows it; an
+ * `tool`, source `MCP server "<name>"`, offering to remember the answer when the session has
+ * `remembered`) unless the server's `allowedTools` or a remembered answer allows it; an
  * `isError` result fails the step with the server's text; the output is `McpStepOutput`.
  */
 export function mcpTools(sessions: readonly McpSession[], reserved: ReadonlySet<string>): Tool[] {
@@ -64,10 +78,12 @@ function mcpTool(session: McpSession, info: McpToolInfo, name: string): Tool<Rec
     parameters,
     effects: 'external',
     async run(ctx, input, signal) {
-      if (!allowed) {
+      const remembered = session.remembered;
+      // Asked at each call: an answer remembered during the run counts for the next call.
+      if (!allowed && remembered?.allows(info.name) !== true) {
         await requireToolCallApproval(
           ctx,
-          { tool: info.name, source, input },
+          { tool: info.name, source, input, ...(remembered ? { rememberAs: remembered.keyOf(info.name) } : {}) },
           `the call of tool "${info.name}" of ${source}`,
           signal,
         );

@@ -47,7 +47,7 @@ export function isApprovalRejectedError(error: unknown): error is ApprovalReject
  */
 export function requireToolCallApproval(
   ctx: ToolContext,
-  call: { tool: string; source: string; input: unknown },
+  call: { tool: string; source: string; input: unknown; rememberAs?: string },
   what: string,
   signal: AbortSignal,
 ): Promise<void> {

@@ -3,7 +3,8 @@ import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { parseMcpConfig } from '../../../src/core/mcp/mcpConfig';
-import { McpServers } from '../../../src/node/mcpServers';
+import { McpServers, rememberedCallKey } from '../../../src/node/mcpServers';
+import { answeringInteraction } from '../../fakes/answeringInteraction';
 import { makeToolContext } from '../../fakes/toolContext';
 
 const misbehaving = join(resolve(__dirname, '../../..'), 'test/fixtures/mcp/misbehavingServer.cjs');
@@ -13,8 +14,10 @@ function servers(
   mayStart: (name: string) => true | string = () => true,
   origin: 'user' | 'workspace' = 'user',
   folder = process.cwd(),
+  remembered?: { has(key: string): boolean },
 ): McpServers {
   return new McpServers({
+    ...(remembered ? { remembered } : {}),
     config: parseMcpConfig({ servers: entries }, { label: 'test config', origin }),
     reserved: new Set(['read_file']),
     workspaceFolder: folder,
@@ -59,6 +62,30 @@ describe('McpServers (a real stdio server)', function () {
       assert.equal(group.list()[0]?.state.state, 'running');
       const echo = group.tools().find((tool) => tool.name === 'mcp__bad__echo');
       assert.deepEqual(await echo!.run(makeToolContext(), { text: 'back' }, new AbortController().signal), { text: 'back' });
+    } finally {
+      await group.stopAll();
+    }
+  });
+
+  it('calls without asking a tool the host remembers under the key of the server as it runs now; another launch asks again', async () => {
+    const config = parseMcpConfig({ servers: { bad: { command: process.execPath, args: [misbehaving] } } }, { label: 'test config', origin: 'workspace' });
+    const server = config.servers[0]!;
+    const changed = parseMcpConfig({ servers: { bad: { command: process.execPath, args: [misbehaving, '--other'] } } }, { label: 'test config', origin: 'workspace' }).servers[0]!;
+    assert.notEqual(rememberedCallKey(server, 'echo'), rememberedCallKey(changed, 'echo'), 'a changed launch is another key');
+    assert.notEqual(rememberedCallKey(server, 'echo'), rememberedCallKey(server, 'die'));
+    assert.match(rememberedCallKey(server, 'echo'), /^mcp-tool:[0-9a-f]{64}:echo$/);
+    const allowed = new Set([rememberedCallKey(server, 'echo')]);
+    const group = servers({ bad: { command: process.execPath, args: [misbehaving] } }, () => true, 'workspace', process.cwd(), allowed);
+    try {
+      await group.start(new AbortController().signal);
+      const asked: unknown[] = [];
+      const ctx = makeToolContext({ interaction: answeringInteraction({ approval: (request) => (asked.push(request), { approved: false, reason: 'no' }) }) });
+      const echo = group.tools().find((tool) => tool.name === 'mcp__bad__echo');
+      assert.deepEqual(await echo!.run(ctx, { text: 'back' }, new AbortController().signal), { text: 'back' });
+      assert.deepEqual(asked, []);
+      const other = group.tools().find((tool) => tool.name === 'mcp__bad__die');
+      await assert.rejects(other!.run(ctx, {}, new AbortController().signal), /no/);
+      assert.deepEqual(asked.map((request) => (request as { rememberAs?: string }).rememberAs), [rememberedCallKey(server, 'die')]);
     } finally {
       await group.stopAll();
     }

@@ -54,6 +54,35 @@ describe('mcpTools', () => {
     assert.deepEqual(server.calls, [{ tool: 'query', args: { sql: 'select 1' } }]);
   });
 
+  it('offers to remember the answer under the session\'s key, and asks no more once the host remembered it (read at each call)', async () => {
+    const allowedHere = new Set<string>();
+    const server = session({ remembered: { allows: (tool) => allowedHere.has(`key:${tool}`), keyOf: (tool) => `key:${tool}` } });
+    const [tool] = mcpTools([server], new Set());
+    const asked: ApprovalRequest[] = [];
+    const ctx = makeToolContext({
+      interaction: answeringInteraction({
+        approval: (request) => {
+          asked.push(request);
+          // The editor stores "Always allow in this workspace" under the offered key.
+          if (request.kind === 'tool' && request.rememberAs !== undefined) allowedHere.add(request.rememberAs);
+          return { approved: true };
+        },
+      }),
+    });
+    await tool!.run(ctx, { sql: 'select 1' }, new AbortController().signal);
+    await tool!.run(ctx, { sql: 'select 2' }, new AbortController().signal);
+    assert.deepEqual(asked, [{ kind: 'tool', stepId: 'S1', title: 'Test step', tool: 'query', source: 'MCP server "db"', input: { sql: 'select 1' }, rememberAs: 'key:query' }]);
+    assert.equal(server.calls.length, 2);
+    // What was remembered for one tool allows no other.
+    const other = session({
+      tools: [{ name: 'drop', inputSchema: { type: 'object' } }],
+      remembered: { allows: (name) => allowedHere.has(`key:${name}`), keyOf: (name) => `key:${name}` },
+    });
+    const [drop] = mcpTools([other], new Set());
+    const refusing = makeToolContext({ interaction: answeringInteraction({ approval: () => ({ approved: false, reason: 'no' }) }) });
+    await assert.rejects(drop!.run(refusing, {}, new AbortController().signal), (error: unknown) => isApprovalRejectedError(error));
+  });
+
   it('calls without asking only the tools the user allowed', async () => {
     const deferring = makeToolContext({ interaction: answeringInteraction({}) });
     const [all] = mcpTools([session({ allowedTools: ['*'] })], new Set());
