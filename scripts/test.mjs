@@ -22,15 +22,16 @@ const suites = [
     ['tsc test', bin('tsc'), ['-p', 'test/tsconfig.json']],
   ] },
   { name: 'build', checks: [['esbuild', process.execPath, ['esbuild.mjs']]] },
-  { name: 'unit', mocha: ['--require', 'tsx/cjs', '--timeout', '20000', 'test/unit/**/*.test.ts', 'test/arch/**/*.test.ts'] },
-  // Mutation testing of the safety-critical modules, one check per group at its threshold; incremental
-  // from the committed results (test/mutation/incremental/), so only mutants whose code or tests changed run again.
-  { name: 'mutation', checks: mutationGroups.filter((group) => group.ci).map((group) => [`mutation ${group.name}`, process.execPath, ['scripts/mutation.mjs', '--keep-baseline', group.name]]) },
   // The real VS Code host (code-server, Node 24, chromium): installed on first use, about a second once it is.
+  // Before the unit tests, which use the ripgrep it ships (test/unit/node/ripgrepSearcher.test.ts).
   { name: 'host', checks: [
     ['host setup', 'bash', ['test/host/setup.sh']],
     ['tsc test/host (harness, e2e)', bin('tsc'), ['-p', 'test/host/tsconfig.json']],
   ] },
+  { name: 'unit', mocha: ['--require', 'tsx/cjs', '--timeout', '20000', 'test/unit/**/*.test.ts', 'test/arch/**/*.test.ts'] },
+  // Mutation testing of the safety-critical modules, one check per group at its threshold; incremental
+  // from the committed results (test/mutation/incremental/), so only mutants whose code or tests changed run again.
+  { name: 'mutation', checks: mutationGroups.filter((group) => group.ci).map((group) => [`mutation ${group.name}`, process.execPath, ['scripts/mutation.mjs', '--keep-baseline', group.name]]) },
   // ESLint's type-checked rules over src, webview, test and scripts (eslint.config.mjs); after the host
   // setup, since the e2e tests are typed against the browser driver it installs.
   { name: 'lint', checks: [['eslint', bin('eslint'), ['.']]] },
