@@ -38,12 +38,17 @@ export interface McpServersOptions extends Omit<McpConnectionOptions, 'log'> {
 }
 
 /**
- * The key a remembered "allow every call" of `tool` of `server` is kept under: it holds a
- * hash of everything that decides what the server runs (`mcpServerLaunchKey`), so a changed
- * command, environment, folder or address asks again.
+ * What every remembered "allow every call" key of `server` starts with: a hash of everything
+ * that decides what the server runs (`mcpServerLaunchKey`), so a changed command,
+ * environment, folder or address asks again.
  */
+export function rememberedCallPrefix(server: McpServerConfig): string {
+  return `mcp-tool:${createHash('sha256').update(mcpServerLaunchKey(server)).digest('hex')}:`;
+}
+
+/** The key a remembered "allow every call" of `tool` of `server` is kept under (`rememberedCallPrefix` and the tool). */
 export function rememberedCallKey(server: McpServerConfig, tool: string): string {
-  return `mcp-tool:${createHash('sha256').update(mcpServerLaunchKey(server)).digest('hex')}:${tool}`;
+  return rememberedCallPrefix(server) + tool;
 }
 
 /**

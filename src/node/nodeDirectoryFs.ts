@@ -33,8 +33,8 @@ export interface NodeDirectoryFsOptions {
 
 const noFollow = fs.constants.O_NOFOLLOW ?? 0;
 const directoryFlags = fs.constants.O_RDONLY | (fs.constants.O_DIRECTORY ?? 0) | noFollow | (fs.constants.O_NONBLOCK ?? 0);
-// Non-blocking, so opening a named pipe cannot hang; never through a link (the walk reads links itself).
-const readFlags = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | noFollow;
+/** Opens a file to read: non-blocking, so a named pipe cannot hang it, and never through a link (links are read and checked apart). */
+export const fileReadFlags = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | noFollow;
 // Reads up to this size reuse one buffer; a larger one is not kept alive between reads.
 const scratchLimit = 1024 * 1024;
 
@@ -126,7 +126,7 @@ export function createNodeDirectoryFs(root: string, options: NodeDirectoryFsOpti
     async openFile(parent, name): Promise<RawFile | 'link' | 'missing'> {
       let fd: number;
       try {
-        fd = fs.openSync(parent.prefix + name, readFlags);
+        fd = fs.openSync(parent.prefix + name, fileReadFlags);
       } catch (error) {
         if (codeOf(error) === 'ELOOP') return 'link';
         if (isGone(error)) return 'missing';
@@ -205,7 +205,8 @@ export function rawStat(stats: fs.Stats): RawStat {
   return { type, size: stats.size, mtimeMs: stats.mtimeMs, links: stats.nlink, mode: stats.mode & 0o7777 };
 }
 
-function readInto(fd: number, buffer: Buffer, size: number): number {
+/** Reads up to `size` bytes of the open file `fd` into `buffer` from its start; the bytes read (fewer when it shrank). */
+export function readInto(fd: number, buffer: Buffer, size: number): number {
   let filled = 0;
   while (filled < size) {
     const count = fs.readSync(fd, buffer, filled, size - filled, filled);

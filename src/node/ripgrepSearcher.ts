@@ -70,8 +70,6 @@ export function createRipgrepSearcher(rgPath: string, root: string, limits: Ripg
         runPaths(rgPath, root, [...ripgrepWalkFlags, ...flags, '.'], { timeoutMs, maxOutputBytes, signal });
       const [seen, matched] = await Promise.all([run(['--files']), run(['--files-with-matches', '--text', ...searchFlags])]);
       if (seen === undefined || matched === undefined) return undefined;
-      // The reader takes a backslash for a separator ("a\\b" is a/b to it, another file): such a name is left to it.
-      for (const file of seen) if (file.includes('\\')) seen.delete(file);
       return { seen, matched } satisfies TextNarrowing;
     },
   };

@@ -6,11 +6,10 @@ import type { TextQuery } from '../core/ports';
 import { compileTextQuery, looksBinary } from '../core/tools/textQueryMatcher';
 import { normalizeWorkspacePath } from '../core/workspace/resolveInRoot';
 import { errorMessage } from '../shared/errorMessage';
+import { fileReadFlags, readInto } from './nodeDirectoryFs';
 import type { BatchAnswer, ReadBatch } from './parallelTextSearcher';
 
 const directoryFlags = fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NONBLOCK;
-// Non-blocking (a pipe cannot hang it) and never through a link.
-const fileFlags = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW;
 
 let buffer = Buffer.allocUnsafe(256 * 1024);
 let compiled: { key: string; test: ContentTest } | undefined;
@@ -68,7 +67,7 @@ function readBatch(batch: ReadBatch): BatchAnswer {
       const prefix = `/proc/self/fd/${directoryFd}`;
       if (fs.readlinkSync(prefix) !== expected) continue;
       names.forEach((name, offset) => {
-        // A name the caller's reader refuses, or reads as another path (to it "a\\b" is a/b), is left to it: its counts stay the reader's.
+        // A name the caller's reader refuses, or would read as another path, is left to it: its counts stay the reader's.
         if (!isWorkspacePath(directory === '' ? name : `${directory}/${name}`)) return;
         const bytes = readFile(`${prefix}/${name}`, batch.maxBytes);
         if (bytes === undefined) return;
@@ -97,7 +96,7 @@ function isWorkspacePath(relative: string): boolean {
 function readFile(entry: string, maxBytes: number): Buffer | undefined {
   let fd: number;
   try {
-    fd = fs.openSync(entry, fileFlags);
+    fd = fs.openSync(entry, fileReadFlags);
   } catch {
     return undefined;
   }
@@ -105,13 +104,7 @@ function readFile(entry: string, maxBytes: number): Buffer | undefined {
     const stats = fs.fstatSync(fd);
     if (!stats.isFile() || stats.nlink !== 1 || stats.size > maxBytes) return undefined;
     if (buffer.length < stats.size) buffer = Buffer.allocUnsafe(stats.size);
-    let filled = 0;
-    while (filled < stats.size) {
-      const count = fs.readSync(fd, buffer, filled, stats.size - filled, filled);
-      if (count === 0) break;
-      filled += count;
-    }
-    return buffer.subarray(0, filled);
+    return buffer.subarray(0, readInto(fd, buffer, stats.size));
   } catch {
     return undefined;
   } finally {

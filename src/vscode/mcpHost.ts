@@ -84,7 +84,7 @@ export class McpHost implements vscode.Disposable {
     if (!picked) return;
     const restart = vscode.l10n.t('Restart');
     const output = vscode.l10n.t('Show output');
-    const prefix = loadRuntime().rememberedCallKey(picked.config, '');
+    const prefix = loadRuntime().rememberedCallPrefix(picked.config);
     const allowed = this.remembered.list().filter((call) => call.key.startsWith(prefix)).length;
     const askAgain =
       allowed === 1

@@ -41,6 +41,6 @@ export { editorTools } from './editorTools';
 export { prefixedToolNames } from '../core/tools/prefixedToolNames';
 export { namingConfinement, quotableFolderName, toolsNamingConfinement } from './namingConfinement';
 export { handleChatRequest } from './chat/chatParticipant';
-export { McpServers, rememberedCallKey } from '../node/mcpServers';
+export { McpServers, rememberedCallPrefix } from '../node/mcpServers';
 export { mcpServerLaunchKey, mcpServerTarget, mergeMcpConfigs, parseMcpConfig, parseMcpConfigText } from '../core/mcp/mcpConfig';
 export { mcpStartDecision } from '../core/mcp/mcpStartPolicy';

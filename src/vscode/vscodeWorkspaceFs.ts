@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RawDirectoryFs, RawStat, WorkspaceFs } from '../core/ports';
 import { createConfinedWorkspace } from '../core/workspace/confinedWorkspace';
-import { isGone, rawStat } from '../node/nodeDirectoryFs';
+import { fileReadFlags, isGone, rawStat } from '../node/nodeDirectoryFs';
 import { createParallelTextSearcher } from '../node/parallelTextSearcher';
 import { createRipgrepSearcher, findBundledRipgrep } from '../node/ripgrepSearcher';
 
@@ -45,10 +45,6 @@ export function createVscodeWorkspaceFs(root: vscode.Uri, options: VscodeWorkspa
   });
 }
 
-const noFollow = fsConstants.O_NOFOLLOW ?? 0;
-// Non-blocking, so a named pipe cannot hang a read; never through a link (the walk reads links itself). The file is then
-// described and read through its descriptor: swapped since it was checked, it is seen as what it now is.
-const readFlags = fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0) | noFollow;
 
 let ripgrepPath: { path: string | undefined } | undefined;
 
@@ -123,14 +119,14 @@ export function createVscodeDirectoryFs(root: string): RawDirectoryFs<string> {
     async openFile(parent, name) {
       const file = path.join(parent, name);
       // Without O_NOFOLLOW (Windows) a link is told apart by its path alone.
-      if (noFollow === 0) {
+      if ((fsConstants.O_NOFOLLOW ?? 0) === 0) {
         const found = await lstat(file);
         if (found === undefined) return 'missing';
         if (found.type === 'link') return 'link';
       }
       let handle: fsp.FileHandle;
       try {
-        handle = await fsp.open(file, readFlags);
+        handle = await fsp.open(file, fileReadFlags);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ELOOP') return 'link';
         if (isGone(error)) return 'missing';

@@ -59,9 +59,8 @@ describe('ripgrep searcher', () => {
     assert.ok(narrowing.seen.has('src/b.ts') && narrowing.seen.has('.gitignore'));
   });
 
-  it('leaves a name holding a backslash to the core reader, which reads it as another path', async function () {
+  it('finds what the reader alone finds beside a name holding a backslash (which the listing leaves out: to the reader "c\\d.txt" is c/d.txt)', async function () {
     if (ripgrep === undefined) this.skip();
-    // "c\\d.txt" is c/d.txt to the reader: the search must match what the reader alone matches.
     for (const [file, text] of [['c\\d.txt', 'nothing\n'], ['c/d.txt', 'NEEDLE in c/d\n'], ['e\\f.txt', 'NEEDLE alone\n']]) {
       fs.mkdirSync(path.dirname(path.join(root, file as string)), { recursive: true });
       fs.writeFileSync(path.join(root, file as string), text as string);

@@ -1,23 +1,11 @@
 import assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
 import { allowRulesStateKey, EditorCommandAllowList } from '../../../src/vscode/commandAllowList';
-
-/** A workspace state in memory (one per workspace, as VS Code keeps it). */
-function memento(initial: Record<string, unknown> = {}): vscode.Memento & { values: Map<string, unknown> } {
-  const values = new Map<string, unknown>(Object.entries(initial));
-  return {
-    values,
-    keys: () => [...values.keys()],
-    get: <T>(key: string, fallback?: T) => (values.has(key) ? (values.get(key) as T) : fallback),
-    update: async (key: string, value: unknown) => {
-      values.set(key, value);
-    },
-  };
-}
+import { memoryMemento } from '../../fakes/memoryMemento';
 
 function allowList(options: { user?: unknown; workspace?: unknown; state?: vscode.Memento; trusted?: () => boolean } = {}) {
   const warnings: string[][] = [];
-  const state = options.state ?? memento();
+  const state = options.state ?? memoryMemento();
   const list = new EditorCommandAllowList({
     setting: () => ({ user: options.user, workspace: options.workspace }),
     state,
@@ -86,8 +74,8 @@ describe('EditorCommandAllowList', () => {
   });
 
   it('reads stored rules through the same checks: an edited workspace state allows nothing blanket', () => {
-    const { list } = allowList({ state: memento({ [allowRulesStateKey]: [[], ['bash'], 'npm test', { argv: ['x'] }] }) });
+    const { list } = allowList({ state: memoryMemento({ [allowRulesStateKey]: [[], ['bash'], 'npm test', { argv: ['x'] }] }) });
     assert.deepEqual(list.rules(), [['npm', 'test']]);
-    assert.deepEqual(allowList({ state: memento({ [allowRulesStateKey]: 'npm test' }) }).list.rules(), []);
+    assert.deepEqual(allowList({ state: memoryMemento({ [allowRulesStateKey]: 'npm test' }) }).list.rules(), []);
   });
 });

@@ -1,23 +1,10 @@
 import assert from 'node:assert/strict';
-import type * as vscode from 'vscode';
 import { maxRememberedCalls, RememberedToolCalls } from '../../../src/vscode/rememberedToolCalls';
-
-/** A workspace state in memory. */
-function memento(initial: Record<string, unknown> = {}): vscode.Memento & { values: Map<string, unknown> } {
-  const values = new Map<string, unknown>(Object.entries(initial));
-  return {
-    values,
-    keys: () => [...values.keys()],
-    get: <T>(key: string, fallback?: T) => (values.has(key) ? (values.get(key) as T) : fallback),
-    update: async (key: string, value: unknown) => {
-      values.set(key, value);
-    },
-  };
-}
+import { memoryMemento } from '../../fakes/memoryMemento';
 
 describe('RememberedToolCalls', () => {
   it('remembers an answer once under its key, forgets by key prefix, and says how many went', async () => {
-    const calls = new RememberedToolCalls(memento());
+    const calls = new RememberedToolCalls(memoryMemento());
     assert.equal(calls.has('mcp-tool:aa:query'), false);
     await calls.remember('mcp-tool:aa:query', 'MCP server "db": query');
     await calls.remember('mcp-tool:aa:query', 'MCP server "db": query');
@@ -36,14 +23,14 @@ describe('RememberedToolCalls', () => {
   });
 
   it('keeps the newest answers up to its limit, and ignores a stored value it did not write', async () => {
-    const state = memento();
+    const state = memoryMemento();
     const calls = new RememberedToolCalls(state);
     for (let index = 0; index <= maxRememberedCalls; index++) await calls.remember(`k${index}`, `tool ${index}`);
     assert.equal(calls.list().length, maxRememberedCalls);
     assert.equal(calls.has('k0'), false);
     assert.equal(calls.has(`k${maxRememberedCalls}`), true);
-    const odd = new RememberedToolCalls(memento({ 'taskPlanner.rememberedToolCalls': [{ key: 'a', label: 'A' }, 'b', { key: 3 }, null, { key: 'c' }] }));
+    const odd = new RememberedToolCalls(memoryMemento({ 'taskPlanner.rememberedToolCalls': [{ key: 'a', label: 'A' }, 'b', { key: 3 }, null, { key: 'c' }] }));
     assert.deepEqual(odd.list(), [{ key: 'a', label: 'A' }]);
-    assert.deepEqual(new RememberedToolCalls(memento({ 'taskPlanner.rememberedToolCalls': 'a' })).list(), []);
+    assert.deepEqual(new RememberedToolCalls(memoryMemento({ 'taskPlanner.rememberedToolCalls': 'a' })).list(), []);
   });
 });
