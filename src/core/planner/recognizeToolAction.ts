@@ -172,7 +172,13 @@ function globCall(dirWordText: string | undefined, extension: string | undefined
   return { tool: 'list_files', args: { glob: `${dir}/${file}` } };
 }
 
+/** "Find where X is used" (called, defined…), "where is X used in src": the search for X. */
+const whereUsed =
+  /^(?:(?:find|show(?:\s+me)?|tell\s+me|list)\s+)?(?:out\s+)?where\s+(?:is\s+|are\s+)?(`[^`]+`|"[^"]+"|'[^']+'|[^\s`"']+)\s+(?:is\s+|are\s+|gets\s+)?(?:used|called|defined|declared|referenced|imported|mentioned)(\s+(?:in|under|within|across|inside)\s+.+)?$/i;
+
 function searchText(line: string): ToolCall | undefined {
+  const where = whereUsed.exec(line);
+  if (where) return searchText(`search for ${where[1]!}${where[2] ?? ''}`);
   const match = /^(?:search|grep|find|look|locate)\s+(?:(?:the\s+)?(?:code(?:base)?|repo(?:sitory)?|project|workspace|files)\s+)?(?:for\s+)?(?:all\s+|every\s+)?(?:(?:the\s+)?(?:usages?|uses|occurrences|references|mentions|instances|calls)\s+(?:of|to)\s+)?(`[^`]+`|"[^"]+"|'[^']+'|[^\s`"']+)(?:\s+(\S+))?(?:\s+(?:in|under|within|across|inside)\s+(?:the\s+)?(\S+?)(?:\s+(?:folder|directory|files?))?)?$/i.exec(line);
   if (!match) return undefined;
   const raw = match[1]!;
