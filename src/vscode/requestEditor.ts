@@ -27,11 +27,19 @@ export class RequestEditors implements vscode.Disposable {
 
   /** Opens a new request document holding `text` (what was typed in the input box so far). */
   async open(text: string): Promise<vscode.TextEditor> {
-    const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: `${text}\n\n${hint()}\n` });
+    const content = `${text}\n\n${hint()}\n`;
+    const document = await vscode.workspace.openTextDocument({ language: 'markdown', content });
     this.documents.add(document.uri.toString());
     // The cursor goes after the typed text together with the opening, so no keystroke lands before it.
     const end = document.positionAt(text.length);
     const editor = await vscode.window.showTextDocument(document, { preview: false, selection: new vscode.Range(end, end) });
+    // An untitled document opened just after another was reverted and closed can get its
+    // name and come back with that one's old text (seen in code-server): write ours over it.
+    if (document.getText() !== content) {
+      await editor.edit((edit) => edit.replace(new vscode.Range(new vscode.Position(0, 0), document.lineAt(document.lineCount - 1).range.end), content));
+      const typedEnd = document.positionAt(text.length);
+      editor.selection = new vscode.Selection(typedEnd, typedEnd);
+    }
     this.updateContext(editor);
     return editor;
   }
