@@ -24,19 +24,29 @@ type FieldElement = HTMLElement & { value?: string; checked?: boolean; updateCom
  * first field; a valid Save sends one `edit` message and closes.
  */
 export class StepEditForm extends LitElement {
-  static override properties = { step: { attribute: false }, tools: { attribute: false }, insertAt: { attribute: false }, values: { state: true }, errors: { state: true } };
+  static override properties = {
+    step: { attribute: false },
+    tools: { attribute: false },
+    skills: { attribute: false },
+    insertAt: { attribute: false },
+    values: { state: true },
+    errors: { state: true },
+  };
   static override styles = [
     panelStyles,
     css`
       form { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 6px 12px; align-items: center; margin-top: 8px; }
       label { color: var(--vscode-foreground); }
-      .field-error { grid-column: 2; margin-top: -4px; }
+      .field-error, .field-note { grid-column: 2; margin-top: -4px; }
+      .field-note { color: var(--vscode-descriptionForeground); }
       .buttons { grid-column: 1 / -1; display: flex; gap: 8px; }
       vscode-textfield, vscode-textarea, vscode-single-select { width: 100%; }
     `,
   ];
   step: StepView | undefined;
   tools: readonly string[] = [];
+  /** The workspace's skill names, once read: the Skills field names them and refuses others. */
+  skills: readonly string[] | undefined;
   insertAt: number | undefined;
   values: FormValues = {};
   errors: Record<string, string> = {};
@@ -53,7 +63,8 @@ export class StepEditForm extends LitElement {
   }
 
   override updated(changed: Map<string, unknown>): void {
-    if (changed.has('errors')) void this.tieErrors();
+    // a change of kind shows other fields, whose notes need tying too
+    if (changed.has('errors') || changed.has('values') || changed.has('skills')) void this.tieErrors();
   }
 
   /** Where a field's id starts (unique per form: an edit form per step, one Add form). */
@@ -76,7 +87,8 @@ export class StepEditForm extends LitElement {
       const element = this.fieldElement(name);
       if (!element) continue;
       await element.updateComplete;
-      tieToError(element, this.renderRoot.querySelector<HTMLElement>(`#${this.fieldId(name)}-error`));
+      const id = this.fieldId(name);
+      tieToError(element, this.renderRoot.querySelector<HTMLElement>(`#${id}-error`), this.renderRoot.querySelector<HTMLElement>(`#${id}-note`));
     }
   }
 
@@ -90,7 +102,10 @@ export class StepEditForm extends LitElement {
 
   private submit(event?: Event): void {
     event?.preventDefault();
-    const result = formToEdit(this.values, this.step, this.insertAt);
+    const result = formToEdit(this.values, this.step, {
+      ...(this.insertAt === undefined ? {} : { insertAt: this.insertAt }),
+      ...(this.skills === undefined ? {} : { skills: this.skills }),
+    });
     if (result.ok) {
       this.errors = {};
       emitAction(this, { type: 'edit', edit: result.edit });
@@ -136,8 +151,10 @@ export class StepEditForm extends LitElement {
     const message = this.errors[spec.name];
     // a checkbox shows its own label beside the box; the other controls are named by theirs
     const label = spec.control === 'checkbox' ? html`<span></span>` : html`<label for=${fieldId}>${spec.label}</label>`;
+    const note = spec.note?.(this.skills) ?? '';
     return html`${label}${this.controls[spec.control](spec, fieldId, message !== undefined)}
-      ${message === undefined ? nothing : html`<div class="field-error error" id=${`${fieldId}-error`} data-field-error=${spec.name}>${message}</div>`}`;
+      ${message === undefined ? nothing : html`<div class="field-error error" id=${`${fieldId}-error`} data-field-error=${spec.name}>${message}</div>`}
+      ${note === '' ? nothing : html`<div class="field-note" id=${`${fieldId}-note`} data-field-note=${spec.name}>${note}</div>`}`;
   }
 
   // `.label` names the input inside each component's shadow root, where `<label for>` cannot reach.

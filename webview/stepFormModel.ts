@@ -5,7 +5,7 @@ import { failurePolicies, stepKinds, type StepKind } from '../src/shared/vocabul
 import { errorMessage } from '../src/shared/errorMessage';
 
 /** The fields the step form can show. */
-export type FieldName = 'id' | 'title' | 'kind' | 'tool' | 'args' | 'agent' | 'input' | 'dependsOn' | 'onFailure' | 'maxAttempts' | 'critical' | 'verification';
+export type FieldName = 'id' | 'title' | 'kind' | 'tool' | 'args' | 'agent' | 'input' | 'skills' | 'dependsOn' | 'onFailure' | 'maxAttempts' | 'critical' | 'verification';
 
 /** How a field is entered: one line, several lines (monospace for code), a choice, or a checkbox. */
 export type FieldControl = 'text' | 'area' | 'code' | 'select' | 'checkbox';
@@ -18,6 +18,8 @@ export interface FieldSpec {
   placeholder?: string;
   /** The choices of a select; `tools` are the tools the host offers. */
   options?: (tools: readonly string[], current: string) => readonly string[];
+  /** A line under the control saying what it accepts, from the workspace's skill names (`undefined`: not read yet). */
+  note?: (skills: readonly string[] | undefined) => string;
 }
 
 /** The form's values by field name, as text (`critical` is "true" or "false"). */
@@ -32,6 +34,7 @@ export const fieldSpecs: Record<FieldName, FieldSpec> = {
   args: { name: 'args', label: 'Arguments (JSON)', control: 'code' },
   agent: { name: 'agent', label: 'Agent', control: 'text' },
   input: { name: 'input', label: 'Input', control: 'area' },
+  skills: { name: 'skills', label: 'Skills', control: 'text', placeholder: 'names, comma-separated', note: skillsNote },
   dependsOn: { name: 'dependsOn', label: 'Depends on', control: 'text', placeholder: 'ids, comma-separated' },
   onFailure: { name: 'onFailure', label: 'On failure', control: 'select', options: () => failurePolicies },
   maxAttempts: { name: 'maxAttempts', label: 'Attempts', control: 'text' },
@@ -42,12 +45,19 @@ export const fieldSpecs: Record<FieldName, FieldSpec> = {
 /** The fields that belong to one kind of step, shown after Kind. */
 export const kindFields: Readonly<Record<StepKind, readonly FieldName[]>> = {
   tool: ['tool', 'args'],
-  agent: ['agent', 'input'],
+  agent: ['agent', 'input', 'skills'],
   synthesis_gate: ['agent', 'input'],
   human_review: ['agent', 'input'],
   clarification: ['agent', 'input'],
   manual: ['input'],
 };
+
+/** "Skills of this workspace: release, testing." or how to add some; nothing before they were read. */
+function skillsNote(skills: readonly string[] | undefined): string {
+  if (skills === undefined) return '';
+  if (skills.length === 0) return 'This workspace has no skills yet: add SKILL.md files under .github/skills or .claude/skills.';
+  return `Skills of this workspace: ${skills.join(', ')}.`;
+}
 
 const isKind = (kind: string | undefined): kind is StepKind => (stepKinds as readonly string[]).includes(kind ?? '');
 
@@ -71,6 +81,7 @@ export function initialValues(step: StepView | undefined, tools: readonly string
     args: step.args ?? '{}',
     agent: step.agent ?? '',
     input: step.input ?? '',
+    skills: (step.skills ?? []).join(', '),
     dependsOn: step.dependsOn.join(', '),
     onFailure: step.onFailure,
     maxAttempts: String(step.maxAttempts),
@@ -82,12 +93,20 @@ export function initialValues(step: StepView | undefined, tools: readonly string
 /** What submitting the form gives: the edit to send, or one message per invalid field. */
 export type FormResult = { ok: true; edit: PanelEdit } | { ok: false; errors: Partial<Record<FieldName, string>> & Record<string, string> };
 
+/** Where a submitted form goes: the position of a new step, and the workspace's skill names when they were read (others are refused). */
+export interface FormContext {
+  insertAt?: number;
+  skills?: readonly string[];
+}
+
 /**
  * Turns the form's values into the edit the host receives, validated with the same zod
  * schemas the host checks on arrival: `updateStep` of `step`, or `addStep` (at `insertAt`)
- * when there is no step. Only the fields of the chosen kind are sent.
+ * when there is no step. Only the fields of the chosen kind are sent; an agent step's
+ * skills must be among `skills` when those are known.
  */
-export function formToEdit(values: FormValues, step: StepView | undefined, insertAt?: number): FormResult {
+export function formToEdit(values: FormValues, step: StepView | undefined, context: FormContext = {}): FormResult {
+  const { insertAt } = context;
   const errors: Record<string, string> = {};
   const tool = values.kind === 'tool';
   let args: Record<string, unknown> | undefined;
@@ -100,9 +119,14 @@ export function formToEdit(values: FormValues, step: StepView | undefined, inser
       errors.args = `Arguments are not valid JSON: ${errorMessage(error)}`;
     }
   }
-  const dependsOn = (values.dependsOn ?? '').split(',').map((id) => id.trim()).filter((id) => id !== '');
+  const dependsOn = namesOf(values.dependsOn);
   const agent = values.agent?.trim();
-  const byKind = tool ? { ...(values.tool ? { tool: values.tool } : {}), ...(args ? { args } : {}) } : { ...(agent ? { agent } : {}), input: values.input ?? '' };
+  const skills = values.kind === 'agent' ? namesOf(values.skills) : undefined;
+  const unknown = skills && context.skills ? skills.filter((name) => !context.skills?.includes(name)) : [];
+  if (unknown.length > 0) errors.skills = unknownSkillsMessage(unknown, context.skills ?? []);
+  const byKind = tool
+    ? { ...(values.tool ? { tool: values.tool } : {}), ...(args ? { args } : {}) }
+    : { ...(agent ? { agent } : {}), input: values.input ?? '', ...(skills && (step || skills.length > 0) ? { skills } : {}) };
   if (step) {
     const patch = { title: values.title ?? '', kind: values.kind, dependsOn, onFailure: values.onFailure, maxAttempts: Number(values.maxAttempts), critical: values.critical === 'true', verification: values.verification ?? '', ...byKind };
     const parsed = stepPatchSchema.safeParse(patch);
@@ -114,6 +138,17 @@ export function formToEdit(values: FormValues, step: StepView | undefined, inser
   if (!parsed.success) Object.assign(errors, { ...fieldErrors(parsed.error), ...errors });
   if (!parsed.success || Object.keys(errors).length > 0) return { ok: false, errors };
   return { ok: true, edit: { type: 'addStep', step: parsed.data, ...(insertAt === undefined ? {} : { index: insertAt }) } };
+}
+
+/** The names of a comma-separated field, trimmed, blanks left out. */
+function namesOf(text: string | undefined): string[] {
+  return (text ?? '').split(',').map((name) => name.trim()).filter((name) => name !== '');
+}
+
+function unknownSkillsMessage(unknown: readonly string[], known: readonly string[]): string {
+  const named = unknown.map((name) => `"${name}"`).join(', ');
+  const which = unknown.length === 1 ? `There is no skill ${named} in this workspace` : `There are no skills ${named} in this workspace`;
+  return known.length === 0 ? `${which}; it has none yet.` : `${which}; choose from: ${known.join(', ')}.`;
 }
 
 /**

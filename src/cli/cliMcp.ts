@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { type McpConfig, McpConfigError, mcpServerTarget, mergeMcpConfigs, parseMcpConfigText } from '../core/mcp/mcpConfig';
+import { type McpConfig, McpConfigError, type McpConfigSource, mcpServerTarget, mergeMcpConfigs, parseMcpConfigText } from '../core/mcp/mcpConfig';
 import { mcpStartDecision } from '../core/mcp/mcpStartPolicy';
 import type { Tool } from '../core/tools/tool';
 import { McpServers } from '../node/mcpServers';
@@ -40,7 +40,6 @@ export async function withCliMcp<Result>(options: CliMcpOptions, io: CliIo, body
   const servers = new McpServers({
     config,
     reserved: new Set(cliTools().names()),
-    workspaceFolder: resolve(options.workspace),
     baseEnv: process.env,
     startTimeoutMs: timeoutMs,
     callTimeoutMs: timeoutMs,
@@ -81,13 +80,14 @@ export function mcpInputVariable(id: string): string {
 /** The user's `--mcp-config` file (when given) and the workspace's `.vscode/mcp.json` (when present), merged, the user's first. */
 export async function loadCliMcpConfig(workspace: string, userFile: string | undefined): Promise<McpConfig> {
   const configs: McpConfig[] = [];
+  const folder = resolve(workspace);
   if (userFile !== undefined) {
     const text = await readConfig(userFile, true);
-    if (text !== undefined) configs.push(parsed(text, { label: userFile, origin: 'user' }));
+    if (text !== undefined) configs.push(parsed(text, { label: userFile, origin: 'user', folder }));
   }
-  const workspaceFile = join(resolve(workspace), '.vscode', 'mcp.json');
+  const workspaceFile = join(folder, '.vscode', 'mcp.json');
   const text = await readConfig(workspaceFile, false);
-  if (text !== undefined) configs.push(parsed(text, { label: workspaceFile, origin: 'workspace' }));
+  if (text !== undefined) configs.push(parsed(text, { label: workspaceFile, origin: 'workspace', folder }));
   return mergeMcpConfigs(configs);
 }
 
@@ -110,7 +110,7 @@ async function mayStartFromCli(server: McpConfig['servers'][number], yes: boolea
   return answer === 'y' || answer === 'yes' ? true : 'you did not allow it';
 }
 
-function parsed(text: string, source: { label: string; origin: 'user' | 'workspace' }): McpConfig {
+function parsed(text: string, source: McpConfigSource): McpConfig {
   try {
     return parseMcpConfigText(text, source);
   } catch (error) {

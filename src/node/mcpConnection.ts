@@ -17,8 +17,6 @@ import { followProcessTree, type ProcessTree } from './processTree';
 
 /** How servers are started and called. Times in milliseconds. */
 export interface McpConnectionOptions {
-  /** The workspace folder: stdio servers run there (or in their `cwd` under it); `envFile` is read from there. */
-  workspaceFolder: string;
   /** The environment stdio servers start from; credentials are removed from it (`withoutSecrets`), the server's own `env` is added. */
   baseEnv: NodeJS.ProcessEnv;
   /** Longest wait for a server to start and list its tools. */
@@ -150,7 +148,7 @@ async function makeTransport(
       stderrEnded: () => Promise.resolve(),
     };
   }
-  const fileEnv = config.envFile === undefined ? {} : await readEnvFile(await envFilePath(config, options.workspaceFolder), config.name);
+  const fileEnv = config.envFile === undefined ? {} : await readEnvFile(await envFilePath(config), config.name);
   const env = Object.fromEntries(
     Object.entries({ ...withoutSecrets(options.baseEnv), ...fileEnv, ...config.env }).filter((entry): entry is [string, string] => entry[1] !== undefined),
   );
@@ -158,7 +156,7 @@ async function makeTransport(
     command: config.command,
     args: [...config.args],
     env,
-    cwd: config.cwd === undefined ? options.workspaceFolder : inFolder(options.workspaceFolder, config.cwd),
+    cwd: config.cwd === undefined ? config.source.folder : inFolder(config.source.folder, config.cwd),
     stderr: 'pipe',
   });
   const stderr = transport.stderr;
@@ -223,14 +221,15 @@ function inFolder(folder: string, path: string): string {
  * folder (links resolved): its configuration is anyone's who wrote the repository, and a
  * file such as /proc/self/environ or another project's .env would hand it our secrets.
  */
-async function envFilePath(config: Extract<McpServerConfig, { type: 'stdio' }>, folder: string): Promise<string> {
+async function envFilePath(config: Extract<McpServerConfig, { type: 'stdio' }>): Promise<string> {
+  const folder = config.source.folder;
   const path = inFolder(folder, config.envFile ?? '');
   if (config.source.origin !== 'workspace') return path;
   const [real, realFolder] = await Promise.all([realpath(path).catch(() => resolve(path)), realpath(folder).catch(() => resolve(folder))]);
   const inside = relative(realFolder, real);
   if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) {
     throw new Error(
-      `MCP server "${config.name}": its envFile ${visibleControls(oneLine(path, 300))} is outside the workspace folder; a workspace's server may only read an env file inside it.`,
+      `MCP server "${config.name}": its envFile ${visibleControls(oneLine(path, 300))} is outside its workspace folder ${visibleControls(oneLine(folder, 300))}; a workspace's server may only read an env file inside the folder of its mcp.json.`,
     );
   }
   return path;

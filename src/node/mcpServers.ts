@@ -155,7 +155,7 @@ export class McpServers {
         if (value === undefined) throw new Error(`MCP server "${server.name}" needs the input "${id}", which was not given.`);
         values[id] = value;
       }
-      const resolved = resolveMcpVariables(server, { workspaceFolder: this.options.workspaceFolder, inputs: values });
+      const resolved = resolveMcpVariables(server, values);
       const connection = await connectMcpServer(resolved, { ...this.options, log }, signal);
       this.connections.set(server.name, connection);
       this.cachedTools = undefined;

@@ -46,6 +46,8 @@ export interface StepView {
   arguments?: ArgumentView[];
   agent?: string;
   input?: string;
+  /** The skills the step names (agent steps), as written in the plan, for editing. */
+  skills?: string[];
   dependsOn: string[];
   onFailure: FailurePolicyView;
   maxAttempts: number;
@@ -122,6 +124,11 @@ export interface ReviewView {
   regenerateBlockedReason?: string;
   /** Tool names the edit form offers. */
   tools: string[];
+  /**
+   * The names of the workspace's skills, sorted, once they were read: the edit form names
+   * them and refuses others; `undefined` before the first reading (nothing is refused).
+   */
+  skills?: string[];
   /** Every version of this plan the panel has shown, newest first; any one can be brought back. */
   versions: PlanVersionView[];
 }

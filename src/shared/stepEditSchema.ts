@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { failurePolicies, isReservedStepId, maxStepIdLength, stepIdPattern, stepKinds } from './vocabulary';
+import { failurePolicies, isReservedStepId, maxListedNameLength, maxListedNames, maxStepIdLength, stepIdPattern, stepKinds } from './vocabulary';
 
 /** Longest step title the panel accepts. */
 export const maxStepTitleLength = 160;
@@ -14,6 +14,10 @@ const stepId = z
   .regex(stepIdPattern, 'Use letters, digits, "_", ".", ":" or "-" in ids.')
   .refine((id) => !isReservedStepId(id), 'This id is reserved; choose another id.');
 const optionalText = z.string().max(maxStepTextLength, `Keep it under ${maxStepTextLength} characters.`).optional();
+const skillNames = z
+  .array(z.string().trim().min(1).max(maxListedNameLength, `Keep each skill name under ${maxListedNameLength + 1} characters.`))
+  .max(maxListedNames, `Name at most ${maxListedNames} skills.`)
+  .optional();
 
 /**
  * The fields of a step the panel's edit form may change, validated in the webview before
@@ -28,6 +32,7 @@ export const stepPatchSchema = z
     args: z.record(z.string(), z.unknown()).optional(),
     agent: z.string().trim().min(1).max(100).optional(),
     input: optionalText,
+    skills: skillNames,
     onFailure: z.enum(failurePolicies),
     maxAttempts: z.number().int('Attempts must be a whole number.').min(1, 'At least one attempt.').max(20, 'At most 20 attempts.'),
     critical: z.boolean(),
@@ -53,6 +58,7 @@ export const newStepSchema = z
     args: z.record(z.string(), z.unknown()).optional(),
     agent: z.string().trim().min(1).max(100).optional(),
     input: optionalText,
+    skills: skillNames,
   })
   .strict()
   .refine((step) => step.kind !== 'tool' || step.tool !== undefined, { message: 'A tool step needs a tool.', path: ['tool'] });

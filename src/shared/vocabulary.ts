@@ -81,6 +81,10 @@ export type StepApproval = (typeof stepApprovals)[number];
 
 /** Longest step id accepted; ids are shown in trees and used as template keys. */
 export const maxStepIdLength = 64;
+
+/** The most names a list of skills or context tags keeps, and the longest name, in characters. */
+export const maxListedNames = 32;
+export const maxListedNameLength = 64;
 /** Most checks one step may carry: a few show that a step worked; thousands only slow every run down. */
 export const maxChecksPerStep = 50;
 /** One character a step id may hold in the panel's form and in `$<id>` references, as a regular-expression class. */

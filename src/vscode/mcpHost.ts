@@ -12,7 +12,8 @@ const defaultTimeoutSeconds = 60;
 
 /**
  * The MCP servers of this window: the user's (`taskPlanner.mcp.servers`, a setting only the
- * user can set) and the workspace's (`.vscode/mcp.json` of the first folder). Nothing starts
+ * user can set) and the workspace's (`.vscode/mcp.json` of each folder, its servers run in
+ * that folder; the user's run in the first). Nothing starts
  * at activation: `ensureStarted` starts them once, with progress, when planning needs the
  * tool list. A workspace's server starts only in a trusted workspace and after the user
  * allowed it (its command line or URL named; remembered per workspace). A tool call asks
@@ -40,6 +41,7 @@ export class McpHost implements vscode.Disposable {
         if (event.affectsConfiguration('taskPlanner.mcp')) void this.reset();
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.reset()),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => void this.reset()),
       vscode.workspace.onDidSaveTextDocument((document) => {
         if (/[\\/]\.vscode[\\/]mcp\.json$/.test(document.uri.path)) void this.reset();
       }),
@@ -69,11 +71,11 @@ export class McpHost implements vscode.Disposable {
     }
     const picked = await vscode.window.showQuickPick(
       servers.list().map(({ config, state }) => ({
-        label: config.name,
+        label: shownName(config.name),
         description: state.state,
         detail:
           state.state === 'running'
-            ? vscode.l10n.t('{0} tools: {1}', state.tools.length, state.tools.slice(0, 20).join(', '))
+            ? vscode.l10n.t('{0} tools: {1}', state.tools.length, state.tools.slice(0, 20).map(shownName).join(', '))
             : 'reason' in state
               ? state.reason.slice(0, 500)
               : config.source.label,
@@ -90,19 +92,19 @@ export class McpHost implements vscode.Disposable {
       allowed === 1
         ? vscode.l10n.t('Ask before every call again (1 tool always allowed here)')
         : vscode.l10n.t('Ask before every call again ({0} tools always allowed here)', allowed);
-    const action = await vscode.window.showQuickPick([restart, output, ...(allowed > 0 ? [askAgain] : [])], { title: picked.config.name });
+    const action = await vscode.window.showQuickPick([restart, output, ...(allowed > 0 ? [askAgain] : [])], { title: picked.label });
     if (action === output) this.log.show(true);
     if (action === askAgain) {
       const forgotten = await this.remembered.forget(prefix);
       void vscode.window.showInformationMessage(
         forgotten === 1
-          ? vscode.l10n.t('Task Planner: every call of the tool of "{0}" asks again.', picked.config.name)
-          : vscode.l10n.t('Task Planner: every call of the {0} tools of "{1}" asks again.', forgotten, picked.config.name),
+          ? vscode.l10n.t('Task Planner: every call of the tool of "{0}" asks again.', picked.label)
+          : vscode.l10n.t('Task Planner: every call of the {0} tools of "{1}" asks again.', forgotten, picked.label),
       );
     }
     if (action === restart) {
       await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Restarting MCP server {0}…', picked.config.name) },
+        { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Restarting MCP server {0}…', picked.label) },
         () => servers.restart(picked.config.name, new AbortController().signal),
       );
     }
@@ -127,11 +129,9 @@ export class McpHost implements vscode.Disposable {
     if (config.servers.length === 0) return;
     const settings = vscode.workspace.getConfiguration('taskPlanner');
     const timeoutMs = Math.max(1, settings.get<number>('mcp.timeoutSeconds', defaultTimeoutSeconds)) * 1000;
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
     const servers = new (loadRuntime().McpServers)({
       config,
       reserved: this.reserved(),
-      workspaceFolder: folder,
       baseEnv: process.env,
       startTimeoutMs: timeoutMs,
       callTimeoutMs: timeoutMs,
@@ -164,24 +164,29 @@ export class McpHost implements vscode.Disposable {
       () => servers.start(new AbortController().signal),
     );
     for (const { config: server, state } of servers.list()) {
-      if (state.state === 'failed' || state.state === 'not allowed') this.log.warn(`MCP server "${server.name}" was not started: ${state.reason}`);
+      if (state.state === 'failed' || state.state === 'not allowed') this.log.warn(`MCP server "${shownName(server.name)}" was not started: ${state.reason}`);
     }
   }
 
-  /** The user's setting (its user-level value only) and the workspace's `.vscode/mcp.json`, merged, the user's first. */
+  /**
+   * The user's setting (its user-level value only) and each folder's `.vscode/mcp.json`,
+   * merged in that order: the user's first, then the folders' in the window's order (a name
+   * defined twice keeps its first definition, with a warning in the log).
+   */
   private async readConfig(): Promise<McpConfig> {
     const runtime = loadRuntime();
     const configs: McpConfig[] = [];
+    const folders = vscode.workspace.workspaceFolders ?? [];
     const setting = vscode.workspace.getConfiguration('taskPlanner').inspect<unknown>('mcp.servers')?.globalValue;
     if (setting !== undefined) {
+      const label = vscode.l10n.t('the setting {0}', 'taskPlanner.mcp.servers');
       try {
-        configs.push(runtime.parseMcpConfig(setting, { label: vscode.l10n.t('the setting {0}', 'taskPlanner.mcp.servers'), origin: 'user' }));
+        configs.push(runtime.parseMcpConfig(setting, { label, origin: 'user', folder: folders[0]?.uri.fsPath ?? process.cwd() }));
       } catch (error) {
         this.reportConfigError(error);
       }
     }
-    const folder = vscode.workspace.workspaceFolders?.[0];
-    if (folder) {
+    for (const folder of folders) {
       const file = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
       let text: string | undefined;
       try {
@@ -189,12 +194,11 @@ export class McpHost implements vscode.Disposable {
       } catch {
         text = undefined;
       }
-      if (text !== undefined) {
-        try {
-          configs.push(runtime.parseMcpConfigText(text, { label: vscode.workspace.asRelativePath(file, true), origin: 'workspace' }));
-        } catch (error) {
-          this.reportConfigError(error);
-        }
+      if (text === undefined) continue;
+      try {
+        configs.push(runtime.parseMcpConfigText(text, { label: vscode.workspace.asRelativePath(file, true), origin: 'workspace', folder: folder.uri.fsPath }));
+      } catch (error) {
+        this.reportConfigError(error);
       }
     }
     return runtime.mergeMcpConfigs(configs);
@@ -219,12 +223,12 @@ export class McpHost implements vscode.Disposable {
     if (decision !== 'ask') return decision.refused;
     const allow = vscode.l10n.t('Allow');
     const answer = await vscode.window.showWarningMessage(
-      vscode.l10n.t('Start the MCP server "{0}" of this workspace?', server.name),
+      vscode.l10n.t('Start the MCP server "{0}" of this workspace?', shownName(server.name)),
       {
         modal: true,
         detail: vscode.l10n.t(
           'It is defined in {0} and runs: {1}\nIt can do anything your account can. Allow it for this workspace (asked again if any of this changes)?',
-          server.source.label,
+          shownName(server.source.label),
           target,
         ),
       },
@@ -234,4 +238,13 @@ export class McpHost implements vscode.Disposable {
     await this.context.workspaceState.update(key, true);
     return true;
   }
+}
+
+/**
+ * A name from a configuration, a folder or a server (server, tool, file), as the editor
+ * shows it: control and direction characters escaped, so a hostile name cannot reorder or
+ * hide the text around it, and at most 100 characters.
+ */
+function shownName(name: string): string {
+  return loadRuntime().visibleControls(name.slice(0, 100));
 }

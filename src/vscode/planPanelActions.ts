@@ -28,6 +28,8 @@ export interface PanelRuns {
   readonly onDidFinish: vscode.Event<RunResult>;
   /** The workspace's instructions and skills as last read, for the review; `undefined` before the first reading. */
   knownCapabilities(): CapabilityCatalogue | undefined;
+  /** Reads the workspace's instructions and skills again (then `knownCapabilities` holds them). */
+  capabilities(): Promise<CapabilityCatalogue>;
 }
 
 /** What the panel's actions work with (wired by `createPlanPanelFlow`). */

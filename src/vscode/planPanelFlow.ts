@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { CapabilityCatalogue } from '../core/capabilities/capabilityCatalogue';
 import type { ReplanRecord } from '../core/replan/executeWithReplanning';
 import type { Critique } from '../core/plan/critiquePlan';
 import type { Plan } from '../core/plan/planSchema';
@@ -46,13 +47,25 @@ export function createPlanPanelFlow(deps: PlanPanelFlowDeps): PlanPanelFlow {
     waiting?.resolve(plan);
     return waiting !== undefined;
   };
+  // A plan file reviewed before any planning or run has no catalogue yet: it is read then, and the panel shown again.
+  let reading: Promise<void> | undefined;
+  const capabilities = (): CapabilityCatalogue | undefined => {
+    const known = runs.knownCapabilities();
+    if (known === undefined && reading === undefined) {
+      reading = runs.capabilities().then(
+        () => panels.panel()?.refresh(),
+        (error: unknown) => log.warn(`Plan panel: the workspace's instructions and skills could not be read: ${errorMessage(error)}`),
+      );
+    }
+    return known;
+  };
   const panels = new PlanPanelController({
     extensionUri: deps.extensionUri,
     tools: deps.tools,
     actions: planPanelActions({ ...deps, decideReview }),
     regenerateBlockedReason: deps.regenerateBlockedReason,
     approvalSetting: deps.approvalSetting,
-    capabilities: () => runs.knownCapabilities(),
+    capabilities,
     log,
     ...(deps.traffic ? { traffic: deps.traffic } : {}),
   });

@@ -144,6 +144,7 @@ describe('Task Planner accessibility (browser workbench, axe-core)', function ()
         '.vscode/settings.json': { 'workbench.colorTheme': themes[0].setting },
         'edit.plan.json': editPlan,
         'approve.plan.json': approvePlan,
+        '.github/skills/summaries/SKILL.md': '---\nname: summaries\ndescription: How this project writes summaries.\n---\nKeep summaries to five lines.\n',
       },
       // A model is configured (it never answers: no step here needs its reply), so the review offers Start for the
       // agent step; without one the review would block Start and ask to hand that step over (tested in the journeys).
@@ -177,6 +178,35 @@ describe('Task Planner accessibility (browser workbench, axe-core)', function ()
     await page.keyboard.press('Escape');
     await waitForFocus('edit:read');
     assert.deepEqual(blocking.slice(before), []);
+  });
+
+  it("edits an agent step's skills: the field names the workspace's skills, refuses another, and the card shows the saved one", async () => {
+    await panel().locator('li.step[data-step-id="think"] button[data-action="edit"]').click();
+    await waitForFocus('field:title');
+    const form = panel().locator('li.step[data-step-id="think"] step-edit-form');
+    const skills = form.locator('vscode-textfield[name="skills"]');
+    const description = (): Promise<string> =>
+      skills.evaluate((field) => (field.shadowRoot!.querySelector('input')!.ariaDescribedByElements ?? []).map((element) => element.textContent).join(' '));
+    assert.equal(await form.locator('[data-field-note="skills"]').innerText(), 'Skills of this workspace: summaries.');
+    assert.equal(await description(), 'Skills of this workspace: summaries.');
+    const before = blocking.length;
+    for (const theme of themes) {
+      await setTheme(theme);
+      await scan(`agent step form with its skills, ${theme.name}`, await panelFrame());
+      await shoot(`agent-form-skills-${theme.name}`);
+    }
+    assert.deepEqual(blocking.slice(before), []);
+    await setTheme(themes[0]);
+    await skills.locator('input').fill('summaries, deploy');
+    await page.keyboard.press('Control+Enter');
+    await form.locator('[data-field-error="skills"]').waitFor({ timeout: 5_000 });
+    await waitForFocus('field:skills');
+    assert.equal(await description(), 'There is no skill "deploy" in this workspace; choose from: summaries. Skills of this workspace: summaries.');
+    await skills.locator('input').fill('summaries');
+    const saved = await version();
+    await page.keyboard.press('Control+Enter');
+    await waitForVersionAfter(saved);
+    await panel().locator('li.step[data-step-id="think"] .step-uses', { hasText: 'Skills: summaries' }).waitFor({ timeout: 10_000 });
   });
 
   it('edits a step’s Kind, Tool and On failure with the keyboard alone, and the saved plan holds them', async () => {

@@ -6,10 +6,17 @@ import { oneLine } from '../text/oneLine';
 /** Where a server's configuration came from: the user's own (settings, `--mcp-config`) or a workspace's `.vscode/mcp.json`. */
 export type McpOrigin = 'user' | 'workspace';
 
-/** Where a configuration was read, for messages ("…/.vscode/mcp.json", "the setting taskPlanner.mcp.servers"). */
+/** Where a configuration was read, and the folder its servers belong to. */
 export interface McpConfigSource {
+  /** For messages: "…/.vscode/mcp.json", "the setting taskPlanner.mcp.servers". */
   label: string;
   origin: McpOrigin;
+  /**
+   * The absolute folder its servers' `${workspaceFolder}`, relative `cwd` and `envFile`
+   * mean: a workspace file's own folder (in a multi-root window, each folder's file its
+   * folder), which a workspace server's env file must not leave.
+   */
+  folder: string;
 }
 
 /** A server started as a child process speaking MCP on its stdin and stdout. */
@@ -18,9 +25,9 @@ export interface McpStdioServer {
   command: string;
   args: readonly string[];
   env: Readonly<Record<string, string>>;
-  /** A file of `NAME=value` lines added to `env` (relative to the workspace folder). */
+  /** A file of `NAME=value` lines added to `env` (relative to its source's folder). */
   envFile?: string;
-  /** The working directory (relative to the workspace folder); default: the workspace folder. */
+  /** The working directory (relative to its source's folder); default: that folder. */
   cwd?: string;
 }
 
@@ -187,13 +194,13 @@ export function inputsUsedBy(server: McpServerConfig): string[] {
 }
 
 /**
- * `server` with `${workspaceFolder}` and `${input:<id>}` replaced by their values in every
- * string. `inputs` must hold a value for each id of `inputsUsedBy(server)`.
+ * `server` with `${workspaceFolder}` (its source's folder) and `${input:<id>}` replaced by
+ * their values in every string. `inputs` must hold a value for each id of `inputsUsedBy(server)`.
  */
-export function resolveMcpVariables(server: McpServerConfig, values: { workspaceFolder: string; inputs: Readonly<Record<string, string>> }): McpServerConfig {
+export function resolveMcpVariables(server: McpServerConfig, inputs: Readonly<Record<string, string>>): McpServerConfig {
   const replace = (text: string): string =>
     text.replace(/\$\{(workspaceFolder|input:([^}]*))\}/g, (_whole, _kind: string, id: string | undefined) =>
-      id === undefined ? values.workspaceFolder : (values.inputs[id] ?? ''),
+      id === undefined ? server.source.folder : (inputs[id] ?? ''),
     );
   const map = (record: Readonly<Record<string, string>>): Record<string, string> =>
     Object.fromEntries(Object.entries(record).map(([key, value]) => [key, replace(value)]));
@@ -235,14 +242,15 @@ function fullTarget(server: McpServerConfig): string {
 
 /**
  * Everything that decides what a server runs (command, arguments, environment, env file,
- * working folder; URL and headers), unbounded: an answer remembered under this key is asked
- * again when any of it changes, even past what `mcpServerTarget` can show.
+ * working folder, the folder its configuration belongs to; URL and headers), unbounded: an
+ * answer remembered under this key is asked again when any of it changes, even past what
+ * `mcpServerTarget` can show.
  */
 export function mcpServerLaunchKey(server: McpServerConfig): string {
   return JSON.stringify(
     server.type === 'http'
-      ? [server.name, 'http', server.url, server.headers]
-      : [server.name, 'stdio', server.command, server.args, server.env, server.envFile ?? null, server.cwd ?? null],
+      ? [server.name, 'http', server.url, server.headers, server.source.folder]
+      : [server.name, 'stdio', server.command, server.args, server.env, server.envFile ?? null, server.cwd ?? null, server.source.folder],
   );
 }
 

@@ -1,4 +1,13 @@
-import { failurePolicies, isReservedStepId, maxStepIdLength, stepKinds, type FailurePolicy, type StepKind } from '../../shared/vocabulary';
+import {
+  failurePolicies,
+  isReservedStepId,
+  maxListedNameLength,
+  maxListedNames,
+  maxStepIdLength,
+  stepKinds,
+  type FailurePolicy,
+  type StepKind,
+} from '../../shared/vocabulary';
 import { attachmentSchema, withStepDefaults, type Attachment, type Step } from './planSchema';
 import { normalizeChecks } from './normalizeChecks';
 import { dependencyList, describeRaw, firstString, isRecord } from './rawValues';
@@ -179,9 +188,6 @@ function attachmentsOf(value: unknown, id: string, warnings: string[]): Attachme
   });
 }
 
-/** The most skill names or context tags kept, and their longest length in characters. */
-const maxWords = 32;
-const maxWordLength = 64;
 
 /**
  * A list of names (skills, tags): a list of strings or one comma-separated string; names
@@ -199,14 +205,14 @@ export function wordsOf(value: unknown, id: string | undefined, field: string, w
   const words: string[] = [];
   for (const item of items) {
     const word = typeof item === 'string' ? item.trim() : undefined;
-    if (word === undefined || word.length > maxWordLength) {
+    if (word === undefined || word.length > maxListedNameLength) {
       warnings.push(
-        `${where}: ignored ${word === undefined ? `a value that is not a name (${describeRaw(item)})` : `a name longer than ${maxWordLength} characters`}.`,
+        `${where}: ignored ${word === undefined ? `a value that is not a name (${describeRaw(item)})` : `a name longer than ${maxListedNameLength} characters`}.`,
       );
     } else if (word !== '' && !words.includes(word)) words.push(word);
   }
-  if (words.length > maxWords) warnings.push(`${where}: only the first ${maxWords} names are kept.`);
-  return words.slice(0, maxWords);
+  if (words.length > maxListedNames) warnings.push(`${where}: only the first ${maxListedNames} names are kept.`);
+  return words.slice(0, maxListedNames);
 }
 
 function titleFrom(text: string): string {

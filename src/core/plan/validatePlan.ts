@@ -164,7 +164,7 @@ function checkSkills(step: Step, known: readonly string[] | undefined, error: (c
   if (known === undefined) return;
   const unknown = step.skills.filter((name) => !known.includes(name));
   if (unknown.length === 0) return;
-  const available = known.length === 0 ? 'this workspace has none (see the README on adding skills)' : `available: ${[...known].sort().join(', ')}`;
+  const available = known.length === 0 ? 'this workspace has none (see the README on adding skills)' : `available: ${[...new Set(known)].sort().join(', ')}`;
   error(
     'unknown_skill',
     `Step "${step.id}" uses the skill${unknown.length === 1 ? '' : 's'} ${unknown.map((name) => `"${shownRef(name)}"`).join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} not in the catalogue; ${available}.`,

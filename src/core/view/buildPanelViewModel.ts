@@ -127,6 +127,7 @@ function reviewView(source: ReviewSource): ReviewView {
     regenerating: source.regenerating === true,
     ...(source.regenerateBlockedReason === undefined ? {} : { regenerateBlockedReason: source.regenerateBlockedReason }),
     tools: isRegistry(tools) ? tools.names() : [...(tools ?? [])],
+    ...(source.capabilities ? { skills: [...new Set(source.capabilities.skills.map((skill) => skill.name))].sort() } : {}),
     versions: source.versions ? source.versions.map((version) => ({ ...version })) : [{ version: plan.version, label: `v${plan.version}` }],
   };
 }
@@ -163,6 +164,7 @@ function stepView(step: Step, index: number, problems: string[], approval: StepA
     ...(step.args === undefined ? {} : { args: JSON.stringify(step.args, null, 2), arguments: argumentViews(step.args) }),
     ...(step.agent === undefined && step.kind !== 'agent' ? {} : { agent: step.agent ?? 'default' }),
     ...(step.input === undefined ? {} : { input: step.input }),
+    ...(step.skills === undefined ? {} : { skills: [...step.skills] }),
     dependsOn: [...step.dependsOn],
     onFailure: step.onFailure,
     maxAttempts: step.maxAttempts,

@@ -5,7 +5,7 @@ import type { RunEvent, RunState } from '../engine/runEvents';
 import { critiquePlan, mergeCritique, type Critique, type CritiqueIssue } from '../plan/critiquePlan';
 import { editPlan, type PlanEdit, type StepPatch } from '../plan/editPlan';
 import type { Diagnostic, Plan } from '../plan/planSchema';
-import { validatePlan } from '../plan/validatePlan';
+import { validatePlan, type ValidatePlanOptions } from '../plan/validatePlan';
 import type { CapabilityCatalogue } from '../capabilities/capabilityCatalogue';
 import { toRegistry } from '../engine/resolveRunOptions';
 import type { ApprovalSetting } from '../tools/stepApproval';
@@ -161,12 +161,17 @@ export class PanelSession {
   applyEdit(edit: PanelEdit): { ok: true; plan: Plan } | { ok: false; error: string } {
     if (!this.plan) return { ok: false, error: 'There is no plan to edit.' };
     if (this.run) return { ok: false, error: 'The plan cannot be edited while it runs or after it ran; plan again to change it.' };
-    const result = editPlan(this.plan, toPlanEdit(edit), { tools: this.tools });
+    const result = editPlan(this.plan, toPlanEdit(edit), this.validationOptions());
     if (!result.ok) return result;
     this.plan = result.plan;
     this.previousPlan = undefined;
     this.versions.record(result.plan, editNote(edit));
     return result;
+  }
+
+  /** What plans are checked against: the tools runs get, and the skills of the catalogue once it was read. */
+  private validationOptions(): ValidatePlanOptions {
+    return { tools: this.tools, ...(this.capabilities ? { skills: this.capabilities.skills.map((skill) => skill.name) } : {}) };
   }
 
   /** True while a plan is under review (no run attached). */
@@ -244,7 +249,7 @@ export class PanelSession {
         version: plan.version,
         planId: plan.id,
         critique: critiquePlan(plan, { tools: this.tools }),
-        diagnostics: validatePlan(plan, { tools: this.tools, ...(this.capabilities ? { skills: this.capabilities.skills.map((skill) => skill.name) } : {}) }),
+        diagnostics: validatePlan(plan, this.validationOptions()),
       };
     }
     const { diagnostics } = this.analysis;
@@ -271,8 +276,10 @@ function toPlanEdit(edit: PanelEdit): PlanEdit {
     case 'updateStep':
       return { type: 'updateStep', stepId: edit.stepId, patch: toStepPatch(edit.patch) };
     case 'addStep': {
-      const { dependsOn, ...rest } = edit.step;
-      return { type: 'addStep', step: { ...rest, dependsOn: dependsOn ?? [] }, ...(edit.index === undefined ? {} : { index: edit.index }) };
+      const { dependsOn, skills, ...rest } = edit.step;
+      const named = skillList(skills);
+      const step = { ...rest, dependsOn: dependsOn ?? [], ...(named ? { skills: named } : {}) };
+      return { type: 'addStep', step, ...(edit.index === undefined ? {} : { index: edit.index }) };
     }
     default:
       return edit;
@@ -287,5 +294,12 @@ function toStepPatch(input: StepPatchInput): StepPatch {
     patch.args = undefined;
   }
   if (input.kind === 'tool' || input.kind === 'manual') patch.agent = undefined;
+  if (input.skills !== undefined) patch.skills = skillList(input.skills);
   return patch;
+}
+
+/** Skill names once each, in the order given; `undefined` for none (an emptied field removes them). */
+function skillList(names: readonly string[] | undefined): string[] | undefined {
+  const unique = [...new Set(names ?? [])];
+  return unique.length > 0 ? unique : undefined;
 }

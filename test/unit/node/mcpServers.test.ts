@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { parseMcpConfig } from '../../../src/core/mcp/mcpConfig';
+import { mergeMcpConfigs, parseMcpConfig } from '../../../src/core/mcp/mcpConfig';
 import { McpServers, rememberedCallKey } from '../../../src/node/mcpServers';
 import { answeringInteraction } from '../../fakes/answeringInteraction';
 import { makeToolContext } from '../../fakes/toolContext';
@@ -18,9 +18,8 @@ function servers(
 ): McpServers {
   return new McpServers({
     ...(remembered ? { remembered } : {}),
-    config: parseMcpConfig({ servers: entries }, { label: 'test config', origin }),
+    config: parseMcpConfig({ servers: entries }, { label: 'test config', origin, folder }),
     reserved: new Set(['read_file']),
-    workspaceFolder: folder,
     baseEnv: process.env,
     startTimeoutMs: 20_000,
     callTimeoutMs: 5_000,
@@ -53,7 +52,7 @@ describe('McpServers (a real stdio server)', function () {
       assert.equal(states[2]?.state, 'failed');
       assert.match((states[2] as { reason: string }).reason, /^MCP server "missing" could not be started: /);
       const names = group.tools().map((tool) => tool.name);
-      assert.equal(names.length, 12);
+      assert.equal(names.length, 13);
       assert.equal(group.serverOf('mcp__bad__echo'), 'bad');
       const die = group.tools().find((tool) => tool.name === 'mcp__bad__die');
       await assert.rejects(die!.run(makeToolContext(), {}, new AbortController().signal), /stopped while tool "die" was running/);
@@ -68,9 +67,9 @@ describe('McpServers (a real stdio server)', function () {
   });
 
   it('calls without asking a tool the host remembers under the key of the server as it runs now; another launch asks again', async () => {
-    const config = parseMcpConfig({ servers: { bad: { command: process.execPath, args: [misbehaving] } } }, { label: 'test config', origin: 'workspace' });
+    const config = parseMcpConfig({ servers: { bad: { command: process.execPath, args: [misbehaving] } } }, { label: 'test config', origin: 'workspace', folder: process.cwd() });
     const server = config.servers[0]!;
-    const changed = parseMcpConfig({ servers: { bad: { command: process.execPath, args: [misbehaving, '--other'] } } }, { label: 'test config', origin: 'workspace' }).servers[0]!;
+    const changed = parseMcpConfig({ servers: { bad: { command: process.execPath, args: [misbehaving, '--other'] } } }, { label: 'test config', origin: 'workspace', folder: process.cwd() }).servers[0]!;
     assert.notEqual(rememberedCallKey(server, 'echo'), rememberedCallKey(changed, 'echo'), 'a changed launch is another key');
     assert.notEqual(rememberedCallKey(server, 'echo'), rememberedCallKey(server, 'die'));
     assert.match(rememberedCallKey(server, 'echo'), /^mcp-tool:[0-9a-f]{64}:echo$/);
@@ -141,13 +140,54 @@ describe('McpServers (a real stdio server)', function () {
       const states = theirs.list().map((listed) => listed.state);
       for (const [index, name] of ['abs', 'up', 'link'].entries()) {
         assert.equal(states[index]?.state, 'failed', name);
-        assert.match((states[index] as { reason: string }).reason, new RegExp(`^MCP server "${name}": its envFile .* is outside the workspace folder`));
+        assert.match((states[index] as { reason: string }).reason, new RegExp(`^MCP server "${name}": its envFile .* is outside its workspace folder ${folder}; a workspace's server may only read an env file inside the folder of its mcp\\.json\\.$`));
       }
       assert.equal(states[3]?.state, 'running');
       assert.equal(mine.list()[0]?.state.state, 'running');
     } finally {
       await Promise.all([theirs.stopAll(), mine.stopAll()]);
       await Promise.all([rm(folder, { recursive: true, force: true }), rm(outside, { recursive: true, force: true })]);
+    }
+  });
+
+  it("in a multi-root window each folder's server runs in its own folder, with its own ${workspaceFolder} and env file, and cannot read another folder's", async () => {
+    const [first, second] = await Promise.all([mkdtemp(join(tmpdir(), 'mcp-root-a-')), mkdtemp(join(tmpdir(), 'mcp-root-b-'))].map(async (made) => realpath(await made)));
+    await writeFile(join(first!, '.env'), 'MODE=first\n');
+    await writeFile(join(second!, '.env'), 'MODE=second\n');
+    await mkdir(join(second!, 'sub'));
+    const entry = (extra: Record<string, unknown>): unknown => ({ command: process.execPath, args: [misbehaving, '${workspaceFolder}'], ...extra });
+    const config = mergeMcpConfigs([
+      parseMcpConfig({ servers: { a: entry({ envFile: '.env' }), shared: entry({}) } }, { label: 'a/.vscode/mcp.json', origin: 'workspace', folder: first! }),
+      parseMcpConfig(
+        { servers: { b: entry({ envFile: '.env', cwd: 'sub' }), steal: entry({ envFile: `../${basename(first!)}/.env` }), shared: entry({}) } },
+        { label: 'b/.vscode/mcp.json', origin: 'workspace', folder: second! },
+      ),
+    ]);
+    assert.deepEqual(config.warnings, ['MCP server "shared" of b/.vscode/mcp.json was ignored: a/.vscode/mcp.json defines a server of that name.']);
+    const group = new McpServers({
+      config,
+      reserved: new Set(),
+      baseEnv: process.env,
+      startTimeoutMs: 20_000,
+      callTimeoutMs: 5_000,
+      mayStart: () => Promise.resolve(true),
+      inputValue: () => Promise.resolve(undefined),
+    });
+    try {
+      await group.start(new AbortController().signal);
+      const where = async (server: string): Promise<unknown> => {
+        const tool = group.tools().find((candidate) => candidate.name === `mcp__${server}__where`);
+        const result = (await tool!.run(makeToolContext(), {}, new AbortController().signal)) as { text: string };
+        return JSON.parse(result.text);
+      };
+      assert.deepEqual(await where('a'), { cwd: first, mode: 'first', args: [first] });
+      assert.deepEqual(await where('b'), { cwd: join(second!, 'sub'), mode: 'second', args: [second] });
+      const steal = group.list().find((listed) => listed.config.name === 'steal')?.state;
+      assert.equal(steal?.state, 'failed');
+      assert.match((steal as { reason: string }).reason, new RegExp(`^MCP server "steal": its envFile .*/${basename(first!)}/\\.env is outside its workspace folder ${second}; `));
+    } finally {
+      await group.stopAll();
+      await Promise.all([rm(first!, { recursive: true, force: true }), rm(second!, { recursive: true, force: true })]);
     }
   });
 });

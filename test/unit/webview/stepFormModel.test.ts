@@ -22,7 +22,7 @@ const step: StepView = {
 
 describe('webview step form model', () => {
   it('shows the fields of the chosen kind after Kind, and the failure fields only when editing', () => {
-    assert.deepEqual(formFields('agent', false), ['title', 'kind', 'agent', 'input', 'dependsOn', 'onFailure', 'maxAttempts', 'critical', 'verification']);
+    assert.deepEqual(formFields('agent', false), ['title', 'kind', 'agent', 'input', 'skills', 'dependsOn', 'onFailure', 'maxAttempts', 'critical', 'verification']);
     assert.deepEqual(formFields('tool', false), ['title', 'kind', 'tool', 'args', 'dependsOn', 'onFailure', 'maxAttempts', 'critical', 'verification']);
     assert.deepEqual(formFields('tool', true), ['id', 'title', 'kind', 'tool', 'args', 'dependsOn']);
     for (const fields of Object.values(kindFields)) for (const name of fields) assert.ok(fieldSpecs[name], name);
@@ -59,7 +59,33 @@ describe('webview step form model', () => {
   });
 
   it('adds a new step at the chosen position', () => {
-    const result = formToEdit({ ...initialValues(undefined, ['read_file']), id: 'S9', title: 'Read it', args: '{"path": "a"}' }, undefined, 2);
+    const result = formToEdit({ ...initialValues(undefined, ['read_file']), id: 'S9', title: 'Read it', args: '{"path": "a"}' }, undefined, { insertAt: 2 });
     assert.deepEqual(result, { ok: true, edit: { type: 'addStep', step: { id: 'S9', title: 'Read it', kind: 'tool', dependsOn: [], tool: 'read_file', args: { path: 'a' } }, index: 2 } });
+  });
+
+  it("edits an agent step's skills as a comma-separated list: kept in order, checked against the workspace's skills, emptied to remove them", () => {
+    const withSkills: StepView = { ...step, skills: ['testing', 'release'] };
+    const values = initialValues(withSkills, []);
+    assert.equal(values.skills, 'testing, release');
+    const saved = formToEdit({ ...values, skills: ' release ,, testing, docs ' }, withSkills, { skills: ['docs', 'release', 'testing'] });
+    assert.ok(saved.ok && saved.edit.type === 'updateStep');
+    assert.deepEqual(saved.edit.patch.skills, ['release', 'testing', 'docs']);
+    const cleared = formToEdit({ ...values, skills: '  ' }, withSkills, { skills: ['testing'] });
+    assert.ok(cleared.ok && cleared.edit.type === 'updateStep');
+    assert.deepEqual(cleared.edit.patch.skills, [], 'an emptied field is sent, so the host removes the skills');
+    const unknown = formToEdit({ ...values, skills: 'testing, deploy, lint' }, withSkills, { skills: ['release', 'testing'] });
+    assert.ok(!unknown.ok);
+    assert.equal(unknown.errors.skills, 'There are no skills "deploy", "lint" in this workspace; choose from: release, testing.');
+    const none = formToEdit({ ...values, skills: 'deploy' }, withSkills, { skills: [] });
+    assert.equal(!none.ok && none.errors.skills, 'There is no skill "deploy" in this workspace; it has none yet.');
+    const unread = formToEdit({ ...values, skills: 'deploy' }, withSkills);
+    assert.ok(unread.ok, 'before the skills were read, the host checks the names');
+    const asTool = formToEdit({ ...values, kind: 'tool', tool: 'read_file', skills: 'deploy' }, withSkills, { skills: [] });
+    assert.ok(asTool.ok && asTool.edit.type === 'updateStep' && !('skills' in asTool.edit.patch), 'a tool step takes no skills');
+    const added = formToEdit({ ...initialValues(undefined, []), id: 'S9', title: 'Think', kind: 'agent', input: 'x', skills: '' }, undefined, { skills: ['testing'] });
+    assert.ok(added.ok && added.edit.type === 'addStep' && !('skills' in added.edit.step), 'a new step without skills names none');
+    assert.equal(fieldSpecs.skills.note?.(undefined), '');
+    assert.match(fieldSpecs.skills.note?.([]) ?? '', /no skills yet: add SKILL\.md files/);
+    assert.equal(fieldSpecs.skills.note?.(['release', 'testing']), 'Skills of this workspace: release, testing.');
   });
 });

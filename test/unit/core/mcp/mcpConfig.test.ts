@@ -11,8 +11,8 @@ import {
 } from '../../../../src/core/mcp/mcpConfig';
 import type { McpServerConfig } from '../../../../src/core/mcp/mcpConfig';
 
-const user = { label: 'the setting taskPlanner.mcp.servers', origin: 'user' as const };
-const workspace = { label: '/ws/.vscode/mcp.json', origin: 'workspace' as const };
+const user = { label: 'the setting taskPlanner.mcp.servers', origin: 'user' as const, folder: '/w' };
+const workspace = { label: '/ws/.vscode/mcp.json', origin: 'workspace' as const, folder: '/ws' };
 
 describe('parseMcpConfig', () => {
   it('reads VS Code mcp.json: stdio with or without type, http with headers, inputs, comments and trailing commas', () => {
@@ -96,7 +96,7 @@ describe('parseMcpConfig', () => {
       },
       user,
     ).servers;
-    const resolved = resolveMcpVariables(server as never, { workspaceFolder: '/w', inputs: { k: 'v' } });
+    const resolved = resolveMcpVariables(server as never, { k: 'v' });
     assert.ok(resolved.type === 'stdio');
     assert.deepEqual([resolved.args, resolved.env], [['/w/a b.js', '--key=v'], { K: 'v' }]);
     assert.equal(mcpServerTarget(resolved), 'K=v node "/w/a b.js" --key=v');
@@ -143,7 +143,7 @@ describe('parseMcpConfig', () => {
       },
       user,
     );
-    const [stdioServer, httpServer] = config.servers.map((server) => resolveMcpVariables(server, { workspaceFolder: '/w', inputs: { k: 'v' } }));
+    const [stdioServer, httpServer] = config.servers.map((server) => resolveMcpVariables(server, { k: 'v' }));
     assert.ok(stdioServer?.type === 'stdio' && httpServer?.type === 'http');
     assert.deepEqual([stdioServer.cwd, stdioServer.envFile], ['/w/sub', '/w/.env']);
     assert.deepEqual([httpServer.url, httpServer.headers], ['https://x/v', { A: 'v' }]);
@@ -152,7 +152,7 @@ describe('parseMcpConfig', () => {
     const plain = parseMcpConfig({ servers: { s: { command: 'x' } } }, user).servers[0];
     assert.ok(plain?.type === 'stdio');
     assert.equal('cwd' in plain || 'envFile' in plain, false);
-    assert.equal('cwd' in resolveMcpVariables(plain, { workspaceFolder: '/w', inputs: {} }), false);
+    assert.equal('cwd' in resolveMcpVariables(plain, {}), false);
     assert.throws(() => parseMcpConfig({ servers: { s: { command: 'x', env: { K: '${input:}' } } } }, user), /no input with id ""/);
   });
 
@@ -195,6 +195,8 @@ describe('parseMcpConfig', () => {
     assert.equal(mcpServerTarget(elsewhere), 'npx "" (in "sub dir", with the variables of ../../home/me/.env)');
     const keys = [allowed, withPath, withOptions, elsewhere].map((server: McpServerConfig) => mcpServerLaunchKey({ ...server, name: 'same' }));
     assert.equal(new Set(keys).size, 4, 'each change of what runs is a new question');
+    const inOtherFolder = { ...(allowed as McpServerConfig), source: { ...workspace, folder: '/other' } } as McpServerConfig;
+    assert.notEqual(mcpServerLaunchKey(inOtherFolder), mcpServerLaunchKey(allowed), "the same line in another folder's mcp.json runs elsewhere: a new question");
     const long = (tail: string): McpServerConfig => ({ ...(allowed as McpServerConfig), args: ['x'.repeat(2000), tail] }) as McpServerConfig;
     assert.equal(mcpServerTarget(long('a')), mcpServerTarget(long('b')), 'the shown line is bounded');
     assert.notEqual(mcpServerLaunchKey(long('a')), mcpServerLaunchKey(long('b')), 'the remembered answer is not');

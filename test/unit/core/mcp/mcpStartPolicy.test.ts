@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { maxShownTargetChars, mcpServerTarget, parseMcpConfig } from '../../../../src/core/mcp/mcpConfig';
 import { mcpRestrictedModeReason, mcpStartDecision } from '../../../../src/core/mcp/mcpStartPolicy';
 
-const mine = parseMcpConfig({ servers: { s: { command: 'x' } } }, { label: 'settings', origin: 'user' }).servers[0]!;
-const theirs = parseMcpConfig({ servers: { s: { command: 'x' } } }, { label: '.vscode/mcp.json', origin: 'workspace' }).servers[0]!;
+const mine = parseMcpConfig({ servers: { s: { command: 'x' } } }, { label: 'settings', origin: 'user', folder: '/ws' }).servers[0]!;
+const theirs = parseMcpConfig({ servers: { s: { command: 'x' } } }, { label: '.vscode/mcp.json', origin: 'workspace', folder: '/ws' }).servers[0]!;
 
 describe('mcpStartDecision', () => {
   it("refuses a workspace's server in Restricted Mode, even one allowed before", () => {
@@ -24,7 +24,7 @@ describe('mcpStartDecision', () => {
     const padded = (padding: number) =>
       parseMcpConfig(
         { servers: { s: { command: 'npx', args: ['-y', 'server', 'p'.repeat(padding)], env: { NODE_OPTIONS: '--require ./evil.js' } } } },
-        { label: '.vscode/mcp.json', origin: 'workspace' },
+        { label: '.vscode/mcp.json', origin: 'workspace', folder: '/ws' },
       ).servers[0]!;
     const fits = padded(100);
     assert.equal(mcpStartDecision(fits, { trusted: true, allowedBefore: false }), 'ask');

@@ -52,4 +52,32 @@ describe('PanelSession: the instructions and skills each step will use', () => {
     assert.equal(review(session).steps[0]?.uses, 'Skills: missing\\u001b[31m · Missing skills: release');
     assert.match(review(session).steps[0]?.problems[0] ?? '', /uses the skill "release"/);
   });
+
+  it("edits a step's skills from the form: names the catalogue's skills, refuses one it lacks, and an emptied list removes them", () => {
+    const session = new PanelSession('s', [readFileTool] as Tool[]);
+    session.setPlan(makePlan([makeStep('S1', { input: 'Ship it' }), makeStep('S2', { input: 'Tidy', skills: ['release'] })]));
+    session.setCapabilities({ ...catalogue, skills: [catalogue.skills[0]!, { ...catalogue.skills[0]!, name: 'docs' }, { ...catalogue.skills[0]!, name: 'release', workspaceFolder: 'web' }] });
+    assert.deepEqual(review(session).skills, ['docs', 'release'], 'sorted, each name once (two folders may have the same skill)');
+    assert.deepEqual(review(session).steps[1]?.skills, ['release']);
+    assert.equal(review(session).steps[0]?.skills, undefined);
+    const refused = session.applyEdit({ type: 'updateStep', stepId: 'S1', patch: { skills: ['release', 'deploy'] } });
+    assert.deepEqual(refused, {
+      ok: false,
+      error: 'The edit was refused because it would break the plan: Step "S1" uses the skill "deploy", which is not in the catalogue; available: docs, release.',
+    });
+    assert.equal(session.applyEdit({ type: 'updateStep', stepId: 'S1', patch: { skills: ['docs', 'release', 'docs'] } }).ok, true);
+    assert.deepEqual(review(session).steps[0]?.skills, ['docs', 'release'], 'each name once, in the order given');
+    assert.equal(session.applyEdit({ type: 'updateStep', stepId: 'S2', patch: { skills: [] } }).ok, true);
+    assert.equal(review(session).steps[1]?.skills, undefined, 'an emptied list removes the skills');
+    const added = session.applyEdit({ type: 'addStep', step: { id: 'S3', kind: 'agent', title: 'New', input: 'x', skills: [] } });
+    assert.ok(added.ok && !('skills' in added.plan.steps[2]!), 'a new step without skills names none');
+    assert.equal(review(session).skills?.length, 2);
+  });
+
+  it('before the catalogue is read, the review names no skills and the form refuses none', () => {
+    const session = new PanelSession('s', [readFileTool] as Tool[]);
+    session.setPlan(makePlan([makeStep('S1', { input: 'Ship it' })]));
+    assert.equal(review(session).skills, undefined);
+    assert.equal(session.applyEdit({ type: 'updateStep', stepId: 'S1', patch: { skills: ['anything'] } }).ok, true);
+  });
 });
