@@ -31,6 +31,16 @@ export interface FileStat {
 }
 
 /**
+ * What a workspace listing found: `files`, workspace-relative and sorted, and the folders
+ * below the root it was not allowed to read (`unreadable`, sorted), whose files are missing
+ * from `files`: the listing goes on without them, as git and ripgrep do.
+ */
+export interface WorkspaceListing {
+  files: string[];
+  unreadable: string[];
+}
+
+/**
  * The open workspace's files. Every path is workspace-relative with `/` separators;
  * implementations refuse any path that resolves outside the root (see `resolveInRoot`).
  */
@@ -52,8 +62,8 @@ export interface WorkspaceFs {
   writeText(path: string, text: string, signal?: AbortSignal): Promise<void>;
   delete(path: string, signal?: AbortSignal): Promise<void>;
   createDirectory(path: string, signal?: AbortSignal): Promise<void>;
-  /** Workspace-relative file paths matching `glob` (all files without one), sorted. */
-  list(glob?: string, signal?: AbortSignal): Promise<string[]>;
+  /** The files matching `glob` (all files without one), and the folders that could not be read. */
+  list(glob?: string, signal?: AbortSignal): Promise<WorkspaceListing>;
   /** `undefined` when nothing exists at `path`. */
   stat(path: string, signal?: AbortSignal): Promise<FileStat | undefined>;
   /**

@@ -98,9 +98,11 @@ export function createMemoryWorkspace(files: Record<string, string> = {}): Memor
         }
         return rules;
       };
-      return [...texts.keys()]
+      const files = [...texts.keys()]
         .filter((file) => matches(file) && !rulesFor(path.posix.dirname(file).replace(/^\.$/, '')).ignores(file, false))
         .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      // Every folder of a memory workspace can be read.
+      return { files, unreadable: [] };
     },
     async stat(input, signal): Promise<FileStat | undefined> {
       signal?.throwIfAborted();

@@ -28,7 +28,7 @@ describe('search_text on the reader threads of the extension host', () => {
     // The thread answers (a failed one leaves the narrowing undefined), naming a file with a match.
     const narrowing = await textSearcher.narrow(
       { pattern: 'NEEDLE', regex: false, caseSensitive: true },
-      readerOnly.list(undefined, neverAborted),
+      readerOnly.list(undefined, neverAborted).then((listing) => listing.files),
       neverAborted,
     );
     assert.ok(narrowing?.matched.has('src/a.ts'));

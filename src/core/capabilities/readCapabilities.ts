@@ -91,7 +91,7 @@ function isSkillFile(path: string, prefix: string): boolean {
 
 async function listFiles(fs: WorkspaceFs, label: string, diagnostics: CapabilityDiagnostic[], signal: AbortSignal | undefined): Promise<string[]> {
   try {
-    return await fs.list(conventionFiles, signal);
+    return (await fs.list(conventionFiles, signal)).files;
   } catch (error: unknown) {
     signal?.throwIfAborted();
     diagnostics.push({ file: label, message: `Its skills and instructions could not be listed: ${oneLine(errorMessage(error), 500)}` });

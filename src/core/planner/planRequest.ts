@@ -116,7 +116,8 @@ function withRequestAttachments(plan: Plan, attachments: readonly Attachment[]):
 async function workspaceSnapshot(options: PlanRequestOptions): Promise<WorkspaceSnapshot> {
   const forModel = options.attachmentForModel ?? ((attachment: Attachment) => Promise.resolve(attachment));
   // The listing only informs the model: a workspace that cannot be listed plans as an empty one.
-  const files = options.workspace ? (await options.workspace.list(undefined, options.signal).catch(() => [])).slice(0, maxSnapshotFiles) : [];
+  const listed = options.workspace ? await options.workspace.list(undefined, options.signal).catch(() => undefined) : undefined;
+  const files = (listed?.files ?? []).slice(0, maxSnapshotFiles);
   return {
     ...(options.workspace ? { rootLabel: options.workspace.rootLabel } : {}),
     files,

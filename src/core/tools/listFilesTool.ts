@@ -10,12 +10,20 @@ const inputSchema = z.strictObject({
   limit: z.int().min(1).max(listFilesMaxLimit).optional().describe(`Most paths to return (default ${listFilesDefaultLimit}).`),
 });
 
-/** What `list_files` returns: sorted paths, how many matched in all, and whether the limit cut the list. */
+/**
+ * What `list_files` returns: sorted paths, how many matched in all, whether the limit cut
+ * the list, and the folders it was not allowed to read (their files are missing; absent
+ * when there are none).
+ */
 export interface ListFilesOutput {
   files: string[];
   total: number;
   truncated: boolean;
+  unreadableFolders?: string[];
 }
+
+/** Most unreadable folders a tool's output names. */
+export const maxNamedUnreadableFolders = 50;
 
 /** `list_files`: workspace files by glob, honouring `.gitignore`, never in `.git`, `node_modules` or `.task-planner`. */
 export const listFilesTool: Tool<z.infer<typeof inputSchema>, ListFilesOutput> = {
@@ -24,8 +32,13 @@ export const listFilesTool: Tool<z.infer<typeof inputSchema>, ListFilesOutput> =
   inputSchema,
   effects: 'read',
   async run(ctx, input, signal) {
-    const all = await ctx.workspace.list(input.glob, signal);
+    const { files, unreadable } = await ctx.workspace.list(input.glob, signal);
     const limit = input.limit ?? listFilesDefaultLimit;
-    return { files: all.slice(0, limit), total: all.length, truncated: all.length > limit };
+    return {
+      files: files.slice(0, limit),
+      total: files.length,
+      truncated: files.length > limit,
+      ...(unreadable.length > 0 ? { unreadableFolders: unreadable.slice(0, maxNamedUnreadableFolders) } : {}),
+    };
   },
 };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { readTextMany } from '../workspace/readTextMany';
 import { PathRefusedError } from '../workspace/resolveInRoot';
 import { isWorkspaceError } from '../workspace/workspaceError';
+import { maxNamedUnreadableFolders } from './listFilesTool';
 import { compileTextQuery, looksBinary } from './textQueryMatcher';
 import type { Tool } from './tool';
 
@@ -36,6 +37,8 @@ export interface SearchTextOutput {
   /** Binary, oversized, vanished or refused files left out. */
   filesSkipped: number;
   truncated: boolean;
+  /** Folders the search was not allowed to read (their files were not searched); absent when there are none. */
+  unreadableFolders?: string[];
 }
 
 /**
@@ -58,12 +61,16 @@ export const searchTextTool: Tool<z.infer<typeof inputSchema>, SearchTextOutput>
     // The searcher runs while the files are listed; a listing that fails stops it.
     const stopNarrowing = new AbortController();
     const listing = ctx.workspace.list(input.glob, signal);
-    const narrowed = ctx.workspace.textSearcher?.narrow(query, listing, AbortSignal.any([signal, stopNarrowing.signal]));
+    const listed = listing.then((found) => found.files);
+    // Only the searcher waits on `listed`; a failed listing is reported through `listing`.
+    listed.catch(() => undefined);
+    const narrowed = ctx.workspace.textSearcher?.narrow(query, listed, AbortSignal.any([signal, stopNarrowing.signal]));
     // Marked as handled at once: it may reject (cancelled) while the listing is awaited.
     narrowed?.catch(() => undefined);
     let files: string[];
+    let unreadable: string[];
     try {
-      files = await listing;
+      ({ files, unreadable } = await listing);
     } catch (error) {
       stopNarrowing.abort(error);
       await narrowed?.catch(() => undefined);
@@ -121,7 +128,13 @@ export const searchTextTool: Tool<z.infer<typeof inputSchema>, SearchTextOutput>
     const before = stoppedAt === undefined ? files.length : files.indexOf(stoppedAt);
     const read = new Set(toRead);
     for (let index = 0; index < before; index++) if (!read.has(files[index] as string)) filesSearched++;
-    return { matches, filesSearched, filesSkipped, truncated };
+    return {
+      matches,
+      filesSearched,
+      filesSkipped,
+      truncated,
+      ...(unreadable.length > 0 ? { unreadableFolders: unreadable.slice(0, maxNamedUnreadableFolders) } : {}),
+    };
   },
 };
 

@@ -1,4 +1,4 @@
-import type { RawDirectoryFs, RawEntryType } from '../ports';
+import type { RawDirectoryFs, RawEntryType, WorkspaceListing } from '../ports';
 import { tempFilePrefix } from './atomicWrites';
 import { entryOf, releaseEntry } from './confinedEntry';
 import type { ConfinedWalk } from './confinedWalk';
@@ -11,6 +11,7 @@ interface ListState<Handle> {
   walk: ConfinedWalk<Handle>;
   matches: (path: string) => boolean;
   out: string[];
+  unreadable: string[];
   signal: AbortSignal | undefined;
   breathe: () => Promise<void>;
 }
@@ -20,8 +21,9 @@ interface ListState<Handle> {
  * one), sorted by code unit. Honours `.gitignore` files at every level, skips `.git`,
  * `node_modules`, `.task-planner` and temporary files, does not descend into linked directories, and lists a
  * file link only when it leads to a file inside the root. A folder below the root that may not
- * be read (permissions) and a name holding a backslash (which no workspace path can name)
- * are left out. Rejects when `signal` aborts.
+ * be read (permissions) is left out and named in `unreadable` (ignored folders are not
+ * looked at, so never named); a name holding a backslash (which no workspace path can name)
+ * is left out. Rejects when `signal` aborts.
  */
 export async function listConfined<Handle>(
   raw: RawDirectoryFs<Handle>,
@@ -29,11 +31,11 @@ export async function listConfined<Handle>(
   glob: string | undefined,
   signal: AbortSignal | undefined,
   breathe: () => Promise<void>,
-): Promise<string[]> {
+): Promise<WorkspaceListing> {
   const matches = glob === undefined ? () => true : compileGlob(glob);
-  const out: string[] = [];
-  await listDirectory({ raw, walk, matches, out, signal, breathe }, await walk.openRoot(''), '', IgnoreRules.empty());
-  return out.sort(compareCodeUnits);
+  const state: ListState<Handle> = { raw, walk, matches, out: [], unreadable: [], signal, breathe };
+  await listDirectory(state, await walk.openRoot(''), '', IgnoreRules.empty());
+  return { files: state.out.sort(compareCodeUnits), unreadable: state.unreadable.sort(compareCodeUnits) };
 }
 
 /** Lists the directory open as `handle` (closing it) and those below it, depth first, each opened through its parent's handle. */
@@ -43,7 +45,10 @@ async function listDirectory<Handle>(state: ListState<Handle>, handle: Handle, r
     await state.breathe();
     // A folder below the root that may not be read is left out, as git and ripgrep leave it out.
     const entries = await state.raw.readDirectory(handle).catch(relative === '' ? rethrow : unlessDenied);
-    if (entries === undefined) return;
+    if (entries === undefined) {
+      state.unreadable.push(relative);
+      return;
+    }
     let rules = inherited;
     if (entries.some((entry) => entry.name === '.gitignore' && entry.type === 'file')) {
       // An unreadable .gitignore ignores nothing.
@@ -57,7 +62,8 @@ async function listDirectory<Handle>(state: ListState<Handle>, handle: Handle, r
       if (type === 'directory') {
         if (rules.ignores(childRelative, true)) continue;
         const child = await state.walk.openChild(handle, name, childRelative).catch(unlessDenied);
-        if (child !== undefined) await listDirectory(state, child, childRelative, rules);
+        if (child === undefined) state.unreadable.push(childRelative);
+        else await listDirectory(state, child, childRelative, rules);
         continue;
       }
       if (!state.matches(childRelative) || rules.ignores(childRelative, false)) continue;

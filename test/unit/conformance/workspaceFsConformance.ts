@@ -111,17 +111,17 @@ export function describeWorkspaceFsConformance(name: string, makeFs: WorkspaceFs
     it('lists every file sorted, without directories', async () => {
       const fs = await open({ 'b.txt': '', 'a/z.ts': '', 'a/b/c.ts': '', 'A.md': '' });
       await fs.createDirectory('empty');
-      assert.deepEqual(await fs.list(), ['A.md', 'a/b/c.ts', 'a/z.ts', 'b.txt']);
+      assert.deepEqual((await fs.list()).files, ['A.md', 'a/b/c.ts', 'a/z.ts', 'b.txt']);
     });
 
     it('filters the listing with globs', async () => {
       const fs = await open({ 'src/a.ts': '', 'src/deep/b.ts': '', 'src/c.js': '', 'd.ts': '', 'docs/readme.md': '' });
-      assert.deepEqual(await fs.list('src/*.ts'), ['src/a.ts']);
-      assert.deepEqual(await fs.list('src/**/*.ts'), ['src/a.ts', 'src/deep/b.ts']);
-      assert.deepEqual(await fs.list('**/*.ts'), ['d.ts', 'src/a.ts', 'src/deep/b.ts']);
-      assert.deepEqual(await fs.list('*.ts'), ['d.ts', 'src/a.ts', 'src/deep/b.ts']);
-      assert.deepEqual(await fs.list('**/*.{md,js}'), ['docs/readme.md', 'src/c.js']);
-      assert.deepEqual(await fs.list('src/?.js'), ['src/c.js']);
+      assert.deepEqual((await fs.list('src/*.ts')).files, ['src/a.ts']);
+      assert.deepEqual((await fs.list('src/**/*.ts')).files, ['src/a.ts', 'src/deep/b.ts']);
+      assert.deepEqual((await fs.list('**/*.ts')).files, ['d.ts', 'src/a.ts', 'src/deep/b.ts']);
+      assert.deepEqual((await fs.list('*.ts')).files, ['d.ts', 'src/a.ts', 'src/deep/b.ts']);
+      assert.deepEqual((await fs.list('**/*.{md,js}')).files, ['docs/readme.md', 'src/c.js']);
+      assert.deepEqual((await fs.list('src/?.js')).files, ['src/c.js']);
     });
 
     it('skips .git and node_modules at any depth and honours .gitignore files at every level', async () => {
@@ -140,7 +140,7 @@ export function describeWorkspaceFsConformance(name: string, makeFs: WorkspaceFs
         'keep.log': '',
         'src/main.ts': '',
       });
-      assert.deepEqual(await fs.list(), ['.gitignore', 'generated.ts', 'keep.log', 'packages/p/.gitignore', 'packages/p/source.ts', 'src/main.ts']);
+      assert.deepEqual((await fs.list()).files, ['.gitignore', 'generated.ts', 'keep.log', 'packages/p/.gitignore', 'packages/p/source.ts', 'src/main.ts']);
     });
 
     it('accepts legitimate names with dots, spaces and Unicode', async () => {
@@ -148,7 +148,7 @@ export function describeWorkspaceFsConformance(name: string, makeFs: WorkspaceFs
       const names = ['.env.example', 'my file (1).txt', 'a..b/c...d.txt', 'café/résumé.md', '日本語/ファイル.txt', 'emoji 🎉.md', './x/./y.txt', 'x/../z.txt'];
       for (const name of names) await fs.writeText(name, name);
       for (const name of names) assert.equal(await fs.readText(name), name);
-      assert.ok((await fs.list()).includes('café/résumé.md'));
+      assert.ok((await fs.list()).files.includes('café/résumé.md'));
       assert.equal(await fs.readText('x/y.txt'), './x/./y.txt');
       assert.equal(await fs.readText('z.txt'), 'x/../z.txt');
     });

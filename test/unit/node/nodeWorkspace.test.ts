@@ -87,7 +87,7 @@ describe('createNodeWorkspace', () => {
     await workspace.writeText('other.txt', 'other');
     fs.writeFileSync(path.join(dir, `${tempFilePrefix}keep.txt.abc`), 'stray');
     fs.writeFileSync(path.join(dir, temporaryFolder, 'write-0123456789abcdef'), 'stray');
-    assert.deepEqual(await workspace.list(), ['keep.txt', 'other.txt']);
+    assert.deepEqual((await workspace.list()).files, ['keep.txt', 'other.txt']);
   });
 
   it('refuses to read a named pipe instead of hanging on it', async function () {

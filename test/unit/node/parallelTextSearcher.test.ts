@@ -49,7 +49,7 @@ describe('parallel text searcher', () => {
   it('sees regular files with one link only, never through a link, and names those with a match', async () => {
     fs.linkSync(path.join(root, 'src/b.ts'), path.join(root, 'src/b-hard.ts'));
     const workspace = createNodeWorkspace(root);
-    const listed = workspace.list(undefined, neverAborted);
+    const listed = workspace.list(undefined, neverAborted).then((listing) => listing.files);
     const narrowing = await createParallelTextSearcher(root, { minFiles: 1 })?.narrow(needle, listed, neverAborted);
     assert.ok(narrowing);
     // Binary files and "new\nline.txt" (listed, its name refused by the reader) are left to the core's reader, which skips them.
@@ -59,7 +59,7 @@ describe('parallel text searcher', () => {
   });
 
   it('reads nothing through a directory swapped for a link to the outside after the listing (attack)', async () => {
-    const listed = await createNodeWorkspace(root).list(undefined, neverAborted);
+    const listed = (await createNodeWorkspace(root).list(undefined, neverAborted)).files;
     // The same names outside, each holding the needle: a searcher that followed the swap would report them as matched.
     const outside = path.join(base, 'outside-src');
     fs.mkdirSync(outside);
@@ -77,8 +77,8 @@ describe('parallel text searcher', () => {
 
   it('leaves the search to the core reader when its threads cannot start, and stays so', async () => {
     const broken = workspaceWith(root, { workerScript: path.join(base, 'no-such-worker.js'), threads: 2 });
-    assert.equal(await broken.textSearcher?.narrow(needle, broken.list(undefined, neverAborted), neverAborted), undefined);
-    assert.equal(await broken.textSearcher?.narrow(needle, broken.list(undefined, neverAborted), neverAborted), undefined);
+    assert.equal(await broken.textSearcher?.narrow(needle, broken.list(undefined, neverAborted).then((listing) => listing.files), neverAborted), undefined);
+    assert.equal(await broken.textSearcher?.narrow(needle, broken.list(undefined, neverAborted).then((listing) => listing.files), neverAborted), undefined);
     const expected = await searchTextTool.run(makeToolContext({ workspace: readerOnly(root) }), { query: 'NEEDLE' }, neverAborted);
     assert.deepEqual(await searchTextTool.run(makeToolContext({ workspace: broken }), { query: 'NEEDLE' }, neverAborted), expected);
   });
@@ -93,7 +93,7 @@ describe('parallel text searcher', () => {
 
   it('rejects with the reason when cancelled while its threads read', async () => {
     const controller = new AbortController();
-    const listed = await createNodeWorkspace(root).list(undefined, neverAborted);
+    const listed = (await createNodeWorkspace(root).list(undefined, neverAborted)).files;
     const pending = createParallelTextSearcher(root, { minFiles: 1, batchFiles: 1 })?.narrow(needle, Promise.resolve(listed), controller.signal);
     // The listing is already there: the batches are queued before this line runs.
     await Promise.resolve();

@@ -97,7 +97,7 @@ describe('parallel text searcher under attack', function () {
     write(root, 'a.txt', 'NEEDLE a\n');
     write(root, 'later-pipe.txt', 'NEEDLE before it became a pipe\n');
     write(root, 'later-zero.txt', 'NEEDLE before it became a device\n');
-    const listed = await createNodeWorkspace(root).list(undefined, neverAborted);
+    const listed = (await createNodeWorkspace(root).list(undefined, neverAborted)).files;
     if (spawnSync('mkfifo', [path.join(root, 'pipe')]).status !== 0) this.skip();
     fs.rmSync(path.join(root, 'later-pipe.txt'));
     assert.equal(spawnSync('mkfifo', [path.join(root, 'later-pipe.txt')]).status, 0);
@@ -118,7 +118,7 @@ describe('parallel text searcher under attack', function () {
 
   it('leaves unseen a file grown past the size limit after the listing, as the reader skips it', async () => {
     for (let index = 0; index < 8; index++) write(root, `f${index}.txt`, `line ${index}\n`);
-    const listed = await createNodeWorkspace(root).list(undefined, neverAborted);
+    const listed = (await createNodeWorkspace(root).list(undefined, neverAborted)).files;
     fs.appendFileSync(path.join(root, 'f3.txt'), `NEEDLE${'x'.repeat(maxSearchFileBytes)}`);
     const narrowing = await threaded(root).textSearcher?.narrow(needle, Promise.resolve(listed), neverAborted);
     assert.ok(narrowing);
@@ -135,7 +135,7 @@ describe('parallel text searcher under attack', function () {
       write(root, name, index % 997 === 0 || index === 4999 ? `x\nNEEDLE ${index}\n` : `x ${index}\n`);
     }
     const workspace = threaded(root, { batchFiles: 256 });
-    const narrowing = await workspace.textSearcher?.narrow(needle, workspace.list(undefined, neverAborted), neverAborted);
+    const narrowing = await workspace.textSearcher?.narrow(needle, workspace.list(undefined, neverAborted).then((listing) => listing.files), neverAborted);
     assert.deepEqual([...(narrowing?.matched ?? [])].sort(), [
       'big/f0000.txt',
       'big/f0997.txt',
@@ -152,7 +152,7 @@ describe('parallel text searcher under attack', function () {
   it('answers two searches at once on one pool, and the next after one is cancelled', async () => {
     for (let index = 0; index < 300; index++) write(root, `d${index % 7}/f${index}.txt`, index % 5 === 0 ? 'NEEDLE\n' : `other ${index}\n`);
     const workspace = threaded(root, { batchFiles: 4 });
-    const listed = await workspace.list(undefined, neverAborted);
+    const listed = (await workspace.list(undefined, neverAborted)).files;
     const alone = async (query: TextQuery): Promise<string[]> =>
       [...((await workspace.textSearcher?.narrow(query, Promise.resolve(listed), neverAborted))?.matched ?? [])].sort();
     const other = { pattern: 'other 1\\d$', regex: true, caseSensitive: true };
@@ -238,7 +238,7 @@ describe('parallel text searcher against a directory swapped for a link while it
 
   it('never names a file read through the link, or through a file swapped for a soft or hard link', async () => {
     const workspace = threaded(root, { batchFiles: 7 });
-    const listed = (await workspace.list(undefined, neverAborted)).filter((file) => file.startsWith('d/') || file === 'file.txt');
+    const listed = (await workspace.list(undefined, neverAborted)).files.filter((file) => file.startsWith('d/') || file === 'file.txt');
     assert.equal(listed.length, 41);
     swappers.push(await startLinkSwapper(path.join(root, 'd'), path.join(root, 'swap')));
     swappers.push(await startLinkSwapper(path.join(root, 'file.txt'), path.join(root, 'file-link')));

@@ -48,7 +48,7 @@ describe('namingConfinement: a run confined to one folder of a multi-root worksp
     assert.equal(await workspace.readText('src/index.ts'), 'export const api = 1;\n');
     await workspace.writeText('src/new.ts', 'x');
     assert.equal(fs.readFileSync(path.join(api, 'src', 'new.ts'), 'utf8'), 'x');
-    assert.deepEqual(await workspace.list(), ['src/index.ts', 'src/new.ts']);
+    assert.deepEqual((await workspace.list()).files, ['src/index.ts', 'src/new.ts']);
     assert.equal((await workspace.stat('src'))?.type, 'directory');
     assert.equal(workspace.rootLabel, api);
   });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { listFilesTool } from '../../../../src/core/tools/listFilesTool';
+import { listFilesTool, maxNamedUnreadableFolders } from '../../../../src/core/tools/listFilesTool';
 import { PathRefusedError } from '../../../../src/core/workspace/resolveInRoot';
+import { confinedMemoryWorkspace } from '../../../fakes/memoryRawFs';
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
 import { makeToolContext, neverAborted } from '../../../fakes/toolContext';
 
@@ -25,5 +26,20 @@ describe('list_files', () => {
   it('refuses globs that leave the workspace', async () => {
     await assert.rejects(listFilesTool.run(ctx, { glob: '../**/*' }, neverAborted), PathRefusedError);
     await assert.rejects(listFilesTool.run(ctx, { glob: '/etc/*' }, neverAborted), PathRefusedError);
+  });
+
+  it('names the folders it was not allowed to read, at most 50 (attack: many locked folders)', async () => {
+    const { raw, workspace: locked } = confinedMemoryWorkspace({
+      before: (operation, name) => {
+        if (operation === 'openDirectory' && name.startsWith('locked')) throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
+      },
+    });
+    raw.file('/ws/a.txt', 'x');
+    for (let index = 0; index < 60; index++) raw.file(`/ws/locked${String(index).padStart(2, '0')}/b.txt`, 'x');
+    const result = await listFilesTool.run(makeToolContext({ workspace: locked }), {}, neverAborted);
+    assert.deepEqual([result.files, result.total], [['a.txt'], 1]);
+    assert.equal(result.unreadableFolders?.length, maxNamedUnreadableFolders);
+    assert.deepEqual(result.unreadableFolders?.slice(0, 2), ['locked00', 'locked01']);
+    assert.equal('unreadableFolders' in (await listFilesTool.run(ctx, {}, neverAborted)), false, 'absent when every folder was read');
   });
 });

@@ -90,7 +90,7 @@ describe('search_text', () => {
     assert.equal(searcherSignal?.aborted, true);
   });
 
-  it('skips a file or folder it may not read and goes on, counting the file as skipped (attack: a locked file or folder)', async () => {
+  it('skips a file or folder it may not read and goes on, counting the file as skipped and naming the folder (attack: a locked file or folder)', async () => {
     const deny = (name: string) => {
       if (name === 'locked.txt' || name === 'locked') throw Object.assign(new Error("EACCES: permission denied, open '/proc/self/fd/9/locked.txt'"), { code: 'EACCES' });
     };
@@ -103,6 +103,9 @@ describe('search_text', () => {
     assert.deepEqual(result.matches.map((match) => match.path), ['a.txt', 'z.txt']);
     assert.equal(result.filesSkipped, 1);
     assert.equal(result.filesSearched, 2);
+    assert.deepEqual(result.unreadableFolders, ['locked'], 'the folder it could not search is named');
+    const open = await searchTextTool.run(ctx, { query: 'a' }, neverAborted);
+    assert.equal('unreadableFolders' in open, false, 'absent when every folder was read');
   });
 
   it('stops at maxMatches and says so', async () => {

@@ -50,7 +50,7 @@ describe('gateByWorkspaceTrust', () => {
     assert.deepEqual(refused, calls.map(([name]) => `S1:${name}`));
     assert.deepEqual(interaction.requests, []);
     assert.deepEqual(runner.ran, []);
-    assert.deepEqual(await workspace.list(), ['keep.txt']);
+    assert.deepEqual((await workspace.list()).files, ['keep.txt']);
     assert.equal(await workspace.readText('keep.txt'), 'kept\n');
     assert.equal(await workspace.stat('dir'), undefined);
   });

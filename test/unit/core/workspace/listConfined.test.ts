@@ -18,8 +18,8 @@ describe('listConfined', () => {
     raw.put('/ws/dir-link', { kind: 'link', target: 'src' });
     raw.put('/ws/pipe', { kind: 'other' });
     raw.file('/outside/a.ts', 'SECRET');
-    assert.deepEqual(await workspace.list(), ['src/.gitignore', 'src/a.ts', 'src/link.ts', 'src/only-dirs']);
-    assert.deepEqual(await workspace.list('**/*.ts'), ['src/a.ts', 'src/link.ts']);
+    assert.deepEqual((await workspace.list()).files, ['src/.gitignore', 'src/a.ts', 'src/link.ts', 'src/only-dirs']);
+    assert.deepEqual((await workspace.list('**/*.ts')).files, ['src/a.ts', 'src/link.ts']);
     assert.equal(raw.open, 0);
   });
 
@@ -30,7 +30,7 @@ describe('listConfined', () => {
     raw.file('/ws/a\\b.txt', 'the file named with a backslash');
     raw.file('/ws/a/b.txt', 'another file');
     raw.file('/ws/notes.md', 'TODO');
-    assert.deepEqual(await workspace.list(), ['a/b.txt', 'notes.md']);
+    assert.deepEqual((await workspace.list()).files, ['a/b.txt', 'notes.md']);
   });
 
   it('does not descend into a directory swapped for a link while it lists', async () => {
@@ -42,14 +42,14 @@ describe('listConfined', () => {
     raw.file('/ws/d/inside.txt', 'inside');
     raw.file('/ws/top.txt', 'top');
     raw.file('/outside/secret.txt', 'SECRET');
-    assert.deepEqual(await workspace.list(), ['top.txt']);
+    assert.deepEqual((await workspace.list()).files, ['top.txt']);
     assert.equal(raw.open, 0);
   });
 
   it('sorts by code unit and stops when aborted', async () => {
     const { raw, workspace } = confinedMemoryWorkspace();
     for (const name of ['b.txt', 'B.txt', 'a/z.txt', 'é.txt', 'a.txt']) raw.file(`/ws/${name}`, name);
-    assert.deepEqual(await workspace.list(), ['B.txt', 'a.txt', 'a/z.txt', 'b.txt', 'é.txt']);
+    assert.deepEqual((await workspace.list()).files, ['B.txt', 'a.txt', 'a/z.txt', 'b.txt', 'é.txt']);
     const controller = new AbortController();
     controller.abort(new Error('stopped'));
     await assert.rejects(workspace.list(undefined, controller.signal), /stopped/);
