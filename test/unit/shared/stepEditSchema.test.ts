@@ -33,4 +33,16 @@ describe('step edit schemas', () => {
     assert.equal(reserved.success, false);
     assert.deepEqual(fieldErrors(reserved.error), { id: 'This id is reserved; choose another id.' });
   });
+
+  it('bounds the skills a hostile panel message can name: at most 32 names of at most 64 characters, none blank', () => {
+    const names = (count: number, length = 8): string[] => Array.from({ length: count }, (_, index) => `s${index}`.padEnd(length, 'x'));
+    assert.equal(stepPatchSchema.safeParse({ skills: names(32, 64) }).success, true);
+    assert.equal(newStepSchema.safeParse({ id: 'S1', kind: 'agent', title: 'x', skills: names(32) }).success, true);
+    const many = stepPatchSchema.safeParse({ skills: names(33) });
+    assert.equal(!many.success && fieldErrors(many.error).skills, 'Name at most 32 skills.');
+    const long = stepPatchSchema.safeParse({ skills: ['x'.repeat(65)] });
+    assert.equal(!long.success && fieldErrors(long.error)['skills.0'], 'Keep each skill name under 65 characters.');
+    assert.equal(stepPatchSchema.safeParse({ skills: ['  '] }).success, false);
+    assert.equal(newStepSchema.safeParse({ id: 'S1', kind: 'agent', title: 'x', skills: 'release' }).success, false, 'a list, not a string');
+  });
 });
