@@ -10,6 +10,7 @@ import { emitAction } from './panelAction';
 import { panelStyles } from './panelStyles';
 import { renderStepCard, type StepCardContext } from './stepCard';
 import { closeFormEvent } from './stepEditForm';
+import './planTopics';
 import { renderVersionPicker } from './versionPicker';
 
 /**
@@ -130,6 +131,7 @@ export class ReviewViewElement extends LitElement {
           ${review.regenerating ? html`<span role="status">Regenerating…</span>` : nothing}
         </div>
         ${renderVersionPicker(review, this.pickedVersion, (version) => (this.pickedVersion = version), (version) => this.restoreVersion(version))}
+        <plan-topics .topics=${review.contextTags} .skillTags=${review.skillTags}></plan-topics>
       </header>
       ${renderChanges(review.changes)} ${renderCritique(review, this.allFindings, () => (this.allFindings = true))}
       <section aria-labelledby="steps-heading">

@@ -129,7 +129,10 @@ export class StepEditForm extends LitElement {
     if (event.key === 'Escape') {
       event.stopPropagation();
       this.close();
-    } else if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+    } else if (event.key === 'Enter' && (event.ctrlKey || event.metaKey || (event.target as HTMLElement).tagName === 'VSCODE-TEXTFIELD')) {
+      // Enter in a one-line field is handled here, not left to the browser: its keypress would land on the Edit
+      // button, focused once the form closed, and open the form again.
+      event.preventDefault();
       this.submit();
     }
   };

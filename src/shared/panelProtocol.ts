@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { PanelViewModel } from './panelViewModel';
-import { newStepSchema, stepPatchSchema } from './stepEditSchema';
+import { contextTagsSchema, newStepSchema, stepPatchSchema } from './stepEditSchema';
 import { maxStepIdLength } from './vocabulary';
 
 /**
@@ -47,6 +47,7 @@ export const panelEditSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('addStep'), step: newStepSchema, index: z.number().int().min(0).optional() }).strict(),
   z.object({ type: z.literal('removeStep'), stepId: stepIdField }).strict(),
   z.object({ type: z.literal('makeManual'), stepIds: z.array(stepIdField).min(1).max(10_000) }).strict(),
+  z.object({ type: z.literal('setContextTags'), tags: contextTagsSchema }).strict(),
 ]);
 
 /** A validated plan edit from the webview. */

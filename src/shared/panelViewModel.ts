@@ -129,6 +129,10 @@ export interface ReviewView {
    * them and refuses others; `undefined` before the first reading (nothing is refused).
    */
   skills?: string[];
+  /** The plan's topics (`contextTags`): every agent step also gets the skills tagged with one of them. */
+  contextTags: string[];
+  /** The tags of the workspace's skills, sorted, once they were read (the topics that add skills); `undefined` before. */
+  skillTags?: string[];
   /** Every version of this plan the panel has shown, newest first; any one can be brought back. */
   versions: PlanVersionView[];
 }

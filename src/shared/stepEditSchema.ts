@@ -14,10 +14,16 @@ const stepId = z
   .regex(stepIdPattern, 'Use letters, digits, "_", ".", ":" or "-" in ids.')
   .refine((id) => !isReservedStepId(id), 'This id is reserved; choose another id.');
 const optionalText = z.string().max(maxStepTextLength, `Keep it under ${maxStepTextLength} characters.`).optional();
-const skillNames = z
-  .array(z.string().trim().min(1).max(maxListedNameLength, `Keep each skill name under ${maxListedNameLength + 1} characters.`))
-  .max(maxListedNames, `Name at most ${maxListedNames} skills.`)
-  .optional();
+/** A list of names (a step's skills, the plan's topics): at most `maxListedNames`, none blank or longer than `maxListedNameLength`. */
+function namesList(name: 'skill' | 'topic') {
+  return z
+    .array(z.string().trim().min(1, `Leave no ${name} blank.`).max(maxListedNameLength, `Keep each ${name} name under ${maxListedNameLength + 1} characters.`))
+    .max(maxListedNames, `Name at most ${maxListedNames} ${name}s.`);
+}
+const skillNames = namesList('skill').optional();
+
+/** The plan's topics (`contextTags`) as the panel sets them; an empty list removes them. */
+export const contextTagsSchema = namesList('topic');
 
 /**
  * The fields of a step the panel's edit form may change, validated in the webview before

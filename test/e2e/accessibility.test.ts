@@ -144,7 +144,7 @@ describe('Task Planner accessibility (browser workbench, axe-core)', function ()
         '.vscode/settings.json': { 'workbench.colorTheme': themes[0].setting },
         'edit.plan.json': editPlan,
         'approve.plan.json': approvePlan,
-        '.github/skills/summaries/SKILL.md': '---\nname: summaries\ndescription: How this project writes summaries.\n---\nKeep summaries to five lines.\n',
+        '.github/skills/summaries/SKILL.md': '---\nname: summaries\ndescription: How this project writes summaries.\ntags: [writing]\n---\nKeep summaries to five lines.\n',
       },
       // A model is configured (it never answers: no step here needs its reply), so the review offers Start for the
       // agent step; without one the review would block Start and ask to hand that step over (tested in the journeys).
@@ -204,9 +204,36 @@ describe('Task Planner accessibility (browser workbench, axe-core)', function ()
     assert.equal(await description(), 'There is no skill "deploy" in this workspace; choose from: summaries. Skills of this workspace: summaries.');
     await skills.locator('input').fill('summaries');
     const saved = await version();
-    await page.keyboard.press('Control+Enter');
+    // Enter in a one-line field saves, and the form stays closed (the key does not press Edit once focus is back on it)
+    await page.keyboard.press('Enter');
     await waitForVersionAfter(saved);
+    await waitForFocus('edit:think');
+    assert.equal(await form.count(), 0, 'the form opened again');
     await panel().locator('li.step[data-step-id="think"] .step-uses', { hasText: 'Skills: summaries' }).waitFor({ timeout: 10_000 });
+  });
+
+  it("edits the plan's topics: the form names the skills' tags, refuses a name too long, and the review shows the saved topics", async () => {
+    const topics = panel().locator('plan-topics');
+    assert.equal(await topics.locator('[data-topics]').innerText(), 'none');
+    await topics.locator('button[data-action="edit-topics"]').click();
+    await waitForFocus('field:topics');
+    assert.equal(await topics.locator('#topics-note').innerText(), "Tags of this workspace's skills: writing.");
+    const before = blocking.length;
+    await scan('the topics form, light', await panelFrame());
+    assert.deepEqual(blocking.slice(before), []);
+    await shoot('topics-form');
+    const field = topics.locator('vscode-textfield[name="topics"] input');
+    await field.fill(`writing, ${'x'.repeat(65)}`);
+    await page.keyboard.press('Enter');
+    await topics.locator('#topics-error').waitFor({ timeout: 5_000 });
+    assert.equal(await topics.locator('#topics-error').innerText(), 'Keep each topic name under 65 characters.');
+    await field.fill('writing, Writing ');
+    const saved = await version();
+    await page.keyboard.press('Enter');
+    await waitForVersionAfter(saved);
+    await waitForFocus('edit-topics:');
+    assert.equal(await topics.locator('form').count(), 0, 'the form opened again');
+    assert.equal(await topics.locator('[data-topics]').innerText(), 'writing, Writing');
   });
 
   it('edits a step’s Kind, Tool and On failure with the keyboard alone, and the saved plan holds them', async () => {

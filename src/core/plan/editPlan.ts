@@ -18,7 +18,12 @@ export type PlanEdit =
   | { type: 'skipStep'; stepId: string }
   | { type: 'unskipStep'; stepId: string }
   /** Hands the listed agent and synthesis-gate steps to the user: each becomes a `manual` step with its instructions. */
-  | { type: 'makeManual'; stepIds: string[] };
+  | { type: 'makeManual'; stepIds: string[] }
+  /** Sets the plan's topics (`contextTags`): trimmed, each once; an empty list removes them. */
+  | { type: 'setContextTags'; tags: string[] };
+
+/** The edits that change the steps (every edit but the plan's topics). */
+type StepEdit = Exclude<PlanEdit, { type: 'setContextTags' }>;
 
 /** The edited plan (`version + 1`), or why the edit was refused (the plan is unchanged). */
 export type EditPlanResult = { ok: true; plan: Plan } | { ok: false; error: string };
@@ -31,9 +36,9 @@ type Change = { ok: true; steps: Step[] } | { ok: false; error: string };
  * dependency, an empty plan, …) is refused with that error's message.
  */
 export function editPlan(plan: Plan, edit: PlanEdit, opts: ValidatePlanOptions = {}): EditPlanResult {
-  const change = applyEdit(plan.steps, edit);
-  if (!change.ok) return change;
-  const next: Plan = { ...plan, version: plan.version + 1, steps: change.steps };
+  const edited = editedPlan(plan, edit);
+  if (!edited.ok) return edited;
+  const next = edited.plan;
   const before = new Set(validatePlan(plan, opts).filter(isError).map(diagnosticKey));
   const introduced = validatePlan(next, opts).filter((diagnostic) => isError(diagnostic) && !before.has(diagnosticKey(diagnostic)));
   if (introduced.length > 0) {
@@ -42,7 +47,18 @@ export function editPlan(plan: Plan, edit: PlanEdit, opts: ValidatePlanOptions =
   return { ok: true, plan: next };
 }
 
-function applyEdit(steps: readonly Step[], edit: PlanEdit): Change {
+/** `plan` after `edit`, not yet validated, as the next version. */
+function editedPlan(plan: Plan, edit: PlanEdit): EditPlanResult {
+  if (edit.type === 'setContextTags') {
+    const { contextTags: _replaced, ...rest } = plan;
+    const tags = [...new Set(edit.tags.map((tag) => tag.trim()).filter((tag) => tag !== ''))];
+    return { ok: true, plan: { ...rest, version: plan.version + 1, ...(tags.length > 0 ? { contextTags: tags } : {}) } };
+  }
+  const change = applyEdit(plan.steps, edit);
+  return change.ok ? { ok: true, plan: { ...plan, version: plan.version + 1, steps: change.steps } } : change;
+}
+
+function applyEdit(steps: readonly Step[], edit: StepEdit): Change {
   if (edit.type === 'addStep') return addStep(steps, edit.step, edit.index);
   if (edit.type === 'makeManual') return makeManual(steps, edit.stepIds);
   const index = steps.findIndex((step) => step.id === edit.stepId);

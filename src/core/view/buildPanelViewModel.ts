@@ -128,6 +128,8 @@ function reviewView(source: ReviewSource): ReviewView {
     ...(source.regenerateBlockedReason === undefined ? {} : { regenerateBlockedReason: source.regenerateBlockedReason }),
     tools: isRegistry(tools) ? tools.names() : [...(tools ?? [])],
     ...(source.capabilities ? { skills: [...new Set(source.capabilities.skills.map((skill) => skill.name))].sort() } : {}),
+    contextTags: [...(plan.contextTags ?? [])],
+    ...(source.capabilities ? { skillTags: [...new Set(source.capabilities.skills.flatMap((skill) => skill.tags))].sort() } : {}),
     versions: source.versions ? source.versions.map((version) => ({ ...version })) : [{ version: plan.version, label: `v${plan.version}` }],
   };
 }

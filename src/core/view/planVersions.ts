@@ -13,6 +13,7 @@ const editNotes: { [K in PanelEdit['type']]: (edit: Extract<PanelEdit, { type: K
   addStep: (edit) => `added ${edit.step.id}`,
   removeStep: (edit) => `removed ${edit.stepId}`,
   makeManual: (edit) => `${edit.stepIds.length === 1 ? edit.stepIds[0] : `${edit.stepIds.length} steps`} made yours to do`,
+  setContextTags: () => 'changed the topics',
 };
 
 /** How a panel edit is named in the version list: "edited S002". */

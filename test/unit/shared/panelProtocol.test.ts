@@ -12,6 +12,9 @@ describe('panel protocol: webview → host messages', () => {
       { type: 'edit', edit: { type: 'unskipStep', stepId: 'S001' } },
       { type: 'edit', edit: { type: 'removeStep', stepId: 'S001' } },
       { type: 'edit', edit: { type: 'addStep', step: { id: 'S9', kind: 'agent', title: 'Summarise' }, index: 1 } },
+      { type: 'edit', edit: { type: 'updateStep', stepId: 'S9', patch: { skills: ['release'] } } },
+      { type: 'edit', edit: { type: 'setContextTags', tags: ['docs', 'testing'] } },
+      { type: 'edit', edit: { type: 'setContextTags', tags: [] } },
       { type: 'regenerate', feedback: 'Fewer steps please' },
       { type: 'start' },
       { type: 'cancel' },
@@ -48,6 +51,9 @@ describe('panel protocol: webview → host messages', () => {
       [{ type: 'edit', edit: { type: 'updateStep', stepId: 'S1', patch: { kind: 'tool' } } }, /tool/],
       [{ type: 'edit', edit: { type: 'addStep', step: { id: 'bad id', kind: 'agent', title: 'x' } } }, /step\.id/],
       [{ type: 'regenerate', feedback: '  ' }, /feedback/],
+      [{ type: 'edit', edit: { type: 'setContextTags', tags: 'docs' } }, /tags/],
+      [{ type: 'edit', edit: { type: 'setContextTags', tags: Array.from({ length: 33 }, (_, index) => `t${index}`) } }, /tags: Name at most 32 topics/],
+      [{ type: 'edit', edit: { type: 'setContextTags', tags: ['x'.repeat(65)] } }, /Keep each topic name under 65 characters/],
       [{ type: 'resyncOutput', runId: 'r', afterSeq: -2 }, /afterSeq/],
     ];
     for (const [message, reason] of refused) {

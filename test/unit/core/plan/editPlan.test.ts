@@ -212,4 +212,16 @@ describe('editPlan', () => {
       assert.match(refusal(editPlan(plan, { type: 'makeManual', stepIds: ['ghost'] })), /no step "ghost"/);
     });
   });
+
+  describe('setContextTags', () => {
+    it("sets the plan's topics trimmed and each once, leaves the steps alone, and an empty list removes them", () => {
+      const plan = base();
+      const tagged = planOf(editPlan(plan, { type: 'setContextTags', tags: [' docs ', 'release', 'docs', ''] }));
+      assert.deepEqual([tagged.contextTags, tagged.version, tagged.steps], [['docs', 'release'], plan.version + 1, plan.steps]);
+      assert.equal(plan.contextTags, undefined, 'the input plan is not mutated');
+      const cleared = planOf(editPlan(tagged, { type: 'setContextTags', tags: ['  '] }));
+      assert.equal(Object.hasOwn(cleared, 'contextTags'), false);
+      assert.equal(cleared.version, tagged.version + 1);
+    });
+  });
 });

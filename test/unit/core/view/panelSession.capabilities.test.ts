@@ -80,4 +80,16 @@ describe('PanelSession: the instructions and skills each step will use', () => {
     assert.equal(review(session).skills, undefined);
     assert.equal(session.applyEdit({ type: 'updateStep', stepId: 'S1', patch: { skills: ['anything'] } }).ok, true);
   });
+
+  it("shows the plan's topics and the workspace's skill tags, and a topic set in the panel gives every agent step the skills tagged with it", () => {
+    const session = new PanelSession('s', [readFileTool] as Tool[]);
+    session.setPlan(makePlan([makeStep('S1', { input: 'Ship it' })]));
+    assert.deepEqual([review(session).contextTags, review(session).skillTags], [[], undefined]);
+    session.setCapabilities({ ...catalogue, skills: [catalogue.skills[0]!, { ...catalogue.skills[0]!, name: 'tests', tags: ['testing', 'docs'] }] });
+    assert.deepEqual(review(session).skillTags, ['docs', 'testing'], 'sorted, each tag once');
+    assert.equal(session.applyEdit({ type: 'setContextTags', tags: ['testing'] }).ok, true);
+    assert.deepEqual(review(session).contextTags, ['testing']);
+    assert.match(review(session).steps[0]?.uses ?? '', /Skills: tests$/);
+    assert.equal(review(session).versions[0]?.label.includes('changed the topics'), true);
+  });
 });

@@ -14,8 +14,9 @@ describe('planVersions', () => {
         editNote({ type: 'removeStep', stepId: 'S2' }),
         editNote({ type: 'makeManual', stepIds: ['S1'] }),
         editNote({ type: 'makeManual', stepIds: ['S1', 'S3'] }),
+        editNote({ type: 'setContextTags', tags: ['docs'] }),
       ],
-      ['edited S2', 'moved S2', 'skipped S2', 'unskipped S2', 'added S9', 'removed S2', 'S1 made yours to do', '2 steps made yours to do'],
+      ['edited S2', 'moved S2', 'skipped S2', 'unskipped S2', 'added S9', 'removed S2', 'S1 made yours to do', '2 steps made yours to do', 'changed the topics'],
     );
     assert.equal(regenerateNote(' add\n tests '), 'regenerated with "add tests"');
   });

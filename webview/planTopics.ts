@@ -1,0 +1,120 @@
+import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import '@vscode-elements/elements/dist/vscode-textfield/index.js';
+import { contextTagsSchema } from '../src/shared/stepEditSchema';
+import { tieToError } from './fieldDescription';
+import { emitAction } from './panelAction';
+import { panelStyles } from './panelStyles';
+
+type TextField = HTMLElement & { value?: string; updateComplete?: Promise<unknown> };
+
+/** "Tags of this workspace's skills: docs, release." or that there are none; nothing before the skills were read. */
+export function topicsNote(skillTags: readonly string[] | undefined): string {
+  if (skillTags === undefined) return '';
+  if (skillTags.length === 0) return 'No skill of this workspace has tags: a topic adds no skill until one does.';
+  return `Tags of this workspace's skills: ${skillTags.join(', ')}.`;
+}
+
+/**
+ * The plan's topics (`contextTags`, which give every agent step the skills tagged with one
+ * of them), shown in the review with an Edit button that opens a one-field form: the topics
+ * comma-separated, with the workspace's skill tags named under it, validated with the host's
+ * schema. Save sends one `setContextTags` edit; Save, Cancel and Escape return focus to Edit.
+ */
+export class PlanTopicsElement extends LitElement {
+  static override properties = { topics: { attribute: false }, skillTags: { attribute: false }, editing: { state: true }, error: { state: true } };
+  static override styles = [
+    panelStyles,
+    css`
+      .topics { display: flex; gap: 8px; align-items: baseline; flex-wrap: wrap; margin: 4px 0; }
+      form { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 6px 12px; align-items: center; margin: 4px 0 8px; }
+      .field-error, .field-note { grid-column: 2; margin-top: -4px; }
+      .field-note { color: var(--vscode-descriptionForeground); }
+      .buttons { grid-column: 1 / -1; display: flex; gap: 8px; }
+      vscode-textfield { width: 100%; }
+    `,
+  ];
+  topics: readonly string[] = [];
+  skillTags: readonly string[] | undefined;
+  editing = false;
+  error: string | undefined;
+
+  override render(): TemplateResult {
+    if (!this.editing) {
+      return html`<div class="topics">
+        <span class="muted">Topics:</span>
+        <span data-topics>${this.topics.length > 0 ? this.topics.join(', ') : 'none'}</span>
+        <button class="icon-button" data-action="edit-topics" aria-label="Edit the plan's topics" @click=${() => this.open()}>Edit</button>
+      </div>`;
+    }
+    const note = topicsNote(this.skillTags);
+    return html`<form aria-label="Edit the plan's topics" novalidate @submit=${(event: Event) => this.save(event)} @keydown=${this.onKey}>
+      <label for="topics-field">Topics</label>
+      <vscode-textfield id="topics-field" name="topics" .label=${'Topics'} placeholder="e.g. testing, docs" .value=${this.topics.join(', ')} ?invalid=${this.error !== undefined}></vscode-textfield>
+      ${this.error === undefined ? nothing : html`<div class="field-error error" id="topics-error" role="alert">${this.error}</div>`}
+      ${note === '' ? nothing : html`<div class="field-note" id="topics-note">${note}</div>`}
+      <div class="buttons">
+        <vscode-button data-action="save-topics" @click=${() => this.save()}>Save</vscode-button>
+        <vscode-button secondary data-action="cancel-topics" @click=${() => this.close()}>Cancel</vscode-button>
+      </div>
+    </form>`;
+  }
+
+  override updated(changed: Map<string, unknown>): void {
+    if (this.editing) void this.describeField(changed.has('editing') || changed.has('error'));
+  }
+
+  /** Ties the field to its error and note, and focuses it when the form opened or refused the topics. */
+  private async describeField(focus: boolean): Promise<void> {
+    const field = this.field();
+    if (!field) return;
+    await field.updateComplete;
+    tieToError(field, this.renderRoot.querySelector<HTMLElement>('#topics-error'), this.renderRoot.querySelector<HTMLElement>('#topics-note'));
+    if (focus) field.focus();
+  }
+
+  private field(): TextField | null {
+    return this.renderRoot.querySelector<TextField>('vscode-textfield[name="topics"]');
+  }
+
+  private open(): void {
+    this.error = undefined;
+    this.editing = true;
+  }
+
+  private close(): void {
+    this.editing = false;
+    this.error = undefined;
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('button[data-action="edit-topics"]')?.focus());
+  }
+
+  private readonly onKey = (event: KeyboardEvent): void => {
+    if (event.key === 'Escape') {
+      event.stopPropagation();
+      this.close();
+    } else if (event.key === 'Enter' && (event.target as HTMLElement).getAttribute('name') === 'topics') {
+      // Handled here, not left to the browser: its keypress would land on Edit, focused once the form closed, and open it again.
+      event.preventDefault();
+      this.save();
+    }
+  };
+
+  private save(event?: Event): void {
+    event?.preventDefault();
+    // Save's click and a submit can come together: one edit per opened form
+    if (!this.editing) return;
+    const tags = String(this.field()?.value ?? '')
+      .split(',')
+      .map((tag) => tag.trim())
+      .filter((tag) => tag !== '');
+    const parsed = contextTagsSchema.safeParse(tags);
+    if (!parsed.success) {
+      this.error = parsed.error.issues[0]?.message ?? 'These topics cannot be saved.';
+      return;
+    }
+    emitAction(this, { type: 'edit', edit: { type: 'setContextTags', tags: [...new Set(parsed.data)] } });
+    this.close();
+  }
+}
+
+customElements.define('plan-topics', PlanTopicsElement);
