@@ -72,10 +72,10 @@ export class McpHost implements vscode.Disposable {
     const picked = await vscode.window.showQuickPick(
       servers.list().map(({ config, state }) => ({
         label: shownName(config.name),
-        description: state.state,
+        description: `${state.state} · ${shownName(config.source.label)}`,
         detail:
           state.state === 'running'
-            ? vscode.l10n.t('{0} tools: {1}', state.tools.length, state.tools.slice(0, 20).map(shownName).join(', '))
+            ? vscode.l10n.t('{0} tools: {1}', state.tools.length, state.tools.slice(0, 20).map((name) => shownName(name)).join(', '))
             : 'reason' in state
               ? state.reason.slice(0, 500)
               : config.source.label,
@@ -126,6 +126,8 @@ export class McpHost implements vscode.Disposable {
   private async start(): Promise<void> {
     const config = await this.readConfig();
     for (const warning of config.warnings) this.log.warn(warning);
+    // A server left out (a name defined twice, say in two folders) would otherwise only be missed when a plan needs it.
+    if (config.warnings.length > 0) void this.showConfigWarnings(config.warnings);
     if (config.servers.length === 0) return;
     const settings = vscode.workspace.getConfiguration('taskPlanner');
     const timeoutMs = Math.max(1, settings.get<number>('mcp.timeoutSeconds', defaultTimeoutSeconds)) * 1000;
@@ -204,6 +206,14 @@ export class McpHost implements vscode.Disposable {
     return runtime.mergeMcpConfigs(configs);
   }
 
+  private async showConfigWarnings(warnings: readonly string[]): Promise<void> {
+    const output = vscode.l10n.t('Show output');
+    const first = shownName(warnings[0] ?? '', 600);
+    const more = warnings.length - 1;
+    const text = more === 0 ? vscode.l10n.t('Task Planner: {0}', first) : vscode.l10n.t('Task Planner: {0} ({1} more in the output)', first, more);
+    if ((await vscode.window.showWarningMessage(text, output)) === output) this.log.show(true);
+  }
+
   private reportConfigError(error: unknown): void {
     this.log.error(errorMessage(error));
     void vscode.window.showErrorMessage(errorMessage(error));
@@ -243,8 +253,8 @@ export class McpHost implements vscode.Disposable {
 /**
  * A name from a configuration, a folder or a server (server, tool, file), as the editor
  * shows it: control and direction characters escaped, so a hostile name cannot reorder or
- * hide the text around it, and at most 100 characters.
+ * hide the text around it, and at most `max` characters.
  */
-function shownName(name: string): string {
-  return loadRuntime().visibleControls(name.slice(0, 100));
+function shownName(name: string, max = 100): string {
+  return loadRuntime().visibleControls(name.slice(0, max));
 }

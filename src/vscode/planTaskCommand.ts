@@ -8,6 +8,7 @@ import type { Tool } from '../core/tools/tool';
 import { collectAttachments } from './attachments';
 import { chooseFolder } from './folderChoice';
 import { loadRuntime } from './loadRuntime';
+import { displayedFolderName, pickWorkspaceFolder } from './workspaceFolders';
 import type { ApiKeyStore } from './apiKeyStore';
 import { resolveProvider, type ResolvedProvider } from './llmProvider';
 import type { PlanReview } from './planReview';
@@ -379,7 +380,7 @@ export async function planningFolder(
     case 'spread': {
       const error = vscode.l10n.t(
         'The files are in more than one workspace folder ({0}); a plan works in one folder. Choose files of one folder.',
-        choice.names.map((name) => `"${name}"`).join(', '),
+        choice.names.map((name) => `"${displayedFolderName(name)}"`).join(', '),
       );
       void vscode.window.showErrorMessage(vscode.l10n.t('Task Planner: {0}', error));
       return { outcome: { error } };
@@ -391,8 +392,7 @@ export async function planningFolder(
   }
 }
 
-/** VS Code's workspace folder pick, for "Plan task". */
-async function askFolder(): Promise<vscode.WorkspaceFolder | undefined> {
-  const placeHolder = vscode.l10n.t('Which workspace folder should the task be planned and run in?');
-  return vscode.window.showWorkspaceFolderPick({ placeHolder, ignoreFocusOut: true });
+/** The workspace folder pick of "Plan task". */
+function askFolder(folders: readonly vscode.WorkspaceFolder[]): Promise<vscode.WorkspaceFolder | undefined> {
+  return pickWorkspaceFolder(vscode.l10n.t('Which workspace folder should the task be planned and run in?'), folders);
 }

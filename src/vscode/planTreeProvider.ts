@@ -4,7 +4,7 @@ import type { Plan } from '../core/plan/planSchema';
 import type { SessionPlan } from '../core/session/sessionPlan';
 import { planTreeModel, spokenRow, type PlanTreeLayout, type PlanTreeNode, type StepNodeCache } from '../core/view/planTreeModel';
 import { capText } from '../core/text/capText';
-import { visibleDirection } from '../core/plan/visibleDirection';
+import { visibleControls } from '../core/plan/visibleDirection';
 import { sessionTreeModel } from '../core/view/sessionTreeModel';
 import { diffTrees, indexTree } from '../core/view/treeDiff';
 import { planTreeItem } from './planTreeItem';
@@ -117,7 +117,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
 
 /** The row naming the workspace folder of the plan (a window of several folders). */
 function folderNode(name: string): PlanTreeNode {
-  const shown = visibleDirection(capText(name, 80));
+  const shown = visibleControls(capText(name, 80));
   const description = vscode.l10n.t('workspace folder');
   return {
     id: 'folder',

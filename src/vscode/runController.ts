@@ -17,7 +17,7 @@ import { readSettings } from './settings';
 import { checkAttachments, type AttachmentCheckUi } from './attachmentCheck';
 import { activeRunKey, FolderLanes, type Lane } from './folderLanes';
 import { askCheckCommandsModal, vscodeAttachmentUi } from './runStartDialogs';
-import { folderConfinement, shownFolderName } from './workspaceFolders';
+import { folderConfinement, pickWorkspaceFolder, shownFolderName } from './workspaceFolders';
 
 /** What a run needs besides its plan, read when it starts. */
 export interface RunSetup {
@@ -351,7 +351,7 @@ export class RunController implements vscode.Disposable {
     if (planned) return this.lanes.lane(planned);
     const current = this.lanes.lane();
     if (current.folder || folders.length <= 1) return current;
-    const picked = await vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t('Which folder should the plan run in?'), ignoreFocusOut: true });
+    const picked = await pickWorkspaceFolder(vscode.l10n.t('Which folder should the plan run in?'));
     if (!picked) throw new Error(vscode.l10n.t('No folder was chosen; nothing was started.'));
     return this.lanes.lane(picked);
   }

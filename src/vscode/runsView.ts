@@ -8,7 +8,7 @@ import type { PlanTreeProvider } from './planTreeProvider';
 import type { RunController } from './runController';
 import { errorMessage } from '../shared/errorMessage';
 import { capText } from '../core/text/capText';
-import { visibleDirection } from '../core/plan/visibleDirection';
+import { visibleControls } from '../core/plan/visibleDirection';
 
 /** The Runs view: past, paused, waiting and interrupted runs from the run store, newest first. */
 export class RunsTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, vscode.Disposable {
@@ -65,7 +65,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
 /** `node` with the name of the workspace folder its run ran in, first in its description and tooltip. */
 function withFolder(node: PlanTreeNode, folder: string | undefined): PlanTreeNode {
   if (folder === undefined) return node;
-  const shown = visibleDirection(capText(folder, 80));
+  const shown = visibleControls(capText(folder, 80));
   return {
     ...node,
     description: `${shown} · ${node.description}`,

@@ -11,6 +11,24 @@ export function shownFolderName(folder: vscode.WorkspaceFolder | undefined): str
   return folder && (vscode.workspace.workspaceFolders?.length ?? 0) > 1 ? folder.name : undefined;
 }
 
+/** A folder's name as the editor shows it: control and direction characters escaped (a `.code-workspace` names folders freely), at most 80 characters. */
+export function displayedFolderName(name: string): string {
+  return loadRuntime().visibleControls(name.slice(0, 80));
+}
+
+/**
+ * Asks which workspace folder to use, each named as `displayedFolderName` shows it with its
+ * path beside it (VS Code's own folder pick shows a name that reverses its row as it is);
+ * `undefined` when dismissed.
+ */
+export async function pickWorkspaceFolder(placeHolder: string, folders = vscode.workspace.workspaceFolders ?? []): Promise<vscode.WorkspaceFolder | undefined> {
+  const picked = await vscode.window.showQuickPick(
+    folders.map((folder) => ({ label: displayedFolderName(folder.name), description: loadRuntime().visibleControls(folder.uri.fsPath), folder })),
+    { placeHolder, ignoreFocusOut: true },
+  );
+  return picked?.folder;
+}
+
 /** What a refused path's reason ends with in a workspace of several folders: the folder the run is confined to. */
 export function folderConfinement(folder: vscode.WorkspaceFolder): string {
   return vscode.l10n.t('this run is confined to the workspace folder "{0}"', loadRuntime().quotableFolderName(folder.name));

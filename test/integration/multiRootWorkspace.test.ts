@@ -2,7 +2,8 @@
 // Plan task asks which folder or takes the active editor's, the run is confined to that folder and refuses paths of
 // the other in words naming its own, and runs of the two folders go on at once.
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { TaskPlannerApi } from './testBuild/testExtension';
@@ -186,5 +187,33 @@ describe('a multi-root workspace (two folders)', function () {
     assert.equal((await inWeb.run)?.status, 'completed');
     assert.equal(readFileSync(pathIn('api', 'twin-api.txt'), 'utf8'), 'api\n');
     assert.equal(readFileSync(pathIn('web', 'twin-web.txt'), 'utf8'), 'web\n');
+  });
+
+  it('shows a folder whose name holds control and direction characters with them escaped (attack: a hostile .code-workspace)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hostile-folder-'));
+    const name = 'evil\u202etxt.exe\u001b[31m';
+    const changed = (): Promise<void> =>
+      new Promise((resolve) => {
+        const subscription = vscode.workspace.onDidChangeWorkspaceFolders(() => {
+          subscription.dispose();
+          resolve();
+        });
+      });
+    const added = changed();
+    assert.ok(vscode.workspace.updateWorkspaceFolders(2, 0, { uri: vscode.Uri.file(dir), name }));
+    await added;
+    try {
+      server.enqueue(planReply([{ id: 'L1', title: 'List the files', kind: 'tool', dependsOn: [], tool: 'list_files', args: {} }]));
+      const outcome = await planner.planTask('List the files', { accept: true, pickFolder: picking(name, []) });
+      assert.equal((await outcome.run)?.status, 'completed');
+      const row = planner.planTreeNodes()[0];
+      assert.equal(row?.label, 'evil\\u202etxt.exe\\u001b[31m');
+      assert.match(String(row?.tooltip), /workspace folder evil\\u202etxt\.exe\\u001b\[31m, and only there/);
+    } finally {
+      const removed = changed();
+      vscode.workspace.updateWorkspaceFolders(2, 1);
+      await removed;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

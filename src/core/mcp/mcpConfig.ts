@@ -178,7 +178,10 @@ export function mergeMcpConfigs(configs: readonly McpConfig[]): McpConfig {
     warnings.push(...config.warnings);
     for (const server of config.servers) {
       const kept = servers.get(server.name);
-      if (kept) warnings.push(`MCP server "${shown(server.name)}" of ${server.source.label} was ignored: ${kept.source.label} defines a server of that name.`);
+      if (kept) {
+        const why = `${kept.source.label} defines a server of that name; give one of them another name`;
+        warnings.push(`MCP server "${shown(server.name)}" of ${server.source.label} was ignored: ${why}.`);
+      }
       else servers.set(server.name, server);
     }
     for (const item of config.inputs) if (!inputs.has(item.id)) inputs.set(item.id, item);

@@ -163,7 +163,7 @@ describe('McpServers (a real stdio server)', function () {
         { label: 'b/.vscode/mcp.json', origin: 'workspace', folder: second! },
       ),
     ]);
-    assert.deepEqual(config.warnings, ['MCP server "shared" of b/.vscode/mcp.json was ignored: a/.vscode/mcp.json defines a server of that name.']);
+    assert.deepEqual(config.warnings, ['MCP server "shared" of b/.vscode/mcp.json was ignored: a/.vscode/mcp.json defines a server of that name; give one of them another name.']);
     const group = new McpServers({
       config,
       reserved: new Set(),
