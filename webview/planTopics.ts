@@ -28,7 +28,7 @@ export class PlanTopicsElement extends LitElement {
     css`
       .topics { display: flex; gap: 8px; align-items: baseline; flex-wrap: wrap; margin: 4px 0; }
       form { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 6px 12px; align-items: center; margin: 4px 0 8px; }
-      .field-error, .field-note { grid-column: 2; margin-top: -4px; }
+      .field-error, .field-note { grid-column: 2; margin-top: -4px; overflow-wrap: anywhere; }
       .field-note { color: var(--vscode-descriptionForeground); }
       .buttons { grid-column: 1 / -1; display: flex; gap: 8px; }
       vscode-textfield { width: 100%; }

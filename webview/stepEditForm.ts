@@ -37,7 +37,7 @@ export class StepEditForm extends LitElement {
     css`
       form { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 6px 12px; align-items: center; margin-top: 8px; }
       label { color: var(--vscode-foreground); }
-      .field-error, .field-note { grid-column: 2; margin-top: -4px; }
+      .field-error, .field-note { grid-column: 2; margin-top: -4px; overflow-wrap: anywhere; }
       .field-note { color: var(--vscode-descriptionForeground); }
       .buttons { grid-column: 1 / -1; display: flex; gap: 8px; }
       vscode-textfield, vscode-textarea, vscode-single-select { width: 100%; }

@@ -1,7 +1,7 @@
 import type { PanelEdit } from '../src/shared/panelProtocol';
 import type { StepView } from '../src/shared/panelViewModel';
 import { fieldErrors, newStepSchema, stepPatchSchema } from '../src/shared/stepEditSchema';
-import { failurePolicies, stepKinds, type StepKind } from '../src/shared/vocabulary';
+import { failurePolicies, maxListedNameLength, skillNamePattern, stepKinds, type StepKind } from '../src/shared/vocabulary';
 import { errorMessage } from '../src/shared/errorMessage';
 
 /** The fields the step form can show. */
@@ -121,9 +121,11 @@ export function formToEdit(values: FormValues, step: StepView | undefined, conte
   }
   const dependsOn = namesOf(values.dependsOn);
   const agent = values.agent?.trim();
-  const skills = values.kind === 'agent' ? namesOf(values.skills) : undefined;
+  const skills = values.kind === 'agent' ? [...new Set(namesOf(values.skills))] : undefined;
   const unknown = skills && context.skills ? skills.filter((name) => !context.skills?.includes(name)) : [];
-  if (unknown.length > 0) errors.skills = unknownSkillsMessage(unknown, context.skills ?? []);
+  // A name no skill can have is not echoed: typed control or direction characters would reorder the message.
+  if (skills?.some((name) => name.length > maxListedNameLength || !skillNamePattern.test(name))) errors.skills = skillNameRule;
+  else if (unknown.length > 0) errors.skills = unknownSkillsMessage(unknown, context.skills ?? []);
   const byKind = tool
     ? { ...(values.tool ? { tool: values.tool } : {}), ...(args ? { args } : {}) }
     : { ...(agent ? { agent } : {}), input: values.input ?? '', ...(skills && (step || skills.length > 0) ? { skills } : {}) };
@@ -144,6 +146,8 @@ export function formToEdit(values: FormValues, step: StepView | undefined, conte
 function namesOf(text: string | undefined): string[] {
   return (text ?? '').split(',').map((name) => name.trim()).filter((name) => name !== '');
 }
+
+const skillNameRule = `Skill names are lowercase letters, digits and single hyphens (at most ${maxListedNameLength} characters), such as release-notes; separate them with commas.`;
 
 function unknownSkillsMessage(unknown: readonly string[], known: readonly string[]): string {
   const named = unknown.map((name) => `"${name}"`).join(', ');

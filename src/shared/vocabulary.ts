@@ -91,6 +91,9 @@ export const maxChecksPerStep = 50;
 export const stepIdCharacter = '[A-Za-z0-9_.:-]';
 /** A step id the panel's form accepts (the core accepts any text up to `maxStepIdLength`, as planners write it). */
 export const stepIdPattern = new RegExp(`^${stepIdCharacter}+$`);
+
+/** A skill's name: lowercase letters and digits in words joined by single hyphens (`release-notes`). */
+export const skillNamePattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 /**
  * `true` for a step id no plan may use: step ids key plain objects (results, step states,
  * template values), where `__proto__` names the prototype instead of a key, so a step so

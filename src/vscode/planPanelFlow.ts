@@ -11,6 +11,9 @@ import { PlanPanelController } from './planPanelController';
 import type { PlanReview } from './planReview';
 import { errorMessage } from '../shared/errorMessage';
 
+/** The files the workspace's instructions and skills are read from (the catalogue's conventions). */
+const catalogueFiles = '**/{AGENTS.md,CLAUDE.md,copilot-instructions.md,*.instructions.md,SKILL.md}';
+
 /** What the panel's flow works with (wired in `activate`). */
 export interface PlanPanelFlowDeps extends Omit<PanelActionDeps, 'decideReview'> {
   extensionUri: vscode.Uri;
@@ -49,15 +52,26 @@ export function createPlanPanelFlow(deps: PlanPanelFlowDeps): PlanPanelFlow {
   };
   // A plan file reviewed before any planning or run has no catalogue yet: it is read then, and the panel shown again.
   let reading: Promise<void> | undefined;
-  const capabilities = (): CapabilityCatalogue | undefined => {
-    const known = runs.knownCapabilities();
-    if (known === undefined && reading === undefined) {
-      reading = runs.capabilities().then(
+  const readCatalogue = (): Promise<void> =>
+    (reading ??= runs
+      .capabilities()
+      .then(
         () => panels.panel()?.refresh(),
         (error: unknown) => log.warn(`Plan panel: the workspace's instructions and skills could not be read: ${errorMessage(error)}`),
-      );
-    }
+      )
+      .finally(() => (reading = undefined)));
+  const capabilities = (): CapabilityCatalogue | undefined => {
+    const known = runs.knownCapabilities();
+    if (known === undefined) void readCatalogue();
     return known;
+  };
+  // A skill or instructions file added, changed or removed while a plan is reviewed: the review reads them again.
+  const watcher = vscode.workspace.createFileSystemWatcher(catalogueFiles);
+  let settle: ReturnType<typeof setTimeout> | undefined;
+  const catalogueChanged = (): void => {
+    if (!panels.panel()?.isReviewing()) return;
+    clearTimeout(settle);
+    settle = setTimeout(() => void readCatalogue(), 300);
   };
   const panels = new PlanPanelController({
     extensionUri: deps.extensionUri,
@@ -85,6 +99,10 @@ export function createPlanPanelFlow(deps: PlanPanelFlowDeps): PlanPanelFlow {
   };
 
   const subscriptions = [
+    watcher,
+    watcher.onDidCreate(catalogueChanged),
+    watcher.onDidChange(catalogueChanged),
+    watcher.onDidDelete(catalogueChanged),
     runs.onDidRunEvent(({ event, state }) => {
       const panel = panels.panel();
       if (!panel) return;
@@ -115,6 +133,7 @@ export function createPlanPanelFlow(deps: PlanPanelFlowDeps): PlanPanelFlow {
     panels,
     review,
     dispose: () => {
+      clearTimeout(settle);
       decideReview(undefined);
       for (const subscription of subscriptions) subscription.dispose();
       panels.dispose();

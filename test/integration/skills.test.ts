@@ -65,4 +65,41 @@ describe('Skills and instructions in the editor (fake OpenAI server)', function 
     const step = server.chatRequests.find((request) => message(request, 'user').includes('## Your step: S1'));
     assert.match(message(step, 'user'), /ROOT-AGENTS-BODY[\s\S]*Skill house-style[\s\S]*HOUSE-STYLE-BODY[\s\S]*Skill my-skill \(.*my-skill\/SKILL\.md\)\nMy own way of working\.\n\nMY-SKILL-BODY/);
   });
+
+  it("a plan under review in the panel follows the workspace's skills: one added while it is open is named, and the step's skill found", async () => {
+    const planner = await api();
+    const plan = {
+      id: 'late',
+      version: 1,
+      objective: 'Use a skill written later',
+      createdAt: new Date(0).toISOString(),
+      agents: {},
+      steps: [{ id: 'S1', title: 'Write it', kind: 'agent' as const, dependsOn: [], input: 'Write it', skills: ['late-skill'], onFailure: 'stop' as const, maxAttempts: 1, critical: true, onVerificationFailure: 'stop' as const }],
+    };
+    const review = () => {
+      const model = planner.planPanel.model();
+      return model?.mode === 'review' ? model.review : undefined;
+    };
+    const until = async (what: string, probe: () => boolean): Promise<void> => {
+      const deadline = Date.now() + 30_000;
+      while (!probe()) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(review()?.skills)}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    const skillFile = join(root, '.github', 'skills', 'late-skill', 'SKILL.md');
+    try {
+      planner.planPanel.show(plan);
+      await until('the catalogue read for the review', () => review()?.skills?.includes('house-style') === true);
+      assert.match(review()?.startBlockedReason ?? '', /"late-skill", which is not in the catalogue/);
+      mkdirSync(join(root, '.github', 'skills', 'late-skill'), { recursive: true });
+      writeFileSync(skillFile, '---\nname: late-skill\ndescription: Written while the plan was reviewed.\ntags: [late]\n---\nLATE\n');
+      await until('the new skill named in the review', () => review()?.skills?.includes('late-skill') === true);
+      assert.equal(review()?.startBlockedReason, undefined, 'the step that named it is no longer refused');
+      assert.deepEqual(review()?.skillTags, ['late']);
+    } finally {
+      planner.planPanel.close();
+      rmSync(join(root, '.github', 'skills', 'late-skill'), { recursive: true, force: true });
+    }
+  });
 });

@@ -14,6 +14,7 @@ import {
   type Skill,
 } from './capabilityCatalogue';
 import { parseFrontMatter } from './frontMatter';
+import { skillNamePattern } from '../../shared/vocabulary';
 
 /** A skills folder outside the workspace (the user's own), read through a `WorkspaceFs` confined to it. */
 export interface SkillFolder {
@@ -33,7 +34,6 @@ export interface ReadCapabilitiesOptions {
 export const workspaceSkillFolders = ['.github/skills', '.claude/skills'] as const;
 
 const conventionFiles = '{AGENTS.md,CLAUDE.md,copilot-instructions.md,*.instructions.md,SKILL.md}';
-const skillName = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /**
  * Reads the catalogue of `workspace` (through its confinement: links out of it are neither
@@ -179,7 +179,7 @@ function toSkill(source: string, workspaceFolder: string | undefined, read: Read
   }
   const { name, description } = front.fields;
   if (typeof name !== 'string' || name.trim() === '') return leftOut('its front matter has no "name"');
-  if (name.length > capabilityLimits.maxNameChars || !skillName.test(name)) {
+  if (name.length > capabilityLimits.maxNameChars || !skillNamePattern.test(name)) {
     return leftOut(
       `its name "${shown(oneLine(name, 80))}" is not lowercase letters, digits and single hyphens (at most ${capabilityLimits.maxNameChars} characters)`,
     );

@@ -78,6 +78,14 @@ describe('webview step form model', () => {
     assert.equal(unknown.errors.skills, 'There are no skills "deploy", "lint" in this workspace; choose from: release, testing.');
     const none = formToEdit({ ...values, skills: 'deploy' }, withSkills, { skills: [] });
     assert.equal(!none.ok && none.errors.skills, 'There is no skill "deploy" in this workspace; it has none yet.');
+    const rule = 'Skill names are lowercase letters, digits and single hyphens (at most 64 characters), such as release-notes; separate them with commas.';
+    for (const typed of ['testing release', 'Testing', 'summaries\u202e, gnp.exe\u001b[31m\u0007', 'x'.repeat(5000)]) {
+      const refused = formToEdit({ ...values, skills: typed }, withSkills, { skills: ['testing'] });
+      assert.equal(!refused.ok && refused.errors.skills, rule, `${JSON.stringify(typed.slice(0, 40))}: refused without being echoed`);
+    }
+    const repeated = formToEdit({ ...values, skills: Array.from({ length: 40 }, () => 'testing').join(', ') }, withSkills, { skills: ['testing'] });
+    assert.ok(repeated.ok && repeated.edit.type === 'updateStep', 'a name repeated 40 times is one name, within the limit');
+    assert.deepEqual(repeated.edit.patch.skills, ['testing']);
     const unread = formToEdit({ ...values, skills: 'deploy' }, withSkills);
     assert.ok(unread.ok, 'before the skills were read, the host checks the names');
     const asTool = formToEdit({ ...values, kind: 'tool', tool: 'read_file', skills: 'deploy' }, withSkills, { skills: [] });
