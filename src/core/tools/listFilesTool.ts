@@ -11,19 +11,30 @@ const inputSchema = z.strictObject({
 });
 
 /**
- * What `list_files` returns: sorted paths, how many matched in all, whether the limit cut
- * the list, and the folders it was not allowed to read (their files are missing; absent
- * when there are none).
+ * The folders a listing was not allowed to read (their files are missing), in a tool's
+ * output: the first 50 named, and how many more were left unnamed; absent when there are none.
  */
-export interface ListFilesOutput {
+export interface UnreadableFoldersReport {
+  unreadableFolders?: string[];
+  unreadableFoldersNotNamed?: number;
+}
+
+/** What `list_files` returns: sorted paths, how many matched in all, whether the limit cut the list, and the folders it could not read. */
+export interface ListFilesOutput extends UnreadableFoldersReport {
   files: string[];
   total: number;
   truncated: boolean;
-  unreadableFolders?: string[];
 }
 
 /** Most unreadable folders a tool's output names. */
 export const maxNamedUnreadableFolders = 50;
+
+/** The report of `unreadable` folders for a tool's output (nothing when there are none). */
+export function unreadableFoldersReport(unreadable: readonly string[]): UnreadableFoldersReport {
+  if (unreadable.length === 0) return {};
+  const notNamed = unreadable.length - maxNamedUnreadableFolders;
+  return { unreadableFolders: unreadable.slice(0, maxNamedUnreadableFolders), ...(notNamed > 0 ? { unreadableFoldersNotNamed: notNamed } : {}) };
+}
 
 /** `list_files`: workspace files by glob, honouring `.gitignore`, never in `.git`, `node_modules` or `.task-planner`. */
 export const listFilesTool: Tool<z.infer<typeof inputSchema>, ListFilesOutput> = {
@@ -38,7 +49,7 @@ export const listFilesTool: Tool<z.infer<typeof inputSchema>, ListFilesOutput> =
       files: files.slice(0, limit),
       total: files.length,
       truncated: files.length > limit,
-      ...(unreadable.length > 0 ? { unreadableFolders: unreadable.slice(0, maxNamedUnreadableFolders) } : {}),
+      ...unreadableFoldersReport(unreadable),
     };
   },
 };

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { readTextMany } from '../workspace/readTextMany';
 import { PathRefusedError } from '../workspace/resolveInRoot';
 import { isWorkspaceError } from '../workspace/workspaceError';
-import { maxNamedUnreadableFolders } from './listFilesTool';
+import { unreadableFoldersReport, type UnreadableFoldersReport } from './listFilesTool';
 import { compileTextQuery, looksBinary } from './textQueryMatcher';
 import type { Tool } from './tool';
 
@@ -30,15 +30,13 @@ export interface SearchMatch {
   after?: string[];
 }
 
-/** What `search_text` returns; `truncated` when `maxMatches` stopped the search early. */
-export interface SearchTextOutput {
+/** What `search_text` returns; `truncated` when `maxMatches` stopped the search early; the folders it could not read. */
+export interface SearchTextOutput extends UnreadableFoldersReport {
   matches: SearchMatch[];
   filesSearched: number;
   /** Binary, oversized, vanished or refused files left out. */
   filesSkipped: number;
   truncated: boolean;
-  /** Folders the search was not allowed to read (their files were not searched); absent when there are none. */
-  unreadableFolders?: string[];
 }
 
 /**
@@ -133,7 +131,7 @@ export const searchTextTool: Tool<z.infer<typeof inputSchema>, SearchTextOutput>
       filesSearched,
       filesSkipped,
       truncated,
-      ...(unreadable.length > 0 ? { unreadableFolders: unreadable.slice(0, maxNamedUnreadableFolders) } : {}),
+      ...unreadableFoldersReport(unreadable),
     };
   },
 };

@@ -158,7 +158,8 @@ function headlineOf(summary: Omit<RunSummary, 'headline'>, changedCount: number)
 function stepLine(state: RunState['steps'][string]): string {
   switch (state.status) {
     case 'completed': {
-      const produced = state.result === undefined ? 'completed' : (commandLine(state.result) ?? boundedJson(state.result, summaryLimits.line * 4));
+      const result = state.result;
+      const produced = result === undefined ? 'completed' : (commandLine(result) ?? partialListingLine(result) ?? boundedJson(result, summaryLimits.line * 4));
       // A step that needed another attempt (a failed check or predicate, an error) says so: the summary shows every attempt.
       return oneLine(state.attempts > 1 ? `after ${state.attempts} attempts: ${produced}` : produced, summaryLimits.line);
     }
@@ -183,6 +184,26 @@ function commandLine(result: unknown): string | undefined {
   // Only the end is read: the last line of a 5 MB output must not cost a split of all of it.
   const last = output.slice(-summaryLimits.line * 4).trimEnd().split('\n').pop()?.trim() ?? '';
   return last === '' ? `exit code ${exitCode}` : `exit code ${exitCode}, last output: ${last}`;
+}
+
+/**
+ * A listing or search that could not read some folders (`unreadableFolders`, as `list_files` and `search_text` give
+ * it) in words, those folders first: its JSON would be cut before them, and a partial result would pass for the whole.
+ * `undefined` for any other result.
+ */
+function partialListingLine(result: unknown): string | undefined {
+  if (typeof result !== 'object' || result === null) return undefined;
+  const { unreadableFolders, unreadableFoldersNotNamed, matches, total } = result as Record<string, unknown>;
+  if (!Array.isArray(unreadableFolders) || unreadableFolders.length === 0) return undefined;
+  const count = unreadableFolders.length + (typeof unreadableFoldersNotNamed === 'number' ? unreadableFoldersNotNamed : 0);
+  const named = unreadableFolders.slice(0, 3).map(String).join(', ');
+  const folders = `could not read ${count === 1 ? '1 folder' : `${count} folders`} (${named}${count > 3 ? ', …' : ''})`;
+  const found = Array.isArray(matches) ? plural(matches.length, 'match', 'matches') : typeof total === 'number' ? plural(total, 'file', 'files') : undefined;
+  return found === undefined ? folders : `${found}; ${folders}`;
+}
+
+function plural(count: number, one: string, many: string): string {
+  return `${count} ${count === 1 ? one : many}`;
 }
 
 /** Why the attempt before a completed step's last one failed, when it took more than one. */

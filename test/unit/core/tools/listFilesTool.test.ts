@@ -28,7 +28,7 @@ describe('list_files', () => {
     await assert.rejects(listFilesTool.run(ctx, { glob: '/etc/*' }, neverAborted), PathRefusedError);
   });
 
-  it('names the folders it was not allowed to read, at most 50 (attack: many locked folders)', async () => {
+  it('names the folders it was not allowed to read, at most 50, and counts the others (attack: many locked folders)', async () => {
     const { raw, workspace: locked } = confinedMemoryWorkspace({
       before: (operation, name) => {
         if (operation === 'openDirectory' && name.startsWith('locked')) throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
@@ -40,6 +40,7 @@ describe('list_files', () => {
     assert.deepEqual([result.files, result.total], [['a.txt'], 1]);
     assert.equal(result.unreadableFolders?.length, maxNamedUnreadableFolders);
     assert.deepEqual(result.unreadableFolders?.slice(0, 2), ['locked00', 'locked01']);
+    assert.equal(result.unreadableFoldersNotNamed, 10, 'says how many more it could not read');
     assert.equal('unreadableFolders' in (await listFilesTool.run(ctx, {}, neverAborted)), false, 'absent when every folder was read');
   });
 });

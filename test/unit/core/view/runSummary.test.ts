@@ -34,6 +34,26 @@ describe('runSummary: how a run ended, once for every view', () => {
     assert.equal(run({ exitCode: 'zero', stdout: 'x' }), '{"exitCode":"zero","stdout":"x"}');
   });
 
+  it('says first which folders a listing or search could not read, which its JSON would cut off', () => {
+    const run = (result: unknown): string => {
+      const state = stateOf([
+        { type: 'run_started', plan: makePlan([makeStep('find')]) },
+        { type: 'step_started', stepId: 'find', attempt: 1 },
+        { type: 'step_completed', stepId: 'find', result },
+        { type: 'run_completed' },
+      ]);
+      return runSummary(state).steps[0]?.line ?? '';
+    };
+    const matches = [{ path: 'src/a.ts', line: 1, column: 1, text: 'TODO '.repeat(100) }];
+    assert.equal(run({ matches, filesSearched: 1, filesSkipped: 0, truncated: false, unreadableFolders: ['secret'] }), '1 match; could not read 1 folder (secret)');
+    assert.equal(
+      run({ files: ['a.txt', 'b.txt'], total: 2, truncated: false, unreadableFolders: ['a', 'b', 'c', 'd'].map((name) => `locked/${name}`), unreadableFoldersNotNamed: 56 }),
+      '2 files; could not read 60 folders (locked/a, locked/b, locked/c, …)',
+    );
+    assert.equal(run({ unreadableFolders: ['x'] }), 'could not read 1 folder (x)');
+    assert.equal(run({ matches: [], filesSearched: 3, filesSkipped: 0, truncated: false }), '{"matches":[],"filesSearched":3,"filesSkipped":0,"truncated":false}', 'every folder read: the JSON');
+  });
+
   it('says when a step completed only after more than one attempt', () => {
     const state = stateOf([
       { type: 'run_started', plan: makePlan([makeStep('fix'), makeStep('once')]) },
