@@ -21,13 +21,15 @@ type FieldElement = HTMLElement & { value?: string; checked?: boolean; updateCom
  * from `stepFormModel` (which fields a kind has is data there, not markup here); each is
  * named by its visible label, validated with the host's zod schemas, and an invalid one is
  * marked invalid, described by its message, announced, and focused. Opening focuses the
- * first field; a valid Save sends one `edit` message and closes.
+ * first field; a valid Save sends one `edit` message, and the form closes once the host took
+ * it (a newer plan version shows): an edit the host refuses leaves the form as it was.
  */
 export class StepEditForm extends LitElement {
   static override properties = {
     step: { attribute: false },
     tools: { attribute: false },
     skills: { attribute: false },
+    planVersion: { attribute: false },
     insertAt: { attribute: false },
     values: { state: true },
     errors: { state: true },
@@ -47,10 +49,14 @@ export class StepEditForm extends LitElement {
   tools: readonly string[] = [];
   /** The workspace's skill names, once read: the Skills field names them and refuses others. */
   skills: readonly string[] | undefined;
+  /** The version of the plan shown: a saved form closes once a newer one shows (the host took the edit). */
+  planVersion: number | undefined;
   insertAt: number | undefined;
   values: FormValues = {};
   errors: Record<string, string> = {};
   private announcement = '';
+  /** The plan version when the form sent its edit; set until the host took it (a refusal leaves the form open, nothing lost). */
+  private sentAt: number | undefined;
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -63,6 +69,11 @@ export class StepEditForm extends LitElement {
   }
 
   override updated(changed: Map<string, unknown>): void {
+    if (this.sentAt !== undefined && (this.planVersion ?? 0) > this.sentAt) {
+      this.sentAt = undefined;
+      this.close();
+      return;
+    }
     // a change of kind shows other fields, whose notes need tying too
     if (changed.has('errors') || changed.has('values') || changed.has('skills')) void this.tieErrors();
   }
@@ -108,8 +119,9 @@ export class StepEditForm extends LitElement {
     });
     if (result.ok) {
       this.errors = {};
+      // Closed once the host took the edit (a newer plan version shows); a refusal (its notice says why) keeps what was typed.
+      this.sentAt = this.planVersion ?? 0;
       emitAction(this, { type: 'edit', edit: result.edit });
-      this.close();
       return;
     }
     const shown = formFields(this.values.kind, !this.step);

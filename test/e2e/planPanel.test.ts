@@ -105,9 +105,18 @@ describe('Task Planner plan panel in the browser workbench', function () {
     await shoot('panel-review-dark');
   });
 
-  it('edits a step through the inline form', async () => {
+  it('edits a step through the inline form; an edit the host refuses keeps the form and what was typed', async () => {
     const card = panel.locator('li.step[data-step-id="readme"]');
     await card.locator('button[data-action="edit"]').click();
+    // read_file without a path: valid JSON for the form, refused by the host's check of the tool's arguments
+    const args = card.locator('vscode-textarea[name="args"] textarea');
+    await args.fill('{}');
+    await card.locator('vscode-button[data-action="save"]').click();
+    const notice = panel.locator('.notice.error');
+    await notice.waitFor({ timeout: 10_000 });
+    assert.match(await notice.innerText(), /arguments for "read_file" are invalid/);
+    assert.equal(await args.inputValue(), '{}', 'the form closed or lost what was typed');
+    await args.fill('{"path": "README.md"}');
     const title = card.locator('vscode-textfield[name="title"] input');
     await title.fill('Read README.md first');
     await card.locator('vscode-button[data-action="save"]').click();
