@@ -77,8 +77,8 @@ export class McpHost implements vscode.Disposable {
           state.state === 'running'
             ? vscode.l10n.t('{0} tools: {1}', state.tools.length, state.tools.slice(0, 20).map((name) => shownName(name)).join(', '))
             : 'reason' in state
-              ? state.reason.slice(0, 500)
-              : config.source.label,
+              ? shownName(state.reason, 500)
+              : shownName(config.source.label),
         config,
       })),
       { title: vscode.l10n.t('MCP servers'), placeHolder: vscode.l10n.t('Pick a server to restart it, show its output or make its tools ask again') },
