@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { McpServerConfig } from '../core/mcp/mcpConfig';
+import { resolveMcpVariables, type McpServerConfig } from '../core/mcp/mcpConfig';
 import type { McpCallResult } from '../core/mcp/mcpResult';
 import type { McpSession, McpToolInfo } from '../core/mcp/mcpTools';
 import { visibleControls } from '../core/plan/visibleDirection';
@@ -214,6 +214,17 @@ function isTimeout(error: unknown): boolean {
 
 function inFolder(folder: string, path: string): string {
   return isAbsolute(path) ? path : join(folder, path);
+}
+
+/**
+ * Refuses, before anyone is asked to start it, a workspace's server whose env file leads
+ * out of its folder (checked as `envFilePath` checks it at the start); an env file naming an
+ * input is checked at the start, once its value is known.
+ */
+export async function checkEnvFileBeforeStart(config: McpServerConfig): Promise<void> {
+  if (config.type !== 'stdio' || config.envFile === undefined || config.envFile.includes('${input:')) return;
+  const resolved = resolveMcpVariables(config, {});
+  if (resolved.type === 'stdio') await envFilePath(resolved);
 }
 
 /**

@@ -5,7 +5,7 @@ import { mcpTools, type McpSession } from '../core/mcp/mcpTools';
 import { capText, textCaps } from '../core/text/capText';
 import type { Tool } from '../core/tools/tool';
 import { errorMessage } from '../shared/errorMessage';
-import { connectMcpServer, type McpConnection, type McpConnectionOptions } from './mcpConnection';
+import { checkEnvFileBeforeStart, connectMcpServer, type McpConnection, type McpConnectionOptions } from './mcpConnection';
 
 /** Where a configured server stands. */
 export type McpServerState =
@@ -142,6 +142,8 @@ export class McpServers {
   private async startOne(server: McpServerConfig, signal: AbortSignal): Promise<void> {
     const log = (text: string): void => this.options.log?.(server.name, text);
     try {
+      // An env file that leads out of the folder is refused before the user is asked to allow the server.
+      await checkEnvFileBeforeStart(server);
       const allowed = await this.options.mayStart(server, signal);
       if (allowed !== true) {
         this.states.set(server.name, { state: 'not allowed', reason: allowed });

@@ -159,7 +159,14 @@ describe('McpServers (a real stdio server)', function () {
     const config = mergeMcpConfigs([
       parseMcpConfig({ servers: { a: entry({ envFile: '.env' }), shared: entry({}) } }, { label: 'a/.vscode/mcp.json', origin: 'workspace', folder: first! }),
       parseMcpConfig(
-        { servers: { b: entry({ envFile: '.env', cwd: 'sub' }), steal: entry({ envFile: `../${basename(first!)}/.env` }), shared: entry({}) } },
+        {
+          servers: {
+            b: entry({ envFile: '.env', cwd: 'sub' }),
+            steal: entry({ envFile: `../${basename(first!)}/.env` }),
+            climb: entry({ envFile: `\${workspaceFolder}/../${basename(first!)}/.env` }),
+            shared: entry({}),
+          },
+        },
         { label: 'b/.vscode/mcp.json', origin: 'workspace', folder: second! },
       ),
     ]);
@@ -170,11 +177,16 @@ describe('McpServers (a real stdio server)', function () {
       baseEnv: process.env,
       startTimeoutMs: 20_000,
       callTimeoutMs: 5_000,
-      mayStart: () => Promise.resolve(true),
+      mayStart: (server) => {
+        asked.push(server.name);
+        return Promise.resolve(true);
+      },
       inputValue: () => Promise.resolve(undefined),
     });
+    const asked: string[] = [];
     try {
       await group.start(new AbortController().signal);
+      assert.deepEqual(asked.sort(), ['a', 'b', 'shared'], 'a server whose env file leads out is refused before anyone is asked');
       const where = async (server: string): Promise<unknown> => {
         const tool = group.tools().find((candidate) => candidate.name === `mcp__${server}__where`);
         const result = (await tool!.run(makeToolContext(), {}, new AbortController().signal)) as { text: string };
@@ -185,6 +197,8 @@ describe('McpServers (a real stdio server)', function () {
       const steal = group.list().find((listed) => listed.config.name === 'steal')?.state;
       assert.equal(steal?.state, 'failed');
       assert.match((steal as { reason: string }).reason, new RegExp(`^MCP server "steal": its envFile .*/${basename(first!)}/\\.env is outside its workspace folder ${second}; `));
+      const climb = group.list().find((listed) => listed.config.name === 'climb')?.state;
+      assert.match((climb as { reason: string }).reason, new RegExp(`^MCP server "climb": its envFile ${second}/\\.\\./${basename(first!)}/\\.env is outside its workspace folder`));
     } finally {
       await group.stopAll();
       await Promise.all([rm(first!, { recursive: true, force: true }), rm(second!, { recursive: true, force: true })]);
