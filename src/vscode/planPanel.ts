@@ -53,6 +53,12 @@ export interface PlanPanelSetup {
   approvalSetting: () => ApprovalSetting;
   /** The workspace's instructions and skills as last read (the review shows what each step uses); read at each snapshot. */
   capabilities: () => CapabilityCatalogue | undefined;
+  /**
+   * Reads the workspace's instructions and skills again, then shows the panel again: asked when
+   * a plan is shown for review and when the panel comes back into view (a SKILL.md may have been
+   * written meanwhile; file events alone can be missed).
+   */
+  readCapabilities: () => void;
   log: vscode.LogOutputChannel;
   /** Wraps what the panel reports of its messages (given the log's report); default: the log alone. */
   traffic?: (logged: PanelTraffic) => PanelTraffic;
@@ -91,6 +97,7 @@ export class PlanPanel implements vscode.Disposable {
       ...setup.actions,
       ready: () => {
         this.ready = true;
+        if (this.session.isReviewing()) setup.readCapabilities();
         this.refresh();
         this.postOutputResync();
       },
@@ -137,6 +144,7 @@ export class PlanPanel implements vscode.Disposable {
   /** Shows `plan` for review, with the model critique's findings on it when there are any. */
   showPlan(plan: Plan, modelFindings: readonly CritiqueIssue[] = []): void {
     this.session.setPlan(plan, modelFindings);
+    this.setup.readCapabilities();
     this.refresh();
   }
 

@@ -11,8 +11,11 @@ import { PlanPanelController } from './planPanelController';
 import type { PlanReview } from './planReview';
 import { errorMessage } from '../shared/errorMessage';
 
-/** The files the workspace's instructions and skills are read from (the catalogue's conventions). */
-const catalogueFiles = '**/{AGENTS.md,CLAUDE.md,copilot-instructions.md,*.instructions.md,SKILL.md}';
+/**
+ * What may change the workspace's instructions and skills: the catalogue's files, and a skill's
+ * or instructions folder (one created together with its files can be reported as the folder alone).
+ */
+const catalogueFiles = '**/{AGENTS.md,CLAUDE.md,copilot-instructions.md,*.instructions.md,SKILL.md,skills/*,instructions/**}';
 
 /** What the panel's flow works with (wired in `activate`). */
 export interface PlanPanelFlowDeps extends Omit<PanelActionDeps, 'decideReview'> {
@@ -52,17 +55,31 @@ export function createPlanPanelFlow(deps: PlanPanelFlowDeps): PlanPanelFlow {
   };
   // A plan file reviewed before any planning or run has no catalogue yet: it is read then, and the panel shown again.
   let reading: Promise<void> | undefined;
-  const readCatalogue = (): Promise<void> =>
-    (reading ??= runs
+  // A change seen while a reading is under way may have come after that reading listed the files: read once more.
+  let readAgain = false;
+  const readCatalogue = (): Promise<void> => {
+    if (reading) {
+      readAgain = true;
+      return reading;
+    }
+    reading = runs
       .capabilities()
       .then(
         () => panels.panel()?.refresh(),
         (error: unknown) => log.warn(`Plan panel: the workspace's instructions and skills could not be read: ${errorMessage(error)}`),
       )
-      .finally(() => (reading = undefined)));
+      .finally(() => {
+        reading = undefined;
+        if (readAgain) {
+          readAgain = false;
+          void readCatalogue();
+        }
+      });
+    return reading;
+  };
   const capabilities = (): CapabilityCatalogue | undefined => {
     const known = runs.knownCapabilities();
-    if (known === undefined) void readCatalogue();
+    if (known === undefined && reading === undefined) void readCatalogue();
     return known;
   };
   // A skill or instructions file added, changed or removed while a plan is reviewed: the review reads them again.
@@ -80,6 +97,7 @@ export function createPlanPanelFlow(deps: PlanPanelFlowDeps): PlanPanelFlow {
     regenerateBlockedReason: deps.regenerateBlockedReason,
     approvalSetting: deps.approvalSetting,
     capabilities,
+    readCapabilities: () => void readCatalogue(),
     log,
     ...(deps.traffic ? { traffic: deps.traffic } : {}),
   });

@@ -66,7 +66,7 @@ describe('Skills and instructions in the editor (fake OpenAI server)', function 
     assert.match(message(step, 'user'), /ROOT-AGENTS-BODY[\s\S]*Skill house-style[\s\S]*HOUSE-STYLE-BODY[\s\S]*Skill my-skill \(.*my-skill\/SKILL\.md\)\nMy own way of working\.\n\nMY-SKILL-BODY/);
   });
 
-  it("a plan under review in the panel follows the workspace's skills: one added while it is open is named, and the step's skill found", async () => {
+  it("a plan under review in the panel follows the workspace's skills: one added while it is open is named, and the step's skill found, once the plan is shown again at the latest", async () => {
     const planner = await api();
     const plan = {
       id: 'late',
@@ -94,6 +94,9 @@ describe('Skills and instructions in the editor (fake OpenAI server)', function 
       assert.match(review()?.startBlockedReason ?? '', /"late-skill", which is not in the catalogue/);
       mkdirSync(join(root, '.github', 'skills', 'late-skill'), { recursive: true });
       writeFileSync(skillFile, '---\nname: late-skill\ndescription: Written while the plan was reviewed.\ntags: [late]\n---\nLATE\n');
+      // The review reads the skills again when the file's change is seen, and at the latest when the plan is shown
+      // again (file events can be missed): "Review plan file" once more, as the user would.
+      planner.planPanel.show(plan);
       await until('the new skill named in the review', () => review()?.skills?.includes('late-skill') === true);
       assert.equal(review()?.startBlockedReason, undefined, 'the step that named it is no longer refused');
       assert.deepEqual(review()?.skillTags, ['late']);
