@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { failurePolicies, isReservedStepId, maxListedNameLength, maxListedNames, maxStepIdLength, stepIdPattern, stepKinds } from './vocabulary';
+import {
+  actingCharacter,
+  failurePolicies,
+  isReservedStepId,
+  maxListedNameLength,
+  maxListedNames,
+  maxStepIdLength,
+  stepIdPattern,
+  stepKinds,
+} from './vocabulary';
 
 /** Longest step title the panel accepts. */
 export const maxStepTitleLength = 160;
@@ -17,7 +26,14 @@ const optionalText = z.string().max(maxStepTextLength, `Keep it under ${maxStepT
 /** A list of names (a step's skills, the plan's topics): at most `maxListedNames`, none blank or longer than `maxListedNameLength`. */
 function namesList(name: 'skill' | 'topic') {
   return z
-    .array(z.string().trim().min(1, `Leave no ${name} blank.`).max(maxListedNameLength, `Keep each ${name} name under ${maxListedNameLength + 1} characters.`))
+    .array(
+      z
+        .string()
+        .trim()
+        .min(1, `Leave no ${name} blank.`)
+        .max(maxListedNameLength, `Keep each ${name} name under ${maxListedNameLength + 1} characters.`)
+        .refine((text) => !actingCharacter.test(text), `Leave control characters out of ${name} names.`),
+    )
     .max(maxListedNames, `Name at most ${maxListedNames} ${name}s.`);
 }
 const skillNames = namesList('skill').optional();

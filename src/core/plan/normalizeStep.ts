@@ -1,4 +1,5 @@
 import {
+  actingCharacter,
   failurePolicies,
   isReservedStepId,
   maxListedNameLength,
@@ -209,6 +210,9 @@ export function wordsOf(value: unknown, id: string | undefined, field: string, w
       warnings.push(
         `${where}: ignored ${word === undefined ? `a value that is not a name (${describeRaw(item)})` : `a name longer than ${maxListedNameLength} characters`}.`,
       );
+    } else if (actingCharacter.test(word)) {
+      // Not echoed: the warning is shown as text, which the name's controls would act on.
+      warnings.push(`${where}: ignored a name holding control characters.`);
     } else if (word !== '' && !words.includes(word)) words.push(word);
   }
   if (words.length > maxListedNames) warnings.push(`${where}: only the first ${maxListedNames} names are kept.`);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { fieldErrors, newStepSchema, stepPatchSchema } from '../../../src/shared/stepEditSchema';
+import { contextTagsSchema, fieldErrors, newStepSchema, stepPatchSchema } from '../../../src/shared/stepEditSchema';
 import { failurePolicies, stepKinds } from '../../../src/shared/vocabulary';
 
 describe('step edit schemas', () => {
@@ -34,7 +34,7 @@ describe('step edit schemas', () => {
     assert.deepEqual(fieldErrors(reserved.error), { id: 'This id is reserved; choose another id.' });
   });
 
-  it('bounds the skills a hostile panel message can name: at most 32 names of at most 64 characters, none blank', () => {
+  it('bounds the skills and topics a hostile panel message can name: at most 32 names of at most 64 characters, none blank, no control characters', () => {
     const names = (count: number, length = 8): string[] => Array.from({ length: count }, (_, index) => `s${index}`.padEnd(length, 'x'));
     assert.equal(stepPatchSchema.safeParse({ skills: names(32, 64) }).success, true);
     assert.equal(newStepSchema.safeParse({ id: 'S1', kind: 'agent', title: 'x', skills: names(32) }).success, true);
@@ -43,6 +43,9 @@ describe('step edit schemas', () => {
     const long = stepPatchSchema.safeParse({ skills: ['x'.repeat(65)] });
     assert.equal(!long.success && fieldErrors(long.error)['skills.0'], 'Keep each skill name under 65 characters.');
     assert.equal(stepPatchSchema.safeParse({ skills: ['  '] }).success, false);
+    const hostile = contextTagsSchema.safeParse(['docs', 'ui\u202etxt']);
+    assert.equal(!hostile.success && fieldErrors(hostile.error)['1'], 'Leave control characters out of topic names.');
+    assert.equal(stepPatchSchema.safeParse({ skills: ['a\u0007'] }).success, false);
     assert.equal(newStepSchema.safeParse({ id: 'S1', kind: 'agent', title: 'x', skills: 'release' }).success, false, 'a list, not a string');
   });
 });

@@ -301,13 +301,16 @@ describe('parsePlan', () => {
       assert.equal('contextTags' in planOf(parsePlan({ contextTags: [], steps: ['x'] })), false);
     });
 
-    it('warns about skills and context tags it cannot use, keeping the rest', () => {
+    it('warns about skills and context tags it cannot use (not names, too long, too many, holding control characters), keeping the rest', () => {
       const result = parsePlan({ contextTags: 7, steps: [{ id: 'a', skills: ['ok', 3, 'x'.repeat(65)] }, { id: 'b', skills: { a: 1 } }, { id: 'c', skills: Array.from({ length: 40 }, (_, index) => `s${index}`) }] });
       const plan = planOf(result);
       assert.equal(plan.contextTags, undefined);
       assert.deepEqual(plan.steps[0]!.skills, ['ok']);
       assert.equal(plan.steps[1]!.skills, undefined);
       assert.equal(plan.steps[2]!.skills?.length, 32);
+      const hostile = parsePlan({ contextTags: ['docs', 'ui\u202etxt.exe'], steps: [{ id: 'a', skills: ['ok', 'bad\u001b[31m'] }] });
+      assert.deepEqual([planOf(hostile).contextTags, planOf(hostile).steps[0]!.skills], [['docs'], ['ok']]);
+      assert.deepEqual(warningsOf(hostile), ['Step "a": "skills": ignored a name holding control characters.', 'The plan\'s "contextTags": ignored a name holding control characters.']);
       assert.deepEqual(warningsOf(result), [
         'Step "a": "skills": ignored a value that is not a name (3).',
         'Step "a": "skills": ignored a name longer than 64 characters.',
