@@ -89,11 +89,11 @@ describe('task-planner run and plan with the workspace\'s skills and instruction
     assert.equal(unchecked.code, 0, unchecked.stdout);
   });
 
-  it('plan: shows the model the skills, and lists under each step the instructions and skills it will use, escaping what a name could hide', async () => {
+  it('plan: shows the model the skills, and lists under each step the instructions and skills it will use, leaving out a name that could hide text', async () => {
     const plan = {
       objective: 'Release',
       steps: [
-        { id: 'S1', title: 'Notes', kind: 'agent', dependsOn: [], input: 'Write notes for src/app.ts', skills: ['release-notes', 'gone\u202e\u001b[2J'] },
+        { id: 'S1', title: 'Notes', kind: 'agent', dependsOn: [], input: 'Write notes for src/app.ts', skills: ['release-notes', 'gone', 'evil\u202e\u001b[2J'] },
         { id: 'S2', title: 'Read', kind: 'tool', dependsOn: [], tool: 'read_file', args: { path: 'src/app.ts' } },
       ],
     };
@@ -105,8 +105,10 @@ describe('task-planner run and plan with the workspace\'s skills and instruction
     assert.match(String(system), /- release-notes \[docs\]: How this project writes release notes\.\n- unit-tests \[testing\]: How to write unit tests here\./);
     assert.match(
       result.stderr,
-      /1\. S1 Notes \(agent default, may ask approval\)\n {5}instructions: AGENTS\.md, \.github\/instructions\/typescript\.instructions\.md\n {5}skills: release-notes\n {5}missing skills: gone\\u202e\\u001b\[2J\n/,
+      /1\. S1 Notes \(agent default, may ask approval\)\n {5}instructions: AGENTS\.md, \.github\/instructions\/typescript\.instructions\.md\n {5}skills: release-notes\n {5}missing skills: gone\n/,
     );
+    // A name holding control characters is no skill's: left out of the plan, with a warning that does not echo it.
+    assert.match(result.stderr, /warning: Step "S1": "skills": ignored a name holding control characters\./);
     assert.match(result.stderr, /2\. S2 Read \(tool read_file\)\n/);
     assert.doesNotMatch(result.stderr, /[\u202e\u001b]/);
   });
