@@ -5,6 +5,7 @@ import { contextTagsSchema } from '../src/shared/stepEditSchema';
 import { tieToError } from './fieldDescription';
 import { emitAction } from './panelAction';
 import { panelStyles } from './panelStyles';
+import { namesOf } from './stepFormModel';
 
 type TextField = HTMLElement & { value?: string; updateComplete?: Promise<unknown> };
 
@@ -103,16 +104,13 @@ export class PlanTopicsElement extends LitElement {
     event?.preventDefault();
     // Save's click and a submit can come together: one edit per opened form
     if (!this.editing) return;
-    const tags = String(this.field()?.value ?? '')
-      .split(',')
-      .map((tag) => tag.trim())
-      .filter((tag) => tag !== '');
-    const parsed = contextTagsSchema.safeParse(tags);
+    // each once before counting: a repeated topic is not one more against the limit
+    const parsed = contextTagsSchema.safeParse([...new Set(namesOf(this.field()?.value))]);
     if (!parsed.success) {
       this.error = parsed.error.issues[0]?.message ?? 'These topics cannot be saved.';
       return;
     }
-    emitAction(this, { type: 'edit', edit: { type: 'setContextTags', tags: [...new Set(parsed.data)] } });
+    emitAction(this, { type: 'edit', edit: { type: 'setContextTags', tags: parsed.data } });
     this.close();
   }
 }

@@ -143,7 +143,7 @@ export function formToEdit(values: FormValues, step: StepView | undefined, conte
 }
 
 /** The names of a comma-separated field, trimmed, blanks left out. */
-function namesOf(text: string | undefined): string[] {
+export function namesOf(text: string | undefined): string[] {
   return (text ?? '').split(',').map((name) => name.trim()).filter((name) => name !== '');
 }
 

@@ -92,11 +92,14 @@ export const stepIdCharacter = '[A-Za-z0-9_.:-]';
 /** A step id the panel's form accepts (the core accepts any text up to `maxStepIdLength`, as planners write it). */
 export const stepIdPattern = new RegExp(`^${stepIdCharacter}+$`);
 
+/** The Unicode controls that reorder how the text after them is shown (bidi embeddings, overrides, isolates and marks), as a character-class body. */
+export const directionControlClass = '\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069';
+
 /**
  * A character a text view or a terminal acts on instead of showing (C0 and C1 controls, DEL,
  * the text-direction controls): names of skills and topics may not hold one.
  */
-export const actingCharacter = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]`);
+export const actingCharacter = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f${directionControlClass}]`);
 
 /** A skill's name: lowercase letters and digits in words joined by single hyphens (`release-notes`). */
 export const skillNamePattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;

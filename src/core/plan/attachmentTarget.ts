@@ -1,4 +1,5 @@
-import { directionControlClass, visibleEscape } from './visibleDirection';
+import { directionControlClass } from '../../shared/vocabulary';
+import { visibleEscape } from './visibleDirection';
 import type { Attachment } from './planSchema';
 
 /**

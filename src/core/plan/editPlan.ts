@@ -51,7 +51,7 @@ export function editPlan(plan: Plan, edit: PlanEdit, opts: ValidatePlanOptions =
 function editedPlan(plan: Plan, edit: PlanEdit): EditPlanResult {
   if (edit.type === 'setContextTags') {
     const { contextTags: _replaced, ...rest } = plan;
-    const tags = [...new Set(edit.tags.map((tag) => tag.trim()).filter((tag) => tag !== ''))];
+    const tags = namesOnce(edit.tags);
     return { ok: true, plan: { ...rest, version: plan.version + 1, ...(tags.length > 0 ? { contextTags: tags } : {}) } };
   }
   const change = applyEdit(plan.steps, edit);
@@ -180,8 +180,16 @@ function moveStep(steps: readonly Step[], from: number, toIndex: number): Change
   return { ok: true, steps: reordered };
 }
 
+/** Names trimmed, blanks left out, each once, in the order given. */
+function namesOnce(names: readonly string[]): string[] {
+  return [...new Set(names.map((name) => name.trim()).filter((name) => name !== ''))];
+}
+
+/** `candidate` checked against the step schema, its skills named once each (none left: no `skills`). */
 function checkStep(candidate: Step): { ok: true; step: Step } | { ok: false; error: string } {
-  const parsed = stepSchema.safeParse(candidate);
+  const { skills, ...rest } = candidate;
+  const named = skills === undefined ? [] : namesOnce(skills);
+  const parsed = stepSchema.safeParse(named.length > 0 ? { ...rest, skills: named } : rest);
   if (parsed.success) return { ok: true, step: parsed.data };
   return {
     ok: false,

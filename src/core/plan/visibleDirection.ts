@@ -1,5 +1,4 @@
-/** The Unicode controls that reorder how the text after them is shown (bidi embeddings, overrides, isolates and marks), as a character-class body. */
-export const directionControlClass = '\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069';
+import { directionControlClass } from '../../shared/vocabulary';
 
 const directionControls = new RegExp(`[${directionControlClass}]`, 'g');
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { directionControlClass, visibleEscape } from '../plan/visibleDirection';
+import { directionControlClass } from '../../shared/vocabulary';
+import { visibleEscape } from '../plan/visibleDirection';
 import { capText } from '../text/capText';
 import { shownCommandWord } from './commandApprovalText';
 

@@ -1,4 +1,5 @@
-import { directionControlClass, visibleEscape } from '../plan/visibleDirection';
+import { directionControlClass } from '../../shared/vocabulary';
+import { visibleEscape } from '../plan/visibleDirection';
 import { oneLine } from '../text/oneLine';
 
 /** What the question before a command runs is about: the step's title and the process (argv, no shell unless `shell`). */

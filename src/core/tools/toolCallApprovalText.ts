@@ -1,4 +1,5 @@
-import { directionControlClass, visibleControls, visibleEscape } from '../plan/visibleDirection';
+import { directionControlClass } from '../../shared/vocabulary';
+import { visibleControls, visibleEscape } from '../plan/visibleDirection';
 import type { ApprovalRequest } from '../ports';
 import { capText } from '../text/capText';
 import { oneLine } from '../text/oneLine';

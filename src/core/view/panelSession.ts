@@ -276,10 +276,8 @@ function toPlanEdit(edit: PanelEdit): PlanEdit {
     case 'updateStep':
       return { type: 'updateStep', stepId: edit.stepId, patch: toStepPatch(edit.patch) };
     case 'addStep': {
-      const { dependsOn, skills, ...rest } = edit.step;
-      const named = skillList(skills);
-      const step = { ...rest, dependsOn: dependsOn ?? [], ...(named ? { skills: named } : {}) };
-      return { type: 'addStep', step, ...(edit.index === undefined ? {} : { index: edit.index }) };
+      const { dependsOn, ...rest } = edit.step;
+      return { type: 'addStep', step: { ...rest, dependsOn: dependsOn ?? [] }, ...(edit.index === undefined ? {} : { index: edit.index }) };
     }
     default:
       return edit;
@@ -294,12 +292,5 @@ function toStepPatch(input: StepPatchInput): StepPatch {
     patch.args = undefined;
   }
   if (input.kind === 'tool' || input.kind === 'manual') patch.agent = undefined;
-  if (input.skills !== undefined) patch.skills = skillList(input.skills);
   return patch;
-}
-
-/** Skill names once each, in the order given; `undefined` for none (an emptied field removes them). */
-function skillList(names: readonly string[] | undefined): string[] | undefined {
-  const unique = [...new Set(names ?? [])];
-  return unique.length > 0 ? unique : undefined;
 }

@@ -1,7 +1,8 @@
 import type { RunState } from '../engine/runEvents';
 import { describeCheck } from '../plan/describeCheck';
 import type { Plan, Step } from '../plan/planSchema';
-import { directionControlClass, visibleEscape } from '../plan/visibleDirection';
+import { directionControlClass } from '../../shared/vocabulary';
+import { visibleEscape } from '../plan/visibleDirection';
 import { capText } from '../text/capText';
 import { stepStatusLabels } from '../../shared/stepStatusLabels';
 import { stepRunnerLabel } from './stepRunnerLabel';

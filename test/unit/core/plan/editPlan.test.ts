@@ -224,4 +224,14 @@ describe('editPlan', () => {
       assert.equal(cleared.version, tagged.version + 1);
     });
   });
+
+  it("names an agent step's skills once each, trimmed, and an edit that leaves none removes them", () => {
+    const plan = makePlan([makeStep('a', { skills: ['release'] })]);
+    const renamed = planOf(editPlan(plan, { type: 'updateStep', stepId: 'a', patch: { skills: [' docs', 'release', 'docs '] } }));
+    assert.deepEqual(renamed.steps[0]?.skills, ['docs', 'release']);
+    const emptied = planOf(editPlan(renamed, { type: 'updateStep', stepId: 'a', patch: { skills: [' '] } }));
+    assert.equal(Object.hasOwn(emptied.steps[0] ?? {}, 'skills'), false);
+    const added = planOf(editPlan(plan, { type: 'addStep', step: { id: 'n', kind: 'agent', title: 'New', skills: [] } }));
+    assert.equal(Object.hasOwn(added.steps[1] ?? {}, 'skills'), false);
+  });
 });
