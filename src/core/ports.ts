@@ -41,6 +41,18 @@ export interface WorkspaceListing {
 }
 
 /**
+ * Which content a change was computed from: the file was absent, or its bytes had this
+ * sha256 (hex). A link is judged by the file it leads to.
+ */
+export type ExpectedContent = { exists: false } | { exists: true; sha256: string };
+
+/** Options of a change (`writeText`, `delete`). */
+export interface ChangeOptions {
+  /** Change only while the file is still this version; a mismatch rejects with `WorkspaceError` code `changed`. */
+  expected?: ExpectedContent;
+}
+
+/**
  * The open workspace's files. Every path is workspace-relative with `/` separators;
  * implementations refuse any path that resolves outside the root (see `resolveInRoot`).
  */
@@ -58,9 +70,15 @@ export interface WorkspaceFs {
    * hand images to a model, and says so.
    */
   readBytes?(path: string, signal?: AbortSignal, options?: { maxBytes?: number }): Promise<Uint8Array>;
-  /** Writes atomically: a temporary file in the same directory, then a rename. */
-  writeText(path: string, text: string, signal?: AbortSignal): Promise<void>;
-  delete(path: string, signal?: AbortSignal): Promise<void>;
+  /**
+   * Writes atomically: a temporary file in the same directory, then a rename. With
+   * `options.expected`, the write happens only while the file is still that version
+   * (checked right before the rename); otherwise nothing changes and it rejects with a
+   * `WorkspaceError` of code `changed`.
+   */
+  writeText(path: string, text: string, signal?: AbortSignal, options?: ChangeOptions): Promise<void>;
+  /** Deletes the file (a link goes itself) or empty directory; `options.expected` as in `writeText`. */
+  delete(path: string, signal?: AbortSignal, options?: ChangeOptions): Promise<void>;
   createDirectory(path: string, signal?: AbortSignal): Promise<void>;
   /** The files matching `glob` (all files without one), and the folders that could not be read. */
   list(glob?: string, signal?: AbortSignal): Promise<WorkspaceListing>;
@@ -453,7 +471,14 @@ export interface CodeNavigation {
 /** A file's content at one moment: absent, or its text with its sha256 (hex). */
 export type FileVersion = { exists: false } | { exists: true; text: string; sha256: string };
 
-/** One change a run made to one path: what was there before, and the hash of what it left. */
+/**
+ * Where one recorded change stands. `intended`: recorded before the change was made, and
+ * not yet known to have landed (a crash in between leaves it so); `applied`: it landed;
+ * `abandoned`: it failed or was refused and nothing changed; `undone`: Undo put the file back.
+ */
+export type CheckpointState = 'intended' | 'applied' | 'abandoned' | 'undone';
+
+/** One change a run made (or meant to make) to one path: what was there before, and the hash of what it leaves. */
 export interface Checkpoint {
   runId: string;
   stepId: string;
@@ -465,19 +490,24 @@ export interface Checkpoint {
   before: FileVersion;
   /** `undefined` for an absent file (or a directory for `createDirectory`); else sha256 hex of the text written. */
   afterSha256: string | undefined;
+  state: CheckpointState;
 }
 
 /**
- * Where file tools keep each change's previous content (docs/architecture.md §6), keyed by run. Tools
- * record a checkpoint before they change anything; `undoRun` reads them back. In memory:
+ * Where file tools keep each change's previous content (docs/architecture.md §6), keyed by
+ * run. A change is recorded (`intended`) before anything is changed and settled once it
+ * landed or failed, so a crash in between leaves an `intended` record that a resumed run
+ * reconciles with what is on disk; `undoRun` reads them back. In memory:
  * `createMemoryCheckpointStore`; in a file: `loadCheckpointFile` (src/node).
  */
 export interface CheckpointStore {
-  record(checkpoint: Omit<Checkpoint, 'seq'>): Promise<Checkpoint>;
-  /** The run's checkpoints in the order they were recorded (empty for an unknown run). */
+  /** Records the intent of a change (state `intended`); resolves once it is stored. */
+  record(checkpoint: Omit<Checkpoint, 'seq' | 'state'>): Promise<Checkpoint>;
+  /** Records where the change `checkpoint` (as `record` returned it) ended. */
+  settle(checkpoint: Checkpoint, state: Exclude<CheckpointState, 'intended'>): Promise<void>;
+  /** The run's checkpoints in the order they were recorded, each in its latest state (empty for an unknown run). */
   list(runId: string): Promise<Checkpoint[]>;
 }
-
 
 /**
  * A language model (docs/architecture.md §5): OpenAI-compatible, VS Code LM, or a test fake. `chat`

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
-import type { FileStat, WorkspaceFs } from '../../src/core/ports';
+import type { ExpectedContent, FileStat, WorkspaceFs } from '../../src/core/ports';
+import { changedMeanwhileError, isExpectedContent, sha256OfBytes } from '../../src/core/workspace/expectedContent';
 import { compileGlob } from '../../src/core/workspace/globMatcher';
 import { IgnoreRules } from '../../src/core/workspace/ignoreRules';
 import { PathRefusedError, resolveInRoot } from '../../src/core/workspace/resolveInRoot';
@@ -48,16 +49,28 @@ export function createMemoryWorkspace(files: Record<string, string> = {}): Memor
     return text;
   };
 
+  const checkExpected = (input: string, relative: string, expected: ExpectedContent | undefined): void => {
+    if (expected === undefined) return;
+    const text = texts.get(relative);
+    const actual: ExpectedContent = directories.has(relative)
+      ? { exists: true, sha256: 'a directory' }
+      : text === undefined
+        ? { exists: false }
+        : { exists: true, sha256: sha256OfBytes(new TextEncoder().encode(text)) };
+    if (!isExpectedContent(actual, expected)) throw changedMeanwhileError(input, relative);
+  };
+
   return {
     rootLabel: root,
     readText,
     async readBytes(input, signal, options) {
       return new TextEncoder().encode(await readText(input, signal, options));
     },
-    async writeText(input, text, signal) {
+    async writeText(input, text, signal, options) {
       signal?.throwIfAborted();
       const relative = await resolve(input);
       if (directories.has(relative)) throw new WorkspaceError('is_directory', input, `${relative || '.'} is a directory; choose a file path`);
+      checkExpected(input, relative, options?.expected);
       const failure = failures.get(relative);
       if (failure) {
         failures.delete(relative);
@@ -66,10 +79,11 @@ export function createMemoryWorkspace(files: Record<string, string> = {}): Memor
       ensureParents(relative);
       texts.set(relative, text);
     },
-    async delete(input, signal) {
+    async delete(input, signal, options) {
       signal?.throwIfAborted();
       const relative = await resolve(input);
       if (relative === '') throw new PathRefusedError(input, 'the workspace root itself cannot be deleted');
+      if (texts.has(relative) || directories.has(relative)) checkExpected(input, relative, options?.expected);
       if (texts.delete(relative)) return;
       if (!directories.has(relative)) throw new WorkspaceError('not_found', input, `Nothing to delete: ${relative} does not exist`);
       const prefix = `${relative}/`;

@@ -4,19 +4,21 @@ import type { RunEventBody } from './runEvents';
 import type { ResolvedRunOptions } from './runOptions';
 
 /**
- * The run options one step's attempt works with, its effects journaled: every checkpoint a
- * file tool records (the step's own tool or its agent's tool calls) is also a
- * `file_changed` event, every model call a `model_called` event. So the run's summary
- * (changed files, model use) folds from the journal, resumed runs included. Without a
- * checkpoint store, changes are journaled all the same (and kept nowhere else).
+ * The run options one step's attempt works with, its effects journaled: every change a
+ * file tool makes (the step's own tool or its agent's tool calls) is a `file_changed`
+ * event once it has landed (its checkpoint settled `applied`), never before, so a change
+ * that failed, was refused or was cut off by a halt is not reported; every model call is a
+ * `model_called` event. So the run's summary (changed files, model use) folds from the
+ * journal, resumed runs included. Without a checkpoint store, changes are journaled all
+ * the same (and kept nowhere else).
  */
 export function journaledEffects(options: ResolvedRunOptions, stepId: string, emit: (body: RunEventBody) => void): ResolvedRunOptions {
   const inner = options.checkpoints;
   const checkpoints: CheckpointStore = {
-    async record(checkpoint) {
-      const stored = inner ? await inner.record(checkpoint) : { ...checkpoint, seq: 0 };
-      emit({ type: 'file_changed', stepId, path: checkpoint.path, operation: checkpoint.operation });
-      return stored;
+    record: (checkpoint) => (inner ? inner.record(checkpoint) : Promise.resolve({ ...checkpoint, seq: 0, state: 'intended' })),
+    async settle(checkpoint, state) {
+      if (inner) await inner.settle(checkpoint, state);
+      if (state === 'applied') emit({ type: 'file_changed', stepId, path: checkpoint.path, operation: checkpoint.operation });
     },
     list: (runId) => (inner ? inner.list(runId) : Promise.resolve([])),
   };

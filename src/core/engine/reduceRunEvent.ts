@@ -172,7 +172,8 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
       draft.contextSummary = event.summary;
       return;
     case 'file_changed':
-      if (!draft.changedFiles?.includes(event.path)) draft.changedFiles = [...(draft.changedFiles ?? []), event.path];
+      // Folders a run made (for a new file, or create_directory) are journaled for Undo, not counted as changed files.
+      if (event.operation !== 'createDirectory' && !draft.changedFiles?.includes(event.path)) draft.changedFiles = [...(draft.changedFiles ?? []), event.path];
       return;
     case 'model_called': {
       // Spread over zeros: a snapshot written before cached tokens were counted has no cachedTokens nor savedUsd.

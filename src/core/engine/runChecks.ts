@@ -43,7 +43,7 @@ export function stepChecks<Run extends CheckedRun>(step: Step, run: Run): StepCh
   const tracked: Run = {
     ...run,
     emit(body: RunEventBody) {
-      if (body.type === 'file_changed' && !changed.includes(body.path)) changed.push(body.path);
+      if (body.type === 'file_changed' && body.operation !== 'createDirectory' && !changed.includes(body.path)) changed.push(body.path);
       run.emit(body);
     },
   };

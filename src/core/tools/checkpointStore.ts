@@ -1,4 +1,4 @@
-import type { Checkpoint, CheckpointStore } from '../ports';
+import type { Checkpoint, CheckpointState, CheckpointStore } from '../ports';
 
 /** A `CheckpointStore` in memory that can be saved as JSON and loaded back. */
 export interface MemoryCheckpointStore extends CheckpointStore {
@@ -6,21 +6,33 @@ export interface MemoryCheckpointStore extends CheckpointStore {
   toJSON(): Checkpoint[];
 }
 
-/** A memory store, optionally holding checkpoints saved earlier with `toJSON()`. */
+const states: ReadonlySet<string> = new Set<CheckpointState>(['intended', 'applied', 'abandoned', 'undone']);
+
+/**
+ * A memory store, optionally holding checkpoints saved earlier with `toJSON()`. A saved
+ * checkpoint without a known state (written before states were kept) counts as `applied`,
+ * which it was: older versions recorded only changes they went on to make.
+ */
 export function createMemoryCheckpointStore(saved: readonly Checkpoint[] = []): MemoryCheckpointStore {
   const byRun = new Map<string, Checkpoint[]>();
   for (const checkpoint of saved) {
     const list = byRun.get(checkpoint.runId) ?? [];
-    list.push(structuredClone(checkpoint));
+    const state: CheckpointState = states.has(checkpoint.state) ? checkpoint.state : 'applied';
+    list.push({ ...structuredClone(checkpoint), state });
     byRun.set(checkpoint.runId, list);
   }
   return {
     async record(checkpoint) {
       const list = byRun.get(checkpoint.runId) ?? [];
-      const stored: Checkpoint = { ...structuredClone(checkpoint), seq: (list.at(-1)?.seq ?? 0) + 1 };
+      const stored: Checkpoint = { ...structuredClone(checkpoint), seq: (list.at(-1)?.seq ?? 0) + 1, state: 'intended' };
       list.push(stored);
       byRun.set(checkpoint.runId, list);
       return structuredClone(stored);
+    },
+    async settle(checkpoint, state) {
+      const stored = byRun.get(checkpoint.runId)?.find((candidate) => candidate.seq === checkpoint.seq);
+      if (stored === undefined) throw new Error(`No checkpoint ${checkpoint.seq} of run ${checkpoint.runId} to settle.`);
+      stored.state = state;
     },
     async list(runId) {
       return structuredClone(byRun.get(runId) ?? []);

@@ -3,6 +3,7 @@ import { PathRefusedError } from '../workspace/resolveInRoot';
 import { WorkspaceError } from '../workspace/workspaceError';
 import { needsApproval, requireApproval } from './approvals';
 import { workspacePath } from './fileChange';
+import { createDirectoryRecorded } from './recordedChange';
 import type { Tool } from './tool';
 
 const inputSchema = z.strictObject({
@@ -29,17 +30,7 @@ export const createDirectoryTool: Tool<z.infer<typeof inputSchema>, { path: stri
     if (needsApproval(createDirectoryTool.effects, ctx.approvalPolicy)) {
       await requireApproval(ctx, { kind: 'directory', stepId: ctx.stepId, title: ctx.stepTitle, path }, `creating the directory ${path}`, signal);
     }
-    if (ctx.checkpoints) {
-      await ctx.checkpoints.record({
-        runId: ctx.runId,
-        stepId: ctx.stepId,
-        path,
-        operation: 'createDirectory',
-        before: { exists: false },
-        afterSha256: undefined,
-      });
-    }
-    await ctx.workspace.createDirectory(path, signal);
+    await createDirectoryRecorded(ctx, path, signal);
     return { path, created: true };
   },
 };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { WorkspaceError } from '../workspace/workspaceError';
-import { changeFile, readCurrent, workspacePath } from './fileChange';
+import { changeFile, workspacePath } from './fileChange';
+import { readCurrent } from './fileVersions';
 import type { FileChangeResult } from './fileChange';
 import type { Tool } from './tool';
 

@@ -1,6 +1,6 @@
 import type { WorkspaceFs, Checkpoint, CheckpointStore } from '../ports';
 import { isWorkspaceError } from '../workspace/workspaceError';
-import { sha256 } from './fileChange';
+import { sha256 } from './fileVersions';
 
 /** What `undoRun` did, per path, in the order it acted (newest change first). */
 export interface UndoReport {
@@ -18,7 +18,10 @@ export interface UndoReport {
  * using the run's checkpoints. A file whose current content is not what the run left
  * (someone changed it since) is refused with the reason and left alone, and so are the
  * run's earlier changes to it. Directories the run created are removed when empty.
- * Running it twice is harmless: restored files count as `unchanged`.
+ * Each change put back (or found as it was before) is marked `undone`, so a second Undo
+ * does nothing, even after the user made the same change again by hand; changes that never
+ * landed (`abandoned`) are left out. A file is written only while it is exactly what the
+ * run left (compare-and-swap), never over a change made since.
  */
 export async function undoRun(
   runId: string,
@@ -28,7 +31,8 @@ export async function undoRun(
   const report: UndoReport = { runId, restored: [], unchanged: [], refused: [] };
   const blocked = new Set<string>();
   const settled = new Set<string>();
-  const checkpoints = await options.checkpoints.list(runId);
+  // Changes that never landed, or that an earlier Undo already put back, are not undone (again).
+  const checkpoints = (await options.checkpoints.list(runId)).filter((checkpoint) => checkpoint.state === 'applied' || checkpoint.state === 'intended');
   // The hash of each path before the run's first change to it; `undefined` for absent.
   const original = new Map<string, string | undefined>();
   for (const checkpoint of checkpoints) {
@@ -43,18 +47,22 @@ export async function undoRun(
       continue;
     }
     if (checkpoint.operation === 'createDirectory') {
-      await undoDirectory(workspace, checkpoint, report, signal);
+      if (await undoDirectory(workspace, checkpoint, report, signal)) await options.checkpoints.settle(checkpoint, 'undone');
       continue;
     }
     const current = await currentText(workspace, path, signal);
     const currentHash = current === undefined || current === null ? undefined : sha256(current);
     const beforeHash = checkpoint.before.exists ? checkpoint.before.sha256 : undefined;
     if (current !== null && currentHash === checkpoint.afterSha256) {
-      if (checkpoint.before.exists) await workspace.writeText(path, checkpoint.before.text, signal);
-      else await workspace.delete(path, signal);
+      // Only over exactly what the run left: a file changed since is never written over.
+      const expected = { expected: currentHash === undefined ? { exists: false as const } : { exists: true as const, sha256: currentHash } };
+      if (checkpoint.before.exists) await workspace.writeText(path, checkpoint.before.text, signal, expected);
+      else await workspace.delete(path, signal, expected);
+      await options.checkpoints.settle(checkpoint, 'undone');
       report.restored.push(path);
     } else if (current !== null && (currentHash === beforeHash || currentHash === original.get(path))) {
       if (currentHash === original.get(path)) settled.add(path);
+      await options.checkpoints.settle(checkpoint, 'undone');
       if (!report.unchanged.includes(path)) report.unchanged.push(path);
     } else {
       blocked.add(path);
@@ -84,20 +92,23 @@ async function currentText(workspace: WorkspaceFs, path: string, signal: AbortSi
   }
 }
 
-async function undoDirectory(workspace: WorkspaceFs, checkpoint: Checkpoint, report: UndoReport, signal: AbortSignal | undefined): Promise<void> {
+/** Removes a directory the run created; `true` when it is gone (removed now, or already). */
+async function undoDirectory(workspace: WorkspaceFs, checkpoint: Checkpoint, report: UndoReport, signal: AbortSignal | undefined): Promise<boolean> {
   const stat = await workspace.stat(checkpoint.path, signal);
   if (stat?.type !== 'directory') {
     report.unchanged.push(checkpoint.path);
-    return;
+    return true;
   }
   try {
     await workspace.delete(checkpoint.path, signal);
     report.restored.push(checkpoint.path);
+    return true;
   } catch (error) {
     if (!isWorkspaceError(error, 'not_empty')) throw error;
     report.refused.push({
       path: checkpoint.path,
       reason: `the directory ${checkpoint.path}, created by step ${checkpoint.stepId}, now holds files the run did not create`,
     });
+    return false;
   }
 }

@@ -42,9 +42,10 @@ export class AtomicWrites<Handle> {
 
   /**
    * Replaces the entry `name` of `directory` with `text` (UTF-8). `mode` is the previous
-   * file's permission bits to keep; `undefined` for a new file. Rejects when `signal` aborts
-   * before the rename, or when a step fails, leaving the target as it was and no temporary
-   * file behind.
+   * file's permission bits to keep; `undefined` for a new file. `beforeRename` runs once the
+   * new content is on disk, right before it takes the target's place (the last moment to
+   * refuse). Rejects when `signal` aborts before the rename, or when a step fails, leaving
+   * the target as it was and no temporary file behind.
    */
   async replace(
     walk: ConfinedWalk<Handle>,
@@ -53,17 +54,18 @@ export class AtomicWrites<Handle> {
     text: string,
     mode: number | undefined,
     signal: AbortSignal | undefined,
+    beforeRename: () => Promise<void> = async () => undefined,
   ): Promise<void> {
     const folder = await this.openFolder(walk);
     try {
       if (folder !== undefined) {
         try {
-          return await this.writeThenRename(folder, newTemporaryName(true), directory, name, text, mode, signal);
+          return await this.writeThenRename(folder, newTemporaryName(true), directory, name, text, mode, signal, beforeRename);
         } catch (error) {
           if (signal?.aborted || !this.raw.crossesDevices(error)) throw error;
         }
       }
-      await this.writeThenRename(directory, newTemporaryName(false), directory, name, text, mode, signal);
+      await this.writeThenRename(directory, newTemporaryName(false), directory, name, text, mode, signal, beforeRename);
     } finally {
       if (folder !== undefined) this.raw.close(folder);
     }
@@ -77,10 +79,12 @@ export class AtomicWrites<Handle> {
     text: string,
     mode: number | undefined,
     signal: AbortSignal | undefined,
+    beforeRename: () => Promise<void>,
   ): Promise<void> {
     try {
       await this.raw.writeNewFile(holder, tempName, text, mode);
       signal?.throwIfAborted();
+      await beforeRename();
       await this.raw.rename(holder, tempName, directory, name);
     } catch (error) {
       await this.raw.removeFile(holder, tempName).catch(() => undefined);

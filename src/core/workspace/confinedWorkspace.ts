@@ -1,4 +1,4 @@
-import type { FileStat, RawDirectoryFs, RawFile, TextSearcher, WorkspaceFs } from '../ports';
+import type { ExpectedContent, FileStat, RawDirectoryFs, RawFile, TextSearcher, WorkspaceFs } from '../ports';
 import { AtomicWrites } from './atomicWrites';
 import { ConfinedWalk } from './confinedWalk';
 import { type Entry, entryOf, isDangling, missingError, readOpened, refuseHardLink, releaseEntry } from './confinedEntry';
@@ -6,6 +6,7 @@ import { listConfined } from './listConfined';
 import type { ManyTextReader } from './readTextMany';
 import { readManyConfined } from './readManyConfined';
 import { normalizeWorkspacePath, PathRefusedError } from './resolveInRoot';
+import { changedMeanwhileError, checkExpectedContent, isExpectedContent, sha256OfBytes } from './expectedContent';
 import { asWorkspaceFailure, WorkspaceError } from './workspaceError';
 import type { WalkOptions } from './confinedWalk';
 
@@ -122,7 +123,7 @@ export function createConfinedWorkspace<Handle>(raw: RawDirectoryFs<Handle>, opt
       await readManyConfined({ raw, walk, root, readOne }, paths, visit, signal, readOptions?.maxBytes);
     },
 
-    async writeText(input, text, signal) {
+    async writeText(input, text, signal, changeOptions) {
       return failing(input, 'changed', async () => {
         signal?.throwIfAborted();
         const relative = normalizeWorkspacePath(input, root);
@@ -134,14 +135,17 @@ export function createConfinedWorkspace<Handle>(raw: RawDirectoryFs<Handle>, opt
           if ('missing' in at || isDangling(entry)) throw missingError(isDangling(entry), input, relative);
           if (stats?.type === 'directory') throw new WorkspaceError('is_directory', input, `${relative} is a directory; choose a file path`);
           if (stats && !allowHardLinks) refuseHardLink(stats, relative, input);
-          await writes.replace(entry.walk, entry.walk.directory(at), at.name, text, stats?.mode, signal);
+          const directory = entry.walk.directory(at);
+          await writes.replace(entry.walk, directory, at.name, text, stats?.mode, signal, () =>
+            checkExpectedContent(raw, directory, at.name, changeOptions?.expected, input, relative),
+          );
         } finally {
           releaseEntry(entry.walk, entry);
         }
       });
     },
 
-    async delete(input, signal) {
+    async delete(input, signal, changeOptions) {
       return failing(input, 'changed', async () => {
         signal?.throwIfAborted();
         const relative = normalizeWorkspacePath(input, root);
@@ -157,11 +161,21 @@ export function createConfinedWorkspace<Handle>(raw: RawDirectoryFs<Handle>, opt
           const stats = await raw.lstat(directory, at.name);
           if (stats === undefined) throw nothing();
           if (stats.type === 'directory') {
+            if (changeOptions?.expected !== undefined) throw changedMeanwhileError(input, relative);
             if ((await raw.removeDirectory(directory, at.name)) === 'not_empty') {
               throw new WorkspaceError('not_empty', input, `${relative} is a directory that is not empty; delete its files first`);
             }
           } else {
             if (!allowHardLinks) refuseHardLink(stats, relative, input);
+            const expected = changeOptions?.expected;
+            if (stats.type === 'link' && expected !== undefined) {
+              // A link's version is the version of the file it leads to, as every read sees it.
+              const target = await readBytesOne(input, undefined).catch(() => undefined);
+              const actual: ExpectedContent = target === undefined ? { exists: false } : { exists: true, sha256: sha256OfBytes(target) };
+              if (!isExpectedContent(actual, expected)) throw changedMeanwhileError(input, relative);
+            } else {
+              await checkExpectedContent(raw, directory, at.name, expected, input, relative);
+            }
             // A link goes itself, not its target: that is what the path names.
             await raw.removeFile(directory, at.name);
           }

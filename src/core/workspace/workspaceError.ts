@@ -8,6 +8,10 @@ export type WorkspaceErrorCode =
   | 'binary'
   | 'not_regular'
   | 'hard_link'
+  /** The file is not the version a change was computed from (someone changed it meanwhile); nothing was changed. */
+  | 'changed'
+  /** The file's bytes are not UTF-8 text, so a text change could not keep them. */
+  | 'not_utf8'
   /** The file system refused access (permissions). */
   | 'no_permission'
   /** The file system failed otherwise (a full disk, a read-only file system, an input/output error…). */

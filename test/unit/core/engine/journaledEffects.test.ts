@@ -11,20 +11,27 @@ const change = { runId: 'run-1', stepId: 'S1', path: 'a.txt', operation: 'write'
 const plan = makePlan([makeStep('S1')]);
 
 describe('journaledEffects', () => {
-  it('journals every recorded checkpoint as a file change and keeps it in the run\'s store', async () => {
+  it('journals a change as a file change once it landed, never at its intent, and keeps it in the run\'s store', async () => {
     const events: RunEventBody[] = [];
     const store = createMemoryCheckpointStore();
     const options = journaledEffects(resolveRunOptions(plan, { checkpoints: store, clock: new ManualClock() }), 'S1', (body) => events.push(body));
     const stored = await options.checkpoints?.record(change);
     assert.equal(stored?.seq, 1);
+    assert.deepEqual(events, [], 'an intent is not a change: a halt or a failure may still stop it');
+    if (stored) await options.checkpoints?.settle(stored, 'applied');
     assert.deepEqual(events, [{ type: 'file_changed', stepId: 'S1', path: 'a.txt', operation: 'write' }]);
-    assert.deepEqual((await options.checkpoints?.list('run-1'))?.map((checkpoint) => checkpoint.path), ['a.txt']);
+    const failed = await options.checkpoints?.record({ ...change, path: 'b.txt' });
+    if (failed) await options.checkpoints?.settle(failed, 'abandoned');
+    assert.equal(events.length, 1, 'a change that never landed is not journaled as one');
+    assert.deepEqual((await options.checkpoints?.list('run-1'))?.map((checkpoint) => [checkpoint.path, checkpoint.state]), [['a.txt', 'applied'], ['b.txt', 'abandoned']]);
   });
 
   it('journals changes without a checkpoint store too, keeping them nowhere else', async () => {
     const events: RunEventBody[] = [];
     const options = journaledEffects(resolveRunOptions(plan, { clock: new ManualClock() }), 'S1', (body) => events.push(body));
-    assert.deepEqual(await options.checkpoints?.record(change), { ...change, seq: 0 });
+    const stored = await options.checkpoints?.record(change);
+    assert.deepEqual(stored, { ...change, seq: 0, state: 'intended' });
+    if (stored) await options.checkpoints?.settle(stored, 'applied');
     assert.deepEqual(await options.checkpoints?.list('run-1'), []);
     assert.equal(events.length, 1);
   });

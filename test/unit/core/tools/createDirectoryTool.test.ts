@@ -17,7 +17,11 @@ describe('create_directory', () => {
     assert.deepEqual(interaction.approvals(), [{ kind: 'directory', stepId: 'S1', title: 'Test step', path: 'a/b' }]);
     assert.deepEqual(await createDirectoryTool.run(ctx, { path: 'a/b/' }, neverAborted), { path: 'a/b', created: false });
     assert.equal((await workspace.stat('a/b'))?.type, 'directory');
-    assert.equal((await checkpoints.list('run-1')).length, 1);
+    assert.deepEqual(
+      (await checkpoints.list('run-1')).map(({ path, state }) => [path, state]),
+      [['a', 'applied'], ['a/b', 'applied']],
+      'each folder made is recorded, the outermost first, so Undo removes them all',
+    );
     assert.equal(interaction.requests.length, 1, 'an existing directory asks nothing');
     await assert.rejects(createDirectoryTool.run(ctx, { path: 'file.txt' }, neverAborted), /a file with that name exists/);
     await assert.rejects(createDirectoryTool.run(ctx, { path: '.git/x' }, neverAborted), /managed by git/);
@@ -45,7 +49,7 @@ describe('create_directory', () => {
     const workspace = createMemoryWorkspace({ 'file.txt': '' });
     const checkpoints = createMemoryCheckpointStore();
     await createDirectoryTool.run(makeToolContext({ workspace, checkpoints, stepId: 'S4' }), { path: 'made' }, neverAborted);
-    assert.deepEqual(await checkpoints.list('run-1'), [{ runId: 'run-1', stepId: 'S4', seq: 1, path: 'made', operation: 'createDirectory', before: { exists: false }, afterSha256: undefined }]);
+    assert.deepEqual(await checkpoints.list('run-1'), [{ runId: 'run-1', stepId: 'S4', seq: 1, path: 'made', operation: 'createDirectory', before: { exists: false }, afterSha256: undefined, state: 'applied' }]);
     await assert.rejects(createDirectoryTool.run(makeToolContext({ workspace }), { path: 'file.txt' }, neverAborted), { code: 'not_directory', message: 'Cannot create directory file.txt: a file with that name exists' });
     const rejecting = makeToolContext({ workspace, interaction: new ScriptedInteraction({ approvals: [{ approved: false }] }) });
     await assert.rejects(createDirectoryTool.run(rejecting, { path: 'other' }, neverAborted), { message: 'The user rejected creating the directory other. Nothing was changed.' });

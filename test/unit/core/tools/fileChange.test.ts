@@ -3,7 +3,7 @@ import { ApprovalRejectedError } from '../../../../src/core/tools/approvals';
 import { createMemoryCheckpointStore } from '../../../../src/core/tools/checkpointStore';
 import { isDeferredError } from '../../../../src/core/tools/deferral';
 import { deleteFileTool } from '../../../../src/core/tools/deleteFileTool';
-import { sha256 } from '../../../../src/core/tools/fileChange';
+import { sha256 } from '../../../../src/core/tools/fileVersions';
 import { editFileTool } from '../../../../src/core/tools/editFileTool';
 import { writeFileTool } from '../../../../src/core/tools/writeFileTool';
 import { PathRefusedError } from '../../../../src/core/workspace/resolveInRoot';
@@ -77,13 +77,14 @@ describe('changeFile (write, edit and delete)', () => {
     await writeFileTool.run(ctx, { path: 'dir/new.txt', content: 'fresh' }, neverAborted);
     await deleteFileTool.run(ctx, { path: 'a.txt' }, neverAborted);
     assert.deepEqual(await checkpoints.list('run-1'), [
-      { runId: 'run-1', stepId: 'S7', seq: 1, path: 'a.txt', operation: 'write', before: { exists: true, text: 'before', sha256: sha256('before') }, afterSha256: sha256('after') },
-      { runId: 'run-1', stepId: 'S7', seq: 2, path: 'dir/new.txt', operation: 'write', before: { exists: false }, afterSha256: sha256('fresh') },
-      { runId: 'run-1', stepId: 'S7', seq: 3, path: 'a.txt', operation: 'delete', before: { exists: true, text: 'after', sha256: sha256('after') }, afterSha256: undefined },
+      { runId: 'run-1', stepId: 'S7', seq: 1, path: 'a.txt', operation: 'write', before: { exists: true, text: 'before', sha256: sha256('before') }, afterSha256: sha256('after'), state: 'applied' },
+      { runId: 'run-1', stepId: 'S7', seq: 2, path: 'dir', operation: 'createDirectory', before: { exists: false }, afterSha256: undefined, state: 'applied' },
+      { runId: 'run-1', stepId: 'S7', seq: 3, path: 'dir/new.txt', operation: 'write', before: { exists: false }, afterSha256: sha256('fresh'), state: 'applied' },
+      { runId: 'run-1', stepId: 'S7', seq: 4, path: 'a.txt', operation: 'delete', before: { exists: true, text: 'after', sha256: sha256('after') }, afterSha256: undefined, state: 'applied' },
     ]);
   });
 
-  it('refuses to write when the file changed while the approval was pending', async () => {
+  it('asks again, showing what it would now replace, when the file changed while the approval was pending', async () => {
     const workspace = createMemoryWorkspace({ 'a.txt': 'v1' });
     const interaction = new ScriptedInteraction({
       approvals: [
@@ -91,10 +92,29 @@ describe('changeFile (write, edit and delete)', () => {
           void workspace.writeText('a.txt', 'edited by the user meanwhile');
           return { approved: true };
         },
+        { approved: false, reason: 'keep my edit' },
       ],
     });
-    await assert.rejects(writeFileTool.run(makeToolContext({ workspace, interaction }), { path: 'a.txt', content: 'v2' }, neverAborted), /a.txt changed while the change was waiting for approval; nothing was written/);
+    await assert.rejects(writeFileTool.run(makeToolContext({ workspace, interaction }), { path: 'a.txt', content: 'v2' }, neverAborted), /rejected overwriting a.txt: keep my edit/);
+    assert.deepEqual(
+      interaction.approvals().map((request) => (request.kind === 'file' ? request.proposal.currentText : undefined)),
+      ['v1', 'edited by the user meanwhile'],
+    );
     assert.equal(workspace.snapshot()['a.txt'], 'edited by the user meanwhile');
+  });
+
+  it('gives up with nothing written when the file keeps changing under every approval', async () => {
+    const workspace = createMemoryWorkspace({ 'a.txt': 'v0' });
+    let edits = 0;
+    const approveWhileEditing = () => {
+      void workspace.writeText('a.txt', `user edit ${++edits}`);
+      return { approved: true };
+    };
+    const interaction = new ScriptedInteraction({ approvals: [approveWhileEditing, approveWhileEditing, approveWhileEditing] });
+    const checkpoints = createMemoryCheckpointStore();
+    await assert.rejects(writeFileTool.run(makeToolContext({ workspace, interaction, checkpoints }), { path: 'a.txt', content: 'mine' }, neverAborted), /a\.txt kept changing while this step was changing it \(3 times in a row.*nothing was written/);
+    assert.equal(workspace.snapshot()['a.txt'], 'user edit 3');
+    assert.deepEqual(await checkpoints.list('run-1'), []);
   });
 
   it('refuses paths inside .git, escaping paths, and oversized content', async () => {
@@ -125,7 +145,10 @@ describe('changeFile (write, edit and delete)', () => {
     // between the two calls does: writing as if creating would record "did not exist", and
     // Undo would then delete the file instead of restoring it.
     const workspace = createMemoryWorkspace({ 'a.txt': 'precious' });
-    const flaky: MemoryWorkspace = { ...workspace, readText: async (path) => { throw new WorkspaceError('not_found', path, `File not found: ${path}`); } };
+    const missing = async (path: string): Promise<never> => {
+      throw new WorkspaceError('not_found', path, `File not found: ${path}`);
+    };
+    const flaky: MemoryWorkspace = { ...workspace, readText: missing, readBytes: missing };
     const checkpoints = createMemoryCheckpointStore();
     await assert.rejects(
       writeFileTool.run(makeToolContext({ workspace: flaky, checkpoints }), { path: 'a.txt', content: 'replaced' }, neverAborted),
@@ -143,6 +166,10 @@ describe('changeFile (write, edit and delete)', () => {
         await workspace.delete(path, signal);
         return workspace.readText(path, signal);
       },
+      readBytes: async (path, signal) => {
+        await workspace.delete(path, signal);
+        return new TextEncoder().encode(await workspace.readText(path, signal));
+      },
     };
     const checkpoints = createMemoryCheckpointStore();
     const result = await writeFileTool.run(makeToolContext({ workspace: vanishing, checkpoints }), { path: 'a.txt', content: 'new' }, neverAborted);
@@ -154,7 +181,10 @@ describe('changeFile (write, edit and delete)', () => {
   it('passes on any other read failure and leaves the file as it was', async () => {
     const workspace = createMemoryWorkspace({ 'a.txt': 'locked' });
     const denied = Object.assign(new Error('EACCES: permission denied, open a.txt'), { code: 'EACCES' });
-    const unreadable: MemoryWorkspace = { ...workspace, readText: async () => { throw denied; } };
+    const refuse = async (): Promise<never> => {
+      throw denied;
+    };
+    const unreadable: MemoryWorkspace = { ...workspace, readText: refuse, readBytes: refuse };
     const checkpoints = createMemoryCheckpointStore();
     const interaction = new ScriptedInteraction();
     await assert.rejects(writeFileTool.run(makeToolContext({ workspace: unreadable, checkpoints, interaction }), { path: 'a.txt', content: 'x' }, neverAborted), /permission denied/);

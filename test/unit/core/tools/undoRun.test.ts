@@ -83,8 +83,34 @@ describe('undoRun', () => {
     for (const content of ['v1', 'v0', 'v2']) await writeFileTool.run(ctx, { path: 'a.txt', content }, neverAborted);
     assert.deepEqual(await undoRun('run-1', { workspace, checkpoints }), { runId: 'run-1', restored: ['a.txt', 'a.txt', 'a.txt'], unchanged: [], refused: [] });
     assert.deepEqual(workspace.snapshot(), { 'a.txt': 'v0' });
-    assert.deepEqual(await undoRun('run-1', { workspace, checkpoints }), { runId: 'run-1', restored: [], unchanged: ['a.txt'], refused: [] });
+    assert.deepEqual(await undoRun('run-1', { workspace, checkpoints }), { runId: 'run-1', restored: [], unchanged: [], refused: [] });
     assert.deepEqual(workspace.snapshot(), { 'a.txt': 'v0' });
+  });
+
+  it('a second undo leaves alone the change the user made again by hand after the first (issue 26, finding 4)', async () => {
+    const workspace = createMemoryWorkspace({ 'a.txt': 'version = 1' });
+    const checkpoints = createMemoryCheckpointStore();
+    await writeFileTool.run(makeToolContext({ workspace, checkpoints }), { path: 'a.txt', content: 'version = 2' }, neverAborted);
+    assert.deepEqual((await undoRun('run-1', { workspace, checkpoints })).restored, ['a.txt']);
+    // The user decides they wanted it after all and types the same change.
+    await workspace.writeText('a.txt', 'version = 2');
+    assert.deepEqual(await undoRun('run-1', { workspace, checkpoints }), { runId: 'run-1', restored: [], unchanged: [], refused: [] });
+    assert.deepEqual(workspace.snapshot(), { 'a.txt': 'version = 2' });
+    assert.deepEqual((await checkpoints.list('run-1')).map((checkpoint) => checkpoint.state), ['undone']);
+  });
+
+  it('removes the folders a new file needed, and leaves out changes that never landed', async () => {
+    const workspace = createMemoryWorkspace({ 'keep.txt': 'k' });
+    const checkpoints = createMemoryCheckpointStore();
+    const ctx = makeToolContext({ workspace, checkpoints });
+    await writeFileTool.run(ctx, { path: 'deep/er/new.txt', content: 'new' }, neverAborted);
+    workspace.failNextWrite('keep.txt', new Error('disk full'));
+    await assert.rejects(writeFileTool.run(ctx, { path: 'keep.txt', content: 'never written' }, neverAborted), /disk full/);
+    assert.deepEqual((await checkpoints.list('run-1')).map(({ path, state }) => [path, state]), [['deep', 'applied'], ['deep/er', 'applied'], ['deep/er/new.txt', 'applied'], ['keep.txt', 'abandoned']]);
+    const report = await undoRun('run-1', { workspace, checkpoints });
+    assert.deepEqual(report, { runId: 'run-1', restored: ['deep/er/new.txt', 'deep/er', 'deep'], unchanged: [], refused: [] });
+    assert.deepEqual(workspace.snapshot(), { 'keep.txt': 'k' });
+    assert.equal(await workspace.stat('deep'), undefined);
   });
 
   it('undoes the earlier change of a file the user already put back to how a later step found it', async () => {

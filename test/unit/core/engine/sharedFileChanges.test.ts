@@ -1,0 +1,178 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { runPlan } from '../../../../src/core/engine/runPlan';
+import type { Step } from '../../../../src/core/plan/planSchema';
+import type { ApprovalDecision, WorkspaceFs } from '../../../../src/core/ports';
+import { builtinTools } from '../../../../src/core/tools/builtinTools';
+import { createMemoryCheckpointStore } from '../../../../src/core/tools/checkpointStore';
+import { editFileTool } from '../../../../src/core/tools/editFileTool';
+import { undoRun } from '../../../../src/core/tools/undoRun';
+import { writeFileTool } from '../../../../src/core/tools/writeFileTool';
+import { deleteFileTool } from '../../../../src/core/tools/deleteFileTool';
+import { createNodeWorkspace } from '../../../../src/node/nodeWorkspace';
+import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
+import { ManualClock } from '../../../fakes/manualClock';
+import { ScriptedInteraction } from '../../../fakes/scriptedInteraction';
+import { makeToolContext, neverAborted } from '../../../fakes/toolContext';
+import { makePlan, makeStep } from '../../../support/randomPlans';
+
+const edit = (id: string, search: string, replace: string, file = 'f.txt'): Step =>
+  makeStep(id, { kind: 'tool', agent: undefined, input: undefined, critical: false, tool: 'edit_file', args: { path: file, edits: [{ search, replace }] } });
+
+/** Every macrotask turn yields: the run's steps interleave at every await, as real I/O makes them. */
+function slowed(workspace: WorkspaceFs): WorkspaceFs {
+  const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+  return {
+    ...workspace,
+    rootLabel: workspace.rootLabel,
+    readText: async (...args) => (await turn(), workspace.readText(...args)),
+    ...(workspace.readBytes ? { readBytes: async (...args: Parameters<NonNullable<WorkspaceFs['readBytes']>>) => (await turn(), (workspace.readBytes as NonNullable<WorkspaceFs['readBytes']>)(...args)) } : {}),
+    writeText: async (...args) => (await turn(), workspace.writeText(...args)),
+    delete: async (...args) => (await turn(), workspace.delete(...args)),
+    stat: async (...args) => (await turn(), workspace.stat(...args)),
+  };
+}
+
+describe('changes of one file by parallel steps (issue 26)', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-shared-'));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('finding 1: two independent edit_file steps on one file both land (ALPHA beta GAMMA), in memory and on disk', async () => {
+    fs.writeFileSync(path.join(dir, 'f.txt'), 'alpha\nbeta\ngamma\n');
+    for (const workspace of [createMemoryWorkspace({ 'f.txt': 'alpha\nbeta\ngamma\n' }), createNodeWorkspace(dir)]) {
+      const plan = makePlan([edit('A', 'alpha', 'ALPHA'), edit('B', 'gamma', 'GAMMA')]);
+      const result = await runPlan(plan, { clock: new ManualClock(0, { autoAdvance: true }), workspace: slowed(workspace), tools: builtinTools(), approvalPolicy: 'commandsOnly', maxConcurrency: 4 }).result;
+      assert.equal(result.status, 'completed');
+      assert.equal(await workspace.readText('f.txt'), 'ALPHA\nbeta\nGAMMA\n');
+    }
+  });
+
+  it('six parallel edits of one file, each waiting on its own approval in a random order, all land and each is reported once', async () => {
+    const workspace = createMemoryWorkspace({ 'f.txt': 'a b c d e f' });
+    const letters = ['a', 'b', 'c', 'd', 'e', 'f'];
+    const pending: ((decision: ApprovalDecision) => void)[] = [];
+    const interaction = ScriptedInteraction.approvingAll();
+    interaction.requestApproval = () => new Promise<ApprovalDecision>((resolve) => pending.push(resolve));
+    const plan = makePlan(letters.map((letter) => edit(letter.toUpperCase(), letter, letter.toUpperCase())));
+    const checkpoints = createMemoryCheckpointStore();
+    const handle = runPlan(plan, { clock: new ManualClock(0, { autoAdvance: true }), workspace: slowed(workspace), tools: builtinTools(), interaction, checkpoints, maxConcurrency: 6 });
+    // Answer whichever question is open, last asked first, until the run ends.
+    let answered = 0;
+    while (answered < letters.length) {
+      await new Promise((resolve) => setImmediate(resolve));
+      const next = pending.pop();
+      if (next) {
+        next({ approved: true });
+        answered++;
+      }
+    }
+    const result = await handle.result;
+    assert.equal(result.status, 'completed');
+    assert.equal(workspace.snapshot()['f.txt'], 'A B C D E F');
+    assert.deepEqual(handle.state().changedFiles ?? [], ['f.txt']);
+    assert.equal((await checkpoints.list(result.runId)).filter((checkpoint) => checkpoint.state === 'applied').length, 6);
+    const undone = await undoRun(result.runId, { workspace, checkpoints });
+    assert.equal(undone.refused.length, 0);
+    assert.equal(workspace.snapshot()['f.txt'], 'a b c d e f');
+  });
+
+  it('another program writing the file between the read and the write is never overwritten: the edit is made again on its content', async () => {
+    const memory = createMemoryWorkspace({ 'f.txt': 'alpha\nbeta\n' });
+    let interfered = false;
+    const racing: WorkspaceFs = {
+      ...memory,
+      async writeText(file, text, signal, options) {
+        if (!interfered) {
+          interfered = true;
+          // Another program saves the file just before our write.
+          await memory.writeText(file, 'alpha\nbeta\nsaved by the user\n');
+        }
+        return memory.writeText(file, text, signal, options);
+      },
+    };
+    const result = await editFileTool.run(makeToolContext({ workspace: racing, approvalPolicy: 'commandsOnly' }), { path: 'f.txt', edits: [{ search: 'alpha', replace: 'ALPHA' }] }, neverAborted);
+    assert.equal(result.operation, 'edited');
+    assert.equal(memory.snapshot()['f.txt'], 'ALPHA\nbeta\nsaved by the user\n');
+  });
+
+  it('a whole-file write computed before another program saved the file asks again, showing what it would now replace', async () => {
+    const memory = createMemoryWorkspace({ 'f.txt': 'v0' });
+    let interfered = false;
+    const racing: WorkspaceFs = {
+      ...memory,
+      async writeText(file, text, signal, options) {
+        if (!interfered) {
+          interfered = true;
+          await memory.writeText(file, 'the user saved this');
+        }
+        return memory.writeText(file, text, signal, options);
+      },
+    };
+    const interaction = new ScriptedInteraction({ approvals: [{ approved: true }, { approved: false, reason: 'not over my work' }] });
+    await assert.rejects(writeFileTool.run(makeToolContext({ workspace: racing, interaction }), { path: 'f.txt', content: 'v1' }, neverAborted), /not over my work/);
+    assert.deepEqual(interaction.approvals().map((request) => (request.kind === 'file' ? request.proposal.currentText : '')), ['v0', 'the user saved this']);
+    assert.equal(memory.snapshot()['f.txt'], 'the user saved this');
+  });
+
+  it('finding 2: a Latin-1 file is refused for editing, overwriting and deleting, its bytes untouched', async () => {
+    const latin1 = Buffer.from('caf\xe9 cr\xe8me\nline2\n', 'latin1');
+    fs.writeFileSync(path.join(dir, 'l1.txt'), latin1);
+    const checkpoints = createMemoryCheckpointStore();
+    const ctx = makeToolContext({ workspace: createNodeWorkspace(dir), checkpoints, interaction: new ScriptedInteraction() });
+    const notUtf8 = /l1\.txt is not UTF-8 text .*refuse to change it/;
+    await assert.rejects(editFileTool.run(ctx, { path: 'l1.txt', edits: [{ search: 'line2', replace: 'LINE2' }] }, neverAborted), notUtf8);
+    await assert.rejects(writeFileTool.run(ctx, { path: 'l1.txt', content: 'new' }, neverAborted), notUtf8);
+    await assert.rejects(deleteFileTool.run(ctx, { path: 'l1.txt' }, neverAborted), notUtf8);
+    assert.deepEqual(fs.readFileSync(path.join(dir, 'l1.txt')), latin1);
+    assert.deepEqual(await checkpoints.list('run-1'), []);
+  });
+
+  it('a UTF-8 file with a BOM and CRLF keeps every byte outside the edit, and Undo restores it byte for byte', async () => {
+    const original = Buffer.from('\ufeffhead\r\nmiddle\r\n\u00e9 tail\r\n', 'utf8');
+    fs.writeFileSync(path.join(dir, 'bom.txt'), original);
+    const workspace = createNodeWorkspace(dir);
+    const checkpoints = createMemoryCheckpointStore();
+    const ctx = makeToolContext({ workspace, checkpoints, approvalPolicy: 'commandsOnly' });
+    await editFileTool.run(ctx, { path: 'bom.txt', edits: [{ search: 'middle', replace: 'MIDDLE' }] }, neverAborted);
+    assert.deepEqual(fs.readFileSync(path.join(dir, 'bom.txt')), Buffer.from('\ufeffhead\r\nMIDDLE\r\n\u00e9 tail\r\n', 'utf8'));
+    await undoRun('run-1', { workspace, checkpoints });
+    assert.deepEqual(fs.readFileSync(path.join(dir, 'bom.txt')), original);
+  });
+
+  it('finding 5: a change whose write failed is not reported as changed', async () => {
+    const workspace = createMemoryWorkspace({ 'a.txt': 'a', 'b.txt': 'b' });
+    workspace.failNextWrite('b.txt', new Error('the disk is full'));
+    const plan = makePlan([edit('A', 'a', 'A', 'a.txt'), edit('B', 'b', 'B', 'b.txt')]);
+    const handle = runPlan(plan, { clock: new ManualClock(0, { autoAdvance: true }), workspace, tools: builtinTools(), approvalPolicy: 'commandsOnly', checkpoints: createMemoryCheckpointStore() });
+    const result = await handle.result;
+    assert.notEqual(result.steps['B']?.status, 'completed');
+    assert.deepEqual(handle.state().changedFiles ?? [], ['a.txt']);
+    assert.deepEqual(workspace.snapshot(), { 'a.txt': 'A', 'b.txt': 'b' });
+  });
+
+  it('finding 5: after a critical step halts the run, the summary names only the changes that landed', async () => {
+    const workspace = createMemoryWorkspace({ 'a.txt': 'a', 'b.txt': 'b' });
+    const failing = makeStep('FAIL', { kind: 'tool', agent: undefined, input: undefined, critical: true, tool: 'edit_file', args: { path: 'a.txt', edits: [{ search: 'nothing like this', replace: 'x' }] } });
+    const interaction = ScriptedInteraction.approvingAll();
+    let release: () => void = () => undefined;
+    // B's write waits for its approval until after the halt: it must not count as changed.
+    interaction.requestApproval = (request) =>
+      request.kind === 'file' && request.proposal.path === 'b.txt'
+        ? new Promise((_resolve, reject) => {
+            release = () => reject(new Error('gone'));
+          })
+        : Promise.resolve({ approved: true });
+    const plan = makePlan([failing, edit('B', 'b', 'B', 'b.txt')]);
+    const handle = runPlan(plan, { clock: new ManualClock(0, { autoAdvance: true }), workspace, tools: builtinTools(), interaction, checkpoints: createMemoryCheckpointStore() });
+    const result = await handle.result;
+    release();
+    assert.equal(result.status, 'failed');
+    assert.deepEqual(handle.state().changedFiles ?? [], []);
+    assert.deepEqual(workspace.snapshot(), { 'a.txt': 'a', 'b.txt': 'b' });
+  });
+});
