@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { hostRunOptions, type HostRunOptions } from '../core/engine/hostRunOptions';
+import { createCheckpointFolder } from '../node/checkpointFolder';
 import { createFileRunStore } from '../node/fileRunStore';
 import { createNodeCommandRunner } from '../node/nodeCommandRunner';
 import { createNodeWorkspace } from '../node/nodeWorkspace';
@@ -54,7 +55,8 @@ export function engineOptions(options: CliRunOptions, io: CliIo, capabilities: C
     diagnostics: undefined,
     store: createFileRunStore(runsDirectory(root)),
     interaction: terminalInteraction(io, { yes: options.yes }),
-    checkpoints: undefined,
+    // Beside the journals: `task-planner undo` reads them back, and a resumed run knows which changes were under way.
+    checkpoints: createCheckpointFolder(runsDirectory(root)),
     logger: undefined,
     clock: timerClock,
     signal: undefined,

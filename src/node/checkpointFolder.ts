@@ -1,0 +1,29 @@
+import { join } from 'node:path';
+import type { CheckpointStore } from '../core/ports';
+import { loadCheckpointFile } from './checkpointFile';
+
+/** Run ids a checkpoint file may be named after: no separators, nothing hidden. */
+const safeRunId = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+
+/**
+ * A `CheckpointStore` with one file per run in `directory` (`<runId>.checkpoints.json`,
+ * beside the CLI's journals), each loaded on first use: runs of several processes on one
+ * folder never write each other's file. Durable as `loadCheckpointFile`.
+ */
+export function createCheckpointFolder(directory: string): CheckpointStore {
+  const stores = new Map<string, Promise<CheckpointStore>>();
+  const storeOf = (runId: string): Promise<CheckpointStore> => {
+    if (!safeRunId.test(runId)) return Promise.reject(new Error(`"${runId}" is not a run id whose changes can be kept in a file.`));
+    let store = stores.get(runId);
+    if (store === undefined) {
+      store = loadCheckpointFile(join(directory, `${runId}.checkpoints.json`));
+      stores.set(runId, store);
+    }
+    return store;
+  };
+  return {
+    record: async (checkpoint) => (await storeOf(checkpoint.runId)).record(checkpoint),
+    settle: async (checkpoint, state) => (await storeOf(checkpoint.runId)).settle(checkpoint, state),
+    list: async (runId) => (safeRunId.test(runId) ? (await storeOf(runId)).list(runId) : []),
+  };
+}
