@@ -7,6 +7,7 @@ import { createConfinedWorkspace } from '../core/workspace/confinedWorkspace';
 import { fileReadFlags, isGone, rawStat } from '../node/nodeDirectoryFs';
 import { createParallelTextSearcher } from '../node/parallelTextSearcher';
 import { createRipgrepSearcher, findBundledRipgrep } from '../node/ripgrepSearcher';
+import { guardUnsavedEditors } from './unsavedEditors';
 
 /** Options of `createVscodeWorkspaceFs`. */
 export interface VscodeWorkspaceFsOptions {
@@ -24,7 +25,8 @@ export interface VscodeWorkspaceFsOptions {
  * A `WorkspaceFs` for a local (`file:`) workspace folder, as the extension host sees it
  * (also in a remote host): the core's workspace policy (`createConfinedWorkspace`) over
  * `createVscodeDirectoryFs`, so changes go through VS Code's file service (open editors,
- * watchers). It refuses what the Node workspace refuses, with the same messages.
+ * watchers). It refuses what the Node workspace refuses, with the same messages, and
+ * never writes over or deletes a file open with unsaved changes (`guardUnsavedEditors`).
  *
  * What it cannot guarantee: it works on paths, not handles (VS Code's file service takes
  * paths), so each operation acts on a path checked a moment earlier. A process that swaps a
@@ -38,11 +40,12 @@ export function createVscodeWorkspaceFs(root: vscode.Uri, options: VscodeWorkspa
   const ripgrep = bundledRipgrep();
   const textSearcher =
     options.narrowSearch === false ? undefined : ripgrep === undefined ? createParallelTextSearcher(root.fsPath) : createRipgrepSearcher(ripgrep, root.fsPath);
-  return createConfinedWorkspace(createVscodeDirectoryFs(root.fsPath), {
+  const confined = createConfinedWorkspace(createVscodeDirectoryFs(root.fsPath), {
     root: root.fsPath,
     allowHardLinks: options.allowHardLinks ?? false,
     ...(textSearcher === undefined ? {} : { textSearcher }),
   });
+  return guardUnsavedEditors(confined, root.fsPath);
 }
 
 

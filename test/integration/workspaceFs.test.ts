@@ -5,7 +5,12 @@ import { linkSync, mkdtempSync, readdirSync, readFileSync, rmSync, mkdirSync, sy
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
+import { runPlan } from '../../src/core/engine/runPlan';
+import type { Step } from '../../src/core/plan/planSchema';
+import { builtinTools } from '../../src/core/tools/builtinTools';
 import { PathRefusedError } from '../../src/core/workspace/resolveInRoot';
+import { timerClock } from '../../src/node/timerClock';
+import { makePlan, makeStep } from '../support/randomPlans';
 import { WorkspaceError } from '../../src/core/workspace/workspaceError';
 import { createVscodeWorkspaceFs } from '../../src/vscode/vscodeWorkspaceFs';
 import { describeWorkspaceFsConformance } from '../unit/conformance/workspaceFsConformance';
@@ -92,5 +97,42 @@ describe('vscode.workspace.fs workspace: links into .git, hard links, temporary 
     await createVscodeWorkspaceFs(vscode.Uri.file(root)).writeText('b.txt', 'b');
     assert.deepEqual(readdirSync(folder), ['.gitignore']);
     assert.equal(readFileSync(join(root, 'b.txt'), 'utf8'), 'b');
+  });
+});
+
+describe('vscode.workspace.fs workspace: changes of one file (issue 26)', () => {
+  let root: string;
+  beforeEach(() => {
+    root = mkdtempSync(join(base, '.shared-'));
+    writeFileSync(join(root, 'f.txt'), 'alpha\nbeta\ngamma\n');
+  });
+  afterEach(async () => {
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  const edit = (id: string, search: string, replace: string): Step =>
+    makeStep(id, { kind: 'tool', agent: undefined, input: undefined, critical: false, tool: 'edit_file', args: { path: 'f.txt', edits: [{ search, replace }] } });
+
+  it('two parallel edit_file steps on one file both land: ALPHA beta GAMMA', async () => {
+    const workspace = createVscodeWorkspaceFs(vscode.Uri.file(root));
+    const plan = makePlan([edit('A', 'alpha', 'ALPHA'), edit('B', 'gamma', 'GAMMA')]);
+    const result = await runPlan(plan, { clock: timerClock, workspace, tools: builtinTools(), approvalPolicy: 'commandsOnly', maxConcurrency: 4 }).result;
+    assert.equal(result.status, 'completed');
+    assert.equal(readFileSync(join(root, 'f.txt'), 'utf8'), 'ALPHA\nbeta\nGAMMA\n');
+  });
+
+  it('never writes over a file open with unsaved changes: the step fails saying so, and the typing stays', async () => {
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(join(root, 'f.txt')));
+    const editor = await vscode.window.showTextDocument(document);
+    await editor.edit((builder) => builder.insert(new vscode.Position(0, 0), 'typed, not saved\n'));
+    assert.ok(document.isDirty);
+    const workspace = createVscodeWorkspaceFs(vscode.Uri.file(root));
+    const plan = makePlan([edit('A', 'alpha', 'ALPHA')]);
+    const result = await runPlan(plan, { clock: timerClock, workspace, tools: builtinTools(), approvalPolicy: 'commandsOnly' }).result;
+    assert.notEqual(result.status, 'completed');
+    assert.match(result.steps['A']?.error ?? '', /f\.txt is open in the editor with unsaved changes.*Save or revert the file/);
+    assert.equal(readFileSync(join(root, 'f.txt'), 'utf8'), 'alpha\nbeta\ngamma\n');
+    assert.equal(document.getText(), 'typed, not saved\nalpha\nbeta\ngamma\n');
   });
 });

@@ -12,6 +12,8 @@ export type WorkspaceErrorCode =
   | 'changed'
   /** The file's bytes are not UTF-8 text, so a text change could not keep them. */
   | 'not_utf8'
+  /** The file is open in the editor with unsaved changes, which a change would write over. */
+  | 'unsaved'
   /** The file system refused access (permissions). */
   | 'no_permission'
   /** The file system failed otherwise (a full disk, a read-only file system, an input/output error…). */
