@@ -474,9 +474,13 @@ export type FileVersion = { exists: false } | { exists: true; text: string; sha2
 /**
  * Where one recorded change stands. `intended`: recorded before the change was made, and
  * not yet known to have landed (a crash in between leaves it so); `applied`: it landed;
- * `abandoned`: it failed or was refused and nothing changed; `undone`: Undo put the file back.
+ * `abandoned`: it failed or was refused and nothing changed; `undone`: Undo put the file
+ * back. A resumed run judges every `intended` one by what is on disk before any step
+ * runs: `recovered` (its result is there: it landed before the crash; the step's re-run
+ * claims it as `applied` instead of making it again), `abandoned` (the file is as before),
+ * or `uncertain` (neither: the step's re-run asks before changing the file).
  */
-export type CheckpointState = 'intended' | 'applied' | 'abandoned' | 'undone';
+export type CheckpointState = 'intended' | 'applied' | 'abandoned' | 'undone' | 'recovered' | 'uncertain';
 
 /** One change a run made (or meant to make) to one path: what was there before, and the hash of what it leaves. */
 export interface Checkpoint {

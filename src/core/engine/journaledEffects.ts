@@ -18,7 +18,10 @@ export function journaledEffects(options: ResolvedRunOptions, stepId: string, em
     record: (checkpoint) => (inner ? inner.record(checkpoint) : Promise.resolve({ ...checkpoint, seq: 0, state: 'intended' })),
     async settle(checkpoint, state) {
       if (inner) await inner.settle(checkpoint, state);
-      if (state === 'applied') emit({ type: 'file_changed', stepId, path: checkpoint.path, operation: checkpoint.operation });
+      // A recovered change was reported when the run resumed; its step claiming it is no second change.
+      if (state === 'applied' && checkpoint.state === 'intended') {
+        emit({ type: 'file_changed', stepId, path: checkpoint.path, operation: checkpoint.operation });
+      }
     },
     list: (runId) => (inner ? inner.list(runId) : Promise.resolve([])),
   };

@@ -5,6 +5,7 @@ import { toResult } from './runOutcome';
 import { createRunHandle } from './runHandle';
 import type { ResumeOptions, RunHandle } from './runOptions';
 import { resolveRunOptions } from './resolveRunOptions';
+import { recoverInterruptedChanges } from '../tools/recordedChange';
 
 /**
  * Continues a run from its journal in `options.store` (docs/architecture.md §4): completed steps keep
@@ -12,7 +13,9 @@ import { resolveRunOptions } from './resolveRunOptions';
  * the given approvals, answers, reviews and manual answers (keyed by request id, or by step id for that
  * step's pending request) answer only the exact requests they were given for: a restarted
  * step that asks anything else is asked again (see `bindAnswers`); unused answers are
- * reported in `metadata.warnings`. A torn last journal line is skipped and reported as a
+ * reported in `metadata.warnings`. Changes that were under way when the process died are
+ * judged by what is on disk before any step runs (`recoverInterruptedChanges`): one that
+ * landed is reported and not made again. A torn last journal line is skipped and reported as a
  * warning; any other damage or inconsistency rejects with a `JournalError` naming the
  * line. A run that already completed or failed resolves to its recorded result without
  * running anything.
@@ -30,11 +33,21 @@ export function resumeRun(runId: string, options: ResumeOptions): RunHandle {
     if (state.budgetUsage) options.budget?.seed(state.budgetUsage);
     const { supplied, warnings } = bindAnswers(state, options);
     const torn = journal.tornLine;
+    const resolved = resolveRunOptions(state.plan, options);
+    // Before any step runs, so no other change of the same file can hide what landed.
+    const recovered =
+      options.checkpoints && options.workspace ? await recoverInterruptedChanges(runId, options.workspace, options.checkpoints, control.signal) : [];
     return executeRun(
       {
         runId,
         state,
-        options: resolveRunOptions(state.plan, options),
+        options: resolved,
+        afterOpening: recovered.map((checkpoint) => ({
+          type: 'file_changed',
+          stepId: checkpoint.stepId,
+          path: checkpoint.path,
+          operation: checkpoint.operation,
+        })),
         opening: {
           type: 'run_resumed',
           supplied,

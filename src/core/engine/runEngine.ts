@@ -24,6 +24,8 @@ export interface EngineSetup {
   state: RunState;
   options: ResolvedRunOptions;
   opening: RunEventBody;
+  /** Emitted right after the opening (a resumed run's changes that landed before the crash). */
+  afterOpening?: readonly RunEventBody[];
   initialResults?: Readonly<Record<string, unknown>>;
   /** When set, the run fails at once with this reason (e.g. an invalid plan). */
   preflightError?: string;
@@ -44,6 +46,7 @@ export function executeRun(setup: EngineSetup, control: RunControl, runStep: Ste
   control.exposeState(() => setup.state);
   const sink = new RunEventSink(setup.runId, setup.state, setup.options, control.listeners);
   sink.emit(setup.opening);
+  for (const body of setup.afterOpening ?? []) sink.emit(body);
   if (setup.preflightError !== undefined) {
     sink.emit({ type: 'run_failed', reason: setup.preflightError });
     return sink.finish({});

@@ -6,7 +6,7 @@ export interface MemoryCheckpointStore extends CheckpointStore {
   toJSON(): Checkpoint[];
 }
 
-const states: ReadonlySet<string> = new Set<CheckpointState>(['intended', 'applied', 'abandoned', 'undone']);
+const states: ReadonlySet<string> = new Set<CheckpointState>(['intended', 'applied', 'abandoned', 'undone', 'recovered', 'uncertain']);
 
 /**
  * A memory store, optionally holding checkpoints saved earlier with `toJSON()`. A saved

@@ -61,8 +61,8 @@ async function changeLocked(
   signal: AbortSignal,
 ): Promise<FileChangeResult> {
   const { path, operation } = input;
+  const reconciled = await reconcileInterrupted(ctx, path, (before) => input.propose(before));
   let current = await readVersion(ctx, path, signal);
-  const reconciled = await reconcileInterrupted(ctx, path, current, (before) => input.propose(before));
   if (reconciled.kind === 'landed') return resultOf(path, reconciled.checkpoint.before, operation, textOf(current));
   const effect = operation === 'delete' ? 'delete' : 'write';
   // After a crash that left the file as neither side of this step's change, the change asks whatever the policy.

@@ -1,4 +1,5 @@
-import type { Checkpoint, FileVersion } from '../ports';
+import type { Checkpoint, CheckpointStore, FileVersion, WorkspaceFs } from '../ports';
+import { sha256OfBytes } from '../workspace/expectedContent';
 import { isWorkspaceError } from '../workspace/workspaceError';
 import { expectedOf, sha256 } from './fileVersions';
 import type { ToolContext } from './tool';
@@ -91,53 +92,65 @@ export async function createDirectoryRecorded(ctx: ToolContext, path: string, si
   }
 }
 
-/** How an interrupted change of this step to a path stands against what is on disk now. */
+/** How an interrupted change of this step to a path stands, as the resumed run found it. */
 export type Reconciled =
   /** Nothing of this step's was interrupted on this path. */
   | { kind: 'none' }
   /** The same change landed before the interruption: it is not made again. */
   | { kind: 'landed'; checkpoint: Checkpoint }
-  /** Something else is on disk than either side of the interrupted change: the change must ask. */
+  /** The file was neither side of the interrupted change when the run resumed: the change must ask. */
   | { kind: 'unexpected'; checkpoint: Checkpoint };
 
 /**
- * After a crash (a resumed run), settles the changes of `ctx`'s step to `path` that were
- * recorded but never settled, judged by what is on disk (`current`): a change whose
- * result is there landed (`applied`), one whose file is as before never did
- * (`abandoned`). `landed` when the change `propose` computes from the interrupted change's
- * own starting point is exactly the one that landed: making it again would apply it twice
- * (an edit of `1` to `1.1` becoming `1.1.1`). `unexpected` when the file is neither.
+ * Before a resumed run starts any step: judges each change of run `runId` that was
+ * recorded but never settled (the process died in between) by what is on disk now:
+ * `recovered` when its result is there, `abandoned` when the file is as before, `uncertain`
+ * otherwise. Judged before any step runs, so no other change of the same file can hide
+ * the answer. Returns the recovered changes of files (they landed: the run reports them).
  */
-export async function reconcileInterrupted(
-  ctx: ToolContext,
-  path: string,
-  current: FileVersion,
-  propose: (before: string | undefined) => string | undefined,
-): Promise<Reconciled> {
+export async function recoverInterruptedChanges(runId: string, workspace: WorkspaceFs, store: CheckpointStore, signal: AbortSignal): Promise<Checkpoint[]> {
+  const recovered: Checkpoint[] = [];
+  for (const checkpoint of await store.list(runId)) {
+    if (checkpoint.state !== 'intended') continue;
+    if (checkpoint.operation === 'createDirectory') {
+      await store.settle(checkpoint, (await isFolder(workspace, checkpoint.path)) ? 'applied' : 'abandoned');
+      continue;
+    }
+    const now = await currentHash(workspace, checkpoint.path, signal);
+    if (now === checkpoint.afterSha256) {
+      await store.settle(checkpoint, 'recovered');
+      recovered.push({ ...checkpoint, state: 'recovered' });
+    } else {
+      await store.settle(checkpoint, now === (checkpoint.before.exists ? checkpoint.before.sha256 : undefined) ? 'abandoned' : 'uncertain');
+    }
+  }
+  return recovered;
+}
+
+/**
+ * In a resumed run, what became of `ctx`'s step's interrupted changes of `path`
+ * (`recoverInterruptedChanges`): `landed` when the change `propose` computes from the
+ * interrupted change's own starting point is exactly the one that landed (making it again
+ * would apply it twice: an edit of `1` to `1.1` becoming `1.1.1`), which it claims as
+ * `applied`; `unexpected` when the file was neither side of such a change.
+ */
+export async function reconcileInterrupted(ctx: ToolContext, path: string, propose: (before: string | undefined) => string | undefined): Promise<Reconciled> {
   const store = ctx.checkpoints;
   if (!store) return { kind: 'none' };
-  const interrupted = (await store.list(ctx.runId)).filter(
-    (checkpoint) =>
-      checkpoint.state === 'intended' && checkpoint.stepId === ctx.stepId && checkpoint.path === path && checkpoint.operation !== 'createDirectory',
-  );
   let outcome: Reconciled = { kind: 'none' };
-  const now = current.exists ? current.sha256 : undefined;
-  for (const checkpoint of interrupted) {
-    if (now === checkpoint.afterSha256) {
-      await store.settle(checkpoint, 'applied');
+  for (const checkpoint of await store.list(ctx.runId)) {
+    if (checkpoint.stepId !== ctx.stepId || checkpoint.path !== path) continue;
+    if (checkpoint.state === 'recovered') {
       const again = proposeQuietly(propose, checkpoint.before);
-      outcome =
-        again !== null && (again === undefined ? undefined : sha256(again)) === checkpoint.afterSha256 ? { kind: 'landed', checkpoint } : { kind: 'none' };
-    } else if (now === (checkpoint.before.exists ? checkpoint.before.sha256 : undefined)) {
-      await store.settle(checkpoint, 'abandoned');
-      outcome = { kind: 'none' };
-    } else {
-      // Neither side: changed again after the crash, or by someone else; nobody can tell whether this change landed.
+      if (again !== null && (again === undefined ? undefined : sha256(again)) === checkpoint.afterSha256) {
+        await store.settle(checkpoint, 'applied');
+        outcome = { kind: 'landed', checkpoint };
+      }
+    } else if (checkpoint.state === 'uncertain') {
       await store.settle(checkpoint, 'abandoned');
       outcome = { kind: 'unexpected', checkpoint };
     }
   }
-  await settleInterruptedFolders(ctx, path);
   return outcome;
 }
 
@@ -150,14 +163,16 @@ function proposeQuietly(propose: (before: string | undefined) => string | undefi
   }
 }
 
-/** Interrupted folder intents of this step above `path`: applied where the folder is there. */
-async function settleInterruptedFolders(ctx: ToolContext, path: string): Promise<void> {
-  const store = ctx.checkpoints;
-  if (!store) return;
-  for (const checkpoint of await store.list(ctx.runId)) {
-    if (checkpoint.state !== 'intended' || checkpoint.operation !== 'createDirectory' || checkpoint.stepId !== ctx.stepId) continue;
-    if (!path.startsWith(`${checkpoint.path}/`)) continue;
-    await store.settle(checkpoint, (await folderExists(ctx, checkpoint.path)) ? 'applied' : 'abandoned');
+/** sha256 of the file's bytes, `undefined` when nothing (or a directory) is there. */
+async function currentHash(workspace: WorkspaceFs, path: string, signal: AbortSignal): Promise<string | undefined> {
+  try {
+    const stat = await workspace.stat(path, signal);
+    if (stat?.type !== 'file') return undefined;
+    if (workspace.readBytes) return sha256OfBytes(await workspace.readBytes(path, signal));
+    return sha256(await workspace.readText(path, signal));
+  } catch (error) {
+    if (isWorkspaceError(error, 'not_found')) return undefined;
+    throw error;
   }
 }
 
@@ -173,9 +188,13 @@ async function missingFolders(ctx: ToolContext, path: string, signal: AbortSigna
   return missing;
 }
 
-async function folderExists(ctx: ToolContext, path: string): Promise<boolean> {
+function folderExists(ctx: ToolContext, path: string): Promise<boolean> {
+  return isFolder(ctx.workspace, path);
+}
+
+async function isFolder(workspace: WorkspaceFs, path: string): Promise<boolean> {
   try {
-    return (await ctx.workspace.stat(path))?.type === 'directory';
+    return (await workspace.stat(path))?.type === 'directory';
   } catch (error) {
     if (isWorkspaceError(error)) return false;
     throw error;

@@ -32,7 +32,7 @@ export async function undoRun(
   const blocked = new Set<string>();
   const settled = new Set<string>();
   // Changes that never landed, or that an earlier Undo already put back, are not undone (again).
-  const checkpoints = (await options.checkpoints.list(runId)).filter((checkpoint) => checkpoint.state === 'applied' || checkpoint.state === 'intended');
+  const checkpoints = (await options.checkpoints.list(runId)).filter((checkpoint) => checkpoint.state !== 'abandoned' && checkpoint.state !== 'undone');
   // The hash of each path before the run's first change to it; `undefined` for absent.
   const original = new Map<string, string | undefined>();
   for (const checkpoint of checkpoints) {
