@@ -8,6 +8,7 @@ import { WorkspaceError } from '../../src/core/workspace/workspaceError';
 
 /** An in-memory `WorkspaceFs` with inspection helpers; passes the same conformance suite as the Node one. */
 export interface MemoryWorkspace extends WorkspaceFs {
+  readBytes(path: string, signal?: AbortSignal, options?: { maxBytes?: number }): Promise<Uint8Array>;
   /** Every file and its text, by workspace-relative path. */
   snapshot(): Record<string, string>;
   /** Makes the next `writeText` to `path` fail with `error` before anything changes. */

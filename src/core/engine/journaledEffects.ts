@@ -1,5 +1,6 @@
 import type { LlmChatRequest, LlmChatResponse } from '../llm/llmTypes';
 import type { LlmClient, CheckpointStore } from '../ports';
+import { PendingChanges } from './pendingChanges';
 import type { RunEventBody } from './runEvents';
 import type { ResolvedRunOptions } from './runOptions';
 
@@ -10,17 +11,29 @@ import type { ResolvedRunOptions } from './runOptions';
  * that failed, was refused or was cut off by a halt is not reported; every model call is a
  * `model_called` event. So the run's summary (changed files, model use) folds from the
  * journal, resumed runs included. Without a checkpoint store, changes are journaled all
- * the same (and kept nowhere else).
+ * the same (and kept nowhere else). Each change is counted in `pending` from its record
+ * to its settlement, so the run can wait for the changes under way before it ends.
  */
-export function journaledEffects(options: ResolvedRunOptions, stepId: string, emit: (body: RunEventBody) => void): ResolvedRunOptions {
+export function journaledEffects(
+  options: ResolvedRunOptions,
+  stepId: string,
+  emit: (body: RunEventBody) => void,
+  pending: PendingChanges = new PendingChanges(),
+): ResolvedRunOptions {
   const inner = options.checkpoints;
   const checkpoints: CheckpointStore = {
-    record: (checkpoint) => (inner ? inner.record(checkpoint) : Promise.resolve({ ...checkpoint, seq: 0, state: 'intended' })),
+    async record(checkpoint) {
+      const recorded = inner ? await inner.record(checkpoint) : { ...checkpoint, seq: 0, state: 'intended' as const };
+      pending.begin();
+      return recorded;
+    },
     async settle(checkpoint, state) {
-      if (inner) await inner.settle(checkpoint, state);
-      // A recovered change was reported when the run resumed; its step claiming it is no second change.
-      if (state === 'applied' && checkpoint.state === 'intended') {
-        emit({ type: 'file_changed', stepId, path: checkpoint.path, operation: checkpoint.operation });
+      try {
+        if (inner) await inner.settle(checkpoint, state);
+        // A recovered change was reported when the run resumed; its step claiming it is no second change.
+        if (state === 'applied' && checkpoint.state === 'intended') emit({ type: 'file_changed', stepId, path: checkpoint.path, operation: checkpoint.operation });
+      } finally {
+        if (checkpoint.state === 'intended') pending.end();
       }
     },
     list: (runId) => (inner ? inner.list(runId) : Promise.resolve([])),

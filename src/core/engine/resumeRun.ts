@@ -5,6 +5,8 @@ import { toResult } from './runOutcome';
 import { createRunHandle } from './runHandle';
 import type { ResumeOptions, RunHandle } from './runOptions';
 import { resolveRunOptions } from './resolveRunOptions';
+import { terminalStepStatuses } from './runEvents';
+import type { Checkpoint, CheckpointStore } from '../ports';
 import { recoverInterruptedChanges } from '../tools/recordedChange';
 
 /**
@@ -34,15 +36,21 @@ export function resumeRun(runId: string, options: ResumeOptions): RunHandle {
     const { supplied, warnings } = bindAnswers(state, options);
     const torn = journal.tornLine;
     const resolved = resolveRunOptions(state.plan, options);
+    const checkpoints = options.checkpoints;
     // Before any step runs, so no other change of the same file can hide what landed.
+    const unfinished = new Set(Object.entries(state.steps).filter(([, step]) => !terminalStepStatuses.has(step.status)).map(([id]) => id));
     const recovered =
-      options.checkpoints && options.workspace ? await recoverInterruptedChanges(runId, options.workspace, options.checkpoints, control.signal) : [];
+      checkpoints && options.workspace ? await recoverInterruptedChanges(runId, options.workspace, checkpoints, unfinished, control.signal) : [];
+    // A change that landed whose report the crash cut from the journal is reported now: the summary folds from what happened.
+    const unreported = checkpoints
+      ? await landedUnreported(runId, checkpoints, [...(state.changedFiles ?? []), ...recovered.map((checkpoint) => checkpoint.path)])
+      : [];
     return executeRun(
       {
         runId,
         state,
         options: resolved,
-        afterOpening: recovered.map((checkpoint) => ({
+        afterOpening: [...recovered, ...unreported].map((checkpoint) => ({
           type: 'file_changed',
           stepId: checkpoint.stepId,
           path: checkpoint.path,
@@ -58,4 +66,17 @@ export function resumeRun(runId: string, options: ResumeOptions): RunHandle {
       control,
     );
   });
+}
+
+/** The run's changes of files that landed (`applied`, `recovered`) but whose path the journal never reported, one per path. */
+async function landedUnreported(runId: string, checkpoints: CheckpointStore, reported: readonly string[]): Promise<Checkpoint[]> {
+  const seen = new Set(reported);
+  const unreported: Checkpoint[] = [];
+  for (const checkpoint of await checkpoints.list(runId)) {
+    const landed = checkpoint.state === 'applied' || checkpoint.state === 'recovered';
+    if (!landed || checkpoint.operation === 'createDirectory' || seen.has(checkpoint.path)) continue;
+    seen.add(checkpoint.path);
+    unreported.push(checkpoint);
+  }
+  return unreported;
 }

@@ -3,6 +3,7 @@ import { ReadyQueue } from './readyQueue';
 import { RunEventSink } from './runEventSink';
 import type { ResolvedRunOptions, RunResult } from './runOptions';
 import { terminalStepStatuses, type RunEvent, type RunEventBody, type RunState } from './runEvents';
+import { PendingChanges } from './pendingChanges';
 import { RunStop } from './runStop';
 import { buildPlanGraph, comparePriority, dependentsToSkip, failedDependency, unmetDependencies, type PlanGraph } from './scheduler';
 import { attemptStep, type CriticalHalt, type StepRun, type StepSettlement } from './stepAttempt';
@@ -71,6 +72,7 @@ class RunLoop {
   // One stop for every running step (a cancel or a critical halt), instead of one
   // AbortController per step: with thousands of steps those dominate the engine's cost.
   private readonly stop = new RunStop();
+  private readonly pendingChanges = new PendingChanges();
   private halted: string | undefined;
   private resolveFinished: (result: RunResult) => void = () => undefined;
   private readonly onCancel = (): void => this.stop.stop(this.control.signal.reason);
@@ -194,7 +196,11 @@ class RunLoop {
     if (this.inFlight.size === 0) {
       this.control.signal.removeEventListener('abort', this.onCancel);
       const { signal } = this.control;
-      void this.sink.finish({ halted: this.halted, ...(signal.aborted ? { cancelled: { reason: signal.reason as unknown } } : {}) }).then(this.resolveFinished);
+      // A write started before a halt or cancel still lands: the run ends once it has, so its summary names it.
+      void this.pendingChanges
+        .idle()
+        .then(() => this.sink.finish({ halted: this.halted, ...(signal.aborted ? { cancelled: { reason: signal.reason as unknown } } : {}) }))
+        .then(this.resolveFinished);
     }
   }
 
@@ -207,6 +213,7 @@ class RunLoop {
       state: this.draft,
       emit: this.emit,
       stop: this.stop,
+      pendingChanges: this.pendingChanges,
       settle: (settlement) => this.settle(id, settlement),
     };
     void Promise.resolve()

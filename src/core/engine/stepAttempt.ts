@@ -10,6 +10,7 @@ import { stepExecutors } from './executors/stepExecutors';
 import { maxProgressChars, StepFailure, type PreparedInput } from './executors/stepExecutor';
 import { decideAfterFailure, type FailureCause } from './failurePolicy';
 import { journaledEffects } from './journaledEffects';
+import type { PendingChanges } from './pendingChanges';
 import { stepChecks, type StepChecks } from './runChecks';
 import { reviewStep, reviewWanted } from './reviewStep';
 import { shapeResult } from './shapeResult';
@@ -41,8 +42,10 @@ export interface StepRun {
   state: Readonly<RunState>;
   /** Applies, journals and publishes one event of this step. */
   emit: (body: RunEventBody) => void;
-  /** The run's stop: attempts end at once when it stops, and the step then emits nothing more. */
+  /** The run's stop: attempts end at once when it stops, and the step then emits nothing more (but the changes that land). */
   stop: RunStop;
+  /** The run's file changes under way; the run ends once they have settled. */
+  pendingChanges: PendingChanges;
   /**
    * Called at most once, right after the step's last event (no other step's event in
    * between): when it completed, or ended without a result (skipped, rejected, failed).
@@ -154,7 +157,8 @@ async function executeAttempt(
           depends,
           signal: attemptSignal,
           interaction,
-          options: journaledEffects(options, id, journal),
+          // A change that lands after a stop is still reported: it happened.
+          options: journaledEffects(options, id, (body) => (body.type === 'file_changed' ? emit(body) : journal(body)), run.pendingChanges),
           output: (text) => {
             if (signal.aborted || outputLeft < 0) return;
             const kept =

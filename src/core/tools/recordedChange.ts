@@ -106,11 +106,24 @@ export type Reconciled =
  * recorded but never settled (the process died in between) by what is on disk now:
  * `recovered` when its result is there, `abandoned` when the file is as before, `uncertain`
  * otherwise. Judged before any step runs, so no other change of the same file can hide
- * the answer. Returns the recovered changes of files (they landed: the run reports them).
+ * the answer. The changes that landed of the steps in `unfinished` (running when the
+ * process died: the crash may have cut their end from the journal) become `recovered`
+ * too, so their re-runs claim them instead of making them again. Returns the changes of
+ * files found landed now (the run reports them).
  */
-export async function recoverInterruptedChanges(runId: string, workspace: WorkspaceFs, store: CheckpointStore, signal: AbortSignal): Promise<Checkpoint[]> {
+export async function recoverInterruptedChanges(
+  runId: string,
+  workspace: WorkspaceFs,
+  store: CheckpointStore,
+  unfinished: ReadonlySet<string>,
+  signal: AbortSignal,
+): Promise<Checkpoint[]> {
   const recovered: Checkpoint[] = [];
   for (const checkpoint of await store.list(runId)) {
+    if (checkpoint.state === 'applied' && checkpoint.operation !== 'createDirectory' && unfinished.has(checkpoint.stepId)) {
+      await store.settle(checkpoint, 'recovered');
+      continue;
+    }
     if (checkpoint.state !== 'intended') continue;
     if (checkpoint.operation === 'createDirectory') {
       await store.settle(checkpoint, (await isFolder(workspace, checkpoint.path)) ? 'applied' : 'abandoned');

@@ -4,6 +4,7 @@ import { resolveRunOptions } from '../../../../src/core/engine/resolveRunOptions
 import { RunEventSink } from '../../../../src/core/engine/runEventSink';
 import type { RunEvent } from '../../../../src/core/engine/runEvents';
 import type { RunOptions } from '../../../../src/core/engine/runOptions';
+import { PendingChanges } from '../../../../src/core/engine/pendingChanges';
 import { RunStop } from '../../../../src/core/engine/runStop';
 import { attemptStep, type StepSettlement } from '../../../../src/core/engine/stepAttempt';
 import { BudgetExceededError } from '../../../../src/core/llm/budget';
@@ -40,6 +41,7 @@ function attempt(step: Step, options: Partial<RunOptions> = {}, results: Record<
     state,
     emit: sink.emit,
     stop,
+    pendingChanges: new PendingChanges(),
     settle: (settlement) => settlements.push(settlement),
   });
   return { done, events, settlements, stop, state, clock };
