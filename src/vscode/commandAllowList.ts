@@ -1,7 +1,7 @@
 import type * as vscode from 'vscode';
 import type { CommandAllowList } from '../core/ports';
 import type { CheckCommand } from '../core/engine/checkCommandConsent';
-import { allowRuleProblem, matchingAllowRule, readAllowRules, sameAllowRule, type CommandAllowRule } from '../core/tools/commandAllowRules';
+import { allowRuleProblem, furtherArguments, matchingAllowRule, readAllowRules, sameAllowRule, type CommandAllowRule } from '../core/tools/commandAllowRules';
 
 /** The setting whose user and workspace values hold allow rules (see `package.json`). */
 export const allowRulesSetting = 'taskPlanner.commands.allowed';
@@ -65,12 +65,21 @@ export class EditorCommandAllowList implements CommandAllowList {
   }
 
   /**
-   * Why `argv` cannot become a rule for this workspace, in the user's words, or
-   * `undefined` when it can (a trusted workspace, and not a blanket rule: `allowRuleProblem`).
+   * Why the command `argv` cannot become a rule for this workspace (one that allows that
+   * exact command), in the user's words, or `undefined` when it can: a trusted workspace,
+   * not a blanket rule (`allowRuleProblem`), and not ending in `...`, which would make it a
+   * rule for further arguments the user never saw.
    */
   problem(argv: readonly string[]): string | undefined {
+    const problem = this.ruleProblem(argv);
+    if (problem !== undefined || argv.at(-1) !== furtherArguments) return problem;
+    return `its last word "${furtherArguments}" would make a rule that allows any further arguments; type that rule in Task Planner: Command allow rules instead`;
+  }
+
+  /** Why the typed rule `rule` (which may end in `...`) cannot be kept for this workspace, or `undefined` when it can. */
+  ruleProblem(rule: CommandAllowRule): string | undefined {
     if (!this.sources.isTrusted()) return 'this workspace is in Restricted Mode, where its own allow rules are ignored';
-    return allowRuleProblem(argv);
+    return allowRuleProblem(rule);
   }
 
   /** Whether `command` can become a rule of this workspace that allows it where it runs (a relative program only in the workspace folder). */
@@ -78,13 +87,17 @@ export class EditorCommandAllowList implements CommandAllowList {
     return this.problem(command.argv) === undefined && matchingAllowRule([command.argv], { ...command, shell: false }) !== undefined;
   }
 
-  /** Stores `argv` as a rule of this workspace (once); throws with the reason when `problem` has one. */
+  /** Stores the exact command `argv` as a rule of this workspace (once); throws with the reason when `problem` has one. */
   async add(argv: readonly string[]): Promise<void> {
-    const problem = this.problem(argv);
-    if (problem !== undefined) throw new Error(`The command cannot be allowed: ${problem}.`);
-    const stored = this.stored();
-    if (stored.some((rule) => sameAllowRule(rule, argv))) return;
-    await this.sources.state.update(allowRulesStateKey, [...stored, [...argv]]);
+    await this.store(argv, this.problem(argv));
+  }
+
+  /**
+   * Stores the typed rule `rule` (`npm test`, or `npm test ...` for further arguments) for
+   * this workspace (once); throws with the reason when `ruleProblem` has one.
+   */
+  async addRule(rule: CommandAllowRule): Promise<void> {
+    await this.store(rule, this.ruleProblem(rule));
   }
 
   /** Removes the stored rule `rule` of this workspace (rules in settings are edited there). */
@@ -94,6 +107,13 @@ export class EditorCommandAllowList implements CommandAllowList {
       allowRulesStateKey,
       stored.filter((kept) => !sameAllowRule(kept, rule)),
     );
+  }
+
+  private async store(rule: CommandAllowRule, problem: string | undefined): Promise<void> {
+    if (problem !== undefined) throw new Error(`The command cannot be allowed: ${problem}.`);
+    const stored = this.stored();
+    if (stored.some((kept) => sameAllowRule(kept, rule))) return;
+    await this.sources.state.update(allowRulesStateKey, [...stored, [...rule]]);
   }
 
   /** The rules stored for this workspace, read through the same checks as the setting (the storage may have been edited). */

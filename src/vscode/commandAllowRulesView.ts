@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { allowRuleOfCommandLine, describeAllowRule } from '../core/tools/commandAllowRules';
+import { allowRuleMeaning, allowRuleOfCommandLine, describeAllowRule } from '../core/tools/commandAllowRules';
 import { errorMessage } from '../shared/errorMessage';
 import { allowRulesSetting, EditorCommandAllowList, type AllowRuleSource, type ListedAllowRule } from './commandAllowList';
 
@@ -50,6 +50,7 @@ function itemsOf(list: EditorCommandAllowList): RuleItem[] {
     (listed): RuleItem => ({
       label: describeAllowRule(listed.rule),
       description: listed.ignored ? vscode.l10n.t('{0} · ignored in Restricted Mode', sourceText(listed.source)) : sourceText(listed.source),
+      detail: allowRuleMeaning(listed.rule),
       buttons: [listed.source === 'workspace' ? removeButton() : settingsButton()],
       listed,
     }),
@@ -66,7 +67,9 @@ function itemsOf(list: EditorCommandAllowList): RuleItem[] {
 export async function showCommandAllowRules(list: EditorCommandAllowList): Promise<void> {
   const picker = vscode.window.createQuickPick<RuleItem>();
   picker.title = vscode.l10n.t('Task Planner: Command allow rules');
-  picker.placeholder = vscode.l10n.t('Commands starting with these words run without asking. Choose one to remove it.');
+  picker.placeholder = vscode.l10n.t(
+    'These commands run without asking: exactly as written, or with further arguments when the rule ends in .... Choose one to remove it.',
+  );
   picker.items = itemsOf(list);
   const refresh = (): void => {
     picker.items = itemsOf(list);
@@ -111,7 +114,7 @@ async function confirmRemove(list: EditorCommandAllowList, listed: ListedAllowRu
   const remove = vscode.l10n.t('Remove');
   const choice = await vscode.window.showWarningMessage(
     vscode.l10n.t('Remove the allow rule "{0}"?', describeAllowRule(listed.rule)),
-    { modal: true, detail: vscode.l10n.t('Commands that start with these words will ask again before they run.') },
+    { modal: true, detail: vscode.l10n.t('The commands it allows will ask again before they run.') },
     remove,
   );
   if (choice === remove) await list.remove(listed.rule);
@@ -120,17 +123,21 @@ async function confirmRemove(list: EditorCommandAllowList, listed: ListedAllowRu
 async function addTypedRule(list: EditorCommandAllowList): Promise<void> {
   const line = await vscode.window.showInputBox({
     title: vscode.l10n.t('Task Planner: Allow a command for this workspace'),
-    prompt: vscode.l10n.t('The command and the first arguments it must start with, e.g. npm test. Commands that start with these words run without asking.'),
+    prompt: vscode.l10n.t(
+      'The exact command, e.g. npm test; it runs without asking exactly as written. End it with ... (npm test ...) to allow further arguments too, except ones that write files, read configuration or run another program.',
+    ),
     ignoreFocusOut: true,
     validateInput: (text) => {
       const made = allowRuleOfCommandLine(text);
-      const problem = 'problem' in made ? made.problem : list.problem(made.rule);
-      return problem === undefined ? undefined : `${problem.charAt(0).toUpperCase()}${problem.slice(1)}.`;
+      const problem = 'problem' in made ? made.problem : list.ruleProblem(made.rule);
+      if (problem !== undefined) return `${problem.charAt(0).toUpperCase()}${problem.slice(1)}.`;
+      // Says what the rule will allow before it is made, so "..." is a choice seen, not a surprise.
+      return 'rule' in made ? { message: `This rule ${allowRuleMeaning(made.rule)}.`, severity: vscode.InputBoxValidationSeverity.Info } : undefined;
     },
   });
   if (line === undefined) return;
   const made = allowRuleOfCommandLine(line);
-  if ('rule' in made) await list.add(made.rule);
+  if ('rule' in made) await list.addRule(made.rule);
 }
 
 function showError(error: unknown): void {

@@ -180,7 +180,7 @@ async function askCommandApproval(
   const offer = rules !== undefined && !request.shell && rules.problem(request.argv) === undefined;
   const allow = vscode.l10n.t('Allow this command for this workspace');
   const allowDetail = vscode.l10n.t(
-    '"{0}" runs it now and, from then on, every command that starts with these words, without asking (Task Planner: Command allow rules lists and removes them).',
+    '"{0}" runs it now and, from then on, this exact command (the same words, no others) without asking (Task Planner: Command allow rules lists and removes them).',
     allow,
   );
   const choice = offer

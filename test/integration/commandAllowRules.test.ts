@@ -51,7 +51,7 @@ describe('Command allow rules in the editor', function () {
     planner.checkCommands.answer(true);
   });
 
-  it('without a rule npm test asks; with the rule it runs without a prompt, with more arguments too', async () => {
+  it('without a rule npm test asks; with the rule it runs without a prompt, with more arguments only under a rule ending in ...', async () => {
     const planner = await api();
     const before = await startAndSeeIfAsked(planner, commandPlan('npm-test', npmTest));
     assert.equal(before.asked, true);
@@ -63,9 +63,16 @@ describe('Command allow rules in the editor', function () {
     assert.equal(allowed.result.status, 'completed', allowed.result.steps.C1?.error);
     assert.equal((allowed.result.steps.C1?.result as { exitCode?: number } | undefined)?.exitCode, 0, 'the demo workspace\'s tests pass');
 
-    const longer = await startAndSeeIfAsked(planner, commandPlan('npm-test-reporter', [...npmTest, '--', '--test-reporter=dot']));
+    const reporter = [...npmTest, '--', '--test-reporter=dot'];
+    const exact = await startAndSeeIfAsked(planner, commandPlan('npm-test-reporter', reporter));
+    assert.equal(exact.asked, true, 'the rule allows npm test exactly as written');
+
+    await config().update('commands.allowed', ['npm test ...'], vscode.ConfigurationTarget.Global);
+    const longer = await startAndSeeIfAsked(planner, commandPlan('npm-test-reporter', reporter));
     assert.equal(longer.asked, false);
     assert.equal(longer.result.status, 'completed', longer.result.steps.C1?.error);
+    const swapped = await startAndSeeIfAsked(planner, commandPlan('npm-test-shell', [...npmTest, '--script-shell=/usr/bin/printf']));
+    assert.equal(swapped.asked, true, 'an argument that runs another program asks under npm test ... too');
   });
 
   it('asks for every command that only looks like the rule: joined words, look-alike letters, spaces, case, a shell', async () => {

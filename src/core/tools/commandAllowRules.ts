@@ -3,12 +3,19 @@ import { directionControlClass } from '../../shared/vocabulary';
 import { visibleEscape } from '../plan/visibleDirection';
 import { capText } from '../text/capText';
 import { shownCommandWord } from './commandApprovalText';
+import { furtherArgumentsProblem, riskyArgument } from './riskyArguments';
 
 /**
- * A command allow rule: an exact argv prefix. `["npm", "test"]` allows `npm test` and
- * `npm test -- --grep x`, never `npm testx`, `npm` alone, `NPM test` or `sh -c "npm test"`.
+ * A command allow rule: an exact argv. `["npm", "test"]` allows `npm test` and nothing
+ * else: never `npm test --prefix x`, `npm testx`, `npm` alone, `NPM test` or
+ * `sh -c "npm test"`. A rule whose last word is `...` (`furtherArguments`) allows its
+ * other words followed by any further arguments, except arguments that write files, read
+ * configuration or run another program (`riskyArgument`): those always ask.
  */
 export type CommandAllowRule = readonly string[];
+
+/** The last word of a rule that allows further arguments: `npm test ...`. */
+export const furtherArguments = '...';
 
 /** Most entries read from one source, most words in a rule, longest word (characters), most problems reported per source. */
 export const allowRuleLimits = { rules: 200, words: 64, wordChars: 1000, problems: 10 } as const;
@@ -74,39 +81,63 @@ export function allowRuleProblem(rule: CommandAllowRule): string | undefined {
   if (rule.some((word) => invisible.test(word))) return `${shown(rule)} contains an invisible character (a control or direction mark)`;
   const name = programName(program);
   if (wrappers.has(name)) return `${shown(rule)} starts with ${program}, which runs whatever command follows it; allow that command itself instead`;
-  const target = targetIndex(rule, name);
+  const words = ruleWords(rule);
+  if (words.includes(furtherArguments) || words.length === 0) {
+    return `${shown(rule)} may have "${furtherArguments}" only as its last word, after the program and its arguments`;
+  }
+  const target = targetIndex(words, name);
   if (target !== undefined) {
-    const word = rule[target];
+    const word = words[target];
     if (word === undefined || word.startsWith('-')) {
       return `${shown(rule)} would let ${program} run any code; name what it runs as well (its script, module, package or subcommand)`;
+    }
+  }
+  const further = words.length < rule.length ? furtherArgumentsProblem(words, programName) : undefined;
+  return further === undefined ? undefined : `${shown(rule)}: ${further}`;
+}
+
+/**
+ * The first of `rules` that allows `command`, or `undefined`. A rule allows a command run
+ * without a shell whose argv is the rule's words, each equal code unit for code unit (no
+ * case folding, no Unicode normalization, no trimming), so a look-alike word never
+ * matches; a rule ending in `...` allows its words followed by further arguments none of
+ * which `riskyArgument` finds (`--output`, `--prefix`, `--script-shell`…). A rule whose
+ * program is a relative path (`./gradlew`, `bin/test`) allows it only in the workspace
+ * folder itself, where that path leads to the file the rule was made for. A rule
+ * `allowRuleProblem` refuses never allows anything, whatever its source.
+ */
+export function matchingAllowRule(rules: readonly CommandAllowRule[], command: RuledCommand): CommandAllowRule | undefined {
+  return rules.find((rule) => ruleVerdict(rule, command) === true);
+}
+
+/**
+ * Why no rule allows `command` although a rule ending in `...` starts like it: the first
+ * such rule and the argument that asks, with what it does, in the user's words; or
+ * `undefined` (a rule allows it, or none comes close).
+ */
+export function argumentLeftToAsk(rules: readonly CommandAllowRule[], command: RuledCommand): string | undefined {
+  if (matchingAllowRule(rules, command) !== undefined) return undefined;
+  for (const rule of rules) {
+    const verdict = ruleVerdict(rule, command);
+    if (typeof verdict === 'object') {
+      return `the rule "${describeAllowRule(rule)}" does not cover ${shownCommandWord(verdict.argument)}, which ${verdict.why}`;
     }
   }
   return undefined;
 }
 
-/**
- * The first of `rules` that allows `command`, or `undefined`. A rule allows a command run
- * without a shell whose argv starts with the rule's words, each equal code unit for code
- * unit (no case folding, no Unicode normalization, no trimming), so a look-alike word
- * never matches. A rule whose program is a relative path (`./gradlew`, `bin/test`)
- * allows it only in the workspace folder itself, where that path leads to the file the
- * rule was made for. A rule `allowRuleProblem` refuses never allows anything, whatever
- * its source.
- */
-export function matchingAllowRule(rules: readonly CommandAllowRule[], command: RuledCommand): CommandAllowRule | undefined {
-  if (command.shell) return undefined;
-  return rules.find(
-    (rule) =>
-      // A rule longer than the argv compares a word with `undefined`: never equal.
-      rule.every((word, index) => command.argv[index] === word) &&
-      !(isRelativePath(rule[0] ?? '') && command.cwd !== '') &&
-      allowRuleProblem(rule) === undefined,
-  );
-}
-
 /** `rule` as the user reads it: plain words as they are, others as JSON strings with invisible characters escaped; at most 300 characters. */
 export function describeAllowRule(rule: CommandAllowRule): string {
   return capText(rule.map(shownCommandWord).join(' '), 300);
+}
+
+/** What `rule` allows, in the user's words: the exact command, or the command with further arguments and what still asks. */
+export function allowRuleMeaning(rule: CommandAllowRule): string {
+  const words = ruleWords(rule);
+  const command = capText(words.map(shownCommandWord).join(' '), 300);
+  return words.length === rule.length
+    ? `runs "${command}" exactly as written without asking (add ${furtherArguments} at the end to allow further arguments)`
+    : `runs "${command}" with any further arguments without asking, except arguments that write files, read configuration or run another program (those ask)`;
 }
 
 /** The value of the `taskPlanner.commands.allowed` setting: command lines (`"npm test"`) or argv arrays (`["npm", "test"]`). */
@@ -170,6 +201,21 @@ export function allowRuleOfCommandLine(line: string): { rule: CommandAllowRule }
   return problem === undefined ? { rule } : { problem };
 }
 
+/** Whether `rule` allows `command`, or the argument that keeps a rule ending in `...` from allowing it. */
+function ruleVerdict(rule: CommandAllowRule, command: RuledCommand): boolean | { argument: string; why: string } {
+  if (command.shell || (isRelativePath(rule[0] ?? '') && command.cwd !== '') || allowRuleProblem(rule) !== undefined) return false;
+  const words = ruleWords(rule);
+  // A rule longer than the argv compares a word with `undefined`: never equal.
+  if (!words.every((word, index) => command.argv[index] === word)) return false;
+  if (words.length === rule.length) return command.argv.length === rule.length;
+  return riskyArgument(words, command.argv.slice(words.length), programName) ?? true;
+}
+
+/** The words a command must start with: the rule without its trailing `...`. */
+function ruleWords(rule: CommandAllowRule): readonly string[] {
+  return rule.at(-1) === furtherArguments ? rule.slice(0, -1) : rule;
+}
+
 function ruleOfCommandLine(line: string): CommandAllowRule | string {
   // No words: the empty rule, which `allowRuleProblem` refuses.
   const words = line.split(' ').filter((word) => word !== '');
@@ -191,9 +237,9 @@ function programName(program: string): string {
     .replace(/[\d.]+$/, '');
 }
 
-/** Where `rule` must name what its program runs: after an interpreter (after `-m` for a Python), after a runner's subcommand, or the subcommand itself. */
-function targetIndex(rule: CommandAllowRule, name: string): number | undefined {
-  const next = rule[1] ?? '';
+/** Where `words` must name what its program runs: after an interpreter (after `-m` for a Python), after a runner's subcommand, or the subcommand itself. */
+function targetIndex(words: readonly string[], name: string): number | undefined {
+  const next = words[1] ?? '';
   if (interpreters.has(name) && !Object.hasOwn(runnerSubcommands, name)) return namingOptions[name]?.includes(next) ? 2 : 1;
   const subcommands = runnerSubcommands[name];
   if (subcommands === undefined) return undefined;

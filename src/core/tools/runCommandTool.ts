@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { WorkspaceError } from '../workspace/workspaceError';
 import { needsApproval, requireApproval } from './approvals';
-import { describeAllowRule, matchingAllowRule } from './commandAllowRules';
+import { argumentLeftToAsk, describeAllowRule, matchingAllowRule } from './commandAllowRules';
 import type { CommandResult } from '../ports';
 import { workspacePath } from './fileChange';
 import type { Tool } from './tool';
@@ -35,7 +35,8 @@ const inputSchema = z.strictObject({
 /**
  * `run_command`: runs a program after the user approved its exact argv and working
  * directory (always, whatever the approval policy), or without asking when one of the
- * user's allow rules (`ctx.allowedCommands`, read now) allows it, as the step's output says. Without `allowFailure` a non-zero exit
+ * user's allow rules (`ctx.allowedCommands`, read now) allows it, as the step's output says
+ * (it also says which argument keeps a rule ending in `...` from allowing it). Without `allowFailure` a non-zero exit
  * or a timeout fails the tool with the output's tail in the message.
  */
 export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = {
@@ -51,8 +52,16 @@ export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = 
     const stat = await ctx.workspace.stat(cwd, signal);
     if (stat?.type !== 'directory') throw new WorkspaceError('not_directory', cwd, `The working directory ${cwd || '.'} does not exist or is not a directory`);
     const shownCwd = await runner.describeCwd(cwd);
-    const rule = matchingAllowRule(ctx.allowedCommands?.rules() ?? [], { argv: input.argv, cwd, shell: false });
-    if (rule !== undefined) {
+    const rules = ctx.allowedCommands?.rules() ?? [];
+    const ruled = { argv: input.argv, cwd, shell: false };
+    const rule = matchingAllowRule(rules, ruled);
+    const leftToAsk = argumentLeftToAsk(rules, ruled);
+    // Said before the question, so the user knows why an allowed command asks.
+    if (leftToAsk !== undefined) ctx.output?.(`Asks: ${leftToAsk}.\n`);
+    // Started before the run was interrupted: it may have run, so it asks whatever allowed it (no rule, no --yes).
+    const mayHaveRun = ctx.commandLog?.mayHaveRun(input.argv, cwd) ?? false;
+    if (mayHaveRun) ctx.output?.('Asks: this step started the same command before the run was interrupted, so it may already have run.\n');
+    if (rule !== undefined && !mayHaveRun) {
       const allowed = `Runs without asking: allowed by the rule "${describeAllowRule(rule)}".`;
       ctx.logger.info(`${ctx.stepId}: ${allowed}`);
       ctx.output?.(`${allowed}\n`);
@@ -63,12 +72,14 @@ export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = 
     ) {
       await requireApproval(
         ctx,
-        { kind: 'command', stepId: ctx.stepId, title: ctx.stepTitle, argv: [...input.argv], cwd: shownCwd, shell: false },
+        { kind: 'command', stepId: ctx.stepId, title: ctx.stepTitle, argv: [...input.argv], cwd: shownCwd, shell: false, ...(mayHaveRun ? { mayHaveRun } : {}) },
         `running ${JSON.stringify(input.argv)} in ${shownCwd}`,
         signal,
       );
     }
     const timeoutMs = input.timeoutMs ?? commandDefaults.timeoutMs;
+    // Journaled before it starts: a run resumed after a crash then knows it may have run.
+    await ctx.commandLog?.starting(input.argv, cwd);
     ctx.progress?.(`running ${input.argv.join(' ')}`);
     const result = await runner.run(
       {

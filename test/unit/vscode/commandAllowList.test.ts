@@ -62,6 +62,23 @@ describe('EditorCommandAllowList', () => {
     assert.deepEqual(list.rules(), []);
   });
 
+  it('G1: makes a command an exact rule; a rule for further arguments only when typed with ...', async () => {
+    const { list, state } = allowList();
+    assert.match(list.problem(['make', '...']) ?? '', /its last word "\.\.\." would make a rule that allows any further arguments/);
+    await assert.rejects(list.add(['make', '...']), /The command cannot be allowed: its last word/);
+    assert.equal(list.canAllow({ argv: ['make', '...'], cwd: '' }), false);
+    assert.match(list.problem(['bash', '...']) ?? '', /would let bash run any code/, 'a blanket rule is named first');
+    assert.equal(list.ruleProblem(['make', '...']), undefined);
+    await list.addRule(['make', '...']);
+    await list.addRule(['make', '...']);
+    await list.add(['npm', 'test']);
+    assert.deepEqual(state.get(allowRulesStateKey), [['make', '...'], ['npm', 'test']]);
+    await assert.rejects(list.addRule(['sed', '...']), /further arguments to sed/);
+    const restricted = allowList({ trusted: () => false }).list;
+    assert.match(restricted.ruleProblem(['make', '...']) ?? '', /Restricted Mode/);
+    assert.match(restricted.problem(['make', '...']) ?? '', /Restricted Mode/);
+  });
+
   it('leaves out a bad setting entry, keeps the others, and warns once per distinct list of problems', () => {
     const { list, warnings } = allowList({ user: ['npm test', 'npm test; rm -rf ~', 7], workspace: 'npm test' });
     assert.deepEqual(list.rules(), [['npm', 'test']]);

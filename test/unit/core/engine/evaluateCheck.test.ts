@@ -87,8 +87,10 @@ describe('evaluateCheck', () => {
       },
     };
     const check: Check = { kind: 'command', argv: ['npm', 'test', '--', '--ci'] };
-    const allowed = await evaluate(check, undefined, { tools: [runCommandTool], commandRunner: runner, allowedCommands: { rules: () => [['npm', 'test']] } });
+    const allowed = await evaluate(check, undefined, { tools: [runCommandTool], commandRunner: runner, allowedCommands: { rules: () => [['npm', 'test', '...']] } });
     assert.deepEqual([allowed.passed, allowed.detail], [true, 'exit code 0']);
+    const exactly = await evaluate(check, undefined, { tools: [runCommandTool], commandRunner: runner, allowedCommands: { rules: () => [['npm', 'test']] } });
+    assert.match(exactly.detail, /not run: it needs your approval/, 'a rule without ... allows only npm test itself');
     const lookAlike = await evaluate(check, undefined, { tools: [runCommandTool], commandRunner: runner, allowedCommands: { rules: () => [['npm', 'tests']] } });
     assert.equal(lookAlike.passed, false);
     assert.match(lookAlike.detail, /not run: it needs your approval and nobody could answer/);

@@ -2,9 +2,12 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {
   allowRuleLimits,
+  allowRuleMeaning,
   allowRuleOfCommandLine,
   allowRuleProblem,
+  argumentLeftToAsk,
   describeAllowRule,
+  furtherArguments,
   matchingAllowRule,
   readAllowRules,
   sameAllowRule,
@@ -16,10 +19,75 @@ const allows = (rules: CommandAllowRule[], argv: string[], cwd = '', shell = fal
 
 describe('command allow rules', () => {
   describe('matchingAllowRule', () => {
-    it('allows the exact command and the command with more arguments, and returns the rule that allowed it', () => {
+    it('allows the exact command only, and returns the rule that allowed it', () => {
       assert.equal(matchingAllowRule([['make', 'lint'], npmTest], { argv: ['npm', 'test'], cwd: '', shell: false }), npmTest);
-      assert.ok(allows([npmTest], ['npm', 'test', '--', '--grep', 'x']));
+      assert.equal(allows([npmTest], ['npm', 'test', '--', '--grep', 'x']), false);
+      assert.equal(allows([npmTest], ['npm', 'test', '']), false);
       assert.ok(allows([npmTest], ['npm', 'test'], 'packages/app'), 'any folder of the workspace');
+    });
+
+    it('G1: rules saved as `git log`, `git diff`, `git status`, `npm test` never let options after them write files or swap the program', () => {
+      const saved: CommandAllowRule[] = [['git', 'log'], ['git', 'diff'], ['git', 'status'], ['npm', 'test']];
+      for (const argv of [
+        ['git', 'log', '-1', '--format=%H', '--output=../outside/x'],
+        ['git', 'log', '--output=.git/config'],
+        ['git', 'diff', '--no-index', '--output=/home/user/.bashrc', 'a', 'b'],
+        ['npm', 'test', '--prefix', 'sub/evil'],
+        ['npm', 'test', '--script-shell=/usr/bin/printf'],
+        ['git', 'status', '--porcelain'],
+      ]) {
+        assert.equal(allows(saved, argv), false, JSON.stringify(argv));
+        assert.equal(argumentLeftToAsk(saved, { argv, cwd: '', shell: false }), undefined, 'an exact rule leaves nothing to explain');
+      }
+      assert.ok(allows(saved, ['git', 'status']));
+    });
+
+    it('G1: a rule ending in ... allows further arguments, but never those that write files, read configuration or run another program', () => {
+      const rules: CommandAllowRule[] = [['git', 'log', '...'], ['git', 'diff', '...'], ['npm', 'test', '...']];
+      for (const argv of [['git', 'log'], ['git', 'log', '-1', '--oneline', '--', 'src'], ['git', 'diff', '--stat'], ['npm', 'test'], ['npm', 'test', '--', '--grep', 'x y']]) {
+        assert.ok(allows(rules, argv), JSON.stringify(argv));
+      }
+      for (const argv of [
+        ['git', 'log', '-1', '--format=%H', '--output=../outside/x'],
+        ['git', 'log', '--output', '.git/config'],
+        ['git', 'log', '--outp=.git/config'],
+        ['git', 'log', '-p', '--ext-diff'],
+        ['git', 'diff', '--no-index', '--output=/tmp/x', 'a', 'b'],
+        ['git', 'diff', '--textconv'],
+        ['npm', 'test', '--prefix', 'sub/evil'],
+        ['npm', 'test', '--pref=sub/evil'],
+        ['npm', 'test', '--script-shell=/usr/bin/printf'],
+        ['npm', 'test', '--scriptShell', '/usr/bin/printf'],
+        ['npm', 'test', '--script_shell=/usr/bin/printf'],
+        ['npm', 'test', '--', '--require', './evil.js'],
+        ['npm', 'test', '-C', 'sub/evil'],
+        ['npm', 'test', '--userconfig=./npmrc'],
+        ['npm', 'test', '--node-options=--require=./evil.js'],
+      ]) {
+        assert.equal(allows(rules, argv), false, JSON.stringify(argv));
+      }
+      assert.equal(allows([['npm', 'test', '...']], ['npm', 'test'], '', true), false, 'never through a shell');
+      assert.equal(allows([['npm', 'test', '...']], ['npm', 'tests']), false);
+      assert.equal(allows([['npm', 'test', '...']], ['npm']), false);
+      assert.ok(allows([['make', '-C', 'sub', '...']], ['make', '-C', 'sub', 'check']), 'the rule\'s own words are what the user allowed');
+      assert.equal(allows([['make', '-C', 'sub', '...']], ['make', '-C', 'sub', '-C', 'other']), false);
+    });
+
+    it('says which argument keeps a rule ending in ... from allowing a command, and what it does', () => {
+      const command = (argv: string[]) => ({ argv, cwd: '', shell: false });
+      assert.equal(
+        argumentLeftToAsk([['make', 'lint'], ['npm', 'test', '...']], command(['npm', 'test', '--prefix', 'x'])),
+        'the rule "npm test ..." does not cover --prefix, which runs another package\'s script, another program or reads other configuration',
+      );
+      assert.equal(
+        argumentLeftToAsk([['git', 'log', '...']], command(['git', 'log', '--output=a b'])),
+        'the rule "git log ..." does not cover "--output=a b", which writes files, changes or reads git\'s configuration, or runs another program',
+      );
+      assert.equal(argumentLeftToAsk([['npm', 'test', '...']], command(['npm', 'test', '--grep'])), undefined, 'allowed: nothing to explain');
+      assert.equal(argumentLeftToAsk([['npm', 'test', '...'], ['npm', 'test', '--prefix', 'x']], command(['npm', 'test', '--prefix', 'x'])), undefined, 'another rule allows it');
+      assert.equal(argumentLeftToAsk([['npm', 'test', '...']], command(['npm', 'run', '--prefix'])), undefined, 'no rule comes close');
+      assert.equal(argumentLeftToAsk([['npm', 'test', '...']], { argv: ['npm', 'test', '-o'], cwd: '', shell: true }), undefined, 'through a shell no rule applies');
+      assert.equal(argumentLeftToAsk([['bash', '...']], command(['bash', '-o'])), undefined, 'a refused rule never applies');
     });
 
     it('never allows what only looks like the prefix', () => {
@@ -69,12 +137,12 @@ describe('command allow rules', () => {
       assert.equal(allows([], ['npm', 'test']), false);
     });
 
-    it('property: a command is allowed exactly when a valid rule is a word-for-word prefix of its argv', () => {
-      const word = fc.oneof(fc.constantFrom('npm', 'test', 'run', '--', 'x', 'Test', 'tеst', 'test;rm', ''), fc.string({ maxLength: 6 }));
+    it('property: a command is allowed exactly when its argv is a valid rule, word for word', () => {
+      const word = fc.oneof(fc.constantFrom('npm', 'test', 'run', '--', 'x', 'Test', 'tеst', 'test;rm', ''), fc.string({ maxLength: 6 })).filter((w) => w !== furtherArguments);
       fc.assert(
         fc.property(fc.array(fc.array(word, { maxLength: 4 }), { maxLength: 4 }), fc.array(word, { maxLength: 6 }), (rules, argv) => {
           const expected = rules.some(
-            (rule) => allowRuleProblem(rule) === undefined && rule.length <= argv.length && rule.every((w, i) => argv[i] === w) && !/[/\\]/.test(rule[0] ?? ''),
+            (rule) => allowRuleProblem(rule) === undefined && rule.length === argv.length && rule.every((w, i) => argv[i] === w) && !/[/\\]/.test(rule[0] ?? ''),
           );
           const found = matchingAllowRule(rules, { argv, cwd: 'sub', shell: false });
           assert.equal(found !== undefined, expected);
@@ -94,11 +162,14 @@ describe('command allow rules', () => {
           (words, extra, at, change) => {
             const rule = ['make', ...words];
             fc.pre(allowRuleProblem(rule) === undefined);
-            assert.ok(allows([rule], [...rule, ...extra]));
+            assert.ok(allows([rule], rule));
+            assert.ok(allows([[...rule, furtherArguments]], [...rule, ...extra.filter((word) => !/^-|=/.test(word))]));
+            assert.equal(allows([rule], [...rule, 'x', ...extra]), false, 'an exact rule allows no further argument');
             const index = at % rule.length;
             const changed = [...rule];
             changed[index] = `${rule[index] ?? ''}${change}`;
-            assert.equal(allows([rule], [...changed, ...extra]), false);
+            assert.equal(allows([rule], changed), false);
+            assert.equal(allows([[...rule, furtherArguments]], [...changed, ...extra]), false);
           },
         ),
       );
@@ -188,6 +259,45 @@ describe('command allow rules', () => {
       assert.equal(allowRuleProblem(['make', 'x'.repeat(allowRuleLimits.wordChars)]), undefined, 'exactly 1000 characters');
       assert.match(allowRuleProblem([' ', 'x']) ?? '', /needs a program name/);
       assert.ok((allowRuleProblem(['make', 'x'.repeat(allowRuleLimits.wordChars + 1)]) ?? '').length < 500, 'the message stays short');
+    });
+  });
+
+  describe('rules ending in ...', () => {
+    it('accept ... only as the last word, after a program and what it must name', () => {
+      for (const rule of [['npm', 'test', '...'], ['make', '...'], ['git', 'log', '...'], ['python', '-m', 'pytest', '...'], ['node', 'build.js', '...']]) {
+        assert.equal(allowRuleProblem(rule), undefined, JSON.stringify(rule));
+      }
+      assert.equal(allowRuleProblem(['...']), 'the rule "..." may have "..." only as its last word, after the program and its arguments');
+      assert.equal(allowRuleProblem(['npm', '...', 'test']), 'the rule "npm ... test" may have "..." only as its last word, after the program and its arguments');
+      assert.equal(allowRuleProblem(['make', '...', '...']), 'the rule "make ... ..." may have "..." only as its last word, after the program and its arguments');
+      for (const rule of [['npm', '...'], ['git', '...'], ['python', '-m', '...'], ['node', '...'], ['npx', '...'], ['sudo', '...']]) {
+        assert.notEqual(allowRuleProblem(rule), undefined, JSON.stringify(rule));
+      }
+      assert.equal(
+        allowRuleProblem(['git', 'config', '...']),
+        'the rule "git config ...": further arguments to git config can run other programs or change its configuration; allow exact commands instead',
+      );
+      assert.equal(allowRuleProblem(['/usr/bin/SED', '...']), 'the rule "/usr/bin/SED ...": further arguments to sed can run other programs or change its configuration; allow exact commands instead');
+      assert.equal(allowRuleProblem(['git', 'config', '--list']), undefined, 'an exact rule may name any command');
+      assert.equal(allows([['sed', '...']], ['sed', 's/x/y/e']), false);
+      assert.ok(allows([['/usr/bin/Make3', '...']], ['/usr/bin/Make3', 'check']));
+      assert.equal(allows([['/usr/bin/Make3', '...']], ['/usr/bin/Make3', 'SHELL=/tmp/evil']), false, 'the program is known by its name');
+    });
+
+    it('read from the setting and a typed command line like any other word', () => {
+      assert.deepEqual(readAllowRules(['npm test ...', ['git', 'log', '...']], 'x'), { rules: [['npm', 'test', '...'], ['git', 'log', '...']], problems: [] });
+      assert.deepEqual(allowRuleOfCommandLine('npm test ...'), { rule: ['npm', 'test', '...'] });
+    });
+
+    it('say what they allow in the user\'s words', () => {
+      assert.equal(allowRuleMeaning(['npm', 'test']), 'runs "npm test" exactly as written without asking (add ... at the end to allow further arguments)');
+      assert.equal(
+        allowRuleMeaning(['npm', 'test', '...']),
+        'runs "npm test" with any further arguments without asking, except arguments that write files, read configuration or run another program (those ask)',
+      );
+      assert.equal(allowRuleMeaning(['npm', 'two words', '...']), 'runs "npm "two words"" with any further arguments without asking, except arguments that write files, read configuration or run another program (those ask)');
+      assert.ok(allowRuleMeaning(['make', 'x'.repeat(5000)]).length < 500);
+      assert.equal(describeAllowRule(['npm', 'test', '...']), 'npm test ...');
     });
   });
 

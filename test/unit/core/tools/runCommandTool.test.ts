@@ -100,11 +100,39 @@ describe('run_command', () => {
       const runner = fakeRunner();
       const interaction = new ScriptedInteraction({ approvals: [] });
       const output: string[] = [];
-      const ctx = makeToolContext({ workspace, interaction, commandRunner: runner, allowedCommands: rules(['make', 'lint'], ['npm', 'test']), output: (text) => output.push(text) });
+      const ctx = makeToolContext({ workspace, interaction, commandRunner: runner, allowedCommands: rules(['make', 'lint'], ['npm', 'test', '...']), output: (text) => output.push(text) });
       await runCommandTool.run(ctx, { argv: ['npm', 'test', '--', '--grep', 'x y'], cwd: 'pkg' }, neverAborted);
       assert.deepEqual(interaction.approvals(), []);
       assert.deepEqual(runner.specs.map((spec) => spec.argv), [['npm', 'test', '--', '--grep', 'x y']]);
-      assert.deepEqual(output, ['Runs without asking: allowed by the rule "npm test".\n']);
+      assert.deepEqual(output, ['Runs without asking: allowed by the rule "npm test ...".\n']);
+    });
+
+    it('G1: asks before options after an allowed command write files or swap the program (rules git log, git diff, git status, npm test)', async () => {
+      for (const argv of [
+        ['git', 'log', '-1', '--format=%H', '--output=../outside/x'],
+        ['git', 'log', '--output=.git/config'],
+        ['git', 'diff', '--no-index', '--output=/tmp/outside', 'a', 'b'],
+        ['npm', 'test', '--prefix', 'sub/evil'],
+        ['npm', 'test', '--script-shell=/usr/bin/printf'],
+      ]) {
+        const runner = fakeRunner();
+        const interaction = new ScriptedInteraction({ approvals: [{ approved: false }] });
+        const ctx = makeToolContext({ workspace, interaction, commandRunner: runner, allowedCommands: rules(['git', 'log'], ['git', 'diff'], ['git', 'status'], ['npm', 'test']) });
+        await assert.rejects(runCommandTool.run(ctx, { argv }, neverAborted), ApprovalRejectedError, JSON.stringify(argv));
+        assert.equal(interaction.approvals().length, 1, JSON.stringify(argv));
+        assert.equal(runner.specs.length, 0);
+      }
+    });
+
+    it('G1: a rule ending in ... still asks for an argument that runs another program, saying why in the step output', async () => {
+      const runner = fakeRunner();
+      const interaction = new ScriptedInteraction({ approvals: [{ approved: true }] });
+      const output: string[] = [];
+      const ctx = makeToolContext({ workspace, interaction, commandRunner: runner, allowedCommands: rules(['npm', 'test', '...']), output: (text) => output.push(text) });
+      await runCommandTool.run(ctx, { argv: ['npm', 'test', '--script-shell=/usr/bin/printf'] }, neverAborted);
+      assert.equal(interaction.approvals().length, 1);
+      assert.deepEqual(output, ['Asks: the rule "npm test ..." does not cover --script-shell=/usr/bin/printf, which runs another package\'s script, another program or reads other configuration.\n']);
+      assert.equal(runner.specs.length, 1, 'runs once the user approved it');
     });
 
     it('asks for a command that only looks like an allowed one, and runs nothing when refused', async () => {

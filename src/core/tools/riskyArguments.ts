@@ -1,0 +1,210 @@
+/**
+ * What an argument may not do unasked under a rule that allows further arguments (`npm
+ * test ...`): the options of a known program that write files, read configuration or run
+ * another program, each with what it does in the user's words.
+ */
+interface ProgramRisks {
+  /**
+   * Long option names, compared without case, `-` or `_` (`--scriptShell` is `--script-shell`),
+   * and any abbreviation of them (npm, git and Python's argparse take `--pref` for `--prefix`,
+   * so `output-file` covers `--output` too); a name ending in `*` stands for every option
+   * starting with it.
+   */
+  long: readonly string[];
+  /** Short option letters, found anywhere in a cluster (`-xo file`) or an attached value (`-ofile`). */
+  short: string;
+  /** Options start with one dash and are never abbreviated (Go's `-toolexec`): every table is then read that way for the command. */
+  singleDash?: true;
+  /** A word with `=` that is no option sets a variable the program runs (make's `SHELL=…`, `CC=…`). */
+  assignments?: true;
+  /** What such an argument does, in the user's words. */
+  why: string;
+}
+
+const writes = 'writes files, reads configuration or runs another program';
+
+// Options every program is checked for: the common names of writing to a file, reading configuration and running code.
+const everyProgram: ProgramRisks = {
+  long: [
+    'output-file', 'outfile', 'config-file', 'exec', 'shell', 'pager', 'editor', 'require', 'import', 'loader', 'experimental-loader', 'node-options', 'eval',
+    'plugin', 'preload', 'rcfile',
+  ],
+  short: 'o',
+  why: writes,
+};
+
+// Options of test runners and of the scripts a package manager runs (what follows `npm test --` reaches the test runner).
+const testRunners: ProgramRisks = {
+  long: [
+    'setup-files-after-env', 'global-setup', 'global-teardown', 'test-runner', 'runner', 'transform', 'reporters', 'ui', 'resolver',
+    'test-environment', 'environment', 'update-snapshot', 'coverage-directory', 'snapshot-resolver', 'watch-plugins', 'file', 'root-dir', 'dir',
+  ],
+  short: 'cru',
+  why: 'loads code, reads configuration or writes files',
+};
+
+const packageManagers: ProgramRisks = {
+  long: [
+    'prefix', 'script-shell', 'call', 'userconfig', 'globalconfig', 'workspaces', 'location', 'cwd', 'filter', 'recursive', 'registry',
+    'node-gyp', 'use-yarnrc', 'modules-folder', 'cache-folder', 'global-folder', 'include-workspace-root',
+  ],
+  short: 'cCFgrw',
+  why: 'runs another package\'s script, another program or reads other configuration',
+};
+
+const interpreterRisks: ProgramRisks = {
+  long: ['print', 'command', 'include', 'allow*'],
+  short: 'ceImprx',
+  why: 'runs other code',
+};
+
+// Where `-u` names the program run on the other side, and the options that put another repository's hooks in place.
+const gitRemote: ProgramRisks = { long: ['template', 'separate-git-dir'], short: 'u', why: 'runs another program or installs hooks from elsewhere' };
+
+const gradle: ProgramRisks = {
+  long: ['init-script', 'project-dir', 'settings-file', 'build-file', 'gradle-user-home', 'include-build', 'project-cache-dir'],
+  short: 'bcDgIp',
+  why: 'runs another build script or reads other configuration',
+};
+
+const maven: ProgramRisks = {
+  long: ['file', 'settings', 'global-settings', 'toolchains', 'define'],
+  short: 'Dfs',
+  why: 'runs another build or reads other configuration',
+};
+
+// Per program (its name as `programName` gives it), and per program and subcommand (`git clone`).
+const programs: Readonly<Record<string, ProgramRisks>> = {
+  git: {
+    long: [
+      'output-directory', 'upload-pack', 'receive-pack', 'ext-diff', 'textconv', 'open-files-in-pager', 'exec-path', 'git-dir', 'work-tree',
+      'config-env', 'extcmd', 'tool', 'remote', 'sequence-editor', 'gpg-program', 'strategy', 'upstream',
+    ],
+    short: 'cOx',
+    why: 'writes files, changes or reads git\'s configuration, or runs another program',
+  },
+  'git clone': gitRemote,
+  'git fetch': gitRemote,
+  'git ls-remote': gitRemote,
+  'git init': gitRemote,
+  npm: packageManagers,
+  yarn: packageManagers,
+  pnpm: packageManagers,
+  bun: packageManagers,
+  jest: testRunners,
+  vitest: testRunners,
+  mocha: testRunners,
+  rg: { long: ['pre-glob'], short: '', why: 'runs another program on each file' },
+  grep: { long: ['pre-glob'], short: '', why: 'runs another program on each file' },
+  make: {
+    long: ['file', 'makefile', 'directory', 'eval', 'include-dir'],
+    short: 'CEfI',
+    assignments: true,
+    why: 'reads another makefile or changes the commands it runs',
+  },
+  cargo: { long: ['manifest-path', 'target-dir', 'out-dir', 'artifact-dir'], short: 'Z', why: 'builds another package or writes files elsewhere' },
+  go: {
+    long: ['c', 'toolexec', 'vettool', 'modfile', 'overlay', 'coverprofile', 'cpuprofile', 'memprofile', 'blockprofile', 'mutexprofile', 'trace', 'outputdir',
+      'pkgdir'],
+    short: '',
+    singleDash: true,
+    why: 'writes files or runs another program',
+  },
+  pytest: {
+    long: ['override-ini', 'rootdir', 'confcutdir', 'basetemp', 'junit-xml', 'debug', 'pastebin', 'result-log', 'log-file', 'cov-report'],
+    short: 'cop',
+    why: 'loads a plugin, reads other configuration or writes files',
+  },
+  eslint: { long: ['fix', 'rulesdir', 'resolve-plugins-relative-to', 'cache-location', 'format'], short: 'cf', why: 'changes files or loads code' },
+  prettier: { long: ['write', 'plugin-search-dir', 'ignore-path'], short: 'cw', why: 'changes files or loads code' },
+  tsc: {
+    long: ['outdir', 'declaration-dir', 'ts-build-info-file', 'generate-trace', 'build', 'project', 'plugins'],
+    short: 'bp',
+    why: 'writes files or reads other configuration',
+  },
+  gradle,
+  gradlew: gradle,
+  mvn: maven,
+  mvnw: maven,
+  dotnet: {
+    long: ['settings', 'test-adapter-path', 'diag', 'results-directory', 'logger', 'collect'],
+    short: 'ads',
+    why: 'loads code, reads other configuration or writes files',
+  },
+  deno: {
+    long: ['allow*', 'import-map', 'unsafely-ignore-certificate-errors'],
+    short: 'Ac',
+    why: 'grants more permissions or reads other configuration',
+  },
+};
+
+const interpreters = new Set(['node', 'nodejs', 'python', 'py', 'pypy', 'perl', 'ruby', 'php', 'lua', 'luajit', 'java', 'npx', 'pnpx', 'bunx', 'uvx']);
+
+// Programs and subcommands whose words are code or run programs (a sed script, find's `-exec`, `git config`, `git bisect run`): never with further arguments.
+const neverFurther = new Set([
+  'sed', 'awk', 'gawk', 'mawk', 'nawk', 'find', 'tar', 'curl', 'wget', 'ssh', 'scp', 'rsync', 'git config', 'git bisect', 'git submodule', 'git filter-branch',
+  'git difftool', 'git mergetool', 'git hook', 'git daemon', 'git instaweb', 'git send-email', 'git credential', 'npm config', 'npm set', 'yarn config', 'pnpm config',
+]);
+
+/**
+ * The names under which `words` (a rule's words, already compared by `name`: lower case,
+ * last path part) find their programs' risks: each word, and the first two together
+ * (`git clone`).
+ */
+function namesOf(words: readonly string[], name: (word: string) => string): string[] {
+  const names = words.map(name);
+  return [...names, names.slice(0, 2).join(' ')];
+}
+
+/**
+ * Why a rule with the words `words` (before its `...`) cannot allow further arguments, or
+ * `undefined` when it can: a program whose arguments are code or run programs (`sed`,
+ * `find`, `curl`, `git config`, `git bisect`…). `name` gives a word's program name.
+ */
+export function furtherArgumentsProblem(words: readonly string[], name: (word: string) => string): string | undefined {
+  const refused = namesOf(words, name).find((named) => neverFurther.has(named));
+  return refused === undefined ? undefined : `further arguments to ${refused} can run other programs or change its configuration; allow exact commands instead`;
+}
+
+/**
+ * The first of `further` (the arguments after a rule's words) that writes files, reads
+ * configuration or runs another program for the programs `words` name, with what it does,
+ * or `undefined` when none does. Every program is checked for the common options (`-o`,
+ * `--output`, `--config`, `--exec`, `--require`…); known ones for their own (git's
+ * `--upload-pack` and `--ext-diff`, npm's `--prefix` and `--script-shell`, ripgrep's `--pre`,
+ * make's `SHELL=…`…), and interpreters for `-e`, `-c`, `-r`. Errs towards asking: an option
+ * value that looks like one of these asks too.
+ */
+export function riskyArgument(
+  words: readonly string[],
+  further: readonly string[],
+  name: (word: string) => string,
+): { argument: string; why: string } | undefined {
+  const names = namesOf(words, name);
+  // The program's own risks first: they say best what the argument does.
+  const risks = names.flatMap((named) => programs[named] ?? []);
+  if (names.some((named) => interpreters.has(named))) risks.push(interpreterRisks, testRunners);
+  if (risks.includes(packageManagers)) risks.push(testRunners);
+  risks.push(everyProgram);
+  const singleDash = risks.some((risk) => risk.singleDash === true);
+  for (const argument of further) {
+    const risk = risks.find((candidate) => isRisky(argument, candidate, singleDash));
+    if (risk !== undefined) return { argument, why: risk.why };
+  }
+  return undefined;
+}
+
+function isRisky(argument: string, risks: ProgramRisks, singleDash: boolean): boolean {
+  if (!argument.startsWith('-')) return risks.assignments === true && argument.includes('=');
+  if (argument === '--') return false;
+  if (!singleDash && !argument.startsWith('--')) return [...argument.slice(1)].some((letter) => risks.short.includes(letter));
+  const [name = ''] = argument.split('=');
+  if (singleDash && [...risks.short].includes(name.slice(1))) return true;
+  // Dashes and underscores dropped, case folded: the tables are written in lower case with dashes.
+  const given = name.toLowerCase().replace(/[-_]/g, '');
+  return risks.long.some((option) => {
+    const named = option.replace(/-/g, '');
+    if (named.endsWith('*')) return given.startsWith(named.slice(0, -1)) || named.startsWith(given);
+    return singleDash ? given === named : named.startsWith(given);
+  });
+}

@@ -1,0 +1,139 @@
+import assert from 'node:assert/strict';
+import { furtherArgumentsProblem, riskyArgument } from '../../../../src/core/tools/riskyArguments';
+
+const name = (word: string): string => word;
+const risky = (rule: string, argument: string): string | undefined => riskyArgument(rule.split(' '), [argument], name)?.why;
+
+describe('riskyArgument', () => {
+  it('finds, for every program, the common options that write a file, read configuration or run code', () => {
+    for (const argument of [
+      '--output=x', '--output-file', '--outfile', '--out-f', '--config', '--config-file=x', '--exec=x', '--shell', '--pager=less', '--editor', '--require',
+      '--import=x', '--loader', '--experimental-loader', '--node-options', '--eval', '--plugin', '--preload', '--rcfile', '-o', '-vo', '-ofile',
+    ]) {
+      assert.equal(risky('tool check', argument), 'writes files, reads configuration or runs another program', argument);
+    }
+  });
+
+  it('finds the options of git that write files, change or read its configuration, or run a program', () => {
+    for (const argument of [
+      '--output=../outside/x', '--outp=.git/config', '--output-directory', '--upload-pack=evil', '--receive-pack', '--ext-diff', '--textconv', '--open-files-in-pager',
+      '-O', '--exec-path=x', '--git-dir=x', '--work-tree=x', '--config-env=x', '-c', '--extcmd=x', '--tool=x', '--remote=x',
+      '--sequence-editor', '--gpg-program=x', '--strategy=x', '--upstream', '-x', '--exec',
+    ]) {
+      assert.match(risky('git log', argument) ?? '', /git's configuration/, argument);
+    }
+    for (const subcommand of ['clone', 'fetch', 'ls-remote', 'init']) {
+      for (const argument of ['-u', '--template=x', '--separate-git-dir=x']) {
+        assert.equal(risky(`git ${subcommand}`, argument), 'runs another program or installs hooks from elsewhere', `${subcommand} ${argument}`);
+      }
+    }
+    assert.equal(risky('git status', '-u'), undefined, 'only where -u names a program');
+    assert.equal(risky('git log', '--template=x'), undefined);
+  });
+
+  it('finds the options of package managers that run another package, program or configuration, also after --', () => {
+    for (const program of ['npm', 'yarn', 'pnpm', 'bun']) {
+      for (const argument of [
+        '--prefix', '--pref=sub/evil', '--script-shell=/usr/bin/printf', '--scriptShell', '--script_shell', '--call', '--userconfig', '--globalconfig', '--workspace',
+        '--workspaces', '--global', '--location=global', '--cwd', '--filter', '--recursive', '--registry=x', '--node-gyp', '--use-yarnrc', '--modules-folder',
+        '--cache', '--cache-folder', '--global-folder', '--include-workspace-root', '-c', '-C', '-F', '-g', '-w',
+      ]) {
+        assert.match(risky(`${program} test`, argument) ?? '', /another package's script/, `${program} ${argument}`);
+      }
+      assert.match(risky(`${program} test`, '-r') ?? '', /another package's script/);
+      assert.equal(risky(`${program} test`, '--reporter=x'), 'loads code, reads configuration or writes files', 'a test runner option after --');
+    }
+  });
+
+  it('finds the options of test runners that load code, read configuration or write files', () => {
+    for (const runner of ['jest', 'vitest', 'mocha']) {
+      for (const argument of [
+        '--setupFiles', '--setup-files-after-env', '--globalSetup', '--global-teardown', '--testRunner', '--runner', '--transform', '--reporter', '--reporters', '--ui',
+        '--resolver', '--testEnvironment', '--env', '--environment', '--updateSnapshot', '--update', '--coverageDirectory', '--snapshotResolver', '--watchPlugins',
+        '--file', '--rootDir', '--dir', '-c', '-r', '-u',
+      ]) {
+        assert.equal(risky(`npx ${runner}`, argument), 'loads code, reads configuration or writes files', `${runner} ${argument}`);
+      }
+    }
+  });
+
+  it('finds the options of other known programs', () => {
+    const cases: [string, string, RegExp][] = [
+      ['rg x', '--pre=evil', /on each file/], ['rg x', '--pre-glob', /on each file/], ['grep x', '--pre', /on each file/], ['grep x', '--pre-glob', /on each file/],
+      ['make check', '--file=x', /another makefile/], ['make check', '--makefile', /another makefile/], ['make check', '--directory', /another makefile/],
+      ['make check', '--eval=x', /another makefile/], ['make check', '--include-dir', /another makefile/], ['make check', '-C', /another makefile/],
+      ['make check', '-E', /another makefile/], ['make check', '-f', /another makefile/], ['make check', '-I', /another makefile/], ['make check', 'SHELL=/tmp/evil', /another makefile/],
+      ['make check', 'CC=x', /another makefile/], ['cargo test', '--manifest-path', /another package/], ['cargo test', '--target-dir=x', /another package/],
+      ['cargo test', '--out-dir', /another package/], ['cargo test', '--artifact-dir', /another package/], ['cargo test', '-Zunstable', /another package/],
+      ['go test', '-c', /runs another program/], ['go test', '-C', /runs another program/], ['go test', '-toolexec=x', /runs another program/],
+      ['go test', '--vettool=x', /runs another program/], ['go test', '-modfile', /runs another program/], ['go test', '-overlay', /runs another program/],
+      ['go test', '-coverprofile=c.out', /runs another program/], ['go test', '-cpuprofile', /runs another program/], ['go test', '-memprofile', /runs another program/],
+      ['go test', '-blockprofile', /runs another program/], ['go test', '-mutexprofile', /runs another program/], ['go test', '-trace', /runs another program/],
+      ['go test', '-outputdir', /runs another program/], ['go test', '-pkgdir', /runs another program/], ['go test', '-o', /runs another program/],
+      ['python -m pytest', '--override-ini=x', /loads a plugin/], ['python -m pytest', '--rootdir', /loads a plugin/], ['python -m pytest', '--confcutdir', /loads a plugin/],
+      ['python -m pytest', '--basetemp', /loads a plugin/], ['python -m pytest', '--junitxml', /loads a plugin/], ['python -m pytest', '--debug', /loads a plugin/],
+      ['python -m pytest', '--pastebin', /loads a plugin/], ['python -m pytest', '--result-log', /loads a plugin/], ['python -m pytest', '--log-file', /loads a plugin/],
+      ['python -m pytest', '--cov-report', /loads a plugin/], ['python -m pytest', '-p', /loads a plugin/], ['python -m pytest', '-o', /loads a plugin/],
+      ['npx eslint', '--fix', /changes files/], ['npx eslint', '--rulesdir', /changes files/], ['npx eslint', '--resolve-plugins-relative-to', /changes files/],
+      ['npx eslint', '--cache-location', /changes files/], ['npx eslint', '--format=x', /changes files/], ['npx eslint', '-f', /changes files/],
+      ['npx prettier', '--write', /changes files/], ['npx prettier', '--plugin-search-dir', /changes files/], ['npx prettier', '--ignore-path', /changes files/], ['npx prettier', '-w', /changes files/],
+      ['npx tsc', '--outDir', /writes files or reads other configuration/], ['npx tsc', '--declarationDir', /other configuration/], ['npx tsc', '--tsBuildInfoFile', /other configuration/],
+      ['npx tsc', '--generateTrace', /other configuration/], ['npx tsc', '--build', /other configuration/], ['npx tsc', '--project', /other configuration/],
+      ['npx tsc', '--plugins', /other configuration/], ['npx tsc', '-b', /other configuration/], ['npx tsc', '-p', /other configuration/],
+      ['dotnet test', '--settings', /loads code/], ['dotnet test', '--test-adapter-path', /loads code/], ['dotnet test', '--diag', /loads code/],
+      ['dotnet test', '--results-directory', /loads code/], ['dotnet test', '--logger', /loads code/], ['dotnet test', '--collect', /loads code/],
+      ['dotnet test', '-a', /loads code/], ['dotnet test', '-d', /loads code/], ['dotnet test', '-s', /loads code/],
+      ['deno test', '--allow-run', /more permissions/], ['deno test', '--al', /more permissions/], ['deno test', '--import-map', /more permissions/],
+      ['deno test', '--unsafely-ignore-certificate-errors', /more permissions/], ['deno test', '-A', /more permissions/],
+    ];
+    for (const build of ['gradle', 'gradlew']) {
+      for (const argument of ['--init-script', '--project-dir', '--settings-file', '--build-file', '--gradle-user-home', '--include-build', '--project-cache-dir', '-b', '-c', '-Dx=y', '-g', '-I', '-p']) {
+        cases.push([`${build} test`, argument, /another build script/]);
+      }
+    }
+    for (const build of ['mvn', 'mvnw']) {
+      for (const argument of ['--file', '--settings', '--global-settings', '--toolchains', '--define', '-D', '-f', '-s']) cases.push([`${build} test`, argument, /another build/]);
+    }
+    for (const [rule, argument, why] of cases) assert.match(risky(rule, argument) ?? '', why, `${rule} ${argument}`);
+  });
+
+  it('finds the options of an interpreter that run other code', () => {
+    for (const argument of ['--print', '--command', '--include', '--allow-fs-write', '-c', '-e', '-I', '-m', '-p', '-r', '-x']) {
+      assert.equal(risky('node build.js', argument), 'runs other code', argument);
+    }
+    for (const interpreter of ['node', 'nodejs', 'python', 'py', 'pypy', 'perl', 'ruby', 'php', 'lua', 'luajit', 'java', 'npx', 'pnpx', 'bunx', 'uvx']) {
+      assert.equal(risky(`${interpreter} x`, '-e'), 'runs other code', interpreter);
+      assert.equal(risky(`${interpreter} x`, '--setupFiles'), 'loads code, reads configuration or writes files', interpreter);
+    }
+  });
+
+  it('leaves arguments alone that do none of this, and asks about the first one that does', () => {
+    for (const [rule, argument] of [
+      ['git log', '--oneline'], ['git log', '-1'], ['git log', '--format=--output=x'], ['git log', '--'], ['git log', '-'], ['git log', 'src/output'], ['git log', '--no-ext-diffs'],
+      ['npm test', '--grep'], ['npm test', '--silent'], ['go test', '-count=1'], ['go test', '-cover'], ['go test', '-v'], ['make check', '-j4'], ['make check', '--keep-going'],
+      ['rg x', '--pretty'], ['rg x', '-n'], ['rg x', '-e'], ['grep x', '-rn'], ['git status', '--porcelain'], ['cargo test', '--release'], ['go test', '-a'],
+      ['go test', '-'], ['deno test', '--abc'], ['make check', 'all'], ['make check', '--jobs=4'], ['tool check', 'NAME=value'], ['npm test', 'NAME=value'],
+    ]) {
+      assert.equal(risky(rule ?? '', argument ?? ''), undefined, `${rule} ${argument}`);
+    }
+    assert.deepEqual(riskyArgument(['npm', 'test'], ['--silent', '--prefix', 'x', '-o'], name), { argument: '--prefix', why: "runs another package's script, another program or reads other configuration" });
+    assert.equal(riskyArgument(['git', 'clone'], ['-u', 'x'], name)?.why, 'runs another program or installs hooks from elsewhere');
+    assert.equal(riskyArgument(['make'], ['-C', 'x'], (word) => word.toUpperCase()), undefined, 'the program is found by the name given');
+  });
+});
+
+describe('furtherArgumentsProblem', () => {
+  it('refuses further arguments to programs whose arguments are code or run programs', () => {
+    for (const rule of [
+      'sed', 'awk', 'gawk', 'mawk', 'nawk', 'find', 'tar', 'curl', 'wget', 'ssh', 'scp', 'rsync', 'git config', 'git bisect', 'git submodule', 'git filter-branch',
+      'git difftool', 'git mergetool', 'git hook', 'git daemon', 'git instaweb', 'git send-email', 'git credential', 'npm config', 'npm set', 'yarn config', 'pnpm config',
+    ]) {
+      assert.equal(
+        furtherArgumentsProblem(rule.split(' '), name),
+        `further arguments to ${rule} can run other programs or change its configuration; allow exact commands instead`,
+        rule,
+      );
+    }
+    for (const rule of ['git log', 'npm test', 'make check', 'git']) assert.equal(furtherArgumentsProblem(rule.split(' '), name), undefined, rule);
+  });
+});
