@@ -5,7 +5,8 @@ import type { LookupFunction } from 'node:net';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { FetchedUrl, UrlFetchRequest, UrlFetcher } from '../core/ports';
-import { addressKind, checkFetchUrl, type FetchTarget } from '../core/web/fetchUrlTarget';
+import { addressKind, checkFetchUrl, checkRedirectTarget, type AddressKind, type FetchTarget } from '../core/web/fetchUrlTarget';
+import { RedirectNotFollowed } from '../core/web/redirectNotFollowed';
 import { htmlToMarkdown } from './htmlToMarkdown';
 
 const redirectStatuses = new Set([301, 302, 303, 307, 308]);
@@ -15,45 +16,39 @@ const textTypes = /^(?:text\/.*|application\/(?:[\w.+-]*\+)?(?:json|xml)|applica
  * The `UrlFetcher` over Node's own HTTP client: no proxy, no cookie jar, no authorization
  * header; a fresh connection per request; gzip, deflate and brotli bodies decompressed and
  * counted after decompression. `lookup` resolves host names (default: the system's); each
- * address it gives is checked, so a public name cannot lead to this machine or the local
- * network, and no name to a link-local address.
+ * address it gives is checked with `resolvedKind` (default: `addressKind`; tests stand a
+ * loopback server in for a public one), so a public name cannot lead to this machine or
+ * the local network, and no name to a link-local address. A redirect past `maxRedirects`,
+ * or from a public URL to this machine or the local network (which would need a question),
+ * is not followed: it rejects with `RedirectNotFollowed`, for `fetch_url` to check and ask.
  */
-export function createNodeUrlFetcher(lookup: typeof dnsLookup = dnsLookup): UrlFetcher {
+export function createNodeUrlFetcher(lookup: typeof dnsLookup = dnsLookup, resolvedKind: (address: string) => AddressKind = addressKind): UrlFetcher {
   return {
     async fetch(request, signal) {
-      let target = checkFetchUrl(request.url);
+      const first = checkFetchUrl(request.url);
+      let target = first;
       for (let redirects = 0; ; redirects++) {
         signal.throwIfAborted();
-        const response = await get(target, checkedLookup(target, lookup), signal);
+        const response = await get(target, checkedLookup(target, lookup, resolvedKind), signal);
         const location = response.headers.location;
         if (redirectStatuses.has(response.statusCode ?? 0) && location !== undefined) {
           response.destroy();
-          if (redirects >= request.maxRedirects) {
-            throw new Error(`${target.url.href} redirected more than ${request.maxRedirects} times; fetch_url stopped following.`);
-          }
           let next: string;
           try {
             next = new URL(location, target.url).href;
           } catch {
             throw new Error(`${target.url.href} redirected to "${location.slice(0, 200)}", which is not a URL.`);
           }
-          target = redirectTarget(next, target.url.href);
+          if (redirects >= request.maxRedirects) throw new RedirectNotFollowed(target.url.href, next);
+          const hop = checkRedirectTarget(target.url.href, next);
+          if (hop.kind === 'local' && first.kind !== 'local') throw new RedirectNotFollowed(target.url.href, next);
+          target = hop;
           continue;
         }
         return await readPage(target.url.href, response, request, signal);
       }
     },
   };
-}
-
-function redirectTarget(next: string, from: string): FetchTarget {
-  try {
-    return checkFetchUrl(next);
-  } catch (error) {
-    throw new Error(`${from} redirected to ${next.slice(0, 500)}, which was refused: ${error instanceof Error ? error.message : String(error)}`, {
-      cause: error,
-    });
-  }
 }
 
 function get(target: FetchTarget, lookup: LookupFunction, signal: AbortSignal): Promise<IncomingMessage> {
@@ -77,10 +72,10 @@ function get(target: FetchTarget, lookup: LookupFunction, signal: AbortSignal): 
 }
 
 /** A lookup that refuses addresses the target may not lead to (see `createNodeUrlFetcher`). */
-function checkedLookup(target: FetchTarget, lookup: typeof dnsLookup): LookupFunction {
+function checkedLookup(target: FetchTarget, lookup: typeof dnsLookup, resolvedKind: (address: string) => AddressKind): LookupFunction {
   const host = target.url.hostname;
   const allowed = (address: string): boolean => {
-    const kind = addressKind(address);
+    const kind = resolvedKind(address);
     return kind === 'public' || (kind === 'local' && target.kind === 'local');
   };
   return (hostname, options, callback) => {

@@ -40,6 +40,16 @@ export function checkFetchUrl(text: string): FetchTarget {
   return { url, kind: host === 'localhost' || host.endsWith('.localhost') ? 'local' : 'public' };
 }
 
+/** `checkFetchUrl` for `to`, where `from` redirected: a refusal says where the redirect came from. */
+export function checkRedirectTarget(from: string, to: string): FetchTarget {
+  try {
+    return checkFetchUrl(to);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new Error(`${from} redirected to ${to.slice(0, 500)}, which was refused: ${why}`, { cause: error });
+  }
+}
+
 /**
  * How `fetch_url` treats the IP address `address` (dotted IPv4, or IPv6 without brackets):
  * loopback, private (RFC 1918, shared 100.64/10, IPv6 unique-local) are `local`;

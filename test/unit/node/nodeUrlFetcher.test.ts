@@ -4,6 +4,9 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { createFetchUrlTool } from '../../../src/core/tools/fetchUrlTool';
+import { isApprovalRejectedError } from '../../../src/core/tools/approvals';
+import { addressKind } from '../../../src/core/web/fetchUrlTarget';
+import { isRedirectNotFollowed } from '../../../src/core/web/redirectNotFollowed';
 import { createNodeUrlFetcher } from '../../../src/node/nodeUrlFetcher';
 import { ManualClock } from '../../fakes/manualClock';
 import { ScriptedInteraction } from '../../fakes/scriptedInteraction';
@@ -22,6 +25,8 @@ describe('createNodeUrlFetcher (against a server on 127.0.0.1)', () => {
   let seenHeaders: IncomingHttpHeaders | undefined;
   const hanging = new Set<() => void>();
   let silentReached: () => void = () => undefined;
+  let secretReads = 0;
+  let port = '';
 
   before(async () => {
     server = createServer((request, response) => {
@@ -59,6 +64,21 @@ describe('createNodeUrlFetcher (against a server on 127.0.0.1)', () => {
       } else if (path === '/to-metadata') {
         response.writeHead(307, { location: 'http://169.254.169.254/latest/meta-data/' });
         response.end();
+      } else if (path === '/secret') {
+        secretReads++;
+        response.writeHead(200, { 'content-type': 'text/plain' });
+        response.end('the admin page of a server on this machine');
+      } else if (path.startsWith('/to-')) {
+        const targets: Record<string, string> = {
+          '/to-loopback': `http://127.0.0.1:${port}/secret`,
+          '/to-localhost': `http://localhost:${port}/secret`,
+          '/to-decimal': `http://2130706433:${port}/secret`,
+          '/to-mapped': `http://[::ffff:127.0.0.1]:${port}/secret`,
+          '/to-hex': `http://0x7f.1:${port}/secret`,
+          '/to-other': `http://other.example:${port}/to-loopback`,
+        };
+        response.writeHead(302, { location: targets[path] ?? '/missing' });
+        response.end();
       } else if (path === '/hop') {
         response.writeHead(302, { location: '/json' });
         response.end();
@@ -77,7 +97,8 @@ describe('createNodeUrlFetcher (against a server on 127.0.0.1)', () => {
       }
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    port = String((server.address() as AddressInfo).port);
+    base = `http://127.0.0.1:${port}`;
   });
 
   after(async () => {
@@ -172,5 +193,60 @@ describe('createNodeUrlFetcher (against a server on 127.0.0.1)', () => {
       rebinding.fetch({ url: `http://attacker.example:${port}/json`, format: 'raw', maxBytes: 1000, maxRedirects: 0 }, neverAborted),
       /attacker\.example resolves to 127\.0\.0\.1, an address on this machine/,
     );
+  });
+
+  describe('G2: redirects from a public page to this machine', () => {
+    // Every name resolves to this test's server on 127.0.0.1, which stands in for a public one: only the address a URL names outright is judged as it is.
+    const anyNameHere = ((_host: string, _options: unknown, callback: (error: null, addresses: { address: string; family: number }[]) => void) =>
+      callback(null, [{ address: '127.0.0.1', family: 4 }])) as unknown as typeof lookup;
+    const publicFetcher = (): ReturnType<typeof createNodeUrlFetcher> => createNodeUrlFetcher(anyNameHere, (address) => (address === '127.0.0.1' ? 'public' : addressKind(address)));
+    const publicRun = (url: string, interaction: ScriptedInteraction) =>
+      createFetchUrlTool(publicFetcher()).run(makeToolContext({ clock: new ManualClock(), interaction }), { url }, neverAborted);
+
+    it('asks before each spelling of 127.0.0.1 and localhost, and reads nothing there when refused', async () => {
+      for (const [path, shown] of [
+        ['/to-loopback', `http://127.0.0.1:${port}/secret`],
+        ['/to-localhost', `http://localhost:${port}/secret`],
+        ['/to-decimal', `http://127.0.0.1:${port}/secret`],
+        ['/to-mapped', `http://[::ffff:7f00:1]:${port}/secret`],
+        ['/to-hex', `http://127.0.0.1:${port}/secret`],
+      ] as const) {
+        const before = secretReads;
+        const interaction = new ScriptedInteraction({ approvals: [{ approved: false }] });
+        await assert.rejects(publicRun(`http://public.example:${port}${path}`, interaction), (error: unknown) => isApprovalRejectedError(error), path);
+        assert.deepEqual(
+          interaction.approvals().map((request) => (request.kind === 'tool' ? [request.source, request.input] : undefined)),
+          [['a server on this machine or your local network', { url: shown, redirectedFrom: `http://public.example:${port}${path}` }]],
+          path,
+        );
+        assert.equal(secretReads, before, path);
+      }
+    });
+
+    it('asks before the second hop of two, and reads the page once allowed', async () => {
+      const before = secretReads;
+      const refusing = new ScriptedInteraction({ approvals: [{ approved: false }] });
+      await assert.rejects(publicRun(`http://public.example:${port}/to-other`, refusing), (error: unknown) => isApprovalRejectedError(error));
+      assert.deepEqual(
+        refusing.approvals().map((request) => (request.kind === 'tool' ? request.input : undefined)),
+        [{ url: `http://127.0.0.1:${port}/secret`, redirectedFrom: `http://other.example:${port}/to-loopback` }],
+      );
+      assert.equal(secretReads, before);
+      const page = await publicRun(`http://public.example:${port}/to-other`, new ScriptedInteraction({ approvals: [{ approved: true }] }));
+      assert.equal(page.content, 'the admin page of a server on this machine');
+      assert.equal(secretReads, before + 1);
+    });
+
+    it('never follows such a redirect by itself, whatever number of redirects it was allowed', async () => {
+      const before = secretReads;
+      await assert.rejects(
+        publicFetcher().fetch({ url: `http://public.example:${port}/to-decimal`, format: 'raw', maxBytes: 1000, maxRedirects: 5 }, neverAborted),
+        (error: unknown) =>
+          isRedirectNotFollowed(error) && error.message === `http://public.example:${port}/to-decimal redirected to http://127.0.0.1:${port}/secret, which fetch_url did not follow.`,
+      );
+      assert.equal(secretReads, before);
+      const local = await createNodeUrlFetcher().fetch({ url: `${base}/hop`, format: 'raw', maxBytes: 1000, maxRedirects: 1 }, neverAborted);
+      assert.equal(local.url, `${base}/json`, 'within this machine, once asked about, it follows');
+    });
   });
 });

@@ -3,16 +3,19 @@ import type { FetchedUrl, UrlFetchRequest, UrlFetcher } from '../../../../src/co
 import { isApprovalRejectedError } from '../../../../src/core/tools/approvals';
 import { isDeferredError } from '../../../../src/core/tools/deferral';
 import { createFetchUrlTool } from '../../../../src/core/tools/fetchUrlTool';
+import { isRedirectNotFollowed, RedirectNotFollowed } from '../../../../src/core/web/redirectNotFollowed';
 import { ManualClock } from '../../../fakes/manualClock';
 import { ScriptedInteraction } from '../../../fakes/scriptedInteraction';
 import { makeToolContext, neverAborted } from '../../../fakes/toolContext';
 
-function fakeFetcher(page: Partial<FetchedUrl> = {}): UrlFetcher & { requests: UrlFetchRequest[] } {
+function fakeFetcher(page: Partial<FetchedUrl> = {}, redirects: Record<string, string> = {}): UrlFetcher & { requests: UrlFetchRequest[] } {
   const requests: UrlFetchRequest[] = [];
   return {
     requests,
     fetch(request) {
       requests.push(request);
+      const to = redirects[request.url];
+      if (to !== undefined) return Promise.reject(new RedirectNotFollowed(request.url, new URL(to, request.url).href));
       return Promise.resolve({ url: request.url, status: 200, contentType: 'text/plain', format: 'text', content: 'hello', truncated: false, ...page });
     },
   };
@@ -31,7 +34,7 @@ describe('fetch_url', () => {
     const interaction = new ScriptedInteraction();
     const result = await createFetchUrlTool(fetcher).run(makeToolContext({ interaction }), { url: 'https://docs.example/page' }, neverAborted);
     assert.equal(result.content, 'hello');
-    assert.deepEqual(fetcher.requests, [{ url: 'https://docs.example/page', format: 'markdown', maxBytes: 2 * 1024 * 1024, maxRedirects: 5 }]);
+    assert.deepEqual(fetcher.requests, [{ url: 'https://docs.example/page', format: 'markdown', maxBytes: 2 * 1024 * 1024, maxRedirects: 0 }]);
     assert.equal(interaction.requests.length, 0);
   });
 
@@ -72,6 +75,99 @@ describe('fetch_url', () => {
       ),
       (error: unknown) => isDeferredError(error),
     );
+  });
+
+  describe('redirects (G2)', () => {
+    const localSource = 'a server on this machine or your local network';
+    const hopsOf = (fetcher: { requests: UrlFetchRequest[] }): string[] => fetcher.requests.map((request) => request.url);
+
+    it('asks before a public page\'s redirect reaches this machine, in every spelling of it; a "no" reads nothing there', async () => {
+      for (const [to, shown] of [
+        ['http://127.0.0.1:8080/admin', 'http://127.0.0.1:8080/admin'],
+        ['http://localhost/admin', 'http://localhost/admin'],
+        ['http://2130706433/admin', 'http://127.0.0.1/admin'],
+        ['http://[::ffff:127.0.0.1]/admin', 'http://[::ffff:7f00:1]/admin'],
+        ['http://0x7f.1/admin', 'http://127.0.0.1/admin'],
+        ['http://192.168.1.1/', 'http://192.168.1.1/'],
+      ] as const) {
+        const fetcher = fakeFetcher({}, { 'https://public.example/': to });
+        const interaction = new ScriptedInteraction({ approvals: [{ approved: false }] });
+        await assert.rejects(
+          createFetchUrlTool(fetcher).run(makeToolContext({ interaction, stepTitle: 'Read docs' }), { url: 'https://public.example/' }, neverAborted),
+          (error: unknown) => isApprovalRejectedError(error) && error.message.includes(`reading ${shown}, where https://public.example/ redirected`),
+          to,
+        );
+        assert.deepEqual(interaction.approvals(), [
+          { kind: 'tool', stepId: 'S1', title: 'Read docs', tool: 'fetch_url', source: localSource, input: { url: shown, redirectedFrom: 'https://public.example/' } },
+        ], to);
+        assert.deepEqual(hopsOf(fetcher), ['https://public.example/'], to);
+      }
+    });
+
+    it('asks about a hop two redirects away, and reads it once allowed', async () => {
+      const fetcher = fakeFetcher({}, { 'https://public.example/': 'https://other.example/next', 'https://other.example/next': 'http://127.0.0.1/secret' });
+      const interaction = new ScriptedInteraction({ approvals: [{ approved: true }] });
+      const page = await createFetchUrlTool(fetcher).run(makeToolContext({ interaction }), { url: 'https://public.example/' }, neverAborted);
+      assert.equal(page.url, 'http://127.0.0.1/secret');
+      assert.deepEqual(hopsOf(fetcher), ['https://public.example/', 'https://other.example/next', 'http://127.0.0.1/secret']);
+      assert.equal(interaction.approvals().length, 1, 'the public hop asks nothing under the default policy');
+      assert.ok(fetcher.requests.every((request) => request.maxRedirects === 0), 'the fetcher follows no redirect by itself');
+    });
+
+    it('under "always" asks for each hop to another server, but not again for a server already allowed in the call', async () => {
+      const fetcher = fakeFetcher({}, { 'https://a.example/': 'https://a.example/b', 'https://a.example/b': 'https://c.example/', 'https://c.example/': 'https://a.example/d' });
+      const interaction = new ScriptedInteraction({ approvals: [{ approved: true }, { approved: true }] });
+      await createFetchUrlTool(fetcher).run(makeToolContext({ interaction, approvalPolicy: 'always' }), { url: 'https://a.example/' }, neverAborted);
+      assert.deepEqual(
+        interaction.approvals().map((request) => (request.kind === 'tool' ? request.input : undefined)),
+        [{ url: 'https://a.example/' }, { url: 'https://c.example/', redirectedFrom: 'https://a.example/b' }],
+      );
+      assert.equal(hopsOf(fetcher).length, 4);
+    });
+
+    it('asks again for a redirect from an allowed local server to another one on this machine', async () => {
+      const fetcher = fakeFetcher({}, { 'http://localhost:3000/': 'http://localhost:3000/login', 'http://localhost:3000/login': 'http://localhost:9000/' });
+      const interaction = new ScriptedInteraction({ approvals: [{ approved: true }, { approved: false, reason: 'not that one' }] });
+      await assert.rejects(createFetchUrlTool(fetcher).run(makeToolContext({ interaction }), { url: 'http://localhost:3000/' }, neverAborted), /not that one/);
+      assert.equal(interaction.approvals().length, 2);
+      assert.deepEqual(hopsOf(fetcher), ['http://localhost:3000/', 'http://localhost:3000/login']);
+    });
+
+    it('refuses a redirect to another scheme or a link-local address, naming where it came from', async () => {
+      await assert.rejects(
+        createFetchUrlTool(fakeFetcher({}, { 'https://a.example/': 'file:///etc/passwd' })).run(makeToolContext(), { url: 'https://a.example/' }, neverAborted),
+        { message: 'https://a.example/ redirected to file:///etc/passwd, which was refused: fetch_url reads only http:// and https:// addresses, not "file:" ones.' },
+      );
+      await assert.rejects(
+        createFetchUrlTool(fakeFetcher({}, { 'https://a.example/': 'http://169.254.169.254/' })).run(makeToolContext(), { url: 'https://a.example/' }, neverAborted),
+        /which was refused: fetch_url does not read from 169\.254\.169\.254/,
+      );
+    });
+
+    it('follows at most five redirects', async () => {
+      const chain: Record<string, string> = {};
+      for (let index = 0; index < 6; index++) chain[`https://a.example/${index}`] = `https://a.example/${index + 1}`;
+      const fetcher = fakeFetcher({}, Object.fromEntries(Object.entries(chain).slice(0, 5)));
+      assert.equal((await createFetchUrlTool(fetcher).run(makeToolContext(), { url: 'https://a.example/0' }, neverAborted)).url, 'https://a.example/5');
+      await assert.rejects(
+        createFetchUrlTool(fakeFetcher({}, chain)).run(makeToolContext(), { url: 'https://a.example/0' }, neverAborted),
+        { message: 'https://a.example/5 redirected more than 5 times; fetch_url stopped following.' },
+      );
+    });
+
+    it('passes on any other failure of the fetcher, and knows a redirect error from another copy of the code', async () => {
+      await assert.rejects(
+        createFetchUrlTool({ fetch: () => Promise.reject(new Error('Could not read')) }).run(makeToolContext(), { url: 'https://a.example/' }, neverAborted),
+        { message: 'Could not read' },
+      );
+      const copy = Object.assign(new Error('x'), { name: 'RedirectNotFollowed', from: 'https://a.example/', to: 'https://b.example/' });
+      assert.equal(isRedirectNotFollowed(copy), true);
+      assert.equal(isRedirectNotFollowed(Object.assign(new Error('x'), { name: 'RedirectNotFollowed', from: 'https://a.example/' })), false);
+      assert.equal(isRedirectNotFollowed(Object.assign(new Error('x'), { name: 'RedirectNotFollowed', to: 'https://a.example/' })), false);
+      assert.equal(isRedirectNotFollowed(Object.assign(new Error('x'), { from: 'a', to: 'b' })), false);
+      assert.equal(isRedirectNotFollowed({ name: 'RedirectNotFollowed', from: 'a', to: 'b' }), false);
+      assert.equal(new RedirectNotFollowed('https://a.example/', 'https://b.example/').message, 'https://a.example/ redirected to https://b.example/, which fetch_url did not follow.');
+    });
   });
 
   it('refuses schemes, credentials and link-local addresses before asking or fetching', async () => {
