@@ -22,12 +22,14 @@ export function describeApprovalForTerminal(request: ApprovalRequest): string {
 
 /**
  * The CLI's user: questions on the terminal through `io.ask` when `io.interactive`, else
- * every request deferred. With `yes`, approvals are granted without asking. Typing "d"
+ * every request deferred. With `yes`, approvals are granted without asking, except a
+ * command that may already have run before an interruption. Typing "d"
  * defers a request (or "l" a manual step): the run then ends `waiting`.
  */
 export function terminalInteraction(io: CliIo, options: { yes: boolean }): Interaction {
-  const approve = async (text: string, signal: AbortSignal): Promise<ApprovalDecision | 'defer'> => {
-    if (options.yes) return { approved: true };
+  const approve = async (text: string, signal: AbortSignal, blanket = true): Promise<ApprovalDecision | 'defer'> => {
+    // A command that may already have run is never approved by --yes: running it twice is the user's call.
+    if (options.yes && blanket) return { approved: true };
     if (!io.interactive) return 'defer';
     const answer = (await io.ask(`${text}\nApprove? [y]es / [n]o / [d]efer: `, signal)).toLowerCase();
     if (answer === 'd' || answer === 'defer') return 'defer';
@@ -35,7 +37,7 @@ export function terminalInteraction(io: CliIo, options: { yes: boolean }): Inter
   };
   return {
     requestApproval(request, signal) {
-      return approve(describeApprovalForTerminal(request), signal);
+      return approve(describeApprovalForTerminal(request), signal, !(request.kind === 'command' && request.mayHaveRun));
     },
     async askClarification(request, signal) {
       if (!io.interactive) return deferAllInteraction.askClarification(request, signal);

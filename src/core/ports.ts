@@ -158,7 +158,16 @@ interface RequestIdentity {
 export type ApprovalRequest = RequestIdentity &
   (
     | { kind: 'file'; stepId: string; title: string; operation: 'write' | 'edit' | 'delete'; proposal: FileProposal }
-    | { kind: 'command'; stepId: string; title: string; argv: string[]; cwd: string; shell: boolean }
+    | {
+        kind: 'command';
+        stepId: string;
+        title: string;
+        argv: string[];
+        cwd: string;
+        shell: boolean;
+        /** Present when the step started this same command before the run was interrupted: it may already have run, and no rule or blanket yes answers it. */
+        mayHaveRun?: true;
+      }
     | { kind: 'directory'; stepId: string; title: string; path: string }
     /**
      * A call of a tool another program runs, or one that reaches the network: `source`

@@ -31,7 +31,9 @@ export function journaledEffects(
       try {
         if (inner) await inner.settle(checkpoint, state);
         // A recovered change was reported when the run resumed; its step claiming it is no second change.
-        if (state === 'applied' && checkpoint.state === 'intended') emit({ type: 'file_changed', stepId, path: checkpoint.path, operation: checkpoint.operation });
+        if (state === 'applied' && checkpoint.state === 'intended') {
+          emit({ type: 'file_changed', stepId, path: checkpoint.path, operation: checkpoint.operation });
+        }
       } finally {
         if (checkpoint.state === 'intended') pending.end();
       }

@@ -1,6 +1,15 @@
 import type { Plan } from '../plan/planSchema';
 import { noBudgetUsage, type BudgetUsage } from '../llm/budget';
-import { awaitingStatusOf, terminalStepStatuses, type RunEvent, type RunState, type StepState, type SuppliedAnswer, type SuppliedAnswers } from './runEvents';
+import {
+  awaitingStatusOf,
+  commandKey,
+  terminalStepStatuses,
+  type RunEvent,
+  type RunState,
+  type StepState,
+  type SuppliedAnswer,
+  type SuppliedAnswers,
+} from './runEvents';
 
 /** The state before a run's first event. */
 export function initialRunState(runId: string): RunState {
@@ -100,7 +109,15 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
       update(event.stepId, { status: 'ready' });
       return;
     case 'step_started':
-      update(event.stepId, { status: 'running', attempts: event.attempt, startedAt: event.time, pending: undefined, deferred: false, progress: undefined });
+      update(event.stepId, {
+        status: 'running',
+        attempts: event.attempt,
+        startedAt: event.time,
+        pending: undefined,
+        deferred: false,
+        progress: undefined,
+        commandsStarted: undefined,
+      });
       return;
     case 'step_warning':
       draft.warnings.push(`${event.stepId}: ${event.message}`);
@@ -171,6 +188,9 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
     case 'context_compacted':
       draft.contextSummary = event.summary;
       return;
+    case 'command_started':
+      update(event.stepId, { commandsStarted: [...(draft.steps[event.stepId]?.commandsStarted ?? []), commandKey(event.argv, event.cwd)] });
+      return;
     case 'file_changed':
       // Folders a run made (for a new file, or create_directory) are journaled for Undo, not counted as changed files.
       if (event.operation !== 'createDirectory' && !draft.changedFiles?.includes(event.path)) draft.changedFiles = [...(draft.changedFiles ?? []), event.path];
@@ -207,8 +227,15 @@ function resetUnfinishedSteps(draft: RunState): void {
       attempts: current?.attempts ?? 0,
       ...(current?.error === undefined ? {} : { error: current.error }),
       ...(current?.diagnosis === undefined ? {} : { diagnosis: current.diagnosis }),
+      ...interruptedCommands(current),
     };
   }
+}
+
+/** The commands an unfinished step started before the interruption (and earlier ones), which may have run. */
+function interruptedCommands(current: StepState | undefined): Pick<StepState, 'commandsInterrupted'> {
+  const commands = [...new Set([...(current?.commandsInterrupted ?? []), ...(current?.commandsStarted ?? [])])];
+  return commands.length === 0 ? {} : { commandsInterrupted: commands };
 }
 
 /** A repair plan keeps completed steps; everything else starts over. */

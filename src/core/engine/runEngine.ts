@@ -214,6 +214,7 @@ class RunLoop {
       emit: this.emit,
       stop: this.stop,
       pendingChanges: this.pendingChanges,
+      flush: this.sink.flush,
       settle: (settlement) => this.settle(id, settlement),
     };
     void Promise.resolve()

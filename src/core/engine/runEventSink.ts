@@ -39,6 +39,9 @@ export class RunEventSink {
     }
   };
 
+  /** Resolves once every event emitted so far is stored (see `JournalWriter.flush`). */
+  readonly flush = (): Promise<void> => this.journal.flush();
+
   /** Emits the run's final event (see `runOutcome`; none when it has ended already), stores the journal and returns the run's result. */
   async finish(stopping: RunStopping): Promise<RunResult> {
     const final = runOutcome(this.state, stopping);

@@ -100,6 +100,15 @@ export interface StepState {
   checks?: CheckResult[];
   /** An agent step's file changes by outcome (also in its result unless it has an output schema). */
   changes?: AgentChanges;
+  /** The commands (`commandKey`) the step's current attempt started. */
+  commandsStarted?: string[];
+  /** The commands (`commandKey`) an attempt of the step started before the run was interrupted: they may have run. */
+  commandsInterrupted?: string[];
+}
+
+/** How a started command is named in a step's state: its working directory and argv. */
+export function commandKey(argv: readonly string[], cwd: string): string {
+  return JSON.stringify([cwd, ...argv]);
 }
 
 /** How one of a step's checks ended (the `checks` binding of predicates): `detail` says what was found. */
@@ -173,8 +182,10 @@ export type RunEvent = EventBase &
     | { type: 'budget_exhausted'; stepId: string; request: PendingRequest; usage: BudgetUsage }
     /** `requestId` of the request answered; `given`: true when an answer given to `resumeRun` answered it. */
     | { type: 'request_answered'; stepId: string; kind: PendingRequest['kind']; requestId?: string; given?: boolean }
-    /** A step (a tool, or an agent's tool call) is about to change `path`: its checkpoint was recorded. */
+    /** A step (a tool, or an agent's tool call) changed `path`: the change landed (its checkpoint settled `applied`). */
     | { type: 'file_changed'; stepId: string; path: string; operation: 'write' | 'edit' | 'delete' | 'createDirectory' }
+    /** A step is about to start the program `argv` in `cwd` (workspace-relative); journaled durably before it starts. */
+    | { type: 'command_started'; stepId: string; argv: string[]; cwd: string }
     /**
      * A step called the model once; `costUsd` absent when the model's price is unknown;
      * `cachedTokens` (of `promptTokens`, read from the provider's cache) and `savedUsd` absent when none.

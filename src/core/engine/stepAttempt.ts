@@ -15,7 +15,7 @@ import { stepChecks, type StepChecks } from './runChecks';
 import { reviewStep, reviewWanted } from './reviewStep';
 import { shapeResult } from './shapeResult';
 import { fingerprintPrompt, requestIdOf } from './requestFingerprint';
-import { requestedEventOf, type CheckResult, type PendingRequest, type RunEventBody, type RunState } from './runEvents';
+import { commandKey, requestedEventOf, type CheckResult, type PendingRequest, type RunEventBody, type RunState } from './runEvents';
 import type { ResolvedRunOptions } from './runOptions';
 import type { RunStop } from './runStop';
 import { createStepInteraction, type StepInteraction } from './stepInteraction';
@@ -46,6 +46,8 @@ export interface StepRun {
   stop: RunStop;
   /** The run's file changes under way; the run ends once they have settled. */
   pendingChanges: PendingChanges;
+  /** Resolves once every event emitted so far is stored in the journal. */
+  flush(): Promise<void>;
   /**
    * Called at most once, right after the step's last event (no other step's event in
    * between): when it completed, or ended without a result (skipped, rejected, failed).
@@ -170,6 +172,13 @@ async function executeAttempt(
           progress: (message) => journal({ type: 'step_progress', stepId: id, message: capText(message, maxProgressChars).replace(/\s+/g, ' ') }),
           compacted: (report) => journal({ type: 'context_compacted', ...report }),
           state: () => state,
+          commandLog: {
+            mayHaveRun: (argv, cwd) => state.steps[id]?.commandsInterrupted?.includes(commandKey(argv, cwd)) ?? false,
+            async starting(argv, cwd) {
+              journal({ type: 'command_started', stepId: id, argv: [...argv], cwd });
+              await run.flush();
+            },
+          },
         },
         prepared.input,
       ),

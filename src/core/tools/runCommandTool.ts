@@ -72,7 +72,15 @@ export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = 
     ) {
       await requireApproval(
         ctx,
-        { kind: 'command', stepId: ctx.stepId, title: ctx.stepTitle, argv: [...input.argv], cwd: shownCwd, shell: false, ...(mayHaveRun ? { mayHaveRun } : {}) },
+        {
+          kind: 'command',
+          stepId: ctx.stepId,
+          title: ctx.stepTitle,
+          argv: [...input.argv],
+          cwd: shownCwd,
+          shell: false,
+          ...(mayHaveRun ? { mayHaveRun } : {}),
+        },
         `running ${JSON.stringify(input.argv)} in ${shownCwd}`,
         signal,
       );

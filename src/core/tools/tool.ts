@@ -30,10 +30,24 @@ export interface ToolContext {
    * restore it; without one changes are applied but cannot be undone.
    */
   checkpoints?: CheckpointStore;
+  /** The step's journal of started commands; without one (a tool called outside a run) nothing is journaled. */
+  commandLog?: CommandLog;
   /** Streams text (such as a command's output) to the step's live output. */
   output?: (text: string) => void;
   /** Says where the step stands, one short line ("running npm test"); the latest replaces the one before. */
   progress?: (message: string) => void;
+}
+
+/**
+ * The commands a step starts, journaled before each starts, so a run resumed after a crash
+ * knows which may already have run (a command that appends or deploys must not run twice
+ * unasked).
+ */
+export interface CommandLog {
+  /** `true` when this step started the same command (argv in cwd) before the run was interrupted. */
+  mayHaveRun(argv: readonly string[], cwd: string): boolean;
+  /** Journals that the command is starting; resolves once that is stored. */
+  starting(argv: readonly string[], cwd: string): Promise<void>;
 }
 
 /**

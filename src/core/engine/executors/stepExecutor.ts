@@ -1,3 +1,4 @@
+import type { CommandLog } from '../../tools/tool';
 import type { Plan, Step } from '../../plan/planSchema';
 import type { Interaction } from '../../ports';
 import type { RunState } from '../runEvents';
@@ -48,6 +49,8 @@ export interface ExecuteContext {
   compacted: (report: ContextCompaction) => void;
   /** The live run state (statuses, completed results); read it, never change it. */
   state(): Readonly<RunState>;
+  /** The step's journal of started commands (see `CommandLog`). */
+  commandLog: CommandLog;
 }
 
 /**

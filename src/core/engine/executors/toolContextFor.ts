@@ -16,6 +16,7 @@ export function toolContextFor(ctx: ExecuteContext): ToolContext {
     ...(options.commandRunner ? { commandRunner: options.commandRunner } : {}),
     ...(options.allowedCommands ? { allowedCommands: options.allowedCommands } : {}),
     ...(options.checkpoints ? { checkpoints: options.checkpoints } : {}),
+    commandLog: ctx.commandLog,
     output: ctx.output,
     progress: ctx.progress,
   };

@@ -42,6 +42,7 @@ function attempt(step: Step, options: Partial<RunOptions> = {}, results: Record<
     emit: sink.emit,
     stop,
     pendingChanges: new PendingChanges(),
+    flush: sink.flush,
     settle: (settlement) => settlements.push(settlement),
   });
   return { done, events, settlements, stop, state, clock };

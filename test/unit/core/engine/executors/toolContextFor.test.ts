@@ -12,7 +12,8 @@ describe('toolContextFor', () => {
     const clock = new ManualClock();
     const output = (): void => undefined;
     const progress = (): void => undefined;
-    const base = { runId: 'r1', step: plan.steps[0]!, plan, attempt: 1, depends: {}, signal: new AbortController().signal, output, progress, compacted: () => undefined, state: () => initialRunState('r1') };
+    const commandLog = { mayHaveRun: () => false, starting: async () => undefined };
+    const base = { runId: 'r1', step: plan.steps[0]!, plan, attempt: 1, depends: {}, signal: new AbortController().signal, output, progress, compacted: () => undefined, state: () => initialRunState('r1'), commandLog };
     const interaction = resolveRunOptions(plan, { clock }).interaction;
     const without = toolContextFor({ ...base, interaction, options: resolveRunOptions(plan, { clock, approvalPolicy: 'always' }) });
     assert.deepEqual([without.runId, without.stepId, without.stepTitle, without.approvalPolicy, without.clock, without.output, without.progress], ['r1', 'S1', 'Read it', 'always', clock, output, progress]);
@@ -21,5 +22,6 @@ describe('toolContextFor', () => {
     const runner = { run: async () => { throw new Error('unused'); } } as unknown as CommandRunner;
     const withRunner = toolContextFor({ ...base, interaction, options: resolveRunOptions(plan, { clock, commandRunner: runner }) });
     assert.equal(withRunner.commandRunner, runner);
+    assert.equal(withRunner.commandLog, commandLog);
   });
 });
