@@ -28,6 +28,8 @@ export interface FileStat {
   type: 'file' | 'directory';
   size: number;
   mtimeMs: number;
+  /** Permission bits (`0o7777` at most), where the file system keeps them. */
+  mode?: number;
 }
 
 /**
@@ -50,6 +52,8 @@ export type ExpectedContent = { exists: false } | { exists: true; sha256: string
 export interface ChangeOptions {
   /** Change only while the file is still this version; a mismatch rejects with `WorkspaceError` code `changed`. */
   expected?: ExpectedContent;
+  /** Permission bits of a file `writeText` creates (an existing file keeps its own), where the file system keeps them. */
+  mode?: number;
 }
 
 /**
@@ -477,8 +481,8 @@ export interface CodeNavigation {
   definitions(at: CodePosition, signal: AbortSignal): Promise<CodeLocation[]>;
 }
 
-/** A file's content at one moment: absent, or its text with its sha256 (hex). */
-export type FileVersion = { exists: false } | { exists: true; text: string; sha256: string };
+/** A file's content at one moment: absent, or its text with its sha256 (hex) and, where kept, its permission bits. */
+export type FileVersion = { exists: false } | { exists: true; text: string; sha256: string; mode?: number };
 
 /**
  * Where one recorded change stands. `intended`: recorded before the change was made, and

@@ -9,9 +9,10 @@ export function sha256(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
-/** The version of `text` (`undefined`: absent). */
-export function versionOf(text: string | undefined): FileVersion {
-  return text === undefined ? { exists: false } : { exists: true, text, sha256: sha256(text) };
+/** The version of `text` (`undefined`: absent), with the file's permission bits `mode` where known. */
+export function versionOf(text: string | undefined, mode?: number): FileVersion {
+  if (text === undefined) return { exists: false };
+  return { exists: true, text, sha256: sha256(text), ...(mode === undefined ? {} : { mode }) };
 }
 
 /** What a change computed from `version` expects to find. */
@@ -51,7 +52,7 @@ export async function readVersion(ctx: ToolContext, path: string, signal: AbortS
       { cause: error },
     );
   }
-  return versionOf(text);
+  return versionOf(text, stat.mode);
 }
 
 /** The file's text, or `undefined` when it does not exist; as `readVersion`. */

@@ -56,7 +56,11 @@ export async function undoRun(
     if (current !== null && currentHash === checkpoint.afterSha256) {
       // Only over exactly what the run left: a file changed since is never written over.
       const expected = { expected: currentHash === undefined ? { exists: false as const } : { exists: true as const, sha256: currentHash } };
-      if (checkpoint.before.exists) await workspace.writeText(path, checkpoint.before.text, signal, expected);
+      if (checkpoint.before.exists) {
+        // A deleted file comes back with its permission bits (an executable script stays executable).
+        const mode = checkpoint.before.mode;
+        await workspace.writeText(path, checkpoint.before.text, signal, mode === undefined ? expected : { ...expected, mode });
+      }
       else await workspace.delete(path, signal, expected);
       await options.checkpoints.settle(checkpoint, 'undone');
       report.restored.push(path);

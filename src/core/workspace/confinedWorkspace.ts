@@ -136,7 +136,7 @@ export function createConfinedWorkspace<Handle>(raw: RawDirectoryFs<Handle>, opt
           if (stats?.type === 'directory') throw new WorkspaceError('is_directory', input, `${relative} is a directory; choose a file path`);
           if (stats && !allowHardLinks) refuseHardLink(stats, relative, input);
           const directory = entry.walk.directory(at);
-          await writes.replace(entry.walk, directory, at.name, text, stats?.mode, signal, () =>
+          await writes.replace(entry.walk, directory, at.name, text, stats?.mode ?? changeOptions?.mode, signal, () =>
             checkExpectedContent(raw, directory, at.name, changeOptions?.expected, input, relative),
           );
         } finally {
@@ -206,7 +206,12 @@ export function createConfinedWorkspace<Handle>(raw: RawDirectoryFs<Handle>, opt
         await breathe();
         const { stats } = await lookUp(input, normalizeWorkspacePath(input, root));
         if (stats === undefined) return undefined;
-        return { type: stats.type === 'directory' ? 'directory' : 'file', size: stats.size, mtimeMs: stats.mtimeMs };
+        return {
+          type: stats.type === 'directory' ? 'directory' : 'file',
+          size: stats.size,
+          mtimeMs: stats.mtimeMs,
+          ...(stats.mode === undefined ? {} : { mode: stats.mode }),
+        };
       });
     },
 

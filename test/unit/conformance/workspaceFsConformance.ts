@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import type { WorkspaceFs } from '../../../src/core/ports';
 import { PathRefusedError } from '../../../src/core/workspace/resolveInRoot';
 import { WorkspaceError } from '../../../src/core/workspace/workspaceError';
@@ -49,6 +50,23 @@ export function describeWorkspaceFsConformance(name: string, makeFs: WorkspaceFs
       await assert.rejects(readBytes('missing.txt'), (error: unknown) => error instanceof WorkspaceError && error.code === 'not_found');
       await assert.rejects(readBytes('dir'), (error: unknown) => error instanceof WorkspaceError && error.code === 'is_directory');
       await assert.rejects(readBytes('../outside.txt'), PathRefusedError);
+    });
+
+    it('changes a file only while it is the version the change expects (compare-and-swap), else refuses with code changed', async () => {
+      const fs = await open({ 'a.txt': 'v1', 'gone.txt': 'bye' });
+      const changed = (error: unknown): boolean => error instanceof WorkspaceError && error.code === 'changed' && /a\.txt changed after its new content was computed/.test(error.message);
+      await assert.rejects(fs.writeText('a.txt', 'v2', undefined, { expected: { exists: true, sha256: sha256Hex('v0') } }), changed);
+      await assert.rejects(fs.writeText('a.txt', 'v2', undefined, { expected: { exists: false } }), changed);
+      assert.equal(await fs.readText('a.txt'), 'v1');
+      await fs.writeText('a.txt', 'v2', undefined, { expected: { exists: true, sha256: sha256Hex('v1') } });
+      assert.equal(await fs.readText('a.txt'), 'v2');
+      await assert.rejects(fs.writeText('new.txt', 'x', undefined, { expected: { exists: true, sha256: sha256Hex('x') } }), (error: unknown) => error instanceof WorkspaceError && error.code === 'changed');
+      assert.equal(await fs.stat('new.txt'), undefined);
+      await fs.writeText('new.txt', 'x', undefined, { expected: { exists: false } });
+      await assert.rejects(fs.delete('gone.txt', undefined, { expected: { exists: true, sha256: sha256Hex('other') } }), (error: unknown) => error instanceof WorkspaceError && error.code === 'changed');
+      assert.equal(await fs.readText('gone.txt'), 'bye');
+      await fs.delete('gone.txt', undefined, { expected: { exists: true, sha256: sha256Hex('bye') } });
+      assert.equal(await fs.stat('gone.txt'), undefined);
     });
 
     it('creates missing parent directories on write', async () => {
@@ -182,4 +200,8 @@ export function describeWorkspaceFsConformance(name: string, makeFs: WorkspaceFs
       assert.equal(await fs.readText('a.txt'), 'a');
     });
   });
+}
+
+function sha256Hex(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
 }

@@ -43,6 +43,24 @@ describe('undoRun', () => {
     assert.equal(again.restored.length, 0);
   });
 
+  it('brings a deleted executable script back executable, and refuses to delete a link it could not bring back (issue 26, finding 4)', async () => {
+    fs.writeFileSync(path.join(dir, 'deploy.sh'), '#!/bin/sh\necho deploy\n', { mode: 0o750 });
+    fs.chmodSync(path.join(dir, 'deploy.sh'), 0o750);
+    fs.writeFileSync(path.join(dir, 'real.txt'), 'the target\n');
+    fs.symlinkSync('real.txt', path.join(dir, 'alias.txt'));
+    const workspace = createNodeWorkspace(dir);
+    const checkpoints = createMemoryCheckpointStore();
+    const ctx = makeToolContext({ workspace, checkpoints, approvalPolicy: 'commandsOnly' });
+    await deleteFileTool.run(ctx, { path: 'deploy.sh' }, neverAborted);
+    assert.equal(fs.existsSync(path.join(dir, 'deploy.sh')), false);
+    await assert.rejects(deleteFileTool.run(ctx, { path: 'alias.txt' }, neverAborted), /alias\.txt is a symbolic link \(to real\.txt\); delete_file removes files/);
+    assert.equal(fs.readlinkSync(path.join(dir, 'alias.txt')), 'real.txt');
+    const report = await undoRun('run-1', { workspace, checkpoints });
+    assert.deepEqual(report.restored, ['deploy.sh']);
+    assert.equal(fs.statSync(path.join(dir, 'deploy.sh')).mode & 0o7777, 0o750);
+    assert.equal(fs.readFileSync(path.join(dir, 'deploy.sh'), 'utf8'), '#!/bin/sh\necho deploy\n');
+  });
+
   it('refuses, per file and with the reason, files changed after the run, and restores the rest', async () => {
     const workspace = createMemoryWorkspace({ 'a.txt': 'a0', 'b.txt': 'b0', 'c.txt': 'c0', 'd.txt': 'd0' });
     const checkpoints = createMemoryCheckpointStore();

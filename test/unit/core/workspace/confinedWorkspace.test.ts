@@ -84,7 +84,7 @@ describe('createConfinedWorkspace', () => {
     raw.file('/ws/a.txt', 'abc', { mtimeMs: 1234 });
     await assert.rejects(workspace.readText('b/c.txt'), failed('not_found', /^File not found: b\/c\.txt$/));
     await assert.rejects(workspace.readText('b.txt'), failed('not_found', /^File not found: b\.txt$/));
-    assert.deepEqual(await workspace.stat('a.txt'), { type: 'file', size: 3, mtimeMs: 1234 });
+    assert.deepEqual(await workspace.stat('a.txt'), { type: 'file', size: 3, mtimeMs: 1234, mode: 0o644 });
     assert.equal((await workspace.stat(''))?.type, 'directory');
     assert.equal(await workspace.stat('b.txt'), undefined);
     assert.equal(await workspace.stat('b/c.txt'), undefined);
