@@ -7,6 +7,7 @@ import { planCommand } from './planCommand';
 import { type CliAnswers, resumeCommand } from './resumeCommand';
 import { runCommand } from './runCommand';
 import { runsCommand } from './runsCommand';
+import { undoCommand } from './undoCommand';
 import { validateCommand } from './validateCommand';
 import { withCliMcp } from './cliMcp';
 import { toolsCommand } from './toolsCommand';
@@ -52,6 +53,7 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
         'reject-review': { type: 'string', multiple: true },
         done: { type: 'string', multiple: true },
         failed: { type: 'string', multiple: true },
+        from: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', default: false },
       },
@@ -119,6 +121,10 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
         const answers = cliAnswers(values);
         return await withCliMcp(mcpOptions, io, (extraTools) => resumeCommand(runId, answers, { ...runOptions, extraTools }, io));
       }
+      case 'undo': {
+        const runId = required(target, 'undo needs a run id: task-planner undo <runId> [--from STEP] (list them with "task-planner runs")');
+        return await undoCommand(runId, { workspace, from: values.from, json: values.json, allowHardLinks: values['allow-hard-links'] }, io);
+      }
       case 'tools':
         if (target !== undefined) throw new UsageError(`tools takes no argument, got "${target}".`);
         return await withCliMcp(mcpOptions, io, (tools, servers) => Promise.resolve(toolsCommand({ tools, servers }, values.json, io)));
@@ -129,7 +135,7 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
         io.err(helpText);
         return 2;
       default:
-        throw new UsageError(`Unknown command "${command}". Commands: plan, validate, run, resume, runs, tools.`);
+        throw new UsageError(`Unknown command "${command}". Commands: plan, validate, run, resume, runs, undo, tools.`);
     }
   } catch (error) {
     if (error instanceof UsageError) {
@@ -142,7 +148,7 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
 }
 
 /** The commands that act on a workspace (and journal under it). */
-const workspaceCommands: ReadonlySet<string> = new Set(['plan', 'run', 'resume', 'runs']);
+const workspaceCommands: ReadonlySet<string> = new Set(['plan', 'run', 'resume', 'runs', 'undo']);
 
 function required(value: string | undefined, message: string): string {
   if (value === undefined || value === '') throw new UsageError(message);

@@ -10,6 +10,7 @@ Usage:
                      [--accept-review STEP[=NOTES]] [--reject-review STEP[=NOTES]]
                      [--done STEP[=NOTE]] [--failed STEP=REASON]
   task-planner runs [--workspace DIR] [--json]
+  task-planner undo <runId> [--from STEP] [--workspace DIR] [--json]
   task-planner tools [--workspace DIR] [--json] [MCP options]
   task-planner --help | --version
 
@@ -26,6 +27,9 @@ Commands:
   resume     Continue a run from its journal: completed steps are not re-run; steps that were
              running or waiting start again, with the answers given here. Repairs like run.
   runs       List the runs journaled in the workspace, newest first, with their status.
+  undo       Put back the files a run changed, newest change first; a file changed since
+             is left alone and named (exit 1). With --from STEP, only that step, the steps
+             that depend on it and those that changed its files after it. Twice: nothing.
   tools      List every tool a plan may use, with its source (builtin, or the MCP server
              that runs it) and effect, then the MCP servers and their state.
 

@@ -14,7 +14,8 @@ export interface UndoReport {
 }
 
 /**
- * Restores every file a run changed to its content before the run, newest change first,
+ * Restores every file a run changed (with `options.steps`: only the changes of those
+ * steps, as "Undo from here" picks them with `undoScope`) to its content before the run, newest change first,
  * using the run's checkpoints. A file whose current content is not what the run left
  * (someone changed it since) is refused with the reason and left alone, and so are the
  * run's earlier changes to it. Directories the run created are removed when empty.
@@ -25,14 +26,17 @@ export interface UndoReport {
  */
 export async function undoRun(
   runId: string,
-  options: { workspace: WorkspaceFs; checkpoints: CheckpointStore; signal?: AbortSignal },
+  options: { workspace: WorkspaceFs; checkpoints: CheckpointStore; signal?: AbortSignal; steps?: ReadonlySet<string> },
 ): Promise<UndoReport> {
   const { workspace, signal } = options;
   const report: UndoReport = { runId, restored: [], unchanged: [], refused: [] };
   const blocked = new Set<string>();
   const settled = new Set<string>();
   // Changes that never landed, or that an earlier Undo already put back, are not undone (again).
-  const checkpoints = (await options.checkpoints.list(runId)).filter((checkpoint) => checkpoint.state !== 'abandoned' && checkpoint.state !== 'undone');
+  const only = options.steps;
+  const checkpoints = (await options.checkpoints.list(runId)).filter(
+    (checkpoint) => checkpoint.state !== 'abandoned' && checkpoint.state !== 'undone' && (only === undefined || only.has(checkpoint.stepId)),
+  );
   // The hash of each path before the run's first change to it; `undefined` for absent.
   const original = new Map<string, string | undefined>();
   for (const checkpoint of checkpoints) {

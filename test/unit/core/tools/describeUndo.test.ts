@@ -5,6 +5,7 @@ describe('describeUndo', () => {
   it('counts restored files with the right plural', () => {
     assert.equal(describeUndo({ runId: 'r', restored: ['a.txt'], unchanged: [], refused: [] }), 'Undo restored 1 file.');
     assert.equal(describeUndo({ runId: 'r', restored: [], unchanged: ['b'], refused: [] }), 'Undo restored 0 files.');
+    assert.equal(describeUndo({ runId: 'r', restored: ['a.txt', 'a.txt'], unchanged: [], refused: [] }), 'Undo restored 1 file.', 'one file changed twice is one file');
   });
 
   it('names every file left alone with its reason', () => {

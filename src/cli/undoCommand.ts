@@ -1,0 +1,56 @@
+import { resolve } from 'node:path';
+import { replayJournal } from '../core/engine/replayJournal';
+import { describeUndo } from '../core/tools/describeUndo';
+import { undoRun } from '../core/tools/undoRun';
+import { undoScope } from '../core/tools/undoScope';
+import { createCheckpointFolder } from '../node/checkpointFolder';
+import { createFileRunStore } from '../node/fileRunStore';
+import { createNodeWorkspace } from '../node/nodeWorkspace';
+import { type CliIo, runsDirectory, UsageError } from './cliIo';
+import { terminalSafe } from './terminalSafe';
+
+/** Options of `undo`. */
+export interface UndoOptions {
+  workspace: string;
+  /** `--from STEP`: undo that step and what came after it on the same files or depends on it, not the whole run. */
+  from: string | undefined;
+  json: boolean;
+  allowHardLinks: boolean;
+}
+
+/**
+ * `undo <runId> [--from STEP]`: puts back the files the run changed, newest change first,
+ * from the checkpoints kept beside its journal, leaving alone (and naming) every file
+ * changed since; a second undo does nothing. Exit code 1 when a file was left alone.
+ */
+export async function undoCommand(runId: string, options: UndoOptions, io: CliIo): Promise<number> {
+  const root = resolve(options.workspace);
+  const journal = await createFileRunStore(runsDirectory(root)).load(runId);
+  if (!journal) {
+    throw new UsageError(`No run "${runId}" in ${runsDirectory(root)}. List the runs with: task-planner runs --workspace ${JSON.stringify(options.workspace)}`);
+  }
+  const state = replayJournal(runId, journal);
+  if (state.status === 'running') {
+    io.err(`Run ${runId} has no recorded end: if it is still running elsewhere, stop it first. Undoing what its journal and checkpoints hold.`);
+  }
+  const checkpoints = createCheckpointFolder(runsDirectory(root));
+  let steps: Set<string> | undefined;
+  if (options.from !== undefined) {
+    const ids = state.plan?.steps.map((step) => step.id) ?? [];
+    if (!ids.includes(options.from)) throw new UsageError(`Run ${runId} has no step "${options.from}". Its steps: ${ids.join(', ') || 'none'}.`);
+    steps = undoScope(state.plan ?? { steps: [] }, await checkpoints.list(runId), options.from);
+  }
+  const report = await undoRun(runId, {
+    workspace: createNodeWorkspace(root, { allowHardLinks: options.allowHardLinks }),
+    checkpoints,
+    ...(steps ? { steps } : {}),
+  });
+  if (options.json) io.out(JSON.stringify({ ...report, ...(steps ? { steps: [...steps] } : {}) }, null, 2));
+  else if (report.restored.length === 0 && report.unchanged.length === 0 && report.refused.length === 0) {
+    io.out(terminalSafe(`Nothing to undo in run ${runId}${steps ? ` from step ${options.from ?? ''}` : ''}: it changed no file, or it was undone already.`));
+  } else {
+    if (steps) io.out(terminalSafe(`Undoing steps ${[...steps].join(', ')} of run ${runId}.`));
+    io.out(terminalSafe(describeUndo(report)));
+  }
+  return report.refused.length > 0 ? 1 : 0;
+}

@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli } from '../../support/runCli';
+import { temporaryDirectory } from '../../support/temporaryDirectory';
+
+const editStep = (id: string, search: string, replace: string, dependsOn: string[] = []) => ({
+  id,
+  kind: 'tool',
+  title: `edit ${search}`,
+  tool: 'edit_file',
+  dependsOn,
+  args: { path: 'f.txt', edits: [{ search, replace }] },
+});
+
+describe('task-planner run and undo on one file (issue 26)', function () {
+  this.timeout(60_000);
+  const dir = temporaryDirectory('cli-undo-');
+
+  async function run(plan: unknown): Promise<{ ws: string; runId: string; stdout: string }> {
+    const ws = join(dir.path, 'ws');
+    mkdirSync(ws, { recursive: true });
+    writeFileSync(join(ws, 'f.txt'), 'alpha\nbeta\ngamma\n');
+    writeFileSync(join(dir.path, 'plan.json'), JSON.stringify(plan));
+    const ran = await runCli(['run', join(dir.path, 'plan.json'), '--workspace', ws, '--yes', '--json']);
+    assert.equal(ran.code, 0, ran.stderr);
+    const runs = await runCli(['runs', '--workspace', ws, '--json']);
+    const runId = (JSON.parse(runs.stdout) as { runId: string }[])[0]?.runId ?? '';
+    return { ws, runId, stdout: ran.stdout };
+  }
+
+  it('two parallel edit_file steps both land (ALPHA beta GAMMA); undo puts the file back, and a second undo does nothing', async () => {
+    const { ws, runId } = await run({ objective: 'two parallel edits of one file', steps: [editStep('A', 'alpha', 'ALPHA'), editStep('B', 'gamma', 'GAMMA')] });
+    assert.equal(readFileSync(join(ws, 'f.txt'), 'utf8'), 'ALPHA\nbeta\nGAMMA\n');
+    const undone = await runCli(['undo', runId, '--workspace', ws]);
+    assert.equal(undone.code, 0, undone.stderr);
+    assert.match(undone.stdout, /Undo restored 1 file\./);
+    assert.equal(readFileSync(join(ws, 'f.txt'), 'utf8'), 'alpha\nbeta\ngamma\n');
+    // The user makes a change by hand; a second undo must not touch it.
+    writeFileSync(join(ws, 'f.txt'), 'ALPHA\nbeta\nGAMMA\n');
+    const again = await runCli(['undo', runId, '--workspace', ws]);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /Nothing to undo in run .*it was undone already/);
+    assert.equal(readFileSync(join(ws, 'f.txt'), 'utf8'), 'ALPHA\nbeta\nGAMMA\n');
+  });
+
+  it('undo --from a step takes back that step and what depends on it, keeping the rest', async () => {
+    const plan = { objective: 'a chain and a lone edit', steps: [editStep('A', 'alpha', 'ALPHA'), editStep('B', 'beta', 'BETA', ['A']), { ...editStep('C', 'gamma', 'GAMMA'), args: { path: 'other.txt', content: 'C' }, tool: 'write_file' }] };
+    const { ws, runId } = await run(plan);
+    assert.equal(readFileSync(join(ws, 'f.txt'), 'utf8'), 'ALPHA\nBETA\ngamma\n');
+    const undone = await runCli(['undo', runId, '--from', 'B', '--workspace', ws]);
+    assert.equal(undone.code, 0, undone.stderr);
+    assert.match(undone.stdout, /Undoing steps B of run/);
+    assert.equal(readFileSync(join(ws, 'f.txt'), 'utf8'), 'ALPHA\nbeta\ngamma\n');
+    assert.equal(readFileSync(join(ws, 'other.txt'), 'utf8'), 'C');
+    const unknown = await runCli(['undo', runId, '--from', 'Z', '--workspace', ws]);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /has no step "Z"\. Its steps: A, B, C\./);
+  });
+});
