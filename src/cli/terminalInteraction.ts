@@ -10,7 +10,8 @@ import { oneLine } from '../core/text/oneLine';
 const shownApproval: { [Kind in ApprovalRequest['kind']]: (request: Extract<ApprovalRequest, { kind: Kind }>) => string } = {
   command: (request) =>
     `run:\n  ${request.argv.map((arg) => JSON.stringify(arg)).join(' ')}\n  in ${request.cwd || '.'}${request.shell ? ' through a shell' : ''}`,
-  file: (request) => `${request.operation} ${proposalTarget(request.proposal)}:\n${request.proposal.diff}`,
+  file: (request) =>
+    `${request.operation} ${proposalTarget(request.proposal)}${request.outsideScope ? ' (outside the files the step said it would change)' : ''}:\n${request.proposal.diff}`,
   directory: (request) => `create the directory ${request.path}`,
   tool: (request) => `call ${toolCallTarget(request)} with:\n${shownToolInput(request.input)}`,
 };

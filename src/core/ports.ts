@@ -161,7 +161,15 @@ interface RequestIdentity {
 /** What a step asks the user to allow: a file change, a command, or a new directory. */
 export type ApprovalRequest = RequestIdentity &
   (
-    | { kind: 'file'; stepId: string; title: string; operation: 'write' | 'edit' | 'delete'; proposal: FileProposal }
+    | {
+        kind: 'file';
+        stepId: string;
+        title: string;
+        operation: 'write' | 'edit' | 'delete';
+        proposal: FileProposal;
+        /** Present when the file lies outside the files the step declared it would change (its `writes`): such a change asks under every policy. */
+        outsideScope?: true;
+      }
     | {
         kind: 'command';
         stepId: string;

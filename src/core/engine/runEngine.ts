@@ -5,6 +5,8 @@ import type { ResolvedRunOptions, RunResult } from './runOptions';
 import { terminalStepStatuses, type RunEvent, type RunEventBody, type RunState } from './runEvents';
 import { PendingChanges } from './pendingChanges';
 import { RunStop } from './runStop';
+import { stepWriteScope } from './stepWriteScope';
+import { writeScopesOverlap, type WriteScope } from '../workspace/writeScope';
 import { buildPlanGraph, comparePriority, dependentsToSkip, failedDependency, unmetDependencies, type PlanGraph } from './scheduler';
 import { attemptStep, type CriticalHalt, type StepRun, type StepSettlement } from './stepAttempt';
 import { errorMessage } from '../../shared/errorMessage';
@@ -39,7 +41,8 @@ export type StepRunner = (step: Step, run: StepRun) => Promise<void>;
  * Runs a plan from `setup` to its end (completed, failed, cancelled, or waiting on requests).
  * The loop is a ready-queue scheduler over the plan's DAG: a step starts as soon as its
  * dependencies are completed and one of `maxConcurrency` slots is free, highest priority
- * (longest remaining path) first; `runStep` runs it and settles it back to the loop, which
+ * (longest remaining path) first, unless it may change a file a running step may change
+ * (`stepWriteScope`: then it waits for that step); `runStep` runs it and settles it back to the loop, which
  * then starts its dependents or skips them (halting the run after a critical step).
  * Cancellation stops every running step at once. Time comes only from `options.clock`.
  */
@@ -65,6 +68,8 @@ class RunLoop {
   /** Step ids by rank (0 = best candidate); the ready queue holds ranks. */
   private readonly byRank: string[];
   private readonly rankOf: Map<string, number>;
+  /** Where each step may change files: steps whose scopes overlap never run at once. */
+  private readonly scopes: Map<string, WriteScope>;
   private readonly queue = new ReadyQueue();
   /** Dependencies not yet completed, per step not yet ready. */
   private readonly remaining = new Map<string, number>();
@@ -93,6 +98,7 @@ class RunLoop {
       return step && cost ? cost(step) : 1;
     });
     this.byRank = [...this.graph.order].sort((a, b) => comparePriority(this.graph, a, b));
+    this.scopes = new Map(setup.options.plan.steps.map((step) => [step.id, stepWriteScope(step, setup.options.plan, setup.options.tools)]));
     this.rankOf = new Map(this.byRank.map((id, rank) => [id, rank]));
   }
 
@@ -187,11 +193,17 @@ class RunLoop {
   /** Starts ready steps while slots are free; once nothing runs, ends the run. */
   private pump(): void {
     // A halt needs no check here: it empties the queue and skips every step that could become ready.
+    // Ready steps whose files overlap a running step's wait (in rank order) until it ends.
+    const held: number[] = [];
     while (!this.control.signal.aborted && this.inFlight.size < this.options.maxConcurrency && this.queue.size > 0) {
-      const id = this.byRank[this.queue.pop() as number] as string;
+      const rank = this.queue.pop() as number;
+      const id = this.byRank[rank] as string;
       // Stryker disable next-line ConditionalExpression: a queued step's dependencies completed, so nothing skips it before it starts but a halt, which empties the queue.
-      if (!this.isTerminal(id)) this.launch(id);
+      if (this.isTerminal(id)) continue;
+      if (this.writesWithRunning(id)) held.push(rank);
+      else this.launch(id);
     }
+    for (const rank of held) this.queue.push(rank);
     // Nothing runs, so nothing can make a step ready again: the run is over (pump is not called again).
     if (this.inFlight.size === 0) {
       this.control.signal.removeEventListener('abort', this.onCancel);
@@ -202,6 +214,17 @@ class RunLoop {
         .then(() => this.sink.finish({ halted: this.halted, ...(signal.aborted ? { cancelled: { reason: signal.reason as unknown } } : {}) }))
         .then(this.resolveFinished);
     }
+  }
+
+  /** `true` when step `id` may change a file a running step may change. */
+  private writesWithRunning(id: string): boolean {
+    const scope = this.scopes.get(id);
+    if (scope === undefined || scope.kind === 'nothing') return false;
+    for (const other of this.inFlight) {
+      const running = this.scopes.get(other);
+      if (running !== undefined && writeScopesOverlap(scope, running)) return true;
+    }
+    return false;
   }
 
   /** Runs step `id` in a free slot; an error that escapes `runStep` fails the step, as an internal error. */

@@ -9,7 +9,8 @@ import {
   type FailurePolicy,
   type StepKind,
 } from '../../shared/vocabulary';
-import { attachmentSchema, withStepDefaults, type Attachment, type Step } from './planSchema';
+import { normalizeScopePattern } from '../workspace/writeScope';
+import { attachmentSchema, maxWritePatternLength, maxWritePatterns, withStepDefaults, type Attachment, type Step } from './planSchema';
 import { normalizeChecks } from './normalizeChecks';
 import { dependencyList, describeRaw, firstString, isRecord } from './rawValues';
 import { visibleDirection } from './visibleDirection';
@@ -43,7 +44,7 @@ const knownStepKeys = new Set([
   'on_failure', 'onFailure', 'max_retries', 'retries', 'maxAttempts', 'max_attempts', 'critical',
   'verification', 'verify', 'on_verification_failure', 'onVerificationFailure', 'when', 'condition',
   'requiresApproval', 'requires_approval', 'skipped', 'timeoutMs', 'timeout_ms', 'attachments',
-  'checks', 'outputSchema', 'output_schema', 'review', 'skills',
+  'checks', 'outputSchema', 'output_schema', 'review', 'skills', 'writes',
 ]);
 
 const maxTitleLength = 120;
@@ -126,6 +127,8 @@ export function normalizeStep(entry: RawStepEntry, index: number, warnings: stri
 
   const skills = wordsOf(raw.skills, id, 'skills', warnings);
   if (skills.length > 0) step.skills = skills;
+  const writes = writePatternsOf(raw.writes, id, warnings);
+  if (writes !== undefined) step.writes = writes;
 
   for (const key of Object.keys(raw)) {
     if (!knownStepKeys.has(key)) warnings.push(`Step "${id}": ignored unknown field "${key}".`);
@@ -222,4 +225,29 @@ export function wordsOf(value: unknown, id: string | undefined, field: string, w
 function titleFrom(text: string): string {
   const line = text.trim().split('\n')[0]!.trim();
   return line.length <= maxTitleLength ? line : `${line.slice(0, maxTitleLength - 1)}…`;
+}
+
+/**
+ * A step's `writes`: a list of workspace-relative paths or globs (or one string), each
+ * normalized; an absolute one, one that climbs out with `..`, one holding control
+ * characters or too long is dropped with a warning. `undefined` when none was given.
+ */
+function writePatternsOf(value: unknown, id: string, warnings: string[]): string[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  const items = typeof value === 'string' ? [value] : Array.isArray(value) ? value : undefined;
+  if (items === undefined) {
+    warnings.push(`Step "${id}": "writes" ignored: give a list of paths or globs.`);
+    return undefined;
+  }
+  const patterns: string[] = [];
+  for (const item of items) {
+    const pattern = typeof item === 'string' ? normalizeScopePattern(item) : undefined;
+    if (pattern === undefined || pattern === '' || pattern.length > maxWritePatternLength || actingCharacter.test(pattern)) {
+      warnings.push(`Step "${id}": "writes" ignored an entry that is not a usable path or glob.`);
+    } else if (pattern.startsWith('/') || /^[a-zA-Z]:/.test(pattern) || pattern.split('/').includes('..')) {
+      warnings.push(`Step "${id}": "writes" ignored ${JSON.stringify(pattern)}: paths are relative to the workspace and stay inside it.`);
+    } else if (!patterns.includes(pattern)) patterns.push(pattern);
+  }
+  if (patterns.length > maxWritePatterns) warnings.push(`Step "${id}": only the first ${maxWritePatterns} entries of "writes" are kept.`);
+  return patterns.slice(0, maxWritePatterns);
 }

@@ -38,6 +38,7 @@ const stepFieldHelp = {
   outputSchema: 'For an agent or synthesis_gate step: the JSON Schema its answer must satisfy; the parsed object becomes the step\'s result.',
   review: 'Have a separate model call judge the step\'s result against its input and checks.',
   skills: 'For an "agent" step: names of the workspace\'s skills (SKILL.md files in .github/skills, .claude/skills or your own skills folder) whose full text the agent gets.',
+  writes: 'The files the step may change: workspace-relative paths (a folder covers everything in it) or globs such as "src/**/*.ts". Steps whose files overlap never run at once; a change outside them asks first.',
 } satisfies Record<keyof Step, string>;
 
 const checkHelp = {

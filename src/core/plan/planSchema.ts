@@ -59,6 +59,10 @@ true satisfies [CheckKind] extends [Check['kind']] ? ([Check['kind']] extends [C
 /** A JSON Schema object (draft 2020-12 subset) that a step's structured result must satisfy. */
 export const jsonSchemaObjectSchema = z.record(z.string(), z.unknown());
 
+/** Most patterns in a step's `writes`, and most characters in one. */
+export const maxWritePatterns = 50;
+export const maxWritePatternLength = 300;
+
 /**
  * One step of a plan in canonical form. `maxAttempts` counts every attempt, the first
  * included (so 1 means "no retry"); `timeoutMs` is in milliseconds.
@@ -90,6 +94,11 @@ export const stepSchema = z.object({
   review: z.boolean().optional(),
   /** Agent steps: names of skills from the workspace's catalogue whose full text goes into the step's agent prompt. */
   skills: z.array(z.string()).optional(),
+  /**
+   * The files the step may change: workspace-relative paths (a folder covers what is in it)
+   * or globs. Steps whose scopes overlap never run at once; a change outside it asks.
+   */
+  writes: z.array(z.string().min(1).max(maxWritePatternLength)).max(maxWritePatterns).optional(),
 });
 export type Step = z.infer<typeof stepSchema>;
 
@@ -133,6 +142,7 @@ export const plannerOutputSchema = z.object({
       checks: z.array(checkSchema).max(maxChecksPerStep).optional(),
       outputSchema: jsonSchemaObjectSchema.optional(),
       skills: z.array(z.string()).optional(),
+      writes: z.array(z.string()).optional(),
     }),
   ),
 });

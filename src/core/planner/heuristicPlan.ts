@@ -27,6 +27,9 @@ const imageExtension = /\.(png|jpe?g|gif|webp|svg|bmp)(\?|#|$)/i;
 // Words by which a step names what the step before it produced.
 const refersBack = /\b(?:it|its|them|those|the results?|the output|the same file|that file|this file|the file|the changes|the findings|the matches)\b/i;
 
+/** The built-in tools that change the file their `path` names. */
+const changesFiles: ReadonlySet<string> = new Set(['write_file', 'edit_file', 'delete_file', 'create_directory']);
+
 /** The agents the heuristic planner routes work to, by the tools a step hints at. */
 export const heuristicAgents: Record<string, Agent> = {
   coder: {
@@ -48,7 +51,8 @@ export const heuristicAgents: Record<string, Agent> = {
  * tool call of each part that is a plain tool action, and of the rest `manual` steps (or,
  * with `options.model`, agent steps and clarifications); attaches the URLs each part
  * mentions and the request's attachments, and the checks that obviously show a step did
- * its work (`toolCallChecks`, `workChecks`: a file written exists, a file deleted is gone). Steps are chained only where the text orders
+ * its work (`toolCallChecks`, `workChecks`: a file written exists, a file deleted is gone), and the files
+ * each step may change (`writes`: a file tool's path, the paths a writing agent's text names). Steps are chained only where the text orders
  * them (a sequencing word, a numbered list, "and" between two actions), where a step
  * refers to the one before ("it", "the results"), or where two steps name the same path;
  * other steps run in parallel. Pure and deterministic. Throws a `RangeError` when the
@@ -130,6 +134,8 @@ function stepsOf(
       };
       const checks = toolCallChecks(call);
       if (checks.length > 0) step.checks = checks;
+      const path = call.args['path'];
+      if (changesFiles.has(call.tool) && typeof path === 'string') step.writes = [path];
       steps.push(step);
     }
     return { steps, exits: classified.inOrder ? [steps[steps.length - 1]!.id] : steps.map((step) => step.id) };
@@ -140,6 +146,9 @@ function stepsOf(
   if (options.model) {
     step.kind = classified.kind === 'work' ? 'agent' : 'clarification';
     if (classified.kind === 'work') step.agent = classified.agent;
+    // An agent that may write is scoped to the files its text names; naming none, it runs alone among the writers.
+    const named = pathsInText(part);
+    if (classified.kind === 'work' && classified.agent !== 'researcher' && named.length > 0) step.writes = named;
   }
   if (attachments.length > 0) step.attachments = attachments;
   const checks = classified.kind === 'work' ? workChecks(part) : [];

@@ -2,6 +2,7 @@ import { createTwoFilesPatch } from 'diff';
 import type { FileProposal, FileVersion } from '../ports';
 import { isProtectedPath, protectedPlaceReason } from '../workspace/protectedPlaces';
 import { normalizeWorkspacePath, PathRefusedError } from '../workspace/resolveInRoot';
+import { inWriteScope } from '../workspace/writeScope';
 import { isWorkspaceError, WorkspaceError } from '../workspace/workspaceError';
 import { needsApproval, requireApproval } from './approvals';
 import { fileLocks } from './fileLocks';
@@ -64,9 +65,11 @@ async function changeLocked(
   const reconciled = await reconcileInterrupted(ctx, path, (before) => input.propose(before));
   let current = await readVersion(ctx, path, signal);
   if (reconciled.kind === 'landed') return resultOf(path, reconciled.checkpoint.before, operation, textOf(current));
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: writes and deletions ask under the same policies (needsApproval).
   const effect = operation === 'delete' ? 'delete' : 'write';
-  // After a crash that left the file as neither side of this step's change, the change asks whatever the policy.
-  const mustAsk = reconciled.kind === 'unexpected' || needsApproval(effect, ctx.approvalPolicy);
+  // Outside the files the step declared (drift), or after a crash that left the file as neither side of this step's change: asks whatever the policy.
+  const outsideScope = ctx.writeScope !== undefined && !inWriteScope(path, ctx.writeScope);
+  const mustAsk = outsideScope || reconciled.kind === 'unexpected' || needsApproval(effect, ctx.approvalPolicy);
   for (let round = 1; ; round++) {
     const proposed = input.propose(textOf(current));
     refuseTooLarge(path, proposed);
@@ -74,7 +77,8 @@ async function changeLocked(
     if (mustAsk) {
       const verb = operation === 'delete' ? 'deleting' : !current.exists ? 'creating' : operation === 'edit' ? 'editing' : 'overwriting';
       const proposal = proposalOf(input, current, proposed);
-      await requireApproval(ctx, { kind: 'file', stepId: ctx.stepId, title: ctx.stepTitle, operation, proposal }, `${verb} ${path}`, signal);
+      const request = { kind: 'file' as const, stepId: ctx.stepId, title: ctx.stepTitle, operation, proposal, ...(outsideScope ? { outsideScope } : {}) };
+      await requireApproval(ctx, request, `${verb} ${path}`, signal);
       const now = await readVersion(ctx, path, signal);
       if (!sameVersion(now, current)) {
         // Changed while the question was open: what was approved would overwrite what the user never saw.

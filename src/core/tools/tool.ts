@@ -30,6 +30,11 @@ export interface ToolContext {
    * restore it; without one changes are applied but cannot be undone.
    */
   checkpoints?: CheckpointStore;
+  /**
+   * The files the step declared it would change (its `writes`): a change of another file
+   * asks, whatever the approval policy. Absent: no declaration, nothing extra asks.
+   */
+  writeScope?: readonly string[];
   /** The step's journal of started commands; without one (a tool called outside a run) nothing is journaled. */
   commandLog?: CommandLog;
   /** Streams text (such as a command's output) to the step's live output. */

@@ -17,6 +17,7 @@ export function toolContextFor(ctx: ExecuteContext): ToolContext {
     ...(options.allowedCommands ? { allowedCommands: options.allowedCommands } : {}),
     ...(options.checkpoints ? { checkpoints: options.checkpoints } : {}),
     commandLog: ctx.commandLog,
+    ...(step.writes ? { writeScope: step.writes } : {}),
     output: ctx.output,
     progress: ctx.progress,
   };

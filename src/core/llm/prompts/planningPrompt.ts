@@ -75,6 +75,7 @@ parsed into the result, e.g. {"type":"object","properties":{"city":{"type":"stri
 what is wrong, e.g. result.city === depends.S001.city. An agent's result is {"answer", "changes"} (test result.answer) or its outputSchema's object.
 - Include verification: check that a file exists after writing it, run the tests after changing code.
 - "onFailure": "stop" (default), "skip", "retry" (with "maxAttempts") or "replan"; "critical": false when the run can do without the step.
+- "writes": files a step may change (["src/a.ts"], ["docs/**"]); overlapping steps run in turn, a writing step without it runs alone.
 - Use only the tools listed below. Writes, edits, deletes and commands are approved by the user before they happen.
 - Keep the plan as short as the objective allows. Ask a clarification step only when the objective is truly ambiguous.`;
 
