@@ -2,27 +2,30 @@
 // instant steps; (b) makespan quality on random DAGs with random durations under a
 // simulated clock, against the lower bound and against level-by-level execution; (c) the
 // same DAGs on real timers, against the lower bound of the durations asked for and of the
-// durations the steps really took (a timer fires late: that is the host's, not the loop's).
+// durations the steps really took (a timer fires late: that is the host's, not the loop's);
+// (d) the same DAGs with write scopes, disjoint and shared, against no writers.
 import { createMemoryRunStore } from '../../src/core/engine/memoryRunStore';
 import { runPlan } from '../../src/node/nodeLibrary';
 import { planLevels } from '../../src/core/plan/planLevels';
 import type { Plan } from '../../src/core/plan/planSchema';
+import { builtinTools } from '../../src/core/tools/builtinTools';
+import type { Tool } from '../../src/core/tools/tool';
 import { timerClock } from '../../src/node/timerClock';
 import { ManualClock } from '../fakes/manualClock';
 import { randomDagPlan, seededRandom } from '../support/randomPlans';
 
-async function runInstant(plan: Plan): Promise<number> {
+async function runInstant(plan: Plan, tools?: Tool[]): Promise<number> {
   const started = performance.now();
-  const result = await runPlan(plan, { store: createMemoryRunStore(), stepRunner: async (step) => step.id, idSource: () => 'bench' }).result;
+  const result = await runPlan(plan, { store: createMemoryRunStore(), stepRunner: async (step) => step.id, idSource: () => 'bench', ...(tools ? { tools } : {}) }).result;
   const elapsed = performance.now() - started;
   if (result.status !== 'completed') throw new Error(`bench run ended ${result.status}: ${result.metadata.reason ?? ''}`);
   return elapsed;
 }
 
-async function overheadPerStep(size: number, repeats: number): Promise<number> {
-  const plan = randomDagPlan(size, 3, 42);
+async function overheadPerStep(size: number, repeats: number, scoped?: (plan: Plan) => Plan): Promise<number> {
+  const plan = scoped ? scoped(randomDagPlan(size, 3, 42)) : randomDagPlan(size, 3, 42);
   const times: number[] = [];
-  for (let index = 0; index < repeats; index++) times.push(await runInstant(plan));
+  for (let index = 0; index < repeats; index++) times.push(await runInstant(plan, scoped ? builtinTools() : undefined));
   times.sort((a, b) => a - b);
   return times[Math.floor(times.length / 2)] as number;
 }
@@ -32,11 +35,12 @@ function seededDurations(plan: Plan, seed: number): Map<string, number> {
   return new Map(plan.steps.map((step) => [step.id, 1 + Math.floor(random() * 100)]));
 }
 
-async function simulatedMakespan(plan: Plan, durations: Map<string, number>, useEstimates: boolean): Promise<number> {
+async function simulatedMakespan(plan: Plan, durations: Map<string, number>, useEstimates: boolean, tools?: Tool[]): Promise<number> {
   const clock = new ManualClock(0, { autoAdvance: true });
   const result = await runPlan(plan, {
     clock,
     maxConcurrency: 4,
+    ...(tools ? { tools } : {}),
     ...(useEstimates ? { stepCost: (step: Plan['steps'][number]) => durations.get(step.id) ?? 1 } : {}),
     stepRunner: async (step, ctx) => {
       await clock.sleep(durations.get(step.id) ?? 0, ctx.signal);
@@ -158,6 +162,26 @@ export async function runBench(): Promise<void> {
   console.log(`    mean makespan / lower bound: ${(oursToBound / runs).toFixed(3)} (target ≤ 1.10; priority = remaining steps)`);
   console.log(`    same with duration estimates as step costs: ${(oursWithEstimatesToBound / runs).toFixed(3)}`);
   console.log(`    mean level-by-level makespan / ours: ${(levelToOurs / runs).toFixed(3)} (target ≥ 1.25)`);
+
+  // Write scopes (issue 26): the same DAGs whose agents may write (the built-in tools registered), each step
+  // declaring a file of its own, against the same DAGs with agents that cannot write (no scope to honour).
+  let scopedToFree = 0;
+  let sharedToFree = 0;
+  for (let seed = 1; seed <= runs; seed++) {
+    const plan = randomDagPlan(50, 3, seed);
+    const durations = seededDurations(plan, seed * 7919);
+    const free = await simulatedMakespan(plan, durations, false);
+    const disjoint = { ...plan, steps: plan.steps.map((step) => ({ ...step, writes: [`out/${step.id}.txt`] })) };
+    scopedToFree += (await simulatedMakespan(disjoint, durations, false, builtinTools())) / free;
+    const shared = { ...plan, steps: plan.steps.map((step, index) => ({ ...step, writes: [`out/${index % 8}.txt`] })) };
+    sharedToFree += (await simulatedMakespan(shared, durations, false, builtinTools())) / free;
+  }
+  const scoped = scopedToFree / runs;
+  console.log(`(d) write scopes, the same ${runs} DAGs, simulated clock:`);
+  console.log(`    mean makespan, every step its own file / no writers: ${scoped.toFixed(4)} (target ≤ 1.02) -> ${scoped <= 1.02 ? 'met' : 'NOT met'}`);
+  console.log(`    mean makespan, 8 files shared by 50 steps / no writers: ${(sharedToFree / runs).toFixed(3)} (steps on one file wait for each other)`);
+  const scopedOverhead = await overheadPerStep(10_000, 3, (plan) => ({ ...plan, steps: plan.steps.map((step) => ({ ...step, writes: [`out/${step.id}.txt`] })) }));
+  console.log(`    engine overhead, 10k instant steps each with its own file, built-in tools: ${((scopedOverhead * 1000) / 10_000).toFixed(1)} µs/step (no scopes: ${((large * 1000) / 10_000).toFixed(1)})`);
 
   // The same DAGs on real timers, `together` runs at a time, started 5 ms apart (each sleeps
   // most of the time; one after another would take over three minutes).
