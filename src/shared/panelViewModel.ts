@@ -57,6 +57,8 @@ export interface StepView {
   checks?: string;
   /** The project instructions and skills the step's agent will be given, on one line, bounded and with control characters escaped. */
   uses?: string;
+  /** The files the step may change (its `writes`), on one line, bounded and with control characters escaped. */
+  writes?: string;
   onVerificationFailure: FailurePolicyView;
   when?: string;
   skipped: boolean;

@@ -48,6 +48,17 @@ describe('buildPanelViewModel: the review the panel shows', () => {
     );
   });
 
+  it('shows the files a step may change on one line, with control characters escaped', () => {
+    const review = reviewOf({
+      plan: makePlan([makeStep('S', { writes: ['src/**', 'README.md'] }), makeStep('N', { writes: [] }), makeStep('E', { writes: ['evil\u001b[31m\u202etxt.exe'] }), makeStep('U')]),
+    });
+    const steps = review.steps;
+    assert.equal(steps[0]?.writes, 'src/**, README.md');
+    assert.equal(steps[1]?.writes, 'no file');
+    assert.doesNotMatch(steps[2]?.writes ?? '', /[\u001b\u202e]/);
+    assert.equal(steps[3]?.writes, undefined);
+  });
+
   it('shows a step\'s checks in plain words, bounded, with control characters escaped', () => {
     const many = Array.from({ length: 10_000 }, (_, index) => ({ kind: 'file_exists' as const, path: `f${index}` }));
     const plan = makePlan([
