@@ -6,7 +6,7 @@ import { inWriteScope } from '../workspace/writeScope';
 import { isWorkspaceError, WorkspaceError } from '../workspace/workspaceError';
 import { needsApproval, requireApproval } from './approvals';
 import { fileLocks } from './fileLocks';
-import { readVersion, textOf } from './fileVersions';
+import { readVersion, sha256, textOf } from './fileVersions';
 import { applyRecorded, reconcileInterrupted } from './recordedChange';
 import type { ToolContext } from './tool';
 
@@ -65,6 +65,13 @@ async function changeLocked(
   const reconciled = await reconcileInterrupted(ctx, path, (before) => input.propose(before));
   let current = await readVersion(ctx, path, signal);
   if (reconciled.kind === 'landed') return resultOf(path, reconciled.checkpoint.before, operation, textOf(current));
+  const seen = ctx.seenVersions?.get(path);
+  if (operation === 'write' && seen !== undefined && current.exists && current.sha256 !== seen) {
+    // A whole-file write made from an older read would silently drop what changed since.
+    throw new Error(
+      `${path} changed since this step read it (another step, run or program wrote it); nothing was written. Read it again and write your change on what it holds now.`,
+    );
+  }
   // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: writes and deletions ask under the same policies (needsApproval).
   const effect = operation === 'delete' ? 'delete' : 'write';
   // Outside the files the step declared (drift), or after a crash that left the file as neither side of this step's change: asks whatever the policy.
@@ -89,6 +96,8 @@ async function changeLocked(
     }
     try {
       await applyRecorded(ctx, { path, operation, before: current, after: proposed }, signal);
+      if (proposed === undefined) ctx.seenVersions?.delete(path);
+      else ctx.seenVersions?.set(path, sha256(proposed));
       return resultOf(path, current, operation, proposed);
     } catch (error) {
       if (!isWorkspaceError(error, 'changed')) throw error;

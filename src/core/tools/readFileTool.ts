@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { valueText } from '../text/valueText';
 import { WorkspaceError } from '../workspace/workspaceError';
 import { workspacePath } from './fileChange';
+import { sha256 } from './fileVersions';
 import type { Tool } from './tool';
 
 /** Largest file `read_file` opens, in bytes. */
@@ -45,6 +46,7 @@ export const readFileTool: Tool<z.infer<typeof inputSchema>, ReadFileOutput> = {
     }
     const text = await ctx.workspace.readText(path, signal, { maxBytes: maxReadFileBytes });
     if (text.slice(0, 8192).includes('\u0000')) throw new WorkspaceError('binary', path, `${path} looks like a binary file; read_file reads text only`);
+    ctx.seenVersions?.set(path, sha256(text));
     const lines = text.split(/(?<=\n)/);
     const totalLines = lines.length;
     const startLine = input.startLine ?? 1;

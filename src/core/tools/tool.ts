@@ -35,6 +35,13 @@ export interface ToolContext {
    * asks, whatever the approval policy. Absent: no declaration, nothing extra asks.
    */
   writeScope?: readonly string[];
+  /**
+   * What this attempt of the step last saw of each file (sha256 of its text, by
+   * workspace-relative path): `read_file` and every change record it. A whole-file write
+   * over a file that changed since the step saw it is refused: it would drop the other
+   * change. Absent: nothing is tracked.
+   */
+  seenVersions?: Map<string, string>;
   /** The step's journal of started commands; without one (a tool called outside a run) nothing is journaled. */
   commandLog?: CommandLog;
   /** Streams text (such as a command's output) to the step's live output. */

@@ -1,7 +1,7 @@
 import type { ToolContext } from '../../tools/tool';
 import type { ExecuteContext } from './stepExecutor';
 
-/** The context a tool gets when a step calls it directly or through its agent. */
+/** The context a tool gets when a step calls it directly or through its agent (one per attempt: what the attempt saw is tracked in it). */
 export function toolContextFor(ctx: ExecuteContext): ToolContext {
   const { options, step } = ctx;
   return {
@@ -17,6 +17,8 @@ export function toolContextFor(ctx: ExecuteContext): ToolContext {
     ...(options.allowedCommands ? { allowedCommands: options.allowedCommands } : {}),
     ...(options.checkpoints ? { checkpoints: options.checkpoints } : {}),
     commandLog: ctx.commandLog,
+    // One per call of this function: an agent's attempt makes one context for all its tool calls.
+    seenVersions: new Map(),
     ...(step.writes ? { writeScope: step.writes } : {}),
     output: ctx.output,
     progress: ctx.progress,

@@ -8,6 +8,7 @@ import type { ApprovalDecision, WorkspaceFs } from '../../../../src/core/ports';
 import { builtinTools } from '../../../../src/core/tools/builtinTools';
 import { createMemoryCheckpointStore } from '../../../../src/core/tools/checkpointStore';
 import { editFileTool } from '../../../../src/core/tools/editFileTool';
+import { readFileTool } from '../../../../src/core/tools/readFileTool';
 import { undoRun } from '../../../../src/core/tools/undoRun';
 import { writeFileTool } from '../../../../src/core/tools/writeFileTool';
 import { deleteFileTool } from '../../../../src/core/tools/deleteFileTool';
@@ -174,5 +175,22 @@ describe('changes of one file by parallel steps (issue 26)', () => {
     assert.equal(result.status, 'failed');
     assert.deepEqual(handle.state().changedFiles ?? [], []);
     assert.deepEqual(workspace.snapshot(), { 'a.txt': 'a', 'b.txt': 'b' });
+  });
+});
+
+describe('a whole-file write made from an older read (issue 26)', () => {
+  it('is refused when another step changed the file since this step read it, and goes through once read again', async () => {
+    const workspace = createMemoryWorkspace({ 'notes.md': 'v0\n' });
+    const agentCtx = makeToolContext({ workspace, approvalPolicy: 'commandsOnly', stepId: 'AGENT', seenVersions: new Map() });
+    await readFileTool.run(agentCtx, { path: 'notes.md' }, neverAborted);
+    // Another step appends a line meanwhile.
+    await editFileTool.run(makeToolContext({ workspace, approvalPolicy: 'commandsOnly', stepId: 'OTHER' }), { path: 'notes.md', edits: [{ search: 'v0\n', replace: 'v0\nfrom OTHER\n' }] }, neverAborted);
+    await assert.rejects(writeFileTool.run(agentCtx, { path: 'notes.md', content: 'v0\nmine\n' }, neverAborted), /notes\.md changed since this step read it .*Read it again/);
+    assert.equal(workspace.snapshot()['notes.md'], 'v0\nfrom OTHER\n');
+    await readFileTool.run(agentCtx, { path: 'notes.md' }, neverAborted);
+    await writeFileTool.run(agentCtx, { path: 'notes.md', content: 'v0\nfrom OTHER\nmine\n' }, neverAborted);
+    // Its own change is what it saw last: writing again needs no new read.
+    await writeFileTool.run(agentCtx, { path: 'notes.md', content: 'v0\nfrom OTHER\nmine, twice\n' }, neverAborted);
+    assert.equal(workspace.snapshot()['notes.md'], 'v0\nfrom OTHER\nmine, twice\n');
   });
 });
