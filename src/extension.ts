@@ -103,6 +103,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
   const runs = new RunController({
     tools,
     interaction,
+    interactionFor: (runId) => interaction.forRun(runId),
     log,
     storageDir: context.storageUri?.fsPath,
     memento: context.workspaceState,

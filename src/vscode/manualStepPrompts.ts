@@ -1,22 +1,22 @@
 import * as vscode from 'vscode';
 import { describeManualStep } from '../core/engine/manualStepText';
 import type { ManualStepRequest } from '../core/ports';
-import type { PendingPrompts } from './pendingPrompts';
+import type { PendingPrompts, PromptKey } from './pendingPrompts';
 
 /** Longest note or reason the person may type, in characters. */
 const maxNoteLength = 4_000;
 
 /**
- * Marks the manual step `stepId` done or failed. Without `given`, an input box asks for
+ * Marks the manual step of the request `key` (that run's request, never another run's
+ * request of the same step id) done or failed. Without `given`, an input box asks for
  * the note (optional: it becomes the step's result) or the reason (required); Escape
- * leaves the step waiting. With `requestId` (a prompt that may outlive its request: a
- * notification, a dialog), only that request is answered. Resolves to false when nothing
- * was marked (the step does not wait for the person, or the input box was dismissed).
+ * leaves the step waiting. Resolves to false when nothing was marked (that request does
+ * not wait for the person, or the input box was dismissed).
  */
-export async function markManualStep(pending: PendingPrompts, stepId: string, done: boolean, given?: string, requestId?: string): Promise<boolean> {
-  const prompt = pending.get(stepId);
-  if (prompt?.kind !== 'manual' || (requestId !== undefined && prompt.request.requestId !== requestId)) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: step {0} is not waiting for you to do it.', stepId));
+export async function markManualStep(pending: PendingPrompts, key: PromptKey, done: boolean, given?: string): Promise<boolean> {
+  const prompt = pending.get(key);
+  if (prompt?.kind !== 'manual') {
+    void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: step {0} is not waiting for you to do it.', key.stepId));
     return false;
   }
   const title = prompt.request.title;
@@ -39,11 +39,11 @@ export async function markManualStep(pending: PendingPrompts, stepId: string, do
   if (typed === undefined) return false;
   const text = typed.trim().slice(0, maxNoteLength);
   if (!done && text === '') return false;
-  return pending.finishManual(stepId, done ? (text ? { done: true, note: text } : { done: true }) : { done: false, reason: text }, prompt.request.requestId);
+  return pending.finishManual(key, done ? (text ? { done: true, note: text } : { done: true }) : { done: false, reason: text });
 }
 
 /** The status bar's and tree's choice for a manual step: Done, Failed, or read the instructions. */
-export async function showManualStepActions(pending: PendingPrompts, request: ManualStepRequest): Promise<void> {
+export async function showManualStepActions(pending: PendingPrompts, key: PromptKey, request: ManualStepRequest): Promise<void> {
   const items = [
     { label: vscode.l10n.t('$(check) Done'), description: vscode.l10n.t('I did it (you can add a note)'), action: 'done' as const },
     { label: vscode.l10n.t('$(error) Failed'), description: vscode.l10n.t('It cannot be done (say why)'), action: 'failed' as const },
@@ -53,12 +53,12 @@ export async function showManualStepActions(pending: PendingPrompts, request: Ma
     title: vscode.l10n.t('Task Planner: {0} {1} is yours to do', request.stepId, request.title),
     placeHolder: vscode.l10n.t('Mark the step done or failed'),
   });
-  if (picked?.action === 'show') return showManualInstructions(pending, request);
-  if (picked) await markManualStep(pending, request.stepId, picked.action === 'done', undefined, request.requestId);
+  if (picked?.action === 'show') return showManualInstructions(pending, key, request);
+  if (picked) await markManualStep(pending, key, picked.action === 'done');
 }
 
 /** The instructions in a dialog (the step, its instructions, attachments and earlier results), with Done and Failed. */
-export async function showManualInstructions(pending: PendingPrompts, request: ManualStepRequest): Promise<void> {
+export async function showManualInstructions(pending: PendingPrompts, key: PromptKey, request: ManualStepRequest): Promise<void> {
   const [first, ...rest] = describeManualStep(request).split('\n');
   const done = vscode.l10n.t('Done');
   const choice = await vscode.window.showInformationMessage(
@@ -67,14 +67,14 @@ export async function showManualInstructions(pending: PendingPrompts, request: M
     done,
     vscode.l10n.t('Failed'),
   );
-  if (choice) await markManualStep(pending, request.stepId, choice === done, undefined, request.requestId);
+  if (choice) await markManualStep(pending, key, choice === done);
 }
 
 /**
  * Tells the person a step is theirs, without blocking the editor (the work may take a
  * while): a notification with Done, Failed and Show instructions.
  */
-export async function announceManualStep(pending: PendingPrompts, request: ManualStepRequest): Promise<void> {
+export async function announceManualStep(pending: PendingPrompts, key: PromptKey, request: ManualStepRequest): Promise<void> {
   const [done, failed, show] = [vscode.l10n.t('Done'), vscode.l10n.t('Failed'), vscode.l10n.t('Show instructions')];
   const choice = await vscode.window.showInformationMessage(
     vscode.l10n.t(
@@ -86,10 +86,8 @@ export async function announceManualStep(pending: PendingPrompts, request: Manua
     failed,
     show,
   );
-  if (choice === show) await showManualInstructions(pending, request);
-  else if (choice && pending.get(request.stepId)?.request.requestId === request.requestId) {
-    await markManualStep(pending, request.stepId, choice === done, undefined, request.requestId);
-  }
+  if (choice === show) await showManualInstructions(pending, key, request);
+  else if (choice && pending.get(key)) await markManualStep(pending, key, choice === done);
 }
 
 /** `text` from a plan, unable to form a link in a notification (which renders `[label](target)`, command links included). */

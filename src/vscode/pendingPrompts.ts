@@ -9,107 +9,117 @@ import type {
   ReviewRequest,
 } from '../core/ports';
 
+/**
+ * Which request a prompt is: its step, the request's id (`requestId`, a fingerprint of what
+ * was asked) and the run that asked (`runId`; absent for a question asked outside a run).
+ * Two runs of different folders may wait on requests of the same step id, and even of the
+ * same request id (the same change asked for twice): only the three together name one prompt.
+ */
+export interface PromptKey {
+  stepId: string;
+  requestId: string | undefined;
+  runId: string | undefined;
+}
+
 /** A question a running step waits on, with how to show it again. */
-export type PendingPrompt =
-  | { kind: 'approval'; stepId: string; request: ApprovalRequest; settle(decision: ApprovalDecision): void; show(): Promise<void> }
-  | { kind: 'clarification'; stepId: string; request: ClarificationRequest; settle(answer: string): void; show(): Promise<void> }
-  | { kind: 'review'; stepId: string; request: ReviewRequest; settle(decision: ReviewDecision): void; show(): Promise<void> }
-  | { kind: 'manual'; stepId: string; request: ManualStepRequest; settle(outcome: ManualStepOutcome): void; show(): Promise<void> };
+export type PendingPrompt = { key: PromptKey; stepId: string } & (
+  | { kind: 'approval'; request: ApprovalRequest; settle(decision: ApprovalDecision): void; show(): Promise<void> }
+  | { kind: 'clarification'; request: ClarificationRequest; settle(answer: string): void; show(): Promise<void> }
+  | { kind: 'review'; request: ReviewRequest; settle(decision: ReviewDecision): void; show(): Promise<void> }
+  | { kind: 'manual'; request: ManualStepRequest; settle(outcome: ManualStepOutcome): void; show(): Promise<void> }
+);
+
+/** Whether `a` and `b` name the same request of the same run. */
+export function sameKey(a: PromptKey, b: PromptKey): boolean {
+  return a.stepId === b.stepId && a.requestId === b.requestId && a.runId === b.runId;
+}
 
 /**
- * Every request the active run waits on, by step id. Prompts dismissed by the user stay
- * here, so the tree, the status bar and the commands can answer or reopen them; the
- * `taskPlanner.approvalPending` context key drives the diff editor's Approve/Reject buttons.
+ * Every request the runs wait on, oldest first, each by its `PromptKey`: an answer reaches
+ * the prompt of the request and run it was given for, never another run's prompt of the
+ * same step id. Prompts dismissed by the user stay here, so the tree, the status bar and
+ * the commands can answer or reopen them; the `taskPlanner.approvalPending` context key
+ * drives the diff editor's Approve/Reject buttons.
  */
 export class PendingPrompts implements vscode.Disposable {
-  // Runs of different workspace folders may wait on steps of the same id at once: one queue per step id, oldest first.
-  private readonly prompts = new Map<string, PendingPrompt[]>();
+  private prompts: PendingPrompt[] = [];
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when a prompt is added or settled. */
   readonly onDidChange = this.changed.event;
 
   /** Registers `prompt`; it leaves when settled (through `approve`, `reject`, `answer`, `finishManual` or its own UI). */
   add(prompt: PendingPrompt): void {
-    this.prompts.set(prompt.stepId, [...(this.prompts.get(prompt.stepId) ?? []), prompt]);
+    this.prompts = [...this.prompts, prompt];
     this.update();
   }
 
-  /** Drops `prompt` (default: the oldest prompt of `stepId`) without answering (its run was cancelled). */
-  remove(stepId: string, prompt?: PendingPrompt): void {
-    const queue = this.prompts.get(stepId) ?? [];
-    const index = prompt === undefined ? 0 : queue.indexOf(prompt);
-    if (index < 0 || index >= queue.length) return;
-    const rest = queue.filter((_, at) => at !== index);
-    if (rest.length > 0) this.prompts.set(stepId, rest);
-    else this.prompts.delete(stepId);
+  /** Drops `prompt` without answering it (its run was cancelled). */
+  remove(prompt: PendingPrompt): void {
+    if (!this.prompts.includes(prompt)) return;
+    this.prompts = this.prompts.filter((candidate) => candidate !== prompt);
     this.update();
   }
 
-  /** The oldest prompt waiting on `stepId`. */
-  get(stepId: string): PendingPrompt | undefined {
-    return this.prompts.get(stepId)?.[0];
+  /** The prompt of exactly `key` (step, request and run), if it still waits. */
+  get(key: PromptKey): PendingPrompt | undefined {
+    return this.prompts.find((prompt) => sameKey(prompt.key, key));
+  }
+
+  /** The prompts waiting on step `stepId`, of any run, oldest first. */
+  ofStep(stepId: string): PendingPrompt[] {
+    return this.prompts.filter((prompt) => prompt.stepId === stepId);
   }
 
   /** Every waiting prompt, oldest first. */
   list(): PendingPrompt[] {
-    return [...this.prompts.values()].flat();
+    return [...this.prompts];
   }
 
-  /**
-   * Approves the approval or review of `stepId` (a review with the user's notes); false when
-   * nothing of that kind waits, or when `requestId` (the request the user was shown, e.g. by
-   * a diff tab) is given and the step now waits on another request.
-   */
-  approve(stepId: string, notes?: string, requestId?: string): boolean {
-    const prompt = this.waiting(stepId, requestId);
+  /** Approves the approval or review of `key` (a review with the user's notes); false when that request does not wait (answered, or another kind). */
+  approve(key: PromptKey, notes?: string): boolean {
+    const prompt = this.get(key);
     if (!prompt || prompt.kind === 'clarification' || prompt.kind === 'manual') return false;
-    this.remove(stepId, prompt);
+    this.remove(prompt);
     if (prompt.kind === 'approval') prompt.settle({ approved: true });
     else prompt.settle({ approved: true, ...(notes ? { notes } : {}) });
     return true;
   }
 
-  /** Rejects the approval or review of `stepId`, with the user's reason; `requestId` as for `approve`. */
-  reject(stepId: string, reason?: string, requestId?: string): boolean {
-    const prompt = this.waiting(stepId, requestId);
+  /** Rejects the approval or review of `key`, with the user's reason; false as for `approve`. */
+  reject(key: PromptKey, reason?: string): boolean {
+    const prompt = this.get(key);
     if (!prompt || prompt.kind === 'clarification' || prompt.kind === 'manual') return false;
-    this.remove(stepId, prompt);
+    this.remove(prompt);
     if (prompt.kind === 'approval') prompt.settle({ approved: false, ...(reason ? { reason } : {}) });
     else prompt.settle({ approved: false, ...(reason ? { notes: reason } : {}) });
     return true;
   }
 
-  /** Answers the clarification of `stepId`; `requestId` as for `approve`. */
-  answer(stepId: string, text: string, requestId?: string): boolean {
-    const prompt = this.waiting(stepId, requestId);
+  /** Answers the clarification of `key`; false when it does not wait. */
+  answer(key: PromptKey, text: string): boolean {
+    const prompt = this.get(key);
     if (!prompt || prompt.kind !== 'clarification') return false;
-    this.remove(stepId, prompt);
+    this.remove(prompt);
     prompt.settle(text);
     return true;
   }
 
-  /** Marks the manual step `stepId` done (with a note) or failed (with a reason); false when it does not wait for that (or not on `requestId`, when given). */
-  finishManual(stepId: string, outcome: ManualStepOutcome, requestId?: string): boolean {
-    const prompt = this.waiting(stepId, requestId);
+  /** Marks the manual step of `key` done (with a note) or failed (with a reason); false when it does not wait for that. */
+  finishManual(key: PromptKey, outcome: ManualStepOutcome): boolean {
+    const prompt = this.get(key);
     if (!prompt || prompt.kind !== 'manual') return false;
-    this.remove(stepId, prompt);
+    this.remove(prompt);
     prompt.settle(outcome);
     return true;
   }
 
-  /** The oldest prompt of `stepId`, or with `requestId` the one of `stepId` on that request. */
-  private waiting(stepId: string, requestId: string | undefined): PendingPrompt | undefined {
-    const queue = this.prompts.get(stepId) ?? [];
-    return requestId === undefined ? queue[0] : queue.find((prompt) => prompt.request.requestId === requestId);
-  }
-
   dispose(): void {
-    this.prompts.clear();
+    this.prompts = [];
     this.changed.dispose();
   }
 
   private update(): void {
-    const approvals = this.list().some((prompt) => prompt.kind === 'approval' && prompt.request.kind === 'file');
+    const approvals = this.prompts.some((prompt) => prompt.kind === 'approval' && prompt.request.kind === 'file');
     void vscode.commands.executeCommand('setContext', 'taskPlanner.approvalPending', approvals);
     this.changed.fire();
   }

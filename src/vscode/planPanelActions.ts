@@ -6,7 +6,7 @@ import type { Plan } from '../core/plan/planSchema';
 import { describeUndo } from '../core/tools/describeUndo';
 import type { UndoReport } from '../core/tools/undoRun';
 import { markManualStep } from './manualStepPrompts';
-import type { PendingPrompts } from './pendingPrompts';
+import type { PendingPrompt, PendingPrompts } from './pendingPrompts';
 import type { PanelActionHandlers } from './planPanel';
 import type { PlanTreeProvider } from './planTreeProvider';
 import { errorMessage } from '../shared/errorMessage';
@@ -120,8 +120,9 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
       deps.decideReview(undefined);
       panel.dispose();
     },
-    openApproval: async ({ stepId }) => {
-      const prompt = pending.get(stepId);
+    // The panel's run's request of the step: never another folder's run waiting on a step of the same id.
+    openApproval: async ({ stepId }, panel) => {
+      const prompt = promptOfPanelRun(pending, stepId, panel.session.runId());
       if (prompt) return prompt.show();
       await vscode.window.showInformationMessage(
         vscode.l10n.t(
@@ -130,8 +131,10 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
         ),
       );
     },
-    markManualStep: async ({ stepId, done }) => {
-      if (await markManualStep(pending, stepId, done)) log.info(`Step ${stepId} marked ${done ? 'done' : 'failed'} by you in the plan panel`);
+    markManualStep: async ({ stepId, done }, panel) => {
+      const prompt = promptOfPanelRun(pending, stepId, panel.session.runId());
+      if (!prompt) return void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: step {0} is not waiting for you to do it.', stepId));
+      if (await markManualStep(pending, prompt.key, done)) log.info(`Step ${stepId} marked ${done ? 'done' : 'failed'} by you in the plan panel`);
     },
     openFile: async ({ path }, panel) => {
       const folder = runs.folder() ?? vscode.workspace.workspaceFolders?.[0];
@@ -155,4 +158,9 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
       panel.refresh();
     },
   };
+}
+
+/** The prompt the run `runId` (the one the panel shows) waits on for `stepId`: a run waits on one request per step at a time. */
+function promptOfPanelRun(pending: PendingPrompts, stepId: string, runId: string | undefined): PendingPrompt | undefined {
+  return runId === undefined ? undefined : pending.ofStep(stepId).find((prompt) => prompt.key.runId === runId);
 }

@@ -76,6 +76,11 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
     return this.plan;
   }
 
+  /** The run snapshot the tree shows (its steps' statuses and pending requests), `undefined` while it shows a plan that is not running. */
+  shownRun(): RunState | undefined {
+    return this.run;
+  }
+
   getTreeItem(node: PlanTreeNode): vscode.TreeItem {
     return planTreeItem(node);
   }

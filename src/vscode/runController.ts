@@ -39,6 +39,12 @@ export interface RunSetup {
 export interface RunControllerDeps {
   tools: () => readonly Tool[];
   interaction: RunOptions['interaction'];
+  /**
+   * The user for one execution, whose prompts are keyed by the run `runId()` names when it
+   * asks (`VscodeInteraction.forRun`), so an answer reaches that run and no other folder's
+   * run waiting on a step of the same id; default: `interaction`.
+   */
+  interactionFor?: (runId: () => string | undefined) => RunOptions['interaction'];
   log: vscode.LogOutputChannel;
   /** Workspace storage of the extension (`context.storageUri`); runs live in memory without it. */
   storageDir: string | undefined;
@@ -416,7 +422,8 @@ export class RunController implements vscode.Disposable {
       allowedCommands: this.deps.commandRules,
       diagnostics: folder ? loadRuntime().createVscodeDiagnostics(folder.uri) : undefined,
       store: this.lanes.storeOf(lane),
-      interaction: this.deps.interaction,
+      // The lane's snapshot names the run asking (a repair run's own id once it started).
+      interaction: this.deps.interactionFor?.(() => lane.state?.runId) ?? this.deps.interaction,
       checkpoints,
       logger: {
         debug: (message) => log.debug(message),

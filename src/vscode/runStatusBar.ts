@@ -33,7 +33,9 @@ export class RunStatusBar implements vscode.Disposable {
 
   render(): void {
     const state = this.state;
-    const waiting = this.pending.list()[0];
+    // The run on screen (the current folder's) first: a click answers the request it names, never another run's of the same step id.
+    const prompts = this.pending.list();
+    const waiting = prompts.find((prompt) => state?.runId !== undefined && prompt.key.runId === state.runId) ?? prompts[0];
     if (!state?.plan && !waiting) {
       this.item.hide();
       return;
@@ -48,7 +50,7 @@ export class RunStatusBar implements vscode.Disposable {
         label: vscode.l10n.t('Task Planner: {0}, step {1} waits for you. Press Enter to {2}.', what, waiting.stepId, action),
         role: 'button',
       };
-      this.item.command = { command: 'taskPlanner.showPending', title: vscode.l10n.t('Answer'), arguments: [waiting.stepId] };
+      this.item.command = { command: 'taskPlanner.showPending', title: vscode.l10n.t('Answer'), arguments: [{ ...waiting.key }] };
       this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     } else {
       const icon = state?.status === 'running' ? 'sync~spin' : state?.status === 'completed' ? 'pass' : state?.status === 'waiting' ? 'debug-pause' : 'error';

@@ -5,9 +5,9 @@ import type { PlanTreeNode } from '../core/view/planTreeModel';
 import { previewValue } from '../core/view/stepStatusView';
 import { loadRuntime } from './loadRuntime';
 import { markManualStep } from './manualStepPrompts';
-import type { PendingPrompts } from './pendingPrompts';
+import type { PendingPrompt, PendingPrompts, PromptKey } from './pendingPrompts';
 import type { PlanTreeProvider } from './planTreeProvider';
-import { closeProposalDiffs, requestOf, stepOf } from './proposalDocuments';
+import { closeProposalDiffs, promptKeyOf } from './proposalDocuments';
 import type { FolderRun, RunController } from './runController';
 import { errorMessage } from '../shared/errorMessage';
 import { capText } from '../core/text/capText';
@@ -21,33 +21,73 @@ export interface StepCommandDeps {
   log: vscode.LogOutputChannel;
 }
 
+/** Where a step command's prompt comes from: the prompt it names, else the step it names (and why no prompt matched). */
+interface Aim {
+  stepId: string | undefined;
+  prompt: PendingPrompt | undefined;
+  /** The request the argument named (a diff tab's, the status bar's, the panel's), when it named one. */
+  shown?: PromptKey;
+  /** Several runs wait on the step and the argument did not say which. */
+  ambiguous?: boolean;
+}
+
 /**
  * The step actions of the Plan tree's context menu, the diff editor's title and the
  * status bar: Approve, Reject, Answer, Mark Done / Mark Failed (a step that is yours to do;
  * an optional second argument is the note or reason, else an input box asks), reopen a
- * dismissed prompt, Retry / Run from here, Skip, Open result, and Cancel run. Each takes a tree node, a step id, or nothing
- * (then the step of the active proposal diff, or the only waiting one).
+ * dismissed prompt, Retry / Run from here, Skip, Open result, and Cancel run. Each takes a
+ * tree node (the step of the run the Plan tree shows), a proposal diff's URI or a
+ * `PromptKey` (that request of that run), a step id (the current folder's run's request of
+ * that step, else the only one), or nothing (then the request of the active proposal diff,
+ * or the only waiting one). An answer reaches only the request and run it names: never
+ * another run's request of the same step id.
  */
 export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[] {
   const { pending } = deps;
-  const target = (arg: unknown): string | undefined => {
-    if (typeof arg === 'string') return arg;
-    if (arg && typeof arg === 'object' && 'stepId' in arg) return (arg as PlanTreeNode).stepId;
-    if (arg instanceof vscode.Uri) return stepOf(arg);
-    const fromEditor = stepOf(vscode.window.activeTextEditor?.document.uri) ?? stepOf(activeDiffUri());
-    if (fromEditor) return fromEditor;
-    const waiting = pending.list();
-    return waiting.length === 1 ? waiting[0]!.stepId : undefined;
+  /** The only prompt among `candidates`, preferring those of the current folder's run. */
+  const onlyOf = (candidates: PendingPrompt[], stepId: string | undefined): Aim => {
+    const current = deps.runs.current()?.runId;
+    const ofCurrent = candidates.filter((prompt) => current !== undefined && prompt.key.runId === current);
+    const chosen = ofCurrent.length === 1 ? ofCurrent : candidates;
+    const only = chosen.length === 1 ? chosen[0] : undefined;
+    return { stepId: stepId ?? only?.stepId, prompt: only, ambiguous: chosen.length > 1 };
   };
-  // The request a diff tab was opened for: an Approve from an old tab must not answer a newer request.
-  const shownRequest = (arg: unknown): string | undefined =>
-    arg instanceof vscode.Uri
-      ? requestOf(arg)
-      : arg === undefined
-        ? (requestOf(vscode.window.activeTextEditor?.document.uri) ?? requestOf(activeDiffUri()))
-        : undefined;
-  const stale = async (stepId: string | undefined): Promise<void> => {
-    const prompt = stepId ? pending.get(stepId) : undefined;
+  const ofKey = (key: PromptKey | undefined): Aim =>
+    key ? { stepId: key.stepId, prompt: pending.get(key), shown: key } : { stepId: undefined, prompt: undefined };
+  const aim = (arg: unknown): Aim => {
+    if (typeof arg === 'string') return onlyOf(pending.ofStep(arg), arg);
+    if (arg instanceof vscode.Uri) return ofKey(promptKeyOf(arg));
+    if (isPromptKey(arg)) return ofKey(arg);
+    if (isTreeNode(arg)) {
+      const stepId = arg.stepId;
+      if (stepId === undefined) return { stepId, prompt: undefined };
+      // The run the Plan tree shows, and the request it shows that step waiting on.
+      const run = deps.tree.shownRun();
+      const requestId = run?.steps[stepId]?.pending?.id;
+      const candidates = pending
+        .ofStep(stepId)
+        .filter((prompt) => run !== undefined && prompt.key.runId === run.runId && (requestId === undefined || prompt.key.requestId === requestId));
+      return { stepId, prompt: candidates.length === 1 ? candidates[0] : undefined };
+    }
+    const shown = promptKeyOf(vscode.window.activeTextEditor?.document.uri) ?? promptKeyOf(activeDiffUri());
+    if (shown) return ofKey(shown);
+    return onlyOf(pending.list(), undefined);
+  };
+  const target = (arg: unknown): string | undefined => aim(arg).stepId;
+  const stale = async (aimed: Aim): Promise<void> => {
+    const { stepId, shown } = aimed;
+    if (aimed.ambiguous) {
+      return void vscode.window.showWarningMessage(
+        stepId === undefined
+          ? vscode.l10n.t('Task Planner: several requests are waiting; nothing was answered. Choose one in the Plan tree or in its diff.')
+          : vscode.l10n.t(
+              'Task Planner: runs of several folders wait on step {0}; nothing was answered. Answer it from its diff, or from the Plan tree of its folder.',
+              stepId,
+            ),
+      );
+    }
+    // The same run's current request of the step, when the argument named an older one.
+    const prompt = stepId && shown ? pending.ofStep(stepId).find((candidate) => candidate.key.runId === shown.runId) : undefined;
     if (!prompt) return void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: no step is waiting for approval.'));
     if (prompt.kind === 'manual') {
       return void vscode.window.showInformationMessage(
@@ -59,37 +99,51 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
     );
     await prompt.show();
   };
-  const markManualTarget = async (stepId: string | undefined, done: boolean, text: unknown): Promise<void> => {
-    if (!stepId) return void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: no step is waiting for you to do it.'));
-    if (await markManualStep(pending, stepId, done, typeof text === 'string' ? text : undefined)) {
-      deps.log.info(`Step ${stepId} marked ${done ? 'done' : 'failed'} by you`);
+  const manualStale = (aimed: Aim): void => {
+    if (aimed.ambiguous) return void stale(aimed);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: no step is waiting for you to do it.'));
+  };
+  const markManualTarget = async (aimed: Aim, done: boolean, text: unknown): Promise<void> => {
+    const { prompt } = aimed;
+    if (prompt?.kind !== 'manual') return manualStale(aimed);
+    if (await markManualStep(pending, prompt.key, done, typeof text === 'string' ? text : undefined)) {
+      deps.log.info(`Step ${prompt.stepId} marked ${done ? 'done' : 'failed'} by you`);
     }
   };
   return [
     vscode.commands.registerCommand('taskPlanner.approve', async (arg?: unknown) => {
-      const stepId = target(arg);
-      if (!stepId || !pending.approve(stepId, undefined, shownRequest(arg))) return stale(stepId);
-      deps.log.info(`Step ${stepId} approved`);
-      await closeProposalDiffs(stepId);
+      const aimed = aim(arg);
+      const { prompt } = aimed;
+      if (!prompt || !pending.approve(prompt.key)) return stale(aimed);
+      deps.log.info(`Step ${prompt.stepId} approved${prompt.key.runId ? ` (run ${prompt.key.runId})` : ''}`);
+      await closeProposalDiffs(prompt.key);
     }),
     vscode.commands.registerCommand('taskPlanner.reject', async (arg?: unknown, reason?: string) => {
-      const stepId = target(arg);
-      if (!stepId || !pending.reject(stepId, typeof reason === 'string' ? reason : undefined, shownRequest(arg))) return stale(stepId);
-      deps.log.info(`Step ${stepId} rejected`);
-      await closeProposalDiffs(stepId);
+      const aimed = aim(arg);
+      const { prompt } = aimed;
+      if (!prompt || !pending.reject(prompt.key, typeof reason === 'string' ? reason : undefined)) return stale(aimed);
+      deps.log.info(`Step ${prompt.stepId} rejected${prompt.key.runId ? ` (run ${prompt.key.runId})` : ''}`);
+      await closeProposalDiffs(prompt.key);
     }),
     vscode.commands.registerCommand('taskPlanner.answer', async (arg?: unknown, text?: string) => {
-      const stepId = target(arg);
-      const prompt = stepId ? pending.get(stepId) : undefined;
-      if (!stepId || !prompt) return void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: no step is waiting for an answer.'));
-      if (typeof text === 'string') pending.answer(stepId, text);
+      const aimed = aim(arg);
+      const { prompt } = aimed;
+      if (!prompt) {
+        if (aimed.ambiguous) return stale(aimed);
+        return void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: no step is waiting for an answer.'));
+      }
+      if (typeof text === 'string') pending.answer(prompt.key, text);
       else await prompt.show();
     }),
-    vscode.commands.registerCommand('taskPlanner.markStepDone', (arg?: unknown, note?: string) => markManualTarget(target(arg), true, note)),
-    vscode.commands.registerCommand('taskPlanner.markStepFailed', (arg?: unknown, reason?: string) => markManualTarget(target(arg), false, reason)),
+    vscode.commands.registerCommand('taskPlanner.markStepDone', (arg?: unknown, note?: string) => markManualTarget(aim(arg), true, note)),
+    vscode.commands.registerCommand('taskPlanner.markStepFailed', (arg?: unknown, reason?: string) => markManualTarget(aim(arg), false, reason)),
     vscode.commands.registerCommand('taskPlanner.showPending', async (arg?: unknown) => {
-      const stepId = target(arg) ?? pending.list()[0]?.stepId;
-      const prompt = stepId ? pending.get(stepId) : undefined;
+      const aimed = aim(arg);
+      if (aimed.ambiguous && arg !== undefined) return stale(aimed);
+      // Nothing named: the current folder's run's oldest prompt, else the oldest (showing answers nothing).
+      const current = deps.runs.current()?.runId;
+      const prompt =
+        aimed.prompt ?? (arg === undefined ? (pending.list().find((candidate) => candidate.key.runId === current) ?? pending.list()[0]) : undefined);
       if (!prompt) return showNothingPending(deps);
       await prompt.show();
     }),
@@ -97,7 +151,7 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
     vscode.commands.registerCommand('taskPlanner.runFromHere', (arg?: unknown) => rerun(deps, target(arg), false)),
     vscode.commands.registerCommand('taskPlanner.skipStep', (arg?: unknown) => rerun(deps, target(arg), true)),
     vscode.commands.registerCommand('taskPlanner.openResult', async (arg?: unknown) => {
-      const stepId = target(arg);
+      const stepId = typeof arg === 'string' ? arg : isTreeNode(arg) ? arg.stepId : target(arg);
       const state = deps.runs.current();
       if (!stepId || !state || !(stepId in state.results)) {
         return void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: this step has no result yet.'));
@@ -116,6 +170,18 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
       if (runId !== undefined) deps.runs.cancel(runId);
     }),
   ];
+}
+
+/** A Plan tree node (what a tree row's menu passes). */
+function isTreeNode(arg: unknown): arg is PlanTreeNode {
+  return typeof arg === 'object' && arg !== null && 'children' in arg && 'contextValue' in arg;
+}
+
+/** A `PromptKey` (what the status bar and the plan panel pass). */
+function isPromptKey(arg: unknown): arg is PromptKey {
+  if (typeof arg !== 'object' || arg === null || isTreeNode(arg)) return false;
+  const { stepId, requestId, runId } = arg as Partial<Record<keyof PromptKey, unknown>>;
+  return typeof stepId === 'string' && (requestId === undefined || typeof requestId === 'string') && (runId === undefined || typeof runId === 'string');
 }
 
 /**

@@ -4,7 +4,7 @@ import { commandApprovalText } from '../core/tools/commandApprovalText';
 import { proposalTarget } from '../core/tools/proposalTarget';
 import { toolCallApprovalText } from '../core/tools/toolCallApprovalText';
 import { announceManualStep, showManualStepActions } from './manualStepPrompts';
-import type { PendingPrompts } from './pendingPrompts';
+import type { PendingPrompt, PendingPrompts, PromptKey } from './pendingPrompts';
 import { closeProposalDiffs, type ProposalDocuments } from './proposalDocuments';
 import { errorMessage } from '../shared/errorMessage';
 
@@ -38,56 +38,83 @@ export function createVscodeInteraction(
   pending: PendingPrompts,
   documents: ProposalDocuments,
   options: { announceManualStep?: () => boolean; commandRules?: CommandRuleMaker; toolCalls?: ToolCallRememberer } = {},
+): VscodeInteraction {
+  return { ...interactionOfRun(pending, documents, options, () => undefined), forRun: (runId) => interactionOfRun(pending, documents, options, runId) };
+}
+
+/** The editor's `Interaction`, and the same for one run (`RunController` gives each execution its own). */
+export interface VscodeInteraction extends Interaction {
+  /**
+   * The same questions, each prompt keyed by its request and by the run `runId()` names when
+   * it asks (`PromptKey`): answers, diffs and commands reach that run's request, never another
+   * run's request of the same step id.
+   */
+  forRun(runId: () => string | undefined): Interaction;
+}
+
+function interactionOfRun(
+  pending: PendingPrompts,
+  documents: ProposalDocuments,
+  options: { announceManualStep?: () => boolean; commandRules?: CommandRuleMaker; toolCalls?: ToolCallRememberer },
+  runId: () => string | undefined,
 ): Interaction {
+  const keyOf = (request: { stepId: string; requestId?: string }): PromptKey => ({ stepId: request.stepId, requestId: request.requestId, runId: runId() });
   return {
     requestApproval(request, signal) {
+      const key = keyOf(request);
       return waitFor<ApprovalDecision>(
         pending,
         signal,
-        request.stepId,
         (settle) => ({
           kind: 'approval',
+          key,
           stepId: request.stepId,
           request,
           settle: (decision) => {
-            documents.drop(request.stepId);
+            documents.drop(key);
             settle(decision);
           },
-          show: () => showApproval(request, documents, pending, options),
+          show: () => showApproval(request, key, documents, pending, options),
         }),
-        () => void documents.close(request.stepId),
+        () => void documents.close(key),
       );
     },
     askClarification(request, signal) {
-      return waitFor<string>(pending, signal, request.stepId, (settle) => ({
+      const key = keyOf(request);
+      return waitFor<string>(pending, signal, (settle) => ({
         kind: 'clarification',
+        key,
         stepId: request.stepId,
         request,
         settle,
-        show: () => askClarification(request, pending),
+        show: () => askClarification(request, key, pending),
       }));
     },
     requestReview(request, signal) {
-      return waitFor<ReviewDecision>(pending, signal, request.stepId, (settle) => ({
+      const key = keyOf(request);
+      return waitFor<ReviewDecision>(pending, signal, (settle) => ({
         kind: 'review',
+        key,
         stepId: request.stepId,
         request,
         settle,
-        show: () => askReview(request, pending),
+        show: () => askReview(request, key, pending),
       }));
     },
     requestManualStep(request, signal) {
-      const prompt = (settle: (outcome: ManualStepOutcome) => void) => ({
-        kind: 'manual' as const,
+      const key = keyOf(request);
+      const prompt = (settle: (outcome: ManualStepOutcome) => void): PendingPrompt => ({
+        kind: 'manual',
+        key,
         stepId: request.stepId,
         request,
         settle,
-        show: () => showManualStepActions(pending, request),
+        show: () => showManualStepActions(pending, key, request),
       });
       const announce = async (): Promise<void> => {
-        if (options.announceManualStep?.() !== false) await announceManualStep(pending, request);
+        if (options.announceManualStep?.() !== false) await announceManualStep(pending, key, request);
       };
-      return waitFor<ManualStepOutcome>(pending, signal, request.stepId, prompt, undefined, announce);
+      return waitFor<ManualStepOutcome>(pending, signal, prompt, undefined, announce);
     },
   };
 }
@@ -95,17 +122,16 @@ export function createVscodeInteraction(
 function waitFor<T>(
   pending: PendingPrompts,
   signal: AbortSignal,
-  stepId: string,
-  make: (settle: (value: T) => void) => Parameters<PendingPrompts['add']>[0],
+  make: (settle: (value: T) => void) => PendingPrompt,
   /** What the prompt leaves behind when its run is cancelled (an open diff editor). */
   onCancelled?: () => void,
   /** How the prompt first shows, when not as it shows again (`show`). */
   announce?: () => Promise<void>,
 ): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    let added: Parameters<PendingPrompts['add']>[0] | undefined;
+    let added: PendingPrompt | undefined;
     const onAbort = (): void => {
-      if (added) pending.remove(stepId, added);
+      if (added) pending.remove(added);
       onCancelled?.();
       reject(signal.reason instanceof Error ? signal.reason : new Error(vscode.l10n.t('The run was cancelled.')));
     };
@@ -123,25 +149,41 @@ function waitFor<T>(
 
 function showApproval(
   request: ApprovalRequest,
+  key: PromptKey,
   documents: ProposalDocuments,
   pending: PendingPrompts,
   options: { commandRules?: CommandRuleMaker; toolCalls?: ToolCallRememberer },
 ): Promise<void> {
   switch (request.kind) {
     case 'file':
-      return showFileApproval(request, documents, pending);
+      return showFileApproval(request, key, documents, pending);
     case 'command':
-      return askCommandApproval(request, pending, options.commandRules);
+      return askCommandApproval(request, key, pending, options.commandRules);
     case 'directory':
-      return askDirectoryApproval(request, pending);
+      return askDirectoryApproval(request, key, pending);
     case 'tool':
-      return askToolApproval(request, pending, options.toolCalls);
+      return askToolApproval(request, key, pending, options.toolCalls);
   }
 }
 
-async function showFileApproval(request: Extract<ApprovalRequest, { kind: 'file' }>, documents: ProposalDocuments, pending: PendingPrompts): Promise<void> {
+/**
+ * A consent question as a modal dialog whose safe choice comes first: the workbench's dialog
+ * makes its first button the primary one and focuses it, so Enter (a stray one, while the
+ * dialog opened by itself over a diff being read) rejects; running or allowing takes a click
+ * or Tab first. Escape and the dialog's Cancel answer nothing (the prompt keeps waiting).
+ */
+function askConsent(message: string, detail: string, safe: string, ...risky: string[]): Thenable<string | undefined> {
+  return vscode.window.showWarningMessage(message, { modal: true, detail }, safe, ...risky);
+}
+
+async function showFileApproval(
+  request: Extract<ApprovalRequest, { kind: 'file' }>,
+  key: PromptKey,
+  documents: ProposalDocuments,
+  pending: PendingPrompts,
+): Promise<void> {
   const { proposal } = request;
-  const sides = documents.put(request.stepId, proposal, request.requestId);
+  const sides = documents.put(key, proposal);
   const verb =
     request.operation === 'delete'
       ? vscode.l10n.t('delete')
@@ -154,23 +196,24 @@ async function showFileApproval(request: Extract<ApprovalRequest, { kind: 'file'
   try {
     await vscode.commands.executeCommand('vscode.diff', sides.current, sides.proposed, title, { preview: false });
     // Answered or cancelled while the diff was opening: nothing is left to approve in it.
-    if (pending.get(request.stepId)?.request !== request) await closeProposalDiffs(request.stepId);
+    if (pending.get(key)?.request !== request) await closeProposalDiffs(key);
   } catch {
     // The modal fallback: the same decision without the diff editor.
     const [approve, reject] = [vscode.l10n.t('Approve'), vscode.l10n.t('Reject')];
-    const choice = await vscode.window.showWarningMessage(
+    const choice = await askConsent(
       vscode.l10n.t('Allow step "{0}" to {1} {2}?', request.title, verb, proposalTarget(proposal)),
-      { modal: true, detail: proposal.diff.slice(0, 4000) },
-      approve,
+      proposal.diff.slice(0, 4000),
       reject,
+      approve,
     );
-    if (choice === approve) pending.approve(request.stepId, undefined, request.requestId);
-    else if (choice === reject) pending.reject(request.stepId, 'rejected in the approval dialog', request.requestId);
+    if (choice === approve) pending.approve(key);
+    else if (choice === reject) pending.reject(key, 'rejected in the approval dialog');
   }
 }
 
 async function askCommandApproval(
   request: Extract<ApprovalRequest, { kind: 'command' }>,
+  key: PromptKey,
   pending: PendingPrompts,
   rules: CommandRuleMaker | undefined,
 ): Promise<void> {
@@ -183,21 +226,20 @@ async function askCommandApproval(
     '"{0}" runs it now and, from then on, this exact command (the same words, no others) without asking (Task Planner: Command allow rules lists and removes them).',
     allow,
   );
-  const choice = offer
-    ? await vscode.window.showWarningMessage(message, { modal: true, detail: `${detail}\n\n${allowDetail}` }, run, allow, reject)
-    : await vscode.window.showWarningMessage(message, { modal: true, detail }, run, reject);
+  const choice = offer ? await askConsent(message, `${detail}\n\n${allowDetail}`, reject, run, allow) : await askConsent(message, detail, reject, run);
   if (choice === allow && rules !== undefined) {
     // The user said to run it: a rule that could not be stored is reported, and the command runs all the same.
     await rules
       .add(request.argv)
       .catch((error: unknown) => vscode.window.showErrorMessage(vscode.l10n.t('Task Planner: the allow rule was not saved: {0}', errorMessage(error))));
-    pending.approve(request.stepId, undefined, request.requestId);
-  } else if (choice === run) pending.approve(request.stepId, undefined, request.requestId);
-  else if (choice === reject) pending.reject(request.stepId, 'rejected in the command dialog', request.requestId);
+    pending.approve(key);
+  } else if (choice === run) pending.approve(key);
+  else if (choice === reject) pending.reject(key, 'rejected in the command dialog');
 }
 
 async function askToolApproval(
   request: Extract<ApprovalRequest, { kind: 'tool' }>,
+  key: PromptKey,
   pending: PendingPrompts,
   toolCalls: ToolCallRememberer | undefined,
 ): Promise<void> {
@@ -212,31 +254,31 @@ async function askToolApproval(
   );
   const choice =
     rememberAs === undefined
-      ? await vscode.window.showWarningMessage(message, { modal: true, detail }, allow, reject)
-      : await vscode.window.showWarningMessage(message, { modal: true, detail: `${detail}\n\n${alwaysDetail}` }, allow, always, reject);
+      ? await askConsent(message, detail, reject, allow)
+      : await askConsent(message, `${detail}\n\n${alwaysDetail}`, reject, allow, always);
   if (choice === always && rememberAs !== undefined && toolCalls !== undefined) {
     // The user allowed the call: an answer that could not be stored is reported, and the call goes ahead all the same.
     await toolCalls
       .remember(rememberAs, `${request.source}: ${request.tool}`)
       .catch((error: unknown) => vscode.window.showErrorMessage(vscode.l10n.t('Task Planner: the answer was not saved: {0}', errorMessage(error))));
-    pending.approve(request.stepId, undefined, request.requestId);
-  } else if (choice === allow) pending.approve(request.stepId, undefined, request.requestId);
-  else if (choice === reject) pending.reject(request.stepId, 'rejected in the tool call dialog', request.requestId);
+    pending.approve(key);
+  } else if (choice === allow) pending.approve(key);
+  else if (choice === reject) pending.reject(key, 'rejected in the tool call dialog');
 }
 
-async function askDirectoryApproval(request: Extract<ApprovalRequest, { kind: 'directory' }>, pending: PendingPrompts): Promise<void> {
+async function askDirectoryApproval(request: Extract<ApprovalRequest, { kind: 'directory' }>, key: PromptKey, pending: PendingPrompts): Promise<void> {
   const [create, reject] = [vscode.l10n.t('Create'), vscode.l10n.t('Reject')];
-  const choice = await vscode.window.showWarningMessage(
+  const choice = await askConsent(
     vscode.l10n.t('Step "{0}" wants to create a directory.', request.title),
-    { modal: true, detail: vscode.l10n.t('Directory: {0}', request.path) },
-    create,
+    vscode.l10n.t('Directory: {0}', request.path),
     reject,
+    create,
   );
-  if (choice === create) pending.approve(request.stepId, undefined, request.requestId);
-  else if (choice === reject) pending.reject(request.stepId, 'rejected in the directory dialog', request.requestId);
+  if (choice === create) pending.approve(key);
+  else if (choice === reject) pending.reject(key, 'rejected in the directory dialog');
 }
 
-async function askClarification(request: ClarificationRequest, pending: PendingPrompts): Promise<void> {
+async function askClarification(request: ClarificationRequest, key: PromptKey, pending: PendingPrompts): Promise<void> {
   const picker = vscode.window.createQuickPick();
   const suggestions: vscode.QuickPickItem[] = (request.suggestions ?? []).map((label) => ({ label, description: vscode.l10n.t('suggested') }));
   picker.title = vscode.l10n.t('Task Planner: {0}', request.title);
@@ -252,13 +294,13 @@ async function askClarification(request: ClarificationRequest, pending: PendingP
   });
   // Answered elsewhere (tree, command): the picker goes away.
   const answered = pending.onDidChange(() => {
-    if (!pending.get(request.stepId)) picker.hide();
+    if (!pending.get(key)) picker.hide();
   });
   await new Promise<void>((done) => {
     picker.onDidAccept(() => {
       const answer = picker.selectedItems[0]?.label ?? picker.value.trim();
       if (answer !== '') {
-        pending.answer(request.stepId, answer, request.requestId);
+        pending.answer(key, answer);
         picker.hide();
       }
     });
@@ -271,13 +313,14 @@ async function askClarification(request: ClarificationRequest, pending: PendingP
   });
 }
 
-async function askReview(request: ReviewRequest, pending: PendingPrompts): Promise<void> {
-  const approve = vscode.l10n.t('Approve');
+async function askReview(request: ReviewRequest, key: PromptKey, pending: PendingPrompts): Promise<void> {
+  const [approve, reject] = [vscode.l10n.t('Approve'), vscode.l10n.t('Reject')];
+  // The safe choice first (see `askConsent`): Enter rejects.
   const choice = await vscode.window.showInformationMessage(
     vscode.l10n.t('Review: {0}', request.title),
     { modal: true, detail: request.prompt },
+    reject,
     approve,
-    vscode.l10n.t('Reject'),
   );
   if (choice === undefined) return;
   const notes = await vscode.window.showInputBox({
@@ -285,6 +328,6 @@ async function askReview(request: ReviewRequest, pending: PendingPrompts): Promi
     prompt: vscode.l10n.t('Optional notes (they become part of the step result)'),
     ignoreFocusOut: true,
   });
-  if (choice === approve) pending.approve(request.stepId, notes, request.requestId);
-  else pending.reject(request.stepId, notes, request.requestId);
+  if (choice === approve) pending.approve(key, notes);
+  else pending.reject(key, notes);
 }

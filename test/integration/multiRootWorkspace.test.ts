@@ -29,6 +29,24 @@ function picking(name: string | undefined, offered: string[][]): (folders: reado
   };
 }
 
+/** Every open diff editor's input showing a proposed change. */
+function diffTabs(): vscode.TabInputTextDiff[] {
+  return vscode.window.tabGroups.all
+    .flatMap((group) => group.tabs)
+    .map((tab) => tab.input)
+    .filter((input): input is vscode.TabInputTextDiff => input instanceof vscode.TabInputTextDiff && input.modified.scheme === 'task-planner-proposal');
+}
+
+/** `probe`'s first truthy value, polled for up to 10 s. */
+async function until<T>(probe: () => T | undefined | false): Promise<T> {
+  for (let waited = 0; waited < 100; waited++) {
+    const value = probe();
+    if (value) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('timed out waiting');
+}
+
 describe('a multi-root workspace (two folders)', function () {
   this.timeout(60_000);
   const server = new FakeOpenAiServer();
@@ -168,25 +186,77 @@ describe('a multi-root workspace (two folders)', function () {
     assert.equal(existsSync(pathIn('api', 'later.txt')), false);
   });
 
-  it('two runs waiting on a step of the same id at once keep both prompts: each approval reaches its own run', async () => {
-    server.enqueue(planReply([{ id: 'S1', title: 'Write twin', kind: 'tool', dependsOn: [], tool: 'write_file', args: { path: 'twin-api.txt', content: 'api\n' } }]));
+  it('two runs waiting on a step of the same id at once keep both prompts: each approval reaches its own run (attack E1 of issue 27)', async () => {
+    server.enqueue(
+      planReply([{ id: 'S1', title: 'Write twin', kind: 'tool', dependsOn: [], tool: 'write_file', args: { path: 'twin.txt', content: 'api\n' } }]),
+    );
     const inApi = await planner.planTask('Write twin in api', { accept: true, pickFolder: picking('api', []) });
     await planner.nextPrompt();
-    server.enqueue(planReply([{ id: 'S1', title: 'Write twin', kind: 'tool', dependsOn: [], tool: 'write_file', args: { path: 'twin-web.txt', content: 'web\n' } }]));
+    await until(() => diffTabs().length > 0);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    server.enqueue(
+      planReply([{ id: 'S1', title: 'Write twin', kind: 'tool', dependsOn: [], tool: 'write_file', args: { path: 'twin.txt', content: 'web\n' } }]),
+    );
     const inWeb = await planner.planTask('Write twin in web', { accept: true, pickFolder: picking('web', []) });
-    for (let waited = 0; planner.pendingPrompts().length < 2 && waited < 100; waited++) await new Promise((resolve) => setTimeout(resolve, 100));
-    assert.deepEqual(planner.pendingPrompts(), [{ stepId: 'S1', kind: 'approval' }, { stepId: 'S1', kind: 'approval' }]);
+    await until(() => planner.pendingPrompts().length === 2);
+    assert.deepEqual(planner.pendingPrompts(), [
+      { stepId: 'S1', kind: 'approval' },
+      { stepId: 'S1', kind: 'approval' },
+    ]);
     assert.deepEqual([...planner.runningFolders()].sort(), ['api', 'web']);
 
-    // The oldest prompt is api's: approving S1 once completes api's run and leaves web's waiting.
-    await vscode.commands.executeCommand('taskPlanner.approve', 'S1');
-    assert.equal((await inApi.run)?.status, 'completed');
+    // web's diff opens and stays open (it used to close itself: api's older prompt of S1 was taken for it).
+    const webDiff = await until(() => diffTabs().find((input) => input.modified.query.includes('side=proposed')));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.ok(
+      diffTabs().some((input) => input.modified.toString() === webDiff.modified.toString()),
+      "web's diff closed itself",
+    );
+
+    // The Plan tree shows web's run: its Approve (the row's menu passes the node) approves web's change, not api's.
+    assert.equal(planner.planTreeNodes()[0]?.label, 'web');
+    const row = planner.planTreeNodes().find((node) => node.stepId === 'S1');
+    assert.ok(row, 'the Plan tree has no row of S1');
+    await vscode.commands.executeCommand('taskPlanner.approve', row);
+    assert.equal((await inWeb.run)?.status, 'completed');
+    assert.equal(readFileSync(pathIn('web', 'twin.txt'), 'utf8'), 'web\n');
+    assert.equal(existsSync(pathIn('api', 'twin.txt')), false, "api's change was applied by web's approval");
     assert.deepEqual(planner.pendingPrompts(), [{ stepId: 'S1', kind: 'approval' }]);
-    assert.equal(existsSync(pathIn('web', 'twin-web.txt')), false, "web's change was applied without its approval");
+    assert.deepEqual(planner.runningFolders(), ['api']);
+
+    // The status bar names api's request; its click shows api's diff, whose Approve completes api's run.
+    const command = planner.statusBarCommand();
+    assert.ok(command, 'the status bar offers nothing');
+    await vscode.commands.executeCommand(command.command, ...((command.arguments ?? []) as unknown[]));
+    const apiDiff = await until(() => diffTabs().find((input) => input.modified.query.includes('side=proposed')));
+    await vscode.commands.executeCommand('taskPlanner.approve', apiDiff.modified);
+    assert.equal((await inApi.run)?.status, 'completed');
+    assert.equal(readFileSync(pathIn('api', 'twin.txt'), 'utf8'), 'api\n');
+    assert.equal(readFileSync(pathIn('web', 'twin.txt'), 'utf8'), 'web\n');
+  });
+
+  it('the same change asked by runs of two folders (one request id) is answered per run: a diff approves its own run only', async () => {
+    const twin = (content: string) =>
+      planReply([{ id: 'S1', title: 'Write same', kind: 'tool', dependsOn: [], tool: 'write_file', args: { path: 'same.txt', content } }]);
+    server.enqueue(twin('same\n'));
+    const inApi = await planner.planTask('Write same in api', { accept: true, pickFolder: picking('api', []) });
+    await planner.nextPrompt();
+    const apiDiff = await until(() => diffTabs().find((input) => input.modified.query.includes('side=proposed')));
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    server.enqueue(twin('same\n'));
+    const inWeb = await planner.planTask('Write same in web', { accept: true, pickFolder: picking('web', []) });
+    await until(() => planner.pendingPrompts().length === 2);
+
+    // A bare step id answers the run on screen (web's: the current folder's), not the oldest.
     await vscode.commands.executeCommand('taskPlanner.approve', 'S1');
     assert.equal((await inWeb.run)?.status, 'completed');
-    assert.equal(readFileSync(pathIn('api', 'twin-api.txt'), 'utf8'), 'api\n');
-    assert.equal(readFileSync(pathIn('web', 'twin-web.txt'), 'utf8'), 'web\n');
+    assert.equal(existsSync(pathIn('api', 'same.txt')), false, "api's change was applied by web's approval");
+    // api's diff (its URI names api's run) approves api's change, though web's request had the same id.
+    assert.match(apiDiff.modified.query, /run=/);
+    await vscode.commands.executeCommand('taskPlanner.approve', apiDiff.modified);
+    assert.equal((await inApi.run)?.status, 'completed');
+    assert.equal(readFileSync(pathIn('api', 'same.txt'), 'utf8'), 'same\n');
+    assert.equal(readFileSync(pathIn('web', 'same.txt'), 'utf8'), 'same\n');
   });
 
   it('shows a folder whose name holds control and direction characters with them escaped (attack: a hostile .code-workspace)', async () => {

@@ -35,6 +35,8 @@ export interface TaskPlannerApi {
   nextPrompt(): Promise<{ stepId: string; kind: string }>;
   /** The status bar item's text. */
   statusBarText(): string;
+  /** What a click on the status bar item runs. */
+  statusBarCommand(): vscode.Command | undefined;
   /** Runs in the Runs view, newest first. */
   runIds(): Promise<string[]>;
   /** Whether a run is executing now (a new one would be refused). */
@@ -123,6 +125,10 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
     pendingPrompts: () => parts.pending.list().map((prompt) => ({ stepId: prompt.stepId, kind: prompt.kind })),
     nextPrompt: () => nextPrompt(parts.pending).then((prompt) => ({ stepId: prompt.stepId, kind: prompt.kind })),
     statusBarText: () => parts.statusBar.item.text,
+    statusBarCommand: () => {
+      const command = parts.statusBar.item.command;
+      return typeof command === 'string' ? { command, title: command } : command;
+    },
     runIds: async () => (await parts.runs.store.list()).map((run) => run.runId),
     isRunning: () => parts.runs.isRunning(),
     runFolder: (runId) => parts.runs.runInfo(runId)?.folder?.name,
