@@ -86,8 +86,8 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
             ),
       );
     }
-    // The same run's current request of the step, when the argument named an older one.
-    const prompt = stepId && shown ? pending.ofStep(stepId).find((candidate) => candidate.key.runId === shown.runId) : undefined;
+    // The prompt named (of another kind), else the same run's current request of the step, when the argument named an older one.
+    const prompt = aimed.prompt ?? (stepId && shown ? pending.ofStep(stepId).find((candidate) => candidate.key.runId === shown.runId) : undefined);
     if (!prompt) return void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: no step is waiting for approval.'));
     if (prompt.kind === 'manual') {
       return void vscode.window.showInformationMessage(
