@@ -193,6 +193,9 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
       return;
     case 'file_changed':
       // Folders a run made (for a new file, or create_directory) are journaled for Undo, not counted as changed files.
+      if (event.operation !== 'createDirectory' && !(draft.steps[event.stepId]?.filesChanged ?? []).includes(event.path)) {
+        update(event.stepId, { filesChanged: [...(draft.steps[event.stepId]?.filesChanged ?? []), event.path] });
+      }
       if (event.operation !== 'createDirectory' && !draft.changedFiles?.includes(event.path)) draft.changedFiles = [...(draft.changedFiles ?? []), event.path];
       return;
     case 'model_called': {

@@ -100,6 +100,8 @@ export interface StepState {
   checks?: CheckResult[];
   /** An agent step's file changes by outcome (also in its result unless it has an output schema). */
   changes?: AgentChanges;
+  /** The files the step changed (changes that landed), in first-change order. */
+  filesChanged?: string[];
   /** The commands (`commandKey`) the step's current attempt started. */
   commandsStarted?: string[];
   /** The commands (`commandKey`) an attempt of the step started before the run was interrupted: they may have run. */

@@ -1,3 +1,4 @@
+import { inWriteScope } from '../workspace/writeScope';
 import type { RunState, RunStatus, StepStatus } from '../engine/runEvents';
 import type { BudgetUsage } from '../llm/budget';
 import { capText } from '../text/capText';
@@ -97,7 +98,7 @@ export function runSummary(state: RunState, extras: RunSummaryExtras = {}): RunS
       id: step.id,
       title: oneLine(step.title, summaryLimits.line),
       status: stepState.status,
-      line: stepLine(stepState),
+      line: oneLine(`${stepLine(stepState)}${filesLine(step.writes, stepState.filesChanged)}`, summaryLimits.line),
       ...(earlier === undefined ? {} : { earlier }),
     };
   });
@@ -153,6 +154,17 @@ function headlineOf(summary: Omit<RunSummary, 'headline'>, changedCount: number)
   if (summary.replanCount > 0) parts.push(`${summary.replanCount} repair plan${summary.replanCount === 1 ? '' : 's'}`);
   if (summary.usage) parts.push(`${describeTokens(summary.usage)}, ${describeCost(summary.usage)}`);
   return `${summary.status} in ${formatDuration(summary.durationMs)}: ${parts.join('; ')}.`;
+}
+
+/**
+ * " · changed a.ts, b.ts" for a step that changed files, naming those outside the files it
+ * planned to change (its `writes`): " · changed a.ts, x.ts (not planned: x.ts)". Empty
+ * when it changed nothing.
+ */
+function filesLine(planned: readonly string[] | undefined, changed: readonly string[] | undefined): string {
+  if (changed === undefined || changed.length === 0) return '';
+  const unplanned = planned === undefined ? [] : changed.filter((path) => !inWriteScope(path, planned));
+  return ` · changed ${changed.join(', ')}${unplanned.length > 0 ? ` (not planned: ${unplanned.join(', ')})` : ''}`;
 }
 
 function stepLine(state: RunState['steps'][string]): string {

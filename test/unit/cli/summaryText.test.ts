@@ -23,7 +23,7 @@ describe('the command line\'s closing summary', () => {
       'Run run-7 failed in 2.5 s: 1 of 2 steps completed, 1 failed; 1 file changed.',
       '  Reason: Critical step check failed.',
       'Steps:',
-      '  ✔ read Read: three lines of text',
+      '  ✔ read Read: three lines of text · changed out.txt',
       '  ✘ check Check: failed: Expected 3 items, got 0',
       'Failures:',
       '  check: Verification failed',

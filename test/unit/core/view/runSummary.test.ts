@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { foldRunEvents } from '../../../../src/core/engine/reduceRunEvent';
+import { foldRunEvents, initialRunState } from '../../../../src/core/engine/reduceRunEvent';
 import { stampEvent, type RunEventBody, type RunState } from '../../../../src/core/engine/runEvents';
 import { describeCost, describeTokens, runSummary, summaryLimits } from '../../../../src/core/view/runSummary';
 import { makePlan, makeStep } from '../../../support/randomPlans';
@@ -95,7 +95,7 @@ describe('runSummary: how a run ended, once for every view', () => {
       summary.steps.map((step) => [step.id, step.status, step.line]),
       [
         ['read', 'completed', '{"path":"data.json","content":"{\\n \\"a\\": 1\\n}\\n"}'],
-        ['write', 'completed', 'Wrote report.md with two sections.'],
+        ['write', 'completed', 'Wrote report.md with two sections. · changed report.md'],
         ['check', 'failed', 'failed: Expected items, got 0'],
         ['tidy', 'skipped', 'skipped: dependency check failed'],
       ],
@@ -166,5 +166,18 @@ describe('runSummary: how a run ended, once for every view', () => {
     assert.equal(runSummary(looped).steps[0]?.line, '{"name":"loop","list":[1,2],"self":"[cycle]"}');
     assert.equal(first?.line, 'evil\u001b]0;title\u0007 text');
     assert.ok(second !== undefined && !/[\ud800-\udbff]…$/.test(second.line), 'no lone high surrogate before the ellipsis');
+  });
+});
+
+describe('runSummary: the files each step changed (issue 26)', () => {
+  it('names them on the step\'s line, and those outside the files it planned to change', () => {
+    const plan = makePlan([makeStep('A', { writes: ['src/**'] }), makeStep('B')]);
+    const state = initialRunState('r');
+    state.plan = plan;
+    state.status = 'completed';
+    state.steps['A'] = { id: 'A', status: 'completed', attempts: 1, result: 'done', filesChanged: ['src/a.ts', 'README.md'] };
+    state.steps['B'] = { id: 'B', status: 'completed', attempts: 1, result: 'done' };
+    const lines = runSummary(state).steps.map((step) => step.line);
+    assert.deepEqual(lines, ['done · changed src/a.ts, README.md (not planned: README.md)', 'done']);
   });
 });
