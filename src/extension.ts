@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { createSessionPlanner } from './core/session/createSessionPlanner';
-import { ApiKeyStore } from './vscode/apiKeyStore';
+import { ApiKeyStore, type ApiKeyPrompts } from './vscode/apiKeyStore';
 import { registerLanguageModelTools } from './vscode/languageModelTools';
 import { watchContributedTools } from './vscode/contributedTools';
 import type { Tool } from './core/tools/tool';
@@ -44,6 +44,8 @@ export interface ExtensionSeams {
   confirmCheckCommands?: (question: string, offerWorkspace: boolean) => Promise<boolean | 'workspace' | undefined>;
   /** Whether the workspace is trusted, as the command allow rules read it; default `vscode.workspace.isTrusted`. */
   workspaceTrusted?: () => boolean;
+  /** Answers the API key store's questions (send the key elsewhere? which key?) instead of the modal and the input box. */
+  keyPrompts?: ApiKeyPrompts;
 }
 
 /** The parts `activate` wires together (a build that adds to the extension, such as the test build, reads them). */
@@ -75,7 +77,8 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
   const log = vscode.window.createOutputChannel('Task Planner', { log: true });
   const settings = readSettings();
   const tree = new PlanTreeProvider(settings.planTreeLayout);
-  const keys = new ApiKeyStore(context.secrets);
+  // Each key is bound to the address it was entered for; one stored before that, to the user's own base URL.
+  const keys = new ApiKeyStore(context.secrets, context.globalState, () => readSettings().userBaseUrl, ...(seams.keyPrompts ? [seams.keyPrompts] : []));
   const pending = new PendingPrompts();
   const modelStatus = new ModelStatus(keys, context.globalState, log);
   const documents = new ProposalDocuments();
@@ -172,7 +175,10 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
       planTask(deps, { files: uris ?? (uri ? [uri] : []) }),
     ),
     vscode.commands.registerCommand('taskPlanner.setUpModel', () => setUp()),
-    vscode.commands.registerCommand('taskPlanner.setApiKey', () => keys.set()),
+    vscode.commands.registerCommand('taskPlanner.setApiKey', () => {
+      const current = readSettings();
+      return keys.set(current.baseUrl, current.baseUrlFrom);
+    }),
     modelStatus,
     vscode.commands.registerCommand('taskPlanner.clearApiKey', () => keys.clear()),
     ...registerStepCommands({ tree, pending, runs, log }),

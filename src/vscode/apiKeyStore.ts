@@ -1,45 +1,230 @@
 import * as vscode from 'vscode';
+import type { SettingOrigin } from './settingValues';
 
-const secretKey = 'taskPlanner.openAiApiKey';
+/** Before keys were bound to addresses: one key, for whatever the base URL was. */
+const legacySecret = 'taskPlanner.openAiApiKey';
+/** The keys, each bound to the origin it was entered for: a JSON object `{ "https://api.openai.com": "sk-…" }`. */
+const keysSecret = 'taskPlanner.apiKeys';
+/** The user's answers, per origin, to "send the key entered for A to B?" (global state). */
+export const keyAnswersStateKey = 'taskPlanner.apiKeyAnswers';
+/** The workspace base URLs already announced, as "settings file\nbase URL" (global state). */
+export const announcedBaseUrlsStateKey = 'taskPlanner.announcedWorkspaceBaseUrls';
+
+/** What "may the key go there?" was answered for an origin: the origin of the key and yes or no. */
+interface KeyAnswer {
+  keyOf: string;
+  send: boolean;
+}
+
+/** The key a request to a base URL may carry: one, none stored, or one withheld because it was entered for another address. */
+export type KeyForUrl = { key: string } | { none: true } | { withheld: { enteredFor: string; target: string } };
+
+/** The questions and messages of the key store (the editor's, or a test's). */
+export interface ApiKeyPrompts {
+  /**
+   * The modal question when the key entered for `enteredFor` would go to `target` (set by
+   * the settings `from`): `send` only on an explicit yes; `setKey` to enter a key for
+   * `target`; `undefined` (the safe default, also Escape): the key is not sent.
+   */
+  sendElsewhere(enteredFor: string, target: string, from: SettingOrigin): Promise<'send' | 'setKey' | undefined>;
+  /** The password box of "Set API key" for `target`; `from` says which settings chose that address. */
+  inputKey(target: string, from: SettingOrigin): Promise<string | undefined>;
+  /** A non-modal information message. */
+  info(message: string): void;
+}
+
+/** The origin (`https://host:port`) of a base URL, `undefined` when it is not a URL. */
+export function originOf(baseUrl: string): string | undefined {
+  try {
+    const url = new URL(baseUrl);
+    return url.origin === 'null' ? undefined : url.origin;
+  } catch {
+    return undefined;
+  }
+}
+
+const fromWorkspace = (from: SettingOrigin): boolean => from === 'workspace' || from === 'workspaceFolder';
 
 /**
- * The OpenAI-compatible API key in VS Code's SecretStorage: never in settings, logs,
- * traces or error messages. The commands only say whether a key is stored.
+ * The OpenAI-compatible API keys in VS Code's SecretStorage: never in settings, logs,
+ * traces or error messages. Each key is bound to the origin of the base URL it was
+ * entered for and is sent to that origin only: a request to another origin (a
+ * workspace's `taskPlanner.llm.baseUrl`, say) carries it only after the user said yes in
+ * a modal question whose default is no, and the answer is remembered per origin
+ * (`keyAnswersStateKey` in the global state). A key stored before keys were bound is
+ * bound to the origin of the user's own base URL (`userBaseUrl`).
  */
 export class ApiKeyStore {
-  constructor(private readonly secrets: vscode.SecretStorage) {}
+  constructor(
+    private readonly secrets: Pick<vscode.SecretStorage, 'get' | 'store' | 'delete'>,
+    private readonly state: vscode.Memento,
+    private readonly userBaseUrl: () => string,
+    private readonly prompts: ApiKeyPrompts = editorPrompts,
+  ) {}
 
-  /** The stored key, `undefined` when none. */
-  async get(): Promise<string | undefined> {
-    const key = await this.secrets.get(secretKey);
-    return key === undefined || key.trim() === '' ? undefined : key;
+  /** Whether any key is stored (for `auto`, which then prefers the OpenAI-compatible endpoint); never sends or asks. */
+  async has(): Promise<boolean> {
+    return Object.keys(await this.keys()).length > 0;
   }
 
-  /** "Task Planner: Set API key": a password input box; `key` skips it (tests). */
-  async set(key?: string): Promise<boolean> {
-    const value =
-      key ??
-      (await vscode.window.showInputBox({
-        title: vscode.l10n.t('Task Planner: Set API key'),
-        prompt: vscode.l10n.t("API key of the OpenAI-compatible provider (stored in VS Code's secret storage, never in settings)."),
-        password: true,
-        ignoreFocusOut: true,
-        validateInput: (text) => (text.trim() === '' ? vscode.l10n.t('Enter the key, or press Escape to cancel.') : undefined),
-      }));
+  /** The key entered for `baseUrl`'s origin, `undefined` when none: never one entered elsewhere, never a question. */
+  async storedFor(baseUrl: string): Promise<string | undefined> {
+    const origin = originOf(baseUrl);
+    return origin === undefined ? undefined : (await this.keys())[origin];
+  }
+
+  /**
+   * The key a request to `baseUrl` may carry. The key entered for its origin, if any;
+   * else, when a key was entered for another origin, the remembered answer or the modal
+   * question (no key for a local server, which needs none: it is not asked about).
+   * `from` is where the base URL comes from (a workspace's settings, the user's…).
+   */
+  async keyFor(baseUrl: string, from: SettingOrigin, local = false): Promise<KeyForUrl> {
+    const target = originOf(baseUrl);
+    const keys = await this.keys();
+    if (target === undefined) return { none: true };
+    const own = keys[target];
+    if (own !== undefined) return { key: own };
+    const userOrigin = originOf(this.userBaseUrl());
+    const enteredFor = userOrigin !== undefined && keys[userOrigin] !== undefined ? userOrigin : Object.keys(keys)[0];
+    if (enteredFor === undefined || local) return { none: true };
+    const key = keys[enteredFor]!;
+    const withheld = { withheld: { enteredFor, target } };
+    const answers = this.state.get<Record<string, KeyAnswer>>(keyAnswersStateKey) ?? {};
+    const answered = answers[target];
+    if (answered?.keyOf === enteredFor) return answered.send ? { key } : withheld;
+    const choice = await this.prompts.sendElsewhere(enteredFor, target, from);
+    if (choice === 'setKey') {
+      const typed = await this.prompts.inputKey(target, from);
+      if (typed !== undefined && typed.trim() !== '') {
+        await this.store(typed, baseUrl);
+        return { key: typed.trim() };
+      }
+      return withheld;
+    }
+    await this.state.update(keyAnswersStateKey, { ...answers, [target]: { keyOf: enteredFor, send: choice === 'send' } });
+    return choice === 'send' ? { key } : withheld;
+  }
+
+  /**
+   * "Task Planner: Set API key": a password input box naming the address the key is for
+   * (the base URL in force, `from` the settings that set it); `key` skips it (tests).
+   */
+  async set(baseUrl: string, from: SettingOrigin, key?: string): Promise<boolean> {
+    const target = originOf(baseUrl);
+    if (target === undefined) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('Task Planner: taskPlanner.llm.baseUrl is not a URL, so no key can be set for it.'));
+      return false;
+    }
+    const value = key ?? (await this.prompts.inputKey(target, from));
     if (value === undefined || value.trim() === '') return false;
-    await this.store(value);
-    void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: API key stored in secret storage.'));
+    await this.store(value, baseUrl);
+    this.prompts.info(vscode.l10n.t('Task Planner: API key for {0} stored in secret storage. It is sent to {0} only.', target));
     return true;
   }
 
-  /** Stores `key` (trimmed) without a word to the user ("Set up a model" reports for itself). */
-  async store(key: string): Promise<void> {
-    await this.secrets.store(secretKey, key.trim());
+  /** Stores `key` (trimmed) for `baseUrl`'s origin without a word to the user ("Set up a model" reports for itself). */
+  async store(key: string, baseUrl: string): Promise<void> {
+    const origin = originOf(baseUrl);
+    if (origin === undefined) throw new Error(vscode.l10n.t('taskPlanner.llm.baseUrl is not a URL, so no key can be set for it.'));
+    await this.secrets.store(keysSecret, JSON.stringify({ ...(await this.keys()), [origin]: key.trim() }));
   }
 
-  /** "Task Planner: Clear API key". */
+  /** "Task Planner: Clear API key": every key, and every answer about sending one elsewhere. */
   async clear(): Promise<void> {
-    await this.secrets.delete(secretKey);
-    void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: API key removed from secret storage.'));
+    await this.secrets.delete(keysSecret);
+    await this.secrets.delete(legacySecret);
+    await this.state.update(keyAnswersStateKey, undefined);
+    this.prompts.info(vscode.l10n.t('Task Planner: API keys removed from secret storage.'));
+  }
+
+  /**
+   * Says once per settings file and address (remembered in the global state) that the
+   * workspace's settings send model requests, with the code in them, to `baseUrl`.
+   */
+  async announceWorkspaceBaseUrl(baseUrl: string, from: SettingOrigin, settingsFile: string): Promise<void> {
+    if (!fromWorkspace(from)) return;
+    const announced = this.state.get<string[]>(announcedBaseUrlsStateKey) ?? [];
+    const entry = `${settingsFile}\n${baseUrl}`;
+    if (announced.includes(entry)) return;
+    await this.state.update(announcedBaseUrlsStateKey, [...announced, entry]);
+    this.prompts.info(
+      vscode.l10n.t(
+        'Task Planner: this workspace sends model requests, with your prompts and the code they quote, to {0} (taskPlanner.llm.baseUrl in {1}). Your API key goes there only if you allow it.',
+        baseUrl,
+        settingsFile,
+      ),
+    );
+  }
+
+  /** The stored keys by origin; a key from before keys were bound is bound to the user's own base URL's origin. */
+  private async keys(): Promise<Record<string, string>> {
+    const keys = parseKeys(await this.secrets.get(keysSecret));
+    const legacy = (await this.secrets.get(legacySecret))?.trim();
+    if (legacy) {
+      const origin = originOf(this.userBaseUrl()) ?? 'https://api.openai.com';
+      const bound = { [origin]: legacy, ...keys };
+      await this.secrets.store(keysSecret, JSON.stringify(bound));
+      await this.secrets.delete(legacySecret);
+      return bound;
+    }
+    return keys;
   }
 }
+
+function parseKeys(text: string | undefined): Record<string, string> {
+  if (text === undefined) return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+    return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1].trim() !== ''));
+  } catch {
+    return {};
+  }
+}
+
+function settingsText(from: SettingOrigin): string {
+  return fromWorkspace(from) ? vscode.l10n.t("this workspace's settings") : vscode.l10n.t('your settings');
+}
+
+/** The editor's questions: a modal whose first (focused) choice keeps the key, a password box naming the address. */
+const editorPrompts: ApiKeyPrompts = {
+  async sendElsewhere(enteredFor, target, from) {
+    const keep = vscode.l10n.t("Don't send the key");
+    const setKey = vscode.l10n.t('Set a key for {0}', target);
+    const send = vscode.l10n.t('Send the key to {0}', target);
+    const picked = await vscode.window.showWarningMessage(
+      vscode.l10n.t('Task Planner: send the API key you entered for {0} to {1}?', enteredFor, target),
+      {
+        modal: true,
+        detail: vscode.l10n.t(
+          'taskPlanner.llm.baseUrl in {0} sends model requests to {1}, but your key was entered for {2}. Whoever runs {1} could use the key. Your answer is remembered for {1}; "Task Planner: Clear API key" forgets it.',
+          settingsText(from),
+          target,
+          enteredFor,
+        ),
+      },
+      keep,
+      setKey,
+      send,
+    );
+    return picked === send ? 'send' : picked === setKey ? 'setKey' : undefined;
+  },
+  async inputKey(target, from) {
+    return vscode.window.showInputBox({
+      title: vscode.l10n.t('Task Planner: Set API key for {0}', target),
+      prompt: fromWorkspace(from)
+        ? vscode.l10n.t(
+            "API key for {0}, the address this workspace's settings chose (taskPlanner.llm.baseUrl). It is sent there only; stored in VS Code's secret storage, never in settings.",
+            target,
+          )
+        : vscode.l10n.t("API key for {0} (taskPlanner.llm.baseUrl). It is sent there only; stored in VS Code's secret storage, never in settings.", target),
+      password: true,
+      ignoreFocusOut: true,
+      validateInput: (text) => (text.trim() === '' ? vscode.l10n.t('Enter the key, or press Escape to cancel.') : undefined),
+    });
+  },
+  info(message) {
+    void vscode.window.showInformationMessage(message);
+  },
+};

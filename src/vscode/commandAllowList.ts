@@ -12,7 +12,11 @@ export const allowRulesStateKey = 'taskPlanner.commandAllowRules';
 /** Where a rule comes from: this workspace's stored rules, the user's settings, or the workspace's settings. */
 export type AllowRuleSource = 'workspace' | 'userSetting' | 'workspaceSetting';
 
-/** A rule as the rules view lists it; `ignored` while the workspace is in Restricted Mode (the workspace's own rules). */
+/**
+ * A rule as the rules view lists it; `ignored`: a rule of the workspace's settings
+ * (always: only the user's settings can allow commands), or one stored for this
+ * workspace while it is in Restricted Mode.
+ */
 export interface ListedAllowRule {
   rule: CommandAllowRule;
   source: AllowRuleSource;
@@ -33,8 +37,10 @@ export interface AllowListSources {
 
 /**
  * The command allow rules in the editor: the user's setting, and, only while the
- * workspace is trusted, the workspace's setting and the rules stored for this workspace
- * (rules made in the command approval). Everything is read at each call, so a rule
+ * workspace is trusted, the rules stored for this workspace (rules the user made in the
+ * command approval or typed in the rules view). The workspace's setting (a cloned
+ * repository's `.vscode/settings.json`) never allows a command: its rules are listed as
+ * ignored, trusted or not (the setting is `"scope": "application"` in package.json too). Everything is read at each call, so a rule
  * removed, a setting changed or trust withdrawn applies to the next command; a bad
  * entry is left out and reported once.
  */
@@ -50,17 +56,17 @@ export class EditorCommandAllowList implements CommandAllowList {
       .map((listed) => listed.rule);
   }
 
-  /** Every rule with its source, those ignored in Restricted Mode included (marked); a bad setting entry is reported. */
+  /** Every rule with its source, those ignored included (marked); a bad entry of the user's setting is reported. */
   list(): ListedAllowRule[] {
     const trusted = this.sources.isTrusted();
     const { user, workspace } = this.sources.setting();
     const fromUser = readAllowRules(user, `${allowRulesSetting} (user settings)`);
     const fromWorkspace = readAllowRules(workspace, `${allowRulesSetting} (workspace settings)`);
-    this.report([...fromUser.problems, ...(trusted ? fromWorkspace.problems : [])]);
+    this.report(fromUser.problems);
     return [
       ...this.stored().map((rule) => ({ rule, source: 'workspace' as const, ignored: !trusted })),
       ...fromUser.rules.map((rule) => ({ rule, source: 'userSetting' as const, ignored: false })),
-      ...fromWorkspace.rules.map((rule) => ({ rule, source: 'workspaceSetting' as const, ignored: !trusted })),
+      ...fromWorkspace.rules.map((rule) => ({ rule, source: 'workspaceSetting' as const, ignored: true })),
     ];
   }
 

@@ -49,7 +49,11 @@ function itemsOf(list: EditorCommandAllowList): RuleItem[] {
   const rules = list.list().map(
     (listed): RuleItem => ({
       label: describeAllowRule(listed.rule),
-      description: listed.ignored ? vscode.l10n.t('{0} · ignored in Restricted Mode', sourceText(listed.source)) : sourceText(listed.source),
+      description: !listed.ignored
+        ? sourceText(listed.source)
+        : listed.source === 'workspaceSetting'
+          ? vscode.l10n.t('{0} · ignored: only your user settings can allow commands', sourceText(listed.source))
+          : vscode.l10n.t('{0} · ignored in Restricted Mode', sourceText(listed.source)),
       detail: allowRuleMeaning(listed.rule),
       buttons: [listed.source === 'workspace' ? removeButton() : settingsButton()],
       listed,
@@ -60,7 +64,7 @@ function itemsOf(list: EditorCommandAllowList): RuleItem[] {
 
 /**
  * "Task Planner: Command allow rules": a QuickPick of every rule with where it comes from
- * (those of the workspace marked as ignored in Restricted Mode). A rule of this workspace
+ * (the workspace settings' marked as ignored, and this workspace's in Restricted Mode). A rule of this workspace
  * is removed with its button or by choosing it (after a confirmation); one from the
  * settings opens the setting; the last item adds a rule typed as a command line.
  */

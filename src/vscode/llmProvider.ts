@@ -21,13 +21,17 @@ export interface ResolvedProvider {
  * is local, else the heuristic planner. The `openai` package is loaded only here, on
  * first use, so activation stays cheap. Throws with a clear message when an explicitly
  * chosen provider cannot be used, or when `baseUrlProblem` refuses the base URL (a key
- * over plain http to another machine without taskPlanner.llm.allowInsecureKey).
+ * over plain http to another machine without taskPlanner.llm.allowInsecureKey). The API
+ * key goes only to the origin it was entered for, or where the user allowed it
+ * (`ApiKeyStore.keyFor`), and throws when it was withheld, saying how to set one for that
+ * address; a workspace that sets the base URL is announced once.
  */
 export async function resolveProvider(settings: TaskPlannerSettings, keys: ApiKeyStore): Promise<ResolvedProvider> {
-  const apiKey = await keys.get();
+  const hasKey = await keys.has();
   const vscodeLmAvailable =
     settings.provider === 'auto' || settings.provider === 'vscode' ? await vscodeChatModelAvailable(settings.vscodeModelFamily || undefined) : false;
-  const choice = selectProvider({ setting: settings.provider, vscodeLmAvailable, ...(apiKey ? { apiKey } : {}), baseURL: settings.baseUrl });
+  // `auto` only needs to know whether a key is stored; which key may go where is decided below.
+  const choice = selectProvider({ setting: settings.provider, vscodeLmAvailable, ...(hasKey ? { apiKey: 'stored' } : {}), baseURL: settings.baseUrl });
   if (choice === 'vscode') {
     if (!vscodeLmAvailable) {
       throw new Error(
@@ -43,6 +47,18 @@ export async function resolveProvider(settings: TaskPlannerSettings, keys: ApiKe
     };
   }
   if (choice === 'openai') {
+    await keys.announceWorkspaceBaseUrl(settings.baseUrl, settings.baseUrlFrom, settingsFileOf(settings.baseUrlFrom));
+    const forUrl = await keys.keyFor(settings.baseUrl, settings.baseUrlFrom, isLocalBaseUrl(settings.baseUrl));
+    if ('withheld' in forUrl) {
+      throw new Error(
+        vscode.l10n.t(
+          'Task Planner did not send your API key to {0}: it was entered for {1}. Run "Task Planner: Set API key" to enter a key for {0}, or remove taskPlanner.llm.baseUrl from the settings that point there.',
+          forUrl.withheld.target,
+          forUrl.withheld.enteredFor,
+        ),
+      );
+    }
+    const apiKey = 'key' in forUrl ? forUrl.key : undefined;
     if (!apiKey && !isLocalBaseUrl(settings.baseUrl)) {
       throw new Error(
         vscode.l10n.t(
@@ -66,6 +82,14 @@ export async function resolveProvider(settings: TaskPlannerSettings, keys: ApiKe
     return { choice, llm, label: vscode.l10n.t('OpenAI-compatible ({0} at {1})', settings.model, safeOrigin(settings.baseUrl)) };
   }
   return { choice, llm: undefined, label: vscode.l10n.t('heuristic planner (no model)') };
+}
+
+/** The file that holds the workspace's value of a setting, as the user knows it. */
+function settingsFileOf(from: TaskPlannerSettings['baseUrlFrom']): string {
+  const file = vscode.workspace.workspaceFile;
+  if (from === 'workspace' && file !== undefined && file.scheme === 'file') return file.fsPath;
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  return folder ? vscode.Uri.joinPath(folder.uri, '.vscode', 'settings.json').fsPath : '.vscode/settings.json';
 }
 
 function safeOrigin(url: string): string {

@@ -34,11 +34,11 @@ export interface ModelSetupDeps {
   ui: ModelSetupUi;
   /** The settings now, for defaults. */
   current: { baseUrl: string; model: string };
-  /** Whether an API key is stored. */
-  hasKey(): Promise<boolean>;
+  /** Whether an API key is stored for `baseUrl`'s origin (a key entered for another address does not count). */
+  hasKey(baseUrl: string): Promise<boolean>;
   /** The chat models VS Code offers now (Copilot or any provider extension). */
   vscodeModels(): Promise<{ family: string; name: string }[]>;
-  /** The models the server at `baseUrl` lists, asked with `apiKey` (just typed), else with the stored key if any. */
+  /** The models the server at `baseUrl` lists, asked with `apiKey` (just typed), else with the key stored for that address if any. */
   listModels(baseUrl: string, apiKey: string | undefined): Promise<ModelListing>;
   /** Writes the settings (user scope) and stores `apiKey` when given. */
   save(choice: ModelChoice, apiKey: string | undefined): Promise<void>;
@@ -168,7 +168,7 @@ async function chooseHosted(deps: ModelSetupDeps): Promise<{ choice: ModelChoice
   const local = Object.values(localServers).some((server) => server.baseUrl === deps.current.baseUrl);
   const baseUrl = await askBaseUrl(deps, local ? defaultHostedBaseUrl : deps.current.baseUrl || defaultHostedBaseUrl);
   if (baseUrl === undefined) return undefined;
-  const stored = await deps.hasKey();
+  const stored = await deps.hasKey(baseUrl);
   const typed = await deps.ui.input(vscode.l10n.t('Task Planner: Set up a model: API key'), {
     prompt: stored
       ? vscode.l10n.t("The service's API key (leave empty to keep the stored one). Kept in VS Code's secret storage, never in settings.")

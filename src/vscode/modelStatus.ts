@@ -54,10 +54,10 @@ export class ModelStatus implements vscode.Disposable {
   refresh(): Promise<ProviderChoice> {
     const settings = readSettings();
     const refreshing = (async () => {
-      const apiKey = await this.keys.get();
+      const hasKey = await this.keys.has();
       const vscodeLmAvailable =
         settings.provider === 'auto' || settings.provider === 'vscode' ? await vscodeChatModelAvailable(settings.vscodeModelFamily || undefined) : false;
-      const chosen = selectProvider({ setting: settings.provider, vscodeLmAvailable, ...(apiKey ? { apiKey } : {}), baseURL: settings.baseUrl });
+      const chosen = selectProvider({ setting: settings.provider, vscodeLmAvailable, ...(hasKey ? { apiKey: 'stored' } : {}), baseURL: settings.baseUrl });
       // An explicit "vscode" with no chat model plans with nothing: the empty state says so.
       const choice: ProviderChoice = chosen === 'vscode' && !vscodeLmAvailable ? 'heuristic' : chosen;
       this.choice = choice;

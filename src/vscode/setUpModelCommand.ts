@@ -19,16 +19,16 @@ export async function setUpModel(keys: ApiKeyStore, log: vscode.LogOutputChannel
   const outcome = await runModelSetup({
     ui,
     current: { baseUrl: settings.baseUrl, model: settings.model },
-    hasKey: async () => (await keys.get()) !== undefined,
+    hasKey: async (baseUrl) => (await keys.storedFor(baseUrl)) !== undefined,
     vscodeModels,
-    // The stored key goes where the runs would send it: to whatever server is set up.
+    // A stored key goes only to the address it was entered for.
     listModels: async (baseUrl, typedKey) => {
-      const apiKey = typedKey ?? (await keys.get());
+      const apiKey = typedKey ?? (await keys.storedFor(baseUrl));
       return listServerModels(baseUrl, apiKey ? { apiKey } : {});
     },
     save: async (choice, apiKey) => {
       await saveChoice(choice);
-      if (apiKey) await keys.store(apiKey);
+      if (apiKey && choice.provider === 'openai') await keys.store(apiKey, choice.baseUrl);
     },
     test: (choice) => testConnection(choice, keys, settings.requestTimeoutMs),
   });
@@ -90,7 +90,7 @@ function shadowingWorkspaceSettings(): string[] {
 async function testConnection(choice: ModelChoice, keys: ApiKeyStore, requestTimeoutMs: number): Promise<ConnectionTest> {
   if (choice.provider === 'heuristic') return { ok: true, model: 'heuristic' };
   const timeoutMs = Math.min(requestTimeoutMs, 60_000);
-  const apiKey = choice.provider === 'openai' ? await keys.get() : undefined;
+  const apiKey = choice.provider === 'openai' ? await keys.storedFor(choice.baseUrl) : undefined;
   const llm =
     choice.provider === 'vscode'
       ? createVscodeLmClient({ timeoutMs, ...(choice.family ? { family: choice.family } : {}) })

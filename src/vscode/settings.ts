@@ -5,11 +5,16 @@ import type { BudgetLimits } from '../core/llm/budget';
 import type { ProviderSetting } from '../core/llm/selectProvider';
 import type { PlanningStrategy } from '../core/session/planningPrompt';
 import type { ApprovalPolicy } from '../core/tools/tool';
+import { approvalPolicyValue, eitherTurnsOn, settingValue, userValue, type SettingOrigin, type SettingValues } from './settingValues';
 
 /** The `taskPlanner.*` settings (package.json `contributes.configuration`), read at one moment. */
 export interface TaskPlannerSettings {
   provider: ProviderSetting;
   baseUrl: string;
+  /** Where `baseUrl` comes from: a workspace that sets it decides where requests (and so your code) go. */
+  baseUrlFrom: SettingOrigin;
+  /** The base URL of the user's own settings (or the default), whatever the workspace says. */
+  userBaseUrl: string;
   /** Send the API key over plain http to another machine all the same (user settings only). */
   allowInsecureKey: boolean;
   model: string;
@@ -17,6 +22,7 @@ export interface TaskPlannerSettings {
   vscodeModelFamily: string;
   strategy: PlanningStrategy;
   maxConcurrency: number;
+  /** The user's own policy, made stricter (never weaker) by the workspace's (`approvalPolicyValue`). */
   approvalPolicy: ApprovalPolicy;
   budget: BudgetLimits;
   agentLimits: Partial<AgentLimits>;
@@ -29,17 +35,31 @@ export interface TaskPlannerSettings {
   review: 'panel' | 'quickPick';
   /** The model reviews each new plan too (`taskPlanner.review.modelCritique`). */
   modelCritique: boolean;
-  /** Tools may read and change files with several hard links (`taskPlanner.workspace.allowHardLinks`). */
+  /** Tools may read and change files with several hard links (`taskPlanner.workspace.allowHardLinks`, user settings only). */
   allowHardLinks: boolean;
-  /** A model reviews the result of critical agent steps (`taskPlanner.verification.reviewCriticalSteps`). */
+  /** A model reviews the result of critical agent steps (`taskPlanner.verification.reviewCriticalSteps`; a workspace may turn it on, not off). */
   reviewCriticalSteps: boolean;
 }
 
-/** Reads the settings for the first workspace folder; 0 budget values mean "no limit". */
+/**
+ * Reads the settings for the first workspace folder; 0 budget values mean "no limit". A
+ * workspace value counts only as `settingsFrom` says: in Restricted Mode not at all for
+ * the model, its address and the limits; never for the settings only the user may set;
+ * and for the approval policy only when it is stricter than the user's.
+ */
 export function readSettings(): TaskPlannerSettings {
   const config = vscode.workspace.getConfiguration('taskPlanner');
+  return settingsFrom({ inspect: (key) => config.inspect(key), trusted: vscode.workspace.isTrusted });
+}
+
+/** The settings in force given each setting's values by scope and the workspace's trust (see `settingValue`). */
+export function settingsFrom(values: SettingValues): TaskPlannerSettings {
+  const get = <T>(key: string, fallback: T): T => {
+    const { value } = settingValue(values, key);
+    return value === undefined || value === null || typeof value !== typeof fallback ? fallback : (value as T);
+  };
   const positive = (key: string): number | undefined => {
-    const value = config.get<number>(key, 0);
+    const value = get<number>(key, 0);
     return value > 0 ? value : undefined;
   };
   const budget: BudgetLimits = {};
@@ -55,31 +75,36 @@ export function readSettings(): TaskPlannerSettings {
   if (summaryBudgetTokens !== undefined) agentLimits.summaryBudgetTokens = summaryBudgetTokens;
   if (stepTimeoutMs !== undefined) agentLimits.timeoutMs = stepTimeoutMs;
   const atLeastZero = (key: string, fallback: number): number => {
-    const value = config.get<number>(key, fallback);
-    return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : fallback;
+    const value = get<number>(key, fallback);
+    return Number.isFinite(value) && value >= 0 ? Math.floor(value) : fallback;
   };
+  const defaultBaseUrl = 'https://api.openai.com/v1';
+  const baseUrl = settingValue(values, 'llm.baseUrl');
+  const ownBaseUrl = userValue(values, 'llm.baseUrl');
   const replan: ReplanLimits = {
     maxTotalReplans: atLeastZero('replan.maxTotalReplans', 3),
     maxReplanAttempts: atLeastZero('replan.maxReplanAttempts', 2),
     replanCooldownMs: atLeastZero('replan.cooldownSeconds', 0) * 1000,
   };
   return {
-    provider: config.get<ProviderSetting>('llm.provider', 'auto'),
-    baseUrl: config.get<string>('llm.baseUrl', 'https://api.openai.com/v1').trim(),
-    allowInsecureKey: config.get<boolean>('llm.allowInsecureKey', false) === true,
-    model: config.get<string>('llm.model', 'gpt-4o-mini').trim(),
-    vscodeModelFamily: config.get<string>('llm.vscodeModelFamily', '').trim(),
-    strategy: config.get<PlanningStrategy>('strategy', 'react'),
-    maxConcurrency: Math.max(1, Math.floor(config.get<number>('maxConcurrency', 4))),
-    approvalPolicy: config.get<ApprovalPolicy>('approvalPolicy', 'writesAndCommands'),
+    provider: get<ProviderSetting>('llm.provider', 'auto'),
+    baseUrl: (typeof baseUrl.value === 'string' ? baseUrl.value : defaultBaseUrl).trim(),
+    baseUrlFrom: baseUrl.from,
+    userBaseUrl: (typeof ownBaseUrl === 'string' ? ownBaseUrl : defaultBaseUrl).trim(),
+    allowInsecureKey: get<boolean>('llm.allowInsecureKey', false) === true,
+    model: get<string>('llm.model', 'gpt-4o-mini').trim(),
+    vscodeModelFamily: get<string>('llm.vscodeModelFamily', '').trim(),
+    strategy: get<PlanningStrategy>('strategy', 'react'),
+    maxConcurrency: Math.max(1, Math.floor(get<number>('maxConcurrency', 4))),
+    approvalPolicy: approvalPolicyValue(values),
     budget,
     agentLimits,
     replan,
     requestTimeoutMs: positive('timeouts.llmRequestMs') ?? 120_000,
-    planTreeLayout: config.get<'flat' | 'levels'>('planTree.layout', 'flat'),
-    review: config.get<'panel' | 'quickPick'>('review.show', 'panel'),
-    modelCritique: config.get<boolean>('review.modelCritique', false) === true,
-    allowHardLinks: config.get<boolean>('workspace.allowHardLinks', false),
-    reviewCriticalSteps: config.get<boolean>('verification.reviewCriticalSteps', false) === true,
+    planTreeLayout: get<'flat' | 'levels'>('planTree.layout', 'flat'),
+    review: get<'panel' | 'quickPick'>('review.show', 'panel'),
+    modelCritique: get<boolean>('review.modelCritique', false) === true,
+    allowHardLinks: get<boolean>('workspace.allowHardLinks', false) === true,
+    reviewCriticalSteps: eitherTurnsOn(values, 'verification.reviewCriticalSteps'),
   };
 }

@@ -43,8 +43,9 @@ describe('Step checks in the editor', function () {
   const config = () => vscode.workspace.getConfiguration('taskPlanner');
 
   before(async () => {
-    // Writes without a diff to approve: the checks are what these tests look at.
-    await config().update('approvalPolicy', 'commandsOnly', vscode.ConfigurationTarget.Workspace);
+    // Writes without a diff to approve: the checks are what these tests look at (the user's setting: a workspace's
+    // can only make approvals stricter).
+    await config().update('approvalPolicy', 'commandsOnly', vscode.ConfigurationTarget.Global);
     // The TypeScript service starts on the first TypeScript file it sees: wait for it once, so the checks below
     // measure the settling of diagnostics after a write, not the service's start.
     const warm = join(root, 'warm-up.ts');
@@ -54,7 +55,7 @@ describe('Step checks in the editor', function () {
   });
 
   after(async () => {
-    await config().update('approvalPolicy', undefined, vscode.ConfigurationTarget.Workspace);
+    await config().update('approvalPolicy', undefined, vscode.ConfigurationTarget.Global);
   });
 
   it('no_new_diagnostics fails when a write gives a TypeScript file a type error, and passes once it is fixed', async () => {

@@ -1,7 +1,7 @@
 // Command allow rules in the real extension host: a rule lets `npm test` (the demo workspace's test script) run
-// without a prompt in a trusted workspace; what only looks like it still asks; the workspace's own rules (stored, and
-// in its settings.json) do nothing while the allow list reads the workspace as untrusted (Restricted Mode); the
-// Start-time question can make its check commands rules of this workspace.
+// without a prompt in a trusted workspace; what only looks like it still asks; the workspace's own stored rules do
+// nothing while the allow list reads the workspace as untrusted (Restricted Mode), and its settings.json never allows a
+// command (workspaceSettings.test.ts); the Start-time question can make its check commands rules of this workspace.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { RunResult } from '../../src/core/engine/runOptions';
@@ -46,7 +46,6 @@ describe('Command allow rules in the editor', function () {
     const planner = await api();
     planner.setWorkspaceTrusted(undefined);
     await planner.commandRules.remove(npmTest);
-    await config().update('commands.allowed', undefined, vscode.ConfigurationTarget.Workspace);
     await config().update('commands.allowed', undefined, vscode.ConfigurationTarget.Global);
     planner.checkCommands.answer(true);
   });
@@ -85,32 +84,22 @@ describe('Command allow rules in the editor', function () {
     }
   });
 
-  it('in Restricted Mode ignores the workspace\'s own rules, stored or in its settings.json, and keeps the user\'s', async () => {
+  it('in Restricted Mode ignores the workspace\'s own stored rules and keeps the user\'s', async () => {
     const planner = await api();
     await planner.commandRules.add(npmTest);
-    await config().update('commands.allowed', ['npm run lint'], vscode.ConfigurationTarget.Workspace);
     await config().update('commands.allowed', [['make', 'check']], vscode.ConfigurationTarget.Global);
-    assert.deepEqual(planner.commandRules.inForce(), [npmTest, ['make', 'check'], ['npm', 'run', 'lint']]);
+    assert.deepEqual(planner.commandRules.inForce(), [npmTest, ['make', 'check']]);
 
     planner.setWorkspaceTrusted(false);
     assert.deepEqual(planner.commandRules.inForce(), [['make', 'check']]);
     const restricted = await startAndSeeIfAsked(planner, commandPlan('npm-test', npmTest));
     assert.equal(restricted.asked, true, 'the stored rule did nothing');
     await assert.rejects(planner.commandRules.add(['npm', 'run', 'build']), /Restricted Mode/);
-
-    await planner.commandRules.remove(npmTest);
-    planner.setWorkspaceTrusted(true);
-    await config().update('commands.allowed', ['npm test'], vscode.ConfigurationTarget.Workspace);
-    const fromSettings = await startAndSeeIfAsked(planner, commandPlan('npm-test', npmTest));
-    assert.equal(fromSettings.asked, false, 'trusted, the workspace settings rule allows it');
-    planner.setWorkspaceTrusted(false);
-    const ignored = await startAndSeeIfAsked(planner, commandPlan('npm-test', npmTest));
-    assert.equal(ignored.asked, true, 'untrusted, the workspace settings rule does nothing');
   });
 
   it('a blanket rule in the settings is left out, whatever else it holds', async () => {
     const planner = await api();
-    await config().update('commands.allowed', ['npm', ['sh', '-c'], '', 'npm test; rm -rf .', ['npm', 'test']], vscode.ConfigurationTarget.Workspace);
+    await config().update('commands.allowed', ['npm', ['sh', '-c'], '', 'npm test; rm -rf .', ['npm', 'test']], vscode.ConfigurationTarget.Global);
     assert.deepEqual(planner.commandRules.inForce(), [npmTest]);
     const { asked } = await startAndSeeIfAsked(planner, commandPlan('shell', ['sh', '-c', 'npm test']));
     assert.equal(asked, true);
@@ -120,7 +109,7 @@ describe('Command allow rules in the editor', function () {
     const planner = await api();
     const check: Check = { kind: 'command', argv: npmTest };
     const plan: Plan = { ...commandPlan('checked', ['npm', 'test']), steps: [{ id: 'W1', title: 'Write checked.txt', kind: 'tool', tool: 'write_file', args: { path: 'allow-rules-checked.txt', content: 'x\n' }, dependsOn: [], onFailure: 'stop', maxAttempts: 1, critical: true, onVerificationFailure: 'stop', checks: [check] }] };
-    await config().update('approvalPolicy', 'commandsOnly', vscode.ConfigurationTarget.Workspace);
+    await config().update('approvalPolicy', 'commandsOnly', vscode.ConfigurationTarget.Global);
     try {
       const asked = planner.checkCommands.questions.length;
       planner.checkCommands.answer('workspace');
@@ -134,7 +123,7 @@ describe('Command allow rules in the editor', function () {
       assert.equal(second.status, 'completed', second.steps.W1?.diagnosis);
       assert.equal(planner.checkCommands.questions.length, asked + 1, 'no question: the rule allows the check command');
     } finally {
-      await config().update('approvalPolicy', undefined, vscode.ConfigurationTarget.Workspace);
+      await config().update('approvalPolicy', undefined, vscode.ConfigurationTarget.Global);
     }
   });
 });

@@ -53,12 +53,12 @@ describe('Tools from the editor', function () {
     assert.ok(extension, 'the fixture extension test/fixtures/fakeChatModel is not loaded');
     fixture = await extension.activate();
     fixture.reset();
-    await config().update('approvalPolicy', 'commandsOnly', vscode.ConfigurationTarget.Workspace);
+    await config().update('approvalPolicy', 'commandsOnly', vscode.ConfigurationTarget.Global);
   });
 
   after(async () => {
     fixture.setEnabled(false);
-    await config().update('approvalPolicy', undefined, vscode.ConfigurationTarget.Workspace);
+    await config().update('approvalPolicy', undefined, vscode.ConfigurationTarget.Global);
     await config().update('llm.provider', undefined, vscode.ConfigurationTarget.Workspace);
     await config().update('llm.vscodeModelFamily', undefined, vscode.ConfigurationTarget.Workspace);
   });

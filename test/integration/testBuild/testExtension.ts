@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { RunResult } from '../../../src/core/engine/runOptions';
 import type { Plan } from '../../../src/core/plan/planSchema';
 import { composeExtension } from '../../../src/extension';
+import type { ApiKeyPrompts } from '../../../src/vscode/apiKeyStore';
 import type { ModelSetupOutcome, ModelSetupUi } from '../../../src/vscode/modelSetupFlow';
 import type { PlanReview } from '../../../src/vscode/planReview';
 import { planTask, type PlanTaskDeps, type PlanTaskOptions, type PlanTaskOutcome } from '../../../src/vscode/planTaskCommand';
@@ -65,6 +66,12 @@ export interface TaskPlannerApi {
   checkCommands: { answer(allowed: boolean | 'workspace' | undefined): void; questions: string[]; offered: boolean[] };
   /** The command allow rules in force now, and adding or removing a rule of this workspace (as the command question does). */
   commandRules: { inForce(): (readonly string[])[]; add(argv: readonly string[]): Promise<void>; remove(argv: readonly string[]): Promise<void> };
+  /**
+   * The API keys: `store` binds a key to an address as "Set API key" does; `answer` answers from now on the question
+   * whether to send a key to another address (`undefined`: the modal's safe default); `asked` lists those questions,
+   * `said` the key store's information messages.
+   */
+  apiKeys: { store(key: string, baseUrl: string): Promise<void>; clear(): Promise<void>; answer(choice: 'send' | 'setKey' | undefined): void; asked: string[]; said: string[] };
   /** Makes the command allow rules read the workspace as trusted or not (Restricted Mode); `undefined`: as VS Code says. */
   setWorkspaceTrusted(trusted: boolean | undefined): void;
   /** How long composing the extension took, in milliseconds (the integration suite prints it). */
@@ -110,7 +117,18 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
   };
   let trustedOverride: boolean | undefined;
   const workspaceTrusted = (): boolean => trustedOverride ?? vscode.workspace.isTrusted;
-  const parts = composeExtension(context, { review: () => reviewOverride, panelTraffic: panel.traffic, confirmCheckCommands, workspaceTrusted });
+  const keyQuestions: string[] = [];
+  const keyMessages: string[] = [];
+  let keyAnswer: 'send' | 'setKey' | undefined;
+  const keyPrompts: ApiKeyPrompts = {
+    sendElsewhere: (enteredFor, target, from) => {
+      keyQuestions.push(`${enteredFor} -> ${target} (${from})`);
+      return Promise.resolve(keyAnswer);
+    },
+    inputKey: () => Promise.resolve(undefined),
+    info: (message) => void keyMessages.push(message),
+  };
+  const parts = composeExtension(context, { review: () => reviewOverride, panelTraffic: panel.traffic, confirmCheckCommands, workspaceTrusted, keyPrompts });
   const activationMs = performance.now() - started;
   const planPanel = panel.probe(parts.panels);
   return {
@@ -148,6 +166,15 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
       inForce: () => parts.commandRules.rules().map((rule) => [...rule]),
       add: (argv) => parts.commandRules.add(argv),
       remove: (argv) => parts.commandRules.remove(argv),
+    },
+    apiKeys: {
+      store: (key, baseUrl) => parts.planTaskDeps.keys.store(key, baseUrl),
+      clear: () => parts.planTaskDeps.keys.clear(),
+      answer: (choice) => {
+        keyAnswer = choice;
+      },
+      asked: keyQuestions,
+      said: keyMessages,
     },
     setWorkspaceTrusted: (trusted) => {
       trustedOverride = trusted;

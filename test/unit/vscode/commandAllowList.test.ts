@@ -16,27 +16,33 @@ function allowList(options: { user?: unknown; workspace?: unknown; state?: vscod
 }
 
 describe('EditorCommandAllowList', () => {
-  it('puts together the rules of this workspace, the user settings and the workspace settings', async () => {
+  it('puts together the rules of this workspace and the user settings; the workspace settings\' are listed but allow nothing', async () => {
     const { list } = allowList({ user: ['make lint'], workspace: [['npm', 'run', 'build']] });
     await list.add(['npm', 'test']);
-    assert.deepEqual(list.rules(), [['npm', 'test'], ['make', 'lint'], ['npm', 'run', 'build']]);
+    assert.deepEqual(list.rules(), [['npm', 'test'], ['make', 'lint']]);
     assert.deepEqual(
       list.list().map((listed) => [listed.source, listed.ignored]),
-      [['workspace', false], ['userSetting', false], ['workspaceSetting', false]],
+      [['workspace', false], ['userSetting', false], ['workspaceSetting', true]],
     );
+  });
+
+  it('attack (issue 27): a trusted cloned repository\'s .vscode/settings.json cannot allow its own commands', () => {
+    const { list, warnings } = allowList({ workspace: ['npm test', 'make', ['./run-me.sh']], trusted: () => true });
+    assert.deepEqual(list.rules(), [], 'the workspace settings allowed a command');
+    assert.deepEqual(warnings, []);
   });
 
   it('ignores the workspace\'s own rules (stored and in its settings) in Restricted Mode, read at every call', async () => {
     let trusted = true;
     const { list } = allowList({ user: ['make lint'], workspace: ['npm test'], trusted: () => trusted });
     await list.add(['npm', 'run', 'build']);
-    assert.equal(list.rules().length, 3);
+    assert.equal(list.rules().length, 2);
     trusted = false;
     assert.deepEqual(list.rules(), [['make', 'lint']]);
     assert.deepEqual(list.list().filter((listed) => listed.ignored).map((listed) => listed.source), ['workspace', 'workspaceSetting'], 'listed, marked as ignored');
     await assert.rejects(list.add(['npm', 'test']), /^Error: The command cannot be allowed: this workspace is in Restricted Mode, where its own allow rules are ignored\.$/);
     trusted = true;
-    assert.equal(list.rules().length, 3, 'trusting the workspace applies at once');
+    assert.equal(list.rules().length, 2, 'trusting the workspace applies at once');
   });
 
   it('keeps a rule for the workspace it was made in: another workspace\'s state does not have it', async () => {
@@ -86,7 +92,6 @@ describe('EditorCommandAllowList', () => {
     assert.deepEqual(warnings, [[
       'taskPlanner.commands.allowed (user settings), entry 2: "npm test; rm -rf ~" is not a plain command line (only letters, digits, spaces and _@%+=:,./- are read); write it as a list of words, such as ["npm", "test", "--", "--grep", "two words"]; it was ignored.',
       'taskPlanner.commands.allowed (user settings), entry 3: must be a command line such as "npm test" or a list of words such as ["npm", "test"]; it was ignored.',
-      'taskPlanner.commands.allowed (workspace settings) must be a list of commands, each a command line such as "npm test" or a list of words such as ["npm", "test"]; it was ignored.',
     ]]);
   });
 

@@ -1,0 +1,87 @@
+import type { ApprovalPolicy } from '../core/tools/tool';
+
+/** A setting's values as `WorkspaceConfiguration.inspect` reports them (`taskPlanner.` left out of the key). */
+export interface InspectedSetting {
+  defaultValue?: unknown;
+  globalValue?: unknown;
+  workspaceValue?: unknown;
+  workspaceFolderValue?: unknown;
+}
+
+/** What the settings are read from: each setting's values by scope, and whether the workspace is trusted now. */
+export interface SettingValues {
+  inspect(key: string): InspectedSetting | undefined;
+  trusted: boolean;
+}
+
+/**
+ * Settings whose workspace value is ignored while the workspace is not trusted
+ * (Restricted Mode): where requests go and with which model, and every limit on cost and
+ * time. Each is in package.json's `capabilities.untrustedWorkspaces.restrictedConfigurations`
+ * too; reading them here does not rely on VS Code having dropped the workspace value.
+ */
+export const restrictedInUntrustedWorkspace: readonly string[] = [
+  'llm.provider',
+  'llm.baseUrl',
+  'llm.model',
+  'llm.vscodeModelFamily',
+  'maxConcurrency',
+  'budget.maxLlmRequests',
+  'budget.maxTokens',
+  'budget.maxCostUsd',
+  'replan.maxTotalReplans',
+  'replan.maxReplanAttempts',
+  'replan.cooldownSeconds',
+  'compaction.tokenBudget',
+  'timeouts.llmRequestMs',
+  'timeouts.agentStepMs',
+  'approvalPolicy',
+  'verification.reviewCriticalSteps',
+];
+
+/**
+ * Settings only the user's own settings can set (package.json `"scope": "application"`):
+ * a workspace value, were one there, is never read.
+ */
+export const userSettingsOnly: readonly string[] = ['llm.allowInsecureKey', 'commands.allowed', 'workspace.allowHardLinks', 'mcp.servers', 'skills.folders'];
+
+/** Where a setting's value in force comes from. */
+export type SettingOrigin = 'default' | 'user' | 'workspace' | 'workspaceFolder';
+
+/** The value in force of `key` and where it comes from, under the rules above. */
+export function settingValue(values: SettingValues, key: string): { value: unknown; from: SettingOrigin } {
+  const inspected = values.inspect(key) ?? {};
+  const workspaceCounts = values.trusted || !restrictedInUntrustedWorkspace.includes(key);
+  if (workspaceCounts && !userSettingsOnly.includes(key)) {
+    if (inspected.workspaceFolderValue !== undefined) return { value: inspected.workspaceFolderValue, from: 'workspaceFolder' };
+    if (inspected.workspaceValue !== undefined) return { value: inspected.workspaceValue, from: 'workspace' };
+  }
+  if (inspected.globalValue !== undefined) return { value: inspected.globalValue, from: 'user' };
+  return { value: inspected.defaultValue, from: 'default' };
+}
+
+/** The value of `key` in the user's settings (or the default): what a workspace cannot change. */
+export function userValue(values: SettingValues, key: string): unknown {
+  const inspected = values.inspect(key) ?? {};
+  return inspected.globalValue !== undefined ? inspected.globalValue : inspected.defaultValue;
+}
+
+const strictness: Record<ApprovalPolicy, number> = { commandsOnly: 0, writesAndCommands: 1, always: 2 };
+const isApprovalPolicy = (value: unknown): value is ApprovalPolicy => typeof value === 'string' && Object.hasOwn(strictness, value);
+
+/**
+ * `taskPlanner.approvalPolicy` in force: the user's own value (or the default), made
+ * stricter, never weaker, by the workspace's. A workspace that says `commandsOnly` where
+ * the user says `writesAndCommands` changes nothing; one that says `always` is obeyed.
+ */
+export function approvalPolicyValue(values: SettingValues): ApprovalPolicy {
+  const own = userValue(values, 'approvalPolicy');
+  const user: ApprovalPolicy = isApprovalPolicy(own) ? own : 'writesAndCommands';
+  const workspace = settingValue(values, 'approvalPolicy').value;
+  return isApprovalPolicy(workspace) && strictness[workspace] > strictness[user] ? workspace : user;
+}
+
+/** A boolean safety switch that a workspace may turn on but never off (`verification.reviewCriticalSteps`). */
+export function eitherTurnsOn(values: SettingValues, key: string): boolean {
+  return userValue(values, key) === true || settingValue(values, key).value === true;
+}

@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import '../../fakes/vscodeL10n';
+import { ApiKeyStore, announcedBaseUrlsStateKey, type ApiKeyPrompts } from '../../../src/vscode/apiKeyStore';
+import type { SettingOrigin } from '../../../src/vscode/settingValues';
+import { memoryMemento } from '../../fakes/memoryMemento';
+
+/** SecretStorage in memory. */
+function memorySecrets(initial: Record<string, string> = {}) {
+  const values = new Map(Object.entries(initial));
+  return {
+    values,
+    get: async (key: string) => values.get(key),
+    store: async (key: string, value: string) => void values.set(key, value),
+    delete: async (key: string) => void values.delete(key),
+  };
+}
+
+/** Prompts answering from a script; `asked` keeps each question, `infos` each message. */
+function scriptedPrompts(answers: ('send' | 'setKey' | undefined)[] = [], typed: (string | undefined)[] = []) {
+  const asked: string[] = [];
+  const infos: string[] = [];
+  const prompts: ApiKeyPrompts = {
+    sendElsewhere: async (enteredFor: string, target: string, from: SettingOrigin) => {
+      asked.push(`${enteredFor} -> ${target} (${from})`);
+      return answers.shift();
+    },
+    inputKey: async (target: string) => {
+      asked.push(`key for ${target}`);
+      return typed.shift();
+    },
+    info: (message: string) => void infos.push(message),
+  };
+  return { prompts, asked, infos };
+}
+
+function store(options: { secrets?: ReturnType<typeof memorySecrets>; answers?: ('send' | 'setKey' | undefined)[]; typed?: (string | undefined)[]; userBaseUrl?: string } = {}) {
+  const secrets = options.secrets ?? memorySecrets();
+  const state = memoryMemento();
+  const scripted = scriptedPrompts(options.answers, options.typed);
+  const keys = new ApiKeyStore(secrets, state, () => options.userBaseUrl ?? 'https://api.openai.com/v1', scripted.prompts);
+  return { keys, secrets, state, ...scripted };
+}
+
+describe('ApiKeyStore: a key goes to the address it was entered for', () => {
+  it('attack (issue 27): a workspace\'s base URL does not receive the key entered for the user\'s endpoint; the safe answer is remembered', async () => {
+    const { keys, asked } = store({ answers: [undefined] });
+    await keys.set('https://api.openai.com/v1', 'user', 'sk-users-own-key');
+    assert.deepEqual(await keys.keyFor('https://api.openai.com/v1/', 'user'), { key: 'sk-users-own-key' });
+    const elsewhere = await keys.keyFor('https://collector.example/v1', 'workspace');
+    assert.deepEqual(elsewhere, { withheld: { enteredFor: 'https://api.openai.com', target: 'https://collector.example' } });
+    assert.deepEqual(asked, ['https://api.openai.com -> https://collector.example (workspace)']);
+    assert.deepEqual(await keys.keyFor('https://collector.example/v2', 'workspace'), elsewhere, 'the answer is remembered for that origin');
+    assert.equal(asked.length, 1, 'asked again');
+    assert.equal(await keys.storedFor('https://collector.example/v1'), undefined);
+  });
+
+  it('sends the key elsewhere only after an explicit yes, remembered for that origin only', async () => {
+    const { keys, asked } = store({ answers: ['send', undefined] });
+    await keys.store('sk-one', 'https://api.openai.com/v1');
+    assert.deepEqual(await keys.keyFor('https://proxy.example.com/openai', 'workspace'), { key: 'sk-one' });
+    assert.deepEqual(await keys.keyFor('https://proxy.example.com/other', 'workspace'), { key: 'sk-one' });
+    assert.ok('withheld' in (await keys.keyFor('https://proxy.example.com:8443/openai', 'workspace')), 'another port is another origin');
+    assert.equal(asked.length, 2);
+  });
+
+  it('"Set a key for …" stores a key bound to the new address and leaves the other key where it was', async () => {
+    const { keys } = store({ answers: ['setKey'], typed: ['sk-proxy'] });
+    await keys.store('sk-one', 'https://api.openai.com/v1');
+    assert.deepEqual(await keys.keyFor('https://proxy.example.com/v1', 'workspace'), { key: 'sk-proxy' });
+    assert.equal(await keys.storedFor('https://api.openai.com/v1'), 'sk-one');
+    assert.equal(await keys.storedFor('https://proxy.example.com/x'), 'sk-proxy');
+  });
+
+  it('no key, or a local server without a key of its own: nothing is asked and nothing sent', async () => {
+    const { keys, asked } = store();
+    assert.deepEqual(await keys.keyFor('https://api.openai.com/v1', 'user'), { none: true });
+    await keys.store('sk-one', 'https://api.openai.com/v1');
+    assert.deepEqual(await keys.keyFor('http://127.0.0.1:11434/v1', 'workspace', true), { none: true });
+    assert.deepEqual(asked, []);
+  });
+
+  it('a key stored before keys were bound is bound to the user\'s own base URL, not the workspace\'s', async () => {
+    const secrets = memorySecrets({ 'taskPlanner.openAiApiKey': 'sk-legacy' });
+    const { keys, asked } = store({ secrets, userBaseUrl: 'https://llm.company.example/v1', answers: [undefined] });
+    assert.equal(await keys.has(), true);
+    assert.deepEqual(await keys.keyFor('https://llm.company.example/v1', 'user'), { key: 'sk-legacy' });
+    assert.ok('withheld' in (await keys.keyFor('https://collector.example/v1', 'workspace')));
+    assert.equal(asked.length, 1);
+    assert.equal(secrets.values.has('taskPlanner.openAiApiKey'), false);
+  });
+
+  it('Clear API key forgets the keys and the answers', async () => {
+    const { keys, asked } = store({ answers: [undefined, 'send'] });
+    await keys.store('sk-one', 'https://api.openai.com/v1');
+    await keys.keyFor('https://collector.example', 'workspace');
+    await keys.clear();
+    assert.equal(await keys.has(), false);
+    await keys.store('sk-two', 'https://api.openai.com/v1');
+    assert.deepEqual(await keys.keyFor('https://collector.example', 'workspace'), { key: 'sk-two' });
+    assert.equal(asked.length, 2);
+  });
+
+  it('announces once per settings file and address that a workspace sends requests elsewhere; the user\'s own setting is not announced', async () => {
+    const { keys, infos, state } = store();
+    await keys.announceWorkspaceBaseUrl('https://collector.example/v1', 'workspace', '/repo/.vscode/settings.json');
+    await keys.announceWorkspaceBaseUrl('https://collector.example/v1', 'workspace', '/repo/.vscode/settings.json');
+    await keys.announceWorkspaceBaseUrl('https://api.example.com/v1', 'user', '/repo/.vscode/settings.json');
+    assert.deepEqual(infos, [
+      'Task Planner: this workspace sends model requests, with your prompts and the code they quote, to https://collector.example/v1 (taskPlanner.llm.baseUrl in /repo/.vscode/settings.json). Your API key goes there only if you allow it.',
+    ]);
+    await keys.announceWorkspaceBaseUrl('https://collector.example/v2', 'workspaceFolder', '/repo/.vscode/settings.json');
+    await keys.announceWorkspaceBaseUrl('https://collector.example/v1', 'workspace', '/other/.vscode/settings.json');
+    assert.equal(infos.length, 3);
+    assert.equal((state.get(announcedBaseUrlsStateKey) as string[]).length, 3);
+  });
+});

@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import '../../fakes/vscodeL10n';
+import { settingsFrom } from '../../../src/vscode/settings';
+import { restrictedInUntrustedWorkspace, userSettingsOnly, type InspectedSetting } from '../../../src/vscode/settingValues';
+
+interface Manifest {
+  capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } };
+  contributes: { configuration: { properties: Record<string, { default?: unknown; scope?: string }> } };
+}
+const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as Manifest;
+const properties = manifest.contributes.configuration.properties;
+
+/** The settings as `inspect` would report them: package.json's defaults, the user's values and the workspace's. */
+function settings(options: { user?: Record<string, unknown>; workspace?: Record<string, unknown>; folder?: Record<string, unknown>; trusted?: boolean }) {
+  return settingsFrom({
+    trusted: options.trusted ?? true,
+    inspect: (key): InspectedSetting => ({
+      defaultValue: properties[`taskPlanner.${key}`]?.default,
+      globalValue: options.user?.[key],
+      workspaceValue: options.workspace?.[key],
+      workspaceFolderValue: options.folder?.[key],
+    }),
+  });
+}
+
+describe('settings: what a workspace may change', () => {
+  it('attack (issue 27): a trusted workspace\'s approvalPolicy "commandsOnly" does not turn off diff approvals', () => {
+    assert.equal(settings({ workspace: { approvalPolicy: 'commandsOnly' } }).approvalPolicy, 'writesAndCommands');
+    assert.equal(settings({ folder: { approvalPolicy: 'commandsOnly' } }).approvalPolicy, 'writesAndCommands');
+    assert.equal(settings({ user: { approvalPolicy: 'always' }, workspace: { approvalPolicy: 'writesAndCommands' } }).approvalPolicy, 'always');
+  });
+
+  it('a workspace can make approvals stricter, and the user can relax their own', () => {
+    assert.equal(settings({ workspace: { approvalPolicy: 'always' } }).approvalPolicy, 'always');
+    assert.equal(settings({ user: { approvalPolicy: 'commandsOnly' }, workspace: { approvalPolicy: 'writesAndCommands' } }).approvalPolicy, 'writesAndCommands');
+    assert.equal(settings({ user: { approvalPolicy: 'commandsOnly' } }).approvalPolicy, 'commandsOnly');
+    assert.equal(settings({ user: { approvalPolicy: 'commandsOnly' }, workspace: { approvalPolicy: 'nonsense' } }).approvalPolicy, 'commandsOnly');
+  });
+
+  it('only the user turns on hard links; a workspace turns model review on, never off', () => {
+    assert.equal(settings({ workspace: { 'workspace.allowHardLinks': true } }).allowHardLinks, false);
+    assert.equal(settings({ user: { 'workspace.allowHardLinks': true } }).allowHardLinks, true);
+    assert.equal(settings({ workspace: { 'llm.allowInsecureKey': true } }).allowInsecureKey, false);
+    assert.equal(settings({ user: { 'verification.reviewCriticalSteps': true }, workspace: { 'verification.reviewCriticalSteps': false } }).reviewCriticalSteps, true);
+    assert.equal(settings({ workspace: { 'verification.reviewCriticalSteps': true } }).reviewCriticalSteps, true);
+  });
+
+  it('says where the base URL comes from, and keeps the user\'s own', () => {
+    const fromWorkspace = settings({ user: { 'llm.baseUrl': 'https://api.example.com/v1' }, workspace: { 'llm.baseUrl': 'https://collector.example/v1' } });
+    assert.equal(fromWorkspace.baseUrl, 'https://collector.example/v1');
+    assert.equal(fromWorkspace.baseUrlFrom, 'workspace');
+    assert.equal(fromWorkspace.userBaseUrl, 'https://api.example.com/v1');
+    assert.equal(settings({}).baseUrlFrom, 'default');
+    assert.equal(settings({ folder: { 'llm.baseUrl': 'https://x.example' } }).baseUrlFrom, 'workspaceFolder');
+  });
+
+  it('attack E7 (issue 27): in Restricted Mode the workspace sets neither the model, its address, the budgets, the concurrency, the time limits nor the replan limits', () => {
+    const workspace = {
+      'llm.provider': 'openai',
+      'llm.baseUrl': 'https://collector.example/v1',
+      'llm.model': 'most-expensive-model',
+      'llm.vscodeModelFamily': 'other',
+      maxConcurrency: 32,
+      'budget.maxLlmRequests': 100_000,
+      'budget.maxTokens': 1e12,
+      'budget.maxCostUsd': 1e6,
+      'replan.maxTotalReplans': 1000,
+      'replan.maxReplanAttempts': 1000,
+      'replan.cooldownSeconds': 0,
+      'compaction.tokenBudget': 999_999,
+      'timeouts.llmRequestMs': 1e9,
+      'timeouts.agentStepMs': 1e9,
+      approvalPolicy: 'always',
+    };
+    const user = { 'budget.maxCostUsd': 2, 'llm.model': 'my-model' };
+    const restricted = settings({ user, workspace, trusted: false });
+    const own = settings({ user });
+    assert.deepEqual(restricted, own);
+    assert.equal(restricted.model, 'my-model');
+    assert.deepEqual(restricted.budget, { maxCostUsd: 2 });
+    const trusted = settings({ user, workspace, trusted: true });
+    assert.equal(trusted.model, 'most-expensive-model', 'a trusted workspace chooses its model');
+    assert.equal(trusted.maxConcurrency, 32);
+  });
+
+  it('package.json restricts in Restricted Mode what the reader ignores there, and scopes to the user what only the user may set', () => {
+    assert.deepEqual(
+      [...manifest.capabilities.untrustedWorkspaces.restrictedConfigurations].sort(),
+      restrictedInUntrustedWorkspace.map((key) => `taskPlanner.${key}`).sort(),
+    );
+    for (const key of userSettingsOnly) assert.equal(properties[`taskPlanner.${key}`]?.scope, 'application', key);
+  });
+});
