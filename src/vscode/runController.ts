@@ -297,10 +297,17 @@ export class RunController implements vscode.Disposable {
     if (lane.state?.runId === runId) this.setState(lane, undefined);
   }
 
-  /** Restores the files the run `runId` changed in its folder, from its checkpoints (refusing files changed since). */
-  async undo(runId: string): Promise<UndoReport> {
+  /**
+   * Restores the files the run `runId` changed in its folder, from its checkpoints (refusing
+   * files changed since). With `fromStep`, only that step's changes and those of the steps
+   * after it that depend on it or changed the same files (`undoScope`), newest first.
+   */
+  async undo(runId: string, fromStep?: { stepId: string; plan: Pick<Plan, 'steps'> }): Promise<UndoReport> {
     const lane = await this.lanes.ofRun(runId);
-    return loadRuntime().undoRun(runId, { workspace: this.lanes.workspaceOf(lane), checkpoints: await this.lanes.checkpointsOf(lane) });
+    const checkpoints = await this.lanes.checkpointsOf(lane);
+    const runtime = loadRuntime();
+    const steps = fromStep === undefined ? undefined : runtime.undoScope(fromStep.plan, await checkpoints.list(runId), fromStep.stepId);
+    return runtime.undoRun(runId, { workspace: this.lanes.workspaceOf(lane), checkpoints, ...(steps ? { steps } : {}) });
   }
 
   /** The folder-relative paths the run `runId` changed, in first-change order. */

@@ -20,6 +20,7 @@ export { createToolRegistry } from '../core/tools/createToolRegistry';
 export { builtinTools } from '../core/tools/builtinTools';
 export { gateByWorkspaceTrust } from '../core/tools/workspaceTrustGate';
 export { undoRun } from '../core/tools/undoRun';
+export { undoScope } from '../core/tools/undoScope';
 export { createPlanningTools } from '../core/session/planningTools';
 export { createOpenAiClient } from '../node/openAiClient';
 export { createFileRunStore } from '../node/fileRunStore';

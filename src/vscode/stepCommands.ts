@@ -1,3 +1,4 @@
+import { describeUndo } from '../core/tools/describeUndo';
 import * as vscode from 'vscode';
 import { resultsKeptFrom } from '../core/plan/downstreamSteps';
 import type { Plan } from '../core/plan/planSchema';
@@ -150,6 +151,18 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
     vscode.commands.registerCommand('taskPlanner.retryStep', (arg?: unknown) => rerun(deps, target(arg), false)),
     vscode.commands.registerCommand('taskPlanner.runFromHere', (arg?: unknown) => rerun(deps, target(arg), false)),
     vscode.commands.registerCommand('taskPlanner.skipStep', (arg?: unknown) => rerun(deps, target(arg), true)),
+    vscode.commands.registerCommand('taskPlanner.undoFromHere', async (arg?: unknown) => {
+      const stepId = isTreeNode(arg) ? arg.stepId : target(arg);
+      const run = deps.tree.shownRun() ?? deps.runs.current();
+      if (!stepId || !run?.plan) return void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: choose a step of a finished run in the Plan tree.'));
+      if (run.status === 'running') return void vscode.window.showWarningMessage(vscode.l10n.t('Task Planner: cancel the run before undoing its steps.'));
+      const report = await deps.runs.undo(run.runId, { stepId, plan: run.plan });
+      const text = describeUndo(report);
+      deps.log.info(`Run ${run.runId}, undo from step ${stepId}: ${text}`);
+      const message = vscode.l10n.t('Task Planner: from step {0}: {1}', stepId, text);
+      void (report.refused.length > 0 ? vscode.window.showWarningMessage(message) : vscode.window.showInformationMessage(message));
+      return report;
+    }),
     vscode.commands.registerCommand('taskPlanner.openResult', async (arg?: unknown) => {
       const stepId = typeof arg === 'string' ? arg : isTreeNode(arg) ? arg.stepId : target(arg);
       const state = deps.runs.current();
