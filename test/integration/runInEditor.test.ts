@@ -202,6 +202,25 @@ describe('Plan task and the run in the editor (fake OpenAI server)', function ()
 
   it('asks before a command (argv and cwd) and runs it only after approval', async () => {
     const planner = await api();
+  it('undoes from a step: that step and the one after it that depends on it, keeping the step before (issue 26)', async () => {
+    const planner = await api();
+    const write = (id: string, path: string, dependsOn: string[]) => ({ id, title: `Write ${path}`, kind: 'tool', dependsOn, tool: 'write_file', args: { path, content: `${id}\n` } });
+    server.enqueue(planReply([write('K1', 'keep-me.txt', []), write('K2', 'undo-from.txt', ['K1']), write('K3', 'undo-after.txt', ['K2'])]));
+    const outcome = await planner.planTask('Write three files in a row', { accept: true });
+    for (const id of ['K1', 'K2', 'K3']) {
+      await planner.nextPrompt();
+      await vscode.commands.executeCommand('taskPlanner.approve', id);
+    }
+    const result = await outcome.run;
+    assert.equal(result?.status, 'completed');
+    await vscode.commands.executeCommand('taskPlanner.undoFromHere', 'K2');
+    assert.equal(readFileSync(join(root, 'keep-me.txt'), 'utf8'), 'K1\n');
+    assert.equal(existsSync(join(root, 'undo-from.txt')), false);
+    assert.equal(existsSync(join(root, 'undo-after.txt')), false);
+    await vscode.commands.executeCommand('taskPlanner.undoRun', result!.runId);
+    assert.equal(existsSync(join(root, 'keep-me.txt')), false, 'the rest of the run is undone once, the steps undone before are not touched again');
+  });
+
     server.enqueue(planReply([{ id: 'C1', title: 'Print hello', kind: 'tool', dependsOn: [], tool: 'run_command', args: { argv: [process.execPath, '-e', 'console.log("hello")'] } }]));
     const outcome = await planner.planTask('Print hello with node', { accept: true });
     assert.deepEqual(await planner.nextPrompt(), { stepId: 'C1', kind: 'approval' });
