@@ -53,6 +53,16 @@ describe('changes of one file by parallel steps (issue 26)', () => {
     }
   });
 
+  it('two runs at once on one folder, each editing the same file, lose nothing', async () => {
+    const workspace = createMemoryWorkspace({ 'f.txt': 'one two three four\n' });
+    const common = { clock: new ManualClock(0, { autoAdvance: true }), workspace: slowed(workspace), tools: builtinTools(), approvalPolicy: 'commandsOnly' as const };
+    const first = runPlan(makePlan([edit('A', 'one', 'ONE'), edit('B', 'two', 'TWO')]), { ...common, idSource: () => 'run-1' });
+    const second = runPlan(makePlan([edit('C', 'three', 'THREE'), edit('D', 'four', 'FOUR')]), { ...common, idSource: () => 'run-2' });
+    const results = await Promise.all([first.result, second.result]);
+    assert.deepEqual(results.map((result) => result.status), ['completed', 'completed']);
+    assert.equal(workspace.snapshot()['f.txt'], 'ONE TWO THREE FOUR\n');
+  });
+
   it('six parallel edits of one file, each waiting on its own approval in a random order, all land and each is reported once', async () => {
     const workspace = createMemoryWorkspace({ 'f.txt': 'a b c d e f' });
     const letters = ['a', 'b', 'c', 'd', 'e', 'f'];
