@@ -27,6 +27,7 @@ export const mutationGroups = [
       'src/core/workspace/atomicWrites.ts',
       'src/core/workspace/listConfined.ts',
       'src/core/workspace/readManyConfined.ts',
+      'src/core/workspace/expectedContent.ts',
     ],
     spec: ['test/unit/core/workspace/**/*.test.ts', 'test/unit/conformance/**/*.test.ts', 'test/unit/node/nodeWorkspace.test.ts', 'test/unit/node/nodeWorkspaceLinks.test.ts', 'test/unit/node/temporaryFiles.test.ts', 'test/unit/core/tools/fileChange.test.ts'],
   },
@@ -34,8 +35,9 @@ export const mutationGroups = [
     name: 'file-changes',
     ci: true,
     threshold: 90,
-    mutate: ['src/core/tools/fileChange.ts', 'src/core/tools/approvals.ts'],
-    spec: ['test/unit/core/tools/**/*.test.ts'],
+    mutate: ['src/core/tools/fileChange.ts', 'src/core/tools/approvals.ts', 'src/core/tools/fileLocks.ts', 'src/core/tools/fileVersions.ts', 'src/core/tools/recordedChange.ts'],
+    // Not resumeRun.changeCrash.test.ts: it kills child processes, too slow for every mutant.
+    spec: ['test/unit/core/tools/**/*.test.ts', 'test/unit/core/engine/sharedFileChanges.test.ts', 'test/unit/core/engine/sharedFileChanges.property.test.ts'],
   },
   {
     // Not ignoreStatic: the tables of wrappers and interpreters are what refuses a blanket rule.
@@ -93,7 +95,7 @@ export const mutationGroups = [
     name: 'workspace-support',
     ci: false,
     threshold: 80,
-    mutate: ['src/core/workspace/globMatcher.ts', 'src/core/workspace/ignoreRules.ts', 'src/core/workspace/readTextMany.ts', 'src/core/workspace/workspaceError.ts'],
+    mutate: ['src/core/workspace/globMatcher.ts', 'src/core/workspace/writeScope.ts', 'src/core/workspace/ignoreRules.ts', 'src/core/workspace/readTextMany.ts', 'src/core/workspace/workspaceError.ts'],
     spec: ['test/unit/core/workspace/**/*.test.ts', 'test/unit/conformance/**/*.test.ts', 'test/unit/core/tools/listFilesTool.test.ts', 'test/unit/core/tools/searchTextTool.test.ts'],
   },
   {
@@ -211,7 +213,7 @@ export const mutationGroups = [
     mutate: [
       'src/core/tools/editFileTool.ts', 'src/core/tools/readFileTool.ts', 'src/core/tools/writeFileTool.ts', 'src/core/tools/deleteFileTool.ts',
       'src/core/tools/createDirectoryTool.ts', 'src/core/tools/listFilesTool.ts', 'src/core/tools/checkpointStore.ts', 'src/core/tools/undoRun.ts',
-      'src/core/tools/describeUndo.ts', 'src/core/tools/proposalTarget.ts', 'src/core/tools/commandApprovalText.ts',
+      'src/core/tools/describeUndo.ts', 'src/core/tools/undoScope.ts', 'src/core/tools/proposalTarget.ts', 'src/core/tools/commandApprovalText.ts',
     ],
     spec: ['test/unit/core/tools/**/*.test.ts'],
     grep: timeBoundTestsLeftOut,
@@ -274,7 +276,7 @@ export const mutationGroups = [
     name: 'engine-loop',
     ci: false,
     threshold: 80,
-    mutate: ['src/core/engine/runEngine.ts', 'src/core/engine/runEventSink.ts', 'src/core/engine/runOutcome.ts', 'src/core/engine/runStop.ts', 'src/core/engine/readyQueue.ts'],
+    mutate: ['src/core/engine/runEngine.ts', 'src/core/engine/pendingChanges.ts', 'src/core/engine/stepWriteScope.ts', 'src/core/engine/runEventSink.ts', 'src/core/engine/runOutcome.ts', 'src/core/engine/runStop.ts', 'src/core/engine/readyQueue.ts'],
     spec: ['test/unit/core/engine/**/*.test.ts'],
   },
   {

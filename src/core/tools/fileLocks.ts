@@ -35,6 +35,7 @@ function untilAborted(wait: Promise<void>, signal: AbortSignal | undefined): Pro
   signal.throwIfAborted();
   return new Promise<void>((resolve, reject) => {
     const onAbort = (): void => reject(signal.reason as Error);
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: a signal aborts once, and the listener is removed when the wait ends anyway.
     signal.addEventListener('abort', onAbort, { once: true });
     void wait.then(() => {
       signal.removeEventListener('abort', onAbort);

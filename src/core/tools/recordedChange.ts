@@ -22,6 +22,7 @@ export interface RecordedChange {
 export async function applyRecorded(ctx: ToolContext, change: RecordedChange, signal: AbortSignal): Promise<void> {
   const { path, before, after } = change;
   const store = ctx.checkpoints;
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: an existing file (or one deleted) has its folders; looking costs only stat calls, unused without a store, and a folder not made is settled abandoned.
   const folders = store && !before.exists && after !== undefined ? await missingFolders(ctx, path, signal) : [];
   const intents: Checkpoint[] = [];
   if (store) {
@@ -53,6 +54,7 @@ export async function applyRecorded(ctx: ToolContext, change: RecordedChange, si
     if (after === undefined) await ctx.workspace.delete(path, signal, options);
     else await ctx.workspace.writeText(path, after, signal, options);
   } catch (error) {
+    // Stryker disable next-line ConditionalExpression: without a store there are no intents to settle.
     if (store) {
       for (const intent of intents) {
         const made = intent.operation === 'createDirectory' && (await folderExists(ctx, intent.path));
@@ -61,6 +63,7 @@ export async function applyRecorded(ctx: ToolContext, change: RecordedChange, si
     }
     throw error;
   }
+  // Stryker disable next-line ConditionalExpression: without a store there are no intents to settle.
   if (store) for (const intent of intents) await store.settle(intent, 'applied');
 }
 
@@ -88,6 +91,7 @@ export async function createDirectoryRecorded(ctx: ToolContext, path: string, si
   try {
     await ctx.workspace.createDirectory(path, signal);
   } finally {
+    // Stryker disable next-line ConditionalExpression: without a store there are no intents to settle.
     if (store) for (const intent of intents) await store.settle(intent, (await folderExists(ctx, intent.path)) ? 'applied' : 'abandoned');
   }
 }
@@ -193,6 +197,7 @@ async function currentHash(workspace: WorkspaceFs, path: string, signal: AbortSi
 async function missingFolders(ctx: ToolContext, path: string, signal: AbortSignal): Promise<string[]> {
   const parts = path.split('/').slice(0, -1);
   const missing: string[] = [];
+  // Stryker disable next-line EqualityOperator: at depth 0 the folder is the workspace root, which exists, so the loop stops there either way.
   for (let depth = parts.length; depth > 0; depth--) {
     const folder = parts.slice(0, depth).join('/');
     if (await ctx.workspace.stat(folder, signal).catch(() => undefined)) break;

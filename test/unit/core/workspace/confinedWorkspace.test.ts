@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { isWorkspaceError } from '../../../../src/core/workspace/workspaceError';
 import { createConfinedWorkspace } from '../../../../src/core/workspace/confinedWorkspace';
 import { PathRefusedError } from '../../../../src/core/workspace/resolveInRoot';
@@ -68,6 +69,25 @@ describe('createConfinedWorkspace', () => {
     assert.deepEqual(namesIn(raw, '/ws'), ['full']);
   });
 
+  it('deletes a link (never its target) only while the file it leads to is the version the deletion expects, as every read sees it', async () => {
+    const sha = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+    const { raw, workspace } = confinedMemoryWorkspace();
+    raw.file('/ws/target.txt', 'v1');
+    raw.put('/ws/dir', { kind: 'directory', entries: new Map([['inner.txt', { kind: 'file', text: 'x', links: 1, mtimeMs: 0, mode: 0o644 }]]) });
+    raw.put('/ws/link.txt', { kind: 'link', target: 'target.txt' });
+    raw.put('/ws/to-dir', { kind: 'link', target: 'dir' });
+    await assert.rejects(workspace.delete('link.txt', undefined, { expected: { exists: true, sha256: sha('v0') } }), failed('changed', /^link\.txt changed after/));
+    await assert.rejects(workspace.delete('link.txt', undefined, { expected: { exists: false } }), failed('changed'));
+    // No file is read through a link to a folder: only a deletion that expects none goes ahead.
+    await assert.rejects(workspace.delete('to-dir', undefined, { expected: { exists: true, sha256: sha('x') } }), failed('changed'));
+    assert.deepEqual(namesIn(raw, '/ws'), ['dir', 'link.txt', 'target.txt', 'to-dir']);
+    await workspace.delete('link.txt', undefined, { expected: { exists: true, sha256: sha('v1') } });
+    await workspace.delete('to-dir', undefined, { expected: { exists: false } });
+    assert.deepEqual(namesIn(raw, '/ws'), ['dir', 'target.txt']);
+    assert.equal(raw.text('/ws/target.txt'), 'v1');
+    assert.deepEqual(namesIn(raw, '/ws/dir'), ['inner.txt']);
+  });
+
   it('says nothing is there to delete when the entry vanished between the check and the deletion', async () => {
     const vanishing = confinedMemoryWorkspace({
       before: (operation, name) => {
@@ -85,7 +105,8 @@ describe('createConfinedWorkspace', () => {
     await assert.rejects(workspace.readText('b/c.txt'), failed('not_found', /^File not found: b\/c\.txt$/));
     await assert.rejects(workspace.readText('b.txt'), failed('not_found', /^File not found: b\.txt$/));
     assert.deepEqual(await workspace.stat('a.txt'), { type: 'file', size: 3, mtimeMs: 1234, mode: 0o644 });
-    assert.equal((await workspace.stat(''))?.type, 'directory');
+    // No mode where the file system keeps none (a directory of this fake).
+    assert.deepEqual(await workspace.stat(''), { type: 'directory', size: 0, mtimeMs: 0 });
     assert.equal(await workspace.stat('b.txt'), undefined);
     assert.equal(await workspace.stat('b/c.txt'), undefined);
   });
@@ -118,6 +139,32 @@ describe('createConfinedWorkspace', () => {
     await assert.rejects(workspace.stat('d'), denied('d'));
     await assert.rejects(workspace.stat(''), denied('the workspace folder'));
     assert.equal(raw.open, 0);
+  });
+
+  it('says in a failure whether the path could not be read, changed or listed', async () => {
+    const { raw, workspace } = confinedMemoryWorkspace({
+      before: (operation) => {
+        if (operation === 'realRoot') throw Object.assign(new Error('EIO: i/o error'), { code: 'EIO' });
+      },
+    });
+    raw.file('/ws/a.txt', 'a');
+    const failure = (words: string) => failed('io_error', new RegExp(`^${words}: an input/output error \\(EIO\\)\\.$`));
+    await assert.rejects(workspace.readText('a.txt'), failure('a.txt cannot be read'));
+    await assert.rejects((workspace.readBytes as NonNullable<typeof workspace.readBytes>)('a.txt'), failure('a.txt cannot be read'));
+    await assert.rejects(workspace.stat('a.txt'), failure('a.txt cannot be read'));
+    await assert.rejects((workspace.locate as NonNullable<typeof workspace.locate>)('a.txt'), failure('a.txt cannot be read'));
+    await assert.rejects(workspace.writeText('a.txt', 'b'), failure('a.txt cannot be changed'));
+    await assert.rejects(workspace.delete('a.txt'), failure('a.txt cannot be changed'));
+    await assert.rejects(workspace.createDirectory('d'), failure('d cannot be changed'));
+    await assert.rejects(workspace.list(), failure('the workspace folder cannot be listed'));
+    assert.equal(raw.text('/ws/a.txt'), 'a');
+  });
+
+  it('never deletes a pipe or device that a deletion expecting no file finds there', async () => {
+    const { raw, workspace } = confinedMemoryWorkspace();
+    raw.put('/ws/pipe', { kind: 'other' });
+    await assert.rejects(workspace.delete('pipe', undefined, { expected: { exists: false } }), failed('changed', /^pipe changed after/));
+    assert.deepEqual(namesIn(raw, '/ws'), ['pipe']);
   });
 
   it('leaves out of a listing a folder it may not read, and skips such a file in a search (attack: a locked folder or file)', async () => {
