@@ -3,17 +3,47 @@ import * as vscode from 'vscode';
 import type { WorkspaceFs } from '../core/ports';
 import { WorkspaceError } from '../core/workspace/workspaceError';
 
+/** What the user answers when a step would change a file they have unsaved changes in. */
+export type UnsavedChoice = 'save' | 'keep';
+
+/** Asks the user what to do about the unsaved changes of `document` (`relative`: its workspace path). */
+export type AskAboutUnsaved = (document: vscode.TextDocument, relative: string) => Promise<UnsavedChoice>;
+
 /**
- * `workspace` refusing to write over or delete a file that is open in an editor with
- * unsaved changes (a `WorkspaceError` of code `unsaved`): the user's typing is never lost
- * to a step, and the step says what to do. Paths are compared as the editor names the
- * document (under `root`); reads and everything else pass through.
+ * The editor's question: a modal whose first (focused) button keeps the user's changes, so
+ * Enter or Escape never lets a step write over them.
  */
-export function guardUnsavedEditors(workspace: WorkspaceFs, root: string): WorkspaceFs {
-  const refuseIfUnsaved = (input: string): void => {
+export const askAboutUnsaved: AskAboutUnsaved = async (_document, relative) => {
+  const keep: vscode.MessageItem = { title: vscode.l10n.t('Keep my changes'), isCloseAffordance: true };
+  const save: vscode.MessageItem = { title: vscode.l10n.t('Save them, then let the step change the file') };
+  const choice = await vscode.window.showWarningMessage(
+    vscode.l10n.t('{0} has unsaved changes, and a step wants to change it.', relative),
+    {
+      modal: true,
+      detail: vscode.l10n.t(
+        'Saved, your changes stay and the step works on them (it asks again where changes are approved). Kept, the step does not touch the file.',
+      ),
+    },
+    keep,
+    save,
+  );
+  return choice === save ? 'save' : 'keep';
+};
+
+/**
+ * `workspace`, asking before it writes over or deletes a file that is open in an editor with
+ * unsaved changes: saved first (then the change, made for the version on disk before, is
+ * refused as out of date and computed again on what the user saved), or left alone with a
+ * `WorkspaceError` of code `unsaved` that says what to do. The user's typing is never lost
+ * to a step. Paths are compared as the editor names the document (under `root`); reads and
+ * everything else pass through.
+ */
+export function guardUnsavedEditors(workspace: WorkspaceFs, root: string, ask: AskAboutUnsaved = askAboutUnsaved): WorkspaceFs {
+  const settleUnsaved = async (input: string): Promise<void> => {
     const target = vscode.Uri.file(path.resolve(root, input)).toString();
     const open = vscode.workspace.textDocuments.find((document) => document.isDirty && document.uri.toString() === target);
     if (open === undefined) return;
+    if ((await ask(open, input)) === 'save' && (await open.save())) return;
     throw new WorkspaceError(
       'unsaved',
       input,
@@ -24,11 +54,11 @@ export function guardUnsavedEditors(workspace: WorkspaceFs, root: string): Works
     // The confined workspace's methods are closures: spread, they keep working (readTextMany too).
     ...workspace,
     async writeText(input, text, signal, options) {
-      refuseIfUnsaved(input);
+      await settleUnsaved(input);
       return workspace.writeText(input, text, signal, options);
     },
     async delete(input, signal, options) {
-      refuseIfUnsaved(input);
+      await settleUnsaved(input);
       return workspace.delete(input, signal, options);
     },
   };

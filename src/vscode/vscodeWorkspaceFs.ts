@@ -7,7 +7,7 @@ import { createConfinedWorkspace } from '../core/workspace/confinedWorkspace';
 import { fileReadFlags, isGone, rawStat } from '../node/nodeDirectoryFs';
 import { createParallelTextSearcher } from '../node/parallelTextSearcher';
 import { createRipgrepSearcher, findBundledRipgrep } from '../node/ripgrepSearcher';
-import { guardUnsavedEditors } from './unsavedEditors';
+import { type AskAboutUnsaved, guardUnsavedEditors } from './unsavedEditors';
 
 /** Options of `createVscodeWorkspaceFs`. */
 export interface VscodeWorkspaceFsOptions {
@@ -19,6 +19,8 @@ export interface VscodeWorkspaceFsOptions {
    * every file on the extension host's thread.
    */
   narrowSearch?: boolean;
+  /** What to ask when a step would change a file open with unsaved changes (a test seam; default: the editor's modal). */
+  askAboutUnsaved?: AskAboutUnsaved;
 }
 
 /**
@@ -26,7 +28,7 @@ export interface VscodeWorkspaceFsOptions {
  * (also in a remote host): the core's workspace policy (`createConfinedWorkspace`) over
  * `createVscodeDirectoryFs`, so changes go through VS Code's file service (open editors,
  * watchers). It refuses what the Node workspace refuses, with the same messages, and
- * never writes over or deletes a file open with unsaved changes (`guardUnsavedEditors`).
+ * asks before it writes over or deletes a file open with unsaved changes (`guardUnsavedEditors`).
  *
  * What it cannot guarantee: it works on paths, not handles (VS Code's file service takes
  * paths), so each operation acts on a path checked a moment earlier. A process that swaps a
@@ -45,7 +47,7 @@ export function createVscodeWorkspaceFs(root: vscode.Uri, options: VscodeWorkspa
     allowHardLinks: options.allowHardLinks ?? false,
     ...(textSearcher === undefined ? {} : { textSearcher }),
   });
-  return guardUnsavedEditors(confined, root.fsPath);
+  return guardUnsavedEditors(confined, root.fsPath, options.askAboutUnsaved);
 }
 
 

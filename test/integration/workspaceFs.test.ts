@@ -122,12 +122,30 @@ describe('vscode.workspace.fs workspace: changes of one file (issue 26)', () => 
     assert.equal(readFileSync(join(root, 'f.txt'), 'utf8'), 'ALPHA\nbeta\nGAMMA\n');
   });
 
-  it('never writes over a file open with unsaved changes: the step fails saying so, and the typing stays', async () => {
+  it('asks before writing over a file open with unsaved changes; saved, both edits land on what was typed', async () => {
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(join(root, 'f.txt')));
+    const editor = await vscode.window.showTextDocument(document);
+    await editor.edit((builder) => builder.insert(new vscode.Position(0, 0), 'typed\n'));
+    const asked: string[] = [];
+    const workspace = createVscodeWorkspaceFs(vscode.Uri.file(root), {
+      askAboutUnsaved: async (_document, relative) => {
+        asked.push(relative);
+        return 'save';
+      },
+    });
+    const plan = makePlan([edit('A', 'alpha', 'ALPHA'), edit('B', 'gamma', 'GAMMA')]);
+    const result = await runPlan(plan, { clock: timerClock, workspace, tools: builtinTools(), approvalPolicy: 'commandsOnly', maxConcurrency: 4 }).result;
+    assert.equal(result.status, 'completed');
+    assert.deepEqual(asked, ['f.txt']);
+    assert.equal(readFileSync(join(root, 'f.txt'), 'utf8'), 'typed\nALPHA\nbeta\nGAMMA\n');
+  });
+
+  it('never writes over a file open with unsaved changes the user keeps: the step fails saying so, and the typing stays', async () => {
     const document = await vscode.workspace.openTextDocument(vscode.Uri.file(join(root, 'f.txt')));
     const editor = await vscode.window.showTextDocument(document);
     await editor.edit((builder) => builder.insert(new vscode.Position(0, 0), 'typed, not saved\n'));
     assert.ok(document.isDirty);
-    const workspace = createVscodeWorkspaceFs(vscode.Uri.file(root));
+    const workspace = createVscodeWorkspaceFs(vscode.Uri.file(root), { askAboutUnsaved: async () => 'keep' });
     const plan = makePlan([edit('A', 'alpha', 'ALPHA')]);
     const result = await runPlan(plan, { clock: timerClock, workspace, tools: builtinTools(), approvalPolicy: 'commandsOnly' }).result;
     assert.notEqual(result.steps['A']?.status, 'completed');
