@@ -13,3 +13,8 @@ export function formatDuration(ms: number): string {
 export function formatStatus(status: string): string {
   return Object.hasOwn(stepStatusLabels, status) ? stepStatusLabels[status as StepStatusView] : status.replace(/_/g, ' ');
 }
+
+/** `title` (a step's, from a model or a plan file) as a label or a tooltip names it: at most `max` characters, the cut marked with "…". */
+export function boundedTitle(title: string, max = 200): string {
+  return title.length <= max ? title : `${title.slice(0, max - 1).replace(/[\ud800-\udbff]$/, '')}…`;
+}

@@ -19,6 +19,9 @@ export const panelStyles = css`
   .muted { color: var(--vscode-descriptionForeground); }
   .row { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
   .spacer { flex: 1; }
+  /* A title from a model or a plan file (E8 of issue 27): wraps anywhere, at most three lines; the whole title is its tooltip. */
+  .bounded-title { min-width: 0; max-width: 100%; overflow-wrap: anywhere; display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 3; line-clamp: 3; overflow: hidden; }
+  span.bounded-title, td .bounded-title { display: -webkit-inline-box; }
   .card { border: 1px solid var(--vscode-panel-border, var(--vscode-contrastBorder, transparent)); border-radius: 4px; padding: 8px 10px; margin: 6px 0; background: var(--vscode-sideBar-background, transparent); }
   .card:focus-within { outline: 1px solid var(--vscode-focusBorder); outline-offset: -1px; }
   .card.skipped { opacity: 0.65; }

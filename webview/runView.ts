@@ -88,7 +88,7 @@ export class RunViewElement extends LitElement {
       <section aria-labelledby="timeline-heading"><h2 id="timeline-heading">Timeline</h2>${renderTimeline(run.timeline)}</section>
       ${focus
         ? html`<section class="output" aria-labelledby="output-heading">
-            <h2 id="output-heading">Output of <span class="mono">${focus.id}</span> <span class="muted">${focus.title}</span></h2>
+            <h2 id="output-heading">Output of <span class="mono">${focus.id}</span> <span class="muted bounded-title">${focus.title}</span></h2>
             <pre tabindex="0">${tail ?? (focus.resultPreview ? focus.resultPreview : 'No output yet.')}</pre>
           </section>`
         : nothing}
@@ -128,7 +128,7 @@ export class RunViewElement extends LitElement {
   private renderStep(step: RunStepView, index: number): TemplateResult {
     return html`<tr class="run-step" data-step-id=${step.id} data-status=${step.status}>
       <td class="muted">${index + 1}</td>
-      <td><strong>${step.title}</strong> <span class="muted mono">${step.id} · ${step.runner}</span></td>
+      <td><strong class="bounded-title">${step.title}</strong> <span class="muted mono">${step.id} · ${step.runner}</span></td>
       <td><span class="status s-${step.status}"><span class="status-dot"></span><span class="step-status">${formatStatus(step.status)}</span></span></td>
       <td>${step.attempts}${step.maxAttempts > 1 ? ` / ${step.maxAttempts}` : ''}</td>
       <td>${step.durationMs !== undefined ? formatDuration(step.durationMs) : ''}</td>

@@ -3,6 +3,7 @@ import type { PanelEdit } from '../src/shared/panelProtocol';
 import type { StepView } from '../src/shared/panelViewModel';
 import type { StepApproval } from '../src/shared/vocabulary';
 import { renderArguments } from './argumentList';
+import { boundedTitle } from './formatting';
 import type { StepControl } from './focusAfterEdit';
 
 /** What a step card needs besides its step. */
@@ -31,12 +32,12 @@ export function renderStepCard(step: StepView, ctx: StepCardContext, editor: Tem
     const to = step.index + (event.key === 'ArrowUp' ? -1 : 1);
     if (to >= 0 && to < ctx.total) move(to, 'card');
   };
-  const label = `${step.index + 1}. ${step.title}, step ${step.id}${step.skipped ? ', skipped' : ''}`;
+  const label = `${step.index + 1}. ${boundedTitle(step.title)}, step ${step.id}${step.skipped ? ', skipped' : ''}`;
   const classes = ['card', 'step', step.skipped ? 'skipped' : '', ctx.added ? 'added' : ctx.changedFields ? 'changed' : ''].join(' ');
   return html`<li class=${classes} data-step-id=${step.id} tabindex="0" aria-label=${label} @keydown=${onKey}>
     <div class="row">
       <span class="muted mono">${step.index + 1}.</span>
-      <strong class="step-title">${step.title}</strong>
+      <strong class="step-title bounded-title" title=${step.title.length > 120 ? boundedTitle(step.title, 1_000) : nothing}>${step.title}</strong>
       <span class="tag" title="Kind">${step.kind.replace('_', ' ')}</span>
       <span class="muted mono">${step.id}</span>
       ${step.skipped ? html`<span class="tag step-skipped">skipped</span>` : nothing}

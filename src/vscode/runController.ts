@@ -17,6 +17,7 @@ import { readSettings } from './settings';
 import { checkAttachments, type AttachmentCheckUi } from './attachmentCheck';
 import { activeRunKey, FolderLanes, type Lane } from './folderLanes';
 import { askCheckCommandsModal, vscodeAttachmentUi } from './runStartDialogs';
+import { commandsToAskAtStart } from './shownText';
 import { folderConfinement, pickWorkspaceFolder, shownFolderName } from './workspaceFolders';
 
 /** What a run needs besides its plan, read when it starts. */
@@ -379,7 +380,9 @@ export class RunController implements vscode.Disposable {
     completed: Record<string, unknown> | undefined,
   ): Promise<CheckCommandConsent | undefined> {
     const rules = this.deps.commandRules;
-    const commands = plan ? loadRuntime().planCheckCommands(plan, completed, rules?.rules()) : [];
+    const planned = plan ? loadRuntime().planCheckCommands(plan, completed, rules?.rules()) : [];
+    // One question lists only what can be read in it at once (E3 of issue 27): the others ask when they run.
+    const commands = commandsToAskAtStart(planned, loadRuntime().describeCheckCommand);
     // In Restricted Mode every command is refused before it is asked about: no question to ask.
     if (commands.length === 0 || !vscode.workspace.isTrusted) return undefined;
     const offerWorkspace = rules !== undefined && commands.every((command) => rules.canAllow(command));

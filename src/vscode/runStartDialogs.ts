@@ -7,7 +7,8 @@ export async function askCheckCommandsModal(question: string, offerWorkspace: bo
   const [first, ...rest] = question.split('\n');
   const allow = vscode.l10n.t('Allow');
   const always = vscode.l10n.t('Always Allow in This Workspace');
-  const choices = [allow, ...(offerWorkspace ? [always] : []), vscode.l10n.t("Don't Allow")];
+  // The safe choice first: the workbench's modal focuses its first button, so Enter declines (E2, E3 of issue 27).
+  const choices = [vscode.l10n.t("Don't Allow"), allow, ...(offerWorkspace ? [always] : [])];
   const choice = await vscode.window.showWarningMessage(first ?? question, { modal: true, detail: rest.join('\n') }, ...choices);
   return choice === undefined ? undefined : choice === always ? 'workspace' : choice === allow;
 }

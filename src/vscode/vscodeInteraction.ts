@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
 import type { ApprovalDecision, ApprovalRequest, ClarificationRequest, Interaction, ManualStepOutcome, ReviewDecision, ReviewRequest } from '../core/ports';
 import { commandApprovalText } from '../core/tools/commandApprovalText';
-import { proposalTarget } from '../core/tools/proposalTarget';
 import { toolCallApprovalText } from '../core/tools/toolCallApprovalText';
 import { announceManualStep, showManualStepActions } from './manualStepPrompts';
 import type { PendingPrompt, PendingPrompts, PromptKey } from './pendingPrompts';
 import { closeProposalDiffs, type ProposalDocuments } from './proposalDocuments';
 import { errorMessage } from '../shared/errorMessage';
+import { shownLine, shownPath, shownProse, shownQuestion, shownSuggestion } from './shownText';
 
 /** Makes a command allow rule of this workspace from a command the user is asked about (`EditorCommandAllowList`). */
 export interface CommandRuleMaker {
@@ -192,7 +192,13 @@ async function showFileApproval(
         : request.operation === 'edit'
           ? vscode.l10n.t('edit')
           : vscode.l10n.t('write');
-  const title = vscode.l10n.t('{0} {1}: {2} {3} (proposed)', request.stepId, request.title, verb, proposalTarget(proposal));
+  // The file leads (E4 of issue 27): the tab cuts its end, so a long step title can never push the path off it.
+  const target =
+    proposal.resolvedPath === undefined
+      ? shownPath(proposal.path)
+      : vscode.l10n.t('{0} (through a symbolic link: {1})', shownPath(proposal.path), shownPath(proposal.resolvedPath));
+  const stepTitle = shownLine(request.title, 80);
+  const title = vscode.l10n.t('{0} ({1}, proposed) · {2} {3}', target, verb, request.stepId, stepTitle);
   try {
     await vscode.commands.executeCommand('vscode.diff', sides.current, sides.proposed, title, { preview: false });
     // Answered or cancelled while the diff was opening: nothing is left to approve in it.
@@ -201,7 +207,7 @@ async function showFileApproval(
     // The modal fallback: the same decision without the diff editor.
     const [approve, reject] = [vscode.l10n.t('Approve'), vscode.l10n.t('Reject')];
     const choice = await askConsent(
-      vscode.l10n.t('Allow step "{0}" to {1} {2}?', request.title, verb, proposalTarget(proposal)),
+      vscode.l10n.t('{0}: allow step "{1}" to {2} this file?', target, stepTitle, verb),
       proposal.diff.slice(0, 4000),
       reject,
       approve,
@@ -280,17 +286,31 @@ async function askDirectoryApproval(request: Extract<ApprovalRequest, { kind: 'd
 
 async function askClarification(request: ClarificationRequest, key: PromptKey, pending: PendingPrompts): Promise<void> {
   const picker = vscode.window.createQuickPick();
-  const suggestions: vscode.QuickPickItem[] = (request.suggestions ?? []).map((label) => ({ label, description: vscode.l10n.t('suggested') }));
-  picker.title = vscode.l10n.t('Task Planner: {0}', request.title);
-  picker.placeholder = request.question;
+  // What each item answers: a suggestion its own text (the label shows it escaped, E6 of issue 27), the typed item what was typed.
+  const answers = new Map<vscode.QuickPickItem, string>();
+  const suggestions: vscode.QuickPickItem[] = [];
+  for (const suggestion of request.suggestions ?? []) {
+    const label = shownSuggestion(suggestion);
+    if (suggestions.some((item) => item.label === label)) continue;
+    const item = { label, description: vscode.l10n.t('suggested by the model') };
+    answers.set(item, suggestion);
+    suggestions.push(item);
+  }
+  // The first row is the picker's own and answers nothing: Enter on an empty box never picks a suggestion the model made to look like ours.
+  const typeYours: vscode.QuickPickItem = { label: vscode.l10n.t('Type your answer, or choose one of the suggestions below'), alwaysShow: true };
+  picker.title = vscode.l10n.t('Task Planner: {0}', shownLine(request.title, 120));
+  picker.placeholder = shownQuestion(request.question);
   picker.ignoreFocusOut = true;
-  picker.items = suggestions;
+  picker.items = [typeYours, ...suggestions];
   picker.onDidChangeValue((value) => {
     const typed = value.trim();
-    picker.items =
-      typed === '' || suggestions.some((item) => item.label === typed)
-        ? suggestions
-        : [{ label: typed, description: vscode.l10n.t('your answer') }, ...suggestions];
+    if (typed === '') {
+      picker.items = [typeYours, ...suggestions];
+      return;
+    }
+    const yours = { label: shownSuggestion(typed, 1_000), description: vscode.l10n.t('your answer'), alwaysShow: true };
+    answers.set(yours, typed);
+    picker.items = [yours, ...suggestions];
   });
   // Answered elsewhere (tree, command): the picker goes away.
   const answered = pending.onDidChange(() => {
@@ -298,7 +318,8 @@ async function askClarification(request: ClarificationRequest, key: PromptKey, p
   });
   await new Promise<void>((done) => {
     picker.onDidAccept(() => {
-      const answer = picker.selectedItems[0]?.label ?? picker.value.trim();
+      const picked = picker.selectedItems[0] ?? picker.activeItems[0];
+      const answer = picked === undefined ? picker.value.trim() : (answers.get(picked) ?? '');
       if (answer !== '') {
         pending.answer(key, answer);
         picker.hide();
@@ -317,14 +338,15 @@ async function askReview(request: ReviewRequest, key: PromptKey, pending: Pendin
   const [approve, reject] = [vscode.l10n.t('Approve'), vscode.l10n.t('Reject')];
   // The safe choice first (see `askConsent`): Enter rejects.
   const choice = await vscode.window.showInformationMessage(
-    vscode.l10n.t('Review: {0}', request.title),
-    { modal: true, detail: request.prompt },
+    vscode.l10n.t('Review: {0}', shownLine(request.title, 200)),
+    // Blank lines and space collapsed, controls visible, bounded (E5 of issue 27): what is asked is in sight, never below the fold.
+    { modal: true, detail: shownProse(request.prompt) },
     reject,
     approve,
   );
   if (choice === undefined) return;
   const notes = await vscode.window.showInputBox({
-    title: vscode.l10n.t('Task Planner: notes for "{0}"', request.title),
+    title: vscode.l10n.t('Task Planner: notes for "{0}"', shownLine(request.title, 120)),
     prompt: vscode.l10n.t('Optional notes (they become part of the step result)'),
     ignoreFocusOut: true,
   });

@@ -59,7 +59,7 @@ describe('Plan task and the run in the editor (fake OpenAI server)', function ()
     });
     assert.ok(diff?.input instanceof vscode.TabInputTextDiff, 'no diff editor is open');
     assert.equal(diff.input.modified.scheme, 'task-planner-proposal');
-    assert.match(diff.label, /S1 Write the greeting: create greeting\.txt/);
+    assert.equal(diff.label, 'greeting.txt (create, proposed) · S1 Write the greeting');
     assert.match(planner.statusBarText(), /Approval needed/);
     const node = planner.planTreeNodes().find((entry) => entry.stepId === 'S1');
     assert.equal(node?.contextValue, 'step.tool.awaiting_approval');
@@ -94,6 +94,25 @@ describe('Plan task and the run in the editor (fake OpenAI server)', function ()
     const result = await outcome.run;
     assert.equal(result?.status, 'completed');
     assert.equal(readFileSync(join(root, 'bound.txt'), 'utf8'), 'shown\n');
+  });
+
+  it('the diff tab names the file it changes first, so a step title cannot pass it off as another file (issue 27, E4)', async () => {
+    const planner = await api();
+    const title = `Fix typo: edit README.md${' '.repeat(5)}\u202e${'.'.repeat(300)}`;
+    server.enqueue(planReply([{ id: 'S1', title, kind: 'tool', dependsOn: [], tool: 'write_file', args: { path: '.github/workflows/ci.yml', content: 'on: push\n' }, critical: false }]));
+    const outcome = await planner.planTask('Fix a typo', { accept: true });
+    await planner.nextPrompt();
+    const diff = await until(() => {
+      const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+      return tab?.input instanceof vscode.TabInputTextDiff ? tab : undefined;
+    });
+    assert.ok(diff, 'no diff editor is open');
+    assert.ok(diff.label.startsWith('.github/workflows/ci.yml (create, proposed) · S1 Fix typo: edit README.md'), diff.label);
+    assert.ok(!diff.label.includes('\u202e'), 'a direction override reached the tab');
+    assert.ok(diff.label.length < 160, `the step title is not bounded: ${diff.label.length} characters`);
+    await vscode.commands.executeCommand('taskPlanner.reject', 'S1');
+    await outcome.run;
+    assert.equal(existsSync(join(root, '.github', 'workflows', 'ci.yml')), false);
   });
 
   it('Reject leaves the file unchanged and skips the step', async () => {
@@ -183,25 +202,6 @@ describe('Plan task and the run in the editor (fake OpenAI server)', function ()
     assert.equal(existsSync(join(root, 'undo-me.txt')), false);
   });
 
-  it('stores the API key in secret storage only', async () => {
-    await vscode.commands.executeCommand('taskPlanner.clearApiKey');
-    const settings = JSON.stringify(vscode.workspace.getConfiguration('taskPlanner'));
-    assert.doesNotMatch(settings, /sk-/);
-  });
-
-  it('shows a chat agent\'s session plan, kept through the planning_* tools, in the Plan tree', async () => {
-    const planner = await api();
-    if (typeof vscode.lm?.invokeTool !== 'function') return;
-    const token = new vscode.CancellationTokenSource().token;
-    await vscode.lm.invokeTool('planning_setup_plan', { input: { objective: 'Ship the release', initialSteps: [{ title: 'Write notes' }, { title: 'Tag' }] }, toolInvocationToken: undefined }, token);
-    await vscode.lm.invokeTool('planning_mark_step', { input: { stepId: 'S001', status: 'done' }, toolInvocationToken: undefined }, token);
-    assert.deepEqual(planner.planTreeLabels(), ['Ship the release', 'S001 Write notes', 'S002 Tag']);
-    const refused = await vscode.lm.invokeTool('planning_update_step', { input: { stepId: 'S009', title: 'x' }, toolInvocationToken: undefined }, token);
-    assert.match(JSON.stringify(refused.content), /S009/);
-  });
-
-  it('asks before a command (argv and cwd) and runs it only after approval', async () => {
-    const planner = await api();
   it('undoes from a step: that step and the one after it that depends on it, keeping the step before (issue 26)', async () => {
     const planner = await api();
     const write = (id: string, path: string, dependsOn: string[]) => ({ id, title: `Write ${path}`, kind: 'tool', dependsOn, tool: 'write_file', args: { path, content: `${id}\n` } });
@@ -221,6 +221,25 @@ describe('Plan task and the run in the editor (fake OpenAI server)', function ()
     assert.equal(existsSync(join(root, 'keep-me.txt')), false, 'the rest of the run is undone once, the steps undone before are not touched again');
   });
 
+  it('stores the API key in secret storage only', async () => {
+    await vscode.commands.executeCommand('taskPlanner.clearApiKey');
+    const settings = JSON.stringify(vscode.workspace.getConfiguration('taskPlanner'));
+    assert.doesNotMatch(settings, /sk-/);
+  });
+
+  it('shows a chat agent\'s session plan, kept through the planning_* tools, in the Plan tree', async () => {
+    const planner = await api();
+    if (typeof vscode.lm?.invokeTool !== 'function') return;
+    const token = new vscode.CancellationTokenSource().token;
+    await vscode.lm.invokeTool('planning_setup_plan', { input: { objective: 'Ship the release', initialSteps: [{ title: 'Write notes' }, { title: 'Tag' }] }, toolInvocationToken: undefined }, token);
+    await vscode.lm.invokeTool('planning_mark_step', { input: { stepId: 'S001', status: 'done' }, toolInvocationToken: undefined }, token);
+    assert.deepEqual(planner.planTreeLabels(), ['Ship the release', 'S001 Write notes', 'S002 Tag']);
+    const refused = await vscode.lm.invokeTool('planning_update_step', { input: { stepId: 'S009', title: 'x' }, toolInvocationToken: undefined }, token);
+    assert.match(JSON.stringify(refused.content), /S009/);
+  });
+
+  it('asks before a command (argv and cwd) and runs it only after approval', async () => {
+    const planner = await api();
     server.enqueue(planReply([{ id: 'C1', title: 'Print hello', kind: 'tool', dependsOn: [], tool: 'run_command', args: { argv: [process.execPath, '-e', 'console.log("hello")'] } }]));
     const outcome = await planner.planTask('Print hello with node', { accept: true });
     assert.deepEqual(await planner.nextPrompt(), { stepId: 'C1', kind: 'approval' });
