@@ -52,7 +52,7 @@ describe('task-planner run: step checks', function () {
     assert.match(stderr, /This plan runs these commands to check its work:\n {2}\S+ check\.js \(in the workspace folder\)\nAny other command asks you when it runs\.\nAllow them for this run\? Yes \(--yes\)\./);
     assert.match(stderr, /≠ S1 Fix add failed verification: Check 1 \(command `\S+ check\.js`\) failed: exit code 1, expected 0; last output: add\(2, 2\) returned 5, expected 4/);
     assert.match(stderr, /▶ S1 Fix add \(attempt 2\)/);
-    assert.match(stdout, /Run \S+ completed in [\d.]+ s: 1 of 1 step completed; 1 file changed;[^\n]*\nSteps:\n {2}✔ S1 Fix add: after 2 attempts: Fixed add for real\.\n {6}attempt 1 failed: Check 1 \(command `\S+ check\.js`\) failed: exit code 1, expected 0; last output: add\(2, 2\) returned 5, expected 4\n/);
+    assert.match(stdout, /Run \S+ completed in [\d.]+ s: 1 of 1 step completed; 1 file changed;[^\n]*\nSteps:\n {2}✔ S1 Fix add: after 2 attempts: Fixed add for real\. · changed calc\.js\n {6}attempt 1 failed: Check 1 \(command `\S+ check\.js`\) failed: exit code 1, expected 0; last output: add\(2, 2\) returned 5, expected 4\n/);
     assert.equal(readFileSync(join(workspace.path, 'calc.js'), 'utf8'), 'exports.add = (a, b) => a + b;\n');
 
     const requests = server.chatRequests;
