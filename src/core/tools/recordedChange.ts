@@ -26,28 +26,34 @@ export async function applyRecorded(ctx: ToolContext, change: RecordedChange, si
   const folders = store && !before.exists && after !== undefined ? await missingFolders(ctx, path, signal) : [];
   const intents: Checkpoint[] = [];
   if (store) {
-    for (const folder of folders) {
+    try {
+      for (const folder of folders) {
+        intents.push(
+          await store.record({
+            runId: ctx.runId,
+            stepId: ctx.stepId,
+            path: folder,
+            operation: 'createDirectory',
+            before: { exists: false },
+            afterSha256: undefined,
+          }),
+        );
+      }
       intents.push(
         await store.record({
           runId: ctx.runId,
           stepId: ctx.stepId,
-          path: folder,
-          operation: 'createDirectory',
-          before: { exists: false },
-          afterSha256: undefined,
+          path,
+          operation: change.operation,
+          before,
+          afterSha256: after === undefined ? undefined : sha256(after),
         }),
       );
+    } catch (error) {
+      // The change is not made without its intent on disk; the intents already recorded never happen.
+      for (const intent of intents) await store.settle(intent, 'abandoned');
+      throw error;
     }
-    intents.push(
-      await store.record({
-        runId: ctx.runId,
-        stepId: ctx.stepId,
-        path,
-        operation: change.operation,
-        before,
-        afterSha256: after === undefined ? undefined : sha256(after),
-      }),
-    );
   }
   try {
     const options = { expected: expectedOf(before) };

@@ -47,6 +47,23 @@ describe('recorded changes', () => {
       assert.equal(memory.snapshot()['x/y/new.txt'], 'fresh');
     });
 
+    it('makes nothing when its intent cannot be stored, and settles abandoned the intents it had stored (a run would wait on them forever)', async () => {
+      const memory = createMemoryWorkspace();
+      const inner = createMemoryCheckpointStore();
+      let records = 0;
+      const failing = {
+        ...inner,
+        record: async (checkpoint: Omit<Checkpoint, 'seq' | 'state'>) => {
+          if (++records === 2) throw new Error('the disk is full');
+          return inner.record(checkpoint);
+        },
+      };
+      const ctx = makeToolContext({ workspace: memory, checkpoints: failing });
+      await assert.rejects(applyRecorded(ctx, { path: 'x/new.txt', operation: 'write', before: { exists: false }, after: 'fresh' }, neverAborted), /the disk is full/);
+      assert.deepEqual(await states(inner), [['x', 'createDirectory', 'abandoned']]);
+      assert.deepEqual(memory.snapshot(), {});
+    });
+
     it('records only the folders that are missing, and none for a change of an existing file or a deletion', async () => {
       const workspace = createMemoryWorkspace({ 'x/old.txt': 'old', 'x/gone.txt': 'bye' });
       const checkpoints = createMemoryCheckpointStore();
