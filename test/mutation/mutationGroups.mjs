@@ -232,7 +232,7 @@ export const mutationGroups = [
     ci: false,
     threshold: 80,
     ignoreStatic: true,
-    mutate: ['src/core/tools/fetchUrlTool.ts', 'src/core/web/fetchUrlTarget.ts', 'src/core/tools/getDiagnosticsTool.ts', 'src/core/tools/codeNavigationTools.ts', 'src/core/tools/prefixedToolNames.ts'],
+    mutate: ['src/core/tools/fetchUrlTool.ts', 'src/core/web/fetchUrlTarget.ts', 'src/core/web/redirectNotFollowed.ts', 'src/core/tools/getDiagnosticsTool.ts', 'src/core/tools/codeNavigationTools.ts', 'src/core/tools/prefixedToolNames.ts'],
     spec: [
       'test/unit/core/tools/fetchUrlTool.test.ts', 'test/unit/core/web/fetchUrlTarget.test.ts', 'test/unit/core/tools/getDiagnosticsTool.test.ts',
       'test/unit/core/tools/codeNavigationTools.test.ts', 'test/unit/core/tools/prefixedToolNames.test.ts',
