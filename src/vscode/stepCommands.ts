@@ -154,7 +154,9 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
     vscode.commands.registerCommand('taskPlanner.undoFromHere', async (arg?: unknown) => {
       const stepId = isTreeNode(arg) ? arg.stepId : target(arg);
       const run = deps.tree.shownRun() ?? deps.runs.current();
-      if (!stepId || !run?.plan) return void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: choose a step of a finished run in the Plan tree.'));
+      if (!stepId || !run?.plan) {
+        return void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: choose a step of a finished run in the Plan tree.'));
+      }
       if (run.status === 'running') return void vscode.window.showWarningMessage(vscode.l10n.t('Task Planner: cancel the run before undoing its steps.'));
       const report = await deps.runs.undo(run.runId, { stepId, plan: run.plan });
       const text = describeUndo(report);

@@ -217,7 +217,7 @@ describe('Plan task and the run in the editor (fake OpenAI server)', function ()
     assert.equal(readFileSync(join(root, 'keep-me.txt'), 'utf8'), 'K1\n');
     assert.equal(existsSync(join(root, 'undo-from.txt')), false);
     assert.equal(existsSync(join(root, 'undo-after.txt')), false);
-    await vscode.commands.executeCommand('taskPlanner.undoRun', result!.runId);
+    await vscode.commands.executeCommand('taskPlanner.undoRun', result.runId);
     assert.equal(existsSync(join(root, 'keep-me.txt')), false, 'the rest of the run is undone once, the steps undone before are not touched again');
   });
 
