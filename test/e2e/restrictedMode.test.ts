@@ -150,13 +150,24 @@ describe('Task Planner in Restricted Mode (workspace trust on, browser workbench
       await retry.click({ timeout: 5_000 }).catch(() => undefined);
       await retry.waitFor({ state: 'hidden', timeout: 2_000 }).catch(() => undefined);
     }
-    // The retried step and its still-unfinished sibling ask as in any trusted workspace: the command in a modal first
-    // (it blocks the workbench), then the write in the diff editor.
+    // The retried step and its still-unfinished sibling ask as in any trusted workspace, one after the other (a
+    // command may change any file, so it never runs beside a write): the command in a modal, the write in the diff editor.
     const dialog = page.locator('.monaco-dialog-box', { hasText: 'wants to run a command' });
-    await dialog.waitFor({ timeout: 30_000 });
-    await dialog.locator('.monaco-button', { hasText: /^Run$/ }).click();
-    await page.locator('.tab', { hasText: 'W1 Write the notes' }).first().waitFor({ timeout: 30_000 });
-    await page.locator('.editor-group-container.active .action-label[aria-label^="Approve"]').first().click();
+    const diff = page.locator('.tab', { hasText: 'W1 Write the notes' }).first();
+    let ranCommand = false;
+    let approvedWrite = false;
+    while (!ranCommand || !approvedWrite) {
+      await (ranCommand ? diff : approvedWrite ? dialog : dialog.or(diff)).first().waitFor({ timeout: 30_000 });
+      if (!ranCommand && (await dialog.isVisible())) {
+        await dialog.locator('.monaco-button', { hasText: /^Run$/ }).click();
+        await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
+        ranCommand = true;
+      } else if (!approvedWrite && (await diff.isVisible())) {
+        await page.locator('.editor-group-container.active .action-label[aria-label^="Approve"]').first().click();
+        await planRow(/write_file · completed/).waitFor({ timeout: 30_000 });
+        approvedWrite = true;
+      }
+    }
     await planRow(/write_file · completed/).waitFor({ timeout: 30_000 });
     await planRow(/run_command · completed/).waitFor({ timeout: 30_000 });
     assert.equal(readFileSync(file('notes.txt'), 'utf8'), 'written after trust\n');
