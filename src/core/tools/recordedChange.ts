@@ -24,37 +24,12 @@ export async function applyRecorded(ctx: ToolContext, change: RecordedChange, si
   const store = ctx.checkpoints;
   // Stryker disable next-line ConditionalExpression,LogicalOperator: an existing file (or one deleted) has its folders; looking costs only stat calls, unused without a store, and a folder not made is settled abandoned.
   const folders = store && !before.exists && after !== undefined ? await missingFolders(ctx, path, signal) : [];
-  const intents: Checkpoint[] = [];
-  if (store) {
-    try {
-      for (const folder of folders) {
-        intents.push(
-          await store.record({
-            runId: ctx.runId,
-            stepId: ctx.stepId,
-            path: folder,
-            operation: 'createDirectory',
-            before: { exists: false },
-            afterSha256: undefined,
-          }),
-        );
-      }
-      intents.push(
-        await store.record({
-          runId: ctx.runId,
-          stepId: ctx.stepId,
-          path,
-          operation: change.operation,
-          before,
-          afterSha256: after === undefined ? undefined : sha256(after),
-        }),
-      );
-    } catch (error) {
-      // The change is not made without its intent on disk; the intents already recorded never happen.
-      for (const intent of intents) await store.settle(intent, 'abandoned');
-      throw error;
-    }
-  }
+  const intents = store
+    ? await recordIntents(store, [
+        ...folders.map((folder) => folderIntent(ctx, folder)),
+        { runId: ctx.runId, stepId: ctx.stepId, path, operation: change.operation, before, afterSha256: after === undefined ? undefined : sha256(after) },
+      ])
+    : [];
   try {
     const options = { expected: expectedOf(before) };
     if (after === undefined) await ctx.workspace.delete(path, signal, options);
@@ -79,21 +54,7 @@ export async function applyRecorded(ctx: ToolContext, change: RecordedChange, si
  */
 export async function createDirectoryRecorded(ctx: ToolContext, path: string, signal: AbortSignal): Promise<void> {
   const store = ctx.checkpoints;
-  const intents: Checkpoint[] = [];
-  if (store) {
-    for (const folder of [...(await missingFolders(ctx, path, signal)), path]) {
-      intents.push(
-        await store.record({
-          runId: ctx.runId,
-          stepId: ctx.stepId,
-          path: folder,
-          operation: 'createDirectory',
-          before: { exists: false },
-          afterSha256: undefined,
-        }),
-      );
-    }
-  }
+  const intents = store ? await recordIntents(store, [...(await missingFolders(ctx, path, signal)), path].map((folder) => folderIntent(ctx, folder))) : [];
   try {
     await ctx.workspace.createDirectory(path, signal);
   } finally {
@@ -223,4 +184,24 @@ async function isFolder(workspace: WorkspaceFs, path: string): Promise<boolean> 
     if (isWorkspaceError(error)) return false;
     throw error;
   }
+}
+
+/** The intent of making the folder `path` for `ctx`'s step. */
+function folderIntent(ctx: ToolContext, path: string): Omit<Checkpoint, 'seq' | 'state'> {
+  return { runId: ctx.runId, stepId: ctx.stepId, path, operation: 'createDirectory', before: { exists: false }, afterSha256: undefined };
+}
+
+/**
+ * Records `intents` in order; when one cannot be stored, nothing is made and those already
+ * stored are settled abandoned (a run would otherwise wait on them forever).
+ */
+async function recordIntents(store: CheckpointStore, intents: readonly Omit<Checkpoint, 'seq' | 'state'>[]): Promise<Checkpoint[]> {
+  const recorded: Checkpoint[] = [];
+  try {
+    for (const intent of intents) recorded.push(await store.record(intent));
+  } catch (error) {
+    for (const intent of recorded) await store.settle(intent, 'abandoned');
+    throw error;
+  }
+  return recorded;
 }
