@@ -37,7 +37,7 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * calls) is refused: taken for absent, it would be written as a new file and checkpointed
  * as one, and Undo would delete it instead of restoring it.
  */
-export async function readVersion(ctx: ToolContext, path: string, signal: AbortSignal): Promise<FileVersion> {
+export async function readVersion(ctx: Pick<ToolContext, 'workspace'>, path: string, signal: AbortSignal): Promise<FileVersion> {
   const stat = await ctx.workspace.stat(path, signal);
   if (stat === undefined) return { exists: false };
   if (stat.type === 'directory') throw new WorkspaceError('is_directory', path, `${path} is a directory, not a file`);

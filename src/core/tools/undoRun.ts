@@ -1,6 +1,6 @@
 import type { WorkspaceFs, Checkpoint, CheckpointStore } from '../ports';
 import { isWorkspaceError } from '../workspace/workspaceError';
-import { sha256 } from './fileVersions';
+import { readVersion } from './fileVersions';
 
 /** What `undoRun` did, per path, in the order it acted (newest change first). */
 export interface UndoReport {
@@ -54,10 +54,10 @@ export async function undoRun(
       if (await undoDirectory(workspace, checkpoint, report, signal)) await options.checkpoints.settle(checkpoint, 'undone');
       continue;
     }
-    const current = await currentText(workspace, path, signal);
-    const currentHash = current === undefined || current === null ? undefined : sha256(current);
+    const current = await currentVersion(workspace, path, signal);
+    const currentHash = typeof current === 'object' ? current.sha256 : undefined;
     const beforeHash = checkpoint.before.exists ? checkpoint.before.sha256 : undefined;
-    if (current !== null && currentHash === checkpoint.afterSha256) {
+    if (typeof current === 'object' && currentHash === checkpoint.afterSha256) {
       // Only over exactly what the run left: a file changed since is never written over.
       const expected = { expected: currentHash === undefined ? { exists: false as const } : { exists: true as const, sha256: currentHash } };
       if (checkpoint.before.exists) {
@@ -68,7 +68,7 @@ export async function undoRun(
       else await workspace.delete(path, signal, expected);
       await options.checkpoints.settle(checkpoint, 'undone');
       report.restored.push(path);
-    } else if (current !== null && (currentHash === beforeHash || currentHash === original.get(path))) {
+    } else if (typeof current === 'object' && (currentHash === beforeHash || currentHash === original.get(path))) {
       if (currentHash === original.get(path)) settled.add(path);
       await options.checkpoints.settle(checkpoint, 'undone');
       if (!report.unchanged.includes(path)) report.unchanged.push(path);
@@ -80,22 +80,35 @@ export async function undoRun(
   return report;
 }
 
-function refusal(checkpoint: Checkpoint, current: string | undefined | null): string {
-  if (current === null) return `${checkpoint.path} is now a directory; the run left a file there`;
-  if (current === undefined) return `${checkpoint.path} was deleted after step ${checkpoint.stepId} changed it; restore it by hand if you want it back`;
+function refusal(checkpoint: Checkpoint, current: Current): string {
+  if (current === 'directory') return `${checkpoint.path} is now a directory; the run left a file there`;
+  if (typeof current === 'object' && current.sha256 === undefined) {
+    return `${checkpoint.path} was deleted after step ${checkpoint.stepId} changed it; restore it by hand if you want it back`;
+  }
   if (checkpoint.afterSha256 === undefined) return `${checkpoint.path} was created again after step ${checkpoint.stepId} deleted it; it is left as it is`;
+  if (current === 'not_utf8') {
+    return `${checkpoint.path} was modified after step ${checkpoint.stepId} changed it (it now holds bytes that are not UTF-8 text, so it is not what the run wrote); undoing would lose those changes`;
+  }
   return `${checkpoint.path} was modified after step ${checkpoint.stepId} changed it (its content no longer matches what the run wrote); undoing would lose those changes`;
 }
 
-/** The file's text, `undefined` when absent, `null` when a directory is there. */
-async function currentText(workspace: WorkspaceFs, path: string, signal: AbortSignal | undefined): Promise<string | undefined | null> {
-  const stat = await workspace.stat(path, signal);
-  if (!stat) return undefined;
-  if (stat.type === 'directory') return null;
+// Undo may be called without a signal; readVersion needs one.
+const neverAborted = new AbortController().signal;
+
+/**
+ * What is at a path now: a file's sha256 of its exact bytes (`undefined` when absent), a
+ * directory, or bytes that are not UTF-8 (so not what any file tool wrote).
+ */
+type Current = { sha256: string | undefined } | 'directory' | 'not_utf8';
+
+// Read as `readVersion` reads: strictly, so a byte a lenient decoding would lose (one that is not UTF-8) still counts.
+async function currentVersion(workspace: WorkspaceFs, path: string, signal: AbortSignal | undefined): Promise<Current> {
   try {
-    return await workspace.readText(path, signal);
+    const version = await readVersion({ workspace }, path, signal ?? neverAborted);
+    return { sha256: version.exists ? version.sha256 : undefined };
   } catch (error) {
-    if (isWorkspaceError(error, 'not_found')) return undefined;
+    if (isWorkspaceError(error, 'is_directory')) return 'directory';
+    if (isWorkspaceError(error, 'not_utf8')) return 'not_utf8';
     throw error;
   }
 }

@@ -34,7 +34,12 @@ describe('undoRun', () => {
     await writeFileTool.run(ctx, { path: 'made/new.txt', content: 'new' }, neverAborted);
 
     const report = await undoRun('run-A', { workspace, checkpoints });
-    assert.deepEqual(report, { runId: 'run-A', restored: ['made/new.txt', 'made', 'twice.txt', 'twice.txt', 'gone.bin.txt', 'edit.txt'], unchanged: [], refused: [] });
+    assert.deepEqual(report, {
+      runId: 'run-A',
+      restored: ['made/new.txt', 'made', 'twice.txt', 'twice.txt', 'gone.bin.txt', 'edit.txt'],
+      unchanged: [],
+      refused: [],
+    });
     for (const [name, text] of Object.entries(originals)) assert.deepEqual(fs.readFileSync(path.join(dir, name)), Buffer.from(text), name);
     // .task-planner holds the (git-ignored) folder of the writes' temporary files.
     assert.deepEqual(fs.readdirSync(dir).sort(), ['.task-planner', 'edit.txt', 'gone.bin.txt', 'twice.txt']);
@@ -53,7 +58,10 @@ describe('undoRun', () => {
     const ctx = makeToolContext({ workspace, checkpoints, approvalPolicy: 'commandsOnly' });
     await deleteFileTool.run(ctx, { path: 'deploy.sh' }, neverAborted);
     assert.equal(fs.existsSync(path.join(dir, 'deploy.sh')), false);
-    await assert.rejects(deleteFileTool.run(ctx, { path: 'alias.txt' }, neverAborted), /alias\.txt is a symbolic link \(to real\.txt\); delete_file removes files/);
+    await assert.rejects(
+      deleteFileTool.run(ctx, { path: 'alias.txt' }, neverAborted),
+      /alias\.txt is a symbolic link \(to real\.txt\); delete_file removes files/,
+    );
     assert.equal(fs.readlinkSync(path.join(dir, 'alias.txt')), 'real.txt');
     const report = await undoRun('run-1', { workspace, checkpoints });
     assert.deepEqual(report.restored, ['deploy.sh']);
@@ -79,7 +87,10 @@ describe('undoRun', () => {
     assert.deepEqual(report.refused, [
       { path: 'd.txt', reason: 'd.txt was created again after step S2 deleted it; it is left as it is' },
       { path: 'c.txt', reason: 'c.txt was deleted after step S2 changed it; restore it by hand if you want it back' },
-      { path: 'a.txt', reason: 'a.txt was modified after step S2 changed it (its content no longer matches what the run wrote); undoing would lose those changes' },
+      {
+        path: 'a.txt',
+        reason: 'a.txt was modified after step S2 changed it (its content no longer matches what the run wrote); undoing would lose those changes',
+      },
       { path: 'a.txt', reason: 'an earlier change by step S2 was kept because a later change to a.txt could not be undone' },
     ]);
     assert.deepEqual(workspace.snapshot(), { 'a.txt': 'a2 plus the user\'s edit', 'b.txt': 'b0', 'd.txt': 'recreated by the user' });
@@ -124,7 +135,15 @@ describe('undoRun', () => {
     await writeFileTool.run(ctx, { path: 'deep/er/new.txt', content: 'new' }, neverAborted);
     workspace.failNextWrite('keep.txt', new Error('disk full'));
     await assert.rejects(writeFileTool.run(ctx, { path: 'keep.txt', content: 'never written' }, neverAborted), /disk full/);
-    assert.deepEqual((await checkpoints.list('run-1')).map(({ path, state }) => [path, state]), [['deep', 'applied'], ['deep/er', 'applied'], ['deep/er/new.txt', 'applied'], ['keep.txt', 'abandoned']]);
+    assert.deepEqual(
+      (await checkpoints.list('run-1')).map(({ path, state }) => [path, state]),
+      [
+        ['deep', 'applied'],
+        ['deep/er', 'applied'],
+        ['deep/er/new.txt', 'applied'],
+        ['keep.txt', 'abandoned'],
+      ],
+    );
     const report = await undoRun('run-1', { workspace, checkpoints });
     assert.deepEqual(report, { runId: 'run-1', restored: ['deep/er/new.txt', 'deep/er', 'deep'], unchanged: [], refused: [] });
     assert.deepEqual(workspace.snapshot(), { 'keep.txt': 'k' });
@@ -162,11 +181,60 @@ describe('undoRun', () => {
     const memory = createMemoryWorkspace({ 'a.txt': 'v0' });
     const checkpoints = createMemoryCheckpointStore();
     await writeFileTool.run(makeToolContext({ workspace: memory, checkpoints, stepId: 'S1' }), { path: 'a.txt', content: 'v1' }, neverAborted);
-    const vanishing = { ...memory, readText: async () => { throw new WorkspaceError('not_found', 'a.txt', 'gone'); } };
-    assert.deepEqual((await undoRun('run-1', { workspace: vanishing, checkpoints })).refused, [{ path: 'a.txt', reason: 'a.txt was deleted after step S1 changed it; restore it by hand if you want it back' }]);
-    const unreadable = { ...memory, readText: async () => { throw new WorkspaceError('too_large', 'a.txt', 'a.txt is too large'); } };
+    let looks = 0;
+    const vanishing = {
+      ...memory,
+      // There at the first look, gone at the read and at the look after it.
+      stat: async (relative: string) => (looks++ === 0 ? memory.stat(relative) : undefined),
+      readBytes: async () => { throw new WorkspaceError('not_found', 'a.txt', 'gone'); },
+    };
+    assert.deepEqual((await undoRun('run-1', { workspace: vanishing, checkpoints })).refused, [
+      { path: 'a.txt', reason: 'a.txt was deleted after step S1 changed it; restore it by hand if you want it back' },
+    ]);
+    const unreadable = { ...memory, readBytes: async () => { throw new WorkspaceError('too_large', 'a.txt', 'a.txt is too large'); } };
     await assert.rejects(undoRun('run-1', { workspace: unreadable, checkpoints }), { code: 'too_large' });
     assert.deepEqual(memory.snapshot(), { 'a.txt': 'v1' });
+  });
+
+  it('judges the bytes the run left exactly: a byte a lenient decoding reads the same is a change, left alone and named (issue 26)', async () => {
+    fs.writeFileSync(path.join(dir, 'price.txt'), 'price: 10\n');
+    fs.writeFileSync(path.join(dir, 'other.txt'), 'before\n');
+    const workspace = createNodeWorkspace(dir);
+    const checkpoints = createMemoryCheckpointStore();
+    const ctx = makeToolContext({ workspace, checkpoints, stepId: 'S1' });
+    // The run leaves U+FFFD (bytes EF BF BD) in the file.
+    await writeFileTool.run(ctx, { path: 'price.txt', content: 'price: \ufffd\n' }, neverAborted);
+    await writeFileTool.run(ctx, { path: 'other.txt', content: 'after\n' }, neverAborted);
+    // The user puts the Latin-1 byte E9 there instead: a lenient UTF-8 decoding reads it as U+FFFD too, the same text.
+    const users = Buffer.from([...Buffer.from('price: '), 0xe9, 0x0a]);
+    fs.writeFileSync(path.join(dir, 'price.txt'), users);
+    assert.equal(await workspace.readText('price.txt'), 'price: \ufffd\n');
+
+    const report = await undoRun('run-1', { workspace, checkpoints });
+    assert.deepEqual(report.restored, ['other.txt']);
+    assert.deepEqual(report.refused, [{
+      path: 'price.txt',
+      reason: 'price.txt was modified after step S1 changed it (it now holds bytes that are not UTF-8 text, so it is not what the run wrote); undoing would lose those changes',
+    }]);
+    assert.deepEqual(fs.readFileSync(path.join(dir, 'price.txt')), users);
+    assert.equal(fs.readFileSync(path.join(dir, 'other.txt'), 'utf8'), 'before\n');
+    assert.deepEqual(
+      (await checkpoints.list('run-1')).map((checkpoint) => [checkpoint.path, checkpoint.state]),
+      [
+        ['price.txt', 'applied'],
+        ['other.txt', 'undone'],
+      ],
+    );
+  });
+
+  it('judges a file whose bytes are still what the run left as such, whatever its text (a BOM kept)', async () => {
+    fs.writeFileSync(path.join(dir, 'bom.txt'), '\ufeffold\n');
+    const workspace = createNodeWorkspace(dir);
+    const checkpoints = createMemoryCheckpointStore();
+    await editFileTool.run(makeToolContext({ workspace, checkpoints }), { path: 'bom.txt', edits: [{ search: 'old', replace: 'new' }] }, neverAborted);
+    assert.deepEqual(fs.readFileSync(path.join(dir, 'bom.txt')), Buffer.from('\ufeffnew\n'));
+    assert.deepEqual((await undoRun('run-1', { workspace, checkpoints })).restored, ['bom.txt']);
+    assert.deepEqual(fs.readFileSync(path.join(dir, 'bom.txt')), Buffer.from('\ufeffold\n'));
   });
 
   it('passes on a failure to remove a created directory other than its holding files', async () => {
