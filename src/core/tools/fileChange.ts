@@ -37,9 +37,10 @@ const maxRounds = 3;
  * `maxRounds` it gives up
  * with nothing changed. In a resumed run, a change this step made before a crash is not
  * made again (`reconcileInterrupted`). A rejection or any failure before the write leaves
- * the file as it was. Refuses paths inside `.git`, as written or once symbolic links are
- * followed; the proposal names where a path leads through links when that differs. Files
- * that are not UTF-8 text are refused (`readVersion`).
+ * the file as it was. Refuses paths inside a protected place (`.git`, `.task-planner`: see
+ * `protectedPlaces`), as written or once symbolic links are followed, whatever the policy;
+ * the proposal names where a path leads through links when that differs. Files that are
+ * not UTF-8 text are refused (`readVersion`).
  */
 export async function changeFile(
   ctx: ToolContext,
@@ -49,6 +50,7 @@ export async function changeFile(
   const path = workspacePath(ctx, input.path);
   if (path === '') throw new PathRefusedError(input.path, 'it names the workspace root, not a file');
   if (path.split('/').includes('.git')) throw new PathRefusedError(input.path, 'files inside .git are managed by git and are never changed by tools');
+  if (isProtectedPath(path)) throw new PathRefusedError(input.path, protectedPlaceReason(path));
   // Checked again where the path really leads (a link such as docs -> .git); the workspace
   // itself refuses the change should a link be swapped in after this check.
   const resolvedPath = (await ctx.workspace.locate?.(path, signal)) ?? path;

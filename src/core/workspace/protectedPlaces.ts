@@ -1,11 +1,30 @@
+/** A place inside a workspace that tools never change, by the directory name that starts it. */
+interface ProtectedPlace {
+  /** The directory's name, lower case. */
+  name: string;
+  /** Who keeps what there, for the refusal: "which git manages". */
+  keeper: string;
+}
+
+const git: ProtectedPlace = { name: '.git', keeper: 'which git manages' };
+const places: readonly ProtectedPlace[] = [git, { name: '.task-planner', keeper: 'where Task Planner keeps its run journals, snapshots and temporary files' }];
+
+function placeOf(segment: string): ProtectedPlace | undefined {
+  const lower = segment.toLowerCase();
+  return places.find((place) => place.name === lower);
+}
+
 /**
- * Places inside a workspace that tools never change: git's own data (`.git`, at any depth,
- * in any letter case, since case-insensitive file systems treat `.GIT` as `.git`). Checked
- * on the location a path resolves to, after symbolic links, not only on the path as written.
+ * Places inside a workspace that tools never change: git's own data (`.git`) and Task
+ * Planner's own (`.task-planner`: run journals, their snapshots, the temporary files of
+ * atomic writes), at any depth, in any letter case, since case-insensitive file systems
+ * treat `.GIT` as `.git`. Checked on the location a path resolves to, after symbolic
+ * links, not only on the path as written. Task Planner itself writes `.task-planner`
+ * outside the tools' path (journals through the run store, temporary files through an
+ * unguarded walk).
  */
 export function isProtectedSegment(segment: string): boolean {
-  // Stryker disable next-line ConditionalExpression: the length test only spares lower-casing most segments; the comparison decides.
-  return segment.length === 4 && segment.toLowerCase() === '.git';
+  return placeOf(segment) !== undefined;
 }
 
 /** `true` when the workspace-relative `relative` lies in a protected place. */
@@ -13,7 +32,12 @@ export function isProtectedPath(relative: string): boolean {
   return relative.split('/').some(isProtectedSegment);
 }
 
-/** Why a change to `resolved` (workspace-relative, after links) is refused, for `PathRefusedError`. */
+/**
+ * Why a change to `resolved` (workspace-relative, after links, inside a protected place)
+ * is refused, for `PathRefusedError`: names the outermost protected place on its way.
+ */
 export function protectedPlaceReason(resolved: string): string {
-  return `it leads to ${resolved}, inside .git, which git manages: tools never change files there`;
+  // Stryker disable next-line all: callers pass only protected paths, so the fallback is never taken.
+  const place = resolved.split('/').map(placeOf).find((found) => found !== undefined) ?? git;
+  return `it leads to ${resolved}, inside ${place.name}, ${place.keeper}: tools never change files there`;
 }

@@ -45,6 +45,17 @@ describe('create_directory', () => {
     assert.equal(interaction.requests.length, 0);
   });
 
+  it('refuses .git and .task-planner in any letter case as written, creating nothing, even under commandsOnly', async () => {
+    const workspace = createMemoryWorkspace();
+    const interaction = new ScriptedInteraction();
+    const ctx = makeToolContext({ workspace, interaction, approvalPolicy: 'commandsOnly' });
+    await assert.rejects(createDirectoryTool.run(ctx, { path: '.GIT/hooks' }, neverAborted), /it leads to \.GIT\/hooks, inside \.git, which git manages/);
+    await assert.rejects(createDirectoryTool.run(ctx, { path: '.Task-Planner/runs' }, neverAborted), /inside \.task-planner, where Task Planner keeps its run journals/);
+    await assert.rejects(createDirectoryTool.run(ctx, { path: '.task-planner' }, neverAborted), /inside \.task-planner/);
+    assert.deepEqual([await workspace.stat('.GIT'), await workspace.stat('.Task-Planner'), await workspace.stat('.task-planner')], [undefined, undefined, undefined]);
+    assert.equal(interaction.requests.length, 0);
+  });
+
   it('records what undo needs, refuses a file in the way by cause, and says which directory the user rejected', async () => {
     const workspace = createMemoryWorkspace({ 'file.txt': '' });
     const checkpoints = createMemoryCheckpointStore();

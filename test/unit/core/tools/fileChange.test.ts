@@ -124,6 +124,20 @@ describe('changeFile (write, edit and delete)', () => {
     await assert.rejects(writeFileTool.run(ctx, { path: 'big.txt', content: 'x'.repeat(5 * 1024 * 1024 + 1) }, neverAborted), /more than the 5242880-byte limit/);
   });
 
+  it('refuses changes inside .task-planner (journals, snapshots) in any letter case, even under commandsOnly, before asking', async () => {
+    const journal = '{"type":"run-started"}\n';
+    const workspace = createMemoryWorkspace({ '.task-planner/runs/r1.jsonl': journal });
+    const interaction = new ScriptedInteraction();
+    const ctx = makeToolContext({ workspace, interaction, approvalPolicy: 'commandsOnly' });
+    const intoOwnData = (error: unknown): boolean => error instanceof PathRefusedError && /inside \.task-planner, where Task Planner keeps its run journals/.test(error.message);
+    await assert.rejects(writeFileTool.run(ctx, { path: '.task-planner/runs/r1.jsonl', content: '{"type":"run-finished"}\n' }, neverAborted), intoOwnData);
+    await assert.rejects(writeFileTool.run(ctx, { path: 'sub/../.Task-Planner/runs/r2.jsonl', content: 'x' }, neverAborted), intoOwnData);
+    await assert.rejects(editFileTool.run(ctx, { path: '.task-planner/runs/r1.jsonl', edits: [{ search: 'started', replace: 'x' }] }, neverAborted), intoOwnData);
+    await assert.rejects(deleteFileTool.run(ctx, { path: '.task-planner/runs/r1.jsonl' }, neverAborted), intoOwnData);
+    assert.deepEqual(workspace.snapshot(), { '.task-planner/runs/r1.jsonl': journal });
+    assert.equal(interaction.requests.length, 0);
+  });
+
   it('deletes only existing files, never directories', async () => {
     const workspace = createMemoryWorkspace({ 'dir/a.txt': 'a' });
     const ctx = makeToolContext({ workspace });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { deleteFileTool } from '../../../../src/core/tools/deleteFileTool';
 import { writeFileTool } from '../../../../src/core/tools/writeFileTool';
 import { PathRefusedError } from '../../../../src/core/workspace/resolveInRoot';
 import { createNodeWorkspace } from '../../../../src/node/nodeWorkspace';
@@ -32,6 +33,21 @@ describe('changeFile through symbolic links on disk', () => {
     assert.equal(interaction.approvals().length, 0);
     assert.deepEqual(fs.readdirSync(path.join(root, '.git/hooks')), []);
     assert.deepEqual(fs.readdirSync(path.join(root, '.git')), ['hooks']);
+  });
+
+  it('refuses a write or deletion that leads into .task-planner through a link under commandsOnly, without asking', async () => {
+    fs.mkdirSync(path.join(root, '.task-planner/runs'), { recursive: true });
+    fs.writeFileSync(path.join(root, '.task-planner/runs/r1.jsonl'), 'journal\n');
+    fs.symlinkSync('.task-planner/runs', path.join(root, 'notes'));
+    const interaction = new ScriptedInteraction();
+    const ctx = makeToolContext({ workspace: createNodeWorkspace(root), interaction, approvalPolicy: 'commandsOnly' });
+    const intoOwnData = (error: unknown): boolean => error instanceof PathRefusedError && error.message.includes('inside .task-planner');
+    await assert.rejects(writeFileTool.run(ctx, { path: 'notes/r1.jsonl', content: 'forged\n' }, neverAborted), intoOwnData);
+    await assert.rejects(writeFileTool.run(ctx, { path: '.task-planner/runs/r1.jsonl', content: 'forged\n' }, neverAborted), intoOwnData);
+    await assert.rejects(deleteFileTool.run(ctx, { path: 'notes/r1.jsonl' }, neverAborted), intoOwnData);
+    assert.equal(interaction.requests.length, 0);
+    assert.deepEqual(fs.readdirSync(path.join(root, '.task-planner/runs')), ['r1.jsonl']);
+    assert.equal(fs.readFileSync(path.join(root, '.task-planner/runs/r1.jsonl'), 'utf8'), 'journal\n');
   });
 
   it('shows the location a link leads to in the approval', async () => {

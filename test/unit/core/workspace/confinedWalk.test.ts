@@ -97,6 +97,23 @@ describe('ConfinedWalk: symbolic links', () => {
     assert.equal(await workspace.readText('docs/config'), '[core]', 'reading stays allowed');
   });
 
+  it('refuses changes that lead into .task-planner through a link (any letter case), creating nothing there', async () => {
+    const { raw, workspace } = confinedMemoryWorkspace();
+    raw.file('/ws/.task-planner/runs/r1.jsonl', 'journal');
+    raw.put('/ws/notes', { kind: 'link', target: '.Task-Planner' });
+    raw.put('/ws/.Task-Planner', { kind: 'link', target: '.task-planner/runs' });
+    const intoOwnData = refused(/inside \.task-planner, where Task Planner keeps/);
+    await assert.rejects(workspace.writeText('notes/r1.jsonl', 'forged'), intoOwnData);
+    await assert.rejects(workspace.writeText('notes/r2.jsonl', 'forged'), intoOwnData);
+    await assert.rejects(workspace.createDirectory('notes/sub'), intoOwnData);
+    await assert.rejects(workspace.delete('notes/r1.jsonl'), intoOwnData);
+    await assert.rejects(workspace.writeText('.task-planner/runs/r1.jsonl', 'forged'), refused(/leads to \.task-planner\/runs\/r1\.jsonl, inside \.task-planner/));
+    assert.deepEqual(namesIn(raw, '/ws/.task-planner/runs'), ['r1.jsonl']);
+    assert.equal(await workspace.readText('notes/r1.jsonl'), 'journal', 'reading stays allowed');
+    await workspace.writeText('src/a.ts', 'a');
+    assert.equal(raw.text('/ws/src/a.ts'), 'a', 'atomic writes still use their temporary folder in .task-planner');
+  });
+
   it('deletes a link itself, never its target', async () => {
     const { raw, workspace } = confinedMemoryWorkspace();
     raw.file('/ws/target.txt', 't');

@@ -12,7 +12,19 @@ describe('protectedPlaces', () => {
     assert.deepEqual(['', 'src/a.ts', 'docs/.github/workflows/ci.yml', 'a.git/b', 'x/.gitignore'].map(isProtectedPath), [false, false, false, false, false]);
   });
 
+  it('protects .task-planner (run journals, snapshots, temporary files) in any letter case, at any depth', () => {
+    assert.deepEqual(['.task-planner', '.Task-Planner', '.TASK-PLANNER'].map(isProtectedSegment), [true, true, true]);
+    assert.deepEqual(['.task-planner-tmp-0123abcd', 'task-planner', '.task-planners', '.task-plan', 'x.task-planner'].map(isProtectedSegment), [false, false, false, false, false]);
+    assert.deepEqual(['.task-planner/runs/r.jsonl', 'sub/.Task-Planner/tmp', '.task-planner'].map(isProtectedPath), [true, true, true]);
+    assert.deepEqual(['src/.task-planner-tmp-0123abcd', 'task-planner/a.ts'].map(isProtectedPath), [false, false]);
+  });
+
   it('says where a refused change leads and why', () => {
     assert.equal(protectedPlaceReason('.git/config'), 'it leads to .git/config, inside .git, which git manages: tools never change files there');
+    assert.equal(
+      protectedPlaceReason('sub/.Task-Planner/runs/r.jsonl'),
+      'it leads to sub/.Task-Planner/runs/r.jsonl, inside .task-planner, where Task Planner keeps its run journals, snapshots and temporary files: tools never change files there',
+    );
+    assert.match(protectedPlaceReason('.task-planner/.git/x'), /inside \.task-planner,/, 'the outermost place is named');
   });
 });
