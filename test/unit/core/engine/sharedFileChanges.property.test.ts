@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { createMemoryRunStore } from '../../../../src/core/engine/memoryRunStore';
 import { resumeRun } from '../../../../src/core/engine/resumeRun';
 import { runPlan } from '../../../../src/core/engine/runPlan';
+import type { LlmChatRequest, LlmChatResponse } from '../../../../src/core/llm/llmTypes';
 import type { Step } from '../../../../src/core/plan/planSchema';
 import type { ChangeOptions, CheckpointStore, Interaction, RunStore, WorkspaceFs } from '../../../../src/core/ports';
 import { builtinTools } from '../../../../src/core/tools/builtinTools';
@@ -11,38 +12,108 @@ import { sha256 } from '../../../../src/core/tools/fileVersions';
 import { undoRun } from '../../../../src/core/tools/undoRun';
 import { createMemoryWorkspace, type MemoryWorkspace } from '../../../fakes/memoryWorkspace';
 import { ManualClock } from '../../../fakes/manualClock';
+import { scriptedLlm } from '../../../fakes/scriptedLlm';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 
 const initial: Record<string, string> = { 'a.txt': 'a0\na1\na2\n', 'b.txt': 'b0\nb1\n' };
 const files = ['a.txt', 'b.txt', 'c.txt'];
 const tokens = ['a0', 'a1', 'a2', 'b0', 'b1', 'w'];
 
-/** One step's change: an edit whose search text survives it (made twice, it would show), a whole-file write, or a deletion. */
-type Change = { kind: 'edit'; file: string; token: string } | { kind: 'write'; file: string; content: string } | { kind: 'delete'; file: string };
+/**
+ * One step's change: an edit whose search text survives it (made twice, it would show), a whole-file write, a deletion, or
+ * a scripted agent that reads the file and adds its own line with `write_file` (whole file, from what it read) or `edit_file`,
+ * declaring no write scope, its file, or another file (a wrong scope: the drift guard asks and it races the file's writers).
+ */
+type Change =
+  | { kind: 'edit'; file: string; token: string }
+  | { kind: 'write'; file: string; content: string }
+  | { kind: 'delete'; file: string }
+  | { kind: 'agent'; file: string; tool: 'write_file' | 'edit_file'; scope: 'none' | 'own' | 'other' };
 
 const change: fc.Arbitrary<Change> = fc.oneof(
   fc.record({ kind: fc.constant('edit' as const), file: fc.constantFrom(...files), token: fc.constantFrom(...tokens) }),
   fc.record({ kind: fc.constant('write' as const), file: fc.constantFrom(...files), content: fc.constantFrom('w\na1\n', 'b1\nw\n', 'a0\n') }),
   fc.record({ kind: fc.constant('delete' as const), file: fc.constantFrom(...files) }),
+  fc.record({
+    kind: fc.constant('agent' as const),
+    file: fc.constantFrom(...files),
+    tool: fc.constantFrom('write_file' as const, 'edit_file' as const),
+    scope: fc.constantFrom('none' as const, 'own' as const, 'other' as const),
+  }),
 );
 
 const scenario = fc.record({
-  changes: fc.array(fc.record({ change, dependsOn: fc.array(fc.nat(7), { maxLength: 2 }), approve: fc.boolean(), critical: fc.boolean() }), { minLength: 1, maxLength: 7 }),
+  changes: fc.array(fc.record({ change, dependsOn: fc.array(fc.nat(7), { maxLength: 2 }), approve: fc.boolean(), critical: fc.boolean() }), {
+    minLength: 1,
+    maxLength: 7,
+  }),
   latencies: fc.array(fc.nat(3), { minLength: 1, maxLength: 16 }),
   concurrency: fc.integer({ min: 1, max: 6 }),
   crash: fc.option(fc.record({ at: fc.nat(80), after: fc.boolean() }), { nil: undefined }),
 });
 
+/** The line agent step `id` adds to its file; present before its change, the change was made already. */
+const agentLine = (id: string): string => `added by ${id}`;
+
 function stepOf(index: number, spec: { change: Change; dependsOn: number[]; critical: boolean }): Step {
   const { change } = spec;
+  const dependsOn = [...new Set(spec.dependsOn.filter((dependency) => dependency < index))].map((dependency) => `S${dependency}`);
+  if (change.kind === 'agent') {
+    const writes = change.scope === 'none' ? {} : { writes: [change.scope === 'own' ? change.file : files.find((file) => file !== change.file) ?? 'x.txt'] };
+    const input = `Agent step S${index} adds the line "${agentLine(`S${index}`)}" to ${change.file} with ${change.tool}.`;
+    return makeStep(`S${index}`, { input, dependsOn, critical: spec.critical, onFailure: 'skip', ...writes });
+  }
   const args =
     change.kind === 'edit'
       ? { path: change.file, edits: [{ search: change.token, replace: `${change.token}!` }] }
       : change.kind === 'write'
         ? { path: change.file, content: change.content }
         : { path: change.file };
-  const dependsOn = [...new Set(spec.dependsOn.filter((dependency) => dependency < index))].map((dependency) => `S${dependency}`);
-  return makeStep(`S${index}`, { kind: 'tool', agent: undefined, input: undefined, tool: `${change.kind}_file`, args, dependsOn, critical: spec.critical, onFailure: 'skip' });
+  return makeStep(`S${index}`, {
+    kind: 'tool',
+    agent: undefined,
+    input: undefined,
+    tool: `${change.kind}_file`,
+    args,
+    dependsOn,
+    critical: spec.critical,
+    onFailure: 'skip',
+  });
+}
+
+const call = (name: string, args: Record<string, unknown>): Partial<LlmChatResponse> => ({
+  toolCalls: [{ id: `c-${name}`, name, arguments: JSON.stringify(args) }],
+});
+
+/** What a tool call answered, as the agent sees it: whether it went through, and its data (a read's text). */
+function outcome(content: string): { ok: boolean; text: string | undefined } {
+  const envelope = JSON.parse(content) as { status: string; untrusted_data?: string };
+  if (envelope.status !== 'ok') return { ok: false, text: undefined };
+  const data = JSON.parse(envelope.untrusted_data ?? 'null') as { content?: unknown } | null;
+  return { ok: true, text: typeof data?.content === 'string' ? data.content : undefined };
+}
+
+/**
+ * The agents' model: each agent step reads its file, and adds its line unless the line is there already (as a model
+ * would after a crash); a refused change (the file changed since it read it) makes it read again, twice at most.
+ */
+function agentModel(request: LlmChatRequest): Partial<LlmChatResponse> {
+  const first = request.messages.find((message) => message.role === 'user');
+  const task = /Agent step (S\d+) adds the line "([^"]+)" to (\S+) with (\w+)\./.exec(typeof first?.content === 'string' ? first.content : '');
+  if (!task) return { text: 'No task.' };
+  const [, , line, path, tool] = task as unknown as [string, string, string, string, string];
+  const results = request.messages.flatMap((message) => (message.role === 'tool' ? [message] : []));
+  const last = results.at(-1);
+  if (last === undefined) return call('read_file', { path });
+  if (last.toolCallId === 'c-read_file') {
+    const { text } = outcome(last.content);
+    if (text?.includes(line)) return { text: 'The line is there already.' };
+    if (text === undefined || text === '' || tool === 'write_file') return call('write_file', { path, content: `${text ?? ''}${line}\n` });
+    const firstLine = text.split('\n')[0] ?? '';
+    return call('edit_file', { path, edits: [{ search: firstLine, replace: `${firstLine}\n${line}` }] });
+  }
+  if (outcome(last.content).ok) return { text: 'Added the line.' };
+  return results.length < 6 ? call('read_file', { path }) : { text: 'Could not add the line.' };
 }
 
 /** The process dies at the `at`-th operation on anything durable (before or after it takes effect): from then on nothing more is kept. */
@@ -94,11 +165,19 @@ function crashing(workspace: MemoryWorkspace, crash: Crash, wait: () => Promise<
 }
 
 function crashingStore(store: RunStore, crash: Crash): RunStore {
-  return { ...store, append: (runId, entries) => crash.guard(() => store.append(runId, entries)), writeSnapshot: (runId, snapshot) => crash.guard(() => store.writeSnapshot(runId, snapshot)) };
+  return {
+    ...store,
+    append: (runId, entries) => crash.guard(() => store.append(runId, entries)),
+    writeSnapshot: (runId, snapshot) => crash.guard(() => store.writeSnapshot(runId, snapshot)),
+  };
 }
 
 function crashingCheckpoints(store: CheckpointStore, crash: Crash): CheckpointStore {
-  return { record: (checkpoint) => crash.guard(() => store.record(checkpoint)), settle: (checkpoint, state) => crash.guard(() => store.settle(checkpoint, state)), list: (runId) => store.list(runId) };
+  return {
+    record: (checkpoint) => crash.guard(() => store.record(checkpoint)),
+    settle: (checkpoint, state) => crash.guard(() => store.settle(checkpoint, state)),
+    list: (runId) => store.list(runId),
+  };
 }
 
 function answering(approvals: ReadonlyMap<string, boolean>, wait: () => Promise<void>): Interaction {
@@ -114,7 +193,7 @@ function answering(approvals: ReadonlyMap<string, boolean>, wait: () => Promise<
 }
 
 describe('changes of shared files under random plans, latencies, approvals and a crash (issue 26)', () => {
-  it('property: the files end as a serial order of the changes reported applied, each made once, every one reported, and Undo restores the start byte for byte', async function () {
+  it('property: with tool and agent steps, the files end as a serial order of the changes reported applied, each made once, every one reported, and Undo restores the start byte for byte', async function () {
     this.timeout(120_000);
     await fc.assert(
       fc.asyncProperty(scenario, async ({ changes, latencies, concurrency, crash: crashPlan }) => {
@@ -123,7 +202,15 @@ describe('changes of shared files under random plans, latencies, approvals and a
         const checkpoints = createMemoryCheckpointStore();
         const plan = makePlan(changes.map((spec, index) => stepOf(index, spec)));
         const approvals = new Map(changes.map((spec, index) => [`S${index}`, spec.approve]));
-        const common = { clock: new ManualClock(0, { autoAdvance: true }), tools: builtinTools(), approvalPolicy: 'writesAndCommands' as const, maxConcurrency: concurrency };
+        const common = {
+          clock: new ManualClock(0, { autoAdvance: true }),
+          tools: builtinTools(),
+          approvalPolicy: 'writesAndCommands' as const,
+          maxConcurrency: concurrency,
+          llm: scriptedLlm([agentModel]),
+          agentLimits: { timeoutMs: Infinity },
+          retryBaseDelayMs: 0,
+        };
 
         const crash = new Crash(crashPlan);
         const first = runPlan(plan, {
@@ -148,18 +235,36 @@ describe('changes of shared files under random plans, latencies, approvals and a
         }
         assert.notEqual(final.status, 'running');
 
-        const landed = (await checkpoints.list('run-p')).filter((checkpoint) => (checkpoint.state === 'applied' || checkpoint.state === 'recovered') && checkpoint.operation !== 'createDirectory');
+        const landed = (await checkpoints.list('run-p')).filter(
+          (checkpoint) => (checkpoint.state === 'applied' || checkpoint.state === 'recovered') && checkpoint.operation !== 'createDirectory',
+        );
         const snapshot = workspace.snapshot();
         for (const file of files) {
           let hash = initial[file] === undefined ? undefined : sha256(initial[file]);
           for (const checkpoint of landed.filter((candidate) => candidate.path === file)) {
-            assert.equal(checkpoint.before.exists ? checkpoint.before.sha256 : undefined, hash, `${file}: change ${checkpoint.seq} (${checkpoint.stepId}) was made on the content the previous one left`);
+            assert.equal(
+              checkpoint.before.exists ? checkpoint.before.sha256 : undefined,
+              hash,
+              `${file}: change ${checkpoint.seq} (${checkpoint.stepId}) was made on the content the previous one left`,
+            );
             hash = checkpoint.afterSha256;
           }
           assert.equal(snapshot[file] === undefined ? undefined : sha256(snapshot[file]), hash, `${file} is what its changes left, in order`);
         }
-        for (const step of plan.steps) assert.ok(landed.filter((checkpoint) => checkpoint.stepId === step.id).length <= 1, `${step.id} changed its file at most once`);
-        assert.deepEqual([...(state.changedFiles ?? [])].sort(), [...new Set(landed.map((checkpoint) => checkpoint.path))].sort(), 'every change that landed is reported, and only those');
+        for (const step of plan.steps) {
+          const made = landed.filter((checkpoint) => checkpoint.stepId === step.id);
+          if (step.kind === 'tool') assert.ok(made.length <= 1, `${step.id} changed its file at most once`);
+          else {
+            for (const checkpoint of made) {
+              assert.ok(!(checkpoint.before.exists && checkpoint.before.text.includes(agentLine(step.id))), `${step.id} never added its line again`);
+            }
+          }
+        }
+        assert.deepEqual(
+          [...(state.changedFiles ?? [])].sort(),
+          [...new Set(landed.map((checkpoint) => checkpoint.path))].sort(),
+          'every change that landed is reported, and only those',
+        );
 
         const undone = await undoRun('run-p', { workspace, checkpoints });
         assert.deepEqual(undone.refused, []);
