@@ -25,7 +25,7 @@ export interface SkillFolder {
 
 /** What `readCapabilities` reads besides the workspace. */
 export interface ReadCapabilitiesOptions {
-  /** The user's own skills folders, after the workspace's; each holds `<skill>/SKILL.md`. */
+  /** The user's own skills folders, read after the workspace's (their skills win over the workspace's of the same name); each holds `<skill>/SKILL.md`. */
   userSkillFolders?: readonly SkillFolder[];
   signal?: AbortSignal;
 }
@@ -40,7 +40,8 @@ const conventionFiles = '{AGENTS.md,CLAUDE.md,copilot-instructions.md,*.instruct
  * listed nor read, `.gitignore`d files are skipped): every `AGENTS.md` and `CLAUDE.md`,
  * `.github/copilot-instructions.md`, `.github/instructions/**\/*.instructions.md` (with
  * `applyTo` front matter), the skills of `workspaceSkillFolders`, then those of the user's
- * folders. A file that is too large, unreadable, or has bad front matter is left out with a
+ * folders. Skills are unique by name: the first read wins, but the user's own skill replaces
+ * a workspace skill of its name (the workspace file is named in a diagnostic). A file that is too large, unreadable, or has bad front matter is left out with a
  * diagnostic naming it and the problem; nothing here throws but the signal's abort.
  */
 export async function readCapabilities(workspace: WorkspaceFs, options: ReadCapabilitiesOptions = {}): Promise<CapabilityCatalogue> {
@@ -217,11 +218,26 @@ function tagsOf(value: unknown, file: string, diagnostics: CapabilityDiagnostic[
   return tags.slice(0, capabilityLimits.maxTags);
 }
 
+/**
+ * Adds `skill` unless one of its name is known: the first of a name wins, except that the
+ * user's own skill (no `workspaceFolder`) takes the place of a workspace's, which a cloned
+ * repository could otherwise use to replace it unnoticed; the one left out gets a diagnostic.
+ */
 function addSkill(skills: Skill[], skill: Skill | undefined, diagnostics: CapabilityDiagnostic[]): void {
   if (skill === undefined) return;
-  const first = skills.find((known) => known.name === skill.name);
-  if (first === undefined) skills.push(skill);
-  else diagnostics.push({ file: skill.source, message: `The skill "${skill.name}" was left out: ${first.source} has the same name and was read first.` });
+  const index = skills.findIndex((known) => known.name === skill.name);
+  const first = skills[index];
+  if (first === undefined) {
+    skills.push(skill);
+  } else if (first.workspaceFolder !== undefined && skill.workspaceFolder === undefined) {
+    skills[index] = skill;
+    diagnostics.push({
+      file: first.source,
+      message: `The workspace's skill "${skill.name}" was left out: your own skill of the same name, ${skill.source}, is used instead.`,
+    });
+  } else {
+    diagnostics.push({ file: skill.source, message: `The skill "${skill.name}" was left out: ${first.source} has the same name and was read first.` });
+  }
 }
 
 /** One line of at most `max` characters with controls and text-direction marks shown as escapes. */

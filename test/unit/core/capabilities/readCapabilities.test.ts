@@ -4,7 +4,8 @@ import { readCapabilities } from '../../../../src/core/capabilities/readCapabili
 import type { WorkspaceFs } from '../../../../src/core/ports';
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
 
-const skill = (name: string, description = `What ${name} does.`, extra = ''): string => `---\nname: ${name}\ndescription: ${description}\n${extra}---\n# ${name}\nBody of ${name}.\n`;
+const skill = (name: string, description = `What ${name} does.`, extra = ''): string =>
+  `---\nname: ${name}\ndescription: ${description}\n${extra}---\n# ${name}\nBody of ${name}.\n`;
 
 describe('readCapabilities', () => {
   it('reads instructions and skills from the places the conventions put them, and nothing else', async () => {
@@ -44,16 +45,41 @@ describe('readCapabilities', () => {
     assert.deepEqual(catalogue.diagnostics, []);
   });
 
-  it('reads the user\'s skills folders after the workspace\'s, the first skill of a name winning', async () => {
-    const workspace = createMemoryWorkspace({ '.github/skills/shared/SKILL.md': skill('shared', 'The workspace one.') });
-    const mine = createMemoryWorkspace({ 'shared/SKILL.md': skill('shared', 'Mine.'), 'own/SKILL.md': skill('own'), 'nested/deeper/SKILL.md': skill('deeper') });
-    const catalogue = await readCapabilities(workspace, { userSkillFolders: [{ label: '/home/me/skills', fs: mine }] });
-    assert.deepEqual(catalogue.skills.map((found) => [found.name, found.description, found.source, found.workspaceFolder]), [
-      ['shared', 'The workspace one.', '.github/skills/shared/SKILL.md', '.github/skills/shared'],
-      ['own', 'What own does.', '/home/me/skills/own/SKILL.md', undefined],
-    ]);
+  it('reads the user\'s skills folders after the workspace\'s; the user\'s own skill wins over a workspace one of its name, with a warning naming that file', async () => {
+    const workspace = createMemoryWorkspace({
+      '.github/skills/shared/SKILL.md': skill('shared', 'The workspace one.'),
+      '.claude/skills/shared/SKILL.md': skill('shared', 'The other workspace one.'),
+      '.claude/skills/only-here/SKILL.md': skill('only-here'),
+    });
+    const mine = createMemoryWorkspace({
+      'shared/SKILL.md': skill('shared', 'Mine.'),
+      'own/SKILL.md': skill('own'),
+      'nested/deeper/SKILL.md': skill('deeper'),
+    });
+    const theirs = createMemoryWorkspace({ 'own/SKILL.md': skill('own', 'Second folder.') });
+    const userSkillFolders = [
+      { label: '/home/me/skills', fs: mine },
+      { label: '/home/me/more', fs: theirs },
+    ];
+    const catalogue = await readCapabilities(workspace, { userSkillFolders });
+    assert.deepEqual(
+      catalogue.skills.map((found) => [found.name, found.description, found.source, found.workspaceFolder]),
+      [
+        ['shared', 'Mine.', '/home/me/skills/shared/SKILL.md', undefined],
+        ['only-here', 'What only-here does.', '.claude/skills/only-here/SKILL.md', '.claude/skills/only-here'],
+        ['own', 'What own does.', '/home/me/skills/own/SKILL.md', undefined],
+      ],
+    );
     assert.deepEqual(catalogue.diagnostics, [
-      { file: '/home/me/skills/shared/SKILL.md', message: 'The skill "shared" was left out: .github/skills/shared/SKILL.md has the same name and was read first.' },
+      {
+        file: '.claude/skills/shared/SKILL.md',
+        message: 'The skill "shared" was left out: .github/skills/shared/SKILL.md has the same name and was read first.',
+      },
+      {
+        file: '.github/skills/shared/SKILL.md',
+        message: 'The workspace\'s skill "shared" was left out: your own skill of the same name, /home/me/skills/shared/SKILL.md, is used instead.',
+      },
+      { file: '/home/me/more/own/SKILL.md', message: 'The skill "own" was left out: /home/me/skills/own/SKILL.md has the same name and was read first.' },
     ]);
   });
 
@@ -119,7 +145,9 @@ describe('readCapabilities', () => {
     for (let index = 0; index < 102; index++) files[`.github/skills/s${String(index).padStart(3, '0')}/SKILL.md`] = skill(`s${String(index).padStart(3, '0')}`);
     const catalogue = await readCapabilities(createMemoryWorkspace(files));
     assert.equal(catalogue.skills.length, 100);
-    assert.deepEqual(catalogue.diagnostics, [{ file: '.github/skills', message: 'Only the first 100 of 102 skills in .github/skills are read; 2 were left out.' }]);
+    assert.deepEqual(catalogue.diagnostics, [
+      { file: '.github/skills', message: 'Only the first 100 of 102 skills in .github/skills are read; 2 were left out.' },
+    ]);
   });
 
   it('reports a workspace or file it cannot read instead of failing, and stops when aborted', async () => {
