@@ -45,7 +45,7 @@ describe('readCapabilities', () => {
     assert.deepEqual(catalogue.diagnostics, []);
   });
 
-  it('reads the user\'s skills folders after the workspace\'s; the user\'s own skill wins over a workspace one of its name, with a warning naming that file', async () => {
+  it('lets the user\'s own skill win over a workspace skill of its name, with a warning naming that file; otherwise the first read wins', async () => {
     const workspace = createMemoryWorkspace({
       '.github/skills/shared/SKILL.md': skill('shared', 'The workspace one.'),
       '.claude/skills/shared/SKILL.md': skill('shared', 'The other workspace one.'),
