@@ -13,7 +13,7 @@ import { undoRun } from '../../../../src/core/tools/undoRun';
 import { writeFileTool } from '../../../../src/core/tools/writeFileTool';
 import { deleteFileTool } from '../../../../src/core/tools/deleteFileTool';
 import { createNodeWorkspace } from '../../../../src/node/nodeWorkspace';
-import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
+import { createMemoryWorkspace, type MemoryWorkspace } from '../../../fakes/memoryWorkspace';
 import { ManualClock } from '../../../fakes/manualClock';
 import { ScriptedInteraction } from '../../../fakes/scriptedInteraction';
 import { makeToolContext, neverAborted } from '../../../fakes/toolContext';
@@ -33,6 +33,21 @@ function slowed(workspace: WorkspaceFs): WorkspaceFs {
     writeText: async (...args) => (await turn(), workspace.writeText(...args)),
     delete: async (...args) => (await turn(), workspace.delete(...args)),
     stat: async (...args) => (await turn(), workspace.stat(...args)),
+  };
+}
+
+/** `memory`, where another program saves `saved` into the file just before our first write. */
+function savedBeforeOurWrite(memory: MemoryWorkspace, saved: string): WorkspaceFs {
+  let interfered = false;
+  return {
+    ...memory,
+    async writeText(file, text, signal, options) {
+      if (!interfered) {
+        interfered = true;
+        await memory.writeText(file, saved);
+      }
+      return memory.writeText(file, text, signal, options);
+    },
   };
 }
 
@@ -94,18 +109,7 @@ describe('changes of one file by parallel steps (issue 26)', () => {
 
   it('another program writing the file between the read and the write is never overwritten: the edit is made again on its content', async () => {
     const memory = createMemoryWorkspace({ 'f.txt': 'alpha\nbeta\n' });
-    let interfered = false;
-    const racing: WorkspaceFs = {
-      ...memory,
-      async writeText(file, text, signal, options) {
-        if (!interfered) {
-          interfered = true;
-          // Another program saves the file just before our write.
-          await memory.writeText(file, 'alpha\nbeta\nsaved by the user\n');
-        }
-        return memory.writeText(file, text, signal, options);
-      },
-    };
+    const racing = savedBeforeOurWrite(memory, 'alpha\nbeta\nsaved by the user\n');
     const result = await editFileTool.run(makeToolContext({ workspace: racing, approvalPolicy: 'commandsOnly' }), { path: 'f.txt', edits: [{ search: 'alpha', replace: 'ALPHA' }] }, neverAborted);
     assert.equal(result.operation, 'edited');
     assert.equal(memory.snapshot()['f.txt'], 'ALPHA\nbeta\nsaved by the user\n');
@@ -113,17 +117,7 @@ describe('changes of one file by parallel steps (issue 26)', () => {
 
   it('a whole-file write computed before another program saved the file asks again, showing what it would now replace', async () => {
     const memory = createMemoryWorkspace({ 'f.txt': 'v0' });
-    let interfered = false;
-    const racing: WorkspaceFs = {
-      ...memory,
-      async writeText(file, text, signal, options) {
-        if (!interfered) {
-          interfered = true;
-          await memory.writeText(file, 'the user saved this');
-        }
-        return memory.writeText(file, text, signal, options);
-      },
-    };
+    const racing = savedBeforeOurWrite(memory, 'the user saved this');
     const interaction = new ScriptedInteraction({ approvals: [{ approved: true }, { approved: false, reason: 'not over my work' }] });
     await assert.rejects(writeFileTool.run(makeToolContext({ workspace: racing, interaction }), { path: 'f.txt', content: 'v1' }, neverAborted), /not over my work/);
     assert.deepEqual(interaction.approvals().map((request) => (request.kind === 'file' ? request.proposal.currentText : '')), ['v0', 'the user saved this']);
