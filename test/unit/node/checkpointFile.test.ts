@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadCheckpointFile } from '../../../src/node/checkpointFile';
@@ -30,5 +30,44 @@ describe('loadCheckpointFile', () => {
     assert.deepEqual(await store.list('r1'), []);
     await store.record(change);
     assert.equal((await (await loadCheckpointFile(join(dir, 'bad.json'))).list('r1')).length, 1);
+  });
+
+  it('appends one line per record and settlement: what was written before is never rewritten', async () => {
+    const file = join(dir, 'checkpoints.json');
+    const store = await loadCheckpointFile(file);
+    const big = { exists: true as const, text: 'x'.repeat(10_000), sha256: 'f'.repeat(64) };
+    const first = await store.record({ ...change, before: big });
+    const afterFirst = readFileSync(file, 'utf8');
+    await store.settle(first, 'applied');
+    await store.record({ ...change, path: 'b.txt', before: big });
+    const now = readFileSync(file, 'utf8');
+    assert.ok(now.startsWith(afterFirst), 'the first line is kept as it was');
+    assert.equal(now.split('\n').filter(Boolean).length, 3);
+    assert.ok(now.length < 2 * afterFirst.length + 200, 'a settlement is a short line, not the store again');
+    assert.deepEqual((await (await loadCheckpointFile(file)).list('r1')).map((checkpoint) => checkpoint.state), ['applied', 'intended']);
+  });
+
+  it('skips a last line cut short by a crash: the change it began was never made', async () => {
+    const file = join(dir, 'checkpoints.json');
+    const store = await loadCheckpointFile(file);
+    await store.record(change);
+    appendFileSync(file, '{"record":{"runId":"r1","stepId":"S2","seq":2,"pa');
+    const reloaded = await loadCheckpointFile(file);
+    assert.deepEqual((await reloaded.list('r1')).map((checkpoint) => checkpoint.seq), [1]);
+    await reloaded.record({ ...change, path: 'c.txt' });
+    assert.deepEqual((await (await loadCheckpointFile(file)).list('r1')).map((checkpoint) => checkpoint.path), ['a.txt', 'c.txt']);
+  });
+
+  it('reads the JSON array an older version wrote, and turns it into lines at the first write without losing any', async () => {
+    const file = join(dir, 'checkpoints.json');
+    writeFileSync(file, JSON.stringify([{ ...change, seq: 1, state: 'applied' }, { ...change, runId: 'r0', seq: 1 }]));
+    const store = await loadCheckpointFile(file);
+    assert.deepEqual((await store.list('r0')).map((checkpoint) => checkpoint.state), ['applied'], 'a checkpoint without a state was applied');
+    await store.record({ ...change, path: 'b.txt' });
+    assert.ok(!readFileSync(file, 'utf8').startsWith('['));
+    const reloaded = await loadCheckpointFile(file);
+    assert.deepEqual((await reloaded.list('r1')).map((checkpoint) => [checkpoint.seq, checkpoint.path, checkpoint.state]), [[1, 'a.txt', 'applied'], [2, 'b.txt', 'intended']]);
+    assert.equal((await reloaded.list('r0')).length, 1);
+    assert.deepEqual(readdirSync(dir), ['checkpoints.json'], 'no temporary file left');
   });
 });
