@@ -55,8 +55,12 @@ function loadQuickJs(memoryLimitBytes: number): Promise<QuickJSWASMModule> {
     // quickjs-emscripten types the memory as WebAssembly.Memory, which the ES2023 library does not declare.
     // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment
     const wasmMemory = new webAssembly.Memory({ initial: engineBytes / wasmPageBytes, maximum: Math.ceil((engineBytes + memoryLimitBytes) / wasmPageBytes) });
+    // Emscripten prints an abort ("Aborted(Assertion failed…)") on the host's stderr before it
+    // throws it; the throw reaches the evaluation, which reports it, so the print is dropped.
     // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment
-    loading = newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmMemory })).catch((error: unknown) => {
+    const emscriptenModule = { wasmMemory, print: ignoreOutput, printErr: ignoreOutput };
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment
+    loading = newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmMemory, emscriptenModule })).catch((error: unknown) => {
       modules.delete(memoryLimitBytes);
       throw new Error(
         `Could not load the QuickJS sandbox used for predicates: ${errorMessage(error)}. Reinstall dependencies or rebuild (the .wasm file must sit next to the bundle).`,
@@ -67,14 +71,20 @@ function loadQuickJs(memoryLimitBytes: number): Promise<QuickJSWASMModule> {
   return loading;
 }
 
+function ignoreOutput(): void {
+  // Nothing the engine prints reaches the user: what matters comes back as an exception.
+}
+
 /**
  * Evaluates a JavaScript expression in a fresh QuickJS sandbox (WebAssembly; no access
  * to the host) with the globals `input`, `result`, `depends` and `checks`. `true` passes; `false`
  * fails with a diagnosis quoting the predicate and a preview of the result; a string
  * fails with that string as the diagnosis; any other value fails as "unexpected value".
- * A thrown exception, a syntax error, running past `timeoutMs` or past the memory limit
- * is an `error`. The diagnosis and the message are capped at `textCaps.message`
- * characters (`capText`). Never rejects.
+ * A thrown exception, a syntax error, running past `timeoutMs`, past the memory limit or
+ * past the stack (also the host's, which QuickJS's own check does not always see first:
+ * `JSON.parse` of 100 000 nested brackets), or the engine aborting, is an `error`; the
+ * engine prints nothing on the host's stderr (an abort comes back as an exception). The diagnosis and the message are capped at
+ * `textCaps.message` characters (`capText`). Never rejects.
  */
 export async function evaluatePredicate(expr: string, bindings: PredicateBindings, opts: PredicateOptions = {}): Promise<PredicateOutcome> {
   const outcome = await evaluateUncapped(expr, bindings, opts);
@@ -104,7 +114,8 @@ async function evaluateUncapped(expr: string, bindings: PredicateBindings, opts:
     return timedOut;
   });
   const vm = runtime.newContext();
-  let outOfMemory = false;
+  // Out of memory, or the engine stopped halfway (host stack overflow, abort): the instance goes.
+  let dropModule = false;
   try {
     for (const name of ['input', 'result', 'depends', 'checks'] as const) {
       const injected = inject(vm, name, bindings[name]);
@@ -114,7 +125,7 @@ async function evaluateUncapped(expr: string, bindings: PredicateBindings, opts:
     if (evaluated.error) {
       const thrown: unknown = vm.dump(evaluated.error);
       evaluated.error.dispose();
-      outOfMemory = !timedOut && isOutOfMemory(thrown);
+      dropModule = !timedOut && isOutOfMemory(thrown);
       return { kind: 'error', message: describeThrown(expr, thrown, timedOut, timeoutMs, memoryLimitBytes) };
     }
     const type = vm.typeof(evaluated.value);
@@ -131,17 +142,19 @@ async function evaluateUncapped(expr: string, bindings: PredicateBindings, opts:
       diagnosis: `Verification \`${expr}\` returned an unexpected value ${preview(value)} (expected true, false or a diagnosis string) for result ${preview(bindings.result)}`,
     };
   } catch (error) {
-    return { kind: 'error', message: `Verification \`${expr}\` could not be evaluated: ${errorMessage(error)}` };
+    dropModule = true;
+    return { kind: 'error', message: describeHostError(expr, error) };
   } finally {
-    release(vm, runtime, outOfMemory ? memoryLimitBytes : undefined);
+    release(vm, runtime, dropModule ? memoryLimitBytes : undefined);
   }
 }
 
 /**
  * Frees a sandbox. After some stack overflows QuickJS aborts while freeing its runtime,
  * which poisons the whole WebAssembly instance; the instance is then dropped so the next
- * evaluation loads a fresh one. After running out of memory the instance is dropped too
- * (`dropLimit`), so its grown memory goes back to the host with it.
+ * evaluation loads a fresh one. After running out of memory, or after the engine stopped
+ * halfway (an exception out of the engine itself), the instance is dropped too
+ * (`dropLimit`), so its grown memory or its half-unwound state goes with it.
  */
 function release(vm: QuickJSContext, runtime: { dispose(): void }, dropLimit: number | undefined): void {
   try {
@@ -197,8 +210,19 @@ function describeThrown(expr: string, thrown: unknown, timedOut: boolean, timeou
     return `Verification \`${expr}\` ran out of memory: it went past the sandbox's memory limit of ${mebibytes(memoryLimitBytes)} MiB; predicates must not build large values.`;
   }
   const text = thrownText(thrown);
-  if (/stack overflow/i.test(text)) return `Verification \`${expr}\` overflowed the stack (unbounded recursion?).`;
+  if (/stack overflow/i.test(text)) return tooDeep(expr);
   return `Verification \`${expr}\` threw ${text}`;
+}
+
+/** What an exception out of the engine itself (not one the predicate threw inside it) means. */
+function describeHostError(expr: string, error: unknown): string {
+  // The host's "Maximum call stack size exceeded": the engine recursed deeper than the host's stack before its own check saw it.
+  if (error instanceof RangeError) return tooDeep(expr);
+  return `Verification \`${expr}\` could not be evaluated: ${errorMessage(error)}`;
+}
+
+function tooDeep(expr: string): string {
+  return `Verification \`${expr}\` failed because it went too deep: it overflowed the sandbox's stack (unbounded recursion, or data nested too deeply?).`;
 }
 
 function thrownText(thrown: unknown): string {

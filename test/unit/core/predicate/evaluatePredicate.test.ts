@@ -4,7 +4,10 @@ import { textCaps } from '../../../../src/core/text/capText';
 
 describe('evaluatePredicate', () => {
   it('passes on true, with input, result and depends bound as JSON', async () => {
-    assert.deepEqual(await evaluatePredicate('input.n + depends.a.length === result.total', { input: { n: 1 }, result: { total: 3 }, depends: { a: [1, 2] } }), { kind: 'pass' });
+    assert.deepEqual(
+      await evaluatePredicate('input.n + depends.a.length === result.total', { input: { n: 1 }, result: { total: 3 }, depends: { a: [1, 2] } }),
+      { kind: 'pass' },
+    );
   });
 
   it('fails on false with a diagnosis quoting the predicate and a preview of the result', async () => {
@@ -28,11 +31,18 @@ describe('evaluatePredicate', () => {
 
   it('stops an endless loop at the time limit', async () => {
     const outcome = await evaluatePredicate('(() => { for (;;) {} })()', {}, { timeoutMs: 50 });
-    assert.deepEqual(outcome, { kind: 'error', message: 'Verification `(() => { for (;;) {} })()` timed out after 50 ms; make the predicate cheaper or remove the loop.' });
+    assert.deepEqual(outcome, {
+      kind: 'error',
+      message: 'Verification `(() => { for (;;) {} })()` timed out after 50 ms; make the predicate cheaper or remove the loop.',
+    });
   });
 
   it('stops unbounded allocation at the memory limit and still works afterwards', async () => {
-    const outcome = await evaluatePredicate('(() => { const a = []; for (;;) a.push([1, 2, 3, 4, 5, 6, 7, 8]); })()', {}, { memoryLimitBytes: 4 * 1024 * 1024, timeoutMs: 10_000 });
+    const outcome = await evaluatePredicate(
+      '(() => { const a = []; for (;;) a.push([1, 2, 3, 4, 5, 6, 7, 8]); })()',
+      {},
+      { memoryLimitBytes: 4 * 1024 * 1024, timeoutMs: 10_000 },
+    );
     assert.equal(outcome.kind, 'error');
     assert.match(outcome.kind === 'error' ? outcome.message : '', /ran out of memory/);
     assert.deepEqual(await evaluatePredicate('true', {}), { kind: 'pass' });
@@ -51,8 +61,14 @@ describe('evaluatePredicate', () => {
       assert.equal(outcome.kind, 'error', expr);
       return outcome.kind === 'error' ? outcome.message : '';
     };
-    assert.equal(await messageOf('(() => { throw new RangeError("bad range"); })()'), 'Verification `(() => { throw new RangeError("bad range"); })()` threw RangeError: bad range');
-    assert.equal(await messageOf('(() => { throw { name: 5, message: "plain" }; })()'), 'Verification `(() => { throw { name: 5, message: "plain" }; })()` threw Error: plain');
+    assert.equal(
+      await messageOf('(() => { throw new RangeError("bad range"); })()'),
+      'Verification `(() => { throw new RangeError("bad range"); })()` threw RangeError: bad range',
+    );
+    assert.equal(
+      await messageOf('(() => { throw { name: 5, message: "plain" }; })()'),
+      'Verification `(() => { throw { name: 5, message: "plain" }; })()` threw Error: plain',
+    );
     assert.equal(await messageOf('(() => { throw { code: 7 }; })()'), 'Verification `(() => { throw { code: 7 }; })()` threw {"code":7}');
     assert.equal(await messageOf('(() => { throw "just text"; })()'), 'Verification `(() => { throw "just text"; })()` threw "just text"');
     assert.equal(await messageOf('(() => { throw undefined; })()'), 'Verification `(() => { throw undefined; })()` threw undefined');
@@ -69,8 +85,38 @@ describe('evaluatePredicate', () => {
 
   it('names unbounded recursion, and lets bounded recursion finish', async () => {
     const recursion = '(function f() { return f() + 1; })()';
-    assert.deepEqual(await evaluatePredicate(recursion, {}), { kind: 'error', message: `Verification \`${recursion}\` overflowed the stack (unbounded recursion?).` });
+    assert.deepEqual(await evaluatePredicate(recursion, {}), {
+      kind: 'error',
+      message: `Verification \`${recursion}\` failed because it went too deep: it overflowed the sandbox's stack (unbounded recursion, or data nested too deeply?).`,
+    });
     assert.deepEqual(await evaluatePredicate('(function f(n) { return n === 0 ? true : f(n - 1); })(1000)', {}), { kind: 'pass' });
+  });
+
+  it("reports nesting too deep for the sandbox (JSON.parse of 100 000 brackets) as the predicate's error, printing nothing, and works afterwards", async () => {
+    const printed: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    const consoleError = console.error.bind(console);
+    const consoleWarn = console.warn.bind(console);
+    const capture = (...args: unknown[]): boolean => printed.push(args.map(String).join(' ')) > 0;
+    process.stderr.write = capture;
+    console.error = capture;
+    console.warn = capture;
+    const deep = "JSON.parse('['.repeat(100000) + ']'.repeat(100000))";
+    const outcomes = [];
+    try {
+      for (let round = 0; round < 2; round++) outcomes.push(await evaluatePredicate(deep, {}));
+      outcomes.push(await evaluatePredicate('result === 1', { result: 1 }));
+    } finally {
+      process.stderr.write = write;
+      console.error = consoleError;
+      console.warn = consoleWarn;
+    }
+    assert.deepEqual(printed, []);
+    const nested = {
+      kind: 'error',
+      message: `Verification \`${deep}\` failed because it went too deep: it overflowed the sandbox's stack (unbounded recursion, or data nested too deeply?).`,
+    };
+    assert.deepEqual(outcomes, [nested, nested, { kind: 'pass' }]);
   });
 
   it('fails a function or symbol result as an unexpected value, naming its type', async () => {
@@ -94,7 +140,10 @@ describe('evaluatePredicate', () => {
 
   it('binds the step\'s check outcomes as `checks`, and leaves it undefined when not given', async () => {
     const checks = [{ kind: 'command', passed: false, detail: 'exit code 1, expected 0' }];
-    assert.deepEqual(await evaluatePredicate('checks.every((check) => check.passed) || checks[0].detail', { checks }), { kind: 'fail', diagnosis: 'exit code 1, expected 0' });
+    assert.deepEqual(await evaluatePredicate('checks.every((check) => check.passed) || checks[0].detail', { checks }), {
+      kind: 'fail',
+      diagnosis: 'exit code 1, expected 0',
+    });
     assert.deepEqual(await evaluatePredicate('typeof checks === "undefined"', {}), { kind: 'pass' });
   });
 
@@ -104,7 +153,10 @@ describe('evaluatePredicate', () => {
     cyclic.self = cyclic;
     const refused = await evaluatePredicate('true', { depends: cyclic });
     assert.equal(refused.kind, 'error');
-    assert.match(refused.kind === 'error' ? refused.message : '', /^The binding `depends` cannot be passed to the predicate because it is not JSON-serializable: \S/);
+    assert.match(
+      refused.kind === 'error' ? refused.message : '',
+      /^The binding `depends` cannot be passed to the predicate because it is not JSON-serializable: \S/,
+    );
     assert.deepEqual(await evaluatePredicate('true', { result: 'x'.repeat(2 * 1024 * 1024) }, { memoryLimitBytes: 1024 * 1024 }), {
       kind: 'error',
       message: "The binding `result` is too large for the predicate sandbox's memory limit.",
