@@ -13,6 +13,8 @@ import { capText } from '../core/text/capText';
 import { oneLine } from '../core/text/oneLine';
 import { errorMessage } from '../shared/errorMessage';
 import { withoutSecrets } from './commandEnvironment';
+import { findProgram } from './findProgram';
+import { pidNamespaceLauncher } from './pidNamespace';
 import { followProcessTree, type ProcessTree } from './processTree';
 
 /** How servers are started and called. Times in milliseconds. */
@@ -25,6 +27,12 @@ export interface McpConnectionOptions {
   callTimeoutMs: number;
   /** Receives the server's stderr (as it comes) and what happens to it. */
   log?: (text: string) => void;
+  /**
+   * Run each stdio server in a PID namespace of its own where the system allows it (default
+   * true), as commands run (see `createNodeCommandRunner`); false only follows its process
+   * tree through `/proc`.
+   */
+  pidNamespace?: boolean;
 }
 
 /** A started server: its tools and calls (`McpSession`), its process, and how to stop it. */
@@ -33,7 +41,7 @@ export interface McpConnection extends McpSession {
   stderrTail(): string;
   /** True once the server stopped or was stopped. */
   stopped(): boolean;
-  /** Stops the server (its whole process tree for stdio); safe to call twice. */
+  /** Stops the server and, for stdio, everything it started (its PID namespace, else the process tree `/proc` shows); safe to call twice. */
   stop(): Promise<void>;
 }
 
@@ -45,12 +53,19 @@ const maxToolNameChars = 500;
 const maxPages = 20;
 const maxEnvFileBytes = 100_000;
 const stderrGraceMs = 2000;
+/** How long a stdio server has to exit once its stdin ended, before SIGTERM; then `killGraceMs` before SIGKILL. */
+const closeGraceMs = 2000;
+const killGraceMs = 500;
 
 /**
  * Starts `config` (variables already resolved) and lists its tools. A stdio server runs as a
- * child process whose environment does not inherit our credentials; an HTTP server is
- * reached with its `headers`. Rejects with an `Error` naming the server (and the tail of its
- * stderr) when it cannot be started or does not answer within `startTimeoutMs`.
+ * child process whose environment does not inherit our credentials, contained as commands
+ * are: on Linux in a PID namespace of its own (see `pidNamespaceLauncher`), which the kernel
+ * empties when the server ends or is stopped, so a `setsid` or double-forked daemon it
+ * started ends with it; without namespaces every descendant `/proc` shows when it is stopped
+ * is killed (a daemon whose parent already exited then escapes). An HTTP server is reached
+ * with its `headers`. Rejects with an `Error` naming the server (and the tail of its stderr)
+ * when it cannot be started or does not answer within `startTimeoutMs`.
  */
 export async function connectMcpServer(config: McpServerConfig, options: McpConnectionOptions, signal?: AbortSignal): Promise<McpConnection> {
   const tail = { text: '' };
@@ -59,7 +74,7 @@ export async function connectMcpServer(config: McpServerConfig, options: McpConn
     tail.text = (tail.text + text).slice(-maxStderrTailChars);
     options.log?.(capText(text, 10_000));
   };
-  const { transport, tree, stderrEnded } = await makeTransport(config, options, onStderr);
+  const { transport, processes, stderrEnded } = await makeTransport(config, options, onStderr);
   let stopped = false;
   let stopping: Promise<void> | undefined;
   let closedReason: string | undefined;
@@ -89,10 +104,7 @@ export async function connectMcpServer(config: McpServerConfig, options: McpConn
   const stop = (): Promise<void> => {
     closedReason ??= 'was stopped by Task Planner';
     stopped = true;
-    stopping ??= client
-      .close()
-      .catch(() => undefined)
-      .then(() => tree()?.kill());
+    stopping ??= stopProcesses(client, processes());
     return stopping;
   };
   let tools: McpToolInfo[];
@@ -140,11 +152,11 @@ async function makeTransport(
   config: McpServerConfig,
   options: McpConnectionOptions,
   onStderr: (chunk: Buffer | string) => void,
-): Promise<{ transport: Transport; tree: () => ProcessTree | undefined; stderrEnded: (maxMs: number) => Promise<void> }> {
+): Promise<{ transport: Transport; processes: () => ServerProcesses | undefined; stderrEnded: (maxMs: number) => Promise<void> }> {
   if (config.type === 'http') {
     return {
       transport: new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: { ...config.headers } } }),
-      tree: () => undefined,
+      processes: () => undefined,
       stderrEnded: () => Promise.resolve(),
     };
   }
@@ -152,13 +164,10 @@ async function makeTransport(
   const env = Object.fromEntries(
     Object.entries({ ...withoutSecrets(options.baseEnv), ...fileEnv, ...config.env }).filter((entry): entry is [string, string] => entry[1] !== undefined),
   );
-  const transport = new StdioClientTransport({
-    command: config.command,
-    args: [...config.args],
-    env,
-    cwd: config.cwd === undefined ? config.source.folder : inFolder(config.source.folder, config.cwd),
-    stderr: 'pipe',
-  });
+  const cwd = config.cwd === undefined ? config.source.folder : inFolder(config.source.folder, config.cwd);
+  const { argv, namespaced } = await contained(config, cwd, env['PATH'], options.pidNamespace !== false);
+  const [command, ...args] = argv;
+  const transport = new StdioClientTransport({ command, args, env, cwd, stderr: 'pipe' });
   const stderr = transport.stderr;
   let ended = false;
   if (stderr instanceof PassThrough) {
@@ -175,14 +184,67 @@ async function makeTransport(
             done();
           });
         });
-  let tree: ProcessTree | undefined;
+  let processes: ServerProcesses | undefined;
   const start = transport.start.bind(transport);
   // The SDK starts the process inside connect(); its tree is followed from then on, so stop() reaches grandchildren (npx → node).
   transport.start = async () => {
     await start();
-    if (transport.pid !== null) tree = followProcessTree(transport.pid);
+    if (transport.pid !== null) processes = { tree: followProcessTree(transport.pid), namespaced };
   };
-  return { transport, tree: () => tree, stderrEnded };
+  return { transport, processes: () => processes, stderrEnded };
+}
+
+/** A started stdio server's processes: the tree under the process we started, and whether that is the PID namespace launcher. */
+interface ServerProcesses {
+  tree: ProcessTree;
+  namespaced: boolean;
+}
+
+/**
+ * Closes `client` as the MCP specification says (its stdin ends, then after a while SIGTERM,
+ * then SIGKILL), with the signals sent to the server itself and to everything it started:
+ * the SDK's would reach only the namespace launcher, which ignores SIGTERM. Once closed, what
+ * is left of the tree is killed (in a namespace, the kernel has already done it).
+ */
+async function stopProcesses(client: Client, processes: ServerProcesses | undefined): Promise<void> {
+  // Seen while the server lives: a daemon it started in a session of its own is orphaned once the server exits.
+  processes?.tree.look();
+  const timers = processes
+    ? [
+        setTimeout(() => processes.tree.terminate(!processes.namespaced), closeGraceMs),
+        setTimeout(() => processes.tree.kill(), closeGraceMs + killGraceMs),
+      ]
+    : [];
+  await client.close().catch(() => undefined);
+  for (const timer of timers) clearTimeout(timer);
+  processes?.tree.kill();
+}
+
+/**
+ * The argv that starts `config`'s program in a PID namespace of its own (the program found on
+ * `PATH` first, as the launcher would report a missing one only as output), or as it is where
+ * there are no namespaces or `namespace` is false.
+ */
+async function contained(
+  config: Extract<McpServerConfig, { type: 'stdio' }>,
+  cwd: string,
+  pathVariable: string | undefined,
+  namespace: boolean,
+): Promise<{ argv: [string, ...string[]]; namespaced: boolean }> {
+  const launcher = namespace ? await pidNamespaceLauncher() : undefined;
+  if (launcher === undefined) return { argv: [config.command, ...config.args], namespaced: false };
+  const found = findProgram(config.command, cwd, pathVariable);
+  if (found === undefined) {
+    throw new Error(
+      `MCP server "${config.name}" could not be started: there is no program "${visibleControls(oneLine(config.command, 300))}" on its PATH or in ${visibleControls(oneLine(cwd, 300))}.`,
+    );
+  }
+  const [unshare, ...rest] = launcher as [string, ...string[]];
+  // The namespace's PID 1 ignores every signal it has no handler for, even a SIGKILL it sends itself: a shell waits
+  // there, so the server is its child and dies of a signal as it would outside ("; exit" keeps the shell from exec'ing it).
+  const init = ['/bin/sh', '-c', '"$@"; exit $?', 'sh'];
+  // unshare is found on our PATH, where it was probed: the server's own env may set another.
+  return { argv: [findProgram(unshare, cwd, process.env['PATH']) ?? unshare, ...rest, ...init, found, ...config.args], namespaced: true };
 }
 
 async function listTools(client: Client, options: McpConnectionOptions, signal: AbortSignal | undefined, log: (line: string) => void): Promise<McpToolInfo[]> {

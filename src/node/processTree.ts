@@ -17,6 +17,12 @@ interface ProcessInfo {
  */
 export interface ProcessTree {
   /**
+   * Reads `/proc` now and remembers every descendant of the tree's live processes, so one
+   * whose parent ends afterwards (a `setsid` daemon of a server being closed) is still
+   * signalled by `terminate` and `kill`.
+   */
+  look(): void;
+  /**
    * SIGTERM to every process of the tree, the root and its process group only when
    * `includeRoot`; stopped while it is sent (as `kill` does), then continued.
    */
@@ -73,6 +79,9 @@ export function followProcessTree(rootPid: number): ProcessTree {
     return { alive: withRoot ? seen.alive : seen.alive.filter((pid) => pid !== rootPid), groupAlive: withRoot && seen.groupAlive };
   };
   return {
+    look() {
+      look();
+    },
     terminate(includeRoot) {
       const { alive, groupAlive } = freeze(includeRoot);
       const targets = groupAlive ? [-rootPid, ...alive] : alive;

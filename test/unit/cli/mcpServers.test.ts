@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
+import { escapes, pidsWith, survivorsAfter, uniqueSleep } from '../../support/processWatch';
 import { runCli } from '../../support/runCli';
 import { temporaryDirectory } from '../../support/temporaryDirectory';
 
@@ -12,6 +13,7 @@ const root = resolve(__dirname, '../../..');
 const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const memory = join(root, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js');
 const misbehaving = join(root, 'test/fixtures/mcp/misbehavingServer.cjs');
+const daemonizing = join(root, 'test/fixtures/mcp/daemonizingServer.cjs');
 const plan = (name: string) => join(root, 'test/fixtures/mcp', name);
 const validName = /^[a-zA-Z0-9_-]{1,64}$/;
 
@@ -152,6 +154,19 @@ describe('MCP servers in the CLI (real servers)', function () {
     assert.match(steps.after?.error ?? '', /^MCP server "bad" is not running \(it stopped\), so tool "echo" was not called/);
     assert.match(steps.flood?.error ?? '', /^MCP server "flooder" stopped while tool "flood" was running \(it sent a message larger than 10 MB/);
     assert.ok(stdout.length < 100_000);
+  });
+
+  it("nothing a server started outlives the command: a server's setsid grandchild is gone once tools ends", async () => {
+    const marker = uniqueSleep();
+    try {
+      const file = config('daemon.json', { daemon: stdio(daemonizing, { env: { DAEMON_SCRIPT: escapes['a setsid grandchild'](marker) } }) });
+      const { code, stdout, stderr } = await runCli(['tools', '--workspace', workspace.path, '--mcp-config', file, '--json']);
+      assert.equal(code, 0, stderr);
+      assert.ok((JSON.parse(stdout) as { tools: { source: string }[] }).tools.some((tool) => tool.source === 'daemon'), 'the server ran');
+      assert.deepEqual(await survivorsAfter(marker, 1000), [], 'its grandchild outlived the CLI');
+    } finally {
+      for (const pid of pidsWith(marker)) process.kill(pid, 'SIGKILL');
+    }
   });
 
   it('a server that never answers at start is reported within the time limit; the other tools still work', async () => {

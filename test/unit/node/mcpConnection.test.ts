@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseMcpConfig } from '../../../src/core/mcp/mcpConfig';
+import { connectMcpServer } from '../../../src/node/mcpConnection';
+import { pidNamespaceLauncher } from '../../../src/node/pidNamespace';
+import { escapes, pidsWith, startedWith, survivorsAfter, uniqueSleep } from '../../support/processWatch';
+
+const daemonizing = join(resolve(__dirname, '../../..'), 'test/fixtures/mcp/daemonizingServer.cjs');
+
+/** The stdio server of daemonizingServer.cjs running `script` in the background. */
+function server(script: string) {
+  const config = parseMcpConfig(
+    { servers: { daemon: { command: process.execPath, args: [daemonizing], env: { DAEMON_SCRIPT: script } } } },
+    { label: 'test config', origin: 'user', folder: process.cwd() },
+  );
+  return config.servers[0]!;
+}
+
+const options = { baseEnv: process.env, startTimeoutMs: 20_000, callTimeoutMs: 5_000 };
+
+describe('connectMcpServer: what a stdio server starts ends with it', function () {
+  this.timeout(30_000);
+  const started: string[] = [];
+  const track = (marker: string): string => (started.push(marker), marker);
+  afterEach(() => {
+    for (const marker of started.splice(0)) for (const pid of pidsWith(marker)) process.kill(pid, 'SIGKILL');
+  });
+
+  for (const [name, script] of Object.entries(escapes)) {
+    it(`kills ${name} of a server within 1 s of stopping it`, async function () {
+      if (name !== 'a setsid grandchild' && (await pidNamespaceLauncher()) === undefined) this.skip();
+      const marker = track(uniqueSleep());
+      const connection = await connectMcpServer(server(script(marker)), options);
+      await startedWith(marker);
+      await connection.stop();
+      const left = await survivorsAfter(marker, 1000);
+      assert.deepEqual(left.map((pid) => readFileSync(`/proc/${pid}/stat`, 'utf8')), [], `${name} survived its server`);
+    });
+  }
+
+  it('without a PID namespace, still kills a setsid grandchild whose parent lives', async () => {
+    const marker = track(uniqueSleep());
+    const connection = await connectMcpServer(server(escapes['a setsid grandchild'](marker)), { ...options, pidNamespace: false });
+    await startedWith(marker);
+    await connection.stop();
+    assert.deepEqual(await survivorsAfter(marker, 1000), []);
+  });
+
+  it('in a PID namespace, a server sees only its own processes', async function () {
+    if ((await pidNamespaceLauncher()) === undefined) this.skip();
+    const marker = track(uniqueSleep());
+    const connection = await connectMcpServer(server(`sleep ${marker}`), options);
+    try {
+      const where = (await connection.callTool('where', {}, new AbortController().signal)) as { content: { text: string }[] };
+      assert.ok(where.content[0]?.text.includes('"cwd"'));
+      const [pid] = pidsWith(marker);
+      const status = readFileSync(`/proc/${String(pid)}/status`, 'utf8');
+      // NSpid lists the pid in each namespace from the outermost: a second number means a namespace of its own.
+      assert.match(status, /^NSpid:\s+\d+\s+\d+$/m, 'the server runs in a PID namespace of its own');
+    } finally {
+      await connection.stop();
+    }
+  });
+});
