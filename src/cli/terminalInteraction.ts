@@ -1,5 +1,6 @@
 import { deferAllInteraction } from '../core/engine/stepInteraction';
 import type { ApprovalDecision, ApprovalRequest, Interaction } from '../core/ports';
+import { describeChangedInRun } from '../core/tools/commandApprovalText';
 import { proposalTarget } from '../core/tools/proposalTarget';
 import { shownToolInput, toolCallTarget } from '../core/tools/toolCallApprovalText';
 import { askManualStep } from './manualStepQuestion';
@@ -9,7 +10,8 @@ import { oneLine } from '../core/text/oneLine';
 /** What the terminal shows for each kind of approval, after "Step <id> (<title>) wants to". */
 const shownApproval: { [Kind in ApprovalRequest['kind']]: (request: Extract<ApprovalRequest, { kind: Kind }>) => string } = {
   command: (request) =>
-    `run:\n  ${request.argv.map((arg) => JSON.stringify(arg)).join(' ')}\n  in ${request.cwd || '.'}${request.shell ? ' through a shell' : ''}`,
+    `run:\n  ${request.argv.map((arg) => JSON.stringify(arg)).join(' ')}\n  in ${request.cwd || '.'}${request.shell ? ' through a shell' : ''}` +
+    (request.changedInRun?.length ? `\n  this run changed ${describeChangedInRun(request.changedInRun)}, which the command reads to decide what it runs` : ''),
   file: (request) =>
     `${request.operation} ${proposalTarget(request.proposal)}${request.outsideScope ? ' (outside the files the step said it would change)' : ''}:\n${request.proposal.diff}`,
   directory: (request) => `create the directory ${request.path}`,

@@ -158,6 +158,12 @@ interface RequestIdentity {
   requestId?: string;
 }
 
+/** A workspace-relative file a run changed, and the steps that changed it (ids, in the order they first did). */
+export interface FileChangedInRun {
+  path: string;
+  stepIds: readonly string[];
+}
+
 /** What a step asks the user to allow: a file change, a command, or a new directory. */
 export type ApprovalRequest = RequestIdentity &
   (
@@ -179,6 +185,13 @@ export type ApprovalRequest = RequestIdentity &
         shell: boolean;
         /** Present when the step started this same command before the run was interrupted: it may already have run, and no rule or blanket yes answers it. */
         mayHaveRun?: true;
+        /**
+         * Present when this run changed a file that defines what the command does (its
+         * `package.json`, its Makefile, the script it runs: see `commandDefiningFiles`),
+         * each with the steps that changed it: no allow rule and no allowance given at
+         * Start answers it (`--yes` does).
+         */
+        changedInRun?: FileChangedInRun[];
       }
     | { kind: 'directory'; stepId: string; title: string; path: string }
     /**

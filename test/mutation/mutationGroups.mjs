@@ -44,8 +44,14 @@ export const mutationGroups = [
     name: 'command-allow-rules',
     ci: true,
     threshold: 90,
-    mutate: ['src/core/tools/commandAllowRules.ts', 'src/core/tools/riskyArguments.ts'],
-    spec: ['test/unit/core/tools/commandAllowRules.test.ts', 'test/unit/core/tools/riskyArguments.test.ts', 'test/unit/core/tools/runCommandTool.test.ts', 'test/unit/core/engine/checkCommandConsent.test.ts'],
+    mutate: ['src/core/tools/commandAllowRules.ts', 'src/core/tools/riskyArguments.ts', 'src/core/tools/commandDefiningFiles.ts'],
+    spec: [
+      'test/unit/core/tools/commandAllowRules.test.ts',
+      'test/unit/core/tools/riskyArguments.test.ts',
+      'test/unit/core/tools/commandDefiningFiles.test.ts',
+      'test/unit/core/tools/runCommandTool.test.ts',
+      'test/unit/core/engine/checkCommandConsent.test.ts',
+    ],
   },
   {
     name: 'step-interaction',

@@ -1,6 +1,6 @@
 import { RE2JS } from 're2js';
 import type { Check } from '../plan/planSchema';
-import type { CommandResult, DiagnosticsSnapshot, EditorDiagnostic, Interaction } from '../ports';
+import type { CommandResult, DiagnosticsSnapshot, EditorDiagnostic, FileChangedInRun, Interaction } from '../ports';
 import { visibleControls } from '../plan/visibleDirection';
 import { capText } from '../text/capText';
 import { isApprovalRejectedError } from '../tools/approvals';
@@ -31,6 +31,8 @@ export interface CheckEnvironment {
   signal: AbortSignal;
   /** Workspace-relative paths the step changed so far (every attempt). */
   changedFiles(): readonly string[];
+  /** The files the whole run changed so far, with the steps that changed each: a check command whose defining file is among them asks. */
+  filesChangedInRun(): readonly FileChangedInRun[];
   /** The editor's errors before the step's first attempt; `undefined` without a `Diagnostics` port. */
   diagnosticsBefore: Promise<DiagnosticsSnapshot> | undefined;
 }
@@ -126,13 +128,15 @@ async function commandCheck(check: Extract<Check, { kind: 'command' }>, env: Che
     logger: options.logger,
     ...(options.commandRunner ? { commandRunner: options.commandRunner } : {}),
     ...(options.allowedCommands ? { allowedCommands: options.allowedCommands } : {}),
+    filesChangedInRun: () => env.filesChangedInRun(),
   };
   let result: CommandResult;
   try {
     result = (await tool.run(ctx, { argv: [...check.argv], cwd, allowFailure: true }, env.signal)) as CommandResult;
   } catch (error) {
     if (isDeferredError(error) || (isApprovalRejectedError(error) && error.reason === unansweredReason)) {
-      return refusal(check, 'not run: it needs your approval and nobody could answer (allow the check commands when the run starts)');
+      const why = consent === true ? 'this run changed a file that decides what it runs' : 'allow the check commands when the run starts';
+      return refusal(check, `not run: it needs your approval and nobody could answer (${why})`);
     }
     if (isApprovalRejectedError(error)) return refusal(check, `not allowed: ${errorMessage(error)}`);
     throw error;
@@ -170,10 +174,15 @@ function describeError(error: EditorDiagnostic): string {
   return plainText(`${error.path}:${error.line} ${capText(error.message, 300)}${error.source ? ` (${error.source})` : ''}`);
 }
 
-/** An interaction that approves command requests without asking (the user allowed them at Start); everything else goes to `base`. */
+/**
+ * An interaction that approves command requests without asking (the user allowed them at
+ * Start), except one whose defining files this run changed (`changedInRun`): the user did
+ * not see that; everything else goes to `base`.
+ */
 function approvingCommands(base: Interaction): Interaction {
   return {
-    requestApproval: (request, signal) => (request.kind === 'command' ? Promise.resolve({ approved: true }) : base.requestApproval(request, signal)),
+    requestApproval: (request, signal) =>
+      request.kind === 'command' && request.changedInRun === undefined ? Promise.resolve({ approved: true }) : base.requestApproval(request, signal),
     askClarification: (request, signal) => base.askClarification(request, signal),
     requestReview: (request, signal) => base.requestReview(request, signal),
     requestManualStep: (request, signal) => base.requestManualStep(request, signal),

@@ -1,6 +1,7 @@
 import type { Check, Step } from '../plan/planSchema';
 import type { ApprovalDecision, DiagnosticsSnapshot, Interaction } from '../ports';
 import { capText, textCaps } from '../text/capText';
+import { filesChangedBySteps } from '../tools/commandDefiningFiles';
 import { evaluateCheck, plainText, unansweredReason } from './evaluateCheck';
 import type { CheckResult, RunEventBody, RunState } from './runEvents';
 import type { ResolvedRunOptions } from './runOptions';
@@ -71,6 +72,7 @@ export function stepChecks<Run extends CheckedRun>(step: Step, run: Run): StepCh
           interaction,
           signal,
           changedFiles: () => changed,
+          filesChangedInRun: () => filesChangedBySteps(run.state.steps),
           diagnosticsBefore: before,
         });
         if (signal.aborted) break;

@@ -1,5 +1,6 @@
 import type { ApprovalDecision, ApprovalRequest, Interaction } from '../ports';
 import type { RequestKind } from '../tools/deferral';
+import { describeChangedInRun } from '../tools/commandApprovalText';
 import { toolCallTarget } from '../tools/toolCallApprovalText';
 import { fingerprintRequest, requestIdOf, type AskedRequest } from './requestFingerprint';
 import { describeManualStep } from './manualStepText';
@@ -97,7 +98,9 @@ const approvalVerb: Record<Extract<ApprovalRequest, { kind: 'file' }>['operation
 export function describeApproval(request: ApprovalRequest): string {
   switch (request.kind) {
     case 'command':
-      return `Run \`${request.argv.join(' ')}\` in ${request.cwd || '.'}${request.shell ? ' (through a shell)' : ''}?`;
+      return `Run \`${request.argv.join(' ')}\` in ${request.cwd || '.'}${request.shell ? ' (through a shell)' : ''}${
+        request.changedInRun?.length ? ` (this run changed ${describeChangedInRun(request.changedInRun)}, which it reads to decide what it runs)` : ''
+      }?`;
     case 'directory':
       return `Create the directory ${request.path}?`;
     case 'file':

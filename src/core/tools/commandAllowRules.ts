@@ -229,7 +229,7 @@ function ruleOfCommandLine(line: string): CommandAllowRule | string {
  * The program's name as the checks above compare it: its last path part, lower case,
  * without a Windows extension or a version suffix (`python3.12`: `python`).
  */
-function programName(program: string): string {
+export function programName(program: string): string {
   const base = program.split(/[/\\]/).pop() ?? program;
   return base
     .toLowerCase()

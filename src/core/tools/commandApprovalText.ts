@@ -1,5 +1,6 @@
 import { directionControlClass } from '../../shared/vocabulary';
 import { visibleEscape } from '../plan/visibleDirection';
+import type { FileChangedInRun } from '../ports';
 import { oneLine } from '../text/oneLine';
 
 /** What the question before a command runs is about: the step's title and the process (argv, no shell unless `shell`). */
@@ -11,7 +12,12 @@ export interface CommandToApprove {
   shell: boolean;
   /** The step started this command before the run was interrupted (see the `command` approval request). */
   mayHaveRun?: true;
+  /** Files this run changed that define what the command does (see the `command` approval request). */
+  changedInRun?: readonly FileChangedInRun[];
 }
+
+/** Most changed files a question names; the rest are counted. */
+const shownChanges = 5;
 
 // Characters JSON leaves as they are that a dialog would act on: DEL, the C1 controls, the line and paragraph separators and the direction controls.
 const unsafeInJson = new RegExp(`[\\u007f-\\u009f\\u2028\\u2029${directionControlClass}]`, 'g');
@@ -19,7 +25,8 @@ const unsafeInJson = new RegExp(`[\\u007f-\\u009f\\u2028\\u2029${directionContro
 /**
  * The editor's modal question before a command runs: a `message` naming the step on one
  * line, and a `detail` of exactly one line for the command and one for its folder (plus
- * one when a shell runs it, and one when it may already have run). A word that is not plain (spaces, quotes, line breaks,
+ * one when a shell runs it, one when it may already have run, and one naming the files
+ * this run changed that define what it runs). A word that is not plain (spaces, quotes, line breaks,
  * controls) is shown as a JSON string, every control and text-direction control as its
  * `\uXXXX` escape, so nothing in a plan can forge a line of the question, push the real
  * command out of sight or reverse what is shown.
@@ -32,8 +39,25 @@ export function commandApprovalText(command: CommandToApprove): { message: strin
       `Command: ${command.argv.map(shownCommandWord).join(' ')}\nWorking directory: ${folder}${command.shell ? '\nRuns through a shell.' : ''}` +
       (command.mayHaveRun
         ? '\nThis step started the same command before the run was interrupted: it may already have run. Run it again only if running it twice is safe.'
+        : '') +
+      (command.changedInRun?.length
+        ? `\nThis run changed ${describeChangedInRun(command.changedInRun)}, which the command reads to decide what it runs: allow rules do not apply. Run it only if that change is one you expect.`
         : ''),
   };
+}
+
+/**
+ * `changes` on one line, each file as a command word (`shownCommandWord`) with the steps
+ * that changed it: "package.json (by step S1), Makefile (by steps S1, S2)"; at most 5 files,
+ * then how many more.
+ */
+export function describeChangedInRun(changes: readonly FileChangedInRun[]): string {
+  const named = changes.slice(0, shownChanges).map(({ path, stepIds }) => {
+    const steps = stepIds.map(shownCommandWord).join(', ');
+    return `${shownCommandWord(path)} (by step${stepIds.length === 1 ? '' : 's'} ${steps})`;
+  });
+  const more = changes.length - shownChanges;
+  return more > 0 ? `${named.join(', ')} and ${more} more file${more === 1 ? '' : 's'}` : named.join(', ');
 }
 
 /** One word of a command as the user is shown it: a plain word as it is, any other as a JSON string with every invisible character as its `\uXXXX` escape. */

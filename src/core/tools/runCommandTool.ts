@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { WorkspaceError } from '../workspace/workspaceError';
 import { needsApproval, requireApproval } from './approvals';
 import { argumentLeftToAsk, describeAllowRule, matchingAllowRule } from './commandAllowRules';
+import { describeChangedInRun } from './commandApprovalText';
+import { changedDefiningFiles } from './commandDefiningFiles';
 import type { CommandResult } from '../ports';
 import { workspacePath } from './fileChange';
 import type { Tool } from './tool';
@@ -36,7 +38,10 @@ const inputSchema = z.strictObject({
  * `run_command`: runs a program after the user approved its exact argv and working
  * directory (always, whatever the approval policy), or without asking when one of the
  * user's allow rules (`ctx.allowedCommands`, read now) allows it, as the step's output says
- * (it also says which argument keeps a rule ending in `...` from allowing it). Without `allowFailure` a non-zero exit
+ * (it also says which argument keeps a rule ending in `...` from allowing it). A command
+ * whose defining file (`changedDefiningFiles`: its `package.json`, Makefile, script) this
+ * run changed asks whatever allows it, the request naming the files (`changedInRun`)
+ * so that an allowance given at Start does not answer it either. Without `allowFailure` a non-zero exit
  * or a timeout fails the tool with the output's tail in the message.
  */
 export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = {
@@ -61,7 +66,12 @@ export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = 
     // Started before the run was interrupted: it may have run, so it asks whatever allowed it (no rule, no --yes).
     const mayHaveRun = ctx.commandLog?.mayHaveRun(input.argv, cwd) ?? false;
     if (mayHaveRun) ctx.output?.('Asks: this step started the same command before the run was interrupted, so it may already have run.\n');
-    if (rule !== undefined && !mayHaveRun) {
+    // A file that decides what the command runs changed in this run: what the user allowed may no longer be what runs.
+    const changedInRun = await changedDefiningFiles(ctx.workspace, { argv: input.argv, cwd }, ctx.filesChangedInRun?.() ?? [], signal);
+    if (changedInRun.length > 0) {
+      ctx.output?.(`Asks: this run changed ${describeChangedInRun(changedInRun)}, which the command reads to decide what it runs.\n`);
+    }
+    if (rule !== undefined && !mayHaveRun && changedInRun.length === 0) {
       const allowed = `Runs without asking: allowed by the rule "${describeAllowRule(rule)}".`;
       ctx.logger.info(`${ctx.stepId}: ${allowed}`);
       ctx.output?.(`${allowed}\n`);
@@ -80,6 +90,7 @@ export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = 
           cwd: shownCwd,
           shell: false,
           ...(mayHaveRun ? { mayHaveRun } : {}),
+          ...(changedInRun.length > 0 ? { changedInRun } : {}),
         },
         `running ${JSON.stringify(input.argv)} in ${shownCwd}`,
         signal,

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Clock, Interaction, Logger, WorkspaceFs, CheckpointStore, CommandAllowList, CommandRunner } from '../ports';
+import type { Clock, Interaction, Logger, WorkspaceFs, CheckpointStore, CommandAllowList, CommandRunner, FileChangedInRun } from '../ports';
 
 /**
  * What a tool does to the world; decides approvals and workspace-trust checks. `external`
@@ -25,6 +25,12 @@ export interface ToolContext {
   commandRunner?: CommandRunner;
   /** The user's command allow rules: a command one of them allows runs without asking. */
   allowedCommands?: CommandAllowList;
+  /**
+   * The files this run has changed so far (every step, read when asked), each with the
+   * steps that changed it: a command whose defining file is among them asks, whatever
+   * allowed it. Absent: outside a run, nothing changed.
+   */
+  filesChangedInRun?: () => readonly FileChangedInRun[];
   /**
    * Where file tools record the previous content before each change, so `undoRun` can
    * restore it; without one changes are applied but cannot be undone.

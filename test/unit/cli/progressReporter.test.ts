@@ -38,4 +38,20 @@ describe('an approval question on the terminal', () => {
     assert.equal(text.split('\n')[0], 'Step S001 (Tests) wants to run: "npm" "test" in . () wants to run:');
     assert.match(text, /\n {2}"sh" "-c" "rm -rf ~"\n/);
   });
+
+  it('names the files this run changed that decide what a command runs (issue 27, G7)', () => {
+    const text = describeApprovalForTerminal({
+      kind: 'command',
+      stepId: 'S2',
+      title: 'Test',
+      argv: ['make'],
+      cwd: '',
+      shell: false,
+      changedInRun: [{ path: 'Makefile', stepIds: ['S1'] }],
+    });
+    assert.equal(
+      text,
+      'Step S2 (Test) wants to run:\n  "make"\n  in .\n  this run changed Makefile (by step S1), which the command reads to decide what it runs',
+    );
+  });
 });

@@ -1,3 +1,4 @@
+import { filesChangedBySteps } from '../../tools/commandDefiningFiles';
 import type { ToolContext } from '../../tools/tool';
 import type { ExecuteContext } from './stepExecutor';
 
@@ -15,6 +16,7 @@ export function toolContextFor(ctx: ExecuteContext): ToolContext {
     logger: options.logger,
     ...(options.commandRunner ? { commandRunner: options.commandRunner } : {}),
     ...(options.allowedCommands ? { allowedCommands: options.allowedCommands } : {}),
+    filesChangedInRun: () => filesChangedBySteps(ctx.state().steps),
     ...(options.checkpoints ? { checkpoints: options.checkpoints } : {}),
     commandLog: ctx.commandLog,
     // One per call of this function: an agent's attempt makes one context for all its tool calls.

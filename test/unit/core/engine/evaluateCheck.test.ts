@@ -8,6 +8,7 @@ import type { CommandResult, CommandRunner, Diagnostics, EditorDiagnostic, Works
 import { runCommandTool } from '../../../../src/core/tools/runCommandTool';
 import { ManualClock } from '../../../fakes/manualClock';
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
+import { ScriptedInteraction } from '../../../fakes/scriptedInteraction';
 import { makePlan } from '../../../support/randomPlans';
 
 /** Evaluates `check` directly, as a resumed run of a plan written before validation knew checks could. */
@@ -20,6 +21,7 @@ function evaluate(check: Check, workspace: WorkspaceFs = createMemoryWorkspace({
     interaction: deferAllInteraction,
     signal: new AbortController().signal,
     changedFiles: () => [],
+    filesChangedInRun: () => [],
     diagnosticsBefore: undefined,
     ...patch,
   };
@@ -95,6 +97,31 @@ describe('evaluateCheck', () => {
     assert.equal(lookAlike.passed, false);
     assert.match(lookAlike.detail, /not run: it needs your approval and nobody could answer/);
     assert.deepEqual(runs, [['npm', 'test', '--', '--ci']]);
+  });
+
+  it('G7: a check command allowed at Start asks again when this run changed its Makefile, and fails unasked when nobody can answer', async () => {
+    const runs: string[][] = [];
+    const runner: CommandRunner = {
+      describeCwd: async (cwd) => cwd,
+      run: async (spec) => {
+        runs.push(spec.argv);
+        return { exitCode: 0, signal: null, stdout: '', stderr: '', timedOut: false, truncated: false, durationMs: 1 };
+      },
+    };
+    const check: Check = { kind: 'command', argv: ['make', 'check'] };
+    const options = { tools: [runCommandTool], commandRunner: runner, checkCommands: { allowed: true, commands: [{ argv: ['make', 'check'], cwd: '' }] } };
+    const changed = () => [{ path: 'Makefile', stepIds: ['s'] }];
+    const unanswered = await evaluate(check, undefined, options, { filesChangedInRun: changed });
+    assert.deepEqual([unanswered.passed, unanswered.retryable], [false, false]);
+    assert.equal(unanswered.detail, 'not run: it needs your approval and nobody could answer (this run changed a file that decides what it runs)');
+    assert.deepEqual(runs, []);
+    const interaction = new ScriptedInteraction({ approvals: [{ approved: true }] });
+    const approved = await evaluate(check, undefined, options, { filesChangedInRun: changed, interaction });
+    assert.equal(approved.passed, true);
+    assert.deepEqual(interaction.approvals().map((request) => request.kind === 'command' && request.changedInRun), [[{ path: 'Makefile', stepIds: ['s'] }]]);
+    const unchanged = await evaluate(check, undefined, options, { filesChangedInRun: () => [{ path: 'src/a.c', stepIds: ['s'] }] });
+    assert.equal(unchanged.passed, true, 'allowed at Start, nothing it reads changed: it runs without asking');
+    assert.deepEqual(runs, [['make', 'check'], ['make', 'check']]);
   });
 
   it('keeps only the tail of a long output, marked as cut', async () => {

@@ -96,4 +96,11 @@ describe('describeApproval', () => {
     assert.equal(describeApproval({ kind: 'directory', stepId: 'S1', title: 'Make', path: 'out/logs' }), 'Create the directory out/logs?');
     assert.deepEqual((['write', 'edit', 'delete'] as const).map((operation) => describeApproval(file(operation))), ['Write src/a.ts?', 'Edit src/a.ts?', 'Delete src/a.ts?']);
   });
+
+  it('names the files this run changed that decide what a command runs (issue 27, G7)', () => {
+    assert.equal(
+      describeApproval({ ...command, changedInRun: [{ path: 'app/package.json', stepIds: ['S0'] }] }),
+      'Run `npm run build` in app (this run changed app/package.json (by step S0), which it reads to decide what it runs)?',
+    );
+  });
 });

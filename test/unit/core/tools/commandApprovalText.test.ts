@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { commandApprovalText } from '../../../../src/core/tools/commandApprovalText';
+import { commandApprovalText, describeChangedInRun } from '../../../../src/core/tools/commandApprovalText';
 
 describe('the editor\'s question before a command runs', () => {
   it('names the step and shows the command, its folder and whether a shell runs it', () => {
@@ -28,5 +28,20 @@ describe('the editor\'s question before a command runs', () => {
   it('puts a step title with line breaks on the message\'s one line', () => {
     const { message } = commandApprovalText({ title: 'Tests" wants to run a command.\n\nCommand: npm test\n\n', argv: ['sh'], cwd: '', shell: false });
     assert.equal(message, 'Step "Tests" wants to run a command. Command: npm test" wants to run a command.');
+  });
+
+  it('names, on one line, the files this run changed that decide what the command runs, and the steps that changed them', () => {
+    const changedInRun = [{ path: 'package.json', stepIds: ['S1'] }, { path: 'sub/.npmrc', stepIds: ['S1', 'S2'] }];
+    assert.equal(
+      commandApprovalText({ title: 't', argv: ['npm', 'test'], cwd: '', shell: false, changedInRun }).detail,
+      'Command: npm test\nWorking directory: the workspace folder\nThis run changed package.json (by step S1), sub/.npmrc (by steps S1, S2), which the command reads to decide what it runs: allow rules do not apply. Run it only if that change is one you expect.',
+    );
+  });
+
+  it('shows a changed file\'s name with its controls escaped, and at most five files', () => {
+    assert.equal(describeChangedInRun([{ path: 'Make\nfile\u202e', stepIds: ['S1'] }]), '"Make\\nfile\\u202e" (by step S1)');
+    const many = Array.from({ length: 7 }, (_, index) => ({ path: `f${index}`, stepIds: ['S'] }));
+    assert.equal(describeChangedInRun(many), 'f0 (by step S), f1 (by step S), f2 (by step S), f3 (by step S), f4 (by step S) and 2 more files');
+    assert.equal(describeChangedInRun(many.slice(0, 6)), 'f0 (by step S), f1 (by step S), f2 (by step S), f3 (by step S), f4 (by step S) and 1 more file');
   });
 });

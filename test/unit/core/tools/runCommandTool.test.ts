@@ -163,5 +163,65 @@ describe('run_command', () => {
       await runCommandTool.run(ctx, { argv: ['./gradlew', 'test'], cwd: 'pkg' }, neverAborted);
       assert.equal(interaction.approvals().length, 2);
     });
+
+    it('G7: asks for an allowed command when this run changed a file that defines what it runs, naming the file and the step', async () => {
+      const runner = fakeRunner();
+      const interaction = new ScriptedInteraction({ approvals: [{ approved: true }] });
+      const output: string[] = [];
+      const changed = [{ path: 'src/a.ts', stepIds: ['S0'] }, { path: './pkg/package.json', stepIds: ['S0', 'S1'] }];
+      const ctx = makeToolContext({
+        workspace,
+        interaction,
+        commandRunner: runner,
+        allowedCommands: rules(['npm', 'test']),
+        filesChangedInRun: () => changed,
+        output: (text) => output.push(text),
+      });
+      await runCommandTool.run(ctx, { argv: ['npm', 'test'], cwd: 'pkg' }, neverAborted);
+      assert.deepEqual(interaction.approvals(), [
+        {
+          kind: 'command',
+          stepId: 'S1',
+          title: 'Test step',
+          argv: ['npm', 'test'],
+          cwd: '/memory-workspace/pkg',
+          shell: false,
+          changedInRun: [{ path: './pkg/package.json', stepIds: ['S0', 'S1'] }],
+        },
+      ]);
+      assert.deepEqual(output, ['Asks: this run changed ./pkg/package.json (by steps S0, S1), which the command reads to decide what it runs.\n']);
+      assert.equal(runner.specs.length, 1, 'runs once the user approved it');
+    });
+
+    it('G7: an allowed command runs without asking when the run changed none of its defining files', async () => {
+      const interaction = new ScriptedInteraction({ approvals: [] });
+      const changed = [{ path: 'src/a.ts', stepIds: ['S0'] }, { path: 'other/package.json', stepIds: ['S0'] }];
+      const ctx = makeToolContext({
+        workspace,
+        interaction,
+        commandRunner: fakeRunner(),
+        allowedCommands: rules(['npm', 'test']),
+        filesChangedInRun: () => changed,
+      });
+      await runCommandTool.run(ctx, { argv: ['npm', 'test'], cwd: 'pkg' }, neverAborted);
+      assert.deepEqual(interaction.approvals(), []);
+    });
+
+    it('G7: reads the run\'s changes at every command: a file changed after the first run asks at the next', async () => {
+      const changed: { path: string; stepIds: string[] }[] = [];
+      const interaction = new ScriptedInteraction({ approvals: [{ approved: false }] });
+      const runner = fakeRunner();
+      const ctx = makeToolContext({
+        workspace,
+        interaction,
+        commandRunner: runner,
+        allowedCommands: rules(['make', 'check']),
+        filesChangedInRun: () => changed,
+      });
+      await runCommandTool.run(ctx, { argv: ['make', 'check'] }, neverAborted);
+      changed.push({ path: 'Makefile', stepIds: ['S1'] });
+      await assert.rejects(runCommandTool.run(ctx, { argv: ['make', 'check'] }, neverAborted), ApprovalRejectedError);
+      assert.deepEqual([interaction.approvals().length, runner.specs.length], [1, 1]);
+    });
   });
 });

@@ -1,0 +1,223 @@
+import type { FileChangedInRun, WorkspaceFs } from '../ports';
+import { normalizeWorkspacePath } from '../workspace/resolveInRoot';
+import { programName } from './commandAllowRules';
+
+/**
+ * Where a program reads a file that decides what it runs, relative to its working folder.
+ * Names are compared without case (a case-insensitive file system opens `Package.json` as
+ * `package.json`); a name ending in `/` stands for every file under that folder.
+ */
+export interface DefiningFiles {
+  /** In the working folder only (make reads its Makefile there). */
+  here?: readonly string[];
+  /** In the working folder or any folder above it, up to the workspace folder (npm looks upward for `package.json`). */
+  up?: readonly string[];
+  /** In any folder of the workspace (git reads every `.gitattributes`, pytest every `conftest.py`). */
+  anywhere?: readonly string[];
+}
+
+const npm: DefiningFiles = { up: ['package.json', '.npmrc'] };
+const pnpm: DefiningFiles = { up: ['package.json', '.npmrc', 'pnpm-workspace.yaml', '.pnpmfile.cjs'] };
+const bun: DefiningFiles = { up: ['package.json', 'bunfig.toml'] };
+const gradle: DefiningFiles = {
+  up: ['build.gradle', 'build.gradle.kts', 'settings.gradle', 'settings.gradle.kts', 'gradle.properties', 'gradle/wrapper/gradle-wrapper.properties'],
+};
+const maven: DefiningFiles = { up: ['pom.xml', '.mvn/maven.config', '.mvn/jvm.config', '.mvn/extensions.xml', '.mvn/wrapper/maven-wrapper.properties'] };
+
+/**
+ * The files that define what a known program does, by program name as `programName` gives
+ * it (lower case, last path part, no version suffix): a package manager's `package.json`
+ * (its scripts) and configuration, make's Makefile, git's attributes (filters, diff
+ * drivers) and hooks, a test runner's or compiler's configuration. Only files that change
+ * which code runs or how; the project's own sources are what the command is for.
+ */
+export const commandDefiningFiles: Readonly<Record<string, DefiningFiles>> = {
+  npm,
+  npx: npm,
+  pnpm,
+  pnpx: pnpm,
+  yarn: { up: ['package.json', '.npmrc', '.yarnrc', '.yarnrc.yml'] },
+  bun,
+  bunx: bun,
+  make: { here: ['Makefile', 'makefile', 'GNUmakefile'] },
+  git: { up: ['.gitconfig', '.husky/'], anywhere: ['.gitattributes'] },
+  pytest: { up: ['pytest.ini', '.pytest.ini', 'pyproject.toml', 'setup.cfg', 'tox.ini'], anywhere: ['conftest.py'] },
+  tox: { up: ['tox.ini', 'pyproject.toml', 'setup.cfg'] },
+  cargo: { up: ['.cargo/config.toml', '.cargo/config', 'rust-toolchain', 'rust-toolchain.toml'], anywhere: ['Cargo.toml', 'build.rs'] },
+  tsc: { up: ['tsconfig.json'] },
+  go: { up: ['go.mod', 'go.work'] },
+  deno: { up: ['deno.json', 'deno.jsonc'] },
+  eslint: { up: ['eslint.config.js', 'eslint.config.mjs', 'eslint.config.cjs', 'eslint.config.ts', 'eslint.config.mts', 'eslint.config.cts'] },
+  gradle,
+  gradlew: gradle,
+  mvn: maven,
+  mvnw: maven,
+};
+
+// Package runners: the program they run is named by the first word after them (`npx eslint`), or after their subcommand (`uv run pytest`).
+const runners = new Set(['npx', 'pnpx', 'bunx', 'uvx']);
+const runnerSubcommands = new Set([
+  'npm exec',
+  'npm x',
+  'pnpm exec',
+  'pnpm dlx',
+  'yarn exec',
+  'yarn dlx',
+  'yarn run',
+  'bun x',
+  'bun run',
+  'uv run',
+  'poetry run',
+  'pipenv run',
+  'pdm run',
+  'hatch run',
+]);
+// Interpreters: the script they run is the first word after them that is no option (or an option's value).
+const interpreters = new Set([
+  'sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'node', 'nodejs', 'tsx', 'ts-node', 'python', 'py', 'pypy', 'perl', 'ruby', 'php', 'lua', 'luajit', 'deno', 'bun',
+]);
+const pythons = new Set(['python', 'py', 'pypy']);
+
+/**
+ * The files of `changed` (this run's changes so far) that define what `command` does:
+ * the files `commandDefiningFiles` names for its program and for the program a runner
+ * starts (`npx eslint`, `python -m pytest`), the script an interpreter runs
+ * (`node script.js`, `bash build.sh`, `python -m tool`: `tool.py`), and a program given as a
+ * relative path (`./gradlew`), each relative to the command's working folder `cwd`
+ * (workspace-relative). Paths are compared once normalised (`./package.json`,
+ * `sub/../package.json`, backslashes), without case, and also where the workspace's
+ * links lead (`WorkspaceFs.locate`, when it has it): a change through a linked folder, or
+ * of the file a defining file links to, counts. Errs towards finding: a path that cannot
+ * be read is compared as written.
+ */
+export async function changedDefiningFiles(
+  workspace: WorkspaceFs,
+  command: { argv: readonly string[]; cwd: string },
+  changed: readonly FileChangedInRun[],
+  signal?: AbortSignal,
+): Promise<FileChangedInRun[]> {
+  if (changed.length === 0) return [];
+  // The path as written and where its links lead, case kept: a link's name is looked up as it is spelt.
+  const locate = async (path: string): Promise<string[]> => {
+    const given = tidy(path);
+    if (given === undefined) return [];
+    const led = workspace.locate === undefined ? undefined : await workspace.locate(given, signal).then(tidy, () => undefined);
+    return led === undefined || led === given ? [given] : [given, led];
+  };
+  const { exact, within, anywhere } = definingPaths(command.argv, await locate(command.cwd));
+  const wanted = new Set<string>();
+  for (const path of exact) for (const led of await locate(path)) wanted.add(led.toLowerCase());
+  const found: FileChangedInRun[] = [];
+  for (const change of changed) {
+    const forms = (await locate(change.path)).map((form) => form.toLowerCase());
+    const defines = forms.some(
+      (form) =>
+        wanted.has(form) ||
+        within.some((folder) => form.startsWith(folder)) ||
+        anywhere.some((name) => form === name || form.endsWith(`/${name}`) || (name.endsWith('/') && form.includes(`/${name}`))),
+    );
+    if (defines) found.push(change);
+  }
+  return found;
+}
+
+/**
+ * This run's changes from its steps' `filesChanged` (the run state), each path once with
+ * every step that changed it, in the order the steps are listed.
+ */
+export function filesChangedBySteps(steps: Readonly<Record<string, { filesChanged?: readonly string[] }>>): FileChangedInRun[] {
+  const byPath = new Map<string, string[]>();
+  for (const [stepId, step] of Object.entries(steps)) {
+    for (const path of step.filesChanged ?? []) {
+      const stepIds = byPath.get(path) ?? [];
+      if (!stepIds.includes(stepId)) stepIds.push(stepId);
+      byPath.set(path, stepIds);
+    }
+  }
+  return [...byPath].map(([path, stepIds]) => ({ path, stepIds }));
+}
+
+/**
+ * The defining files of `argv` run in each of `folders`: exact paths, folders every file under which counts (lower case), and names found in any folder (lower
+ * case).
+ */
+function definingPaths(argv: readonly string[], folders: readonly string[]): { exact: string[]; within: string[]; anywhere: string[] } {
+  const exact: string[] = [];
+  const within: string[] = [];
+  const anywhere: string[] = [];
+  const add = (folder: string, name: string): void => {
+    const path = join(folder, name);
+    if (path === undefined) return;
+    if (name.endsWith('/')) within.push(`${path.toLowerCase()}/`);
+    else exact.push(path);
+  };
+  for (const files of programsOf(argv).flatMap((name) => (Object.hasOwn(commandDefiningFiles, name) ? [commandDefiningFiles[name] as DefiningFiles] : []))) {
+    for (const folder of folders) {
+      for (const name of files.here ?? []) add(folder, name);
+      for (const above of foldersUp(folder)) for (const name of files.up ?? []) add(above, name);
+    }
+    anywhere.push(...(files.anywhere ?? []).map((name) => name.toLowerCase()));
+  }
+  for (const folder of folders) for (const script of scriptsOf(argv)) add(folder, script);
+  return { exact, within, anywhere };
+}
+
+/** The program names `argv` runs: its own, and the one a runner starts (`npx eslint`, `uv run pytest`, `python -m pytest`). */
+function programsOf(argv: readonly string[]): string[] {
+  const name = programName(argv[0] ?? '');
+  const names = [name];
+  const start = runners.has(name) ? 1 : runnerSubcommands.has(`${name} ${argv[1] ?? ''}`) ? 2 : undefined;
+  const target = start === undefined ? undefined : argv.slice(start).find((word) => !word.startsWith('-'));
+  if (target !== undefined) names.push(programName(target));
+  const module = pythons.has(name) ? moduleOf(argv) : undefined;
+  if (module !== undefined) names.push(programName(module));
+  return names;
+}
+
+/** The files `argv` runs as code, relative to its working folder: a program given as a relative path, an interpreter's script, a Python module's file. */
+function scriptsOf(argv: readonly string[]): string[] {
+  const program = argv[0] ?? '';
+  const scripts = /[/\\]/.test(program) ? [program] : [];
+  const name = programName(program);
+  if (!interpreters.has(name)) return scripts;
+  if (pythons.has(name)) {
+    const module = moduleOf(argv);
+    if (module !== undefined) return [...scripts, `${module.replace(/\./g, '/')}.py`, `${module.replace(/\./g, '/')}/__main__.py`];
+  }
+  // `deno run x.ts`, `bun run x.js`: the subcommand is no script.
+  const from = (name === 'deno' || name === 'bun') && argv[1] === 'run' ? 2 : 1;
+  for (let index = from; index < argv.length; index++) {
+    const word = argv[index] ?? '';
+    if (word.startsWith('-') && word !== '-') continue;
+    scripts.push(word);
+    // A word after an option may be its value (`node --require ./setup.js test.js`): the script is the first word after none.
+    if (!(argv[index - 1] ?? '').startsWith('-') || index === from) break;
+  }
+  return scripts;
+}
+
+/** The module of `python -m <module>`, if any. */
+function moduleOf(argv: readonly string[]): string | undefined {
+  const at = argv.indexOf('-m');
+  return at === -1 ? undefined : argv[at + 1];
+}
+
+/** `folder` and every folder above it, up to the workspace folder (`''`). */
+function foldersUp(folder: string): string[] {
+  const parts = folder === '' ? [] : folder.split('/');
+  return parts.map((_, index) => parts.slice(0, parts.length - index).join('/')).concat('');
+}
+
+/** `name` in `folder`, normalised; `undefined` when it leads out of the workspace or is no workspace path. */
+function join(folder: string, name: string): string | undefined {
+  return tidy(folder === '' ? name : `${folder}/${name}`);
+}
+
+/** `path` normalised (`./a`, `b/../a` and `.\a` are `a`), case kept; `undefined` when it is no workspace path. */
+function tidy(path: string): string | undefined {
+  try {
+    return normalizeWorkspacePath(path);
+  } catch {
+    return undefined;
+  }
+}
