@@ -9,7 +9,17 @@ import type { StepView } from '../src/shared/panelViewModel';
 import { tieToError } from './fieldDescription';
 import { emitAction } from './panelAction';
 import { panelStyles } from './panelStyles';
-import { errorSummary, fieldSpecs, formFields, formToEdit, initialValues, type FieldControl, type FieldName, type FieldSpec, type FormValues } from './stepFormModel';
+import {
+  errorSummary,
+  fieldSpecs,
+  formFields,
+  formToEdit,
+  initialValues,
+  type FieldControl,
+  type FieldName,
+  type FieldSpec,
+  type FormValues,
+} from './stepFormModel';
 
 /** Name of the event the form fires when it closes (after a valid Save, on Cancel or Escape); it bubbles out of shadow roots. */
 export const closeFormEvent = 'close-form';
@@ -184,11 +194,12 @@ export class StepEditForm extends LitElement {
         ${(spec.options?.(this.tools, value) ?? []).map((option) => html`<vscode-option value=${option} ?selected=${option === value}>${option}</vscode-option>`)}
       </vscode-single-select>`;
     },
-    checkbox: (spec, fieldId) => html`<vscode-checkbox id=${fieldId} name=${spec.name} label=${spec.label} ?checked=${this.values[spec.name] === 'true'} @change=${this.onField}></vscode-checkbox>`,
+    checkbox: (spec, fieldId) =>
+      html`<vscode-checkbox id=${fieldId} name=${spec.name} label=${spec.label} ?checked=${this.values[spec.name] === 'true'} @change=${this.onField}></vscode-checkbox>`,
   };
 
   private textarea(spec: FieldSpec, fieldId: string, invalid: boolean, monospace: boolean): TemplateResult {
-    return html`<vscode-textarea id=${fieldId} name=${spec.name} .label=${spec.label} rows="4" ?monospace=${monospace} .value=${this.values[spec.name] ?? ''} ?invalid=${invalid} @input=${this.onField} @change=${this.onField}></vscode-textarea>`;
+    return html`<vscode-textarea id=${fieldId} name=${spec.name} .label=${spec.label} rows=${spec.rows ?? 4} ?monospace=${monospace} .value=${this.values[spec.name] ?? ''} ?invalid=${invalid} @input=${this.onField} @change=${this.onField}></vscode-textarea>`;
   }
 }
 

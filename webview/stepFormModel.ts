@@ -1,11 +1,25 @@
 import type { PanelEdit } from '../src/shared/panelProtocol';
 import type { StepView } from '../src/shared/panelViewModel';
-import { fieldErrors, newStepSchema, stepPatchSchema } from '../src/shared/stepEditSchema';
+import { fieldErrors, newStepSchema, normalizeWritePattern, stepPatchSchema, writePatternsSchema } from '../src/shared/stepEditSchema';
 import { failurePolicies, maxListedNameLength, skillNamePattern, stepKinds, type StepKind } from '../src/shared/vocabulary';
 import { errorMessage } from '../src/shared/errorMessage';
 
 /** The fields the step form can show. */
-export type FieldName = 'id' | 'title' | 'kind' | 'tool' | 'args' | 'agent' | 'input' | 'skills' | 'dependsOn' | 'onFailure' | 'maxAttempts' | 'critical' | 'verification';
+export type FieldName =
+  | 'id'
+  | 'title'
+  | 'kind'
+  | 'tool'
+  | 'args'
+  | 'agent'
+  | 'input'
+  | 'skills'
+  | 'writes'
+  | 'dependsOn'
+  | 'onFailure'
+  | 'maxAttempts'
+  | 'critical'
+  | 'verification';
 
 /** How a field is entered: one line, several lines (monospace for code), a choice, or a checkbox. */
 export type FieldControl = 'text' | 'area' | 'code' | 'select' | 'checkbox';
@@ -18,6 +32,8 @@ export interface FieldSpec {
   placeholder?: string;
   /** The choices of a select; `tools` are the tools the host offers. */
   options?: (tools: readonly string[], current: string) => readonly string[];
+  /** Lines a several-line control shows (4 when not given). */
+  rows?: number;
   /** A line under the control saying what it accepts, from the workspace's skill names (`undefined`: not read yet). */
   note?: (skills: readonly string[] | undefined) => string;
 }
@@ -35,6 +51,7 @@ export const fieldSpecs: Record<FieldName, FieldSpec> = {
   agent: { name: 'agent', label: 'Agent', control: 'text' },
   input: { name: 'input', label: 'Input', control: 'area' },
   skills: { name: 'skills', label: 'Skills', control: 'text', placeholder: 'names, comma-separated', note: skillsNote },
+  writes: { name: 'writes', label: 'Files it may change', control: 'area', rows: 2, placeholder: 'e.g. src/**/*.ts', note: () => writesNote },
   dependsOn: { name: 'dependsOn', label: 'Depends on', control: 'text', placeholder: 'ids, comma-separated' },
   onFailure: { name: 'onFailure', label: 'On failure', control: 'select', options: () => failurePolicies },
   maxAttempts: { name: 'maxAttempts', label: 'Attempts', control: 'text' },
@@ -44,8 +61,8 @@ export const fieldSpecs: Record<FieldName, FieldSpec> = {
 
 /** The fields that belong to one kind of step, shown after Kind. */
 export const kindFields: Readonly<Record<StepKind, readonly FieldName[]>> = {
-  tool: ['tool', 'args'],
-  agent: ['agent', 'input', 'skills'],
+  tool: ['tool', 'args', 'writes'],
+  agent: ['agent', 'input', 'skills', 'writes'],
   synthesis_gate: ['agent', 'input'],
   human_review: ['agent', 'input'],
   clarification: ['agent', 'input'],
@@ -59,6 +76,9 @@ function skillsNote(skills: readonly string[] | undefined): string {
   return `Skills of this workspace: ${skills.join(', ')}.`;
 }
 
+const writesNote =
+  'One path or glob a line, inside the workspace; a change of another file asks first. Empty: no limit.';
+
 const isKind = (kind: string | undefined): kind is StepKind => (stepKinds as readonly string[]).includes(kind ?? '');
 
 /**
@@ -68,12 +88,19 @@ const isKind = (kind: string | undefined): kind is StepKind => (stepKinds as rea
  */
 export function formFields(kind: string | undefined, adding: boolean): FieldName[] {
   const own = isKind(kind) ? kindFields[kind] : [];
-  return [...(adding ? (['id'] as const) : []), 'title', 'kind', ...own, 'dependsOn', ...(adding ? [] : (['onFailure', 'maxAttempts', 'critical', 'verification'] as const))];
+  return [
+    ...(adding ? (['id'] as const) : []),
+    'title',
+    'kind',
+    ...own,
+    'dependsOn',
+    ...(adding ? [] : (['onFailure', 'maxAttempts', 'critical', 'verification'] as const)),
+  ];
 }
 
 /** The values the form starts with: the step's, or a new tool step's defaults. */
 export function initialValues(step: StepView | undefined, tools: readonly string[]): FormValues {
-  if (!step) return { id: '', title: '', kind: 'tool', tool: tools[0] ?? '', args: '{}', agent: 'default', input: '', dependsOn: '' };
+  if (!step) return { id: '', title: '', kind: 'tool', tool: tools[0] ?? '', args: '{}', agent: 'default', input: '', writes: '', dependsOn: '' };
   return {
     title: step.title,
     kind: step.kind,
@@ -82,6 +109,7 @@ export function initialValues(step: StepView | undefined, tools: readonly string
     agent: step.agent ?? '',
     input: step.input ?? '',
     skills: (step.skills ?? []).join(', '),
+    writes: (step.writePatterns ?? []).join('\n'),
     dependsOn: step.dependsOn.join(', '),
     onFailure: step.onFailure,
     maxAttempts: String(step.maxAttempts),
@@ -126,20 +154,53 @@ export function formToEdit(values: FormValues, step: StepView | undefined, conte
   // A name no skill can have is not echoed: typed control or direction characters would reorder the message.
   if (skills?.some((name) => name.length > maxListedNameLength || !skillNamePattern.test(name))) errors.skills = skillNameRule;
   else if (unknown.length > 0) errors.skills = unknownSkillsMessage(unknown, context.skills ?? []);
+  const writes = tool || values.kind === 'agent' ? writesOf(values.writes, step, errors) : {};
   const byKind = tool
-    ? { ...(values.tool ? { tool: values.tool } : {}), ...(args ? { args } : {}) }
-    : { ...(agent ? { agent } : {}), input: values.input ?? '', ...(skills && (step || skills.length > 0) ? { skills } : {}) };
+    ? { ...(values.tool ? { tool: values.tool } : {}), ...(args ? { args } : {}), ...writes }
+    : { ...(agent ? { agent } : {}), input: values.input ?? '', ...(skills && (step || skills.length > 0) ? { skills } : {}), ...writes };
   if (step) {
-    const patch = { title: values.title ?? '', kind: values.kind, dependsOn, onFailure: values.onFailure, maxAttempts: Number(values.maxAttempts), critical: values.critical === 'true', verification: values.verification ?? '', ...byKind };
+    const patch = {
+      title: values.title ?? '',
+      kind: values.kind,
+      dependsOn,
+      onFailure: values.onFailure,
+      maxAttempts: Number(values.maxAttempts),
+      critical: values.critical === 'true',
+      verification: values.verification ?? '',
+      ...byKind,
+    };
     const parsed = stepPatchSchema.safeParse(patch);
     if (!parsed.success) Object.assign(errors, { ...fieldErrors(parsed.error), ...errors });
     if (!parsed.success || Object.keys(errors).length > 0) return { ok: false, errors };
     return { ok: true, edit: { type: 'updateStep', stepId: step.id, patch: parsed.data } };
   }
-  const parsed = newStepSchema.safeParse({ id: values.id ?? '', title: values.title ?? '', kind: values.kind, dependsOn, ...byKind, ...(tool ? {} : { input: values.input || values.title || '' }) });
+  const parsed = newStepSchema.safeParse({
+    id: values.id ?? '',
+    title: values.title ?? '',
+    kind: values.kind,
+    dependsOn,
+    ...byKind,
+    ...(tool ? {} : { input: values.input || values.title || '' }),
+  });
   if (!parsed.success) Object.assign(errors, { ...fieldErrors(parsed.error), ...errors });
   if (!parsed.success || Object.keys(errors).length > 0) return { ok: false, errors };
   return { ok: true, edit: { type: 'addStep', step: parsed.data, ...(insertAt === undefined ? {} : { index: insertAt }) } };
+}
+
+/**
+ * The step's `writes` to send: the field's paths and globs, one a line (blanks left out, each
+ * once), only when they differ from the step's (an empty list then removes them), for a new
+ * step only when there are some; a message in `errors.writes` when one is refused. An
+ * unchanged list is neither sent nor checked again: a plan file's own entries stay as they are.
+ */
+function writesOf(text: string | undefined, step: StepView | undefined, errors: Record<string, string>): { writes?: string[] } {
+  const lines = (text ?? '').split('\n').filter((line) => line.trim() !== '');
+  const typed = [...new Set(lines.map(normalizeWritePattern))];
+  if (step ? typed.join('\n') === (step.writePatterns ?? []).join('\n') : typed.length === 0) return {};
+  const parsed = writePatternsSchema.safeParse(typed);
+  if (parsed.success) return { writes: parsed.data };
+  errors.writes = parsed.error.issues[0]?.message ?? 'Check the paths.';
+  return {};
 }
 
 /** The names of a comma-separated field, trimmed, blanks left out. */

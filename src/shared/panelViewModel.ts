@@ -59,6 +59,8 @@ export interface StepView {
   uses?: string;
   /** The files the step may change (its `writes`), on one line, bounded and with control characters escaped. */
   writes?: string;
+  /** The same paths and globs as written in the plan, for editing; absent when the step declares none. */
+  writePatterns?: string[];
   onVerificationFailure: FailurePolicyView;
   when?: string;
   skipped: boolean;

@@ -6,6 +6,8 @@ import {
   maxListedNameLength,
   maxListedNames,
   maxStepIdLength,
+  maxWritePatternLength,
+  maxWritePatterns,
   stepIdPattern,
   stepKinds,
 } from './vocabulary';
@@ -38,6 +40,41 @@ function namesList(name: 'skill' | 'topic') {
 }
 const skillNames = namesList('skill').optional();
 
+/**
+ * `pattern` trimmed, without a leading `./`, doubled or trailing slashes: the form the
+ * core's `normalizeScopePattern` gives, so what the panel saves is what the scheduler matches.
+ */
+export function normalizeWritePattern(pattern: string): string {
+  return pattern.trim().replace(/^(\.\/)+/, '').replace(/\/{2,}/g, '/').replace(/\/$/, '');
+}
+
+/**
+ * One entry of a step's `writes` as the panel takes it, normalized: a path or glob relative
+ * to the workspace folder and inside it (not absolute, no `..`, `/` between folders), at
+ * most `maxWritePatternLength` characters, no control or direction characters. No message
+ * repeats what was typed: a direction character in it would reorder the message.
+ */
+const writePattern = z
+  .string()
+  .overwrite(normalizeWritePattern)
+  .refine((pattern) => !actingCharacter.test(pattern), 'Leave control and text-direction characters out of paths.')
+  .min(1, 'Leave no path blank.')
+  .max(maxWritePatternLength, `Keep each path or glob under ${maxWritePatternLength + 1} characters.`)
+  .refine((pattern) => !pattern.includes('\\'), 'Separate folders with "/", as in src/app.ts.')
+  .refine(
+    (pattern) => !pattern.startsWith('/') && !/^[A-Za-z]:/.test(pattern),
+    'Give paths relative to the workspace folder, such as src/app.ts, not absolute ones.',
+  )
+  .refine((pattern) => !pattern.split('/').includes('..'), 'Keep paths inside the workspace folder: leave ".." out.')
+  .refine((pattern) => pattern !== '.', 'To let the step change any file, leave the list empty.');
+
+/**
+ * The files a step may change (`writes`) as the panel sets them: at most `maxWritePatterns`
+ * paths or globs, each as `writePattern` takes it. The host reads an empty list as "no
+ * limit" and removes the step's `writes`.
+ */
+export const writePatternsSchema = z.array(writePattern).max(maxWritePatterns, `Name at most ${maxWritePatterns} paths or globs.`);
+
 /** The plan's topics (`contextTags`) as the panel sets them; an empty list removes them. */
 export const contextTagsSchema = namesList('topic');
 
@@ -55,6 +92,7 @@ export const stepPatchSchema = z
     agent: z.string().trim().min(1).max(100).optional(),
     input: optionalText,
     skills: skillNames,
+    writes: writePatternsSchema,
     onFailure: z.enum(failurePolicies),
     maxAttempts: z.number().int('Attempts must be a whole number.').min(1, 'At least one attempt.').max(20, 'At most 20 attempts.'),
     critical: z.boolean(),
@@ -81,6 +119,7 @@ export const newStepSchema = z
     agent: z.string().trim().min(1).max(100).optional(),
     input: optionalText,
     skills: skillNames,
+    writes: writePatternsSchema.optional(),
   })
   .strict()
   .refine((step) => step.kind !== 'tool' || step.tool !== undefined, { message: 'A tool step needs a tool.', path: ['tool'] });

@@ -94,7 +94,9 @@ describe('Task Planner accessibility (browser workbench, axe-core)', function ()
   const scan = async (where: string, target: Frame | Page, include?: string): Promise<AxeFinding[]> => {
     const report = await runAxe(target, include);
     if (report.blocking.length > 0) blocking.push(`${where}:\n      ${describeFindings(report.blocking)}`);
-    for (const finding of report.other) others.set(`${finding.id} (${finding.impact})`, (others.get(`${finding.id} (${finding.impact})`) ?? 0) + finding.targets.length);
+    for (const finding of report.other) {
+      others.set(`${finding.id} (${finding.impact})`, (others.get(`${finding.id} (${finding.impact})`) ?? 0) + finding.targets.length);
+    }
     console.log(`    axe ${where}: ${report.blocking.length} serious or critical, ${report.other.length} other`);
     return report.blocking;
   };
@@ -134,7 +136,8 @@ describe('Task Planner accessibility (browser workbench, axe-core)', function ()
     assert.ok(Number(overlap) <= 0, `the sticky bar covers ${String(overlap)} px of the focused element (${await focused()})`);
   };
   /** The rows of one view of the Task Planner sidebar ("Plan" or "Runs"). */
-  const viewPane = (view: string): Locator => page.locator('.sidebar .pane').filter({ has: page.locator('.pane-header', { hasText: new RegExp(`^\\s*${view}`) }) });
+  const viewPane = (view: string): Locator =>
+    page.locator('.sidebar .pane').filter({ has: page.locator('.pane-header', { hasText: new RegExp(`^\\s*${view}`) }) });
 
   before(async function () {
     workbench = await openDemoWorkbench({
@@ -248,14 +251,26 @@ describe('Task Planner accessibility (browser workbench, axe-core)', function ()
     // the kind's own fields follow it: a tool step has Tool and Arguments
     await form.locator('vscode-single-select[name="tool"]').waitFor({ timeout: 5_000 });
     const order: string[] = [];
-    for (let press = 0; press < 10; press++) {
+    for (let press = 0; press < 11; press++) {
       await page.keyboard.press('Tab');
       order.push(await focused());
       if (order.at(-1) === 'field:tool') await choose(form.locator('vscode-single-select[name="tool"]'), 'list_files');
       if (order.at(-1) === 'field:onFailure') await choose(form.locator('vscode-single-select[name="onFailure"]'), 'skip');
       await assertFocusNotCovered();
     }
-    assert.deepEqual(order, ['field:tool', 'field:args', 'field:dependsOn', 'field:onFailure', 'field:maxAttempts', 'field:critical', 'field:verification', 'save:think', 'cancel-edit:think', 'card:list']);
+    assert.deepEqual(order, [
+      'field:tool',
+      'field:args',
+      'field:writes',
+      'field:dependsOn',
+      'field:onFailure',
+      'field:maxAttempts',
+      'field:critical',
+      'field:verification',
+      'save:think',
+      'cancel-edit:think',
+      'card:list',
+    ]);
     // an invalid field: marked, described by its message, announced, and focused
     await page.keyboard.press('Shift+Tab'); // cancel
     await page.keyboard.press('Shift+Tab'); // save
@@ -270,7 +285,11 @@ describe('Task Planner accessibility (browser workbench, axe-core)', function ()
     await waitForFocus('field:maxAttempts');
     const described = await form.locator('vscode-textfield[name="maxAttempts"]').evaluate((field) => {
       const input = field.shadowRoot!.querySelector('input')!;
-      return { invalid: input.getAttribute('aria-invalid'), name: input.getAttribute('aria-label'), description: (input.ariaDescribedByElements ?? []).map((element) => element.textContent).join(' ') };
+      return {
+        invalid: input.getAttribute('aria-invalid'),
+        name: input.getAttribute('aria-label'),
+        description: (input.ariaDescribedByElements ?? []).map((element) => element.textContent).join(' '),
+      };
     });
     assert.deepEqual(described, { invalid: 'true', name: 'Attempts', description: 'At least one attempt.' });
     assert.match(await form.locator('[data-form-announcement]').innerText(), /^Not saved, 1 field needs attention\. Attempts: At least one attempt\./);
@@ -291,13 +310,23 @@ describe('Task Planner accessibility (browser workbench, axe-core)', function ()
     assert.equal(await card.locator('.step-tool').innerText(), 'list_files');
     assert.match(await card.locator('dd', { hasText: /^skip/ }).innerText(), /^skip/);
     // the extension host's plan (the Plan view) holds the new values too
-    await viewPane('Plan').locator('.monaco-list-row', { hasText: 'Summarise the notes module' }).filter({ hasText: 'list_files' }).waitFor({ timeout: 10_000 });
+    await viewPane('Plan')
+      .locator('.monaco-list-row', { hasText: 'Summarise the notes module' })
+      .filter({ hasText: 'list_files' })
+      .waitFor({ timeout: 10_000 });
   });
 
   it('walks the review with Tab in visual order; focus lands sensibly after Remove, Move down and Start', async () => {
     await panel().locator('vscode-button[data-action="add"]').focus();
     const steps = await panel().locator('li.step').evaluateAll((cards) => cards.map((card) => card.getAttribute('data-step-id') ?? ''));
-    const expected = steps.flatMap((id, index) => [`card:${id}`, `edit:${id}`, ...(index > 0 ? [`up:${id}`] : []), ...(index < steps.length - 1 ? [`down:${id}`] : []), `skip:${id}`, `remove:${id}`]);
+    const expected = steps.flatMap((id, index) => [
+      `card:${id}`,
+      `edit:${id}`,
+      ...(index > 0 ? [`up:${id}`] : []),
+      ...(index < steps.length - 1 ? [`down:${id}`] : []),
+      `skip:${id}`,
+      `remove:${id}`,
+    ]);
     expected.push('field:feedback', 'start:', 'cancel:');
     const walked: string[] = [];
     for (let press = 0; press < expected.length; press++) {
@@ -322,7 +351,12 @@ describe('Task Planner accessibility (browser workbench, axe-core)', function ()
     before = await version();
     await page.keyboard.press('Enter');
     await waitForVersionAfter(before);
-    assert.deepEqual(await panel().locator('li.step').evaluateAll((cards) => cards.map((card) => card.getAttribute('data-step-id'))), ['read', 'extra', 'think']);
+    assert.deepEqual(
+      await panel()
+        .locator('li.step')
+        .evaluateAll((cards) => cards.map((card) => card.getAttribute('data-step-id'))),
+      ['read', 'extra', 'think'],
+    );
     // at the end, its Move down is disabled: focus moves to the card
     await waitForFocus('card:think');
     await page.keyboard.press('Tab');
@@ -389,9 +423,24 @@ describe('Task Planner accessibility (browser workbench, axe-core)', function ()
 
   it('the version list and a folded file content: named by what they show, used with the keyboard, no serious or critical axe finding', async () => {
     const content = Array.from({ length: 30 }, (_, index) => `Line ${index + 1} of the notes`).join('\n');
-    const plan = makePlan([makeStep('W1', { title: 'Write the notes', kind: 'tool', tool: 'write_file', args: { path: 'notes.md', content }, agent: undefined, input: undefined })], { version: 3 });
-    const body = buildPanelViewModel({ plan, critique: critiquePlan(plan), diagnostics: [], tools: ['write_file'], versions: [{ version: 3, label: 'v3 · regenerated with "shorter"' }, { version: 2, label: 'v2 · edited W1' }, { version: 1, label: 'v1 · planned' }] });
-    await panel().locator('plan-panel-app').evaluate((_element, message) => window.postMessage(message, '*'), { type: 'snapshot', model: { ...body, session: 'a11y-versions', version: 1 } });
+    const plan = makePlan(
+      [makeStep('W1', { title: 'Write the notes', kind: 'tool', tool: 'write_file', args: { path: 'notes.md', content }, agent: undefined, input: undefined })],
+      { version: 3 },
+    );
+    const body = buildPanelViewModel({
+      plan,
+      critique: critiquePlan(plan),
+      diagnostics: [],
+      tools: ['write_file'],
+      versions: [
+        { version: 3, label: 'v3 · regenerated with "shorter"' },
+        { version: 2, label: 'v2 · edited W1' },
+        { version: 1, label: 'v1 · planned' },
+      ],
+    });
+    await panel()
+      .locator('plan-panel-app')
+      .evaluate((_element, message) => window.postMessage(message, '*'), { type: 'snapshot', model: { ...body, session: 'a11y-versions', version: 1 } });
     await panel().locator('plan-panel-app[data-rendered-version="1"][data-mode="review"]').waitFor({ timeout: 15_000 });
     const picker = panel().locator('select#plan-version');
     assert.equal(await picker.evaluate((select) => (select as HTMLSelectElement).labels?.[0]?.textContent), 'Plan version');
@@ -400,7 +449,11 @@ describe('Task Planner accessibility (browser workbench, axe-core)', function ()
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Tab');
     await waitForFocus('restore-version:');
-    assert.equal(await panel().locator('vscode-button[data-action="restore-version"]').getAttribute('disabled'), null, 'picking an earlier version did not enable going back to it');
+    assert.equal(
+      await panel().locator('vscode-button[data-action="restore-version"]').getAttribute('disabled'),
+      null,
+      'picking an earlier version did not enable going back to it',
+    );
     const toggle = panel().locator('li.step[data-step-id="W1"] button.fold-toggle');
     await toggle.focus();
     await page.keyboard.press('Enter');

@@ -32,7 +32,15 @@ const safePlan = {
 const bigPlan = {
   id: 'big',
   objective: 'Read the workspace 200 times',
-  steps: Array.from({ length: 200 }, (_, index) => step(`S${String(index + 1).padStart(3, '0')}`, `Read ${index + 1}`, index % 2 === 0 ? 'read_file' : 'list_files', index % 2 === 0 ? { path: 'README.md' } : {}, index >= 4 ? [`S${String(index - 3).padStart(3, '0')}`] : [])),
+  steps: Array.from({ length: 200 }, (_, index) =>
+    step(
+      `S${String(index + 1).padStart(3, '0')}`,
+      `Read ${index + 1}`,
+      index % 2 === 0 ? 'read_file' : 'list_files',
+      index % 2 === 0 ? { path: 'README.md' } : {},
+      index >= 4 ? [`S${String(index - 3).padStart(3, '0')}`] : [],
+    ),
+  ),
 };
 
 describe('Task Planner plan panel in the browser workbench', function () {
@@ -143,6 +151,38 @@ describe('Task Planner plan panel in the browser workbench', function () {
     await shoot('panel-version-picker');
   });
 
+  it('edits the files a step may change: a path outside the workspace is refused without being repeated; the saved ones show under Changes only', async () => {
+    const card = panel.locator('li.step[data-step-id="notes"]');
+    await card.locator('button[data-action="edit"]').click();
+    const writes = card.locator('vscode-textarea[name="writes"] textarea');
+    await writes.waitFor({ timeout: 10_000 });
+    assert.equal(await writes.inputValue(), '');
+    assert.match(await card.locator('[data-field-note="writes"]').innerText(), /one a line, inside the workspace/);
+    await writes.fill('src/notes.js\n../outside/\u202etxt.exe');
+    await card.locator('vscode-button[data-action="save"]').click();
+    const error = card.locator('[data-field-error="writes"]');
+    await error.waitFor({ timeout: 5_000 });
+    assert.equal(await error.innerText(), 'Leave control and text-direction characters out of paths.');
+    assert.match(await card.locator('[data-form-announcement]').innerText(), /^Not saved, 1 field needs attention\. Files it may change: /);
+    await writes.fill('src/notes.js\n../outside.txt');
+    await card.locator('vscode-button[data-action="save"]').click();
+    await card.locator('[data-field-error="writes"]', { hasText: 'Keep paths inside the workspace folder: leave ".." out.' }).waitFor({ timeout: 5_000 });
+    await writes.fill('./src/notes.js\nsrc/lib/**');
+    await card.locator('vscode-button[data-action="save"]').click();
+    await card.locator('.step-writes', { hasText: 'src/notes.js, src/lib/**' }).waitFor({ timeout: 10_000 });
+    assert.equal(await card.locator('step-edit-form').count(), 0, 'the form closed once the host took the edit');
+    const picker = panel.locator('select#plan-version');
+    assert.equal((await picker.locator('option').allInnerTexts())[0], 'v4 · changed the files notes may change (shown)');
+    await shoot('panel-step-writes');
+    // emptied: the step has no limit again, and the review no longer shows one
+    await card.locator('button[data-action="edit"]').click();
+    assert.equal(await writes.inputValue(), 'src/notes.js\nsrc/lib/**');
+    await writes.fill('');
+    await card.locator('vscode-button[data-action="save"]').click();
+    await panel.locator('.plan-version', { hasText: 'version 5' }).waitFor({ timeout: 10_000 });
+    assert.equal(await card.locator('.step-writes').count(), 0);
+  });
+
   it('refuses a reorder that would break a dependency, with the reason', async () => {
     await panel.locator('li.step[data-step-id="cli"] button[data-action="up"]').click();
     const notice = panel.locator('.notice.error');
@@ -163,14 +203,31 @@ describe('Task Planner plan panel in the browser workbench', function () {
     const seen = new Set<string>();
     const deadline = Date.now() + 30_000;
     while (Date.now() < deadline) {
-      for (const status of await panel.locator('tr.run-step').evaluateAll((rows) => rows.map((row) => `${row.getAttribute('data-step-id')}:${row.getAttribute('data-status')}`))) seen.add(status);
+      for (const status of await panel
+        .locator('tr.run-step')
+        .evaluateAll((rows) => rows.map((row) => `${row.getAttribute('data-step-id')}:${row.getAttribute('data-status')}`))) {
+        seen.add(status);
+      }
       if ((await panel.locator('.run-status').innerText()) === 'completed') break;
       await page.waitForTimeout(50);
     }
-    const statuses = await panel.locator('tr.run-step').evaluateAll((rows) => Object.fromEntries(rows.map((row) => [String(row.getAttribute('data-step-id')), row.getAttribute('data-status')])));
+    const statuses = await panel
+      .locator('tr.run-step')
+      .evaluateAll((rows) => Object.fromEntries(rows.map((row) => [String(row.getAttribute('data-step-id')), row.getAttribute('data-status')])));
     console.log(`    statuses seen: ${[...seen].join(', ')}`);
     assert.deepEqual(statuses, { list: 'completed', readme: 'completed', notes: 'completed', cli: 'completed', changelog: 'skipped' });
-    const bars = await panel.locator('rect.bar').evaluateAll((rects) => rects.map((rect) => ({ id: rect.getAttribute('data-step-id'), status: rect.getAttribute('data-status'), lane: Number(rect.getAttribute('data-lane')), start: Number(rect.getAttribute('data-start-ms')), end: Number(rect.getAttribute('data-end-ms')), width: Number(rect.getAttribute('width')) })));
+    const bars = await panel
+      .locator('rect.bar')
+      .evaluateAll((rects) =>
+        rects.map((rect) => ({
+          id: rect.getAttribute('data-step-id'),
+          status: rect.getAttribute('data-status'),
+          lane: Number(rect.getAttribute('data-lane')),
+          start: Number(rect.getAttribute('data-start-ms')),
+          end: Number(rect.getAttribute('data-end-ms')),
+          width: Number(rect.getAttribute('width')),
+        })),
+      );
     console.log(`    timeline bars: ${JSON.stringify(bars)}`);
     assert.deepEqual(bars.map((bar) => bar.id).sort(), ['cli', 'list', 'notes', 'readme']);
     for (const bar of bars) {
@@ -203,7 +260,9 @@ describe('Task Planner plan panel in the browser workbench', function () {
     const small = await renderPlan(50, 41);
     const { model, ms } = await renderPlan(500, 42);
     const ratio = ms / Math.max(small.ms, 1);
-    console.log(`    500-step plan rendered in ${ms.toFixed(1)} ms, 50-step in ${small.ms.toFixed(1)} ms (ratio ${ratio.toFixed(1)}; linear is 10, target at most 25)`);
+    console.log(
+      `    500-step plan rendered in ${ms.toFixed(1)} ms, 50-step in ${small.ms.toFixed(1)} ms (ratio ${ratio.toFixed(1)}; linear is 10, target at most 25)`,
+    );
     assert.ok(ratio <= 25, `a 500-step plan took ${ratio.toFixed(1)} times as long as a 50-step one (${ms} ms against ${small.ms} ms)`);
     // a long critique starts folded, the most severe findings first
     const findings = model.mode === 'review' ? model.review.findings.length : 0;
@@ -216,7 +275,16 @@ describe('Task Planner plan panel in the browser workbench', function () {
 
   it('shows a file to write as text, folded after 20 lines, unfolded by a button that says how many lines more', async () => {
     const content = `${Array.from({ length: 32 }, (_, index) => `Line ${index + 1}: "quoted" text`).join('\n')}\n`;
-    const plan = makePlan([makeStep('W1', { title: 'Write the notes', kind: 'tool', tool: 'write_file', args: { path: 'docs/notes.md', content }, agent: undefined, input: undefined })]);
+    const plan = makePlan([
+      makeStep('W1', {
+        title: 'Write the notes',
+        kind: 'tool',
+        tool: 'write_file',
+        args: { path: 'docs/notes.md', content },
+        agent: undefined,
+        input: undefined,
+      }),
+    ]);
     await showSnapshot('args-fold', buildPanelViewModel({ plan, critique: critiquePlan(plan), diagnostics: [], tools: ['write_file'] }));
     const card = panel.locator('li.step[data-step-id="W1"]');
     assert.equal(await card.locator('dd[data-argument="path"]').innerText(), 'docs/notes.md');
@@ -236,9 +304,23 @@ describe('Task Planner plan panel in the browser workbench', function () {
   });
 
   it('breaks the Details column between words, never inside an ordinary word', async () => {
-    const plan = makePlan([makeStep('S1', { title: 'Rewrite the changelog', kind: 'tool', tool: 'write_file', args: { path: 'CHANGELOG.md', content: 'x' }, agent: undefined, input: undefined })]);
+    const plan = makePlan([
+      makeStep('S1', {
+        title: 'Rewrite the changelog',
+        kind: 'tool',
+        tool: 'write_file',
+        args: { path: 'CHANGELOG.md', content: 'x' },
+        agent: undefined,
+        input: undefined,
+      }),
+    ]);
     const error = 'Rejected by the user: the changelog must keep every earlier release, and the wording of the summary should stay as the maintainers wrote it originally';
-    const bodies = [{ type: 'run_started', plan }, { type: 'step_started', stepId: 'S1', attempt: 1 }, { type: 'step_failed', stepId: 'S1', attempt: 1, error, disposition: 'fail' }, { type: 'run_failed', reason: 'S1 failed' }];
+    const bodies = [
+      { type: 'run_started', plan },
+      { type: 'step_started', stepId: 'S1', attempt: 1 },
+      { type: 'step_failed', stepId: 'S1', attempt: 1, error, disposition: 'fail' },
+      { type: 'run_failed', reason: 'S1 failed' },
+    ];
     const state = foldRunEvents(bodies.map((body, index) => ({ ...body, runId: 'wrap', seq: index + 1, time: 1_000 + index }) as RunEvent));
     await showSnapshot('details-wrap', buildPanelViewModel(undefined, { state, now: 2_000 }));
     const details = panel.locator('tr.run-step[data-step-id="S1"] td.details');
@@ -277,12 +359,22 @@ describe('Task Planner plan panel in the browser workbench', function () {
     await runCommand(page, 'Show plan');
     await panel.locator('plan-panel-app[data-mode="review"] h1.objective', { hasText: 'Read the workspace 200 times' }).waitFor({ timeout: 30_000 });
     await shoot('panel-review-high-contrast');
-    const before = { received: Number(await app().getAttribute('data-received')), gaps: Number(await app().getAttribute('data-version-gaps')), stale: Number(await app().getAttribute('data-stale')) };
+    const before = {
+      received: Number(await app().getAttribute('data-received')),
+      gaps: Number(await app().getAttribute('data-version-gaps')),
+      stale: Number(await app().getAttribute('data-stale')),
+    };
     await panel.locator('vscode-button[data-action="start"]').click();
     await panel.locator('.run-status', { hasText: 'completed' }).waitFor({ timeout: 90_000 });
-    const after = { received: Number(await app().getAttribute('data-received')), gaps: Number(await app().getAttribute('data-version-gaps')), stale: Number(await app().getAttribute('data-stale')) };
+    const after = {
+      received: Number(await app().getAttribute('data-received')),
+      gaps: Number(await app().getAttribute('data-version-gaps')),
+      stale: Number(await app().getAttribute('data-stale')),
+    };
     const completed = await panel.locator('tr.run-step[data-status="completed"]').count();
-    console.log(`    200-step run: ${after.received - before.received} snapshots received, ${after.gaps - before.gaps} version gaps, ${after.stale - before.stale} stale`);
+    console.log(
+      `    200-step run: ${after.received - before.received} snapshots received, ${after.gaps - before.gaps} version gaps, ${after.stale - before.stale} stale`,
+    );
     assert.equal(completed, 200);
     assert.ok(after.received - before.received > 1, 'the panel was updated while the run went on');
     assert.equal(after.gaps - before.gaps, 0, 'a snapshot was dropped (version gap)');

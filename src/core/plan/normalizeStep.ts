@@ -5,12 +5,14 @@ import {
   maxListedNameLength,
   maxListedNames,
   maxStepIdLength,
+  maxWritePatternLength,
+  maxWritePatterns,
   stepKinds,
   type FailurePolicy,
   type StepKind,
 } from '../../shared/vocabulary';
 import { normalizeScopePattern } from '../workspace/writeScope';
-import { attachmentSchema, maxWritePatternLength, maxWritePatterns, withStepDefaults, type Attachment, type Step } from './planSchema';
+import { attachmentSchema, withStepDefaults, type Attachment, type Step } from './planSchema';
 import { normalizeChecks } from './normalizeChecks';
 import { dependencyList, describeRaw, firstString, isRecord } from './rawValues';
 import { visibleDirection } from './visibleDirection';

@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { failurePolicies, maxChecksPerStep, maxStepIdLength, stepKinds, type CheckKind, type StepKind } from '../../shared/vocabulary';
+import {
+  failurePolicies,
+  maxChecksPerStep,
+  maxStepIdLength,
+  maxWritePatternLength,
+  maxWritePatterns,
+  stepKinds,
+  type CheckKind,
+  type StepKind,
+} from '../../shared/vocabulary';
 import { stepKindTraits } from './stepKindTraits';
 
 export type { CheckKind, FailurePolicy, StepKind } from '../../shared/vocabulary';
@@ -58,10 +67,6 @@ true satisfies [CheckKind] extends [Check['kind']] ? ([Check['kind']] extends [C
 
 /** A JSON Schema object (draft 2020-12 subset) that a step's structured result must satisfy. */
 export const jsonSchemaObjectSchema = z.record(z.string(), z.unknown());
-
-/** Most patterns in a step's `writes`, and most characters in one. */
-export const maxWritePatterns = 50;
-export const maxWritePatternLength = 300;
 
 /**
  * One step of a plan in canonical form. `maxAttempts` counts every attempt, the first

@@ -173,7 +173,9 @@ function stepView(step: Step, index: number, problems: string[], approval: StepA
     critical: step.critical,
     ...(step.verification === undefined ? {} : { verification: step.verification }),
     ...checksView(step),
-    ...(step.writes === undefined ? {} : { writes: visibleControls(oneLine(step.writes.length === 0 ? 'no file' : step.writes.join(', '), usesLength)) }),
+    ...(step.writes === undefined
+      ? {}
+      : { writes: visibleControls(oneLine(step.writes.length === 0 ? 'no file' : step.writes.join(', '), usesLength)), writePatterns: [...step.writes] }),
     onVerificationFailure: step.onVerificationFailure,
     ...(step.when === undefined ? {} : { when: step.when }),
     skipped: step.skipped === true,

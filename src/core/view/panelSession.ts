@@ -161,11 +161,12 @@ export class PanelSession {
   applyEdit(edit: PanelEdit): { ok: true; plan: Plan } | { ok: false; error: string } {
     if (!this.plan) return { ok: false, error: 'There is no plan to edit.' };
     if (this.run) return { ok: false, error: 'The plan cannot be edited while it runs or after it ran; plan again to change it.' };
-    const result = editPlan(this.plan, toPlanEdit(edit), this.validationOptions());
+    const previous = this.plan;
+    const result = editPlan(previous, toPlanEdit(edit), this.validationOptions());
     if (!result.ok) return result;
     this.plan = result.plan;
     this.previousPlan = undefined;
-    this.versions.record(result.plan, editNote(edit));
+    this.versions.record(result.plan, editNote(edit, { before: previous, after: result.plan }));
     return result;
   }
 
@@ -270,14 +271,23 @@ export class PanelSession {
   }
 }
 
-/** The core edit for a webview edit; a kind change drops the fields of the old kind, and blank texts clear their field. */
+/**
+ * The core edit for a webview edit; a kind change drops the fields of the old kind, blank
+ * texts clear their field, and an empty list of the files a step may change removes its
+ * `writes` (no limit; the form cannot say "no file").
+ */
 function toPlanEdit(edit: PanelEdit): PlanEdit {
   switch (edit.type) {
     case 'updateStep':
       return { type: 'updateStep', stepId: edit.stepId, patch: toStepPatch(edit.patch) };
     case 'addStep': {
-      const { dependsOn, ...rest } = edit.step;
-      return { type: 'addStep', step: { ...rest, dependsOn: dependsOn ?? [] }, ...(edit.index === undefined ? {} : { index: edit.index }) };
+      const { dependsOn, writes, ...rest } = edit.step;
+      const scope = writes === undefined ? [] : [...new Set(writes)];
+      return {
+        type: 'addStep',
+        step: { ...rest, dependsOn: dependsOn ?? [], ...(scope.length > 0 ? { writes: scope } : {}) },
+        ...(edit.index === undefined ? {} : { index: edit.index }),
+      };
     }
     default:
       return edit;
@@ -292,5 +302,8 @@ function toStepPatch(input: StepPatchInput): StepPatch {
     patch.args = undefined;
   }
   if (input.kind === 'tool' || input.kind === 'manual') patch.agent = undefined;
+  if (patch.writes !== undefined) patch.writes = patch.writes.length > 0 ? [...new Set(patch.writes)] : undefined;
+  // Only tools and agents change files: the scheduler reads no other kind's `writes`.
+  if (input.kind !== undefined && input.kind !== 'tool' && input.kind !== 'agent') patch.writes = undefined;
   return patch;
 }

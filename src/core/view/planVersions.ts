@@ -5,8 +5,15 @@ import type { Plan } from '../plan/planSchema';
 /** Most characters of Regenerate's feedback quoted in a version's label. */
 const feedbackChars = 40;
 
-const editNotes: { [K in PanelEdit['type']]: (edit: Extract<PanelEdit, { type: K }>) => string } = {
-  updateStep: (edit) => `edited ${edit.stepId}`,
+/** The plan before an edit and after it, when known: an edit of a step is named by what it changed. */
+export interface EditedPlans {
+  before: Pick<Plan, 'steps'>;
+  after: Pick<Plan, 'steps'>;
+}
+
+const editNotes: { [K in PanelEdit['type']]: (edit: Extract<PanelEdit, { type: K }>, plans: EditedPlans | undefined) => string } = {
+  updateStep: (edit, plans) =>
+    plans && changedFields(plans, edit.stepId).join() === 'writes' ? `changed the files ${edit.stepId} may change` : `edited ${edit.stepId}`,
   moveStep: (edit) => `moved ${edit.stepId}`,
   skipStep: (edit) => `skipped ${edit.stepId}`,
   unskipStep: (edit) => `unskipped ${edit.stepId}`,
@@ -16,9 +23,22 @@ const editNotes: { [K in PanelEdit['type']]: (edit: Extract<PanelEdit, { type: K
   setContextTags: () => 'changed the topics',
 };
 
-/** How a panel edit is named in the version list: "edited S002". */
-export function editNote(edit: PanelEdit): string {
-  return (editNotes[edit.type] as (edit: PanelEdit) => string)(edit);
+/**
+ * How a panel edit is named in the version list: "edited S002", or with `plans` (the plan
+ * before and after it) "changed the files S002 may change" when that is all it changed.
+ */
+export function editNote(edit: PanelEdit, plans?: EditedPlans): string {
+  return (editNotes[edit.type] as (edit: PanelEdit, plans: EditedPlans | undefined) => string)(edit, plans);
+}
+
+/** The fields of step `stepId` that differ between the two plans, sorted. */
+function changedFields({ before, after }: EditedPlans, stepId: string): string[] {
+  const old = before.steps.find((step) => step.id === stepId);
+  const next = after.steps.find((step) => step.id === stepId);
+  if (!old || !next) return [];
+  const fields = new Set([...Object.keys(old), ...Object.keys(next)]);
+  const at = (step: object, field: string): string | undefined => JSON.stringify((step as Record<string, unknown>)[field]);
+  return [...fields].filter((field) => at(old, field) !== at(next, field)).sort();
 }
 
 /** How a Regenerate is named in the version list: `regenerated with "add tests"`, the feedback cut short. */

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { contextTagsSchema, fieldErrors, newStepSchema, stepPatchSchema } from '../../../src/shared/stepEditSchema';
+import { contextTagsSchema, fieldErrors, newStepSchema, stepPatchSchema, writePatternsSchema } from '../../../src/shared/stepEditSchema';
+import { parseWebviewMessage } from '../../../src/shared/panelProtocol';
 import { failurePolicies, stepKinds } from '../../../src/shared/vocabulary';
 
 describe('step edit schemas', () => {
@@ -11,7 +12,20 @@ describe('step edit schemas', () => {
   });
 
   it('accepts a full patch of a tool step', () => {
-    const patch = { title: 'Read', kind: 'tool', tool: 'read_file', args: { path: 'a' }, dependsOn: ['S1'], onFailure: 'retry', maxAttempts: 3, critical: false, verification: 'result.length > 0', onVerificationFailure: 'skip', when: 'true', input: 'x' };
+    const patch = {
+      title: 'Read',
+      kind: 'tool',
+      tool: 'read_file',
+      args: { path: 'a' },
+      dependsOn: ['S1'],
+      onFailure: 'retry',
+      maxAttempts: 3,
+      critical: false,
+      verification: 'result.length > 0',
+      onVerificationFailure: 'skip',
+      when: 'true',
+      input: 'x',
+    };
     assert.deepEqual(stepPatchSchema.parse(patch), patch);
   });
 
@@ -47,5 +61,32 @@ describe('step edit schemas', () => {
     assert.equal(!hostile.success && fieldErrors(hostile.error)['1'], 'Leave control characters out of topic names.');
     assert.equal(stepPatchSchema.safeParse({ skills: ['a\u0007'] }).success, false);
     assert.equal(newStepSchema.safeParse({ id: 'S1', kind: 'agent', title: 'x', skills: 'release' }).success, false, 'a list, not a string');
+  });
+
+  it('takes the files a step may change only as relative paths inside the workspace: a hostile panel message cannot widen or escape them', () => {
+    assert.deepEqual(writePatternsSchema.parse([' ./src//app/ ', 'docs/**/*.md', 'src/{a,b}.ts']), ['src/app', 'docs/**/*.md', 'src/{a,b}.ts']);
+    assert.deepEqual(stepPatchSchema.parse({ writes: [] }), { writes: [] }, 'an empty list (the host removes the scope)');
+    const hostile = [
+      ['..'], ['a/../../b'], ['./../x'], ['/etc/passwd'], ['//server/share'], ['C:/Windows'], ['c:relative'], ['src\\..\\x'], ['.'], [''], ['  '],
+      ['a\u0000b'], ['a\nb'], ['a\u202eb'], ['a\u2066b'], ['a\u009bb'], ['x'.repeat(301)], Array.from({ length: 51 }, (_, index) => `f${index}`),
+      'src', [42], [null], [['src']],
+    ];
+    for (const writes of hostile) {
+      const label = JSON.stringify(writes).slice(0, 40);
+      assert.equal(stepPatchSchema.safeParse({ writes }).success, false, `patch ${label}`);
+      assert.equal(newStepSchema.safeParse({ id: 'S1', kind: 'agent', title: 'x', writes }).success, false, `new step ${label}`);
+      const message = parseWebviewMessage({ type: 'edit', edit: { type: 'updateStep', stepId: 'S1', patch: { writes } } });
+      assert.equal(message.ok, false, `message ${label}`);
+    }
+    assert.equal(
+      stepPatchSchema.safeParse({ writes: Array.from({ length: 50 }, (_, index) => `f${index}`.padEnd(300, 'x')) }).success,
+      true,
+      '50 of 300 characters',
+    );
+    // No message repeats what was sent: a direction character in it would reorder the notice.
+    const sneaky = 'src/\u202egpj.exe';
+    const parsed = stepPatchSchema.safeParse({ writes: [sneaky, '../x'] });
+    assert.ok(!parsed.success);
+    for (const issue of parsed.error.issues) assert.doesNotMatch(issue.message, /gpj|\u202e|\.\.\/x/);
   });
 });

@@ -22,9 +22,33 @@ const step: StepView = {
 
 describe('webview step form model', () => {
   it('shows the fields of the chosen kind after Kind, and the failure fields only when editing', () => {
-    assert.deepEqual(formFields('agent', false), ['title', 'kind', 'agent', 'input', 'skills', 'dependsOn', 'onFailure', 'maxAttempts', 'critical', 'verification']);
-    assert.deepEqual(formFields('tool', false), ['title', 'kind', 'tool', 'args', 'dependsOn', 'onFailure', 'maxAttempts', 'critical', 'verification']);
-    assert.deepEqual(formFields('tool', true), ['id', 'title', 'kind', 'tool', 'args', 'dependsOn']);
+    assert.deepEqual(formFields('agent', false), [
+      'title',
+      'kind',
+      'agent',
+      'input',
+      'skills',
+      'writes',
+      'dependsOn',
+      'onFailure',
+      'maxAttempts',
+      'critical',
+      'verification',
+    ]);
+    assert.deepEqual(formFields('tool', false), [
+      'title',
+      'kind',
+      'tool',
+      'args',
+      'writes',
+      'dependsOn',
+      'onFailure',
+      'maxAttempts',
+      'critical',
+      'verification',
+    ]);
+    assert.deepEqual(formFields('tool', true), ['id', 'title', 'kind', 'tool', 'args', 'writes', 'dependsOn']);
+    assert.deepEqual(formFields('manual', false), ['title', 'kind', 'input', 'dependsOn', 'onFailure', 'maxAttempts', 'critical', 'verification']);
     for (const fields of Object.values(kindFields)) for (const name of fields) assert.ok(fieldSpecs[name], name);
   });
 
@@ -43,7 +67,17 @@ describe('webview step form model', () => {
     assert.deepEqual(result.edit, {
       type: 'updateStep',
       stepId: 'S1',
-      patch: { title: 'Think', kind: 'tool', dependsOn: ['S0'], onFailure: 'skip', maxAttempts: 1, critical: true, verification: '', tool: 'list_files', args: {} },
+      patch: {
+        title: 'Think',
+        kind: 'tool',
+        dependsOn: ['S0'],
+        onFailure: 'skip',
+        maxAttempts: 1,
+        critical: true,
+        verification: '',
+        tool: 'list_files',
+        args: {},
+      },
     });
   });
 
@@ -60,7 +94,10 @@ describe('webview step form model', () => {
 
   it('adds a new step at the chosen position', () => {
     const result = formToEdit({ ...initialValues(undefined, ['read_file']), id: 'S9', title: 'Read it', args: '{"path": "a"}' }, undefined, { insertAt: 2 });
-    assert.deepEqual(result, { ok: true, edit: { type: 'addStep', step: { id: 'S9', title: 'Read it', kind: 'tool', dependsOn: [], tool: 'read_file', args: { path: 'a' } }, index: 2 } });
+    assert.deepEqual(result, {
+      ok: true,
+      edit: { type: 'addStep', step: { id: 'S9', title: 'Read it', kind: 'tool', dependsOn: [], tool: 'read_file', args: { path: 'a' } }, index: 2 },
+    });
   });
 
   it("edits an agent step's skills as a comma-separated list: kept in order, checked against the workspace's skills, emptied to remove them", () => {
@@ -90,10 +127,67 @@ describe('webview step form model', () => {
     assert.ok(unread.ok, 'before the skills were read, the host checks the names');
     const asTool = formToEdit({ ...values, kind: 'tool', tool: 'read_file', skills: 'deploy' }, withSkills, { skills: [] });
     assert.ok(asTool.ok && asTool.edit.type === 'updateStep' && !('skills' in asTool.edit.patch), 'a tool step takes no skills');
-    const added = formToEdit({ ...initialValues(undefined, []), id: 'S9', title: 'Think', kind: 'agent', input: 'x', skills: '' }, undefined, { skills: ['testing'] });
+    const added = formToEdit({ ...initialValues(undefined, []), id: 'S9', title: 'Think', kind: 'agent', input: 'x', skills: '' }, undefined, {
+      skills: ['testing'],
+    });
     assert.ok(added.ok && added.edit.type === 'addStep' && !('skills' in added.edit.step), 'a new step without skills names none');
     assert.equal(fieldSpecs.skills.note?.(undefined), '');
     assert.match(fieldSpecs.skills.note?.([]) ?? '', /no skills yet: add SKILL\.md files/);
     assert.equal(fieldSpecs.skills.note?.(['release', 'testing']), 'Skills of this workspace: release, testing.');
+  });
+
+  it("edits the files a step may change, one a line: normalized, each once, sent only when changed, emptied to remove them", () => {
+    const scoped: StepView = { ...step, writes: 'src/**, README.md', writePatterns: ['src/**', 'README.md'] };
+    const values = initialValues(scoped, []);
+    assert.equal(values.writes, 'src/**\nREADME.md');
+    assert.equal(fieldSpecs.writes.control, 'area');
+    assert.equal(fieldSpecs.writes.note?.(undefined), 'One path or glob a line, inside the workspace; a change of another file asks first. Empty: no limit.');
+    const patchOf = (writes: string) => {
+      const result = formToEdit({ ...values, writes }, scoped);
+      assert.ok(result.ok && result.edit.type === 'updateStep', JSON.stringify(result));
+      return result.edit.patch;
+    };
+    assert.equal('writes' in patchOf(values.writes ?? ''), false, 'an unchanged list is not sent');
+    assert.equal('writes' in patchOf(' ./src/**\r\n\n README.md/ \n'), false, 'the same list typed differently is the same list');
+    assert.deepEqual(patchOf('./docs//guide/\nsrc/{a,b}.ts\n\ndocs/guide\n').writes, ['docs/guide', 'src/{a,b}.ts']);
+    assert.deepEqual(patchOf('  \n').writes, [], 'an emptied field is sent, so the host removes the scope');
+    const asManual = formToEdit({ ...values, kind: 'manual', writes: 'other.txt' }, scoped);
+    assert.ok(asManual.ok && asManual.edit.type === 'updateStep' && !('writes' in asManual.edit.patch), 'a step a person does takes no files');
+    const unscoped = formToEdit({ ...initialValues(step, []), writes: '' }, step);
+    assert.ok(unscoped.ok && unscoped.edit.type === 'updateStep' && !('writes' in unscoped.edit.patch));
+    const added = formToEdit({ ...initialValues(undefined, ['write_file']), id: 'S9', title: 'Write', args: '{"path": "a.txt"}', writes: 'a.txt' }, undefined);
+    assert.ok(added.ok && added.edit.type === 'addStep');
+    assert.deepEqual(added.edit.step.writes, ['a.txt']);
+    const addedBare = formToEdit({ ...initialValues(undefined, ['read_file']), id: 'S9', title: 'Read', args: '{"path": "a.txt"}' }, undefined);
+    assert.ok(addedBare.ok && addedBare.edit.type === 'addStep' && !('writes' in addedBare.edit.step));
+  });
+
+  it('refuses a path outside the workspace, absolute, too long or holding control or direction characters, without repeating it', () => {
+    const scoped: StepView = { ...step, writePatterns: ['src'] };
+    const refusals: [string, string][] = [
+      ['../secrets.txt', 'Keep paths inside the workspace folder: leave ".." out.'],
+      ['src/../../etc', 'Keep paths inside the workspace folder: leave ".." out.'],
+      ['/etc/passwd', 'Give paths relative to the workspace folder, such as src/app.ts, not absolute ones.'],
+      ['.//etc', 'Give paths relative to the workspace folder, such as src/app.ts, not absolute ones.'],
+      ['C:/Windows', 'Give paths relative to the workspace folder, such as src/app.ts, not absolute ones.'],
+      ['src\\..\\..\\x', 'Separate folders with "/", as in src/app.ts.'],
+      ['.', 'To let the step change any file, leave the list empty.'],
+      ['src/\u202egpj.exe', 'Leave control and text-direction characters out of paths.'],
+      ['src/a\u001b[31m.ts', 'Leave control and text-direction characters out of paths.'],
+      ['x'.repeat(301), 'Keep each path or glob under 301 characters.'],
+      [Array.from({ length: 51 }, (_, index) => `f${index}`).join('\n'), 'Name at most 50 paths or globs.'],
+    ];
+    for (const [typed, message] of refusals) {
+      const result = formToEdit({ ...initialValues(scoped, []), writes: `ok.txt\n${typed}` }, scoped);
+      assert.ok(!result.ok, JSON.stringify(typed.slice(0, 40)));
+      assert.equal(result.errors.writes, message, JSON.stringify(typed.slice(0, 40)));
+    }
+    const many = formToEdit({ ...initialValues(scoped, []), writes: Array.from({ length: 50 }, (_, index) => `f${index}`).join('\n') }, scoped);
+    assert.ok(many.ok, 'fifty paths are within the limit');
+    const refused = formToEdit({ ...initialValues(scoped, []), writes: '../x' }, scoped);
+    assert.equal(
+      !refused.ok && errorSummary(refused.errors, formFields('agent', false)),
+      `Not saved, 1 field needs attention. Files it may change: ${refused.ok ? '' : refused.errors.writes}`,
+    );
   });
 });

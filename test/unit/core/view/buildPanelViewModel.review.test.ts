@@ -8,7 +8,16 @@ import { makePlan, makeStep } from '../../../support/randomPlans';
 const critique: Critique = {
   score: 72,
   summary: 'Mostly sound.',
-  issues: [{ check: 'missing_gate', name: 'No synthesis gate', severity: 'warning', stepId: 'B', message: 'Nothing combines the results.', recommendation: 'Add a gate.' }],
+  issues: [
+    {
+      check: 'missing_gate',
+      name: 'No synthesis gate',
+      severity: 'warning',
+      stepId: 'B',
+      message: 'Nothing combines the results.',
+      recommendation: 'Add a gate.',
+    },
+  ],
   recommendations: ['Add a gate.'],
 };
 
@@ -21,21 +30,69 @@ function reviewOf(source: Partial<ReviewSource> & { plan: Plan }): ReviewView {
 describe('buildPanelViewModel: the review the panel shows', () => {
   it('shows every field of every step, and only the fields a step has', () => {
     const plan = makePlan([
-      makeStep('W', { title: 'Write', kind: 'tool', tool: 'write_file', args: { path: 'a.md', content: 'x' }, agent: undefined, input: undefined, when: 'depends.R.ok' }),
+      makeStep('W', {
+        title: 'Write',
+        kind: 'tool',
+        tool: 'write_file',
+        args: { path: 'a.md', content: 'x' },
+        agent: undefined,
+        input: undefined,
+        when: 'depends.R.ok',
+      }),
       makeStep('R', { title: 'Read', kind: 'tool', tool: 'read_file', args: { path: 'a.md' }, agent: undefined, input: undefined, requiresApproval: true }),
-      makeStep('A', { title: 'Think', agent: undefined, dependsOn: ['R'], verification: 'result !== ""', onVerificationFailure: 'retry', maxAttempts: 3, critical: false, skipped: true }),
+      makeStep('A', {
+        title: 'Think',
+        agent: undefined,
+        dependsOn: ['R'],
+        verification: 'result !== ""',
+        onVerificationFailure: 'retry',
+        maxAttempts: 3,
+        critical: false,
+        skipped: true,
+      }),
       makeStep('M', { title: 'Check', kind: 'manual', agent: undefined, input: 'look at it' }),
       makeStep('C', { title: 'Run', kind: 'tool', tool: 'run_command', args: { argv: ['ls'] }, agent: undefined, input: undefined, requiresApproval: false }),
     ]);
     const steps = reviewOf({ plan }).steps;
     assert.deepEqual(steps[0], {
-      id: 'W', index: 0, title: 'Write', kind: 'tool', runner: 'write_file', tool: 'write_file',
-      args: '{\n  "path": "a.md",\n  "content": "x"\n}', arguments: [{ name: 'path', text: 'a.md', block: false }, { name: 'content', text: 'x', block: false }],
-      dependsOn: [], onFailure: 'stop', maxAttempts: 1, critical: true, onVerificationFailure: 'stop', when: 'depends.R.ok', skipped: false, approval: 'asks', problems: [],
+      id: 'W',
+      index: 0,
+      title: 'Write',
+      kind: 'tool',
+      runner: 'write_file',
+      tool: 'write_file',
+      args: '{\n  "path": "a.md",\n  "content": "x"\n}',
+      arguments: [
+        { name: 'path', text: 'a.md', block: false },
+        { name: 'content', text: 'x', block: false },
+      ],
+      dependsOn: [],
+      onFailure: 'stop',
+      maxAttempts: 1,
+      critical: true,
+      onVerificationFailure: 'stop',
+      when: 'depends.R.ok',
+      skipped: false,
+      approval: 'asks',
+      problems: [],
     });
     assert.deepEqual(steps[2], {
-      id: 'A', index: 2, title: 'Think', kind: 'agent', runner: 'agent: default', agent: 'default', input: 'do A',
-      dependsOn: ['R'], onFailure: 'stop', maxAttempts: 3, critical: false, verification: 'result !== ""', onVerificationFailure: 'retry', skipped: true, approval: 'mayAsk', problems: [],
+      id: 'A',
+      index: 2,
+      title: 'Think',
+      kind: 'agent',
+      runner: 'agent: default',
+      agent: 'default',
+      input: 'do A',
+      dependsOn: ['R'],
+      onFailure: 'stop',
+      maxAttempts: 3,
+      critical: false,
+      verification: 'result !== ""',
+      onVerificationFailure: 'retry',
+      skipped: true,
+      approval: 'mayAsk',
+      problems: [],
     });
     assert.deepEqual(steps[3], {
       id: 'M', index: 3, title: 'Check', kind: 'manual', runner: 'you', input: 'look at it',
@@ -50,20 +107,38 @@ describe('buildPanelViewModel: the review the panel shows', () => {
 
   it('shows the files a step may change on one line, with control characters escaped', () => {
     const review = reviewOf({
-      plan: makePlan([makeStep('S', { writes: ['src/**', 'README.md'] }), makeStep('N', { writes: [] }), makeStep('E', { writes: ['evil\u001b[31m\u202etxt.exe'] }), makeStep('U')]),
+      plan: makePlan([
+        makeStep('S', { writes: ['src/**', 'README.md'] }),
+        makeStep('N', { writes: [] }),
+        makeStep('E', { writes: ['evil\u001b[31m\u202etxt.exe'] }),
+        makeStep('U'),
+      ]),
     });
     const steps = review.steps;
     assert.equal(steps[0]?.writes, 'src/**, README.md');
+    assert.deepEqual(steps[0]?.writePatterns, ['src/**', 'README.md'], 'as written, for the edit form');
     assert.equal(steps[1]?.writes, 'no file');
+    assert.deepEqual(steps[1]?.writePatterns, []);
     assert.doesNotMatch(steps[2]?.writes ?? '', /[\u001b\u202e]/);
     assert.equal(steps[3]?.writes, undefined);
+    assert.equal(steps[3]?.writePatterns, undefined);
   });
 
   it('shows a step\'s checks in plain words, bounded, with control characters escaped', () => {
     const many = Array.from({ length: 10_000 }, (_, index) => ({ kind: 'file_exists' as const, path: `f${index}` }));
     const plan = makePlan([
-      makeStep('S', { checks: [{ kind: 'file_exists', path: 'src/a.ts' }, { kind: 'command', argv: ['npm', 'test'] }] }),
-      makeStep('E', { checks: [{ kind: 'file_absent', path: 'evil\u001b]0;pwned\u0007\n\u202etxt.exe' }, { kind: 'file_contains', path: 'a', pattern: 'x'.repeat(1_000_000) }] }),
+      makeStep('S', {
+        checks: [
+          { kind: 'file_exists', path: 'src/a.ts' },
+          { kind: 'command', argv: ['npm', 'test'] },
+        ],
+      }),
+      makeStep('E', {
+        checks: [
+          { kind: 'file_absent', path: 'evil\u001b]0;pwned\u0007\n\u202etxt.exe' },
+          { kind: 'file_contains', path: 'a', pattern: 'x'.repeat(1_000_000) },
+        ],
+      }),
       makeStep('M', { checks: many }),
       makeStep('N'),
     ]);
@@ -79,10 +154,24 @@ describe('buildPanelViewModel: the review the panel shows', () => {
     const plan = makePlan([makeStep('A')], { version: 4, objective: 'Ship it' });
     const view = reviewOf({ plan });
     assert.deepEqual(
-      [view.planId, view.planVersion, view.objective, view.score, view.summary, view.findings, view.recommendations, view.planProblems, view.tools, view.versions, view.regenerating],
+      [
+        view.planId,
+        view.planVersion,
+        view.objective,
+        view.score,
+        view.summary,
+        view.findings,
+        view.recommendations,
+        view.planProblems,
+        view.tools,
+        view.versions,
+        view.regenerating,
+      ],
       ['plan-test', 4, 'Ship it', 72, 'Mostly sound.', critique.issues, ['Add a gate.'], [], [], [{ version: 4, label: 'v4' }], false],
     );
-    assert.ok(!('changes' in view) && !('startBlockedReason' in view) && !('modelNeeded' in view) && !('manualSummary' in view) && !('regenerateBlockedReason' in view));
+    assert.ok(
+      !('changes' in view) && !('startBlockedReason' in view) && !('modelNeeded' in view) && !('manualSummary' in view) && !('regenerateBlockedReason' in view),
+    );
     const versions = [{ version: 4, label: 'v4 · edited A' }, { version: 3, label: 'v3 · planned' }];
     const withHost = reviewOf({ plan, tools: ['read_file'], versions, previousPlan: { ...plan, version: 3, steps: [] } });
     assert.deepEqual([withHost.tools, withHost.versions, withHost.changes?.added], [['read_file'], versions, ['A']]);
@@ -110,11 +199,17 @@ describe('buildPanelViewModel: the review the panel shows', () => {
   });
 
   it('names the steps that need a model when none is set up, one or several; steps a person does or tools do not', () => {
-    const one = reviewOf({ plan: makePlan([makeStep('A'), makeStep('R', { kind: 'tool', tool: 'read_file', agent: undefined })]), regenerateBlockedReason: 'No model.' });
+    const one = reviewOf({
+      plan: makePlan([makeStep('A'), makeStep('R', { kind: 'tool', tool: 'read_file', agent: undefined })]),
+      regenerateBlockedReason: 'No model.',
+    });
     assert.deepEqual(one.modelNeeded, { message: 'Step A needs a language model and none is set up. Do them yourself, or set up a model.', stepIds: ['A'] });
     assert.equal(one.startBlockedReason, one.modelNeeded?.message);
     assert.equal(one.regenerateBlockedReason, 'No model.');
-    const two = reviewOf({ plan: makePlan([makeStep('A'), makeStep('G', { kind: 'synthesis_gate', agent: undefined }), makeStep('H', { kind: 'human_review', agent: undefined })]), regenerateBlockedReason: 'No model.' });
+    const two = reviewOf({
+      plan: makePlan([makeStep('A'), makeStep('G', { kind: 'synthesis_gate', agent: undefined }), makeStep('H', { kind: 'human_review', agent: undefined })]),
+      regenerateBlockedReason: 'No model.',
+    });
     assert.deepEqual(two.modelNeeded?.stepIds, ['A', 'G']);
     assert.match(two.modelNeeded?.message ?? '', /^2 steps \(A, G\) need a language model/);
     const none = reviewOf({ plan: makePlan([makeStep('M', { kind: 'manual', agent: undefined })]), regenerateBlockedReason: 'No model.' });
@@ -125,7 +220,13 @@ describe('buildPanelViewModel: the review the panel shows', () => {
     const manual = (id: string) => makeStep(id, { kind: 'manual', agent: undefined });
     const tool = (id: string) => makeStep(id, { kind: 'tool', tool: 'read_file', agent: undefined });
     assert.equal(reviewOf({ plan: makePlan([manual('M1')]) }).manualSummary, '1 step is yours to do. Set up a model to let agents do them.');
-    assert.equal(reviewOf({ plan: makePlan([manual('M1'), manual('M2'), tool('T1')]) }).manualSummary, '2 steps are yours to do; 1 runs by itself. Set up a model to let agents do them.');
-    assert.equal(reviewOf({ plan: makePlan([manual('M1'), tool('T1'), tool('T2')]) }).manualSummary, '1 step is yours to do; 2 run by themselves. Set up a model to let agents do them.');
+    assert.equal(
+      reviewOf({ plan: makePlan([manual('M1'), manual('M2'), tool('T1')]) }).manualSummary,
+      '2 steps are yours to do; 1 runs by itself. Set up a model to let agents do them.',
+    );
+    assert.equal(
+      reviewOf({ plan: makePlan([manual('M1'), tool('T1'), tool('T2')]) }).manualSummary,
+      '1 step is yours to do; 2 run by themselves. Set up a model to let agents do them.',
+    );
   });
 });

@@ -6,6 +6,8 @@ import { writeFileTool } from '../../../../src/core/tools/writeFileTool';
 import { PanelSession } from '../../../../src/core/view/panelSession';
 import type { PanelViewModel, ReviewView } from '../../../../src/shared/panelViewModel';
 import { makePlan, makeStep } from '../../../support/randomPlans';
+import { parseWebviewMessage } from '../../../../src/shared/panelProtocol';
+import { formToEdit, initialValues } from '../../../../webview/stepFormModel';
 
 const tools = [readFileTool, writeFileTool] as Tool[];
 const plan = makePlan([
@@ -75,6 +77,56 @@ describe('PanelSession: edits from the panel form', () => {
     assert.deepEqual(reviewOf(session.snapshot(0)).versions.map((version) => version.label), ['v4 · added O', 'v3 · added N', 'v2 · added M', 'v1 · planned']);
   });
 
+  it("edits the files a step may change through the form: the review shows them, the version list names the edit, and an emptied list removes them", () => {
+    const session = reviewing();
+    // What the form sends, checked on arrival as the host checks every message.
+    const save = (stepId: string, change: (values: ReturnType<typeof initialValues>) => ReturnType<typeof initialValues>) => {
+      const view = reviewOf(session.snapshot(0)).steps.find((step) => step.id === stepId)!;
+      const form = formToEdit(change(initialValues(view, ['read_file', 'write_file'])), view);
+      assert.ok(form.ok, JSON.stringify(form));
+      const message = parseWebviewMessage({ type: 'edit', edit: form.edit });
+      assert.ok(message.ok && message.message.type === 'edit', JSON.stringify(message));
+      return session.applyEdit(message.message.edit);
+    };
+    const scoped = save('B', (values) => ({ ...values, writes: 'src/**/*.ts\n./docs/\nsrc/**/*.ts' }));
+    assert.ok(scoped.ok);
+    assert.deepEqual(scoped.plan.steps[1]!.writes, ['src/**/*.ts', 'docs']);
+    const shown = reviewOf(session.snapshot(0)).steps[1]!;
+    assert.deepEqual([shown.writes, shown.writePatterns], ['src/**/*.ts, docs', ['src/**/*.ts', 'docs']]);
+    assert.equal(reviewOf(session.snapshot(0)).versions[0]?.label, 'v2 · changed the files B may change');
+    const alsoTitle = save('B', (values) => ({ ...values, title: 'Think harder', writes: 'src' }));
+    assert.ok(alsoTitle.ok);
+    assert.equal(reviewOf(session.snapshot(0)).versions[0]?.label, 'v3 · edited B', 'an edit of more than the files is an edit');
+    const emptied = save('B', (values) => ({ ...values, writes: '' }));
+    assert.ok(emptied.ok);
+    assert.equal(emptied.plan.steps[1]!.writes, undefined, 'no limit: the step is serialized against every writer again');
+    assert.equal(reviewOf(session.snapshot(0)).steps[1]!.writes, undefined);
+    assert.equal(reviewOf(session.snapshot(0)).versions[0]?.label, 'v4 · changed the files B may change');
+  });
+
+  it("keeps a plan's \"changes no file\" through an edit of something else, and drops the files of a step turned into a person's", () => {
+    const session = new PanelSession('s1', tools);
+    session.setPlan(makePlan([makeStep('A', { kind: 'tool', tool: 'read_file', args: { path: 'a.txt' }, agent: undefined, input: undefined, writes: [] })]));
+    const view = reviewOf(session.snapshot(0)).steps[0]!;
+    const form = formToEdit({ ...initialValues(view, ['read_file']), title: 'Read a' }, view);
+    assert.ok(form.ok && form.edit.type === 'updateStep' && !('writes' in form.edit.patch));
+    const titled = session.applyEdit(form.edit);
+    assert.ok(titled.ok);
+    assert.deepEqual(titled.plan.steps[0]!.writes, []);
+    const direct = session.applyEdit({ type: 'updateStep', stepId: 'A', patch: { writes: ['a.txt', 'a.txt'] } });
+    assert.ok(direct.ok);
+    assert.deepEqual(direct.plan.steps[0]!.writes, ['a.txt'], 'each once, whoever sent the list');
+    const manual = session.applyEdit({ type: 'updateStep', stepId: 'A', patch: { kind: 'manual', input: 'do it', writes: ['a.txt'] } });
+    assert.ok(manual.ok);
+    assert.equal(manual.plan.steps[0]!.writes, undefined);
+    const added = session.applyEdit({ type: 'addStep', step: { id: 'W', kind: 'tool', title: 'Write', tool: 'read_file', args: { path: 'b' }, writes: [] } });
+    assert.ok(added.ok);
+    assert.equal('writes' in added.plan.steps[1]!, false, 'a new step with an empty list has no limit either');
+    const addedScoped = session.applyEdit({ type: 'addStep', step: { id: 'X', kind: 'agent', title: 'Do', input: 'x', writes: ['b.txt', 'b.txt'] } });
+    assert.ok(addedScoped.ok);
+    assert.deepEqual(addedScoped.plan.steps[2]!.writes, ['b.txt']);
+  });
+
   it('refuses edits without a plan, and Regenerate and Start without a plan under review, saying why', () => {
     const session = new PanelSession('s1', tools);
     assert.deepEqual(session.applyEdit({ type: 'skipStep', stepId: 'A' }), { ok: false, error: 'There is no plan to edit.' });
@@ -87,7 +139,10 @@ describe('PanelSession: edits from the panel form', () => {
   it('refuses edits once a run is shown, and no longer reviews', () => {
     const session = reviewing();
     session.showRun(initialRunState('run-1'), true);
-    assert.deepEqual(session.applyEdit({ type: 'skipStep', stepId: 'A' }), { ok: false, error: 'The plan cannot be edited while it runs or after it ran; plan again to change it.' });
+    assert.deepEqual(session.applyEdit({ type: 'skipStep', stepId: 'A' }), {
+      ok: false,
+      error: 'The plan cannot be edited while it runs or after it ran; plan again to change it.',
+    });
     assert.equal(session.isReviewing(), false);
     assert.equal(session.regenerateBlockedReason(), 'Only a plan under review can be regenerated.');
     assert.equal(session.runId(), 'run-1');

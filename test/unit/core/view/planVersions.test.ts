@@ -16,9 +16,31 @@ describe('planVersions', () => {
         editNote({ type: 'makeManual', stepIds: ['S1', 'S3'] }),
         editNote({ type: 'setContextTags', tags: ['docs'] }),
       ],
-      ['edited S2', 'moved S2', 'skipped S2', 'unskipped S2', 'added S9', 'removed S2', 'S1 made yours to do', '2 steps made yours to do', 'changed the topics'],
+      [
+        'edited S2',
+        'moved S2',
+        'skipped S2',
+        'unskipped S2',
+        'added S9',
+        'removed S2',
+        'S1 made yours to do',
+        '2 steps made yours to do',
+        'changed the topics',
+      ],
     );
     assert.equal(regenerateNote(' add\n tests '), 'regenerated with "add tests"');
+  });
+
+  it("names an edit that changed only a step's files by that, and any other edit of the step as an edit", () => {
+    const before = makePlan([makeStep('S2', { writes: ['src'] })]);
+    const after = (fields: object) => makePlan([makeStep('S2', { writes: ['src'], ...fields })]);
+    const edit = { type: 'updateStep' as const, stepId: 'S2', patch: {} };
+    assert.equal(editNote(edit, { before, after: after({ writes: ['src', 'docs'] }) }), 'changed the files S2 may change');
+    assert.equal(editNote(edit, { before, after: after({ writes: undefined }) }), 'changed the files S2 may change');
+    assert.equal(editNote(edit, { before, after: after({ writes: ['docs'], title: 'Other' }) }), 'edited S2');
+    assert.equal(editNote(edit, { before, after: after({}) }), 'edited S2', 'nothing changed');
+    assert.equal(editNote(edit, { before, after: makePlan([makeStep('S3')]) }), 'edited S2');
+    assert.equal(editNote({ type: 'skipStep', stepId: 'S2' }, { before, after: after({ writes: [] }) }), 'skipped S2');
   });
 
   it('keeps what made a version when the same version is shown again, and starts over for another plan', () => {
