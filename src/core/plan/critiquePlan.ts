@@ -1,50 +1,30 @@
+import { attemptLimit } from '../engine/failurePolicy';
 import { effectTraits } from '../tools/effectTraits';
 import type { ToolRegistry } from '../tools/tool';
 import { toolEffectOf } from '../tools/toolEffectOf';
+import { wordsAsCommandFindings } from './commandWordsFindings';
+import { critiqueIssue as issue, issueWeight, type CritiqueIssue } from './critiqueFindings';
 import { planLevels } from './planLevels';
-import type { DiagnosticCode, Plan, Step } from './planSchema';
+import type { Plan, Step } from './planSchema';
+import { skippedInputFindings } from './skippedInputFindings';
 import { performedBy } from './stepKindTraits';
 import { validatePlan } from './validatePlan';
-import { verificationFindings, type VerificationFinding } from './verificationFindings';
+import { verificationFindings } from './verificationFindings';
 
-/** The critic's own checks; validation errors appear under their `validatePlan` code. */
-export type CritiqueCheck =
-  | 'parallel_explosion'
-  | 'missing_gate'
-  | 'optimism_bias'
-  | 'disconnected_flow'
-  | 'orphan_step'
-  | 'destructive_without_approval'
-  | VerificationFinding['check']
-  | 'llm_review';
+export { checkName, type CritiqueCheck, type CritiqueIssue } from './critiqueFindings';
 
-/** One finding of the static critic: `check` is the stable code for tools, `name` says it in plain words. */
-export interface CritiqueIssue {
-  check: string;
-  name: string;
-  severity: 'critical' | 'warning' | 'info';
-  stepId?: string;
-  message: string;
-  recommendation?: string;
-  /** Set on validation errors: the run refuses the plan while one stands. */
-  blocking?: true;
-}
-
-/** The critic's verdict: a score from 1 to 10, every finding, and what to do about them. */
-export interface Critique {
-  score: number;
-  issues: CritiqueIssue[];
-  summary: string;
-  recommendations: string[];
-}
-
-/**
- * What the critic checks tool steps against: the same tools the run gets (names, or a
- * registry with schemas). What a tool does comes from the registry's declared effects, or
- * without one from the built-in tool of that name.
- */
+/** What the critic knows about the run it reviews for: the same tools the run gets and, when known, the workspace's trust. */
 export interface CritiquePlanOptions {
+  /**
+   * The tools of the run (names, or a registry with schemas). What a tool does comes from
+   * the registry's declared effects, or without one from the built-in tool of that name.
+   */
   tools?: readonly string[] | ToolRegistry;
+  /**
+   * Whether the workspace is trusted: `false` (Restricted Mode) flags the steps whose tools
+   * it refuses (`refused_untrusted`); `undefined` (the CLI, or not known) flags none.
+   */
+  trusted?: boolean;
 }
 
 /** Largest number of steps a level may hold before the plan counts as a parallel explosion. */
@@ -54,48 +34,31 @@ export const gateWorthyLevelSize = 3;
 /** The best score of a plan with a validation error: it cannot start as it is. */
 export const maxScoreWithErrors = 3;
 
-const checkNames: Readonly<Record<CritiqueCheck | DiagnosticCode, string>> = {
-  empty_plan: 'No steps',
-  duplicate_id: 'Step id used twice',
-  missing_dependency: 'Waits for a step that does not exist',
-  cycle: 'Steps wait for each other',
-  self_dependency: 'Step waits for itself',
-  unknown_tool: 'Unknown tool',
-  invalid_args: 'Wrong tool arguments',
-  missing_agent: 'Unknown agent',
-  invalid_predicate: 'Broken condition',
-  invalid_step: 'Incomplete step',
-  invalid_output_schema: 'Unusable output schema',
-  unknown_skill: 'Unknown skill',
-  parallel_explosion: 'Too many steps at once',
-  missing_gate: 'Parallel results never combined',
-  optimism_bias: 'No second try for a step that can fail',
-  disconnected_flow: 'Dependency result not used',
-  orphan_step: 'Result never used',
-  destructive_without_approval: 'Change without approval',
-  unverified_change: 'Changes never checked',
-  impossible_check: 'Check that cannot pass',
-  check_without_retry: 'Failed check never retried',
-  llm_review: 'Model review',
-};
-
-/** The plain-words name of a check code (the code itself, spaced, when unknown). */
-export function checkName(check: string): string {
-  return Object.hasOwn(checkNames, check) ? checkNames[check as CritiqueCheck] : check.replace(/_/g, ' ');
+/** The critic's verdict: a score from 1 to 10, every finding, and what to do about them. */
+export interface Critique {
+  score: number;
+  issues: CritiqueIssue[];
+  summary: string;
+  recommendations: string[];
 }
 
+// Outside reasons a model's step can fail for: the network, a search, another service. A
+// command is not among them: a missing program or a red test suite fails the same way again.
 const flakyText = /\b(network|search\w*|fetch\w*|api|apis|https?|curl|wget|download\w*|web|external|request\w*)\b/i;
-const flakyToolNames = /^(?:run_command|fetch_url|mcp__.*|vscode__.*)$/;
+const flakyToolNames = /^(?:fetch_url|mcp__.*|vscode__.*)$/;
 const readOnlyToolNames = new Set(['read_file', 'list_files', 'search_text', 'get_diagnostics', 'find_symbols', 'find_references', 'go_to_definition']);
+const separators = /[\s"'`.,;:!?()[\]{}]+/g;
 
 /**
  * Reviews a plan statically (docs/architecture.md §3). Every `validatePlan` error (against `options.tools`,
  * as the run checks it) is a critical finding under its code and caps the score at
- * `maxScoreWithErrors`; then the critic's own checks. Score max(1, round(10 − 3·critical −
- * warning − 0.5·info)), rounding half away from zero. A dependency of a tool, manual,
+ * `maxScoreWithErrors`; then the critic's own checks. Score max(1, round(10 − the findings'
+ * weights)), rounding half away from zero: 3 a critical finding, 1 a warning, 0.5 an info,
+ * unless its check weighs otherwise (`issueWeight`). A dependency of a tool, manual,
  * review or question step, or on a step that changes files or runs a command, orders the
  * work and need not be referenced. Then how the plan verifies its work
- * (`verificationFindings`: a change nothing checks, a check that cannot pass), as warnings. Pure and linear in steps + edges (plus the validation).
+ * (`verificationFindings`: a change nothing checks, a check that cannot pass or cannot
+ * fail), as warnings. Pure and linear in steps + edges (plus the validation).
  */
 export function critiquePlan(plan: Plan, options: CritiquePlanOptions = {}): Critique {
   const issues: CritiqueIssue[] = validatePlan(plan, options.tools === undefined ? {} : { tools: options.tools })
@@ -123,16 +86,17 @@ export function critiquePlan(plan: Plan, options: CritiquePlanOptions = {}): Cri
         );
       }
     });
-    const lastGateLevel = levels.levels.findLastIndex((level) => level.some((id) => byId.get(id)?.kind === 'synthesis_gate'));
+    const combined = upstreamOfGates(plan, byId);
     levels.levels.forEach((level, index) => {
-      if (level.length >= gateWorthyLevelSize && lastGateLevel <= index) {
+      const uncombined = level.filter((id) => !combined.has(id));
+      if (level.length >= gateWorthyLevelSize && uncombined.length >= gateWorthyLevelSize) {
         issues.push(
           issue(
             'missing_gate',
             'warning',
-            level[0],
-            `Level ${index} has ${level.length} parallel steps and no synthesis gate after it to combine their results.`,
-            'Add a synthesis_gate step after wide parallel levels to condense their results.',
+            uncombined[0],
+            `Level ${index} has ${level.length} parallel steps and no synthesis gate after ${uncombined.length === level.length ? 'them' : `${uncombined.join(', ')}`} to combine their results.`,
+            'Add a synthesis_gate step that depends on the parallel steps to condense their results.',
           ),
         );
       }
@@ -156,8 +120,24 @@ export function critiquePlan(plan: Plan, options: CritiquePlanOptions = {}): Cri
 
   const registry = options.tools !== undefined && !Array.isArray(options.tools) ? (options.tools as ToolRegistry) : undefined;
   for (const step of plan.steps) {
-    issues.push(...stepChecks(step, ids, byId, registry));
+    issues.push(...stepChecks(step, ids, byId, registry, options.trusted));
   }
+  for (const found of wordsAsCommandFindings(plan, registry)) {
+    issues.push(
+      issue(
+        'words_as_command',
+        'critical',
+        found.stepId,
+        `Step "${found.stepId}" runs \`${found.line}\`: ${found.words.map((word) => `"${word}"`).join(', ')} ${found.words.length === 1 ? 'is an English word' : 'are English words'}, not arguments the program takes, so the command fails or does something else.`,
+        'Write the exact command line (a backticked command in the request gives one), or make the step a manual one that names the program.',
+      ),
+    );
+  }
+  for (const found of skippedInputFindings(plan, registry)) {
+    issues.push(issue('skipped_input', found.kind === 'fix' ? 'critical' : 'warning', found.stepId, found.message, found.recommendation));
+  }
+  const restated = restatedRequest(plan);
+  if (restated !== undefined) issues.push(restated);
   for (const found of verificationFindings(plan, options.tools)) issues.push(issue(found.check, 'warning', found.stepId, found.message, found.recommendation));
   return critiqueFromIssues(issues, blocked);
 }
@@ -177,33 +157,65 @@ function issueKey(issue: CritiqueIssue): string {
   return `${issue.check}|${issue.stepId ?? ''}|${issue.message}`;
 }
 
-function issue(
-  check: CritiqueCheck | DiagnosticCode,
-  severity: CritiqueIssue['severity'],
-  stepId: string | undefined,
-  message: string,
-  recommendation?: string,
-): CritiqueIssue {
-  return {
-    check,
-    name: checkNames[check],
-    severity,
-    ...(stepId === undefined ? {} : { stepId }),
-    message,
-    ...(recommendation === undefined ? {} : { recommendation }),
-  };
+/** The ids of the steps some synthesis gate depends on, directly or through others: one walk back from every gate. */
+function upstreamOfGates(plan: Plan, byId: ReadonlyMap<string, Step>): Set<string> {
+  const queue = plan.steps.filter((step) => step.kind === 'synthesis_gate').flatMap((step) => step.dependsOn);
+  const marked = new Set<string>();
+  for (let id = queue.pop(); id !== undefined; id = queue.pop()) {
+    if (marked.has(id)) continue;
+    marked.add(id);
+    queue.push(...(byId.get(id)?.dependsOn ?? []));
+  }
+  return marked;
 }
 
-function stepChecks(step: Step, ids: Set<string>, byId: Map<string, Step>, registry: ToolRegistry | undefined): CritiqueIssue[] {
+/**
+ * `restated_request`: a plan of one step for a person whose text is the request itself
+ * (ignoring case, spacing and punctuation): nothing in it is broken down, done or checked.
+ */
+function restatedRequest(plan: Plan): CritiqueIssue | undefined {
+  const [only] = plan.steps;
+  if (plan.steps.length !== 1 || only?.kind !== 'manual') return undefined;
+  const request = words(plan.objective);
+  const said = [only.input ?? '', only.title].map(words);
+  if (request === '' || !said.some((text) => text !== '' && (text.includes(request) || request.includes(text)))) return undefined;
+  return issue(
+    'restated_request',
+    'warning',
+    only.id,
+    `The plan is one step for you that says what the request says: nothing in it is broken down, done for you or checked.`,
+    'Set up a model, or write the request as separate steps (a list, a backticked command, the files to read or change) so the planner can break it down.',
+  );
+}
+
+function words(text: string): string {
+  return text.toLowerCase().replace(separators, ' ').trim();
+}
+
+function stepChecks(step: Step, ids: Set<string>, byId: Map<string, Step>, registry: ToolRegistry | undefined, trusted: boolean | undefined): CritiqueIssue[] {
   const issues: CritiqueIssue[] = [];
-  if (step.critical && step.onFailure === 'stop' && canFailTransiently(step, registry)) {
+  const halts = step.onFailure === 'stop' || step.onFailure === 'retry';
+  if (step.critical && halts && canFailTransiently(step, registry)) {
+    const fails = step.onFailure === 'retry' ? `if it still fails after its ${attemptLimit(step, 'retry')} attempts` : 'if it fails';
     issues.push(
       issue(
         'optimism_bias',
         'warning',
         step.id,
-        `Step "${step.id}" depends on something that can fail transiently (network, search, API, external command) but stops the run on its first failure.`,
-        'Give steps that touch the network or external commands onFailure "retry" (with maxAttempts > 1) or "replan", or make them non-critical.',
+        `Step "${step.id}" depends on something outside the plan (network, search, API, another program's service) and is critical: ${fails}, the whole run stops.`,
+        'Make steps that reach outside the workspace non-critical ("critical": false) when the plan can do without them, or give them onFailure "replan"; "retry" helps only with a short outage.',
+      ),
+    );
+  }
+  const refused = trusted === false ? refusedTools(step, registry) : [];
+  if (refused.length > 0) {
+    issues.push(
+      issue(
+        'refused_untrusted',
+        step.critical && step.onFailure !== 'skip' ? 'critical' : 'warning',
+        step.id,
+        `Step "${step.id}" ${refused.join(' and ')}, which Restricted Mode refuses in this untrusted workspace: ${step.critical && step.onFailure !== 'skip' ? 'the run stops there' : 'the step is skipped'}.`,
+        'Trust the workspace (Workspaces: Manage Workspace Trust) before starting, or do the step yourself (make it a manual step).',
       ),
     );
   }
@@ -238,6 +250,15 @@ function stepChecks(step: Step, ids: Set<string>, byId: Map<string, Step>, regis
     );
   }
   return issues;
+}
+
+/** What `step` does that Restricted Mode refuses: its tool, and the commands of its checks (run through `run_command`). */
+function refusedTools(step: Step, registry: ToolRegistry | undefined): string[] {
+  const refused: string[] = [];
+  const effect = step.kind === 'tool' ? toolEffectOf(step.tool ?? '', registry) : undefined;
+  if (effect !== undefined && effectTraits[effect].needsTrust) refused.push(`uses ${step.tool ?? ''}`);
+  if ((step.checks ?? []).some((check) => check.kind === 'command')) refused.push('checks its work with a command');
+  return refused;
 }
 
 /** A tool step by what its tool does; a model's step by what its text says; a person's step never. */
@@ -289,7 +310,7 @@ function critiqueFromIssues(issues: CritiqueIssue[], blocked: boolean): Critique
   const critical = count('critical');
   const warning = count('warning');
   const info = count('info');
-  const raw = 10 - 3 * critical - warning - 0.5 * info;
+  const raw = issues.reduce((left, issue) => left - issueWeight(issue), 10);
   const rounded = Math.max(1, Math.sign(raw) * Math.floor(Math.abs(raw) + 0.5));
   const score = blocked ? Math.min(rounded, maxScoreWithErrors) : rounded;
   const recommendations = [...new Set(issues.filter((issue) => issue.severity !== 'info' && issue.recommendation).map((issue) => issue.recommendation!))];

@@ -8,7 +8,7 @@ import type { Check, Plan, Step } from './planSchema';
 
 /** A finding of the critic about how a plan verifies its work. */
 export interface VerificationFinding {
-  check: 'unverified_change' | 'impossible_check' | 'check_without_retry';
+  check: 'unverified_change' | 'impossible_check' | 'check_without_retry' | 'check_cannot_fail';
   stepId: string;
   message: string;
   recommendation: string;
@@ -26,6 +26,11 @@ let builtinNames: readonly string[] | undefined;
 const unverifiedAdvice = 'Add a check to a step that changes files, e.g. run the tests after it (a command check) or check that the file it writes exists.';
 const retryAdvice = 'Give the step onVerificationFailure: "retry" (Save plan as file, edit it, then Run plan file) when another attempt could pass its checks.';
 const impossibleAdvice = 'Correct or remove a check that can never pass: the step would fail however well it did its work.';
+const trivialAdvice = 'Check what the step must produce (e.g. result.answer.includes(...), a file_contains check, a command that tests it), or remove the check.';
+// A predicate that is true whatever happened: `true`, `!false`, `1`, `(true)`, `return true;`.
+const alwaysTrue = /^\(*\s*(?:return\s+)?(?:true|!\s*false|!\s*0|!!\s*1|1)\s*\)*\s*;?$/;
+// Programs that succeed whatever happened.
+const alwaysSucceeds = new Set(['true', ':']);
 
 /**
  * The critic's verification findings (docs/architecture.md §3), warnings all:
@@ -42,6 +47,9 @@ const impossibleAdvice = 'Correct or remove a check that can never pass: the ste
  *   never come when a check fails, which is where a retry usually helps. A check broken on its own (a
  *   pattern, an empty command) and a step with more checks than `maxChecksPerStep` are
  *   `validatePlan`'s errors, not repeated here.
+ * - `check_cannot_fail`: a verification predicate that is true whatever happened (`true`,
+ *   `!false`, `1`) or a command check running `true` or `:` alone; such a check does not
+ *   count as checking the step for `unverified_change`. One finding per step.
  * Linear in steps, edges and checks.
  */
 export function verificationFindings(plan: Plan, tools: ToolsForCritique): VerificationFinding[] {
@@ -65,6 +73,8 @@ export function verificationFindings(plan: Plan, tools: ToolsForCritique): Verif
         recommendation: retryAdvice,
       });
     }
+    const trivial = trivialCheck(step);
+    if (trivial !== undefined) findings.push({ check: 'check_cannot_fail', stepId: step.id, message: trivial, recommendation: trivialAdvice });
     const impossible = impossibleCheck(step, registry);
     if (impossible !== undefined) findings.push({ check: 'impossible_check', stepId: step.id, message: impossible, recommendation: impossibleAdvice });
   }
@@ -72,14 +82,34 @@ export function verificationFindings(plan: Plan, tools: ToolsForCritique): Verif
 }
 
 function checkedHere(step: Step): boolean {
-  return (step.checks ?? []).length > 0 || step.verification !== undefined || step.review === true;
+  const predicate = step.verification !== undefined && !alwaysTrue.test(step.verification.trim());
+  return (step.checks ?? []).some((check) => !cannotFail(check)) || predicate || step.review === true;
+}
+
+/** What makes a check of `step` one that cannot fail, in words, or `undefined`. */
+function trivialCheck(step: Step): string | undefined {
+  if (step.verification !== undefined && alwaysTrue.test(step.verification.trim())) {
+    return `Step "${step.id}" verifies its result with "${step.verification.trim().slice(0, 40)}", which is true whatever the step did: it checks nothing.`;
+  }
+  const command = (step.checks ?? []).find(cannotFail);
+  return command === undefined ? undefined : `Step "${step.id}" checks "${describeCheck(command)}", which succeeds whatever the step did: it checks nothing.`;
+}
+
+function cannotFail(check: Check): boolean {
+  return (
+    check.kind === 'command' &&
+    check.argv.length === 1 &&
+    alwaysSucceeds.has(check.argv[0]?.trim() ?? '') &&
+    (check.expectExitCode ?? 0) === 0 &&
+    check.outputContains === undefined
+  );
 }
 
 /** True when the step checks the whole workspace for the steps before it: runs a command, checks diagnostics, or has a person review. */
 function checksWorkspace(step: Step, registry: ToolRegistry | undefined): boolean {
   if (step.kind === 'human_review') return true;
   if (step.kind === 'tool' && toolEffectOf(step.tool ?? '', registry) === 'command') return true;
-  return (step.checks ?? []).some((check) => check.kind === 'command' || check.kind === 'no_new_diagnostics');
+  return (step.checks ?? []).some((check) => (check.kind === 'command' && !cannotFail(check)) || check.kind === 'no_new_diagnostics');
 }
 
 /**

@@ -9,7 +9,11 @@ export interface EffectTraits {
   changes: boolean;
   /** The tool writes, moves or deletes workspace files: an agent that has it changes files, and the critic wants its work checked. */
   changesFiles: boolean;
-  /** The tool can fail for reasons outside the plan (a network, another program): the critic wants a second try for it. */
+  /**
+   * The tool can fail for reasons outside the plan and the workspace (a network, another
+   * program's service): the critic warns when such a step is critical. A command is not: a
+   * missing program, a usage error or a red test suite fail the same way again.
+   */
   transient: boolean;
   /** Restricted Mode (an untrusted workspace) refuses the tool before it asks or acts. */
   needsTrust: boolean;
@@ -24,7 +28,7 @@ export const effectTraits: Readonly<Record<ToolEffect, EffectTraits>> = {
   read: { changes: false, changesFiles: false, transient: false, needsTrust: false },
   write: { changes: true, changesFiles: true, transient: false, needsTrust: true },
   delete: { changes: true, changesFiles: true, transient: false, needsTrust: true },
-  command: { changes: true, changesFiles: false, transient: true, needsTrust: true },
+  command: { changes: true, changesFiles: false, transient: false, needsTrust: true },
   network: { changes: false, changesFiles: false, transient: true, needsTrust: true },
   // What another program does is unknown: it may change anything, but not through the run's file tools (no checkpoint, no diff).
   external: { changes: true, changesFiles: false, transient: true, needsTrust: true },

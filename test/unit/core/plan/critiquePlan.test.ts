@@ -11,7 +11,11 @@ const checks = (steps: Step[]): [string, string, string | undefined][] =>
   critiquePlan(makePlan(steps)).issues.map((issue: CritiqueIssue) => [issue.check, issue.severity, issue.stepId]);
 
 /** A chain a → b → c whose inputs refer to their dependency: a plan with no findings. */
-const clean = (): Step[] => [makeStep('a'), makeStep('b', { dependsOn: ['a'], input: 'use {{results.a}}' }), makeStep('c', { dependsOn: ['b'], input: 'use $b' })];
+const clean = (): Step[] => [
+  makeStep('a'),
+  makeStep('b', { dependsOn: ['a'], input: 'use {{results.a}}' }),
+  makeStep('c', { dependsOn: ['b'], input: 'use $b' }),
+];
 
 describe('critiquePlan', () => {
   it('gives a clean plan 10 and no recommendations', () => {
@@ -37,42 +41,97 @@ describe('critiquePlan', () => {
     assert.ok(!checks(wide(10)).some(([check]) => check === 'parallel_explosion'));
   });
 
-  it('flags missing_gate for 3 parallel steps with no later gate, and not with one', () => {
+  it('flags missing_gate for 3 parallel steps with no gate downstream of them, and not with one', () => {
     const parallel = [makeStep('a'), makeStep('b'), makeStep('c')];
     const withoutGate = [...parallel, makeStep('d', { dependsOn: ['a', 'b', 'c'], input: 'a b c' })];
     const withGate = [...parallel, makeStep('d', { kind: 'synthesis_gate', dependsOn: ['a', 'b', 'c'] })];
     assert.deepEqual(checks(withoutGate), [['missing_gate', 'warning', 'a']]);
     assert.deepEqual(checks(withGate), []);
     assert.deepEqual(checks([makeStep('a'), makeStep('b'), makeStep('c', { dependsOn: ['a', 'b'], input: 'a b' })]), []);
+    // A gate further down counts through the steps between.
+    assert.deepEqual(
+      checks([...parallel, makeStep('d', { dependsOn: ['a', 'b', 'c'], input: 'a b c' }), makeStep('g', { kind: 'synthesis_gate', dependsOn: ['d'] })]),
+      [],
+    );
   });
 
-  it('flags optimism_bias for critical stop-on-failure steps that touch the network or commands', () => {
-    for (const patch of [{ input: 'Fetch the release notes' }, { input: 'Search the docs' }, { input: 'Call the GitHub API' }, { input: 'GET http://x' }, { kind: 'tool' as const, tool: 'run_command', args: { argv: ['make'] } }]) {
+  it('does not count a later gate that combines other steps (issue 29: any later gate used to do)', () => {
+    const steps = [
+      makeStep('a'), makeStep('b'), makeStep('c'),
+      makeStep('x', { dependsOn: ['a', 'b', 'c'], input: 'a b c' }),
+      makeStep('y', { dependsOn: ['x'], input: 'x' }),
+      makeStep('z', { dependsOn: ['y'], input: 'y' }),
+      makeStep('other', { input: 'unrelated' }),
+      makeStep('gate', { kind: 'synthesis_gate', dependsOn: ['other'] }),
+    ];
+    const critique = critiquePlan(makePlan(steps));
+    assert.deepEqual(critique.issues.filter((found) => found.check === 'missing_gate').map((found) => [found.stepId, found.message]), [
+      ['a', 'Level 0 has 4 parallel steps and no synthesis gate after a, b, c to combine their results.'],
+    ]);
+    // Two of three combined leave one: not a wide level of uncombined results.
+    assert.deepEqual(
+      checks([
+        makeStep('a'),
+        makeStep('b'),
+        makeStep('c'),
+        makeStep('g', { kind: 'synthesis_gate', dependsOn: ['a', 'b'] }),
+        makeStep('d', { dependsOn: ['c', 'g'], input: 'c g' }),
+      ]),
+      [],
+    );
+  });
+
+  it('flags optimism_bias for a critical step that reaches outside the plan and stops the run when it fails, retried or not', () => {
+    for (const patch of [
+      { input: 'Fetch the release notes' },
+      { input: 'Search the docs' },
+      { input: 'Call the GitHub API' },
+      { input: 'GET http://x' },
+      { input: 'Fetch the notes', onFailure: 'retry' as const, maxAttempts: 3 },
+    ]) {
       assert.deepEqual(checks([makeStep('a', patch)]), [['optimism_bias', 'warning', 'a']], JSON.stringify(patch));
     }
-    assert.deepEqual(checks([makeStep('a', { input: 'Fetch the notes', onFailure: 'retry', maxAttempts: 3 })]), []);
+    const retried = critiquePlan(makePlan([makeStep('a', { input: 'Fetch the notes', onFailure: 'retry', maxAttempts: 3 })])).issues[0]!;
+    assert.match(retried.message, /if it still fails after its 3 attempts, the whole run stops/);
     assert.deepEqual(checks([makeStep('a', { input: 'Fetch the notes', critical: false })]), []);
+    assert.deepEqual(checks([makeStep('a', { input: 'Fetch the notes', onFailure: 'replan' })]), []);
     // A change with its check: only the optimism check is under test here.
     assert.deepEqual(checks([makeStep('a', { input: 'Rename the variable', checks: [{ kind: 'command', argv: ['npm', 'test'] }] })]), []);
     assert.deepEqual(checks([makeStep('a', { title: 'Read the command line parser', input: 'Read src/cli.js' })]), []);
   });
 
+  it('does not call a command transient: a missing program or a red suite fails the same way again (issue 29)', () => {
+    const critique = critiquePlan(
+      makePlan([makeStep('a', { kind: 'tool', agent: undefined, input: undefined, tool: 'run_command', args: { argv: ['make'] } })]),
+    );
+    assert.deepEqual(critique.issues, []);
+  });
+
   it('flags disconnected_flow: warning when no dependency is referenced, info when some are not', () => {
     assert.deepEqual(checks([makeStep('a'), makeStep('b', { dependsOn: ['a'], input: 'unrelated' })]), [['disconnected_flow', 'warning', 'b']]);
-    assert.deepEqual(checks([makeStep('a'), makeStep('b'), makeStep('c', { dependsOn: ['a', 'b'], input: 'from {{results.a.x}}' })]), [['disconnected_flow', 'info', 'c']]);
+    assert.deepEqual(checks([makeStep('a'), makeStep('b'), makeStep('c', { dependsOn: ['a', 'b'], input: 'from {{results.a.x}}' })]), [
+      ['disconnected_flow', 'info', 'c'],
+    ]);
   });
 
   it('counts {{results.<id>, $<id> and the id as a word, ignoring case, as references', () => {
     for (const input of ['{{results.Load}}', '$load', 'summarize LOAD output', 'use the load step']) {
       assert.deepEqual(checks([makeStep('load', { input: 'x' }), makeStep('b', { dependsOn: ['load'], input })]), [], input);
     }
-    assert.deepEqual(checks([makeStep('a1', { input: 'x' }), makeStep('b', { dependsOn: ['a1'], input: 'see a10' })]).map(([check]) => check), ['disconnected_flow']);
+    assert.deepEqual(
+      checks([makeStep('a1', { input: 'x' }), makeStep('b', { dependsOn: ['a1'], input: 'see a10' })]).map(([check]) => check),
+      ['disconnected_flow'],
+    );
   });
 
   it('does not count a reference to S10 as one to S1', () => {
     for (const input of ['{{results.S10}}', 'use $S10']) {
       const critique = critiquePlan(makePlan([makeStep('S1'), makeStep('S10'), makeStep('b', { dependsOn: ['S1', 'S10'], input })]));
-      assert.deepEqual(critique.issues.map((issue) => [issue.check, issue.severity, issue.message]), [['disconnected_flow', 'info', 'Step "b" does not refer to the results of S1.']], input);
+      assert.deepEqual(
+        critique.issues.map((issue) => [issue.check, issue.severity, issue.message]),
+        [['disconnected_flow', 'info', 'Step "b" does not refer to the results of S1.']],
+        input,
+      );
     }
   });
 
@@ -93,22 +152,105 @@ describe('critiquePlan', () => {
   });
 
   it('judges a tool by the effect it declares: a change with approval off is flagged, whatever the tool is called', () => {
-    const named = (name: string, effects: ToolEffect): Tool => ({ name, description: name, inputSchema: z.unknown(), effects, run: () => Promise.resolve(null) });
+    const named = (name: string, effects: ToolEffect): Tool => ({
+      name,
+      description: name,
+      inputSchema: z.unknown(),
+      effects,
+      run: () => Promise.resolve(null),
+    });
     const tools = createToolRegistry([named('scribble', 'write'), named('shred', 'delete'), named('write_file', 'read'), named('create_directory', 'write')]);
     const flagged = (tool: string): string[] =>
-      critiquePlan(makePlan([makeStep('a', { kind: 'tool', tool, args: {}, requiresApproval: false, onFailure: 'skip' })]), { tools }).issues.filter((issue) => issue.check === 'destructive_without_approval').map((issue) => issue.stepId!);
+      critiquePlan(makePlan([makeStep('a', { kind: 'tool', tool, args: {}, requiresApproval: false, onFailure: 'skip' })]), { tools })
+        .issues.filter((issue) => issue.check === 'destructive_without_approval')
+        .map((issue) => issue.stepId!);
     assert.deepEqual(flagged('scribble'), ['a']);
     assert.deepEqual(flagged('shred'), ['a']);
     assert.deepEqual(flagged('create_directory'), ['a']);
     assert.deepEqual(flagged('write_file'), []);
-    assert.deepEqual(checks([makeStep('a', { kind: 'tool', tool: 'create_directory', args: {}, requiresApproval: false, onFailure: 'skip' })]), [['destructive_without_approval', 'warning', 'a']]);
+    assert.deepEqual(checks([makeStep('a', { kind: 'tool', tool: 'create_directory', args: {}, requiresApproval: false, onFailure: 'skip' })]), [
+      ['destructive_without_approval', 'warning', 'a'],
+    ]);
+  });
+
+  describe('what the plan cannot keep (issue 29: each of these scored 10)', () => {
+    const tools = createToolRegistry(builtinTools());
+    const write = (patch: Partial<Step> = {}): Step =>
+      makeStep('w', {
+        kind: 'tool',
+        agent: undefined,
+        input: undefined,
+        tool: 'write_file',
+        args: { path: 'a.txt', content: 'x' },
+        checks: [{ kind: 'file_exists', path: 'a.txt' }],
+        ...patch,
+      });
+
+    it('flags a step Restricted Mode refuses when the workspace is not trusted: critical when it stops the run', () => {
+      const critique = critiquePlan(makePlan([write()]), { tools, trusted: false });
+      assert.deepEqual(
+        critique.issues.map((issue) => [issue.check, issue.name, issue.severity, issue.message]),
+        [
+          [
+            'refused_untrusted',
+            'Refused in Restricted Mode',
+            'critical',
+            'Step "w" uses write_file, which Restricted Mode refuses in this untrusted workspace: the run stops there.',
+          ],
+        ],
+      );
+      assert.equal(critique.score, 5);
+      assert.match(critique.recommendations[0] ?? '', /Trust the workspace/);
+      const skipped = critiquePlan(makePlan([write({ critical: false })]), { tools, trusted: false });
+      assert.deepEqual(
+        skipped.issues.map((issue) => [issue.severity, issue.message]),
+        [['warning', 'Step "w" uses write_file, which Restricted Mode refuses in this untrusted workspace: the step is skipped.']],
+      );
+      const checked = critiquePlan(makePlan([makeStep('a', { kind: 'manual', agent: undefined, checks: [{ kind: 'command', argv: ['npm', 'test'] }] })]), {
+        tools,
+        trusted: false,
+      });
+      assert.deepEqual(
+        checked.issues.map((issue) => [issue.check, issue.message]),
+        [['refused_untrusted', 'Step "a" checks its work with a command, which Restricted Mode refuses in this untrusted workspace: the run stops there.']],
+      );
+    });
+
+    it('says nothing of trust when the workspace is trusted or its trust is not known, nor of reads', () => {
+      assert.deepEqual(critiquePlan(makePlan([write()]), { tools, trusted: true }).issues, []);
+      assert.deepEqual(critiquePlan(makePlan([write()]), { tools }).issues, []);
+      assert.deepEqual(
+        critiquePlan(makePlan([makeStep('r', { kind: 'tool', agent: undefined, input: undefined, tool: 'read_file', args: { path: 'a.txt' } })]), {
+          tools,
+          trusted: false,
+        }).issues,
+        [],
+      );
+    });
+
+    it('flags a plan that is one step for a person restating the request', () => {
+      const request = 'Tidy up the release process, please.';
+      const critique = critiquePlan(
+        makePlan([makeStep('S001', { kind: 'manual', agent: undefined, title: 'Tidy up the release process', input: request })], { objective: request }),
+        { tools },
+      );
+      assert.deepEqual(critique.issues.map((issue) => [issue.check, issue.name, issue.severity]), [['restated_request', 'Nothing planned', 'warning']]);
+      assert.equal(critique.score, 6);
+      // A person's step that is part of a plan, or says more than the request, is not that.
+      const more = makeStep('S001', { kind: 'manual', agent: undefined, title: 'Ask legal', input: 'Ask legal which license applies to the vendored code' });
+      assert.deepEqual(critiquePlan(makePlan([more], { objective: 'Pick a license' }), { tools }).issues, []);
+    });
   });
 
   describe('score', () => {
     it('is 10 − 3·critical − warning − 0.5·info', () => {
       // 1 critical (11 steps at once) + 1 warning (disconnected) → 10 − 3 − 1 = 6
       const wide = Array.from({ length: 11 }, (_, index) => makeStep(`p${index}`));
-      const steps = [...wide, makeStep('gate', { kind: 'synthesis_gate', dependsOn: wide.map((step) => step.id) }), makeStep('z', { dependsOn: ['gate'], input: 'x' })];
+      const steps = [
+        ...wide,
+        makeStep('gate', { kind: 'synthesis_gate', dependsOn: wide.map((step) => step.id) }),
+        makeStep('z', { dependsOn: ['gate'], input: 'x' }),
+      ];
       assert.equal(critiquePlan(makePlan(steps)).score, 6);
     });
 
@@ -131,7 +273,13 @@ describe('critiquePlan', () => {
   });
 
   it('de-duplicates recommendations from critical and warning findings only', () => {
-    const critique = critiquePlan(makePlan([makeStep('a', { dependsOn: ['g1'], input: 'g1' }), makeStep('b', { dependsOn: ['g2'], input: 'g2' }), makeStep('d', { dependsOn: ['a', 'b'], input: 'only a' })]));
+    const critique = critiquePlan(
+      makePlan([
+        makeStep('a', { dependsOn: ['g1'], input: 'g1' }),
+        makeStep('b', { dependsOn: ['g2'], input: 'g2' }),
+        makeStep('d', { dependsOn: ['a', 'b'], input: 'only a' }),
+      ]),
+    );
     assert.deepEqual(critique.recommendations, ['Fix every error before starting: the run refuses a plan that has one.']);
     assert.ok(critique.issues.some((issue) => issue.severity === 'info'));
   });
@@ -139,17 +287,46 @@ describe('critiquePlan', () => {
   it('tells the user what each finding means and what to do about it', () => {
     const shown = (steps: Step[]): string[][] => critiquePlan(makePlan(steps)).issues.map((issue) => [issue.check, issue.message, issue.recommendation ?? '']);
     assert.deepEqual(shown([makeStep('a'), makeStep('b'), makeStep('c'), makeStep('lonely'), makeStep('d', { dependsOn: ['a', 'b', 'c'], input: 'x' })]), [
-      ['missing_gate', 'Level 0 has 4 parallel steps and no synthesis gate after it to combine their results.', 'Add a synthesis_gate step after wide parallel levels to condense their results.'],
+      [
+        'missing_gate',
+        'Level 0 has 4 parallel steps and no synthesis gate after them to combine their results.',
+        'Add a synthesis_gate step that depends on the parallel steps to condense their results.',
+      ],
       ['orphan_step', 'Nothing uses the result of step "lonely" and it is not part of the final level.', 'Make a later step depend on it, or remove it.'],
-      ['disconnected_flow', 'Step "d" depends on a, b, c but its input refers to none of their results.', 'Refer to dependency results in the step input ({{results.<id>}}), or drop dependencies the step does not need.'],
+      [
+        'disconnected_flow',
+        'Step "d" depends on a, b, c but its input refers to none of their results.',
+        'Refer to dependency results in the step input ({{results.<id>}}), or drop dependencies the step does not need.',
+      ],
     ]);
-    assert.deepEqual(shown([makeStep('a', { input: 'Fetch the release notes' }), makeStep('w', { kind: 'tool', tool: 'write_file', args: {}, requiresApproval: false, onFailure: 'skip', dependsOn: ['a'] })]), [
-      ['optimism_bias', 'Step "a" depends on something that can fail transiently (network, search, API, external command) but stops the run on its first failure.', 'Give steps that touch the network or external commands onFailure "retry" (with maxAttempts > 1) or "replan", or make them non-critical.'],
-      ['destructive_without_approval', 'Step "w" asks to use write_file without approval, which a plan cannot do: the approval policy in the settings decides.', 'Drop "requiresApproval": false from the step; the review shows whether it will ask.'],
-    ]);
-    assert.deepEqual(shown([makeStep('a'), makeStep('b'), makeStep('c'), makeStep('d', { kind: 'synthesis_gate', dependsOn: ['a', 'b', 'c'] }), makeStep('e', { dependsOn: ['a', 'b', 'c', 'd'], input: 'use {{results.d}}' })]).map(([check, message]) => [check, message]), [
-      ['disconnected_flow', 'Step "e" does not refer to the results of a, b, c.'],
-    ]);
+    assert.deepEqual(
+      shown([
+        makeStep('a', { input: 'Fetch the release notes' }),
+        makeStep('w', { kind: 'tool', tool: 'write_file', args: {}, requiresApproval: false, onFailure: 'skip', dependsOn: ['a'] }),
+      ]),
+      [
+        [
+          'optimism_bias',
+          'Step "a" depends on something outside the plan (network, search, API, another program\'s service) and is critical: if it fails, the whole run stops.',
+          'Make steps that reach outside the workspace non-critical ("critical": false) when the plan can do without them, or give them onFailure "replan"; "retry" helps only with a short outage.',
+        ],
+        [
+          'destructive_without_approval',
+          'Step "w" asks to use write_file without approval, which a plan cannot do: the approval policy in the settings decides.',
+          'Drop "requiresApproval": false from the step; the review shows whether it will ask.',
+        ],
+      ],
+    );
+    assert.deepEqual(
+      shown([
+        makeStep('a'),
+        makeStep('b'),
+        makeStep('c'),
+        makeStep('d', { kind: 'synthesis_gate', dependsOn: ['a', 'b', 'c'] }),
+        makeStep('e', { dependsOn: ['a', 'b', 'c', 'd'], input: 'use {{results.d}}' }),
+      ]).map(([check, message]) => [check, message]),
+      [['disconnected_flow', 'Step "e" does not refer to the results of a, b, c.']],
+    );
   });
 
   it('recommends nothing for info findings, and says a plan cannot run only when something is critical', () => {
@@ -165,8 +342,19 @@ describe('critiquePlan', () => {
   describe('mergeCritique', () => {
     it('adds new findings, drops duplicates and recomputes the score and recommendations', () => {
       const base = critiquePlan(makePlan(clean()));
-      const finding: CritiqueIssue = { check: 'llm_review', name: 'Model review', severity: 'warning', stepId: 'b', message: 'B does not serve the objective.', recommendation: 'Remove B.' };
-      const merged = mergeCritique(base, [finding, { ...finding }, { check: 'llm_review', name: 'Model review', severity: 'critical', message: 'Nothing deploys.', recommendation: 'Add a deploy step.' }]);
+      const finding: CritiqueIssue = {
+        check: 'llm_review',
+        name: 'Model review',
+        severity: 'warning',
+        stepId: 'b',
+        message: 'B does not serve the objective.',
+        recommendation: 'Remove B.',
+      };
+      const merged = mergeCritique(base, [
+        finding,
+        { ...finding },
+        { check: 'llm_review', name: 'Model review', severity: 'critical', message: 'Nothing deploys.', recommendation: 'Add a deploy step.' },
+      ]);
       assert.equal(merged.issues.length, 2);
       assert.equal(merged.score, 6);
       assert.deepEqual(merged.recommendations, ['Remove B.', 'Add a deploy step.']);
@@ -176,11 +364,15 @@ describe('critiquePlan', () => {
 
   describe('calibration', () => {
     const tools = createToolRegistry(builtinTools());
-    const tool = (id: string, name: string, args: Record<string, unknown>, patch: Partial<Step> = {}) => makeStep(id, { kind: 'tool', agent: undefined, input: undefined, tool: name, args, ...patch });
+    const tool = (id: string, name: string, args: Record<string, unknown>, patch: Partial<Step> = {}) =>
+      makeStep(id, { kind: 'tool', agent: undefined, input: undefined, tool: name, args, ...patch });
 
     it('shows every validation error against the run\'s tools, with its fix, and caps the score', () => {
       const critique = critiquePlan(makePlan([tool('S001', 'search_text', { pattern: 'TODO' })]), { tools });
-      assert.deepEqual(critique.issues.map((issue) => [issue.check, issue.severity, issue.stepId, issue.blocking]), [['invalid_args', 'critical', 'S001', true]]);
+      assert.deepEqual(
+        critique.issues.map((issue) => [issue.check, issue.severity, issue.stepId, issue.blocking]),
+        [['invalid_args', 'critical', 'S001', true]],
+      );
       assert.match(critique.issues[0]!.message, /"search_text" takes: query \(required\), regex, caseSensitive, glob, maxMatches, contextLines/);
       assert.equal(critique.score, 3);
       assert.match(critique.summary, /cannot start until its errors are fixed/);
@@ -194,7 +386,13 @@ describe('critiquePlan', () => {
 
     it('names findings in plain words and keeps the code', () => {
       const critique = critiquePlan(makePlan([makeStep('a'), makeStep('b', { dependsOn: ['a'], input: 'unrelated' }), makeStep('c', { dependsOn: ['c'] })]));
-      assert.deepEqual(critique.issues.map((issue) => [issue.check, issue.name]), [['self_dependency', 'Step waits for itself'], ['disconnected_flow', 'Dependency result not used']]);
+      assert.deepEqual(
+        critique.issues.map((issue) => [issue.check, issue.name]),
+        [
+          ['self_dependency', 'Step waits for itself'],
+          ['disconnected_flow', 'Dependency result not used'],
+        ],
+      );
       assert.equal(checkName('llm_review'), 'Model review');
       assert.equal(checkName('some_new_check'), 'some new check');
     });
@@ -204,12 +402,15 @@ describe('critiquePlan', () => {
         tool('read', 'read_file', { path: 'a.ts' }),
         makeStep('edit', { kind: 'manual', agent: undefined, input: 'Edit a.ts', dependsOn: ['read'] }),
         tool('write', 'write_file', { path: 'b.ts', content: '' }, { dependsOn: ['edit'] }),
-        tool('run', 'run_command', { argv: ['npm', 'test'] }, { dependsOn: ['write'], onFailure: 'retry', maxAttempts: 2 }),
+        // allowFailure: the explanation of the failures runs when there are some (else `skipped_input`).
+        tool('run', 'run_command', { argv: ['npm', 'test'], allowFailure: true }, { dependsOn: ['write'], onFailure: 'retry', maxAttempts: 2 }),
         makeStep('explain', { input: 'Explain the failures', dependsOn: ['run'] }),
       ];
       assert.deepEqual(checks(steps), []);
       // an agent that ignores what a read produced is still disconnected
-      assert.deepEqual(checks([tool('read', 'read_file', { path: 'a.ts' }), makeStep('use', { input: 'Explain it', dependsOn: ['read'] })]), [['disconnected_flow', 'warning', 'use']]);
+      assert.deepEqual(checks([tool('read', 'read_file', { path: 'a.ts' }), makeStep('use', { input: 'Explain it', dependsOn: ['read'] })]), [
+        ['disconnected_flow', 'warning', 'use'],
+      ]);
     });
 
     it('judges a tool step\'s flakiness by its tool, a person\'s step never', () => {
