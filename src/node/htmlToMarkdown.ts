@@ -2,13 +2,28 @@ import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import TurndownService from 'turndown';
 
-/** What this module reads of a linkedom document (its DOM types need the DOM library, which the Node code is built without). */
+/** What this module reads of a linkedom node (its DOM types need the DOM library, which the Node code is built without). */
+interface PageNode {
+  /** 1 an element, 3 text; the rest (comments, doctype) is left out. */
+  nodeType: number;
+  /** Upper case, for elements. */
+  tagName?: string;
+  childNodes: Iterable<PageNode>;
+  /** The node as HTML (text escaped). */
+  toString(): string;
+}
+
+/** What this module reads of a linkedom document. */
 interface PageDocument {
   title: string;
-  body: { innerHTML: string } | null;
+  body: { innerHTML: string };
+  childNodes: Iterable<PageNode>;
 }
 
 const parsePage = parseHTML as unknown as (html: string) => { document: PageDocument };
+
+/** Elements that belong in `<head>` when a page leaves its `<head>` and `<body>` to be implied. */
+const headElements = new Set(['TITLE', 'META', 'LINK', 'BASE', 'STYLE']);
 
 /** An HTML page as Markdown: its title (when it has one) and the Markdown of its main content. */
 export interface PageMarkdown {
@@ -19,8 +34,10 @@ export interface PageMarkdown {
 /**
  * The main content of the HTML page `html` as Markdown: Mozilla's Readability (over a
  * linkedom document) picks the article, Turndown writes it; a page Readability finds no
- * article in is converted whole (its body). Scripts, styles and forms are dropped. Relative
- * links stay as written. A page nested deeper or with more elements than `htmlShapeLimits`
+ * article in is converted whole (its body). A page that leaves `<html>`, `<head>` or
+ * `<body>` out (as HTML5 allows) is read as if they were there, so a page with visible text
+ * gives Markdown holding it. Scripts, styles and forms are dropped. Relative links stay as
+ * written. A page nested deeper or with more elements than `htmlShapeLimits`
  * allow (or more stray "<"), or one the libraries fail on, is given as its text without tags.
  */
 export function htmlToMarkdown(html: string): PageMarkdown {
@@ -38,13 +55,35 @@ export function htmlToMarkdown(html: string): PageMarkdown {
 function articleMarkdown(html: string): PageMarkdown {
   const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
   turndown.remove(['script', 'style', 'noscript', 'iframe', 'form', 'template']);
-  // Readability changes the document it reads, so the fallbacks read a fresh one.
-  const article = new Readability(parsePage(html).document).parse();
-  const page = parsePage(html).document;
-  const title = article?.title?.trim() || page.title.trim() || undefined;
-  const content = article?.content ?? page.body?.innerHTML ?? html;
-  const markdown = turndown.turndown(content).trim();
+  const page = parsePage(wholeDocument(html)).document;
+  // Read before Readability, which changes the document it reads.
+  const pageTitle = page.title.trim();
+  const body = page.body.innerHTML;
+  const article = new Readability(page).parse();
+  const title = article?.title?.trim() || pageTitle || undefined;
+  const markdown = turndown.turndown(article?.content ?? body).trim();
   return { ...(title ? { title } : {}), markdown };
+}
+
+/**
+ * `html` with `<html>`, `<head>` and `<body>` spelled out: linkedom implies none of them (a
+ * page starting with `<p>` made the paragraph the root and left the body empty), so each
+ * node goes where an HTML5 parser would put it: `headElements` outside `<body>` into the
+ * head, the rest into the body.
+ */
+function wholeDocument(html: string): string {
+  const head: string[] = [];
+  const body: string[] = [];
+  const place = (nodes: Iterable<PageNode>, inBody: boolean): void => {
+    for (const node of nodes) {
+      const tag = node.nodeType === 1 ? node.tagName : undefined;
+      if (tag === 'HTML' || tag === 'HEAD' || tag === 'BODY') place(node.childNodes, inBody || tag === 'BODY');
+      else if (tag !== undefined) (!inBody && headElements.has(tag) ? head : body).push(node.toString());
+      else if (node.nodeType === 3) body.push(node.toString());
+    }
+  };
+  place(parsePage(html).document.childNodes, false);
+  return `<!DOCTYPE html><html><head>${head.join('')}</head><body>${body.join('')}</body></html>`;
 }
 
 /** The deepest nesting and the most elements `htmlToMarkdown` converts as a page. */

@@ -1,7 +1,36 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { htmlShapeLimits, htmlToMarkdown } from '../../../src/node/htmlToMarkdown';
 
+const fixture = (name: string): string => readFileSync(join(__dirname, '../../fixtures/html', name), 'utf8');
+
 describe('htmlToMarkdown', () => {
+  it('converts a page whose body is implied (no <body> tag): a wide table', () => {
+    const page = htmlToMarkdown(fixture('wideTable.html'));
+    assert.equal(page.title, 'Build matrix');
+    for (const cell of ['Platform', 'VS Code 1.100', 'Dev Containers', 'Notes', 'all green', 'flaky', 'one retry on Web']) {
+      assert.ok(page.markdown.includes(cell), `${cell} in ${page.markdown}`);
+    }
+  });
+
+  it('converts a page of one paragraph with many attributes and no <html>, <head> or <body>', () => {
+    assert.deepEqual(htmlToMarkdown(fixture('manyAttributes.html')), {
+      markdown: 'Task Planner turns a request into a plan of steps you can review before anything runs.',
+    });
+  });
+
+  it('converts a page of a title and one paragraph (HTML5 leaves out <html>, <head> and <body>)', () => {
+    assert.deepEqual(htmlToMarkdown(fixture('titleAndParagraph.html')), {
+      title: 'Release notes',
+      markdown: 'Version 2.1 fixes the undo of renamed files.',
+    });
+  });
+
+  it('keeps the title of a page with nothing else, and gives no content', () => {
+    assert.deepEqual(htmlToMarkdown('<title>Only a title</title>'), { title: 'Only a title', markdown: '' });
+  });
+
   it('converts a page without an article whole, with its title', () => {
     assert.deepEqual(htmlToMarkdown('<html><head><title>T</title></head><body><h2>Short</h2><p>A <a href="/x">link</a>.</p></body></html>'), {
       title: 'T',
