@@ -1,5 +1,6 @@
-import { checkCommandsQuestion, planCheckCommands, type CheckCommandConsent } from '../core/engine/checkCommandConsent';
+import { checkCommandsQuestion, planCheckCommands, withProjectPrograms, type CheckCommandConsent } from '../core/engine/checkCommandConsent';
 import type { Plan } from '../core/plan/planSchema';
+import type { CommandRunner } from '../core/ports';
 import type { CliIo } from './cliIo';
 
 /**
@@ -8,6 +9,8 @@ import type { CliIo } from './cliIo';
  * they are not allowed and the message says how to allow them. A declined command's check
  * fails as not allowed; the run itself starts either way. `undefined` for a plan without
  * check commands (steps with a result in `completed`, a resumed run's, do not count).
+ * A command whose program is the project's own (`runner.describeProgram`) is shown and
+ * allowed with that program.
  */
 export async function checkCommandsConsent(
   plan: Plan,
@@ -15,8 +18,9 @@ export async function checkCommandsConsent(
   yes: boolean,
   signal: AbortSignal,
   completed: Readonly<Record<string, unknown>> = {},
+  runner?: CommandRunner,
 ): Promise<CheckCommandConsent | undefined> {
-  const commands = planCheckCommands(plan, completed);
+  const commands = await withProjectPrograms(planCheckCommands(plan, completed), runner);
   if (commands.length === 0) return undefined;
   const question = checkCommandsQuestion(commands);
   if (yes) {

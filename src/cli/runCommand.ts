@@ -48,7 +48,8 @@ export function engineOptions(options: CliRunOptions, io: CliIo, capabilities: C
   return hostRunOptions({
     tools: cliTools(options.extraTools),
     workspace: createNodeWorkspace(root, { allowHardLinks: options.allowHardLinks ?? false, ripgrepPath: findRipgrepOnPath(process.env.PATH) }),
-    commandRunner: createNodeCommandRunner(root),
+    // The workspace you named is your choice: commands run in its environment (.venv, node_modules/.bin), its programs shown and asked about.
+    commandRunner: createNodeCommandRunner(root, { projectEnvironment: {} }),
     // No allow rules here: every command asks on the terminal (or --yes approves them all).
     allowedCommands: undefined,
     // No editor here: `no_new_diagnostics` checks fail as not available in the command line.
@@ -91,7 +92,7 @@ export async function runCommand(file: string, options: CliRunOptions, io: CliIo
     );
   }
   await requireAttachments(plan, engine.workspace, `edit the "attachments" of that step in ${file} (another file, or none)`);
-  const checkCommands = await checkCommandsConsent(plan, io, options.yes, new AbortController().signal);
+  const checkCommands = await checkCommandsConsent(plan, io, options.yes, new AbortController().signal, {}, engine.commandRunner);
   const { result, state } = await followExecution(
     (hooks) => executeWithReplanning(plan, plan.objective, { ...engine, ...hooks, idSource: newCliRunId, ...(checkCommands ? { checkCommands } : {}) }),
     plan,

@@ -1,6 +1,6 @@
 import { deferAllInteraction } from '../core/engine/stepInteraction';
 import type { ApprovalDecision, ApprovalRequest, Interaction } from '../core/ports';
-import { describeChangedInRun } from '../core/tools/commandApprovalText';
+import { describeChangedInRun, describeProjectProgram, projectProgramOrigin } from '../core/tools/commandApprovalText';
 import { proposalTarget } from '../core/tools/proposalTarget';
 import { shownToolInput, toolCallTarget } from '../core/tools/toolCallApprovalText';
 import { askManualStep } from './manualStepQuestion';
@@ -11,6 +11,9 @@ import { oneLine } from '../core/text/oneLine';
 const shownApproval: { [Kind in ApprovalRequest['kind']]: (request: Extract<ApprovalRequest, { kind: Kind }>) => string } = {
   command: (request) =>
     `run:\n  ${request.argv.map((arg) => JSON.stringify(arg)).join(' ')}\n  in ${request.cwd || '.'}${request.shell ? ' through a shell' : ''}` +
+    (request.program
+      ? `\n  program: ${describeProjectProgram(request.argv[0] ?? '', request.program)}, from ${projectProgramOrigin(request.program)}, not PATH`
+      : '') +
     (request.changedInRun?.length ? `\n  this run changed ${describeChangedInRun(request.changedInRun)}, which the command reads to decide what it runs` : ''),
   file: (request) =>
     `${request.operation} ${proposalTarget(request.proposal)}${request.outsideScope ? ' (outside the files the step said it would change)' : ''}:\n${request.proposal.diff}`,

@@ -50,7 +50,7 @@ export type { MemoryCheckpointStore } from './tools/checkpointStore';
 export type { Checkpoint, CheckpointStore, FileVersion } from './ports';
 export { undoRun } from './tools/undoRun';
 export type { UndoReport } from './tools/undoRun';
-export type { CommandRunner, CommandSpec, CommandResult } from './ports';
+export type { CommandRunner, CommandSpec, CommandResult, ProjectProgram } from './ports';
 export type { Check, CheckKind } from './plan/planSchema';
 export type { CheckResult } from './engine/runEvents';
 export type { Diagnostics, DiagnosticsSnapshot, EditorDiagnostic } from './ports';

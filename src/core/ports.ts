@@ -192,6 +192,12 @@ export type ApprovalRequest = RequestIdentity &
          * Start answers it (`--yes` does).
          */
         changedInRun?: FileChangedInRun[];
+        /**
+         * Present when `argv[0]` is found in one of the project's own program folders (a
+         * Python virtual environment, `node_modules/.bin`) rather than on `PATH`: the file
+         * that runs. An allow rule made for the program on `PATH` does not answer it.
+         */
+        program?: ProjectProgram;
       }
     | { kind: 'directory'; stepId: string; title: string; path: string }
     /**
@@ -315,10 +321,31 @@ export interface RunStore {
   delete(runId: string): Promise<void>;
 }
 
+/**
+ * Where a program named without a path (`mypy`) was found when it comes from one of the
+ * project's own program folders instead of `PATH` (see `CommandRunner.describeProgram`).
+ */
+export interface ProjectProgram {
+  /** The absolute path of the file that runs. */
+  path: string;
+  /**
+   * The program as shown and as an allow rule names it: workspace-relative
+   * (`.venv/bin/mypy`) when it lies in the workspace folder, else absolute.
+   */
+  shown: string;
+  /** Where it comes from: the workspace's Python virtual environment, the one the Python extension selected, or `node_modules/.bin`. */
+  from: 'virtualEnvironment' | 'selectedPythonEnvironment' | 'nodeModules';
+}
+
 /** One process to start, argv without a shell. Durations in milliseconds, sizes in bytes. */
 export interface CommandSpec {
   /** Program and arguments; `argv[0]` is looked up on `PATH`. Never passed to a shell. */
   argv: string[];
+  /**
+   * The absolute path `CommandRunner.describeProgram` found for `argv[0]` and the user was
+   * shown: the runner starts exactly that file (`argv[0]` stays the process's name).
+   */
+  program?: string;
   /** Workspace-relative working directory (`''` for the root); the runner confines it. */
   cwd: string;
   /** Killed (with its whole process tree) after this long. */
@@ -341,6 +368,8 @@ export interface CommandResult {
   /** True when some output was dropped to stay under `maxOutputBytes`. */
   truncated: boolean;
   durationMs: number;
+  /** The program that ran when it came from a project folder rather than `PATH` (`ProjectProgram.shown`: `.venv/bin/mypy`). */
+  program?: string;
 }
 
 /**
@@ -352,6 +381,12 @@ export interface CommandResult {
 export interface CommandRunner {
   /** The absolute working directory `cwd` resolves to, for showing the user. */
   describeCwd(cwd: string): Promise<string>;
+  /**
+   * Where `program` (`argv[0]`) run in the workspace-relative `cwd` comes from when it is
+   * one of the project's own programs (its Python virtual environment, `node_modules/.bin`)
+   * rather than one `PATH` leads to; `undefined` otherwise (on `PATH`, a path, not found).
+   */
+  describeProgram?(program: string, cwd: string): Promise<ProjectProgram | undefined>;
   run(spec: CommandSpec, signal: AbortSignal): Promise<CommandResult>;
 }
 

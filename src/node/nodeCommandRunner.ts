@@ -5,9 +5,11 @@ import type { CommandResult, CommandRunner } from '../core/ports';
 import { resolveInRoot } from '../core/workspace/resolveInRoot';
 import { withoutSecrets } from './commandEnvironment';
 import { findProgram } from './findProgram';
+import { missingProgramMessage } from './missingProgram';
 import { createNodePathProbe } from './nodePathProbe';
 import { pidNamespaceLauncher } from './pidNamespace';
 import { followProcessTree } from './processTree';
+import { locateProgram, projectEnvironment, withAbsolutePath, type ProjectEnvironment, type SelectedPythonEnvironment } from './projectEnvironment';
 
 /** Options of `createNodeCommandRunner`. Durations in milliseconds. */
 export interface NodeCommandRunnerOptions {
@@ -20,6 +22,14 @@ export interface NodeCommandRunnerOptions {
    * true); false only follows the process tree through `/proc`, as where it is not allowed.
    */
   pidNamespace?: boolean;
+  /**
+   * Run commands in the workspace's environment, as VS Code's terminals do (see
+   * `projectEnvironment`): its Python virtual environment (`.venv`, `venv`) or the one
+   * `selectedPython` gives (the editor's Python extension, read at each command), and its
+   * `node_modules/.bin`, first on `PATH`. Absent: `PATH` alone. Only for a workspace the
+   * user trusts; a program found there is one `describeProgram` reports.
+   */
+  projectEnvironment?: { selectedPython?: () => Promise<SelectedPythonEnvironment | undefined> };
 }
 
 /**
@@ -37,22 +47,38 @@ export function createNodeCommandRunner(root: string, options: NodeCommandRunner
   const probe = createNodePathProbe();
   const killGraceMs = options.killGraceMs ?? 200;
   const resolveCwd = async (cwd: string) => (await resolveInRoot(cwd, { root: absoluteRoot, probe })).real;
+  // Computed at each command: an earlier step may have created the virtual environment or run npm install.
+  const environment = async (): Promise<ProjectEnvironment> => {
+    const env = withoutSecrets(options.env ?? process.env);
+    const project = options.projectEnvironment;
+    if (project === undefined) return withAbsolutePath(env);
+    const python = await project.selectedPython?.().catch(() => undefined);
+    return projectEnvironment(absoluteRoot, env, python);
+  };
   return {
     describeCwd: resolveCwd,
+    async describeProgram(program) {
+      if (options.projectEnvironment === undefined) return undefined;
+      return locateProgram(program, absoluteRoot, await environment())?.project;
+    },
     async run(spec, signal) {
       signal.throwIfAborted();
       const cwd = await resolveCwd(spec.cwd);
       const [program, ...args] = spec.argv;
       if (program === undefined || program === '') throw new Error('The command is empty; argv[0] must name a program.');
-      const env = withoutSecrets(options.env ?? process.env);
+      const project = await environment();
+      const env = project.env;
       const launcher = options.pidNamespace === false ? undefined : await pidNamespaceLauncher();
-      let argv: [string, ...string[]] = [program, ...args];
-      if (launcher) {
-        // unshare would report a missing program itself, as output: find it first, as spawn does.
-        const found = findProgram(program, cwd, env['PATH']);
-        if (found === undefined) throw new Error(`Cannot start "${program}": no such program on PATH or in ${cwd}.`);
-        argv = [...(launcher as [string, ...string[]]), found, ...args];
+      // The file the user was shown, else found here as execvp would (unshare would report a missing program as output).
+      const found = spec.program === undefined ? locateProgram(program, cwd, project)?.path : findProgram(spec.program, cwd, undefined);
+      if (found === undefined) {
+        throw new Error(
+          spec.program === undefined
+            ? missingProgramMessage(program, cwd, absoluteRoot, project)
+            : `Cannot start "${program}": ${spec.program} is no longer there.`,
+        );
       }
+      const argv: [string, ...string[]] = launcher ? [...(launcher as [string, ...string[]]), found, ...args] : [found, ...args];
       const started = Date.now();
       const child = spawn(argv[0], argv.slice(1), {
         cwd,
@@ -127,7 +153,7 @@ export function createNodeCommandRunner(root: string, options: NodeCommandRunner
           signal.removeEventListener('abort', onAbort);
           reject(
             new Error(
-              error.code === 'ENOENT' ? `Cannot start "${program}": no such program on PATH or in ${cwd}.` : `Cannot start "${program}": ${error.message}`,
+              error.code === 'ENOENT' ? missingProgramMessage(program, cwd, absoluteRoot, project) : `Cannot start "${program}": ${error.message}`,
             ),
           );
         });

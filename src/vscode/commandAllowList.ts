@@ -88,9 +88,13 @@ export class EditorCommandAllowList implements CommandAllowList {
     return allowRuleProblem(rule);
   }
 
-  /** Whether `command` can become a rule of this workspace that allows it where it runs (a relative program only in the workspace folder). */
+  /**
+   * Whether `command` can become a rule of this workspace that allows it where it runs (a
+   * relative program only in the workspace folder; a project's own program by its path).
+   */
   canAllow(command: CheckCommand): boolean {
-    return this.problem(command.argv) === undefined && matchingAllowRule([command.argv], { ...command, shell: false }) !== undefined;
+    const words = command.program === undefined ? command.argv : [command.program, ...command.argv.slice(1)];
+    return this.problem(words) === undefined && matchingAllowRule([words], { ...command, shell: false }) !== undefined;
   }
 
   /** Stores the exact command `argv` as a rule of this workspace (once); throws with the reason when `problem` has one. */

@@ -4,7 +4,7 @@ import type { ReplanLimits } from '../core/engine/hostRunOptions';
 import type { BudgetLimits } from '../core/llm/budget';
 import type { RunOptions, RunResult } from '../core/engine/runOptions';
 import type { RunEvent, RunState } from '../core/engine/runEvents';
-import type { CommandAllowList, LlmClient, RunStore, WorkspaceFs, CheckpointStore } from '../core/ports';
+import type { CommandAllowList, CommandRunner, LlmClient, RunStore, WorkspaceFs, CheckpointStore } from '../core/ports';
 import type { Plan } from '../core/plan/planSchema';
 import type { CapabilityCatalogue } from '../core/capabilities/capabilityCatalogue';
 import type { CheckCommand, CheckCommandConsent } from '../core/engine/checkCommandConsent';
@@ -17,6 +17,7 @@ import { readSettings } from './settings';
 import { checkAttachments, type AttachmentCheckUi } from './attachmentCheck';
 import { activeRunKey, FolderLanes, type Lane } from './folderLanes';
 import { askCheckCommandsModal, vscodeAttachmentUi } from './runStartDialogs';
+import { selectedPythonEnvironment } from './pythonEnvironment';
 import { commandsToAskAtStart } from './shownText';
 import { folderConfinement, pickWorkspaceFolder, shownFolderName } from './workspaceFolders';
 
@@ -378,20 +379,23 @@ export class RunController implements vscode.Disposable {
   private async checkCommandConsent(
     plan: Plan | undefined,
     completed: Record<string, unknown> | undefined,
+    runner: CommandRunner,
   ): Promise<CheckCommandConsent | undefined> {
     const rules = this.deps.commandRules;
     const planned = plan ? loadRuntime().planCheckCommands(plan, completed, rules?.rules()) : [];
     // One question lists only what can be read in it at once (E3 of issue 27): the others ask when they run.
-    const commands = commandsToAskAtStart(planned, loadRuntime().describeCheckCommand);
+    const asked = commandsToAskAtStart(planned, loadRuntime().describeCheckCommand);
     // In Restricted Mode every command is refused before it is asked about: no question to ask.
-    if (commands.length === 0 || !vscode.workspace.isTrusted) return undefined;
+    if (asked.length === 0 || !vscode.workspace.isTrusted) return undefined;
+    // A project's own program (`.venv/bin/pytest`) is shown, and the allowance bound to it.
+    const commands = await loadRuntime().withProjectPrograms(asked, runner);
     const offerWorkspace = rules !== undefined && commands.every((command) => rules.canAllow(command));
     const allowed = await (this.deps.confirmCheckCommands ?? askCheckCommandsModal)(loadRuntime().checkCommandsQuestion(commands), offerWorkspace);
     if (allowed === undefined) {
       throw new Error(vscode.l10n.t('The run was not started: the question whether its check commands may run was closed without an answer.'));
     }
     if (allowed === 'workspace' && rules !== undefined) {
-      for (const command of commands) await rules.add(command.argv);
+      for (const command of commands) await rules.add(command.program === undefined ? command.argv : [command.program, ...command.argv.slice(1)]);
     }
     return { allowed: allowed !== false, commands };
   }
@@ -412,11 +416,17 @@ export class RunController implements vscode.Disposable {
     let workspace: WorkspaceFs;
     let checkCommands: CheckCommandConsent | undefined;
     let checkpoints: CheckpointStore;
+    let commandRunner: CommandRunner;
     try {
       setup = await this.deps.setup();
       checkpoints = await this.lanes.checkpointsOf(lane);
       workspace = this.lanes.workspaceOf(lane);
-      checkCommands = await this.checkCommandConsent(plan, completed);
+      // The workspace's environment (its virtual environment, node_modules/.bin) only in a trusted workspace, as its terminals.
+      commandRunner = loadRuntime().createNodeCommandRunner(
+        lane.folder?.uri.fsPath ?? workspace.rootLabel,
+        vscode.workspace.isTrusted ? { projectEnvironment: { selectedPython: () => selectedPythonEnvironment(lane.folder?.uri) } } : {},
+      );
+      checkCommands = await this.checkCommandConsent(plan, completed, commandRunner);
     } catch (error) {
       lane.abort = undefined;
       throw error;
@@ -428,7 +438,7 @@ export class RunController implements vscode.Disposable {
     const options = loadRuntime().hostRunOptions({
       tools: shownFolderName(folder) === undefined ? this.deps.tools() : loadRuntime().toolsNamingConfinement(this.deps.tools(), folderConfinement(folder!)),
       workspace,
-      commandRunner: loadRuntime().createNodeCommandRunner(folder?.uri.fsPath ?? workspace.rootLabel),
+      commandRunner,
       allowedCommands: this.deps.commandRules,
       diagnostics: folder ? loadRuntime().createVscodeDiagnostics(folder.uri) : undefined,
       store: this.lanes.storeOf(lane),

@@ -28,7 +28,7 @@ export { createNodeCommandRunner } from '../node/nodeCommandRunner';
 export { createVscodeWorkspaceFs } from './vscodeWorkspaceFs';
 export { readEditorCapabilities } from './editorCapabilities';
 export { createVscodeDiagnostics } from './vscodeDiagnostics';
-export { checkCommandsQuestion, describeCheckCommand, planCheckCommands } from '../core/engine/checkCommandConsent';
+export { checkCommandsQuestion, describeCheckCommand, planCheckCommands, withProjectPrograms } from '../core/engine/checkCommandConsent';
 export { createVscodeCommandAllowList, showCommandAllowRules } from './commandAllowRulesView';
 export { createPlanPanelFlow } from './planPanelFlow';
 export { showPlan } from './showPlanCommand';

@@ -225,8 +225,10 @@ async function askCommandApproval(
 ): Promise<void> {
   const { message, detail } = commandApprovalText(request);
   const [run, reject] = [vscode.l10n.t('Run'), vscode.l10n.t('Reject')];
+  // A project's own program becomes a rule by its path (`.venv/bin/mypy`): the rule is bound to the file that runs.
+  const words = request.program ? [request.program.shown, ...request.argv.slice(1)] : request.argv;
   // A command through a shell never becomes a rule: its words are not what runs.
-  const offer = rules !== undefined && !request.shell && rules.problem(request.argv) === undefined;
+  const offer = rules !== undefined && !request.shell && rules.problem(words) === undefined;
   const allow = vscode.l10n.t('Allow this command for this workspace');
   const allowDetail = vscode.l10n.t(
     '"{0}" runs it now and, from then on, this exact command (the same words, no others) without asking (Task Planner: Command allow rules lists and removes them).',
@@ -236,7 +238,7 @@ async function askCommandApproval(
   if (choice === allow && rules !== undefined) {
     // The user said to run it: a rule that could not be stored is reported, and the command runs all the same.
     await rules
-      .add(request.argv)
+      .add(words)
       .catch((error: unknown) => vscode.window.showErrorMessage(vscode.l10n.t('Task Planner: the allow rule was not saved: {0}', errorMessage(error))));
     pending.approve(key);
   } else if (choice === run) pending.approve(key);

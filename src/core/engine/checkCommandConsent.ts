@@ -1,4 +1,5 @@
 import type { Plan } from '../plan/planSchema';
+import type { CommandRunner } from '../ports';
 import { visibleDirection } from '../plan/visibleDirection';
 import { matchingAllowRule, type CommandAllowRule } from '../tools/commandAllowRules';
 
@@ -6,6 +7,12 @@ import { matchingAllowRule, type CommandAllowRule } from '../tools/commandAllowR
 export interface CheckCommand {
   argv: readonly string[];
   cwd: string;
+  /**
+   * The project's own program `argv[0]` was found to be when the user was asked
+   * (`ProjectProgram.shown`: `.venv/bin/pytest`), shown in the question: the allowance
+   * covers that program only, and a command whose program is then another one asks.
+   */
+  program?: string;
 }
 
 /**
@@ -55,9 +62,38 @@ export function consentFor(consent: CheckCommandConsent | undefined, command: Ch
   return consent.commands.some((asked) => commandKey(asked) === key) ? consent.allowed : undefined;
 }
 
-/** One command as shown at Start: arguments with spaces or quotes quoted, text-direction controls made visible, then its directory. */
+/**
+ * The project's own program `command`'s consent was given for (`CheckCommand.program`), or
+ * `undefined`: the one `PATH` gives, or a command not asked about.
+ */
+export function consentedProgram(consent: CheckCommandConsent | undefined, command: CheckCommand): string | undefined {
+  const key = commandKey(command);
+  return consent?.commands.find((asked) => commandKey(asked) === key)?.program;
+}
+
+/**
+ * `commands` with the project's own program each one's `argv[0]` resolves to now
+ * (`CommandRunner.describeProgram`: a virtual environment's, `node_modules/.bin`'s), so
+ * the question at Start shows it and the allowance is bound to it.
+ */
+export async function withProjectPrograms(commands: readonly CheckCommand[], runner: CommandRunner | undefined): Promise<CheckCommand[]> {
+  return Promise.all(
+    commands.map(async (command) => {
+      const program = await runner?.describeProgram?.(command.argv[0] ?? '', command.cwd);
+      return program === undefined ? command : { ...command, program: program.shown };
+    }),
+  );
+}
+
+/**
+ * One command as shown at Start: arguments with spaces or quotes quoted, text-direction controls made visible, then its
+ * directory; a project's own program after its name (`pytest (.venv/bin/pytest) -q`).
+ */
 export function describeCheckCommand(command: CheckCommand): string {
-  const line = command.argv.map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : JSON.stringify(arg))).join(' ');
+  const word = (arg: string): string => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : JSON.stringify(arg));
+  const line = command.argv
+    .map((arg, index) => (index === 0 && command.program !== undefined ? `${word(arg)} (${word(command.program)})` : word(arg)))
+    .join(' ');
   return visibleDirection(`${line} (in ${command.cwd === '' ? 'the workspace folder' : command.cwd})`);
 }
 

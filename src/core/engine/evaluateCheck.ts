@@ -1,6 +1,6 @@
 import { RE2JS } from 're2js';
 import type { Check } from '../plan/planSchema';
-import type { CommandResult, DiagnosticsSnapshot, EditorDiagnostic, FileChangedInRun, Interaction } from '../ports';
+import type { ApprovalRequest, CommandResult, DiagnosticsSnapshot, EditorDiagnostic, FileChangedInRun, Interaction } from '../ports';
 import { visibleControls } from '../plan/visibleDirection';
 import { capText } from '../text/capText';
 import { isApprovalRejectedError } from '../tools/approvals';
@@ -10,7 +10,7 @@ import type { ToolContext } from '../tools/tool';
 import { normalizeWorkspacePath, PathRefusedError } from '../workspace/resolveInRoot';
 import { isWorkspaceError } from '../workspace/workspaceError';
 import { errorMessage } from '../../shared/errorMessage';
-import { consentFor } from './checkCommandConsent';
+import { consentedProgram, consentFor } from './checkCommandConsent';
 import { StepFailure } from './executors/stepExecutor';
 import type { CheckResult } from './runEvents';
 import type { ResolvedRunOptions } from './runOptions';
@@ -116,13 +116,16 @@ async function commandCheck(check: Extract<Check, { kind: 'command' }>, env: Che
   const cwd = check.cwd ?? '';
   const consent = consentFor(options.checkCommands, { argv: check.argv, cwd });
   if (consent === false) return refusal(check, notAllowedAtStart);
+  // What an allowance given at Start did not cover, when the question went to the user after all.
+  let forwarded: ApprovalRequest | undefined;
+  const program = consentedProgram(options.checkCommands, { argv: check.argv, cwd });
   const ctx: ToolContext = {
     runId: env.runId,
     stepId: env.stepId,
     stepTitle: env.stepTitle,
     workspace: options.workspace,
     // Allowed at Start: the exact command runs without asking again.
-    interaction: consent === true ? approvingCommands(env.interaction) : env.interaction,
+    interaction: consent === true ? approvingCommands(env.interaction, program, (request) => (forwarded = request)) : env.interaction,
     approvalPolicy: options.approvalPolicy,
     clock: options.clock,
     logger: options.logger,
@@ -135,7 +138,7 @@ async function commandCheck(check: Extract<Check, { kind: 'command' }>, env: Che
     result = (await tool.run(ctx, { argv: [...check.argv], cwd, allowFailure: true }, env.signal)) as CommandResult;
   } catch (error) {
     if (isDeferredError(error) || (isApprovalRejectedError(error) && error.reason === unansweredReason)) {
-      const why = consent === true ? 'this run changed a file that decides what it runs' : 'allow the check commands when the run starts';
+      const why = consent === true ? askedAfterStart(forwarded) : 'allow the check commands when the run starts';
       return refusal(check, `not run: it needs your approval and nobody could answer (${why})`);
     }
     if (isApprovalRejectedError(error)) return refusal(check, `not allowed: ${errorMessage(error)}`);
@@ -176,17 +179,31 @@ function describeError(error: EditorDiagnostic): string {
 
 /**
  * An interaction that approves command requests without asking (the user allowed them at
- * Start), except one whose defining files this run changed (`changedInRun`): the user did
- * not see that; everything else goes to `base`.
+ * Start), except one whose defining files this run changed (`changedInRun`) or whose
+ * program is not the one shown at Start (`program`: the workspace's own `.venv/bin/git`
+ * where the user was shown git from PATH): the user did not see that; everything else,
+ * and those, go to `base` (each one that does is given to `onForward` first).
  */
-function approvingCommands(base: Interaction): Interaction {
+function approvingCommands(base: Interaction, program: string | undefined, onForward: (request: ApprovalRequest) => void): Interaction {
   return {
-    requestApproval: (request, signal) =>
-      request.kind === 'command' && request.changedInRun === undefined ? Promise.resolve({ approved: true }) : base.requestApproval(request, signal),
+    requestApproval: (request, signal) => {
+      // The project's own program only if it is the one shown at Start (`program`): a repository's git is not the git the user allowed.
+      if (request.kind === 'command' && request.changedInRun === undefined && request.program?.shown === program) return Promise.resolve({ approved: true });
+      onForward(request);
+      return base.requestApproval(request, signal);
+    },
     askClarification: (request, signal) => base.askClarification(request, signal),
     requestReview: (request, signal) => base.requestReview(request, signal),
     requestManualStep: (request, signal) => base.requestManualStep(request, signal),
   };
+}
+
+/** Why a check command allowed at Start asked all the same (`request`, the question it asked), in the user's words. */
+function askedAfterStart(request: ApprovalRequest | undefined): string {
+  if (request?.kind === 'command' && request.changedInRun === undefined && request.program !== undefined) {
+    return `it runs ${request.program.shown}, the workspace's own program, which is not what was allowed at Start`;
+  }
+  return 'this run changed a file that decides what it runs';
 }
 
 function passed(check: Check, detail: string): CheckVerdict {

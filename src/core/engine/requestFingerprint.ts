@@ -19,7 +19,8 @@ const shownApproval: { [Kind in ApprovalRequest['kind']]: (request: Extract<Appr
     textHash(request.proposal.currentText),
     textHash(request.proposal.proposedText),
   ],
-  command: (request) => [request.argv, request.cwd, request.shell],
+  // The program's file only when it is a project's own: fingerprints of other commands stay as they were.
+  command: (request) => [request.argv, request.cwd, request.shell, ...(request.program ? [request.program.path] : [])],
   directory: (request) => [request.path],
   tool: (request) => [request.tool, request.source, request.input ?? null],
 };
@@ -33,8 +34,8 @@ const shown: { [Kind in AskedRequest['kind']]: (request: Extract<AskedRequest, {
 
 /**
  * The fingerprint of what a request shows the user (hex sha256): operation, path (and where
- * a link on the way leads) and the hashes of the current and proposed content of a file change; argv, working directory and
- * shell of a command; the path of a new directory; a question with its suggestions; a
+ * a link on the way leads) and the hashes of the current and proposed content of a file change; argv, working directory,
+ * shell and (a project's own) program file of a command; the path of a new directory; a question with its suggestions; a
  * review's prompt; a manual step's text (title, instructions, attachments and the results
  * before it, as `describeManualStep` shows them). Two requests of one kind with the same fingerprint show the same thing,
  * so an answer given to one may answer the other; any difference gives another fingerprint.

@@ -1,6 +1,6 @@
 import type { ApprovalDecision, ApprovalRequest, Interaction } from '../ports';
 import type { RequestKind } from '../tools/deferral';
-import { describeChangedInRun } from '../tools/commandApprovalText';
+import { describeChangedInRun, describeProjectProgram, projectProgramOrigin } from '../tools/commandApprovalText';
 import { toolCallTarget } from '../tools/toolCallApprovalText';
 import { fingerprintRequest, requestIdOf, type AskedRequest } from './requestFingerprint';
 import { describeManualStep } from './manualStepText';
@@ -99,6 +99,8 @@ export function describeApproval(request: ApprovalRequest): string {
   switch (request.kind) {
     case 'command':
       return `Run \`${request.argv.join(' ')}\` in ${request.cwd || '.'}${request.shell ? ' (through a shell)' : ''}${
+        request.program ? ` with ${describeProjectProgram(request.argv[0] ?? '', request.program)} from ${projectProgramOrigin(request.program)}` : ''
+      }${
         request.changedInRun?.length ? ` (this run changed ${describeChangedInRun(request.changedInRun)}, which it reads to decide what it runs)` : ''
       }?`;
     case 'directory':

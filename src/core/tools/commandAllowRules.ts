@@ -25,6 +25,12 @@ export interface RuledCommand {
   argv: readonly string[];
   cwd: string;
   shell: boolean;
+  /**
+   * The program `argv[0]` resolved to when it comes from the project's own folders rather
+   * than `PATH` (`ProjectProgram.shown`: `.venv/bin/git`): a rule allows it only if its
+   * first word is that path, never a rule for the bare name.
+   */
+  program?: string;
 }
 
 // Every character that is not shown as itself: C0 and C1 controls (tab and line feed too), DEL, the line and paragraph separators, the direction controls.
@@ -103,8 +109,10 @@ export function allowRuleProblem(rule: CommandAllowRule): string | undefined {
  * matches; a rule ending in `...` allows its words followed by further arguments none of
  * which `riskyArgument` finds (`--output`, `--prefix`, `--script-shell`…). A rule whose
  * program is a relative path (`./gradlew`, `bin/test`) allows it only in the workspace
- * folder itself, where that path leads to the file the rule was made for. A rule
- * `allowRuleProblem` refuses never allows anything, whatever its source.
+ * folder itself, where that path leads to the file the rule was made for. A command whose
+ * program comes from the project's own folders (`RuledCommand.program`: a repository's
+ * `.venv/bin/git`) is allowed only by a rule naming that path, never by one made for the
+ * program on `PATH`. A rule `allowRuleProblem` refuses never allows anything, whatever its source.
  */
 export function matchingAllowRule(rules: readonly CommandAllowRule[], command: RuledCommand): CommandAllowRule | undefined {
   return rules.find((rule) => ruleVerdict(rule, command) === true);
@@ -202,7 +210,9 @@ export function allowRuleOfCommandLine(line: string): { rule: CommandAllowRule }
 }
 
 /** Whether `rule` allows `command`, or the argument that keeps a rule ending in `...` from allowing it. */
-function ruleVerdict(rule: CommandAllowRule, command: RuledCommand): boolean | { argument: string; why: string } {
+function ruleVerdict(rule: CommandAllowRule, ruled: RuledCommand): boolean | { argument: string; why: string } {
+  // A project's program is ruled by its path, relative to the workspace folder whatever the command's folder.
+  const command = ruled.program === undefined ? ruled : { ...ruled, argv: [ruled.program, ...ruled.argv.slice(1)], cwd: '' };
   if (command.shell || (isRelativePath(rule[0] ?? '') && command.cwd !== '') || allowRuleProblem(rule) !== undefined) return false;
   const words = ruleWords(rule);
   // A rule longer than the argv compares a word with `undefined`: never equal.

@@ -1,6 +1,6 @@
 import { directionControlClass } from '../../shared/vocabulary';
 import { visibleEscape } from '../plan/visibleDirection';
-import type { FileChangedInRun } from '../ports';
+import type { FileChangedInRun, ProjectProgram } from '../ports';
 import { oneLine } from '../text/oneLine';
 
 /** What the question before a command runs is about: the step's title and the process (argv, no shell unless `shell`). */
@@ -14,6 +14,8 @@ export interface CommandToApprove {
   mayHaveRun?: true;
   /** Files this run changed that define what the command does (see the `command` approval request). */
   changedInRun?: readonly FileChangedInRun[];
+  /** Where the program comes from when it is one of the project's own rather than `PATH`'s (see the `command` approval request). */
+  program?: ProjectProgram;
 }
 
 /** Most changed files a question names; the rest are counted. */
@@ -29,7 +31,8 @@ const unsafeInJson = new RegExp(`[\\u007f-\\u009f\\u2028\\u2029${directionContro
  * this run changed that define what it runs). A word that is not plain (spaces, quotes, line breaks,
  * controls) is shown as a JSON string, every control and text-direction control as its
  * `\uXXXX` escape, so nothing in a plan can forge a line of the question, push the real
- * command out of sight or reverse what is shown.
+ * command out of sight or reverse what is shown. A program found in the project's own
+ * folders (`program`) has a line of its own: "Program: mypy (.venv/bin/mypy), from …, not PATH."
  */
 export function commandApprovalText(command: CommandToApprove): { message: string; detail: string } {
   const folder = command.cwd === '' ? 'the workspace folder' : shownCommandWord(command.cwd);
@@ -37,6 +40,9 @@ export function commandApprovalText(command: CommandToApprove): { message: strin
     message: `Step "${oneLine(command.title)}" wants to run a command.`,
     detail:
       `Command: ${command.argv.map(shownCommandWord).join(' ')}\nWorking directory: ${folder}${command.shell ? '\nRuns through a shell.' : ''}` +
+      (command.program
+        ? `\nProgram: ${describeProjectProgram(command.argv[0] ?? '', command.program)}, from ${projectProgramOrigin(command.program)}, not PATH.`
+        : '') +
       (command.mayHaveRun
         ? '\nThis step started the same command before the run was interrupted: it may already have run. Run it again only if running it twice is safe.'
         : '') +
@@ -63,4 +69,24 @@ export function describeChangedInRun(changes: readonly FileChangedInRun[]): stri
 /** One word of a command as the user is shown it: a plain word as it is, any other as a JSON string with every invisible character as its `\uXXXX` escape. */
 export function shownCommandWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : JSON.stringify(word).replace(unsafeInJson, visibleEscape);
+}
+
+/** Where a project's program comes from, in the user's words. */
+const programOrigins: Readonly<Record<ProjectProgram['from'], string>> = {
+  virtualEnvironment: "the workspace's Python virtual environment",
+  selectedPythonEnvironment: 'the Python environment selected in the editor',
+  nodeModules: "the workspace's node_modules/.bin",
+};
+
+/**
+ * The program `name` (`argv[0]`) with the file it resolved to, as questions, outputs and
+ * summaries show it: "mypy (.venv/bin/mypy)", each part a command word (`shownCommandWord`).
+ */
+export function describeProjectProgram(name: string, program: ProjectProgram): string {
+  return `${shownCommandWord(name)} (${shownCommandWord(program.shown)})`;
+}
+
+/** Where `program` comes from, in the user's words: "the workspace's Python virtual environment". */
+export function projectProgramOrigin(program: ProjectProgram): string {
+  return programOrigins[program.from];
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { WorkspaceError } from '../workspace/workspaceError';
 import { needsApproval, requireApproval } from './approvals';
 import { argumentLeftToAsk, describeAllowRule, matchingAllowRule } from './commandAllowRules';
-import { describeChangedInRun } from './commandApprovalText';
+import { describeChangedInRun, describeProjectProgram, projectProgramOrigin } from './commandApprovalText';
 import { changedDefiningFiles } from './commandDefiningFiles';
 import type { CommandResult } from '../ports';
 import { workspacePath } from './fileChange';
@@ -57,9 +57,21 @@ export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = 
     const stat = await ctx.workspace.stat(cwd, signal);
     if (stat?.type !== 'directory') throw new WorkspaceError('not_directory', cwd, `The working directory ${cwd || '.'} does not exist or is not a directory`);
     const shownCwd = await runner.describeCwd(cwd);
+    // The project's own program (`.venv/bin/mypy`), shown and bound to: a rule for the one on PATH does not allow it.
+    const program = await runner.describeProgram?.(input.argv[0] ?? '', cwd);
     const rules = ctx.allowedCommands?.rules() ?? [];
-    const ruled = { argv: input.argv, cwd, shell: false };
+    const ruled = { argv: input.argv, cwd, shell: false, ...(program ? { program: program.shown } : {}) };
     const rule = matchingAllowRule(rules, ruled);
+    if (program !== undefined) {
+      const name = input.argv[0] ?? '';
+      ctx.output?.(`Runs ${describeProjectProgram(name, program)}, from ${projectProgramOrigin(program)}.\n`);
+      const pathRule = rule === undefined ? matchingAllowRule(rules, { argv: input.argv, cwd, shell: false }) : undefined;
+      if (pathRule !== undefined) {
+        ctx.output?.(
+          `Asks: the rule "${describeAllowRule(pathRule)}" is for the ${name} on PATH; this ${name} comes from ${projectProgramOrigin(program)} (${program.shown}).\n`,
+        );
+      }
+    }
     const leftToAsk = argumentLeftToAsk(rules, ruled);
     // Said before the question, so the user knows why an allowed command asks.
     if (leftToAsk !== undefined) ctx.output?.(`Asks: ${leftToAsk}.\n`);
@@ -91,6 +103,7 @@ export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = 
           shell: false,
           ...(mayHaveRun ? { mayHaveRun } : {}),
           ...(changedInRun.length > 0 ? { changedInRun } : {}),
+          ...(program ? { program } : {}),
         },
         `running ${JSON.stringify(input.argv)} in ${shownCwd}`,
         signal,
@@ -103,6 +116,7 @@ export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = 
     const result = await runner.run(
       {
         argv: input.argv,
+        ...(program ? { program: program.path } : {}),
         cwd,
         timeoutMs,
         maxOutputBytes: input.maxOutputBytes ?? commandDefaults.maxOutputBytes,
@@ -119,8 +133,9 @@ export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = 
           ? `was killed by ${result.signal}`
           : `exited with code ${result.exitCode}`;
       const tail = (result.stderr.trim() || result.stdout.trim()).slice(-2000);
-      throw new Error(`Command ${input.argv.join(' ')} ${how}.${tail ? `\n${tail}` : ''}`);
+      const shown = program ? [describeProjectProgram(input.argv[0] ?? '', program), ...input.argv.slice(1)] : input.argv;
+      throw new Error(`Command ${shown.join(' ')} ${how}.${tail ? `\n${tail}` : ''}`);
     }
-    return result;
+    return program ? { ...result, program: program.shown } : result;
   },
 };

@@ -185,17 +185,20 @@ function stepLine(state: RunState['steps'][string]): string {
 }
 
 /**
- * A command's result (`exitCode` and `stdout`, as `run_command` gives it) in words: its exit code and the last line
- * it printed, rather than its JSON with escaped newlines. `undefined` for any other result.
+ * A command's result (`exitCode` and `stdout`, as `run_command` gives it) in words: the project's program that ran
+ * (`program`, when not PATH's), its exit code and the last line it printed, rather than its JSON with escaped
+ * newlines. `undefined` for any other result.
  */
 function commandLine(result: unknown): string | undefined {
   if (typeof result !== 'object' || result === null) return undefined;
-  const { exitCode, stdout, stderr } = result as Record<string, unknown>;
+  const { exitCode, stdout, stderr, program } = result as Record<string, unknown>;
   if (typeof exitCode !== 'number' || typeof stdout !== 'string') return undefined;
   const output = stdout.trim() === '' && typeof stderr === 'string' ? stderr : stdout;
   // Only the end is read: the last line of a 5 MB output must not cost a split of all of it.
   const last = output.slice(-summaryLimits.line * 4).trimEnd().split('\n').pop()?.trim() ?? '';
-  return last === '' ? `exit code ${exitCode}` : `exit code ${exitCode}, last output: ${last}`;
+  // A project's own program (`.venv/bin/mypy`) is named: it is not the one PATH gives.
+  const ran = typeof program === 'string' ? `ran ${program.slice(0, summaryLimits.line)}: ` : '';
+  return last === '' ? `${ran}exit code ${exitCode}` : `${ran}exit code ${exitCode}, last output: ${last}`;
 }
 
 /**

@@ -39,8 +39,18 @@ describe('EditorCommandAllowList', () => {
     assert.equal(list.rules().length, 2);
     trusted = false;
     assert.deepEqual(list.rules(), [['make', 'lint']]);
-    assert.deepEqual(list.list().filter((listed) => listed.ignored).map((listed) => listed.source), ['workspace', 'workspaceSetting'], 'listed, marked as ignored');
-    await assert.rejects(list.add(['npm', 'test']), /^Error: The command cannot be allowed: this workspace is in Restricted Mode, where its own allow rules are ignored\.$/);
+    assert.deepEqual(
+      list
+        .list()
+        .filter((listed) => listed.ignored)
+        .map((listed) => listed.source),
+      ['workspace', 'workspaceSetting'],
+      'listed, marked as ignored',
+    );
+    await assert.rejects(
+      list.add(['npm', 'test']),
+      /^Error: The command cannot be allowed: this workspace is in Restricted Mode, where its own allow rules are ignored\.$/,
+    );
     trusted = true;
     assert.equal(list.rules().length, 2, 'trusting the workspace applies at once');
   });
@@ -66,6 +76,12 @@ describe('EditorCommandAllowList', () => {
     assert.equal(list.canAllow({ argv: ['node'], cwd: '' }), false);
     await list.remove(['npm', 'test']);
     assert.deepEqual(list.rules(), []);
+  });
+
+  it("a check command whose program is the project's own can become a rule naming that program's path, in any folder", () => {
+    const { list } = allowList();
+    assert.ok(list.canAllow({ argv: ['pytest', '-q'], cwd: 'pkg', program: '.venv/bin/pytest' }));
+    assert.equal(list.canAllow({ argv: ['python', '-c', 'x'], cwd: '', program: '.venv/bin/python' }), false, 'still no blanket rule');
   });
 
   it('G1: makes a command an exact rule; a rule for further arguments only when typed with ...', async () => {
