@@ -48,6 +48,7 @@ export async function planCommand(request: string, options: CliPlanOptions, io: 
       workspace: engine.workspace,
       modelCritique: options.modelCritique === true,
       skills: capabilities.skills,
+      instructions: capabilities.instructions,
     });
     const { plan, critique, warnings } = planned;
     io.err(describePlan(plan, critique, warnings, engine.approvalPolicy ?? 'writesAndCommands', engine.tools, capabilities));

@@ -29,6 +29,8 @@ export interface PlanFileDeps {
   /** The run the editor shows (its statuses go into the checklist when it runs `plan`). */
   run: () => RunState | undefined;
   tools: () => readonly Tool[];
+  /** Whether the workspace is trusted now: the review's critique flags the steps Restricted Mode refuses. */
+  trusted: () => boolean;
   /** Shows `plan` in the Plan view (before it runs). */
   showPlan: (plan: Plan) => void;
   /** Runs `plan`; resolves when the run ends, rejects when it cannot start. */
@@ -156,7 +158,8 @@ async function reviewReading(
   deps: PlanFileDeps,
 ): Promise<{ plan?: Plan; run?: Promise<RunResult | undefined> }> {
   deps.showPlan(plan);
-  const accepted = await deps.review()(plan, critiquePlan(plan, { tools: deps.tools().map((tool) => tool.name) }), warnings);
+  const critique = critiquePlan(plan, { tools: deps.tools().map((tool) => tool.name), trusted: deps.trusted() });
+  const accepted = await deps.review()(plan, critique, warnings);
   if (!accepted) {
     deps.log.info(`The plan from ${document.name} was not started.`);
     return {};

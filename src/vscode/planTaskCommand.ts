@@ -273,6 +273,8 @@ export async function planRequest(
   const capabilities = await deps.runs.capabilities(options.signal, options.folder);
   return runtime.planRequest(text, {
     skills: capabilities.skills,
+    instructions: capabilities.instructions,
+    trusted: vscode.workspace.isTrusted,
     llm: provider.llm,
     tools: runtime.createToolRegistry([...deps.tools()]),
     signal: options.signal,

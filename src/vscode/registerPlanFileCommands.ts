@@ -34,6 +34,7 @@ export function registerPlanFileCommands(wiring: PlanFileWiring): vscode.Disposa
       plan: () => (panel?.active ? panel.plan : undefined) ?? wiring.tree.currentPlan() ?? panel?.plan,
       run: (): RunState | undefined => wiring.runs.current(),
       tools: wiring.tools,
+      trusted: () => vscode.workspace.isTrusted,
       showPlan: (plan) => {
         wiring.tree.setPlan(plan);
         void vscode.commands.executeCommand('taskPlanner.plan.focus');

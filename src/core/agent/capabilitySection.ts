@@ -1,9 +1,7 @@
+import { renderBoundedBlocks as renderBlocks } from '../capabilities/boundedBlocks';
 import { capabilityLimits } from '../capabilities/capabilityCatalogue';
 import type { StepCapabilities } from '../capabilities/stepCapabilities';
-import { countTokens, truncateToTokens } from '../llm/tokenCount';
-
-/** A block gets at least this many tokens, or is named as left out instead. */
-const minBlockTokens = 64;
+import { countTokens } from '../llm/tokenCount';
 
 /**
  * The step prompt's section with the instructions and skills `stepCapabilities` chose for
@@ -42,27 +40,4 @@ export function capabilitySection(selected: StepCapabilities, budgetTokens: numb
     );
   }
   return parts.filter((part) => part !== '').join('\n\n');
-}
-
-interface Block {
-  heading: string;
-  text: string;
-}
-
-function renderBlocks(intro: string, blocks: readonly Block[], budget: number): string {
-  const out = [intro];
-  let left = budget - countTokens(intro) - 2;
-  const leftOut: string[] = [];
-  for (const block of blocks) {
-    const room = left - countTokens(block.heading) - 2;
-    if (room < minBlockTokens) {
-      leftOut.push(block.heading.replace(/^### /, ''));
-      continue;
-    }
-    const text = truncateToTokens(block.text.trim(), room, { marker: '\n… (cut to keep the prompt small)' });
-    out.push(`${block.heading}\n${text}`);
-    left -= countTokens(block.heading) + countTokens(text) + 2;
-  }
-  if (leftOut.length > 0) out.push(`(Left out to keep the prompt small: ${leftOut.join('; ')}.)`);
-  return out.join('\n\n');
 }

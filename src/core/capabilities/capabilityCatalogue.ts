@@ -21,6 +21,10 @@ export const capabilityLimits = {
   plannerCatalogueTokens: 1_500,
   /** Tokens of one step's instructions and skills in its agent prompt; instructions take at most half, skills the rest. */
   stepSectionTokens: 8_000,
+  /** Tokens of the project's instruction files in the prompts of the planner, the replanner and the model critique. */
+  conventionTokens: 2_000,
+  /** Tokens of a step's instructions and skills in the prompt of its result's review. */
+  reviewSectionTokens: 2_000,
 } as const;
 
 /**

@@ -1,5 +1,9 @@
 import { z } from 'zod';
 import type { AgentChanges } from '../agent/agentChanges';
+import { capabilitySection } from '../agent/capabilitySection';
+import { capabilityLimits, type CapabilityCatalogue } from '../capabilities/capabilityCatalogue';
+import { projectConventions } from '../capabilities/projectConventions';
+import { stepCapabilities } from '../capabilities/stepCapabilities';
 import { chatStructured, StructuredOutputError } from '../llm/chatStructured';
 import { reviewPrompt, type ReviewedCheck } from '../llm/prompts/reviewPrompt';
 import type { Plan, Step } from '../plan/planSchema';
@@ -24,6 +28,8 @@ export function reviewWanted(step: Step, reviewCriticalSteps: boolean): boolean 
 export interface StepReviewInput {
   plan: Plan;
   step: Step;
+  /** The workspace's instructions and skills: the reviewer judges the result by those of the step too. */
+  capabilities?: CapabilityCatalogue;
   input: unknown;
   result: unknown;
   /** The step's host-run checks and how they ended, when it has any. */
@@ -36,8 +42,10 @@ export interface StepReviewInput {
 export type StepReview = { kind: 'pass' } | { kind: 'fail'; diagnosis: string } | { kind: 'unusable'; message: string };
 
 /**
- * One model call that judges a step's result against its input, its checks and its file
- * changes (`reviewPrompt`), answered as structured output `{ verdict, diagnosis }` with one
+ * One model call that judges a step's result against its input, its checks, its file
+ * changes and the project's conventions for it (`reviewPrompt`): an agent step's instructions
+ * and skills as its agent got them (`stepCapabilities`), another step's the project's
+ * instruction files, within `capabilityLimits.reviewSectionTokens`. Answered as structured output `{ verdict, diagnosis }` with one
  * repair round. `llm` is the run's client, so the call counts in the run's budget and
  * usage. A reply that stays malformed is `unusable`, never a pass; the client's errors
  * (a used-up budget, a refused request, a cancellation) propagate.
@@ -51,6 +59,7 @@ export async function reviewStep(llm: LlmClient, review: StepReviewInput): Promi
     result: review.result,
     ...(review.checks === undefined ? {} : { checks: review.checks }),
     ...(review.changes === undefined ? {} : { changes: review.changes }),
+    ...conventionsOf(review),
   });
   try {
     const reply = await chatStructured(llm, { messages, signal: review.signal, schemaName: 'step_review', maxReplyChars: 100_000 }, verdictSchema);
@@ -67,4 +76,14 @@ export async function reviewStep(llm: LlmClient, review: StepReviewInput): Promi
       message: capText(`The review of step ${review.step.id} gave no usable verdict: ${error.problems.join(' ')}`, maxReviewDiagnosisChars),
     };
   }
+}
+
+function conventionsOf(review: StepReviewInput): { conventions?: string } {
+  if (review.capabilities === undefined) return {};
+  const budget = capabilityLimits.reviewSectionTokens;
+  const text =
+    review.step.kind === 'agent'
+      ? capabilitySection(stepCapabilities(review.step, review.plan, review.capabilities), budget)
+      : projectConventions(review.capabilities.instructions, 'critique', budget);
+  return text === '' ? {} : { conventions: text };
 }

@@ -64,7 +64,7 @@ const bodies: Record<RunEventType, z.ZodObject> = {
     retryInMs: z.number().optional(),
     replan: z.boolean().optional(),
   }),
-  verification_failed: z.object({ stepId, attempt, diagnosis: z.string() }),
+  verification_failed: z.object({ stepId, attempt, diagnosis: z.string(), result: z.unknown().optional() }),
   checks_evaluated: z.object({ stepId, attempt, checks: z.array(z.object({ kind: z.enum(checkKinds), passed: z.boolean(), detail: z.string() })) }),
   step_skipped: z.object({ stepId, reason: z.string() }),
   replan_started: z.object({ stepId, reason: z.string() }),

@@ -206,7 +206,8 @@ export type RunEvent = EventBase &
     /** `changes`: the file changes an agent step's tool calls asked for, by outcome. */
     | { type: 'step_completed'; stepId: string; result: unknown; restored?: boolean; changes?: AgentChanges }
     | { type: 'step_failed'; stepId: string; attempt: number; error: string; disposition: FailureDisposition; retryInMs?: number; replan?: boolean }
-    | { type: 'verification_failed'; stepId: string; attempt: number; diagnosis: string }
+    /** `result`: what the attempt returned (capped; absent when nothing was), which the replanner is shown. */
+    | { type: 'verification_failed'; stepId: string; attempt: number; diagnosis: string; result?: unknown }
     /** The step's checks ran after attempt `attempt`'s work; a failed one is then a `verification_failed`. */
     | { type: 'checks_evaluated'; stepId: string; attempt: number; checks: CheckResult[] }
     | { type: 'step_skipped'; stepId: string; reason: string }

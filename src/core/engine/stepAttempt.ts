@@ -240,7 +240,7 @@ async function completeIfVerified(
     return undefined;
   }
   if (shaped.kind === 'mismatch') {
-    run.emit({ type: 'verification_failed', stepId: step.id, attempt, diagnosis: shaped.diagnosis });
+    run.emit({ type: 'verification_failed', stepId: step.id, attempt, diagnosis: shaped.diagnosis, ...returned(produced) });
     return { message: shaped.diagnosis, cause: 'verification', retryable: true };
   }
   const result = shaped.result;
@@ -248,7 +248,7 @@ async function completeIfVerified(
   if (checked !== undefined) {
     if (run.stop.signal.aborted) return undefined;
     if (checked.failure !== undefined) {
-      run.emit({ type: 'verification_failed', stepId: step.id, attempt, diagnosis: checked.failure.diagnosis });
+      run.emit({ type: 'verification_failed', stepId: step.id, attempt, diagnosis: checked.failure.diagnosis, ...returned(result) });
       return { message: checked.failure.diagnosis, cause: 'verification', retryable: checked.failure.retryable };
     }
   }
@@ -257,7 +257,7 @@ async function completeIfVerified(
     const verdict = await evaluatePredicate(step.verification, bindings, { timeoutMs: run.options.predicateTimeoutMs });
     if (run.stop.signal.aborted) return undefined;
     if (verdict.kind === 'fail') {
-      run.emit({ type: 'verification_failed', stepId: step.id, attempt, diagnosis: verdict.diagnosis });
+      run.emit({ type: 'verification_failed', stepId: step.id, attempt, diagnosis: verdict.diagnosis, ...returned(result) });
       return { message: verdict.diagnosis, cause: 'verification', retryable: true };
     }
     if (verdict.kind === 'error') return { message: verdict.message, cause: 'error', retryable: true };
@@ -272,6 +272,11 @@ async function completeIfVerified(
   });
   run.settle({ kind: 'completed' });
   return undefined;
+}
+
+/** What a failed attempt returned, for its `verification_failed` (the replanner is shown it): capped, absent when nothing was. */
+function returned(value: unknown): { result?: unknown } {
+  return value === undefined ? {} : { result: capValue(value, textCaps.failedResult) };
 }
 
 /**
@@ -309,6 +314,7 @@ async function reviewIfWanted(
     const review = await reviewStep(llm, {
       plan: options.plan,
       step,
+      capabilities: options.capabilities,
       input: prepared.input,
       result: shaped.result,
       ...(shaped.changes === undefined ? {} : { changes: shaped.changes }),
@@ -318,7 +324,7 @@ async function reviewIfWanted(
     if (run.stop.signal.aborted) return 'settled';
     if (review.kind === 'pass') return 'passed';
     if (review.kind === 'unusable') return { message: review.message, cause: 'error', retryable: true };
-    run.emit({ type: 'verification_failed', stepId: step.id, attempt, diagnosis: review.diagnosis });
+    run.emit({ type: 'verification_failed', stepId: step.id, attempt, diagnosis: review.diagnosis, ...returned(shaped.result) });
     return { message: review.diagnosis, cause: 'verification', retryable: true };
   } catch (error) {
     if (run.stop.signal.aborted) return 'settled';

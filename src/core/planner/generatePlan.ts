@@ -11,6 +11,7 @@ import type { ToolRegistry } from '../tools/tool';
 import { toolParameters } from '../tools/toolParameters';
 import { createPlanStepStream, type PlannerStep } from './planStepStream';
 import type { SkillSummary } from '../capabilities/plannerCatalogue';
+import type { Instruction } from '../capabilities/capabilityCatalogue';
 
 /** What `generatePlan` needs besides the objective. */
 export interface GeneratePlanOptions {
@@ -27,6 +28,10 @@ export interface GeneratePlanOptions {
   feedback?: string;
   /** The workspace's skills: described to the model, and `Step.skills` validated against them (without it, skill names are not checked). */
   skills?: readonly SkillSummary[];
+  /** The project's instruction files: the model plans by them (their test command for command steps and checks), within a token budget. */
+  instructions?: readonly Instruction[];
+  /** Whether the workspace is trusted, for the critique (`CritiquePlanOptions.trusted`); unknown when absent. */
+  trusted?: boolean;
   /**
    * Called with each step as soon as the model has finished writing it (the reply is then
    * streamed). After a retry or the repair round, steps come again from index 0.
@@ -81,6 +86,7 @@ export async function generatePlan(objective: string, options: GeneratePlanOptio
     ...(options.workspace ? { workspace: options.workspace } : {}),
     ...(options.feedback ? { feedback: options.feedback } : {}),
     ...(options.skills ? { skills: options.skills } : {}),
+    ...(options.instructions ? { instructions: options.instructions } : {}),
     ...(options.snapshotTokenBudget === undefined ? {} : { snapshotTokenBudget: options.snapshotTokenBudget }),
   });
 
@@ -117,7 +123,7 @@ export async function generatePlan(objective: string, options: GeneratePlanOptio
   ];
   return {
     plan,
-    critique: critiquePlan(plan, { tools: validationTools }),
+    critique: critiquePlan(plan, { tools: validationTools, ...(options.trusted === undefined ? {} : { trusted: options.trusted }) }),
     warnings,
     diagnostics,
     usage: result.usage,

@@ -10,6 +10,7 @@ import { heuristicPlan } from './heuristicPlan';
 import { critiqueWithModel, type ModelCritiqueOutcome } from './reviewPlanWithModel';
 import type { PlannerStep } from './planStepStream';
 import type { SkillSummary } from '../capabilities/plannerCatalogue';
+import type { Instruction } from '../capabilities/capabilityCatalogue';
 
 /** Most workspace paths listed to the model when it plans (the prompt's token budget cuts further). */
 export const maxSnapshotFiles = 500;
@@ -49,6 +50,10 @@ export interface PlanRequestOptions {
   modelCritiqueTimeoutMs?: number;
   /** The workspace's skills, described to the model (see `GeneratePlanOptions.skills`). */
   skills?: readonly SkillSummary[];
+  /** The project's instruction files, given to the model that plans and to the model critique, each within a token budget. */
+  instructions?: readonly Instruction[];
+  /** Whether the workspace is trusted: the critique flags what Restricted Mode will refuse; unknown (nothing flagged) when absent. */
+  trusted?: boolean;
 }
 
 /** A plan with its critique and the planner's warnings (parse and validation findings). */
@@ -76,7 +81,7 @@ export async function planRequest(request: string, options: PlanRequestOptions):
     if (options.feedback !== undefined) throw new RangeError(feedbackNeedsModel(options.noModelHint ?? 'set up a model, or edit the steps yourself.'));
     const attachments = (options.attachments ?? []).filter((attachment) => attachment.kind !== 'link');
     const plan = heuristicPlan(request, { createdAt, attachments, model: false });
-    const critique = critiquePlan(plan, { tools: options.tools });
+    const critique = critiquePlan(plan, { tools: options.tools, ...(options.trusted === undefined ? {} : { trusted: options.trusted }) });
     if (!options.modelCritique) return { plan, critique, warnings: [] };
     const error = 'The model critique needs a model; the review shows the static critic\'s findings.';
     const modelCritique = { usage: { promptTokens: 0, completionTokens: 0 }, costUsd: 0, error };
@@ -92,12 +97,16 @@ export async function planRequest(request: string, options: PlanRequestOptions):
     ...(options.feedback ? { feedback: options.feedback } : {}),
     ...(options.onPartialStep ? { onPartialStep: options.onPartialStep } : {}),
     ...(options.skills ? { skills: options.skills } : {}),
+    ...(options.instructions ? { instructions: options.instructions } : {}),
+    ...(options.trusted === undefined ? {} : { trusted: options.trusted }),
   });
   const plan = withRequestAttachments(generated.plan, options.attachments ?? []);
   if (!options.modelCritique) return { plan, critique: generated.critique, warnings: generated.warnings };
   const { critique, ...modelCritique } = await critiqueWithModel(plan, generated.critique, options.llm, {
     signal: options.signal,
     clock: options.clock,
+    ...(options.instructions ? { instructions: options.instructions } : {}),
+    ...(options.skills ? { skills: options.skills } : {}),
     ...(options.modelCritiqueTimeoutMs === undefined ? {} : { timeoutMs: options.modelCritiqueTimeoutMs }),
   });
   return { plan, critique, warnings: generated.warnings, modelCritique };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { chatStructured, StructuredOutputError } from '../llm/chatStructured';
 import type { LlmUsage } from '../llm/llmTypes';
-import { criticPrompt } from '../llm/prompts/criticPrompt';
+import { criticPrompt, type CriticContext } from '../llm/prompts/criticPrompt';
 import { checkName, mergeCritique, type Critique, type CritiqueIssue } from '../plan/critiquePlan';
 import type { Plan } from '../plan/planSchema';
 import type { Clock, LlmClient } from '../ports';
@@ -27,9 +27,10 @@ export const modelReviewSchema = z.object({
  * see and merges them into `critique` as check `llm_review` (score recomputed). Findings
  * naming unknown steps keep their message but lose the step id; at most 8 are kept. Throws
  * the client's error (e.g. on abort); callers that treat the review as optional catch it.
+ * `context` gives the model the project's conventions and skills to judge the plan by.
  */
-export async function reviewPlanWithModel(plan: Plan, critique: Critique, llm: LlmClient, signal: AbortSignal): Promise<Critique> {
-  const { value } = await chatStructured(llm, { messages: criticPrompt(plan), signal, schemaName: 'plan_review' }, modelReviewSchema);
+export async function reviewPlanWithModel(plan: Plan, critique: Critique, llm: LlmClient, signal: AbortSignal, context: CriticContext = {}): Promise<Critique> {
+  const { value } = await chatStructured(llm, { messages: criticPrompt(plan, context), signal, schemaName: 'plan_review' }, modelReviewSchema);
   const ids = new Set(plan.steps.map((step) => step.id));
   const issues: CritiqueIssue[] = value.findings.slice(0, maxFindings).map((finding) => ({
     check: 'llm_review',
@@ -67,7 +68,7 @@ export async function critiqueWithModel(
   plan: Plan,
   critique: Critique,
   llm: LlmClient,
-  options: { signal: AbortSignal; clock: Clock; timeoutMs?: number },
+  options: { signal: AbortSignal; clock: Clock; timeoutMs?: number } & CriticContext,
 ): Promise<ModelCritiqueOutcome> {
   const usage: LlmUsage = { promptTokens: 0, completionTokens: 0 };
   let costUsd: number | undefined = 0;
@@ -96,7 +97,8 @@ export async function critiqueWithModel(
   const spent = (): Pick<ModelCritiqueOutcome, 'usage' | 'costUsd'> => ({ usage: { ...usage }, ...(costUsd === undefined ? {} : { costUsd }) });
   try {
     options.signal.throwIfAborted();
-    const reviewed = reviewPlanWithModel(plan, critique, counting, stop.signal);
+    const context = { ...(options.instructions ? { instructions: options.instructions } : {}), ...(options.skills ? { skills: options.skills } : {}) };
+    const reviewed = reviewPlanWithModel(plan, critique, counting, stop.signal, context);
     const first = await Promise.race([reviewed, timedOut]);
     if (first === 'timeout') {
       stop.abort(new Error('The model critique took too long.'));

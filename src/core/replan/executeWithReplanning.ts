@@ -208,13 +208,25 @@ async function replanLoop(
         error: state?.error ?? 'failed',
         ...(state?.diagnosis === undefined ? {} : { diagnosis: state.diagnosis }),
         output: lastTrial?.output ?? '',
+        ...(lastTrial?.result === undefined ? {} : { result: lastTrial.result }),
       };
     });
     let repair;
     try {
       const objective = givenObjective ?? failing.objective;
-      const skills = options.capabilities?.skills;
-      repair = await requestRepairPlan({ llm: replanner, objective, plan: failing, completed, failed, trials, tools, ...(skills ? { skills } : {}), signal });
+      const { skills, instructions } = options.capabilities ?? {};
+      repair = await requestRepairPlan({
+        llm: replanner,
+        objective,
+        plan: failing,
+        completed,
+        failed,
+        trials,
+        tools,
+        ...(skills ? { skills } : {}),
+        ...(instructions ? { instructions } : {}),
+        signal,
+      });
     } catch (error) {
       return finish(result, `The replanner could not produce a repair plan: ${errorMessage(error)}`);
     }

@@ -1,5 +1,6 @@
 import { toolDefinition } from '../agent/agentToolCall';
 import type { SkillSummary } from '../capabilities/plannerCatalogue';
+import type { Instruction } from '../capabilities/capabilityCatalogue';
 import { chatStructured } from '../llm/chatStructured';
 import type { LlmUsage } from '../llm/llmTypes';
 import { buildReplanPrompt, type FailedStepInfo, type TrialInfo } from '../llm/prompts/replanPrompt';
@@ -20,6 +21,8 @@ export interface RepairRequest {
   tools: ToolRegistry;
   /** The workspace's skills: described to the model, and the repair plan's `Step.skills` checked against them. */
   skills?: readonly SkillSummary[];
+  /** The project's instruction files: the repair plan's commands and checks follow them (within a token budget). */
+  instructions?: readonly Instruction[];
   signal: AbortSignal;
 }
 
@@ -68,6 +71,7 @@ export async function requestRepairPlan(request: RepairRequest): Promise<RepairO
         trials: request.trials,
         tools,
         ...(request.skills ? { skills: request.skills } : {}),
+        ...(request.instructions ? { instructions: request.instructions } : {}),
       }),
       signal: request.signal,
       schemaName: 'repair_plan',

@@ -8,6 +8,8 @@ export const textCaps = {
   message: 8_000,
   /** A step's result (its JSON text) as journaled, shown and handed to the steps after it. */
   result: 1_000_000,
+  /** What an attempt that failed verification returned, as journaled for the replanner. */
+  failedResult: 16_000,
   /** Streamed output of one step attempt (model text, tool progress). */
   output: 1_000_000,
   /** One model reply (text plus tool-call arguments). */

@@ -133,6 +133,8 @@ export class PanelSession {
 
   /** The approval policy and workspace trust a run would have now: the review marks each step by what it will do. */
   setApprovalSetting(setting: ApprovalSetting): void {
+    // The critic flags what Restricted Mode refuses: a change of trust analyses the plan again.
+    if (setting.trusted !== this.approvalSetting?.trusted) this.analysis = undefined;
     this.approvalSetting = setting;
   }
 
@@ -249,7 +251,7 @@ export class PanelSession {
       this.analysis = {
         version: plan.version,
         planId: plan.id,
-        critique: critiquePlan(plan, { tools: this.tools }),
+        critique: critiquePlan(plan, { tools: this.tools, ...(this.approvalSetting ? { trusted: this.approvalSetting.trusted } : {}) }),
         diagnostics: validatePlan(plan, this.validationOptions()),
       };
     }

@@ -24,10 +24,34 @@ interface Recorded {
   started: Plan[];
   reviewed: Plan[];
   reviewWarnings: string[];
+  findings: string[];
 }
 
-function setup(options: { plan?: Plan; run?: RunState; saveTo?: string; writeFails?: boolean; review?: (plan: Plan) => Plan | undefined; startFails?: boolean } = {}) {
-  const seen: Recorded = { asked: [], written: [], opened: [], markdown: [], infos: [], errors: [], warned: [], shown: [], started: [], reviewed: [], reviewWarnings: [] };
+function setup(
+  options: {
+    plan?: Plan;
+    run?: RunState;
+    saveTo?: string;
+    writeFails?: boolean;
+    review?: (plan: Plan) => Plan | undefined;
+    startFails?: boolean;
+    trusted?: boolean;
+  } = {},
+) {
+  const seen: Recorded = {
+    asked: [],
+    written: [],
+    opened: [],
+    markdown: [],
+    infos: [],
+    errors: [],
+    warned: [],
+    shown: [],
+    started: [],
+    reviewed: [],
+    reviewWarnings: [],
+    findings: [],
+  };
   const ui: PlanFileUi = {
     saveLocation: async (fileName) => {
       seen.asked.push(fileName);
@@ -42,8 +66,9 @@ function setup(options: { plan?: Plan; run?: RunState; saveTo?: string; writeFai
     info: (message) => void seen.infos.push(message),
     error: (message) => void seen.errors.push(message),
   };
-  const review: PlanReview = async (plan, _critique, warnings) => {
+  const review: PlanReview = async (plan, critique, warnings) => {
     seen.reviewed.push(plan);
+    seen.findings.push(...critique.issues.map((issue) => `${issue.check} ${issue.stepId ?? ''}`));
     seen.reviewWarnings.push(...warnings);
     return options.review ? options.review(plan) : plan;
   };
@@ -52,6 +77,7 @@ function setup(options: { plan?: Plan; run?: RunState; saveTo?: string; writeFai
     plan: () => options.plan,
     run: () => options.run,
     tools: () => tools,
+    trusted: () => options.trusted !== false,
     showPlan: (plan) => void seen.shown.push(plan),
     start: async (plan) => {
       seen.started.push(plan);
@@ -65,7 +91,10 @@ function setup(options: { plan?: Plan; run?: RunState; saveTo?: string; writeFai
   return { deps, seen };
 }
 
-const plan = makePlan([makeStep('read', { title: 'Read it' }), makeStep('write', { title: 'Write it', dependsOn: ['read'] })], { objective: 'Tidy the README', version: 4 });
+const plan = makePlan([makeStep('read', { title: 'Read it' }), makeStep('write', { title: 'Write it', dependsOn: ['read'] })], {
+  objective: 'Tidy the README',
+  version: 4,
+});
 const fileText = JSON.stringify({ objective: 'From a file', steps: [{ id: 'a', tool: 'read_file', args: { path: 'a.txt' } }] });
 
 describe('plan-file commands', () => {
@@ -137,7 +166,13 @@ describe('plan-file commands', () => {
 
     it('runs nothing from a file that is not a plan that can run, and names every problem', () => {
       const { deps, seen } = setup();
-      const text = JSON.stringify({ objective: 'x', steps: [{ id: 'a', tool: 'no_such_tool', args: {} }, { id: 'b', tool: 'read_file', args: { path: 'b' }, dependsOn: ['zz'] }] });
+      const text = JSON.stringify({
+        objective: 'x',
+        steps: [
+          { id: 'a', tool: 'no_such_tool', args: {} },
+          { id: 'b', tool: 'read_file', args: { path: 'b' }, dependsOn: ['zz'] },
+        ],
+      });
       assert.equal(runPlanFile({ name: 'bad.plan.json', text }, deps), undefined);
       assert.deepEqual(seen.started, []);
       assert.equal(seen.errors.length, 1);
@@ -174,7 +209,10 @@ describe('plan-file commands', () => {
   describe('Review plan file', () => {
     it('tells the review what reading the file ignored', async () => {
       const { deps, seen } = setup({ review: () => undefined });
-      await reviewPlanFile({ name: 'a.plan.json', text: JSON.stringify({ objective: 'x', colour: 'red', steps: [{ id: 'a', tool: 'read_file', args: { path: 'a' } }] }) }, deps);
+      await reviewPlanFile(
+        { name: 'a.plan.json', text: JSON.stringify({ objective: 'x', colour: 'red', steps: [{ id: 'a', tool: 'read_file', args: { path: 'a' } }] }) },
+        deps,
+      );
       assert.deepEqual(seen.reviewWarnings, ['Ignored unknown plan field "colour".']);
     });
 
@@ -185,6 +223,16 @@ describe('plan-file commands', () => {
       assert.equal(outcome.plan?.version, 2);
       assert.equal((await outcome.run)?.status, 'completed');
       assert.equal(seen.started[0]?.version, 2);
+    });
+
+    it('critiques the plan under the workspace\'s trust: a step Restricted Mode refuses is a finding (issue 29)', async () => {
+      const writes = JSON.stringify({ objective: 'x', steps: [{ id: 'w', tool: 'write_file', args: { path: 'a.txt', content: 'x' } }] });
+      const untrusted = setup({ review: () => undefined, trusted: false });
+      await reviewPlanFile({ name: 'a.plan.json', text: writes }, untrusted.deps);
+      assert.ok(untrusted.seen.findings.includes('refused_untrusted w'), untrusted.seen.findings.join(', '));
+      const trusted = setup({ review: () => undefined });
+      await reviewPlanFile({ name: 'a.plan.json', text: writes }, trusted.deps);
+      assert.ok(!trusted.seen.findings.includes('refused_untrusted w'));
     });
 
     it('runs nothing when the review is cancelled or the file is not a plan', async () => {

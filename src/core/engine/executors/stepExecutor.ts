@@ -78,7 +78,13 @@ export class StepFailure extends Error {
   }
 }
 
-/** The text appended to an input when the previous attempt failed verification (docs/architecture.md §4). */
+/**
+ * The text appended to an input when the previous attempt failed verification (docs/architecture.md §4):
+ * the diagnosis, then what to do about it.
+ */
 export function withDiagnosis(input: string, diagnosis: string | undefined): string {
-  return diagnosis === undefined ? input : `${input}\n\nYour previous attempt failed verification: ${diagnosis}`;
+  return diagnosis === undefined ? input : `${input}\n\nYour previous attempt failed verification: ${diagnosis}\n\n${retryAdvice}`;
 }
+
+/** What a retry after a failed verification is asked to do, after the diagnosis. */
+export const retryAdvice = 'Adjust your approach to satisfy this requirement.';

@@ -5,6 +5,8 @@ import type { PlanningStrategy } from '../../session/planningPrompt';
 import type { LlmContentPart, LlmMessage } from '../llmTypes';
 import { countTokens, truncateToTokens } from '../tokenCount';
 import { plannerSkillCatalogue, type SkillSummary } from '../../capabilities/plannerCatalogue';
+import type { Instruction } from '../../capabilities/capabilityCatalogue';
+import { projectConventions } from '../../capabilities/projectConventions';
 
 /** A tool as the planner describes it to the model; `parameters` is JSON Schema. */
 export interface PlannerToolInfo {
@@ -37,6 +39,8 @@ export interface PlanningPromptInput {
   snapshotTokenBudget?: number;
   /** The workspace's skills the plan's agent steps may name (`plannerSkillCatalogue`). */
   skills?: readonly SkillSummary[];
+  /** The project's instruction files (`projectConventions`): their commands shape the plan's command steps and checks. */
+  instructions?: readonly Instruction[];
 }
 
 /** Guidance per strategy (the `taskPlanner.strategy` setting); the rest of the prompt is the same for all of them. */
@@ -81,7 +85,8 @@ what is wrong, e.g. result.city === depends.S001.city. An agent's result is {"an
 
 /**
  * The planning conversation (docs/architecture.md §5): a system message with the plan rules, the tools
- * with their schemas, the workspace's skills (names, tags, descriptions) and the strategy's guidance; a user message with the objective, the
+ * with their schemas, the workspace's skills (names, tags, descriptions), the project's
+ * conventions (its instruction files, bounded) and the strategy's guidance; a user message with the objective, the
  * workspace snapshot (file tree summary, open files, attachments) bounded to
  * `snapshotTokenBudget` tokens, and any feedback. Images among the attachments become image
  * parts. Deterministic for equal inputs.
@@ -91,7 +96,8 @@ export function buildPlanningPrompt(input: PlanningPromptInput): LlmMessage[] {
     ? `No tools are available: use only ${wordList(modelPlannedStepKinds.filter((kind) => kind !== 'tool'))} steps.`
     : input.tools.map((tool) => `- ${tool.name}: ${tool.description}${tool.parameters ? `\n  parameters: ${JSON.stringify(tool.parameters)}` : ''}`).join('\n');
   const skills = plannerSkillCatalogue(input.skills ?? []);
-  const system = `${planRules}\n\nAvailable tools:\n${tools}\n\n${skills === '' ? '' : `${skills}\n\n`}${strategyGuidance[input.strategy]}\n\nReply with the plan as JSON only.`;
+  const conventions = projectConventions(input.instructions ?? [], 'plan');
+  const system = `${planRules}\n\nAvailable tools:\n${tools}\n\n${[skills, conventions].filter((part) => part !== '').map((part) => `${part}\n\n`).join('')}${strategyGuidance[input.strategy]}\n\nReply with the plan as JSON only.`;
 
   const sections = [`Objective:\n${input.objective.trim()}`];
   const snapshot = input.workspace ? renderWorkspace(input.workspace, input.snapshotTokenBudget ?? defaultSnapshotBudget) : '';

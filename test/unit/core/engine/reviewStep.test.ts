@@ -13,7 +13,14 @@ import { makePlan, makeStep } from '../../../support/randomPlans';
 async function run(plan: Plan, replies: ScriptedReply[], options: Partial<RunOptions> = {}) {
   const llm = scriptedLlm(replies);
   const events: RunEvent[] = [];
-  const handle = runPlan(plan, { idSource: () => 'run-1', llm, clock: new ManualClock(0, { autoAdvance: true }), agentLimits: { timeoutMs: Infinity }, retryBaseDelayMs: 0, ...options });
+  const handle = runPlan(plan, {
+    idSource: () => 'run-1',
+    llm,
+    clock: new ManualClock(0, { autoAdvance: true }),
+    agentLimits: { timeoutMs: Infinity },
+    retryBaseDelayMs: 0,
+    ...options,
+  });
   handle.events.subscribe((event) => events.push(event));
   return { result: await handle.result, events, llm };
 }
@@ -46,6 +53,38 @@ describe('review of a step: a separate model call judges the result', () => {
     assert.equal(events.filter((event) => event.type === 'model_called' && event.stepId === 'S1').length, 2, 'and in its usage');
   });
 
+  it('judges by the project\'s conventions for the step: its instructions and skills, bounded; none without any (issue 29)', async () => {
+    const instruction = {
+      kind: 'agents' as const,
+      path: 'AGENTS.md',
+      directory: '',
+      applyTo: [],
+      text: 'Run the tests with `python3 -m pytest -q`.',
+      bytes: 42,
+    };
+    const skill = {
+      name: 'colours',
+      description: 'How colours are listed.',
+      tags: ['colours'],
+      source: 'skills/colours/SKILL.md',
+      text: 'Alphabetical order.',
+      bytes: 19,
+    };
+    const plan = makePlan([makeStep('S1', { input: 'List the three colours', review: true, skills: ['colours'] })]);
+    const { llm } = await run(plan, ['blue, green, red', pass], { capabilities: { instructions: [instruction], skills: [skill], diagnostics: [] } });
+    const conventions = String(reviewedDocument(llm.requests[1])['project_conventions']);
+    assert.match(conventions, /### AGENTS\.md\nRun the tests with `python3 -m pytest -q`\./);
+    assert.match(conventions, /### Skill colours .*\nHow colours are listed\.\n\nAlphabetical order\./);
+    assert.match(String(llm.requests[1]?.messages[0]?.content), /"project_conventions" .* a result that goes against them does not do the step/);
+    const plain = makePlan([makeStep('S1', { input: 'List the three colours', review: true })]);
+    const huge = { ...instruction, text: 'Keep it short. '.repeat(50_000) };
+    const bounded = await run(plain, ['blue, green, red', pass], { capabilities: { instructions: [huge], skills: [], diagnostics: [] } });
+    const cut = String(reviewedDocument(bounded.llm.requests[1])['project_conventions']);
+    assert.ok(cut.length < 12_001 && cut.includes('(cut to keep the prompt small)'), `${cut.length} characters`);
+    const without = await run(plain, ['blue, green, red', pass]);
+    assert.equal(reviewedDocument(without.llm.requests[1])['project_conventions'], undefined);
+  });
+
   it('fails: a verification failure with the reviewer\'s diagnosis, which the retry gets', async () => {
     const plan = makePlan([makeStep('S1', { input: 'List the three colours', review: true, maxAttempts: 2, onVerificationFailure: 'retry' })]);
     const replies = ['red, green', '{"verdict": "fail", "diagnosis": "Blue is missing."}', 'red, green, blue', pass];
@@ -53,7 +92,10 @@ describe('review of a step: a separate model call judges the result', () => {
     assert.equal(result.status, 'completed', result.metadata.reason);
     const diagnoses = events.flatMap((event) => (event.type === 'verification_failed' ? [event.diagnosis] : []));
     assert.deepEqual(diagnoses, ['The review found the result wanting: Blue is missing.']);
-    assert.match(String(llm.requests[2]?.messages.at(-1)?.content), /Your previous attempt failed verification: The review found the result wanting: Blue is missing\.$/);
+    assert.match(
+      String(llm.requests[2]?.messages.at(-1)?.content),
+      /Your previous attempt failed verification: The review found the result wanting: Blue is missing\.\n\nAdjust your approach to satisfy this requirement\.$/,
+    );
   });
 
   it('a failing verdict without a reason still fails, saying so', async () => {
@@ -73,7 +115,10 @@ describe('review of a step: a separate model call judges the result', () => {
     const huge = `{"verdict": "pass", "diagnosis": "${'x'.repeat(5_000_000)}"}`;
     const { result } = await run(makePlan([makeStep('S1', { review: true })]), ['done', huge]);
     assert.equal(result.steps['S1']?.status, 'failed');
-    assert.match(result.steps['S1']?.error ?? '', new RegExp(`^The review of step S1 gave no usable verdict: The reply is ${huge.length} characters long; at most 100000 are read\\.`));
+    assert.match(
+      result.steps['S1']?.error ?? '',
+      new RegExp(`^The review of step S1 gave no usable verdict: The reply is ${huge.length} characters long; at most 100000 are read\\.`),
+    );
     assert.ok((result.steps['S1']?.error ?? '').length < 2_100);
   });
 
@@ -98,12 +143,20 @@ describe('review of a step: a separate model call judges the result', () => {
         },
       ]);
       const events: RunEvent[] = [];
-      const handle = runPlan(makePlan([makeStep('S1', { review: true })]), { llm, clock: new ManualClock(0, { autoAdvance: true }), agentLimits: { timeoutMs: Infinity } });
+      const handle = runPlan(makePlan([makeStep('S1', { review: true })]), {
+        llm,
+        clock: new ManualClock(0, { autoAdvance: true }),
+        agentLimits: { timeoutMs: Infinity },
+      });
       cancel = () => handle.cancel('stop');
       handle.events.subscribe((event) => events.push(event));
       const result = await handle.result;
       assert.equal(result.status, 'cancelled', ending);
-      assert.equal(events.some((event) => event.type === 'step_completed' || event.type === 'step_failed' || event.type === 'verification_failed'), false, ending);
+      assert.equal(
+        events.some((event) => event.type === 'step_completed' || event.type === 'step_failed' || event.type === 'verification_failed'),
+        false,
+        ending,
+      );
     }
   });
 
@@ -144,10 +197,15 @@ describe('review of a step: a separate model call judges the result', () => {
 
   it('without a model: a step that asks for review fails clearly; one reviewed by the setting completes with a warning', async () => {
     const stepRunner = async (): Promise<string> => 'ran';
-    const asked = await runPlan(makePlan([makeStep('S1', { review: true })]), { stepRunner, clock: new ManualClock(0, { autoAdvance: true }), noModelHint: 'Set one up.' }).result;
+    const asked = await runPlan(makePlan([makeStep('S1', { review: true })]), {
+      stepRunner,
+      clock: new ManualClock(0, { autoAdvance: true }),
+      noModelHint: 'Set one up.',
+    }).result;
     assert.equal(asked.steps['S1']?.status, 'failed');
     assert.equal(asked.steps['S1']?.error, "Step S1 asks for a model's review of its result, and this run has no model. Set one up.");
-    const bySetting = await runPlan(makePlan([makeStep('S1')]), { stepRunner, reviewCriticalSteps: true, clock: new ManualClock(0, { autoAdvance: true }) }).result;
+    const bySetting = await runPlan(makePlan([makeStep('S1')]), { stepRunner, reviewCriticalSteps: true, clock: new ManualClock(0, { autoAdvance: true }) })
+      .result;
     assert.equal(bySetting.steps['S1']?.status, 'completed');
     assert.deepEqual(bySetting.metadata.warnings, ['S1: Not reviewed: the run has no model for the review of critical steps.']);
   });

@@ -278,7 +278,8 @@ describe('runPlan', () => {
         },
       });
       assert.equal(result.status, 'completed');
-      assert.deepEqual(inputs, ['do v', 'do v\n\nYour previous attempt failed verification: result must be good']);
+      // The retry text ends with what to do about the diagnosis (issue 29: it said only what failed).
+      assert.deepEqual(inputs, ['do v', 'do v\n\nYour previous attempt failed verification: result must be good\n\nAdjust your approach to satisfy this requirement.']);
     });
 
     it('onVerificationFailure skip and stop follow the table; replan asks for repair', async () => {

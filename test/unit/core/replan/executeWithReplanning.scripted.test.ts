@@ -9,7 +9,8 @@ import { ManualClock } from '../../../fakes/manualClock';
 import { scriptedLlm } from '../../../fakes/scriptedLlm';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 
-const promptText = (llm: ReturnType<typeof scriptedLlm>, index: number): string => (llm.requests[index]?.messages ?? []).map((message) => String(message.content)).join('\n');
+const promptText = (llm: ReturnType<typeof scriptedLlm>, index: number): string =>
+  (llm.requests[index]?.messages ?? []).map((message) => String(message.content)).join('\n');
 const repairWith = (...steps: { id: string; dependsOn: string[]; onFailure?: string }[]): string =>
   JSON.stringify({ objective: 'x', steps: steps.map((step) => ({ title: `repair ${step.id}`, kind: 'agent', ...step })) });
 
@@ -27,14 +28,32 @@ describe('executeWithReplanning with a scripted replanner', () => {
   });
 
   it('asks for one repair plan for every step that asked in the same run, telling the replanner what each tried', async () => {
-    const plan = makePlan([makeStep('ok'), makeStep('badA', { dependsOn: ['ok'], onFailure: 'replan', title: 'Fetch A' }), makeStep('badB', { dependsOn: ['ok'], onFailure: 'replan' })]);
+    const plan = makePlan([
+      makeStep('ok'),
+      makeStep('badA', { dependsOn: ['ok'], onFailure: 'replan', title: 'Fetch A' }),
+      makeStep('badB', { dependsOn: ['ok'], onFailure: 'replan' }),
+    ]);
     const replanner = scriptedLlm([repairWith({ id: 'ok', dependsOn: [] }, { id: 'fix', dependsOn: ['ok'] })]);
     const events: RunEvent[] = [];
-    const result = await executeWithReplanning(plan, 'objective', { replanner, stepRunner, clock, maxConcurrency: 2, idSource: () => 'run-1', onEvent: (event) => events.push(event) });
+    const result = await executeWithReplanning(plan, 'objective', {
+      replanner,
+      stepRunner,
+      clock,
+      maxConcurrency: 2,
+      idSource: () => 'run-1',
+      onEvent: (event) => events.push(event),
+    });
 
     assert.equal(result.status, 'completed', result.metadata.reason);
     const started = events.findIndex((event) => event.type === 'replan_started');
-    assert.deepEqual(events[started], { type: 'replan_started', stepId: 'badA', reason: 'Steps badA, badB failed and asked for a repair plan.', runId: 'run-1', seq: events[started - 1]!.seq + 1, time: events[started]!.time });
+    assert.deepEqual(events[started], {
+      type: 'replan_started',
+      stepId: 'badA',
+      reason: 'Steps badA, badB failed and asked for a repair plan.',
+      runId: 'run-1',
+      seq: events[started - 1]!.seq + 1,
+      time: events[started]!.time,
+    });
     assert.equal(events[started + 1]?.type, 'replan_completed');
     assert.equal(events[started + 1]?.seq, events[started].seq + 1);
     const prompt = promptText(replanner, 0);
@@ -44,7 +63,34 @@ describe('executeWithReplanning with a scripted replanner', () => {
     const meta = result.metadata;
     assert.equal(meta.totalDurationMs, meta.endedAt! - meta.startedAt!);
     const [record] = meta.replanHistory as ReplanRecord[];
-    assert.deepEqual([record?.replan, record?.stepIds, record?.reason, record?.keptStepIds, record?.newStepIds], [1, ['badA', 'badB'], 'Steps badA, badB failed and asked for a repair plan.', ['ok'], ['fix']]);
+    assert.deepEqual(
+      [record?.replan, record?.stepIds, record?.reason, record?.keptStepIds, record?.newStepIds],
+      [1, ['badA', 'badB'], 'Steps badA, badB failed and asked for a repair plan.', ['ok'], ['fix']],
+    );
+  });
+
+  it('shows the replanner what the failed step returned, not only its streamed text, and the project\'s conventions (issue 29)', async () => {
+    // A step whose result fails its check: the replanner is shown the result, not just "verification failed".
+    const plan = makePlan([makeStep('tests', { input: 'Run the tests', verification: 'result.exitCode === 0', onVerificationFailure: 'replan' })]);
+    const returns: StepRunner = async (step) =>
+      step.id === 'tests' ? { exitCode: 1, stdout: 'FAILED tests/test_parse.py::test_empty - IndexError' } : `${step.id} done`;
+    const agents = { kind: 'agents' as const, path: 'AGENTS.md', directory: '', applyTo: [], text: 'Run the tests with `python3 -m pytest -q`.', bytes: 42 };
+    const replanner = scriptedLlm([repairWith({ id: 'fix', dependsOn: [] })]);
+    const result = await executeWithReplanning(plan, 'Run the tests and fix the failure', {
+      replanner,
+      stepRunner: returns,
+      clock,
+      capabilities: { instructions: [agents], skills: [], diagnostics: [] },
+    });
+    assert.equal(result.status, 'completed', result.metadata.reason);
+    const prompt = promptText(replanner, 0);
+    assert.match(
+      prompt,
+      /- tests \(Step tests\)\n {2}approach: agent default with input: Run the tests\n {2}error: .*\n {2}diagnosis: .*\n {2}returned: \{"exitCode":1,"stdout":"FAILED tests\/test_parse\.py::test_empty - IndexError"\}/,
+    );
+    assert.match(prompt, /## Project conventions\n.*\n\n### AGENTS\.md\nRun the tests with `python3 -m pytest -q`\./);
+    const [record] = result.metadata.replanHistory as ReplanRecord[];
+    assert.deepEqual(record?.trials[0]?.result, { exitCode: 1, stdout: 'FAILED tests/test_parse.py::test_empty - IndexError' });
   });
 
   it('numbers repair plans and stops naming every step that used up its repair plans', async () => {
@@ -55,15 +101,33 @@ describe('executeWithReplanning with a scripted replanner', () => {
     assert.match(result.metadata.reason ?? '', /No repair plan was asked for: steps badA, badB already had 0 repair plans \(maxReplanAttempts\)\.$/);
     assert.equal(replanner.requests.length, 0);
 
-    const again = scriptedLlm([repairWith({ id: 'badC', dependsOn: [], onFailure: 'replan' }), repairWith({ id: 'badC', dependsOn: [], onFailure: 'replan' }), repairWith({ id: 'badC', dependsOn: [], onFailure: 'replan' })]);
-    const single = await executeWithReplanning(makePlan([makeStep('badC', { onFailure: 'replan' })]), 'objective', { replanner: again, stepRunner, clock, maxReplanAttempts: 1, maxTotalReplans: 5 });
+    const again = scriptedLlm([
+      repairWith({ id: 'badC', dependsOn: [], onFailure: 'replan' }),
+      repairWith({ id: 'badC', dependsOn: [], onFailure: 'replan' }),
+      repairWith({ id: 'badC', dependsOn: [], onFailure: 'replan' }),
+    ]);
+    const single = await executeWithReplanning(makePlan([makeStep('badC', { onFailure: 'replan' })]), 'objective', {
+      replanner: again,
+      stepRunner,
+      clock,
+      maxReplanAttempts: 1,
+      maxTotalReplans: 5,
+    });
     assert.deepEqual((single.metadata.replanHistory as ReplanRecord[]).map((record) => record.replan), [1]);
     assert.match(single.metadata.reason ?? '', /No repair plan was asked for: step badC already had 1 repair plan \(maxReplanAttempts\)\.$/);
   });
 
   it('adds why no repair plan was asked for to the run\'s own reason', async () => {
-    const result = await executeWithReplanning(makePlan([makeStep('bad', { onFailure: 'replan' })]), 'objective', { replanner: scriptedLlm(['{}']), stepRunner, clock, maxTotalReplans: 0 });
-    assert.equal(result.metadata.reason, 'Step bad failed; a repair plan was requested for bad. No repair plan was asked for: the limit of 0 repair plans per run is used up.');
+    const result = await executeWithReplanning(makePlan([makeStep('bad', { onFailure: 'replan' })]), 'objective', {
+      replanner: scriptedLlm(['{}']),
+      stepRunner,
+      clock,
+      maxTotalReplans: 0,
+    });
+    assert.equal(
+      result.metadata.reason,
+      'Step bad failed; a repair plan was requested for bad. No repair plan was asked for: the limit of 0 repair plans per run is used up.',
+    );
   });
 
   it('does not replan when another step failed without asking for it', async () => {
@@ -79,14 +143,21 @@ describe('executeWithReplanning with a scripted replanner', () => {
     const ran: string[] = [];
     const plan = makePlan([makeStep('seed'), makeStep('bad', { dependsOn: ['seed'], onFailure: 'replan' })]);
     const replanner = scriptedLlm([repairWith({ id: 'seed', dependsOn: [] }, { id: 'fix', dependsOn: ['seed'] })]);
-    const result = await executeWithReplanning(plan, 'objective', { replanner, clock, initialResults: { seed: 'given' }, stepRunner: async (step, ctx) => (ran.push(step.id), stepRunner(step, ctx)) });
+    const result = await executeWithReplanning(plan, 'objective', {
+      replanner,
+      clock,
+      initialResults: { seed: 'given' },
+      stepRunner: async (step, ctx) => (ran.push(step.id), stepRunner(step, ctx)),
+    });
     assert.equal(result.status, 'completed', result.metadata.reason);
     assert.deepEqual(ran, ['bad', 'fix']);
     assert.equal(result.results['seed'], 'given');
   });
 
   describe('the repair plan', () => {
-    const failing = makePlan([makeStep('ok', { title: 'Original ok' }), makeStep('bad', { dependsOn: ['ok'], onFailure: 'replan' })], { agents: { helper: { prompt: 'p', tools: [] } } });
+    const failing = makePlan([makeStep('ok', { title: 'Original ok' }), makeStep('bad', { dependsOn: ['ok'], onFailure: 'replan' })], {
+      agents: { helper: { prompt: 'p', tools: [] } },
+    });
     const tools = createToolRegistry([readFileTool] as Tool[]);
 
     it('keeps completed steps as they were, whatever the replanner wrote for them, and accepts warnings', async () => {
@@ -121,7 +192,10 @@ describe('executeWithReplanning with a scripted replanner', () => {
 
     it('says why an answer that is no plan at all cannot be used', async () => {
       const result = await executeWithReplanning(failing, 'objective', { replanner: scriptedLlm(['{"objective": "x"}']), tools, stepRunner, clock });
-      assert.match(result.metadata.reason ?? '', /The replanner could not produce a repair plan: The model's reply did not match the expected structure, even after a repair round: \n- steps: Invalid input: expected array/);
+      assert.match(
+        result.metadata.reason ?? '',
+        /The replanner could not produce a repair plan: The model's reply did not match the expected structure, even after a repair round: \n- steps: Invalid input: expected array/,
+      );
     });
   });
 });

@@ -41,4 +41,18 @@ describe('PanelSession: the review\'s model findings and approval tags', () => {
     session.setApprovalSetting({ policy: 'always', trusted: false });
     assert.deepEqual(tags(), ['refused', 'refused', 'none']);
   });
+
+  it('critiques the plan under the workspace\'s trust: Restricted Mode flags the steps it refuses, trust again clears them (issue 29)', () => {
+    const session = new PanelSession('s', builtinTools());
+    session.setPlan(plan);
+    const refused = (): string[] =>
+      reviewOf(session.snapshot(0))
+        .findings.filter((issue) => issue.check === 'refused_untrusted')
+        .map((issue) => `${issue.severity} ${issue.stepId ?? ''}`);
+    assert.deepEqual(refused(), []);
+    session.setApprovalSetting({ policy: 'writesAndCommands', trusted: false });
+    assert.deepEqual(refused(), ['critical W', 'critical C']);
+    session.setApprovalSetting({ policy: 'writesAndCommands', trusted: true });
+    assert.deepEqual(refused(), []);
+  });
 });
