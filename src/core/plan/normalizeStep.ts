@@ -37,6 +37,8 @@ const kindAliases: Readonly<Record<string, StepKind>> = {
   ask: 'clarification',
   human_task: 'manual',
 };
+// Words models write for "a step" without saying which kind ("type": "task"): the step's fields decide, as with no type.
+const genericKinds = new Set(['task', 'step', 'action', 'work', 'subtask']);
 
 /** Every raw field a step may use; anything else is reported as ignored. */
 const knownStepKeys = new Set([
@@ -146,8 +148,8 @@ function kindOf(raw: Record<string, unknown>, tool: string | undefined, id: stri
     return 'agent';
   }
   if (alias !== undefined && alias !== 'agent') return alias;
-  if (declared !== undefined && alias === undefined) {
-    warnings.push(`Step "${id}": unknown type "${declared}"; treated as ${tool ? 'a tool' : 'an agent'} step.`);
+  if (declared !== undefined && alias === undefined && !genericKinds.has(declared)) {
+    warnings.push(`Step "${id}": unknown type "${declared}" (the types are ${stepKinds.join(', ')}); treated as ${tool ? 'a tool' : 'an agent'} step.`);
   }
   return tool !== undefined && alias !== 'agent' ? 'tool' : 'agent';
 }

@@ -57,7 +57,10 @@ describe('normalizeStep', () => {
       'requiresApproval', 'requires_approval', 'skipped', 'timeoutMs', 'timeout_ms', 'attachments', 'outputSchema', 'output_schema', 'review',
     ];
     for (const field of fields) assert.deepEqual(normalize({ [field]: undefined }).warnings, [], field);
-    assert.deepEqual(normalize({ id: 'a', mood: 'happy', Tool: 'x' }).warnings, ['Step "a": ignored unknown field "mood".', 'Step "a": ignored unknown field "Tool".']);
+    assert.deepEqual(normalize({ id: 'a', mood: 'happy', Tool: 'x' }).warnings, [
+      'Step "a": ignored unknown field "mood".',
+      'Step "a": ignored unknown field "Tool".',
+    ]);
   });
 
   it('turns text into an agent step titled by its first line, and drops blank or odd entries with a warning', () => {
@@ -111,9 +114,25 @@ describe('normalizeStep', () => {
     assert.deepEqual(kindOf({ type: 'tool' }), ['agent', 'default', ['Step "a" says it is a tool step but names no tool; it became an agent step.']]);
     assert.deepEqual(kindOf({ type: 'agent', tool: 'read_file' }), ['agent', 'default', []]);
     assert.deepEqual(kindOf({ tool: 'read_file' }), ['tool', undefined, []]);
-    assert.deepEqual(kindOf({ type: 'dance', tool: 'read_file' }), ['tool', undefined, ['Step "a": unknown type "dance"; treated as a tool step.']]);
-    assert.deepEqual(kindOf({ type: 'dance' }), ['agent', 'default', ['Step "a": unknown type "dance"; treated as an agent step.']]);
+    // The warning names the types there are (issue 29: it named only the one it did not know).
+    assert.deepEqual(kindOf({ type: 'dance', tool: 'read_file' }), [
+      'tool',
+      undefined,
+      ['Step "a": unknown type "dance" (the types are tool, agent, synthesis_gate, human_review, clarification, manual); treated as a tool step.'],
+    ]);
+    assert.deepEqual(kindOf({ type: 'dance' }), [
+      'agent',
+      'default',
+      ['Step "a": unknown type "dance" (the types are tool, agent, synthesis_gate, human_review, clarification, manual); treated as an agent step.'],
+    ]);
     assert.deepEqual(kindOf({ kind: 'clarification' }), ['clarification', undefined, []]);
+  });
+
+  it('reads the generic type a model writes ("task", "step") as no type: the step\'s fields decide, without a warning (issue 29, seed 001)', () => {
+    for (const type of ['task', 'Task', 'step', 'action']) {
+      assert.deepEqual([normalize({ id: 'a', type, input: 'Summarise the notes' }).step?.kind, normalize({ id: 'a', type }).warnings], ['agent', []], type);
+      assert.deepEqual(normalize({ id: 'a', type, tool: 'read_file', args: { path: 'a' } }).step?.kind, 'tool', type);
+    }
   });
 
   it('reads every step kind by its own name, and a type named like an object property as unknown', () => {
@@ -123,7 +142,16 @@ describe('normalizeStep', () => {
     }
     for (const type of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
       const { step, warnings } = normalize({ id: 'a', type });
-      assert.deepEqual([step?.kind, warnings], ['agent', [`Step "a": unknown type "${type.toLowerCase()}"; treated as an agent step.`]], type);
+      assert.deepEqual(
+        [step?.kind, warnings],
+        [
+          'agent',
+          [
+            `Step "a": unknown type "${type.toLowerCase()}" (the types are tool, agent, synthesis_gate, human_review, clarification, manual); treated as an agent step.`,
+          ],
+        ],
+        type,
+      );
     }
   });
 
@@ -131,9 +159,19 @@ describe('normalizeStep', () => {
     const { step, warnings } = normalize({ id: 'a', onFailure: ' RETRY ', onVerificationFailure: 'panic', retries: 50 });
     assert.deepEqual([step?.onFailure, step?.onVerificationFailure, step?.maxAttempts], ['retry', 'stop', 20]);
     assert.deepEqual(warnings, ['Step "a": onVerificationFailure "panic" is not one of stop, skip, retry, replan; using "stop".']);
-    for (const [retries, expected] of [[null, 1], ['2', 2], [1, 1]] as const) assert.equal(normalize({ id: 'a', retries }).step?.maxAttempts, expected, String(retries));
+    for (const [retries, expected] of [
+      [null, 1],
+      ['2', 2],
+      [1, 1],
+    ] as const) {
+      assert.equal(normalize({ id: 'a', retries }).step?.maxAttempts, expected, String(retries));
+    }
     for (const retries of [0, 2.5, '0', 'many']) {
-      assert.deepEqual(normalize({ id: 'a', retries }).warnings, [`Step "a": attempt count "${String(retries)}" is not a positive whole number; using 1.`], String(retries));
+      assert.deepEqual(
+        normalize({ id: 'a', retries }).warnings,
+        [`Step "a": attempt count "${String(retries)}" is not a positive whole number; using 1.`],
+        String(retries),
+      );
     }
     assert.deepEqual(normalize({ id: 'a', on_failure: 7 }).warnings, ['Step "a": onFailure "7" is not one of stop, skip, retry, replan; using "stop".']);
     assert.equal(normalize({ id: 'a', onFailure: null }).step?.onFailure, 'stop');
