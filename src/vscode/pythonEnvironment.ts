@@ -10,13 +10,16 @@ const activationWaitMs = 5000;
 
 /**
  * The Python environment the Python extension (`ms-python.python`) selected for `folder`,
- * as VS Code's terminals activate it: its folder and the folder of its `python`, or
+ * as VS Code's terminals activate it (`extensions`: VS Code's): its folder and the folder of its `python`, or
  * `undefined` when the extension is not installed, does not start within 5 s, exposes no
  * environments API, or selected a global interpreter (no environment: putting its folder,
  * such as `/usr/bin`, first on PATH would change every other program). Never throws.
  */
-export async function selectedPythonEnvironment(folder: vscode.Uri | undefined): Promise<SelectedPythonEnvironment | undefined> {
-  const extension = vscode.extensions.getExtension(pythonExtensionId);
+export async function selectedPythonEnvironment(
+  folder: vscode.Uri | undefined,
+  extensions: Pick<typeof vscode.extensions, 'getExtension'> = vscode.extensions,
+): Promise<SelectedPythonEnvironment | undefined> {
+  const extension = extensions.getExtension(pythonExtensionId);
   if (extension === undefined) return undefined;
   try {
     const exports: unknown = extension.isActive ? extension.exports : await withinTime(Promise.resolve(extension.activate()), activationWaitMs);

@@ -3,6 +3,8 @@
 // nothing while the allow list reads the workspace as untrusted (Restricted Mode), and its settings.json never allows a
 // command (workspaceSettings.test.ts); the Start-time question can make its check commands rules of this workspace.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RunResult } from '../../src/core/engine/runOptions';
 import type { Check, Plan } from '../../src/core/plan/planSchema';
@@ -22,7 +24,20 @@ function commandPlan(name: string, argv: string[]): Plan {
     objective: `Run ${argv.join(' ')}`,
     createdAt: '2026-01-01T00:00:00.000Z',
     agents: {},
-    steps: [{ id: 'C1', title: `Run ${name}`, kind: 'tool', tool: 'run_command', args: { argv, allowFailure: true }, dependsOn: [], onFailure: 'stop', maxAttempts: 1, critical: true, onVerificationFailure: 'stop' }],
+    steps: [
+      {
+        id: 'C1',
+        title: `Run ${name}`,
+        kind: 'tool',
+        tool: 'run_command',
+        args: { argv, allowFailure: true },
+        dependsOn: [],
+        onFailure: 'stop',
+        maxAttempts: 1,
+        critical: true,
+        onVerificationFailure: 'stop',
+      },
+    ],
   };
 }
 
@@ -77,7 +92,15 @@ describe('Command allow rules in the editor', function () {
   it('asks for every command that only looks like the rule: joined words, look-alike letters, spaces, case, a shell', async () => {
     const planner = await api();
     await planner.commandRules.add(npmTest);
-    for (const argv of [['npm', 'test;rm', '-rf', '.'], ['npm', 'tеst'], ['npm', 'test '], ['npm', ' test'], ['NPM', 'test'], ['npm'], ['sh', '-c', 'npm test']]) {
+    for (const argv of [
+      ['npm', 'test;rm', '-rf', '.'],
+      ['npm', 'tеst'],
+      ['npm', 'test '],
+      ['npm', ' test'],
+      ['NPM', 'test'],
+      ['npm'],
+      ['sh', '-c', 'npm test'],
+    ]) {
       const { asked, result } = await startAndSeeIfAsked(planner, commandPlan('look-alike', argv));
       assert.equal(asked, true, JSON.stringify(argv));
       assert.notEqual(result.status, 'completed', JSON.stringify(argv));
@@ -108,7 +131,24 @@ describe('Command allow rules in the editor', function () {
   it('at Start, "Always Allow in This Workspace" makes the check commands rules, so the next run does not ask', async () => {
     const planner = await api();
     const check: Check = { kind: 'command', argv: npmTest };
-    const plan: Plan = { ...commandPlan('checked', ['npm', 'test']), steps: [{ id: 'W1', title: 'Write checked.txt', kind: 'tool', tool: 'write_file', args: { path: 'allow-rules-checked.txt', content: 'x\n' }, dependsOn: [], onFailure: 'stop', maxAttempts: 1, critical: true, onVerificationFailure: 'stop', checks: [check] }] };
+    const plan: Plan = {
+      ...commandPlan('checked', ['npm', 'test']),
+      steps: [
+        {
+          id: 'W1',
+          title: 'Write checked.txt',
+          kind: 'tool',
+          tool: 'write_file',
+          args: { path: 'allow-rules-checked.txt', content: 'x\n' },
+          dependsOn: [],
+          onFailure: 'stop',
+          maxAttempts: 1,
+          critical: true,
+          onVerificationFailure: 'stop',
+          checks: [check],
+        },
+      ],
+    };
     await config().update('approvalPolicy', 'commandsOnly', vscode.ConfigurationTarget.Global);
     try {
       const asked = planner.checkCommands.questions.length;
@@ -125,5 +165,66 @@ describe('Command allow rules in the editor', function () {
     } finally {
       await config().update('approvalPolicy', undefined, vscode.ConfigurationTarget.Global);
     }
+  });
+
+  describe("a repository's own program (issue 29)", () => {
+    const folder = (): string => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    const plantedNpm = ['node_modules/.bin/npm', 'test'];
+
+    beforeEach(() => {
+      const bin = path.join(folder(), 'node_modules', '.bin');
+      fs.mkdirSync(bin, { recursive: true });
+      fs.writeFileSync(path.join(bin, 'npm'), '#!/bin/sh\necho "planted npm $*"\n', { mode: 0o755 });
+    });
+    afterEach(async () => {
+      fs.rmSync(path.join(folder(), 'node_modules'), { recursive: true, force: true });
+      await (await api()).commandRules.remove(plantedNpm);
+    });
+
+    it('attack: node_modules/.bin/npm asks although npm test is allowed; a rule naming its path allows it, and it is what runs', async () => {
+      const planner = await api();
+      await planner.commandRules.add(npmTest);
+      const planted = await startAndSeeIfAsked(planner, commandPlan('npm-test-planted', npmTest));
+      assert.equal(planted.asked, true, 'the rule for the npm on PATH allowed the repository\'s own npm');
+
+      await planner.commandRules.add(plantedNpm);
+      const allowed = await startAndSeeIfAsked(planner, commandPlan('npm-test-planted', npmTest));
+      assert.equal(allowed.asked, false);
+      const result = allowed.result.steps.C1?.result as { stdout?: string; program?: string } | undefined;
+      assert.deepEqual([result?.stdout, result?.program], ['planted npm test\n', 'node_modules/.bin/npm']);
+    });
+
+    it('the Start question names the program, and "Always Allow in This Workspace" makes a rule naming its path', async () => {
+      const planner = await api();
+      const check: Check = { kind: 'command', argv: npmTest };
+      const plan: Plan = {
+        ...commandPlan('checked-planted', ['npm', 'test']),
+        steps: [
+          {
+            id: 'W1',
+            title: 'Write planted.txt',
+            kind: 'tool',
+            tool: 'write_file',
+            args: { path: 'allow-rules-planted.txt', content: 'x\n' },
+            dependsOn: [],
+            onFailure: 'stop',
+            maxAttempts: 1,
+            critical: true,
+            onVerificationFailure: 'stop',
+            checks: [check],
+          },
+        ],
+      };
+      await config().update('approvalPolicy', 'commandsOnly', vscode.ConfigurationTarget.Global);
+      try {
+        planner.checkCommands.answer('workspace');
+        const run = await planner.startPlan(plan);
+        assert.equal(run.status, 'completed', run.steps.W1?.diagnosis);
+        assert.match(planner.checkCommands.questions.at(-1) ?? '', /\n {2}npm \(node_modules\/\.bin\/npm\) test \(in the workspace folder\)\n/);
+        assert.deepEqual(planner.commandRules.inForce(), [plantedNpm]);
+      } finally {
+        await config().update('approvalPolicy', undefined, vscode.ConfigurationTarget.Global);
+      }
+    });
   });
 });
