@@ -7,7 +7,7 @@ import { createNodeCommandRunner } from '../node/nodeCommandRunner';
 import { createNodeWorkspace } from '../node/nodeWorkspace';
 import { findRipgrepOnPath } from '../node/ripgrepSearcher';
 import { timerClock } from '../node/timerClock';
-import { findAttachmentProblems } from '../core/engine/attachmentProblems';
+import { findAttachmentProblems, type AttachmentProblem } from '../core/engine/attachmentProblems';
 import type { Plan } from '../core/plan/planSchema';
 import type { WorkspaceFs } from '../core/ports';
 import type { Tool } from '../core/tools/tool';
@@ -102,15 +102,23 @@ export async function runCommand(file: string, options: CliRunOptions, io: CliIo
 }
 
 /**
- * Refuses to start `plan` while a step's file or image attachment is missing or cannot be
- * used: a `UsageError` naming each one, with what to do (`fix` says how to change the plan).
+ * Refuses to start `plan` while a step's attachment is missing or cannot be used (a file or
+ * image, or an address it cannot read): a `UsageError` naming each one, with what to do
+ * (`fix` says how to change the plan).
  */
 export async function requireAttachments(plan: Plan, workspace: WorkspaceFs, fix: string): Promise<void> {
   const problems = await findAttachmentProblems(plan, workspace);
   if (problems.length === 0) return;
   throw new UsageError(
-    `${problems.map((problem) => `  - ${problem.message}`).join('\n')}\nPut the file in place, or ${fix}; nothing was started.`,
+    `${problems.map((problem) => `  - ${problem.message}`).join('\n')}\n${repair(problems)}, or ${fix}; nothing was started.`,
   );
+}
+
+/** What the user can do in place for `problems`: put the files in place, correct the addresses, or both. */
+function repair(problems: readonly AttachmentProblem[]): string {
+  const addresses = problems.some((problem) => problem.reason === 'bad_url');
+  const files = problems.some((problem) => problem.reason !== 'bad_url');
+  return files && addresses ? 'Put the file in place or correct the address' : addresses ? 'Correct the address' : 'Put the file in place';
 }
 
 /** The `--strategy` value, `react` when absent; a `UsageError` naming the choices for anything else. */

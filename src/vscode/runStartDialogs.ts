@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { attachmentChoices, type AttachmentCheckUi } from './attachmentCheck';
+import type { AttachmentCheckUi } from './attachmentCheck';
 import { relativeToFolder } from './workspaceFolders';
 
 /** The Start-time question as a modal dialog: Allow, Allow for this workspace (when offered), Don't Allow, or closed (Cancel). */
@@ -16,10 +16,10 @@ export async function askCheckCommandsModal(question: string, offerWorkspace: bo
 /** The editor's dialogs for a missing attachment: a modal warning with the choices, then the open-file dialog in `folder`. */
 export function vscodeAttachmentUi(folder: vscode.WorkspaceFolder | undefined): AttachmentCheckUi {
   return {
-    ask: async (message) => {
-      const labels = attachmentChoices.map((choice) => (choice === 'Run without it' ? vscode.l10n.t('Run without it') : vscode.l10n.t('Choose another file…')));
+    ask: async (message, choices) => {
+      const labels = choices.map((choice) => (choice === 'Run without it' ? vscode.l10n.t('Run without it') : vscode.l10n.t('Choose another file…')));
       const picked = await vscode.window.showWarningMessage(vscode.l10n.t('Task Planner: {0}', message), { modal: true }, ...labels);
-      return attachmentChoices[labels.findIndex((label) => label === picked)];
+      return choices[labels.findIndex((label) => label === picked)];
     },
     chooseFile: async (kind) => {
       const picked = await vscode.window.showOpenDialog({

@@ -1,11 +1,12 @@
 import { attachmentTarget, shownRef } from '../plan/attachmentTarget';
 import type { Attachment, Plan } from '../plan/planSchema';
 import type { WorkspaceFs } from '../ports';
+import { checkFetchUrl } from '../web/fetchUrlTarget';
 import { PathRefusedError } from '../workspace/resolveInRoot';
 import { errorMessage } from '../../shared/errorMessage';
 
-/** Why an attachment cannot be given to its step. */
-export type AttachmentProblemReason = 'missing' | 'outside' | 'not_a_file' | 'unreadable';
+/** Why an attachment cannot be given to its step: a file's (`missing` … `unreadable`), or an address its step cannot read (`bad_url`). */
+export type AttachmentProblemReason = 'missing' | 'outside' | 'not_a_file' | 'unreadable' | 'bad_url';
 
 /** A file or image attachment of a step that the run could not give to it; `message` is for the user. */
 export interface AttachmentProblem {
@@ -16,13 +17,16 @@ export interface AttachmentProblem {
 }
 
 /**
- * Every file and image attachment of `plan`'s steps that is not a readable file of
- * `workspace`, checked before a run starts so none is dropped on the way: a path that does
- * not exist, one that leads outside the workspace (`..`, an absolute path, a link out of
- * it, a name with control characters: whatever the workspace refuses), a directory, or one
- * the workspace cannot look at. URLs are not checked (a link is the model's to follow), nor
- * a selection that kept its text.
- * Skipped steps are left out. In plan order; each message names the step and the file.
+ * Every attachment of `plan`'s steps that its step cannot be given, checked before a run
+ * starts so none is dropped on the way: a file or image that is not a readable file of
+ * `workspace` (a path that does not exist, one that leads outside the workspace (`..`, an
+ * absolute path, a link out of it, a name with control characters: whatever the workspace
+ * refuses), a directory, or one the workspace cannot look at), and a link or image address
+ * that `fetch_url` would refuse as written (not a URL, not http or https, with a user name
+ * or password, a link-local, multicast or reserved address; `checkFetchUrl`). Nothing is
+ * fetched: an address that is well formed but does not answer is the step's to find out.
+ * `data:` images and a selection that kept its text are not checked.
+ * Skipped steps are left out. In plan order; each message names the step and the file or address.
  */
 export async function findAttachmentProblems(plan: Plan, workspace: WorkspaceFs, signal?: AbortSignal): Promise<AttachmentProblem[]> {
   const problems: AttachmentProblem[] = [];
@@ -30,8 +34,16 @@ export async function findAttachmentProblems(plan: Plan, workspace: WorkspaceFs,
     if (step.skipped === true) continue;
     for (const attachment of step.attachments ?? []) {
       const target = attachmentTarget(attachment);
+      if (target.kind === 'url') {
+        const problem = urlProblem(target.url);
+        if (problem !== undefined) {
+          const what = `Step ${step.id} attaches the ${attachment.kind === 'image' ? 'image' : 'link'} "${shownRef(target.url)}"`;
+          problems.push({ stepId: step.id, attachment, reason: 'bad_url', message: `${what}, which cannot be read: ${shownRef(problem)}` });
+        }
+        continue;
+      }
       // A selection that kept its text needs its file no more.
-      if (target.kind === 'url' || attachment.text !== undefined) continue;
+      if (attachment.text !== undefined) continue;
       const problem = await problemOf(workspace, target.path, signal);
       if (problem === undefined) continue;
       const what = `Step ${step.id} attaches the ${attachment.kind === 'image' ? 'image' : 'file'} "${shownRef(target.path)}"`;
@@ -39,6 +51,17 @@ export async function findAttachmentProblems(plan: Plan, workspace: WorkspaceFs,
     }
   }
   return problems;
+}
+
+/** What is wrong with an attached address as written, in the user's words, or `undefined` (a `data:` URL carries its content). */
+function urlProblem(url: string): string | undefined {
+  if (/^data:/i.test(url.trim())) return undefined;
+  try {
+    checkFetchUrl(url.trim());
+    return undefined;
+  } catch (error) {
+    return errorMessage(error);
+  }
 }
 
 async function problemOf(

@@ -25,6 +25,17 @@ describe('task-planner: attachments, the model critique and approval in the revi
     assert.match(stderr, /Put the file in place, or edit the "attachments" of that step in .*plan\.json \(another file, or none\); nothing was started\./);
   });
 
+  it('run refuses a plan whose attached address its step cannot read, saying what is wrong (issue 29, seed 000)', async () => {
+    const file = planFile([{ kind: 'link', ref: 'ftp://example.com/spec.pdf' }]);
+    const { code, stderr } = await runCli(['run', file, '--workspace', workspace.path, '--yes']);
+    assert.equal(code, 2, stderr);
+    assert.match(
+      stderr,
+      /Step S1 attaches the link "ftp:\/\/example\.com\/spec\.pdf", which cannot be read: fetch_url reads only http:\/\/ and https:\/\/ addresses, not "ftp:" ones\./,
+    );
+    assert.match(stderr, /Correct the address, or edit the "attachments" of that step in .*plan\.json \(another file, or none\); nothing was started\./);
+  });
+
   it('attack: run refuses an attachment that is a link out of the workspace, or has control characters in its name', async () => {
     writeFileSync(join(outside.path, 'secret.txt'), 'SECRET');
     mkdirSync(join(workspace.path, 'docs'), { recursive: true });
@@ -45,7 +56,19 @@ describe('task-planner: attachments, the model critique and approval in the revi
       const file = planFile([{ kind: 'file', ref: 'docs/spec.md' }, { kind: 'link', ref: 'https://example.com/issue/7' }]);
       server.enqueue({ kind: 'message', content: 'Summarised.' });
       const { code, stderr } = await runCli(
-        ['run', file, '--workspace', workspace.path, '--base-url', server.baseURL, '--model', 'gpt-4o-mini', '--strategy', 'goal_decompose_route_synthesise', '--yes'],
+        [
+          'run',
+          file,
+          '--workspace',
+          workspace.path,
+          '--base-url',
+          server.baseURL,
+          '--model',
+          'gpt-4o-mini',
+          '--strategy',
+          'goal_decompose_route_synthesise',
+          '--yes',
+        ],
         { TASK_PLANNER_API_KEY: 'sk-x' },
       );
       assert.equal(code, 0, stderr);
@@ -72,7 +95,9 @@ describe('task-planner: attachments, the model critique and approval in the revi
       ],
     };
     const planning = (extra: string[] = []) =>
-      runCli(['plan', 'Write notes', '--workspace', workspace.path, '--base-url', server.baseURL, '--model', 'gpt-4o-mini', ...extra, '--json'], { TASK_PLANNER_API_KEY: 'sk-x' });
+      runCli(['plan', 'Write notes', '--workspace', workspace.path, '--base-url', server.baseURL, '--model', 'gpt-4o-mini', ...extra, '--json'], {
+        TASK_PLANNER_API_KEY: 'sk-x',
+      });
 
     it('lists the model\'s findings with the static ones, marked, with the tokens it took; says which steps ask for approval', async () => {
       server.enqueue(
@@ -89,11 +114,18 @@ describe('task-planner: attachments, the model critique and approval in the revi
     });
 
     it('attack: a critic that answers garbage leaves the static review, saying why', async () => {
-      server.enqueue({ kind: 'message', content: JSON.stringify(plan) }, { kind: 'message', content: 'lol no' }, { kind: 'message', content: '<<<still not json>>>' });
+      server.enqueue(
+        { kind: 'message', content: JSON.stringify(plan) },
+        { kind: 'message', content: 'lol no' },
+        { kind: 'message', content: '<<<still not json>>>' },
+      );
       const { code, stderr } = await planning(['--model-critique']);
       assert.equal(code, 0, stderr);
       assert.match(stderr, /Critique: score \d+\/10/);
-      assert.match(stderr, /Model critique: \d+ tokens, .*The model critique failed \(its reply could not be read as findings\); the review shows the static critic's findings\./);
+      assert.match(
+        stderr,
+        /Model critique: \d+ tokens, .*The model critique failed \(its reply could not be read as findings\); the review shows the static critic's findings\./,
+      );
       assert.doesNotMatch(stderr, /\(model\)/);
     });
 

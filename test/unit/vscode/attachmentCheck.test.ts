@@ -7,12 +7,18 @@ import { createMemoryWorkspace } from '../../fakes/memoryWorkspace';
 import { makePlan, makeStep } from '../../support/randomPlans';
 
 /** Answers the dialogs from a script; records what it was asked. */
-function scriptedUi(answers: (AttachmentChoice | undefined)[], files: (string | undefined)[] = []): AttachmentCheckUi & { asked: string[] } {
+function scriptedUi(
+  answers: (AttachmentChoice | undefined)[],
+  files: (string | undefined)[] = [],
+): AttachmentCheckUi & { asked: string[]; offered: AttachmentChoice[][] } {
   const asked: string[] = [];
+  const offered: AttachmentChoice[][] = [];
   return {
     asked,
-    ask: async (message) => {
+    offered,
+    ask: async (message, choices) => {
       asked.push(message);
+      offered.push([...choices]);
       return answers.shift();
     },
     chooseFile: async () => files.shift(),
@@ -53,5 +59,18 @@ describe('checkAttachments: a missing attachment asks for another before the run
     const ui = scriptedUi(['Choose another file…', undefined], [undefined]);
     assert.equal(await checkAttachments(planWith({ kind: 'image', ref: 'gone.png' }), deps(ui)), undefined);
     assert.equal(ui.asked.length, 2, 'asked again after the dialog was dismissed');
+  });
+
+  it('offers to run without an address its step cannot read, or to cancel, never a file in its place (issue 29)', async () => {
+    const ui = scriptedUi(['Run without it']);
+    const plan = await checkAttachments(planWith({ kind: 'link', ref: 'ftp://example.com/spec' }, { kind: 'link', ref: 'https://x.dev' }), deps(ui));
+    assert.deepEqual(plan?.steps[0]?.attachments, [{ kind: 'link', ref: 'https://x.dev' }]);
+    assert.deepEqual(ui.asked, [
+      'Step S1 attaches the link "ftp://example.com/spec", which cannot be read: fetch_url reads only http:// and https:// addresses, not "ftp:" ones. Run without it, or cancel the run and correct the address.',
+    ]);
+    assert.deepEqual(ui.offered, [['Run without it']]);
+    const files = scriptedUi(['Run without it']);
+    await checkAttachments(planWith({ kind: 'file', ref: 'docs/gone.md' }), deps(files));
+    assert.deepEqual(files.offered, [['Choose another file…', 'Run without it']]);
   });
 });

@@ -46,6 +46,39 @@ describe('findAttachmentProblems', () => {
     assert.deepEqual(await findAttachmentProblems(plan, createNodeWorkspace(root)), []);
   });
 
+  it('names an attached address its step cannot read as written, without fetching anything (issue 29, seed 000)', async () => {
+    const plan = planWith([
+      { kind: 'link', ref: 'example.com/spec' },
+      { kind: 'link', ref: 'ftp://example.com/spec.pdf' },
+      { kind: 'link', ref: 'https://user:secret@example.com/' },
+      { kind: 'image', ref: 'http://169.254.169.254/latest/meta-data' },
+      { kind: 'link', ref: 'http://localhost:8080/docs' },
+      { kind: 'image', ref: 'data:image/png;base64,iVBORw0KGgo=' },
+    ]);
+    const problems = await findAttachmentProblems(plan, createMemoryWorkspace({}));
+    assert.deepEqual(
+      problems.map((problem) => [problem.reason, problem.message]),
+      [
+        [
+          'bad_url',
+          'Step S001 attaches the link "example.com/spec", which cannot be read: "example.com/spec" is not a URL: give a full address such as https://example.com/page.',
+        ],
+        [
+          'bad_url',
+          'Step S001 attaches the link "ftp://example.com/spec.pdf", which cannot be read: fetch_url reads only http:// and https:// addresses, not "ftp:" ones.',
+        ],
+        [
+          'bad_url',
+          'Step S001 attaches the link "https://user:secret@example.com/", which cannot be read: fetch_url does not send credentials: remove the user name and password from the address.',
+        ],
+        [
+          'bad_url',
+          'Step S001 attaches the image "http://169.254.169.254/latest/meta-data", which cannot be read: fetch_url does not read from 169.254.169.254: link-local, unspecified, multicast and reserved addresses are refused.',
+        ],
+      ],
+    );
+  });
+
   it('names a missing file, a directory and the step', async () => {
     const plan = planWith([{ kind: 'file', ref: 'docs/gone.md' }], [{ kind: 'image', ref: 'docs' }]);
     const problems = await findAttachmentProblems(plan, createNodeWorkspace(root));
