@@ -20,7 +20,7 @@ export function quotableFolderName(folderName: string): string {
 function refusalNaming(confinement: string): (error: unknown) => unknown {
   const added = `; ${confinement}`;
   return (error) =>
-    error instanceof PathRefusedError && !error.reason.endsWith(added) ? new PathRefusedError(error.path, `${error.reason}${added}`) : error;
+    error instanceof PathRefusedError && !error.reason.endsWith(added) ? new PathRefusedError(error.path, `${error.reason}${added}`, error.hint) : error;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isProtectedPath, protectedPlaceReason } from '../workspace/protectedPlaces';
+import { isProtectedPath, protectedPlaceHint, protectedPlaceReason } from '../workspace/protectedPlaces';
 import { PathRefusedError } from '../workspace/resolveInRoot';
 import { WorkspaceError } from '../workspace/workspaceError';
 import { needsApproval, requireApproval } from './approvals';
@@ -24,9 +24,11 @@ export const createDirectoryTool: Tool<z.infer<typeof inputSchema>, { path: stri
   effects: 'write',
   async run(ctx, input, signal) {
     const path = workspacePath(ctx, input.path);
-    if (path.split('/').includes('.git')) throw new PathRefusedError(input.path, 'the .git directory is managed by git and is never changed by tools');
+    if (path.split('/').includes('.git')) {
+      throw new PathRefusedError(input.path, 'the .git directory is managed by git and is never changed by tools', protectedPlaceHint);
+    }
     // Also `.GIT` and `.task-planner`; where a link leads is refused by the workspace itself.
-    if (isProtectedPath(path)) throw new PathRefusedError(input.path, protectedPlaceReason(path));
+    if (isProtectedPath(path)) throw new PathRefusedError(input.path, protectedPlaceReason(path, path), protectedPlaceHint);
     const existing = await ctx.workspace.stat(path, signal);
     if (existing?.type === 'directory') return { path, created: false };
     if (existing) throw new WorkspaceError('not_directory', path, `Cannot create directory ${path}: a file with that name exists`);

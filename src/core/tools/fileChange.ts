@@ -1,6 +1,6 @@
 import { createTwoFilesPatch } from 'diff';
 import type { FileProposal, FileVersion } from '../ports';
-import { isProtectedPath, protectedPlaceReason } from '../workspace/protectedPlaces';
+import { isProtectedPath, protectedPlaceHint, protectedPlaceReason } from '../workspace/protectedPlaces';
 import { normalizeWorkspacePath, PathRefusedError } from '../workspace/resolveInRoot';
 import { inWriteScope } from '../workspace/writeScope';
 import { isWorkspaceError, WorkspaceError } from '../workspace/workspaceError';
@@ -49,12 +49,14 @@ export async function changeFile(
 ): Promise<FileChangeResult> {
   const path = workspacePath(ctx, input.path);
   if (path === '') throw new PathRefusedError(input.path, 'it names the workspace root, not a file');
-  if (path.split('/').includes('.git')) throw new PathRefusedError(input.path, 'files inside .git are managed by git and are never changed by tools');
-  if (isProtectedPath(path)) throw new PathRefusedError(input.path, protectedPlaceReason(path));
+  if (path.split('/').includes('.git')) {
+    throw new PathRefusedError(input.path, 'files inside .git are managed by git and are never changed by tools', protectedPlaceHint);
+  }
+  if (isProtectedPath(path)) throw new PathRefusedError(input.path, protectedPlaceReason(path, path), protectedPlaceHint);
   // Checked again where the path really leads (a link such as docs -> .git); the workspace
   // itself refuses the change should a link be swapped in after this check.
   const resolvedPath = (await ctx.workspace.locate?.(path, signal)) ?? path;
-  if (isProtectedPath(resolvedPath)) throw new PathRefusedError(input.path, protectedPlaceReason(resolvedPath));
+  if (isProtectedPath(resolvedPath)) throw new PathRefusedError(input.path, protectedPlaceReason(resolvedPath, path), protectedPlaceHint);
   return fileLocks.run(`${ctx.workspace.rootLabel}\0${resolvedPath}`, signal, () => changeLocked(ctx, { ...input, path, resolvedPath }, signal));
 }
 

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { RawDirectoryFs } from '../ports';
-import { isProtectedSegment, protectedPlaceReason } from './protectedPlaces';
+import { isProtectedSegment, protectedPlaceHint, protectedPlaceReason } from './protectedPlaces';
 import { lexicallyInside, PathRefusedError } from './resolveInRoot';
 import { WorkspaceError } from './workspaceError';
 
@@ -168,7 +168,7 @@ export class ConfinedWalk<Handle> {
       }
       if (location.guard && isProtectedSegment(name)) {
         const resolved = path.posix.normalize([...location.names, name, ...pending.map((part) => part.name)].join('/'));
-        throw new PathRefusedError(location.input, protectedPlaceReason(resolved));
+        throw new PathRefusedError(location.input, protectedPlaceReason(resolved, location.input), protectedPlaceHint);
       }
       if (pending.length === 0 && !options.directory) {
         location.name = name;

@@ -34,10 +34,27 @@ export function isProtectedPath(relative: string): boolean {
 
 /**
  * Why a change to `resolved` (workspace-relative, after links, inside a protected place)
- * is refused, for `PathRefusedError`: names the outermost protected place on its way.
+ * is refused, for `PathRefusedError`: names the outermost protected place on its way, and
+ * where the path leads unless that is `written` (the path as the step wrote it) itself.
  */
-export function protectedPlaceReason(resolved: string): string {
+export function protectedPlaceReason(resolved: string, written?: string): string {
   // Stryker disable next-line all: callers pass only protected paths, so the fallback is never taken.
   const place = resolved.split('/').map(placeOf).find((found) => found !== undefined) ?? git;
-  return `it leads to ${resolved}, inside ${place.name}, ${place.keeper}: tools never change files there`;
+  const where = written !== undefined && plainRelative(written) === resolved ? 'it is' : `it leads to ${resolved},`;
+  return `${where} inside ${place.name}, ${place.keeper}: tools never change files there`;
+}
+
+/**
+ * What a refusal of a protected place says to do: nothing more than its reason. The path
+ * was relative and inside the workspace, so the usual "use a relative path" would mislead.
+ */
+export const protectedPlaceHint = '';
+
+/** `written` with `\\` as `/`, without `./`, empty segments and a trailing `/` (no `..` resolved). */
+function plainRelative(written: string): string {
+  return written
+    .replace(/\\/g, '/')
+    .split('/')
+    .filter((segment) => segment !== '' && segment !== '.')
+    .join('/');
 }

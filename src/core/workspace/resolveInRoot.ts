@@ -6,16 +6,21 @@ export const maxPathLength = 1024;
 /** Longest single path segment accepted, in UTF-8 bytes (the common file-system limit). */
 export const maxSegmentBytes = 255;
 
+/** What a refusal says to do by default: the path was not a plain relative one inside the workspace. */
+export const relativePathHint = 'Use a path relative to the workspace root, such as "src/index.ts".';
+
 /**
  * A path was refused because it does not stay inside the workspace root, or is built to
- * look as if it did. `path` is the path as given; the message says why and what to use.
+ * look as if it did. `path` is the path as given; the message says why and, with `hint`
+ * (empty: nothing more), what to use.
  */
 export class PathRefusedError extends Error {
   constructor(
     readonly path: string,
     readonly reason: string,
+    readonly hint: string = relativePathHint,
   ) {
-    super(`Refused path "${printable(path)}": ${reason}. Use a path relative to the workspace root, such as "src/index.ts".`);
+    super(`Refused path "${printable(path)}": ${reason}.${hint === '' ? '' : ` ${hint}`}`);
     this.name = 'PathRefusedError';
   }
 }

@@ -102,6 +102,15 @@ describe('namingConfinement: a run confined to one folder of a multi-root worksp
     });
   });
 
+  it('keeps what a refusal says to do: a protected place is not told to use a relative path', async () => {
+    await assert.rejects(workspace.writeText('.task-planner/note.txt', 'x'), (error: unknown) => {
+      assert.ok(error instanceof PathRefusedError);
+      assert.match(error.message, /it is inside \.task-planner, .*; this run is confined to the workspace folder "api"\.$/);
+      assert.doesNotMatch(error.message, /Use a path relative/);
+      return true;
+    });
+  });
+
   it('keeps a hostile folder name to one bounded, quoted line in the message', async () => {
     const hostile = namingConfinement(createNodeWorkspace(api), confinedTo(`evil"\n\u001b[31mname${'x'.repeat(500)}`));
     await assert.rejects(hostile.readText('../web/secret.env'), (error: unknown) => {

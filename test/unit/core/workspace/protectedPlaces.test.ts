@@ -14,7 +14,13 @@ describe('protectedPlaces', () => {
 
   it('protects .task-planner (run journals, snapshots, temporary files) in any letter case, at any depth', () => {
     assert.deepEqual(['.task-planner', '.Task-Planner', '.TASK-PLANNER'].map(isProtectedSegment), [true, true, true]);
-    assert.deepEqual(['.task-planner-tmp-0123abcd', 'task-planner', '.task-planners', '.task-plan', 'x.task-planner'].map(isProtectedSegment), [false, false, false, false, false]);
+    assert.deepEqual(['.task-planner-tmp-0123abcd', 'task-planner', '.task-planners', '.task-plan', 'x.task-planner'].map(isProtectedSegment), [
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
     assert.deepEqual(['.task-planner/runs/r.jsonl', 'sub/.Task-Planner/tmp', '.task-planner'].map(isProtectedPath), [true, true, true]);
     assert.deepEqual(['src/.task-planner-tmp-0123abcd', 'task-planner/a.ts'].map(isProtectedPath), [false, false]);
   });
@@ -26,5 +32,17 @@ describe('protectedPlaces', () => {
       'it leads to sub/.Task-Planner/runs/r.jsonl, inside .task-planner, where Task Planner keeps its run journals, snapshots and temporary files: tools never change files there',
     );
     assert.match(protectedPlaceReason('.task-planner/.git/x'), /inside \.task-planner,/, 'the outermost place is named');
+  });
+
+  it('says only where the path is when it leads nowhere else: a link is not suggested where there is none', () => {
+    const journals = 'inside .task-planner, where Task Planner keeps its run journals, snapshots and temporary files: tools never change files there';
+    assert.equal(protectedPlaceReason('.task-planner/note.txt', '.task-planner/note.txt'), `it is ${journals}`);
+    assert.equal(protectedPlaceReason('.task-planner/note.txt', './.task-planner//note.txt'), `it is ${journals}`, 'the same path written otherwise');
+    assert.equal(
+      protectedPlaceReason('.git/hooks', '.GIT\\hooks/'),
+      'it leads to .git/hooks, inside .git, which git manages: tools never change files there',
+      'another letter case is named',
+    );
+    assert.equal(protectedPlaceReason('.task-planner/note.txt', 'docs/note.txt'), `it leads to .task-planner/note.txt, ${journals}`, 'a link is named');
   });
 });
