@@ -1,4 +1,6 @@
+import type { CommandContext } from './recognizeCommand';
 import { recognizeToolAction, type ToolCall } from './recognizeToolAction';
+import { actionVerbs } from './requestWords';
 
 /**
  * How the heuristic planner executes one step text: built-in tool calls (`inOrder` when
@@ -11,21 +13,31 @@ export type StepClassification =
   | { kind: 'clarification'; flaky: false };
 
 const urlPattern = /\bhttps?:\/\/\S+/gi;
-const ambiguity = /\b(not sure|unsure|unclear|tbd|to be decided|undecided|either\b.+\bor|which one|should (?:i|we)|do you (?:want|prefer)|ask (?:me|the user))\b/i;
+const ambiguity = /\b(not sure|unsure|unclear|tbd|to be decided|undecided|either\b.+\bor|which one|should (?:i|we)|do you (?:want|prefer)|ask (?:me|the user))\b|^which\b/i;
+// An instruction ending with "?" ("Run npm test?", the end of "Could you add X and run npm test?") is still one.
+const imperative = new RegExp(String.raw`^(?:${actionVerbs})\b`, 'i');
+// "Can you run the tests?": a request put as a question is the request.
+const politeRequest = new RegExp(String.raw`^(?:please\s+)?(?:can|could|would|will)\s+you\s+(?:please\s+)?(?=(?:${actionVerbs})\b)`, 'i');
 const networkWords = /\b(?:fetch|download|api|http|https|network|web|online|search the web)\b/i;
 
 /**
  * Decides what kind of step a piece of request text is (docs/architecture.md §5): an explicit question
- * or ambiguity → clarification; a plain tool action (`recognizeToolAction`) on workspace
- * paths → tool calls; otherwise work routed to an agent by its verbs (the agent's tools are
+ * (ending with "?" or "？", starting with "which") or ambiguity → clarification, unless it is a
+ * request put as a question ("Can you run the tests?", "Run npm test?"); a plain tool action
+ * (`recognizeToolAction`, its commands read against `context`) on workspace paths → tool
+ * calls; otherwise work routed to an agent by its verbs (the agent's tools are
  * the hint). `flaky` marks work that touches the network or runs commands.
  */
-export function classifyStepText(text: string): StepClassification {
-  const withoutUrls = text.replace(urlPattern, ' ');
-  const hasUrl = withoutUrls !== text;
-  if (/\?\s*$/.test(withoutUrls.trim()) || ambiguity.test(withoutUrls)) return { kind: 'clarification', flaky: false };
+export function classifyStepText(text: string, context: CommandContext = {}): StepClassification {
+  const polite = politeRequest.exec(text.trim());
+  const stated = polite ? text.trim().slice(polite[0].length) : text;
+  const withoutUrls = stated.replace(urlPattern, ' ');
+  const hasUrl = withoutUrls !== stated;
+  const question = /[?？]\s*$/.test(withoutUrls.trim()) && !polite && !imperative.test(withoutUrls.trim());
+  if (question || ambiguity.test(withoutUrls)) return { kind: 'clarification', flaky: false };
 
-  const action = hasUrl ? undefined : recognizeToolAction(text);
+  const asked = stated.replace(/\s*[?？]\s*$/, '');
+  const action = hasUrl ? undefined : recognizeToolAction(asked, context);
   if (action) return { kind: 'tool', ...action, flaky: action.calls.some((call) => call.tool === 'run_command') };
 
   const flaky = hasUrl || networkWords.test(withoutUrls);

@@ -1,10 +1,14 @@
 import { contentHash } from '../plan/contentHash';
 import type { Agent, Attachment, Plan, Step } from '../plan/planSchema';
 import { classifyStepText, type StepClassification } from './classifyStepText';
-import { toolCallChecks, workChecks } from './heuristicChecks';
+import { stepsOf } from './heuristicSteps';
+import { orderParts, type PartTraits } from './orderParts';
 import { pathsInText } from './pathsInText';
+import type { CommandContext } from './recognizeCommand';
 import type { ToolCall } from './recognizeToolAction';
+import { alternation, isCjk, parallelWords } from './requestWords';
 import { splitRequest } from './splitRequest';
+import { fixesCommandOutput, fixStep, withTestRuns } from './testAndFix';
 
 /** Values the heuristic planner cannot derive from the text itself. */
 export interface HeuristicPlanOptions {
@@ -13,22 +17,26 @@ export interface HeuristicPlanOptions {
   id?: string;
   /**
    * True when a language model (or a step runner) will run agent steps. Default false:
-   * every step that is not a tool call is `manual`, done by the user.
+   * every step that is neither a tool call nor a question is `manual`, done by the user.
    */
   model?: boolean;
   /** What the request carries (a selection, files from the explorer): shown on every step that is not a tool call, never a step. */
   attachments?: readonly Attachment[];
+  /** The project's test command (`projectTestCommand`): what "run the tests" runs. Without it, such a step is a person's or an agent's. */
+  testCommand?: readonly string[];
 }
 
 const maxObjectiveLength = 240;
-const maxTitleLength = 80;
-const urlPattern = /\bhttps?:\/\/[^\s<>"'`)\]]+[^\s<>"'`)\].,;:!?]/gi;
-const imageExtension = /\.(png|jpe?g|gif|webp|svg|bmp)(\?|#|$)/i;
 // Words by which a step names what the step before it produced.
 const refersBack = /\b(?:it|its|them|those|the results?|the output|the same file|that file|this file|the file|the changes|the findings|the matches)\b/i;
-
-/** The built-in tools that change the file their `path` names. */
-const changesFiles: ReadonlySet<string> = new Set(['write_file', 'edit_file', 'delete_file', 'create_directory']);
+const parallel = new RegExp(
+  String.raw`(?:^|[^\p{L}])(?:${alternation(parallelWords.filter((word) => !isCjk(word)))})(?![\p{L}])|${alternation(parallelWords.filter(isCjk))}`,
+  'iu',
+);
+// A part that only says how to run the others ("Do these in parallel.") is not a step.
+const directiveOnly = /^(?:(?:please\s+)?(?:do|run)\s+(?:these|them|both|all(?:\s+of\s+them)?|the\s+(?:steps|tasks|items))\s+)?(?:in\s+parallel|independently|at\s+the\s+same\s+time|simultaneously|concurrently)[.!]?$/i;
+const checkWords = /^(?:run|execute|make sure|ensure|verify|check that|confirm|test that)\b/i;
+const readTools: ReadonlySet<string> = new Set(['read_file', 'list_files', 'search_text']);
 
 /** The agents the heuristic planner routes work to, by the tools a step hints at. */
 export const heuristicAgents: Record<string, Agent> = {
@@ -47,56 +55,68 @@ export const heuristicAgents: Record<string, Agent> = {
 };
 
 /**
- * Plans without a model (docs/architecture.md §5): splits the request (`splitRequest`), makes a built-in
- * tool call of each part that is a plain tool action, and of the rest `manual` steps (or,
- * with `options.model`, agent steps and clarifications); attaches the URLs each part
- * mentions and the request's attachments, and the checks that obviously show a step did
- * its work (`toolCallChecks`, `workChecks`: a file written exists, a file deleted is gone), and the files
- * each step may change (`writes`: a file tool's path, the paths a writing agent's text names). Steps are chained only where the text orders
- * them (a sequencing word, a numbered list, "and" between two actions), where a step
- * refers to the one before ("it", "the results"), or where two steps name the same path;
- * other steps run in parallel. Pure and deterministic. Throws a `RangeError` when the
- * text holds no request.
+ * Plans without a model (docs/architecture.md §5): splits the request (`splitRequest`), makes
+ * built-in tool calls of each part that is a plain tool action (a command only from backticks
+ * or a known program with real arguments, `recognizeCommand`), clarifications of the questions
+ * (`clarification`, asked first), and of the rest `manual` steps (or, with `options.model`,
+ * agent steps); attaches the URLs each part mentions and the request's attachments, and the
+ * checks that obviously show a step did its work (`toolCallChecks`, `workChecks`), and the
+ * files each step may change (`writes`). The parts run in their order unless they are clearly
+ * independent (`orderParts`). A command followed by a fix of what it reports ("Run the tests
+ * and fix the failures") returns its output instead of failing, and the fix reads it and runs
+ * the command again as its check (`fixStep`); "make the tests pass" runs `options.testCommand`
+ * first. Pure and deterministic. Throws a `RangeError` when the text holds no request.
  */
 export function heuristicPlan(text: string, options: HeuristicPlanOptions = {}): Plan {
   const normalized = normalize(text);
   if (normalized === '') throw new RangeError('The request is empty. Describe the task you want planned, for example "Add a README, then run the tests".');
-  const { preamble, parts, follows } = splitRequest(normalized);
+  const split = splitRequest(normalized);
+  const kept = split.parts.map((part, index) => ({ part, follows: split.follows[index]! })).filter(({ part }) => !directiveOnly.test(part));
+  const listed = kept.length > 0 ? kept : split.parts.map((part, index) => ({ part, follows: split.follows[index]! }));
+  const context = (parts: readonly string[], index: number): CommandContext => ({
+    ...(options.testCommand ? { testCommand: options.testCommand } : {}),
+    ...(index > 0 && refersBack.test(parts[index]!) ? { referentPaths: pathsInText(parts[index - 1]!) } : {}),
+  });
+  const classify = (parts: readonly string[]): StepClassification[] => parts.map((part, index) => classifyStepText(part, context(parts, index)));
+  const firstParts = listed.map(({ part }) => part);
+  const first = classify(firstParts);
+  const { parts, follows } = withTestRuns(
+    firstParts,
+    listed.map(({ follows: ordered }) => ordered),
+    options.testCommand,
+    (index) => lastCommand(first[index]!) !== undefined,
+  );
+  const classified = parts.length === firstParts.length ? first : classify(parts);
+  const fixes = parts.map(
+    (part, index) => index > 0 && classified[index]!.kind === 'work' && fixesCommandOutput(part) && lastCommand(classified[index - 1]!) !== undefined,
+  );
+  const traits = parts.map((part, index): PartTraits => ({
+    follows: follows[index]!,
+    question: classified[index]!.kind === 'clarification',
+    refersBack: index > 0 && refersBack.test(part),
+    readOnly: isReadOnly(classified[index]!),
+    checks: lastCommand(classified[index]!) !== undefined || checkWords.test(part),
+    paths: pathsInText(part),
+  }));
+  const { order, dependsOn } = orderParts(traits, parallel.test(normalized));
 
   const steps: Step[] = [];
   let count = 0;
   const nextId = (): string => `S${String(++count).padStart(3, '0')}`;
-  let group: string[] = [];
-  let base: string[] = [];
-  let previous: string[] = [];
-  const lastByPath = new Map<string, string[]>();
-  parts.forEach((part, index) => {
-    const classified = classifyStepText(part);
-    const paths = pathsInText(part);
-    let dependsOn: string[];
-    if (follows[index]) {
-      dependsOn = group;
-      base = group;
-      group = [];
-    } else if (index > 0 && refersBack.test(part)) {
-      dependsOn = previous;
-      group = group.filter((id) => !previous.includes(id));
-    } else {
-      dependsOn = base;
-    }
-    const sharing = paths.flatMap((path) => lastByPath.get(path) ?? []);
-    dependsOn = [...new Set([...dependsOn, ...sharing])];
-
-    const made = stepsOf(part, classified, dependsOn, nextId, options);
+  const exits: string[][] = parts.map(() => []);
+  for (const index of order) {
+    const after = [...new Set(dependsOn[index]!.flatMap((part) => exits[part]!))].sort();
+    const making = { model: options.model === true, attachments: options.attachments ?? [], reported: fixes[index + 1] === true };
+    const made = stepsOf(parts[index]!, classified[index]!, after, nextId, making);
+    const command = fixes[index] ? lastCommand(classified[index - 1]!) : undefined;
+    if (command) made.steps = [fixStep(made.steps[0]!, { id: exits[index - 1]!.at(-1)!, call: command }, making.model)];
     steps.push(...made.steps);
-    group = [...group, ...made.exits];
-    previous = made.exits;
-    for (const path of paths) lastByPath.set(path, made.exits);
-  });
+    exits[index] = made.exits;
+  }
 
   const usedAgents = new Set(steps.map((step) => step.agent).filter((agent): agent is string => agent !== undefined));
   const agents = Object.fromEntries(Object.entries(heuristicAgents).filter(([name]) => usedAgents.has(name)));
-  const objectiveSource = preamble ?? normalized;
+  const objectiveSource = split.preamble ?? normalized;
   return {
     id: options.id ?? `plan-${contentHash(normalized)}`,
     version: 1,
@@ -107,68 +127,14 @@ export function heuristicPlan(text: string, options: HeuristicPlanOptions = {}):
   };
 }
 
-/** The steps of one part and the ids a later step that follows it waits for. */
-function stepsOf(
-  part: string,
-  classified: StepClassification,
-  dependsOn: string[],
-  nextId: () => string,
-  options: HeuristicPlanOptions,
-): { steps: Step[]; exits: string[] } {
-  // A person's step is never retried: they say it is done, or why it cannot be.
-  const retried = classified.flaky && (classified.kind === 'tool' || options.model === true);
-  const common = { onFailure: retried ? 'retry' : 'stop', maxAttempts: retried ? 3 : 1, critical: true, onVerificationFailure: 'stop', input: part } as const;
-  if (classified.kind === 'tool') {
-    const steps: Step[] = [];
-    for (const call of classified.calls) {
-      const id = nextId();
-      const after = classified.inOrder && steps.length > 0 ? [steps[steps.length - 1]!.id] : dependsOn;
-      const step: Step = {
-        id,
-        title: classified.calls.length === 1 ? titleOf(part) : titleOfCall(call),
-        kind: 'tool',
-        dependsOn: [...after],
-        tool: call.tool,
-        args: call.args,
-        ...common,
-      };
-      const checks = toolCallChecks(call);
-      if (checks.length > 0) step.checks = checks;
-      const path = call.args['path'];
-      if (changesFiles.has(call.tool) && typeof path === 'string') step.writes = [path];
-      steps.push(step);
-    }
-    return { steps, exits: classified.inOrder ? [steps[steps.length - 1]!.id] : steps.map((step) => step.id) };
-  }
-  const attachments = mergeAttachments(urlsIn(part).map(toAttachment), options.attachments ?? []);
-  const id = nextId();
-  const step: Step = { id, title: titleOf(part), kind: 'manual', dependsOn: [...dependsOn], ...common };
-  if (options.model) {
-    step.kind = classified.kind === 'work' ? 'agent' : 'clarification';
-    if (classified.kind === 'work') step.agent = classified.agent;
-    // An agent that may write is scoped to the files its text names; naming none, it runs alone among the writers.
-    const named = pathsInText(part);
-    if (classified.kind === 'work' && classified.agent !== 'researcher' && named.length > 0) step.writes = named;
-  }
-  if (attachments.length > 0) step.attachments = attachments;
-  const checks = classified.kind === 'work' ? workChecks(part) : [];
-  if (checks.length > 0) step.checks = checks;
-  return { steps: [step], exits: [id] };
+/** The last command a part runs, when it is a tool step of commands. */
+function lastCommand(classified: StepClassification): ToolCall | undefined {
+  const call = classified.kind === 'tool' ? classified.calls.at(-1) : undefined;
+  return call?.tool === 'run_command' ? call : undefined;
 }
 
-/** The title of one of several calls a part made: "Run npm test", "Read src/a.ts", "Delete b.js". */
-function titleOfCall(call: ToolCall): string {
-  const what =
-    call.tool === 'run_command'
-      ? `Run ${(call.args['argv'] as string[]).join(' ')}`
-      : `${call.tool === 'delete_file' ? 'Delete' : 'Read'} ${String(call.args['path'])}`;
-  return what.length <= maxTitleLength ? what : `${what.slice(0, maxTitleLength - 1)}…`;
-}
-
-function mergeAttachments(...lists: (readonly Attachment[])[]): Attachment[] {
-  const byRef = new Map<string, Attachment>();
-  for (const attachment of lists.flat()) if (!byRef.has(attachment.ref)) byRef.set(attachment.ref, { ...attachment });
-  return [...byRef.values()];
+function isReadOnly(classified: StepClassification): boolean {
+  return classified.kind === 'tool' && classified.calls.every((call) => readTools.has(call.tool));
 }
 
 function normalize(text: string): string {
@@ -182,17 +148,4 @@ function normalize(text: string): string {
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
-}
-
-function urlsIn(text: string): string[] {
-  return [...new Set(text.match(urlPattern) ?? [])];
-}
-
-function toAttachment(url: string): Attachment {
-  return { kind: imageExtension.test(url) ? 'image' : 'link', ref: url };
-}
-
-function titleOf(part: string): string {
-  const firstLine = part.split('\n')[0]!.replace(/\s+/g, ' ').trim().replace(/[.;:]$/, '');
-  return firstLine.length <= maxTitleLength ? firstLine : `${firstLine.slice(0, maxTitleLength - 1)}…`;
 }

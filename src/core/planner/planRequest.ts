@@ -7,6 +7,7 @@ import type { ToolRegistry } from '../tools/tool';
 import { feedbackNeedsModel } from './feedbackNeedsModel';
 import { generatePlan } from './generatePlan';
 import { heuristicPlan } from './heuristicPlan';
+import { projectTestCommand } from './projectTestCommand';
 import { critiqueWithModel, type ModelCritiqueOutcome } from './reviewPlanWithModel';
 import type { PlannerStep } from './planStepStream';
 import type { SkillSummary } from '../capabilities/plannerCatalogue';
@@ -70,7 +71,8 @@ export interface PlannedRequest {
  * `options.llm`, `generatePlan` over a snapshot of the workspace (its first
  * `maxSnapshotFiles` paths, an unreadable workspace listed as empty, the open files and the
  * attachments); without one, the deterministic `heuristicPlan` with the attachments on its
- * steps. Either way the plan is dated by `options.clock` and critiqued against
+ * steps and the workspace's test command (`projectTestCommand`, what "run the tests" runs).
+ * Either way the plan is dated by `options.clock` and critiqued against
  * `options.tools`. Throws a `RangeError` for an empty request or for `feedback` without a
  * model (the heuristic planner would glue the feedback to the objective), and what the
  * model's planning threw.
@@ -80,7 +82,8 @@ export async function planRequest(request: string, options: PlanRequestOptions):
   if (!options.llm) {
     if (options.feedback !== undefined) throw new RangeError(feedbackNeedsModel(options.noModelHint ?? 'set up a model, or edit the steps yourself.'));
     const attachments = (options.attachments ?? []).filter((attachment) => attachment.kind !== 'link');
-    const plan = heuristicPlan(request, { createdAt, attachments, model: false });
+    const testCommand = options.workspace ? await projectTestCommand(options.workspace, options.signal) : undefined;
+    const plan = heuristicPlan(request, { createdAt, attachments, model: false, ...(testCommand ? { testCommand } : {}) });
     const critique = critiquePlan(plan, { tools: options.tools, ...(options.trusted === undefined ? {} : { trusted: options.trusted }) });
     if (!options.modelCritique) return { plan, critique, warnings: [] };
     const error = 'The model critique needs a model; the review shows the static critic\'s findings.';

@@ -1,4 +1,5 @@
 import { cleanToken, isDirectoryToken, isPathToken } from './pathsInText';
+import { recognizeCommand, type CommandContext } from './recognizeCommand';
 
 /** One call of a built-in tool with its exact argument names. */
 export interface ToolCall {
@@ -12,10 +13,6 @@ export interface ToolAction {
   inOrder: boolean;
 }
 
-const knownCommands = /^(?:npm|npx|yarn|pnpm|node|git|make|pytest|python3?|pip3?|cargo|go|tsc|eslint|prettier|jest|mocha|vitest|deno|bun|docker|mvn|gradle|\.\/gradlew|dotnet|ls|cat|grep|echo|rustc|ruby|bundle|rake|php|composer|java|javac|swift|flutter|dart|terraform|kubectl|helm|ruff|black|mypy|tox|poetry|uv)$/;
-const runVerb = /^(?:please\s+)?(?:run|execute|exec|invoke|launch|start)\b\s*/i;
-const checkVerb = /^(?:make sure|ensure|check|verify)(?:\s+that)?\s+/i;
-const shellOperators = /(?:^|\s)(?:\||\|\||&&|;|>|>>|<|2>&1|&)(?:\s|$)|\$\(|`/;
 const fileWords = String.raw`(?:the\s+)?(?:file|files)\s+`;
 const reasonClause = /\s+(?:since|because|as|which|that|it's|it is|they're|they are|—|-)\s.*$/i;
 const dirWord = String.raw`(?:\s+(?:folder|directory|dir))?`;
@@ -85,12 +82,13 @@ const searchTrailers = /^(?:comments?|markers?|strings?|calls?|usages?|uses|refe
 /**
  * Recognizes a step text that is one plain tool action (docs/architecture.md §5): create a directory,
  * create an empty file, delete files, list files, search text, read files, run a command
- * line. Returns `undefined` for anything else (the step is then work for an agent or a
+ * line (`recognizeCommand`, read against `context`). Returns `undefined` for anything else (the step is then work for an agent or a
  * person). Every call uses the tool's exact argument names, so it validates against the
  * built-in registry. `text` is one step, without URLs.
  */
-export function recognizeToolAction(text: string): ToolAction | undefined {
-  const line = text.trim().replace(/[.;:!]+$/, '').replace(/\s+/g, ' ');
+export function recognizeToolAction(text: string, context: CommandContext = {}): ToolAction | undefined {
+  // A closing "." is punctuation, a lone "." or "./..." an argument ("run eslint .", "run go test ./...").
+  const line = text.trim().replace(/(?<=[^\s/.])[.;:!]+$/, '').replace(/\s+/g, ' ');
   // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: an empty line matches no pattern below either (and the line holds no newline once its spaces are joined)
   if (line.includes('\n') || line === '') return undefined;
   const single = (call: ToolCall | undefined): ToolAction | undefined => (call ? { calls: [call], inOrder: false } : undefined);
@@ -101,7 +99,7 @@ export function recognizeToolAction(text: string): ToolAction | undefined {
     single(listFiles(line)) ??
     single(searchText(line)) ??
     readFiles(line) ??
-    runCommands(line)
+    recognizeCommand(line, context)
   );
 }
 
@@ -224,53 +222,4 @@ function pathList(text: string): string[] | undefined {
   const items = text.split(/\s*,\s*(?:and\s+)?|\s+and\s+/).map((item) => cleanToken(item.trim()));
   if (items.length === 0 || items.some((item) => !isPathToken(item) || item.startsWith('/'))) return undefined;
   return [...new Set(items.map((item) => item.replace(/^\.\//, '')))];
-}
-
-function runCommands(line: string): ToolAction | undefined {
-  const afterVerb = runVerb.exec(line);
-  const afterCheck = checkVerb.exec(line);
-  const rest = afterVerb ? line.slice(afterVerb[0].length) : afterCheck ? line.slice(afterCheck[0].length) : line;
-  const ticked = /^(?:the\s+)?(?:command\s+)?`([^`]+)`(?:\s+(?:in|from)\s+(?:the\s+)?([^\s,]+)(?:\s+(?:folder|directory))?(?=[\s,]|$))?/i.exec(rest);
-  let commandLine: string | undefined;
-  let cwd: string | undefined;
-  if (ticked && (afterVerb || afterCheck || line.startsWith('`'))) {
-    commandLine = ticked[1]!;
-    cwd = ticked[2];
-    if (!afterVerb && !knownCommands.test(commandLine.trim().split(/\s+/)[0] ?? '')) return undefined;
-  } else if (afterVerb) {
-    const plain = rest.replace(/^(?:the\s+)?(?:command\s+)?/i, '');
-    if (!knownCommands.test(plain.split(/\s+/)[0] ?? '')) return undefined;
-    const cut = /^(.*?)(?:\s+(?:in|from)\s+(?:the\s+)?(\S+?)(?:\s+(?:folder|directory))?)?(?:(\s+(?:and|to|so|then|until|after|before|with)\s.*|,\s.*))?$/i.exec(plain)!;
-    commandLine = cut[1]!;
-    cwd = cut[2];
-    // "Run npm install then npm test": the next command runs after this one.
-    const next = cut[3] === undefined ? undefined : /^,?\s*(and\s+then|then|and|&&)\s+(.*)$/i.exec(cut[3]);
-    const more = next && knownCommands.test(next[2]!.split(/\s+/)[0] ?? '') ? runCommands(`run ${next[2]!}`) : undefined;
-    if (more && cwd === undefined) {
-      const first = runCommands(`run ${commandLine}`);
-      return first ? { calls: [...first.calls, ...more.calls], inOrder: true } : undefined;
-    }
-    // Work ordered after the command ("then fix the failures", a second command for another
-    // folder) is more than this command: the step is not one plain tool action, so none of it is dropped.
-    if (more || (next && !/^and$/i.test(next[1]!))) return undefined;
-  }
-  if (commandLine === undefined) return undefined;
-  const cwdPath = cwd === undefined ? undefined : cleanToken(cwd).replace(/^\.\//, '').replace(/\/$/, '');
-  if (cwdPath !== undefined && (cwdPath.startsWith('/') || !/^[\w@.+/-]+$/.test(cwdPath))) return undefined;
-  const commands = commandLine.split(/\s+&&\s+/).map((part) => part.trim());
-  if (commands.some((command) => command === '' || shellOperators.test(command))) return undefined;
-  const calls = commands.map((command): ToolCall => ({ tool: 'run_command', args: { argv: splitArgv(command), ...(cwdPath ? { cwd: cwdPath } : {}) } }));
-  // Stryker disable next-line ConditionalExpression,MethodExpression,ArrowFunction: an empty command was refused above, so no argv is empty; kept as the last guard before a command runs
-  if (calls.some((call) => (call.args['argv'] as string[]).length === 0)) return undefined;
-  return { calls, inOrder: true };
-}
-
-/** Splits a command line into argv, honouring single and double quotes (no shell expansion). */
-function splitArgv(line: string): string[] {
-  const argv: string[] = [];
-  const token = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g;
-  for (let match = token.exec(line); match; match = token.exec(line)) {
-    argv.push(match[1]?.replace(/\\(.)/g, '$1') ?? match[2] ?? match[3]!);
-  }
-  return argv;
 }

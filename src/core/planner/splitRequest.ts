@@ -1,3 +1,5 @@
+import { actionVerbs, alternation, isCjk, reportVerbs, sequencingWords } from './requestWords';
+
 /** A request cut into step texts, and the lead-in that introduced a list, if any. */
 export interface SplitRequest {
   /** Text before a list that ends with ":" ("Do the following:"); it describes, it is not a step. */
@@ -15,28 +17,46 @@ interface Part {
   follows: boolean;
 }
 
-const listItem = /^\s*(?:([-*•+])|\d{1,3}[.)]|\(\d{1,3}\))\s+(.*)$/;
-const connective = String.raw`(?:and then|then|next|after that|afterwards|afterward|finally|lastly|once (?:that is|that's|it is|it's) done|when (?:that is|that's) done)`;
-// A new sentence starts after . ! ? or ; and whitespace, with a capital letter, a digit,
-// a backtick or a sequencing word ("then", "next", …).
-const sentenceBoundary = new RegExp(String.raw`(?<=[.!?;])\s+(?=[A-Z0-9\x60"']|${connective}\b[,:]?\s)`);
-const commaThenConnective = new RegExp(String.raw`,\s+(?=(?:and then|then)\s)`, 'i');
-const leadingConnective = new RegExp(String.raw`^(?:${connective})\b[,:]?\s*`, 'i');
-const leadingStart = /^(?:first(?: of all)?|to start|to begin)\b[,:]?\s*/i;
+// Bullets (group 1) and numbers; Chinese and Japanese lists also number with "1、", "（1）", "一、" and bullet with "・", without a space.
+const listItem = /^\s*(?:([-*•+])\s+|(・)\s*|(?:\d{1,3}[.)]|\(\d{1,3}\))\s+|(?:\d{1,3}[、．]|（\d{1,3}）|[一二三四五六七八九十]{1,3}、)\s*)(.*)$/;
+const latinStart = alternation(sequencingWords.start.filter((word) => !isCjk(word)));
+const cjkStart = alternation(sequencingWords.start.filter(isCjk));
+const latinWithin = alternation(sequencingWords.within.filter((word) => !isCjk(word)));
+const cjkWithin = alternation(sequencingWords.within.filter(isCjk));
+const cjkCharacter = String.raw`[\u3040-\u30ff\u3400-\u9fff]`;
+// "después de X", "depois de X" say "after X": the word does not order what follows it.
+const notAfterClause = String.raw`(?!\s+(?:de|del|que|da|do|dos|das)\b)`;
+// A new sentence starts after . ! ? or ; and whitespace, with a capital letter, a digit, a backtick, a quote,
+// a sequencing word ("then", "danach", …) or a Chinese or Japanese character; and after 。！？； always.
+const sentenceBoundary = new RegExp(
+  String.raw`(?<=[.!?;])\s+(?=[\p{Lu}0-9\x60"'¿¡]|(?:${latinStart})\b[,:]?\s|${cjkCharacter})|(?<=[。！？；])\s*`,
+  'u',
+);
+// ", then …", ", danach …", "，然后…", "、それから…": the clause after the comma is the next step.
+const commaConnective = new RegExp(String.raw`,\s+(?=(?:${latinStart})\b${notAfterClause}[,:]?\s)(?!next\s+to\b)|[,，、]\s*(?=${cjkStart})`, 'i');
+// "… und dann …", "… puis …", "… 然后 …": words that order what follows wherever they stand.
+const withinConnective = new RegExp(String.raw`\s+(?=(?:${latinWithin})\b\s)|(?<=\S)\s*(?=${cjkWithin})`, 'i');
+// "If it fails, then …", "Wenn …, dann …": a condition, not two steps.
+const conditional = /^(?:if|when|unless|wenn|falls|sobald|si|quand|lorsque|cuando|se|quando)\b/i;
+const leadingConnective = new RegExp(String.raw`^(?:(?:${latinStart})\b${notAfterClause}[,:]?\s*|(?:${cjkStart})[,:，、：]?\s*)`, 'i');
+const leadingStart = /^(?:(?:first(?: of all)?|to start|to begin|zuerst|zunächst|d'abord|primero|primeiro)\b|首先|まず)[,:，、]?\s*/i;
 // "X and <verb> …", "X then <verb> …": two actions in one sentence, done in that order. Reporting what a
 // command printed is part of running it, not a step of its own.
-const actionVerbs = 'read|open|show|list|search|grep|find|delete|remove|run|execute|create|make|add|write|update|edit|fix|change|rename|move|copy|implement|refactor|explain|summari[sz]e|document|commit|push|deploy|install|test|check|verify|review|build|compile|lint|format|replace|clean|generate|publish|release|upgrade|bump|describe|tell|report';
 const andAction = new RegExp(
-  String.raw`\s+(?:and|then)\s+(?=(?:then\s+)?(?:${actionVerbs})(?=\s)(?!\s+(?:me\s+)?(?:the\s+|on\s+the\s+|back\s+)?(?:results?|output|outcome|errors?|failures?)\b))`,
+  String.raw`\s+(?:and|then)\s+(?=(?:then\s+)?(?:${actionVerbs})(?=\s))(?!(?:then\s+)?(?:${reportVerbs})\s+(?:me\s+)?(?:the\s+|on\s+the\s+|back\s+)?(?:results?|output|outcome|errors?|failures?)\b)`,
   'i',
 );
 
 /**
- * Splits a normalized request into step texts (docs/architecture.md §5): one per list bullet or numbered
- * line (indented or following lines continue the item), and, in running text, at each
- * sentence boundary, at a comma followed by "then", and at "and" or "then" before a second
- * action ("Search for legacy and delete src/legacy.js", "add a section then run npm test"); a leading sequencing word is removed from
- * the step and recorded in `follows`.
+ * Splits a normalized request into step texts (docs/architecture.md §5): one per list bullet
+ * or numbered line ("1.", "1)", and the "1、", "（1）", "一、", "・" of Chinese and Japanese
+ * lists; indented or following lines continue the item), and, in running text, at each
+ * sentence boundary (also 。！？；), at a comma followed by a word of `sequencingWords`
+ * ("then", "danach", "puis", "luego", "depois", "然后", "それから"), at such a word that
+ * orders what follows wherever it stands ("und dann", "然后"), and at "and" or "then" before
+ * a second action ("Search for legacy and delete src/legacy.js", "add a section then run npm
+ * test", "run the tests and fix the failures"); a leading sequencing word is removed from
+ * the step and recorded in `follows`. A condition ("If it fails, then …") is not split.
  */
 export function splitRequest(text: string): SplitRequest {
   const lines = text.split('\n');
@@ -67,8 +87,8 @@ export function splitRequest(text: string): SplitRequest {
     if (item) {
       flushProse();
       flush();
-      const numbered = item[1] === undefined;
-      current = { text: item[2]!.trim(), follows: numbered && numberedBefore };
+      const numbered = item[1] === undefined && item[2] === undefined;
+      current = { text: item[3]!.trim(), follows: numbered && numberedBefore };
       numberedBefore = numbered;
     } else if (line.trim() === '') {
       flush();
@@ -93,13 +113,30 @@ function splitProse(text: string): Part[] {
   return text
     .split(/\n\s*\n/)
     .flatMap((paragraph) => paragraph.replace(/\s*\n\s*/g, ' ').split(sentenceBoundary))
-    // Stryker disable next-line ConditionalExpression: a piece after ", then" starts with the connective, which cleanPart records as ordering too
-    .flatMap((sentence) => sentence.split(commaThenConnective).map((piece, index): Part => ({ text: piece, follows: index > 0 })));
+    .flatMap((sentence) =>
+      conditional.test(sentence.trim())
+        ? [{ text: sentence, follows: false }]
+        // Stryker disable next-line ConditionalExpression: a piece after ", then" starts with the connective, which cleanPart records as ordering too
+        : sentence.split(commaConnective).map((piece, index): Part => ({ text: piece, follows: index > 0 })),
+    );
 }
 
-/** "A and B" where B is a second action: two parts, the second after the first ("and" inside backticks or quotes does not count). */
+/**
+ * "A and B" where B is a second action, "A und dann B", "A 然后 B": two parts, the second after
+ * the first (words inside backticks or quotes do not count, nor those of a condition).
+ */
 function splitActions(part: Part): Part[] {
   const masked = part.text.replace(/`[^`]*`|"[^"]*"/g, (quoted) => '_'.repeat(quoted.length));
+  // The part's own leading word ("y luego …") is not a place to split again.
+  const lead = masked.length - masked.trimStart().replace(leadingConnective, '').length;
+  const within = conditional.test(masked.trim()) ? null : withinConnective.exec(masked.slice(lead));
+  if (within && masked.slice(lead, lead + within.index).trim() !== '') {
+    const at = lead + within.index;
+    return [
+      ...splitActions({ text: part.text.slice(0, at), follows: part.follows }),
+      ...splitActions({ text: part.text.slice(at + within[0].length), follows: true }),
+    ];
+  }
   const at = andAction.exec(masked);
   // Stryker disable next-line Regex: only one word or more counts, and a single word has no space to split at
   if (!at || masked.slice(0, at.index).trim().split(/\s+/).length < 2) return [part];

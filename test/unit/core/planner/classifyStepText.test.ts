@@ -63,4 +63,30 @@ describe('classifyStepText', () => {
     assert.deepEqual(classifyStepText('Add a test for the parser'), { kind: 'work', agent: 'tester', flaky: false });
     assert.deepEqual(classifyStepText('Analyze the logs'), { kind: 'work', agent: 'researcher', flaky: false });
   });
+
+  it('takes a question in any language and a "which" without its mark for a question, but not a request put as one (issue 29)', () => {
+    for (const text of ['我们应该使用哪个许可证？', 'Welche Lizenz sollen wir verwenden?', 'which license should we use', '¿Qué licencia usamos?']) {
+      assert.equal(classifyStepText(text).kind, 'clarification', text);
+    }
+    assert.deepEqual(classifyStepText('Can you run `npm test`?'), {
+      kind: 'tool',
+      calls: [{ tool: 'run_command', args: { argv: ['npm', 'test'] } }],
+      inOrder: true,
+      flaky: true,
+    });
+    assert.equal(classifyStepText('Could you add a CHANGELOG entry?').kind, 'work');
+    assert.equal(classifyStepText('Run npm test?').kind, 'tool');
+  });
+
+  it("reads a command against the project's test command and the step before's paths", () => {
+    assert.deepEqual(classifyStepText('Run the tests', { testCommand: ['pytest'] }), {
+      kind: 'tool',
+      calls: [{ tool: 'run_command', args: { argv: ['pytest'] } }],
+      inOrder: true,
+      flaky: true,
+    });
+    assert.equal(classifyStepText('Run the tests').kind, 'work');
+    const onIt = classifyStepText('Run mypy on it', { referentPaths: ['src/a.py'] });
+    assert.deepEqual(onIt.kind === 'tool' ? onIt.calls : onIt.kind, [{ tool: 'run_command', args: { argv: ['mypy', 'src/a.py'] } }]);
+  });
 });

@@ -20,10 +20,21 @@ describe('heuristicPlan', () => {
     assert.deepEqual(validatePlan(plan, { tools: registry }), []);
   });
 
-  it('with a model: agents and clarifications instead of manual steps, with only the agents it uses', () => {
-    const plan = heuristicPlan('Add login with session cookies. Read API spec at https://example.com/spec.pdf. Which port should we use? Then write unit tests.', { model: true });
-    assert.deepEqual(plan.steps.map((step) => [step.kind, step.agent ?? '']), [['agent', 'coder'], ['agent', 'researcher'], ['clarification', ''], ['agent', 'tester']]);
-    assert.deepEqual(plan.steps.map((step) => step.attachments ?? []), [[], [{ kind: 'link', ref: 'https://example.com/spec.pdf' }], [], []]);
+  it('with a model: agents instead of manual steps, with only the agents it uses, the question asked first', () => {
+    const plan = heuristicPlan(
+      'Add login with session cookies. Read API spec at https://example.com/spec.pdf. Which port should we use? Then write unit tests.',
+      { model: true },
+    );
+    assert.deepEqual(
+      plan.steps.map((step) => [step.kind, step.agent ?? '']),
+      [
+        ['clarification', ''],
+        ['agent', 'coder'],
+        ['agent', 'researcher'],
+        ['agent', 'tester'],
+      ],
+    );
+    assert.deepEqual(plan.steps.map((step) => step.attachments ?? []), [[], [], [{ kind: 'link', ref: 'https://example.com/spec.pdf' }], []]);
     assert.deepEqual(Object.keys(plan.agents).sort(), ['coder', 'researcher', 'tester']);
   });
 
@@ -37,7 +48,7 @@ describe('heuristicPlan', () => {
 
   it('chains a step that names what another produced: "it", or the same path', () => {
     assert.deepEqual(shape('Read src/app.ts. Explain it.').map((row) => row[3]), ['', 'S001']);
-    assert.deepEqual(shape('- Read src/a.ts\n- Rewrite src/a.ts with async/await\n- Read src/b.ts').map((row) => row[3]), ['', 'S001', '']);
+    assert.deepEqual(shape('In parallel:\n- Read src/a.ts\n- Rewrite src/a.ts with async/await\n- Read src/b.ts').map((row) => row[3]), ['', 'S001', '']);
   });
 
   it('splits "X and Y" actions in order, and several paths into parallel tool steps', () => {
@@ -153,3 +164,43 @@ describe('heuristicPlan: verification', () => {
     }
   });
 });
+
+describe('heuristicPlan: ordered lists and questions first (issue 29, item 1)', () => {
+  it("runs the issue's list in its order, the tests after the changes, and asks the question first", () => {
+    const plan = heuristicPlan('- bump the version in package.json\n- add a CHANGELOG entry\n- run `npm test`\n- which license should we use?');
+    assert.deepEqual(plan.steps.map((step) => [step.id, step.kind, step.title, step.dependsOn.join(',')]), [
+      ['S001', 'clarification', 'Which license should we use?', ''],
+      ['S002', 'manual', 'Bump the version in package.json', ''],
+      ['S003', 'manual', 'Add a CHANGELOG entry', 'S002'],
+      ['S004', 'tool', 'Run `npm test`', 'S003'],
+    ]);
+    assert.equal(plan.steps[0]?.input, 'Which license should we use?');
+  });
+
+  it('makes a question in prose a clarification without a model too, and the work after it waits for the answer', () => {
+    assert.deepEqual(shape('Which database should we use? Then add the models.'), [['S001', 'clarification', '', ''], ['S002', 'manual', '', 'S001']]);
+    assert.deepEqual(shape('Add the models. Which database should we use?'), [['S001', 'clarification', '', ''], ['S002', 'manual', '', '']]);
+    assert.deepEqual(shape('Add a health endpoint. Which port should it listen on? Then write its tests.').map((row) => [row[1], row[3]]), [
+      ['manual', ''], ['clarification', 'S001'], ['manual', 'S002'],
+    ]);
+  });
+
+  it('runs items side by side only when clearly independent: disjoint files, or "in parallel"; a command still waits for them', () => {
+    assert.deepEqual(shape('- Update README.md\n- Update docs/guide.md\n- run `npm run lint`').map((row) => row[3]), ['', '', 'S001,S002']);
+    assert.deepEqual(shape('- Update README.md\n- Fix the typo in README.md\n- run `npm run lint`').map((row) => row[3]), ['', 'S001', 'S002']);
+    assert.deepEqual(
+      shape('Do these in parallel:\n- write the release notes\n- update the website copy\n- run `npm run build`').map((row) => row[3]),
+      ['', '', 'S001,S002'],
+    );
+    assert.deepEqual(shape('Write the release notes. Update the website copy. Do both in parallel.').map((row) => row[3]), ['', '']);
+    assert.deepEqual(shape('- write the release notes\n- update the website copy').map((row) => row[3]), ['', 'S001']);
+  });
+
+  it('orders the parts of a request in another language', () => {
+    assert.deepEqual(shape('1、更新 CHANGELOG.md\n2、运行 `npm test`\n3、我们应该使用哪个许可证？'), [
+      ['S001', 'clarification', '', ''], ['S002', 'manual', '', ''], ['S003', 'tool', 'run_command', 'S002'],
+    ]);
+    assert.deepEqual(shape('Mets à jour CHANGELOG.md, puis lance `npm test`'), [['S001', 'manual', '', ''], ['S002', 'tool', 'run_command', 'S001']]);
+  });
+});
+

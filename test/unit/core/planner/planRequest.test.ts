@@ -42,6 +42,17 @@ describe('planRequest: one planning path for the editor and the command line', (
     assert.deepEqual(planned.warnings, []);
   });
 
+  it("without a model runs the project's test command for \"run the tests\", and its fix checks it again (issue 29)", async () => {
+    const workspace = createMemoryWorkspace({ 'pyproject.toml': '[tool.pytest.ini_options]\n', 'src/app.py': '' });
+    const planned = await planRequest('run the tests and fix the failure', { ...base, workspace });
+    assert.deepEqual(planned.plan.steps.map((step) => [step.kind, step.args?.['argv'] ?? '', step.checks ?? []]), [
+      ['tool', ['pytest'], []],
+      ['manual', '', [{ kind: 'command', argv: ['pytest'] }]],
+    ]);
+    const unknown = await planRequest('run the tests and fix the failure', { ...base, workspace: createMemoryWorkspace({ 'README.md': '' }) });
+    assert.deepEqual(unknown.plan.steps.map((step) => step.kind), ['manual', 'manual']);
+  });
+
   it('refuses feedback without a model, saying what to do in the host\'s words', async () => {
     await assert.rejects(planRequest('Add a README', { ...base, feedback: 'shorter', noModelHint: 'pass --base-url.' }), (error: Error) => {
       assert.equal(error.message, 'Regenerate needs a model to take your feedback into account, and none is set up: pass --base-url.');

@@ -191,6 +191,15 @@ const cases: [string, ToolAction | undefined][] = [
   ['run npm test in $web', undefined],
   ['run npm test in web$', undefined],
   ['run git pull && npm test | tee log', undefined],
+  // Issue 29: English after a program is never argv (the step names the program for a person), the well-known forms are read.
+  ['run mypy on it', undefined],
+  ['run black on the package', undefined],
+  ['run pytest with coverage', undefined],
+  ['run the pytest suite', inOrder(call('run_command', { argv: ['pytest'] }))],
+  ['run mypy on src/pkg', inOrder(call('run_command', { argv: ['mypy', 'src/pkg'] }))],
+  ['Run `git status` and `git diff`', inOrder(call('run_command', { argv: ['git', 'status'] }), call('run_command', { argv: ['git', 'diff'] }))],
+  ['Run `npm test` and fix the failures', undefined],
+  ['run eslint .', inOrder(call('run_command', { argv: ['eslint', '.'] }))],
 ];
 
 describe('recognizeToolAction', () => {

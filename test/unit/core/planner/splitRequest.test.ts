@@ -97,4 +97,49 @@ describe('splitRequest', () => {
     assert.deepEqual(splitRequest('Search for "foo bar baz" and delete src/a.js').parts, ['Search for "foo bar baz"', 'Delete src/a.js']);
     assert.deepEqual(splitRequest('  Find and fix the crash').parts, ['Find and fix the crash']);
   });
+
+  it('splits German, French, Spanish, Portuguese, Chinese and Japanese requests at their sequencing words (issue 29)', () => {
+    const cases: [string, string[]][] = [
+      ['Lies README.md. Danach führe `npm test` aus.', ['Lies README.md.', 'Führe `npm test` aus.']],
+      ['Lies README.md und dann führe `npm test` aus', ['Lies README.md', 'Führe `npm test` aus']],
+      ['Aktualisiere CHANGELOG.md, anschließend führe `npm test` aus', ['Aktualisiere CHANGELOG.md', 'Führe `npm test` aus']],
+      ['Lis README.md puis lance `npm test`', ['Lis README.md', 'Lance `npm test`']],
+      ['Corrige le bug. Ensuite, exécute `npm test`', ['Corrige le bug.', 'Exécute `npm test`']],
+      ['Lee README.md y luego ejecuta `npm test`', ['Lee README.md', 'Ejecuta `npm test`']],
+      ['Actualiza el changelog, después ejecuta `npm test`', ['Actualiza el changelog', 'Ejecuta `npm test`']],
+      ['Leia o README.md e depois execute `npm test`', ['Leia o README.md', 'Execute `npm test`']],
+      ['Atualize o CHANGELOG.md. Em seguida, rode `pytest`', ['Atualize o CHANGELOG.md.', 'Rode `pytest`']],
+      ['读取 README.md，然后运行 `npm test`', ['读取 README.md', '运行 `npm test`']],
+      ['读取 README.md 然后运行 `npm test`，之后更新 CHANGELOG.md', ['读取 README.md', '运行 `npm test`', '更新 CHANGELOG.md']],
+      ['修复登录错误。接着运行测试。最后提交', ['修复登录错误。', '运行测试。', '提交']],
+      ['README.mdを読んで、それから`npm test`を実行して', ['README.mdを読んで', '`npm test`を実行して']],
+      ['まずREADME.mdを更新して。次に`pytest`を実行して。', ['README.mdを更新して。', '`pytest`を実行して。']],
+    ];
+    for (const [text, parts] of cases) {
+      const split = splitRequest(text);
+      assert.deepEqual(split.parts, parts, text);
+      assert.deepEqual(split.follows, parts.map((_, index) => index > 0), text);
+    }
+  });
+
+  it('splits Chinese and Japanese lists numbered with 、 or （1）, and bulleted with ・', () => {
+    assert.deepEqual(splitRequest('1、更新 CHANGELOG.md\n2、运行 `npm test`'), { parts: ['更新 CHANGELOG.md', '运行 `npm test`'], follows: [false, true] });
+    assert.deepEqual(splitRequest('（1）更新文档\n（2）运行测试').parts, ['更新文档', '运行测试']);
+    assert.deepEqual(splitRequest('一、更新文档\n二、运行测试').parts, ['更新文档', '运行测试']);
+    assert.deepEqual(splitRequest('・READMEを更新\n・テストを実行'), { parts: ['READMEを更新', 'テストを実行'], follows: [false, false] });
+  });
+
+  it('does not split a condition, "after X", or a sequencing word that stands after its verb', () => {
+    assert.deepEqual(splitRequest('Wenn die Tests fehlschlagen, dann behebe sie').parts, ['Wenn die Tests fehlschlagen, dann behebe sie']);
+    assert.deepEqual(splitRequest('If it fails, then revert the change').parts, ['If it fails, then revert the change']);
+    assert.deepEqual(splitRequest('Después de actualizar, ejecuta `npm test`').parts, ['Después de actualizar, ejecuta `npm test`']);
+    assert.deepEqual(splitRequest('Führe `npm test` aus und behebe danach die Fehler').parts, ['Führe `npm test` aus und behebe danach die Fehler']);
+    assert.deepEqual(splitRequest('Add a link, next to the logo').parts, ['Add a link, next to the logo']);
+  });
+
+  it('splits "and fix …" after a command, but keeps "and report the results" with it', () => {
+    assert.deepEqual(splitRequest('Run `npm test` and fix the failures'), { parts: ['Run `npm test`', 'Fix the failures'], follows: [false, true] });
+    assert.deepEqual(splitRequest('run the tests and fix the failure').parts, ['Run the tests', 'Fix the failure']);
+    assert.deepEqual(splitRequest('Run `npm test` and report the failures').parts, ['Run `npm test` and report the failures']);
+  });
 });

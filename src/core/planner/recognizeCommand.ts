@@ -1,0 +1,206 @@
+import { knownProgram, type ProgramShape } from './knownPrograms';
+import { cleanToken, isPathToken } from './pathsInText';
+import { alternation, isCjk, reportVerbs, runWords } from './requestWords';
+
+/** What a step's command may be read against besides its own text. */
+export interface CommandContext {
+  /** The project's test command, for "run the tests" (none: such a step is a person's or an agent's). */
+  testCommand?: readonly string[];
+  /** The paths the step before named, for "run mypy on it". */
+  referentPaths?: readonly string[];
+}
+
+/** A `run_command` call with its exact argument names (a `ToolCall`). */
+export interface CommandCall {
+  tool: 'run_command';
+  args: Record<string, unknown>;
+}
+
+/** The commands a step text asks for, each after the one before. */
+export interface CommandAction {
+  calls: CommandCall[];
+  inOrder: true;
+}
+
+interface Token {
+  text: string;
+  quoted: boolean;
+}
+
+const runVerb = /^(?:please\s+)?(?:run|execute|exec|invoke|launch|start)\b\s*/i;
+const checkVerb = /^(?:make sure|ensure|check|verify)(?:\s+that)?\s+/i;
+const shellOperators = /(?:^|\s)(?:\||\|\||&&|;|>|>>|<|2>&1|&)(?:\s|$)|\$\(|`/;
+// Words that are never a name on a command line, even where a program takes one ("run npm install on the server").
+const fillers = new Set(
+  ('on in at to with without and or for from by the a an it its them they this that these those of all everything again first now please suite tests ' +
+    'package packages project code codebase repo repository files file changes results coverage output me us my our your then so if when until after ' +
+    'before properly quickly').split(' '),
+);
+// A plain word: letters only (a path, an option, a number, a ref such as origin/main is not plain).
+const plainWord = /^\p{L}[\p{L}'’]*$/u;
+const projectTests = /^(?:the\s+|all\s+(?:the\s+|of\s+the\s+)?)?(?:whole\s+|full\s+|entire\s+)?(?:(?:unit|integration|e2e)\s+)?(?:tests|test\s+suite|testsuite|specs)(?:\s+again)?$/i;
+const testsWith = /^(?:the\s+|all\s+(?:the\s+)?)?(?:whole\s+|full\s+)?(?:(?:unit|integration)\s+)?(?:tests|test\s+suite)\s+(?:with|using|via|through)\s+(.+)$/i;
+const programSuite = /^(?:the\s+)?(?:whole\s+|full\s+|entire\s+)?(\S+)\s+(?:(?:unit\s+)?tests|(?:test\s+)?suite)$/i;
+const onTarget = /^(\S+)\s+(?:on|over|against|across)\s+(.+)$/i;
+const wholeWorkspace = /^(?:the\s+)?(?:whole\s+|entire\s+)?(?:project|repo|repository|codebase|code\s+base|code|workspace|everything)$/i;
+// Folders named without a "/" that "run black on src" means (any other single word may be English: "on save").
+const folderNames = new Set(['src', 'lib', 'tests', 'test', 'app', 'apps', 'scripts', 'source', 'pkg', 'cmd', 'internal', 'docs', 'examples', 'bin', 'tools']);
+const pronoun = /^(?:it|them|this|that|those|these|(?:this|that|the|those|these)\s+files?)$/i;
+const purpose = /^,?\s*(?:to|so|in\s+order\s+to)\s/i;
+const reported = new RegExp(String.raw`^,?\s*and\s+(?:${reportVerbs})\b`, 'i');
+const tickedTrailer = new RegExp(
+  String.raw`^(?:,?\s*(?:please|now|again|for\s+me)|\s+(?:passes|pass|works|succeeds|still\s+passes|runs\s+cleanly|is\s+green)|,?\s+(?:to|so|in\s+order\s+to)\s.*|,?\s+and\s+(?:${reportVerbs})\b.*)?$`,
+  'i',
+);
+const latinRunWords = new RegExp(String.raw`(?:^|\s)(?:${alternation(runWords.filter((word) => !isCjk(word)))})(?=\s|$)`, 'giu');
+const cjkRunWords = new RegExp(alternation(runWords.filter(isCjk)), 'g');
+
+/**
+ * The `run_command` calls a step text asks for (docs/architecture.md §5), or `undefined`.
+ * A command comes from backticks (after a run or check verb of any language, or alone with a
+ * known program: "Run `npm test` in web", "führe `npm test` aus", "`npm test` を実行"), or
+ * from a known program (`knownPrograms`) after a run verb whose every further word is an
+ * argument: an option, a path, a number, quoted text, a subcommand or a name where the
+ * program takes one ("run npm run build", "run pytest -q"). English around it makes no
+ * command ("run pytest with coverage"), except the well-known forms: "the tests" (the
+ * project's `context.testCommand`), "the pytest suite" (`pytest`), "mypy on src" or "on it"
+ * (the step before's paths), a working folder ("in web"), a purpose ("to check it") and
+ * "and report the results". `line` is one step, trimmed.
+ */
+export function recognizeCommand(line: string, context: CommandContext = {}): CommandAction | undefined {
+  const afterVerb = runVerb.exec(line);
+  const afterCheck = afterVerb ? null : checkVerb.exec(line);
+  const rest = afterVerb ? line.slice(afterVerb[0].length) : afterCheck ? line.slice(afterCheck[0].length) : line;
+  const using = afterVerb ? testsWith.exec(rest) : null;
+  if (using) return recognizeCommand(`run ${using[1]!}`, context);
+  if (line.includes('`')) return tickedCommands(rest, afterVerb !== null || afterCheck !== null) ?? commandsAmongRunWords(line);
+  return afterVerb ? plainCommands(rest, context) : undefined;
+}
+
+/** "`npm test`", "run `a` and `b` in web", "make sure `npm run lint` passes". */
+function tickedCommands(rest: string, verb: boolean): CommandAction | undefined {
+  let text = verb ? rest.replace(/^(?:the\s+)?(?:command\s+)?/i, '') : rest;
+  const lines: string[] = [];
+  for (;;) {
+    const ticked = /^`([^`]+)`/.exec(text);
+    if (!ticked) break;
+    lines.push(ticked[1]!);
+    text = text.slice(ticked[0].length);
+    const joiner = /^(?:\s*,\s*(?:and\s+)?(?:then\s+)?|\s+(?:and\s+)?then\s+|\s+and\s+)(?=`)/i.exec(text);
+    if (!joiner) break;
+    text = text.slice(joiner[0].length);
+  }
+  if (lines.length === 0) return undefined;
+  const where = /^\s+(?:in|from)\s+(?:the\s+)?([^\s,]+)(?:\s+(?:folder|directory))?(?=[\s,]|$)/i.exec(text);
+  if (where) text = text.slice(where[0].length);
+  if (!tickedTrailer.test(text)) return undefined;
+  if (!verb && lines.some((command) => !knownProgram(command.trim().split(/\s+/)[0]))) return undefined;
+  return callsOf(lines.join(' && '), where?.[1]);
+}
+
+/** Backticked commands among nothing but run words of any language ("führe `npm test` aus", "运行 `npm test`"). */
+function commandsAmongRunWords(line: string): CommandAction | undefined {
+  const lines = [...line.matchAll(/`([^`]+)`/g)].map((match) => match[1]!);
+  const around = line.replace(/`[^`]*`/g, ' ');
+  const left = around.replace(cjkRunWords, ' ').replace(latinRunWords, ' ').replace(/[\s,.;:!、，。！：]+/g, '');
+  if (left !== '' || around.trim() === '') return undefined;
+  return callsOf(lines.join(' && '), undefined);
+}
+
+/** A known program and its arguments after a run verb, or one of the well-known forms. */
+function plainCommands(rest: string, context: CommandContext): CommandAction | undefined {
+  const plain = rest.replace(/^(?:the\s+)?(?:command\s+)?/i, '');
+  if (projectTests.test(rest)) {
+    return context.testCommand ? { calls: [{ tool: 'run_command', args: { argv: [...context.testCommand] } }], inOrder: true } : undefined;
+  }
+  const suite = programSuite.exec(rest);
+  const suiteTests = suite ? knownProgram(suite[1])?.tests : undefined;
+  if (suiteTests) return { calls: [{ tool: 'run_command', args: { argv: [...suiteTests] } }], inOrder: true };
+  if (!knownProgram(plain.split(/\s+/)[0])) return undefined;
+  const target = onTarget.exec(plain);
+  const onPaths = target ? knownProgram(target[1])?.onPaths : undefined;
+  if (target && onPaths) {
+    // "run mypy on src and tests to check the types": the paths, then at most a purpose.
+    const [, what, why] = /^(.*?)((?:,?\s+(?:to|so|in\s+order\s+to)\s).*)?$/i.exec(target[2]!)!;
+    const paths = targetPaths(what!, context);
+    return paths && (why === undefined || purpose.test(why)) ? callsOf([target[1]!, ...onPaths, ...paths].join(' '), undefined) : undefined;
+  }
+
+  const cut = /^(.*?)(?:\s+(?:in|from)\s+(?:the\s+)?(\S+?)(?:\s+(?:folder|directory))?)?(\s+(?:and|to|so|then|in\s+order\s+to)\s.*|,\s.*)?$/i.exec(plain)!;
+  const commandLine = cut[1]!;
+  const cwd = cut[2];
+  const trailer = cut[3];
+  if (trailer !== undefined) {
+    // "Run npm install then npm test": the next command runs after this one.
+    const next = /^,?\s*(and\s+then|then|and|&&)\s+(.*)$/i.exec(trailer);
+    const more = next && knownProgram(next[2]!.split(/\s+/)[0]) ? plainCommands(next[2]!, context) : undefined;
+    if (more && cwd === undefined) {
+      const first = plainCommands(commandLine, context);
+      return first ? { calls: [...first.calls, ...more.calls], inOrder: true } : undefined;
+    }
+    // Work ordered after the command ("then fix the failures"), or anything else said of it, is more than
+    // this command: the step is not one plain tool action, so none of it is dropped.
+    if (more || !(purpose.test(trailer) || reported.test(trailer) || /^,\s*(?:please|now|again)$/i.test(trailer))) return undefined;
+  }
+  return commandLine.split(/\s+&&\s+/).every((command) => onlyArguments(tokenize(command))) ? callsOf(commandLine, cwd) : undefined;
+}
+
+/** The paths "run mypy on …" names: paths, the whole workspace (`.`), or "it" for the step before's paths. */
+function targetPaths(text: string, context: CommandContext): string[] | undefined {
+  if (wholeWorkspace.test(text)) return ['.'];
+  if (pronoun.test(text)) return context.referentPaths && context.referentPaths.length > 0 ? [...context.referentPaths] : undefined;
+  const items = text.split(/\s*,\s*(?:and\s+)?|\s+and\s+/).map((item) => cleanToken(item.trim()).replace(/^\.\//, ''));
+  return items.every((item) => (isPathToken(item) || folderNames.has(item)) && !item.startsWith('/')) ? items : undefined;
+}
+
+/** The calls of a command line (`a && b` in order), or `undefined` when it holds shell syntax or an unusable folder. */
+function callsOf(commandLine: string, cwd: string | undefined): CommandAction | undefined {
+  const cwdPath = cwd === undefined ? undefined : cleanToken(cwd).replace(/^\.\//, '').replace(/\/$/, '');
+  if (cwdPath !== undefined && (cwdPath.startsWith('/') || !/^[\w@.+/-]+$/.test(cwdPath))) return undefined;
+  const commands = commandLine.split(/\s+&&\s+/).map((part) => part.trim());
+  if (commands.some((command) => command === '' || shellOperators.test(command))) return undefined;
+  const calls = commands.map((command): CommandCall => ({
+    tool: 'run_command',
+    args: { argv: tokenize(command).map((token) => token.text), ...(cwdPath ? { cwd: cwdPath } : {}) },
+  }));
+  // Stryker disable next-line ConditionalExpression,MethodExpression,ArrowFunction: an empty command was refused above, so no argv is empty; kept as the last guard before a command runs
+  if (calls.some((call) => (call.args['argv'] as string[]).length === 0)) return undefined;
+  return { calls, inOrder: true };
+}
+
+/** Whether every word after the program is an argument its shape allows (see `ProgramShape`). */
+function onlyArguments(tokens: Token[]): boolean {
+  const shape: ProgramShape | undefined = knownProgram(tokens[0]?.text);
+  if (!shape) return false;
+  if (shape.anyWords) return true;
+  let names = shape.nameFirst === true;
+  let optionValue = false;
+  for (const token of tokens.slice(1)) {
+    const word = token.text;
+    if (token.quoted || !plainWord.test(word)) {
+      optionValue = word.startsWith('-') && !word.includes('=');
+      if (shape.nameAfter?.includes(word)) names = true;
+      else if (shape.argsAfterPath && isPathToken(word)) names = true;
+      continue;
+    }
+    const filler = fillers.has(word.toLowerCase());
+    if (shape.words?.includes(word)) {
+      if (shape.nameAfter?.includes(word)) names = true;
+    } else if (!((names || optionValue) && !filler)) {
+      return false;
+    }
+    optionValue = false;
+  }
+  return true;
+}
+
+/** Splits a command line into tokens, honouring single and double quotes (no shell expansion). */
+function tokenize(line: string): Token[] {
+  const tokens: Token[] = [];
+  const token = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g;
+  for (let match = token.exec(line); match; match = token.exec(line)) {
+    const quoted = match[3] === undefined;
+    tokens.push({ text: match[1]?.replace(/\\(.)/g, '$1') ?? match[2] ?? match[3]!, quoted });
+  }
+  return tokens;
+}
