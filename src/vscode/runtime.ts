@@ -45,3 +45,5 @@ export { handleChatRequest } from './chat/chatParticipant';
 export { McpServers, rememberedCallPrefix } from '../node/mcpServers';
 export { mcpServerLaunchKey, mcpServerTarget, mergeMcpConfigs, parseMcpConfig, parseMcpConfigText } from '../core/mcp/mcpConfig';
 export { mcpStartDecision } from '../core/mcp/mcpStartPolicy';
+export { chooseExtensionTools, fitToolBudget, isDeniedTool, promptFit, toolSectionBudget, toolTokens } from '../core/tools/toolOffer';
+export { countTokens } from '../core/llm/tokenCount';

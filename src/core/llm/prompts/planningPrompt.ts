@@ -64,6 +64,13 @@ const checkFields: Readonly<Record<CheckKind, string>> = {
   no_new_diagnostics: '{paths? (default: the changed files)}',
 };
 
+/** How the planner turns the usual shapes of a request into steps (the heuristic planner does the same without a model). */
+const requestPatterns = `- A list of instructions runs in its order (each step depends on the one before) unless clearly independent (different files, \
+"in parallel"); a command or test step depends on the changes before it. A question in the objective is a clarification step the work after it depends on.
+- "argv" holds the program and real arguments only, never words of the request ("run mypy on src": ["mypy","src"]).
+- Run the tests and fix what fails: a run_command step with "allowFailure": true (it returns {exitCode, stdout, stderr}); the fix depends on it, \
+reads {{results.ID.stdout}} and has a command check running the tests again. A dependent of a failed or skipped step is skipped.`;
+
 const planRules = `You are the planner of Task Planner, a VS Code extension that executes plans against the user's workspace.
 Turn the user's objective into a plan: a JSON object {"objective", "agents"?, "steps"}.
 Rules for steps:
@@ -81,7 +88,8 @@ what is wrong, e.g. result.city === depends.S001.city. An agent's result is {"an
 - "onFailure": "stop" (default), "skip", "retry" (with "maxAttempts") or "replan"; "critical": false when the run can do without the step.
 - "writes": files a step may change (["src/a.ts"], ["docs/**"]); overlapping steps run in turn, a writing step without it runs alone.
 - Use only the tools listed below. Writes, edits, deletes and commands are approved by the user before they happen.
-- Keep the plan as short as the objective allows. Ask a clarification step only when the objective is truly ambiguous.`;
+- Keep the plan as short as the objective allows. Ask a clarification step only when the objective is truly ambiguous.
+${requestPatterns}`;
 
 /**
  * The planning conversation (docs/architecture.md §5): a system message with the plan rules, the tools

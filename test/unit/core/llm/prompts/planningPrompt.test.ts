@@ -165,10 +165,22 @@ describe('buildPlanningPrompt: verification', () => {
     assert.match(stable, /"checks"[\s\S]*"outputSchema"[\s\S]*Include verification/);
   });
 
-  it('stays concise: the plan rules, teaching included (each step\'s files to change too), are at most 590 tokens', () => {
+  it('stays concise: the plan rules, teaching included (each step\'s files to change too, and the patterns of requests), are at most 740 tokens', () => {
     const rules = system.slice(0, system.indexOf('\n\nAvailable tools:'));
     assert.match(rules, /"writes": files a step may change/);
-    assert.ok(countTokens(rules) <= 590, `${countTokens(rules)} tokens`);
+    assert.ok(countTokens(rules) <= 740, `${countTokens(rules)} tokens`);
+  });
+
+  it('teaches the patterns of requests: a list in its order, questions as clarifications, real argv, and test and fix that can succeed (issue 29)', () => {
+    assert.match(
+      system,
+      /\n- A list of instructions runs in its order \(each step depends on the one before\) unless clearly independent .*; a command or test step depends on the changes before it\. A question in the objective is a clarification step the work after it depends on\.\n/,
+    );
+    assert.match(system, /\n- "argv" holds the program and real arguments only, never words of the request \("run mypy on src": \["mypy","src"\]\)\.\n/);
+    assert.match(
+      system,
+      /\n- Run the tests and fix what fails: a run_command step with "allowFailure": true .* the fix depends on it, reads \{\{results\.ID\.stdout\}\} and has a command check running the tests again\. A dependent of a failed or skipped step is skipped\./,
+    );
   });
 });
 
