@@ -3,7 +3,7 @@ import { createSessionPlanner } from './core/session/createSessionPlanner';
 import { ApiKeyStore, type ApiKeyPrompts } from './vscode/apiKeyStore';
 import { registerLanguageModelTools } from './vscode/languageModelTools';
 import { watchContributedTools } from './vscode/contributedTools';
-import type { Tool } from './core/tools/tool';
+import { createToolOffer } from './vscode/offeredTools';
 import { PendingPrompts } from './vscode/pendingPrompts';
 import { quickPickPlanReview, type PlanReview } from './vscode/planReview';
 import { planTask, planTaskFromEditor, regeneratePlan, type PlanTaskDeps } from './vscode/planTaskCommand';
@@ -32,6 +32,7 @@ import { ModelStatus, regenerateNeedsModel } from './vscode/modelStatus';
 import type { ModelSetupOutcome, ModelSetupUi } from './vscode/modelSetupFlow';
 import { setUpModel } from './vscode/setUpModelCommand';
 import { registerChatParticipant } from './vscode/chat/registerChatParticipant';
+import { registerOpenAiChatProvider } from './vscode/openAiChatProvider';
 import { errorMessage } from './shared/errorMessage';
 
 /** What a build may put in place of the defaults (the test build answers reviews and watches the panel's messages). */
@@ -89,11 +90,19 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     const { builtinTools, editorTools, gateByWorkspaceTrust } = loadRuntime();
     return gateByWorkspaceTrust([...builtinTools({ sessionPlanner }), ...editorTools()], trustGate());
   });
-  const contributed = watchContributedTools(log);
+  const contributed = watchContributedTools(log, () => readSettings().extensionTools);
   const rememberedToolCalls = new RememberedToolCalls(context.workspaceState);
   const mcp = new McpHost(context, () => new Set(builtins().map((tool) => tool.name)), rememberedToolCalls);
   // Other extensions' tools and the MCP servers' come and go: read (and gated) at each use.
-  const tools = (): Tool[] => [...builtins(), ...loadRuntime().gateByWorkspaceTrust([...contributed.tools(), ...mcp.tools()], trustGate())];
+  const tools = createToolOffer(
+    {
+      builtins,
+      mcp: () => loadRuntime().gateByWorkspaceTrust(mcp.tools(), trustGate()),
+      extension: () => loadRuntime().gateByWorkspaceTrust(contributed.tools(), trustGate()),
+      contextTokens: () => readSettings().contextTokens,
+    },
+    log,
+  );
   // A step that is yours to do is announced by a notification unless the plan panel already shows it with Done and Failed.
   let panelsMade = false;
   const panelFollowsRun = (): boolean => panelsMade && panels().panels.panel()?.isFollowingRun() === true;
@@ -146,7 +155,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
   const review = (): PlanReview => seams.review?.() ?? (readSettings().review === 'panel' ? panels().review : quickPickPlanReview);
   const requests = new RequestEditors();
   const setUp = async (ui?: ModelSetupUi): Promise<ModelSetupOutcome | undefined> => {
-    const outcome = await setUpModel(keys, log, ui);
+    const outcome = await setUpModel(keys, log, ui, () => tools().reduce((sum, tool) => sum + loadRuntime().toolTokens(tool), 0));
     await modelStatus.refresh();
     return outcome;
   };
@@ -186,6 +195,8 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     ...registerRunsCommands({ runs, runsTree, tree, log }),
     ...registerPlanFileCommands({ tree, runs, tools, review, log, panel: () => openPanel(), prepareTools: () => mcp.ensureStarted() }),
     ...registerLanguageModelTools(sessionPlanner, log),
+    // The configured OpenAI-compatible endpoint as a VS Code chat model: the Chat view (and @planner) without Copilot.
+    ...registerOpenAiChatProvider(keys, context.secrets.onDidChange, log),
     contributed,
     ...allowRules.disposables,
     runs.onDidChangeState((state) => {

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import type { Tool } from '../core/tools/tool';
 import { errorMessage } from '../shared/errorMessage';
-import { planningToolNames } from './languageModelTools';
 import { loadRuntime } from './loadRuntime';
 
 /** Most characters of a contributed tool's result handed to the step; most of its description shown to models. */
@@ -12,7 +11,7 @@ export const contributedToolPrefix = 'vscode__';
 
 /** The tools other extensions contribute, kept current. */
 export interface ContributedTools extends vscode.Disposable {
-  /** The current tools (made on first call after each change of `vscode.lm.tools`). */
+  /** The current tools the user chose, most relevant first (made on first call after each change of `vscode.lm.tools` or of the choice). */
   tools(): Tool[];
 }
 
@@ -20,30 +19,33 @@ export interface ContributedTools extends vscode.Disposable {
  * The language-model tools other extensions contribute (`vscode.lm.tools`: Copilot's,
  * other extensions', MCP servers configured in VS Code), as registry tools named
  * `vscode__<name>` (see `prefixedToolNames`), effect `external`, their input checked
- * against their own JSON Schema. Our own `planning_*` tools are left out. Each call asks
+ * against their own JSON Schema. Only those `chosen()` names or patterns choose
+ * (`taskPlanner.tools.extensionTools`), most relevant first, and never one
+ * `deniedToolPatterns` refuses (VS Code's internal and chat-control tools, our own
+ * `planning_*` tools): see `chooseExtensionTools`. Each call asks
  * the user first (VS Code shows its own confirmation only inside a chat session, and
  * `invokeTool` from a run has none), then runs through `vscode.lm.invokeTool`, cancelled
  * with the step; the result's text, JSON and text data parts become bounded text with
  * controls escaped. Follows changes of `vscode.lm.tools` (read at each `tools()` call).
  */
-export function watchContributedTools(log: vscode.LogOutputChannel): ContributedTools {
+export function watchContributedTools(log: vscode.LogOutputChannel, chosen: () => readonly string[]): ContributedTools {
   if (typeof vscode.lm?.invokeTool !== 'function') return { tools: () => [], dispose: () => undefined };
   // The stable API has no event for a change of `vscode.lm.tools`; reading it is cheap, so each call compares.
   let made: { key: string; tools: Tool[] } | undefined;
   return {
     tools() {
-      const key = JSON.stringify(vscode.lm.tools.map((tool) => [tool.name, tool.description, tool.inputSchema]));
-      if (made?.key !== key) made = { key, tools: makeTools(log) };
+      const patterns = chosen();
+      // Nothing chosen (the default): nothing to make, and the runtime is not loaded for it.
+      if (patterns.length === 0) return [];
+      const key = JSON.stringify([patterns, vscode.lm.tools.map((tool) => [tool.name, tool.description, tool.inputSchema])]);
+      if (made?.key !== key) made = { key, tools: makeTools(log, loadRuntime().chooseExtensionTools(vscode.lm.tools, patterns)) };
       return made.tools;
     },
     dispose: () => undefined,
   };
 }
 
-const own = new Set<string>(planningToolNames);
-
-function makeTools(log: vscode.LogOutputChannel): Tool[] {
-  const offered = vscode.lm.tools.filter((tool) => !own.has(tool.name));
+function makeTools(log: vscode.LogOutputChannel, offered: readonly vscode.LanguageModelToolInformation[]): Tool[] {
   const names = loadRuntime().prefixedToolNames(
     contributedToolPrefix,
     offered.map((tool) => tool.name),

@@ -47,41 +47,51 @@ export async function resolveProvider(settings: TaskPlannerSettings, keys: ApiKe
     };
   }
   if (choice === 'openai') {
-    await keys.announceWorkspaceBaseUrl(settings.baseUrl, settings.baseUrlFrom, settingsFileOf(settings.baseUrlFrom));
-    const forUrl = await keys.keyFor(settings.baseUrl, settings.baseUrlFrom, isLocalBaseUrl(settings.baseUrl));
-    if ('withheld' in forUrl) {
-      throw new Error(
-        vscode.l10n.t(
-          'Task Planner did not send your API key to {0}: it was entered for {1}. Run "Task Planner: Set API key" to enter a key for {0}, or remove taskPlanner.llm.baseUrl from the settings that point there.',
-          forUrl.withheld.target,
-          forUrl.withheld.enteredFor,
-        ),
-      );
-    }
-    const apiKey = 'key' in forUrl ? forUrl.key : undefined;
-    if (!apiKey && !isLocalBaseUrl(settings.baseUrl)) {
-      throw new Error(
-        vscode.l10n.t(
-          'taskPlanner.llm.provider is "openai" but no API key is stored: run "Task Planner: Set API key", or point taskPlanner.llm.baseUrl at a local server.',
-        ),
-      );
-    }
-    const problem = baseUrlProblem(settings.baseUrl, {
-      sendsKey: Boolean(apiKey),
-      allowInsecureKey: settings.allowInsecureKey,
-      allowHint: vscode.l10n.t('turn on taskPlanner.llm.allowInsecureKey in your user settings'),
-    });
-    if (problem !== undefined) throw new Error(`taskPlanner.llm.baseUrl: ${problem}`);
-    const llm = loadRuntime().createOpenAiClient({
-      baseURL: settings.baseUrl,
-      model: settings.model,
-      timeoutMs: settings.requestTimeoutMs,
-      allowInsecureKey: settings.allowInsecureKey,
-      ...(apiKey ? { apiKey } : {}),
-    });
+    const llm = await openAiClientFor(settings, keys);
     return { choice, llm, label: vscode.l10n.t('OpenAI-compatible ({0} at {1})', settings.model, safeOrigin(settings.baseUrl)) };
   }
   return { choice, llm: undefined, label: vscode.l10n.t('heuristic planner (no model)') };
+}
+
+/**
+ * The client of the configured OpenAI-compatible endpoint (`taskPlanner.llm.baseUrl` and
+ * `model`), with the key `ApiKeyStore.keyFor` lets go to that address; throws, saying what
+ * to do, when the key was withheld, none is stored for a remote address, or `baseUrlProblem`
+ * refuses the address.
+ */
+export async function openAiClientFor(settings: TaskPlannerSettings, keys: ApiKeyStore): Promise<LlmClient> {
+  await keys.announceWorkspaceBaseUrl(settings.baseUrl, settings.baseUrlFrom, settingsFileOf(settings.baseUrlFrom));
+  const forUrl = await keys.keyFor(settings.baseUrl, settings.baseUrlFrom, isLocalBaseUrl(settings.baseUrl));
+  if ('withheld' in forUrl) {
+    throw new Error(
+      vscode.l10n.t(
+        'Task Planner did not send your API key to {0}: it was entered for {1}. Run "Task Planner: Set API key" to enter a key for {0}, or remove taskPlanner.llm.baseUrl from the settings that point there.',
+        forUrl.withheld.target,
+        forUrl.withheld.enteredFor,
+      ),
+    );
+  }
+  const apiKey = 'key' in forUrl ? forUrl.key : undefined;
+  if (!apiKey && !isLocalBaseUrl(settings.baseUrl)) {
+    throw new Error(
+      vscode.l10n.t(
+        'taskPlanner.llm.provider is "openai" but no API key is stored: run "Task Planner: Set API key", or point taskPlanner.llm.baseUrl at a local server.',
+      ),
+    );
+  }
+  const problem = baseUrlProblem(settings.baseUrl, {
+    sendsKey: Boolean(apiKey),
+    allowInsecureKey: settings.allowInsecureKey,
+    allowHint: vscode.l10n.t('turn on taskPlanner.llm.allowInsecureKey in your user settings'),
+  });
+  if (problem !== undefined) throw new Error(`taskPlanner.llm.baseUrl: ${problem}`);
+  return loadRuntime().createOpenAiClient({
+    baseURL: settings.baseUrl,
+    model: settings.model,
+    timeoutMs: settings.requestTimeoutMs,
+    allowInsecureKey: settings.allowInsecureKey,
+    ...(apiKey ? { apiKey } : {}),
+  });
 }
 
 /** The file that holds the workspace's value of a setting, as the user knows it. */

@@ -44,6 +44,8 @@ export interface ModelSetupDeps {
   save(choice: ModelChoice, apiKey: string | undefined): Promise<void>;
   /** One tiny request to the chosen model. */
   test(choice: ModelChoice): Promise<ConnectionTest>;
+  /** Whether a prompt fits the chosen model's context, in words (`undefined`: nothing to say, as for no model). */
+  contextFit?(choice: ModelChoice): Promise<string | undefined>;
 }
 
 /** What the flow did: the choice saved and the connection test's outcome in words. */
@@ -59,7 +61,8 @@ type Way = 'vscode' | 'local' | 'hosted' | 'heuristic';
  * "Task Planner: Set up a model": asks which of the three ways (a VS Code chat model, a
  * local OpenAI-compatible server, a hosted one) or no model, then the address, key and
  * model as that way needs (a server's models are listed when it answers), saves the
- * settings, tests the connection with one tiny request and says what happened.
+ * settings, tests the connection with one tiny request and says what happened, and whether
+ * a prompt with the offered tools fits the model's context (`contextFit`).
  * `undefined` when the user dismissed a question (nothing saved).
  */
 export async function runModelSetup(deps: ModelSetupDeps): Promise<ModelSetupOutcome | undefined> {
@@ -105,7 +108,9 @@ export async function runModelSetup(deps: ModelSetupDeps): Promise<ModelSetupOut
   if (!choice) return undefined;
   await deps.save(choice.choice, choice.apiKey);
   const test: ConnectionTest = choice.choice.provider === 'heuristic' ? { ok: true, model: 'heuristic' } : await deps.test(choice.choice);
-  return { choice: choice.choice, ok: test.ok, message: describeConnection(choice.choice, test) };
+  const fit = await deps.contextFit?.(choice.choice);
+  const message = describeConnection(choice.choice, test);
+  return { choice: choice.choice, ok: test.ok, message: fit === undefined ? message : `${message} ${fit}` };
 }
 
 async function chooseDetails(

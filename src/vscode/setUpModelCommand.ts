@@ -4,7 +4,7 @@ import type { ApiKeyStore } from './apiKeyStore';
 import { loadRuntime } from './loadRuntime';
 import { runModelSetup, type ModelSetupOutcome, type ModelSetupUi } from './modelSetupFlow';
 import { readSettings } from './settings';
-import { createVscodeLmClient } from './vscodeLmClient';
+import { createVscodeLmClient, ownChatModelVendor } from './vscodeLmClient';
 
 /** The settings "Set up a model" writes, all in the user's settings. */
 const writtenKeys = ['llm.provider', 'llm.baseUrl', 'llm.model', 'llm.vscodeModelFamily'] as const;
@@ -14,7 +14,12 @@ const writtenKeys = ['llm.provider', 'llm.baseUrl', 'llm.model', 'llm.vscodeMode
  * boxes (or `ui`, for tests), settings written to the user scope, the key to secret
  * storage, and the connection test's outcome shown in words.
  */
-export async function setUpModel(keys: ApiKeyStore, log: vscode.LogOutputChannel, ui: ModelSetupUi = quickInputUi): Promise<ModelSetupOutcome | undefined> {
+export async function setUpModel(
+  keys: ApiKeyStore,
+  log: vscode.LogOutputChannel,
+  ui: ModelSetupUi = quickInputUi,
+  toolSectionTokens: () => number = () => 0,
+): Promise<ModelSetupOutcome | undefined> {
   const settings = readSettings();
   const outcome = await runModelSetup({
     ui,
@@ -31,6 +36,7 @@ export async function setUpModel(keys: ApiKeyStore, log: vscode.LogOutputChannel
       if (apiKey && choice.provider === 'openai') await keys.store(apiKey, choice.baseUrl);
     },
     test: (choice) => testConnection(choice, keys, settings.requestTimeoutMs),
+    contextFit: (choice) => contextFit(choice, toolSectionTokens()),
   });
   if (!outcome) return undefined;
   const shadowed = shadowingWorkspaceSettings();
@@ -60,7 +66,10 @@ async function vscodeModels(): Promise<{ family: string; name: string }[]> {
   try {
     const models = await vscode.lm.selectChatModels({});
     const seen = new Set<string>();
-    return models.filter((model) => !seen.has(model.family) && seen.add(model.family)).map((model) => ({ family: model.family, name: model.name }));
+    // Ours is the OpenAI-compatible endpoint this flow sets up, not a VS Code model to choose.
+    return models
+      .filter((model) => model.vendor !== ownChatModelVendor && !seen.has(model.family) && seen.add(model.family))
+      .map((model) => ({ family: model.family, name: model.name }));
   } catch {
     return [];
   }
@@ -75,6 +84,46 @@ async function saveChoice(choice: ModelChoice): Promise<void> {
     await config.update('llm.baseUrl', choice.baseUrl, global);
     await config.update('llm.model', choice.model, global);
   }
+}
+
+/**
+ * Whether a step's prompt (the offered tools and `promptAllowanceTokens` for the rest) fits
+ * the chosen model's context: a VS Code model's `maxInputTokens`, else
+ * `taskPlanner.llm.contextTokens`; unknown says so and how to have it checked.
+ */
+async function contextFit(choice: ModelChoice, toolTokens: number): Promise<string | undefined> {
+  if (choice.provider === 'heuristic') return undefined;
+  let context: number;
+  let name = choice.provider === 'openai' ? choice.model : choice.family;
+  if (choice.provider === 'vscode') {
+    const models =
+      typeof vscode.lm?.selectChatModels === 'function'
+        ? await vscode.lm.selectChatModels(choice.family ? { family: choice.family } : {}).then(undefined, () => [])
+        : [];
+    const model = models.find((entry) => entry.vendor !== ownChatModelVendor);
+    if (!model) return undefined;
+    context = model.maxInputTokens;
+    name = model.name;
+  } else {
+    context = readSettings().contextTokens;
+  }
+  if (context <= 0) {
+    return vscode.l10n.t(
+      "The server does not say how many tokens {0} takes, so prompts were not checked against it (a step's prompt needs about {1}): set taskPlanner.llm.contextTokens to have them checked.",
+      name,
+      loadRuntime().promptFit(0, toolTokens).needed,
+    );
+  }
+  const fit = loadRuntime().promptFit(context, toolTokens);
+  return fit.fits
+    ? undefined
+    : vscode.l10n.t(
+        "Warning: a step's prompt needs about {0} tokens ({1} of them for the tools offered), more than the {2} {3} takes: offer fewer tools (taskPlanner.tools.extensionTools) or choose a model with a larger context.",
+        fit.needed,
+        toolTokens,
+        context,
+        name,
+      );
 }
 
 /** The settings this workspace (or its folder) sets itself: they win over what was just written. */

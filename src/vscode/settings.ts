@@ -37,6 +37,10 @@ export interface TaskPlannerSettings {
   modelCritique: boolean;
   /** Tools may read and change files with several hard links (`taskPlanner.workspace.allowHardLinks`, user settings only). */
   allowHardLinks: boolean;
+  /** Names or patterns of other extensions' tools a plan may use (`taskPlanner.tools.extensionTools`, user settings only). */
+  extensionTools: string[];
+  /** The model's context window in tokens, 0 when unknown (`taskPlanner.llm.contextTokens`). */
+  contextTokens: number;
   /** A model reviews the result of critical agent steps (`taskPlanner.verification.reviewCriticalSteps`; a workspace may turn it on, not off). */
   reviewCriticalSteps: boolean;
 }
@@ -106,5 +110,12 @@ export function settingsFrom(values: SettingValues): TaskPlannerSettings {
     modelCritique: get<boolean>('review.modelCritique', false) === true,
     allowHardLinks: get<boolean>('workspace.allowHardLinks', false) === true,
     reviewCriticalSteps: eitherTurnsOn(values, 'verification.reviewCriticalSteps'),
+    extensionTools: stringList(userValue(values, 'tools.extensionTools')),
+    contextTokens: atLeastZero('llm.contextTokens', 0),
   };
+}
+
+/** The strings of a list setting, trimmed, empty ones left out; anything else is an empty list. */
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.flatMap((entry) => (typeof entry === 'string' && entry.trim() !== '' ? [entry.trim()] : [])) : [];
 }

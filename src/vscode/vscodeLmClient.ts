@@ -4,7 +4,14 @@ import { LlmError, type LlmErrorKind } from '../core/llm/llmError';
 import type { LlmChatRequest, LlmChatResponse, LlmMessage, LlmToolCall } from '../core/llm/llmTypes';
 import { errorMessage } from '../shared/errorMessage';
 
-/** Whether VS Code offers a chat model (matching `family` when given); never throws. */
+/**
+ * The vendor of the chat model Task Planner itself offers VS Code (`languageModelChatProviders`):
+ * the configured OpenAI-compatible endpoint, which Task Planner calls directly, so it is
+ * never taken for a VS Code chat model here.
+ */
+export const ownChatModelVendor = 'task-planner';
+
+/** Whether VS Code offers a chat model (matching `family` when given), ours left out; never throws. */
 export async function vscodeChatModelAvailable(family?: string): Promise<boolean> {
   return (await pickModel(family)) !== undefined;
 }
@@ -13,7 +20,7 @@ async function pickModel(family?: string): Promise<vscode.LanguageModelChat | un
   if (typeof vscode.lm?.selectChatModels !== 'function') return undefined;
   try {
     const models = await vscode.lm.selectChatModels(family ? { family } : {});
-    return models[0];
+    return models.find((model) => model.vendor !== ownChatModelVendor);
   } catch {
     return undefined;
   }

@@ -54,13 +54,25 @@ describe('Tools from the editor', function () {
     fixture = await extension.activate();
     fixture.reset();
     await config().update('approvalPolicy', 'commandsOnly', vscode.ConfigurationTarget.Global);
+    // Other extensions' tools are offered only when the user names them.
+    await config().update('tools.extensionTools', ['fixture_echo'], vscode.ConfigurationTarget.Global);
   });
 
   after(async () => {
+    await config().update('tools.extensionTools', undefined, vscode.ConfigurationTarget.Global);
     fixture.setEnabled(false);
     await config().update('approvalPolicy', undefined, vscode.ConfigurationTarget.Global);
     await config().update('llm.provider', undefined, vscode.ConfigurationTarget.Workspace);
     await config().update('llm.vscodeModelFamily', undefined, vscode.ConfigurationTarget.Workspace);
+  });
+
+  it("offers only the tools a plan may use: none of VS Code's internal or chat-control tools, nor planning_*", async () => {
+    const offered = (await api()).offeredToolNames();
+    assert.ok(offered.includes('vscode__fixture_echo'), offered.join(', '));
+    assert.ok(offered.includes('read_file'));
+    const unwanted = offered.filter((name) => /planning_|_internal|inline_chat|task_complete|runSubagent|run_in_terminal/.test(name));
+    assert.deepEqual(unwanted, []);
+    assert.ok(offered.length <= 25, `${offered.length} tools: ${offered.join(', ')}`);
   });
 
   it("a plan step calls another extension's tool as vscode__fixture_echo, only after the user allowed it", async () => {

@@ -325,6 +325,7 @@ export const mutationGroups = [
       'src/core/tools/codeNavigationTools.ts',
       'src/core/tools/prefixedToolNames.ts',
     ],
+      'src/core/tools/toolOffer.ts',
     spec: [
       'test/unit/core/tools/fetchUrlTool.test.ts',
       'test/unit/core/web/fetchUrlTarget.test.ts',
@@ -332,6 +333,7 @@ export const mutationGroups = [
       'test/unit/core/tools/codeNavigationTools.test.ts',
       'test/unit/core/tools/prefixedToolNames.test.ts',
     ],
+      'test/unit/core/tools/toolOffer.test.ts',
   },
   {
     name: 'tool-registry',

@@ -4,7 +4,7 @@ import { loadRuntime } from '../loadRuntime';
 import { resolveProvider } from '../llmProvider';
 import { planningFolder, planRequest, type PlanTaskDeps } from '../planTaskCommand';
 import { readSettings } from '../settings';
-import { createVscodeLmClient } from '../vscodeLmClient';
+import { createVscodeLmClient, ownChatModelVendor } from '../vscodeLmClient';
 import type { ChatDeps, ChatModel } from './chatDeps';
 
 /** The participant's id, as contributed in the manifest (`chatParticipants`). */
@@ -49,12 +49,13 @@ export function registerChatParticipant(
 
 /**
  * The model a chat request works with: the one picked in the chat when
- * `taskPlanner.llm.provider` is `auto`, else the configured provider as everywhere (the
+ * `taskPlanner.llm.provider` is `auto` (but Task Planner's own), else the configured provider as everywhere (the
  * heuristic planner without a model). Throws what `resolveProvider` throws.
  */
 async function chatModel(deps: PlanTaskDeps, picked: vscode.LanguageModelChat | undefined): Promise<ChatModel> {
   const settings = readSettings();
-  if (settings.provider === 'auto' && picked) {
+  // Our own chat model is the configured endpoint: called directly, as everywhere (with its structured output).
+  if (settings.provider === 'auto' && picked && picked.vendor !== ownChatModelVendor) {
     return { llm: createVscodeLmClient({ model: picked, timeoutMs: settings.requestTimeoutMs }), label: vscode.l10n.t('chat model {0}', picked.name) };
   }
   return resolveProvider(settings, deps.keys);

@@ -76,6 +76,8 @@ export interface TaskPlannerApi {
   setWorkspaceTrusted(trusted: boolean | undefined): void;
   /** How long composing the extension took, in milliseconds (the integration suite prints it). */
   activationMs: number;
+  /** The names of the tools plans, runs and the step form are offered now. */
+  offeredToolNames(): string[];
   /** The `@planner` chat participant's handler, as the Chat view calls it. */
   chat: vscode.ChatRequestHandler;
 }
@@ -133,6 +135,7 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
   const planPanel = panel.probe(parts.panels);
   return {
     activationMs,
+    offeredToolNames: () => parts.planTaskDeps.tools().map((tool) => tool.name),
     planTask: (request, { accept, pickFolder, ...options } = {}) => {
       const reviewed = accept === undefined ? parts.planTaskDeps : { ...parts.planTaskDeps, review: () => acceptingReview(accept) };
       const deps = pickFolder ? { ...reviewed, pickFolder } : reviewed;
