@@ -11,10 +11,12 @@ export type AskAboutUnsaved = (document: vscode.TextDocument, relative: string) 
 
 /**
  * The editor's question: a modal whose first (focused) button keeps the user's changes, so
- * Enter or Escape never lets a step write over them.
+ * Enter or Escape never lets a step write over them. Keep is not marked as the close
+ * affordance: the workbench would then focus the first other button (Save); Escape and the
+ * Cancel the workbench adds answer Keep as well.
  */
 export const askAboutUnsaved: AskAboutUnsaved = async (_document, relative) => {
-  const keep: vscode.MessageItem = { title: vscode.l10n.t('Keep my changes'), isCloseAffordance: true };
+  const keep: vscode.MessageItem = { title: vscode.l10n.t('Keep my changes') };
   const save: vscode.MessageItem = { title: vscode.l10n.t('Save them, then let the step change the file') };
   const choice = await vscode.window.showWarningMessage(
     vscode.l10n.t('{0} has unsaved changes, and a step wants to change it.', relative),
