@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { RunState } from '../core/engine/runEvents';
 import type { RunResult } from '../core/engine/runOptions';
 import { critiquePlan } from '../core/plan/critiquePlan';
-import { planFileName, planFileProblemsMessage, planFileText, readPlanFile } from '../core/plan/planFile';
+import { planFileName, planFileProblemsMessage, planFileText, readPlanFile, withoutAddedExtension } from '../core/plan/planFile';
 import type { Plan } from '../core/plan/planSchema';
 import type { Tool } from '../core/tools/tool';
 import { planMarkdown } from '../core/view/planMarkdown';
@@ -54,8 +54,10 @@ export async function savePlanAsFile(deps: PlanFileDeps): Promise<vscode.Uri | u
     deps.ui.info(noPlan());
     return undefined;
   }
-  const target = await deps.ui.saveLocation(planFileName(plan.objective));
-  if (!target) return undefined;
+  const chosen = await deps.ui.saveLocation(planFileName(plan.objective));
+  if (!chosen) return undefined;
+  const path = withoutAddedExtension(chosen.path);
+  const target = path === chosen.path ? chosen : chosen.with({ path });
   try {
     await deps.ui.writeFile(target, planFileText(plan));
   } catch (error) {

@@ -37,6 +37,16 @@ export function planFileName(objective: string): string {
   return `${reservedNames.test(stem) ? `plan-${stem}` : stem}.plan.json`;
 }
 
+/**
+ * The path a save dialog returned, without the extension the dialog added to a name that
+ * already had one (`x.plan.json.json`, `x.PLAN.JSON.plan.json`, `x.json.plan.json` become
+ * `x.plan.json`, `x.PLAN.JSON`, `x.json`); any other path unchanged.
+ */
+export function withoutAddedExtension(path: string): string {
+  // Dialogs compare only the last dot-segment with a filter's extension, case-sensitively.
+  return path.replace(/^(.*[\\/])?([^\\/]+?\.(?:plan\.)?json)(?:\.plan)?\.json$/i, '$1$2');
+}
+
 /** The text "Save plan as file" writes: the canonical plan as JSON indented by two spaces, ending in a newline. */
 export function planFileText(plan: Plan): string {
   return `${JSON.stringify(plan, null, 2)}\n`;

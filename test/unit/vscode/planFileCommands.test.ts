@@ -10,7 +10,8 @@ import { exportPlanMarkdown, reviewPlanFile, runPlanFile, savePlanAsFile, type P
 import type { PlanReview } from '../../../src/vscode/planReview';
 import { makePlan, makeStep } from '../../support/randomPlans';
 
-const uri = (path: string): vscode.Uri => ({ path, fsPath: path, toString: () => `file://${path}` }) as vscode.Uri;
+const uri = (path: string): vscode.Uri =>
+  ({ path, fsPath: path, toString: () => `file://${path}`, with: (change: { path: string }) => uri(change.path) }) as unknown as vscode.Uri;
 
 interface Recorded {
   asked: string[];
@@ -129,6 +130,29 @@ describe('plan-file commands', () => {
       assert.equal(await savePlanAsFile(failing.deps), undefined);
       assert.deepEqual(failing.seen.errors, ['Task Planner: could not save the plan to /ws/tidy.plan.json: EACCES: permission denied']);
       assert.deepEqual(failing.seen.opened, []);
+    });
+    it('never doubles the extension a save dialog added to a name that had one (issue 28 item 8)', async () => {
+      const cases: [string, string][] = [
+        ['/ws/x.plan.json.json', '/ws/x.plan.json'],
+        ['/ws/x.plan.json.plan.json', '/ws/x.plan.json'],
+        ['/ws/x.PLAN.JSON.plan.json', '/ws/x.PLAN.JSON'],
+        ['/ws/x.PLAN.JSON.json', '/ws/x.PLAN.JSON'],
+        ['/ws/x.json.plan.json', '/ws/x.json'],
+        ['/ws/x.json.json', '/ws/x.json'],
+        ['/ws/x.plan.json', '/ws/x.plan.json'],
+        ['/ws/x.PLAN.JSON', '/ws/x.PLAN.JSON'],
+        ['/ws/x.json', '/ws/x.json'],
+        ['/ws/dir.json/x.plan.json', '/ws/dir.json/x.plan.json'],
+      ];
+      for (const [chosen, expected] of cases) {
+        const { deps, seen } = setup({ plan, saveTo: chosen });
+        assert.equal((await savePlanAsFile(deps))?.path, expected, chosen);
+        assert.deepEqual(
+          [seen.written.map((file) => file.path), seen.opened],
+          [[expected], [expected]],
+          chosen,
+        );
+      }
     });
   });
 
