@@ -26,9 +26,15 @@ function rank(instruction: Instruction): number {
  * the order Copilot's, the root's, folders', scoped; a file that does not fit is cut or named
  * as left out in one last line beyond the budget (`renderBoundedBlocks`). Empty without instruction files.
  */
-export function projectConventions(instructions: readonly Instruction[], use: ConventionsUse, budgetTokens: number = capabilityLimits.conventionTokens): string {
+export function projectConventions(
+  instructions: readonly Instruction[],
+  use: ConventionsUse,
+  budgetTokens: number = capabilityLimits.conventionTokens,
+): string {
   if (instructions.length === 0) return '';
-  const ordered = instructions.map((instruction, index) => ({ instruction, index })).sort((a, b) => rank(a.instruction) - rank(b.instruction) || a.index - b.index);
+  const ordered = instructions
+    .map((instruction, index) => ({ instruction, index }))
+    .sort((a, b) => rank(a.instruction) - rank(b.instruction) || a.index - b.index);
   return renderBoundedBlocks(
     `## Project conventions\nThe project's own instruction files (AGENTS.md, CLAUDE.md, Copilot instructions). ${uses[use]}`,
     ordered.map(({ instruction }) => ({ heading: `### ${instruction.path}${scopeOf(instruction)}`, text: instruction.text })),
@@ -37,6 +43,8 @@ export function projectConventions(instructions: readonly Instruction[], use: Co
 }
 
 function scopeOf(instruction: Instruction): string {
-  if (instruction.kind === 'scoped') return instruction.applyTo.length === 0 ? ' (applies to no files on its own)' : ` (applies to ${instruction.applyTo.join(', ')})`;
+  if (instruction.kind === 'scoped') {
+    return instruction.applyTo.length === 0 ? ' (applies to no files on its own)' : ` (applies to ${instruction.applyTo.join(', ')})`;
+  }
   return instruction.kind !== 'copilot' && instruction.directory !== '' ? ` (for the files under ${instruction.directory}/)` : '';
 }
