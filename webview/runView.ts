@@ -17,9 +17,10 @@ const failureClass: Record<FailureLine['kind'], string> = { earlier: 'warning', 
 
 /**
  * Run mode: progress, tokens and cost, pending approvals and questions (each opens the
- * editor prompt), live status per step with attempts and diagnoses, the focused step's
- * streamed output, the timeline, the replan history and the final summary. Progress and
- * every waiting prompt are announced through one polite live region.
+ * editor prompt), live status per step with attempts and diagnoses (and, once the run is
+ * over, Undo from here on each step that changed files), the focused step's streamed
+ * output, the timeline, the replan history and the final summary. Progress and every
+ * waiting prompt are announced through one polite live region.
  */
 export class RunViewElement extends LitElement {
   static override properties = { run: { attribute: false }, output: { attribute: false } };
@@ -96,7 +97,7 @@ export class RunViewElement extends LitElement {
         <h2 id="run-steps-heading">Steps</h2>
         <table>
           <thead><tr><th scope="col">#</th><th scope="col">Step</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Time</th><th scope="col">Details</th></tr></thead>
-          <tbody>${run.steps.map((step, index) => this.renderStep(step, index))}</tbody>
+          <tbody>${run.steps.map((step, index) => this.renderStep(step, index, !live && run.summary?.canUndo === true))}</tbody>
         </table>
       </section>
       ${renderReplans(run.replans)}
@@ -125,12 +126,22 @@ export class RunViewElement extends LitElement {
     return stepFailureLines(step).map((line) => html`<div class=${failureClass[line.kind]}>${line.text}</div>`);
   }
 
-  private renderStep(step: RunStepView, index: number): TemplateResult {
+  /** One step's row; `undoable`: the run is over and not undone as a whole, so a step that changed files offers Undo from here. */
+  private renderStep(step: RunStepView, index: number, undoable: boolean): TemplateResult {
     return html`<tr class="run-step" data-step-id=${step.id} data-status=${step.status}>
       <td class="muted">${index + 1}</td>
       <td><strong class="bounded-title">${step.title}</strong> <span class="muted mono">${step.id} · ${step.runner}</span></td>
       <td><span class="status s-${step.status}"><span class="status-dot"></span><span class="step-status">${formatStatus(step.status)}</span></span></td>
       <td>${step.attempts}${step.maxAttempts > 1 ? ` / ${step.maxAttempts}` : ''}</td>
+  /** Takes back the step's changes and those of the later steps that depend on it or changed the same files (the host says what it did). */
+  private renderUndoFromHere(step: RunStepView): TemplateResult {
+    const files = step.changedFiles === 1 ? '1 file' : `${step.changedFiles} files`;
+    const label = `Undo from here: restore the ${files} step ${step.id} changed, and the changes of the later steps that depend on it or changed the same files`;
+    return html`<vscode-button secondary data-action="undo-from-here" aria-label=${label}
+      title="Restore what this step and the later steps that build on it changed"
+      @click=${() => this.send({ type: 'undoFromHere', stepId: step.id })}>Undo from here</vscode-button>`;
+  }
+
       <td>${step.durationMs !== undefined ? formatDuration(step.durationMs) : ''}</td>
       <td class="details">
         ${step.progress ? html`<div class="muted">${step.progress}</div>` : nothing}
@@ -143,3 +154,4 @@ export class RunViewElement extends LitElement {
 }
 
 customElements.define('plan-run', RunViewElement);
+        ${undoable && step.changedFiles ? this.renderUndoFromHere(step) : nothing}

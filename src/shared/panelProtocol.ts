@@ -80,6 +80,8 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openFile'), path: z.string().min(1).max(1_000) }).strict(),
   /** Webview, when the user asks to restore every file the run changed. */
   z.object({ type: z.literal('undoRun') }).strict(),
+  /** Webview, when the user takes back one step of the finished run and the later steps that depend on it or changed the same files. */
+  z.object({ type: z.literal('undoFromHere'), stepId: stepIdField }).strict(),
   /** Webview, when the user saves the plan shown as a `*.plan.json` file (the host asks where). */
   z.object({ type: z.literal('savePlanFile') }).strict(),
   /** Webview, when the user exports the plan shown, with its run's statuses, as a Markdown checklist. */

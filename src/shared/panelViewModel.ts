@@ -167,6 +167,8 @@ export interface RunStepView {
   resultPreview?: string;
   /** Where a started step stands ("turn 3 of 12: write_file"), while it runs or waits. */
   progress?: string;
+  /** How many files the step changed, as the journal says; absent when none. */
+  changedFiles?: number;
 }
 
 /** One bar of the timeline: a step's latest attempt on a lane (lanes show parallelism). */

@@ -6,7 +6,7 @@ import type { Plan } from '../core/plan/planSchema';
 import { describeUndo } from '../core/tools/describeUndo';
 import type { UndoReport } from '../core/tools/undoRun';
 import { markManualStep } from './manualStepPrompts';
-import type { PendingPrompt, PendingPrompts } from './pendingPrompts';
+import type { PendingPrompt, PendingPrompts, PromptKey } from './pendingPrompts';
 import type { PanelActionHandlers } from './planPanel';
 import type { PlanTreeProvider } from './planTreeProvider';
 import { errorMessage } from '../shared/errorMessage';
@@ -156,6 +156,13 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
       panel.session.setRunDetails({ undoMessage: message });
       panel.notify('info', message);
       panel.refresh();
+    },
+    // The Plan tree's command, aimed at the panel's run: it says what it restored and what it left alone.
+    undoFromHere: async ({ stepId }, panel) => {
+      const runId = panel.session.runId();
+      if (!runId || panel.session.isRunning()) return panel.notify('error', vscode.l10n.t('Only a finished run can be undone.'));
+      const key: PromptKey = { runId, stepId, requestId: undefined };
+      await vscode.commands.executeCommand('taskPlanner.undoFromHere', key);
     },
   };
 }

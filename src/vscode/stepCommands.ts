@@ -36,7 +36,8 @@ interface Aim {
  * The step actions of the Plan tree's context menu, the diff editor's title and the
  * status bar: Approve, Reject, Answer, Mark Done / Mark Failed (a step that is yours to do;
  * an optional second argument is the note or reason, else an input box asks), reopen a
- * dismissed prompt, Retry / Run from here, Skip, Open result, and Cancel run. Each takes a
+ * dismissed prompt, Retry / Run from here, Undo from here (also the plan panel's, which names
+ * its run with a `PromptKey`), Skip, Open result, and Cancel run. Each takes a
  * tree node (the step of the run the Plan tree shows), a proposal diff's URI or a
  * `PromptKey` (that request of that run), a step id (the current folder's run's request of
  * that step, else the only one), or nothing (then the request of the active proposal diff,
@@ -152,8 +153,10 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
     vscode.commands.registerCommand('taskPlanner.runFromHere', (arg?: unknown) => rerun(deps, target(arg), false)),
     vscode.commands.registerCommand('taskPlanner.skipStep', (arg?: unknown) => rerun(deps, target(arg), true)),
     vscode.commands.registerCommand('taskPlanner.undoFromHere', async (arg?: unknown) => {
+      // The plan panel names its own run; the Plan tree and the palette mean the run the tree shows.
+      const named = isPromptKey(arg) ? arg.runId : undefined;
       const stepId = isTreeNode(arg) ? arg.stepId : target(arg);
-      const run = deps.tree.shownRun() ?? deps.runs.current();
+      const run = named === undefined ? (deps.tree.shownRun() ?? deps.runs.current()) : (deps.runs.runInfo(named)?.state ?? (await deps.runs.load(named)));
       if (!stepId || !run?.plan) {
         return void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: choose a step of a finished run in the Plan tree.'));
       }

@@ -157,7 +157,7 @@ describe('Task Planner plan panel in the browser workbench', function () {
     const writes = card.locator('vscode-textarea[name="writes"] textarea');
     await writes.waitFor({ timeout: 10_000 });
     assert.equal(await writes.inputValue(), '');
-    assert.match(await card.locator('[data-field-note="writes"]').innerText(), /one a line, inside the workspace/);
+    assert.match(await card.locator('[data-field-note="writes"]').innerText(), /^One path or glob a line, inside the workspace/);
     await writes.fill('src/notes.js\n../outside/\u202etxt.exe');
     await card.locator('vscode-button[data-action="save"]').click();
     const error = card.locator('[data-field-error="writes"]');
@@ -244,6 +244,39 @@ describe('Task Planner plan panel in the browser workbench', function () {
     await shoot('panel-run-high-contrast');
     // the webview follows: its body carries the theme kind VS Code gives it
     assert.match((await panel.locator('body').getAttribute('class')) ?? '', /vscode-high-contrast/);
+  });
+
+  it('offers Undo from here on each step of a finished run that changed files, named by what it restores, until the run is undone', async () => {
+    const write = (id: string, path: string, dependsOn: string[] = []) =>
+      makeStep(id, { title: `Write ${path}`, kind: 'tool', tool: 'write_file', args: { path, content: 'x' }, agent: undefined, input: undefined, dependsOn });
+    const plan = makePlan([
+      write('W1', 'a.md'),
+      makeStep('R1', { title: 'Read it', kind: 'tool', tool: 'read_file', args: { path: 'a.md' }, agent: undefined, input: undefined }),
+      write('W2', 'b.md', ['W1']),
+    ]);
+    const bodies = [
+      { type: 'run_started', plan },
+      ...['W1', 'R1', 'W2'].map((stepId) => ({ type: 'step_started', stepId, attempt: 1 })),
+      { type: 'file_changed', stepId: 'W1', path: 'a.md', operation: 'write' },
+      { type: 'file_changed', stepId: 'W1', path: 'notes/a.md', operation: 'write' },
+      { type: 'file_changed', stepId: 'W2', path: 'b.md', operation: 'write' },
+      ...['W1', 'R1', 'W2'].map((stepId) => ({ type: 'step_completed', stepId, result: 'done' })),
+      { type: 'run_completed' },
+    ];
+    const state = foldRunEvents(bodies.map((body, index) => ({ ...body, runId: 'undo-here', seq: index + 1, time: 1_000 + index }) as RunEvent));
+    await showSnapshot('undo-from-here', buildPanelViewModel(undefined, { state, now: 2_000 }));
+    const button = (id: string) => panel.locator(`tr.run-step[data-step-id="${id}"] vscode-button[data-action="undo-from-here"]`);
+    await button('W1').waitFor({ timeout: 10_000 });
+    assert.equal(await button('W1').innerText(), 'Undo from here');
+    assert.equal(
+      await button('W1').getAttribute('aria-label'),
+      'Undo from here: restore the 2 files step W1 changed, and the changes of the later steps that depend on it or changed the same files',
+    );
+    assert.match((await button('W2').getAttribute('aria-label')) ?? '', /^Undo from here: restore the 1 file step W2 changed/);
+    assert.equal(await button('R1').count(), 0, 'a step that changed nothing has nothing to undo');
+    await shoot('panel-undo-from-here');
+    await showSnapshot('undo-from-here-undone', buildPanelViewModel(undefined, { state, now: 2_000, undoMessage: 'Undo restored 3 files.' }));
+    assert.equal(await panel.locator('vscode-button[data-action="undo-from-here"]').count(), 0, 'offered after the whole run was undone');
   });
 
   it('renders a 500-step plan in time linear in its steps, against a 50-step plan rendered in the same page', async () => {

@@ -15,8 +15,30 @@ const plan: Plan = {
   createdAt: '2026-01-01T00:00:00.000Z',
   agents: {},
   steps: [
-    { id: 'list', title: 'List the files', kind: 'tool', tool: 'list_files', args: {}, dependsOn: [], onFailure: 'stop', maxAttempts: 1, critical: true, onVerificationFailure: 'stop' },
-    { id: 'read', title: 'Read the README', kind: 'tool', tool: 'read_file', args: { path: 'README.md' }, dependsOn: ['list'], onFailure: 'stop', maxAttempts: 1, critical: true, onVerificationFailure: 'stop' },
+    {
+      id: 'list',
+      title: 'List the files',
+      kind: 'tool',
+      tool: 'list_files',
+      args: {},
+      dependsOn: [],
+      onFailure: 'stop',
+      maxAttempts: 1,
+      critical: true,
+      onVerificationFailure: 'stop',
+    },
+    {
+      id: 'read',
+      title: 'Read the README',
+      kind: 'tool',
+      tool: 'read_file',
+      args: { path: 'README.md' },
+      dependsOn: ['list'],
+      onFailure: 'stop',
+      maxAttempts: 1,
+      critical: true,
+      onVerificationFailure: 'stop',
+    },
   ],
 };
 
@@ -71,7 +93,9 @@ describe('plan panel in the VS Code extension host', () => {
     const first = await until('a review snapshot', () => snapshots(api.planPanel.posted()).at(-1));
     assert.equal(first.mode, 'review');
     assert.ok(first.mode === 'review' && first.review.steps.length === 2);
-    const rendered = await until('the webview to render it', () => api.planPanel.received().find((message) => message.type === 'rendered' && message.version === first.version));
+    const rendered = await until('the webview to render it', () =>
+      api.planPanel.received().find((message) => message.type === 'rendered' && message.version === first.version),
+    );
     assert.ok(rendered.type === 'rendered');
     console.log(`    rendered version ${rendered.version} in ${rendered.ms.toFixed(1)} ms`);
   });
@@ -84,7 +108,9 @@ describe('plan panel in the VS Code extension host', () => {
     assert.ok(after.mode === 'review');
     assert.equal(after.review.planVersion, 2);
     assert.equal(after.review.steps[1]!.title, 'Read README.md carefully');
-    await until('the webview to render the edit', () => api.planPanel.received().some((message) => message.type === 'rendered' && message.version === after.version));
+    await until('the webview to render the edit', () =>
+      api.planPanel.received().some((message) => message.type === 'rendered' && message.version === after.version),
+    );
   });
 
   it('refuses a reorder that breaks a dependency with the reason, and ignores invalid messages', async () => {
@@ -141,7 +167,18 @@ describe('Plan task reviewed in the plan panel, run through the editor (fake Ope
   });
 
   it('Start in the panel runs through the editor: the approval opens from the panel, the panel follows to completion, Undo restores', async () => {
-    server.enqueue(reply([{ id: 'P1', title: 'Write the panel note', kind: 'tool', dependsOn: [], tool: 'write_file', args: { path: 'panel-note.txt', content: 'written after review\n' } }]));
+    server.enqueue(
+      reply([
+        {
+          id: 'P1',
+          title: 'Write the panel note',
+          kind: 'tool',
+          dependsOn: [],
+          tool: 'write_file',
+          args: { path: 'panel-note.txt', content: 'written after review\n' },
+        },
+      ]),
+    );
     const outcome = api.planTask('Write a note after reviewing it in the panel');
     const review = await until('the plan under review in the panel', () => {
       const model = api.planPanel.model();
@@ -185,6 +222,53 @@ describe('Plan task reviewed in the plan panel, run through the editor (fake Ope
     assert.equal(notice.text, 'Undo restored 1 file.');
   });
 
+  it("Undo from here in the panel takes back the step and its dependent through the Plan tree's command; Undo run the rest (issue 26)", async () => {
+    const write = (id: string, path: string, dependsOn: string[]) => ({
+      id,
+      title: `Write ${path}`,
+      kind: 'tool',
+      dependsOn,
+      tool: 'write_file',
+      args: { path, content: `${id}\n` },
+    });
+    server.enqueue(reply([write('Q1', 'panel-keep.txt', []), write('Q2', 'panel-undo-from.txt', ['Q1']), write('Q3', 'panel-undo-after.txt', ['Q2'])]));
+    const outcome = api.planTask('Write three files in a row from the panel');
+    await until('the plan under review in the panel', () => {
+      const model = api.planPanel.model();
+      return model?.mode === 'review' && model.review.steps[0]?.id === 'Q1' ? model.review : undefined;
+    });
+    await api.planPanel.send({ type: 'start' });
+    const started = await outcome;
+    for (const id of ['Q1', 'Q2', 'Q3']) {
+      assert.deepEqual(await api.nextPrompt(), { stepId: id, kind: 'approval' });
+      await vscode.commands.executeCommand('taskPlanner.approve', id);
+    }
+    assert.equal((await started.run)?.status, 'completed');
+    const done = await until('the finished run in the panel, each step with the files it changed', () => {
+      const model = api.planPanel.model();
+      return model?.mode === 'run' && model.run.summary?.canUndo && model.run.steps.every((step) => step.changedFiles === 1) ? model.run : undefined;
+    });
+    assert.deepEqual(done.summary?.changedFiles, ['panel-keep.txt', 'panel-undo-from.txt', 'panel-undo-after.txt']);
+    await api.planPanel.send({ type: 'undoFromHere', stepId: 'Q2' });
+    assert.equal(readFileSync(join(root, 'panel-keep.txt'), 'utf8'), 'Q1\n', 'a step before the one undone from was undone');
+    assert.equal(existsSync(join(root, 'panel-undo-from.txt')), false);
+    assert.equal(existsSync(join(root, 'panel-undo-after.txt')), false, 'the step depending on it was kept');
+    await api.planPanel.send({ type: 'undoFromHere', stepId: 'Q2' });
+    assert.equal(readFileSync(join(root, 'panel-keep.txt'), 'utf8'), 'Q1\n', 'a second Undo from here reached further');
+    await api.planPanel.send({ type: 'undoRun' });
+    assert.equal(existsSync(join(root, 'panel-keep.txt')), false);
+    const notice = api.planPanel
+      .posted()
+      .filter((message) => message.type === 'notice')
+      .at(-1);
+    assert.equal(notice?.type === 'notice' && notice.text, 'Undo restored 1 file.', 'the whole-run Undo did the steps undone before again');
+    const undone = await until('the run without Undo once all of it is undone', () => {
+      const model = api.planPanel.model();
+      return model?.mode === 'run' && model.run.summary?.canUndo === false ? model.run : undefined;
+    });
+    assert.equal(undone.summary?.undoMessage, 'Undo restored 1 file.');
+  });
+
   it('Regenerate sends the feedback to the model and shows the next version; Cancel closes the review without running', async () => {
     server.enqueue(reply([{ id: 'G1', title: 'List the files', kind: 'tool', dependsOn: [], tool: 'list_files', args: {} }]));
     const outcome = api.planTask('Look around the workspace');
@@ -201,7 +285,10 @@ describe('Plan task reviewed in the plan panel, run through the editor (fake Ope
     const second = await until('the regenerated version', reviewOf(first.planId));
     assert.equal(second.planVersion, first.planVersion + 1);
     assert.deepEqual(second.steps.map((step) => step.id), ['G1', 'G2']);
-    assert.ok(JSON.stringify(server.chatRequests.slice(asked).map((request) => request.body?.messages)).includes('Also read the README, please'), 'the feedback did not reach the model');
+    assert.ok(
+      JSON.stringify(server.chatRequests.slice(asked).map((request) => request.body?.messages)).includes('Also read the README, please'),
+      'the feedback did not reach the model',
+    );
     const treeShows = (title: string) => () => api.planTreeNodes().some((node) => node.label.includes(title));
     await until('the Plan tree to show the regenerated plan', treeShows('Read the README'));
     await api.planPanel.send({ type: 'restoreVersion', version: first.planVersion });

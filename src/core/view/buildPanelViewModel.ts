@@ -266,6 +266,7 @@ function runStepView(step: Step, state: StepState, runStartedAt: number): RunSte
     ...(state.reason === undefined ? {} : { reason: state.reason }),
     ...(state.status === 'completed' && state.result !== undefined ? { resultPreview: previewValue(state.result, resultPreviewLength) } : {}),
     ...(state.progress === undefined ? {} : { progress: state.progress }),
+    ...(state.filesChanged?.length ? { changedFiles: state.filesChanged.length } : {}),
   };
 }
 

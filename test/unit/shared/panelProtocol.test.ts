@@ -23,6 +23,7 @@ describe('panel protocol: webview → host messages', () => {
       { type: 'markManualStep', stepId: 'S002', done: false },
       { type: 'openFile', path: 'src/a.ts' },
       { type: 'undoRun' },
+      { type: 'undoFromHere', stepId: 'S002' },
       { type: 'savePlanFile' },
       { type: 'exportMarkdown' },
       { type: 'resyncOutput', runId: 'run-1', afterSeq: 3 },
@@ -55,6 +56,10 @@ describe('panel protocol: webview → host messages', () => {
       [{ type: 'edit', edit: { type: 'setContextTags', tags: Array.from({ length: 33 }, (_, index) => `t${index}`) } }, /tags: Name at most 32 topics/],
       [{ type: 'edit', edit: { type: 'setContextTags', tags: ['x'.repeat(65)] } }, /Keep each topic name under 65 characters/],
       [{ type: 'resyncOutput', runId: 'r', afterSeq: -2 }, /afterSeq/],
+      [{ type: 'undoFromHere' }, /stepId/],
+      [{ type: 'undoFromHere', stepId: '' }, /stepId/],
+      [{ type: 'undoFromHere', stepId: 'x'.repeat(65) }, /stepId/],
+      [{ type: 'undoFromHere', stepId: 'S1', runId: 'another run' }, /runId|Unrecognized/i],
     ];
     for (const [message, reason] of refused) {
       const parsed = parseWebviewMessage(message);

@@ -12,13 +12,40 @@ const plan = makePlan([
   makeStep('C', { title: 'Ask', kind: 'clarification', agent: undefined }),
   makeStep('D', { title: 'Later' }),
 ]);
-const usage = (requests: number) => ({ requests, promptTokens: 10 * requests, completionTokens: 5 * requests, totalTokens: 15 * requests, cachedTokens: 4 * requests, costUsd: 0.01 * requests, savedUsd: 0.001 * requests, unpricedRequests: 1 });
+const usage = (requests: number) => ({
+  requests,
+  promptTokens: 10 * requests,
+  completionTokens: 5 * requests,
+  totalTokens: 15 * requests,
+  cachedTokens: 4 * requests,
+  costUsd: 0.01 * requests,
+  savedUsd: 0.001 * requests,
+  unpricedRequests: 1,
+});
 
 function state(patch: Partial<RunState> = {}): RunState {
   return {
-    runId: 'run-1', status: 'failed', plan, results: {}, supplied: {}, lastSeq: 9, warnings: [], resumeCount: 0, startedAt: 1_000, endedAt: 1_900,
+    runId: 'run-1',
+    status: 'failed',
+    plan,
+    results: {},
+    supplied: {},
+    lastSeq: 9,
+    warnings: [],
+    resumeCount: 0,
+    startedAt: 1_000,
+    endedAt: 1_900,
     steps: {
-      A: { id: 'A', status: 'completed', attempts: 2, startedAt: 1_100, endedAt: 1_300, durationMs: 200, result: 'x'.repeat(resultPreviewLength + 5), diagnosis: 'second try passed' },
+      A: {
+        id: 'A',
+        status: 'completed',
+        attempts: 2,
+        startedAt: 1_100,
+        endedAt: 1_300,
+        durationMs: 200,
+        result: 'x'.repeat(resultPreviewLength + 5),
+        diagnosis: 'second try passed',
+      },
       B: { id: 'B', status: 'failed', attempts: 1, startedAt: 1_300, endedAt: 1_500, error: 'boom', result: 'partial' },
       C: { id: 'C', status: 'skipped', attempts: 0, reason: 'B failed' },
     },
@@ -36,13 +63,43 @@ describe('buildPanelViewModel: the run the panel shows', () => {
   it('shows each step with its times relative to the run start, its outcome, and a preview of a completed result only', () => {
     const run = runOf();
     assert.deepEqual(run.steps, [
-      { id: 'A', title: 'Read', kind: 'tool', runner: 'read_file', status: 'completed', attempts: 2, maxAttempts: 2, startMs: 100, endMs: 300, durationMs: 200, diagnosis: 'second try passed', resultPreview: `${'x'.repeat(resultPreviewLength)}… (5 more characters)` },
-      { id: 'B', title: 'Think', kind: 'agent', runner: 'agent: default', status: 'failed', attempts: 1, maxAttempts: 1, startMs: 300, endMs: 500, error: 'boom' },
+      {
+        id: 'A',
+        title: 'Read',
+        kind: 'tool',
+        runner: 'read_file',
+        status: 'completed',
+        attempts: 2,
+        maxAttempts: 2,
+        startMs: 100,
+        endMs: 300,
+        durationMs: 200,
+        diagnosis: 'second try passed',
+        resultPreview: `${'x'.repeat(resultPreviewLength)}… (5 more characters)`,
+      },
+      {
+        id: 'B',
+        title: 'Think',
+        kind: 'agent',
+        runner: 'agent: default',
+        status: 'failed',
+        attempts: 1,
+        maxAttempts: 1,
+        startMs: 300,
+        endMs: 500,
+        error: 'boom',
+      },
       { id: 'C', title: 'Ask', kind: 'clarification', runner: 'clarification', status: 'skipped', attempts: 0, maxAttempts: 1, reason: 'B failed' },
       { id: 'D', title: 'Later', kind: 'agent', runner: 'agent: default', status: 'pending', attempts: 0, maxAttempts: 1 },
     ]);
     assert.deepEqual([run.runId, run.status, run.objective, run.planVersion, run.elapsedMs], ['run-1', 'failed', 'test objective', 1, 900]);
-    assert.deepEqual(run.timeline.bars.map((bar) => [bar.stepId, bar.startMs, bar.endMs, bar.status]), [['A', 100, 300, 'completed'], ['B', 300, 500, 'failed']]);
+    assert.deepEqual(
+      run.timeline.bars.map((bar) => [bar.stepId, bar.startMs, bar.endMs, bar.status]),
+      [
+        ['A', 100, 300, 'completed'],
+        ['B', 300, 500, 'failed'],
+      ],
+    );
     assert.equal(run.timeline.spanMs, 900, 'an ended run spans to its end, not to now');
   });
 
@@ -59,7 +116,13 @@ describe('buildPanelViewModel: the run the panel shows', () => {
       canUndo: true,
       headline: 'failed in 900 ms: 1 of 4 steps completed, 1 failed, 1 skipped; 3 files changed.',
       stepLines: [
-        { id: 'A', title: 'Read', status: 'completed', line: `after 2 attempts: ${'x'.repeat(summaryLimits.line - 1 - 'after 2 attempts: '.length)}…`, earlier: 'attempt 1 failed: second try passed' },
+        {
+          id: 'A',
+          title: 'Read',
+          status: 'completed',
+          line: `after 2 attempts: ${'x'.repeat(summaryLimits.line - 1 - 'after 2 attempts: '.length)}…`,
+          earlier: 'attempt 1 failed: second try passed',
+        },
         { id: 'B', title: 'Think', status: 'failed', line: 'failed: boom' },
         { id: 'C', title: 'Ask', status: 'skipped', line: 'skipped: B failed' },
         { id: 'D', title: 'Later', status: 'pending', line: 'pending' },
@@ -73,25 +136,47 @@ describe('buildPanelViewModel: the run the panel shows', () => {
     assert.equal(runOf().summary?.canUndo, false, 'nothing changed, nothing to undo');
   });
 
+  it('counts the files each step changed, for its Undo from here, and says nothing of a step that changed none', () => {
+    const base = state();
+    const run = runOf({
+      state: state({ steps: { ...base.steps, A: { ...base.steps.A!, filesChanged: ['a.md', 'b.md'] }, B: { ...base.steps.B!, filesChanged: [] } } }),
+    });
+    assert.deepEqual(run.steps.map((step) => step.changedFiles), [2, undefined, undefined, undefined]);
+    assert.equal('changedFiles' in run.steps[1]!, false);
+  });
+
   it('measures a running run up to now, without a summary, and focuses the latest started active step', () => {
     const running = state({
-      status: 'running', endedAt: undefined,
+      status: 'running',
+      endedAt: undefined,
       steps: {
         A: { id: 'A', status: 'running', attempts: 1, startedAt: 1_100, progress: 'turn 2 of 12: read_file' },
-        B: { id: 'B', status: 'awaiting_approval', attempts: 1, startedAt: 1_200, pending: { id: 'B@1', fingerprint: 'f', stepId: 'B', kind: 'approval', prompt: 'write a.md' } },
+        B: {
+          id: 'B',
+          status: 'awaiting_approval',
+          attempts: 1,
+          startedAt: 1_200,
+          pending: { id: 'B@1', fingerprint: 'f', stepId: 'B', kind: 'approval', prompt: 'write a.md' },
+        },
         C: { id: 'C', status: 'completed', attempts: 1, startedAt: 1_300, endedAt: 1_400 },
       },
     });
     const run = runOf({ state: running });
     assert.deepEqual([run.elapsedMs, 'summary' in run, run.focusStepId], [4_000, false, 'B']);
-    assert.deepEqual(run.steps.map((step) => step.progress), ['turn 2 of 12: read_file', undefined, undefined, undefined], 'a running step says where it stands');
+    assert.deepEqual(
+      run.steps.map((step) => step.progress),
+      ['turn 2 of 12: read_file', undefined, undefined, undefined],
+      'a running step says where it stands',
+    );
     assert.deepEqual(run.pending, [{ stepId: 'B', kind: 'approval', prompt: 'write a.md' }]);
     assert.equal(run.timeline.bars.find((bar) => bar.stepId === 'A')?.endMs, 4_000);
   });
 
   it('focuses the latest started step when none is active, and nothing when none started', () => {
     assert.equal(runOf().focusStepId, 'B');
-    const same = state({ steps: { A: { id: 'A', status: 'completed', attempts: 1, startedAt: 1_100 }, B: { id: 'B', status: 'completed', attempts: 1, startedAt: 1_100 } } });
+    const same = state({
+      steps: { A: { id: 'A', status: 'completed', attempts: 1, startedAt: 1_100 }, B: { id: 'B', status: 'completed', attempts: 1, startedAt: 1_100 } },
+    });
     assert.equal(runOf({ state: same }).focusStepId, 'B', 'of two started together, the later in the plan');
     assert.ok(!('focusStepId' in runOf({ state: state({ steps: {} }) })));
   });
@@ -102,8 +187,22 @@ describe('buildPanelViewModel: the run the panel shows', () => {
   });
 
   it('shows the model use the journal or the host counted, whichever saw more calls, and none without calls', () => {
-    assert.deepEqual(runOf({ state: state({ modelUsage: usage(3) }), usage: usage(2) }).usage, { requests: 3, totalTokens: 45, cachedTokens: 12, costUsd: 0.03, savedUsd: 0.003, unpricedRequests: 1 });
-    assert.deepEqual(runOf({ state: state({ modelUsage: usage(1) }), usage: usage(2) }).usage, { requests: 2, totalTokens: 30, cachedTokens: 8, costUsd: 0.02, savedUsd: 0.002, unpricedRequests: 1 });
+    assert.deepEqual(runOf({ state: state({ modelUsage: usage(3) }), usage: usage(2) }).usage, {
+      requests: 3,
+      totalTokens: 45,
+      cachedTokens: 12,
+      costUsd: 0.03,
+      savedUsd: 0.003,
+      unpricedRequests: 1,
+    });
+    assert.deepEqual(runOf({ state: state({ modelUsage: usage(1) }), usage: usage(2) }).usage, {
+      requests: 2,
+      totalTokens: 30,
+      cachedTokens: 8,
+      costUsd: 0.02,
+      savedUsd: 0.002,
+      unpricedRequests: 1,
+    });
     assert.deepEqual(runOf({ usage: usage(2) }).usage?.requests, 2);
     assert.ok(!('usage' in runOf({ state: state({ modelUsage: usage(0) }) })));
     assert.ok(!('usage' in runOf()));
@@ -111,7 +210,16 @@ describe('buildPanelViewModel: the run the panel shows', () => {
 
   it('lists the replans with their trials, and the last 20 warnings', () => {
     const record: ReplanRecord = {
-      replan: 1, failedRunId: 'run-0', stepIds: ['B'], reason: 'B failed twice', startedAt: 0, endedAt: 1, keptStepIds: ['A'], newStepIds: ['B2'], repaired: false, planVersion: 2,
+      replan: 1,
+      failedRunId: 'run-0',
+      stepIds: ['B'],
+      reason: 'B failed twice',
+      startedAt: 0,
+      endedAt: 1,
+      keptStepIds: ['A'],
+      newStepIds: ['B2'],
+      repaired: false,
+      planVersion: 2,
       trials: [
         { stepId: 'B', title: 'Think', approach: 'agent default', attempt: 1, output: 'long output', error: 'boom', time: 0, durationMs: 5 },
         { stepId: 'B', title: 'Think', approach: 'agent default', attempt: 2, output: '', error: 'boom', diagnosis: 'empty', time: 0, durationMs: 5 },
