@@ -11,6 +11,8 @@ import { undoCommand } from './undoCommand';
 import { validateCommand } from './validateCommand';
 import { withCliMcp } from './cliMcp';
 import { toolsCommand } from './toolsCommand';
+import { exportCommand, importCommand } from './taskFileCommands';
+import { cliModel } from './cliModel';
 import { errorMessage } from '../shared/errorMessage';
 
 declare const TASK_PLANNER_VERSION: string | undefined;
@@ -54,6 +56,8 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
         done: { type: 'string', multiple: true },
         failed: { type: 'string', multiple: true },
         from: { type: 'string' },
+        format: { type: 'string' },
+        out: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', default: false },
       },
@@ -116,6 +120,14 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
         const file = required(target, 'run needs a plan file: task-planner run <plan.json>');
         return await withCliMcp(mcpOptions, io, (extraTools) => runCommand(file, { ...runOptions, extraTools }, io));
       }
+      case 'import': {
+        const file = required(target, 'import needs a tasks file: task-planner import <tasks.md> [--format F] [--out plan.json]');
+        return await importCommand(file, { format: values.format, out: values.out, model: cliModel(runOptions) !== undefined }, io);
+      }
+      case 'export': {
+        const file = required(target, 'export needs a plan file: task-planner export <plan.json> --format F');
+        return await exportCommand(file, { format: values.format, out: values.out, model: false }, io);
+      }
       case 'resume': {
         const runId = required(target, 'resume needs a run id: task-planner resume <runId> (list them with "task-planner runs")');
         const answers = cliAnswers(values);
@@ -135,7 +147,7 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
         io.err(helpText);
         return 2;
       default:
-        throw new UsageError(`Unknown command "${command}". Commands: plan, validate, run, resume, runs, undo, tools.`);
+        throw new UsageError(`Unknown command "${command}". Commands: plan, validate, run, import, export, resume, runs, undo, tools.`);
     }
   } catch (error) {
     if (error instanceof UsageError) {

@@ -4,7 +4,9 @@ export const helpText = `task-planner: plan, validate, run and resume Task Plann
 Usage:
   task-planner plan "<request>" [--model-critique] [run options]
   task-planner validate <plan.json> [--workspace DIR] [--json] [MCP options]
-  task-planner run <plan.json> [run options]
+  task-planner run <plan.json | tasks file> [run options]
+  task-planner import <tasks file> [--format F] [--out plan.json] [--base-url URL --model M]
+  task-planner export <plan.json> --format F [--out FILE]
   task-planner resume <runId> [run options]
                      [--approve STEP] [--reject STEP] [--answer STEP=TEXT]
                      [--accept-review STEP[=NOTES]] [--reject-review STEP[=NOTES]]
@@ -24,6 +26,19 @@ Commands:
   run        Execute the plan against the workspace. Steps run as soon as their dependencies
              are done (up to --concurrency at once). Progress goes to stderr. With a model,
              a step whose failure policy is "replan" gets a repair plan for the rest.
+             A tasks file of another tool runs as the plan "import" makes of it.
+  import     Read another tool's task list as a plan and print it as JSON (or write it to
+             --out); what came from which line goes to stderr. Formats (--format, else
+             told by the file's name and content): speckit (Spec Kit tasks.md: phases,
+             T001, [P] in parallel, [US1] stories), kiro (.kiro/specs/*/tasks.md: numbered
+             tasks, sub-tasks, _Requirements:_), cursor (.cursor/plans/*.plan.md: todos and
+             their dependencies), copilot (plan-*.prompt.md: ## Plan:, ### Steps), checklist
+             (any Markdown "- [ ]" list). Tasks run in the file's order, [P] ones together;
+             ticked ones are skipped as done; the files a task names are the files its step
+             may change. With a model the steps are agents', else yours to do. Lines that
+             are no task stay in the objective as written.
+  export     Write a plan file as a task list of --format (one of the formats above); import
+             reads it back with the same steps, order, dependencies and ticks.
   resume     Continue a run from its journal: completed steps are not re-run; steps that were
              running or waiting start again, with the answers given here. Repairs like run.
   runs       List the runs journaled in the workspace, newest first, with their status.

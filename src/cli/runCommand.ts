@@ -13,7 +13,7 @@ import type { WorkspaceFs } from '../core/ports';
 import type { Tool } from '../core/tools/tool';
 import { validatePlan } from '../core/plan/validatePlan';
 import { planningStrategies, type PlanningStrategy } from '../core/session/planningPrompt';
-import { type CliIo, loadPlanFile, runsDirectory, UsageError } from './cliIo';
+import { type CliIo, runsDirectory, UsageError } from './cliIo';
 import { cliBudgetLimits, cliModel, type CliModelOptions } from './cliModel';
 import { checkCommandsConsent } from './checkCommandsConsent';
 import { cliReplanLimits, type CliReplanOptions } from './cliReplan';
@@ -23,6 +23,7 @@ import type { CapabilityCatalogue } from '../core/capabilities/capabilityCatalog
 import { executeWithReplanning } from '../core/replan/executeWithReplanning';
 import { followExecution, reportRunResult } from './executeCliRun';
 import { terminalInteraction } from './terminalInteraction';
+import { loadRunnablePlan } from './taskFileCommands';
 
 /** Options shared by `plan`, `run` and `resume`. */
 export interface CliRunOptions extends CliModelOptions, CliReplanOptions {
@@ -77,10 +78,11 @@ export function engineOptions(options: CliRunOptions, io: CliIo, capabilities: C
 
 /** `run <plan.json>`: executes the plan in the workspace, journaling it for `resume`, repairing failed steps with the model (`executeWithReplanning`). */
 export async function runCommand(file: string, options: CliRunOptions, io: CliIo): Promise<number> {
-  const { plan, warnings } = await loadPlanFile(file);
-  for (const warning of warnings) io.err(`plan warning: ${warning}`);
   const capabilities = await cliCapabilities(options, io);
   const engine = engineOptions(options, io, capabilities);
+  // A task file of another tool (Spec Kit, Kiro, Cursor, Copilot, a checklist) runs as the plan it imports to.
+  const { plan, warnings } = await loadRunnablePlan(file, engine.llm !== undefined, io);
+  for (const warning of warnings) io.err(`plan warning: ${warning}`);
   const errors = validatePlan(plan, { tools: engine.tools, skills: capabilities.skills.map((skill) => skill.name) }).filter(
     (diagnostic) => diagnostic.severity === 'error',
   );

@@ -1,0 +1,135 @@
+import { writeFile } from 'node:fs/promises';
+import { basename, relative, resolve } from 'node:path';
+import { exportTaskFile, importTaskFile, sniffTaskFormat, type ImportedTaskFile } from '../core/interop/importTaskFile';
+import { interopFormatNames, interopFormats, isInteropFormat, type InteropFormat } from '../core/interop/interopFormats';
+import type { Plan } from '../core/plan/planSchema';
+import { planFileText } from '../core/plan/planFile';
+import { readBoundedText } from '../node/readBoundedText';
+import { errorMessage } from '../shared/errorMessage';
+import { type CliIo, loadPlanFile, maxPlanFileBytes, UsageError } from './cliIo';
+
+/** What `import` and `export` are told on the command line. */
+export interface TaskFileOptions {
+  /** `--format`: the task format, when not sniffed. */
+  format: string | undefined;
+  /** `--out`: the file written instead of standard output. */
+  out: string | undefined;
+  /** True when a model is configured: tasks become agent steps, else a person's. */
+  model: boolean;
+}
+
+/** The `--format` value as a format; a `UsageError` naming the formats for anything else. */
+export function parseTaskFormat(text: string | undefined): InteropFormat | undefined {
+  if (text === undefined || isInteropFormat(text)) return text;
+  throw new UsageError(`--format must be one of ${interopFormats.join(', ')}; got "${text}".`);
+}
+
+/**
+ * Whether `run` reads `file` as another tool's task file rather than a plan file: not
+ * `.json`, and its name or content in one of the formats.
+ */
+export function isTaskFile(file: string, text: string): boolean {
+  return !/\.json$/i.test(file) && sniffTaskFormat(file, text) !== undefined;
+}
+
+/** Reads the task file `file` as a plan (`importTaskFile`); a `UsageError` naming the file and each problem. */
+export async function importTaskFileAt(file: string, format: InteropFormat | undefined, model: boolean): Promise<ImportedTaskFile & { ok: true }> {
+  const text = await readTextFile(file);
+  // The path as given decides the format (.kiro/specs/, .cursor/plans/); the steps name it as shown.
+  const sniffed = format ?? sniffTaskFormat(file, text);
+  const imported = importTaskFile(displayName(file), text, { model, ...(sniffed !== undefined ? { format: sniffed } : {}) });
+  if (!imported.ok) throw new UsageError(imported.problems.join('\n'));
+  return imported;
+}
+
+/**
+ * The plan `run FILE` executes: a task file (Spec Kit, Kiro, Cursor, Copilot, a checklist)
+ * imported, with what came from where on the error stream; else the plan file.
+ */
+export async function loadRunnablePlan(file: string, model: boolean, io: CliIo): Promise<{ plan: Plan; warnings: string[] }> {
+  const text = /\.json$/i.test(file) ? undefined : await readTextFile(file);
+  if (text === undefined || !isTaskFile(file, text)) return loadPlanFile(file);
+  const imported = await importTaskFileAt(file, undefined, model);
+  io.err(importReview(file, imported));
+  return { plan: imported.plan, warnings: imported.warnings };
+}
+
+/** `import FILE [--format F] [--out plan.json]`: the plan of a task file, as JSON, with what came from where on the error stream. */
+export async function importCommand(file: string, options: TaskFileOptions, io: CliIo): Promise<number> {
+  const imported = await importTaskFileAt(file, parseTaskFormat(options.format), options.model);
+  io.err(importReview(file, imported));
+  await emit(planFileText(imported.plan), options.out, io);
+  return 0;
+}
+
+/** `export PLAN --format F [--out FILE]`: a plan file written as a task file of format F. */
+export async function exportCommand(file: string, options: TaskFileOptions, io: CliIo): Promise<number> {
+  const format = parseTaskFormat(options.format);
+  if (format === undefined) throw new UsageError(`export needs --format, one of ${interopFormats.join(', ')}.`);
+  const { plan } = await loadPlanFile(file);
+  await emit(exportTaskFile(plan, format), options.out, io);
+  return 0;
+}
+
+/** What the import made of `file`, step by step with the line it came from, and the lines kept as notes. */
+export function importReview(file: string, imported: ImportedTaskFile & { ok: true }): string {
+  const lines = [`${file}: ${interopFormatNames[imported.format]}, ${imported.plan.steps.length} step${imported.plan.steps.length === 1 ? '' : 's'}`];
+  for (const step of imported.plan.steps) {
+    const after = step.dependsOn.length > 0 ? ` after ${step.dependsOn.join(', ')}` : '';
+    const mark = step.skipped === true ? ' (done in the source file: skipped)' : step.critical ? '' : ' (optional)';
+    lines.push(`  line ${imported.origins[step.id]}: ${step.id} ${step.title}${after}${mark}`);
+  }
+  if (imported.notes.length > 0) {
+    lines.push(
+      `  kept in the objective as written: ${imported.notes.length} other line${imported.notes.length === 1 ? '' : 's'} (${lineRanges(imported.notes.map((note) => note.line))})`,
+    );
+  }
+  for (const warning of imported.warnings) lines.push(`  warning: ${warning}`);
+  return lines.join('\n');
+}
+
+function lineRanges(numbers: readonly number[]): string {
+  const ranges: string[] = [];
+  let start = numbers[0];
+  let last = start;
+  for (const number of [...numbers.slice(1), undefined]) {
+    if (number !== undefined && last !== undefined && number === last + 1) {
+      last = number;
+      continue;
+    }
+    if (start !== undefined) ranges.push(start === last ? `line ${start}` : `lines ${start}-${last}`);
+    start = number;
+    last = number;
+  }
+  return ranges.join(', ');
+}
+
+async function emit(text: string, out: string | undefined, io: CliIo): Promise<void> {
+  if (out === undefined) {
+    io.out(text.trimEnd());
+    return;
+  }
+  try {
+    await writeFile(out, text, 'utf8');
+  } catch (error) {
+    throw new UsageError(`Cannot write ${out}: ${errorMessage(error)}`);
+  }
+  io.err(`Wrote ${out}.`);
+}
+
+async function readTextFile(file: string): Promise<string> {
+  let text: string | undefined;
+  try {
+    text = await readBoundedText(file, maxPlanFileBytes);
+  } catch (error) {
+    throw new UsageError(`Cannot read ${file}: ${errorMessage(error)}`);
+  }
+  if (text === undefined) throw new UsageError(`${file} is larger than ${maxPlanFileBytes} bytes, the most read; is it the right file?`);
+  return text;
+}
+
+/** The file's path as steps name it: relative to the current folder when inside it, else its name. */
+function displayName(file: string): string {
+  const path = relative(process.cwd(), resolve(file));
+  return path.startsWith('..') || path === '' ? basename(file) : path.replace(/\\/g, '/');
+}

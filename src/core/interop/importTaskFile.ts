@@ -1,0 +1,86 @@
+import type { Plan } from '../plan/planSchema';
+import { interopCodecs } from './interopCodecs';
+import { interopFormatNames, type InteropFormat } from './interopFormats';
+import type { SourceNote } from './sourceTasks';
+import { tasksToPlan } from './tasksToPlan';
+
+/** What `importTaskFile` made of a file: the plan, the format, what came from where, and what it could not use as it stands; or why there is no plan. */
+export type ImportedTaskFile =
+  | {
+      ok: true;
+      format: InteropFormat;
+      plan: Plan;
+      /** The line each step came from, by step id. */
+      origins: Record<string, number>;
+      /** The lines that are no task, kept in the objective as written. */
+      notes: SourceNote[];
+      warnings: string[];
+    }
+  | { ok: false; problems: string[] };
+
+/** Options of `importTaskFile`. */
+export interface ImportTaskFileOptions {
+  /** The format, when the caller knows it; else `sniffTaskFormat` decides. */
+  format?: InteropFormat;
+  /** True when a model runs agent steps; else the steps are a person's. */
+  model: boolean;
+  createdAt?: string;
+}
+
+const checkbox = /^\s*(?:[-*+]|\d+[.)])\s+\[[ xX]\]/m;
+
+/**
+ * The format of the task file `path` holds `text`, by its name, then its content: a Cursor
+ * plan (`*.plan.md`, or front matter with `todos:`), a Kiro spec (`.kiro/specs/`, or numbered
+ * checkbox tasks with `_Requirements:`), a Copilot plan (`plan-*.prompt.md`, or `## Plan:`),
+ * Spec Kit (`- [ ] T001`), a checklist (any checkbox); `undefined` when none fits.
+ */
+export function sniffTaskFormat(path: string, text: string): InteropFormat | undefined {
+  const name = path.replace(/\\/g, '/');
+  if (/\.plan\.md$/i.test(name) || name.includes('.cursor/plans/') || /^\uFEFF?---\r?\n(?:.*\r?\n)*?todos:/.test(text)) return 'cursor';
+  if (name.includes('.kiro/specs/')) return 'kiro';
+  if (/(?:^|\/)plan-[^/]*\.prompt\.md$/i.test(name) || /^#{1,3}\s+Plan:/m.test(text)) return 'copilot';
+  if (/^\s*[-*+]\s+\[[ xX]\]\s+(?:T\d{3,}|TXXX)\b/m.test(text)) return 'speckit';
+  if (/^\s*[-*+]\s+\[[ xX]\](?:\\?\*)?\s+\d+(?:\.\d+)*\.?\s/m.test(text) && /_Requirements?:/i.test(text)) return 'kiro';
+  if (checkbox.test(text)) return 'checklist';
+  return undefined;
+}
+
+/**
+ * Imports the task file `path` (issue 31): reads it in its format (`options.format`, else
+ * sniffed) and makes its plan (`tasksToPlan`). A file in no known format, or with no task,
+ * is a problem that says so.
+ */
+export function importTaskFile(path: string, text: string, options: ImportTaskFileOptions): ImportedTaskFile {
+  const format = options.format ?? sniffTaskFormat(path, text);
+  if (format === undefined) {
+    return {
+      ok: false,
+      problems: [
+        `${path} is in none of the task formats read (${Object.values(interopFormatNames).join(', ')}): it has no checkbox task, numbered plan step or todo.`,
+      ],
+    };
+  }
+  const document = interopCodecs[format].read(text, path);
+  if (document.tasks.length === 0) {
+    return {
+      ok: false,
+      problems: [`${path} holds no task of a ${interopFormatNames[format]}${document.problem !== undefined ? `: ${document.problem}` : ''}.`],
+    };
+  }
+  const { plan, warnings } = tasksToPlan(document, {
+    file: path,
+    model: options.model,
+    ...(options.createdAt !== undefined ? { createdAt: options.createdAt } : {}),
+  });
+  const origins: Record<string, number> = {};
+  plan.steps.forEach((step, index) => {
+    origins[step.id] = document.tasks[index]!.line;
+  });
+  return { ok: true, format, plan, origins, notes: document.notes.filter((note) => note.text.trim() !== ''), warnings };
+}
+
+/** The text of `plan` as a file of `format`. */
+export function exportTaskFile(plan: Plan, format: InteropFormat): string {
+  return interopCodecs[format].write(plan);
+}

@@ -1,0 +1,24 @@
+/**
+ * The task-list formats of other tools that a plan is read from and written to, declared
+ * once: GitHub Spec Kit's `tasks.md`, Kiro's `.kiro/specs/<feature>/tasks.md`, Cursor's
+ * `.cursor/plans/*.plan.md`, the plans Copilot's Plan agent saves (`plan-*.prompt.md`) and
+ * plain Markdown checklists.
+ */
+export const interopFormats = ['speckit', 'kiro', 'cursor', 'copilot', 'checklist'] as const;
+
+/** One of `interopFormats`. */
+export type InteropFormat = (typeof interopFormats)[number];
+
+/** The name of each format as its users know it. */
+export const interopFormatNames: Record<InteropFormat, string> = {
+  speckit: 'Spec Kit tasks.md',
+  kiro: 'Kiro tasks.md',
+  cursor: 'Cursor plan',
+  copilot: 'Copilot plan',
+  checklist: 'Markdown checklist',
+};
+
+/** Whether `text` names one of `interopFormats`. */
+export function isInteropFormat(text: string): text is InteropFormat {
+  return (interopFormats as readonly string[]).includes(text);
+}

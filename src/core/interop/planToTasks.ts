@@ -1,0 +1,73 @@
+import type { Plan, Step } from '../plan/planSchema';
+import { topologicalOrder } from '../plan/topologicalOrder';
+import { readOrigin } from './sourceOrigin';
+import { emptyTask, type SourceDocument, type SourceTask } from './sourceTasks';
+import { orderDependencies } from './tasksToPlan';
+
+/** What a format can say about order, for `planToTasks`. */
+export interface TaskEncoding {
+  /** The key the format writes for the step at `index` (also what `dependsOn` names). */
+  keyOf: (step: Step, index: number, steps: readonly Step[]) => string;
+  /** Whether the format marks parallel tasks (`[P]`). */
+  parallel: boolean;
+  /** Whether the format marks optional tasks (Kiro's `- [ ]*`); else every task reads back as required. */
+  optional?: boolean;
+}
+
+/**
+ * The tasks a file of another format is written from (issue 31): the plan's steps in an
+ * order where each follows what it depends on, each with what its origin kept (section,
+ * labels, requirements, status), done when skipped and optional when not critical. A task
+ * is marked parallel, when the format can, if that gives exactly its dependencies by
+ * `orderDependencies`; else, when its place does not, it names them (`dependsOn`), so the
+ * file reads back as the same plan. The title is the objective's first line; its other
+ * lines are the document's notes.
+ */
+export function planToTasks(plan: Plan, encoding: TaskEncoding): SourceDocument {
+  const seen = new Set<string>();
+  const inOrder = plan.steps.every((step) => step.dependsOn.every((id) => seen.has(id)) && seen.add(step.id));
+  const sorted = inOrder ? undefined : topologicalOrder(plan.steps);
+  const steps = sorted?.ok === true ? sorted.order.map((index) => plan.steps[index]!) : plan.steps;
+  const keys = steps.map((step, index) => encoding.keyOf(step, index, steps));
+  const keyById = new Map(steps.map((step, index) => [step.id, keys[index]!]));
+  const tasks: SourceTask[] = [];
+  for (const [index, step] of steps.entries()) {
+    const task = taskOf(step, keys[index]!);
+    task.optional &&= encoding.optional === true;
+    // Markdown cannot leave a section again: a task without one reads back under the one before it.
+    if (task.section.length === 0 && tasks.length > 0) task.section = tasks[tasks.length - 1]!.section;
+    const wanted = step.dependsOn.map((id) => keyById.get(id) ?? id);
+    const derive = (candidate: SourceTask): string[] =>
+      orderDependencies([...tasks, candidate], keys, () => undefined)[index]!.filter((key) => key !== '');
+    const choices: SourceTask[] = [{ ...task, parallel: false }, ...(encoding.parallel ? [{ ...task, parallel: true }] : [])];
+    const fits = choices.find((choice) => sameSet(derive(choice), wanted));
+    tasks.push(fits ?? { ...task, parallel: false, dependsOn: wanted });
+  }
+  const [title = '', ...rest] = plan.objective.split('\n');
+  const notes = rest.join('\n').trim();
+  return { title, tasks, notes: notes === '' ? [] : [{ line: 0, text: notes }] };
+}
+
+function taskOf(step: Step, key: string): SourceTask {
+  const { text, origin } = readOrigin(step.input ?? '');
+  const task = emptyTask(origin?.line ?? 0, step.title);
+  task.key = key;
+  task.done = step.skipped === true;
+  task.optional = !step.critical;
+  if (origin !== undefined) {
+    task.section = origin.section;
+    task.depth = origin.depth;
+    task.labels = origin.labels;
+    task.requirements = origin.requirements;
+    if (origin.status !== undefined) task.status = origin.status;
+  }
+  const lines = text.split('\n');
+  const body = lines[0]?.trim() === step.title.trim() ? lines.slice(1) : lines;
+  task.details = body.map((line) => line.replace(/^\s*-\s+/, '').trimEnd()).filter((line) => line.trim() !== '');
+  return task;
+}
+
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  const set = new Set(a);
+  return set.size === new Set(b).size && b.every((item) => set.has(item));
+}

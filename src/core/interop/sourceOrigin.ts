@@ -1,0 +1,67 @@
+import type { SourceTask } from './sourceTasks';
+
+/**
+ * Where an imported step came from and what the file said of it besides its text, as the
+ * last lines of the step's input (so the agent, the person and the review all read it, and
+ * an export writes it back): "From tasks.md, line 12:" then one "- Name: value" line each.
+ */
+export interface SourceOrigin {
+  file: string;
+  line: number;
+  key?: string;
+  section: string[];
+  depth: number;
+  labels: string[];
+  requirements: string[];
+  parallel: boolean;
+  optional: boolean;
+  status?: string;
+}
+
+const sectionJoin = ' › ';
+const originHead = /^From (.+), line (\d+):$/;
+
+/** The lines `readOrigin` reads back, for `task` of `file`. */
+export function originText(file: string, task: SourceTask): string {
+  const lines = [`From ${file}, line ${task.line}:`];
+  if (task.key !== undefined) lines.push(`- Task: ${task.key}`);
+  if (task.section.length > 0) lines.push(`- Section: ${task.section.join(sectionJoin)}`);
+  if (task.depth > 0) lines.push(`- Depth: ${task.depth}`);
+  if (task.labels.length > 0) lines.push(`- Story: ${task.labels.join(', ')}`);
+  if (task.requirements.length > 0) lines.push(`- Requirements: ${task.requirements.join(', ')}`);
+  if (task.parallel) lines.push('- Parallel: yes');
+  if (task.optional) lines.push('- Optional: yes');
+  if (task.status !== undefined) lines.push(`- Status: ${task.status}`);
+  if (task.done) lines.push('- Done in the source file: yes');
+  return lines.join('\n');
+}
+
+/** The origin block at the end of a step's `input`, and the text before it; no origin when it has none. */
+export function readOrigin(input: string): { text: string; origin?: SourceOrigin } {
+  const lines = input.split('\n');
+  let start = -1;
+  for (let index = lines.length - 1; index >= 0; index--) {
+    if (originHead.test(lines[index]!)) {
+      start = index;
+      break;
+    }
+    if (!lines[index]!.startsWith('- ')) return { text: input };
+  }
+  if (start < 0) return { text: input };
+  const head = originHead.exec(lines[start]!)!;
+  const origin: SourceOrigin = { file: head[1]!, line: Number(head[2]), section: [], depth: 0, labels: [], requirements: [], parallel: false, optional: false };
+  for (const line of lines.slice(start + 1)) {
+    const split = line.indexOf(': ');
+    const name = line.slice(2, split);
+    const value = line.slice(split + 2);
+    if (name === 'Task') origin.key = value;
+    else if (name === 'Section') origin.section = value.split(sectionJoin);
+    else if (name === 'Depth') origin.depth = Number(value) || 0;
+    else if (name === 'Story') origin.labels = value.split(', ');
+    else if (name === 'Requirements') origin.requirements = value.split(', ');
+    else if (name === 'Parallel') origin.parallel = true;
+    else if (name === 'Optional') origin.optional = true;
+    else if (name === 'Status') origin.status = value;
+  }
+  return { text: lines.slice(0, start).join('\n').trimEnd(), origin };
+}

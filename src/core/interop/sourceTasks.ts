@@ -1,0 +1,88 @@
+import { pathsInText } from '../planner/pathsInText';
+
+/**
+ * One task as another tool's file writes it. `key` is the id the file gives it (`T001`,
+ * `1.2`, a Cursor todo id), `line` where it starts (1-based); a `side` task (done in the
+ * file, or optional) is one nothing after it waits for.
+ */
+export interface SourceTask {
+  line: number;
+  key?: string;
+  title: string;
+  done: boolean;
+  /** Marked to run beside the tasks around it (Spec Kit's `[P]`). */
+  parallel: boolean;
+  /** Kiro's `- [ ]*`: a task that may be left out. */
+  optional: boolean;
+  /** The headings the task is under, outermost first (below the document's title). */
+  section: string[];
+  /** Nesting below another task (Kiro's `1.1` under `1.`). */
+  depth: number;
+  /** Story labels (`US1`). */
+  labels: string[];
+  /** Requirement references (Kiro's `_Requirements: 1.2, 3.1_`). */
+  requirements: string[];
+  /** The task's sub-bullets and other lines, as written (without their bullet). */
+  details: string[];
+  /** Keys of the tasks it waits for when the file says so; else its place decides. */
+  dependsOn?: string[];
+  /** The file's own status word when it has more than done and not done (Cursor's `cancelled`). */
+  status?: string;
+}
+
+/** A line of the file that is not part of a task, kept as written. */
+export interface SourceNote {
+  line: number;
+  text: string;
+}
+
+/** What a format reader made of a file: its title, its tasks and every other line. */
+export interface SourceDocument {
+  title: string;
+  tasks: SourceTask[];
+  notes: SourceNote[];
+}
+
+/** A task with every optional part empty, for readers to fill. */
+export function emptyTask(line: number, title: string): SourceTask {
+  return { line, title, done: false, parallel: false, optional: false, section: [], depth: 0, labels: [], requirements: [], details: [] };
+}
+
+const dependsPattern = /\s*\(?\*?\s*depends on:?\s+((?:(?:steps?|tasks?)\s+)?[\w.:-]+(?:\s*(?:,|and)\s*[\w.:-]+)*)\s*\*?\)?\.?\s*$/i;
+
+/**
+ * Splits "… (depends on T012, T013)" (Spec Kit's own wording, and Copilot's `*depends on
+ * 2*`) off a task's text: the text before, and the keys named, if any.
+ */
+export function splitDependsOn(text: string): { text: string; dependsOn?: string[] } {
+  const found = dependsPattern.exec(text);
+  if (!found) return { text };
+  const keys = found[1]!
+    .replace(/^(?:steps?|tasks?)\s+/i, '')
+    .split(/\s*(?:,|\band\b)\s*/)
+    .filter((key) => key !== '');
+  return { text: text.slice(0, found.index).trimEnd(), dependsOn: keys.length === 1 && keys[0]!.toLowerCase() === 'none' ? [] : keys };
+}
+
+/** The words that say a task waits for `keys`, as `splitDependsOn` reads them back. */
+export function dependsOnText(keys: readonly string[]): string {
+  return `(depends on ${keys.length === 0 ? 'none' : keys.join(', ')})`;
+}
+
+/** The workspace files a task's text and details name, Markdown links' targets included. */
+export function pathsOfTask(task: SourceTask): string[] {
+  const text = [task.title, ...task.details].join('\n').replace(/\[[^\]\n]*\]\(([^)\s]+)\)/g, ' $1 ');
+  return pathsInText(text).filter((path) => !/[[\]{}<>*?]/.test(path) && !path.startsWith('/') && !path.split('/').includes('..'));
+}
+
+/** The line a Markdown checkbox item starts with: indent, bullet, box, Kiro's optional mark, the rest. */
+export const checkboxItem = /^(\s*)(?:[-*+]|\d+[.)])\s+\[([ xX])\](\\?\*)?[ \t]+(.*)$/;
+/** A Markdown heading: its `#`s and text. */
+export const headingLine = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
+/** A bullet that is not a checkbox: indent and text. */
+export const bulletItem = /^(\s*)(?:[-*+]|\d+[.)])\s+(.*)$/;
+
+/** Width of a line's indent, a tab counting as four spaces. */
+export function indentOf(text: string): number {
+  return text.replace(/\t/g, '    ').length;
+}

@@ -1,0 +1,45 @@
+import type { Plan } from '../plan/planSchema';
+import { readMarkdownTasks, writeMarkdownTasks } from './markdownTasks';
+import { planToTasks } from './planToTasks';
+import { dependsOnText, splitDependsOn, type SourceDocument, type SourceTask } from './sourceTasks';
+
+const item = /^(T\d+|TXXX)\b\s*((?:\[[^\]\s]+\]\s*)*)(.*)$/;
+
+/**
+ * Reads GitHub Spec Kit's `tasks.md` (its templates/tasks-template.md): phases and their
+ * sub-headings as sections, `- [ ] T001 [P] [US1] Description in path/file.py` items (the
+ * `T` id, `[P]` for parallel, other leading brackets as story labels, "(depends on T012,
+ * T013)" as named dependencies); an item without an id is a task too.
+ */
+export function readSpecKit(text: string, name: string): SourceDocument {
+  return readMarkdownTasks(
+    text,
+    (itemText) => {
+      const found = item.exec(itemText);
+      const tags = found ? [...found[2]!.matchAll(/\[([^\]\s]+)\]/g)].map((tag) => tag[1]!) : [];
+      const { text: title, dependsOn } = splitDependsOn((found ? found[3]! : itemText).trim());
+      return {
+        ...(found ? { key: found[1]! } : {}),
+        title,
+        parallel: tags.includes('P'),
+        labels: tags.filter((tag) => tag !== 'P'),
+        ...(dependsOn !== undefined ? { dependsOn } : {}),
+      };
+    },
+    name,
+  );
+}
+
+/** Writes `plan` as a Spec Kit `tasks.md`: `T001`… ids (or the steps' own when they are such), `[P]`, story labels, phases as headings. */
+export function writeSpecKit(plan: Plan): string {
+  const document = planToTasks(plan, {
+    parallel: true,
+    keyOf: (step, index, steps) => (steps.every((each) => /^T\d+$/.test(each.id)) ? step.id : `T${String(index + 1).padStart(3, '0')}`),
+  });
+  return writeMarkdownTasks(document, specKitItem, { optionalMark: false, spaced: false });
+}
+
+function specKitItem(task: SourceTask): string {
+  const tags = [...(task.parallel ? ['P'] : []), ...task.labels].map((tag) => `[${tag}] `).join('');
+  return `${task.key} ${tags}${task.title}${task.dependsOn !== undefined ? ` ${dependsOnText(task.dependsOn)}` : ''}`;
+}

@@ -1,0 +1,133 @@
+import { contentHash } from '../plan/contentHash';
+import type { Plan, Step } from '../plan/planSchema';
+import { heuristicAgents } from '../planner/heuristicPlan';
+import { isReservedStepId, maxStepIdLength, maxWritePatternLength, maxWritePatterns, stepIdPattern } from '../../shared/vocabulary';
+import { originText } from './sourceOrigin';
+import { pathsOfTask, type SourceDocument, type SourceTask } from './sourceTasks';
+
+/** How `tasksToPlan` makes its steps. */
+export interface TasksToPlanOptions {
+  /** The file's name as the review shows it (and each step's origin names). */
+  file: string;
+  /** True when a model runs agent steps; else each task is a person's (`manual`) step. */
+  model: boolean;
+  /** ISO-8601 creation time (default: the Unix epoch). */
+  createdAt?: string;
+}
+
+/**
+ * A plan of a file's tasks (issue 31): one step a task, in the file's order. A task waits
+ * for the task before it, or for every task of the parallel run (`[P]`) before it; a
+ * heading ends a run. A task done in the file, or optional, is a side task: it waits like
+ * the others but nothing waits for it, so it never holds back the work after it. A task
+ * that names what it depends on waits for exactly that. Done tasks are `skipped` steps,
+ * optional ones not critical. The steps are agents' (the `coder`, its `writes` the files
+ * the task names) with a model, else a person's. Each step's input ends with where it came
+ * from (`originText`); the objective is the file's title and every line that is no task.
+ */
+export function tasksToPlan(document: SourceDocument, options: TasksToPlanOptions): { plan: Plan; warnings: string[] } {
+  const warnings: string[] = [];
+  const ids = stepIds(document.tasks);
+  const byKey = new Map<string, string>();
+  document.tasks.forEach((task, index) => {
+    if (task.key !== undefined && !byKey.has(task.key)) byKey.set(task.key, ids[index]!);
+  });
+  const known = new Set(ids);
+  const dependencies = orderDependencies(document.tasks, ids, (task, key) => {
+    // A key the file gives, else a step id an export wrote (a checklist's tasks have no key of their own).
+    const id = byKey.get(key) ?? (known.has(key) ? key : undefined);
+    if (id === undefined) warnings.push(`Line ${task.line} depends on ${key}, which is no task of the file; that dependency is left out.`);
+    return id;
+  });
+  const steps = document.tasks.map((task, index) => stepOf(task, ids[index]!, dependencies[index]!, options));
+  const notes = document.notes.map((note) => note.text).join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  const objective = notes === '' ? document.title : `${document.title}\n\n${notes}`;
+  const plan: Plan = {
+    id: `plan-${contentHash(`${options.file}\n${objective}\n${JSON.stringify(steps)}`)}`,
+    version: 1,
+    objective,
+    createdAt: options.createdAt ?? new Date(0).toISOString(),
+    agents: options.model && steps.length > 0 ? { coder: heuristicAgents['coder']! } : {},
+    steps,
+  };
+  return { plan, warnings };
+}
+
+/**
+ * The dependencies of each task by its place (see `tasksToPlan`), as step ids; `resolve`
+ * turns a key a task names into its step id (or `undefined`, left out).
+ */
+export function orderDependencies(
+  tasks: readonly SourceTask[],
+  ids: readonly string[],
+  resolve: (task: SourceTask, key: string) => string | undefined,
+): string[][] {
+  let frontier: string[] = [];
+  let runBase: string[] | undefined;
+  let run: string[] = [];
+  let section: string | undefined;
+  const closeRun = (): void => {
+    if (runBase !== undefined && run.length > 0) frontier = run;
+    runBase = undefined;
+    run = [];
+  };
+  return tasks.map((task, index) => {
+    const id = ids[index]!;
+    const side = task.done || task.optional;
+    const here = task.section.join('\n');
+    if (here !== section) closeRun();
+    section = here;
+    const named = task.dependsOn?.map((key) => resolve(task, key)).filter((found): found is string => found !== undefined && found !== id);
+    if (task.parallel) {
+      runBase ??= frontier;
+      if (!side) run.push(id);
+      return named ?? [...runBase];
+    }
+    closeRun();
+    const after = named ?? [...frontier];
+    if (!side) frontier = [id];
+    return after;
+  });
+}
+
+/** A step id for each task: its key when that is a usable id not used before, else `S<n>` (its place). */
+export function stepIds(tasks: readonly SourceTask[]): string[] {
+  const taken = new Set<string>();
+  const usable = (key: string | undefined): key is string =>
+    key !== undefined && key.length <= maxStepIdLength && stepIdPattern.test(key) && !isReservedStepId(key) && !taken.has(key);
+  const keyed = tasks.map((task) => {
+    if (!usable(task.key)) return undefined;
+    taken.add(task.key);
+    return task.key;
+  });
+  return keyed.map((key, index) => {
+    if (key !== undefined) return key;
+    let n = index + 1;
+    while (taken.has(`S${n}`)) n++;
+    taken.add(`S${n}`);
+    return `S${n}`;
+  });
+}
+
+function stepOf(task: SourceTask, id: string, dependsOn: string[], options: TasksToPlanOptions): Step {
+  const details = task.details.map((detail) => `- ${detail}`).join('\n');
+  const input = [task.title, details, originText(options.file, task)].filter((part) => part !== '').join('\n\n');
+  const step: Step = {
+    id,
+    title: task.title,
+    kind: options.model ? 'agent' : 'manual',
+    dependsOn,
+    input,
+    onFailure: 'stop',
+    maxAttempts: 1,
+    critical: !task.optional,
+    onVerificationFailure: 'stop',
+  };
+  if (options.model) {
+    step.agent = 'coder';
+    const writes = pathsOfTask(task).filter((path) => path.length <= maxWritePatternLength).slice(0, maxWritePatterns);
+    if (writes.length > 0) step.writes = writes;
+  }
+  if (task.done) step.skipped = true;
+  return step;
+}
