@@ -100,7 +100,14 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
       strategy: values.strategy,
     };
     if (command !== undefined && workspaceCommands.has(command)) await requireWorkspace(workspace);
-    const mcpOptions = { workspace, mcpConfig: values['mcp-config'], mcpTimeout: values['mcp-timeout'], yes: values.yes, env };
+    const mcpOptions = {
+      workspace,
+      mcpConfig: values['mcp-config'],
+      mcpTimeout: values['mcp-timeout'],
+      yes: values.yes,
+      allowHardLinks: values['allow-hard-links'],
+      env,
+    };
     switch (command) {
       case 'plan': {
         const request = required(target?.trim(), 'plan needs a request: task-planner plan "<what you want done>"');

@@ -1,9 +1,18 @@
-import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { type McpConfig, McpConfigError, type McpConfigSource, mcpServerTarget, mergeMcpConfigs, parseMcpConfigText } from '../core/mcp/mcpConfig';
+import {
+  type McpConfig,
+  McpConfigError,
+  type McpConfigSource,
+  maxMcpConfigBytes,
+  mcpServerTarget,
+  mergeMcpConfigs,
+  parseMcpConfigText,
+} from '../core/mcp/mcpConfig';
 import { mcpStartDecision } from '../core/mcp/mcpStartPolicy';
 import type { Tool } from '../core/tools/tool';
 import { McpServers } from '../node/mcpServers';
+import { readBoundedText } from '../node/readBoundedText';
+import { readFolderConfig } from '../node/readFolderConfig';
 import { errorMessage } from '../shared/errorMessage';
 import { type CliIo, UsageError } from './cliIo';
 import { cliTools } from './cliTools';
@@ -17,13 +26,14 @@ export interface CliMcpOptions {
   mcpTimeout?: string | undefined;
   /** `--yes`: a workspace's servers start without asking (and tool calls are approved, as every approval). */
   yes: boolean;
+  /** `--allow-hard-links`: the workspace's mcp.json may be a file with several hard links. */
+  allowHardLinks?: boolean | undefined;
   /** Where inputs are read from (`TASK_PLANNER_MCP_INPUT_<ID>`). */
   env: Readonly<Record<string, string | undefined>>;
 }
 
 /** The default of `--mcp-timeout`, in seconds. */
 export const defaultMcpTimeoutSeconds = 60;
-const maxConfigBytes = 1_000_000;
 
 /**
  * Runs `body` with the tools of the configured MCP servers started (the user's
@@ -33,7 +43,7 @@ const maxConfigBytes = 1_000_000;
  * start is reported on stderr and its tools are missing, the others still work.
  */
 export async function withCliMcp<Result>(options: CliMcpOptions, io: CliIo, body: (tools: Tool[], servers: McpServers) => Promise<Result>): Promise<Result> {
-  const config = await loadCliMcpConfig(options.workspace, options.mcpConfig);
+  const config = await loadCliMcpConfig(options.workspace, options.mcpConfig, options.allowHardLinks ?? false);
   for (const warning of config.warnings) io.err(`MCP warning: ${warning}`);
   const timeoutMs = parseMcpTimeout(options.mcpTimeout) * 1000;
   const controller = new AbortController();
@@ -77,16 +87,23 @@ export function mcpInputVariable(id: string): string {
   return `TASK_PLANNER_MCP_INPUT_${id.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
 }
 
-/** The user's `--mcp-config` file (when given) and the workspace's `.vscode/mcp.json` (when present), merged, the user's first. */
-export async function loadCliMcpConfig(workspace: string, userFile: string | undefined): Promise<McpConfig> {
+/**
+ * The user's `--mcp-config` file (when given) and the workspace's `.vscode/mcp.json` (when
+ * present), merged, the user's first. Each is read up to `maxMcpConfigBytes`; the
+ * workspace's through its confinement (`readFolderConfig`: a regular file inside the
+ * workspace, no link out of it). Throws a `UsageError` naming the file and what is wrong.
+ */
+export async function loadCliMcpConfig(workspace: string, userFile: string | undefined, allowHardLinks = false): Promise<McpConfig> {
   const configs: McpConfig[] = [];
   const folder = resolve(workspace);
-  if (userFile !== undefined) {
-    const text = await readConfig(userFile, true);
-    if (text !== undefined) configs.push(parsed(text, { label: userFile, origin: 'user', folder }));
-  }
+  if (userFile !== undefined) configs.push(parsed(await readUserConfig(userFile), { label: userFile, origin: 'user', folder }));
   const workspaceFile = join(folder, '.vscode', 'mcp.json');
-  const text = await readConfig(workspaceFile, false);
+  let text: string | undefined;
+  try {
+    text = await readFolderConfig(folder, '.vscode/mcp.json', { label: `The MCP configuration ${workspaceFile}`, maxBytes: maxMcpConfigBytes, allowHardLinks });
+  } catch (error) {
+    throw new UsageError(errorMessage(error));
+  }
   if (text !== undefined) configs.push(parsed(text, { label: workspaceFile, origin: 'workspace', folder }));
   return mergeMcpConfigs(configs);
 }
@@ -119,14 +136,14 @@ function parsed(text: string, source: McpConfigSource): McpConfig {
   }
 }
 
-async function readConfig(path: string, required: boolean): Promise<string | undefined> {
+/** The user's own `--mcp-config` file: any file they name (links followed), bounded all the same. */
+async function readUserConfig(path: string): Promise<string> {
+  let text: string | undefined;
   try {
-    const size = (await stat(path)).size;
-    if (size > maxConfigBytes) throw new UsageError(`The MCP configuration ${path} is larger than ${maxConfigBytes} bytes.`);
-    return await readFile(path, 'utf8');
+    text = await readBoundedText(path, maxMcpConfigBytes);
   } catch (error) {
-    if (error instanceof UsageError) throw error;
-    if (!required && (error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new UsageError(`Cannot read the MCP configuration ${path}: ${errorMessage(error)}`);
   }
+  if (text === undefined) throw new UsageError(`The MCP configuration ${path} is larger than ${maxMcpConfigBytes} bytes, the most read; make it smaller.`);
+  return text;
 }

@@ -6,6 +6,7 @@ import type { McpServers } from '../node/mcpServers';
 import { errorMessage } from '../shared/errorMessage';
 import { loadRuntime } from './loadRuntime';
 import type { RememberedToolCalls } from './rememberedToolCalls';
+import { readSettings } from './settings';
 
 /** Default of `taskPlanner.mcp.timeoutSeconds`. */
 const defaultTimeoutSeconds = 60;
@@ -173,7 +174,10 @@ export class McpHost implements vscode.Disposable {
   /**
    * The user's setting (its user-level value only) and each folder's `.vscode/mcp.json`,
    * merged in that order: the user's first, then the folders' in the window's order (a name
-   * defined twice keeps its first definition, with a warning in the log).
+   * defined twice keeps its first definition, with a warning in the log). A folder's file is
+   * read through the folder's confinement (`readFolderConfig`): a regular file inside it of
+   * at most `maxMcpConfigBytes`, never through a link out of it; one that is not is reported
+   * and its servers are not offered.
    */
   private async readConfig(): Promise<McpConfig> {
     const runtime = loadRuntime();
@@ -188,17 +192,21 @@ export class McpHost implements vscode.Disposable {
         this.reportConfigError(error);
       }
     }
+    const allowHardLinks = readSettings().allowHardLinks;
     for (const folder of folders) {
+      if (folder.uri.scheme !== 'file') continue;
       const file = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
+      const label = vscode.workspace.asRelativePath(file, true);
       let text: string | undefined;
       try {
-        text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
-      } catch {
-        text = undefined;
+        text = await runtime.readFolderConfig(folder.uri.fsPath, '.vscode/mcp.json', { label, maxBytes: runtime.maxMcpConfigBytes, allowHardLinks });
+      } catch (error) {
+        this.reportConfigError(error);
+        continue;
       }
       if (text === undefined) continue;
       try {
-        configs.push(runtime.parseMcpConfigText(text, { label: vscode.workspace.asRelativePath(file, true), origin: 'workspace', folder: folder.uri.fsPath }));
+        configs.push(runtime.parseMcpConfigText(text, { label, origin: 'workspace', folder: folder.uri.fsPath }));
       } catch (error) {
         this.reportConfigError(error);
       }

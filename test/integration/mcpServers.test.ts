@@ -1,6 +1,8 @@
 // MCP servers in the real extension host: the user's setting taskPlanner.mcp.servers starts server-everything (from npm)
 // before planning; the planner is offered its tools, and a plan calling them runs, with structured and image results.
 import * as assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import type { TaskPlannerApi } from './testBuild/testExtension';
@@ -85,5 +87,33 @@ describe('MCP servers in the editor (server-everything from npm, fake OpenAI ser
     assert.deepEqual(Object.keys(weather.structuredContent ?? {}).sort(), ['conditions', 'humidity', 'temperature']);
     const logo = result.results['M2'] as { media?: unknown };
     assert.deepEqual(logo.media, [{ type: 'image', mimeType: 'image/png', bytes: 4033 }]);
+  });
+
+  it(".vscode/mcp.json linked out of the folder or to /dev/zero is not read: its servers are never offered, and planning goes on", async () => {
+    const planner = await api();
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
+    const outside = mkdtempSync(join(tmpdir(), 'mcp-json-outside-'));
+    writeFileSync(join(outside, 'mcp.json'), JSON.stringify({ servers: { outside: { command: process.execPath, args: [everything, 'stdio'] } } }));
+    const link = join(folder, '.vscode', 'mcp.json');
+    mkdirSync(join(folder, '.vscode'), { recursive: true });
+    try {
+      for (const [round, target] of [join(outside, 'mcp.json'), '/dev/zero'].entries()) {
+        rmSync(link, { force: true });
+        symlinkSync(target, link);
+        // A changed MCP setting makes the next planning read the configuration again.
+        await config().update('mcp.timeoutSeconds', 30 + round, vscode.ConfigurationTarget.Global);
+        server.enqueue({ kind: 'message', content: JSON.stringify({ objective: 'List', steps: [{ id: 'L1', title: 'List the files', kind: 'tool', dependsOn: [], tool: 'list_files', args: {} }] }) });
+        const asked = server.chatRequests.length;
+        const outcome = await planner.planTask(`List the files (${target})`, { accept: false });
+        assert.equal(outcome.error, undefined);
+        const offered = JSON.stringify(server.chatRequests.slice(asked));
+        assert.ok(offered.includes('mcp__everything__'), "the user's own server is still offered");
+        assert.ok(!offered.includes('mcp__outside__'), `the servers of ${target} were offered`);
+      }
+    } finally {
+      rmSync(link, { force: true });
+      rmSync(outside, { recursive: true, force: true });
+      await config().update('mcp.timeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 });

@@ -28,6 +28,7 @@ export const mutationGroups = [
       'src/core/workspace/listConfined.ts',
       'src/core/workspace/readManyConfined.ts',
       'src/core/workspace/expectedContent.ts',
+      'src/core/workspace/readWorkspaceConfig.ts',
     ],
     spec: [
       'test/unit/core/workspace/**/*.test.ts',

@@ -107,6 +107,8 @@ const configFile = z.object({
 
 /** Most servers one configuration may define. */
 export const maxMcpServers = 50;
+/** The most bytes read of one MCP configuration file (a workspace's `.vscode/mcp.json`, the CLI's `--mcp-config`); a larger one is refused. */
+export const maxMcpConfigBytes = 1_000_000;
 
 /**
  * Reads `value` (the parsed JSON of a `.vscode/mcp.json`, or the setting's value) in VS
