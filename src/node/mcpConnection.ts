@@ -1,11 +1,9 @@
-import { readFile, realpath } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { resolveMcpVariables, type McpServerConfig } from '../core/mcp/mcpConfig';
+import type { McpServerConfig } from '../core/mcp/mcpConfig';
 import type { McpCallResult } from '../core/mcp/mcpResult';
 import type { McpSession, McpToolInfo } from '../core/mcp/mcpTools';
 import { visibleControls } from '../core/plan/visibleDirection';
@@ -14,6 +12,7 @@ import { oneLine } from '../core/text/oneLine';
 import { errorMessage } from '../shared/errorMessage';
 import { withoutSecrets } from './commandEnvironment';
 import { findProgram } from './findProgram';
+import { inFolder, readMcpEnvFile } from './mcpEnvFile';
 import { pidNamespaceLauncher } from './pidNamespace';
 import { followProcessTree, type ProcessTree } from './processTree';
 
@@ -51,7 +50,6 @@ export const maxStderrTailChars = 2000;
 export const maxToolsPerServer = 500;
 const maxToolNameChars = 500;
 const maxPages = 20;
-const maxEnvFileBytes = 100_000;
 const stderrGraceMs = 2000;
 /** How long a stdio server has to exit once its stdin ended, before SIGTERM; then `killGraceMs` before SIGKILL. */
 const closeGraceMs = 2000;
@@ -160,7 +158,7 @@ async function makeTransport(
       stderrEnded: () => Promise.resolve(),
     };
   }
-  const fileEnv = config.envFile === undefined ? {} : await readEnvFile(await envFilePath(config), config.name);
+  const fileEnv = config.envFile === undefined ? {} : await readMcpEnvFile(config);
   const env = Object.fromEntries(
     Object.entries({ ...withoutSecrets(options.baseEnv), ...fileEnv, ...config.env }).filter((entry): entry is [string, string] => entry[1] !== undefined),
   );
@@ -274,55 +272,3 @@ function isTimeout(error: unknown): boolean {
   return typeof error === 'object' && error !== null && 'code' in error && error.code === -32001;
 }
 
-function inFolder(folder: string, path: string): string {
-  return isAbsolute(path) ? path : join(folder, path);
-}
-
-/**
- * Refuses, before anyone is asked to start it, a workspace's server whose env file leads
- * out of its folder (checked as `envFilePath` checks it at the start); an env file naming an
- * input is checked at the start, once its value is known.
- */
-export async function checkEnvFileBeforeStart(config: McpServerConfig): Promise<void> {
-  if (config.type !== 'stdio' || config.envFile === undefined || config.envFile.includes('${input:')) return;
-  const resolved = resolveMcpVariables(config, {});
-  if (resolved.type === 'stdio') await envFilePath(resolved);
-}
-
-/**
- * Where `config`'s envFile is. A workspace's server may only read one inside the workspace
- * folder (links resolved): its configuration is anyone's who wrote the repository, and a
- * file such as /proc/self/environ or another project's .env would hand it our secrets.
- */
-async function envFilePath(config: Extract<McpServerConfig, { type: 'stdio' }>): Promise<string> {
-  const folder = config.source.folder;
-  const path = inFolder(folder, config.envFile ?? '');
-  if (config.source.origin !== 'workspace') return path;
-  const [real, realFolder] = await Promise.all([realpath(path).catch(() => resolve(path)), realpath(folder).catch(() => resolve(folder))]);
-  const inside = relative(realFolder, real);
-  if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) {
-    throw new Error(
-      `MCP server "${config.name}": its envFile ${visibleControls(oneLine(path, 300))} is outside its workspace folder ${visibleControls(oneLine(folder, 300))}; a workspace's server may only read an env file inside the folder of its mcp.json.`,
-    );
-  }
-  return path;
-}
-
-/** `NAME=value` lines of an env file (`#` comments, optional quotes); a missing or huge file is an error naming the server. */
-async function readEnvFile(path: string, server: string): Promise<Record<string, string>> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new Error(`MCP server "${server}": its envFile ${path} cannot be read: ${errorMessage(error)}`, { cause: error });
-  }
-  if (text.length > maxEnvFileBytes) throw new Error(`MCP server "${server}": its envFile ${path} is larger than ${maxEnvFileBytes} bytes.`);
-  const env: Record<string, string> = {};
-  for (const line of text.split(/\r?\n/)) {
-    const match = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/.exec(line);
-    if (!match) continue;
-    const raw = match[2] ?? '';
-    env[match[1] as string] = /^(["']).*\1$/.test(raw) ? raw.slice(1, -1) : raw;
-  }
-  return env;
-}

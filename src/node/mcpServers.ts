@@ -5,7 +5,8 @@ import { mcpTools, type McpSession } from '../core/mcp/mcpTools';
 import { capText, textCaps } from '../core/text/capText';
 import type { Tool } from '../core/tools/tool';
 import { errorMessage } from '../shared/errorMessage';
-import { checkEnvFileBeforeStart, connectMcpServer, type McpConnection, type McpConnectionOptions } from './mcpConnection';
+import { connectMcpServer, type McpConnection, type McpConnectionOptions } from './mcpConnection';
+import { checkEnvFileBeforeStart } from './mcpEnvFile';
 
 /** Where a configured server stands. */
 export type McpServerState =
