@@ -1,9 +1,10 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { Readable, Writable } from 'node:stream';
 import { parsePlan } from '../core/plan/parsePlan';
 import type { Plan } from '../core/plan/planSchema';
+import { readBoundedText } from '../node/readBoundedText';
 import { terminalSafe } from './terminalSafe';
 import { errorMessage } from '../shared/errorMessage';
 
@@ -67,14 +68,21 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-/** Reads and parses a plan file; throws a `UsageError` naming the file and every problem. */
+/** The most bytes read of a plan file. */
+export const maxPlanFileBytes = 10_000_000;
+
+/**
+ * Reads (at most `maxPlanFileBytes`, counted as read: a device or endless pipe stops there)
+ * and parses a plan file; throws a `UsageError` naming the file and every problem.
+ */
 export async function loadPlanFile(path: string): Promise<{ plan: Plan; warnings: string[] }> {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readBoundedText(path, maxPlanFileBytes);
   } catch (error) {
     throw new UsageError(`Cannot read the plan file ${path}: ${errorMessage(error)}`);
   }
+  if (text === undefined) throw new UsageError(`The plan file ${path} is larger than ${maxPlanFileBytes} bytes, the most read; is it the right file?`);
   const parsed = parsePlan(text);
   if (!parsed.ok) throw new UsageError(`${path} is not a usable plan:\n${parsed.errors.map((error) => `  - ${error}`).join('\n')}`);
   return { plan: parsed.plan, warnings: parsed.warnings };

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
-import { terminalIo } from '../../../src/cli/cliIo';
+import { temporaryDirectory } from '../../support/temporaryDirectory';
+import { loadPlanFile, terminalIo, UsageError } from '../../../src/cli/cliIo';
 
 function collect(stream: PassThrough): () => string {
   let text = '';
@@ -42,5 +46,30 @@ describe('terminalIo', () => {
     io.err('second message');
     await new Promise((settle) => setImmediate(settle));
     assert.deepEqual(written, ['first result\n', 'first message\n']);
+  });
+});
+
+describe('loadPlanFile', () => {
+  const folder = temporaryDirectory('cli-plan-file-');
+  const plan = JSON.stringify({ objective: 'Say hi', steps: [{ id: 'S1', title: 'Say hi', tool: 'run_command', args: { argv: ['echo', 'hi'] } }] });
+
+  it('stops reading a plan file without end at the limit, counting the bytes read: /dev/zero', async () => {
+    await assert.rejects(
+      loadPlanFile('/dev/zero'),
+      (error: unknown) => error instanceof UsageError && error.message === 'The plan file /dev/zero is larger than 10000000 bytes, the most read; is it the right file?',
+    );
+  });
+
+  it('reads a plan file given as a pipe, as process substitution gives one', async function () {
+    if (process.platform === 'win32') this.skip();
+    const fifo = join(folder.path, 'plan.fifo');
+    spawnSync('mkfifo', [fifo]);
+    writeFileSync(join(folder.path, 'plan.json'), plan);
+    const writer = spawn('sh', ['-c', `cat '${join(folder.path, 'plan.json')}' > '${fifo}'`]);
+    try {
+      assert.equal((await loadPlanFile(fifo)).plan.objective, 'Say hi');
+    } finally {
+      writer.kill();
+    }
   });
 });
