@@ -6,6 +6,13 @@ import { compileGlob } from './globMatcher';
 import { alwaysSkipped, IgnoreRules } from './ignoreRules';
 import { isPermissionDenied } from './workspaceError';
 
+/**
+ * The largest `.gitignore` honoured, in bytes; a larger one ignores nothing and is never read
+ * (git, too, skips a pattern file over its limit): a repository's file of a few hundred MB,
+ * which compresses to almost nothing, would otherwise make every listing read it.
+ */
+export const maxGitignoreBytes = 1_000_000;
+
 interface ListState<Handle> {
   raw: RawDirectoryFs<Handle>;
   walk: ConfinedWalk<Handle>;
@@ -51,7 +58,7 @@ async function listDirectory<Handle>(state: ListState<Handle>, handle: Handle, r
     }
     let rules = inherited;
     if (entries.some((entry) => entry.name === '.gitignore' && entry.type === 'file')) {
-      // An unreadable .gitignore ignores nothing.
+      // An unreadable (or too large) .gitignore ignores nothing.
       const text = await readSmallFile(state.raw, handle, '.gitignore').catch(unlessDenied);
       if (text !== undefined) rules = rules.withFile(relative, text);
     }
@@ -95,12 +102,12 @@ async function isLinkToFileInside<Handle>(state: ListState<Handle>, type: RawEnt
   return entry.stats?.type === 'file';
 }
 
-/** A regular file's text, read without following a link or blocking; `undefined` for anything else. */
+/** A regular file's text (of at most `maxGitignoreBytes`), read without following a link or blocking; `undefined` for anything else. */
 async function readSmallFile<Handle>(raw: RawDirectoryFs<Handle>, directory: Handle, name: string): Promise<string | undefined> {
   const file = await raw.openFile(directory, name);
   if (typeof file !== 'object') return undefined;
   try {
-    return file.stat.type === 'file' ? await file.read() : undefined;
+    return file.stat.type === 'file' && file.stat.size <= maxGitignoreBytes ? await file.read() : undefined;
   } finally {
     await file.close();
   }

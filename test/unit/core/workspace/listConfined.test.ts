@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { maxGitignoreBytes } from '../../../../src/core/workspace/listConfined';
 import { confinedMemoryWorkspace } from '../../../fakes/memoryRawFs';
 
 describe('listConfined', () => {
@@ -20,6 +21,18 @@ describe('listConfined', () => {
     raw.file('/outside/a.ts', 'SECRET');
     assert.deepEqual((await workspace.list()).files, ['src/.gitignore', 'src/a.ts', 'src/link.ts', 'src/only-dirs']);
     assert.deepEqual((await workspace.list('**/*.ts')).files, ['src/a.ts', 'src/link.ts']);
+    assert.equal(raw.open, 0);
+  });
+
+  it('honours a .gitignore of up to 1 MB; a larger one (a repository can hold one of hundreds of MB) ignores nothing', async () => {
+    assert.equal(maxGitignoreBytes, 1_000_000);
+    const { raw, workspace } = confinedMemoryWorkspace();
+    const rules = '*.log\n';
+    raw.file('/ws/fits/.gitignore', rules + '#'.repeat(maxGitignoreBytes - rules.length));
+    raw.file('/ws/fits/a.log', 'a');
+    raw.file('/ws/huge/.gitignore', rules + '#'.repeat(maxGitignoreBytes - rules.length + 1));
+    raw.file('/ws/huge/b.log', 'b');
+    assert.deepEqual((await workspace.list('**/*.log')).files, ['huge/b.log']);
     assert.equal(raw.open, 0);
   });
 
