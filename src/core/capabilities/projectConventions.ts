@@ -1,14 +1,15 @@
 import { renderBoundedBlocks } from './boundedBlocks';
 import { capabilityLimits, type Instruction } from './capabilityCatalogue';
 
-/** What a model call that plans or judges a whole plan is to do with the project's conventions. */
-export type ConventionsUse = 'plan' | 'critique';
+/** What a model call is to do with the project's conventions: plan by them, judge a plan by them, or judge a step's result by them. */
+export type ConventionsUse = 'plan' | 'critique' | 'review';
 
 const uses: Readonly<Record<ConventionsUse, string>> = {
   plan:
     'Plan by them: the commands they give to build, test, lint or format are the command lines of your command steps and checks, ' +
     'and what they ask of changes goes into the steps\' instructions.',
   critique: 'A plan that goes against them (another command than the one they give, a rule they set broken) deserves a finding.',
+  review: 'A result that goes against them where they apply to the step does not do the step.',
 };
 
 /** Where an instruction goes: Copilot's file, then the root's AGENTS.md and CLAUDE.md, then those of folders, then scoped files. */

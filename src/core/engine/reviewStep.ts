@@ -84,6 +84,6 @@ function conventionsOf(review: StepReviewInput): { conventions?: string } {
   const text =
     review.step.kind === 'agent'
       ? capabilitySection(stepCapabilities(review.step, review.plan, review.capabilities), budget)
-      : projectConventions(review.capabilities.instructions, 'critique', budget);
+      : projectConventions(review.capabilities.instructions, 'review', budget);
   return text === '' ? {} : { conventions: text };
 }

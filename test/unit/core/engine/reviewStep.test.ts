@@ -81,6 +81,13 @@ describe('review of a step: a separate model call judges the result', () => {
     const bounded = await run(plain, ['blue, green, red', pass], { capabilities: { instructions: [huge], skills: [], diagnostics: [] } });
     const cut = String(reviewedDocument(bounded.llm.requests[1])['project_conventions']);
     assert.ok(cut.length < 12_001 && cut.includes('(cut to keep the prompt small)'), `${cut.length} characters`);
+    // A step without an agent of its own (a gate) is judged by the project's instruction files.
+    const gate = makePlan([makeStep('G', { kind: 'synthesis_gate', agent: undefined, input: 'Condense', review: true })]);
+    const gated = await run(gate, ['condensed', pass], { capabilities: { instructions: [instruction], skills: [], diagnostics: [] } });
+    assert.match(
+      String(reviewedDocument(gated.llm.requests[1])['project_conventions']),
+      /^## Project conventions\n.*does not do the step\.\n\n### AGENTS\.md\nRun the tests/,
+    );
     const without = await run(plain, ['blue, green, red', pass]);
     assert.equal(reviewedDocument(without.llm.requests[1])['project_conventions'], undefined);
   });
