@@ -122,6 +122,15 @@ export class RunViewElement extends LitElement {
     </li>`;
   }
 
+  /** Takes back the step's changes and those of the later steps that depend on it or changed the same files (the host says what it did). */
+  private renderUndoFromHere(step: RunStepView): TemplateResult {
+    const files = step.changedFiles === 1 ? '1 file' : `${step.changedFiles} files`;
+    const label = `Undo from here: restore the ${files} step ${step.id} changed, and the changes of the later steps that depend on it or changed the same files`;
+    return html`<vscode-button secondary data-action="undo-from-here" aria-label=${label}
+      title="Restore what this step and the later steps that build on it changed"
+      @click=${() => this.send({ type: 'undoFromHere', stepId: step.id })}>Undo from here</vscode-button>`;
+  }
+
   private renderFailure(step: RunStepView): TemplateResult[] {
     return stepFailureLines(step).map((line) => html`<div class=${failureClass[line.kind]}>${line.text}</div>`);
   }
@@ -133,25 +142,16 @@ export class RunViewElement extends LitElement {
       <td><strong class="bounded-title">${step.title}</strong> <span class="muted mono">${step.id} · ${step.runner}</span></td>
       <td><span class="status s-${step.status}"><span class="status-dot"></span><span class="step-status">${formatStatus(step.status)}</span></span></td>
       <td>${step.attempts}${step.maxAttempts > 1 ? ` / ${step.maxAttempts}` : ''}</td>
-  /** Takes back the step's changes and those of the later steps that depend on it or changed the same files (the host says what it did). */
-  private renderUndoFromHere(step: RunStepView): TemplateResult {
-    const files = step.changedFiles === 1 ? '1 file' : `${step.changedFiles} files`;
-    const label = `Undo from here: restore the ${files} step ${step.id} changed, and the changes of the later steps that depend on it or changed the same files`;
-    return html`<vscode-button secondary data-action="undo-from-here" aria-label=${label}
-      title="Restore what this step and the later steps that build on it changed"
-      @click=${() => this.send({ type: 'undoFromHere', stepId: step.id })}>Undo from here</vscode-button>`;
-  }
-
       <td>${step.durationMs !== undefined ? formatDuration(step.durationMs) : ''}</td>
       <td class="details">
         ${step.progress ? html`<div class="muted">${step.progress}</div>` : nothing}
         ${this.renderFailure(step)}
         ${step.reason && !step.error ? html`<div class="muted">${step.reason}</div>` : nothing}
         ${step.resultPreview ? html`<div class="muted mono">${step.resultPreview}</div>` : nothing}
+        ${undoable && step.changedFiles ? this.renderUndoFromHere(step) : nothing}
       </td>
     </tr>`;
   }
 }
 
 customElements.define('plan-run', RunViewElement);
-        ${undoable && step.changedFiles ? this.renderUndoFromHere(step) : nothing}
