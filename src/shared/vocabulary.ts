@@ -85,6 +85,9 @@ export const maxStepIdLength = 64;
 /** The most names a list of skills or context tags keeps, and the longest name, in characters. */
 export const maxListedNames = 32;
 export const maxListedNameLength = 64;
+/** Most patterns in a step's `writes` (the files it may change), and most characters in one. */
+export const maxWritePatterns = 50;
+export const maxWritePatternLength = 300;
 /** Most checks one step may carry: a few show that a step worked; thousands only slow every run down. */
 export const maxChecksPerStep = 50;
 /** One character a step id may hold in the panel's form and in `$<id>` references, as a regular-expression class. */
@@ -99,9 +102,6 @@ export const directionControlClass = '\\u061c\\u200e\\u200f\\u202a-\\u202e\\u206
  * A character a text view or a terminal acts on instead of showing (C0 and C1 controls, DEL,
  * the text-direction controls): names of skills and topics may not hold one.
  */
-/** Most patterns in a step's `writes` (the files it may change), and most characters in one. */
-export const maxWritePatterns = 50;
-export const maxWritePatternLength = 300;
 export const actingCharacter = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f${directionControlClass}]`);
 
 /** A skill's name: lowercase letters and digits in words joined by single hyphens (`release-notes`). */
