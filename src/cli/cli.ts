@@ -14,6 +14,7 @@ import { toolsCommand } from './toolsCommand';
 import { exportCommand, importCommand } from './taskFileCommands';
 import { cliModel } from './cliModel';
 import { errorMessage } from '../shared/errorMessage';
+import { dashTextHint, textArguments } from './textArguments';
 
 declare const TASK_PLANNER_VERSION: string | undefined;
 
@@ -23,9 +24,10 @@ declare const TASK_PLANNER_VERSION: string | undefined;
  */
 export async function main(argv: readonly string[], io: CliIo, env: Readonly<Record<string, string | undefined>> = process.env): Promise<number> {
   let parsed;
+  const text = textArguments(argv);
   try {
     parsed = parseArgs({
-      args: [...argv],
+      args: text.args,
       allowPositionals: true,
       options: {
         workspace: { type: 'string' },
@@ -63,10 +65,10 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
       },
     });
   } catch (error) {
-    io.err(`${errorMessage(error)}\nRun "task-planner --help" for the usage.`);
+    io.err(`${errorMessage(error)}\n${dashTextHint}\nRun "task-planner --help" for the usage.`);
     return 2;
   }
-  const { values, positionals } = parsed;
+  const { values, positionals } = text.restore(parsed);
   const [command, target, ...extra] = positionals;
   if (values.help || command === 'help') {
     io.out(helpText);

@@ -135,6 +135,11 @@ Interaction:
   (or when you answer "d" to defer, "l" for later), the run stops with status "waiting" and
   prints its pending requests; answer them with "resume".
 
+Text that starts with "-":
+  A request or answer that starts with "-" followed by a space (a list: "- bump the
+  version\\n- run npm test") is text, not an option. Other text that starts with "-":
+  put "--" before it, after every option: task-planner plan --workspace DIR -- "-x first".
+
 Exit codes:
   0 completed (validate: no errors)   1 failed (validate: errors)
   2 usage or input error (an invalid plan, a missing workspace: nothing was started)
