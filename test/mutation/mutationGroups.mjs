@@ -490,6 +490,28 @@ export const mutationGroups = [
     ],
     spec: ['test/unit/core/mcp/**/*.test.ts'],
   },
+  {
+    name: 'interop',
+    ci: false,
+    threshold: 80,
+    ignoreStatic: true,
+    mutate: [
+      'src/core/interop/interopFormats.ts',
+      'src/core/interop/interopCodecs.ts',
+      'src/core/interop/importTaskFile.ts',
+      'src/core/interop/sourceTasks.ts',
+      'src/core/interop/sourceOrigin.ts',
+      'src/core/interop/tasksToPlan.ts',
+      'src/core/interop/planToTasks.ts',
+      'src/core/interop/markdownTasks.ts',
+      'src/core/interop/specKitFormat.ts',
+      'src/core/interop/kiroFormat.ts',
+      'src/core/interop/cursorFormat.ts',
+      'src/core/interop/copilotFormat.ts',
+      'src/core/interop/checklistFormat.ts',
+    ],
+    spec: ['test/unit/core/interop/**/*.test.ts'],
+  },
 ];
 
 /** Where a group's reports go; scripts/mutation.mjs reads the JSON one. */

@@ -5,8 +5,8 @@ import { emptyTask, type SourceDocument, type SourceNote, type SourceTask } from
 
 const opening = /^\uFEFF?---[ \t]*\r?\n/;
 const closing = /^---[ \t]*\r?$/m;
-/** The statuses Cursor gives a todo; `completed` and `cancelled` ones are done with. */
-const doneStatuses: ReadonlySet<string> = new Set(['completed', 'cancelled']);
+/** The statuses Cursor gives a todo, and whether a todo with it is done with. */
+const cursorStatusDone: Readonly<Record<string, boolean>> = { pending: false, in_progress: false, completed: true, cancelled: true };
 const todoFields: ReadonlySet<string> = new Set(['id', 'content', 'status', 'dependencies']);
 
 /**
@@ -58,7 +58,7 @@ function taskOf(todo: unknown, line: number, named: boolean): SourceTask {
   const task = emptyTask(line, typeof content === 'string' ? content : JSON.stringify(content));
   if (typeof fields['id'] === 'string' || typeof fields['id'] === 'number') task.key = String(fields['id']);
   const status = typeof fields['status'] === 'string' ? fields['status'] : 'pending';
-  task.done = doneStatuses.has(status);
+  task.done = Object.hasOwn(cursorStatusDone, status) && cursorStatusDone[status] === true;
   if (status !== 'pending' && status !== 'completed') task.status = status;
   if (named) task.dependsOn = Array.isArray(fields['dependencies']) ? fields['dependencies'].map(String) : [];
   for (const [key, value] of Object.entries(fields)) if (!todoFields.has(key)) task.details.push(`${key}: ${JSON.stringify(value)}`);

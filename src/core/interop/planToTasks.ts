@@ -19,7 +19,8 @@ export interface TaskEncoding {
  * order where each follows what it depends on, each with what its origin kept (section,
  * labels, requirements, status), done when skipped and optional when not critical. A task
  * is marked parallel, when the format can, if that gives exactly its dependencies by
- * `orderDependencies`; else, when its place does not, it names them (`dependsOn`), so the
+ * `orderDependencies` (tried first when its origin was parallel or the next step waits
+ * for the same steps); else, when its place does not, it names them (`dependsOn`), so the
  * file reads back as the same plan. The title is the objective's first line; its other
  * lines are the document's notes.
  */
@@ -39,7 +40,11 @@ export function planToTasks(plan: Plan, encoding: TaskEncoding): SourceDocument 
     const wanted = step.dependsOn.map((id) => keyById.get(id) ?? id);
     const derive = (candidate: SourceTask): string[] =>
       orderDependencies([...tasks, candidate], keys, () => undefined)[index]!.filter((key) => key !== '');
+    // Parallel first when the file said so, or when the next step waits for the same steps (they can form a run).
+    const next = steps[index + 1];
+    const together = task.parallel || (next !== undefined && sameSet(next.dependsOn, step.dependsOn));
     const choices: SourceTask[] = [{ ...task, parallel: false }, ...(encoding.parallel ? [{ ...task, parallel: true }] : [])];
+    if (together) choices.reverse();
     const fits = choices.find((choice) => sameSet(derive(choice), wanted));
     tasks.push(fits ?? { ...task, parallel: false, dependsOn: wanted });
   }
@@ -55,6 +60,7 @@ function taskOf(step: Step, key: string): SourceTask {
   task.done = step.skipped === true;
   task.optional = !step.critical;
   if (origin !== undefined) {
+    task.parallel = origin.parallel;
     task.section = origin.section;
     task.depth = origin.depth;
     task.labels = origin.labels;

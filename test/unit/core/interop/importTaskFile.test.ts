@@ -1,0 +1,170 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { exportTaskFile, importTaskFile, sniffTaskFormat } from '../../../../src/core/interop/importTaskFile';
+import { interopFormats, type InteropFormat } from '../../../../src/core/interop/interopFormats';
+import type { Plan } from '../../../../src/core/plan/planSchema';
+import { validatePlan } from '../../../../src/core/plan/validatePlan';
+import { builtinTools } from '../../../../src/core/tools/builtinTools';
+import { createToolRegistry } from '../../../../src/core/tools/createToolRegistry';
+
+const tools = createToolRegistry(builtinTools());
+
+const fixtures = join(__dirname, '../../../fixtures/interop');
+
+/** Each step as "id<-deps" with "x" when done and "?" when optional, in order. */
+type Expected = { format: InteropFormat; steps: string[]; writes?: Record<string, string[]>; notes?: RegExp[] };
+
+const expected: Record<string, Expected> = {
+  'speckit/photo-albums.tasks.md': {
+    format: 'speckit',
+    steps: [
+      'T001x',
+      'T002',
+      'T003<-T002',
+      'T004<-T003',
+      'T005<-T004',
+      'T006<-T004',
+      'T007<-T005,T006',
+      'T008<-T007',
+      'T009<-T007',
+      'T010<-T008,T009',
+      'T011<-T008,T009',
+      'T012<-T010,T011',
+      'T013<-T012',
+    ],
+    writes: { T012: ['src/services/albumService.ts'], T001: [] },
+    notes: [/^description: "Task list/m, /\*\*Checkpoint\*\*: Foundation ready/, /## Dependencies & Execution Order/],
+  },
+  'speckit/cli-weather.tasks.md': {
+    format: 'speckit',
+    steps: ['T001', 'T002<-T001', 'T003<-T001', 'T004x<-T002,T003', 'T005<-T002,T003', 'T006<-T005', 'T007<-T006', 'T008<-T007', 'T009<-T008', 'T010<-T009'],
+  },
+  'speckit/migration.tasks.md': { format: 'speckit', steps: ['T001x', 'T002x', 'T003', 'T004', 'T005<-T003'], notes: [/Commit after each task/] },
+  'kiro/dark-mode.tasks.md': {
+    format: 'kiro',
+    steps: ['1x', '2x', '3', '3.1x<-3', '3.2<-3', '3.3?<-3.2', '4<-3.2'],
+    writes: { 3: ['frontend/src/context/ThemeContext.tsx'] },
+    notes: [/## Overview/],
+  },
+  'kiro/build-system.tasks.md': { format: 'kiro', steps: ['1x', '2', '2.1x<-2', '2.2?<-2', '3<-2', '3.1<-3'] },
+  'kiro/agent-orchestration.tasks.md': { format: 'kiro', steps: ['1.1x', '1.2?', '2.1', '2.2<-2.1', '2.3<-2.2'], notes: [/code-generation LLM/] },
+  'cursor/grid-shapes.plan.md': {
+    format: 'cursor',
+    steps: ['grid-plane-utilsx', 'draw-typesx', 'draw-session<-grid-plane-utils,draw-types', 'scene-manager<-draw-session', 'sidebar-ui<-draw-types'],
+    notes: [/isProject: false/, /corner-to-corner drag/],
+  },
+  'cursor/stale-tables.plan.md': {
+    format: 'cursor',
+    steps: ['extract-load-tablesx', 'add-to-load-data', 'subscribe-router<-add-to-load-data', 'add-filter-importx<-subscribe-router'],
+  },
+  'cursor/album-covers.plan.md': { format: 'cursor', steps: ['maplist-async', 'collect-pending<-maplist-async', 'S3<-collect-pending', 'add-fetch-method'] },
+  'copilot/plan-rateLimiter.prompt.md': {
+    format: 'copilot',
+    steps: ['S1', 'S2<-S1', 'S3<-S2', 'S4<-S3'],
+    writes: { S1: ['src/middleware/rateLimit.ts'] },
+    notes: [/Further Considerations/, /Option A: per key/],
+  },
+  'copilot/plan-searchIndex.prompt.md': { format: 'copilot', steps: ['S1', 'S2<-S1', 'S3', 'S4<-S1,S2'], notes: [/\*\*Verification\*\*/] },
+  'copilot/plan-darkTheme.prompt.md': { format: 'copilot', steps: ['S1x', 'S2', 'S3<-S2', 'S4<-S3'] },
+  'checklist/release.md': { format: 'checklist', steps: ['S1x', 'S2', 'S3<-S2', 'S4<-S3', 'S5<-S4'] },
+  'checklist/onboarding.md': { format: 'checklist', steps: ['S1', 'S2<-S1', 'S3x<-S2', 'S4<-S2', 'S5<-S1'], notes: [/#onboarding channel/] },
+  'checklist/todo.md': { format: 'checklist', steps: ['S1', 'S2x<-S1', 'S3<-S1', 'S4<-S3'], notes: [/npm test -- upload/] },
+};
+
+function shape(plan: Plan): string[] {
+  return plan.steps.map(
+    (step) => `${step.id}${step.skipped === true ? 'x' : ''}${step.critical ? '' : '?'}${step.dependsOn.length > 0 ? `<-${step.dependsOn.join(',')}` : ''}`,
+  );
+}
+
+/** The plan's structure with steps named by place, for comparing plans whose ids a format renumbers. */
+function byPlace(plan: Plan): string[] {
+  const place = new Map(plan.steps.map((step, index) => [step.id, index]));
+  return plan.steps.map((step) => `${step.title}|${step.skipped === true}|${step.dependsOn.map((id) => place.get(id)).join(',')}`);
+}
+
+describe('importTaskFile', () => {
+  for (const [file, want] of Object.entries(expected)) {
+    describe(file, () => {
+      const text = readFileSync(join(fixtures, file), 'utf8');
+      const imported = importTaskFile(file, text, { model: true });
+      if (!imported.ok) throw new Error(imported.problems.join('\n'));
+
+      it('is sniffed as its format and makes a plan that validates, with the expected steps, dependencies and ticks', () => {
+        assert.equal(sniffTaskFormat(file, text), want.format);
+        assert.equal(imported.format, want.format);
+        assert.deepEqual(shape(imported.plan), want.steps);
+        assert.deepEqual(validatePlan(imported.plan, { tools }).filter((found) => found.severity === 'error'), []);
+        assert.deepEqual(imported.warnings, []);
+      });
+
+      it('says where each step came from, and keeps the file\'s other lines in the objective', () => {
+        const lines = text.split(/\r?\n/);
+        for (const step of imported.plan.steps) {
+          const line = imported.origins[step.id]!;
+          assert.match(step.input ?? '', new RegExp(`, line ${line}:`));
+          assert.ok(lines[line - 1]!.includes(step.title.slice(0, 20)) || want.format === 'cursor', `${step.id} at line ${line}`);
+        }
+        for (const note of want.notes ?? []) assert.match(imported.plan.objective, note);
+      });
+
+      it('scopes agent steps to the files they name; without a model the steps are a person\'s', () => {
+        for (const [id, writes] of Object.entries(want.writes ?? {})) {
+          assert.deepEqual(imported.plan.steps.find((step) => step.id === id)?.writes ?? [], writes);
+        }
+        assert.ok(imported.plan.steps.every((step) => step.kind === 'agent' && step.agent === 'coder'));
+        const manual = importTaskFile(file, text, { model: false });
+        assert.ok(manual.ok && manual.plan.steps.every((step) => step.kind === 'manual' && step.writes === undefined));
+        assert.deepEqual(manual.ok && manual.plan.agents, {});
+      });
+
+      for (const format of interopFormats) {
+        it(`reads back from ${format} with the same steps, order, dependencies and ticks`, () => {
+          const back = importTaskFile(`exported.${format}`, exportTaskFile(imported.plan, format), { model: true, format });
+          assert.ok(back.ok);
+          assert.deepEqual(byPlace(back.plan), byPlace(imported.plan));
+          if (format === want.format) assert.deepEqual(shape(back.plan), shape(imported.plan));
+        });
+      }
+    });
+  }
+
+  it('keeps the labels, requirements and sub-bullets of a task in its input, and writes them back', () => {
+    const imported = importTaskFile('tasks.md', readFileSync(join(fixtures, 'speckit/photo-albums.tasks.md'), 'utf8'), { model: false });
+    assert.ok(imported.ok);
+    const step = imported.plan.steps.find((each) => each.id === 'T008')!;
+    assert.match(step.input!, /- Story: US1\n/);
+    assert.match(step.input!, /- Parallel: yes/);
+    assert.match(step.input!, /- Section: Phase 3: User Story 1 - Organize photos into albums \(Priority: P1\) 🎯 MVP › Tests for User Story 1/);
+    const written = exportTaskFile(imported.plan, 'speckit');
+    assert.match(written, /^- \[ \] T008 \[P\] \[US1\] Contract test for POST \/albums in tests\/contract\/albums\.test\.ts$/m);
+    assert.match(written, /^### Tests for User Story 1$/m);
+    const kiro = importTaskFile('.kiro/specs/dark/tasks.md', readFileSync(join(fixtures, 'kiro/dark-mode.tasks.md'), 'utf8'), { model: false });
+    assert.ok(kiro.ok);
+    assert.match(kiro.plan.steps[0]!.input!, /- Requirements: 1\.4, 1\.5, 3\.1/);
+    assert.match(
+      exportTaskFile(kiro.plan, 'kiro'),
+      /^ {2}- \[ \]\* 3\.3 Write property test for theme resolution\n {4}- \*\*Property 1: Resolution order\*\*/m,
+    );
+  });
+
+  it('names what it cannot read: no format, no task, a dependency on no task', () => {
+    assert.deepEqual(importTaskFile('notes.md', 'Just prose.\n', { model: false }).ok, false);
+    const empty = importTaskFile('a.plan.md', '---\nname: x\n---\nbody\n', { model: false });
+    assert.ok(!empty.ok && /no task of a Cursor plan/.test(empty.problems[0]!));
+    const dangling = importTaskFile('list.md', '- [ ] One\n- [ ] Two (depends on S9)\n', { model: false });
+    assert.ok(dangling.ok);
+    assert.deepEqual(dangling.plan.steps[1]!.dependsOn, []);
+    assert.match(dangling.warnings[0]!, /Line 2 depends on S9, which is no task of the file/);
+  });
+
+  it('sniffs by path before content', () => {
+    assert.equal(sniffTaskFormat('.kiro/specs/auth/tasks.md', '- [ ] 1. Do it'), 'kiro');
+    assert.equal(sniffTaskFormat('.cursor/plans/x.md', ''), 'cursor');
+    assert.equal(sniffTaskFormat('plan-fixLogin.prompt.md', ''), 'copilot');
+    assert.equal(sniffTaskFormat('tasks.md', '- [ ] T001 Create it'), 'speckit');
+    assert.equal(sniffTaskFormat('todo.md', '* [x] done'), 'checklist');
+    assert.equal(sniffTaskFormat('readme.md', '# Title'), undefined);
+  });
+});
