@@ -239,8 +239,9 @@ async function contained(
   }
   const [unshare, ...rest] = launcher as [string, ...string[]];
   // The namespace's PID 1 ignores every signal it has no handler for, even a SIGKILL it sends itself: a shell waits
-  // there, so the server is its child and dies of a signal as it would outside ("; exit" keeps the shell from exec'ing it).
-  const init = ['/bin/sh', '-c', '"$@"; exit $?', 'sh'];
+  // there, so the server is its child (a subshell that execs it) and dies of a signal as it would outside. The shell's
+  // own stderr is /dev/null, so it adds nothing ("Killed") to the server's; the server keeps the real one.
+  const init = ['/bin/sh', '-c', 'exec 3>&2 2>/dev/null; (exec "$@" 2>&3 3>&-); exit $?', 'sh'];
   // unshare is found on our PATH, where it was probed: the server's own env may set another.
   return { argv: [findProgram(unshare, cwd, process.env['PATH']) ?? unshare, ...rest, ...init, found, ...config.args], namespaced: true };
 }

@@ -47,6 +47,19 @@ describe('connectMcpServer: what a stdio server starts ends with it', function (
     assert.deepEqual(await survivorsAfter(marker, 1000), []);
   });
 
+  it('a contained server still dies of a signal it sends itself, and its stderr is its own (nothing added by the namespace)', async () => {
+    const connection = await connectMcpServer(server(''), options);
+    try {
+      await assert.rejects(
+        connection.callTool('die', {}, new AbortController().signal),
+        (error: Error) => /stopped while tool "die" was running\. Its last output \(stderr\):\nabout to die: \\u001b\[2Jcleared\?$/.test(error.message),
+      );
+      assert.equal(connection.stopped(), true);
+    } finally {
+      await connection.stop();
+    }
+  });
+
   it('in a PID namespace, a server sees only its own processes', async function () {
     if ((await pidNamespaceLauncher()) === undefined) this.skip();
     const marker = track(uniqueSleep());
