@@ -74,6 +74,8 @@ export interface PlanPanelSetup {
 export class PlanPanel implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private ready = false;
+  // Notices given before the webview listens (a new panel's review): shown once it is ready.
+  private readonly unsentNotices: HostToWebviewMessage[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   private lastPostAt = 0;
   private noticeId = 0;
@@ -100,6 +102,7 @@ export class PlanPanel implements vscode.Disposable {
         if (this.session.isReviewing()) setup.readCapabilities();
         this.refresh();
         this.postOutputResync();
+        for (const notice of this.unsentNotices.splice(0)) this.post(notice);
       },
       resyncOutput: () => this.postOutputResync(),
       rendered: () => undefined,
@@ -177,7 +180,9 @@ export class PlanPanel implements vscode.Disposable {
   /** Shows a message above the plan or run until the user dismisses it or the mode changes. */
   notify(level: 'info' | 'error', text: string): void {
     this.noticeId += 1;
-    this.post({ type: 'notice', id: this.noticeId, level, text });
+    const notice: HostToWebviewMessage = { type: 'notice', id: this.noticeId, level, text };
+    if (this.ready) this.post(notice);
+    else if (!this.disposed) this.unsentNotices.push(notice);
   }
 
   /** The followed execution's state after `event`: output chunks go at once, snapshots coalesced. */
@@ -251,9 +256,9 @@ export class PlanPanel implements vscode.Disposable {
   }
 
   private post(message: HostToWebviewMessage): void {
-    if (this.disposed) return;
+    // Only what reaches the webview counts as posted: a message before `ready` is lost.
+    if (this.disposed || !this.ready) return;
     this.traffic.posted(message);
-    if (!this.ready) return;
     void this.panel.webview.postMessage(message);
   }
 }

@@ -79,7 +79,20 @@ describe('plans as files in the VS Code extension host', () => {
       objective: 'Tidy the README',
       createdAt: '2026-01-01T00:00:00.000Z',
       agents: {},
-      steps: [{ id: 'list', title: 'List the files', kind: 'tool', tool: 'list_files', args: {}, dependsOn: [], onFailure: 'stop', maxAttempts: 1, critical: true, onVerificationFailure: 'stop' }],
+      steps: [
+        {
+          id: 'list',
+          title: 'List the files',
+          kind: 'tool',
+          tool: 'list_files',
+          args: {},
+          dependsOn: [],
+          onFailure: 'stop',
+          maxAttempts: 1,
+          critical: true,
+          onVerificationFailure: 'stop',
+        },
+      ],
     } as const satisfies Plan;
     api.planPanel.show(plan);
     const target = vscode.Uri.joinPath(folder(), 'tidy-the-readme.plan.json');
@@ -142,6 +155,21 @@ describe('plans as files in the VS Code extension host', () => {
       assert.deepEqual(Object.keys(result.results), ['list'], 'the run is of the plan as the review left it');
     } finally {
       api.setPlanReview(undefined);
+    }
+  });
+
+  it('"Run plan file" opens the panel\'s review showing what reading ignored, as the CLI prints it (issue 28 item 7)', async () => {
+    const misspelt = { objective: 'Misspelt', steps: [{ id: 'list', tool: 'list_files', args: {}, onFailur: 'continue' }] };
+    const editor = await openPlanFile('misspelt.plan.json', misspelt);
+    try {
+      const started = await vscode.commands.executeCommand<{ run: Promise<RunResult | undefined> } | undefined>('taskPlanner.runPlanFile', editor.document.uri);
+      assert.ok(started, 'the file is a plan that can run');
+      const notice = await until('the notice delivered to the panel', () =>
+        api.planPanel.posted().find((message) => message.type === 'notice' && /onFailur/.test(message.text)),
+      );
+      assert.ok(notice.type === 'notice' && /ignored unknown field "onFailur"/.test(notice.text), JSON.stringify(notice));
+    } finally {
+      api.planPanel.close();
     }
   });
 
