@@ -1,4 +1,5 @@
-import type { StepStatusView } from '../src/shared/panelViewModel';
+import type { RunStatusView, StepStatusView } from '../src/shared/panelViewModel';
+import { runStatusLabels } from '../src/shared/runStatusLabels';
 import { stepStatusLabels } from '../src/shared/stepStatusLabels';
 
 /** A duration for people: "850 ms", "12.3 s", "4 min 05 s". */
@@ -9,9 +10,13 @@ export function formatDuration(ms: number): string {
   return `${minutes} min ${String(Math.round((ms % 60_000) / 1_000)).padStart(2, '0')} s`;
 }
 
-/** A status for people: a step's in the words every view uses ("yours to do"), else the name in words ("awaiting approval"). */
+/**
+ * A status for people: a step's or a run's in the words every view uses ("yours to do",
+ * "partly done"), else the name in words ("awaiting approval").
+ */
 export function formatStatus(status: string): string {
-  return Object.hasOwn(stepStatusLabels, status) ? stepStatusLabels[status as StepStatusView] : status.replace(/_/g, ' ');
+  if (Object.hasOwn(stepStatusLabels, status)) return stepStatusLabels[status as StepStatusView];
+  return Object.hasOwn(runStatusLabels, status) ? runStatusLabels[status as RunStatusView] : status.replace(/_/g, ' ');
 }
 
 /** `title` (a step's, from a model or a plan file) as a label or a tooltip names it: at most `max` characters, the cut marked with "…". */

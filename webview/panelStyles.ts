@@ -50,6 +50,7 @@ export const panelStyles = css`
   .status-dot { width: 9px; height: 9px; border-radius: 50%; display: inline-block; border: 1px solid var(--vscode-contrastBorder, transparent); }
   .s-completed { --status: var(--vscode-charts-green, #388a34); }
   .s-failed { --status: var(--vscode-charts-red, #e51400); }
+  .s-partial { --status: var(--vscode-charts-orange, #d18616); }
   .s-running { --status: var(--vscode-charts-blue, #1a85ff); }
   .s-awaiting_approval, .s-awaiting_clarification, .s-awaiting_review, .s-awaiting_user { --status: var(--vscode-charts-yellow, #bf8803); }
   .s-skipped { --status: var(--vscode-disabledForeground, #888); }

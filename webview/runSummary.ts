@@ -1,7 +1,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { WebviewToHostMessage } from '../src/shared/panelProtocol';
 import type { ReplanView, RunSummaryView } from '../src/shared/panelViewModel';
-import { formatDuration } from './formatting';
+import { formatDuration, formatStatus } from './formatting';
 
 /**
  * The end of a run: outcome, counts, what each step produced, the failures with their
@@ -9,7 +9,7 @@ import { formatDuration } from './formatting';
  */
 export function renderSummary(summary: RunSummaryView, send: (message: WebviewToHostMessage) => void): TemplateResult {
   return html`<section class="summary card" aria-labelledby="summary-heading">
-    <h2 id="summary-heading" tabindex="-1">Run ${summary.status} <span class="muted">in ${formatDuration(summary.durationMs)}</span></h2>
+    <h2 id="summary-heading" tabindex="-1">Run ${formatStatus(summary.status)} <span class="muted">in ${formatDuration(summary.durationMs)}</span></h2>
     ${summary.reason ? html`<p class="error">${summary.reason}</p>` : nothing}
     <p>Run ${summary.headline}</p>
     <p class="muted">${summary.completed} completed · ${summary.failed} failed · ${summary.skipped} skipped</p>

@@ -2,7 +2,7 @@ import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-progress-bar/index.js';
 import type { WebviewToHostMessage } from '../src/shared/panelProtocol';
-import type { PendingView, RunStepView, RunView } from '../src/shared/panelViewModel';
+import type { PendingView, RunStatusView, RunStepView, RunView } from '../src/shared/panelViewModel';
 import { describeStepProgress, finishedSteps } from '../src/shared/stepProgress';
 import { formatDuration, formatStatus } from './formatting';
 import { emitAction } from './panelAction';
@@ -14,6 +14,16 @@ import { renderTimeline } from './timelineChart';
 import { stepFailureLines, type FailureLine } from './stepFailureLines';
 
 const failureClass: Record<FailureLine['kind'], string> = { earlier: 'warning', error: 'error', diagnosis: 'warning' };
+// The colour of the run's status dot (a `.s-*` class); a run partly done never looks completed.
+const runDots: Record<RunStatusView, string> = {
+  running: 'running',
+  waiting: 'skipped',
+  completed: 'completed',
+  partial: 'partial',
+  failed: 'failed',
+  cancelled: 'skipped',
+  interrupted: 'skipped',
+};
 
 /**
  * Run mode: progress, tokens and cost, pending approvals and questions (each opens the
@@ -68,7 +78,7 @@ export class RunViewElement extends LitElement {
         <h1 class="objective" tabindex="-1">${run.objective}</h1>
         <div class="visually-hidden" role="status" data-run-announcement>${runAnnouncement(run)}</div>
         <div class="row">
-          <span class="status s-${run.status === 'completed' ? 'completed' : run.status === 'failed' ? 'failed' : run.status === 'running' ? 'running' : 'skipped'}"><span class="status-dot"></span><strong class="run-status">${formatStatus(run.status)}</strong></span>
+          <span class="status s-${runDots[run.status]}"><span class="status-dot"></span><strong class="run-status">${formatStatus(run.status)}</strong></span>
           <span class="progress-text">${describeStepProgress(run.progress)}</span>
           <span class="muted">${formatDuration(run.elapsedMs)} · plan version ${run.planVersion}</span>
           ${run.usage ? html`<span class="usage" title="Model use so far">${run.usage.totalTokens.toLocaleString()} tokens${run.usage.cachedTokens > 0 ? ` (${run.usage.cachedTokens.toLocaleString()} cached)` : ''} · $${run.usage.costUsd.toFixed(4)}${run.usage.savedUsd > 0 ? ` (saved $${run.usage.savedUsd.toFixed(4)})` : ''}${run.usage.unpricedRequests > 0 ? ' (some calls unpriced)' : ''} · ${run.usage.requests} requests</span>` : html`<span class="muted usage">no model calls</span>`}

@@ -11,9 +11,12 @@ import type { CliIo } from './cliIo';
 import { progressReporter } from './progressReporter';
 import { describeApprovalForTerminal } from './terminalInteraction';
 
-/** Exit code of a finished run (see the help text). */
+/**
+ * Exit code of a finished run (see the help text): 0 only when every step is done (or
+ * skipped as planned), 5 when it ran to its end with steps failed or skipped.
+ */
 export function exitCodeOf(result: RunResult): number {
-  const codes: Record<RunResult['status'], number> = { completed: 0, failed: 1, waiting: 3, cancelled: 4, interrupted: 4 };
+  const codes: Record<RunResult['status'], number> = { completed: 0, failed: 1, waiting: 3, cancelled: 4, interrupted: 4, partial: 5 };
   return codes[result.status];
 }
 
@@ -48,7 +51,7 @@ export async function followExecution(
       // The repair run reports the steps it keeps as completed again (restored), so its count starts at 0.
       report = progressReporter(event.plan, io.err);
     }
-    report(event);
+    report(event, state);
   };
   const controller = new AbortController();
   const onInterrupt = (): void => controller.abort(new Error('Interrupted (Ctrl+C).'));

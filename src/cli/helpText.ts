@@ -141,7 +141,13 @@ Text that starts with "-":
   put "--" before it, after every option: task-planner plan --workspace DIR -- "-x first".
 
 Exit codes:
-  0 completed (validate: no errors)   1 failed (validate: errors)
+  0 completed: every step done (or skipped as planned: in the plan, or by its condition)
+    (validate: no errors)
+  1 failed: a critical step halted the run, or a step failed for good (it asked for a
+    repair plan, or you marked your step failed) (validate: errors)
   2 usage or input error (an invalid plan, a missing workspace: nothing was started)
-  3 waiting for answers or budget     4 cancelled (Ctrl+C; resume it later)
+  3 waiting for answers or budget
+  4 cancelled (Ctrl+C; resume it later)
+  5 partial: the run went to its end, but steps failed (their failure policy went on) or
+    were skipped (you rejected them, or a step before them did not complete)
 `;

@@ -1,13 +1,14 @@
-import type { RunEvent } from '../core/engine/runEvents';
+import type { RunEvent, RunState } from '../core/engine/runEvents';
 import type { Plan } from '../core/plan/planSchema';
 import { oneLine } from '../core/text/oneLine';
 
 /**
  * Live progress as one line per notable event, for stderr: starts, completions with
  * durations, failures, skips, waits, and the run's end. `alreadyEnded` counts steps a
- * resumed run finished before. Returns the listener.
+ * resumed run finished before. Returns the listener, which is given the run's state with
+ * the event folded in when there is one (a run that ran to its end says whether every step is done).
  */
-export function progressReporter(plan: Plan, write: (line: string) => void, alreadyEnded = 0): (event: RunEvent) => void {
+export function progressReporter(plan: Plan, write: (line: string) => void, alreadyEnded = 0): (event: RunEvent, state?: Readonly<RunState>) => void {
   const total = plan.steps.length;
   const titles = new Map(plan.steps.map((step) => [step.id, oneLine(step.title)]));
   const startedAt = new Map<string, number>();
@@ -17,7 +18,7 @@ export function progressReporter(plan: Plan, write: (line: string) => void, alre
     return title && title !== stepId ? `${stepId} ${title}` : stepId;
   };
   const line = (symbol: string, text: string): void => write(`[${ended}/${total}] ${symbol} ${text}`);
-  return (event) => {
+  return (event, state) => {
     switch (event.type) {
       case 'run_started':
         write(`Run ${event.runId}: ${total} step${total === 1 ? '' : 's'}. ${oneLine(event.plan.objective)}`);
@@ -54,7 +55,7 @@ export function progressReporter(plan: Plan, write: (line: string) => void, alre
         line('⏸', `${label(event.stepId)} waits for an answer`);
         return;
       case 'run_completed':
-        write(`Run ${event.runId} completed.`);
+        write(state?.status === 'partial' ? `Run ${event.runId} finished, not every step done: ${state.reason ?? ''}` : `Run ${event.runId} completed.`);
         return;
       case 'run_failed':
         write(`Run ${event.runId} failed: ${event.reason}`);

@@ -1,7 +1,8 @@
 /**
  * How far a run got, counted one way everywhere (panel, status bar, notifications, Runs
  * view): only `completed` steps are done; failed and skipped steps are finished but
- * counted apart, never as done. `total` is the number of steps of the run's plan.
+ * counted apart, never as done (a step that failed and was then skipped by its failure
+ * policy counts as failed). `total` is the number of steps of the run's plan.
  */
 export interface StepProgress {
   total: number;
@@ -10,13 +11,17 @@ export interface StepProgress {
   skipped: number;
 }
 
-/** Counts `steps` by status; steps missing from `steps` (not started yet) are only in `total`, which is at least `steps`' length. */
-export function stepProgress(steps: Iterable<{ status: string }>, total: number): StepProgress {
+/**
+ * Counts `steps` by status (a skipped step whose `skipCause` is `failed` as failed); steps
+ * missing from `steps` (not started yet) are only in `total`, which is at least `steps`' length.
+ */
+export function stepProgress(steps: Iterable<{ status: string; skipCause?: string }>, total: number): StepProgress {
   const progress: StepProgress = { total, completed: 0, failed: 0, skipped: 0 };
   let seen = 0;
-  for (const { status } of steps) {
+  for (const { status, skipCause } of steps) {
     seen += 1;
-    if (status === 'completed' || status === 'failed' || status === 'skipped') progress[status] += 1;
+    if (status === 'skipped' && skipCause === 'failed') progress.failed += 1;
+    else if (status === 'completed' || status === 'failed' || status === 'skipped') progress[status] += 1;
   }
   progress.total = Math.max(total, seen);
   return progress;

@@ -44,10 +44,24 @@ export const stepStatuses = [
 export type StepStatus = (typeof stepStatuses)[number];
 
 /**
+ * Why a step was skipped: its own attempts `failed` and its failure policy let the run go
+ * on; the user `rejected` what it asked; a step it depends on did not complete
+ * (`dependency`); a critical step `halted` the run; the `plan` skips it (the review's
+ * Skip); its `condition` (`when`) was not met. Only the last two are as planned.
+ */
+export const skipCauses = ['failed', 'rejected', 'dependency', 'halted', 'plan', 'condition'] as const;
+/** Why a step was skipped. */
+export type SkipCause = (typeof skipCauses)[number];
+
+/**
  * A run's status; `waiting` means suspended on pending requests, `interrupted` stopped
  * because its host went away (the editor reloaded), not by the user; both resume, as does `cancelled`.
+ * `completed`: every step is done (or skipped as planned: by the plan or its condition);
+ * `partial`: the run went through to its end, but some steps failed or were skipped (see
+ * `skipCauses`), so not all of its work is done; `failed`: it halted, or a step failed
+ * without its policy letting the run go on past it.
  */
-export const runStatuses = ['running', 'waiting', 'completed', 'failed', 'cancelled', 'interrupted'] as const;
+export const runStatuses = ['running', 'waiting', 'completed', 'partial', 'failed', 'cancelled', 'interrupted'] as const;
 /** A run's status. */
 export type RunStatus = (typeof runStatuses)[number];
 

@@ -3,6 +3,7 @@ import type { RunResult } from '../core/engine/runOptions';
 import type { RunState } from '../core/engine/runEvents';
 import { capText } from '../core/text/capText';
 import { visibleDirection } from '../core/plan/visibleDirection';
+import { runStatusLabels } from '../shared/runStatusLabels';
 import { describeStepProgress, stepProgress } from '../shared/stepProgress';
 import { loadRuntime } from './loadRuntime';
 import type { InterruptedRun } from './runController';
@@ -44,7 +45,7 @@ export function notifyRunFinished(result: RunResult, log: vscode.LogOutputChanne
   const summary = known
     ? loadRuntime().runSummary(known, { replanCount: result.metadata.replanCount, ...(result.metadata.llmUsage ? { usage: result.metadata.llmUsage } : {}) })
     : undefined;
-  const headline = summary?.headline ?? `${result.status}: ${describeStepProgress(stepProgress(steps, steps.length))}.`;
+  const headline = summary?.headline ?? `${runStatusLabels[result.status]}: ${describeStepProgress(stepProgress(steps, steps.length))}.`;
   const changed = known?.changedFiles ?? [];
   const failure = summary?.failures[0];
   const failureText = failure ? vscode.l10n.t(' {0} failed: {1}', failure.stepId, firstLine(failure.diagnosis ?? failure.error)) : '';

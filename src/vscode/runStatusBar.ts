@@ -1,7 +1,20 @@
 import * as vscode from 'vscode';
 import type { RunState } from '../core/engine/runEvents';
+import type { RunStatus } from '../shared/vocabulary';
+import { runStatusLabels } from '../shared/runStatusLabels';
 import { describeStepProgress, stepProgress } from '../shared/stepProgress';
 import type { PendingPrompt, PendingPrompts } from './pendingPrompts';
+
+/** The codicon before the progress for each run status: a run partly done warns, it never passes. */
+const statusIcons: Record<RunStatus, string> = {
+  running: 'sync~spin',
+  waiting: 'debug-pause',
+  completed: 'pass',
+  partial: 'warning',
+  failed: 'error',
+  cancelled: 'error',
+  interrupted: 'error',
+};
 
 /** What the status bar says while a step waits for each kind of prompt, and (in its tooltip) what a click offers. */
 const waitingLooks: Record<PendingPrompt['kind'], { icon: string; what: () => string; offer: () => string }> = {
@@ -53,11 +66,20 @@ export class RunStatusBar implements vscode.Disposable {
       this.item.command = { command: 'taskPlanner.showPending', title: vscode.l10n.t('Answer'), arguments: [{ ...waiting.key }] };
       this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     } else {
-      const icon = state?.status === 'running' ? 'sync~spin' : state?.status === 'completed' ? 'pass' : state?.status === 'waiting' ? 'debug-pause' : 'error';
+      const icon = state === undefined ? 'error' : statusIcons[state.status];
       this.item.text = `$(${icon}) ${vscode.l10n.t('Task Planner {0}/{1}', progress.completed, progress.total)}`;
-      this.item.tooltip = vscode.l10n.t('Run {0}: {1}, {2}. Click to show the plan.', state?.runId ?? '', state?.status ?? '', describeStepProgress(progress));
+      this.item.tooltip = vscode.l10n.t(
+        'Run {0}: {1}, {2}. Click to show the plan.',
+        state?.runId ?? '',
+        state ? runStatusLabels[state.status] : '',
+        describeStepProgress(progress),
+      );
       this.item.accessibilityInformation = {
-        label: vscode.l10n.t('Task Planner {0}, run {1}. Press Enter to show the plan.', describeStepProgress(progress), state?.status ?? ''),
+        label: vscode.l10n.t(
+          'Task Planner {0}, run {1}. Press Enter to show the plan.',
+          describeStepProgress(progress),
+          state ? runStatusLabels[state.status] : '',
+        ),
         role: 'button',
       };
       this.item.command = 'taskPlanner.plan.focus';

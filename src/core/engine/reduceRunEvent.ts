@@ -10,6 +10,7 @@ import {
   type SuppliedAnswer,
   type SuppliedAnswers,
 } from './runEvents';
+import { describeStepsNotDone, skipCauseOf, stepsNotDone } from './stepsNotDone';
 
 /** The state before a run's first event. */
 export function initialRunState(runId: string): RunState {
@@ -152,13 +153,13 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
       if (event.disposition === 'retry') {
         update(event.stepId, { error: event.error });
       } else if (event.disposition === 'skip') {
-        finish(event.stepId, { status: 'skipped', error: event.error, reason: `failed: ${event.error}` });
+        finish(event.stepId, { status: 'skipped', error: event.error, reason: `failed: ${event.error}`, skipCause: 'failed' });
       } else {
         finish(event.stepId, { status: 'failed', error: event.error, ...(event.replan ? { replanRequested: true } : {}) });
       }
       return;
     case 'step_skipped':
-      finish(event.stepId, { status: 'skipped', reason: event.reason });
+      finish(event.stepId, { status: 'skipped', reason: event.reason, skipCause: event.cause ?? skipCauseOf(event.reason) });
       return;
     case 'run_waiting':
       draft.status = 'waiting';
@@ -170,10 +171,16 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
       draft.endedAt = event.time;
       resetUnfinishedSteps(draft);
       return;
-    case 'run_completed':
-      draft.status = 'completed';
+    case 'run_completed': {
+      // Ran through to its end: completed only when every step's work is done (old journals are read the same way).
+      const notDone = stepsNotDone(draft);
+      if (notDone.failed.length + notDone.skipped.length > 0) {
+        draft.status = 'partial';
+        draft.reason = describeStepsNotDone(notDone);
+      } else draft.status = 'completed';
       draft.endedAt = event.time;
       return;
+    }
     case 'run_failed':
       draft.status = 'failed';
       draft.reason = event.reason;

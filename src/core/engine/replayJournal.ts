@@ -1,7 +1,7 @@
 import type { LoadedJournal } from '../ports';
 import { applyRunEvent, cloneRunState, initialRunState } from './reduceRunEvent';
 import { runEventProblem } from './runEventSchema';
-import { startedStepStatuses, terminalStepStatuses, type RunEvent, type RunState } from './runEvents';
+import { finalRunStatuses, resumableRunStatuses, startedStepStatuses, terminalStepStatuses, type RunEvent, type RunState } from './runEvents';
 
 /** A journal that is not a consistent history of its run; the message names the line and what is wrong. */
 export class JournalError extends Error {
@@ -75,10 +75,7 @@ function isStateOf(runId: string, seq: number, state: unknown): boolean {
  */
 function inconsistency(state: RunState, event: RunEvent, previous: RunEvent | undefined): string | undefined {
   if (event.type === 'run_started') return previous === undefined ? undefined : 'a second run_started';
-  const ended =
-    state.status === 'completed' ||
-    state.status === 'failed' ||
-    ((state.status === 'waiting' || state.status === 'cancelled' || state.status === 'interrupted') && event.type !== 'run_resumed');
+  const ended = finalRunStatuses.has(state.status) || (resumableRunStatuses.has(state.status) && event.type !== 'run_resumed');
   if (ended) return `${event.type} comes after the run ended (${state.status})`;
   if (!('stepId' in event)) return undefined;
   const step = state.steps[event.stepId];

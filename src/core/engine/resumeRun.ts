@@ -5,7 +5,7 @@ import { toResult } from './runOutcome';
 import { createRunHandle } from './runHandle';
 import type { ResumeOptions, RunHandle } from './runOptions';
 import { resolveRunOptions } from './resolveRunOptions';
-import { terminalStepStatuses } from './runEvents';
+import { finalRunStatuses, terminalStepStatuses } from './runEvents';
 import type { Checkpoint, CheckpointStore } from '../ports';
 import { recoverInterruptedChanges } from '../tools/recordedChange';
 
@@ -19,7 +19,7 @@ import { recoverInterruptedChanges } from '../tools/recordedChange';
  * judged by what is on disk before any step runs (`recoverInterruptedChanges`): one that
  * landed is reported and not made again. A torn last journal line is skipped and reported as a
  * warning; any other damage or inconsistency rejects with a `JournalError` naming the
- * line. A run that already completed or failed resolves to its recorded result without
+ * line. A run that already ended for good (completed, partial or failed) resolves to its recorded result without
  * running anything.
  */
 export function resumeRun(runId: string, options: ResumeOptions): RunHandle {
@@ -31,7 +31,7 @@ export function resumeRun(runId: string, options: ResumeOptions): RunHandle {
     const state = replayJournal(runId, journal);
     control.exposeState(() => state);
     if (!state.plan) throw new Error(`The journal of run "${runId}" has no run_started event; it cannot be resumed.`);
-    if (state.status === 'completed' || state.status === 'failed') return toResult(state);
+    if (finalRunStatuses.has(state.status)) return toResult(state);
     if (state.budgetUsage) options.budget?.seed(state.budgetUsage);
     const { supplied, warnings } = bindAnswers(state, options);
     const torn = journal.tornLine;

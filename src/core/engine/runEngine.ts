@@ -129,7 +129,7 @@ class RunLoop {
       if (this.isTerminal(id)) continue;
       // Stryker disable next-line OptionalChaining: the graph holds only the plan's steps.
       if (this.stepById.get(id)?.skipped) {
-        this.emit({ type: 'step_skipped', stepId: id, reason: 'skipped in the plan' });
+        this.emit({ type: 'step_skipped', stepId: id, reason: 'skipped in the plan', cause: 'plan' });
         this.propagateSkip(id);
         continue;
       }
@@ -139,6 +139,7 @@ class RunLoop {
           type: 'step_skipped',
           stepId: id,
           reason: `dependency ${failed} ${this.draft.steps[failed]?.status === 'failed' ? 'failed' : 'was skipped'}`,
+          cause: 'dependency',
         });
         this.propagateSkip(id);
       }
@@ -161,7 +162,7 @@ class RunLoop {
     for (const { stepId, via } of dependentsToSkip(this.graph, id, this.draft.steps)) {
       // Stryker disable next-line OptionalChaining: `via` is a step of the plan, which has a state.
       const how = this.draft.steps[via]?.status === 'failed' ? 'failed' : 'was skipped';
-      this.emit({ type: 'step_skipped', stepId, reason: `dependency ${via} ${how}${because === undefined ? '' : `: ${because}`}` });
+      this.emit({ type: 'step_skipped', stepId, reason: `dependency ${via} ${how}${because === undefined ? '' : `: ${because}`}`, cause: 'dependency' });
     }
   }
 
@@ -171,7 +172,9 @@ class RunLoop {
     this.queue.clear();
     this.stop.stop(new Error(`Aborted because ${this.halted}`));
     for (const other of this.graph.order) {
-      if (!this.isTerminal(other)) this.emit({ type: 'step_skipped', stepId: other, reason: `run halted because critical step ${id} ${halt.outcome}` });
+      if (!this.isTerminal(other)) {
+        this.emit({ type: 'step_skipped', stepId: other, reason: `run halted because critical step ${id} ${halt.outcome}`, cause: 'halted' });
+      }
     }
   }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkKinds } from '../../shared/vocabulary';
+import { checkKinds, skipCauses } from '../../shared/vocabulary';
 import { planSchema } from '../plan/planSchema';
 import type { RunEventType } from './runEvents';
 
@@ -66,7 +66,7 @@ const bodies: Record<RunEventType, z.ZodObject> = {
   }),
   verification_failed: z.object({ stepId, attempt, diagnosis: z.string(), result: z.unknown().optional() }),
   checks_evaluated: z.object({ stepId, attempt, checks: z.array(z.object({ kind: z.enum(checkKinds), passed: z.boolean(), detail: z.string() })) }),
-  step_skipped: z.object({ stepId, reason: z.string() }),
+  step_skipped: z.object({ stepId, reason: z.string(), cause: z.enum(skipCauses).optional() }),
   replan_started: z.object({ stepId, reason: z.string() }),
   replan_completed: z.object({ plan: planSchema }),
   context_compacted: z.object({

@@ -1,11 +1,11 @@
 import type { ApprovalDecision, ApprovalRequest, ClarificationRequest, ManualStepOutcome, ManualStepRequest, ReviewDecision, ReviewRequest } from '../ports';
 import type { CheckKind, Plan } from '../plan/planSchema';
 import type { BudgetUsage } from '../llm/budget';
-import { stepStatuses, type RequestKind, type RunStatus, type StepStatus } from '../../shared/vocabulary';
+import { runStatuses, stepStatuses, type RequestKind, type RunStatus, type SkipCause, type StepStatus } from '../../shared/vocabulary';
 import type { AskedKind } from '../tools/deferral';
 import type { AgentChanges } from '../agent/agentChanges';
 
-export type { RunStatus, StepStatus } from '../../shared/vocabulary';
+export type { RunStatus, SkipCause, StepStatus } from '../../shared/vocabulary';
 
 // Whether a step ever leaves each status within a run (docs/architecture.md §4).
 const endsTheStep: Readonly<Record<StepStatus, boolean>> = {
@@ -24,6 +24,23 @@ const endsTheStep: Readonly<Record<StepStatus, boolean>> = {
 
 /** Statuses a step never leaves within a run. */
 export const terminalStepStatuses: ReadonlySet<StepStatus> = new Set(stepStatuses.filter((status) => endsTheStep[status]));
+
+// Where a run with each status stands: going on, ended for good, or stopped and resumable.
+const runStatusEnds: Readonly<Record<RunStatus, 'live' | 'final' | 'resumable'>> = {
+  running: 'live',
+  waiting: 'resumable',
+  completed: 'final',
+  partial: 'final',
+  failed: 'final',
+  cancelled: 'resumable',
+  interrupted: 'resumable',
+};
+
+/** Statuses of a run that ended for good: nothing follows in its journal, and resuming it returns its result. */
+export const finalRunStatuses: ReadonlySet<RunStatus> = new Set(runStatuses.filter((status) => runStatusEnds[status] === 'final'));
+
+/** Statuses of a run that stopped and may be resumed (only a `run_resumed` follows in its journal). */
+export const resumableRunStatuses: ReadonlySet<RunStatus> = new Set(runStatuses.filter((status) => runStatusEnds[status] === 'resumable'));
 
 /** The status of a step while it waits on a request of each kind (a budget pause waits like an approval). */
 export const awaitingStatusOf: Record<RequestKind, StepStatus> = {
@@ -88,6 +105,8 @@ export interface StepState {
   diagnosis?: string;
   /** Why the step was skipped. */
   reason?: string;
+  /** What made a skipped step skipped (its own failure, a rejection, a dependency…); see `skipCauses`. */
+  skipCause?: SkipCause;
   /** The request this step waits on, while `awaiting_*`. */
   pending?: PendingRequest;
   /** True once the request was deferred (the run will end `waiting` on it). */
@@ -210,7 +229,8 @@ export type RunEvent = EventBase &
     | { type: 'verification_failed'; stepId: string; attempt: number; diagnosis: string; result?: unknown }
     /** The step's checks ran after attempt `attempt`'s work; a failed one is then a `verification_failed`. */
     | { type: 'checks_evaluated'; stepId: string; attempt: number; checks: CheckResult[] }
-    | { type: 'step_skipped'; stepId: string; reason: string }
+    /** `cause`: absent in journals written before it was recorded (then read from `reason`, see `skipCauseOf`). */
+    | { type: 'step_skipped'; stepId: string; reason: string; cause?: SkipCause }
     | { type: 'replan_started'; stepId: string; reason: string }
     | { type: 'replan_completed'; plan: Plan }
     /** The rolling context summary folded in step `stepId`'s result; token counts before and after. */

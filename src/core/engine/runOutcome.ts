@@ -16,7 +16,9 @@ export interface RunStopping {
  * run has already ended. In order: a halt fails the run; a cancel with unfinished steps
  * cancels it (`interrupted` when the host went away); steps waiting on a request leave it
  * `waiting`; failed steps fail it (naming those that asked for a repair plan); steps that
- * never became ready fail it; else it completed.
+ * never became ready fail it; else it ran through to its end (`run_completed`, which
+ * leaves it `completed` when every step's work is done and `partial` when a step failed
+ * and its policy let the run go on, or was skipped other than as planned: `stepsNotDone`).
  */
 export function runOutcome(state: Readonly<RunState>, stopping: RunStopping): RunEventBody | undefined {
   if (state.status !== 'running') return undefined;

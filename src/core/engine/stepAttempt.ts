@@ -119,7 +119,7 @@ async function conditionHolds(step: Step, when: string, prepared: PreparedInput,
   const condition = await evaluatePredicate(when, { input: prepared.input, depends }, { timeoutMs: run.options.predicateTimeoutMs });
   if (run.stop.signal.aborted) return false;
   if (condition.kind === 'fail') {
-    run.emit({ type: 'step_skipped', stepId: step.id, reason: `its condition \`${when}\` is not met` });
+    run.emit({ type: 'step_skipped', stepId: step.id, reason: `its condition \`${when}\` is not met`, cause: 'condition' });
     run.settle({ kind: 'dropped' });
     return false;
   }
@@ -215,7 +215,7 @@ function classifyError(step: Step, error: unknown, interaction: StepInteraction,
 
 /** A rejection by the user skips the step (never retried) and its dependents; a critical step's halts the run. */
 function settleRejected(step: Step, why: string, detail: string | undefined, run: StepRun): void {
-  run.emit({ type: 'step_skipped', stepId: step.id, reason: why });
+  run.emit({ type: 'step_skipped', stepId: step.id, reason: why, cause: 'rejected' });
   run.settle({ kind: 'dropped', because: why, ...(step.critical ? { halt: { outcome: 'was rejected by the user', detail } } : {}) });
 }
 

@@ -229,7 +229,7 @@ function runView(source: RunSource, plan: Plan): RunView {
     objective: plan.objective,
     planVersion: plan.version,
     elapsedMs: Math.max(0, endedAt - startedAt),
-    progress: stepProgress(steps, steps.length),
+    progress: stepProgress(stepStates, steps.length),
     steps,
     ...focusOf(stepStates),
     pending,
@@ -241,7 +241,7 @@ function runView(source: RunSource, plan: Plan): RunView {
     ...usageOf(source),
     replans: (source.replans ?? []).map(replanView),
     warnings: state.warnings.slice(-20),
-    ...(state.status === 'running' ? {} : { summary: summaryView(source, steps, endedAt - startedAt) }),
+    ...(state.status === 'running' ? {} : { summary: summaryView(source, endedAt - startedAt) }),
   };
 }
 
@@ -314,8 +314,7 @@ function replanView(record: ReplanRecord): ReplanView {
   };
 }
 
-function summaryView(source: RunSource, steps: readonly RunStepView[], durationMs: number): RunSummaryView {
-  const count = (status: RunStepView['status']): number => steps.filter((step) => step.status === status).length;
+function summaryView(source: RunSource, durationMs: number): RunSummaryView {
   // The journal's changes (every step, resumed or not), with any the host knows besides.
   const changedFiles = [...new Set([...(source.state.changedFiles ?? []), ...(source.changedFiles ?? [])])];
   const summary = runSummary(
@@ -337,9 +336,10 @@ function summaryView(source: RunSource, steps: readonly RunStepView[], durationM
     status: source.state.status as RunSummaryView['status'],
     ...(source.state.reason === undefined ? {} : { reason: source.state.reason }),
     durationMs: Math.max(0, durationMs),
-    completed: count('completed'),
-    failed: count('failed'),
-    skipped: count('skipped'),
+    // Counted as the headline counts them: a step that failed and was then skipped is failed.
+    completed: summary.progress.completed,
+    failed: summary.progress.failed,
+    skipped: summary.progress.skipped,
     changedFiles,
     canUndo: changedFiles.length > 0 && source.undoMessage === undefined,
     ...(source.undoMessage === undefined ? {} : { undoMessage: source.undoMessage }),

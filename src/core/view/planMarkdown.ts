@@ -4,6 +4,7 @@ import type { Plan, Step } from '../plan/planSchema';
 import { directionControlClass } from '../../shared/vocabulary';
 import { visibleEscape } from '../plan/visibleDirection';
 import { capText } from '../text/capText';
+import { runStatusLabels } from '../../shared/runStatusLabels';
 import { stepStatusLabels } from '../../shared/stepStatusLabels';
 import { stepRunnerLabel } from './stepRunnerLabel';
 
@@ -76,7 +77,7 @@ function codeSpan(text: string): string {
  */
 export function planMarkdown(plan: Plan, run?: RunState): string {
   const objective = plan.objective.trim() === '' ? 'Plan' : markdownText(plan.objective, maxObjectiveChars);
-  const runLine = run ? ` · run ${run.status}` : '';
+  const runLine = run ? ` · run ${runStatusLabels[run.status]}` : '';
   const steps = `${plan.steps.length} step${plan.steps.length === 1 ? '' : 's'}`;
   const lines = [`# ${objective}`, '', `_Task Planner plan, version ${plan.version}, ${steps}${runLine}_`, ''];
   for (const step of plan.steps) lines.push(...stepLines(step, run));
@@ -86,7 +87,13 @@ export function planMarkdown(plan: Plan, run?: RunState): string {
 function stepLines(step: Step, run: RunState | undefined): string[] {
   const status = run?.steps[step.id]?.status;
   const done = status === 'completed';
-  const note = status !== undefined && !done ? stepStatusLabels[status] : run === undefined && step.skipped === true ? 'skipped' : undefined;
+  const failedThenSkipped = run?.steps[step.id]?.skipCause === 'failed';
+  const note =
+    status !== undefined && !done
+      ? stepStatusLabels[failedThenSkipped ? 'failed' : status]
+      : run === undefined && step.skipped === true
+        ? 'skipped'
+        : undefined;
   const title = step.title.trim() === '' ? '' : ` ${markdownText(step.title, maxTitleChars)}`;
   const lines = [
     `- [${done ? 'x' : ' '}] **${markdownText(step.id, maxTitleChars)}**${title} (${markdownText(stepRunnerLabel(step), maxTitleChars)})${note ? ` — ${note}` : ''}`,

@@ -116,7 +116,8 @@ function stepNode(step: Step, index: number, state: StepState | undefined): Plan
       contextValue: `step.${step.kind}`,
     };
   }
-  const view = stepStatusView(state.status);
+  // A step that failed and was skipped by its failure policy looks failed: the run went on without its work.
+  const view = state.skipCause === 'failed' ? { ...stepStatusView('failed'), label: 'failed (the run went on without it)' } : stepStatusView(state.status);
   const description = [
     runner,
     view.label,

@@ -1,5 +1,6 @@
 import type { RunState } from '../engine/runEvents';
 import { describeStepProgress, stepProgress } from '../../shared/stepProgress';
+import { runStatusLabels } from '../../shared/runStatusLabels';
 import { spokenRow, type PlanTreeNode } from './planTreeModel';
 import { stepStatusView, type StatusLook } from './stepStatusView';
 
@@ -8,6 +9,8 @@ const runIcons: Record<RunState['status'], StatusLook> = {
   running: { icon: 'debug-pause', color: 'charts.yellow' },
   waiting: { icon: 'bell-dot', color: 'charts.yellow' },
   completed: stepStatusView('completed'),
+  // Went to its end with steps failed or skipped: never the look of a completed run.
+  partial: { icon: 'warning', color: 'charts.orange' },
   failed: stepStatusView('failed'),
   cancelled: { icon: 'circle-slash', color: 'disabledForeground' },
   interrupted: { icon: 'debug-pause', color: 'charts.orange' },
@@ -27,7 +30,7 @@ export function runListModel(runs: readonly { state: RunState; updatedAt: number
     const waitingOn = steps.filter((step) => step.pending).map((step) => `${step.id}: ${step.pending!.prompt}`);
     const label = state.plan?.objective ?? state.runId;
     const progress = stepProgress(steps, state.plan?.steps.length ?? steps.length);
-    const description = `${status} · ${progress.completed}/${progress.total} · ${formatTime(updatedAt)}`;
+    const description = `${runStatusLabels[status]} · ${progress.completed}/${progress.total} · ${formatTime(updatedAt)}`;
     return {
       id: `run:${state.runId}`,
       label,
@@ -38,7 +41,12 @@ export function runListModel(runs: readonly { state: RunState; updatedAt: number
         describeStepProgress(progress),
         waitingOn.length > 0 ? `waiting for you on ${waitingOn.length} step${waitingOn.length === 1 ? '' : 's'}` : undefined,
       ),
-      tooltip: [`Run ${state.runId}`, `Status: ${status}`, state.reason ? `Reason: ${state.reason}` : undefined, ...waitingOn.map((line) => `Waiting: ${line}`)]
+      tooltip: [
+        `Run ${state.runId}`,
+        `Status: ${runStatusLabels[status]}`,
+        state.reason ? `Reason: ${state.reason}` : undefined,
+        ...waitingOn.map((line) => `Waiting: ${line}`),
+      ]
         .filter((line): line is string => line !== undefined)
         .join('\n'),
       icon: active ? 'sync~spin' : view.icon,

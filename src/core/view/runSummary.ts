@@ -6,13 +6,17 @@ import { isAgentResult } from '../agent/agentResult';
 import { oneLine } from '../text/oneLine';
 import { valueText } from '../text/valueText';
 import { describeStepProgress, stepProgress, type StepProgress } from '../../shared/stepProgress';
+import { stepsNotDone, type StepsNotDone } from '../engine/stepsNotDone';
 import { stepStatusLabels } from '../../shared/stepStatusLabels';
 import { formatDuration } from './stepStatusView';
 
 /** Most characters of a step's one line, and of a failure's error or diagnosis. */
 export const summaryLimits = { line: 160, failure: 600, reason: 600, files: 50, steps: 100, failures: 20 } as const;
 
-/** One step in the summary: what it produced (completed), why it failed or was skipped, or where it stands. */
+/**
+ * One step in the summary: what it produced (completed), why it failed or was skipped, or
+ * where it stands. A step that failed and was then skipped by its failure policy is `failed`.
+ */
 export interface StepSummaryLine {
   id: string;
   title: string;
@@ -56,14 +60,17 @@ export interface RunSummary {
   /** The plan's first `summaryLimits.steps` steps in plan order; `moreSteps` counts the rest. */
   steps: StepSummaryLine[];
   moreSteps: number;
-  /** The first `summaryLimits.failures` failed steps; `moreFailures` counts the rest. */
+  /** The first `summaryLimits.failures` failed steps (those the run went on without too); `moreFailures` counts the rest. */
   failures: FailureSummary[];
   moreFailures: number;
   usage?: UsageSummary;
   replanCount: number;
+  /** A `partial` run's steps whose work is not done (see `stepsNotDone`); absent for any other status. */
+  notDone?: StepsNotDone;
   /**
    * One sentence to follow "Run <id>" or "run": status, duration, steps, changed files,
-   * repairs, tokens and cost ("completed in 4.2 s: 3 of 3 steps completed; …").
+   * repairs, tokens and cost ("completed in 4.2 s: 3 of 3 steps completed; …"); a run that
+   * went to its end with steps not done starts "finished with 1 failed and 1 skipped in …".
    */
   headline: string;
 }
@@ -97,12 +104,15 @@ export function runSummary(state: RunState, extras: RunSummaryExtras = {}): RunS
     return {
       id: step.id,
       title: oneLine(step.title, summaryLimits.line),
-      status: stepState.status,
+      status: failedThenSkipped(stepState) ? 'failed' : stepState.status,
       line: oneLine(`${stepLine(stepState)}${filesLine(step.writes, stepState.filesChanged)}`, summaryLimits.line),
       ...(earlier === undefined ? {} : { earlier }),
     };
   });
-  const failed = planSteps.flatMap((step, index) => (stepStates[index]!.status === 'failed' ? [{ step, state: stepStates[index]! }] : []));
+  const failed = planSteps.flatMap((step, index) => {
+    const stepState = stepStates[index]!;
+    return stepState.status === 'failed' || failedThenSkipped(stepState) ? [{ step, state: stepState }] : [];
+  });
   const failures = failed.slice(0, summaryLimits.failures).map(({ step, state: stepState }): FailureSummary => ({
     stepId: step.id,
     title: oneLine(step.title, summaryLimits.line),
@@ -126,8 +136,14 @@ export function runSummary(state: RunState, extras: RunSummaryExtras = {}): RunS
     moreFailures: Math.max(0, failed.length - summaryLimits.failures),
     ...(usage ? { usage } : {}),
     replanCount,
+    ...(state.status === 'partial' ? { notDone: stepsNotDone(state) } : {}),
   };
   return { ...summary, headline: headlineOf(summary, changed.length) };
+}
+
+/** A step whose own attempts failed and whose failure policy let the run go on without it. */
+function failedThenSkipped(state: RunState['steps'][string]): boolean {
+  return state.status === 'skipped' && state.skipCause === 'failed';
 }
 
 /**
@@ -149,11 +165,28 @@ export function describeTokens(usage: UsageSummary): string {
 }
 
 function headlineOf(summary: Omit<RunSummary, 'headline'>, changedCount: number): string {
-  const parts = [describeStepProgress(summary.progress)];
+  const notDone = summary.notDone;
+  const parts = [notDone === undefined ? describeStepProgress(summary.progress) : describeDone(summary.progress, notDone)];
   if (changedCount > 0) parts.push(`${changedCount} file${changedCount === 1 ? '' : 's'} changed`);
   if (summary.replanCount > 0) parts.push(`${summary.replanCount} repair plan${summary.replanCount === 1 ? '' : 's'}`);
   if (summary.usage) parts.push(`${describeTokens(summary.usage)}, ${describeCost(summary.usage)}`);
-  return `${summary.status} in ${formatDuration(summary.durationMs)}: ${parts.join('; ')}.`;
+  const lead = notDone === undefined ? summary.status : `finished with ${describeNotDoneCounts(notDone)}`;
+  return `${lead} in ${formatDuration(summary.durationMs)}: ${parts.join('; ')}.`;
+}
+
+/** "1 failed and 2 skipped", "1 failed", "2 skipped". */
+function describeNotDoneCounts(notDone: StepsNotDone): string {
+  const counts = [
+    ...(notDone.failed.length > 0 ? [`${notDone.failed.length} failed`] : []),
+    ...(notDone.skipped.length > 0 ? [`${notDone.skipped.length} skipped`] : []),
+  ];
+  return counts.join(' and ');
+}
+
+/** A partial run's steps after its lead names what is not done: "1 of 3 steps completed", and the steps skipped as planned. */
+function describeDone(progress: StepProgress, notDone: StepsNotDone): string {
+  const asPlanned = progress.skipped - notDone.skipped.length;
+  return `${progress.completed} of ${progress.total} step${progress.total === 1 ? '' : 's'} completed${asPlanned > 0 ? `, ${asPlanned} skipped as planned` : ''}`;
 }
 
 /**
@@ -178,6 +211,9 @@ function stepLine(state: RunState['steps'][string]): string {
     case 'failed':
       return oneLine(`failed: ${head(state.diagnosis ?? state.error ?? 'no reason recorded')}`, summaryLimits.line);
     case 'skipped':
+      if (state.skipCause === 'failed') {
+        return oneLine(`failed (the run went on without it): ${head(state.diagnosis ?? state.error ?? 'no reason recorded')}`, summaryLimits.line);
+      }
       return oneLine(`skipped: ${head(state.reason ?? state.error ?? 'no reason recorded')}`, summaryLimits.line);
     default:
       return stepStatusLabels[state.status];

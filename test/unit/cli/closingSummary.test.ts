@@ -20,14 +20,17 @@ describe('task-planner run: the closing summary', function () {
     };
     writeFileSync(join(workspace.path, 'plan.json'), JSON.stringify(plan));
     const { code, stdout, stderr } = await runCli(['run', join(workspace.path, 'plan.json'), '--workspace', workspace.path, '--yes']);
-    assert.equal(code, 0, stderr + stdout);
+    assert.equal(code, 5, `a step failed, so not every step is done (exit 5)\n${stderr}${stdout}`);
     assert.equal(readFileSync(join(workspace.path, 'processed.json'), 'utf8'), readFileSync(join(workspace.path, 'data.json'), 'utf8'));
     assert.doesNotMatch(stdout + stderr, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/, 'no raw control character reaches the terminal');
-    assert.match(stdout, /^Run \S+ completed in [^:]+: 2 of 3 steps completed, 1 skipped; 1 file changed\.$/m);
+    assert.match(stdout, /^Run \S+ finished with 1 failed in [^:]+: 2 of 3 steps completed; 1 file changed\.$/m);
+    assert.match(stdout, /^ {2}Reason: Step step_3 failed\.$/m);
+    assert.match(stderr, /^Run \S+ finished, not every step done: Step step_3 failed\.$/m);
     // JSON already shows ESC and BEL as escapes; the text-direction override is escaped at the terminal.
     assert.match(stdout, /^ {2}✔ step_1 Read the data: \{"path":"data\.json","content":"\{\\"title\\": \\"evil\\u001b\]0;owned\\u0007\\u001b\[2J\\u202etxt\.exe/m);
     // A title's raw control characters: the carriage return is whitespace on one line, ESC shows as its escape.
-    assert.match(stdout, /^ {2}↷ step_3 Read a \\u001b\[31mmissing file: skipped: failed: File not found: missing\.txt/m);
+    assert.match(stdout, /^ {2}✘ step_3 Read a \\u001b\[31mmissing file: failed \(the run went on without it\): File not found: missing\.txt/m);
+    assert.match(stdout, /^Failures:\n {2}step_3: File not found: missing\.txt/m);
     assert.match(stdout, /^Changed files:\n {2}processed\.json$/m);
   });
 });

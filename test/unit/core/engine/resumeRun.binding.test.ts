@@ -80,7 +80,7 @@ describe('resumeRun: an answer applies only to the request the user saw', () => 
     const interaction = new ScriptedInteraction({ approvals: [{ approved: false, reason: 'no notes' }] });
     const resumed = await resumeRun('bound', { ...options([writeNotes('A\n'), writeNotes('A\n'), 'done']), interaction }).result;
     assert.equal(interaction.approvals().length, 1);
-    assert.equal(resumed.status, 'completed');
+    assert.equal(resumed.status, 'partial', 'the refused step is not done');
     assert.equal(workspace.snapshot()['notes.txt'], undefined);
   });
 
@@ -140,7 +140,8 @@ describe('a rejected approval skips its step', () => {
     assert.equal(done.steps['after']?.status, 'skipped');
     assert.match(done.steps['after']?.reason ?? '', /W .*Rejected by the user: wrong file/);
     assert.equal(done.steps['free']?.status, 'completed');
-    assert.equal(done.status, 'completed');
+    assert.equal(done.status, 'partial', 'not every step is done');
+    assert.equal(done.steps['W']?.skipCause, 'rejected');
     assert.deepEqual(workspace.snapshot(), {});
   });
 

@@ -114,7 +114,8 @@ describe('runPlan', () => {
 
     it('skip → skipped, dependents skipped with the reason, independent branches run', async () => {
       const { result } = await run(plan({ onFailure: 'skip' }), { behave: failing });
-      assert.equal(result.status, 'completed');
+      assert.equal(result.status, 'partial');
+      assert.equal(result.metadata.reason, 'Step bad failed; steps after, after2 were skipped.');
       assert.equal(result.steps['bad']?.status, 'skipped');
       assert.equal(result.steps['after']?.reason, 'dependency bad was skipped');
       assert.equal(result.steps['after2']?.reason, 'dependency after was skipped');
@@ -133,7 +134,7 @@ describe('runPlan', () => {
 
     it('stop + non-critical → skipped, the run goes on', async () => {
       const { result } = await run(plan({ onFailure: 'stop', critical: false }), { behave: failing });
-      assert.equal(result.status, 'completed');
+      assert.equal(result.status, 'partial');
       assert.equal(result.steps['bad']?.status, 'skipped');
       assert.equal(result.steps['after']?.status, 'skipped');
       assert.equal(result.steps['free']?.status, 'completed');
@@ -283,7 +284,7 @@ describe('runPlan', () => {
     });
 
     it('onVerificationFailure skip and stop follow the table; replan asks for repair', async () => {
-      assert.equal((await run(verified('false', { onVerificationFailure: 'skip' }))).result.status, 'completed');
+      assert.equal((await run(verified('false', { onVerificationFailure: 'skip' }))).result.status, 'partial');
       assert.equal((await run(verified('false', { onVerificationFailure: 'stop' }))).result.status, 'failed');
       assert.deepEqual((await run(verified('false', { onVerificationFailure: 'replan' }))).result.metadata.replanRequests, ['v']);
     });

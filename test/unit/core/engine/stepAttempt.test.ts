@@ -220,7 +220,7 @@ describe('attemptStep', () => {
     const rejected = async () => Promise.reject(new ApprovalRejectedError('the write of a.txt', 'not now'));
     const critical = attempt(makeStep('a'), { stepRunner: rejected });
     await critical.done;
-    assert.deepEqual(critical.events.at(-1), { type: 'step_skipped', stepId: 'a', reason: 'Rejected by the user: not now', runId: 'run-1', seq: 2, time: 0 });
+    assert.deepEqual(critical.events.at(-1), { type: 'step_skipped', stepId: 'a', reason: 'Rejected by the user: not now', cause: 'rejected', runId: 'run-1', seq: 2, time: 0 });
     assert.deepEqual(critical.settlements, [{ kind: 'dropped', because: 'Rejected by the user: not now', halt: { outcome: 'was rejected by the user', detail: 'not now' } }]);
     const silent = attempt(makeStep('a', { critical: false }), { stepRunner: async () => Promise.reject(new ApprovalRejectedError('the write of a.txt', undefined)) });
     await silent.done;
