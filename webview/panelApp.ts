@@ -5,6 +5,7 @@ import { dispatchHostMessage } from './hostMessages';
 import { panelActionEvent } from './panelAction';
 import { applyOutputChunk, applyOutputResync, applySnapshot, emptyPanelState, type PanelState } from './panelStore';
 import { panelStyles } from './panelStyles';
+import { noticeAfterSnapshot } from './refusalNotice';
 import type { HostConnection } from './vscodeApi';
 import './reviewView';
 import './runView';
@@ -37,6 +38,8 @@ export class PanelApp extends LitElement {
   ];
   state: PanelState = emptyPanelState();
   notice: Extract<HostToWebviewMessage, { type: 'notice' }> | undefined;
+  // The version of the plan under review when the notice came: a refusal goes with a later successful edit.
+  private noticePlanVersion: number | undefined;
   private host: HostConnection | undefined;
   /** Whether focus was inside the panel when the current update began (only then may the update move it). */
   private hadFocus = false;
@@ -80,6 +83,7 @@ export class PanelApp extends LitElement {
         this.notice = undefined;
         this.modeChanged = true;
       }
+      if (applied && this.notice) this.notice = noticeAfterSnapshot({ notice: this.notice, planVersion: this.noticePlanVersion }, message.model)?.notice;
       this.setPanelState(state);
       if (applied) void this.reportRender(message.model.version, started);
     },
@@ -91,6 +95,7 @@ export class PanelApp extends LitElement {
     outputResync: (message) => this.setPanelState(applyOutputResync(this.state, message)),
     notice: (message) => {
       this.notice = message;
+      this.noticePlanVersion = this.state.model?.mode === 'review' ? this.state.model.review.planVersion : undefined;
     },
   };
 
@@ -98,8 +103,14 @@ export class PanelApp extends LitElement {
     const unknown = dispatchHostMessage(this.hostHandlers, event.data);
     if (unknown === undefined) return;
     console.error(`Task Planner plan panel: ignored ${unknown} from the extension`);
-    // shown after "Refused: ", as every error notice
-    this.notice = { type: 'notice', id: 0, level: 'error', text: `${unknown} from the extension, which this panel does not know (the extension was probably updated). Close the panel and open it again with "Task Planner: Show plan".` };
+    // shown after "Refused: ", as every error notice; no edit makes it go
+    this.noticePlanVersion = undefined;
+    this.notice = {
+      type: 'notice',
+      id: 0,
+      level: 'error',
+      text: `${unknown} from the extension, which this panel does not know (the extension was probably updated). Close the panel and open it again with "Task Planner: Show plan".`,
+    };
   };
 
   private setPanelState(state: PanelState): void {
@@ -159,12 +170,14 @@ export class PanelApp extends LitElement {
     const model = this.state.model;
     return html`<main>
       ${this.renderNotice()}
-      ${!model || model.mode === 'empty'
-        ? html`<h1>Task Planner</h1>
+      ${
+        !model || model.mode === 'empty'
+          ? html`<h1>Task Planner</h1>
             <p>No plan yet. Run <strong>Task Planner: Plan task</strong> to describe what you want done.</p>`
-        : model.mode === 'review'
-          ? html`<plan-review .review=${model.review}></plan-review>`
-          : html`<plan-run .run=${model.run} .output=${this.state.output}></plan-run>`}
+          : model.mode === 'review'
+            ? html`<plan-review .review=${model.review}></plan-review>`
+            : html`<plan-run .run=${model.run} .output=${this.state.output}></plan-run>`
+      }
     </main>`;
   }
 

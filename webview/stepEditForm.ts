@@ -15,6 +15,7 @@ import {
   formFields,
   formToEdit,
   initialValues,
+  withFieldValue,
   type FieldControl,
   type FieldName,
   type FieldSpec,
@@ -118,7 +119,12 @@ export class StepEditForm extends LitElement {
     const target = event.currentTarget as FieldElement;
     const name = target.getAttribute('name');
     if (!name) return;
-    this.values = { ...this.values, [name]: target.tagName === 'VSCODE-CHECKBOX' ? String(target.checked === true) : String(target.value ?? '') };
+    if (!Object.hasOwn(fieldSpecs, name)) return;
+    this.values = withFieldValue(
+      this.values,
+      name as FieldName,
+      target.tagName === 'VSCODE-CHECKBOX' ? String(target.checked === true) : String(target.value ?? ''),
+    );
   };
 
   private submit(event?: Event): void {

@@ -54,7 +54,7 @@ export const fieldSpecs: Record<FieldName, FieldSpec> = {
   writes: { name: 'writes', label: 'Files it may change', control: 'area', rows: 2, placeholder: 'e.g. src/**/*.ts', note: () => writesNote },
   dependsOn: { name: 'dependsOn', label: 'Depends on', control: 'text', placeholder: 'ids, comma-separated' },
   onFailure: { name: 'onFailure', label: 'On failure', control: 'select', options: () => failurePolicies },
-  maxAttempts: { name: 'maxAttempts', label: 'Attempts', control: 'text' },
+  maxAttempts: { name: 'maxAttempts', label: 'Attempts', control: 'text', note: () => attemptsNote },
   critical: { name: 'critical', label: 'Critical: a failure stops the run', control: 'checkbox' },
   verification: { name: 'verification', label: 'Verification', control: 'text', placeholder: 'e.g. result.length > 0' },
 };
@@ -78,6 +78,23 @@ function skillsNote(skills: readonly string[] | undefined): string {
 
 const writesNote =
   'One path or glob a line, inside the workspace; a change of another file asks first. Empty: no limit.';
+
+const attemptsNote =
+  'Tries in all, the first included: 1 is no retry, Retry needs 2 or more. A failure another try cannot change (a missing program, a usage error, failing tests) is not tried again.';
+
+/**
+ * The form's values once field `name` holds `value`, with the failure policy and the
+ * attempts kept consistent: choosing Retry with fewer than 2 attempts sets 2 (the first try
+ * and one retry); leaving Retry for another policy sets 1, so the step is tried once.
+ */
+export function withFieldValue(values: FormValues, name: FieldName, value: string): FormValues {
+  const next: FormValues = { ...values, [name]: value };
+  if (name !== 'onFailure' || value === values.onFailure) return next;
+  const attempts = Number(values.maxAttempts);
+  if (value === 'retry' && !(attempts >= 2)) next.maxAttempts = '2';
+  else if (value !== 'retry' && values.onFailure === 'retry') next.maxAttempts = '1';
+  return next;
+}
 
 const isKind = (kind: string | undefined): kind is StepKind => (stepKinds as readonly string[]).includes(kind ?? '');
 

@@ -376,7 +376,9 @@ export interface CommandResult {
  * Starts processes for `run_command` (the Node one lives in `src/node`). Must run
  * without a shell, inside the workspace, with secret-looking environment variables removed,
  * and kill the whole process tree on timeout or when `signal` aborts (within 1 s), then
- * resolve with what it has; it rejects only when the process cannot be started.
+ * resolve with what it has; it rejects only when the process cannot be started, with an
+ * error whose `code` is the system's reason when known (`ENOENT`: no such program; `EACCES`:
+ * not executable), which `run_command` does not retry.
  */
 export interface CommandRunner {
   /** The absolute working directory `cwd` resolves to, for showing the user. */

@@ -72,10 +72,11 @@ export function createNodeCommandRunner(root: string, options: NodeCommandRunner
       // The file the user was shown, else found here as execvp would (unshare would report a missing program as output).
       const found = spec.program === undefined ? locateProgram(program, cwd, project)?.path : findProgram(spec.program, cwd, undefined);
       if (found === undefined) {
-        throw new Error(
+        throw startError(
           spec.program === undefined
             ? missingProgramMessage(program, cwd, absoluteRoot, project)
             : `Cannot start "${program}": ${spec.program} is no longer there.`,
+          'ENOENT',
         );
       }
       const argv: [string, ...string[]] = launcher ? [...(launcher as [string, ...string[]]), found, ...args] : [found, ...args];
@@ -152,8 +153,9 @@ export function createNodeCommandRunner(root: string, options: NodeCommandRunner
           for (const timer of timers) clearTimeout(timer);
           signal.removeEventListener('abort', onAbort);
           reject(
-            new Error(
+            startError(
               error.code === 'ENOENT' ? missingProgramMessage(program, cwd, absoluteRoot, project) : `Cannot start "${program}": ${error.message}`,
+              error.code,
             ),
           );
         });
@@ -215,4 +217,9 @@ class CappedOutput {
     const tail = Buffer.concat(this.tail).toString('utf8');
     return this.dropped > 0 ? `${head}\n[… ${this.dropped} bytes of output omitted …]\n${tail}` : head + tail;
   }
+}
+
+/** Why a program could not start, with the system's `code` (`ENOENT`, `EACCES`) that tells whether another attempt could. */
+function startError(message: string, code: string | undefined): Error {
+  return Object.assign(new Error(message), code === undefined ? {} : { code });
 }

@@ -102,7 +102,11 @@ export const stepPatchSchema = z
   })
   .partial()
   .strict()
-  .refine((patch) => patch.kind !== 'tool' || patch.tool !== undefined, { message: 'A tool step needs a tool.', path: ['tool'] });
+  .refine((patch) => patch.kind !== 'tool' || patch.tool !== undefined, { message: 'A tool step needs a tool.', path: ['tool'] })
+  .refine((patch) => patch.onFailure !== 'retry' || patch.maxAttempts === undefined || patch.maxAttempts >= 2, {
+    message: 'Retry needs at least 2 attempts: the first try and one retry.',
+    path: ['maxAttempts'],
+  });
 
 /** A validated step patch. */
 export type StepPatchInput = z.infer<typeof stepPatchSchema>;

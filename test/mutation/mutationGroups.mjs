@@ -347,6 +347,7 @@ export const mutationGroups = [
       'src/core/tools/tool.ts',
       'src/core/tools/deferral.ts',
       'src/core/tools/runCommandTool.ts',
+      'src/core/tools/commandFailure.ts',
       'src/core/tools/askUserTool.ts',
       'src/core/tools/toolParameters.ts',
       'src/core/tools/jsonSchemaInput.ts',

@@ -60,6 +60,8 @@ interface AttemptFailure {
   message: string;
   cause: FailureCause;
   retryable: boolean;
+  /** Why another attempt would not help, said when the step had attempts left (see `StepFailure`). */
+  notRetried?: string | undefined;
 }
 
 /** How one attempt ended: a result, a failure worth a policy decision, or the step is settled already. */
@@ -210,7 +212,8 @@ function classifyError(step: Step, error: unknown, interaction: StepInteraction,
     settleRejected(step, `Rejected by the user${error.reason ? `: ${error.reason}` : ''}`, error.reason, run);
     return { kind: 'settled' };
   }
-  return { kind: 'failure', failure: { message: errorMessage(error), cause: 'error', retryable: isRetryable(error) } };
+  const notRetried = error instanceof StepFailure ? error.notRetried : undefined;
+  return { kind: 'failure', failure: { message: errorMessage(error), cause: 'error', retryable: isRetryable(error), notRetried } };
 }
 
 /** A rejection by the user skips the step (never retried) and its dependents; a critical step's halts the run. */
@@ -337,10 +340,19 @@ async function reviewIfWanted(
   }
 }
 
-/** Emits the failure and settles the step unless another attempt follows; returns that attempt's backoff delay. */
+/**
+ * Emits the failure and settles the step unless another attempt follows; returns that
+ * attempt's backoff delay. A failure no attempt can change that says why (`notRetried`),
+ * of a step that had attempts left, says so at the end of its first line.
+ */
 function concludeFailure(step: Step, attempt: number, uncapped: AttemptFailure, run: StepRun): number | undefined {
-  const failure = { ...uncapped, message: capText(uncapped.message, textCaps.message) };
-  const decision = decideAfterFailure(step, attempt, failure.cause, failure.retryable, run.options.backoff);
+  const decision = decideAfterFailure(step, attempt, uncapped.cause, uncapped.retryable, run.options.backoff);
+  const forgone =
+    !uncapped.retryable &&
+    uncapped.notRetried !== undefined &&
+    decideAfterFailure(step, attempt, uncapped.cause, true, run.options.backoff).disposition === 'retry';
+  const message = forgone ? withNotRetried(uncapped.message, uncapped.notRetried ?? '') : uncapped.message;
+  const failure = { ...uncapped, message: capText(message, textCaps.message) };
   run.emit({
     type: 'step_failed',
     stepId: step.id,
@@ -355,6 +367,13 @@ function concludeFailure(step: Step, attempt: number, uncapped: AttemptFailure, 
   const halts = decision.disposition === 'fail' && decision.halt;
   run.settle({ kind: 'dropped', ...(halts ? { halt: { outcome: 'failed', detail: failure.message } } : {}) });
   return undefined;
+}
+
+/** `message` with "Not retried: <why>" after its first line's sentence, where a cut of a long output cannot drop it. */
+function withNotRetried(message: string, why: string): string {
+  const note = `Not retried: ${why}`;
+  const end = message.indexOf('\n');
+  return end < 0 ? `${message} ${note}` : `${message.slice(0, end)} ${note}${message.slice(end)}`;
 }
 
 /** A pending request known only by its kind and prompt. */

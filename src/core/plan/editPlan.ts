@@ -1,4 +1,5 @@
 import { stepSchema, withStepDefaults, type Diagnostic, type Plan, type Step } from './planSchema';
+import { consistentAttempts } from './consistentAttempts';
 import { performedBy } from './stepKindTraits';
 import { validatePlan, type ValidatePlanOptions } from './validatePlan';
 
@@ -66,7 +67,7 @@ function applyEdit(steps: readonly Step[], edit: StepEdit): Change {
   const step = steps[index]!;
   switch (edit.type) {
     case 'updateStep':
-      return replaceStep(steps, index, keptAcrossKinds(step, { ...step, ...edit.patch, id: step.id }));
+      return replaceStep(steps, index, consistentAttempts(keptAcrossKinds(step, { ...step, ...edit.patch, id: step.id }), step));
     case 'removeStep':
       return removeStep(steps, step, edit.dropEdges === true);
     case 'moveStep':
@@ -84,7 +85,7 @@ function applyEdit(steps: readonly Step[], edit: StepEdit): Change {
 
 function addStep(steps: readonly Step[], raw: NewStep, index: number | undefined): Change {
   if (steps.some((step) => step.id === raw.id)) return { ok: false, error: `A step with id "${raw.id}" already exists; choose another id.` };
-  const checked = checkStep(withStepDefaults(raw));
+  const checked = checkStep(consistentAttempts(withStepDefaults(raw)));
   if (!checked.ok) return checked;
   const at = index === undefined ? steps.length : index;
   if (!Number.isInteger(at) || at < 0 || at > steps.length) return { ok: false, error: `Position ${index} is outside the plan (0–${steps.length}).` };

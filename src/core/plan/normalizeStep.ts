@@ -106,6 +106,8 @@ export function normalizeStep(entry: RawStepEntry, index: number, warnings: stri
     critical: !(raw.critical === false || raw.critical === 'false'),
     onVerificationFailure: policyOf(raw.onVerificationFailure ?? raw.on_verification_failure, id, 'onVerificationFailure', warnings),
   };
+  // Retry with one attempt would never retry: the engine gives it 2 anyway (`attemptLimit`), and the plan shows it.
+  if (step.onFailure === 'retry' && step.maxAttempts < 2) step.maxAttempts = 2;
   if (tool !== undefined) step.tool = tool;
   if (args !== undefined) step.args = args;
   if (kind === 'agent') step.agent = agent ?? 'default';

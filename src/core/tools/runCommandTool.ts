@@ -4,7 +4,10 @@ import { needsApproval, requireApproval } from './approvals';
 import { argumentLeftToAsk, describeAllowRule, matchingAllowRule } from './commandAllowRules';
 import { describeChangedInRun, describeProjectProgram, projectProgramOrigin } from './commandApprovalText';
 import { changedDefiningFiles } from './commandDefiningFiles';
+import { classifyCommandEnd, classifyStartFailure } from './commandFailure';
+import { StepFailure } from '../engine/executors/stepExecutor';
 import type { CommandResult } from '../ports';
+import { errorMessage } from '../../shared/errorMessage';
 import { workspacePath } from './fileChange';
 import type { Tool } from './tool';
 
@@ -42,7 +45,10 @@ const inputSchema = z.strictObject({
  * whose defining file (`changedDefiningFiles`: its `package.json`, Makefile, script) this
  * run changed asks whatever allows it, the request naming the files (`changedInRun`)
  * so that an allowance given at Start does not answer it either. Without `allowFailure` a non-zero exit
- * or a timeout fails the tool with the output's tail in the message.
+ * or a timeout fails the tool with the output's tail in the message, as a `StepFailure` that
+ * only a time-out, a signal or a network error leaves retryable (`classifyCommandEnd`: a
+ * missing program, a usage error or failing tests say so and what to do); a program that
+ * cannot be started (`classifyStartFailure`) is not retryable either.
  */
 export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = {
   name: 'run_command',
@@ -113,18 +119,25 @@ export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = 
     // Journaled before it starts: a run resumed after a crash then knows it may have run.
     await ctx.commandLog?.starting(input.argv, cwd);
     ctx.progress?.(`running ${input.argv.join(' ')}`);
-    const result = await runner.run(
-      {
-        argv: input.argv,
-        ...(program ? { program: program.path } : {}),
-        cwd,
-        timeoutMs,
-        maxOutputBytes: input.maxOutputBytes ?? commandDefaults.maxOutputBytes,
-        ...(input.stdin !== undefined ? { stdin: input.stdin } : {}),
-        ...(ctx.output ? { onOutput: (text: string) => ctx.output?.(text) } : {}),
-      },
-      signal,
-    );
+    const result = await runner
+      .run(
+        {
+          argv: input.argv,
+          ...(program ? { program: program.path } : {}),
+          cwd,
+          timeoutMs,
+          maxOutputBytes: input.maxOutputBytes ?? commandDefaults.maxOutputBytes,
+          ...(input.stdin !== undefined ? { stdin: input.stdin } : {}),
+          ...(ctx.output ? { onOutput: (text: string) => ctx.output?.(text) } : {}),
+        },
+        signal,
+      )
+      .catch((error: unknown) => {
+        // A program that is not there or cannot be executed stays so: another attempt would not start it either.
+        const failure = signal.aborted ? undefined : classifyStartFailure(error);
+        if (failure === undefined) throw error;
+        throw new StepFailure(`${errorMessage(error)}${failure.diagnosis === undefined ? '' : ` ${failure.diagnosis}`}`, failure.transient, failure.notRetried);
+      });
     signal.throwIfAborted();
     if (!input.allowFailure && (result.timedOut || result.exitCode !== 0)) {
       const how = result.timedOut
@@ -134,7 +147,10 @@ export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = 
           : `exited with code ${result.exitCode}`;
       const tail = (result.stderr.trim() || result.stdout.trim()).slice(-2000);
       const shown = program ? [describeProjectProgram(input.argv[0] ?? '', program), ...input.argv.slice(1)] : input.argv;
-      throw new Error(`Command ${shown.join(' ')} ${how}.${tail ? `\n${tail}` : ''}`);
+      // Only a time-out, a signal or a network error is worth another attempt (docs/architecture.md §4).
+      const failure = classifyCommandEnd(input.argv, result);
+      const said = failure.diagnosis === undefined ? '.' : `: ${failure.diagnosis}`;
+      throw new StepFailure(`Command ${shown.join(' ')} ${how}${said}${tail ? `\n${tail}` : ''}`, failure.transient, failure.notRetried);
     }
     return program ? { ...result, program: program.shown } : result;
   },

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { StepView } from '../../../src/shared/panelViewModel';
-import { errorSummary, fieldSpecs, formFields, formToEdit, initialValues, kindFields } from '../../../webview/stepFormModel';
+import { errorSummary, fieldSpecs, formFields, formToEdit, initialValues, kindFields, withFieldValue } from '../../../webview/stepFormModel';
 
 const step: StepView = {
   id: 'S1',
@@ -189,5 +189,21 @@ describe('webview step form model', () => {
       !refused.ok && errorSummary(refused.errors, formFields('agent', false)),
       `Not saved, 1 field needs attention. Files it may change: ${refused.ok ? '' : refused.errors.writes}`,
     );
+  });
+
+  it('keeps On failure and Attempts consistent: leaving Retry sets 1 attempt, Retry sets at least 2, and Retry with 1 is refused saying why', () => {
+    const retrying = { ...initialValues(step, []), onFailure: 'retry', maxAttempts: '3' };
+    const stopped = withFieldValue(retrying, 'onFailure', 'stop');
+    assert.deepEqual([stopped.onFailure, stopped.maxAttempts], ['stop', '1']);
+    const sent = formToEdit(stopped, step);
+    assert.ok(sent.ok && sent.edit.type === 'updateStep');
+    assert.deepEqual(sent.ok && sent.edit.type === 'updateStep' ? [sent.edit.patch.onFailure, sent.edit.patch.maxAttempts] : [], ['stop', 1]);
+    const chosen = withFieldValue(initialValues(step, []), 'onFailure', 'retry');
+    assert.equal(chosen.maxAttempts, '2');
+    assert.equal(withFieldValue({ ...chosen, maxAttempts: '5' }, 'onFailure', 'retry').maxAttempts, '5', 'choosing the same policy again changes nothing');
+    assert.equal(withFieldValue(chosen, 'title', 'x').maxAttempts, '2');
+    const refused = formToEdit({ ...chosen, maxAttempts: '1' }, step);
+    assert.equal(refused.ok ? '' : refused.errors.maxAttempts, 'Retry needs at least 2 attempts: the first try and one retry.');
+    assert.match(fieldSpecs.maxAttempts.note?.(undefined) ?? '', /not tried again/);
   });
 });

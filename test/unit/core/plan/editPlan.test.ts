@@ -54,6 +54,21 @@ describe('editPlan', () => {
       assert.deepEqual([next.steps[0]!.id, next.steps[0]!.title, next.steps[0]!.onFailure, next.steps[0]!.maxAttempts], ['a', 'New', 'retry', 3]);
     });
 
+    it('keeps the failure policy and the attempts consistent: leaving retry tries once, retry tries at least twice', () => {
+      const retrying = planOf(editPlan(base(), { type: 'updateStep', stepId: 'a', patch: { onFailure: 'retry', maxAttempts: 3 } }));
+      // The form sends every field: the attempts the retry had, unchanged, go with it.
+      const stopped = planOf(editPlan(retrying, { type: 'updateStep', stepId: 'a', patch: { onFailure: 'stop', maxAttempts: 3 } }));
+      assert.deepEqual([stopped.steps[0]!.onFailure, stopped.steps[0]!.maxAttempts], ['stop', 1]);
+      const patched = planOf(editPlan(retrying, { type: 'updateStep', stepId: 'a', patch: { onFailure: 'skip' } }));
+      assert.equal(patched.steps[0]!.maxAttempts, 1);
+      const chosen = planOf(editPlan(retrying, { type: 'updateStep', stepId: 'a', patch: { onFailure: 'stop', maxAttempts: 4 } }));
+      assert.equal(chosen.steps[0]!.maxAttempts, 4, 'attempts the user chose with the new policy stay');
+      const once = planOf(editPlan(base(), { type: 'updateStep', stepId: 'a', patch: { onFailure: 'retry' } }));
+      assert.equal(once.steps[0]!.maxAttempts, 2, 'retry with 1 attempt would never retry');
+      const added = planOf(editPlan(base(), { type: 'addStep', step: { id: 'd', kind: 'agent', title: 'D', input: 'd', onFailure: 'retry', maxAttempts: 1 } }));
+      assert.equal(added.steps[3]!.maxAttempts, 2);
+    });
+
     it('refuses an unknown step, an invalid value and a broken predicate', () => {
       assert.match(refusal(editPlan(base(), { type: 'updateStep', stepId: 'ghost', patch: {} })), /no step "ghost"/);
       assert.match(refusal(editPlan(base(), { type: 'updateStep', stepId: 'a', patch: { onFailure: 'panic' as never } })), /onFailure/);

@@ -40,6 +40,13 @@ describe('normalizeStep', () => {
     for (const skipped of [false, 'true', 1]) assert.equal(normalize({ id: 'a', skipped }).step?.skipped, undefined, String(skipped));
   });
 
+  it('gives a retry step at least 2 attempts, as the engine runs it, and leaves other policies\' attempts alone', () => {
+    assert.equal(normalize({ id: 'a', input: 'x', onFailure: 'retry' }).step?.maxAttempts, 2);
+    assert.equal(normalize({ id: 'a', input: 'x', onFailure: 'retry', maxAttempts: 4 }).step?.maxAttempts, 4);
+    assert.equal(normalize({ id: 'a', input: 'x', onFailure: 'stop', maxAttempts: 3 }).step?.maxAttempts, 3);
+    assert.deepEqual(normalize({ id: 'a', input: 'x', onFailure: 'retry' }).warnings, []);
+  });
+
   it('takes args from args > arguments > params > parameters, objects only', () => {
     const argsOf = (raw: object): unknown => normalize({ id: 'a', tool: 't', ...raw }).step?.args;
     assert.deepEqual(argsOf({ args: { a: 1 }, arguments: { b: 1 } }), { a: 1 });

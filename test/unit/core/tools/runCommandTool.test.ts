@@ -41,7 +41,7 @@ describe('run_command', () => {
 
   it('fails on a non-zero exit or a timeout unless allowFailure, with the output tail', async () => {
     const failing = makeToolContext({ workspace, commandRunner: fakeRunner({ exitCode: 2, stderr: 'boom\n' }) });
-    await assert.rejects(runCommandTool.run(failing, { argv: ['make'] }, neverAborted), /^Error: Command make exited with code 2.\nboom$/);
+    await assert.rejects(runCommandTool.run(failing, { argv: ['make'] }, neverAborted), /^StepFailure: Command make exited with code 2.\nboom$/);
     assert.equal((await runCommandTool.run(failing, { argv: ['make'], allowFailure: true }, neverAborted)).exitCode, 2);
     const slow = makeToolContext({ workspace, commandRunner: fakeRunner({ exitCode: null, signal: 'SIGTERM', timedOut: true }) });
     await assert.rejects(runCommandTool.run(slow, { argv: ['sleep', '9'], timeoutMs: 50 }, neverAborted), /timed out after 50 ms and was killed/);

@@ -1,0 +1,17 @@
+import type { HostToWebviewMessage } from '../src/shared/panelProtocol';
+import type { PanelViewModel } from '../src/shared/panelViewModel';
+
+/** A notice the panel shows, with the version of the plan under review when it came (none outside a review). */
+export interface ShownNotice {
+  notice: Extract<HostToWebviewMessage, { type: 'notice' }>;
+  planVersion: number | undefined;
+}
+
+/**
+ * The notice still shown after the snapshot `model`: a refusal ("Refused: …") goes once a
+ * later edit succeeded, which the review shows as a newer plan version; any other stays.
+ */
+export function noticeAfterSnapshot(shown: ShownNotice, model: PanelViewModel): ShownNotice | undefined {
+  if (shown.notice.level !== 'error' || shown.planVersion === undefined || model.mode !== 'review') return shown;
+  return model.review.planVersion > shown.planVersion ? undefined : shown;
+}
