@@ -5,6 +5,7 @@ import { type CliIo, requireWorkspace, terminalIo, UsageError } from './cliIo';
 import { helpText } from './helpText';
 import { planCommand } from './planCommand';
 import { type CliAnswers, resumeCommand } from './resumeCommand';
+import { rerunCommand } from './rerunCommand';
 import { runCommand } from './runCommand';
 import { runsCommand } from './runsCommand';
 import { undoCommand } from './undoCommand';
@@ -142,6 +143,10 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
         const answers = cliAnswers(values);
         return await withCliMcp(mcpOptions, io, (extraTools) => resumeCommand(runId, answers, { ...runOptions, extraTools }, io));
       }
+      case 'rerun': {
+        const runId = required(target, 'rerun needs a run id: task-planner rerun <runId> --from STEP (list them with "task-planner runs")');
+        return await withCliMcp(mcpOptions, io, (extraTools) => rerunCommand(runId, values.from, { ...runOptions, extraTools }, io));
+      }
       case 'undo': {
         const runId = required(target, 'undo needs a run id: task-planner undo <runId> [--from STEP] (list them with "task-planner runs")');
         return await undoCommand(runId, { workspace, from: values.from, json: values.json, allowHardLinks: values['allow-hard-links'] }, io);
@@ -156,7 +161,7 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
         io.err(helpText);
         return 2;
       default:
-        throw new UsageError(`Unknown command "${command}". Commands: plan, validate, run, import, export, resume, runs, undo, tools.`);
+        throw new UsageError(`Unknown command "${command}". Commands: plan, validate, run, import, export, resume, rerun, runs, undo, tools.`);
     }
   } catch (error) {
     if (error instanceof UsageError) {
@@ -169,7 +174,7 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
 }
 
 /** The commands that act on a workspace (and journal under it). */
-const workspaceCommands: ReadonlySet<string> = new Set(['plan', 'run', 'resume', 'runs', 'undo']);
+const workspaceCommands: ReadonlySet<string> = new Set(['plan', 'run', 'resume', 'rerun', 'runs', 'undo']);
 
 function required(value: string | undefined, message: string): string {
   if (value === undefined || value === '') throw new UsageError(message);

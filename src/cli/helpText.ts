@@ -11,6 +11,7 @@ Usage:
                      [--approve STEP] [--reject STEP] [--answer STEP=TEXT]
                      [--accept-review STEP[=NOTES]] [--reject-review STEP[=NOTES]]
                      [--done STEP[=NOTE]] [--failed STEP=REASON]
+  task-planner rerun <runId> --from STEP [run options]
   task-planner runs [--workspace DIR] [--json]
   task-planner undo <runId> [--from STEP] [--workspace DIR] [--json]
   task-planner tools [--workspace DIR] [--json] [MCP options]
@@ -41,6 +42,11 @@ Commands:
              reads it back with the same steps, order, dependencies and ticks.
   resume     Continue a run from its journal: completed steps are not re-run; steps that were
              running or waiting start again, with the answers given here. Repairs like run.
+  rerun      Run from here: start a new run of an ended run's plan that keeps the results
+             of the steps not depending on --from STEP, so that step and every step after
+             it on its dependencies run again (as "run": approvals, --yes, model). Refused
+             while the run waits or was cut off: resume it, or undo it and run the plan.
+             Typically after "undo <runId> --from STEP".
   runs       List the runs journaled in the workspace, newest first, with their status.
   undo       Put back the files a run changed, newest change first; a file changed since
              is left alone and named (exit 1). With --from STEP, only that step, the steps

@@ -1,0 +1,73 @@
+import { replayJournal } from '../core/engine/replayJournal';
+import { finalRunStatuses } from '../core/engine/runEvents';
+import { downstreamSteps, resultsKeptFrom } from '../core/plan/downstreamSteps';
+import { validatePlan } from '../core/plan/validatePlan';
+import { executeWithReplanning } from '../core/replan/executeWithReplanning';
+import { checkCommandsConsent } from './checkCommandsConsent';
+import { cliCapabilities } from './cliCapabilities';
+import { type CliIo, runsDirectory, UsageError } from './cliIo';
+import { followExecution, reportRunResult } from './executeCliRun';
+import { type CliRunOptions, engineOptions, newCliRunId, requireAttachments } from './runCommand';
+import { terminalSafe } from './terminalSafe';
+
+/**
+ * `rerun <runId> --from STEP`: Run from here for a journaled run. Starts a new run (its own
+ * id and journal) of that run's plan, keeping the results of the steps that do not depend
+ * on STEP (`resultsKeptFrom`, as the editor's Run from here), so STEP and every step
+ * downstream of it run again, with the options of `run`. An unknown run or step, or a run
+ * that has not ended (waiting, interrupted, cancelled, running), is bad input: nothing starts.
+ */
+export async function rerunCommand(runId: string, from: string | undefined, options: CliRunOptions, io: CliIo): Promise<number> {
+  if (from === undefined || from === '') {
+    throw new UsageError(`rerun needs the step to run again from: task-planner rerun ${runId} --from STEP`);
+  }
+  const capabilities = await cliCapabilities(options, io);
+  const engine = engineOptions(options, io, capabilities);
+  const journal = await engine.store.load(runId);
+  if (!journal) {
+    throw new UsageError(
+      `No run "${runId}" in ${runsDirectory(options.workspace)}. List the runs with: task-planner runs --workspace ${JSON.stringify(options.workspace)}`,
+    );
+  }
+  const state = replayJournal(runId, journal);
+  const plan = state.plan;
+  if (!plan) throw new UsageError(`The journal of run "${runId}" has no plan; it cannot be run again.`);
+  const ids = plan.steps.map((step) => step.id);
+  if (!ids.includes(from)) throw new UsageError(`Run ${runId} has no step "${from}". Its steps: ${ids.join(', ') || 'none'}.`);
+  if (!finalRunStatuses.has(state.status)) {
+    throw new UsageError(
+      `Run ${runId} is ${state.status}, not ended; nothing was started. Resume it first (task-planner resume ${runId}), ` +
+        `or undo it (task-planner undo ${runId} [--from ${from}]) and start its plan again with task-planner run.`,
+    );
+  }
+  const errors = validatePlan(plan, { tools: engine.tools, skills: capabilities.skills.map((skill) => skill.name) }).filter(
+    (diagnostic) => diagnostic.severity === 'error',
+  );
+  if (errors.length > 0) {
+    const problems = errors.map((error) => `  - ${error.stepId && !error.message.includes(error.stepId) ? `${error.stepId}: ` : ''}${error.message}`);
+    throw new UsageError(`The plan of run ${runId} is invalid here (a tool or skill it uses is missing?); nothing was started:\n${problems.join('\n')}`);
+  }
+  await requireAttachments(plan, engine.workspace, `run a corrected plan file with task-planner run`);
+  const initialResults = resultsKeptFrom(plan, from, state.results);
+  const again = ids.filter((id) => downstreamSteps(plan, from).has(id));
+  io.err(
+    terminalSafe(
+      `Running run ${runId}'s plan again from step ${from} as a new run: ${again.join(', ')} run again; ` +
+        `${Object.keys(initialResults).length} completed step(s) kept${Object.keys(initialResults).length > 0 ? ` (${Object.keys(initialResults).join(', ')})` : ''}.`,
+    ),
+  );
+  const checkCommands = await checkCommandsConsent(plan, io, options.yes, new AbortController().signal, initialResults, engine.commandRunner);
+  const { result, state: ended } = await followExecution(
+    (hooks) =>
+      executeWithReplanning(plan, plan.objective, {
+        ...engine,
+        ...hooks,
+        idSource: newCliRunId,
+        initialResults,
+        ...(checkCommands ? { checkCommands } : {}),
+      }),
+    plan,
+    io,
+  );
+  return reportRunResult(result, ended, options.workspace, options.json, io);
+}
