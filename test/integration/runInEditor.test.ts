@@ -126,6 +126,9 @@ describe('Plan task and the run in the editor (fake OpenAI server)', function ()
     assert.equal(readFileSync(join(root, 'keep.txt'), 'utf8'), 'original\n');
     assert.equal(result?.steps['S1']?.status, 'skipped');
     assert.match(result?.steps['S1']?.error ?? result?.steps['S1']?.reason ?? '', /rejected/i);
+    // Its work is not done: the run is partly done, never completed, and the status bar warns instead of passing.
+    assert.equal(result?.status, 'partial');
+    assert.match(planner.statusBarText(), /^\$\(warning\) Task Planner 0\/1$/);
   });
 
   it('asks a clarification and uses the answer as the step result', async () => {
