@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { foldRunEvents } from '../../../../src/core/engine/reduceRunEvent';
+import { stampEvent, type RunEventBody, type RunState } from '../../../../src/core/engine/runEvents';
+import { buildPanelViewModel } from '../../../../src/core/view/buildPanelViewModel';
+import { chatSummaryMarkdown } from '../../../../src/core/view/chatMarkdown';
+import { planMarkdown } from '../../../../src/core/view/planMarkdown';
+import { planTreeModel } from '../../../../src/core/view/planTreeModel';
+import { runListModel } from '../../../../src/core/view/runListModel';
+import { runSummary } from '../../../../src/core/view/runSummary';
+import { summaryText } from '../../../../src/cli/summaryText';
+import { makePlan, makeStep } from '../../../support/randomPlans';
+
+// The trial's natural plan: run the tests (onFailure skip), then fix what fails from their output.
+const plan = makePlan([
+  makeStep('test', { title: 'Run the tests', onFailure: 'skip' }),
+  makeStep('fix', { title: 'Fix the failure', dependsOn: ['test'], input: 'fix {{results.test}}' }),
+  makeStep('notes', { title: 'Write release notes', skipped: true }),
+]);
+
+function stateOf(bodies: RunEventBody[]): RunState {
+  return foldRunEvents(bodies.map((body, index) => stampEvent(body, 'run-1', index + 1, 1_000_000 + index * 1000)));
+}
+
+const partial = stateOf([
+  { type: 'run_started', plan },
+  { type: 'step_skipped', stepId: 'notes', reason: 'skipped in the plan', cause: 'plan' },
+  { type: 'step_started', stepId: 'test', attempt: 1 },
+  { type: 'step_failed', stepId: 'test', attempt: 1, error: 'Command pytest -q exited with code 1: the tests ran and some failed.', disposition: 'skip' },
+  { type: 'step_skipped', stepId: 'fix', reason: 'dependency test was skipped', cause: 'dependency' },
+  { type: 'run_completed' },
+]);
+
+describe('a run that went to its end with steps not done, in every view', () => {
+  it('the summary says "finished with 1 failed and 1 skipped", lists the failure and marks the failed step failed', () => {
+    const summary = runSummary(partial);
+    assert.equal(partial.status, 'partial');
+    assert.equal(summary.headline, 'finished with 1 failed and 1 skipped in 5.0 s: 0 of 3 steps completed, 1 skipped as planned.');
+    assert.deepEqual(summary.notDone, { failed: ['test'], skipped: ['fix'] });
+    assert.deepEqual(
+      summary.steps.map((step) => [step.id, step.status, step.line]),
+      [
+        ['test', 'failed', 'failed (the run went on without it): Command pytest -q exited with code 1: the tests ran and some failed.'],
+        ['fix', 'skipped', 'skipped: dependency test was skipped'],
+        ['notes', 'skipped', 'skipped: skipped in the plan'],
+      ],
+    );
+    assert.deepEqual(summary.failures.map((failure) => failure.stepId), ['test']);
+    assert.deepEqual(summary.progress, { total: 3, completed: 0, failed: 1, skipped: 2 });
+  });
+
+  it('the chat and the command line say it, never "completed"', () => {
+    const chat = chatSummaryMarkdown(runSummary(partial));
+    assert.match(chat, /finished with 1 failed and 1 skipped/);
+    assert.match(chat, /- ✗ Run the tests/);
+    assert.doesNotMatch(chat, /completed in/);
+    const lines = summaryText(runSummary(partial));
+    assert.equal(lines[0], 'Run run-1 finished with 1 failed and 1 skipped in 5.0 s: 0 of 3 steps completed, 1 skipped as planned.');
+    assert.match(lines.join('\n'), /^ {2}✘ test Run the tests: failed \(the run went on without it\)/m);
+    assert.match(lines.join('\n'), /^ {2}Reason: Step test failed; step fix was skipped\.$/m);
+  });
+
+  it('the panel, the Runs view, the Plan tree and the Markdown checklist tell it apart from a completed run', () => {
+    const body = buildPanelViewModel(undefined, { state: partial, now: 2_000_000 });
+    assert.ok(body.mode === 'run');
+    assert.equal(body.run.status, 'partial');
+    assert.deepEqual(body.run.progress, { total: 3, completed: 0, failed: 1, skipped: 2 });
+    assert.deepEqual([body.run.summary?.completed, body.run.summary?.failed, body.run.summary?.skipped], [0, 1, 2]);
+    assert.match(body.run.summary?.headline ?? '', /^finished with 1 failed and 1 skipped/);
+    const [row] = runListModel([{ state: partial, updatedAt: 0, active: false }], () => 'now');
+    assert.equal(row?.description, 'partly done · 0/3 · now');
+    assert.equal(row?.icon, 'warning');
+    assert.equal(row?.contextValue, 'run.partial');
+    const [test] = planTreeModel(plan, 'flat', partial);
+    assert.equal(test?.icon, 'error');
+    assert.match(test?.description ?? '', /failed \(the run went on without it\)/);
+    assert.equal(test?.contextValue, 'step.agent.skipped', 'menus still see the step status');
+    const markdown = planMarkdown(plan, partial);
+    assert.match(markdown, /· run partly done_/);
+    assert.match(markdown, /\*\*test\*\* Run the tests \(agent: default\) — failed/);
+  });
+
+  it('a run whose only skips are as planned is completed, and says so', () => {
+    const done = stateOf([
+      { type: 'run_started', plan },
+      { type: 'step_skipped', stepId: 'notes', reason: 'skipped in the plan', cause: 'plan' },
+      { type: 'step_started', stepId: 'test', attempt: 1 },
+      { type: 'step_completed', stepId: 'test', result: 'green' },
+      { type: 'step_started', stepId: 'fix', attempt: 1 },
+      { type: 'step_completed', stepId: 'fix', result: 'nothing to fix' },
+      { type: 'run_completed' },
+    ]);
+    assert.equal(done.status, 'completed');
+    assert.match(runSummary(done).headline, /^completed in 6\.0 s: 2 of 3 steps completed, 1 skipped\.$/);
+  });
+});
