@@ -107,7 +107,7 @@ export class RunViewElement extends LitElement {
         <h2 id="run-steps-heading">Steps</h2>
         <table>
           <thead><tr><th scope="col">#</th><th scope="col">Step</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Time</th><th scope="col">Details</th></tr></thead>
-          <tbody>${run.steps.map((step, index) => this.renderStep(step, index, !live && run.summary?.canUndo === true))}</tbody>
+          <tbody>${run.steps.map((step, index) => this.renderStep(step, index, { over: !live, undoable: !live && run.summary?.canUndo === true }))}</tbody>
         </table>
       </section>
       ${renderReplans(run.replans)}
@@ -145,8 +145,18 @@ export class RunViewElement extends LitElement {
     return stepFailureLines(step).map((line) => html`<div class=${failureClass[line.kind]}>${line.text}</div>`);
   }
 
-  /** One step's row; `undoable`: the run is over and not undone as a whole, so a step that changed files offers Undo from here. */
-  private renderStep(step: RunStepView, index: number, undoable: boolean): TemplateResult {
+  /** Runs the step and every later step that depends on it again, keeping the results of the others (a new run). */
+  private renderRunFromHere(step: RunStepView): TemplateResult {
+    return html`<vscode-button secondary data-action="run-from-here" aria-label=${`Run from here: run step ${step.id} and the steps that depend on it again`}
+      title="Run this step and the later steps that depend on it again, keeping the other steps' results"
+      @click=${() => this.send({ type: 'runFromHere', stepId: step.id })}>Run from here</vscode-button>`;
+  }
+
+  /**
+   * One step's row. `over`: the run has ended, so every step offers Run from here; `undoable`: it is
+   * also not undone as a whole, so a step that changed files offers Undo from here.
+   */
+  private renderStep(step: RunStepView, index: number, { over, undoable }: { over: boolean; undoable: boolean }): TemplateResult {
     return html`<tr class="run-step" data-step-id=${step.id} data-status=${step.status}>
       <td class="muted">${index + 1}</td>
       <td><strong class="bounded-title">${step.title}</strong> <span class="muted mono">${step.id} · ${step.runner}</span></td>
@@ -159,6 +169,7 @@ export class RunViewElement extends LitElement {
         ${step.reason && !step.error ? html`<div class="muted">${step.reason}</div>` : nothing}
         ${step.resultPreview ? html`<div class="muted mono">${step.resultPreview}</div>` : nothing}
         ${undoable && step.changedFiles ? this.renderUndoFromHere(step) : nothing}
+        ${over ? this.renderRunFromHere(step) : nothing}
       </td>
     </tr>`;
   }

@@ -82,6 +82,8 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('undoRun') }).strict(),
   /** Webview, when the user takes back one step of the finished run and the later steps that depend on it or changed the same files. */
   z.object({ type: z.literal('undoFromHere'), stepId: stepIdField }).strict(),
+  /** Webview, when the user runs a step of the ended run and the later steps depending on it again, keeping the other results (a new run). */
+  z.object({ type: z.literal('runFromHere'), stepId: stepIdField }).strict(),
   /** Webview, when the user saves the plan shown as a `*.plan.json` file (the host asks where). */
   z.object({ type: z.literal('savePlanFile') }).strict(),
   /** Webview, when the user exports the plan shown, with its run's statuses, as a Markdown checklist. */

@@ -164,6 +164,12 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
       const key: PromptKey = { runId, stepId, requestId: undefined };
       await vscode.commands.executeCommand('taskPlanner.undoFromHere', key);
     },
+    // The Plan tree's command: a new run of the plan keeping the results of the steps that do not depend on this one. Not
+    // awaited: the command settles when that run ends, and the panel must go on taking messages (its approvals) meanwhile.
+    runFromHere: ({ stepId }, panel) => {
+      if (panel.session.isRunning()) return panel.notify('error', vscode.l10n.t('Wait for the run to end, or cancel it, before running steps again.'));
+      vscode.commands.executeCommand('taskPlanner.runFromHere', stepId).then(undefined, (error: unknown) => panel.notify('error', errorMessage(error)));
+    },
   };
 }
 

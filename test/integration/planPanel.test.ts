@@ -269,6 +269,49 @@ describe('Plan task reviewed in the plan panel, run through the editor (fake Ope
     assert.equal(undone.summary?.undoMessage, 'Undo restored 1 file.');
   });
 
+  it('Run from here in the panel, after Undo from here, runs that step and its dependent again and keeps the step before (issue 26)', async () => {
+    const write = (id: string, path: string, dependsOn: string[]) => ({
+      id,
+      title: `Write ${path}`,
+      kind: 'tool',
+      dependsOn,
+      tool: 'write_file',
+      args: { path, content: `${id}\n` },
+    });
+    server.enqueue(reply([write('R1', 'rerun-keep.txt', []), write('R2', 'rerun-from.txt', ['R1']), write('R3', 'rerun-after.txt', ['R2'])]));
+    const outcome = api.planTask('Write three files in a row, then do the last two again');
+    await until('the plan under review in the panel', () => {
+      const model = api.planPanel.model();
+      return model?.mode === 'review' && model.review.steps[0]?.id === 'R1' ? model.review : undefined;
+    });
+    await api.planPanel.send({ type: 'start' });
+    const started = await outcome;
+    for (const id of ['R1', 'R2', 'R3']) {
+      assert.deepEqual(await api.nextPrompt(), { stepId: id, kind: 'approval' });
+      await vscode.commands.executeCommand('taskPlanner.approve', id);
+    }
+    assert.equal((await started.run)?.status, 'completed');
+    await until('the finished run in the panel', () => {
+      const model = api.planPanel.model();
+      return model?.mode === 'run' && model.run.summary?.canUndo && model.run.steps.every((step) => step.changedFiles === 1) ? model.run : undefined;
+    });
+    await api.planPanel.send({ type: 'undoFromHere', stepId: 'R2' });
+    assert.equal(existsSync(join(root, 'rerun-from.txt')), false);
+    await api.planPanel.send({ type: 'runFromHere', stepId: 'R2' });
+    for (const id of ['R2', 'R3']) {
+      assert.deepEqual(await api.nextPrompt(), { stepId: id, kind: 'approval' }, 'only the step run from and its dependent ask again');
+      await vscode.commands.executeCommand('taskPlanner.approve', id);
+    }
+    const again = await until('the second run over in the panel', () => {
+      const model = api.planPanel.model();
+      return model?.mode === 'run' && model.run.status === 'completed' && model.run.steps.find((step) => step.id === 'R3')?.changedFiles === 1 ? model.run : undefined;
+    });
+    assert.equal(readFileSync(join(root, 'rerun-keep.txt'), 'utf8'), 'R1\n');
+    assert.equal(readFileSync(join(root, 'rerun-from.txt'), 'utf8'), 'R2\n');
+    assert.equal(readFileSync(join(root, 'rerun-after.txt'), 'utf8'), 'R3\n');
+    assert.equal(again.steps.find((step) => step.id === 'R1')?.changedFiles, undefined, 'the step before was not run again');
+  });
+
   it('Regenerate sends the feedback to the model and shows the next version; Cancel closes the review without running', async () => {
     server.enqueue(reply([{ id: 'G1', title: 'List the files', kind: 'tool', dependsOn: [], tool: 'list_files', args: {} }]));
     const outcome = api.planTask('Look around the workspace');

@@ -24,6 +24,7 @@ describe('panel protocol: webview → host messages', () => {
       { type: 'openFile', path: 'src/a.ts' },
       { type: 'undoRun' },
       { type: 'undoFromHere', stepId: 'S002' },
+      { type: 'runFromHere', stepId: 'S002' },
       { type: 'savePlanFile' },
       { type: 'exportMarkdown' },
       { type: 'resyncOutput', runId: 'run-1', afterSeq: 3 },
@@ -60,6 +61,9 @@ describe('panel protocol: webview → host messages', () => {
       [{ type: 'undoFromHere', stepId: '' }, /stepId/],
       [{ type: 'undoFromHere', stepId: 'x'.repeat(65) }, /stepId/],
       [{ type: 'undoFromHere', stepId: 'S1', runId: 'another run' }, /runId|Unrecognized/i],
+      [{ type: 'runFromHere' }, /stepId/],
+      [{ type: 'runFromHere', stepId: '' }, /stepId/],
+      [{ type: 'runFromHere', stepId: 'S1', plan: {} }, /plan|Unrecognized/i],
     ];
     for (const [message, reason] of refused) {
       const parsed = parseWebviewMessage(message);
