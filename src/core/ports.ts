@@ -198,6 +198,8 @@ export type ApprovalRequest = RequestIdentity &
          * that runs. An allow rule made for the program on `PATH` does not answer it.
          */
         program?: ProjectProgram;
+        /** Present when an allow rule nearly allowed the command: why it does not ("the rule "git status" does not cover --output=x, which …"). */
+        notAllowedBecause?: string;
       }
     | { kind: 'directory'; stepId: string; title: string; path: string }
     /**

@@ -217,7 +217,16 @@ function ruleVerdict(rule: CommandAllowRule, ruled: RuledCommand): boolean | { a
   const words = ruleWords(rule);
   // A rule longer than the argv compares a word with `undefined`: never equal.
   if (!words.every((word, index) => command.argv[index] === word)) return false;
-  if (words.length === rule.length) return command.argv.length === rule.length;
+  if (words.length === rule.length) {
+    const extra = command.argv[rule.length];
+    // An exact rule followed by more words: say which, so the user sees why a command that looks allowed asks.
+    return (
+      extra === undefined || {
+        argument: extra,
+        why: `comes after the words the rule allows exactly (a rule ending in ${furtherArguments} allows further arguments)`,
+      }
+    );
+  }
   return riskyArgument(words, command.argv.slice(words.length), programName) ?? true;
 }
 

@@ -16,6 +16,8 @@ export interface CommandToApprove {
   changedInRun?: readonly FileChangedInRun[];
   /** Where the program comes from when it is one of the project's own rather than `PATH`'s (see the `command` approval request). */
   program?: ProjectProgram;
+  /** Why an allow rule that nearly allowed the command does not (see the `command` approval request). */
+  notAllowedBecause?: string;
 }
 
 /** Most changed files a question names; the rest are counted. */
@@ -27,8 +29,8 @@ const unsafeInJson = new RegExp(`[\\u007f-\\u009f\\u2028\\u2029${directionContro
 /**
  * The editor's modal question before a command runs: a `message` naming the step on one
  * line, and a `detail` of exactly one line for the command and one for its folder (plus
- * one when a shell runs it, one when it may already have run, and one naming the files
- * this run changed that define what it runs). A word that is not plain (spaces, quotes, line breaks,
+ * one when a shell runs it, one when it may already have run, one naming the files
+ * this run changed that define what it runs, and one saying why a rule that nearly allowed it does not). A word that is not plain (spaces, quotes, line breaks,
  * controls) is shown as a JSON string, every control and text-direction control as its
  * `\uXXXX` escape, so nothing in a plan can forge a line of the question, push the real
  * command out of sight or reverse what is shown. A program found in the project's own
@@ -48,7 +50,8 @@ export function commandApprovalText(command: CommandToApprove): { message: strin
         : '') +
       (command.changedInRun?.length
         ? `\nThis run changed ${describeChangedInRun(command.changedInRun)}, which the command reads to decide what it runs: allow rules do not apply. Run it only if that change is one you expect.`
-        : ''),
+        : '') +
+      (command.notAllowedBecause === undefined ? '' : `\nAsks although you have a rule: ${oneLine(command.notAllowedBecause)}.`),
   };
 }
 

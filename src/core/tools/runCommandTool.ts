@@ -110,6 +110,7 @@ export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = 
           ...(mayHaveRun ? { mayHaveRun } : {}),
           ...(changedInRun.length > 0 ? { changedInRun } : {}),
           ...(program ? { program } : {}),
+          ...(leftToAsk === undefined ? {} : { notAllowedBecause: leftToAsk }),
         },
         `running ${JSON.stringify(input.argv)} in ${shownCwd}`,
         signal,

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { shownCommandWord } from '../../../../src/core/tools/commandApprovalText';
 import fc from 'fast-check';
 import {
   allowRuleLimits,
@@ -37,8 +38,15 @@ describe('command allow rules', () => {
         ['git', 'status', '--porcelain'],
       ]) {
         assert.equal(allows(saved, argv), false, JSON.stringify(argv));
-        assert.equal(argumentLeftToAsk(saved, { argv, cwd: '', shell: false }), undefined, 'an exact rule leaves nothing to explain');
+        // From the trial: the question said nothing of why an allowed-looking command asks; it names the first word past the rule.
+        const rule = argv.slice(0, 2).join(' ');
+        assert.equal(
+          argumentLeftToAsk(saved, { argv, cwd: '', shell: false }),
+          `the rule "${rule}" does not cover ${shownCommandWord(argv[2] ?? '')}, which comes after the words the rule allows exactly (a rule ending in ... allows further arguments)`,
+        );
       }
+      assert.equal(argumentLeftToAsk(saved, { argv: ['git', 'status'], cwd: '', shell: false }), undefined, 'allowed: nothing to explain');
+      assert.equal(argumentLeftToAsk(saved, { argv: ['git'], cwd: '', shell: false }), undefined, 'shorter than every rule: none comes close');
       assert.ok(allows(saved, ['git', 'status']));
     });
 

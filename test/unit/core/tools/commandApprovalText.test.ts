@@ -44,4 +44,17 @@ describe('the editor\'s question before a command runs', () => {
     assert.equal(describeChangedInRun(many), 'f0 (by step S), f1 (by step S), f2 (by step S), f3 (by step S), f4 (by step S) and 2 more files');
     assert.equal(describeChangedInRun(many.slice(0, 6)), 'f0 (by step S), f1 (by step S), f2 (by step S), f3 (by step S), f4 (by step S) and 1 more file');
   });
+
+  it('says on one line why a command asks although a rule nearly allowed it (the trial: git status --output=x asked with no word of why)', () => {
+    const { detail } = commandApprovalText({
+      title: 'Status',
+      argv: ['git', 'status', '--output=x'],
+      cwd: '',
+      shell: false,
+      notAllowedBecause: 'the rule "git status" does not cover --output=x, which comes after the words the rule allows exactly\n(forged line)',
+    });
+    const lines = detail.split('\n');
+    assert.equal(lines.length, 3);
+    assert.equal(lines[2], 'Asks although you have a rule: the rule "git status" does not cover --output=x, which comes after the words the rule allows exactly (forged line).');
+  });
 });

@@ -135,6 +135,17 @@ describe('run_command', () => {
       assert.equal(runner.specs.length, 1, 'runs once the user approved it');
     });
 
+    it('the question itself says why a command asks although a rule nearly allows it (an exact rule and one more word)', async () => {
+      const interaction = new ScriptedInteraction({ approvals: [{ approved: false }] });
+      const ctx = makeToolContext({ workspace, interaction, commandRunner: fakeRunner(), allowedCommands: rules(['git', 'status']) });
+      await assert.rejects(runCommandTool.run(ctx, { argv: ['git', 'status', '--output=x'] }, neverAborted), ApprovalRejectedError);
+      const [request] = interaction.approvals();
+      assert.equal(
+        request?.kind === 'command' ? request.notAllowedBecause : undefined,
+        'the rule "git status" does not cover --output=x, which comes after the words the rule allows exactly (a rule ending in ... allows further arguments)',
+      );
+    });
+
     it('asks for a command that only looks like an allowed one, and runs nothing when refused', async () => {
       for (const argv of [['npm', 'test;rm', '-rf', '.'], ['npm', 'tеst'], ['npm', ' test'], ['NPM', 'test'], ['npm'], ['sh', '-c', 'npm test']]) {
         const runner = fakeRunner();
