@@ -32,8 +32,8 @@ const wasmPageBytes = 64 * 1024;
 /** What the QuickJS module itself needs before any predicate runs (its `INITIAL_MEMORY`). */
 const engineBytes = 16 * 1024 * 1024;
 
-/** The memory option of the sandbox's module, as quickjs-emscripten types it (the same under the DOM and Node libraries). */
-type SandboxMemory = NonNullable<Parameters<typeof newVariant>[1]>['wasmMemory'];
+/** The memory of the sandbox's module, as quickjs-emscripten types it (the same under the DOM and Node libraries). */
+type SandboxMemory = NonNullable<NonNullable<NonNullable<Parameters<typeof newVariant>[1]>['emscriptenModule']>['wasmMemory']>;
 /** The host's WebAssembly API, which this project's TypeScript libraries do not describe. */
 const webAssembly = (globalThis as unknown as { WebAssembly: { Memory: new (descriptor: { initial: number; maximum: number }) => SandboxMemory } }).WebAssembly;
 
