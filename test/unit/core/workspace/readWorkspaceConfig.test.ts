@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { WorkspaceFs } from '../../../../src/core/ports';
 import { readWorkspaceConfig, WorkspaceConfigError, type WorkspaceConfigProblem } from '../../../../src/core/workspace/readWorkspaceConfig';
+import { PathRefusedError } from '../../../../src/core/workspace/resolveInRoot';
 import { WorkspaceError } from '../../../../src/core/workspace/workspaceError';
 import { confinedMemoryWorkspace } from '../../../fakes/memoryRawFs';
 
@@ -56,5 +57,27 @@ describe('readWorkspaceConfig', () => {
     const controller = new AbortController();
     controller.abort(new Error('cancelled'));
     await assert.rejects(readWorkspaceConfig(failing(denied), 'x', { ...read, signal: controller.signal }), /^Error: cancelled$/);
+  });
+  it('names its error and keeps the failure that refused the file as its cause, for every refusal', async () => {
+    const { raw, workspace } = confinedMemoryWorkspace();
+    raw.put('/ws/out.json', { kind: 'link', target: '/outside/mcp.json' });
+    raw.put('/ws/pipe.json', { kind: 'other' });
+    raw.file('/ws/big.json', 'x'.repeat(101));
+    const denied = new WorkspaceError('no_permission', 'x', 'x cannot be read: permission denied.');
+    const failing: WorkspaceFs = { ...workspace, readText: () => Promise.reject(denied) };
+    const causes = async (run: Promise<unknown>, problem: WorkspaceConfigProblem, cause: (error: unknown) => boolean): Promise<void> => {
+      await assert.rejects(run, (error: unknown) => {
+        assert.ok(error instanceof WorkspaceConfigError);
+        assert.equal(error.name, 'WorkspaceConfigError');
+        assert.equal(error.problem, problem);
+        assert.ok(cause(error.cause), `${problem}: unexpected cause ${String(error.cause)}`);
+        return true;
+      });
+    };
+    await causes(readWorkspaceConfig(workspace, 'out.json', read), 'outside', (cause) => cause instanceof PathRefusedError);
+    const workspaceError = (code: string) => (cause: unknown): boolean => cause instanceof WorkspaceError && cause.code === code;
+    await causes(readWorkspaceConfig(workspace, 'pipe.json', read), 'not_file', workspaceError('not_regular'));
+    await causes(readWorkspaceConfig(workspace, 'big.json', read), 'too_large', workspaceError('too_large'));
+    await causes(readWorkspaceConfig(failing, 'x', read), 'unreadable', (cause) => cause === denied);
   });
 });
