@@ -3,6 +3,14 @@ import { evaluatePredicate } from '../../../../src/core/predicate/evaluatePredic
 import { textCaps } from '../../../../src/core/text/capText';
 
 describe('evaluatePredicate', () => {
+  it('bounds recursion by the sandbox\'s own 256 KiB stack, not the host\'s: 1 000 calls deep pass, 2 000 stop with "went too deep"', async () => {
+    const recurse = (depth: number) => `(function f(n) { return n === 0 ? true : f(n - 1); })(${depth})`;
+    assert.deepEqual(await evaluatePredicate(recurse(1_000), {}), { kind: 'pass' });
+    const deep = await evaluatePredicate(recurse(2_000), {});
+    assert.equal(deep.kind, 'error');
+    assert.match(deep.kind === 'error' ? deep.message : '', /went too deep/);
+  });
+
   it('passes on true, with input, result and depends bound as JSON', async () => {
     assert.deepEqual(
       await evaluatePredicate('input.n + depends.a.length === result.total', { input: { n: 1 }, result: { total: 3 }, depends: { a: [1, 2] } }),
