@@ -108,7 +108,8 @@ export async function runModelSetup(deps: ModelSetupDeps): Promise<ModelSetupOut
   if (!choice) return undefined;
   await deps.save(choice.choice, choice.apiKey);
   const test: ConnectionTest = choice.choice.provider === 'heuristic' ? { ok: true, model: 'heuristic' } : await deps.test(choice.choice);
-  const fit = await deps.contextFit?.(choice.choice);
+  // Only a model that answered is worth measuring against: after a failure, the one thing to say is how to reach it.
+  const fit = test.ok ? await deps.contextFit?.(choice.choice) : undefined;
   const message = describeConnection(choice.choice, test);
   return { choice: choice.choice, ok: test.ok, message: fit === undefined ? message : `${message} ${fit}` };
 }

@@ -78,6 +78,14 @@ describe('runModelSetup', () => {
     assert.equal(outcome?.message, "No server answered at http://127.0.0.1:1234/v1: start LM Studio's local server (Developer tab) or check the port.");
   });
 
+  it('says whether a prompt fits the model only when the model answered (after a failure, only how to reach it)', async () => {
+    const fit = async (): Promise<string> => 'A step\'s prompt needs about 8 338 tokens.';
+    const answering = await runModelSetup(deps(new ScriptedSetupUi(['A local server', 'Ollama', 'http://127.0.0.1:11434/v1', 'llama3.2']), { contextFit: fit }).deps);
+    assert.match(answering?.message ?? '', / A step's prompt needs about 8 338 tokens\.$/);
+    const silent = await runModelSetup(deps(new ScriptedSetupUi(['A local server', 'LM Studio', 'http://127.0.0.1:1234/v1', 'qwen2.5-7b-instruct']), { contextFit: fit }).deps);
+    assert.equal(silent?.message, "No server answered at http://127.0.0.1:1234/v1: start LM Studio's local server (Developer tab) or check the port.");
+  });
+
   it('a hosted service: address and key (kept for secret storage), its models listed with that key', async () => {
     const ui = new ScriptedSetupUi(['A hosted service', 'https://openrouter.example/api/v1/', 'sk-typed', 'my-model']);
     const { deps: setup, saved, listed } = deps(ui);
