@@ -126,3 +126,194 @@ describe('filesChangedBySteps', () => {
     assert.deepEqual(filesChangedBySteps({}), []);
   });
 });
+
+/**
+ * The promise per program, written out here (not read from the table): which changed files
+ * make the program ask, and where they count. `here`: in its working folder only; `up`: there
+ * or in any folder above it; `anywhere`: in any folder of the workspace.
+ */
+const promised: Record<string, { here?: string[]; up?: string[]; anywhere?: string[] }> = {
+  npm: { up: ['package.json', '.npmrc'] },
+  npx: { up: ['package.json', '.npmrc'] },
+  pnpm: { up: ['package.json', '.npmrc', 'pnpm-workspace.yaml', '.pnpmfile.cjs'] },
+  pnpx: { up: ['package.json', '.npmrc', 'pnpm-workspace.yaml', '.pnpmfile.cjs'] },
+  yarn: { up: ['package.json', '.npmrc', '.yarnrc', '.yarnrc.yml'] },
+  bun: { up: ['package.json', 'bunfig.toml'] },
+  bunx: { up: ['package.json', 'bunfig.toml'] },
+  make: { here: ['Makefile', 'makefile', 'GNUmakefile'] },
+  git: { up: ['.gitconfig', '.husky/pre-commit'], anywhere: ['.gitattributes'] },
+  pytest: { up: ['pytest.ini', '.pytest.ini', 'pyproject.toml', 'setup.cfg', 'tox.ini'], anywhere: ['conftest.py'] },
+  tox: { up: ['tox.ini', 'pyproject.toml', 'setup.cfg'] },
+  cargo: { up: ['.cargo/config.toml', '.cargo/config', 'rust-toolchain', 'rust-toolchain.toml'], anywhere: ['Cargo.toml', 'build.rs'] },
+  tsc: { up: ['tsconfig.json'] },
+  go: { up: ['go.mod', 'go.work'] },
+  deno: { up: ['deno.json', 'deno.jsonc'] },
+  eslint: { up: ['eslint.config.js', 'eslint.config.mjs', 'eslint.config.cjs', 'eslint.config.ts', 'eslint.config.mts', 'eslint.config.cts'] },
+  gradle: {
+    up: ['build.gradle', 'build.gradle.kts', 'settings.gradle', 'settings.gradle.kts', 'gradle.properties', 'gradle/wrapper/gradle-wrapper.properties'],
+  },
+  gradlew: {
+    up: ['build.gradle', 'build.gradle.kts', 'settings.gradle', 'settings.gradle.kts', 'gradle.properties', 'gradle/wrapper/gradle-wrapper.properties'],
+  },
+  mvn: { up: ['pom.xml', '.mvn/maven.config', '.mvn/jvm.config', '.mvn/extensions.xml', '.mvn/wrapper/maven-wrapper.properties'] },
+  mvnw: { up: ['pom.xml', '.mvn/maven.config', '.mvn/jvm.config', '.mvn/extensions.xml', '.mvn/wrapper/maven-wrapper.properties'] },
+};
+
+/** Every file some program of `promised` asks for, for the files a program must not ask for. */
+const everyFile = [...new Set(Object.values(promised).flatMap((files) => [...(files.here ?? []), ...(files.up ?? []), ...(files.anywhere ?? [])]))];
+
+describe('changedDefiningFiles, per program', () => {
+  for (const [program, files] of Object.entries(promised)) {
+    const own = new Set([...(files.here ?? []), ...(files.up ?? []), ...(files.anywhere ?? [])]);
+    // A program's working folder `a/b`: its folder, the folders above, one below, and a sibling folder.
+    it(`${program}: asks for exactly its own files, each where the program reads it`, async () => {
+      for (const name of files.here ?? []) {
+        assert.deepEqual(await found([program], [`a/b/${name}`], 'a/b'), [`a/b/${name}`], `${program} reads ${name} in its folder`);
+        assert.deepEqual(await found([program], [name, `a/${name}`, `a/b/c/${name}`, `x/${name}`], 'a/b'), [], `${program} reads ${name} nowhere else`);
+        assert.deepEqual(await found([program], [name.toUpperCase()]), [name.toUpperCase()], `${program}: ${name} without case`);
+      }
+      for (const name of files.up ?? []) {
+        const changed = [`a/b/${name}`, `a/${name}`, name, `a/b/c/${name}`, `x/${name}`, `a/x/${name}`];
+        assert.deepEqual(await found([program], changed, 'a/b'), [`a/b/${name}`, `a/${name}`, name], `${program} reads ${name} in its folder and above`);
+        assert.deepEqual(await found([program], [name.toUpperCase()]), [name.toUpperCase()], `${program}: ${name} without case`);
+      }
+      for (const name of files.anywhere ?? []) {
+        const changed = [name, `a/${name}`, `a/b/c/${name}`, `x/y/${name}`, `x${name}`, `a/${name}.bak`];
+        assert.deepEqual(await found([program], changed, 'a/b'), [name, `a/${name}`, `a/b/c/${name}`, `x/y/${name}`], `${program} reads ${name} anywhere`);
+        assert.deepEqual(await found([program], [`Q/${name.toUpperCase()}`]), [`Q/${name.toUpperCase()}`], `${program}: ${name} without case`);
+      }
+      const others = everyFile.filter((name) => !own.has(name) && !(program === 'git' && name.startsWith('.husky/')));
+      assert.deepEqual(await found([program], others), [], `${program} asks for no other program's files`);
+    });
+  }
+
+  it('a folder that stands for every file under it counts in the working folder and above, not below or beside, and without case', async () => {
+    const changed = ['.husky/pre-commit', 'Pkg/.husky/_/h.sh', 'pkg/sub/.husky/x', 'other/.husky/x', '.huskyrc', 'pkg/.husky'];
+    assert.deepEqual(await found(['git', 'commit'], changed, 'Pkg'), ['.husky/pre-commit', 'Pkg/.husky/_/h.sh']);
+    assert.deepEqual(await found(['git', 'commit'], ['PKG/.HUSKY/pre-commit'], 'pkg'), ['PKG/.HUSKY/pre-commit']);
+  });
+
+  it('a program a runner starts asks for its own files, the first word after the runner (or its subcommand) that is no option', async () => {
+    for (const runner of [['npx'], ['pnpx'], ['bunx'], ['uvx']]) {
+      assert.deepEqual(await found([...runner, 'pytest'], ['pytest.ini']), ['pytest.ini'], runner.join(' '));
+      assert.deepEqual(await found([...runner, '-y', '--quiet', 'Pytest', 'tox'], ['pytest.ini', 'tox.ini']), ['pytest.ini', 'tox.ini'], runner.join(' '));
+    }
+    const subcommands = [
+      'npm exec',
+      'npm x',
+      'pnpm exec',
+      'pnpm dlx',
+      'yarn exec',
+      'yarn dlx',
+      'yarn run',
+      'bun x',
+      'bun run',
+      'uv run',
+      'poetry run',
+      'pipenv run',
+      'pdm run',
+      'hatch run',
+    ];
+    for (const runner of subcommands.map((words) => words.split(' '))) {
+      assert.deepEqual(await found([...runner, 'pytest'], ['pytest.ini']), ['pytest.ini'], runner.join(' '));
+      assert.deepEqual(await found([...runner, '--with', 'pytest'], ['pytest.ini']), ['pytest.ini'], runner.join(' '));
+      assert.deepEqual(await found([runner[0] ?? '', 'pytest', 'tox'], ['pytest.ini', 'tox.ini']), [], `${runner[0] ?? ''} pytest runs no pytest`);
+    }
+    assert.deepEqual(await found(['uv', 'sync', 'pytest'], ['pytest.ini']), [], 'uv sync starts nothing');
+    assert.deepEqual(await found(['npm', 'test', 'pytest'], ['pytest.ini']), [], 'npm test starts nothing it names');
+    assert.deepEqual(await found(['npx', '--yes'], ['pytest.ini', 'package.json']), ['package.json'], 'a runner with nothing to start');
+    assert.deepEqual(await found(['uv', 'run'], ['pytest.ini']), []);
+  });
+
+  it('an interpreter asks for the script it runs, in its working folder, and no other file', async () => {
+    const interpreters = [
+      'sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'node', 'nodejs', 'tsx', 'ts-node', 'python', 'py', 'pypy', 'perl', 'ruby', 'php', 'lua', 'luajit', 'deno', 'bun',
+    ];
+    for (const interpreter of interpreters) {
+      assert.deepEqual(await found([interpreter, 'run.x', 'arg.x'], ['run.x', 'arg.x', 'w/run.x']), ['run.x'], interpreter);
+      assert.deepEqual(await found([interpreter, 'run.x'], ['run.x', 'w/run.x'], 'w'), ['w/run.x'], `${interpreter} in w`);
+      assert.deepEqual(await found([interpreter, '--flag', 'run.x', 'arg.x', 'more.x'], ['run.x', 'arg.x', 'more.x']), ['run.x', 'arg.x'], interpreter);
+    }
+    assert.deepEqual(await found(['Node.exe', 'run.js'], ['run.js']), ['run.js'], 'the program as programName gives it');
+    assert.deepEqual(await found(['python3.12', 'run.py'], ['run.py']), ['run.py']);
+    assert.deepEqual(await found(['cat', 'run.x'], ['run.x']), [], 'cat is no interpreter');
+    assert.deepEqual(await found(['bash', '-', 'run.sh'], ['run.sh']), [], "'-' is the script (standard input)");
+    assert.deepEqual(await found(['bash', '-e', '-x', 'run.sh', 'a.sh', 'b.sh'], ['run.sh', 'a.sh', 'b.sh']), ['run.sh', 'a.sh']);
+    assert.deepEqual(await found(['deno', 'run', '--allow-read', 'main.ts', 'arg.ts'], ['main.ts', 'arg.ts', 'run']), ['main.ts', 'arg.ts']);
+    assert.deepEqual(await found(['bun', 'run', 'x.js'], ['x.js', 'run']), ['x.js']);
+    assert.deepEqual(await found(['node', 'run', 'x.js'], ['x.js', 'run']), ['run'], 'only deno and bun have a run subcommand');
+    assert.deepEqual(await found(['deno', 'test', 'x.ts'], ['x.ts', 'test']), ['test']);
+  });
+
+  it('a Python runs a module given with -m from its file or package, and starts the program of that name', async () => {
+    for (const python of ['python', 'python3', 'py', 'pypy3']) {
+      const changed = ['a/b/c.py', 'a/b/c/__main__.py', 'a.b.c.py', 'a/b.c.py', 'c.py', 'pytest.ini'];
+      assert.deepEqual(await found([python, '-m', 'a.b.c'], changed), ['a/b/c.py', 'a/b/c/__main__.py'], python);
+      assert.deepEqual(await found([python, '-X', 'dev', '-m', 'pytest', 'x.py'], ['pytest.ini', 'conftest.py', 'x.py', 'pytest.py']), [
+        'pytest.ini',
+        'conftest.py',
+        'pytest.py',
+      ]);
+      assert.deepEqual(await found([python, '-m', 'tox'], ['tox.ini', 'w/tox.py'], 'w'), ['tox.ini', 'w/tox.py']);
+    }
+    assert.deepEqual(await found(['node', '-m', 'pytest'], ['pytest.ini', 'pytest.py', 'pytest']), ['pytest'], 'only a Python has -m');
+    assert.deepEqual(await found(['perl', '-m', 'tox'], ['tox.ini', 'tox.py', 'tox']), ['tox']);
+    assert.deepEqual(await found(['python', 'run.py', '-m', 'x'], ['run.py', 'x.py']), ['x.py'], 'the module, as written');
+  });
+
+  it('a program given as a relative path is its own script, with either slash, in its working folder', async () => {
+    assert.deepEqual(await found(['./gradlew', 'build'], ['gradlew', 'settings.gradle', 'w/gradlew']), ['gradlew', 'settings.gradle']);
+    assert.deepEqual(await found(['.\\mvnw.cmd', 'test'], ['mvnw.cmd', 'pom.xml', 'mvnw']), ['mvnw.cmd', 'pom.xml']);
+    assert.deepEqual(await found(['tools\\run'], ['tools/run', 'run'], 'w'), []);
+    assert.deepEqual(await found(['tools\\run'], ['w/tools/run', 'run'], 'w'), ['w/tools/run']);
+    assert.deepEqual(await found(['../up.sh'], ['up.sh'], 'w'), ['up.sh']);
+    assert.deepEqual(await found(['gradlew', 'build'], ['gradlew']), [], 'a bare name is looked up on PATH');
+    assert.deepEqual(await found(['./bash', 'x.sh'], ['bash', 'x.sh']), ['bash', 'x.sh'], 'a relative interpreter is both');
+  });
+
+  it('programs that are no key of the table, such as the names of object properties, ask for nothing', async () => {
+    for (const program of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf']) {
+      assert.deepEqual(await found([program], ['package.json', 'Makefile', 'constructor']), [], program);
+    }
+    assert.deepEqual(await found([], ['package.json', '']), []);
+  });
+
+  it('the working folder is compared normalised: ./, trailing slashes, .. and backslashes', async () => {
+    assert.deepEqual(await found(['make'], ['a/b/Makefile', 'a/Makefile', 'Makefile'], './a/./b/'), ['a/b/Makefile']);
+    assert.deepEqual(await found(['make'], ['a/b/Makefile', 'a/Makefile'], 'a\\b'), ['a/b/Makefile']);
+    assert.deepEqual(await found(['make'], ['a/Makefile', 'a/b/Makefile'], 'a/b/..'), ['a/Makefile']);
+    assert.deepEqual(await found(['npm', 'test'], ['a/package.json', 'package.json', 'a/b/package.json'], 'a/b/..'), ['a/package.json', 'package.json']);
+    assert.deepEqual(await found(['npm', 'test'], ['package.json'], '../out'), [], 'a working folder out of the workspace reads nothing here');
+    assert.deepEqual(await found(['npm', 'test'], ['.\\a\\b\\..\\package.json', 'A/Package.Json'], 'a'), ['.\\a\\b\\..\\package.json', 'A/Package.Json']);
+  });
+
+  it('follows links of the working folder and of the changed path, and keeps a path its link leaves as it was', async () => {
+    assert.deepEqual(await found(['npm', 'test'], ['real/package.json', 'alias/package.json'], 'alias', linked({ alias: 'real' })), [
+      'real/package.json',
+      'alias/package.json',
+    ]);
+    const same: WorkspaceFs = { ...workspace, locate: async (path) => path };
+    assert.deepEqual(await found(['npm', 'test'], ['package.json', 'a.ts'], '', same), ['package.json']);
+    const outside: WorkspaceFs = { ...workspace, locate: async () => '../elsewhere' };
+    assert.deepEqual(await found(['npm', 'test'], ['package.json', 'a.ts'], '', outside), ['package.json'], 'a link out of the workspace: as written');
+    const seen: string[] = [];
+    const recording: WorkspaceFs = {
+      ...workspace,
+      locate: async (path) => {
+        seen.push(path);
+        return path;
+      },
+    };
+    await found(['npm', 'test'], ['./X/../Package.json'], 'w/', recording);
+    assert.ok(seen.includes('Package.json') && seen.includes('w'), `links are looked up normalised, case kept: ${seen.join(', ')}`);
+  });
+});
+
+describe('filesChangedBySteps, more', () => {
+  it('lists a step once for a path it lists twice', () => {
+    assert.deepEqual(filesChangedBySteps({ A: { filesChanged: ['a', 'a', 'b'] }, B: { filesChanged: ['a'] } }), [
+      { path: 'a', stepIds: ['A', 'B'] },
+      { path: 'b', stepIds: ['A'] },
+    ]);
+  });
+});
