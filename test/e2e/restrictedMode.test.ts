@@ -104,10 +104,14 @@ describe('Task Planner in Restricted Mode (workspace trust on, browser workbench
 
     await planRow(/^4\. List the files.*list_files · completed/s).waitFor({ timeout: 30_000 });
     await planRow(/^1\. Read the readme.*read_file · completed/s).waitFor({ timeout: 10_000 });
-    await planRow(/run_command · skipped/).waitFor({ timeout: 30_000 });
-    await planRow(/write_file · skipped/).waitFor({ timeout: 30_000 });
+    await planRow(/run_command · failed/).waitFor({ timeout: 30_000 });
+    await planRow(/write_file · failed/).waitFor({ timeout: 30_000 });
     // One warning for the run, naming the first refused step, with the way out.
-    const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'was not run because this workspace is in Restricted Mode' });
+    // The run's end ("partly done") names the refused step too; the refusal's own warning is the one with the way out.
+    const toast = page
+      .locator('.notifications-toasts .notification-toast', { hasText: 'was not run because this workspace is in Restricted Mode' })
+      .filter({ has: page.getByRole('button', { name: 'Manage Workspace Trust' }) })
+      .filter({ hasNot: page.getByRole('button', { name: 'Show plan' }) });
     await toast.waitFor({ timeout: 10_000 });
     const toastText = (await toast.innerText()).replace(/\s+/g, ' ');
     assert.match(toastText, /Task Planner: step "(Write the notes" \(write_file|Run the marker script" \(run_command)\) was not run because this workspace is in Restricted Mode/);
@@ -141,7 +145,7 @@ describe('Task Planner in Restricted Mode (workspace trust on, browser workbench
     await page.locator('.workspace-trust-editor').waitFor({ state: 'hidden', timeout: 10_000 });
     assert.equal(await page.evaluate(() => (window as { taskPlannerSameWindow?: boolean }).taskPlannerSameWindow), true, 'the window reloaded');
 
-    await planRow(/write_file · skipped/).click({ button: 'right' });
+    await planRow(/write_file · failed/).click({ button: 'right' });
     const retry = page.locator('.context-view .action-label', { hasText: /^Retry$/ });
     await retry.waitFor({ timeout: 10_000 });
     // A click that lands while the menu is still settling is ignored by it: click until the menu closes.
