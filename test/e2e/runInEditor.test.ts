@@ -129,7 +129,7 @@ describe('Task Planner runs in the editor (browser workbench)', function () {
     );
     await planAndStart('Read, write a summary, list', 'R1');
     await page.locator('.tab', { hasText: 'W1 Write the summary' }).first().waitFor({ timeout: 30_000 });
-    await planRow(/read_file · skipped/).waitFor({ timeout: 30_000 });
+    await planRow(/read_file · failed/).waitFor({ timeout: 30_000 });
     await planRow(/awaiting approval/).waitFor();
     await shoot('tree-mixed-statuses');
     await page.reload();
