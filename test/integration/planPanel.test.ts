@@ -222,32 +222,44 @@ describe('Plan task reviewed in the plan panel, run through the editor (fake Ope
     assert.equal(notice.text, 'Undo restored 1 file.');
   });
 
-  it("Undo from here in the panel takes back the step and its dependent through the Plan tree's command; Undo run the rest (issue 26)", async () => {
-    const write = (id: string, path: string, dependsOn: string[]) => ({
+  /**
+   * Plans `files` as a chain of write_file steps (each writing its id), starts it from the panel, approves each step in
+   * order and returns the finished run once the panel shows every step with the file it changed.
+   */
+  const runWritesInPanel = async (request: string, files: [string, string][]) => {
+    const steps = files.map(([id, path], index) => ({
       id,
       title: `Write ${path}`,
       kind: 'tool',
-      dependsOn,
+      dependsOn: index === 0 ? [] : [files[index - 1]![0]],
       tool: 'write_file',
       args: { path, content: `${id}\n` },
-    });
-    server.enqueue(reply([write('Q1', 'panel-keep.txt', []), write('Q2', 'panel-undo-from.txt', ['Q1']), write('Q3', 'panel-undo-after.txt', ['Q2'])]));
-    const outcome = api.planTask('Write three files in a row from the panel');
+    }));
+    server.enqueue(reply(steps));
+    const outcome = api.planTask(request);
     await until('the plan under review in the panel', () => {
       const model = api.planPanel.model();
-      return model?.mode === 'review' && model.review.steps[0]?.id === 'Q1' ? model.review : undefined;
+      return model?.mode === 'review' && model.review.steps[0]?.id === files[0]?.[0] ? model.review : undefined;
     });
     await api.planPanel.send({ type: 'start' });
     const started = await outcome;
-    for (const id of ['Q1', 'Q2', 'Q3']) {
+    for (const [id] of files) {
       assert.deepEqual(await api.nextPrompt(), { stepId: id, kind: 'approval' });
       await vscode.commands.executeCommand('taskPlanner.approve', id);
     }
     assert.equal((await started.run)?.status, 'completed');
-    const done = await until('the finished run in the panel, each step with the files it changed', () => {
+    return until('the finished run in the panel, each step with the files it changed', () => {
       const model = api.planPanel.model();
       return model?.mode === 'run' && model.run.summary?.canUndo && model.run.steps.every((step) => step.changedFiles === 1) ? model.run : undefined;
     });
+  };
+
+  it("Undo from here in the panel takes back the step and its dependent through the Plan tree's command; Undo run the rest (issue 26)", async () => {
+    const done = await runWritesInPanel('Write three files in a row from the panel', [
+      ['Q1', 'panel-keep.txt'],
+      ['Q2', 'panel-undo-from.txt'],
+      ['Q3', 'panel-undo-after.txt'],
+    ]);
     assert.deepEqual(done.summary?.changedFiles, ['panel-keep.txt', 'panel-undo-from.txt', 'panel-undo-after.txt']);
     await api.planPanel.send({ type: 'undoFromHere', stepId: 'Q2' });
     assert.equal(readFileSync(join(root, 'panel-keep.txt'), 'utf8'), 'Q1\n', 'a step before the one undone from was undone');
@@ -270,31 +282,11 @@ describe('Plan task reviewed in the plan panel, run through the editor (fake Ope
   });
 
   it('Run from here in the panel, after Undo from here, runs that step and its dependent again and keeps the step before (issue 26)', async () => {
-    const write = (id: string, path: string, dependsOn: string[]) => ({
-      id,
-      title: `Write ${path}`,
-      kind: 'tool',
-      dependsOn,
-      tool: 'write_file',
-      args: { path, content: `${id}\n` },
-    });
-    server.enqueue(reply([write('R1', 'rerun-keep.txt', []), write('R2', 'rerun-from.txt', ['R1']), write('R3', 'rerun-after.txt', ['R2'])]));
-    const outcome = api.planTask('Write three files in a row, then do the last two again');
-    await until('the plan under review in the panel', () => {
-      const model = api.planPanel.model();
-      return model?.mode === 'review' && model.review.steps[0]?.id === 'R1' ? model.review : undefined;
-    });
-    await api.planPanel.send({ type: 'start' });
-    const started = await outcome;
-    for (const id of ['R1', 'R2', 'R3']) {
-      assert.deepEqual(await api.nextPrompt(), { stepId: id, kind: 'approval' });
-      await vscode.commands.executeCommand('taskPlanner.approve', id);
-    }
-    assert.equal((await started.run)?.status, 'completed');
-    await until('the finished run in the panel', () => {
-      const model = api.planPanel.model();
-      return model?.mode === 'run' && model.run.summary?.canUndo && model.run.steps.every((step) => step.changedFiles === 1) ? model.run : undefined;
-    });
+    await runWritesInPanel('Write three files in a row, then do the last two again', [
+      ['R1', 'rerun-keep.txt'],
+      ['R2', 'rerun-from.txt'],
+      ['R3', 'rerun-after.txt'],
+    ]);
     await api.planPanel.send({ type: 'undoFromHere', stepId: 'R2' });
     assert.equal(existsSync(join(root, 'rerun-from.txt')), false);
     await api.planPanel.send({ type: 'runFromHere', stepId: 'R2' });
