@@ -202,7 +202,15 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     runs.onDidChangeState((state) => {
       if (state) tree.setRun(state);
       statusBar.update(state);
+      // A finished run shown (after it ended, or opened from the Runs view) shows what an earlier Undo took back.
+      if (state && state.status !== 'running' && tree.undoneKnownFor() !== state.runId) {
+        runs.undone(state.runId).then(
+          (undone) => tree.setUndone(state.runId, undone.steps),
+          (error: unknown) => log.warn(`Could not read what Undo took back of run ${state.runId}: ${errorMessage(error)}`),
+        );
+      }
     }),
+    runs.onDidUndo(({ runId, undone }) => tree.setUndone(runId, undone.steps)),
     runs.onDidFinish((result) => {
       runsTree.refresh();
       const run = runs.runInfo(result.runId);

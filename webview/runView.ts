@@ -168,6 +168,7 @@ export class RunViewElement extends LitElement {
         ${this.renderFailure(step)}
         ${step.reason && !step.error ? html`<div class="muted">${step.reason}</div>` : nothing}
         ${step.resultPreview ? html`<div class="muted mono">${step.resultPreview}</div>` : nothing}
+        ${step.changesUndone ? html`<div class="muted" data-role="changes-undone">Changes undone: the files no longer hold this step's work.</div>` : nothing}
         ${undoable && step.changedFiles ? this.renderUndoFromHere(step) : nothing}
         ${over ? this.renderRunFromHere(step) : nothing}
       </td>

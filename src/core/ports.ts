@@ -54,6 +54,8 @@ export interface ChangeOptions {
   expected?: ExpectedContent;
   /** Permission bits of a file `writeText` creates (an existing file keeps its own), where the file system keeps them. */
   mode?: number;
+  /** The step making the change, for a question an editor asks about it (a file open with unsaved changes); never checked. */
+  by?: { stepId: string; stepTitle: string };
 }
 
 /**

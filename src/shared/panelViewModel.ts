@@ -167,8 +167,10 @@ export interface RunStepView {
   resultPreview?: string;
   /** Where a started step stands ("turn 3 of 12: write_file"), while it runs or waits. */
   progress?: string;
-  /** How many files the step changed, as the journal says; absent when none. */
+  /** How many files the step changed, as the journal says; absent when none, or when Undo took them back. */
   changedFiles?: number;
+  /** Undo took back every change the step made to files. */
+  changesUndone?: true;
 }
 
 /** One bar of the timeline: a step's latest attempt on a lane (lanes show parallelism). */

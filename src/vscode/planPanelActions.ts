@@ -5,6 +5,7 @@ import type { RunResult } from '../core/engine/runOptions';
 import type { Plan } from '../core/plan/planSchema';
 import { describeUndo } from '../core/tools/describeUndo';
 import type { UndoReport } from '../core/tools/undoRun';
+import type { RunUndo } from './runController';
 import { markManualStep } from './manualStepPrompts';
 import type { PendingPrompt, PendingPrompts, PromptKey } from './pendingPrompts';
 import type { PanelActionHandlers } from './planPanel';
@@ -26,6 +27,8 @@ export interface PanelRuns {
   /** Every event of the executing run with the one state the runner folded from it. */
   readonly onDidRunEvent: vscode.Event<{ event: RunEvent; state: RunState }>;
   readonly onDidFinish: vscode.Event<RunResult>;
+  /** Each Undo (the panel's, the Plan tree's, the Runs view's): the panel shows what of its run is undone. */
+  readonly onDidUndo: vscode.Event<RunUndo>;
   /** The workspace's instructions and skills as last read, for the review; `undefined` before the first reading. */
   knownCapabilities(): CapabilityCatalogue | undefined;
   /** Reads the workspace's instructions and skills again (then `knownCapabilities` holds them). */
@@ -151,9 +154,9 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
     undoRun: async (_message, panel) => {
       const runId = panel.session.runId();
       if (!runId || panel.session.isRunning()) return panel.notify('error', vscode.l10n.t('Only a finished run can be undone.'));
+      // The flow shows the outcome in the panel (`onDidUndo`); the notice says it at once.
       const message = describeUndo(await runs.undo(runId));
       log.info(`Run ${runId}: ${message}`);
-      panel.session.setRunDetails({ undoMessage: message });
       panel.notify('info', message);
       panel.refresh();
     },

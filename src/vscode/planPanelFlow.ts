@@ -10,6 +10,7 @@ import { planPanelActions, type PanelActionDeps } from './planPanelActions';
 import { PlanPanelController } from './planPanelController';
 import type { PlanReview } from './planReview';
 import { errorMessage } from '../shared/errorMessage';
+import { describeUndo } from '../core/tools/describeUndo';
 
 /**
  * What may change the workspace's instructions and skills: the catalogue's files, and a skill's
@@ -130,6 +131,11 @@ export function createPlanPanelFlow(deps: PlanPanelFlowDeps): PlanPanelFlow {
       // Leave a review of another plan alone; any other panel follows the new run.
       if (panel.isReviewing() && shown && shown.id !== state.plan?.id) return;
       panel.showRun(state, true);
+    }),
+    // Whichever view undid it, a panel showing the run shows which steps' changes are gone and what is still changed.
+    runs.onDidUndo(({ runId, report, fromStep, undone }) => {
+      const message = describeUndo(report);
+      panels.panel()?.setRunDetails(runId, { undone, undoMessage: fromStep === undefined ? message : `From step ${fromStep}: ${message}` });
     }),
     runs.onDidFinish(async (result) => {
       const panel = panels.panel();

@@ -22,6 +22,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
   private nodes: PlanTreeNode[] = [];
   private plan: Plan | undefined;
   private run: RunState | undefined;
+  private undone: { runId: string; steps: ReadonlySet<string> } | undefined;
   private session: SessionPlan | undefined;
   private showing: 'plan' | 'session' = 'plan';
   private folder: string | undefined;
@@ -44,6 +45,17 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
     if (state?.plan) this.plan = state.plan;
     this.showing = 'plan';
     this.render();
+  }
+
+  /** Marks the steps of run `runId` whose changes Undo took back; shown while the tree shows that run. */
+  setUndone(runId: string, steps: ReadonlySet<string>): void {
+    this.undone = { runId, steps };
+    if (this.run?.runId === runId) this.render();
+  }
+
+  /** The run whose undone steps the tree knows (`setUndone`), if any. */
+  undoneKnownFor(): string | undefined {
+    return this.undone?.runId;
   }
 
   /** Shows a chat agent's session plan while no task plan is shown. */
@@ -99,7 +111,8 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
 
   private render(): void {
     const session = this.session ? sessionTreeModel(this.session) : [];
-    const steps = this.plan ? planTreeModel(this.plan, this.layout, this.run, this.nodeCache) : [];
+    const undone = this.run !== undefined && this.undone?.runId === this.run.runId ? this.undone.steps : undefined;
+    const steps = this.plan ? planTreeModel(this.plan, this.layout, this.run, this.nodeCache, undone) : [];
     const task = steps.length > 0 && this.folder !== undefined ? [folderNode(this.folder), ...steps] : steps;
     const next = this.showing === 'session' ? (session.length > 0 ? session : task) : task.length > 0 ? task : session;
     const change = diffTrees(this.nodes, next);

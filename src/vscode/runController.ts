@@ -11,6 +11,7 @@ import type { CheckCommand, CheckCommandConsent } from '../core/engine/checkComm
 import type { PlanningStrategy } from '../core/session/planningPrompt';
 import type { ApprovalPolicy, Tool } from '../core/tools/tool';
 import type { UndoReport } from '../core/tools/undoRun';
+import type { UndoneChanges } from '../core/tools/undoneChanges';
 import { runInterruption } from '../core/engine/runInterruption';
 import { loadRuntime } from './loadRuntime';
 import { readSettings } from './settings';
@@ -117,6 +118,9 @@ export class RunController implements vscode.Disposable {
   private readonly finished = new vscode.EventEmitter<RunResult>();
   /** Fires when a run of any folder ends (completed, failed, cancelled or waiting). */
   readonly onDidFinish = this.finished.event;
+  private readonly undid = new vscode.EventEmitter<RunUndo>();
+  /** Fires after Undo (of a whole run or from a step) with what it did and what of the run is now undone. */
+  readonly onDidUndo = this.undid.event;
   private readonly folderChanged = new vscode.EventEmitter<string | undefined>();
   /** Fires with the current folder's name when it changes; `undefined` while the window has one folder or none. */
   readonly onDidChangeFolder = this.folderChanged.event;
@@ -309,7 +313,15 @@ export class RunController implements vscode.Disposable {
     const checkpoints = await this.lanes.checkpointsOf(lane);
     const runtime = loadRuntime();
     const steps = fromStep === undefined ? undefined : runtime.undoScope(fromStep.plan, await checkpoints.list(runId), fromStep.stepId);
-    return runtime.undoRun(runId, { workspace: this.lanes.workspaceOf(lane), checkpoints, ...(steps ? { steps } : {}) });
+    const report = await runtime.undoRun(runId, { workspace: this.lanes.workspaceOf(lane), checkpoints, ...(steps ? { steps } : {}) });
+    this.undid.fire({ runId, report, ...(fromStep ? { fromStep: fromStep.stepId } : {}), undone: runtime.undoneChanges(await checkpoints.list(runId)) });
+    return report;
+  }
+
+  /** What Undo has taken back of the run `runId` so far (nothing for a run never undone). */
+  async undone(runId: string): Promise<UndoneChanges> {
+    const lane = await this.lanes.ofRun(runId);
+    return loadRuntime().undoneChanges(await (await this.lanes.checkpointsOf(lane)).list(runId));
   }
 
   /** The folder-relative paths the run `runId` changed, in first-change order. */
@@ -355,6 +367,7 @@ export class RunController implements vscode.Disposable {
     this.changed.dispose();
     this.eventFired.dispose();
     this.finished.dispose();
+    this.undid.dispose();
     this.folderChanged.dispose();
   }
 
@@ -498,6 +511,14 @@ export class RunController implements vscode.Disposable {
     lane.state = state;
     if (lane === this.lanes.lane()) this.changed.fire(state);
   }
+}
+
+/** What one Undo did (`fromStep`: Undo from here of that step) and what of its run is undone after it. */
+export interface RunUndo {
+  runId: string;
+  report: UndoReport;
+  fromStep?: string;
+  undone: UndoneChanges;
 }
 
 /** Why a second run cannot start in `lane`'s folder now. */

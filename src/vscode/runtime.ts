@@ -21,6 +21,7 @@ export { builtinTools } from '../core/tools/builtinTools';
 export { gateByWorkspaceTrust } from '../core/tools/workspaceTrustGate';
 export { undoRun } from '../core/tools/undoRun';
 export { undoScope } from '../core/tools/undoScope';
+export { undoneChanges } from '../core/tools/undoneChanges';
 export { createPlanningTools } from '../core/session/planningTools';
 export { createOpenAiClient } from '../node/openAiClient';
 export { createFileRunStore } from '../node/fileRunStore';

@@ -1,13 +1,16 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { WorkspaceFs } from '../core/ports';
+import type { ChangeOptions, WorkspaceFs } from '../core/ports';
 import { WorkspaceError } from '../core/workspace/workspaceError';
 
 /** What the user answers when a step would change a file they have unsaved changes in. */
 export type UnsavedChoice = 'save' | 'keep';
 
-/** Asks the user what to do about the unsaved changes of `document` (`relative`: its workspace path). */
-export type AskAboutUnsaved = (document: vscode.TextDocument, relative: string) => Promise<UnsavedChoice>;
+/**
+ * Asks the user what to do about the unsaved changes of `document` (`relative`: its workspace path) that `by`
+ * (a step; `undefined`: Undo) wants to change.
+ */
+export type AskAboutUnsaved = (document: vscode.TextDocument, relative: string, by: ChangeOptions['by']) => Promise<UnsavedChoice>;
 
 /**
  * The editor's question: a modal whose first (focused) button keeps the user's changes, so
@@ -15,11 +18,16 @@ export type AskAboutUnsaved = (document: vscode.TextDocument, relative: string) 
  * affordance: the workbench would then focus the first other button (Save); Escape and the
  * Cancel the workbench adds answer Keep as well.
  */
-export const askAboutUnsaved: AskAboutUnsaved = async (_document, relative) => {
+export const askAboutUnsaved: AskAboutUnsaved = async (_document, relative, by) => {
   const keep: vscode.MessageItem = { title: vscode.l10n.t('Keep my changes') };
   const save: vscode.MessageItem = { title: vscode.l10n.t('Save them, then let the step change the file') };
+  // Asked as the change is made, which is after its approval: name the step, so the question is not taken for another one.
+  const question =
+    by === undefined
+      ? vscode.l10n.t('{0} has unsaved changes, and Undo wants to change it.', relative)
+      : vscode.l10n.t('{0} has unsaved changes, and step {1} "{2}" wants to change it now.', relative, by.stepId, by.stepTitle);
   const choice = await vscode.window.showWarningMessage(
-    vscode.l10n.t('{0} has unsaved changes, and a step wants to change it.', relative),
+    question,
     {
       modal: true,
       detail: vscode.l10n.t(
@@ -41,11 +49,11 @@ export const askAboutUnsaved: AskAboutUnsaved = async (_document, relative) => {
  * everything else pass through.
  */
 export function guardUnsavedEditors(workspace: WorkspaceFs, root: string, ask: AskAboutUnsaved = askAboutUnsaved): WorkspaceFs {
-  const settleUnsaved = async (input: string): Promise<void> => {
+  const settleUnsaved = async (input: string, by: ChangeOptions['by']): Promise<void> => {
     const target = vscode.Uri.file(path.resolve(root, input)).toString();
     const open = vscode.workspace.textDocuments.find((document) => document.isDirty && document.uri.toString() === target);
     if (open === undefined) return;
-    if ((await ask(open, input)) === 'save' && (await open.save())) return;
+    if ((await ask(open, input, by)) === 'save' && (await open.save())) return;
     throw new WorkspaceError(
       'unsaved',
       input,
@@ -56,11 +64,11 @@ export function guardUnsavedEditors(workspace: WorkspaceFs, root: string, ask: A
     // The confined workspace's methods are closures: spread, they keep working (readTextMany too).
     ...workspace,
     async writeText(input, text, signal, options) {
-      await settleUnsaved(input);
+      await settleUnsaved(input, options?.by);
       return workspace.writeText(input, text, signal, options);
     },
     async delete(input, signal, options) {
-      await settleUnsaved(input);
+      await settleUnsaved(input, options?.by);
       return workspace.delete(input, signal, options);
     },
   };

@@ -124,7 +124,7 @@ describe('Trial of issues 26 and 27 without a model: plan files (browser workben
         const { dialog, focused } = await dialogFocus('has unsaved changes');
         const text = await dialog.innerText();
         asked.push(`unsaved: ${focused}`);
-        assert.match(text, /notes\.txt has unsaved changes, and a step wants to change it\./);
+        assert.match(text, /notes\.txt has unsaved changes, and step [AB] "Capitalise (alpha|gamma)" wants to change it now\./);
         assert.equal(focused, 'Keep my changes', 'a stray Enter would let the step have the typing');
         await shoot('1-question-unsaved');
         await dialog.locator('.monaco-button', { hasText: 'Save them, then let the step change the file' }).click();
@@ -291,7 +291,7 @@ describe('Trial of issues 26 and 27 with the fake model (browser workbench)', fu
       assert.ok(attempt <= 5, 'the context menu ignored five clicks on Undo from here');
       await undo.click({ timeout: 5_000 }).catch(() => undefined);
     }
-    await notification(page, 'from step S2: Undo restored 2 files.');
+    await notification(page, 'from step S2: Undo removed 2 files the run created.');
     assert.equal(readFileSync(join(folder, 'one.txt'), 'utf8'), 'one\n', 'the step before was undone');
     assert.equal(existsSync(join(folder, 'two.txt')), false);
     assert.equal(existsSync(join(folder, 'three.txt')), false, 'the step depending on it was kept');

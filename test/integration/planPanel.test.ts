@@ -219,7 +219,7 @@ describe('Plan task reviewed in the plan panel, run through the editor (fake Ope
     assert.equal(existsSync(join(root, 'panel-note.txt')), false, 'Undo run from the panel did not remove the file');
     const notice = api.planPanel.posted().filter((message) => message.type === 'notice').at(-1);
     assert.ok(notice?.type === 'notice');
-    assert.equal(notice.text, 'Undo restored 1 file.');
+    assert.equal(notice.text, 'Undo removed 1 file the run created.');
   });
 
   /**
@@ -265,6 +265,18 @@ describe('Plan task reviewed in the plan panel, run through the editor (fake Ope
     assert.equal(readFileSync(join(root, 'panel-keep.txt'), 'utf8'), 'Q1\n', 'a step before the one undone from was undone');
     assert.equal(existsSync(join(root, 'panel-undo-from.txt')), false);
     assert.equal(existsSync(join(root, 'panel-undo-after.txt')), false, 'the step depending on it was kept');
+    const partly = await until('the panel showing the steps undone and only the file still changed', () => {
+      const model = api.planPanel.model();
+      return model?.mode === 'run' && model.run.summary?.undoMessage !== undefined ? model.run : undefined;
+    });
+    assert.equal(partly.summary?.undoMessage, 'From step Q2: Undo removed 2 files the run created.');
+    assert.deepEqual(
+      partly.steps.map((step) => [step.id, step.changedFiles, step.changesUndone]),
+      [['Q1', 1, undefined], ['Q2', undefined, true], ['Q3', undefined, true]],
+      'the steps undone still offer their deleted files',
+    );
+    assert.deepEqual(partly.summary?.changedFiles, ['panel-keep.txt'], 'the summary links files Undo deleted');
+    assert.equal(partly.summary?.canUndo, true, 'the step still changed cannot be undone from the panel');
     await api.planPanel.send({ type: 'undoFromHere', stepId: 'Q2' });
     assert.equal(readFileSync(join(root, 'panel-keep.txt'), 'utf8'), 'Q1\n', 'a second Undo from here reached further');
     await api.planPanel.send({ type: 'undoRun' });
@@ -273,12 +285,12 @@ describe('Plan task reviewed in the plan panel, run through the editor (fake Ope
       .posted()
       .filter((message) => message.type === 'notice')
       .at(-1);
-    assert.equal(notice?.type === 'notice' && notice.text, 'Undo restored 1 file.', 'the whole-run Undo did the steps undone before again');
+    assert.equal(notice?.type === 'notice' && notice.text, 'Undo removed 1 file the run created.', 'the whole-run Undo did the steps undone before again');
     const undone = await until('the run without Undo once all of it is undone', () => {
       const model = api.planPanel.model();
       return model?.mode === 'run' && model.run.summary?.canUndo === false ? model.run : undefined;
     });
-    assert.equal(undone.summary?.undoMessage, 'Undo restored 1 file.');
+    assert.equal(undone.summary?.undoMessage, 'Undo removed 1 file the run created.');
   });
 
   it('Run from here in the panel, after Undo from here, runs that step and its dependent again and keeps the step before (issue 26)', async () => {
@@ -296,7 +308,9 @@ describe('Plan task reviewed in the plan panel, run through the editor (fake Ope
     }
     const again = await until('the second run over in the panel', () => {
       const model = api.planPanel.model();
-      return model?.mode === 'run' && model.run.status === 'completed' && model.run.steps.find((step) => step.id === 'R3')?.changedFiles === 1 ? model.run : undefined;
+      return model?.mode === 'run' && model.run.status === 'completed' && model.run.steps.find((step) => step.id === 'R3')?.changedFiles === 1
+        ? model.run
+        : undefined;
     });
     assert.equal(readFileSync(join(root, 'rerun-keep.txt'), 'utf8'), 'R1\n');
     assert.equal(readFileSync(join(root, 'rerun-from.txt'), 'utf8'), 'R2\n');

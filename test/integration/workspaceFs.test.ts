@@ -128,15 +128,16 @@ describe('vscode.workspace.fs workspace: changes of one file (issue 26)', () => 
     await editor.edit((builder) => builder.insert(new vscode.Position(0, 0), 'typed\n'));
     const asked: string[] = [];
     const workspace = createVscodeWorkspaceFs(vscode.Uri.file(root), {
-      askAboutUnsaved: async (_document, relative) => {
-        asked.push(relative);
+      askAboutUnsaved: async (_document, relative, by) => {
+        asked.push(`${relative} by ${by?.stepId ?? 'nobody'}: ${by?.stepTitle ?? ''}`);
         return 'save';
       },
     });
     const plan = makePlan([edit('A', 'alpha', 'ALPHA'), edit('B', 'gamma', 'GAMMA')]);
     const result = await runPlan(plan, { clock: timerClock, workspace, tools: builtinTools(), approvalPolicy: 'commandsOnly', maxConcurrency: 4 }).result;
     assert.equal(result.status, 'completed');
-    assert.deepEqual(asked, ['f.txt']);
+    assert.equal(asked.length, 1, asked.join('; '));
+    assert.match(asked[0]!, /^f\.txt by ([AB]): Step \1$/, 'the question names the step that wants the change');
     assert.equal(readFileSync(join(root, 'f.txt'), 'utf8'), 'typed\nALPHA\nbeta\nGAMMA\n');
   });
 

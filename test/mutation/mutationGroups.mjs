@@ -298,6 +298,7 @@ export const mutationGroups = [
       'src/core/tools/undoRun.ts',
       'src/core/tools/describeUndo.ts',
       'src/core/tools/undoScope.ts',
+      'src/core/tools/undoneChanges.ts',
       'src/core/tools/proposalTarget.ts',
       'src/core/tools/commandApprovalText.ts',
     ],

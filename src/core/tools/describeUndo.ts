@@ -1,10 +1,23 @@
 import type { UndoReport } from './undoRun';
 
-/** One sentence for the user saying what `undoRun` restored and what it left alone, and why. */
+/**
+ * One sentence for the user saying what `undoRun` put back, what it removed because the run had created it, and
+ * what it left alone, and why. A file the run created is never called "restored".
+ */
 export function describeUndo(report: UndoReport): string {
   // A file the run changed twice is restored twice (newest change first), and is still one file.
-  const count = new Set(report.restored).size;
-  const restored = `restored ${count} file${count === 1 ? '' : 's'}`;
+  const removedPaths = new Set(report.removed.map((entry) => entry.path));
+  const restoredCount = new Set(report.restored.filter((path) => !removedPaths.has(path))).size;
+  const files = report.removed.filter((entry) => entry.kind === 'file').length;
+  const folders = report.removed.length - files;
+  const removedParts = [...(files > 0 ? [plural(files, 'file')] : []), ...(folders > 0 ? [plural(folders, 'folder')] : [])];
+  const removed = removedParts.length > 0 ? `removed ${removedParts.join(' and ')} the run created` : '';
+  const restored = restoredCount > 0 || removed === '' ? `restored ${plural(restoredCount, 'file')}` : '';
+  const done = [restored, removed].filter((part) => part !== '').join(' and ');
   const refused = report.refused.map((entry) => `${entry.path} (${entry.reason})`);
-  return refused.length > 0 ? `Undo ${restored}; left alone: ${refused.join('; ')}.` : `Undo ${restored}.`;
+  return refused.length > 0 ? `Undo ${done}; left alone: ${refused.join('; ')}.` : `Undo ${done}.`;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }

@@ -31,7 +31,7 @@ export async function applyRecorded(ctx: ToolContext, change: RecordedChange, si
       ])
     : [];
   try {
-    const options = { expected: expectedOf(before) };
+    const options = { expected: expectedOf(before), by: { stepId: ctx.stepId, stepTitle: ctx.stepTitle } };
     if (after === undefined) await ctx.workspace.delete(path, signal, options);
     else await ctx.workspace.writeText(path, after, signal, options);
   } catch (error) {

@@ -7,6 +7,11 @@ export interface UndoReport {
   runId: string;
   /** Paths put back as they were before the run (restored, deleted again, or a directory removed). */
   restored: string[];
+  /**
+   * The subset of `restored` that the run had created and Undo removed again, so the user is not told a file
+   * they never had was "restored".
+   */
+  removed: { path: string; kind: 'file' | 'folder' }[];
   /** Paths already as they were before the run; nothing to do. */
   unchanged: string[];
   /** Paths left alone, each with why. */
@@ -29,7 +34,7 @@ export async function undoRun(
   options: { workspace: WorkspaceFs; checkpoints: CheckpointStore; signal?: AbortSignal; steps?: ReadonlySet<string> },
 ): Promise<UndoReport> {
   const { workspace, signal } = options;
-  const report: UndoReport = { runId, restored: [], unchanged: [], refused: [] };
+  const report: UndoReport = { runId, restored: [], removed: [], unchanged: [], refused: [] };
   const blocked = new Set<string>();
   const settled = new Set<string>();
   // Changes that never landed, or that an earlier Undo already put back, are not undone (again).
@@ -68,6 +73,8 @@ export async function undoRun(
       else await workspace.delete(path, signal, expected);
       await options.checkpoints.settle(checkpoint, 'undone');
       report.restored.push(path);
+      // Only the run's first change to a path tells whether the file existed before the run.
+      if (!checkpoint.before.exists && original.get(path) === undefined) report.removed.push({ path, kind: 'file' });
     } else if (typeof current === 'object' && (currentHash === beforeHash || currentHash === original.get(path))) {
       if (currentHash === original.get(path)) settled.add(path);
       await options.checkpoints.settle(checkpoint, 'undone');
@@ -123,6 +130,7 @@ async function undoDirectory(workspace: WorkspaceFs, checkpoint: Checkpoint, rep
   try {
     await workspace.delete(checkpoint.path, signal);
     report.restored.push(checkpoint.path);
+    report.removed.push({ path: checkpoint.path, kind: 'folder' });
     return true;
   } catch (error) {
     if (!isWorkspaceError(error, 'not_empty')) throw error;

@@ -29,6 +29,7 @@ import { diffPlans } from './planDiff';
 import { runSummary } from './runSummary';
 import { runTimeline } from './runTimeline';
 import { stepRunnerLabel } from './stepRunnerLabel';
+import type { UndoneChanges } from '../tools/undoneChanges';
 import { previewValue } from './stepStatusView';
 
 /** The plan under review, with what the critic and the validator said about it. */
@@ -67,6 +68,8 @@ export interface RunSource {
   /** Workspace-relative paths the run changed. */
   changedFiles?: readonly string[];
   undoMessage?: string;
+  /** What Undo took back (from the run's checkpoints): those steps show their changes undone, those paths leave the changed files. */
+  undone?: UndoneChanges;
 }
 
 /** Longest result preview shown per step, in characters. */
@@ -219,7 +222,8 @@ function runView(source: RunSource, plan: Plan): RunView {
   const startedAt = state.startedAt ?? now;
   const endedAt = state.status === 'running' ? now : (state.endedAt ?? now);
   const stepStates = plan.steps.map((step) => state.steps[step.id] ?? { id: step.id, status: 'pending' as const, attempts: 0 });
-  const steps = plan.steps.map((step, index) => runStepView(step, stepStates[index]!, startedAt));
+  const undoneSteps = source.undone?.steps;
+  const steps = plan.steps.map((step, index) => runStepView(step, stepStates[index]!, startedAt, undoneSteps?.has(step.id) === true));
   const pending: PendingView[] = stepStates.flatMap((step) =>
     step.pending ? [{ stepId: step.id, kind: step.pending.kind, prompt: step.pending.prompt }] : [],
   );
@@ -249,7 +253,7 @@ function times(step: StepState): { startedAt?: number; endedAt?: number } {
   return { ...(step.startedAt === undefined ? {} : { startedAt: step.startedAt }), ...(step.endedAt === undefined ? {} : { endedAt: step.endedAt }) };
 }
 
-function runStepView(step: Step, state: StepState, runStartedAt: number): RunStepView {
+function runStepView(step: Step, state: StepState, runStartedAt: number, undone: boolean): RunStepView {
   return {
     id: step.id,
     title: step.title,
@@ -266,7 +270,8 @@ function runStepView(step: Step, state: StepState, runStartedAt: number): RunSte
     ...(state.reason === undefined ? {} : { reason: state.reason }),
     ...(state.status === 'completed' && state.result !== undefined ? { resultPreview: previewValue(state.result, resultPreviewLength) } : {}),
     ...(state.progress === undefined ? {} : { progress: state.progress }),
-    ...(state.filesChanged?.length ? { changedFiles: state.filesChanged.length } : {}),
+    // Undone changes are no longer in the workspace: the step says so instead of offering them (or Undo from here).
+    ...(undone ? { changesUndone: true } : state.filesChanged?.length ? { changedFiles: state.filesChanged.length } : {}),
   };
 }
 
@@ -316,7 +321,8 @@ function replanView(record: ReplanRecord): ReplanView {
 
 function summaryView(source: RunSource, durationMs: number): RunSummaryView {
   // The journal's changes (every step, resumed or not), with any the host knows besides.
-  const changedFiles = [...new Set([...(source.state.changedFiles ?? []), ...(source.changedFiles ?? [])])];
+  const undonePaths = source.undone?.paths;
+  const changedFiles = [...new Set([...(source.state.changedFiles ?? []), ...(source.changedFiles ?? [])])].filter((path) => !undonePaths?.has(path));
   const summary = runSummary(
     { ...source.state, changedFiles },
     { now: source.now, ...(source.usage ? { usage: source.usage } : {}), ...(source.replans ? { replanCount: source.replans.length } : {}) },
@@ -341,7 +347,9 @@ function summaryView(source: RunSource, durationMs: number): RunSummaryView {
     failed: summary.progress.failed,
     skipped: summary.progress.skipped,
     changedFiles,
-    canUndo: changedFiles.length > 0 && source.undoMessage === undefined,
+    // After an Undo, what it took back decides: files it left alone (changed since) can be tried again, once the user
+    // sorted them out. An Undo whose outcome is not known leaves nothing to offer.
+    canUndo: changedFiles.length > 0 && (source.undoMessage === undefined || source.undone !== undefined),
     ...(source.undoMessage === undefined ? {} : { undoMessage: source.undoMessage }),
   };
 }

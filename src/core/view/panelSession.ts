@@ -14,7 +14,7 @@ import { buildPanelViewModel, type RunSource } from './buildPanelViewModel';
 import { editNote, PlanVersions, regenerateNote } from './planVersions';
 
 /** What the run adds to its events: model usage, repairs and changed files. */
-export type RunDetails = Pick<RunSource, 'usage' | 'replans' | 'changedFiles' | 'undoMessage'>;
+export type RunDetails = Pick<RunSource, 'usage' | 'replans' | 'changedFiles' | 'undoMessage' | 'undone'>;
 
 type OutputChunk = Extract<HostToWebviewMessage, { type: 'output' }>;
 

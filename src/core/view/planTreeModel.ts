@@ -40,7 +40,7 @@ export function spokenRow(label: string, description: string, ...more: (string |
  * so a node whose step, state and index are the same objects and number is still right:
  * a new run snapshot rebuilds only the nodes of the steps it changed.
  */
-export type StepNodeCache = WeakMap<Step, { index: number; state: StepState | undefined; node: PlanTreeNode }>;
+export type StepNodeCache = WeakMap<Step, { index: number; state: StepState | undefined; undone: boolean; node: PlanTreeNode }>;
 
 const kindIcons: Record<Step['kind'], string> = {
   tool: 'tools',
@@ -60,13 +60,20 @@ const kindIcons: Record<Step['kind'], string> = {
  * keep their node objects from the last call: a caller may update a node it shows only once
  * a later call has returned another node for that step.
  */
-export function planTreeModel(plan: Plan, layout: PlanTreeLayout = 'flat', run?: RunState, cache?: StepNodeCache): PlanTreeNode[] {
+export function planTreeModel(
+  plan: Plan,
+  layout: PlanTreeLayout = 'flat',
+  run?: RunState,
+  cache?: StepNodeCache,
+  undoneSteps: ReadonlySet<string> = new Set(),
+): PlanTreeNode[] {
   const nodeOf = (step: Step, index: number): PlanTreeNode => {
     const state = run?.steps[step.id];
+    const undone = undoneSteps.has(step.id);
     const kept = cache?.get(step);
-    if (kept && kept.index === index && kept.state === state) return kept.node;
-    const node = stepNode(step, index, state);
-    cache?.set(step, { index, state, node });
+    if (kept && kept.index === index && kept.state === state && kept.undone === undone) return kept.node;
+    const node = stepNode(step, index, state, undone);
+    cache?.set(step, { index, state, undone, node });
     return node;
   };
   const stepNodes = new Map(plan.steps.map((step, index) => [step.id, nodeOf(step, index)]));
@@ -87,7 +94,7 @@ export function planTreeModel(plan: Plan, layout: PlanTreeLayout = 'flat', run?:
     };
   });}
 
-function stepNode(step: Step, index: number, state: StepState | undefined): PlanTreeNode {
+function stepNode(step: Step, index: number, state: StepState | undefined, undone: boolean): PlanTreeNode {
   const runner = stepRunnerLabel(step);
   const details = [
     `${step.id} · ${step.kind}${step.skipped ? ' (skipped)' : ''}`,
@@ -121,12 +128,15 @@ function stepNode(step: Step, index: number, state: StepState | undefined): Plan
   const description = [
     runner,
     view.label,
+    // Undo took back what the step changed: its files no longer hold its work.
+    undone ? 'changes undone' : undefined,
     state.progress,
     state.durationMs !== undefined ? formatDuration(state.durationMs) : undefined,
     state.attempts > 1 || step.maxAttempts > 1 ? `attempt ${Math.max(1, state.attempts)}/${step.maxAttempts}` : undefined,
   ];
   const outcome = [
     `Status: ${view.label}`,
+    undone ? 'Undo took back every change this step made to files.' : undefined,
     state.pending ? `Waiting for: ${state.pending.prompt}` : undefined,
     state.status === 'completed' && state.result !== undefined ? `Result: ${previewValue(state.result)}` : undefined,
     state.error ? `Error: ${state.error}` : undefined,

@@ -98,6 +98,12 @@ export class AtomicWrites<Handle> {
     const at = await walk.locate(temporaryFolder, temporaryFolder, { create: true, directory: true }).catch(() => undefined);
     // Stryker disable next-line StringLiteral: creating it, the walk finds the folder or throws; only the type needs this test.
     if (at === undefined || 'missing' in at) return undefined;
+    // A link on the way (a repository's planted `.task-planner` pointing at its own folder) is not our folder: temporary
+    // files, and the sweep of stale ones, stay out of what the link points at.
+    if (walk.resolvedPath(at) !== temporaryFolder) {
+      walk.release(at);
+      return undefined;
+    }
     const folder = walk.keepDirectory(at);
     if (!this.swept) {
       this.swept = true;

@@ -50,4 +50,18 @@ describe('temporary files of atomic writes', () => {
     assert.equal(fs.readFileSync(path.join(root, 'dir/a.txt'), 'utf8'), 'a');
     assert.deepEqual(fs.readdirSync(path.join(root, 'dir')), ['a.txt']);
   });
+
+  it('never uses or sweeps a folder a planted .task-planner link points at, also one inside the workspace (issue 27)', async () => {
+    // The repository's own folder, with a file named like a stale temporary file of ours.
+    fs.mkdirSync(path.join(root, 'theirs', 'tmp'), { recursive: true });
+    const theirs = path.join(root, 'theirs', 'tmp', 'write-00112233445566aa');
+    fs.writeFileSync(theirs, 'their data');
+    const old = new Date(Date.now() - 60 * 60 * 1000);
+    fs.utimesSync(theirs, old, old);
+    fs.symlinkSync('theirs', path.join(root, '.task-planner'));
+    await createNodeWorkspace(root).writeText('dir/a.txt', 'a');
+    assert.equal(fs.readFileSync(path.join(root, 'dir/a.txt'), 'utf8'), 'a');
+    assert.deepEqual(fs.readdirSync(path.join(root, 'theirs', 'tmp')), ['write-00112233445566aa'], 'the link led the write or the sweep into their folder');
+    assert.deepEqual(fs.readdirSync(path.join(root, 'dir')), ['a.txt']);
+  });
 });

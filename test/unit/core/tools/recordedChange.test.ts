@@ -47,6 +47,26 @@ describe('recorded changes', () => {
       assert.equal(memory.snapshot()['x/y/new.txt'], 'fresh');
     });
 
+    it('tells the workspace which step makes a write or a deletion, so an editor question can name it', async () => {
+      const memory = createMemoryWorkspace({ 'a.txt': 'old', 'b.txt': 'gone' });
+      const seen: string[] = [];
+      const workspace: WorkspaceFs = {
+        ...memory,
+        async writeText(path, text, signal, options) {
+          seen.push(`write ${path} by ${options?.by?.stepId}: ${options?.by?.stepTitle}`);
+          return memory.writeText(path, text, signal, options);
+        },
+        async delete(path, signal, options) {
+          seen.push(`delete ${path} by ${options?.by?.stepId}: ${options?.by?.stepTitle}`);
+          return memory.delete(path, signal, options);
+        },
+      };
+      const ctx = makeToolContext({ workspace, checkpoints: createMemoryCheckpointStore(), stepId: 'S7', stepTitle: 'Tidy the notes' });
+      await applyRecorded(ctx, { path: 'a.txt', operation: 'write', before: versionOf('old'), after: 'new' }, neverAborted);
+      await applyRecorded(ctx, { path: 'b.txt', operation: 'delete', before: versionOf('gone'), after: undefined }, neverAborted);
+      assert.deepEqual(seen, ['write a.txt by S7: Tidy the notes', 'delete b.txt by S7: Tidy the notes']);
+    });
+
     it('makes nothing when its intent cannot be stored, and settles abandoned the intents it had stored (a run would wait on them forever)', async () => {
       const memory = createMemoryWorkspace();
       const inner = createMemoryCheckpointStore();

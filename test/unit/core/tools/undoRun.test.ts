@@ -37,6 +37,8 @@ describe('undoRun', () => {
     assert.deepEqual(report, {
       runId: 'run-A',
       restored: ['made/new.txt', 'made', 'twice.txt', 'twice.txt', 'gone.bin.txt', 'edit.txt'],
+      // Only what the run created is "removed"; the deleted file brought back and the edited ones are restored.
+      removed: [{ path: 'made/new.txt', kind: 'file' }, { path: 'made', kind: 'folder' }],
       unchanged: [],
       refused: [],
     });
@@ -46,6 +48,22 @@ describe('undoRun', () => {
     const again = await undoRun('run-A', { workspace, checkpoints });
     assert.deepEqual(again.refused, []);
     assert.equal(again.restored.length, 0);
+  });
+
+  it('reports a file the run created and then changed as removed once, and a file it deleted and re-created as restored', async () => {
+    fs.writeFileSync(path.join(dir, 'kept.txt'), 'before\n');
+    const workspace = createNodeWorkspace(dir);
+    const checkpoints = createMemoryCheckpointStore();
+    const ctx = makeToolContext({ workspace, checkpoints, runId: 'run-C' });
+    await writeFileTool.run(ctx, { path: 'fresh.txt', content: 'one' }, neverAborted);
+    await writeFileTool.run(ctx, { path: 'fresh.txt', content: 'two' }, neverAborted);
+    await deleteFileTool.run(ctx, { path: 'kept.txt' }, neverAborted);
+    await writeFileTool.run(ctx, { path: 'kept.txt', content: 'after\n' }, neverAborted);
+    const report = await undoRun('run-C', { workspace, checkpoints });
+    assert.deepEqual(report.removed, [{ path: 'fresh.txt', kind: 'file' }]);
+    assert.deepEqual(report.restored, ['kept.txt', 'kept.txt', 'fresh.txt', 'fresh.txt']);
+    assert.equal(fs.existsSync(path.join(dir, 'fresh.txt')), false);
+    assert.equal(fs.readFileSync(path.join(dir, 'kept.txt'), 'utf8'), 'before\n');
   });
 
   it('brings a deleted executable script back executable, and refuses to delete a link it could not bring back (issue 26, finding 4)', async () => {
@@ -65,6 +83,7 @@ describe('undoRun', () => {
     assert.equal(fs.readlinkSync(path.join(dir, 'alias.txt')), 'real.txt');
     const report = await undoRun('run-1', { workspace, checkpoints });
     assert.deepEqual(report.restored, ['deploy.sh']);
+    assert.deepEqual(report.removed, [], 'a file brought back is restored, not removed');
     assert.equal(fs.statSync(path.join(dir, 'deploy.sh')).mode & 0o7777, 0o750);
     assert.equal(fs.readFileSync(path.join(dir, 'deploy.sh'), 'utf8'), '#!/bin/sh\necho deploy\n');
   });
@@ -110,9 +129,15 @@ describe('undoRun', () => {
     const checkpoints = createMemoryCheckpointStore();
     const ctx = makeToolContext({ workspace, checkpoints });
     for (const content of ['v1', 'v0', 'v2']) await writeFileTool.run(ctx, { path: 'a.txt', content }, neverAborted);
-    assert.deepEqual(await undoRun('run-1', { workspace, checkpoints }), { runId: 'run-1', restored: ['a.txt', 'a.txt', 'a.txt'], unchanged: [], refused: [] });
+    assert.deepEqual(await undoRun('run-1', { workspace, checkpoints }), {
+      runId: 'run-1',
+      restored: ['a.txt', 'a.txt', 'a.txt'],
+      removed: [],
+      unchanged: [],
+      refused: [],
+    });
     assert.deepEqual(workspace.snapshot(), { 'a.txt': 'v0' });
-    assert.deepEqual(await undoRun('run-1', { workspace, checkpoints }), { runId: 'run-1', restored: [], unchanged: [], refused: [] });
+    assert.deepEqual(await undoRun('run-1', { workspace, checkpoints }), { runId: 'run-1', restored: [], removed: [], unchanged: [], refused: [] });
     assert.deepEqual(workspace.snapshot(), { 'a.txt': 'v0' });
   });
 
@@ -123,7 +148,7 @@ describe('undoRun', () => {
     assert.deepEqual((await undoRun('run-1', { workspace, checkpoints })).restored, ['a.txt']);
     // The user decides they wanted it after all and types the same change.
     await workspace.writeText('a.txt', 'version = 2');
-    assert.deepEqual(await undoRun('run-1', { workspace, checkpoints }), { runId: 'run-1', restored: [], unchanged: [], refused: [] });
+    assert.deepEqual(await undoRun('run-1', { workspace, checkpoints }), { runId: 'run-1', restored: [], removed: [], unchanged: [], refused: [] });
     assert.deepEqual(workspace.snapshot(), { 'a.txt': 'version = 2' });
     assert.deepEqual((await checkpoints.list('run-1')).map((checkpoint) => checkpoint.state), ['undone']);
   });
@@ -145,7 +170,17 @@ describe('undoRun', () => {
       ],
     );
     const report = await undoRun('run-1', { workspace, checkpoints });
-    assert.deepEqual(report, { runId: 'run-1', restored: ['deep/er/new.txt', 'deep/er', 'deep'], unchanged: [], refused: [] });
+    assert.deepEqual(report, {
+      runId: 'run-1',
+      restored: ['deep/er/new.txt', 'deep/er', 'deep'],
+      removed: [
+        { path: 'deep/er/new.txt', kind: 'file' },
+        { path: 'deep/er', kind: 'folder' },
+        { path: 'deep', kind: 'folder' },
+      ],
+      unchanged: [],
+      refused: [],
+    });
     assert.deepEqual(workspace.snapshot(), { 'keep.txt': 'k' });
     assert.equal(await workspace.stat('deep'), undefined);
   });
@@ -156,7 +191,13 @@ describe('undoRun', () => {
     const ctx = makeToolContext({ workspace, checkpoints });
     for (const content of ['v1', 'v2']) await writeFileTool.run(ctx, { path: 'a.txt', content }, neverAborted);
     await workspace.writeText('a.txt', 'v1');
-    assert.deepEqual(await undoRun('run-1', { workspace, checkpoints }), { runId: 'run-1', restored: ['a.txt'], unchanged: ['a.txt'], refused: [] });
+    assert.deepEqual(await undoRun('run-1', { workspace, checkpoints }), {
+      runId: 'run-1',
+      restored: ['a.txt'],
+      removed: [],
+      unchanged: ['a.txt'],
+      refused: [],
+    });
     assert.deepEqual(workspace.snapshot(), { 'a.txt': 'v0' });
   });
 

@@ -46,6 +46,20 @@ describe('planTreeModel', () => {
     assert.equal(planTreeModel(plan, 'flat', run)[0]!.description, 'read_file · completed · 3 ms');
   });
 
+  it('says a step whose changes Undo took back is undone, in its row and tooltip, and rebuilds a cached node for it (issue 26)', () => {
+    let run = reduceRunEvent(initialRunState('r'), { type: 'run_started', plan, runId: 'r', seq: 1, time: 0 });
+    run = reduceRunEvent(run, { type: 'step_started', stepId: 'a', attempt: 1, runId: 'r', seq: 2, time: 5 });
+    run = reduceRunEvent(run, { type: 'step_completed', stepId: 'a', result: 'x', runId: 'r', seq: 3, time: 8 });
+    const cache: StepNodeCache = new WeakMap();
+    const before = planTreeModel(plan, 'flat', run, cache)[0]!;
+    assert.equal(before.description, 'read_file · completed · 3 ms');
+    const after = planTreeModel(plan, 'flat', run, cache, new Set(['a']))[0]!;
+    assert.equal(after.description, 'read_file · completed · changes undone · 3 ms');
+    assert.equal(after.accessibilityLabel, '1. Read, read_file, completed, changes undone, 3 ms');
+    assert.match(after.tooltip, /Undo took back every change this step made to files\./);
+    assert.equal(planTreeModel(plan, 'flat', run, cache, new Set(['a']))[0], after, 'unchanged, the node is kept');
+  });
+
   it('explains a step in its tooltip', () => {
     const tooltip = planTreeModel(plan)[1]!.tooltip;
     assert.match(tooltip, /Input: do b/);

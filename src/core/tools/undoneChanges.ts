@@ -1,0 +1,28 @@
+import type { Checkpoint } from '../ports';
+
+/**
+ * What Undo has taken back of a run, as its checkpoints say: the steps and the paths whose every change that
+ * landed is `undone`. A step or path with one change still in place (refused by Undo, or never undone) is in
+ * neither set; changes that never landed (`abandoned`) do not count either way.
+ */
+export interface UndoneChanges {
+  steps: ReadonlySet<string>;
+  paths: ReadonlySet<string>;
+}
+
+/** Nothing undone: what a run without checkpoints, or one never undone, shows. */
+export const nothingUndone: UndoneChanges = { steps: new Set(), paths: new Set() };
+
+/** The steps and paths of a run whose landed changes Undo has all taken back (see `UndoneChanges`). */
+export function undoneChanges(checkpoints: readonly Checkpoint[]): UndoneChanges {
+  const steps = new Map<string, boolean>();
+  const paths = new Map<string, boolean>();
+  for (const checkpoint of checkpoints) {
+    if (checkpoint.state === 'abandoned') continue;
+    const undone = checkpoint.state === 'undone';
+    steps.set(checkpoint.stepId, (steps.get(checkpoint.stepId) ?? true) && undone);
+    paths.set(checkpoint.path, (paths.get(checkpoint.path) ?? true) && undone);
+  }
+  const allUndone = (entries: Map<string, boolean>): Set<string> => new Set([...entries].filter(([, undone]) => undone).map(([key]) => key));
+  return { steps: allUndone(steps), paths: allUndone(paths) };
+}
