@@ -325,7 +325,12 @@ function summaryView(source: RunSource, durationMs: number): RunSummaryView {
   const changedFiles = [...new Set([...(source.state.changedFiles ?? []), ...(source.changedFiles ?? [])])].filter((path) => !undonePaths?.has(path));
   const summary = runSummary(
     { ...source.state, changedFiles },
-    { now: source.now, ...(source.usage ? { usage: source.usage } : {}), ...(source.replans ? { replanCount: source.replans.length } : {}) },
+    {
+      now: source.now,
+      ...(source.usage ? { usage: source.usage } : {}),
+      ...(source.replans ? { replanCount: source.replans.length } : {}),
+      ...(source.undone ? { undoneSteps: source.undone.steps } : {}),
+    },
   );
   return {
     headline: summary.headline,

@@ -83,6 +83,8 @@ export interface RunSummaryExtras {
   replanCount?: number;
   /** The time of a live run's snapshot (ms since the epoch); default its last known time. */
   now?: number;
+  /** Steps whose changes Undo took back (`undoneChanges`): their lines say so. */
+  undoneSteps?: ReadonlySet<string>;
 }
 
 /**
@@ -105,7 +107,7 @@ export function runSummary(state: RunState, extras: RunSummaryExtras = {}): RunS
       id: step.id,
       title: oneLine(step.title, summaryLimits.line),
       status: failedThenSkipped(stepState) ? 'failed' : stepState.status,
-      line: oneLine(`${stepLine(stepState)}${filesLine(step.writes, stepState.filesChanged)}`, summaryLimits.line),
+      line: oneLine(`${stepLine(stepState)}${filesLine(step.writes, stepState.filesChanged, extras.undoneSteps?.has(step.id) === true)}`, summaryLimits.line),
       ...(earlier === undefined ? {} : { earlier }),
     };
   });
@@ -194,10 +196,10 @@ function describeDone(progress: StepProgress, notDone: StepsNotDone): string {
  * planned to change (its `writes`): " · changed a.ts, x.ts (not planned: x.ts)". Empty
  * when it changed nothing.
  */
-function filesLine(planned: readonly string[] | undefined, changed: readonly string[] | undefined): string {
+function filesLine(planned: readonly string[] | undefined, changed: readonly string[] | undefined, undone: boolean): string {
   if (changed === undefined || changed.length === 0) return '';
   const unplanned = planned === undefined ? [] : changed.filter((path) => !inWriteScope(path, planned));
-  return ` · changed ${changed.join(', ')}${unplanned.length > 0 ? ` (not planned: ${unplanned.join(', ')})` : ''}`;
+  return ` · changed ${changed.join(', ')}${unplanned.length > 0 ? ` (not planned: ${unplanned.join(', ')})` : ''}${undone ? ', since undone' : ''}`;
 }
 
 function stepLine(state: RunState['steps'][string]): string {

@@ -145,6 +145,8 @@ describe('buildPanelViewModel: the run the panel shows', () => {
     assert.deepEqual([b?.changedFiles, b?.changesUndone], [undefined, true]);
     assert.deepEqual(run.summary?.changedFiles, ['a.md']);
     assert.equal(run.summary?.canUndo, true, 'what is still changed can be undone');
+    assert.match(run.summary?.stepLines[1]?.line ?? '', / · changed b\.md, since undone$/);
+    assert.doesNotMatch(run.summary?.stepLines[0]?.line ?? '', /undone/);
     assert.match(run.summary?.headline ?? '', /1 file changed/);
     const all = runOf({ state: withFiles, undoMessage: 'Undo restored 1 file.', undone: { steps: new Set(['A', 'B']), paths: new Set(['a.md', 'b.md']) } });
     assert.deepEqual([all.summary?.changedFiles, all.summary?.canUndo], [[], false]);
