@@ -5,7 +5,7 @@ import type { RunResult } from '../core/engine/runOptions';
 import type { Plan } from '../core/plan/planSchema';
 import { describeUndo } from '../core/tools/describeUndo';
 import type { UndoReport } from '../core/tools/undoRun';
-import type { RunUndo } from './runController';
+import type { RunUndo } from './runUndo';
 import { markManualStep } from './manualStepPrompts';
 import type { PendingPrompt, PendingPrompts, PromptKey } from './pendingPrompts';
 import type { PanelActionHandlers } from './planPanel';

@@ -12,6 +12,7 @@ import type { PlanningStrategy } from '../core/session/planningPrompt';
 import type { ApprovalPolicy, Tool } from '../core/tools/tool';
 import type { UndoReport } from '../core/tools/undoRun';
 import type { UndoneChanges } from '../core/tools/undoneChanges';
+import type { RunUndo } from './runUndo';
 import { runInterruption } from '../core/engine/runInterruption';
 import { loadRuntime } from './loadRuntime';
 import { readSettings } from './settings';
@@ -511,14 +512,6 @@ export class RunController implements vscode.Disposable {
     lane.state = state;
     if (lane === this.lanes.lane()) this.changed.fire(state);
   }
-}
-
-/** What one Undo did (`fromStep`: Undo from here of that step) and what of its run is undone after it. */
-export interface RunUndo {
-  runId: string;
-  report: UndoReport;
-  fromStep?: string;
-  undone: UndoneChanges;
 }
 
 /** Why a second run cannot start in `lane`'s folder now. */
