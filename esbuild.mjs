@@ -36,6 +36,8 @@ const shipped = [
   { ...node, entryPoints: ['src/vscode/runtime.ts'], outfile: `${outdir}/runtime.js`, external: ['vscode'], planSchema: true },
   { ...node, entryPoints: ['src/node/nodeLibrary.ts'], outfile: `${outdir}/core.js` },
   { ...node, entryPoints: ['src/cli/cli.ts'], outfile: `${outdir}/cli.js`, banner: { js: '#!/usr/bin/env node' } },
+  // The GitHub Action's entry point (action.yml), which runs cli.js beside it.
+  { ...node, entryPoints: ['src/cli/actionMain.ts'], outfile: `${outdir}/action.js` },
   // The reader threads of search_text (src/node/parallelTextSearcher.ts), started from runtime.js and cli.js beside it.
   { ...node, entryPoints: ['src/node/textSearchWorker.ts'], outfile: `${outdir}/textSearchWorker.js` },
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['webview/main.ts'], outfile: `${outdir}/webview.js` },

@@ -10,7 +10,9 @@ import type { CliIo } from './cliIo';
  * fails as not allowed; the run itself starts either way. `undefined` for a plan without
  * check commands (steps with a result in `completed`, a resumed run's, do not count).
  * A command whose program is the project's own (`runner.describeProgram`) is shown and
- * allowed with that program.
+ * allowed with that program. Without a terminal but with allow rules (`hasAllowRules`:
+ * `--allow-command`), no blanket answer is given: each check command runs if a rule allows
+ * it and fails as not allowed otherwise.
  */
 export async function checkCommandsConsent(
   plan: Plan,
@@ -19,6 +21,7 @@ export async function checkCommandsConsent(
   signal: AbortSignal,
   completed: Readonly<Record<string, unknown>> = {},
   runner?: CommandRunner,
+  hasAllowRules = false,
 ): Promise<CheckCommandConsent | undefined> {
   const commands = await withProjectPrograms(planCheckCommands(plan, completed), runner);
   if (commands.length === 0) return undefined;
@@ -26,6 +29,10 @@ export async function checkCommandsConsent(
   if (yes) {
     io.err(`${question} Yes (--yes).`);
     return { allowed: true, commands };
+  }
+  if (!io.interactive && hasAllowRules) {
+    io.err(`${question} There is no terminal to ask: those your --allow-command rules allow will run, the checks of the others will fail as not allowed.`);
+    return undefined;
   }
   if (!io.interactive) {
     io.err(`${question} No: there is no terminal to ask, so their checks will fail as not allowed. Run with --yes to allow them.`);

@@ -51,6 +51,8 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
         json: { type: 'boolean', default: false },
         'allow-hard-links': { type: 'boolean', default: false },
         'review-critical-steps': { type: 'boolean', default: false },
+        'allow-command': { type: 'string', multiple: true },
+        'allow-file-changes': { type: 'boolean', default: false },
         approve: { type: 'string', multiple: true },
         reject: { type: 'string', multiple: true },
         answer: { type: 'string', multiple: true },
@@ -101,6 +103,8 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
       timeout: values.timeout,
       allowInsecureKey: values['allow-insecure-key'],
       strategy: values.strategy,
+      allowCommands: values['allow-command'],
+      allowFileChanges: values['allow-file-changes'],
     };
     if (command !== undefined && workspaceCommands.has(command)) await requireWorkspace(workspace);
     const mcpOptions = {

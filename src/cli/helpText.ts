@@ -58,7 +58,8 @@ Run options: [--workspace DIR] [--concurrency N] [--yes] [--json] [--base-url UR
              [--model M] [--timeout SECONDS] [--allow-insecure-key] [--strategy S]
              [--max-requests N] [--max-tokens N] [--max-cost USD] [--allow-hard-links]
              [--max-replans N] [--max-replan-attempts N] [--replan-cooldown SECONDS]
-             [--review-critical-steps] [MCP options]
+             [--review-critical-steps] [--allow-command RULE]... [--allow-file-changes]
+             [--trace-endpoint URL] [--trace-content] [MCP options]
 MCP options: [--mcp-config FILE] [--mcp-timeout SECONDS] [--yes]
 
 Options:
@@ -93,6 +94,15 @@ Options:
   --yes, -y           Approve every file change, command and MCP tool call without asking
                       ("plan": also start the plan without asking), and start the
                       workspace's MCP servers ("validate", "tools": only that).
+  --allow-command RULE
+                      A command that runs without asking: its words ("npm test"), or a JSON
+                      array of them; a last word "..." allows further arguments, except those
+                      that write files, read configuration or run another program. Repeat for
+                      more rules. A rule that would allow any code ("node", "bash -c") is refused.
+  --allow-file-changes
+                      File changes are made without asking, except outside the files a step
+                      said it would change. Without a terminal, anything else that would ask
+                      makes the run stop "waiting" and say what it wanted.
   --json              Print the result as JSON on stdout (progress stays on stderr).
   --allow-hard-links  Let tools read and change files with more than one hard link (refused
                       by default: a hard link can bring a file from outside the workspace in).

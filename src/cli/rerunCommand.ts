@@ -56,7 +56,8 @@ export async function rerunCommand(runId: string, from: string | undefined, opti
         `${Object.keys(initialResults).length} completed step(s) kept${Object.keys(initialResults).length > 0 ? ` (${Object.keys(initialResults).join(', ')})` : ''}.`,
     ),
   );
-  const checkCommands = await checkCommandsConsent(plan, io, options.yes, new AbortController().signal, initialResults, engine.commandRunner);
+  const hasAllowRules = engine.allowedCommands !== undefined;
+  const checkCommands = await checkCommandsConsent(plan, io, options.yes, new AbortController().signal, initialResults, engine.commandRunner, hasAllowRules);
   const { result, state: ended } = await followExecution(
     (hooks) =>
       executeWithReplanning(plan, plan.objective, {

@@ -29,7 +29,16 @@ export async function resumeCommand(runId: string, answers: CliAnswers, options:
   const unused = bindAnswers(state, answers).warnings;
   if (unused.length > 0) throw new UsageError(`Nothing was resumed:\n${unused.map((warning) => `  - ${warning}`).join('\n')}`);
   if (!state.plan) throw new UsageError(`The journal of run "${runId}" has no plan; it cannot be resumed.`);
-  const checkCommands = await checkCommandsConsent(state.plan, io, options.yes, new AbortController().signal, state.results, engine.commandRunner);
+  const hasAllowRules = engine.allowedCommands !== undefined;
+  const checkCommands = await checkCommandsConsent(
+    state.plan,
+    io,
+    options.yes,
+    new AbortController().signal,
+    state.results,
+    engine.commandRunner,
+    hasAllowRules,
+  );
   const followed = await followExecution(
     (hooks) => resumeWithReplanning(runId, { ...engine, ...answers, ...hooks, ...(checkCommands ? { checkCommands } : {}) }),
     state.plan,

@@ -24,6 +24,7 @@ import { executeWithReplanning } from '../core/replan/executeWithReplanning';
 import { followExecution, reportRunResult } from './executeCliRun';
 import { terminalInteraction } from './terminalInteraction';
 import { loadRunnablePlan } from './taskFileCommands';
+import { cliAllowList } from './cliAllowRules';
 
 /** Options shared by `plan`, `run` and `resume`. */
 export interface CliRunOptions extends CliModelOptions, CliReplanOptions {
@@ -39,6 +40,10 @@ export interface CliRunOptions extends CliModelOptions, CliReplanOptions {
   reviewCriticalSteps?: boolean;
   /** Tools beyond the built-in ones: the started MCP servers' (see `withCliMcp`). */
   extraTools?: readonly Tool[];
+  /** `--allow-command RULE`: commands these allow rules allow run without asking (`parseAllowRule`). */
+  allowCommands?: readonly string[] | undefined;
+  /** `--allow-file-changes`: file changes are made without asking, except outside the files a step named. */
+  allowFileChanges?: boolean;
 }
 
 /**
@@ -51,8 +56,8 @@ export function engineOptions(options: CliRunOptions, io: CliIo, capabilities: C
     workspace: createNodeWorkspace(root, { allowHardLinks: options.allowHardLinks ?? false, ripgrepPath: findRipgrepOnPath(process.env.PATH) }),
     // The workspace you named is your choice: commands run in its environment (.venv, node_modules/.bin), its programs shown and asked about.
     commandRunner: createNodeCommandRunner(root, { projectEnvironment: {} }),
-    // No allow rules here: every command asks on the terminal (or --yes approves them all).
-    allowedCommands: undefined,
+    // Only the rules given with --allow-command: other commands ask on the terminal (or --yes approves them all).
+    allowedCommands: cliAllowList(options.allowCommands),
     // No editor here: `no_new_diagnostics` checks fail as not available in the command line.
     diagnostics: undefined,
     store: createFileRunStore(runsDirectory(root)),
@@ -64,7 +69,7 @@ export function engineOptions(options: CliRunOptions, io: CliIo, capabilities: C
     signal: undefined,
     llm: cliModel(options),
     budget: cliBudgetLimits(options),
-    approvalPolicy: undefined,
+    approvalPolicy: options.allowFileChanges === true ? 'commandsOnly' : undefined,
     strategy: parseStrategy(options.strategy),
     capabilities,
     maxConcurrency: options.concurrency,
@@ -94,7 +99,8 @@ export async function runCommand(file: string, options: CliRunOptions, io: CliIo
     );
   }
   await requireAttachments(plan, engine.workspace, `edit the "attachments" of that step in ${file} (another file, or none)`);
-  const checkCommands = await checkCommandsConsent(plan, io, options.yes, new AbortController().signal, {}, engine.commandRunner);
+  const hasAllowRules = engine.allowedCommands !== undefined;
+  const checkCommands = await checkCommandsConsent(plan, io, options.yes, new AbortController().signal, {}, engine.commandRunner, hasAllowRules);
   const { result, state } = await followExecution(
     (hooks) => executeWithReplanning(plan, plan.objective, { ...engine, ...hooks, idSource: newCliRunId, ...(checkCommands ? { checkCommands } : {}) }),
     plan,

@@ -1,0 +1,186 @@
+import { randomUUID } from 'node:crypto';
+import { appendFile, copyFile, mkdir, readdir, stat } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
+import type { RunResult } from '../core/engine/runOptions';
+import { actionSummary } from './actionSummary';
+import { runsDirectory } from './cliIo';
+import { parseAllowRule } from './cliAllowRules';
+import { errorMessage } from '../shared/errorMessage';
+
+/** What the CLI child returned: its exit code and standard output (progress went to the job log). */
+export interface CliOutcome {
+  code: number;
+  stdout: string;
+  /** The end of its error stream, for a run that could not start. */
+  stderrTail: string;
+}
+
+/** Starts the CLI with `args` and `env` (no terminal: nothing can be asked) and resolves when it ends. */
+export type CliStarter = (args: readonly string[], env: Readonly<Record<string, string>>) => Promise<CliOutcome>;
+
+/** The action's inputs, as `action.yml` declares them. */
+export const actionInputNames = [
+  'plan',
+  'workspace',
+  'allow-commands',
+  'allow-file-changes',
+  'dangerously-approve-everything',
+  'model',
+  'base-url',
+  'api-key',
+  'journal-dir',
+  'trace-endpoint',
+] as const;
+
+type ActionInput = (typeof actionInputNames)[number];
+
+/**
+ * The GitHub Action's entry point: runs the plan file `plan` headless with the CLI in the
+ * workspace, and reports as a workflow expects. Nothing that would ask is done unless the
+ * workflow allows it: `allow-commands` (allow rules, one a line, checked before anything
+ * starts), `allow-file-changes`, or `dangerously-approve-everything` (the CLI's `--yes`);
+ * anything else makes the run stop `waiting`, and the job summary says what it wanted.
+ * Writes the job summary to `GITHUB_STEP_SUMMARY`; `status`, `run-id`, `changed-files`
+ * (one a line) and `journal-dir` to `GITHUB_OUTPUT`; copies the run's journal files
+ * (new or changed during the run) to `journal-dir`. Resolves to the CLI's exit code
+ * (0 completed, 1 failed, 2 not started, 3 waiting, 4 cancelled, 5 partly done).
+ */
+export async function runGithubAction(env: Readonly<Record<string, string | undefined>>, startCli: CliStarter, log: (line: string) => void): Promise<number> {
+  const input = (name: ActionInput): string => (env[`INPUT_${name.toUpperCase()}`] ?? env[`INPUT_${name.toUpperCase().replace(/-/g, '_')}`] ?? '').trim();
+  const flag = (name: ActionInput): boolean => {
+    const value = input(name).toLowerCase();
+    if (value === '' || value === 'false') return false;
+    if (value === 'true') return true;
+    throw new ActionInputError(`The input ${name} must be true or false, got "${value}".`);
+  };
+  const githubWorkspace = env['GITHUB_WORKSPACE'] ?? process.cwd();
+  let journalDir = '';
+  try {
+    const plan = input('plan');
+    if (plan === '') throw new ActionInputError('The input plan is required: the plan file (a plan JSON, or a tasks file) to run.');
+    const workspace = resolve(githubWorkspace, input('workspace') || '.');
+    journalDir = resolve(githubWorkspace, input('journal-dir') || join(env['RUNNER_TEMP'] ?? workspace, 'task-planner-journal'));
+    const rules = input('allow-commands')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '' && !line.startsWith('#'));
+    // A refused rule stops the action before anything runs, naming the rule.
+    for (const rule of rules) parseAllowRule(rule);
+    const args = ['run', isAbsolute(plan) ? plan : resolve(workspace, plan), '--workspace', workspace, '--json'];
+    for (const rule of rules) args.push('--allow-command', rule);
+    if (flag('allow-file-changes')) args.push('--allow-file-changes');
+    if (flag('dangerously-approve-everything')) {
+      log('::warning title=Task Planner::dangerously-approve-everything is on: every file change, command and tool call of the plan runs without asking.');
+      args.push('--yes');
+    }
+    if (input('model') !== '') args.push('--model', input('model'));
+    if (input('base-url') !== '') args.push('--base-url', input('base-url'));
+    if (input('trace-endpoint') !== '') args.push('--trace-endpoint', input('trace-endpoint'));
+    const childEnv = cliEnvironment(env, input('api-key'));
+    const before = await journalFiles(runsDirectory(workspace));
+    const outcome = await startCli(args, childEnv);
+    const result = parseRunResult(outcome.stdout);
+    const changedFiles = result === undefined ? [] : changedFilesOf(result);
+    const copied = await copyJournal(runsDirectory(workspace), before, journalDir);
+    await writeSummary(env, actionSummary(result ?? { code: outcome.code, message: outcome.stderrTail }, changedFiles));
+    await writeOutputs(env, {
+      status: result?.status ?? 'error',
+      'run-id': result?.runId ?? '',
+      'changed-files': changedFiles.join('\n'),
+      'journal-dir': journalDir,
+      'exit-code': String(outcome.code),
+    });
+    const ended = result === undefined ? `the plan did not run (exit code ${outcome.code})` : `run ${result.runId} ${result.status}`;
+    log(`Task Planner: ${ended}; ${copied} journal file${copied === 1 ? '' : 's'} in ${journalDir}.`);
+    if (result?.status === 'waiting') {
+      log(
+        `::error title=Task Planner::The run is waiting for permission it was not given: ${workflowCommandText((result.pending ?? []).map((request) => `${request.stepId} (${request.kind})`).join(', '))}. See the job summary.`,
+      );
+    }
+    return outcome.code;
+  } catch (error) {
+    const message = errorMessage(error);
+    log(`::error title=Task Planner::${workflowCommandText(message)}`);
+    await writeSummary(env, actionSummary({ code: 2, message }, []));
+    await writeOutputs(env, { status: 'error', 'run-id': '', 'changed-files': '', 'journal-dir': journalDir, 'exit-code': '2' });
+    return 2;
+  }
+}
+
+/** An input the action cannot use; nothing was started. */
+class ActionInputError extends Error {}
+
+/**
+ * The CLI's environment: the job's, without the action's inputs (the key among them),
+ * with the `api-key` input as `OPENAI_API_KEY` when given.
+ */
+function cliEnvironment(env: Readonly<Record<string, string | undefined>>, apiKey: string): Record<string, string> {
+  const childEnv: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) if (value !== undefined && !name.startsWith('INPUT_')) childEnv[name] = value;
+  if (apiKey !== '') childEnv['OPENAI_API_KEY'] = apiKey;
+  return childEnv;
+}
+
+function parseRunResult(stdout: string): RunResult | undefined {
+  try {
+    const value = JSON.parse(stdout) as Partial<RunResult> | null;
+    const isResult = value !== null && typeof value === 'object' && typeof value.runId === 'string' && typeof value.status === 'string';
+    return isResult ? (value as RunResult) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every file a step of the run changed, in step order, each once. */
+function changedFilesOf(result: RunResult): string[] {
+  return [...new Set(Object.values(result.steps).flatMap((step) => step.filesChanged ?? []))];
+}
+
+/** The journal files in `dir` (`<runId>.jsonl`, `<runId>.snapshot.json`) with their modification times. */
+async function journalFiles(dir: string): Promise<Map<string, number>> {
+  const files = new Map<string, number>();
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return files;
+  }
+  for (const name of names) {
+    if (!name.endsWith('.jsonl') && !name.endsWith('.snapshot.json')) continue;
+    const info = await stat(join(dir, name));
+    if (info.isFile()) files.set(name, info.mtimeMs);
+  }
+  return files;
+}
+
+/** Copies the journal files written since `before` (the run's and its repair runs') to `target`; resolves to how many. */
+async function copyJournal(dir: string, before: ReadonlyMap<string, number>, target: string): Promise<number> {
+  const after = await journalFiles(dir);
+  const written = [...after].filter(([name, time]) => before.get(name) !== time).map(([name]) => name);
+  await mkdir(target, { recursive: true });
+  for (const name of written) await copyFile(join(dir, name), join(target, name));
+  return written.length;
+}
+
+async function writeSummary(env: Readonly<Record<string, string | undefined>>, markdown: string): Promise<void> {
+  const file = env['GITHUB_STEP_SUMMARY'];
+  if (file) await appendFile(file, markdown, 'utf8');
+}
+
+/** Appends `outputs` to `GITHUB_OUTPUT` in its multi-line form, each value between delimiters it cannot contain. */
+async function writeOutputs(env: Readonly<Record<string, string | undefined>>, outputs: Readonly<Record<string, string>>): Promise<void> {
+  const file = env['GITHUB_OUTPUT'];
+  if (!file) return;
+  const text = Object.entries(outputs)
+    .map(([name, value]) => {
+      const delimiter = `ghadelimiter_${randomUUID()}`;
+      return `${name}<<${delimiter}\n${value}\n${delimiter}\n`;
+    })
+    .join('');
+  await appendFile(file, text, 'utf8');
+}
+
+/** `text` as a workflow command's message: `%`, CR and LF escaped as GitHub reads them back. */
+export function workflowCommandText(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}

@@ -1,0 +1,141 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { temporaryDirectory } from '../../support/temporaryDirectory';
+
+const root = resolve(__dirname, '../../..');
+
+interface ActionRun {
+  code: number | null;
+  log: string;
+  outputs: Record<string, string>;
+  summary: string;
+}
+
+/** Runs the action's entry point from source as GitHub runs it: no terminal, INPUT_* and the GITHUB_* files in its environment. */
+function runAction(workspace: string, inputs: Record<string, string>): Promise<ActionRun> {
+  const files = join(workspace, '..', `${workspace.split('/').pop() ?? 'ws'}-github`);
+  mkdirSync(files, { recursive: true });
+  const output = join(files, 'output');
+  const summary = join(files, 'summary.md');
+  writeFileSync(output, '');
+  writeFileSync(summary, '');
+  const env: Record<string, string> = { ...(process.env as Record<string, string>), GITHUB_OUTPUT: output, GITHUB_STEP_SUMMARY: summary, GITHUB_WORKSPACE: workspace, RUNNER_TEMP: files };
+  delete env['OPENAI_API_KEY'];
+  delete env['TASK_PLANNER_API_KEY'];
+  // GitHub names each input INPUT_<NAME> in upper case, hyphens kept.
+  for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/cli/actionMain.ts')], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env });
+    let log = '';
+    child.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, log, outputs: parseOutputs(readFileSync(output, 'utf8')), summary: readFileSync(summary, 'utf8') }));
+  });
+}
+
+/** The `name<<DELIMITER … DELIMITER` blocks of a GITHUB_OUTPUT file, as GitHub reads them. */
+function parseOutputs(text: string): Record<string, string> {
+  const outputs: Record<string, string> = {};
+  const lines = text.split('\n');
+  for (let index = 0; index < lines.length; index++) {
+    const match = /^([\w-]+)<<(.+)$/.exec(lines[index] ?? '');
+    if (!match) continue;
+    const value: string[] = [];
+    while (lines[++index] !== match[2]) value.push(lines[index] ?? '');
+    outputs[match[1]!] = value.join('\n');
+  }
+  return outputs;
+}
+
+function writePlan(workspace: string, steps: unknown[]): string {
+  writeFileSync(join(workspace, 'plan.json'), JSON.stringify({ objective: 'CI run', steps }));
+  return 'plan.json';
+}
+
+const writeStep = { id: 'write', title: 'Write the notes', tool: 'write_file', args: { path: 'out/notes.txt', content: 'from CI\n' } };
+
+describe('GitHub Action entry point (action.yml), run with the environment GitHub gives it', function () {
+  this.timeout(120_000);
+  const workspace = temporaryDirectory('action-ws-');
+
+  it('completed: a file change the workflow allows is made; summary, outputs and journal written; exit 0', async () => {
+    const plan = writePlan(workspace.path, [writeStep]);
+    const run = await runAction(workspace.path, { plan, 'allow-file-changes': 'true' });
+    assert.equal(run.code, 0, run.log);
+    assert.equal(readFileSync(join(workspace.path, 'out/notes.txt'), 'utf8'), 'from CI\n');
+    assert.equal(run.outputs['status'], 'completed');
+    assert.equal(run.outputs['changed-files'], 'out/notes.txt');
+    assert.match(run.outputs['run-id'] ?? '', /^\d{8}-\d{6}-[0-9a-f]{6}$/);
+    assert.match(run.summary, new RegExp(`^## Task Planner: run ${(run.outputs['run-id'] ?? '').replace(/-/g, '\\\\-')} completed`, 'm'));
+    assert.match(run.summary, /^- out\/notes\\\.txt$/m);
+    const journal = run.outputs['journal-dir'] ?? '';
+    assert.ok(readdirSync(journal).includes(`${run.outputs['run-id']}.jsonl`), `journal files: ${readdirSync(journal).join(', ')}`);
+    // The CLI's progress is shown with workflow commands stopped, and they are resumed after it.
+    const token = /::stop-commands::([0-9a-f-]+)/.exec(run.log)?.[1];
+    assert.ok(token !== undefined && run.log.includes(`::${token}::`), run.log);
+  });
+
+  it('failed: a critical step that fails fails the run; exit 1, status failed', async () => {
+    const plan = writePlan(workspace.path, [{ id: 'read', title: 'Read the missing file', tool: 'read_file', args: { path: 'missing.txt' }, maxAttempts: 1, critical: true }]);
+    const run = await runAction(workspace.path, { plan });
+    assert.equal(run.code, 1, run.log);
+    assert.equal(run.outputs['status'], 'failed');
+    assert.match(run.summary, /^## Task Planner: run \S+ failed$/m);
+    assert.match(run.summary, /\| read \| failed \| 1 \|/);
+  });
+
+  it('waiting: a command no rule allows is not run; the run stops waiting, says what it wanted and which input allows it; exit 3', async () => {
+    const plan = writePlan(workspace.path, [{ id: 'status', title: 'Show the version', tool: 'run_command', args: { argv: ['git', '--version'] } }, writeStep]);
+    const run = await runAction(workspace.path, { plan });
+    assert.equal(run.code, 3, run.log);
+    assert.equal(run.outputs['status'], 'waiting');
+    assert.equal(existsSync(join(workspace.path, 'out/notes.txt')), false, 'no file change without allow-file-changes');
+    assert.match(run.summary, /### Waiting: what the run wanted/);
+    assert.match(run.summary, /wants to run:\n\s+"git" "--version"/);
+    assert.match(run.summary, /wants to write out\/notes\.txt/);
+    assert.match(run.summary, /add the command to the `allow-commands` input/);
+    assert.match(run.log, /::error title=Task Planner::The run is waiting for permission it was not given: status \(approval\), write \(approval\)/);
+  });
+
+  it('an allow rule of the workflow runs that command and nothing else', async () => {
+    const plan = writePlan(workspace.path, [
+      { id: 'version', title: 'Show the version', tool: 'run_command', args: { argv: ['git', 'version'] } },
+      { id: 'status', title: 'Show the version again', tool: 'run_command', args: { argv: ['git', '--version'] } },
+    ]);
+    const run = await runAction(workspace.path, { plan, 'allow-commands': '# the version only\ngit version\n' });
+    assert.equal(run.code, 3, run.log);
+    const journal = readFileSync(join(run.outputs['journal-dir'] ?? '', `${run.outputs['run-id']}.jsonl`), 'utf8');
+    assert.match(journal, /"type":"step_completed","stepId":"version"/);
+    assert.match(run.summary, /\| version \| completed \|/);
+    assert.match(run.summary, /\*\*status\*\* \(approval\)/);
+  });
+
+  it('dangerously-approve-everything approves every request, and says so in the log', async () => {
+    const plan = writePlan(workspace.path, [{ id: 'status', title: 'Show the version', tool: 'run_command', args: { argv: ['git', '--version'] } }, writeStep]);
+    const run = await runAction(workspace.path, { plan, 'dangerously-approve-everything': 'true' });
+    assert.equal(run.code, 0, run.log);
+    assert.match(run.log, /::warning title=Task Planner::dangerously-approve-everything is on/);
+  });
+
+  it('a rule that would allow any code stops the action before anything runs (exit 2), naming the rule', async () => {
+    const plan = writePlan(workspace.path, [writeStep]);
+    const run = await runAction(workspace.path, { plan, 'allow-commands': 'bash -c', 'allow-file-changes': 'true' });
+    assert.equal(run.code, 2, run.log);
+    assert.equal(run.outputs['status'], 'error');
+    assert.equal(existsSync(join(workspace.path, 'out/notes.txt')), false);
+    assert.match(run.summary, /did not run[\s\S]*bash -c[\s\S]*would let bash run any code/);
+  });
+
+  it('step text cannot form links, images or HTML in the job summary', async () => {
+    const title = '![t](https://example.com/p.png) <img src=x> [l](https://example.com)';
+    const plan = writePlan(workspace.path, [{ id: 'note', title, kind: 'manual', input: { instructions: title } }]);
+    const run = await runAction(workspace.path, { plan });
+    assert.equal(run.code, 3, run.log);
+    assert.match(run.summary, /\*\*note\*\* \(manual\): .*\\!\\\[t\\\]\\\(https\\:/);
+    // Escaped, each character shows as itself: no image, link or tag starts unescaped.
+    assert.doesNotMatch(run.summary, /(?<!\\)!(?<!\\)\[|(?<!\\)<img|(?<!\\)\[l/);
+  });
+});
