@@ -14,6 +14,7 @@ import { withCliMcp } from './cliMcp';
 import { toolsCommand } from './toolsCommand';
 import { exportCommand, importCommand } from './taskFileCommands';
 import { cliModel } from './cliModel';
+import { traceCommand } from './traceCommand';
 import { errorMessage } from '../shared/errorMessage';
 import { dashTextHint, textArguments } from './textArguments';
 
@@ -53,6 +54,9 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
         'review-critical-steps': { type: 'boolean', default: false },
         'allow-command': { type: 'string', multiple: true },
         'allow-file-changes': { type: 'boolean', default: false },
+        'trace-endpoint': { type: 'string' },
+        'trace-content': { type: 'boolean', default: false },
+        trace: { type: 'string' },
         approve: { type: 'string', multiple: true },
         reject: { type: 'string', multiple: true },
         answer: { type: 'string', multiple: true },
@@ -105,6 +109,8 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
       strategy: values.strategy,
       allowCommands: values['allow-command'],
       allowFileChanges: values['allow-file-changes'],
+      traceEndpoint: values['trace-endpoint'],
+      traceContent: values['trace-content'],
     };
     if (command !== undefined && workspaceCommands.has(command)) await requireWorkspace(workspace);
     const mcpOptions = {
@@ -158,6 +164,10 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
       case 'tools':
         if (target !== undefined) throw new UsageError(`tools takes no argument, got "${target}".`);
         return await withCliMcp(mcpOptions, io, (tools, servers) => Promise.resolve(toolsCommand({ tools, servers }, values.json, io)));
+      case 'trace': {
+        const runId = required(target, 'trace needs a run id: task-planner trace <runId> [--trace FILE] (list them with "task-planner runs")');
+        return await traceCommand(runId, workspace, { ...runOptions, file: values.trace }, io);
+      }
       case 'runs':
         if (target !== undefined) throw new UsageError(`runs takes no argument, got "${target}".`);
         return await runsCommand(workspace, values.json, io);
@@ -165,7 +175,7 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
         io.err(helpText);
         return 2;
       default:
-        throw new UsageError(`Unknown command "${command}". Commands: plan, validate, run, import, export, resume, rerun, runs, undo, tools.`);
+        throw new UsageError(`Unknown command "${command}". Commands: plan, validate, run, import, export, resume, rerun, runs, trace, undo, tools.`);
     }
   } catch (error) {
     if (error instanceof UsageError) {
@@ -178,7 +188,7 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
 }
 
 /** The commands that act on a workspace (and journal under it). */
-const workspaceCommands: ReadonlySet<string> = new Set(['plan', 'run', 'resume', 'rerun', 'runs', 'undo']);
+const workspaceCommands: ReadonlySet<string> = new Set(['plan', 'run', 'resume', 'rerun', 'runs', 'trace', 'undo']);
 
 function required(value: string | undefined, message: string): string {
   if (value === undefined || value === '') throw new UsageError(message);

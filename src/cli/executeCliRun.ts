@@ -30,19 +30,22 @@ export interface ExecutionHooks {
  * Follows an execution (a run and the repair runs after it): progress on stderr, from the
  * steps of `plan` that `stored` (a resumed run's journaled state) had ended, a new count for
  * each repair plan; Ctrl+C cancels (the journal stays resumable). Resolves to the
- * execution's result and its final state, folded from its events.
+ * execution's result, its final state, folded from its events, and the ids of its runs (the
+ * run, then each repair run) in order.
  */
 export async function followExecution(
   execute: (hooks: ExecutionHooks) => Promise<RunResult>,
   plan: Plan,
   io: CliIo,
   stored?: RunState,
-): Promise<{ result: RunResult; state: RunState }> {
+): Promise<{ result: RunResult; state: RunState; runIds: string[] }> {
   const alreadyEnded = Object.values(stored?.steps ?? {}).filter((step) => terminalStepStatuses.has(step.status)).length;
   let report = progressReporter(plan, io.err, alreadyEnded);
   // Folded in place within a run (a copy per event made a long run quadratic); a repair run's start continues it once.
   let state = stored ? cloneRunState(stored) : undefined;
+  const runIds: string[] = [];
   const onEvent = (event: RunEvent): void => {
+    if (runIds[runIds.length - 1] !== event.runId) runIds.push(event.runId);
     if (state === undefined || event.runId !== state.runId) state = reduceExecutionEvent(state, event);
     else applyRunEvent(state, event);
     if (event.type === 'replan_started') io.err(`Replanning: ${event.reason}`);
@@ -58,7 +61,7 @@ export async function followExecution(
   process.once('SIGINT', onInterrupt);
   try {
     const result = await execute({ signal: controller.signal, onEvent });
-    return { result, state: state ?? initialRunState(result.runId) };
+    return { result, state: state ?? initialRunState(result.runId), runIds: runIds.length > 0 ? runIds : [result.runId] };
   } finally {
     process.removeListener('SIGINT', onInterrupt);
   }

@@ -13,6 +13,7 @@ Usage:
                      [--done STEP[=NOTE]] [--failed STEP=REASON]
   task-planner rerun <runId> --from STEP [run options]
   task-planner runs [--workspace DIR] [--json]
+  task-planner trace <runId> [--trace FILE] [--json] [--trace-endpoint URL] [--workspace DIR]
   task-planner undo <runId> [--from STEP] [--workspace DIR] [--json]
   task-planner tools [--workspace DIR] [--json] [MCP options]
   task-planner --help | --version
@@ -48,6 +49,10 @@ Commands:
              while the run waits or was cut off: resume it, or undo it and run the plan.
              Typically after "undo <runId> --from STEP".
   runs       List the runs journaled in the workspace, newest first, with their status.
+  trace      Print a run's trace from its journal as a timed tree: the run, each step's
+             attempts, and in them the model calls (model, tokens, cached tokens) and tool
+             calls. --trace FILE writes it as JSON lines (one span a line; --json prints
+             those); --trace-endpoint sends it too.
   undo       Put back the files a run changed, newest change first; a file changed since
              is left alone and named (exit 1). With --from STEP, only that step, the steps
              that depend on it and those that changed its files after it. Twice: nothing.
@@ -103,6 +108,12 @@ Options:
                       File changes are made without asking, except outside the files a step
                       said it would change. Without a terminal, anything else that would ask
                       makes the run stop "waiting" and say what it wanted.
+  --trace-endpoint URL
+                      Send the run's trace (OpenTelemetry, OTLP/HTTP, GenAI conventions) to
+                      this collector when the run ends (http://127.0.0.1:4318 means
+                      .../v1/traces). Off without it. It holds ids, kinds, statuses, times,
+                      model names, token counts and tool names: no prompt, objective, title,
+                      input, result or file content unless --trace-content is given too.
   --json              Print the result as JSON on stdout (progress stays on stderr).
   --allow-hard-links  Let tools read and change files with more than one hard link (refused
                       by default: a hard link can bring a file from outside the workspace in).

@@ -10,6 +10,7 @@ import { cliCapabilities } from './cliCapabilities';
 import type { CapabilityCatalogue } from '../core/capabilities/capabilityCatalogue';
 import { stepCapabilities, type StepCapabilities } from '../core/capabilities/stepCapabilities';
 import { exitCodeOf, followExecution, reportRunResult } from './executeCliRun';
+import { sendRunTraces } from './traceCommand';
 import { type CliRunOptions, engineOptions, newCliRunId, parseStrategy, requireAttachments } from './runCommand';
 
 /** Options of `plan` besides those it shares with `run`. */
@@ -62,11 +63,12 @@ export async function planCommand(request: string, options: CliPlanOptions, io: 
     }
     const fix = 'save the plan with --json, edit the "attachments" of that step (another file, or none) and start it with "task-planner run"';
     await requireAttachments(plan, engine.workspace, fix);
-    const { result, state } = await followExecution(
+    const { result, state, runIds } = await followExecution(
       (hooks) => executeWithReplanning(plan, plan.objective, { ...engine, ...hooks, idSource: newCliRunId }),
       plan,
       io,
     );
+    await sendRunTraces(engine.store, runIds, options, io);
     if (options.json) {
       io.out(JSON.stringify({ plan, critique, warnings, started: true, result }, null, 2));
       return exitCodeOf(result);

@@ -7,6 +7,7 @@ import { checkCommandsConsent } from './checkCommandsConsent';
 import { cliCapabilities } from './cliCapabilities';
 import { type CliIo, runsDirectory, UsageError } from './cliIo';
 import { followExecution, reportRunResult } from './executeCliRun';
+import { sendRunTraces } from './traceCommand';
 import { type CliRunOptions, engineOptions, newCliRunId, requireAttachments } from './runCommand';
 import { terminalSafe } from './terminalSafe';
 
@@ -58,7 +59,7 @@ export async function rerunCommand(runId: string, from: string | undefined, opti
   );
   const hasAllowRules = engine.allowedCommands !== undefined;
   const checkCommands = await checkCommandsConsent(plan, io, options.yes, new AbortController().signal, initialResults, engine.commandRunner, hasAllowRules);
-  const { result, state: ended } = await followExecution(
+  const { result, state: ended, runIds } = await followExecution(
     (hooks) =>
       executeWithReplanning(plan, plan.objective, {
         ...engine,
@@ -70,5 +71,6 @@ export async function rerunCommand(runId: string, from: string | undefined, opti
     plan,
     io,
   );
+  await sendRunTraces(engine.store, runIds, options, io);
   return reportRunResult(result, ended, options.workspace, options.json, io);
 }

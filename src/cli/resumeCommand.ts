@@ -5,6 +5,7 @@ import type { ResumeOptions } from '../core/engine/runOptions';
 import { type CliIo, runsDirectory, UsageError } from './cliIo';
 import { checkCommandsConsent } from './checkCommandsConsent';
 import { followExecution, reportRunResult } from './executeCliRun';
+import { sendRunTraces } from './traceCommand';
 import { type CliRunOptions, engineOptions } from './runCommand';
 import { cliCapabilities } from './cliCapabilities';
 
@@ -45,5 +46,6 @@ export async function resumeCommand(runId: string, answers: CliAnswers, options:
     io,
     state,
   );
+  await sendRunTraces(engine.store, followed.runIds, options, io);
   return reportRunResult(followed.result, followed.state, options.workspace, options.json, io);
 }

@@ -25,9 +25,10 @@ import { followExecution, reportRunResult } from './executeCliRun';
 import { terminalInteraction } from './terminalInteraction';
 import { loadRunnablePlan } from './taskFileCommands';
 import { cliAllowList } from './cliAllowRules';
+import { sendRunTraces, traceUrl, type CliTraceOptions } from './traceCommand';
 
 /** Options shared by `plan`, `run` and `resume`. */
-export interface CliRunOptions extends CliModelOptions, CliReplanOptions {
+export interface CliRunOptions extends CliModelOptions, CliReplanOptions, CliTraceOptions {
   workspace: string;
   concurrency: number | undefined;
   yes: boolean;
@@ -83,6 +84,7 @@ export function engineOptions(options: CliRunOptions, io: CliIo, capabilities: C
 
 /** `run <plan.json>`: executes the plan in the workspace, journaling it for `resume`, repairing failed steps with the model (`executeWithReplanning`). */
 export async function runCommand(file: string, options: CliRunOptions, io: CliIo): Promise<number> {
+  traceUrl(options);
   const capabilities = await cliCapabilities(options, io);
   const engine = engineOptions(options, io, capabilities);
   // A task file of another tool (Spec Kit, Kiro, Cursor, Copilot, a checklist) runs as the plan it imports to.
@@ -101,11 +103,12 @@ export async function runCommand(file: string, options: CliRunOptions, io: CliIo
   await requireAttachments(plan, engine.workspace, `edit the "attachments" of that step in ${file} (another file, or none)`);
   const hasAllowRules = engine.allowedCommands !== undefined;
   const checkCommands = await checkCommandsConsent(plan, io, options.yes, new AbortController().signal, {}, engine.commandRunner, hasAllowRules);
-  const { result, state } = await followExecution(
+  const { result, state, runIds } = await followExecution(
     (hooks) => executeWithReplanning(plan, plan.objective, { ...engine, ...hooks, idSource: newCliRunId, ...(checkCommands ? { checkCommands } : {}) }),
     plan,
     io,
   );
+  await sendRunTraces(engine.store, runIds, options, io);
   return reportRunResult(result, state, options.workspace, options.json, io);
 }
 

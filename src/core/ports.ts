@@ -1,5 +1,6 @@
 import type { LlmChatRequest, LlmChatResponse } from './llm/llmTypes';
 import type { Attachment } from './plan/planSchema';
+import type { TraceSpan } from './trace/traceSpan';
 
 /**
  * The ports through which the core reaches the outside world, all of them in this file.
@@ -269,6 +270,15 @@ export interface Interaction {
   requestReview(request: ReviewRequest, signal: AbortSignal): Promise<ReviewDecision | 'defer'>;
   /** Waits until the person marked the step done or failed; may take as long as the work does. */
   requestManualStep(request: ManualStepRequest, signal: AbortSignal): Promise<ManualStepOutcome | 'defer'>;
+}
+
+/**
+ * Where a run's trace goes (`src/node/otlpTraceExporter.ts`: OTLP/HTTP through the
+ * OpenTelemetry SDK). `export` sends the spans of one run as one trace, their parent links
+ * kept, and resolves once they were sent (it rejects when they could not be).
+ */
+export interface TraceExporter {
+  export(spans: readonly TraceSpan[]): Promise<void>;
 }
 
 /**

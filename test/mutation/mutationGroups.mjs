@@ -515,6 +515,13 @@ export const mutationGroups = [
     ],
     spec: ['test/unit/core/interop/**/*.test.ts'],
   },
+  {
+    name: 'trace',
+    ci: false,
+    threshold: 80,
+    mutate: ['src/core/trace/runTrace.ts', 'src/core/trace/traceSpan.ts', 'src/core/trace/traceTree.ts', 'src/core/trace/exportRunTrace.ts'],
+    spec: ['test/unit/core/trace/**/*.test.ts'],
+  },
 ];
 
 /** Where a group's reports go; scripts/mutation.mjs reads the JSON one. */

@@ -1,0 +1,74 @@
+import { writeFile } from 'node:fs/promises';
+import { exportRunTraces, loadRunTrace } from '../core/trace/exportRunTrace';
+import type { RunStore } from '../core/ports';
+import { traceTree } from '../core/trace/traceTree';
+import { createFileRunStore } from '../node/fileRunStore';
+import { createOtlpTraceExporter, otlpTracesUrl } from '../node/otlpTraceExporter';
+import { errorMessage } from '../shared/errorMessage';
+import { type CliIo, runsDirectory, UsageError } from './cliIo';
+
+declare const TASK_PLANNER_VERSION: string | undefined;
+
+/** Where a run's trace goes: `--trace-endpoint URL` (nothing is sent without it) and `--trace-content`. */
+export interface CliTraceOptions {
+  traceEndpoint?: string | undefined;
+  /** Include the objective, titles, step inputs and results (off: none of them leave the machine). */
+  traceContent?: boolean;
+}
+
+/** The OTLP/HTTP traces URL of `--trace-endpoint`, checked before anything runs; `undefined` without one. */
+export function traceUrl(options: CliTraceOptions): string | undefined {
+  if (options.traceEndpoint === undefined || options.traceEndpoint.trim() === '') return undefined;
+  const checked = otlpTracesUrl(options.traceEndpoint);
+  if ('problem' in checked) throw new UsageError(`--trace-endpoint: ${checked.problem}`);
+  return checked.url;
+}
+
+/**
+ * Sends the traces of `runIds` (a run and its repair runs) to `--trace-endpoint` when one is
+ * given; a failure to send is a warning on stderr, never the run's failure.
+ */
+export async function sendRunTraces(store: RunStore, runIds: readonly string[], options: CliTraceOptions, io: CliIo): Promise<void> {
+  const url = traceUrl(options);
+  if (url === undefined) return;
+  try {
+    await exportRunTraces(store, runIds, createOtlpTraceExporter(url, version()), { content: options.traceContent === true });
+    io.err(`Trace sent to ${url}.`);
+  } catch (error) {
+    io.err(`warning: ${errorMessage(error)}`);
+  }
+}
+
+/**
+ * `trace <runId> [--trace FILE] [--trace-endpoint URL]`: the run's trace from its journal as
+ * a timed tree on stdout (run → step attempts → model and tool calls), as JSON lines (one
+ * span a line) in FILE, and sent to the endpoint when given.
+ */
+export async function traceCommand(
+  runId: string,
+  workspace: string,
+  options: CliTraceOptions & { file: string | undefined; json: boolean },
+  io: CliIo,
+): Promise<number> {
+  const url = traceUrl(options);
+  const store = createFileRunStore(runsDirectory(workspace));
+  const content = { content: options.traceContent === true };
+  const spans = await loadRunTrace(store, runId, content);
+  if (spans === undefined) throw new UsageError(`No run "${runId}" in ${runsDirectory(workspace)}; list them with "task-planner runs".`);
+  const lines = spans.map((span) => JSON.stringify(span));
+  if (options.file !== undefined) {
+    try {
+      await writeFile(options.file, lines.map((line) => `${line}\n`).join(''), 'utf8');
+    } catch (error) {
+      throw new UsageError(`Cannot write ${options.file}: ${errorMessage(error)}`);
+    }
+    io.err(`Wrote ${spans.length} spans to ${options.file}.`);
+  }
+  io.out(options.json ? lines.join('\n') : traceTree(spans).join('\n'));
+  if (url !== undefined) await sendRunTraces(store, [runId], options, io);
+  return 0;
+}
+
+function version(): string {
+  return typeof TASK_PLANNER_VERSION === 'string' ? TASK_PLANNER_VERSION : 'development';
+}

@@ -1,0 +1,160 @@
+import type { RunEvent } from '../engine/runEvents';
+import type { Plan } from '../plan/planSchema';
+import { capText } from '../text/capText';
+import type { TraceSpan } from './traceSpan';
+
+/** The OpenTelemetry GenAI semantic-convention attribute names the trace uses (checked against the package in the tests). */
+export const genAiAttributes = {
+  operation: 'gen_ai.operation.name',
+  requestModel: 'gen_ai.request.model',
+  inputTokens: 'gen_ai.usage.input_tokens',
+  outputTokens: 'gen_ai.usage.output_tokens',
+  cachedInputTokens: 'gen_ai.usage.cache_read.input_tokens',
+  toolName: 'gen_ai.tool.name',
+  agentName: 'gen_ai.agent.name',
+} as const;
+
+/** Characters of one content attribute (a step's input or result) when content is included. */
+export const traceContentChars = 4000;
+
+/** What a trace says beyond the run's shape. */
+export interface TraceOptions {
+  /**
+   * Include content: the objective, step titles, inputs and results (each capped at
+   * `traceContentChars`). Off, a span holds ids, kinds, statuses, model names, token
+   * counts, tool names and times only: nothing the plan, a prompt or a file says.
+   */
+  content: boolean;
+}
+
+// The agent's progress before each tool call: "turn 3 of 12: write_file" (runStepAgent).
+const toolCallProgress = /^turn \d+ of \d+: ([\w.-]+)$/;
+
+const attemptEnds = new Set<RunEvent['type']>(['step_completed', 'step_failed', 'verification_failed', 'step_deferred', 'step_skipped']);
+const runEnds = new Set<RunEvent['type']>(['run_completed', 'run_failed', 'run_waiting', 'run_cancelled']);
+
+/**
+ * The trace of one run from its journaled events (in `seq` order): a `run` span over the
+ * whole journal; a `step` span per attempt (from `step_started` to what ended it, or the
+ * run's end); inside it a `model` span per `model_called` (from the step's event before it,
+ * with the model and token counts) and a `tool` span per tool call (a tool step's attempt,
+ * or an agent's call from its progress line to the step's next event). Pure.
+ */
+export function runTrace(events: readonly RunEvent[], options: TraceOptions): TraceSpan[] {
+  const first = events[0];
+  if (first === undefined) return [];
+  const last = events[events.length - 1] ?? first;
+  let plan: Plan | undefined = first.type === 'run_started' ? first.plan : undefined;
+  const ended = [...events].reverse().find((event) => runEnds.has(event.type));
+  const run: TraceSpan = {
+    id: 'run',
+    name: `run ${first.runId}`,
+    kind: 'run',
+    start: first.time,
+    end: last.time,
+    status: ended?.type === 'run_failed' ? 'error' : ended?.type === 'run_completed' ? 'ok' : 'unset',
+    attributes: {
+      'task_planner.run.id': first.runId,
+      'task_planner.run.status': ended === undefined ? 'running' : ended.type.replace('run_', ''),
+      ...(plan !== undefined ? { 'task_planner.run.steps': plan.steps.length } : {}),
+      ...(options.content && plan !== undefined ? { 'task_planner.run.objective': capText(plan.objective, traceContentChars) } : {}),
+    },
+  };
+  const spans: TraceSpan[] = [run];
+  // The open attempt of each step, its open tool call, and the time of its last event.
+  const attempts = new Map<string, TraceSpan>();
+  const tools = new Map<string, TraceSpan>();
+  const lastTime = new Map<string, number>();
+  const closeTool = (stepId: string, time: number): void => {
+    const tool = tools.get(stepId);
+    if (tool !== undefined) tool.end = Math.max(tool.start, time);
+    tools.delete(stepId);
+  };
+  for (const event of events) {
+    if (event.type === 'replan_completed') plan = event.plan;
+    if (!('stepId' in event)) continue;
+    const { stepId } = event;
+    const attempt = attempts.get(stepId);
+    if (event.type === 'step_started') {
+      const step = plan?.steps.find((candidate) => candidate.id === stepId);
+      const span: TraceSpan = {
+        id: `step:${stepId}#${event.attempt}`,
+        parentId: run.id,
+        name: `step ${stepId}`,
+        kind: 'step',
+        start: event.time,
+        end: run.end,
+        status: 'unset',
+        attributes: {
+          'task_planner.step.id': stepId,
+          'task_planner.step.attempt': event.attempt,
+          ...(step !== undefined ? { 'task_planner.step.kind': step.kind } : {}),
+          ...(step?.agent !== undefined ? { [genAiAttributes.operation]: 'invoke_agent', [genAiAttributes.agentName]: step.agent } : {}),
+          ...(options.content && step !== undefined ? { 'task_planner.step.title': capText(step.title, traceContentChars) } : {}),
+          ...(options.content && event.input !== undefined ? { 'task_planner.step.input': contentText(event.input) } : {}),
+        },
+      };
+      attempts.set(stepId, span);
+      spans.push(span);
+      if (step?.tool !== undefined) {
+        const tool = toolSpan(span, step.tool, event.time, `${span.id}/tool`);
+        tools.set(stepId, tool);
+        spans.push(tool);
+      }
+    } else if (attempt !== undefined && event.type === 'model_called') {
+      closeTool(stepId, event.time);
+      spans.push({
+        id: `${attempt.id}/model@${event.seq}`,
+        parentId: attempt.id,
+        name: `chat ${event.model}`,
+        kind: 'model',
+        start: lastTime.get(stepId) ?? attempt.start,
+        end: event.time,
+        status: 'ok',
+        attributes: {
+          [genAiAttributes.operation]: 'chat',
+          [genAiAttributes.requestModel]: event.model,
+          [genAiAttributes.inputTokens]: event.promptTokens,
+          [genAiAttributes.outputTokens]: event.completionTokens,
+          ...(event.cachedTokens !== undefined ? { [genAiAttributes.cachedInputTokens]: event.cachedTokens } : {}),
+          ...(event.costUsd !== undefined ? { 'task_planner.cost_usd': event.costUsd } : {}),
+        },
+      });
+    } else if (attempt !== undefined && event.type === 'step_progress') {
+      closeTool(stepId, event.time);
+      const name = toolCallProgress.exec(event.message)?.[1];
+      if (name !== undefined) {
+        const tool = toolSpan(attempt, name, event.time, `${attempt.id}/tool@${event.seq}`);
+        tools.set(stepId, tool);
+        spans.push(tool);
+      }
+    } else if (attempt !== undefined && attemptEnds.has(event.type)) {
+      closeTool(stepId, event.time);
+      attempt.end = event.time;
+      attempt.status = event.type === 'step_completed' ? 'ok' : event.type === 'step_failed' || event.type === 'verification_failed' ? 'error' : 'unset';
+      attempt.attributes['task_planner.step.outcome'] = event.type.replace('step_', '');
+      if (options.content && event.type === 'step_completed') attempt.attributes['task_planner.step.output'] = contentText(event.result);
+      attempts.delete(stepId);
+    }
+    lastTime.set(stepId, event.time);
+  }
+  for (const tool of tools.values()) if (tool.end < tool.start) tool.end = tool.start;
+  return spans;
+}
+
+function toolSpan(parent: TraceSpan, name: string, start: number, id: string): TraceSpan {
+  return {
+    id,
+    parentId: parent.id,
+    name: `execute_tool ${name}`,
+    kind: 'tool',
+    start,
+    end: parent.end,
+    status: 'unset',
+    attributes: { [genAiAttributes.operation]: 'execute_tool', [genAiAttributes.toolName]: name },
+  };
+}
+
+function contentText(value: unknown): string {
+  return capText(typeof value === 'string' ? value : (JSON.stringify(value) ?? ''), traceContentChars);
+}

@@ -1,0 +1,48 @@
+import { oneLine } from '../text/oneLine';
+import { genAiAttributes } from './runTrace';
+import type { TraceSpan } from './traceSpan';
+
+/**
+ * A trace as a timed tree, one line a span: indented under its parent, its start after the
+ * run's start and its duration, its status when not ok, and for a model call the model and
+ * tokens (cached ones too). Children follow their parent in start order. Pure; each name
+ * on one bounded line (`oneLine`), the caller's output boundary escapes controls.
+ */
+export function traceTree(spans: readonly TraceSpan[]): string[] {
+  const root = spans.find((span) => span.parentId === undefined);
+  if (root === undefined) return [];
+  const children = new Map<string, TraceSpan[]>();
+  for (const span of spans) {
+    if (span.parentId === undefined) continue;
+    const list = children.get(span.parentId) ?? [];
+    list.push(span);
+    children.set(span.parentId, list);
+  }
+  const lines: string[] = [];
+  const visit = (span: TraceSpan, depth: number): void => {
+    const at = `+${seconds(span.start - root.start)}`;
+    lines.push(`${'  '.repeat(depth)}${oneLine(span.name, 120)}  ${at}  ${seconds(span.end - span.start)}${details(span)}`);
+    for (const child of [...(children.get(span.id) ?? [])].sort((a, b) => a.start - b.start)) visit(child, depth + 1);
+  };
+  visit(root, 0);
+  return lines;
+}
+
+function details(span: TraceSpan): string {
+  const parts: string[] = [];
+  if (span.status === 'error') parts.push('error');
+  const attributes = span.attributes;
+  if (span.kind === 'run') parts.push(String(attributes['task_planner.run.status']));
+  if (span.kind === 'step' && attributes['task_planner.step.outcome'] !== undefined) parts.push(String(attributes['task_planner.step.outcome']));
+  if (span.kind === 'model') {
+    const cached = attributes[genAiAttributes.cachedInputTokens];
+    parts.push(
+      `${attributes[genAiAttributes.inputTokens]} in${cached !== undefined ? ` (${cached} cached)` : ''}, ${attributes[genAiAttributes.outputTokens]} out`,
+    );
+  }
+  return parts.length === 0 ? '' : `  ${parts.join(', ')}`;
+}
+
+function seconds(ms: number): string {
+  return ms < 1000 ? `${Math.max(0, Math.round(ms))} ms` : `${(ms / 1000).toFixed(1)} s`;
+}

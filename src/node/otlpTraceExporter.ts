@@ -1,0 +1,70 @@
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
+import type { TraceExporter } from '../core/ports';
+import type { TraceSpan } from '../core/trace/traceSpan';
+
+/**
+ * The OTLP/HTTP address of `endpoint`, or a message saying why it is not one: an http or
+ * https URL; a bare collector address (no path) gets the traces path `/v1/traces`.
+ */
+export function otlpTracesUrl(endpoint: string): { url: string } | { problem: string } {
+  let url: URL;
+  try {
+    url = new URL(endpoint.trim());
+  } catch {
+    return { problem: `"${endpoint}" is not a URL; give the collector's address, such as http://127.0.0.1:4318.` };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { problem: `"${endpoint}" must start with http:// or https://.` };
+  if (url.username !== '' || url.password !== '') return { problem: `"${endpoint}" must not hold a user name or password.` };
+  if (url.pathname === '/' || url.pathname === '') url.pathname = '/v1/traces';
+  return { url: url.toString() };
+}
+
+/**
+ * A `TraceExporter` over the OpenTelemetry JS SDK: each `export` builds the run's spans with
+ * their parent links and times through a tracer of its own and sends them to `url` over
+ * OTLP/HTTP (JSON), then shuts its provider down; it rejects when the collector could not
+ * be reached or refused them. Only this adapter imports the SDK.
+ */
+export function createOtlpTraceExporter(url: string, version: string): TraceExporter {
+  return {
+    async export(spans) {
+      const failures: Error[] = [];
+      const exporter = new OTLPTraceExporter({ url, timeoutMillis: 10_000 });
+      const original = exporter.export.bind(exporter);
+      // The processor logs a failed export and moves on; the run's host is told instead.
+      exporter.export = (items, done) =>
+        original(items, (result) => {
+          if (result.error !== undefined) failures.push(result.error);
+          done(result);
+        });
+      const provider = new BasicTracerProvider({
+        resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: 'task-planner', [ATTR_SERVICE_VERSION]: version }),
+        spanProcessors: [new SimpleSpanProcessor(exporter)],
+      });
+      const tracer = provider.getTracer('task-planner', version);
+      const started = new Map<string, Span>();
+      const ordered: [TraceSpan, Span][] = [];
+      for (const span of spans) {
+        const parent = span.parentId === undefined ? undefined : started.get(span.parentId);
+        const context = parent === undefined ? ROOT_CONTEXT : trace.setSpan(ROOT_CONTEXT, parent);
+        const otel = tracer.startSpan(
+          span.name,
+          { startTime: span.start, attributes: span.attributes, kind: span.kind === 'model' ? SpanKind.CLIENT : SpanKind.INTERNAL },
+          context,
+        );
+        if (span.status !== 'unset') otel.setStatus({ code: span.status === 'ok' ? SpanStatusCode.OK : SpanStatusCode.ERROR });
+        started.set(span.id, otel);
+        ordered.push([span, otel]);
+      }
+      for (const [span, otel] of ordered.reverse()) otel.end(span.end);
+      await provider.forceFlush();
+      await provider.shutdown();
+      const failure = failures[0];
+      if (failure !== undefined) throw new Error(`The trace could not be sent to ${url}: ${failure.message}`);
+    },
+  };
+}

@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import * as semconv from '@opentelemetry/semantic-conventions/incubating';
+import { createMemoryRunStore } from '../../../../src/core/engine/memoryRunStore';
+import type { RunEvent, RunEventBody } from '../../../../src/core/engine/runEvents';
+import type { Plan } from '../../../../src/core/plan/planSchema';
+import { parsePlan } from '../../../../src/core/plan/parsePlan';
+import type { JournalEntry } from '../../../../src/core/ports';
+import { exportRunTraces, loadRunTrace } from '../../../../src/core/trace/exportRunTrace';
+import { genAiAttributes, runTrace } from '../../../../src/core/trace/runTrace';
+import type { TraceSpan } from '../../../../src/core/trace/traceSpan';
+import { traceTree } from '../../../../src/core/trace/traceTree';
+
+const parsed = parsePlan({
+  objective: 'secret objective',
+  version: 1,
+  agents: { coder: { prompt: 'p', tools: ['read_file'] } },
+  steps: [
+    { id: 'A', title: 'secret title', kind: 'agent', agent: 'coder', input: 'x', onFailure: 'retry', maxAttempts: 2 },
+    { id: 'B', title: 'List', tool: 'list_files', args: {}, dependsOn: ['A'] },
+  ],
+});
+if (!parsed.ok) throw new Error('the test plan does not parse');
+const plan: Plan = parsed.plan;
+
+function events(bodies: (RunEventBody & { time: number })[]): RunEvent[] {
+  return bodies.map((body, index) => ({ ...body, runId: 'r1', seq: index + 1 }));
+}
+
+const journal = events([
+  { type: 'run_started', plan, time: 1000 },
+  { type: 'step_started', stepId: 'A', attempt: 1, input: 'secret input', time: 1010 },
+  { type: 'step_progress', stepId: 'A', message: 'turn 1 of 12', time: 1011 },
+  { type: 'model_called', stepId: 'A', model: 'm1', promptTokens: 100, completionTokens: 10, cachedTokens: 64, costUsd: 0.01, time: 1100 },
+  { type: 'step_progress', stepId: 'A', message: 'turn 1 of 12: read_file', time: 1101 },
+  { type: 'step_progress', stepId: 'A', message: 'turn 2 of 12', time: 1150 },
+  { type: 'model_called', stepId: 'A', model: 'm1', promptTokens: 200, completionTokens: 20, time: 1200 },
+  { type: 'step_failed', stepId: 'A', attempt: 1, error: 'boom', disposition: 'retry', time: 1210 },
+  { type: 'step_started', stepId: 'A', attempt: 2, time: 1300 },
+  { type: 'step_completed', stepId: 'A', result: 'secret result', time: 1400 },
+  { type: 'step_started', stepId: 'B', attempt: 1, time: 1410 },
+  { type: 'step_completed', stepId: 'B', result: [], time: 1420 },
+  { type: 'run_completed', time: 1500 },
+]);
+
+function shape(spans: readonly TraceSpan[]): [string, string | undefined, number, number, string][] {
+  return spans.map((span) => [span.id, span.parentId, span.start, span.end, span.status]);
+}
+
+describe('runTrace: a run\'s trace from its journal', () => {
+  it('nests run → step attempts → model and tool calls, timed from the journal', () => {
+    assert.deepEqual(shape(runTrace(journal, { content: false })), [
+      ['run', undefined, 1000, 1500, 'ok'],
+      ['step:A#1', 'run', 1010, 1210, 'error'],
+      ['step:A#1/model@4', 'step:A#1', 1011, 1100, 'ok'],
+      ['step:A#1/tool@5', 'step:A#1', 1101, 1150, 'unset'],
+      ['step:A#1/model@7', 'step:A#1', 1150, 1200, 'ok'],
+      ['step:A#2', 'run', 1300, 1400, 'ok'],
+      ['step:B#1', 'run', 1410, 1420, 'ok'],
+      ['step:B#1/tool', 'step:B#1', 1410, 1420, 'unset'],
+    ]);
+  });
+
+  it('uses the GenAI semantic conventions\' names for model, tokens, cached tokens, tools and agents', () => {
+    assert.deepEqual(genAiAttributes, {
+      operation: semconv.ATTR_GEN_AI_OPERATION_NAME,
+      requestModel: semconv.ATTR_GEN_AI_REQUEST_MODEL,
+      inputTokens: semconv.ATTR_GEN_AI_USAGE_INPUT_TOKENS,
+      outputTokens: semconv.ATTR_GEN_AI_USAGE_OUTPUT_TOKENS,
+      cachedInputTokens: semconv.ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
+      toolName: semconv.ATTR_GEN_AI_TOOL_NAME,
+      agentName: semconv.ATTR_GEN_AI_AGENT_NAME,
+    });
+    const spans = runTrace(journal, { content: false });
+    assert.deepEqual(spans[2]?.attributes, {
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.request.model': 'm1',
+      'gen_ai.usage.input_tokens': 100,
+      'gen_ai.usage.output_tokens': 10,
+      'gen_ai.usage.cache_read.input_tokens': 64,
+      'task_planner.cost_usd': 0.01,
+    });
+    assert.deepEqual(spans[3]?.attributes, { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'read_file' });
+    assert.equal(spans[1]?.attributes['gen_ai.agent.name'], 'coder');
+    assert.equal(spans[7]?.attributes['gen_ai.tool.name'], 'list_files');
+  });
+
+  it('holds no content unless asked: objective, titles, inputs and results only with content', () => {
+    assert.doesNotMatch(JSON.stringify(runTrace(journal, { content: false })), /secret/);
+    const withContent = runTrace(journal, { content: true });
+    assert.equal(withContent[0]?.attributes['task_planner.run.objective'], 'secret objective');
+    assert.equal(withContent[1]?.attributes['task_planner.step.title'], 'secret title');
+    assert.equal(withContent[1]?.attributes['task_planner.step.input'], 'secret input');
+    assert.equal(withContent[5]?.attributes['task_planner.step.output'], 'secret result');
+  });
+
+  it('a run still running or waiting: open spans end with the journal, statuses unset', () => {
+    const open = runTrace(journal.slice(0, 5), { content: false });
+    assert.deepEqual(shape(open).map(([id, , , end, status]) => [id, end, status]), [
+      ['run', 1101, 'unset'],
+      ['step:A#1', 1101, 'unset'],
+      ['step:A#1/model@4', 1100, 'ok'],
+      ['step:A#1/tool@5', 1101, 'unset'],
+    ]);
+    assert.equal(open[0]?.attributes['task_planner.run.status'], 'running');
+    assert.deepEqual(runTrace([], { content: false }), []);
+  });
+
+  it('traceTree prints the timed tree', () => {
+    assert.deepEqual(traceTree(runTrace(journal, { content: false })), [
+      'run r1  +0 ms  500 ms  completed',
+      '  step A  +10 ms  200 ms  error, failed',
+      '    chat m1  +11 ms  89 ms  100 in (64 cached), 10 out',
+      '    execute_tool read_file  +101 ms  49 ms',
+      '    chat m1  +150 ms  50 ms  200 in, 20 out',
+      '  step A  +300 ms  100 ms  completed',
+      '  step B  +410 ms  10 ms  completed',
+      '    execute_tool list_files  +410 ms  10 ms',
+    ]);
+    assert.deepEqual(traceTree([]), []);
+  });
+
+  it('exportRunTraces sends one trace per stored run; a run the store lacks is left out', async () => {
+    const store = createMemoryRunStore();
+    await store.append('r1', JSON.parse(JSON.stringify(journal)) as JournalEntry[]);
+    const sent: TraceSpan[][] = [];
+    await exportRunTraces(store, ['r1', 'missing'], { export: (spans) => Promise.resolve(void sent.push([...spans])) }, { content: false });
+    assert.equal(sent.length, 1);
+    assert.equal(sent[0]?.length, 8);
+    assert.equal(await loadRunTrace(store, 'missing', { content: false }), undefined);
+  });
+});
