@@ -3,7 +3,8 @@ import { exportRunTraces, loadRunTrace } from '../core/trace/exportRunTrace';
 import type { RunStore } from '../core/ports';
 import { traceTree } from '../core/trace/traceTree';
 import { createFileRunStore } from '../node/fileRunStore';
-import { createOtlpTraceExporter, otlpTracesUrl } from '../node/otlpTraceExporter';
+import { createOtlpTraceExporter } from '../node/otlpTraceExporter';
+import { otlpTracesUrl } from '../core/trace/otlpTracesUrl';
 import { errorMessage } from '../shared/errorMessage';
 import { type CliIo, runsDirectory, UsageError } from './cliIo';
 

@@ -7,23 +7,6 @@ import type { TraceExporter } from '../core/ports';
 import type { TraceSpan } from '../core/trace/traceSpan';
 
 /**
- * The OTLP/HTTP address of `endpoint`, or a message saying why it is not one: an http or
- * https URL; a bare collector address (no path) gets the traces path `/v1/traces`.
- */
-export function otlpTracesUrl(endpoint: string): { url: string } | { problem: string } {
-  let url: URL;
-  try {
-    url = new URL(endpoint.trim());
-  } catch {
-    return { problem: `"${endpoint}" is not a URL; give the collector's address, such as http://127.0.0.1:4318.` };
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { problem: `"${endpoint}" must start with http:// or https://.` };
-  if (url.username !== '' || url.password !== '') return { problem: `"${endpoint}" must not hold a user name or password.` };
-  if (url.pathname === '/' || url.pathname === '') url.pathname = '/v1/traces';
-  return { url: url.toString() };
-}
-
-/**
  * A `TraceExporter` over the OpenTelemetry JS SDK: each `export` builds the run's spans with
  * their parent links and times through a tracer of its own and sends them to `url` over
  * OTLP/HTTP (JSON), then shuts its provider down; it rejects when the collector could not

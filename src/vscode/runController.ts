@@ -18,6 +18,7 @@ import { loadRuntime } from './loadRuntime';
 import { readSettings } from './settings';
 import { checkAttachments, type AttachmentCheckUi } from './attachmentCheck';
 import { activeRunKey, FolderLanes, type Lane } from './folderLanes';
+import { errorMessage } from '../shared/errorMessage';
 import { askCheckCommandsModal, vscodeAttachmentUi } from './runStartDialogs';
 import { selectedPythonEnvironment } from './pythonEnvironment';
 import { commandsToAskAtStart } from './shownText';
@@ -37,6 +38,8 @@ export interface RunSetup {
   budget: BudgetLimits;
   /** How far a failed run is repaired with new plans (`taskPlanner.replan.*`). */
   replan: ReplanLimits;
+  /** Where each ended run's trace goes (`taskPlanner.tracing.*`, the user's settings only); none: nothing is sent. */
+  trace?: { url: string; content: boolean };
 }
 
 /** Everything the controller is built from (wired in `activate`). */
@@ -270,6 +273,17 @@ export class RunController implements vscode.Disposable {
     );
   }
 
+  /** Sends the trace of `runId` to the user's collector; a failure is logged, never the run's. */
+  private async sendTrace(lane: Lane, runId: string, trace: { url: string; content: boolean }): Promise<void> {
+    try {
+      const runtime = loadRuntime();
+      await runtime.exportRunTraces(this.lanes.storeOf(lane), [runId], runtime.createOtlpTraceExporter(trace.url, 'extension'), { content: trace.content });
+      this.deps.log.info(`Trace of run ${runId} sent to ${trace.url}`);
+    } catch (error) {
+      this.deps.log.warn(`The trace of run ${runId} was not sent: ${errorMessage(error)}`);
+    }
+  }
+
   /** A stored run's last snapshot, from the journal of the folder that holds it. */
   async load(runId: string): Promise<RunState | undefined> {
     return this.lanes.loadIn(await this.lanes.ofRun(runId), runId);
@@ -486,6 +500,7 @@ export class RunController implements vscode.Disposable {
       this.lanes.remember(result.runId, lane);
       if (result.status !== 'interrupted') void this.deps.memento?.update(lane.mementoKey, undefined);
       this.deps.log.info(`Run ${result.runId} ended ${result.status}${result.metadata.reason ? `: ${result.metadata.reason}` : ''}`);
+      if (setup.trace !== undefined) void this.sendTrace(lane, result.runId, setup.trace);
       this.finished.fire(result);
       return result;
     } finally {

@@ -27,5 +27,6 @@ export async function runSetupFor(settings: TaskPlannerSettings, keys: ApiKeySto
     reviewCriticalSteps: settings.reviewCriticalSteps,
     budget: settings.budget,
     replan: settings.replan,
+    ...(settings.trace !== undefined ? { trace: settings.trace } : {}),
   };
 }

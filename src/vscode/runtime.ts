@@ -16,6 +16,8 @@ export { editPlan } from '../core/plan/editPlan';
 export { findAttachmentProblems, replaceAttachment } from '../core/engine/attachmentProblems';
 export { planRequest } from '../core/planner/planRequest';
 export { timerClock } from '../node/timerClock';
+export { createOtlpTraceExporter } from '../node/otlpTraceExporter';
+export { exportRunTraces } from '../core/trace/exportRunTrace';
 export { createToolRegistry } from '../core/tools/createToolRegistry';
 export { builtinTools } from '../core/tools/builtinTools';
 export { gateByWorkspaceTrust } from '../core/tools/workspaceTrustGate';

@@ -43,7 +43,15 @@ export const restrictedInUntrustedWorkspace: readonly string[] = [
  * Settings only the user's own settings can set (package.json `"scope": "application"`):
  * a workspace value, were one there, is never read.
  */
-export const userSettingsOnly: readonly string[] = ['llm.allowInsecureKey', 'commands.allowed', 'workspace.allowHardLinks', 'mcp.servers', 'skills.folders'];
+export const userSettingsOnly: readonly string[] = [
+  'llm.allowInsecureKey',
+  'commands.allowed',
+  'workspace.allowHardLinks',
+  'mcp.servers',
+  'skills.folders',
+  'tracing.endpoint',
+  'tracing.includeContent',
+];
 
 /** Where a setting's value in force comes from. */
 export type SettingOrigin = 'default' | 'user' | 'workspace' | 'workspaceFolder';

@@ -5,6 +5,7 @@ import type { BudgetLimits } from '../core/llm/budget';
 import type { ProviderSetting } from '../core/llm/selectProvider';
 import type { PlanningStrategy } from '../core/session/planningPrompt';
 import type { ApprovalPolicy } from '../core/tools/tool';
+import { otlpTracesUrl } from '../core/trace/otlpTracesUrl';
 import { approvalPolicyValue, eitherTurnsOn, settingValue, userValue, type SettingOrigin, type SettingValues } from './settingValues';
 
 /** The `taskPlanner.*` settings (package.json `contributes.configuration`), read at one moment. */
@@ -43,6 +44,12 @@ export interface TaskPlannerSettings {
   contextTokens: number;
   /** A model reviews the result of critical agent steps (`taskPlanner.verification.reviewCriticalSteps`; a workspace may turn it on, not off). */
   reviewCriticalSteps: boolean;
+  /**
+   * Where run traces go (`taskPlanner.tracing.endpoint`, an OTLP/HTTP collector) and whether
+   * they hold content (`taskPlanner.tracing.includeContent`): the user's own settings only,
+   * so a repository's settings never send traces anywhere, trusted or not. Absent: off.
+   */
+  trace?: { url: string; content: boolean };
 }
 
 /**
@@ -112,7 +119,15 @@ export function settingsFrom(values: SettingValues): TaskPlannerSettings {
     reviewCriticalSteps: eitherTurnsOn(values, 'verification.reviewCriticalSteps'),
     extensionTools: stringList(userValue(values, 'tools.extensionTools')),
     contextTokens: atLeastZero('llm.contextTokens', 0),
+    ...traceSetting(values),
   };
+}
+
+/** The user's tracing settings when the endpoint is a collector's address (`otlpTracesUrl`); a workspace's values count for nothing. */
+function traceSetting(values: SettingValues): { trace?: { url: string; content: boolean } } {
+  const endpoint = userValue(values, 'tracing.endpoint');
+  const checked = typeof endpoint === 'string' && endpoint.trim() !== '' ? otlpTracesUrl(endpoint) : undefined;
+  return checked === undefined || 'problem' in checked ? {} : { trace: { url: checked.url, content: userValue(values, 'tracing.includeContent') === true } };
 }
 
 /** The strings of a list setting, trimmed, empty ones left out; anything else is an empty list. */

@@ -92,3 +92,21 @@ describe('settings: what a workspace may change', () => {
     for (const key of userSettingsOnly) assert.equal(properties[`taskPlanner.${key}`]?.scope, 'application', key);
   });
 });
+
+describe('settings: tracing (issue 31)', () => {
+  it('attack: a trusted workspace\'s or folder\'s tracing endpoint sends nothing anywhere; only the user\'s own setting turns tracing on', () => {
+    assert.equal(settings({ workspace: { 'tracing.endpoint': 'https://collector.example.com' } }).trace, undefined);
+    assert.equal(settings({ folder: { 'tracing.endpoint': 'https://collector.example.com', 'tracing.includeContent': true } }).trace, undefined);
+    assert.equal(settings({}).trace, undefined, 'off by default');
+    assert.deepEqual(settings({ user: { 'tracing.endpoint': 'http://127.0.0.1:4318' }, workspace: { 'tracing.endpoint': 'https://evil.example.com', 'tracing.includeContent': true } }).trace, {
+      url: 'http://127.0.0.1:4318/v1/traces',
+      content: false,
+    });
+    assert.deepEqual(settings({ user: { 'tracing.endpoint': 'https://otel.example.com/custom/path', 'tracing.includeContent': true } }).trace, {
+      url: 'https://otel.example.com/custom/path',
+      content: true,
+    });
+    assert.equal(settings({ user: { 'tracing.endpoint': 'file:///tmp/x' } }).trace, undefined);
+    assert.equal(properties['taskPlanner.tracing.endpoint']?.scope, 'application');
+  });
+});
