@@ -16,6 +16,7 @@ import { exportCommand, importCommand } from './taskFileCommands';
 import { cliModel } from './cliModel';
 import { traceCommand } from './traceCommand';
 import { errorMessage } from '../shared/errorMessage';
+import { boundedFeedback } from '../core/tools/approvalFeedback';
 import { dashTextHint, textArguments } from './textArguments';
 
 declare const TASK_PLANNER_VERSION: string | undefined;
@@ -211,9 +212,15 @@ function cliAnswers(values: {
   done?: string[];
   failed?: string[];
 }): CliAnswers {
-  const approvals: Record<string, boolean> = {};
+  const approvals: NonNullable<CliAnswers['approvals']> = {};
   for (const id of values.approve ?? []) approvals[id] = true;
-  for (const id of values.reject ?? []) approvals[id] = false;
+  for (const pair of values.reject ?? []) {
+    // STEP=REASON rejects with feedback: the step's agent is told and proposes again.
+    const split = pair.indexOf('=');
+    if (split === 0) throw new UsageError(`--reject needs STEP or STEP=REASON, got "${pair}".`);
+    const feedback = split < 0 ? undefined : boundedFeedback(pair.slice(split + 1));
+    approvals[split < 0 ? pair : pair.slice(0, split)] = feedback === undefined ? false : { approved: false, feedback };
+  }
   const answers: Record<string, string> = {};
   for (const pair of values.answer ?? []) {
     const split = pair.indexOf('=');

@@ -119,7 +119,7 @@ function indent(text: string): string {
 
 /** The `resume` flag that answers each kind of pending request, by its request id. */
 const resumeHint: Record<PendingRequest['kind'], (requestId: string) => string> = {
-  approval: (requestId) => `--approve ${requestId}`,
+  approval: (requestId) => `--approve ${requestId} (or --reject ${requestId}[=REASON])`,
   clarification: (requestId) => `--answer ${requestId}=...`,
   review: (requestId) => `--accept-review ${requestId}`,
   manual: (requestId) => `--done ${requestId}[=NOTE] (or --failed ${requestId}=REASON)`,

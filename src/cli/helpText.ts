@@ -8,7 +8,7 @@ Usage:
   task-planner import <tasks file> [--format F] [--out plan.json] [--base-url URL --model M]
   task-planner export <plan.json> --format F [--out FILE]
   task-planner resume <runId> [run options]
-                     [--approve STEP] [--reject STEP] [--answer STEP=TEXT]
+                     [--approve STEP] [--reject STEP[=REASON]] [--answer STEP=TEXT]
                      [--accept-review STEP[=NOTES]] [--reject-review STEP[=NOTES]]
                      [--done STEP[=NOTE]] [--failed STEP=REASON]
   task-planner rerun <runId> --from STEP [run options]
@@ -134,7 +134,10 @@ Options:
                       (default 60); a server that stops or does not answer fails its step
                       with its name and the end of its stderr.
   --approve STEP      Approve STEP's pending change or command (resume).
-  --reject STEP       Reject STEP's pending change or command (resume); the step is skipped.
+  --reject STEP[=REASON]
+                      Reject STEP's pending change or command (resume); the step is skipped.
+                      With =REASON, the step's agent is told the reason and proposes again,
+                      up to the step's attempts (at the prompt: answer f).
   --answer STEP=TEXT  Answer STEP's pending question (resume).
   --accept-review STEP[=NOTES], --reject-review STEP[=NOTES]
                       Decide STEP's pending review, with optional notes (resume).

@@ -1,7 +1,9 @@
 import { deferAllInteraction } from '../core/engine/stepInteraction';
 import type { ApprovalDecision, ApprovalRequest, Interaction } from '../core/ports';
 import { describeChangedInRun, describeProjectProgram, projectProgramOrigin } from '../core/tools/commandApprovalText';
+import { boundedFeedback } from '../core/tools/approvalFeedback';
 import { proposalTarget } from '../core/tools/proposalTarget';
+import { describeRetry } from '../core/tools/retryNoteText';
 import { shownToolInput, toolCallTarget } from '../core/tools/toolCallApprovalText';
 import { askManualStep } from './manualStepQuestion';
 import type { CliIo } from './cliIo';
@@ -23,13 +25,15 @@ const shownApproval: { [Kind in ApprovalRequest['kind']]: (request: Extract<Appr
 
 /** An approval request as the terminal shows it: what would run or change, in full. */
 export function describeApprovalForTerminal(request: ApprovalRequest): string {
-  return `Step ${request.stepId} (${oneLine(request.title)}) wants to ${(shownApproval[request.kind] as (request: ApprovalRequest) => string)(request)}`;
+  const retry = request.retry === undefined ? '' : `\n  ${describeRetry(request.retry)}`;
+  return `Step ${request.stepId} (${oneLine(request.title)}) wants to ${(shownApproval[request.kind] as (request: ApprovalRequest) => string)(request)}${retry}`;
 }
 
 /**
  * The CLI's user: questions on the terminal through `io.ask` when `io.interactive`, else
  * every request deferred. With `yes`, approvals are granted without asking, except a
- * command that may already have run before an interruption. Typing "d"
+ * command that may already have run before an interruption. Typing "f" rejects with
+ * feedback (asked for next: the step's agent is told and proposes again). Typing "d"
  * defers a request (or "l" a manual step): the run then ends `waiting`.
  */
 export function terminalInteraction(io: CliIo, options: { yes: boolean }): Interaction {
@@ -37,9 +41,11 @@ export function terminalInteraction(io: CliIo, options: { yes: boolean }): Inter
     // A command that may already have run is never approved by --yes: running it twice is the user's call.
     if (options.yes && blanket) return { approved: true };
     if (!io.interactive) return 'defer';
-    const answer = (await io.ask(`${text}\nApprove? [y]es / [n]o / [d]efer: `, signal)).toLowerCase();
+    const answer = (await io.ask(`${text}\nApprove? [y]es / [n]o / [f]eedback: no, and say what to do instead / [d]efer: `, signal)).toLowerCase();
     if (answer === 'd' || answer === 'defer') return 'defer';
-    return answer === 'y' || answer === 'yes' ? { approved: true } : { approved: false, reason: 'Rejected on the terminal.' };
+    if (answer === 'y' || answer === 'yes') return { approved: true };
+    const feedback = answer === 'f' || answer === 'feedback' ? boundedFeedback(await io.ask('What should the step do instead? ', signal)) : undefined;
+    return { approved: false, reason: 'Rejected on the terminal.', ...(feedback === undefined ? {} : { feedback }) };
   };
   return {
     requestApproval(request, signal) {

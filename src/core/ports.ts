@@ -167,8 +167,19 @@ export interface FileChangedInRun {
   stepIds: readonly string[];
 }
 
-/** What a step asks the user to allow: a file change, a command, or a new directory. */
-export type ApprovalRequest = RequestIdentity &
+/** Which attempt of its step asks, when it is a retry: `attempt` of at most `of`, after one that failed with `lastError` (bounded). */
+export interface RetryNote {
+  attempt: number;
+  of: number;
+  lastError?: string;
+}
+
+/**
+ * What a step asks the user to allow: a file change, a command, or a new directory. The
+ * engine adds `retry` when a retry of the step asks (the question then says which attempt,
+ * and why the one before failed); it is not part of what an answer is bound to.
+ */
+export type ApprovalRequest = RequestIdentity & { retry?: RetryNote } &
   (
     | {
         kind: 'file';
@@ -218,6 +229,13 @@ export type ApprovalRequest = RequestIdentity &
 export interface ApprovalDecision {
   approved: boolean;
   reason?: string;
+  /**
+   * With a rejection, what the user asks the step to do instead (Reject with feedback…): a
+   * step's agent is told and proposes again within the step, up to its attempts; a step that
+   * cannot propose again treats it as the rejection's reason. The engine bounds it and makes
+   * it safe (`boundedFeedback`) before it goes anywhere.
+   */
+  feedback?: string;
 }
 
 /** A question a step asks; `suggestions` are offered as quick answers. */

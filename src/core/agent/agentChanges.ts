@@ -1,4 +1,5 @@
 import { capText } from '../text/capText';
+import { feedbackMaxChars } from '../tools/approvalFeedback';
 import type { ToolEffect } from '../tools/tool';
 
 /** One file change an agent asked for: the tool (`write_file`, `delete_file`…), its path, and why it did not happen. */
@@ -8,6 +9,8 @@ export interface ChangeRecord {
   path?: string;
   /** Why it was rejected or failed (the user's reason, the tool's error); absent for applied changes. */
   reason?: string;
+  /** A rejected change's feedback: what the user asked instead (Reject with feedback…). */
+  feedback?: true;
 }
 
 /**
@@ -42,9 +45,10 @@ export class ChangeLog {
 
   /**
    * Records one call of a change tool: `argumentsJson` is the call's raw arguments (its
-   * `path` is kept, capped), `outcome` how it ended and, unless applied, why.
+   * `path` is kept, capped), `outcome` how it ended and, unless applied, why (with `feedback`,
+   * a rejection's reason is what the user asked instead).
    */
-  record(operation: string, argumentsJson: string, outcome: 'applied' | 'rejected' | 'failed', reason?: string): void {
+  record(operation: string, argumentsJson: string, outcome: 'applied' | 'rejected' | 'failed', reason?: string, feedback?: boolean): void {
     const list = this.lists[outcome];
     if (list.length >= maxListedChanges) {
       this.omitted++;
@@ -54,7 +58,8 @@ export class ChangeLog {
     list.push({
       operation,
       ...(path === undefined ? {} : { path: capText(path, maxPathChars) }),
-      ...(outcome === 'applied' || reason === undefined ? {} : { reason: capText(reason, maxReasonChars) }),
+      ...(outcome === 'applied' || reason === undefined ? {} : { reason: capText(reason, feedback === true ? feedbackMaxChars : maxReasonChars) }),
+      ...(outcome === 'rejected' && feedback === true ? { feedback: true as const } : {}),
     });
   }
 

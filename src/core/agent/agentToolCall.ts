@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { LlmToolCall, LlmToolDefinition } from '../llm/llmTypes';
 import { truncateToTokens } from '../llm/tokenCount';
 import { capText, textCaps } from '../text/capText';
+import { feedbackInstruction } from '../tools/approvalFeedback';
 import { ApprovalRejectedError } from '../tools/approvals';
 import { isDeferredError } from '../tools/deferral';
 import type { Tool, ToolContext } from '../tools/tool';
@@ -16,6 +17,8 @@ export interface AgentToolOutcome {
   ok: boolean;
   /** The user rejected the change the call asked for. */
   rejected?: boolean;
+  /** With `rejected`: what the user asked instead (Reject with feedback…), already bounded. */
+  feedback?: string;
   /** Why the call did not succeed, in words (the envelope's `error`); absent when it did. */
   error?: string;
 }
@@ -66,6 +69,9 @@ export async function callAgentTool(
     if (signal.aborted || isDeferredError(error)) throw error;
     const message = errorMessage(error);
     if (error instanceof ApprovalRejectedError) {
+      if (error.feedback !== undefined) {
+        return { ...failure(call.name, `${message} ${feedbackInstruction(error.feedback)}`), rejected: true, error: error.feedback, feedback: error.feedback };
+      }
       return {
         ...failure(call.name, `${message} Do not retry the same change; continue without it or explain why it is needed.`),
         rejected: true,

@@ -1,4 +1,5 @@
-import type { ManualStepOutcome } from '../ports';
+import type { ApprovalDecision, ManualStepOutcome } from '../ports';
+import { boundedFeedback } from '../tools/approvalFeedback';
 import type { ResumeOptions } from './runOptions';
 import type { ManualAnswer, PendingRequest, RunState, SuppliedAnswer, SuppliedAnswers } from './runEvents';
 
@@ -46,8 +47,9 @@ export function bindAnswers(state: RunState, options: Pick<ResumeOptions, 'appro
     }
     supplied[request.id] = answer({ stepId: request.stepId, fingerprint: request.fingerprint });
   };
-  for (const [key, approved] of Object.entries(options.approvals ?? {})) {
-    bind(key, 'approval', (bound) => ({ ...bound, kind: 'approval', decision: { approved } }));
+  for (const [key, approval] of Object.entries(options.approvals ?? {})) {
+    const decision = typeof approval === 'boolean' ? { approved: approval } : feedbackDecision(approval.feedback);
+    bind(key, 'approval', (bound) => ({ ...bound, kind: 'approval', decision }));
   }
   for (const [key, text] of Object.entries(options.answers ?? {})) bind(key, 'clarification', (bound) => ({ ...bound, kind: 'clarification', answer: text }));
   for (const [key, decision] of Object.entries(options.reviews ?? {})) {
@@ -57,6 +59,12 @@ export function bindAnswers(state: RunState, options: Pick<ResumeOptions, 'appro
     bind(key, 'manual', (bound) => ({ ...bound, kind: 'manual', outcome: manualOutcome(answer) }));
   }
   return { supplied, warnings };
+}
+
+/** A rejection with `feedback`, bounded (a plain rejection when nothing but white space was given). */
+function feedbackDecision(text: string): ApprovalDecision {
+  const feedback = boundedFeedback(text);
+  return feedback === undefined ? { approved: false } : { approved: false, feedback };
 }
 
 /** A manual answer given to `resumeRun` as the outcome the step acts on (the executor words a missing reason). */

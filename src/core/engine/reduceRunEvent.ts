@@ -134,14 +134,14 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
       update(event.stepId, { status: awaitingStatusOf.budget, pending: event.request });
       return;
     case 'request_answered':
-      update(event.stepId, { status: 'running', pending: undefined });
+      update(event.stepId, { status: 'running', pending: undefined, ...(event.feedback === undefined ? {} : { feedback: event.feedback }) });
       return;
     case 'step_deferred':
       update(event.stepId, { deferred: true });
       return;
     case 'step_completed':
       draft.results[event.stepId] = event.result;
-      finish(event.stepId, { status: 'completed', result: event.result, deferred: false, ...(event.changes === undefined ? {} : { changes: event.changes }) });
+      finish(event.stepId, { status: 'completed', result: event.result, deferred: false, feedback: undefined, ...(event.changes === undefined ? {} : { changes: event.changes }) });
       return;
     case 'verification_failed':
       update(event.stepId, { diagnosis: event.diagnosis });

@@ -1,3 +1,4 @@
+import { feedbackMaxChars } from '../tools/approvalFeedback';
 import { z } from 'zod';
 import { checkKinds, skipCauses } from '../../shared/vocabulary';
 import { planSchema } from '../plan/planSchema';
@@ -53,7 +54,13 @@ const bodies: Record<RunEventType, z.ZodObject> = {
   review_requested: z.object({ stepId, request: pendingRequest }),
   manual_requested: z.object({ stepId, request: pendingRequest }),
   budget_exhausted: z.object({ stepId, request: pendingRequest, usage: z.record(z.string(), z.number()) }),
-  request_answered: z.object({ stepId, kind: z.string(), requestId: z.string().optional(), given: z.boolean().optional() }),
+  request_answered: z.object({
+    stepId,
+    kind: z.string(),
+    requestId: z.string().optional(),
+    given: z.boolean().optional(),
+    feedback: z.string().max(feedbackMaxChars).optional(),
+  }),
   step_deferred: z.object({ stepId }),
   step_completed: z.object({ stepId, result: z.unknown(), restored: z.boolean().optional() }),
   step_failed: z.object({

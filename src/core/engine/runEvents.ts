@@ -103,6 +103,8 @@ export interface StepState {
   error?: string;
   /** The last verification diagnosis. */
   diagnosis?: string;
+  /** The feedback of the user's last rejection with feedback (Reject with feedback…) until the step completes. */
+  feedback?: string;
   /** Why the step was skipped. */
   reason?: string;
   /** What made a skipped step skipped (its own failure, a rejection, a dependency…); see `skipCauses`. */
@@ -201,8 +203,11 @@ export type RunEvent = EventBase &
     | { type: 'manual_requested'; stepId: string; request: PendingRequest }
     /** An LLM step was refused a call because a limit of `RunOptions.budget` is reached; `usage` is what the run had used. */
     | { type: 'budget_exhausted'; stepId: string; request: PendingRequest; usage: BudgetUsage }
-    /** `requestId` of the request answered; `given`: true when an answer given to `resumeRun` answered it. */
-    | { type: 'request_answered'; stepId: string; kind: PendingRequest['kind']; requestId?: string; given?: boolean }
+    /**
+     * `requestId` of the request answered; `given`: true when an answer given to `resumeRun` answered it;
+     * `feedback`: a rejection's feedback (bounded), kept so a resumed run still gives it to the step.
+     */
+    | { type: 'request_answered'; stepId: string; kind: PendingRequest['kind']; requestId?: string; given?: boolean; feedback?: string }
     /** A step (a tool, or an agent's tool call) changed `path`: the change landed (its checkpoint settled `applied`). */
     | { type: 'file_changed'; stepId: string; path: string; operation: 'write' | 'edit' | 'delete' | 'createDirectory' }
     /** A step is about to start the program `argv` in `cwd` (workspace-relative); journaled durably before it starts. */

@@ -130,9 +130,12 @@ export interface RunOptions {
   stepCost?: (step: Step) => number;
 }
 
-/** Extra options of `resumeRun`: answers to the run's pending requests, by step id. */
+/**
+ * Extra options of `resumeRun`: answers to the run's pending requests, by step id. An
+ * approval is yes or no, or a rejection with the user's feedback (`ApprovalDecision.feedback`).
+ */
 export interface ResumeOptions extends RunOptions {
-  approvals?: Record<string, boolean>;
+  approvals?: Record<string, boolean | { approved: false; feedback: string }>;
   answers?: Record<string, string>;
   reviews?: Record<string, { approved: boolean; notes?: string }>;
   /** Manual steps the person did (`done`, with an optional `note`) or could not do (`reason`). */

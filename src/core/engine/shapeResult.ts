@@ -4,6 +4,7 @@ import { parseJsonLoose } from '../plan/parseJsonLoose';
 import type { Step } from '../plan/planSchema';
 import { performedBy } from '../plan/stepKindTraits';
 import { capText, textCaps } from '../text/capText';
+import { feedbackInstruction } from '../tools/approvalFeedback';
 import { StepOutcome } from './stepOutcome';
 
 /**
@@ -14,11 +15,13 @@ import { StepOutcome } from './stepOutcome';
 export type ShapedResult =
   | { kind: 'result'; result: unknown; changes?: AgentChanges }
   | { kind: 'rejected'; reason: string }
-  | { kind: 'mismatch'; diagnosis: string };
+  | { kind: 'mismatch'; diagnosis: string }
+  | { kind: 'feedback'; diagnosis: string };
 
 /**
  * The first layer of verification (docs/architecture.md §4), pure: an agent that tried to
- * change files and changed none is not done on its word (every change rejected by the user:
+ * change files and changed none is not done on its word (a change rejected with feedback:
+ * `feedback`, the last feedback for the next attempt; else every change rejected by the user:
  * `rejected`, never retried; some failed: `mismatch` listing them, so the retry knows);
  * under an output schema the result must be JSON (a string result is parsed, at most
  * `textCaps.result` characters) that matches the schema (`checkOutput`'s diagnosis).
@@ -27,6 +30,13 @@ export function shapeResult(step: Step, produced: unknown): ShapedResult {
   const outcome = produced instanceof StepOutcome ? produced : new StepOutcome(produced);
   const changes = outcome.changes;
   if (changes !== undefined && noChangeHappened(changes)) {
+    const feedback = changes.rejected.filter((change) => change.feedback === true).at(-1)?.reason;
+    if (feedback !== undefined) {
+      return {
+        kind: 'feedback',
+        diagnosis: capText(`None of the step's file changes happened (${changesText(changes).replace(/\n/g, '; ')}). ${feedbackInstruction(feedback)}`, textCaps.message),
+      };
+    }
     if (changes.failed.length === 0) {
       return {
         kind: 'rejected',

@@ -4,11 +4,12 @@ import { evaluatePredicate } from '../predicate/evaluatePredicate';
 import { isBudgetExceededError } from '../llm/budget';
 import { isLlmError } from '../llm/llmError';
 import { capText, capValue, textCaps } from '../text/capText';
+import { boundedFeedback, feedbackInstruction } from '../tools/approvalFeedback';
 import { isApprovalRejectedError } from '../tools/approvals';
 import { isDeferredError, type RequestKind } from '../tools/deferral';
 import { stepExecutors } from './executors/stepExecutors';
 import { maxProgressChars, StepFailure, type PreparedInput } from './executors/stepExecutor';
-import { decideAfterFailure, type FailureCause } from './failurePolicy';
+import { attemptLimit, decideAfterFailure, type FailureCause } from './failurePolicy';
 import { journaledEffects } from './journaledEffects';
 import type { PendingChanges } from './pendingChanges';
 import { stepChecks, type StepChecks } from './runChecks';
@@ -18,6 +19,7 @@ import { fingerprintPrompt, requestIdOf } from './requestFingerprint';
 import { commandKey, requestedEventOf, type CheckResult, type PendingRequest, type RunEventBody, type RunState } from './runEvents';
 import type { ResolvedRunOptions } from './runOptions';
 import type { RunStop } from './runStop';
+import type { RetryNote } from '../ports';
 import { createStepInteraction, type StepInteraction } from './stepInteraction';
 import { withinStepTimeout } from './stepTimeout';
 import { errorMessage } from '../../shared/errorMessage';
@@ -62,6 +64,8 @@ interface AttemptFailure {
   retryable: boolean;
   /** Why another attempt would not help, said when the step had attempts left (see `StepFailure`). */
   notRetried?: string | undefined;
+  /** The message is the user's feedback on a rejected change: the next attempt is given it, as a diagnosis is. */
+  feedback?: true;
 }
 
 /** How one attempt ended: a result, a failure worth a policy decision, or the step is settled already. */
@@ -82,7 +86,8 @@ export async function attemptStep(step: Step, stepRun: StepRun): Promise<void> {
   const executor = stepExecutors[step.kind];
   const depends: Record<string, unknown> = {};
   for (const dependency of step.dependsOn) depends[dependency] = state.results[dependency];
-  let diagnosis: string | undefined;
+  // A run resumed after the user rejected a change with feedback gives it to the step's first attempt.
+  let diagnosis = feedbackOf(step.id, state);
   for (let attempt = 1; ; attempt++) {
     const prepared = executor.prepare({ step, plan: options.plan, results: state.results, diagnosis });
     if (attempt === 1) {
@@ -95,7 +100,7 @@ export async function attemptStep(step: Step, stepRun: StepRun): Promise<void> {
     if (end.kind === 'settled') return;
     const failure = end.kind === 'result' ? await completeIfVerified(step, attempt, prepared, end.result, depends, run, checks) : end.failure;
     if (failure === undefined) return;
-    diagnosis = failure.cause === 'verification' ? failure.message : undefined;
+    diagnosis = failure.cause === 'verification' || failure.feedback ? failure.message : undefined;
     const delayMs = concludeFailure(step, attempt, failure, run);
     if (delayMs === undefined) return;
     try {
@@ -144,7 +149,8 @@ async function executeAttempt(
   const { runId, options, state, emit } = run;
   const signal = run.stop.signal;
   const id = step.id;
-  const interaction = createStepInteraction(id, options.interaction, () => state.supplied, emit, signal);
+  const retry = attempt > 1 ? retryOf(step, attempt, state.steps[id]?.error) : undefined;
+  const interaction = createStepInteraction(id, options.interaction, () => state.supplied, emit, signal, retry);
   const journal = (body: RunEventBody): void => {
     if (!signal.aborted) emit(body);
   };
@@ -187,12 +193,12 @@ async function executeAttempt(
     );
     return { kind: 'result', result };
   } catch (error) {
-    return signal.aborted ? { kind: 'settled' } : classifyError(step, error, interaction, run);
+    return signal.aborted ? { kind: 'settled' } : classifyError(step, error, interaction, run, retry);
   }
 }
 
 /** What an attempt's error means: a budget pause, a suspension, a rejection (each settled here), or a failure. */
-function classifyError(step: Step, error: unknown, interaction: StepInteraction, run: StepRun): AttemptEnd {
+function classifyError(step: Step, error: unknown, interaction: StepInteraction, run: StepRun, retry: RetryNote | undefined): AttemptEnd {
   // The step asked through its interaction and the user deferred: the request is journaled already.
   if (interaction.deferredKind !== undefined) return { kind: 'settled' };
   if (isBudgetExceededError(error)) {
@@ -207,6 +213,11 @@ function classifyError(step: Step, error: unknown, interaction: StepInteraction,
     run.emit({ type: requestedEventOf[error.kind], stepId: step.id, request });
     run.emit({ type: 'step_deferred', stepId: step.id });
     return { kind: 'settled' };
+  }
+  if (isApprovalRejectedError(error) && retry?.lastError !== undefined) {
+    // A retry the user refused: the step failed for the reason before it, which the summary must still say (item 6 of issue 28).
+    const refusal = `Its retry (attempt ${retry.attempt} of ${retry.of}) was rejected by the user${error.reason ? `: ${error.reason}` : ''}.`;
+    return { kind: 'failure', failure: { message: withNote(retry.lastError, refusal), cause: 'error', retryable: false } };
   }
   if (isApprovalRejectedError(error)) {
     settleRejected(step, `Rejected by the user${error.reason ? `: ${error.reason}` : ''}`, error.reason, run);
@@ -238,6 +249,7 @@ async function completeIfVerified(
   checks: StepChecks<StepRun> | undefined,
 ): Promise<AttemptFailure | undefined> {
   const shaped = shapeResult(step, produced);
+  if (shaped.kind === 'feedback') return { message: shaped.diagnosis, cause: 'error', retryable: true, feedback: true };
   if (shaped.kind === 'rejected') {
     settleRejected(step, shaped.reason, shaped.reason.replace(/^Rejected by the user: /, ''), run);
     return undefined;
@@ -351,7 +363,7 @@ function concludeFailure(step: Step, attempt: number, uncapped: AttemptFailure, 
     !uncapped.retryable &&
     uncapped.notRetried !== undefined &&
     decideAfterFailure(step, attempt, uncapped.cause, true, run.options.backoff).disposition === 'retry';
-  const message = forgone ? withNotRetried(uncapped.message, uncapped.notRetried ?? '') : uncapped.message;
+  const message = forgone ? withNote(uncapped.message, `Not retried: ${uncapped.notRetried ?? ''}`) : uncapped.message;
   const failure = { ...uncapped, message: capText(message, textCaps.message) };
   run.emit({
     type: 'step_failed',
@@ -369,11 +381,33 @@ function concludeFailure(step: Step, attempt: number, uncapped: AttemptFailure, 
   return undefined;
 }
 
-/** `message` with "Not retried: <why>" after its first line's sentence, where a cut of a long output cannot drop it. */
-function withNotRetried(message: string, why: string): string {
-  const note = `Not retried: ${why}`;
+/** `message` with `note` after its first line's sentence, where a cut of a long output cannot drop it. */
+function withNote(message: string, note: string): string {
   const end = message.indexOf('\n');
   return end < 0 ? `${message} ${note}` : `${message.slice(0, end)} ${note}${message.slice(end)}`;
+}
+
+/** Attempt `attempt` of `step` after one that failed with `lastError` (absent when none was recorded), as its approvals show it. */
+function retryOf(step: Step, attempt: number, lastError: string | undefined): RetryNote {
+  return { attempt, of: attemptLimit(step, step.onFailure), ...(lastError === undefined ? {} : { lastError: capText(lastError, maxRetryErrorChars) }) };
+}
+
+/** Most characters of the last attempt's error an approval of a retry shows (the rest is in the step's output). */
+const maxRetryErrorChars = 2_000;
+
+/**
+ * The feedback the user gave with a rejection of this step that the run has not acted on
+ * yet (journaled with the answer, or given to a resume with `--reject STEP=REASON`), as
+ * the first attempt's diagnosis; `undefined` when there is none.
+ */
+function feedbackOf(stepId: string, state: Readonly<RunState>): string | undefined {
+  const supplied = Object.values(state.supplied).find(
+    (answer) => answer.stepId === stepId && answer.kind === 'approval' && answer.decision.feedback !== undefined,
+  );
+  const given = supplied?.kind === 'approval' ? boundedFeedback(supplied.decision.feedback) : undefined;
+  // The journal is the workspace's: what it says is bounded again.
+  const feedback = boundedFeedback(state.steps[stepId]?.feedback) ?? given;
+  return feedback === undefined ? undefined : feedbackInstruction(feedback);
 }
 
 /** A pending request known only by its kind and prompt. */

@@ -1,4 +1,5 @@
-import type { ApprovalDecision, ApprovalRequest, Interaction } from '../ports';
+import type { ApprovalDecision, ApprovalRequest, Interaction, RetryNote } from '../ports';
+import { boundedFeedback } from '../tools/approvalFeedback';
 import type { RequestKind } from '../tools/deferral';
 import { describeChangedInRun, describeProjectProgram, projectProgramOrigin } from '../tools/commandApprovalText';
 import { toolCallTarget } from '../tools/toolCallApprovalText';
@@ -18,7 +19,9 @@ export interface StepInteraction extends Interaction {
  * `resumeRun` answers a request only when it was bound to a request of this step with the
  * same fingerprint (what the user saw); every other request goes to `base`. An approval
  * the user refused during the attempt refuses the identical request again without asking.
- * A `'defer'` is remembered. Nothing is emitted once `signal` is aborted.
+ * A rejection's feedback is journaled with its answer (bounded). With `retry` (the attempt
+ * is a retry), every approval request carries it, outside its fingerprint. A `'defer'` is
+ * remembered. Nothing is emitted once `signal` is aborted.
  */
 export function createStepInteraction(
   stepId: string,
@@ -26,6 +29,7 @@ export function createStepInteraction(
   supplied: () => SuppliedAnswers,
   emit: (body: RunEventBody) => void,
   signal: AbortSignal,
+  retry?: RetryNote,
 ): StepInteraction {
   let deferredKind: RequestKind | undefined;
   // A change the user refused is refused again, without asking, if the step repeats it.
@@ -54,7 +58,15 @@ export function createStepInteraction(
       deferredKind = asked.kind;
       journal({ type: 'step_deferred', stepId });
     } else {
-      journal({ type: 'request_answered', stepId, kind: asked.kind, requestId: id, ...(matches ? { given: true } : {}) });
+      const feedback = asked.kind === 'approval' ? boundedFeedback((answer as ApprovalDecision).feedback) : undefined;
+      journal({
+        type: 'request_answered',
+        stepId,
+        kind: asked.kind,
+        requestId: id,
+        ...(matches ? { given: true } : {}),
+        ...(feedback === undefined ? {} : { feedback }),
+      });
     }
     return answer;
   }
@@ -67,7 +79,7 @@ export function createStepInteraction(
         { kind: 'approval', request },
         describeApproval(request),
         (bound) => bound.decision,
-        (identified) => base.requestApproval(identified, requestSignal),
+        (identified) => base.requestApproval(retry === undefined ? identified : { ...identified, retry }, requestSignal),
       );
     },
     askClarification(request, requestSignal) {

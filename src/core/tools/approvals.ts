@@ -1,4 +1,5 @@
 import type { ApprovalRequest } from '../ports';
+import { boundedFeedback } from './approvalFeedback';
 import { DeferredError } from './deferral';
 import type { ApprovalPolicy, ToolContext, ToolEffect } from './tool';
 
@@ -25,13 +26,21 @@ export function needsApproval(effect: ToolEffect, policy: ApprovalPolicy): boole
   }
 }
 
-/** The user said no; nothing was changed. `reason` is the user's, when given. */
+/**
+ * The user said no; nothing was changed. `reason` is the user's, when given; `feedback`, when
+ * given, what the user asks instead (already made safe by `boundedFeedback`), which is then
+ * also the reason.
+ */
 export class ApprovalRejectedError extends Error {
+  readonly reason: string | undefined;
   constructor(
     readonly what: string,
-    readonly reason: string | undefined,
+    reason: string | undefined,
+    readonly feedback?: string,
   ) {
-    super(`The user rejected ${what}${reason ? `: ${reason}` : ''}. Nothing was changed.`);
+    const why = feedback ?? reason;
+    super(`The user rejected ${what}${why ? `: ${why}` : ''}. Nothing was changed.`);
+    this.reason = why;
     this.name = 'ApprovalRejectedError';
   }
 }
@@ -62,6 +71,6 @@ export async function requireApproval(ctx: ToolContext, request: ApprovalRequest
   signal.throwIfAborted();
   const decision = await ctx.interaction.requestApproval(request, signal);
   if (decision === 'defer') throw new DeferredError('approval', ctx.stepId);
-  if (!decision.approved) throw new ApprovalRejectedError(what, decision.reason);
+  if (!decision.approved) throw new ApprovalRejectedError(what, decision.reason, boundedFeedback(decision.feedback));
   signal.throwIfAborted();
 }

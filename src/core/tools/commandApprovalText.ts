@@ -1,6 +1,7 @@
 import { directionControlClass } from '../../shared/vocabulary';
 import { visibleEscape } from '../plan/visibleDirection';
-import type { FileChangedInRun, ProjectProgram } from '../ports';
+import type { FileChangedInRun, ProjectProgram, RetryNote } from '../ports';
+import { describeRetry } from './retryNoteText';
 import { oneLine } from '../text/oneLine';
 
 /** What the question before a command runs is about: the step's title and the process (argv, no shell unless `shell`). */
@@ -18,6 +19,8 @@ export interface CommandToApprove {
   program?: ProjectProgram;
   /** Why an allow rule that nearly allowed the command does not (see the `command` approval request). */
   notAllowedBecause?: string;
+  /** Present when a retry of the step asks (see `ApprovalRequest`). */
+  retry?: RetryNote;
 }
 
 /** Most changed files a question names; the rest are counted. */
@@ -35,11 +38,12 @@ const unsafeInJson = new RegExp(`[\\u007f-\\u009f\\u2028\\u2029${directionContro
  * `\uXXXX` escape, so nothing in a plan can forge a line of the question, push the real
  * command out of sight or reverse what is shown. A program found in the project's own
  * folders (`program`) has a line of its own: "Program: mypy (.venv/bin/mypy), from …, not PATH."
+ * A retry says which attempt it is in the message, and why the one before failed in a last line.
  */
 export function commandApprovalText(command: CommandToApprove): { message: string; detail: string } {
   const folder = command.cwd === '' ? 'the workspace folder' : shownCommandWord(command.cwd);
   return {
-    message: `Step "${oneLine(command.title)}" wants to run a command.`,
+    message: `Step "${oneLine(command.title)}" wants to run a command${command.retry ? ` again (attempt ${command.retry.attempt} of ${command.retry.of})` : ''}.`,
     detail:
       `Command: ${command.argv.map(shownCommandWord).join(' ')}\nWorking directory: ${folder}${command.shell ? '\nRuns through a shell.' : ''}` +
       (command.program
@@ -51,7 +55,8 @@ export function commandApprovalText(command: CommandToApprove): { message: strin
       (command.changedInRun?.length
         ? `\nThis run changed ${describeChangedInRun(command.changedInRun)}, which the command reads to decide what it runs: allow rules do not apply. Run it only if that change is one you expect.`
         : '') +
-      (command.notAllowedBecause === undefined ? '' : `\nAsks although you have a rule: ${oneLine(command.notAllowedBecause)}.`),
+      (command.notAllowedBecause === undefined ? '' : `\nAsks although you have a rule: ${oneLine(command.notAllowedBecause)}.`) +
+      (command.retry === undefined ? '' : `\n${describeRetry(command.retry)}`),
   };
 }
 
