@@ -237,6 +237,8 @@ function resetUnfinishedSteps(draft: RunState): void {
       attempts: current?.attempts ?? 0,
       ...(current?.error === undefined ? {} : { error: current.error }),
       ...(current?.diagnosis === undefined ? {} : { diagnosis: current.diagnosis }),
+      // The user's feedback on a rejected change is acted on by the step's next attempt, after the resume too.
+      ...(current?.feedback === undefined ? {} : { feedback: current.feedback }),
       ...interruptedCommands(current),
     };
   }
