@@ -20,6 +20,8 @@ import { notifyRunFinished, notifyRunInterrupted } from './vscode/runNotificatio
 import { registerViewCommands } from './vscode/viewCommands';
 import { registerPlanFileCommands } from './vscode/registerPlanFileCommands';
 import { createVscodeInteraction } from './vscode/vscodeInteraction';
+import { ApprovalQueue } from './vscode/approvalQueue';
+import { registerApproveRest } from './vscode/approveRestCommand';
 import { RememberedToolCalls } from './vscode/rememberedToolCalls';
 import { createVscodeTrustGate } from './vscode/vscodeTrustGate';
 import { lazy } from './vscode/lazy';
@@ -107,10 +109,17 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
   let panelsMade = false;
   const panelFollowsRun = (): boolean => panelsMade && panels().panels.panel()?.isFollowingRun() === true;
   const allowRules = registerCommandAllowRules(context.workspaceState, seams.workspaceTrusted ?? (() => vscode.workspace.isTrusted));
+  // Approvals take turns in plan order (item 4 of issue 28); `runs` is made below and read only once a run asks.
+  const queue = new ApprovalQueue(pending, (key) => {
+    const steps = key.runId === undefined ? undefined : runs.runInfo(key.runId)?.state?.plan?.steps;
+    const index = steps?.findIndex((step) => step.id === key.stepId) ?? -1;
+    return index < 0 ? Number.MAX_SAFE_INTEGER : index;
+  });
   const interaction = createVscodeInteraction(pending, documents, {
     announceManualStep: () => !panelFollowsRun(),
     commandRules: allowRules.rules,
     toolCalls: rememberedToolCalls,
+    queue,
   });
   const runs = new RunController({
     tools,
@@ -127,7 +136,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     ...(seams.confirmCheckCommands ? { confirmCheckCommands: seams.confirmCheckCommands } : {}),
     commandRules: allowRules.rules,
   });
-  const statusBar = new RunStatusBar(pending);
+  const statusBar = new RunStatusBar(pending, queue);
   const runsTree = new RunsTreeProvider(runs);
   // The plan panel and its flow live in dist/runtime.js: made when first shown.
   const panels = lazy(() => {
@@ -191,6 +200,8 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     modelStatus,
     vscode.commands.registerCommand('taskPlanner.clearApiKey', () => keys.clear()),
     ...registerStepCommands({ tree, pending, runs, log }),
+    queue,
+    registerApproveRest({ pending, queue, runs, tools: () => loadRuntime().createToolRegistry([...tools()]), log }),
     ...registerViewCommands(tree, log),
     ...registerRunsCommands({ runs, runsTree, tree, log }),
     ...registerPlanFileCommands({ tree, runs, tools, review, log, panel: () => openPanel(), prepareTools: () => mcp.ensureStarted() }),

@@ -43,6 +43,7 @@ export function sameKey(a: PromptKey, b: PromptKey): boolean {
  */
 export class PendingPrompts implements vscode.Disposable {
   private prompts: PendingPrompt[] = [];
+  private presenter: ((prompt: PendingPrompt) => Promise<void>) | undefined;
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when a prompt is added or settled. */
   readonly onDidChange = this.changed.event;
@@ -70,6 +71,19 @@ export class PendingPrompts implements vscode.Disposable {
     return this.prompts.filter((prompt) => prompt.stepId === stepId);
   }
 
+  /**
+   * Shows `prompt` again (the user asked: the status bar, the Plan tree, a command): through
+   * the presenter when one is set (`ApprovalQueue`, which keeps one approval on screen at a time), else its own `show`.
+   */
+  reopen(prompt: PendingPrompt): Promise<void> {
+    return this.presenter === undefined ? prompt.show() : this.presenter(prompt);
+  }
+
+  /** Sets who shows prompts again (see `reopen`). */
+  setPresenter(presenter: (prompt: PendingPrompt) => Promise<void>): void {
+    this.presenter = presenter;
+  }
+
   /** Every waiting prompt, oldest first. */
   list(): PendingPrompt[] {
     return [...this.prompts];
@@ -85,12 +99,15 @@ export class PendingPrompts implements vscode.Disposable {
     return true;
   }
 
-  /** Rejects the approval or review of `key`, with the user's reason; false as for `approve`. */
-  reject(key: PromptKey, reason?: string): boolean {
+  /**
+   * Rejects the approval or review of `key`, with the user's reason and, for an approval,
+   * their feedback (Reject with feedback…: what the step should do instead); false as for `approve`.
+   */
+  reject(key: PromptKey, reason?: string, feedback?: string): boolean {
     const prompt = this.get(key);
     if (!prompt || prompt.kind === 'clarification' || prompt.kind === 'manual') return false;
     this.remove(prompt);
-    if (prompt.kind === 'approval') prompt.settle({ approved: false, ...(reason ? { reason } : {}) });
+    if (prompt.kind === 'approval') prompt.settle({ approved: false, ...(reason ? { reason } : {}), ...(feedback ? { feedback } : {}) });
     else prompt.settle({ approved: false, ...(reason ? { notes: reason } : {}) });
     return true;
   }

@@ -126,7 +126,7 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
     // The panel's run's request of the step: never another folder's run waiting on a step of the same id.
     openApproval: async ({ stepId }, panel) => {
       const prompt = promptOfPanelRun(pending, stepId, panel.session.runId());
-      if (prompt) return prompt.show();
+      if (prompt) return pending.reopen(prompt);
       await vscode.window.showInformationMessage(
         vscode.l10n.t(
           'Task Planner: step {0} is not waiting for you now. A run that was interrupted asks again when you resume it from the Runs view.',

@@ -3,6 +3,7 @@ import type { RunState } from '../core/engine/runEvents';
 import type { RunStatus } from '../shared/vocabulary';
 import { runStatusLabels } from '../shared/runStatusLabels';
 import { describeStepProgress, stepProgress } from '../shared/stepProgress';
+import type { ApprovalQueue } from './approvalQueue';
 import type { PendingPrompt, PendingPrompts } from './pendingPrompts';
 
 /** The codicon before the progress for each run status: a run partly done warns, it never passes. */
@@ -34,7 +35,11 @@ export class RunStatusBar implements vscode.Disposable {
   readonly item = vscode.window.createStatusBarItem('taskPlanner.run', vscode.StatusBarAlignment.Left, 50);
   private state: RunState | undefined;
 
-  constructor(private readonly pending: PendingPrompts) {
+  constructor(
+    private readonly pending: PendingPrompts,
+    /** The approval on screen and how many wait behind it (`ApprovalQueue`). */
+    private readonly queue?: Pick<ApprovalQueue, 'current' | 'waitingCount'>,
+  ) {
     this.item.name = vscode.l10n.t('Task Planner run');
   }
 
@@ -48,7 +53,8 @@ export class RunStatusBar implements vscode.Disposable {
     const state = this.state;
     // The run on screen (the current folder's) first: a click answers the request it names, never another run's of the same step id.
     const prompts = this.pending.list();
-    const waiting = prompts.find((prompt) => state?.runId !== undefined && prompt.key.runId === state.runId) ?? prompts[0];
+    const waiting =
+      this.queue?.current() ?? prompts.find((prompt) => state?.runId !== undefined && prompt.key.runId === state.runId) ?? prompts[0];
     if (!state?.plan && !waiting) {
       this.item.hide();
       return;
@@ -57,7 +63,9 @@ export class RunStatusBar implements vscode.Disposable {
     if (waiting) {
       const looks = waitingLooks[waiting.kind];
       const [what, action] = [looks.what(), looks.offer()];
-      this.item.text = `$(${looks.icon}) ${vscode.l10n.t('Task Planner: {0}', what)}`;
+      const more = waiting.kind === 'approval' ? (this.queue?.waitingCount() ?? 0) : 0;
+      // The count of what waits behind the approval on screen (item 4 of issue 28).
+      this.item.text = `$(${looks.icon}) ${more === 0 ? vscode.l10n.t('Task Planner: {0}', what) : vscode.l10n.t('Task Planner: {0} ({1} more waiting)', what, more)}`;
       this.item.tooltip = vscode.l10n.t('Step {0} waits for you. Click to {1}.', waiting.stepId, action);
       this.item.accessibilityInformation = {
         label: vscode.l10n.t('Task Planner: {0}, step {1} waits for you. Press Enter to {2}.', what, waiting.stepId, action),

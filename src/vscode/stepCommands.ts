@@ -9,6 +9,7 @@ import { markManualStep } from './manualStepPrompts';
 import type { PendingPrompt, PendingPrompts, PromptKey } from './pendingPrompts';
 import type { PlanTreeProvider } from './planTreeProvider';
 import { closeProposalDiffs, promptKeyOf } from './proposalDocuments';
+import { askFeedback } from './vscodeInteraction';
 import type { FolderRun, RunController } from './runController';
 import { errorMessage } from '../shared/errorMessage';
 import { capText } from '../core/text/capText';
@@ -34,7 +35,7 @@ interface Aim {
 
 /**
  * The step actions of the Plan tree's context menu, the diff editor's title and the
- * status bar: Approve, Reject, Answer, Mark Done / Mark Failed (a step that is yours to do;
+ * status bar: Approve, Reject, Reject with feedback… (an optional second argument is the feedback, else an input box asks), Answer, Mark Done / Mark Failed (a step that is yours to do;
  * an optional second argument is the note or reason, else an input box asks), reopen a
  * dismissed prompt, Retry / Run from here, Undo from here (also the plan panel's, which names
  * its run with a `PromptKey`), Skip, Open result, and Cancel run. Each takes a
@@ -99,7 +100,7 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
     void vscode.window.showWarningMessage(
       vscode.l10n.t('Task Planner: this diff is not what step {0} asks now; nothing was answered. Its current request is shown.', prompt.stepId),
     );
-    await prompt.show();
+    await pending.reopen(prompt);
   };
   const manualStale = (aimed: Aim): void => {
     if (aimed.ambiguous) return void stale(aimed);
@@ -127,6 +128,17 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
       deps.log.info(`Step ${prompt.stepId} rejected${prompt.key.runId ? ` (run ${prompt.key.runId})` : ''}`);
       await closeProposalDiffs(prompt.key);
     }),
+    // Reject with feedback…: the step's agent is told what to do instead and proposes again; an optional second argument is the feedback.
+    vscode.commands.registerCommand('taskPlanner.rejectWithFeedback', async (arg?: unknown, given?: string) => {
+      const aimed = aim(arg);
+      const { prompt } = aimed;
+      if (prompt?.kind !== 'approval') return stale(aimed);
+      const feedback = typeof given === 'string' && given.trim() !== '' ? given : await askFeedback(prompt.stepId, prompt.request.title);
+      if (feedback === undefined) return;
+      if (!pending.reject(prompt.key, 'rejected with feedback', feedback)) return stale(aimed);
+      deps.log.info(`Step ${prompt.stepId} rejected with feedback${prompt.key.runId ? ` (run ${prompt.key.runId})` : ''}`);
+      await closeProposalDiffs(prompt.key);
+    }),
     vscode.commands.registerCommand('taskPlanner.answer', async (arg?: unknown, text?: string) => {
       const aimed = aim(arg);
       const { prompt } = aimed;
@@ -135,7 +147,7 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
         return void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: no step is waiting for an answer.'));
       }
       if (typeof text === 'string') pending.answer(prompt.key, text);
-      else await prompt.show();
+      else await pending.reopen(prompt);
     }),
     vscode.commands.registerCommand('taskPlanner.markStepDone', (arg?: unknown, note?: string) => markManualTarget(aim(arg), true, note)),
     vscode.commands.registerCommand('taskPlanner.markStepFailed', (arg?: unknown, reason?: string) => markManualTarget(aim(arg), false, reason)),
@@ -147,7 +159,7 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
       const prompt =
         aimed.prompt ?? (arg === undefined ? (pending.list().find((candidate) => candidate.key.runId === current) ?? pending.list()[0]) : undefined);
       if (!prompt) return showNothingPending(deps);
-      await prompt.show();
+      await pending.reopen(prompt);
     }),
     vscode.commands.registerCommand('taskPlanner.retryStep', (arg?: unknown) => rerun(deps, target(arg), false)),
     vscode.commands.registerCommand('taskPlanner.runFromHere', (arg?: unknown) => rerun(deps, target(arg), false)),

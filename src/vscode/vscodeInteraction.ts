@@ -1,8 +1,11 @@
 import * as vscode from 'vscode';
 import type { ApprovalDecision, ApprovalRequest, ClarificationRequest, Interaction, ManualStepOutcome, ReviewDecision, ReviewRequest } from '../core/ports';
+import { feedbackMaxChars } from '../core/tools/approvalFeedback';
 import { commandApprovalText } from '../core/tools/commandApprovalText';
+import { describeRetry } from '../core/tools/retryNoteText';
 import { toolCallApprovalText } from '../core/tools/toolCallApprovalText';
 import { announceManualStep, showManualStepActions } from './manualStepPrompts';
+import type { ApprovalQueue } from './approvalQueue';
 import type { PendingPrompt, PendingPrompts, PromptKey } from './pendingPrompts';
 import { closeProposalDiffs, type ProposalDocuments } from './proposalDocuments';
 import { errorMessage } from '../shared/errorMessage';
@@ -37,9 +40,18 @@ export interface ToolCallRememberer {
 export function createVscodeInteraction(
   pending: PendingPrompts,
   documents: ProposalDocuments,
-  options: { announceManualStep?: () => boolean; commandRules?: CommandRuleMaker; toolCalls?: ToolCallRememberer } = {},
+  options: InteractionOptions = {},
 ): VscodeInteraction {
   return { ...interactionOfRun(pending, documents, options, () => undefined), forRun: (runId) => interactionOfRun(pending, documents, options, runId) };
+}
+
+/** What the editor's questions can offer beyond approve and reject, and how approvals take turns. */
+interface InteractionOptions {
+  announceManualStep?: () => boolean;
+  commandRules?: CommandRuleMaker;
+  toolCalls?: ToolCallRememberer;
+  /** Shows approvals one at a time in plan order and answers what an "Approve the rest" covers; without it each shows at once. */
+  queue?: ApprovalQueue;
 }
 
 /** The editor's `Interaction`, and the same for one run (`RunController` gives each execution its own). */
@@ -55,13 +67,16 @@ export interface VscodeInteraction extends Interaction {
 function interactionOfRun(
   pending: PendingPrompts,
   documents: ProposalDocuments,
-  options: { announceManualStep?: () => boolean; commandRules?: CommandRuleMaker; toolCalls?: ToolCallRememberer },
+  options: InteractionOptions,
   runId: () => string | undefined,
 ): Interaction {
   const keyOf = (request: { stepId: string; requestId?: string }): PromptKey => ({ stepId: request.stepId, requestId: request.requestId, runId: runId() });
   return {
     requestApproval(request, signal) {
       const key = keyOf(request);
+      // The user chose "Approve the rest" and it lists this change: it is not asked again.
+      if (options.queue?.covers(key.runId, key.requestId, request) === true) return Promise.resolve({ approved: true });
+      const queue = options.queue;
       return waitFor<ApprovalDecision>(
         pending,
         signal,
@@ -77,6 +92,7 @@ function interactionOfRun(
           show: () => showApproval(request, key, documents, pending, options),
         }),
         () => void documents.close(key),
+        queue === undefined ? undefined : (prompt) => queue.offer(prompt),
       );
     },
     askClarification(request, signal) {
@@ -114,7 +130,7 @@ function interactionOfRun(
       const announce = async (): Promise<void> => {
         if (options.announceManualStep?.() !== false) await announceManualStep(pending, key, request);
       };
-      return waitFor<ManualStepOutcome>(pending, signal, prompt, undefined, announce);
+      return waitFor<ManualStepOutcome>(pending, signal, prompt, undefined, () => void announce().then(undefined, () => undefined));
     },
   };
 }
@@ -125,8 +141,8 @@ function waitFor<T>(
   make: (settle: (value: T) => void) => PendingPrompt,
   /** What the prompt leaves behind when its run is cancelled (an open diff editor). */
   onCancelled?: () => void,
-  /** How the prompt first shows, when not as it shows again (`show`). */
-  announce?: () => Promise<void>,
+  /** How the prompt first shows, when not as it shows again (`show`); it never throws. */
+  announce?: (prompt: PendingPrompt) => void,
 ): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     let added: PendingPrompt | undefined;
@@ -143,27 +159,61 @@ function waitFor<T>(
     });
     pending.add((added = prompt));
     // A prompt that cannot show (a refused dialog) stays pending: the tree and status bar reopen it.
-    void (announce ?? prompt.show)().then(undefined, () => undefined);
+    if (announce) announce(prompt);
+    else void prompt.show().then(undefined, () => undefined);
   });
 }
 
-function showApproval(
-  request: ApprovalRequest,
-  key: PromptKey,
-  documents: ProposalDocuments,
-  pending: PendingPrompts,
-  options: { commandRules?: CommandRuleMaker; toolCalls?: ToolCallRememberer },
-): Promise<void> {
+function showApproval(request: ApprovalRequest, key: PromptKey, documents: ProposalDocuments, pending: PendingPrompts, options: InteractionOptions): Promise<void> {
   switch (request.kind) {
     case 'file':
-      return showFileApproval(request, key, documents, pending);
+      return showFileApproval(request, key, documents, pending, waitingNote(options.queue));
     case 'command':
-      return askCommandApproval(request, key, pending, options.commandRules);
+      return askCommandApproval(request, key, pending, options.commandRules, waitingNote(options.queue));
     case 'directory':
-      return askDirectoryApproval(request, key, pending);
+      return askDirectoryApproval(request, key, pending, waitingNote(options.queue));
     case 'tool':
-      return askToolApproval(request, key, pending, options.toolCalls);
+      return askToolApproval(request, key, pending, options.toolCalls, waitingNote(options.queue));
   }
+}
+
+/** "3 more approvals waiting" when approvals wait behind the one shown, else empty. */
+function waitingNote(queue: ApprovalQueue | undefined): string {
+  const count = queue?.waitingCount() ?? 0;
+  return count === 0 ? '' : count === 1 ? vscode.l10n.t('1 more approval waiting') : vscode.l10n.t('{0} more approvals waiting', count);
+}
+
+/** `detail` with the retry note (which attempt asks, why the last failed) and what waits behind, each on a line of its own. */
+function withNotes(detail: string, request: ApprovalRequest, waiting: string): string {
+  const retry = request.retry === undefined || request.kind === 'command' ? '' : `\n${describeRetry(request.retry)}`;
+  return `${detail}${retry}${waiting === '' ? '' : `\n${waiting}`}`;
+}
+
+/**
+ * Asks what the step should do instead of the change the user rejects (Reject with
+ * feedback…); `undefined` when the user cancelled (nothing is answered then). Bounded to
+ * `feedbackMaxChars`, and made safe again by the engine.
+ */
+export async function askFeedback(stepId: string, title: string): Promise<string | undefined> {
+  const feedback = await vscode.window.showInputBox({
+    title: vscode.l10n.t('Task Planner: reject with feedback ({0} {1})', stepId, shownLine(title, 80)),
+    prompt: vscode.l10n.t('What should the step do instead? Its agent is told and proposes again, up to the step\'s attempts.'),
+    placeHolder: vscode.l10n.t('For example: keep the old name, only add the new option'),
+    ignoreFocusOut: true,
+    validateInput: (value) =>
+      value.trim() === ''
+        ? vscode.l10n.t('Say what to do instead, or press Escape to go back.')
+        : value.length > feedbackMaxChars
+          ? vscode.l10n.t('At most {0} characters.', feedbackMaxChars)
+          : undefined,
+  });
+  return feedback === undefined || feedback.trim() === '' ? undefined : feedback;
+}
+
+/** Rejects `key` with the feedback the user types; nothing when they cancel the box. */
+async function rejectWithFeedback(pending: PendingPrompts, key: PromptKey, request: ApprovalRequest, reason: string): Promise<void> {
+  const feedback = await askFeedback(request.stepId, request.title);
+  if (feedback !== undefined) pending.reject(key, reason, feedback);
 }
 
 /**
@@ -181,6 +231,7 @@ async function showFileApproval(
   key: PromptKey,
   documents: ProposalDocuments,
   pending: PendingPrompts,
+  waiting: string,
 ): Promise<void> {
   const { proposal } = request;
   const sides = documents.put(key, proposal);
@@ -198,22 +249,25 @@ async function showFileApproval(
       ? shownPath(proposal.path)
       : vscode.l10n.t('{0} (through a symbolic link: {1})', shownPath(proposal.path), shownPath(proposal.resolvedPath));
   const stepTitle = shownLine(request.title, 80);
-  const title = vscode.l10n.t('{0} ({1}, proposed) · {2} {3}', target, verb, request.stepId, stepTitle);
+  const attempt = request.retry === undefined ? '' : vscode.l10n.t(', attempt {0} of {1}', request.retry.attempt, request.retry.of);
+  const title = `${vscode.l10n.t('{0} ({1}, proposed{2}) · {3} {4}', target, verb, attempt, request.stepId, stepTitle)}${waiting === '' ? '' : ` · ${waiting}`}`;
   try {
     await vscode.commands.executeCommand('vscode.diff', sides.current, sides.proposed, title, { preview: false });
     // Answered or cancelled while the diff was opening: nothing is left to approve in it.
     if (pending.get(key)?.request !== request) await closeProposalDiffs(key);
   } catch {
     // The modal fallback: the same decision without the diff editor.
-    const [approve, reject] = [vscode.l10n.t('Approve'), vscode.l10n.t('Reject')];
+    const [approve, reject, feedback] = [vscode.l10n.t('Approve'), vscode.l10n.t('Reject'), vscode.l10n.t('Reject with feedback…')];
     const choice = await askConsent(
       vscode.l10n.t('{0}: allow step "{1}" to {2} this file?', target, stepTitle, verb),
-      proposal.diff.slice(0, 4000),
+      withNotes(proposal.diff.slice(0, 4000), request, waiting),
       reject,
+      feedback,
       approve,
     );
     if (choice === approve) pending.approve(key);
     else if (choice === reject) pending.reject(key, 'rejected in the approval dialog');
+    else if (choice === feedback) await rejectWithFeedback(pending, key, request, 'rejected in the approval dialog');
   }
 }
 
@@ -222,9 +276,18 @@ async function askCommandApproval(
   key: PromptKey,
   pending: PendingPrompts,
   rules: CommandRuleMaker | undefined,
+  waiting: string,
 ): Promise<void> {
-  const { message, detail } = commandApprovalText(request);
-  const [run, reject] = [vscode.l10n.t('Run'), vscode.l10n.t('Reject')];
+  const text = commandApprovalText(request);
+  const [run, reject, feedback] = [vscode.l10n.t('Run'), vscode.l10n.t('Reject'), vscode.l10n.t('Reject with feedback…')];
+  // Which button does what (the dialog's own Cancel answers nothing), after the command itself.
+  const buttons = vscode.l10n.t(
+    '"{0}": the step does not run it. "{1}": also tell the step what to do instead. Cancel: decide later (the question waits in the status bar).',
+    reject,
+    feedback,
+  );
+  const { message } = text;
+  const detail = `${withNotes(text.detail, request, waiting)}\n\n${buttons}`;
   // A project's own program becomes a rule by its path (`.venv/bin/mypy`): the rule is bound to the file that runs.
   const words = request.program ? [request.program.shown, ...request.argv.slice(1)] : request.argv;
   // A command through a shell never becomes a rule: its words are not what runs.
@@ -234,7 +297,9 @@ async function askCommandApproval(
     '"{0}" runs it now and, from then on, this exact command (the same words, no others) without asking (Task Planner: Command allow rules lists and removes them).',
     allow,
   );
-  const choice = offer ? await askConsent(message, `${detail}\n\n${allowDetail}`, reject, run, allow) : await askConsent(message, detail, reject, run);
+  const choice = offer
+    ? await askConsent(message, `${detail}\n${allowDetail}`, reject, feedback, run, allow)
+    : await askConsent(message, detail, reject, feedback, run);
   if (choice === allow && rules !== undefined) {
     // The user said to run it: a rule that could not be stored is reported, and the command runs all the same.
     await rules
@@ -243,6 +308,7 @@ async function askCommandApproval(
     pending.approve(key);
   } else if (choice === run) pending.approve(key);
   else if (choice === reject) pending.reject(key, 'rejected in the command dialog');
+  else if (choice === feedback) await rejectWithFeedback(pending, key, request, 'rejected in the command dialog');
 }
 
 async function askToolApproval(
@@ -250,8 +316,11 @@ async function askToolApproval(
   key: PromptKey,
   pending: PendingPrompts,
   toolCalls: ToolCallRememberer | undefined,
+  waiting: string,
 ): Promise<void> {
-  const { message, detail } = toolCallApprovalText(request);
+  const text = toolCallApprovalText(request);
+  const { message } = text;
+  const detail = withNotes(text.detail, request, waiting);
   const allow = vscode.l10n.t('Allow');
   const reject = vscode.l10n.t('Reject');
   const always = vscode.l10n.t('Always allow in this workspace');
@@ -260,10 +329,11 @@ async function askToolApproval(
     '"{0}" allows this call and every later call of this tool here without asking, until the server\'s command or address changes; Task Planner: MCP servers can make it ask again.',
     always,
   );
+  const feedback = vscode.l10n.t('Reject with feedback…');
   const choice =
     rememberAs === undefined
-      ? await askConsent(message, detail, reject, allow)
-      : await askConsent(message, `${detail}\n\n${alwaysDetail}`, reject, allow, always);
+      ? await askConsent(message, detail, reject, feedback, allow)
+      : await askConsent(message, `${detail}\n\n${alwaysDetail}`, reject, feedback, allow, always);
   if (choice === always && rememberAs !== undefined && toolCalls !== undefined) {
     // The user allowed the call: an answer that could not be stored is reported, and the call goes ahead all the same.
     await toolCalls
@@ -272,13 +342,19 @@ async function askToolApproval(
     pending.approve(key);
   } else if (choice === allow) pending.approve(key);
   else if (choice === reject) pending.reject(key, 'rejected in the tool call dialog');
+  else if (choice === feedback) await rejectWithFeedback(pending, key, request, 'rejected in the tool call dialog');
 }
 
-async function askDirectoryApproval(request: Extract<ApprovalRequest, { kind: 'directory' }>, key: PromptKey, pending: PendingPrompts): Promise<void> {
+async function askDirectoryApproval(
+  request: Extract<ApprovalRequest, { kind: 'directory' }>,
+  key: PromptKey,
+  pending: PendingPrompts,
+  waiting: string,
+): Promise<void> {
   const [create, reject] = [vscode.l10n.t('Create'), vscode.l10n.t('Reject')];
   const choice = await askConsent(
     vscode.l10n.t('Step "{0}" wants to create a directory.', request.title),
-    vscode.l10n.t('Directory: {0}', request.path),
+    withNotes(vscode.l10n.t('Directory: {0}', request.path), request, waiting),
     reject,
     create,
   );

@@ -7,7 +7,7 @@ import type { RunEvent } from '../../../../src/core/engine/runEvents';
 import type { LlmChatRequest, LlmToolCall } from '../../../../src/core/llm/llmTypes';
 import type { Plan } from '../../../../src/core/plan/planSchema';
 import type { RunStore } from '../../../../src/core/ports';
-import { boundedFeedback, feedbackMaxChars } from '../../../../src/core/tools/approvalFeedback';
+import { feedbackMaxChars } from '../../../../src/core/tools/approvalFeedback';
 import { builtinTools } from '../../../../src/core/tools/builtinTools';
 import { ManualClock } from '../../../fakes/manualClock';
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
@@ -42,22 +42,6 @@ async function run(plan: Plan, replies: ScriptedReply[], script: InteractionScri
   handle.events.subscribe((event) => events.push(event));
   return { result: await handle.result, events, llm, workspace, interaction };
 }
-
-describe('boundedFeedback: the reason of a Reject with feedback is bounded and made safe', () => {
-  it('escapes terminal escape sequences, controls and direction overrides, keeps line breaks, trims', () => {
-    assert.equal(boundedFeedback('  use \u001b[31mtabs\u001b[0m\u202e\nplease\u0007 '), 'use \\u001b[31mtabs\\u001b[0m\\u202e\nplease\\u0007');
-  });
-
-  it('cuts a megabyte visibly to its cap; nothing but white space is no feedback', () => {
-    const cut = boundedFeedback('x'.repeat(1_000_000)) ?? '';
-    assert.ok(cut.length <= feedbackMaxChars, String(cut.length));
-    assert.match(cut, /more characters cut\)$/);
-    const escapes = boundedFeedback('\u001b'.repeat(1_000_000)) ?? '';
-    assert.ok(escapes.length <= feedbackMaxChars && !escapes.includes('\u001b'), 'escaping never takes it past the cap');
-    assert.equal(boundedFeedback(' \n\t '), undefined);
-    assert.equal(boundedFeedback(undefined), undefined);
-  });
-});
 
 describe('Reject with feedback: the agent hears the reason and proposes again within the step', () => {
   it('the rejected call tells the agent what the user said, and its revised proposal is asked and applied', async () => {

@@ -3,7 +3,6 @@ import { runPlan } from '../../../../src/core/engine/runPlan';
 import type { CommandRunner } from '../../../../src/core/ports';
 import { commandApprovalText } from '../../../../src/core/tools/commandApprovalText';
 import { builtinTools } from '../../../../src/core/tools/builtinTools';
-import { describeRetry } from '../../../../src/core/tools/retryNoteText';
 import { ManualClock } from '../../../fakes/manualClock';
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
 import { ScriptedInteraction, type InteractionScript } from '../../../fakes/scriptedInteraction';
@@ -58,12 +57,5 @@ describe('a failing command under retry: which attempt asks, and why the one bef
   it('a rejection of the first attempt keeps its meaning: skipped, rejected by the user', async () => {
     const { result } = await runTests({ approvals: [{ approved: false }] });
     assert.equal(result.steps['T']?.skipCause, 'rejected');
-  });
-
-  it('the last error is shown on one line, bounded, with controls escaped', () => {
-    const text = describeRetry({ attempt: 2, of: 3, lastError: `\u001b[2Jboom\n${'z'.repeat(5000)}` });
-    assert.ok(!text.includes('\u001b') && !text.includes('\n') && text.length < 700, text.slice(0, 60));
-    assert.equal(describeRetry(undefined), '');
-    assert.equal(describeRetry({ attempt: 2, of: 2 }), 'Attempt 2 of 2.');
   });
 });

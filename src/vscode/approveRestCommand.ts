@@ -1,0 +1,93 @@
+import * as vscode from 'vscode';
+import { describeGrant, makeGrant, type ApprovalGrant, type GrantReach, type WaitingFileApproval } from '../core/engine/approvalGrant';
+import { terminalStepStatuses } from '../core/engine/runEvents';
+import type { ToolRegistry } from '../core/tools/tool';
+import type { ApprovalQueue } from './approvalQueue';
+import type { PendingPrompt, PendingPrompts } from './pendingPrompts';
+import { closeProposalDiffs, promptKeyOf } from './proposalDocuments';
+import type { RunController } from './runController';
+import { shownLine } from './shownText';
+
+/** What "Approve the rest…" needs. */
+export interface ApproveRestDeps {
+  pending: PendingPrompts;
+  queue: ApprovalQueue;
+  runs: Pick<RunController, 'runInfo'>;
+  tools: () => ToolRegistry;
+  log: vscode.LogOutputChannel;
+}
+
+/**
+ * "Approve the rest…" (item 4 of issue 28), from the diff editor of a file change: a modal
+ * lists what "Approve the rest of this step" and "Approve the rest of this run" would each
+ * cover (`describeGrant`: the waiting changes as proposed, the files each step declared,
+ * what still asks: commands never), its safe choice first. The choice approves the
+ * waiting changes it listed and, for the rest of the run, later changes it listed; anything
+ * else still asks. Takes a proposal diff's URI, else the active one's.
+ */
+export function registerApproveRest(deps: ApproveRestDeps): vscode.Disposable {
+  return vscode.commands.registerCommand('taskPlanner.approveRest', async (arg?: unknown, reach?: GrantReach) => {
+    const key = promptKeyOf(arg instanceof vscode.Uri ? arg : activeProposalUri());
+    const prompt = key === undefined ? undefined : deps.pending.get(key);
+    if (prompt?.kind !== 'approval' || prompt.request.kind !== 'file' || key?.runId === undefined) {
+      return void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: open the diff of a proposed change first; nothing was approved.'));
+    }
+    const state = deps.runs.runInfo(key.runId)?.state;
+    const plan = state?.plan;
+    if (plan === undefined) return void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: the run of this change is not known; nothing was approved.'));
+    const ended = new Set(Object.values(state?.steps ?? {}).flatMap((step) => (terminalStepStatuses.has(step.status) ? [step.id] : [])));
+    const waiting = waitingFileApprovals(deps.pending.list(), key.runId);
+    const grantOf = (of: GrantReach): ApprovalGrant =>
+      makeGrant({ runId: key.runId ?? '', reach: of, stepId: prompt.stepId, plan, tools: deps.tools(), waiting, ended });
+    // Made before the question: what is granted is exactly what was listed, never a change that arrived while the modal was open.
+    const grants: Record<GrantReach, ApprovalGrant> = { step: grantOf('step'), run: grantOf('run') };
+    const chosen = reach ?? (await chooseReach(prompt.stepId, grants, waiting, plan));
+    if (chosen === undefined) return;
+    const grant = grants[chosen];
+    const approved = deps.queue.grant(grant);
+    deps.log.info(`Run ${key.runId}: approve the rest of ${chosen === 'step' ? `step ${prompt.stepId}` : 'the run'}; ${approved} waiting change(s) approved`);
+    for (const item of waiting) if (grant.requestIds.has(item.requestId)) await closeProposalDiffs({ stepId: item.request.stepId, requestId: item.requestId, runId: key.runId });
+  });
+}
+
+/** The modal: both reaches listed, the safe answer first (Enter approves nothing). */
+async function chooseReach(
+  stepId: string,
+  grants: Record<GrantReach, ApprovalGrant>,
+  waiting: readonly WaitingFileApproval[],
+  plan: NonNullable<Parameters<typeof describeGrant>[2]>,
+): Promise<GrantReach | undefined> {
+  const list = (reach: GrantReach): string => describeGrant(grants[reach], waiting, plan).map((line) => `• ${shownLine(line, 200)}`).join('\n');
+  const back = vscode.l10n.t('Back');
+  const ofStep = vscode.l10n.t('Approve the rest of this step');
+  const ofRun = vscode.l10n.t('Approve the rest of this run');
+  const choice = await vscode.window.showWarningMessage(
+    vscode.l10n.t('Approve the rest without asking for each change?'),
+    {
+      modal: true,
+      detail: `${vscode.l10n.t('"{0}" ({1}) covers:', ofStep, stepId)}\n${list('step')}\n\n${vscode.l10n.t('"{0}" covers:', ofRun)}\n${list('run')}`,
+    },
+    back,
+    ofStep,
+    ofRun,
+  );
+  return choice === ofStep ? 'step' : choice === ofRun ? 'run' : undefined;
+}
+
+/** The file approvals of run `runId` waiting now, oldest first. */
+function waitingFileApprovals(prompts: readonly PendingPrompt[], runId: string): WaitingFileApproval[] {
+  return prompts.flatMap((prompt) =>
+    prompt.kind === 'approval' && prompt.request.kind === 'file' && prompt.key.runId === runId && prompt.key.requestId !== undefined
+      ? [{ requestId: prompt.key.requestId, request: prompt.request }]
+      : [],
+  );
+}
+
+function activeProposalUri(): vscode.Uri | undefined {
+  const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+  return vscode.window.activeTextEditor?.document.uri.scheme === 'task-planner-proposal'
+    ? vscode.window.activeTextEditor.document.uri
+    : input instanceof vscode.TabInputTextDiff
+      ? input.modified
+      : undefined;
+}

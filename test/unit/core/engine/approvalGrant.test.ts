@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { describeGrant, grantCovers, makeGrant, type WaitingFileApproval } from '../../../../src/core/engine/approvalGrant';
+import type { ApprovalRequest } from '../../../../src/core/ports';
+import { builtinTools } from '../../../../src/core/tools/builtinTools';
+import { createToolRegistry } from '../../../../src/core/tools/createToolRegistry';
+import { makePlan, makeStep } from '../../../support/randomPlans';
+
+const tools = createToolRegistry(builtinTools());
+const edit = (id: string, path: string) => makeStep(id, { kind: 'tool', agent: undefined, input: undefined, tool: 'edit_file', args: { path, find: 'var', replace: 'let' } });
+// Twelve identical one-line edits, and an agent step that names no files, and one that does.
+const plan = makePlan([
+  ...Array.from({ length: 12 }, (_, index) => edit(`E${index + 1}`, `src/f${index + 1}.js`)),
+  makeStep('A', { input: 'Tidy up' }),
+  makeStep('W', { input: 'Write the docs', writes: ['docs/**'] }),
+]);
+const fileRequest = (stepId: string, path: string, proposedText = 'let x = 1;\n', extra: Partial<Extract<ApprovalRequest, { kind: 'file' }>> = {}) =>
+  ({
+    kind: 'file',
+    stepId,
+    title: stepId,
+    operation: 'edit',
+    proposal: { path, currentText: 'var x = 1;\n', proposedText, diff: '' },
+    ...extra,
+  }) as Extract<ApprovalRequest, { kind: 'file' }>;
+const waitingOf = (stepId: string, path: string): WaitingFileApproval => ({ requestId: `${stepId}@req`, request: fileRequest(stepId, path) });
+
+describe('approvalGrant: what "Approve the rest" covers is what it lists', () => {
+  const waiting = [waitingOf('E1', 'src/f1.js'), waitingOf('E2', 'src/f2.js'), waitingOf('A', 'src/a.js')];
+  const run = makeGrant({ runId: 'r', reach: 'run', stepId: 'E1', plan, tools, waiting, ended: new Set() });
+
+  it('"the rest of this run": the waiting changes as proposed and the later edits of the twelve steps, each to its own file', () => {
+    for (let index = 1; index <= 12; index++) {
+      assert.ok(grantCovers(run, 'r', `E${index}@later`, fileRequest(`E${index}`, `src/f${index}.js`)), `E${index}`);
+    }
+    assert.ok(grantCovers(run, 'r', 'A@req', fileRequest('A', 'src/a.js')), 'the agent step\'s waiting change, as listed');
+    assert.ok(grantCovers(run, 'r', 'W@x', fileRequest('W', 'docs/guide.md')), 'inside the files W declared');
+  });
+
+  it('never: a later change of a step that declared no files, a file a step did not name, a command, another run, a change outside scope, through a link', () => {
+    assert.equal(grantCovers(run, 'r', 'A@other', fileRequest('A', 'src/a.js', 'changed after the choice')), false, 'a step that changes its write after the choice');
+    assert.equal(grantCovers(run, 'r', 'E3@x', fileRequest('E3', 'src/f4.js')), false);
+    assert.equal(grantCovers(run, 'r', 'W@x', fileRequest('W', 'src/elsewhere.js')), false);
+    const command: ApprovalRequest = { kind: 'command', stepId: 'E1', title: 't', argv: ['rm', '-rf', '.'], cwd: '', shell: false };
+    assert.equal(grantCovers(run, 'r', 'E1@req', command), false, 'a command, even under a listed request id');
+    assert.equal(grantCovers(run, 'other', 'E1@req', fileRequest('E1', 'src/f1.js')), false);
+    assert.equal(grantCovers(run, 'r', 'E2@x', fileRequest('E2', 'src/f2.js', 'x', { outsideScope: true })), false);
+    const linked = fileRequest('E2', 'src/f2.js');
+    linked.proposal.resolvedPath = '/etc/passwd';
+    assert.equal(grantCovers(run, 'r', 'E2@x', linked), false);
+    assert.equal(grantCovers(run, 'r', 'R1@x', fileRequest('R1', 'src/f1.js')), false, 'a repair step added later');
+  });
+
+  it('"the rest of this step" covers only that step; ended steps are not in "the rest of this run"', () => {
+    const step = makeGrant({ runId: 'r', reach: 'step', stepId: 'E1', plan, tools, waiting, ended: new Set() });
+    assert.ok(grantCovers(step, 'r', 'E1@req', fileRequest('E1', 'src/f1.js')));
+    assert.equal(grantCovers(step, 'r', 'E2@req', fileRequest('E2', 'src/f2.js')), false);
+    const afterSome = makeGrant({ runId: 'r', reach: 'run', stepId: 'E5', plan, tools, waiting: [], ended: new Set(['E1', 'E2']) });
+    assert.equal(grantCovers(afterSome, 'r', 'E1@again', fileRequest('E1', 'src/f1.js')), false);
+    assert.ok(grantCovers(afterSome, 'r', 'E3@x', fileRequest('E3', 'src/f3.js')));
+  });
+
+  it('lists each covered change and file, at most 12 lines, then what still asks and what is never covered', () => {
+    const lines = describeGrant(run, waiting, plan);
+    assert.equal(lines[0], 'E1 edit src/f1.js (waiting now, as proposed)');
+    assert.ok(lines.includes('… and 5 more') && lines.length === 14, lines.join('\n'));
+    assert.match(lines.at(-2) ?? '', /^Still asks: later changes of A \(no files declared\)$/);
+    assert.match(lines.at(-1) ?? '', /Never covered: commands/);
+    const step = describeGrant(makeGrant({ runId: 'r', reach: 'step', stepId: 'W', plan, tools, waiting: [], ended: new Set() }), [], plan);
+    assert.deepEqual(step.slice(0, 1), ['W Step W: later changes to docs/**']);
+  });
+});
