@@ -34,7 +34,9 @@ export function registerApproveRest(deps: ApproveRestDeps): vscode.Disposable {
     }
     const state = deps.runs.runInfo(key.runId)?.state;
     const plan = state?.plan;
-    if (plan === undefined) return void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: the run of this change is not known; nothing was approved.'));
+    if (plan === undefined) {
+      return void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: the run of this change is not known; nothing was approved.'));
+    }
     const ended = new Set(Object.values(state?.steps ?? {}).flatMap((step) => (terminalStepStatuses.has(step.status) ? [step.id] : [])));
     const waiting = waitingFileApprovals(deps.pending.list(), key.runId);
     const grantOf = (of: GrantReach): ApprovalGrant =>
@@ -46,7 +48,9 @@ export function registerApproveRest(deps: ApproveRestDeps): vscode.Disposable {
     const grant = grants[chosen];
     const approved = deps.queue.grant(grant);
     deps.log.info(`Run ${key.runId}: approve the rest of ${chosen === 'step' ? `step ${prompt.stepId}` : 'the run'}; ${approved} waiting change(s) approved`);
-    for (const item of waiting) if (grant.requestIds.has(item.requestId)) await closeProposalDiffs({ stepId: item.request.stepId, requestId: item.requestId, runId: key.runId });
+    for (const item of waiting) {
+      if (grant.requestIds.has(item.requestId)) await closeProposalDiffs({ stepId: item.request.stepId, requestId: item.requestId, runId: key.runId });
+    }
   });
 }
 

@@ -65,7 +65,8 @@ export class RunStatusBar implements vscode.Disposable {
       const [what, action] = [looks.what(), looks.offer()];
       const more = waiting.kind === 'approval' ? (this.queue?.waitingCount() ?? 0) : 0;
       // The count of what waits behind the approval on screen (item 4 of issue 28).
-      this.item.text = `$(${looks.icon}) ${more === 0 ? vscode.l10n.t('Task Planner: {0}', what) : vscode.l10n.t('Task Planner: {0} ({1} more waiting)', what, more)}`;
+      this.item.text = `$(${looks.icon}) \
+${more === 0 ? vscode.l10n.t('Task Planner: {0}', what) : vscode.l10n.t('Task Planner: {0} ({1} more waiting)', what, more)}`;
       this.item.tooltip = vscode.l10n.t('Step {0} waits for you. Click to {1}.', waiting.stepId, action);
       this.item.accessibilityInformation = {
         label: vscode.l10n.t('Task Planner: {0}, step {1} waits for you. Press Enter to {2}.', what, waiting.stepId, action),

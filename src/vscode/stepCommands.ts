@@ -35,7 +35,8 @@ interface Aim {
 
 /**
  * The step actions of the Plan tree's context menu, the diff editor's title and the
- * status bar: Approve, Reject, Reject with feedback… (an optional second argument is the feedback, else an input box asks), Answer, Mark Done / Mark Failed (a step that is yours to do;
+ * status bar: Approve, Reject, Reject with feedback… (an optional second argument is the feedback, else an input box asks), Answer, Mark Done / Mark Failed (a
+ * step that is yours to do;
  * an optional second argument is the note or reason, else an input box asks), reopen a
  * dismissed prompt, Retry / Run from here, Undo from here (also the plan panel's, which names
  * its run with a `PromptKey`), Skip, Open result, and Cancel run. Each takes a

@@ -164,7 +164,13 @@ function waitFor<T>(
   });
 }
 
-function showApproval(request: ApprovalRequest, key: PromptKey, documents: ProposalDocuments, pending: PendingPrompts, options: InteractionOptions): Promise<void> {
+function showApproval(
+  request: ApprovalRequest,
+  key: PromptKey,
+  documents: ProposalDocuments,
+  pending: PendingPrompts,
+  options: InteractionOptions,
+): Promise<void> {
   switch (request.kind) {
     case 'file':
       return showFileApproval(request, key, documents, pending, waitingNote(options.queue));

@@ -170,7 +170,13 @@ async function agentLoop(options: StepAgentOptions, signal: AbortSignal): Promis
         outcome = await callAgentTool(call, toolsByName, options.toolContext, signal, options.toolResultTokens);
         const tool = toolsByName.get(call.name);
         if (tool !== undefined && isChangeEffect(tool.effects)) {
-          changes.record(call.name, call.arguments, outcome.ok ? 'applied' : outcome.rejected ? 'rejected' : 'failed', outcome.error, outcome.feedback !== undefined);
+          changes.record(
+            call.name,
+            call.arguments,
+            outcome.ok ? 'applied' : outcome.rejected ? 'rejected' : 'failed',
+            outcome.error,
+            outcome.feedback !== undefined,
+          );
         }
         guard.remember(call, outcome.content);
         if (!outcome.ok) options.output(`✘ ${call.name}: ${outcome.content}\n`);

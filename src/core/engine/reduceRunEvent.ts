@@ -141,7 +141,13 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
       return;
     case 'step_completed':
       draft.results[event.stepId] = event.result;
-      finish(event.stepId, { status: 'completed', result: event.result, deferred: false, feedback: undefined, ...(event.changes === undefined ? {} : { changes: event.changes }) });
+      finish(event.stepId, {
+        status: 'completed',
+        result: event.result,
+        deferred: false,
+        feedback: undefined,
+        ...(event.changes === undefined ? {} : { changes: event.changes }),
+      });
       return;
     case 'verification_failed':
       update(event.stepId, { diagnosis: event.diagnosis });

@@ -34,7 +34,10 @@ export function shapeResult(step: Step, produced: unknown): ShapedResult {
     if (feedback !== undefined) {
       return {
         kind: 'feedback',
-        diagnosis: capText(`None of the step's file changes happened (${changesText(changes).replace(/\n/g, '; ')}). ${feedbackInstruction(feedback)}`, textCaps.message),
+        diagnosis: capText(
+          `None of the step's file changes happened (${changesText(changes).replace(/\n/g, '; ')}). ${feedbackInstruction(feedback)}`,
+          textCaps.message,
+        ),
       };
     }
     if (changes.failed.length === 0) {

@@ -6,7 +6,7 @@ import { createToolRegistry } from '../../../../src/core/tools/createToolRegistr
 import { makePlan, makeStep } from '../../../support/randomPlans';
 
 const tools = createToolRegistry(builtinTools());
-const edit = (id: string, path: string) => makeStep(id, { kind: 'tool', agent: undefined, input: undefined, tool: 'edit_file', args: { path, find: 'var', replace: 'let' } });
+const edit = (id: string, path: string) => makeStep(id, { kind: 'tool', agent: undefined, input: undefined, tool: 'edit_file', args: { path, edits: [{ search: 'var', replace: 'let' }] } });
 // Twelve identical one-line edits, and an agent step that names no files, and one that does.
 const plan = makePlan([
   ...Array.from({ length: 12 }, (_, index) => edit(`E${index + 1}`, `src/f${index + 1}.js`)),

@@ -1,0 +1,149 @@
+// Approvals in plan order, one at a time, "Approve the rest", and Reject with feedback, in the real editor (issue 28, items 3 and 4).
+import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { TaskPlannerApi } from './testBuild/testExtension';
+import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
+
+const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
+
+async function api(): Promise<TaskPlannerApi> {
+  const extension = vscode.extensions.getExtension<TaskPlannerApi>('task-planner.task-planner');
+  assert.ok(extension);
+  return extension.activate();
+}
+
+async function until<T>(probe: () => T | undefined | false, timeoutMs = 10_000): Promise<T | undefined> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if ((value !== undefined && value !== false) || Date.now() > end) return value === false ? undefined : value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The labels of the open proposal diffs, in tab order. */
+function proposalDiffs(): string[] {
+  return vscode.window.tabGroups.all
+    .flatMap((group) => group.tabs)
+    .filter((tab) => tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.scheme === 'task-planner-proposal')
+    .map((tab) => tab.label);
+}
+
+function activeDiffLabel(): string | undefined {
+  const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+  return tab?.input instanceof vscode.TabInputTextDiff && tab.input.modified.scheme === 'task-planner-proposal' ? tab.label : undefined;
+}
+
+function planReply(steps: unknown[]): { kind: 'message'; content: string } {
+  return { kind: 'message', content: JSON.stringify({ objective: 'test', steps }) };
+}
+
+describe('Approvals in the editor: in plan order, one at a time, the rest at once, and rejected with feedback', function () {
+  this.timeout(90_000);
+  const server = new FakeOpenAiServer();
+  const config = () => vscode.workspace.getConfiguration('taskPlanner');
+
+  before(async () => {
+    await server.start();
+    await config().update('llm.provider', 'openai', vscode.ConfigurationTarget.Workspace);
+    await config().update('llm.baseUrl', server.baseURL, vscode.ConfigurationTarget.Workspace);
+    await config().update('maxConcurrency', 4, vscode.ConfigurationTarget.Workspace);
+  });
+
+  after(async () => {
+    await config().update('llm.provider', undefined, vscode.ConfigurationTarget.Workspace);
+    await config().update('llm.baseUrl', undefined, vscode.ConfigurationTarget.Workspace);
+    await config().update('maxConcurrency', undefined, vscode.ConfigurationTarget.Workspace);
+    await server.close();
+  });
+
+  afterEach(async () => {
+    // A test that failed leaves no run behind for the next one.
+    if ((await api()).isRunning()) await vscode.commands.executeCommand('taskPlanner.cancelRun');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('12 identical one-line edits: one diff at a time in plan order with the count waiting, then "the rest of this run" approves the other 11', async () => {
+    const planner = await api();
+    const ids = Array.from({ length: 12 }, (_, index) => `S${String(index + 1).padStart(3, '0')}`);
+    for (const id of ids) writeFileSync(join(root, `q-${id}.js`), 'var answer = 42;\n');
+    // Independent steps: up to four run at once, and the last ones ask first when their reads are quicker.
+    server.enqueue(
+      planReply(
+        ids.map((id) => ({ id, title: `Use let in ${id}`, kind: 'tool', dependsOn: [], tool: 'edit_file', args: { path: `q-${id}.js`, edits: [{ search: 'var ', replace: 'let ' }] } })),
+      ),
+    );
+    const outcome = await planner.planTask('Use let instead of var in the q files', { accept: true });
+    await planner.nextPrompt();
+    const first = await until(() => activeDiffLabel());
+    assert.match(first ?? '', /^q-S001\.js \(edit, proposed\) · S001 /, 'the first step of the plan is shown first');
+    await until(() => /more waiting/.test(planner.statusBarText()));
+    assert.equal(proposalDiffs().length, 1, `one approval on screen at a time: ${proposalDiffs().join(' | ')}`);
+    const waiting = planner.pendingPrompts().length - 1;
+    assert.ok(waiting >= 1, 'steps run in parallel and wait for their turn');
+    assert.equal(planner.statusBarText(), `$(shield) Task Planner: Approval needed (${waiting} more waiting)`);
+    // Ctrl+Alt+Y approves what is shown, the first of the plan: S001, never a later step.
+    await vscode.commands.executeCommand('taskPlanner.approve');
+    await until(() => readFileSync(join(root, 'q-S001.js'), 'utf8') === 'let answer = 42;\n');
+    assert.equal(readFileSync(join(root, 'q-S002.js'), 'utf8'), 'var answer = 42;\n', 'only S001 was approved');
+    const second = await until(() => /^q-S002\.js/.test(activeDiffLabel() ?? '') && activeDiffLabel());
+    assert.ok(second, `then S002, next in the plan: ${proposalDiffs().join(' | ')}`);
+    assert.equal(proposalDiffs().length, 1);
+    await vscode.commands.executeCommand('taskPlanner.approveRest', undefined, 'run');
+    const result = await outcome.run;
+    assert.equal(result?.status, 'completed', JSON.stringify(result?.metadata.reason));
+    for (const id of ids) assert.equal(readFileSync(join(root, `q-${id}.js`), 'utf8'), 'let answer = 42;\n', id);
+    assert.deepEqual(planner.pendingPrompts(), [], 'no approval was asked after "the rest of this run"');
+  });
+
+  it('"the rest of this run" never covers a command, nor a step that declared no files', async () => {
+    const planner = await api();
+    writeFileSync(join(root, 'r-1.js'), 'var a;\n');
+    writeFileSync(join(root, 'r-2.js'), 'var b;\n');
+    server.enqueue(
+      planReply([
+        { id: 'E1', title: 'Edit r-1', kind: 'tool', dependsOn: [], tool: 'edit_file', args: { path: 'r-1.js', edits: [{ search: 'var', replace: 'let' }] } },
+        { id: 'C1', title: 'List files', kind: 'tool', dependsOn: ['E1'], tool: 'run_command', args: { argv: ['ls'] } },
+        { id: 'E2', title: 'Edit r-2', kind: 'tool', dependsOn: ['C1'], tool: 'edit_file', args: { path: 'r-2.js', edits: [{ search: 'var', replace: 'let' }] } },
+      ]),
+    );
+    const outcome = await planner.planTask('Edit and list', { accept: true });
+    await planner.nextPrompt();
+    await until(() => activeDiffLabel());
+    await vscode.commands.executeCommand('taskPlanner.approveRest', undefined, 'run');
+    const command = await until(() => planner.pendingPrompts().find((prompt) => prompt.stepId === 'C1'));
+    assert.deepEqual(command, { stepId: 'C1', kind: 'approval' }, 'the command still asks');
+    await vscode.commands.executeCommand('taskPlanner.reject', 'C1');
+    const result = await outcome.run;
+    assert.equal(readFileSync(join(root, 'r-1.js'), 'utf8'), 'let a;\n');
+    assert.equal(readFileSync(join(root, 'r-2.js'), 'utf8'), 'var b;\n', 'E2 never ran: it waited on the rejected command');
+    assert.notEqual(result?.status, 'completed');
+  });
+
+  it('Reject with feedback…: the agent gets the reason and proposes again within the step; the journal keeps it', async () => {
+    const planner = await api();
+    server.enqueue(
+      planReply([{ id: 'A1', title: 'Write the greeting', kind: 'agent', dependsOn: [], input: 'Write greeting-fb.txt', critical: true }]),
+      { kind: 'message', toolCalls: [{ name: 'write_file', arguments: { path: 'greeting-fb.txt', content: 'hi\n' } }] },
+      { kind: 'message', toolCalls: [{ name: 'write_file', arguments: { path: 'greeting-fb.txt', content: 'Hello, world!\n' } }] },
+      { kind: 'message', content: 'Wrote the greeting.' },
+    );
+    const outcome = await planner.planTask('Write a greeting', { accept: true });
+    await planner.nextPrompt();
+    await until(() => activeDiffLabel());
+    const before = server.chatRequests.length;
+    await vscode.commands.executeCommand('taskPlanner.rejectWithFeedback', undefined, 'Say "Hello, world!" \u001b[31minstead');
+    await until(() => server.chatRequests.length > before && planner.pendingPrompts().length > 0);
+    const told = JSON.stringify(server.chatRequests[before]?.body);
+    assert.match(told, /The user rejected the change and said:.*Hello, world!.*u001b\[31minstead.*Propose the change again/);
+    assert.ok(!told.includes('\u001b'), 'the escape sequence reaches the model escaped');
+    assert.equal(existsSync(join(root, 'greeting-fb.txt')), false);
+    await until(() => /^greeting-fb\.txt/.test(activeDiffLabel() ?? ''));
+    await vscode.commands.executeCommand('taskPlanner.approve');
+    const result = await outcome.run;
+    assert.equal(result?.status, 'completed', JSON.stringify(result?.metadata.reason));
+    assert.equal(readFileSync(join(root, 'greeting-fb.txt'), 'utf8'), 'Hello, world!\n');
+  });
+});
