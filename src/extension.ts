@@ -229,6 +229,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     }),
     runs.onDidChangeFolder((name) => tree.setFolder(name)),
     pending.onDidChange(() => statusBar.render()),
+    queue.onDidChange(() => statusBar.render()),
     { dispose: sessionPlanner.onChange((plan) => tree.setSessionPlan(plan)) },
     chat.registration,
   );

@@ -1,4 +1,4 @@
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import { grantCovers, type ApprovalGrant } from '../core/engine/approvalGrant';
 import type { ApprovalRequest } from '../core/ports';
 import type { PendingPrompt, PendingPrompts, PromptKey } from './pendingPrompts';
@@ -28,6 +28,9 @@ export class ApprovalQueue implements vscode.Disposable {
   private grants: ApprovalGrant[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly subscription: vscode.Disposable;
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** Fires when the approval on screen changes (the status bar's count follows it). */
+  readonly onDidChange = this.changed.event;
 
   constructor(
     private readonly pending: PendingPrompts,
@@ -37,7 +40,7 @@ export class ApprovalQueue implements vscode.Disposable {
     pending.setPresenter((prompt) => this.reopen(prompt));
     this.subscription = pending.onDidChange(() => {
       if (this.shown !== undefined && !this.pending.list().includes(this.shown)) {
-        this.shown = undefined;
+        this.setShown(undefined);
         this.presentSoon(0);
       }
     });
@@ -84,6 +87,12 @@ export class ApprovalQueue implements vscode.Disposable {
   dispose(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.subscription.dispose();
+    this.changed.dispose();
+  }
+
+  private setShown(prompt: ApprovalPrompt | undefined): void {
+    this.shown = prompt;
+    this.changed.fire();
   }
 
   private approvals(): ApprovalPrompt[] {
@@ -109,7 +118,7 @@ export class ApprovalQueue implements vscode.Disposable {
   }
 
   private async present(prompt: ApprovalPrompt): Promise<void> {
-    this.shown = prompt;
+    this.setShown(prompt);
     try {
       await prompt.show();
     } catch {
@@ -118,7 +127,7 @@ export class ApprovalQueue implements vscode.Disposable {
     // A modal closed without an answer (a diff stays open until answered): the next one may show.
     if (prompt.request.kind !== 'file' && this.shown === prompt && this.pending.list().includes(prompt)) {
       this.dismissed.add(prompt);
-      this.shown = undefined;
+      this.setShown(undefined);
       this.presentSoon(0);
     }
   }
