@@ -238,7 +238,12 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     .refresh()
     .then(() => modelStatus.welcomeOnce())
     .catch((error: unknown) => log.warn(`Could not tell which planner is active: ${errorMessage(error)}`));
-  void runs.takeInterruptedRuns().then((interrupted) => interrupted.forEach((run) => void notifyRunInterrupted(run)));
+  void runs.takeInterruptedRuns().then(async (interrupted) => {
+    interrupted.forEach((run) => void notifyRunInterrupted(run));
+    // The run the reload cut off is shown where it was followed, the Plan view and the plan panel, not empty views.
+    const shown = interrupted[0] && (await runs.showInterrupted(interrupted[0].runId));
+    if (shown && !(panelsMade && panels().panels.panel())) panels().panels.show().showRun(shown, false);
+  }).catch((error: unknown) => log.warn(`Could not show the run the reload interrupted: ${errorMessage(error)}`));
   return {
     tree,
     pending,

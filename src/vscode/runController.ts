@@ -311,6 +311,22 @@ export class RunController implements vscode.Disposable {
     return state;
   }
 
+  /**
+   * Shows the run `runId`, cut off by the last reload, as it stood (`interruptedRunState`:
+   * interrupted, nothing waiting for an answer until it is resumed); its folder becomes the
+   * current folder. `undefined` (nothing shown) when it is not found or its folder runs again.
+   */
+  async showInterrupted(runId: string): Promise<RunState | undefined> {
+    const lane = await this.lanes.ofRun(runId);
+    const stored = await this.lanes.loadIn(lane, runId);
+    if (!stored || lane.running || lane.abort) return undefined;
+    const reason = vscode.l10n.t('The window was closed or reloaded during the run; resume it to go on.');
+    const state = loadRuntime().interruptedRunState(stored, reason, Date.now());
+    if (lane.folder) this.useFolder(lane.folder);
+    this.setState(lane, state);
+    return state;
+  }
+
   /** Removes a stored run from its folder's store (its journal and snapshot). */
   async delete(runId: string): Promise<void> {
     const lane = await this.lanes.ofRun(runId);

@@ -8,6 +8,7 @@ export { executeWithReplanning, resumeWithReplanning } from '../core/replan/exec
 export { resumeRun } from '../core/engine/resumeRun';
 export { replayJournal } from '../core/engine/replayJournal';
 export { initialRunState } from '../core/engine/reduceRunEvent';
+export { interruptedRunState } from '../core/engine/interruptedRunState';
 export { reduceExecutionEvent } from '../core/replan/reduceExecutionEvent';
 export { runSummary } from '../core/view/runSummary';
 export { createMemoryRunStore } from '../core/engine/memoryRunStore';

@@ -147,6 +147,14 @@ describe('Task Planner runs in the editor (browser workbench)', function () {
     const interrupted = rows('Runs').filter({ hasText: /interrupted/ }).first();
     await interrupted.waitFor({ timeout: 60_000 });
     const offer = await notification(page, 'was interrupted when the window closed or reloaded');
+    // The interrupted run's plan is shown in the Plan view and the plan panel (issue 28 item 10), not an empty view.
+    await planRow(/Write the summary/).waitFor({ timeout: 30_000 });
+    await planRow(/Read the readme/).waitFor();
+    const shownRun = planPanelFrame(page).locator('plan-panel-app[data-mode="run"]');
+    await shownRun.locator('tr.run-step[data-step-id="W1"]').waitFor({ timeout: 30_000 });
+    assert.equal(await shownRun.locator('.run-status').first().innerText(), 'interrupted');
+    // Nothing is waiting for an answer in the panel: the run asks again when it is resumed.
+    assert.equal(await shownRun.locator('tr.run-step[data-step-id="R1"]').getAttribute('data-status'), 'completed');
     await shoot('runs-after-reload');
     await offer.locator('.monaco-button', { hasText: 'Resume' }).first().click();
     await page.locator('.tab', { hasText: 'W1 Write the summary' }).first().waitFor({ timeout: 30_000 });

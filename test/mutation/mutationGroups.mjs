@@ -433,6 +433,7 @@ export const mutationGroups = [
       'src/core/engine/requestFingerprint.ts',
       'src/core/engine/resolveRunOptions.ts',
       'src/core/engine/runInterruption.ts',
+      'src/core/engine/interruptedRunState.ts',
       'src/core/engine/manualStepText.ts',
       'src/core/engine/hostRunOptions.ts',
       // type declarations and the library's re-exports (no mutants), with the engine that implements them
