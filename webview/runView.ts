@@ -2,7 +2,7 @@ import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-progress-bar/index.js';
 import type { WebviewToHostMessage } from '../src/shared/panelProtocol';
-import type { PendingView, RunStatusView, RunStepView, RunView } from '../src/shared/panelViewModel';
+import type { PendingView, ReplacedStepView, RunStatusView, RunStepView, RunView } from '../src/shared/panelViewModel';
 import { describeStepProgress, finishedSteps } from '../src/shared/stepProgress';
 import { formatDuration, formatStatus } from './formatting';
 import { emitAction } from './panelAction';
@@ -41,7 +41,11 @@ export class RunViewElement extends LitElement {
       th, td { text-align: left; padding: 3px 8px; border-bottom: 1px solid var(--vscode-panel-border, var(--vscode-contrastBorder, transparent)); vertical-align: top; }
       th { color: var(--vscode-descriptionForeground); font-weight: 600; }
       figure { margin: 0; }
-      td.details { overflow-wrap: break-word; max-width: 420px; }
+      td.details { overflow-wrap: anywhere; max-width: 420px; }
+      /* a command's output keeps its lines (a pytest failure reads as it printed), wrapped inside the panel */
+      td.details > div { white-space: pre-wrap; overflow-wrap: anywhere; }
+      tbody.replaced .replaced-heading { padding-top: 12px; font-weight: 600; }
+      tr.replaced-step { opacity: 0.85; }
       .timeline svg { display: block; background: var(--vscode-editorWidget-background, transparent); border: 1px solid var(--vscode-panel-border, var(--vscode-contrastBorder, transparent)); }
       .tick { stroke: var(--vscode-editorLineNumber-foreground, #888); stroke-width: 0.5; opacity: 0.5; }
       .tick-label { fill: var(--vscode-descriptionForeground); font-size: 11px; }
@@ -108,10 +112,33 @@ export class RunViewElement extends LitElement {
         <table>
           <thead><tr><th scope="col">#</th><th scope="col">Step</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Time</th><th scope="col">Details</th></tr></thead>
           <tbody>${run.steps.map((step, index) => this.renderStep(step, index, { over: !live, undoable: !live && run.summary?.canUndo === true }))}</tbody>
+          ${run.replacedSteps?.length ? this.renderReplacedSteps(run.replacedSteps) : nothing}
         </table>
       </section>
       ${renderReplans(run.replans)}
       ${run.warnings.length > 0 ? html`<section><h2>Warnings</h2><ul>${run.warnings.map((warning) => html`<li class="warning">${warning}</li>`)}</ul></section>` : nothing}`;
+  }
+
+  /** The steps repairs replaced, under a heading per plan version, as they ended there (no actions: they are not part of the plan run now). */
+  private renderReplacedSteps(replaced: readonly ReplacedStepView[]): TemplateResult {
+    const versions = [...new Set(replaced.map((step) => step.planVersion))];
+    return html`${versions.map(
+      (version) => html`<tbody class="replaced">
+        <tr><th scope="rowgroup" colspan="6" class="replaced-heading">Replaced by a repair: steps of plan version ${version} as they ended</th></tr>
+        ${replaced
+          .filter((step) => step.planVersion === version)
+          .map(
+            (step) => html`<tr class="run-step replaced-step" data-step-id=${step.id} data-status=${step.status} data-plan-version=${version}>
+              <td class="muted">v${version}</td>
+              <td><strong class="bounded-title">${step.title}</strong> <span class="muted mono">${step.id} · ${step.runner}</span></td>
+              <td><span class="status s-${step.status}"><span class="status-dot"></span><span class="step-status">${formatStatus(step.status)}</span></span></td>
+              <td>${step.attempts}${step.maxAttempts > 1 ? ` / ${step.maxAttempts}` : ''}</td>
+              <td>${step.durationMs !== undefined ? formatDuration(step.durationMs) : ''}</td>
+              <td class="details">${this.renderFailure(step)}${step.reason && !step.error ? html`<div class="muted">${step.reason}</div>` : nothing}</td>
+            </tr>`,
+          )}
+      </tbody>`,
+    )}`;
   }
 
   private renderPrompt(request: PendingView): TemplateResult {

@@ -173,6 +173,11 @@ export interface RunStepView {
   changesUndone?: true;
 }
 
+/** A step a repair replaced, as it ended in `planVersion`. */
+export interface ReplacedStepView extends RunStepView {
+  planVersion: number;
+}
+
 /** One bar of the timeline: a step's latest attempt on a lane (lanes show parallelism). */
 export interface TimelineBar {
   stepId: string;
@@ -253,6 +258,8 @@ export interface RunView {
   /** Completed steps are done; failed and skipped ones are counted apart. */
   progress: StepProgress;
   steps: RunStepView[];
+  /** Steps a repair plan replaced (the failed one, those it dropped), as they ended in the plan version named; absent when none. */
+  replacedSteps?: ReplacedStepView[];
   /** The step whose streamed output the panel shows (the latest one started). */
   focusStepId?: string;
   pending: PendingView[];

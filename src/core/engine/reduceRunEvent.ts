@@ -106,6 +106,9 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
     case 'replan_completed':
       replacePlan(draft, event.plan);
       return;
+    case 'replan_failed':
+      draft.reason = draft.reason === undefined ? event.reason : `${draft.reason} ${event.reason}`;
+      return;
     case 'step_ready':
       update(event.stepId, { status: 'ready' });
       return;
@@ -259,6 +262,21 @@ function interruptedCommands(current: StepState | undefined): Pick<StepState, 'c
 /** A repair plan keeps completed steps; everything else starts over. */
 function replacePlan(draft: RunState, plan: Plan): void {
   const previous = draft.steps;
+  const before = draft.plan;
+  // What the repair does not keep as it ended (the failed step, steps it dropped) stays visible with its outcome;
+  // a step of both plans that never ran (it waited, or was skipped for the failure) is simply still to do.
+  const ids = new Set(plan.steps.map((step) => step.id));
+  const replaced = (before?.steps ?? []).filter((step) => {
+    const state = previous[step.id];
+    if (state === undefined) return false;
+    return !ids.has(step.id) || (state.status !== 'completed' && state.attempts > 0);
+  });
+  if (before && replaced.length > 0) {
+    draft.replacedSteps = [
+      ...(draft.replacedSteps ?? []),
+      ...replaced.map((step) => ({ planVersion: before.version, step, state: previous[step.id]! })),
+    ];
+  }
   draft.plan = plan;
   draft.steps = {};
   for (const step of plan.steps) {

@@ -76,6 +76,7 @@ const bodies: Record<RunEventType, z.ZodObject> = {
   step_skipped: z.object({ stepId, reason: z.string(), cause: z.enum(skipCauses).optional() }),
   replan_started: z.object({ stepId, reason: z.string() }),
   replan_completed: z.object({ plan: planSchema }),
+  replan_failed: z.object({ stepId, reason: z.string() }),
   context_compacted: z.object({
     stepId,
     summary: z.string(),

@@ -1,5 +1,5 @@
 import type { ApprovalDecision, ApprovalRequest, ClarificationRequest, ManualStepOutcome, ManualStepRequest, ReviewDecision, ReviewRequest } from '../ports';
-import type { CheckKind, Plan } from '../plan/planSchema';
+import type { CheckKind, Plan, Step } from '../plan/planSchema';
 import type { BudgetUsage } from '../llm/budget';
 import { runStatuses, stepStatuses, type RequestKind, type RunStatus, type SkipCause, type StepStatus } from '../../shared/vocabulary';
 import type { AskedKind } from '../tools/deferral';
@@ -141,6 +141,13 @@ export interface CheckResult {
   detail: string;
 }
 
+/** A step of a plan a repair replaced, as it ended in that plan (`planVersion`). */
+export interface ReplacedStep {
+  planVersion: number;
+  step: Step;
+  state: StepState;
+}
+
 /** A snapshot of a run: what UIs render. Produced only by folding `RunEvent`s. */
 export interface RunState {
   runId: string;
@@ -168,6 +175,12 @@ export interface RunState {
   changedFiles?: string[];
   /** Every model call of the run's steps, summed (from `model_called` events). */
   modelUsage?: BudgetUsage;
+  /**
+   * The steps a repair plan replaced (the failed ones, and those it dropped or rewrote), each
+   * with its outcome before the repair, oldest first: the views keep showing them. Only in the
+   * state `executeWithReplanning`'s events fold to, not in a journal's.
+   */
+  replacedSteps?: ReplacedStep[];
   /** In a repair run, the repairs that led to it (`ReplanRecord`s of `executeWithReplanning`), from its `run_started`. */
   replanHistory?: unknown[];
 }
@@ -238,6 +251,8 @@ export type RunEvent = EventBase &
     | { type: 'step_skipped'; stepId: string; reason: string; cause?: SkipCause }
     | { type: 'replan_started'; stepId: string; reason: string }
     | { type: 'replan_completed'; plan: Plan }
+    /** No repair plan came (a limit was reached, no model, the replanner failed): `reason` says which and why. */
+    | { type: 'replan_failed'; stepId: string; reason: string }
     /** The rolling context summary folded in step `stepId`'s result; token counts before and after. */
     | { type: 'context_compacted'; stepId: string; summary: string; beforeTokens: number; afterTokens: number; method: 'append' | 'llm' | 'fallback' }
     | { type: 'run_waiting'; pending: PendingRequest[] }

@@ -169,24 +169,26 @@ async function replanLoop(
     const requests = result.metadata.replanRequests;
     const failedOtherwise = Object.values(result.steps).some((step) => step.status === 'failed' && !step.replanRequested);
     if (result.status !== 'failed' || requests.length === 0 || failedOtherwise || signal.aborted) return finish(result);
-    if (history.length >= maxTotalReplans) {
-      return finish(result, `No repair plan was asked for: the limit of ${maxTotalReplans} repair plans per run is used up.`);
-    }
-    for (const id of requests) perStep.set(id, (perStep.get(id) ?? 0) + 1);
-    const exhausted = requests.filter((id) => (perStep.get(id) ?? 0) > maxReplanAttempts);
-    if (exhausted.length > 0) {
-      return finish(
-        result,
-        `No repair plan was asked for: step${exhausted.length > 1 ? 's' : ''} ${exhausted.join(', ')} already had ${maxReplanAttempts} repair plan${maxReplanAttempts === 1 ? '' : 's'} (maxReplanAttempts).`,
-      );
-    }
-    if (!replanner) return finish(result, 'No repair plan was asked for: replanning needs a language model, and none is set up.');
-
-    const reason = `Step${requests.length > 1 ? 's' : ''} ${requests.join(', ')} failed and asked for a repair plan.`;
     let seq = last.seq;
     const emit = (body: RunEventBody): void => {
       options.onEvent?.(stampEvent(body, result.runId, ++seq, clock.now()));
     };
+    // The views say why no repair came, not only that one was asked for.
+    const giveUp = (why: string): RunResult => {
+      emit({ type: 'replan_failed', stepId: requests[0] as string, reason: why });
+      return finish(result, why);
+    };
+    if (history.length >= maxTotalReplans) return giveUp(`No repair plan was asked for: the limit of ${maxTotalReplans} repair plans per run is used up.`);
+    for (const id of requests) perStep.set(id, (perStep.get(id) ?? 0) + 1);
+    const exhausted = requests.filter((id) => (perStep.get(id) ?? 0) > maxReplanAttempts);
+    if (exhausted.length > 0) {
+      return giveUp(
+        `No repair plan was asked for: step${exhausted.length > 1 ? 's' : ''} ${exhausted.join(', ')} already had ${maxReplanAttempts} repair plan${maxReplanAttempts === 1 ? '' : 's'} (maxReplanAttempts).`,
+      );
+    }
+    if (!replanner) return giveUp('No repair plan was asked for: replanning needs a language model, and none is set up.');
+
+    const reason = `Step${requests.length > 1 ? 's' : ''} ${requests.join(', ')} failed and asked for a repair plan.`;
     const replanStartedAt = clock.now();
     emit({ type: 'replan_started', stepId: requests[0] as string, reason });
     if (cooldownMs > 0) {
@@ -228,7 +230,7 @@ async function replanLoop(
         signal,
       });
     } catch (error) {
-      return finish(result, `The replanner could not produce a repair plan: ${errorMessage(error)}`);
+      return giveUp(`No repair plan could be made, so the run stops here: ${errorMessage(error)}`);
     }
     history.push({
       replan: history.length + 1,

@@ -7,7 +7,7 @@ import type { RunEvent, RunState } from '../engine/runEvents';
  * far, `undefined` before the execution's first event. An event with another run id than
  * `state`'s belongs to a repair run: the state continues under that id, and a repair run's
  * start keeps the steps completed before (with their timing and results, as every view
- * showed them) and the execution's start time. Neither argument is mutated.
+ * showed them), the steps repairs replaced (`replacedSteps`) and the execution's start time. Neither argument is mutated.
  */
 export function reduceExecutionEvent(state: RunState | undefined, event: RunEvent): RunState {
   if (!state) return reduceRunEvent(initialRunState(event.runId), event);
@@ -19,6 +19,7 @@ export function reduceExecutionEvent(state: RunState | undefined, event: RunEven
   // Stryker disable next-line ConditionalExpression: the first event of a run is always its run_started (replayJournal refuses anything else), so no other event reaches here with a new run id.
   if (event.type !== 'run_started') return draft;
   for (const [id, step] of Object.entries(state.steps)) if (step.status === 'completed' && draft.steps[id]) draft.steps[id] = step;
+  if (state.replacedSteps) draft.replacedSteps = state.replacedSteps;
   draft.startedAt = state.startedAt ?? draft.startedAt;
   return draft;
 }

@@ -235,6 +235,14 @@ function runView(source: RunSource, plan: Plan): RunView {
     elapsedMs: Math.max(0, endedAt - startedAt),
     progress: stepProgress(stepStates, steps.length),
     steps,
+    ...(state.replacedSteps?.length
+      ? {
+          replacedSteps: state.replacedSteps.map((replaced) => ({
+            ...runStepView(replaced.step, replaced.state, startedAt),
+            planVersion: replaced.planVersion,
+          })),
+        }
+      : {}),
     ...focusOf(stepStates),
     pending,
     timeline: runTimeline(

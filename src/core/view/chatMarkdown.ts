@@ -88,6 +88,8 @@ export function chatEventMarkdown(event: RunEvent, titleOf: (stepId: string) => 
       return `- ‖ ${title(event.stepId)} waits for ${waitsFor[event.request.kind]}.\n`;
     case 'replan_started':
       return `- ↻ ${title(event.stepId)} failed; a repair plan is being made: ${chatText(event.reason, chatLimits.line)}\n`;
+    case 'replan_failed':
+      return `- ✗ ${title(event.stepId)}: ${chatText(event.reason, chatLimits.line)}\n`;
     default:
       return undefined;
   }

@@ -78,8 +78,9 @@ export function planTreeModel(
   };
   const stepNodes = new Map(plan.steps.map((step, index) => [step.id, nodeOf(step, index)]));
   const levels = layout === 'levels' ? planLevels(plan) : undefined;
-  if (!levels?.ok) return [...stepNodes.values()];
-  return levels.levels.map((ids, index) => {
+  const replaced = replacedNodes(run);
+  if (!levels?.ok) return [...stepNodes.values(), ...replaced];
+  const levelNodes = levels.levels.map((ids, index): PlanTreeNode => {
     const label = `Level ${index + 1}`;
     const description = `${ids.length} step${ids.length === 1 ? '' : 's'}${ids.length > 1 ? ', in parallel' : ''}`;
     return {
@@ -92,7 +93,37 @@ export function planTreeModel(
       contextValue: 'level',
       children: ids.map((id) => stepNodes.get(id)!),
     };
-  });}
+  });
+  return [...levelNodes, ...replaced];
+}
+
+/**
+ * After a repair: one node per replaced plan version, under it the steps the repair replaced
+ * (the failed one, those it dropped) as they ended there. They are no step of the plan now
+ * (no `stepId`, context value `replacedStep`): no step menu acts on them.
+ */
+function replacedNodes(run: RunState | undefined): PlanTreeNode[] {
+  const replaced = run?.replacedSteps ?? [];
+  const versions = [...new Set(replaced.map((entry) => entry.planVersion))];
+  return versions.map((version) => {
+    const steps = replaced.filter((entry) => entry.planVersion === version);
+    const label = `Replaced by a repair: plan version ${version}`;
+    const description = `${steps.length} step${steps.length === 1 ? '' : 's'}`;
+    return {
+      id: `replaced:${version}`,
+      label,
+      description,
+      accessibilityLabel: spokenRow(label, description),
+      tooltip: `The steps of plan version ${version} that a repair plan replaced, as they ended; the steps above are the ones run now.`,
+      icon: 'history',
+      contextValue: 'replacedSteps',
+      children: steps.map((entry, index) => {
+        const { stepId: _notInPlan, ...node } = stepNode(entry.step, index, entry.state);
+        return { ...node, id: `replaced:${version}:${entry.step.id}`, contextValue: 'replacedStep' };
+      }),
+    };
+  });
+}
 
 function stepNode(step: Step, index: number, state: StepState | undefined, undone: boolean): PlanTreeNode {
   const runner = stepRunnerLabel(step);

@@ -32,6 +32,7 @@ const cases: Record<RunEventType, { body: Record<string, unknown>; required: str
   step_skipped: { body: { stepId: 'a', reason: 'r' }, required: ['stepId', 'reason'] },
   replan_started: { body: { stepId: 'a', reason: 'r' }, required: ['stepId', 'reason'] },
   replan_completed: { body: { plan }, required: ['plan'] },
+  replan_failed: { body: { stepId: 'S1', reason: 'No repair plan could be made.' }, required: ['stepId', 'reason'] },
   context_compacted: {
     body: { stepId: 'a', summary: 's', beforeTokens: 10, afterTokens: 5, method: 'llm' },
     required: ['stepId', 'summary', 'beforeTokens', 'afterTokens', 'method'],

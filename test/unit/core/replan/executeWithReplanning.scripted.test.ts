@@ -186,7 +186,7 @@ describe('executeWithReplanning with a scripted replanner', () => {
       const result = await executeWithReplanning(failing, 'objective', { replanner: scriptedLlm([invalid, invalid]), tools, stepRunner, clock });
       assert.match(
         result.metadata.reason ?? '',
-        /The replanner could not produce a repair plan: The replanner's repair plan is still invalid after it was sent back with its errors: step fix: Step "fix" depends on "ghost".*; step fix: Step "fix" uses tool "teleport"/,
+        /No repair plan could be made, so the run stops here: The replanner's repair plan is still invalid after it was sent back with its errors: step fix: Step "fix" depends on "ghost".*; step fix: Step "fix" uses tool "teleport"/,
       );
     });
 
@@ -194,7 +194,7 @@ describe('executeWithReplanning with a scripted replanner', () => {
       const result = await executeWithReplanning(failing, 'objective', { replanner: scriptedLlm(['{"objective": "x"}']), tools, stepRunner, clock });
       assert.match(
         result.metadata.reason ?? '',
-        /The replanner could not produce a repair plan: The model's reply did not match the expected structure, even after a repair round: \n- steps: Invalid input: expected array/,
+        /No repair plan could be made, so the run stops here: The model's reply did not match the expected structure, even after a repair round: \n- steps: Invalid input: expected array/,
       );
     });
   });

@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RunEvent } from '../../../../src/core/engine/runEvents';
+import type { RunEvent, RunState } from '../../../../src/core/engine/runEvents';
+import { reduceExecutionEvent } from '../../../../src/core/replan/reduceExecutionEvent';
+import { runSummary } from '../../../../src/core/view/runSummary';
 import { createOpenAiClient } from '../../../../src/node/openAiClient';
 import { generatePlan } from '../../../../src/core/planner/generatePlan';
 import { executeWithReplanning, type ReplanRecord } from '../../../../src/core/replan/executeWithReplanning';
@@ -184,9 +186,50 @@ describe('executeWithReplanning', function () {
       server.enqueue(invalid, invalid);
       const result = await executeWithReplanning(failing, 'objective', { llm: llm(), stepRunner, clock });
       assert.equal(result.status, 'failed');
-      assert.match(result.metadata.reason ?? '', /replanner could not produce a repair plan: .*teleport/);
+      assert.match(result.metadata.reason ?? '', /No repair plan could be made, so the run stops here: .*teleport/);
       const none = await executeWithReplanning(failing, 'objective', { stepRunner, clock });
       assert.match(none.metadata.reason ?? '', /replanning needs a language model/);
+    });
+
+    it('says in the views\' state that the repair plan failed and why, not only that one was asked for (issue 28 item 5)', async () => {
+      const invalid = { kind: 'message' as const, content: JSON.stringify({ objective: 'x', steps: [{ id: 'fix', title: 'fix', kind: 'tool', tool: 'teleport', dependsOn: [] }] }) };
+      server.enqueue(invalid, invalid);
+      let state: RunState | undefined;
+      await executeWithReplanning(failing, 'objective', { llm: llm(), stepRunner, clock, onEvent: (event) => (state = reduceExecutionEvent(state, event)) });
+      assert.equal(state?.status, 'failed');
+      assert.match(state?.reason ?? '', /a repair plan was requested for bad\. No repair plan could be made, so the run stops here: .*teleport/);
+      assert.match(runSummary(state!).reason ?? '', /No repair plan could be made/);
+      let none: RunState | undefined;
+      await executeWithReplanning(failing, 'objective', { stepRunner, clock, onEvent: (event) => (none = reduceExecutionEvent(none, event)) });
+      assert.match(none?.reason ?? '', /No repair plan was asked for: replanning needs a language model/);
+    });
+
+    it('keeps the failed step and the steps a repair dropped in the views\' state, with how they ended (issue 28 item 5)', async () => {
+      const plan = makePlan([makeStep('ok'), makeStep('bad', { dependsOn: ['ok'], onFailure: 'replan' }), makeStep('after', { dependsOn: ['bad'] }), makeStep('kept', { dependsOn: ['bad'] })]);
+      server.enqueue({
+        kind: 'message',
+        content: JSON.stringify({
+          objective: 'x',
+          steps: [
+            { id: 'ok', title: 'ok', kind: 'agent', dependsOn: [] },
+            { id: 'fix', title: 'fix', kind: 'agent', dependsOn: ['ok'] },
+            { id: 'kept', title: 'kept', kind: 'agent', dependsOn: ['fix'] },
+          ],
+        }),
+      });
+      let state: RunState | undefined;
+      const result = await executeWithReplanning(plan, 'objective', { llm: llm(), stepRunner, clock, onEvent: (event) => (state = reduceExecutionEvent(state, event)) });
+      assert.equal(result.status, 'completed', result.metadata.reason);
+      assert.deepEqual(state?.plan?.steps.map((step) => step.id), ['ok', 'fix', 'kept']);
+      assert.deepEqual(
+        state?.replacedSteps?.map((replaced) => [replaced.planVersion, replaced.step.id, replaced.state.status]),
+        [
+          [plan.version, 'bad', 'failed'],
+          [plan.version, 'after', 'skipped'],
+        ],
+        'the failed step and the one the repair dropped stay; the completed and the still-to-do steps it kept do not repeat',
+      );
+      assert.match(state?.replacedSteps?.[0]?.state.error ?? '', /bad cannot work/);
     });
 
     it('does not replan a run that failed for another reason', async () => {

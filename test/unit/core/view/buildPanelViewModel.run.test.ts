@@ -252,6 +252,17 @@ describe('buildPanelViewModel: the run the panel shows', () => {
     assert.deepEqual(runOf().replans, []);
   });
 
+  it('keeps the steps a repair replaced, with their outcome and plan version, apart from the steps now run (issue 28 item 5)', () => {
+    const failedB = makeStep('B', { title: 'Think' });
+    const run = runOf({ state: state({ replacedSteps: [{ planVersion: 1, step: failedB, state: { id: 'B', status: 'failed', attempts: 2, error: 'boom', startedAt: 1_100, endedAt: 1_300 } }] }) });
+    assert.equal(run.replacedSteps?.length, 1);
+    assert.deepEqual(
+      { id: run.replacedSteps?.[0]?.id, status: run.replacedSteps?.[0]?.status, error: run.replacedSteps?.[0]?.error, planVersion: run.replacedSteps?.[0]?.planVersion },
+      { id: 'B', status: 'failed', error: 'boom', planVersion: 1 },
+    );
+    assert.equal(runOf().replacedSteps, undefined);
+  });
+
   it('shows the review when the run has no plan yet', () => {
     assert.deepEqual(buildPanelViewModel(undefined, { state: state({ plan: undefined }), now: 0 }), { mode: 'empty' });
   });

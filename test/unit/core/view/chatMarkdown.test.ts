@@ -109,6 +109,7 @@ describe('chatMarkdown', () => {
       assert.equal(line({ type: 'step_failed', stepId: 'W1', attempt: 2, error: 'bad <b>', disposition: 'stop' }), '- ✗ Write \\[x\\]\\(y\\) (attempt 2): bad \\<b\\>\n');
       assert.equal(line({ type: 'step_skipped', stepId: 'Z', reason: 'its dependency failed' }), '- ↷ Z skipped: its dependency failed\n');
       assert.equal(line({ type: 'replan_started', stepId: 'Z', reason: 'no file' }), '- ↻ Z failed; a repair plan is being made: no file\n');
+      assert.equal(line({ type: 'replan_failed', stepId: 'Z', reason: 'No repair plan could be made: <b>x</b>' }), '- ✗ Z: No repair plan could be made\\: \\<b\\>x\\<\\/b\\>\n');
     });
 
     for (const [type, kind, words] of [

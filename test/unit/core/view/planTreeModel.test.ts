@@ -20,6 +20,31 @@ describe('planTreeModel', () => {
     ]);
   });
 
+  it('after a repair, keeps the failed step and the steps the repair dropped under their plan version, with their outcome (issue 28 item 5)', () => {
+    const failed = makeStep('b', { title: 'Think' });
+    const dropped = makeStep('d', { title: 'Summarise', dependsOn: ['b'] });
+    const run: RunState = {
+      ...initialRunState('r'),
+      plan,
+      replacedSteps: [
+        { planVersion: 1, step: failed, state: { id: 'b', status: 'failed', attempts: 2, error: 'boom' } },
+        { planVersion: 1, step: dropped, state: { id: 'd', status: 'skipped', attempts: 0, reason: 'its dependency b failed' } },
+      ],
+    };
+    for (const layout of ['flat', 'levels'] as const) {
+      const group = planTreeModel(plan, layout, run).at(-1)!;
+      assert.equal(group.label, 'Replaced by a repair: plan version 1', layout);
+      assert.deepEqual(group.children.map((node) => [node.id, node.label, node.stepId, node.contextValue]), [
+        ['replaced:1:b', '1. Think', undefined, 'replacedStep'],
+        ['replaced:1:d', '2. Summarise', undefined, 'replacedStep'],
+      ]);
+      assert.match(group.children[0]!.description, /failed/);
+      assert.match(group.children[0]!.tooltip, /Error: boom/);
+      assert.match(group.children[1]!.description, /skipped/);
+    }
+    assert.equal(planTreeModel(plan, 'flat', { ...run, replacedSteps: undefined }).length, plan.steps.length);
+  });
+
   it('shows a step a person does as yours, with its own icon', () => {
     const [node] = planTreeModel(makePlan([makeStep('m', { title: 'Update the README', kind: 'manual', agent: undefined })]));
     assert.deepEqual([node!.description, node!.icon, node!.contextValue], ['you', 'person', 'step.manual']);
