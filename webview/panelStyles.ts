@@ -40,6 +40,8 @@ export const panelStyles = css`
   .error, .warning { color: var(--vscode-foreground); border-left: 3px solid var(--marker); padding-left: 6px; }
   .error { --marker: var(--vscode-editorError-foreground, var(--vscode-errorForeground)); }
   .warning { --marker: var(--vscode-editorWarning-foreground); }
+  /* text with lines of its own (a command's output): shown with them, wrapped inside the panel */
+  .keep-lines { white-space: pre-wrap; overflow-wrap: anywhere; }
   .visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip-path: inset(50%); white-space: nowrap; border: 0; }
   [tabindex="-1"]:focus { outline: none; }
   [tabindex="-1"]:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: 2px; }

@@ -56,7 +56,10 @@ export function renderReplans(replans: readonly ReplanView[]): TemplateResult | 
           <div class="muted">kept ${replan.keptStepIds.length} step(s); new or changed: ${replan.newStepIds.join(', ') || 'none'}</div>
           ${replan.trials.length > 0
             ? html`<ul>
-                ${replan.trials.map((trial) => html`<li><span class="mono">${trial.stepId}</span> attempt ${trial.attempt} (${trial.approach}): <span class="error">${trial.error}</span>${trial.diagnosis ? html` · diagnosis: ${trial.diagnosis}` : nothing}</li>`)}
+                ${replan.trials.map(
+                  (trial) => html`<li class="trial"><span class="mono">${trial.stepId}</span> attempt ${trial.attempt} (${trial.approach}):
+                    <div class="error keep-lines">${trial.error}</div>${trial.diagnosis ? html`<div class="keep-lines">diagnosis: ${trial.diagnosis}</div>` : nothing}</li>`,
+                )}
               </ul>`
             : nothing}
         </li>`,
