@@ -41,9 +41,9 @@ export class RunViewElement extends LitElement {
       th, td { text-align: left; padding: 3px 8px; border-bottom: 1px solid var(--vscode-panel-border, var(--vscode-contrastBorder, transparent)); vertical-align: top; }
       th { color: var(--vscode-descriptionForeground); font-weight: 600; }
       figure { margin: 0; }
-      td.details { overflow-wrap: anywhere; max-width: 420px; }
+      td.details { overflow-wrap: break-word; max-width: 420px; }
       /* a command's output keeps its lines (a pytest failure reads as it printed), wrapped inside the panel */
-      td.details > div { white-space: pre-wrap; overflow-wrap: anywhere; }
+      td.details > div { white-space: pre-wrap; }
       tbody.replaced .replaced-heading { padding-top: 12px; font-weight: 600; }
       tr.replaced-step { opacity: 0.85; }
       .timeline svg { display: block; background: var(--vscode-editorWidget-background, transparent); border: 1px solid var(--vscode-panel-border, var(--vscode-contrastBorder, transparent)); }

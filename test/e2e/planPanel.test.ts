@@ -379,6 +379,48 @@ describe('Task Planner plan panel in the browser workbench', function () {
     await shoot('panel-run-details-wrap');
   });
 
+  it('keeps a command output\'s lines in the Steps table and the Replan history, inside the panel; the failed step and the one a repair dropped stay with how they ended (issue 28 items 12, 5)', async () => {
+    const tool = (id: string, title: string, dependsOn: string[] = []) =>
+      makeStep(id, { title, kind: 'tool', tool: 'run_command', args: { argv: ['pytest'] }, agent: undefined, input: undefined, dependsOn });
+    const plan = makePlan([tool('T1', 'Run the tests'), tool('T2', 'Report', ['T1'])]);
+    const repair = { ...makePlan([tool('T3', 'Run the tests again')]), version: 2 };
+    const output = [
+      '============================= FAILURES =============================',
+      '________________________ test_curry_kwargs _________________________',
+      `    def test_curry_kwargs():\n>       assert f(1, b=2) == 3\nE       assert 4 == 3`,
+      `toolz/tests/test_functoolz.py:${'x'.repeat(12)}/a/very/long/path/that/has/no/space/in/it/at/all/and/goes/on/${'y'.repeat(120)}.py:212: AssertionError`,
+      '========================= 1 failed, 179 passed in 1.21s =========================',
+    ].join('\n');
+    const bodies = [
+      { type: 'run_started', plan },
+      { type: 'step_started', stepId: 'T1', attempt: 1 },
+      { type: 'step_failed', stepId: 'T1', attempt: 1, error: output, disposition: 'fail', replan: true },
+      { type: 'step_skipped', stepId: 'T2', reason: 'its dependency T1 failed', cause: 'dependency' },
+      { type: 'run_failed', reason: 'T1 failed' },
+      { type: 'replan_started', stepId: 'T1', reason: 'Step T1 failed and asked for a repair plan.' },
+      { type: 'replan_completed', plan: repair },
+    ];
+    const state = foldRunEvents(bodies.map((body, index) => ({ ...body, runId: 'lines', seq: index + 1, time: 1_000 + index }) as RunEvent));
+    const trial = { stepId: 'T1', title: 'Run the tests', approach: 'run_command pytest', attempt: 1, output: '', error: output, time: 0, durationMs: 5 };
+    const replans = [{ replan: 1, failedRunId: 'lines', stepIds: ['T1'], reason: 'Step T1 failed and asked for a repair plan.', startedAt: 0, endedAt: 1, keptStepIds: [], newStepIds: ['T3'], repaired: false, planVersion: 2, trials: [trial] }];
+    await showSnapshot('output-lines', buildPanelViewModel(undefined, { state, now: 2_000, replans }));
+    const replaced = panel.locator('tr.replaced-step[data-step-id="T1"]');
+    assert.equal(await replaced.getAttribute('data-status'), 'failed');
+    assert.equal(await panel.locator('tr.replaced-step[data-step-id="T2"]').getAttribute('data-status'), 'skipped');
+    assert.match(await panel.locator('tbody.replaced .replaced-heading').innerText(), /plan version 1/);
+    assert.equal(await panel.locator('tr.run-step:not(.replaced-step)[data-step-id="T3"]').count(), 1);
+    const lines = async (text: Promise<string>): Promise<string[]> => (await text).split('\n').filter((line) => line.trim() !== '');
+    assert.ok((await lines(replaced.locator('td.details .error').first().innerText())).length >= 7, 'the Steps table joined the output\'s lines');
+    assert.ok((await lines(panel.locator('.replans li.trial .error').first().innerText())).length >= 7, 'the Replan history joined the output\'s lines');
+    const overflow = await app().evaluate(() => {
+      const scroller = document.scrollingElement ?? document.documentElement;
+      return scroller.scrollWidth - scroller.clientWidth;
+    });
+    assert.ok(overflow <= 0, `the panel runs ${overflow} px off its edge`);
+    await replaced.scrollIntoViewIfNeeded();
+    await shoot('panel-run-output-lines');
+  });
+
   it('says so when the host posts a message it does not know, instead of dropping it', async () => {
     await app().evaluate(() => window.postMessage({ type: 'confetti', amount: 3 }, '*'));
     const notice = panel.locator('.notice.error', { hasText: 'confetti' });
