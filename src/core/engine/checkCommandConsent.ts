@@ -1,5 +1,5 @@
 import type { Plan } from '../plan/planSchema';
-import type { CommandRunner } from '../ports';
+import type { ApprovalRequest, CommandRunner, Interaction } from '../ports';
 import { visibleDirection } from '../plan/visibleDirection';
 import { matchingAllowRule, type CommandAllowRule } from '../tools/commandAllowRules';
 
@@ -101,6 +101,32 @@ export function describeCheckCommand(command: CheckCommand): string {
 export function checkCommandsQuestion(commands: readonly CheckCommand[]): string {
   const listed = commands.map((command) => `  ${describeCheckCommand(command)}`).join('\n');
   return `This plan runs these commands to check its work:\n${listed}\nAny other command asks you when it runs.\nAllow them for this run?`;
+}
+
+/**
+ * An interaction that approves command requests without asking (the user allowed them at
+ * Start), except one whose defining files this run changed (`changedInRun`) or whose
+ * program is not the one shown at Start (`program`: the workspace's own `.venv/bin/git`
+ * where the user was shown git from PATH): the user did not see that; everything else,
+ * and those, go to `base` (each one that does is given to `onForward` first). Only for a
+ * call that runs exactly a command `consentFor` says was allowed.
+ */
+export function approvingCommands(
+  base: Interaction,
+  program: string | undefined,
+  onForward: (request: ApprovalRequest) => void = () => undefined,
+): Interaction {
+  return {
+    requestApproval: (request, signal) => {
+      // The project's own program only if it is the one shown at Start (`program`): a repository's git is not the git the user allowed.
+      if (request.kind === 'command' && request.changedInRun === undefined && request.program?.shown === program) return Promise.resolve({ approved: true });
+      onForward(request);
+      return base.requestApproval(request, signal);
+    },
+    askClarification: (request, signal) => base.askClarification(request, signal),
+    requestReview: (request, signal) => base.requestReview(request, signal),
+    requestManualStep: (request, signal) => base.requestManualStep(request, signal),
+  };
 }
 
 function commandKey(command: CheckCommand): string {

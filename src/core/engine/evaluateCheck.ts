@@ -10,7 +10,7 @@ import type { ToolContext } from '../tools/tool';
 import { normalizeWorkspacePath, PathRefusedError } from '../workspace/resolveInRoot';
 import { isWorkspaceError } from '../workspace/workspaceError';
 import { errorMessage } from '../../shared/errorMessage';
-import { consentedProgram, consentFor } from './checkCommandConsent';
+import { approvingCommands, consentedProgram, consentFor } from './checkCommandConsent';
 import { StepFailure } from './executors/stepExecutor';
 import type { CheckResult } from './runEvents';
 import type { ResolvedRunOptions } from './runOptions';
@@ -175,27 +175,6 @@ async function diagnosticsCheck(check: Extract<Check, { kind: 'no_new_diagnostic
 
 function describeError(error: EditorDiagnostic): string {
   return plainText(`${error.path}:${error.line} ${capText(error.message, 300)}${error.source ? ` (${error.source})` : ''}`);
-}
-
-/**
- * An interaction that approves command requests without asking (the user allowed them at
- * Start), except one whose defining files this run changed (`changedInRun`) or whose
- * program is not the one shown at Start (`program`: the workspace's own `.venv/bin/git`
- * where the user was shown git from PATH): the user did not see that; everything else,
- * and those, go to `base` (each one that does is given to `onForward` first).
- */
-function approvingCommands(base: Interaction, program: string | undefined, onForward: (request: ApprovalRequest) => void): Interaction {
-  return {
-    requestApproval: (request, signal) => {
-      // The project's own program only if it is the one shown at Start (`program`): a repository's git is not the git the user allowed.
-      if (request.kind === 'command' && request.changedInRun === undefined && request.program?.shown === program) return Promise.resolve({ approved: true });
-      onForward(request);
-      return base.requestApproval(request, signal);
-    },
-    askClarification: (request, signal) => base.askClarification(request, signal),
-    requestReview: (request, signal) => base.requestReview(request, signal),
-    requestManualStep: (request, signal) => base.requestManualStep(request, signal),
-  };
 }
 
 /** Why a check command allowed at Start asked all the same (`request`, the question it asked), in the user's words. */

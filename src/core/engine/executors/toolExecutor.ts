@@ -4,6 +4,8 @@ import type { ExecuteContext, PrepareContext, PreparedInput, StepExecutor } from
 import { StepFailure } from './stepExecutor';
 import { withReferenceTexts } from './referenceTexts';
 import { toolContextFor } from './toolContextFor';
+import type { ToolContext } from '../../tools/tool';
+import { approvingCommands, consentFor, consentedProgram, type CheckCommandConsent } from '../checkCommandConsent';
 
 /**
  * `tool` steps: the registered tool called with the step's args, templates and `$<id>…`
@@ -35,6 +37,24 @@ export const toolExecutor: StepExecutor = {
     if (!parsed.success) {
       throw new StepFailure(`Step ${step.id}: the arguments of "${step.tool}" are invalid: ${z.prettifyError(parsed.error)}`, false);
     }
-    return tool.run(toolContextFor(ctx), parsed.data, ctx.signal);
+    return tool.run(withStartConsent(toolContextFor(ctx), step.tool, parsed.data, options.checkCommands), parsed.data, ctx.signal);
   },
 };
+
+/**
+ * A `run_command` step that runs exactly a check command the user allowed at Start (same
+ * argv and folder) is not asked about again: the allowance was for the run. Anything else,
+ * a program other than the one shown then, or one whose defining files the run changed, asks.
+ */
+function withStartConsent(context: ToolContext, toolName: string, input: unknown, consent: CheckCommandConsent | undefined): ToolContext {
+  if (toolName !== 'run_command' || consent === undefined || !isCommandInput(input)) return context;
+  const command = { argv: input.argv, cwd: input.cwd ?? '' };
+  if (consentFor(consent, command) !== true) return context;
+  return { ...context, interaction: approvingCommands(context.interaction, consentedProgram(consent, command)) };
+}
+
+function isCommandInput(input: unknown): input is { argv: string[]; cwd?: string } {
+  if (typeof input !== 'object' || input === null) return false;
+  const { argv, cwd } = input as { argv?: unknown; cwd?: unknown };
+  return Array.isArray(argv) && argv.every((arg) => typeof arg === 'string') && (cwd === undefined || typeof cwd === 'string');
+}

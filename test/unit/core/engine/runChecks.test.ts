@@ -157,6 +157,37 @@ describe('step checks', () => {
       assert.deepEqual(missing.diagnoses, ['Check 1 (command `lint`) failed: exit code 2 as expected, but the output does not contain "no problems"; last output: lint: 3 problems']);
     });
 
+    it('allowed at Start: a step running exactly that command is not asked about again; another command, folder or a declined one asks (issue 28 item 11)', async () => {
+      const runner = fakeRunner(() => ({ exitCode: 0 }));
+      const commandStep = (id: string, args: Record<string, unknown>, checks: Check[] = []): Step =>
+        makeStep(id, { kind: 'tool', tool: 'run_command', args, agent: undefined, input: undefined, checks });
+      const runSteps = async (steps: Step[], allowed: boolean) => {
+        const interaction = answeringInteraction({ approval: () => ({ approved: true }) });
+        const handle = runPlan(makePlan(steps), {
+          idSource: () => 'run-1',
+          tools,
+          commandRunner: runner,
+          interaction,
+          approvalPolicy: 'always',
+          workspace: createMemoryWorkspace({ 'pkg/a': '' }),
+          clock: new ManualClock(0, { autoAdvance: true }),
+          checkCommands: { allowed, commands: [{ argv: ['npm', 'test'], cwd: '' }] },
+        });
+        const result = await handle.result;
+        return { result, asked: interaction.asked.map((entry) => entry.stepId) };
+      };
+      const same = await runSteps([commandStep('T1', { argv: ['npm', 'test'] }), commandStep('T2', { argv: ['npm', 'test'] }, [npmTest])], true);
+      assert.equal(same.result.status, 'completed');
+      assert.deepEqual(same.asked, [], 'the step asked again about the command allowed at Start');
+      const other = await runSteps(
+        [commandStep('A1', { argv: ['npm', 'test', '--', '--watch'] }), commandStep('A2', { argv: ['npm', 'test'], cwd: 'pkg' }), commandStep('A3', { argv: ['npm', 'test'] }, [npmTest])],
+        true,
+      );
+      assert.deepEqual(other.asked, ['A1', 'A2']);
+      const declined = await runSteps([commandStep('D1', { argv: ['npm', 'test'] })], false);
+      assert.deepEqual(declined.asked, ['D1'], 'a step runs a declined command only after asking');
+    });
+
     it('allowed at Start: runs without asking; declined: fails as not allowed without running', async () => {
       const runner = fakeRunner(() => ({ exitCode: 0 }));
       const interaction = answeringInteraction({});
