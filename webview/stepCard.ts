@@ -65,13 +65,29 @@ function renderDetails(step: StepView): TemplateResult {
           ${step.input ? html`<dt>Input</dt><dd class="step-input">${step.input}</dd>` : nothing}`}
     <dt>Depends on</dt><dd class="step-deps">${step.dependsOn.length > 0 ? step.dependsOn.join(', ') : html`<span class="muted">nothing</span>`}</dd>
     <dt>On failure</dt><dd>${step.onFailure}${step.maxAttempts > 1 ? ` · up to ${step.maxAttempts} attempts` : ''}${step.critical ? ' · critical' : ''}</dd>
-    ${step.verification ? html`<dt>Verification</dt><dd><code>${step.verification}</code> <span class="muted">(else ${step.onVerificationFailure})</span></dd>` : nothing}
+    ${step.verification ? html`<dt>Verification</dt><dd><code>${step.verification}</code></dd>` : nothing}
     ${step.checks ? html`<dt>Checks</dt><dd class="step-checks">${step.checks}</dd>` : nothing}
+    ${step.checks || step.verification
+      ? html`<dt>If a check fails</dt><dd class="step-verification-policy">${verificationPolicyText(step)}</dd>`
+      : nothing}
     ${step.uses ? html`<dt>Uses</dt><dd class="step-uses">${step.uses}</dd>` : nothing}
     ${step.writes ? html`<dt>Changes only</dt><dd class="mono step-writes" title="Steps whose files overlap never run at once; a change of another file asks first">${step.writes}</dd>` : nothing}
     ${step.when ? html`<dt>Runs when</dt><dd><code>${step.when}</code></dd>` : nothing}
     ${step.problems.length > 0 ? html`<dt>Problems</dt><dd>${step.problems.map((problem) => html`<div class=${problem.startsWith('Error') ? 'error' : 'warning'}>${problem}</div>`)}</dd>` : nothing}
   </dl>`;
+}
+
+/** What the run does when a step's checks or verification fail (its `onVerificationFailure`), in plain words. */
+function verificationPolicyText(step: StepView): string {
+  // As the engine decides (failurePolicy.ts): stop and retry, once attempts are used up, halt the run only for a critical step.
+  const atEnd = step.critical ? 'the step fails and the run stops' : 'the step fails and the run goes on without it';
+  const words: Record<StepView['onVerificationFailure'], string> = {
+    stop: atEnd,
+    skip: 'the step fails and the run goes on without it',
+    retry: step.maxAttempts > 1 ? `tried again, up to ${step.maxAttempts} attempts in all; then ${atEnd}` : `no attempt is left, so ${atEnd}`,
+    replan: 'the step fails and a repair plan is asked for',
+  };
+  return words[step.onVerificationFailure];
 }
 
 /** The tag that says what a step will do about approval under the current policy and workspace trust. */

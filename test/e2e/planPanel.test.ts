@@ -336,6 +336,30 @@ describe('Task Planner plan panel in the browser workbench', function () {
     assert.equal(await toggle.innerText(), 'Show fewer lines');
   });
 
+  it('says on the review card what happens when a step\'s checks fail (issue 28 item 11)', async () => {
+    const plan = makePlan([
+      makeStep('C1', {
+        title: 'Run the tests',
+        kind: 'tool',
+        tool: 'run_command',
+        args: { argv: ['pytest'] },
+        agent: undefined,
+        input: undefined,
+        checks: [{ kind: 'command', argv: ['pytest', '-q'] }],
+        onVerificationFailure: 'retry',
+        maxAttempts: 3,
+        critical: true,
+      }),
+      makeStep('C2', { title: 'Check quietly', kind: 'tool', tool: 'list_files', args: {}, agent: undefined, input: undefined, verification: 'true', onVerificationFailure: 'skip' }),
+    ]);
+    await showSnapshot('verification-policy', buildPanelViewModel({ plan, critique: critiquePlan(plan), diagnostics: [], tools: ['run_command', 'list_files'] }));
+    const policy = (id: string) => panel.locator(`li.step[data-step-id="${id}"] dd.step-verification-policy`).innerText();
+    assert.equal(await policy('C1'), 'tried again, up to 3 attempts in all; then the step fails and the run stops');
+    assert.equal(await policy('C2'), 'the step fails and the run goes on without it');
+    await panel.locator('li.step[data-step-id="C1"]').scrollIntoViewIfNeeded();
+    await shoot('panel-review-verification-policy');
+  });
+
   it('breaks the Details column between words, never inside an ordinary word', async () => {
     const plan = makePlan([
       makeStep('S1', {
