@@ -27,18 +27,35 @@ export function terminalIo(streams: { stdin: Readable; stdout: Writable; stderr:
   let queue: Promise<unknown> = Promise.resolve();
   const out = lineWriter(streams.stdout);
   const err = lineWriter(streams.stderr);
+  // Messages (progress of steps running in parallel) that come while a question waits on stderr are held and
+  // written once it is answered: written then, they would land on the question's line, where the answer is typed.
+  let asking = false;
+  const held: string[] = [];
+  let dropped = 0;
+  const release = (): void => {
+    for (const line of held.splice(0)) err(line);
+    if (dropped > 0) err(`… ${dropped} more message${dropped === 1 ? '' : 's'} came while the question waited (see the run's journal)`);
+    dropped = 0;
+  };
   return {
     out: (text) => out(terminalSafe(text)),
-    err: (text) => err(terminalSafe(text)),
+    err: (text) => {
+      if (!asking) return err(terminalSafe(text));
+      if (held.length < maxHeldMessages) held.push(terminalSafe(text));
+      else dropped++;
+    },
     interactive: streams.interactive,
     ask(question, signal) {
       const next = queue.then(async () => {
         const readline = createInterface({ input: streams.stdin, output: streams.stderr });
+        asking = true;
         try {
           const answer = readline.question(terminalSafe(question), { signal });
           return (await answer).trim();
         } finally {
           readline.close();
+          asking = false;
+          release();
         }
       });
       queue = next.catch(() => undefined);
@@ -46,6 +63,9 @@ export function terminalIo(streams: { stdin: Readable; stdout: Writable; stderr:
     },
   };
 }
+
+/** Most messages held while a question waits; the rest are counted. */
+const maxHeldMessages = 200;
 
 /**
  * Writes lines to `stream` until its reader goes away (`EPIPE`, as with `| head`): then the

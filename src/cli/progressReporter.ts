@@ -1,10 +1,15 @@
 import type { RunEvent, RunState } from '../core/engine/runEvents';
 import type { Plan } from '../core/plan/planSchema';
 import { oneLine } from '../core/text/oneLine';
+import { shortLine } from './shortLine';
+
+/** Said after a failure's first line: its whole text is printed once, in the summary at the end. */
+const failedInFull = '(in full under Failures at the end)';
 
 /**
  * Live progress as one line per notable event, for stderr: starts, completions with
- * durations, failures, skips, waits, and the run's end. `alreadyEnded` counts steps a
+ * durations, failures (their first line only: the closing summary prints each in full, once),
+ * skips, waits, and the run's end. `alreadyEnded` counts steps a
  * resumed run finished before. Returns the listener, which is given the run's state with
  * the event folded in when there is one (a run that ran to its end says whether every step is done).
  */
@@ -38,11 +43,11 @@ export function progressReporter(plan: Plan, write: (line: string) => void, alre
         if (event.disposition !== 'retry') ended++;
         line(
           '✘',
-          `${label(event.stepId)}: ${event.error}${event.disposition === 'retry' ? ` (retrying in ${event.retryInMs ?? 0} ms)` : event.disposition === 'skip' ? ' (skipped)' : ''}`,
+          `${label(event.stepId)}: ${shortLine(event.error, 200, failedInFull)}${event.disposition === 'retry' ? ` (retrying in ${event.retryInMs ?? 0} ms)` : event.disposition === 'skip' ? ' (skipped)' : ''}`,
         );
         return;
       case 'verification_failed':
-        line('≠', `${label(event.stepId)} failed verification: ${event.diagnosis}`);
+        line('≠', `${label(event.stepId)} failed verification: ${shortLine(event.diagnosis, 200, failedInFull)}`);
         return;
       case 'step_skipped':
         ended++;
@@ -58,7 +63,7 @@ export function progressReporter(plan: Plan, write: (line: string) => void, alre
         write(state?.status === 'partial' ? `Run ${event.runId} finished, not every step done: ${state.reason ?? ''}` : `Run ${event.runId} completed.`);
         return;
       case 'run_failed':
-        write(`Run ${event.runId} failed: ${event.reason}`);
+        write(`Run ${event.runId} failed: ${shortLine(event.reason, 200)}`);
         return;
       case 'run_cancelled':
         write(`Run ${event.runId} cancelled (${event.reason}). Resume it with: task-planner resume ${event.runId}`);

@@ -1,5 +1,6 @@
 import type { RunSummary } from '../core/view/runSummary';
 import type { StepStatus } from '../core/engine/runEvents';
+import { shortLine } from './shortLine';
 
 /** The mark before each step of the closing summary. */
 const statusMark: Readonly<Record<StepStatus, string>> = {
@@ -24,12 +25,17 @@ const statusMark: Readonly<Record<StepStatus, string>> = {
  */
 export function summaryText(summary: RunSummary): string[] {
   const lines = [`Run ${summary.runId} ${summary.headline}`];
-  if (summary.reason !== undefined) lines.push(`  Reason: ${summary.reason}`);
+  // A failure's output is printed once, under Failures: the reason and the step's line give its first line.
+  // A long or many-line failure only (a command's output): a short one reads best where it is.
+  const listed = new Set(summary.failures.filter((failure) => isLong(failure.diagnosis ?? failure.error)).map((failure) => failure.stepId));
+  if (summary.reason !== undefined) lines.push(`  Reason: ${shortLine(summary.reason, 200, listed.size > 0 ? '(see Failures)' : '')}`);
   if (summary.steps.length > 0) {
     lines.push('Steps:');
     for (const step of summary.steps) {
       const label = step.title && step.title !== step.id ? `${step.id} ${step.title}` : step.id;
-      lines.push(`  ${statusMark[step.status]} ${label}: ${step.line}`);
+      // "failed" or "failed (the run went on without it)", without the output that follows it.
+      const line = listed.has(step.id) ? `${step.line.split(':')[0]} (see Failures)` : step.line;
+      lines.push(`  ${statusMark[step.status]} ${label}: ${line}`);
       if (step.earlier !== undefined) lines.push(`      ${step.earlier}`);
     }
     if (summary.moreSteps > 0) lines.push(`  … and ${summary.moreSteps} more step${summary.moreSteps === 1 ? '' : 's'} (see them all with --json)`);
@@ -48,6 +54,11 @@ export function summaryText(summary: RunSummary): string[] {
     if (summary.moreChangedFiles > 0) lines.push(`  … and ${summary.moreChangedFiles} more`);
   }
   return lines;
+}
+
+/** Whether a failure's text is worth printing only once: several lines, or longer than a line. */
+function isLong(text: string): boolean {
+  return text.includes('\n') || text.length > 120;
 }
 
 function indentRest(text: string): string {

@@ -29,6 +29,30 @@ describe('terminalIo', () => {
     assert.equal(err(), 'progress \\u001b]0;title\\u0007\nWrite notes.txt?\n+\\u001b[8mrm -rf ~\\u001b[0m\nApprove? ');
   });
 
+  it('holds progress that comes while a question waits and writes it after the answer, never onto the question\'s line (issue 28 item 12)', async () => {
+    const stdin = new PassThrough();
+    const stderr = new PassThrough();
+    const err = collect(stderr);
+    const io = terminalIo({ stdin, stdout: new PassThrough(), stderr, interactive: true });
+    const answer = io.ask('Step S2 wants to run:\n  "pytest"\nApprove? [y]es / [n]o / [d]efer: ', new AbortController().signal);
+    await new Promise((settle) => setImmediate(settle));
+    io.err('[1/3] ✔ S1 Read the readme in 3 ms');
+    for (let index = 0; index < 205; index++) io.err(`line ${index}`);
+    await new Promise((settle) => setImmediate(settle));
+    assert.match(err(), /Approve\? \[y\]es \/ \[n\]o \/ \[d\]efer: $/, 'progress was written onto the waiting question');
+    stdin.write('y\n');
+    assert.equal(await answer, 'y');
+    // The answer's Enter ends the question's line on a terminal; the held progress follows it, each message on its own line.
+    const after = err().slice(err().indexOf('[d]efer: ') + '[d]efer: '.length).split('\n');
+    assert.equal(after[0], '[1/3] ✔ S1 Read the readme in 3 ms');
+    assert.equal(after[1], 'line 0');
+    assert.ok(after.includes('line 198'));
+    assert.ok(!after.includes('line 199'), 'more messages were held than the limit');
+    assert.ok(after.includes('… 6 more messages came while the question waited (see the run\'s journal)'));
+    io.err('after');
+    assert.equal(err().split('\n').at(-2), 'after');
+  });
+
   it('stops writing to an output whose reader went away (`task-planner runs | head`) instead of crashing', async () => {
     const written: string[] = [];
     const closedPipe = () =>

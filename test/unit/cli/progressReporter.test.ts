@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { progressReporter } from '../../../src/cli/progressReporter';
 import { describeApprovalForTerminal } from '../../../src/cli/terminalInteraction';
+import { shortLine } from '../../../src/cli/shortLine';
+import { summaryText } from '../../../src/cli/summaryText';
+import type { RunSummary } from '../../../src/core/view/runSummary';
 import { makePlan, makeStep } from '../../support/randomPlans';
 
 // A step title or objective is plan text: a line break in it must not let a plan print
@@ -22,6 +25,52 @@ describe('the command line\'s progress lines', () => {
     const report = progressReporter(plan, (line) => lines.push(line));
     report({ type: 'run_started', plan, time: 0, runId: 'r1', seq: 1 });
     assert.deepEqual(lines, ['Run r1: 1 step. Tidy up Run r1 completed.']);
+  });
+});
+
+describe('a failure\'s output on the terminal (issue 28 item 12)', () => {
+  const output = `Command pytest exited with code 1.\n${Array.from({ length: 30 }, (_, index) => `toolz/tests/test_functoolz.py::test_${index} FAILED assert 4 == 3`).join('\n')}`;
+
+  it('is printed once: progress and the run\'s end give its first line, the closing summary the whole', () => {
+    const lines: string[] = [];
+    const plan = makePlan([makeStep('T1', { title: 'Run the tests' })]);
+    const report = progressReporter(plan, (line) => lines.push(line));
+    report({ type: 'step_failed', stepId: 'T1', attempt: 1, error: output, disposition: 'retry', retryInMs: 0, time: 0, runId: 'r1', seq: 1 });
+    report({ type: 'verification_failed', stepId: 'T1', attempt: 2, diagnosis: output, time: 0, runId: 'r1', seq: 2 });
+    report({ type: 'step_failed', stepId: 'T1', attempt: 2, error: output, disposition: 'fail', time: 0, runId: 'r1', seq: 3 });
+    report({ type: 'run_failed', reason: `Critical step T1 failed: ${output}`, time: 0, runId: 'r1', seq: 4 });
+    assert.deepEqual(lines, [
+      '[0/1] ✘ T1 Run the tests: Command pytest exited with code 1. (in full under Failures at the end) (retrying in 0 ms)',
+      '[0/1] ≠ T1 Run the tests failed verification: Command pytest exited with code 1. (in full under Failures at the end)',
+      '[1/1] ✘ T1 Run the tests: Command pytest exited with code 1. (in full under Failures at the end)',
+      'Run r1 failed: Critical step T1 failed: Command pytest exited with code 1.',
+    ]);
+    const summary = summaryText({
+      runId: 'r1',
+      status: 'failed',
+      headline: 'failed: 0 of 1 step completed, 1 failed.',
+      objective: 'o',
+      reason: `Critical step T1 failed: ${output}`,
+      steps: [{ id: 'T1', title: 'Run the tests', status: 'failed', line: `failed: ${output.replace(/\n/g, ' ').slice(0, 150)}…` }],
+      moreSteps: 0,
+      failures: [{ stepId: 'T1', title: 'Run the tests', error: output }],
+      moreFailures: 0,
+      changedFiles: [],
+      moreChangedFiles: 0,
+    } as unknown as RunSummary).join('\n');
+    assert.equal(summary.split('test_7 FAILED').length, 2, 'the output is printed more than once');
+    assert.match(summary, /^ {2}Reason: Critical step T1 failed: Command pytest exited with code 1\. \(see Failures\)$/m);
+    assert.match(summary, /^ {2}✘ T1 Run the tests: failed \(see Failures\)$/m);
+  });
+
+  it('is cut between words when its first line is too long', () => {
+    const words = Array.from({ length: 60 }, (_, index) => `word${index}`).join(' ');
+    const cut = shortLine(words, 50);
+    assert.ok(cut.endsWith('…') && cut.length <= 51, cut);
+    assert.ok(words.startsWith(cut.slice(0, -1)) && words[cut.length - 1] === ' ', `cut inside a word: ${cut}`);
+    assert.equal(shortLine(`/${'x'.repeat(90)}`, 50), `/${'x'.repeat(49)}…`, 'a long path is cut where the line ends');
+    assert.equal(shortLine('one line'), 'one line');
+    assert.equal(shortLine('first\nsecond', 160, '(more)'), 'first (more)');
   });
 });
 

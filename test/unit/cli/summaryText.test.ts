@@ -24,7 +24,7 @@ describe('the command line\'s closing summary', () => {
       '  Reason: Critical step check failed.',
       'Steps:',
       '  ✔ read Read: three lines of text · changed out.txt',
-      '  ✘ check Check: failed: Expected 3 items, got 0',
+      '  ✘ check Check: failed (see Failures)',
       'Failures:',
       '  check: Verification failed',
       '    diagnosis: Expected 3 items,\n      got 0',
