@@ -150,12 +150,15 @@ function failedThenSkipped(state: RunState['steps'][string]): boolean {
 
 /**
  * "$0.0123", with what prompt caching saved and how many calls had no known price when
- * there are any: "$0.0123 (saved $0.0040 by cached input; 3 calls unpriced)".
+ * there are any: "$0.0123 (saved $0.0040 by cached input; 3 calls without a known price)";
+ * when no call had a price (a local model), "cost unknown (no price is known for the model)",
+ * never a "$0.0000" that reads as free.
  */
 export function describeCost(usage: UsageSummary): string {
+  if (usage.unpricedRequests > 0 && usage.unpricedRequests >= usage.requests && usage.costUsd === 0) return 'cost unknown (no price is known for the model)';
   const notes = [
     ...(usage.savedUsd > 0 ? [`saved $${usage.savedUsd.toFixed(4)} by cached input`] : []),
-    ...(usage.unpricedRequests > 0 ? [`${usage.unpricedRequests} call${usage.unpricedRequests === 1 ? '' : 's'} unpriced`] : []),
+    ...(usage.unpricedRequests > 0 ? [`${usage.unpricedRequests} call${usage.unpricedRequests === 1 ? '' : 's'} without a known price`] : []),
   ];
   return `$${usage.costUsd.toFixed(4)}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`;
 }
