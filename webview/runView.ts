@@ -25,6 +25,13 @@ const runDots: Record<RunStatusView, string> = {
   interrupted: 'skipped',
 };
 
+/** The run's cost so far; "cost unknown" when no call had a price (a local model), never a "$0.0000" that reads as free. */
+function costText(usage: NonNullable<RunView['usage']>): string {
+  if (usage.unpricedRequests > 0 && usage.unpricedRequests >= usage.requests && usage.costUsd === 0) return 'cost unknown';
+  const saved = usage.savedUsd > 0 ? ` (saved $${usage.savedUsd.toFixed(4)})` : '';
+  return `$${usage.costUsd.toFixed(4)}${saved}${usage.unpricedRequests > 0 ? ' (some calls without a known price)' : ''}`;
+}
+
 /**
  * Run mode: progress, tokens and cost, pending approvals and questions (each opens the
  * editor prompt), live status per step with attempts and diagnoses (and, once the run is
@@ -85,7 +92,7 @@ export class RunViewElement extends LitElement {
           <span class="status s-${runDots[run.status]}"><span class="status-dot"></span><strong class="run-status">${formatStatus(run.status)}</strong></span>
           <span class="progress-text">${describeStepProgress(run.progress)}</span>
           <span class="muted">${formatDuration(run.elapsedMs)} · plan version ${run.planVersion}</span>
-          ${run.usage ? html`<span class="usage" title="Model use so far">${run.usage.totalTokens.toLocaleString()} tokens${run.usage.cachedTokens > 0 ? ` (${run.usage.cachedTokens.toLocaleString()} cached)` : ''} · $${run.usage.costUsd.toFixed(4)}${run.usage.savedUsd > 0 ? ` (saved $${run.usage.savedUsd.toFixed(4)})` : ''}${run.usage.unpricedRequests > 0 ? ' (some calls unpriced)' : ''} · ${run.usage.requests} requests</span>` : html`<span class="muted usage">no model calls</span>`}
+          ${run.usage ? html`<span class="usage" title="Model use so far">${run.usage.totalTokens.toLocaleString()} tokens${run.usage.cachedTokens > 0 ? ` (${run.usage.cachedTokens.toLocaleString()} cached)` : ''} · ${costText(run.usage)} · ${run.usage.requests} requests</span>` : html`<span class="muted usage">no model calls</span>`}
           <span class="spacer"></span>
           ${live ? html`<vscode-button secondary data-action="cancel" @click=${() => this.send({ type: 'cancel' })}>Cancel run</vscode-button>` : nothing}
         </div>
@@ -104,7 +111,7 @@ export class RunViewElement extends LitElement {
       ${focus
         ? html`<section class="output" aria-labelledby="output-heading">
             <h2 id="output-heading">Output of <span class="mono">${focus.id}</span> <span class="muted bounded-title">${focus.title}</span></h2>
-            <pre tabindex="0">${tail ?? (focus.resultPreview ? focus.resultPreview : 'No output yet.')}</pre>
+            <pre tabindex="0">${tail ?? (focus.resultPreview ? focus.resultPreview : live ? 'No output yet.' : 'No output: the step printed nothing.')}</pre>
           </section>`
         : nothing}
       <section aria-labelledby="run-steps-heading">

@@ -400,6 +400,8 @@ describe('Task Planner plan panel in the browser workbench', function () {
     assert.ok(broken.lines > 1, `the error fits on ${broken.lines} line: the check below proves nothing`);
     assert.deepEqual(broken.split, [], 'words broken across lines');
     assert.match(await panel.locator('.progress-text').innerText(), /^0 of 1 step completed, 1 failed$/);
+    // The run is over: its output is not still to come (issue 28, polish).
+    assert.equal(await panel.locator('.output pre').innerText(), 'No output: the step printed nothing.');
     await shoot('panel-run-details-wrap');
   });
 
