@@ -238,7 +238,7 @@ function runView(source: RunSource, plan: Plan): RunView {
     ...(state.replacedSteps?.length
       ? {
           replacedSteps: state.replacedSteps.map((replaced) => ({
-            ...runStepView(replaced.step, replaced.state, startedAt),
+            ...runStepView(replaced.step, replaced.state, startedAt, false),
             planVersion: replaced.planVersion,
           })),
         }

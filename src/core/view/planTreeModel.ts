@@ -118,7 +118,7 @@ function replacedNodes(run: RunState | undefined): PlanTreeNode[] {
       icon: 'history',
       contextValue: 'replacedSteps',
       children: steps.map((entry, index) => {
-        const { stepId: _notInPlan, ...node } = stepNode(entry.step, index, entry.state);
+        const { stepId: _notInPlan, ...node } = stepNode(entry.step, index, entry.state, false);
         return { ...node, id: `replaced:${version}:${entry.step.id}`, contextValue: 'replacedStep' };
       }),
     };
