@@ -198,7 +198,9 @@ describe('executeWithReplanning', function () {
       await executeWithReplanning(failing, 'objective', { llm: llm(), stepRunner, clock, onEvent: (event) => (state = reduceExecutionEvent(state, event)) });
       assert.equal(state?.status, 'failed');
       assert.match(state?.reason ?? '', /a repair plan was requested for bad\. No repair plan could be made, so the run stops here: .*teleport/);
-      assert.match(runSummary(state!).reason ?? '', /No repair plan could be made/);
+      const ended: RunState | undefined = state;
+      assert.ok(ended);
+      assert.match(runSummary(ended).reason ?? '', /No repair plan could be made/);
       let none: RunState | undefined;
       await executeWithReplanning(failing, 'objective', { stepRunner, clock, onEvent: (event) => (none = reduceExecutionEvent(none, event)) });
       assert.match(none?.reason ?? '', /No repair plan was asked for: replanning needs a language model/);
