@@ -6,7 +6,7 @@
 // API the tests use) and opens a temporary copy of the demo workspace; both are removed afterwards. multiRoot*.test.ts
 // run in a second host, opened on a .code-workspace of two copies of the demo workspace (`api` and `web`).
 // The counts reach scripts/test.mjs through $TEST_STATS_FILE (written by the shim). Usage: node --import tsx <this> [NAME.test.ts…]
-import { runTests } from '@vscode/test-electron';
+import { runTests, TestRunFailedError } from '@vscode/test-electron';
 import * as esbuild from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -62,6 +62,8 @@ async function launch(tests: string[], kind: 'folder' | 'multi-root'): Promise<n
       open = join(workspace, 'two-folders.code-workspace');
       writeFileSync(open, JSON.stringify({ folders: [{ path: 'api' }, { path: 'web' }] }, null, 2));
     }
+    // runTests() rejects when the host exits non-zero (a failed test): that is a result, not an error of this
+    // script, so it becomes exit code 1 and the counts the host wrote and the next launch are kept.
     return await runTests({
       vscodeExecutablePath: join(root, 'test', 'host', 'codeShim.cjs'),
       // Task Planner's test build, plus two fixtures: a scripted chat model with a language-model tool (vscodeLm.test.ts,
@@ -69,6 +71,10 @@ async function launch(tests: string[], kind: 'folder' | 'multi-root'): Promise<n
       extensionDevelopmentPath: [extension, join(root, 'test', 'fixtures', 'fakeChatModel'), join(root, 'test', 'fixtures', 'emptyExtension')],
       extensionTestsPath: join(outDir, 'index.js'),
       launchArgs: [open],
+    }).catch((error: unknown) => {
+      if (!(error instanceof TestRunFailedError)) throw error;
+      console.error(`integration host (${kind}): ${error.message}`);
+      return error.code ?? 1;
     });
   } finally {
     rmSync(workspace, { recursive: true, force: true });

@@ -71,7 +71,15 @@ export interface TaskPlannerApi {
    * whether to send a key to another address (`undefined`: the modal's safe default); `asked` lists those questions,
    * `said` the key store's information messages.
    */
-  apiKeys: { store(key: string, baseUrl: string): Promise<void>; clear(): Promise<void>; answer(choice: 'send' | 'setKey' | undefined): void; asked: string[]; said: string[] };
+  apiKeys: {
+    store(key: string, baseUrl: string): Promise<void>;
+    clear(): Promise<void>;
+    answer(choice: 'send' | 'setKey' | undefined): void;
+    asked: string[];
+    said: string[];
+    /** What VS Code's secret storage holds for the extension under the keys' name (`undefined`: nothing). */
+    stored(): Thenable<string | undefined>;
+  };
   /** Makes the command allow rules read the workspace as trusted or not (Restricted Mode); `undefined`: as VS Code says. */
   setWorkspaceTrusted(trusted: boolean | undefined): void;
   /** How long composing the extension took, in milliseconds (the integration suite prints it). */
@@ -178,6 +186,8 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
       },
       asked: keyQuestions,
       said: keyMessages,
+      // The name src/vscode/apiKeyStore.ts stores the keys under, read back from the real SecretStorage.
+      stored: () => context.secrets.get('taskPlanner.apiKeys'),
     },
     setWorkspaceTrusted: (trusted) => {
       trustedOverride = trusted;
