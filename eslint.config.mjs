@@ -6,6 +6,8 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+const noDefaultExport = { selector: 'ExportDefaultDeclaration', message: 'Use a named export: this repository has no default exports.' };
+
 export default tseslint.config(
   {
     ignores: [
@@ -42,13 +44,18 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'separate-type-imports' }],
       // A switch over a domain union (step kinds, statuses, events) names every member or has a default.
       '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
-      'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'Use a named export: this repository has no default exports.' }],
+      'no-restricted-syntax': ['error', noDefaultExport],
       eqeqeq: ['error', 'smart'],
     },
   },
   {
     files: ['test/**/*.ts'],
     rules: {
+      // A committed `.only` runs one test and passes (every mocha run also has --forbid-only).
+      'no-restricted-syntax': ['error', noDefaultExport, {
+        selector: 'CallExpression > MemberExpression.callee[object.name=/^(describe|context|suite|it|specify|test)$/][property.name="only"]',
+        message: 'A committed .only runs this test alone and hides the others: remove it.',
+      }],
       // Off in tests: `String(message.content)` and the like turn what a fake recorded into text to
       // match, and a failing assertion then shows the value as it was.
       '@typescript-eslint/no-base-to-string': 'off',
@@ -72,6 +79,9 @@ export default tseslint.config(
   {
     files: ['src/**/*.ts'],
     rules: {
+      // src is type-checked once, in the test program (test/tsconfig.json), whose types include mocha's globals.
+      'no-restricted-globals': ['error', ...['describe', 'context', 'suite', 'it', 'specify', 'test', 'before', 'after', 'beforeEach', 'afterEach', 'run', 'xit', 'xdescribe']
+        .map((name) => ({ name, message: 'A mocha global: src has none (it is type-checked with the tests, whose types declare it).' }))],
       // Lines stay readable without scrolling; scripts/wrapLongLines.mjs wraps the ones that grow past
       // it. A line that is one long text on its own (a message, a prompt, a pattern, after `key: `,
       // `return `, `const name = ` or a ternary's `? `/`: `) stays whole: split, it could no longer be

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Runs every test suite in order and prints one closing line "N passed, N failed, N skipped"
 // summing them all; exits non-zero when anything failed. Usage: node scripts/test.mjs [--only NAME,...]
-import { spawnSync } from 'node:child_process';
+// Each suite and check prints how long it took. Every mocha run forbids `.only`, so a committed `it.only`
+// fails instead of quietly running one test.
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
@@ -9,26 +11,30 @@ import { fileURLToPath } from 'node:url';
 import { mutationGroups } from '../test/mutation/mutationGroups.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const onlyIndex = process.argv.indexOf('--only');
-const only = onlyIndex > 0 ? new Set((process.argv[onlyIndex + 1] ?? '').split(',')) : undefined;
-const statsDir = mkdtempSync(join(tmpdir(), 'task-planner-test-'));
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 
-/** Each suite: a name, and how to run it. Counted suites write mocha stats; checks count as one test each. */
+/**
+ * Each suite: a name, and how to run it. Counted suites write mocha stats; checks count as one test each.
+ * A check marked `early` starts when this script does (its output is held back until its turn), so a cold
+ * install of the VS Code host downloads while the type checks and the build use the processors.
+ */
 const suites = [
+  // One program over src and the tests (test/tsconfig.json includes src), so src is type-checked once; what
+  // the test program adds to src's (mocha's globals) is kept out of src by the lint rule no-restricted-globals.
   { name: 'types', checks: [
-    ['tsc src', bin('tsc'), ['-p', 'tsconfig.json']],
+    ['tsc src and test', bin('tsc'), ['-p', 'test/tsconfig.json']],
     ['tsc webview', bin('tsc'), ['-p', 'webview/tsconfig.json']],
-    ['tsc test', bin('tsc'), ['-p', 'test/tsconfig.json']],
   ] },
   { name: 'build', checks: [['esbuild', process.execPath, ['esbuild.mjs']]] },
-  // The real VS Code host (code-server, Node 24, chromium): installed on first use, about a second once it is.
+  // The real VS Code host (code-server, Node 24, chromium): installed on first use into a cache outside the
+  // clone keyed on its lock file (test/host/setup.sh), about a second once it is.
   // Before the unit tests, which use the ripgrep it ships (test/unit/node/ripgrepSearcher.test.ts).
   { name: 'host', checks: [
-    ['host setup', 'bash', ['test/host/setup.sh']],
+    ['host setup', 'bash', ['test/host/setup.sh'], { early: true }],
     ['tsc test/host (harness, e2e)', bin('tsc'), ['-p', 'test/host/tsconfig.json']],
   ] },
-  { name: 'unit', mocha: ['--require', 'tsx/cjs', '--timeout', '20000', 'test/unit/**/*.test.ts', 'test/arch/**/*.test.ts'] },
+  // The CLI's tests run the CLI this run built (dist/cli.js, see test/support/runCli.ts) rather than its sources through tsx.
+  { name: 'unit', mocha: ['--require', 'tsx/cjs', '--timeout', '20000', 'test/unit/**/*.test.ts', 'test/arch/**/*.test.ts'], builtCli: true },
   // Mutation testing of the safety-critical modules, one check per group at its threshold; incremental
   // from the committed results (test/mutation/incremental/), so only mutants whose code or tests changed run again.
   { name: 'mutation', checks: mutationGroups.filter((group) => group.ci).map((group) => [`mutation ${group.name}`, process.execPath, ['scripts/mutation.mjs', '--keep-baseline', group.name]]) },
@@ -42,7 +48,18 @@ const suites = [
   { name: 'package', mocha: ['--require', 'tsx/cjs', '--timeout', '180000', 'test/package/**/*.test.ts'] },
 ];
 
+const onlyIndex = process.argv.indexOf('--only');
+const only = onlyIndex > 0 ? new Set((process.argv[onlyIndex + 1] ?? '').split(',')) : undefined;
+const unknown = [...(only ?? [])].filter((name) => !suites.some((suite) => suite.name === name));
+if (unknown.length > 0) {
+  console.error(`No suite named ${unknown.map((name) => `"${name}"`).join(', ')}; suites: ${suites.map((suite) => suite.name).join(', ')}`);
+  process.exit(2);
+}
+const selected = suites.filter((suite) => !only || only.has(suite.name));
+const statsDir = mkdtempSync(join(tmpdir(), 'task-planner-test-'));
 const totals = { passed: 0, failed: 0, skipped: 0 };
+const timings = [];
+const seconds = (since) => Math.round((Date.now() - since) / 1000);
 
 /** Ctrl-C reaches the suite's processes too; stop here instead of starting the next suite. */
 function stopIfInterrupted(outcome) {
@@ -51,27 +68,53 @@ function stopIfInterrupted(outcome) {
   console.log(`\nInterrupted (${outcome.signal ?? 'exit 130'}); later suites were not run.`);
   process.exit(130);
 }
-for (const suite of suites) {
-  if (only && !only.has(suite.name)) continue;
+
+/** Starts a check now, holding its output; the promise gives its outcome and that output once it ended. */
+function startEarly(command, args) {
+  const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output = [];
+  child.stdout.on('data', (chunk) => output.push(chunk));
+  child.stderr.on('data', (chunk) => output.push(chunk));
+  return new Promise((resolve) => {
+    child.on('error', (error) => resolve({ status: null, signal: null, output: Buffer.from(`${error.message}\n`) }));
+    child.on('close', (status, signal) => resolve({ status, signal, output: Buffer.concat(output) }));
+  });
+}
+const early = new Map(selected.flatMap((suite) => suite.checks ?? []).filter(([, , , options]) => options?.early)
+  .map(([label, command, args]) => [label, { started: Date.now(), outcome: startEarly(command, args) }]));
+
+let built = false;
+for (const suite of selected) {
+  const suiteStarted = Date.now();
   console.log(`\n=== ${suite.name} ===`);
   if (suite.checks) {
     for (const [label, command, args] of suite.checks) {
-      const outcome = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
+      const checkStarted = early.get(label)?.started ?? Date.now();
+      let outcome;
+      if (early.has(label)) {
+        outcome = await early.get(label).outcome;
+        process.stdout.write(outcome.output);
+      } else {
+        outcome = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
+      }
       stopIfInterrupted(outcome);
       const ok = outcome.status === 0;
-      console.log(`${ok ? '✔' : '✘'} ${label}`);
+      if (ok && suite.name === 'build') built = true;
+      console.log(`${ok ? '✔' : '✘'} ${label} (${seconds(checkStarted)} s)`);
       totals[ok ? 'passed' : 'failed']++;
     }
+    timings.push(`${suite.name} ${seconds(suiteStarted)} s`);
     continue;
   }
   const statsFile = join(statsDir, `${suite.name}.json`);
-  const command = suite.command ?? [bin('mocha'), '--reporter', join(root, 'test/support/countingReporter.cjs'), ...suite.mocha];
+  const command = suite.command ?? [bin('mocha'), '--forbid-only', '--reporter', join(root, 'test/support/countingReporter.cjs'), ...suite.mocha];
   const outcome = spawnSync(command[0], command.slice(1), {
     cwd: root,
     stdio: 'inherit',
-    env: { ...process.env, TEST_STATS_FILE: statsFile },
+    env: { ...process.env, TEST_STATS_FILE: statsFile, ...(suite.builtCli && built ? { TASK_PLANNER_TEST_CLI: join(root, 'dist', 'cli.js') } : {}) },
   });
   stopIfInterrupted(outcome);
+  timings.push(`${suite.name} ${seconds(suiteStarted)} s`);
   if (existsSync(statsFile)) {
     const stats = JSON.parse(readFileSync(statsFile, 'utf8'));
     totals.passed += stats.passed;
@@ -84,5 +127,6 @@ for (const suite of suites) {
   }
 }
 rmSync(statsDir, { recursive: true, force: true });
+console.log(`\nTime per suite: ${timings.join(', ')}`);
 console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(totals.failed > 0 ? 1 : 0);

@@ -1,13 +1,14 @@
 // Entry point the extension host loads (extensionTestsPath): runs the bundled *.test.js files next to it with
 // mocha, inside the real VS Code extension host, then prints one "[test-stats] {json}" line that the code shim
-// writes to $TEST_STATS_FILE for scripts/test.mjs. A rejected run() makes the host exit non-zero.
+// writes to $TEST_STATS_FILE for scripts/test.mjs. A rejected run() makes the host exit non-zero, and so does
+// a committed `.only` (forbidOnly), which would otherwise run one test and pass.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 export async function run(): Promise<void> {
   // mocha comes from the repository's node_modules (it is kept out of the bundle).
   const { default: Mocha } = await import('mocha');
-  const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, reporter: 'spec' });
+  const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, reporter: 'spec', forbidOnly: true });
   const testFiles = readdirSync(__dirname).filter((name) => name.endsWith('.test.js')).sort();
   if (testFiles.length === 0) throw new Error(`no *.test.js files next to ${__filename}`);
   for (const name of testFiles) mocha.addFile(join(__dirname, name));
