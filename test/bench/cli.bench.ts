@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { main } from '../../src/cli/cli';
 import type { CliIo } from '../../src/cli/cliIo';
 import { randomDagPlan } from '../support/randomPlans';
+import { checkTarget } from './benchTargets';
 
 const quietIo: CliIo = { out: () => undefined, err: () => undefined, interactive: false, ask: () => Promise.resolve('') };
 
@@ -40,5 +41,6 @@ export async function runBench(): Promise<void> {
   await runCliOn(1_000); // warm-up: module loading and JIT
   const small = await median(1_000, 5);
   const large = await median(10_000, 3);
-  console.log(`CLI run (medians), 1k steps: ${small.toFixed(0)} ms; 10k steps: ${large.toFixed(0)} ms; 10k/1k = ${(large / small).toFixed(1)} (linear ≈ 10 or less with fixed costs, quadratic ≈ 100; target ≤ 15)`);
+  console.log(`CLI run (medians), 1k steps: ${small.toFixed(0)} ms; 10k steps: ${large.toFixed(0)} ms (linear ≈ 10× or less with fixed costs, quadratic ≈ 100×)`);
+  checkTarget('CLI run, 10k steps / 1k steps', `${(large / small).toFixed(1)}×`, '≤ 15×', large / small <= 15);
 }

@@ -9,6 +9,7 @@ import { buildStepPrompt, defaultStepPromptBudget } from '../../src/core/llm/ste
 import { countTokens } from '../../src/core/llm/tokenCount';
 import type { Step } from '../../src/core/plan/planSchema';
 import { makePlan, makeStep } from '../support/randomPlans';
+import { checkTarget } from './benchTargets';
 
 const stepCount = 100;
 const summaryBudget = 1_000;
@@ -60,7 +61,7 @@ export async function runBench(): Promise<void> {
   const elapsed = performance.now() - started;
   const ratio = naiveTotal / compactedTotal;
   console.log(`steps: ${stepCount}, summary budget: ${summaryBudget} tokens, step prompt budget: ${configuredBudget} tokens`);
-  console.log(`peak step prompt: ${peak} tokens (${peakStep}), ${((peak / configuredBudget) * 100).toFixed(1)}% of budget: ${peak <= configuredBudget ? 'within budget' : 'OVER BUDGET'}`);
-  console.log(`total prompt tokens: compacted ${compactedTotal}, naive full history ${naiveTotal}: ${ratio.toFixed(1)}× fewer (target ≥ 5×: ${ratio >= 5 ? 'met' : 'NOT met'})`);
+  checkTarget('peak step prompt / the configured budget', `${peak} tokens (${peakStep}), ${((peak / configuredBudget) * 100).toFixed(1)} %`, `≤ 100 % of ${configuredBudget}`, peak <= configuredBudget);
+  checkTarget('total prompt tokens, naive full history / compacted', `${naiveTotal} / ${compactedTotal} = ${ratio.toFixed(1)}×`, '≥ 5×', ratio >= 5);
   console.log(`time: ${elapsed.toFixed(0)} ms for ${stepCount} prompts and summary updates`);
 }

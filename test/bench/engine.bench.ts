@@ -13,6 +13,7 @@ import type { Tool } from '../../src/core/tools/tool';
 import { timerClock } from '../../src/node/timerClock';
 import { ManualClock } from '../fakes/manualClock';
 import { randomDagPlan, seededRandom } from '../support/randomPlans';
+import { checkTarget } from './benchTargets';
 
 async function runInstant(plan: Plan, tools?: Tool[]): Promise<number> {
   const started = performance.now();
@@ -142,8 +143,8 @@ export async function runBench(): Promise<void> {
   const large = await overheadPerStep(10_000, 3);
   console.log(`(a) engine overhead, instant steps, memory journal:`);
   console.log(`    1k steps: ${small.toFixed(1)} ms = ${((small * 1000) / 1000).toFixed(1)} µs/step`);
-  console.log(`    10k steps: ${large.toFixed(1)} ms = ${((large * 1000) / 10_000).toFixed(1)} µs/step (target ≤ 50)`);
-  console.log(`    10k/1k time ratio: ${(large / small).toFixed(2)} (target ≤ 12)`);
+  console.log(`    10k steps: ${large.toFixed(1)} ms = ${((large * 1000) / 10_000).toFixed(1)} µs/step`);
+  checkTarget('engine overhead, 10k instant steps / 1k', `${(large / small).toFixed(2)}×`, '≤ 12×', large / small <= 12);
 
   let oursToBound = 0;
   let oursWithEstimatesToBound = 0;
@@ -159,9 +160,9 @@ export async function runBench(): Promise<void> {
     levelToOurs += levelByLevelMakespan(plan, durations) / ours;
   }
   console.log(`(b) ${runs} random DAGs × 50 steps, durations 1–100 ms, concurrency 4, simulated clock:`);
-  console.log(`    mean makespan / lower bound: ${(oursToBound / runs).toFixed(3)} (target ≤ 1.10; priority = remaining steps)`);
+  checkTarget('mean makespan / lower bound (priority = remaining steps)', (oursToBound / runs).toFixed(3), '≤ 1.10', oursToBound / runs <= 1.1);
   console.log(`    same with duration estimates as step costs: ${(oursWithEstimatesToBound / runs).toFixed(3)}`);
-  console.log(`    mean level-by-level makespan / ours: ${(levelToOurs / runs).toFixed(3)} (target ≥ 1.25)`);
+  checkTarget('mean level-by-level makespan / ours', (levelToOurs / runs).toFixed(3), '≥ 1.25', levelToOurs / runs >= 1.25);
 
   // Write scopes (issue 26): the same DAGs whose agents may write (the built-in tools registered), each step
   // declaring a file of its own, against the same DAGs with agents that cannot write (no scope to honour).
@@ -178,7 +179,7 @@ export async function runBench(): Promise<void> {
   }
   const scoped = scopedToFree / runs;
   console.log(`(d) write scopes, the same ${runs} DAGs, simulated clock:`);
-  console.log(`    mean makespan, every step its own file / no writers: ${scoped.toFixed(4)} (target ≤ 1.02) -> ${scoped <= 1.02 ? 'met' : 'NOT met'}`);
+  checkTarget('mean makespan, every step its own file / no writers', scoped.toFixed(4), '≤ 1.02', scoped <= 1.02);
   console.log(`    mean makespan, 8 files shared by 50 steps / no writers: ${(sharedToFree / runs).toFixed(3)} (steps on one file wait for each other)`);
   const scopedOverhead = await overheadPerStep(10_000, 3, (plan) => ({ ...plan, steps: plan.steps.map((step) => ({ ...step, writes: [`out/${step.id}.txt`] })) }));
   console.log(`    engine overhead, 10k instant steps each with its own file, built-in tools: ${((scopedOverhead * 1000) / 10_000).toFixed(1)} µs/step (no scopes: ${((large * 1000) / 10_000).toFixed(1)})`);
@@ -205,9 +206,7 @@ export async function runBench(): Promise<void> {
   console.log(`(c) the same ${runs} DAGs on real timers (${together} runs at a time):`);
   console.log(`    mean makespan / lower bound, simulated clock: ${simulated.toFixed(3)}`);
   console.log(`    mean makespan / lower bound of the durations asked for, real timers: ${meanOf(real.map((run) => run.nominal)).toFixed(3)}`);
-  console.log(
-    `    mean makespan / lower bound of the durations the steps took, real timers: ${measured.toFixed(3)} (target ≤ 1.10) -> ${measured <= 1.1 ? 'met' : 'NOT met'}`,
-  );
+  checkTarget('mean makespan / lower bound of the durations the steps took, real timers', measured.toFixed(3), '≤ 1.10', measured <= 1.1);
   console.log(
     `    where the time goes: timers fire ${meanOf(real.flatMap((run) => run.lateness)).toFixed(2)} ms late per step on average; the loop starts the next step ` +
       `${(dispatch[dispatch.length >> 1] ?? 0).toFixed(2)} ms (median) after a step ends, and the first one ${meanOf(real.map((run) => run.head)).toFixed(2)} ms after runPlan`,

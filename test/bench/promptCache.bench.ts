@@ -20,6 +20,7 @@ import { ManualClock } from '../fakes/manualClock';
 import { scriptedLlm } from '../fakes/scriptedLlm';
 import { commonPrefixLength, requestText } from '../support/promptPrefix';
 import { makePlan, makeStep } from '../support/randomPlans';
+import { checkTarget } from './benchTargets';
 
 const pricedModel = 'gpt-4.1-mini';
 const minimumCached = 1_024;
@@ -120,13 +121,18 @@ function stats(values: readonly number[]): { mean: number; median: number; min: 
 }
 
 const percent = (value: number): string => `${(value * 100).toFixed(1)} %`;
-const verdict = (met: boolean): string => (met ? 'met' : 'NOT met');
-
-function shareLine(label: string, requests: readonly Measured[], target?: number): string {
-  const goal = target === undefined ? '' : ` (target median ≥ ${percent(target)}`;
-  if (requests.length === 0) return `${label}: none in the run${goal === '' ? '' : `${goal}: NOT met)`}`;
+/** Prints the shared-prefix share of `requests`; with a `target` (lowest median share), as that target's verdict. */
+function shareLine(label: string, requests: readonly Measured[], target?: number): void {
+  const goal = target === undefined ? undefined : `median ≥ ${percent(target)}`;
+  if (requests.length === 0) {
+    if (goal === undefined) console.log(`    ${label}: none in the run`);
+    else checkTarget(label, 'none in the run', goal, false);
+    return;
+  }
   const { mean, median, min } = stats(requests.map((request) => request.sharedTokens / request.tokens));
-  return `${label} (${requests.length}): shared prefix mean ${percent(mean)}, median ${percent(median)}, min ${percent(min)}${goal === '' ? '' : `${goal}: ${verdict(median >= (target ?? 0))})`}`;
+  const measured = `${requests.length} requests, shared prefix mean ${percent(mean)}, median ${percent(median)}, min ${percent(min)}`;
+  if (goal === undefined || target === undefined) console.log(`    ${label}: ${measured}`);
+  else checkTarget(label, measured, goal, median >= target);
 }
 
 /** USD of the run at `pricedModel`'s prices, with the cache serving each request's shared prefix as OpenAI does, or not at all. */
@@ -157,10 +163,11 @@ export async function runBench(): Promise<void> {
     const cost = costs(requests);
     const total = requests.reduce((sum, request) => sum + request.tokens, 0);
     console.log(`${stepCount} steps: ${requests.length} requests (${compactions.length} compactions by the model), ${total.toLocaleString('en-US')} prompt tokens`);
-    console.log(`  ${shareLine('first requests of steps', firsts, 0.9)}`);
-    console.log(`  ${shareLine('first requests after a compaction', afterCompaction, 0.8)}`);
-    if (compactions.length > 0) console.log(`  ${shareLine('compaction requests (no target)', compactions)}`);
-    console.log(`  requests over ${minimumCached} tokens sharing under ${minimumCached}: ${short.length}${short.length > 0 ? ` (${short.map((request) => `${request.kind} ${request.sharedTokens}/${request.tokens}`).slice(0, 4).join(', ')})` : ''} (target 0: ${verdict(short.length === 0)})`);
+    shareLine(`${stepCount} steps, first requests of steps`, firsts, 0.9);
+    shareLine(`${stepCount} steps, first requests after a compaction`, afterCompaction, 0.8);
+    if (compactions.length > 0) shareLine(`${stepCount} steps, compaction requests (no target)`, compactions);
+    const shortList = short.map((request) => `${request.kind} ${request.sharedTokens}/${request.tokens}`).slice(0, 4).join(', ');
+    checkTarget(`${stepCount} steps, requests over ${minimumCached} tokens sharing under ${minimumCached}`, `${short.length}${short.length > 0 ? ` (${shortList})` : ''}`, '0', short.length === 0);
     console.log(
       `  estimated cost at ${pricedModel} prices: $${cost.cached.toFixed(4)} with caching (${cost.cachedTokens.toLocaleString('en-US')} cached tokens), $${cost.uncached.toFixed(4)} without: ${percent(1 - cost.cached / cost.uncached)} saved`,
     );

@@ -4,7 +4,13 @@ import { join, resolve } from 'node:path';
 const root = resolve(__dirname, '../..');
 
 /**
- * Runs the CLI from source in a child process without a terminal (stdin closed), like CI.
+ * The CLI to run: the one `npm test` built in this run (it names dist/cli.js in $TASK_PLANNER_TEST_CLI, right
+ * after the build), otherwise the sources through tsx, so a test run on its own never meets a stale build.
+ */
+const cliCommand = process.env['TASK_PLANNER_TEST_CLI'] ? [process.env['TASK_PLANNER_TEST_CLI']] : ['--import', 'tsx', join(root, 'src/cli/cli.ts')];
+
+/**
+ * Runs the CLI in a child process without a terminal (stdin closed), like CI.
  * `env` replaces the API key variables: neither key is inherited unless given.
  */
 export function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -12,7 +18,7 @@ export function runCli(args: string[], env: Record<string, string> = {}): Promis
   delete base['OPENAI_API_KEY'];
   delete base['TASK_PLANNER_API_KEY'];
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/cli/cli.ts'), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...base, ...env } });
+    const child = spawn(process.execPath, [...cliCommand, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...base, ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
