@@ -16,7 +16,8 @@ const bin = (name) => join(root, 'node_modules', '.bin', name);
 /**
  * Each suite: a name, and how to run it. Counted suites write mocha stats; checks count as one test each.
  * A check marked `early` starts when this script does (its output is held back until its turn), so a cold
- * install of the VS Code host downloads while the type checks and the build use the processors.
+ * install of the VS Code host goes on while the type checks, the build and the mutation tests (which need no
+ * host) run.
  */
 const suites = [
   // One program over src and the tests (test/tsconfig.json includes src), so src is type-checked once; what
@@ -26,6 +27,9 @@ const suites = [
     ['tsc webview', bin('tsc'), ['-p', 'webview/tsconfig.json']],
   ] },
   { name: 'build', checks: [['esbuild', process.execPath, ['esbuild.mjs']]] },
+  // Mutation testing of the safety-critical modules, one check per group at its threshold, incremental from
+  // the committed results (test/mutation/incremental/), so only mutants whose code or tests changed run again.
+  { name: 'mutation', checks: mutationGroups.filter((group) => group.ci).map((group) => [`mutation ${group.name}`, process.execPath, ['scripts/mutation.mjs', '--keep-baseline', group.name]]) },
   // The real VS Code host (code-server, Node 24, chromium): installed on first use into a cache outside the
   // clone keyed on its lock file (test/host/setup.sh), about a second once it is.
   // Before the unit tests, which use the ripgrep it ships (test/unit/node/ripgrepSearcher.test.ts).
@@ -35,9 +39,6 @@ const suites = [
   ] },
   // The CLI's tests run the CLI this run built (dist/cli.js, see test/support/runCli.ts) rather than its sources through tsx.
   { name: 'unit', mocha: ['--require', 'tsx/cjs', '--timeout', '20000', 'test/unit/**/*.test.ts', 'test/arch/**/*.test.ts'], builtCli: true },
-  // Mutation testing of the safety-critical modules, one check per group at its threshold; incremental
-  // from the committed results (test/mutation/incremental/), so only mutants whose code or tests changed run again.
-  { name: 'mutation', checks: mutationGroups.filter((group) => group.ci).map((group) => [`mutation ${group.name}`, process.execPath, ['scripts/mutation.mjs', '--keep-baseline', group.name]]) },
   // ESLint's type-checked rules over src, webview, test and scripts (eslint.config.mjs); after the host
   // setup, since the e2e tests are typed against the browser driver it installs.
   { name: 'lint', checks: [['eslint', bin('eslint'), ['.']]] },
