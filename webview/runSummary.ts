@@ -12,7 +12,7 @@ export function renderSummary(summary: RunSummaryView, send: (message: WebviewTo
     <h2 id="summary-heading" tabindex="-1">Run ${formatStatus(summary.status)} <span class="muted">in ${formatDuration(summary.durationMs)}</span></h2>
     ${summary.reason ? html`<p class="error">${summary.reason}</p>` : nothing}
     <p>Run ${summary.headline}</p>
-    <p class="muted">${summary.completed} completed · ${summary.failed} failed · ${summary.skipped} skipped</p>
+    <p class="muted">${summary.completed} completed · ${summary.failed} failed · ${summary.skipped} skipped${summary.notNeeded > 0 ? ` · ${summary.notNeeded} not needed` : ''}</p>
     ${summary.stepLines.length > 0
       ? html`<h3>What each step produced</h3>
           <ul class="step-lines">

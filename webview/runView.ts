@@ -194,7 +194,7 @@ export class RunViewElement extends LitElement {
     return html`<tr class="run-step" data-step-id=${step.id} data-status=${step.status}>
       <td class="muted">${index + 1}</td>
       <td><strong class="bounded-title">${step.title}</strong> <span class="muted mono">${step.id} · ${step.runner}</span></td>
-      <td><span class="status s-${step.status}"><span class="status-dot"></span><span class="step-status">${formatStatus(step.status)}</span></span></td>
+      <td><span class="status s-${step.status}"><span class="status-dot"></span><span class="step-status">${step.statusLabel ?? formatStatus(step.status)}</span></span></td>
       <td>${step.attempts}${step.maxAttempts > 1 ? ` / ${step.maxAttempts}` : ''}</td>
       <td>${step.durationMs !== undefined ? formatDuration(step.durationMs) : ''}</td>
       <td class="details">

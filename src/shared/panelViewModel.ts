@@ -155,6 +155,8 @@ export interface RunStepView {
   kind: StepKindView;
   runner: string;
   status: StepStatusView;
+  /** The words for a state its status alone does not tell ("not needed", "failed (the run went on without it)"). */
+  statusLabel?: string;
   attempts: number;
   maxAttempts: number;
   startMs?: number;
@@ -229,6 +231,8 @@ export interface RunSummaryView {
   completed: number;
   failed: number;
   skipped: number;
+  /** Steps skipped because their condition was not met (the fix of tests that passed). */
+  notNeeded: number;
   /** Workspace-relative paths the run wrote, edited or deleted. */
   changedFiles: string[];
   canUndo: boolean;

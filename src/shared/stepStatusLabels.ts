@@ -14,3 +14,6 @@ export const stepStatusLabels: Readonly<Record<StepStatus, string>> = {
   failed: 'failed',
   skipped: 'skipped',
 };
+
+/** A step skipped because its condition was not met (the fix of tests that passed): done as planned, no work left. */
+export const notNeededLabel = 'not needed';

@@ -120,13 +120,19 @@ function warnUnresolved(step: Step, prepared: PreparedInput, run: StepRun): void
   }
 }
 
-/** Evaluates the step's `when` condition; false when the step is settled (skipped, or failed as the condition broke) or the run stopped. */
+/**
+ * Evaluates the step's `when` condition; false when the step is settled (skipped as not
+ * needed, with the condition's own string as the reason when it returned one, or failed
+ * as the condition broke) or the run stopped.
+ */
 async function conditionHolds(step: Step, when: string, prepared: PreparedInput, depends: Record<string, unknown>, run: StepRun): Promise<boolean> {
   // Stryker disable next-line ObjectLiteral: only the time a runaway condition may take changes (unit tests use no real timers).
   const condition = await evaluatePredicate(when, { input: prepared.input, depends }, { timeoutMs: run.options.predicateTimeoutMs });
   if (run.stop.signal.aborted) return false;
   if (condition.kind === 'fail') {
-    run.emit({ type: 'step_skipped', stepId: step.id, reason: `its condition \`${when}\` is not met`, cause: 'condition' });
+    // A condition that says why in its own words ("`pytest -q` passed, nothing to fix") is the reason the step is not needed.
+    const reason = condition.stated ? condition.diagnosis : `its condition \`${when}\` is not met`;
+    run.emit({ type: 'step_skipped', stepId: step.id, reason, cause: 'condition' });
     run.settle({ kind: 'dropped' });
     return false;
   }

@@ -50,7 +50,8 @@ export interface FixedCommand {
  * reported (docs/architecture.md §5): it waits for the command, whose step returns its output
  * instead of failing (`allowFailure`, so a red suite does not skip the fix), reads that output
  * in its input (`{{results.<id>.stdout}}`), and runs the command again as its check, so it is
- * done only when the command passes. A person's fix (`model` false) is asked once; an agent's
+ * done only when the command passes. It runs only when the command failed (`when`): after a
+ * pass it is skipped as not needed, the condition saying so, and the run still completes. A person's fix (`model` false) is asked once; an agent's
  * is tried up to three times, each with what the failed check printed.
  */
 export function fixStep(step: Step, command: FixedCommand, model: boolean): Step {
@@ -64,10 +65,20 @@ export function fixStep(step: Step, command: FixedCommand, model: boolean): Step
     ...(model ? { agent: agent === 'tester' ? 'tester' : 'coder' } : {}),
     dependsOn: [...new Set([...step.dependsOn, command.id])],
     input: `${step.input ?? step.title}\n\nWhat \`${argv.join(' ')}\` printed (exit code {{results.${command.id}.exitCode}}):\n{{results.${command.id}.stdout}}\n{{results.${command.id}.stderr}}`,
+    when: fixNeeded(command.id, argv),
     onFailure: 'stop',
     maxAttempts: model ? 3 : 1,
     critical: true,
     onVerificationFailure: model ? 'retry' : 'stop',
     checks: [...(step.checks ?? []), check],
   };
+}
+
+/**
+ * The `when` of a fix of what the command of step `id` reported: true when it exited other
+ * than 0 (a time-out or a signal included), else the words saying why the fix is not needed.
+ */
+export function fixNeeded(id: string, argv: readonly string[]): string {
+  const result = `depends[${JSON.stringify(id)}]`;
+  return `${result}.exitCode !== 0 || ${result}.timedOut === true || ${JSON.stringify(`\`${argv.join(' ')}\` passed, nothing to fix`)}`;
 }

@@ -4,8 +4,11 @@ import { capText, textCaps } from '../text/capText';
 import { valueText } from '../text/valueText';
 import { errorMessage } from '../../shared/errorMessage';
 
-/** What a `verification` or `when` predicate produced (docs/architecture.md §4). */
-export type PredicateOutcome = { kind: 'pass' } | { kind: 'fail'; diagnosis: string } | { kind: 'error'; message: string };
+/**
+ * What a `verification` or `when` predicate produced (docs/architecture.md §4); a failure is
+ * `stated` when the predicate returned its diagnosis itself (a string), not only false.
+ */
+export type PredicateOutcome = { kind: 'pass' } | { kind: 'fail'; diagnosis: string; stated: boolean } | { kind: 'error'; message: string };
 
 /** The values a predicate can read; each is copied into the sandbox as JSON. */
 export interface PredicateBindings {
@@ -88,7 +91,7 @@ function ignoreOutput(): void {
  */
 export async function evaluatePredicate(expr: string, bindings: PredicateBindings, opts: PredicateOptions = {}): Promise<PredicateOutcome> {
   const outcome = await evaluateUncapped(expr, bindings, opts);
-  if (outcome.kind === 'fail') return { kind: 'fail', diagnosis: capText(outcome.diagnosis, textCaps.message) };
+  if (outcome.kind === 'fail') return { ...outcome, diagnosis: capText(outcome.diagnosis, textCaps.message) };
   if (outcome.kind === 'error') return { kind: 'error', message: capText(outcome.message, textCaps.message) };
   return outcome;
 }
@@ -133,13 +136,14 @@ async function evaluateUncapped(expr: string, bindings: PredicateBindings, opts:
     evaluated.value.dispose();
     if (value === true) return { kind: 'pass' };
     if (value === false) {
-      return { kind: 'fail', diagnosis: `Verification \`${expr}\` was false for result ${preview(bindings.result)}` };
+      return { kind: 'fail', diagnosis: `Verification \`${expr}\` was false for result ${preview(bindings.result)}`, stated: false };
     }
     // Stryker disable next-line ConditionalExpression: a value of type string dumps to a string; the second test only narrows the type.
-    if (type === 'string' && typeof value === 'string') return { kind: 'fail', diagnosis: value };
+    if (type === 'string' && typeof value === 'string') return { kind: 'fail', diagnosis: value, stated: true };
     return {
       kind: 'fail',
       diagnosis: `Verification \`${expr}\` returned an unexpected value ${preview(value)} (expected true, false or a diagnosis string) for result ${preview(bindings.result)}`,
+      stated: false,
     };
   } catch (error) {
     dropModule = true;

@@ -30,7 +30,8 @@ import { runSummary } from './runSummary';
 import { runTimeline } from './runTimeline';
 import { stepRunnerLabel } from './stepRunnerLabel';
 import type { UndoneChanges } from '../tools/undoneChanges';
-import { previewValue } from './stepStatusView';
+import { previewValue, stepStateView } from './stepStatusView';
+import { stepStatusLabels } from '../../shared/stepStatusLabels';
 
 /** The plan under review, with what the critic and the validator said about it. */
 export interface ReviewSource {
@@ -268,6 +269,7 @@ function runStepView(step: Step, state: StepState, runStartedAt: number, undone:
     kind: step.kind,
     runner: stepRunnerLabel(step),
     status: state.status,
+    ...statusLabelOf(state),
     attempts: state.attempts,
     maxAttempts: step.maxAttempts,
     ...(state.startedAt === undefined ? {} : { startMs: state.startedAt - runStartedAt }),
@@ -281,6 +283,12 @@ function runStepView(step: Step, state: StepState, runStartedAt: number, undone:
     // Undone changes are no longer in the workspace: the step says so instead of offering them (or Undo from here).
     ...(undone ? { changesUndone: true } : state.filesChanged?.length ? { changedFiles: state.filesChanged.length } : {}),
   };
+}
+
+/** The words of a state its status alone does not tell: failed then skipped, or not needed (see `stepStateView`). */
+function statusLabelOf(state: StepState): { statusLabel?: string } {
+  const label = stepStateView(state).label;
+  return label === stepStatusLabels[state.status] ? {} : { statusLabel: label };
 }
 
 /** The step whose output to show: the latest started of the active steps, else of all. */
@@ -359,6 +367,7 @@ function summaryView(source: RunSource, durationMs: number): RunSummaryView {
     completed: summary.progress.completed,
     failed: summary.progress.failed,
     skipped: summary.progress.skipped,
+    notNeeded: summary.progress.notNeeded,
     changedFiles,
     // After an Undo, what it took back decides: files it left alone (changed since) can be tried again, once the user
     // sorted them out. An Undo whose outcome is not known leaves nothing to offer.

@@ -2,6 +2,7 @@ import type { RunEvent } from '../engine/runEvents';
 import type { Critique } from '../plan/critiquePlan';
 import type { Plan, Step } from '../plan/planSchema';
 import type { RequestKind } from '../../shared/vocabulary';
+import { notNeededLabel } from '../../shared/stepStatusLabels';
 import { capText } from '../text/capText';
 import { visibleLine } from './planMarkdown';
 import type { RunSummary } from './runSummary';
@@ -79,7 +80,7 @@ export function chatEventMarkdown(event: RunEvent, titleOf: (stepId: string) => 
     case 'step_failed':
       return `- ✗ ${title(event.stepId)} (attempt ${event.attempt}): ${chatText(event.error, chatLimits.line)}\n`;
     case 'step_skipped':
-      return `- ↷ ${title(event.stepId)} skipped: ${chatText(event.reason, chatLimits.line)}\n`;
+      return `- ↷ ${title(event.stepId)} ${event.cause === 'condition' ? notNeededLabel : 'skipped'}: ${chatText(event.reason, chatLimits.line)}\n`;
     case 'approval_requested':
     case 'clarification_requested':
     case 'review_requested':

@@ -5,7 +5,7 @@ import { directionControlClass } from '../../shared/vocabulary';
 import { visibleEscape } from '../plan/visibleDirection';
 import { capText } from '../text/capText';
 import { runStatusLabels } from '../../shared/runStatusLabels';
-import { stepStatusLabels } from '../../shared/stepStatusLabels';
+import { notNeededLabel, stepStatusLabels } from '../../shared/stepStatusLabels';
 import { stepRunnerLabel } from './stepRunnerLabel';
 
 /** Longest objective the checklist shows, in characters (then cut, marked). */
@@ -87,10 +87,12 @@ export function planMarkdown(plan: Plan, run?: RunState): string {
 function stepLines(step: Step, run: RunState | undefined): string[] {
   const status = run?.steps[step.id]?.status;
   const done = status === 'completed';
-  const failedThenSkipped = run?.steps[step.id]?.skipCause === 'failed';
+  const skipCause = run?.steps[step.id]?.skipCause;
   const note =
     status !== undefined && !done
-      ? stepStatusLabels[failedThenSkipped ? 'failed' : status]
+      ? skipCause === 'condition'
+        ? notNeededLabel
+        : stepStatusLabels[skipCause === 'failed' ? 'failed' : status]
       : run === undefined && step.skipped === true
         ? 'skipped'
         : undefined;

@@ -2,7 +2,7 @@ import type { RunState, StepState } from '../engine/runEvents';
 import { describeChecks } from '../plan/describeCheck';
 import { planLevels } from '../plan/planLevels';
 import type { Plan, Step } from '../plan/planSchema';
-import { formatDuration, previewValue, stepStatusView } from './stepStatusView';
+import { formatDuration, previewValue, stepStateView } from './stepStatusView';
 import { stepRunnerLabel } from './stepRunnerLabel';
 
 /** How the Plan tree arranges steps. */
@@ -154,8 +154,7 @@ function stepNode(step: Step, index: number, state: StepState | undefined, undon
       contextValue: `step.${step.kind}`,
     };
   }
-  // A step that failed and was skipped by its failure policy looks failed: the run went on without its work.
-  const view = state.skipCause === 'failed' ? { ...stepStatusView('failed'), label: 'failed (the run went on without it)' } : stepStatusView(state.status);
+  const view = stepStateView(state);
   const description = [
     runner,
     view.label,

@@ -7,7 +7,7 @@ import { oneLine } from '../text/oneLine';
 import { valueText } from '../text/valueText';
 import { describeStepProgress, stepProgress, type StepProgress } from '../../shared/stepProgress';
 import { stepsNotDone, type StepsNotDone } from '../engine/stepsNotDone';
-import { stepStatusLabels } from '../../shared/stepStatusLabels';
+import { notNeededLabel, stepStatusLabels } from '../../shared/stepStatusLabels';
 import { formatDuration } from './stepStatusView';
 
 /** Most characters of a step's one line, and of a failure's error or diagnosis. */
@@ -191,7 +191,8 @@ function describeNotDoneCounts(notDone: StepsNotDone): string {
 /** A partial run's steps after its lead names what is not done: "1 of 3 steps completed", and the steps skipped as planned. */
 function describeDone(progress: StepProgress, notDone: StepsNotDone): string {
   const asPlanned = progress.skipped - notDone.skipped.length;
-  return `${progress.completed} of ${progress.total} step${progress.total === 1 ? '' : 's'} completed${asPlanned > 0 ? `, ${asPlanned} skipped as planned` : ''}`;
+  const notNeeded = progress.notNeeded > 0 ? `, ${progress.notNeeded} ${notNeededLabel}` : '';
+  return `${progress.completed} of ${progress.total} step${progress.total === 1 ? '' : 's'} completed${asPlanned > 0 ? `, ${asPlanned} skipped as planned` : ''}${notNeeded}`;
 }
 
 /**
@@ -219,6 +220,8 @@ function stepLine(state: RunState['steps'][string]): string {
       if (state.skipCause === 'failed') {
         return oneLine(`failed (the run went on without it): ${head(state.diagnosis ?? state.error ?? 'no reason recorded')}`, summaryLimits.line);
       }
+      // Its condition was not met (the fix of tests that passed): nothing was left to do.
+      if (state.skipCause === 'condition') return oneLine(`${notNeededLabel}: ${head(state.reason ?? 'its condition is not met')}`, summaryLimits.line);
       return oneLine(`skipped: ${head(state.reason ?? state.error ?? 'no reason recorded')}`, summaryLimits.line);
     default:
       return stepStatusLabels[state.status];

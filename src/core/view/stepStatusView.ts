@@ -1,4 +1,5 @@
-import { stepStatusLabels } from '../../shared/stepStatusLabels';
+import { notNeededLabel, stepStatusLabels } from '../../shared/stepStatusLabels';
+import type { SkipCause } from '../../shared/vocabulary';
 import type { StepStatus } from '../engine/runEvents';
 import { agentResultText, isAgentResult } from '../agent/agentResult';
 
@@ -33,6 +34,17 @@ const looks: Record<StepStatus, StatusLook> = {
 /** The icon, colour and label of `status`. */
 export function stepStatusView(status: StepStatus): StepStatusView {
   return { ...looks[status], label: stepStatusLabels[status] };
+}
+
+/**
+ * How a step's state looks, its skip's cause told apart: a step that failed and was skipped by
+ * its failure policy looks failed, "failed (the run went on without it)"; one skipped because its
+ * condition was not met (a fix after tests that passed) is "not needed"; any other as its status.
+ */
+export function stepStateView(state: { status: StepStatus; skipCause?: SkipCause | undefined }): StepStatusView {
+  if (state.status === 'skipped' && state.skipCause === 'failed') return { ...stepStatusView('failed'), label: 'failed (the run went on without it)' };
+  if (state.status === 'skipped' && state.skipCause === 'condition') return { ...stepStatusView('skipped'), icon: 'pass', label: notNeededLabel };
+  return stepStatusView(state.status);
 }
 
 /** Every status in lifecycle order, for legends and tests. */

@@ -69,7 +69,8 @@ const requestPatterns = `- A list of instructions runs in its order (each step d
 "in parallel"); a command or test step depends on the changes before it. A question in the objective is a clarification step the work after it depends on.
 - "argv" holds the program and real arguments only, never words of the request ("run mypy on src": ["mypy","src"]).
 - Run the tests and fix what fails: a run_command step with "allowFailure": true (it returns {exitCode, stdout, stderr}); the fix depends on it, \
-reads {{results.ID.stdout}} and has a command check running the tests again. A dependent of a failed or skipped step is skipped.`;
+reads {{results.ID.stdout}}, has a command check running the tests again and "when": "depends.ID.exitCode !== 0 || 'the tests passed'" \
+(not needed after a pass). A dependent of a failed or skipped step is skipped.`;
 
 const planRules = `You are the planner of Task Planner, a VS Code extension that executes plans against the user's workspace.
 Turn the user's objective into a plan: a JSON object {"objective", "agents"?, "steps"}.

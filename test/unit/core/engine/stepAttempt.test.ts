@@ -240,6 +240,21 @@ describe('attemptStep', () => {
     assert.deepEqual(settlements, [{ kind: 'dropped' }]);
   });
 
+  it('skips a step whose condition says in its own words why it is not needed, with those words as the reason', async () => {
+    let ran = false;
+    const when = 'depends.a.exitCode !== 0 || "`pytest` passed, nothing to fix"';
+    const { done, events } = attempt(makeStep('b', { when, dependsOn: ['a'] }), { stepRunner: async () => (ran = true) }, { a: { exitCode: 0 } });
+    await done;
+    assert.equal(ran, false);
+    assert.deepEqual(
+      events.map((event) => (event.type === 'step_skipped' ? [event.reason, event.cause] : event.type)),
+      [['`pytest` passed, nothing to fix', 'condition']],
+    );
+    const red = attempt(makeStep('b', { when, dependsOn: ['a'] }), { stepRunner: async () => 'fixed' }, { a: { exitCode: 1 } });
+    await red.done;
+    assert.deepEqual(types(red.events), ['step_started', 'step_completed']);
+  });
+
   it('fails a step whose condition cannot be evaluated, without retrying it', async () => {
     const { done, events, settlements } = attempt(makeStep('a', { when: 'nope(', maxAttempts: 3, critical: false }), { stepRunner: async () => 'x' });
     await done;

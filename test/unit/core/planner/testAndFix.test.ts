@@ -84,6 +84,7 @@ describe('testAndFix: run the tests and fix what fails, without a model (issue 2
       'Fix the failures\n\nWhat `npm test` printed (exit code {{results.S001.exitCode}}):\n{{results.S001.stdout}}\n{{results.S001.stderr}}',
     );
     assert.deepEqual(fix.checks, [{ kind: 'command', argv: ['npm', 'test'], cwd: 'web' }]);
+    assert.equal(fix.when, 'depends["S001"].exitCode !== 0 || depends["S001"].timedOut === true || "`npm test` passed, nothing to fix"');
     assert.deepEqual([fix.kind, fix.agent, fix.onFailure, fix.maxAttempts, fix.onVerificationFailure], ['manual', undefined, 'stop', 1, 'stop']);
     const byAgent = fixStep(makeStep('S002', { agent: 'tester' }), command, true);
     assert.deepEqual([byAgent.kind, byAgent.agent, byAgent.maxAttempts, byAgent.onVerificationFailure], ['agent', 'tester', 3, 'retry']);
@@ -112,5 +113,23 @@ describe('testAndFix: run the tests and fix what fails, without a model (issue 2
     assert.equal(outcome.steps['S001']?.status, 'completed', 'the test run returned its output');
     assert.equal(outcome.steps['S002']?.status, 'failed');
     assert.notEqual(outcome.status, 'completed');
+  });
+
+  it('tests green at the first try: the fix is neither asked nor run, it is not needed, and the run completes (issue 29)', async () => {
+    const { outcome, ran, manual } = await runTestAndFix('run the tests and fix the failure', [green]);
+    assert.deepEqual(ran, [['pytest']], 'the fix\'s check does not run either');
+    assert.deepEqual(manual, [], 'the person is not asked to fix a green suite');
+    assert.deepEqual(
+      [outcome.steps['S002']?.status, outcome.steps['S002']?.skipCause, outcome.steps['S002']?.reason],
+      ['skipped', 'condition', '`pytest` passed, nothing to fix'],
+    );
+    assert.equal(outcome.status, 'completed');
+  });
+
+  it('a test run that times out or is killed still asks for the fix', async () => {
+    const { manual } = await runTestAndFix('run the tests and fix the failure', [{ ...green, timedOut: true }, green]);
+    assert.equal(manual.length, 1);
+    const killed = await runTestAndFix('run the tests and fix the failure', [{ ...green, exitCode: null, signal: 'SIGKILL' }, green]);
+    assert.equal(killed.manual.length, 1);
   });
 });

@@ -22,10 +22,11 @@ describe('evaluatePredicate', () => {
     const outcome = await evaluatePredicate('result.ok', { result: { ok: false, text: 'x'.repeat(500) } });
     assert.equal(outcome.kind, 'fail');
     assert.match(outcome.kind === 'fail' ? outcome.diagnosis : '', /^Verification `result.ok` was false for result \{"ok":false,"text":"x+… \(\d+ chars\)$/);
+    assert.equal(outcome.kind === 'fail' && outcome.stated, false, 'a false is not the predicate\'s own words');
   });
 
   it('uses a returned string as the diagnosis and rejects other values as unexpected', async () => {
-    assert.deepEqual(await evaluatePredicate('result > 3 || "need more than 3"', { result: 2 }), { kind: 'fail', diagnosis: 'need more than 3' });
+    assert.deepEqual(await evaluatePredicate('result > 3 || "need more than 3"', { result: 2 }), { kind: 'fail', diagnosis: 'need more than 3', stated: true });
     const other = await evaluatePredicate('result', { result: 42 });
     assert.match(other.kind === 'fail' ? other.diagnosis : '', /unexpected value 42/);
   });
@@ -132,6 +133,7 @@ describe('evaluatePredicate', () => {
       assert.deepEqual(await evaluatePredicate(expr!, {}), {
         kind: 'fail',
         diagnosis: `Verification \`${expr}\` returned an unexpected value ${shown} (expected true, false or a diagnosis string) for result undefined`,
+        stated: false,
       });
     }
   });
@@ -151,6 +153,7 @@ describe('evaluatePredicate', () => {
     assert.deepEqual(await evaluatePredicate('checks.every((check) => check.passed) || checks[0].detail', { checks }), {
       kind: 'fail',
       diagnosis: 'exit code 1, expected 0',
+      stated: true,
     });
     assert.deepEqual(await evaluatePredicate('typeof checks === "undefined"', {}), { kind: 'pass' });
   });

@@ -112,6 +112,7 @@ describe('buildPanelViewModel: the run the panel shows', () => {
       completed: 1,
       failed: 1,
       skipped: 1,
+      notNeeded: 0,
       changedFiles: ['a.md', 'b.md', 'c.md'],
       canUndo: true,
       headline: 'failed in 900 ms: 1 of 4 steps completed, 1 failed, 1 skipped; 3 files changed.',

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { foldRunEvents } from '../../../../src/core/engine/reduceRunEvent';
 import { stampEvent, type RunEventBody, type RunState } from '../../../../src/core/engine/runEvents';
+import { chatEventMarkdown, chatSummaryMarkdown } from '../../../../src/core/view/chatMarkdown';
 import { buildPanelViewModel } from '../../../../src/core/view/buildPanelViewModel';
-import { chatSummaryMarkdown } from '../../../../src/core/view/chatMarkdown';
 import { planMarkdown } from '../../../../src/core/view/planMarkdown';
 import { planTreeModel } from '../../../../src/core/view/planTreeModel';
 import { runListModel } from '../../../../src/core/view/runListModel';
@@ -45,7 +45,7 @@ describe('a run that went to its end with steps not done, in every view', () => 
       ],
     );
     assert.deepEqual(summary.failures.map((failure) => failure.stepId), ['test']);
-    assert.deepEqual(summary.progress, { total: 3, completed: 0, failed: 1, skipped: 2 });
+    assert.deepEqual(summary.progress, { total: 3, completed: 0, failed: 1, skipped: 2, notNeeded: 0 });
   });
 
   it('the chat and the command line say it, never "completed"', () => {
@@ -63,7 +63,7 @@ describe('a run that went to its end with steps not done, in every view', () => 
     const body = buildPanelViewModel(undefined, { state: partial, now: 2_000_000 });
     assert.ok(body.mode === 'run');
     assert.equal(body.run.status, 'partial');
-    assert.deepEqual(body.run.progress, { total: 3, completed: 0, failed: 1, skipped: 2 });
+    assert.deepEqual(body.run.progress, { total: 3, completed: 0, failed: 1, skipped: 2, notNeeded: 0 });
     assert.deepEqual([body.run.summary?.completed, body.run.summary?.failed, body.run.summary?.skipped], [0, 1, 2]);
     assert.match(body.run.summary?.headline ?? '', /^finished with 1 failed and 1 skipped/);
     const [row] = runListModel([{ state: partial, updatedAt: 0, active: false }], () => 'now');
@@ -91,5 +91,42 @@ describe('a run that went to its end with steps not done, in every view', () => 
     ]);
     assert.equal(done.status, 'completed');
     assert.match(runSummary(done).headline, /^completed in 6\.0 s: 2 of 3 steps completed, 1 skipped\.$/);
+  });
+
+  it('tests green at the first try: the fix is "not needed" in every view and the run completed, never "skipped" or partly done', () => {
+    const testAndFix = makePlan([
+      makeStep('test', { title: 'Run the tests' }),
+      makeStep('fix', { title: 'Fix the failure', dependsOn: ['test'], when: 'depends.test.exitCode !== 0 || "`pytest` passed, nothing to fix"' }),
+    ]);
+    const reason = '`pytest` passed, nothing to fix';
+    const skipped: RunEventBody = { type: 'step_skipped', stepId: 'fix', reason, cause: 'condition' };
+    const green = stateOf([
+      { type: 'run_started', plan: testAndFix },
+      { type: 'step_started', stepId: 'test', attempt: 1 },
+      { type: 'step_completed', stepId: 'test', result: { exitCode: 0, stdout: '3 passed', stderr: '' } },
+      skipped,
+      { type: 'run_completed' },
+    ]);
+    assert.equal(green.status, 'completed');
+    const summary = runSummary(green);
+    assert.equal(summary.headline, 'completed in 4.0 s: 1 of 2 steps completed, 1 not needed.');
+    assert.deepEqual(summary.steps[1]?.line, 'not needed: `pytest` passed, nothing to fix');
+    const lines = summaryText(summary);
+    assert.equal(lines[0], 'Run run-1 completed in 4.0 s: 1 of 2 steps completed, 1 not needed.');
+    assert.match(lines.join('\n'), /^ {2}↷ fix Fix the failure: not needed: `pytest` passed, nothing to fix$/m);
+    assert.match(chatSummaryMarkdown(summary), /Fix the failure — not needed\\: .*pytest.* passed, nothing to fix/);
+    assert.equal(chatEventMarkdown(stampEvent(skipped, 'run-1', 4, 0), (id) => id), '- ↷ fix not needed: \\`pytest\\` passed, nothing to fix\n');
+    const body = buildPanelViewModel(undefined, { state: green, now: 2_000_000 });
+    assert.ok(body.mode === 'run');
+    assert.deepEqual(body.run.progress, { total: 2, completed: 1, failed: 0, skipped: 0, notNeeded: 1 });
+    assert.equal(body.run.steps[1]?.statusLabel, 'not needed');
+    assert.equal(body.run.steps[0]?.statusLabel, undefined, 'a status that says it all has no label of its own');
+    assert.equal(body.run.summary?.notNeeded, 1);
+    const [row] = runListModel([{ state: green, updatedAt: 0, active: false }], () => 'now');
+    assert.equal(row?.icon, runListModel([{ state: stateOf([{ type: 'run_started', plan: testAndFix }, { type: 'run_completed' }]), updatedAt: 0, active: false }], () => 'now')[0]?.icon);
+    const [, fix] = planTreeModel(testAndFix, 'flat', green);
+    assert.match(fix?.description ?? '', / · not needed/);
+    assert.match(fix?.tooltip ?? '', /Reason: `pytest` passed, nothing to fix/);
+    assert.match(planMarkdown(testAndFix, green), /\*\*fix\*\* Fix the failure \(agent: default\) — not needed/);
   });
 });

@@ -165,10 +165,10 @@ describe('buildPlanningPrompt: verification', () => {
     assert.match(stable, /"checks"[\s\S]*"outputSchema"[\s\S]*Include verification/);
   });
 
-  it('stays concise: the plan rules, teaching included (each step\'s files to change too, and the patterns of requests), are at most 740 tokens', () => {
+  it('stays concise: the plan rules, teaching included (each step\'s files to change too, and the patterns of requests), are at most 760 tokens', () => {
     const rules = system.slice(0, system.indexOf('\n\nAvailable tools:'));
     assert.match(rules, /"writes": files a step may change/);
-    assert.ok(countTokens(rules) <= 740, `${countTokens(rules)} tokens`);
+    assert.ok(countTokens(rules) <= 760, `${countTokens(rules)} tokens`);
   });
 
   it('teaches the patterns of requests: a list in its order, questions as clarifications, real argv, and test and fix that can succeed (issue 29)', () => {
@@ -179,7 +179,7 @@ describe('buildPlanningPrompt: verification', () => {
     assert.match(system, /\n- "argv" holds the program and real arguments only, never words of the request \("run mypy on src": \["mypy","src"\]\)\.\n/);
     assert.match(
       system,
-      /\n- Run the tests and fix what fails: a run_command step with "allowFailure": true .* the fix depends on it, reads \{\{results\.ID\.stdout\}\} and has a command check running the tests again\. A dependent of a failed or skipped step is skipped\./,
+      /\n- Run the tests and fix what fails: a run_command step with "allowFailure": true .* the fix depends on it, reads \{\{results\.ID\.stdout\}\}, has a command check running the tests again and "when": "depends\.ID\.exitCode !== 0 \|\| 'the tests passed'" \(not needed after a pass\)\. A dependent of a failed or skipped step is skipped\./,
     );
   });
 });
