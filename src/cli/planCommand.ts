@@ -64,7 +64,7 @@ export async function planCommand(request: string, options: CliPlanOptions, io: 
     const fix = 'save the plan with --json, edit the "attachments" of that step (another file, or none) and start it with "task-planner run"';
     await requireAttachments(plan, engine.workspace, fix);
     const { result, state, runIds } = await followExecution(
-      (hooks) => executeWithReplanning(plan, plan.objective, { ...engine, ...hooks, idSource: newCliRunId }),
+      (hooks) => executeWithReplanning(plan, plan.objective, { ...engine, ...hooks, idSource: newCliRunId, planOrigin: planned.origin }),
       plan,
       io,
     );

@@ -93,6 +93,9 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
         draft.steps[step.id] = { id: step.id, status: step.dependsOn.length > 0 ? 'blocked' : 'pending', attempts: 0 };
       }
       return;
+    case 'plan_generated':
+      // Only the journal keeps it: how the plan was made changes nothing in the run's state.
+      return;
     case 'run_resumed':
       draft.status = 'running';
       draft.resumeCount += 1;

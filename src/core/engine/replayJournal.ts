@@ -84,7 +84,8 @@ function inconsistency(state: RunState, event: RunEvent, previous: RunEvent | un
   if (finishes && terminalStepStatuses.has(step.status)) return `${event.type} for step "${event.stepId}", which is already ${step.status}`;
   if (event.type !== 'step_completed') return undefined;
   if (event.restored === true) {
-    const atStart = previous?.type === 'run_started' || (previous?.type === 'step_completed' && previous.restored === true);
+    const atStart =
+      previous?.type === 'run_started' || previous?.type === 'plan_generated' || (previous?.type === 'step_completed' && previous.restored === true);
     return atStart ? undefined : `step "${event.stepId}" has a result restored after the run had begun`;
   }
   const started = startedStepStatuses.has(step.status);

@@ -43,6 +43,13 @@ const attempt = z.int().min(1);
  */
 const bodies: Record<RunEventType, z.ZodObject> = {
   run_started: z.object({ plan: planSchema, replanHistory: z.array(z.unknown()).optional() }),
+  plan_generated: z.object({
+    planner: z.enum(['model', 'heuristic']),
+    model: z.string().optional(),
+    steps: z.number().int().min(0),
+    critiqueScore: z.number(),
+    findings: z.number().int().min(0),
+  }),
   run_resumed: z.object({ supplied, journalWarning: z.string().optional(), warnings: z.array(z.string()).optional() }),
   step_ready: z.object({ stepId }),
   step_started: z.object({ stepId, attempt, input: z.unknown().optional() }),

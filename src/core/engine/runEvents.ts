@@ -193,6 +193,18 @@ interface EventBase {
   time: number;
 }
 
+/**
+ * How a plan was made from a request (its objective): by a model (named) or by the heuristic
+ * planner without one, how many steps it had, and the critic's score (0-10) with its findings.
+ */
+export interface PlanOrigin {
+  planner: 'model' | 'heuristic';
+  model?: string;
+  steps: number;
+  critiqueScore: number;
+  findings: number;
+}
+
 /** What `step_failed` decided: another attempt, a skip, or a terminal failure. */
 export type FailureDisposition = 'retry' | 'skip' | 'fail';
 
@@ -203,6 +215,8 @@ export type RunEvent = EventBase &
     | { type: 'run_started'; plan: Plan; replanHistory?: unknown[] }
     /** `warnings`: answers given to `resumeRun` that matched no pending request and were not used. */
     | { type: 'run_resumed'; supplied: SuppliedAnswers; journalWarning?: string; warnings?: string[] }
+    /** How the run's plan was made (`PlanOrigin`), right after `run_started` when the host planned it from a request. */
+    | ({ type: 'plan_generated' } & PlanOrigin)
     | { type: 'step_ready'; stepId: string }
     | { type: 'step_started'; stepId: string; attempt: number; input?: unknown }
     /** Where a running attempt stands, one short line (an agent's turn and tool call, a command started); the latest replaces the one before. */

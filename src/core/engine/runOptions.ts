@@ -6,7 +6,7 @@ import type { Plan, Step } from '../plan/planSchema';
 import type { Clock, Interaction, LlmClient, Logger, RunStore, WorkspaceFs, CheckpointStore, CommandAllowList, CommandRunner, Diagnostics } from '../ports';
 import type { CheckCommandConsent } from './checkCommandConsent';
 import type { ApprovalPolicy, Tool, ToolRegistry } from '../tools/tool';
-import type { ManualAnswer, PendingRequest, RunEvent, RunState, RunStatus, StepState } from './runEvents';
+import type { ManualAnswer, PendingRequest, PlanOrigin, RunEvent, RunState, RunStatus, StepState } from './runEvents';
 
 /** What `stepRunner` receives for one attempt of an `agent` or `synthesis_gate` step. */
 export interface StepRunnerContext {
@@ -91,6 +91,8 @@ export interface RunOptions {
    * it): journaled with its start, and reported in `metadata` when the run is resumed.
    */
   replanHistory?: readonly unknown[];
+  /** How the plan was made, when the host planned it from a request: journaled as `plan_generated` right after the start. */
+  planOrigin?: PlanOrigin;
   /** The workspace tools act on; tools fail clearly without one. */
   workspace?: WorkspaceFs;
   /** Default `'writesAndCommands'`. */

@@ -24,6 +24,7 @@ export function runPlan(plan: Plan, options: RunOptions): RunHandle {
         // An invalid plan never becomes a stored run: there is nothing to resume.
         options: errors.length > 0 ? { ...resolved, store: undefined } : resolved,
         opening: { type: 'run_started', plan, ...(options.replanHistory === undefined ? {} : { replanHistory: [...options.replanHistory] }) },
+        ...(options.planOrigin === undefined ? {} : { afterOpening: [{ type: 'plan_generated', ...options.planOrigin }] }),
         ...(options.initialResults ? { initialResults: options.initialResults } : {}),
         ...(errors.length > 0
           ? { preflightError: `The plan is invalid: ${errors.map((error) => (error.stepId ? `${error.stepId}: ${error.message}` : error.message)).join(' ')}` }

@@ -2,6 +2,7 @@ import type { WorkspaceSnapshot } from '../llm/prompts/planningPrompt';
 import { critiquePlan, type Critique } from '../plan/critiquePlan';
 import type { Attachment, Plan } from '../plan/planSchema';
 import type { Clock, LlmClient, WorkspaceFs } from '../ports';
+import type { PlanOrigin } from '../engine/runEvents';
 import type { PlanningStrategy } from '../session/planningPrompt';
 import type { ToolRegistry } from '../tools/tool';
 import { feedbackNeedsModel } from './feedbackNeedsModel';
@@ -64,6 +65,18 @@ export interface PlannedRequest {
   warnings: string[];
   /** When the model critique was asked for: what it cost, and why its findings are missing if they are. */
   modelCritique?: Omit<ModelCritiqueOutcome, 'critique'>;
+  /** How the plan was made, for the run's journal (`RunOptions.planOrigin`, journaled as `plan_generated`). */
+  origin: PlanOrigin;
+}
+
+function originOf(plan: Plan, critique: Critique, llm: LlmClient | undefined): PlanOrigin {
+  return {
+    planner: llm ? 'model' : 'heuristic',
+    ...(llm ? { model: llm.model } : {}),
+    steps: plan.steps.length,
+    critiqueScore: critique.score,
+    findings: critique.issues.length,
+  };
 }
 
 /**
@@ -85,10 +98,11 @@ export async function planRequest(request: string, options: PlanRequestOptions):
     const testCommand = options.workspace ? await projectTestCommand(options.workspace, options.signal) : undefined;
     const plan = heuristicPlan(request, { createdAt, attachments, model: false, ...(testCommand ? { testCommand } : {}) });
     const critique = critiquePlan(plan, { tools: options.tools, ...(options.trusted === undefined ? {} : { trusted: options.trusted }) });
-    if (!options.modelCritique) return { plan, critique, warnings: [] };
+    const origin = originOf(plan, critique, undefined);
+    if (!options.modelCritique) return { plan, critique, warnings: [], origin };
     const error = 'The model critique needs a model; the review shows the static critic\'s findings.';
     const modelCritique = { usage: { promptTokens: 0, completionTokens: 0 }, costUsd: 0, error };
-    return { plan, critique, warnings: [], modelCritique };
+    return { plan, critique, warnings: [], modelCritique, origin };
   }
   const generated = await generatePlan(request, {
     llm: options.llm,
@@ -104,7 +118,9 @@ export async function planRequest(request: string, options: PlanRequestOptions):
     ...(options.trusted === undefined ? {} : { trusted: options.trusted }),
   });
   const plan = withRequestAttachments(generated.plan, options.attachments ?? []);
-  if (!options.modelCritique) return { plan, critique: generated.critique, warnings: generated.warnings };
+  if (!options.modelCritique) {
+    return { plan, critique: generated.critique, warnings: generated.warnings, origin: originOf(plan, generated.critique, options.llm) };
+  }
   const { critique, ...modelCritique } = await critiqueWithModel(plan, generated.critique, options.llm, {
     signal: options.signal,
     clock: options.clock,
@@ -112,7 +128,7 @@ export async function planRequest(request: string, options: PlanRequestOptions):
     ...(options.skills ? { skills: options.skills } : {}),
     ...(options.modelCritiqueTimeoutMs === undefined ? {} : { timeoutMs: options.modelCritiqueTimeoutMs }),
   });
-  return { plan, critique, warnings: generated.warnings, modelCritique };
+  return { plan, critique, warnings: generated.warnings, modelCritique, origin: originOf(plan, critique, options.llm) };
 }
 
 /**

@@ -130,14 +130,15 @@ async function replanLoop(
     for (const record of records) for (const id of record.stepIds) perStep.set(id, (perStep.get(id) ?? 0) + 1);
   };
 
-  const { budget: _counted, ...sharedOptions } = options;
+  // A repair run's plan is the repair plan (journaled as replan_completed), not the one planned from the request.
+  const { budget: _counted, planOrigin, ...sharedOptions } = options;
   for (let first = true; ; first = false) {
     const runId = first ? firstRunId : `${history[0]?.failedRunId ?? firstRunId}-replan-${history.length}`;
     const runOptions: RunOptions = {
       ...sharedOptions,
       ...(llm ? { llm } : {}),
       initialResults: completed,
-      ...(first ? {} : { replanHistory: [...history] }),
+      ...(first ? (planOrigin === undefined ? {} : { planOrigin }) : { replanHistory: [...history] }),
     };
     const handle = first || current === undefined ? startFirst(runOptions) : runPlan(current, { ...runOptions, idSource: () => runId });
     let collect: ((event: RunEvent) => void) | undefined;

@@ -13,6 +13,7 @@ const request = { id: 'a@1', fingerprint: 'f', stepId: 'a', kind: 'approval', pr
 const cases: Record<RunEventType, { body: Record<string, unknown>; required: string[] }> = {
   run_started: { body: { plan }, required: ['plan'] },
   run_resumed: { body: { supplied: {} }, required: ['supplied'] },
+  plan_generated: { body: { planner: 'model', model: 'm', steps: 2, critiqueScore: 8, findings: 1 }, required: ['planner', 'steps', 'critiqueScore', 'findings'] },
   step_ready: { body: { stepId: 'a' }, required: ['stepId'] },
   step_started: { body: { stepId: 'a', attempt: 1 }, required: ['stepId', 'attempt'] },
   step_progress: { body: { stepId: 'a', message: 'm' }, required: ['stepId', 'message'] },
