@@ -48,25 +48,27 @@ export function createNodeCommandRunner(root: string, options: NodeCommandRunner
   const killGraceMs = options.killGraceMs ?? 200;
   const resolveCwd = async (cwd: string) => (await resolveInRoot(cwd, { root: absoluteRoot, probe })).real;
   // Computed at each command: an earlier step may have created the virtual environment or run npm install.
-  const environment = async (): Promise<ProjectEnvironment> => {
+  const environment = async (cwd: string): Promise<ProjectEnvironment> => {
     const env = withoutSecrets(options.env ?? process.env);
     const project = options.projectEnvironment;
     if (project === undefined) return withAbsolutePath(env);
     const python = await project.selectedPython?.().catch(() => undefined);
-    return projectEnvironment(absoluteRoot, env, python);
+    return projectEnvironment(absoluteRoot, env, python, cwd);
   };
   return {
     describeCwd: resolveCwd,
-    async describeProgram(program) {
+    async describeProgram(program, cwd) {
       if (options.projectEnvironment === undefined) return undefined;
-      return locateProgram(program, absoluteRoot, await environment())?.project;
+      // The nearest package's programs come first: the program that runs in `cwd` is the one shown and bound to.
+      const where = await resolveCwd(cwd).catch(() => absoluteRoot);
+      return locateProgram(program, where, await environment(where))?.project;
     },
     async run(spec, signal) {
       signal.throwIfAborted();
       const cwd = await resolveCwd(spec.cwd);
       const [program, ...args] = spec.argv;
       if (program === undefined || program === '') throw new Error('The command is empty; argv[0] must name a program.');
-      const project = await environment();
+      const project = await environment(cwd);
       const env = project.env;
       const launcher = options.pidNamespace === false ? undefined : await pidNamespaceLauncher();
       // The file the user was shown, else found here as execvp would (unshare would report a missing program as output).

@@ -44,11 +44,13 @@ export interface ProjectEnvironment {
  * terminals set it up: the Python environment the editor selected (`python`), or else a
  * virtual environment in the workspace's `.venv` or `venv` (a folder with `pyvenv.cfg`),
  * its `bin` (Windows: `Scripts`) first on `PATH` and `VIRTUAL_ENV` set; then the
- * workspace's `node_modules/.bin` (npm's convention for a project's own programs).
+ * `node_modules/.bin` of each folder from `cwd` (absolute, a command's working folder) up to
+ * the workspace's own, nearest first (npm's convention for a package's own programs, as npm
+ * run does in a monorepo's package).
  * A `.venv`, `venv` or `node_modules/.bin` that leads out of the workspace folder (a link)
  * is not used. `base` is the environment to start from, secrets already removed.
  */
-export function projectEnvironment(root: string, base: NodeJS.ProcessEnv, python?: SelectedPythonEnvironment): ProjectEnvironment {
+export function projectEnvironment(root: string, base: NodeJS.ProcessEnv, python?: SelectedPythonEnvironment, cwd: string = root): ProjectEnvironment {
   const folders: ProgramFolder[] = [];
   const notUsed: string[] = [];
   const realRoot = realPath(root) ?? path.resolve(root);
@@ -68,10 +70,12 @@ export function projectEnvironment(root: string, base: NodeJS.ProcessEnv, python
     delete env['PYTHONHOME'];
     env[python?.conda ? 'CONDA_PREFIX' : 'VIRTUAL_ENV'] = pythonFolder.prefix;
   }
-  const nodeBin = path.join(root, 'node_modules', '.bin');
-  const node = inside(nodeBin);
-  if (node === 'inside') folders.push({ dir: nodeBin, shown: 'node_modules/.bin', from: 'nodeModules' });
-  else if (node === 'outside') notUsed.push('node_modules/.bin (it leads out of the workspace folder)');
+  for (const nodeBin of nodeBinsUp(root, cwd)) {
+    const node = inside(nodeBin);
+    const shown = shownFolder(root, nodeBin);
+    if (node === 'inside') folders.push({ dir: nodeBin, shown, from: 'nodeModules' });
+    else if (node === 'outside') notUsed.push(`${shown} (it leads out of the workspace folder)`);
+  }
   const pathKey = pathVariableName(env);
   const pathFolders = absoluteEntries(env[pathKey]);
   const searched = new Set(folders.map((folder) => folder.dir));
@@ -120,6 +124,16 @@ function virtualEnvironment(
     if (where === 'outside') notUsed.push(`${name} (it leads out of the workspace folder)`);
   }
   return undefined;
+}
+
+/** The `node_modules/.bin` of `cwd` and of each folder above it up to `root`, nearest first; only `root`'s when `cwd` is not inside it. */
+function nodeBinsUp(root: string, cwd: string): string[] {
+  const top = path.resolve(root);
+  const relative = path.relative(top, path.resolve(cwd));
+  const parts = relative === '' || relative.startsWith('..') || path.isAbsolute(relative) ? [] : relative.split(path.sep);
+  const bins: string[] = [];
+  for (let depth = parts.length; depth >= 0; depth--) bins.push(path.join(top, ...parts.slice(0, depth), 'node_modules', '.bin'));
+  return bins;
 }
 
 /** `dir` as the user is shown it: relative to `root` with `/` when it lies in it, else absolute. */

@@ -54,6 +54,21 @@ describe("createNodeCommandRunner in the workspace's environment", function () {
     await assert.rejects(plain.run(spec(['eslint']), never), /^Error: Cannot start "eslint": no such program on PATH \(\/usr\/bin:\/bin\)\./);
   });
 
+  it("in a monorepo's package, finds the nearest package's node_modules/.bin first, then the root's, and a root rule's program is not the package's", async () => {
+    plantProgram(path.join(root(), 'node_modules', '.bin', 'eslint'), 'echo "root eslint $*"');
+    plantProgram(path.join(root(), 'node_modules', '.bin', 'tsc'), 'echo "root tsc"');
+    plantProgram(path.join(root(), 'packages', 'web', 'node_modules', '.bin', 'eslint'), 'echo "web eslint $*"');
+    fs.mkdirSync(path.join(root(), 'packages', 'web', 'src'), { recursive: true });
+    const runner = createNodeCommandRunner(root(), { env, projectEnvironment: {} });
+    const web = path.join(root(), 'packages', 'web', 'node_modules', '.bin', 'eslint');
+    assert.deepEqual(await runner.describeProgram?.('eslint', 'packages/web'), { path: web, shown: 'packages/web/node_modules/.bin/eslint', from: 'nodeModules' });
+    assert.deepEqual((await runner.describeProgram?.('eslint', 'packages/web/src'))?.path, web, 'a folder inside the package uses the package\'s');
+    assert.deepEqual((await runner.describeProgram?.('eslint', ''))?.shown, 'node_modules/.bin/eslint', 'the root uses its own');
+    assert.deepEqual((await runner.describeProgram?.('tsc', 'packages/web'))?.shown, 'node_modules/.bin/tsc', 'what the package lacks comes from the root');
+    assert.equal((await runner.run(spec(['eslint', '.'], { cwd: 'packages/web' }), never)).stdout, 'web eslint .\n');
+    assert.equal((await runner.run(spec(['eslint', '.']), never)).stdout, 'root eslint .\n');
+  });
+
   it('runs exactly the file the user was shown, whatever the name finds now', async () => {
     plantProgram(path.join(root(), 'node_modules', '.bin', 'tool'), 'echo shown');
     makeVirtualEnvironment(path.join(root(), '.venv'));
