@@ -21,7 +21,7 @@ const red: CommandResult = {
 const green: CommandResult = { ...red, exitCode: 0, stdout: '180 passed' };
 
 /** Runs `request` planned without a model (the project tests with `pytest`); pytest answers `results` in turn, the person marks the fix done. */
-async function runTestAndFix(request: string, results: CommandResult[]) {
+async function runTestAndFix(request: string, results: CommandResult[], interaction = ScriptedInteraction.approvingAll()) {
   const ran: string[][] = [];
   const runner: CommandRunner = {
     describeCwd: async () => '/work/project',
@@ -30,7 +30,6 @@ async function runTestAndFix(request: string, results: CommandResult[]) {
       return results.shift() ?? green;
     },
   };
-  const interaction = ScriptedInteraction.approvingAll();
   const manual: string[] = [];
   interaction.requestManualStep = async (request) => {
     manual.push(request.instructions);
@@ -131,5 +130,14 @@ describe('testAndFix: run the tests and fix what fails, without a model (issue 2
     assert.equal(manual.length, 1);
     const killed = await runTestAndFix('run the tests and fix the failure', [{ ...green, exitCode: null, signal: 'SIGKILL' }, green]);
     assert.equal(killed.manual.length, 1);
+  });
+
+  it('a test run the user rejects is not a pass: the fix that depends on it is skipped, never asked, and the run is not completed', async () => {
+    const rejecting = new ScriptedInteraction({ approvals: [{ approved: false, reason: 'not now' }] });
+    const { outcome, ran, manual } = await runTestAndFix('run the tests and fix the failure', [green], rejecting);
+    assert.deepEqual([ran, manual], [[], []]);
+    assert.equal(outcome.steps['S002']?.status, 'skipped');
+    assert.notEqual(outcome.steps['S002']?.skipCause, 'condition', 'it is not "not needed": nobody knows whether the tests pass');
+    assert.notEqual(outcome.status, 'completed');
   });
 });
