@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { grantCovers, type ApprovalGrant } from '../core/engine/approvalGrant';
 import type { ApprovalRequest } from '../core/ports';
-import type { PendingPrompt, PendingPrompts, PromptKey } from './pendingPrompts';
+import { sameKey, type PendingPrompt, type PendingPrompts, type PromptKey } from './pendingPrompts';
+import { promptKeyOf } from './proposalDocuments';
 
 /** How long the first approval of a burst waits for the others that arrive with it, so the first of the plan is shown first. */
 const gatherMs = 150;
@@ -28,6 +29,7 @@ export class ApprovalQueue implements vscode.Disposable {
   private grants: ApprovalGrant[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly subscription: vscode.Disposable;
+  private readonly tabs: vscode.Disposable;
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when the approval on screen changes (the status bar's count follows it). */
   readonly onDidChange = this.changed.event;
@@ -43,6 +45,21 @@ export class ApprovalQueue implements vscode.Disposable {
         this.setShown(undefined);
         this.presentSoon(0);
       }
+    });
+    // A diff closed without an answer is put aside like a dismissed modal: it waits in the status bar and the
+    // Plan tree, and the next approval (another run's, too) shows instead of every one waiting behind it.
+    this.tabs = vscode.window.tabGroups.onDidChangeTabs(({ closed }) => {
+      const shown = this.shown;
+      if (shown === undefined || shown.request.kind !== 'file' || !this.pending.list().includes(shown)) return;
+      const showing = (tab: vscode.Tab): boolean => {
+        if (!(tab.input instanceof vscode.TabInputTextDiff)) return false;
+        const key = promptKeyOf(tab.input.modified);
+        return key !== undefined && sameKey(key, shown.key);
+      };
+      if (!closed.some(showing) || vscode.window.tabGroups.all.some((group) => group.tabs.some(showing))) return;
+      this.dismissed.add(shown);
+      this.setShown(undefined);
+      this.presentSoon(0);
     });
   }
 
@@ -87,6 +104,7 @@ export class ApprovalQueue implements vscode.Disposable {
   dispose(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.subscription.dispose();
+    this.tabs.dispose();
     this.changed.dispose();
   }
 

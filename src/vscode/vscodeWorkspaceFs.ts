@@ -177,8 +177,11 @@ export function createVscodeDirectoryFs(root: string): RawDirectoryFs<string> {
       await fs.writeFile(uri(parent, name), new TextEncoder().encode(text));
     },
 
+    // Not through the file service: its rename with overwrite deletes the target first, then moves, so a crash in
+    // between loses the file, a reader meanwhile finds none, and an editor open on it may close. The rename of the
+    // operating system replaces the target at once; the file service's watcher then tells open editors.
     async rename(from, fromName, to, toName) {
-      await fs.rename(uri(from, fromName), uri(to, toName), { overwrite: true });
+      await fsp.rename(path.join(from, fromName), path.join(to, toName));
     },
 
     // VS Code's file service names no cross-device failure of its own: any failed rename out of the temporary folder tries next to the target.

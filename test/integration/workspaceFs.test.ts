@@ -1,6 +1,7 @@
 // The WorkspaceFs contract (test/unit/conformance) run against the VS Code implementation inside the real host.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import * as fsp from 'node:fs/promises';
 import { linkSync, mkdtempSync, readdirSync, readFileSync, rmSync, mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -153,5 +154,37 @@ describe('vscode.workspace.fs workspace: changes of one file (issue 26)', () => 
     assert.match(result.steps['A']?.error ?? '', /f\.txt is open in the editor with unsaved changes.*Save or revert the file/);
     assert.equal(readFileSync(join(root, 'f.txt'), 'utf8'), 'alpha\nbeta\ngamma\n');
     assert.equal(document.getText(), 'typed, not saved\nalpha\nbeta\ngamma\n');
+  });
+
+  it('replaces a file at once: never absent while it is written over, and an editor open on it stays open with the new text (issue 26)', async () => {
+    const target = join(root, 'f.txt');
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(target));
+    await vscode.window.showTextDocument(document, { preview: false });
+    const workspace = createVscodeWorkspaceFs(vscode.Uri.file(root));
+    let absent = 0;
+    let polling = true;
+    // A reader beside the writes: the file service's rename deleted the target before moving the new file in.
+    const poll = (async () => {
+      while (polling) {
+        try {
+          await fsp.stat(target);
+        } catch {
+          absent++;
+        }
+      }
+    })();
+    for (let round = 1; round <= 40; round++) await workspace.writeText('f.txt', `round ${round}\n`);
+    polling = false;
+    await poll;
+    assert.equal(absent, 0, `f.txt was missing ${absent} times while written over`);
+    assert.equal(readFileSync(target, 'utf8'), 'round 40\n');
+    const open = () =>
+      vscode.window.tabGroups.all.flatMap((group) => group.tabs).some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.fsPath === target);
+    assert.ok(open(), 'the editor open on the file was closed by the writes');
+    for (let waited = 0; document.getText() !== 'round 40\n'; waited += 50) {
+      assert.ok(waited < 10_000, `the open editor still shows ${JSON.stringify(document.getText())}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.ok(open());
   });
 });
