@@ -78,6 +78,6 @@ describe('MCP tool calls: "Always allow in this workspace" (browser workbench, s
     await runPlanFile();
     const asked = dialog().first();
     await asked.waitFor({ timeout: 60_000 });
-    await asked.locator('.monaco-button', { hasText: 'Reject' }).click();
+    await asked.locator('.monaco-button', { hasText: /^Reject$/ }).click();
   });
 });
