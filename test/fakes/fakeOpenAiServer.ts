@@ -69,6 +69,11 @@ export type FakeReply = (
 ) & { delayMs?: number };
 
 /** A scripted rule: the first rule whose matcher accepts a request (and has uses left) answers it. */
+/** The model's reply holding a plan of `steps` (as a planner's JSON answer) for the objective `objective`. */
+export function planReply(steps: unknown[], objective = 'test'): Extract<FakeReply, { kind: 'message' }> {
+  return { kind: 'message', content: JSON.stringify({ objective, steps }) };
+}
+
 export interface FakeRule {
   match: (request: FakeRequest) => boolean;
   reply: FakeReply | ((request: FakeRequest) => FakeReply);

@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { TaskPlannerApi } from './testBuild/testExtension';
-import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
+import { FakeOpenAiServer, planReply } from '../fakes/fakeOpenAiServer';
 
 const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
 
@@ -34,10 +34,6 @@ function proposalDiffs(): string[] {
 function activeDiffLabel(): string | undefined {
   const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
   return tab?.input instanceof vscode.TabInputTextDiff && tab.input.modified.scheme === 'task-planner-proposal' ? tab.label : undefined;
-}
-
-function planReply(steps: unknown[]): { kind: 'message'; content: string } {
-  return { kind: 'message', content: JSON.stringify({ objective: 'test', steps }) };
 }
 
 describe('Approvals in the editor: in plan order, one at a time, the rest at once, and rejected with feedback', function () {

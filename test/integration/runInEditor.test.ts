@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { TaskPlannerApi } from './testBuild/testExtension';
-import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
+import { FakeOpenAiServer, planReply } from '../fakes/fakeOpenAiServer';
 
 const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
 
@@ -27,10 +27,6 @@ async function until<T>(probe: () => T | undefined, timeoutMs = 10_000): Promise
 function skipBecause(context: Mocha.Context, reason: string): never {
   console.log(`      skipped: ${reason}`);
   context.skip();
-}
-
-function planReply(steps: unknown[]): { kind: 'message'; content: string } {
-  return { kind: 'message', content: JSON.stringify({ objective: 'test', steps }) };
 }
 
 describe('Plan task and the run in the editor (fake OpenAI server)', function () {
