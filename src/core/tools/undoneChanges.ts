@@ -10,9 +10,6 @@ export interface UndoneChanges {
   paths: ReadonlySet<string>;
 }
 
-/** Nothing undone: what a run without checkpoints, or one never undone, shows. */
-export const nothingUndone: UndoneChanges = { steps: new Set(), paths: new Set() };
-
 /** The steps and paths of a run whose landed changes Undo has all taken back (see `UndoneChanges`). */
 export function undoneChanges(checkpoints: readonly Checkpoint[]): UndoneChanges {
   const steps = new Map<string, boolean>();
