@@ -174,7 +174,7 @@ export function createNodeDirectoryFs(root: string, options: NodeDirectoryFsOpti
       await fsp.rename(from.prefix + fromName, to.prefix + toName);
     },
 
-    crossesDevices: (error) => codeOf(error) === 'EXDEV',
+    crossesDevices: renameCrossesDevices,
 
     async removeFile(parent, name) {
       await fsp.rm(parent.prefix + name);
@@ -214,6 +214,11 @@ export function readInto(fd: number, buffer: Buffer, size: number): number {
     filled += count;
   }
   return filled;
+}
+
+/** Whether a failed rename of the operating system failed because its ends lie on different devices. */
+export function renameCrossesDevices(error: unknown): boolean {
+  return codeOf(error) === 'EXDEV';
 }
 
 function codeOf(error: unknown): string | undefined {

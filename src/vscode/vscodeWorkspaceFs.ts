@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RawDirectoryFs, RawStat, WorkspaceFs } from '../core/ports';
 import { createConfinedWorkspace } from '../core/workspace/confinedWorkspace';
-import { fileReadFlags, isGone, rawStat } from '../node/nodeDirectoryFs';
+import { fileReadFlags, isGone, rawStat, renameCrossesDevices } from '../node/nodeDirectoryFs';
 import { createParallelTextSearcher } from '../node/parallelTextSearcher';
 import { createRipgrepSearcher, findBundledRipgrep } from '../node/ripgrepSearcher';
 import { type AskAboutUnsaved, guardUnsavedEditors } from './unsavedEditors';
@@ -184,8 +184,8 @@ export function createVscodeDirectoryFs(root: string): RawDirectoryFs<string> {
       await fsp.rename(path.join(from, fromName), path.join(to, toName));
     },
 
-    // VS Code's file service names no cross-device failure of its own: any failed rename out of the temporary folder tries next to the target.
-    crossesDevices: () => true,
+    // The rename is the operating system's (above), so its failures are told apart as in the Node workspace.
+    crossesDevices: renameCrossesDevices,
 
     async removeFile(parent, name) {
       await fs.delete(uri(parent, name), { recursive: false, useTrash: false });
