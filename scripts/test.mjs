@@ -6,7 +6,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
+import { join, dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mutationGroups } from '../test/mutation/mutationGroups.mjs';
 
@@ -60,6 +60,8 @@ const selected = suites.filter((suite) => !only || only.has(suite.name));
 const statsDir = mkdtempSync(join(tmpdir(), 'task-planner-test-'));
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const timings = [];
+/** What failed, suite by suite, repeated just above the closing line. */
+const failures = [];
 const seconds = (since) => Math.round((Date.now() - since) / 1000);
 
 /** Ctrl-C reaches the suite's processes too; stop here instead of starting the next suite. */
@@ -103,6 +105,7 @@ for (const suite of selected) {
       if (ok && suite.name === 'build') built = true;
       console.log(`${ok ? '✔' : '✘'} ${label} (${seconds(checkStarted)} s)`);
       totals[ok ? 'passed' : 'failed']++;
+      if (!ok) failures.push(`${suite.name}: ${label}`);
     }
     timings.push(`${suite.name} ${seconds(suiteStarted)} s`);
     continue;
@@ -121,13 +124,21 @@ for (const suite of selected) {
     totals.passed += stats.passed;
     totals.failed += stats.failed;
     totals.skipped += stats.skipped;
-    if (outcome.status !== 0 && stats.failed === 0) totals.failed++;
+    for (const test of stats.failedTests ?? []) {
+      failures.push(`${suite.name}: ${test.title}${test.file ? ` (${relative(root, test.file)})` : ''}\n    ${test.message}`);
+    }
+    if (outcome.status !== 0 && stats.failed === 0) {
+      totals.failed++;
+      failures.push(`${suite.name}: exited with ${outcome.status ?? outcome.signal} though no test failed`);
+    }
   } else {
     console.log(`✘ suite ${suite.name} ended (exit ${outcome.status ?? outcome.signal}) without reporting its results`);
     totals.failed++;
+    failures.push(`${suite.name}: ended without reporting its results`);
   }
 }
 rmSync(statsDir, { recursive: true, force: true });
 console.log(`\nTime per suite: ${timings.join(', ')}`);
+if (failures.length > 0) console.log(`\nFailed:\n${failures.map((line) => `  ✘ ${line}`).join('\n')}`);
 console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(totals.failed > 0 ? 1 : 0);

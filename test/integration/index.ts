@@ -13,11 +13,17 @@ export async function run(): Promise<void> {
   if (testFiles.length === 0) throw new Error(`no *.test.js files next to ${__filename}`);
   for (const name of testFiles) mocha.addFile(join(__dirname, name));
   await mocha.loadFilesAsync();
+  const failedTests: { title: string; file: string; message: string }[] = [];
   const stats = await new Promise<{ passed: number; failed: number; skipped: number }>((resolve) => {
     const runner = mocha.run(() => {
       resolve({ passed: runner.stats?.passes ?? 0, failed: runner.stats?.failures ?? 0, skipped: runner.stats?.pending ?? 0 });
     });
+    // The failed tests' titles travel with the counts, so the closing lines of `npm test` name them.
+    runner.on('fail', (test, error: unknown) => {
+      const message = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+      failedTests.push({ title: test.fullTitle(), file: test.file ?? '', message: message.slice(0, 200) });
+    });
   });
-  console.log(`[test-stats] ${JSON.stringify(stats)}`);
+  console.log(`[test-stats] ${JSON.stringify({ ...stats, failedTests })}`);
   if (stats.failed > 0) throw new Error(`${stats.failed} integration test(s) failed`);
 }

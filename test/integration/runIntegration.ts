@@ -100,7 +100,7 @@ async function main(): Promise<number> {
     ];
     // Each host writes its counts to a file of its own; scripts/test.mjs reads their sum from $TEST_STATS_FILE.
     const statsFile = process.env['TEST_STATS_FILE'];
-    const totals = { passed: 0, failed: 0, skipped: 0 };
+    const totals = { passed: 0, failed: 0, skipped: 0, failedTests: [] as unknown[] };
     let code = 0;
     for (const [index, { tests: files, kind }] of launches.entries()) {
       if (statsFile) process.env['TEST_STATS_FILE'] = `${statsFile}.${index}`;
@@ -111,6 +111,7 @@ async function main(): Promise<number> {
         totals.passed += counts.passed ?? 0;
         totals.failed += counts.failed ?? 0;
         totals.skipped += counts.skipped ?? 0;
+        totals.failedTests.push(...(counts.failedTests ?? []));
       }
     }
     if (statsFile) {

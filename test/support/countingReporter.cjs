@@ -1,17 +1,28 @@
-// A mocha reporter: the usual spec output, plus the run's counts written as JSON to
-// $TEST_STATS_FILE so scripts/test.mjs can sum every suite into one closing line.
+// A mocha reporter: the usual spec output, plus the run's counts and the titles of failed tests
+// written as JSON to $TEST_STATS_FILE so scripts/test.mjs can sum every suite into one closing
+// line and name, just above it, what failed (a CI log is often cut to its end).
 'use strict';
 const fs = require('node:fs');
 const Mocha = require('mocha');
 
+/** The first line of a failure's message, bounded: enough to recognise it in a log's last lines. */
+function firstLine(error) {
+  const text = String((error && error.message) || error || '').split('\n')[0] || '';
+  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
+}
+
 class CountingReporter extends Mocha.reporters.Spec {
   constructor(runner, options) {
     super(runner, options);
+    const failedTests = [];
+    runner.on(Mocha.Runner.constants.EVENT_TEST_FAIL, (test, error) => {
+      failedTests.push({ title: test.fullTitle(), file: test.file || '', message: firstLine(error) });
+    });
     runner.once(Mocha.Runner.constants.EVENT_RUN_END, () => {
       const file = process.env.TEST_STATS_FILE;
       if (!file) return;
       const { passes, failures, pending } = runner.stats ?? { passes: 0, failures: 0, pending: 0 };
-      fs.writeFileSync(file, JSON.stringify({ passed: passes, failed: failures, skipped: pending }));
+      fs.writeFileSync(file, JSON.stringify({ passed: passes, failed: failures, skipped: pending, failedTests }));
     });
   }
 }
