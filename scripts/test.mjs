@@ -40,8 +40,9 @@ const suites = [
   // The CLI's tests run the CLI this run built (dist/cli.js, see test/support/runCli.ts) rather than its sources through tsx.
   { name: 'unit', mocha: ['--require', 'tsx/cjs', '--timeout', '20000', 'test/unit/**/*.test.ts', 'test/arch/**/*.test.ts'], builtCli: true },
   // ESLint's type-checked rules over src, webview, test and scripts (eslint.config.mjs); after the host
-  // setup, since the e2e tests are typed against the browser driver it installs.
-  { name: 'lint', checks: [['eslint', bin('eslint'), ['.']]] },
+  // setup, since the e2e tests are typed against the browser driver it installs. It runs on the second core
+  // alongside the unit tests, which are one process (about 90 s of a clean-clone run saved), and is reported here.
+  { name: 'lint', checks: [['eslint', bin('eslint'), ['.'], { alongside: 'unit' }]] },
   { name: 'integration', command: [process.execPath, '--import', 'tsx', 'test/integration/runIntegration.ts'] },
   { name: 'e2e', mocha: ['--require', 'tsx/cjs', '--timeout', '120000', '--exit', 'test/e2e/**/*.test.ts'] },
   // `npm run package` as a user runs it, then its .vsix listed against the allowlist (test/arch/vsixContents.ts). Last, since
@@ -85,10 +86,17 @@ function startEarly(command, args) {
 }
 const early = new Map(selected.flatMap((suite) => suite.checks ?? []).filter(([, , , options]) => options?.early)
   .map(([label, command, args]) => [label, { started: Date.now(), outcome: startEarly(command, args) }]));
+/** Starts, just before a suite, the checks marked to run `alongside` it; each is reported at its own turn. */
+function startAlongside(suiteName) {
+  for (const [label, command, args, options] of selected.flatMap((suite) => suite.checks ?? [])) {
+    if (options?.alongside === suiteName) early.set(label, { started: Date.now(), outcome: startEarly(command, args) });
+  }
+}
 
 let built = false;
 for (const suite of selected) {
   const suiteStarted = Date.now();
+  startAlongside(suite.name);
   console.log(`\n=== ${suite.name} ===`);
   if (suite.checks) {
     for (const [label, command, args] of suite.checks) {
