@@ -42,6 +42,16 @@ const webAssembly = (globalThis as unknown as { WebAssembly: { Memory: new (desc
 
 /** Loaded modules by memory limit (in practice one); an entry is dropped when its memory must go. */
 const modules = new Map<number, Promise<QuickJSWASMModule>>();
+let loads = 0;
+
+/**
+ * How many sandbox instances (QuickJS WebAssembly modules) this process has loaded: one on first use, then
+ * one more on the evaluation after each one that had to drop its instance (out of memory, the engine stopped
+ * halfway). An ordinary pass, fail, throw or timeout keeps the instance. For tests and diagnostics.
+ */
+export function sandboxLoads(): number {
+  return loads;
+}
 
 /**
  * Loads a QuickJS WebAssembly module for `memoryLimitBytes`, once, on first use. QuickJS's
@@ -55,6 +65,7 @@ const modules = new Map<number, Promise<QuickJSWASMModule>>();
 function loadQuickJs(memoryLimitBytes: number): Promise<QuickJSWASMModule> {
   let loading = modules.get(memoryLimitBytes);
   if (!loading) {
+    loads++;
     // quickjs-emscripten types the memory as WebAssembly.Memory, which the ES2023 library does not declare.
     // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment
     const wasmMemory = new webAssembly.Memory({ initial: engineBytes / wasmPageBytes, maximum: Math.ceil((engineBytes + memoryLimitBytes) / wasmPageBytes) });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { evaluatePredicate } from '../../../../src/core/predicate/evaluatePredicate';
+import { evaluatePredicate, sandboxLoads } from '../../../../src/core/predicate/evaluatePredicate';
 import { textCaps } from '../../../../src/core/text/capText';
 
 describe('evaluatePredicate', () => {
@@ -57,6 +57,33 @@ describe('evaluatePredicate', () => {
     assert.deepEqual(await evaluatePredicate('true', {}), { kind: 'pass' });
   });
 
+  it('keeps its sandbox instance across a pass, a fail, a throw, a syntax error, a stated diagnosis and a timeout', async () => {
+    await evaluatePredicate('true', {});
+    const before = sandboxLoads();
+    const outcomes = [];
+    for (const expr of ['true', 'false', 'null.x', '(', '"no"', '(() => { for (;;) {} })()', 'result === 1']) {
+      outcomes.push((await evaluatePredicate(expr, { result: 1 }, { timeoutMs: 50 })).kind);
+    }
+    assert.deepEqual(outcomes, ['pass', 'fail', 'error', 'error', 'fail', 'error', 'pass']);
+    assert.equal(sandboxLoads(), before, 'no evaluation loaded a new instance');
+  });
+
+  it('drops its sandbox instance after running out of memory, so the next evaluation loads a fresh one', async () => {
+    await evaluatePredicate('true', {}, { memoryLimitBytes: 4 * 1024 * 1024 });
+    const before = sandboxLoads();
+    const outcome = await evaluatePredicate(
+      '(() => { const a = []; for (;;) a.push([1, 2, 3, 4, 5, 6, 7, 8]); })()',
+      {},
+      { memoryLimitBytes: 4 * 1024 * 1024, timeoutMs: 10_000 },
+    );
+    assert.match(outcome.kind === 'error' ? outcome.message : '', /ran out of memory/);
+    assert.equal(sandboxLoads(), before, 'the instance goes after the evaluation, not before it');
+    assert.deepEqual(await evaluatePredicate('true', {}, { memoryLimitBytes: 4 * 1024 * 1024 }), { kind: 'pass' });
+    assert.equal(sandboxLoads(), before + 1);
+    assert.deepEqual(await evaluatePredicate('true', {}, { memoryLimitBytes: 4 * 1024 * 1024 }), { kind: 'pass' });
+    assert.equal(sandboxLoads(), before + 1, 'the fresh instance is kept');
+  });
+
   it('stops unbounded recursion and has no access to the host', async () => {
     const recursion = await evaluatePredicate('(function f() { return f() + 1; })()', {});
     assert.equal(recursion.kind, 'error');
@@ -112,6 +139,8 @@ describe('evaluatePredicate', () => {
     console.warn = capture;
     const deep = "JSON.parse('['.repeat(100000) + ']'.repeat(100000))";
     const outcomes = [];
+    await evaluatePredicate('true', {});
+    const loadsBefore = sandboxLoads();
     try {
       for (let round = 0; round < 2; round++) outcomes.push(await evaluatePredicate(deep, {}));
       outcomes.push(await evaluatePredicate('result === 1', { result: 1 }));
@@ -126,6 +155,9 @@ describe('evaluatePredicate', () => {
       message: `Verification \`${deep}\` failed because it went too deep: it overflowed the sandbox's stack (unbounded recursion, or data nested too deeply?).`,
     };
     assert.deepEqual(outcomes, [nested, nested, { kind: 'pass' }]);
+    // The engine stopped halfway each time, so each time its instance went: the second round and the last
+    // evaluation each started on a fresh one.
+    assert.equal(sandboxLoads(), loadsBefore + 2);
   });
 
   it('fails a function or symbol result as an unexpected value, naming its type', async () => {
