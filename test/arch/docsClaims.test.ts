@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { projectRoot } from './importGraph';
 import { codeTexts, headingAnchors, linkTargets, readDocPages } from './markdownDocs';
@@ -141,6 +141,17 @@ describe('architecture: the README and docs/ name only what exists', () => {
       [],
       'these pages name commands the extension does not contribute',
     );
+  });
+
+  it('lists in docs/tools.md every built-in tool and no other', () => {
+    const tools = pages.find((page) => page.path === 'docs/tools.md')?.text ?? '';
+    const listed = [...tools.matchAll(/^\| ([^|]+) \|/gm)].flatMap((row) => [...(row[1] ?? '').matchAll(/`([a-z]+(?:_[a-z]+)+)`/g)].map((match) => match[1]));
+    const toolsFolder = join(projectRoot, 'src/core/tools');
+    const builtin = readdirSync(toolsFolder)
+      .filter((name) => /Tools?\.ts$/.test(name))
+      .flatMap((name) => [...readFileSync(join(toolsFolder, name), 'utf8').matchAll(/^\s+name: '([a-z_]+)',$/gm)].map((match) => match[1]));
+    assert.ok(builtin.includes('read_file') && builtin.includes('fetch_url'), 'reads the tool names from src/core/tools');
+    assert.deepEqual([...listed].sort(), [...new Set(builtin)].sort());
   });
 
   it('links only to files and headings that exist', () => {
