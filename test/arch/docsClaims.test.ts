@@ -8,6 +8,7 @@ import { readResolvedManifest } from './resolvedManifest';
 interface Setting {
   default?: unknown;
   scope?: string;
+  enum?: string[];
 }
 
 interface Manifest {
@@ -82,12 +83,14 @@ describe('architecture: the README and docs/ name only what exists', () => {
     );
   });
 
-  it('lists every setting once in docs/using.md with its default and whether only your user settings count', () => {
+  it('lists every setting once in docs/using.md with its default, its values and whether only your user settings count', () => {
     const using = pages.find((page) => page.path === 'docs/using.md')?.text ?? '';
-    const rows = [...using.matchAll(/^\| `(taskPlanner\.[\w.]+)` \| `([^`]*)` \| ([^|]*) \|/gm)];
+    const rows = [...using.matchAll(/^\| `(taskPlanner\.[\w.]+)` \| `([^`]*)` \| ([^|]*) \| (.*) \|$/gm)];
     assert.deepEqual(rows.map((row) => row[1]).sort(), Object.keys(settings).sort(), 'the settings table lists every setting exactly once');
-    for (const [, key = '', shown = '', where = ''] of rows) {
+    for (const [, key = '', shown = '', where = '', what = ''] of rows) {
       assert.deepEqual(JSON.parse(shown), settings[key]?.default, `the default of ${key}`);
+      const values = [...what.matchAll(/`([^`]+)`/g)].map((match) => match[1]);
+      for (const value of settings[key]?.enum ?? []) assert.ok(values.includes(value), `${key} lists its value ${value}`);
       assert.equal(where.trim() === 'yours only', settings[key]?.scope === 'application', `whether only user settings set ${key}`);
     }
   });
