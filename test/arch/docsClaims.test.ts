@@ -13,6 +13,7 @@ interface Setting {
 
 interface Manifest {
   scripts: Record<string, string>;
+  dependencies: Record<string, string>;
   contributes: {
     configuration: { properties: Record<string, Setting> } | { properties: Record<string, Setting> }[];
     commands: { command: string; title: string; category?: string }[];
@@ -144,6 +145,17 @@ describe('architecture: the README and docs/ name only what exists', () => {
       [],
       'these pages name commands the extension does not contribute',
     );
+  });
+
+  it('says in the README why each runtime dependency is there, and names no other', () => {
+    const readme = pages.find((page) => page.path === 'README.md')?.text ?? '';
+    const table = readme.slice(readme.indexOf('## Runtime dependencies and why'));
+    // A scoped package's siblings may be named by the part after the scope (`@opentelemetry/api`, `sdk-trace-base`).
+    const named = [...table.matchAll(/^\| ([^|]+) \|/gm)].flatMap((row) => [...(row[1] ?? '').matchAll(/`([^`]+)`/g)].map((match) => match[1] ?? ''));
+    const dependencies = Object.keys(manifest.dependencies);
+    const nameOf = (dependency: string): string[] => [dependency, dependency.replace(/^@[^/]+\//, '')];
+    assert.deepEqual(dependencies.filter((dependency) => !nameOf(dependency).some((name) => named.includes(name))), [], 'runtime dependencies the README does not explain');
+    assert.deepEqual(named.filter((name) => !dependencies.some((dependency) => nameOf(dependency).includes(name))), [], 'the README explains packages that are no runtime dependency');
   });
 
   it('lists in docs/tools.md every built-in tool and no other', () => {
