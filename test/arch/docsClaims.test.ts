@@ -14,6 +14,7 @@ interface Setting {
 interface Manifest {
   scripts: Record<string, string>;
   dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
   contributes: {
     configuration: { properties: Record<string, Setting> } | { properties: Record<string, Setting> }[];
     commands: { command: string; title: string; category?: string }[];
@@ -156,6 +157,14 @@ describe('architecture: the README and docs/ name only what exists', () => {
     const nameOf = (dependency: string): string[] => [dependency, dependency.replace(/^@[^/]+\//, '')];
     assert.deepEqual(dependencies.filter((dependency) => !nameOf(dependency).some((name) => named.includes(name))), [], 'runtime dependencies the README does not explain');
     assert.deepEqual(named.filter((name) => !dependencies.some((dependency) => nameOf(dependency).includes(name))), [], 'the README explains packages that are no runtime dependency');
+  });
+
+  it('says in docs/development.md what each development dependency is for', () => {
+    const development = pages.find((page) => page.path === 'docs/development.md')?.text ?? '';
+    const section = development.slice(development.indexOf('## Development dependencies'), development.indexOf('## Tests'));
+    const named = new Set(codeTexts(section));
+    const unnamed = Object.keys(manifest.devDependencies).filter((name) => !named.has(name) && !(name.startsWith('@types/') && named.has('@types/*')));
+    assert.deepEqual(unnamed, [], 'development dependencies docs/development.md does not explain');
   });
 
   it('lists in docs/tools.md every built-in tool and no other', () => {
