@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
+import { parsePlan } from '../../src/core/plan/parsePlan';
+import { validatePlan } from '../../src/core/plan/validatePlan';
+import { builtinTools } from '../../src/core/tools/builtinTools';
+import { createToolRegistry } from '../../src/core/tools/createToolRegistry';
 import { projectRoot } from './importGraph';
 import { codeTexts, headingAnchors, linkTargets, readDocPages } from './markdownDocs';
 import { readResolvedManifest } from './resolvedManifest';
@@ -176,6 +180,18 @@ describe('architecture: the README and docs/ name only what exists', () => {
       .flatMap((name) => [...readFileSync(join(toolsFolder, name), 'utf8').matchAll(/^\s+name: '([a-z_]+)',$/gm)].map((match) => match[1]));
     assert.ok(builtin.includes('read_file') && builtin.includes('fetch_url'), 'reads the tool names from src/core/tools');
     assert.deepEqual([...listed].sort(), [...new Set(builtin)].sort());
+  });
+
+  it('shows in docs/plan-files.md an example plan that reads without a warning and validates', () => {
+    const planFiles = pages.find((page) => page.path === 'docs/plan-files.md')?.text ?? '';
+    const examples = [...planFiles.matchAll(/^```json\n([\s\S]*?)^```/gm)].map((match) => match[1] ?? '');
+    assert.ok(examples.length >= 1, 'docs/plan-files.md shows a plan');
+    for (const example of examples) {
+      const read = parsePlan(example);
+      assert.ok(read.ok, read.ok ? '' : read.errors.join('; '));
+      assert.deepEqual(read.warnings, []);
+      assert.deepEqual(validatePlan(read.plan, { tools: createToolRegistry(builtinTools()) }), []);
+    }
   });
 
   it('links only to files and headings that exist', () => {
