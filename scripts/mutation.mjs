@@ -8,7 +8,7 @@
 //   --ci: the safety-critical groups only; --force: test every mutant again, ignoring earlier results;
 //   --keep-baseline: start from the committed results but write the new ones under test-results/
 //   (npm test uses it, so a test run leaves the working tree as it was);
-//   --table: run nothing, print the committed results as the README's Markdown table.
+//   --table: run nothing, print the committed results as a Markdown table.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, dirname } from 'node:path';
@@ -53,7 +53,7 @@ function scratchBaseline(groupName) {
   return scratch;
 }
 
-/** The README's table: one row per group from its committed result, with its weakest file. */
+/** The results table: one row per group from its committed result, with its weakest file. */
 function printTable() {
   console.log('| group | files | detected | weakest file | threshold |');
   console.log('|---|---|---|---|---|');
