@@ -26,10 +26,10 @@ interface Manifest {
 }
 
 const manifest = readResolvedManifest() as Manifest;
-const settings: Record<string, Setting> = Object.assign(
-  {},
-  ...[manifest.contributes.configuration].flat().map((section) => section.properties),
-) as Record<string, Setting>;
+const settings: Record<string, Setting> = Object.assign({}, ...[manifest.contributes.configuration].flat().map((section) => section.properties)) as Record<
+  string,
+  Setting
+>;
 const pages = readDocPages();
 const cliSource = readFileSync(join(projectRoot, 'src/cli/cli.ts'), 'utf8');
 
@@ -121,9 +121,7 @@ describe('architecture: the README and docs/ name only what exists', () => {
     assert.ok(commands.has('run') && options.has('--workspace'), 'reads the command line grammar from src/cli/cli.ts');
     const calls = claims((text) => codeTexts(text).flatMap((code) => cliCall.exec(code)?.[1]?.trim() ?? []));
     assert.ok(calls.length >= 15, 'the pages show command lines');
-    const subcommands = calls
-      .map(({ page, claim }) => ({ page, claim: claim.split(' ')[0] ?? '' }))
-      .filter(({ claim }) => /^[a-z]+$/.test(claim));
+    const subcommands = calls.map(({ page, claim }) => ({ page, claim: claim.split(' ')[0] ?? '' })).filter(({ claim }) => /^[a-z]+$/.test(claim));
     assert.deepEqual(
       subcommands.filter(({ claim }) => !commands.has(claim)),
       [],
@@ -159,8 +157,16 @@ describe('architecture: the README and docs/ name only what exists', () => {
     const named = [...table.matchAll(/^\| ([^|]+) \|/gm)].flatMap((row) => [...(row[1] ?? '').matchAll(/`([^`]+)`/g)].map((match) => match[1] ?? ''));
     const dependencies = Object.keys(manifest.dependencies);
     const nameOf = (dependency: string): string[] => [dependency, dependency.replace(/^@[^/]+\//, '')];
-    assert.deepEqual(dependencies.filter((dependency) => !nameOf(dependency).some((name) => named.includes(name))), [], 'runtime dependencies the README does not explain');
-    assert.deepEqual(named.filter((name) => !dependencies.some((dependency) => nameOf(dependency).includes(name))), [], 'the README explains packages that are no runtime dependency');
+    assert.deepEqual(
+      dependencies.filter((dependency) => !nameOf(dependency).some((name) => named.includes(name))),
+      [],
+      'runtime dependencies the README does not explain',
+    );
+    assert.deepEqual(
+      named.filter((name) => !dependencies.some((dependency) => nameOf(dependency).includes(name))),
+      [],
+      'the README explains packages that are no runtime dependency',
+    );
   });
 
   it('says in docs/development.md what each development dependency is for', () => {
