@@ -12,7 +12,7 @@ import {
   type StepKind,
 } from '../../shared/vocabulary';
 import { normalizeScopePattern } from '../workspace/writeScope';
-import { attachmentSchema, withStepDefaults, type Attachment, type Step } from './planSchema';
+import { attachmentSchema, maxBasedOnPerStep, maxBasisEntryLength, withStepDefaults, type Attachment, type Step } from './planSchema';
 import { normalizeChecks } from './normalizeChecks';
 import { dependencyList, describeRaw, firstString, isRecord } from './rawValues';
 import { visibleDirection } from './visibleDirection';
@@ -48,7 +48,7 @@ const knownStepKeys = new Set([
   'on_failure', 'onFailure', 'max_retries', 'retries', 'maxAttempts', 'max_attempts', 'critical',
   'verification', 'verify', 'on_verification_failure', 'onVerificationFailure', 'when', 'condition',
   'requiresApproval', 'requires_approval', 'skipped', 'timeoutMs', 'timeout_ms', 'attachments',
-  'checks', 'outputSchema', 'output_schema', 'review', 'skills', 'writes',
+  'checks', 'outputSchema', 'output_schema', 'review', 'skills', 'writes', 'basedOn', 'based_on',
 ]);
 
 const maxTitleLength = 120;
@@ -135,6 +135,8 @@ export function normalizeStep(entry: RawStepEntry, index: number, warnings: stri
   if (skills.length > 0) step.skills = skills;
   const writes = writePatternsOf(raw.writes, id, warnings);
   if (writes !== undefined) step.writes = writes;
+  const basedOn = writePatternsOf(raw.basedOn ?? raw.based_on, id, warnings, basedOnField);
+  if (basedOn !== undefined && basedOn.length > 0) step.basedOn = basedOn;
 
   for (const key of Object.keys(raw)) {
     if (!knownStepKeys.has(key)) warnings.push(`Step "${id}": ignored unknown field "${key}".`);
@@ -233,27 +235,38 @@ function titleFrom(text: string): string {
   return line.length <= maxTitleLength ? line : `${line.slice(0, maxTitleLength - 1)}…`;
 }
 
+/** A step field holding workspace-relative paths, with its bounds. */
+interface PathListField {
+  name: string;
+  maxEntries: number;
+  maxLength: number;
+}
+
+const writesField: PathListField = { name: 'writes', maxEntries: maxWritePatterns, maxLength: maxWritePatternLength };
+const basedOnField: PathListField = { name: 'basedOn', maxEntries: maxBasedOnPerStep, maxLength: maxBasisEntryLength };
+
 /**
- * A step's `writes`: a list of workspace-relative paths or globs (or one string), each
- * normalized; an absolute one, one that climbs out with `..`, one holding control
- * characters or too long is dropped with a warning. `undefined` when none was given.
+ * A step's `writes` (or, with `field`, another list of paths such as `basedOn`): a list of
+ * workspace-relative paths or globs (or one string), each normalized; an absolute one, one
+ * that climbs out with `..`, one holding control characters or too long is dropped with a
+ * warning. `undefined` when none was given.
  */
-function writePatternsOf(value: unknown, id: string, warnings: string[]): string[] | undefined {
+function writePatternsOf(value: unknown, id: string, warnings: string[], field: PathListField = writesField): string[] | undefined {
   if (value === undefined || value === null) return undefined;
   const items = typeof value === 'string' ? [value] : Array.isArray(value) ? value : undefined;
   if (items === undefined) {
-    warnings.push(`Step "${id}": "writes" ignored: give a list of paths or globs.`);
+    warnings.push(`Step "${id}": "${field.name}" ignored: give a list of paths or globs.`);
     return undefined;
   }
   const patterns: string[] = [];
   for (const item of items) {
     const pattern = typeof item === 'string' ? normalizeScopePattern(item) : undefined;
-    if (pattern === undefined || pattern === '' || pattern.length > maxWritePatternLength || actingCharacter.test(pattern)) {
-      warnings.push(`Step "${id}": "writes" ignored an entry that is not a usable path or glob.`);
+    if (pattern === undefined || pattern === '' || pattern.length > field.maxLength || actingCharacter.test(pattern)) {
+      warnings.push(`Step "${id}": "${field.name}" ignored an entry that is not a usable path or glob.`);
     } else if (pattern.startsWith('/') || /^[a-zA-Z]:/.test(pattern) || pattern.split('/').includes('..')) {
-      warnings.push(`Step "${id}": "writes" ignored ${JSON.stringify(pattern)}: paths are relative to the workspace and stay inside it.`);
+      warnings.push(`Step "${id}": "${field.name}" ignored ${JSON.stringify(pattern)}: paths are relative to the workspace and stay inside it.`);
     } else if (!patterns.includes(pattern)) patterns.push(pattern);
   }
-  if (patterns.length > maxWritePatterns) warnings.push(`Step "${id}": only the first ${maxWritePatterns} entries of "writes" are kept.`);
-  return patterns.slice(0, maxWritePatterns);
+  if (patterns.length > field.maxEntries) warnings.push(`Step "${id}": only the first ${field.maxEntries} entries of "${field.name}" are kept.`);
+  return patterns.slice(0, field.maxEntries);
 }

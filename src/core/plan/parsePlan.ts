@@ -3,7 +3,7 @@ import { contentHash } from './contentHash';
 import { normalizeAgents } from './normalizeAgents';
 import { parseJsonLoose } from './parseJsonLoose';
 import { normalizeStep, wordsOf, type RawStepEntry } from './normalizeStep';
-import { planSchema, type Plan } from './planSchema';
+import { planBasisSchema, planSchema, type Plan } from './planSchema';
 import { dependencyList, firstString, isRecord } from './rawValues';
 import { errorMessage } from '../../shared/errorMessage';
 
@@ -38,6 +38,7 @@ const knownPlanKeys = new Set([
   'description',
   'contextTags',
   'context_tags',
+  'basis',
 ]);
 
 /**
@@ -94,6 +95,13 @@ function parseValue(text: { ok: true; value: unknown } | { ok: false; error: str
   };
   const contextTags = wordsOf(container.contextTags ?? container.context_tags ?? top.contextTags ?? top.context_tags, undefined, 'contextTags', warnings);
   if (contextTags.length > 0) candidate.contextTags = contextTags;
+  const basis = top.basis ?? container.basis;
+  if (basis !== undefined) {
+    // What the planner read is only shown, never acted on: a basis that does not fit is dropped, not the plan.
+    const parsedBasis = planBasisSchema.safeParse(basis);
+    if (parsedBasis.success) candidate.basis = parsedBasis.data;
+    else warnings.push('Ignored "basis": it is not a list of files, searches and answers within bounds.');
+  }
   const checked = planSchema.safeParse(candidate);
   if (!checked.success) {
     return { ok: false, errors: checked.error.issues.map((issue) => `${issue.path.join('.') || 'plan'}: ${issue.message}`) };

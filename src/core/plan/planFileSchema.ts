@@ -13,6 +13,7 @@ const planFieldHelp = {
   agents: 'Your own agents by name, each with its instructions and the tools it may use. Steps name one in "agent"; "default" and "direct" need no entry.',
   steps: 'The steps, in the order they are shown. A step runs once every step it depends on has finished.',
   contextTags: 'Topics of the whole plan, such as "testing": every agent step also gets the skills whose tags include one of them.',
+  basis: 'What the planner read before writing the plan: the workspace files it opened, the searches it made and your answers to its questions. Shown in the review; not used by the run.',
 } satisfies Record<keyof Plan, string>;
 
 const stepFieldHelp = {
@@ -39,6 +40,7 @@ const stepFieldHelp = {
   review: 'Have a separate model call judge the step\'s result against its input and checks.',
   skills: 'For an "agent" step: names of the workspace\'s skills (SKILL.md files in .github/skills, .claude/skills or your own skills folder) whose full text the agent gets.',
   writes: 'The files the step may change: workspace-relative paths (a folder covers everything in it) or globs such as "src/**/*.ts". Steps whose files overlap never run at once; a change outside them asks first.',
+  basedOn: 'The workspace files the step rests on (what the planner read that led to it), as workspace-relative paths. Shown in the review.',
 } satisfies Record<keyof Step, string>;
 
 const checkHelp = {

@@ -68,6 +68,15 @@ true satisfies [CheckKind] extends [Check['kind']] ? ([Check['kind']] extends [C
 /** A JSON Schema object (draft 2020-12 subset) that a step's structured result must satisfy. */
 export const jsonSchemaObjectSchema = z.record(z.string(), z.unknown());
 
+/** Longest path or search named in a plan's basis or a step's `basedOn`, in characters. */
+export const maxBasisEntryLength = 500;
+/** Most files one step may cite in `basedOn`. */
+export const maxBasedOnPerStep = 20;
+/** Longest question or answer a plan's basis keeps, in characters. */
+export const maxBasisAnswerLength = 2000;
+/** Most files, searches and answers a plan's basis records, each. */
+export const maxBasisEntries = 200;
+
 /**
  * One step of a plan in canonical form. `maxAttempts` counts every attempt, the first
  * included (so 1 means "no retry"); `timeoutMs` is in milliseconds.
@@ -104,8 +113,25 @@ export const stepSchema = z.object({
    * or globs. Steps whose scopes overlap never run at once; a change outside it asks.
    */
   writes: z.array(z.string().min(1).max(maxWritePatternLength)).max(maxWritePatterns).optional(),
+  /** The workspace files the step rests on (what the planner read that led to it): workspace-relative paths. */
+  basedOn: z.array(z.string().min(1).max(maxBasisEntryLength)).max(maxBasedOnPerStep).optional(),
 });
 export type Step = z.infer<typeof stepSchema>;
+
+/**
+ * What a model's plan is based on: what the planner read before writing it (files, searches
+ * of text, symbols and references) and the user's answers to its questions. Paths are
+ * workspace-relative; every entry is bounded.
+ */
+export const planBasisSchema = z.object({
+  files: z.array(z.string().min(1).max(maxBasisEntryLength)).max(maxBasisEntries),
+  searches: z.array(z.string().min(1).max(maxBasisEntryLength)).max(maxBasisEntries),
+  answers: z
+    .array(z.object({ question: z.string().min(1).max(maxBasisAnswerLength), answer: z.string().max(maxBasisAnswerLength) }))
+    .max(maxBasisEntries),
+});
+/** See `planBasisSchema`. */
+export type PlanBasis = z.infer<typeof planBasisSchema>;
 
 /** A whole plan. `version` increments on every edit; `createdAt` is an ISO-8601 timestamp. */
 export const planSchema = z.object({
@@ -117,6 +143,8 @@ export const planSchema = z.object({
   steps: z.array(stepSchema),
   /** Topics of the whole plan: every agent step also gets the skills tagged with one of them. */
   contextTags: z.array(z.string()).optional(),
+  /** What the planner read and was told before writing the plan; absent when it read nothing (the heuristic planner). */
+  basis: planBasisSchema.optional(),
 });
 export type Plan = z.infer<typeof planSchema>;
 
@@ -148,6 +176,7 @@ export const plannerOutputSchema = z.object({
       outputSchema: jsonSchemaObjectSchema.optional(),
       skills: z.array(z.string()).optional(),
       writes: z.array(z.string()).optional(),
+      basedOn: z.array(z.string()).optional(),
     }),
   ),
 });

@@ -12,6 +12,8 @@ import { toolParameters } from '../tools/toolParameters';
 import { createPlanStepStream, type PlannerStep } from './planStepStream';
 import type { SkillSummary } from '../capabilities/plannerCatalogue';
 import type { Instruction } from '../capabilities/capabilityCatalogue';
+import { investigateRequest, type Investigation, type InvestigationOptions } from './investigateRequest';
+import { investigatedMessages, investigatedReply } from './investigatedReply';
 
 /** What `generatePlan` needs besides the objective. */
 export interface GeneratePlanOptions {
@@ -41,6 +43,12 @@ export interface GeneratePlanOptions {
   clock?: Clock;
   /** The plan's id (default: derived from its content). */
   planId?: string;
+  /**
+   * Investigate before planning (`investigateRequest`): the model reads the workspace with
+   * read-only tools and may ask the user, within the budget, then plans from what it read.
+   * Absent: the plan is written from the request and the listing alone.
+   */
+  investigate?: Omit<InvestigationOptions, 'llm' | 'signal' | 'onDelta'>;
 }
 
 /** A generated plan with its review and what generating it cost. */
@@ -58,6 +66,8 @@ export interface GeneratePlanResult {
   requests: number;
   repaired: boolean;
   mode: StructuredMode;
+  /** What the model read and was told before the plan, when it investigated; the plan's `basis` says the same. */
+  investigation?: Investigation;
 }
 
 /**
@@ -98,21 +108,28 @@ export async function generatePlan(objective: string, options: GeneratePlanOptio
       .map((diagnostic) => (diagnostic.stepId === undefined ? diagnostic.message : `step ${diagnostic.stepId}: ${diagnostic.message}`));
   };
   const streamSteps = options.onPartialStep ? createPlanStepStream(options.onPartialStep) : undefined;
-  const result = await chatStructured(
-    options.llm,
-    {
-      messages,
-      signal: options.signal,
-      schemaName: 'task_plan',
-      check,
-      ...(streamSteps ? { stream: true, onDelta: streamSteps } : {}),
-    },
-    plannerOutputSchema,
-  );
+  const investigation = options.investigate
+    ? await investigateRequest(messages, { ...options.investigate, llm: options.llm, signal: options.signal, ...(streamSteps ? { onDelta: streamSteps } : {}) })
+    : undefined;
+  const result =
+    investigatedReply(investigation, check) ??
+    (await chatStructured(
+      options.llm,
+      {
+        messages: investigation ? [...messages, ...investigatedMessages(investigation)] : messages,
+        signal: options.signal,
+        schemaName: 'task_plan',
+        check,
+        ...(streamSteps ? { stream: true, onDelta: streamSteps } : {}),
+      },
+      plannerOutputSchema,
+    ));
 
   const parsed = parsePlan(result.value, parseOptions);
   if (!parsed.ok) throw new Error(`The model's plan could not be used, even after a repair round: ${parsed.errors.join('; ')}`);
-  const plan: Plan = { ...parsed.plan, objective: objective.trim() };
+  const basis = investigation?.basis;
+  const grounded = basis !== undefined && basis.files.length + basis.searches.length + basis.answers.length > 0;
+  const plan: Plan = { ...parsed.plan, objective: objective.trim(), ...(grounded ? { basis } : {}) };
   const diagnostics = validatePlan(plan, validation);
   const warnings = [
     ...parsed.warnings,
@@ -126,11 +143,12 @@ export async function generatePlan(objective: string, options: GeneratePlanOptio
     critique: critiquePlan(plan, { tools: validationTools, ...(options.trusted === undefined ? {} : { trusted: options.trusted }) }),
     warnings,
     diagnostics,
-    usage: result.usage,
-    ...(result.costUsd === undefined ? {} : { costUsd: result.costUsd }),
-    requests: result.responses.length,
+    usage: investigation && result.responses.length > 0 ? sumUsage(investigation.usage, result.usage) : result.usage,
+    ...costOf(investigation, result),
+    requests: result.responses.length + (investigation?.requests ?? 0),
     repaired: result.repaired,
     mode: result.mode,
+    ...(investigation ? { investigation } : {}),
   };
 }
 
@@ -147,4 +165,15 @@ function describeTools(tools: GeneratePlanOptions['tools']): PlannerToolInfo[] {
     if (!tool) return [];
     return [{ name: tool.name, description: tool.description, parameters: toolParameters(tool) }];
   });
+}
+
+function sumUsage(a: LlmUsage, b: LlmUsage): LlmUsage {
+  return { promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens };
+}
+
+/** The cost of the investigation and the plan request together; none when either is unknown. */
+function costOf(investigation: Investigation | undefined, result: { costUsd?: number; responses: readonly unknown[] }): { costUsd?: number } {
+  if (investigation === undefined) return result.costUsd === undefined ? {} : { costUsd: result.costUsd };
+  if (investigation.costUsd === undefined || (result.responses.length > 0 && result.costUsd === undefined)) return {};
+  return { costUsd: investigation.costUsd + (result.responses.length > 0 ? (result.costUsd ?? 0) : 0) };
 }

@@ -13,6 +13,7 @@ import { critiqueWithModel, type ModelCritiqueOutcome } from './reviewPlanWithMo
 import type { PlannerStep } from './planStepStream';
 import type { SkillSummary } from '../capabilities/plannerCatalogue';
 import type { Instruction } from '../capabilities/capabilityCatalogue';
+import type { Investigation, InvestigationOptions } from './investigateRequest';
 
 /** Most workspace paths listed to the model when it plans (the prompt's token budget cuts further). */
 export const maxSnapshotFiles = 500;
@@ -56,6 +57,11 @@ export interface PlanRequestOptions {
   instructions?: readonly Instruction[];
   /** Whether the workspace is trusted: the critique flags what Restricted Mode will refuse; unknown (nothing flagged) when absent. */
   trusted?: boolean;
+  /**
+   * With a model and a workspace: the model investigates before it plans (read-only tools,
+   * questions through `ask`) within `budget`. Absent, or without a model: no investigation.
+   */
+  investigate?: Pick<InvestigationOptions, 'budget' | 'stop' | 'progress' | 'ask'>;
 }
 
 /** A plan with its critique and the planner's warnings (parse and validation findings). */
@@ -67,6 +73,8 @@ export interface PlannedRequest {
   modelCritique?: Omit<ModelCritiqueOutcome, 'critique'>;
   /** How the plan was made, for the run's journal (`RunOptions.planOrigin`, journaled as `plan_generated`). */
   origin: PlanOrigin;
+  /** What the model read and asked before planning, when it investigated (the plan's `basis` holds what was read). */
+  investigation?: Investigation;
 }
 
 function originOf(plan: Plan, critique: Critique, llm: LlmClient | undefined): PlanOrigin {
@@ -116,10 +124,14 @@ export async function planRequest(request: string, options: PlanRequestOptions):
     ...(options.skills ? { skills: options.skills } : {}),
     ...(options.instructions ? { instructions: options.instructions } : {}),
     ...(options.trusted === undefined ? {} : { trusted: options.trusted }),
+    ...(options.investigate && options.workspace
+      ? { investigate: { ...options.investigate, workspace: options.workspace, tools: options.tools, clock: options.clock } }
+      : {}),
   });
   const plan = withRequestAttachments(generated.plan, options.attachments ?? []);
+  const investigation = generated.investigation ? { investigation: generated.investigation } : {};
   if (!options.modelCritique) {
-    return { plan, critique: generated.critique, warnings: generated.warnings, origin: originOf(plan, generated.critique, options.llm) };
+    return { plan, critique: generated.critique, warnings: generated.warnings, origin: originOf(plan, generated.critique, options.llm), ...investigation };
   }
   const { critique, ...modelCritique } = await critiqueWithModel(plan, generated.critique, options.llm, {
     signal: options.signal,
@@ -128,7 +140,7 @@ export async function planRequest(request: string, options: PlanRequestOptions):
     ...(options.skills ? { skills: options.skills } : {}),
     ...(options.modelCritiqueTimeoutMs === undefined ? {} : { timeoutMs: options.modelCritiqueTimeoutMs }),
   });
-  return { plan, critique, warnings: generated.warnings, modelCritique, origin: originOf(plan, critique, options.llm) };
+  return { plan, critique, warnings: generated.warnings, modelCritique, origin: originOf(plan, critique, options.llm), ...investigation };
 }
 
 /**

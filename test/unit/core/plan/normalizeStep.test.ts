@@ -221,3 +221,15 @@ describe('normalizeStep', () => {
     assert.deepEqual(normalize({ id: 'a', requires: ['x', 'y'] }, 0, { inheritedDeps: ['x'] }).step?.dependsOn, ['x', 'y']);
   });
 });
+
+describe('normalizeStep: basedOn', () => {
+  it('keeps workspace-relative paths the step rests on, drops one that leaves the workspace, and bounds the list', () => {
+    const { step, warnings } = normalize({ id: 'S1', kind: 'agent', input: 'x', based_on: ['./src/a.ts', '../secret', '/etc/passwd', 'src/a.ts'] });
+    assert.deepEqual(step?.basedOn, ['src/a.ts']);
+    assert.equal(warnings.filter((warning) => warning.includes('"basedOn" ignored')).length, 2, warnings.join('\n'));
+    const many = normalize({ id: 'S2', kind: 'agent', input: 'x', basedOn: Array.from({ length: 30 }, (_, index) => `f${index}.ts`) });
+    assert.equal(many.step?.basedOn?.length, 20);
+    assert.ok(many.warnings.some((warning) => warning.includes('only the first 20 entries of "basedOn"')));
+    assert.equal(normalize({ id: 'S3', kind: 'agent', input: 'x', basedOn: [] }).step?.basedOn, undefined);
+  });
+});

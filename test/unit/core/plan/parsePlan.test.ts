@@ -390,3 +390,14 @@ describe('parsePlan', () => {
     });
   });
 });
+
+describe('parsePlan: basis', () => {
+  const steps = [{ id: 'S1', title: 'a', kind: 'agent', input: 'x', dependsOn: [] }];
+  it('keeps what the plan is based on, and drops a basis out of bounds with a warning instead of the plan', () => {
+    const basis = { files: ['src/a.ts'], searches: ['parse('], answers: [{ question: 'Which?', answer: 'MIT' }] };
+    assert.deepEqual(planOf(parsePlan({ objective: 'o', steps, basis })).basis, basis);
+    const bad = parsePlan({ objective: 'o', steps, basis: { files: ['x'.repeat(600)], searches: [], answers: [] } });
+    assert.equal(planOf(bad).basis, undefined);
+    assert.ok(bad.ok && bad.warnings.some((warning) => warning.includes('Ignored "basis"')));
+  });
+});
