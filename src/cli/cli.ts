@@ -49,6 +49,9 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
         'mcp-timeout': { type: 'string' },
         'allow-insecure-key': { type: 'boolean', default: false },
         'model-critique': { type: 'boolean', default: false },
+        'investigate-calls': { type: 'string' },
+        'investigate-tokens': { type: 'string' },
+        'investigate-seconds': { type: 'string' },
         yes: { type: 'boolean', short: 'y', default: false },
         json: { type: 'boolean', default: false },
         'allow-hard-links': { type: 'boolean', default: false },
@@ -126,7 +129,19 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
       case 'plan': {
         const request = required(target?.trim(), 'plan needs a request: task-planner plan "<what you want done>"');
         return await withCliMcp(mcpOptions, io, (extraTools) =>
-          planCommand(request, { ...runOptions, extraTools, modelCritique: values['model-critique'] }, io),
+          planCommand(
+            request,
+            {
+              ...runOptions,
+              extraTools,
+              modelCritique: values['model-critique'],
+              investigateCalls: values['investigate-calls'],
+              investigateTokens: values['investigate-tokens'],
+              investigateSeconds: values['investigate-seconds'],
+              answers: cliAnswers(values).answers,
+            },
+            io,
+          ),
         );
       }
       case 'validate': {

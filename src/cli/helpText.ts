@@ -2,7 +2,9 @@
 export const helpText = `task-planner: plan, validate, run and resume Task Planner plans from a terminal.
 
 Usage:
-  task-planner plan "<request>" [--model-critique] [run options]
+  task-planner plan "<request>" [--model-critique] [--investigate-calls N]
+                    [--investigate-tokens N] [--investigate-seconds N]
+                    [--answer Qn=TEXT] [run options]
   task-planner validate <plan.json> [--workspace DIR] [--json] [MCP options]
   task-planner run <plan.json | tasks file> [run options]
   task-planner import <tasks file> [--format F] [--out plan.json] [--base-url URL --model M]
@@ -93,6 +95,16 @@ Options:
   --strategy S        Planning strategy: react (default), plan_act_reflect,
                       goal_decompose_route_synthesise. The model plans with it ("plan") and
                       the agents of agent steps work by it ("plan", "run", "resume").
+  --investigate-calls N, --investigate-tokens N, --investigate-seconds N
+                      "plan" with a model: before writing the plan the model may read the
+                      workspace (read, list, search, symbols, problems; nothing that writes,
+                      runs or goes online) and ask you questions, within these bounds
+                      (defaults 20 tool calls, 60000 tokens, 90 s; --investigate-calls 0
+                      plans without looking). Each thing read is named on stderr; the
+                      first Ctrl+C plans with what was read, the next one cancels. Its
+                      questions are numbered Q1, Q2…: answered by --answer Qn=TEXT, else
+                      on a terminal, else with --yes by the first suggestion, else left
+                      to the model, which says in the plan what it chose.
   --model-critique    "plan": a model reviews the plan too; its findings are listed with
                       the static critic's, marked "model", with the tokens it took. Without
                       an answer within 60 s the static findings stand alone.

@@ -12,11 +12,15 @@ import { stepCapabilities, type StepCapabilities } from '../core/capabilities/st
 import { exitCodeOf, followExecution, reportRunResult } from './executeCliRun';
 import { sendRunTraces } from './traceCommand';
 import { type CliRunOptions, engineOptions, newCliRunId, parseStrategy, requireAttachments } from './runCommand';
+import { cliInvestigationBudget, cliPlanningQuestions, describeBasis, type CliInvestigationOptions } from './cliInvestigation';
+import { describeInvestigationEnd } from '../core/planner/investigateRequest';
 
 /** Options of `plan` besides those it shares with `run`. */
-export interface CliPlanOptions extends CliRunOptions {
+export interface CliPlanOptions extends CliRunOptions, CliInvestigationOptions {
   /** `--model-critique`: a model reviews the plan too, beside the static critic. */
   modelCritique?: boolean;
+  /** `--answer Qn=TEXT`: answers to the planner's questions, by their number. */
+  answers?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -28,9 +32,21 @@ export interface CliPlanOptions extends CliRunOptions {
  */
 export async function planCommand(request: string, options: CliPlanOptions, io: CliIo): Promise<number> {
   const strategy = parseStrategy(options.strategy);
+  const budget = cliInvestigationBudget(options);
   const controller = new AbortController();
-  const onInterrupt = (): void => controller.abort(new Error('Interrupted (Ctrl+C).'));
-  process.once('SIGINT', onInterrupt);
+  // While the model investigates, the first Ctrl+C means "plan now with what was read"; the next one cancels.
+  const planNow = new AbortController();
+  let investigating = false;
+  const onInterrupt = (): void => {
+    if (investigating && !planNow.signal.aborted) {
+      planNow.abort();
+      io.err('Planning with what was read so far (Ctrl+C again to cancel).');
+      return;
+    }
+    process.removeListener('SIGINT', onInterrupt);
+    controller.abort(new Error('Interrupted (Ctrl+C).'));
+  };
+  process.on('SIGINT', onInterrupt);
   try {
     const capabilities = await cliCapabilities(options, io, controller.signal);
     const engine = engineOptions(options, io, capabilities);
@@ -38,8 +54,9 @@ export async function planCommand(request: string, options: CliPlanOptions, io: 
     io.err(
       llm === undefined
         ? 'No API key (OPENAI_API_KEY or TASK_PLANNER_API_KEY) and no --base-url: planning with the heuristic planner, without a model.'
-        : `Planning with ${llm.model}…`,
+        : `Planning with ${llm.model}…${budget.maxToolCalls > 0 ? ' It may read the workspace first (Ctrl+C: plan with what it read).' : ''}`,
     );
+    investigating = llm !== undefined && budget.maxToolCalls > 0;
     const planned = await planRequest(request, {
       llm,
       tools: engine.tools,
@@ -50,9 +67,18 @@ export async function planCommand(request: string, options: CliPlanOptions, io: 
       modelCritique: options.modelCritique === true,
       skills: capabilities.skills,
       instructions: capabilities.instructions,
+      investigate: {
+        budget,
+        stop: planNow.signal,
+        progress: (line) => io.err(`  ${line}`),
+        ask: cliPlanningQuestions(io, { yes: options.yes === true, answers: options.answers ?? {} }),
+      },
     });
+    investigating = false;
     const { plan, critique, warnings } = planned;
+    if (planned.investigation && planned.investigation.end !== 'answered') io.err(describeInvestigationEnd(planned.investigation));
     io.err(describePlan(plan, critique, warnings, engine.approvalPolicy ?? 'writesAndCommands', engine.tools, capabilities));
+    if (plan.basis) io.err(describeBasis(plan.basis));
     if (planned.modelCritique) io.err(describeModelCritique(planned.modelCritique));
     if (!options.yes && !(io.interactive && (await confirm(io, 'Start this plan? [y/N] ', controller.signal)))) {
       if (options.json) io.out(JSON.stringify({ plan, critique, warnings, started: false }, null, 2));
@@ -104,7 +130,8 @@ function describePlan(
     const approval = approvalWords[stepApproval(step, plan, tools, { policy, trusted: true })];
     const checks = describeChecks(step.checks);
     const uses = describeUses(stepCapabilities(step, plan, capabilities));
-    return `  ${index + 1}. ${step.id} ${step.title} (${what}${after}${approval === '' ? '' : `, ${approval}`})${checks === undefined ? '' : `\n     checks: ${checks}`}${uses}`;
+    const basedOn = step.basedOn?.length ? `\n     based on: ${step.basedOn.join(', ')}` : '';
+    return `  ${index + 1}. ${step.id} ${step.title} (${what}${after}${approval === '' ? '' : `, ${approval}`})${checks === undefined ? '' : `\n     checks: ${checks}`}${uses}${basedOn}`;
   });
   const issues = critique.issues.map(
     (issue) => `  - ${issue.severity}${issue.stepId ? ` ${issue.stepId}` : ''}${issue.check === 'llm_review' ? ' (model)' : ''}: ${issue.message}`,
