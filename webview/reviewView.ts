@@ -51,6 +51,29 @@ export class ReviewViewElement extends LitElement {
   private restoredFrom: number | undefined;
   private focusTarget: FocusTarget | undefined;
 
+  /** What the plan is based on: "Read 7 files, 3 searches", each file a link that opens it, the searches and your answers. */
+  private renderBasis(review: ReviewView): TemplateResult | typeof nothing {
+    const basis = review.basis;
+    if (!basis) return nothing;
+    return html`<section class="plan-basis" aria-labelledby="basis-heading">
+      <h2 id="basis-heading">Based on</h2>
+      <p class="basis-summary">${basis.summary}</p>
+      ${basis.files.length > 0
+        ? html`<ul class="basis-files">
+            ${basis.files.map(
+              (path) => html`<li><button class="link mono" aria-label=${`Open ${path}`} @click=${() => this.send({ type: 'openFile', path })}>${path}</button></li>`,
+            )}
+          </ul>`
+        : nothing}
+      ${basis.searches.length > 0 ? html`<p class="basis-searches muted">Searched: ${basis.searches.map((search) => `"${search}"`).join(', ')}</p>` : nothing}
+      ${basis.answers.length > 0
+        ? html`<dl class="basis-answers">
+            ${basis.answers.map((answer) => html`<dt>${answer.question}</dt><dd>${answer.answer === '' ? html`<span class="muted">no answer: the planner chose</span>` : answer.answer}</dd>`)}
+          </dl>`
+        : nothing}
+    </section>`;
+  }
+
   private readonly send = (message: WebviewToHostMessage): void => {
     this.pendingFocus = undefined;
     this.restoredFrom = undefined;
@@ -133,7 +156,7 @@ export class ReviewViewElement extends LitElement {
         ${renderVersionPicker(review, this.pickedVersion, (version) => (this.pickedVersion = version), (version) => this.restoreVersion(version))}
         <plan-topics .topics=${review.contextTags} .skillTags=${review.skillTags}></plan-topics>
       </header>
-      ${renderChanges(review.changes)} ${renderCritique(review, this.allFindings, () => (this.allFindings = true))}
+      ${this.renderBasis(review)} ${renderChanges(review.changes)} ${renderCritique(review, this.allFindings, () => (this.allFindings = true))}
       <section aria-labelledby="steps-heading">
         <div class="row"><h2 id="steps-heading">Steps</h2><span class="spacer"></span>
           <vscode-button secondary data-action="add" aria-expanded=${this.adding ? 'true' : 'false'} @click=${() => (this.adding = !this.adding)}>Add step</vscode-button>

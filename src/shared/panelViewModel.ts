@@ -57,6 +57,8 @@ export interface StepView {
   checks?: string;
   /** The project instructions and skills the step's agent will be given, on one line, bounded and with control characters escaped. */
   uses?: string;
+  /** The files the step rests on (what the planner read that led to it), comma-separated, control characters escaped. */
+  basedOn?: string;
   /** The files the step may change (its `writes`), on one line, bounded and with control characters escaped. */
   writes?: string;
   /** The same paths and globs as written in the plan, for editing; absent when the step declares none. */
@@ -139,6 +141,18 @@ export interface ReviewView {
   skillTags?: string[];
   /** Every version of this plan the panel has shown, newest first; any one can be brought back. */
   versions: PlanVersionView[];
+  /** What the planner read and was told before writing the plan; absent when it read nothing. */
+  basis?: BasisView;
+}
+
+/** What a plan is based on, as the review shows it: every text one line with control characters escaped. */
+export interface BasisView {
+  /** "Read 7 files, 3 searches". */
+  summary: string;
+  /** Workspace-relative paths, each a link that opens the file. */
+  files: string[];
+  searches: string[];
+  answers: { question: string; answer: string }[];
 }
 
 /** A pending approval, clarification or review of a running step. */

@@ -17,6 +17,8 @@ import type { RunController } from './runController';
 import { requestFromEditor, type RequestEditors } from './requestEditor';
 import { readSettings } from './settings';
 import { setUpModelHint } from './modelStatus';
+import { askPlanningQuestion } from './planningQuestion';
+import type { PlanningQuestion } from '../core/planner/investigateRequest';
 import { errorMessage } from '../shared/errorMessage';
 
 /** Longest request accepted from the input box, in characters. */
@@ -80,8 +82,8 @@ export async function planTask(deps: PlanTaskDeps, options: PlanTaskOptions = {}
   if (text === undefined || text.trim() === '') return {};
   const attachments = collectAttachments(text, options.files ?? []);
   let failure: string | undefined;
-  const planned = await withPlanningProgress(vscode.l10n.t('Task Planner: planning'), (signal, report) =>
-    planRequest(deps, text, attachments, { signal, report, withoutModel: options.withoutModel === true, folder }),
+  const planned = await withPlanningProgress(vscode.l10n.t('Task Planner: planning'), (progress) =>
+    planRequest(deps, text, attachments, { ...progress, withoutModel: options.withoutModel === true, folder }),
   ).catch((error: unknown) => {
     failure = errorMessage(error);
     deps.log.error(`Planning failed: ${failure}`);
@@ -247,6 +249,12 @@ export interface PlanRequestHostOptions {
   onPartialStep?: (step: PlannerStep, index: number) => void;
   /** The workspace folder to plan in; `undefined` when no folder is open. */
   folder: vscode.WorkspaceFolder | undefined;
+  /** Aborted: stop investigating and plan with what was read. */
+  planNow?: AbortSignal;
+  /** Told when the model starts and stops investigating (what Cancel means changes). */
+  investigating?: (active: boolean) => void;
+  /** Asks the planner's questions; default: a QuickPick. */
+  ask?: (question: PlanningQuestion, signal: AbortSignal) => Promise<string | undefined>;
 }
 
 /**
@@ -271,7 +279,22 @@ export async function planRequest(
   await deps.prepareTools?.();
   // Read again for every plan, so a skill added a moment ago is offered (and the review shows what each step uses).
   const capabilities = await deps.runs.capabilities(options.signal, options.folder);
+  const investigate = provider.llm !== undefined && settings.investigation.maxToolCalls > 0;
+  options.investigating?.(investigate);
   return runtime.planRequest(text, {
+    ...(investigate
+      ? {
+          investigate: {
+            budget: settings.investigation,
+            ...(options.planNow ? { stop: options.planNow } : {}),
+            progress: (line: string) => {
+              deps.log.info(`Planning: ${line}`);
+              options.report(line);
+            },
+            ask: options.ask ?? askPlanningQuestion,
+          },
+        }
+      : {}),
     skills: capabilities.skills,
     instructions: capabilities.instructions,
     trusted: vscode.workspace.isTrusted,
@@ -291,6 +314,7 @@ export async function planRequest(
     // Regenerate keeps the plan only (the panel critiques each version itself): no model critique to pay for.
     modelCritique: settings.modelCritique && options.feedback === undefined,
     onPartialStep: (step, index) => {
+      if (index === 0) options.investigating?.(false);
       options.onPartialStep?.(step, index);
       if (index + 1 > streamed) options.report(vscode.l10n.t('step {0} written…', (streamed = index + 1)));
     },
@@ -315,29 +339,59 @@ function modelCritiqueNotes(planned: PlannedRequest, log: vscode.LogOutputChanne
  * and is the next version; `undefined` when the user cancelled. Throws what failed.
  */
 export async function regeneratePlan(deps: PlanTaskDeps, feedback: string, plan: Plan): Promise<Plan | undefined> {
-  const planned = await withPlanningProgress(vscode.l10n.t('Task Planner: regenerating the plan'), (signal, report) =>
-    planRequest(deps, plan.objective, [], { signal, feedback, report, folder: deps.runs.planFolder(plan.id) ?? deps.runs.folder() }),
+  const planned = await withPlanningProgress(vscode.l10n.t('Task Planner: regenerating the plan'), (progress) =>
+    planRequest(deps, plan.objective, [], { ...progress, feedback, folder: deps.runs.planFolder(plan.id) ?? deps.runs.folder() }),
   );
   if (!planned) return undefined;
   for (const warning of planned.warnings) deps.log.warn(warning);
   return { ...planned.plan, id: plan.id, version: plan.version + 1, objective: plan.objective };
 }
 
+/** What `withPlanningProgress` gives the planning it shows. */
+interface PlanningProgress {
+  signal: AbortSignal;
+  report: (message: string) => void;
+  planNow: AbortSignal;
+  investigating: (active: boolean) => void;
+}
+
 /**
  * Runs `work` behind a cancellable progress notification titled `title`: resolves to
- * `undefined` when the user cancelled it, rejects with what else failed.
+ * `undefined` when the user cancelled it, rejects with what else failed. While the model
+ * investigates, Cancel means "plan now with what was read": `planNow` aborts and a second
+ * notification ("writing the plan from what was read") takes over, whose Cancel cancels planning.
  */
-async function withPlanningProgress<T>(title: string, work: (signal: AbortSignal, report: (message: string) => void) => Promise<T>): Promise<T | undefined> {
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
-    const abort = new AbortController();
-    token.onCancellationRequested(() => abort.abort(new Error(vscode.l10n.t('{0}: cancelled.', title))));
+async function withPlanningProgress<T>(title: string, work: (progress: PlanningProgress) => Promise<T>): Promise<T | undefined> {
+  const abort = new AbortController();
+  const planNow = new AbortController();
+  let investigating = false;
+  let report: (message: string) => void = () => undefined;
+  const cancelled = (): void => abort.abort(new Error(vscode.l10n.t('{0}: cancelled.', title)));
+  const planningNow = (): void => {
+    planNow.abort();
+    const writing = vscode.l10n.t('Task Planner: writing the plan from what was read');
+    void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: writing, cancellable: true }, (progress, token) => {
+      report = (message) => progress.report({ message });
+      token.onCancellationRequested(cancelled);
+      return Promise.resolve(finished).catch(() => undefined);
+    });
+  };
+  const finished = vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
+    report = (message) => progress.report({ message });
+    token.onCancellationRequested(() => (investigating && !planNow.signal.aborted ? planningNow() : cancelled()));
     try {
-      return await work(abort.signal, (message) => progress.report({ message }));
+      return await work({
+        signal: abort.signal,
+        report: (message) => report(message),
+        planNow: planNow.signal,
+        investigating: (active) => (investigating = active),
+      });
     } catch (error) {
       if (abort.signal.aborted) return undefined;
       throw error;
     }
   });
+  return finished;
 }
 
 const imageTypes: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', bmp: 'image/bmp' };

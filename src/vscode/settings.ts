@@ -7,6 +7,7 @@ import type { PlanningStrategy } from '../core/session/planningPrompt';
 import type { ApprovalPolicy } from '../core/tools/tool';
 import { otlpTracesUrl } from '../core/trace/otlpTracesUrl';
 import { approvalPolicyValue, eitherTurnsOn, settingValue, userValue, type SettingOrigin, type SettingValues } from './settingValues';
+import { defaultInvestigationBudget, type InvestigationBudget } from '../core/planner/investigateRequest';
 
 /** The `taskPlanner.*` settings (package.json `contributes.configuration`), read at one moment. */
 export interface TaskPlannerSettings {
@@ -36,6 +37,8 @@ export interface TaskPlannerSettings {
   review: 'panel' | 'quickPick';
   /** The model reviews each new plan too (`taskPlanner.review.modelCritique`). */
   modelCritique: boolean;
+  /** What the model may read before it plans (`taskPlanner.planning.investigation.*`); `maxToolCalls` 0 plans without looking. */
+  investigation: InvestigationBudget;
   /** Tools may read and change files with several hard links (`taskPlanner.workspace.allowHardLinks`, user settings only). */
   allowHardLinks: boolean;
   /** Names or patterns of other extensions' tools a plan may use (`taskPlanner.tools.extensionTools`, user settings only). */
@@ -115,6 +118,11 @@ export function settingsFrom(values: SettingValues): TaskPlannerSettings {
     planTreeLayout: get<'flat' | 'levels'>('planTree.layout', 'flat'),
     review: get<'panel' | 'quickPick'>('review.show', 'panel'),
     modelCritique: get<boolean>('review.modelCritique', false) === true,
+    investigation: {
+      maxToolCalls: atLeastZero('planning.investigation.maxToolCalls', defaultInvestigationBudget.maxToolCalls),
+      maxTokens: atLeastZero('planning.investigation.maxTokens', defaultInvestigationBudget.maxTokens),
+      maxSeconds: atLeastZero('planning.investigation.maxSeconds', defaultInvestigationBudget.maxSeconds),
+    },
     allowHardLinks: get<boolean>('workspace.allowHardLinks', false) === true,
     reviewCriticalSteps: eitherTurnsOn(values, 'verification.reviewCriticalSteps'),
     extensionTools: stringList(userValue(values, 'tools.extensionTools')),

@@ -1,5 +1,6 @@
 import { stepProgress } from '../../shared/stepProgress';
 import type {
+  BasisView,
   ArgumentView,
   PanelBody,
   PlanVersionView,
@@ -20,7 +21,7 @@ import { emptyCatalogue, type CapabilityCatalogue } from '../capabilities/capabi
 import { stepCapabilities } from '../capabilities/stepCapabilities';
 import { visibleControls } from '../plan/visibleDirection';
 import { oneLine } from '../text/oneLine';
-import type { Diagnostic, Plan, Step } from '../plan/planSchema';
+import type { Diagnostic, Plan, PlanBasis, Step } from '../plan/planSchema';
 import { performedBy } from '../plan/stepKindTraits';
 import type { ReplanRecord } from '../replan/executeWithReplanning';
 import { stepApproval, type ApprovalSetting, type StepApproval } from '../tools/stepApproval';
@@ -123,6 +124,7 @@ function reviewView(source: ReviewSource): ReviewView {
     steps: plan.steps.map((step, index) => ({
       ...stepView(step, index, problems.get(step.id) ?? [], stepApproval(step, plan, registry, approvalSetting)),
       ...usesView(step, plan, source.capabilities),
+      ...(step.basedOn?.length ? { basedOn: visibleControls(oneLine(step.basedOn.join(', '), usesLength)) } : {}),
     })),
     ...(startBlockedReason === undefined ? {} : { startBlockedReason }),
     ...(modelNeeded ? { modelNeeded } : {}),
@@ -135,6 +137,20 @@ function reviewView(source: ReviewSource): ReviewView {
     contextTags: [...(plan.contextTags ?? [])],
     ...(source.capabilities ? { skillTags: [...new Set(source.capabilities.skills.flatMap((skill) => skill.tags))].sort() } : {}),
     versions: source.versions ? source.versions.map((version) => ({ ...version })) : [{ version: plan.version, label: `v${plan.version}` }],
+    ...(plan.basis ? { basis: basisView(plan.basis) } : {}),
+  };
+}
+
+/** The plan's basis for the review: "Read 7 files, 3 searches", then each entry on one line, controls escaped. */
+function basisView(basis: PlanBasis): BasisView {
+  const shown = (text: string): string => visibleControls(oneLine(text, usesLength));
+  const files = basis.files.length;
+  const searches = basis.searches.length;
+  return {
+    summary: `Read ${files} file${files === 1 ? '' : 's'}, ${searches} search${searches === 1 ? '' : 'es'}`,
+    files: basis.files.map(shown),
+    searches: basis.searches.map(shown),
+    answers: basis.answers.map((answer) => ({ question: shown(answer.question), answer: shown(answer.answer) })),
   };
 }
 

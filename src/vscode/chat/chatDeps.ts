@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { PlanningQuestion } from '../../core/planner/investigateRequest';
 import type { RunEvent, RunState } from '../../core/engine/runEvents';
 import type { RunResult } from '../../core/engine/runOptions';
 import type { Attachment, Plan } from '../../core/plan/planSchema';
@@ -40,7 +41,15 @@ export interface ChatDeps {
   plan(
     text: string,
     attachments: readonly Attachment[],
-    options: { signal: AbortSignal; model: ChatModel; onPartialStep: (step: PlannerStep, index: number) => void },
+    options: {
+      signal: AbortSignal;
+      model: ChatModel;
+      onPartialStep: (step: PlannerStep, index: number) => void;
+      /** One line per thing the model reads before it plans. */
+      progress?: (line: string) => void;
+      /** Asks the planner's question before the plan; `undefined`: no answer, the model chooses. */
+      ask?: (question: PlanningQuestion, signal: AbortSignal) => Promise<string | undefined>;
+    },
   ): Promise<PlannedRequest>;
 }
 

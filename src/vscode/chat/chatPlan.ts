@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { askPlanningQuestion } from '../planningQuestion';
 import { chatLimits, chatPlanMarkdown, chatStepLine, chatText } from '../../core/view/chatMarkdown';
 import { errorMessage } from '../../shared/errorMessage';
 import { collectAttachments } from '../attachments';
@@ -34,6 +35,19 @@ export async function chatPlan(
     const planned = await deps.plan(text, collectAttachments(text, files), {
       signal: abort.signal,
       model,
+      progress: (line) => stream.progress(chatText(line, chatLimits.line)),
+      // The question is asked in the conversation; the answer is picked or typed in the QuickPick it opens, then shown here too.
+      ask: async (question, signal) => {
+        const suggestions = question.suggestions.map((suggestion) => `- ${chatText(suggestion, chatLimits.line)}`).join('\n');
+        stream.markdown(
+          `\n**${vscode.l10n.t('Before planning: {0}', chatText(question.question, chatLimits.line))}**\n${suggestions === '' ? '' : `${suggestions}\n`}`,
+        );
+        const answer = await askPlanningQuestion(question, signal);
+        stream.markdown(
+          `${answer === undefined ? vscode.l10n.t('No answer: the planner chooses and says so in the plan.') : vscode.l10n.t('Your answer: {0}', chatText(answer, chatLimits.line))}\n\n`,
+        );
+        return answer;
+      },
       onPartialStep: (step, index) => {
         if (index < written) {
           stream.markdown(`\n${vscode.l10n.t('(The model started over.)')}\n\n`);

@@ -27,11 +27,18 @@ export function registerChatParticipant(
     log: planTask.log,
     interaction,
     model: (picked) => chatModel(planTask, picked),
-    plan: async (text, attachments, { signal, model, onPartialStep }) => {
+    plan: async (text, attachments, { signal, model, onPartialStep, progress, ask }) => {
       // The same folder as "Plan task" would take: the active editor's, else the one picked.
       const where = await planningFolder(planTask, []);
       if ('outcome' in where) throw new Error(where.outcome.error ?? vscode.l10n.t('No workspace folder was chosen, so nothing was planned.'));
-      const planned = await planRequest(planTask, text, attachments, { signal, report: () => undefined, provider: model, onPartialStep, folder: where.folder });
+      const planned = await planRequest(planTask, text, attachments, {
+        signal,
+        report: (line) => progress?.(line),
+        provider: model,
+        onPartialStep,
+        folder: where.folder,
+        ...(ask ? { ask } : {}),
+      });
       if (where.folder) {
         planTask.runs.planFor(planned.plan.id, where.folder);
         planTask.runs.useFolder(where.folder);

@@ -230,3 +230,20 @@ describe('buildPanelViewModel: the review the panel shows', () => {
     );
   });
 });
+
+describe('buildPanelViewModel: what the plan is based on', () => {
+  it('says "Read N files, M searches", lists each entry safe to show, and each step\'s files', () => {
+    const plan: Plan = {
+      ...makePlan([makeStep('A', { basedOn: ['src/a.ts', 'src/b.ts'] })]),
+      basis: { files: ['src/a.ts', 'src/\u001b[2Jb.ts'], searches: ['parse('], answers: [{ question: 'Which?', answer: 'MIT' }] },
+    };
+    const review = reviewOf({ plan });
+    assert.equal(review.basis?.summary, 'Read 2 files, 1 search');
+    assert.deepEqual(review.basis?.files, ['src/a.ts', 'src/\\u001b[2Jb.ts']);
+    assert.deepEqual(review.basis?.answers, [{ question: 'Which?', answer: 'MIT' }]);
+    assert.equal(review.steps[0]?.basedOn, 'src/a.ts, src/b.ts');
+    const single = reviewOf({ plan: { ...plan, basis: { files: ['a'], searches: [], answers: [] } } });
+    assert.equal(single.basis?.summary, 'Read 1 file, 0 searches');
+    assert.equal(reviewOf({ plan: makePlan([makeStep('A')]) }).basis, undefined);
+  });
+});
