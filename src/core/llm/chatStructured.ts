@@ -23,6 +23,12 @@ export interface StructuredRequest<T> extends Omit<LlmChatRequest, 'responseSche
   check?: (value: T) => string[];
   /** Longest reply read, in characters: a longer one is a problem (repair round) and is not parsed. Default: any length. */
   maxReplyChars?: number;
+  /**
+   * The text of a reply already received for `messages` (a planner that wrote the plan at the
+   * end of its investigation): read first instead of asking; only the repair round is asked
+   * for when it has problems. Not in `responses` (it was paid for elsewhere).
+   */
+  firstReply?: string;
 }
 
 /** A reply that matched the schema, with what it took to get it. */
@@ -101,7 +107,7 @@ function zodRead<T>(schema: z.ZodType<T>, value: unknown): { ok: true; value: T 
 }
 
 async function chatShaped<T>(client: LlmClient, request: StructuredRequest<T>, shape: ReplyShape<T>): Promise<StructuredResult<T>> {
-  const { schemaName = 'response', strict = false, check, maxReplyChars = Number.POSITIVE_INFINITY, ...chatRequest } = request;
+  const { schemaName = 'response', strict = false, check, maxReplyChars = Number.POSITIVE_INFINITY, firstReply, ...chatRequest } = request;
   const jsonSchema = shape.jsonSchema;
   const responses: LlmChatResponse[] = [];
   let modeIndex = modes.indexOf(workingMode.get(client) ?? 'json_schema');
@@ -128,7 +134,7 @@ async function chatShaped<T>(client: LlmClient, request: StructuredRequest<T>, s
     }
   };
 
-  const first = await ask(chatRequest.messages);
+  const first = firstReply === undefined ? await ask(chatRequest.messages) : { text: firstReply };
   let outcome = interpret(first.text, shape, check, maxReplyChars);
   let repaired = false;
   if (outcome.problems.length > 0) {

@@ -111,19 +111,19 @@ export async function generatePlan(objective: string, options: GeneratePlanOptio
   const investigation = options.investigate
     ? await investigateRequest(messages, { ...options.investigate, llm: options.llm, signal: options.signal, ...(streamSteps ? { onDelta: streamSteps } : {}) })
     : undefined;
-  const result =
-    investigatedReply(investigation, check) ??
-    (await chatStructured(
-      options.llm,
-      {
-        messages: investigation ? [...messages, ...investigatedMessages(investigation)] : messages,
-        signal: options.signal,
-        schemaName: 'task_plan',
-        check,
-        ...(streamSteps ? { stream: true, onDelta: streamSteps } : {}),
-      },
-      plannerOutputSchema,
-    ));
+  const firstReply = investigatedReply(investigation);
+  const result = await chatStructured(
+    options.llm,
+    {
+      messages: investigation ? [...messages, ...investigatedMessages(investigation)] : messages,
+      signal: options.signal,
+      schemaName: 'task_plan',
+      check,
+      ...(firstReply === undefined ? {} : { firstReply }),
+      ...(streamSteps ? { stream: true, onDelta: streamSteps } : {}),
+    },
+    plannerOutputSchema,
+  );
 
   const parsed = parsePlan(result.value, parseOptions);
   if (!parsed.ok) throw new Error(`The model's plan could not be used, even after a repair round: ${parsed.errors.join('; ')}`);
@@ -143,7 +143,7 @@ export async function generatePlan(objective: string, options: GeneratePlanOptio
     critique: critiquePlan(plan, { tools: validationTools, ...(options.trusted === undefined ? {} : { trusted: options.trusted }) }),
     warnings,
     diagnostics,
-    usage: investigation && result.responses.length > 0 ? sumUsage(investigation.usage, result.usage) : result.usage,
+    usage: investigation ? sumUsage(investigation.usage, result.usage) : result.usage,
     ...costOf(investigation, result),
     requests: result.responses.length + (investigation?.requests ?? 0),
     repaired: result.repaired,
@@ -171,9 +171,8 @@ function sumUsage(a: LlmUsage, b: LlmUsage): LlmUsage {
   return { promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens };
 }
 
-/** The cost of the investigation and the plan request together; none when either is unknown. */
-function costOf(investigation: Investigation | undefined, result: { costUsd?: number; responses: readonly unknown[] }): { costUsd?: number } {
+/** The cost of the investigation and the plan requests together; none when either is unknown. */
+function costOf(investigation: Investigation | undefined, result: { costUsd?: number }): { costUsd?: number } {
   if (investigation === undefined) return result.costUsd === undefined ? {} : { costUsd: result.costUsd };
-  if (investigation.costUsd === undefined || (result.responses.length > 0 && result.costUsd === undefined)) return {};
-  return { costUsd: investigation.costUsd + (result.responses.length > 0 ? (result.costUsd ?? 0) : 0) };
+  return investigation.costUsd === undefined || result.costUsd === undefined ? {} : { costUsd: investigation.costUsd + result.costUsd };
 }

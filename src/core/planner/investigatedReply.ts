@@ -1,37 +1,21 @@
-import type { StructuredResult } from '../llm/chatStructured';
 import type { LlmMessage } from '../llm/llmTypes';
 import { truncateToTokens } from '../llm/tokenCount';
 import { parseJsonLoose } from '../plan/parseJsonLoose';
-import { plannerOutputSchema } from '../plan/planSchema';
-import type { z } from 'zod';
 import type { Investigation } from './investigateRequest';
-
-type PlannerOutput = z.infer<typeof plannerOutputSchema>;
 
 /** Most tokens of the investigation transcript the plan request carries. */
 export const maxTranscriptTokens = 40_000;
 
 /**
- * The investigation's last reply as the plan, when it already is one: a model that answered
- * without a tool call wrote the plan straight away, and asking again would pay twice. Only a
- * reply that matches the planner's schema and passes `check` (the plan's validation) is
- * taken; otherwise `undefined`, and the plan is asked for with the transcript.
+ * The investigation's last reply when it looks like the plan (a JSON object): a model that
+ * answered without a tool call wrote the plan straight away, and asking again would pay
+ * twice. It is then read as the plan request's first reply (`StructuredRequest.firstReply`):
+ * taken when it validates, else only the repair round is asked for. `undefined` for prose.
  */
-export function investigatedReply(investigation: Investigation | undefined, check: (value: unknown) => string[]): StructuredResult<PlannerOutput> | undefined {
+export function investigatedReply(investigation: Investigation | undefined): string | undefined {
   if (investigation?.end !== 'answered' || investigation.answer === undefined) return undefined;
   const json = parseJsonLoose(investigation.answer);
-  if (!json.ok) return undefined;
-  const parsed = plannerOutputSchema.safeParse(json.value);
-  if (!parsed.success || check(parsed.data).length > 0) return undefined;
-  return {
-    value: parsed.data,
-    mode: 'text',
-    repaired: false,
-    remainingProblems: [],
-    responses: [],
-    usage: investigation.usage,
-    ...(investigation.costUsd === undefined ? {} : { costUsd: investigation.costUsd }),
-  };
+  return json.ok && json.value !== null && typeof json.value === 'object' ? investigation.answer : undefined;
 }
 
 /**

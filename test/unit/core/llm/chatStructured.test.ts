@@ -182,3 +182,21 @@ describe('chatWithJsonSchema', () => {
     assert.equal(llm.requests.length, 2, 'one repair round');
   });
 });
+
+describe('chatStructured: a first reply already received', () => {
+  const schema = z.object({ n: z.number() });
+  const signal = new AbortController().signal;
+  it('is taken without a request when it matches, and otherwise only the repair round is asked for', async () => {
+    const silent = scriptedLlm(['{"n": 9}']);
+    const taken = await chatStructured(silent, { messages: [{ role: 'user', content: 'x' }], signal, firstReply: '{"n": 1}' }, schema);
+    assert.deepEqual(taken.value, { n: 1 });
+    assert.equal(silent.requests.length, 0);
+    assert.equal(taken.usage.promptTokens, 0);
+    const repairing = scriptedLlm(['{"n": 2}']);
+    const repaired = await chatStructured(repairing, { messages: [{ role: 'user', content: 'x' }], signal, firstReply: '{"n": "one"}' }, schema);
+    assert.deepEqual(repaired.value, { n: 2 });
+    assert.equal(repaired.repaired, true);
+    assert.equal(repairing.requests.length, 1);
+    assert.deepEqual(repairing.requests[0]!.messages[1], { role: 'assistant', content: '{"n": "one"}' });
+  });
+});

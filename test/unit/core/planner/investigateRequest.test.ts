@@ -111,6 +111,17 @@ describe('investigateRequest: a read-only look at the workspace before the plan'
     assert.equal(planned.plan.steps[0]?.title, 'Fix the parser');
   });
 
+  it('a plan written at the end of the investigation that does not validate gets the one repair round, not a new plan request', async () => {
+    const invalid = JSON.stringify({ objective: 'x', steps: [{ id: 'S1', title: 'Use it', kind: 'tool', tool: 'no_such_tool', dependsOn: [] }] });
+    const { llm, base } = options([{ toolCalls: [call('read_file', { path: 'README.md' })] }, invalid, planJson()]);
+    const planned = await planRequest('Fix the parser', base);
+    assert.equal(llm.requests.length, 3, 'two investigation requests, then the repair round');
+    const repair = llm.requests[2]!.messages;
+    assert.ok(repair.some((message) => message.role === 'assistant' && message.content === invalid), 'the repair round shows the model its plan');
+    assert.ok(text(repair.at(-1)!.content).includes('could not be used'));
+    assert.equal(planned.plan.steps[0]?.title, 'Fix the parser');
+  });
+
   it('stops at the tool call budget and still writes the plan, even when the model asks for 1000 calls at once', async () => {
     const thousand = Array.from({ length: 1000 }, (_, index) => call('read_file', { path: 'README.md' }, `c${index}`));
     const { llm, base } = options([{ toolCalls: thousand }, planJson()], { maxToolCalls: 3 });
