@@ -5,6 +5,7 @@
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import regexp from 'eslint-plugin-regexp';
 
 const noDefaultExport = { selector: 'ExportDefaultDeclaration', message: 'Use a named export: this repository has no default exports.' };
 
@@ -19,6 +20,17 @@ export default tseslint.config(
       // Sample projects the tests plan and run against, not code of the extension.
       'test/fixtures/**',
     ],
+  },
+  // No regular expression of the extension or its webview can backtrack super-linearly: its inputs are
+  // model output, files and tool output of any size (ReDoS). A static proof, where a timed test could only sample.
+  {
+    files: ['src/**/*.ts', 'webview/**/*.ts'],
+    plugins: { regexp },
+    rules: {
+      'regexp/no-super-linear-backtracking': 'error',
+      'regexp/no-super-linear-move': 'error',
+      'regexp/no-misleading-capturing-group': 'error',
+    },
   },
   // A disable comment that no longer silences anything is an error, so none outlives its reason.
   { linterOptions: { reportUnusedDisableDirectives: 'error' } },
