@@ -8,9 +8,11 @@ const knownKey =
   /(?<![A-Za-z0-9])(sk-[A-Za-z0-9_-]{16,}|[sr]k_(live|test)_[A-Za-z0-9]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{16,}|xox[abeprs]-[A-Za-z0-9-]{10,}|xapp-[A-Za-z0-9-]{10,}|(AKIA|ASIA)[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{30,}|ya29\.[0-9A-Za-z_-]{20,}|hf_[A-Za-z0-9]{20,}|npm_[A-Za-z0-9]{30,}|pypi-[A-Za-z0-9_-]{30,}|SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}|eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*)/;
 
 // A URL whose user info has a password (`scheme://user:pass@host`, `redis://:pass@host`).
-const urlWithPassword = /[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/?#@]*:[^\s/?#@]*@/;
+// The scheme is matched from its last letter (`[A-Za-z][0-9+.-]*`, which finds the same URLs) and the user info up
+// to its first colon, so no part can be matched two ways: a long value costs linear time.
+const urlWithPassword = /[A-Za-z][0-9+.-]*:\/\/[^\s/?#@:]*:[^\s/?#@]*@/;
 // A URL whose user info (no password) is itself a token (`https://<token>@github.com/…`).
-const urlUser = /[A-Za-z][A-Za-z0-9+.-]*:\/\/([^\s/?#@:]+)@/;
+const urlUser = /[A-Za-z][0-9+.-]*:\/\/([^\s/?#@:]+)@/;
 // A URL with a credential in its query (`?token=…`, `&sig=…` of a signed URL).
 const urlQueryCredential = /[?&](access_token|token|api[_-]?key|key|password|passwd|pwd|secret|sig|signature|auth|x-amz-signature|x-goog-signature)=[^&\s]/i;
 // A connection string with a password (`Password=…;`, libpq's `password=…`).

@@ -202,7 +202,7 @@ function askBaseUrl(deps: ModelSetupDeps, value: string): Promise<string | undef
         }
       },
     })
-    .then((text) => text?.trim().replace(/\/+$/, ''));
+    .then((text) => text?.trim().replace(/(?<!\/)\/+$/, ''));
 }
 
 /** The model to use: picked from the server's list when it answers, else typed (the reason shown). */

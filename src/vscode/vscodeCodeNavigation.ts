@@ -30,7 +30,7 @@ export function createVscodeCodeNavigation(root: () => vscode.Uri | undefined): 
         const start = symbol.location.range.start;
         const text = await lines.line(symbol.location.uri, start.line);
         // TypeScript names a function "name()": the name alone is what a caller looks for and what the line shows.
-        const name = symbol.name.replace(/\(.*\)$/, '') || symbol.name;
+        const name = symbol.name.replace(/^([^(]*)\(.*\)$/, '$1') || symbol.name;
         const at = text.indexOf(name, start.character);
         symbols.push({
           name,

@@ -23,7 +23,9 @@ const scannedChars = 20_000;
 const maxStepFiles = 200;
 /** Globs that match every file: an instruction with one applies to every agent step, files or not. */
 const everything = new Set(['*', '**', '**/*']);
-const wrapping = /^[`'"([{<]+|[`'")\]}>.,;:!?]+$/g;
+const opening = /^[`'"([{<]+/;
+// The lookbehind starts the match at the run's first character only, so a long run costs linear time.
+const closing = /(?<![`'")\]}>.,;:!?])[`'")\]}>.,;:!?]+$/;
 
 /**
  * What `step` uses of `catalogue` (agent steps only; others use nothing): every
@@ -79,7 +81,7 @@ export function stepFiles(step: Pick<Step, 'attachments' | 'args' | 'input' | 't
     for (const item of Array.isArray(value) ? value : [value]) if (typeof item === 'string') add(item);
   }
   for (const text of [step.input ?? '', step.title]) {
-    for (const word of text.slice(0, scannedChars).split(/\s+/)) add(word.replace(wrapping, ''));
+    for (const word of text.slice(0, scannedChars).split(/\s+/)) add(word.replace(opening, '').replace(closing, ''));
   }
   return [...found];
 }

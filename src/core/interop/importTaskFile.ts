@@ -27,7 +27,8 @@ export interface ImportTaskFileOptions {
   createdAt?: string;
 }
 
-const checkbox = /^\s*(?:[-*+]|\d+[.)])\s+\[[ xX]\]/m;
+// Indents never span lines (`[^\S\n\r\u2028\u2029]`, not `\s`): each line start scans its own line only.
+const checkbox = /^[^\S\n\r\u2028\u2029]*(?:[-*+]|\d+[.)])\s+\[[ xX]\]/m;
 
 /**
  * The format of the task file `path` holds `text`, by its name, then its content: a Cursor
@@ -40,8 +41,8 @@ export function sniffTaskFormat(path: string, text: string): InteropFormat | und
   if (/\.plan\.md$/i.test(name) || name.includes('.cursor/plans/') || /^\uFEFF?---\r?\n(?:.*\r?\n)*?todos:/.test(text)) return 'cursor';
   if (name.includes('.kiro/specs/')) return 'kiro';
   if (/(?:^|\/)plan-[^/]*\.prompt\.md$/i.test(name) || /^#{1,3}\s+Plan:/m.test(text)) return 'copilot';
-  if (/^\s*[-*+]\s+\[[ xX]\]\s+(?:T\d{3,}|TXXX)\b/m.test(text)) return 'speckit';
-  if (/^\s*[-*+]\s+\[[ xX]\](?:\\?\*)?\s+\d+(?:\.\d+)*\.?\s/m.test(text) && /_Requirements?:/i.test(text)) return 'kiro';
+  if (/^[^\S\n\r\u2028\u2029]*[-*+]\s+\[[ xX]\]\s+(?:T\d{3,}|TXXX)\b/m.test(text)) return 'speckit';
+  if (/^[^\S\n\r\u2028\u2029]*[-*+]\s+\[[ xX]\](?:\\?\*)?\s+\d+(?:\.\d+)*\.?\s/m.test(text) && /_Requirements?:/i.test(text)) return 'kiro';
   if (checkbox.test(text)) return 'checklist';
   return undefined;
 }

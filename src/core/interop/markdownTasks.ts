@@ -1,11 +1,11 @@
-import { bulletItem, checkboxItem, emptyTask, headingLine, indentOf, type SourceDocument, type SourceNote, type SourceTask } from './sourceTasks';
+import { bulletItem, checkboxItem, emptyTask, headingLine, headingText, indentOf, type SourceDocument, type SourceNote, type SourceTask } from './sourceTasks';
 
 /** What a format makes of a checkbox item's text: the task's key, title and marks; `undefined` when it is no task of the format. */
 export type ItemReader = (text: string) => Pick<SourceTask, 'title' | 'parallel' | 'labels'> & { key?: string; dependsOn?: string[] } | undefined;
 
 type MarkedNote = SourceNote & { heading?: boolean; used?: boolean };
 
-const requirementsLine = /^_?Requirements?:\s*(.+?)_?\s*$/i;
+const requirementsLine = /^_?Requirements?:(.*)$/i;
 const fence = /^\s*(```|~~~)/;
 
 /**
@@ -40,12 +40,12 @@ export function readMarkdownTasks(text: string, readItem: ItemReader, fallbackTi
       open = undefined;
       const level = heading[1]!.length;
       if (level === 1 && title === undefined && tasks.length === 0) {
-        title = heading[2]!;
+        title = headingText(heading[2]!);
         return;
       }
       const note: MarkedNote = { line: number, text: line, heading: true };
       notes.push(note);
-      sections = [...sections.filter((section) => section.level < level), { level, text: heading[2]!, note }];
+      sections = [...sections.filter((section) => section.level < level), { level, text: headingText(heading[2]!), note }];
       return;
     }
     const box = checkboxItem.exec(line);
@@ -69,7 +69,10 @@ export function readMarkdownTasks(text: string, readItem: ItemReader, fallbackTi
     if (open !== undefined && indent > openIndent) {
       const detail = (bulletItem.exec(line)?.[2] ?? line.trim()).trimEnd();
       const requirements = requirementsLine.exec(detail);
-      if (requirements) open.requirements.push(...requirements[1]!.split(/\s*,\s*/).filter((part) => part !== ''));
+      if (requirements) {
+        const list = requirements[1]!.trim();
+        open.requirements.push(...(list.endsWith('_') ? list.slice(0, -1) : list).split(',').map((part) => part.trim()).filter((part) => part !== ''));
+      }
       else open.details.push(detail);
       return;
     }

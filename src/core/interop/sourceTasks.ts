@@ -48,7 +48,7 @@ export function emptyTask(line: number, title: string): SourceTask {
   return { line, title, done: false, parallel: false, optional: false, section: [], depth: 0, labels: [], requirements: [], details: [] };
 }
 
-const dependsPattern = /\s*\(?\*?\s*depends on:?\s+((?:(?:steps?|tasks?)\s+)?[\w.:-]+(?:\s*(?:,|and)\s*[\w.:-]+)*)\s*\*?\)?\.?\s*$/i;
+const dependsPattern = /\(?\*?(?<!\s)\s*depends on:?\s+((?:(?:steps?|tasks?)\s+)?[\w.:-]+(?:\s*(?:,|and)\s*[\w.:-]+)*)(?:\s*(?:\*\)?\.?|\)\.?|\.))?\s*$/i;
 
 /**
  * Splits "… (depends on T012, T013)" (Spec Kit's own wording, and Copilot's `*depends on
@@ -59,7 +59,8 @@ export function splitDependsOn(text: string): { text: string; dependsOn?: string
   if (!found) return { text };
   const keys = found[1]!
     .replace(/^(?:steps?|tasks?)\s+/i, '')
-    .split(/\s*(?:,|\band\b)\s*/)
+    .split(/,|\band\b/)
+    .map((key) => key.trim())
     .filter((key) => key !== '');
   return { text: text.slice(0, found.index).trimEnd(), dependsOn: keys.length === 1 && keys[0]!.toLowerCase() === 'none' ? [] : keys };
 }
@@ -71,16 +72,21 @@ export function dependsOnText(keys: readonly string[]): string {
 
 /** The workspace files a task's text and details name, Markdown links' targets included. */
 export function pathsOfTask(task: SourceTask): string[] {
-  const text = [task.title, ...task.details].join('\n').replace(/\[[^\]\n]*\]\(([^)\s]+)\)/g, ' $1 ');
+  const text = [task.title, ...task.details].join('\n').replace(/\[[^[\]\n]*\]\(([^)\s]+)\)/g, ' $1 ');
   return pathsInText(text).filter((path) => !/[[\]{}<>*?]/.test(path) && !path.startsWith('/') && !path.split('/').includes('..'));
 }
 
 /** The line a Markdown checkbox item starts with: indent, bullet, box, Kiro's optional mark, the rest. */
-export const checkboxItem = /^(\s*)(?:[-*+]|\d+[.)])\s+\[([ xX])\](\\?\*)?[ \t]+(.*)$/;
-/** A Markdown heading: its `#`s and text. */
-export const headingLine = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
+export const checkboxItem = /^(\s*)(?:[-*+]|\d+[.)])\s+\[([ xX])\](\\?\*)?[ \t]+(?![ \t])(.*)$/;
+/** A Markdown heading: its `#`s and the rest of the line (`headingText` reads its text). */
+export const headingLine = /^(#{1,6})\s+(?!\s)(.*)$/;
 /** A bullet that is not a checkbox: indent and text. */
-export const bulletItem = /^(\s*)(?:[-*+]|\d+[.)])\s+(.*)$/;
+export const bulletItem = /^(\s*)(?:[-*+]|\d+[.)])\s+(?!\s)(.*)$/;
+
+/** A heading's text from the rest of its line (`headingLine`'s second group): without the closing `#`s and the spaces around them. */
+export function headingText(rest: string): string {
+  return rest.trimEnd().replace(/(?<!#)#+$/, '').trimEnd();
+}
 
 /** Width of a line's indent, a tab counting as four spaces. */
 export function indentOf(text: string): number {

@@ -3,7 +3,7 @@ import { readMarkdownTasks, writeMarkdownTasks } from './markdownTasks';
 import { planToTasks } from './planToTasks';
 import { dependsOnText, splitDependsOn, type SourceDocument, type SourceTask } from './sourceTasks';
 
-const item = /^(T\d+|TXXX)\b\s*((?:\[[^\]\s]+\]\s*)*)(.*)$/;
+const item = /^(T\d+|TXXX)\b\s*((?:\[[^\]\s]+\]\s*)*)(?![\s[])(.*)$/;
 
 /**
  * Reads GitHub Spec Kit's `tasks.md` (its templates/tasks-template.md): phases and their
@@ -16,7 +16,7 @@ export function readSpecKit(text: string, name: string): SourceDocument {
     text,
     (itemText) => {
       const found = item.exec(itemText);
-      const tags = found ? [...found[2]!.matchAll(/\[([^\]\s]+)\]/g)].map((tag) => tag[1]!) : [];
+      const tags = found ? [...found[2]!.matchAll(/\[([^\]\s]+)\]\s*/gy)].map((tag) => tag[1]!) : [];
       const { text: title, dependsOn } = splitDependsOn((found ? found[3]! : itemText).trim());
       return {
         ...(found ? { key: found[1]! } : {}),

@@ -44,7 +44,7 @@ export type ListingProblem = 'unreachable' | 'refused_key' | 'not_listed' | 'inv
 export async function listServerModels(baseUrl: string, options: { apiKey?: string; timeoutMs?: number; fetch?: typeof fetch } = {}): Promise<ModelListing> {
   let url: URL;
   try {
-    url = new URL(`${baseUrl.trim().replace(/\/+$/, '')}/models`);
+    url = new URL(`${baseUrl.trim().replace(/(?<!\/)\/+$/, '')}/models`);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
   } catch {
     return { ok: false, problem: 'invalid_url', detail: `"${baseUrl}" is not an http(s) address` };

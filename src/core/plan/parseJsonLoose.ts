@@ -8,7 +8,7 @@ import { errorMessage } from '../../shared/errorMessage';
  * endings). Never throws.
  */
 export function parseJsonLoose(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
-  const fenced = /```[a-zA-Z0-9]*\s*\n([\s\S]*?)(?:```|$)/.exec(text)?.[1];
+  const fenced = /```[a-zA-Z0-9]*[^\S\n]*\n([\s\S]*?)(?:```|$)/.exec(text)?.[1];
   const candidates = [...new Set([fenced, sliceJson(text), text])].filter(
     (candidate): candidate is string => candidate !== undefined && candidate.trim() !== '',
   );

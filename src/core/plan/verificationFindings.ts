@@ -28,7 +28,7 @@ const retryAdvice = 'Give the step onVerificationFailure: "retry" (Save plan as 
 const impossibleAdvice = 'Correct or remove a check that can never pass: the step would fail however well it did its work.';
 const trivialAdvice = 'Check what the step must produce (e.g. result.answer.includes(...), a file_contains check, a command that tests it), or remove the check.';
 // A predicate that is true whatever happened: `true`, `!false`, `1`, `(true)`, `return true;`.
-const alwaysTrue = /^\(*\s*(?:return\s+)?(?:true|!\s*false|!\s*0|!!\s*1|1)\s*\)*\s*;?$/;
+const alwaysTrue = /^\(*\s*(?:return\s+)?(?:true|!\s*false|!\s*0|!!\s*1|1)\s*(?:\)+\s*)?;?$/;
 // Programs that succeed whatever happened.
 const alwaysSucceeds = new Set(['true', ':']);
 

@@ -36,7 +36,7 @@ export function classifyStepText(text: string, context: CommandContext = {}): St
   const question = /[?？]\s*$/.test(withoutUrls.trim()) && !polite && !imperative.test(withoutUrls.trim());
   if (question || ambiguity.test(withoutUrls)) return { kind: 'clarification', flaky: false };
 
-  const asked = stated.replace(/\s*[?？]\s*$/, '');
+  const asked = stated.replace(/(?<!\s)\s*[?？]\s*$/, '');
   const action = hasUrl ? undefined : recognizeToolAction(asked, context);
   if (action) return { kind: 'tool', ...action, flaky: action.calls.some((call) => call.tool === 'run_command') };
 

@@ -5,7 +5,7 @@ import type { ToolCall } from './recognizeToolAction';
 
 const quoted = String.raw`(?:"([^"]+)"|'([^']+)'|\x60([^\x60]+)\x60)`;
 const creation = new RegExp(
-  String.raw`^(?:please\s+)?(?:create|write|add|make|generate)\s+(?:(?:a|an|the|new)\s+)*(?:file\s+)?(?:(?:called|named)\s+)?(\S+)(?:\s+file)?(.*)$`,
+  String.raw`^(?:please\s+)?(?:create|write|add|make|generate)\s+(?:(?:a|an|the|new)\s+)*(?:file\s+)?(?:(?:called|named)\s+)?(\S+)(?!\S)(?:\s+file)?(.*)$`,
   'i',
 );
 const savedAs =
@@ -43,7 +43,7 @@ export function toolCallChecks(call: ToolCall): Check[] {
  * workspace-relative; `text` is one step.
  */
 export function workChecks(text: string): Check[] {
-  const line = text.trim().replace(/[.;!]+$/, '').replace(/\s+/g, ' ');
+  const line = text.trim().replace(/(?<![.;!])[.;!]+$/, '').replace(/\s+/g, ' ');
   const checks = renamed(line) ?? removed(line) ?? created(line) ?? saved(line) ?? [];
   return checks.every((check) => !('path' in check) || insideWorkspace(check.path)) ? checks : [];
 }

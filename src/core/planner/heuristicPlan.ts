@@ -144,7 +144,7 @@ function normalize(text: string): string {
     .replace(/[\u2018\u2019]/g, "'")
     .replace(/\u00A0/g, ' ')
     .split('\n')
-    .map((line) => line.replace(/[ \t]+$/g, ''))
+    .map((line) => line.replace(/(?<![ \t])[ \t]+$/g, ''))
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();

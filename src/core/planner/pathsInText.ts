@@ -40,7 +40,8 @@ export function isDirectoryToken(token: string): boolean {
 
 /** Strips quotes, backticks, brackets and trailing sentence punctuation around one word. */
 export function cleanToken(word: string): string {
-  return word.replace(/^[`'"([<]+/, '').replace(/[`'")\]>]+$/, '').replace(/[.,;:!?]+$/, '').replace(/[`'")\]>]+$/, '');
+  const closing = /(?<![`'")\]>])[`'")\]>]+$/;
+  return word.replace(/^[`'"([<]+/, '').replace(closing, '').replace(/(?<![.,;:!?])[.,;:!?]+$/, '').replace(closing, '');
 }
 
 /** Every distinct path the text names, in order of appearance (URLs left out). */

@@ -39,9 +39,15 @@ const fillers = new Set(
 // A plain word: letters only (a path, an option, a number, a ref such as origin/main is not plain).
 const plainWord = /^\p{L}[\p{L}'’]*$/u;
 const projectTests = /^(?:the\s+|all\s+(?:the\s+|of\s+the\s+)?)?(?:whole\s+|full\s+|entire\s+)?(?:(?:unit|integration|e2e)\s+)?(?:tests|test\s+suite|testsuite|specs)(?:\s+again)?$/i;
-const testsWith = /^(?:the\s+|all\s+(?:the\s+)?)?(?:whole\s+|full\s+)?(?:(?:unit|integration)\s+)?(?:tests|test\s+suite)\s+(?:with|using|via|through)\s+(.+)$/i;
+const testsWith = /^(?:the\s+|all\s+(?:the\s+)?)?(?:whole\s+|full\s+)?(?:(?:unit|integration)\s+)?(?:tests|test\s+suite)\s+(?:with|using|via|through)\s+(\S.*)$/i;
 const programSuite = /^(?:the\s+)?(?:whole\s+|full\s+|entire\s+)?(\S+)\s+(?:(?:unit\s+)?tests|(?:test\s+)?suite)$/i;
-const onTarget = /^(\S+)\s+(?:on|over|against|across)\s+(.+)$/i;
+const onTarget = /^(\S+)\s+(?:on|over|against|across)\s+(\S.*)$/i;
+// Where "… on <paths>" turns to its purpose (", to check the types"); a space run is matched from its start only.
+const purposeClause = /(?:,|(?<!\s))\s+(?:to|so|in\s+order\s+to)\s/i;
+// The end of a plain command line: at most "in/from <folder>", then at most a trailer (", …", "and …", "then …", "to …").
+// The command is what comes before the earliest place this matches to the end; a space run is matched from its start only.
+const commandTail =
+  /(?:(?<!\s)\s+(?:in|from)\s+(?:the\s+)?(\S+?)(?:\s+(?:folder|directory))?)?((?<!\s)\s+(?:and|to|so|then|in\s+order\s+to)\s.*|,\s.*)?$/i;
 const wholeWorkspace = /^(?:the\s+)?(?:whole\s+|entire\s+)?(?:project|repo|repository|codebase|code\s+base|code|workspace|everything)$/i;
 // Folders named without a "/" that "run black on src" means (any other single word may be English: "on save").
 const folderNames = new Set(['src', 'lib', 'tests', 'test', 'app', 'apps', 'scripts', 'source', 'pkg', 'cmd', 'internal', 'docs', 'examples', 'bin', 'tools']);
@@ -121,18 +127,19 @@ function plainCommands(rest: string, context: CommandContext): CommandAction | u
   const onPaths = target ? knownProgram(target[1])?.onPaths : undefined;
   if (target && onPaths) {
     // "run mypy on src and tests to check the types": the paths, then at most a purpose.
-    const [, what, why] = /^(.*?)((?:,?\s+(?:to|so|in\s+order\s+to)\s).*)?$/i.exec(target[2]!)!;
+    const at = target[2]!.search(purposeClause);
+    const [what, why] = at < 0 ? [target[2]!, undefined] : [target[2]!.slice(0, at), target[2]!.slice(at)];
     const paths = targetPaths(what!, context);
     return paths && (why === undefined || purpose.test(why)) ? callsOf([target[1]!, ...onPaths, ...paths].join(' '), undefined) : undefined;
   }
 
-  const cut = /^(.*?)(?:\s+(?:in|from)\s+(?:the\s+)?(\S+?)(?:\s+(?:folder|directory))?)?(\s+(?:and|to|so|then|in\s+order\s+to)\s.*|,\s.*)?$/i.exec(plain)!;
-  const commandLine = cut[1]!;
-  const cwd = cut[2];
-  const trailer = cut[3];
+  const cut = commandTail.exec(plain)!;
+  const commandLine = plain.slice(0, cut.index);
+  const cwd = cut[1];
+  const trailer = cut[2];
   if (trailer !== undefined) {
     // "Run npm install then npm test": the next command runs after this one.
-    const next = /^,?\s*(and\s+then|then|and|&&)\s+(.*)$/i.exec(trailer);
+    const next = /^,?\s*(and\s+then|then|and|&&)\s+(?!\s)(.*)$/i.exec(trailer);
     const more = next && knownProgram(next[2]!.split(/\s+/)[0]) ? plainCommands(next[2]!, context) : undefined;
     if (more && cwd === undefined) {
       const first = plainCommands(commandLine, context);
@@ -142,14 +149,14 @@ function plainCommands(rest: string, context: CommandContext): CommandAction | u
     // this command: the step is not one plain tool action, so none of it is dropped.
     if (more || !(purpose.test(trailer) || reported.test(trailer) || /^,\s*(?:please|now|again)$/i.test(trailer))) return undefined;
   }
-  return commandLine.split(/\s+&&\s+/).every((command) => onlyArguments(tokenize(command))) ? callsOf(commandLine, cwd) : undefined;
+  return commandLine.split(/(?<!\s)\s+&&\s+/).every((command) => onlyArguments(tokenize(command))) ? callsOf(commandLine, cwd) : undefined;
 }
 
 /** The paths "run mypy on …" names: paths, the whole workspace (`.`), or "it" for the step before's paths. */
 function targetPaths(text: string, context: CommandContext): string[] | undefined {
   if (wholeWorkspace.test(text)) return ['.'];
   if (pronoun.test(text)) return context.referentPaths && context.referentPaths.length > 0 ? [...context.referentPaths] : undefined;
-  const items = text.split(/\s*,\s*(?:and\s+)?|\s+and\s+/).map((item) => cleanToken(item.trim()).replace(/^\.\//, ''));
+  const items = text.split(/,(?:\s*and\s+)?|(?<!\s)\s+and\s+/).map((item) => cleanToken(item.trim()).replace(/^\.\//, ''));
   return items.every((item) => (isPathToken(item) || folderNames.has(item)) && !item.startsWith('/')) ? items : undefined;
 }
 
@@ -157,7 +164,7 @@ function targetPaths(text: string, context: CommandContext): string[] | undefine
 function callsOf(commandLine: string, cwd: string | undefined): CommandAction | undefined {
   const cwdPath = cwd === undefined ? undefined : cleanToken(cwd).replace(/^\.\//, '').replace(/\/$/, '');
   if (cwdPath !== undefined && (cwdPath.startsWith('/') || !/^[\w@.+/-]+$/.test(cwdPath))) return undefined;
-  const commands = commandLine.split(/\s+&&\s+/).map((part) => part.trim());
+  const commands = commandLine.split(/(?<!\s)\s+&&\s+/).map((part) => part.trim());
   if (commands.some((command) => command === '' || shellOperators.test(command))) return undefined;
   const calls = commands.map((command): CommandCall => ({
     tool: 'run_command',

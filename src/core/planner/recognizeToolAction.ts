@@ -14,7 +14,7 @@ export interface ToolAction {
 }
 
 const fileWords = String.raw`(?:the\s+)?(?:file|files)\s+`;
-const reasonClause = /\s+(?:since|because|as|which|that|it's|it is|they're|they are|—|-)\s.*$/i;
+const reasonClause = /(?<!\s)\s+(?:since|because|as|which|that|it's|it is|they're|they are|—|-)\s.*$/i;
 const dirWord = String.raw`(?:\s+(?:folder|directory|dir))?`;
 const typeExtensions: Record<string, string> = {
   typescript: 'ts',
@@ -88,7 +88,7 @@ const searchTrailers = /^(?:comments?|markers?|strings?|calls?|usages?|uses|refe
  */
 export function recognizeToolAction(text: string, context: CommandContext = {}): ToolAction | undefined {
   // A closing "." is punctuation, a lone "." or "./..." an argument ("run eslint .", "run go test ./...").
-  const line = text.trim().replace(/(?<=[^\s/.])[.;:!]+$/, '').replace(/\s+/g, ' ');
+  const line = text.trim().replace(/(?<=[^\s/.;:!])[.;:!]+$/, '').replace(/\s+/g, ' ');
   // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: an empty line matches no pattern below either (and the line holds no newline once its spaces are joined)
   if (line.includes('\n') || line === '') return undefined;
   const single = (call: ToolCall | undefined): ToolAction | undefined => (call ? { calls: [call], inOrder: false } : undefined);
@@ -124,11 +124,11 @@ function emptyFile(line: string): ToolCall | undefined {
 
 function deleteFiles(line: string): ToolAction | undefined {
   const match = new RegExp(
-    String.raw`^(?:delete|remove|rm)\s+(?:-f\s+)?(?:(?:the|old|unused|obsolete|stale|legacy|generated)\s+)*(?:${fileWords})?(.+)$`,
+    String.raw`^(?:delete|remove|rm)\s+(?:-f\s+)?(?:(?:the|old|unused|obsolete|stale|legacy|generated)\s+)*(?:${fileWords})?(\S.*)$`,
     'i',
   ).exec(line);
   if (!match || /\b(?:folder|directory|dir)\b/i.test(line)) return undefined;
-  const paths = pathList(match[1]!.replace(reasonClause, '').replace(/\s+from\s+(?:the\s+)?(?:disk|repo|repository|workspace|project)$/i, ''));
+  const paths = pathList(match[1]!.replace(reasonClause, '').replace(/(?<!\s)\s+from\s+(?:the\s+)?(?:disk|repo|repository|workspace|project)$/i, ''));
   if (!paths || paths.some(isDirectoryToken)) return undefined;
   return { calls: paths.map((path) => ({ tool: 'delete_file', args: { path } })), inOrder: false };
 }
@@ -172,7 +172,7 @@ function globCall(dirWordText: string | undefined, extension: string | undefined
 
 /** "Find where X is used" (called, defined…), "where is X used in src": the search for X. */
 const whereUsed =
-  /^(?:(?:find|show(?:\s+me)?|tell\s+me|list)\s+)?(?:out\s+)?where\s+(?:is\s+|are\s+)?(`[^`]+`|"[^"]+"|'[^']+'|[^\s`"']+)\s+(?:is\s+|are\s+|gets\s+)?(?:used|called|defined|declared|referenced|imported|mentioned)(\s+(?:in|under|within|across|inside)\s+.+)?$/i;
+  /^(?:(?:find|show(?:\s+me)?|tell\s+me|list)\s+)?(?:out\s+)?where\s+(?:is\s+|are\s+)?(`[^`]+`|"[^"]+"|'[^']+'|[^\s`"']+)\s+(?:is\s+|are\s+|gets\s+)?(?:used|called|defined|declared|referenced|imported|mentioned)(\s+(?:in|under|within|across|inside)\s+\S.*)?$/i;
 
 function searchText(line: string): ToolCall | undefined {
   const where = whereUsed.exec(line);
@@ -203,11 +203,11 @@ function scopeGlob(scope: string): string | undefined {
 
 function readFiles(line: string): ToolAction | undefined {
   const match = new RegExp(
-    String.raw`^(?:read|open|show(?:\s+me)?|view|print|cat|display|look\s+at|go\s+through|check\s+out)\s+(?:the\s+)?(?:contents?\s+of\s+(?:the\s+)?)?(?:${fileWords})?(.+)$`,
+    String.raw`^(?:read|open|show(?:\s+me)?|view|print|cat|display|look\s+at|go\s+through|check\s+out)\s+(?:the\s+)?(?:contents?\s+of\s+(?:the\s+)?)?(?:${fileWords})?(\S.*)$`,
     'i',
   ).exec(line);
   if (!match) return undefined;
-  const paths = pathList(match[1]!.replace(/\s+(?:to|so|for)\s+(?:understand|see|learn|check|find)\b.*$/i, ''));
+  const paths = pathList(match[1]!.replace(/(?<!\s)\s+(?:to|so|for)\s+(?:understand|see|learn|check|find)\b.*$/i, ''));
   if (!paths) return undefined;
   if (paths.length === 1 && isDirectoryToken(paths[0]!)) {
     const listing = globCall(paths[0], undefined);
@@ -219,7 +219,7 @@ function readFiles(line: string): ToolAction | undefined {
 
 /** The paths of "a, b and c" when every item is a path; otherwise `undefined`. */
 function pathList(text: string): string[] | undefined {
-  const items = text.split(/\s*,\s*(?:and\s+)?|\s+and\s+/).map((item) => cleanToken(item.trim()));
+  const items = text.split(/,(?:\s*and\s+)?|(?<!\s)\s+and\s+/).map((item) => cleanToken(item.trim()));
   if (items.length === 0 || items.some((item) => !isPathToken(item) || item.startsWith('/'))) return undefined;
   return [...new Set(items.map((item) => item.replace(/^\.\//, '')))];
 }

@@ -18,7 +18,7 @@ interface Part {
 }
 
 // Bullets (group 1) and numbers; Chinese and Japanese lists also number with "1、", "（1）", "一、" and bullet with "・", without a space.
-const listItem = /^\s*(?:([-*•+])\s+|(・)\s*|(?:\d{1,3}[.)]|\(\d{1,3}\))\s+|(?:\d{1,3}[、．]|（\d{1,3}）|[一二三四五六七八九十]{1,3}、)\s*)(.*)$/;
+const listItem = /^\s*(?:([-*•+])\s+|(・)\s*|(?:\d{1,3}[.)]|\(\d{1,3}\))\s+|(?:\d{1,3}[、．]|（\d{1,3}）|[一二三四五六七八九十]{1,3}、)\s*)(?!\s)(.*)$/;
 const latinStart = alternation(sequencingWords.start.filter((word) => !isCjk(word)));
 const cjkStart = alternation(sequencingWords.start.filter(isCjk));
 const latinWithin = alternation(sequencingWords.within.filter((word) => !isCjk(word)));
@@ -112,7 +112,7 @@ function result(preamble: string | undefined, parts: Part[]): SplitRequest {
 function splitProse(text: string): Part[] {
   return text
     .split(/\n\s*\n/)
-    .flatMap((paragraph) => paragraph.replace(/\s*\n\s*/g, ' ').split(sentenceBoundary))
+    .flatMap((paragraph) => paragraph.replace(/(?<!\s)\s*\n\s*/g, ' ').split(sentenceBoundary))
     .flatMap((sentence) =>
       conditional.test(sentence.trim())
         ? [{ text: sentence, follows: false }]

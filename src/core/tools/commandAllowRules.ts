@@ -253,7 +253,7 @@ export function programName(program: string): string {
   return base
     .toLowerCase()
     .replace(/\.(exe|cmd|bat|com|ps1)$/, '')
-    .replace(/[\d.]+$/, '');
+    .replace(/(?<![\d.])[\d.]+$/, '');
 }
 
 /** Where `words` must name what its program runs: after an interpreter (after `-m` for a Python), after a runner's subcommand, or the subcommand itself. */

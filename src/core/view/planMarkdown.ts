@@ -26,7 +26,9 @@ const markdownSignificant = /[\\`*_[\]()<>#|~&$]/g;
 
 // What GitHub turns into a link or a notification after Markdown is parsed, so escapes cannot stop it:
 // mentions and e-mail addresses, bare URLs (scheme:// or www.), issue references (#12, owner/repo#12, GH-12).
-const autolinked = /\S*@\S+|\S*(?:[a-z][a-z0-9+.-]*:\/\/|www\.)\S*|\S*#\d+\S*|\bGH-\d+\S*/gi;
+// Each whole-word alternative starts at a word's start only, and a scheme is matched from its last letter (the same
+// words match): a long word costs linear time.
+const autolinked = /(?<!\S)(?:\S*@\S+|\S*(?:[a-z][0-9+.-]*:\/\/|www\.)\S*|\S*#\d+\S*)|\bGH-\d+\S*/gi;
 
 /**
  * `text` as inert inline Markdown: at most `maxChars` characters (cut visibly), on one

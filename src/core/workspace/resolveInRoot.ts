@@ -183,7 +183,7 @@ function checkSegment(input: string, segment: string, first: boolean): void {
     throw new PathRefusedError(input, `the segment "${segment}" is made only of dots and spaces`);
   }
   if (first && segment === '~') throw new PathRefusedError(input, '"~" is not expanded to a home directory here');
-  if (deviceInitials.has(head | 0x20) && windowsDevice.test(segment.replace(/[. ]+$/, ''))) {
+  if (deviceInitials.has(head | 0x20) && windowsDevice.test(segment.replace(/(?<![. ])[. ]+$/, ''))) {
     throw new PathRefusedError(input, `"${segment}" is a reserved device name`);
   }
   // Stryker disable next-line StringLiteral: the includes test only keeps the regular expression off most segments; the expression decides.
