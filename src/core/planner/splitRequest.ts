@@ -34,8 +34,9 @@ const sentenceBoundary = new RegExp(
 );
 // ", then …", ", danach …", "，然后…", "、それから…": the clause after the comma is the next step.
 const commaConnective = new RegExp(String.raw`,\s+(?=(?:${latinStart})\b${notAfterClause}[,:]?\s)(?!next\s+to\b)|[,，、]\s*(?=${cjkStart})`, 'i');
-// "… und dann …", "… puis …", "… 然后 …": words that order what follows wherever they stand.
-const withinConnective = new RegExp(String.raw`\s+(?=(?:${latinWithin})\b\s)|(?<=\S)\s*(?=${cjkWithin})`, 'i');
+// "… und dann …", "… puis …", "… 然后 …": words that order what follows wherever they stand. Built patterns are out of
+// ESLint's reach: a space run is matched from its start only (`(?<!\s)`), so a long run costs linear time.
+const withinConnective = new RegExp(String.raw`(?<!\s)\s+(?=(?:${latinWithin})\b\s)|(?<=\S)\s*(?=${cjkWithin})`, 'i');
 // "If it fails, then …", "Wenn …, dann …": a condition, not two steps.
 const conditional = /^(?:if|when|unless|wenn|falls|sobald|si|quand|lorsque|cuando|se|quando)\b/i;
 const leadingConnective = new RegExp(String.raw`^(?:(?:${latinStart})\b${notAfterClause}[,:]?\s*|(?:${cjkStart})[,:，、：]?\s*)`, 'i');
@@ -43,7 +44,7 @@ const leadingStart = /^(?:(?:first(?: of all)?|to start|to begin|zuerst|zunächs
 // "X and <verb> …", "X then <verb> …": two actions in one sentence, done in that order. Reporting what a
 // command printed is part of running it, not a step of its own.
 const andAction = new RegExp(
-  String.raw`\s+(?:and|then)\s+(?=(?:then\s+)?(?:${actionVerbs})(?=\s))(?!(?:then\s+)?(?:${reportVerbs})\s+(?:me\s+)?(?:the\s+|on\s+the\s+|back\s+)?(?:results?|output|outcome|errors?|failures?)\b)`,
+  String.raw`(?<!\s)\s+(?:and|then)\s+(?=(?:then\s+)?(?:${actionVerbs})(?=\s))(?!(?:then\s+)?(?:${reportVerbs})\s+(?:me\s+)?(?:the\s+|on\s+the\s+|back\s+)?(?:results?|output|outcome|errors?|failures?)\b)`,
   'i',
 );
 
