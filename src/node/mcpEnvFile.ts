@@ -55,9 +55,9 @@ export async function readMcpEnvFile(config: StdioServer): Promise<Record<string
   }
   const env: Record<string, string> = {};
   for (const line of text.split(/\r?\n/)) {
-    const match = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=(.*)$/.exec(line);
+    const match = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=(?:\s*(\S(?:.*\S)?))?\s*$/.exec(line);
     if (!match) continue;
-    const raw = match[2]!.trim();
+    const raw = match[2] ?? '';
     env[match[1] as string] = /^(["']).*\1$/.test(raw) ? raw.slice(1, -1) : raw;
   }
   return env;

@@ -2,7 +2,7 @@ import type { Plan } from '../plan/planSchema';
 import { planToTasks } from './planToTasks';
 import { bulletItem, emptyTask, headingLine, indentOf, splitDependsOn, type SourceDocument, type SourceNote, type SourceTask } from './sourceTasks';
 
-const planHeading = /^#{1,3}\s+Plan:\s*(\S.*)$/;
+const planHeading = /^#{1,3}\s+Plan:\s*(\S(?:.*\S)?)\s*$/;
 const stepsHeading = /^(?:#{2,4}\s+Steps\b.*|\*\*Steps\b[^*]*\*\*.*)$/i;
 const boldHeading = /^\*\*[^*]+\*\*:?\s*(?:\(.*\)\s*)?$/;
 const phaseLine = /^\*\*((?:Phase|Stage|Part)\b[^*]*)\*\*:?\s*$/i;
@@ -27,7 +27,7 @@ export function readCopilot(text: string, name: string): SourceDocument {
     const number = index + 1;
     const planTitle = planHeading.exec(line);
     if (planTitle && title === undefined) {
-      title = planTitle[1]!.trimEnd();
+      title = planTitle[1]!;
       return;
     }
     if (stepsHeading.test(line)) {

@@ -40,12 +40,12 @@ export function readMarkdownTasks(text: string, readItem: ItemReader, fallbackTi
       open = undefined;
       const level = heading[1]!.length;
       if (level === 1 && title === undefined && tasks.length === 0) {
-        title = headingText(heading[2]!);
+        title = headingText(heading[2]);
         return;
       }
       const note: MarkedNote = { line: number, text: line, heading: true };
       notes.push(note);
-      sections = [...sections.filter((section) => section.level < level), { level, text: headingText(heading[2]!), note }];
+      sections = [...sections.filter((section) => section.level < level), { level, text: headingText(heading[2]), note }];
       return;
     }
     const box = checkboxItem.exec(line);

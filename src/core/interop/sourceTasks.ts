@@ -78,14 +78,14 @@ export function pathsOfTask(task: SourceTask): string[] {
 
 /** The line a Markdown checkbox item starts with: indent, bullet, box, Kiro's optional mark, the rest. */
 export const checkboxItem = /^(\s*)(?:[-*+]|\d+[.)])\s+\[([ xX])\](\\?\*)?[ \t]+(?![ \t])(.*)$/;
-/** A Markdown heading: its `#`s and the rest of the line (`headingText` reads its text). */
-export const headingLine = /^(#{1,6})\s+(?!\s)(.*)$/;
+/** A Markdown heading: its `#`s and the rest of the line, trimmed, if any (`headingText` reads its text). */
+export const headingLine = /^(#{1,6})(?:\s+(\S(?:.*\S)?)\s*|\s+)$/;
 /** A bullet that is not a checkbox: indent and text. */
 export const bulletItem = /^(\s*)(?:[-*+]|\d+[.)])\s+(?!\s)(.*)$/;
 
-/** A heading's text from the rest of its line (`headingLine`'s second group): without the closing `#`s and the spaces around them. */
-export function headingText(rest: string): string {
-  return rest.trimEnd().replace(/(?<!#)#+$/, '').trimEnd();
+/** A heading's text from the rest of its line (`headingLine`'s second group): without the closing `#`s and the spaces before them. */
+export function headingText(rest: string | undefined): string {
+  return (rest ?? '').replace(/(?<!#)#+$/, '').trimEnd();
 }
 
 /** Width of a line's indent, a tab counting as four spaces. */
