@@ -138,3 +138,10 @@ describe('withoutSecrets', () => {
     itFilters(keptAtTheEdge, removedAtTheEdge);
   });
 });
+
+describe('withoutSecrets: long values in linear time (ReDoS)', () => {
+  it('keeps a URL-like value with a long run of colons and no user info (25 s before), and still removes a password URL', () => {
+    const colons = `a://${':'.repeat(50_000)}/`;
+    assert.deepEqual(withoutSecrets({ V: colons, W: 'redis://:pw@host' }), { V: colons });
+  });
+});

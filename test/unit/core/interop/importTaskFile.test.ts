@@ -2,6 +2,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exportTaskFile, importTaskFile, sniffTaskFormat } from '../../../../src/core/interop/importTaskFile';
+import { readCopilot } from '../../../../src/core/interop/copilotFormat';
+import { readKiro } from '../../../../src/core/interop/kiroFormat';
+import { emptyTask, pathsOfTask, splitDependsOn } from '../../../../src/core/interop/sourceTasks';
 import { interopFormats, type InteropFormat } from '../../../../src/core/interop/interopFormats';
 import type { Plan } from '../../../../src/core/plan/planSchema';
 import { validatePlan } from '../../../../src/core/plan/validatePlan';
@@ -166,5 +169,32 @@ describe('importTaskFile', () => {
     assert.equal(sniffTaskFormat('tasks.md', '- [ ] T001 Create it'), 'speckit');
     assert.equal(sniffTaskFormat('todo.md', '* [x] done'), 'checklist');
     assert.equal(sniffTaskFormat('readme.md', '# Title'), undefined);
+  });
+});
+
+// A task file is anyone's text: a long run of one character, then one that ends the pattern, must cost linear time
+// (ESLint's regexp rules prove it of each pattern; before, each of these took 10 s to over a minute).
+describe('task files: long runs read in linear time (ReDoS)', () => {
+  const run = 50_000;
+  const spaces = ' '.repeat(run);
+
+  it('sniffs a file of blank lines as no format, and a checkbox after them as a checklist', () => {
+    assert.equal(sniffTaskFormat('t.md', `${'\n'.repeat(run)}x`), undefined);
+    assert.equal(sniffTaskFormat('t.md', `${'\n'.repeat(run)}- [ ] x`), 'checklist');
+  });
+
+  it('reads requirements, a heading and a Copilot title padded with spaces', () => {
+    const kiro = readKiro(`## Setup${spaces}x\u2028\n- [ ] 1. Task\n  - _Requirements: 1.2,${spaces}3.1_\n`, 'k');
+    assert.deepEqual(kiro.tasks.map((task) => [task.title, task.requirements, task.section]), [['Task', ['1.2', '3.1'], [`Setup${spaces}x`]]]);
+    assert.equal(readCopilot(`## Plan: Ship it${spaces}now\u2028`, 'c').title, `Ship it${spaces}now`);
+  });
+
+  it('finds no dependency in text padded with spaces, and one after them', () => {
+    assert.deepEqual(splitDependsOn(`do it${spaces}x`), { text: `do it${spaces}x` });
+    assert.deepEqual(splitDependsOn(`do it${spaces}(depends on T1, T2)`), { text: 'do it', dependsOn: ['T1', 'T2'] });
+  });
+
+  it('finds a linked path after a run of opening brackets', () => {
+    assert.deepEqual(pathsOfTask({ ...emptyTask(1, `${'['.repeat(run)}x`), details: ['see [notes](docs/a.md)'] }), ['docs/a.md']);
   });
 });

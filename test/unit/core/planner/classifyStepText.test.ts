@@ -90,3 +90,11 @@ describe('classifyStepText', () => {
     assert.deepEqual(onIt.kind === 'tool' ? onIt.calls : onIt.kind, [{ tool: 'run_command', args: { argv: ['mypy', 'src/a.py'] } }]);
   });
 });
+
+describe('classifyStepText: long runs in linear time (ReDoS)', () => {
+  it('reads a step padded with spaces (14 s before) as work, and one that ends in a question mark after them as its tool', () => {
+    const spaces = ' '.repeat(50_000);
+    assert.equal(classifyStepText(`read a.md${spaces}x`).kind, 'work');
+    assert.deepEqual(classifyStepText(`read a.md${spaces}?`), { kind: 'tool', calls: [{ tool: 'read_file', args: { path: 'a.md' } }], inOrder: false, flaky: false });
+  });
+});

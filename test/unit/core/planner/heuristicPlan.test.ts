@@ -204,3 +204,9 @@ describe('heuristicPlan: ordered lists and questions first (issue 29, item 1)', 
   });
 });
 
+
+describe('heuristicPlan: long runs in linear time (ReDoS)', () => {
+  it('plans a request padded with spaces and tabs (52 s before) as one step', () => {
+    assert.equal(heuristicPlan(`write a${' \t'.repeat(25_000)}b`).steps.length, 1);
+  });
+});

@@ -33,3 +33,11 @@ describe('pathsInText', () => {
     assert.deepEqual(pathsInText('Compare ../lib/a.ts with lib/./b.ts'), ['../lib/a.ts', 'lib/./b.ts']);
   });
 });
+
+describe('cleanToken: long runs in linear time (ReDoS)', () => {
+  it('keeps a word whose run of dots does not end it (15 s before), and strips one that does', () => {
+    const word = `a${'.'.repeat(50_000)}x`;
+    assert.equal(cleanToken(word), word);
+    assert.equal(cleanToken(`"a.md"${'.'.repeat(50_000)}`), 'a.md');
+  });
+});

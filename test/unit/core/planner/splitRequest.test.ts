@@ -143,3 +143,10 @@ describe('splitRequest', () => {
     assert.deepEqual(splitRequest('Run `npm test` and report the failures').parts, ['Run `npm test` and report the failures']);
   });
 });
+
+describe('splitRequest: long runs in linear time (ReDoS)', () => {
+  it('keeps a request padded with spaces (over a minute before) as one part', () => {
+    const spaces = ' '.repeat(50_000);
+    assert.deepEqual(splitRequest(`do a${spaces}b`).parts, [`Do a${spaces}b`]);
+  });
+});

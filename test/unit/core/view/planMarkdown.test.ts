@@ -127,3 +127,11 @@ describe('planMarkdown', () => {
 function makePlanText(objective: string): string {
   return planMarkdown(makePlan([makeStep('only')], { objective }));
 }
+
+describe('markdownText: long words in linear time (ReDoS)', () => {
+  it('escapes a 2,000-character word with no link in it (24 s before) as itself, and still quotes a URL', () => {
+    const word = 'a'.repeat(maxObjectiveChars);
+    assert.equal(markdownText(word, maxObjectiveChars), word);
+    assert.equal(markdownText(`see h${'1'.repeat(maxObjectiveChars - 20)}://x now`, maxObjectiveChars), `see \`h${'1'.repeat(maxObjectiveChars - 20)}://x\` now`);
+  });
+});
