@@ -263,10 +263,10 @@ describe('createOpenAiClient against the fake OpenAI server', function () {
 
   it('times out a slow first byte and retries', async () => {
     server.enqueue({ kind: 'message', content: 'late', delayMs: 2_000 }, { kind: 'message', content: 'prompt' });
-    const began = Date.now();
     const reply = await client({ timeoutMs: 150, initialBackoffMs: 10 }).chat({ messages: user, signal });
+    // Without the time-out the late reply would be the answer, after one request.
     assert.equal(reply.text, 'prompt');
-    assert.ok(Date.now() - began < 1_500);
+    assert.equal(server.chatRequests.length, 2);
   });
 
   it('waits for a slow first byte within the time-out', async () => {
@@ -321,12 +321,11 @@ describe('createOpenAiClient against the fake OpenAI server', function () {
   it('aborts an in-flight request promptly', async () => {
     server.enqueue({ kind: 'message', content: 'never seen', delayMs: 5_000 });
     const controller = new AbortController();
-    const began = Date.now();
     const pending = client().chat({ messages: user, signal: controller.signal, stream: true });
     setTimeout(() => controller.abort(new Error('user cancelled')), 50);
+    // Without the abort the reply would arrive after 5 s and the call would not reject.
     const error = await rejection(pending);
     assert.equal(error.kind, 'aborted');
-    assert.ok(Date.now() - began < 1_000);
   });
 
   it('aborts while waiting to retry', async () => {

