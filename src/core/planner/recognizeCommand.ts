@@ -129,7 +129,7 @@ function plainCommands(rest: string, context: CommandContext): CommandAction | u
     // "run mypy on src and tests to check the types": the paths, then at most a purpose.
     const at = target[2]!.search(purposeClause);
     const [what, why] = at < 0 ? [target[2]!, undefined] : [target[2]!.slice(0, at), target[2]!.slice(at)];
-    const paths = targetPaths(what!, context);
+    const paths = targetPaths(what, context);
     return paths && (why === undefined || purpose.test(why)) ? callsOf([target[1]!, ...onPaths, ...paths].join(' '), undefined) : undefined;
   }
 

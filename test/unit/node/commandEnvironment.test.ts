@@ -140,8 +140,8 @@ describe('withoutSecrets', () => {
 });
 
 describe('withoutSecrets: long values in linear time (ReDoS)', () => {
-  it('keeps a URL-like value with a long run of colons and no user info (25 s before), and still removes a password URL', () => {
-    const colons = `a://${':'.repeat(50_000)}/`;
+  it('keeps a URL-like value with a long run of colons and no user info (25 s at 50,000 before), and still removes a password URL', () => {
+    const colons = `a://${':'.repeat(200_000)}/`;
     assert.deepEqual(withoutSecrets({ V: colons, W: 'redis://:pw@host' }), { V: colons });
   });
 });
