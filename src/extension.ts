@@ -9,6 +9,9 @@ import { quickPickPlanReview, type PlanReview } from './vscode/planReview';
 import { planTask, planTaskFromEditor, regeneratePlan, type PlanTaskDeps } from './vscode/planTaskCommand';
 import { PlanTreeProvider } from './vscode/planTreeProvider';
 import { ProposalDocuments, proposalScheme } from './vscode/proposalDocuments';
+import { SnapshotDocuments, snapshotScheme } from './vscode/snapshotDocuments';
+import { registerUndoAnyway } from './vscode/undoAnyway';
+import { registerRunChangeDiff } from './vscode/runChangeDiff';
 import { RequestEditors } from './vscode/requestEditor';
 import { RunController } from './vscode/runController';
 import { RunsTreeProvider, registerRunsCommands } from './vscode/runsView';
@@ -85,6 +88,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
   const pending = new PendingPrompts();
   const modelStatus = new ModelStatus(keys, context.globalState, log);
   const documents = new ProposalDocuments();
+  const snapshots = new SnapshotDocuments();
   const sessionPlanner = createSessionPlanner();
   // The engine, tools and plan panel live in dist/runtime.js, loaded on first use.
   const trustGate = lazy(() => createVscodeTrustGate(log));
@@ -185,6 +189,10 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     statusBar,
     runsTree,
     vscode.workspace.registerTextDocumentContentProvider(proposalScheme, documents),
+    snapshots,
+    vscode.workspace.registerTextDocumentContentProvider(snapshotScheme, snapshots),
+    ...registerUndoAnyway({ runs, documents: snapshots, log }),
+    ...registerRunChangeDiff({ runs, documents: snapshots }),
     vscode.window.registerTreeDataProvider('taskPlanner.plan', tree),
     vscode.window.registerTreeDataProvider('taskPlanner.runs', runsTree),
     vscode.commands.registerCommand('taskPlanner.planTask', () => planTask(deps)),
@@ -225,7 +233,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     runs.onDidFinish((result) => {
       runsTree.refresh();
       const run = runs.runInfo(result.runId);
-      notifyRunFinished(result, log, run?.state, run?.folder?.uri);
+      notifyRunFinished(result, log, run?.state);
     }),
     runs.onDidChangeFolder((name) => tree.setFolder(name)),
     pending.onDidChange(() => statusBar.render()),

@@ -35,7 +35,7 @@ export function renderSummary(summary: RunSummaryView, send: (message: WebviewTo
     ${summary.changedFiles.length > 0
       ? html`<h3>Changed files</h3>
           <ul class="changed-files">
-            ${summary.changedFiles.map((path) => html`<li><button class="link" aria-label=${`Open ${path}`} @click=${() => send({ type: 'openFile', path })}>${path}</button></li>`)}
+            ${summary.changedFiles.map((path) => html`<li><button class="link" aria-label=${`Show the changes to ${path}: before the run and now`} @click=${() => send({ type: 'openFile', path })}>${path}</button></li>`)}
           </ul>`
       : html`<p class="muted">No file was changed through the file tools (commands may change files too; Undo run cannot restore those).</p>`}
     ${summary.undoMessage ? html`<p role="status">${summary.undoMessage}</p>` : nothing}

@@ -4,6 +4,8 @@ import type { RunEvent, RunState } from '../core/engine/runEvents';
 import type { RunResult } from '../core/engine/runOptions';
 import type { Plan } from '../core/plan/planSchema';
 import { describeUndo } from '../core/tools/describeUndo';
+import { tellUndo } from './undoAnyway';
+import { showRunChangeCommand } from './runChangeDiff';
 import type { UndoReport } from '../core/tools/undoRun';
 import type { RunUndo } from './runUndo';
 import { markManualStep } from './manualStepPrompts';
@@ -142,6 +144,11 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
     openFile: async ({ path }, panel) => {
       const folder = runs.folder() ?? vscode.workspace.workspaceFolders?.[0];
       if (!folder || path.split(/[\\/]/).includes('..')) return panel.notify('error', vscode.l10n.t('Cannot open {0}: it is not inside the workspace.', path));
+      // A file of the run's changed files shows what the run changed in it; any other opens.
+      const runId = panel.session.runId();
+      if (runId !== undefined && (await runs.changedFiles(runId)).includes(path)) {
+        return void (await vscode.commands.executeCommand(showRunChangeCommand, runId, path));
+      }
       await vscode.window.showTextDocument(vscode.Uri.joinPath(folder.uri, path), { preview: true });
     },
     // The commands act on the panel's plan: the panel is in front while its button is clicked.
@@ -155,9 +162,12 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
       const runId = panel.session.runId();
       if (!runId || panel.session.isRunning()) return panel.notify('error', vscode.l10n.t('Only a finished run can be undone.'));
       // The flow shows the outcome in the panel (`onDidUndo`); the notice says it at once.
-      const message = describeUndo(await runs.undo(runId));
+      const report = await runs.undo(runId);
+      const message = describeUndo(report);
       log.info(`Run ${runId}: ${message}`);
       panel.notify('info', message);
+      // The files changed since the run can be undone anyway, each after its diff (a question the panel cannot hold).
+      if (report.overwritable.length > 0) tellUndo(vscode.l10n.t('Task Planner: {0}', message), report, { runId });
       panel.refresh();
     },
     // The Plan tree's command, aimed at the panel's run: it says what it restored and what it left alone.

@@ -4,13 +4,13 @@ import type { ReplanLimits } from '../core/engine/hostRunOptions';
 import type { BudgetLimits } from '../core/llm/budget';
 import type { RunOptions, RunResult } from '../core/engine/runOptions';
 import type { RunEvent, RunState } from '../core/engine/runEvents';
-import type { CommandAllowList, CommandRunner, LlmClient, RunStore, WorkspaceFs, CheckpointStore } from '../core/ports';
+import type { CommandAllowList, CommandRunner, FileVersion, LlmClient, RunStore, WorkspaceFs, CheckpointStore } from '../core/ports';
 import type { Plan } from '../core/plan/planSchema';
 import type { CapabilityCatalogue } from '../core/capabilities/capabilityCatalogue';
 import type { CheckCommand, CheckCommandConsent } from '../core/engine/checkCommandConsent';
 import type { PlanningStrategy } from '../core/session/planningPrompt';
 import type { ApprovalPolicy, Tool } from '../core/tools/tool';
-import type { UndoReport } from '../core/tools/undoRun';
+import type { UndoAnyway, UndoReport } from '../core/tools/undoRun';
 import type { UndoneChanges } from '../core/tools/undoneChanges';
 import type { RunUndo } from './runUndo';
 import { runInterruption } from '../core/engine/runInterruption';
@@ -337,14 +337,20 @@ export class RunController implements vscode.Disposable {
   /**
    * Restores the files the run `runId` changed in its folder, from its checkpoints (refusing
    * files changed since). With `fromStep`, only that step's changes and those of the steps
-   * after it that depend on it or changed the same files (`undoScope`), newest first.
+   * after it that depend on it or changed the same files (`undoScope`), newest first. `anyway`: the files the user
+   * saw in a diff and chose to undo anyway (`undoRun`: written only while they are exactly what was shown).
    */
-  async undo(runId: string, fromStep?: { stepId: string; plan: Pick<Plan, 'steps'> }): Promise<UndoReport> {
+  async undo(runId: string, fromStep?: { stepId: string; plan: Pick<Plan, 'steps'> }, anyway?: readonly UndoAnyway[]): Promise<UndoReport> {
     const lane = await this.lanes.ofRun(runId);
     const checkpoints = await this.lanes.checkpointsOf(lane);
     const runtime = loadRuntime();
     const steps = fromStep === undefined ? undefined : runtime.undoScope(fromStep.plan, await checkpoints.list(runId), fromStep.stepId);
-    const report = await runtime.undoRun(runId, { workspace: this.lanes.workspaceOf(lane), checkpoints, ...(steps ? { steps } : {}) });
+    const report = await runtime.undoRun(runId, {
+      workspace: this.lanes.workspaceOf(lane),
+      checkpoints,
+      ...(steps ? { steps } : {}),
+      ...(anyway ? { anyway } : {}),
+    });
     this.undid.fire({ runId, report, ...(fromStep ? { fromStep: fromStep.stepId } : {}), undone: runtime.undoneChanges(await checkpoints.list(runId)) });
     return report;
   }
@@ -353,6 +359,18 @@ export class RunController implements vscode.Disposable {
   async undone(runId: string): Promise<UndoneChanges> {
     const lane = await this.lanes.ofRun(runId);
     return loadRuntime().undoneChanges(await (await this.lanes.checkpointsOf(lane)).list(runId));
+  }
+
+  /**
+   * The file `path` as it was before the run `runId` first changed it (`undefined` when the run never changed it), and
+   * the URI of the file now, in the run's folder.
+   */
+  async changeOf(runId: string, path: string): Promise<{ before: FileVersion; now: vscode.Uri | undefined } | undefined> {
+    const lane = await this.lanes.ofRun(runId);
+    const first = (await (await this.lanes.checkpointsOf(lane)).list(runId)).find(
+      (checkpoint) => checkpoint.path === path && checkpoint.operation !== 'createDirectory',
+    );
+    return first && { before: first.before, now: lane.folder && vscode.Uri.joinPath(lane.folder.uri, path) };
   }
 
   /** The folder-relative paths the run `runId` changed, in first-change order. */

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { showRunChangeCommand } from './runChangeDiff';
 import type { RunResult } from '../core/engine/runOptions';
 import type { RunState } from '../core/engine/runEvents';
 import { capText } from '../core/text/capText';
@@ -36,10 +37,9 @@ const maxFailureChars = 300;
  * `runSummary` of `state` (the run's snapshot, folded from its journal, repair runs
  * included): the headline with steps, changed files, repairs, tokens and cost, and the
  * first failure with its diagnosis. Buttons: "Show plan", "Show changes" (a pick of the
- * changed files) and "Undo run" when files changed, "Show log" when it did not complete.
- * `folder` is the workspace folder the run worked in (default: the first).
+ * changed files, each shown as a diff of before the run and now) and "Undo run" when files changed, "Show log" when it did not complete.
  */
-export function notifyRunFinished(result: RunResult, log: vscode.LogOutputChannel, state?: RunState, folder?: vscode.Uri): void {
+export function notifyRunFinished(result: RunResult, log: vscode.LogOutputChannel, state?: RunState): void {
   const steps = Object.values(result.steps);
   const known = state?.runId === result.runId ? state : undefined;
   const summary = known
@@ -66,7 +66,7 @@ export function notifyRunFinished(result: RunResult, log: vscode.LogOutputChanne
   const show = result.status === 'completed' ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
   void show(message, ...actions).then((choice) => {
     if (choice === showPlan) void vscode.commands.executeCommand('taskPlanner.plan.focus');
-    if (choice === showChangesLabel) void showChanges(changed, folder);
+    if (choice === showChangesLabel) void showChanges(result.runId, changed);
     if (choice === showLog) log.show(true);
     if (choice === undoRun) void vscode.commands.executeCommand('taskPlanner.undoRun', result.runId);
   });
@@ -82,23 +82,16 @@ function firstLine(text: string): string {
   return rest.length > 0 && first.length < maxFailureChars ? `${first.trimEnd()} …` : capText(first, maxFailureChars);
 }
 
-/** Opens a changed file of the run, picked from the list (the only one at once); a file the run deleted says so. */
-async function showChanges(paths: readonly string[], runFolder: vscode.Uri | undefined): Promise<void> {
-  const folder = runFolder ?? vscode.workspace.workspaceFolders?.[0]?.uri;
-  if (!folder) return;
+/** Shows what the run changed in one file (a diff: before the run ↔ now), picked from the list when it changed several. */
+async function showChanges(runId: string, paths: readonly string[]): Promise<void> {
   const path =
     paths.length === 1
       ? paths[0]
       : await vscode.window
           .showQuickPick(
             paths.map((item) => visibleDirection(item)),
-            { title: vscode.l10n.t('Files the run changed'), placeHolder: vscode.l10n.t('Open a changed file') },
+            { title: vscode.l10n.t('Files the run changed'), placeHolder: vscode.l10n.t('Show the changes to a file') },
           )
           .then((picked) => (picked === undefined ? undefined : paths[paths.map((item) => visibleDirection(item)).indexOf(picked)]));
-  if (path === undefined) return;
-  try {
-    await vscode.window.showTextDocument(vscode.Uri.joinPath(folder, path), { preview: true });
-  } catch {
-    void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: {0} cannot be opened; the run may have deleted it.', visibleDirection(path)));
-  }
+  if (path !== undefined) await vscode.commands.executeCommand(showRunChangeCommand, runId, path);
 }

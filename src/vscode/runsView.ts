@@ -3,6 +3,7 @@ import type { RunResult } from '../core/engine/runOptions';
 import { runListModel } from '../core/view/runListModel';
 import type { PlanTreeNode } from '../core/view/planTreeModel';
 import { describeUndo } from '../core/tools/describeUndo';
+import { tellUndo } from './undoAnyway';
 import { planTreeItem } from './planTreeItem';
 import type { PlanTreeProvider } from './planTreeProvider';
 import type { RunController } from './runController';
@@ -125,7 +126,7 @@ export function registerRunsCommands(deps: RunsCommandDeps): vscode.Disposable[]
       const report = await deps.runs.undo(runId);
       const message = vscode.l10n.t('Task Planner: {0}', describeUndo(report));
       deps.log.info(`Run ${runId}: ${describeUndo(report)}`);
-      void (report.refused.length > 0 ? vscode.window.showWarningMessage(message) : vscode.window.showInformationMessage(message));
+      tellUndo(message, report, { runId });
       return report;
     }),
   ];

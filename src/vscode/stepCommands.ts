@@ -1,4 +1,5 @@
 import { describeUndo } from '../core/tools/describeUndo';
+import { tellUndo } from './undoAnyway';
 import * as vscode from 'vscode';
 import { resultsKeptFrom } from '../core/plan/downstreamSteps';
 import type { Plan } from '../core/plan/planSchema';
@@ -178,7 +179,7 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
       const text = describeUndo(report);
       deps.log.info(`Run ${run.runId}, undo from step ${stepId}: ${text}`);
       const message = vscode.l10n.t('Task Planner: from step {0}: {1}', stepId, text);
-      void (report.refused.length > 0 ? vscode.window.showWarningMessage(message) : vscode.window.showInformationMessage(message));
+      tellUndo(message, report, { runId: run.runId, fromStep: { stepId, plan: run.plan } });
       return report;
     }),
     vscode.commands.registerCommand('taskPlanner.openResult', async (arg?: unknown) => {

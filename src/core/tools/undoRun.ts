@@ -1,6 +1,24 @@
-import type { WorkspaceFs, Checkpoint, CheckpointStore } from '../ports';
+import type { WorkspaceFs, Checkpoint, CheckpointStore, ExpectedContent, FileVersion } from '../ports';
 import { isWorkspaceError } from '../workspace/workspaceError';
-import { readVersion } from './fileVersions';
+import { expectedOf, readVersion } from './fileVersions';
+
+/**
+ * A file Undo left alone because it changed after the run, and what "Undo anyway" would do to it: replace `current`
+ * (exactly what was read, text and hash) by `restore` (the file before the run's first change Undo took in, absent
+ * when the run created it). A diff of these two is exactly the change Undo anyway makes.
+ */
+export interface UndoOverwrite {
+  path: string;
+  current: FileVersion;
+  restore: FileVersion;
+}
+
+/** The user's consent to one `UndoOverwrite` they were shown: the contents they saw, by hash. */
+export interface UndoAnyway {
+  path: string;
+  current: ExpectedContent;
+  restore: ExpectedContent;
+}
 
 /** What `undoRun` did, per path, in the order it acted (newest change first). */
 export interface UndoReport {
@@ -16,6 +34,8 @@ export interface UndoReport {
   unchanged: string[];
   /** Paths left alone, each with why. */
   refused: { path: string; reason: string }[];
+  /** The refused files Undo anyway could put back (a file changed or deleted since; not a directory, not bytes that are not text). */
+  overwritable: UndoOverwrite[];
 }
 
 /**
@@ -27,14 +47,17 @@ export interface UndoReport {
  * Each change put back (or found as it was before) is marked `undone`, so a second Undo
  * does nothing, even after the user made the same change again by hand; changes that never
  * landed (`abandoned`) are left out. A file is written only while it is exactly what the
- * run left (compare-and-swap), never over a change made since.
+ * run left (compare-and-swap), never over a change made since, except with `options.anyway`:
+ * a file named there whose content is still exactly the `current` the user was shown (from
+ * `report.overwritable`), and whose content before the run is still that `restore`, is put back
+ * to `restore` in one compare-and-swap write, so nothing the user did not see is overwritten.
  */
 export async function undoRun(
   runId: string,
-  options: { workspace: WorkspaceFs; checkpoints: CheckpointStore; signal?: AbortSignal; steps?: ReadonlySet<string> },
+  options: { workspace: WorkspaceFs; checkpoints: CheckpointStore; signal?: AbortSignal; steps?: ReadonlySet<string>; anyway?: readonly UndoAnyway[] },
 ): Promise<UndoReport> {
   const { workspace, signal } = options;
-  const report: UndoReport = { runId, restored: [], removed: [], unchanged: [], refused: [] };
+  const report: UndoReport = { runId, restored: [], removed: [], unchanged: [], refused: [], overwritable: [] };
   const blocked = new Set<string>();
   const settled = new Set<string>();
   // Changes that never landed, or that an earlier Undo already put back, are not undone (again).
@@ -60,7 +83,7 @@ export async function undoRun(
       continue;
     }
     const current = await currentVersion(workspace, path, signal);
-    const currentHash = typeof current === 'object' ? current.sha256 : undefined;
+    const currentHash = typeof current === 'object' && current.exists ? current.sha256 : undefined;
     const beforeHash = checkpoint.before.exists ? checkpoint.before.sha256 : undefined;
     if (typeof current === 'object' && currentHash === checkpoint.afterSha256) {
       // Only over exactly what the run left: a file changed since is never written over.
@@ -79,6 +102,23 @@ export async function undoRun(
       if (currentHash === original.get(path)) settled.add(path);
       await options.checkpoints.settle(checkpoint, 'undone');
       if (!report.unchanged.includes(path)) report.unchanged.push(path);
+    } else if (typeof current === 'object') {
+      // The first change in scope to this path holds what the file was before the run touched it.
+      const pathCheckpoints = checkpoints.filter((candidate) => candidate.path === path);
+      const restore = pathCheckpoints[0]?.before ?? checkpoint.before;
+      const consent = options.anyway?.find((entry) => entry.path === path);
+      if (consent && sameContent(consent.current, expectedOf(current)) && sameContent(consent.restore, expectedOf(restore))) {
+        await putBack(workspace, path, current, restore, signal);
+        for (const each of pathCheckpoints) await options.checkpoints.settle(each, 'undone');
+        settled.add(path);
+        report.restored.push(path);
+        if (!restore.exists) report.removed.push({ path, kind: 'file' });
+        continue;
+      }
+      blocked.add(path);
+      const reason = refusal(checkpoint, current);
+      report.refused.push({ path, reason: consent ? `${reason}; it changed again after the difference was shown, so Undo anyway left it too` : reason });
+      report.overwritable.push({ path, current, restore });
     } else {
       blocked.add(path);
       report.refused.push({ path, reason: refusal(checkpoint, current) });
@@ -87,9 +127,23 @@ export async function undoRun(
   return report;
 }
 
+function sameContent(left: ExpectedContent, right: ExpectedContent): boolean {
+  return left.exists ? right.exists && left.sha256 === right.sha256 : !right.exists;
+}
+
+/** Writes `restore` over `current` (compare-and-swap: only while the file is exactly `current`). */
+async function putBack(workspace: WorkspaceFs, path: string, current: FileVersion, restore: FileVersion, signal: AbortSignal | undefined): Promise<void> {
+  const expected = { expected: expectedOf(current) };
+  if (!restore.exists) {
+    if (current.exists) await workspace.delete(path, signal, expected);
+    return;
+  }
+  await workspace.writeText(path, restore.text, signal, restore.mode === undefined ? expected : { ...expected, mode: restore.mode });
+}
+
 function refusal(checkpoint: Checkpoint, current: Current): string {
   if (current === 'directory') return `${checkpoint.path} is now a directory; the run left a file there`;
-  if (typeof current === 'object' && current.sha256 === undefined) {
+  if (typeof current === 'object' && !current.exists) {
     return `${checkpoint.path} was deleted after step ${checkpoint.stepId} changed it; restore it by hand if you want it back`;
   }
   if (checkpoint.afterSha256 === undefined) return `${checkpoint.path} was created again after step ${checkpoint.stepId} deleted it; it is left as it is`;
@@ -103,16 +157,15 @@ function refusal(checkpoint: Checkpoint, current: Current): string {
 const neverAborted = new AbortController().signal;
 
 /**
- * What is at a path now: a file's sha256 of its exact bytes (`undefined` when absent), a
+ * What is at a path now: a file's version (its text and the sha256 of its exact bytes, or absent), a
  * directory, or bytes that are not UTF-8 (so not what any file tool wrote).
  */
-type Current = { sha256: string | undefined } | 'directory' | 'not_utf8';
+type Current = FileVersion | 'directory' | 'not_utf8';
 
 // Read as `readVersion` reads: strictly, so a byte a lenient decoding would lose (one that is not UTF-8) still counts.
 async function currentVersion(workspace: WorkspaceFs, path: string, signal: AbortSignal | undefined): Promise<Current> {
   try {
-    const version = await readVersion({ workspace }, path, signal ?? neverAborted);
-    return { sha256: version.exists ? version.sha256 : undefined };
+    return await readVersion({ workspace }, path, signal ?? neverAborted);
   } catch (error) {
     if (isWorkspaceError(error, 'is_directory')) return 'directory';
     if (isWorkspaceError(error, 'not_utf8')) return 'not_utf8';

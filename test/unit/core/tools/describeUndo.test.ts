@@ -3,10 +3,10 @@ import { describeUndo } from '../../../../src/core/tools/describeUndo';
 
 describe('describeUndo', () => {
   it('counts restored files with the right plural', () => {
-    assert.equal(describeUndo({ runId: 'r', restored: ['a.txt'], removed: [], unchanged: [], refused: [] }), 'Undo restored 1 file.');
-    assert.equal(describeUndo({ runId: 'r', restored: [], removed: [], unchanged: ['b'], refused: [] }), 'Undo restored 0 files.');
+    assert.equal(describeUndo({ runId: 'r', restored: ['a.txt'], removed: [], unchanged: [], refused: [], overwritable: [] }), 'Undo restored 1 file.');
+    assert.equal(describeUndo({ runId: 'r', restored: [], removed: [], unchanged: ['b'], refused: [], overwritable: [] }), 'Undo restored 0 files.');
     assert.equal(
-      describeUndo({ runId: 'r', restored: ['a.txt', 'a.txt'], removed: [], unchanged: [], refused: [] }),
+      describeUndo({ runId: 'r', restored: ['a.txt', 'a.txt'], removed: [], unchanged: [], refused: [], overwritable: [] }),
       'Undo restored 1 file.',
       'one file changed twice is one file',
     );
@@ -14,13 +14,13 @@ describe('describeUndo', () => {
 
   it('names every file left alone with its reason', () => {
     const text = describeUndo({
-      runId: 'r', restored: ['a', 'b'], removed: [], unchanged: [], refused: [{ path: 'c.txt', reason: 'changed since the run' }, { path: 'd', reason: 'gone' }],
+      runId: 'r', restored: ['a', 'b'], removed: [], unchanged: [], refused: [{ path: 'c.txt', reason: 'changed since the run' }, { path: 'd', reason: 'gone' }], overwritable: [],
     });
     assert.equal(text, 'Undo restored 2 files; left alone: c.txt (changed since the run); d (gone).');
   });
 
   it('never calls a file the run created "restored": it says it removed it', () => {
-    const created = { runId: 'r', restored: ['new.txt'], removed: [{ path: 'new.txt', kind: 'file' as const }], unchanged: [], refused: [] };
+    const created = { runId: 'r', restored: ['new.txt'], removed: [{ path: 'new.txt', kind: 'file' as const }], unchanged: [], refused: [], overwritable: [] };
     assert.equal(describeUndo(created), 'Undo removed 1 file the run created.');
     const mixed = {
       runId: 'r',
@@ -28,9 +28,10 @@ describe('describeUndo', () => {
       removed: [{ path: 'new.txt', kind: 'file' as const }, { path: 'b.txt', kind: 'file' as const }, { path: 'src/gen', kind: 'folder' as const }],
       unchanged: [],
       refused: [{ path: 'c.txt', reason: 'changed since the run' }],
+      overwritable: [],
     };
     assert.equal(describeUndo(mixed), 'Undo restored 1 file and removed 2 files and 1 folder the run created; left alone: c.txt (changed since the run).');
-    const folders = { runId: 'r', restored: ['d1', 'd2'], removed: [{ path: 'd1', kind: 'folder' as const }, { path: 'd2', kind: 'folder' as const }], unchanged: [], refused: [] };
+    const folders = { runId: 'r', restored: ['d1', 'd2'], removed: [{ path: 'd1', kind: 'folder' as const }, { path: 'd2', kind: 'folder' as const }], unchanged: [], refused: [], overwritable: [] };
     assert.equal(describeUndo(folders), 'Undo removed 2 folders the run created.');
   });
 });
