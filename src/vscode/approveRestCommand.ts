@@ -26,7 +26,9 @@ export interface ApproveRestDeps {
  * else still asks. Takes a proposal diff's URI, else the active one's.
  */
 export function registerApproveRest(deps: ApproveRestDeps): vscode.Disposable {
-  return vscode.commands.registerCommand('taskPlanner.approveRest', async (arg?: unknown, reach?: GrantReach) => {
+  return vscode.commands.registerCommand('taskPlanner.approveRest', async (arg?: unknown, reachArg?: unknown) => {
+    // The editor title passes its own context as the second argument: only a reach named by a caller skips the question.
+    const reach: GrantReach | undefined = reachArg === 'step' || reachArg === 'run' ? reachArg : undefined;
     const key = promptKeyOf(arg instanceof vscode.Uri ? arg : activeProposalUri());
     const prompt = key === undefined ? undefined : deps.pending.get(key);
     if (prompt?.kind !== 'approval' || prompt.request.kind !== 'file' || key?.runId === undefined) {

@@ -39,11 +39,13 @@ export function stepStatusView(status: StepStatus): StepStatusView {
 /**
  * How a step's state looks, its skip's cause told apart: a step that failed and was skipped by
  * its failure policy looks failed, "failed (the run went on without it)"; one skipped because its
- * condition was not met (a fix after tests that passed) is "not needed"; any other as its status.
+ * condition was not met (a fix after tests that passed) is "not needed"; one whose change or command the user
+ * rejected is "rejected by you" (the walk of issue 28 read a bare "skipped" as the run's own choice); any other as its status.
  */
 export function stepStateView(state: { status: StepStatus; skipCause?: SkipCause | undefined }): StepStatusView {
   if (state.status === 'skipped' && state.skipCause === 'failed') return { ...stepStatusView('failed'), label: 'failed (the run went on without it)' };
   if (state.status === 'skipped' && state.skipCause === 'condition') return { ...stepStatusView('skipped'), icon: 'pass', label: notNeededLabel };
+  if (state.status === 'skipped' && state.skipCause === 'rejected') return { ...stepStatusView('skipped'), icon: 'circle-slash', label: 'rejected by you' };
   return stepStatusView(state.status);
 }
 

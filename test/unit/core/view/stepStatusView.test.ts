@@ -1,5 +1,13 @@
 import assert from 'node:assert/strict';
-import { formatDuration, previewValue } from '../../../../src/core/view/stepStatusView';
+import { formatDuration, previewValue, stepStateView } from '../../../../src/core/view/stepStatusView';
+
+describe('stepStateView', () => {
+  it('tells a step skipped because the user rejected it apart from one skipped for another cause', () => {
+    assert.deepEqual(stepStateView({ status: 'skipped', skipCause: 'rejected' }), { icon: 'circle-slash', color: 'disabledForeground', label: 'rejected by you' });
+    assert.equal(stepStateView({ status: 'skipped', skipCause: 'dependency' }).label, 'skipped');
+    assert.equal(stepStateView({ status: 'skipped', skipCause: 'halted' }).label, 'skipped');
+  });
+});
 
 describe('formatDuration', () => {
   it('says milliseconds under a second, tenths of seconds under a minute, then minutes and whole seconds', () => {
