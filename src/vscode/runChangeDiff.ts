@@ -1,18 +1,23 @@
 import * as vscode from 'vscode';
 import { visibleDirection } from '../core/plan/visibleDirection';
 import { textOf } from '../core/tools/fileVersions';
-import type { RunController } from './runController';
+import type { FileVersion } from '../core/ports';
 import type { SnapshotDocuments } from './snapshotDocuments';
 
 /** The command that shows what a run changed in one file: `(runId, path)`, the path relative to the run's folder. */
 export const showRunChangeCommand = 'taskPlanner.showRunChange';
+
+/** What the diff needs of the runs (the `RunController`): a changed file before the run, and the file now. */
+export interface ChangedRuns {
+  changeOf(runId: string, path: string): Promise<{ before: FileVersion; now: vscode.Uri | undefined } | undefined>;
+}
 
 /**
  * Registers `showRunChangeCommand`: a diff of the file as it was before the run first changed it (left, from the run's
  * checkpoint) and the file now (right, the real file, so it can be edited; empty when it is gone). A path the run
  * did not change opens as the file itself.
  */
-export function registerRunChangeDiff(deps: { runs: Pick<RunController, 'changeOf'>; documents: SnapshotDocuments }): vscode.Disposable[] {
+export function registerRunChangeDiff(deps: { runs: ChangedRuns; documents: SnapshotDocuments }): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand(showRunChangeCommand, async (runId: string, path: string): Promise<void> => {
       const change = await deps.runs.changeOf(runId, path);

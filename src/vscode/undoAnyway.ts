@@ -4,13 +4,17 @@ import { visibleDirection } from '../core/plan/visibleDirection';
 import { describeUndo } from '../core/tools/describeUndo';
 import { expectedOf, textOf } from '../core/tools/fileVersions';
 import type { UndoAnyway, UndoOverwrite, UndoReport } from '../core/tools/undoRun';
-import type { RunController } from './runController';
 import { snapshotScheme, type SnapshotDocuments } from './snapshotDocuments';
 
 /** What an Undo acted on: the run, and for Undo from here the step and the plan that scoped it. */
 export interface UndoTarget {
   runId: string;
   fromStep?: { stepId: string; plan: Pick<Plan, 'steps'> };
+}
+
+/** What Undo anyway needs of the runs (the `RunController`). */
+export interface UndoingRuns {
+  undo(runId: string, fromStep?: UndoTarget['fromStep'], anyway?: readonly UndoAnyway[]): Promise<UndoReport>;
 }
 
 /** The command behind "Show what Undo would overwrite…" (not in the palette: it needs a report). */
@@ -34,7 +38,7 @@ export function tellUndo(message: string, report: UndoReport, target: UndoTarget
  * hash, so the file is written only while it is still exactly the left side, and only with the right side.
  */
 export function registerUndoAnyway(deps: {
-  runs: Pick<RunController, 'undo'>;
+  runs: UndoingRuns;
   documents: SnapshotDocuments;
   log: vscode.LogOutputChannel;
 }): vscode.Disposable[] {
@@ -63,7 +67,7 @@ async function askOne(documents: SnapshotDocuments, overwrite: UndoOverwrite): P
   const now = documents.put(overwrite.path, 'now', textOf(overwrite.current) ?? '');
   const after = documents.put(overwrite.path, 'after-undo', textOf(overwrite.restore) ?? '');
   await vscode.commands.executeCommand('vscode.diff', now, after, vscode.l10n.t('{0}: now ↔ after Undo anyway', shown), { preview: false });
-  const undo = vscode.l10n.t('Undo anyway');
+  const undo: vscode.MessageItem = { title: vscode.l10n.t('Undo anyway') };
   const question = !overwrite.current.exists
     ? vscode.l10n.t('{0} was deleted after the run. Undo anyway: bring it back as it was before the run (right)?', shown)
     : !overwrite.restore.exists
@@ -72,7 +76,9 @@ async function askOne(documents: SnapshotDocuments, overwrite: UndoOverwrite): P
   const detail = vscode.l10n.t(
     'The diff shows the file as it is now (left) and as Undo anyway leaves it (right). If the file changes again before you answer, it is left alone.',
   );
-  const choice = await vscode.window.showWarningMessage(question, { modal: true, detail }, undo);
+  // The safe answer first, so it is the focused button: a stray Enter keeps the user's changes.
+  const keep: vscode.MessageItem = { title: vscode.l10n.t('Keep my changes'), isCloseAffordance: true };
+  const choice = await vscode.window.showWarningMessage(question, { modal: true, detail }, keep, undo);
   await closeDiff(now);
   return choice === undo;
 }

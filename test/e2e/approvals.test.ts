@@ -1,0 +1,166 @@
+// End-to-end walk of the approvals and of what follows a run in the browser workbench (code-server), without a model
+// (plan files). Screenshots in test-results/screenshots/approvals/:
+// 1. four writes asking at once come one diff at a time in plan order, with the count of what waits; the diff's
+//    title bar holds Approve, Reject, Reject with feedback… and Approve the rest…, which lists what it covers;
+// 2. Show changes opens a diff of before the run and now; Undo run leaves alone a file edited since, shows the diff of
+//    what Undo anyway would overwrite, and Undo anyway writes exactly the right side (issue 28 item 14).
+import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
+import { notification, quickOpen, screenshotIfFailed } from './workbench';
+
+const root = resolve(__dirname, '..', '..');
+const screenshots = join(root, 'test-results', 'screenshots', 'approvals');
+
+const write = (id: string, path: string, content: string, dependsOn: string[] = []) => ({
+  id,
+  title: `Write ${path}`,
+  kind: 'tool',
+  tool: 'write_file',
+  args: { path, content },
+  dependsOn,
+});
+
+describe('Approvals and Undo anyway in the browser workbench (plan files)', function () {
+  this.timeout(300_000);
+  let workbench: DemoWorkbench | undefined;
+  let page: Page;
+  let folder: string;
+
+  const shoot = async (name: string): Promise<void> => {
+    await page.mouse.move(700, 700);
+    await page.screenshot({ path: join(screenshots, `${name}.png`) });
+  };
+  const titleAction = (label: string) => page.locator(`.editor-group-container.active .action-label[aria-label^="${label}"]`).first();
+  const activeTabLabel = async (): Promise<string> =>
+    (await page.locator('.editor-group-container.active .tab.active').first().innerText()).replace(/\s+/g, ' ').trim();
+  const statusBarText = async (): Promise<string> =>
+    (await page.locator('.statusbar-item', { hasText: 'Task Planner' }).first().innerText()).replace(/\s+/g, ' ').trim();
+  const runPlanFile = async (name: string): Promise<void> => {
+    await quickOpen(page, name);
+    const run = page.locator('.editor-group-container.active .editor-actions [aria-label^="Run plan file"]').first();
+    await run.waitFor({ timeout: 60_000 });
+    await run.click();
+  };
+  const waitForDiff = async (label: RegExp): Promise<void> => {
+    const deadline = Date.now() + 60_000;
+    while (!label.test(await activeTabLabel().catch(() => ''))) {
+      assert.ok(Date.now() < deadline, `no diff ${label} came; the active tab is ${await activeTabLabel().catch(() => '(none)')}`);
+      await page.waitForTimeout(250);
+    }
+  };
+
+  before(async () => {
+    workbench = await openDemoWorkbench({
+      name: 'approvals',
+      screenshots,
+      server: { userSettings: { 'files.autoSave': 'off' } },
+      files: {
+        'notes.txt': 'alpha\nbeta\ngamma\n',
+        'plans/four.plan.json': {
+          objective: 'Write four files',
+          // Not critical: a rejected write fails its step and the run goes on.
+          steps: [
+            write('S1', 'one.txt', 'one\n'),
+            write('S2', 'two.txt', 'two\n'),
+            write('S3', 'three.txt', 'three\n'),
+            write('S4', 'four.txt', 'four\n'),
+          ].map((step) => ({ ...step, critical: false })),
+        },
+        'plans/notes.plan.json': {
+          objective: 'Capitalise alpha and add a file',
+          steps: [
+            { id: 'E1', title: 'Capitalise alpha', kind: 'tool', tool: 'edit_file', args: { path: 'notes.txt', edits: [{ search: 'alpha', replace: 'ALPHA' }] }, dependsOn: [] },
+            write('E2', 'added.txt', 'added by the run\n', ['E1']),
+          ],
+        },
+      },
+    });
+    ({ page, folder } = workbench);
+  });
+
+  afterEach(async function () {
+    await screenshotIfFailed(workbench?.page, this.currentTest, screenshots);
+  });
+
+  after(async () => {
+    await workbench?.close();
+  });
+
+  it('1. four writes asking at once: one diff at a time in plan order, the count of what waits, and Approve the rest listing what it covers', async () => {
+    await runPlanFile('four.plan.json');
+    await waitForDiff(/^one\.txt .*S1/);
+    await page.locator('.statusbar-item', { hasText: '3 more waiting' }).first().waitFor({ timeout: 30_000 });
+    assert.match(await statusBarText(), /Approval needed \(3 more waiting\)/);
+    for (const label of ['Approve', 'Reject', 'Reject with feedback', 'Approve the rest']) {
+      assert.ok(await titleAction(label).isVisible(), `the diff's title bar has no ${label}`);
+    }
+    await shoot('1-first-of-four');
+    await page.screenshot({ path: join(screenshots, '1-title-buttons.png'), clip: { x: 860, y: 30, width: 540, height: 50 } });
+    await titleAction('Approve').click();
+    await waitForDiff(/^two\.txt .*S2/);
+    await shoot('2-second');
+    const planRows = page.locator('.sidebar .pane').filter({ has: page.locator('.pane-header', { hasText: /^\s*Plan/ }) }).locator('.monaco-list-row');
+    await planRows.filter({ hasText: /Write one\.txt.*completed/ }).first().waitFor({ timeout: 30_000 });
+    await titleAction('Reject').click();
+    await waitForDiff(/^three\.txt .*S3/);
+    await titleAction('Approve the rest').click();
+    const dialog = page.locator('.monaco-dialog-box', { hasText: 'Approve the rest' }).first();
+    await dialog.waitFor({ timeout: 30_000 });
+    const text = await dialog.innerText();
+    assert.match(text, /three\.txt/);
+    assert.match(text, /four\.txt/);
+    assert.doesNotMatch(text, /one\.txt|two\.txt/, 'what was answered is not listed again');
+    await shoot('3-approve-the-rest');
+    await dialog.locator('.monaco-button', { hasText: 'Approve the rest of this run' }).click();
+    await notification(page, /run finished with 1 skipped .*3 of 4 steps completed; 3 files changed/);
+    // The rejected write is not a bare "skipped", which read as the run's own choice.
+    const rejected = page.locator('.sidebar .monaco-list-row', { hasText: 'Write two.txt' }).first();
+    assert.match(await rejected.innerText(), /rejected by you/);
+    await shoot('4-ended');
+    assert.deepEqual(
+      ['one.txt', 'two.txt', 'three.txt', 'four.txt'].map((name) => existsSync(join(folder, name))),
+      [true, false, true, true],
+    );
+  });
+
+  it('2. Show changes is a diff of before the run and now; Undo anyway shows what it overwrites and writes exactly that', async () => {
+    await runPlanFile('notes.plan.json');
+    for (const [label, name] of [[/^notes\.txt .*E1/, 'notes'], [/^added\.txt .*E2/, 'added']] as const) {
+      await waitForDiff(label);
+      await titleAction('Approve').click();
+      await page.waitForTimeout(500);
+      void name;
+    }
+    const done = await notification(page, /run completed .*2 of 2 steps completed; 2 files changed/);
+    await done.locator('.monaco-button', { hasText: 'Show changes' }).first().click();
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'notes.txt' }).first().click();
+    await waitForDiff(/^notes\.txt: before the run ↔ now/);
+    await shoot('5-show-changes');
+    assert.match(await page.locator('.editor-group-container.active .monaco-diff-editor').first().innerText(), /alpha[\s\S]*ALPHA/);
+
+    // The user edits the file after the run, outside the editor.
+    writeFileSync(join(folder, 'notes.txt'), 'ALPHA\nbeta\ngamma\nthe user\'s line\n');
+    await page.keyboard.press('Control+Shift+P');
+    await page.keyboard.type('Task Planner: Undo run', { delay: 10 });
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Undo run' }).first().waitFor({ timeout: 15_000 });
+    await page.keyboard.press('Enter');
+    const leftAlone = await notification(page, /Undo removed 1 file the run created; left alone: notes\.txt/);
+    assert.equal(existsSync(join(folder, 'added.txt')), false);
+    await shoot('6-left-alone');
+    await leftAlone.locator('.monaco-button', { hasText: 'Show what Undo would overwrite' }).first().click();
+    const question = page.locator('.monaco-dialog-box', { hasText: 'Undo anyway' }).first();
+    await question.waitFor({ timeout: 30_000 });
+    assert.match(await activeTabLabel(), /^notes\.txt: now ↔ after Undo anyway/);
+    assert.match(await question.innerText(), /notes\.txt was changed after the run\. Undo anyway: put it back as it was before the run/);
+    await page.waitForFunction(() => document.activeElement?.closest('.monaco-dialog-box') !== null, undefined, { timeout: 10_000 });
+    assert.equal(await page.evaluate(() => (document.activeElement?.textContent ?? '').trim()), 'Keep my changes', 'a stray Enter would lose the user\'s line');
+    await shoot('7-undo-anyway-question');
+    await question.locator('.monaco-button', { hasText: /^Undo anyway$/ }).click();
+    await notification(page, /Undo restored 1 file\./);
+    assert.equal(readFileSync(join(folder, 'notes.txt'), 'utf8'), 'alpha\nbeta\ngamma\n');
+    await shoot('8-undone-anyway');
+  });
+});
