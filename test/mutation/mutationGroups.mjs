@@ -263,7 +263,7 @@ export const mutationGroups = [
     ci: false,
     threshold: 80,
     ignoreStatic: true,
-    mutate: ['src/core/llm/tokenCount.ts', 'src/core/llm/contextCompactor.ts', 'src/core/llm/stepPrompt.ts'],
+    mutate: ['src/core/llm/tokenCount.ts', 'src/core/llm/contextCompactor.ts', 'src/core/llm/condenseSummary.ts', 'src/core/llm/stepPrompt.ts'],
     spec: ['test/unit/core/llm/tokenCount.test.ts', 'test/unit/core/llm/contextCompactor.test.ts', 'test/unit/core/llm/stepPrompt.test.ts'],
     grep: timeBoundTestsLeftOut,
   },

@@ -90,6 +90,7 @@ const bodies: Record<RunEventType, z.ZodObject> = {
     beforeTokens: z.number(),
     afterTokens: z.number(),
     method: z.enum(['append', 'llm', 'fallback']),
+    fallbackReason: z.string().max(2_000).optional(),
   }),
   file_changed: z.object({ stepId, path: z.string().min(1), operation: z.enum(['write', 'edit', 'delete', 'createDirectory']) }),
   command_started: z.object({ stepId, argv: z.array(z.string()).min(1), cwd: z.string() }),

@@ -26,6 +26,8 @@ export interface ContextCompaction {
   beforeTokens: number;
   afterTokens: number;
   method: 'append' | 'llm' | 'fallback';
+  /** Why a model summary was asked for and not used (the deterministic fallback ran instead). */
+  fallbackReason?: string;
 }
 
 export interface ExecuteContext {
