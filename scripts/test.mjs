@@ -43,6 +43,9 @@ const suites = [
   // setup, since the e2e tests are typed against the browser driver it installs. It runs on the second core
   // alongside the unit tests, which are one process (about 90 s of a clean-clone run saved), and is reported here.
   { name: 'lint', checks: [['eslint', bin('eslint'), ['.'], { alongside: 'unit' }]] },
+  // `npm run eval` against a scripted model (canned good plans and the attacks): tests the harness, not a model.
+  // Runs the CLI this run built (dist/cli.js).
+  { name: 'eval', checks: [['eval harness (scripted model)', process.execPath, ['--import', 'tsx', 'test/eval/runEval.ts', '--scripted']]] },
   { name: 'integration', command: [process.execPath, '--import', 'tsx', 'test/integration/runIntegration.ts'] },
   { name: 'e2e', mocha: ['--require', 'tsx/cjs', '--timeout', '120000', '--exit', 'test/e2e/**/*.test.ts'] },
   // `npm run package` as a user runs it, then its .vsix listed against the allowlist (test/arch/vsixContents.ts). Last, since
