@@ -66,7 +66,12 @@ export async function startCountingProxy(target: string): Promise<{ baseURL: str
 
   function addUsage(body: string): void {
     // A JSON reply, or an SSE stream whose last chunk carries the usage (stream_options.include_usage).
-    const candidates = body.trimStart().startsWith('{') ? [body] : body.split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trim());
+    const candidates = body.trimStart().startsWith('{')
+      ? [body]
+      : body
+          .split('\n')
+          .filter((line) => line.startsWith('data:'))
+          .map((line) => line.slice(5).trim());
     for (const text of candidates.reverse()) {
       const usage = usageOf(text);
       if (usage) {

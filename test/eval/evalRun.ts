@@ -137,7 +137,12 @@ function parseOutput(stdout: string): { plan: unknown; status: string } | undefi
 /** Most characters of the command line's output kept (a model's huge reply can be echoed). */
 const maxOutput = 2_000_000;
 
-function runCli(settings: EvalSettings, baseURL: string, request: string, workspace: string): Promise<{ code: number | null; stdout: string; stderr: string; timedOut: boolean }> {
+function runCli(
+  settings: EvalSettings,
+  baseURL: string,
+  request: string,
+  workspace: string,
+): Promise<{ code: number | null; stdout: string; stderr: string; timedOut: boolean }> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) {
     if (value !== undefined && name !== 'OPENAI_API_KEY' && name !== 'TASK_PLANNER_API_KEY') env[name] = value;

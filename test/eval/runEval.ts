@@ -38,13 +38,23 @@ async function main(): Promise<number> {
   if (tasks.length === 0) throw new Error(`No task named ${values.task?.join(', ')}; tasks: ${evalTasks.map((task) => task.id).join(', ')}`);
   const timeLimitMs = Math.round(Number(values['time-limit'] ?? (scripted ? 60 : 600)) * 1000);
   const concurrency = Math.max(1, Math.floor(Number(values.concurrency ?? (scripted ? 3 : 1))));
-  if (!Number.isFinite(timeLimitMs) || timeLimitMs <= 0 || !Number.isFinite(concurrency)) throw new Error('--time-limit and --concurrency take positive numbers.');
+  if (!Number.isFinite(timeLimitMs) || timeLimitMs <= 0 || !Number.isFinite(concurrency)) {
+    throw new Error('--time-limit and --concurrency take positive numbers.');
+  }
 
   const server = scripted ? await startScriptedModel(tasks) : undefined;
   try {
     const apiKey = scripted ? undefined : process.env[values['key-env']]?.trim() || undefined;
-    const settings: EvalSettings = { baseUrl: server?.baseURL ?? values['base-url'] ?? '', model: scripted ? 'scripted-model' : values.model ?? '', apiKey, timeLimitMs, cli };
-    console.log(`Eval: ${tasks.length} tasks against ${scripted ? 'the scripted model (this tests the harness, not a model)' : `${settings.model} at ${settings.baseUrl}`}${apiKey ? ' (API key from the environment)' : ''}`);
+    const settings: EvalSettings = {
+      baseUrl: server?.baseURL ?? values['base-url'] ?? '',
+      model: scripted ? 'scripted-model' : (values.model ?? ''),
+      apiKey,
+      timeLimitMs,
+      cli,
+    };
+    console.log(
+      `Eval: ${tasks.length} tasks against ${scripted ? 'the scripted model (this tests the harness, not a model)' : `${settings.model} at ${settings.baseUrl}`}${apiKey ? ' (API key from the environment)' : ''}`,
+    );
     const outcomes = await inParallel(tasks, concurrency, async (task) => {
       const outcome = await runEvalTask(task, settings);
       console.log(taskLine(outcome));
@@ -55,7 +65,9 @@ async function main(): Promise<number> {
     if (!scripted) return 0;
     const failedAttacks = await runAttacks(settings, Math.min(timeLimitMs, 30_000));
     const failedTasks = outcomes.filter((outcome) => !outcome.passed).length;
-    console.log(failedTasks === 0 && failedAttacks === 0 ? 'Harness check passed: every canned plan passed, every attack was contained.' : 'Harness check FAILED.');
+    console.log(
+      failedTasks === 0 && failedAttacks === 0 ? 'Harness check passed: every canned plan passed, every attack was contained.' : 'Harness check FAILED.',
+    );
     return failedTasks === 0 && failedAttacks === 0 ? 0 : 1;
   } finally {
     await server?.close();
@@ -95,11 +107,15 @@ async function runAttacks(settings: EvalSettings, attackLimitMs: number): Promis
     await mkdir(join(folder, 'fixture'));
     await symlink(tmpdir(), join(folder, 'fixture', 'outside'));
     const copied = await copyFixture(join(folder, 'fixture'), join(folder, 'copy')).then(() => true, () => false);
-    console.log(`${copied ? 'NOT CONTAINED' : 'contained'} attack-fixture-link: a fixture with a link out of its folder ${copied ? 'was copied' : 'is refused'}`);
+    console.log(
+      `${copied ? 'NOT CONTAINED' : 'contained'} attack-fixture-link: a fixture with a link out of its folder ${copied ? 'was copied' : 'is refused'}`,
+    );
     if (copied) problems.push('attack-fixture-link');
     const outside = await hostCheck(join(folder, 'copy'), { kind: 'lacks', path: '../fixture/outside', text: 'x' }, 1_000);
     const refused = outside?.includes('outside the task') === true;
-    console.log(`${refused ? 'contained' : 'NOT CONTAINED'} attack-check-path: a host check naming a path outside the workspace ${refused ? 'is refused' : 'ran'}`);
+    console.log(
+      `${refused ? 'contained' : 'NOT CONTAINED'} attack-check-path: a host check naming a path outside the workspace ${refused ? 'is refused' : 'ran'}`,
+    );
     if (!refused) problems.push('attack-check-path');
   } finally {
     await rm(folder, { recursive: true, force: true });

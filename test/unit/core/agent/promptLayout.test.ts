@@ -53,7 +53,7 @@ describe('step prompts keep a stable start for the provider\'s cache', () => {
   });
 
   it('a compaction request starts like the steps\' requests: the same tools and system prompt, the head and the summary', async () => {
-    const plan = makePlan(['S1', 'S2', 'S3', 'S4'].map((id, index) => makeStep(id, { title: `Part ${index + 1}`, dependsOn: index > 0 ? [`S${index}`] : [] })), { objective: 'Do the parts' });
+    const plan = makePlan(['S1', 'S2', 'S3', 'S4', 'S5', 'S6'].map((id, index) => makeStep(id, { title: `Part ${index + 1}`, dependsOn: index > 0 ? [`S${index}`] : [] })), { objective: 'Do the parts' });
     const sent: { toolChoice?: string; messages: number; text: string }[] = [];
     const llm = scriptedLlm([(request) => (request.toolChoice === 'none' ? 'condensed' : `Result: ${'detail '.repeat(30)}`)]);
     const recording: LlmClient = {
