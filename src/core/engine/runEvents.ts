@@ -208,10 +208,13 @@ export interface PlanOrigin {
 /** What `step_failed` decided: another attempt, a skip, or a terminal failure. */
 export type FailureDisposition = 'retry' | 'skip' | 'fail';
 
+/** How the rolling summary took a step's result (`CompactionResult.method`). */
+type CompactionMethod = 'append' | 'llm' | 'fallback';
+
 /** Every event of a run (docs/architecture.md §4), journaled one per line. */
 export type RunEvent = EventBase &
-  /** `replanHistory`: in a repair run started by `executeWithReplanning`, the repairs that led to it (journaled so a resumed run reports them). */
   (
+    /** `replanHistory`: in a repair run started by `executeWithReplanning`, the repairs that led to it (journaled so a resumed run reports them). */
     | { type: 'run_started'; plan: Plan; replanHistory?: unknown[] }
     /** `warnings`: answers given to `resumeRun` that matched no pending request and were not used. */
     | { type: 'run_resumed'; supplied: SuppliedAnswers; journalWarning?: string; warnings?: string[] }
@@ -267,16 +270,8 @@ export type RunEvent = EventBase &
     | { type: 'replan_completed'; plan: Plan }
     /** No repair plan came (a limit was reached, no model, the replanner failed): `reason` says which and why. */
     | { type: 'replan_failed'; stepId: string; reason: string }
-    /** The rolling context summary folded in step `stepId`'s result; token counts before and after. */
-    | {
-        type: 'context_compacted';
-        stepId: string;
-        summary: string;
-        beforeTokens: number;
-        afterTokens: number;
-        method: 'append' | 'llm' | 'fallback';
-        fallbackReason?: string;
-      }
+    /** The rolling summary folded in step `stepId`'s result: tokens before and after, and why a model summary was dropped. */
+    | { type: 'context_compacted'; stepId: string; summary: string; beforeTokens: number; afterTokens: number; method: CompactionMethod; fallbackReason?: string }
     | { type: 'run_waiting'; pending: PendingRequest[] }
     /** `interrupted`: stopped because the host went away (see `runInterruption`), not by the user. */
     | { type: 'run_cancelled'; reason: string; interrupted?: true }
