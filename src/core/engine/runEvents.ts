@@ -209,7 +209,7 @@ export interface PlanOrigin {
 export type FailureDisposition = 'retry' | 'skip' | 'fail';
 
 /** How the rolling summary took a step's result (`CompactionResult.method`). */
-type CompactionMethod = 'append' | 'llm' | 'fallback';
+type Compaction = 'append' | 'llm' | 'fallback';
 
 /** Every event of a run (docs/architecture.md §4), journaled one per line. */
 export type RunEvent = EventBase &
@@ -271,7 +271,7 @@ export type RunEvent = EventBase &
     /** No repair plan came (a limit was reached, no model, the replanner failed): `reason` says which and why. */
     | { type: 'replan_failed'; stepId: string; reason: string }
     /** The rolling summary folded in step `stepId`'s result: tokens before and after, and why a model summary was dropped. */
-    | { type: 'context_compacted'; stepId: string; summary: string; beforeTokens: number; afterTokens: number; method: CompactionMethod; fallbackReason?: string }
+    | { type: 'context_compacted'; stepId: string; summary: string; beforeTokens: number; afterTokens: number; method: Compaction; fallbackReason?: string }
     | { type: 'run_waiting'; pending: PendingRequest[] }
     /** `interrupted`: stopped because the host went away (see `runInterruption`), not by the user. */
     | { type: 'run_cancelled'; reason: string; interrupted?: true }
