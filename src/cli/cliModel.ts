@@ -1,5 +1,6 @@
 import { baseUrlProblem } from '../core/llm/baseUrlProblem';
 import type { BudgetLimits } from '../core/llm/budget';
+import { cleanModelRoles, type ModelRole, type ModelRoles } from '../core/llm/modelRoles';
 import { createOpenAiClient } from '../node/openAiClient';
 import type { LlmClient } from '../core/ports';
 import { UsageError } from './cliIo';
@@ -17,6 +18,8 @@ export interface CliModelOptions {
   timeout: string | undefined;
   /** `--allow-insecure-key`: send the key over plain http to another machine all the same. */
   allowInsecureKey: boolean;
+  /** `--planner-model`, `--agent-model`, `--reviewer-model`, `--compaction-model`: each role's model on the same endpoint. */
+  roleModels?: Partial<Record<ModelRole, string | undefined>>;
 }
 
 const defaultBaseUrl = 'https://api.openai.com/v1';
@@ -45,6 +48,13 @@ export function cliModel(options: CliModelOptions): LlmClient | undefined {
     allowInsecureKey: options.allowInsecureKey,
     ...(apiKey ? { apiKey } : {}),
     ...(timeoutSeconds === undefined ? {} : { timeoutMs: Math.ceil(timeoutSeconds * 1000) }),
+  });
+}
+
+/** The model of each role from `--<role>-model`; a name `modelNameProblem` refuses is a `UsageError`. */
+export function cliModelRoles(options: Pick<CliModelOptions, 'roleModels'>): ModelRoles {
+  return cleanModelRoles(options.roleModels ?? {}, (role, problem) => {
+    throw new UsageError(`--${role}-model: ${problem}.`);
   });
 }
 

@@ -62,7 +62,8 @@ Commands:
              that runs it) and effect, then the MCP servers and their state.
 
 Run options: [--workspace DIR] [--concurrency N] [--yes] [--json] [--base-url URL]
-             [--model M] [--timeout SECONDS] [--allow-insecure-key] [--strategy S]
+             [--model M] [--planner-model M] [--agent-model M] [--reviewer-model M]
+             [--compaction-model M] [--timeout SECONDS] [--allow-insecure-key] [--strategy S]
              [--max-requests N] [--max-tokens N] [--max-cost USD] [--allow-hard-links]
              [--max-replans N] [--max-replan-attempts N] [--replan-cooldown SECONDS]
              [--review-critical-steps] [--allow-command RULE]... [--allow-file-changes]
@@ -77,6 +78,11 @@ Options:
                       key is set; a local server such as http://127.0.0.1:11434/v1 needs none).
   --model M           Model name (default gpt-4o-mini). With a key or --base-url, agent
                       steps and synthesis gates run on this model in "run" and "resume" too.
+  --planner-model M, --agent-model M, --reviewer-model M, --compaction-model M
+                      The model that writes (and repairs) plans, runs agent steps and
+                      gates, reviews results, condenses the run's summary: on the same
+                      server as --model, which each defaults to. A step's own "model" in a
+                      plan file must be one of these.
   --timeout SECONDS   Time limit of one model request, in seconds, its whole reply included
                       (default 120; a streamed reply also ends after 60 s without a chunk).
                       A request that times out is retried, at most 4 attempts in all.

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { configuredModels } from '../core/llm/modelRoles';
 import { resolve } from 'node:path';
 import { hostRunOptions, type HostRunOptions } from '../core/engine/hostRunOptions';
 import { createCheckpointFolder } from '../node/checkpointFolder';
@@ -14,7 +15,7 @@ import type { Tool } from '../core/tools/tool';
 import { validatePlan } from '../core/plan/validatePlan';
 import { planningStrategies, type PlanningStrategy } from '../core/session/planningPrompt';
 import { type CliIo, runsDirectory, UsageError } from './cliIo';
-import { cliBudgetLimits, cliModel, type CliModelOptions } from './cliModel';
+import { cliBudgetLimits, cliModel, cliModelRoles, type CliModelOptions } from './cliModel';
 import { checkCommandsConsent } from './checkCommandsConsent';
 import { cliReplanLimits, type CliReplanOptions } from './cliReplan';
 import { cliTools } from './cliTools';
@@ -69,6 +70,7 @@ export function engineOptions(options: CliRunOptions, io: CliIo, capabilities: C
     clock: timerClock,
     signal: undefined,
     llm: cliModel(options),
+    models: cliModelRoles(options),
     budget: cliBudgetLimits(options),
     approvalPolicy: options.allowFileChanges === true ? 'commandsOnly' : undefined,
     strategy: parseStrategy(options.strategy),
@@ -90,7 +92,8 @@ export async function runCommand(file: string, options: CliRunOptions, io: CliIo
   // A task file of another tool (Spec Kit, Kiro, Cursor, Copilot, a checklist) runs as the plan it imports to.
   const { plan, warnings } = await loadRunnablePlan(file, engine.llm !== undefined, io);
   for (const warning of warnings) io.err(`plan warning: ${warning}`);
-  const errors = validatePlan(plan, { tools: engine.tools, skills: capabilities.skills.map((skill) => skill.name) }).filter(
+  const models = engine.llm ? { models: configuredModels(engine.llm.model, engine.models ?? {}) } : {};
+  const errors = validatePlan(plan, { tools: engine.tools, skills: capabilities.skills.map((skill) => skill.name), ...models }).filter(
     (diagnostic) => diagnostic.severity === 'error',
   );
   if (errors.length > 0) {

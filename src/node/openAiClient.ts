@@ -95,11 +95,11 @@ export function createOpenAiClient(options: OpenAiClientOptions): LlmClient {
     ...(options.headers ? { defaultHeaders: options.headers } : {}),
   });
 
-  const fail = (kind: LlmErrorKind, status: number | undefined, attempts: number, detail: string): LlmError =>
+  const failWith = (model: string, kind: LlmErrorKind, status: number | undefined, attempts: number, detail: string): LlmError =>
     new LlmError(
       redact(
         capText(
-          `LLM request to ${endpoint} (model ${options.model}) failed after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${detail}`,
+          `LLM request to ${endpoint} (model ${model}) failed after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${detail}`,
           textCaps.message,
         ),
       ),
@@ -110,12 +110,14 @@ export function createOpenAiClient(options: OpenAiClientOptions): LlmClient {
 
   async function chat(request: LlmChatRequest): Promise<LlmChatResponse> {
     const { signal } = request;
+    const fail = (kind: LlmErrorKind, status: number | undefined, attempts: number, detail: string): LlmError =>
+      failWith(request.model ?? options.model, kind, status, attempts, detail);
     for (let attempt = 1; ; attempt++) {
       if (signal.aborted) throw fail('aborted', undefined, attempt - 1, 'cancelled.');
       // Stryker disable next-line ArrayDeclaration: every path that returns the state sets toolCalls first
       const state: Attempt = { text: '', toolCalls: [], usage: undefined, model: undefined, finishReason: undefined, emitted: false };
       try {
-        await runAttempt(sdk, options.model, request, { timeoutMs, silenceTimeoutMs }, state);
+        await runAttempt(sdk, request.model ?? options.model, request, { timeoutMs, silenceTimeoutMs }, state);
         return finish(request, state);
       } catch (error: unknown) {
         const problem = classify(error, signal, clock.now());
@@ -153,8 +155,9 @@ export function createOpenAiClient(options: OpenAiClientOptions): LlmClient {
       promptTokens: countPromptTokens(request.messages, request.tools),
       completionTokens: countTokens(state.text) + state.toolCalls.reduce((sum, call) => sum + countTokens(call.name) + countTokens(call.arguments), 0),
     };
-    const model = state.model ?? options.model;
-    const pricedAs = priceOf(model, options.prices) ? model : options.model;
+    const asked = request.model ?? options.model;
+    const model = state.model ?? asked;
+    const pricedAs = priceOf(model, options.prices) ? model : asked;
     const costUsd = costOf(pricedAs, usage, options.prices);
     const savedUsd = usage.cachedPromptTokens ? cacheSavingOf(pricedAs, usage, options.prices) : undefined;
     return {

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { LlmClient } from '../core/ports';
+import type { ModelRoles } from '../core/llm/modelRoles';
 import { baseUrlProblem } from '../core/llm/baseUrlProblem';
 import { isLocalBaseUrl, selectProvider, type ProviderChoice } from '../core/llm/selectProvider';
 import type { ApiKeyStore } from './apiKeyStore';
@@ -11,6 +12,8 @@ import { createVscodeLmClient, vscodeChatModelAvailable } from './vscodeLmClient
 export interface ResolvedProvider {
   choice: ProviderChoice;
   llm: LlmClient | undefined;
+  /** The model of each role (`taskPlanner.llm.models.*`): an OpenAI-compatible endpoint's only; a VS Code chat model is the one picked. */
+  models: ModelRoles;
   /** For people: "VS Code LM", "OpenAI-compatible (gpt-4o-mini at https://…)", "heuristic". */
   label: string;
 }
@@ -43,14 +46,15 @@ export async function resolveProvider(settings: TaskPlannerSettings, keys: ApiKe
     return {
       choice,
       llm: createVscodeLmClient({ timeoutMs: settings.requestTimeoutMs, ...(settings.vscodeModelFamily ? { family: settings.vscodeModelFamily } : {}) }),
+      models: {},
       label: vscode.l10n.t('VS Code language model'),
     };
   }
   if (choice === 'openai') {
     const llm = await openAiClientFor(settings, keys);
-    return { choice, llm, label: vscode.l10n.t('OpenAI-compatible ({0} at {1})', settings.model, safeOrigin(settings.baseUrl)) };
+    return { choice, llm, models: settings.models, label: vscode.l10n.t('OpenAI-compatible ({0} at {1})', settings.model, safeOrigin(settings.baseUrl)) };
   }
-  return { choice, llm: undefined, label: vscode.l10n.t('heuristic planner (no model)') };
+  return { choice, llm: undefined, models: {}, label: vscode.l10n.t('heuristic planner (no model)') };
 }
 
 /**

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { AgentLimits } from '../core/agent/agentLimits';
 import type { ReplanLimits } from '../core/engine/hostRunOptions';
 import type { BudgetLimits } from '../core/llm/budget';
+import type { ModelRoles } from '../core/llm/modelRoles';
 import type { RunOptions, RunResult } from '../core/engine/runOptions';
 import type { RunEvent, RunState } from '../core/engine/runEvents';
 import type { CommandAllowList, CommandRunner, FileVersion, LlmClient, RunStore, WorkspaceFs, CheckpointStore } from '../core/ports';
@@ -27,6 +28,8 @@ import { folderConfinement, pickWorkspaceFolder, shownFolderName } from './works
 /** What a run needs besides its plan, read when it starts. */
 export interface RunSetup {
   llm: LlmClient | undefined;
+  /** The model of each role on `llm`'s endpoint (`taskPlanner.llm.models.*`). */
+  models: ModelRoles;
   approvalPolicy: ApprovalPolicy;
   /** The planning strategy agents are guided by (`taskPlanner.strategy`). */
   strategy: PlanningStrategy;
@@ -516,6 +519,8 @@ export class RunController implements vscode.Disposable {
       clock: loadRuntime().timerClock,
       signal: abort.signal,
       llm: llm ?? setup.llm,
+      // A model handed in (the chat's picked model) is used for every role.
+      models: llm ? undefined : setup.models,
       budget: setup.budget,
       approvalPolicy: setup.approvalPolicy,
       strategy: setup.strategy,

@@ -13,13 +13,15 @@ import { errorMessage } from '../shared/errorMessage';
  */
 export async function runSetupFor(settings: TaskPlannerSettings, keys: ApiKeyStore, log: vscode.LogOutputChannel): Promise<RunSetup> {
   let llm: RunSetup['llm'];
+  let models: RunSetup['models'] = {};
   try {
-    llm = (await resolveProvider(settings, keys)).llm;
+    ({ llm, models } = await resolveProvider(settings, keys));
   } catch (error) {
     log.warn(`No model for agent steps: ${errorMessage(error)}`);
   }
   return {
     llm,
+    models,
     approvalPolicy: settings.approvalPolicy,
     strategy: settings.strategy,
     maxConcurrency: settings.maxConcurrency,

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { AgentLimits } from '../core/agent/agentLimits';
 import type { ReplanLimits } from '../core/engine/hostRunOptions';
 import type { BudgetLimits } from '../core/llm/budget';
+import { cleanModelRoles, modelRoleNames, type ModelRoles } from '../core/llm/modelRoles';
 import type { ProviderSetting } from '../core/llm/selectProvider';
 import type { PlanningStrategy } from '../core/session/planningPrompt';
 import type { ApprovalPolicy } from '../core/tools/tool';
@@ -20,6 +21,12 @@ export interface TaskPlannerSettings {
   /** Send the API key over plain http to another machine all the same (user settings only). */
   allowInsecureKey: boolean;
   model: string;
+  /**
+   * `taskPlanner.llm.models.*`: the model name of each role on the same endpoint as `model`
+   * (blank and unusable names left out). Names only: the key goes where `baseUrl` says, so
+   * a workspace's role setting can pick a model, never a server.
+   */
+  models: ModelRoles;
   /** Family of the VS Code chat model to prefer (empty: the first available). */
   vscodeModelFamily: string;
   strategy: PlanningStrategy;
@@ -107,6 +114,7 @@ export function settingsFrom(values: SettingValues): TaskPlannerSettings {
     userBaseUrl: (typeof ownBaseUrl === 'string' ? ownBaseUrl : defaultBaseUrl).trim(),
     allowInsecureKey: get<boolean>('llm.allowInsecureKey', false) === true,
     model: get<string>('llm.model', 'gpt-4o-mini').trim(),
+    models: cleanModelRoles(Object.fromEntries(modelRoleNames.map((role) => [role, get<string>(`llm.models.${role}`, '')]))),
     vscodeModelFamily: get<string>('llm.vscodeModelFamily', '').trim(),
     strategy: get<PlanningStrategy>('strategy', 'react'),
     maxConcurrency: Math.max(1, Math.floor(get<number>('maxConcurrency', 4))),

@@ -2,6 +2,7 @@ import type { ExecuteContext } from '../engine/executors/stepExecutor';
 import { StepFailure } from '../engine/executors/stepExecutor';
 import { buildStepPrompt, stepPromptHead } from '../llm/stepPrompt';
 import type { LlmClient } from '../ports';
+import { withModel } from '../llm/modelRoles';
 import { toolContextFor } from '../engine/executors/toolContextFor';
 import type { Tool } from '../tools/tool';
 import { rollingSummary } from './rollingSummary';
@@ -99,7 +100,7 @@ export async function executeLlmStep(ctx: ExecuteContext, input: string, llm: Ll
   });
   const agentPrompt = withSection(agent.prompt, sections.system);
   const summary = await rollingSummary(state, {
-    llm,
+    llm: withModel(llm, options.models.compaction),
     budgetTokens: limits.summaryBudgetTokens,
     signal: ctx.signal,
     prefix: { system: agentSystemPrompt(agentPrompt), tools: tools.map(toolDefinition), head: stepPromptHead(plan.objective, plan) },

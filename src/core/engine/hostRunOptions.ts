@@ -1,6 +1,7 @@
 import type { AgentLimits } from '../agent/agentLimits';
 import { createBudgetTracker, type BudgetLimits, type BudgetTracker } from '../llm/budget';
 import type { Clock, Interaction, LlmClient, Logger, RunStore, WorkspaceFs, CheckpointStore, CommandAllowList, CommandRunner, Diagnostics } from '../ports';
+import type { ModelRoles } from '../llm/modelRoles';
 import type { PlanningStrategy } from '../session/planningPrompt';
 import type { CapabilityCatalogue } from '../capabilities/capabilityCatalogue';
 import type { ApprovalPolicy, Tool, ToolRegistry } from '../tools/tool';
@@ -46,6 +47,8 @@ export interface RunHostSetup {
   signal: AbortSignal | undefined;
   /** The model for agent steps and replanning; `undefined`: such steps fail with `noModelHint`. */
   llm: LlmClient | undefined;
+  /** The model of each role on `llm`'s endpoint; `undefined`: `llm`'s model for all. */
+  models: ModelRoles | undefined;
   /** Limits of the run's model use; an absent limit is unlimited (the use is counted all the same). */
   budget: BudgetLimits;
   /** `undefined`: `'writesAndCommands'`. */
@@ -91,6 +94,7 @@ export function hostRunOptions(setup: RunHostSetup): HostRunOptions {
     ...(setup.logger ? { logger: setup.logger } : {}),
     ...(setup.signal ? { signal: setup.signal } : {}),
     ...(setup.llm ? { llm: setup.llm } : {}),
+    ...(setup.models ? { models: setup.models } : {}),
     ...(setup.approvalPolicy ? { approvalPolicy: setup.approvalPolicy } : {}),
     ...(setup.strategy ? { strategy: setup.strategy } : {}),
     ...(setup.capabilities ? { capabilities: setup.capabilities } : {}),

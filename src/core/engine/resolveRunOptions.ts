@@ -21,6 +21,7 @@ export function resolveRunOptions(plan: Plan, options: RunOptions): ResolvedRunO
     tools: toRegistry(options.tools ?? []),
     stepRunner: options.stepRunner,
     llm: options.llm && options.budget ? options.budget.wrap(options.llm) : options.llm,
+    models: options.models ?? {},
     agentLimits: resolveAgentLimits(options.agentLimits),
     reviewCriticalSteps: options.reviewCriticalSteps ?? false,
     interaction: options.interaction ?? deferAllInteraction,

@@ -2,6 +2,7 @@ import type { PlanningStrategy } from '../session/planningPrompt';
 import type { CapabilityCatalogue } from '../capabilities/capabilityCatalogue';
 import type { AgentLimits } from '../agent/agentLimits';
 import type { BudgetTracker, BudgetUsage } from '../llm/budget';
+import type { ModelRoles } from '../llm/modelRoles';
 import type { Plan, Step } from '../plan/planSchema';
 import type { Clock, Interaction, LlmClient, Logger, RunStore, WorkspaceFs, CheckpointStore, CommandAllowList, CommandRunner, Diagnostics } from '../ports';
 import type { CheckCommandConsent } from './checkCommandConsent';
@@ -50,6 +51,12 @@ export interface RunOptions {
    * tools) and `synthesis_gate` steps (one condensing call) when no `stepRunner` is given.
    */
   llm?: LlmClient;
+  /**
+   * The model of each role on `llm`'s endpoint (`modelRoles.ts`): `agent` runs agent steps
+   * and gates (a step's own `model` first), `reviewer` reviews results, `compaction` condenses
+   * the rolling summary, `planner` designs repair plans. Absent roles use `llm.model`.
+   */
+  models?: ModelRoles;
   /**
    * Counts every call of `llm` against the run's limits (docs/architecture.md §5). When a limit is
    * reached, the step about to call the model pauses with a `budget` request and the run
@@ -192,6 +199,7 @@ export interface ResolvedRunOptions {
   tools: ToolRegistry;
   stepRunner: StepRunner | undefined;
   llm: LlmClient | undefined;
+  models: ModelRoles;
   agentLimits: AgentLimits;
   reviewCriticalSteps: boolean;
   interaction: Interaction;

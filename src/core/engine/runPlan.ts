@@ -1,4 +1,5 @@
 import { validatePlan } from '../plan/validatePlan';
+import { configuredModels } from '../llm/modelRoles';
 import type { Plan } from '../plan/planSchema';
 import { initialRunState } from './reduceRunEvent';
 import { executeRun } from './runEngine';
@@ -16,7 +17,8 @@ export function runPlan(plan: Plan, options: RunOptions): RunHandle {
   const runId = newRunId(options);
   const resolved = resolveRunOptions(plan, options);
   return createRunHandle(runId, options.signal, (control) => {
-    const errors = validatePlan(plan, { tools: resolved.tools }).filter((diagnostic) => diagnostic.severity === 'error');
+    const models = resolved.llm ? { models: configuredModels(resolved.llm.model, resolved.models) } : {};
+    const errors = validatePlan(plan, { tools: resolved.tools, ...models }).filter((diagnostic) => diagnostic.severity === 'error');
     return executeRun(
       {
         runId,

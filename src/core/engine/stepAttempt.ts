@@ -14,6 +14,7 @@ import { journaledEffects } from './journaledEffects';
 import type { PendingChanges } from './pendingChanges';
 import { stepChecks, type StepChecks } from './runChecks';
 import { reviewStep, reviewWanted } from './reviewStep';
+import { withModel } from '../llm/modelRoles';
 import { shapeResult } from './shapeResult';
 import { fingerprintPrompt, requestIdOf } from './requestFingerprint';
 import { commandKey, requestedEventOf, type CheckResult, type PendingRequest, type RunEventBody, type RunState } from './runEvents';
@@ -333,7 +334,7 @@ async function reviewIfWanted(
     if (!run.stop.signal.aborted) run.emit(body);
   }).llm ?? options.llm;
   try {
-    const review = await reviewStep(llm, {
+    const review = await reviewStep(withModel(llm, options.models.reviewer), {
       plan: options.plan,
       step,
       capabilities: options.capabilities,

@@ -59,6 +59,11 @@ export type LlmDelta =
 /** One chat call. `signal` is mandatory: every call is cancellable with its run. */
 export interface LlmChatRequest {
   messages: LlmMessage[];
+  /**
+   * The model to ask, on the client's own endpoint; absent: the client's `model`. Set by
+   * `withModel` for a role's model (`modelRoles.ts`); a name only, never an address.
+   */
+  model?: string;
   tools?: LlmToolDefinition[];
   /**
    * `none`: the model may not call any of `tools`, which are sent all the same so the request

@@ -14,6 +14,7 @@ import {
 import { normalizeScopePattern } from '../workspace/writeScope';
 import { attachmentSchema, maxBasedOnPerStep, maxBasisEntryLength, withStepDefaults, type Attachment, type Step } from './planSchema';
 import { normalizeChecks } from './normalizeChecks';
+import { maxModelNameLength } from '../llm/modelRoles';
 import { dependencyList, describeRaw, firstString, isRecord } from './rawValues';
 import { visibleDirection } from './visibleDirection';
 
@@ -48,7 +49,7 @@ const knownStepKeys = new Set([
   'on_failure', 'onFailure', 'max_retries', 'retries', 'maxAttempts', 'max_attempts', 'critical',
   'verification', 'verify', 'on_verification_failure', 'onVerificationFailure', 'when', 'condition',
   'requiresApproval', 'requires_approval', 'skipped', 'timeoutMs', 'timeout_ms', 'attachments',
-  'checks', 'outputSchema', 'output_schema', 'review', 'skills', 'writes', 'basedOn', 'based_on',
+  'checks', 'outputSchema', 'output_schema', 'review', 'skills', 'writes', 'basedOn', 'based_on', 'model',
 ]);
 
 const maxTitleLength = 120;
@@ -137,6 +138,8 @@ export function normalizeStep(entry: RawStepEntry, index: number, warnings: stri
   if (writes !== undefined) step.writes = writes;
   const basedOn = writePatternsOf(raw.basedOn ?? raw.based_on, id, warnings, basedOnField);
   if (basedOn !== undefined && basedOn.length > 0) step.basedOn = basedOn;
+  if (typeof raw.model === 'string' && raw.model.trim() !== '') step.model = raw.model.trim().slice(0, maxModelNameLength);
+  else if (raw.model !== undefined) warnings.push(`Step "${id}": ignored "model", which is not a model's name.`);
 
   for (const key of Object.keys(raw)) {
     if (!knownStepKeys.has(key)) warnings.push(`Step "${id}": ignored unknown field "${key}".`);

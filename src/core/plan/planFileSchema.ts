@@ -41,6 +41,7 @@ const stepFieldHelp = {
   skills: 'For an "agent" step: names of the workspace\'s skills (SKILL.md files in .github/skills, .claude/skills or your own skills folder) whose full text the agent gets.',
   writes: 'The files the step may change: workspace-relative paths (a folder covers everything in it) or globs such as "src/**/*.ts". Steps whose files overlap never run at once; a change outside them asks first.',
   basedOn: 'The workspace files the step rests on (what the planner read that led to it), as workspace-relative paths. Shown in the review.',
+  model: 'For an "agent" or "synthesis_gate" step: the name of the model that runs it, one of the models set up for the run (the default model or a role\'s); absent: the run\'s agent model.',
 } satisfies Record<keyof Step, string>;
 
 const checkHelp = {

@@ -10,6 +10,7 @@ import {
   type StepKind,
 } from '../../shared/vocabulary';
 import { stepKindTraits } from './stepKindTraits';
+import { maxModelNameLength } from '../llm/modelRoles';
 
 export type { CheckKind, FailurePolicy, StepKind } from '../../shared/vocabulary';
 
@@ -115,6 +116,11 @@ export const stepSchema = z.object({
   writes: z.array(z.string().min(1).max(maxWritePatternLength)).max(maxWritePatterns).optional(),
   /** The workspace files the step rests on (what the planner read that led to it): workspace-relative paths. */
   basedOn: z.array(z.string().min(1).max(maxBasisEntryLength)).max(maxBasedOnPerStep).optional(),
+  /**
+   * Agent and synthesis-gate steps: the model that runs the step, one of those the run has
+   * configured (`validatePlan` with `models`); absent: the run's agent model.
+   */
+  model: z.string().min(1).max(maxModelNameLength).optional(),
 });
 export type Step = z.infer<typeof stepSchema>;
 
@@ -194,7 +200,8 @@ export type DiagnosticCode =
   | 'self_dependency'
   | 'invalid_step'
   | 'invalid_output_schema'
-  | 'unknown_skill';
+  | 'unknown_skill'
+  | 'unknown_model';
 
 /** One problem found by `validatePlan`; errors make the plan unrunnable. */
 export interface Diagnostic {

@@ -9,12 +9,15 @@ import { outputSchemaProblems } from './outputSchema';
 import { builtinAgentNames, type Diagnostic, type Plan, type Step } from './planSchema';
 import { predicateSyntaxError } from './predicateSyntax';
 import { performedBy } from './stepKindTraits';
+import { modelNameProblem } from '../llm/modelRoles';
 
 /** What `validatePlan` checks tools against: names only, or a registry with schemas. */
 export interface ValidatePlanOptions {
   tools?: readonly string[] | ToolRegistry;
   /** The names of the skills the workspace's catalogue has; `Step.skills` is checked against them only when given. */
   skills?: readonly string[];
+  /** The model names the run has configured (`configuredModels`); `Step.model` is checked against them only when given. */
+  models?: readonly string[];
 }
 
 const templateLike = new RegExp(`\\{\\{\\s*results\\.|^\\$${stepIdCharacter}+$`);
@@ -82,6 +85,7 @@ export function validatePlan(plan: Plan, opts: ValidatePlanOptions = {}): Diagno
     }
     checkVerificationFields(step, error);
     checkSkills(step, opts.skills, error);
+    checkModel(step, opts.models, error);
     for (const field of ['verification', 'when'] as const) {
       const expression = step[field];
       if (expression === undefined) continue;
@@ -168,6 +172,25 @@ function checkSkills(step: Step, known: readonly string[] | undefined, error: (c
   error(
     'unknown_skill',
     `Step "${step.id}" uses the skill${unknown.length === 1 ? '' : 's'} ${unknown.map((name) => `"${shownRef(name)}"`).join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} not in the catalogue; ${available}.`,
+    step.id,
+  );
+}
+
+function checkModel(step: Step, known: readonly string[] | undefined, error: (code: Diagnostic['code'], message: string, stepId?: string) => void): void {
+  if (step.model === undefined) return;
+  if (!performedBy(step.kind, 'model')) {
+    error('invalid_step', `Step "${step.id}" names a model, but no model does this step; remove "model" from it.`, step.id);
+    return;
+  }
+  const problem = modelNameProblem(step.model);
+  if (problem !== undefined) {
+    error('unknown_model', `Step "${step.id}" names the model "${shownRef(step.model)}": ${problem}.`, step.id);
+    return;
+  }
+  if (known === undefined || known.includes(step.model)) return;
+  error(
+    'unknown_model',
+    `Step "${step.id}" asks for the model "${shownRef(step.model)}", which is not set up for this run; set up: ${known.map((name) => `"${shownRef(name)}"`).join(', ') || 'none'}. Name one of them, remove "model" to use the run's agent model, or add it to the role settings.`,
     step.id,
   );
 }

@@ -1,4 +1,5 @@
 import type { WorkspaceSnapshot } from '../llm/prompts/planningPrompt';
+import { withModel, type ModelRoles } from '../llm/modelRoles';
 import { critiquePlan, type Critique } from '../plan/critiquePlan';
 import type { Attachment, Plan } from '../plan/planSchema';
 import type { Clock, LlmClient, WorkspaceFs } from '../ports';
@@ -22,6 +23,8 @@ export const maxSnapshotFiles = 500;
 export interface PlanRequestOptions {
   /** The model; `undefined` plans with the heuristic planner. */
   llm: LlmClient | undefined;
+  /** The model of each role on `llm`'s endpoint: `planner` writes the plan, `reviewer` critiques it; absent: `llm.model`. */
+  models?: ModelRoles;
   /** The tools steps may use: described to the model, and what the critique checks steps against. */
   tools: ToolRegistry;
   signal: AbortSignal;
@@ -113,7 +116,7 @@ export async function planRequest(request: string, options: PlanRequestOptions):
     return { plan, critique, warnings: [], modelCritique, origin };
   }
   const generated = await generatePlan(request, {
-    llm: options.llm,
+    llm: withModel(options.llm, options.models?.planner),
     tools: options.tools,
     signal: options.signal,
     clock: options.clock,
@@ -133,7 +136,7 @@ export async function planRequest(request: string, options: PlanRequestOptions):
   if (!options.modelCritique) {
     return { plan, critique: generated.critique, warnings: generated.warnings, origin: originOf(plan, generated.critique, options.llm), ...investigation };
   }
-  const { critique, ...modelCritique } = await critiqueWithModel(plan, generated.critique, options.llm, {
+  const { critique, ...modelCritique } = await critiqueWithModel(plan, generated.critique, withModel(options.llm, options.models?.reviewer), {
     signal: options.signal,
     clock: options.clock,
     ...(options.instructions ? { instructions: options.instructions } : {}),

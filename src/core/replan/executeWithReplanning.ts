@@ -7,6 +7,7 @@ import { createBudgetTracker } from '../llm/budget';
 import type { FailedStepInfo } from '../llm/prompts/replanPrompt';
 import type { Plan } from '../plan/planSchema';
 import type { LlmClient } from '../ports';
+import { withModel } from '../llm/modelRoles';
 import { requestRepairPlan } from './requestRepairPlan';
 import { createTrialCollector, describeApproach, type TrialRecord } from './trialHistory';
 import { errorMessage } from '../../shared/errorMessage';
@@ -98,7 +99,7 @@ async function replanLoop(
   // One tracker over every run and the replanner; the runs get the wrapped model, not the tracker.
   const tracker = options.budget ?? createBudgetTracker();
   const llm = options.llm ? tracker.wrap(options.llm) : undefined;
-  const replanner = options.replanner ? tracker.wrap(options.replanner) : llm;
+  const replanner = options.replanner ? tracker.wrap(options.replanner) : llm && withModel(llm, options.models?.planner);
   const tools = toRegistry(options.tools ?? []);
   const startedAt = clock.now();
   const trials: TrialRecord[] = [];

@@ -1,4 +1,5 @@
 import { executeLlmStep } from '../../agent/executeLlmStep';
+import { withModel } from '../../llm/modelRoles';
 import { expandTemplatesDetailed } from '../../plan/expandTemplates';
 import type { Step } from '../../plan/planSchema';
 import type { ExecuteContext, PrepareContext, PreparedInput, StepExecutor } from './stepExecutor';
@@ -6,7 +7,8 @@ import { StepFailure, withDiagnosis } from './stepExecutor';
 
 /**
  * `agent` and `synthesis_gate` steps, run by `RunOptions.stepRunner` when there is one,
- * else by `RunOptions.llm` (`executeLlmStep`: the agent loop or the gate's condensing call).
+ * else by `RunOptions.llm` (`executeLlmStep`: the agent loop or the gate's condensing call),
+ * asking the step's own `model`, else the run's agent model.
  * A gate without an input is asked to condense its dependencies' results.
  */
 export const llmStepExecutor: StepExecutor = {
@@ -18,7 +20,7 @@ export const llmStepExecutor: StepExecutor = {
   async execute(ctx: ExecuteContext, input: unknown): Promise<unknown> {
     const runner = ctx.options.stepRunner;
     if (!runner) {
-      if (ctx.options.llm) return executeLlmStep(ctx, String(input), ctx.options.llm);
+      if (ctx.options.llm) return executeLlmStep(ctx, String(input), withModel(ctx.options.llm, ctx.step.model ?? ctx.options.models.agent));
       throw new StepFailure(`Step ${ctx.step.id} needs a language model and none is set up. ${ctx.options.noModelHint}`, false);
     }
     return runner(ctx.step, {

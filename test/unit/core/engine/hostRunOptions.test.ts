@@ -25,6 +25,7 @@ function setup(patch: Partial<RunHostSetup> = {}): RunHostSetup {
     clock: new ManualClock(),
     signal: undefined,
     llm: undefined,
+    models: undefined,
     budget: {},
     approvalPolicy: undefined,
     strategy: undefined,
