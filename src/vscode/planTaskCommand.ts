@@ -244,7 +244,7 @@ export interface PlanRequestHostOptions {
   /** Plans with the heuristic planner whatever model is set up. */
   withoutModel?: boolean;
   /** The model to plan with instead of the one the settings choose (the chat's model). */
-  provider?: Pick<ResolvedProvider, 'llm' | 'label'>;
+  provider?: Pick<ResolvedProvider, 'llm' | 'label'> & Partial<Pick<ResolvedProvider, 'models'>>;
   /** Each step as soon as the model has written it (again from index 0 after a retry). */
   onPartialStep?: (step: PlannerStep, index: number) => void;
   /** The workspace folder to plan in; `undefined` when no folder is open. */
@@ -299,6 +299,8 @@ export async function planRequest(
     instructions: capabilities.instructions,
     trusted: vscode.workspace.isTrusted,
     llm: provider.llm,
+    // Each role's model on the configured endpoint; a chat's picked model does every role.
+    ...('models' in provider && provider.models ? { models: provider.models } : {}),
     tools: runtime.createToolRegistry([...deps.tools()]),
     signal: options.signal,
     clock: runtime.timerClock,

@@ -84,6 +84,17 @@ describe('settings: what a workspace may change', () => {
     assert.equal(trusted.maxConcurrency, 32);
   });
 
+  it('attack: a workspace\'s role setting picks a model name, never a server; an address or a spaced name is dropped, and Restricted Mode ignores them all', () => {
+    const user = { 'llm.baseUrl': 'https://api.openai.com/v1' };
+    const routed = settings({ user, workspace: { 'llm.models.planner': 'https://evil.example/v1', 'llm.models.agent': 'gpt-4.1 --base-url x', 'llm.models.compaction': ' gpt-5-nano ' } });
+    assert.deepEqual(routed.models, { compaction: 'gpt-5-nano' });
+    assert.equal(routed.baseUrl, 'https://api.openai.com/v1');
+    assert.equal(routed.baseUrlFrom, 'user');
+    assert.deepEqual(settings({ user: { 'llm.models.reviewer': 'gpt-5' }, workspace: { 'llm.models.planner': 'o3' } }).models, { planner: 'o3', reviewer: 'gpt-5' });
+    assert.deepEqual(settings({ user: { 'llm.models.reviewer': 'gpt-5' }, workspace: { 'llm.models.planner': 'o3' }, trusted: false }).models, { reviewer: 'gpt-5' });
+    assert.deepEqual(settings({}).models, {});
+  });
+
   it('package.json restricts in Restricted Mode what the reader ignores there, and scopes to the user what only the user may set', () => {
     assert.deepEqual(
       [...manifest.capabilities.untrustedWorkspaces.restrictedConfigurations].sort(),
