@@ -62,6 +62,7 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
         'review-critical-steps': { type: 'boolean', default: false },
         'allow-command': { type: 'string', multiple: true },
         'allow-file-changes': { type: 'boolean', default: false },
+        'budget-from-estimate': { type: 'boolean', default: false },
         'trace-endpoint': { type: 'string' },
         'trace-content': { type: 'boolean', default: false },
         trace: { type: 'string' },
@@ -123,6 +124,7 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
       strategy: values.strategy,
       allowCommands: values['allow-command'],
       allowFileChanges: values['allow-file-changes'],
+      budgetFromEstimate: values['budget-from-estimate'],
       traceEndpoint: values['trace-endpoint'],
       traceContent: values['trace-content'],
     };

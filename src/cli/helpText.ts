@@ -64,7 +64,8 @@ Commands:
 Run options: [--workspace DIR] [--concurrency N] [--yes] [--json] [--base-url URL]
              [--model M] [--planner-model M] [--agent-model M] [--reviewer-model M]
              [--compaction-model M] [--timeout SECONDS] [--allow-insecure-key] [--strategy S]
-             [--max-requests N] [--max-tokens N] [--max-cost USD] [--allow-hard-links]
+             [--max-requests N] [--max-tokens N] [--max-cost USD] [--budget-from-estimate]
+             [--allow-hard-links]
              [--max-replans N] [--max-replan-attempts N] [--replan-cooldown SECONDS]
              [--review-critical-steps] [--allow-command RULE]... [--allow-file-changes]
              [--trace-endpoint URL] [--trace-content] [MCP options]
@@ -93,6 +94,12 @@ Options:
   --max-requests N, --max-tokens N, --max-cost USD
                       The run's LLM budget. When a limit is reached the run stops "waiting"
                       before the next model call; resume it with higher limits to continue.
+  --budget-from-estimate
+                      Before a run starts, "plan" and "run" show its estimate (model
+                      requests, tokens, cost from the model prices, time); with this flag
+                      the run stops at the estimate's high end (its cost, or its tokens when
+                      a price is unknown) unless --max-cost / --max-tokens says otherwise.
+                      The run's summary shows what it used beside the estimate.
   --max-replans N     Repair plans per run, in all (default 3; 0 turns replanning off).
   --max-replan-attempts N
                       Repair plans asked for because of the same step (default 2).

@@ -1,4 +1,5 @@
 import type { Critique } from '../core/plan/critiquePlan';
+import { showCliEstimate, showEstimateAgainstActual } from './cliEstimate';
 import { describeChecks } from '../core/plan/describeCheck';
 import type { Plan } from '../core/plan/planSchema';
 import { planRequest, type PlannedRequest } from '../core/planner/planRequest';
@@ -81,8 +82,9 @@ export async function planCommand(request: string, options: CliPlanOptions, io: 
     io.err(describePlan(plan, critique, warnings, engine.approvalPolicy ?? 'writesAndCommands', engine.tools, capabilities));
     if (plan.basis) io.err(describeBasis(plan.basis));
     if (planned.modelCritique) io.err(describeModelCritique(planned.modelCritique));
+    const estimate = showCliEstimate(plan, engine, io, options.budgetFromEstimate === true);
     if (!options.yes && !(io.interactive && (await confirm(io, 'Start this plan? [y/N] ', controller.signal)))) {
-      if (options.json) io.out(JSON.stringify({ plan, critique, warnings, started: false }, null, 2));
+      if (options.json) io.out(JSON.stringify({ plan, critique, warnings, started: false, ...(estimate ? { estimate } : {}) }, null, 2));
       io.err(
         `Not started.${io.interactive ? '' : ' Without a terminal, pass --yes to start (it also approves every change), or save the plan with --json and use "task-planner run".'}`,
       );
@@ -96,8 +98,9 @@ export async function planCommand(request: string, options: CliPlanOptions, io: 
       io,
     );
     await sendRunTraces(engine.store, runIds, options, io);
+    showEstimateAgainstActual(estimate, engine, io);
     if (options.json) {
-      io.out(JSON.stringify({ plan, critique, warnings, started: true, result }, null, 2));
+      io.out(JSON.stringify({ plan, critique, warnings, started: true, result, ...(estimate ? { estimate } : {}) }, null, 2));
       return exitCodeOf(result);
     }
     return reportRunResult(result, state, options.workspace, false, io);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { showCliEstimate, showEstimateAgainstActual } from './cliEstimate';
 import { configuredModels } from '../core/llm/modelRoles';
 import { resolve } from 'node:path';
 import { hostRunOptions, type HostRunOptions } from '../core/engine/hostRunOptions';
@@ -46,6 +47,8 @@ export interface CliRunOptions extends CliModelOptions, CliReplanOptions, CliTra
   allowCommands?: readonly string[] | undefined;
   /** `--allow-file-changes`: file changes are made without asking, except outside the files a step named. */
   allowFileChanges?: boolean;
+  /** `--budget-from-estimate`: the run stops at the estimate's high end (its cost, else its tokens) unless a limit of that kind was given. */
+  budgetFromEstimate?: boolean;
 }
 
 /**
@@ -104,6 +107,7 @@ export async function runCommand(file: string, options: CliRunOptions, io: CliIo
     );
   }
   await requireAttachments(plan, engine.workspace, `edit the "attachments" of that step in ${file} (another file, or none)`);
+  const estimate = showCliEstimate(plan, engine, io, options.budgetFromEstimate === true);
   const hasAllowRules = engine.allowedCommands !== undefined;
   const checkCommands = await checkCommandsConsent(plan, io, options.yes, new AbortController().signal, {}, engine.commandRunner, hasAllowRules);
   const { result, state, runIds } = await followExecution(
@@ -112,6 +116,7 @@ export async function runCommand(file: string, options: CliRunOptions, io: CliIo
     io,
   );
   await sendRunTraces(engine.store, runIds, options, io);
+  showEstimateAgainstActual(estimate, engine, io);
   return reportRunResult(result, state, options.workspace, options.json, io);
 }
 
