@@ -15,7 +15,7 @@ import { registerRunChangeDiff } from './vscode/runChangeDiff';
 import { RequestEditors } from './vscode/requestEditor';
 import { RunController } from './vscode/runController';
 import { RunsTreeProvider, registerRunsCommands } from './vscode/runsView';
-import { runSetupFor } from './vscode/runSetup';
+import { estimateSetupFor, runSetupFor } from './vscode/runSetup';
 import { RunStatusBar } from './vscode/runStatusBar';
 import { readSettings } from './vscode/settings';
 import { registerStepCommands } from './vscode/stepCommands';
@@ -154,6 +154,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
       regenerate: (feedback, plan) => regeneratePlan(deps, feedback, plan),
       regenerateBlockedReason: () => (modelStatus.current() === 'heuristic' ? regenerateNeedsModel() : undefined),
       approvalSetting: () => ({ policy: readSettings().approvalPolicy, trusted: vscode.workspace.isTrusted }),
+      estimateSetup: () => estimateSetupFor(readSettings(), modelStatus.current()),
       log,
       ...(seams.panelTraffic ? { traffic: seams.panelTraffic } : {}),
     });

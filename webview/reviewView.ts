@@ -1,6 +1,7 @@
 import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
+import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import type { PanelEdit, WebviewToHostMessage } from '../src/shared/panelProtocol';
 import type { ReviewView } from '../src/shared/panelViewModel';
@@ -22,11 +23,12 @@ import { renderVersionPicker } from './versionPicker';
  * field, going back to a version puts it on the version list.
  */
 export class ReviewViewElement extends LitElement {
-  static override properties = { review: { attribute: false }, editing: { state: true }, adding: { state: true }, feedback: { state: true }, allFindings: { state: true }, pickedVersion: { state: true } };
+  static override properties = { review: { attribute: false }, editing: { state: true }, adding: { state: true }, feedback: { state: true }, allFindings: { state: true }, pickedVersion: { state: true }, stopAtEstimate: { state: true } };
   static override styles = [
     panelStyles,
     css`
       ol.steps { list-style: none; padding: 0; margin: 0; }
+      .estimate-lines { margin: 4px 0 8px; padding-left: 1.2em; }
       .actions { position: sticky; bottom: 0; padding: 8px 0; background: var(--vscode-editor-background); border-top: 1px solid var(--vscode-panel-border, var(--vscode-contrastBorder, transparent)); }
       .regenerate vscode-textarea { width: 100%; }
       .regenerate label { display: block; margin-bottom: 4px; }
@@ -41,6 +43,8 @@ export class ReviewViewElement extends LitElement {
   editing: string | undefined;
   adding = false;
   feedback = '';
+  /** Start sets the run's budget from the estimate ("Stop the run at $0.40"). */
+  stopAtEstimate = false;
   /** Whether every finding of the critic shows (a long list starts folded). */
   allFindings = false;
   /** The version picked in the version list (before going back to it). */
@@ -189,8 +193,17 @@ export class ReviewViewElement extends LitElement {
           </div>`
         : nothing}
       ${review.manualSummary ? html`<p class="manual-summary">${review.manualSummary}</p>` : nothing}
+      ${review.estimate
+        ? html`<section class="estimate" aria-labelledby="estimate-heading">
+            <h2 id="estimate-heading">Estimate</h2>
+            <ul class="estimate-lines">${review.estimate.lines.map((line) => html`<li>${line.replace(/^Estimate: /, '').trim()}</li>`)}</ul>
+            ${review.estimate.stopAt
+              ? html`<vscode-checkbox data-action="stop-at-estimate" label=${`Stop the run at ${review.estimate.stopAt}`} ?checked=${this.stopAtEstimate} @change=${(event: Event) => (this.stopAtEstimate = (event.target as HTMLInputElement).checked)}></vscode-checkbox>`
+              : nothing}
+          </section>`
+        : nothing}
       <div class="actions row">
-        <vscode-button data-action="start" aria-label="Start the plan" ?disabled=${review.startBlockedReason !== undefined} title=${review.startBlockedReason ?? 'Run the plan now'} @click=${() => this.send({ type: 'start' })}>Start</vscode-button>
+        <vscode-button data-action="start" aria-label="Start the plan" ?disabled=${review.startBlockedReason !== undefined} title=${review.startBlockedReason ?? 'Run the plan now'} @click=${() => this.send(this.stopAtEstimate && review.estimate?.stopAt ? { type: 'start', stopAtEstimate: true } : { type: 'start' })}>Start</vscode-button>
         <vscode-button secondary data-action="cancel" aria-label="Cancel the review and close the panel" @click=${() => this.send({ type: 'cancel' })}>Cancel</vscode-button>
         <vscode-button secondary data-action="save-plan-file" aria-label="Save as file: write this plan to a .plan.json file" title="Save this version of the plan as a .plan.json file" @click=${() => this.send({ type: 'savePlanFile' })}>Save as file</vscode-button>
         <vscode-button secondary data-action="export-markdown" aria-label="Export as Markdown: open the plan as a checklist" title="Open the plan as a Markdown checklist, for a pull request" @click=${() => this.send({ type: 'exportMarkdown' })}>Export as Markdown</vscode-button>

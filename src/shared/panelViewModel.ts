@@ -122,6 +122,12 @@ export interface ReviewView {
   modelNeeded?: { message: string; stepIds: string[] };
   /** Set when some steps are yours to do: how many, how many run by themselves, and how to hand them to agents. */
   manualSummary?: string;
+  /**
+   * What running the plan is expected to take (requests, tokens, cost, time; in all, then per
+   * kind of work), when a model is set up; `stopAt` is the budget Start can set from it
+   * ("$0.40", or tokens when the cost is unknown).
+   */
+  estimate?: { lines: string[]; stopAt?: string };
   /** Set after Regenerate: what the new version changed. */
   changes?: PlanChangeView;
   /** Set while the planner is regenerating the plan. */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { EstimateSetup } from '../core/view/panelSession';
 import * as vscode from 'vscode';
 import type { RunEvent, RunState } from '../core/engine/runEvents';
 import type { Plan } from '../core/plan/planSchema';
@@ -51,6 +52,8 @@ export interface PlanPanelSetup {
   regenerateBlockedReason: () => string | undefined;
   /** The approval policy and workspace trust a run would have now; read at each snapshot. */
   approvalSetting: () => ApprovalSetting;
+  /** The model setup a run would have now, `undefined` without a model: the review's estimate; read at each snapshot. */
+  estimateSetup?: () => EstimateSetup | undefined;
   /** The workspace's instructions and skills as last read (the review shows what each step uses); read at each snapshot. */
   capabilities: () => CapabilityCatalogue | undefined;
   /**
@@ -216,6 +219,7 @@ export class PlanPanel implements vscode.Disposable {
     this.session.setRegenerateBlocked(this.setup.regenerateBlockedReason());
     this.session.setApprovalSetting(this.setup.approvalSetting());
     this.session.setCapabilities(this.setup.capabilities());
+    this.session.setEstimateSetup(this.setup.estimateSetup?.());
     this.post({ type: 'snapshot', model: this.session.snapshot(Date.now()) });
   }
 

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { BudgetLimits } from '../core/llm/budget';
 import type { CapabilityCatalogue } from '../core/capabilities/capabilityCatalogue';
 import type { RunEvent, RunState } from '../core/engine/runEvents';
 import type { RunResult } from '../core/engine/runOptions';
@@ -18,6 +19,8 @@ import { errorMessage } from '../shared/errorMessage';
 export interface PanelRuns {
   /** Runs `plan` with the setup from the settings; resolves when the run ends, rejects when it cannot start. */
   start(plan: Plan): Promise<RunResult>;
+  /** The budget of the next run that starts, over the settings' (Start's "Stop at" from the estimate); `undefined` clears it. */
+  limitNextRun(limits: BudgetLimits | undefined): void;
   cancel(): void;
   isRunning(): boolean;
   undo(runId: string): Promise<UndoReport>;
@@ -107,10 +110,11 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
       // the snapshot re-reads whether a model is available now
       panel.refresh();
     },
-    start: (_message, panel) => {
+    start: (message, panel) => {
       const blocked = panel.session.startBlockedReason();
       const plan = panel.session.currentPlan();
       if (blocked !== undefined || !plan) return panel.notify('error', blocked ?? vscode.l10n.t('There is no plan to start.'));
+      runs.limitNextRun(message.stopAtEstimate === true ? panel.session.estimateBudget() : undefined);
       tree.setPlan(plan);
       // "Plan task" is waiting for this review: it starts the run itself.
       if (deps.decideReview(plan)) return;

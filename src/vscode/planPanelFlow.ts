@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { EstimateSetup } from '../core/view/panelSession';
 import type { CapabilityCatalogue } from '../core/capabilities/capabilityCatalogue';
 import type { ReplanRecord } from '../core/replan/executeWithReplanning';
 import type { Critique } from '../core/plan/critiquePlan';
@@ -27,6 +28,8 @@ export interface PlanPanelFlowDeps extends Omit<PanelActionDeps, 'decideReview'>
   traffic?: (logged: PanelTraffic) => PanelTraffic;
   /** The approval policy and workspace trust a run would have now: the review marks each step by what it will do. */
   approvalSetting: () => ApprovalSetting;
+  /** The model setup a run would have now, `undefined` without a model: the review's estimate. */
+  estimateSetup?: () => EstimateSetup | undefined;
 }
 
 /** The plan panel joined to the editor's run flow. */
@@ -97,6 +100,7 @@ export function createPlanPanelFlow(deps: PlanPanelFlowDeps): PlanPanelFlow {
     actions: planPanelActions({ ...deps, decideReview }),
     regenerateBlockedReason: deps.regenerateBlockedReason,
     approvalSetting: deps.approvalSetting,
+    ...(deps.estimateSetup ? { estimateSetup: deps.estimateSetup } : {}),
     capabilities,
     readCapabilities: () => void readCatalogue(),
     log,

@@ -113,6 +113,7 @@ export interface FolderRun {
  * (`useFolder`): `current`, `isRunning`, `cancel` and the state events are its.
  */
 export class RunController implements vscode.Disposable {
+  private nextRunLimits: BudgetLimits | undefined;
   private readonly changed = new vscode.EventEmitter<RunState | undefined>();
   /** Fires with each new snapshot of the current folder's run, and when the current folder changes. */
   readonly onDidChangeState = this.changed.event;
@@ -223,6 +224,20 @@ export class RunController implements vscode.Disposable {
   /** The current folder's catalogue as `capabilities` read it last; `undefined` before it was first read. */
   knownCapabilities(): CapabilityCatalogue | undefined {
     return this.lanes.lane().catalogue;
+  }
+
+  /**
+   * The budget of the next run that starts, over the settings' limits of the same kind (the
+   * panel's "Stop at" from the estimate); taken by that run, `undefined` clears it.
+   */
+  limitNextRun(limits: BudgetLimits | undefined): void {
+    this.nextRunLimits = limits;
+  }
+
+  private takeNextRunLimits(): BudgetLimits {
+    const limits = this.nextRunLimits ?? {};
+    this.nextRunLimits = undefined;
+    return limits;
   }
 
   /**
@@ -521,7 +536,7 @@ export class RunController implements vscode.Disposable {
       llm: llm ?? setup.llm,
       // A model handed in (the chat's picked model) is used for every role.
       models: llm ? undefined : setup.models,
-      budget: setup.budget,
+      budget: { ...setup.budget, ...this.takeNextRunLimits() },
       approvalPolicy: setup.approvalPolicy,
       strategy: setup.strategy,
       capabilities: await this.capabilities(undefined, folder),

@@ -1,4 +1,6 @@
 import type * as vscode from 'vscode';
+import type { ProviderChoice } from '../core/llm/selectProvider';
+import type { EstimateSetup } from '../core/view/panelSession';
 import type { ApiKeyStore } from './apiKeyStore';
 import { resolveProvider } from './llmProvider';
 import type { RunSetup } from './runController';
@@ -31,4 +33,16 @@ export async function runSetupFor(settings: TaskPlannerSettings, keys: ApiKeySto
     replan: settings.replan,
     ...(settings.trace !== undefined ? { trace: settings.trace } : {}),
   };
+}
+
+/**
+ * What the review estimates a run with, from the settings and the provider in use
+ * (`ModelStatus`): the OpenAI-compatible model and its roles, or the VS Code chat model
+ * (no price: the cost shows as unknown); `undefined` for the heuristic planner.
+ */
+export function estimateSetupFor(settings: TaskPlannerSettings, choice: ProviderChoice | undefined): EstimateSetup | undefined {
+  if (choice === undefined || choice === 'heuristic') return undefined;
+  const common = { agentLimits: settings.agentLimits, reviewCriticalSteps: settings.reviewCriticalSteps };
+  if (choice === 'vscode') return { model: settings.vscodeModelFamily || 'VS Code chat model', ...common };
+  return { model: settings.model, models: settings.models, ...common };
 }

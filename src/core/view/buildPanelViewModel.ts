@@ -1,4 +1,6 @@
 import { stepProgress } from '../../shared/stepProgress';
+import type { RunEstimate } from '../plan/estimateRun';
+import { budgetFromEstimate, estimateLines, shownTokens, shownUsd } from '../plan/estimateText';
 import type {
   BasisView,
   ArgumentView,
@@ -58,6 +60,8 @@ export interface ReviewSource {
   approvalSetting?: ApprovalSetting;
   /** The workspace's instructions and skills: each agent step shows which it will use. */
   capabilities?: CapabilityCatalogue;
+  /** What running the plan is expected to take (`estimateRun`), when a model is set up. */
+  estimate?: RunEstimate;
 }
 
 /** A run, as the host knows it: the folded state plus what the run's metadata adds. */
@@ -129,6 +133,7 @@ function reviewView(source: ReviewSource): ReviewView {
     ...(startBlockedReason === undefined ? {} : { startBlockedReason }),
     ...(modelNeeded ? { modelNeeded } : {}),
     ...manualSummaryOf(runnable),
+    ...(source.estimate ? { estimate: estimateView(source.estimate) } : {}),
     ...(source.previousPlan ? { changes: diffPlans(source.previousPlan, plan) } : {}),
     regenerating: source.regenerating === true,
     ...(source.regenerateBlockedReason === undefined ? {} : { regenerateBlockedReason: source.regenerateBlockedReason }),
@@ -390,4 +395,11 @@ function summaryView(source: RunSource, durationMs: number): RunSummaryView {
     canUndo: changedFiles.length > 0 && (source.undoMessage === undefined || source.undone !== undefined),
     ...(source.undoMessage === undefined ? {} : { undoMessage: source.undoMessage }),
   };
+}
+
+/** The estimate's lines and the budget Start can set from it. */
+function estimateView(estimate: RunEstimate): NonNullable<ReviewView['estimate']> {
+  const budget = budgetFromEstimate(estimate);
+  const stopAt = budget?.maxCostUsd !== undefined ? shownUsd(budget.maxCostUsd) : budget?.maxTokens !== undefined ? `${shownTokens(budget.maxTokens)} tokens` : undefined;
+  return { lines: estimateLines(estimate), ...(stopAt === undefined ? {} : { stopAt }) };
 }

@@ -1,4 +1,8 @@
 import { appendTail, type HostToWebviewMessage, type PanelEdit } from '../../shared/panelProtocol';
+import type { BudgetLimits } from '../llm/budget';
+import { configuredModels } from '../llm/modelRoles';
+import { estimateRun, type EstimateOptions, type RunEstimate } from '../plan/estimateRun';
+import { budgetFromEstimate } from '../plan/estimateText';
 import type { PanelViewModel } from '../../shared/panelViewModel';
 import type { StepPatchInput } from '../../shared/stepEditSchema';
 import type { RunEvent, RunState } from '../engine/runEvents';
@@ -12,6 +16,9 @@ import type { ApprovalSetting } from '../tools/stepApproval';
 import type { Tool, ToolRegistry } from '../tools/tool';
 import { buildPanelViewModel, type RunSource } from './buildPanelViewModel';
 import { editNote, PlanVersions, regenerateNote } from './planVersions';
+
+/** What the review estimates a run with: `EstimateOptions` without the tools, which the session has. */
+export type EstimateSetup = Omit<EstimateOptions, 'tools'>;
 
 /** What the run adds to its events: model usage, repairs and changed files. */
 export type RunDetails = Pick<RunSource, 'usage' | 'replans' | 'changedFiles' | 'undoMessage' | 'undone'>;
@@ -30,7 +37,9 @@ export class PanelSession {
   private plan: Plan | undefined;
   private previousPlan: Plan | undefined;
   private readonly versions = new PlanVersions();
-  private analysis: { version: number; planId: string; critique: Critique; diagnostics: Diagnostic[] } | undefined;
+  private analysis: { version: number; planId: string; critique: Critique; diagnostics: Diagnostic[]; estimate: RunEstimate | undefined } | undefined;
+  private estimateSetup: EstimateSetup | undefined;
+  private estimateSetupKey = '';
   private regenerating = false;
   private regenerateBlocked: string | undefined;
   private run: RunState | undefined;
@@ -148,6 +157,25 @@ export class PanelSession {
     this.analysis = undefined;
   }
 
+  /**
+   * The model setup a run would have now (its default model, each role's, limits), or
+   * `undefined` without a model: the review shows the run's estimate and checks the models
+   * steps name against it (a change analyses the plan again).
+   */
+  setEstimateSetup(setup: EstimateSetup | undefined): void {
+    const key = JSON.stringify(setup ?? null);
+    if (key === this.estimateSetupKey) return;
+    this.estimateSetupKey = key;
+    this.estimateSetup = setup;
+    this.analysis = undefined;
+  }
+
+  /** The budget "Stop at" sets from the estimate of the plan under review, or `undefined` when there is none. */
+  estimateBudget(): BudgetLimits | undefined {
+    const source = this.reviewSource();
+    return source?.estimate ? budgetFromEstimate(source.estimate) : undefined;
+  }
+
   /** Why Regenerate cannot run now (no model to take the feedback), or `undefined` when it can. */
   setRegenerateBlocked(reason: string | undefined): void {
     this.regenerateBlocked = reason;
@@ -174,7 +202,12 @@ export class PanelSession {
 
   /** What plans are checked against: the tools runs get, and the skills of the catalogue once it was read. */
   private validationOptions(): ValidatePlanOptions {
-    return { tools: this.tools, ...(this.capabilities ? { skills: this.capabilities.skills.map((skill) => skill.name) } : {}) };
+    const setup = this.estimateSetup;
+    return {
+      tools: this.tools,
+      ...(this.capabilities ? { skills: this.capabilities.skills.map((skill) => skill.name) } : {}),
+      ...(setup ? { models: configuredModels(setup.model, setup.models ?? {}) } : {}),
+    };
   }
 
   /** True while a plan is under review (no run attached). */
@@ -253,9 +286,10 @@ export class PanelSession {
         planId: plan.id,
         critique: critiquePlan(plan, { tools: this.tools, ...(this.approvalSetting ? { trusted: this.approvalSetting.trusted } : {}) }),
         diagnostics: validatePlan(plan, this.validationOptions()),
+        estimate: this.estimateSetup ? estimateRun(plan, { ...this.estimateSetup, tools: this.tools }) : undefined,
       };
     }
-    const { diagnostics } = this.analysis;
+    const { diagnostics, estimate } = this.analysis;
     const model = this.modelFindings;
     const critique = model?.planId === plan.id && model.version === plan.version ? mergeCritique(this.analysis.critique, model.issues) : this.analysis.critique;
     return {
@@ -268,6 +302,7 @@ export class PanelSession {
       tools: this.tools,
       ...(this.capabilities ? { capabilities: this.capabilities } : {}),
       versions: this.versions.list(),
+      ...(estimate ? { estimate } : {}),
       ...(this.previousPlan ? { previousPlan: this.previousPlan } : {}),
     };
   }

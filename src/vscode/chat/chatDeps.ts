@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { PlanningQuestion } from '../../core/planner/investigateRequest';
+import type { ModelRoles } from '../../core/llm/modelRoles';
 import type { RunEvent, RunState } from '../../core/engine/runEvents';
 import type { RunResult } from '../../core/engine/runOptions';
 import type { Attachment, Plan } from '../../core/plan/planSchema';
@@ -12,6 +13,8 @@ import type { Tool } from '../../core/tools/tool';
 export interface ChatModel {
   llm: LlmClient | undefined;
   label: string;
+  /** Each role's model on `llm`'s endpoint (the configured OpenAI-compatible one only; a picked chat model does every role). */
+  models?: ModelRoles;
 }
 
 /**

@@ -1,5 +1,9 @@
 import * as vscode from 'vscode';
 import { askPlanningQuestion } from '../planningQuestion';
+import { estimateRun } from '../../core/plan/estimateRun';
+import { estimateLines } from '../../core/plan/estimateText';
+import { createToolRegistry } from '../../core/tools/createToolRegistry';
+import { readSettings } from '../settings';
 import { chatLimits, chatPlanMarkdown, chatStepLine, chatText } from '../../core/view/chatMarkdown';
 import { errorMessage } from '../../shared/errorMessage';
 import { collectAttachments } from '../attachments';
@@ -69,6 +73,17 @@ export async function chatPlan(
     for (const warning of planned.warnings.slice(0, maxWarnings)) stream.markdown(`- ⚠ ${chatText(warning, chatLimits.line)}\n`);
     if (planned.warnings.length > maxWarnings) {
       stream.markdown(vscode.l10n.t('…and {0} more warnings in the log.', planned.warnings.length - maxWarnings) + '\n');
+    }
+    if (model.llm) {
+      const settings = readSettings();
+      const estimate = estimateRun(plan, {
+        model: model.llm.model,
+        ...(model.models ? { models: model.models } : {}),
+        tools: createToolRegistry([...deps.tools()]),
+        agentLimits: settings.agentLimits,
+        reviewCriticalSteps: settings.reviewCriticalSteps,
+      });
+      stream.markdown(`\n${estimateLines(estimate).map((line) => `- ${chatText(line.trim(), chatLimits.line)}`).join('\n')}\n`);
     }
     stream.markdown(`\n${vscode.l10n.t('The plan is in the Plan view. Review it in the panel, or start it.')}\n`);
     planButtons(stream);
