@@ -245,6 +245,7 @@ export const mutationGroups = [
       'src/core/llm/redactSecrets.ts',
       'src/core/llm/selectProvider.ts',
       'src/core/llm/llmTypes.ts',
+      'src/core/llm/modelRoles.ts',
     ],
     spec: [
       'test/unit/core/llm/baseUrlProblem.test.ts',
@@ -255,6 +256,8 @@ export const mutationGroups = [
       'test/unit/core/llm/modelSetup.test.ts',
       'test/unit/core/llm/redactSecrets.test.ts',
       'test/unit/core/llm/selectProvider.test.ts',
+      'test/unit/core/llm/modelRoles.test.ts',
+      'test/unit/core/llm/modelRolesRouting.test.ts',
     ],
     grep: timeBoundTestsLeftOut,
   },

@@ -1,4 +1,4 @@
-import type { LlmClient } from '../ports';
+import type { LlmChatRequest, LlmChatResponse } from './llmTypes';
 
 /** The jobs a run gives a model, each of which may use its own (docs/architecture.md §5). */
 export const modelRoleNames = ['planner', 'agent', 'reviewer', 'compaction'] as const;
@@ -50,13 +50,19 @@ export function configuredModels(defaultModel: string, roles: ModelRoles): strin
   return [...new Set([defaultModel, ...modelRoleNames.flatMap((role) => (roles[role] === undefined ? [] : [roles[role]]))])];
 }
 
+/** The `LlmClient` port's shape, named here so the plan schema's import of this file closes no cycle through the ports. */
+export interface ModelClient {
+  readonly model: string;
+  chat(request: LlmChatRequest): Promise<LlmChatResponse>;
+}
+
 /**
  * `client` with its requests sent to `model` (the request's `model` field), or `client`
  * itself when `model` is absent. A request that already names a model keeps it, so the
  * outermost wrapper, the most specific choice, wins: a step's compaction wrapped around
  * the step's agent model asks the compaction model.
  */
-export function withModel(client: LlmClient, model: string | undefined): LlmClient {
+export function withModel<Client extends ModelClient>(client: Client, model: string | undefined): Client | ModelClient {
   if (model === undefined || model === client.model) return client;
   return {
     model,
