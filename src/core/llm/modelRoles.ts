@@ -23,7 +23,6 @@ export function modelNameProblem(name: string): string | undefined {
   if (name.trim() === '') return 'a model name cannot be empty';
   if (name.length > maxModelNameLength) return `a model name has at most ${maxModelNameLength} characters`;
   if (name.includes('://')) return 'a model name is a name, not an address; the address is the base URL setting';
-  // eslint-disable-next-line no-control-regex -- control characters are what this refuses
   if (/[\s\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/u.test(name)) return 'a model name has no spaces or control characters';
   return undefined;
 }
@@ -33,7 +32,10 @@ export function modelNameProblem(name: string): string | undefined {
  * `modelNameProblem` refuses is reported through `problem` and dropped (its role uses the
  * default model).
  */
-export function cleanModelRoles(raw: Readonly<Partial<Record<ModelRole, string | undefined>>>, problem?: (role: ModelRole, message: string) => void): ModelRoles {
+export function cleanModelRoles(
+  raw: Readonly<Partial<Record<ModelRole, string | undefined>>>,
+  problem?: (role: ModelRole, message: string) => void,
+): ModelRoles {
   const roles: ModelRoles = {};
   for (const role of modelRoleNames) {
     const value = raw[role]?.trim();

@@ -214,7 +214,13 @@ function requestMs(usage: Usage): EstimateRange {
   return range((p) => usage.requests[p] * a.requestLatencyMs[p] + (usage.completion[p] / a.tokensPerSecond[p]) * 1000);
 }
 
-function total(plan: Plan, usages: Map<KindEstimate['kind'], Usage[]>, stepMs: Map<string, EstimateRange>, personSteps: number, prices: EstimateOptions['prices']): RunEstimate {
+function total(
+  plan: Plan,
+  usages: Map<KindEstimate['kind'], Usage[]>,
+  stepMs: Map<string, EstimateRange>,
+  personSteps: number,
+  prices: EstimateOptions['prices'],
+): RunEstimate {
   const unpriced = new Set<string>();
   const kinds: KindEstimate[] = [];
   const counts = new Map<string, number>();
@@ -230,7 +236,13 @@ function total(plan: Plan, usages: Map<KindEstimate['kind'], Usage[]>, stepMs: M
       tokens = add(tokens, add(usage.prompt, usage.completion));
       const price = priceOf(usage.model, prices);
       if (price === undefined) unpriced.add(usage.model);
-      cost = price === undefined || cost === undefined ? undefined : add(cost, range((p) => (usage.prompt[p] * price.inputPerMillion + usage.completion[p] * price.outputPerMillion) / 1_000_000));
+      cost =
+        price === undefined || cost === undefined
+          ? undefined
+          : add(
+              cost,
+              range((p) => (usage.prompt[p] * price.inputPerMillion + usage.completion[p] * price.outputPerMillion) / 1_000_000),
+            );
     }
     const count = kind === 'compaction' ? requests.typical : kind === 'review' ? list.length : (counts.get(kind) ?? 0);
     kinds.push({ kind, count, requests: rounded(requests), tokens: rounded(tokens), costUsd: cost });

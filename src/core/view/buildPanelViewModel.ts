@@ -400,6 +400,7 @@ function summaryView(source: RunSource, durationMs: number): RunSummaryView {
 /** The estimate's lines and the budget Start can set from it. */
 function estimateView(estimate: RunEstimate): NonNullable<ReviewView['estimate']> {
   const budget = budgetFromEstimate(estimate);
-  const stopAt = budget?.maxCostUsd !== undefined ? shownUsd(budget.maxCostUsd) : budget?.maxTokens !== undefined ? `${shownTokens(budget.maxTokens)} tokens` : undefined;
+  const stopAt =
+    budget?.maxCostUsd !== undefined ? shownUsd(budget.maxCostUsd) : budget?.maxTokens !== undefined ? `${shownTokens(budget.maxTokens)} tokens` : undefined;
   return { lines: estimateLines(estimate), ...(stopAt === undefined ? {} : { stopAt }) };
 }
