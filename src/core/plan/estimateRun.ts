@@ -1,6 +1,7 @@
 import { stepKinds, type StepKind } from '../../shared/vocabulary';
 import { defaultAgentLimits, type AgentLimits } from '../agent/agentLimits';
 import { toolDefinition } from '../agent/agentToolCall';
+import { defaultAgentPrompt, directAgentPrompt } from '../agent/executeLlmStep';
 import { agentSystemPrompt } from '../agent/runStepAgent';
 import type { ModelRoles } from '../llm/modelRoles';
 import { priceOf, type ModelPrice } from '../llm/modelPrices';
@@ -117,7 +118,7 @@ export function estimateRun(plan: Plan, options: EstimateOptions): RunEstimate {
       const tool = options.tools?.get(toolName);
       return tool ? [toolDefinition(tool)] : [];
     });
-    const prompt = agent?.prompt ?? 'You are a careful software assistant working in the user\'s workspace.';
+    const prompt = agent?.prompt ?? (name === 'direct' ? directAgentPrompt : defaultAgentPrompt);
     const computed = { tokens: countTokens(agentSystemPrompt(prompt)) + countTokens(JSON.stringify(definitions)), tools: toolNames.length > 0 };
     agentPrefix.set(name, computed);
     return computed;
