@@ -37,6 +37,7 @@ export function resolveRunOptions(plan: Plan, options: RunOptions): ResolvedRunO
     diagnostics: options.diagnostics,
     checkCommands: options.checkCommands,
     checkpoints: options.checkpoints,
+    stepEpilogue: options.stepEpilogue,
     logger: options.logger ?? silentLogger,
     backoff: {
       baseDelayMs: options.retryBaseDelayMs ?? defaultBackoff.baseDelayMs,

@@ -6,7 +6,7 @@ import type { ModelRoles } from '../llm/modelRoles';
 import type { Plan, Step } from '../plan/planSchema';
 import type { Clock, Interaction, LlmClient, Logger, RunStore, WorkspaceFs, CheckpointStore, CommandAllowList, CommandRunner, Diagnostics } from '../ports';
 import type { CheckCommandConsent } from './checkCommandConsent';
-import type { ApprovalPolicy, Tool, ToolRegistry } from '../tools/tool';
+import type { ApprovalPolicy, Tool, ToolContext, ToolRegistry } from '../tools/tool';
 import type { ManualAnswer, PendingRequest, PlanOrigin, RunEvent, RunState, RunStatus, StepState } from './runEvents';
 
 /** What `stepRunner` receives for one attempt of an `agent` or `synthesis_gate` step. */
@@ -36,6 +36,15 @@ export interface StepRunnerContext {
  * failure with that message; throwing `DeferredError` suspends the step.
  */
 export type StepRunner = (step: Step, ctx: StepRunnerContext) => Promise<unknown>;
+
+/**
+ * Work the host does as each step completes: after every verification of the attempt
+ * passed, before `step_completed`, with the tool context of that attempt, so a file it
+ * changes through `changeFile` is asked, checkpointed (undoable) and journaled as the
+ * step's own change. A throw or a refusal never fails the step: it becomes a
+ * `step_warning` saying why.
+ */
+export type StepEpilogue = (step: Step, tools: ToolContext, signal: AbortSignal) => Promise<void>;
 
 /** Options of `runPlan` (docs/architecture.md §11). Durations in milliseconds. */
 export interface RunOptions {
@@ -122,6 +131,8 @@ export interface RunOptions {
   checkCommands?: CheckCommandConsent;
   /** Where file tools checkpoint previous content, so the run can be undone. */
   checkpoints?: CheckpointStore;
+  /** What the host does as each step completes (see `StepEpilogue`); default nothing. */
+  stepEpilogue?: StepEpilogue;
   logger?: Logger;
   /** Source of run ids; default a random UUID-based id. */
   idSource?: () => string;
@@ -215,6 +226,7 @@ export interface ResolvedRunOptions {
   diagnostics: Diagnostics | undefined;
   checkCommands: CheckCommandConsent | undefined;
   checkpoints: CheckpointStore | undefined;
+  stepEpilogue: StepEpilogue | undefined;
   logger: Logger;
   backoff: { baseDelayMs: number; maxDelayMs: number };
   predicateTimeoutMs: number;

@@ -8,7 +8,9 @@ import { boundedFeedback, feedbackInstruction } from '../tools/approvalFeedback'
 import { isApprovalRejectedError } from '../tools/approvals';
 import { isDeferredError, type RequestKind } from '../tools/deferral';
 import { stepExecutors } from './executors/stepExecutors';
-import { maxProgressChars, StepFailure, type PreparedInput } from './executors/stepExecutor';
+import { maxProgressChars, StepFailure, type ExecuteContext, type PreparedInput } from './executors/stepExecutor';
+import { toolContextFor } from './executors/toolContextFor';
+import type { ToolContext } from '../tools/tool';
 import { attemptLimit, decideAfterFailure, type FailureCause } from './failurePolicy';
 import { journaledEffects } from './journaledEffects';
 import type { PendingChanges } from './pendingChanges';
@@ -70,7 +72,7 @@ interface AttemptFailure {
 }
 
 /** How one attempt ended: a result, a failure worth a policy decision, or the step is settled already. */
-type AttemptEnd = { kind: 'result'; result: unknown } | { kind: 'failure'; failure: AttemptFailure } | { kind: 'settled' };
+type AttemptEnd = { kind: 'result'; result: unknown; tools: () => ToolContext } | { kind: 'failure'; failure: AttemptFailure } | { kind: 'settled' };
 
 /**
  * Runs `step` to its end: resolves its input, checks its `when` condition once, then runs
@@ -99,7 +101,7 @@ export async function attemptStep(step: Step, stepRun: StepRun): Promise<void> {
     emit({ type: 'step_started', stepId: step.id, attempt, input: prepared.input });
     const end = await executeAttempt(step, attempt, diagnosis, depends, prepared, run);
     if (end.kind === 'settled') return;
-    const failure = end.kind === 'result' ? await completeIfVerified(step, attempt, prepared, end.result, depends, run, checks) : end.failure;
+    const failure = end.kind === 'result' ? await completeIfVerified(step, attempt, prepared, end, depends, run, checks) : end.failure;
     if (failure === undefined) return;
     diagnosis = failure.cause === 'verification' || failure.feedback ? failure.message : undefined;
     const delayMs = concludeFailure(step, attempt, failure, run);
@@ -162,10 +164,11 @@ async function executeAttempt(
     if (!signal.aborted) emit(body);
   };
   let outputLeft: number = textCaps.output;
+  let executed: ExecuteContext | undefined;
   try {
     const result = await withinStepTimeout(step, run.stop, options.clock, (attemptSignal) =>
       stepExecutors[step.kind].execute(
-        {
+        (executed = {
           runId,
           step,
           plan: options.plan,
@@ -194,11 +197,12 @@ async function executeAttempt(
               await run.flush();
             },
           },
-        },
+        }),
         prepared.input,
       ),
     );
-    return { kind: 'result', result };
+    const context = executed!;
+    return { kind: 'result', result, tools: () => toolContextFor({ ...context, signal }) };
   } catch (error) {
     return signal.aborted ? { kind: 'settled' } : classifyError(step, error, interaction, run, retry);
   }
@@ -251,7 +255,7 @@ async function completeIfVerified(
   step: Step,
   attempt: number,
   prepared: PreparedInput,
-  produced: unknown,
+  { result: produced, tools }: { result: unknown; tools: () => ToolContext },
   depends: Record<string, unknown>,
   run: StepRun,
   checks: StepChecks<StepRun> | undefined,
@@ -287,6 +291,8 @@ async function completeIfVerified(
   }
   const review = await reviewIfWanted(step, attempt, prepared, shaped, checked?.outcomes, run);
   if (review !== 'passed') return review === 'settled' ? undefined : review;
+  await epilogue(step, tools, run);
+  if (run.stop.signal.aborted) return undefined;
   run.emit({
     type: 'step_completed',
     stepId: step.id,
@@ -295,6 +301,17 @@ async function completeIfVerified(
   });
   run.settle({ kind: 'completed' });
   return undefined;
+}
+
+/** Runs the host's `stepEpilogue`, if any; what it could not do is a warning of the step, never its failure. */
+async function epilogue(step: Step, tools: () => ToolContext, run: StepRun): Promise<void> {
+  const work = run.options.stepEpilogue;
+  if (work === undefined) return;
+  try {
+    await work(step, tools(), run.stop.signal);
+  } catch (error) {
+    if (!run.stop.signal.aborted) run.emit({ type: 'step_warning', stepId: step.id, message: capText(errorMessage(error), textCaps.message) });
+  }
 }
 
 /** What a failed attempt returned, for its `verification_failed` (the replanner is shown it): capped, absent when nothing was. */

@@ -25,6 +25,8 @@ export interface ImportTaskFileOptions {
   /** True when a model runs agent steps; else the steps are a person's. */
   model: boolean;
   createdAt?: string;
+  /** Each step's checkbox is to be ticked in the file as the step completes (see `TasksToPlanOptions.tick`). */
+  tick?: boolean;
 }
 
 // Indents never span lines (`[^\S\n\r\u2028\u2029]`, not `\s`): each line start scans its own line only.
@@ -72,6 +74,7 @@ export function importTaskFile(path: string, text: string, options: ImportTaskFi
   const { plan, warnings } = tasksToPlan(document, {
     file: path,
     model: options.model,
+    ...(options.tick === true ? { tick: true } : {}),
     ...(options.createdAt !== undefined ? { createdAt: options.createdAt } : {}),
   });
   const origins: Record<string, number> = {};

@@ -16,13 +16,16 @@ export interface SourceOrigin {
   parallel: boolean;
   optional: boolean;
   status?: string;
+  /** The user chose, at import, to have the task's checkbox ticked in the file once its step completes (`tickSourceCheckbox`). */
+  tick: boolean;
 }
 
 const sectionJoin = ' › ';
+const tickName = 'Tick in the source file when done';
 const originHead = /^From (.+), line (\d+):$/;
 
-/** The lines `readOrigin` reads back, for `task` of `file`. */
-export function originText(file: string, task: SourceTask): string {
+/** The lines `readOrigin` reads back, for `task` of `file`; `tick` when its checkbox is to be ticked as its step completes. */
+export function originText(file: string, task: SourceTask, tick = false): string {
   const lines = [`From ${file}, line ${task.line}:`];
   if (task.key !== undefined) lines.push(`- Task: ${task.key}`);
   if (task.section.length > 0) lines.push(`- Section: ${task.section.join(sectionJoin)}`);
@@ -33,6 +36,7 @@ export function originText(file: string, task: SourceTask): string {
   if (task.optional) lines.push('- Optional: yes');
   if (task.status !== undefined) lines.push(`- Status: ${task.status}`);
   if (task.done) lines.push('- Done in the source file: yes');
+  if (tick && !task.done) lines.push(`- ${tickName}: yes`);
   return lines.join('\n');
 }
 
@@ -49,7 +53,7 @@ export function readOrigin(input: string): { text: string; origin?: SourceOrigin
   }
   if (start < 0) return { text: input };
   const head = originHead.exec(lines[start]!)!;
-  const origin: SourceOrigin = { file: head[1]!, line: Number(head[2]), section: [], depth: 0, labels: [], requirements: [], parallel: false, optional: false };
+  const origin: SourceOrigin = { file: head[1]!, line: Number(head[2]), section: [], depth: 0, labels: [], requirements: [], parallel: false, optional: false, tick: false };
   for (const line of lines.slice(start + 1)) {
     const split = line.indexOf(': ');
     const name = line.slice(2, split);
@@ -62,6 +66,7 @@ export function readOrigin(input: string): { text: string; origin?: SourceOrigin
     else if (name === 'Parallel') origin.parallel = true;
     else if (name === 'Optional') origin.optional = true;
     else if (name === 'Status') origin.status = value;
+    else if (name === tickName) origin.tick = true;
   }
   return { text: lines.slice(0, start).join('\n').trimEnd(), origin };
 }

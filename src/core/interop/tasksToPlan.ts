@@ -13,6 +13,8 @@ export interface TasksToPlanOptions {
   model: boolean;
   /** ISO-8601 creation time (default: the Unix epoch). */
   createdAt?: string;
+  /** Each step's checkbox is ticked in `file` as the step completes (the origin says so; `tickSourceCheckbox` does it). */
+  tick?: boolean;
 }
 
 /**
@@ -111,7 +113,7 @@ export function stepIds(tasks: readonly SourceTask[]): string[] {
 
 function stepOf(task: SourceTask, id: string, dependsOn: string[], options: TasksToPlanOptions): Step {
   const details = task.details.map((detail) => `- ${detail}`).join('\n');
-  const input = [task.title, details, originText(options.file, task)].filter((part) => part !== '').join('\n\n');
+  const input = [task.title, details, originText(options.file, task, options.tick)].filter((part) => part !== '').join('\n\n');
   const step: Step = {
     id,
     title: task.title,

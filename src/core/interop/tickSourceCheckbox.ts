@@ -1,0 +1,33 @@
+import type { StepEpilogue } from '../engine/runOptions';
+import { changeFile } from '../tools/fileChange';
+import { readOrigin } from './sourceOrigin';
+import { tickTaskLine } from './tickTaskLine';
+
+/**
+ * The `stepEpilogue` that ticks an imported step's checkbox in its task file once the step
+ * completes, for the steps whose origin says the user chose it at import (`SourceOrigin.tick`);
+ * every other step is left alone. The tick is an ordinary file change (`changeFile`): under
+ * the file's lock, so ticks of parallel steps never overwrite each other; asked with its
+ * diff as the approval policy says; checkpointed, so undoing the run unticks it. The task is
+ * found again in the file as it is now (`tickTaskLine`); a task no longer there, a file
+ * deleted or outside the workspace is refused with a message saying so, the file unchanged.
+ */
+export const tickSourceCheckbox: StepEpilogue = async (step, tools, signal) => {
+  if (typeof step.input !== 'string') return;
+  const { origin } = readOrigin(step.input);
+  if (origin === undefined || !origin.tick) return;
+  await changeFile(
+    tools,
+    {
+      path: origin.file,
+      operation: 'edit',
+      propose(current) {
+        if (current === undefined) throw new Error(`${origin.file} is gone, so the checkbox of "${step.title}" could not be ticked.`);
+        const ticked = tickTaskLine(current, origin, step.title);
+        if (!ticked.ok) throw new Error(ticked.problem);
+        return ticked.text;
+      },
+    },
+    signal,
+  );
+};

@@ -1,0 +1,101 @@
+import assert from 'node:assert/strict';
+import { importTaskFile } from '../../../../src/core/interop/importTaskFile';
+import { readOrigin, type SourceOrigin } from '../../../../src/core/interop/sourceOrigin';
+import { tickTaskLine } from '../../../../src/core/interop/tickTaskLine';
+
+const origin = (line: number, key?: string): SourceOrigin => ({
+  file: 'specs/001/tasks.md',
+  line,
+  ...(key !== undefined ? { key } : {}),
+  section: [],
+  depth: 0,
+  labels: [],
+  requirements: [],
+  parallel: false,
+  optional: false,
+  tick: true,
+});
+
+const specKit = ['# Tasks', '', '- [ ] T001 Create the project', '- [ ] T002 [P] Add src/a.ts', '- [ ] T003 Wire it up', ''].join('\n');
+
+describe('tickTaskLine', () => {
+  it('ticks the box on the line the task came from and nothing else', () => {
+    const ticked = tickTaskLine(specKit, origin(4, 'T002'), 'Add src/a.ts');
+    assert.deepEqual(ticked, { ok: true, line: 4, text: specKit.replace('- [ ] T002', '- [x] T002') });
+  });
+
+  it('finds the task by its key when lines were added above it since the import', () => {
+    const edited = specKit.replace('# Tasks\n', '# Tasks\n\nA note the user added.\n');
+    const ticked = tickTaskLine(edited, origin(4, 'T002'), 'Add src/a.ts');
+    assert.equal(ticked.ok && ticked.line, 6);
+    assert.equal(ticked.ok && ticked.text, edited.replace('- [ ] T002', '- [x] T002'));
+  });
+
+  it('does not take T0021 or a mention in another task for T002', () => {
+    const text = ['- [ ] T0021 Other', '- [ ] T005 Follow up on T002 later', '- [ ] T003 x'].join('\n');
+    const ticked = tickTaskLine(text, origin(1, 'T002'), 'Add src/a.ts');
+    assert.equal(ticked.ok, false);
+    assert.match(!ticked.ok ? ticked.problem : '', /specs\/001\/tasks\.md has no checkbox for task T002 any more \(it was on line 1\)/);
+  });
+
+  it('matches a keyless task by its title, and refuses when two lines hold it', () => {
+    const text = '- [ ] Write docs\n- [ ] Ship\n';
+    assert.deepEqual(tickTaskLine(text, origin(9), 'Ship'), { ok: true, line: 2, text: '- [ ] Write docs\n- [x] Ship\n' });
+    const twice = '- [ ] Ship\n- [ ] Ship\n';
+    const refused = tickTaskLine(twice, origin(9), 'Ship');
+    assert.equal(refused.ok, false);
+    assert.match(!refused.ok ? refused.problem : '', /2 checkboxes for the task "Ship" \(lines 1, 2\); none was ticked/);
+  });
+
+  it('keeps a byte order mark and each line ending as they were', () => {
+    const text = '\uFEFF- [ ] T001 First\r\n- [ ] T002 Second\n- [ ] T003 Third\r\n';
+    const ticked = tickTaskLine(text, origin(1, 'T001'), 'First');
+    assert.equal(ticked.ok && ticked.text, '\uFEFF- [x] T001 First\r\n- [ ] T002 Second\n- [ ] T003 Third\r\n');
+    const second = tickTaskLine(text, origin(2, 'T002'), 'Second');
+    assert.equal(second.ok && second.text, '\uFEFF- [ ] T001 First\r\n- [x] T002 Second\n- [ ] T003 Third\r\n');
+  });
+
+  it('leaves a task already ticked (either case) as it is', () => {
+    const text = '- [X] T001 Done\n';
+    assert.deepEqual(tickTaskLine(text, origin(1, 'T001'), 'Done'), { ok: true, line: 1, text });
+  });
+
+  it('ticks a Kiro task by its number, the optional mark and numbered bullets kept', () => {
+    const text = '- [ ]* 2.1 Write unit tests\n  - _Requirements: 1.2_\n1. [ ] 3 Deploy\n';
+    const ticked = tickTaskLine(text, origin(1, '2.1'), 'Write unit tests');
+    assert.equal(ticked.ok && ticked.text, text.replace('- [ ]* 2.1', '- [x]* 2.1'));
+    const numbered = tickTaskLine(text, origin(3, '3'), 'Deploy');
+    assert.equal(numbered.ok && numbered.text, text.replace('1. [ ] 3', '1. [x] 3'));
+  });
+
+  it('refuses a line that is no checkbox any more, such as a task turned into a heading', () => {
+    const ticked = tickTaskLine('## T001 Create the project\n', origin(1, 'T001'), 'Create the project');
+    assert.equal(ticked.ok, false);
+  });
+
+  it('ticks the last of 5,000 tasks after lines moved, in one pass', () => {
+    const lines = Array.from({ length: 5000 }, (_, index) => `- [ ] T${String(index + 1).padStart(4, '0')} Task ${index + 1}`);
+    const text = `# Big\n\n${lines.join('\n')}\n`;
+    const ticked = tickTaskLine(text, origin(1, 'T5000'), 'Task 5000');
+    assert.equal(ticked.ok && ticked.line, 5002);
+    assert.equal(ticked.ok && ticked.text.split('\n')[5001], '- [x] T5000 Task 5000');
+  });
+
+  it('writes nothing of a task line into the text but the box: escapes and HTML stay as the file had them', () => {
+    const evil = '- [ ] T001 Clean \u001b[2J\u001b]8;;http://x\u0007<script>alert(1)</script>\n';
+    const ticked = tickTaskLine(evil, origin(1, 'T001'), 'anything');
+    assert.equal(ticked.ok && ticked.text, evil.replace('[ ]', '[x]'));
+  });
+
+  it('reads back what an import marked to tick: each open task, never one done in the file', () => {
+    const imported = importTaskFile('tasks.md', '- [x] T001 Done\n- [ ] T002 Open\n', { model: false, tick: true });
+    assert.ok(imported.ok);
+    const origins = imported.plan.steps.map((step) => readOrigin(step.input ?? '').origin);
+    assert.deepEqual(
+      origins.map((found) => found?.tick),
+      [false, true],
+    );
+    const plain = importTaskFile('tasks.md', '- [ ] T002 Open\n', { model: false });
+    assert.equal(plain.ok && readOrigin(plain.plan.steps[0]!.input ?? '').origin?.tick, false);
+  });
+});
