@@ -22,6 +22,7 @@ import { registerStepCommands } from './vscode/stepCommands';
 import { notifyRunFinished, notifyRunInterrupted } from './vscode/runNotifications';
 import { registerViewCommands } from './vscode/viewCommands';
 import { registerPlanFileCommands } from './vscode/registerPlanFileCommands';
+import { registerTaskFileCommands } from './vscode/registerTaskFileCommands';
 import { createVscodeInteraction } from './vscode/vscodeInteraction';
 import { ApprovalQueue } from './vscode/approvalQueue';
 import { registerApproveRest } from './vscode/approveRestCommand';
@@ -214,6 +215,18 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     ...registerViewCommands(tree, log),
     ...registerRunsCommands({ runs, runsTree, tree, log }),
     ...registerPlanFileCommands({ tree, runs, tools, review, log, panel: () => openPanel(), prepareTools: () => mcp.ensureStarted() }),
+    ...registerTaskFileCommands({
+      tree,
+      runs,
+      tools,
+      review,
+      log,
+      plan: () => {
+        const panel = openPanel();
+        return (panel?.active ? panel.plan : undefined) ?? tree.currentPlan() ?? panel?.plan;
+      },
+      model: () => modelStatus.current() !== 'heuristic',
+    }),
     ...registerLanguageModelTools(sessionPlanner, log),
     // The configured OpenAI-compatible endpoint as a VS Code chat model: the Chat view (and @planner) without Copilot.
     ...registerOpenAiChatProvider(keys, context.secrets.onDidChange, log),

@@ -546,7 +546,9 @@ export class RunController implements vscode.Disposable {
       reviewCriticalSteps: setup.reviewCriticalSteps,
       noModelHint: vscode.l10n.t("Run 'Task Planner: Set up a model', or change the step to one you do yourself."),
     });
-    const running = go(checkCommands ? { ...options, checkCommands } : options);
+    // A step imported from a task file with ticking chosen ticks its checkbox as it completes (resumed runs too); others are left alone.
+    const ticking = { ...options, stepEpilogue: loadRuntime().tickSourceCheckbox };
+    const running = go(checkCommands ? { ...ticking, checkCommands } : ticking);
     lane.running = running;
     void vscode.commands.executeCommand('setContext', 'taskPlanner.runActive', true);
     try {

@@ -52,3 +52,5 @@ export { readFolderConfig } from '../node/readFolderConfig';
 export { mcpStartDecision } from '../core/mcp/mcpStartPolicy';
 export { chooseExtensionTools, fitToolBudget, isDeniedTool, promptFit, toolSectionBudget, toolTokens } from '../core/tools/toolOffer';
 export { countTokens } from '../core/llm/tokenCount';
+export { exportPlanAsTaskFile, offersPlanFromFile, planFromTaskFile, vscodeTaskFileUi } from './taskFileCommands';
+export { tickSourceCheckbox } from '../core/interop/tickSourceCheckbox';

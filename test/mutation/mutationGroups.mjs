@@ -521,6 +521,8 @@ export const mutationGroups = [
       'src/core/interop/cursorFormat.ts',
       'src/core/interop/copilotFormat.ts',
       'src/core/interop/checklistFormat.ts',
+      'src/core/interop/tickTaskLine.ts',
+      'src/core/interop/tickSourceCheckbox.ts',
     ],
     spec: ['test/unit/core/interop/**/*.test.ts'],
   },

@@ -37,7 +37,10 @@ export function tickTaskLine(text: string, origin: SourceOrigin, title: string):
       return { ok: false, problem: `${origin.file} has no checkbox for ${what} any more (it was on line ${origin.line}); it was left as it is.` };
     }
     if (found.length > 1) {
-      return { ok: false, problem: `${origin.file} has ${found.length} checkboxes for ${what} (lines ${found.join(', ')}); none was ticked, to be sure not to tick the wrong one.` };
+      return {
+        ok: false,
+        problem: `${origin.file} has ${found.length} checkboxes for ${what} (lines ${found.join(', ')}); none was ticked, to be sure not to tick the wrong one.`,
+      };
     }
     number = found[0]!;
   }

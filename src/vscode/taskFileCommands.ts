@@ -1,0 +1,140 @@
+import * as vscode from 'vscode';
+import type { RunResult } from '../core/engine/runOptions';
+import { exportTaskFile, importTaskFile, sniffTaskFormat } from '../core/interop/importTaskFile';
+import { interopFormatNames, interopFormats, type InteropFormat } from '../core/interop/interopFormats';
+import { critiquePlan } from '../core/plan/critiquePlan';
+import type { Plan } from '../core/plan/planSchema';
+import type { Tool } from '../core/tools/tool';
+import { errorMessage } from '../shared/errorMessage';
+import type { PlanReview } from './planReview';
+
+/** Largest task file read, in characters (a file past it is surely not a task list). */
+export const maxTaskFileChars = 10_000_000;
+
+/** A task file as "Plan from file" reads it: where it is, its text now (unsaved edits included), and its place in the workspace. */
+export interface TaskFileSource {
+  /** The name the review and each step's origin show: workspace-relative, else the file's name. */
+  name: string;
+  text: string;
+  /** True when the file is inside the workspace folder the plan runs in (only then can its checkboxes be ticked). */
+  inWorkspace: boolean;
+}
+
+/** What "Plan from file" and "Export plan as task file" work with (wired in `activate`; tests give their own). */
+export interface TaskFileDeps {
+  review: () => PlanReview;
+  tools: () => readonly Tool[];
+  trusted: () => boolean;
+  /** True when a model runs agent steps; else each task becomes a step the user does. */
+  model: () => boolean;
+  /** `taskPlanner.taskFiles.tickCheckboxes`: tick each step's checkbox in the file as it completes. */
+  tick: () => boolean;
+  showPlan: (plan: Plan) => void;
+  start: (plan: Plan) => Promise<RunResult>;
+  log: Pick<vscode.LogOutputChannel, 'info' | 'warn' | 'error'>;
+  ui: {
+    info(message: string): void;
+    error(message: string): void;
+    /** Asks which format to export to; `undefined` when cancelled. */
+    pickFormat(): Promise<InteropFormat | undefined>;
+    openMarkdown(text: string): Promise<void>;
+  };
+}
+
+/**
+ * "Plan from file": reads `source` as a task file of another tool (Spec Kit, Kiro, Cursor,
+ * Copilot, a checklist), shows its plan in the review with what came from where (each
+ * step's input ends with the file and line it came from; the lines that are no task are
+ * kept in the objective, and the review's note counts them), and runs the plan the user
+ * starts there. When the user turned ticking on and the file is in the workspace, each step
+ * is marked to tick its checkbox as it completes (asked like any file change). Resolves to
+ * the run, or `{}` when the file holds no tasks or the review was cancelled.
+ */
+export async function planFromTaskFile(source: TaskFileSource, deps: TaskFileDeps): Promise<{ plan?: Plan; run?: Promise<RunResult | undefined> }> {
+  if (source.text.length > maxTaskFileChars) {
+    deps.ui.error(
+      vscode.l10n.t('Task Planner: {0} is too large to be a task list ({1} characters; at most {2}).', source.name, source.text.length, maxTaskFileChars),
+    );
+    return {};
+  }
+  const tick = deps.tick() && source.inWorkspace;
+  const imported = importTaskFile(source.name, source.text, { model: deps.model(), tick });
+  if (!imported.ok) {
+    for (const problem of imported.problems) deps.log.warn(problem);
+    deps.ui.error(vscode.l10n.t('Task Planner: {0}', imported.problems.join(' ')));
+    return {};
+  }
+  const { plan, format, notes, warnings } = imported;
+  const steps = plan.steps.length;
+  const told = [
+    vscode.l10n.t(
+      'From {0} ({1}): {2} step(s); each step ends with the line of the file it came from. {3} other line(s) of the file are kept in the objective as written.',
+      source.name,
+      interopFormatNames[format],
+      steps,
+      notes.length,
+    ),
+    tick
+      ? vscode.l10n.t('As each step completes, its checkbox in {0} is ticked: a file change you approve like any other.', source.name)
+      : deps.tick()
+        ? vscode.l10n.t('The checkboxes of {0} are not ticked: the file is outside the workspace.', source.name)
+        : undefined,
+    ...warnings,
+  ].filter((line): line is string => line !== undefined);
+  deps.log.info(`Imported ${steps} step(s) from ${source.name} (${format})`);
+  for (const warning of warnings) deps.log.warn(`${source.name}: ${warning}`);
+  deps.showPlan(plan);
+  const critique = critiquePlan(plan, { tools: deps.tools().map((tool) => tool.name), trusted: deps.trusted() });
+  const accepted = await deps.review()(plan, critique, told);
+  if (!accepted) {
+    deps.log.info(`The plan from ${source.name} was not started.`);
+    return {};
+  }
+  deps.showPlan(accepted);
+  const run = deps.start(accepted).catch((error: unknown) => {
+    const message = errorMessage(error);
+    deps.log.error(`Run failed to start: ${message}`);
+    deps.ui.error(vscode.l10n.t('Task Planner: {0}', message));
+    return undefined;
+  });
+  return { plan: accepted, run };
+}
+
+/** Whether "Plan from this file" is offered on the file `path` holding `text`: it is in a task format other than a bare checklist, which any note may be. */
+export function offersPlanFromFile(path: string, text: string): boolean {
+  const format = sniffTaskFormat(path, text.slice(0, maxTaskFileChars));
+  return format !== undefined && (format !== 'checklist' || /(?:^|\/)tasks\.md$/i.test(path));
+}
+
+/**
+ * "Export plan as task file": `plan` written in the format the user picks (Spec Kit, Kiro,
+ * Cursor, Copilot, a checklist), in a new unsaved Markdown document. Resolves to the text,
+ * `undefined` when there was no plan or the user cancelled.
+ */
+export async function exportPlanAsTaskFile(plan: Plan | undefined, deps: Pick<TaskFileDeps, 'ui'>): Promise<string | undefined> {
+  if (!plan) {
+    deps.ui.info(vscode.l10n.t('Task Planner: there is no plan to export yet. Plan a task first, or open a plan file.'));
+    return undefined;
+  }
+  const format = await deps.ui.pickFormat();
+  if (format === undefined) return undefined;
+  const text = exportTaskFile(plan, format);
+  await deps.ui.openMarkdown(text);
+  return text;
+}
+
+/** The editor's own dialogs for the task-file commands. */
+export const vscodeTaskFileUi: TaskFileDeps['ui'] = {
+  info: (message) => void vscode.window.showInformationMessage(message),
+  error: (message) => void vscode.window.showErrorMessage(message),
+  pickFormat: async () =>
+    (
+      await vscode.window.showQuickPick(
+        interopFormats.map((format) => ({ label: interopFormatNames[format], format })),
+        { title: vscode.l10n.t('Export the plan as'), placeHolder: vscode.l10n.t('The format of the task file') },
+      )
+    )?.format,
+  openMarkdown: async (text) => {
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ language: 'markdown', content: text }));
+  },
+};

@@ -1,0 +1,132 @@
+import assert from 'node:assert/strict';
+import '../../fakes/vscodeL10n';
+import type { RunResult } from '../../../src/core/engine/runOptions';
+import type { InteropFormat } from '../../../src/core/interop/interopFormats';
+import { readOrigin } from '../../../src/core/interop/sourceOrigin';
+import type { Plan } from '../../../src/core/plan/planSchema';
+import type { PlanReview } from '../../../src/vscode/planReview';
+import { exportPlanAsTaskFile, maxTaskFileChars, offersPlanFromFile, planFromTaskFile, type TaskFileDeps } from '../../../src/vscode/taskFileCommands';
+
+const specKit = [
+  '# Tasks: Albums',
+  '',
+  '**Input**: design documents',
+  '',
+  '## Phase 1: Setup',
+  '- [ ] T001 Create the project',
+  '- [ ] T002 [P] Add src/models/album.ts',
+  '- [ ] T003 [P] Add src/models/photo.ts',
+  '',
+].join('\n');
+
+function setup(options: { review?: (plan: Plan) => Plan | undefined; tick?: boolean; model?: boolean; format?: InteropFormat } = {}) {
+  const seen = { told: [] as string[], reviewed: [] as Plan[], started: [] as Plan[], errors: [] as string[], infos: [] as string[], markdown: [] as string[] };
+  const review: PlanReview = async (plan, _critique, warnings) => {
+    seen.reviewed.push(plan);
+    seen.told.push(...warnings);
+    return options.review ? options.review(plan) : plan;
+  };
+  const deps: TaskFileDeps = {
+    review: () => review,
+    tools: () => [],
+    trusted: () => true,
+    model: () => options.model ?? false,
+    tick: () => options.tick ?? false,
+    showPlan: () => undefined,
+    start: async (plan) => {
+      seen.started.push(plan);
+      return { runId: 'run-1', status: 'completed' } as RunResult;
+    },
+    log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+    ui: {
+      info: (message) => seen.infos.push(message),
+      error: (message) => seen.errors.push(message),
+      pickFormat: async () => options.format,
+      openMarkdown: async (text) => void seen.markdown.push(text),
+    },
+  };
+  return { deps, seen };
+}
+
+describe('Plan from file (editor)', () => {
+  it('shows the review what came from where, and runs the plan started there', async () => {
+    const { deps, seen } = setup();
+    const outcome = await planFromTaskFile({ name: 'specs/001/tasks.md', text: specKit, inWorkspace: true }, deps);
+    await outcome.run;
+    assert.deepEqual(seen.told, [
+      'From specs/001/tasks.md (Spec Kit tasks.md): 3 step(s); each step ends with the line of the file it came from. 1 other line(s) of the file are kept in the objective as written.',
+    ]);
+    const [plan] = seen.reviewed;
+    assert.deepEqual(
+      plan!.steps.map((step) => `${step.id} ${step.kind} line ${readOrigin(step.input ?? '').origin?.line}`),
+      ['T001 manual line 6', 'T002 manual line 7', 'T003 manual line 8'],
+    );
+    assert.match(plan!.objective, /\*\*Input\*\*: design documents/, 'a line that is no task is kept in the objective');
+    assert.equal(seen.started[0], plan);
+    assert.equal(readOrigin(plan!.steps[0]!.input ?? '').origin?.tick, false, 'no tick unless the user turned it on');
+  });
+
+  it('marks every step to tick its checkbox when the setting is on and the file is in the workspace, and says so', async () => {
+    const { deps, seen } = setup({ tick: true, model: true });
+    await planFromTaskFile({ name: 'specs/001/tasks.md', text: specKit, inWorkspace: true }, deps);
+    assert.ok(seen.reviewed[0]!.steps.every((step) => step.kind === 'agent' && readOrigin(step.input ?? '').origin?.tick === true));
+    assert.equal(seen.told[1], 'As each step completes, its checkbox in specs/001/tasks.md is ticked: a file change you approve like any other.');
+  });
+
+  it('never marks a file outside the workspace to be ticked, and says why', async () => {
+    const { deps, seen } = setup({ tick: true });
+    await planFromTaskFile({ name: 'tasks.md', text: specKit, inWorkspace: false }, deps);
+    assert.ok(seen.reviewed[0]!.steps.every((step) => readOrigin(step.input ?? '').origin?.tick === false));
+    assert.equal(seen.told[1], 'The checkboxes of tasks.md are not ticked: the file is outside the workspace.');
+  });
+
+  it('starts nothing when the review is cancelled, the file holds no task, or it is too large', async () => {
+    const cancelled = setup({ review: () => undefined });
+    assert.deepEqual(await planFromTaskFile({ name: 'tasks.md', text: specKit, inWorkspace: true }, cancelled.deps), {});
+    assert.deepEqual(cancelled.seen.started, []);
+    const empty = setup();
+    assert.deepEqual(await planFromTaskFile({ name: 'notes.md', text: '# Notes\n\nJust prose.\n', inWorkspace: true }, empty.deps), {});
+    assert.match(empty.seen.errors[0]!, /^Task Planner: notes\.md is in none of the task formats read/);
+    const large = setup();
+    await planFromTaskFile({ name: 'tasks.md', text: 'x'.repeat(maxTaskFileChars + 1), inWorkspace: true }, large.deps);
+    assert.match(large.seen.errors[0]!, /too large to be a task list/);
+    assert.deepEqual(large.seen.reviewed, []);
+  });
+
+  it('reads 5,000 tasks into one review', async () => {
+    const lines = Array.from({ length: 5000 }, (_, index) => `- [ ] T${String(index + 1).padStart(4, '0')} Task ${index + 1}`);
+    const { deps, seen } = setup();
+    await planFromTaskFile({ name: 'tasks.md', text: `# Big\n\n${lines.join('\n')}\n`, inWorkspace: true }, deps);
+    assert.equal(seen.reviewed[0]?.steps.length, 5000);
+  });
+
+  it('offers "Plan from this file" on task files only, not on a Markdown note with a checkbox', () => {
+    assert.equal(offersPlanFromFile('specs/001/tasks.md', specKit), true);
+    assert.equal(offersPlanFromFile('.kiro/specs/auth/tasks.md', '- [ ] 1. Set up\n'), true);
+    assert.equal(offersPlanFromFile('.cursor/plans/fix.plan.md', '---\nname: x\ntodos:\n  - id: a\n---\n'), true);
+    assert.equal(offersPlanFromFile('tasks.md', '- [ ] write docs\n'), true);
+    assert.equal(offersPlanFromFile('README.md', '- [ ] write docs\n'), false);
+    assert.equal(offersPlanFromFile('tasks.md', '# Tasks\n\nNone yet.\n'), false);
+  });
+});
+
+describe('Export plan as task file (editor)', () => {
+  it('writes the plan in the format picked into a new document, and reads back the same steps', async () => {
+    const { deps, seen } = setup({ format: 'speckit' });
+    const first = setup();
+    await planFromTaskFile({ name: 'tasks.md', text: specKit, inWorkspace: true }, first.deps);
+    const text = await exportPlanAsTaskFile(first.seen.reviewed[0], deps);
+    assert.equal(seen.markdown[0], text);
+    assert.match(text ?? '', /- \[ \] T002 \[P\] Add src\/models\/album\.ts/);
+  });
+
+  it('says there is no plan, and writes nothing when the format is not picked', async () => {
+    const none = setup({ format: 'kiro' });
+    assert.equal(await exportPlanAsTaskFile(undefined, none.deps), undefined);
+    assert.match(none.seen.infos[0]!, /no plan to export yet/);
+    const cancelled = setup();
+    const plan = (await planFromTaskFile({ name: 'tasks.md', text: specKit, inWorkspace: true }, setup().deps)).plan;
+    assert.equal(await exportPlanAsTaskFile(plan, cancelled.deps), undefined);
+    assert.deepEqual(cancelled.seen.markdown, []);
+  });
+});
