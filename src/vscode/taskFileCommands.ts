@@ -34,6 +34,7 @@ export interface TaskFileDeps {
   log: Pick<vscode.LogOutputChannel, 'info' | 'warn' | 'error'>;
   ui: {
     info(message: string): void;
+    warn(message: string): void;
     error(message: string): void;
     /** Asks which format to export to; `undefined` when cancelled. */
     pickFormat(): Promise<InteropFormat | undefined>;
@@ -91,12 +92,20 @@ export async function planFromTaskFile(source: TaskFileSource, deps: TaskFileDep
     return {};
   }
   deps.showPlan(accepted);
-  const run = deps.start(accepted).catch((error: unknown) => {
-    const message = errorMessage(error);
-    deps.log.error(`Run failed to start: ${message}`);
-    deps.ui.error(vscode.l10n.t('Task Planner: {0}', message));
-    return undefined;
-  });
+  const run = deps.start(accepted).then(
+    (result) => {
+      // A tick that could not be made is the step's warning, never its failure: said here, where the user looks.
+      const unticked = result.metadata.warnings.filter((warning) => warning.includes(source.name));
+      if (tick && unticked.length > 0) deps.ui.warn(vscode.l10n.t('Task Planner: not every checkbox of {0} was ticked. {1}', source.name, unticked.join(' ')));
+      return result;
+    },
+    (error: unknown) => {
+      const message = errorMessage(error);
+      deps.log.error(`Run failed to start: ${message}`);
+      deps.ui.error(vscode.l10n.t('Task Planner: {0}', message));
+      return undefined;
+    },
+  );
   return { plan: accepted, run };
 }
 
@@ -126,6 +135,7 @@ export async function exportPlanAsTaskFile(plan: Plan | undefined, deps: Pick<Ta
 /** The editor's own dialogs for the task-file commands. */
 export const vscodeTaskFileUi: TaskFileDeps['ui'] = {
   info: (message) => void vscode.window.showInformationMessage(message),
+  warn: (message) => void vscode.window.showWarningMessage(message),
   error: (message) => void vscode.window.showErrorMessage(message),
   pickFormat: async () =>
     (

@@ -19,8 +19,8 @@ const specKit = [
   '',
 ].join('\n');
 
-function setup(options: { review?: (plan: Plan) => Plan | undefined; tick?: boolean; model?: boolean; format?: InteropFormat } = {}) {
-  const seen = { told: [] as string[], reviewed: [] as Plan[], started: [] as Plan[], errors: [] as string[], infos: [] as string[], markdown: [] as string[] };
+function setup(options: { review?: (plan: Plan) => Plan | undefined; tick?: boolean; model?: boolean; format?: InteropFormat; runWarnings?: string[] } = {}) {
+  const seen = { told: [] as string[], reviewed: [] as Plan[], started: [] as Plan[], errors: [] as string[], warned: [] as string[], infos: [] as string[], markdown: [] as string[] };
   const review: PlanReview = async (plan, _critique, warnings) => {
     seen.reviewed.push(plan);
     seen.told.push(...warnings);
@@ -35,11 +35,12 @@ function setup(options: { review?: (plan: Plan) => Plan | undefined; tick?: bool
     showPlan: () => undefined,
     start: async (plan) => {
       seen.started.push(plan);
-      return { runId: 'run-1', status: 'completed' } as RunResult;
+      return { runId: 'run-1', status: 'completed', metadata: { warnings: options.runWarnings ?? [] } } as unknown as RunResult;
     },
     log: { info: () => undefined, warn: () => undefined, error: () => undefined },
     ui: {
       info: (message) => seen.infos.push(message),
+      warn: (message) => seen.warned.push(message),
       error: (message) => seen.errors.push(message),
       pickFormat: async () => options.format,
       openMarkdown: async (text) => void seen.markdown.push(text),
@@ -71,6 +72,16 @@ describe('Plan from file (editor)', () => {
     await planFromTaskFile({ name: 'specs/001/tasks.md', text: specKit, inWorkspace: true }, deps);
     assert.ok(seen.reviewed[0]!.steps.every((step) => step.kind === 'agent' && readOrigin(step.input ?? '').origin?.tick === true));
     assert.equal(seen.told[1], 'As each step completes, its checkbox in specs/001/tasks.md is ticked: a file change you approve like any other.');
+  });
+
+  it('says which checkboxes were not ticked once the run ends, and only those of the file', async () => {
+    const problem = 'T002: specs/001/tasks.md has no checkbox for task T002 any more (it was on line 7); it was left as it is.';
+    const { deps, seen } = setup({ tick: true, runWarnings: ['T001: The placeholder $x has no result to insert and stays verbatim.', problem] });
+    await (await planFromTaskFile({ name: 'specs/001/tasks.md', text: specKit, inWorkspace: true }, deps)).run;
+    assert.deepEqual(seen.warned, [`Task Planner: not every checkbox of specs/001/tasks.md was ticked. ${problem}`]);
+    const off = setup({ runWarnings: [problem] });
+    await (await planFromTaskFile({ name: 'specs/001/tasks.md', text: specKit, inWorkspace: true }, off.deps)).run;
+    assert.deepEqual(off.seen.warned, []);
   });
 
   it('never marks a file outside the workspace to be ticked, and says why', async () => {
