@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { describeManualStep } from '../core/engine/manualStepText';
 import type { ManualStepRequest } from '../core/ports';
 import type { PendingPrompts, PromptKey } from './pendingPrompts';
+import { withoutLinks } from './shownText';
 
 /** Longest note or reason the person may type, in characters. */
 const maxNoteLength = 4_000;
@@ -88,9 +89,4 @@ export async function announceManualStep(pending: PendingPrompts, key: PromptKey
   );
   if (choice === show) await showManualInstructions(pending, key, request);
   else if (choice && pending.get(key)) await markManualStep(pending, key, choice === done);
-}
-
-/** `text` from a plan, unable to form a link in a notification (which renders `[label](target)`, command links included). */
-function withoutLinks(text: string): string {
-  return text.replace(/\]\s*\(/g, '] (');
 }

@@ -71,6 +71,11 @@ export function shownProse(text: string, limits: { chars: number; lines: number 
   return cut ? `${shown.trimEnd()}\n… (cut: the rest is not shown)` : shown;
 }
 
+/** `text` from a plan or a file, unable to form a link in a notification (which renders `[label](target)`, command links included). */
+export function withoutLinks(text: string): string {
+  return text.replace(/\]\s*\(/g, '] (');
+}
+
 /** `text` with every `$(` escaped, so a QuickPick or status bar label shows it as typed and never renders it as a codicon. */
 export function withoutIcons(text: string): string {
   return text.replace(/\$\(/g, '\\$(');

@@ -7,6 +7,10 @@ import type { Plan } from '../core/plan/planSchema';
 import type { Tool } from '../core/tools/tool';
 import { errorMessage } from '../shared/errorMessage';
 import type { PlanReview } from './planReview';
+import { shownLine, withoutLinks } from './shownText';
+
+/** A text from the file (its name, a task's title) as a notification shows it: one bounded line, no control acting, no link. */
+const shown = (text: string): string => withoutLinks(shownLine(text, 1_000));
 
 /** Largest task file read, in characters (a file past it is surely not a task list). */
 export const maxTaskFileChars = 10_000_000;
@@ -54,7 +58,7 @@ export interface TaskFileDeps {
 export async function planFromTaskFile(source: TaskFileSource, deps: TaskFileDeps): Promise<{ plan?: Plan; run?: Promise<RunResult | undefined> }> {
   if (source.text.length > maxTaskFileChars) {
     deps.ui.error(
-      vscode.l10n.t('Task Planner: {0} is too large to be a task list ({1} characters; at most {2}).', source.name, source.text.length, maxTaskFileChars),
+      vscode.l10n.t('Task Planner: {0} is too large to be a task list ({1} characters; at most {2}).', shown(source.name), source.text.length, maxTaskFileChars),
     );
     return {};
   }
@@ -62,7 +66,7 @@ export async function planFromTaskFile(source: TaskFileSource, deps: TaskFileDep
   const imported = importTaskFile(source.name, source.text, { model: deps.model(), tick });
   if (!imported.ok) {
     for (const problem of imported.problems) deps.log.warn(problem);
-    deps.ui.error(vscode.l10n.t('Task Planner: {0}', imported.problems.join(' ')));
+    deps.ui.error(vscode.l10n.t('Task Planner: {0}', shown(imported.problems.join(' '))));
     return {};
   }
   const { plan, format, notes, warnings } = imported;
@@ -96,7 +100,7 @@ export async function planFromTaskFile(source: TaskFileSource, deps: TaskFileDep
     (result) => {
       // A tick that could not be made is the step's warning, never its failure: said here, where the user looks.
       const unticked = result.metadata.warnings.filter((warning) => warning.includes(source.name));
-      if (tick && unticked.length > 0) deps.ui.warn(vscode.l10n.t('Task Planner: not every checkbox of {0} was ticked. {1}', source.name, unticked.join(' ')));
+      if (tick && unticked.length > 0) deps.ui.warn(vscode.l10n.t('Task Planner: not every checkbox of {0} was ticked. {1}', shown(source.name), shown(unticked.join(' '))));
       return result;
     },
     (error: unknown) => {

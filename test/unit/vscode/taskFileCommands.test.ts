@@ -84,6 +84,15 @@ describe('Plan from file (editor)', () => {
     assert.deepEqual(off.seen.warned, []);
   });
 
+  it('a task line with terminal escapes, a link or HTML cannot act in the notification that names it', async () => {
+    const problem = 'S1: tasks.md has no checkbox for the task "\u001b[2Jrun [me](command:workbench.action.terminal.new) <b>now</b>" any more';
+    const { deps, seen } = setup({ tick: true, runWarnings: [problem] });
+    await (await planFromTaskFile({ name: 'tasks.md', text: '- [ ] \u001b[2Jrun [me](command:workbench.action.terminal.new) <b>now</b>\n', inWorkspace: true }, deps)).run;
+    assert.equal(seen.warned.length, 1);
+    assert.doesNotMatch(seen.warned[0]!, /\u001b|\]\(/);
+    assert.match(seen.warned[0]!, /\\u001b\[2Jrun \[me\] \(command:/);
+  });
+
   it('never marks a file outside the workspace to be ticked, and says why', async () => {
     const { deps, seen } = setup({ tick: true });
     await planFromTaskFile({ name: 'tasks.md', text: specKit, inWorkspace: false }, deps);
