@@ -58,7 +58,12 @@ export interface TaskFileDeps {
 export async function planFromTaskFile(source: TaskFileSource, deps: TaskFileDeps): Promise<{ plan?: Plan; run?: Promise<RunResult | undefined> }> {
   if (source.text.length > maxTaskFileChars) {
     deps.ui.error(
-      vscode.l10n.t('Task Planner: {0} is too large to be a task list ({1} characters; at most {2}).', shown(source.name), source.text.length, maxTaskFileChars),
+      vscode.l10n.t(
+        'Task Planner: {0} is too large to be a task list ({1} characters; at most {2}).',
+        shown(source.name),
+        source.text.length,
+        maxTaskFileChars,
+      ),
     );
     return {};
   }
@@ -100,7 +105,9 @@ export async function planFromTaskFile(source: TaskFileSource, deps: TaskFileDep
     (result) => {
       // A tick that could not be made is the step's warning, never its failure: said here, where the user looks.
       const unticked = result.metadata.warnings.filter((warning) => warning.includes(source.name));
-      if (tick && unticked.length > 0) deps.ui.warn(vscode.l10n.t('Task Planner: not every checkbox of {0} was ticked. {1}', shown(source.name), shown(unticked.join(' '))));
+      if (tick && unticked.length > 0) {
+        deps.ui.warn(vscode.l10n.t('Task Planner: not every checkbox of {0} was ticked. {1}', shown(source.name), shown(unticked.join(' '))));
+      }
       return result;
     },
     (error: unknown) => {
