@@ -41,10 +41,11 @@ export type StepRunner = (step: Step, ctx: StepRunnerContext) => Promise<unknown
  * Work the host does as each step completes: after every verification of the attempt
  * passed, before `step_completed`, with the tool context of that attempt, so a file it
  * changes through `changeFile` is asked, checkpointed (undoable) and journaled as the
- * step's own change. A throw or a refusal never fails the step: it becomes a
- * `step_warning` saying why.
+ * step's own change. A rejection or a refusal never fails the step: it becomes a
+ * `step_warning` saying why. It returns `undefined` at once for a step it has nothing to
+ * do for: that step completes in the same turn, as without an epilogue.
  */
-export type StepEpilogue = (step: Step, tools: ToolContext, signal: AbortSignal) => Promise<void>;
+export type StepEpilogue = (step: Step, tools: ToolContext, signal: AbortSignal) => Promise<void> | undefined;
 
 /** Options of `runPlan` (docs/architecture.md §11). Durations in milliseconds. */
 export interface RunOptions {

@@ -291,8 +291,12 @@ async function completeIfVerified(
   }
   const review = await reviewIfWanted(step, attempt, prepared, shaped, checked?.outcomes, run);
   if (review !== 'passed') return review === 'settled' ? undefined : review;
-  await epilogue(step, tools, run);
-  if (run.stop.signal.aborted) return undefined;
+  // Without work to do after it, the step completes in this same turn, as it always did (a halt meanwhile cannot drop it).
+  const after = startEpilogue(step, tools, run);
+  if (after !== undefined) {
+    await after;
+    if (run.stop.signal.aborted) return undefined;
+  }
   run.emit({
     type: 'step_completed',
     stepId: step.id,
@@ -303,14 +307,17 @@ async function completeIfVerified(
   return undefined;
 }
 
-/** Runs the host's `stepEpilogue`, if any; what it could not do is a warning of the step, never its failure. */
-async function epilogue(step: Step, tools: () => ToolContext, run: StepRun): Promise<void> {
+/** Starts the host's `stepEpilogue`; `undefined` when it has nothing to do. What it could not do is a warning of the step, never its failure. */
+function startEpilogue(step: Step, tools: () => ToolContext, run: StepRun): Promise<void> | undefined {
   const work = run.options.stepEpilogue;
-  if (work === undefined) return;
-  try {
-    await work(step, tools(), run.stop.signal);
-  } catch (error) {
+  const warn = (error: unknown): void => {
     if (!run.stop.signal.aborted) run.emit({ type: 'step_warning', stepId: step.id, message: capText(errorMessage(error), textCaps.message) });
+  };
+  try {
+    return work?.(step, tools(), run.stop.signal)?.catch(warn);
+  } catch (error) {
+    warn(error);
+    return undefined;
   }
 }
 

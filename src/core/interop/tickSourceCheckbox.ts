@@ -1,6 +1,8 @@
 import type { StepEpilogue } from '../engine/runOptions';
 import { changeFile } from '../tools/fileChange';
-import { readOrigin } from './sourceOrigin';
+import type { Step } from '../plan/planSchema';
+import type { ToolContext } from '../tools/tool';
+import { readOrigin, type SourceOrigin } from './sourceOrigin';
 import { tickTaskLine } from './tickTaskLine';
 
 /**
@@ -12,10 +14,13 @@ import { tickTaskLine } from './tickTaskLine';
  * found again in the file as it is now (`tickTaskLine`); a task no longer there, a file
  * deleted or outside the workspace is refused with a message saying so, the file unchanged.
  */
-export const tickSourceCheckbox: StepEpilogue = async (step, tools, signal) => {
-  if (typeof step.input !== 'string') return;
-  const { origin } = readOrigin(step.input);
-  if (origin === undefined || !origin.tick) return;
+export const tickSourceCheckbox: StepEpilogue = (step, tools, signal) => {
+  const origin = step.input === undefined ? undefined : readOrigin(step.input).origin;
+  if (origin === undefined || !origin.tick) return undefined;
+  return tick(step, origin, tools, signal);
+};
+
+async function tick(step: Step, origin: SourceOrigin, tools: ToolContext, signal: AbortSignal): Promise<void> {
   await changeFile(
     tools,
     {
@@ -30,4 +35,4 @@ export const tickSourceCheckbox: StepEpilogue = async (step, tools, signal) => {
     },
     signal,
   );
-};
+}

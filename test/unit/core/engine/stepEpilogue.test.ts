@@ -35,6 +35,30 @@ describe('RunOptions.stepEpilogue', () => {
     assert.deepEqual(seen, []);
   });
 
+  it('a step it has nothing to do for completes in the same turn as its verification, so a halt meanwhile cannot drop it', async () => {
+    const plan = makePlan([makeStep('A'), makeStep('B', { onFailure: 'stop' })]);
+    const handle = runPlan(plan, {
+      clock: new ManualClock(0, { autoAdvance: true }),
+      stepRunner: async (step) => {
+        if (step.id === 'B') throw new Error('B broke');
+        return 'did A';
+      },
+      stepEpilogue: () => undefined,
+    });
+    const result = await handle.result;
+    assert.equal(result.steps['A']?.status, 'completed');
+    assert.equal(result.results['A'], 'did A');
+  });
+
+  it('a step asked for a warning synchronously still completes', async () => {
+    const { events, status } = await run((step) => {
+      if (step.id === 'A') throw new Error('not a promise');
+      return undefined;
+    });
+    assert.equal(status, 'completed');
+    assert.ok(events.some((event) => event.type === 'step_warning' && event.message === 'not a promise'));
+  });
+
   it('a failing epilogue is a warning of the step, which completes all the same', async () => {
     const { events, status } = await run(async (step) => {
       if (step.id === 'A') throw new Error('could not tick');
