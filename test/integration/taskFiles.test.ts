@@ -85,9 +85,9 @@ describe('task files of other tools in the VS Code extension host', function () 
 
   it('a task the user removed from the file meanwhile is not ticked, and the run says so', async () => {
     await config().update('taskFiles.tickCheckboxes', true, vscode.ConfigurationTarget.Workspace);
-    const tasks = await write('specs/001/tasks.md', tasksText);
+    const tasks = await write('specs/002/tasks.md', tasksText);
     api.setPlanReview(async (plan) => {
-      await write('specs/001/tasks.md', '# Tasks\r\n\r\n- [ ] T009 Something else\r\n');
+      await write('specs/002/tasks.md', '# Tasks\r\n\r\n- [ ] T009 Something else\r\n');
       return { ...plan, agents: {}, steps: plan.steps.map((step) => ({ ...step, kind: 'tool', tool: 'list_files', args: {} })) };
     });
     const outcome = await vscode.commands.executeCommand<{ run?: Promise<RunResult | undefined> }>('taskPlanner.planFromFile', tasks);
@@ -95,6 +95,10 @@ describe('task files of other tools in the VS Code extension host', function () 
     assert.equal(result?.status, 'completed');
     assert.equal(await read(tasks), '# Tasks\r\n\r\n- [ ] T009 Something else\r\n');
     assert.equal(api.pendingPrompts().length, 0, 'nothing was asked: there was nothing to tick');
-    assert.ok(result?.metadata.warnings.some((warning) => warning.includes('specs/001/tasks.md has no checkbox for task T001 any more')));
+    const warnings = result?.metadata.warnings ?? [];
+    assert.ok(
+      warnings.some((warning) => warning.includes('specs/002/tasks.md has no checkbox for task T001 any more')),
+      JSON.stringify(warnings),
+    );
   });
 });
