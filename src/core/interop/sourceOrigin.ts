@@ -53,7 +53,17 @@ export function readOrigin(input: string): { text: string; origin?: SourceOrigin
   }
   if (start < 0) return { text: input };
   const head = originHead.exec(lines[start]!)!;
-  const origin: SourceOrigin = { file: head[1]!, line: Number(head[2]), section: [], depth: 0, labels: [], requirements: [], parallel: false, optional: false, tick: false };
+  const origin: SourceOrigin = {
+    file: head[1]!,
+    line: Number(head[2]),
+    section: [],
+    depth: 0,
+    labels: [],
+    requirements: [],
+    parallel: false,
+    optional: false,
+    tick: false,
+  };
   for (const line of lines.slice(start + 1)) {
     const split = line.indexOf(': ');
     const name = line.slice(2, split);
