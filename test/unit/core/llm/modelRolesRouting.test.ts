@@ -39,10 +39,17 @@ describe('model roles: each request goes to its role\'s model on the one endpoin
       kind: 'message',
       content: JSON.stringify({
         objective: 'Fix the parser',
+        // A chain long enough that the rolling summary overflows and is compacted by its model.
         steps: [
-          { id: 'S1', title: 'Fix it', kind: 'agent', agent: 'direct', dependsOn: [], input: 'Fix the parser.' },
-          { id: 'S2', title: 'Test it', kind: 'agent', agent: 'direct', dependsOn: ['S1'], input: 'Test the parser.' },
-          { id: 'S3', title: 'Report', kind: 'agent', agent: 'direct', dependsOn: ['S2'], input: 'Report.' },
+          ...Array.from({ length: 12 }, (_, index) => ({
+            id: `S${index + 1}`,
+            title: `Fix part ${index + 1}`,
+            kind: 'agent',
+            agent: 'direct',
+            dependsOn: index === 0 ? [] : [`S${index}`],
+            input: `Fix part ${index + 1} of the parser.`,
+          })),
+          { id: 'R1', title: 'Report', kind: 'agent', agent: 'direct', dependsOn: ['S12'], input: 'Report the result.' },
         ],
       }),
     });
@@ -50,7 +57,7 @@ describe('model roles: each request goes to its role\'s model on the one endpoin
     const tools = createToolRegistry([readFileTool]);
     const signal = new AbortController().signal;
     const planned = await planRequest('Fix the parser', { llm, models: roles, tools, signal, clock });
-    const planned2 = { ...planned.plan, steps: planned.plan.steps.map((step) => (step.id === 'S3' ? { ...step, review: true, model: 'base-model' } : step)) };
+    const planned2 = { ...planned.plan, steps: planned.plan.steps.map((step) => (step.id === 'R1' ? { ...step, review: true, model: 'base-model' } : step)) };
     const result = await executeWithReplanning(planned2, planned2.objective, {
       llm,
       models: roles,
@@ -58,18 +65,21 @@ describe('model roles: each request goes to its role\'s model on the one endpoin
       clock,
       store: createMemoryRunStore(),
       workspace: createMemoryWorkspace({}),
-      agentLimits: { summaryBudgetTokens: 16 },
+      agentLimits: { summaryBudgetTokens: 64 },
     });
     assert.equal(result.status, 'completed', result.metadata.reason);
-    const seen = server.chatRequests.map((request) => `${purpose(request)}→${request.body?.model ?? ''}`);
-    assert.deepEqual(seen, [
-      'planner→plan-model',
-      'agent→agent-model',
-      'agent→agent-model',
-      'compaction→compact-model',
-      'agent→base-model',
-      'reviewer→review-model',
-    ]);
+    const seen = server.chatRequests.map((request) => ({ role: purpose(request), model: request.body?.model ?? '', text: JSON.stringify(request.body?.messages ?? []) }));
+    /** The step R1 names its own model; every other request goes to its role's. */
+    const expected = (request: { role: string; text: string }): string =>
+      request.role === 'agent' && request.text.includes('Report the result.') ? 'base-model' : (roles as Record<string, string>)[request.role] ?? '';
+    assert.deepEqual(seen.filter((request) => request.model !== expected(request)).map((request) => `${request.role}→${request.model}`), []);
+    const counts = new Map<string, number>();
+    for (const request of seen) counts.set(request.role, (counts.get(request.role) ?? 0) + 1);
+    assert.deepEqual(
+      { planner: counts.get('planner'), agent: counts.get('agent'), reviewer: counts.get('reviewer'), compactedAtLeastOnce: (counts.get('compaction') ?? 0) >= 1 },
+      { planner: 1, agent: 13, reviewer: 1, compactedAtLeastOnce: true },
+    );
+    assert.deepEqual(seen.filter((request) => request.model === 'base-model').map((request) => request.role), ['agent'], 'only R1 runs on the model it names');
   });
 
   it('refuses to start a plan whose step names a model the run has not set up, naming those it has', async () => {
