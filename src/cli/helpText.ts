@@ -6,7 +6,7 @@ Usage:
                     [--investigate-tokens N] [--investigate-seconds N]
                     [--answer Qn=TEXT] [run options]
   task-planner validate <plan.json> [--workspace DIR] [--json] [MCP options]
-  task-planner run <plan.json | tasks file> [run options]
+  task-planner run <plan.json | tasks file> [--tick] [run options]
   task-planner import <tasks file> [--format F] [--out plan.json] [--base-url URL --model M]
   task-planner export <plan.json> --format F [--out FILE]
   task-planner resume <runId> [run options]
@@ -30,7 +30,9 @@ Commands:
   run        Execute the plan against the workspace. Steps run as soon as their dependencies
              are done (up to --concurrency at once). Progress goes to stderr. With a model,
              a step whose failure policy is "replan" gets a repair plan for the rest.
-             A tasks file of another tool runs as the plan "import" makes of it.
+             A tasks file of another tool runs as the plan "import" makes of it; with
+             --tick each task's checkbox is ticked in the file (inside the workspace) as
+             its step completes, a file change asked like any other.
   import     Read another tool's task list as a plan and print it as JSON (or write it to
              --out); what came from which line goes to stderr. Formats (--format, else
              told by the file's name and content): speckit (Spec Kit tasks.md: phases,

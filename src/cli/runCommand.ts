@@ -26,6 +26,7 @@ import { executeWithReplanning } from '../core/replan/executeWithReplanning';
 import { followExecution, reportRunResult } from './executeCliRun';
 import { terminalInteraction } from './terminalInteraction';
 import { loadRunnablePlan } from './taskFileCommands';
+import { tickSourceCheckbox } from '../core/interop/tickSourceCheckbox';
 import { cliAllowList } from './cliAllowRules';
 import { sendRunTraces, traceUrl, type CliTraceOptions } from './traceCommand';
 
@@ -35,6 +36,8 @@ export interface CliRunOptions extends CliModelOptions, CliReplanOptions, CliTra
   concurrency: number | undefined;
   yes: boolean;
   json: boolean;
+  /** `--tick` (`run` of a task file): each step's checkbox is ticked in the file as the step completes, asked like any change. */
+  tick?: boolean;
   /** Tools may read and change files with several hard links (`--allow-hard-links`). */
   allowHardLinks?: boolean;
   /** `--strategy`: how the agents are guided (and the model plans); default `react`. */
@@ -56,7 +59,7 @@ export interface CliRunOptions extends CliModelOptions, CliReplanOptions, CliTra
  */
 export function engineOptions(options: CliRunOptions, io: CliIo, capabilities: CapabilityCatalogue): HostRunOptions {
   const root = resolve(options.workspace);
-  return hostRunOptions({
+  const host = hostRunOptions({
     tools: cliTools(options.extraTools),
     workspace: createNodeWorkspace(root, { allowHardLinks: options.allowHardLinks ?? false, ripgrepPath: findRipgrepOnPath(process.env.PATH) }),
     // The workspace you named is your choice: commands run in its environment (.venv, node_modules/.bin), its programs shown and asked about.
@@ -85,6 +88,8 @@ export function engineOptions(options: CliRunOptions, io: CliIo, capabilities: C
     noModelHint:
       'Give the command a model with --base-url URL and --model NAME (an API key in OPENAI_API_KEY for a hosted one), or change the step to one you do yourself.',
   });
+  // A step imported with `run --tick` ticks its checkbox in the task file as it completes (resumed and rerun too); others are left alone.
+  return { ...host, stepEpilogue: tickSourceCheckbox };
 }
 
 /** `run <plan.json>`: executes the plan in the workspace, journaling it for `resume`, repairing failed steps with the model (`executeWithReplanning`). */
@@ -93,7 +98,7 @@ export async function runCommand(file: string, options: CliRunOptions, io: CliIo
   const capabilities = await cliCapabilities(options, io);
   const engine = engineOptions(options, io, capabilities);
   // A task file of another tool (Spec Kit, Kiro, Cursor, Copilot, a checklist) runs as the plan it imports to.
-  const { plan, warnings } = await loadRunnablePlan(file, engine.llm !== undefined, io);
+  const { plan, warnings } = await loadRunnablePlan(file, engine.llm !== undefined, io, options.tick === true ? { tickIn: options.workspace } : {});
   for (const warning of warnings) io.err(`plan warning: ${warning}`);
   const models = engine.llm ? { models: configuredModels(engine.llm.model, engine.models ?? {}) } : {};
   const errors = validatePlan(plan, { tools: engine.tools, skills: capabilities.skills.map((skill) => skill.name), ...models }).filter(

@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import { basename, relative, resolve } from 'node:path';
+import { basename, isAbsolute, relative, resolve } from 'node:path';
 import { exportTaskFile, importTaskFile, sniffTaskFormat, type ImportedTaskFile } from '../core/interop/importTaskFile';
 import { interopFormatNames, interopFormats, isInteropFormat, type InteropFormat } from '../core/interop/interopFormats';
 import type { Plan } from '../core/plan/planSchema';
@@ -46,12 +46,38 @@ export async function importTaskFileAt(file: string, format: InteropFormat | und
  * The plan `run FILE` executes: a task file (Spec Kit, Kiro, Cursor, Copilot, a checklist)
  * imported, with what came from where on the error stream; else the plan file.
  */
-export async function loadRunnablePlan(file: string, model: boolean, io: CliIo): Promise<{ plan: Plan; warnings: string[] }> {
+export async function loadRunnablePlan(
+  file: string,
+  model: boolean,
+  io: CliIo,
+  options: { tickIn?: string } = {},
+): Promise<{ plan: Plan; warnings: string[] }> {
   const text = /\.json$/i.test(file) ? undefined : await readTextFile(file);
-  if (text === undefined || !isTaskFile(file, text)) return loadPlanFile(file);
-  const imported = await importTaskFileAt(file, undefined, model);
+  if (text === undefined || !isTaskFile(file, text)) {
+    if (options.tickIn !== undefined) {
+      throw new UsageError(`--tick ticks the checkboxes of a task file (Spec Kit, Kiro, a checklist…); ${file} is a plan file. Nothing was started.`);
+    }
+    return loadPlanFile(file);
+  }
+  if (options.tickIn === undefined) {
+    const imported = await importTaskFileAt(file, undefined, model);
+    io.err(importReview(file, imported));
+    return { plan: imported.plan, warnings: imported.warnings };
+  }
+  // The steps name the file by its path in the workspace: that is where the tools tick it, confined like any change.
+  const inWorkspace = relative(resolve(options.tickIn), resolve(file));
+  if (inWorkspace === '' || inWorkspace.startsWith('..') || isAbsolute(inWorkspace)) {
+    throw new UsageError(`--tick changes ${file}, which is outside the workspace ${options.tickIn}; move it in, or pass --workspace. Nothing was started.`);
+  }
+  const imported = importTaskFile(inWorkspace.replace(/\\/g, '/'), text, { model, tick: true, ...formatOf(file, text) });
+  if (!imported.ok) throw new UsageError(imported.problems.join('\n'));
   io.err(importReview(file, imported));
   return { plan: imported.plan, warnings: imported.warnings };
+}
+
+function formatOf(file: string, text: string): { format?: InteropFormat } {
+  const sniffed = sniffTaskFormat(file, text);
+  return sniffed === undefined ? {} : { format: sniffed };
 }
 
 /** `import FILE [--format F] [--out plan.json]`: the plan of a task file, as JSON, with what came from where on the error stream. */

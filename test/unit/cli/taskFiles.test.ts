@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { FakeOpenAiServer, matchers } from '../../fakes/fakeOpenAiServer';
 import { runCli as cli } from '../../support/runCli';
 import { temporaryDirectory } from '../../support/temporaryDirectory';
 
@@ -47,5 +48,52 @@ describe('task-planner CLI: task files of other tools', function () {
     assert.equal(run.steps['S1']?.status, 'skipped');
     assert.deepEqual(run.pending?.map((request) => [request.stepId.replace(/@.*/, ''), request.kind]), [['S2', 'manual']]);
     assert.match(result.stderr, /Markdown checklist, 5 steps/);
+  });
+
+  describe('run --tick with a scripted model (issue 31)', () => {
+    let server: FakeOpenAiServer;
+    beforeEach(async () => {
+      server = await new FakeOpenAiServer().start();
+      // Every agent step reports its task done; nothing else is asked of the model.
+      server.on(matchers.any(), { kind: 'message', content: 'Done.' });
+    });
+    afterEach(() => server.close());
+    const model = (): string[] => ['--base-url', server.baseURL, '--model', 'gpt-4o-mini'];
+
+    it('ticks each completed task in the file, an approved change Undo takes back; the done task and the notes stay as they were', async () => {
+      mkdirSync(join(workspace.path, 'docs'), { recursive: true });
+      const file = join(workspace.path, 'docs', 'release.md');
+      const original = readFileSync(join(fixtures, 'checklist/release.md'), 'utf8').replace(/\n/g, '\r\n');
+      writeFileSync(file, original);
+      const result = await cli(['run', file, '--tick', '--workspace', workspace.path, ...model(), '--yes', '--json']);
+      assert.equal(result.code, 0, result.stderr);
+      const ticked = readFileSync(file, 'utf8');
+      assert.equal((ticked.match(/- \[x\]/g) ?? []).length, 5, ticked);
+      assert.equal(ticked.replace(/- \[x\]/g, '- [ ]'), original.replace(/- \[x\]/g, '- [ ]'), 'only the checkboxes changed, CRLF kept');
+      const run = JSON.parse(result.stdout) as { runId: string };
+      const undone = await cli(['undo', run.runId, '--workspace', workspace.path]);
+      assert.equal(undone.code, 0, undone.stderr);
+      assert.equal(readFileSync(file, 'utf8'), original, 'Undo unticks');
+    });
+
+    it('refuses --tick for a task file outside the workspace, or a plan file, starting nothing', async () => {
+      const outside = await cli(['run', join(fixtures, 'checklist/release.md'), '--tick', '--workspace', workspace.path, ...model(), '--yes']);
+      assert.equal(outside.code, 2);
+      assert.match(outside.stderr, /--tick changes .*release\.md, which is outside the workspace/);
+      const plan = join(workspace.path, 'plan.json');
+      writeFileSync(plan, JSON.stringify({ objective: 'x', steps: [{ id: 'S1', title: 'List', kind: 'tool', tool: 'list_files', args: {}, dependsOn: [] }] }));
+      const planFile = await cli(['run', plan, '--tick', '--workspace', workspace.path, '--yes']);
+      assert.equal(planFile.code, 2);
+      assert.match(planFile.stderr, /--tick ticks the checkboxes of a task file/);
+      assert.equal(server.chatRequests.length, 0, 'nothing was started');
+    });
+
+    it('without --tick the file is left alone', async () => {
+      const file = join(workspace.path, 'todo.md');
+      copyFileSync(join(fixtures, 'checklist/release.md'), file);
+      const result = await cli(['run', file, '--workspace', workspace.path, ...model(), '--yes']);
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(readFileSync(file, 'utf8'), readFileSync(join(fixtures, 'checklist/release.md'), 'utf8'));
+    });
   });
 });
