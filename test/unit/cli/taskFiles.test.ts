@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { FakeOpenAiServer, matchers } from '../../fakes/fakeOpenAiServer';
 import { runCli as cli } from '../../support/runCli';
 import { temporaryDirectory } from '../../support/temporaryDirectory';
@@ -75,6 +75,31 @@ describe('task-planner CLI: task files of other tools', function () {
       assert.equal(undone.code, 0, undone.stderr);
       assert.equal(readFileSync(file, 'utf8'), original, 'Undo unticks');
     });
+
+    // Where each format's files live, so the file is read as that format (Kiro's by its folder).
+    const placed: [fixture: string, at: string][] = [
+      ['speckit/photo-albums.tasks.md', 'specs/001-photo-albums/tasks.md'],
+      ['speckit/migration.tasks.md', 'specs/002-migration/tasks.md'],
+      ['kiro/dark-mode.tasks.md', '.kiro/specs/dark-mode/tasks.md'],
+      ['kiro/build-system.tasks.md', '.kiro/specs/build-system/tasks.md'],
+      ['checklist/todo.md', 'todo.md'],
+    ];
+    for (const [fixture, at] of placed) {
+      it(`runs ${fixture} with a scripted model and ticks exactly the tasks whose steps completed`, async () => {
+        const file = join(workspace.path, at);
+        mkdirSync(dirname(file), { recursive: true });
+        copyFileSync(join(fixtures, fixture), file);
+        const before = readFileSync(file, 'utf8');
+        const result = await cli(['run', file, '--tick', '--workspace', workspace.path, ...model(), '--yes', '--json']);
+        const run = JSON.parse(result.stdout) as { status: string; steps: Record<string, { status: string }> };
+        const completed = Object.values(run.steps).filter((step) => step.status === 'completed').length;
+        assert.ok(completed > 0, `${fixture}: no step completed (${run.status}): ${result.stderr}`);
+        const after = readFileSync(file, 'utf8');
+        const boxes = (text: string): number => (text.match(/\[[xX]\]/g) ?? []).length;
+        assert.equal(boxes(after) - boxes(before), completed, `${fixture}: one tick per completed step\n${after}`);
+        assert.equal(after.replace(/\[[xX ]\]/g, '[]'), before.replace(/\[[xX ]\]/g, '[]'), `${fixture}: only checkboxes changed`);
+      });
+    }
 
     it('refuses --tick for a task file outside the workspace, or a plan file, starting nothing', async () => {
       const outside = await cli(['run', join(fixtures, 'checklist/release.md'), '--tick', '--workspace', workspace.path, ...model(), '--yes']);
