@@ -110,7 +110,7 @@ export async function planTask(deps: PlanTaskDeps, options: PlanTaskOptions = {}
   }
   deps.tree.setPlan(accepted);
   if (folder) deps.runs.planFor(accepted.id, folder);
-  const run = deps.runs.start(accepted, { folder });
+  const run = deps.runs.start(accepted, { folder, planOrigin: planned.origin });
   run.catch((error: unknown) => {
     const message = errorMessage(error);
     deps.log.error(`Run failed to start: ${message}`);

@@ -4,7 +4,7 @@ import type { ReplanLimits } from '../core/engine/hostRunOptions';
 import type { BudgetLimits } from '../core/llm/budget';
 import type { ModelRoles } from '../core/llm/modelRoles';
 import type { RunOptions, RunResult } from '../core/engine/runOptions';
-import type { RunEvent, RunState } from '../core/engine/runEvents';
+import type { PlanOrigin, RunEvent, RunState } from '../core/engine/runEvents';
 import type { CommandAllowList, CommandRunner, FileVersion, LlmClient, RunStore, WorkspaceFs, CheckpointStore } from '../core/ports';
 import type { Plan } from '../core/plan/planSchema';
 import type { CapabilityCatalogue } from '../core/capabilities/capabilityCatalogue';
@@ -96,6 +96,8 @@ export interface StartOptions {
   folder?: vscode.WorkspaceFolder;
   /** The model the run works with instead of the configured one (the one picked in the chat). */
   llm?: LlmClient;
+  /** How the plan was made, when the editor planned it from a request: journaled as `plan_generated` after the start. */
+  planOrigin?: PlanOrigin;
 }
 
 /** A run executing now and the folder it is confined to. */
@@ -248,7 +250,7 @@ export class RunController implements vscode.Disposable {
    * saying so).
    */
   async start(plan: Plan, options: StartOptions = {}): Promise<RunResult> {
-    const { initialResults, folder, llm } = options;
+    const { initialResults, folder, llm, planOrigin } = options;
     const lane = await this.laneToStart(plan, folder);
     if (lane.running || lane.abort) throw new Error(alreadyRunning(lane));
     const runtime = loadRuntime();
@@ -267,6 +269,7 @@ export class RunController implements vscode.Disposable {
         loadRuntime().executeWithReplanning(checked, checked.objective, {
           ...options,
           ...(initialResults ? { initialResults } : {}),
+          ...(planOrigin ? { planOrigin } : {}),
           onEvent: (event) => this.apply(lane, event),
         }),
       undefined,

@@ -73,6 +73,11 @@ describe('Plan task and the run in the editor (fake OpenAI server)', function ()
     assert.equal(done?.icon, 'pass-filled');
     assert.match(done?.description ?? '', /write_file · completed/);
     assert.ok((await planner.runIds()).includes(result.runId), 'the run is not in the Runs view');
+    // How the plan was made is journaled right after the start, as the CLI's `plan` does (issue 29).
+    const journal = (await planner.journal(result.runId)) as { type: string; planner?: string; model?: string; steps?: number }[];
+    assert.deepEqual(journal.slice(0, 2).map((entry) => entry.type), ['run_started', 'plan_generated']);
+    const origin = journal[1];
+    assert.deepEqual([origin?.planner, origin?.steps, typeof origin?.model], ['model', 1, 'string']);
   });
 
   it('an Approve from a diff tab of another request answers nothing: only the request the tab showed is approved', async () => {

@@ -40,6 +40,8 @@ export interface TaskPlannerApi {
   statusBarCommand(): vscode.Command | undefined;
   /** Runs in the Runs view, newest first. */
   runIds(): Promise<string[]>;
+  /** The entries of a run's journal (in the current folder's store), in order. */
+  journal(runId: string): Promise<{ type: string }[]>;
   /** Whether a run is executing now (a new one would be refused). */
   isRunning(): boolean;
   /** The name of the workspace folder the run `runId` works in, once it started. */
@@ -159,6 +161,7 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
       return typeof command === 'string' ? { command, title: command } : command;
     },
     runIds: async () => (await parts.runs.store.list()).map((run) => run.runId),
+    journal: async (runId) => (await parts.runs.store.load(runId))?.entries ?? [],
     isRunning: () => parts.runs.isRunning(),
     runFolder: (runId) => parts.runs.runInfo(runId)?.folder?.name,
     runningFolders: () => parts.runs.runningRuns().map((run) => run.folder?.name ?? ''),
