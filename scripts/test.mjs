@@ -84,7 +84,7 @@ function startEarly(command, args) {
   child.stderr.on('data', (chunk) => output.push(chunk));
   return new Promise((resolve) => {
     child.on('error', (error) => resolve({ status: null, signal: null, output: Buffer.from(`${error.message}\n`) }));
-    child.on('close', (status, signal) => resolve({ status, signal, output: Buffer.concat(output) }));
+    child.on('close', (status, signal) => resolve({ status, signal, output: Buffer.concat(output), endedAt: Date.now() }));
   });
 }
 const early = new Map(selected.flatMap((suite) => suite.checks ?? []).filter(([, , , options]) => options?.early)
@@ -114,7 +114,9 @@ for (const suite of selected) {
       stopIfInterrupted(outcome);
       const ok = outcome.status === 0;
       if (ok && suite.name === 'build') built = true;
-      console.log(`${ok ? '✔' : '✘'} ${label} (${seconds(checkStarted)} s)`);
+      // A check started early took until it ended, not until its turn to be reported.
+      const took = Math.round(((outcome.endedAt ?? Date.now()) - checkStarted) / 1000);
+      console.log(`${ok ? '✔' : '✘'} ${label} (${took} s${early.has(label) ? ', ran beside the others' : ''})`);
       totals[ok ? 'passed' : 'failed']++;
       if (!ok) failures.push(`${suite.name}: ${label}`);
     }
