@@ -14,7 +14,7 @@ export interface TaskFileWiring {
   tools: () => readonly Tool[];
   review: () => PlanReview;
   log: vscode.LogOutputChannel;
-  /** The plan "Export plan as task file" writes: the plan panel's when it is in front, else the Plan view's. */
+  /** The plan "Export plan for another tool" writes: the plan panel's when it is in front, else the Plan view's. */
   plan: () => Plan | undefined;
   /** True when a model runs agent steps. */
   model: () => boolean;
@@ -34,7 +34,7 @@ export const taskFileSelector: vscode.DocumentSelector = [
 
 /**
  * Registers "Plan from file…" (command palette, a Markdown file's explorer menu, a task
- * file's editor title and CodeLens) and "Export plan as task file". The work is done in the
+ * file's editor title and CodeLens) and "Export plan for another tool". The work is done in the
  * runtime bundle, loaded on first use.
  */
 export function registerTaskFileCommands(wiring: TaskFileWiring): vscode.Disposable[] {

@@ -24,7 +24,7 @@ export interface TaskFileSource {
   inWorkspace: boolean;
 }
 
-/** What "Plan from file" and "Export plan as task file" work with (wired in `activate`; tests give their own). */
+/** What "Plan from file" and "Export plan for another tool" work with (wired in `activate`; tests give their own). */
 export interface TaskFileDeps {
   review: () => PlanReview;
   tools: () => readonly Tool[];
@@ -127,7 +127,7 @@ export function offersPlanFromFile(path: string, text: string): boolean {
 }
 
 /**
- * "Export plan as task file": `plan` written in the format the user picks (Spec Kit, Kiro,
+ * "Export plan for another tool": `plan` written in the format the user picks (Spec Kit, Kiro,
  * Cursor, Copilot, a checklist), in a new unsaved Markdown document. Resolves to the text,
  * `undefined` when there was no plan or the user cancelled.
  */

@@ -76,8 +76,9 @@ async function askOne(documents: SnapshotDocuments, overwrite: UndoOverwrite): P
   const detail = vscode.l10n.t(
     'The diff shows the file as it is now (left) and as Undo anyway leaves it (right). If the file changes again before you answer, it is left alone.',
   );
-  // The safe answer first, so it is the focused button: a stray Enter keeps the user's changes.
-  const keep: vscode.MessageItem = { title: vscode.l10n.t('Keep my changes'), isCloseAffordance: true };
+  // The safe answer first, so it is the focused button: a stray Enter keeps the user's changes. Not the close
+  // affordance: the workbench would then focus the first other button (Undo anyway); Escape and its Cancel keep too.
+  const keep: vscode.MessageItem = { title: vscode.l10n.t('Keep my changes') };
   const choice = await vscode.window.showWarningMessage(question, { modal: true, detail }, keep, undo);
   await closeDiff(now);
   return choice === undo;

@@ -15,7 +15,7 @@ export async function waitForWorkbench(page: Page, containerTitle: string): Prom
 }
 
 /**
- * F1, type the command's title, Enter. The palette snapshots its command list when it opens, so a command
+ * F1, type the command's title, click the row of that command. The palette snapshots its command list when it opens, so a command
  * contributed by an extension that the host has not registered yet is retried a few times.
  */
 export async function runCommand(page: Page, title: string): Promise<void> {
@@ -23,10 +23,13 @@ export async function runCommand(page: Page, title: string): Promise<void> {
     await page.keyboard.press('F1');
     await page.locator('.quick-input-widget input').waitFor({ state: 'visible', timeout: 15_000 });
     await page.keyboard.type(title, { delay: 20 }); // typing, not fill(): the filter reacts to key events
-    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+    // The row named exactly so (after its category), clicked: Enter would run whichever row the palette ranked first,
+    // and another command's title can hold the same words ("Export plan as task file" for "Plan task").
+    const exact = new RegExp(`^(?:[^:]+: )?${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+    const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
     try {
       await row.waitFor({ timeout: 3_000 });
-      await page.keyboard.press('Enter');
+      await row.click();
       return;
     } catch {
       await page.keyboard.press('Escape');

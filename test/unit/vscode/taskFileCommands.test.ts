@@ -130,7 +130,7 @@ describe('Plan from file (editor)', () => {
   });
 });
 
-describe('Export plan as task file (editor)', () => {
+describe('Export plan for another tool (editor)', () => {
   it('writes the plan in the format picked into a new document, and reads back the same steps', async () => {
     const { deps, seen } = setup({ format: 'speckit' });
     const first = setup();
