@@ -74,7 +74,7 @@ describe('consent dialogs default to the safe choice (browser workbench)', funct
     assert.equal(focused, 'Reject', 'the command question does not focus its safe choice');
     await page.keyboard.press('Enter');
     await dialog.waitFor({ state: 'detached', timeout: 15_000 });
-    await planRow(/run_command · skipped/).waitFor({ timeout: 30_000 });
+    await planRow(/run_command · rejected by you/).waitFor({ timeout: 30_000 });
     assert.equal(existsSync(join(folder, 'touched.txt')), false, 'a stray Enter ran the command');
   });
 

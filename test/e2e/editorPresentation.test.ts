@@ -132,7 +132,7 @@ describe('model text in the editor is shown where it can be read (browser workbe
     await dialog.waitFor({ state: 'detached', timeout: 15_000 });
     // The write's diff: rejected, so no check runs.
     await titleAction('Reject').click();
-    await planRow(/write_file · skipped/).waitFor({ timeout: 30_000 });
+    await planRow(/write_file · rejected by you/).waitFor({ timeout: 30_000 });
     assert.equal(existsSync(join(folder, 'pwned.txt')), false, 'the harmful check command ran');
   });
 
@@ -144,7 +144,7 @@ describe('model text in the editor is shown where it can be read (browser workbe
     const label = (await tab.locator('.label-name, .monaco-icon-label').first().innerText()).trim();
     assert.ok(label.startsWith('.github/workflows/ci.yml (create, proposed)'), `the tab reads "${label}"`);
     await titleAction('Reject').click();
-    await planRow(/write_file · skipped/).waitFor({ timeout: 30_000 });
+    await planRow(/write_file · rejected by you/).waitFor({ timeout: 30_000 });
     assert.equal(existsSync(join(folder, '.github', 'workflows', 'ci.yml')), false);
   });
 

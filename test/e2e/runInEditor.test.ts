@@ -79,13 +79,13 @@ describe('Task Planner runs in the editor (browser workbench)', function () {
     assert.equal(readFileSync(join(folder, 'greeting.txt'), 'utf8'), 'hello from the plan\n');
   });
 
-  it('(b) Reject leaves the file unchanged and the step skipped', async () => {
+  it('(b) Reject leaves the file unchanged and the step rejected by you', async () => {
     const before = readFileSync(join(folder, 'README.md'), 'utf8');
     model.enqueue(planReply([toolStep('S1', 'Rewrite the readme', 'write_file', { path: 'README.md', content: 'gone\n' }, [], { critical: false })]));
     await planAndStart('Rewrite the readme', 'S1');
     await page.locator('.tab', { hasText: 'S1 Rewrite the readme' }).first().waitFor({ timeout: 30_000 });
     await titleAction('Reject').click();
-    await planRow(/write_file · skipped/).waitFor({ timeout: 30_000 });
+    await planRow(/write_file · rejected by you/).waitFor({ timeout: 30_000 });
     assert.equal(readFileSync(join(folder, 'README.md'), 'utf8'), before);
   });
 

@@ -262,7 +262,7 @@ describe('Trial of issues 26 and 27 with the fake model (browser workbench)', fu
     // A stray Enter rejects.
     await page.keyboard.press('Enter');
     await again.dialog.waitFor({ state: 'detached', timeout: 15_000 });
-    await planRow(/Show the status into x.*run_command · skipped/).waitFor({ timeout: 30_000 });
+    await planRow(/Show the status into x.*run_command · rejected by you/).waitFor({ timeout: 30_000 });
     assert.equal(existsSync(join(folder, 'x')), false, 'git status --output=x ran');
     await shoot('3-output-rejected');
   });
