@@ -95,7 +95,10 @@ describe('Approvals and Undo anyway in the browser workbench (plan files)', func
     await page.locator('.statusbar-item', { hasText: '3 more waiting' }).first().waitFor({ timeout: 30_000 });
     assert.match(await statusBarText(), /Approval needed \(3 more waiting\)/);
     for (const label of ['Approve', 'Reject', 'Reject with feedback', 'Approve the rest']) {
-      assert.ok(await titleAction(label).isVisible(), `the diff's title bar has no ${label}`);
+      // The title bar's actions render a moment after the tab: wait for each (a missing one fails with its name).
+      await titleAction(label)
+        .waitFor({ state: 'visible', timeout: 30_000 })
+        .catch(() => assert.fail(`the diff's title bar has no ${label}`));
     }
     await shoot('1-first-of-four');
     await page.screenshot({ path: join(screenshots, '1-title-buttons.png'), clip: { x: 860, y: 30, width: 540, height: 50 } });
