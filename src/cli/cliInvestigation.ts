@@ -1,4 +1,5 @@
-import { defaultInvestigationBudget, type InvestigationBudget, type PlanningQuestion } from '../core/planner/investigateRequest';
+import { defaultInvestigationBudget, type InvestigationBudget } from '../core/planner/investigationBudget';
+import type { PlanningQuestion } from '../core/planner/investigateRequest';
 import type { PlanBasis } from '../core/plan/planSchema';
 import { UsageError, type CliIo } from './cliIo';
 

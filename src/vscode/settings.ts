@@ -8,7 +8,7 @@ import type { PlanningStrategy } from '../core/session/planningPrompt';
 import type { ApprovalPolicy } from '../core/tools/tool';
 import { otlpTracesUrl } from '../core/trace/otlpTracesUrl';
 import { approvalPolicyValue, eitherTurnsOn, settingValue, userValue, type SettingOrigin, type SettingValues } from './settingValues';
-import { defaultInvestigationBudget, type InvestigationBudget } from '../core/planner/investigateRequest';
+import { defaultInvestigationBudget, type InvestigationBudget } from '../core/planner/investigationBudget';
 
 /** The `taskPlanner.*` settings (package.json `contributes.configuration`), read at one moment. */
 export interface TaskPlannerSettings {

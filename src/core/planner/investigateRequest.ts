@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { InvestigationBudget } from './investigationBudget';
 import { callAgentTool, notRunOutcome, toolDefinition, type AgentToolOutcome } from '../agent/agentToolCall';
 import type { LlmDelta, LlmMessage, LlmToolCall, LlmToolDefinition, LlmUsage } from '../llm/llmTypes';
 import { maxBasisAnswerLength, maxBasisEntries, maxBasisEntryLength, type PlanBasis } from '../plan/planSchema';
@@ -17,19 +18,6 @@ export const planningReadTools = ['read_file', 'list_files', 'search_text', 'fin
 
 /** The planning question tool's name: the model asks the user before writing the plan. */
 export const planningQuestionTool = 'ask_user';
-
-/** How much one investigation may take; when one bound is reached the plan is written from what was read. */
-export interface InvestigationBudget {
-  /** Tool calls run (questions included); 0 investigates nothing. */
-  maxToolCalls: number;
-  /** Prompt and completion tokens of the investigation's requests. */
-  maxTokens: number;
-  /** Wall time, in seconds, measured with the `Clock`. */
-  maxSeconds: number;
-}
-
-/** The budget hosts use unless the user set theirs (settings, CLI flags). */
-export const defaultInvestigationBudget: InvestigationBudget = { maxToolCalls: 20, maxTokens: 60_000, maxSeconds: 90 };
 
 /** A question the planner asks before it writes the plan. Both texts are bounded and one line each. */
 export interface PlanningQuestion {

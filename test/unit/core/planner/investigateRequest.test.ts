@@ -5,13 +5,8 @@ import { join } from 'node:path';
 import type { LlmChatRequest, LlmContentPart, LlmToolCall } from '../../../../src/core/llm/llmTypes';
 import type { Clock, CodeNavigation, Problems, UrlFetcher } from '../../../../src/core/ports';
 import { planRequest, type PlanRequestOptions } from '../../../../src/core/planner/planRequest';
-import {
-  defaultInvestigationBudget,
-  planningQuestionTool,
-  planningReadTools,
-  type InvestigationBudget,
-  type PlanningQuestion,
-} from '../../../../src/core/planner/investigateRequest';
+import { planningQuestionTool, planningReadTools, type PlanningQuestion } from '../../../../src/core/planner/investigateRequest';
+import { defaultInvestigationBudget, type InvestigationBudget } from '../../../../src/core/planner/investigationBudget';
 import { builtinTools } from '../../../../src/core/tools/builtinTools';
 import { createCodeNavigationTools } from '../../../../src/core/tools/codeNavigationTools';
 import { createToolRegistry } from '../../../../src/core/tools/createToolRegistry';
