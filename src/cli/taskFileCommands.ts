@@ -32,19 +32,41 @@ export function isTaskFile(file: string, text: string): boolean {
   return !/\.json$/i.test(file) && sniffTaskFormat(file, text) !== undefined;
 }
 
-/** Reads the task file `file` as a plan (`importTaskFile`); a `UsageError` naming the file and each problem. */
-export async function importTaskFileAt(file: string, format: InteropFormat | undefined, model: boolean): Promise<ImportedTaskFile & { ok: true }> {
-  const text = await readTextFile(file);
+/**
+ * Reads the task file `file` as a plan (`importTaskFile`); a `UsageError` naming the file and each problem.
+ * With `tickIn` (a workspace folder) each step is marked to tick its checkbox, and the steps name the file by
+ * its path in that workspace, where the tools tick it, confined like any change; a file outside it is refused.
+ */
+export async function importTaskFileAt(
+  file: string,
+  format: InteropFormat | undefined,
+  model: boolean,
+  options: { text?: string; tickIn?: string } = {},
+): Promise<ImportedTaskFile & { ok: true }> {
+  const text = options.text ?? (await readTextFile(file));
   // The path as given decides the format (.kiro/specs/, .cursor/plans/); the steps name it as shown.
   const sniffed = format ?? sniffTaskFormat(file, text);
-  const imported = importTaskFile(displayName(file), text, { model, ...(sniffed !== undefined ? { format: sniffed } : {}) });
+  const imported = importTaskFile(options.tickIn === undefined ? displayName(file) : workspacePath(file, options.tickIn), text, {
+    model,
+    ...(options.tickIn === undefined ? {} : { tick: true }),
+    ...(sniffed !== undefined ? { format: sniffed } : {}),
+  });
   if (!imported.ok) throw new UsageError(imported.problems.join('\n'));
   return imported;
 }
 
+/** `file` relative to the workspace `root`, with forward slashes; a `UsageError` when it lies outside. */
+function workspacePath(file: string, root: string): string {
+  const inWorkspace = relative(resolve(root), resolve(file));
+  if (inWorkspace === '' || inWorkspace.startsWith('..') || isAbsolute(inWorkspace)) {
+    throw new UsageError(`--tick changes ${file}, which is outside the workspace ${root}; move it in, or pass --workspace. Nothing was started.`);
+  }
+  return inWorkspace.replace(/\\/g, '/');
+}
+
 /**
  * The plan `run FILE` executes: a task file (Spec Kit, Kiro, Cursor, Copilot, a checklist)
- * imported, with what came from where on the error stream; else the plan file.
+ * imported, with what came from where on the error stream; else the plan file. `tickIn`: see `importTaskFileAt`.
  */
 export async function loadRunnablePlan(
   file: string,
@@ -59,25 +81,9 @@ export async function loadRunnablePlan(
     }
     return loadPlanFile(file);
   }
-  if (options.tickIn === undefined) {
-    const imported = await importTaskFileAt(file, undefined, model);
-    io.err(importReview(file, imported));
-    return { plan: imported.plan, warnings: imported.warnings };
-  }
-  // The steps name the file by its path in the workspace: that is where the tools tick it, confined like any change.
-  const inWorkspace = relative(resolve(options.tickIn), resolve(file));
-  if (inWorkspace === '' || inWorkspace.startsWith('..') || isAbsolute(inWorkspace)) {
-    throw new UsageError(`--tick changes ${file}, which is outside the workspace ${options.tickIn}; move it in, or pass --workspace. Nothing was started.`);
-  }
-  const imported = importTaskFile(inWorkspace.replace(/\\/g, '/'), text, { model, tick: true, ...formatOf(file, text) });
-  if (!imported.ok) throw new UsageError(imported.problems.join('\n'));
+  const imported = await importTaskFileAt(file, undefined, model, { text, ...options });
   io.err(importReview(file, imported));
   return { plan: imported.plan, warnings: imported.warnings };
-}
-
-function formatOf(file: string, text: string): { format?: InteropFormat } {
-  const sniffed = sniffTaskFormat(file, text);
-  return sniffed === undefined ? {} : { format: sniffed };
 }
 
 /** `import FILE [--format F] [--out plan.json]`: the plan of a task file, as JSON, with what came from where on the error stream. */
