@@ -1,6 +1,6 @@
 import type { HostRunOptions } from '../core/engine/hostRunOptions';
-import { estimateRun, type RunEstimate } from '../core/plan/estimateRun';
-import { budgetFromEstimate, estimateAgainstActual, estimateLines, shownTokens, shownUsd } from '../core/plan/estimateText';
+import { estimateRun, type RunEstimate } from '../core/agent/estimateRun';
+import { budgetFromEstimate, estimateAgainstActual, estimateLines, shownTokens, shownUsd } from '../core/agent/estimateText';
 import type { Plan } from '../core/plan/planSchema';
 import type { CliIo } from './cliIo';
 import { terminalSafe } from './terminalSafe';

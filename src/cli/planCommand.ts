@@ -3,7 +3,7 @@ import { showCliEstimate, showEstimateAgainstActual } from './cliEstimate';
 import { describeChecks } from '../core/plan/describeCheck';
 import type { Plan } from '../core/plan/planSchema';
 import { planRequest, type PlannedRequest } from '../core/planner/planRequest';
-import { stepApproval, type StepApproval } from '../core/tools/stepApproval';
+import { stepApproval, type StepApproval } from '../core/plan/stepApproval';
 import type { ApprovalPolicy, ToolRegistry } from '../core/tools/tool';
 import { executeWithReplanning } from '../core/replan/executeWithReplanning';
 import type { CliIo } from './cliIo';

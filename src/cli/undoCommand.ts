@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { replayJournal } from '../core/engine/replayJournal';
 import { describeUndo } from '../core/tools/describeUndo';
 import { undoRun } from '../core/tools/undoRun';
-import { undoScope } from '../core/tools/undoScope';
+import { undoScope } from '../core/plan/undoScope';
 import { createCheckpointFolder } from '../node/checkpointFolder';
 import { createFileRunStore } from '../node/fileRunStore';
 import { createNodeWorkspace } from '../node/nodeWorkspace';

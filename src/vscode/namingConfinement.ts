@@ -2,7 +2,7 @@ import type { WorkspaceFs } from '../core/ports';
 import type { Tool } from '../core/tools/tool';
 import { PathRefusedError } from '../core/workspace/resolveInRoot';
 import { capText } from '../core/text/capText';
-import { visibleDirection } from '../core/plan/visibleDirection';
+import { visibleDirection } from '../core/text/visibleDirection';
 import { canReadTextMany, type ManyTextReader, type ReadManyOptions, type TextVisitor } from '../core/workspace/readTextMany';
 
 /** Longest folder name put into a refusal, in characters. */

@@ -5,7 +5,7 @@ import type { RunEvent, RunState } from '../core/engine/runEvents';
 import type { Plan } from '../core/plan/planSchema';
 import type { CapabilityCatalogue } from '../core/capabilities/capabilityCatalogue';
 import type { CritiqueIssue } from '../core/plan/critiquePlan';
-import type { ApprovalSetting } from '../core/tools/stepApproval';
+import type { ApprovalSetting } from '../core/plan/stepApproval';
 import type { Tool, ToolRegistry } from '../core/tools/tool';
 import { PanelSession, type RunDetails } from '../core/view/panelSession';
 import {

@@ -4,7 +4,7 @@ import type { CapabilityCatalogue } from '../core/capabilities/capabilityCatalog
 import type { ReplanRecord } from '../core/replan/executeWithReplanning';
 import type { Critique } from '../core/plan/critiquePlan';
 import type { Plan } from '../core/plan/planSchema';
-import type { ApprovalSetting } from '../core/tools/stepApproval';
+import type { ApprovalSetting } from '../core/plan/stepApproval';
 import type { Tool, ToolRegistry } from '../core/tools/tool';
 import type { PanelTraffic } from './planPanel';
 import { planPanelActions, type PanelActionDeps } from './planPanelActions';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { visibleDirection } from '../core/plan/visibleDirection';
+import { visibleDirection } from '../core/text/visibleDirection';
 import { textOf } from '../core/tools/fileVersions';
 import type { FileVersion } from '../core/ports';
 import type { SnapshotDocuments } from './snapshotDocuments';

@@ -3,7 +3,7 @@ import { showRunChangeCommand } from './runChangeDiff';
 import type { RunResult } from '../core/engine/runOptions';
 import type { RunState } from '../core/engine/runEvents';
 import { capText } from '../core/text/capText';
-import { visibleDirection } from '../core/plan/visibleDirection';
+import { visibleDirection } from '../core/text/visibleDirection';
 import { runStatusLabels } from '../shared/runStatusLabels';
 import { describeStepProgress, stepProgress } from '../shared/stepProgress';
 import { loadRuntime } from './loadRuntime';

@@ -9,7 +9,7 @@ import type { PlanTreeProvider } from './planTreeProvider';
 import type { RunController } from './runController';
 import { errorMessage } from '../shared/errorMessage';
 import { capText } from '../core/text/capText';
-import { visibleControls } from '../core/plan/visibleDirection';
+import { visibleControls } from '../core/text/visibleDirection';
 
 /** The Runs view: past, paused, waiting and interrupted runs from the run store, newest first. */
 export class RunsTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, vscode.Disposable {

@@ -1,4 +1,4 @@
-import { visibleControls, visibleEscape } from '../core/plan/visibleDirection';
+import { visibleControls, visibleEscape } from '../core/text/visibleDirection';
 import { oneLine } from '../core/text/oneLine';
 
 /**

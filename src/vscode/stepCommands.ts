@@ -14,7 +14,7 @@ import { askFeedback } from './vscodeInteraction';
 import type { FolderRun, RunController } from './runController';
 import { errorMessage } from '../shared/errorMessage';
 import { capText } from '../core/text/capText';
-import { visibleDirection } from '../core/plan/visibleDirection';
+import { visibleDirection } from '../core/text/visibleDirection';
 
 /** What the step commands act on (wired in `activate`). */
 export interface StepCommandDeps {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Plan } from '../core/plan/planSchema';
-import { visibleDirection } from '../core/plan/visibleDirection';
+import { visibleDirection } from '../core/text/visibleDirection';
 import { describeUndo } from '../core/tools/describeUndo';
 import { expectedOf, textOf } from '../core/tools/fileVersions';
 import type { UndoAnyway, UndoOverwrite, UndoReport } from '../core/tools/undoRun';

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { builtinModules } from 'node:module';
+import { folderCycles, folderGraph, mutualPairs } from './folderGraph';
 import { importCycles, readSources, resolveSpecifier, type SourceFile } from './importGraph';
 
 const sources = readSources('src', 'webview');
@@ -58,6 +59,12 @@ describe('architecture: layers (docs/architecture.md §1)', () => {
     assert.deepEqual(importCycles(sources), []);
   });
 
+  it('the first-level folders of src/core form no cycle: no two import each other, directly or around (`npx tsx test/arch/coreFolderGraph.ts` prints the graph)', () => {
+    const graph = folderGraph(sources, 'src/core');
+    assert.deepEqual(mutualPairs(graph), []);
+    assert.deepEqual(folderCycles(graph), []);
+  });
+
   it('has no barrel index.ts files and no default exports', () => {
     assert.deepEqual(sources.filter((file) => /(^|\/)index\.ts$/.test(file.path)).map((file) => file.path), []);
     assert.deepEqual(sources.filter((file) => /^\s*export\s+default\b/m.test(file.text)).map((file) => file.path), []);
@@ -90,5 +97,17 @@ describe('architecture: the checker itself', () => {
     const fake = (path: string, target: string): SourceFile => ({ path, text: '', specifiers: [target] });
     assert.deepEqual(importCycles([fake('src/core/a.ts', './b'), fake('src/core/b.ts', './a')]), [['src/core/a.ts', 'src/core/b.ts', 'src/core/a.ts']]);
     assert.deepEqual(importCycles([fake('src/core/a.ts', './b'), fake('src/core/b.ts', 'zod')]), []);
+  });
+
+  it('detects folders that import each other, directly and around a longer cycle, and counts the imports', () => {
+    const fake = (path: string, ...specifiers: string[]): SourceFile => ({ path, text: '', specifiers });
+    const mutual = folderGraph([fake('src/core/a/x.ts', '../b/y', '../b/z', './w'), fake('src/core/b/y.ts', '../a/x'), fake('src/core/b/z.ts'), fake('src/core/a/w.ts')], 'src/core');
+    assert.deepEqual(mutualPairs(mutual), ['a↔b 2/1']);
+    assert.deepEqual(folderCycles(mutual), [['a', 'b', 'a']]);
+    const around = folderGraph([fake('src/core/a/x.ts', '../b/y'), fake('src/core/b/y.ts', '../c/z'), fake('src/core/c/z.ts', '../a/x', '../ports')], 'src/core');
+    assert.deepEqual(mutualPairs(around), []);
+    assert.deepEqual(folderCycles(around), [['a', 'b', 'c', 'a']]);
+    const layered = folderGraph([fake('src/core/a/x.ts', '../b/y'), fake('src/core/b/y.ts', '../../shared/s'), fake('src/core/coreApi.ts', './a/x')], 'src/core');
+    assert.deepEqual(folderCycles(layered), []);
   });
 });

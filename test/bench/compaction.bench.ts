@@ -5,7 +5,7 @@
 // the total prompt tokens against naive full-history accumulation (objective + every
 // earlier result in full + input) measured in the same run. Target: peak ≤ budget, ≥ 5×.
 import { compactContext } from '../../src/core/llm/contextCompactor';
-import { buildStepPrompt, defaultStepPromptBudget } from '../../src/core/llm/stepPrompt';
+import { buildStepPrompt, defaultStepPromptBudget } from '../../src/core/agent/stepPrompt';
 import { countTokens } from '../../src/core/llm/tokenCount';
 import type { Step } from '../../src/core/plan/planSchema';
 import { makePlan, makeStep } from '../support/randomPlans';

@@ -1,7 +1,7 @@
 // A long scripted run's context compaction, counted: each step makes one agent request (to the scripted
 // model) with the rolling summary (`rollingSummary`, as executeLlmStep uses it), then completes with a
 // result of 150–450 tokens. Shared by the compaction unit test and bench, so both count the same run.
-import { rollingSummary } from '../../src/core/agent/rollingSummary';
+import { rollingSummary } from '../../src/core/engine/executors/rollingSummary';
 import type { ContextCompaction } from '../../src/core/engine/executors/stepExecutor';
 import { initialRunState } from '../../src/core/engine/reduceRunEvent';
 import type { RunState } from '../../src/core/engine/runEvents';

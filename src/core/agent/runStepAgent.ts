@@ -1,8 +1,9 @@
-import { StepFailure } from '../engine/executors/stepExecutor';
+import { StepFailure } from '../tools/stepFailure';
 import type { LlmContentPart, LlmMessage, LlmUsage } from '../llm/llmTypes';
 import type { Clock, LlmClient } from '../ports';
 import type { Tool, ToolContext } from '../tools/tool';
-import { ChangeLog, isChangeEffect, type AgentChanges } from './agentChanges';
+import type { AgentChanges } from '../text/agentChanges';
+import { ChangeLog, isChangeEffect } from './changeLog';
 import { callAgentTool, notRunOutcome, toolDefinition, type AgentToolOutcome } from './agentToolCall';
 import { structuredAnswer, structuredAnswerRequest } from './structuredAnswer';
 import { LoopGuard } from './loopGuard';

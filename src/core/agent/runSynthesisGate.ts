@@ -1,4 +1,4 @@
-import { StepFailure } from '../engine/executors/stepExecutor';
+import { StepFailure } from '../tools/stepFailure';
 import type { LlmUsage } from '../llm/llmTypes';
 import type { Clock, LlmClient } from '../ports';
 import { structuredAnswer, type StructuredAnswer } from './structuredAnswer';

@@ -1,6 +1,6 @@
 import { chatWithJsonSchema, StructuredOutputError } from '../llm/chatStructured';
 import type { LlmMessage, LlmUsage } from '../llm/llmTypes';
-import { checkOutput } from '../plan/outputSchema';
+import { checkOutput } from '../tools/outputSchema';
 import type { LlmClient } from '../ports';
 import { capText, textCaps } from '../text/capText';
 

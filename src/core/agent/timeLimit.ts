@@ -1,4 +1,4 @@
-import { StepFailure } from '../engine/executors/stepExecutor';
+import { StepFailure } from '../tools/stepFailure';
 import type { Clock } from '../ports';
 
 /**

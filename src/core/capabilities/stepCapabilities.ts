@@ -1,6 +1,6 @@
 import { attachmentTarget } from '../plan/attachmentTarget';
 import type { Plan, Step } from '../plan/planSchema';
-import { isPathToken } from '../planner/pathsInText';
+import { isPathToken } from '../text/pathsInText';
 import { compileGlob } from '../workspace/globMatcher';
 import type { CapabilityCatalogue, Instruction, Skill } from './capabilityCatalogue';
 

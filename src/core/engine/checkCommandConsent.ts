@@ -1,6 +1,6 @@
 import type { Plan } from '../plan/planSchema';
 import type { ApprovalRequest, CommandRunner, Interaction } from '../ports';
-import { visibleDirection } from '../plan/visibleDirection';
+import { visibleDirection } from '../text/visibleDirection';
 import { matchingAllowRule, type CommandAllowRule } from '../tools/commandAllowRules';
 
 /** A `command` check's process as the user is asked about it: argv (no shell) and its workspace-relative directory (`''`: the root). */

@@ -1,7 +1,7 @@
 import { RE2JS } from 're2js';
 import type { Check } from '../plan/planSchema';
 import type { ApprovalRequest, CommandResult, DiagnosticsSnapshot, EditorDiagnostic, FileChangedInRun, Interaction } from '../ports';
-import { visibleControls } from '../plan/visibleDirection';
+import { visibleControls } from '../text/visibleDirection';
 import { capText } from '../text/capText';
 import { isApprovalRejectedError } from '../tools/approvals';
 import { isDeferredError } from '../tools/deferral';
@@ -11,7 +11,7 @@ import { normalizeWorkspacePath, PathRefusedError } from '../workspace/resolveIn
 import { isWorkspaceError } from '../workspace/workspaceError';
 import { errorMessage } from '../../shared/errorMessage';
 import { approvingCommands, consentedProgram, consentFor } from './checkCommandConsent';
-import { StepFailure } from './executors/stepExecutor';
+import { StepFailure } from '../tools/stepFailure';
 import type { CheckResult } from './runEvents';
 import type { ResolvedRunOptions } from './runOptions';
 

@@ -1,4 +1,5 @@
-import type { FailurePolicy, Step } from '../plan/planSchema';
+import { attemptLimit } from '../plan/attemptLimit';
+import type { Step } from '../plan/planSchema';
 
 /** Why an attempt failed: the step itself errored, or its verification said no. */
 export type FailureCause = 'error' | 'verification';
@@ -23,14 +24,6 @@ export const defaultBackoff: BackoffOptions = { baseDelayMs: 1000, maxDelayMs: 3
 /** Delay before attempt `failedAttempt + 1`: base · 2^(failedAttempt − 1), capped. */
 export function backoffDelayMs(failedAttempt: number, backoff: BackoffOptions): number {
   return Math.min(backoff.maxDelayMs, backoff.baseDelayMs * 2 ** Math.max(0, failedAttempt - 1));
-}
-
-/**
- * Total attempts a step may use under `policy`. A `retry` policy always allows at least
- * one retry: asking for retries while allowing none would be contradictory.
- */
-export function attemptLimit(step: Pick<Step, 'maxAttempts'>, policy: FailurePolicy): number {
-  return policy === 'retry' ? Math.max(2, step.maxAttempts) : step.maxAttempts;
 }
 
 /**

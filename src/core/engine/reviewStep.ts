@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import type { AgentChanges } from '../agent/agentChanges';
+import type { AgentChanges } from '../text/agentChanges';
 import { capabilitySection } from '../agent/capabilitySection';
 import { capabilityLimits, type CapabilityCatalogue } from '../capabilities/capabilityCatalogue';
 import { projectConventions } from '../capabilities/projectConventions';
 import { stepCapabilities } from '../capabilities/stepCapabilities';
 import { chatStructured, StructuredOutputError } from '../llm/chatStructured';
-import { reviewPrompt, type ReviewedCheck } from '../llm/prompts/reviewPrompt';
+import { reviewPrompt, type ReviewedCheck } from './reviewPrompt';
 import type { Plan, Step } from '../plan/planSchema';
 import type { LlmClient } from '../ports';
 import { capText } from '../text/capText';

@@ -3,7 +3,7 @@ import type { CheckKind, Plan, Step } from '../plan/planSchema';
 import type { BudgetUsage } from '../llm/budget';
 import { runStatuses, stepStatuses, type RequestKind, type RunStatus, type SkipCause, type StepStatus } from '../../shared/vocabulary';
 import type { AskedKind } from '../tools/deferral';
-import type { AgentChanges } from '../agent/agentChanges';
+import type { AgentChanges } from '../text/agentChanges';
 
 export type { RunStatus, SkipCause, StepStatus } from '../../shared/vocabulary';
 

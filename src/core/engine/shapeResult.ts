@@ -1,6 +1,6 @@
-import { changesText, noChangeHappened, type AgentChanges } from '../agent/agentChanges';
-import { checkOutput } from '../plan/outputSchema';
-import { parseJsonLoose } from '../plan/parseJsonLoose';
+import { changesText, noChangeHappened, type AgentChanges } from '../text/agentChanges';
+import { checkOutput } from '../tools/outputSchema';
+import { parseJsonLoose } from '../text/parseJsonLoose';
 import type { Step } from '../plan/planSchema';
 import { performedBy } from '../plan/stepKindTraits';
 import { capText, textCaps } from '../text/capText';

@@ -1,4 +1,4 @@
-import type { AgentChanges } from '../agent/agentChanges';
+import type { AgentChanges } from '../text/agentChanges';
 import type { Step } from '../plan/planSchema';
 import { evaluatePredicate } from '../predicate/evaluatePredicate';
 import { isBudgetExceededError } from '../llm/budget';
@@ -8,10 +8,12 @@ import { boundedFeedback, feedbackInstruction } from '../tools/approvalFeedback'
 import { isApprovalRejectedError } from '../tools/approvals';
 import { isDeferredError, type RequestKind } from '../tools/deferral';
 import { stepExecutors } from './executors/stepExecutors';
-import { maxProgressChars, StepFailure, type ExecuteContext, type PreparedInput } from './executors/stepExecutor';
+import { maxProgressChars, type ExecuteContext, type PreparedInput } from './executors/stepExecutor';
+import { StepFailure } from '../tools/stepFailure';
 import { toolContextFor } from './executors/toolContextFor';
 import type { ToolContext } from '../tools/tool';
-import { attemptLimit, decideAfterFailure, type FailureCause } from './failurePolicy';
+import { decideAfterFailure, type FailureCause } from './failurePolicy';
+import { attemptLimit } from '../plan/attemptLimit';
 import { journaledEffects } from './journaledEffects';
 import type { PendingChanges } from './pendingChanges';
 import { stepChecks, type StepChecks } from './runChecks';

@@ -1,4 +1,4 @@
-import type { AgentChanges } from '../agent/agentChanges';
+import type { AgentChanges } from '../text/agentChanges';
 
 /**
  * What an executor may resolve to instead of a bare result, when it knows more than the

@@ -1,6 +1,6 @@
 import type { Step } from '../plan/planSchema';
 import type { Clock } from '../ports';
-import { StepFailure } from './executors/stepExecutor';
+import { StepFailure } from '../tools/stepFailure';
 import type { RunStop } from './runStop';
 
 /**

@@ -1,4 +1,4 @@
-import { pathsInText } from '../planner/pathsInText';
+import { pathsInText } from '../text/pathsInText';
 
 /**
  * One task as another tool's file writes it. `key` is the id the file gives it (`T001`,

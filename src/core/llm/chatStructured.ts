@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { LlmClient } from '../ports';
 import { isLlmError } from './llmError';
 import type { LlmChatRequest, LlmChatResponse, LlmMessage, LlmResponseFormat, LlmUsage } from './llmTypes';
-import { parseJsonLoose } from '../plan/parseJsonLoose';
+import { parseJsonLoose } from '../text/parseJsonLoose';
 
 /** How the structure was asked for: the provider's JSON Schema mode, its JSON mode, or the prompt alone. */
 export type StructuredMode = 'json_schema' | 'json_object' | 'text';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { visibleControls } from '../plan/visibleDirection';
+import { visibleControls } from '../text/visibleDirection';
 import { capText } from '../text/capText';
 import { oneLine } from '../text/oneLine';
 

@@ -1,4 +1,4 @@
-import { StepFailure } from '../engine/executors/stepExecutor';
+import { StepFailure } from '../tools/stepFailure';
 import { capText, textCaps } from '../text/capText';
 import { requireToolCallApproval } from '../tools/approvals';
 import { jsonSchemaInput } from '../tools/jsonSchemaInput';

@@ -1,5 +1,5 @@
 import { directionControlClass } from '../../shared/vocabulary';
-import { visibleEscape } from './visibleDirection';
+import { visibleEscape } from '../text/visibleDirection';
 import type { Attachment } from './planSchema';
 
 /**

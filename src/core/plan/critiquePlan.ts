@@ -1,4 +1,4 @@
-import { attemptLimit } from '../engine/failurePolicy';
+import { attemptLimit } from './attemptLimit';
 import { effectTraits } from '../tools/effectTraits';
 import type { ToolRegistry } from '../tools/tool';
 import { toolEffectOf } from '../tools/toolEffectOf';

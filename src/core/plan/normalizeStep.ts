@@ -16,7 +16,7 @@ import { attachmentSchema, maxBasedOnPerStep, maxBasisEntryLength, withStepDefau
 import { normalizeChecks } from './normalizeChecks';
 import { maxModelNameLength } from '../llm/modelRoles';
 import { dependencyList, describeRaw, firstString, isRecord } from './rawValues';
-import { visibleDirection } from './visibleDirection';
+import { visibleDirection } from '../text/visibleDirection';
 
 /** One element of a raw step list, with what it inherits from an enclosing phase. */
 export interface RawStepEntry {

@@ -1,7 +1,7 @@
 import { addReferencedDependencies } from './referencedDependencies';
 import { contentHash } from './contentHash';
 import { normalizeAgents } from './normalizeAgents';
-import { parseJsonLoose } from './parseJsonLoose';
+import { parseJsonLoose } from '../text/parseJsonLoose';
 import { normalizeStep, wordsOf, type RawStepEntry } from './normalizeStep';
 import { planBasisSchema, planSchema, type Plan } from './planSchema';
 import { dependencyList, firstString, isRecord } from './rawValues';

@@ -1,7 +1,7 @@
 import { parsePlan } from './parsePlan';
 import type { Plan } from './planSchema';
 import { validatePlan, type ValidatePlanOptions } from './validatePlan';
-import { visibleDirection } from './visibleDirection';
+import { visibleDirection } from '../text/visibleDirection';
 import { capText } from '../text/capText';
 
 /** Longest file name `planFileName` makes, in characters, before `.plan.json`. */

@@ -5,7 +5,7 @@ import { checkLimitProblems } from './checkLimits';
 import { checkProblems } from './checkProblems';
 import { shownRef } from './attachmentTarget';
 import { findCycles } from './findCycles';
-import { outputSchemaProblems } from './outputSchema';
+import { outputSchemaProblems } from '../tools/outputSchema';
 import { builtinAgentNames, type Diagnostic, type Plan, type Step } from './planSchema';
 import { predicateSyntaxError } from './predicateSyntax';
 import { performedBy } from './stepKindTraits';

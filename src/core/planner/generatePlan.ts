@@ -1,6 +1,6 @@
 import { chatStructured, type StructuredMode } from '../llm/chatStructured';
 import type { LlmUsage } from '../llm/llmTypes';
-import { buildPlanningPrompt, type PlannerToolInfo, type WorkspaceSnapshot } from '../llm/prompts/planningPrompt';
+import { buildPlanningPrompt, type PlannerToolInfo, type WorkspaceSnapshot } from './prompts/planningPrompt';
 import { critiquePlan, type Critique } from '../plan/critiquePlan';
 import { parsePlan, type ParsePlanOptions } from '../plan/parsePlan';
 import { plannerOutputSchema, type Diagnostic, type Plan } from '../plan/planSchema';

@@ -1,6 +1,6 @@
 import type { Check } from '../plan/planSchema';
 import { normalizeWorkspacePath } from '../workspace/resolveInRoot';
-import { cleanToken, isDirectoryToken, isPathToken } from './pathsInText';
+import { cleanToken, isDirectoryToken, isPathToken } from '../text/pathsInText';
 import type { ToolCall } from './recognizeToolAction';
 
 const quoted = String.raw`(?:"([^"]+)"|'([^']+)'|\x60([^\x60]+)\x60)`;

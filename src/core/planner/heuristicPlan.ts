@@ -3,7 +3,7 @@ import type { Agent, Attachment, Plan, Step } from '../plan/planSchema';
 import { classifyStepText, type StepClassification } from './classifyStepText';
 import { stepsOf } from './heuristicSteps';
 import { orderParts, type PartTraits } from './orderParts';
-import { pathsInText } from './pathsInText';
+import { pathsInText } from '../text/pathsInText';
 import type { CommandContext } from './recognizeCommand';
 import type { ToolCall } from './recognizeToolAction';
 import { alternation, isCjk, parallelWords } from './requestWords';

@@ -1,7 +1,7 @@
 import type { Attachment, Step } from '../plan/planSchema';
 import type { StepClassification } from './classifyStepText';
 import { toolCallChecks, workChecks } from './heuristicChecks';
-import { pathsInText } from './pathsInText';
+import { pathsInText } from '../text/pathsInText';
 import type { ToolCall } from './recognizeToolAction';
 
 /** How the steps of one part are made. */

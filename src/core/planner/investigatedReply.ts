@@ -1,6 +1,6 @@
 import type { LlmMessage } from '../llm/llmTypes';
 import { truncateToTokens } from '../llm/tokenCount';
-import { parseJsonLoose } from '../plan/parseJsonLoose';
+import { parseJsonLoose } from '../text/parseJsonLoose';
 import type { Investigation } from './investigateRequest';
 
 /** Most tokens of the investigation transcript the plan request carries. */

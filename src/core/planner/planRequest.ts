@@ -1,4 +1,4 @@
-import type { WorkspaceSnapshot } from '../llm/prompts/planningPrompt';
+import type { WorkspaceSnapshot } from './prompts/planningPrompt';
 import { withModel, type ModelRoles } from '../llm/modelRoles';
 import { critiquePlan, type Critique } from '../plan/critiquePlan';
 import type { Attachment, Plan } from '../plan/planSchema';

@@ -1,5 +1,5 @@
 import { knownProgram, type ProgramShape } from './knownPrograms';
-import { cleanToken, isPathToken } from './pathsInText';
+import { cleanToken, isPathToken } from '../text/pathsInText';
 import { alternation, isCjk, reportVerbs, runWords } from './requestWords';
 
 /** What a step's command may be read against besides its own text. */

@@ -1,4 +1,4 @@
-import { cleanToken, isDirectoryToken, isPathToken } from './pathsInText';
+import { cleanToken, isDirectoryToken, isPathToken } from '../text/pathsInText';
 import { recognizeCommand, type CommandContext } from './recognizeCommand';
 
 /** One call of a built-in tool with its exact argument names. */

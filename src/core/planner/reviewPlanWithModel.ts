@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { chatStructured, StructuredOutputError } from '../llm/chatStructured';
 import type { LlmUsage } from '../llm/llmTypes';
-import { criticPrompt, type CriticContext } from '../llm/prompts/criticPrompt';
+import { criticPrompt, type CriticContext } from './prompts/criticPrompt';
 import { checkName, mergeCritique, type Critique, type CritiqueIssue } from '../plan/critiquePlan';
 import type { Plan } from '../plan/planSchema';
 import type { Clock, LlmClient } from '../ports';

@@ -4,7 +4,7 @@ import { runPlan } from '../engine/runPlan';
 import type { ResumeOptions, RunHandle, RunOptions, RunResult } from '../engine/runOptions';
 import { stampEvent, type RunEvent, type RunEventBody } from '../engine/runEvents';
 import { createBudgetTracker } from '../llm/budget';
-import type { FailedStepInfo } from '../llm/prompts/replanPrompt';
+import type { FailedStepInfo } from '../planner/prompts/replanPrompt';
 import type { Plan } from '../plan/planSchema';
 import type { LlmClient } from '../ports';
 import { withModel } from '../llm/modelRoles';

@@ -3,7 +3,7 @@ import type { SkillSummary } from '../capabilities/plannerCatalogue';
 import type { Instruction } from '../capabilities/capabilityCatalogue';
 import { chatStructured } from '../llm/chatStructured';
 import type { LlmUsage } from '../llm/llmTypes';
-import { buildReplanPrompt, type FailedStepInfo, type TrialInfo } from '../llm/prompts/replanPrompt';
+import { buildReplanPrompt, type FailedStepInfo, type TrialInfo } from '../planner/prompts/replanPrompt';
 import { parsePlan } from '../plan/parsePlan';
 import { plannerOutputSchema, type Plan } from '../plan/planSchema';
 import { validatePlan } from '../plan/validatePlan';

@@ -1,5 +1,5 @@
 import type { RunEvent } from '../engine/runEvents';
-import type { TrialInfo } from '../llm/prompts/replanPrompt';
+import type { TrialInfo } from '../planner/prompts/replanPrompt';
 import type { Plan, Step } from '../plan/planSchema';
 
 /**

@@ -1,4 +1,4 @@
-import { agentResultText, isAgentResult } from '../agent/agentResult';
+import { agentResultText, isAgentResult } from './agentResult';
 
 /**
  * A value as text, the template convention (docs/architecture.md §3): a string as it is, an

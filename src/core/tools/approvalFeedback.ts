@@ -1,4 +1,4 @@
-import { visibleControls } from '../plan/visibleDirection';
+import { visibleControls } from '../text/visibleDirection';
 import { capText } from '../text/capText';
 
 /** Most characters of a rejection's feedback that reach a step's agent, the journal and the screen. */

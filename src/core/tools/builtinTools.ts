@@ -1,6 +1,6 @@
 import { createSessionPlanner } from '../session/createSessionPlanner';
 import type { SessionPlanner } from '../session/createSessionPlanner';
-import { createPlanningTools } from '../session/planningTools';
+import { createPlanningTools } from './planningTools';
 import { askUserTool } from './askUserTool';
 import { createDirectoryTool } from './createDirectoryTool';
 import { deleteFileTool } from './deleteFileTool';

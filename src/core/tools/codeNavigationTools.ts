@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { visibleControls } from '../plan/visibleDirection';
+import { visibleControls } from '../text/visibleDirection';
 import type { CodeLocation, CodeNavigation, CodePosition, CodeSymbol } from '../ports';
 import { oneLine } from '../text/oneLine';
 import { workspacePath } from './fileChange';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { directionControlClass } from '../../shared/vocabulary';
-import { visibleEscape } from '../plan/visibleDirection';
+import { visibleEscape } from '../text/visibleDirection';
 import { capText } from '../text/capText';
 import { shownCommandWord } from './commandApprovalText';
 import { furtherArgumentsProblem, riskyArgument } from './riskyArguments';

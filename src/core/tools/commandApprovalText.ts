@@ -1,5 +1,5 @@
 import { directionControlClass } from '../../shared/vocabulary';
-import { visibleEscape } from '../plan/visibleDirection';
+import { visibleEscape } from '../text/visibleDirection';
 import type { FileChangedInRun, ProjectProgram, RetryNote } from '../ports';
 import { describeRetry } from './retryNoteText';
 import { oneLine } from '../text/oneLine';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { schemaMismatches } from '../plan/outputSchema';
+import { schemaMismatches } from './outputSchema';
 
 /** What a tool described by a JSON Schema takes: an arguments object checked against that schema. */
 export interface JsonSchemaInput {

@@ -1,4 +1,4 @@
-import { visibleControls } from '../plan/visibleDirection';
+import { visibleControls } from '../text/visibleDirection';
 import type { RetryNote } from '../ports';
 import { oneLine } from '../text/oneLine';
 

@@ -5,7 +5,7 @@ import { argumentLeftToAsk, describeAllowRule, matchingAllowRule } from './comma
 import { describeChangedInRun, describeProjectProgram, projectProgramOrigin } from './commandApprovalText';
 import { changedDefiningFiles } from './commandDefiningFiles';
 import { classifyCommandEnd, classifyStartFailure } from './commandFailure';
-import { StepFailure } from '../engine/executors/stepExecutor';
+import { StepFailure } from './stepFailure';
 import type { CommandResult } from '../ports';
 import { errorMessage } from '../../shared/errorMessage';
 import { workspacePath } from './fileChange';

@@ -1,4 +1,4 @@
-import { StepFailure } from '../engine/executors/stepExecutor';
+import { StepFailure } from './stepFailure';
 import type { WorkspaceTrustGate } from '../ports';
 import { effectTraits } from './effectTraits';
 import type { Tool, ToolEffect } from './tool';

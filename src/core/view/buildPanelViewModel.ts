@@ -1,6 +1,6 @@
 import { stepProgress } from '../../shared/stepProgress';
-import type { RunEstimate } from '../plan/estimateRun';
-import { budgetFromEstimate, estimateLines, shownTokens, shownUsd } from '../plan/estimateText';
+import type { RunEstimate } from '../agent/estimateRun';
+import { budgetFromEstimate, estimateLines, shownTokens, shownUsd } from '../agent/estimateText';
 import type {
   BasisView,
   ArgumentView,
@@ -21,12 +21,12 @@ import type { Critique } from '../plan/critiquePlan';
 import { describeChecks } from '../plan/describeCheck';
 import { emptyCatalogue, type CapabilityCatalogue } from '../capabilities/capabilityCatalogue';
 import { stepCapabilities } from '../capabilities/stepCapabilities';
-import { visibleControls } from '../plan/visibleDirection';
+import { visibleControls } from '../text/visibleDirection';
 import { oneLine } from '../text/oneLine';
 import type { Diagnostic, Plan, PlanBasis, Step } from '../plan/planSchema';
 import { performedBy } from '../plan/stepKindTraits';
 import type { ReplanRecord } from '../replan/executeWithReplanning';
-import { stepApproval, type ApprovalSetting, type StepApproval } from '../tools/stepApproval';
+import { stepApproval, type ApprovalSetting, type StepApproval } from '../plan/stepApproval';
 import type { ToolRegistry } from '../tools/tool';
 import { diffPlans } from './planDiff';
 import { runSummary } from './runSummary';

@@ -2,7 +2,7 @@ import { inWriteScope } from '../workspace/writeScope';
 import type { RunState, RunStatus, StepStatus } from '../engine/runEvents';
 import type { BudgetUsage } from '../llm/budget';
 import { capText } from '../text/capText';
-import { isAgentResult } from '../agent/agentResult';
+import { isAgentResult } from '../text/agentResult';
 import { oneLine } from '../text/oneLine';
 import { valueText } from '../text/valueText';
 import { describeStepProgress, stepProgress, type StepProgress } from '../../shared/stepProgress';

@@ -1,7 +1,7 @@
 import { notNeededLabel, stepStatusLabels } from '../../shared/stepStatusLabels';
 import type { SkipCause } from '../../shared/vocabulary';
 import type { StepStatus } from '../engine/runEvents';
-import { agentResultText, isAgentResult } from '../agent/agentResult';
+import { agentResultText, isAgentResult } from '../text/agentResult';
 
 /** How a status looks in a tree view: a codicon id and a theme colour id. */
 export interface StatusLook {

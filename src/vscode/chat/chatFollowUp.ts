@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { defaultAgentLimits } from '../../core/agent/agentLimits';
 import { runStepAgent } from '../../core/agent/runStepAgent';
-import { createPlanEditSession } from '../../core/session/planEditTools';
+import { createPlanEditSession } from '../../core/plan/planEditTools';
 import { createToolRegistry } from '../../core/tools/createToolRegistry';
 import { chatAnswerMarkdown, chatLimits, chatPlanMarkdown, chatText } from '../../core/view/chatMarkdown';
 import { timerClock } from '../../node/timerClock';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { askPlanningQuestion } from '../planningQuestion';
-import { estimateRun } from '../../core/plan/estimateRun';
-import { estimateLines } from '../../core/plan/estimateText';
+import { estimateRun } from '../../core/agent/estimateRun';
+import { estimateLines } from '../../core/agent/estimateText';
 import { createToolRegistry } from '../../core/tools/createToolRegistry';
 import { readSettings } from '../settings';
 import { chatLimits, chatPlanMarkdown, chatStepLine, chatText } from '../../core/view/chatMarkdown';

@@ -1,7 +1,7 @@
 import { expandTemplatesDetailed } from '../../plan/expandTemplates';
 import { DeferredError } from '../../tools/deferral';
 import type { ExecuteContext, PrepareContext, PreparedInput, StepExecutor } from './stepExecutor';
-import { StepFailure } from './stepExecutor';
+import { StepFailure } from '../../tools/stepFailure';
 
 /**
  * `human_review` steps: the user approves or rejects with notes. The decision is the

@@ -1,9 +1,10 @@
-import { executeLlmStep } from '../../agent/executeLlmStep';
+import { executeLlmStep } from './executeLlmStep';
 import { withModel } from '../../llm/modelRoles';
 import { expandTemplatesDetailed } from '../../plan/expandTemplates';
 import type { Step } from '../../plan/planSchema';
 import type { ExecuteContext, PrepareContext, PreparedInput, StepExecutor } from './stepExecutor';
-import { StepFailure, withDiagnosis } from './stepExecutor';
+import { withDiagnosis } from './stepExecutor';
+import { StepFailure } from '../../tools/stepFailure';
 
 /**
  * `agent` and `synthesis_gate` steps, run by `RunOptions.stepRunner` when there is one,

@@ -3,7 +3,7 @@ import { capText, textCaps } from '../../text/capText';
 import { DeferredError } from '../../tools/deferral';
 import { manualResultPreview } from '../manualStepText';
 import type { ExecuteContext, PrepareContext, PreparedInput, StepExecutor } from './stepExecutor';
-import { StepFailure } from './stepExecutor';
+import { StepFailure } from '../../tools/stepFailure';
 
 /** What a completed manual step returns when the person left no note. */
 export const manualDoneWithoutNote = 'Done by you.';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { resolveArgs } from '../../plan/expandTemplates';
 import type { ExecuteContext, PrepareContext, PreparedInput, StepExecutor } from './stepExecutor';
-import { StepFailure } from './stepExecutor';
+import { StepFailure } from '../../tools/stepFailure';
 import { withReferenceTexts } from './referenceTexts';
 import { toolContextFor } from './toolContextFor';
 import type { ToolContext } from '../../tools/tool';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { agentRules, runStepAgent, type StepAgentOptions } from '../../../../src/core/agent/runStepAgent';
-import { StepFailure } from '../../../../src/core/engine/executors/stepExecutor';
+import { StepFailure } from '../../../../src/core/tools/stepFailure';
 import type { LlmChatRequest, LlmToolCall } from '../../../../src/core/llm/llmTypes';
 import type { Tool } from '../../../../src/core/tools/tool';
 import { ManualClock } from '../../../fakes/manualClock';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { runStepAgent, type StepAgentOptions } from '../../../../src/core/agent/runStepAgent';
-import { StepFailure } from '../../../../src/core/engine/executors/stepExecutor';
+import { StepFailure } from '../../../../src/core/tools/stepFailure';
 import { createOpenAiClient } from '../../../../src/node/openAiClient';
 import { listFilesTool } from '../../../../src/core/tools/listFilesTool';
 import { readFileTool } from '../../../../src/core/tools/readFileTool';

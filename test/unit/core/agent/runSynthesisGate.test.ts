@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { runSynthesisGate } from '../../../../src/core/agent/runSynthesisGate';
-import { StepFailure } from '../../../../src/core/engine/executors/stepExecutor';
+import { StepFailure } from '../../../../src/core/tools/stepFailure';
 import { ManualClock } from '../../../fakes/manualClock';
 import { scriptedLlm, type ScriptedReply } from '../../../fakes/scriptedLlm';
 

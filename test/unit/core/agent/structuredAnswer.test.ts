@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { isAgentResult } from '../../../../src/core/agent/agentResult';
+import { isAgentResult } from '../../../../src/core/text/agentResult';
 import { runSynthesisGate } from '../../../../src/core/agent/runSynthesisGate';
 import { structuredAnswer, structuredAnswerRequest } from '../../../../src/core/agent/structuredAnswer';
 import { ManualClock } from '../../../fakes/manualClock';

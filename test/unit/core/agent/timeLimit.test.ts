@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { withTimeLimit } from '../../../../src/core/agent/timeLimit';
-import { StepFailure } from '../../../../src/core/engine/executors/stepExecutor';
+import { StepFailure } from '../../../../src/core/tools/stepFailure';
 import { flushAsync, ManualClock } from '../../../fakes/manualClock';
 
 /** Work that waits until its signal aborts, then rejects with the reason. */

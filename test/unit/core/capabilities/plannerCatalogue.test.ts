@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { plannerSkillCatalogue } from '../../../../src/core/capabilities/plannerCatalogue';
-import { buildPlanningPrompt } from '../../../../src/core/llm/prompts/planningPrompt';
+import { buildPlanningPrompt } from '../../../../src/core/planner/prompts/planningPrompt';
 import { countTokens } from '../../../../src/core/llm/tokenCount';
 
 describe('plannerSkillCatalogue', () => {

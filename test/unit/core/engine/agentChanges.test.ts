@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { ChangeLog, changesText, maxListedChanges } from '../../../../src/core/agent/agentChanges';
+import { ChangeLog, maxListedChanges } from '../../../../src/core/agent/changeLog';
+import { changesText } from '../../../../src/core/text/agentChanges';
 import { runPlan } from '../../../../src/core/engine/runPlan';
 import type { RunOptions } from '../../../../src/core/engine/runOptions';
 import type { RunEvent } from '../../../../src/core/engine/runEvents';

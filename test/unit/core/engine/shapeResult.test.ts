@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { AgentChanges } from '../../../../src/core/agent/agentChanges';
+import type { AgentChanges } from '../../../../src/core/text/agentChanges';
 import { shapeResult } from '../../../../src/core/engine/shapeResult';
 import { StepOutcome } from '../../../../src/core/engine/stepOutcome';
 import { textCaps } from '../../../../src/core/text/capText';

@@ -14,7 +14,7 @@ import type { Tool } from '../../../../src/core/tools/tool';
 import { ApprovalRejectedError } from '../../../../src/core/tools/approvals';
 import { z } from 'zod';
 import { DeferredError } from '../../../../src/core/tools/deferral';
-import { StepFailure } from '../../../../src/core/engine/executors/stepExecutor';
+import { StepFailure } from '../../../../src/core/tools/stepFailure';
 import { answeringInteraction } from '../../../fakes/answeringInteraction';
 import { flushAsync, ManualClock } from '../../../fakes/manualClock';
 import { makePlan, makeStep } from '../../../support/randomPlans';

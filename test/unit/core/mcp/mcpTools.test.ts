@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { StepFailure } from '../../../../src/core/engine/executors/stepExecutor';
+import { StepFailure } from '../../../../src/core/tools/stepFailure';
 import { mcpResultText, mcpStepOutput } from '../../../../src/core/mcp/mcpResult';
 import { type McpSession, mcpTools } from '../../../../src/core/mcp/mcpTools';
 import type { ApprovalRequest } from '../../../../src/core/ports';

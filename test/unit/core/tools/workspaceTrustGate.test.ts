@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { StepFailure } from '../../../../src/core/engine/executors/stepExecutor';
+import { StepFailure } from '../../../../src/core/tools/stepFailure';
 import { runPlan } from '../../../../src/core/engine/runPlan';
 import { builtinTools } from '../../../../src/core/tools/builtinTools';
 import type { CommandRunner } from '../../../../src/core/ports';

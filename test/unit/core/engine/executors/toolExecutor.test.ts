@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import type { ExecuteContext } from '../../../../../src/core/engine/executors/stepExecutor';
-import { StepFailure } from '../../../../../src/core/engine/executors/stepExecutor';
+import { StepFailure } from '../../../../../src/core/tools/stepFailure';
 import { toolExecutor } from '../../../../../src/core/engine/executors/toolExecutor';
 import { runPlan } from '../../../../../src/core/engine/runPlan';
 import { createToolRegistry } from '../../../../../src/core/tools/createToolRegistry';
