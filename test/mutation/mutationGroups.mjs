@@ -365,6 +365,7 @@ export const mutationGroups = [
       'src/core/tools/outputSchema.ts',
       'src/core/tools/planningTools.ts',
       'src/core/tools/stepFailure.ts',
+      'src/core/tools/toolResultText.ts',
     ],
     spec: ['test/unit/core/tools/**/*.test.ts'],
     grep: timeBoundTestsLeftOut,

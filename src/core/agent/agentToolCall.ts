@@ -7,8 +7,8 @@ import { ApprovalRejectedError } from '../tools/approvals';
 import { isDeferredError } from '../tools/deferral';
 import type { Tool, ToolContext } from '../tools/tool';
 import { toolParameters } from '../tools/toolParameters';
-import { valueText } from '../text/valueText';
 import { errorMessage } from '../../shared/errorMessage';
+import { toolResultText } from '../tools/toolResultText';
 
 /** What one tool call gave back, as the model will see it. */
 export interface AgentToolOutcome {
@@ -64,7 +64,7 @@ export async function callAgentTool(
   if (!parsed.success) return failure(call.name, `The arguments do not match the tool's schema: ${z.prettifyError(parsed.error)}`);
   try {
     const value = await tool.run(ctx, parsed.data, signal);
-    return { ok: true, content: envelope(call.name, 'ok', value === undefined ? '(no output)' : valueText(value), maxTokens) };
+    return { ok: true, content: envelope(call.name, 'ok', value === undefined ? '(no output)' : toolResultText(tool, value), maxTokens) };
   } catch (error) {
     if (signal.aborted || isDeferredError(error)) throw error;
     const message = errorMessage(error);

@@ -86,10 +86,11 @@ export interface Tool<Input = unknown, Output = unknown> {
   effects: ToolEffect;
   run(ctx: ToolContext, input: Input, signal: AbortSignal): Promise<Output>;
   /**
-   * The text of an output where a later step expects text (a `"$<id>"` argument of a
-   * string parameter): `read_file`'s is the file's content. Without it the text is the
-   * output's compact JSON (`valueText`). Given what the journal kept, so it must accept
-   * any value without throwing.
+   * The text of an output, its one text form (`toolResultText`): what an agent gets for its
+   * call and what a later step gets where it expects text (a `"$<id>"` argument of a string
+   * parameter). `read_file`'s is the file's content, an MCP tool's the server's text.
+   * Without it the text is the output's compact JSON (`valueText`). Given what the journal
+   * kept, so it must accept any value without throwing.
    */
   resultText?(output: unknown): string;
 }

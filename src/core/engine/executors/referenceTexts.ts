@@ -2,8 +2,8 @@ import type { z } from 'zod';
 import { lookUp, wholeValueReferenceOf } from '../../plan/expandTemplates';
 import type { Plan } from '../../plan/planSchema';
 import { capText, textCaps } from '../../text/capText';
-import { valueText } from '../../text/valueText';
 import type { ToolRegistry } from '../../tools/tool';
+import { toolResultText } from '../../tools/toolResultText';
 
 /** What turning references into text needs: the step's arguments as written, the completed results and where they came from. */
 export interface ReferenceTextContext {
@@ -19,8 +19,9 @@ export interface ReferenceTextContext {
  * `input` (resolved arguments) where every string parameter that a `"$<id>…"` reference
  * gave another value gets that value's text instead, so `write_file {content: "$step_1"}`
  * after a `read_file` step writes the file's text. The text of a whole step result
- * (`"$<id>"`) produced by a tool is the tool's `resultText` (`read_file`: the content);
- * anything else, a path into a result included, is its compact JSON (`valueText`); at most
+ * (`"$<id>"`) produced by a tool is `toolResultText`, the one text form an agent gets too
+ * (`read_file`: the content); anything else, a path into a result included, is its compact
+ * JSON (`valueText`); at most
  * `textCaps.result` characters. Only references are turned into text: a literal number
  * given for a string stays and fails the schema, as the plan's validation said. Returns
  * `input` itself when the schema accepts it or nothing is a reference; never mutates it.
@@ -45,7 +46,7 @@ function referenceText(reference: string, context: ReferenceTextContext): string
   if (!found.ok) return undefined;
   const producer = found.keys.length === 0 ? context.plan.steps.find((step) => step.id === found.id) : undefined;
   const tool = producer?.kind === 'tool' && producer.tool !== undefined ? context.tools.get(producer.tool) : undefined;
-  return capText(tool?.resultText ? tool.resultText(found.value) : valueText(found.value), textCaps.result);
+  return capText(toolResultText(tool, found.value), textCaps.result);
 }
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {

@@ -89,8 +89,8 @@ const call = (name: string, args: Record<string, unknown>): Partial<LlmChatRespo
 function outcome(content: string): { ok: boolean; text: string | undefined } {
   const envelope = JSON.parse(content) as { status: string; untrusted_data?: string };
   if (envelope.status !== 'ok') return { ok: false, text: undefined };
-  const data = JSON.parse(envelope.untrusted_data ?? 'null') as { content?: unknown } | null;
-  return { ok: true, text: typeof data?.content === 'string' ? data.content : undefined };
+  // A read answers with the file's text itself (toolResultText), other calls with their compact JSON.
+  return { ok: true, text: envelope.untrusted_data };
 }
 
 /**
