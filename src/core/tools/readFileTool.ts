@@ -73,8 +73,14 @@ export const readFileTool: Tool<z.infer<typeof inputSchema>, ReadFileOutput> = {
     }
     return { path, content, startLine, endLine: Math.max(endLine, startLine - 1), totalLines, truncated };
   },
+  // The content alone, so a "$S1" reference gets the file's text; a read the size cap cut also says
+  // where it stopped, or an agent would take part of a file for all of it.
   resultText(output) {
     const content = output !== null && typeof output === 'object' && 'content' in output ? output.content : undefined;
-    return typeof content === 'string' ? content : valueText(output);
+    if (typeof content !== 'string') return valueText(output);
+    const read = output as Partial<ReadFileOutput>;
+    if (read.truncated !== true || typeof read.endLine !== 'number' || typeof read.totalLines !== 'number') return content;
+    const rest = read.endLine < read.totalLines ? `; read the rest with startLine ${read.endLine + 1}` : '';
+    return `${content}\n[cut at ${maxReadResultChars} characters, at line ${read.endLine} of ${read.totalLines}${rest}]`;
   },
 };

@@ -90,4 +90,16 @@ describe('read_file', () => {
     assert.equal(readFileTool.resultText?.(null), 'null');
     assert.equal(readFileTool.resultText?.('plain'), 'plain');
   });
+
+  it('tells an agent where a read the size cap cut stopped, and gives a whole read as the bare content', async () => {
+    const long = `${'x'.repeat(maxReadResultChars - 5)}\nsecond line\nthird\n`;
+    const cut = await readFileTool.run(ctxWith({ 'big.txt': long }), { path: 'big.txt' }, neverAborted);
+    const text = readFileTool.resultText?.(cut) ?? '';
+    assert.ok(text.startsWith(`${'x'.repeat(maxReadResultChars - 5)}\n`), 'the content comes first');
+    assert.equal(text.slice(maxReadResultChars - 4), `\n[cut at ${maxReadResultChars} characters, at line 1 of 3; read the rest with startLine 2]`);
+    const range = await readFileTool.run(ctxWith({ 'a.txt': 'l1\nl2\nl3' }), { path: 'a.txt', startLine: 2, endLine: 2 }, neverAborted);
+    assert.equal(readFileTool.resultText?.(range), 'l2\n');
+    const oneLine = await readFileTool.run(ctxWith({ 'one.txt': 'y'.repeat(maxReadResultChars + 10) }), { path: 'one.txt' }, neverAborted);
+    assert.match(readFileTool.resultText?.(oneLine) ?? '', /\[cut at \d+ characters, at line 1 of 1\]$/);
+  });
 });
