@@ -247,6 +247,8 @@ export interface PlanRequestHostOptions {
   provider?: Pick<ResolvedProvider, 'llm' | 'label'> & Partial<Pick<ResolvedProvider, 'models'>>;
   /** Each step as soon as the model has written it (again from index 0 after a retry). */
   onPartialStep?: (step: PlannerStep, index: number) => void;
+  /** How many steps the model has written so far, each time one more is (the editor's notification counts them; the chat streams the steps instead). */
+  stepsWritten?: (count: number) => void;
   /** The workspace folder to plan in; `undefined` when no folder is open. */
   folder: vscode.WorkspaceFolder | undefined;
   /** Aborted: stop investigating and plan with what was read. */
@@ -318,7 +320,7 @@ export async function planRequest(
     onPartialStep: (step, index) => {
       if (index === 0) options.investigating?.(false);
       options.onPartialStep?.(step, index);
-      if (index + 1 > streamed) options.report(vscode.l10n.t('step {0} written…', (streamed = index + 1)));
+      if (index + 1 > streamed) options.stepsWritten?.((streamed = index + 1));
     },
   });
 }
@@ -353,6 +355,7 @@ export async function regeneratePlan(deps: PlanTaskDeps, feedback: string, plan:
 interface PlanningProgress {
   signal: AbortSignal;
   report: (message: string) => void;
+  stepsWritten: (count: number) => void;
   planNow: AbortSignal;
   investigating: (active: boolean) => void;
 }
@@ -385,6 +388,7 @@ async function withPlanningProgress<T>(title: string, work: (progress: PlanningP
       return await work({
         signal: abort.signal,
         report: (message) => report(message),
+        stepsWritten: (count) => report(vscode.l10n.t('step {0} written…', count)),
         planNow: planNow.signal,
         investigating: (active) => (investigating = active),
       });

@@ -30,8 +30,6 @@ export async function chatPlan(
   const abort = abortOn(token);
   let written = 0;
   const streamed: string[] = [];
-  // The chat folds what came before a progress line into its "working" section, so steps streamed before one are hidden.
-  let foldedAway = false;
   try {
     const model = await deps.model(request.model);
     stream.progress(vscode.l10n.t('Planning with the {0}…', chatText(model.label, chatLimits.title)));
@@ -41,10 +39,7 @@ export async function chatPlan(
     const planned = await deps.plan(text, collectAttachments(text, files), {
       signal: abort.signal,
       model,
-      progress: (line) => {
-        if (written > 0) foldedAway = true;
-        stream.progress(chatText(line, chatLimits.line));
-      },
+      progress: (line) => stream.progress(chatText(line, chatLimits.line)),
       // The question is asked in the conversation; the answer is picked or typed in the QuickPick it opens, then shown here too.
       ask: async (question, signal) => {
         const suggestions = question.suggestions.map((suggestion) => `- ${chatText(suggestion, chatLimits.line)}`).join('\n');
@@ -72,10 +67,9 @@ export async function chatPlan(
     for (const warning of planned.warnings) log.warn(warning);
     log.info(`Planned in the chat: ${plan.steps.length} step(s) for ${plan.objective}. Critic ${critique.score}/10.`);
     tree.setPlan(plan);
-    // The steps streamed are the model's draft: listed again when the plan as parsed and checked differs, or when the
-    // chat folded them away (a progress line came after them, as while the planner investigates).
+    // The steps streamed are the model's draft: listed again when the plan as parsed and checked differs.
     const sameAsStreamed = streamed.length === plan.steps.length && plan.steps.every((step, index) => streamed[index] === step.title);
-    stream.markdown(`${written > 0 ? '\n' : ''}${chatPlanMarkdown(plan, critique, !sameAsStreamed || foldedAway)}`);
+    stream.markdown(`${written > 0 ? '\n' : ''}${chatPlanMarkdown(plan, critique, !sameAsStreamed)}`);
     for (const warning of planned.warnings.slice(0, maxWarnings)) stream.markdown(`- ⚠ ${chatText(warning, chatLimits.line)}\n`);
     if (planned.warnings.length > maxWarnings) {
       stream.markdown(vscode.l10n.t('…and {0} more warnings in the log.', planned.warnings.length - maxWarnings) + '\n');
