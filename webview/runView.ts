@@ -12,6 +12,7 @@ import { runAnnouncement } from './runAnnouncement';
 import { renderReplans, renderSummary } from './runSummary';
 import { renderTimeline } from './timelineChart';
 import { stepFailureLines, type FailureLine } from './stepFailureLines';
+import { progressText } from '../src/shared/progressPercent';
 
 const failureClass: Record<FailureLine['kind'], string> = { earlier: 'warning', error: 'error', diagnosis: 'warning' };
 // The colour of the run's status dot (a `.s-*` class); a run partly done never looks completed.
@@ -198,7 +199,10 @@ export class RunViewElement extends LitElement {
       <td>${step.attempts}${step.maxAttempts > 1 ? ` / ${step.maxAttempts}` : ''}</td>
       <td>${step.durationMs !== undefined ? formatDuration(step.durationMs) : ''}</td>
       <td class="details">
-        ${step.progress ? html`<div class="muted">${step.progress}</div>` : nothing}
+        ${step.progress ? html`<div class="muted" data-role="step-progress">${progressText(step.progress, step.percent)}</div>` : nothing}
+        ${step.progress && step.percent !== undefined
+          ? html`<vscode-progress-bar class="step-progress" aria-label=${`${step.title}: ${step.percent}%`} .value=${step.percent} .max=${100}></vscode-progress-bar>`
+          : nothing}
         ${this.renderFailure(step)}
         ${step.reason && !step.error ? html`<div class="muted">${step.reason}</div>` : nothing}
         ${step.resultPreview ? html`<div class="muted mono">${step.resultPreview}</div>` : nothing}

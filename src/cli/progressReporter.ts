@@ -2,6 +2,7 @@ import type { RunEvent, RunState } from '../core/engine/runEvents';
 import type { Plan } from '../core/plan/planSchema';
 import { oneLine } from '../core/text/oneLine';
 import { shortLine } from './shortLine';
+import { newTenth, progressText } from '../shared/progressPercent';
 
 /** Said after a failure's first line: its whole text is printed once, in the summary at the end. */
 const failedInFull = '(in full under Failures at the end)';
@@ -17,6 +18,8 @@ export function progressReporter(plan: Plan, write: (line: string) => void, alre
   const total = plan.steps.length;
   const titles = new Map(plan.steps.map((step) => [step.id, oneLine(step.title)]));
   const startedAt = new Map<string, number>();
+  // The last percentage printed of each running step: each new tenth is printed, so a long step adds at most eleven lines.
+  const printed = new Map<string, number>();
   let ended = alreadyEnded;
   const label = (stepId: string): string => {
     const title = titles.get(stepId);
@@ -33,6 +36,7 @@ export function progressReporter(plan: Plan, write: (line: string) => void, alre
         return;
       case 'step_started':
         startedAt.set(event.stepId, event.time);
+        printed.delete(event.stepId);
         line('▶', `${label(event.stepId)}${event.attempt > 1 ? ` (attempt ${event.attempt})` : ''}`);
         return;
       case 'step_completed':
@@ -52,6 +56,11 @@ export function progressReporter(plan: Plan, write: (line: string) => void, alre
       case 'step_skipped':
         ended++;
         line('↷', `${label(event.stepId)} skipped: ${event.reason}`);
+        return;
+      case 'step_progress':
+        if (event.percent === undefined || !newTenth(printed.get(event.stepId), event.percent)) return;
+        printed.set(event.stepId, event.percent);
+        line('…', `${label(event.stepId)}: ${progressText(shortLine(event.message, 120), event.percent)}`);
         return;
       case 'step_warning':
         line('!', `${label(event.stepId)}: ${event.message}`);

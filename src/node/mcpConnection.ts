@@ -123,13 +123,19 @@ export async function connectMcpServer(config: McpServerConfig, options: McpConn
     stderrTail,
     stopped: () => stopped,
     stop,
-    async callTool(tool, args, callSignal): Promise<McpCallResult> {
+    async callTool(tool, args, callSignal, onProgress): Promise<McpCallResult> {
       if (stopped) throw failure(`is not running (it ${closedReason ?? 'stopped'}), so tool "${tool}" was not called`);
       try {
         return (await client.callTool({ name: tool, arguments: args }, undefined, {
           signal: callSignal,
           timeout: options.callTimeoutMs,
           maxTotalTimeout: options.callTimeoutMs,
+          // Asking for notifications adds a progress token to the request: only when someone listens.
+          ...(onProgress
+            ? {
+                onprogress: ({ progress, total }: { progress: number; total?: number }) => onProgress(total === undefined ? { progress } : { progress, total }),
+              }
+            : {}),
         })) as McpCallResult;
       } catch (error) {
         if (callSignal.aborted) throw error;

@@ -189,6 +189,8 @@ export interface RunStepView {
   resultPreview?: string;
   /** Where a started step stands ("turn 3 of 12: write_file"), while it runs or waits. */
   progress?: string;
+  /** How far that says the step's work is, 0–100 (`ProgressPercent`); absent: not known. */
+  percent?: number;
   /** How many files the step changed, as the journal says; absent when none, or when Undo took them back. */
   changedFiles?: number;
   /** Undo took back every change the step made to files. */

@@ -76,7 +76,11 @@ ${more === 0 ? vscode.l10n.t('Task Planner: {0}', what) : vscode.l10n.t('Task Pl
       this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     } else {
       const icon = state === undefined ? 'error' : statusIcons[state.status];
-      this.item.text = `$(${icon}) ${vscode.l10n.t('Task Planner {0}/{1}', progress.completed, progress.total)}`;
+      // The running step whose work says how far it is (a test suite's percentage): the bar says it too.
+      const measured =
+        state?.status === 'running' ? Object.values(state.steps).find((step) => step.status === 'running' && step.percent !== undefined) : undefined;
+      const count = vscode.l10n.t('Task Planner {0}/{1}', progress.completed, progress.total);
+      this.item.text = `$(${icon}) ${measured?.percent === undefined ? count : vscode.l10n.t('{0} · {1} {2}%', count, measured.id, measured.percent)}`;
       this.item.tooltip = vscode.l10n.t(
         'Run {0}: {1}, {2}. Click to show the plan.',
         state?.runId ?? '',

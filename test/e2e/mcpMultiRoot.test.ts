@@ -76,7 +76,7 @@ describe('MCP servers of a multi-root workspace (browser workbench)', function (
       const row = page.locator('.quick-input-list .monaco-list-row', { hasText: `${name}-notes` }).first();
       await row.waitFor({ timeout: 30_000 });
       const text = (await row.innerText()).replace(/\s+/g, ' ');
-      assert.match(text, new RegExp(`running · ${name}/\\.vscode/mcp\\.json.*13 tools`));
+      assert.match(text, new RegExp(`running · ${name}/\\.vscode/mcp\\.json.*14 tools`));
       // The fixture server names a tool "bad<ESC>[31mname<BEL>": its controls are shown escaped.
       assert.ok(text.includes('bad\\u001b[31mname\\u0007'), `the tool names: ${text}`);
     }

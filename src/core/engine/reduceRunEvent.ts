@@ -76,6 +76,7 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
     patch.endedAt = event.time;
     patch.pending = undefined;
     patch.progress = undefined;
+    patch.percent = undefined;
     if (startedAt !== undefined) patch.durationMs = event.time - startedAt;
     update(stepId, patch);
     forgetSupplied(draft, stepId);
@@ -123,6 +124,7 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
         pending: undefined,
         deferred: false,
         progress: undefined,
+        percent: undefined,
         commandsStarted: undefined,
       });
       return;
@@ -199,7 +201,7 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
       draft.endedAt = event.time;
       return;
     case 'step_progress':
-      if (!terminalStepStatuses.has(draft.steps[event.stepId]?.status ?? 'pending')) update(event.stepId, { progress: event.message });
+      if (!terminalStepStatuses.has(draft.steps[event.stepId]?.status ?? 'pending')) update(event.stepId, { progress: event.message, percent: event.percent });
       return;
     case 'step_output':
     case 'replan_started':

@@ -53,7 +53,7 @@ const bodies: Record<RunEventType, z.ZodObject> = {
   run_resumed: z.object({ supplied, journalWarning: z.string().optional(), warnings: z.array(z.string()).optional() }),
   step_ready: z.object({ stepId }),
   step_started: z.object({ stepId, attempt, input: z.unknown().optional() }),
-  step_progress: z.object({ stepId, message: z.string() }),
+  step_progress: z.object({ stepId, message: z.string(), percent: z.number().int().min(0).max(100).optional() }),
   step_output: z.object({ stepId, text: z.string() }),
   step_warning: z.object({ stepId, message: z.string() }),
   approval_requested: z.object({ stepId, request: pendingRequest }),

@@ -4,6 +4,7 @@ import type { BudgetUsage } from '../llm/budget';
 import { runStatuses, stepStatuses, type RequestKind, type RunStatus, type SkipCause, type StepStatus } from '../../shared/vocabulary';
 import type { AskedKind } from '../tools/deferral';
 import type { AgentChanges } from '../text/agentChanges';
+import type { ProgressPercent } from '../../shared/progressPercent';
 
 export type { RunStatus, SkipCause, StepStatus } from '../../shared/vocabulary';
 
@@ -117,6 +118,8 @@ export interface StepState {
   replanRequested?: boolean;
   /** Where a started attempt stands ("turn 3 of 12: write_file"), from its last `step_progress`; gone once the step ends or starts again. */
   progress?: string;
+  /** How far that attempt's work says it is, 0–100, from the same `step_progress`; absent: not known (indeterminate). */
+  percent?: ProgressPercent;
   /** What the step's checks found after its last attempt that ran them, in the step's order. */
   checks?: CheckResult[];
   /** An agent step's file changes by outcome (also in its result unless it has an output schema). */
@@ -222,8 +225,11 @@ export type RunEvent = EventBase &
     | ({ type: 'plan_generated' } & PlanOrigin)
     | { type: 'step_ready'; stepId: string }
     | { type: 'step_started'; stepId: string; attempt: number; input?: unknown }
-    /** Where a running attempt stands, one short line (an agent's turn and tool call, a command started); the latest replaces the one before. */
-    | { type: 'step_progress'; stepId: string; message: string }
+    /**
+     * Where a running attempt stands, one short line (an agent's turn and tool call, a command started); the latest replaces the one before.
+     * `percent`: how far the work says it is, 0–100 (`ProgressPercent`); absent: not known. Throttled by `progressThrottle`.
+     */
+    | { type: 'step_progress'; stepId: string; message: string; percent?: ProgressPercent }
     | { type: 'step_output'; stepId: string; text: string }
     | { type: 'step_warning'; stepId: string; message: string }
     | { type: 'approval_requested'; stepId: string; request: PendingRequest }

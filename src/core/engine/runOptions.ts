@@ -27,8 +27,8 @@ export interface StepRunnerContext {
   interaction: Interaction;
   /** Streams text to the run's `step_output` events. */
   output(text: string): void;
-  /** Says where the attempt stands, one short line (`step_progress`); the latest replaces the one before. */
-  progress(message: string): void;
+  /** Says where the attempt stands, one short line (`step_progress`), with its percentage when the work says it; the latest replaces the one before. */
+  progress(message: string, percent?: number): void;
 }
 
 /**

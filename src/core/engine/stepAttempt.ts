@@ -27,6 +27,7 @@ import type { RunStop } from './runStop';
 import type { RetryNote } from '../ports';
 import { createStepInteraction, type StepInteraction } from './stepInteraction';
 import { withinStepTimeout } from './stepTimeout';
+import { progressThrottle } from './progressThrottle';
 import { errorMessage } from '../../shared/errorMessage';
 
 /** A critical step's end that stops the run: "Critical step S <outcome>: <detail>". */
@@ -167,6 +168,9 @@ async function executeAttempt(
   };
   let outputLeft: number = textCaps.output;
   let executed: ExecuteContext | undefined;
+  const progress = progressThrottle(options.clock, ({ message, percent }) =>
+    journal({ type: 'step_progress', stepId: id, message, ...(percent === undefined ? {} : { percent }) }),
+  );
   try {
     const result = await withinStepTimeout(step, run.stop, options.clock, (attemptSignal) =>
       stepExecutors[step.kind].execute(
@@ -189,7 +193,7 @@ async function executeAttempt(
             outputLeft -= text.length;
             emit({ type: 'step_output', stepId: id, text: kept });
           },
-          progress: (message) => journal({ type: 'step_progress', stepId: id, message: capText(message, maxProgressChars).replace(/\s+/g, ' ') }),
+          progress: (message, percent) => progress.report(capText(message, maxProgressChars).replace(/\s+/g, ' '), percent),
           compacted: (report) => journal({ type: 'context_compacted', ...report }),
           state: () => state,
           commandLog: {
@@ -207,6 +211,8 @@ async function executeAttempt(
     return { kind: 'result', result, tools: () => toolContextFor({ ...context, signal }) };
   } catch (error) {
     return signal.aborted ? { kind: 'settled' } : classifyError(step, error, interaction, run, retry);
+  } finally {
+    progress.close();
   }
 }
 

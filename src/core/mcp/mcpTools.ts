@@ -5,6 +5,7 @@ import { jsonSchemaInput } from '../tools/jsonSchemaInput';
 import type { Tool } from '../tools/tool';
 import { type McpCallResult, mcpResultText, mcpStepOutput, type McpStepOutput } from './mcpResult';
 import { mcpToolNames } from './mcpToolNames';
+import { percentOf } from '../../shared/progressPercent';
 
 /** A tool as an MCP server lists it (`tools/list`); nothing in it is trusted. */
 export interface McpToolInfo {
@@ -35,9 +36,17 @@ export interface McpSession {
   tools: readonly McpToolInfo[];
   /**
    * Calls `tool`; rejects with an `Error` naming the server when it fails, times out, stops
-   * or `signal` aborts, never hangs longer than its time limit.
+   * or `signal` aborts, never hangs longer than its time limit. With `onProgress`, asks the
+   * server for progress notifications and passes on each (its total absent when the server
+   * does not know it).
    */
-  callTool(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult>;
+  callTool(tool: string, args: Record<string, unknown>, signal: AbortSignal, onProgress?: (update: McpProgress) => void): Promise<McpCallResult>;
+}
+
+/** One progress notification of a tool call: `progress` so far, of `total` when the server knows it. */
+export interface McpProgress {
+  progress: number;
+  total?: number;
 }
 
 /** Most characters of a tool's description as models see it. */
@@ -88,8 +97,14 @@ function mcpTool(session: McpSession, info: McpToolInfo, name: string): Tool<Rec
           signal,
         );
       }
-      ctx.progress?.(`calling ${info.name} on ${source}`);
-      const result = await session.callTool(info.name, input, signal);
+      const calling = `calling ${info.name} on ${source}`;
+      ctx.progress?.(calling);
+      // A percentage only of a total the server gives; the server's own words are not shown (they may change with every notification).
+      const onProgress = (update: McpProgress): void => {
+        const percent = percentOf(update.progress, update.total);
+        if (percent !== undefined) ctx.progress?.(calling, percent);
+      };
+      const result = await session.callTool(info.name, input, signal, onProgress);
       const output = mcpStepOutput(result);
       if (result.isError === true) {
         throw new StepFailure(capText(`Tool "${info.name}" of ${source} reported an error: ${output.text || 'no details given'}`, textCaps.message), false);

@@ -10,6 +10,7 @@ import type { CommandResult } from '../ports';
 import { errorMessage } from '../../shared/errorMessage';
 import { workspacePath } from './fileChange';
 import type { Tool } from './tool';
+import { outputPercentReader } from './outputPercent';
 
 /** Defaults and limits of `run_command`: milliseconds and bytes. */
 export const commandDefaults = { timeoutMs: 120_000, maxTimeoutMs: 600_000, maxOutputBytes: 64 * 1024, maxOutputLimit: 1024 * 1024 } as const;
@@ -119,7 +120,10 @@ export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = 
     const timeoutMs = input.timeoutMs ?? commandDefaults.timeoutMs;
     // Journaled before it starts: a run resumed after a crash then knows it may have run.
     await ctx.commandLog?.starting(input.argv, cwd);
-    ctx.progress?.(`running ${input.argv.join(' ')}`);
+    const running = `running ${input.argv.join(' ')}`;
+    ctx.progress?.(running);
+    // The program's own percentage in its output (pytest, a progress bar) is the step's; otherwise it stays unknown.
+    const percentIn = outputPercentReader();
     const result = await runner
       .run(
         {
@@ -129,7 +133,15 @@ export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = 
           timeoutMs,
           maxOutputBytes: input.maxOutputBytes ?? commandDefaults.maxOutputBytes,
           ...(input.stdin !== undefined ? { stdin: input.stdin } : {}),
-          ...(ctx.output ? { onOutput: (text: string) => ctx.output?.(text) } : {}),
+          ...(ctx.output || ctx.progress
+            ? {
+                onOutput: (text: string) => {
+                  ctx.output?.(text);
+                  const percent = percentIn(text);
+                  if (percent !== undefined) ctx.progress?.(running, percent);
+                },
+              }
+            : {}),
         },
         signal,
       )

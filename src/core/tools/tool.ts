@@ -52,8 +52,11 @@ export interface ToolContext {
   commandLog?: CommandLog;
   /** Streams text (such as a command's output) to the step's live output. */
   output?: (text: string) => void;
-  /** Says where the step stands, one short line ("running npm test"); the latest replaces the one before. */
-  progress?: (message: string) => void;
+  /**
+   * Says where the step stands, one short line ("running npm test"), with how far the work says it is (0–100) when it says
+   * so, never a guess; the latest replaces the one before.
+   */
+  progress?: (message: string, percent?: number) => void;
 }
 
 /**

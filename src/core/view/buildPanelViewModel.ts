@@ -301,6 +301,7 @@ function runStepView(step: Step, state: StepState, runStartedAt: number, undone:
     ...(state.reason === undefined ? {} : { reason: state.reason }),
     ...(state.status === 'completed' && state.result !== undefined ? { resultPreview: previewValue(state.result, resultPreviewLength) } : {}),
     ...(state.progress === undefined ? {} : { progress: state.progress }),
+    ...(state.progress === undefined || state.percent === undefined ? {} : { percent: state.percent }),
     // Undone changes are no longer in the workspace: the step says so instead of offering them (or Undo from here).
     ...(undone ? { changesUndone: true } : state.filesChanged?.length ? { changedFiles: state.filesChanged.length } : {}),
   };

@@ -4,6 +4,7 @@ import { planLevels } from '../plan/planLevels';
 import type { Plan, Step } from '../plan/planSchema';
 import { formatDuration, previewValue, stepStateView } from './stepStatusView';
 import { stepRunnerLabel } from './stepRunnerLabel';
+import { progressText } from '../../shared/progressPercent';
 
 /** How the Plan tree arranges steps. */
 export type PlanTreeLayout = 'flat' | 'levels';
@@ -160,7 +161,7 @@ function stepNode(step: Step, index: number, state: StepState | undefined, undon
     view.label,
     // Undo took back what the step changed: its files no longer hold its work.
     undone ? 'changes undone' : undefined,
-    state.progress,
+    state.progress === undefined ? undefined : progressText(state.progress, state.percent),
     state.durationMs !== undefined ? formatDuration(state.durationMs) : undefined,
     state.attempts > 1 || step.maxAttempts > 1 ? `attempt ${Math.max(1, state.attempts)}/${step.maxAttempts}` : undefined,
   ];

@@ -7,6 +7,7 @@ import { runSummary } from '../../core/view/runSummary';
 import { oneLine } from '../../core/text/oneLine';
 import { errorMessage } from '../../shared/errorMessage';
 import { planButtons, type ChatDeps } from './chatDeps';
+import { newTenth } from '../../shared/progressPercent';
 
 /** Most changed files the chat links after a run (the summary counts the rest). */
 const maxLinkedFiles = 20;
@@ -45,6 +46,8 @@ export async function chatRun(
   let shown = plan;
   let titles = new Map(plan.steps.map((step) => [step.id, step.title]));
   let total = plan.steps.length;
+  // The last percentage the chat said of each running step: it says each new tenth only, so a long step adds a few lines, not one per report.
+  const said = new Map<string, number>();
   const events = runs.onDidRunEvent(({ event, state }) => {
     // A repair plan brings its own steps.
     if (state.plan && state.plan !== shown) {
@@ -52,10 +55,19 @@ export async function chatRun(
       titles = new Map(shown.steps.map((step) => [step.id, step.title]));
       total = shown.steps.length;
     }
+    // A progress line is Markdown too.
+    const stepLine = (stepId: string): [number, number, string] => [
+      [...titles.keys()].indexOf(stepId) + 1,
+      total,
+      chatText(titles.get(stepId) ?? stepId, chatLimits.title),
+    ];
     if (event.type === 'step_started') {
-      const position = [...titles.keys()].indexOf(event.stepId) + 1;
-      // A progress line is Markdown too.
-      stream.progress(vscode.l10n.t('Step {0} of {1}: {2}', position, total, chatText(titles.get(event.stepId) ?? event.stepId, chatLimits.title)));
+      said.delete(event.stepId);
+      stream.progress(vscode.l10n.t('Step {0} of {1}: {2}', ...stepLine(event.stepId)));
+    }
+    if (event.type === 'step_progress' && event.percent !== undefined && newTenth(said.get(event.stepId), event.percent)) {
+      said.set(event.stepId, event.percent);
+      stream.progress(vscode.l10n.t('Step {0} of {1}: {2} ({3}%)', ...stepLine(event.stepId), event.percent));
     }
     const line = chatEventMarkdown(event, (stepId) => titles.get(stepId) ?? stepId);
     if (line !== undefined) stream.markdown(line);

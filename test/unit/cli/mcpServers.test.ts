@@ -51,7 +51,7 @@ describe('MCP servers in the CLI (real servers)', function () {
     assert.equal(source('mcp__memory__read_graph'), 'memory');
     assert.ok(listed.tools.filter((tool) => tool.source !== 'builtin').every((tool) => tool.effect === 'external'));
     const badNames = listed.tools.filter((tool) => tool.source === 'bad').map((tool) => tool.name);
-    assert.equal(badNames.length, 13);
+    assert.equal(badNames.length, 14);
     for (const name of badNames) assert.match(name, validName);
     assert.equal(new Set(listed.tools.map((tool) => tool.name)).size, listed.tools.length);
     assert.deepEqual(

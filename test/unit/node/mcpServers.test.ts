@@ -52,7 +52,7 @@ describe('McpServers (a real stdio server)', function () {
       assert.equal(states[2]?.state, 'failed');
       assert.match((states[2] as { reason: string }).reason, /^MCP server "missing" could not be started: /);
       const names = group.tools().map((tool) => tool.name);
-      assert.equal(names.length, 13);
+      assert.equal(names.length, 14);
       assert.equal(group.serverOf('mcp__bad__echo'), 'bad');
       const die = group.tools().find((tool) => tool.name === 'mcp__bad__die');
       await assert.rejects(die!.run(makeToolContext(), {}, new AbortController().signal), /stopped while tool "die" was running/);
@@ -61,6 +61,24 @@ describe('McpServers (a real stdio server)', function () {
       assert.equal(group.list()[0]?.state.state, 'running');
       const echo = group.tools().find((tool) => tool.name === 'mcp__bad__echo');
       assert.deepEqual(await echo!.run(makeToolContext(), { text: 'back' }, new AbortController().signal), { text: 'back' });
+    } finally {
+      await group.stopAll();
+    }
+  });
+
+  it("passes the server's progress notifications on as the step's percentage, of a total only (the SDK's onprogress)", async () => {
+    const group = servers({ bad: { command: process.execPath, args: [misbehaving], allowedTools: ['*'] } });
+    try {
+      await group.start(new AbortController().signal);
+      const tool = group.tools().find((candidate) => candidate.name === 'mcp__bad__progress');
+      const reports: [string, number | undefined][] = [];
+      const ctx = { ...makeToolContext(), progress: (message: string, percent?: number) => void reports.push([message, percent]) };
+      const output = await tool!.run(ctx, {}, new AbortController().signal);
+      assert.deepEqual(output, { text: 'reported' }, 'asked with a progress token');
+      const calling = 'calling progress on MCP server "bad"';
+      assert.deepEqual(reports.slice(0, 5), [[calling, undefined], [calling, 25], [calling, 50], [calling, 75], [calling, 100]]);
+      assert.equal(reports.length, 205, 'the notification without a total says no percentage');
+      assert.ok(reports.every(([message]) => message === calling), "the server's own words are not passed on");
     } finally {
       await group.stopAll();
     }

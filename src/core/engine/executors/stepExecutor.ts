@@ -45,8 +45,11 @@ export interface ExecuteContext {
   interaction: Interaction;
   options: ResolvedRunOptions;
   output: (text: string) => void;
-  /** Says where the attempt stands, one short line (journaled as `step_progress`, cut to `maxProgressChars`). */
-  progress: (message: string) => void;
+  /**
+   * Says where the attempt stands, one short line (journaled as `step_progress`, cut to `maxProgressChars`), with how far
+   * its work says it is (0–100) when it says so; throttled (`progressThrottle`).
+   */
+  progress: (message: string, percent?: number) => void;
   /** Reports that the rolling context summary was updated (journaled as `context_compacted`). */
   compacted: (report: ContextCompaction) => void;
   /** The live run state (statuses, completed results); read it, never change it. */

@@ -56,4 +56,69 @@ describe('step_progress: where a running step stands', () => {
     const approvedAt = events.findIndex((event) => event.type === 'request_answered');
     assert.ok(approvedAt >= 0 && approvedAt < events.findIndex((event) => event.type === 'step_progress'), 'said after the approval');
   });
+
+  it("a command's own percentage (pytest) becomes the step's, increasing, throttled, shown while it runs and gone once it ends", async () => {
+    const clock = new ManualClock(0, { autoAdvance: true });
+    const plan = makePlan([makeStep('T', { kind: 'tool', agent: undefined, input: undefined, tool: 'run_command', args: { argv: ['pytest', '-q'] } })]);
+    const events: RunEvent[] = [];
+    const shown: (number | undefined)[] = [];
+    const handle = runPlan(plan, {
+      tools: [runCommandTool],
+      workspace: createMemoryWorkspace({}),
+      interaction: ScriptedInteraction.approvingAll(),
+      commandRunner: {
+        describeCwd: (cwd) => Promise.resolve(cwd || '.'),
+        async run(spec) {
+          // 100 lines, one every 20 ms of the run's clock: pytest's "[ n%]" on each.
+          for (let index = 1; index <= 100; index++) {
+            spec.onOutput?.(`tests/test_${index}.py .${' '.repeat(20)}[${String(index).padStart(3)}%]\n`);
+            await clock.sleep(20);
+          }
+          return { exitCode: 0, signal: null, stdout: '', stderr: '', timedOut: false, truncated: false, durationMs: 2000 };
+        },
+      },
+      clock,
+    });
+    handle.events.subscribe((event) => {
+      events.push(event);
+      if (event.type === 'step_progress') shown.push(handle.state().steps['T']?.percent);
+    });
+    assert.equal((await handle.result).status, 'completed');
+    const percents = events.flatMap((event) => (event.type === 'step_progress' && event.percent !== undefined ? [event.percent] : []));
+    assert.ok(percents.length >= 3 && percents.length <= 6, `throttled to one per 500 ms of a 2 s command: ${percents.join(', ')}`);
+    assert.deepEqual([...percents].sort((a, b) => a - b), percents, 'increasing');
+    assert.ok(percents[0]! > 0 && percents[0]! <= 30, `the first an interval after the command started: ${percents.join(', ')}`);
+    assert.ok(percents.at(-1)! >= 95, `the latest is not lost: ${percents.join(', ')}`);
+    assert.deepEqual(shown, [undefined, ...percents], 'the state shows each as it comes, after "running pytest -q" without one');
+    assert.ok(events.every((event) => event.type !== 'step_progress' || event.message === 'running pytest -q'));
+    assert.equal(handle.state().steps['T']?.percent, undefined, 'gone once the step ended');
+  });
+
+  it('a command that prints no percentage of its own stays without one (never a guess from time)', async () => {
+    const clock = new ManualClock(0, { autoAdvance: true });
+    const plan = makePlan([makeStep('M', { kind: 'tool', agent: undefined, input: undefined, tool: 'run_command', args: { argv: ['make'] } })]);
+    const events: RunEvent[] = [];
+    const handle = runPlan(plan, {
+      tools: [runCommandTool],
+      workspace: createMemoryWorkspace({}),
+      interaction: ScriptedInteraction.approvingAll(),
+      commandRunner: {
+        describeCwd: (cwd) => Promise.resolve(cwd || '.'),
+        async run(spec) {
+          for (const line of ['cc -c a.c (50% of the files)\n', 'Coverage: 80%\n', 'done\n']) {
+            spec.onOutput?.(line);
+            await clock.sleep(1000);
+          }
+          return { exitCode: 0, signal: null, stdout: '', stderr: '', timedOut: false, truncated: false, durationMs: 3000 };
+        },
+      },
+      clock,
+    });
+    handle.events.subscribe((event) => events.push(event));
+    assert.equal((await handle.result).status, 'completed');
+    assert.deepEqual(
+      events.flatMap((event) => (event.type === 'step_progress' ? [[event.message, event.percent]] : [])),
+      [['running make', undefined]],
+    );
+  });
 });
