@@ -357,6 +357,7 @@ export const mutationGroups = [
       'src/core/tools/tool.ts',
       'src/core/tools/deferral.ts',
       'src/core/tools/runCommandTool.ts',
+      'src/core/tools/outputPercent.ts',
       'src/core/tools/commandFailure.ts',
       'src/core/tools/askUserTool.ts',
       'src/core/tools/toolParameters.ts',
@@ -421,7 +422,7 @@ export const mutationGroups = [
     name: 'engine-step',
     ci: false,
     threshold: 80,
-    mutate: ['src/core/engine/stepAttempt.ts', 'src/core/engine/stepTimeout.ts', 'src/core/engine/journaledEffects.ts'],
+    mutate: ['src/core/engine/stepAttempt.ts', 'src/core/engine/stepTimeout.ts', 'src/core/engine/journaledEffects.ts', 'src/core/engine/progressThrottle.ts'],
     spec: ['test/unit/core/engine/**/*.test.ts'],
   },
   {

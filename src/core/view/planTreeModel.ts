@@ -4,7 +4,6 @@ import { planLevels } from '../plan/planLevels';
 import type { Plan, Step } from '../plan/planSchema';
 import { formatDuration, previewValue, stepStateView } from './stepStatusView';
 import { stepRunnerLabel } from './stepRunnerLabel';
-import { progressText } from '../../shared/progressPercent';
 
 /** How the Plan tree arranges steps. */
 export type PlanTreeLayout = 'flat' | 'levels';
@@ -157,11 +156,13 @@ function stepNode(step: Step, index: number, state: StepState | undefined, undon
   }
   const view = stepStateView(state);
   const description = [
+    // First, so a narrow sidebar still shows how far a long step is.
+    state.progress === undefined || state.percent === undefined ? undefined : `${state.percent}%`,
     runner,
     view.label,
     // Undo took back what the step changed: its files no longer hold its work.
     undone ? 'changes undone' : undefined,
-    state.progress === undefined ? undefined : progressText(state.progress, state.percent),
+    state.progress,
     state.durationMs !== undefined ? formatDuration(state.durationMs) : undefined,
     state.attempts > 1 || step.maxAttempts > 1 ? `attempt ${Math.max(1, state.attempts)}/${step.maxAttempts}` : undefined,
   ];

@@ -56,18 +56,15 @@ export async function chatRun(
       total = shown.steps.length;
     }
     // A progress line is Markdown too.
-    const stepLine = (stepId: string): [number, number, string] => [
-      [...titles.keys()].indexOf(stepId) + 1,
-      total,
-      chatText(titles.get(stepId) ?? stepId, chatLimits.title),
-    ];
+    const position = (stepId: string): number => [...titles.keys()].indexOf(stepId) + 1;
+    const title = (stepId: string): string => chatText(titles.get(stepId) ?? stepId, chatLimits.title);
     if (event.type === 'step_started') {
       said.delete(event.stepId);
-      stream.progress(vscode.l10n.t('Step {0} of {1}: {2}', ...stepLine(event.stepId)));
+      stream.progress(vscode.l10n.t('Step {0} of {1}: {2}', position(event.stepId), total, title(event.stepId)));
     }
     if (event.type === 'step_progress' && event.percent !== undefined && newTenth(said.get(event.stepId), event.percent)) {
       said.set(event.stepId, event.percent);
-      stream.progress(vscode.l10n.t('Step {0} of {1}: {2} ({3}%)', ...stepLine(event.stepId), event.percent));
+      stream.progress(vscode.l10n.t('Step {0} of {1}: {2} ({3}%)', position(event.stepId), total, title(event.stepId), event.percent));
     }
     const line = chatEventMarkdown(event, (stepId) => titles.get(stepId) ?? stepId);
     if (line !== undefined) stream.markdown(line);

@@ -19,6 +19,24 @@ describe('the command line\'s progress lines', () => {
     assert.equal(lines[0], '[0/1] ▶ S001 Read [2/2] ✔ S002 Deploy in 3 ms Run r1 completed.');
   });
 
+  it("say a long step's percentage at each new tenth only, with what it is of; a line without one prints nothing", () => {
+    const lines: string[] = [];
+    const report = progressReporter(makePlan([makeStep('T1', { title: 'Run the tests' })]), (line) => lines.push(line));
+    const progress = (seq: number, message: string, percent?: number) =>
+      report({ type: 'step_progress', stepId: 'T1', message, ...(percent === undefined ? {} : { percent }), time: seq, runId: 'r1', seq });
+    progress(1, 'running pytest -q');
+    [3, 8, 12, 15, 47, 49, 100].forEach((percent, index) => progress(index + 2, 'running pytest -q', percent));
+    assert.deepEqual(lines, [
+      '[0/1] … T1 Run the tests: 3% · running pytest -q',
+      '[0/1] … T1 Run the tests: 12% · running pytest -q',
+      '[0/1] … T1 Run the tests: 47% · running pytest -q',
+      '[0/1] … T1 Run the tests: 100% · running pytest -q',
+    ]);
+    report({ type: 'step_started', stepId: 'T1', attempt: 2, time: 20, runId: 'r1', seq: 20 });
+    progress(21, 'running pytest -q', 5);
+    assert.equal(lines.at(-1), '[0/1] … T1 Run the tests: 5% · running pytest -q', 'a new attempt starts counting again');
+  });
+
   it('show the objective on the run\'s one line', () => {
     const lines: string[] = [];
     const plan = { ...makePlan([makeStep('S001')]), objective: 'Tidy up\nRun r1 completed.' };

@@ -168,7 +168,7 @@ describe('buildPanelViewModel: the run the panel shows', () => {
       status: 'running',
       endedAt: undefined,
       steps: {
-        A: { id: 'A', status: 'running', attempts: 1, startedAt: 1_100, progress: 'turn 2 of 12: read_file' },
+        A: { id: 'A', status: 'running', attempts: 1, startedAt: 1_100, progress: 'running pytest -q', percent: 40 },
         B: {
           id: 'B',
           status: 'awaiting_approval',
@@ -182,9 +182,9 @@ describe('buildPanelViewModel: the run the panel shows', () => {
     const run = runOf({ state: running });
     assert.deepEqual([run.elapsedMs, 'summary' in run, run.focusStepId], [4_000, false, 'B']);
     assert.deepEqual(
-      run.steps.map((step) => step.progress),
-      ['turn 2 of 12: read_file', undefined, undefined, undefined],
-      'a running step says where it stands',
+      run.steps.map((step) => [step.progress, step.percent]),
+      [['running pytest -q', 40], [undefined, undefined], [undefined, undefined], [undefined, undefined]],
+      'a running step says where it stands, and how far when its work says it',
     );
     assert.deepEqual(run.pending, [{ stepId: 'B', kind: 'approval', prompt: 'write a.md' }]);
     assert.equal(run.timeline.bars.find((bar) => bar.stepId === 'A')?.endMs, 4_000);

@@ -71,6 +71,21 @@ describe('planTreeModel', () => {
     assert.equal(planTreeModel(plan, 'flat', run)[0]!.description, 'read_file · completed · 3 ms');
   });
 
+  it("puts a running step's percentage first in its row when its work says it, and nothing of it once the line has none or the step ended", () => {
+    let run = reduceRunEvent(initialRunState('r'), { type: 'run_started', plan, runId: 'r', seq: 1, time: 0 });
+    run = reduceRunEvent(run, { type: 'step_started', stepId: 'a', attempt: 1, runId: 'r', seq: 2, time: 5 });
+    run = reduceRunEvent(run, { type: 'step_progress', stepId: 'a', message: 'running pytest -q', percent: 45, runId: 'r', seq: 3, time: 6 });
+    assert.equal(run.steps['a']?.percent, 45);
+    assert.equal(planTreeModel(plan, 'flat', run)[0]!.description, '45% · read_file · running · running pytest -q');
+    run = reduceRunEvent(run, { type: 'step_progress', stepId: 'a', message: 'turn 2 of 12', runId: 'r', seq: 4, time: 7 });
+    assert.equal(run.steps['a']?.percent, undefined, 'a line without a percentage is indeterminate, not the last one');
+    assert.equal(planTreeModel(plan, 'flat', run)[0]!.description, 'read_file · running · turn 2 of 12');
+    run = reduceRunEvent(run, { type: 'step_progress', stepId: 'a', message: 'running pytest -q', percent: 90, runId: 'r', seq: 5, time: 8 });
+    run = reduceRunEvent(run, { type: 'step_completed', stepId: 'a', result: 'x', runId: 'r', seq: 6, time: 9 });
+    assert.equal(run.steps['a']?.percent, undefined);
+    assert.equal(planTreeModel(plan, 'flat', run)[0]!.description, 'read_file · completed · 4 ms');
+  });
+
   it('says a step whose changes Undo took back is undone, in its row and tooltip, and rebuilds a cached node for it (issue 26)', () => {
     let run = reduceRunEvent(initialRunState('r'), { type: 'run_started', plan, runId: 'r', seq: 1, time: 0 });
     run = reduceRunEvent(run, { type: 'step_started', stepId: 'a', attempt: 1, runId: 'r', seq: 2, time: 5 });
