@@ -33,18 +33,14 @@ describe('@planner in the browser workbench\'s Chat view (scripted chat model)',
     const script = join(scriptDir, 'replies.json');
     // The planning reply in two parts: the steps reach the chat while it is being written.
     writeFileSync(script, JSON.stringify([{ text: [text.slice(0, 120), text.slice(120)] }]));
-    process.env.TASK_PLANNER_FAKE_CHAT_SCRIPT = script;
-    try {
-      workbench = await openDemoWorkbench({
-        name: 'chat',
-        screenshots,
-        extensions: [join(root, 'test', 'fixtures', 'fakeChatModel')],
-        viewport: { width: 1400, height: 900 },
-        openView: false,
-      });
-    } finally {
-      delete process.env.TASK_PLANNER_FAKE_CHAT_SCRIPT;
-    }
+    workbench = await openDemoWorkbench({
+      name: 'chat',
+      screenshots,
+      extensions: [join(root, 'test', 'fixtures', 'fakeChatModel')],
+      server: { env: { TASK_PLANNER_FAKE_CHAT_SCRIPT: script } },
+      viewport: { width: 1400, height: 900 },
+      openView: false,
+    });
     page = workbench.page;
   });
 

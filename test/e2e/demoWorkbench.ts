@@ -1,11 +1,12 @@
-// Starts what every end-to-end suite starts: a copy of the demo workspace, code-server with Task Planner linked the way
-// `npm start` installs it, and a browser on the workbench showing that folder.
+// Starts what every end-to-end suite starts: a copy of the demo workspace, and a window on it in a fresh browser context,
+// served by the run's code-server with Task Planner linked the way `npm start` installs it (test/e2e/sharedCodeServer.ts).
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
-import { launchBrowser, type Browser } from '../host/browser.cjs';
-import { startCodeServer, type CodeServer } from '../host/codeServer.cjs';
+import { newBrowserContext, type Browser } from '../host/browser.cjs';
+import type { CodeServer } from '../host/codeServer.cjs';
 import { temporaryFolder } from '../host/tempFolder.cjs';
+import { sharedCodeServer } from './sharedCodeServer';
 import { activityBarEntry, waitForWorkbench } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
@@ -21,8 +22,15 @@ export interface DemoWorkbenchOptions {
   readonly multiRoot?: readonly string[];
   /** Files written over the demo workspace, by path relative to it; an object is written as JSON. */
   readonly files?: Readonly<Record<string, string | object>>;
-  /** Options of the code-server (user settings, workspace trust); the extension is always linked. */
-  readonly server?: Omit<NonNullable<Parameters<typeof startCodeServer>[0]>, 'linkExtensions'>;
+  /**
+   * The window's user settings (written anew for it), and how its code-server is started: with workspace trust on, or
+   * more environment for the extension host. Suites asking the same share a server.
+   */
+  readonly server?: {
+    readonly userSettings?: Readonly<Record<string, unknown>>;
+    readonly workspaceTrust?: boolean;
+    readonly env?: Readonly<Record<string, string>>;
+  };
   /** The browser's viewport in CSS pixels; default 1400 × 850. */
   readonly viewport?: { readonly width: number; readonly height: number };
   /** Whether the Task Planner view is opened from the activity bar once the workbench is up; default true. */
@@ -38,7 +46,10 @@ export interface DemoWorkbenchOptions {
   readonly extensions?: readonly string[];
 }
 
-/** A running workbench on a copy of the demo workspace; `close()` stops the browser and the server and removes the copy. */
+/**
+ * A running workbench on a copy of the demo workspace; `close()` closes its browser context, ends its extension host
+ * (the server would keep it for a reconnect) and removes the copy. The server goes on for the next suite.
+ */
 export interface DemoWorkbench {
   readonly page: Page;
   readonly server: CodeServer;
@@ -49,10 +60,12 @@ export interface DemoWorkbench {
 }
 
 /**
- * Copies test/fixtures/demo-workspace to a temporary folder, writes `options.files` into it, starts code-server with
- * the built extension (dist/) linked, and opens the folder in a fresh browser until the Task Planner activity-bar entry
- * is there. When any of it fails, whatever was started is stopped again and the error says why (with the tail of
- * the server's log when the workbench did not come up).
+ * Copies test/fixtures/demo-workspace to a temporary folder, writes `options.files` into it, and opens it in a fresh
+ * browser context (its own local storage and IndexedDB, where the web workbench keeps the extension's global state, its
+ * secrets and workspace trust) on the run's code-server with the built extension (dist/) linked, with the user settings
+ * written anew, until the Task Planner activity-bar entry is there. The window's extension host is its own; closing
+ * ends it. When any of it fails, whatever was opened is closed again and the error says why (with the tail of the
+ * server's log when the workbench did not come up).
  */
 export async function openDemoWorkbench(options: DemoWorkbenchOptions): Promise<DemoWorkbench> {
   for (const built of ['extension.js', 'webview.js']) {
@@ -66,9 +79,12 @@ export async function openDemoWorkbench(options: DemoWorkbenchOptions): Promise<
   const workspace = temporaryFolder(`task-planner-e2e-${options.name}-`);
   let server: CodeServer | undefined;
   let browser: Browser | undefined;
+  /** The extension hosts running before this window opened: suites open one window at a time, so the others are its own. */
+  let earlier = new Set<number>();
   const close = async (): Promise<void> => {
     await browser?.close();
-    await server?.stop();
+    // The server would keep the window's host (and what it started) for a reconnect, hours long.
+    await server?.stopExtensionHosts(server.extensionHosts().filter((pid) => !earlier.has(pid)));
     workspace.remove();
   };
   try {
@@ -81,20 +97,23 @@ export async function openDemoWorkbench(options: DemoWorkbenchOptions): Promise<
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content, null, 2));
     }
-    server = await startCodeServer({
-      ...options.server,
-      // A chat participant makes the workbench open its Chat view at start, whose input can take the keyboard from a
-      // quick input the test is typing into; suites that use the chat open it themselves.
-      userSettings: { 'workbench.secondarySideBar.defaultVisibility': 'hidden', ...options.server?.userSettings },
+    server = await sharedCodeServer({
+      workspaceTrust: options.server?.workspaceTrust === true,
       linkExtensions: [root, ...(options.extensions ?? [])],
+      ...(options.server?.env ? { env: options.server.env } : {}),
     });
-    browser = await launchBrowser();
+    // A chat participant makes the workbench open its Chat view at start, whose input can take the keyboard from a
+    // quick input the test is typing into; suites that use the chat open it themselves.
+    server.writeUserSettings({ 'workbench.secondarySideBar.defaultVisibility': 'hidden', ...options.server?.userSettings });
+    earlier = new Set(server.extensionHosts());
+    browser = await newBrowserContext(options.viewport ?? { width: 1400, height: 850 });
     const page = browser.page;
-    await page.setViewportSize(options.viewport ?? { width: 1400, height: 850 });
-    await page.goto(server.workbenchUrl(open));
+    // The workbench's own wait below is longer than goto's 30 s "load" on a loaded machine.
+    await page.goto(server.workbenchUrl(open), { waitUntil: 'commit' });
+    const started = server;
     await waitForWorkbench(page, 'Task Planner').catch(async (error: unknown) => {
       await page.screenshot({ path: join(options.screenshots, `failed-${prefix}workbench-start.png`) }).catch(() => undefined);
-      throw new Error(`the workbench did not show the Task Planner activity-bar entry: ${String(error)}\nend of the server's log:\n${logTail(server?.logFile)}`);
+      throw new Error(`the workbench did not show the Task Planner activity-bar entry: ${String(error)}\nend of the server's log:\n${logTail(started.logFile)}`);
     });
     if (options.openView !== false) await activityBarEntry(page, 'Task Planner').click();
     return { page, server, browser, folder: workspace.path, close };

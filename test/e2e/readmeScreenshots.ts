@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
 import { openDemoWorkbench } from './demoWorkbench';
+import { stopSharedHosts } from './sharedCodeServer';
 import { planPanelFrame, quickInputField, runCommand } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
@@ -133,6 +134,7 @@ async function main(): Promise<void> {
     await shoot(page, '4-summary');
   } finally {
     await workbench.close();
+    await stopSharedHosts();
     await model.close();
   }
 }

@@ -1,4 +1,5 @@
-// Launches Debian's chromium, headless, through playwright-core (from this sub-package), with a fresh profile.
+// Launches Debian's chromium, headless, through playwright-core (from this sub-package), with a fresh profile; or
+// opens a fresh browser context in one chromium this process shares between callers.
 // playwright kills the browser it launched when this process exits (its 'exit' listener is registered before the
 // profile's, so the profile is removed after the kill); close() does both earlier.
 'use strict';
@@ -15,6 +16,9 @@ const { removeOnExit } = require('./tempFolder.cjs');
  * @property {() => Promise<void>} close
  */
 
+const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
 /** @returns {Promise<Browser>} */
 async function launchBrowser() {
   const { chromium } = loadPlaywright();
@@ -26,8 +30,7 @@ async function launchBrowser() {
       executablePath: chromiumPath,
       headless: true,
       viewport: { width: 1400, height: 900 },
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-        '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: chromiumArgs,
     });
   } catch (error) {
     fs.rmSync(profileDir, { recursive: true, force: true });
@@ -43,4 +46,32 @@ async function launchBrowser() {
   return { context, page, close };
 }
 
-module.exports = { launchBrowser };
+/** @type {Promise<import('playwright-core').Browser> | undefined} */
+let shared;
+
+/**
+ * A new browser context in the chromium shared by this process (started on first use, ended when this process
+ * exits): its own cookies, local storage, IndexedDB and cache, as a fresh profile has, without starting a browser.
+ * close() closes the context only.
+ * @param {{ width: number; height: number }} viewport
+ * @returns {Promise<Browser>}
+ */
+async function newBrowserContext(viewport) {
+  const { chromium } = loadPlaywright();
+  shared ??= chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs }).catch((/** @type {unknown} */ error) => {
+    shared = undefined;
+    throw new Error(`chromium (${chromiumPath}) did not start: ${String(error)}`, { cause: error });
+  });
+  const context = await (await shared).newContext({ viewport });
+  const page = await context.newPage();
+  return { context, page, close: () => context.close().catch(() => undefined) };
+}
+
+/** Closes the shared chromium, if one was started. */
+async function closeSharedBrowser() {
+  const browser = shared;
+  shared = undefined;
+  await (await browser?.catch(() => undefined))?.close();
+}
+
+module.exports = { launchBrowser, newBrowserContext, closeSharedBrowser };

@@ -28,6 +28,38 @@ function killGroup(pid, signal) {
   }
 }
 
+/** @param {number} pid @param {NodeJS.Signals | 0} signal @returns {boolean} whether the process existed */
+function killProcess(pid, signal) {
+  try {
+    process.kill(pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The processes of a server's process group, read from /proc (Linux).
+ * @param {number} group  @returns {{ pid: number; ppid: number; args: string }[]}
+ */
+function processTree(group) {
+  /** @type {{ pid: number; ppid: number; args: string }[]} */
+  const found = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // after the command's name in parentheses: state, ppid, pgrp
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const [, ppid, pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(pgrp) !== group) continue;
+      found.push({ pid: Number(entry), ppid: Number(ppid), args: fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ') });
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return found;
+}
+
 /** Stops every server still running (SIGTERM, then SIGKILL after up to 3 s). */
 async function stopAllCodeServers() {
   await Promise.all([...liveServers.values()].map((server) => server.stop()));
@@ -87,6 +119,12 @@ function installedFolderName(extensionDir) {
  * @property {string} extensionsDir
  * @property {string} logFile
  * @property {(folder?: string, payload?: [string, string][]) => string} workbenchUrl
+ * @property {(userSettings?: Record<string, unknown>) => void} writeUserSettings  replaces the user settings by the
+ *   run's own plus these (and drops the remote machine's), for the next window: a server that one suite after another
+ *   opens windows on starts each of them from the same settings
+ * @property {() => number[]} extensionHosts  the pids of the extension hosts running now, one per open window (and per
+ *   window closed within the reconnection grace time, during which the server keeps its host for a reconnect)
+ * @property {(pids: number[]) => Promise<void>} stopExtensionHosts  ends these extension hosts and what they started
  * @property {() => Promise<void>} stop  kills the whole process group; removes tempDir unless keepTemp
  */
 
@@ -102,6 +140,7 @@ function installedFolderName(extensionDir) {
  *   Restricted Mode, without the trust dialog (`security.workspace.trust.startupPrompt: never`), until trusted
  * @param {Record<string, unknown>} [options.userSettings]  more user settings (they apply in Restricted Mode too,
  *   where an extension's restricted settings are read from user settings only)
+ * @param {Record<string, string>} [options.env]  more environment variables for the server and the extension hosts it starts
  * @param {number} [options.startTimeoutMs]
  * @returns {Promise<CodeServer>}
  */
@@ -117,18 +156,23 @@ async function startCodeServer(options = {}) {
   for (const extensionDir of options.linkExtensions ?? []) {
     fs.symlinkSync(path.resolve(extensionDir), path.join(extensionsDir, installedFolderName(extensionDir)), 'dir');
   }
-  // Settings a test run wants: no trust prompt, no welcome page, no telemetry prompt.
-  fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
-  fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({
-    'workbench.startupEditor': 'none',
-    'security.workspace.trust.enabled': options.workspaceTrust === true,
-    ...(options.workspaceTrust ? { 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.emptyWindow': false } : {}),
-    'telemetry.telemetryLevel': 'off',
-    'update.mode': 'none',
-    'extensions.autoCheckUpdates': false,
-    'extensions.autoUpdate': false,
-    ...options.userSettings,
-  }, null, 2));
+  /** Writes the user settings anew: those a test run wants (no trust prompt, no welcome page, no telemetry prompt), then `extra`. */
+  const writeUserSettings = (/** @type {Record<string, unknown> | undefined} */ extra) => {
+    fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
+    fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({
+      'workbench.startupEditor': 'none',
+      'security.workspace.trust.enabled': options.workspaceTrust === true,
+      ...(options.workspaceTrust ? { 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.emptyWindow': false } : {}),
+      'telemetry.telemetryLevel': 'off',
+      'update.mode': 'none',
+      'extensions.autoCheckUpdates': false,
+      'extensions.autoUpdate': false,
+      ...extra,
+    }, null, 2));
+    // the remote machine's settings, which a window may have written (a machine-scoped setting changed in the UI)
+    fs.rmSync(path.join(userDataDir, 'Machine', 'settings.json'), { force: true });
+  };
+  writeUserSettings(options.userSettings);
   const config = path.join(tempDir, 'config.yaml');
   fs.writeFileSync(config, 'auth: none\ncert: false\n');
   const logFile = path.join(tempDir, 'code-server.log');
@@ -145,6 +189,7 @@ async function startCodeServer(options = {}) {
     stdio: ['ignore', log, log],
     env: {
       ...process.env,
+      ...options.env,
       XDG_CONFIG_HOME: path.join(tempDir, 'xdg-config'),
       XDG_DATA_HOME: path.join(tempDir, 'xdg-data'),
       XDG_CACHE_HOME: path.join(tempDir, 'xdg-cache'),
@@ -197,7 +242,18 @@ async function startCodeServer(options = {}) {
     if (payload) query.push(`payload=${encodeURIComponent(JSON.stringify(payload))}`);
     return `${origin}/?${query.join('&')}`;
   };
-  return { port, origin, pid, tempDir, extensionsDir, logFile, workbenchUrl, stop };
+  const extensionHosts = () => processTree(pid).filter((child) => child.args.includes('--type=extensionHost')).map((child) => child.pid);
+  /** @type {CodeServer['stopExtensionHosts']} */
+  const stopExtensionHosts = async (pids) => {
+    const tree = processTree(pid);
+    /** @type {(root: number) => number[]} */
+    const below = (root) => [root, ...tree.filter((child) => child.ppid === root).flatMap((child) => below(child.pid))];
+    const doomed = pids.flatMap(below);
+    for (const target of doomed) killProcess(target, 'SIGTERM');
+    for (let waited = 0; waited < 3000 && doomed.some((target) => killProcess(target, 0)); waited += 100) await new Promise((r) => setTimeout(r, 100));
+    for (const target of doomed) killProcess(target, 'SIGKILL');
+  };
+  return { port, origin, pid, tempDir, extensionsDir, logFile, workbenchUrl, writeUserSettings, extensionHosts, stopExtensionHosts, stop };
 }
 
 module.exports = { startCodeServer, stopAllCodeServers, freePort, killGroup };
