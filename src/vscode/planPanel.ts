@@ -17,13 +17,11 @@ import {
   type WebviewToHostMessage,
 } from '../shared/panelProtocol';
 import { createNonce, panelHtml } from './panelHtml';
+import { PanelPublisher } from './panelPublisher';
 import { errorMessage } from '../shared/errorMessage';
 
 /** The webview panel type (also the id of its serializer, were one registered). */
 export const planPanelViewType = 'taskPlanner.planPanel';
-
-/** Least time between two snapshots posted while a run streams events, in milliseconds. */
-const snapshotIntervalMs = 30;
 
 /** Messages about the connection itself, which the panel answers; every other message is a user's action. */
 type ConnectionMessageType = 'ready' | 'resyncOutput' | 'rendered';
@@ -79,8 +77,6 @@ export class PlanPanel implements vscode.Disposable {
   private ready = false;
   // Notices given before the webview listens (a new panel's review): shown once it is ready.
   private readonly unsentNotices: HostToWebviewMessage[] = [];
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private lastPostAt = 0;
   private noticeId = 0;
   private disposed = false;
   private readonly onDisposeEmitter = new vscode.EventEmitter<void>();
@@ -89,6 +85,7 @@ export class PlanPanel implements vscode.Disposable {
   /** The plan under review and the run shown, free of any UI. */
   readonly session: PanelSession;
   private readonly traffic: PanelTraffic;
+  private readonly publisher: PanelPublisher;
   private readonly handlers: MessageHandlers<WebviewToHostMessage, PlanPanel, void | Promise<void>>;
 
   private constructor(
@@ -98,6 +95,12 @@ export class PlanPanel implements vscode.Disposable {
     this.session = new PanelSession(randomUUID(), setup.tools);
     const logged = loggedTraffic(setup.log);
     this.traffic = setup.traffic ? setup.traffic(logged) : logged;
+    this.publisher = new PanelPublisher(this.session, { listening: () => this.ready && !this.disposed, post: (message) => this.post(message) }, () => {
+      this.session.setRegenerateBlocked(setup.regenerateBlockedReason());
+      this.session.setApprovalSetting(setup.approvalSetting());
+      this.session.setCapabilities(setup.capabilities());
+      this.session.setEstimateSetup(setup.estimateSetup?.());
+    });
     this.handlers = {
       ...setup.actions,
       ready: () => {
@@ -190,11 +193,7 @@ export class PlanPanel implements vscode.Disposable {
 
   /** The followed execution's state after `event`: output chunks go at once, snapshots coalesced. */
   onRunEvent(event: RunEvent, state: RunState): void {
-    const chunk = this.session.updateRun(event, state);
-    if (chunk) this.post(chunk);
-    const final = event.type === 'run_completed' || event.type === 'run_failed' || event.type === 'run_cancelled' || event.type === 'run_waiting';
-    if (final) this.refresh();
-    else this.scheduleSnapshot();
+    if (!this.disposed) this.publisher.runEvent(event, state);
   }
 
   /** The followed execution ended: the panel keeps its last state. */
@@ -211,16 +210,8 @@ export class PlanPanel implements vscode.Disposable {
 
   /** Posts the current snapshot now (after a change the user should see at once). */
   refresh(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
     // before `ready` nobody listens: the webview asks for the snapshot when it is ready
-    if (!this.ready || this.disposed) return;
-    this.lastPostAt = Date.now();
-    this.session.setRegenerateBlocked(this.setup.regenerateBlockedReason());
-    this.session.setApprovalSetting(this.setup.approvalSetting());
-    this.session.setCapabilities(this.setup.capabilities());
-    this.session.setEstimateSetup(this.setup.estimateSetup?.());
-    this.post({ type: 'snapshot', model: this.session.snapshot(Date.now()) });
+    this.publisher.publish();
   }
 
   /** Validates a raw message from the webview and hands it to its handler; a failing handler's error becomes a notice. */
@@ -241,7 +232,7 @@ export class PlanPanel implements vscode.Disposable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    if (this.timer) clearTimeout(this.timer);
+    this.publisher.cancel();
     this.onDisposeEmitter.fire();
     this.onDisposeEmitter.dispose();
     for (const disposable of this.disposables) disposable.dispose();
@@ -254,9 +245,7 @@ export class PlanPanel implements vscode.Disposable {
   }
 
   private scheduleSnapshot(): void {
-    if (this.timer || this.disposed) return;
-    const wait = Math.max(0, snapshotIntervalMs - (Date.now() - this.lastPostAt));
-    this.timer = setTimeout(() => this.refresh(), wait);
+    if (!this.disposed) this.publisher.schedule();
   }
 
   private post(message: HostToWebviewMessage): void {
