@@ -3,7 +3,7 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { HostToWebviewMessage, MessageHandlers, WebviewToHostMessage } from '../src/shared/panelProtocol';
 import { dispatchHostMessage } from './hostMessages';
 import { panelActionEvent } from './panelAction';
-import { applyOutputChunk, applyOutputResync, applySnapshot, emptyPanelState, type PanelState } from './panelStore';
+import { applyOutputChunk, applyOutputResync, applyRunDelta, applySnapshot, emptyPanelState, type PanelState } from './panelStore';
 import { panelStyles } from './panelStyles';
 import { noticeAfterSnapshot } from './refusalNotice';
 import type { HostConnection } from './vscodeApi';
@@ -18,7 +18,8 @@ interface FocusableView extends LitElement {
 
 /**
  * The plan panel's root: restores its state after being hidden, says `ready`, applies the
- * host's snapshots (dropping stale ones) and output chunks (asking for a resync on a gap),
+ * host's snapshots (dropping stale ones), run deltas (asking for the whole snapshot when one
+ * does not fit the version shown) and output chunks (asking for a resync on a gap),
  * persists the state, shows notices, and posts the components' actions to the host.
  * Publishes the shown version, counters and last render time as data attributes.
  * Keeps focus in the panel: a mode change (review to run) puts it on the new heading, and
@@ -87,6 +88,13 @@ export class PanelApp extends LitElement {
       this.setPanelState(state);
       if (applied) void this.reportRender(message.model.version, started);
     },
+    runDelta: (message) => {
+      const started = performance.now();
+      const { state, applied, resync } = applyRunDelta(this.state, message);
+      this.setPanelState(state);
+      if (resync) this.host?.post({ type: 'resyncSnapshot', version: this.state.model?.version ?? 0 });
+      if (applied) void this.reportRender(message.version, started);
+    },
     output: (message) => {
       const { state, resync } = applyOutputChunk(this.state, message);
       this.setPanelState(state);
@@ -124,6 +132,7 @@ export class PanelApp extends LitElement {
     this.dataset.applied = String(stats.applied);
     this.dataset.stale = String(stats.stale);
     this.dataset.versionGaps = String(stats.versionGaps);
+    this.dataset.deltas = String(stats.deltas ?? 0);
   }
 
   override willUpdate(): void {

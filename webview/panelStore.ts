@@ -1,5 +1,6 @@
-import { appendTail, type HostToWebviewMessage } from '../src/shared/panelProtocol';
+import { appendTail, type HostMessage, type HostToWebviewMessage } from '../src/shared/panelProtocol';
 import type { PanelViewModel } from '../src/shared/panelViewModel';
+import { patchRunView } from '../src/shared/runViewDelta';
 
 /** The streamed output the webview holds: each step's tail, and the last chunk applied. */
 export interface OutputState {
@@ -20,11 +21,15 @@ export interface StoreStats {
   /** Applied snapshots whose version skipped numbers in the same session. */
   versionGaps: number;
   resyncs: number;
+  /** Run deltas applied (counted in `received` and `applied` too). */
+  deltas?: number;
 }
 
 /** Everything the panel keeps; plain JSON, so it survives hide/show through `setState`. */
 export interface PanelState {
   model?: PanelViewModel;
+  /** True between a run delta that did not fit the version shown and the next snapshot: deltas are ignored meanwhile. */
+  awaitingSnapshot?: boolean;
   output: OutputState;
   stats: StoreStats;
 }
@@ -56,6 +61,25 @@ export function applySnapshot(state: PanelState, model: PanelViewModel): { state
   const output = runId !== undefined && runId === state.output.runId ? state.output : { runId, lastSeq: 0, tails: {}, awaitingResync: false };
   return {
     state: { model, output, stats: { ...state.stats, received, applied: state.stats.applied + 1, versionGaps: state.stats.versionGaps + (gap ? 1 : 0) } },
+    applied: true,
+  };
+}
+
+/**
+ * Applies a run delta to the version shown when it is exactly the delta's base in the same
+ * session. Otherwise (a message lost, a state restored from an earlier version, changes that
+ * do not fit) nothing changes and `resync` says to ask the host for the whole snapshot: once,
+ * ignoring deltas until a snapshot arrives.
+ */
+export function applyRunDelta(state: PanelState, delta: HostMessage<'runDelta'>): { state: PanelState; applied: boolean; resync?: true } {
+  const stats = { ...state.stats, received: state.stats.received + 1 };
+  if (state.awaitingSnapshot) return { state: { ...state, stats }, applied: false };
+  const model = state.model;
+  const fits = model?.mode === 'run' && model.session === delta.session && model.version === delta.base;
+  const run = fits ? patchRunView(model.run, delta.changes) : undefined;
+  if (!fits || !run) return { state: { ...state, awaitingSnapshot: true, stats }, applied: false, resync: true };
+  return {
+    state: { ...state, model: { ...model, run, version: delta.version }, stats: { ...stats, applied: stats.applied + 1, deltas: (stats.deltas ?? 0) + 1 } },
     applied: true,
   };
 }

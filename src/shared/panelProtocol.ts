@@ -1,16 +1,39 @@
 import { z } from 'zod';
-import type { PanelViewModel } from './panelViewModel';
+import type { PanelViewModel, RunStepView, RunView, TimelineBar } from './panelViewModel';
 import { contextTagsSchema, newStepSchema, stepPatchSchema } from './stepEditSchema';
 import { maxStepIdLength } from './vocabulary';
+
+/** The fields of a run's view a delta replaces whole when they changed: all but the per-step lists. */
+export type RunViewField = Exclude<keyof RunView, 'steps' | 'timeline'>;
+
+/**
+ * What changed in a run's view between two versions: the fields that changed (whole), the
+ * optional ones that are gone, and the steps and timeline bars that changed, by position.
+ * The steps keep their number and order (a plan that changed is sent whole); the bars end
+ * at `timeline.length`. Applied to the earlier view it gives exactly the later one.
+ */
+export interface RunViewChanges {
+  set: Partial<Pick<RunView, RunViewField>>;
+  unset: RunViewField[];
+  steps: { index: number; step: RunStepView }[];
+  timeline: { spanMs: number; lanes: number; length: number; bars: { index: number; bar: TimelineBar }[] };
+}
 
 /**
  * What the extension host posts to the plan panel's webview, by message type: one entry
  * per message (`HostToWebviewMessage` and the webview's handler map derive from it).
- * Snapshots are complete and versioned; output travels as numbered chunks of one run.
+ * Snapshots are complete and versioned; a large run's later versions may come as deltas of
+ * the version before; output travels as numbered chunks of one run.
  */
 export interface HostMessageBodies {
-  /** Host, after `ready` and after every change of the plan or run: the whole view model. */
+  /** Host, after `ready`, on `resyncSnapshot` and after every change of the plan or run: the whole view model. */
   snapshot: { model: PanelViewModel };
+  /**
+   * Host, while a large run goes on, instead of a snapshot: version `version` as the changes
+   * from version `base` of the same session. It applies only to exactly that version; the
+   * webview asks for `resyncSnapshot` otherwise.
+   */
+  runDelta: { session: string; base: number; version: number; changes: RunViewChanges };
   /** Host, while a step streams text: the next chunk; `seq` counts chunks of the run from 1. */
   output: { runId: string; seq: number; stepId: string; text: string };
   /** Host, answering `resyncOutput` or at `ready`: every step's output tail, up to chunk `seq`. */
@@ -90,6 +113,8 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('exportMarkdown') }).strict(),
   /** Webview, when it missed an output chunk: send every step's tail again. */
   z.object({ type: z.literal('resyncOutput'), runId: z.string().min(1).max(200), afterSeq: z.number().int().min(0) }).strict(),
+  /** Webview, when a run delta does not apply to the version it shows (`version`, 0 for none): send the whole snapshot. */
+  z.object({ type: z.literal('resyncSnapshot'), version: z.number().int().min(0) }).strict(),
   /** Webview, after rendering a snapshot: which version it shows and how long rendering took (for tests and tracing). */
   z.object({ type: z.literal('rendered'), version: z.number().int().min(0), ms: z.number().min(0) }).strict(),
 ]);

@@ -1,8 +1,9 @@
 /**
  * The plan panel's view model: a small, complete picture of what the panel shows, built on
  * the host from the plan, its critique and diagnostics, and the run state. The host sends
- * it whole (never as a delta) with an increasing `version`; streamed step output travels
- * separately as chunks (see `panelProtocol.ts`), so a snapshot never carries a transcript.
+ * it whole with an increasing `version` (a large run's updates as deltas of the version
+ * before, `runDelta`); streamed step output travels separately as chunks (see
+ * `panelProtocol.ts`), so a snapshot never carries a transcript.
  */
 
 import type { StepProgress } from './stepProgress';

@@ -1,6 +1,8 @@
 import type { RunEvent, RunState } from '../core/engine/runEvents';
 import type { PanelSession } from '../core/view/panelSession';
 import type { HostToWebviewMessage } from '../shared/panelProtocol';
+import type { PanelViewModel } from '../shared/panelViewModel';
+import { diffRunView } from '../shared/runViewDelta';
 
 /** The webview end of the panel, as the publisher sees it. */
 export interface PanelPort {
@@ -27,14 +29,31 @@ export const realTimers: PublisherTimers = {
 export const snapshotIntervalMs = 30;
 
 /**
+ * Steps per millisecond of that least time beyond `snapshotIntervalMs`: building an update
+ * takes time linear in the steps, so a plan of 5,000 waits 100 ms between posts and the
+ * panel's share of the host's time stays the same whatever the plan's size.
+ */
+const stepsPerIntervalMs = 50;
+
+/**
+ * Runs of at least this many steps are updated with deltas: a snapshot of 5,000 steps is over
+ * half a megabyte to build and serialize every 30 ms. Smaller runs get whole snapshots only.
+ */
+export const deltaMinSteps = 200;
+
+/**
  * Posts the panel session's state to its webview: at once (`publish`) or coalesced while a
- * run streams events (`schedule`: at most one post per `snapshotIntervalMs`). Each post is a
- * complete snapshot with the session's next version. Nothing is built while the webview does
- * not listen. Free of `vscode`, so the bench drives it as the editor does.
+ * run streams events (`schedule`: at most one post per `snapshotIntervalMs`, more for huge plans). Each post
+ * carries the session's next version: the whole snapshot, or, for a run of at least
+ * `minSteps` steps, its changes from the version posted last (`runDelta`). The first post,
+ * and the first after `resync`, is whole. Nothing is built while the webview does not listen.
+ * Free of `vscode`, so the bench drives it as the editor does.
  */
 export class PanelPublisher {
   private timer: unknown;
   private lastPostAt = Number.NEGATIVE_INFINITY;
+  /** The version the webview holds (the last one posted since the last resync). */
+  private posted: PanelViewModel | undefined;
 
   /** `prepare` runs before each post: it hands the session what the editor's settings say now. */
   constructor(
@@ -42,6 +61,7 @@ export class PanelPublisher {
     private readonly port: PanelPort,
     private readonly prepare: () => void = () => undefined,
     private readonly timers: PublisherTimers = realTimers,
+    private readonly minSteps = deltaMinSteps,
   ) {}
 
   /** Posts the current state now (after a change the user should see at once); a pending post is dropped. */
@@ -50,7 +70,20 @@ export class PanelPublisher {
     if (!this.port.listening()) return;
     this.lastPostAt = this.timers.now();
     this.prepare();
-    this.port.post({ type: 'snapshot', model: this.session.snapshot(this.lastPostAt) });
+    const model = this.session.snapshot(this.lastPostAt);
+    const previous = this.posted;
+    const changes =
+      previous?.mode === 'run' && model.mode === 'run' && previous.session === model.session && model.run.steps.length >= this.minSteps
+        ? diffRunView(previous.run, model.run)
+        : undefined;
+    this.posted = model;
+    if (changes && previous) this.port.post({ type: 'runDelta', session: model.session, base: previous.version, version: model.version, changes });
+    else this.port.post({ type: 'snapshot', model });
+  }
+
+  /** The next post is a whole snapshot: the webview (re)loaded, or holds a version a delta does not fit. */
+  resync(): void {
+    this.posted = undefined;
   }
 
   /**
@@ -65,10 +98,14 @@ export class PanelPublisher {
     else this.schedule();
   }
 
-  /** Posts the current state within `snapshotIntervalMs` of the last post; calls meanwhile share that post. */
+  /**
+   * Posts the current state `snapshotIntervalMs` after the last post at the earliest (longer
+   * for plans of over 1,500 steps); calls meanwhile share that post.
+   */
   schedule(): void {
     if (this.timer !== undefined) return;
-    const wait = Math.max(0, snapshotIntervalMs - (this.timers.now() - this.lastPostAt));
+    const interval = Math.max(snapshotIntervalMs, (this.session.currentPlan()?.steps.length ?? 0) / stepsPerIntervalMs);
+    const wait = Math.max(0, interval - (this.timers.now() - this.lastPostAt));
     this.timer = this.timers.setTimeout(() => {
       this.timer = undefined;
       this.publish();

@@ -24,7 +24,7 @@ import { errorMessage } from '../shared/errorMessage';
 export const planPanelViewType = 'taskPlanner.planPanel';
 
 /** Messages about the connection itself, which the panel answers; every other message is a user's action. */
-type ConnectionMessageType = 'ready' | 'resyncOutput' | 'rendered';
+type ConnectionMessageType = 'ready' | 'resyncOutput' | 'resyncSnapshot' | 'rendered';
 
 /** The message types that are a user's action in the panel (edit, Start, Undo…). */
 export type PanelActionType = Exclude<WebviewMessageType, ConnectionMessageType>;
@@ -69,8 +69,8 @@ export interface PlanPanelSetup {
  * The plan panel in the editor area: hosts the webview (strict CSP with a nonce, resources
  * only from `dist` and `media`, no `retainContextWhenHidden`: the webview keeps its state
  * with `setState` and asks again with `ready` when shown), validates every message from it
- * with zod and dispatches it through a handler map, and posts complete versioned snapshots
- * (coalesced while a run streams) and numbered output chunks.
+ * with zod and dispatches it through a handler map, and posts versioned snapshots (coalesced
+ * while a run streams; a large run's as deltas, `PanelPublisher`) and numbered output chunks.
  */
 export class PlanPanel implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
@@ -106,11 +106,16 @@ export class PlanPanel implements vscode.Disposable {
       ready: () => {
         this.ready = true;
         if (this.session.isReviewing()) setup.readCapabilities();
+        this.publisher.resync();
         this.refresh();
         this.postOutputResync();
         for (const notice of this.unsentNotices.splice(0)) this.post(notice);
       },
       resyncOutput: () => this.postOutputResync(),
+      resyncSnapshot: () => {
+        this.publisher.resync();
+        this.refresh();
+      },
       rendered: () => undefined,
     };
     panel.webview.html = panelHtml(panel.webview, setup.extensionUri, createNonce());

@@ -4,6 +4,7 @@
 // PlanPanel hands it; the webview is faked at the port: each message is serialized as VS Code's
 // webview.postMessage serializes it, and applied by the webview's store after the window. Time is simulated
 // as on a core of the host's own (DedicatedCoreClock): sleeps and timers, plus the CPU time the code took.
+import assert from 'node:assert/strict';
 import { createMemoryRunStore } from '../../src/core/engine/memoryRunStore';
 import type { RunEvent, RunState } from '../../src/core/engine/runEvents';
 import type { Plan } from '../../src/core/plan/planSchema';
@@ -11,8 +12,8 @@ import { reduceExecutionEvent } from '../../src/core/replan/reduceExecutionEvent
 import { PanelSession } from '../../src/core/view/panelSession';
 import { runPlan } from '../../src/node/nodeLibrary';
 import type { HostToWebviewMessage } from '../../src/shared/panelProtocol';
-import { PanelPublisher } from '../../src/vscode/panelPublisher';
-import { applyOutputChunk, applySnapshot, emptyPanelState, type PanelState } from '../../webview/panelStore';
+import { deltaMinSteps, PanelPublisher } from '../../src/vscode/panelPublisher';
+import { applyOutputChunk, applyRunDelta, applySnapshot, emptyPanelState, type PanelState } from '../../webview/panelStore';
 import { makePlan, makeStep, seededRandom } from '../support/randomPlans';
 import { checkTarget } from './benchTargets';
 import { DedicatedCoreClock } from './dedicatedCoreClock';
@@ -40,13 +41,17 @@ interface Window {
   completed: number;
 }
 
-/** Runs the plan for `windowMs` after `warmUpMs` with the panel open (or not), then cancels it; the webview applies what it was sent. */
-async function measure(plan: Plan, panelOpen: boolean): Promise<Window> {
+/** The panel closed, open with whole snapshots only (as before deltas), or open as the editor has it. */
+type Panel = 'closed' | 'whole snapshots' | 'open';
+
+/** Runs the plan for `windowMs` after `warmUpMs` with the panel as `panel` says, then cancels it; the webview applies what it was sent. */
+async function measure(plan: Plan, panel: Panel): Promise<Window> {
+  const panelOpen = panel !== 'closed';
   const clock = new DedicatedCoreClock();
   const random = seededRandom(7);
   const session = new PanelSession('bench', []);
   const sent: string[] = [];
-  const publisher = new PanelPublisher(session, { listening: () => true, post: (message) => sent.push(serializeAsVsCode(message)) }, undefined, clock);
+  const publisher = new PanelPublisher(session, { listening: () => true, post: (message) => sent.push(serializeAsVsCode(message)) }, undefined, clock, panel === 'open' ? deltaMinSteps : Infinity);
   let state: RunState | undefined;
   let shown = false;
   const onEvent = (event: RunEvent): void => {
@@ -79,36 +84,48 @@ async function measure(plan: Plan, panelOpen: boolean): Promise<Window> {
   await clock.run(() => handle.cancel('bench window over'));
   while (!ended) await clock.runFor(1_000);
   const updates = sent.filter((text) => !text.startsWith('{"type":"output'));
+  // The first one is the whole snapshot the panel shows the run with, the same either way.
+  const later = updates.slice(1);
   let webview: PanelState = emptyPanelState();
   for (const text of sent) {
     const message = JSON.parse(text) as HostToWebviewMessage;
     if (message.type === 'snapshot') webview = applySnapshot(webview, message.model).state;
+    else if (message.type === 'runDelta') webview = applyRunDelta(webview, message).state;
     else if (message.type === 'output') webview = applyOutputChunk(webview, message).state;
   }
-  if (panelOpen && (webview.stats.applied !== updates.length || webview.model?.mode !== 'run' || webview.model.run.status !== 'cancelled')) {
-    throw new Error(`the webview applied ${webview.stats.applied} of ${updates.length} updates and shows ${webview.model?.mode ?? 'nothing'}`);
+  if (panelOpen) {
+    const last = session.snapshot(clock.now());
+    if (webview.stats.applied !== updates.length || webview.model?.mode !== 'run' || last.mode !== 'run' || webview.model.run.status !== 'cancelled') {
+      throw new Error(`the webview applied ${webview.stats.applied} of ${updates.length} updates and shows ${webview.model?.mode ?? 'nothing'}`);
+    }
+    // What the webview pieced together is what a whole snapshot of the ended run shows.
+    assert.deepStrictEqual(webview.model.run, last.run);
   }
   return {
     busy,
     updates: updates.length,
-    bytesPerUpdate: updates.reduce((sum, text) => sum + text.length, 0) / Math.max(1, updates.length),
+    bytesPerUpdate: later.reduce((sum, text) => sum + text.length, 0) / Math.max(1, later.length),
     completed: Object.values(state?.steps ?? {}).filter((step) => step.status === 'completed').length,
   };
 }
 
 function describe(window: Window): string {
   return (
-    `busy ${(window.busy * 100).toFixed(1)} %, ${window.updates} updates of ` +
-    `${(window.bytesPerUpdate / 1024).toFixed(1)} KiB on average, ${window.completed} steps completed`
+    `busy ${(window.busy * 100).toFixed(1)} %, ${window.updates} updates, after the first ` +
+    `${(window.bytesPerUpdate / 1024).toFixed(1)} KiB on average; ${window.completed} steps completed`
   );
 }
 
 export async function runBench(): Promise<void> {
   const plan = widePlan();
-  const alone = await measure(plan, false);
-  const open = await measure(plan, true);
+  const closed = await measure(plan, 'closed');
+  const whole = await measure(plan, 'whole snapshots');
+  const open = await measure(plan, 'open');
   console.log(`${steps}-step run, ${width} steps at a time, each ${stepMs / 2}–${(stepMs * 3) / 2} ms; ${windowMs} ms of it after the first ${warmUpMs} ms, on a core of its own:`);
-  console.log(`    panel closed: ${describe(alone)}`);
+  console.log(`    panel closed: ${describe(closed)}`);
+  console.log(`    panel open, whole snapshots only (before deltas): ${describe(whole)}`);
   console.log(`    panel open: ${describe(open)}`);
   checkTarget('host idle with the panel open, 5k-step run', `${((1 - open.busy) * 100).toFixed(1)} %`, '≥ 80 %', 1 - open.busy >= 0.8);
+  const bytes = open.bytesPerUpdate / whole.bytesPerUpdate;
+  checkTarget('bytes per update with deltas / whole snapshots, 5k-step run', `${(bytes * 100).toFixed(2)} %`, '≤ 1 %', bytes <= 0.01);
 }

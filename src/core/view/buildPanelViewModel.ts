@@ -76,7 +76,15 @@ export interface RunSource {
   undoMessage?: string;
   /** What Undo took back (from the run's checkpoints): those steps show their changes undone, those paths leave the changed files. */
   undone?: UndoneChanges;
+  /** Step rows kept from earlier views of the run: a step whose state is the same object gets its row back unbuilt. */
+  stepViews?: RunStepViewCache;
 }
+
+/**
+ * Rows of a run's steps by the step state they show, with what else the row was built from.
+ * Sound because the reducer replaces a step's state when it changes, never mutates it.
+ */
+export type RunStepViewCache = WeakMap<StepState, { step: Step; runStartedAt: number; undone: boolean; view: RunStepView }>;
 
 /** Longest result preview shown per step, in characters. */
 export const resultPreviewLength = 240;
@@ -245,7 +253,7 @@ function runView(source: RunSource, plan: Plan): RunView {
   const endedAt = state.status === 'running' ? now : (state.endedAt ?? now);
   const stepStates = plan.steps.map((step) => state.steps[step.id] ?? { id: step.id, status: 'pending' as const, attempts: 0 });
   const undoneSteps = source.undone?.steps;
-  const steps = plan.steps.map((step, index) => runStepView(step, stepStates[index]!, startedAt, undoneSteps?.has(step.id) === true));
+  const steps = plan.steps.map((step, index) => cachedStepView(source.stepViews, step, stepStates[index]!, startedAt, undoneSteps?.has(step.id) === true));
   const pending: PendingView[] = stepStates.flatMap((step) =>
     step.pending ? [{ stepId: step.id, kind: step.pending.kind, prompt: step.pending.prompt }] : [],
   );
@@ -281,6 +289,14 @@ function runView(source: RunSource, plan: Plan): RunView {
 
 function times(step: StepState): { startedAt?: number; endedAt?: number } {
   return { ...(step.startedAt === undefined ? {} : { startedAt: step.startedAt }), ...(step.endedAt === undefined ? {} : { endedAt: step.endedAt }) };
+}
+
+function cachedStepView(cache: RunStepViewCache | undefined, step: Step, state: StepState, runStartedAt: number, undone: boolean): RunStepView {
+  const kept = cache?.get(state);
+  if (kept && kept.step === step && kept.runStartedAt === runStartedAt && kept.undone === undone) return kept.view;
+  const view = runStepView(step, state, runStartedAt, undone);
+  cache?.set(state, { step, runStartedAt, undone, view });
+  return view;
 }
 
 function runStepView(step: Step, state: StepState, runStartedAt: number, undone: boolean): RunStepView {

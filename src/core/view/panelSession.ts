@@ -14,7 +14,7 @@ import type { CapabilityCatalogue } from '../capabilities/capabilityCatalogue';
 import { toRegistry } from '../engine/resolveRunOptions';
 import type { ApprovalSetting } from '../plan/stepApproval';
 import type { Tool, ToolRegistry } from '../tools/tool';
-import { buildPanelViewModel, type RunSource } from './buildPanelViewModel';
+import { buildPanelViewModel, type RunSource, type RunStepViewCache } from './buildPanelViewModel';
 import { editNote, PlanVersions, regenerateNote } from './planVersions';
 
 /** What the review estimates a run with: `EstimateOptions` without the tools, which the session has. */
@@ -47,6 +47,7 @@ export class PanelSession {
   private details: RunDetails = {};
   private outputSeq = 0;
   private tails: Record<string, string> = {};
+  private stepViews: RunStepViewCache = new WeakMap();
   private version = 0;
   private readonly tools: ToolRegistry;
   private approvalSetting: ApprovalSetting | undefined;
@@ -231,6 +232,7 @@ export class PanelSession {
     this.details = {};
     this.outputSeq = 0;
     this.tails = {};
+    this.stepViews = new WeakMap();
   }
 
   /**
@@ -270,10 +272,13 @@ export class PanelSession {
     return model.review.startBlockedReason;
   }
 
-  /** The next complete snapshot (its version one more than the last one taken), at time `now`. */
+  /**
+   * The next complete snapshot (its version one more than the last one taken), at time `now`.
+   * A run's steps whose state did not change since the last snapshot keep their row object.
+   */
   snapshot(now: number): PanelViewModel {
     this.version += 1;
-    const body = buildPanelViewModel(this.reviewSource(), this.run?.plan ? { state: this.run, now, ...this.details } : undefined);
+    const body = buildPanelViewModel(this.reviewSource(), this.run?.plan ? { state: this.run, now, ...this.details, stepViews: this.stepViews } : undefined);
     return { ...body, session: this.session, version: this.version };
   }
 

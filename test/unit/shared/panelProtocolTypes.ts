@@ -12,6 +12,7 @@ export const webviewMissingOne: MessageHandlers<HostToWebviewMessage> = { snapsh
 // A handler gets the message of its own type.
 export const webviewTyped: MessageHandlers<HostToWebviewMessage> = {
   snapshot: ({ model }) => void model.version,
+  runDelta: ({ changes }) => void changes.steps,
   // @ts-expect-error an output chunk has no `model`
   output: ({ model }) => void model,
   outputResync: ({ tails }) => void tails,
