@@ -3,6 +3,7 @@ import type { Plan } from '../core/plan/planSchema';
 import { oneLine } from '../core/text/oneLine';
 import { shortLine } from './shortLine';
 import { newTenth, progressText } from '../shared/progressPercent';
+import { rejectedLabel, rejectionDetail } from '../shared/stepStatusLabels';
 
 /** Said after a failure's first line: its whole text is printed once, in the summary at the end. */
 const failedInFull = '(in full under Failures at the end)';
@@ -55,7 +56,10 @@ export function progressReporter(plan: Plan, write: (line: string) => void, alre
         return;
       case 'step_skipped':
         ended++;
-        line('↷', `${label(event.stepId)} skipped: ${event.reason}`);
+        if (event.cause === 'rejected') {
+          const detail = rejectionDetail(event.reason);
+          line('↷', `${label(event.stepId)} ${rejectedLabel}${detail === '' ? '' : `: ${detail}`}`);
+        } else line('↷', `${label(event.stepId)} skipped: ${event.reason}`);
         return;
       case 'step_progress':
         if (event.percent === undefined || !newTenth(printed.get(event.stepId), event.percent)) return;

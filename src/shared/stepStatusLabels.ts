@@ -15,5 +15,16 @@ export const stepStatusLabels: Readonly<Record<StepStatus, string>> = {
   skipped: 'skipped',
 };
 
+/** A step skipped because the user rejected its change or command: said apart from "skipped", which reads as the run's own choice. */
+export const rejectedLabel = 'rejected by you';
+
+/**
+ * What the user rejected, after `rejectedLabel`: a rejection's reason without the engine's "Rejected by the user"
+ * lead ("Rejected by the user: too long" → "too long"); empty when the user gave no reason.
+ */
+export function rejectionDetail(reason: string | undefined): string {
+  return (reason ?? '').replace(/^Rejected by the user:?\s*/, '');
+}
+
 /** A step skipped because its condition was not met (the fix of tests that passed): done as planned, no work left. */
 export const notNeededLabel = 'not needed';

@@ -118,8 +118,9 @@ describe('Approvals and Undo anyway in the browser workbench (plan files)', func
     assert.doesNotMatch(text, /one\.txt|two\.txt/, 'what was answered is not listed again');
     await shoot('3-approve-the-rest');
     await dialog.locator('.monaco-button', { hasText: 'Approve the rest of this run' }).click();
-    await notification(page, /run finished with 1 skipped .*3 of 4 steps completed; 3 files changed/);
-    // The rejected write is not a bare "skipped", which read as the run's own choice.
+    // The rejected write is not a bare "skipped", which read as the run's own choice: not in the notification either.
+    const ended = await notification(page, /run finished with 1 rejected by you in .*3 of 4 steps completed; 3 files changed/);
+    assert.doesNotMatch(await ended.innerText(), /skipped/);
     const rejected = page.locator('.sidebar .monaco-list-row', { hasText: 'Write two.txt' }).first();
     assert.match(await rejected.innerText(), /rejected by you/);
     await shoot('4-ended');

@@ -188,7 +188,7 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
     case 'run_completed': {
       // Ran through to its end: completed only when every step's work is done (old journals are read the same way).
       const notDone = stepsNotDone(draft);
-      if (notDone.failed.length + notDone.skipped.length > 0) {
+      if (notDone.failed.length + notDone.rejected.length + notDone.skipped.length > 0) {
         draft.status = 'partial';
         draft.reason = describeStepsNotDone(notDone);
       } else draft.status = 'completed';

@@ -1,3 +1,4 @@
+import { rejectedLabel } from '../../shared/stepStatusLabels';
 import type { SkipCause } from '../../shared/vocabulary';
 import type { Step } from '../plan/planSchema';
 import type { RunState } from './runEvents';
@@ -6,7 +7,9 @@ import type { RunState } from './runEvents';
 export interface StepsNotDone {
   /** Failed, or failed and then skipped by their failure policy. */
   failed: string[];
-  /** Skipped because the user rejected them, a step they depend on did not complete, or the run halted. */
+  /** Skipped because the user rejected their change or command. */
+  rejected: string[];
+  /** Skipped because a step they depend on did not complete, or the run halted. */
   skipped: string[];
 }
 
@@ -44,11 +47,12 @@ export function stepsNotDone(state: Readonly<Pick<RunState, 'plan' | 'steps'>>):
     }
     undone.set(step.id, result);
   }
-  const notDone: StepsNotDone = { failed: [], skipped: [] };
+  const notDone: StepsNotDone = { failed: [], rejected: [], skipped: [] };
   for (const step of steps) {
     if (undone.get(step.id) !== true) continue;
     const stepState = state.steps[step.id];
     if (stepState?.status === 'failed' || stepState?.skipCause === 'failed') notDone.failed.push(step.id);
+    else if (stepState?.skipCause === 'rejected') notDone.rejected.push(step.id);
     else notDone.skipped.push(step.id);
   }
   return notDone;
@@ -92,11 +96,15 @@ export function skipCauseOf(reason: string): SkipCause {
   return 'dependency';
 }
 
-/** Why a run is `partial`, in words: "Step S1 failed; steps S2, S3 were skipped." */
+/** Why a run is `partial`, in words: "Step S1 failed; step S4 was rejected by you; steps S2, S3 were skipped." */
 export function describeStepsNotDone(notDone: StepsNotDone): string {
   const part = (ids: readonly string[], one: string, many: string): string[] =>
     ids.length === 0 ? [] : [`${ids.length === 1 ? 'step' : 'steps'} ${ids.join(', ')} ${ids.length === 1 ? one : many}`];
-  const parts = [...part(notDone.failed, 'failed', 'failed'), ...part(notDone.skipped, 'was skipped', 'were skipped')];
+  const parts = [
+    ...part(notDone.failed, 'failed', 'failed'),
+    ...part(notDone.rejected, `was ${rejectedLabel}`, `were ${rejectedLabel}`),
+    ...part(notDone.skipped, 'was skipped', 'were skipped'),
+  ];
   const text = parts.join('; ');
   return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 }

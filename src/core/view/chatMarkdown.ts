@@ -2,7 +2,7 @@ import type { RunEvent } from '../engine/runEvents';
 import type { Critique } from '../plan/critiquePlan';
 import type { Plan, Step } from '../plan/planSchema';
 import type { RequestKind } from '../../shared/vocabulary';
-import { notNeededLabel } from '../../shared/stepStatusLabels';
+import { notNeededLabel, rejectedLabel, rejectionDetail } from '../../shared/stepStatusLabels';
 import { capText } from '../text/capText';
 import { visibleLine } from './planMarkdown';
 import type { RunSummary } from './runSummary';
@@ -79,8 +79,13 @@ export function chatEventMarkdown(event: RunEvent, titleOf: (stepId: string) => 
       return `- ✓ ${title(event.stepId)}\n`;
     case 'step_failed':
       return `- ✗ ${title(event.stepId)} (attempt ${event.attempt}): ${chatText(event.error, chatLimits.line)}\n`;
-    case 'step_skipped':
+    case 'step_skipped': {
+      if (event.cause === 'rejected') {
+        const detail = rejectionDetail(event.reason);
+        return `- ↷ ${title(event.stepId)} ${rejectedLabel}${detail === '' ? '' : `: ${chatText(detail, chatLimits.line)}`}\n`;
+      }
       return `- ↷ ${title(event.stepId)} ${event.cause === 'condition' ? notNeededLabel : 'skipped'}: ${chatText(event.reason, chatLimits.line)}\n`;
+    }
     case 'approval_requested':
     case 'clarification_requested':
     case 'review_requested':
@@ -107,6 +112,7 @@ export function chatSummaryMarkdown(summary: RunSummary): string {
   for (const step of summary.steps) {
     const mark = step.status === 'completed' ? '✓' : step.status === 'failed' ? '✗' : '·';
     lines.push(`- ${mark} ${chatText(step.title, chatLimits.title)} — ${chatText(step.line, chatLimits.line)}\n`);
+    if (step.checks !== undefined) lines.push(`  - checks: ${chatText(step.checks, chatLimits.line)}\n`);
   }
   if (summary.moreSteps > 0) lines.push(`- …and ${summary.moreSteps} more steps\n`);
   for (const failure of summary.failures) {

@@ -1,4 +1,4 @@
-import { notNeededLabel, stepStatusLabels } from '../../shared/stepStatusLabels';
+import { notNeededLabel, rejectedLabel, stepStatusLabels } from '../../shared/stepStatusLabels';
 import type { SkipCause } from '../../shared/vocabulary';
 import type { StepStatus } from '../engine/runEvents';
 import { agentResultText, isAgentResult } from '../text/agentResult';
@@ -45,7 +45,7 @@ export function stepStatusView(status: StepStatus): StepStatusView {
 export function stepStateView(state: { status: StepStatus; skipCause?: SkipCause | undefined }): StepStatusView {
   if (state.status === 'skipped' && state.skipCause === 'failed') return { ...stepStatusView('failed'), label: 'failed (the run went on without it)' };
   if (state.status === 'skipped' && state.skipCause === 'condition') return { ...stepStatusView('skipped'), icon: 'pass', label: notNeededLabel };
-  if (state.status === 'skipped' && state.skipCause === 'rejected') return { ...stepStatusView('skipped'), icon: 'circle-slash', label: 'rejected by you' };
+  if (state.status === 'skipped' && state.skipCause === 'rejected') return { ...stepStatusView('skipped'), icon: 'circle-slash', label: rejectedLabel };
   return stepStatusView(state.status);
 }
 

@@ -78,7 +78,7 @@ describe('honest outcomes: a run ends completed only when every step is done', (
     ]);
     const { result } = await run(plan, failing('broken'));
     assert.equal(result.status, 'partial');
-    assert.deepEqual(stepsNotDone({ plan, steps: result.steps }), { failed: ['broken'], skipped: ['both'] });
+    assert.deepEqual(stepsNotDone({ plan, steps: result.steps }), { failed: ['broken'], rejected: [], skipped: ['both'] });
   });
 
   it('a run with no step done at all is partial when nothing halted it, and says which failed', async () => {
@@ -127,7 +127,7 @@ describe('honest outcomes: a run ends completed only when every step is done', (
     const events = bodies.map((body, index) => stampEvent(body, 'old', index + 1, index));
     const state = foldRunEvents(events);
     assert.equal(state.status, 'partial');
-    assert.deepEqual(stepsNotDone(state), { failed: ['t'], skipped: ['f'] });
+    assert.deepEqual(stepsNotDone(state), { failed: ['t'], rejected: [], skipped: ['f'] });
     const onlyPlanned = makePlan([makeStep('c', { when: 'false' }), makeStep('p', { skipped: true }), makeStep('after', { dependsOn: ['p'] })]);
     const planned: RunEventBody[] = [
       { type: 'run_started', plan: onlyPlanned },
@@ -152,8 +152,9 @@ describe('honest outcomes: a run ends completed only when every step is done', (
   });
 
   it('says what is not done in one sentence', () => {
-    assert.equal(describeStepsNotDone({ failed: ['a'], skipped: [] }), 'Step a failed.');
-    assert.equal(describeStepsNotDone({ failed: [], skipped: ['b', 'c'] }), 'Steps b, c were skipped.');
-    assert.equal(describeStepsNotDone({ failed: ['a', 'd'], skipped: ['b'] }), 'Steps a, d failed; step b was skipped.');
+    assert.equal(describeStepsNotDone({ failed: ['a'], rejected: [], skipped: [] }), 'Step a failed.');
+    assert.equal(describeStepsNotDone({ failed: [], rejected: [], skipped: ['b', 'c'] }), 'Steps b, c were skipped.');
+    assert.equal(describeStepsNotDone({ failed: ['a', 'd'], rejected: [], skipped: ['b'] }), 'Steps a, d failed; step b was skipped.');
+    assert.equal(describeStepsNotDone({ failed: [], rejected: ['r', 's'], skipped: ['b'] }), 'Steps r, s were rejected by you; step b was skipped.');
   });
 });

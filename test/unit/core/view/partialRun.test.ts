@@ -35,7 +35,7 @@ describe('a run that went to its end with steps not done, in every view', () => 
     const summary = runSummary(partial);
     assert.equal(partial.status, 'partial');
     assert.equal(summary.headline, 'finished with 1 failed and 1 skipped in 5.0 s: 0 of 3 steps completed, 1 skipped as planned.');
-    assert.deepEqual(summary.notDone, { failed: ['test'], skipped: ['fix'] });
+    assert.deepEqual(summary.notDone, { failed: ['test'], rejected: [], skipped: ['fix'] });
     assert.deepEqual(
       summary.steps.map((step) => [step.id, step.status, step.line]),
       [
@@ -128,5 +128,35 @@ describe('a run that went to its end with steps not done, in every view', () => 
     assert.match(fix?.description ?? '', / · not needed/);
     assert.match(fix?.tooltip ?? '', /Reason: `pytest` passed, nothing to fix/);
     assert.match(planMarkdown(testAndFix, green), /\*\*fix\*\* Fix the failure \(agent: default\) — not needed/);
+  });
+
+  it('a step whose change the user rejected is "rejected by you" in the headline, the reason, its line, the chat and the command line, never a bare "skipped"', () => {
+    const writes = makePlan([makeStep('one', { title: 'Write one.txt' }), makeStep('two', { title: 'Write two.txt' }), makeStep('after', { dependsOn: ['two'] })]);
+    const rejected: RunEventBody = { type: 'step_skipped', stepId: 'two', reason: 'Rejected by the user: too long', cause: 'rejected' };
+    const state = stateOf([
+      { type: 'run_started', plan: writes },
+      { type: 'step_started', stepId: 'one', attempt: 1 },
+      { type: 'step_completed', stepId: 'one', result: 'written' },
+      { type: 'step_started', stepId: 'two', attempt: 1 },
+      rejected,
+      { type: 'step_skipped', stepId: 'after', reason: 'dependency two was skipped: Rejected by the user: too long', cause: 'dependency' },
+      { type: 'run_completed' },
+    ]);
+    assert.equal(state.status, 'partial');
+    assert.equal(state.reason, 'Step two was rejected by you; step after was skipped.');
+    const summary = runSummary(state);
+    assert.equal(summary.headline, 'finished with 1 rejected by you and 1 skipped in 6.0 s: 1 of 3 steps completed.');
+    assert.deepEqual(summary.notDone, { failed: [], rejected: ['two'], skipped: ['after'] });
+    assert.equal(summary.steps[1]?.line, 'rejected by you: too long');
+    assert.match(summaryText(summary).join('\n'), /^ {2}↷ two Write two\.txt: rejected by you: too long$/m);
+    assert.match(chatSummaryMarkdown(summary), /Write two\\\.txt — rejected by you\\: too long/);
+    assert.equal(chatEventMarkdown(stampEvent(rejected, 'run-1', 5, 0), (id) => id), '- ↷ two rejected by you: too long\n');
+    const bare = stateOf([
+      { type: 'run_started', plan: makePlan([makeStep('two')]) },
+      { type: 'step_skipped', stepId: 'two', reason: 'Rejected by the user', cause: 'rejected' },
+      { type: 'run_completed' },
+    ]);
+    assert.equal(runSummary(bare).steps[0]?.line, 'rejected by you');
+    assert.equal(bare.reason, 'Step two was rejected by you.');
   });
 });
