@@ -19,6 +19,7 @@ export function renderSummary(summary: RunSummaryView, send: (message: WebviewTo
             ${summary.stepLines.map((step) => html`<li>
                 <span class="mono">${step.id}</span> ${step.title}: <span class=${step.status === 'failed' ? 'error' : ''}>${step.line}</span>
                 ${step.earlier === undefined ? nothing : html`<br /><span class="muted">${step.earlier}</span>`}
+                ${step.checks === undefined ? nothing : html`<br /><span class="step-check-outcomes">Checks: ${step.checks}</span>`}
               </li>`)}
             ${summary.moreSteps > 0 ? html`<li class="muted">… and ${summary.moreSteps} more steps</li>` : nothing}
           </ul>`

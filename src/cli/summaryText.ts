@@ -37,6 +37,7 @@ export function summaryText(summary: RunSummary): string[] {
       const line = listed.has(step.id) ? `${step.line.split(':')[0]} (see Failures)` : step.line;
       lines.push(`  ${statusMark[step.status]} ${label}: ${line}`);
       if (step.earlier !== undefined) lines.push(`      ${step.earlier}`);
+      if (step.checks !== undefined) lines.push(`      checks: ${step.checks}`);
     }
     if (summary.moreSteps > 0) lines.push(`  … and ${summary.moreSteps} more step${summary.moreSteps === 1 ? '' : 's'} (see them all with --json)`);
   }

@@ -265,7 +265,8 @@ export interface RunSummaryView {
   headline: string;
   /** What each step produced, or why it failed or was skipped: one bounded line per step, the plan's first steps. */
   /** `earlier`: a step completed after a failed attempt says why that attempt failed. */
-  stepLines: { id: string; title: string; status: StepStatusView; line: string; earlier?: string }[];
+  /** `checks`: how its checks and verification ended, each passed or failed with the check (see the core's `runSummary`). */
+  stepLines: { id: string; title: string; status: StepStatusView; line: string; earlier?: string; checks?: string }[];
   /** Steps left out of `stepLines`. */
   moreSteps: number;
   /** Failed steps with their error and diagnosis (bounded), the first ones. */

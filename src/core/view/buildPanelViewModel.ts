@@ -394,6 +394,7 @@ function summaryView(source: RunSource, durationMs: number): RunSummaryView {
       status: step.status,
       line: step.line,
       ...(step.earlier === undefined ? {} : { earlier: step.earlier }),
+      ...(step.checks === undefined ? {} : { checks: step.checks }),
     })),
     moreSteps: summary.moreSteps,
     failures: summary.failures.map((failure) => ({ ...failure })),

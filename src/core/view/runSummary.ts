@@ -7,11 +7,13 @@ import { oneLine } from '../text/oneLine';
 import { valueText } from '../text/valueText';
 import { describeStepProgress, stepProgress, type StepProgress } from '../../shared/stepProgress';
 import { stepsNotDone, type StepsNotDone } from '../engine/stepsNotDone';
-import { notNeededLabel, stepStatusLabels } from '../../shared/stepStatusLabels';
+import { notNeededLabel, rejectedLabel, rejectionDetail, stepStatusLabels } from '../../shared/stepStatusLabels';
 import { formatDuration } from './stepStatusView';
+import { describeCheck } from '../plan/describeCheck';
+import type { Step } from '../plan/planSchema';
 
 /** Most characters of a step's one line, and of a failure's error or diagnosis. */
-export const summaryLimits = { line: 160, failure: 600, reason: 600, files: 50, steps: 100, failures: 20 } as const;
+export const summaryLimits = { line: 160, checks: 400, failure: 600, reason: 600, files: 50, steps: 100, failures: 20 } as const;
 
 /**
  * One step in the summary: what it produced (completed), why it failed or was skipped, or
@@ -29,6 +31,12 @@ export interface StepSummaryLine {
    * `summaryLimits.line` characters.
    */
   earlier?: string;
+  /**
+   * How the step's checks and verification predicate ended after its last attempt that ran them, each passed or
+   * failed with the check in words and, when it failed, what was found: "passed: file exists a.ts; failed: command
+   * npm test exits 0 (exit code 1)". One line of at most `summaryLimits.checks` characters; absent when none ran.
+   */
+  checks?: string;
 }
 
 /** A step that failed: its error and, when verification failed, the diagnosis. Each at most `summaryLimits.failure` characters. */
@@ -103,12 +111,14 @@ export function runSummary(state: RunState, extras: RunSummaryExtras = {}): RunS
   const steps = planSteps.slice(0, summaryLimits.steps).map((step, index): StepSummaryLine => {
     const stepState = stepStates[index]!;
     const earlier = earlierFailure(stepState);
+    const checks = checksLine(step, stepState);
     return {
       id: step.id,
       title: oneLine(step.title, summaryLimits.line),
       status: failedThenSkipped(stepState) ? 'failed' : stepState.status,
       line: oneLine(`${stepLine(stepState)}${filesLine(step.writes, stepState.filesChanged, extras.undoneSteps?.has(step.id) === true)}`, summaryLimits.line),
       ...(earlier === undefined ? {} : { earlier }),
+      ...(checks === undefined ? {} : { checks }),
     };
   });
   const failed = planSteps.flatMap((step, index) => {
@@ -179,10 +189,11 @@ function headlineOf(summary: Omit<RunSummary, 'headline'>, changedCount: number)
   return `${lead} in ${formatDuration(summary.durationMs)}: ${parts.join('; ')}.`;
 }
 
-/** "1 failed and 2 skipped", "1 failed", "2 skipped". */
+/** "1 failed and 2 skipped", "1 failed", "1 rejected by you and 2 skipped". */
 function describeNotDoneCounts(notDone: StepsNotDone): string {
   const counts = [
     ...(notDone.failed.length > 0 ? [`${notDone.failed.length} failed`] : []),
+    ...(notDone.rejected.length > 0 ? [`${notDone.rejected.length} ${rejectedLabel}`] : []),
     ...(notDone.skipped.length > 0 ? [`${notDone.skipped.length} skipped`] : []),
   ];
   return counts.join(' and ');
@@ -190,7 +201,7 @@ function describeNotDoneCounts(notDone: StepsNotDone): string {
 
 /** A partial run's steps after its lead names what is not done: "1 of 3 steps completed", and the steps skipped as planned. */
 function describeDone(progress: StepProgress, notDone: StepsNotDone): string {
-  const asPlanned = progress.skipped - notDone.skipped.length;
+  const asPlanned = progress.skipped - notDone.skipped.length - notDone.rejected.length;
   const notNeeded = progress.notNeeded > 0 ? `, ${progress.notNeeded} ${notNeededLabel}` : '';
   return `${progress.completed} of ${progress.total} step${progress.total === 1 ? '' : 's'} completed${asPlanned > 0 ? `, ${asPlanned} skipped as planned` : ''}${notNeeded}`;
 }
@@ -204,6 +215,24 @@ function filesLine(planned: readonly string[] | undefined, changed: readonly str
   if (changed === undefined || changed.length === 0) return '';
   const unplanned = planned === undefined ? [] : changed.filter((path) => !inWriteScope(path, planned));
   return ` · changed ${changed.join(', ')}${unplanned.length > 0 ? ` (not planned: ${unplanned.join(', ')})` : ''}${undone ? ', since undone' : ''}`;
+}
+
+/**
+ * The outcomes of `step`'s checks (`state.checks`, in the step's order) and of its verification predicate: the
+ * predicate passed when the step completed, failed when a verification failure is what ended it.
+ */
+function checksLine(step: Step, state: RunState['steps'][string]): string | undefined {
+  const outcomes = (state.checks ?? []).map((result, index) => {
+    const check = step.checks?.[index];
+    const what = check === undefined ? result.kind : describeCheck(check);
+    return result.passed ? `passed: ${what}` : `failed: ${what} (${head(result.detail)})`;
+  });
+  if (step.verification !== undefined && (state.checks ?? []).every((result) => result.passed)) {
+    const predicate = `verification ${step.verification}`;
+    if (state.status === 'completed') outcomes.push(`passed: ${predicate}`);
+    else if (state.diagnosis !== undefined && state.status !== 'skipped') outcomes.push(`failed: ${predicate} (${head(state.diagnosis)})`);
+  }
+  return outcomes.length === 0 ? undefined : oneLine(outcomes.join('; '), summaryLimits.checks);
 }
 
 function stepLine(state: RunState['steps'][string]): string {
@@ -222,6 +251,10 @@ function stepLine(state: RunState['steps'][string]): string {
       }
       // Its condition was not met (the fix of tests that passed): nothing was left to do.
       if (state.skipCause === 'condition') return oneLine(`${notNeededLabel}: ${head(state.reason ?? 'its condition is not met')}`, summaryLimits.line);
+      if (state.skipCause === 'rejected') {
+        const detail = rejectionDetail(state.reason);
+        return oneLine(detail === '' ? rejectedLabel : `${rejectedLabel}: ${head(detail)}`, summaryLimits.line);
+      }
       return oneLine(`skipped: ${head(state.reason ?? state.error ?? 'no reason recorded')}`, summaryLimits.line);
     default:
       return stepStatusLabels[state.status];
