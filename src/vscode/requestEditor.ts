@@ -3,7 +3,10 @@ import * as vscode from 'vscode';
 /** The context key that shows "Plan this request" in the title of a request editor. */
 const contextKey = 'taskPlanner.requestEditor';
 
-/** The last line of a new request document; a comment, so it is left out of the request (and the tab keeps the request's first line as its title). */
+/**
+ * The first line of a new request document: a comment, so it is left out of the request. It goes above the request,
+ * so the request is the document's end and whatever is typed on after it (another bullet, another line) continues it.
+ */
 const hint = (): string =>
   vscode.l10n.t(
     '<!-- Describe the task: as many lines, lists and code blocks as you like. Then click "Plan this request" in this editor\'s title (or run "Task Planner: Plan task from the editor"). -->',
@@ -25,21 +28,25 @@ export class RequestEditors implements vscode.Disposable {
     ];
   }
 
-  /** Opens a new request document holding `text` (what was typed in the input box so far). */
+  /**
+   * Opens a new request document: the hint, then `text` (what was typed in the input box so far), the cursor at its
+   * end. Named "Task request N.md" (the first N no open document has), since an untitled document is otherwise
+   * named after its first line, the hint.
+   */
   async open(text: string): Promise<vscode.TextEditor> {
-    const content = `${text}\n\n${hint()}\n`;
-    const document = await vscode.workspace.openTextDocument({ language: 'markdown', content });
-    this.documents.add(document.uri.toString());
-    // The cursor goes after the typed text together with the opening, so no keystroke lands before it.
-    const end = document.positionAt(text.length);
-    const editor = await vscode.window.showTextDocument(document, { preview: false, selection: new vscode.Range(end, end) });
-    // An untitled document opened just after another was reverted and closed can get its
-    // name and come back with that one's old text (seen in code-server): write ours over it.
-    if (document.getText() !== content) {
-      await editor.edit((edit) => edit.replace(new vscode.Range(new vscode.Position(0, 0), document.lineAt(document.lineCount - 1).range.end), content));
-      const typedEnd = document.positionAt(text.length);
-      editor.selection = new vscode.Selection(typedEnd, typedEnd);
-    }
+    const content = `${hint()}\n\n${text}`;
+    const taken = new Set(vscode.workspace.textDocuments.map((document) => document.uri.toString()));
+    let number = 1;
+    let uri = requestUri(number);
+    while (taken.has(uri.toString())) uri = requestUri(++number);
+    const document = await vscode.workspace.openTextDocument(uri);
+    const editor = await vscode.window.showTextDocument(document, { preview: false });
+    // A name let go just before (a request planned and closed) can come back with that document's old text (seen in
+    // code-server): what is there is replaced.
+    await editor.edit((edit) => edit.replace(new vscode.Range(new vscode.Position(0, 0), document.lineAt(document.lineCount - 1).range.end), content));
+    const end = document.positionAt(document.getText().length);
+    editor.selection = new vscode.Selection(end, end);
+    editor.revealRange(new vscode.Range(end, end));
     this.updateContext(editor);
     return editor;
   }
@@ -67,6 +74,11 @@ export class RequestEditors implements vscode.Disposable {
   private updateContext(editor: vscode.TextEditor | undefined): void {
     void vscode.commands.executeCommand('setContext', contextKey, editor !== undefined && this.isRequest(editor.document));
   }
+}
+
+/** The untitled Markdown document "Task request N.md". */
+function requestUri(number: number): vscode.Uri {
+  return vscode.Uri.from({ scheme: 'untitled', path: vscode.l10n.t('Task request {0}.md', number) });
 }
 
 /**
