@@ -8,6 +8,9 @@ import { errorMessage } from '../shared/errorMessage';
 import { connectMcpServer, type McpConnection, type McpConnectionOptions } from './mcpConnection';
 import { checkEnvFileBeforeStart } from './mcpEnvFile';
 
+/** Why a server whose start was under way when the servers were stopped is not running. */
+const stoppedReason = 'the MCP servers were stopped while it was starting (their configuration changed); it starts again with the next planning or run.';
+
 /** Where a configured server stands. */
 export type McpServerState =
   | { state: 'not started' }
@@ -64,6 +67,8 @@ export class McpServers {
   private readonly inputs = new Map<string, Promise<string | undefined>>();
   private starting: Promise<void> | undefined;
   private cachedTools: Tool[] | undefined;
+  /** Set by `stopAll`: a start still under way (waiting for the user's answer, or connecting) ends without a server. */
+  private stopped = false;
 
   constructor(private readonly options: McpServersOptions) {
     for (const server of options.config.servers) this.states.set(server.name, { state: 'not started' });
@@ -113,8 +118,12 @@ export class McpServers {
     return this.connections.get(name)?.stderrTail() ?? '';
   }
 
-  /** Stops every server; safe to call more than once. */
+  /**
+   * Stops every server, and every start still under way once it gets that far: none is left running (a server the
+   * user allows after this, in a question asked before, is not started). Safe to call more than once.
+   */
   async stopAll(): Promise<void> {
+    this.stopped = true;
     const running = [...this.connections.values()];
     await Promise.all(running.map((connection) => connection.stop()));
   }
@@ -146,6 +155,7 @@ export class McpServers {
       // An env file that leads out of the folder is refused before the user is asked to allow the server.
       await checkEnvFileBeforeStart(server);
       const allowed = await this.options.mayStart(server, signal);
+      if (this.stopped) throw new Error(stoppedReason);
       if (allowed !== true) {
         this.states.set(server.name, { state: 'not allowed', reason: allowed });
         return;
@@ -160,6 +170,10 @@ export class McpServers {
       }
       const resolved = resolveMcpVariables(server, values);
       const connection = await connectMcpServer(resolved, { ...this.options, log }, signal);
+      if (this.stopped) {
+        await connection.stop();
+        throw new Error(stoppedReason);
+      }
       this.connections.set(server.name, connection);
       this.cachedTools = undefined;
       this.states.set(server.name, { state: 'running', tools: connection.tools.map((tool) => tool.name) });

@@ -8,6 +8,9 @@ import { loadRuntime } from './loadRuntime';
 import type { RememberedToolCalls } from './rememberedToolCalls';
 import { readSettings } from './settings';
 
+/** How long a changed mcp.json is left to settle before it is read for problems. */
+const checkDelayMs = 300;
+
 /** Default of `taskPlanner.mcp.timeoutSeconds`. */
 const defaultTimeoutSeconds = 60;
 
@@ -28,6 +31,11 @@ export class McpHost implements vscode.Disposable {
   private readonly log = vscode.window.createOutputChannel('Task Planner MCP', { log: true });
 
   private readonly subscriptions: vscode.Disposable[];
+  /** One watcher of `.vscode/mcp.json` per workspace folder, made again when the folders change. */
+  private watchers: vscode.Disposable[] = [];
+  /** Counts the resets: a start that read the configuration before the latest reset is stale. */
+  private generation = 0;
+  private checkTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -42,11 +50,12 @@ export class McpHost implements vscode.Disposable {
         if (event.affectsConfiguration('taskPlanner.mcp')) void this.reset();
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.reset()),
-      vscode.workspace.onDidChangeWorkspaceFolders(() => void this.reset()),
-      vscode.workspace.onDidSaveTextDocument((document) => {
-        if (/[\\/]\.vscode[\\/]mcp\.json$/.test(document.uri.path)) void this.reset();
+      vscode.workspace.onDidChangeWorkspaceFolders(() => {
+        this.watchFolders();
+        void this.reset();
       }),
     ];
+    this.watchFolders();
   }
 
   /** The tools of the started servers; empty before `ensureStarted`. */
@@ -112,12 +121,37 @@ export class McpHost implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const subscription of this.subscriptions) subscription.dispose();
+    for (const subscription of [...this.subscriptions, ...this.watchers]) subscription.dispose();
+    clearTimeout(this.checkTimer);
     void this.servers?.stopAll();
     this.log.dispose();
   }
 
+  /**
+   * Watches each folder's `.vscode/mcp.json`, however it changes (saved here, written by a terminal, a checkout, another
+   * program): the servers are stopped and started again at the next planning or run, so the servers and tools
+   * follow the file without a reload. Starting again asks again for any server not allowed before as it is now (a
+   * changed command line, environment or folder is a new question); nothing starts because the file changed.
+   */
+  private watchFolders(): void {
+    for (const watcher of this.watchers) watcher.dispose();
+    this.watchers = (vscode.workspace.workspaceFolders ?? []).map((folder) => {
+      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '.vscode/mcp.json'));
+      const changed = (): void => this.fileChanged();
+      return vscode.Disposable.from(watcher, watcher.onDidCreate(changed), watcher.onDidChange(changed), watcher.onDidDelete(changed));
+    });
+  }
+
+  /** A folder's mcp.json changed: the servers are reset, and the file is read (not started) so a broken one is said now, not at the next planning. */
+  private fileChanged(): void {
+    void this.reset();
+    // One check for a burst of events (a create and a change; an editor's save in several writes).
+    clearTimeout(this.checkTimer);
+    this.checkTimer = setTimeout(() => void this.readConfig(), checkDelayMs);
+  }
+
   private async reset(): Promise<void> {
+    this.generation += 1;
     const servers = this.servers;
     this.servers = undefined;
     this.starting = undefined;
@@ -125,7 +159,10 @@ export class McpHost implements vscode.Disposable {
   }
 
   private async start(): Promise<void> {
+    const generation = this.generation;
     const config = await this.readConfig();
+    // The file changed while it was read: the start of what it holds now replaces this one.
+    if (generation !== this.generation) return this.ensureStarted();
     for (const warning of config.warnings) this.log.warn(warning);
     // A server left out (a name defined twice, say in two folders) would otherwise only be missed when a plan needs it.
     if (config.warnings.length > 0) void this.showConfigWarnings(config.warnings);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { mergeMcpConfigs, parseMcpConfig } from '../../../src/core/mcp/mcpConfig';
@@ -220,6 +220,62 @@ describe('McpServers (a real stdio server)', function () {
     } finally {
       await group.stopAll();
       await Promise.all([rm(first!, { recursive: true, force: true }), rm(second!, { recursive: true, force: true })]);
+    }
+  });
+
+  // The editor stops the servers when .vscode/mcp.json changes; a start under way then must not leave a server running
+  // that nothing stops any more (the window keeps only the servers of the file as it is now).
+  it('stopped while the user is asked to allow a server, or while it connects: it is not left running', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'mcp-stopped-'));
+    const marker = join(folder, 'started.txt');
+    // It answers two seconds after it wrote the marker: time to stop the servers while it connects.
+    const marking = { command: process.execPath, args: ['-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, String(process.pid)); setTimeout(() => require(${JSON.stringify(misbehaving)}), 2000);`] };
+    try {
+      let answer: (value: true) => void = () => undefined;
+      let questionAsked: () => void = () => undefined;
+      const question = new Promise<void>((resolve) => (questionAsked = resolve));
+      const asked = new McpServers({
+        config: parseMcpConfig({ servers: { late: marking } }, { label: 'test config', origin: 'workspace', folder }),
+        reserved: new Set(),
+        baseEnv: process.env,
+        startTimeoutMs: 20_000,
+        callTimeoutMs: 5_000,
+        mayStart: () =>
+          new Promise<true>((resolve) => {
+            answer = resolve;
+            questionAsked();
+          }),
+        inputValue: () => Promise.resolve(undefined),
+      });
+      const starting = asked.start(new AbortController().signal);
+      await question;
+      await asked.stopAll();
+      answer(true);
+      await starting;
+      assert.equal(asked.list()[0]?.state.state, 'failed');
+      assert.match((asked.list()[0]?.state as { reason: string }).reason, /stopped while it was starting/);
+      assert.deepEqual(asked.tools(), []);
+      await assert.rejects(readFile(marker, 'utf8'), /ENOENT/, 'the server was started after the servers were stopped');
+
+      const connecting = servers({ late: marking }, () => true, 'user', folder);
+      const started = connecting.start(new AbortController().signal);
+      let pid: number | undefined;
+      while (pid === undefined) pid = await readFile(marker, 'utf8').then(Number, () => undefined);
+      await connecting.stopAll();
+      await started;
+      assert.match((connecting.list()[0]?.state as { reason?: string }).reason ?? '', /stopped while it was starting/);
+      assert.deepEqual(connecting.tools(), []);
+      const alive = (): boolean => {
+        try {
+          process.kill(pid, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      while (alive()) await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      await rm(folder, { recursive: true, force: true });
     }
   });
 });
