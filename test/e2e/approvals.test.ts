@@ -9,7 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { notification, quickOpen, screenshotIfFailed } from './workbench';
+import { notification, quickOpen, runCommand, screenshotIfFailed } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'approvals');
@@ -57,6 +57,7 @@ describe('Approvals and Undo anyway in the browser workbench (plan files)', func
       name: 'approvals',
       screenshots,
       server: { userSettings: { 'files.autoSave': 'off' } },
+      viewport: { width: 1400, height: 900 },
       files: {
         'notes.txt': 'alpha\nbeta\ngamma\n',
         'plans/four.plan.json': {
@@ -101,7 +102,26 @@ describe('Approvals and Undo anyway in the browser workbench (plan files)', func
         .catch(() => assert.fail(`the diff's title bar has no ${label}`));
     }
     await shoot('1-first-of-four');
-    await page.screenshot({ path: join(screenshots, '1-title-buttons.png'), clip: { x: 860, y: 30, width: 540, height: 50 } });
+    // With the Chat view open at 1400 px the buttons must fit on the title row (their shortcuts once wrapped onto a
+    // second line and were clipped): one row, inside the window, the shortcuts in their tooltips.
+    await runCommand(page, 'Toggle Secondary Side Bar Visibility');
+    await page.locator('.part.auxiliarybar').waitFor({ state: 'visible', timeout: 30_000 });
+    await page.waitForTimeout(500);
+    await shoot('1-title-buttons-chat-open');
+    const tab = await page.locator('.editor-group-container.active .tab.active').first().boundingBox();
+    for (const label of ['Approve', 'Reject', 'Reject with feedback', 'Approve the rest']) {
+      const item = titleAction(label).locator('xpath=..');
+      const box = await item.boundingBox();
+      assert.ok(box && tab, `no box for ${label}`);
+      assert.ok(box.height <= 28, `${label} takes ${box.height} px: it wraps onto a second line`);
+      assert.ok(box.y >= tab.y - 2 && box.y + box.height <= tab.y + tab.height + 2, `${label} is not on the title row: ${JSON.stringify(box)}`);
+      assert.ok(box.x + box.width <= 1400, `${label} is clipped at the window's edge: ${JSON.stringify(box)}`);
+    }
+    assert.match((await titleAction('Approve').getAttribute('aria-label')) ?? '', /Ctrl\+Alt\+Y/, 'the shortcut is not in the tooltip');
+    assert.match((await titleAction('Reject').getAttribute('aria-label')) ?? '', /Ctrl\+Alt\+N/, 'the shortcut is not in the tooltip');
+    await page.screenshot({ path: join(screenshots, '1-title-buttons.png'), clip: { x: 300, y: 30, width: 1100, height: 50 } });
+    await runCommand(page, 'Toggle Secondary Side Bar Visibility');
+    await page.locator('.part.auxiliarybar').waitFor({ state: 'hidden', timeout: 30_000 });
     await titleAction('Approve').click();
     await waitForDiff(/^two\.txt .*S2/);
     await shoot('2-second');
