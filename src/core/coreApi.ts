@@ -94,8 +94,8 @@ export { buildStepPrompt, stepPromptHead, stepPromptSectionOrder } from './agent
 export { createBudgetTracker, BudgetExceededError } from './llm/budget';
 export type { BudgetLimits, BudgetUsage, BudgetExhaustion, BudgetTracker } from './llm/budget';
 export { executeWithReplanning, resumeWithReplanning } from './replan/executeWithReplanning';
-export type { ReplanOptions, ReplanRecord } from './replan/executeWithReplanning';
-export type { TrialRecord } from './replan/trialHistory';
+export type { ReplanOptions } from './replan/executeWithReplanning';
+export type { ReplanRecord, TrialRecord } from './engine/replanRecord';
 export { readCapabilities } from './capabilities/readCapabilities';
 export type { ReadCapabilitiesOptions, SkillFolder } from './capabilities/readCapabilities';
 export { emptyCatalogue, capabilityLimits } from './capabilities/capabilityCatalogue';

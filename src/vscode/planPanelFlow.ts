@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import type { EstimateSetup } from '../core/view/panelSession';
 import type { CapabilityCatalogue } from '../core/capabilities/capabilityCatalogue';
-import type { ReplanRecord } from '../core/replan/executeWithReplanning';
 import type { Critique } from '../core/plan/critiquePlan';
 import type { Plan } from '../core/plan/planSchema';
 import type { ApprovalSetting } from '../core/plan/stepApproval';
@@ -148,8 +147,7 @@ export function createPlanPanelFlow(deps: PlanPanelFlowDeps): PlanPanelFlow {
       panel.endRun();
       try {
         const changedFiles = await runs.changedFiles(result.runId);
-        // The engine keeps repairs opaque; executeWithReplanning, which the controller runs, fills them.
-        const replans = result.metadata.replanHistory as ReplanRecord[];
+        const replans = result.metadata.replanHistory;
         panel.setRunDetails(result.runId, { changedFiles, replans, ...(result.metadata.llmUsage ? { usage: result.metadata.llmUsage } : {}) });
       } catch (error) {
         log.warn(`Plan panel: could not read what run ${result.runId} changed: ${errorMessage(error)}`);

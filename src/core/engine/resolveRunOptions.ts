@@ -1,52 +1,41 @@
 import { randomUUID } from 'node:crypto';
 import { resolveAgentLimits } from '../agent/agentLimits';
 import type { Plan } from '../plan/planSchema';
-import type { Logger, WorkspaceFs } from '../ports';
 import type { Tool, ToolRegistry } from '../tools/tool';
-import { emptyCatalogue } from '../capabilities/capabilityCatalogue';
-import { defaultBackoff } from './failurePolicy';
+import { bareEnvironment, type RunEnvironment } from './runEnvironment';
+import { runPolicyOf, type RunPolicy } from './runPolicy';
 import type { ResolvedRunOptions, RunOptions } from './runOptions';
-import { deferAllInteraction } from './stepInteraction';
 
-const defaultMaxConcurrency = 4;
-const defaultPredicateTimeoutMs = 1000;
 const minSnapshotEvery = 256;
 
-/** Fills every default of `RunOptions` (documented there) for `plan`. */
+/**
+ * The whole environment of `options`: what it gives, the null object of `bareEnvironment`
+ * for what it leaves out.
+ */
+export function runEnvironmentOf(options: RunOptions): RunEnvironment {
+  const bare = bareEnvironment(options.clock);
+  const given = Object.fromEntries(Object.entries(options).filter(([key, value]) => value !== undefined && Object.hasOwn(bare, key)));
+  return { ...bare, ...given, tools: toRegistry(options.tools ?? []) };
+}
+
+/** Every default of `RunOptions` filled (`bareEnvironment`, `defaultRunPolicy`), as the engine reads them, for `plan`. */
 export function resolveRunOptions(plan: Plan, options: RunOptions): ResolvedRunOptions {
-  const maxConcurrency = Math.max(1, Math.floor(options.maxConcurrency ?? defaultMaxConcurrency));
-  if (!Number.isFinite(maxConcurrency)) throw new Error(`maxConcurrency must be a finite number of at least 1, got ${String(options.maxConcurrency)}.`);
+  const environment = runEnvironmentOf(options);
+  const policy: RunPolicy = runPolicyOf(options);
+  const { retryBaseDelayMs, retryMaxDelayMs, maxTotalReplans: _total, maxReplanAttempts: _perStep, replanCooldownMs: _cooldown, ...settings } = policy;
+  const maxConcurrency = Math.max(1, Math.floor(policy.maxConcurrency));
+  if (!Number.isFinite(maxConcurrency)) throw new Error(`maxConcurrency must be a finite number of at least 1, got ${String(policy.maxConcurrency)}.`);
+  const { llm, budget } = environment;
   return {
+    ...environment,
+    ...settings,
     plan,
-    tools: toRegistry(options.tools ?? []),
-    stepRunner: options.stepRunner,
-    llm: options.llm && options.budget ? options.budget.wrap(options.llm) : options.llm,
-    models: options.models ?? {},
-    agentLimits: resolveAgentLimits(options.agentLimits),
-    reviewCriticalSteps: options.reviewCriticalSteps ?? false,
-    interaction: options.interaction ?? deferAllInteraction,
+    llm: llm && budget ? budget.wrap(llm) : llm,
+    agentLimits: resolveAgentLimits(policy.agentLimits),
     maxConcurrency,
-    clock: options.clock,
-    store: options.store,
-    workspace: options.workspace ?? missingWorkspace,
-    approvalPolicy: options.approvalPolicy ?? 'writesAndCommands',
-    strategy: options.strategy ?? 'react',
-    capabilities: options.capabilities ?? emptyCatalogue,
-    commandRunner: options.commandRunner,
-    allowedCommands: options.allowedCommands,
-    diagnostics: options.diagnostics,
+    backoff: { baseDelayMs: retryBaseDelayMs, maxDelayMs: retryMaxDelayMs },
+    snapshotEvery: Math.max(1, policy.snapshotEvery === 'planSize' ? Math.max(minSnapshotEvery, 2 * plan.steps.length) : policy.snapshotEvery),
     checkCommands: options.checkCommands,
-    checkpoints: options.checkpoints,
-    stepEpilogue: options.stepEpilogue,
-    logger: options.logger ?? silentLogger,
-    backoff: {
-      baseDelayMs: options.retryBaseDelayMs ?? defaultBackoff.baseDelayMs,
-      maxDelayMs: options.retryMaxDelayMs ?? defaultBackoff.maxDelayMs,
-    },
-    predicateTimeoutMs: options.predicateTimeoutMs ?? defaultPredicateTimeoutMs,
-    snapshotEvery: Math.max(1, options.snapshotEvery ?? Math.max(minSnapshotEvery, 2 * plan.steps.length)),
-    stepCost: options.stepCost,
-    noModelHint: options.noModelHint ?? 'Set up a model, or change the step to one you do yourself.',
   };
 }
 
@@ -62,22 +51,3 @@ export function toRegistry(tools: ToolRegistry | readonly Tool[]): ToolRegistry 
   const byName = new Map((tools as readonly Tool[]).map((tool) => [tool.name, tool]));
   return { names: () => [...byName.keys()], get: (name) => byName.get(name) };
 }
-
-const silentLogger: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
-
-const refuse = (): Promise<never> =>
-  Promise.reject(
-    new Error(
-      'This run has no workspace folder, so tools cannot reach files: open a folder (or give the command line --workspace DIR), then run the plan again.',
-    ),
-  );
-
-const missingWorkspace: WorkspaceFs = {
-  rootLabel: '(no workspace)',
-  readText: refuse,
-  writeText: refuse,
-  delete: refuse,
-  createDirectory: refuse,
-  list: refuse,
-  stat: refuse,
-};

@@ -1,6 +1,7 @@
 import type { ApprovalDecision, ApprovalRequest, ClarificationRequest, ManualStepOutcome, ManualStepRequest, ReviewDecision, ReviewRequest } from '../ports';
 import type { CheckKind, Plan, Step } from '../plan/planSchema';
 import type { BudgetUsage } from '../llm/budget';
+import type { ReplanRecord } from './replanRecord';
 import { runStatuses, stepStatuses, type RequestKind, type RunStatus, type SkipCause, type StepStatus } from '../../shared/vocabulary';
 import type { AskedKind } from '../tools/deferral';
 import type { AgentChanges } from '../text/agentChanges';
@@ -184,8 +185,8 @@ export interface RunState {
    * state `executeWithReplanning`'s events fold to, not in a journal's.
    */
   replacedSteps?: ReplacedStep[];
-  /** In a repair run, the repairs that led to it (`ReplanRecord`s of `executeWithReplanning`), from its `run_started`. */
-  replanHistory?: unknown[];
+  /** In a repair run, the repairs that led to it (made by `executeWithReplanning`), from its `run_started`. */
+  replanHistory?: ReplanRecord[];
 }
 
 interface EventBase {
@@ -218,7 +219,7 @@ type Compaction = 'append' | 'llm' | 'fallback';
 export type RunEvent = EventBase &
   (
     /** `replanHistory`: in a repair run started by `executeWithReplanning`, the repairs that led to it (journaled so a resumed run reports them). */
-    | { type: 'run_started'; plan: Plan; replanHistory?: unknown[] }
+    | { type: 'run_started'; plan: Plan; replanHistory?: ReplanRecord[] }
     /** `warnings`: answers given to `resumeRun` that matched no pending request and were not used. */
     | { type: 'run_resumed'; supplied: SuppliedAnswers; journalWarning?: string; warnings?: string[] }
     /** How the run's plan was made (`PlanOrigin`), right after `run_started` when the host planned it from a request. */

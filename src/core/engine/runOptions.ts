@@ -1,12 +1,12 @@
-import type { PlanningStrategy } from '../session/planningPrompt';
-import type { CapabilityCatalogue } from '../capabilities/capabilityCatalogue';
 import type { AgentLimits } from '../agent/agentLimits';
-import type { BudgetTracker, BudgetUsage } from '../llm/budget';
-import type { ModelRoles } from '../llm/modelRoles';
+import type { BudgetUsage } from '../llm/budget';
 import type { Plan, Step } from '../plan/planSchema';
-import type { Clock, Interaction, LlmClient, Logger, RunStore, WorkspaceFs, CheckpointStore, CommandAllowList, CommandRunner, Diagnostics } from '../ports';
+import type { Clock, Interaction } from '../ports';
 import type { CheckCommandConsent } from './checkCommandConsent';
-import type { ApprovalPolicy, Tool, ToolContext, ToolRegistry } from '../tools/tool';
+import type { Tool, ToolContext, ToolRegistry } from '../tools/tool';
+import type { ReplanRecord } from './replanRecord';
+import type { RunEnvironment } from './runEnvironment';
+import type { RunPolicy } from './runPolicy';
 import type { ManualAnswer, PendingRequest, PlanOrigin, RunEvent, RunState, RunStatus, StepState } from './runEvents';
 
 /** What `stepRunner` receives for one attempt of an `agent` or `synthesis_gate` step. */
@@ -47,109 +47,41 @@ export type StepRunner = (step: Step, ctx: StepRunnerContext) => Promise<unknown
  */
 export type StepEpilogue = (step: Step, tools: ToolContext, signal: AbortSignal) => Promise<void> | undefined;
 
-/** Options of `runPlan` (docs/architecture.md §11). Durations in milliseconds. */
-export interface RunOptions {
-  /** Tools `tool` steps may call. */
-  tools?: ToolRegistry | readonly Tool[];
-  /**
-   * Runs `agent` and `synthesis_gate` steps; takes priority over `llm`. Without either,
-   * such steps fail with a clear message.
-   */
-  stepRunner?: StepRunner;
-  /**
-   * The model that runs `agent` steps (a tool-calling loop with the agent's prompt and
-   * tools) and `synthesis_gate` steps (one condensing call) when no `stepRunner` is given.
-   */
-  llm?: LlmClient;
-  /**
-   * The model of each role on `llm`'s endpoint (`modelRoles.ts`): `agent` runs agent steps
-   * and gates (a step's own `model` first), `reviewer` reviews results, `compaction` condenses
-   * the rolling summary, `planner` designs repair plans. Absent roles use `llm.model`.
-   */
-  models?: ModelRoles;
-  /**
-   * Counts every call of `llm` against the run's limits (docs/architecture.md §5). When a limit is
-   * reached, the step about to call the model pauses with a `budget` request and the run
-   * ends `waiting`; `budget.raise(...)` and `resumeRun` continue it (usage recorded in the
-   * journal is seeded back into the tracker on resume). Absent: no limits.
-   */
-  budget?: BudgetTracker;
-  /** Limits of agent steps and gates; defaults in `defaultAgentLimits`. */
-  agentLimits?: Partial<AgentLimits>;
-  /**
-   * Critical agent steps without a `review` of their own get a model's review of their
-   * result after their verification passed (one more call each, counted in the budget).
-   * Default false.
-   */
-  reviewCriticalSteps?: boolean;
-  /** The user; without it every request is deferred and the run ends `waiting`. */
-  interaction?: Interaction;
-  /** Steps running at once, awaiting steps included; default 4, at least 1. */
-  maxConcurrency?: number;
-  /**
-   * What to tell the user when an `agent` or `synthesis_gate` step has neither `stepRunner`
-   * nor `llm`, in the host's words (the editor names its command, the CLI its flags);
-   * default "Set up a model, or change the step to one you do yourself."
-   */
-  noModelHint?: string;
+/**
+ * What one run is given besides its environment and its policy. Absent: no cancellation
+ * signal, no completed results, not a repair run, not planned from a request, each check
+ * command asks, a new run id.
+ */
+export interface RunInputs {
   /** Aborting it cancels the run, like `RunHandle.cancel()`. */
   signal?: AbortSignal;
-  /**
-   * Time and waiting (retry backoff, durations, run ids). The core has no timers of its
-   * own: hosts give `timerClock` (src/node), whose entry point `dist/core.js` defaults it.
-   */
-  clock: Clock;
-  /** Where events are journaled; without it the run cannot be resumed. */
-  store?: RunStore;
   /** Results of steps that count as completed before the run starts (not re-run). */
   initialResults?: Record<string, unknown>;
   /**
    * The repairs that led to this run, when it is a repair run (`executeWithReplanning` sets
    * it): journaled with its start, and reported in `metadata` when the run is resumed.
    */
-  replanHistory?: readonly unknown[];
+  replanHistory?: readonly ReplanRecord[];
   /** How the plan was made, when the host planned it from a request: journaled as `plan_generated` right after the start. */
   planOrigin?: PlanOrigin;
-  /** The workspace tools act on; tools fail clearly without one. */
-  workspace?: WorkspaceFs;
-  /** Default `'writesAndCommands'`. */
-  approvalPolicy?: ApprovalPolicy;
-  /** How agents are guided to work (the planning strategy's section of their prompt); default `'react'`. */
-  strategy?: PlanningStrategy;
-  /** The workspace's instructions and skills (`readCapabilities`); agent steps get theirs in their prompt. Default: none. */
-  capabilities?: CapabilityCatalogue;
-  /** Runs `run_command`'s processes (e.g. `createNodeCommandRunner(root)`), and the `command` checks through it. */
-  commandRunner?: CommandRunner;
-  /** The user's command allow rules: a command (or check command) one of them allows runs without asking. */
-  allowedCommands?: CommandAllowList;
-  /** The editor's error diagnostics, for `no_new_diagnostics` checks; without it such checks fail as not available. */
-  diagnostics?: Diagnostics;
   /**
    * The user's answer at Start to the plan's check commands (`planCheckCommands`): allowed
    * ones run without asking, declined ones fail as not allowed. Absent, or for a command not
    * listed: each check command asks like `run_command`.
    */
   checkCommands?: CheckCommandConsent;
-  /** Where file tools checkpoint previous content, so the run can be undone. */
-  checkpoints?: CheckpointStore;
-  /** What the host does as each step completes (see `StepEpilogue`); default nothing. */
-  stepEpilogue?: StepEpilogue;
-  logger?: Logger;
-  /** Source of run ids; default a random UUID-based id. */
+  /** Source of run ids; default `run-<base36 time>-<8 hex>`. */
   idSource?: () => string;
-  /** Backoff before retry n+1: `retryBaseDelayMs · 2^(n−1)`, capped by `retryMaxDelayMs`. Defaults 1000 and 30000. */
-  retryBaseDelayMs?: number;
-  retryMaxDelayMs?: number;
-  /** Time limit of each `verification`/`when` predicate; default 1000. */
-  predicateTimeoutMs?: number;
-  /** Events between snapshots; default max(256, 2 × steps). */
-  snapshotEvery?: number;
-  /**
-   * Relative cost of a step for prioritising (longest remaining path); default 1 per step.
-   * Give estimated durations when known.
-   */
-  stepCost?: (step: Step) => number;
 }
+
+/**
+ * Options of `runPlan` (docs/architecture.md §11): the run's inputs, its `RunEnvironment` and
+ * its `RunPolicy`, whole (what a host gives) or in part: what is left out is the null
+ * object of `bareEnvironment` and the default of `defaultRunPolicy`. `tools` may be a list.
+ */
+export type RunOptions = RunInputs &
+  Partial<Omit<RunEnvironment, 'clock' | 'tools'>> &
+  Partial<RunPolicy> & { clock: Clock; tools?: ToolRegistry | readonly Tool[] };
 
 /**
  * Extra options of `resumeRun`: answers to the run's pending requests, by step id. An
@@ -183,7 +115,7 @@ export interface RunMetadata {
   /** Attempts started across all steps. */
   executionAttempts: number;
   replanCount: number;
-  replanHistory: unknown[];
+  replanHistory: ReplanRecord[];
   /** Steps that failed under a `replan` policy, for `executeWithReplanning`. */
   replanRequests: string[];
   /** Why the run failed or was cancelled. */
@@ -205,33 +137,16 @@ export interface RunHandle {
   state(): RunState;
 }
 
-/** The plan a run executes, with options resolved to their defaults. */
-export interface ResolvedRunOptions {
-  plan: Plan;
-  tools: ToolRegistry;
-  stepRunner: StepRunner | undefined;
-  llm: LlmClient | undefined;
-  models: ModelRoles;
-  agentLimits: AgentLimits;
-  reviewCriticalSteps: boolean;
-  interaction: Interaction;
-  maxConcurrency: number;
-  clock: Clock;
-  store: RunStore | undefined;
-  workspace: WorkspaceFs;
-  approvalPolicy: ApprovalPolicy;
-  strategy: PlanningStrategy;
-  capabilities: CapabilityCatalogue;
-  commandRunner: CommandRunner | undefined;
-  allowedCommands: CommandAllowList | undefined;
-  diagnostics: Diagnostics | undefined;
-  checkCommands: CheckCommandConsent | undefined;
-  checkpoints: CheckpointStore | undefined;
-  stepEpilogue: StepEpilogue | undefined;
-  logger: Logger;
-  backoff: { baseDelayMs: number; maxDelayMs: number };
-  predicateTimeoutMs: number;
-  snapshotEvery: number;
-  stepCost: ((step: Step) => number) | undefined;
-  noModelHint: string;
-}
+/**
+ * The plan a run executes with its whole environment and policy, as the engine reads them:
+ * `llm` counted by the budget, the backoff as one object, `snapshotEvery` a number, the
+ * agent limits resolved.
+ */
+export type ResolvedRunOptions = RunEnvironment &
+  Omit<RunPolicy, 'retryBaseDelayMs' | 'retryMaxDelayMs' | 'snapshotEvery' | 'agentLimits' | 'maxTotalReplans' | 'maxReplanAttempts' | 'replanCooldownMs'> & {
+    plan: Plan;
+    agentLimits: AgentLimits;
+    backoff: { baseDelayMs: number; maxDelayMs: number };
+    snapshotEvery: number;
+    checkCommands: CheckCommandConsent | undefined;
+  };

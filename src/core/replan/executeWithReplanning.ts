@@ -9,7 +9,8 @@ import type { Plan } from '../plan/planSchema';
 import type { LlmClient } from '../ports';
 import { withModel } from '../llm/modelRoles';
 import { requestRepairPlan } from './requestRepairPlan';
-import { createTrialCollector, describeApproach, type TrialRecord } from './trialHistory';
+import { createTrialCollector, describeApproach } from './trialHistory';
+import type { ReplanRecord, TrialRecord } from '../engine/replanRecord';
 import { errorMessage } from '../../shared/errorMessage';
 
 /** Limits and hooks of `executeWithReplanning`. */
@@ -30,26 +31,6 @@ export interface ReplanOptions {
    * (stamped with the failed run's id, the next `seq` and the clock's time; not journaled).
    */
   onEvent?: (event: RunEvent) => void;
-}
-
-/** One repair, as kept in `RunMetadata.replanHistory`. Times in ms since the epoch. */
-export interface ReplanRecord {
-  /** 1-based. */
-  replan: number;
-  /** The run that failed and the steps that asked for the repair. */
-  failedRunId: string;
-  stepIds: string[];
-  reason: string;
-  startedAt: number;
-  endedAt: number;
-  /** Steps kept from earlier runs (not re-run) and steps the repair plan added or changed. */
-  keptStepIds: string[];
-  newStepIds: string[];
-  /** Whether the repair plan was sent back once with its validation errors. */
-  repaired: boolean;
-  planVersion: number;
-  /** The trial history the replanner was given (every earlier failed attempt). */
-  trials: TrialRecord[];
 }
 
 /**
@@ -124,8 +105,8 @@ async function replanLoop(
     },
   });
   // A resumed repair run brings the repairs before it: they count against the limits and their trials go to the replanner.
-  const adoptEarlierRepairs = (earlier: readonly unknown[] | undefined): void => {
-    const records = (earlier ?? []) as ReplanRecord[];
+  const adoptEarlierRepairs = (earlier: readonly ReplanRecord[] | undefined): void => {
+    const records = earlier ?? [];
     history.push(...records);
     trials.push(...(records.at(-1)?.trials ?? []));
     for (const record of records) for (const id of record.stepIds) perStep.set(id, (perStep.get(id) ?? 0) + 1);

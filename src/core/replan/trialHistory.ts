@@ -1,15 +1,6 @@
+import type { TrialRecord } from '../engine/replanRecord';
 import type { RunEvent } from '../engine/runEvents';
-import type { TrialInfo } from '../planner/prompts/replanPrompt';
 import type { Plan, Step } from '../plan/planSchema';
-
-/**
- * One failed attempt of a step, as the replanner is told about it (`output` cut to its last
- * `maxOutputChars` characters); `time` in ms since the epoch.
- */
-export interface TrialRecord extends TrialInfo {
-  title: string;
-  durationMs: number;
-}
 
 const maxOutputChars = 4_000;
 

@@ -25,7 +25,7 @@ import { visibleControls } from '../text/visibleDirection';
 import { oneLine } from '../text/oneLine';
 import type { Diagnostic, Plan, PlanBasis, Step } from '../plan/planSchema';
 import { performedBy } from '../plan/stepKindTraits';
-import type { ReplanRecord } from '../replan/executeWithReplanning';
+import type { ReplanRecord } from '../engine/replanRecord';
 import { stepApproval, type ApprovalSetting, type StepApproval } from '../plan/stepApproval';
 import type { ToolRegistry } from '../tools/tool';
 import { diffPlans } from './planDiff';

@@ -3,6 +3,7 @@ import { failurePolicies } from '../../../shared/vocabulary';
 import type { LlmMessage } from '../../llm/llmTypes';
 import { truncateToTokens } from '../../llm/tokenCount';
 import type { PlannerToolInfo } from './planningPrompt';
+import type { TrialInfo } from '../../engine/replanRecord';
 import { valueText } from '../../text/valueText';
 import { plannerSkillCatalogue, type SkillSummary } from '../../capabilities/plannerCatalogue';
 import type { Instruction } from '../../capabilities/capabilityCatalogue';
@@ -18,24 +19,6 @@ export interface FailedStepInfo {
   output: string;
   /** What its last attempt returned when its verification failed (the command's result, the agent's answer). */
   result?: unknown;
-}
-
-/** One entry of the trial history, as rendered (see `TrialRecord`). `time` in ms since the epoch. */
-export interface TrialInfo {
-  stepId: string;
-  /** What the attempt tried: the tool and its args, or the agent and its input. */
-  approach: string;
-  /** 1-based attempt within its run. */
-  attempt: number;
-  /** The text the attempt streamed. */
-  output: string;
-  error: string;
-  /** The verification diagnosis, when verification is what failed. */
-  diagnosis?: string;
-  /** What the attempt returned, when verification is what failed. */
-  result?: unknown;
-  /** When the attempt ended. */
-  time: number;
 }
 
 /** What the replanner is told. */

@@ -7,6 +7,7 @@ import type { Plan } from '../../../../src/core/plan/planSchema';
 import { builtinTools } from '../../../../src/core/tools/builtinTools';
 import { ManualClock } from '../../../fakes/manualClock';
 import { makePlan, makeStep } from '../../../support/randomPlans';
+import type { ReplanRecord } from '../../../../src/core/engine/replanRecord';
 
 async function run(plan: Plan, options: Partial<RunOptions> = {}) {
   const events: RunEvent[] = [];
@@ -33,7 +34,21 @@ describe('runPlan: the check before a run', () => {
   });
 
   it('journals the replan history it is given with the start of the run, and none when it has none', async () => {
-    const history = [{ attempt: 1, reason: 'step a failed' }];
+    const history: ReplanRecord[] = [
+      {
+        replan: 1,
+        failedRunId: 'run-0',
+        stepIds: ['a'],
+        reason: 'step a failed',
+        startedAt: 1,
+        endedAt: 2,
+        keptStepIds: [],
+        newStepIds: ['a'],
+        repaired: false,
+        planVersion: 2,
+        trials: [],
+      },
+    ];
     const { events } = await run(makePlan([makeStep('a')]), { replanHistory: history });
     const opening = events.find((event) => event.type === 'run_started');
     assert.deepEqual(opening && 'replanHistory' in opening ? opening.replanHistory : undefined, history);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { RunEvent } from '../../../../src/core/engine/runEvents';
 import type { StepRunner } from '../../../../src/core/engine/runOptions';
-import { executeWithReplanning, type ReplanRecord } from '../../../../src/core/replan/executeWithReplanning';
+import { executeWithReplanning } from '../../../../src/core/replan/executeWithReplanning';
 import { createToolRegistry } from '../../../../src/core/tools/createToolRegistry';
 import { readFileTool } from '../../../../src/core/tools/readFileTool';
 import type { Tool } from '../../../../src/core/tools/tool';
@@ -62,7 +62,7 @@ describe('executeWithReplanning with a scripted replanner', () => {
 
     const meta = result.metadata;
     assert.equal(meta.totalDurationMs, meta.endedAt! - meta.startedAt!);
-    const [record] = meta.replanHistory as ReplanRecord[];
+    const [record] = meta.replanHistory;
     assert.deepEqual(
       [record?.replan, record?.stepIds, record?.reason, record?.keptStepIds, record?.newStepIds],
       [1, ['badA', 'badB'], 'Steps badA, badB failed and asked for a repair plan.', ['ok'], ['fix']],
@@ -89,7 +89,7 @@ describe('executeWithReplanning with a scripted replanner', () => {
       /- tests \(Step tests\)\n {2}approach: agent default with input: Run the tests\n {2}error: .*\n {2}diagnosis: .*\n {2}returned: \{"exitCode":1,"stdout":"FAILED tests\/test_parse\.py::test_empty - IndexError"\}/,
     );
     assert.match(prompt, /## Project conventions\n.*\n\n### AGENTS\.md\nRun the tests with `python3 -m pytest -q`\./);
-    const [record] = result.metadata.replanHistory as ReplanRecord[];
+    const [record] = result.metadata.replanHistory;
     assert.deepEqual(record?.trials[0]?.result, { exitCode: 1, stdout: 'FAILED tests/test_parse.py::test_empty - IndexError' });
   });
 
@@ -113,7 +113,7 @@ describe('executeWithReplanning with a scripted replanner', () => {
       maxReplanAttempts: 1,
       maxTotalReplans: 5,
     });
-    assert.deepEqual((single.metadata.replanHistory as ReplanRecord[]).map((record) => record.replan), [1]);
+    assert.deepEqual(single.metadata.replanHistory.map((record) => record.replan), [1]);
     assert.match(single.metadata.reason ?? '', /No repair plan was asked for: step badC already had 1 repair plan \(maxReplanAttempts\)\.$/);
   });
 

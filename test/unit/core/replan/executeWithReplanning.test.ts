@@ -7,7 +7,8 @@ import { reduceExecutionEvent } from '../../../../src/core/replan/reduceExecutio
 import { runSummary } from '../../../../src/core/view/runSummary';
 import { createOpenAiClient } from '../../../../src/node/openAiClient';
 import { generatePlan } from '../../../../src/core/planner/generatePlan';
-import { executeWithReplanning, type ReplanRecord } from '../../../../src/core/replan/executeWithReplanning';
+import { executeWithReplanning } from '../../../../src/core/replan/executeWithReplanning';
+import type { ReplanRecord } from '../../../../src/core/engine/replanRecord';
 import { createToolRegistry } from '../../../../src/core/tools/createToolRegistry';
 import { readFileTool } from '../../../../src/core/tools/readFileTool';
 import type { Tool } from '../../../../src/core/tools/tool';
@@ -113,7 +114,7 @@ describe('executeWithReplanning', function () {
       assert.equal(meta.replanCount, 1);
       assert.equal(meta.executionAttempts, 4, 'S1 twice, S2 once, S4 once');
       assert.ok(meta.totalDurationMs >= 1000, `the retry backoff is part of the duration (${meta.totalDurationMs})`);
-      const [record] = meta.replanHistory as ReplanRecord[];
+      const [record] = meta.replanHistory;
       assert.deepEqual([record?.stepIds, record?.keptStepIds, record?.newStepIds, record?.failedRunId, record?.planVersion], [['S2'], ['S1'], ['S4'], 'run-e2e', 2]);
       assert.deepEqual(record?.trials.map((trial) => [trial.stepId, trial.attempt]), [['S1', 1], ['S2', 1]]);
       assert.equal(meta.llmUsage?.requests, 6, 'agents, retry and replanner (the planner call is generatePlan\'s own)');

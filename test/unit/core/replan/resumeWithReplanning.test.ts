@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createMemoryRunStore } from '../../../../src/core/engine/memoryRunStore';
 import type { RunEvent } from '../../../../src/core/engine/runEvents';
 import type { StepRunner } from '../../../../src/core/engine/runOptions';
-import { executeWithReplanning, resumeWithReplanning, type ReplanRecord } from '../../../../src/core/replan/executeWithReplanning';
+import { executeWithReplanning, resumeWithReplanning } from '../../../../src/core/replan/executeWithReplanning';
 import { ManualClock } from '../../../fakes/manualClock';
 import { scriptedLlm } from '../../../fakes/scriptedLlm';
 import { makePlan, makeStep } from '../../../support/randomPlans';
@@ -43,7 +43,7 @@ describe('resumeWithReplanning', () => {
     assert.equal(result.status, 'completed', result.metadata.reason);
     assert.equal(result.runId, 'X-replan-2');
     assert.equal(result.metadata.replanCount, 2);
-    const history = result.metadata.replanHistory as ReplanRecord[];
+    const history = result.metadata.replanHistory;
     assert.deepEqual(history.map((record) => [record.replan, record.failedRunId, record.stepIds]), [[1, 'X', ['bad1']], [2, 'X-replan-1', ['bad2']]]);
     // The replanner hears of every earlier failed attempt, the one before the resume included.
     assert.match(promptText(replanner, 0), /bad1 broke[\s\S]*bad2 broke/);
@@ -84,7 +84,7 @@ describe('resumeWithReplanning', () => {
     const result = await executeWithReplanning(plan, 'objective', { replanner, stepRunner, clock, replanCooldownMs: 5_000 });
     assert.equal(result.status, 'completed', result.metadata.reason);
     assert.ok(clock.sleeps.includes(5_000));
-    const [record] = result.metadata.replanHistory as ReplanRecord[];
+    const [record] = result.metadata.replanHistory;
     assert.ok(record !== undefined && record.endedAt - record.startedAt >= 5_000);
 
     const stopped = new ManualClock(0);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { RunEventBody } from '../../../../src/core/engine/runEvents';
-import { createTrialCollector, describeApproach, type TrialRecord } from '../../../../src/core/replan/trialHistory';
+import { createTrialCollector, describeApproach } from '../../../../src/core/replan/trialHistory';
+import type { TrialRecord } from '../../../../src/core/engine/replanRecord';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 
 const plan = makePlan([

@@ -1,0 +1,50 @@
+/** One entry of the trial history, as rendered (see `TrialRecord`). `time` in ms since the epoch. */
+export interface TrialInfo {
+  stepId: string;
+  /** What the attempt tried: the tool and its args, or the agent and its input. */
+  approach: string;
+  /** 1-based attempt within its run. */
+  attempt: number;
+  /** The text the attempt streamed. */
+  output: string;
+  error: string;
+  /** The verification diagnosis, when verification is what failed. */
+  diagnosis?: string;
+  /** What the attempt returned, when verification is what failed. */
+  result?: unknown;
+  /** When the attempt ended. */
+  time: number;
+}
+
+/**
+ * One failed attempt of a step, as the replanner is told about it (`output` cut to its last
+ * few thousand characters); `time` in ms since the epoch.
+ */
+export interface TrialRecord extends TrialInfo {
+  title: string;
+  durationMs: number;
+}
+
+/**
+ * One repair of a run, as `executeWithReplanning` makes it: kept in `RunMetadata.replanHistory`
+ * and journaled with each repair run's start (`run_started.replanHistory`), so a resumed repair
+ * run reports the repairs before it. Times in ms since the epoch.
+ */
+export interface ReplanRecord {
+  /** 1-based. */
+  replan: number;
+  /** The run that failed and the steps that asked for the repair. */
+  failedRunId: string;
+  stepIds: string[];
+  reason: string;
+  startedAt: number;
+  endedAt: number;
+  /** Steps kept from earlier runs (not re-run) and steps the repair plan added or changed. */
+  keptStepIds: string[];
+  newStepIds: string[];
+  /** Whether the repair plan was sent back once with its validation errors. */
+  repaired: boolean;
+  planVersion: number;
+  /** The trial history the replanner was given (every earlier failed attempt). */
+  trials: TrialRecord[];
+}
