@@ -15,10 +15,10 @@ export function showCliEstimate(plan: Plan, engine: HostRunOptions, io: CliIo, f
   if (engine.llm === undefined) return undefined;
   const estimate = estimateRun(plan, {
     model: engine.llm.model,
-    ...(engine.models ? { models: engine.models } : {}),
+    models: engine.models,
     tools: engine.tools,
-    ...(engine.agentLimits ? { agentLimits: engine.agentLimits } : {}),
-    ...(engine.reviewCriticalSteps === undefined ? {} : { reviewCriticalSteps: engine.reviewCriticalSteps }),
+    agentLimits: engine.agentLimits,
+    reviewCriticalSteps: engine.reviewCriticalSteps,
   });
   io.err(terminalSafe(estimateLines(estimate).join('\n')));
   if (fromEstimate) {

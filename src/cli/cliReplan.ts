@@ -1,4 +1,4 @@
-import type { ReplanLimits } from '../core/engine/hostRunOptions';
+import { defaultRunPolicy, type ReplanLimits } from '../core/engine/runPolicy';
 import { UsageError } from './cliIo';
 
 /** The replanning flags of `plan`, `run` and `resume`, as given. */
@@ -11,13 +11,13 @@ export interface CliReplanOptions {
   replanCooldown: string | undefined;
 }
 
-/** The replanning limits from the flags (absent: the engine's defaults); a bad value is a `UsageError`. */
+/** The replanning limits from the flags (absent: the defaults of `defaultRunPolicy`); a bad value is a `UsageError`. */
 export function cliReplanLimits(options: CliReplanOptions): ReplanLimits {
   const cooldownSeconds = atLeastZero(options.replanCooldown, '--replan-cooldown', 'number of seconds', 600);
   return {
-    maxTotalReplans: atLeastZero(options.maxReplans, '--max-replans', 'whole number', 100),
-    maxReplanAttempts: atLeastZero(options.maxReplanAttempts, '--max-replan-attempts', 'whole number', 100),
-    replanCooldownMs: cooldownSeconds === undefined ? undefined : Math.round(cooldownSeconds * 1000),
+    maxTotalReplans: atLeastZero(options.maxReplans, '--max-replans', 'whole number', 100) ?? defaultRunPolicy.maxTotalReplans,
+    maxReplanAttempts: atLeastZero(options.maxReplanAttempts, '--max-replan-attempts', 'whole number', 100) ?? defaultRunPolicy.maxReplanAttempts,
+    replanCooldownMs: cooldownSeconds === undefined ? defaultRunPolicy.replanCooldownMs : Math.round(cooldownSeconds * 1000),
   };
 }
 

@@ -60,7 +60,7 @@ export async function planCommand(request: string, options: CliPlanOptions, io: 
     investigating = llm !== undefined && budget.maxToolCalls > 0;
     const planned = await planRequest(request, {
       llm,
-      ...(engine.models ? { models: engine.models } : {}),
+      models: engine.models,
       tools: engine.tools,
       signal: controller.signal,
       clock: engine.clock,

@@ -57,7 +57,7 @@ export async function rerunCommand(runId: string, from: string | undefined, opti
         `${Object.keys(initialResults).length} completed step(s) kept${Object.keys(initialResults).length > 0 ? ` (${Object.keys(initialResults).join(', ')})` : ''}.`,
     ),
   );
-  const hasAllowRules = engine.allowedCommands !== undefined;
+  const hasAllowRules = engine.allowedCommands.rules().length > 0;
   const checkCommands = await checkCommandsConsent(plan, io, options.yes, new AbortController().signal, initialResults, engine.commandRunner, hasAllowRules);
   const { result, state: ended, runIds } = await followExecution(
     (hooks) =>

@@ -30,7 +30,7 @@ export async function resumeCommand(runId: string, answers: CliAnswers, options:
   const unused = bindAnswers(state, answers).warnings;
   if (unused.length > 0) throw new UsageError(`Nothing was resumed:\n${unused.map((warning) => `  - ${warning}`).join('\n')}`);
   if (!state.plan) throw new UsageError(`The journal of run "${runId}" has no plan; it cannot be resumed.`);
-  const hasAllowRules = engine.allowedCommands !== undefined;
+  const hasAllowRules = engine.allowedCommands.rules().length > 0;
   const checkCommands = await checkCommandsConsent(
     state.plan,
     io,

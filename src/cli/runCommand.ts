@@ -2,7 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { showCliEstimate, showEstimateAgainstActual } from './cliEstimate';
 import { configuredModels } from '../core/llm/modelRoles';
 import { resolve } from 'node:path';
-import { hostRunOptions, type HostRunOptions } from '../core/engine/hostRunOptions';
+import { hostRunOptions, type HostEnvironment, type HostRunOptions } from '../core/engine/hostRunOptions';
+import { defaultRunPolicy, type RunPolicy } from '../core/engine/runPolicy';
+import { noAllowRules, silentLogger } from '../core/engine/runEnvironment';
+import { toRegistry } from '../core/engine/resolveRunOptions';
+import { createBudgetTracker } from '../core/llm/budget';
 import { createCheckpointFolder } from '../node/checkpointFolder';
 import { createFileRunStore } from '../node/fileRunStore';
 import { createNodeCommandRunner } from '../node/nodeCommandRunner';
@@ -59,37 +63,49 @@ export interface CliRunOptions extends CliModelOptions, CliReplanOptions, CliTra
  */
 export function engineOptions(options: CliRunOptions, io: CliIo, capabilities: CapabilityCatalogue): HostRunOptions {
   const root = resolve(options.workspace);
-  const host = hostRunOptions({
-    tools: cliTools(options.extraTools),
+  const environment = {
+    tools: toRegistry(cliTools(options.extraTools)),
+    stepRunner: undefined,
+    llm: cliModel(options),
+    budget: createBudgetTracker(cliBudgetLimits(options)),
+    interaction: terminalInteraction(io, { yes: options.yes }),
+    clock: timerClock,
+    store: createFileRunStore(runsDirectory(root)),
     workspace: createNodeWorkspace(root, { allowHardLinks: options.allowHardLinks ?? false, ripgrepPath: findRipgrepOnPath(process.env.PATH) }),
+    capabilities,
     // The workspace you named is your choice: commands run in its environment (.venv, node_modules/.bin), its programs shown and asked about.
     commandRunner: createNodeCommandRunner(root, { projectEnvironment: {} }),
     // Only the rules given with --allow-command: other commands ask on the terminal (or --yes approves them all).
-    allowedCommands: cliAllowList(options.allowCommands),
+    allowedCommands: cliAllowList(options.allowCommands) ?? noAllowRules,
     // No editor here: `no_new_diagnostics` checks fail as not available in the command line.
     diagnostics: undefined,
-    store: createFileRunStore(runsDirectory(root)),
-    interaction: terminalInteraction(io, { yes: options.yes }),
     // Beside the journals: `task-planner undo` reads them back, and a resumed run knows which changes were under way.
     checkpoints: createCheckpointFolder(runsDirectory(root)),
-    logger: undefined,
-    clock: timerClock,
-    signal: undefined,
-    llm: cliModel(options),
-    models: cliModelRoles(options),
-    budget: cliBudgetLimits(options),
-    approvalPolicy: options.allowFileChanges === true ? 'commandsOnly' : undefined,
+    // A step imported with `run --tick` ticks its checkbox in the task file as it completes (resumed and rerun too); others are left alone.
+    stepEpilogue: tickSourceCheckbox,
+    logger: silentLogger,
+  } satisfies HostEnvironment;
+  return hostRunOptions(environment, cliRunPolicy(options));
+}
+
+/** The run settings the flags choose; what no flag sets keeps its default. */
+function cliRunPolicy(options: CliRunOptions): RunPolicy {
+  return {
+    maxConcurrency: options.concurrency ?? defaultRunPolicy.maxConcurrency,
+    approvalPolicy: options.allowFileChanges === true ? 'commandsOnly' : defaultRunPolicy.approvalPolicy,
     strategy: parseStrategy(options.strategy),
-    capabilities,
-    maxConcurrency: options.concurrency,
-    agentLimits: undefined,
     reviewCriticalSteps: options.reviewCriticalSteps ?? false,
-    replan: cliReplanLimits(options),
+    agentLimits: defaultRunPolicy.agentLimits,
+    models: cliModelRoles(options),
     noModelHint:
       'Give the command a model with --base-url URL and --model NAME (an API key in OPENAI_API_KEY for a hosted one), or change the step to one you do yourself.',
-  });
-  // A step imported with `run --tick` ticks its checkbox in the task file as it completes (resumed and rerun too); others are left alone.
-  return { ...host, stepEpilogue: tickSourceCheckbox };
+    retryBaseDelayMs: defaultRunPolicy.retryBaseDelayMs,
+    retryMaxDelayMs: defaultRunPolicy.retryMaxDelayMs,
+    predicateTimeoutMs: defaultRunPolicy.predicateTimeoutMs,
+    snapshotEvery: defaultRunPolicy.snapshotEvery,
+    stepCost: defaultRunPolicy.stepCost,
+    ...cliReplanLimits(options),
+  };
 }
 
 /** `run <plan.json>`: executes the plan in the workspace, journaling it for `resume`, repairing failed steps with the model (`executeWithReplanning`). */
@@ -100,7 +116,7 @@ export async function runCommand(file: string, options: CliRunOptions, io: CliIo
   // A task file of another tool (Spec Kit, Kiro, Cursor, Copilot, a checklist) runs as the plan it imports to.
   const { plan, warnings } = await loadRunnablePlan(file, engine.llm !== undefined, io, options.tick === true ? { tickIn: options.workspace } : {});
   for (const warning of warnings) io.err(`plan warning: ${warning}`);
-  const models = engine.llm ? { models: configuredModels(engine.llm.model, engine.models ?? {}) } : {};
+  const models = engine.llm ? { models: configuredModels(engine.llm.model, engine.models) } : {};
   const errors = validatePlan(plan, { tools: engine.tools, skills: capabilities.skills.map((skill) => skill.name), ...models }).filter(
     (diagnostic) => diagnostic.severity === 'error',
   );
@@ -113,7 +129,7 @@ export async function runCommand(file: string, options: CliRunOptions, io: CliIo
   }
   await requireAttachments(plan, engine.workspace, `edit the "attachments" of that step in ${file} (another file, or none)`);
   const estimate = showCliEstimate(plan, engine, io, options.budgetFromEstimate === true);
-  const hasAllowRules = engine.allowedCommands !== undefined;
+  const hasAllowRules = engine.allowedCommands.rules().length > 0;
   const checkCommands = await checkCommandsConsent(plan, io, options.yes, new AbortController().signal, {}, engine.commandRunner, hasAllowRules);
   const { result, state, runIds } = await followExecution(
     (hooks) => executeWithReplanning(plan, plan.objective, { ...engine, ...hooks, idSource: newCliRunId, ...(checkCommands ? { checkCommands } : {}) }),

@@ -1,16 +1,14 @@
 import * as vscode from 'vscode';
-import type { AgentLimits } from '../core/agent/agentLimits';
-import type { ReplanLimits } from '../core/engine/hostRunOptions';
+import type { HostEnvironment } from '../core/engine/hostRunOptions';
+import type { RunPolicy } from '../core/engine/runPolicy';
 import type { BudgetLimits } from '../core/llm/budget';
-import type { ModelRoles } from '../core/llm/modelRoles';
 import type { RunOptions, RunResult } from '../core/engine/runOptions';
 import type { PlanOrigin, RunEvent, RunState } from '../core/engine/runEvents';
 import type { CommandAllowList, CommandRunner, FileVersion, LlmClient, RunStore, WorkspaceFs, CheckpointStore } from '../core/ports';
 import type { Plan } from '../core/plan/planSchema';
 import type { CapabilityCatalogue } from '../core/capabilities/capabilityCatalogue';
 import type { CheckCommand, CheckCommandConsent } from '../core/engine/checkCommandConsent';
-import type { PlanningStrategy } from '../core/session/planningPrompt';
-import type { ApprovalPolicy, Tool } from '../core/tools/tool';
+import type { Tool } from '../core/tools/tool';
 import type { UndoAnyway, UndoReport } from '../core/tools/undoRun';
 import type { UndoneChanges } from '../core/tools/undoneChanges';
 import type { RunUndo } from './runUndo';
@@ -28,19 +26,14 @@ import { folderConfinement, pickWorkspaceFolder, shownFolderName } from './works
 /** What a run needs besides its plan, read when it starts. */
 export interface RunSetup {
   llm: LlmClient | undefined;
-  /** The model of each role on `llm`'s endpoint (`taskPlanner.llm.models.*`). */
-  models: ModelRoles;
-  approvalPolicy: ApprovalPolicy;
-  /** The planning strategy agents are guided by (`taskPlanner.strategy`). */
-  strategy: PlanningStrategy;
-  maxConcurrency: number;
-  agentLimits: Partial<AgentLimits>;
-  /** A model reviews critical agent steps (`taskPlanner.verification.reviewCriticalSteps`). */
-  reviewCriticalSteps: boolean;
+  /**
+   * The run settings (`taskPlanner.*`: the model of each role on `llm`'s endpoint, the approval
+   * policy, the strategy, concurrency, agent limits, the review of critical steps, replanning),
+   * every one but the no-model hint the controller words.
+   */
+  policy: Omit<RunPolicy, 'noModelHint'>;
   /** Per-run limits of model use (`taskPlanner.budget.*`); reaching one pauses the run. */
   budget: BudgetLimits;
-  /** How far a failed run is repaired with new plans (`taskPlanner.replan.*`). */
-  replan: ReplanLimits;
   /** Where each ended run's trace goes (`taskPlanner.tracing.*`, the user's settings only); none: nothing is sent. */
   trace?: { url: string; content: boolean };
 }
@@ -518,40 +511,40 @@ export class RunController implements vscode.Disposable {
     if (folder) this.useFolder(folder);
     this.setState(lane, first);
     const log = this.deps.log;
-    const options = loadRuntime().hostRunOptions({
-      tools: shownFolderName(folder) === undefined ? this.deps.tools() : loadRuntime().toolsNamingConfinement(this.deps.tools(), folderConfinement(folder!)),
-      workspace,
-      commandRunner,
-      allowedCommands: this.deps.commandRules,
-      diagnostics: folder ? loadRuntime().createVscodeDiagnostics(folder.uri) : undefined,
-      store: this.lanes.storeOf(lane),
+    const runtime = loadRuntime();
+    const tools = shownFolderName(folder) === undefined ? this.deps.tools() : runtime.toolsNamingConfinement(this.deps.tools(), folderConfinement(folder!));
+    const environment = {
+      tools: runtime.toRegistry(tools),
+      stepRunner: undefined,
+      llm: llm ?? setup.llm,
+      budget: runtime.createBudgetTracker({ ...setup.budget, ...this.takeNextRunLimits() }),
       // The lane's snapshot names the run asking (a repair run's own id once it started).
-      interaction: this.deps.interactionFor?.(() => lane.state?.runId) ?? this.deps.interaction,
+      interaction: this.deps.interactionFor?.(() => lane.state?.runId) ?? this.deps.interaction ?? runtime.deferAllInteraction,
+      clock: runtime.timerClock,
+      store: this.lanes.storeOf(lane),
+      workspace,
+      capabilities: await this.capabilities(undefined, folder),
+      commandRunner,
+      allowedCommands: this.deps.commandRules ?? runtime.noAllowRules,
+      diagnostics: folder ? runtime.createVscodeDiagnostics(folder.uri) : undefined,
       checkpoints,
+      // A step imported from a task file with ticking chosen ticks its checkbox as it completes (resumed runs too); others are left alone.
+      stepEpilogue: runtime.tickSourceCheckbox,
       logger: {
         debug: (message) => log.debug(message),
         info: (message) => log.info(message),
         warn: (message) => log.warn(message),
         error: (message) => log.error(message),
       },
-      clock: loadRuntime().timerClock,
-      signal: abort.signal,
-      llm: llm ?? setup.llm,
+    } satisfies HostEnvironment;
+    const policy = {
+      ...setup.policy,
       // A model handed in (the chat's picked model) is used for every role.
-      models: llm ? undefined : setup.models,
-      budget: { ...setup.budget, ...this.takeNextRunLimits() },
-      approvalPolicy: setup.approvalPolicy,
-      strategy: setup.strategy,
-      capabilities: await this.capabilities(undefined, folder),
-      maxConcurrency: setup.maxConcurrency,
-      agentLimits: setup.agentLimits,
-      replan: setup.replan,
-      reviewCriticalSteps: setup.reviewCriticalSteps,
+      models: llm ? {} : setup.policy.models,
       noModelHint: vscode.l10n.t("Run 'Task Planner: Set up a model', or change the step to one you do yourself."),
-    });
-    // A step imported from a task file with ticking chosen ticks its checkbox as it completes (resumed runs too); others are left alone.
-    const ticking = { ...options, stepEpilogue: loadRuntime().tickSourceCheckbox };
-    const running = go(checkCommands ? { ...ticking, checkCommands } : ticking);
+    } satisfies RunPolicy;
+    const options = runtime.hostRunOptions(environment, policy);
+    const running = go({ ...options, signal: abort.signal, checkCommands });
     lane.running = running;
     void vscode.commands.executeCommand('setContext', 'taskPlanner.runActive', true);
     try {

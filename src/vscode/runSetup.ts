@@ -4,18 +4,20 @@ import type { EstimateSetup } from '../core/view/panelSession';
 import type { ApiKeyStore } from './apiKeyStore';
 import { resolveProvider } from './llmProvider';
 import type { RunSetup } from './runController';
+import { defaultRunPolicy } from '../core/engine/runPolicy';
+import type { ModelRoles } from '../core/llm/modelRoles';
 import type { TaskPlannerSettings } from './settings';
 import { errorMessage } from '../shared/errorMessage';
 
 /**
  * The options of a run from the settings: the model for agent steps (none when it cannot
- * be reached: such steps then fail with that reason), concurrency, agent limits, budgets
- * the approval policy and the replanning limits. (Restricted Mode is enforced on the tools themselves, at each
+ * be reached: such steps then fail with that reason), the budgets, and every run setting
+ * (`RunPolicy`) but the host's no-model hint, which the controller words. (Restricted Mode is enforced on the tools themselves, at each
  * call: see `gateByWorkspaceTrust`.)
  */
 export async function runSetupFor(settings: TaskPlannerSettings, keys: ApiKeyStore, log: vscode.LogOutputChannel): Promise<RunSetup> {
   let llm: RunSetup['llm'];
-  let models: RunSetup['models'] = {};
+  let models: ModelRoles = {};
   try {
     ({ llm, models } = await resolveProvider(settings, keys));
   } catch (error) {
@@ -23,14 +25,21 @@ export async function runSetupFor(settings: TaskPlannerSettings, keys: ApiKeySto
   }
   return {
     llm,
-    models,
-    approvalPolicy: settings.approvalPolicy,
-    strategy: settings.strategy,
-    maxConcurrency: settings.maxConcurrency,
-    agentLimits: settings.agentLimits,
-    reviewCriticalSteps: settings.reviewCriticalSteps,
+    policy: {
+      maxConcurrency: settings.maxConcurrency,
+      approvalPolicy: settings.approvalPolicy,
+      strategy: settings.strategy,
+      reviewCriticalSteps: settings.reviewCriticalSteps,
+      agentLimits: settings.agentLimits,
+      models,
+      retryBaseDelayMs: defaultRunPolicy.retryBaseDelayMs,
+      retryMaxDelayMs: defaultRunPolicy.retryMaxDelayMs,
+      predicateTimeoutMs: defaultRunPolicy.predicateTimeoutMs,
+      snapshotEvery: defaultRunPolicy.snapshotEvery,
+      stepCost: defaultRunPolicy.stepCost,
+      ...settings.replan,
+    },
     budget: settings.budget,
-    replan: settings.replan,
     ...(settings.trace !== undefined ? { trace: settings.trace } : {}),
   };
 }

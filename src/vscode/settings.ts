@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { AgentLimits } from '../core/agent/agentLimits';
-import type { ReplanLimits } from '../core/engine/hostRunOptions';
+import { defaultRunPolicy, type ReplanLimits } from '../core/engine/runPolicy';
 import type { BudgetLimits } from '../core/llm/budget';
 import { cleanModelRoles, modelRoleNames, type ModelRoles } from '../core/llm/modelRoles';
 import type { ProviderSetting } from '../core/llm/selectProvider';
@@ -103,9 +103,9 @@ export function settingsFrom(values: SettingValues): TaskPlannerSettings {
   const baseUrl = settingValue(values, 'llm.baseUrl');
   const ownBaseUrl = userValue(values, 'llm.baseUrl');
   const replan: ReplanLimits = {
-    maxTotalReplans: atLeastZero('replan.maxTotalReplans', 3),
-    maxReplanAttempts: atLeastZero('replan.maxReplanAttempts', 2),
-    replanCooldownMs: atLeastZero('replan.cooldownSeconds', 0) * 1000,
+    maxTotalReplans: atLeastZero('replan.maxTotalReplans', defaultRunPolicy.maxTotalReplans),
+    maxReplanAttempts: atLeastZero('replan.maxReplanAttempts', defaultRunPolicy.maxReplanAttempts),
+    replanCooldownMs: atLeastZero('replan.cooldownSeconds', defaultRunPolicy.replanCooldownMs / 1000) * 1000,
   };
   return {
     provider: get<ProviderSetting>('llm.provider', 'auto'),
@@ -116,8 +116,8 @@ export function settingsFrom(values: SettingValues): TaskPlannerSettings {
     model: get<string>('llm.model', 'gpt-4o-mini').trim(),
     models: cleanModelRoles(Object.fromEntries(modelRoleNames.map((role) => [role, get<string>(`llm.models.${role}`, '')]))),
     vscodeModelFamily: get<string>('llm.vscodeModelFamily', '').trim(),
-    strategy: get<PlanningStrategy>('strategy', 'react'),
-    maxConcurrency: Math.max(1, Math.floor(get<number>('maxConcurrency', 4))),
+    strategy: get<PlanningStrategy>('strategy', defaultRunPolicy.strategy),
+    maxConcurrency: Math.max(1, Math.floor(get<number>('maxConcurrency', defaultRunPolicy.maxConcurrency))),
     approvalPolicy: approvalPolicyValue(values),
     budget,
     agentLimits,

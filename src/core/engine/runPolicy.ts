@@ -72,6 +72,9 @@ export const defaultRunPolicy: RunPolicy = {
   replanCooldownMs: 0,
 };
 
+/** How far a run may be repaired with new plans (`executeWithReplanning`'s limits). */
+export type ReplanLimits = Pick<RunPolicy, 'maxTotalReplans' | 'maxReplanAttempts' | 'replanCooldownMs'>;
+
 /** The settings `given` chose over `defaultRunPolicy`; a field given as `undefined` keeps its default. */
 export function runPolicyOf(given: Partial<RunPolicy>): RunPolicy {
   const chosen = Object.fromEntries(Object.entries(given).filter(([key, value]) => value !== undefined && Object.hasOwn(defaultRunPolicy, key)));

@@ -1,4 +1,5 @@
 import { newRunId, toRegistry } from '../engine/resolveRunOptions';
+import { runPolicyOf } from '../engine/runPolicy';
 import { resumeRun } from '../engine/resumeRun';
 import { runPlan } from '../engine/runPlan';
 import type { ResumeOptions, RunHandle, RunOptions, RunResult } from '../engine/runOptions';
@@ -13,17 +14,8 @@ import { createTrialCollector, describeApproach } from './trialHistory';
 import type { ReplanRecord, TrialRecord } from '../engine/replanRecord';
 import { errorMessage } from '../../shared/errorMessage';
 
-/** Limits and hooks of `executeWithReplanning`. */
+/** Hooks of `executeWithReplanning`; its limits are the run policy's (`maxTotalReplans`, `maxReplanAttempts`, `replanCooldownMs`). */
 export interface ReplanOptions {
-  /** Repair plans per call, in all; default 3. */
-  maxTotalReplans?: number;
-  /** Repair plans asked for because of the same step id; default 2. */
-  maxReplanAttempts?: number;
-  /**
-   * Milliseconds to wait (on the run's `Clock`) after `replan_started`, before each repair
-   * plan is asked for; default 0. Cancelling the run ends the wait and the run.
-   */
-  replanCooldownMs?: number;
   /** The model that designs repair plans; default `RunOptions.llm`. */
   replanner?: LlmClient;
   /**
@@ -72,9 +64,10 @@ async function replanLoop(
   firstRunId: string,
   startFirst: (runOptions: RunOptions) => RunHandle,
 ): Promise<RunResult> {
-  const maxTotalReplans = Math.max(0, Math.floor(options.maxTotalReplans ?? 3));
-  const maxReplanAttempts = Math.max(0, Math.floor(options.maxReplanAttempts ?? 2));
-  const cooldownMs = Math.max(0, options.replanCooldownMs ?? 0);
+  const policy = runPolicyOf(options);
+  const maxTotalReplans = Math.max(0, Math.floor(policy.maxTotalReplans));
+  const maxReplanAttempts = Math.max(0, Math.floor(policy.maxReplanAttempts));
+  const cooldownMs = Math.max(0, policy.replanCooldownMs);
   const clock = options.clock;
   const signal = options.signal ?? new AbortController().signal;
   // One tracker over every run and the replanner; the runs get the wrapped model, not the tracker.
