@@ -451,6 +451,7 @@ export const mutationGroups = [
       // type declarations and the library's re-exports (no mutants), with the engine that implements them
       'src/core/engine/runOptions.ts',
       'src/core/engine/replanRecord.ts',
+      'src/core/engine/stepHooks.ts',
       'src/core/ports.ts',
       'src/core/coreApi.ts',
     ],

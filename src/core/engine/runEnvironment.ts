@@ -2,7 +2,7 @@ import { emptyCatalogue, type CapabilityCatalogue } from '../capabilities/capabi
 import type { BudgetTracker } from '../llm/budget';
 import type { CheckpointStore, Clock, CommandAllowList, CommandRunner, Diagnostics, Interaction, LlmClient, Logger, RunStore, WorkspaceFs } from '../ports';
 import type { ToolRegistry } from '../tools/tool';
-import type { StepEpilogue, StepRunner } from './runOptions';
+import type { StepEpilogue, StepRunner } from './stepHooks';
 import { deferAllInteraction } from './stepInteraction';
 
 /**

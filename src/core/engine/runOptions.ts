@@ -1,51 +1,15 @@
 import type { AgentLimits } from '../agent/agentLimits';
 import type { BudgetUsage } from '../llm/budget';
-import type { Plan, Step } from '../plan/planSchema';
-import type { Clock, Interaction } from '../ports';
+import type { Plan } from '../plan/planSchema';
+import type { Clock } from '../ports';
 import type { CheckCommandConsent } from './checkCommandConsent';
-import type { Tool, ToolContext, ToolRegistry } from '../tools/tool';
+import type { Tool, ToolRegistry } from '../tools/tool';
 import type { ReplanRecord } from './replanRecord';
 import type { RunEnvironment } from './runEnvironment';
 import type { RunPolicy } from './runPolicy';
 import type { ManualAnswer, PendingRequest, PlanOrigin, RunEvent, RunState, RunStatus, StepState } from './runEvents';
 
-/** What `stepRunner` receives for one attempt of an `agent` or `synthesis_gate` step. */
-export interface StepRunnerContext {
-  runId: string;
-  objective: string;
-  /** The step's input, templates resolved, with the verification diagnosis appended on a retry. */
-  input: string;
-  /** Results of the step's direct dependencies, by id. */
-  depends: Record<string, unknown>;
-  /** 1-based. */
-  attempt: number;
-  /** The previous attempt's verification diagnosis, on a retry after one. */
-  diagnosis?: string;
-  /** Aborted on cancellation, a critical halt or the step's timeout. */
-  signal: AbortSignal;
-  /** Step-scoped user interaction (requests are journaled and may be deferred). */
-  interaction: Interaction;
-  /** Streams text to the run's `step_output` events. */
-  output(text: string): void;
-  /** Says where the attempt stands, one short line (`step_progress`), with its percentage when the work says it; the latest replaces the one before. */
-  progress(message: string, percent?: number): void;
-}
-
-/**
- * Executes `agent` and `synthesis_gate` steps (docs/architecture.md §11). A thrown error is a step
- * failure with that message; throwing `DeferredError` suspends the step.
- */
-export type StepRunner = (step: Step, ctx: StepRunnerContext) => Promise<unknown>;
-
-/**
- * Work the host does as each step completes: after every verification of the attempt
- * passed, before `step_completed`, with the tool context of that attempt, so a file it
- * changes through `changeFile` is asked, checkpointed (undoable) and journaled as the
- * step's own change. A rejection or a refusal never fails the step: it becomes a
- * `step_warning` saying why. It returns `undefined` at once for a step it has nothing to
- * do for: that step completes in the same turn, as without an epilogue.
- */
-export type StepEpilogue = (step: Step, tools: ToolContext, signal: AbortSignal) => Promise<void> | undefined;
+export type { StepEpilogue, StepRunner, StepRunnerContext } from './stepHooks';
 
 /**
  * What one run is given besides its environment and its policy. Absent: no cancellation
