@@ -1,9 +1,12 @@
 import * as vscode from 'vscode';
 import {
+  apiAnswered,
+  apiRootCandidates,
   defaultHostedBaseUrl,
   describeConnection,
   describeListing,
   localServers,
+  readTypedBaseUrl,
   type ConnectionTest,
   type LocalServerKind,
   type ModelChoice,
@@ -110,15 +113,22 @@ export async function runModelSetup(deps: ModelSetupDeps): Promise<ModelSetupOut
   const test: ConnectionTest = choice.choice.provider === 'heuristic' ? { ok: true, model: 'heuristic' } : await deps.test(choice.choice);
   // Only a model that answered is worth measuring against: after a failure, the one thing to say is how to reach it.
   const fit = test.ok ? await deps.contextFit?.(choice.choice) : undefined;
-  const message = describeConnection(choice.choice, test);
-  return { choice: choice.choice, ok: test.ok, message: fit === undefined ? message : `${message} ${fit}` };
+  const message = [choice.assumed, describeConnection(choice.choice, test), fit].filter((part) => part !== undefined).join(' ');
+  return { choice: choice.choice, ok: test.ok, message };
+}
+
+/** What the questions chose: the model, the key typed, and what was assumed about the address typed (in words). */
+interface Chosen {
+  choice: ModelChoice;
+  apiKey?: string;
+  assumed?: string;
 }
 
 async function chooseDetails(
   deps: ModelSetupDeps,
   way: Way,
   vscodeModels: { family: string; name: string }[],
-): Promise<{ choice: ModelChoice; apiKey?: string } | undefined> {
+): Promise<Chosen | undefined> {
   switch (way) {
     case 'heuristic':
       return { choice: { provider: 'heuristic' } };
@@ -143,7 +153,7 @@ async function chooseVscodeModel(deps: ModelSetupDeps, models: { family: string;
   return family === undefined ? undefined : { choice: { provider: 'vscode', family } };
 }
 
-async function chooseLocalServer(deps: ModelSetupDeps): Promise<{ choice: ModelChoice } | undefined> {
+async function chooseLocalServer(deps: ModelSetupDeps): Promise<Chosen | undefined> {
   const kinds = Object.keys(localServers) as LocalServerKind[];
   const listings = await Promise.all(kinds.map((kind) => deps.listModels(localServers[kind].baseUrl, undefined)));
   const server = await deps.ui.pick<LocalServerKind | 'other'>(vscode.l10n.t('Task Planner: Set up a model (2/3)'), vscode.l10n.t('Which local server?'), [
@@ -164,16 +174,19 @@ async function chooseLocalServer(deps: ModelSetupDeps): Promise<{ choice: ModelC
   ]);
   if (server === undefined) return undefined;
   const known = server === 'other' ? undefined : server;
-  const baseUrl = await askBaseUrl(deps, known ? localServers[known].baseUrl : 'http://127.0.0.1:8080/v1');
-  if (baseUrl === undefined) return undefined;
+  const address = await askBaseUrl(deps, known ? localServers[known].baseUrl : 'http://127.0.0.1:8080/v1', true);
+  if (address === undefined) return undefined;
+  const { baseUrl, assumed } = address;
   const model = await chooseModel(deps, baseUrl, undefined, known);
-  return model === undefined ? undefined : { choice: { provider: 'openai', baseUrl, model, ...(known ? { server: known } : {}) } };
+  if (model === undefined) return undefined;
+  return { choice: { provider: 'openai', baseUrl, model, ...(known ? { server: known } : {}) }, ...(assumed ? { assumed } : {}) };
 }
 
-async function chooseHosted(deps: ModelSetupDeps): Promise<{ choice: ModelChoice; apiKey?: string } | undefined> {
+async function chooseHosted(deps: ModelSetupDeps): Promise<Chosen | undefined> {
   const local = Object.values(localServers).some((server) => server.baseUrl === deps.current.baseUrl);
-  const baseUrl = await askBaseUrl(deps, local ? defaultHostedBaseUrl : deps.current.baseUrl || defaultHostedBaseUrl);
-  if (baseUrl === undefined) return undefined;
+  const address = await askBaseUrl(deps, local ? defaultHostedBaseUrl : deps.current.baseUrl || defaultHostedBaseUrl, false);
+  if (address === undefined) return undefined;
+  const { baseUrl, assumed } = address;
   const stored = await deps.hasKey(baseUrl);
   const typed = await deps.ui.input(vscode.l10n.t('Task Planner: Set up a model: API key'), {
     prompt: stored
@@ -185,24 +198,43 @@ async function chooseHosted(deps: ModelSetupDeps): Promise<{ choice: ModelChoice
   if (typed === undefined) return undefined;
   const apiKey = typed.trim() === '' ? undefined : typed.trim();
   const model = await chooseModel(deps, baseUrl, apiKey, undefined);
-  return model === undefined ? undefined : { choice: { provider: 'openai', baseUrl, model }, ...(apiKey ? { apiKey } : {}) };
+  return model === undefined ? undefined : { choice: { provider: 'openai', baseUrl, model }, ...(apiKey ? { apiKey } : {}), ...(assumed ? { assumed } : {}) };
 }
 
-function askBaseUrl(deps: ModelSetupDeps, value: string): Promise<string | undefined> {
-  return deps.ui
-    .input(vscode.l10n.t('Task Planner: Set up a model: address'), {
-      prompt: vscode.l10n.t("The server's OpenAI-compatible API root (usually ending in /v1)."),
-      value,
-      validate: (text) => {
-        try {
-          const url = new URL(text.trim());
-          return url.protocol === 'http:' || url.protocol === 'https:' ? undefined : vscode.l10n.t('Enter an http:// or https:// address.');
-        } catch {
-          return vscode.l10n.t('Enter an address such as {0}.', 'http://127.0.0.1:11434/v1');
-        }
-      },
-    })
-    .then((text) => text?.trim().replace(/(?<!\/)\/+$/, ''));
+/**
+ * The server's API root: asked (an address without a scheme is taken, with `http://` for a
+ * `local` server or this machine, else `https://`), then, for an address without a path,
+ * probed at `/v1` and as typed (the first where a server's API answers; `/v1` when none
+ * does). `assumed` says in words what was added to what was typed, when anything was.
+ */
+async function askBaseUrl(deps: ModelSetupDeps, value: string, local: boolean): Promise<{ baseUrl: string; assumed?: string } | undefined> {
+  const typed = await deps.ui.input(vscode.l10n.t('Task Planner: Set up a model: address'), {
+    prompt: vscode.l10n.t("The server's OpenAI-compatible API root (usually ending in /v1), such as {0}.", local ? 'localhost:8080/v1' : defaultHostedBaseUrl),
+    value,
+    validate: (text) => {
+      const read = readTypedBaseUrl(text, local);
+      if (read.ok) return undefined;
+      return read.problem === 'not_http'
+        ? vscode.l10n.t('Enter an http:// or https:// address.')
+        : vscode.l10n.t('Enter an address such as {0}.', 'http://127.0.0.1:11434/v1');
+    },
+  });
+  if (typed === undefined) return undefined;
+  const read = readTypedBaseUrl(typed, local);
+  if (!read.ok) return undefined;
+  const candidates = apiRootCandidates(read.url);
+  let baseUrl = candidates[0] ?? read.url;
+  if (candidates.length > 1) {
+    for (const candidate of candidates) {
+      if (apiAnswered(await deps.listModels(candidate, undefined))) {
+        baseUrl = candidate;
+        break;
+      }
+    }
+  }
+  const added = [...(read.addedScheme ? [read.addedScheme] : []), ...(baseUrl.endsWith('/v1') && !read.url.endsWith('/v1') ? ['/v1'] : [])];
+  if (added.length === 0) return { baseUrl };
+  return { baseUrl, assumed: vscode.l10n.t('Read "{0}" as {1} (added {2}).', typed.trim(), baseUrl, added.join(', ')) };
 }
 
 /** The model to use: picked from the server's list when it answers, else typed (the reason shown). */

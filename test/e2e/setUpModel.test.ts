@@ -58,13 +58,16 @@ describe('A newcomer sets up a local model and plans with it (browser workbench)
     await shoot('2-local-servers');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Another address' }).first().click();
     const address = await quickInputField(page, 'Task Planner: Set up a model: address');
-    await address.fill(model.baseURL);
+    // Typed as people do (issue 28): no http://, no /v1; both are added, the API found at /v1, and said.
+    const typed = model.baseURL.replace(/^http:\/\//, '').replace(/\/v1$/, '');
+    await address.fill(typed);
     await page.keyboard.press('Enter');
     await quickInputField(page, 'Task Planner: Set up a model (3/3)');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'other-model' }).first().waitFor();
     await shoot('3-server-models');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'fake-local-model' }).first().click();
-    await notification(page, /Connected: fake-local-model at http:\/\/127\.0\.0\.1:\d+ answered/);
+    const connected = await notification(page, /Connected: fake-local-model at http:\/\/127\.0\.0\.1:\d+ answered/);
+    assert.match(await connected.innerText(), new RegExp(`Read "${typed.replace(/\./g, '\\.')}" as http://127\\.0\\.0\\.1:\\d+/v1 \\(added http://, /v1\\)`));
     await shoot('4-connected');
     assert.equal(model.chatRequests.at(-1)?.body?.model, 'fake-local-model');
   });

@@ -1,4 +1,5 @@
 import { isLlmError } from './llmError';
+import { isLocalBaseUrl } from './selectProvider';
 import { errorMessage } from '../../shared/errorMessage';
 
 /** The OpenAI-compatible servers people run on their own machine. */
@@ -70,6 +71,52 @@ export async function listServerModels(baseUrl: string, options: { apiKey?: stri
       ? { ok: false, problem: 'not_listed', detail: 'the answer was not JSON' }
       : { ok: false, problem: 'unreachable', detail: name === 'TimeoutError' ? 'no answer in time' : 'no answer' };
   }
+}
+
+/** An address as typed in "Set up a model", read: the URL to use, and the scheme it was given when it had none. */
+export type TypedBaseUrl = { ok: true; url: string; addedScheme?: 'http://' | 'https://' } | { ok: false; problem: 'not_http' | 'invalid' };
+
+/**
+ * The address typed for an OpenAI-compatible server (`localhost:8080/v1`,
+ * `http://127.0.0.1:11434/v1/`), trimmed and without trailing slashes. Without a scheme it
+ * gets `http://` when `local` (a server on this machine or the network) or when its host is
+ * this machine, else `https://`; `addedScheme` says which. Another scheme than http(s) is
+ * `not_http`; what no URL can be is `invalid`. The path is kept as typed (see `apiRootCandidates`).
+ */
+export function readTypedBaseUrl(text: string, local: boolean): TypedBaseUrl {
+  // "localhost:8080" parses as the scheme "localhost:": a scheme is only what is followed by "//".
+  const hasScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text.trim());
+  const trimmed = text.trim().replace(/(?<!\/)\/+$/, '');
+  const addedScheme = hasScheme ? undefined : local || isLocalBaseUrl(`http://${trimmed}`) ? 'http://' : 'https://';
+  let url: URL;
+  try {
+    url = new URL(`${addedScheme ?? ''}${trimmed}`);
+  } catch {
+    return { ok: false, problem: 'invalid' };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, problem: 'not_http' };
+  if (url.hostname === '') return { ok: false, problem: 'invalid' };
+  return { ok: true, url: `${addedScheme ?? ''}${trimmed}`, ...(addedScheme ? { addedScheme } : {}) };
+}
+
+/**
+ * Where an address's API may be, in the order to probe: an address with no path (the
+ * server's root, `http://localhost:8080`) is tried with `/v1` first, where every
+ * OpenAI-compatible server offered here serves it, then as typed; any other, as typed only.
+ */
+export function apiRootCandidates(baseUrl: string): string[] {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return [baseUrl];
+  }
+  return url.pathname === '/' && url.search === '' ? [`${url.origin}/v1`, baseUrl] : [baseUrl];
+}
+
+/** Whether a model listing shows a server's API at the address asked: it listed models, or it wants a key there. */
+export function apiAnswered(listing: ModelListing): boolean {
+  return listing.ok || listing.problem === 'refused_key';
 }
 
 /** The outcome of the one tiny test request. */

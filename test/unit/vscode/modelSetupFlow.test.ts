@@ -143,7 +143,54 @@ describe('runModelSetup', () => {
     };
     await runModelSetup(deps(ui).deps);
     assert.match(validate?.('ftp://example.com') ?? '', /http:\/\/ or https:\/\//);
-    assert.match(validate?.('localhost:11434') ?? '', /http:\/\/ or https:\/\/|Enter an address/);
+    assert.match(validate?.('http://') ?? '', /Enter an address such as/);
+    assert.equal(validate?.('localhost:11434/v1'), undefined, 'an address without http:// is taken');
     assert.equal(validate?.('http://127.0.0.1:11434/v1'), undefined);
+  });
+
+  it('an address without http:// gets it, and says so in the outcome (issue 28)', async () => {
+    const ui = new ScriptedSetupUi(['A local server', 'Another address…', 'localhost:11434/v1', 'llama3.2']);
+    const { deps: setup, saved } = deps(ui, {
+      listModels: async (baseUrl) => (baseUrl === 'http://localhost:11434/v1' ? { ok: true, models: ['llama3.2'] } : { ok: false, problem: 'unreachable', detail: 'no answer' }),
+      test: async (choice) => ({ ok: true, model: choice.provider === 'openai' ? choice.model : '' }),
+    });
+    const outcome = await runModelSetup(setup);
+    assert.deepEqual(saved[0]?.choice, { provider: 'openai', baseUrl: 'http://localhost:11434/v1', model: 'llama3.2' });
+    assert.match(outcome?.message ?? '', /^Read "localhost:11434\/v1" as http:\/\/localhost:11434\/v1 \(added http:\/\/\)\. Connected: llama3\.2/);
+  });
+
+  it('an address without a path is probed at /v1 first, then as typed; /v1 is kept when it answers, and said', async () => {
+    const ui = new ScriptedSetupUi(['A local server', 'Another address…', 'http://127.0.0.1:8080/', 'm']);
+    const probed: string[] = [];
+    const { deps: setup, saved } = deps(ui, {
+      listModels: async (baseUrl) => {
+        probed.push(baseUrl);
+        return baseUrl === 'http://127.0.0.1:8080/v1' ? { ok: true, models: ['m'] } : { ok: false, problem: 'not_listed', detail: 'HTTP 404' };
+      },
+      test: async () => ({ ok: true, model: 'm' }),
+    });
+    const outcome = await runModelSetup(setup);
+    assert.deepEqual(probed.slice(-2), ['http://127.0.0.1:8080/v1', 'http://127.0.0.1:8080/v1'], 'probed /v1, then listed its models');
+    assert.equal(saved[0]?.choice.provider === 'openai' && saved[0].choice.baseUrl, 'http://127.0.0.1:8080/v1');
+    assert.match(outcome?.message ?? '', /^Read "http:\/\/127\.0\.0\.1:8080\/" as http:\/\/127\.0\.0\.1:8080\/v1 \(added \/v1\)\./);
+  });
+
+  it('an address without a path whose root answers (and not /v1) is kept as typed, with nothing said', async () => {
+    const ui = new ScriptedSetupUi(['A hosted service', 'https://models.example', 'key', 'm']);
+    const { deps: setup, saved } = deps(ui, {
+      listModels: async (baseUrl) => (baseUrl === 'https://models.example' ? { ok: false, problem: 'refused_key', detail: 'HTTP 401' } : { ok: false, problem: 'not_listed', detail: 'HTTP 404' }),
+      test: async () => ({ ok: true, model: 'm' }),
+    });
+    const outcome = await runModelSetup(setup);
+    assert.equal(saved[0]?.choice.provider === 'openai' && saved[0].choice.baseUrl, 'https://models.example');
+    assert.match(outcome?.message ?? '', /^Connected: m at https:\/\/models\.example answered/);
+  });
+
+  it('an address without a path where nothing answers gets /v1, the API root of every server offered', async () => {
+    const ui = new ScriptedSetupUi(['A local server', 'Another address…', '192.168.1.5:8000', 'm']);
+    const { deps: setup, saved } = deps(ui, { test: async () => ({ ok: true, model: 'm' }) });
+    const outcome = await runModelSetup(setup);
+    assert.equal(saved[0]?.choice.provider === 'openai' && saved[0].choice.baseUrl, 'http://192.168.1.5:8000/v1');
+    assert.match(outcome?.message ?? '', /^Read "192\.168\.1\.5:8000" as http:\/\/192\.168\.1\.5:8000\/v1 \(added http:\/\/, \/v1\)\./);
   });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { LlmError } from '../../../../src/core/llm/llmError';
-import { describeConnection, describeListing, listServerModels, localServers, type ModelChoice } from '../../../../src/core/llm/modelSetup';
+import { apiAnswered, apiRootCandidates, describeConnection, describeListing, listServerModels, localServers, readTypedBaseUrl, type ModelChoice } from '../../../../src/core/llm/modelSetup';
 import { FakeOpenAiServer } from '../../../fakes/fakeOpenAiServer';
 import { closedPort } from '../../../support/closedPort';
 
@@ -138,5 +138,37 @@ describe('modelSetup: edges of listing and describing', () => {
     assert.equal(describeListing('https://api.example.com/v1', { ok: false, problem: 'not_listed', detail: 'HTTP 404' }), 'The server at https://api.example.com did not list its models (HTTP 404).');
     assert.equal(describeListing('somewhere', { ok: false, problem: 'refused_key', detail: 'HTTP 401' }), 'The server at somewhere refused the key.');
     assert.equal(describeListing('http://10.0.0.2/v1', { ok: false, problem: 'unreachable', detail: 'no answer' }), 'No server answered at http://10.0.0.2/v1: start the server or check the address.');
+  });
+});
+
+describe('readTypedBaseUrl, apiRootCandidates and apiAnswered (Set up a model, issue 28)', () => {
+  it('takes an address without a scheme: http:// for a local server or this machine, https:// for another hosted one', () => {
+    assert.deepEqual(readTypedBaseUrl(' localhost:8080/v1/ ', true), { ok: true, url: 'http://localhost:8080/v1', addedScheme: 'http://' });
+    assert.deepEqual(readTypedBaseUrl('10.0.0.7:8000/v1', true), { ok: true, url: 'http://10.0.0.7:8000/v1', addedScheme: 'http://' });
+    assert.deepEqual(readTypedBaseUrl('127.0.0.1:1234/v1', false), { ok: true, url: 'http://127.0.0.1:1234/v1', addedScheme: 'http://' });
+    assert.deepEqual(readTypedBaseUrl('api.example.com/v1', false), { ok: true, url: 'https://api.example.com/v1', addedScheme: 'https://' });
+    assert.deepEqual(readTypedBaseUrl('HTTPS://api.example.com/v1', false), { ok: true, url: 'HTTPS://api.example.com/v1' });
+    assert.deepEqual(readTypedBaseUrl('http://h//', true), { ok: true, url: 'http://h' });
+  });
+
+  it('refuses another scheme, and what no address can be', () => {
+    assert.deepEqual(readTypedBaseUrl('ftp://example.com', true), { ok: false, problem: 'not_http' });
+    assert.deepEqual(readTypedBaseUrl('http://', true), { ok: false, problem: 'invalid' });
+    assert.deepEqual(readTypedBaseUrl('local host:80', true), { ok: false, problem: 'invalid' });
+    assert.deepEqual(readTypedBaseUrl('', true), { ok: false, problem: 'invalid' });
+  });
+
+  it('an address without a path is tried at /v1 first, then as typed; one with a path only as typed', () => {
+    assert.deepEqual(apiRootCandidates('http://localhost:8080'), ['http://localhost:8080/v1', 'http://localhost:8080']);
+    assert.deepEqual(apiRootCandidates('http://localhost:8080/'), ['http://localhost:8080/v1', 'http://localhost:8080/']);
+    assert.deepEqual(apiRootCandidates('http://localhost:8080/api'), ['http://localhost:8080/api']);
+    assert.deepEqual(apiRootCandidates('not a url'), ['not a url']);
+  });
+
+  it("a server's API answered when it listed models or asked for a key, not when nothing or a 404 answered", () => {
+    assert.equal(apiAnswered({ ok: true, models: [] }), true);
+    assert.equal(apiAnswered({ ok: false, problem: 'refused_key', detail: 'HTTP 401' }), true);
+    assert.equal(apiAnswered({ ok: false, problem: 'not_listed', detail: 'HTTP 404' }), false);
+    assert.equal(apiAnswered({ ok: false, problem: 'unreachable', detail: 'no answer' }), false);
   });
 });
