@@ -41,10 +41,18 @@ describe('architecture: the getting-started walkthrough', () => {
     assert.deepEqual(steps.flatMap((step) => commandLinks(step.description)).filter((command) => !commands.has(command)), []);
   });
 
-  it('completes every step on a command the extension has', () => {
+  it('completes every step on a command the extension has, or on a context of its own (its planner, its settings)', () => {
     assert.ok(steps.every((step) => (step.completionEvents ?? []).length > 0));
     const events = steps.flatMap((step) => step.completionEvents ?? []);
-    assert.deepEqual(events.filter((event) => !/^onCommand:/.test(event) || !commands.has(event.slice('onCommand:'.length))), []);
+    const ownContext = (event: string): boolean =>
+      event.startsWith('onContext:') &&
+      [...event.matchAll(/[\w.]+(?= ==| !=)/g)].every(([key]) => key === 'taskPlanner.planner' || key.startsWith('config.taskPlanner.'));
+    assert.deepEqual(events.filter((event) => !ownContext(event) && (!/^onCommand:/.test(event) || !commands.has(event.slice('onCommand:'.length)))), []);
+  });
+
+  it('ticks the model step once a model is set up, as the settings or the active planner say (issue 28)', () => {
+    const step = steps.find((entry) => entry.id === 'setUpModel');
+    assert.ok(step?.completionEvents?.some((event) => event.startsWith('onContext:') && event.includes('config.taskPlanner.llm.provider == openai')));
   });
 
   it('gives every step a Markdown page under media/walkthrough/ that exists, with a heading', () => {

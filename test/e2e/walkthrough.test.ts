@@ -55,3 +55,39 @@ describe('The getting-started walkthrough (browser workbench)', function () {
     await page.screenshot({ path: join(screenshots, 'walkthrough-step-done.png') });
   });
 });
+
+describe('The walkthrough with a model already set up (browser workbench, issue 28)', function () {
+  let workbench: DemoWorkbench | undefined;
+  let page: Page;
+
+  before(async function () {
+    workbench = await openDemoWorkbench({
+      name: 'walkthrough-model',
+      screenshots,
+      openView: false,
+      server: { userSettings: { 'taskPlanner.llm.provider': 'openai', 'taskPlanner.llm.baseUrl': 'http://127.0.0.1:9/v1', 'taskPlanner.llm.model': 'm' } },
+    });
+    page = workbench.page;
+  });
+
+  afterEach(async function () {
+    await screenshotIfFailed(workbench?.page, this.currentTest, screenshots);
+  });
+
+  after(async () => {
+    await workbench?.close();
+  });
+
+  it('shows the model step ticked, without running Set up a model', async () => {
+    const chat = page.locator('.part.auxiliarybar');
+    if (await chat.isVisible()) await page.keyboard.press('Control+Alt+B');
+    await runCommand(page, 'Welcome: Open Walkthrough...');
+    await page.keyboard.type('Get started with Task Planner', { delay: 10 });
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Get started with Task Planner' }).first().waitFor({ timeout: 15_000 });
+    await page.keyboard.press('Enter');
+    const walkthrough = page.locator('.gettingStartedContainer');
+    await walkthrough.locator('[role="checkbox"][aria-checked="true"][data-done-step-id$="#setUpModel"]').waitFor({ timeout: 30_000 });
+    assert.equal(await walkthrough.locator('[role="checkbox"][aria-checked="true"][data-done-step-id$="#planTask"]').count(), 0, 'the step after it is not ticked');
+    await page.screenshot({ path: join(screenshots, 'walkthrough-model-configured.png') });
+  });
+});
