@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 // `npm start`: builds the extension, installs the VS Code host if needed (test/host/setup.sh), copies the demo
-// workspace (test/fixtures/demo-workspace) to a temporary folder, and serves a real VS Code (code-server) on
-// 127.0.0.1 with Task Planner installed, for you to open in a browser. Ctrl-C stops the server and removes the
-// temporary folders. Usage: npm start [-- --port N] [-- --folder DIR]   (DIR is opened as is, not copied)
+// workspace (test/fixtures/demo-workspace) to .npm-start/ the first time, and serves a real VS Code (code-server) on
+// 127.0.0.1 with Task Planner installed, for you to open in a browser. Its user data (settings, the model set up) and
+// the demo workspace are kept in .npm-start/ between starts. Ctrl-C stops the server.
+// Usage: npm start [-- --port N] [-- --folder DIR] [-- --fresh]   (DIR is opened as is; --fresh starts over)
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startFolders } from './startFolders.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -35,15 +35,12 @@ run('the VS Code host setup (test/host/setup.sh)', 'bash', [join(root, 'test', '
 const { startCodeServer, freePort } = require('../test/host/codeServer.cjs');
 
 const folderOption = option('folder');
-const demoCopy = folderOption ? undefined : mkdtempSync(join(tmpdir(), 'task-planner-demo-'));
-if (demoCopy) cpSync(join(root, 'test', 'fixtures', 'demo-workspace'), demoCopy, { recursive: true });
+const { userDataDir, workspace: folder, copiedDemo } = startFolders(root, { folder: folderOption, fresh: process.argv.includes('--fresh') });
 // Registered after codeServer.cjs's hooks, so it runs after the server is gone.
 let serving = false;
 process.on('exit', () => {
-  if (demoCopy) rmSync(demoCopy, { recursive: true, force: true });
-  if (serving) console.log('\nStopped code-server and removed its temporary folders.');
+  if (serving) console.log('\nStopped code-server. Your settings and the demo workspace are kept in .npm-start/ (npm start -- --fresh starts over).');
 });
-const folder = folderOption ? resolve(folderOption) : /** @type {string} */ (demoCopy);
 
 /** The requested port, else 8080 when it is free, else any free port. */
 async function choosePort() {
@@ -61,12 +58,13 @@ async function choosePort() {
 try {
   // Installed like a user's extension (a link to this repository in the server's extensions folder), so it
   // loads in any browser that opens the URL. After rebuilding (npm run watch), run "Developer: Reload Window".
-  const server = await startCodeServer({ linkExtensions: [root], port: await choosePort() });
+  const server = await startCodeServer({ linkExtensions: [root], port: await choosePort(), userDataDir });
   console.log(`
 Task Planner is running in VS Code (code-server ${require('../test/host/node_modules/code-server/package.json').version}, pid ${server.pid}).
 
   Open:       ${server.workbenchUrl(folder)}
-  Workspace:  ${folder}${demoCopy ? ' (a copy of test/fixtures/demo-workspace, removed on exit)' : ''}
+  Workspace:  ${folder}${folderOption ? '' : copiedDemo ? ' (a new copy of test/fixtures/demo-workspace)' : ' (kept from your last start)'}
+  Settings:   ${userDataDir} (kept between starts; npm start -- --fresh starts over)
   Server log: ${server.logFile}
 
 Try: the Task Planner icon in the activity bar, or F1 > "Task Planner: Plan task".

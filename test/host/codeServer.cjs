@@ -105,6 +105,22 @@ function freePort() {
 }
 
 /** Folder name VS Code expects for an installed extension: publisher.name-version. @param {string} extensionDir */
+/**
+ * A kept settings.json's values: `{}` when there is none yet, `undefined` when it is not plain JSON (VS Code allows
+ * comments): such a file is left as it is, never overwritten, so no setting of its user is lost.
+ * @param {string} file
+ * @returns {Record<string, unknown> | undefined}
+ */
+function keptSettings(file) {
+  if (!fs.existsSync(file)) return {};
+  try {
+    const parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function installedFolderName(extensionDir) {
   const manifest = JSON.parse(fs.readFileSync(path.join(extensionDir, 'package.json'), 'utf8'));
   return `${manifest.publisher}.${manifest.name}-${manifest.version}`.toLowerCase();
@@ -142,6 +158,8 @@ function installedFolderName(extensionDir) {
  *   where an extension's restricted settings are read from user settings only)
  * @param {Record<string, string>} [options.env]  more environment variables for the server and the extension hosts it starts
  * @param {number} [options.startTimeoutMs]
+ * @param {string} [options.userDataDir]         a user-data folder kept between starts (`npm start`): created when
+ *   missing, never removed; the settings a test run wants are added to its settings.json only where the user set none
  * @returns {Promise<CodeServer>}
  */
 async function startCodeServer(options = {}) {
@@ -149,17 +167,23 @@ async function startCodeServer(options = {}) {
   installExitHooks();
   const started = Date.now();
   const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'task-planner-code-server-'));
-  const userDataDir = path.join(tempDir, 'user-data');
+  const userDataDir = options.userDataDir ? path.resolve(options.userDataDir) : path.join(tempDir, 'user-data');
   const extensionsDir = path.join(tempDir, 'extensions');
   fs.mkdirSync(userDataDir, { recursive: true });
   fs.mkdirSync(extensionsDir, { recursive: true });
   for (const extensionDir of options.linkExtensions ?? []) {
     fs.symlinkSync(path.resolve(extensionDir), path.join(extensionsDir, installedFolderName(extensionDir)), 'dir');
   }
-  /** Writes the user settings anew: those a test run wants (no trust prompt, no welcome page, no telemetry prompt), then `extra`. */
+  /**
+   * Writes the user settings anew: those a test run wants (no trust prompt, no welcome page, no telemetry prompt),
+   * then `extra`; a kept user-data folder (`npm start`) keeps what its user set on top, and its machine settings.
+   */
   const writeUserSettings = (/** @type {Record<string, unknown> | undefined} */ extra) => {
     fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
-    fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({
+    const settingsFile = path.join(userDataDir, 'User', 'settings.json');
+    const kept = options.userDataDir ? keptSettings(settingsFile) : {};
+    // undefined: a settings.json with comments, left as it is
+    if (kept) fs.writeFileSync(settingsFile, JSON.stringify({
       'workbench.startupEditor': 'none',
       'security.workspace.trust.enabled': options.workspaceTrust === true,
       ...(options.workspaceTrust ? { 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.emptyWindow': false } : {}),
@@ -168,9 +192,10 @@ async function startCodeServer(options = {}) {
       'extensions.autoCheckUpdates': false,
       'extensions.autoUpdate': false,
       ...extra,
+      ...kept,
     }, null, 2));
-    // the remote machine's settings, which a window may have written (a machine-scoped setting changed in the UI)
-    fs.rmSync(path.join(userDataDir, 'Machine', 'settings.json'), { force: true });
+    // the remote machine's settings, which a window of an earlier suite may have written (a machine-scoped setting changed in the UI)
+    if (!options.userDataDir) fs.rmSync(path.join(userDataDir, 'Machine', 'settings.json'), { force: true });
   };
   writeUserSettings(options.userSettings);
   const config = path.join(tempDir, 'config.yaml');
