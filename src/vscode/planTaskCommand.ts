@@ -78,7 +78,7 @@ export async function planTask(deps: PlanTaskDeps, options: PlanTaskOptions = {}
   const where = options.folder ? { folder: options.folder } : await planningFolder(deps, options.files ?? []);
   if ('outcome' in where) return where.outcome;
   const folder = where.folder;
-  const text = options.request ?? (await askRequest(deps.requests));
+  const text = options.request ?? (await askRequest(deps.requests, folder ?? vscode.workspace.workspaceFolders?.[0]));
   if (text === undefined || text.trim() === '') return {};
   const attachments = collectAttachments(text, options.files ?? []);
   let failure: string | undefined;
@@ -146,18 +146,33 @@ async function askAfterPlanningFailure(text: string): Promise<PlanningFailureCho
   return (Object.keys(labels) as PlanningFailureChoice[]).find((choice) => labels[choice] === picked);
 }
 
+/** The request box's example: with the project's own test command when it has one, else none. */
+function requestExample(testCommand: readonly string[] | undefined): string {
+  return testCommand
+    ? vscode.l10n.t('e.g. Read README.md, then add a usage example, then run `{0}`', testCommand.join(' '))
+    : vscode.l10n.t('e.g. Read README.md, then add a usage example');
+}
+
 /**
  * Asks for the request in an input box. Its button moves what was typed into a request
  * editor for a longer, multi-line request (planned from that editor's title); then, as
  * when the box is dismissed, there is nothing to plan now (`undefined`).
  */
-async function askRequest(requests: RequestEditors): Promise<string | undefined> {
+async function askRequest(requests: RequestEditors, folder: vscode.WorkspaceFolder | undefined): Promise<string | undefined> {
   const box = vscode.window.createInputBox();
   box.title = vscode.l10n.t('Task Planner: Plan task');
   box.prompt = vscode.l10n.t(
     'Describe what you want done. Separate steps with "then". URLs and the current selection are attached. For a longer request with lines and lists, use the button on the right.',
   );
-  box.placeholder = vscode.l10n.t('e.g. Read src/app.ts, then add input validation, then run `npm test`');
+  box.placeholder = requestExample(undefined);
+  // The example names the project's own test command once it is read (a Python project's is not `npm test`).
+  if (folder) {
+    const runtime = loadRuntime();
+    void runtime.projectTestCommand(runtime.createVscodeWorkspaceFs(folder.uri)).then(
+      (argv) => (box.placeholder = requestExample(argv)),
+      () => undefined,
+    );
+  }
   box.ignoreFocusOut = true;
   const toEditor: vscode.QuickInputButton = {
     iconPath: new vscode.ThemeIcon('go-to-file'),
