@@ -11,6 +11,9 @@ export const panelStyles = css`
   :host { display: block; color: var(--vscode-foreground); font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); }
   h1, h2, h3 { font-weight: 600; margin: 0.6em 0 0.4em; }
   h1 { font-size: 1.35em; }
+  h1.objective { overflow-wrap: anywhere; }
+  .full-request { margin: 0 0 0.6em; }
+  .full-request-text { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 40vh; overflow-y: auto; margin-top: 4px; }
   h2 { font-size: 1.1em; }
   h3 { font-size: 1em; }
   section { margin: 0 0 16px; }

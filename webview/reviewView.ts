@@ -13,6 +13,7 @@ import { renderStepCard, type StepCardContext } from './stepCard';
 import { closeFormEvent } from './stepEditForm';
 import './planTopics';
 import { renderVersionPicker } from './versionPicker';
+import { renderObjective } from './objectiveHeading';
 
 /**
  * Review mode: the objective and plan version (with the earlier versions to go back to),
@@ -151,7 +152,7 @@ export class ReviewViewElement extends LitElement {
       edit: (id) => (this.editing = id),
     });
     return html`<header>
-        <h1 class="objective" tabindex="-1">${review.objective}</h1>
+        ${renderObjective(review.objective)}
         <div class="row">
           <span class="tag plan-version">version ${review.planVersion}</span>
           <span class="muted">${review.steps.length} step${review.steps.length === 1 ? '' : 's'}</span>

@@ -13,6 +13,7 @@ import { renderReplans, renderSummary } from './runSummary';
 import { renderTimeline } from './timelineChart';
 import { stepFailureLines, type FailureLine } from './stepFailureLines';
 import { progressText } from '../src/shared/progressPercent';
+import { renderObjective } from './objectiveHeading';
 
 const failureClass: Record<FailureLine['kind'], string> = { earlier: 'warning', error: 'error', diagnosis: 'warning' };
 // The colour of the run's status dot (a `.s-*` class); a run partly done never looks completed.
@@ -87,7 +88,7 @@ export class RunViewElement extends LitElement {
     const focus = run.steps.find((step) => step.id === run.focusStepId);
     const tail = focus ? this.output?.tails[focus.id] : undefined;
     return html`<header>
-        <h1 class="objective" tabindex="-1">${run.objective}</h1>
+        ${renderObjective(run.objective)}
         <div class="visually-hidden" role="status" data-run-announcement>${runAnnouncement(run)}</div>
         <div class="row">
           <span class="status s-${runDots[run.status]}"><span class="status-dot"></span><strong class="run-status">${formatStatus(run.status)}</strong></span>
