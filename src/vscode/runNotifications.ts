@@ -4,6 +4,7 @@ import type { RunResult } from '../core/engine/runOptions';
 import type { RunState } from '../core/engine/runEvents';
 import { capText } from '../core/text/capText';
 import { visibleDirection } from '../core/text/visibleDirection';
+import { restrictedModeReason } from '../core/tools/workspaceTrustGate';
 import { runStatusLabels } from '../shared/runStatusLabels';
 import { describeStepProgress, stepProgress } from '../shared/stepProgress';
 import { loadRuntime } from './loadRuntime';
@@ -48,7 +49,7 @@ export function notifyRunFinished(result: RunResult, log: vscode.LogOutputChanne
   const headline = summary?.headline ?? `${runStatusLabels[result.status]}: ${describeStepProgress(stepProgress(steps, steps.length))}.`;
   const changed = known?.changedFiles ?? [];
   const failure = summary?.failures[0];
-  const failureText = failure ? vscode.l10n.t(' {0} failed: {1}', failure.stepId, firstLine(failure.diagnosis ?? failure.error)) : '';
+  const failureText = failure ? vscode.l10n.t(' {0} failed: {1}', failure.stepId, failureLine(failure.diagnosis ?? failure.error)) : '';
   const detail =
     result.status === 'waiting'
       ? vscode.l10n.t(' Resume it from the Runs view.')
@@ -70,6 +71,15 @@ export function notifyRunFinished(result: RunResult, log: vscode.LogOutputChanne
     if (choice === showLog) log.show(true);
     if (choice === undoRun) void vscode.commands.executeCommand('taskPlanner.undoRun', result.runId);
   });
+}
+
+/**
+ * A failure in the end's notification: a step Restricted Mode refused in a few words, since
+ * the refusal's own warning (src/vscode/vscodeTrustGate.ts) already gave the whole reason
+ * and the way out; any other, its first line.
+ */
+function failureLine(text: string): string {
+  return text.includes(restrictedModeReason) ? vscode.l10n.t('not run, since this workspace is in Restricted Mode') : firstLine(text);
 }
 
 /**

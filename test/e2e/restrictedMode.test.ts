@@ -116,6 +116,11 @@ describe('Task Planner in Restricted Mode (workspace trust on, browser workbench
     const toastText = (await toast.innerText()).replace(/\s+/g, ' ');
     assert.match(toastText, /Task Planner: step "(Write the notes" \(write_file|Run the marker script" \(run_command)\) was not run because this workspace is in Restricted Mode/);
     assert.match(toastText, /Manage Workspace Trust/);
+    // The run's end says it in a few words, not the refusal's whole warning again (issue 28: one warning per refusal).
+    const ended = page.locator('.notifications-toasts .notification-toast', { hasText: 'Task Planner: run' }).filter({ has: page.getByRole('button', { name: 'Show plan' }) });
+    const endText = (await ended.innerText()).replace(/\s+/g, ' ');
+    assert.match(endText, /(W1|C1) failed: not run, since this workspace is in Restricted Mode/);
+    assert.doesNotMatch(endText, /Trust the workspace \(Workspaces: Manage Workspace Trust\)/);
     // Each refused step carries the reason as its error (the screenshot shows the tooltip and the warning).
     assert.match(await tooltipOf('W1', 'Write the notes'), refusal('write_file'));
     await shoot('refused');
