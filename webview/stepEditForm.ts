@@ -42,6 +42,8 @@ export class StepEditForm extends LitElement {
     skills: { attribute: false },
     planVersion: { attribute: false },
     insertAt: { attribute: false },
+    templates: { attribute: false },
+    stepIds: { attribute: false },
     values: { state: true },
     errors: { state: true },
   };
@@ -63,6 +65,10 @@ export class StepEditForm extends LitElement {
   /** The version of the plan shown: a saved form closes once a newer one shows (the host took the edit). */
   planVersion: number | undefined;
   insertAt: number | undefined;
+  /** Each tool's required arguments to fill in, by name: a new tool step starts with its tool's. */
+  templates: Readonly<Record<string, string>> = {};
+  /** The plan's step ids: a new step is offered the next free one. */
+  stepIds: readonly string[] = [];
   values: FormValues = {};
   errors: Record<string, string> = {};
   private announcement = '';
@@ -71,7 +77,7 @@ export class StepEditForm extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.values = initialValues(this.step, this.tools);
+    this.values = initialValues(this.step, this.tools, { templates: this.templates, stepIds: this.stepIds });
   }
 
   override firstUpdated(): void {
@@ -124,6 +130,7 @@ export class StepEditForm extends LitElement {
       this.values,
       name as FieldName,
       target.tagName === 'VSCODE-CHECKBOX' ? String(target.checked === true) : String(target.value ?? ''),
+      this.templates,
     );
   };
 

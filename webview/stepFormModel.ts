@@ -1,6 +1,7 @@
+import { parse as parseYaml } from 'yaml';
 import type { PanelEdit } from '../src/shared/panelProtocol';
 import type { StepView } from '../src/shared/panelViewModel';
-import { fieldErrors, newStepSchema, normalizeWritePattern, stepPatchSchema, writePatternsSchema } from '../src/shared/stepEditSchema';
+import { checksSchema, fieldErrors, newStepSchema, normalizeWritePattern, stepPatchSchema, writePatternsSchema } from '../src/shared/stepEditSchema';
 import { failurePolicies, maxListedNameLength, skillNamePattern, stepKinds, type StepKind } from '../src/shared/vocabulary';
 import { errorMessage } from '../src/shared/errorMessage';
 
@@ -19,7 +20,9 @@ export type FieldName =
   | 'onFailure'
   | 'maxAttempts'
   | 'critical'
-  | 'verification';
+  | 'verification'
+  | 'checks'
+  | 'onVerificationFailure';
 
 /** How a field is entered: one line, several lines (monospace for code), a choice, or a checkbox. */
 export type FieldControl = 'text' | 'area' | 'code' | 'select' | 'checkbox';
@@ -47,7 +50,7 @@ export const fieldSpecs: Record<FieldName, FieldSpec> = {
   title: { name: 'title', label: 'Title', control: 'text' },
   kind: { name: 'kind', label: 'Kind', control: 'select', options: () => stepKinds },
   tool: { name: 'tool', label: 'Tool', control: 'select', options: (tools, current) => (tools.length > 0 ? tools : [current]) },
-  args: { name: 'args', label: 'Arguments (JSON)', control: 'code' },
+  args: { name: 'args', label: 'Arguments', control: 'code', rows: 6, note: () => argumentsNote },
   agent: { name: 'agent', label: 'Agent', control: 'text' },
   input: { name: 'input', label: 'Input', control: 'area' },
   skills: { name: 'skills', label: 'Skills', control: 'text', placeholder: 'names, comma-separated', note: skillsNote },
@@ -57,12 +60,14 @@ export const fieldSpecs: Record<FieldName, FieldSpec> = {
   maxAttempts: { name: 'maxAttempts', label: 'Attempts', control: 'text', note: () => attemptsNote },
   critical: { name: 'critical', label: 'Critical: a failure stops the run', control: 'checkbox' },
   verification: { name: 'verification', label: 'Verification', control: 'text', placeholder: 'e.g. result.length > 0' },
+  checks: { name: 'checks', label: 'Checks', control: 'code', rows: 3, placeholder: '- kind: command\n  argv: [python, -m, pytest]', note: () => checksNote },
+  onVerificationFailure: { name: 'onVerificationFailure', label: 'If a check fails', control: 'select', options: () => failurePolicies },
 };
 
 /** The fields that belong to one kind of step, shown after Kind. */
 export const kindFields: Readonly<Record<StepKind, readonly FieldName[]>> = {
-  tool: ['tool', 'args', 'writes'],
-  agent: ['agent', 'input', 'skills', 'writes'],
+  tool: ['tool', 'args', 'writes', 'checks'],
+  agent: ['agent', 'input', 'skills', 'writes', 'checks'],
   synthesis_gate: ['agent', 'input'],
   human_review: ['agent', 'input'],
   clarification: ['agent', 'input'],
@@ -79,6 +84,11 @@ function skillsNote(skills: readonly string[] | undefined): string {
 const writesNote =
   'One path or glob a line, inside the workspace; a change of another file asks first. Empty: no limit.';
 
+const argumentsNote = 'YAML or JSON. A text of several lines goes after "name: |" on lines of its own, each indented by two spaces.';
+
+const checksNote =
+  'Run after the step; all must pass. A list, one "- kind:" each: command (argv), file_exists or file_absent (path), file_contains (path, text), no_new_diagnostics. Empty: none.';
+
 const attemptsNote =
   'Tries in all, the first included: 1 is no retry, Retry needs 2 or more. A failure another try cannot change (a missing program, a usage error, failing tests) is not tried again.';
 
@@ -87,8 +97,13 @@ const attemptsNote =
  * attempts kept consistent: choosing Retry with fewer than 2 attempts sets 2 (the first try
  * and one retry); leaving Retry for another policy sets 1, so the step is tried once.
  */
-export function withFieldValue(values: FormValues, name: FieldName, value: string): FormValues {
+export function withFieldValue(values: FormValues, name: FieldName, value: string, templates: Readonly<Record<string, string>> = {}): FormValues {
   const next: FormValues = { ...values, [name]: value };
+  // Another tool: its arguments to fill in, unless the user already wrote some of their own.
+  if (name === 'tool' && value !== values.tool && templates[value] !== undefined) {
+    const typed = (values.args ?? '').trim();
+    if (typed === '' || typed === '{}' || typed === (templates[values.tool ?? ''] ?? '').trim()) next.args = templates[value];
+  }
   if (name !== 'onFailure' || value === values.onFailure) return next;
   const attempts = Number(values.maxAttempts);
   if (value === 'retry' && !(attempts >= 2)) next.maxAttempts = '2';
@@ -111,13 +126,43 @@ export function formFields(kind: string | undefined, adding: boolean): FieldName
     'kind',
     ...own,
     'dependsOn',
-    ...(adding ? [] : (['onFailure', 'maxAttempts', 'critical', 'verification'] as const)),
+    ...(adding ? [] : (['onFailure', 'maxAttempts', 'critical', 'verification', 'onVerificationFailure'] as const)),
   ];
 }
 
-/** The values the form starts with: the step's, or a new tool step's defaults. */
-export function initialValues(step: StepView | undefined, tools: readonly string[]): FormValues {
-  if (!step) return { id: '', title: '', kind: 'tool', tool: tools[0] ?? '', args: '{}', agent: 'default', input: '', writes: '', dependsOn: '' };
+/** What the form knows of the plan besides the step: each tool's arguments template, and the ids steps have. */
+export interface FormSetting {
+  templates?: Readonly<Record<string, string>>;
+  stepIds?: readonly string[];
+}
+
+/**
+ * The id a new step is offered: the plan's own pattern (a prefix and a number, its width
+ * kept: S001 → S004, L1 → L2) one past the highest such number, else S1.
+ */
+export function suggestStepId(ids: readonly string[]): string {
+  let best: { prefix: string; number: number; width: number } | undefined;
+  for (const id of ids) {
+    const match = /^([A-Za-z_-]*)(\d+)$/.exec(id);
+    if (!match) continue;
+    const number = Number(match[2]);
+    if (!best || number > best.number) best = { prefix: match[1] ?? '', number, width: match[2]?.length ?? 1 };
+  }
+  const taken = new Set(ids);
+  const { prefix, width } = best ?? { prefix: 'S', width: 1 };
+  for (let next = (best?.number ?? 0) + 1; ; next++) {
+    const id = `${prefix}${String(next).padStart(width, '0')}`;
+    if (!taken.has(id)) return id;
+  }
+}
+
+/** The values the form starts with: the step's, or a new tool step's defaults (the next free id, the first tool's arguments to fill in). */
+export function initialValues(step: StepView | undefined, tools: readonly string[], setting: FormSetting = {}): FormValues {
+  if (!step) {
+    const tool = tools[0] ?? '';
+    const args = setting.templates?.[tool] ?? '{}';
+    return { id: suggestStepId(setting.stepIds ?? []), title: '', kind: 'tool', tool, args, agent: 'default', input: '', writes: '', checks: '', dependsOn: '' };
+  }
   return {
     title: step.title,
     kind: step.kind,
@@ -132,6 +177,8 @@ export function initialValues(step: StepView | undefined, tools: readonly string
     maxAttempts: String(step.maxAttempts),
     critical: String(step.critical),
     verification: step.verification ?? '',
+    checks: step.checksText ?? '',
+    onVerificationFailure: step.onVerificationFailure,
   };
 }
 
@@ -156,14 +203,12 @@ export function formToEdit(values: FormValues, step: StepView | undefined, conte
   const tool = values.kind === 'tool';
   let args: Record<string, unknown> | undefined;
   if (tool) {
-    try {
-      const parsed: unknown = JSON.parse(values.args?.trim() || '{}');
-      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) errors.args = 'Arguments must be a JSON object, e.g. {"path": "README.md"}.';
-      else args = parsed as Record<string, unknown>;
-    } catch (error) {
-      errors.args = `Arguments are not valid JSON: ${errorMessage(error)}`;
-    }
+    const parsed = readStructured(values.args, '{}');
+    if ('problem' in parsed) errors.args = `Arguments are not valid YAML or JSON: ${parsed.problem}`;
+    else if (parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) errors.args = 'Arguments are names with values, e.g. path: README.md';
+    else args = parsed.value as Record<string, unknown>;
   }
+  const checks = tool || values.kind === 'agent' ? checksOf(values.checks, step, errors) : {};
   const dependsOn = namesOf(values.dependsOn);
   const agent = values.agent?.trim();
   const skills = values.kind === 'agent' ? [...new Set(namesOf(values.skills))] : undefined;
@@ -173,8 +218,8 @@ export function formToEdit(values: FormValues, step: StepView | undefined, conte
   else if (unknown.length > 0) errors.skills = unknownSkillsMessage(unknown, context.skills ?? []);
   const writes = tool || values.kind === 'agent' ? writesOf(values.writes, step, errors) : {};
   const byKind = tool
-    ? { ...(values.tool ? { tool: values.tool } : {}), ...(args ? { args } : {}), ...writes }
-    : { ...(agent ? { agent } : {}), input: values.input ?? '', ...(skills && (step || skills.length > 0) ? { skills } : {}), ...writes };
+    ? { ...(values.tool ? { tool: values.tool } : {}), ...(args ? { args } : {}), ...writes, ...checks }
+    : { ...(agent ? { agent } : {}), input: values.input ?? '', ...(skills && (step || skills.length > 0) ? { skills } : {}), ...writes, ...checks };
   if (step) {
     const patch = {
       title: values.title ?? '',
@@ -184,6 +229,7 @@ export function formToEdit(values: FormValues, step: StepView | undefined, conte
       maxAttempts: Number(values.maxAttempts),
       critical: values.critical === 'true',
       verification: values.verification ?? '',
+      ...(values.onVerificationFailure ? { onVerificationFailure: values.onVerificationFailure } : {}),
       ...byKind,
     };
     const parsed = stepPatchSchema.safeParse(patch);
@@ -217,6 +263,34 @@ function writesOf(text: string | undefined, step: StepView | undefined, errors: 
   const parsed = writePatternsSchema.safeParse(typed);
   if (parsed.success) return { writes: parsed.data };
   errors.writes = parsed.error.issues[0]?.message ?? 'Check the paths.';
+  return {};
+}
+
+/** A YAML or JSON field's value (`empty` when blank), or the first line of why it cannot be read. */
+function readStructured(text: string | undefined, empty: string): { value: unknown } | { problem: string } {
+  try {
+    return { value: parseYaml(text?.trim() || empty) as unknown };
+  } catch (error) {
+    return { problem: errorMessage(error).split('\n')[0] ?? '' };
+  }
+}
+
+/**
+ * The step's checks to send: the field's list (YAML or JSON), only when it differs from the
+ * step's (an empty field then removes them), for a new step only when there are some; a
+ * message in `errors.checks` when it cannot be read or a check has no known kind.
+ */
+function checksOf(text: string | undefined, step: StepView | undefined, errors: Record<string, string>): { checks?: Record<string, unknown>[] } {
+  const typed = (text ?? '').trim();
+  if (step ? typed === (step.checksText ?? '').trim() : typed === '') return {};
+  const parsed = readStructured(typed, '[]');
+  if ('problem' in parsed) {
+    errors.checks = `Checks are not valid YAML or JSON: ${parsed.problem}`;
+    return {};
+  }
+  const checks = checksSchema.safeParse(parsed.value ?? []);
+  if (checks.success) return { checks: checks.data };
+  errors.checks = checks.error.issues[0]?.message ?? 'Check the checks.';
   return {};
 }
 

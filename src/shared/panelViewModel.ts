@@ -32,7 +32,10 @@ export interface ArgumentView {
   block: boolean;
 }
 
-/** One step as the review shows it; `args` is pretty JSON for editing, `arguments` the same for reading. */
+/**
+ * One step as the review shows it; `args` is its arguments as YAML for editing (a text of
+ * several lines written as it is; the form reads YAML or JSON), `arguments` the same for reading.
+ */
 export interface StepView {
   id: string;
   /** 0-based position in the plan. */
@@ -56,6 +59,8 @@ export interface StepView {
   verification?: string;
   /** The step's checks in plain words on one line, bounded and with control characters escaped. */
   checks?: string;
+  /** The same checks as YAML, for editing; absent when the step has none. */
+  checksText?: string;
   /** The project instructions and skills the step's agent will be given, on one line, bounded and with control characters escaped. */
   uses?: string;
   /** The files the step rests on (what the planner read that led to it), comma-separated, control characters escaped. */
@@ -137,6 +142,8 @@ export interface ReviewView {
   regenerateBlockedReason?: string;
   /** Tool names the edit form offers. */
   tools: string[];
+  /** By tool name, the arguments it requires as a template to fill in (YAML), which the edit form starts a new tool step with. */
+  toolTemplates?: Record<string, string>;
   /**
    * The names of the workspace's skills, sorted, once they were read: the edit form names
    * them and refuses others; `undefined` before the first reading (nothing is refused).

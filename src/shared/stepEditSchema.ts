@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import {
   actingCharacter,
+  checkKinds,
   failurePolicies,
   isReservedStepId,
   maxListedNameLength,
   maxListedNames,
+  maxChecksPerStep,
   maxStepIdLength,
   maxWritePatternLength,
   maxWritePatterns,
@@ -75,6 +77,20 @@ const writePattern = z
  */
 export const writePatternsSchema = z.array(writePattern).max(maxWritePatterns, `Name at most ${maxWritePatterns} paths or globs.`);
 
+/**
+ * A step's checks as the panel sets them: at most `maxChecksPerStep`, each an object with a
+ * known `kind`; the host checks each kind's fields with the plan schema (a refusal names
+ * them). An empty list removes the step's checks.
+ */
+export const checksSchema = z
+  .array(
+    z
+      .record(z.string(), z.unknown())
+      .refine((check) => (checkKinds as readonly unknown[]).includes(check['kind']), `Give each check a kind: ${checkKinds.join(', ')}.`),
+    { error: 'Checks are a list, such as - kind: command' },
+  )
+  .max(maxChecksPerStep, `At most ${maxChecksPerStep} checks.`);
+
 /** The plan's topics (`contextTags`) as the panel sets them; an empty list removes them. */
 export const contextTagsSchema = namesList('topic');
 
@@ -97,6 +113,7 @@ export const stepPatchSchema = z
     maxAttempts: z.number().int('Attempts must be a whole number.').min(1, 'At least one attempt.').max(20, 'At most 20 attempts.'),
     critical: z.boolean(),
     verification: optionalText,
+    checks: checksSchema,
     onVerificationFailure: z.enum(failurePolicies),
     when: optionalText,
   })
@@ -124,6 +141,7 @@ export const newStepSchema = z
     input: optionalText,
     skills: skillNames,
     writes: writePatternsSchema.optional(),
+    checks: checksSchema.optional(),
   })
   .strict()
   .refine((step) => step.kind !== 'tool' || step.tool !== undefined, { message: 'A tool step needs a tool.', path: ['tool'] });

@@ -24,7 +24,8 @@ const changeWords =
 let builtinNames: readonly string[] | undefined;
 
 const unverifiedAdvice = 'Add a check to a step that changes files, e.g. run the tests after it (a command check) or check that the file it writes exists.';
-const retryAdvice = 'Give the step onVerificationFailure: "retry" (Save plan as file, edit it, then Run plan file) when another attempt could pass its checks.';
+const retryAdvice =
+  'Set the step\'s "If a check fails" to retry (its Edit form in the plan panel; onVerificationFailure: "retry" in a plan file) when another attempt could pass its checks.';
 const impossibleAdvice = 'Correct or remove a check that can never pass: the step would fail however well it did its work.';
 const trivialAdvice = 'Check what the step must produce (e.g. result.answer.includes(...), a file_contains check, a command that tests it), or remove the check.';
 // A predicate that is true whatever happened: `true`, `!false`, `1`, `(true)`, `return true;`.

@@ -35,6 +35,8 @@ import { stepRunnerLabel } from './stepRunnerLabel';
 import type { UndoneChanges } from '../tools/undoneChanges';
 import { previewValue, stepStateView } from './stepStatusView';
 import { stepStatusLabels } from '../../shared/stepStatusLabels';
+import { argumentsTemplate, argumentsText } from './argumentsText';
+import { toolParameters } from '../tools/toolParameters';
 
 /** The plan under review, with what the critic and the validator said about it. */
 export interface ReviewSource {
@@ -146,6 +148,7 @@ function reviewView(source: ReviewSource): ReviewView {
     regenerating: source.regenerating === true,
     ...(source.regenerateBlockedReason === undefined ? {} : { regenerateBlockedReason: source.regenerateBlockedReason }),
     tools: isRegistry(tools) ? tools.names() : [...(tools ?? [])],
+    ...(isRegistry(tools) ? { toolTemplates: toolTemplates(tools) } : {}),
     ...(source.capabilities ? { skills: [...new Set(source.capabilities.skills.map((skill) => skill.name))].sort() } : {}),
     contextTags: [...(plan.contextTags ?? [])],
     ...(source.capabilities ? { skillTags: [...new Set(source.capabilities.skills.flatMap((skill) => skill.tags))].sort() } : {}),
@@ -196,7 +199,7 @@ function stepView(step: Step, index: number, problems: string[], approval: StepA
     kind: step.kind,
     runner: stepRunnerLabel(step),
     ...(step.tool === undefined ? {} : { tool: step.tool }),
-    ...(step.args === undefined ? {} : { args: JSON.stringify(step.args, null, 2), arguments: argumentViews(step.args) }),
+    ...(step.args === undefined ? {} : { args: argumentsText(step.args), arguments: argumentViews(step.args) }),
     ...(step.agent === undefined && step.kind !== 'agent' ? {} : { agent: step.agent ?? 'default' }),
     ...(step.input === undefined ? {} : { input: step.input }),
     ...(step.skills === undefined ? {} : { skills: [...step.skills] }),
@@ -231,9 +234,19 @@ function usesView(step: Step, plan: Plan, catalogue: CapabilityCatalogue | undef
   return parts.length === 0 ? {} : { uses: visibleControls(oneLine(parts.join(' · '), usesLength)) };
 }
 
-function checksView(step: Step): { checks?: string } {
+function checksView(step: Step): { checks?: string; checksText?: string } {
   const checks = describeChecks(step.checks);
-  return checks === undefined ? {} : { checks };
+  return checks === undefined ? {} : { checks, checksText: argumentsText(step.checks) };
+}
+
+/** Each tool's required arguments as a template (YAML), by name; only a registry knows its tools' parameters. */
+function toolTemplates(registry: ToolRegistry): Record<string, string> {
+  const templates: Record<string, string> = {};
+  for (const name of registry.names()) {
+    const tool = registry.get(name);
+    if (tool) templates[name] = argumentsTemplate(toolParameters(tool));
+  }
+  return templates;
 }
 
 function isRegistry(tools: ReviewSource['tools']): tools is ToolRegistry {

@@ -8,7 +8,7 @@ import type { StepPatchInput } from '../../shared/stepEditSchema';
 import type { RunEvent, RunState } from '../engine/runEvents';
 import { critiquePlan, mergeCritique, type Critique, type CritiqueIssue } from '../plan/critiquePlan';
 import { editPlan, type PlanEdit, type StepPatch } from '../plan/editPlan';
-import type { Diagnostic, Plan } from '../plan/planSchema';
+import type { Check, Diagnostic, Plan } from '../plan/planSchema';
 import { validatePlan, type ValidatePlanOptions } from '../plan/validatePlan';
 import type { CapabilityCatalogue } from '../capabilities/capabilityCatalogue';
 import { toRegistry } from '../engine/resolveRunOptions';
@@ -323,11 +323,16 @@ function toPlanEdit(edit: PanelEdit): PlanEdit {
     case 'updateStep':
       return { type: 'updateStep', stepId: edit.stepId, patch: toStepPatch(edit.patch) };
     case 'addStep': {
-      const { dependsOn, writes, ...rest } = edit.step;
+      const { dependsOn, writes, checks, ...rest } = edit.step;
       const scope = writes === undefined ? [] : [...new Set(writes)];
       return {
         type: 'addStep',
-        step: { ...rest, dependsOn: dependsOn ?? [], ...(scope.length > 0 ? { writes: scope } : {}) },
+        step: {
+          ...rest,
+          dependsOn: dependsOn ?? [],
+          ...(scope.length > 0 ? { writes: scope } : {}),
+          ...(checks?.length ? { checks: planChecks(checks) } : {}),
+        },
         ...(edit.index === undefined ? {} : { index: edit.index }),
       };
     }
@@ -336,8 +341,18 @@ function toPlanEdit(edit: PanelEdit): PlanEdit {
   }
 }
 
+/**
+ * The panel's checks as the plan's: each has a known kind (the webview schema checked it);
+ * `editPlan` checks each kind's fields against the plan schema and refuses the edit, naming
+ * the field, when one is wrong.
+ */
+function planChecks(checks: readonly Record<string, unknown>[]): Check[] {
+  return checks as unknown as Check[];
+}
+
 function toStepPatch(input: StepPatchInput): StepPatch {
-  const patch: StepPatch = { ...input };
+  const { checks, ...fields } = input;
+  const patch: StepPatch = { ...fields, ...(checks === undefined ? {} : { checks: checks.length > 0 ? planChecks(checks) : undefined }) };
   for (const key of ['input', 'verification', 'when'] as const) if (patch[key] !== undefined && patch[key].trim() === '') patch[key] = undefined;
   if (input.kind !== undefined && input.kind !== 'tool') {
     patch.tool = undefined;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { StepView } from '../../../src/shared/panelViewModel';
-import { errorSummary, fieldSpecs, formFields, formToEdit, initialValues, kindFields, withFieldValue } from '../../../webview/stepFormModel';
+import { errorSummary, fieldSpecs, formFields, formToEdit, initialValues, kindFields, suggestStepId, withFieldValue } from '../../../webview/stepFormModel';
 
 const step: StepView = {
   id: 'S1',
@@ -29,11 +29,13 @@ describe('webview step form model', () => {
       'input',
       'skills',
       'writes',
+      'checks',
       'dependsOn',
       'onFailure',
       'maxAttempts',
       'critical',
       'verification',
+      'onVerificationFailure',
     ]);
     assert.deepEqual(formFields('tool', false), [
       'title',
@@ -41,14 +43,16 @@ describe('webview step form model', () => {
       'tool',
       'args',
       'writes',
+      'checks',
       'dependsOn',
       'onFailure',
       'maxAttempts',
       'critical',
       'verification',
+      'onVerificationFailure',
     ]);
-    assert.deepEqual(formFields('tool', true), ['id', 'title', 'kind', 'tool', 'args', 'writes', 'dependsOn']);
-    assert.deepEqual(formFields('manual', false), ['title', 'kind', 'input', 'dependsOn', 'onFailure', 'maxAttempts', 'critical', 'verification']);
+    assert.deepEqual(formFields('tool', true), ['id', 'title', 'kind', 'tool', 'args', 'writes', 'checks', 'dependsOn']);
+    assert.deepEqual(formFields('manual', false), ['title', 'kind', 'input', 'dependsOn', 'onFailure', 'maxAttempts', 'critical', 'verification', 'onVerificationFailure']);
     for (const fields of Object.values(kindFields)) for (const name of fields) assert.ok(fieldSpecs[name], name);
   });
 
@@ -75,6 +79,7 @@ describe('webview step form model', () => {
         maxAttempts: 1,
         critical: true,
         verification: '',
+        onVerificationFailure: 'stop',
         tool: 'list_files',
         args: {},
       },
@@ -87,7 +92,7 @@ describe('webview step form model', () => {
     assert.deepEqual(Object.keys(result.errors).sort(), ['args', 'maxAttempts', 'title']);
     assert.equal(
       errorSummary(result.errors, formFields('tool', false)),
-      `Not saved, 3 fields need attention. Title: ${result.errors.title} Arguments (JSON): ${result.errors.args} Attempts: ${result.errors.maxAttempts}`,
+      `Not saved, 3 fields need attention. Title: ${result.errors.title} Arguments: ${result.errors.args} Attempts: ${result.errors.maxAttempts}`,
     );
     assert.equal(errorSummary({}, []), '');
   });
@@ -205,5 +210,72 @@ describe('webview step form model', () => {
     const refused = formToEdit({ ...chosen, maxAttempts: '1' }, step);
     assert.equal(refused.ok ? '' : refused.errors.maxAttempts, 'Retry needs at least 2 attempts: the first try and one retry.');
     assert.match(fieldSpecs.maxAttempts.note?.(undefined) ?? '', /not tried again/);
+  });
+
+  describe('issue 28 (polish): templates, text arguments, a new id, checks', () => {
+    const templates = { write_file: 'path: ""\ncontent: ""', edit_file: 'path: ""\nedits:\n  - search: ""\n    replace: ""', list_files: '{}' };
+
+    it("a new step gets the next free id in the plan's own pattern, and its first tool's arguments to fill in", () => {
+      assert.equal(suggestStepId(['S001', 'S002', 'S003']), 'S004');
+      assert.equal(suggestStepId(['L1', 'L9', 'R2']), 'L10');
+      assert.equal(suggestStepId(['read', 'write']), 'S1');
+      assert.equal(suggestStepId([]), 'S1');
+      assert.equal(suggestStepId(['S1', 'S2', 'S3', 'S4', 'T3']), 'S5');
+      assert.equal(suggestStepId(['S2', 'S3', 'S02x', 'S3']), 'S4');
+      const values = initialValues(undefined, ['write_file', 'list_files'], { templates, stepIds: ['S1', 'S2'] });
+      assert.equal(values.id, 'S3');
+      assert.equal(values.args, templates.write_file);
+      assert.equal(initialValues(undefined, ['read_file']).args, '{}', 'no template known: an empty object');
+    });
+
+    it("choosing another tool puts its template in, unless the user wrote arguments of their own", () => {
+      const start = initialValues(undefined, ['write_file', 'edit_file'], { templates });
+      assert.equal(withFieldValue(start, 'tool', 'edit_file', templates).args, templates.edit_file);
+      assert.equal(withFieldValue({ ...start, args: '{}' }, 'tool', 'edit_file', templates).args, templates.edit_file);
+      const typed = { ...start, args: 'path: notes.txt\ncontent: hello' };
+      assert.equal(withFieldValue(typed, 'tool', 'edit_file', templates).args, typed.args);
+      assert.equal(withFieldValue(start, 'tool', 'run_command', templates).args, start.args, 'no template: what was there stays');
+      assert.equal(withFieldValue(start, 'title', 'x', templates).args, start.args);
+    });
+
+    it('reads a multi-line content typed as text (YAML), and JSON as before', () => {
+      const yaml = 'path: notes.txt\ncontent: |\n  first line\n  "quoted" second line\n';
+      const result = formToEdit({ ...initialValues(undefined, ['write_file']), id: 'S9', title: 'Write', args: yaml });
+      assert.ok(result.ok);
+      assert.deepEqual(result.edit.type === 'addStep' && result.edit.step.args, { path: 'notes.txt', content: 'first line\n"quoted" second line\n' });
+      const json = formToEdit({ ...initialValues(undefined, ['write_file']), id: 'S9', title: 'Write', args: '{"path": "a", "content": "x\\ny"}' });
+      assert.ok(json.ok);
+      assert.deepEqual(json.edit.type === 'addStep' && json.edit.step.args, { path: 'a', content: 'x\ny' });
+      const broken = formToEdit({ ...initialValues(undefined, ['write_file']), id: 'S9', title: 'Write', args: 'path: [unclosed' });
+      assert.ok(!broken.ok);
+      assert.match(broken.errors.args ?? '', /^Arguments are not valid YAML or JSON: \S/);
+      assert.doesNotMatch(broken.errors.args ?? '', /\n/);
+    });
+
+    it('saves checks typed in the Checks field, removes them when emptied, and refuses a check without a known kind', () => {
+      const added = formToEdit({ ...initialValues(undefined, ['run_command']), id: 'S9', title: 'Test', args: 'argv: [pytest]', checks: '- kind: file_exists\n  path: out.txt' });
+      assert.ok(added.ok);
+      assert.deepEqual(added.edit.type === 'addStep' && added.edit.step.checks, [{ kind: 'file_exists', path: 'out.txt' }]);
+      const checked: StepView = { ...step, checksText: '- kind: file_exists\n  path: a', checks: 'file exists a' };
+      const unchanged = formToEdit(initialValues(checked, []), checked);
+      assert.ok(unchanged.ok);
+      assert.equal(unchanged.edit.type === 'updateStep' && 'checks' in unchanged.edit.patch, false, 'unchanged checks are not sent');
+      const emptied = formToEdit({ ...initialValues(checked, []), checks: ' ' }, checked);
+      assert.ok(emptied.ok);
+      assert.deepEqual(emptied.edit.type === 'updateStep' && emptied.edit.patch.checks, []);
+      const wrong = formToEdit({ ...initialValues(checked, []), checks: '- kind: tests_pass' }, checked);
+      assert.ok(!wrong.ok);
+      assert.match(wrong.errors.checks ?? '', /Give each check a kind: file_exists, file_absent, file_contains, command, no_new_diagnostics/);
+      const notList = formToEdit({ ...initialValues(checked, []), checks: 'kind: command' }, checked);
+      assert.ok(!notList.ok);
+      assert.match(notList.errors.checks ?? '', /Checks are a list/);
+    });
+
+    it("edits an existing step's 'If a check fails', which the critic's retry advice names", () => {
+      const values = withFieldValue(initialValues(step, []), 'onVerificationFailure', 'retry');
+      const result = formToEdit({ ...values, onFailure: 'retry', maxAttempts: '2' }, step);
+      assert.ok(result.ok);
+      assert.equal(result.edit.type === 'updateStep' && result.edit.patch.onVerificationFailure, 'retry');
+    });
   });
 });

@@ -227,7 +227,7 @@ describe('critiquePlan: a retry that a failed check never gets', () => {
     assert.equal(issue?.name, 'Failed check never retried');
     assert.equal(
       issue?.recommendation,
-      'Give the step onVerificationFailure: "retry" (Save plan as file, edit it, then Run plan file) when another attempt could pass its checks.',
+      'Set the step\'s "If a check fails" to retry (its Edit form in the plan panel; onVerificationFailure: "retry" in a plan file) when another attempt could pass its checks.',
     );
   });
 

@@ -61,7 +61,7 @@ describe('buildPanelViewModel: the review the panel shows', () => {
       kind: 'tool',
       runner: 'write_file',
       tool: 'write_file',
-      args: '{\n  "path": "a.md",\n  "content": "x"\n}',
+      args: 'path: a.md\ncontent: x',
       arguments: [
         { name: 'path', text: 'a.md', block: false },
         { name: 'content', text: 'x', block: false },

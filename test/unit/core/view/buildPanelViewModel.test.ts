@@ -35,7 +35,7 @@ describe('buildPanelViewModel', () => {
     assert.equal(view.planVersion, 1);
     assert.equal(view.score, critiquePlan(plan).score);
     assert.deepEqual(view.steps.map((step) => [step.index, step.id, step.runner]), [[0, 'read', 'read_file'], [1, 'list', 'list_files'], [2, 'sum', 'agent: default']]);
-    assert.equal(view.steps[0]!.args, '{\n  "path": "a.txt"\n}');
+    assert.equal(view.steps[0]!.args, 'path: a.txt');
     assert.deepEqual(view.steps[2]!.dependsOn, ['read', 'list']);
     assert.equal(view.steps[2]!.verification, 'result.length > 0');
     assert.equal(view.steps[2]!.onFailure, 'retry');
