@@ -240,20 +240,20 @@ describe('webview step form model', () => {
 
     it('reads a multi-line content typed as text (YAML), and JSON as before', () => {
       const yaml = 'path: notes.txt\ncontent: |\n  first line\n  "quoted" second line\n';
-      const result = formToEdit({ ...initialValues(undefined, ['write_file']), id: 'S9', title: 'Write', args: yaml });
+      const result = formToEdit({ ...initialValues(undefined, ['write_file']), id: 'S9', title: 'Write', args: yaml }, undefined);
       assert.ok(result.ok);
       assert.deepEqual(result.edit.type === 'addStep' && result.edit.step.args, { path: 'notes.txt', content: 'first line\n"quoted" second line\n' });
-      const json = formToEdit({ ...initialValues(undefined, ['write_file']), id: 'S9', title: 'Write', args: '{"path": "a", "content": "x\\ny"}' });
+      const json = formToEdit({ ...initialValues(undefined, ['write_file']), id: 'S9', title: 'Write', args: '{"path": "a", "content": "x\\ny"}' }, undefined);
       assert.ok(json.ok);
       assert.deepEqual(json.edit.type === 'addStep' && json.edit.step.args, { path: 'a', content: 'x\ny' });
-      const broken = formToEdit({ ...initialValues(undefined, ['write_file']), id: 'S9', title: 'Write', args: 'path: [unclosed' });
+      const broken = formToEdit({ ...initialValues(undefined, ['write_file']), id: 'S9', title: 'Write', args: 'path: [unclosed' }, undefined);
       assert.ok(!broken.ok);
       assert.match(broken.errors.args ?? '', /^Arguments are not valid YAML or JSON: \S/);
       assert.doesNotMatch(broken.errors.args ?? '', /\n/);
     });
 
     it('saves checks typed in the Checks field, removes them when emptied, and refuses a check without a known kind', () => {
-      const added = formToEdit({ ...initialValues(undefined, ['run_command']), id: 'S9', title: 'Test', args: 'argv: [pytest]', checks: '- kind: file_exists\n  path: out.txt' });
+      const added = formToEdit({ ...initialValues(undefined, ['run_command']), id: 'S9', title: 'Test', args: 'argv: [pytest]', checks: '- kind: file_exists\n  path: out.txt' }, undefined);
       assert.ok(added.ok);
       assert.deepEqual(added.edit.type === 'addStep' && added.edit.step.checks, [{ kind: 'file_exists', path: 'out.txt' }]);
       const checked: StepView = { ...step, checksText: '- kind: file_exists\n  path: a', checks: 'file exists a' };

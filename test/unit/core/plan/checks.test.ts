@@ -121,7 +121,7 @@ describe('checks in plans', () => {
   it('editing a step in the panel keeps its checks', () => {
     const checks: Check[] = [{ kind: 'command', argv: ['npm', 'test'] }];
     const plan = makePlan([makeStep('S1', { checks })]);
-    const patch = stepPatchSchema.parse({ title: 'Renamed', kind: 'agent', input: 'do it better' });
+    const { checks: _none, ...patch } = stepPatchSchema.parse({ title: 'Renamed', kind: 'agent', input: 'do it better' });
     const edited = editPlan(plan, { type: 'updateStep', stepId: 'S1', patch });
     assert.ok(edited.ok);
     assert.deepEqual(edited.plan.steps[0]?.checks, checks);

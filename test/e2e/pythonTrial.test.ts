@@ -1,0 +1,110 @@
+// Issue 28's Python trial walked again in code-server, no model: a small Python project with a .venv and pytest
+// tests. Plan task's example names the project's own test command (pytest, not npm test); a long, realistic request
+// heads the review with a short title and the rest under "Full request"; Add step offers the next free id, the tool's
+// required arguments as a template, a file's content typed as text, and a Checks field. Screenshots in
+// test-results/screenshots/python-trial/.
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
+import { planPanelFrame, quickInputField, runCommand, screenshotIfFailed } from './workbench';
+
+const root = resolve(__dirname, '..', '..');
+const screenshots = join(root, 'test-results', 'screenshots', 'python-trial');
+
+/** A request as a Python developer writes one: a first line, then what matters, about 3,800 characters. */
+const request = [
+  'Add a --json output option to the toolz-style CLI in calc.py and cover it with pytest tests',
+  '',
+  ...Array.from({ length: 24 }, (_, index) =>
+    `- Case ${index + 1}: when the user passes --json, print the result of add(a, b) as a JSON object with the keys "a", "b" and "sum"; keep the plain output unchanged otherwise, and test both in test_calc.py.`,
+  ),
+].join('\n');
+
+describe('The Python trial, walked again (browser workbench, no model, issue 28)', function () {
+  this.timeout(300_000);
+  let workbench: DemoWorkbench | undefined;
+  let page: Page;
+
+  before(async function () {
+    workbench = await openDemoWorkbench({
+      name: 'python-trial',
+      screenshots,
+      files: {
+        // The demo's package.json has a test script: a Python project has none.
+        'package.json': {},
+        'pyproject.toml': '[project]\nname = "calc"\nversion = "0.1.0"\n\n[tool.pytest.ini_options]\ntestpaths = ["."]\n',
+        'calc.py': 'def add(a, b):\n    return a + b\n',
+        'test_calc.py': 'from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n',
+      },
+    });
+    page = workbench.page;
+    execFileSync('python3', ['-m', 'venv', '--system-site-packages', '--without-pip', join(workbench.folder, '.venv')]);
+  });
+
+  afterEach(async function () {
+    await screenshotIfFailed(workbench?.page, this.currentTest, screenshots);
+  });
+
+  after(async () => {
+    await workbench?.close();
+  });
+
+  it("Plan task's example names pytest; a long request heads the review with a short title, the rest under Full request", async () => {
+    await runCommand(page, 'Plan task');
+    const field = await quickInputField(page, 'Task Planner: Plan task');
+    await page.waitForFunction(() => /pytest/.test(document.querySelector<HTMLInputElement>('.quick-input-widget input')?.placeholder ?? ''), undefined, { timeout: 15_000 });
+    const placeholder = (await field.getAttribute('placeholder')) ?? '';
+    assert.match(placeholder, /run `pytest`/);
+    assert.doesNotMatch(placeholder, /npm/);
+    await page.screenshot({ path: join(screenshots, '1-plan-task-example.png') });
+    assert.ok(request.length > 3_500, `${request.length} characters`);
+    await field.fill(request);
+    await page.keyboard.press('Enter');
+    const review = planPanelFrame(page).locator('plan-panel-app[data-mode="review"]');
+    await review.locator('li.step').first().waitFor({ timeout: 60_000 });
+    const heading = (await review.locator('h1.objective').innerText()).trim();
+    assert.ok(heading.length <= 120, `a heading of ${heading.length} characters`);
+    assert.ok(heading.startsWith('Add a --json output option'), heading);
+    const full = review.locator('details.full-request');
+    assert.match(await full.locator('summary').innerText(), /Full request \(3,\d{3} characters\)/);
+    assert.equal(await full.getAttribute('open'), null, 'the full request starts closed');
+    await page.screenshot({ path: join(screenshots, '2-review-long-request.png') });
+  });
+
+  it('Add step: the next free id, the tool\'s arguments to fill in, content typed as text, and checks', async () => {
+    const review = planPanelFrame(page).locator('plan-panel-app[data-mode="review"]');
+    const ids = await review.locator('li.step').evaluateAll((items) => items.map((item) => item.getAttribute('data-step-id') ?? ''));
+    await review.locator('vscode-button[data-action="add"]').click();
+    const form = review.locator('step-edit-form').first();
+    const id = form.locator('vscode-textfield[name="id"] input');
+    await id.waitFor({ timeout: 15_000 });
+    const offered = await id.inputValue();
+    assert.ok(offered !== '' && !ids.includes(offered), `offered "${offered}" beside ${ids.join(', ')}`);
+    const tool = await form.locator('vscode-single-select[name="tool"]').evaluate((select) => (select as HTMLElement & { value: string }).value);
+    const args = form.locator('vscode-textarea[name="args"] textarea');
+    const template = await args.inputValue();
+    if (tool === 'read_file') assert.equal(template, 'path: ""');
+    assert.notEqual(template, '{}', `no template for ${tool}`);
+    await form.locator('vscode-textfield[name="title"] input').fill('Note the plan');
+    await page.screenshot({ path: join(screenshots, '3-add-step-template.png') });
+    // A file's content typed as text, over several lines, quotes and all: no JSON escapes.
+    await form.evaluate((element) => {
+      const select = element.shadowRoot?.querySelector('vscode-single-select[name="tool"]') as (HTMLElement & { value: string }) | null;
+      if (!select) throw new Error('no tool select');
+      select.value = 'write_file';
+      select.dispatchEvent(new Event('change'));
+    });
+    await args.fill('path: NOTES.md\ncontent: |\n  # Plan notes\n  Run "pytest" after each change.\n');
+    await form.locator('vscode-textarea[name="checks"] textarea').fill('- kind: file_contains\n  path: NOTES.md\n  text: pytest');
+    await page.screenshot({ path: join(screenshots, '4-add-step-filled.png') });
+    await form.locator('vscode-button[data-action="save"]').click();
+    const added = review.locator(`li.step[data-step-id="${offered}"]`);
+    await added.waitFor({ timeout: 15_000 });
+    const card = (await added.innerText()).replace(/\s+/g, ' ');
+    assert.match(card, /Run "pytest" after each change\./);
+    assert.match(card, /NOTES\.md contains "pytest"/);
+    await page.screenshot({ path: join(screenshots, '5-step-added.png') });
+  });
+});
