@@ -104,7 +104,6 @@ function freePort() {
   });
 }
 
-/** Folder name VS Code expects for an installed extension: publisher.name-version. @param {string} extensionDir */
 /**
  * A kept settings.json's values: `{}` when there is none yet, `undefined` when it is not plain JSON (VS Code allows
  * comments): such a file is left as it is, never overwritten, so no setting of its user is lost.
@@ -121,6 +120,7 @@ function keptSettings(file) {
   }
 }
 
+/** Folder name VS Code expects for an installed extension: publisher.name-version. @param {string} extensionDir */
 function installedFolderName(extensionDir) {
   const manifest = JSON.parse(fs.readFileSync(path.join(extensionDir, 'package.json'), 'utf8'));
   return `${manifest.publisher}.${manifest.name}-${manifest.version}`.toLowerCase();
