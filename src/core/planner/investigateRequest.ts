@@ -131,8 +131,7 @@ export async function investigateRequest(planning: readonly LlmMessage[], option
   let requests = 0;
   let costUsd: number | undefined = 0;
   if (options.budget.maxToolCalls <= 0 || definitions.length === 0) return result('tool_calls');
-  const deadline = options.clock.now() + options.budget.maxSeconds * 1000;
-  const limits = limitSignal(options, deadline);
+  const limits = limitSignal(options, options.budget.maxSeconds * 1000);
   const context = planningToolContext(options);
   try {
     for (;;) {
@@ -165,7 +164,7 @@ export async function investigateRequest(planning: readonly LlmMessage[], option
         if (ended !== undefined) outcome = notRunOutcome(call.name, 'Not run: the investigation budget is spent. Write the plan with what you have read.');
         else {
           toolCalls++;
-          outcome = await runPlanningCall(call, byName, context, options, basis, limits.signal).catch((error: unknown) => {
+          outcome = await runPlanningCall(call, byName, context, options, basis, limits).catch((error: unknown) => {
             // A bound or "plan now" that fires while a tool runs ends the investigation, not planning.
             if (options.signal.aborted || !limits.signal.aborted) throw error;
             return notRunOutcome(call.name, 'Not run: the investigation ended. Write the plan with what you have read.');
@@ -199,9 +198,10 @@ async function runPlanningCall(
   context: ToolContext,
   options: InvestigationOptions,
   basis: BasisLog,
-  signal: AbortSignal,
+  limits: Limits,
 ): Promise<AgentToolOutcome> {
-  if (call.name === planningQuestionTool && options.ask) return askQuestion(call, options, basis, signal);
+  if (call.name === planningQuestionTool && options.ask) return askQuestion(call, options, basis, limits);
+  const signal = limits.signal;
   const args = parseArgs(call.arguments);
   const path = typeof args?.path === 'string' ? args.path : undefined;
   if (path !== undefined && isProtectedPath(path.replace(/\\/g, '/').toLowerCase())) {
@@ -214,7 +214,7 @@ async function runPlanningCall(
   return outcome;
 }
 
-async function askQuestion(call: LlmToolCall, options: InvestigationOptions, basis: BasisLog, signal: AbortSignal): Promise<AgentToolOutcome> {
+async function askQuestion(call: LlmToolCall, options: InvestigationOptions, basis: BasisLog, limits: Limits): Promise<AgentToolOutcome> {
   const parsed = questionInput.safeParse(parseArgs(call.arguments) ?? {});
   if (!parsed.success) return errorOutcome(call.name, 'Give "question" (text) and optionally "suggestions" (a list of short texts).');
   const question = shown(parsed.data.question);
@@ -222,7 +222,14 @@ async function askQuestion(call: LlmToolCall, options: InvestigationOptions, bas
     .filter((suggestion) => suggestion !== '')
     .slice(0, maxSuggestions);
   options.progress?.(`asking: ${shown(question, 80)}`);
-  const given = await options.ask?.({ question, suggestions }, signal);
+  // The time a person takes to answer (in the chat: until their next message) is not the investigation's.
+  const resume = limits.pause();
+  let given: string | undefined;
+  try {
+    given = await options.ask?.({ question, suggestions }, limits.signal);
+  } finally {
+    resume();
+  }
   const answer = given === undefined ? undefined : capText(given.trim(), maxBasisAnswerLength);
   basis.answer(question, answer ?? '');
   const content =
@@ -303,30 +310,47 @@ function normalized(path: string | undefined): string | undefined {
 interface Limits {
   signal: AbortSignal;
   timedOut(): boolean;
+  /** Stops the deadline's clock until the function returned is called (the deadline moves by the time paused). */
+  pause(): () => void;
   dispose(): void;
 }
 
-function limitSignal(options: InvestigationOptions, deadline: number): Limits {
+function limitSignal(options: InvestigationOptions, allowedMs: number): Limits {
   const controller = new AbortController();
   const forward = (): void => controller.abort(options.signal.reason);
   const stop = (): void => controller.abort(new Error('Stopped: planning with what was read.'));
   options.signal.addEventListener('abort', forward, { once: true });
   options.stop?.addEventListener('abort', stop, { once: true });
   let timedOut = false;
-  const timer = new AbortController();
-  options.clock.sleep(Math.max(0, deadline - options.clock.now()), timer.signal).then(
-    () => {
-      timedOut = true;
-      controller.abort(new Error('The investigation ran out of time.'));
-    },
-    () => undefined,
-  );
+  let deadline = options.clock.now() + allowedMs;
+  let timer = new AbortController();
+  let disposed = false;
+  const arm = (): void => {
+    timer = new AbortController();
+    options.clock.sleep(Math.max(0, deadline - options.clock.now()), timer.signal).then(
+      () => {
+        timedOut = true;
+        controller.abort(new Error('The investigation ran out of time.'));
+      },
+      () => undefined,
+    );
+  };
+  arm();
   if (options.signal.aborted) forward();
   if (options.stop?.aborted) stop();
   return {
     signal: controller.signal,
     timedOut: () => timedOut || options.clock.now() >= deadline,
+    pause: () => {
+      const from = options.clock.now();
+      timer.abort();
+      return () => {
+        deadline += options.clock.now() - from;
+        if (!disposed) arm();
+      };
+    },
     dispose: () => {
+      disposed = true;
       timer.abort();
       options.signal.removeEventListener('abort', forward);
       options.stop?.removeEventListener('abort', stop);

@@ -152,6 +152,34 @@ describe('investigateRequest: a read-only look at the workspace before the plan'
     assert.equal(byTime.plan.steps.length, 1);
   });
 
+  it('the time the user takes to answer a question does not count against the time budget; the model\'s time after it does', async () => {
+    let now = 0;
+    const clock: Clock = {
+      now: () => now,
+      sleep: (_ms, abort) => new Promise((_resolve, reject) => abort?.addEventListener('abort', () => reject(new Error('aborted')))),
+    };
+    const answerLate = (): Promise<string> => {
+      now += 10 * 60_000;
+      return Promise.resolve('MIT');
+    };
+    const ask = (): ScriptedReply => ({ toolCalls: [call('ask_user', { question: 'Which license?' })] });
+    const budget = { ...defaultInvestigationBudget, maxSeconds: 30 };
+    const late = options([ask(), { toolCalls: [call('read_file', { path: 'README.md' })] }, planJson()]);
+    const planned = await planRequest('Add a license', { ...late.base, clock, investigate: { budget, ask: answerLate } });
+    assert.equal(planned.investigation?.end, 'answered', 'ten minutes waiting for the answer left the 30 s budget untouched');
+    assert.equal(planned.investigation?.toolCalls, 2, 'the read after the answer still ran');
+    const slowModel = options([
+      ask(),
+      () => {
+        now += 31_000;
+        return { toolCalls: [call('read_file', { path: 'README.md' })] };
+      },
+      planJson(),
+    ]);
+    const slow = await planRequest('Add a license', { ...slowModel.base, clock, investigate: { budget, ask: answerLate } });
+    assert.equal(slow.investigation?.end, 'time', 'the model\'s own 31 s after the answer is over the budget');
+  });
+
   it('"plan now" stops investigating and plans with what was read', async () => {
     const stop = new AbortController();
     const { llm, base } = options([{ toolCalls: [call('read_file', { path: 'src/parse.ts' })] }, { toolCalls: [call('read_file', { path: 'README.md' })] }, planJson()]);
