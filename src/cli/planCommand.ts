@@ -100,7 +100,8 @@ export async function planCommand(request: string, options: CliPlanOptions, io: 
     await sendRunTraces(engine.store, runIds, options, io);
     showEstimateAgainstActual(estimate, engine, io);
     if (options.json) {
-      io.out(JSON.stringify({ plan, critique, warnings, started: true, result, ...(estimate ? { estimate } : {}) }, null, 2));
+      // `usage` is the run's own model use (planning not counted), what `estimate` estimated.
+      io.out(JSON.stringify({ plan, critique, warnings, started: true, result, ...(estimate ? { estimate } : {}), usage: engine.budget.usage() }, null, 2));
       return exitCodeOf(result);
     }
     return reportRunResult(result, state, options.workspace, false, io);

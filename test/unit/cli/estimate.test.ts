@@ -33,6 +33,19 @@ describe('task-planner: model roles and the estimate before Start (issue 30)', f
     assert.match(stderr.slice(used), /estimated 1–2 requests/);
   });
 
+  it('plan --json holds the estimate and the run\'s own use (planning not counted), so a script compares them', async () => {
+    const plan = { objective: 'x', steps: [{ id: 'S1', title: 'Answer', kind: 'agent', agent: 'direct', dependsOn: [], input: 'Say hi' }] };
+    server.enqueue(
+      { kind: 'message', content: JSON.stringify(plan), usage: { prompt_tokens: 900, completion_tokens: 100 } },
+      { kind: 'message', content: 'hi', usage: { prompt_tokens: 70, completion_tokens: 3 } },
+    );
+    const { code, stdout, stderr } = await runCli(['plan', 'Say hi', '--workspace', workspace.path, '--base-url', server.baseURL, '--model', 'llama3:8b', '--yes', '--json'], {});
+    assert.equal(code, 0, stderr);
+    const output = JSON.parse(stdout) as { estimate?: { tokens: { typical: number } }; usage?: { requests: number; totalTokens: number } };
+    assert.ok((output.estimate?.tokens.typical ?? 0) > 0, stdout);
+    assert.deepEqual({ requests: output.usage?.requests, totalTokens: output.usage?.totalTokens }, { requests: 1, totalTokens: 73 });
+  });
+
   it('says "cost unknown" for a model without a price, and the budget from the estimate is then in tokens', async () => {
     const plan = { objective: 'x', steps: [{ id: 'S1', title: 'Answer', kind: 'agent', agent: 'direct', dependsOn: [], input: 'Say hi' }] };
     server.enqueue({ kind: 'message', content: JSON.stringify(plan) }, { kind: 'message', content: 'hi' });
