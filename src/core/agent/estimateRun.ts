@@ -113,7 +113,9 @@ export function estimateRun(plan: Plan, options: EstimateOptions): RunEstimate {
     if (known) return known;
     const agent = plan.agents[name];
     const toolNames = agent ? agent.tools : name === 'direct' ? [] : (options.tools?.names() ?? []);
-    const definitions = toolNames.flatMap((toolName) => {
+    // The run offers every agent `ask_user` too when it has one (executeLlmStep), so its definition is in every request.
+    const offered = options.tools?.get('ask_user') ? [...new Set([...toolNames, 'ask_user'])] : toolNames;
+    const definitions = offered.flatMap((toolName) => {
       const tool = options.tools?.get(toolName);
       return tool ? [toolDefinition(tool)] : [];
     });

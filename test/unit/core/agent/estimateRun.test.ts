@@ -8,6 +8,8 @@ import { budgetFromEstimate, estimateAgainstActual, estimateLines } from '../../
 import type { Plan } from '../../../../src/core/plan/planSchema';
 import { createToolRegistry } from '../../../../src/core/tools/createToolRegistry';
 import { workspaceTools } from '../../../../src/core/tools/builtinTools';
+import { askUserTool } from '../../../../src/core/tools/askUserTool';
+import { toolDefinition } from '../../../../src/core/agent/agentToolCall';
 import { ManualClock } from '../../../fakes/manualClock';
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
 import { scriptedLlm } from '../../../fakes/scriptedLlm';
@@ -100,6 +102,24 @@ describe('estimateRun: the run\'s cost known before Start', function () {
     assert.ok(known.costUsd && cheap.costUsd && cheap.costUsd.typical < known.costUsd.typical / 5, 'the agent role\'s price decides the agent steps\' cost');
     assert.deepEqual(known.kinds.map((kind) => kind.kind), ['agent', 'review', 'compaction']);
     assert.equal(known.kinds.find((kind) => kind.kind === 'review')?.count, 1);
+  });
+
+  it('counts the ask_user definition the run offers every agent beside its own tools, when the run has ask_user', async () => {
+    const plan: Plan = {
+      ...makePlan([agent('S1', 'Read the parser and say what it does.', [], { agent: 'reader' })]),
+      agents: { reader: { prompt: 'You read code.', tools: ['read_file'] } },
+    };
+    const withAsk = createToolRegistry([...workspaceTools]);
+    const bare = estimateRun(plan, { model: 'gpt-4o', tools: createToolRegistry(workspaceTools.filter((tool) => tool.name !== askUserTool.name)) });
+    const asking = estimateRun(plan, { model: 'gpt-4o', tools: withAsk });
+    const definition = countTokens(JSON.stringify(toolDefinition(askUserTool)));
+    const turns = bare.requests.typical;
+    assert.ok(turns >= 2, 'an agent with a tool is expected to take turns');
+    assert.ok(Math.abs(asking.tokens.typical - bare.tokens.typical - turns * definition) <= turns, 'the definition is in each of its requests');
+    // The run sends what the estimate counted: the reader's tool and ask_user.
+    const llm = scriptedLlm(['It splits lists.'], { model: 'gpt-4o' });
+    await runPlan(plan, { llm, tools: withAsk, clock: new ManualClock(), workspace: createMemoryWorkspace(files) }).result;
+    assert.deepEqual(llm.requests[0]?.tools?.map((tool) => tool.name), ['read_file', 'ask_user']);
   });
 
   it('a plan without model work estimates no requests and no cost, and sets no budget', () => {
