@@ -43,6 +43,10 @@ export interface TaskOutcome {
   /** USD from the model's known prices; `undefined` when they are unknown. */
   costUsd: number | undefined;
   ms: number;
+  /** The run's tokens as the command line estimated them before Start (`undefined`: no estimate was shown). */
+  estimate: { low: number; typical: number; high: number } | undefined;
+  /** The tokens the run itself used (planning not counted), as the command line reported them; `undefined` when it did not start. */
+  runTokens: number | undefined;
   /** Why it failed, bounded and safe for a terminal; empty when it passed. */
   reason: string;
   /** The workspace's parent folder (removed unless kept), for the attack checks. */
@@ -60,6 +64,8 @@ export async function runEvalTask(task: EvalTask, settings: EvalSettings, keep =
   let runOk = false;
   let hostOk = false;
   let timedOut = false;
+  let estimate: TaskOutcome['estimate'];
+  let runTokens: number | undefined;
   try {
     await copyFixture(join(fixtures, task.fixture), workspace);
     const run = await runCli(settings, proxy.baseURL, task.request, workspace);
@@ -73,6 +79,8 @@ export async function runEvalTask(task: EvalTask, settings: EvalSettings, keep =
       problems.push(...planProblems);
       runOk = output.status === 'completed';
       if (!runOk) problems.push(`run ended ${output.status}`);
+      estimate = output.estimate;
+      runTokens = output.runTokens;
     }
     const hostProblems = [];
     for (const check of task.host) {
@@ -101,6 +109,8 @@ export async function runEvalTask(task: EvalTask, settings: EvalSettings, keep =
     tokens: count.promptTokens + count.completionTokens,
     costUsd: cost,
     ms: Date.now() - started,
+    estimate,
+    runTokens,
     reason: reason.length > maxReason ? `${reason.slice(0, maxReason)}…` : reason,
     folder,
   };
@@ -123,15 +133,47 @@ export function checkPlan(value: unknown, task: EvalTask): string[] {
   return problems;
 }
 
-/** The plan and run status of `plan --json`'s output, or `undefined` when it printed none. */
-function parseOutput(stdout: string): { plan: unknown; status: string } | undefined {
+/** The plan, run status, token estimate and run's tokens of `plan --json`'s output, or `undefined` when it printed none. */
+function parseOutput(stdout: string): { plan: unknown; status: string; estimate: TaskOutcome['estimate']; runTokens: number | undefined } | undefined {
   try {
-    const output = JSON.parse(stdout) as { plan?: unknown; result?: { status?: unknown } };
+    const output = JSON.parse(stdout) as { plan?: unknown; result?: { status?: unknown }; estimate?: { tokens?: unknown }; usage?: { totalTokens?: unknown } };
     if (output.plan === undefined) return undefined;
-    return { plan: output.plan, status: typeof output.result?.status === 'string' ? output.result.status : 'not started' };
+    const tokens = output.estimate?.tokens as Record<string, unknown> | undefined;
+    const estimate =
+      typeof tokens?.['low'] === 'number' && typeof tokens['typical'] === 'number' && typeof tokens['high'] === 'number'
+        ? { low: tokens['low'], typical: tokens['typical'], high: tokens['high'] }
+        : undefined;
+    return {
+      plan: output.plan,
+      status: typeof output.result?.status === 'string' ? output.result.status : 'not started',
+      estimate,
+      runTokens: typeof output.usage?.totalTokens === 'number' ? output.usage.totalTokens : undefined,
+    };
   } catch {
     return undefined;
   }
+}
+
+/** How far the estimate may be from the run's tokens: its typical value within ±30 % of them (docs/eval.md). */
+export const estimateTolerance = 0.3;
+
+/**
+ * Why the task's estimate misses its run's tokens, or `undefined` when it does not: the estimate's typical value
+ * must lie within ±`estimateTolerance` of the tokens the run used (0.7·actual ≤ typical ≤ 1.3·actual). A run that
+ * used no tokens needs an estimate of none.
+ */
+export function estimateMiss(outcome: Pick<TaskOutcome, 'estimate' | 'runTokens'>): string | undefined {
+  const { estimate, runTokens } = outcome;
+  if (estimate === undefined || runTokens === undefined) return 'no estimate and run use to compare';
+  if (Math.abs(estimate.typical - runTokens) <= estimateTolerance * runTokens) return undefined;
+  return `the estimate (typically ${estimate.typical} tokens) is ${signedPercent(estimate.typical, runTokens)} off the ${runTokens} the run used`;
+}
+
+/** `estimate` against `actual` as a signed percentage ("+12 %"), "n/a" when nothing was used. */
+export function signedPercent(estimate: number, actual: number): string {
+  if (actual === 0) return estimate === 0 ? '0 %' : 'n/a';
+  const percent = Math.round(((estimate - actual) / actual) * 100);
+  return `${percent > 0 ? '+' : ''}${percent} %`;
 }
 
 /** Most characters of the command line's output kept (a model's huge reply can be echoed). */

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { evalAttacks, startScriptedModel } from './evalScripted';
-import { runEvalTask, type EvalSettings, type TaskOutcome } from './evalRun';
+import { estimateMiss, runEvalTask, signedPercent, type EvalSettings, type TaskOutcome } from './evalRun';
 import { evalTasks } from './evalTasks';
 import { copyFixture, hostCheck } from './evalWorkspace';
 
@@ -65,10 +65,19 @@ async function main(): Promise<number> {
     if (!scripted) return 0;
     const failedAttacks = await runAttacks(settings, Math.min(timeLimitMs, 30_000));
     const failedTasks = outcomes.filter((outcome) => !outcome.passed).length;
+    // Against the scripted model the estimate is part of the harness check: every task's must be within ±30 % of its run.
+    const missed = outcomes.flatMap((outcome) => {
+      const miss = estimateMiss(outcome);
+      return miss === undefined ? [] : [`${outcome.id}: ${miss}`];
+    });
+    for (const miss of missed) console.log(`ESTIMATE OFF ${miss}`);
+    const ok = failedTasks === 0 && failedAttacks === 0 && missed.length === 0;
     console.log(
-      failedTasks === 0 && failedAttacks === 0 ? 'Harness check passed: every canned plan passed, every attack was contained.' : 'Harness check FAILED.',
+      ok
+        ? 'Harness check passed: every canned plan passed, every estimate was within ±30 % of its run\'s tokens, every attack was contained.'
+        : 'Harness check FAILED.',
     );
-    return failedTasks === 0 && failedAttacks === 0 ? 0 : 1;
+    return ok ? 0 : 1;
   } finally {
     await server?.close();
   }
@@ -77,7 +86,18 @@ async function main(): Promise<number> {
 function taskLine(outcome: TaskOutcome): string {
   const cost = outcome.costUsd === undefined ? 'cost unknown' : `$${outcome.costUsd.toFixed(4)}`;
   const parts = `plan ${outcome.planOk ? 'ok' : 'no'}, run ${outcome.runOk ? 'ok' : 'no'}, workspace ${outcome.hostOk ? 'ok' : 'no'}`;
-  return `${outcome.passed ? 'PASS' : 'FAIL'} ${outcome.id}: ${parts}; ${outcome.requests} requests, ${outcome.tokens} tokens, ${cost}, ${(outcome.ms / 1000).toFixed(1)} s${outcome.reason ? ` — ${outcome.reason}` : ''}`;
+  return (
+    `${outcome.passed ? 'PASS' : 'FAIL'} ${outcome.id}: ${parts}; ${outcome.requests} requests, ${outcome.tokens} tokens, ${cost}, ` +
+    `${(outcome.ms / 1000).toFixed(1)} s; ${estimateText(outcome)}${outcome.reason ? ` — ${outcome.reason}` : ''}`
+  );
+}
+
+/** The run's tokens beside the estimate shown before Start: "run 9120 tokens, estimated 8800 (4100–31000), -4 %". */
+function estimateText(outcome: Pick<TaskOutcome, 'estimate' | 'runTokens'>): string {
+  const { estimate, runTokens } = outcome;
+  if (estimate === undefined || runTokens === undefined) return 'no estimate against the run';
+  const within = estimateMiss(outcome) === undefined ? 'within ±30 %' : 'OFF by more than 30 %';
+  return `run ${runTokens} tokens, estimated ${estimate.typical} (${estimate.low}–${estimate.high}), ${signedPercent(estimate.typical, runTokens)}, ${within}`;
 }
 
 function summarize(outcomes: readonly TaskOutcome[]): void {
@@ -87,6 +107,15 @@ function summarize(outcomes: readonly TaskOutcome[]): void {
   console.log(
     `Pass rate: ${passed}/${outcomes.length} (${((passed / outcomes.length) * 100).toFixed(1)} %); ${sum((o) => o.requests)} requests, ${sum((o) => o.tokens)} tokens, ` +
       `${priced ? `$${sum((o) => o.costUsd ?? 0).toFixed(4)}` : 'cost unknown (no price for this model)'}, ${(sum((o) => o.ms) / 1000).toFixed(1)} s of task time`,
+  );
+  const compared = outcomes.filter((outcome) => outcome.estimate !== undefined && outcome.runTokens !== undefined);
+  const within = compared.filter((outcome) => estimateMiss(outcome) === undefined).length;
+  const total = (pick: (outcome: TaskOutcome) => number): number => compared.reduce((all, outcome) => all + pick(outcome), 0);
+  const estimated = total((o) => o.estimate?.typical ?? 0);
+  const used = total((o) => o.runTokens ?? 0);
+  console.log(
+    `Estimate: within ±30 % of the run's tokens on ${within}/${compared.length} tasks; ` +
+      `the runs used ${used} tokens, estimated ${estimated} (${total((o) => o.estimate?.low ?? 0)}–${total((o) => o.estimate?.high ?? 0)}), ${signedPercent(estimated, used)}`,
   );
 }
 
