@@ -8,6 +8,7 @@ import type { PlannedRequest } from '../../core/planner/planRequest';
 import type { PlannerStep } from '../../core/planner/planStepStream';
 import type { Interaction, LlmClient, WorkspaceFs } from '../../core/ports';
 import type { Tool } from '../../core/tools/tool';
+import type { PendingQuestions } from './pendingQuestions';
 
 /** The model a chat request works with, and its name for people; `llm` is absent for the heuristic planner. */
 export interface ChatModel {
@@ -38,6 +39,8 @@ export interface ChatDeps {
   log: vscode.LogOutputChannel;
   /** The editor's prompts; the follow-up's plan tools ask none, but a tool context needs them. */
   interaction: Interaction;
+  /** Plannings waiting in conversations for the answer to their question (one per conversation, bounded). */
+  questions: PendingQuestions;
   /** The model a request plans and runs with: the chat's (`request.model`) under `auto`, else the configured one. */
   model(picked: vscode.LanguageModelChat | undefined): Promise<ChatModel>;
   /** Plans `text` through "Plan task"'s path with `model`, each step as the model writes it to `onPartialStep`. */
@@ -50,7 +53,7 @@ export interface ChatDeps {
       onPartialStep: (step: PlannerStep, index: number) => void;
       /** One line per thing the model reads before it plans. */
       progress?: (line: string) => void;
-      /** Asks the planner's question before the plan; `undefined`: no answer, the model chooses. */
+      /** Asks the planner's question before the plan (resolves with the answer; `undefined`: none, the model chooses). */
       ask?: (question: PlanningQuestion, signal: AbortSignal) => Promise<string | undefined>;
     },
   ): Promise<PlannedRequest>;

@@ -6,6 +6,7 @@ import { planningFolder, planRequest, type PlanTaskDeps } from '../planTaskComma
 import { readSettings } from '../settings';
 import { createVscodeLmClient, ownChatModelVendor } from '../vscodeLmClient';
 import type { ChatDeps, ChatModel } from './chatDeps';
+import { PendingQuestions, questionFollowups } from './pendingQuestions';
 
 /** The participant's id, as contributed in the manifest (`chatParticipants`). */
 export const chatParticipantId = 'taskPlanner.planner';
@@ -26,6 +27,7 @@ export function registerChatParticipant(
     tools: planTask.tools,
     log: planTask.log,
     interaction,
+    questions: new PendingQuestions(),
     model: (picked) => chatModel(planTask, picked),
     plan: async (text, attachments, { signal, model, onPartialStep, progress, ask }) => {
       // The same folder as "Plan task" would take: the active editor's, else the one picked.
@@ -46,11 +48,13 @@ export function registerChatParticipant(
       return planned;
     },
   };
-  const handler: vscode.ChatRequestHandler = (request, _context, stream, token) => loadRuntime().handleChatRequest(deps, request, stream, token);
+  const handler: vscode.ChatRequestHandler = (request, context, stream, token) => loadRuntime().handleChatRequest(deps, request, context, stream, token);
   // An editor without the chat API (an older host) simply has no participant.
   if (typeof vscode.chat?.createChatParticipant !== 'function') return { handler, registration: { dispose: () => undefined } };
   const participant = vscode.chat.createChatParticipant(chatParticipantId, handler);
   participant.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icon.png');
+  // A response ending with a planning question offers its suggestions as follow-ups: a click sends one as the answer.
+  participant.followupProvider = { provideFollowups: (result) => questionFollowups(result) };
   return { handler, registration: participant };
 }
 
