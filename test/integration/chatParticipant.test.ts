@@ -149,6 +149,52 @@ describe('@planner in the chat (the handler in the extension host, the scripted 
     assert.match(status.markdown(), /completed in .*2 of 2 steps completed/);
   });
 
+  it('a question asked while planning ends the response with it; the conversation\'s next message answers it and the plan is written with the answer', async () => {
+    fake.script(
+      { toolCalls: [{ callId: 'q1', name: 'ask_user', input: { question: 'Which license?', suggestions: ['MIT', 'Apache-2.0'] } }] },
+      planReply({
+        objective: 'Add the license',
+        steps: [{ id: 'L1', title: 'Write the Apache license', kind: 'tool', tool: 'write_file', args: { path: 'chat-license.txt', content: 'Apache-2.0\n' }, dependsOn: [] }],
+      }),
+    );
+    const before = api.planTreeLabels();
+    const asked = await send('plan', 'Add a license file');
+    assert.equal(fake.requests().length, 1, 'planning asked, then waits for the answer');
+    const metadata = asked.result?.metadata as { question?: unknown; suggestions?: unknown } | undefined;
+    assert.equal(typeof metadata?.question, 'string', 'the response says which question it ended with');
+    assert.deepEqual(metadata?.suggestions, ['MIT', 'Apache-2.0'], 'the suggestions, offered as follow-ups');
+    assert.match(asked.markdown(), /\*\*Before planning: Which license\?\*\*\n- MIT\n- Apache\\-2\\.0\n\nAnswer with your next message[^\n]*$/, 'the response ends with the question');
+    assert.equal(asked.parts.filter((part) => part.kind === 'button').length, 0, 'no plan yet, so no Start');
+    assert.deepEqual(api.planTreeLabels(), before, 'the Plan tree still holds the earlier plan');
+
+    // The user answers in the same conversation (a click on the follow-up "Apache-2.0" sends the same message).
+    const conversation = {
+      history: [
+        { prompt: 'Add a license file', command: 'plan', participant: 'taskPlanner.planner', references: [], toolReferences: [] },
+        { result: asked.result, response: [], participant: 'taskPlanner.planner', command: 'plan' },
+      ],
+    } as unknown as vscode.ChatContext;
+    const answer = async () => {
+      const recorded = recordingStream();
+      const result = await api.chat(chatRequest(model, undefined, 'Apache-2.0'), conversation, recorded.stream, new vscode.CancellationTokenSource().token);
+      return { ...recorded, result };
+    };
+    const answered = await answer();
+    assert.equal(fake.requests().length, 2, 'planning went on with the answer');
+    assert.ok(JSON.stringify(fake.requests()[1]).includes('Apache-2.0'), 'the answer reached the model');
+    const text = answered.markdown();
+    assert.match(text, /^Your answer: Apache\\-2\\.0\n/);
+    assert.match(text, /\*\*Add the license\*\* \(1 step\)\n\n1\. Write the Apache license \(L1\)/);
+    assert.deepEqual(answered.parts.flatMap((part) => (part.kind === 'button' ? [part.command.title] : [])), ['Review in panel', 'Start']);
+    assert.deepEqual(api.planTreeLabels(), ['1. Write the Apache license']);
+    assert.deepEqual(api.currentPlan()?.basis?.answers, [{ question: 'Which license?', answer: 'Apache-2.0' }], 'the answer is part of the plan\'s basis');
+
+    // The same answer again: the question has been answered, so it is no longer waiting, and nothing is planned.
+    const again = await answer();
+    assert.match(again.markdown(), /That planning question is no longer waiting .* Ask again with \/plan and your request\./);
+    assert.equal(fake.requests().length, 2);
+  });
+
   it('a hostile step title reaches the chat as inert text: no link, command URI, image or HTML', async () => {
     const hostile = 'Fix [it](command:workbench.action.terminal.new?%5B%5D) ![x](https://evil.example/x.png) <img src=x onerror=alert(1)> www.evil.example';
     fake.script(planReply({ objective: '<b>bold</b> [objective](https://evil.example)', steps: [{ id: 'M1', title: hostile, kind: 'human_review', input: 'look', dependsOn: [] }] }));

@@ -28,6 +28,8 @@ export interface TaskPlannerApi {
   planTask(request: string, options?: TestPlanTaskOptions): Promise<PlanTaskOutcome>;
   /** Labels of the Plan tree's top-level items, in order. */
   planTreeLabels(): string[];
+  /** The Plan tree's current plan, as planned (its basis included). */
+  currentPlan(): Plan | undefined;
   /** Every Plan tree node as shown (label, description, icon, contextValue…), depth first. */
   planTreeNodes(): PlanTreeNode[];
   /** Steps waiting for the user, with what they wait for. */
@@ -152,6 +154,7 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
       return planTask(deps, { ...options, request });
     },
     planTreeLabels: () => parts.tree.getChildren().map((node) => node.label),
+    currentPlan: () => parts.tree.currentPlan(),
     planTreeNodes: () => treeNodes(parts.tree),
     pendingPrompts: () => parts.pending.list().map((prompt) => ({ stepId: prompt.stepId, kind: prompt.kind })),
     nextPrompt: () => nextPrompt(parts.pending).then((prompt) => ({ stepId: prompt.stepId, kind: prompt.kind })),
