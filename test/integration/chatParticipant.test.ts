@@ -184,7 +184,7 @@ describe('@planner in the chat (the handler in the extension host, the scripted 
     assert.ok(JSON.stringify(fake.requests()[1]).includes('Apache-2.0'), 'the answer reached the model');
     const text = answered.markdown();
     assert.match(text, /^Your answer: Apache\\-2\\.0\n/);
-    assert.match(text, /\*\*Add a license file\*\* \(1 step\)\n\n1\. Write the Apache license \(L1\)/);
+    assert.match(text, /\n1\. Write the Apache license \(L1\) — _write\\_file_\n\n\*\*Add a license file\*\* \(1 step\)\n\nCritic: /);
     assert.deepEqual(answered.parts.flatMap((part) => (part.kind === 'button' ? [part.command.title] : [])), ['Review in panel', 'Start']);
     assert.deepEqual(api.planTreeLabels(), ['1. Write the Apache license']);
     assert.deepEqual(api.currentPlan()?.basis?.answers, [{ question: 'Which license?', answer: 'Apache-2.0' }], 'the answer is part of the plan\'s basis');

@@ -39,8 +39,6 @@ export async function chatPlan(
   const gate = new QuestionGate();
   let written = 0;
   const streamed: string[] = [];
-  // The chat folds what came before a progress line into its "working" section, so steps streamed before one are hidden.
-  let foldedAway = false;
   const planned = (async () => {
     const model = await deps.model(request.model);
     stream.progress(vscode.l10n.t('Planning with the {0}…', chatText(model.label, chatLimits.title)));
@@ -50,10 +48,7 @@ export async function chatPlan(
     const result = await deps.plan(text, collectAttachments(text, files), {
       signal: planning.signal,
       model,
-      progress: (line) => {
-        if (written > 0) foldedAway = true;
-        stream.progress(chatText(line, chatLimits.line));
-      },
+      progress: (line) => stream.progress(chatText(line, chatLimits.line)),
       ask: (question, signal) => gate.ask(question, signal),
       onPartialStep: (step, index) => {
         if (index < written) {
@@ -74,14 +69,13 @@ export async function chatPlan(
     stream = current;
     written = 0;
     streamed.length = 0;
-    foldedAway = false;
     const abort = abortOn(currentToken);
     const stop = (): void => planning.abort(abort.signal.reason);
     abort.signal.addEventListener('abort', stop, { once: true });
     try {
       const next = await Promise.race([planned, gate.next()]);
       if ('question' in next) return askInChat(deps, next, gate, follow, planning, stream);
-      return finishPlan(deps, next.planned, next.model, stream, { written, streamed, foldedAway });
+      return finishPlan(deps, next.planned, next.model, stream, { written, streamed });
     } catch (error) {
       if (currentToken.isCancellationRequested) {
         stream.markdown(vscode.l10n.t('Planning stopped.'));
@@ -134,18 +128,17 @@ function finishPlan(
   planned: PlannedRequest,
   model: ChatModel,
   stream: vscode.ChatResponseStream,
-  drafted: { written: number; streamed: readonly string[]; foldedAway: boolean },
+  drafted: { written: number; streamed: readonly string[] },
 ): vscode.ChatResult {
   const { tree, log } = deps;
-  const { written, streamed, foldedAway } = drafted;
+  const { written, streamed } = drafted;
   const { plan, critique } = planned;
   for (const warning of planned.warnings) log.warn(warning);
   log.info(`Planned in the chat: ${plan.steps.length} step(s) for ${plan.objective}. Critic ${critique.score}/10.`);
   tree.setPlan(plan);
-  // The steps streamed are the model's draft: listed again when the plan as parsed and checked differs, or when the
-  // chat folded them away (a progress line came after them, as while the planner investigates).
+  // The steps streamed are the model's draft: listed again when the plan as parsed and checked differs.
   const sameAsStreamed = streamed.length === plan.steps.length && plan.steps.every((step, index) => streamed[index] === step.title);
-  stream.markdown(`${written > 0 ? '\n' : ''}${chatPlanMarkdown(plan, critique, !sameAsStreamed || foldedAway)}`);
+  stream.markdown(`${written > 0 ? '\n' : ''}${chatPlanMarkdown(plan, critique, !sameAsStreamed)}`);
   for (const warning of planned.warnings.slice(0, maxWarnings)) stream.markdown(`- ⚠ ${chatText(warning, chatLimits.line)}\n`);
   if (planned.warnings.length > maxWarnings) {
     stream.markdown(vscode.l10n.t('…and {0} more warnings in the log.', planned.warnings.length - maxWarnings) + '\n');
