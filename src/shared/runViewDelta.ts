@@ -22,8 +22,11 @@ export function diffRunView(previous: RunView, next: RunView): RunViewChanges | 
   });
   const set: Record<string, unknown> = {};
   const unset: RunViewField[] = [];
-  for (const key of Object.keys(previous) as (keyof RunView)[]) if (isField(key) && !(key in next)) unset.push(key);
-  for (const [key, value] of Object.entries(next) as [keyof RunView, unknown][]) if (isField(key) && !sameValue(previous[key], value)) set[key] = value;
+  // A field set to undefined is absent once posted (JSON drops it), so it is unset, never "set to undefined".
+  for (const key of Object.keys(previous) as (keyof RunView)[]) if (isField(key) && previous[key] !== undefined && next[key] === undefined) unset.push(key);
+  for (const [key, value] of Object.entries(next) as [keyof RunView, unknown][]) {
+    if (isField(key) && value !== undefined && !sameValue(previous[key], value)) set[key] = value;
+  }
   const { spanMs, lanes } = next.timeline;
   return { set: set, unset, steps, timeline: { spanMs, lanes, length: next.timeline.bars.length, bars } };
 }

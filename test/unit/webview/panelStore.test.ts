@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { PanelViewModel } from '../../../src/shared/panelViewModel';
-import { applyOutputChunk, applyOutputResync, applySnapshot, emptyPanelState } from '../../../webview/panelStore';
+import type { RunViewChanges } from '../../../src/shared/panelProtocol';
+import { applyOutputChunk, applyOutputResync, applyRunDelta, applySnapshot, emptyPanelState } from '../../../webview/panelStore';
 
 const empty = (version: number, session = 's1'): PanelViewModel => ({ mode: 'empty', session, version });
 const run = (version: number, runId = 'run-1'): PanelViewModel => ({
@@ -82,5 +83,40 @@ describe('webview panel store: streamed output', () => {
   it('ignores a resync older than what it already shows', () => {
     const state = applyOutputChunk(applyOutputChunk(emptyPanelState(), chunk(1, 'a')).state, chunk(2, 'b')).state;
     assert.equal(applyOutputResync(state, { type: 'outputResync', runId: 'run-1', seq: 1, tails: { a: 'a' } }), state);
+  });
+});
+
+describe('webview panel store: run deltas', () => {
+  const changes = (objective: string): RunViewChanges => ({ set: { objective }, unset: [], steps: [], timeline: { spanMs: 1, lanes: 0, length: 0, bars: [] } });
+  const delta = (base: number, objective: string, session = 's1') => ({ type: 'runDelta' as const, session, base, version: base + 1, changes: changes(objective) });
+  const objective = (state: ReturnType<typeof emptyPanelState>): string | undefined => (state.model?.mode === 'run' ? state.model.run.objective : undefined);
+
+  it('applies deltas in order on top of the snapshot they were made from', () => {
+    let state = applySnapshot(emptyPanelState(), run(1)).state;
+    for (const [base, text] of [[1, 'two'], [2, 'three']] as const) {
+      const result = applyRunDelta(state, delta(base, text));
+      assert.deepEqual([result.applied, result.resync], [true, undefined]);
+      state = result.state;
+    }
+    assert.deepEqual([objective(state), state.model?.version, state.stats.deltas], ['three', 3, 2]);
+  });
+
+  it('asks once for a whole snapshot on a gap, ignores deltas until it comes, then applies them again', () => {
+    let state = applySnapshot(emptyPanelState(), run(1)).state;
+    const gap = applyRunDelta(state, delta(2, 'skipped a version'));
+    assert.deepEqual([gap.applied, gap.resync], [false, true]);
+    const meanwhile = applyRunDelta(gap.state, delta(1, 'would fit the old version'));
+    assert.deepEqual([meanwhile.applied, meanwhile.resync, objective(meanwhile.state)], [false, undefined, 'o']);
+    state = applySnapshot(meanwhile.state, run(5)).state;
+    assert.equal(state.awaitingSnapshot, undefined);
+    const after = applyRunDelta(state, delta(5, 'back in step'));
+    assert.deepEqual([after.applied, objective(after.state)], [true, 'back in step']);
+  });
+
+  it('does not patch a panel of another session or one showing no run', () => {
+    const otherSession = applyRunDelta(applySnapshot(emptyPanelState(), run(1)).state, delta(1, 'x', 's2'));
+    assert.deepEqual([otherSession.applied, otherSession.resync], [false, true]);
+    const noRun = applyRunDelta(applySnapshot(emptyPanelState(), empty(1)).state, delta(1, 'x'));
+    assert.deepEqual([noRun.applied, noRun.resync], [false, true]);
   });
 });
