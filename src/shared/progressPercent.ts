@@ -17,7 +17,8 @@ export function wholePercent(value: unknown): ProgressPercent | undefined {
 /** `done` of `total` as a percentage (see `wholePercent`); `undefined` when the total is unknown, zero or negative. */
 export function percentOf(done: number, total: number | undefined): ProgressPercent | undefined {
   if (total === undefined || !Number.isFinite(total) || total <= 0) return undefined;
-  return wholePercent((done / total) * 100);
+  // done * 100 first: (58 / 200) * 100 is 28.999…, which would show 28 %.
+  return wholePercent((done * 100) / total);
 }
 
 /**

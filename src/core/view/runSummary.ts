@@ -239,7 +239,7 @@ function stepLine(state: RunState['steps'][string]): string {
   switch (state.status) {
     case 'completed': {
       const result = state.result;
-      const produced = result === undefined ? 'completed' : (commandLine(result) ?? partialListingLine(result) ?? boundedJson(result, summaryLimits.line * 4));
+      const produced = result === undefined ? 'completed' : (commandLine(result) ?? partialListingLine(result) ?? boundedText(result, summaryLimits.line * 4));
       // A step that needed another attempt (a failed check or predicate, an error) says so: the summary shows every attempt.
       return oneLine(state.attempts > 1 ? `after ${state.attempts} attempts: ${produced}` : produced, summaryLimits.line);
     }
@@ -312,12 +312,12 @@ function head(text: string): string {
 }
 
 /**
- * A value's compact JSON text (a string as it is), stopping soon after `max` characters:
- * a 5 MB result is not turned into 5 MB of text to show its first line. A repeated
- * object shows as "[cycle]"; what JSON cannot show, as `valueText` shows it; an agent's
- * result as its answer.
+ * A value as a line a person reads (a string as it is; an object's fields as `name: value, …`,
+ * what they hold as compact JSON), stopping soon after `max` characters: a 5 MB result is not
+ * turned into 5 MB of text to show its first line. A repeated object shows as "[cycle]"; what
+ * JSON cannot show, as `valueText` shows it; an agent's result as its answer.
  */
-function boundedJson(value: unknown, max: number): string {
+function boundedText(value: unknown, max: number): string {
   if (typeof value === 'string') return value.slice(0, max);
   // An agent's answer says what it produced; its file changes are the summary's changed files.
   if (isAgentResult(value)) return value.answer.slice(0, max);
@@ -344,7 +344,18 @@ function boundedJson(value: unknown, max: number): string {
     open.delete(item);
     return put(Array.isArray(item) ? ']' : '}');
   };
-  visit(value);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    visit(value);
+    return out;
+  }
+  // The result's own fields read as words ("path: src/a.ts, created: true"), not as a JSON object.
+  open.add(value);
+  let first = true;
+  for (const [key, inner] of ownEntries(value)) {
+    if (!put(`${first ? '' : ', '}${key}: `)) break;
+    first = false;
+    if (!(typeof inner === 'string' ? put(inner.slice(0, max)) : visit(inner))) break;
+  }
   return out;
 }
 

@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { UsageError } from '../../../src/cli/cliIo';
 import { cliReplanLimits } from '../../../src/cli/cliReplan';
+import { defaultRunPolicy } from '../../../src/core/engine/runPolicy';
 
 describe('cliReplanLimits', () => {
-  it('leaves every limit to the engine when no flag is given', () => {
+  it('takes every limit from the run policy\'s defaults when no flag is given', () => {
     assert.deepEqual(cliReplanLimits({ maxReplans: undefined, maxReplanAttempts: undefined, replanCooldown: undefined }), {
-      maxTotalReplans: undefined,
-      maxReplanAttempts: undefined,
-      replanCooldownMs: undefined,
+      maxTotalReplans: defaultRunPolicy.maxTotalReplans,
+      maxReplanAttempts: defaultRunPolicy.maxReplanAttempts,
+      replanCooldownMs: defaultRunPolicy.replanCooldownMs,
     });
   });
 

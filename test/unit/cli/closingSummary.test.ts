@@ -26,8 +26,8 @@ describe('task-planner run: the closing summary', function () {
     assert.match(stdout, /^Run \S+ finished with 1 failed in [^:]+: 2 of 3 steps completed; 1 file changed\.$/m);
     assert.match(stdout, /^ {2}Reason: Step step_3 failed\.$/m);
     assert.match(stderr, /^Run \S+ finished, not every step done: Step step_3 failed\.$/m);
-    // JSON already shows ESC and BEL as escapes; the text-direction override is escaped at the terminal.
-    assert.match(stdout, /^ {2}✔ step_1 Read the data: \{"path":"data\.json","content":"\{\\"title\\": \\"evil\\u001b\]0;owned\\u0007\\u001b\[2J\\u202etxt\.exe/m);
+    // The result's fields in words; the file's ESC, BEL and text-direction override are escaped at the terminal.
+    assert.match(stdout, /^ {2}✔ step_1 Read the data: path: data\.json, content: \{"title": "evil\\u001b\]0;owned\\u0007\\u001b\[2J\\u202etxt\.exe"\}/m);
     // A title's raw control characters: the carriage return is whitespace on one line, ESC shows as its escape.
     assert.match(stdout, /^ {2}✘ step_3 Read a \\u001b\[31mmissing file: failed \(the run went on without it\): File not found: missing\.txt/m);
     assert.match(stdout, /^Failures:\n {2}step_3: File not found: missing\.txt/m);

@@ -76,8 +76,12 @@ describe('McpServers (a real stdio server)', function () {
       const output = await tool!.run(ctx, {}, new AbortController().signal);
       assert.deepEqual(output, { text: 'reported' }, 'asked with a progress token');
       const calling = 'calling progress on MCP server "bad"';
-      assert.deepEqual(reports.slice(0, 5), [[calling, undefined], [calling, 25], [calling, 50], [calling, 75], [calling, 100]]);
-      assert.equal(reports.length, 205, 'the notification without a total says no percentage');
+      const of200 = Array.from({ length: 200 }, (_, index): [string, number] => [calling, Math.floor((index + 1) / 2)]);
+      const expected = [[calling, undefined], [calling, 25], [calling, 50], [calling, 75], [calling, 100], ...of200];
+      // On a loaded machine a notification may still be read together with the answer, and the SDK drops it: the
+      // reports are then a prefix of all of them, in order.
+      assert.ok(reports.length > 5, `the notifications of a total after the one without reach the step (got ${reports.length})`);
+      assert.deepEqual(reports, expected.slice(0, reports.length), 'the notification without a total says no percentage');
       assert.ok(reports.every(([message]) => message === calling), "the server's own words are not passed on");
     } finally {
       await group.stopAll();

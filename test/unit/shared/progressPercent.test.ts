@@ -13,6 +13,7 @@ describe('progressPercent: how far a long step is, only when its work says so', 
   it('done of a total, unknown without a positive total (an MCP server that gives none)', () => {
     assert.equal(percentOf(3, 4), 75);
     assert.equal(percentOf(1, 3), 33);
+    assert.equal(percentOf(58, 200), 29, "58 of 200 is 29 %, not the 28 that (58 / 200) * 100 = 28.999… gives");
     assert.equal(percentOf(5, 4), 100);
     assert.equal(percentOf(3, undefined), undefined);
     assert.equal(percentOf(3, 0), undefined);

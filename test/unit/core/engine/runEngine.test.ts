@@ -94,7 +94,7 @@ describe('executeRun (the loop, with a stand-in for the step)', () => {
     assert.deepEqual(skips(events), ['a: Rejected by the user: no', 'b: dependency a was skipped: Rejected by the user: no', 'c: dependency b was skipped: Rejected by the user: no']);
     assert.deepEqual(rejected.started, ['a', 'd']);
     assert.equal(run.status, 'partial', 'skipped steps do not fail a run, nor does it complete with their work undone');
-    assert.equal(run.metadata.reason, 'Steps a, b, c were skipped.');
+    assert.equal(run.metadata.reason, 'Step a was rejected by you; steps b, c were skipped.');
 
     const replanning = scripted((step, run) => {
       if (step.id !== 'a') return complete(step, run);

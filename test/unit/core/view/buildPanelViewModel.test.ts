@@ -136,7 +136,14 @@ describe('buildPanelViewModel', () => {
       stepLines: [
         { id: 'read', title: 'Read', status: 'completed', line: 'hello' },
         { id: 'list', title: 'List', status: 'completed', line: '["a.txt"]' },
-        { id: 'sum', title: 'Summarise', status: 'completed', line: 'after 2 attempts: done', earlier: 'attempt 1 failed: verification failed' },
+        {
+          id: 'sum',
+          title: 'Summarise',
+          status: 'completed',
+          line: 'after 2 attempts: done',
+          earlier: 'attempt 1 failed: verification failed',
+          checks: 'passed: verification result.length > 0',
+        },
       ],
       moreSteps: 0,
       failures: [],

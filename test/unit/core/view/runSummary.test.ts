@@ -17,7 +17,7 @@ const plan = makePlan([
 ]);
 
 describe('runSummary: how a run ended, once for every view', () => {
-  it('says a command\'s exit code and last line of output, not its result\'s JSON; other results stay JSON', () => {
+  it('says a command\'s exit code and last line of output, not its result\'s JSON; other results as their fields', () => {
     const run = (result: unknown): string => {
       const state = stateOf([
         { type: 'run_started', plan: makePlan([makeStep('cmd')]) },
@@ -31,7 +31,7 @@ describe('runSummary: how a run ended, once for every view', () => {
     assert.equal(run({ exitCode: 2, stdout: '  \n', stderr: 'npm ERR! missing script: testx\n' }), 'exit code 2, last output: npm ERR! missing script: testx');
     assert.equal(run({ exitCode: 0, stdout: '' }), 'exit code 0');
     assert.equal(run({ exitCode: 0, stdout: `${'x'.repeat(5_000_000)}\n\u001b[31mred\u0007` }).length <= summaryLimits.line, true);
-    assert.equal(run({ exitCode: 'zero', stdout: 'x' }), '{"exitCode":"zero","stdout":"x"}');
+    assert.equal(run({ exitCode: 'zero', stdout: 'x' }), 'exitCode: zero, stdout: x');
   });
 
   it('says first which folders a listing or search could not read, which its JSON would cut off', () => {
@@ -51,7 +51,7 @@ describe('runSummary: how a run ended, once for every view', () => {
       '2 files; could not read 60 folders (locked/a, locked/b, locked/c, …)',
     );
     assert.equal(run({ unreadableFolders: ['x'] }), 'could not read 1 folder (x)');
-    assert.equal(run({ matches: [], filesSearched: 3, filesSkipped: 0, truncated: false }), '{"matches":[],"filesSearched":3,"filesSkipped":0,"truncated":false}', 'every folder read: the JSON');
+    assert.equal(run({ matches: [], filesSearched: 3, filesSkipped: 0, truncated: false }), 'matches: [], filesSearched: 3, filesSkipped: 0, truncated: false', 'every folder read: its fields');
   });
 
   it('says when a step completed only after more than one attempt', () => {
@@ -94,7 +94,7 @@ describe('runSummary: how a run ended, once for every view', () => {
     assert.deepEqual(
       summary.steps.map((step) => [step.id, step.status, step.line]),
       [
-        ['read', 'completed', '{"path":"data.json","content":"{\\n \\"a\\": 1\\n}\\n"}'],
+        ['read', 'completed', 'path: data.json, content: { "a": 1 }'],
         ['write', 'completed', 'Wrote report.md with two sections. · changed report.md'],
         ['check', 'failed', 'failed: Expected items, got 0'],
         ['tidy', 'skipped', 'skipped: dependency check failed'],
@@ -151,6 +151,18 @@ describe('runSummary: how a run ended, once for every view', () => {
     assert.ok(JSON.stringify(summary).length < 200_000);
   });
 
+  it('says what a tool step produced as its fields in words, not as a JSON object (issue 28, polish)', () => {
+    const state = stateOf([
+      { type: 'run_started', plan: makePlan([makeStep('w'), makeStep('l')]) },
+      { type: 'step_completed', stepId: 'w', result: { path: 'src/a.ts', bytes: 12, created: true, lines: { added: 3 } } },
+      { type: 'step_completed', stepId: 'l', result: ['a.ts', 'b.ts'] },
+      { type: 'run_completed' },
+    ]);
+    const [written, listed] = runSummary(state).steps;
+    assert.equal(written?.line, 'path: src/a.ts, bytes: 12, created: true, lines: {"added":3}');
+    assert.equal(listed?.line, '["a.ts","b.ts"]');
+  });
+
   it('keeps control characters for each view to make safe, and never cuts a surrogate pair in two', () => {
     const emoji = '😀'.repeat(200);
     const state = stateOf([
@@ -163,7 +175,7 @@ describe('runSummary: how a run ended, once for every view', () => {
     const cyclic: Record<string, unknown> = { name: 'loop', list: [1, 2] };
     cyclic['self'] = cyclic;
     const looped = stateOf([{ type: 'run_started', plan: makePlan([makeStep('c')]) }, { type: 'step_completed', stepId: 'c', result: cyclic }]);
-    assert.equal(runSummary(looped).steps[0]?.line, '{"name":"loop","list":[1,2],"self":"[cycle]"}');
+    assert.equal(runSummary(looped).steps[0]?.line, 'name: loop, list: [1,2], self: "[cycle]"');
     assert.equal(first?.line, 'evil\u001b]0;title\u0007 text');
     assert.ok(second !== undefined && !/[\ud800-\udbff]…$/.test(second.line), 'no lone high surrogate before the ellipsis');
   });
