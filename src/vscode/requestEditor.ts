@@ -40,6 +40,8 @@ export class RequestEditors implements vscode.Disposable {
     let uri = requestUri(number);
     while (taken.has(uri.toString())) uri = requestUri(++number);
     const document = await vscode.workspace.openTextDocument(uri);
+    // Known as a request before it shows, so its title has "Plan this request" and a completed run closes it.
+    this.documents.add(document.uri.toString());
     const editor = await vscode.window.showTextDocument(document, { preview: false });
     // A name let go just before (a request planned and closed) can come back with that document's old text (seen in
     // code-server): what is there is replaced.
