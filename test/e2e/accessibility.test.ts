@@ -251,7 +251,7 @@ describe('Task Planner accessibility (browser workbench, axe-core)', function ()
     // the kind's own fields follow it: a tool step has Tool and Arguments
     await form.locator('vscode-single-select[name="tool"]').waitFor({ timeout: 5_000 });
     const order: string[] = [];
-    for (let press = 0; press < 11; press++) {
+    for (let press = 0; press < 13; press++) {
       await page.keyboard.press('Tab');
       order.push(await focused());
       if (order.at(-1) === 'field:tool') await choose(form.locator('vscode-single-select[name="tool"]'), 'list_files');
@@ -262,11 +262,13 @@ describe('Task Planner accessibility (browser workbench, axe-core)', function ()
       'field:tool',
       'field:args',
       'field:writes',
+      'field:checks',
       'field:dependsOn',
       'field:onFailure',
       'field:maxAttempts',
       'field:critical',
       'field:verification',
+      'field:onVerificationFailure',
       'save:think',
       'cancel-edit:think',
       'card:list',
@@ -274,6 +276,7 @@ describe('Task Planner accessibility (browser workbench, axe-core)', function ()
     // an invalid field: marked, described by its message, announced, and focused
     await page.keyboard.press('Shift+Tab'); // cancel
     await page.keyboard.press('Shift+Tab'); // save
+    await page.keyboard.press('Shift+Tab'); // if a check fails
     await page.keyboard.press('Shift+Tab'); // verification
     await page.keyboard.press('Shift+Tab'); // critical
     await page.keyboard.press('Shift+Tab'); // attempts
@@ -299,8 +302,9 @@ describe('Task Planner accessibility (browser workbench, axe-core)', function ()
     await assertFocusNotCovered();
     await page.keyboard.press('Control+A');
     await page.keyboard.type('1');
-    await page.keyboard.press('Tab');
-    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab'); // critical
+    await page.keyboard.press('Tab'); // verification
+    await page.keyboard.press('Tab'); // if a check fails
     await page.keyboard.press('Tab');
     await waitForFocus('save:think');
     const saved = await version();
