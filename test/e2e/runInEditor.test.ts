@@ -100,7 +100,7 @@ describe('Task Planner runs in the editor (browser workbench)', function () {
     await planRow(/clarification · completed/).waitFor({ timeout: 30_000 });
   });
 
-  it('(e) on a Markdown change, Approve and Reject stand together with their words, before the editor\'s own actions', async () => {
+  it('(e) on a Markdown change, Approve and Reject stand together, named, before the editor\'s own actions', async () => {
     model.enqueue(planReply([toolStep('S1', 'Write the notes', 'write_file', { path: 'notes.md', content: '# Notes\n\nThe first note.\n' })]));
     await planAndStart('Write the notes', 'S1');
     await page.locator('.tab', { hasText: 'S1 Write the notes' }).first().waitFor({ timeout: 30_000 });
@@ -111,7 +111,9 @@ describe('Task Planner runs in the editor (browser workbench)', function () {
     const approve = shown.findIndex((action) => action.name.startsWith('Approve'));
     assert.ok(shown.some((action) => action.name.startsWith('Open Preview')), 'the Markdown diff offers no Open Preview: the check below proves nothing');
     assert.equal(shown[approve + 1]?.name.startsWith('Reject'), true, 'Reject does not follow Approve');
-    assert.deepEqual([shown[approve]?.text, shown[approve + 1]?.text], ['Approve', 'Reject'], 'the buttons show icons, not their words');
+    // Icons since issue 28 (a text button's shortcut made the row overflow at 1400 px beside the Chat view): their
+    // names are what a screen reader says and the hover shows.
+    assert.deepEqual([shown[approve]?.name.split(' (')[0], shown[approve + 1]?.name.split(' (')[0]], ['Approve', 'Reject'], 'the buttons are not named Approve and Reject');
     await shoot('diff-approval-markdown');
     await titleAction('Approve').click();
     await planRow(/write_file · completed/).waitFor({ timeout: 30_000 });
