@@ -46,6 +46,8 @@ export async function startLinkSwapper(first: string, second: string): Promise<L
   });
   return {
     async stop() {
+      // A swapper that already ended (its paths were gone) gives no exit event to wait for.
+      if (child.exitCode !== null || child.signalCode !== null) return;
       child.removeAllListeners('exit');
       const ended = new Promise<void>((resolve) => child.once('exit', () => resolve()));
       child.kill('SIGKILL');
