@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { lstatSync, mkdirSync, renameSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadCliMcpConfig } from '../../../src/cli/cliMcp';
 import { UsageError } from '../../../src/cli/cliIo';
@@ -68,7 +68,6 @@ describe('loadCliMcpConfig: the workspace .vscode/mcp.json is read through its c
       [mcpJson(), join(vscodeFolder(), 'link.json')],
     ] as const) {
       const swapper = await startLinkSwapper(first, second);
-      const wasLink = lstatSync(first).isSymbolicLink();
       try {
         for (let index = 0; index < 300; index++) {
           const found = await loadCliMcpConfig(workspace.path, undefined).then(names, (): string[] => []);
@@ -77,7 +76,6 @@ describe('loadCliMcpConfig: the workspace .vscode/mcp.json is read through its c
         }
       } finally {
         await swapper.stop();
-        putBack(first, second, wasLink);
       }
     }
     assert.equal(seen.outside, 0, `the outside servers were offered ${seen.outside} times (inside ${seen.inside})`);
@@ -104,24 +102,3 @@ describe('loadCliMcpConfig: the workspace .vscode/mcp.json is read through its c
     assert.match(stderr, /mcp\.json leads outside the workspace .* through a symbolic link, so it was not read/);
   });
 });
-
-/**
- * Where a swapper was stopped, `first` and `second` may be exchanged, or halfway through the three renames of the
- * swapper that has no atomic exchange (`first.swap` left over): puts both back as they were, for the next pair.
- */
-function putBack(first: string, second: string, firstWasLink: boolean): void {
-  const there = (path: string): boolean => lstatSync(path, { throwIfNoEntry: false }) !== undefined;
-  const swap = `${first}.swap`;
-  if (there(swap)) {
-    if (!there(first)) renameSync(swap, first);
-    else if (!there(second)) {
-      renameSync(first, second);
-      renameSync(swap, first);
-    }
-  }
-  if (lstatSync(first).isSymbolicLink() !== firstWasLink) {
-    renameSync(first, swap);
-    renameSync(second, first);
-    renameSync(swap, second);
-  }
-}

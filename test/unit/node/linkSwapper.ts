@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { lstatSync, renameSync } from 'node:fs';
 
 // Exchanges two entries as fast as it can until killed: atomically with
 // renameat2(RENAME_EXCHANGE) when libc has it, else with a tight loop of plain renames.
@@ -27,6 +28,7 @@ for (;;) { try { fs.renameSync(a, a + '.swap'); fs.renameSync(b, a); fs.renameSy
 
 /** A child process swapping two directory entries back and forth while it runs. */
 export interface LinkSwapper {
+  /** Stops the swapper and puts the two entries back as they were when it started. */
   stop(): Promise<void>;
 }
 
@@ -35,6 +37,7 @@ export interface LinkSwapper {
  * paths in one directory), for races against a workspace; resolves once it is swapping.
  */
 export async function startLinkSwapper(first: string, second: string): Promise<LinkSwapper> {
+  const firstWasLink = lstatSync(first).isSymbolicLink();
   const python = spawnSync('python3', ['-c', 'import ctypes'], { stdio: 'ignore' }).status === 0;
   const child: ChildProcess = python
     ? spawn('python3', ['-c', pythonSwapper, first, second], { stdio: ['ignore', 'pipe', 'inherit'] })
@@ -47,11 +50,34 @@ export async function startLinkSwapper(first: string, second: string): Promise<L
   return {
     async stop() {
       // A swapper that already ended (its paths were gone) gives no exit event to wait for.
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.removeAllListeners('exit');
-      const ended = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      child.kill('SIGKILL');
-      await ended;
+      if (child.exitCode === null && child.signalCode === null) {
+        child.removeAllListeners('exit');
+        const ended = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+        child.kill('SIGKILL');
+        await ended;
+      }
+      putBack(first, second, firstWasLink);
     },
   };
+}
+
+/**
+ * Where a swapper was stopped, `first` and `second` may be exchanged, or halfway through the three renames of the
+ * swapper that has no atomic exchange (`first.swap` left over): puts both back as they were, for whatever the test does next.
+ */
+function putBack(first: string, second: string, firstWasLink: boolean): void {
+  const there = (path: string): boolean => lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+  const swap = `${first}.swap`;
+  if (there(swap)) {
+    if (!there(first)) renameSync(swap, first);
+    else if (!there(second)) {
+      renameSync(first, second);
+      renameSync(swap, first);
+    }
+  }
+  if (lstatSync(first).isSymbolicLink() !== firstWasLink) {
+    renameSync(first, swap);
+    renameSync(second, first);
+    renameSync(swap, second);
+  }
 }
