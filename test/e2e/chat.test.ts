@@ -83,7 +83,7 @@ describe('@planner in the browser workbench\'s Chat view (scripted chat model)',
     await response.getByText(/completed in .*2 of 2 steps completed/).first().waitFor({ timeout: 60_000 });
     // The button sent "@planner /run" as a request of its own (the chat's sticky header repeats the first request, so look for it).
     await chat().locator('.interactive-request', { hasText: /@planner\s*\/run/ }).first().waitFor({ timeout: 5_000 });
-    assert.match(await response.innerText(), /List the sources — \{"files":\["src\/cli\.js","src\/notes\.js"\]/);
+    assert.match(await response.innerText(), /List the sources — files: \["src\/cli\.js","src\/notes\.js"\], total: 2/);
     await page.screenshot({ path: join(screenshots, 'chat-run.png') });
   });
 });
