@@ -1,9 +1,9 @@
-// Starts what every end-to-end suite starts: a copy of the demo workspace, and a window on it in a fresh browser context,
+// Starts what every end-to-end suite starts: a copy of the demo workspace, and a window on it in a fresh browser page,
 // served by the run's code-server with Task Planner linked the way `npm start` installs it (test/e2e/sharedCodeServer.ts).
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
-import { newBrowserContext, type Browser } from '../host/browser.cjs';
+import { newBrowserPage, type Browser } from '../host/browser.cjs';
 import type { CodeServer } from '../host/codeServer.cjs';
 import { temporaryFolder } from '../host/tempFolder.cjs';
 import { sharedCodeServer } from './sharedCodeServer';
@@ -47,7 +47,7 @@ export interface DemoWorkbenchOptions {
 }
 
 /**
- * A running workbench on a copy of the demo workspace; `close()` closes its browser context, ends its extension host
+ * A running workbench on a copy of the demo workspace; `close()` closes its page, ends its extension host
  * (the server would keep it for a reconnect) and removes the copy. The server goes on for the next suite.
  */
 export interface DemoWorkbench {
@@ -60,9 +60,9 @@ export interface DemoWorkbench {
 }
 
 /**
- * Copies test/fixtures/demo-workspace to a temporary folder, writes `options.files` into it, and opens it in a fresh
- * browser context (its own local storage and IndexedDB, where the web workbench keeps the extension's global state, its
- * secrets and workspace trust) on the run's code-server with the built extension (dist/) linked, with the user settings
+ * Copies test/fixtures/demo-workspace to a temporary folder, writes `options.files` into it, and opens it in a browser
+ * page whose site's storage was cleared (local storage and IndexedDB, where the web workbench keeps the extension's global
+ * state, its secrets and workspace trust; only the HTTP cache is kept) on the run's code-server with the built extension (dist/) linked, with the user settings
  * written anew, until the Task Planner activity-bar entry is there. The window's extension host is its own; closing
  * ends it. When any of it fails, whatever was opened is closed again and the error says why (with the tail of the
  * server's log when the workbench did not come up).
@@ -106,7 +106,7 @@ export async function openDemoWorkbench(options: DemoWorkbenchOptions): Promise<
     // quick input the test is typing into; suites that use the chat open it themselves.
     server.writeUserSettings({ 'workbench.secondarySideBar.defaultVisibility': 'hidden', ...options.server?.userSettings });
     earlier = new Set(server.extensionHosts());
-    browser = await newBrowserContext(options.viewport ?? { width: 1400, height: 850 });
+    browser = await newBrowserPage(options.viewport ?? { width: 1400, height: 850 }, server.origin);
     const page = browser.page;
     // The workbench's own wait below is longer than goto's 30 s "load" on a loaded machine.
     await page.goto(server.workbenchUrl(open), { waitUntil: 'commit' });
