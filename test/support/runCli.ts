@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 const root = resolve(__dirname, '../..');
 
@@ -7,7 +7,11 @@ const root = resolve(__dirname, '../..');
  * The CLI to run: the one `npm test` built in this run (it names dist/cli.js in $TASK_PLANNER_TEST_CLI, right
  * after the build), otherwise the sources through tsx, so a test run on its own never meets a stale build.
  */
-const cliCommand = process.env['TASK_PLANNER_TEST_CLI'] ? [process.env['TASK_PLANNER_TEST_CLI']] : ['--import', 'tsx', join(root, 'src/cli/cli.ts')];
+const builtCli = process.env['TASK_PLANNER_TEST_CLI'];
+const cliCommand = builtCli ? [builtCli] : ['--import', 'tsx', join(root, 'src/cli/cli.ts')];
+
+/** The GitHub Action's entry point likewise: the build's action.js beside that cli.js (it runs the cli.js beside it), or its sources. */
+export const actionCommand: readonly string[] = builtCli ? [join(dirname(builtCli), 'action.js')] : ['--import', 'tsx', join(root, 'src/cli/actionMain.ts')];
 
 /**
  * Runs the CLI in a child process without a terminal (stdin closed), like CI.

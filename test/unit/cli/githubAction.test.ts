@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { actionCommand } from '../../support/runCli';
 import { temporaryDirectory } from '../../support/temporaryDirectory';
 
 const root = resolve(__dirname, '../../..');
@@ -13,7 +14,7 @@ interface ActionRun {
   summary: string;
 }
 
-/** Runs the action's entry point from source as GitHub runs it: no terminal, INPUT_* and the GITHUB_* files in its environment. */
+/** Runs the action's entry point (the built one in `npm test`) as GitHub runs it: no terminal, INPUT_* and the GITHUB_* files in its environment. */
 function runAction(workspace: string, inputs: Record<string, string>): Promise<ActionRun> {
   const files = join(workspace, '..', `${workspace.split('/').pop() ?? 'ws'}-github`);
   mkdirSync(files, { recursive: true });
@@ -27,7 +28,7 @@ function runAction(workspace: string, inputs: Record<string, string>): Promise<A
   // GitHub names each input INPUT_<NAME> in upper case, hyphens kept.
   for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/cli/actionMain.ts')], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env });
+    const child = spawn(process.execPath, [...actionCommand], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env });
     let log = '';
     child.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
