@@ -19,6 +19,8 @@ const option = (flag) => {
 const testExtension = option('--test-extension');
 const outdir = testExtension === undefined ? (option('--outdir') ?? 'dist') : `${testExtension}/dist`;
 
+const require = createRequire(import.meta.url);
+
 /** @type {import('esbuild').BuildOptions} */
 const common = {
   bundle: true,
@@ -38,6 +40,8 @@ const shipped = [
   { ...node, entryPoints: ['src/cli/cli.ts'], outfile: `${outdir}/cli.js`, banner: { js: '#!/usr/bin/env node' } },
   // The GitHub Action's entry point (action.yml), which runs cli.js beside it.
   { ...node, entryPoints: ['src/cli/actionMain.ts'], outfile: `${outdir}/action.js` },
+  // The tokenizer's tables, required on first count (src/core/llm/tokenCount.ts) by the bundles above.
+  { ...node, entryPoints: [require.resolve('gpt-tokenizer')], outfile: `${outdir}/tokenizer.js` },
   // The reader threads of search_text (src/node/parallelTextSearcher.ts), started from runtime.js and cli.js beside it.
   { ...node, entryPoints: ['src/node/textSearchWorker.ts'], outfile: `${outdir}/textSearchWorker.js` },
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['webview/main.ts'], outfile: `${outdir}/webview.js` },
@@ -45,6 +49,7 @@ const shipped = [
 const testBuild = [
   { ...node, entryPoints: ['test/integration/testBuild/testExtension.ts'], outfile: `${outdir}/extension.js`, external: ['vscode'], lazyRuntime: true, planSchema: true },
   { ...node, entryPoints: ['src/node/textSearchWorker.ts'], outfile: `${outdir}/textSearchWorker.js` },
+  { ...node, entryPoints: [require.resolve('gpt-tokenizer')], outfile: `${outdir}/tokenizer.js` },
 ];
 const builds = testExtension === undefined ? shipped : testBuild;
 
@@ -62,7 +67,6 @@ const reportSize = (outfile) => ({
 // script that contains its loader, i.e. `dist/` once bundled: ship the file there.
 // Its ESM loader needs `import.meta.url`, which a CommonJS bundle lacks, so the CommonJS
 // loader (which uses `__dirname`) is bundled instead.
-const require = createRequire(import.meta.url);
 mkdirSync(outdir, { recursive: true });
 copyFileSync(require.resolve('@jitl/quickjs-wasmfile-release-sync/wasm'), `${outdir}/emscripten-module.wasm`);
 const quickJsCommonJsLoader = {
@@ -83,6 +87,15 @@ const runtimeExternal = {
   },
 };
 
+// src/core/llm/tokenCount.ts requires 'gpt-tokenizer' on first count: in every bundle that stays a require of
+// dist/tokenizer.js (built above), so a start that counts no tokens neither reads nor runs its 3 MB of tables.
+const tokenizerExternal = {
+  name: 'tokenizer-external',
+  setup(build) {
+    build.onResolve({ filter: /^gpt-tokenizer$/ }, (args) => (args.importer.endsWith('tokenCount.ts') ? { path: './tokenizer.js', external: true } : undefined));
+  },
+};
+
 // The JSON Schema of *.plan.json files (package.json `jsonValidation`), from the plan's zod schemas: written after
 // each build of the bundle that holds them, so `--watch` keeps it in step with the schemas too.
 const planSchemaFile = {
@@ -98,7 +111,7 @@ const contexts = await Promise.all(
   builds.map(({ lazyRuntime, planSchema, ...options }) =>
     esbuild.context({
       ...options,
-      plugins: [reportSize(options.outfile), quickJsCommonJsLoader, ...(lazyRuntime ? [runtimeExternal] : []), ...(planSchema ? [planSchemaFile] : [])],
+      plugins: [reportSize(options.outfile), quickJsCommonJsLoader, tokenizerExternal, ...(lazyRuntime ? [runtimeExternal] : []), ...(planSchema ? [planSchemaFile] : [])],
     }),
   ),
 );

@@ -1,5 +1,17 @@
-import { countTokens as countO200k, decode, encode } from 'gpt-tokenizer';
+import type * as GptTokenizer from 'gpt-tokenizer';
 import type { LlmMessage, LlmToolDefinition } from './llmTypes';
+
+let loaded: typeof GptTokenizer | undefined;
+
+/**
+ * The o200k_base tokenizer, loaded on first use: its tables are over a third of each bundle that
+ * counts tokens (the command line's start-up spent most of its time reading them).
+ */
+function tokenizer(): typeof GptTokenizer {
+  // A plain require: the bundles keep it external as dist/tokenizer.js (see esbuild.mjs).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- an import would be parsed and run at every start
+  return (loaded ??= require('gpt-tokenizer') as typeof GptTokenizer);
+}
 
 /** Tokens every chat message costs beyond its content (role and separators, as OpenAI counts them). */
 const perMessageOverhead = 4;
@@ -18,11 +30,13 @@ const maxRunChars = 256;
  */
 export function countTokens(text: string): number {
   let total = 0;
+  const { countTokens: countO200k } = tokenizer();
   for (const piece of tokenizerPieces(text)) total += countO200k(piece);
   return total;
 }
 
 function encodeLinear(text: string): number[] {
+  const { encode } = tokenizer();
   const pieces = tokenizerPieces(text);
   return pieces.length === 1 ? encode(pieces[0] as string) : pieces.flatMap((piece) => encode(piece));
 }
@@ -72,6 +86,7 @@ export function truncateToTokens(text: string, maxTokens: number, options: { kee
   const wanted = options.marker ?? '…';
   const marker = countTokens(wanted) < maxTokens ? wanted : '';
   const markerTokens = countTokens(marker);
+  const { decode } = tokenizer();
   // Re-encoding a cut can merge or split tokens at the seam: shrink until the result fits.
   for (let room = maxTokens - markerTokens; room > 0; room--) {
     const cut = options.keep === 'tail' ? `${marker}${decode(tokens.slice(-room))}` : `${decode(tokens.slice(0, room))}${marker}`;
