@@ -41,18 +41,23 @@ describe('architecture: the getting-started walkthrough', () => {
     assert.deepEqual(steps.flatMap((step) => commandLinks(step.description)).filter((command) => !commands.has(command)), []);
   });
 
-  it('completes every step on a command the extension has, or on a context of its own (its planner, its settings)', () => {
+  it('completes every step on a command the extension has, or on the active planner Task Planner sets', () => {
     assert.ok(steps.every((step) => (step.completionEvents ?? []).length > 0));
     const events = steps.flatMap((step) => step.completionEvents ?? []);
     const ownContext = (event: string): boolean =>
-      event.startsWith('onContext:') &&
-      [...event.matchAll(/[\w.]+(?= ==| !=)/g)].every(([key]) => key === 'taskPlanner.planner' || key.startsWith('config.taskPlanner.'));
+      event.startsWith('onContext:') && [...event.matchAll(/[\w.]+(?= ==| !=)/g)].every(([key]) => key === 'taskPlanner.planner');
     assert.deepEqual(events.filter((event) => !ownContext(event) && (!/^onCommand:/.test(event) || !commands.has(event.slice('onCommand:'.length)))), []);
   });
 
-  it('ticks the model step once a model is set up, as the settings or the active planner say (issue 28)', () => {
+  // VS Code's walkthrough service takes an onContext condition that already holds when it registers the walkthrough
+  // (a setting in the user settings does, before Task Planner is active) as seen this session without ticking the
+  // step, and never ticks it on that condition in that window. Task Planner sets its planner key
+  // only once active, after the registration.
+  it('ticks the model step when Task Planner\'s active planner is a model, not on a setting (issue 28)', () => {
     const step = steps.find((entry) => entry.id === 'setUpModel');
-    assert.ok(step?.completionEvents?.some((event) => event.startsWith('onContext:') && event.includes('config.taskPlanner.llm.provider == openai')));
+    const contexts = (step?.completionEvents ?? []).filter((event) => event.startsWith('onContext:'));
+    assert.deepEqual(contexts, ['onContext:taskPlanner.planner == openai || taskPlanner.planner == vscode']);
+    assert.deepEqual(steps.flatMap((entry) => entry.completionEvents ?? []).filter((event) => event.includes('config.')), []);
   });
 
   it('gives every step a Markdown page under media/walkthrough/ that exists, with a heading', () => {
