@@ -134,14 +134,15 @@ describe('MCP servers in the CLI (real servers)', function () {
       '--mcp-config',
       file,
       '--mcp-timeout',
-      '3',
+      // Also the servers' start: 3 s was too short for two node processes on a loaded machine.
+      '6',
       '--concurrency',
       '1',
       '--json',
     ]);
     assert.equal(code, 5, `steps failed and the run went on: partial (exit 5)\n${stderr}`);
     const steps = (JSON.parse(stdout) as { steps: Record<string, StepJson> }).steps;
-    assert.equal(steps.hang?.error, 'MCP server "bad" did not answer tool "hang" within 3 s.');
+    assert.equal(steps.hang?.error, 'MCP server "bad" did not answer tool "hang" within 6 s.');
     assert.equal(steps.stderr?.result?.text, 'flooded');
     assert.equal(steps.fail?.error, 'Tool "fail" of MCP server "bad" reported an error: the database is on fire');
     assert.equal(steps.alive?.result?.text, 'still here', 'a call that timed out does not break the server');
