@@ -322,7 +322,8 @@ export async function planRequest(
     signal: options.signal,
     clock: runtime.timerClock,
     strategy: settings.strategy,
-    ...(provider.llm ? { workspace: deps.runs.workspace(options.folder) } : {}),
+    // Without a model too, when a folder is open: the heuristic planner reads the project's test command from it ("run the tests").
+    ...(provider.llm || options.folder || vscode.workspace.workspaceFolders?.length === 1 ? { workspace: deps.runs.workspace(options.folder) } : {}),
     openFiles: vscode.window.visibleTextEditors
       .filter((editor) => editor.document.uri.scheme === 'file' && inFolder(editor.document.uri, options.folder))
       .map((editor) => vscode.workspace.asRelativePath(editor.document.uri, false)),
