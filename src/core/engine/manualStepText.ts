@@ -1,14 +1,16 @@
+import { readableValue } from '../text/readableValue';
 import type { ManualStepRequest } from '../ports';
 
 /** Longest text of one dependency's result in a manual step's request, in characters. */
 export const manualResultPreviewLength = 600;
 
 /**
- * A dependency's result as text for a person: strings as they are, anything else as JSON,
- * cut to `manualResultPreviewLength` characters (ending in `…` when cut).
+ * A dependency's result as text for a person (`readableValue`: a tool's result one `key: value` line per field, a
+ * file's content with its line breaks, never escaped JSON), cut to `manualResultPreviewLength` characters (ending in
+ * `…` when cut).
  */
 export function manualResultPreview(value: unknown): string {
-  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+  const text = readableValue(value);
   return text.length <= manualResultPreviewLength ? text : `${text.slice(0, manualResultPreviewLength - 1)}…`;
 }
 

@@ -1,7 +1,7 @@
 import { notNeededLabel, rejectedLabel, stepStatusLabels } from '../../shared/stepStatusLabels';
 import type { SkipCause } from '../../shared/vocabulary';
 import type { StepStatus } from '../engine/runEvents';
-import { agentResultText, isAgentResult } from '../text/agentResult';
+import { readableValue } from '../text/readableValue';
 
 /** How a status looks in a tree view: a codicon id and a theme colour id. */
 export interface StatusLook {
@@ -62,23 +62,11 @@ export function formatDuration(ms: number): string {
 }
 
 /**
- * A result as a person reads it, cut at `max` characters: strings as they are; an agent's
- * result as its answer and changes (`agentResultText`); a plain
- * object as one `key: value` line per field, string values raw (so file contents keep
- * their line breaks) and others as compact JSON; anything else as compact JSON.
+ * A result as a person reads it (`readableValue`: strings as they are, an agent's result as its answer and changes, a
+ * plain object as one `key: value` line per field with string values raw, anything else as compact JSON), cut at
+ * `max` characters.
  */
 export function previewValue(value: unknown, max = 600): string {
-  let text: string;
-  try {
-    if (typeof value === 'string') text = value;
-    else if (isAgentResult(value)) text = agentResultText(value);
-    else if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-      text = Object.entries(value)
-        .map(([key, field]) => `${key}: ${typeof field === 'string' ? field : JSON.stringify(field)}`)
-        .join('\n');
-    } else text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = '[a value that cannot be shown]';
-  }
+  const text = readableValue(value);
   return text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text;
 }

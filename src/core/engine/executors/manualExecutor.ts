@@ -1,4 +1,4 @@
-import { expandTemplatesDetailed } from '../../plan/expandTemplates';
+import { expandTemplatesDetailed, templateReferencesOf } from '../../plan/expandTemplates';
 import { capText, textCaps } from '../../text/capText';
 import { DeferredError } from '../../tools/deferral';
 import { manualResultPreview } from '../manualStepText';
@@ -12,7 +12,7 @@ export const manualDoneWithoutNote = 'Done by you.';
  * `manual` steps: a person does the work the step's input (else its title) describes.
  * The person is asked through `Interaction.requestManualStep` with the instructions (capped
  * like a message), the
- * step's attachments and the results of its dependencies, and may take as long as the
+ * step's attachments and the results of its dependencies the instructions do not quote, and may take as long as the
  * work does. Done: the note (else `manualDoneWithoutNote`) is the result. Not done: the
  * step fails with the person's reason and is never retried (nothing would change).
  * Deferred: the step waits and the run ends `waiting` (resumed with a manual answer).
@@ -25,7 +25,10 @@ export const manualExecutor: StepExecutor = {
 
   async execute(ctx: ExecuteContext, input: unknown): Promise<unknown> {
     const { step } = ctx;
-    const depends = Object.fromEntries(Object.entries(ctx.depends).map(([id, result]) => [id, manualResultPreview(result)]));
+    // A result the instructions quote already ("What `pytest` printed: {{results.S001.stdout}}") is not shown twice.
+    const quoted = templateReferencesOf(step.input ?? '');
+    const shown = Object.entries(ctx.depends).filter(([id]) => !quoted.some((reference) => reference === id || reference.startsWith(`${id}.`)));
+    const depends = Object.fromEntries(shown.map(([id, result]) => [id, manualResultPreview(result)]));
     const outcome = await ctx.interaction.requestManualStep(
       { stepId: step.id, title: step.title, instructions: capText(String(input), textCaps.message), attachments: [...(step.attachments ?? [])], depends },
       ctx.signal,

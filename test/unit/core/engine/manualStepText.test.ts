@@ -2,11 +2,18 @@ import assert from 'node:assert/strict';
 import { describeManualStep, manualResultPreview, manualResultPreviewLength } from '../../../../src/core/engine/manualStepText';
 
 describe('manualResultPreview', () => {
-  it('shows a string as it is and anything else as JSON', () => {
+  it('shows a string as it is, a tool\'s result one field a line, and anything else as JSON', () => {
     assert.equal(manualResultPreview('built in 3 s'), 'built in 3 s');
-    assert.equal(manualResultPreview({ files: 2 }), '{"files":2}');
+    assert.equal(manualResultPreview({ files: 2 }), 'files: 2');
+    assert.equal(manualResultPreview([1, 'a']), '[1,"a"]');
     assert.equal(manualResultPreview(null), 'null');
     assert.equal(manualResultPreview(undefined), 'undefined', 'a step without a result says so rather than showing nothing');
+  });
+
+  it('shows a file read before as its lines, quotes unescaped, never as escaped JSON (issue 28 walked again)', () => {
+    const read = { path: 'lib/option.js', content: 'class Option {\n  /** "flags" */\n}\n' };
+    assert.equal(manualResultPreview(read), 'path: lib/option.js\ncontent: class Option {\n  /** "flags" */\n}\n');
+    assert.equal(manualResultPreview({ answer: 'Done.', changes: { applied: [], rejected: [], failed: [] } }), 'Done.', 'an agent\'s result is its answer');
   });
 
   it('keeps a text of exactly the limit and cuts a longer one to the limit, ending in an ellipsis', () => {
