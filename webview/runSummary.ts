@@ -10,7 +10,7 @@ import { formatDuration, formatStatus } from './formatting';
 export function renderSummary(summary: RunSummaryView, send: (message: WebviewToHostMessage) => void): TemplateResult {
   return html`<section class="summary card" aria-labelledby="summary-heading">
     <h2 id="summary-heading" tabindex="-1">Run ${formatStatus(summary.status)} <span class="muted">in ${formatDuration(summary.durationMs)}</span></h2>
-    ${summary.reason ? html`<p class="error">${summary.reason}</p>` : nothing}
+    ${summary.reason ? html`<p class="error keep-lines">${summary.reason}</p>` : nothing}
     <p>Run ${summary.headline}</p>
     <p class="muted">${summary.completed} completed · ${summary.failed} failed · ${summary.skipped} skipped${summary.notNeeded > 0 ? ` · ${summary.notNeeded} not needed` : ''}</p>
     ${summary.stepLines.length > 0
@@ -28,7 +28,7 @@ export function renderSummary(summary: RunSummaryView, send: (message: WebviewTo
       ? html`<h3>Failures</h3>
           <ul class="failures">
             ${summary.failures.map(
-              (failure) => html`<li><span class="mono">${failure.stepId}</span> ${failure.title}: <span class="error">${failure.error}</span>${failure.diagnosis && failure.diagnosis !== failure.error ? html`<div>Diagnosis: ${failure.diagnosis}</div>` : nothing}</li>`,
+              (failure) => html`<li><span class="mono">${failure.stepId}</span> ${failure.title}: <span class="error keep-lines">${failure.error}</span>${failure.diagnosis && failure.diagnosis !== failure.error ? html`<div>Diagnosis: ${failure.diagnosis}</div>` : nothing}</li>`,
             )}
             ${summary.moreFailures > 0 ? html`<li class="muted">… and ${summary.moreFailures} more failed steps</li>` : nothing}
           </ul>`

@@ -1,8 +1,9 @@
 // Issue 28's Python trial walked again in code-server, no model: a small Python project with a .venv and pytest
 // tests. Plan task's example names the project's own test command (pytest, not npm test); a long, realistic request
 // heads the review with a short title and the rest under "Full request"; Add step offers the next free id, the tool's
-// required arguments as a template, a file's content typed as text, and a Checks field. Screenshots in
-// test-results/screenshots/python-trial/.
+// required arguments as a template, a file's content typed as text, and a Checks field. Walked a third time: "run the
+// tests and fix the failure" runs the project's pytest without a model too, the fix step shows pytest's output once, and
+// a failed run's summary keeps the output's lines, bounded. Screenshots in test-results/screenshots/python-trial/.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
@@ -37,6 +38,7 @@ describe('The Python trial, walked again (browser workbench, no model, issue 28)
         'pyproject.toml': '[project]\nname = "calc"\nversion = "0.1.0"\n\n[tool.pytest.ini_options]\ntestpaths = ["."]\n',
         'calc.py': 'def add(a, b):\n    return a + b\n',
         'test_calc.py': 'from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n',
+        'test_discount.py': 'def test_discount():\n    assert round(10 * 0.9 * 0.9, 2) == 9.0\n',
       },
     });
     page = workbench.page;
@@ -110,5 +112,50 @@ describe('The Python trial, walked again (browser workbench, no model, issue 28)
     assert.match(content, /^# Plan notes\nRun "pytest" after each change\.\n?$/, `content shown: ${JSON.stringify(content)}; card: ${card}`);
     assert.match(card, /NOTES\.md contains "pytest"/);
     await page.screenshot({ path: join(screenshots, '5-step-added.png') });
+  });
+
+  it('"Run the tests and fix the failure" without a model runs pytest, and the fix step shows its output once', async () => {
+    await runCommand(page, 'Plan task');
+    const field = await quickInputField(page, 'Task Planner: Plan task');
+    await field.fill('Run the tests and fix the failure');
+    await page.keyboard.press('Enter');
+    const review = planPanelFrame(page).locator('plan-panel-app[data-mode="review"]');
+    const tests = review.locator('li.step').first();
+    await tests.locator('dd[data-argument="argv"]').waitFor({ timeout: 60_000 });
+    assert.match((await tests.innerText()).replace(/\s+/g, ' '), /run_command .*\["pytest"\]/);
+    await page.screenshot({ path: join(screenshots, '6-run-tests-and-fix.png') });
+    await review.locator('vscode-button[data-action="start"]').click();
+    // The tests' command is the fix step's check: allowed for the run at Start, it is not asked again.
+    await page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Allow$/ }).click({ timeout: 30_000 });
+    const fix = planPanelFrame(page).locator('li.manual-step');
+    await fix.waitFor({ timeout: 60_000 });
+    const asked = await fix.locator('.instructions').innerText();
+    assert.equal(asked.match(/test session starts/g)?.length, 1, asked);
+    assert.doesNotMatch(asked, /Results of the steps before it/);
+    await page.screenshot({ path: join(screenshots, '7-fix-step.png') });
+    await fix.locator('vscode-button[data-action="manual-failed"]').click();
+    await quickInputField(page, 'Task Planner');
+    await page.keyboard.type('Not now', { delay: 5 });
+    await page.keyboard.press('Enter');
+    await planPanelFrame(page).locator('.summary').waitFor({ timeout: 30_000 });
+  });
+
+  it("a failed command's run summary keeps the output's lines, bounded", async () => {
+    await runCommand(page, 'Plan task');
+    const field = await quickInputField(page, 'Task Planner: Plan task');
+    await field.fill('Run `pytest -q`');
+    await page.keyboard.press('Enter');
+    const review = planPanelFrame(page).locator('plan-panel-app[data-mode="review"]');
+    await review.locator('li.step dd[data-argument="argv"]').first().waitFor({ timeout: 60_000 });
+    await review.locator('vscode-button[data-action="start"]').click();
+    await page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Run$/ }).click({ timeout: 30_000 });
+    const reason = planPanelFrame(page).locator('.summary p.error');
+    await reason.waitFor({ timeout: 60_000 });
+    const text = await reason.innerText();
+    assert.ok(text.split('\n').length > 3, `the output's lines kept: ${JSON.stringify(text)}`);
+    assert.match(text, /^Critical step S001 failed: Command pytest -q exited with code 1/);
+    assert.ok(text.length <= 600, `a reason of ${text.length} characters`);
+    assert.equal(await reason.evaluate((element) => getComputedStyle(element).whiteSpace), 'pre-wrap');
+    await page.screenshot({ path: join(screenshots, '8-failed-summary.png') });
   });
 });

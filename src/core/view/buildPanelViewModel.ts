@@ -179,14 +179,19 @@ function modelNeededBy(steps: readonly Step[]): { message: string; stepIds: stri
   return { message: `${which} a language model and none is set up. Do them yourself, or set up a model.`, stepIds: ids };
 }
 
-/** "3 steps are yours to do; 2 run by themselves. Set up a model to let agents do them." (skipped steps left out). */
+/**
+ * "3 steps are yours to do, 1 question is yours to answer; 2 run by themselves. Set up a model to let agents do them."
+ * (skipped steps left out): a question asks you, so it never counts as running by itself.
+ */
 function manualSummaryOf(steps: readonly Step[]): { manualSummary?: string } {
   const manual = steps.filter((step) => step.kind === 'manual').length;
   if (manual === 0) return {};
-  const others = steps.length - manual;
+  const questions = steps.filter((step) => step.kind === 'clarification').length;
+  const others = steps.length - manual - questions;
   const yours = manual === 1 ? '1 step is yours to do' : `${manual} steps are yours to do`;
+  const asked = questions === 0 ? '' : questions === 1 ? ', 1 question is yours to answer' : `, ${questions} questions are yours to answer`;
   const rest = others === 0 ? '' : others === 1 ? '; 1 runs by itself' : `; ${others} run by themselves`;
-  return { manualSummary: `${yours}${rest}. Set up a model to let agents do them.` };
+  return { manualSummary: `${yours}${asked}${rest}. Set up a model to let agents do them.` };
 }
 
 const defaultApprovalSetting: ApprovalSetting = { policy: 'writesAndCommands', trusted: true };
@@ -413,7 +418,8 @@ function summaryView(source: RunSource, durationMs: number): RunSummaryView {
     failures: summary.failures.map((failure) => ({ ...failure })),
     moreFailures: summary.moreFailures,
     status: source.state.status as RunSummaryView['status'],
-    ...(source.state.reason === undefined ? {} : { reason: source.state.reason }),
+    // Bounded as the summary bounds it (a failed command's whole output can be the reason).
+    ...(summary.reason === undefined ? {} : { reason: summary.reason }),
     durationMs: Math.max(0, durationMs),
     // Counted as the headline counts them: a step that failed and was then skipped is failed.
     completed: summary.progress.completed,

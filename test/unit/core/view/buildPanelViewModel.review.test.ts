@@ -229,6 +229,20 @@ describe('buildPanelViewModel: the review the panel shows', () => {
       '1 step is yours to do; 2 run by themselves. Set up a model to let agents do them.',
     );
   });
+
+  it('counts a question as the user\'s to answer, never as a step that runs by itself (issue 28 walked again)', () => {
+    const manual = (id: string) => makeStep(id, { kind: 'manual', agent: undefined });
+    const tool = (id: string) => makeStep(id, { kind: 'tool', tool: 'read_file', agent: undefined });
+    const question = (id: string) => makeStep(id, { kind: 'clarification', agent: undefined, input: 'Which one?' });
+    assert.equal(
+      reviewOf({ plan: makePlan([question('Q1'), tool('T1'), manual('M1'), tool('T2')]) }).manualSummary,
+      '1 step is yours to do, 1 question is yours to answer; 2 run by themselves. Set up a model to let agents do them.',
+    );
+    assert.equal(
+      reviewOf({ plan: makePlan([question('Q1'), question('Q2'), manual('M1')]) }).manualSummary,
+      '1 step is yours to do, 2 questions are yours to answer. Set up a model to let agents do them.',
+    );
+  });
 });
 
 describe('buildPanelViewModel: what the plan is based on', () => {

@@ -137,6 +137,14 @@ describe('buildPanelViewModel: the run the panel shows', () => {
     assert.equal(runOf().summary?.canUndo, false, 'nothing changed, nothing to undo');
   });
 
+  it('bounds the reason of an ended run as the summary does: a failed command\'s whole output is not the headline (issue 28 walked again)', () => {
+    const output = Array.from({ length: 200 }, (_, index) => `# Subtest: case ${index}`).join('\n');
+    const run = runOf({ state: state({ reason: `Critical step B failed: Command npm test exited with code 1.\n${output}` }) });
+    const reason = run.summary?.reason ?? '';
+    assert.ok(reason.length <= summaryLimits.reason, `a reason of ${reason.length} characters`);
+    assert.match(reason, /^Critical step B failed: Command npm test exited with code 1\.\n# Subtest: case 0\n/);
+  });
+
   it('after Undo from a step: its steps say their changes are undone, offer no Undo from here, and their files leave the summary (issue 26)', () => {
     const base = state({ changedFiles: ['a.md', 'b.md'] });
     const withFiles = { ...base, steps: { ...base.steps, A: { ...base.steps.A!, filesChanged: ['a.md'] }, B: { ...base.steps.B!, filesChanged: ['b.md'] } } };
