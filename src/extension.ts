@@ -163,6 +163,8 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     panelsMade = true;
     return flow;
   });
+  // A model set up (or removed) while a plan is reviewed: the review says at once what Regenerate and the estimate can do now.
+  context.subscriptions.push(modelStatus.onDidChange(() => (panelsMade ? panels().panels.panel()?.refresh() : undefined)));
   const openPanel = (): { plan: ReturnType<PlanPanel['currentPlan']>; active: boolean } | undefined => {
     const panel = panelsMade ? panels().panels.panel() : undefined;
     return panel && { plan: panel.currentPlan(), active: panel.isActive() };

@@ -33,9 +33,12 @@ export function describePlanner(choice: ProviderChoice, settings: { baseUrl: str
  * saying which planner is active with "Set up a model". Never loads the runtime.
  */
 export class ModelStatus implements vscode.Disposable {
-  private readonly subscriptions: vscode.Disposable[] = [];
+  private readonly changed = new vscode.EventEmitter<ProviderChoice>();
+  private readonly subscriptions: vscode.Disposable[] = [this.changed];
   private refreshing: Promise<ProviderChoice> | undefined;
   private choice: ProviderChoice | undefined;
+  /** Fires when a refresh finds another active planner than the last one (a model set up or removed), never on the first. */
+  readonly onDidChange: vscode.Event<ProviderChoice> = this.changed.event;
 
   constructor(
     private readonly keys: ApiKeyStore,
@@ -60,8 +63,10 @@ export class ModelStatus implements vscode.Disposable {
       const chosen = selectProvider({ setting: settings.provider, vscodeLmAvailable, ...(hasKey ? { apiKey: 'stored' } : {}), baseURL: settings.baseUrl });
       // An explicit "vscode" with no chat model plans with nothing: the empty state says so.
       const choice: ProviderChoice = chosen === 'vscode' && !vscodeLmAvailable ? 'heuristic' : chosen;
+      const before = this.choice;
       this.choice = choice;
       await vscode.commands.executeCommand('setContext', plannerContextKey, choice);
+      if (before !== undefined && before !== choice) this.changed.fire(choice);
       return choice;
     })();
     this.refreshing = refreshing;

@@ -387,10 +387,14 @@ export class RunController implements vscode.Disposable {
     return first && { before: first.before, now: lane.folder && vscode.Uri.joinPath(lane.folder.uri, path) };
   }
 
-  /** The folder-relative paths the run `runId` changed, in first-change order. */
+  /**
+   * The folder-relative paths of the files the run `runId` changed, in first-change order: the folders it created for
+   * them are no files (the summary counts and links these; Undo still removes those folders).
+   */
   async changedFiles(runId: string): Promise<string[]> {
     const lane = await this.lanes.ofRun(runId);
-    return [...new Set((await (await this.lanes.checkpointsOf(lane)).list(runId)).map((checkpoint) => checkpoint.path))];
+    const checkpoints = await (await this.lanes.checkpointsOf(lane)).list(runId);
+    return [...new Set(checkpoints.filter((checkpoint) => checkpoint.operation !== 'createDirectory').map((checkpoint) => checkpoint.path))];
   }
 
   /**

@@ -81,6 +81,12 @@ describe('plan panel in the VS Code extension host', () => {
       assert.deepEqual(after?.mode === 'review' && after.review.steps.map((step) => step.title), review.steps.map((step) => step.title));
       const notices = api.planPanel.posted().flatMap((message) => (message.type === 'notice' ? [message.text] : []));
       assert.match(notices.at(-1) ?? '', /Regenerate needs a model/);
+      // A model set up while the plan is reviewed (issue 28's trial walked again): the review no longer says none is.
+      await config.update('llm.provider', 'openai', vscode.ConfigurationTarget.Workspace);
+      await until('the review to offer Regenerate once a model is set up', () => {
+        const model = api.planPanel.model();
+        return model?.mode === 'review' && model.review.regenerateBlockedReason === undefined ? model.review : undefined;
+      });
     } finally {
       await config.update('llm.provider', undefined, vscode.ConfigurationTarget.Workspace);
     }
@@ -175,7 +181,8 @@ describe('Plan task reviewed in the plan panel, run through the editor (fake Ope
           kind: 'tool',
           dependsOn: [],
           tool: 'write_file',
-          args: { path: 'panel-note.txt', content: 'written after review\n' },
+          // In a folder it makes: the summary lists the file, never the folder as a changed file (issue 28 walked again).
+          args: { path: 'panel-notes/panel-note.txt', content: 'written after review\n' },
         },
       ]),
     );
@@ -194,7 +201,7 @@ describe('Plan task reviewed in the plan panel, run through the editor (fake Ope
       return model?.mode === 'run' && model.run.pending.length > 0 ? model.run : undefined;
     });
     assert.equal(waiting.pending[0]!.stepId, 'P1');
-    assert.equal(existsSync(join(root, 'panel-note.txt')), false, 'written before approval');
+    assert.equal(existsSync(join(root, 'panel-notes')), false, 'written before approval');
     const diffTabs = () => vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputTextDiff);
     await until('the diff editor of the approval', () => diffTabs().length > 0);
     // Closed, so the panel's button must open it again.
@@ -208,18 +215,23 @@ describe('Plan task reviewed in the plan panel, run through the editor (fake Ope
     assert.match(diff.label, /P1 Write the panel note/);
     await vscode.commands.executeCommand('taskPlanner.approve');
     assert.equal((await started.run)?.status, 'completed');
-    assert.equal(readFileSync(join(root, 'panel-note.txt'), 'utf8'), 'written after review\n');
-    const done = await until('the run summary with the changed file', () => {
+    assert.equal(readFileSync(join(root, 'panel-notes', 'panel-note.txt'), 'utf8'), 'written after review\n');
+    await until('the run summary with the changed file', () => {
       const model = api.planPanel.model();
       return model?.mode === 'run' && model.run.summary?.changedFiles.length ? model.run : undefined;
     });
-    assert.equal(done.status, 'completed');
-    assert.deepEqual(done.summary?.changedFiles, ['panel-note.txt']);
+    // The files the host lists reach the summary a moment after the run's own.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const done = api.planPanel.model();
+    assert.ok(done?.mode === 'run');
+    assert.equal(done.run.status, 'completed');
+    assert.deepEqual(done.run.summary?.changedFiles, ['panel-notes/panel-note.txt']);
+    assert.match(done.run.summary?.headline ?? '', /; 1 file changed\./);
     await api.planPanel.send({ type: 'undoRun' });
-    assert.equal(existsSync(join(root, 'panel-note.txt')), false, 'Undo run from the panel did not remove the file');
+    assert.equal(existsSync(join(root, 'panel-notes')), false, 'Undo run from the panel did not remove the file and its folder');
     const notice = api.planPanel.posted().filter((message) => message.type === 'notice').at(-1);
     assert.ok(notice?.type === 'notice');
-    assert.equal(notice.text, 'Undo removed 1 file the run created.');
+    assert.equal(notice.text, 'Undo removed 1 file and 1 folder the run created.');
   });
 
   /**
