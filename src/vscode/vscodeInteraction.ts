@@ -381,7 +381,11 @@ async function askClarification(request: ClarificationRequest, key: PromptKey, p
     suggestions.push(item);
   }
   // The first row is the picker's own and answers nothing: Enter on an empty box never picks a suggestion the model made to look like ours.
-  const typeYours: vscode.QuickPickItem = { label: vscode.l10n.t('Type your answer, or choose one of the suggestions below'), alwaysShow: true };
+  const typeYours: vscode.QuickPickItem = {
+    label:
+      suggestions.length > 0 ? vscode.l10n.t('Type your answer, or choose one of the suggestions below') : vscode.l10n.t('Type your answer, then press Enter'),
+    alwaysShow: true,
+  };
   picker.title = vscode.l10n.t('Task Planner: {0}', shownLine(request.title, 120));
   picker.placeholder = shownQuestion(request.question);
   picker.ignoreFocusOut = true;

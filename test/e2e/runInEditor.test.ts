@@ -93,6 +93,9 @@ describe('Task Planner runs in the editor (browser workbench)', function () {
     model.enqueue(planReply([{ id: 'Q1', title: 'Choose a license', kind: 'clarification', input: 'Which license should the project use?', dependsOn: [] }]));
     await planAndStart('Ask which license to use', 'Q1');
     const field = await quickInputField(page, 'Task Planner: Choose a license');
+    // No suggestions: the first row does not point at any (issue 28 walked again).
+    const first = (await page.locator('.quick-input-list .monaco-list-row').first().innerText()).trim();
+    assert.equal(first, 'Type your answer, then press Enter');
     await field.focus();
     await page.keyboard.type('Apache-2.0', { delay: 10 });
     assert.equal(await field.inputValue(), 'Apache-2.0');
