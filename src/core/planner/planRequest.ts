@@ -62,7 +62,7 @@ export interface PlanRequestOptions {
   trusted?: boolean;
   /**
    * With a model and a workspace: the model investigates before it plans (read-only tools,
-   * questions through `ask`) within `budget`. Absent, or without a model: no investigation.
+   * questions through `ask`) within `budget`. Absent, without a model or with no tool calls allowed: no investigation.
    */
   investigate?: Pick<InvestigationOptions, 'budget' | 'stop' | 'progress' | 'ask'>;
 }
@@ -127,7 +127,8 @@ export async function planRequest(request: string, options: PlanRequestOptions):
     ...(options.skills ? { skills: options.skills } : {}),
     ...(options.instructions ? { instructions: options.instructions } : {}),
     ...(options.trusted === undefined ? {} : { trusted: options.trusted }),
-    ...(options.investigate && options.workspace
+    // A budget of no tool calls (`--investigate-calls 0`) is no investigation, never one that "reached its tool call limit".
+    ...(options.investigate && options.workspace && options.investigate.budget.maxToolCalls > 0
       ? { investigate: { ...options.investigate, workspace: options.workspace, tools: options.tools, clock: options.clock } }
       : {}),
   });

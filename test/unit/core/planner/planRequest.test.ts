@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { LlmContentPart } from '../../../../src/core/llm/llmTypes';
 import type { Attachment } from '../../../../src/core/plan/planSchema';
+import { defaultInvestigationBudget } from '../../../../src/core/planner/investigationBudget';
 import { maxSnapshotFiles, planRequest, type PlanRequestOptions } from '../../../../src/core/planner/planRequest';
 import type { LlmClient } from '../../../../src/core/ports';
 import { builtinTools } from '../../../../src/core/tools/builtinTools';
@@ -84,6 +85,17 @@ describe('planRequest: one planning path for the editor and the command line', (
     assert.match(prompt, /\[image data:image\/png;base64,AAAA\]/);
     assert.match(prompt, /keep it short/);
     assert.match(userText(messages[0]?.content), /Strategy: plan, act, reflect/);
+  });
+
+  it('with a budget of no tool calls does not investigate, so nothing says an investigation reached its limit (issue 28 walked again)', async () => {
+    const planned = await planRequest('Summarize the readme', {
+      ...base,
+      llm: scriptedLlm([modelPlan]),
+      workspace: createMemoryWorkspace({ 'README.md': '# Demo\n' }),
+      investigate: { budget: { ...defaultInvestigationBudget, maxToolCalls: 0 } },
+    });
+    assert.deepEqual(planned.plan.steps.map((step) => step.id), ['S1']);
+    assert.equal(planned.investigation, undefined);
   });
 
   it('plans with a model when the workspace cannot be listed, as for an empty one', async () => {
