@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 
-/** The context key that shows "Plan this request" in the title of a request editor. */
+/** The context key that shows ▷ (Plan task from the editor) in the title of a request editor. */
 const contextKey = 'taskPlanner.requestEditor';
 
 /**
@@ -9,12 +9,12 @@ const contextKey = 'taskPlanner.requestEditor';
  */
 const hint = (): string =>
   vscode.l10n.t(
-    '<!-- Describe the task: as many lines, lists and code blocks as you like. Then click "Plan this request" in this editor\'s title (or run "Task Planner: Plan task from the editor"). -->',
+    '<!-- Describe the task: as many lines, lists and code blocks as you like. Then click ▷ (Plan task from the editor) in this editor\'s title. -->',
   );
 
 /**
  * Requests longer than an input box: untitled Markdown documents opened from the "Plan
- * task" input box, with "Plan this request" in their title (the `taskPlanner.requestEditor`
+ * task" input box, with ▷ (Plan task from the editor) in their title (the `taskPlanner.requestEditor`
  * context key). Any editor's text can be planned too: its selection, or all of it.
  */
 export class RequestEditors implements vscode.Disposable {
@@ -40,7 +40,7 @@ export class RequestEditors implements vscode.Disposable {
     let uri = requestUri(number);
     while (taken.has(uri.toString())) uri = requestUri(++number);
     const document = await vscode.workspace.openTextDocument(uri);
-    // Known as a request before it shows, so its title has "Plan this request" and a completed run closes it.
+    // Known as a request before it shows, so its title has ▷ and a completed run closes it.
     this.documents.add(document.uri.toString());
     const editor = await vscode.window.showTextDocument(document, { preview: false });
     // A name let go just before (a request planned and closed) can come back with that document's old text (seen in

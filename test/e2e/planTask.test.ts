@@ -82,6 +82,9 @@ describe('Task Planner in the browser workbench', function () {
     // of what was typed, the document's end.
     const lines = (await editor.locator('.view-line').allInnerTexts()).map((line) => line.replace(/\u00a0/g, ' ').trim());
     assert.match(lines[0] ?? '', /^<!-- Describe the task/);
+    // It names the title button as the button's tooltip does, with its icon (it said "Plan this request", a name shown nowhere).
+    const hint = lines.slice(0, lines.findIndex((line) => line.endsWith('-->')) + 1).join(' ');
+    assert.match(hint, /click ▷ \(Plan task from the editor\) in this editor's title/, hint);
     assert.ok(lines.indexOf('- Read README.md') > 0, `what was typed is not below the hint: ${JSON.stringify(lines)}`);
     // The hint is the document's line 1 (wrapped on screen), a blank line, then what was typed.
     await page.locator('.statusbar-item', { hasText: 'Ln 3, Col 17' }).waitFor({ timeout: 10_000 });
