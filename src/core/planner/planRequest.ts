@@ -32,7 +32,7 @@ export interface PlanRequestOptions {
   clock: Clock;
   /** Default `react`. */
   strategy?: PlanningStrategy;
-  /** The workspace the plan will run in: its files are listed to the model; without one, its test command is what "run the tests" runs. */
+  /** The workspace the plan will run in: its files are listed to the model; without a model, its test command is what "run the tests" runs. */
   workspace?: WorkspaceFs;
   /** Files open in editors, listed to the model. */
   openFiles?: readonly string[];
