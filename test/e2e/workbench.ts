@@ -57,7 +57,8 @@ export async function notification(page: Page, text: string | RegExp): Promise<L
   if (await toast.waitFor({ timeout: 15_000 }).then(() => true, () => false)) return toast;
   await runCommand(page, 'Notifications: Show Notifications');
   const entry = page.locator('.notifications-center .notification-list-item', { hasText: text }).first();
-  await entry.waitFor({ timeout: 15_000 });
+  // What has not come yet (slow on a loaded machine) is listed there when it comes.
+  await entry.waitFor({ timeout: 45_000 });
   return entry;
 }
 
