@@ -142,7 +142,7 @@ function reviewView(source: ReviewSource): ReviewView {
     })),
     ...(startBlockedReason === undefined ? {} : { startBlockedReason }),
     ...(modelNeeded ? { modelNeeded } : {}),
-    ...manualSummaryOf(runnable),
+    ...manualSummaryOf(runnable, source.regenerateBlockedReason !== undefined),
     ...(source.estimate ? { estimate: estimateView(source.estimate) } : {}),
     ...(source.previousPlan ? { changes: diffPlans(source.previousPlan, plan) } : {}),
     regenerating: source.regenerating === true,
@@ -180,10 +180,10 @@ function modelNeededBy(steps: readonly Step[]): { message: string; stepIds: stri
 }
 
 /**
- * "3 steps are yours to do, 1 question is yours to answer; 2 run by themselves. Set up a model to let agents do them."
- * (skipped steps left out): a question asks you, so it never counts as running by itself.
+ * "3 steps are yours to do, 1 question is yours to answer; 2 run by themselves." (skipped steps left out), and "Set up a
+ * model to let agents do them." when `noModel`: a question asks you, so it never counts as running by itself.
  */
-function manualSummaryOf(steps: readonly Step[]): { manualSummary?: string } {
+function manualSummaryOf(steps: readonly Step[], noModel: boolean): { manualSummary?: string } {
   const manual = steps.filter((step) => step.kind === 'manual').length;
   if (manual === 0) return {};
   const questions = steps.filter((step) => step.kind === 'clarification').length;
@@ -191,7 +191,7 @@ function manualSummaryOf(steps: readonly Step[]): { manualSummary?: string } {
   const yours = manual === 1 ? '1 step is yours to do' : `${manual} steps are yours to do`;
   const asked = questions === 0 ? '' : questions === 1 ? ', 1 question is yours to answer' : `, ${questions} questions are yours to answer`;
   const rest = others === 0 ? '' : others === 1 ? '; 1 runs by itself' : `; ${others} run by themselves`;
-  return { manualSummary: `${yours}${asked}${rest}. Set up a model to let agents do them.` };
+  return { manualSummary: `${yours}${asked}${rest}.${noModel ? ' Set up a model to let agents do them.' : ''}` };
 }
 
 const defaultApprovalSetting: ApprovalSetting = { policy: 'writesAndCommands', trusted: true };

@@ -219,15 +219,22 @@ describe('buildPanelViewModel: the review the panel shows', () => {
   it('says how many steps are the user\'s and how many run by themselves', () => {
     const manual = (id: string) => makeStep(id, { kind: 'manual', agent: undefined });
     const tool = (id: string) => makeStep(id, { kind: 'tool', tool: 'read_file', agent: undefined });
-    assert.equal(reviewOf({ plan: makePlan([manual('M1')]) }).manualSummary, '1 step is yours to do. Set up a model to let agents do them.');
+    const noModel = { regenerateBlockedReason: 'No model.' };
+    assert.equal(reviewOf({ plan: makePlan([manual('M1')]), ...noModel }).manualSummary, '1 step is yours to do. Set up a model to let agents do them.');
     assert.equal(
-      reviewOf({ plan: makePlan([manual('M1'), manual('M2'), tool('T1')]) }).manualSummary,
+      reviewOf({ plan: makePlan([manual('M1'), manual('M2'), tool('T1')]), ...noModel }).manualSummary,
       '2 steps are yours to do; 1 runs by itself. Set up a model to let agents do them.',
     );
     assert.equal(
-      reviewOf({ plan: makePlan([manual('M1'), tool('T1'), tool('T2')]) }).manualSummary,
+      reviewOf({ plan: makePlan([manual('M1'), tool('T1'), tool('T2')]), ...noModel }).manualSummary,
       '1 step is yours to do; 2 run by themselves. Set up a model to let agents do them.',
     );
+  });
+
+  it('does not tell to set up a model when one is set up (issue 28 walked again: it said so after Set up a model)', () => {
+    const manual = makeStep('M1', { kind: 'manual', agent: undefined });
+    const tool = makeStep('T1', { kind: 'tool', tool: 'read_file', agent: undefined });
+    assert.equal(reviewOf({ plan: makePlan([manual, tool]) }).manualSummary, '1 step is yours to do; 1 runs by itself.');
   });
 
   it('counts a question as the user\'s to answer, never as a step that runs by itself (issue 28 walked again)', () => {
@@ -235,11 +242,11 @@ describe('buildPanelViewModel: the review the panel shows', () => {
     const tool = (id: string) => makeStep(id, { kind: 'tool', tool: 'read_file', agent: undefined });
     const question = (id: string) => makeStep(id, { kind: 'clarification', agent: undefined, input: 'Which one?' });
     assert.equal(
-      reviewOf({ plan: makePlan([question('Q1'), tool('T1'), manual('M1'), tool('T2')]) }).manualSummary,
+      reviewOf({ plan: makePlan([question('Q1'), tool('T1'), manual('M1'), tool('T2')]), regenerateBlockedReason: 'No model.' }).manualSummary,
       '1 step is yours to do, 1 question is yours to answer; 2 run by themselves. Set up a model to let agents do them.',
     );
     assert.equal(
-      reviewOf({ plan: makePlan([question('Q1'), question('Q2'), manual('M1')]) }).manualSummary,
+      reviewOf({ plan: makePlan([question('Q1'), question('Q2'), manual('M1')]), regenerateBlockedReason: 'No model.' }).manualSummary,
       '1 step is yours to do, 2 questions are yours to answer. Set up a model to let agents do them.',
     );
   });

@@ -55,7 +55,7 @@ describe('buildPanelViewModel', () => {
     const manual = (id: string, patch = {}) => makeStep(id, { kind: 'manual', agent: undefined, input: `do ${id}`, ...patch });
     const summary = (steps: ReturnType<typeof makeStep>[]) => {
       const mixed = makePlan(steps);
-      const body = buildPanelViewModel({ plan: mixed, critique: critiquePlan(mixed), diagnostics: [] });
+      const body = buildPanelViewModel({ plan: mixed, critique: critiquePlan(mixed), diagnostics: [], regenerateBlockedReason: 'No model.' });
       assert.ok(body.mode === 'review');
       return body.review.manualSummary;
     };
