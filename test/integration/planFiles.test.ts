@@ -167,7 +167,7 @@ describe('plans as files in the VS Code extension host', () => {
       const notice = await until('the notice delivered to the panel', () =>
         api.planPanel.posted().find((message) => message.type === 'notice' && /onFailur/.test(message.text)),
       );
-      assert.ok(notice.type === 'notice' && /ignored unknown field "onFailur"/.test(notice.text), JSON.stringify(notice));
+      assert.ok(notice.type === 'notice' && /^Reading the plan: Step "list": ignored unknown field "onFailur"/.test(notice.text), JSON.stringify(notice));
     } finally {
       api.planPanel.close();
     }
