@@ -187,9 +187,14 @@ async function undoDirectory(workspace: WorkspaceFs, checkpoint: Checkpoint, rep
     return true;
   } catch (error) {
     if (!isWorkspaceError(error, 'not_empty')) throw error;
+    // Files in it are undone first (newest change first): one refused above is what it still holds.
+    const kept = [...new Set(report.refused.map((entry) => entry.path).filter((path) => path.startsWith(`${checkpoint.path}/`)))];
     report.refused.push({
       path: checkpoint.path,
-      reason: `the directory ${checkpoint.path}, created by step ${checkpoint.stepId}, now holds files the run did not create`,
+      reason:
+        kept.length > 0
+          ? `the directory ${checkpoint.path}, created by step ${checkpoint.stepId}, still holds ${kept.join(', ')}, which undo kept`
+          : `the directory ${checkpoint.path}, created by step ${checkpoint.stepId}, now holds files the run did not create`,
     });
     return false;
   }

@@ -126,6 +126,21 @@ describe('undoRun', () => {
     assert.match(report.refused[0]?.reason ?? '', /now holds files the run did not create/);
   });
 
+  it('says which kept file a created directory still holds, not that the run did not create it (issue 28 walked again)', async () => {
+    const workspace = createMemoryWorkspace();
+    const checkpoints = createMemoryCheckpointStore();
+    const context = makeToolContext({ workspace, checkpoints, stepId: 'S1' });
+    await createDirectoryTool.run(context, { path: 'made' }, neverAborted);
+    await writeFileTool.run(context, { path: 'made/notes.txt', content: 'by the run' }, neverAborted);
+    await workspace.writeText('made/notes.txt', 'by the run, then the user');
+    const report = await undoRun('run-1', { workspace, checkpoints });
+    assert.deepEqual(
+      report.refused.map((entry) => entry.path),
+      ['made/notes.txt', 'made'],
+    );
+    assert.equal(report.refused[1]?.reason, 'the directory made, created by step S1, still holds made/notes.txt, which undo kept');
+  });
+
   it('a second undo changes nothing, also after a run that wrote the original content back in between', async () => {
     const workspace = createMemoryWorkspace({ 'a.txt': 'v0' });
     const checkpoints = createMemoryCheckpointStore();
