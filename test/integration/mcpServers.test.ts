@@ -98,8 +98,22 @@ describe('MCP servers in the editor (server-everything from npm, fake OpenAI ser
     mkdirSync(join(folder, '.vscode'), { recursive: true });
     try {
       for (const [round, target] of [join(outside, 'mcp.json'), '/dev/zero'].entries()) {
+        // Task Planner resets its servers when it hears of the change: a late event would stop the servers this planning
+        // started (its tools then not offered). Heard here too, after Task Planner's older watcher; bounded, in case none comes.
+        const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '.vscode/mcp.json'));
+        const heard = new Promise<void>((done) => {
+          const timer = setTimeout(done, 5_000);
+          const hear = (): void => {
+            clearTimeout(timer);
+            done();
+          };
+          watcher.onDidCreate(hear);
+          watcher.onDidChange(hear);
+        });
         rmSync(link, { force: true });
         symlinkSync(target, link);
+        await heard;
+        watcher.dispose();
         // A changed MCP setting makes the next planning read the configuration again.
         await config().update('mcp.timeoutSeconds', 30 + round, vscode.ConfigurationTarget.Global);
         server.enqueue({ kind: 'message', content: JSON.stringify({ objective: 'List', steps: [{ id: 'L1', title: 'List the files', kind: 'tool', dependsOn: [], tool: 'list_files', args: {} }] }) });
