@@ -63,10 +63,18 @@ export class McpHost implements vscode.Disposable {
     return this.servers?.tools() ?? [];
   }
 
-  /** Starts the configured servers once (later calls wait for the same start); never rejects: failures are shown in "MCP servers" and the log. */
-  ensureStarted(): Promise<void> {
-    this.starting ??= this.start().catch((error: unknown) => this.log.error(`MCP servers were not started: ${errorMessage(error)}`));
-    return this.starting;
+  /**
+   * Starts the configured servers once (later calls wait for the same start); never rejects: failures are shown in "MCP
+   * servers" and the log. When mcp.json or the settings change during the start (the servers are reset), it starts what
+   * they hold now, up to three times, so the caller never goes on with servers stopped under it.
+   */
+  async ensureStarted(): Promise<void> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const generation = this.generation;
+      this.starting ??= this.start().catch((error: unknown) => this.log.error(`MCP servers were not started: ${errorMessage(error)}`));
+      await this.starting;
+      if (generation === this.generation) return;
+    }
   }
 
   /** "Task Planner: MCP servers": each server with its state and tools; Restart and Show output. */
