@@ -49,7 +49,7 @@ async function launchBrowser() {
 /** @type {Promise<{ context: import('playwright-core').BrowserContext; profile: { remove: () => void } }> | undefined} */
 let shared;
 
-/** What a fresh profile would not have, by origin: everything kept for a site except the HTTP cache. */
+/** What a profile keeps for a site, cleared around each page: everything but the HTTP cache. */
 const storageTypes = 'cookies,file_systems,indexeddb,local_storage,service_workers,cache_storage,websql,shader_cache';
 
 /**
