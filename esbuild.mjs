@@ -32,6 +32,9 @@ const common = {
 };
 const node = { ...common, platform: 'node', format: 'cjs', target: 'node20' };
 
+// The tokenizer's tables, required on first count (src/core/llm/tokenCount.ts) by the bundles beside it.
+const tokenizerBundle = { ...node, entryPoints: [require.resolve('gpt-tokenizer')], outfile: `${outdir}/tokenizer.js` };
+
 const shipped = [
   { ...node, entryPoints: ['src/extension.ts'], outfile: `${outdir}/extension.js`, external: ['vscode'], lazyRuntime: true },
   // The extension's heavy part (engine, tools, openai, QuickJS, tokenizer, plan panel), required on first use.
@@ -40,8 +43,7 @@ const shipped = [
   { ...node, entryPoints: ['src/cli/cli.ts'], outfile: `${outdir}/cli.js`, banner: { js: '#!/usr/bin/env node' } },
   // The GitHub Action's entry point (action.yml), which runs cli.js beside it.
   { ...node, entryPoints: ['src/cli/actionMain.ts'], outfile: `${outdir}/action.js` },
-  // The tokenizer's tables, required on first count (src/core/llm/tokenCount.ts) by the bundles above.
-  { ...node, entryPoints: [require.resolve('gpt-tokenizer')], outfile: `${outdir}/tokenizer.js` },
+  tokenizerBundle,
   // The reader threads of search_text (src/node/parallelTextSearcher.ts), started from runtime.js and cli.js beside it.
   { ...node, entryPoints: ['src/node/textSearchWorker.ts'], outfile: `${outdir}/textSearchWorker.js` },
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['webview/main.ts'], outfile: `${outdir}/webview.js` },
@@ -49,7 +51,7 @@ const shipped = [
 const testBuild = [
   { ...node, entryPoints: ['test/integration/testBuild/testExtension.ts'], outfile: `${outdir}/extension.js`, external: ['vscode'], lazyRuntime: true, planSchema: true },
   { ...node, entryPoints: ['src/node/textSearchWorker.ts'], outfile: `${outdir}/textSearchWorker.js` },
-  { ...node, entryPoints: [require.resolve('gpt-tokenizer')], outfile: `${outdir}/tokenizer.js` },
+  tokenizerBundle,
 ];
 const builds = testExtension === undefined ? shipped : testBuild;
 
