@@ -114,12 +114,17 @@ describe('The Python trial, walked again (browser workbench, no model, issue 28)
     await page.screenshot({ path: join(screenshots, '5-step-added.png') });
   });
 
-  it('"Run the tests and fix the failure" without a model runs pytest, and the fix step shows its output once', async () => {
+  /** Plans `request` with Plan task and gives the panel's review (no model: the heuristic planner). */
+  const planRequest = async (request: string) => {
     await runCommand(page, 'Plan task');
     const field = await quickInputField(page, 'Task Planner: Plan task');
-    await field.fill('Run the tests and fix the failure');
+    await field.fill(request);
     await page.keyboard.press('Enter');
-    const review = planPanelFrame(page).locator('plan-panel-app[data-mode="review"]');
+    return planPanelFrame(page).locator('plan-panel-app[data-mode="review"]');
+  };
+
+  it('"Run the tests and fix the failure" without a model runs pytest, and the fix step shows its output once', async () => {
+    const review = await planRequest('Run the tests and fix the failure');
     const tests = review.locator('li.step').first();
     await tests.locator('dd[data-argument="argv"]').waitFor({ timeout: 60_000 });
     assert.match((await tests.innerText()).replace(/\s+/g, ' '), /run_command .*\["pytest"\]/);
@@ -141,11 +146,7 @@ describe('The Python trial, walked again (browser workbench, no model, issue 28)
   });
 
   it("a failed command's run summary keeps the output's lines, bounded", async () => {
-    await runCommand(page, 'Plan task');
-    const field = await quickInputField(page, 'Task Planner: Plan task');
-    await field.fill('Run `pytest -q`');
-    await page.keyboard.press('Enter');
-    const review = planPanelFrame(page).locator('plan-panel-app[data-mode="review"]');
+    const review = await planRequest('Run `pytest -q`');
     await review.locator('li.step dd[data-argument="argv"]').first().waitFor({ timeout: 60_000 });
     await review.locator('vscode-button[data-action="start"]').click();
     await page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Run$/ }).click({ timeout: 30_000 });
