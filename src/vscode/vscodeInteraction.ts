@@ -9,7 +9,8 @@ import type { ApprovalQueue } from './approvalQueue';
 import type { PendingPrompt, PendingPrompts, PromptKey } from './pendingPrompts';
 import { closeProposalDiffs, type ProposalDocuments } from './proposalDocuments';
 import { errorMessage } from '../shared/errorMessage';
-import { shownLine, shownPath, shownProse, shownQuestion, shownSuggestion } from './shownText';
+import { pickAnswer } from './answerPicker';
+import { shownLine, shownPath, shownProse, shownQuestion } from './shownText';
 
 /** Makes a command allow rule of this workspace from a command the user is asked about (`EditorCommandAllowList`). */
 export interface CommandRuleMaker {
@@ -369,57 +370,16 @@ async function askDirectoryApproval(
 }
 
 async function askClarification(request: ClarificationRequest, key: PromptKey, pending: PendingPrompts): Promise<void> {
-  const picker = vscode.window.createQuickPick();
-  // What each item answers: a suggestion its own text (the label shows it escaped, E6 of issue 27), the typed item what was typed.
-  const answers = new Map<vscode.QuickPickItem, string>();
-  const suggestions: vscode.QuickPickItem[] = [];
-  for (const suggestion of request.suggestions ?? []) {
-    const label = shownSuggestion(suggestion);
-    if (suggestions.some((item) => item.label === label)) continue;
-    const item = { label, description: vscode.l10n.t('suggested by the model') };
-    answers.set(item, suggestion);
-    suggestions.push(item);
-  }
-  // The first row is the picker's own and answers nothing: Enter on an empty box never picks a suggestion the model made to look like ours.
-  const typeYours: vscode.QuickPickItem = {
-    label:
-      suggestions.length > 0 ? vscode.l10n.t('Type your answer, or choose one of the suggestions below') : vscode.l10n.t('Type your answer, then press Enter'),
-    alwaysShow: true,
-  };
-  picker.title = vscode.l10n.t('Task Planner: {0}', shownLine(request.title, 120));
-  picker.placeholder = shownQuestion(request.question);
-  picker.ignoreFocusOut = true;
-  picker.items = [typeYours, ...suggestions];
-  picker.onDidChangeValue((value) => {
-    const typed = value.trim();
-    if (typed === '') {
-      picker.items = [typeYours, ...suggestions];
-      return;
-    }
-    const yours = { label: shownSuggestion(typed, 1_000), description: vscode.l10n.t('your answer'), alwaysShow: true };
-    answers.set(yours, typed);
-    picker.items = [yours, ...suggestions];
-  });
-  // Answered elsewhere (tree, command): the picker goes away.
-  const answered = pending.onDidChange(() => {
-    if (!pending.get(key)) picker.hide();
-  });
-  await new Promise<void>((done) => {
-    picker.onDidAccept(() => {
-      const picked = picker.selectedItems[0] ?? picker.activeItems[0];
-      const answer = picked === undefined ? picker.value.trim() : (answers.get(picked) ?? '');
-      if (answer !== '') {
-        pending.answer(key, answer);
-        picker.hide();
-      }
-    });
-    picker.onDidHide(() => {
-      answered.dispose();
-      picker.dispose();
-      done();
-    });
-    picker.show();
-  });
+  const answer = await pickAnswer(
+    {
+      title: vscode.l10n.t('Task Planner: {0}', shownLine(request.title, 120)),
+      placeholder: shownQuestion(request.question),
+      suggestions: request.suggestions ?? [],
+    },
+    // Answered elsewhere (tree, command): the picker goes away.
+    (hide) => pending.onDidChange(() => (pending.get(key) ? undefined : hide())),
+  );
+  if (answer !== undefined) pending.answer(key, answer);
 }
 
 async function askReview(request: ReviewRequest, key: PromptKey, pending: PendingPrompts): Promise<void> {
