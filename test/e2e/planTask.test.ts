@@ -88,10 +88,14 @@ describe('Task Planner in the browser workbench', function () {
     assert.ok(lines.indexOf('- Read README.md') > 0, `what was typed is not below the hint: ${JSON.stringify(lines)}`);
     // The hint is the document's line 1 (wrapped on screen), a blank line, then what was typed.
     await page.locator('.statusbar-item', { hasText: 'Ln 3, Col 17' }).waitFor({ timeout: 10_000 });
-    for (const line of ['- List the files in src', '- Run `npm run lint`']) {
+    // The user types on at once: the keyboard is in the request's editor (a key pressed while the closing input box
+    // still held the focus went nowhere, as a user's would).
+    await page.waitForFunction(() => document.activeElement?.closest('.editor-group-container.active .monaco-editor') != null, undefined, { timeout: 10_000 });
+    for (const [index, line] of ['- List the files in src', '- Run `npm run lint`'].entries()) {
       // Escape first: Enter would accept a word suggestion the editor may be showing
       await page.keyboard.press('Escape');
       await page.keyboard.press('Enter');
+      await page.locator('.statusbar-item', { hasText: `Ln ${4 + index}, Col 1` }).waitFor({ timeout: 10_000 });
       await page.keyboard.type(line, { delay: 5 });
     }
     await page.keyboard.press('Escape');
