@@ -24,7 +24,7 @@ export interface CritiquePlanOptions {
    * Whether the workspace is trusted: `false` (Restricted Mode) flags the steps whose tools
    * it refuses (`refused_untrusted`); `undefined` (the CLI, or not known) flags none.
    */
-  trusted?: boolean;
+  trusted?: boolean | undefined;
 }
 
 /** Largest number of steps a level may hold before the plan counts as a parallel explosion. */

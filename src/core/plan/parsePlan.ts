@@ -13,9 +13,9 @@ export type ParsePlanResult = { ok: true; plan: Plan; warnings: string[] } | { o
 /** Values `parsePlan` cannot take from the raw plan; both are optional. */
 export interface ParsePlanOptions {
   /** ISO-8601 creation time when the raw plan has none (default: the Unix epoch). */
-  createdAt?: string;
+  createdAt?: string | undefined;
   /** Plan id when the raw plan has none (default: derived from its content). */
-  id?: string;
+  id?: string | undefined;
 }
 
 const stepListKeys = ['steps', 'tasks', 'workflow', 'phases'] as const;

@@ -22,23 +22,23 @@ export interface GeneratePlanOptions {
   tools: ToolRegistry | readonly PlannerToolInfo[];
   signal: AbortSignal;
   /** Default `react`. */
-  strategy?: PlanningStrategy;
-  workspace?: WorkspaceSnapshot;
+  strategy?: PlanningStrategy | undefined;
+  workspace?: WorkspaceSnapshot | undefined;
   /** Token budget of the workspace section of the prompt (default 3 000). */
-  snapshotTokenBudget?: number;
+  snapshotTokenBudget?: number | undefined;
   /** The user's feedback on a previous plan (Regenerate). */
-  feedback?: string;
+  feedback?: string | undefined;
   /** The workspace's skills: described to the model, and `Step.skills` validated against them (without it, skill names are not checked). */
-  skills?: readonly SkillSummary[];
+  skills?: readonly SkillSummary[] | undefined;
   /** The project's instruction files: the model plans by them (their test command for command steps and checks), within a token budget. */
-  instructions?: readonly Instruction[];
+  instructions?: readonly Instruction[] | undefined;
   /** Whether the workspace is trusted, for the critique (`CritiquePlanOptions.trusted`); unknown when absent. */
-  trusted?: boolean;
+  trusted?: boolean | undefined;
   /**
    * Called with each step as soon as the model has finished writing it (the reply is then
    * streamed). After a retry or the repair round, steps come again from index 0.
    */
-  onPartialStep?: (step: PlannerStep, index: number) => void;
+  onPartialStep?: ((step: PlannerStep, index: number) => void) | undefined;
   /** Sets the plan's `createdAt` (default: the Unix epoch, so the result is deterministic). */
   clock?: Clock;
   /** The plan's id (default: derived from its content). */
@@ -48,7 +48,7 @@ export interface GeneratePlanOptions {
    * read-only tools and may ask the user, within the budget, then plans from what it read.
    * Absent: the plan is written from the request and the listing alone.
    */
-  investigate?: Omit<InvestigationOptions, 'llm' | 'signal' | 'onDelta'>;
+  investigate?: Omit<InvestigationOptions, 'llm' | 'signal' | 'onDelta'> | undefined;
 }
 
 /** A generated plan with its review and what generating it cost. */
@@ -85,19 +85,16 @@ export async function generatePlan(objective: string, options: GeneratePlanOptio
   const toolInfos = describeTools(options.tools);
   const validationTools = isRegistry(options.tools) ? options.tools : toolInfos.map((tool) => tool.name);
   const validation = { tools: validationTools, ...(options.skills ? { skills: options.skills.map((skill) => skill.name) } : {}) };
-  const parseOptions: ParsePlanOptions = {
-    ...(options.clock ? { createdAt: new Date(options.clock.now()).toISOString() } : {}),
-    ...(options.planId ? { id: options.planId } : {}),
-  };
+  const parseOptions: ParsePlanOptions = { createdAt: options.clock && new Date(options.clock.now()).toISOString(), id: options.planId || undefined };
   const messages = buildPlanningPrompt({
     objective,
     tools: toolInfos,
     strategy: options.strategy ?? 'react',
-    ...(options.workspace ? { workspace: options.workspace } : {}),
-    ...(options.feedback ? { feedback: options.feedback } : {}),
-    ...(options.skills ? { skills: options.skills } : {}),
-    ...(options.instructions ? { instructions: options.instructions } : {}),
-    ...(options.snapshotTokenBudget === undefined ? {} : { snapshotTokenBudget: options.snapshotTokenBudget }),
+    workspace: options.workspace,
+    feedback: options.feedback,
+    skills: options.skills,
+    instructions: options.instructions,
+    snapshotTokenBudget: options.snapshotTokenBudget,
   });
 
   const check = (value: unknown): string[] => {
@@ -140,7 +137,7 @@ export async function generatePlan(objective: string, options: GeneratePlanOptio
   ];
   return {
     plan,
-    critique: critiquePlan(plan, { tools: validationTools, ...(options.trusted === undefined ? {} : { trusted: options.trusted }) }),
+    critique: critiquePlan(plan, { tools: validationTools, trusted: options.trusted }),
     warnings,
     diagnostics,
     usage: investigation ? sumUsage(investigation.usage, result.usage) : result.usage,

@@ -23,7 +23,7 @@ export interface HeuristicPlanOptions {
   /** What the request carries (a selection, files from the explorer): shown on every step that is not a tool call, never a step. */
   attachments?: readonly Attachment[];
   /** The project's test command (`projectTestCommand`): what "run the tests" runs. Without it, such a step is a person's or an agent's. */
-  testCommand?: readonly string[];
+  testCommand?: readonly string[] | undefined;
 }
 
 const maxObjectiveLength = 240;

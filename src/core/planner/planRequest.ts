@@ -107,8 +107,8 @@ export async function planRequest(request: string, options: PlanRequestOptions):
     if (options.feedback !== undefined) throw new RangeError(feedbackNeedsModel(options.noModelHint ?? 'set up a model, or edit the steps yourself.'));
     const attachments = (options.attachments ?? []).filter((attachment) => attachment.kind !== 'link');
     const testCommand = options.workspace ? await projectTestCommand(options.workspace, options.signal) : undefined;
-    const plan = heuristicPlan(request, { createdAt, attachments, model: false, ...(testCommand ? { testCommand } : {}) });
-    const critique = critiquePlan(plan, { tools: options.tools, ...(options.trusted === undefined ? {} : { trusted: options.trusted }) });
+    const plan = heuristicPlan(request, { createdAt, attachments, model: false, testCommand });
+    const critique = critiquePlan(plan, { tools: options.tools, trusted: options.trusted });
     const origin = originOf(plan, critique, undefined);
     if (!options.modelCritique) return { plan, critique, warnings: [], origin };
     const error = 'The model critique needs a model; the review shows the static critic\'s findings.';
@@ -121,12 +121,12 @@ export async function planRequest(request: string, options: PlanRequestOptions):
     signal: options.signal,
     clock: options.clock,
     workspace: await workspaceSnapshot(options),
-    ...(options.strategy ? { strategy: options.strategy } : {}),
-    ...(options.feedback ? { feedback: options.feedback } : {}),
-    ...(options.onPartialStep ? { onPartialStep: options.onPartialStep } : {}),
-    ...(options.skills ? { skills: options.skills } : {}),
-    ...(options.instructions ? { instructions: options.instructions } : {}),
-    ...(options.trusted === undefined ? {} : { trusted: options.trusted }),
+    strategy: options.strategy,
+    feedback: options.feedback,
+    onPartialStep: options.onPartialStep,
+    skills: options.skills,
+    instructions: options.instructions,
+    trusted: options.trusted,
     // A budget of no tool calls (`--investigate-calls 0`) is no investigation, never one that "reached its tool call limit".
     ...(options.investigate && options.workspace && options.investigate.budget.maxToolCalls > 0
       ? { investigate: { ...options.investigate, workspace: options.workspace, tools: options.tools, clock: options.clock } }

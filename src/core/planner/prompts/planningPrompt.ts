@@ -32,15 +32,15 @@ export interface PlanningPromptInput {
   objective: string;
   tools: readonly PlannerToolInfo[];
   strategy: PlanningStrategy;
-  workspace?: WorkspaceSnapshot;
+  workspace?: WorkspaceSnapshot | undefined;
   /** The user's feedback on an earlier plan (Regenerate). */
-  feedback?: string;
+  feedback?: string | undefined;
   /** Token budget of the whole workspace section (default 3 000). */
-  snapshotTokenBudget?: number;
+  snapshotTokenBudget?: number | undefined;
   /** The workspace's skills the plan's agent steps may name (`plannerSkillCatalogue`). */
-  skills?: readonly SkillSummary[];
+  skills?: readonly SkillSummary[] | undefined;
   /** The project's instruction files (`projectConventions`): their commands shape the plan's command steps and checks. */
-  instructions?: readonly Instruction[];
+  instructions?: readonly Instruction[] | undefined;
 }
 
 /** Guidance per strategy (the `taskPlanner.strategy` setting); the rest of the prompt is the same for all of them. */
