@@ -3,7 +3,7 @@ import type { CheckCommand } from '../core/engine/checkCommandConsent';
 import type { EditorCommandAllowList } from './commandAllowList';
 import { lazy } from './lazy';
 import { loadRuntime } from './loadRuntime';
-import type { CheckCommandRules } from './runController';
+import type { CheckCommandRules } from './checkCommandsAtStart';
 import type { CommandRuleMaker } from './vscodeInteraction';
 
 /** The editor's command allow rules as the run controller and the command question use them. */

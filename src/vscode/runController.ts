@@ -4,82 +4,27 @@ import type { RunPolicy } from '../core/engine/runPolicy';
 import type { BudgetLimits } from '../core/llm/budget';
 import type { RunOptions, RunResult } from '../core/engine/runOptions';
 import type { PlanOrigin, RunEvent, RunState } from '../core/engine/runEvents';
-import type { CommandAllowList, CommandRunner, FileVersion, LlmClient, RunStore, WorkspaceFs, CheckpointStore } from '../core/ports';
+import type { CommandRunner, FileVersion, LlmClient, RunStore, WorkspaceFs, CheckpointStore } from '../core/ports';
 import type { Plan } from '../core/plan/planSchema';
 import type { CapabilityCatalogue } from '../core/capabilities/capabilityCatalogue';
-import type { CheckCommand, CheckCommandConsent } from '../core/engine/checkCommandConsent';
-import type { Tool } from '../core/tools/tool';
+import type { CheckCommandConsent } from '../core/engine/checkCommandConsent';
 import type { UndoAnyway, UndoReport } from '../core/tools/undoRun';
 import type { UndoneChanges } from '../core/tools/undoneChanges';
 import type { RunUndo } from './runUndo';
 import { runInterruption } from '../core/engine/runInterruption';
 import { loadRuntime } from './loadRuntime';
 import { readSettings } from './settings';
-import { checkAttachments, type AttachmentCheckUi } from './attachmentCheck';
+import { checkAttachments } from './attachmentCheck';
 import { activeRunKey, FolderLanes, type Lane } from './folderLanes';
 import { errorMessage } from '../shared/errorMessage';
 import { askCheckCommandsModal, vscodeAttachmentUi } from './runStartDialogs';
 import { selectedPythonEnvironment } from './pythonEnvironment';
-import { commandsToAskAtStart } from './shownText';
+import { checkCommandsAtStart } from './checkCommandsAtStart';
+import { channelLogger } from './channelLogger';
+import type { RunSetup } from './runSetup';
+import type { RunControllerDeps } from './runControllerDeps';
+import { takeInterruptedRuns, type InterruptedRun } from './interruptedRuns';
 import { folderConfinement, pickWorkspaceFolder, shownFolderName } from './workspaceFolders';
-
-/** What a run needs besides its plan, read when it starts. */
-export interface RunSetup {
-  llm: LlmClient | undefined;
-  /**
-   * The run settings (`taskPlanner.*`: the model of each role on `llm`'s endpoint, the approval
-   * policy, the strategy, concurrency, agent limits, the review of critical steps, replanning),
-   * every one but the no-model hint the controller words.
-   */
-  policy: Omit<RunPolicy, 'noModelHint'>;
-  /** Per-run limits of model use (`taskPlanner.budget.*`); reaching one pauses the run. */
-  budget: BudgetLimits;
-  /** Where each ended run's trace goes (`taskPlanner.tracing.*`, the user's settings only); none: nothing is sent. */
-  trace?: { url: string; content: boolean };
-}
-
-/** Everything the controller is built from (wired in `activate`). */
-export interface RunControllerDeps {
-  tools: () => readonly Tool[];
-  interaction: RunOptions['interaction'];
-  /**
-   * The user for one execution, whose prompts are keyed by the run `runId()` names when it
-   * asks (`VscodeInteraction.forRun`), so an answer reaches that run and no other folder's
-   * run waiting on a step of the same id; default: `interaction`.
-   */
-  interactionFor?: (runId: () => string | undefined) => RunOptions['interaction'];
-  log: vscode.LogOutputChannel;
-  /** Workspace storage of the extension (`context.storageUri`); runs live in memory without it. */
-  storageDir: string | undefined;
-  /** What a run needs besides its plan, from the settings: read when each run starts or resumes. */
-  setup: () => Promise<RunSetup>;
-  /** Workspace state: remembers the executing run, so a run cut off by a reload is offered for resuming (see `interruptedRun`). */
-  memento?: vscode.Memento;
-  /** Asks what to do about a missing attachment before a run starts; default: a modal warning and the open-file dialog. */
-  attachmentUi?: AttachmentCheckUi;
-  /**
-   * Asks once at Start whether the plan's check commands may run (`question` lists them):
-   * true allows them for the run, `'workspace'` (offered when `offerWorkspace`) also makes
-   * each an allow rule of this workspace, false declines them (their checks fail as not
-   * allowed), `undefined` (closed) starts nothing. Default: a modal dialog.
-   */
-  confirmCheckCommands?: (question: string, offerWorkspace: boolean) => Promise<boolean | 'workspace' | undefined>;
-  /** The command allow rules: commands they allow run without asking, and are not asked about at Start. */
-  commandRules?: CheckCommandRules;
-}
-
-/** The allow rules as the Start question uses them (`EditorCommandAllowList`). */
-export interface CheckCommandRules extends CommandAllowList {
-  /** Whether `command` can become a rule of this workspace that would allow it where it runs. */
-  canAllow(command: CheckCommand): boolean;
-  add(argv: readonly string[]): Promise<void>;
-}
-
-/** The run that was executing when the window last went away: its id and objective. */
-export interface InterruptedRun {
-  runId: string;
-  objective: string;
-}
 
 /** How `RunController.start` runs a plan; each part has a default. */
 export interface StartOptions {
@@ -408,16 +353,7 @@ export class RunController implements vscode.Disposable {
   /** Every folder's run cut off by the last reload (see `takeInterruptedRun`), each record cleared as it is read. */
   async takeInterruptedRuns(): Promise<InterruptedRun[]> {
     const memento = this.deps.memento;
-    if (!memento) return [];
-    const keys = [...new Set([activeRunKey, ...this.lanes.all().map((lane) => lane.mementoKey)])];
-    const runs: InterruptedRun[] = [];
-    for (const key of keys) {
-      const record = memento.get<InterruptedRun>(key);
-      if (!record || typeof record.runId !== 'string') continue;
-      await memento.update(key, undefined);
-      runs.push({ runId: record.runId, objective: typeof record.objective === 'string' ? record.objective : record.runId });
-    }
-    return runs;
+    return memento ? takeInterruptedRuns(memento, [activeRunKey, ...this.lanes.all().map((lane) => lane.mementoKey)]) : [];
   }
 
   /** Cancels the run `runId` (any folder's), else the current folder's run; its journal stays resumable. */
@@ -451,35 +387,6 @@ export class RunController implements vscode.Disposable {
     return this.lanes.lane(picked);
   }
 
-  /**
-   * The user's answer to `plan`'s check commands, asked once before it runs (steps with a
-   * result in `completed` left out); `undefined` when it has none or the workspace is not
-   * trusted. Throws (nothing starts) when the question was closed unanswered.
-   */
-  private async checkCommandConsent(
-    plan: Plan | undefined,
-    completed: Record<string, unknown> | undefined,
-    runner: CommandRunner,
-  ): Promise<CheckCommandConsent | undefined> {
-    const rules = this.deps.commandRules;
-    const planned = plan ? loadRuntime().planCheckCommands(plan, completed, rules?.rules()) : [];
-    // One question lists only what can be read in it at once (E3 of issue 27): the others ask when they run.
-    const asked = commandsToAskAtStart(planned, loadRuntime().describeCheckCommand);
-    // In Restricted Mode every command is refused before it is asked about: no question to ask.
-    if (asked.length === 0 || !vscode.workspace.isTrusted) return undefined;
-    // A project's own program (`.venv/bin/pytest`) is shown, and the allowance bound to it.
-    const commands = await loadRuntime().withProjectPrograms(asked, runner);
-    const offerWorkspace = rules !== undefined && commands.every((command) => rules.canAllow(command));
-    const allowed = await (this.deps.confirmCheckCommands ?? askCheckCommandsModal)(loadRuntime().checkCommandsQuestion(commands), offerWorkspace);
-    if (allowed === undefined) {
-      throw new Error(vscode.l10n.t('The run was not started: the question whether its check commands may run was closed without an answer.'));
-    }
-    if (allowed === 'workspace' && rules !== undefined) {
-      for (const command of commands) await rules.add(command.program === undefined ? command.argv : [command.program, ...command.argv.slice(1)]);
-    }
-    return { allowed: allowed !== false, commands };
-  }
-
   private async execute(
     lane: Lane,
     plan: Plan | undefined,
@@ -506,7 +413,13 @@ export class RunController implements vscode.Disposable {
         lane.folder?.uri.fsPath ?? workspace.rootLabel,
         vscode.workspace.isTrusted ? { projectEnvironment: { selectedPython: () => selectedPythonEnvironment(lane.folder?.uri) } } : {},
       );
-      checkCommands = await this.checkCommandConsent(plan, completed, commandRunner);
+      checkCommands = await checkCommandsAtStart(
+        plan,
+        completed,
+        commandRunner,
+        this.deps.commandRules,
+        this.deps.confirmCheckCommands ?? askCheckCommandsModal,
+      );
     } catch (error) {
       lane.abort = undefined;
       throw error;
@@ -514,7 +427,6 @@ export class RunController implements vscode.Disposable {
     const folder = lane.folder;
     if (folder) this.useFolder(folder);
     this.setState(lane, first);
-    const log = this.deps.log;
     const runtime = loadRuntime();
     const tools = shownFolderName(folder) === undefined ? this.deps.tools() : runtime.toolsNamingConfinement(this.deps.tools(), folderConfinement(folder!));
     const environment = {
@@ -534,12 +446,7 @@ export class RunController implements vscode.Disposable {
       checkpoints,
       // A step imported from a task file with ticking chosen ticks its checkbox as it completes (resumed runs too); others are left alone.
       stepEpilogue: runtime.tickSourceCheckbox,
-      logger: {
-        debug: (message) => log.debug(message),
-        info: (message) => log.info(message),
-        warn: (message) => log.warn(message),
-        error: (message) => log.error(message),
-      },
+      logger: channelLogger(this.deps.log),
     } satisfies HostEnvironment;
     const policy = {
       ...setup.policy,

@@ -8,7 +8,7 @@ import { restrictedModeReason } from '../core/tools/workspaceTrustGate';
 import { runStatusLabels } from '../shared/runStatusLabels';
 import { describeStepProgress, stepProgress } from '../shared/stepProgress';
 import { loadRuntime } from './loadRuntime';
-import type { InterruptedRun } from './runController';
+import type { InterruptedRun } from './interruptedRuns';
 
 /**
  * After a window reload (or crash) cut a run off: says so and offers Resume (finished

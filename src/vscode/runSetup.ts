@@ -3,11 +3,28 @@ import type { ProviderChoice } from '../core/llm/selectProvider';
 import type { EstimateSetup } from '../core/view/panelSession';
 import type { ApiKeyStore } from './apiKeyStore';
 import { resolveProvider } from './llmProvider';
-import type { RunSetup } from './runController';
-import { defaultRunPolicy } from '../core/engine/runPolicy';
+import { defaultRunPolicy, type RunPolicy } from '../core/engine/runPolicy';
+import type { BudgetLimits } from '../core/llm/budget';
+import type { LlmClient } from '../core/ports';
 import type { ModelRoles } from '../core/llm/modelRoles';
 import type { TaskPlannerSettings } from './settings';
 import { errorMessage } from '../shared/errorMessage';
+
+/** What a run needs besides its plan, read when it starts. */
+export interface RunSetup {
+  llm: LlmClient | undefined;
+  /**
+   * The run settings (`taskPlanner.*`: the model of each role on `llm`'s endpoint, the approval
+   * policy, the strategy, concurrency, agent limits, the review of critical steps, replanning),
+   * every one but the no-model hint the controller words.
+   */
+  policy: Omit<RunPolicy, 'noModelHint'>;
+  /** Per-run limits of model use (`taskPlanner.budget.*`); reaching one pauses the run. */
+  budget: BudgetLimits;
+  /** Where each ended run's trace goes (`taskPlanner.tracing.*`, the user's settings only); none: nothing is sent. */
+  trace?: { url: string; content: boolean };
+}
+
 
 /**
  * The options of a run from the settings: the model for agent steps (none when it cannot

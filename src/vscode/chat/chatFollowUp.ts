@@ -7,6 +7,7 @@ import { chatAnswerMarkdown, chatLimits, chatPlanMarkdown, chatText } from '../.
 import { timerClock } from '../../node/timerClock';
 import { errorMessage } from '../../shared/errorMessage';
 import { abortOn, planButtons, type ChatDeps } from './chatDeps';
+import { channelLogger } from '../channelLogger';
 
 /** Model calls one follow-up may make (reading the plan, a few edits, the answer). */
 const maxTurns = 8;
@@ -72,12 +73,7 @@ export async function chatFollowUp(
         interaction: deps.interaction,
         approvalPolicy: 'always',
         clock: timerClock,
-        logger: {
-          debug: (message) => log.debug(message),
-          info: (message) => log.info(message),
-          warn: (message) => log.warn(message),
-          error: (message) => log.error(message),
-        },
+        logger: channelLogger(log),
       },
       clock: timerClock,
       signal: abort.signal,
