@@ -42,13 +42,15 @@ export class RequestEditors implements vscode.Disposable {
     const document = await vscode.workspace.openTextDocument(uri);
     // Known as a request before it shows, so its title has ▷ and a completed run closes it.
     this.documents.add(document.uri.toString());
-    const editor = await vscode.window.showTextDocument(document, { preview: false });
+    // The text is in place before the editor shows, and the cursor comes with it: a selection set once it showed could
+    // arrive after the user's first keys and move the cursor back over what they typed (seen under load in code-server).
     // A name let go just before (a request planned and closed) can come back with that document's old text (seen in
     // code-server): what is there is replaced.
-    await editor.edit((edit) => edit.replace(new vscode.Range(new vscode.Position(0, 0), document.lineAt(document.lineCount - 1).range.end), content));
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(document.uri, new vscode.Range(new vscode.Position(0, 0), document.lineAt(document.lineCount - 1).range.end), content);
+    if (!(await vscode.workspace.applyEdit(edit))) throw new Error(vscode.l10n.t('The request editor could not be filled with what you typed.'));
     const end = document.positionAt(document.getText().length);
-    editor.selection = new vscode.Selection(end, end);
-    editor.revealRange(new vscode.Range(end, end));
+    const editor = await vscode.window.showTextDocument(document, { preview: false, selection: new vscode.Range(end, end) });
     this.updateContext(editor);
     return editor;
   }
