@@ -8,7 +8,7 @@ export interface InterruptedRun {
 
 /**
  * The runs recorded under `keys` in workspace state (one record per folder, written as each run starts and cleared when it
- * ends), each record cleared as it is read: the runs a reload cut off. A record that is not a run's is dropped unread.
+ * ends), each record cleared as it is read: the runs a reload cut off. A record that is not a run's is skipped and left.
  */
 export async function takeInterruptedRuns(memento: vscode.Memento, keys: readonly string[]): Promise<InterruptedRun[]> {
   const runs: InterruptedRun[] = [];
