@@ -1,3 +1,4 @@
+import { toolCallLine } from '../text/toolCallLine';
 import { StepFailure } from '../tools/stepFailure';
 import type { LlmContentPart, LlmMessage, LlmUsage } from '../llm/llmTypes';
 import type { Clock, LlmClient } from '../ports';
@@ -166,7 +167,7 @@ async function agentLoop(options: StepAgentOptions, signal: AbortSignal): Promis
           throw new StepFailure(`Step ${options.stepId}: ${loop}`, false);
         }
         toolCalls++;
-        options.output(`\n→ ${call.name} ${call.arguments}\n`);
+        options.output(`\n→ ${toolCallLine(call.name, call.arguments)}\n`);
         options.progress?.(`turn ${turn} of ${options.maxTurns}: ${call.name}`);
         outcome = await callAgentTool(call, toolsByName, options.toolContext, signal, options.toolResultTokens);
         const tool = toolsByName.get(call.name);

@@ -102,7 +102,7 @@ describe('executeLlmStep: agent and gate steps through RunOptions.llm', function
     assert.equal(envelope.status, 'ok');
     assert.match(envelope.untrusted_data, /hello from a/);
     const output = events.flatMap((event) => (event.type === 'step_output' ? [event.text] : [])).join('');
-    assert.match(output, /→ read_file \{"path":"a.txt"\}/);
+    assert.match(output, /→ read_file path: "a.txt"\n/);
     assert.match(output, /Copied a\.txt to b\.txt\./);
   });
 
