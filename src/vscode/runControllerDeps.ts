@@ -24,12 +24,7 @@ export interface RunControllerDeps {
   memento?: vscode.Memento;
   /** Asks what to do about a missing attachment before a run starts; default: a modal warning and the open-file dialog. */
   attachmentUi?: AttachmentCheckUi;
-  /**
-   * Asks once at Start whether the plan's check commands may run (`question` lists them):
-   * true allows them for the run, `'workspace'` (offered when `offerWorkspace`) also makes
-   * each an allow rule of this workspace, false declines them (their checks fail as not
-   * allowed), `undefined` (closed) starts nothing. Default: a modal dialog.
-   */
+  /** Asks once at Start whether the plan's check commands may run (see `ConfirmCheckCommands`); default: a modal dialog. */
   confirmCheckCommands?: ConfirmCheckCommands;
   /** The command allow rules: commands they allow run without asking, and are not asked about at Start. */
   commandRules?: CheckCommandRules;
