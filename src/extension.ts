@@ -147,8 +147,8 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
   const panels = lazy(() => {
     const flow = loadRuntime().createPlanPanelFlow({
       extensionUri: context.extensionUri,
-      // Read at each use, so tools another extension contributes later are known to the review.
-      tools: { names: () => tools().map((tool) => tool.name), get: (name: string) => tools().find((tool) => tool.name === name) },
+      // Read at each snapshot, so tools another extension contributes later are known to the review.
+      tools,
       runs,
       pending,
       tree,

@@ -6,7 +6,7 @@ import type { Plan } from '../core/plan/planSchema';
 import type { CapabilityCatalogue } from '../core/capabilities/capabilityCatalogue';
 import type { CritiqueIssue } from '../core/plan/critiquePlan';
 import type { ApprovalSetting } from '../core/plan/stepApproval';
-import type { Tool, ToolRegistry } from '../core/tools/tool';
+import type { Tool } from '../core/tools/tool';
 import { PanelSession, type RunDetails } from '../core/view/panelSession';
 import {
   parseWebviewMessage,
@@ -42,8 +42,11 @@ export interface PanelTraffic {
 /** What a panel is made with (the same for every panel the controller opens). */
 export interface PlanPanelSetup {
   extensionUri: vscode.Uri;
-  /** The tools runs get (a registry may follow changes, such as tools other extensions contribute): the review validates against them. */
-  tools: ToolRegistry | readonly Tool[];
+  /**
+   * The tools runs get now (other extensions and MCP servers add theirs): the review validates against them; read
+   * once at each snapshot.
+   */
+  tools: () => readonly Tool[];
   /** What each user action does. */
   actions: PanelActionHandlers;
   /** Why Regenerate is not offered now (no model to take feedback), or `undefined`; read at each snapshot. */
@@ -92,10 +95,11 @@ export class PlanPanel implements vscode.Disposable {
     private readonly panel: vscode.WebviewPanel,
     private readonly setup: PlanPanelSetup,
   ) {
-    this.session = new PanelSession(randomUUID(), setup.tools);
+    this.session = new PanelSession(randomUUID(), setup.tools());
     const logged = loggedTraffic(setup.log);
     this.traffic = setup.traffic ? setup.traffic(logged) : logged;
     this.publisher = new PanelPublisher(this.session, { listening: () => this.ready && !this.disposed, post: (message) => this.post(message) }, () => {
+      this.session.setTools(setup.tools());
       this.session.setRegenerateBlocked(setup.regenerateBlockedReason());
       this.session.setApprovalSetting(setup.approvalSetting());
       this.session.setCapabilities(setup.capabilities());

@@ -4,7 +4,7 @@ import type { CapabilityCatalogue } from '../core/capabilities/capabilityCatalog
 import type { Critique } from '../core/plan/critiquePlan';
 import type { Plan } from '../core/plan/planSchema';
 import type { ApprovalSetting } from '../core/plan/stepApproval';
-import type { Tool, ToolRegistry } from '../core/tools/tool';
+import type { Tool } from '../core/tools/tool';
 import type { PanelTraffic } from './planPanel';
 import { planPanelActions, type PanelActionDeps } from './planPanelActions';
 import { PlanPanelController } from './planPanelController';
@@ -21,8 +21,8 @@ const catalogueFiles = '**/{AGENTS.md,CLAUDE.md,copilot-instructions.md,*.instru
 /** What the panel's flow works with (wired in `activate`). */
 export interface PlanPanelFlowDeps extends Omit<PanelActionDeps, 'decideReview'> {
   extensionUri: vscode.Uri;
-  /** The tools runs get: the review validates against them. */
-  tools: ToolRegistry | readonly Tool[];
+  /** The tools runs get now: the review validates against them (read at each snapshot). */
+  tools: () => readonly Tool[];
   /** Wraps what each panel reports of its messages; default: the log alone. */
   traffic?: (logged: PanelTraffic) => PanelTraffic;
   /** The approval policy and workspace trust a run would have now: the review marks each step by what it will do. */

@@ -62,15 +62,47 @@ export interface TaskPlannerSettings {
   trace?: { url: string; content: boolean };
 }
 
+/** The settings as last read, until VS Code reports a change that may alter them (see `readSettings`). */
+let current: Readonly<TaskPlannerSettings> | undefined;
+let watching: vscode.Disposable | undefined;
+
 /**
  * Reads the settings for the first workspace folder; 0 budget values mean "no limit". A
  * workspace value counts only as `settingsFrom` says: in Restricted Mode not at all for
  * the model, its address and the limits; never for the settings only the user may set;
  * and for the approval policy only when it is stricter than the user's.
+ *
+ * Read once and kept (frozen, shared by every caller) until VS Code reports a change of a
+ * `taskPlanner` setting, of workspace trust or of the workspace folders: reading them all
+ * takes milliseconds, and a plan panel asks at each snapshot. The first read starts the
+ * watch, so its listener runs before those registered later (a listener that reads the
+ * settings on a change reads the new ones). This is exactly what VS Code's own reads
+ * return: the extension host's copy of the configuration changes only with that event.
  */
 export function readSettings(): TaskPlannerSettings {
+  watching ??= vscode.Disposable.from(
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration('taskPlanner')) current = undefined;
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => (current = undefined)),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => (current = undefined)),
+  );
+  current ??= deepFreeze(readSettingsNow());
+  return current;
+}
+
+function readSettingsNow(): TaskPlannerSettings {
   const config = vscode.workspace.getConfiguration('taskPlanner');
   return settingsFrom({ inspect: (key) => config.inspect(key), trusted: vscode.workspace.isTrusted });
+}
+
+/** `value` and every object in it, frozen: the settings are shared, so a caller that changed them would change them for all. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const field of Object.values(value)) deepFreeze(field);
+  }
+  return value;
 }
 
 /** The settings in force given each setting's values by scope and the workspace's trust (see `settingValue`). */

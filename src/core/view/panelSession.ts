@@ -49,7 +49,8 @@ export class PanelSession {
   private tails: Record<string, string> = {};
   private stepViews: RunStepViewCache = new WeakMap();
   private version = 0;
-  private readonly tools: ToolRegistry;
+  private tools: ToolRegistry;
+  private toolsKey = '';
   private approvalSetting: ApprovalSetting | undefined;
   private capabilities: CapabilityCatalogue | undefined;
   /** The model critique's findings, shown with the version they were made on (an edit makes them stale). */
@@ -62,9 +63,22 @@ export class PanelSession {
    */
   constructor(
     readonly session: string,
-    tools: ToolRegistry | readonly Tool[],
+    tools: readonly Tool[],
   ) {
     this.tools = toRegistry(tools);
+  }
+
+  /**
+   * The tools runs get now (MCP servers and other extensions add and remove theirs): looked
+   * up by name from here on, so a review of n steps reads the tool offer once, not n times.
+   * A change of a tool's name or effects analyses the plan again.
+   */
+  setTools(tools: readonly Tool[]): void {
+    this.tools = toRegistry(tools);
+    const key = tools.map((tool) => `${tool.name}:${tool.effects}`).join(' ');
+    if (key === this.toolsKey) return;
+    this.toolsKey = key;
+    this.analysis = undefined;
   }
 
   /** The plan under review, or the one the current run executes. */

@@ -13,6 +13,7 @@ import type { PlanTreeNode } from '../../../src/core/view/planTreeModel';
 import type { PendingPrompt, PendingPrompts } from '../../../src/vscode/pendingPrompts';
 import type { PlanTreeProvider } from '../../../src/vscode/planTreeProvider';
 import { createPlanPanelProbe, type PlanPanelProbe } from './planPanelProbe';
+import { readSettings, type TaskPlannerSettings } from '../../../src/vscode/settings';
 
 /** Options of the test API's "Plan task". */
 export interface TestPlanTaskOptions extends Omit<PlanTaskOptions, 'request'> {
@@ -24,6 +25,8 @@ export interface TestPlanTaskOptions extends Omit<PlanTaskOptions, 'request'> {
 
 /** What the test build's `activate` returns: the integration tests drive and read the extension through it. */
 export interface TaskPlannerApi {
+  /** The settings as the extension reads them now (`readSettings`: kept until VS Code reports a change). */
+  settings(): TaskPlannerSettings;
   /** Runs "Plan task" with `request` instead of asking for it; `accept` skips the review. */
   planTask(request: string, options?: TestPlanTaskOptions): Promise<PlanTaskOutcome>;
   /** Labels of the Plan tree's top-level items, in order. */
@@ -146,6 +149,7 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
   const activationMs = performance.now() - started;
   const planPanel = panel.probe(parts.panels);
   return {
+    settings: readSettings,
     activationMs,
     offeredToolNames: () => parts.planTaskDeps.tools().map((tool) => tool.name),
     planTask: (request, { accept, pickFolder, ...options } = {}) => {
