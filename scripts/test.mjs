@@ -20,16 +20,18 @@ const bin = (name) => join(root, 'node_modules', '.bin', name);
  * host) run.
  */
 const suites = [
-  // One program over src and the tests (test/tsconfig.json includes src), so src is type-checked once; what
-  // the test program adds to src's (mocha's globals) is kept out of src by the lint rule no-restricted-globals.
-  { name: 'types', checks: [
-    ['tsc src and test', bin('tsc'), ['-p', 'test/tsconfig.json']],
-    ['tsc webview', bin('tsc'), ['-p', 'webview/tsconfig.json']],
-  ] },
   { name: 'build', checks: [['esbuild', process.execPath, ['esbuild.mjs']]] },
   // Mutation testing of the safety-critical modules, one check per group at its threshold, incremental from
   // the committed results (test/mutation/incremental/), so only mutants whose code or tests changed run again.
   { name: 'mutation', checks: mutationGroups.filter((group) => group.ci).map((group) => [`mutation ${group.name}`, process.execPath, ['scripts/mutation.mjs', '--keep-baseline', group.name]]) },
+  // One program over src and the tests (test/tsconfig.json includes src), so src is type-checked once; what
+  // the test program adds to src's (mocha's globals) is kept out of src by the lint rule no-restricted-globals.
+  // tsc is one process on one core: it runs beside the build and the mutation tests (about 30 s of a clean-clone run),
+  // and is reported here.
+  { name: 'types', checks: [
+    ['tsc src and test', bin('tsc'), ['-p', 'test/tsconfig.json'], { alongside: 'build' }],
+    ['tsc webview', bin('tsc'), ['-p', 'webview/tsconfig.json'], { alongside: 'build' }],
+  ] },
   // The real VS Code host (code-server, Node 24, chromium): installed on first use into a cache outside the
   // clone keyed on its lock file (test/host/setup.sh), about a second once it is.
   // Before the unit tests, which use the ripgrep it ships (test/unit/node/ripgrepSearcher.test.ts).

@@ -160,6 +160,14 @@ describe('command allow rules', () => {
       );
     });
 
+    it('refuses further arguments after a word that names a program they would reach, even as an argument (make a sed ...)', () => {
+      // Found by the property below (seed 1590766821): the rule cannot tell a make target named sed from sed.
+      assert.match(allowRuleProblem(['make', 'a', 'sed', furtherArguments]) ?? '', /further arguments to sed can run other programs/);
+      assert.equal(allowRuleProblem(['make', 'a', 'sed']), undefined);
+      assert.equal(allows([['make', 'a', 'sed', furtherArguments]], ['make', 'a', 'sed']), false);
+      assert.ok(allows([['make', 'a', 'sed']], ['make', 'a', 'sed']));
+    });
+
     it('property: changing any word of an allowed command within the rule\'s prefix makes it not allowed', () => {
       fc.assert(
         fc.property(
@@ -169,7 +177,8 @@ describe('command allow rules', () => {
           fc.string({ minLength: 1, maxLength: 3 }),
           (words, extra, at, change) => {
             const rule = ['make', ...words];
-            fc.pre(allowRuleProblem(rule) === undefined);
+            // Both forms must be rules: "make a sed ..." is refused (further arguments after a word that names sed).
+            fc.pre(allowRuleProblem(rule) === undefined && allowRuleProblem([...rule, furtherArguments]) === undefined);
             assert.ok(allows([rule], rule));
             assert.ok(allows([[...rule, furtherArguments]], [...rule, ...extra.filter((word) => !/^-|=/.test(word))]));
             assert.equal(allows([rule], [...rule, 'x', ...extra]), false, 'an exact rule allows no further argument');
