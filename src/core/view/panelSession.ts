@@ -49,7 +49,7 @@ export class PanelSession {
   private tails: Record<string, string> = {};
   private stepViews: RunStepViewCache = new WeakMap();
   private version = 0;
-  private tools: ToolRegistry;
+  private tools: ToolRegistry = toRegistry([]);
   private toolsKey = '';
   private approvalSetting: ApprovalSetting | undefined;
   private capabilities: CapabilityCatalogue | undefined;
@@ -65,7 +65,7 @@ export class PanelSession {
     readonly session: string,
     tools: readonly Tool[],
   ) {
-    this.tools = toRegistry(tools);
+    this.setTools(tools);
   }
 
   /**
