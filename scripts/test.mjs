@@ -147,10 +147,10 @@ for (const suite of selected) {
     totals.failed += stats.failed;
     totals.skipped += stats.skipped;
     for (const test of stats.flakyTests ?? []) {
-      flaky.push(`${suite.name}: ${test.title}${test.file ? ` (${relative(root, test.file)})` : ''}\n    first try: ${test.message}`);
+      flaky.push(`${suite.name}: ${test.title}${test.file ? ` (${relative(root, test.file)})` : ''}\n    first try: ${test.message.replaceAll('\n', '\n    ')}`);
     }
     for (const test of stats.failedTests ?? []) {
-      failures.push(`${suite.name}: ${test.title}${test.file ? ` (${relative(root, test.file)})` : ''}\n    ${test.message}`);
+      failures.push(`${suite.name}: ${test.title}${test.file ? ` (${relative(root, test.file)})` : ''}\n    ${test.message.replaceAll('\n', '\n    ')}`);
     }
     if (outcome.status !== 0 && stats.failed === 0) {
       totals.failed++;

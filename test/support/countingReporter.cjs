@@ -5,10 +5,28 @@
 const fs = require('node:fs');
 const Mocha = require('mocha');
 
-/** The first line of a failure's message, bounded: enough to recognise it in a log's last lines. */
-function firstLine(error) {
-  const text = String((error && error.message) || error || '').split('\n')[0] || '';
-  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
+/** `line` cut to `limit` characters. */
+function bounded(line, limit) {
+  return line.length > limit ? `${line.slice(0, limit - 1)}…` : line;
+}
+
+/**
+ * What a failure's message needs in a log's last lines to be recognised and reproduced, since a CI log is all there
+ * is of a clean-clone run: its first lines (an assertion's actual and expected values; a fast-check property's seed,
+ * path and counterexample) and the error it was caused by (a property's own). Six lines at most, each bounded; the
+ * caller indents the lines after the first.
+ */
+function failureSummary(error) {
+  const [first = '', ...others] = String((error && error.message) || error || '').split('\n');
+  const kept = [bounded(first, 200)];
+  for (const line of others) {
+    if (kept.length === 5) break;
+    if (line.trim() !== '' && !/^(Hint: |\s+at )/.test(line)) kept.push(bounded(line, 300));
+  }
+  // fast-check 4 keeps the property's own error as the cause.
+  const cause = error && error.cause;
+  if (cause) kept.push(`Caused by: ${bounded(String(cause.message || cause).split('\n')[0] || '', 300)}`);
+  return kept.join('\n');
 }
 
 class CountingReporter extends Mocha.reporters.Spec {
@@ -20,14 +38,14 @@ class CountingReporter extends Mocha.reporters.Spec {
     /** Tests that passed only on a later try: reported by name, never counted as plain passes in silence. */
     const flakyTests = [];
     runner.on(Mocha.Runner.constants.EVENT_TEST_RETRY, (test, error) => {
-      retried.set(test.fullTitle(), firstLine(error));
+      retried.set(test.fullTitle(), failureSummary(error));
     });
     runner.on(Mocha.Runner.constants.EVENT_TEST_PASS, (test) => {
       const earlier = retried.get(test.fullTitle());
       if (earlier !== undefined) flakyTests.push({ title: test.fullTitle(), file: test.file || '', message: earlier });
     });
     runner.on(Mocha.Runner.constants.EVENT_TEST_FAIL, (test, error) => {
-      failedTests.push({ title: test.fullTitle(), file: test.file || '', message: firstLine(error) });
+      failedTests.push({ title: test.fullTitle(), file: test.file || '', message: failureSummary(error) });
     });
     runner.once(Mocha.Runner.constants.EVENT_RUN_END, () => {
       const file = process.env.TEST_STATS_FILE;

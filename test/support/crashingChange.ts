@@ -28,6 +28,8 @@ function stoppingAtWrite(workspace: WorkspaceFs, marker: string, when: 'before' 
       if (path !== 'version.txt') return workspace.writeText(path, text, signal, options);
       if (when === 'after') await workspace.writeText(path, text, signal, options);
       writeFileSync(marker, when);
+      // A pending promise alone does not keep a process alive: without a handle it would exit by itself, racing the kill.
+      setInterval(() => undefined, 60_000);
       return forever;
     },
   };

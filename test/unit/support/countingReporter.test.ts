@@ -65,4 +65,29 @@ it('wobbly', () => { tries += 1; if (tries === 1) throw new Error('missed a mome
     );
     assert.deepEqual(stats.flakyTests, []);
   });
+
+  it('keeps what reproduces a failed property: its seed and path, the counterexample and the error it got', () => {
+    const stats = runSpec(
+      folder.path,
+      `const fc = require(${JSON.stringify(join(root, 'node_modules', 'fast-check'))});
+it('property', () => fc.assert(fc.property(fc.nat(), (n) => { if (n > 5) throw new Error('too big: ' + n); }), { seed: 42 }));
+`,
+    );
+    assert.equal(stats.failed, 1);
+    const lines = stats.failedTests[0]?.message.split('\n') ?? [];
+    assert.match(lines[0] ?? '', /^Property failed after \d+ tests$/);
+    assert.match(lines[1] ?? '', /^\{ seed: 42, path: "[\d:]+"/);
+    assert.equal(lines[2], 'Counterexample: [6]');
+    assert.equal(lines.at(-1), 'Caused by: too big: 6');
+    assert.ok(lines.length <= 6, lines.join('\n'));
+  });
+
+  it("keeps an assertion's actual and expected values, not only its first line", () => {
+    const stats = runSpec(
+      folder.path,
+      `it('equal', () => require('node:assert/strict').equal(null, 'SIGKILL'));
+`,
+    );
+    assert.deepEqual(stats.failedTests[0]?.message.split('\n'), ['Expected values to be strictly equal:', '+ actual - expected', '+ null', "- 'SIGKILL'"]);
+  });
 });
