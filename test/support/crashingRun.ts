@@ -1,5 +1,6 @@
 // A run for the SIGKILL test: started in a child process (`node --import tsx crashingRun.ts
-// <runsDir> <markerFile>`), killed mid-run, then resumed by the test in its own process.
+// <runsDir> <markerFile>`), killed mid-run (four steps finish, the next ones hang), then resumed
+// by the test in its own process.
 import { appendFileSync } from 'node:fs';
 import { runPlan } from '../../src/node/nodeLibrary';
 import type { StepRunner } from '../../src/core/engine/runOptions';
@@ -32,5 +33,12 @@ export function markingStepRunner(markerFile: string, stepMs: number): StepRunne
 if (require.main === module) {
   const [runsDir, markerFile] = process.argv.slice(2);
   if (!runsDir || !markerFile) throw new Error('usage: crashingRun.ts <runsDir> <markerFile>');
-  void runPlan(crashPlan, { store: createFileRunStore(runsDir), idSource: () => crashRunId, maxConcurrency: 2, stepRunner: markingStepRunner(markerFile, 150) }).result;
+  const marking = markingStepRunner(markerFile, 150);
+  // The chains' first two steps finish; the rest hang until the kill, so it always lands mid-run however slow the machine.
+  const stepRunner: StepRunner = (step, ctx) => {
+    if (['a1', 'a2', 'b1', 'b2'].includes(step.id)) return marking(step, ctx);
+    setInterval(() => undefined, 60_000);
+    return new Promise<never>(() => undefined);
+  };
+  void runPlan(crashPlan, { store: createFileRunStore(runsDir), idSource: () => crashRunId, maxConcurrency: 2, stepRunner }).result;
 }
