@@ -1,4 +1,5 @@
 import type { WebviewToHostMessage } from '../src/shared/panelProtocol';
+import { coalescedWrite } from './coalescedWrite';
 import type { PanelState } from './panelStore';
 
 interface VsCodeApi {
@@ -9,22 +10,35 @@ interface VsCodeApi {
 
 declare function acquireVsCodeApi(): VsCodeApi;
 
-/** The webview's side of the host connection: typed messages out, persisted state across hide/show. */
+/** The webview's side of the host connection: typed messages out, persisted state across hide/show (saved at most every half second). */
 export interface HostConnection {
   post(message: WebviewToHostMessage): void;
   restore(): PanelState | undefined;
   save(state: PanelState): void;
 }
 
+/**
+ * Least time between two saves of the panel's state, in milliseconds. What is saved is only read
+ * back when the panel is shown again or the window reloads, and the host then sends the current
+ * state at once (`ready`), so a save a moment old costs nothing, while one per message did.
+ */
+const saveDelayMs = 500;
+
 /** Connects to the VS Code host (once per page, as `acquireVsCodeApi` allows). */
 export function connectToHost(): HostConnection {
   const api = acquireVsCodeApi();
+  const saves = coalescedWrite((state: PanelState) => api.setState(state), saveDelayMs);
+  // the last state goes out before the page does (the panel hidden, closed or reloaded)
+  window.addEventListener('pagehide', saves.flush);
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'hidden') saves.flush();
+  });
   return {
     post: (message) => api.postMessage(message),
     restore: () => {
       const saved = api.getState() as PanelState | undefined;
       return saved && typeof saved === 'object' && 'output' in saved && 'stats' in saved ? saved : undefined;
     },
-    save: (state) => api.setState(state),
+    save: (state) => saves.write(state),
   };
 }
