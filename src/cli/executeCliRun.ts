@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { RunResult } from '../core/engine/runOptions';
-import { reduceExecutionEvent } from '../core/replan/reduceExecutionEvent';
-import { applyRunEvent, cloneRunState, initialRunState } from '../core/engine/reduceRunEvent';
+import { ExecutionFold } from '../core/replan/executionFold';
+import { initialRunState } from '../core/engine/reduceRunEvent';
 import { terminalStepStatuses, type PendingRequest, type RunEvent, type RunState } from '../core/engine/runEvents';
 import { capText, textCaps } from '../core/text/capText';
 import { runSummary } from '../core/view/runSummary';
@@ -42,12 +42,12 @@ export async function followExecution(
   const alreadyEnded = Object.values(stored?.steps ?? {}).filter((step) => terminalStepStatuses.has(step.status)).length;
   let report = progressReporter(plan, io.err, alreadyEnded);
   // Folded in place within a run (a copy per event made a long run quadratic); a repair run's start continues it once.
-  let state = stored ? cloneRunState(stored) : undefined;
+  const fold = new ExecutionFold();
+  let state = stored;
   const runIds: string[] = [];
   const onEvent = (event: RunEvent): void => {
     if (runIds[runIds.length - 1] !== event.runId) runIds.push(event.runId);
-    if (state === undefined || event.runId !== state.runId) state = reduceExecutionEvent(state, event);
-    else applyRunEvent(state, event);
+    state = fold.after(state, event);
     if (event.type === 'replan_started') io.err(`Replanning: ${event.reason}`);
     if (event.type === 'replan_completed') {
       io.err(`Repair plan v${event.plan.version}: ${event.plan.steps.map((step) => step.id).join(', ')}`);

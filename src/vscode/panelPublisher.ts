@@ -3,6 +3,7 @@ import type { PanelSession } from '../core/view/panelSession';
 import type { HostToWebviewMessage } from '../shared/panelProtocol';
 import type { PanelViewModel } from '../shared/panelViewModel';
 import { diffRunView } from '../shared/runViewDelta';
+import { CoalescedCall, realTimers, runUpdateIntervalMs, type CallTimers } from './coalescedCall';
 
 /** The webview end of the panel, as the publisher sees it. */
 export interface PanelPort {
@@ -10,32 +11,6 @@ export interface PanelPort {
   listening(): boolean;
   post(message: HostToWebviewMessage): void;
 }
-
-/** The clock and timers the publisher coalesces with: real ones in the editor, a fake in tests. */
-export interface PublisherTimers {
-  now(): number;
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-/** Node's and the extension host's own timers. */
-export const realTimers: PublisherTimers = {
-  now: () => Date.now(),
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
-
-/** Least time between two snapshots posted while a run streams events, in milliseconds. */
-export const snapshotIntervalMs = 30;
-
-/**
- * Steps per millisecond of that least time beyond `snapshotIntervalMs`: building an update takes
- * the host time linear in the steps, and showing it takes the page more (each update of a
- * 1,000-step run took code-server's Chromium about 30 ms to apply, lay out and paint, so updates
- * every 30 ms kept it always busy, and the run slowed with it). A plan of 1,000 steps waits
- * 200 ms between posts, one of 5,000 a second: the table stays live, and neither side is swamped.
- */
-const stepsPerIntervalMs = 5;
 
 /**
  * Runs of at least this many steps are updated with deltas: a snapshot of 5,000 steps is over
@@ -45,15 +20,14 @@ export const deltaMinSteps = 200;
 
 /**
  * Posts the panel session's state to its webview: at once (`publish`) or coalesced while a
- * run streams events (`schedule`: at most one post per `snapshotIntervalMs`, longer for large plans). Each post
+ * run streams events (`schedule`: at most one post per `updateIntervalMs`, longer for large plans). Each post
  * carries the session's next version: the whole snapshot, or, for a run of at least
  * `minSteps` steps, its changes from the version posted last (`runDelta`). The first post,
  * and the first after `resync`, is whole. Nothing is built while the webview does not listen.
  * Free of `vscode`, so the bench drives it as the editor does.
  */
 export class PanelPublisher {
-  private timer: unknown;
-  private lastPostAt = Number.NEGATIVE_INFINITY;
+  private readonly posts: CoalescedCall;
   /** The version the webview holds (the last one posted since the last resync). */
   private posted: PanelViewModel | undefined;
 
@@ -62,25 +36,15 @@ export class PanelPublisher {
     private readonly session: PanelSession,
     private readonly port: PanelPort,
     private readonly prepare: () => void = () => undefined,
-    private readonly timers: PublisherTimers = realTimers,
+    private readonly timers: CallTimers = realTimers,
     private readonly minSteps = deltaMinSteps,
-  ) {}
+  ) {
+    this.posts = new CoalescedCall(() => this.post(), () => runUpdateIntervalMs(this.session.currentPlan()?.steps.length ?? 0), timers);
+  }
 
   /** Posts the current state now (after a change the user should see at once); a pending post is dropped. */
   publish(): void {
-    this.cancel();
-    if (!this.port.listening()) return;
-    this.lastPostAt = this.timers.now();
-    this.prepare();
-    const model = this.session.snapshot(this.lastPostAt);
-    const previous = this.posted;
-    const changes =
-      previous?.mode === 'run' && model.mode === 'run' && previous.session === model.session && model.run.steps.length >= this.minSteps
-        ? diffRunView(previous.run, model.run)
-        : undefined;
-    this.posted = model;
-    if (changes && previous) this.port.post({ type: 'runDelta', session: model.session, base: previous.version, version: model.version, changes });
-    else this.port.post({ type: 'snapshot', model });
+    this.posts.now();
   }
 
   /** The next post is a whole snapshot: the webview (re)loaded, or holds a version a delta does not fit. */
@@ -101,23 +65,29 @@ export class PanelPublisher {
   }
 
   /**
-   * Posts the current state `snapshotIntervalMs` after the last post at the earliest (longer
+   * Posts the current state `updateIntervalMs` after the last post at the earliest (longer
    * for plans of over 150 steps: a fifth of a millisecond per step); calls meanwhile share that post.
    */
   schedule(): void {
-    if (this.timer !== undefined) return;
-    const interval = Math.max(snapshotIntervalMs, (this.session.currentPlan()?.steps.length ?? 0) / stepsPerIntervalMs);
-    const wait = Math.max(0, interval - (this.timers.now() - this.lastPostAt));
-    this.timer = this.timers.setTimeout(() => {
-      this.timer = undefined;
-      this.publish();
-    }, wait);
+    this.posts.schedule();
   }
 
   /** Drops a pending post. */
   cancel(): void {
-    if (this.timer === undefined) return;
-    this.timers.clearTimeout(this.timer);
-    this.timer = undefined;
+    this.posts.cancel();
+  }
+
+  private post(): void {
+    if (!this.port.listening()) return;
+    this.prepare();
+    const model = this.session.snapshot(this.timers.now());
+    const previous = this.posted;
+    const changes =
+      previous?.mode === 'run' && model.mode === 'run' && previous.session === model.session && model.run.steps.length >= this.minSteps
+        ? diffRunView(previous.run, model.run)
+        : undefined;
+    this.posted = model;
+    if (changes && previous) this.port.post({ type: 'runDelta', session: model.session, base: previous.version, version: model.version, changes });
+    else this.port.post({ type: 'snapshot', model });
   }
 }

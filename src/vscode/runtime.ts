@@ -9,7 +9,7 @@ export { resumeRun } from '../core/engine/resumeRun';
 export { replayJournal } from '../core/engine/replayJournal';
 export { initialRunState } from '../core/engine/reduceRunEvent';
 export { interruptedRunState } from '../core/engine/interruptedRunState';
-export { reduceExecutionEvent } from '../core/replan/reduceExecutionEvent';
+export { ExecutionFold } from '../core/replan/executionFold';
 export { runSummary } from '../core/view/runSummary';
 export { createMemoryRunStore } from '../core/engine/memoryRunStore';
 export { hostRunOptions } from '../core/engine/hostRunOptions';

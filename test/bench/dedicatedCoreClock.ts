@@ -2,7 +2,7 @@
 // simulated, and moves by the sleeps and timers the code asks for and by the CPU time the code spends between them
 // (measured with process.cpuUsage, which does not count the time other processes held the core).
 import type { Clock } from '../../src/core/ports';
-import type { PublisherTimers } from '../../src/vscode/panelPublisher';
+import type { CallTimers } from '../../src/vscode/coalescedCall';
 
 interface Timer {
   at: number;
@@ -24,7 +24,7 @@ function settle(): Promise<void> {
  * A `Clock` and publisher timers on one simulated time line. `runFor(ms)` fires what falls due in order; after each
  * firing, time moves on by the CPU time the woken code took (with what it queued), counted as busy time.
  */
-export class DedicatedCoreClock implements Clock, PublisherTimers {
+export class DedicatedCoreClock implements Clock, CallTimers {
   private current = 0;
   private counter = 0;
   private readonly timers: Timer[] = [];

@@ -1,13 +1,15 @@
-// The plan panel during a large run (issue 32 item 6): how busy the extension host is while a 5,000-step
-// run streams its events to an open panel. The run is real (runPlan; steps that take 0.5–1.5 s, 8 at a time);
-// each event is folded as the editor's RunController folds it and handed to the panel's publisher as
-// PlanPanel hands it; the webview is faked at the port: each message is serialized as VS Code's
-// webview.postMessage serializes it, and applied by the webview's store after the window. Time is simulated
-// as on a core of the host's own (DedicatedCoreClock): sleeps and timers, plus the CPU time the code took.
+// The plan panel during a large run (issue 32 item 6): what folding a run's events costs the views that
+// follow it, and how busy the extension host is while a 5,000-step run streams its events to an open panel.
+// The run is real (runPlan; steps that take 0.5–1.5 s, 8 at a time); each event is folded as the editor's
+// RunController folds it (ExecutionFold) and handed to the panel's publisher as PlanPanel hands it; the
+// webview is faked at the port: each message is serialized as VS Code's webview.postMessage serializes it,
+// and applied by the webview's store after the window. Time is simulated as on a core of the host's own
+// (DedicatedCoreClock): sleeps and timers, plus the CPU time the code took.
 import assert from 'node:assert/strict';
 import { createMemoryRunStore } from '../../src/core/engine/memoryRunStore';
 import type { RunEvent, RunState } from '../../src/core/engine/runEvents';
 import type { Plan } from '../../src/core/plan/planSchema';
+import { ExecutionFold } from '../../src/core/replan/executionFold';
 import { reduceExecutionEvent } from '../../src/core/replan/reduceExecutionEvent';
 import { PanelSession } from '../../src/core/view/panelSession';
 import { runPlan } from '../../src/node/nodeLibrary';
@@ -54,8 +56,9 @@ async function measure(plan: Plan, panel: Panel): Promise<Window> {
   const publisher = new PanelPublisher(session, { listening: () => true, post: (message) => sent.push(serializeAsVsCode(message)) }, undefined, clock, panel === 'open' ? deltaMinSteps : Infinity);
   let state: RunState | undefined;
   let shown = false;
+  const fold = new ExecutionFold();
   const onEvent = (event: RunEvent): void => {
-    state = reduceExecutionEvent(state, event);
+    state = fold.after(state, event);
     if (!panelOpen) return;
     if (shown) return publisher.runEvent(event, state);
     session.showRun(state, true);
@@ -116,7 +119,54 @@ function describe(window: Window): string {
   );
 }
 
+/** Every event of a run of `size` steps that all complete, numbered as the engine numbers them. */
+function completedRunEvents(size: number): RunEvent[] {
+  const plan = makePlan(Array.from({ length: size }, (_, index) => makeStep(`S${index}`)));
+  const bodies = [
+    { type: 'run_started' as const, plan },
+    ...plan.steps.flatMap((step) => [
+      { type: 'step_started' as const, stepId: step.id, attempt: 1 },
+      { type: 'step_completed' as const, stepId: step.id, result: `result of ${step.id}` },
+    ]),
+    { type: 'run_completed' as const },
+  ];
+  return bodies.map((body, index) => ({ ...body, runId: 'fold-bench', seq: index + 1, time: index }));
+}
+
+/** Milliseconds to fold `events` with `fold`, the best of three. */
+function foldMs(events: readonly RunEvent[], fold: () => (state: RunState | undefined, event: RunEvent) => RunState): number {
+  let best = Infinity;
+  for (let round = 0; round < 3; round++) {
+    const next = fold();
+    const started = performance.now();
+    let state: RunState | undefined;
+    for (const event of events) state = next(state, event);
+    best = Math.min(best, performance.now() - started);
+    if (state?.status !== 'completed') throw new Error('the folded run did not complete');
+  }
+  return best;
+}
+
+/**
+ * Following a run in the editor: its events folded into the state the views show, in place (ExecutionFold,
+ * as the RunController and the CLI fold them) against a copy of the step map per event (reduceExecutionEvent,
+ * as the editor folded them before: quadratic in the steps).
+ */
+function benchFold(): void {
+  const size = 1_000;
+  const events = completedRunEvents(size);
+  const copying = foldMs(events, () => reduceExecutionEvent);
+  const inPlace = foldMs(events, () => {
+    const fold = new ExecutionFold();
+    return (state, event) => fold.after(state, event);
+  });
+  console.log(`folding the ${events.length} events of a ${size}-step run: in place ${inPlace.toFixed(1)} ms, a copy per event ${copying.toFixed(1)} ms`);
+  const ratio = inPlace / copying;
+  checkTarget(`folding a ${size}-step run's events in place / a copy per event`, `${(ratio * 100).toFixed(2)} %`, '≤ 5 %', ratio <= 0.05);
+}
+
 export async function runBench(): Promise<void> {
+  benchFold();
   const plan = widePlan();
   const closed = await measure(plan, 'closed');
   const whole = await measure(plan, 'whole snapshots');
