@@ -3,7 +3,7 @@ import type { PanelSession } from '../core/view/panelSession';
 import type { HostToWebviewMessage } from '../shared/panelProtocol';
 import type { PanelViewModel } from '../shared/panelViewModel';
 import { diffRunView } from '../shared/runViewDelta';
-import { CoalescedCall, realTimers, runUpdateIntervalMs, type CallTimers } from './coalescedCall';
+import { CoalescedCall, realTimers, runUpdateIntervalMs, type CallTimers } from '../shared/coalescedCall';
 
 /** The webview end of the panel, as the publisher sees it. */
 export interface PanelPort {

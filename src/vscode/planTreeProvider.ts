@@ -7,7 +7,7 @@ import { capText } from '../core/text/capText';
 import { visibleControls } from '../core/text/visibleDirection';
 import { sessionTreeModel } from '../core/view/sessionTreeModel';
 import { diffTrees, indexTree } from '../core/view/treeDiff';
-import { CoalescedCall, runUpdateIntervalMs } from './coalescedCall';
+import { CoalescedCall, runUpdateIntervalMs } from '../shared/coalescedCall';
 import { planTreeItem } from './planTreeItem';
 
 /**

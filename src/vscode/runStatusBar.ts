@@ -4,7 +4,7 @@ import type { RunStatus } from '../shared/vocabulary';
 import { runStatusLabels } from '../shared/runStatusLabels';
 import { describeStepProgress, stepProgress } from '../shared/stepProgress';
 import type { ApprovalQueue } from './approvalQueue';
-import { CoalescedCall, runUpdateIntervalMs } from './coalescedCall';
+import { CoalescedCall, runUpdateIntervalMs } from '../shared/coalescedCall';
 import type { PendingPrompt, PendingPrompts } from './pendingPrompts';
 
 /** The codicon before the progress for each run status: a run partly done warns, it never passes. */

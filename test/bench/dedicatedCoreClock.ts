@@ -2,7 +2,7 @@
 // simulated, and moves by the sleeps and timers the code asks for and by the CPU time the code spends between them
 // (measured with process.cpuUsage, which does not count the time other processes held the core).
 import type { Clock } from '../../src/core/ports';
-import type { CallTimers } from '../../src/vscode/coalescedCall';
+import type { CallTimers } from '../../src/shared/coalescedCall';
 
 interface Timer {
   at: number;

@@ -5,7 +5,7 @@ export interface CallTimers {
   clearTimeout(handle: unknown): void;
 }
 
-/** Node's and the extension host's own timers. */
+/** The process's own timers: the extension host's, or the webview page's. */
 export const realTimers: CallTimers = {
   now: () => Date.now(),
   setTimeout: (callback, ms) => setTimeout(callback, ms),
@@ -32,7 +32,8 @@ export function runUpdateIntervalMs(steps: number): number {
 /**
  * Calls `action` at once (`now`) or coalesced (`schedule`): a scheduled call comes `intervalMs()`
  * after the last call at the earliest, and every `schedule` meanwhile shares it. `now` drops a
- * scheduled call, which it does the work of.
+ * scheduled call, which it does the work of; `flush` makes a scheduled call now. Every `schedule`
+ * leads to a call: none is lost unless `cancel` drops it.
  */
 export class CoalescedCall {
   private timer: unknown;
@@ -60,6 +61,11 @@ export class CoalescedCall {
       this.now();
     }, wait);
   }
+
+  /** Makes the scheduled call now, if there is one (an event listener as it is). */
+  readonly flush = (): void => {
+    if (this.timer !== undefined) this.now();
+  };
 
   /** Drops a scheduled call. */
   cancel(): void {

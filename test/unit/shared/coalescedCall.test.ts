@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { CoalescedCall, runUpdateIntervalMs, type CallTimers } from '../../../src/vscode/coalescedCall';
+import { CoalescedCall, runUpdateIntervalMs, type CallTimers } from '../../../src/shared/coalescedCall';
 
 /** A clock that moves only when told, firing due timers in time order. */
 function manualTimers(): CallTimers & { advance(ms: number): void; pending(): number } {
@@ -84,5 +84,24 @@ describe('CoalescedCall: a view updated at most once per interval while a run st
 
   it('waits 30 ms for plans of up to 150 steps, and a fifth of a millisecond per step beyond', () => {
     assert.deepEqual([0, 150, 151, 1_000, 5_000].map(runUpdateIntervalMs), [30, 30, 30.2, 200, 1_000]);
+  });
+
+  it('flush makes the scheduled call now, once, and does nothing when none is scheduled (the webview saving its state as it is hidden)', () => {
+    const timers = manualTimers();
+    const saved: string[] = [];
+    let latest = 'first';
+    const saves = new CoalescedCall(() => saved.push(latest), () => 500, timers);
+    saves.flush();
+    assert.deepEqual(saved, [], 'nothing was scheduled');
+    saves.now();
+    latest = 'second';
+    saves.schedule();
+    latest = 'third';
+    saves.schedule();
+    const { flush } = saves;
+    flush();
+    assert.deepEqual(saved, ['first', 'third'], 'the newest, at once, unbound as a listener calls it');
+    timers.advance(1_000);
+    assert.deepEqual(saved, ['first', 'third'], 'not again when its time would have come');
   });
 });
