@@ -35,6 +35,8 @@ export class McpHost implements vscode.Disposable {
   private watchers: vscode.Disposable[] = [];
   /** Counts the resets: a start that read the configuration before the latest reset is stale. */
   private generation = 0;
+  /** What the folders' mcp.json files were (`filesStamp`) when the servers were last started. */
+  private startedStamp: string | undefined;
   private checkTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -77,8 +79,13 @@ export class McpHost implements vscode.Disposable {
     }
   }
 
-  /** "Task Planner: MCP servers": each server with its state and tools; Restart and Show output. */
+  /**
+   * "Task Planner: MCP servers": each server with its state and tools; Restart and Show output. A folder's mcp.json
+   * changed since the servers started is read again first, even when its watcher has not said so yet (a file written
+   * by another program is seen late, or not at all, on some file systems).
+   */
   async showServers(): Promise<void> {
+    if (this.starting !== undefined && (await this.filesStamp()) !== this.startedStamp) await this.reset();
     await this.ensureStarted();
     const servers = this.servers;
     if (!servers || servers.list().length === 0) {
@@ -168,6 +175,7 @@ export class McpHost implements vscode.Disposable {
 
   private async start(): Promise<void> {
     const generation = this.generation;
+    this.startedStamp = await this.filesStamp();
     const config = await this.readConfig();
     // The file changed while it was read: the start of what it holds now replaces this one.
     if (generation !== this.generation) return this.ensureStarted();
@@ -214,6 +222,22 @@ export class McpHost implements vscode.Disposable {
     for (const { config: server, state } of servers.list()) {
       if (state.state === 'failed' || state.state === 'not allowed') this.log.warn(`MCP server "${shownName(server.name)}" was not started: ${state.reason}`);
     }
+  }
+
+  /**
+   * Each folder's `.vscode/mcp.json` as its size and time of change say (its metadata only: what it holds is read
+   * through the folder's confinement by `readConfig`), `none` for a folder without one.
+   */
+  private async filesStamp(): Promise<string> {
+    const stamps = await Promise.all(
+      (vscode.workspace.workspaceFolders ?? []).map((folder) =>
+        vscode.workspace.fs.stat(vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json')).then(
+          (stat) => `${stat.size}:${stat.mtime}`,
+          () => 'none',
+        ),
+      ),
+    );
+    return stamps.join('|');
   }
 
   /**
