@@ -1,22 +1,17 @@
 import assert from 'node:assert/strict';
-import type { RunEvent, RunState } from '../../../../src/core/engine/runEvents';
+import type { RunState } from '../../../../src/core/engine/runEvents';
 import { ExecutionFold } from '../../../../src/core/replan/executionFold';
 import { reduceExecutionEvent } from '../../../../src/core/replan/reduceExecutionEvent';
+import { numberedEvents } from '../../../support/numberedEvents';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 
 const plan = makePlan([makeStep('A'), makeStep('B', { dependsOn: ['A'] })]);
 const repair = makePlan([makeStep('A'), makeStep('C', { dependsOn: ['A'] })], { id: plan.id, version: 2 });
 
-type EventBody = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, 'runId' | 'seq' | 'time'> : never) : never;
-
-/** Numbers events of `runId` from `firstSeq`, one millisecond apart from `firstTime`. */
-function events(runId: string, bodies: EventBody[], firstSeq = 1, firstTime = 1_000): RunEvent[] {
-  return bodies.map((body, index) => ({ ...body, runId, seq: firstSeq + index, time: firstTime + index }));
-}
 
 /** A run that fails B and asks for a repair, then the repair run that completes C. */
 const execution = [
-  ...events('run-7', [
+  ...numberedEvents('run-7', [
     { type: 'run_started', plan },
     { type: 'step_started', stepId: 'A', attempt: 1 },
     { type: 'step_completed', stepId: 'A', result: 'contents of a' },
@@ -24,7 +19,7 @@ const execution = [
     { type: 'step_failed', stepId: 'B', attempt: 1, error: 'no', disposition: 'fail', replan: true },
     { type: 'run_failed', reason: 'B failed' },
   ]),
-  ...events(
+  ...numberedEvents(
     'run-7-replan-1',
     [
       { type: 'run_started', plan: repair },

@@ -2,21 +2,16 @@ import assert from 'node:assert/strict';
 import { initialRunState, reduceRunEvent } from '../../../../src/core/engine/reduceRunEvent';
 import type { RunEvent, RunState } from '../../../../src/core/engine/runEvents';
 import { reduceExecutionEvent } from '../../../../src/core/replan/reduceExecutionEvent';
+import { numberedEvents } from '../../../support/numberedEvents';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 
 const plan = makePlan([makeStep('A'), makeStep('B', { dependsOn: ['A'] })]);
 
-type EventBody = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, 'runId' | 'seq' | 'time'> : never) : never;
-
-/** Numbers events of `runId` from `firstSeq`, one millisecond apart from `firstTime`. */
-function events(runId: string, bodies: EventBody[], firstSeq = 1, firstTime = 1_000): RunEvent[] {
-  return bodies.map((body, index) => ({ ...body, runId, seq: firstSeq + index, time: firstTime + index }));
-}
 
 /** Run run-7 where A completed and B failed, asking for a repair plan. */
 const failedFirstRun = (): RunState =>
   fold(
-    events('run-7', [
+    numberedEvents('run-7', [
       { type: 'run_started', plan },
       { type: 'step_started', stepId: 'A', attempt: 1 },
       { type: 'step_completed', stepId: 'A', result: 'contents of a' },
@@ -30,7 +25,7 @@ const fold = (events: readonly RunEvent[], from?: RunState): RunState | undefine
 
 describe('reduceExecutionEvent (one execution with its repair runs, folded once for every view)', () => {
   it('folds the events of one run as reduceRunEvent does, from a fresh state on the first event', () => {
-    const run = events('run-1', [
+    const run = numberedEvents('run-1', [
       { type: 'run_started', plan },
       { type: 'step_started', stepId: 'A', attempt: 1 },
       { type: 'step_completed', stepId: 'A', result: 'a' },
@@ -39,16 +34,16 @@ describe('reduceExecutionEvent (one execution with its repair runs, folded once 
   });
 
   it('never mutates the state it is given', () => {
-    const before = fold(events('run-1', [{ type: 'run_started', plan }]))!;
+    const before = fold(numberedEvents('run-1', [{ type: 'run_started', plan }]))!;
     const copy = structuredClone(before);
-    reduceExecutionEvent(before, events('run-1', [{ type: 'step_started', stepId: 'A', attempt: 1 }], 2)[0]!);
+    reduceExecutionEvent(before, numberedEvents('run-1', [{ type: 'step_started', stepId: 'A', attempt: 1 }], 2)[0]!);
     assert.deepEqual(before, copy);
   });
 
   it('continues into a repair run: its id, the new plan, the steps completed before with their timing, the first start time', () => {
     const first = failedFirstRun();
     const repair = makePlan([makeStep('A'), makeStep('C', { dependsOn: ['A'] })], { id: plan.id, version: 2 });
-    const next = reduceExecutionEvent(first, events('run-7-replan-1', [{ type: 'run_started', plan: repair }], 1, 5_000)[0]!);
+    const next = reduceExecutionEvent(first, numberedEvents('run-7-replan-1', [{ type: 'run_started', plan: repair }], 1, 5_000)[0]!);
     assert.equal(next.runId, 'run-7-replan-1');
     assert.equal(next.plan, repair);
     assert.equal(next.status, 'running');
@@ -56,7 +51,7 @@ describe('reduceExecutionEvent (one execution with its repair runs, folded once 
     assert.deepEqual(next.steps.A, first.steps.A, 'a step completed before keeps what the views showed of it');
     assert.deepEqual(next.steps.C, { id: 'C', status: 'blocked', attempts: 0 });
     assert.equal(next.steps.B, undefined, 'a step the repair plan dropped is gone');
-    const later = reduceExecutionEvent(next, events('run-7-replan-1', [{ type: 'step_started', stepId: 'C', attempt: 1 }], 2, 5_001)[0]!);
+    const later = reduceExecutionEvent(next, numberedEvents('run-7-replan-1', [{ type: 'step_started', stepId: 'C', attempt: 1 }], 2, 5_001)[0]!);
     assert.equal(later.steps.C?.status, 'running');
     assert.equal(later.runId, 'run-7-replan-1');
   });
@@ -64,7 +59,7 @@ describe('reduceExecutionEvent (one execution with its repair runs, folded once 
   it('starts a step the repair plan tries again afresh: only steps that completed carry over', () => {
     const first = failedFirstRun();
     const retry = makePlan([makeStep('A'), makeStep('B', { dependsOn: ['A'] })], { id: plan.id, version: 2 });
-    const next = reduceExecutionEvent(first, events('run-7-replan-1', [{ type: 'run_started', plan: retry }], 1, 5_000)[0]!);
+    const next = reduceExecutionEvent(first, numberedEvents('run-7-replan-1', [{ type: 'run_started', plan: retry }], 1, 5_000)[0]!);
     assert.equal(first.steps.B?.status, 'failed');
     assert.deepEqual(next.steps.B, { id: 'B', status: 'blocked', attempts: 0 }, 'the failed attempt of the first run is not shown as the repair run\'s');
     assert.deepEqual(next.steps.A, first.steps.A);
