@@ -19,24 +19,28 @@ export async function waitForWorkbench(page: Page, containerTitle: string): Prom
  * contributed by an extension that the host has not registered yet is retried a few times.
  */
 export async function runCommand(page: Page, title: string): Promise<void> {
+  // The row named exactly so (after its category), clicked: Enter would run whichever row the palette ranked first,
+  // and another command's title can hold the same words ("Export plan as task file" for "Plan task").
+  const exact = new RegExp(`^(?:[^:]+: )?${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
+  let last: unknown;
   for (let attempt = 1; attempt <= 5; attempt++) {
-    await page.keyboard.press('F1');
-    await page.locator('.quick-input-widget input').waitFor({ state: 'visible', timeout: 15_000 });
-    await page.keyboard.type(title, { delay: 20 }); // typing, not fill(): the filter reacts to key events
-    // The row named exactly so (after its category), clicked: Enter would run whichever row the palette ranked first,
-    // and another command's title can hold the same words ("Export plan as task file" for "Plan task").
-    const exact = new RegExp(`^(?:[^:]+: )?${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
-    const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
     try {
+      // Also retried: an F1 that lands while focus moves (a webview taking it back as it renders) opens no palette, or
+      // one that closes at once.
+      await page.keyboard.press('F1');
+      await page.locator('.quick-input-widget input').waitFor({ state: 'visible', timeout: 5_000 });
+      await page.keyboard.type(title, { delay: 20 }); // typing, not fill(): the filter reacts to key events
       await row.waitFor({ timeout: 3_000 });
       await row.click();
       return;
-    } catch {
+    } catch (error) {
+      last = error;
       await page.keyboard.press('Escape');
       await page.waitForTimeout(1_000);
     }
   }
-  throw new Error(`command "${title}" not found in the command palette after 5 attempts`);
+  throw new Error(`command "${title}" not found in the command palette after 5 attempts; the last: ${String(last).split('\n')[0]}`);
 }
 
 /**
