@@ -152,7 +152,7 @@ export async function openDemoWorkbench(options: DemoWorkbenchOptions): Promise<
 /** Whether the Explorer lists every one of `folders` as a root of the workspace within 15 s. */
 async function showsFolders(page: Page, folders: readonly string[]): Promise<boolean> {
   const roots = page.locator('.explorer-folders-view .monaco-list-row[aria-level="1"]');
-  return Promise.all(folders.map((name) => roots.filter({ hasText: new RegExp(`^\\s*${name}\\s*$`) }).first().waitFor({ timeout: 15_000 })))
+  return Promise.all(folders.map((name) => roots.getByText(name, { exact: true }).first().waitFor({ timeout: 15_000 })))
     .then(() => true, () => false);
 }
 

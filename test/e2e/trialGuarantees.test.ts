@@ -104,7 +104,9 @@ describe('Trial of issues 26 and 27 without a model: plan files (browser workben
     await workbench?.close();
   });
 
-  it('1. parallel edits of a file with unsaved changes: Keep is focused, Save first gives ALPHA beta GAMMA, Undo puts back what was saved', async () => {
+  it('1. parallel edits of a file with unsaved changes: Keep is focused, Save first gives ALPHA beta GAMMA, Undo puts back what was saved', async function () {
+    // Not tried again: a second try types into, and edits, the file the first try left, so it fails for that instead.
+    this.retries(0);
     await quickOpen(page, 'notes.txt');
     await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
     await page.keyboard.press('Control+End');

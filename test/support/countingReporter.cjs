@@ -45,7 +45,10 @@ class CountingReporter extends Mocha.reporters.Spec {
       if (earlier !== undefined) flakyTests.push({ title: test.fullTitle(), file: test.file || '', message: earlier });
     });
     runner.on(Mocha.Runner.constants.EVENT_TEST_FAIL, (test, error) => {
-      failedTests.push({ title: test.fullTitle(), file: test.file || '', message: failureSummary(error) });
+      const message = failureSummary(error);
+      // A second try can fail for a reason of the first (state the first try left behind): keep the first's too.
+      const earlier = retried.get(test.fullTitle());
+      failedTests.push({ title: test.fullTitle(), file: test.file || '', message: earlier === undefined || earlier === message ? message : `${message}\nfirst try: ${earlier}` });
     });
     runner.once(Mocha.Runner.constants.EVENT_RUN_END, () => {
       const file = process.env.TEST_STATS_FILE;

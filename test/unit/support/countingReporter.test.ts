@@ -66,6 +66,20 @@ it('wobbly', () => { tries += 1; if (tries === 1) throw new Error('missed a mome
     assert.deepEqual(stats.flakyTests, []);
   });
 
+  it('keeps why the first try failed when the second fails otherwise (on what the first left behind)', () => {
+    const stats = runSpec(
+      folder.path,
+      `let tries = 0;
+it('stateful', () => { tries += 1; throw new Error(tries === 1 ? 'the real failure' : 'what it left behind'); });
+`,
+    );
+    assert.equal(stats.failed, 1);
+    assert.deepEqual(
+      stats.failedTests.map((test) => [test.title, test.message]),
+      [['stateful', 'what it left behind\nfirst try: the real failure']],
+    );
+  });
+
   it('keeps what reproduces a failed property: its seed and path, the counterexample and the error it got', () => {
     const stats = runSpec(
       folder.path,
