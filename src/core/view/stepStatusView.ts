@@ -64,9 +64,11 @@ export function formatDuration(ms: number): string {
 /**
  * A result as a person reads it (`readableValue`: strings as they are, an agent's result as its answer and changes, a
  * plain object as one `key: value` line per field with string values raw, anything else as compact JSON), cut at
- * `max` characters.
+ * `max` characters with a note of how many more there were; shown whole when the note would be longer than what it
+ * stands for (a trial read "truncate… (8 more characters)" for the 16 characters "truncated: false").
  */
 export function previewValue(value: unknown, max = 600): string {
   const text = readableValue(value);
-  return text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text;
+  const cut = `${text.slice(0, max)}… (${text.length - max} more characters)`;
+  return cut.length < text.length ? cut : text;
 }

@@ -43,7 +43,7 @@ function state(patch: Partial<RunState> = {}): RunState {
         startedAt: 1_100,
         endedAt: 1_300,
         durationMs: 200,
-        result: 'x'.repeat(resultPreviewLength + 5),
+        result: 'x'.repeat(resultPreviewLength + 50),
         diagnosis: 'second try passed',
       },
       B: { id: 'B', status: 'failed', attempts: 1, startedAt: 1_300, endedAt: 1_500, error: 'boom', result: 'partial' },
@@ -75,7 +75,7 @@ describe('buildPanelViewModel: the run the panel shows', () => {
         endMs: 300,
         durationMs: 200,
         diagnosis: 'second try passed',
-        resultPreview: `${'x'.repeat(resultPreviewLength)}… (5 more characters)`,
+        resultPreview: `${'x'.repeat(resultPreviewLength)}… (50 more characters)`,
       },
       {
         id: 'B',

@@ -32,7 +32,17 @@ describe('previewValue', () => {
 
   it('cuts at the limit and says how much more there was', () => {
     assert.equal(previewValue('abcdef', 6), 'abcdef');
-    assert.equal(previewValue('abcdefgh', 6), 'abcdef… (2 more characters)');
+    assert.equal(previewValue('abcdefgh'.repeat(5), 6), 'abcdef… (34 more characters)');
+  });
+
+  it('shows the whole when the note of what was cut would be longer than the cut', () => {
+    assert.equal(previewValue('abcdefgh', 6), 'abcdefgh');
+    const justOver = 'x'.repeat(620);
+    assert.equal(previewValue(justOver), justOver);
+    // from the length where cutting saves a character
+    const over = 'x'.repeat(600 + '… (23 more characters)'.length + 1);
+    assert.equal(previewValue(over), `${'x'.repeat(600)}… (${over.length - 600} more characters)`);
+    assert.ok(previewValue(over).length < over.length);
   });
 
   it('shows a field JSON cannot show as its text', () => {
