@@ -133,7 +133,7 @@ export async function openDemoWorkbench(options: DemoWorkbenchOptions): Promise<
       // The web workbench opens a workspace file first from its cache of the file (empty in a fresh browser profile)
       // and reads the file itself once the remote file system is there; when that read ends before the workbench has
       // set its workspace up, the folders it found are dropped and the window stays without them (measured: about one
-      // multi-root window in eight on this machine; test/host/README.md). The read filled the cache, so a reload opens the folders.
+      // multi-root window in twelve on this machine; test/host/README.md). The read filled the cache, so a reload opens the folders.
       await page.reload({ waitUntil: 'commit' });
       await waitForWorkbench(page, 'Task Planner');
       if (!(await showsFolders(page, options.multiRoot))) {

@@ -138,7 +138,10 @@ describe('Trial of issues 26 and 27 without a model: plan files (browser workben
         assert.match(label, /^notes\.txt \(edit, proposed\) · [AB] Capitalise (alpha|gamma)/);
         await shoot(`1-question-diff-${asked.length}`);
         await titleAction('Approve').click();
-        await page.waitForTimeout(1_000);
+        // Until the answered diff closes, or the question about the unsaved file comes first: an Approve still shown
+        // on a loaded machine would be clicked again, under that question's modal.
+        const answered = page.locator('.editor-group-container.active .tab.active', { hasText: label.split(' · ')[1] ?? label }).first();
+        await Promise.race([answered.waitFor({ state: 'detached', timeout: 15_000 }), unsaved.waitFor({ timeout: 15_000 })]).catch(() => undefined);
       } else {
         await page.waitForTimeout(500);
       }

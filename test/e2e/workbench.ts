@@ -21,7 +21,7 @@ export async function waitForWorkbench(page: Page, containerTitle: string): Prom
 export async function runCommand(page: Page, title: string): Promise<void> {
   // The row named exactly so (after its category), clicked: Enter would run whichever row the palette ranked first,
   // and another command's title can hold the same words ("Export plan as task file" for "Plan task").
-  const exact = new RegExp(`^(?:[^:]+: )?${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  const exact = new RegExp(`^(?:[^:]+: )?${escapeRegExp(title)}$`);
   const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
   let last: unknown;
   for (let attempt = 1; attempt <= 5; attempt++) {
@@ -71,8 +71,11 @@ export async function quickOpen(page: Page, name: string): Promise<void> {
   await page.keyboard.press('Control+P');
   await page.locator('.quick-input-widget input').waitFor({ state: 'visible', timeout: 15_000 });
   await page.keyboard.type(name, { delay: 10 });
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 15_000 });
-  await page.keyboard.press('Enter');
+  // The row of that very file, clicked: Enter opens whichever row is ranked first, which while the list still filters
+  // can be another file ("menu.txt" for "menu.plan.json").
+  const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(name)}$`) }) }).first();
+  await row.waitFor({ timeout: 15_000 });
+  await row.click();
   await page.locator('.tab.active', { hasText: name }).waitFor({ timeout: 15_000 });
 }
 
@@ -89,4 +92,9 @@ export async function screenshotIfFailed(page: Page | undefined, test: Mocha.Tes
   if (!page || test?.state !== 'failed') return;
   const slug = test.title.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase().slice(0, 80);
   await page.screenshot({ path: join(folder, `failed-${prefix}${slug}.png`) }).catch(() => undefined);
+}
+
+/** `text` as a regular expression that matches it literally. */
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
