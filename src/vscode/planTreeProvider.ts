@@ -7,7 +7,6 @@ import { capText } from '../core/text/capText';
 import { visibleControls } from '../core/text/visibleDirection';
 import { sessionTreeModel } from '../core/view/sessionTreeModel';
 import { diffTrees, indexTree } from '../core/view/treeDiff';
-import { CoalescedCall, runUpdateIntervalMs } from '../shared/coalescedCall';
 import { planTreeItem } from './planTreeItem';
 
 /**
@@ -29,8 +28,6 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
   private folder: string | undefined;
   // Nodes of unchanged steps are reused, so each run event costs a lookup per step, not a rebuild.
   private readonly nodeCache: StepNodeCache = new WeakMap();
-  // Even so, each render walks every step: a running plan's states are shown coalesced, as the plan panel's.
-  private readonly renders = new CoalescedCall(() => this.render(), () => runUpdateIntervalMs(this.plan?.steps.length ?? 0));
 
   constructor(private layout: PlanTreeLayout = 'flat') {}
 
@@ -39,26 +36,21 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
     this.plan = plan;
     this.run = undefined;
     this.showing = 'plan';
-    this.renders.now();
+    this.render();
   }
 
-  /**
-   * Shows a run's snapshot; `undefined` goes back to the plan. The states of a running run are
-   * shown coalesced (at most one render per 30 ms, longer for plans of over 150 steps); any
-   * other state at once, with whatever is pending.
-   */
+  /** Shows a run's snapshot; `undefined` goes back to the plan. */
   setRun(state: RunState | undefined): void {
     this.run = state;
     if (state?.plan) this.plan = state.plan;
     this.showing = 'plan';
-    if (state?.status === 'running') this.renders.schedule();
-    else this.renders.now();
+    this.render();
   }
 
   /** Marks the steps of run `runId` whose changes Undo took back; shown while the tree shows that run. */
   setUndone(runId: string, steps: ReadonlySet<string>): void {
     this.undone = { runId, steps };
-    if (this.run?.runId === runId) this.renders.now();
+    if (this.run?.runId === runId) this.render();
   }
 
   /** The run whose undone steps the tree knows (`setUndone`), if any. */
@@ -70,7 +62,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
   setSessionPlan(plan: SessionPlan | undefined): void {
     this.session = plan;
     this.showing = 'session';
-    this.renders.now();
+    this.render();
   }
 
   /**
@@ -79,13 +71,13 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
    */
   setFolder(name: string | undefined): void {
     this.folder = name;
-    this.renders.now();
+    this.render();
   }
 
   /** Flat order or nested by dependency level. */
   setLayout(layout: PlanTreeLayout): void {
     this.layout = layout;
-    this.renders.now();
+    this.render();
   }
 
   currentLayout(): PlanTreeLayout {
@@ -114,7 +106,6 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
   }
 
   dispose(): void {
-    this.renders.cancel();
     this.changed.dispose();
   }
 

@@ -18,6 +18,7 @@ import { readSettings } from './settings';
 import { checkAttachments } from './attachmentCheck';
 import { activeRunKey, FolderLanes, type Lane } from './folderLanes';
 import { errorMessage } from '../shared/errorMessage';
+import { CoalescedCall, runUpdateIntervalMs } from '../shared/coalescedCall';
 import { askCheckCommandsModal, vscodeAttachmentUi } from './runStartDialogs';
 import { selectedPythonEnvironment } from './pythonEnvironment';
 import { checkCommandsAtStart } from './checkCommandsAtStart';
@@ -57,12 +58,15 @@ export class RunController implements vscode.Disposable {
   private nextRunLimits: BudgetLimits | undefined;
   private readonly changed = new vscode.EventEmitter<RunState | undefined>();
   /**
-   * Fires with each new snapshot of the current folder's run, and when the current folder changes. While a run
-   * streams its events, the snapshot is one object the controller keeps updating: its step states are replaced,
-   * never changed, but its maps are not copied at each event (that made a run quadratic in its steps: a second of a
-   * 1,000-step run, half a minute of a 5,000-step one).
+   * Fires with the current folder's run snapshot when it or the current folder changes: a running run's coalesced
+   * (`runUpdateIntervalMs`: listeners walk every step), any other at once. A running snapshot is one object updated in
+   * place (step states replaced, never changed; maps not copied per event, which was quadratic in the steps).
    */
   readonly onDidChangeState = this.changed.event;
+  private readonly stateShown = new CoalescedCall(
+    () => this.changed.fire(this.lanes.lane().state),
+    () => runUpdateIntervalMs(this.lanes.lane().state?.plan?.steps.length ?? 0),
+  );
   private readonly eventFired = new vscode.EventEmitter<{ event: RunEvent; state: RunState }>();
   /**
    * Fires with every event of the current folder's execution (repair runs included) and the snapshot it
@@ -118,7 +122,7 @@ export class RunController implements vscode.Disposable {
     if (!this.lanes.useFolder(folder)) return;
     const lane = this.lanes.lane();
     this.folderChanged.fire(shownFolderName(lane.folder));
-    this.changed.fire(lane.state);
+    this.stateShown.now();
   }
 
   /** Remembers that the plan `planId` was made for `folder`: a later start of it runs there. */
@@ -375,6 +379,7 @@ export class RunController implements vscode.Disposable {
     for (const lane of this.lanes.made()) {
       lane.abort?.abort(runInterruption('The window was closed or reloaded; resume the run from the notification or the Runs view.'));
     }
+    this.stateShown.cancel();
     this.changed.dispose();
     this.eventFired.dispose();
     this.finished.dispose();
@@ -497,7 +502,9 @@ export class RunController implements vscode.Disposable {
 
   private setState(lane: Lane, state: RunState | undefined): void {
     lane.state = state;
-    if (lane === this.lanes.lane()) this.changed.fire(state);
+    if (lane !== this.lanes.lane()) return;
+    if (state?.status === 'running') this.stateShown.schedule();
+    else this.stateShown.now();
   }
 }
 

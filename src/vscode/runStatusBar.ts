@@ -4,7 +4,6 @@ import type { RunStatus } from '../shared/vocabulary';
 import { runStatusLabels } from '../shared/runStatusLabels';
 import { describeStepProgress, stepProgress } from '../shared/stepProgress';
 import type { ApprovalQueue } from './approvalQueue';
-import { CoalescedCall, runUpdateIntervalMs } from '../shared/coalescedCall';
 import type { PendingPrompt, PendingPrompts } from './pendingPrompts';
 
 /** The codicon before the progress for each run status: a run partly done warns, it never passes. */
@@ -35,8 +34,6 @@ export class RunStatusBar implements vscode.Disposable {
   /** The item in the status bar (what it shows is what a test reads). */
   readonly item = vscode.window.createStatusBarItem('taskPlanner.run', vscode.StatusBarAlignment.Left, 50);
   private state: RunState | undefined;
-  // Each render counts every step: a running plan's states are shown coalesced, as the Plan view's.
-  private readonly renders = new CoalescedCall(() => this.show(), () => runUpdateIntervalMs(this.state?.plan?.steps.length ?? 0));
 
   constructor(
     private readonly pending: PendingPrompts,
@@ -46,22 +43,13 @@ export class RunStatusBar implements vscode.Disposable {
     this.item.name = vscode.l10n.t('Task Planner run');
   }
 
-  /**
-   * Shows `state` (hidden when there is none): coalesced while it runs (at most once per 30 ms,
-   * longer for plans of over 150 steps), any other state at once.
-   */
+  /** Shows `state` (hidden when there is none). */
   update(state: RunState | undefined): void {
     this.state = state;
-    if (state?.status === 'running') this.renders.schedule();
-    else this.renders.now();
+    this.render();
   }
 
-  /** Shows the state given last and the prompts waiting now, at once. */
   render(): void {
-    this.renders.now();
-  }
-
-  private show(): void {
     const state = this.state;
     // The run on screen (the current folder's) first: a click answers the request it names, never another run's of the same step id.
     const prompts = this.pending.list();
@@ -114,7 +102,6 @@ ${more === 0 ? vscode.l10n.t('Task Planner: {0}', what) : vscode.l10n.t('Task Pl
   }
 
   dispose(): void {
-    this.renders.cancel();
     this.item.dispose();
   }
 }

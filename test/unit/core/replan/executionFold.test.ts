@@ -2,23 +2,16 @@ import assert from 'node:assert/strict';
 import type { RunState } from '../../../../src/core/engine/runEvents';
 import { ExecutionFold } from '../../../../src/core/replan/executionFold';
 import { reduceExecutionEvent } from '../../../../src/core/replan/reduceExecutionEvent';
+import { failedRunEvents } from '../../../support/failedRunEvents';
 import { numberedEvents } from '../../../support/numberedEvents';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 
 const plan = makePlan([makeStep('A'), makeStep('B', { dependsOn: ['A'] })]);
 const repair = makePlan([makeStep('A'), makeStep('C', { dependsOn: ['A'] })], { id: plan.id, version: 2 });
 
-
 /** A run that fails B and asks for a repair, then the repair run that completes C. */
 const execution = [
-  ...numberedEvents('run-7', [
-    { type: 'run_started', plan },
-    { type: 'step_started', stepId: 'A', attempt: 1 },
-    { type: 'step_completed', stepId: 'A', result: 'contents of a' },
-    { type: 'step_started', stepId: 'B', attempt: 1 },
-    { type: 'step_failed', stepId: 'B', attempt: 1, error: 'no', disposition: 'fail', replan: true },
-    { type: 'run_failed', reason: 'B failed' },
-  ]),
+  ...failedRunEvents(plan),
   ...numberedEvents(
     'run-7-replan-1',
     [

@@ -2,24 +2,14 @@ import assert from 'node:assert/strict';
 import { initialRunState, reduceRunEvent } from '../../../../src/core/engine/reduceRunEvent';
 import type { RunEvent, RunState } from '../../../../src/core/engine/runEvents';
 import { reduceExecutionEvent } from '../../../../src/core/replan/reduceExecutionEvent';
+import { failedRunEvents } from '../../../support/failedRunEvents';
 import { numberedEvents } from '../../../support/numberedEvents';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 
 const plan = makePlan([makeStep('A'), makeStep('B', { dependsOn: ['A'] })]);
 
-
 /** Run run-7 where A completed and B failed, asking for a repair plan. */
-const failedFirstRun = (): RunState =>
-  fold(
-    numberedEvents('run-7', [
-      { type: 'run_started', plan },
-      { type: 'step_started', stepId: 'A', attempt: 1 },
-      { type: 'step_completed', stepId: 'A', result: 'contents of a' },
-      { type: 'step_started', stepId: 'B', attempt: 1 },
-      { type: 'step_failed', stepId: 'B', attempt: 1, error: 'no', disposition: 'fail', replan: true },
-      { type: 'run_failed', reason: 'B failed' },
-    ]),
-  )!;
+const failedFirstRun = (): RunState => fold(failedRunEvents(plan))!;
 
 const fold = (events: readonly RunEvent[], from?: RunState): RunState | undefined => events.reduce<RunState | undefined>(reduceExecutionEvent, from);
 
