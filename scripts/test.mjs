@@ -16,8 +16,8 @@ const bin = (name) => join(root, 'node_modules', '.bin', name);
 /**
  * Each suite: a name, and how to run it. Counted suites write mocha stats; checks count as one test each.
  * A check marked `early` starts when this script does (its output is held back until its turn), so a cold
- * install of the VS Code host goes on while the type checks, the build and the mutation tests (which need no
- * host) run.
+ * install of the VS Code host goes on while the type checks, the build, the mutation tests and the eval harness
+ * (which need no host) run.
  */
 const suites = [
   { name: 'build', checks: [['esbuild', process.execPath, ['esbuild.mjs']]] },
@@ -32,6 +32,10 @@ const suites = [
     ['tsc src and test', bin('tsc'), ['-p', 'test/tsconfig.json'], { alongside: 'build' }],
     ['tsc webview', bin('tsc'), ['-p', 'webview/tsconfig.json'], { alongside: 'build' }],
   ] },
+  // `npm run eval` against a scripted model (canned good plans and the attacks): tests the harness, not a model.
+  // Runs the CLI this run built (dist/cli.js). Before the host's turn: it needs no host, so a cold install of the
+  // host goes on beside it too.
+  { name: 'eval', checks: [['eval harness (scripted model)', process.execPath, ['--import', 'tsx', 'test/eval/runEval.ts', '--scripted']]] },
   // The real VS Code host (code-server, Node 24, chromium): installed on first use into a cache outside the
   // clone keyed on its lock file (test/host/setup.sh), about a second once it is.
   // Before the unit tests, which use the ripgrep it ships (test/unit/node/ripgrepSearcher.test.ts).
@@ -47,9 +51,6 @@ const suites = [
   // setup, since the e2e tests are typed against the browser driver it installs. It runs alongside the unit
   // tests (about 90 s of a clean-clone run saved when they were one process), and is reported here.
   { name: 'lint', checks: [['eslint', bin('eslint'), ['.'], { alongside: 'unit' }]] },
-  // `npm run eval` against a scripted model (canned good plans and the attacks): tests the harness, not a model.
-  // Runs the CLI this run built (dist/cli.js).
-  { name: 'eval', checks: [['eval harness (scripted model)', process.execPath, ['--import', 'tsx', 'test/eval/runEval.ts', '--scripted']]] },
   { name: 'integration', command: [process.execPath, '--import', 'tsx', 'test/integration/runIntegration.ts'] },
   // A test that fails is tried once more, on the same workbench, as Playwright's own runner does on CI: a browser UI on a
   // loaded 2-core machine now and then misses a moment. One that passes on its second try is named above the closing
