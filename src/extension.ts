@@ -195,8 +195,8 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     vscode.workspace.registerTextDocumentContentProvider(proposalScheme, documents),
     snapshots,
     vscode.workspace.registerTextDocumentContentProvider(snapshotScheme, snapshots),
-    ...registerUndoAnyway({ runs, documents: snapshots, log }),
-    ...registerRunChangeDiff({ runs, documents: snapshots }),
+    ...registerUndoAnyway({ runs: runs.changes, documents: snapshots, log }),
+    ...registerRunChangeDiff({ runs: runs.changes, documents: snapshots }),
     vscode.window.registerTreeDataProvider('taskPlanner.plan', tree),
     vscode.window.registerTreeDataProvider('taskPlanner.runs', runsTree),
     vscode.commands.registerCommand('taskPlanner.planTask', () => planTask(deps)),
@@ -239,13 +239,13 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
       statusBar.update(state);
       // A finished run shown (after it ended, or opened from the Runs view) shows what an earlier Undo took back.
       if (state && state.status !== 'running' && tree.undoneKnownFor() !== state.runId) {
-        runs.undone(state.runId).then(
+        runs.changes.undone(state.runId).then(
           (undone) => tree.setUndone(state.runId, undone.steps),
           (error: unknown) => log.warn(`Could not read what Undo took back of run ${state.runId}: ${errorMessage(error)}`),
         );
       }
     }),
-    runs.onDidUndo(({ runId, undone }) => tree.setUndone(runId, undone.steps)),
+    runs.changes.onDidUndo(({ runId, undone }) => tree.setUndone(runId, undone.steps)),
     runs.onDidFinish((result) => {
       runsTree.refresh();
       const run = runs.runInfo(result.runId);

@@ -23,8 +23,12 @@ export interface PanelRuns {
   limitNextRun(limits: BudgetLimits | undefined): void;
   cancel(): void;
   isRunning(): boolean;
-  undo(runId: string): Promise<UndoReport>;
-  changedFiles(runId: string): Promise<string[]>;
+  /** What its runs changed, Undo of it, and each Undo (the panel's, the Plan tree's, the Runs view's: the panel shows what of its run is undone). */
+  readonly changes: {
+    undo(runId: string): Promise<UndoReport>;
+    changedFiles(runId: string): Promise<string[]>;
+    readonly onDidUndo: vscode.Event<RunUndo>;
+  };
   /** The workspace folder the panel's run works in (the current folder). */
   folder(): vscode.WorkspaceFolder | undefined;
   /** Whether the run `runId` ran in the current folder (the one whose events the panel follows). */
@@ -32,8 +36,6 @@ export interface PanelRuns {
   /** Every event of the executing run with the one state the runner folded from it. */
   readonly onDidRunEvent: vscode.Event<{ event: RunEvent; state: RunState }>;
   readonly onDidFinish: vscode.Event<RunResult>;
-  /** Each Undo (the panel's, the Plan tree's, the Runs view's): the panel shows what of its run is undone. */
-  readonly onDidUndo: vscode.Event<RunUndo>;
   /** The workspace's instructions and skills as last read, for the review; `undefined` before the first reading. */
   knownCapabilities(): CapabilityCatalogue | undefined;
   /** Reads the workspace's instructions and skills again (then `knownCapabilities` holds them). */
@@ -150,7 +152,7 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
       if (!folder || path.split(/[\\/]/).includes('..')) return panel.notify('error', vscode.l10n.t('Cannot open {0}: it is not inside the workspace.', path));
       // A file of the run's changed files shows what the run changed in it; any other opens.
       const runId = panel.session.runId();
-      if (runId !== undefined && (await runs.changedFiles(runId)).includes(path)) {
+      if (runId !== undefined && (await runs.changes.changedFiles(runId)).includes(path)) {
         return void (await vscode.commands.executeCommand(showRunChangeCommand, runId, path));
       }
       await vscode.window.showTextDocument(vscode.Uri.joinPath(folder.uri, path), { preview: true });
@@ -166,7 +168,7 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
       const runId = panel.session.runId();
       if (!runId || panel.session.isRunning()) return panel.notify('error', vscode.l10n.t('Only a finished run can be undone.'));
       // The flow shows the outcome in the panel (`onDidUndo`); the notice says it at once.
-      const report = await runs.undo(runId);
+      const report = await runs.changes.undo(runId);
       const message = describeUndo(report);
       log.info(`Run ${runId}: ${message}`);
       panel.notify('info', message);

@@ -136,7 +136,7 @@ export function createPlanPanelFlow(deps: PlanPanelFlowDeps): PlanPanelFlow {
       panel.showRun(state, true);
     }),
     // Whichever view undid it, a panel showing the run shows which steps' changes are gone and what is still changed.
-    runs.onDidUndo(({ runId, report, fromStep, undone }) => {
+    runs.changes.onDidUndo(({ runId, report, fromStep, undone }) => {
       const message = describeUndo(report);
       panels.panel()?.setRunDetails(runId, { undone, undoMessage: fromStep === undefined ? message : `From step ${fromStep}: ${message}` });
     }),
@@ -146,7 +146,7 @@ export function createPlanPanelFlow(deps: PlanPanelFlowDeps): PlanPanelFlow {
       if (!panel?.isFollowingRun() || !runs.ranInCurrentFolder(result.runId)) return;
       panel.endRun();
       try {
-        const changedFiles = await runs.changedFiles(result.runId);
+        const changedFiles = await runs.changes.changedFiles(result.runId);
         const replans = result.metadata.replanHistory;
         panel.setRunDetails(result.runId, { changedFiles, replans, ...(result.metadata.llmUsage ? { usage: result.metadata.llmUsage } : {}) });
       } catch (error) {

@@ -4,14 +4,12 @@ import type { RunPolicy } from '../core/engine/runPolicy';
 import type { BudgetLimits } from '../core/llm/budget';
 import type { RunOptions, RunResult } from '../core/engine/runOptions';
 import type { PlanOrigin, RunEvent, RunState } from '../core/engine/runEvents';
-import type { CommandRunner, FileVersion, LlmClient, RunStore, WorkspaceFs, CheckpointStore } from '../core/ports';
+import type { CommandRunner, LlmClient, RunStore, WorkspaceFs, CheckpointStore } from '../core/ports';
 import type { Plan } from '../core/plan/planSchema';
 import type { CapabilityCatalogue } from '../core/capabilities/capabilityCatalogue';
 import type { CheckCommandConsent } from '../core/engine/checkCommandConsent';
-import type { UndoAnyway, UndoReport } from '../core/tools/undoRun';
-import type { UndoneChanges } from '../core/tools/undoneChanges';
 import type { ExecutionFold } from '../core/replan/executionFold';
-import type { RunUndo } from './runUndo';
+import { RunChanges } from './runChanges';
 import { runInterruption } from '../core/engine/runInterruption';
 import { loadRuntime } from './loadRuntime';
 import { readSettings } from './settings';
@@ -76,9 +74,6 @@ export class RunController implements vscode.Disposable {
   private readonly finished = new vscode.EventEmitter<RunResult>();
   /** Fires when a run of any folder ends (completed, failed, cancelled or waiting). */
   readonly onDidFinish = this.finished.event;
-  private readonly undid = new vscode.EventEmitter<RunUndo>();
-  /** Fires after Undo (of a whole run or from a step) with what it did and what of the run is now undone. */
-  readonly onDidUndo = this.undid.event;
   private readonly folderChanged = new vscode.EventEmitter<string | undefined>();
   /** Fires with the current folder's name when it changes; `undefined` while the window has one folder or none. */
   readonly onDidChangeFolder = this.folderChanged.event;
@@ -88,8 +83,12 @@ export class RunController implements vscode.Disposable {
   /** Folds each lane's events into its state (made on first use: it lives in the runtime bundle). */
   private fold: ExecutionFold | undefined;
 
+  /** What the stored runs changed, and Undo of it. */
+  readonly changes: RunChanges;
+
   constructor(private readonly deps: RunControllerDeps) {
     this.lanes = new FolderLanes(deps.storageDir);
+    this.changes = new RunChanges(this.lanes);
   }
 
   /** Where the current folder's runs are journaled (created on first use). */
@@ -306,55 +305,6 @@ export class RunController implements vscode.Disposable {
   }
 
   /**
-   * Restores the files the run `runId` changed in its folder, from its checkpoints (refusing
-   * files changed since). With `fromStep`, only that step's changes and those of the steps
-   * after it that depend on it or changed the same files (`undoScope`), newest first. `anyway`: the files the user
-   * saw in a diff and chose to undo anyway (`undoRun`: written only while they are exactly what was shown).
-   */
-  async undo(runId: string, fromStep?: { stepId: string; plan: Pick<Plan, 'steps'> }, anyway?: readonly UndoAnyway[]): Promise<UndoReport> {
-    const lane = await this.lanes.ofRun(runId);
-    const checkpoints = await this.lanes.checkpointsOf(lane);
-    const runtime = loadRuntime();
-    const steps = fromStep === undefined ? undefined : runtime.undoScope(fromStep.plan, await checkpoints.list(runId), fromStep.stepId);
-    const report = await runtime.undoRun(runId, {
-      workspace: this.lanes.workspaceOf(lane),
-      checkpoints,
-      ...(steps ? { steps } : {}),
-      ...(anyway ? { anyway } : {}),
-    });
-    this.undid.fire({ runId, report, ...(fromStep ? { fromStep: fromStep.stepId } : {}), undone: runtime.undoneChanges(await checkpoints.list(runId)) });
-    return report;
-  }
-
-  /** What Undo has taken back of the run `runId` so far (nothing for a run never undone). */
-  async undone(runId: string): Promise<UndoneChanges> {
-    const lane = await this.lanes.ofRun(runId);
-    return loadRuntime().undoneChanges(await (await this.lanes.checkpointsOf(lane)).list(runId));
-  }
-
-  /**
-   * The file `path` as it was before the run `runId` first changed it (`undefined` when the run never changed it), and
-   * the URI of the file now, in the run's folder.
-   */
-  async changeOf(runId: string, path: string): Promise<{ before: FileVersion; now: vscode.Uri | undefined } | undefined> {
-    const lane = await this.lanes.ofRun(runId);
-    const first = (await (await this.lanes.checkpointsOf(lane)).list(runId)).find(
-      (checkpoint) => checkpoint.path === path && checkpoint.operation !== 'createDirectory',
-    );
-    return first && { before: first.before, now: lane.folder && vscode.Uri.joinPath(lane.folder.uri, path) };
-  }
-
-  /**
-   * The folder-relative paths of the files the run `runId` changed, in first-change order: the folders it created for
-   * them are no files (the summary counts and links these; Undo still removes those folders).
-   */
-  async changedFiles(runId: string): Promise<string[]> {
-    const lane = await this.lanes.ofRun(runId);
-    const checkpoints = await (await this.lanes.checkpointsOf(lane)).list(runId);
-    return [...new Set(checkpoints.filter((checkpoint) => checkpoint.operation !== 'createDirectory').map((checkpoint) => checkpoint.path))];
-  }
-
-  /**
    * The run that was executing when the window closed or reloaded (or the host crashed),
    * once: the record is cleared as it is read. `undefined` when the last run ended normally.
    */
@@ -383,7 +333,7 @@ export class RunController implements vscode.Disposable {
     this.changed.dispose();
     this.eventFired.dispose();
     this.finished.dispose();
-    this.undid.dispose();
+    this.changes.dispose();
     this.folderChanged.dispose();
   }
 

@@ -123,7 +123,7 @@ export function registerRunsCommands(deps: RunsCommandDeps): vscode.Disposable[]
     vscode.commands.registerCommand('taskPlanner.undoRun', async (arg?: unknown) => {
       const runId = runIdOf(arg);
       if (!runId) return;
-      const report = await deps.runs.undo(runId);
+      const report = await deps.runs.changes.undo(runId);
       const message = vscode.l10n.t('Task Planner: {0}', describeUndo(report));
       deps.log.info(`Run ${runId}: ${describeUndo(report)}`);
       tellUndo(message, report, { runId });

@@ -175,7 +175,7 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
         return void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: choose a step of a finished run in the Plan tree.'));
       }
       if (run.status === 'running') return void vscode.window.showWarningMessage(vscode.l10n.t('Task Planner: cancel the run before undoing its steps.'));
-      const report = await deps.runs.undo(run.runId, { stepId, plan: run.plan });
+      const report = await deps.runs.changes.undo(run.runId, { stepId, plan: run.plan });
       const text = describeUndo(report);
       deps.log.info(`Run ${run.runId}, undo from step ${stepId}: ${text}`);
       const message = vscode.l10n.t('Task Planner: from step {0}: {1}', stepId, text);

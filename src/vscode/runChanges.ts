@@ -1,0 +1,76 @@
+import * as vscode from 'vscode';
+import type { Checkpoint, FileVersion } from '../core/ports';
+import type { Plan } from '../core/plan/planSchema';
+import type { UndoAnyway, UndoReport } from '../core/tools/undoRun';
+import type { UndoneChanges } from '../core/tools/undoneChanges';
+import type { FolderLanes } from './folderLanes';
+import { loadRuntime } from './loadRuntime';
+import type { RunUndo } from './runUndo';
+
+/**
+ * What stored runs changed in their folders, and Undo of it: each run's checkpoints, read from the folder whose journal
+ * holds the run (`FolderLanes.ofRun`), so a run of another folder is never undone in the current one. Paths are
+ * relative to the run's folder.
+ */
+export class RunChanges implements vscode.Disposable {
+  private readonly undid = new vscode.EventEmitter<RunUndo>();
+  /** Fires after Undo (of a whole run or from a step) with what it did and what of the run is now undone. */
+  readonly onDidUndo = this.undid.event;
+
+  constructor(private readonly lanes: FolderLanes) {}
+
+  /**
+   * Restores the files the run `runId` changed in its folder, from its checkpoints (refusing
+   * files changed since). With `fromStep`, only that step's changes and those of the steps
+   * after it that depend on it or changed the same files (`undoScope`), newest first. `anyway`: the files the user
+   * saw in a diff and chose to undo anyway (`undoRun`: written only while they are exactly what was shown).
+   */
+  async undo(runId: string, fromStep?: { stepId: string; plan: Pick<Plan, 'steps'> }, anyway?: readonly UndoAnyway[]): Promise<UndoReport> {
+    const lane = await this.lanes.ofRun(runId);
+    const checkpoints = await this.lanes.checkpointsOf(lane);
+    const runtime = loadRuntime();
+    const steps = fromStep === undefined ? undefined : runtime.undoScope(fromStep.plan, await checkpoints.list(runId), fromStep.stepId);
+    const report = await runtime.undoRun(runId, {
+      workspace: this.lanes.workspaceOf(lane),
+      checkpoints,
+      ...(steps ? { steps } : {}),
+      ...(anyway ? { anyway } : {}),
+    });
+    this.undid.fire({ runId, report, ...(fromStep ? { fromStep: fromStep.stepId } : {}), undone: runtime.undoneChanges(await checkpoints.list(runId)) });
+    return report;
+  }
+
+  /** What Undo has taken back of the run `runId` so far (nothing for a run never undone). */
+  async undone(runId: string): Promise<UndoneChanges> {
+    return loadRuntime().undoneChanges(await this.checkpointsOfRun(runId));
+  }
+
+  /**
+   * The file `path` as it was before the run `runId` first changed it (`undefined` when the run never changed it), and
+   * the URI of the file now, in the run's folder.
+   */
+  async changeOf(runId: string, path: string): Promise<{ before: FileVersion; now: vscode.Uri | undefined } | undefined> {
+    const lane = await this.lanes.ofRun(runId);
+    const first = (await (await this.lanes.checkpointsOf(lane)).list(runId)).find(
+      (checkpoint) => checkpoint.path === path && checkpoint.operation !== 'createDirectory',
+    );
+    return first && { before: first.before, now: lane.folder && vscode.Uri.joinPath(lane.folder.uri, path) };
+  }
+
+  /**
+   * The folder-relative paths of the files the run `runId` changed, in first-change order: the folders it created for
+   * them are no files (the summary counts and links these; Undo still removes those folders).
+   */
+  async changedFiles(runId: string): Promise<string[]> {
+    const checkpoints = await this.checkpointsOfRun(runId);
+    return [...new Set(checkpoints.filter((checkpoint) => checkpoint.operation !== 'createDirectory').map((checkpoint) => checkpoint.path))];
+  }
+
+  dispose(): void {
+    this.undid.dispose();
+  }
+
+  private async checkpointsOfRun(runId: string): Promise<Checkpoint[]> {
+    return (await this.lanes.checkpointsOf(await this.lanes.ofRun(runId))).list(runId);
+  }
+}
