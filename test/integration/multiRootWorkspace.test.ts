@@ -2,7 +2,7 @@
 // Plan task asks which folder or takes the active editor's, the run is confined to that folder and refuses paths of
 // the other in words naming its own, and runs of the two folders go on at once.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -257,6 +257,34 @@ describe('a multi-root workspace (two folders)', function () {
     assert.equal((await inApi.run)?.status, 'completed');
     assert.equal(readFileSync(pathIn('api', 'same.txt'), 'utf8'), 'same\n');
     assert.equal(readFileSync(pathIn('web', 'same.txt'), 'utf8'), 'same\n');
+  });
+
+  it("Undo of a run restores its own folder's file, not the current folder's file of the same path changed by a run with the same step id", async () => {
+    writeFileSync(pathIn('api', 'shared.txt'), 'api before\n');
+    writeFileSync(pathIn('web', 'shared.txt'), 'web before\n');
+    const write = (content: string) =>
+      planReply([{ id: 'S1', title: 'Write shared', kind: 'tool', dependsOn: [], tool: 'write_file', args: { path: 'shared.txt', content } }]);
+    server.enqueue(write('api after\n'));
+    const inApi = await planner.planTask('Write shared in api', { accept: true, pickFolder: picking('api', []) });
+    await planner.nextPrompt();
+    await vscode.commands.executeCommand('taskPlanner.approve', 'S1');
+    const apiRun = await inApi.run;
+    assert.equal(apiRun?.status, 'completed');
+    server.enqueue(write('web after\n'));
+    const inWeb = await planner.planTask('Write shared in web', { accept: true, pickFolder: picking('web', []) });
+    await planner.nextPrompt();
+    await vscode.commands.executeCommand('taskPlanner.approve', 'S1');
+    const webRun = await inWeb.run;
+    assert.equal(webRun?.status, 'completed');
+    assert.equal(planner.planTreeNodes()[0]?.label, 'web');
+
+    // web is the current folder; the Runs view's Undo of api's run restores api's file from api's checkpoints.
+    await vscode.commands.executeCommand('taskPlanner.undoRun', apiRun.runId);
+    assert.equal(readFileSync(pathIn('api', 'shared.txt'), 'utf8'), 'api before\n');
+    assert.equal(readFileSync(pathIn('web', 'shared.txt'), 'utf8'), 'web after\n', "undoing api's run touched web's file");
+    await vscode.commands.executeCommand('taskPlanner.undoRun', webRun.runId);
+    assert.equal(readFileSync(pathIn('web', 'shared.txt'), 'utf8'), 'web before\n');
+    assert.equal(readFileSync(pathIn('api', 'shared.txt'), 'utf8'), 'api before\n');
   });
 
   it('shows a folder whose name holds control and direction characters with them escaped (attack: a hostile .code-workspace)', async () => {
