@@ -61,6 +61,8 @@ export interface ExtensionParts {
   pending: PendingPrompts;
   statusBar: RunStatusBar;
   runs: RunController;
+  /** The Runs view: this window's runs, and other windows' of the workspace. */
+  runsTree: RunsTreeProvider;
   requests: RequestEditors;
   /** What "Plan task" works with, as its commands use it. */
   planTaskDeps: PlanTaskDeps;
@@ -142,7 +144,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     commandRules: allowRules.rules,
   });
   const statusBar = new RunStatusBar(pending, queue);
-  const runsTree = new RunsTreeProvider(runs);
+  const runsTree = new RunsTreeProvider(runs, context.storageUri?.fsPath);
   // The plan panel and its flow live in dist/runtime.js: made when first shown.
   const panels = lazy(() => {
     const flow = loadRuntime().createPlanPanelFlow({
@@ -273,6 +275,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     pending,
     statusBar,
     runs,
+    runsTree,
     requests,
     planTaskDeps: deps,
     panels: () => panels().panels,

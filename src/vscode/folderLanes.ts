@@ -123,6 +123,11 @@ export class FolderLanes {
 
   /** The lane whose folder's journal holds `runId` (the current folder's when none does). */
   async ofRun(runId: string): Promise<Lane> {
+    return (await this.holding(runId)) ?? this.lane();
+  }
+
+  /** The lane known to hold `runId`, else the one whose folder's journal holds it, else `undefined`: not this window's run. */
+  async holding(runId: string): Promise<Lane | undefined> {
     const known = this.known(runId);
     if (known) return known;
     for (const lane of this.all()) {
@@ -131,7 +136,7 @@ export class FolderLanes {
         return lane;
       }
     }
-    return this.lane();
+    return undefined;
   }
 
   /** `runId`'s snapshot in `lane`: the one shown, else folded from its journal. */

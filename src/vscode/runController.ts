@@ -315,7 +315,10 @@ export class RunController implements vscode.Disposable {
   /** Every folder's run cut off by the last reload (see `takeInterruptedRun`), each record cleared as it is read. */
   async takeInterruptedRuns(): Promise<InterruptedRun[]> {
     const memento = this.deps.memento;
-    return memento ? takeInterruptedRuns(memento, [activeRunKey, ...this.lanes.all().map((lane) => lane.mementoKey)]) : [];
+    if (!memento) return [];
+    // A journal that cannot be read is taken for this window's: resuming it says what is wrong with it.
+    const journaled = (runId: string): Promise<boolean> => this.lanes.holding(runId).then((lane) => lane !== undefined, () => true);
+    return takeInterruptedRuns(memento, [activeRunKey, ...this.lanes.all().map((lane) => lane.mementoKey)], journaled);
   }
 
   /** Cancels the run `runId` (any folder's), else the current folder's run; its journal stays resumable. */

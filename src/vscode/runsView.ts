@@ -10,6 +10,10 @@ import type { RunController } from './runController';
 import { errorMessage } from '../shared/errorMessage';
 import { capText } from '../core/text/capText';
 import { visibleControls } from '../core/text/visibleDirection';
+import { otherWindowRuns, type OtherWindowRun } from './otherWindowRuns';
+
+/** The most runs the view lists of this window, and of other windows. */
+const listedRuns = 50;
 
 /** The Runs view: past, paused, waiting and interrupted runs from the run store, newest first. */
 export class RunsTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, vscode.Disposable {
@@ -18,7 +22,11 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
   private readonly subscription: vscode.Disposable;
   private shown: string | undefined;
 
-  constructor(private readonly runs: RunController) {
+  /** `storageDir`: this window's storage (`context.storageUri`), beside which other windows of the workspace keep theirs. */
+  constructor(
+    private readonly runs: RunController,
+    private readonly storageDir: string | undefined,
+  ) {
     // A new run, or a run changing status, changes the list; step progress does not.
     this.subscription = runs.onDidChangeState((state) => {
       const key = state ? `${state.runId}:${state.status}` : undefined;
@@ -36,17 +44,23 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
 
   getTreeItem(node: PlanTreeNode): vscode.TreeItem {
     const item = planTreeItem(node);
-    item.command = { command: 'taskPlanner.openRun', title: vscode.l10n.t('Open run'), arguments: [node] };
+    if (node.contextValue.startsWith('run.')) item.command = { command: 'taskPlanner.openRun', title: vscode.l10n.t('Open run'), arguments: [node] };
+    else if (placeOf(node.contextValue)) {
+      item.command = { command: 'taskPlanner.aboutOtherWindowRuns', title: vscode.l10n.t('About runs of another window'), arguments: [node] };
+    }
     return item;
   }
 
   async getChildren(node?: PlanTreeNode): Promise<PlanTreeNode[]> {
-    if (node) return [];
-    const listed = await this.runs.listAll();
+    if (node) return node.children;
+    const [listed, others] = await Promise.all([
+      this.runs.listAll(),
+      otherWindowRuns(this.storageDir, vscode.workspace.workspaceFolders ?? [], listedRuns).catch(() => []),
+    ]);
     const active = new Set(this.runs.runningRuns().map((run) => run.state?.runId));
     const several = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
     const loaded = await Promise.all(
-      listed.slice(0, 50).map(async (run) => {
+      listed.slice(0, listedRuns).map(async (run) => {
         const state = await this.runs.load(run.runId).catch(() => undefined);
         return state ? { state, updatedAt: run.updatedAt, active: active.has(run.runId), folder: run.folder } : undefined;
       }),
@@ -54,13 +68,79 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
     const shown = loaded.filter((run) => run !== undefined);
     const nodes = runListModel(shown, (ms) => new Date(ms).toLocaleString());
     // In a workspace of several folders each run says which folder it ran in; one folder's users see no change.
-    return several ? nodes.map((node, index) => withFolder(node, shown[index]?.folder?.name)) : nodes;
+    const own = several ? nodes.map((node, index) => withFolder(node, shown[index]?.folder?.name)) : nodes;
+    return others.length > 0 ? [...own, otherWindowGroup(others, several)] : own;
   }
 
   dispose(): void {
     this.subscription.dispose();
     this.changed.dispose();
   }
+}
+
+/** Where a run of another window can be acted on, as its row's context value says it: `otherWindowRun.<held|ended>.<reload|stay>`. */
+interface OtherWindowPlace {
+  readonly held: boolean;
+  readonly reloadTakesIt: boolean;
+}
+
+function placeContext({ held, reloadTakesIt }: OtherWindowPlace): string {
+  return `otherWindowRun.${held ? 'held' : 'ended'}.${reloadTakesIt ? 'reload' : 'stay'}`;
+}
+
+function placeOf(contextValue: string): OtherWindowPlace | undefined {
+  const parts = /^otherWindowRun\.(held|ended)\.(reload|stay)$/.exec(contextValue);
+  return parts ? { held: parts[1] === 'held', reloadTakesIt: parts[2] === 'reload' } : undefined;
+}
+
+/** What a run of another window is, and where it can be resumed, undone or deleted. */
+function otherWindowNote({ held, reloadTakesIt }: OtherWindowPlace): string {
+  if (held) {
+    return reloadTakesIt
+      ? vscode.l10n.t(
+          'It belongs to another window of this workspace, open or (in code-server) closed not long ago and kept by the server for a reconnect, where it may still be running. Answer it there if that window is open. Once that window has ended (restarting code-server ends it at once), reload this window to resume, undo or delete the run here.',
+        )
+      : vscode.l10n.t(
+          'It belongs to another window of this workspace, open or (in code-server) closed not long ago and kept by the server for a reconnect, where it may still be running. Answer, resume, undo or delete it in that window; this window keeps its own runs apart.',
+        );
+  }
+  return reloadTakesIt
+    ? vscode.l10n.t(
+        "It belongs to a window of this workspace that has ended. Reload this window to resume, undo or delete it here (this window's own runs are then listed as another window's).",
+      )
+    : vscode.l10n.t(
+        'It belongs to a window of this workspace that has ended. This window keeps its own runs apart; a second window of this workspace, opened while this one stays open, can resume, undo or delete it.',
+      );
+}
+
+/**
+ * The Runs view's group of the runs other windows of this workspace journaled (`otherWindowRuns`): shown with what they
+ * are and where to act on them; their rows offer no Resume, Undo or Delete (context values `otherWindowRuns`, and `placeContext`'s).
+ */
+function otherWindowGroup(runs: readonly OtherWindowRun[], several: boolean): PlanTreeNode {
+  const nodes = runListModel(
+    runs.map((run) => ({ state: run.state, updatedAt: run.updatedAt, active: run.held && run.state.status === 'running' })),
+    (ms) => new Date(ms).toLocaleString(),
+  );
+  const children = nodes.map((node, index): PlanTreeNode => {
+    const run = runs[index]!;
+    const shown = several ? withFolder(node, run.folder?.name) : node;
+    return { ...shown, id: `other:${node.id}`, contextValue: placeContext(run), tooltip: `${shown.tooltip}\n${otherWindowNote(run)}` };
+  });
+  const label = vscode.l10n.t('Runs of another window');
+  const description = String(runs.length);
+  return {
+    id: 'otherWindowRuns',
+    label,
+    description,
+    tooltip: vscode.l10n.t(
+      'Runs another window of this workspace journaled: listed here, while this window keeps its own runs apart. Each says where it can be resumed, undone or deleted.',
+    ),
+    accessibilityLabel: vscode.l10n.t('{0}: {1}', label, description),
+    icon: 'multiple-windows',
+    contextValue: 'otherWindowRuns',
+    children,
+  };
 }
 
 /** `node` with the name of the workspace folder its run ran in, first in its description and tooltip. */
@@ -93,6 +173,14 @@ export function registerRunsCommands(deps: RunsCommandDeps): vscode.Disposable[]
         : deps.runs.current()?.runId;
   return [
     vscode.commands.registerCommand('taskPlanner.refreshRuns', () => deps.runsTree.refresh()),
+    vscode.commands.registerCommand('taskPlanner.aboutOtherWindowRuns', async (arg?: unknown) => {
+      const place = arg && typeof arg === 'object' && 'contextValue' in arg ? placeOf(String((arg as PlanTreeNode).contextValue)) : undefined;
+      if (!place) return;
+      const reload = vscode.l10n.t('Reload Window');
+      const offered = !place.held && place.reloadTakesIt ? [reload] : [];
+      const chosen = await vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: {0}', otherWindowNote(place)), ...offered);
+      if (chosen === reload) await vscode.commands.executeCommand('workbench.action.reloadWindow');
+    }),
     vscode.commands.registerCommand('taskPlanner.openRun', async (arg?: unknown) => {
       const runId = runIdOf(arg);
       const state = runId ? await deps.runs.open(runId) : undefined;

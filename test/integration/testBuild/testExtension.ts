@@ -45,6 +45,10 @@ export interface TaskPlannerApi {
   statusBarCommand(): vscode.Command | undefined;
   /** Runs in the Runs view, newest first. */
   runIds(): Promise<string[]>;
+  /** Every Runs view node as shown (label, description, contextValue, children…), depth first. */
+  runsViewNodes(): Promise<PlanTreeNode[]>;
+  /** This window's storage folder of the extension (`context.storageUri`). */
+  storageDir: string | undefined;
   /** The entries of a run's journal (in the current folder's store), in order. */
   journal(runId: string): Promise<{ type: string }[]>;
   /** Whether a run is executing now (a new one would be refused). */
@@ -168,6 +172,12 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
       return typeof command === 'string' ? { command, title: command } : command;
     },
     runIds: async () => (await parts.runs.store.list()).map((run) => run.runId),
+    runsViewNodes: async () => {
+      const depthFirst = async (nodes: PlanTreeNode[]): Promise<PlanTreeNode[]> =>
+        (await Promise.all(nodes.map(async (node) => [node, ...(await depthFirst(await parts.runsTree.getChildren(node)))]))).flat();
+      return depthFirst(await parts.runsTree.getChildren());
+    },
+    storageDir: context.storageUri?.fsPath,
     journal: async (runId) => (await parts.runs.store.load(runId))?.entries ?? [],
     isRunning: () => parts.runs.isRunning(),
     runFolder: (runId) => parts.runs.runInfo(runId)?.folder?.name,
