@@ -7,7 +7,7 @@ export interface OtherWindowStorage {
   readonly storageDir: string;
   /**
    * Whether a living extension host holds that window's workspace storage now: the window is open, or (code-server)
-   * its tab was closed and the server keeps the host for a reconnect, hours long. While it is held, that window may
+   * its tab lost its connection (a crash, a dropped network) and the server keeps the host for a reconnect, hours long. While it is held, that window may
    * still be running and journaling there; once it is not, the next window of this workspace to start gets the folder.
    */
   readonly held: boolean;

@@ -98,10 +98,10 @@ function otherWindowNote({ held, reloadTakesIt }: OtherWindowPlace): string {
   if (held) {
     return reloadTakesIt
       ? vscode.l10n.t(
-          'It belongs to another window of this workspace, open or (in code-server) closed not long ago and kept by the server for a reconnect, where it may still be running. Answer it there if that window is open. Once that window has ended (restarting code-server ends it at once), reload this window to resume, undo or delete the run here.',
+          'It belongs to another window of this workspace, open or (in code-server) a tab that lost its connection not long ago, kept by the server for a reconnect, where it may still be running. Answer it there if that window is open. Once that window has ended (restarting code-server ends it at once), reload this window to resume, undo or delete the run here.',
         )
       : vscode.l10n.t(
-          'It belongs to another window of this workspace, open or (in code-server) closed not long ago and kept by the server for a reconnect, where it may still be running. Answer, resume, undo or delete it in that window; this window keeps its own runs apart.',
+          'It belongs to another window of this workspace, open or (in code-server) a tab that lost its connection not long ago, kept by the server for a reconnect, where it may still be running. Answer, resume, undo or delete it in that window; this window keeps its own runs apart.',
         );
   }
   return reloadTakesIt

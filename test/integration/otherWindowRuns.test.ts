@@ -1,4 +1,4 @@
-// Runs another window of this workspace journaled (code-server keeps a closed tab's window, holding its storage, for a
+// Runs another window of this workspace journaled (code-server keeps the window of a tab that lost its connection, holding its storage, for a
 // reconnect; that window and this one then journal in sibling folders <id> and <id>-1): the Runs view lists them in a
 // group of their own, says whether that window is still open, and offers nothing that would act on them from here.
 import * as assert from 'node:assert/strict';
@@ -60,7 +60,7 @@ describe("runs of another window of the workspace, in the Runs view", function (
     // This window has the first folder VS Code tries: a reload never gives it the other one's (<id>-7).
     assert.deepEqual(rows.map((row) => [row.label, row.contextValue]), [['Made in the other window', 'otherWindowRun.held.stay']]);
     assert.match(rows[0]!.description, /completed/);
-    assert.match(rows[0]!.tooltip, /another window of this workspace, open or \(in code-server\) closed not long ago.*Answer, resume, undo or delete it in that window/s);
+    assert.match(rows[0]!.tooltip, /another window of this workspace, open or \(in code-server\) a tab that lost its connection not long ago.*Answer, resume, undo or delete it in that window/s);
     const nodes = await planner.runsViewNodes();
     assert.ok(nodes.some((node) => node.id === `run:${own.runId}`), "this window's run left the list");
     assert.ok(!nodes.some((node) => node.id === `run:${theirs.runId}`), "the other window's run is listed as this window's");
