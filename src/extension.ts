@@ -144,7 +144,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     commandRules: allowRules.rules,
   });
   const statusBar = new RunStatusBar(pending, queue);
-  const runsTree = new RunsTreeProvider(runs, context.storageUri?.fsPath);
+  const runsTree = new RunsTreeProvider(runs, context.storageUri?.fsPath, log);
   // The plan panel and its flow live in dist/runtime.js: made when first shown.
   const panels = lazy(() => {
     const flow = loadRuntime().createPlanPanelFlow({

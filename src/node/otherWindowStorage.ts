@@ -7,8 +7,9 @@ export interface OtherWindowStorage {
   readonly storageDir: string;
   /**
    * Whether a living extension host holds that window's workspace storage now: the window is open, or (code-server)
-   * its tab lost its connection (a crash, a dropped network) and the server keeps the host for a reconnect, hours long. While it is held, that window may
-   * still be running and journaling there; once it is not, the next window of this workspace to start gets the folder.
+   * its tab lost its connection (a crash, a dropped network) and the server keeps the host for a reconnect, hours long.
+   * While it is held, that window may still be running and journaling there; once it is not, the next window of this
+   * workspace to start gets the folder.
    */
   readonly held: boolean;
   /**
@@ -61,19 +62,14 @@ export async function otherWindowStorages(storageDir: string, now: number): Prom
 /** VS Code's test of a workspace storage lock: readable, its process alive, touched within 10 minutes, not being released. */
 async function isHeld(lockFile: string, now: number): Promise<boolean> {
   let touched: number;
-  let text: string;
+  let lock: unknown;
   try {
     touched = (await stat(lockFile)).mtimeMs;
     const buffer = await readFile(lockFile);
     if (buffer.length > lockBytes) return false;
-    text = buffer.toString('utf8');
+    lock = JSON.parse(buffer.toString('utf8'));
   } catch {
-    return false;
-  }
-  let lock: unknown;
-  try {
-    lock = JSON.parse(text);
-  } catch {
+    // Missing, unreadable or not JSON: no lock, as VS Code takes it.
     return false;
   }
   if (typeof lock !== 'object' || lock === null) return false;

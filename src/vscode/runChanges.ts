@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import type { Checkpoint, FileVersion } from '../core/ports';
+import type { Checkpoint, CheckpointStore, FileVersion } from '../core/ports';
 import type { Plan } from '../core/plan/planSchema';
 import type { UndoAnyway, UndoReport } from '../core/tools/undoRun';
 import type { UndoneChanges } from '../core/tools/undoneChanges';
-import type { FolderLanes } from './folderLanes';
+import type { FolderLanes, Lane } from './folderLanes';
 import { loadRuntime } from './loadRuntime';
 import type { RunUndo } from './runUndo';
 
@@ -26,8 +26,7 @@ export class RunChanges implements vscode.Disposable {
    * saw in a diff and chose to undo anyway (`undoRun`: written only while they are exactly what was shown).
    */
   async undo(runId: string, fromStep?: { stepId: string; plan: Pick<Plan, 'steps'> }, anyway?: readonly UndoAnyway[]): Promise<UndoReport> {
-    const lane = await this.lanes.ofRun(runId);
-    const checkpoints = await this.lanes.checkpointsOf(lane);
+    const { lane, checkpoints } = await this.checkpointsOfRun(runId);
     const runtime = loadRuntime();
     const steps = fromStep === undefined ? undefined : runtime.undoScope(fromStep.plan, await checkpoints.list(runId), fromStep.stepId);
     const report = await runtime.undoRun(runId, {
@@ -42,7 +41,8 @@ export class RunChanges implements vscode.Disposable {
 
   /** What Undo has taken back of the run `runId` so far (nothing for a run never undone). */
   async undone(runId: string): Promise<UndoneChanges> {
-    return loadRuntime().undoneChanges(await this.checkpointsOfRun(runId));
+    const { checkpoints } = await this.checkpointsOfRun(runId);
+    return loadRuntime().undoneChanges(await checkpoints.list(runId));
   }
 
   /**
@@ -50,10 +50,8 @@ export class RunChanges implements vscode.Disposable {
    * the URI of the file now, in the run's folder.
    */
   async changeOf(runId: string, path: string): Promise<{ before: FileVersion; now: vscode.Uri | undefined } | undefined> {
-    const lane = await this.lanes.ofRun(runId);
-    const first = (await (await this.lanes.checkpointsOf(lane)).list(runId)).find(
-      (checkpoint) => checkpoint.path === path && checkpoint.operation !== 'createDirectory',
-    );
+    const { lane, checkpoints } = await this.checkpointsOfRun(runId);
+    const first = (await checkpoints.list(runId)).find((checkpoint) => isFileChange(checkpoint) && checkpoint.path === path);
     return first && { before: first.before, now: lane.folder && vscode.Uri.joinPath(lane.folder.uri, path) };
   }
 
@@ -62,15 +60,22 @@ export class RunChanges implements vscode.Disposable {
    * them are no files (the summary counts and links these; Undo still removes those folders).
    */
   async changedFiles(runId: string): Promise<string[]> {
-    const checkpoints = await this.checkpointsOfRun(runId);
-    return [...new Set(checkpoints.filter((checkpoint) => checkpoint.operation !== 'createDirectory').map((checkpoint) => checkpoint.path))];
+    const { checkpoints } = await this.checkpointsOfRun(runId);
+    return [...new Set((await checkpoints.list(runId)).filter(isFileChange).map((checkpoint) => checkpoint.path))];
   }
 
   dispose(): void {
     this.undid.dispose();
   }
 
-  private async checkpointsOfRun(runId: string): Promise<Checkpoint[]> {
-    return (await this.lanes.checkpointsOf(await this.lanes.ofRun(runId))).list(runId);
+  /** The lane whose journal holds `runId`, and its checkpoints. */
+  private async checkpointsOfRun(runId: string): Promise<{ lane: Lane; checkpoints: CheckpointStore }> {
+    const lane = await this.lanes.ofRun(runId);
+    return { lane, checkpoints: await this.lanes.checkpointsOf(lane) };
   }
+}
+
+/** A change of a file, not a folder made for one: the summary counts and links files; Undo still removes those folders. */
+function isFileChange(checkpoint: Checkpoint): boolean {
+  return checkpoint.operation !== 'createDirectory';
 }

@@ -26,6 +26,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
   constructor(
     private readonly runs: RunController,
     private readonly storageDir: string | undefined,
+    private readonly log: vscode.LogOutputChannel,
   ) {
     // A new run, or a run changing status, changes the list; step progress does not.
     this.subscription = runs.onDidChangeState((state) => {
@@ -55,7 +56,10 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
     if (node) return node.children;
     const [listed, others] = await Promise.all([
       this.runs.listAll(),
-      otherWindowRuns(this.storageDir, vscode.workspace.workspaceFolders ?? [], listedRuns).catch(() => []),
+      otherWindowRuns(this.storageDir, vscode.workspace.workspaceFolders ?? [], listedRuns).catch((error: unknown) => {
+        this.log.warn(`Could not list the runs of other windows of this workspace: ${errorMessage(error)}`);
+        return [];
+      }),
     ]);
     const active = new Set(this.runs.runningRuns().map((run) => run.state?.runId));
     const several = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;

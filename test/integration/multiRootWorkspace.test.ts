@@ -262,20 +262,18 @@ describe('a multi-root workspace (two folders)', function () {
   it("Undo of a run restores its own folder's file, not the current folder's file of the same path changed by a run with the same step id", async () => {
     writeFileSync(pathIn('api', 'shared.txt'), 'api before\n');
     writeFileSync(pathIn('web', 'shared.txt'), 'web before\n');
-    const write = (content: string) =>
-      planReply([{ id: 'S1', title: 'Write shared', kind: 'tool', dependsOn: [], tool: 'write_file', args: { path: 'shared.txt', content } }]);
-    server.enqueue(write('api after\n'));
-    const inApi = await planner.planTask('Write shared in api', { accept: true, pickFolder: picking('api', []) });
-    await planner.nextPrompt();
-    await vscode.commands.executeCommand('taskPlanner.approve', 'S1');
-    const apiRun = await inApi.run;
-    assert.equal(apiRun?.status, 'completed');
-    server.enqueue(write('web after\n'));
-    const inWeb = await planner.planTask('Write shared in web', { accept: true, pickFolder: picking('web', []) });
-    await planner.nextPrompt();
-    await vscode.commands.executeCommand('taskPlanner.approve', 'S1');
-    const webRun = await inWeb.run;
-    assert.equal(webRun?.status, 'completed');
+    /** Plans and runs, in `folder`, step S1 writing `content` into shared.txt, approved. */
+    const writeShared = async (folder: string, content: string) => {
+      server.enqueue(planReply([{ id: 'S1', title: 'Write shared', kind: 'tool', dependsOn: [], tool: 'write_file', args: { path: 'shared.txt', content } }]));
+      const outcome = await planner.planTask(`Write shared in ${folder}`, { accept: true, pickFolder: picking(folder, []) });
+      await planner.nextPrompt();
+      await vscode.commands.executeCommand('taskPlanner.approve', 'S1');
+      const run = await outcome.run;
+      assert.equal(run?.status, 'completed');
+      return run;
+    };
+    const apiRun = await writeShared('api', 'api after\n');
+    const webRun = await writeShared('web', 'web after\n');
     assert.equal(planner.planTreeNodes()[0]?.label, 'web');
 
     // web is the current folder; the Runs view's Undo of api's run restores api's file from api's checkpoints.
