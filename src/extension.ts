@@ -145,6 +145,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
   });
   const statusBar = new RunStatusBar(pending, queue);
   const runsTree = new RunsTreeProvider(runs, context.storageUri?.fsPath, log);
+  const runsView = vscode.window.createTreeView('taskPlanner.runs', { treeDataProvider: runsTree });
   // The plan panel and its flow live in dist/runtime.js: made when first shown.
   const panels = lazy(() => {
     const flow = loadRuntime().createPlanPanelFlow({
@@ -200,7 +201,8 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     ...registerUndoAnyway({ runs: runs.changes, documents: snapshots, log }),
     ...registerRunChangeDiff({ runs: runs.changes, documents: snapshots }),
     vscode.window.registerTreeDataProvider('taskPlanner.plan', tree),
-    vscode.window.registerTreeDataProvider('taskPlanner.runs', runsTree),
+    runsView,
+    runsTree.watchOtherWindows(runsView),
     vscode.commands.registerCommand('taskPlanner.planTask', () => planTask(deps)),
     vscode.commands.registerCommand('taskPlanner.planTaskFromEditor', () => planTaskFromEditor(deps)),
     vscode.commands.registerCommand('taskPlanner.planTaskWithFiles', (uri?: vscode.Uri, uris?: vscode.Uri[]) =>

@@ -20,17 +20,24 @@ export interface OtherWindowRun {
   readonly reloadTakesIt: boolean;
 }
 
+/** A run of another window as its store lists it, before its journal is read. */
+interface ListedOtherWindowRun extends Omit<OtherWindowRun, 'state' | 'folder'> {
+  readonly runId: string;
+  readonly folder: vscode.WorkspaceFolder;
+  readonly store: ReturnType<ReturnType<typeof loadRuntime>['createFileRunStore']>;
+}
+
 /**
- * The runs other windows of this workspace journaled, newest first, at most `limit`: read only (a journal being written
- * there reads up to its last whole line), a run whose journal cannot be read left out. `storageDir` is this window's
- * (`context.storageUri`); none without it.
+ * What the Runs view lists of other windows, without reading a journal: the newest `limit` runs with the time their
+ * journals last changed and their windows' places. `stamp` is a text that changes whenever any of that does (a journal
+ * written, a run added or removed, a window ending), so a caller can compare it cheaply with the last one it showed.
  */
-export async function otherWindowRuns(
+export async function listOtherWindowRuns(
   storageDir: string | undefined,
   folders: readonly vscode.WorkspaceFolder[],
   limit: number,
-): Promise<OtherWindowRun[]> {
-  if (storageDir === undefined) return [];
+): Promise<{ readonly runs: readonly ListedOtherWindowRun[]; readonly stamp: string }> {
+  if (storageDir === undefined) return { runs: [], stamp: '' };
   const runtime = loadRuntime();
   const listed = await Promise.all(
     (await otherWindowStorages(storageDir, Date.now())).flatMap((storage) =>
@@ -39,13 +46,23 @@ export async function otherWindowRuns(
         if (dir === undefined) return [];
         const store = runtime.createFileRunStore(join(dir, 'runs'));
         const runs = await store.list().catch(() => []);
-        return runs.map((run) => ({ ...run, store, folder, held: storage.held, reloadTakesIt: storage.reloadTakesIt }));
+        return runs.map(({ runId, updatedAt }) => ({ runId, updatedAt, store, folder, held: storage.held, reloadTakesIt: storage.reloadTakesIt }));
       }),
     ),
   );
-  const newest = listed.flat().sort((a, b) => b.updatedAt - a.updatedAt).slice(0, limit);
+  const runs = listed.flat().sort((a, b) => b.updatedAt - a.updatedAt).slice(0, limit);
+  const stamp = runs.map((run) => `${run.folder.uri.toString()} ${run.runId} ${run.updatedAt} ${run.held} ${run.reloadTakesIt}`).join('\n');
+  return { runs, stamp };
+}
+
+/**
+ * The runs of `listOtherWindowRuns`, read: read only (a journal being written there reads up to its last whole line),
+ * a run whose journal cannot be read left out.
+ */
+export async function readOtherWindowRuns(listed: readonly ListedOtherWindowRun[]): Promise<OtherWindowRun[]> {
+  const runtime = loadRuntime();
   const loaded = await Promise.all(
-    newest.map(async ({ runId, updatedAt, store, folder, held, reloadTakesIt }) => {
+    listed.map(async ({ runId, updatedAt, store, folder, held, reloadTakesIt }) => {
       try {
         const journal = await store.load(runId);
         return journal && { state: runtime.replayJournal(runId, journal), updatedAt, folder, held, reloadTakesIt };

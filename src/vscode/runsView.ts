@@ -10,10 +10,12 @@ import type { RunController } from './runController';
 import { errorMessage } from '../shared/errorMessage';
 import { capText } from '../core/text/capText';
 import { visibleControls } from '../core/text/visibleDirection';
-import { otherWindowRuns, type OtherWindowRun } from './otherWindowRuns';
+import { listOtherWindowRuns, readOtherWindowRuns, type OtherWindowRun } from './otherWindowRuns';
 
 /** The most runs the view lists of this window, and of other windows. */
 const listedRuns = 50;
+/** How often, in milliseconds, a visible Runs view looks for changes in other windows' runs. */
+const otherWindowsEveryMs = 5_000;
 
 /** The Runs view: past, paused, waiting and interrupted runs from the run store, newest first. */
 export class RunsTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, vscode.Disposable {
@@ -21,6 +23,8 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
   readonly onDidChangeTreeData = this.changed.event;
   private readonly subscription: vscode.Disposable;
   private shown: string | undefined;
+  /** `listOtherWindowRuns`' stamp of the other windows' runs last listed; `undefined` before the first listing. */
+  private othersListed: string | undefined;
 
   /** `storageDir`: this window's storage (`context.storageUri`), beside which other windows of the workspace keep theirs. */
   constructor(
@@ -54,13 +58,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
 
   async getChildren(node?: PlanTreeNode): Promise<PlanTreeNode[]> {
     if (node) return node.children;
-    const [listed, others] = await Promise.all([
-      this.runs.listAll(),
-      otherWindowRuns(this.storageDir, vscode.workspace.workspaceFolders ?? [], listedRuns).catch((error: unknown) => {
-        this.log.warn(`Could not list the runs of other windows of this workspace: ${errorMessage(error)}`);
-        return [];
-      }),
-    ]);
+    const [listed, others] = await Promise.all([this.runs.listAll(), this.readOthers()]);
     const active = new Set(this.runs.runningRuns().map((run) => run.state?.runId));
     const several = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
     const loaded = await Promise.all(
@@ -74,6 +72,60 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
     // In a workspace of several folders each run says which folder it ran in; one folder's users see no change.
     const own = several ? nodes.map((node, index) => withFolder(node, shown[index]?.folder?.name)) : nodes;
     return others.length > 0 ? [...own, otherWindowGroup(others, several)] : own;
+  }
+
+  /**
+   * While `view` is visible, looks at the other windows' runs every few seconds (`otherWindowsEveryMs`) and reloads
+   * the list when they changed since it was listed: that window writes their journals and tells this one nothing.
+   * Only the runs' listing is read for this, never a journal.
+   */
+  watchOtherWindows(view: vscode.TreeView<PlanTreeNode>): vscode.Disposable {
+    let timer: ReturnType<typeof setInterval> | undefined;
+    let looking = false;
+    let failure: string | undefined;
+    const look = async (): Promise<void> => {
+      if (looking) return;
+      looking = true;
+      try {
+        const { stamp } = await listOtherWindowRuns(this.storageDir, vscode.workspace.workspaceFolders ?? [], listedRuns);
+        failure = undefined;
+        if (stamp !== this.othersListed) this.refresh();
+      } catch (error) {
+        // once per new reason: the same failure every few seconds would bury the log
+        if (errorMessage(error) !== failure) this.log.warn(`Could not look at the runs of other windows of this workspace: ${errorMessage(error)}`);
+        failure = errorMessage(error);
+      } finally {
+        looking = false;
+      }
+    };
+    const follow = (): void => {
+      if (view.visible && timer === undefined) timer = setInterval(() => void look(), otherWindowsEveryMs);
+      if (!view.visible && timer !== undefined) {
+        clearInterval(timer);
+        timer = undefined;
+      }
+    };
+    follow();
+    const visibility = view.onDidChangeVisibility(follow);
+    return {
+      dispose: () => {
+        visibility.dispose();
+        if (timer !== undefined) clearInterval(timer);
+      },
+    };
+  }
+
+  /** The other windows' runs, read, with their stamp kept for `watchOtherWindows`; none when they cannot be listed (logged). */
+  private async readOthers(): Promise<OtherWindowRun[]> {
+    try {
+      const { runs, stamp } = await listOtherWindowRuns(this.storageDir, vscode.workspace.workspaceFolders ?? [], listedRuns);
+      this.othersListed = stamp;
+      return await readOtherWindowRuns(runs);
+    } catch (error) {
+      this.othersListed = undefined;
+      this.log.warn(`Could not list the runs of other windows of this workspace: ${errorMessage(error)}`);
+      return [];
+    }
   }
 
   dispose(): void {

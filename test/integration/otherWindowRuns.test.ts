@@ -2,10 +2,11 @@
 // reconnect; that window and this one then journal in sibling folders <id> and <id>-1): the Runs view lists them in a
 // group of their own, says whether that window is still open, and offers nothing that would act on them from here.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { Plan } from '../../src/core/plan/planSchema';
+import type { PlanTreeNode } from '../../src/core/view/planTreeModel';
 import type { TaskPlannerApi } from './testBuild/testExtension';
 
 function listPlan(objective: string): Plan {
@@ -78,6 +79,38 @@ describe("runs of another window of the workspace, in the Runs view", function (
     const ended = await group();
     assert.equal(ended?.children[0]?.contextValue, 'otherWindowRun.ended.stay');
     assert.match(ended?.children[0]?.tooltip ?? '', /a window of this workspace that has ended/);
+  });
+
+  it('follows the other window while the Runs view is visible: its journal written, its window ending, without a refresh here', async () => {
+    await vscode.commands.executeCommand('taskPlanner.runs.focus');
+    /** The other window's first row as VS Code shows it, once `holds` holds of it (listings before that are passed over). */
+    const shows = async (what: string, holds: (row: PlanTreeNode | undefined) => boolean): Promise<void> => {
+      const deadline = Date.now() + 20_000;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      try {
+        for (;;) {
+          const nodes = await Promise.race([
+            planner.runsViewShown(),
+            new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), deadline - Date.now()))),
+          ]);
+          clearTimeout(timer);
+          assert.ok(nodes, `the Runs view did not show ${what} within 20 s`);
+          if (holds(nodes.find((node) => node.id === 'otherWindowRuns')?.children[0])) return;
+        }
+      } finally {
+        clearTimeout(timer);
+      }
+    };
+    const journal = readdirSync(join(otherDir, 'runs')).find((name) => name.endsWith('.jsonl'));
+    assert.ok(journal);
+
+    lock(process.pid);
+    await shows('the other window open', (row) => row?.contextValue === 'otherWindowRun.held.stay');
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(join(otherDir, 'runs', journal), later, later);
+    await shows("the other window's run written", (row) => row?.description.includes(later.toLocaleString()) === true);
+    rmSync(join(otherWindow, 'vscode.lock'));
+    await shows('the other window ended', (row) => row?.contextValue === 'otherWindowRun.ended.stay');
   });
 
   it("offers none of the Runs view's item actions on a run of another window, or on their group", () => {

@@ -47,6 +47,8 @@ export interface TaskPlannerApi {
   runIds(): Promise<string[]>;
   /** Every Runs view node as shown (label, description, contextValue, children…), depth first. */
   runsViewNodes(): Promise<PlanTreeNode[]>;
+  /** The Runs view's top-level nodes the next time VS Code lists them (a listing by the test API is not one). */
+  runsViewShown(): Promise<PlanTreeNode[]>;
   /** This window's storage folder of the extension (`context.storageUri`). */
   storageDir: string | undefined;
   /** The entries of a run's journal (in the current folder's store), in order. */
@@ -150,6 +152,14 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
     info: (message) => void keyMessages.push(message),
   };
   const parts = composeExtension(context, { review: () => reviewOverride, panelTraffic: panel.traffic, confirmCheckCommands, workspaceTrusted, keyPrompts });
+  // VS Code's own listings of the Runs view (what it shows) are told to runsViewShown's waiters; the test API lists apart.
+  const listRuns = parts.runsTree.getChildren.bind(parts.runsTree);
+  const runsViewWaiters: ((nodes: PlanTreeNode[]) => void)[] = [];
+  parts.runsTree.getChildren = async (node) => {
+    const nodes = await listRuns(node);
+    if (node === undefined) for (const resolve of runsViewWaiters.splice(0)) resolve(nodes);
+    return nodes;
+  };
   const activationMs = performance.now() - started;
   const planPanel = panel.probe(parts.panels);
   return {
@@ -174,9 +184,10 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
     runIds: async () => (await parts.runs.store.list()).map((run) => run.runId),
     runsViewNodes: async () => {
       const depthFirst = async (nodes: PlanTreeNode[]): Promise<PlanTreeNode[]> =>
-        (await Promise.all(nodes.map(async (node) => [node, ...(await depthFirst(await parts.runsTree.getChildren(node)))]))).flat();
-      return depthFirst(await parts.runsTree.getChildren());
+        (await Promise.all(nodes.map(async (node) => [node, ...(await depthFirst(await listRuns(node)))]))).flat();
+      return depthFirst(await listRuns());
     },
+    runsViewShown: () => new Promise((resolve) => runsViewWaiters.push(resolve)),
     storageDir: context.storageUri?.fsPath,
     journal: async (runId) => (await parts.runs.store.load(runId))?.entries ?? [],
     isRunning: () => parts.runs.isRunning(),
