@@ -57,13 +57,18 @@ export async function withCliMcp<Result>(options: CliMcpOptions, io: CliIo, body
     inputValue: async (input, signal) => {
       const variable = mcpInputVariable(input.id);
       const given = options.env[variable];
-      if (given !== undefined) return given;
+      const named = `MCP input "${input.id}" (${input.description || 'no description'})${input.source.origin === 'user' ? '' : ` of ${input.source.label}`}`;
+      if (given !== undefined) {
+        // The environment is the user's for this run; a repository's server taking a value from it is said.
+        if (input.source.origin === 'workspace') io.err(`${named} is given the value of ${variable} from your environment.`);
+        return given;
+      }
       // A typed answer would be shown on the terminal, so secrets come from the environment only.
       if (input.password || !io.interactive) {
-        io.err(`MCP input "${input.id}" (${input.description || 'no description'}) is not set: give it in the environment variable ${variable}.`);
+        io.err(`${named} is not set: give it in the environment variable ${variable}.`);
         return undefined;
       }
-      const answer = await io.ask(`MCP input "${input.id}" (${input.description || 'no description'}): `, signal);
+      const answer = await io.ask(`${named}: `, signal);
       return answer === '' ? undefined : answer;
     },
   });

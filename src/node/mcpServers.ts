@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { McpConfig, McpInput, McpServerConfig } from '../core/mcp/mcpConfig';
-import { inputsUsedBy, mcpServerLaunchKey, resolveMcpVariables } from '../core/mcp/mcpConfig';
+import { inputsUsedBy, mcpInputKey, mcpServerLaunchKey, resolveMcpVariables } from '../core/mcp/mcpConfig';
 import { mcpTools, type McpSession } from '../core/mcp/mcpTools';
 import { capText, textCaps } from '../core/text/capText';
 import type { Tool } from '../core/tools/tool';
@@ -29,7 +29,7 @@ export interface McpServersOptions extends Omit<McpConnectionOptions, 'log'> {
    * server; the host asks the user for a workspace's server (and refuses it in Restricted Mode).
    */
   mayStart(server: McpServerConfig, signal: AbortSignal): Promise<true | string>;
-  /** The value of an input (`${input:<id>}`), asked once per id; `undefined` when the user gave none. */
+  /** The value of an input (`${input:<id>}`), asked once per input (`mcpInputKey`); `undefined` when the user gave none. */
   inputValue(input: McpInput, signal: AbortSignal): Promise<string | undefined>;
   /** Receives each server's stderr and what happens to it. */
   log?(server: string, text: string): void;
@@ -163,7 +163,8 @@ export class McpServers {
       this.states.set(server.name, { state: 'starting' });
       const values: Record<string, string> = {};
       for (const id of inputsUsedBy(server)) {
-        const input = this.options.config.inputs.find((item) => item.id === id);
+        // the input its own configuration declares, never another source's of the same id
+        const input = this.options.config.inputs.find((item) => mcpInputKey(item.id, item.source) === mcpInputKey(id, server.source));
         const value = input === undefined ? undefined : await this.inputValue(input, signal);
         if (value === undefined) throw new Error(`MCP server "${server.name}" needs the input "${id}", which was not given.`);
         values[id] = value;
@@ -186,10 +187,11 @@ export class McpServers {
   }
 
   private inputValue(input: McpInput, signal: AbortSignal): Promise<string | undefined> {
-    let value = this.inputs.get(input.id);
+    const key = mcpInputKey(input.id, input.source);
+    let value = this.inputs.get(key);
     if (!value) {
       value = this.options.inputValue(input, signal);
-      this.inputs.set(input.id, value);
+      this.inputs.set(key, value);
     }
     return value;
   }

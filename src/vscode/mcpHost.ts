@@ -193,11 +193,15 @@ export class McpHost implements vscode.Disposable {
       callTimeoutMs: timeoutMs,
       mayStart: (server) => this.mayStart(server),
       inputValue: async (input) => {
-        const key = `taskPlanner.mcp.input.${input.id}`;
+        // Kept per input of each source: a workspace's input of the same id as one of the user's is asked anew.
+        const key = `taskPlanner.mcp.input.${loadRuntime().mcpInputKey(input.id, input.source)}`;
         const stored = await this.context.secrets.get(key);
         if (stored !== undefined) return stored;
         const value = await vscode.window.showInputBox({
-          title: vscode.l10n.t('MCP input "{0}"', input.id),
+          title:
+            input.source.origin === 'user'
+              ? vscode.l10n.t('MCP input "{0}"', input.id)
+              : vscode.l10n.t('MCP input "{0}" asked by {1}', input.id, input.source.label),
           prompt: input.description,
           password: input.password,
           ignoreFocusOut: true,

@@ -52,7 +52,15 @@ export { prefixedToolNames } from '../core/tools/prefixedToolNames';
 export { namingConfinement, quotableFolderName, toolsNamingConfinement } from './namingConfinement';
 export { handleChatRequest } from './chat/chatParticipant';
 export { McpServers, rememberedCallPrefix } from '../node/mcpServers';
-export { maxMcpConfigBytes, mcpServerLaunchKey, mcpServerTarget, mergeMcpConfigs, parseMcpConfig, parseMcpConfigText } from '../core/mcp/mcpConfig';
+export {
+  maxMcpConfigBytes,
+  mcpInputKey,
+  mcpServerLaunchKey,
+  mcpServerTarget,
+  mergeMcpConfigs,
+  parseMcpConfig,
+  parseMcpConfigText,
+} from '../core/mcp/mcpConfig';
 export { readFolderConfig } from '../node/readFolderConfig';
 export { mcpStartDecision } from '../core/mcp/mcpStartPolicy';
 export { chooseExtensionTools, fitToolBudget, isDeniedTool, promptFit, toolSectionBudget, toolTokens } from '../core/tools/toolOffer';

@@ -49,11 +49,25 @@ export type McpServerConfig = (McpStdioServer | McpHttpServer) & {
   allowedTools: readonly string[];
 };
 
-/** A secret or value asked from the user once (`${input:<id>}`). */
+/**
+ * A secret or value asked from the user once (`${input:<id>}`), for the servers of the configuration that declares it
+ * (`source`): a value given for one source's input is never another's of the same id (`mcpInputKey`).
+ */
 export interface McpInput {
   id: string;
   description: string;
   password: boolean;
+  source: McpConfigSource;
+}
+
+/**
+ * Which value `${input:<id>}` means in a configuration of `source`: the user's own configurations (settings,
+ * `--mcp-config`) share their inputs, and each workspace folder's file has its own, so a repository's
+ * `.vscode/mcp.json` that declares an input of the same id as the user's (or another folder's) is asked for its own
+ * value instead of being given theirs. Stable across sessions: it keys stored values (the user's are the bare id).
+ */
+export function mcpInputKey(id: string, source: McpConfigSource): string {
+  return source.origin === 'user' ? id : `${source.folder}#${id}`;
 }
 
 /** A parsed configuration: its servers, the inputs they use, and what was ignored (in words). */
@@ -150,7 +164,7 @@ export function parseMcpConfig(value: unknown, source: McpConfigSource): McpConf
       ...(entry.cwd !== undefined ? { cwd: entry.cwd } : {}),
     };
   });
-  return { servers, inputs: inputs.map(({ id, description, password }) => ({ id, description, password })), warnings };
+  return { servers, inputs: inputs.map(({ id, description, password }) => ({ id, description, password, source })), warnings };
 }
 
 /**
@@ -170,7 +184,8 @@ export function parseMcpConfigText(text: string, source: McpConfigSource): McpCo
 /**
  * One configuration from several, in the order given (the user's first): a server name
  * defined twice keeps its first definition (so a workspace cannot replace a server of the
- * user's) and a warning names the one left out; inputs are merged by id the same way.
+ * user's) and a warning names the one left out; inputs are merged the same way by `mcpInputKey` (each workspace
+ * folder's apart from the user's).
  */
 export function mergeMcpConfigs(configs: readonly McpConfig[]): McpConfig {
   const servers = new Map<string, McpServerConfig>();
@@ -186,7 +201,10 @@ export function mergeMcpConfigs(configs: readonly McpConfig[]): McpConfig {
       }
       else servers.set(server.name, server);
     }
-    for (const item of config.inputs) if (!inputs.has(item.id)) inputs.set(item.id, item);
+    for (const item of config.inputs) {
+      const key = mcpInputKey(item.id, item.source);
+      if (!inputs.has(key)) inputs.set(key, item);
+    }
   }
   return { servers: [...servers.values()], inputs: [...inputs.values()], warnings };
 }
@@ -242,7 +260,13 @@ export function mcpServerTargetLength(server: McpServerConfig): number {
 }
 
 function fullTarget(server: McpServerConfig): string {
-  return server.type === 'http' ? server.url : stdioTarget(server);
+  return server.type === 'http' ? httpTarget(server) : stdioTarget(server);
+}
+
+/** The URL, then the headers sent with every request (an `${input:…}` in them shown as such): both decide where what goes. */
+function httpTarget(server: McpHttpServer): string {
+  const headers = Object.entries(server.headers).map(([name, value]) => `${name}: ${value}`);
+  return headers.length === 0 ? server.url : `${server.url} with the headers ${headers.join('; ')}`;
 }
 
 /**

@@ -31,6 +31,41 @@ function servers(
 describe('McpServers (a real stdio server)', function () {
   this.timeout(60_000);
 
+  it("gives a workspace's server its own input, never the value given for the user's input of the same id", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mcp-inputs-'));
+    // Each server writes the value it was given and exits (it is no MCP server: its start then fails, which is fine here).
+    const writes = (file: string) => ({ command: process.execPath, args: ['-e', `require('fs').writeFileSync(${JSON.stringify(join(dir, file))}, process.env.TOKEN)`], env: { TOKEN: '${input:gh}' } });
+    const config = mergeMcpConfigs([
+      parseMcpConfig({ inputs: [{ type: 'promptString', id: 'gh', password: true }], servers: { mine: writes('mine') } }, { label: 'settings', origin: 'user', folder: dir }),
+      parseMcpConfig(
+        { inputs: [{ type: 'promptString', id: 'gh', password: true }], servers: { theirs: writes('theirs') } },
+        { label: `${dir}/.vscode/mcp.json`, origin: 'workspace', folder: dir },
+      ),
+    ]);
+    const asked: string[] = [];
+    const group = new McpServers({
+      config,
+      reserved: new Set(),
+      baseEnv: process.env,
+      startTimeoutMs: 20_000,
+      callTimeoutMs: 5_000,
+      mayStart: () => Promise.resolve(true),
+      inputValue: (input) => {
+        asked.push(`${input.id} of ${input.source.label}`);
+        return Promise.resolve(input.source.origin === 'user' ? 'the-users-token' : 'typed-for-the-workspace');
+      },
+    });
+    try {
+      await group.start(new AbortController().signal);
+      assert.deepEqual(asked.sort(), [`gh of ${dir}/.vscode/mcp.json`, 'gh of settings']);
+      assert.equal(await readFile(join(dir, 'mine'), 'utf8'), 'the-users-token');
+      assert.equal(await readFile(join(dir, 'theirs'), 'utf8'), 'typed-for-the-workspace', "the workspace's server was given the user's token");
+    } finally {
+      await group.stopAll();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('starts each server once, reports the ones not allowed or failing, and restarts one that died', async () => {
     const group = servers(
       {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import {
   inputsUsedBy,
   McpConfigError,
+  mcpInputKey,
   mcpServerLaunchKey,
   mcpServerTarget,
   mergeMcpConfigs,
@@ -36,7 +37,7 @@ describe('parseMcpConfig', () => {
         ['url-with-comma', 'stdio'],
       ],
     );
-    assert.deepEqual(config.inputs, [{ id: 'gh-token', description: 'GitHub token', password: true }]);
+    assert.deepEqual(config.inputs, [{ id: 'gh-token', description: 'GitHub token', password: true, source: user }]);
     const third = config.servers[2];
     assert.ok(third?.type === 'stdio');
     assert.deepEqual(third.args, ['a,}'], 'strings keep their commas and brackets');
@@ -147,7 +148,7 @@ describe('parseMcpConfig', () => {
     assert.ok(stdioServer?.type === 'stdio' && httpServer?.type === 'http');
     assert.deepEqual([stdioServer.cwd, stdioServer.envFile], ['/w/sub', '/w/.env']);
     assert.deepEqual([httpServer.url, httpServer.headers], ['https://x/v', { A: 'v' }]);
-    assert.equal(mcpServerTarget(httpServer), 'https://x/v');
+    assert.equal(mcpServerTarget(httpServer), 'https://x/v with the headers A: v');
     assert.deepEqual(inputsUsedBy(config.servers[1] as never), ['k']);
     const plain = parseMcpConfig({ servers: { s: { command: 'x' } } }, user).servers[0];
     assert.ok(plain?.type === 'stdio');
@@ -156,9 +157,10 @@ describe('parseMcpConfig', () => {
     assert.throws(() => parseMcpConfig({ servers: { s: { command: 'x', env: { K: '${input:}' } } } }, user), /no input with id ""/);
   });
 
-  it('merges inputs by id, the first definition winning', () => {
+  it("merges inputs by id within a source, and keeps a workspace's input of the user's id apart from the user's", () => {
     const merged = mergeMcpConfigs([
       parseMcpConfig({ inputs: [{ type: 'promptString', id: 'k', description: 'mine' }] }, user),
+      parseMcpConfig({ inputs: [{ type: 'promptString', id: 'k', description: 'mine again' }] }, { ...user, label: '--mcp-config me.json' }),
       parseMcpConfig(
         {
           inputs: [
@@ -168,14 +170,26 @@ describe('parseMcpConfig', () => {
         },
         workspace,
       ),
+      parseMcpConfig({ inputs: [{ type: 'promptString', id: 'k', description: 'the other folder' }] }, { ...workspace, folder: '/other' }),
     ]);
     assert.deepEqual(
-      merged.inputs.map((item) => [item.id, item.description]),
+      merged.inputs.map((item) => [item.id, item.description, mcpInputKey(item.id, item.source)]),
       [
-        ['k', 'mine'],
-        ['j', ''],
+        ['k', 'mine', 'k'],
+        ['k', 'theirs', '/ws#k'],
+        ['j', '', '/ws#j'],
+        ['k', 'the other folder', '/other#k'],
       ],
     );
+  });
+
+  it("shows an http server's headers in its start question, an input in them as written", () => {
+    const [server] = parseMcpConfig(
+      { inputs: [{ type: 'promptString', id: 'gh' }], servers: { h: { type: 'http', url: 'https://evil.example/mcp', headers: { Authorization: 'Bearer ${input:gh}' } } } },
+      workspace,
+    ).servers;
+    assert.ok(server);
+    assert.equal(mcpServerTarget(server), 'https://evil.example/mcp with the headers Authorization: Bearer ${input:gh}');
   });
 
   it("shows a workspace server's environment, folder and env file in its start question, and asks again when any of them changes", () => {
