@@ -38,7 +38,9 @@ export function renderSummary(summary: RunSummaryView, send: (message: WebviewTo
           <ul class="changed-files">
             ${summary.changedFiles.map((path) => html`<li><button class="link" aria-label=${`Show the changes to ${path}: before the run and now`} @click=${() => send({ type: 'openFile', path })}>${path}</button></li>`)}
           </ul>`
-      : html`<p class="muted">No file was changed through the file tools (commands may change files too; Undo run cannot restore those).</p>`}
+      : summary.undoMessage
+        ? nothing // the files it changed are undone: the undo message below says so
+        : html`<p class="muted">No file was changed through the file tools (commands may change files too; Undo run cannot restore those).</p>`}
     ${summary.undoMessage ? html`<p role="status">${summary.undoMessage}</p>` : nothing}
     ${summary.canUndo ? html`<vscode-button secondary data-action="undo" aria-label="Undo run: restore every file this run changed" @click=${() => send({ type: 'undoRun' })}>Undo run</vscode-button>` : nothing}
     <vscode-button secondary data-action="export-markdown" aria-label="Export as Markdown: open the plan and what the run did as a checklist" @click=${() => send({ type: 'exportMarkdown' })}>Export as Markdown</vscode-button>

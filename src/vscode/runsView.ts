@@ -9,6 +9,7 @@ import type { PlanTreeProvider } from './planTreeProvider';
 import type { RunController } from './runController';
 import { errorMessage } from '../shared/errorMessage';
 import { capText } from '../core/text/capText';
+import { stepProgress } from '../shared/stepProgress';
 import { visibleControls } from '../core/text/visibleDirection';
 import { listOtherWindowRuns, readOtherWindowRuns, type OtherWindowRun } from './otherWindowRuns';
 
@@ -32,9 +33,10 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
     private readonly storageDir: string | undefined,
     private readonly log: vscode.LogOutputChannel,
   ) {
-    // A new run, or a run changing status, changes the list; step progress does not.
+    // A new run, a run changing status or finishing a step changes its row; a step's own progress does not.
     this.subscription = runs.onDidChangeState((state) => {
-      const key = state ? `${state.runId}:${state.status}` : undefined;
+      const done = state && stepProgress(Object.values(state.steps), state.plan?.steps.length ?? 0).completed;
+      const key = state ? `${state.runId}:${state.status}:${done}` : undefined;
       if (key !== this.shown) {
         this.shown = key;
         this.refresh();

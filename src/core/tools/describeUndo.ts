@@ -12,9 +12,17 @@ export function describeUndo(report: UndoReport): string {
   const folders = report.removed.length - files;
   const removedParts = [...(files > 0 ? [plural(files, 'file')] : []), ...(folders > 0 ? [plural(folders, 'folder')] : [])];
   const removed = removedParts.length > 0 ? `removed ${removedParts.join(' and ')} the run created` : '';
-  const restored = restoredCount > 0 || removed === '' ? `restored ${plural(restoredCount, 'file')}` : '';
+  const restored = restoredCount > 0 ? `restored ${plural(restoredCount, 'file')}` : '';
   const done = [restored, removed].filter((part) => part !== '').join(' and ');
   const refused = report.refused.map((entry) => `${entry.path} (${entry.reason})`);
+  if (done === '') {
+    // Undo of a run already undone (a notification's button pressed late): say so, not "restored 0 files".
+    const unchanged = new Set(report.unchanged).size;
+    if (refused.length > 0) return `Undo changed nothing; left alone: ${refused.join('; ')}.`;
+    return unchanged > 0
+      ? `Nothing to undo: ${plural(unchanged, 'file')} the run changed ${unchanged === 1 ? 'is' : 'are'} already as before it.`
+      : 'Nothing to undo: the run changed no file through the file tools.';
+  }
   return refused.length > 0 ? `Undo ${done}; left alone: ${refused.join('; ')}.` : `Undo ${done}.`;
 }
 

@@ -1,5 +1,6 @@
 import type { RunState } from '../engine/runEvents';
 import { describeStepProgress, stepProgress } from '../../shared/stepProgress';
+import { oneLine } from '../text/oneLine';
 import { runStatusLabels } from '../../shared/runStatusLabels';
 import { spokenRow, type PlanTreeNode } from './planTreeModel';
 import { stepStatusView, type StatusLook } from './stepStatusView';
@@ -28,7 +29,8 @@ export function runListModel(runs: readonly { state: RunState; updatedAt: number
     const status = interrupted ? 'interrupted' : state.status;
     const view = runIcons[status];
     const waitingOn = steps.filter((step) => step.pending).map((step) => `${step.id}: ${step.pending!.prompt}`);
-    const label = state.plan?.objective ?? state.runId;
+    // one line: a request of several lines would otherwise show its breaks in the row
+    const label = oneLine(state.plan?.objective ?? state.runId, 200);
     const progress = stepProgress(steps, state.plan?.steps.length ?? steps.length);
     const description = `${runStatusLabels[status]} · ${progress.completed}/${progress.total} · ${formatTime(updatedAt)}`;
     return {
@@ -42,8 +44,8 @@ export function runListModel(runs: readonly { state: RunState; updatedAt: number
         waitingOn.length > 0 ? `waiting for you on ${waitingOn.length} step${waitingOn.length === 1 ? '' : 's'}` : undefined,
       ),
       tooltip: [
-        `Run ${state.runId}`,
-        `Status: ${runStatusLabels[status]}`,
+        oneLine(state.plan?.objective ?? state.runId, 1_000),
+        `Status: ${runStatusLabels[status]} (run ${state.runId})`,
         state.reason ? `Reason: ${state.reason}` : undefined,
         ...waitingOn.map((line) => `Waiting: ${line}`),
       ]

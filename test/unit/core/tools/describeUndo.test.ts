@@ -4,7 +4,14 @@ import { describeUndo } from '../../../../src/core/tools/describeUndo';
 describe('describeUndo', () => {
   it('counts restored files with the right plural', () => {
     assert.equal(describeUndo({ runId: 'r', restored: ['a.txt'], removed: [], unchanged: [], refused: [], overwritable: [] }), 'Undo restored 1 file.');
-    assert.equal(describeUndo({ runId: 'r', restored: [], removed: [], unchanged: ['b'], refused: [], overwritable: [] }), 'Undo restored 0 files.');
+    // a run already undone (a notification's Undo pressed after the panel's) is not "restored 0 files"
+    assert.equal(describeUndo({ runId: 'r', restored: [], removed: [], unchanged: ['b'], refused: [], overwritable: [] }), 'Nothing to undo: 1 file the run changed is already as before it.');
+    assert.equal(describeUndo({ runId: 'r', restored: [], removed: [], unchanged: ['b', 'c', 'b'], refused: [], overwritable: [] }), 'Nothing to undo: 2 files the run changed are already as before it.');
+    assert.equal(describeUndo({ runId: 'r', restored: [], removed: [], unchanged: [], refused: [], overwritable: [] }), 'Nothing to undo: the run changed no file through the file tools.');
+    assert.equal(
+      describeUndo({ runId: 'r', restored: [], removed: [], unchanged: [], refused: [{ path: 'c.txt', reason: 'changed since the run' }], overwritable: [] }),
+      'Undo changed nothing; left alone: c.txt (changed since the run).',
+    );
     assert.equal(
       describeUndo({ runId: 'r', restored: ['a.txt', 'a.txt'], removed: [], unchanged: [], refused: [], overwritable: [] }),
       'Undo restored 1 file.',

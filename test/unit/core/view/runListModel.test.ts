@@ -51,11 +51,25 @@ describe('runListModel', () => {
       label: 'r5',
       description: 'running · 1/3 · t7',
       accessibilityLabel: 'r5, running, 1/3, t7, 1 of 3 steps completed, waiting for you on 2 steps',
-      tooltip: 'Run r5\nStatus: running\nWaiting: a: approve a\nWaiting: b: approve b',
+      tooltip: 'r5\nStatus: running (run r5)\nWaiting: a: approve a\nWaiting: b: approve b',
       icon: 'sync~spin',
       color: 'charts.yellow',
       contextValue: 'run.running',
       children: [],
     });
+  });
+
+  it("names a run by its request on one line, bounded, and its tooltip by the request before the run's id", () => {
+    const objective = `Create CONTRIBUTING.md\n- Add a link from the README\n- Run \`npm test\`${' and more'.repeat(200)}`;
+    const state: RunState = {
+      runId: 'r6', status: 'completed', plan: { id: 'p', version: 1, objective, createdAt: '', agents: {}, steps: [] },
+      steps: {}, results: {}, supplied: {}, lastSeq: 1, warnings: [], resumeCount: 0,
+    };
+    const [node] = runListModel([{ state, updatedAt: 1, active: false }], String);
+    assert.ok(node);
+    assert.ok(node.label.startsWith('Create CONTRIBUTING.md - Add a link from the README - Run `npm test` and more'), node.label);
+    assert.ok(!node.label.includes('\n') && node.label.length <= 200 && node.label.endsWith('…'), node.label);
+    assert.match(node.tooltip, /^Create CONTRIBUTING\.md - Add a link/);
+    assert.match(node.tooltip, /\nStatus: completed \(run r6\)$/);
   });
 });
