@@ -1,7 +1,10 @@
+import { programName } from '../core/tools/commandAllowRules';
+
 // Names that mark a variable as a credential: API keys, tokens, passwords, cloud and CI
-// secrets, anything called `…_KEY`/`…_KEYS`/`…_KEY_ID` or `…_DSN` (DSNs carry credentials).
+// secrets, anything called `…_KEY`/`…_KEYS`/`…_KEY_ID` or `…_DSN` (DSNs carry credentials),
+// and the CLI's MCP inputs (`TASK_PLANNER_MCP_INPUT_<ID>`: passwords, whatever they look like).
 const secretName =
-  /(api[_-]?key|token|secret|passw(or)?d|passphrase|credential|private[_-]?key|auth|session|cookie|signature|(^|_)keys?(_id)?$|(^|_)dsn$|^aws_|^azure_|^gcp_|^google_application|^openai|^anthropic|^github_|^gh_|^gitlab_|^hf_|^huggingface)/i;
+  /(api[_-]?key|token|secret|passw(or)?d|passphrase|credential|private[_-]?key|auth|session|cookie|signature|(^|_)keys?(_id)?$|(^|_)dsn$|^aws_|^azure_|^gcp_|^google_application|^openai|^anthropic|^github_|^gh_|^gitlab_|^hf_|^huggingface|^task_planner_mcp_input_)/i;
 
 // Key formats of well-known services, found anywhere in a value (a header, a command line…).
 const knownKey =
@@ -25,8 +28,8 @@ const opaqueToken = /^[A-Za-z0-9+/=_.-]{24,}$/;
  * the model's behalf: variables named like one (`*_TOKEN`, `*_KEY`, `*_DSN`, `*PASSWORD*`,
  * cloud and CI prefixes…), and values holding one whatever the name: URLs with a password
  * or a token in their user info or query, connection strings with a password, keys of
- * known services, and opaque high-entropy tokens. Everything else (PATH, HOME, locale,
- * plain URLs, …) is kept.
+ * known services, and opaque high-entropy tokens; and every `TASK_PLANNER_MCP_INPUT_*` (the
+ * CLI's MCP inputs). Everything else (PATH, HOME, locale, plain URLs, …) is kept.
  */
 export function withoutSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const kept: NodeJS.ProcessEnv = {};
@@ -35,6 +38,37 @@ export function withoutSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
     kept[name] = value;
   }
   return kept;
+}
+
+// What every git run is told, above any repository's configuration: a folder is a repository only through a `.git` (or
+// `--git-dir`), so files a step wrote (`HEAD`, `config`, `objects/`, `refs/`) make none; and no file system monitor, the
+// program a repository's `core.fsmonitor` names and `git status` would run.
+const gitSettings: readonly (readonly [key: string, value: string])[] = [
+  ['safe.bareRepository', 'explicit'],
+  ['core.fsmonitor', 'false'],
+];
+
+/**
+ * `env` for a command whose program is `program`: for git (by `programName`: `git`,
+ * `/usr/bin/git`, `git.exe`) a copy whose `GIT_CONFIG_COUNT`/`GIT_CONFIG_KEY_<n>`/
+ * `GIT_CONFIG_VALUE_<n>` also set `safe.bareRepository=explicit` and `core.fsmonitor=false`.
+ * Git reads these after every configuration file (system, global, the repository's own), so a
+ * repository in the workspace cannot undo them. The user's own entries are kept, ours come after
+ * them; a `GIT_CONFIG_COUNT` that is no number is left as it is (git then refuses to run).
+ * Any other program's `env` is returned as it is.
+ */
+export function withSafeGitConfig(program: string, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  if (programName(program) !== 'git') return env;
+  const given = env.GIT_CONFIG_COUNT?.trim() ?? '';
+  if (given !== '' && !/^\+?\d+$/.test(given)) return env;
+  const count = given === '' ? 0 : Number(given);
+  if (!Number.isSafeInteger(count)) return env;
+  const safe: NodeJS.ProcessEnv = { ...env, GIT_CONFIG_COUNT: String(count + gitSettings.length) };
+  gitSettings.forEach(([key, value], index) => {
+    safe[`GIT_CONFIG_KEY_${count + index}`] = key;
+    safe[`GIT_CONFIG_VALUE_${count + index}`] = value;
+  });
+  return safe;
 }
 
 /** Whether `value` carries a credential whatever its variable is called. */

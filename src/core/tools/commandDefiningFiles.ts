@@ -12,7 +12,10 @@ export interface DefiningFiles {
   here?: readonly string[];
   /** In the working folder or any folder above it, up to the workspace folder (npm looks upward for `package.json`). */
   up?: readonly string[];
-  /** In any folder of the workspace (git reads every `.gitattributes`, pytest every `conftest.py`). */
+  /**
+   * In any folder of the workspace (git reads every `.gitattributes`, pytest every `conftest.py`); a name ending in `/` stands for every
+   * file under a folder of that name, wherever it is.
+   */
   anywhere?: readonly string[];
 }
 
@@ -22,13 +25,21 @@ const bun: DefiningFiles = { up: ['package.json', 'bunfig.toml'] };
 const gradle: DefiningFiles = {
   up: ['build.gradle', 'build.gradle.kts', 'settings.gradle', 'settings.gradle.kts', 'gradle.properties', 'gradle/wrapper/gradle-wrapper.properties'],
 };
+// What git reads as a repository's configuration: everything under a `.git` folder (or where a `.git` file points), `.gitmodules`,
+// and the files that make any folder a repository git finds by itself (`HEAD`, `config`, `commondir` beside `objects/` and `refs/`),
+// whose `config` can name a program git runs (`core.fsmonitor`, filters, hooks).
+const git: DefiningFiles = {
+  up: ['.gitconfig', '.husky/'],
+  anywhere: ['.gitattributes', '.gitmodules', '.git', '.git/', 'HEAD', 'config', 'config.worktree', 'commondir'],
+};
 const maven: DefiningFiles = { up: ['pom.xml', '.mvn/maven.config', '.mvn/jvm.config', '.mvn/extensions.xml', '.mvn/wrapper/maven-wrapper.properties'] };
 
 /**
  * The files that define what a known program does, by program name as `programName` gives
  * it (lower case, last path part, no version suffix): a package manager's `package.json`
  * (its scripts) and configuration, make's Makefile, git's attributes (filters, diff
- * drivers) and hooks, a test runner's or compiler's configuration. Only files that change
+ * drivers), hooks and repository configuration (any `.git` folder, and a folder's `HEAD` or
+ * `config` that would make it a repository), a test runner's or compiler's configuration. Only files that change
  * which code runs or how; the project's own sources are what the command is for.
  */
 export const commandDefiningFiles: Readonly<Record<string, DefiningFiles>> = {
@@ -40,7 +51,7 @@ export const commandDefiningFiles: Readonly<Record<string, DefiningFiles>> = {
   bun,
   bunx: bun,
   make: { here: ['Makefile', 'makefile', 'GNUmakefile'] },
-  git: { up: ['.gitconfig', '.husky/'], anywhere: ['.gitattributes'] },
+  git,
   pytest: { up: ['pytest.ini', '.pytest.ini', 'pyproject.toml', 'setup.cfg', 'tox.ini'], anywhere: ['conftest.py'] },
   tox: { up: ['tox.ini', 'pyproject.toml', 'setup.cfg'] },
   cargo: { up: ['.cargo/config.toml', '.cargo/config', 'rust-toolchain', 'rust-toolchain.toml'], anywhere: ['Cargo.toml', 'build.rs'] },
@@ -114,7 +125,9 @@ export async function changedDefiningFiles(
       (form) =>
         wanted.has(form) ||
         within.some((folder) => form.startsWith(folder)) ||
-        anywhere.some((name) => form === name || form.endsWith(`/${name}`) || (name.endsWith('/') && form.includes(`/${name}`))),
+        anywhere.some(
+          (name) => form === name || form.endsWith(`/${name}`) || (name.endsWith('/') && (form.startsWith(name) || form.includes(`/${name}`))),
+        ),
     );
     if (defines) found.push(change);
   }

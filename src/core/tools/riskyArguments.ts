@@ -33,20 +33,23 @@ const everyProgram: ProgramRisks = {
   why: writes,
 };
 
-// Options of test runners and of the scripts a package manager runs (what follows `npm test --` reaches the test runner).
+// Options of test runners and of the scripts a package manager runs (what follows `npm test --` reaches the test runner, `npm run lint --` a
+// linter): mocha's `-n` passes a Node option (`require=…`), `-R`/`-O` pick a reporter and its output file; a linter's or formatter's `--fix`/`--write`
+// changes files.
 const testRunners: ProgramRisks = {
   long: [
-    'setup-files-after-env', 'global-setup', 'global-teardown', 'test-runner', 'runner', 'transform', 'reporters', 'ui', 'resolver',
+    'setup-files-after-env', 'global-setup', 'global-teardown', 'test-runner', 'runner', 'transform', 'reporters', 'reporter-option*', 'ui', 'resolver',
     'test-environment', 'environment', 'update-snapshot', 'coverage-directory', 'snapshot-resolver', 'watch-plugins', 'file', 'root-dir', 'dir',
+    'test-results-processor', 'test-sequencer', 'preset', 'filter', 'cache-directory', 'module-name-mapper', 'package', 'fix', 'write',
   ],
-  short: 'cru',
+  short: 'cnORru',
   why: 'loads code, reads configuration or writes files',
 };
 
 const packageManagers: ProgramRisks = {
   long: [
     'prefix', 'script-shell', 'call', 'userconfig', 'globalconfig', 'workspaces', 'location', 'cwd', 'filter', 'recursive', 'registry',
-    'node-gyp', 'use-yarnrc', 'modules-folder', 'cache-folder', 'global-folder', 'include-workspace-root',
+    'node-gyp', 'use-yarnrc', 'modules-folder', 'cache-folder', 'global-folder', 'include-workspace-root', 'logs-dir', 'ws',
   ],
   short: 'cCFgrw',
   why: 'runs another package\'s script, another program or reads other configuration',
@@ -97,26 +100,35 @@ const programs: Readonly<Record<string, ProgramRisks>> = {
   rg: { long: ['pre-glob'], short: '', why: 'runs another program on each file' },
   grep: { long: ['pre-glob'], short: '', why: 'runs another program on each file' },
   make: {
-    long: ['file', 'makefile', 'directory', 'eval', 'include-dir'],
-    short: 'CEfI',
+    long: ['file', 'makefile', 'directory', 'eval', 'include-dir', 'touch'],
+    short: 'CEfIt',
     assignments: true,
     why: 'reads another makefile or changes the commands it runs',
   },
-  cargo: { long: ['manifest-path', 'target-dir', 'out-dir', 'artifact-dir'], short: 'Z', why: 'builds another package or writes files elsewhere' },
+  // `--logfile` is the test harness's, after `--`.
+  cargo: {
+    long: ['manifest-path', 'target-dir', 'out-dir', 'artifact-dir', 'lockfile-path', 'logfile'],
+    short: 'Z',
+    why: 'builds another package or writes files elsewhere',
+  },
+  // The test binary's own options are also given as `-test.<name>` (compared without that prefix); `-ldflags` can name the linker run (`-extld`).
   go: {
     long: ['c', 'toolexec', 'vettool', 'modfile', 'overlay', 'coverprofile', 'cpuprofile', 'memprofile', 'blockprofile', 'mutexprofile', 'trace', 'outputdir',
-      'pkgdir'],
+      'pkgdir', 'ldflags', 'gocoverdir', 'testlogfile', 'fuzzcachedir'],
     short: '',
     singleDash: true,
     why: 'writes files or runs another program',
   },
   pytest: {
-    long: ['override-ini', 'rootdir', 'confcutdir', 'basetemp', 'junit-xml', 'debug', 'pastebin', 'result-log', 'log-file', 'cov-report'],
+    long: [
+      'override-ini', 'rootdir', 'confcutdir', 'basetemp', 'junit-xml', 'debug', 'pastebin', 'result-log', 'log-file', 'cov-report', 'pdbcls', 'html',
+      'report-log', 'json-report-file',
+    ],
     short: 'cop',
     why: 'loads a plugin, reads other configuration or writes files',
   },
   eslint: { long: ['fix', 'rulesdir', 'resolve-plugins-relative-to', 'cache-location', 'format'], short: 'cf', why: 'changes files or loads code' },
-  prettier: { long: ['write', 'plugin-search-dir', 'ignore-path'], short: 'cw', why: 'changes files or loads code' },
+  prettier: { long: ['write', 'plugin-search-dir', 'ignore-path', 'cache-location'], short: 'cw', why: 'changes files or loads code' },
   tsc: {
     long: ['outdir', 'declaration-dir', 'ts-build-info-file', 'generate-trace', 'build', 'project', 'plugins'],
     short: 'bp',
@@ -200,8 +212,10 @@ function isRisky(argument: string, risks: ProgramRisks, singleDash: boolean): bo
   if (!singleDash && !argument.startsWith('--')) return [...argument.slice(1)].some((letter) => risks.short.includes(letter));
   const [name = ''] = argument.split('=');
   if (singleDash && [...risks.short].includes(name.slice(1))) return true;
-  // Dashes and underscores dropped, case folded: the tables are written in lower case with dashes.
-  const given = name.toLowerCase().replace(/[-_]/g, '');
+  // Dashes and underscores dropped, case folded: the tables are written in lower case with dashes. Go's test binary takes
+  // `-test.coverprofile` for `-coverprofile`.
+  const folded = name.toLowerCase().replace(/[-_]/g, '');
+  const given = singleDash && folded.startsWith('test.') ? folded.slice('test.'.length) : folded;
   return risks.long.some((option) => {
     const named = option.replace(/-/g, '');
     if (named.endsWith('*')) return given.startsWith(named.slice(0, -1)) || named.startsWith(given);

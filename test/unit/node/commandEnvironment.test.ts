@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { withoutSecrets } from '../../../src/node/commandEnvironment';
+import { withoutSecrets, withSafeGitConfig } from '../../../src/node/commandEnvironment';
 
 /** Variables a command needs and that hold nothing secret: they reach it unchanged. */
 const kept: [name: string, value: string][] = [
@@ -77,6 +77,10 @@ const removed: [name: string, value: string][] = [
   ['CURL_HEADER', 'Authorization: Bearer sk-ant-api03-abcdefghijklmnopqrstuv'],
   ['OPAQUE', 'q8Zr2LmX9vT4kP7wN1cY5bH3jD6fG0sA'],
   ['OPAQUE_B64', 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY'],
+  // The CLI's MCP inputs (attack: a command running `env` printed the password into its output and the journal).
+  ['TASK_PLANNER_MCP_INPUT_DB', 'correct-horse-battery'],
+  ['TASK_PLANNER_MCP_INPUT_X', 'x'],
+  ['task_planner_mcp_input_db', 'plain words'],
 ];
 
 /** One test per row: each kept variable reaches a command unchanged, each removed one not at all. */
@@ -143,5 +147,49 @@ describe('withoutSecrets: long values in linear time (ReDoS)', () => {
   it('keeps a URL-like value with a long run of colons and no user info (25 s at 50,000 before), and still removes a password URL', () => {
     const colons = `a://${':'.repeat(200_000)}/`;
     assert.deepEqual(withoutSecrets({ V: colons, W: 'redis://:pw@host' }), { V: colons });
+  });
+});
+
+const safeEntries = {
+  GIT_CONFIG_KEY_0: 'safe.bareRepository',
+  GIT_CONFIG_VALUE_0: 'explicit',
+  GIT_CONFIG_KEY_1: 'core.fsmonitor',
+  GIT_CONFIG_VALUE_1: 'false',
+};
+
+describe('withSafeGitConfig', () => {
+  it("tells git, through its environment configuration, to take no folder for a repository by itself and to run no file system monitor", () => {
+    for (const program of ['git', '/usr/bin/git', 'C:\\Program Files\\Git\\cmd\\git.exe', 'GIT']) {
+      assert.deepEqual(withSafeGitConfig(program, { PATH: '/bin' }), { PATH: '/bin', GIT_CONFIG_COUNT: '2', ...safeEntries }, program);
+    }
+  });
+
+  it("keeps the user's own GIT_CONFIG_COUNT entries and comes after them, so it wins over them too", () => {
+    const user = { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'core.fsmonitor', GIT_CONFIG_VALUE_0: 'true' };
+    assert.deepEqual(withSafeGitConfig('git', user), {
+      ...user,
+      GIT_CONFIG_COUNT: '3',
+      GIT_CONFIG_KEY_1: 'safe.bareRepository',
+      GIT_CONFIG_VALUE_1: 'explicit',
+      GIT_CONFIG_KEY_2: 'core.fsmonitor',
+      GIT_CONFIG_VALUE_2: 'false',
+    });
+    assert.equal(withSafeGitConfig('git', { GIT_CONFIG_COUNT: '' }).GIT_CONFIG_COUNT, '2', 'an empty count is none, as git reads it');
+    assert.equal(withSafeGitConfig('git', { GIT_CONFIG_COUNT: ' 02 ' }).GIT_CONFIG_KEY_2, 'safe.bareRepository');
+  });
+
+  it('leaves a count that is no number as it is (git refuses to run with it), and does not change the given object', () => {
+    for (const count of ['many', '1k', '-1', '99999999999999999999']) {
+      const bogus = { GIT_CONFIG_COUNT: count };
+      assert.equal(withSafeGitConfig('git', bogus), bogus, count);
+    }
+    const given = { PATH: '/bin' };
+    withSafeGitConfig('git', given);
+    assert.deepEqual(given, { PATH: '/bin' });
+  });
+
+  it("leaves other programs' environment alone", () => {
+    const env = { PATH: '/bin' };
+    for (const program of ['npm', 'gitk', 'git-lfs', 'legit', '/opt/git/bin/make']) assert.equal(withSafeGitConfig(program, env), env, program);
   });
 });

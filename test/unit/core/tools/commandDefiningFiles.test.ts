@@ -141,7 +141,7 @@ const promised: Record<string, { here?: string[]; up?: string[]; anywhere?: stri
   bun: { up: ['package.json', 'bunfig.toml'] },
   bunx: { up: ['package.json', 'bunfig.toml'] },
   make: { here: ['Makefile', 'makefile', 'GNUmakefile'] },
-  git: { up: ['.gitconfig', '.husky/pre-commit'], anywhere: ['.gitattributes'] },
+  git: { up: ['.gitconfig', '.husky/pre-commit'], anywhere: ['.gitattributes', '.gitmodules', '.git', 'HEAD', 'config', 'config.worktree', 'commondir'] },
   pytest: { up: ['pytest.ini', '.pytest.ini', 'pyproject.toml', 'setup.cfg', 'tox.ini'], anywhere: ['conftest.py'] },
   tox: { up: ['tox.ini', 'pyproject.toml', 'setup.cfg'] },
   cargo: { up: ['.cargo/config.toml', '.cargo/config', 'rust-toolchain', 'rust-toolchain.toml'], anywhere: ['Cargo.toml', 'build.rs'] },
@@ -182,10 +182,23 @@ describe('changedDefiningFiles, per program', () => {
         assert.deepEqual(await found([program], changed, 'a/b'), [name, `a/${name}`, `a/b/c/${name}`, `x/y/${name}`], `${program} reads ${name} anywhere`);
         assert.deepEqual(await found([program], [`Q/${name.toUpperCase()}`]), [`Q/${name.toUpperCase()}`], `${program}: ${name} without case`);
       }
-      const others = everyFile.filter((name) => !own.has(name) && !(program === 'git' && name.startsWith('.husky/')));
+      // git reads a `config` in any folder (one with a HEAD is a repository), so cargo's `.cargo/config` too.
+      const others = everyFile.filter((name) => !own.has(name) && !(program === 'git' && (name.startsWith('.husky/') || name.endsWith('/config'))));
       assert.deepEqual(await found([program], others), [], `${program} asks for no other program's files`);
     });
   }
+
+  it('attack: git asks again for what a step wrote that git reads as a repository and its configuration', async () => {
+    // A step writes evil/HEAD and evil/config (with core.fsmonitor): git in evil/ takes the folder for a repository and runs that program.
+    assert.deepEqual(await found(['git', 'status'], ['evil/HEAD', 'evil/config', 'evil/readme.md'], 'evil'), ['evil/HEAD', 'evil/config']);
+    assert.deepEqual(await found(['git', 'status'], ['evil/config']), ['evil/config'], 'wherever the command runs');
+    assert.deepEqual(await found(['git', 'status'], ['lib/commondir', 'lib/config.worktree']), ['lib/commondir', 'lib/config.worktree']);
+    // Anything under a .git folder, at the top or deeper, a .git file pointing elsewhere, and .gitmodules.
+    const underGit = ['.git/config', '.GIT/hooks/pre-commit', 'vendor/lib/.git/config', 'vendor/lib/.git/info/attributes', 'sub/.git', '.gitmodules', 'sub/.gitmodules'];
+    assert.deepEqual(await found(['git', 'status'], [...underGit, 'x.git/f', 'a/.gitx/f', 'a/.git.bak', 'src/headers.c']), underGit);
+    assert.deepEqual(await found(['npx', 'git'], ['evil/config']), ['evil/config'], 'also when a runner starts git');
+    assert.deepEqual(await found(['npm', 'test'], ['evil/HEAD', 'evil/config', '.git/config']), [], 'other programs do not read them');
+  });
 
   it('a folder that stands for every file under it counts in the working folder and above, not below or beside, and without case', async () => {
     const changed = ['.husky/pre-commit', 'Pkg/.husky/_/h.sh', 'pkg/sub/.husky/x', 'other/.husky/x', '.huskyrc', 'pkg/.husky'];

@@ -97,6 +97,56 @@ describe('riskyArgument', () => {
     for (const [rule, argument, why] of cases) assert.match(risky(rule, argument) ?? '', why, `${rule} ${argument}`);
   });
 
+  it('attack: finds the options that let a test run, lint or build write outside the workspace or load other code', () => {
+    const cases: [rule: string, further: string[], why: RegExp][] = [
+      // npm writes its debug log where --logs-dir says; --ws is --workspaces.
+      ['npm test', ['--logs-dir=/tmp/x'], /another package's script/],
+      ['npm test', ['--logs', '/tmp/x'], /another package's script/],
+      ['npm test', ['--ws'], /another package's script/],
+      // What follows `--` reaches mocha: -n passes a Node option, -R/-O a reporter and its output file.
+      ['npm test', ['--', '-n', 'require=./evil.js'], /loads code/],
+      ['npx mocha', ['-n', 'import=./evil.mjs'], /loads code/],
+      ['npx mocha', ['-R', 'xunit'], /loads code/],
+      ['npx mocha', ['-O', 'output=/tmp/x.xml'], /loads code/],
+      ['npx mocha', ['--reporter-options', 'output=/tmp/x.xml'], /loads code/],
+      ['npx mocha', ['--package=/tmp/package.json'], /loads code/],
+      ['npx jest', ['--testResultsProcessor=/tmp/evil.js'], /loads code/],
+      ['npx jest', ['--testSequencer=/tmp/evil.js'], /loads code/],
+      ['npx jest', ['--preset=/tmp/evil'], /loads code/],
+      ['npx jest', ['--filter=/tmp/evil.js'], /loads code/],
+      ['npx jest', ['--cacheDirectory=/tmp/x'], /loads code/],
+      ['npx jest', ['--moduleNameMapper={}'], /loads code/],
+      // A linter's or formatter's fix flag, given through a package script.
+      ['npm run lint', ['--', '--fix'], /loads code/],
+      ['npm run format', ['--', '--write'], /loads code/],
+      ['npx vitest', ['--fix'], /loads code/],
+      // Go's test binary options also go by -test.<name>.
+      ['go test', ['-test.coverprofile=/tmp/x'], /writes files/],
+      ['go test', ['-test.outputdir', '/tmp'], /writes files/],
+      ['go test', ['-args', '-test.cpuprofile=/tmp/x'], /writes files/],
+      ['go test', ['--test.trace=/tmp/x'], /writes files/],
+      ['go test', ['-ldflags=-extld=/tmp/evil'], /runs another program/],
+      ['go test', ['-test.gocoverdir=/tmp'], /writes files/],
+      ['go test', ['-test.testlogfile=/tmp/x'], /writes files/],
+      ['cargo test', ['--', '--logfile', '/tmp/x'], /writes files elsewhere/],
+      ['cargo test', ['--lockfile-path', '/tmp/x'], /writes files elsewhere/],
+      ['python -m pytest', ['--pdbcls=evil:X', '--pdb'], /loads a plugin/],
+      ['python -m pytest', ['--html=/tmp/x.html'], /loads a plugin/],
+      ['python -m pytest', ['--report-log=/tmp/x'], /loads a plugin/],
+      ['npx prettier', ['--check', '--cache-location=/tmp/x'], /changes files/],
+      ['make test', ['-t'], /another makefile/],
+      ['make test', ['-kt'], /another makefile/],
+      ['make test', ['--touch'], /another makefile/],
+    ];
+    for (const [rule, further, why] of cases) assert.match(riskyArgument(rule.split(' '), further, name)?.why ?? '', why, `${rule} ${further.join(' ')}`);
+    for (const [rule, argument] of [
+      ['go test', '-test.v'], ['go test', '-test.run=TestX'], ['go test', '-test.count=1'], ['npm test', '--loglevel=silent'], ['npx eslint', '--fix-dry-run'],
+      ['npm test', '--'], ['make test', '-j4'],
+    ]) {
+      assert.equal(risky(rule ?? '', argument ?? ''), undefined, `${rule} ${argument}`);
+    }
+  });
+
   it('finds the options of an interpreter that run other code', () => {
     for (const argument of ['--print', '--command', '--include', '--allow-fs-write', '-c', '-e', '-I', '-m', '-p', '-r', '-x']) {
       assert.equal(risky('node build.js', argument), 'runs other code', argument);
