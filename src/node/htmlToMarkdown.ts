@@ -37,12 +37,14 @@ export interface PageMarkdown {
  * article in is converted whole (its body). A page that leaves `<html>`, `<head>` or
  * `<body>` out (as HTML5 allows) is read as if they were there, so a page with visible text
  * gives Markdown holding it. Scripts, styles and forms are dropped. Relative links stay as
- * written. A page nested deeper or with more elements than `htmlShapeLimits`
- * allow (or more stray "<"), or one the libraries fail on, is given as its text without tags.
+ * written. A page past `htmlShapeLimits` (nested deeper, more elements, more "&", "<", ">"
+ * or no-break spaces in its text, or more text times depth), or one the libraries fail on,
+ * is given as its text without tags. Time is linear in the length of `html`: the shape
+ * check is, and it bounds the work the libraries are given.
  */
 export function htmlToMarkdown(html: string): PageMarkdown {
-  // Readability and Turndown walk the tree recursively and slow down steeply with depth: a page nested deeper, or
-  // with more elements, than real articles are is given as its text, so a hostile page cannot stall the editor.
+  // Readability and Turndown walk the tree recursively and slow down steeply with depth, nodes and text read per
+  // level: a page past what real articles need is given as its text, so a hostile page cannot stall the editor.
   if (!withinShape(html)) return plainText(html);
   try {
     return articleMarkdown(html);
@@ -86,20 +88,38 @@ function wholeDocument(html: string): string {
   return `<!DOCTYPE html><html><head>${head.join('')}</head><body>${body.join('')}</body></html>`;
 }
 
-/** The deepest nesting and the most elements `htmlToMarkdown` converts as a page. */
-export const htmlShapeLimits = { maxDepth: 256, maxElements: 20_000 } as const;
+/**
+ * The most `htmlToMarkdown` converts as a page: `maxDepth` nested elements, `maxElements`
+ * elements (and twice as many "<"), `maxEntities` characters `&`, `<`, `>` and U+00A0
+ * outside tags (each may cost the parser two nodes: linkedom writes them back as entities
+ * and gives each entity a text node of its own), and `maxTextDepth` for the sum over the
+ * characters outside tags of the number of elements each is nested in (characters ×
+ * levels: the libraries read an element's text once for each element around it).
+ */
+export const htmlShapeLimits = { maxDepth: 256, maxElements: 20_000, maxEntities: 40_000, maxTextDepth: 16_000_000 } as const;
 
 const voidElements = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
 
-/** Whether `html` stays within `htmlShapeLimits`, judged by one pass over its tags. */
+/** Whether `html` stays within `htmlShapeLimits`, judged by two passes over it (time linear in its length). */
 function withinShape(html: string): boolean {
   // Stray "<" cost the parser as much as tags do.
   let brackets = 0;
   for (let at = html.indexOf('<'); at >= 0; at = html.indexOf('<', at + 1)) if (++brackets > 2 * htmlShapeLimits.maxElements) return false;
   let depth = 0;
   let elements = 0;
+  let entities = 0;
+  let textDepth = 0;
+  let textFrom = 0;
+  // Text runs from the end of one tag to the start of the next, and from the last tag to the end.
+  const withinText = (textTo: number): boolean => {
+    textDepth += depth * (textTo - textFrom);
+    entities += entityCharacters(html, textFrom, textTo);
+    return textDepth <= htmlShapeLimits.maxTextDepth && entities <= htmlShapeLimits.maxEntities;
+  };
   for (const match of html.matchAll(/<(\/?)([a-zA-Z][a-zA-Z0-9-]{0,30})[^<>]*?(\/?)>/g)) {
-    const [, closing, name = '', selfClosing] = match;
+    const [tag, closing, name = '', selfClosing] = match;
+    if (!withinText(match.index)) return false;
+    textFrom = match.index + tag.length;
     if (closing) {
       depth = Math.max(0, depth - 1);
       continue;
@@ -108,7 +128,17 @@ function withinShape(html: string): boolean {
     if (!selfClosing && !voidElements.has(name.toLowerCase())) depth++;
     if (depth > htmlShapeLimits.maxDepth || elements > htmlShapeLimits.maxElements) return false;
   }
-  return true;
+  return withinText(html.length);
+}
+
+/** How many of `html`'s characters from `from` to `to` (exclusive) are "&", "<", ">" or U+00A0. */
+function entityCharacters(html: string, from: number, to: number): number {
+  let count = 0;
+  for (let at = from; at < to; at++) {
+    const code = html.charCodeAt(at);
+    if (code === 0x26 || code === 0x3c || code === 0x3e || code === 0xa0) count++;
+  }
+  return count;
 }
 
 function plainText(html: string): PageMarkdown {

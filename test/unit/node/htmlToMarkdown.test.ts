@@ -51,4 +51,25 @@ describe('htmlToMarkdown', () => {
       'a\n'.repeat(htmlShapeLimits.maxElements + 1).trim(),
     );
   });
+
+  it('gives a page with more "&", "<", ">" or no-break spaces in its text than the limit as its text, without handing it to the libraries', () => {
+    // Each such character became a DOM node of its own: 2 MB of "&#" held the event loop for a minute, then overflowed the stack.
+    for (const unit of ['&#', 'x&amp;', 'x>', 'x\u00a0', 'x&lt;']) {
+      const html = `<title>T</title><h2>Head</h2><p>${unit.repeat(htmlShapeLimits.maxEntities + 1)}</p>`;
+      const page = htmlToMarkdown(html);
+      assert.equal(page.title, undefined, `${JSON.stringify(unit)} went to Readability`);
+      assert.ok(page.markdown.startsWith('T Head '), JSON.stringify(unit));
+    }
+    assert.equal(htmlToMarkdown(`<title>T</title><h2>Head</h2><p>${'x&amp;'.repeat(1000)}</p>`).markdown, `## Head\n\n${'x&'.repeat(1000)}`);
+  });
+
+  it('gives a page with more text times depth than the limit as its text, so the libraries never read a long text once per level', () => {
+    const depth = 200;
+    const words = 'word '.repeat(Math.ceil(htmlShapeLimits.maxTextDepth / depth / 5) + 1);
+    const page = htmlToMarkdown(`<title>T</title>${'<div>'.repeat(depth)}<h2>Head</h2>${words}${'</div>'.repeat(depth)}`);
+    assert.equal(page.title, undefined, 'went to Readability');
+    assert.equal(page.markdown, `T Head ${words.trim()}`);
+    const shallow = htmlToMarkdown(`<title>T</title><div><h2>Head</h2>${'word '.repeat(1000)}</div>`);
+    assert.equal(shallow.title, 'T');
+  });
 });

@@ -51,7 +51,7 @@ describe('addressKind', () => {
   });
 
   it('judges IPv6 ranges, an IPv4-mapped address as its IPv4 address', () => {
-    assert.equal(addressKind('2001:db8::1'), 'public');
+    assert.equal(addressKind('2606:4700:4700::1111'), 'public');
     assert.equal(addressKind('::1'), 'local');
     assert.equal(addressKind('::'), 'refused');
     assert.equal(addressKind('fc00::1'), 'local');
@@ -81,5 +81,44 @@ describe('addressKind', () => {
     assert.equal(addressKind('2002:808:808::1'), 'public');
     assert.equal(checkFetchUrl('http://[64:ff9b::7f00:1]:8080/').kind, 'local');
     assert.throws(() => checkFetchUrl('http://[::ffff:169.254.169.254]/'), /does not read from \[::ffff:a9fe:a9fe\]: link-local/);
+  });
+
+  it('treats the special-purpose ranges of the IANA registries that are not globally reachable as local (asked about), not public', () => {
+    for (const address of [
+      '198.18.0.1', // benchmarking: local proxies answer DNS with fake IPs here
+      '198.19.255.254',
+      '192.0.0.1', // IETF protocol assignments
+      '192.0.0.170',
+      '192.0.2.10', // documentation
+      '198.51.100.7',
+      '203.0.113.9',
+      '192.88.99.1', // deprecated 6to4 relay anycast
+      'fec0::1', // deprecated site-local
+      'feff::1',
+      '::ffff:0:127.0.0.1', // SIIT
+      '::ffff:0:8.8.8.8',
+      '::ffff:0:c612:1',
+      '64:ff9b:1::808:808', // local-use NAT64
+      '2001::1', // IETF protocol assignments 2001::/23: Teredo, benchmarking, ORCHID
+      '2001:0:4136:e378:8000:63bf:80ff:fffe',
+      '2001:2::1',
+      '2001:1ff::1',
+      '2001:db8::1', // documentation
+      '3fff::1',
+      '3fff:fff::1',
+      '100::1', // discard-only
+      '5f00::1', // SRv6
+    ]) {
+      assert.equal(addressKind(address), 'local', address);
+    }
+    assert.equal(checkFetchUrl('http://198.18.0.1/').kind, 'local');
+    assert.equal(checkFetchUrl('http://[fec0::1]:8080/').kind, 'local');
+    assert.equal(checkFetchUrl('http://[::ffff:0:127.0.0.1]/').kind, 'local');
+    assert.equal(addressKind('::ffff:0:a9fe:a9fe'), 'refused', 'SIIT of cloud metadata');
+    assert.equal(addressKind('240.0.0.1'), 'refused');
+    assert.equal(addressKind('100.127.255.255'), 'local');
+    for (const address of ['198.17.255.255', '198.20.0.0', '192.0.1.1', '192.0.3.1', '192.88.98.1', '192.31.196.1', '203.0.114.1', '2001:200::1', '2001:4860::8888', '3ff0::1', '3fff:1000::1', '101::1', 'fe00::1', '::fffe:0:808:808']) {
+      assert.equal(addressKind(address), 'public', address);
+    }
   });
 });
