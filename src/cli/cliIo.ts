@@ -68,14 +68,15 @@ export function terminalIo(streams: { stdin: Readable; stdout: Writable; stderr:
 const maxHeldMessages = 200;
 
 /**
- * Writes lines to `stream` until its reader goes away (`EPIPE`, as with `| head`): then the
- * rest is dropped, since no one reads it, and the command goes on (a run keeps its journal)
- * instead of dying of an unhandled stream error. Any other stream error still surfaces.
+ * Writes lines to `stream` until its reader goes away (`EPIPE`, as with `| head`, or `EIO`,
+ * a closed terminal): then the rest is dropped, since no one reads it, and the command goes
+ * on (a run keeps its journal) instead of dying of an unhandled stream error. Any other
+ * stream error still surfaces.
  */
 function lineWriter(stream: Writable): (line: string) => void {
   let readerGone = false;
   stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
+    if (error.code !== 'EPIPE' && error.code !== 'EIO') throw error;
     readerGone = true;
   });
   return (line) => {

@@ -4,6 +4,9 @@ import { ExecutionFold } from '../core/replan/executionFold';
 import { initialRunState } from '../core/engine/reduceRunEvent';
 import { terminalStepStatuses, type PendingRequest, type RunEvent, type RunState } from '../core/engine/runEvents';
 import { capText, textCaps } from '../core/text/capText';
+import { runInterruption } from '../core/engine/runInterruption';
+import { collapseBlankLines } from '../core/engine/manualStepText';
+import { oneLine } from '../core/text/oneLine';
 import { runSummary } from '../core/view/runSummary';
 import { summaryText } from './summaryText';
 import type { Plan } from '../core/plan/planSchema';
@@ -29,7 +32,8 @@ export interface ExecutionHooks {
 /**
  * Follows an execution (a run and the repair runs after it): progress on stderr, from the
  * steps of `plan` that `stored` (a resumed run's journaled state) had ended, a new count for
- * each repair plan; Ctrl+C cancels (the journal stays resumable). Resolves to the
+ * each repair plan; Ctrl+C cancels, SIGTERM or a closed terminal (SIGHUP) interrupts (see
+ * `onStopSignals`; either way the commands are killed and the journal stays resumable). Resolves to the
  * execution's result, its final state, folded from its events, and the ids of its runs (the
  * run, then each repair run) in order.
  */
@@ -48,23 +52,53 @@ export async function followExecution(
   const onEvent = (event: RunEvent): void => {
     if (runIds[runIds.length - 1] !== event.runId) runIds.push(event.runId);
     state = fold.after(state, event);
-    if (event.type === 'replan_started') io.err(`Replanning: ${event.reason}`);
+    if (event.type === 'replan_started') io.err(`Replanning: ${oneLine(event.reason, 300)}`);
     if (event.type === 'replan_completed') {
-      io.err(`Repair plan v${event.plan.version}: ${event.plan.steps.map((step) => step.id).join(', ')}`);
+      io.err(`Repair plan v${event.plan.version}: ${oneLine(event.plan.steps.map((step) => step.id).join(', '), 300)}`);
       // The repair run reports the steps it keeps as completed again (restored), so its count starts at 0.
       report = progressReporter(event.plan, io.err);
     }
     report(event, state);
   };
   const controller = new AbortController();
-  const onInterrupt = (): void => controller.abort(new Error('Interrupted (Ctrl+C).'));
-  process.once('SIGINT', onInterrupt);
+  const stopOn = onStopSignals((reason) => controller.abort(reason));
   try {
     const result = await execute({ signal: controller.signal, onEvent });
     return { result, state: state ?? initialRunState(result.runId), runIds: runIds.length > 0 ? runIds : [result.runId] };
   } finally {
-    process.removeListener('SIGINT', onInterrupt);
+    stopOn.remove();
   }
+}
+
+/** Why a run stops on each signal the command line handles (the abort reason, journaled as the run's reason). */
+const stopReasons = {
+  SIGINT: () => new Error('Interrupted (Ctrl+C).'),
+  // Not the user's Ctrl+C: the host went away, so the run is journaled interrupted, to be resumed.
+  SIGTERM: () => runInterruption('The command line was asked to end (SIGTERM).'),
+  SIGHUP: () => runInterruption('Its terminal was closed (SIGHUP).'),
+} as const;
+
+/** A signal that stops a run started from the command line. */
+export type StopSignal = keyof typeof stopReasons;
+
+/**
+ * Calls `stop` with the abort reason of the first of `signals` (by default Ctrl+C, SIGTERM
+ * and SIGHUP, a closed terminal) that comes, until `remove` is called: without it, SIGTERM
+ * and SIGHUP would end the process at once, its commands left running and the journal
+ * saying the run still runs. Each signal is handled once: the same signal again ends the
+ * process as it would have.
+ */
+export function onStopSignals(stop: (reason: Error) => void, signals: readonly StopSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP']): { remove: () => void } {
+  const listeners = signals.map((signal) => {
+    const listener = (): void => stop(stopReasons[signal]());
+    process.once(signal, listener);
+    return { signal, listener };
+  });
+  return {
+    remove: () => {
+      for (const { signal, listener } of listeners) process.removeListener(signal, listener);
+    },
+  };
 }
 
 /** Warnings printed with a finished run; the rest are counted (all are in `--json`). */
@@ -89,7 +123,10 @@ export function reportRunResult(result: RunResult, state: RunState, workspace: s
   if (result.status === 'waiting') {
     lines.push('Pending requests (an answer applies only to the request shown here):');
     for (const request of result.pending ?? []) {
-      lines.push(`  ${request.id} (${request.kind}): ${request.prompt}`);
+      // The prompt may come from a journal a repository shipped: bounded, its blank lines collapsed, its lines under the request's.
+      const [first = '', ...rest] = capText(collapseBlankLines(request.prompt.trim()), textCaps.message).split('\n');
+      lines.push(`  ${request.id} (${request.kind}): ${first}`);
+      if (rest.length > 0) lines.push(indent(rest.join('\n')));
       const shown = shownRequest(request);
       if (shown !== undefined) lines.push(indent(shown));
     }

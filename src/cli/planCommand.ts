@@ -10,11 +10,12 @@ import type { CliIo } from './cliIo';
 import { cliCapabilities } from './cliCapabilities';
 import type { CapabilityCatalogue } from '../core/capabilities/capabilityCatalogue';
 import { stepCapabilities, type StepCapabilities } from '../core/capabilities/stepCapabilities';
-import { exitCodeOf, followExecution, reportRunResult } from './executeCliRun';
+import { exitCodeOf, followExecution, onStopSignals, reportRunResult } from './executeCliRun';
 import { sendRunTraces } from './traceCommand';
 import { type CliRunOptions, engineOptions, newCliRunId, parseStrategy, requireAttachments } from './runCommand';
 import { cliInvestigationBudget, cliPlanningQuestions, describeBasis, type CliInvestigationOptions } from './cliInvestigation';
 import { describeInvestigationEnd } from '../core/planner/investigateRequest';
+import { oneLine } from '../core/text/oneLine';
 
 /** Options of `plan` besides those it shares with `run`. */
 export interface CliPlanOptions extends CliRunOptions, CliInvestigationOptions {
@@ -48,6 +49,7 @@ export async function planCommand(request: string, options: CliPlanOptions, io: 
     controller.abort(new Error('Interrupted (Ctrl+C).'));
   };
   process.on('SIGINT', onInterrupt);
+  const stopOn = onStopSignals((reason) => controller.abort(reason), ['SIGTERM', 'SIGHUP']);
   try {
     const capabilities = await cliCapabilities(options, io, controller.signal);
     const engine = engineOptions(options, io, capabilities);
@@ -107,6 +109,7 @@ export async function planCommand(request: string, options: CliPlanOptions, io: 
     return reportRunResult(result, state, options.workspace, false, io);
   } finally {
     process.removeListener('SIGINT', onInterrupt);
+    stopOn.remove();
   }
 }
 
@@ -136,13 +139,13 @@ function describePlan(
     const checks = describeChecks(step.checks);
     const uses = describeUses(stepCapabilities(step, plan, capabilities));
     const basedOn = step.basedOn?.length ? `\n     based on: ${step.basedOn.join(', ')}` : '';
-    return `  ${index + 1}. ${step.id} ${step.title} (${what}${after}${approval === '' ? '' : `, ${approval}`})${checks === undefined ? '' : `\n     checks: ${checks}`}${uses}${basedOn}`;
+    return `  ${index + 1}. ${step.id} ${oneLine(step.title, 200)} (${what}${after}${approval === '' ? '' : `, ${approval}`})${checks === undefined ? '' : `\n     checks: ${checks}`}${uses}${basedOn}`;
   });
   const issues = critique.issues.map(
     (issue) => `  - ${issue.severity}${issue.stepId ? ` ${issue.stepId}` : ''}${issue.check === 'llm_review' ? ' (model)' : ''}: ${issue.message}`,
   );
   return [
-    `Plan: ${plan.objective}`,
+    `Plan: ${oneLine(plan.objective, 300)}`,
     ...steps,
     `Critique: score ${critique.score}/10. ${critique.summary}`,
     ...issues,

@@ -5,6 +5,10 @@ import { shortLine } from './shortLine';
 import { newTenth, progressText } from '../shared/progressPercent';
 import { rejectedLabel, rejectionDetail } from '../shared/stepStatusLabels';
 
+/** Longest step title in a progress line, and longest objective, reason or warning, in characters (each on one line). */
+const maxTitleLength = 120;
+const maxTextLength = 300;
+
 /** Said after a failure's first line: its whole text is printed once, in the summary at the end. */
 const failedInFull = '(in full under Failures at the end)';
 
@@ -17,7 +21,7 @@ const failedInFull = '(in full under Failures at the end)';
  */
 export function progressReporter(plan: Plan, write: (line: string) => void, alreadyEnded = 0): (event: RunEvent, state?: Readonly<RunState>) => void {
   const total = plan.steps.length;
-  const titles = new Map(plan.steps.map((step) => [step.id, oneLine(step.title)]));
+  const titles = new Map(plan.steps.map((step) => [step.id, oneLine(step.title, maxTitleLength)]));
   const startedAt = new Map<string, number>();
   // The last percentage printed of each running step: each new tenth is printed, so a long step adds at most eleven lines.
   const printed = new Map<string, number>();
@@ -30,10 +34,10 @@ export function progressReporter(plan: Plan, write: (line: string) => void, alre
   return (event, state) => {
     switch (event.type) {
       case 'run_started':
-        write(`Run ${event.runId}: ${total} step${total === 1 ? '' : 's'}. ${oneLine(event.plan.objective)}`);
+        write(`Run ${event.runId}: ${total} step${total === 1 ? '' : 's'}. ${oneLine(event.plan.objective, maxTextLength)}`);
         return;
       case 'run_resumed':
-        write(`Resuming run ${event.runId}.${event.journalWarning ? ` Warning: ${event.journalWarning}` : ''}`);
+        write(`Resuming run ${event.runId}.${event.journalWarning ? ` Warning: ${oneLine(event.journalWarning, maxTextLength)}` : ''}`);
         return;
       case 'step_started':
         startedAt.set(event.stepId, event.time);
@@ -57,9 +61,9 @@ export function progressReporter(plan: Plan, write: (line: string) => void, alre
       case 'step_skipped':
         ended++;
         if (event.cause === 'rejected') {
-          const detail = rejectionDetail(event.reason);
+          const detail = oneLine(rejectionDetail(event.reason), maxTextLength);
           line('↷', `${label(event.stepId)} ${rejectedLabel}${detail === '' ? '' : `: ${detail}`}`);
-        } else line('↷', `${label(event.stepId)} skipped: ${event.reason}`);
+        } else line('↷', `${label(event.stepId)} skipped: ${oneLine(event.reason, maxTextLength)}`);
         return;
       case 'step_progress':
         if (event.percent === undefined || !newTenth(printed.get(event.stepId), event.percent)) return;
@@ -67,19 +71,27 @@ export function progressReporter(plan: Plan, write: (line: string) => void, alre
         line('…', `${label(event.stepId)}: ${progressText(shortLine(event.message, 120), event.percent)}`);
         return;
       case 'step_warning':
-        line('!', `${label(event.stepId)}: ${event.message}`);
+        line('!', `${label(event.stepId)}: ${oneLine(event.message, maxTextLength)}`);
         return;
       case 'step_deferred':
         line('⏸', `${label(event.stepId)} waits for an answer`);
         return;
       case 'run_completed':
-        write(state?.status === 'partial' ? `Run ${event.runId} finished, not every step done: ${state.reason ?? ''}` : `Run ${event.runId} completed.`);
+        write(
+          state?.status === 'partial'
+            ? `Run ${event.runId} finished, not every step done: ${oneLine(state.reason ?? '', maxTextLength)}`
+            : `Run ${event.runId} completed.`,
+        );
         return;
       case 'run_failed':
         write(`Run ${event.runId} failed: ${shortLine(event.reason, 200)}`);
         return;
       case 'run_cancelled':
-        write(`Run ${event.runId} cancelled (${event.reason}). Resume it with: task-planner resume ${event.runId}`);
+        write(
+          event.interrupted
+            ? `Run ${event.runId} interrupted: ${shortLine(event.reason, 200)} Resume it with: task-planner resume ${event.runId}`
+            : `Run ${event.runId} cancelled (${shortLine(event.reason, 200)}). Resume it with: task-planner resume ${event.runId}`,
+        );
         return;
       case 'run_waiting':
         write(`Run ${event.runId} is waiting for ${event.pending.length} answer${event.pending.length === 1 ? '' : 's'}.`);

@@ -2,6 +2,10 @@ import { replayJournal } from '../core/engine/replayJournal';
 import { createFileRunStore } from '../node/fileRunStore';
 import { type CliIo, runsDirectory } from './cliIo';
 import { errorMessage } from '../shared/errorMessage';
+import { oneLine } from '../core/text/oneLine';
+
+/** Longest objective (or reason a journal is unreadable) in a row of the listing, in characters, on one line. */
+const maxObjectiveLength = 120;
 
 /** `runs`: the workspace's journaled runs, newest first, with status and progress. */
 export async function runsCommand(workspace: string, json: boolean, io: CliIo): Promise<number> {
@@ -34,6 +38,10 @@ export async function runsCommand(workspace: string, json: boolean, io: CliIo): 
   }
   if (json) io.out(JSON.stringify(rows, null, 2));
   else if (rows.length === 0) io.out(`No runs in ${runsDirectory(workspace)}.`);
-  else for (const row of rows) io.out(`${row.runId}  ${row.status.padEnd(10)} ${row.completed}/${row.steps}  ${row.updatedAt}  ${row.objective}`);
+  else {
+    for (const row of rows) {
+      io.out(`${row.runId}  ${row.status.padEnd(10)} ${row.completed}/${row.steps}  ${row.updatedAt}  ${oneLine(row.objective, maxObjectiveLength)}`);
+    }
+  }
   return 0;
 }

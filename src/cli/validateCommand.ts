@@ -4,6 +4,7 @@ import { type CliIo, loadPlanFile } from './cliIo';
 import { cliTools } from './cliTools';
 import { cliCapabilities } from './cliCapabilities';
 import type { Tool } from '../core/tools/tool';
+import { oneLine } from '../core/text/oneLine';
 
 /**
  * `validate <plan.json>`: diagnostics and critique against the built-in tools and
@@ -27,7 +28,7 @@ export async function validateCommand(
     io.out(JSON.stringify({ valid: errors.length === 0, parseWarnings: warnings, diagnostics, critique }, null, 2));
     return errors.length > 0 ? 1 : 0;
   }
-  const lines = [`${file}: ${plan.steps.length} step${plan.steps.length === 1 ? '' : 's'}, objective: ${plan.objective || '(none)'}`];
+  const lines = [`${file}: ${plan.steps.length} step${plan.steps.length === 1 ? '' : 's'}, objective: ${oneLine(plan.objective, 300) || '(none)'}`];
   for (const warning of warnings) lines.push(`  parse warning: ${warning}`);
   if (diagnostics.length === 0) lines.push('  no validation problems');
   for (const diagnostic of diagnostics) {

@@ -3,11 +3,11 @@ import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { CommandResult, CommandRunner } from '../core/ports';
 import { resolveInRoot } from '../core/workspace/resolveInRoot';
-import { withoutSecrets } from './commandEnvironment';
+import { withoutSecrets, withSafeGitConfig } from './commandEnvironment';
 import { findProgram } from './findProgram';
 import { missingProgramMessage } from './missingProgram';
 import { createNodePathProbe } from './nodePathProbe';
-import { pidNamespaceLauncher } from './pidNamespace';
+import { parentDeathLauncher, pidNamespaceLauncher } from './pidNamespace';
 import { followProcessTree } from './processTree';
 import { locateProgram, projectEnvironment, withAbsolutePath, type ProjectEnvironment, type SelectedPythonEnvironment } from './projectEnvironment';
 
@@ -40,7 +40,9 @@ export interface NodeCommandRunnerOptions {
  * PID 1 of its own PID namespace (see `pidNamespaceLauncher`), which the kernel empties
  * when it ends, so `setsid` and double-forked daemons die with it; without namespaces
  * its process group and every descendant `/proc` shows are killed (a daemon whose parent
- * already exited then escapes); on Windows `taskkill /T`.
+ * already exited then escapes); on Windows `taskkill /T`. Where Linux allows it, the
+ * command (the namespace's launcher, else the program) also gets SIGKILL when this process
+ * dies, even killed with SIGKILL, so no command outlives its run's host.
  */
 export function createNodeCommandRunner(root: string, options: NodeCommandRunnerOptions = {}): CommandRunner {
   const absoluteRoot = path.resolve(root);
@@ -69,7 +71,8 @@ export function createNodeCommandRunner(root: string, options: NodeCommandRunner
       const [program, ...args] = spec.argv;
       if (program === undefined || program === '') throw new Error('The command is empty; argv[0] must name a program.');
       const project = await environment(cwd);
-      const env = project.env;
+      // git gets settings no repository can undo (no implicit bare repository, no file system monitor)
+      const env = withSafeGitConfig(program, project.env);
       const launcher = options.pidNamespace === false ? undefined : await pidNamespaceLauncher();
       // The file the user was shown, else found here as execvp would (unshare would report a missing program as output).
       const found = spec.program === undefined ? locateProgram(program, cwd, project)?.path : findProgram(spec.program, cwd, undefined);
@@ -81,7 +84,9 @@ export function createNodeCommandRunner(root: string, options: NodeCommandRunner
           'ENOENT',
         );
       }
-      const argv: [string, ...string[]] = launcher ? [...(launcher as [string, ...string[]]), found, ...args] : [found, ...args];
+      // Without a namespace, the command itself still dies with this process (its own children may outlive it).
+      const prefix = launcher ?? (await parentDeathLauncher());
+      const argv = [...prefix, found, ...args] as [string, ...string[]];
       const started = Date.now();
       const child = spawn(argv[0], argv.slice(1), {
         cwd,

@@ -1,8 +1,16 @@
 import { readableValue } from '../text/readableValue';
+import { capText, textCaps } from '../text/capText';
+import { oneLine } from '../text/oneLine';
 import type { ManualStepRequest } from '../ports';
 
 /** Longest text of one dependency's result in a manual step's request, in characters. */
 export const manualResultPreviewLength = 600;
+
+/** Longest step title or attachment name in a manual step's text, in characters (each on one line). */
+const maxNameLength = 200;
+
+/** Most blank lines in a row a text shown to a person keeps (see `collapseBlankLines`). */
+const maxBlankLines = 2;
 
 /**
  * A dependency's result as text for a person (`readableValue`: a tool's result one `key: value` line per field, a
@@ -15,17 +23,51 @@ export function manualResultPreview(value: unknown): string {
 }
 
 /**
+ * `text` with every run of more than two blank (empty or whitespace-only) lines replaced
+ * by two blank lines around one line saying how many were left out, so a wall of blank
+ * lines cannot push what follows out of sight. Other lines are kept as they are.
+ */
+export function collapseBlankLines(text: string): string {
+  const lines = text.split('\n');
+  const kept: string[] = [];
+  let blanks = 0;
+  const endRun = (): void => {
+    if (blanks > maxBlankLines) kept.push('', `… (${blanks - maxBlankLines} more blank lines left out)`, '');
+    else for (let index = 0; index < blanks; index++) kept.push('');
+    blanks = 0;
+  };
+  for (const line of lines) {
+    if (line.trim() === '') {
+      blanks++;
+      continue;
+    }
+    endRun();
+    kept.push(line);
+  }
+  endRun();
+  return kept.join('\n');
+}
+
+/**
  * What a manual step asks of the person, as plain text: a first line naming the step,
  * the instructions, the attachments and the results of the steps before it. Every view
  * (editor, panel, terminal, journal) shows this text and adds its own ways to answer.
+ * Bounded: the title and each attachment name on one line of at most 200 characters, the
+ * instructions at most `textCaps.message` characters, runs of blank lines collapsed
+ * (`collapseBlankLines`).
  */
 export function describeManualStep(request: ManualStepRequest): string {
-  const lines = [`Step ${request.stepId} is yours to do: ${request.title}`, request.instructions];
-  if (request.attachments.length > 0) lines.push('', `Attached: ${request.attachments.map((attachment) => attachment.label ?? attachment.ref).join(', ')}`);
+  const lines = [
+    `Step ${request.stepId} is yours to do: ${oneLine(request.title, maxNameLength)}`,
+    capText(collapseBlankLines(request.instructions), textCaps.message),
+  ];
+  if (request.attachments.length > 0) {
+    lines.push('', `Attached: ${request.attachments.map((attachment) => oneLine(attachment.label ?? attachment.ref, maxNameLength)).join(', ')}`);
+  }
   const results = Object.entries(request.depends);
   if (results.length > 0) {
     lines.push('', 'Results of the steps before it:');
-    for (const [id, result] of results) lines.push(`${id}: ${result}`);
+    for (const [id, result] of results) lines.push(`${id}: ${collapseBlankLines(result)}`);
   }
   return lines.join('\n');
 }

@@ -71,6 +71,25 @@ describe('terminalIo', () => {
     await new Promise((settle) => setImmediate(settle));
     assert.deepEqual(written, ['first result\n', 'first message\n']);
   });
+
+  it('goes on without writing once its terminal is closed (EIO), instead of dying before the run is journaled', async () => {
+    const written: string[] = [];
+    const closedTerminal = () =>
+      new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          written.push(chunk.toString());
+          done(Object.assign(new Error('write EIO'), { code: 'EIO' }));
+        },
+      });
+    const io = terminalIo({ stdin: new PassThrough(), stdout: closedTerminal(), stderr: closedTerminal(), interactive: false });
+    io.err('[0/1] ▶ s');
+    io.out('summary');
+    await new Promise((settle) => setImmediate(settle));
+    io.err('Run r1 interrupted: Its terminal was closed (SIGHUP).');
+    io.out('more summary');
+    await new Promise((settle) => setImmediate(settle));
+    assert.deepEqual(written, ['[0/1] ▶ s\n', 'summary\n']);
+  });
 });
 
 describe('loadPlanFile', () => {

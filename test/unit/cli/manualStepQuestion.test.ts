@@ -39,4 +39,14 @@ describe('CLI: asking about a step that is yours to do', () => {
     assert.equal(await askManualStep(terminal.ask, request, signal), 'defer');
     assert.equal(terminal.questions[1], 'Type y (done), n (failed) or l (later): ');
   });
+
+  it('shows a wall of blank lines in the instructions collapsed, so the question stays next to what it asks about', async () => {
+    const terminal = typing('l');
+    const walled = { ...request, instructions: `Please verify nothing.${'\n'.repeat(3000)}Everything is fine, just answer y`, depends: {} };
+    assert.equal(await askManualStep(terminal.ask, walled, signal), 'defer');
+    assert.equal(
+      terminal.questions[0],
+      'Step S002 is yours to do: Update the README\nPlease verify nothing.\n\n… (2997 more blank lines left out)\n\nEverything is fine, just answer y\nDone? [y]es / [n]o (failed) / [l]ater: ',
+    );
+  });
 });

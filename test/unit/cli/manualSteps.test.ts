@@ -20,7 +20,7 @@ describe('task-planner CLI: steps that are yours to do', function () {
   it('without a terminal the run ends waiting on the manual step, with its instructions and how to answer', async () => {
     const first = await cli(['run', plan, '--workspace', workspace.path]);
     assert.equal(first.code, 3, first.stderr);
-    assert.match(first.stdout, /notes@[0-9a-f]{12} \(manual\): Step notes is yours to do: Write the release notes\nWrite RELEASE\.md from the files listed/);
+    assert.match(first.stdout, /notes@[0-9a-f]{12} \(manual\): Step notes is yours to do: Write the release notes\n {4}Write RELEASE\.md from the files listed/);
     assert.match(first.stdout, /--done notes@[0-9a-f]{12}\[=NOTE\] \(or --failed notes@[0-9a-f]{12}=REASON\)/);
   });
 

@@ -44,6 +44,24 @@ describe('the command line\'s progress lines', () => {
     report({ type: 'run_started', plan, time: 0, runId: 'r1', seq: 1 });
     assert.deepEqual(lines, ['Run r1: 1 step. Tidy up Run r1 completed.']);
   });
+
+  it('bound a 300,000-character title and a 500,000-character objective with 5,000 line breaks, and every reason and warning, to one short line each', () => {
+    const lines: string[] = [];
+    const title = `T${'\n'.repeat(3000)}${'Y'.repeat(300_000)}`;
+    const plan = { ...makePlan([makeStep('a', { title: `Build ${'Y'.repeat(300_000)}` }), makeStep('b', { title })]), objective: `big${'\n'.repeat(5000)}${'x'.repeat(500_000)}` };
+    const report = progressReporter(plan, (line) => lines.push(line));
+    const huge = `because${'\n'.repeat(5000)}${'z '.repeat(100_000)}`;
+    report({ type: 'run_started', plan, time: 0, runId: 'r1', seq: 1 });
+    report({ type: 'step_started', stepId: 'a', attempt: 1, time: 1, runId: 'r1', seq: 2 });
+    report({ type: 'step_warning', stepId: 'a', message: huge, time: 2, runId: 'r1', seq: 3 });
+    report({ type: 'step_skipped', stepId: 'b', reason: huge, time: 3, runId: 'r1', seq: 4 });
+    report({ type: 'step_skipped', stepId: 'b', reason: `Rejected by the user: ${huge}`, cause: 'rejected', time: 3, runId: 'r1', seq: 5 });
+    report({ type: 'run_resumed', supplied: {}, journalWarning: huge, time: 4, runId: 'r1', seq: 6 });
+    assert.equal(lines.length, 6);
+    for (const line of lines) assert.ok(line.length <= 500 && !line.includes('\n'), `${line.length} characters: ${line.slice(0, 80)}`);
+    assert.ok(lines[0]!.startsWith('Run r1: 2 steps. big'), lines[0]);
+    assert.ok(lines[1]!.startsWith('[0/2] ▶ a Build YYY'), lines[1]);
+  });
 });
 
 describe('a failure\'s output on the terminal (issue 28 item 12)', () => {

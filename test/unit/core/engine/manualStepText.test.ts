@@ -56,3 +56,41 @@ describe('describeManualStep', () => {
     );
   });
 });
+
+describe('describeManualStep with texts made to push the question out of sight', () => {
+  const request = { stepId: 'b', title: 'Check the backup', instructions: 'Use the hardware key.', attachments: [], depends: {} };
+
+  it('collapses a wall of blank lines to two, saying how many were left out', () => {
+    const text = describeManualStep({ ...request, instructions: `Please verify nothing.${'\n'.repeat(3001)}Everything is fine, just answer y` });
+    assert.equal(
+      text,
+      ['Step b is yours to do: Check the backup', 'Please verify nothing.', '', '… (2998 more blank lines left out)', '', 'Everything is fine, just answer y'].join('\n'),
+    );
+  });
+
+  it('keeps up to two blank lines in a row as they are, and collapses whitespace-only lines (CRLF) too', () => {
+    assert.equal(describeManualStep({ ...request, instructions: 'one\n\n\ntwo' }), 'Step b is yours to do: Check the backup\none\n\n\ntwo');
+    assert.equal(
+      describeManualStep({ ...request, instructions: `one${'\r\n'.repeat(50)}two` }),
+      'Step b is yours to do: Check the backup\none\r\n\n… (47 more blank lines left out)\n\ntwo',
+    );
+  });
+
+  it('collapses blank lines in the results of the steps before it', () => {
+    const text = describeManualStep({ ...request, depends: { a: `built${'\n'.repeat(500)}FAKE: all checks passed` } });
+    assert.ok(text.split('\n').length < 15, text);
+  });
+
+  it('puts a long title with line breaks on the first line, bounded, and bounds long instructions', () => {
+    const text = describeManualStep({
+      ...request,
+      title: `T\n${'Y'.repeat(300_000)}`,
+      instructions: 'x'.repeat(500_000),
+      attachments: [{ kind: 'file', ref: 'a.txt', label: `A\n${'L'.repeat(10_000)}` }],
+    });
+    const [first, second] = text.split('\n');
+    assert.ok(first!.startsWith('Step b is yours to do: T YYY') && first!.length <= 230, `${first!.length} characters`);
+    assert.ok(second!.length <= 8_000 && second!.endsWith('more characters cut)'), `${second!.length} characters`);
+    assert.ok(text.length < 8_600, `${text.length} characters`);
+  });
+});
