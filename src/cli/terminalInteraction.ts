@@ -1,6 +1,12 @@
 import { deferAllInteraction } from '../core/engine/stepInteraction';
 import type { ApprovalDecision, ApprovalRequest, Interaction } from '../core/ports';
-import { describeChangedInRun, describeProjectProgram, projectProgramOrigin } from '../core/tools/commandApprovalText';
+import {
+  describeChangedInRun,
+  describeCommandInput,
+  describeProgramHelper,
+  describeProjectProgram,
+  projectProgramOrigin,
+} from '../core/tools/commandApprovalText';
 import { boundedFeedback } from '../core/tools/approvalFeedback';
 import { proposalTarget } from '../core/tools/proposalTarget';
 import { describeRetry } from '../core/tools/retryNoteText';
@@ -8,6 +14,16 @@ import { shownToolInput, toolCallTarget } from '../core/tools/toolCallApprovalTe
 import { askManualStep } from './manualStepQuestion';
 import type { CliIo } from './cliIo';
 import { oneLine } from '../core/text/oneLine';
+import { capText, textCaps } from '../core/text/capText';
+import { collapseBlankLines } from '../core/engine/manualStepText';
+
+/** Longest step title or suggestion the terminal shows, in characters (on one line). */
+const maxNameLength = 200;
+
+/** A question or prompt from a plan or a model as the terminal asks it: bounded, runs of blank lines collapsed. */
+function shownPrompt(text: string): string {
+  return capText(collapseBlankLines(text), textCaps.message);
+}
 
 /** What the terminal shows for each kind of approval, after "Step <id> (<title>) wants to". */
 const shownApproval: { [Kind in ApprovalRequest['kind']]: (request: Extract<ApprovalRequest, { kind: Kind }>) => string } = {
@@ -16,7 +32,10 @@ const shownApproval: { [Kind in ApprovalRequest['kind']]: (request: Extract<Appr
     (request.program
       ? `\n  program: ${describeProjectProgram(request.argv[0] ?? '', request.program)}, from ${projectProgramOrigin(request.program)}, not PATH`
       : '') +
-    (request.changedInRun?.length ? `\n  this run changed ${describeChangedInRun(request.changedInRun)}, which the command reads to decide what it runs` : ''),
+    (request.helper ? `\n  helper: ${describeProgramHelper(request.argv, request.helper)}, from ${projectProgramOrigin(request.helper)}, not PATH` : '') +
+    (request.stdin ? describeCommandInput(request.stdin).map((line) => `\n  ${line}`).join('') : '') +
+    (request.changedInRun?.length ? `\n  this run changed ${describeChangedInRun(request.changedInRun)}, which the command reads to decide what it runs` : '') +
+    (request.notAllowedBecause === undefined ? '' : `\n  asks although you have a rule: ${oneLine(request.notAllowedBecause)}`),
   file: (request) =>
     `${request.operation} ${proposalTarget(request.proposal)}${request.outsideScope ? ' (outside the files the step said it would change)' : ''}:\n${request.proposal.diff}`,
   directory: (request) => `create the directory ${request.path}`,
@@ -26,7 +45,7 @@ const shownApproval: { [Kind in ApprovalRequest['kind']]: (request: Extract<Appr
 /** An approval request as the terminal shows it: what would run or change, in full. */
 export function describeApprovalForTerminal(request: ApprovalRequest): string {
   const retry = request.retry === undefined ? '' : `\n  ${describeRetry(request.retry)}`;
-  return `Step ${request.stepId} (${oneLine(request.title)}) wants to ${(shownApproval[request.kind] as (request: ApprovalRequest) => string)(request)}${retry}`;
+  return `Step ${request.stepId} (${oneLine(request.title, maxNameLength)}) wants to ${(shownApproval[request.kind] as (request: ApprovalRequest) => string)(request)}${retry}`;
 }
 
 /**
@@ -53,15 +72,17 @@ export function terminalInteraction(io: CliIo, options: { yes: boolean }): Inter
     },
     async askClarification(request, signal) {
       if (!io.interactive) return deferAllInteraction.askClarification(request, signal);
-      const suggestions = request.suggestions?.length ? `\n  suggestions: ${request.suggestions.map((item, index) => `${index + 1}) ${item}`).join('  ')}` : '';
-      const answer = await io.ask(`Step ${request.stepId} asks: ${request.question}${suggestions}\nAnswer (empty to defer): `, signal);
+      const listed = request.suggestions?.map((item, index) => `${index + 1}) ${oneLine(item, maxNameLength)}`).join('  ');
+      const suggestions = listed ? `\n  suggestions: ${listed}` : '';
+      const answer = await io.ask(`Step ${request.stepId} asks: ${shownPrompt(request.question)}${suggestions}\nAnswer (empty to defer): `, signal);
       if (answer === '') return 'defer';
       const pick = Number(answer);
       return Number.isInteger(pick) && request.suggestions?.[pick - 1] !== undefined ? request.suggestions[pick - 1] as string : answer;
     },
     async requestReview(request, signal) {
       if (!io.interactive) return deferAllInteraction.requestReview(request, signal);
-      const answer = (await io.ask(`Step ${request.stepId} asks for your review:\n${request.prompt}\nApprove? [y]es / [n]o / [d]efer: `, signal)).toLowerCase();
+      const question = `Step ${request.stepId} asks for your review:\n${shownPrompt(request.prompt)}\nApprove? [y]es / [n]o / [d]efer: `;
+      const answer = (await io.ask(question, signal)).toLowerCase();
       if (answer === 'd' || answer === 'defer' || answer === '') return 'defer';
       const notes = await io.ask('Notes (optional): ', signal);
       return { approved: answer === 'y' || answer === 'yes', ...(notes ? { notes } : {}) };

@@ -212,6 +212,19 @@ export type ApprovalRequest = RequestIdentity & { retry?: RetryNote } &
          * that runs. An allow rule made for the program on `PATH` does not answer it.
          */
         program?: ProjectProgram;
+        /**
+         * Present when `argv[0]` is a program that runs a helper named after its subcommand
+         * from `PATH` (`git lfs` runs `git-lfs`, `cargo fmt` runs `cargo-fmt`) and the helper
+         * for this one is found in the project's own program folders: the file that would
+         * run. No allow rule answers it.
+         */
+        helper?: ProgramHelper;
+        /**
+         * The text given to the command on its standard input, in full (the question shows
+         * its start and size; the fingerprint covers all of it). No allow rule answers a
+         * command given input: the rule names the command, not what it is fed.
+         */
+        stdin?: string;
         /** Present when an allow rule nearly allowed the command: why it does not ("the rule "git status" does not cover --output=x, which …"). */
         notAllowedBecause?: string;
       }
@@ -367,6 +380,12 @@ export interface ProjectProgram {
   shown: string;
   /** Where it comes from: the workspace's Python virtual environment, the one the Python extension selected, or `node_modules/.bin`. */
   from: 'virtualEnvironment' | 'selectedPythonEnvironment' | 'nodeModules';
+}
+
+/** A helper a program runs for its subcommand (`git-lfs` for `git lfs`) found in the project's own program folders. */
+export interface ProgramHelper extends ProjectProgram {
+  /** The helper's name as the program looks it up (`git-lfs`). */
+  name: string;
 }
 
 /** One process to start, argv without a shell. Durations in milliseconds, sizes in bytes. */

@@ -28,13 +28,14 @@ export interface ToolCallRememberer {
  * The core's `Interaction` port in the editor (docs/architecture.md §7): a file change opens the diff
  * editor with both sides virtual and waits for Approve/Reject (editor title, Plan tree,
  * or the modal fallback when the diff cannot open); a command asks with a modal showing
- * argv and working directory; a clarification asks with a QuickPick (suggestions plus
+ * argv and working directory (and the input it is given, its start and size); a clarification asks with a QuickPick (suggestions plus
  * free text); a review with a modal; a manual step with a notification (Done, Failed,
  * Show instructions) that never blocks the editor, since the work takes a while, unless
  * `options.announceManualStep` says no (the plan panel shows it already). A dismissed prompt keeps waiting in `pending` and
  * can be reopened. (In Restricted Mode tools that would ask are refused before they ask:
  * see `gateByWorkspaceTrust`.) With `options.commandRules`, a command's question also
- * offers "Allow this command for this workspace" when its argv can be a rule; with
+ * offers "Allow this command for this workspace" when its argv can be a rule and a rule
+ * would allow it (not when it is given input or runs the workspace's own helper); with
  * `options.toolCalls`, a tool call's question offers "Always allow in this workspace" when
  * the tool can remember it (`rememberAs`).
  */
@@ -297,8 +298,9 @@ async function askCommandApproval(
   const detail = `${withNotes(text.detail, request, waiting)}\n\n${buttons}`;
   // A project's own program becomes a rule by its path (`.venv/bin/mypy`): the rule is bound to the file that runs.
   const words = request.program ? [request.program.shown, ...request.argv.slice(1)] : request.argv;
-  // A command through a shell never becomes a rule: its words are not what runs.
-  const offer = rules !== undefined && !request.shell && rules.problem(words) === undefined;
+  // A command through a shell never becomes a rule: its words are not what runs. Nor one given input or run with the
+  // workspace's own helper (`git-lfs`): a rule covers neither, so the command would ask again all the same.
+  const offer = rules !== undefined && !request.shell && request.stdin === undefined && request.helper === undefined && rules.problem(words) === undefined;
   const allow = vscode.l10n.t('Allow this command for this workspace');
   const allowDetail = vscode.l10n.t(
     '"{0}" runs it now and, from then on, this exact command (the same words, no others) without asking (Task Planner: Command allow rules lists and removes them).',

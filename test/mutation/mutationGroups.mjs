@@ -58,8 +58,10 @@ export const mutationGroups = [
     name: 'command-allow-rules',
     ci: true,
     threshold: 90,
-    mutate: ['src/core/tools/commandAllowRules.ts', 'src/core/tools/riskyArguments.ts', 'src/core/tools/commandDefiningFiles.ts'],
+    mutate: ['src/core/tools/commandAllowRules.ts', 'src/core/tools/riskyArguments.ts', 'src/core/tools/commandDefiningFiles.ts', 'src/core/tools/programHelpers.ts'],
     spec: [
+      'test/unit/core/tools/programHelpers.test.ts',
+      'test/unit/core/tools/runCommandTool.programHelper.test.ts',
       'test/unit/core/tools/commandAllowRules.test.ts',
       'test/unit/core/tools/riskyArguments.test.ts',
       'test/unit/core/tools/commandDefiningFiles.test.ts',

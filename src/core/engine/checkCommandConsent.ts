@@ -119,7 +119,10 @@ export function approvingCommands(
   return {
     requestApproval: (request, signal) => {
       // The project's own program only if it is the one shown at Start (`program`): a repository's git is not the git the user allowed.
-      if (request.kind === 'command' && request.changedInRun === undefined && request.program?.shown === program) return Promise.resolve({ approved: true });
+      // Nor a helper of the workspace's that the program would run (`git lfs` running a repository's `git-lfs`).
+      if (request.kind === 'command' && request.changedInRun === undefined && request.helper === undefined && request.program?.shown === program) {
+        return Promise.resolve({ approved: true });
+      }
       onForward(request);
       return base.requestApproval(request, signal);
     },

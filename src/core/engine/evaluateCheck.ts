@@ -179,6 +179,9 @@ function describeError(error: EditorDiagnostic): string {
 
 /** Why a check command allowed at Start asked all the same (`request`, the question it asked), in the user's words. */
 function askedAfterStart(request: ApprovalRequest | undefined): string {
+  if (request?.kind === 'command' && request.changedInRun === undefined && request.helper !== undefined) {
+    return `it would run ${request.helper.shown}, the workspace's own ${request.helper.name}, which is not what was allowed at Start`;
+  }
   if (request?.kind === 'command' && request.changedInRun === undefined && request.program !== undefined) {
     return `it runs ${request.program.shown}, the workspace's own program, which is not what was allowed at Start`;
   }

@@ -19,8 +19,16 @@ const shownApproval: { [Kind in ApprovalRequest['kind']]: (request: Extract<Appr
     textHash(request.proposal.currentText),
     textHash(request.proposal.proposedText),
   ],
-  // The program's file only when it is a project's own: fingerprints of other commands stay as they were.
-  command: (request) => [request.argv, request.cwd, request.shell, ...(request.program ? [request.program.path] : [])],
+  // The program's file only when it is a project's own, likewise its helper's file and its input (tagged, so neither
+  // passes for the other): fingerprints of other commands stay as they were.
+  command: (request) => [
+    request.argv,
+    request.cwd,
+    request.shell,
+    ...(request.program ? [request.program.path] : []),
+    ...(request.helper ? [{ helper: request.helper.path }] : []),
+    ...(request.stdin === undefined ? [] : [{ stdin: textHash(request.stdin) }]),
+  ],
   directory: (request) => [request.path],
   tool: (request) => [request.tool, request.source, request.input ?? null],
 };
@@ -35,7 +43,8 @@ const shown: { [Kind in AskedRequest['kind']]: (request: Extract<AskedRequest, {
 /**
  * The fingerprint of what a request shows the user (hex sha256): operation, path (and where
  * a link on the way leads) and the hashes of the current and proposed content of a file change; argv, working directory,
- * shell and (a project's own) program file of a command; the path of a new directory; a question with its suggestions; a
+ * shell, (a project's own) program file, (a project's own) helper file and the hash of the standard input of a command;
+ * the path of a new directory; a question with its suggestions; a
  * review's prompt; a manual step's text (title, instructions, attachments and the results
  * before it, as `describeManualStep` shows them). Two requests of one kind with the same fingerprint show the same thing,
  * so an answer given to one may answer the other; any difference gives another fingerprint.

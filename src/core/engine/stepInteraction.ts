@@ -1,7 +1,13 @@
 import type { ApprovalDecision, ApprovalRequest, Interaction, RetryNote } from '../ports';
 import { boundedFeedback } from '../tools/approvalFeedback';
 import type { RequestKind } from '../tools/deferral';
-import { describeChangedInRun, describeProjectProgram, projectProgramOrigin } from '../tools/commandApprovalText';
+import {
+  describeChangedInRun,
+  describeCommandInputLine,
+  describeProgramHelper,
+  describeProjectProgram,
+  projectProgramOrigin,
+} from '../tools/commandApprovalText';
 import { toolCallTarget } from '../tools/toolCallApprovalText';
 import { fingerprintRequest, requestIdOf, type AskedRequest } from './requestFingerprint';
 import { describeManualStep } from './manualStepText';
@@ -110,8 +116,11 @@ const approvalVerb: Record<Extract<ApprovalRequest, { kind: 'file' }>['operation
 export function describeApproval(request: ApprovalRequest): string {
   switch (request.kind) {
     case 'command':
+      // One line, yet everything an Approve from it answers: the helper that would run and the input the command is given.
       return `Run \`${request.argv.join(' ')}\` in ${request.cwd || '.'}${request.shell ? ' (through a shell)' : ''}${
         request.program ? ` with ${describeProjectProgram(request.argv[0] ?? '', request.program)} from ${projectProgramOrigin(request.program)}` : ''
+      }${request.helper ? `, running ${describeProgramHelper(request.argv, request.helper)} from ${projectProgramOrigin(request.helper)}` : ''}${
+        request.stdin ? `, given input (${describeCommandInputLine(request.stdin)})` : ''
       }${
         request.changedInRun?.length ? ` (this run changed ${describeChangedInRun(request.changedInRun)}, which it reads to decide what it runs)` : ''
       }?`;

@@ -1,6 +1,6 @@
 import { directionControlClass } from '../../shared/vocabulary';
 import { visibleEscape } from '../text/visibleDirection';
-import type { FileChangedInRun, ProjectProgram, RetryNote } from '../ports';
+import type { FileChangedInRun, ProgramHelper, ProjectProgram, RetryNote } from '../ports';
 import { describeRetry } from './retryNoteText';
 import { oneLine } from '../text/oneLine';
 
@@ -17,6 +17,10 @@ export interface CommandToApprove {
   changedInRun?: readonly FileChangedInRun[];
   /** Where the program comes from when it is one of the project's own rather than `PATH`'s (see the `command` approval request). */
   program?: ProjectProgram;
+  /** The helper the program runs for its subcommand when it is one of the project's own (see the `command` approval request). */
+  helper?: ProgramHelper;
+  /** The text given to the command on its standard input (see the `command` approval request). */
+  stdin?: string;
   /** Why an allow rule that nearly allowed the command does not (see the `command` approval request). */
   notAllowedBecause?: string;
   /** Present when a retry of the step asks (see `ApprovalRequest`). */
@@ -26,8 +30,14 @@ export interface CommandToApprove {
 /** Most changed files a question names; the rest are counted. */
 const shownChanges = 5;
 
+/** Most lines of a command's input a question shows, and most characters of each. */
+export const shownInputLimits = { lines: 5, lineChars: 160 } as const;
+
 // Characters JSON leaves as they are that a dialog would act on: DEL, the C1 controls, the line and paragraph separators and the direction controls.
 const unsafeInJson = new RegExp(`[\\u007f-\\u009f\\u2028\\u2029${directionControlClass}]`, 'g');
+
+// Every character of an input line not shown as itself (tabs and carriage returns too): the line then shows what it holds and nothing else.
+const unsafeInLine = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\ufeff${directionControlClass}]`, 'g');
 
 /**
  * The editor's modal question before a command runs: a `message` naming the step on one
@@ -37,7 +47,10 @@ const unsafeInJson = new RegExp(`[\\u007f-\\u009f\\u2028\\u2029${directionContro
  * controls) is shown as a JSON string, every control and text-direction control as its
  * `\uXXXX` escape, so nothing in a plan can forge a line of the question, push the real
  * command out of sight or reverse what is shown. A program found in the project's own
- * folders (`program`) has a line of its own: "Program: mypy (.venv/bin/mypy), from …, not PATH."
+ * folders (`program`) has a line of its own: "Program: mypy (.venv/bin/mypy), from …, not PATH.",
+ * and so has a helper the program runs from them (`helper`): "Helper: git-lfs (node_modules/.bin/git-lfs),
+ * which git runs for lfs, from …, not PATH." Input given to the command (`stdin`) is shown
+ * by `describeCommandInput`: its size, its first lines, whether some is not shown.
  * A retry says which attempt it is in the message, and why the one before failed in a last line.
  */
 export function commandApprovalText(command: CommandToApprove): { message: string; detail: string } {
@@ -49,6 +62,8 @@ export function commandApprovalText(command: CommandToApprove): { message: strin
       (command.program
         ? `\nProgram: ${describeProjectProgram(command.argv[0] ?? '', command.program)}, from ${projectProgramOrigin(command.program)}, not PATH.`
         : '') +
+      (command.helper ? `\nHelper: ${describeProgramHelper(command.argv, command.helper)}, from ${projectProgramOrigin(command.helper)}, not PATH.` : '') +
+      (command.stdin ? `\n${describeCommandInput(command.stdin).join('\n')}` : '') +
       (command.mayHaveRun
         ? '\nThis step started the same command before the run was interrupted: it may already have run. Run it again only if running it twice is safe.'
         : '') +
@@ -58,6 +73,66 @@ export function commandApprovalText(command: CommandToApprove): { message: strin
       (command.notAllowedBecause === undefined ? '' : `\nAsks although you have a rule: ${oneLine(command.notAllowedBecause)}.`) +
       (command.retry === undefined ? '' : `\n${describeRetry(command.retry)}`),
   };
+}
+
+/**
+ * A command's standard input as questions show it, one string a line: a heading with its
+ * size ("Input: 41 bytes in 1 line, given to the command on standard input:"), then its
+ * first `shownInputLimits.lines` lines, each after "> " and cut to
+ * `shownInputLimits.lineChars` characters ending in "…", every character that is not
+ * shown as itself (controls, tabs, direction controls) as its `\uXXXX` escape; when not
+ * all of it is shown, a last line says so. Bounded whatever the input's size, and no
+ * line of the input can pass for a line of the question.
+ */
+export function describeCommandInput(stdin: string): string[] {
+  const lines: string[] = [];
+  let start = 0;
+  let count = 0;
+  let cut = false;
+  while (start < stdin.length) {
+    const end = stdin.indexOf('\n', start);
+    const stop = end === -1 ? stdin.length : end;
+    count++;
+    if (lines.length < shownInputLimits.lines) {
+      // A line break of two characters (CR LF) is a line break; any other carriage return is shown.
+      const lineEnd = end !== -1 && stdin[stop - 1] === '\r' && stop > start ? stop - 1 : stop;
+      const long = lineEnd - start > shownInputLimits.lineChars;
+      const kept = long ? keepWhole(stdin.slice(start, start + shownInputLimits.lineChars - 1)) : stdin.slice(start, lineEnd);
+      cut ||= long;
+      lines.push(`> ${kept.replace(unsafeInLine, visibleEscape)}${long ? '…' : ''}`);
+    }
+    start = stop + 1;
+  }
+  const bytes = new TextEncoder().encode(stdin).length;
+  const heading = `Input: ${bytes} byte${bytes === 1 ? '' : 's'} in ${count} line${count === 1 ? '' : 's'}, given to the command on standard input:`;
+  const hidden = count - lines.length;
+  const missing = [...(hidden > 0 ? [`${hidden} more line${hidden === 1 ? '' : 's'}`] : []), ...(cut ? ['long lines are cut'] : [])];
+  if (missing.length === 0) return [heading, ...lines];
+  return [heading, ...lines, `(Only part of the input is shown: ${missing.join(', and ')}. Read all of it in the plan before you allow it.)`];
+}
+
+/**
+ * A command's input on one line: its size and its first line, cut to 80 characters, each character not shown as itself
+ * escaped ("41 bytes in 1 line, starting: touch /tmp/x; wc -l README.md"), for a question of one line.
+ */
+export function describeCommandInputLine(stdin: string): string {
+  const [heading = '', first = ''] = describeCommandInput(stdin);
+  const size = heading.replace(/^Input: /, '').replace(/, given to the command on standard input:$/, '');
+  const start = first.slice(2);
+  return `${size}, starting: ${start.length > 80 ? `${keepWhole(start.slice(0, 79))}…` : start}`;
+}
+
+/**
+ * The helper a command's program runs for its subcommand, with its file and why it runs:
+ * "git-lfs (node_modules/.bin/git-lfs), which git runs for lfs", each part a command word.
+ */
+export function describeProgramHelper(argv: readonly string[], helper: ProgramHelper): string {
+  return `${shownCommandWord(helper.name)} (${shownCommandWord(helper.shown)}), which ${shownCommandWord(argv[0] ?? '')} runs for ${shownCommandWord(helper.name.slice(helper.name.indexOf('-') + 1))}`;
+}
+
+/** `text` without a lone high surrogate at its end (half of a character cut in two). */
+function keepWhole(text: string): string {
+  return /[\ud800-\udbff]$/.test(text) ? text.slice(0, -1) : text;
 }
 
 /**

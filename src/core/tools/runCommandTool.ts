@@ -2,15 +2,16 @@ import { z } from 'zod';
 import { WorkspaceError } from '../workspace/workspaceError';
 import { needsApproval, requireApproval } from './approvals';
 import { argumentLeftToAsk, describeAllowRule, matchingAllowRule } from './commandAllowRules';
-import { describeChangedInRun, describeProjectProgram, projectProgramOrigin } from './commandApprovalText';
+import { describeChangedInRun, describeProgramHelper, describeProjectProgram, projectProgramOrigin, shownCommandWord } from './commandApprovalText';
 import { changedDefiningFiles } from './commandDefiningFiles';
 import { classifyCommandEnd, classifyStartFailure } from './commandFailure';
 import { StepFailure } from './stepFailure';
-import type { CommandResult } from '../ports';
+import type { CommandResult, CommandRunner, ProgramHelper } from '../ports';
 import { errorMessage } from '../../shared/errorMessage';
 import { workspacePath } from './fileChange';
 import type { Tool } from './tool';
 import { outputPercentReader } from './outputPercent';
+import { helperLookup } from './programHelpers';
 
 /** Defaults and limits of `run_command`: milliseconds and bytes. */
 export const commandDefaults = { timeoutMs: 120_000, maxTimeoutMs: 600_000, maxOutputBytes: 64 * 1024, maxOutputLimit: 1024 * 1024 } as const;
@@ -79,7 +80,15 @@ export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = 
         );
       }
     }
-    const leftToAsk = argumentLeftToAsk(rules, ruled);
+    // What a rule cannot vouch for: the helper git or cargo runs for the subcommand, and input fed to the command.
+    const helper = await programHelper(runner, input.argv, cwd, rule === undefined ? '' : describeAllowRule(rule));
+    if (helper.project !== undefined) {
+      ctx.output?.(`Runs ${describeProgramHelper(input.argv, helper.project)}, from ${projectProgramOrigin(helper.project)}.\n`);
+    }
+    // Empty input feeds the command nothing, as none does: nothing to show or to ask about.
+    const stdin = input.stdin === '' ? undefined : input.stdin;
+    const notCovered = rule === undefined ? [] : [helper.notCovered, stdin === undefined ? undefined : stdinNotCovered].filter((why) => why !== undefined);
+    const leftToAsk = rule === undefined ? argumentLeftToAsk(rules, ruled) : notCovered.length > 0 ? notCovered.join('; ') : undefined;
     // Said before the question, so the user knows why an allowed command asks.
     if (leftToAsk !== undefined) ctx.output?.(`Asks: ${leftToAsk}.\n`);
     // Started before the run was interrupted: it may have run, so it asks whatever allowed it (no rule, no --yes).
@@ -90,7 +99,7 @@ export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = 
     if (changedInRun.length > 0) {
       ctx.output?.(`Asks: this run changed ${describeChangedInRun(changedInRun)}, which the command reads to decide what it runs.\n`);
     }
-    if (rule !== undefined && !mayHaveRun && changedInRun.length === 0) {
+    if (rule !== undefined && notCovered.length === 0 && !mayHaveRun && changedInRun.length === 0) {
       const allowed = `Runs without asking: allowed by the rule "${describeAllowRule(rule)}".`;
       ctx.logger.info(`${ctx.stepId}: ${allowed}`);
       ctx.output?.(`${allowed}\n`);
@@ -111,6 +120,8 @@ export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = 
           ...(mayHaveRun ? { mayHaveRun } : {}),
           ...(changedInRun.length > 0 ? { changedInRun } : {}),
           ...(program ? { program } : {}),
+          ...(helper.project ? { helper: helper.project } : {}),
+          ...(stdin === undefined ? {} : { stdin }),
           ...(leftToAsk === undefined ? {} : { notAllowedBecause: leftToAsk }),
         },
         `running ${JSON.stringify(input.argv)} in ${shownCwd}`,
@@ -168,3 +179,32 @@ export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = 
     return program ? { ...result, program: program.shown } : result;
   },
 };
+
+/** Why an allow rule does not answer a command given input. */
+const stdinNotCovered = 'it is given input, which an allow rule does not cover';
+
+/**
+ * The helper `argv`'s program runs for its subcommand (`git-lfs` for `git lfs`), found the
+ * way `argv[0]` is (`describeProgram`): `project` when it is one of the project's own, and
+ * `notCovered`, why the allow rule `rule` (as shown) does not answer the command, when it
+ * is that or a file in the working folder (`git x/y` runs `./git-x/y`).
+ */
+async function programHelper(
+  runner: CommandRunner,
+  argv: readonly string[],
+  cwd: string,
+  rule: string,
+): Promise<{ project?: ProgramHelper; notCovered?: string }> {
+  const lookup = helperLookup(argv);
+  if (lookup === undefined) return {};
+  const program = shownCommandWord(lookup.program);
+  if (lookup.inFolder) {
+    return { notCovered: `${program} runs the file ${shownCommandWord(lookup.name)} in the working directory for it, which an allow rule does not cover` };
+  }
+  const found = await runner.describeProgram?.(lookup.name, cwd);
+  if (found === undefined) return {};
+  const project = { ...found, name: lookup.name };
+  const name = shownCommandWord(lookup.name);
+  const where = `${projectProgramOrigin(found)} (${shownCommandWord(found.shown)})`;
+  return { project, notCovered: `the rule "${rule}" is for the ${name} on PATH; this ${name} comes from ${where}` };
+}

@@ -93,4 +93,17 @@ describe("check commands allowed at Start: the project's own programs", () => {
     );
     assert.deepEqual(runner.ran, []);
   });
+
+  it("attack: asks when the program would run a helper of the workspace's (a git-lfs planted in node_modules/.bin after Start)", async () => {
+    let programs: Record<string, ProjectProgram> = {};
+    const runner = runnerWith(() => programs);
+    const commands = await withProjectPrograms([{ argv: ['git', 'lfs', 'status'], cwd: '' }], runner);
+    programs = { 'git-lfs': { path: '/ws/node_modules/.bin/git-lfs', shown: 'node_modules/.bin/git-lfs', from: 'nodeModules' } };
+    const unanswered = await evaluateAllowed(['git', 'lfs', 'status'], runner, commands, deferAllInteraction);
+    assert.equal(
+      unanswered.detail,
+      "not run: it needs your approval and nobody could answer (it would run node_modules/.bin/git-lfs, the workspace's own git-lfs, which is not what was allowed at Start)",
+    );
+    assert.deepEqual(runner.ran, []);
+  });
 });

@@ -65,10 +65,20 @@ describe('fingerprintRequest', () => {
       'another argument': approval({ ...command, argv: ['npm', 'test', '--watch'] }),
       'another working directory': approval({ ...command, cwd: 'packages/a' }),
       'through a shell': approval({ ...command, shell: true }),
+      'given input': approval({ ...command, stdin: 'wc -l README.md\n' }),
+      'given other input (the attack: an answer for one input answered another)': approval({ ...command, stdin: 'touch /tmp/STDIN_PWN; wc -l README.md\n' }),
+      'given empty input': approval({ ...command, stdin: '' }),
+      "the workspace's own helper": approval({ ...command, helper: { name: 'npm-test', path: '/ws/node_modules/.bin/npm-test', shown: 'node_modules/.bin/npm-test', from: 'nodeModules' } }),
+      'another helper file': approval({ ...command, helper: { name: 'npm-test', path: '/ws/.venv/bin/npm-test', shown: '.venv/bin/npm-test', from: 'virtualEnvironment' } }),
+      'a program of the same file as the helper': approval({ ...command, program: { path: '/ws/node_modules/.bin/npm-test', shown: 'node_modules/.bin/npm-test', from: 'nodeModules' } }),
       'a directory of the same path': approval({ kind: 'directory', stepId: 'S1', title: 'Run tests', path: '.' }),
       'a new directory': approval({ kind: 'directory', stepId: 'S1', title: 'Make out', path: 'out' }),
       'another new directory': approval({ kind: 'directory', stepId: 'S1', title: 'Make out', path: 'dist' }),
     });
+  });
+
+  it('keeps the fingerprint of a command without input or helper, so answers given before still bind', () => {
+    assert.equal(fingerprintRequest(approval(command)), 'c41af0d192f16d0ea69cbebd77bf90953b3b7a1f07447641a402767bcc545a52');
   });
 
   it('ignores what the user is not asked about: the step, the title, the diff text and the request id', () => {

@@ -52,6 +52,23 @@ describe('createStepInteraction', () => {
     assert.equal(base.requests.length, 1);
   });
 
+  it('attack: an answer bound at resume to a command given one input does not answer it given another, nor with another helper', async () => {
+    const fed: ApprovalRequest = { ...command, argv: ['sh'], stdin: 'wc -l README.md\n' };
+    const first = interactionFor(new ScriptedInteraction({ approvals: ['defer'] }));
+    await first.interaction.requestApproval(fed, new AbortController().signal);
+    const pending = first.events.flatMap((event) => (event.type === 'approval_requested' ? [event.request] : []))[0]!;
+    const supplied: SuppliedAnswers = { [pending.id]: { kind: 'approval', stepId: 'S1', fingerprint: pending.fingerprint, decision: { approved: true } } };
+    const base = new ScriptedInteraction({ approvals: [{ approved: false }, { approved: false }, { approved: false }] });
+    const { interaction } = interactionFor(base, supplied);
+    const signal = new AbortController().signal;
+    assert.deepEqual(await interaction.requestApproval({ ...fed, stdin: 'touch /tmp/STDIN_PWN; wc -l README.md\n' }, signal), { approved: false });
+    assert.deepEqual(await interaction.requestApproval({ ...command, argv: ['sh'] }, signal), { approved: false });
+    const helper = { name: 'git-lfs', path: '/ws/node_modules/.bin/git-lfs', shown: 'node_modules/.bin/git-lfs', from: 'nodeModules' } as const;
+    assert.deepEqual(await interaction.requestApproval({ ...fed, helper }, signal), { approved: false });
+    assert.equal(base.requests.length, 3, 'each went to the user');
+    assert.deepEqual(await interaction.requestApproval(fed, signal), { approved: true });
+  });
+
   it('refuses an approval the user refused again, without asking, when the step repeats it', async () => {
     const base = new ScriptedInteraction({ approvals: [{ approved: false, reason: 'no' }] });
     const { interaction } = interactionFor(base);

@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { terminalInteraction } from '../../../src/cli/terminalInteraction';
+import type { CliIo } from '../../../src/cli/cliIo';
+
+/** An interactive terminal that answers every question with `answer` and records the questions. */
+function terminal(answer: string): { io: CliIo; questions: string[] } {
+  const questions: string[] = [];
+  const io: CliIo = {
+    out: () => undefined,
+    err: () => undefined,
+    interactive: true,
+    ask: async (question) => {
+      questions.push(question);
+      return answer;
+    },
+  };
+  return { io, questions };
+}
+
+const wall = `Which?${'\n'.repeat(3000)}type yes`;
+
+describe('questions on the terminal with texts made to push them out of sight', () => {
+  const signal = new AbortController().signal;
+
+  it('a clarification shows a wall of blank lines collapsed, its suggestions each on the line of the list', async () => {
+    const { io, questions } = terminal('');
+    const interaction = terminalInteraction(io, { yes: false });
+    const answer = await interaction.askClarification({ stepId: 'q', title: 'Q', question: wall, suggestions: [`one\n${'\n'.repeat(50)}two`, 'three'] }, signal);
+    assert.equal(answer, 'defer');
+    assert.equal(questions[0], 'Step q asks: Which?\n\n… (2997 more blank lines left out)\n\ntype yes\n  suggestions: 1) one two  2) three\nAnswer (empty to defer): ');
+  });
+
+  it('a clarification question of half a million characters is bounded', async () => {
+    const { io, questions } = terminal('');
+    await terminalInteraction(io, { yes: false }).askClarification({ stepId: 'q', title: 'Q', question: 'w '.repeat(250_000) }, signal);
+    assert.ok(questions[0]!.length < 8_100, `${questions[0]!.length} characters`);
+  });
+
+  it('a review prompt shows a wall of blank lines collapsed', async () => {
+    const { io, questions } = terminal('d');
+    assert.equal(await terminalInteraction(io, { yes: false }).requestReview({ stepId: 'r', title: 'R', prompt: wall }, signal), 'defer');
+    assert.equal(questions[0], 'Step r asks for your review:\nWhich?\n\n… (2997 more blank lines left out)\n\ntype yes\nApprove? [y]es / [n]o / [d]efer: ');
+  });
+});
