@@ -24,18 +24,22 @@ export type EditBlock = { search: string; replace: string };
 /**
  * Applies every block to `text` or none: each search text must occur exactly once in the
  * original and no two may overlap. Throws an `Error` naming every faulty block (1-based)
- * otherwise. When the file uses CRLF and a block uses LF, the block is matched with CRLF.
+ * otherwise. When the file uses CRLF and a block uses LF, the block is matched with CRLF; in a file whose every line ends
+ * in CRLF, a replacement's line breaks are written as CRLF.
  */
 export function applyEditBlocks(path: string, text: string, blocks: readonly EditBlock[]): string {
   const problems: string[] = [];
   const ranges: { block: number; start: number; end: number; replace: string }[] = [];
+  // A file whose every line ends in CRLF keeps doing so: a replacement's LF lines would mix the two.
+  const crlfOnly = text.includes('\r\n') && !/(?:^|[^\r])\n/.test(text);
   blocks.forEach((block, index) => {
     const label = `block ${index + 1}`;
-    let { search, replace } = block;
+    let { search } = block;
+    let replace = crlfOnly ? block.replace.replace(/\r?\n/g, '\r\n') : block.replace;
     let starts = occurrences(text, search);
     if (starts.length === 0 && text.includes('\r\n') && !search.includes('\r\n') && search.includes('\n')) {
       search = search.replace(/\n/g, '\r\n');
-      replace = replace.replace(/\r?\n/g, '\r\n');
+      replace = block.replace.replace(/\r?\n/g, '\r\n');
       starts = occurrences(text, search);
     }
     if (starts.length === 0) {

@@ -54,6 +54,14 @@ describe('edit_file', () => {
     assert.equal(applyEditBlocks('w.txt', 'one\r\ntwo\r\nthree\r\n', [{ search: 'one\ntwo', replace: 'uno\ndos' }]), 'uno\r\ndos\r\nthree\r\n');
   });
 
+  it('attack: a one-line block replaced by several lines in a CRLF file writes CRLF, not LF lines into it; a mixed file is left as it is', () => {
+    assert.equal(applyEditBlocks('w.txt', 'one\r\ntwo\r\n', [{ search: 'one', replace: 'uno\nuna' }]), 'uno\r\nuna\r\ntwo\r\n');
+    assert.equal(applyEditBlocks('w.txt', 'one\r\ntwo\r\n', [{ search: 'one', replace: 'uno\r\nuna' }]), 'uno\r\nuna\r\ntwo\r\n');
+    assert.equal(applyEditBlocks('w.txt', 'one\r\ntwo\n', [{ search: 'one', replace: 'uno\nuna' }]), 'uno\nuna\r\ntwo\n');
+    assert.equal(applyEditBlocks('w.txt', '\none\r\n', [{ search: 'one', replace: 'uno\nuna' }]), '\nuno\nuna\r\n');
+    assert.equal(applyEditBlocks('w.txt', 'one two', [{ search: 'one', replace: 'uno\nuna' }]), 'uno\nuna two');
+  });
+
   it('refuses a file that does not exist, pointing to write_file', async () => {
     await assert.rejects(editFileTool.run(makeToolContext(), { path: 'nope.ts', edits: [{ search: 'a', replace: 'b' }] }, neverAborted), /use write_file to create it/);
   });
