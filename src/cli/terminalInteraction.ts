@@ -14,6 +14,7 @@ import { shownToolInput, toolCallTarget } from '../core/tools/toolCallApprovalTe
 import { askManualStep } from './manualStepQuestion';
 import type { CliIo } from './cliIo';
 import { oneLine } from '../core/text/oneLine';
+import { visibleInvisibles } from '../core/text/visibleDirection';
 import { capText, textCaps } from '../core/text/capText';
 import { collapseBlankLines } from '../core/engine/manualStepText';
 
@@ -37,7 +38,10 @@ const shownApproval: { [Kind in ApprovalRequest['kind']]: (request: Extract<Appr
     (request.changedInRun?.length ? `\n  this run changed ${describeChangedInRun(request.changedInRun)}, which the command reads to decide what it runs` : '') +
     (request.notAllowedBecause === undefined ? '' : `\n  asks although you have a rule: ${oneLine(request.notAllowedBecause)}`),
   file: (request) =>
-    `${request.operation} ${proposalTarget(request.proposal)}${request.outsideScope ? ' (outside the files the step said it would change)' : ''}:\n${request.proposal.diff}`,
+    `${request.operation} ${proposalTarget(request.proposal)}${request.outsideScope ? ' (outside the files the step said it would change)' : ''}:\n${
+      // a line that differs only by a byte order mark or a zero-width character must not look unchanged
+      visibleInvisibles(request.proposal.diff)
+    }`,
   directory: (request) => `create the directory ${request.path}`,
   tool: (request) => `call ${toolCallTarget(request)} with:\n${shownToolInput(request.input)}`,
 };

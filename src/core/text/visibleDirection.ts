@@ -27,3 +27,16 @@ const actingControls = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009
 export function visibleControls(text: string): string {
   return text.replace(actingControls, visibleEscape);
 }
+
+// Characters that take no room on screen: soft hyphen, Mongolian vowel separator, zero-width space, joiners, word joiner
+// and invisible operators, and the byte order mark.
+const invisibles = /[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]/g;
+
+/**
+ * `text` with every character that takes no room on screen (a byte order mark, a zero-width
+ * space or joiner, a soft hyphen…) replaced by its visible escape `\uXXXX`: for a diff, where
+ * a line that differs only by one would otherwise look unchanged. Everything else stays.
+ */
+export function visibleInvisibles(text: string): string {
+  return text.replace(invisibles, visibleEscape);
+}

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { terminalInteraction } from '../../../src/cli/terminalInteraction';
+import { describeApprovalForTerminal, terminalInteraction } from '../../../src/cli/terminalInteraction';
 import type { CliIo } from '../../../src/cli/cliIo';
 
 /** An interactive terminal that answers every question with `answer` and records the questions. */
@@ -40,5 +40,14 @@ describe('questions on the terminal with texts made to push them out of sight', 
     const { io, questions } = terminal('d');
     assert.equal(await terminalInteraction(io, { yes: false }).requestReview({ stepId: 'r', title: 'R', prompt: wall }, signal), 'defer');
     assert.equal(questions[0], 'Step r asks for your review:\nWhich?\n\n… (2997 more blank lines left out)\n\ntype yes\nApprove? [y]es / [n]o / [d]efer: ');
+  });
+
+  it('attack: a write that only drops a byte order mark, or adds a zero-width space, shows the difference in its diff', () => {
+    const request = {
+      kind: 'file' as const, stepId: 'w', title: 'Rewrite', operation: 'write' as const,
+      proposal: { path: 'a.txt', diff: '--- a.txt\n+++ a.txt\n-\ufeffline one\n+line one\n-two\n+t\u200bwo\n', newContent: 'line one\nt\u200bwo\n' },
+    };
+    const shown = describeApprovalForTerminal(request as never);
+    assert.ok(shown.endsWith('-\\ufeffline one\n+line one\n-two\n+t\\u200bwo\n'), shown);
   });
 });
