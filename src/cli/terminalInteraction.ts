@@ -56,23 +56,26 @@ export function describeApprovalForTerminal(request: ApprovalRequest): string {
  * The CLI's user: questions on the terminal through `io.ask` when `io.interactive`, else
  * every request deferred. With `yes`, approvals are granted without asking, except a
  * command that may already have run before an interruption. Typing "f" rejects with
- * feedback (asked for next: the step's agent is told and proposes again). Typing "d"
+ * feedback where a model does the step (asked for next: its agent is told and proposes again). Typing "d"
  * defers a request (or "l" a manual step): the run then ends `waiting`.
  */
 export function terminalInteraction(io: CliIo, options: { yes: boolean }): Interaction {
-  const approve = async (text: string, signal: AbortSignal, blanket = true): Promise<ApprovalDecision | 'defer'> => {
+  const approve = async (text: string, signal: AbortSignal, blanket: boolean, heard: boolean): Promise<ApprovalDecision | 'defer'> => {
     // A command that may already have run is never approved by --yes: running it twice is the user's call.
     if (options.yes && blanket) return { approved: true };
     if (!io.interactive) return 'defer';
-    const answer = (await io.ask(`${text}\nApprove? [y]es / [n]o / [f]eedback: no, and say what to do instead / [d]efer: `, signal)).toLowerCase();
+    // Feedback is offered only where a model does the step's work and hears it (`ApprovalRequest.feedbackHeard`).
+    const offered = heard ? ' / [f]eedback: no, and say what to do instead' : '';
+    const answer = (await io.ask(`${text}\nApprove? [y]es / [n]o${offered} / [d]efer: `, signal)).toLowerCase();
     if (answer === 'd' || answer === 'defer') return 'defer';
     if (answer === 'y' || answer === 'yes') return { approved: true };
-    const feedback = answer === 'f' || answer === 'feedback' ? boundedFeedback(await io.ask('What should the step do instead? ', signal)) : undefined;
+    const asksFeedback = heard && (answer === 'f' || answer === 'feedback');
+    const feedback = asksFeedback ? boundedFeedback(await io.ask('What should the step do instead? ', signal)) : undefined;
     return { approved: false, reason: 'Rejected on the terminal.', ...(feedback === undefined ? {} : { feedback }) };
   };
   return {
     requestApproval(request, signal) {
-      return approve(describeApprovalForTerminal(request), signal, !(request.kind === 'command' && request.mayHaveRun));
+      return approve(describeApprovalForTerminal(request), signal, !(request.kind === 'command' && request.mayHaveRun), request.feedbackHeard === true);
     },
     async askClarification(request, signal) {
       if (!io.interactive) return deferAllInteraction.askClarification(request, signal);

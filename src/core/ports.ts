@@ -179,7 +179,15 @@ export interface RetryNote {
  * engine adds `retry` when a retry of the step asks (the question then says which attempt,
  * and why the one before failed); it is not part of what an answer is bound to.
  */
-export type ApprovalRequest = RequestIdentity & { retry?: RetryNote } &
+export type ApprovalRequest = RequestIdentity & {
+  retry?: RetryNote;
+  /**
+   * Present when a model does the step's work (an agent step): a rejection's feedback is
+   * told to it and it proposes again. Without it nobody would act on the words, so
+   * "Reject with feedback…" is not offered; feedback given anyway is only the reason.
+   */
+  feedbackHeard?: true;
+} &
   (
     | {
         kind: 'file';

@@ -130,12 +130,13 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
       deps.log.info(`Step ${prompt.stepId} rejected${prompt.key.runId ? ` (run ${prompt.key.runId})` : ''}`);
       await closeProposalDiffs(prompt.key);
     }),
-    // Reject with feedback…: the step's agent is told what to do instead and proposes again; an optional second argument is the feedback.
+    // Reject with feedback…: the step's agent is told what to do instead and proposes again (a tool step: the words are the
+    // rejection's reason); an optional second argument is the feedback.
     vscode.commands.registerCommand('taskPlanner.rejectWithFeedback', async (arg?: unknown, given?: string) => {
       const aimed = aim(arg);
       const { prompt } = aimed;
       if (prompt?.kind !== 'approval') return stale(aimed);
-      const feedback = typeof given === 'string' && given.trim() !== '' ? given : await askFeedback(prompt.stepId, prompt.request.title);
+      const feedback = typeof given === 'string' && given.trim() !== '' ? given : await askFeedback(prompt.request);
       if (feedback === undefined) return;
       if (!pending.reject(prompt.key, 'rejected with feedback', feedback)) return stale(aimed);
       deps.log.info(`Step ${prompt.stepId} rejected with feedback${prompt.key.runId ? ` (run ${prompt.key.runId})` : ''}`);

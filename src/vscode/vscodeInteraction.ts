@@ -202,10 +202,15 @@ function withNotes(detail: string, request: ApprovalRequest, waiting: string): s
  * feedback…); `undefined` when the user cancelled (nothing is answered then). Bounded to
  * `feedbackMaxChars`, and made safe again by the engine.
  */
-export async function askFeedback(stepId: string, title: string): Promise<string | undefined> {
+export async function askFeedback(request: ApprovalRequest): Promise<string | undefined> {
   const feedback = await vscode.window.showInputBox({
-    title: vscode.l10n.t('Task Planner: reject with feedback ({0} {1})', stepId, shownLine(title, 80)),
-    prompt: vscode.l10n.t('What should the step do instead? Its agent is told and proposes again, up to the step\'s attempts.'),
+    title: vscode.l10n.t('Task Planner: reject with feedback ({0} {1})', request.stepId, shownLine(request.title, 80)),
+    // Said as it is: only a step a model does hears the words; any other step is rejected with them as its reason.
+    prompt: request.feedbackHeard
+      ? vscode.l10n.t('What should the step do instead? Its agent is told and proposes again, up to the step\'s attempts.')
+      : vscode.l10n.t(
+          'Why do you reject it? A tool does this step, not an agent, so nothing proposes again: the step is rejected with your words as its reason.',
+        ),
     placeHolder: vscode.l10n.t('For example: keep the old name, only add the new option'),
     ignoreFocusOut: true,
     validateInput: (value) =>
@@ -220,8 +225,13 @@ export async function askFeedback(stepId: string, title: string): Promise<string
 
 /** Rejects `key` with the feedback the user types; nothing when they cancel the box. */
 async function rejectWithFeedback(pending: PendingPrompts, key: PromptKey, request: ApprovalRequest, reason: string): Promise<void> {
-  const feedback = await askFeedback(request.stepId, request.title);
+  const feedback = await askFeedback(request);
   if (feedback !== undefined) pending.reject(key, reason, feedback);
+}
+
+/** "Reject with feedback…" as a dialog's button when the step hears feedback (`ApprovalRequest.feedbackHeard`), else no button. */
+function feedbackButton(request: ApprovalRequest): string[] {
+  return request.feedbackHeard ? [vscode.l10n.t('Reject with feedback…')] : [];
 }
 
 /**
@@ -270,7 +280,7 @@ async function showFileApproval(
       vscode.l10n.t('{0}: allow step "{1}" to {2} this file?', target, stepTitle, verb),
       withNotes(proposal.diff.slice(0, 4000), request, waiting),
       reject,
-      feedback,
+      ...feedbackButton(request),
       approve,
     );
     if (choice === approve) pending.approve(key);
@@ -289,11 +299,13 @@ async function askCommandApproval(
   const text = commandApprovalText(request);
   const [run, reject, feedback] = [vscode.l10n.t('Run'), vscode.l10n.t('Reject'), vscode.l10n.t('Reject with feedback…')];
   // Which button does what (the dialog's own Cancel answers nothing), after the command itself.
-  const buttons = vscode.l10n.t(
-    '"{0}": the step does not run it. "{1}": also tell the step what to do instead. Cancel: decide later (the question waits in the status bar).',
-    reject,
-    feedback,
-  );
+  const buttons = request.feedbackHeard
+    ? vscode.l10n.t(
+        '"{0}": the step does not run it. "{1}": also tell the step what to do instead. Cancel: decide later (the question waits in the status bar).',
+        reject,
+        feedback,
+      )
+    : vscode.l10n.t('"{0}": the step does not run it. Cancel: decide later (the question waits in the status bar).', reject);
   const { message } = text;
   const detail = `${withNotes(text.detail, request, waiting)}\n\n${buttons}`;
   // A project's own program becomes a rule by its path (`.venv/bin/mypy`): the rule is bound to the file that runs.
@@ -307,8 +319,8 @@ async function askCommandApproval(
     allow,
   );
   const choice = offer
-    ? await askConsent(message, `${detail}\n${allowDetail}`, reject, feedback, run, allow)
-    : await askConsent(message, detail, reject, feedback, run);
+    ? await askConsent(message, `${detail}\n${allowDetail}`, reject, ...feedbackButton(request), run, allow)
+    : await askConsent(message, detail, reject, ...feedbackButton(request), run);
   if (choice === allow && rules !== undefined) {
     // The user said to run it: a rule that could not be stored is reported, and the command runs all the same.
     await rules
@@ -341,8 +353,8 @@ async function askToolApproval(
   const feedback = vscode.l10n.t('Reject with feedback…');
   const choice =
     rememberAs === undefined
-      ? await askConsent(message, detail, reject, feedback, allow)
-      : await askConsent(message, `${detail}\n\n${alwaysDetail}`, reject, feedback, allow, always);
+      ? await askConsent(message, detail, reject, ...feedbackButton(request), allow)
+      : await askConsent(message, `${detail}\n\n${alwaysDetail}`, reject, ...feedbackButton(request), allow, always);
   if (choice === always && rememberAs !== undefined && toolCalls !== undefined) {
     // The user allowed the call: an answer that could not be stored is reported, and the call goes ahead all the same.
     await toolCalls

@@ -1,3 +1,4 @@
+import { performedBy } from '../plan/stepKindTraits';
 import type { AgentChanges } from '../text/agentChanges';
 import type { Step } from '../plan/planSchema';
 import { evaluatePredicate } from '../predicate/evaluatePredicate';
@@ -162,7 +163,7 @@ async function executeAttempt(
   const signal = run.stop.signal;
   const id = step.id;
   const retry = attempt > 1 ? retryOf(step, attempt, state.steps[id]?.error) : undefined;
-  const interaction = createStepInteraction(id, options.interaction, () => state.supplied, emit, signal, retry);
+  const interaction = createStepInteraction(id, options.interaction, () => state.supplied, emit, signal, retry, performedBy(step.kind, 'model'));
   const journal = (body: RunEventBody): void => {
     if (!signal.aborted) emit(body);
   };

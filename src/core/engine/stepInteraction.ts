@@ -26,7 +26,8 @@ export interface StepInteraction extends Interaction {
  * same fingerprint (what the user saw); every other request goes to `base`. An approval
  * the user refused during the attempt refuses the identical request again without asking.
  * A rejection's feedback is journaled with its answer (bounded). With `retry` (the attempt
- * is a retry), every approval request carries it, outside its fingerprint. A `'defer'` is
+ * is a retry), every approval request carries it, outside its fingerprint; with `feedbackHeard`
+ * (a model does the step's work) every approval request says so (`ApprovalRequest.feedbackHeard`). A `'defer'` is
  * remembered. Nothing is emitted once `signal` is aborted.
  */
 export function createStepInteraction(
@@ -36,6 +37,7 @@ export function createStepInteraction(
   emit: (body: RunEventBody) => void,
   signal: AbortSignal,
   retry?: RetryNote,
+  feedbackHeard = false,
 ): StepInteraction {
   let deferredKind: RequestKind | undefined;
   // A change the user refused is refused again, without asking, if the step repeats it.
@@ -51,7 +53,8 @@ export function createStepInteraction(
   ): Promise<Answer | 'defer'> {
     const fingerprint = fingerprintRequest(asked);
     const id = requestIdOf(stepId, fingerprint);
-    const identified = { ...asked.request, requestId: id };
+    // Outside the fingerprint, like `retry`: who hears feedback does not change what is asked.
+    const identified = { ...asked.request, requestId: id, ...(feedbackHeard && asked.kind === 'approval' ? { feedbackHeard: true as const } : {}) };
     const pending: PendingRequest = { id, fingerprint, stepId, kind: asked.kind, prompt, request: identified };
     journal({ type: requestedEventOf[asked.kind], stepId, request: pending });
     const bound = supplied()[id] ?? refused.get(id);

@@ -18,10 +18,18 @@ function answering(...answers: string[]): CliIo & { asked: string[] } {
 describe('the terminal: Reject with feedback and a retry\'s attempt', () => {
   it('"f" rejects and asks what the step should do instead; the answer comes back bounded and escaped', async () => {
     const io = answering('f', 'use --dry-run first \u001b[2J');
-    const decision = await terminalInteraction(io, { yes: false }).requestApproval(request, new AbortController().signal);
+    const decision = await terminalInteraction(io, { yes: false }).requestApproval({ ...request, feedbackHeard: true }, new AbortController().signal);
     assert.deepEqual(decision, { approved: false, reason: 'Rejected on the terminal.', feedback: 'use --dry-run first \\u001b[2J' });
     assert.match(io.asked[0] ?? '', /\[f\]eedback/);
     assert.equal(io.asked[1], 'What should the step do instead? ');
+  });
+
+  it("offers no feedback where nothing would hear it (a tool step's request): \"f\" is a plain rejection", async () => {
+    const io = answering('f', 'never asked');
+    const decision = await terminalInteraction(io, { yes: false }).requestApproval(request, new AbortController().signal);
+    assert.deepEqual(decision, { approved: false, reason: 'Rejected on the terminal.' });
+    assert.doesNotMatch(io.asked[0] ?? '', /feedback/);
+    assert.equal(io.asked.length, 1);
   });
 
   it('"n" keeps its meaning: a plain rejection, no feedback asked', async () => {

@@ -57,6 +57,16 @@ describe('Reject with feedback: the agent hears the reason and proposes again wi
     assert.equal(answered?.type === 'request_answered' ? answered.feedback : undefined, 'Say "Hello!" instead', 'journaled with the answer');
   });
 
+  it("offers feedback where it is heard: an agent step's approvals say so, a tool step's do not (a command step heard nothing)", async () => {
+    const plan = makePlan([
+      makeStep('S1', { input: 'Write the greeting' }),
+      makeStep('T1', { kind: 'tool', tool: 'write_file', args: { path: 'b.txt', content: 'b' }, input: undefined }),
+    ]);
+    const { interaction } = await run(plan, [write('a.txt', 'hi'), 'Wrote a.txt.'], { approvals: [{ approved: true }, { approved: true }] });
+    const heard = Object.fromEntries(interaction.approvals().map((request) => [request.stepId, request.feedbackHeard === true]));
+    assert.deepEqual(heard, { S1: true, T1: false });
+  });
+
   it('an agent that ends after a rejection with feedback is given the feedback in its next attempt, up to its attempts', async () => {
     const plan = makePlan([makeStep('S1', { input: 'Write the greeting', maxAttempts: 2, critical: true })]);
     const replies = [write('a.txt', 'hi'), 'I could not.', write('a.txt', 'Hello!'), 'Wrote a.txt.'];
