@@ -77,6 +77,7 @@ export const mutationGroups = [
     mutate: ['src/core/engine/stepInteraction.ts'],
     spec: [
       'test/unit/core/tools/commandApprovalText.program.test.ts',
+      'test/unit/core/tools/commandApprovalText.input.test.ts',
       'test/unit/core/engine/stepInteraction.test.ts',
       'test/unit/core/engine/rejectWithFeedback.test.ts',
       'test/unit/core/engine/retryApproval.test.ts',

@@ -35,6 +35,24 @@ describe('createStepInteraction', () => {
     assert.equal(interaction.deferredKind, undefined);
   });
 
+  it("marks a model's step's approvals as hearing feedback, outside their fingerprint, and nothing else it asks", async () => {
+    const base = new ScriptedInteraction({ approvals: [{ approved: true }], clarifications: ['blue'] });
+    const events: RunEventBody[] = [];
+    const signal = new AbortController().signal;
+    const heard = createStepInteraction('S1', base, () => none, (body) => events.push(body), signal, undefined, true);
+    await heard.requestApproval(command, signal);
+    await heard.askClarification({ stepId: 'S1', title: 'Ask', question: 'Which colour?' }, signal);
+    assert.equal(base.approvals()[0]?.feedbackHeard, true);
+    assert.equal('feedbackHeard' in (base.clarifications()[0] ?? {}), false, 'a clarification has no feedback to hear');
+    const plain = interactionFor(new ScriptedInteraction({ approvals: [{ approved: true }] }));
+    await plain.interaction.requestApproval(command, signal);
+    const fingerprints = [events, plain.events].map((list) => list.find((event) => event.type === 'approval_requested'));
+    assert.equal(
+      fingerprints[0]?.type === 'approval_requested' ? fingerprints[0].request.fingerprint : 'none',
+      fingerprints[1]?.type === 'approval_requested' ? fingerprints[1].request.fingerprint : 'other',
+    );
+  });
+
   it('answers a request from the answer bound to it at resume, and asks the user about anything else', async () => {
     // What the user saw the first time: the journaled request, with its id and fingerprint.
     const first = interactionFor(new ScriptedInteraction({ approvals: ['defer'] }));
