@@ -64,7 +64,7 @@ function renderDetails(step: StepView): TemplateResult {
       : html`${step.agent ? html`<dt>Agent</dt><dd class="mono">${step.agent}</dd>` : nothing}
           ${step.input ? html`<dt>Input</dt><dd class="step-input">${step.input}</dd>` : nothing}`}
     <dt>Depends on</dt><dd class="step-deps">${step.dependsOn.length > 0 ? step.dependsOn.join(', ') : html`<span class="muted">nothing</span>`}</dd>
-    <dt>On failure</dt><dd>${step.onFailure}${step.maxAttempts > 1 ? ` · up to ${step.maxAttempts} attempts` : ''}${step.critical ? ' · critical' : ''}</dd>
+    <dt>On failure</dt><dd class="step-failure-policy">${step.onFailure}${step.maxAttempts > 1 ? ` · up to ${step.maxAttempts} attempts${commandRetryNote(step)}` : ''}${step.critical ? ' · critical' : ''}</dd>
     ${step.verification ? html`<dt>Verification</dt><dd><code>${step.verification}</code></dd>` : nothing}
     ${step.checks ? html`<dt>Checks</dt><dd class="step-checks">${step.checks}</dd>` : nothing}
     ${step.checks || step.verification
@@ -76,6 +76,11 @@ function renderDetails(step: StepView): TemplateResult {
     ${step.when ? html`<dt>Runs when</dt><dd><code>${step.when}</code></dd>` : nothing}
     ${step.problems.length > 0 ? html`<dt>Problems</dt><dd>${step.problems.map((problem) => html`<div class=${problem.startsWith('Error') ? 'error' : 'warning'}>${problem}</div>`)}</dd>` : nothing}
   </dl>`;
+}
+
+/** A command is tried again only when it could end otherwise (commandFailure.ts): a failing test suite fails the same way. */
+function commandRetryNote(step: StepView): string {
+  return step.kind === 'tool' && step.tool === 'run_command' ? ' (after a time-out, a signal or a network error; a command that fails is not run again)' : '';
 }
 
 /** What the run does when a step's checks or verification fail (its `onVerificationFailure`), in plain words. */

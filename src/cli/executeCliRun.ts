@@ -5,7 +5,7 @@ import { initialRunState } from '../core/engine/reduceRunEvent';
 import { terminalStepStatuses, type PendingRequest, type RunEvent, type RunState } from '../core/engine/runEvents';
 import { capText, textCaps } from '../core/text/capText';
 import { runInterruption } from '../core/engine/runInterruption';
-import { collapseBlankLines } from '../core/engine/manualStepText';
+import { collapseBlankLines } from '../core/text/collapseBlankLines';
 import { oneLine } from '../core/text/oneLine';
 import { runSummary } from '../core/view/runSummary';
 import { summaryText } from './summaryText';

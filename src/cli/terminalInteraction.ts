@@ -16,7 +16,7 @@ import type { CliIo } from './cliIo';
 import { oneLine } from '../core/text/oneLine';
 import { visibleInvisibles } from '../core/text/visibleDirection';
 import { capText, textCaps } from '../core/text/capText';
-import { collapseBlankLines } from '../core/engine/manualStepText';
+import { collapseBlankLines } from '../core/text/collapseBlankLines';
 
 /** Longest step title or suggestion the terminal shows, in characters (on one line). */
 const maxNameLength = 200;

@@ -359,6 +359,10 @@ describe('Task Planner plan panel in the browser workbench', function () {
     const policy = (id: string) => panel.locator(`li.step[data-step-id="${id}"] dd.step-verification-policy`).innerText();
     assert.equal(await policy('C1'), 'tried again, up to 3 attempts in all; then the step fails and the run stops');
     assert.equal(await policy('C2'), 'the step fails and the run goes on without it');
+    // A failing command is not run again (only a time-out, a signal or a network error is): the card says so (a newcomer read "retry").
+    const onFailure = (id: string) => panel.locator(`li.step[data-step-id="${id}"] dd.step-failure-policy`).innerText();
+    assert.match(await onFailure('C1'), /up to 3 attempts \(after a time-out, a signal or a network error; a command that fails is not run again\)/);
+    assert.doesNotMatch(await onFailure('C2'), /time-out/);
     await panel.locator('li.step[data-step-id="C1"]').scrollIntoViewIfNeeded();
     await shoot('panel-review-verification-policy');
   });

@@ -1,4 +1,5 @@
 import { readableValue } from '../text/readableValue';
+import { collapseBlankLines } from '../text/collapseBlankLines';
 import { capText, textCaps } from '../text/capText';
 import { oneLine } from '../text/oneLine';
 import type { ManualStepRequest } from '../ports';
@@ -9,8 +10,6 @@ export const manualResultPreviewLength = 600;
 /** Longest step title or attachment name in a manual step's text, in characters (each on one line). */
 const maxNameLength = 200;
 
-/** Most blank lines in a row a text shown to a person keeps (see `collapseBlankLines`). */
-const maxBlankLines = 2;
 
 /**
  * A dependency's result as text for a person (`readableValue`: a tool's result one `key: value` line per field, a
@@ -20,32 +19,6 @@ const maxBlankLines = 2;
 export function manualResultPreview(value: unknown): string {
   const text = readableValue(value);
   return text.length <= manualResultPreviewLength ? text : `${text.slice(0, manualResultPreviewLength - 1)}…`;
-}
-
-/**
- * `text` with every run of more than two blank (empty or whitespace-only) lines replaced
- * by two blank lines around one line saying how many were left out, so a wall of blank
- * lines cannot push what follows out of sight. Other lines are kept as they are.
- */
-export function collapseBlankLines(text: string): string {
-  const lines = text.split('\n');
-  const kept: string[] = [];
-  let blanks = 0;
-  const endRun = (): void => {
-    if (blanks > maxBlankLines) kept.push('', `… (${blanks - maxBlankLines} more blank lines left out)`, '');
-    else for (let index = 0; index < blanks; index++) kept.push('');
-    blanks = 0;
-  };
-  for (const line of lines) {
-    if (line.trim() === '') {
-      blanks++;
-      continue;
-    }
-    endRun();
-    kept.push(line);
-  }
-  endRun();
-  return kept.join('\n');
 }
 
 /**

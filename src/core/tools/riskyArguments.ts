@@ -81,10 +81,11 @@ const programs: Readonly<Record<string, ProgramRisks>> = {
   git: {
     long: [
       'output-directory', 'upload-pack', 'receive-pack', 'ext-diff', 'textconv', 'open-files-in-pager', 'exec-path', 'git-dir', 'work-tree',
-      'config-env', 'extcmd', 'tool', 'remote', 'sequence-editor', 'gpg-program', 'strategy', 'upstream',
+      'config-env', 'extcmd', 'tool', 'remote', 'sequence-editor', 'gpg-program', 'strategy', 'upstream', 'no-index',
     ],
     short: 'cOx',
-    why: 'writes files, changes or reads git\'s configuration, or runs another program',
+    // `--no-index` (git diff, git grep) reads any path given, outside the repository too: ~/.ssh/id_rsa.
+    why: 'writes files, changes or reads git\'s configuration, reads files outside the repository, or runs another program',
   },
   'git clone': gitRemote,
   'git fetch': gitRemote,

@@ -89,7 +89,7 @@ describe('command allow rules', () => {
       );
       assert.equal(
         argumentLeftToAsk([['git', 'log', '...']], command(['git', 'log', '--output=a b'])),
-        'the rule "git log ..." does not cover "--output=a b", which writes files, changes or reads git\'s configuration, or runs another program',
+        'the rule "git log ..." does not cover "--output=a b", which writes files, changes or reads git\'s configuration, reads files outside the repository, or runs another program',
       );
       assert.equal(argumentLeftToAsk([['npm', 'test', '...']], command(['npm', 'test', '--grep'])), undefined, 'allowed: nothing to explain');
       assert.equal(argumentLeftToAsk([['npm', 'test', '...'], ['npm', 'test', '--prefix', 'x']], command(['npm', 'test', '--prefix', 'x'])), undefined, 'another rule allows it');

@@ -18,7 +18,7 @@ describe('riskyArgument', () => {
     for (const argument of [
       '--output=../outside/x', '--outp=.git/config', '--output-directory', '--upload-pack=evil', '--receive-pack', '--ext-diff', '--textconv', '--open-files-in-pager',
       '-O', '--exec-path=x', '--git-dir=x', '--work-tree=x', '--config-env=x', '-c', '--extcmd=x', '--tool=x', '--remote=x',
-      '--sequence-editor', '--gpg-program=x', '--strategy=x', '--upstream', '-x', '--exec',
+      '--sequence-editor', '--gpg-program=x', '--strategy=x', '--upstream', '-x', '--exec', '--no-index', '--no-ind',
     ]) {
       assert.match(risky('git log', argument) ?? '', /git's configuration/, argument);
     }
