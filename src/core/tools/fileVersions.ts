@@ -25,6 +25,9 @@ export function textOf(version: FileVersion): string | undefined {
   return version.exists ? version.text : undefined;
 }
 
+/** The largest file, in bytes, the file tools read to change: a larger one is refused before it is read (`readVersion`). */
+export const maxChangedFileBytes = 64 * 1024 * 1024;
+
 // Fatal: bytes that are not UTF-8 are refused rather than replaced; ignoreBOM: a BOM is kept as U+FEFF, so the text encodes back to the same bytes.
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -43,8 +46,19 @@ export async function readVersion(ctx: Pick<ToolContext, 'workspace'>, path: str
   if (stat.type === 'directory') throw new WorkspaceError('is_directory', path, `${path} is a directory, not a file`);
   let text: string;
   try {
-    text = ctx.workspace.readBytes ? decodeStrictly(path, await ctx.workspace.readBytes(path, signal)) : await ctx.workspace.readText(path, signal);
+    const limit = { maxBytes: maxChangedFileBytes };
+    text = ctx.workspace.readBytes
+      ? decodeStrictly(path, await ctx.workspace.readBytes(path, signal, limit))
+      : await ctx.workspace.readText(path, signal, limit);
   } catch (error) {
+    if (isWorkspaceError(error, 'too_large')) {
+      throw new WorkspaceError(
+        'too_large',
+        path,
+        `${path} is larger than the file tools change (${maxChangedFileBytes / 1024 / 1024} MB), so it was not read or changed; change it with a command.`,
+        { cause: error },
+      );
+    }
     if (!isWorkspaceError(error, 'not_found')) throw error;
     if ((await ctx.workspace.stat(path, signal)) === undefined) return { exists: false };
     throw new Error(

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import type { WorkspaceFs } from '../../../../src/core/ports';
-import { expectedOf, readCurrent, readVersion, sha256, textOf, versionOf } from '../../../../src/core/tools/fileVersions';
+import { expectedOf, maxChangedFileBytes, readCurrent, readVersion, sha256, textOf, versionOf } from '../../../../src/core/tools/fileVersions';
 import { isWorkspaceError, WorkspaceError } from '../../../../src/core/workspace/workspaceError';
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
 import { makeToolContext, neverAborted } from '../../../fakes/toolContext';
@@ -24,6 +24,26 @@ function byteWorkspace(files: Record<string, Uint8Array>, mode?: number): Worksp
 }
 
 describe('file versions', () => {
+  it('attack: refuses a file larger than the file tools change before reading it, saying so (a 600 MB edit read it all, then said "not UTF-8")', async () => {
+    const size = maxChangedFileBytes + 1;
+    const asked: (number | undefined)[] = [];
+    const huge: WorkspaceFs = {
+      ...createMemoryWorkspace(),
+      stat: async () => ({ type: 'file', size, mtimeMs: 0 }),
+      readBytes: async (path, _signal, options) => {
+        asked.push(options?.maxBytes);
+        if (options?.maxBytes !== undefined && size > options.maxBytes) throw new WorkspaceError('too_large', path, 'too large');
+        return new Uint8Array(0);
+      },
+    };
+    await assert.rejects(readVersion({ workspace: huge }, 'big.log', neverAborted), (error: unknown) => {
+      assert.ok(isWorkspaceError(error, 'too_large'));
+      assert.equal(error.message, 'big.log is larger than the file tools change (64 MB), so it was not read or changed; change it with a command.');
+      return true;
+    });
+    assert.deepEqual(asked, [maxChangedFileBytes]);
+  });
+
   it('names a text by the sha256 of its UTF-8 bytes', () => {
     assert.equal(sha256('héllo'), hex(Buffer.from('héllo', 'utf8')));
     assert.notEqual(sha256('a'), sha256('b'));
