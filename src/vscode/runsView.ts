@@ -23,6 +23,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
   private readonly changed = new vscode.EventEmitter<undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly subscription: vscode.Disposable;
+  private readonly undid: vscode.Disposable;
   private shown: string | undefined;
   /** `listOtherWindowRuns`' stamp of the other windows' runs last listed; `undefined` before the first listing. */
   private othersListed: string | undefined;
@@ -33,6 +34,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
     private readonly storageDir: string | undefined,
     private readonly log: vscode.LogOutputChannel,
   ) {
+    this.undid = runs.changes.onDidUndo(() => this.refresh());
     // A new run, a run changing status or finishing a step changes its row; a step's own progress does not.
     this.subscription = runs.onDidChangeState((state) => {
       const done = state && stepProgress(Object.values(state.steps), state.plan?.steps.length ?? 0).completed;
@@ -65,8 +67,12 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
     const several = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
     const loaded = await Promise.all(
       listed.slice(0, listedRuns).map(async (run) => {
-        const state = await this.runs.load(run.runId).catch(() => undefined);
-        return state ? { state, updatedAt: run.updatedAt, active: active.has(run.runId), folder: run.folder } : undefined;
+        const [state, undone] = await Promise.all([
+          this.runs.load(run.runId).catch(() => undefined),
+          // a run's row says when Undo took back its changes (the run's checkpoints say so); unknown is not undone
+          this.runs.changes.undone(run.runId).then((changes) => changes.steps.size > 0, () => false),
+        ]);
+        return state ? { state, updatedAt: run.updatedAt, active: active.has(run.runId), undone, folder: run.folder } : undefined;
       }),
     );
     const shown = loaded.filter((run) => run !== undefined);
@@ -132,6 +138,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
 
   dispose(): void {
     this.subscription.dispose();
+    this.undid.dispose();
     this.changed.dispose();
   }
 }
@@ -177,7 +184,8 @@ function otherWindowNote({ held, reloadTakesIt }: OtherWindowPlace): string {
  */
 function otherWindowGroup(runs: readonly OtherWindowRun[], several: boolean): PlanTreeNode {
   const nodes = runListModel(
-    runs.map((run) => ({ state: run.state, updatedAt: run.updatedAt, active: run.held && run.state.status === 'running' })),
+    // Whether that window undid a run is in its checkpoints, which are that window's: not read from here.
+    runs.map((run) => ({ state: run.state, updatedAt: run.updatedAt, active: run.held && run.state.status === 'running', undone: false })),
     (ms) => new Date(ms).toLocaleString(),
   );
   const children = nodes.map((node, index): PlanTreeNode => {

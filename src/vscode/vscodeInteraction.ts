@@ -208,10 +208,10 @@ export async function askFeedback(request: ApprovalRequest): Promise<string | un
     // Said as it is: only a step a model does hears the words; any other step is rejected with them as its reason.
     prompt: request.feedbackHeard
       ? vscode.l10n.t('What should the step do instead? Its agent is told and proposes again, up to the step\'s attempts.')
-      : vscode.l10n.t(
-          'Why do you reject it? A tool does this step, not an agent, so nothing proposes again: the step is rejected with your words as its reason.',
-        ),
-    placeHolder: vscode.l10n.t('For example: keep the old name, only add the new option'),
+      : vscode.l10n.t('Why do you reject it? This step runs a tool, not a model, so nothing proposes again: your words become the rejection\'s reason.'),
+    placeHolder: request.feedbackHeard
+      ? vscode.l10n.t('For example: keep the old name, only add the new option')
+      : vscode.l10n.t('For example: this file must stay as it is'),
     ignoreFocusOut: true,
     validateInput: (value) =>
       value.trim() === ''

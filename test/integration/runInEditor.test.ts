@@ -208,8 +208,13 @@ describe('Plan task and the run in the editor (fake OpenAI server)', function ()
     await vscode.commands.executeCommand('taskPlanner.approve', 'U1');
     const result = await outcome.run;
     assert.equal(readFileSync(join(root, 'undo-me.txt'), 'utf8'), 'temporary\n');
-    await vscode.commands.executeCommand('taskPlanner.undoRun', result!.runId);
+    const row = async () => (await planner.runsViewNodes()).find((node) => node.id === `run:${result!.runId}`)?.description ?? '';
+    assert.doesNotMatch(await row(), /undone/);
+    const message = await vscode.commands.executeCommand<unknown>('taskPlanner.undoRun', result!.runId);
     assert.equal(existsSync(join(root, 'undo-me.txt')), false);
+    assert.ok(message !== undefined);
+    // The Runs view says so (it said "completed" and nothing else), and the run keeps its outcome.
+    assert.match(await row(), /^completed · changes undone · 1\/1 · /);
   });
 
   it('undoes from a step: that step and the one after it that depends on it, keeping the step before (issue 26)', async () => {

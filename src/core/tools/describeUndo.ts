@@ -21,7 +21,7 @@ export function describeUndo(report: UndoReport): string {
     if (refused.length > 0) return `Undo changed nothing; left alone: ${refused.join('; ')}.`;
     return unchanged > 0
       ? `Nothing to undo: ${plural(unchanged, 'file')} the run changed ${unchanged === 1 ? 'is' : 'are'} already as before it.`
-      : 'Nothing to undo: the run changed no file through the file tools.';
+      : 'Nothing to undo: no change of the run is left to take back (it was undone already, or it changed no file through the file tools).';
   }
   return refused.length > 0 ? `Undo ${done}; left alone: ${refused.join('; ')}.` : `Undo ${done}.`;
 }

@@ -18,12 +18,15 @@ const runIcons: Record<RunState['status'], StatusLook> = {
 };
 
 /**
- * One Runs-view node per stored run, newest first: the objective, status and progress;
+ * One Runs-view node per stored run, newest first: the objective, status (and whether Undo took back its changes: `undone`) and progress;
  * context value `run.<status>` (a `running` run that is not active was interrupted, e.g.
  * by a reload, and shows as `run.interrupted`, resumable like a waiting one).
  */
-export function runListModel(runs: readonly { state: RunState; updatedAt: number; active: boolean }[], formatTime: (ms: number) => string): PlanTreeNode[] {
-  return runs.map(({ state, updatedAt, active }) => {
+export function runListModel(
+  runs: readonly { state: RunState; updatedAt: number; active: boolean; undone: boolean }[],
+  formatTime: (ms: number) => string,
+): PlanTreeNode[] {
+  return runs.map(({ state, updatedAt, active, undone }) => {
     const steps = Object.values(state.steps);
     const interrupted = state.status === 'running' && !active;
     const status = interrupted ? 'interrupted' : state.status;
@@ -32,7 +35,8 @@ export function runListModel(runs: readonly { state: RunState; updatedAt: number
     // one line: a request of several lines would otherwise show its breaks in the row
     const label = oneLine(state.plan?.objective ?? state.runId, 200);
     const progress = stepProgress(steps, state.plan?.steps.length ?? steps.length);
-    const description = `${runStatusLabels[status]} · ${progress.completed}/${progress.total} · ${formatTime(updatedAt)}`;
+    // Undo takes back files, not the run's outcome: a completed run stays completed, and says its changes are undone.
+    const description = `${runStatusLabels[status]}${undone ? ' · changes undone' : ''} · ${progress.completed}/${progress.total} · ${formatTime(updatedAt)}`;
     return {
       id: `run:${state.runId}`,
       label,

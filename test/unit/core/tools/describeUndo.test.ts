@@ -7,7 +7,7 @@ describe('describeUndo', () => {
     // a run already undone (a notification's Undo pressed after the panel's) is not "restored 0 files"
     assert.equal(describeUndo({ runId: 'r', restored: [], removed: [], unchanged: ['b'], refused: [], overwritable: [] }), 'Nothing to undo: 1 file the run changed is already as before it.');
     assert.equal(describeUndo({ runId: 'r', restored: [], removed: [], unchanged: ['b', 'c', 'b'], refused: [], overwritable: [] }), 'Nothing to undo: 2 files the run changed are already as before it.');
-    assert.equal(describeUndo({ runId: 'r', restored: [], removed: [], unchanged: [], refused: [], overwritable: [] }), 'Nothing to undo: the run changed no file through the file tools.');
+    assert.equal(describeUndo({ runId: 'r', restored: [], removed: [], unchanged: [], refused: [], overwritable: [] }), 'Nothing to undo: no change of the run is left to take back (it was undone already, or it changed no file through the file tools).');
     assert.equal(
       describeUndo({ runId: 'r', restored: [], removed: [], unchanged: [], refused: [{ path: 'c.txt', reason: 'changed since the run' }], overwritable: [] }),
       'Undo changed nothing; left alone: c.txt (changed since the run).',
