@@ -76,9 +76,9 @@ export class ApprovalQueue implements vscode.Disposable {
     return this.present(prompt);
   }
 
-  /** The approvals waiting besides the one on screen. */
-  waitingCount(): number {
-    return this.approvals().filter((prompt) => prompt !== this.shown).length;
+  /** The approvals waiting besides the one on screen and `besides` (the one the status bar names when none is on screen). */
+  waitingCount(besides?: PendingPrompt): number {
+    return this.approvals().filter((prompt) => prompt !== this.shown && prompt !== besides).length;
   }
 
   /** The approval on screen, if any. */

@@ -63,7 +63,8 @@ export class RunStatusBar implements vscode.Disposable {
     if (waiting) {
       const looks = waitingLooks[waiting.kind];
       const [what, action] = [looks.what(), looks.offer()];
-      const more = waiting.kind === 'approval' ? (this.queue?.waitingCount() ?? 0) : 0;
+      // Besides the one it names: after a dialog was cancelled nothing is on screen, and the named one is not "more".
+      const more = waiting.kind === 'approval' ? (this.queue?.waitingCount(waiting) ?? 0) : 0;
       // The count of what waits behind the approval on screen (item 4 of issue 28).
       this.item.text = `$(${looks.icon}) \
 ${more === 0 ? vscode.l10n.t('Task Planner: {0}', what) : vscode.l10n.t('Task Planner: {0} ({1} more waiting)', what, more)}`;

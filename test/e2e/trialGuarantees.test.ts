@@ -268,6 +268,17 @@ describe('Trial of issues 26 and 27 with the fake model (browser workbench)', fu
       ]),
     );
     await planAndStart('Show git status into a file x', 'C1');
+    const first = await dialogFocus(`${shown} --output=x`);
+    assert.equal(first.focused, 'Reject');
+    // Cancel leaves the question waiting in the status bar, which names it alone (it said "1 more waiting"), and reopens it.
+    await page.keyboard.press('Escape');
+    await first.dialog.waitFor({ state: 'detached', timeout: 15_000 });
+    const waitingItem = page.locator('.statusbar-item', { hasText: 'Approval needed' }).first();
+    await waitingItem.waitFor({ timeout: 15_000 });
+    // The host takes the cancel a moment after the dialog closes: the count it then shows must not have grown.
+    const miscounted = await page.locator('.statusbar-item', { hasText: 'more waiting' }).first().waitFor({ timeout: 5_000 }).then(() => true, () => false);
+    assert.equal(miscounted, false, `the one question waiting was counted as one more: ${await waitingItem.innerText()}`);
+    await waitingItem.click();
     const again = await dialogFocus(`${shown} --output=x`);
     assert.equal(again.focused, 'Reject');
     await shoot('3-question-output');
