@@ -121,13 +121,16 @@ export function parseMcpTimeout(text: string | undefined): number {
   return value;
 }
 
+/** What starting a server does, by its type: a program runs, an address is connected to. */
+const reaches: Record<McpConfig['servers'][number]['type'], string> = { stdio: 'runs', http: 'connects to' };
+
 async function mayStartFromCli(server: McpConfig['servers'][number], yes: boolean, io: CliIo, signal: AbortSignal): Promise<true | string> {
   // The command line has no workspace trust: the user chose the folder; --yes is the answer given in advance.
   if (mcpStartDecision(server, { trusted: true, allowedBefore: yes }) === 'start') return true;
   const how = `it is defined by ${server.source.label}, and a workspace's server starts only when you allow it: pass --yes, or answer on a terminal`;
   if (!io.interactive) return how;
   const answer = (
-    await io.ask(`Start MCP server "${server.name}" of ${server.source.label}? It runs: ${mcpServerTarget(server)}\n[y/N] `, signal)
+    await io.ask(`Start MCP server "${server.name}" of ${server.source.label}? It ${reaches[server.type]}: ${mcpServerTarget(server)}\n[y/N] `, signal)
   ).toLowerCase();
   return answer === 'y' || answer === 'yes' ? true : 'you did not allow it';
 }

@@ -317,11 +317,19 @@ export class McpHost implements vscode.Disposable {
       vscode.l10n.t('Start the MCP server "{0}" of this workspace?', shownName(server.name)),
       {
         modal: true,
-        detail: vscode.l10n.t(
-          'It is defined in {0} and runs: {1}\nIt can do anything your account can. Allow it for this workspace (asked again if any of this changes)?',
-          shownName(server.source.label),
-          target,
-        ),
+        // A program runs as the user; an address is sent the calls and the headers shown: each question says which.
+        detail:
+          server.type === 'http'
+            ? vscode.l10n.t(
+                'It is defined in {0} and connects to: {1}\nWhat the tool calls send, and these headers (an input in them filled in with what you type), go to that address. Allow it for this workspace (asked again if any of this changes)?',
+                shownName(server.source.label),
+                target,
+              )
+            : vscode.l10n.t(
+                'It is defined in {0} and runs: {1}\nIt can do anything your account can. Allow it for this workspace (asked again if any of this changes)?',
+                shownName(server.source.label),
+                target,
+              ),
       },
       allow,
     );
