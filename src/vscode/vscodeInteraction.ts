@@ -231,7 +231,12 @@ async function rejectWithFeedback(pending: PendingPrompts, key: PromptKey, reque
 
 /** "Reject with feedback…" as a dialog's button when the step hears feedback (`ApprovalRequest.feedbackHeard`), else no button. */
 function feedbackButton(request: ApprovalRequest): string[] {
-  return request.feedbackHeard ? [vscode.l10n.t('Reject with feedback…')] : [];
+  return request.feedbackHeard ? [feedbackLabel()] : [];
+}
+
+/** The label of the button "Reject with feedback…", which `feedbackButton` offers and the dialogs compare the answer with. */
+function feedbackLabel(): string {
+  return vscode.l10n.t('Reject with feedback…');
 }
 
 /**
@@ -275,7 +280,7 @@ async function showFileApproval(
     if (pending.get(key)?.request !== request) await closeProposalDiffs(key);
   } catch {
     // The modal fallback: the same decision without the diff editor.
-    const [approve, reject, feedback] = [vscode.l10n.t('Approve'), vscode.l10n.t('Reject'), vscode.l10n.t('Reject with feedback…')];
+    const [approve, reject, feedback] = [vscode.l10n.t('Approve'), vscode.l10n.t('Reject'), feedbackLabel()];
     const choice = await askConsent(
       vscode.l10n.t('{0}: allow step "{1}" to {2} this file?', target, stepTitle, verb),
       withNotes(proposal.diff.slice(0, 4000), request, waiting),
@@ -297,7 +302,7 @@ async function askCommandApproval(
   waiting: string,
 ): Promise<void> {
   const text = commandApprovalText(request);
-  const [run, reject, feedback] = [vscode.l10n.t('Run'), vscode.l10n.t('Reject'), vscode.l10n.t('Reject with feedback…')];
+  const [run, reject, feedback] = [vscode.l10n.t('Run'), vscode.l10n.t('Reject'), feedbackLabel()];
   // Which button does what (the dialog's own Cancel answers nothing), after the command itself.
   const buttons = request.feedbackHeard
     ? vscode.l10n.t(
@@ -350,7 +355,7 @@ async function askToolApproval(
     '"{0}" allows this call and every later call of this tool here without asking, until the server\'s command or address changes; Task Planner: MCP servers can make it ask again.',
     always,
   );
-  const feedback = vscode.l10n.t('Reject with feedback…');
+  const feedback = feedbackLabel();
   const choice =
     rememberAs === undefined
       ? await askConsent(message, detail, reject, ...feedbackButton(request), allow)

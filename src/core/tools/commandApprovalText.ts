@@ -103,8 +103,7 @@ export function describeCommandInput(stdin: string): string[] {
     }
     start = stop + 1;
   }
-  const bytes = new TextEncoder().encode(stdin).length;
-  const heading = `Input: ${bytes} byte${bytes === 1 ? '' : 's'} in ${count} line${count === 1 ? '' : 's'}, given to the command on standard input:`;
+  const heading = `Input: ${inputSize(stdin)}, given to the command on standard input:`;
   const hidden = count - lines.length;
   const missing = [...(hidden > 0 ? [`${hidden} more line${hidden === 1 ? '' : 's'}`] : []), ...(cut ? ['long lines are cut'] : [])];
   if (missing.length === 0) return [heading, ...lines];
@@ -116,10 +115,16 @@ export function describeCommandInput(stdin: string): string[] {
  * escaped ("41 bytes in 1 line, starting: touch /tmp/x; wc -l README.md"), for a question of one line.
  */
 export function describeCommandInputLine(stdin: string): string {
-  const [heading = '', first = ''] = describeCommandInput(stdin);
-  const size = heading.replace(/^Input: /, '').replace(/, given to the command on standard input:$/, '');
-  const start = first.slice(2);
-  return `${size}, starting: ${start.length > 80 ? `${keepWhole(start.slice(0, 79))}…` : start}`;
+  // The question's first input line, as it shows it (escaped, after "> ").
+  const start = (describeCommandInput(stdin)[1] ?? '> ').slice(2);
+  return `${inputSize(stdin)}, starting: ${start.length > 80 ? `${keepWhole(start.slice(0, 79))}…` : start}`;
+}
+
+/** A command input's size in words: "41 bytes in 1 line" (a last line without its line break counts). */
+function inputSize(stdin: string): string {
+  const bytes = new TextEncoder().encode(stdin).length;
+  const lines = (stdin.match(/\n/g)?.length ?? 0) + (stdin === '' || stdin.endsWith('\n') ? 0 : 1);
+  return `${bytes} byte${bytes === 1 ? '' : 's'} in ${lines} line${lines === 1 ? '' : 's'}`;
 }
 
 /**

@@ -2,12 +2,26 @@ import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { mergeMcpConfigs, parseMcpConfig } from '../../../src/core/mcp/mcpConfig';
-import { McpServers, rememberedCallKey } from '../../../src/node/mcpServers';
+import { mergeMcpConfigs, parseMcpConfig, type McpConfig } from '../../../src/core/mcp/mcpConfig';
+import { McpServers, rememberedCallKey, type McpServersOptions } from '../../../src/node/mcpServers';
 import { answeringInteraction } from '../../fakes/answeringInteraction';
 import { makeToolContext } from '../../fakes/toolContext';
 
 const misbehaving = join(resolve(__dirname, '../../..'), 'test/fixtures/mcp/misbehavingServer.cjs');
+
+/** McpServers over `config` with the tests' limits, every server allowed and no input given, unless `options` say otherwise. */
+function groupOf(config: McpConfig, options: Partial<McpServersOptions> = {}): McpServers {
+  return new McpServers({
+    config,
+    reserved: new Set(),
+    baseEnv: process.env,
+    startTimeoutMs: 20_000,
+    callTimeoutMs: 5_000,
+    mayStart: () => Promise.resolve(true),
+    inputValue: () => Promise.resolve(undefined),
+    ...options,
+  });
+}
 
 function servers(
   entries: Record<string, unknown>,
@@ -16,15 +30,10 @@ function servers(
   folder = process.cwd(),
   remembered?: { has(key: string): boolean },
 ): McpServers {
-  return new McpServers({
+  return groupOf(parseMcpConfig({ servers: entries }, { label: 'test config', origin, folder }), {
     ...(remembered ? { remembered } : {}),
-    config: parseMcpConfig({ servers: entries }, { label: 'test config', origin, folder }),
     reserved: new Set(['read_file']),
-    baseEnv: process.env,
-    startTimeoutMs: 20_000,
-    callTimeoutMs: 5_000,
     mayStart: (server) => Promise.resolve(mayStart(server.name)),
-    inputValue: () => Promise.resolve(undefined),
   });
 }
 
@@ -43,13 +52,7 @@ describe('McpServers (a real stdio server)', function () {
       ),
     ]);
     const asked: string[] = [];
-    const group = new McpServers({
-      config,
-      reserved: new Set(),
-      baseEnv: process.env,
-      startTimeoutMs: 20_000,
-      callTimeoutMs: 5_000,
-      mayStart: () => Promise.resolve(true),
+    const group = groupOf(config, {
       inputValue: (input) => {
         asked.push(`${input.id} of ${input.source.label}`);
         return Promise.resolve(input.source.origin === 'user' ? 'the-users-token' : 'typed-for-the-workspace');
@@ -228,17 +231,11 @@ describe('McpServers (a real stdio server)', function () {
       ),
     ]);
     assert.deepEqual(config.warnings, ['MCP server "shared" of b/.vscode/mcp.json was ignored: a/.vscode/mcp.json defines a server of that name; give one of them another name.']);
-    const group = new McpServers({
-      config,
-      reserved: new Set(),
-      baseEnv: process.env,
-      startTimeoutMs: 20_000,
-      callTimeoutMs: 5_000,
+    const group = groupOf(config, {
       mayStart: (server) => {
         asked.push(server.name);
         return Promise.resolve(true);
       },
-      inputValue: () => Promise.resolve(undefined),
     });
     const asked: string[] = [];
     try {
@@ -273,18 +270,12 @@ describe('McpServers (a real stdio server)', function () {
       let answer: (value: true) => void = () => undefined;
       let questionAsked: () => void = () => undefined;
       const question = new Promise<void>((resolve) => (questionAsked = resolve));
-      const asked = new McpServers({
-        config: parseMcpConfig({ servers: { late: marking } }, { label: 'test config', origin: 'workspace', folder }),
-        reserved: new Set(),
-        baseEnv: process.env,
-        startTimeoutMs: 20_000,
-        callTimeoutMs: 5_000,
+      const asked = groupOf(parseMcpConfig({ servers: { late: marking } }, { label: 'test config', origin: 'workspace', folder }), {
         mayStart: () =>
           new Promise<true>((resolve) => {
             answer = resolve;
             questionAsked();
           }),
-        inputValue: () => Promise.resolve(undefined),
       });
       const starting = asked.start(new AbortController().signal);
       await question;
