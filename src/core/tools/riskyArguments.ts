@@ -71,9 +71,9 @@ const gradle: ProgramRisks = {
 };
 
 const maven: ProgramRisks = {
-  long: ['file', 'settings', 'global-settings', 'toolchains', 'define'],
-  short: 'Dfs',
-  why: 'runs another build or reads other configuration',
+  long: ['file', 'settings', 'global-settings', 'toolchains', 'define', 'log-file'],
+  short: 'Dfls',
+  why: 'runs another build, reads other configuration or writes its log elsewhere',
 };
 
 // Per program (its name as `programName` gives it), and per program and subcommand (`git clone`).
@@ -151,6 +151,75 @@ const programs: Readonly<Record<string, ProgramRisks>> = {
   },
 };
 
+/** What an option takes as its value in the next word: any word, or only a number (make's `-j` takes an optional count). */
+type OptionValue = 'word' | 'number';
+
+// The options of make and ninja whose value is the next word.
+const makeValued: Readonly<Record<string, OptionValue>> = {
+  '-j': 'number', '--jobs': 'number', '-l': 'number', '--load-average': 'number', '--max-load': 'number', '-C': 'word', '--directory': 'word', '-f': 'word',
+  '--file': 'word', '--makefile': 'word', '-I': 'word', '--include-dir': 'word', '-o': 'word', '--old-file': 'word', '--assume-old': 'word', '-W': 'word',
+  '--what-if': 'word', '--new-file': 'word', '--assume-new': 'word',
+};
+const gradleValued: Readonly<Record<string, OptionValue>> = {
+  '--tests': 'word', '-x': 'word', '--exclude-task': 'word', '--max-workers': 'number', '--console': 'word', '--warning-mode': 'word', '-P': 'word',
+  '--project-prop': 'word', '-D': 'word', '--system-prop': 'word', '-p': 'word', '--project-dir': 'word', '-b': 'word', '--build-file': 'word', '-c': 'word',
+  '--settings-file': 'word', '-g': 'word', '--gradle-user-home': 'word', '-I': 'word', '--init-script': 'word',
+};
+const mavenValued: Readonly<Record<string, OptionValue>> = {
+  '-pl': 'word', '--projects': 'word', '-P': 'word', '--activate-profiles': 'word', '-T': 'word', '--threads': 'word', '-rf': 'word', '--resume-from': 'word',
+  '-f': 'word', '--file': 'word', '-s': 'word', '--settings': 'word', '-gs': 'word', '--global-settings': 'word', '-t': 'word', '--toolchains': 'word',
+  '-l': 'word', '--log-file': 'word', '-D': 'word', '--define': 'word', '-b': 'word', '--builder': 'word',
+};
+
+/**
+ * Build tools whose further words are more targets, goals or tasks to run (`make test install`,
+ * `mvn test deploy`, `gradle test publish`), by program name, with the options whose value
+ * is the next word (so `make test -j install` runs `install`, and `-j 4` names none).
+ */
+const buildTargets: Readonly<Record<string, Readonly<Record<string, OptionValue>>>> = {
+  make: makeValued,
+  gmake: makeValued,
+  ninja: { '-j': 'number', '-k': 'number', '-l': 'number', '-C': 'word', '-f': 'word', '-t': 'word', '-d': 'word', '-w': 'word' },
+  gradle: gradleValued,
+  gradlew: gradleValued,
+  mvn: mavenValued,
+  mvnw: mavenValued,
+  rake: { '-f': 'word', '--rakefile': 'word', '-I': 'word', '--libdir': 'word', '-r': 'word', '--require': 'word', '-j': 'number', '--jobs': 'number' },
+  ant: { '-f': 'word', '-file': 'word', '-buildfile': 'word', '-lib': 'word', '-logfile': 'word', '-l': 'word', '-propertyfile': 'word' },
+  just: { '-f': 'word', '--justfile': 'word', '-d': 'word', '--working-directory': 'word', '--set': 'word' },
+};
+
+/**
+ * The positions in `args` of the words that are targets for a build tool with the
+ * value-taking options `valued`: neither an option, nor the value of the option before it,
+ * nor a variable (`NAME=value`, which make's assignments check asks about).
+ */
+function targetPositions(args: readonly string[], valued: Readonly<Record<string, OptionValue>>): number[] {
+  const positions: number[] = [];
+  let takes: OptionValue | undefined;
+  for (const [index, word] of args.entries()) {
+    const isValue = takes === 'word' || (takes === 'number' && /^\d+(\.\d+)?$/.test(word));
+    takes = undefined;
+    if (isValue) continue;
+    if (Object.hasOwn(valued, word)) takes = valued[word];
+    else if (!word.startsWith('-') && !word.includes('=')) positions.push(index);
+  }
+  return positions;
+}
+
+/**
+ * The positions of `further` that name another target of the build tool `words[0]`, when
+ * the rule (`words`) names a target of its own: one naming none (`make ...`, `./gradlew -q
+ * ...`) was made for any target. Empty for every other program.
+ */
+function furtherTargets(words: readonly string[], further: readonly string[], name: (word: string) => string): ReadonlySet<number> {
+  const program = name(words[0] ?? '');
+  const valued = Object.hasOwn(buildTargets, program) ? buildTargets[program] : undefined;
+  if (valued === undefined || targetPositions(words.slice(1), valued).length === 0) return new Set();
+  // Read on from the rule's words: the rule's last option may take the first further word as its value.
+  return new Set(targetPositions([...words.slice(1), ...further], valued).map((index) => index - (words.length - 1)).filter((index) => index >= 0));
+}
+
 const interpreters = new Set(['node', 'nodejs', 'python', 'py', 'pypy', 'perl', 'ruby', 'php', 'lua', 'luajit', 'java', 'npx', 'pnpx', 'bunx', 'uvx']);
 
 // Programs and subcommands whose words are code or run programs (a sed script, find's `-exec`, `git config`, `git bisect run`): never with further arguments.
@@ -185,8 +254,10 @@ export function furtherArgumentsProblem(words: readonly string[], name: (word: s
  * or `undefined` when none does. Every program is checked for the common options (`-o`,
  * `--output`, `--config`, `--exec`, `--require`…); known ones for their own (git's
  * `--upload-pack` and `--ext-diff`, npm's `--prefix` and `--script-shell`, ripgrep's `--pre`,
- * make's `SHELL=…`…), and interpreters for `-e`, `-c`, `-r`. Errs towards asking: an option
- * value that looks like one of these asks too.
+ * make's `SHELL=…`…), and interpreters for `-e`, `-c`, `-r`. A build tool's further target
+ * asks when the rule names a target (`make test ...` does not allow `make test install`;
+ * `make ...` allows any). Errs towards asking: an option value that looks like one of these
+ * asks too.
  */
 export function riskyArgument(
   words: readonly string[],
@@ -200,9 +271,11 @@ export function riskyArgument(
   if (risks.includes(packageManagers)) risks.push(testRunners);
   risks.push(everyProgram);
   const singleDash = risks.some((risk) => risk.singleDash === true);
-  for (const argument of further) {
+  const targets = furtherTargets(words, further, name);
+  for (const [index, argument] of further.entries()) {
     const risk = risks.find((candidate) => isRisky(argument, candidate, singleDash));
     if (risk !== undefined) return { argument, why: risk.why };
+    if (targets.has(index)) return { argument, why: 'names another target, goal or task to run besides the one the rule allows' };
   }
   return undefined;
 }

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { furtherArgumentsProblem, riskyArgument } from '../../../../src/core/tools/riskyArguments';
 
 const name = (word: string): string => word;
@@ -92,7 +93,9 @@ describe('riskyArgument', () => {
       }
     }
     for (const build of ['mvn', 'mvnw']) {
-      for (const argument of ['--file', '--settings', '--global-settings', '--toolchains', '--define', '-D', '-f', '-s']) cases.push([`${build} test`, argument, /another build/]);
+      for (const argument of ['--file', '--settings', '--global-settings', '--toolchains', '--define', '--log-file', '-D', '-f', '-l', '-s']) {
+        cases.push([`${build} test`, argument, /another build/]);
+      }
     }
     for (const [rule, argument, why] of cases) assert.match(risky(rule, argument) ?? '', why, `${rule} ${argument}`);
   });
@@ -162,13 +165,76 @@ describe('riskyArgument', () => {
       ['git log', '--oneline'], ['git log', '-1'], ['git log', '--format=--output=x'], ['git log', '--'], ['git log', '-'], ['git log', 'src/output'], ['git log', '--no-ext-diffs'],
       ['npm test', '--grep'], ['npm test', '--silent'], ['go test', '-count=1'], ['go test', '-cover'], ['go test', '-v'], ['make check', '-j4'], ['make check', '--keep-going'],
       ['rg x', '--pretty'], ['rg x', '-n'], ['rg x', '-e'], ['grep x', '-rn'], ['git status', '--porcelain'], ['cargo test', '--release'], ['go test', '-a'],
-      ['go test', '-'], ['deno test', '--abc'], ['make check', 'all'], ['make check', '--jobs=4'], ['tool check', 'NAME=value'], ['npm test', 'NAME=value'],
+      ['go test', '-'], ['deno test', '--abc'], ['make check', '--jobs=4'], ['tool check', 'NAME=value'], ['npm test', 'NAME=value'],
     ]) {
       assert.equal(risky(rule ?? '', argument ?? ''), undefined, `${rule} ${argument}`);
     }
     assert.deepEqual(riskyArgument(['npm', 'test'], ['--silent', '--prefix', 'x', '-o'], name), { argument: '--prefix', why: "runs another package's script, another program or reads other configuration" });
     assert.equal(riskyArgument(['git', 'clone'], ['-u', 'x'], name)?.why, 'runs another program or installs hooks from elsewhere');
     assert.equal(riskyArgument(['make'], ['-C', 'x'], (word) => word.toUpperCase()), undefined, 'the program is found by the name given');
+  });
+});
+
+describe('riskyArgument: a build tool\'s further targets', () => {
+  const target = /another target, goal or task/;
+
+  it('attack: a rule naming a target does not allow another target, goal or task after it', () => {
+    const cases: [rule: string, further: string[]][] = [
+      ['make test', ['install']],
+      ['make test', ['-k', 'install']],
+      ['make test', ['-j', 'install']],
+      ['make test', ['-j', '4', 'install']],
+      ['make test', ['--jobs', 'deploy']],
+      ['gmake check', ['clean']],
+      ['ninja test', ['install']],
+      ['./gradlew test', ['publish']],
+      ['gradle test', ['--tests', '-x', 'publish']],
+      ['gradle test', ['--max-workers', 'publish']],
+      ['mvn test', ['deploy']],
+      ['./mvnw -q test', ['exec:exec']],
+      ['rake test', ['db:drop']],
+      ['ant test', ['deploy']],
+      ['just test', ['release']],
+    ];
+    for (const [rule, further] of cases) {
+      const found = riskyArgument(rule.split(' '), further, (word) => word.split('/').at(-1) ?? word);
+      assert.equal(found?.argument, further.at(-1), `${rule} ${further.join(' ')}`);
+      assert.match(found?.why ?? '', target);
+    }
+  });
+
+  it('leaves the values of its options alone, and any target to a rule that names none', () => {
+    const cases: [rule: string, further: string[]][] = [
+      ['make test', ['-j', '4']],
+      ['make test', ['-j4', '-k']],
+      ['make test', ['-l', '2.5']],
+      ['make test', ['--', '-k']],
+      ['ninja test', ['-j', '8', '-k', '0']],
+      ['./gradlew test', ['--tests', 'com.example.FooTest', '-x', 'lint', '--console', 'plain', '-P', 'ci=true']],
+      ['mvn test', ['-T', '4', '-P', 'ci', '-am']],
+      ['make', ['install']],
+      ['make -k', ['install', 'test']],
+      ['make -j 4', ['install']],
+      ['make -C sub', ['check']],
+      ['./gradlew -q', ['publish']],
+      ['npm test', ['install']],
+      ['cargo test', ['parser']],
+    ];
+    for (const [rule, further] of cases) {
+      assert.equal(riskyArgument(rule.split(' '), further, (word) => word.split('/').at(-1) ?? word), undefined, `${rule} ${further.join(' ')}`);
+    }
+  });
+
+  it('property: after a rule naming a target, any further word that is no option or value asks, wherever it stands', () => {
+    const word = fc.stringMatching(/^[a-z:][a-z0-9:_.-]{0,8}$/);
+    const option = fc.constantFrom('-k', '-s', '--keep-going', '-j4', '--silent', '-B');
+    fc.assert(
+      fc.property(fc.constantFrom('make', 'gmake', 'ninja', 'rake', 'just'), word, fc.array(option, { maxLength: 3 }), word, fc.array(option, { maxLength: 3 }),
+        (program, target, before, another, after) => {
+          const found = riskyArgument([program, target], [...before, another, ...after], name);
+          assert.deepEqual(found, { argument: another, why: 'names another target, goal or task to run besides the one the rule allows' });
+        }),
+    );
   });
 });
 

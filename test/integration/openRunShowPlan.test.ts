@@ -1,0 +1,139 @@
+// "Open run" in the Runs view, then "Show plan": the plan panel shows the run that was opened (the one the Plan view
+// shows), never another run of the folder, whether or not another run is going on there.
+import * as assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { RunResult } from '../../src/core/engine/runOptions';
+import type { Plan, Step } from '../../src/core/plan/planSchema';
+import type { RunView } from '../../src/shared/panelViewModel';
+import type { TaskPlannerApi } from './testBuild/testExtension';
+
+const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
+
+function step(id: string, fields: Pick<Step, 'title' | 'tool' | 'args'>): Step {
+  return { id, kind: 'tool', dependsOn: [], onFailure: 'stop', maxAttempts: 1, critical: true, onVerificationFailure: 'stop', ...fields };
+}
+
+function planOf(id: string, objective: string, steps: Step[]): Plan {
+  return { id, version: 1, objective, createdAt: '2026-01-01T00:00:00.000Z', agents: {}, steps };
+}
+
+/** A plan that runs to its end on its own. */
+const listing = planOf('open-run-listing', 'List the demo workspace', [step('L1', { title: 'List the files', tool: 'list_files', args: {} })]);
+/** A plan whose run waits for the user's approval of its write until the test approves it. */
+const writing = (path: string): Plan =>
+  planOf('open-run-writing', 'Write a note', [step('W1', { title: `Write ${path}`, tool: 'write_file', args: { path, content: 'note\n' } })]);
+
+async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('Open run, then Show plan', function () {
+  this.timeout(60_000);
+  let api: TaskPlannerApi;
+  /** The run the panel shows now, `undefined` when it shows none. */
+  const panelRun = (): RunView | undefined => {
+    const model = api.planPanel.model();
+    return model?.mode === 'run' ? model.run : undefined;
+  };
+  const showPlan = async (): Promise<void> => {
+    await vscode.commands.executeCommand('taskPlanner.showPlan');
+  };
+  /** What the panel shows, in a few words: `run <id> <status>`, `review of <plan id>` or its mode. */
+  const panelShows = (): string => {
+    const model = api.planPanel.model();
+    if (model?.mode === 'run') return `run ${model.run.runId} ${model.run.status}`;
+    return model?.mode === 'review' ? `review of ${model.review.planId}` : String(model?.mode);
+  };
+  /** What the panel shows once it shows `expected` (a webview brought back in front posts when it is ready again), else after 5 s. */
+  const panelShowing = async (expected: string): Promise<string> => {
+    await until(expected, () => panelShows() === expected, 5_000).catch(() => undefined);
+    return panelShows();
+  };
+  /** Starts `plan` and resolves once its write waits for approval, with the run's end. */
+  const startWaiting = async (plan: Plan): Promise<{ runId: string; ended: Promise<RunResult> }> => {
+    const ended = api.startPlan(plan);
+    assert.deepEqual(await api.nextPrompt(), { stepId: 'W1', kind: 'approval' });
+    // The write's diff opens in front; Show plan then brings the panel back in front of it (a hidden webview gets no snapshots).
+    await until('the diff of the write', () => vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff);
+    // The Plan view shows the waiting run (its coalesced update came), as the user sees it before opening another.
+    await until('the Plan view to show the waiting step', () => api.planTreeNodes().some((node) => node.contextValue === 'step.tool.awaiting_approval'));
+    await showPlan();
+    const run = await until('the panel to follow the run that waits', () => (panelRun()?.pending.length ? panelRun() : undefined));
+    return { runId: run.runId, ended };
+  };
+  const finish = async (waiting: { ended: Promise<RunResult> }): Promise<void> => {
+    await vscode.commands.executeCommand('taskPlanner.approve', 'W1');
+    assert.equal((await waiting.ended).status, 'completed');
+  };
+
+  before(async () => {
+    const extension = vscode.extensions.getExtension<TaskPlannerApi>('task-planner.task-planner');
+    assert.ok(extension);
+    api = await extension.activate();
+  });
+
+  beforeEach(() => vscode.commands.executeCommand('workbench.action.closeAllEditors'));
+  after(() => api.planPanel.close());
+
+  it('two runs ended: Show plan shows the run opened, not the one that ended last', async () => {
+    const first = await api.startPlan(listing);
+    assert.equal(first.status, 'completed');
+    await showPlan();
+    await until('the panel to show the first run', () => panelRun()?.runId === first.runId);
+    const second = await startWaiting(writing('open-run-ended.txt'));
+    await finish(second);
+    await until('the panel to show the second run ended', () => panelRun()?.runId === second.runId && panelRun()?.status === 'completed');
+    await vscode.commands.executeCommand('taskPlanner.openRun', first.runId);
+    assert.equal(api.currentPlan()?.id, listing.id, 'the Plan view does not show the run opened');
+    await showPlan();
+    assert.equal(await panelShowing(`run ${first.runId} completed`), `run ${first.runId} completed`);
+    assert.equal(panelRun()?.objective, listing.objective);
+  });
+
+  it('a run of another plan waits: Show plan shows the run opened, as it ran (not its plan for a new review)', async () => {
+    const ended = await api.startPlan(listing);
+    assert.equal(ended.status, 'completed');
+    const waiting = await startWaiting(writing('open-run-other-plan.txt'));
+    try {
+      await vscode.commands.executeCommand('taskPlanner.openRun', ended.runId);
+      assert.equal(api.currentPlan()?.id, listing.id, 'the Plan view does not show the run opened');
+      await showPlan();
+      assert.equal(await panelShowing(`run ${ended.runId} completed`), `run ${ended.runId} completed`);
+    } finally {
+      await finish(waiting);
+    }
+  });
+
+  it('a later run of the same plan waits (Run from here, a plan file run again): Show plan shows the run opened, not the one going on', async () => {
+    const plan = writing('open-run-same-plan.txt');
+    const earlier = await startWaiting(plan);
+    await finish(earlier);
+    // Gone again, so the same write asks again.
+    rmSync(join(root, 'open-run-same-plan.txt'));
+    const later = await startWaiting(plan);
+    try {
+      assert.notEqual(later.runId, earlier.runId);
+      await vscode.commands.executeCommand('taskPlanner.openRun', earlier.runId);
+      // The Plan view shows the run opened: its step completed, none waiting.
+      await until('the Plan view to show the run opened', () => api.planTreeNodes().find((node) => node.stepId === 'W1')?.icon === 'pass-filled');
+      await showPlan();
+      assert.equal(await panelShowing(`run ${earlier.runId} completed`), `run ${earlier.runId} completed`);
+      // Opened in turn, the run going on is followed live again: its end reaches the panel.
+      await vscode.commands.executeCommand('taskPlanner.openRun', later.runId);
+      await showPlan();
+      assert.equal(await panelShowing(`run ${later.runId} running`), `run ${later.runId} running`);
+      await finish(later);
+      await until('the panel to follow the run to its end', () => panelRun()?.runId === later.runId && panelRun()?.status === 'completed');
+    } finally {
+      if (api.isRunning()) await finish(later);
+    }
+  });
+});
