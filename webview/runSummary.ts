@@ -1,6 +1,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { WebviewToHostMessage } from '../src/shared/panelProtocol';
 import type { ReplanView, RunSummaryView } from '../src/shared/panelViewModel';
+import { notNeededLabel, rejectedLabel } from '../src/shared/stepStatusLabels';
 import { formatDuration, formatStatus } from './formatting';
 
 /**
@@ -12,7 +13,7 @@ export function renderSummary(summary: RunSummaryView, send: (message: WebviewTo
     <h2 id="summary-heading" tabindex="-1">Run ${formatStatus(summary.status)} <span class="muted">in ${formatDuration(summary.durationMs)}</span></h2>
     ${summary.reason ? html`<p class="error keep-lines">${summary.reason}</p>` : nothing}
     <p>Run ${summary.headline}</p>
-    <p class="muted">${summary.completed} completed · ${summary.failed} failed · ${summary.skipped} skipped${summary.notNeeded > 0 ? ` · ${summary.notNeeded} not needed` : ''}</p>
+    <p class="muted">${summary.completed} completed · ${summary.failed} failed${summary.rejected > 0 ? ` · ${summary.rejected} ${rejectedLabel}` : ''} · ${summary.skipped} skipped${summary.notNeeded > 0 ? ` · ${summary.notNeeded} ${notNeededLabel}` : ''}</p>
     ${summary.stepLines.length > 0
       ? html`<h3>What each step produced</h3>
           <ul class="step-lines">

@@ -260,6 +260,8 @@ export interface RunSummaryView {
   durationMs: number;
   completed: number;
   failed: number;
+  /** Steps skipped because the user rejected what they asked. */
+  rejected: number;
   skipped: number;
   /** Steps skipped because their condition was not met (the fix of tests that passed). */
   notNeeded: number;

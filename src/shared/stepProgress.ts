@@ -1,28 +1,34 @@
+import { notNeededLabel, rejectedLabel } from './stepStatusLabels';
+
 /**
  * How far a run got, counted one way everywhere (panel, status bar, notifications, Runs
- * view): only `completed` steps are done; failed, skipped and not needed steps are finished
- * but counted apart, never as done (a step that failed and was then skipped by its failure
- * policy counts as failed; one skipped because its condition was not met, as not needed).
- * `total` is the number of steps of the run's plan.
+ * view): only `completed` steps are done; failed, rejected, skipped and not needed steps
+ * are finished but counted apart, never as done (a step that failed and was then skipped by
+ * its failure policy counts as failed; one skipped because the user rejected what it asked,
+ * as rejected; one skipped because its condition was not met, as not needed). `total` is
+ * the number of steps of the run's plan.
  */
 export interface StepProgress {
   total: number;
   completed: number;
   failed: number;
+  /** Skipped because the user rejected its change or command (said "rejected by you", not "skipped": the run did not choose it). */
+  rejected: number;
   skipped: number;
   notNeeded: number;
 }
 
 /**
- * Counts `steps` by status (a skipped step whose `skipCause` is `failed` as failed, `condition` as not needed); steps
+ * Counts `steps` by status (a skipped step whose `skipCause` is `failed` as failed, `rejected` as rejected, `condition` as not needed); steps
  * missing from `steps` (not started yet) are only in `total`, which is at least `steps`' length.
  */
 export function stepProgress(steps: Iterable<{ status: string; skipCause?: string }>, total: number): StepProgress {
-  const progress: StepProgress = { total, completed: 0, failed: 0, skipped: 0, notNeeded: 0 };
+  const progress: StepProgress = { total, completed: 0, failed: 0, rejected: 0, skipped: 0, notNeeded: 0 };
   let seen = 0;
   for (const { status, skipCause } of steps) {
     seen += 1;
     if (status === 'skipped' && skipCause === 'failed') progress.failed += 1;
+    else if (status === 'skipped' && skipCause === 'rejected') progress.rejected += 1;
     else if (status === 'skipped' && skipCause === 'condition') progress.notNeeded += 1;
     else if (status === 'completed' || status === 'failed' || status === 'skipped') progress[status] += 1;
   }
@@ -30,14 +36,19 @@ export function stepProgress(steps: Iterable<{ status: string; skipCause?: strin
   return progress;
 }
 
-/** Steps that ended, whatever the outcome (completed, failed, skipped or not needed): how far the progress bar goes. */
+/** Steps that ended, whatever the outcome (completed, failed, rejected, skipped or not needed): how far the progress bar goes. */
 export function finishedSteps(progress: StepProgress): number {
-  return progress.completed + progress.failed + progress.skipped + progress.notNeeded;
+  return progress.completed + progress.failed + progress.rejected + progress.skipped + progress.notNeeded;
 }
 
-/** "1 of 3 steps completed, 1 failed, 1 skipped, 1 not needed": each part after the first only when there are any. */
+/** "1 of 3 steps completed, 1 failed, 1 rejected by you, 1 skipped, 1 not needed": each part after the first only when there are any. */
 export function describeStepProgress(progress: StepProgress): string {
-  const { total, completed, failed, skipped, notNeeded } = progress;
-  const counts = [failed > 0 ? `, ${failed} failed` : '', skipped > 0 ? `, ${skipped} skipped` : '', notNeeded > 0 ? `, ${notNeeded} not needed` : ''];
+  const { total, completed, failed, rejected, skipped, notNeeded } = progress;
+  const counts = [
+    failed > 0 ? `, ${failed} failed` : '',
+    rejected > 0 ? `, ${rejected} ${rejectedLabel}` : '',
+    skipped > 0 ? `, ${skipped} skipped` : '',
+    notNeeded > 0 ? `, ${notNeeded} ${notNeededLabel}` : '',
+  ];
   return `${completed} of ${total} step${total === 1 ? '' : 's'} completed${counts.join('')}`;
 }

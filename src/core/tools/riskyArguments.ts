@@ -217,7 +217,7 @@ function furtherTargets(words: readonly string[], further: readonly string[], na
   const valued = Object.hasOwn(buildTargets, program) ? buildTargets[program] : undefined;
   if (valued === undefined || targetPositions(words.slice(1), valued).length === 0) return new Set();
   // Read on from the rule's words: the rule's last option may take the first further word as its value.
-  return new Set(targetPositions([...words.slice(1), ...further], valued).map((index) => index - (words.length - 1)).filter((index) => index >= 0));
+  return new Set(targetPositions([...words.slice(1), ...further], valued).map((index) => index - (words.length - 1)));
 }
 
 const interpreters = new Set(['node', 'nodejs', 'python', 'py', 'pypy', 'perl', 'ruby', 'php', 'lua', 'luajit', 'java', 'npx', 'pnpx', 'bunx', 'uvx']);

@@ -424,6 +424,7 @@ function summaryView(source: RunSource, durationMs: number): RunSummaryView {
     // Counted as the headline counts them: a step that failed and was then skipped is failed.
     completed: summary.progress.completed,
     failed: summary.progress.failed,
+    rejected: summary.progress.rejected,
     skipped: summary.progress.skipped,
     notNeeded: summary.progress.notNeeded,
     changedFiles,

@@ -201,7 +201,7 @@ function describeNotDoneCounts(notDone: StepsNotDone): string {
 
 /** A partial run's steps after its lead names what is not done: "1 of 3 steps completed", and the steps skipped as planned. */
 function describeDone(progress: StepProgress, notDone: StepsNotDone): string {
-  const asPlanned = progress.skipped - notDone.skipped.length - notDone.rejected.length;
+  const asPlanned = progress.skipped - notDone.skipped.length;
   const notNeeded = progress.notNeeded > 0 ? `, ${progress.notNeeded} ${notNeededLabel}` : '';
   return `${progress.completed} of ${progress.total} step${progress.total === 1 ? '' : 's'} completed${asPlanned > 0 ? `, ${asPlanned} skipped as planned` : ''}${notNeeded}`;
 }

@@ -2,16 +2,16 @@ import assert from 'node:assert/strict';
 import type { RunView } from '../../../src/shared/panelViewModel';
 import { runAnnouncement } from '../../../webview/runAnnouncement';
 
-const run = (extra: Partial<RunView>): RunView => ({ runId: 'r', status: 'running', objective: 'o', planVersion: 1, elapsedMs: 0, progress: { total: 5, completed: 2, failed: 0, skipped: 0, notNeeded: 0 }, steps: [], pending: [], timeline: { spanMs: 1, lanes: 0, bars: [] }, replans: [], warnings: [], ...extra });
+const run = (extra: Partial<RunView>): RunView => ({ runId: 'r', status: 'running', objective: 'o', planVersion: 1, elapsedMs: 0, progress: { total: 5, completed: 2, failed: 0, rejected: 0, skipped: 0, notNeeded: 0 }, steps: [], pending: [], timeline: { spanMs: 1, lanes: 0, bars: [] }, replans: [], warnings: [], ...extra });
 
 describe('webview run announcement', () => {
   it('says the status and progress', () => {
     assert.equal(runAnnouncement(run({})), 'Run running: 2 of 5 steps completed.');
-    assert.equal(runAnnouncement(run({ status: 'completed', progress: { total: 5, completed: 5, failed: 0, skipped: 0, notNeeded: 0 } })), 'Run completed: 5 of 5 steps completed.');
+    assert.equal(runAnnouncement(run({ status: 'completed', progress: { total: 5, completed: 5, failed: 0, rejected: 0, skipped: 0, notNeeded: 0 } })), 'Run completed: 5 of 5 steps completed.');
   });
 
   it('never says a failed or skipped step is done', () => {
-    assert.equal(runAnnouncement(run({ status: 'failed', progress: { total: 2, completed: 0, failed: 1, skipped: 1, notNeeded: 0 } })), 'Run failed: 0 of 2 steps completed, 1 failed, 1 skipped.');
+    assert.equal(runAnnouncement(run({ status: 'failed', progress: { total: 2, completed: 0, failed: 1, rejected: 0, skipped: 1, notNeeded: 0 } })), 'Run failed: 0 of 2 steps completed, 1 failed, 1 skipped.');
   });
 
   it('names every prompt waiting for the user, with a long prompt cut short', () => {

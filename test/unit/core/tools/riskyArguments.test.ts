@@ -225,6 +225,46 @@ describe('riskyArgument: a build tool\'s further targets', () => {
     }
   });
 
+  it('reads the value of each option that takes one, in the rule and after it: a rule whose words are options and their values names no target', () => {
+    const make = ['-j', '--jobs', '-l', '--load-average', '--max-load'];
+    const makeWords = ['-C', '--directory', '-f', '--file', '--makefile', '-I', '--include-dir', '-o', '--old-file', '--assume-old', '-W', '--what-if', '--new-file', '--assume-new'];
+    const gradle = [
+      '--tests', '-x', '--exclude-task', '--console', '--warning-mode', '-P', '--project-prop', '-D', '--system-prop', '-p', '--project-dir', '-b', '--build-file', '-c',
+      '--settings-file', '-g', '--gradle-user-home', '-I', '--init-script',
+    ];
+    const maven = [
+      '-pl', '--projects', '-P', '--activate-profiles', '-T', '--threads', '-rf', '--resume-from', '-f', '--file', '-s', '--settings', '-gs', '--global-settings', '-t',
+      '--toolchains', '-l', '--log-file', '-D', '--define', '-b', '--builder',
+    ];
+    const takesWord: [programs: string[], options: string[]][] = [
+      [['make', 'gmake'], makeWords],
+      [['ninja'], ['-C', '-f', '-t', '-d', '-w']],
+      [['gradle', 'gradlew'], gradle],
+      [['mvn', 'mvnw'], maven],
+      [['rake'], ['-f', '--rakefile', '-I', '--libdir', '-r', '--require']],
+      [['ant'], ['-f', '-file', '-buildfile', '-lib', '-logfile', '-l', '-propertyfile']],
+      [['just'], ['-f', '--justfile', '-d', '--working-directory', '--set']],
+    ];
+    const takesNumber: [programs: string[], options: string[]][] = [[['make', 'gmake'], make], [['ninja'], ['-j', '-k', '-l']], [['gradle', 'gradlew'], ['--max-workers']], [['rake'], ['-j', '--jobs']]];
+    for (const [programs, options] of [...takesWord, ...takesNumber]) {
+      for (const program of programs) {
+        for (const option of options) {
+          const value = takesNumber.some(([named, numbered]) => named.includes(program) && numbered.includes(option)) ? '12' : 'value';
+          assert.equal(riskyArgument([program, option, value], ['another'], name), undefined, `${program} ${option} ${value} ... allows any target`);
+          assert.equal(riskyArgument([program, 'all', option], [value], name)?.why.includes('target') === true, false, `${program} all ${option} ... ${value}`);
+        }
+      }
+    }
+    for (const [program, option] of [['make', '-j'], ['ninja', '-k'], ['gradle', '--max-workers'], ['rake', '--jobs']] as const) {
+      assert.equal(riskyArgument([program, 'all'], [option, 'install'], name)?.argument, 'install', `${program} ${option} takes only a number`);
+    }
+  });
+
+  it('takes a number as a value only when the whole word is one (make test -j 4install runs 4install), and a bare number as a target', () => {
+    for (const further of [['-j', '4install'], ['-l', '2.x'], ['7']]) assert.equal(riskyArgument(['make', 'test'], further, name)?.argument, further.at(-1), further.join(' '));
+    for (const further of [['-j', '16'], ['-l', '2.25']]) assert.equal(riskyArgument(['make', 'test'], further, name), undefined, further.join(' '));
+  });
+
   it('property: after a rule naming a target, any further word that is no option or value asks, wherever it stands', () => {
     const word = fc.stringMatching(/^[a-z:][a-z0-9:_.-]{0,8}$/);
     const option = fc.constantFrom('-k', '-s', '--keep-going', '-j4', '--silent', '-B');

@@ -111,6 +111,7 @@ describe('buildPanelViewModel: the run the panel shows', () => {
       durationMs: 900,
       completed: 1,
       failed: 1,
+      rejected: 0,
       skipped: 1,
       notNeeded: 0,
       changedFiles: ['a.md', 'b.md', 'c.md'],

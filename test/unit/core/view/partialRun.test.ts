@@ -45,7 +45,7 @@ describe('a run that went to its end with steps not done, in every view', () => 
       ],
     );
     assert.deepEqual(summary.failures.map((failure) => failure.stepId), ['test']);
-    assert.deepEqual(summary.progress, { total: 3, completed: 0, failed: 1, skipped: 2, notNeeded: 0 });
+    assert.deepEqual(summary.progress, { total: 3, completed: 0, failed: 1, rejected: 0, skipped: 2, notNeeded: 0 });
   });
 
   it('the chat and the command line say it, never "completed"', () => {
@@ -63,7 +63,7 @@ describe('a run that went to its end with steps not done, in every view', () => 
     const body = buildPanelViewModel(undefined, { state: partial, now: 2_000_000 });
     assert.ok(body.mode === 'run');
     assert.equal(body.run.status, 'partial');
-    assert.deepEqual(body.run.progress, { total: 3, completed: 0, failed: 1, skipped: 2, notNeeded: 0 });
+    assert.deepEqual(body.run.progress, { total: 3, completed: 0, failed: 1, rejected: 0, skipped: 2, notNeeded: 0 });
     assert.deepEqual([body.run.summary?.completed, body.run.summary?.failed, body.run.summary?.skipped], [0, 1, 2]);
     assert.match(body.run.summary?.headline ?? '', /^finished with 1 failed and 1 skipped/);
     const [row] = runListModel([{ state: partial, updatedAt: 0, active: false, undone: false }], () => 'now');
@@ -118,7 +118,7 @@ describe('a run that went to its end with steps not done, in every view', () => 
     assert.equal(chatEventMarkdown(stampEvent(skipped, 'run-1', 4, 0), (id) => id), '- ↷ fix not needed: \\`pytest\\` passed, nothing to fix\n');
     const body = buildPanelViewModel(undefined, { state: green, now: 2_000_000 });
     assert.ok(body.mode === 'run');
-    assert.deepEqual(body.run.progress, { total: 2, completed: 1, failed: 0, skipped: 0, notNeeded: 1 });
+    assert.deepEqual(body.run.progress, { total: 2, completed: 1, failed: 0, rejected: 0, skipped: 0, notNeeded: 1 });
     assert.equal(body.run.steps[1]?.statusLabel, 'not needed');
     assert.equal(body.run.steps[0]?.statusLabel, undefined, 'a status that says it all has no label of its own');
     assert.equal(body.run.summary?.notNeeded, 1);
@@ -147,6 +147,8 @@ describe('a run that went to its end with steps not done, in every view', () => 
     const summary = runSummary(state);
     assert.equal(summary.headline, 'finished with 1 rejected by you and 1 skipped in 6.0 s: 1 of 3 steps completed.');
     assert.deepEqual(summary.notDone, { failed: [], rejected: ['two'], skipped: ['after'] });
+    // Counted apart in every view's counts too (the panel's, the status bar's, the Runs view's), not as "2 skipped".
+    assert.deepEqual(summary.progress, { total: 3, completed: 1, failed: 0, rejected: 1, skipped: 1, notNeeded: 0 });
     assert.equal(summary.steps[1]?.line, 'rejected by you: too long');
     assert.match(summaryText(summary).join('\n'), /^ {2}↷ two Write two\.txt: rejected by you: too long$/m);
     assert.match(chatSummaryMarkdown(summary), /Write two\\\.txt — rejected by you\\: too long/);
@@ -158,5 +160,19 @@ describe('a run that went to its end with steps not done, in every view', () => 
     ]);
     assert.equal(runSummary(bare).steps[0]?.line, 'rejected by you');
     assert.equal(bare.reason, 'Step two was rejected by you.');
+  });
+
+  it('a critical step the user rejected fails the run, and the counts say it was rejected, not "0 failed" and skipped', () => {
+    const critical = stateOf([
+      { type: 'run_started', plan: makePlan([makeStep('one'), makeStep('two', { critical: true }), makeStep('after', { dependsOn: ['two'] })]) },
+      { type: 'step_started', stepId: 'one', attempt: 1 },
+      { type: 'step_completed', stepId: 'one', result: 'done' },
+      { type: 'step_skipped', stepId: 'two', reason: 'Rejected by the user', cause: 'rejected' },
+      { type: 'step_skipped', stepId: 'after', reason: 'the run halted', cause: 'halted' },
+      { type: 'run_failed', reason: 'Step two was rejected by the user.' },
+    ]);
+    const summary = runSummary(critical);
+    assert.equal(summary.status, 'failed');
+    assert.equal(summary.headline, 'failed in 5.0 s: 1 of 3 steps completed, 1 rejected by you, 1 skipped.');
   });
 });
