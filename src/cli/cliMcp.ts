@@ -54,7 +54,7 @@ export async function withCliMcp<Result>(options: CliMcpOptions, io: CliIo, body
     startTimeoutMs: timeoutMs,
     callTimeoutMs: timeoutMs,
     mayStart: (server, signal) => mayStartFromCli(server, options.yes, io, signal),
-    inputValue: async (input, signal) => {
+    inputValue: async (input, _server, signal) => {
       const variable = mcpInputVariable(input.id);
       const given = options.env[variable];
       const named = `MCP input "${input.id}" (${input.description || 'no description'})${input.source.origin === 'user' ? '' : ` of ${input.source.label}`}`;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { McpConfig, McpInput, McpServerConfig } from '../core/mcp/mcpConfig';
-import { inputsUsedBy, mcpInputKey, mcpServerLaunchKey, resolveMcpVariables } from '../core/mcp/mcpConfig';
+import { inputsUsedBy, mcpInputKey, mcpInputValueKey, mcpServerLaunchKey, resolveMcpVariables } from '../core/mcp/mcpConfig';
 import { mcpTools, type McpSession } from '../core/mcp/mcpTools';
 import { capText, textCaps } from '../core/text/capText';
 import type { Tool } from '../core/tools/tool';
@@ -29,8 +29,11 @@ export interface McpServersOptions extends Omit<McpConnectionOptions, 'log'> {
    * server; the host asks the user for a workspace's server (and refuses it in Restricted Mode).
    */
   mayStart(server: McpServerConfig, signal: AbortSignal): Promise<true | string>;
-  /** The value of an input (`${input:<id>}`), asked once per input (`mcpInputKey`); `undefined` when the user gave none. */
-  inputValue(input: McpInput, signal: AbortSignal): Promise<string | undefined>;
+  /**
+   * The value of an input (`${input:<id>}`) for `server`, asked once per `mcpInputValueKey` (a workspace's input once per
+   * server and address); `undefined` when the user gave none.
+   */
+  inputValue(input: McpInput, server: McpServerConfig, signal: AbortSignal): Promise<string | undefined>;
   /** Receives each server's stderr and what happens to it. */
   log?(server: string, text: string): void;
   /**
@@ -165,7 +168,7 @@ export class McpServers {
       for (const id of inputsUsedBy(server)) {
         // the input its own configuration declares, never another source's of the same id
         const input = this.options.config.inputs.find((item) => mcpInputKey(item.id, item.source) === mcpInputKey(id, server.source));
-        const value = input === undefined ? undefined : await this.inputValue(input, signal);
+        const value = input === undefined ? undefined : await this.inputValue(input, server, signal);
         if (value === undefined) throw new Error(`MCP server "${server.name}" needs the input "${id}", which was not given.`);
         values[id] = value;
       }
@@ -186,11 +189,11 @@ export class McpServers {
     }
   }
 
-  private inputValue(input: McpInput, signal: AbortSignal): Promise<string | undefined> {
-    const key = mcpInputKey(input.id, input.source);
+  private inputValue(input: McpInput, server: McpServerConfig, signal: AbortSignal): Promise<string | undefined> {
+    const key = mcpInputValueKey(input, server);
     let value = this.inputs.get(key);
     if (!value) {
-      value = this.options.inputValue(input, signal);
+      value = this.options.inputValue(input, server, signal);
       this.inputs.set(key, value);
     }
     return value;

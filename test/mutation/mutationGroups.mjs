@@ -313,8 +313,9 @@ export const mutationGroups = [
       'src/core/tools/commandApprovalText.ts',
       'src/core/tools/approvalFeedback.ts',
       'src/core/tools/retryNoteText.ts',
+      'src/core/text/keepLineEnds.ts',
     ],
-    spec: ['test/unit/core/tools/**/*.test.ts', 'test/unit/core/plan/undoScope.test.ts'],
+    spec: ['test/unit/core/tools/**/*.test.ts', 'test/unit/core/plan/undoScope.test.ts', 'test/unit/core/text/keepLineEnds.test.ts'],
     grep: timeBoundTestsLeftOut,
   },
   {

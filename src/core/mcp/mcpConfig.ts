@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { visibleControls } from '../text/visibleDirection';
 import { capText } from '../text/capText';
@@ -68,6 +69,17 @@ export interface McpInput {
  */
 export function mcpInputKey(id: string, source: McpConfigSource): string {
   return source.origin === 'user' ? id : `${source.folder}#${id}`;
+}
+
+/**
+ * The key a value given for `input` is kept and reused under when `server` asks for it: the user's own inputs by
+ * `mcpInputKey` alone (their configuration chose where the value goes), a workspace's also by everything that decides
+ * where it goes (`mcpServerLaunchKey`: address, headers, command, environment), so a repository that changes its
+ * server's address is asked for the value anew instead of being sent the one typed for the old address.
+ */
+export function mcpInputValueKey(input: McpInput, server: McpServerConfig): string {
+  const key = mcpInputKey(input.id, input.source);
+  return input.source.origin === 'user' ? key : `${key}@${createHash('sha256').update(mcpServerLaunchKey(server)).digest('hex').slice(0, 32)}`;
 }
 
 /** A parsed configuration: its servers, the inputs they use, and what was ignored (in words). */

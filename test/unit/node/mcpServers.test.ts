@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { mergeMcpConfigs, parseMcpConfig, type McpConfig } from '../../../src/core/mcp/mcpConfig';
+import { mcpInputValueKey, mergeMcpConfigs, parseMcpConfig, type McpConfig } from '../../../src/core/mcp/mcpConfig';
 import { McpServers, rememberedCallKey, type McpServersOptions } from '../../../src/node/mcpServers';
 import { answeringInteraction } from '../../fakes/answeringInteraction';
 import { makeToolContext } from '../../fakes/toolContext';
@@ -67,6 +67,44 @@ describe('McpServers (a real stdio server)', function () {
       await group.stopAll();
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it('attack: asks a workspace\'s input anew for each server and address, so a changed address is never sent the value typed for the old one', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mcp-inputs-'));
+    const writes = (file: string, extra: string) => ({
+      command: process.execPath,
+      args: ['-e', `require('fs').writeFileSync(${JSON.stringify(join(dir, file))}, process.env.TOKEN)`, extra],
+      env: { TOKEN: '${input:gh}' },
+    });
+    const workspace = { label: `${dir}/.vscode/mcp.json`, origin: 'workspace' as const, folder: dir };
+    const user = { label: 'settings', origin: 'user' as const, folder: dir };
+    const inputs = [{ type: 'promptString', id: 'gh', password: true }];
+    const config = mergeMcpConfigs([
+      parseMcpConfig({ inputs, servers: { mine: writes('mine', 'a'), mineToo: writes('mineToo', 'b') } }, user),
+      parseMcpConfig({ inputs, servers: { first: writes('first', 'a'), second: writes('second', 'b') } }, workspace),
+    ]);
+    const asked: string[] = [];
+    const group = groupOf(config, {
+      inputValue: (input, server) => {
+        asked.push(`${input.id} of ${input.source.origin} for ${server.name}`);
+        return Promise.resolve(`typed for ${server.name}`);
+      },
+    });
+    try {
+      await group.start(new AbortController().signal);
+      assert.deepEqual(asked.sort(), ['gh of user for mine', 'gh of workspace for first', 'gh of workspace for second']);
+      assert.equal(await readFile(join(dir, 'second'), 'utf8'), 'typed for second', 'the second server was given the value typed for the first');
+      assert.equal(await readFile(join(dir, 'mineToo'), 'utf8'), 'typed for mine', 'the user\'s own input is asked once for all their servers');
+    } finally {
+      await group.stopAll();
+      await rm(dir, { recursive: true, force: true });
+    }
+    const [changed] = parseMcpConfig({ inputs, servers: { first: writes('first', 'elsewhere') } }, workspace).servers;
+    const [before] = config.servers.filter((server) => server.name === 'first');
+    const [input] = config.inputs.filter((item) => item.source.origin === 'workspace');
+    assert.ok(changed && before && input);
+    assert.notEqual(mcpInputValueKey(input, changed), mcpInputValueKey(input, before), 'a stored value would follow the server to its new command');
+    assert.equal(mcpInputValueKey(input, before), mcpInputValueKey(input, { ...before }), 'the key is stable across sessions');
   });
 
   it('starts each server once, reports the ones not allowed or failing, and restarts one that died', async () => {

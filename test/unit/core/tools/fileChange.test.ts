@@ -66,6 +66,21 @@ describe('changeFile (write, edit and delete)', () => {
     assert.equal(writeFileTool.inputSchema.safeParse({ path: 'a', content: 'b', skipApproval: true }).success, false);
   });
 
+  it('attack: a whole-file write changes no line end or byte order mark the diff could not show (a CRLF rewrite, an added BOM)', async () => {
+    const workspace = createMemoryWorkspace({ 'run.sh': '#!/bin/sh\necho hi\n', 'win.txt': '\ufeffa\r\nb\r\n', 'b.txt': 'same\n' });
+    const interaction = new ScriptedInteraction({ approvals: [{ approved: true }] });
+    const ctx = makeToolContext({ workspace, interaction });
+    // Only line ends or a BOM differ: nothing to change, nothing asked.
+    assert.equal((await writeFileTool.run(ctx, { path: 'run.sh', content: '#!/bin/sh\r\necho hi\r\n' }, neverAborted)).operation, 'unchanged');
+    assert.equal((await writeFileTool.run(ctx, { path: 'b.txt', content: '\ufeffsame\n' }, neverAborted)).operation, 'unchanged');
+    assert.equal(interaction.requests.length, 0);
+    await writeFileTool.run(ctx, { path: 'win.txt', content: 'a\nB\n' }, neverAborted);
+    const [request] = interaction.approvals();
+    assert.ok(request?.kind === 'file');
+    assert.equal(request.proposal.proposedText, '\ufeffa\r\nB\r\n', 'what the diff shows is what is written');
+    assert.deepEqual(workspace.snapshot(), { 'run.sh': '#!/bin/sh\necho hi\n', 'win.txt': '\ufeffa\r\nB\r\n', 'b.txt': 'same\n' });
+  });
+
   it('asks nothing under the commandsOnly policy, and nothing for an unchanged write', async () => {
     const workspace = createMemoryWorkspace({ 'a.txt': 'same' });
     const interaction = new ScriptedInteraction();
