@@ -1,6 +1,8 @@
 import type { ApprovalRequest } from '../ports';
 import { boundedFeedback } from './approvalFeedback';
 import { DeferredError } from './deferral';
+import { StepFailure } from './stepFailure';
+import { toolInputTooLongToAsk } from './toolCallApprovalText';
 import type { ApprovalPolicy, ToolContext, ToolEffect } from './tool';
 
 /**
@@ -52,14 +54,18 @@ export function isApprovalRejectedError(error: unknown): error is ApprovalReject
 
 /**
  * Asks before `call` (a tool another program runs, or one that reaches the network) for the
- * step of `ctx`, as `requireApproval` does; `what` names the call in a rejection.
+ * step of `ctx`, as `requireApproval` does; `what` names the call in a rejection. A call
+ * whose arguments its question could not show whole (`toolInputTooLongToAsk`) is refused
+ * without asking, as a `StepFailure` that is not retried.
  */
-export function requireToolCallApproval(
+export async function requireToolCallApproval(
   ctx: ToolContext,
   call: { tool: string; source: string; input: unknown; rememberAs?: string },
   what: string,
   signal: AbortSignal,
 ): Promise<void> {
+  const tooLong = toolInputTooLongToAsk(call.input);
+  if (tooLong !== undefined) throw new StepFailure(tooLong, false);
   return requireApproval(ctx, { kind: 'tool', stepId: ctx.stepId, title: ctx.stepTitle, ...call }, what, signal);
 }
 

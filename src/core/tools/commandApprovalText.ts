@@ -58,7 +58,7 @@ export function commandApprovalText(command: CommandToApprove): { message: strin
   return {
     message: `Step "${oneLine(command.title)}" wants to run a command${command.retry ? ` again (attempt ${command.retry.attempt} of ${command.retry.of})` : ''}.`,
     detail:
-      `Command: ${command.argv.map(shownCommandWord).join(' ')}\nWorking directory: ${folder}${command.shell ? '\nRuns through a shell.' : ''}` +
+      `Command: ${shownCommand(command.argv)}\nWorking directory: ${folder}${command.shell ? '\nRuns through a shell.' : ''}` +
       (command.program
         ? `\nProgram: ${describeProjectProgram(command.argv[0] ?? '', command.program)}, from ${projectProgramOrigin(command.program)}, not PATH.`
         : '') +
@@ -152,6 +152,29 @@ export function describeChangedInRun(changes: readonly FileChangedInRun[]): stri
   });
   const more = changes.length - shownChanges;
   return more > 0 ? `${named.join(', ')} and ${more} more file${more === 1 ? '' : 's'}` : named.join(', ');
+}
+
+/** Most characters of a command as its question shows it (`shownCommand`): a longer one would have its end below the dialog's fold. */
+export const maxShownCommandChars = 2000;
+
+/** A command's words as its question shows them, each by `shownCommandWord`, separated by spaces. */
+export function shownCommand(argv: readonly string[]): string {
+  return argv.map(shownCommandWord).join(' ');
+}
+
+/**
+ * Why `argv` cannot be asked about, or `undefined`: shown, it is longer than
+ * `maxShownCommandChars`, so an approval would cover words the user could not see whole
+ * beside the dialog's Run button (found by an outside attack: 120 long arguments put the
+ * command's end and its working directory below the fold). Said to the model as what to do.
+ */
+export function commandTooLongToAsk(argv: readonly string[]): string | undefined {
+  const length = shownCommand(argv).length;
+  if (length <= maxShownCommandChars) return undefined;
+  return (
+    `The command is ${length} characters long as its question would show it; at most ${maxShownCommandChars} can be shown whole, so it cannot be asked about. ` +
+    'Put the long part in a script file (write_file shows it in a diff) and run that, or run it as shorter commands.'
+  );
 }
 
 /** One word of a command as the user is shown it: a plain word as it is, any other as a JSON string with every invisible character as its `\uXXXX` escape. */

@@ -2,7 +2,14 @@ import { z } from 'zod';
 import { WorkspaceError } from '../workspace/workspaceError';
 import { needsApproval, requireApproval } from './approvals';
 import { argumentLeftToAsk, describeAllowRule, matchingAllowRule } from './commandAllowRules';
-import { describeChangedInRun, describeProgramHelper, describeProjectProgram, projectProgramOrigin, shownCommandWord } from './commandApprovalText';
+import {
+  commandTooLongToAsk,
+  describeChangedInRun,
+  describeProgramHelper,
+  describeProjectProgram,
+  projectProgramOrigin,
+  shownCommandWord,
+} from './commandApprovalText';
 import { changedDefiningFiles } from './commandDefiningFiles';
 import { classifyCommandEnd, classifyStartFailure } from './commandFailure';
 import { StepFailure } from './stepFailure';
@@ -108,6 +115,8 @@ export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = 
       // Stryker disable next-line ConditionalExpression: `needsApproval` is true for every command, so the condition cannot be told from `true`.
       needsApproval(runCommandTool.effects, ctx.approvalPolicy)
     ) {
+      const tooLong = commandTooLongToAsk(input.argv);
+      if (tooLong !== undefined) throw new StepFailure(tooLong, false);
       await requireApproval(
         ctx,
         {

@@ -29,6 +29,25 @@ export function toolCallTarget(request: Extract<ApprovalRequest, { kind: 'tool' 
   return visibleControls(`${oneLine(request.tool, 100)} (${oneLine(request.source, 200)})`);
 }
 
+/**
+ * Why a call with `input` cannot be asked about, or `undefined`: its arguments, as indented
+ * JSON, are longer than `maxShownToolInputChars`, so the question would show them cut and
+ * an approval would cover what the user never saw. Said to the model as what to do.
+ */
+export function toolInputTooLongToAsk(input: unknown): string | undefined {
+  let length: number;
+  try {
+    length = (JSON.stringify(input ?? {}, undefined, 2) ?? '').length;
+  } catch {
+    return undefined;
+  }
+  if (length <= maxShownToolInputChars) return undefined;
+  return (
+    `The arguments of this call are ${length} characters long as its question would show them; at most ${maxShownToolInputChars} can be shown whole, ` +
+    'so it cannot be asked about. Call it with shorter arguments (long text can go in a file whose path the tool is given, when it takes one).'
+  );
+}
+
 /** A tool call's arguments as indented JSON, bounded and with every control escaped (see `toolCallApprovalText`). */
 export function shownToolInput(input: unknown): string {
   let shown: string;

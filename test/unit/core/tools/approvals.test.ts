@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { ApprovalRejectedError, isApprovalRejectedError, needsApproval, requireApproval } from '../../../../src/core/tools/approvals';
+import { ApprovalRejectedError, isApprovalRejectedError, needsApproval, requireApproval, requireToolCallApproval } from '../../../../src/core/tools/approvals';
+import { StepFailure } from '../../../../src/core/tools/stepFailure';
 import { isDeferredError } from '../../../../src/core/tools/deferral';
 import type { ApprovalPolicy, ToolEffect } from '../../../../src/core/tools/tool';
 import { ScriptedInteraction } from '../../../fakes/scriptedInteraction';
@@ -20,6 +21,21 @@ describe('approvals', () => {
   });
 
   const request = { kind: 'command' as const, stepId: 'S1', title: 't', argv: ['ls'], cwd: '/w', shell: false };
+
+  it('attack: refuses, without asking, a tool call whose arguments its question would show cut (the approval would cover the unseen rest)', async () => {
+    const interaction = new ScriptedInteraction({ approvals: [{ approved: true }] });
+    const ctx = makeToolContext({ interaction });
+    const call = (text: string) => ({ tool: 'notes__append', source: 'MCP server "notes"', input: { text } });
+    // `{\n  "text": "…"\n}` is 16 characters besides the text.
+    await assert.rejects(requireToolCallApproval(ctx, call('x'.repeat(4000 - 15)), 'the call', neverAborted), (error: unknown) => {
+      assert.ok(error instanceof StepFailure && !error.retryable);
+      assert.match(error.message, /^The arguments of this call are 4001 characters long as its question would show them; at most 4000 can be shown whole/);
+      return true;
+    });
+    assert.equal(interaction.requests.length, 0);
+    await requireToolCallApproval(ctx, call('x'.repeat(4000 - 16)), 'the call', neverAborted);
+    assert.equal(interaction.approvals().length, 1);
+  });
 
   it('returns on approval, throws ApprovalRejectedError with the reason on rejection', async () => {
     await requireApproval(makeToolContext({ interaction: new ScriptedInteraction({ approvals: [{ approved: true }] }) }), request, 'running ls', neverAborted);

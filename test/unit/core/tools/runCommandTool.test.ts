@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { ApprovalRejectedError } from '../../../../src/core/tools/approvals';
 import type { CommandResult, CommandRunner, CommandSpec } from '../../../../src/core/ports';
 import { runCommandTool } from '../../../../src/core/tools/runCommandTool';
+import { StepFailure } from '../../../../src/core/tools/stepFailure';
 import { PathRefusedError } from '../../../../src/core/workspace/resolveInRoot';
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
 import { ScriptedInteraction } from '../../../fakes/scriptedInteraction';
@@ -30,6 +31,24 @@ describe('run_command', () => {
     assert.equal(result.stdout, 'ok\n');
     assert.deepEqual(interaction.approvals(), [{ kind: 'command', stepId: 'S1', title: 'Test step', argv: ['npm', 'run', 'test -- --grep "x y"'], cwd: '/memory-workspace/pkg', shell: false }]);
     assert.deepEqual(runner.specs.map((s) => [s.argv, s.cwd, s.timeoutMs, s.maxOutputBytes]), [[['npm', 'run', 'test -- --grep "x y"'], 'pkg', 120_000, 65_536]]);
+  });
+
+  it('attack: refuses, without asking, a command too long for its question to show whole (its end and folder would be below the fold)', async () => {
+    const runner = fakeRunner();
+    const interaction = new ScriptedInteraction({ approvals: [{ approved: true }] });
+    const ctx = makeToolContext({ workspace, interaction, commandRunner: runner });
+    const argv = ['npm', 'test', ...Array.from({ length: 120 }, (_, index) => `--grep=${'x'.repeat(30)}${index}`), '--prefix', '/tmp/evil'];
+    await assert.rejects(runCommandTool.run(ctx, { argv }, neverAborted), (error: unknown) => {
+      assert.ok(error instanceof StepFailure && !error.retryable);
+      assert.match(error.message, /^The command is \d+ characters long as its question would show it; at most 2000 can be shown whole/);
+      return true;
+    });
+    assert.equal(interaction.requests.length, 0);
+    assert.equal(runner.specs.length, 0);
+    // At the limit it is asked about, whole.
+    const fits = ['echo', 'x'.repeat(2000 - 'echo '.length)];
+    await runCommandTool.run(ctx, { argv: fits }, neverAborted);
+    assert.equal(interaction.approvals().length, 1);
   });
 
   it('runs nothing when rejected', async () => {
