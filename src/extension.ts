@@ -19,11 +19,12 @@ import { estimateSetupFor, runSetupFor } from './vscode/runSetup';
 import { RunStatusBar } from './vscode/runStatusBar';
 import { readSettings } from './vscode/settings';
 import { registerStepCommands } from './vscode/stepCommands';
-import { notifyRunFinished, notifyRunInterrupted } from './vscode/runNotifications';
+import { notifyRunFinished, notifyRunInterrupted, type RunEndNotice } from './vscode/runNotifications';
 import { registerViewCommands } from './vscode/viewCommands';
 import { registerPlanFileCommands } from './vscode/registerPlanFileCommands';
 import { registerTaskFileCommands } from './vscode/registerTaskFileCommands';
 import { createVscodeInteraction } from './vscode/vscodeInteraction';
+import type { announceManualStep } from './vscode/manualStepPrompts';
 import { ApprovalQueue } from './vscode/approvalQueue';
 import { registerApproveRest } from './vscode/approveRestCommand';
 import { RememberedToolCalls } from './vscode/rememberedToolCalls';
@@ -53,6 +54,10 @@ export interface ExtensionSeams {
   workspaceTrusted?: () => boolean;
   /** Answers the API key store's questions (send the key elsewhere? which key?) instead of the modal and the input box. */
   keyPrompts?: ApiKeyPrompts;
+  /** Tells the user a step is theirs to do instead of the notification (see `createVscodeInteraction`). */
+  manualStepNotice?: typeof announceManualStep;
+  /** Shows how a run ended instead of the notification, and answers it (see `notifyRunFinished`). */
+  runEndNotice?: RunEndNotice;
 }
 
 /** The parts `activate` wires together (a build that adds to the extension, such as the test build, reads them). */
@@ -112,9 +117,10 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     },
     log,
   );
-  // A step that is yours to do is announced by a notification unless the plan panel already shows it with Done and Failed.
+  // A step that is yours to do is announced by a notification unless the plan panel already shows it with Done and Failed:
+  // the panel follows its run live (not merely some run, maybe another folder's).
   let panelsMade = false;
-  const panelFollowsRun = (): boolean => panelsMade && panels().panels.panel()?.isFollowingRun() === true;
+  const panelFollows = (runId: string | undefined): boolean => runId !== undefined && panelsMade && panels().panels.panel()?.follows(runId) === true;
   const allowRules = registerCommandAllowRules(context.workspaceState, seams.workspaceTrusted ?? (() => vscode.workspace.isTrusted));
   // Approvals take turns in plan order (item 4 of issue 28); `runs` is made below and read only once a run asks.
   const queue = new ApprovalQueue(pending, (key) => {
@@ -123,7 +129,8 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     return index < 0 ? Number.MAX_SAFE_INTEGER : index;
   });
   const interaction = createVscodeInteraction(pending, documents, {
-    announceManualStep: () => !panelFollowsRun(),
+    announceManualStep: (runId) => !panelFollows(runId),
+    ...(seams.manualStepNotice ? { manualStepNotice: seams.manualStepNotice } : {}),
     commandRules: allowRules.rules,
     toolCalls: rememberedToolCalls,
     queue,
@@ -168,9 +175,9 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
   });
   // A model set up (or removed) while a plan is reviewed: the review says at once what Regenerate and the estimate can do now.
   context.subscriptions.push(modelStatus.onDidChange(() => (panelsMade ? panels().panels.panel()?.refresh() : undefined)));
-  const openPanel = (): { plan: ReturnType<PlanPanel['currentPlan']>; active: boolean } | undefined => {
+  const openPanel = (): { plan: ReturnType<PlanPanel['currentPlan']>; runId: string | undefined; active: boolean } | undefined => {
     const panel = panelsMade ? panels().panels.panel() : undefined;
-    return panel && { plan: panel.currentPlan(), active: panel.isActive() };
+    return panel && { plan: panel.currentPlan(), runId: panel.session.runId(), active: panel.isActive() };
   };
   const review = (): PlanReview => seams.review?.() ?? (readSettings().review === 'panel' ? panels().review : quickPickPlanReview);
   const requests = new RequestEditors();
@@ -183,7 +190,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
   const chat = registerChatParticipant(context.extensionUri, deps, interaction);
   context.subscriptions.push(
     vscode.commands.registerCommand('taskPlanner.showPlan', () =>
-      loadRuntime().showPlan(panels().panels, { plan: () => tree.currentPlan(), run: () => runs.current(), running: () => runs.isRunning() }, log),
+      loadRuntime().showPlan(panels().panels, { plan: () => tree.currentPlan(), run: () => tree.shownRun(), executing: (runId) => runs.executing(runId) }, log),
     ),
     log,
     mcp,
@@ -253,7 +260,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     runs.onDidFinish((result) => {
       runsTree.refresh();
       const run = runs.runInfo(result.runId);
-      notifyRunFinished(result, log, run?.state);
+      notifyRunFinished(result, log, run?.state, seams.runEndNotice);
     }),
     runs.onDidChangeFolder((name) => tree.setFolder(name)),
     pending.onDidChange(() => statusBar.render()),

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { SettingOrigin } from './settingValues';
+import { showError, showInformation, showWarning } from './notifications';
 
 /** Before keys were bound to addresses: one key, for whatever the base URL was. */
 const legacySecret = 'taskPlanner.openAiApiKey';
@@ -113,7 +114,7 @@ export class ApiKeyStore {
   async set(baseUrl: string, from: SettingOrigin, key?: string): Promise<boolean> {
     const target = originOf(baseUrl);
     if (target === undefined) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Task Planner: taskPlanner.llm.baseUrl is not a URL, so no key can be set for it.'));
+      void showError(vscode.l10n.t('Task Planner: taskPlanner.llm.baseUrl is not a URL, so no key can be set for it.'));
       return false;
     }
     const value = key ?? (await this.prompts.inputKey(target, from));
@@ -193,7 +194,7 @@ const editorPrompts: ApiKeyPrompts = {
     const keep = vscode.l10n.t("Don't send the key");
     const setKey = vscode.l10n.t('Set a key for {0}', target);
     const send = vscode.l10n.t('Send the key to {0}', target);
-    const picked = await vscode.window.showWarningMessage(
+    const picked = await showWarning(
       vscode.l10n.t('Task Planner: send the API key you entered for {0} to {1}?', enteredFor, target),
       {
         modal: true,
@@ -225,6 +226,6 @@ const editorPrompts: ApiKeyPrompts = {
     });
   },
   info(message) {
-    void vscode.window.showInformationMessage(message);
+    void showInformation(message);
   },
 };

@@ -7,6 +7,7 @@ import type { PendingPrompt, PendingPrompts } from './pendingPrompts';
 import { closeProposalDiffs, promptKeyOf } from './proposalDocuments';
 import type { RunController } from './runController';
 import { shownLine } from './shownText';
+import { showInformation, showWarning } from './notifications';
 
 /** What "Approve the rest…" needs. */
 export interface ApproveRestDeps {
@@ -32,12 +33,12 @@ export function registerApproveRest(deps: ApproveRestDeps): vscode.Disposable {
     const key = promptKeyOf(arg instanceof vscode.Uri ? arg : activeProposalUri());
     const prompt = key === undefined ? undefined : deps.pending.get(key);
     if (prompt?.kind !== 'approval' || prompt.request.kind !== 'file' || key?.runId === undefined) {
-      return void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: open the diff of a proposed change first; nothing was approved.'));
+      return void showInformation(vscode.l10n.t('Task Planner: open the diff of a proposed change first; nothing was approved.'));
     }
     const state = deps.runs.runInfo(key.runId)?.state;
     const plan = state?.plan;
     if (plan === undefined) {
-      return void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: the run of this change is not known; nothing was approved.'));
+      return void showInformation(vscode.l10n.t('Task Planner: the run of this change is not known; nothing was approved.'));
     }
     const ended = new Set(Object.values(state?.steps ?? {}).flatMap((step) => (terminalStepStatuses.has(step.status) ? [step.id] : [])));
     const waiting = waitingFileApprovals(deps.pending.list(), key.runId);
@@ -67,7 +68,7 @@ async function chooseReach(
   const back = vscode.l10n.t('Back');
   const ofStep = vscode.l10n.t('Approve the rest of this step');
   const ofRun = vscode.l10n.t('Approve the rest of this run');
-  const choice = await vscode.window.showWarningMessage(
+  const choice = await showWarning(
     vscode.l10n.t('Approve the rest without asking for each change?'),
     {
       modal: true,

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { allowRuleMeaning, allowRuleOfCommandLine, describeAllowRule } from '../core/tools/commandAllowRules';
 import { errorMessage } from '../shared/errorMessage';
 import { allowRulesSetting, EditorCommandAllowList, type AllowRuleSource, type ListedAllowRule } from './commandAllowList';
+import { showError, showWarning } from './notifications';
 
 /**
  * The editor's command allow list over the live editor: the setting as `inspect` reports
@@ -19,9 +20,9 @@ export function createVscodeCommandAllowList(state: vscode.Memento, isTrusted: (
     isTrusted,
     warn: (problems) => {
       const open = vscode.l10n.t('Open Settings');
-      void vscode.window
-        .showWarningMessage(vscode.l10n.t('Task Planner: some command allow rules were ignored.'), { detail: problems.join('\n') }, open)
-        .then((choice) => (choice === open ? vscode.commands.executeCommand('workbench.action.openSettings', allowRulesSetting) : undefined));
+      void showWarning(vscode.l10n.t('Task Planner: some command allow rules were ignored.'), { detail: problems.join('\n') }, open).then((choice) =>
+        choice === open ? vscode.commands.executeCommand('workbench.action.openSettings', allowRulesSetting) : undefined,
+      );
     },
   });
 }
@@ -95,16 +96,16 @@ export async function showCommandAllowRules(list: EditorCommandAllowList): Promi
     refresh();
   };
   await new Promise<void>((done) => {
-    picker.onDidTriggerItemButton((event) => void act(event.item).catch(showError));
+    picker.onDidTriggerItemButton((event) => void act(event.item).catch(reportError));
     picker.onDidAccept(() => {
       const item = picker.selectedItems[0];
       if (item === undefined) return;
       if (item.listed?.source === 'workspace') {
         picker.hide();
-        void confirmRemove(list, item.listed).catch(showError);
+        void confirmRemove(list, item.listed).catch(reportError);
         return;
       }
-      void act(item).catch(showError);
+      void act(item).catch(reportError);
     });
     picker.onDidHide(() => {
       picker.dispose();
@@ -116,7 +117,7 @@ export async function showCommandAllowRules(list: EditorCommandAllowList): Promi
 
 async function confirmRemove(list: EditorCommandAllowList, listed: ListedAllowRule): Promise<void> {
   const remove = vscode.l10n.t('Remove');
-  const choice = await vscode.window.showWarningMessage(
+  const choice = await showWarning(
     vscode.l10n.t('Remove the allow rule "{0}"?', describeAllowRule(listed.rule)),
     { modal: true, detail: vscode.l10n.t('The commands it allows will ask again before they run.') },
     remove,
@@ -144,6 +145,6 @@ async function addTypedRule(list: EditorCommandAllowList): Promise<void> {
   if ('rule' in made) await list.addRule(made.rule);
 }
 
-function showError(error: unknown): void {
-  void vscode.window.showErrorMessage(vscode.l10n.t('Task Planner: {0}', errorMessage(error)));
+function reportError(error: unknown): void {
+  void showError(vscode.l10n.t('Task Planner: {0}', errorMessage(error)));
 }

@@ -26,6 +26,8 @@ export interface Lane {
   state?: RunState;
   abort?: AbortController;
   running?: Promise<RunResult>;
+  /** The ids of the runs of the execution going on (its run, then its repair runs); `undefined` while none executes. */
+  execution?: Set<string>;
   /** Its instructions and skills as `capabilities` read them last. */
   catalogue?: CapabilityCatalogue;
 }
@@ -114,11 +116,6 @@ export class FolderLanes {
   /** The lane `runId` is known to be in (remembered, or its snapshot shown there), without looking in journals. */
   known(runId: string): Lane | undefined {
     return this.runLanes.get(runId) ?? this.made().find((lane) => lane.state?.runId === runId);
-  }
-
-  /** The lane `runId` was remembered in (see `remember`), if any. */
-  remembered(runId: string): Lane | undefined {
-    return this.runLanes.get(runId);
   }
 
   /** The lane whose folder's journal holds `runId` (the current folder's when none does). */

@@ -3,6 +3,7 @@ import { describeManualStep } from '../core/engine/manualStepText';
 import type { ManualStepRequest } from '../core/ports';
 import type { PendingPrompts, PromptKey } from './pendingPrompts';
 import { withoutLinks } from './shownText';
+import { showInformation } from './notifications';
 
 /** Longest note or reason the person may type, in characters. */
 const maxNoteLength = 4_000;
@@ -17,7 +18,7 @@ const maxNoteLength = 4_000;
 export async function markManualStep(pending: PendingPrompts, key: PromptKey, done: boolean, given?: string): Promise<boolean> {
   const prompt = pending.get(key);
   if (prompt?.kind !== 'manual') {
-    void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: step {0} is not waiting for you to do it.', key.stepId));
+    void showInformation(vscode.l10n.t('Task Planner: step {0} is not waiting for you to do it.', key.stepId));
     return false;
   }
   const title = prompt.request.title;
@@ -62,7 +63,7 @@ export async function showManualStepActions(pending: PendingPrompts, key: Prompt
 export async function showManualInstructions(pending: PendingPrompts, key: PromptKey, request: ManualStepRequest): Promise<void> {
   const [first, ...rest] = describeManualStep(request).split('\n');
   const done = vscode.l10n.t('Done');
-  const choice = await vscode.window.showInformationMessage(
+  const choice = await showInformation(
     first ?? request.title,
     { modal: true, detail: rest.join('\n').slice(0, 8_000) },
     done,
@@ -77,7 +78,7 @@ export async function showManualInstructions(pending: PendingPrompts, key: Promp
  */
 export async function announceManualStep(pending: PendingPrompts, key: PromptKey, request: ManualStepRequest): Promise<void> {
   const [done, failed, show] = [vscode.l10n.t('Done'), vscode.l10n.t('Failed'), vscode.l10n.t('Show instructions')];
-  const choice = await vscode.window.showInformationMessage(
+  const choice = await showInformation(
     vscode.l10n.t(
       'Task Planner: step {0} "{1}" is yours to do. Mark it Done when you have done it.',
       withoutLinks(request.stepId),

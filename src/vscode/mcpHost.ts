@@ -7,6 +7,7 @@ import { errorMessage } from '../shared/errorMessage';
 import { loadRuntime } from './loadRuntime';
 import type { RememberedToolCalls } from './rememberedToolCalls';
 import { readSettings } from './settings';
+import { showError, showInformation, showWarning, withProgress } from './notifications';
 
 /** How long a changed mcp.json is left to settle before it is read for problems. */
 const checkDelayMs = 300;
@@ -89,7 +90,7 @@ export class McpHost implements vscode.Disposable {
     await this.ensureStarted();
     const servers = this.servers;
     if (!servers || servers.list().length === 0) {
-      void vscode.window.showInformationMessage(
+      void showInformation(
         vscode.l10n.t('No MCP servers are configured. Add them to .vscode/mcp.json or to the setting taskPlanner.mcp.servers.'),
       );
       return;
@@ -121,14 +122,14 @@ export class McpHost implements vscode.Disposable {
     if (action === output) this.log.show(true);
     if (action === askAgain) {
       const forgotten = await this.remembered.forget(prefix);
-      void vscode.window.showInformationMessage(
+      void showInformation(
         forgotten === 1
           ? vscode.l10n.t('Task Planner: every call of the tool of "{0}" asks again.', picked.label)
           : vscode.l10n.t('Task Planner: every call of the {0} tools of "{1}" asks again.', forgotten, picked.label),
       );
     }
     if (action === restart) {
-      await vscode.window.withProgress(
+      await withProgress(
         { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Restarting MCP server {0}…', picked.label) },
         () => servers.restart(picked.config.name, new AbortController().signal),
       );
@@ -192,16 +193,17 @@ export class McpHost implements vscode.Disposable {
       startTimeoutMs: timeoutMs,
       callTimeoutMs: timeoutMs,
       mayStart: (server) => this.mayStart(server),
-      inputValue: async (input) => {
-        // Kept per input of each source: a workspace's input of the same id as one of the user's is asked anew.
-        const key = `taskPlanner.mcp.input.${loadRuntime().mcpInputKey(input.id, input.source)}`;
+      inputValue: async (input, server) => {
+        // Kept per input of each source, a workspace's also per server and address: a workspace's input of the same id as one of
+        // the user's is asked anew, and so is one whose server now goes elsewhere.
+        const key = `taskPlanner.mcp.input.${loadRuntime().mcpInputValueKey(input, server)}`;
         const stored = await this.context.secrets.get(key);
         if (stored !== undefined) return stored;
         const value = await vscode.window.showInputBox({
           title:
             input.source.origin === 'user'
               ? vscode.l10n.t('MCP input "{0}"', input.id)
-              : vscode.l10n.t('MCP input "{0}" asked by {1}', input.id, input.source.label),
+              : vscode.l10n.t('MCP input "{0}" asked by {1} for the server "{2}"', input.id, input.source.label, shownName(server.name)),
           prompt: input.description,
           password: input.password,
           ignoreFocusOut: true,
@@ -213,7 +215,7 @@ export class McpHost implements vscode.Disposable {
       remembered: this.remembered,
     });
     this.servers = servers;
-    await vscode.window.withProgress(
+    await withProgress(
       {
         location: vscode.ProgressLocation.Notification,
         title:
@@ -292,12 +294,12 @@ export class McpHost implements vscode.Disposable {
     const first = shownName(warnings[0] ?? '', 600);
     const more = warnings.length - 1;
     const text = more === 0 ? vscode.l10n.t('Task Planner: {0}', first) : vscode.l10n.t('Task Planner: {0} ({1} more in the output)', first, more);
-    if ((await vscode.window.showWarningMessage(text, output)) === output) this.log.show(true);
+    if ((await showWarning(text, output)) === output) this.log.show(true);
   }
 
   private reportConfigError(error: unknown): void {
     this.log.error(errorMessage(error));
-    void vscode.window.showErrorMessage(errorMessage(error));
+    void showError(errorMessage(error));
   }
 
   private async mayStart(server: McpServerConfig): Promise<true | string> {
@@ -312,8 +314,9 @@ export class McpHost implements vscode.Disposable {
     });
     if (decision === 'start') return true;
     if (decision !== 'ask') return decision.refused;
-    const allow = vscode.l10n.t('Allow');
-    const answer = await vscode.window.showWarningMessage(
+    const [refuse, allow] = [vscode.l10n.t('Do not start'), vscode.l10n.t('Allow')];
+    // The safe choice first: the dialog focuses its first button, and it opens by itself when a plan needs the server.
+    const answer = await showWarning(
       vscode.l10n.t('Start the MCP server "{0}" of this workspace?', shownName(server.name)),
       {
         modal: true,
@@ -331,6 +334,7 @@ export class McpHost implements vscode.Disposable {
                 target,
               ),
       },
+      refuse,
       allow,
     );
     if (answer !== allow) return vscode.l10n.t('you did not allow it');

@@ -4,6 +4,7 @@ import { selectProvider, type ProviderChoice } from '../core/llm/selectProvider'
 import type { ApiKeyStore } from './apiKeyStore';
 import { readSettings } from './settings';
 import { vscodeChatModelAvailable } from './vscodeLmClient';
+import { showInformation } from './notifications';
 
 /** The context key the Plan view's empty state reads: `vscode`, `openai` or `heuristic`. */
 const plannerContextKey = 'taskPlanner.planner';
@@ -86,7 +87,7 @@ export class ModelStatus implements vscode.Disposable {
     const settings = readSettings();
     const active = vscode.l10n.t('Task Planner plans with {0}.', describePlanner(choice, settings));
     this.log.info(`First run: ${active}`);
-    const picked = await vscode.window.showInformationMessage(
+    const picked = await showInformation(
       choice === 'heuristic'
         ? vscode.l10n.t('{0} Set up a VS Code chat model (Copilot…), a local server (Ollama, LM Studio…) or a hosted one.', active)
         : vscode.l10n.t('{0}', active),

@@ -26,8 +26,8 @@ export interface PlanFileUi {
 export interface PlanFileDeps {
   /** The plan a command saves or exports: the plan panel's when it is in front, else the Plan view's. */
   plan: () => Plan | undefined;
-  /** The run the editor shows (its statuses go into the checklist when it runs `plan`). */
-  run: () => RunState | undefined;
+  /** The run shown with `plan` (the panel's or the Plan view's): its statuses go into the checklist when it runs `plan`. */
+  run: () => RunState | undefined | Promise<RunState | undefined>;
   tools: () => readonly Tool[];
   /** Whether the workspace is trusted now: the review's critique flags the steps Restricted Mode refuses. */
   trusted: () => boolean;
@@ -85,7 +85,7 @@ export async function exportPlanMarkdown(deps: PlanFileDeps): Promise<string | u
     deps.ui.info(noPlan());
     return undefined;
   }
-  const run = deps.run();
+  const run = await deps.run();
   const ofPlan = run?.plan?.id === plan.id ? run : undefined;
   const text = planMarkdown(ofPlan?.plan ?? plan, ofPlan);
   await deps.ui.openMarkdown(text);

@@ -186,6 +186,11 @@ export class PlanPanel implements vscode.Disposable {
     return this.session.isFollowingRun();
   }
 
+  /** Whether the panel follows the execution whose latest run is `runId` (a run it shows but does not follow is not). */
+  follows(runId: string): boolean {
+    return this.session.isFollowingRun() && this.session.runId() === runId;
+  }
+
   /** Switches to run mode showing `state`, the runner's snapshot; `live`: follow its execution. */
   showRun(state: RunState, live: boolean): void {
     this.session.showRun(state, live);

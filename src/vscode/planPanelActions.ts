@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import type { BudgetLimits } from '../core/llm/budget';
 import type { CapabilityCatalogue } from '../core/capabilities/capabilityCatalogue';
-import type { RunEvent, RunState } from '../core/engine/runEvents';
 import type { RunResult } from '../core/engine/runOptions';
 import type { Plan } from '../core/plan/planSchema';
 import { describeUndo } from '../core/tools/describeUndo';
@@ -10,9 +9,11 @@ import { showRunChangeCommand } from './runChangeDiff';
 import type { UndoReport } from '../core/tools/undoRun';
 import type { RunUndo } from './runUndo';
 import { markManualStep } from './manualStepPrompts';
+import { showInformation } from './notifications';
 import type { PendingPrompt, PendingPrompts, PromptKey } from './pendingPrompts';
 import type { PanelActionHandlers } from './planPanel';
 import type { PlanTreeProvider } from './planTreeProvider';
+import type { ExecutionEvent } from './executionEvent';
 import { errorMessage } from '../shared/errorMessage';
 
 /** What the panel needs of the editor's runs: the `RunController`, seen by this role. */
@@ -21,20 +22,20 @@ export interface PanelRuns {
   start(plan: Plan): Promise<RunResult>;
   /** The budget of the next run that starts, over the settings' (Start's "Stop at" from the estimate); `undefined` clears it. */
   limitNextRun(limits: BudgetLimits | undefined): void;
-  cancel(): void;
-  isRunning(): boolean;
+  /** Cancels the execution the run `runId` is part of, in whichever folder it goes on; false when it does not execute. */
+  cancel(runId: string): boolean;
   /** What its runs changed, Undo of it, and each Undo (the panel's, the Plan tree's, the Runs view's: the panel shows what of its run is undone). */
   readonly changes: {
     undo(runId: string): Promise<UndoReport>;
     changedFiles(runId: string): Promise<string[]>;
     readonly onDidUndo: vscode.Event<RunUndo>;
   };
-  /** The workspace folder the panel's run works in (the current folder). */
+  /** The current folder: where a plan reviewed in the panel runs unless it was made for another. */
   folder(): vscode.WorkspaceFolder | undefined;
-  /** Whether the run `runId` ran in the current folder (the one whose events the panel follows). */
-  ranInCurrentFolder(runId: string): boolean;
-  /** Every event of the executing run with the one state the runner folded from it. */
-  readonly onDidRunEvent: vscode.Event<{ event: RunEvent; state: RunState }>;
+  /** The run `runId`'s folder, when this window knows the run. */
+  runInfo(runId: string): { folder: vscode.WorkspaceFolder | undefined } | undefined;
+  /** Every event of every folder's execution, with the one state the runner folded from it and the execution's run ids. */
+  readonly onDidExecutionEvent: vscode.Event<ExecutionEvent>;
   readonly onDidFinish: vscode.Event<RunResult>;
   /** The workspace's instructions and skills as last read, for the review; `undefined` before the first reading. */
   knownCapabilities(): CapabilityCatalogue | undefined;
@@ -126,8 +127,10 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
         panel.notify('error', vscode.l10n.t('The run did not go through: {0}', errorMessage(error)));
       });
     },
+    // The run the panel follows, in whichever folder it goes on: never the current folder's run instead.
     cancel: (_message, panel) => {
-      if (runs.isRunning() && panel.isFollowingRun()) return runs.cancel();
+      const followed = panel.isFollowingRun() ? panel.session.runId() : undefined;
+      if (followed !== undefined && runs.cancel(followed)) return;
       deps.decideReview(undefined);
       panel.dispose();
     },
@@ -135,7 +138,7 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
     openApproval: async ({ stepId }, panel) => {
       const prompt = promptOfPanelRun(pending, stepId, panel.session.runId());
       if (prompt) return pending.reopen(prompt);
-      await vscode.window.showInformationMessage(
+      await showInformation(
         vscode.l10n.t(
           'Task Planner: step {0} is not waiting for you now. A run that was interrupted asks again when you resume it from the Runs view.',
           stepId,
@@ -144,14 +147,15 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
     },
     markManualStep: async ({ stepId, done }, panel) => {
       const prompt = promptOfPanelRun(pending, stepId, panel.session.runId());
-      if (!prompt) return void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: step {0} is not waiting for you to do it.', stepId));
+      if (!prompt) return void showInformation(vscode.l10n.t('Task Planner: step {0} is not waiting for you to do it.', stepId));
       if (await markManualStep(pending, prompt.key, done)) log.info(`Step ${stepId} marked ${done ? 'done' : 'failed'} by you in the plan panel`);
     },
     openFile: async ({ path }, panel) => {
-      const folder = runs.folder() ?? vscode.workspace.workspaceFolders?.[0];
+      // A path of the panel's run is in that run's folder, whichever folder is current.
+      const runId = panel.session.runId();
+      const folder = (runId === undefined ? undefined : runs.runInfo(runId)?.folder) ?? runs.folder() ?? vscode.workspace.workspaceFolders?.[0];
       if (!folder || path.split(/[\\/]/).includes('..')) return panel.notify('error', vscode.l10n.t('Cannot open {0}: it is not inside the workspace.', path));
       // A file of the run's changed files shows what the run changed in it; any other opens.
-      const runId = panel.session.runId();
       if (runId !== undefined && (await runs.changes.changedFiles(runId)).includes(path)) {
         return void (await vscode.commands.executeCommand(showRunChangeCommand, runId, path));
       }
@@ -183,11 +187,15 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
       const key: PromptKey = { runId, stepId, requestId: undefined };
       await vscode.commands.executeCommand('taskPlanner.undoFromHere', key);
     },
-    // The Plan tree's command: a new run of the plan keeping the results of the steps that do not depend on this one. Not
-    // awaited: the command settles when that run ends, and the panel must go on taking messages (its approvals) meanwhile.
+    // The Plan tree's command, aimed at the panel's run: a new run of its plan keeping the results of the steps that do not
+    // depend on this one. Not awaited: the command settles when that run ends, and the panel must go on taking messages
+    // (its approvals) meanwhile.
     runFromHere: ({ stepId }, panel) => {
+      const runId = panel.session.runId();
+      if (!runId) return panel.notify('error', vscode.l10n.t('Only a step of a finished run can be run again.'));
       if (panel.session.isRunning()) return panel.notify('error', vscode.l10n.t('Wait for the run to end, or cancel it, before running steps again.'));
-      vscode.commands.executeCommand('taskPlanner.runFromHere', stepId).then(undefined, (error: unknown) => panel.notify('error', errorMessage(error)));
+      const key: PromptKey = { runId, stepId, requestId: undefined };
+      vscode.commands.executeCommand('taskPlanner.runFromHere', key).then(undefined, (error: unknown) => panel.notify('error', errorMessage(error)));
     },
   };
 }

@@ -42,10 +42,11 @@ export interface PlanPanelFlow extends vscode.Disposable {
 /**
  * Joins the plan panel to the same `RunController`, prompts and Plan tree as the rest of
  * the editor: Start runs through the controller (approvals open the diff editor, questions
- * the QuickPick), the panel follows whichever run the controller executes (started from the
+ * the QuickPick), the panel follows whichever run starts in the current folder (from the
  * panel, the review QuickPick, Retry in the tree or Resume in the Runs view) unless it is
- * reviewing a different plan, a pending prompt's button reopens the editor prompt, and
- * Undo restores from the controller's checkpoints.
+ * reviewing a different plan, and follows that run's execution to its end whichever folder
+ * is current meanwhile (its repair runs included, never another folder's run); a pending
+ * prompt's button reopens the editor prompt, and Undo restores from the controller's checkpoints.
  */
 export function createPlanPanelFlow(deps: PlanPanelFlowDeps): PlanPanelFlow {
   const { runs, log } = deps;
@@ -125,11 +126,13 @@ export function createPlanPanelFlow(deps: PlanPanelFlowDeps): PlanPanelFlow {
     watcher.onDidCreate(catalogueChanged),
     watcher.onDidChange(catalogueChanged),
     watcher.onDidDelete(catalogueChanged),
-    runs.onDidRunEvent(({ event, state }) => {
+    runs.onDidExecutionEvent(({ event, state, execution, inCurrentFolder }) => {
       const panel = panels.panel();
       if (!panel) return;
-      if (panel.isFollowingRun()) return panel.onRunEvent(event, state);
-      if (event.type !== 'run_started' && event.type !== 'run_resumed') return;
+      // The execution the panel follows, by its run ids: the current folder may have become another meanwhile.
+      const followed = panel.isFollowingRun() ? panel.session.runId() : undefined;
+      if (followed !== undefined && execution.has(followed)) return panel.onRunEvent(event, state);
+      if (!inCurrentFolder || (event.type !== 'run_started' && event.type !== 'run_resumed')) return;
       const shown = panel.currentPlan();
       // Leave a review of another plan alone; any other panel follows the new run.
       if (panel.isReviewing() && shown && shown.id !== state.plan?.id) return;
@@ -142,8 +145,8 @@ export function createPlanPanelFlow(deps: PlanPanelFlowDeps): PlanPanelFlow {
     }),
     runs.onDidFinish(async (result) => {
       const panel = panels.panel();
-      // A run of another workspace folder ending leaves the run this panel follows alone.
-      if (!panel?.isFollowingRun() || !runs.ranInCurrentFolder(result.runId)) return;
+      // The run the panel follows ended, in whichever folder: any other run's end leaves the panel alone.
+      if (!panel?.follows(result.runId)) return;
       panel.endRun();
       try {
         const changedFiles = await runs.changes.changedFiles(result.runId);

@@ -20,6 +20,7 @@ import { setUpModelHint } from './modelStatus';
 import { askPlanningQuestion } from './planningQuestion';
 import type { PlanningQuestion } from '../core/planner/investigateRequest';
 import { errorMessage } from '../shared/errorMessage';
+import { showError, showWarning, withProgress } from './notifications';
 
 /** Longest request accepted from the input box, in characters. */
 const maxRequestLength = 20_000;
@@ -114,7 +115,7 @@ export async function planTask(deps: PlanTaskDeps, options: PlanTaskOptions = {}
   run.catch((error: unknown) => {
     const message = errorMessage(error);
     deps.log.error(`Run failed to start: ${message}`);
-    void vscode.window.showErrorMessage(vscode.l10n.t('Task Planner: {0}', message));
+    void showError(vscode.l10n.t('Task Planner: {0}', message));
   });
   return { plan: accepted, critique, run };
 }
@@ -142,7 +143,7 @@ async function askAfterPlanningFailure(text: string): Promise<PlanningFailureCho
     'Set up a model': vscode.l10n.t('Set up a model'),
     'Plan without a model': vscode.l10n.t('Plan without a model'),
   };
-  const picked = await vscode.window.showErrorMessage(vscode.l10n.t('Task Planner: planning failed: {0}', text), ...Object.values(labels));
+  const picked = await showError(vscode.l10n.t('Task Planner: planning failed: {0}', text), ...Object.values(labels));
   return (Object.keys(labels) as PlanningFailureChoice[]).find((choice) => labels[choice] === picked);
 }
 
@@ -223,18 +224,18 @@ async function askRequest(requests: RequestEditors, folder: vscode.WorkspaceFold
 export async function planTaskFromEditor(deps: PlanTaskDeps): Promise<PlanTaskOutcome> {
   const editor = vscode.window.activeTextEditor;
   if (!editor) {
-    void vscode.window.showWarningMessage(
+    void showWarning(
       vscode.l10n.t('Task Planner: open an editor with the request first (or run "Plan task" and use its button for a multi-line request).'),
     );
     return {};
   }
   const request = requestFromEditor(editor);
   if (request === undefined) {
-    void vscode.window.showWarningMessage(vscode.l10n.t('Task Planner: this editor holds no request: write what you want done, then plan it again.'));
+    void showWarning(vscode.l10n.t('Task Planner: this editor holds no request: write what you want done, then plan it again.'));
     return {};
   }
   if (request.length > maxRequestLength) {
-    void vscode.window.showWarningMessage(
+    void showWarning(
       vscode.l10n.t('Task Planner: the request has {0} characters; keep it under {1} (select the part to plan).', request.length, maxRequestLength),
     );
     return {};
@@ -391,13 +392,13 @@ async function withPlanningProgress<T>(title: string, work: (progress: PlanningP
   const planningNow = (): void => {
     planNow.abort();
     const writing = vscode.l10n.t('Task Planner: writing the plan from what was read');
-    void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: writing, cancellable: true }, (progress, token) => {
+    void withProgress({ location: vscode.ProgressLocation.Notification, title: writing, cancellable: true }, (progress, token) => {
       report = (message) => progress.report({ message });
       token.onCancellationRequested(cancelled);
       return Promise.resolve(finished).catch(() => undefined);
     });
   };
-  const finished = vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
+  const finished = withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
     report = (message) => progress.report({ message });
     token.onCancellationRequested(() => (investigating && !planNow.signal.aborted ? planningNow() : cancelled()));
     try {
@@ -460,7 +461,7 @@ export async function planningFolder(
         'The files are in more than one workspace folder ({0}); a plan works in one folder. Choose files of one folder.',
         choice.names.map((name) => `"${displayedFolderName(name)}"`).join(', '),
       );
-      void vscode.window.showErrorMessage(vscode.l10n.t('Task Planner: {0}', error));
+      void showError(vscode.l10n.t('Task Planner: {0}', error));
       return { outcome: { error } };
     }
     case 'ask': {

@@ -15,8 +15,8 @@ export interface PlanFileWiring {
   tools: () => readonly Tool[];
   review: () => PlanReview;
   log: vscode.LogOutputChannel;
-  /** The plan panel's plan and whether the panel is in front; `undefined` while no panel is open. */
-  panel: () => { plan: Plan | undefined; active: boolean } | undefined;
+  /** The plan panel's plan, the id of the run it shows (if any) and whether the panel is in front; `undefined` while no panel is open. */
+  panel: () => { plan: Plan | undefined; runId: string | undefined; active: boolean } | undefined;
   /** Starts the MCP servers (once, asking for a workspace's), so a plan file naming their tools is checked against them; never rejects. */
   prepareTools: () => Promise<void>;
 }
@@ -30,9 +30,15 @@ export function registerPlanFileCommands(wiring: PlanFileWiring): vscode.Disposa
   // `folder`: the workspace folder of the plan file a run starts from (it runs there).
   const deps = (folder?: vscode.WorkspaceFolder): PlanFileDeps => {
     const panel = wiring.panel();
+    // The panel's plan when it is in front, else the Plan view's, else the panel's; the run shown with it is the same view's.
+    const fromPanel = panel !== undefined && ((panel.active && panel.plan !== undefined) || wiring.tree.currentPlan() === undefined);
     return {
-      plan: () => (panel?.active ? panel.plan : undefined) ?? wiring.tree.currentPlan() ?? panel?.plan,
-      run: (): RunState | undefined => wiring.runs.current(),
+      plan: () => (fromPanel ? panel.plan : wiring.tree.currentPlan()),
+      // Never the folder's latest run instead: a run opened from the Runs view while another goes on is the one shown.
+      run: async (): Promise<RunState | undefined> => {
+        if (!fromPanel) return wiring.tree.shownRun();
+        return panel.runId === undefined ? undefined : (wiring.runs.runInfo(panel.runId)?.state ?? (await wiring.runs.load(panel.runId)));
+      },
       tools: wiring.tools,
       trusted: () => vscode.workspace.isTrusted,
       showPlan: (plan) => {

@@ -3,6 +3,7 @@ import { visibleDirection } from '../core/text/visibleDirection';
 import { textOf } from '../core/tools/fileVersions';
 import type { FileVersion } from '../core/ports';
 import type { SnapshotDocuments } from './snapshotDocuments';
+import { showInformation } from './notifications';
 
 /** The command that shows what a run changed in one file: `(runId, path)`, the path relative to the run's folder. */
 export const showRunChangeCommand = 'taskPlanner.showRunChange';
@@ -22,7 +23,7 @@ export function registerRunChangeDiff(deps: { runs: ChangedRuns; documents: Snap
     vscode.commands.registerCommand(showRunChangeCommand, async (runId: string, path: string): Promise<void> => {
       const change = await deps.runs.changeOf(runId, path);
       const shown = visibleDirection(path);
-      if (!change?.now) return void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: run {0} did not change {1}.', runId, shown));
+      if (!change?.now) return void showInformation(vscode.l10n.t('Task Planner: run {0} did not change {1}.', runId, shown));
       const before = deps.documents.put(path, 'before-the-run', textOf(change.before) ?? '');
       const exists = await vscode.workspace.fs.stat(change.now).then(() => true, () => false);
       const now = exists ? change.now : deps.documents.put(path, 'deleted', '');

@@ -9,6 +9,7 @@ import type { Plan } from '../core/plan/planSchema';
 import type { CapabilityCatalogue } from '../core/capabilities/capabilityCatalogue';
 import type { CheckCommandConsent } from '../core/engine/checkCommandConsent';
 import type { ExecutionFold } from '../core/replan/executionFold';
+import type { ExecutionEvent } from './executionEvent';
 import { RunChanges } from './runChanges';
 import { runInterruption } from '../core/engine/runInterruption';
 import { loadRuntime } from './loadRuntime';
@@ -50,7 +51,8 @@ export interface FolderRun {
  * in workspace storage (a single-folder window keeps them where they always were), so its
  * runs can be listed, resumed after a reload in that folder, and undone; runs of different
  * folders may execute at once, one per folder. The views follow the *current folder*
- * (`useFolder`): `current`, `isRunning`, `cancel` and the state events are its.
+ * (`useFolder`): `current`, `isRunning`, `cancel` without a run id and the state events are its;
+ * `onDidExecutionEvent` is every folder's, for a view that follows one run wherever it goes on.
  */
 export class RunController implements vscode.Disposable {
   private nextRunLimits: BudgetLimits | undefined;
@@ -71,6 +73,12 @@ export class RunController implements vscode.Disposable {
    * led to: the one folded state every view shows (a repair run continues its execution's state).
    */
   readonly onDidRunEvent = this.eventFired.event;
+  private readonly executionEventFired = new vscode.EventEmitter<ExecutionEvent>();
+  /**
+   * Fires with every event of every folder's execution (repair runs included): a view following one
+   * execution follows it by its run ids, whichever folder is current.
+   */
+  readonly onDidExecutionEvent = this.executionEventFired.event;
   private readonly finished = new vscode.EventEmitter<RunResult>();
   /** Fires when a run of any folder ends (completed, failed, cancelled or waiting). */
   readonly onDidFinish = this.finished.event;
@@ -101,6 +109,15 @@ export class RunController implements vscode.Disposable {
     return this.lanes.lane().state;
   }
 
+  /**
+   * The current folder's snapshot while the run `runId` executes there (as the run started or resumed, or as a run
+   * its repair runs went on from): what a view following that execution shows; `undefined` when it does not execute.
+   */
+  executing(runId: string): RunState | undefined {
+    const lane = this.lanes.lane();
+    return lane.execution?.has(runId) ? lane.state : undefined;
+  }
+
   /** Whether a run of the current folder is executing now. */
   isRunning(): boolean {
     return this.lanes.lane().running !== undefined;
@@ -127,12 +144,6 @@ export class RunController implements vscode.Disposable {
   /** Remembers that the plan `planId` was made for `folder`: a later start of it runs there. */
   planFor(planId: string, folder: vscode.WorkspaceFolder): void {
     this.planFolders.set(planId, folder.uri.toString());
-  }
-
-  /** Whether the run `runId` (or a repair run of it) ran in the current folder. */
-  ranInCurrentFolder(runId: string): boolean {
-    const lane = this.lanes.remembered(runId);
-    return lane === undefined || lane === this.lanes.lane();
   }
 
   /** The folder the plan `planId` was made for (see `planFor`), while it is open. */
@@ -321,10 +332,18 @@ export class RunController implements vscode.Disposable {
     return takeInterruptedRuns(memento, [activeRunKey, ...this.lanes.all().map((lane) => lane.mementoKey)], journaled);
   }
 
-  /** Cancels the run `runId` (any folder's), else the current folder's run; its journal stays resumable. */
-  cancel(runId?: string): void {
-    const lane = runId === undefined ? this.lanes.lane() : this.lanes.made().find((candidate) => candidate.running && candidate.state?.runId === runId);
-    lane?.abort?.abort(new Error('Cancelled by the user.'));
+  /**
+   * Cancels the execution the run `runId` is part of (its run or a repair run, in any folder), else, without `runId`,
+   * the current folder's run; its journal stays resumable. False when nothing executing was cancelled.
+   */
+  cancel(runId?: string): boolean {
+    const lane =
+      runId === undefined
+        ? this.lanes.lane()
+        : this.lanes.made().find((candidate) => candidate.running !== undefined && candidate.execution?.has(runId) === true);
+    if (!lane?.abort) return false;
+    lane.abort.abort(new Error('Cancelled by the user.'));
+    return true;
   }
 
   dispose(): void {
@@ -335,6 +354,7 @@ export class RunController implements vscode.Disposable {
     this.stateShown.cancel();
     this.changed.dispose();
     this.eventFired.dispose();
+    this.executionEventFired.dispose();
     this.finished.dispose();
     this.changes.dispose();
     this.folderChanged.dispose();
@@ -421,6 +441,7 @@ export class RunController implements vscode.Disposable {
       noModelHint: vscode.l10n.t("Run 'Task Planner: Set up a model', or change the step to one you do yourself."),
     } satisfies RunPolicy;
     const options = runtime.hostRunOptions(environment, policy);
+    lane.execution = new Set(first ? [first.runId] : []);
     const running = go({ ...options, signal: abort.signal, checkCommands });
     lane.running = running;
     void vscode.commands.executeCommand('setContext', 'taskPlanner.runActive', true);
@@ -434,6 +455,7 @@ export class RunController implements vscode.Disposable {
       return result;
     } finally {
       lane.running = undefined;
+      lane.execution = undefined;
       lane.abort = undefined;
       void vscode.commands.executeCommand('setContext', 'taskPlanner.runActive', this.runningRuns().length > 0);
     }
@@ -445,12 +467,15 @@ export class RunController implements vscode.Disposable {
     this.fold ??= new (loadRuntime().ExecutionFold)();
     const state = this.fold.after(lane.state, event);
     this.lanes.remember(event.runId, lane);
+    lane.execution?.add(event.runId);
     // Journaled runs only: a run kept in memory cannot come back after a reload.
     if ((event.type === 'run_started' || event.type === 'run_resumed') && lane.storageDir && state.plan) {
       void this.deps.memento?.update(lane.mementoKey, { runId: event.runId, objective: state.plan.objective } satisfies InterruptedRun);
     }
     this.setState(lane, state);
-    if (lane === this.lanes.lane()) this.eventFired.fire({ event, state });
+    const inCurrentFolder = lane === this.lanes.lane();
+    if (inCurrentFolder) this.eventFired.fire({ event, state });
+    this.executionEventFired.fire({ event, state, execution: lane.execution ?? new Set([event.runId]), inCurrentFolder });
   }
 
   private setState(lane: Lane, state: RunState | undefined): void {

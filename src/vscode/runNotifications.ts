@@ -9,6 +9,7 @@ import { runStatusLabels } from '../shared/runStatusLabels';
 import { describeStepProgress, stepProgress } from '../shared/stepProgress';
 import { loadRuntime } from './loadRuntime';
 import type { InterruptedRun } from './interruptedRuns';
+import { showInformation, showWarning } from './notifications';
 
 /**
  * After a window reload (or crash) cut a run off: says so and offers Resume (finished
@@ -16,7 +17,7 @@ import type { InterruptedRun } from './interruptedRuns';
  */
 export async function notifyRunInterrupted(run: InterruptedRun): Promise<void> {
   const [resume, showRuns] = [vscode.l10n.t('Resume'), vscode.l10n.t('Show runs')];
-  const choice = await vscode.window.showWarningMessage(
+  const choice = await showWarning(
     vscode.l10n.t(
       'Task Planner: the run "{0}" was interrupted when the window closed or reloaded. Resume it? Finished steps are not run again.',
       run.objective.slice(0, 120),
@@ -33,14 +34,21 @@ const maxMessageChars = 600;
 /** Most characters of the first failure's diagnosis in that notification. */
 const maxFailureChars = 300;
 
+/** Shows a run's end (its message and buttons) and resolves with the button chosen, `undefined` when none was. */
+export type RunEndNotice = (message: string, completed: boolean, actions: string[]) => Thenable<string | undefined>;
+
+/** The notification: information for a run that completed, a warning for any other end. */
+export const runEndNotification: RunEndNotice = (message, completed, actions) => (completed ? showInformation : showWarning)(message, ...actions);
+
 /**
- * Tells the user how a run ended, in a notification (never modal) built from the core's
+ * Tells the user how a run ended, in a notification (never modal; `notice` in its place) built from the core's
  * `runSummary` of `state` (the run's snapshot, folded from its journal, repair runs
  * included): the headline with steps, changed files, repairs, tokens and cost, and the
- * first failure with its diagnosis. Buttons: "Show plan", "Show changes" (a pick of the
+ * first failure with its diagnosis. Buttons, each about that run whichever folder is current: "Show plan" (the run
+ * in the Plan view, as "Open run" shows it), "Show changes" (a pick of the
  * changed files, each shown as a diff of before the run and now) and "Undo run" when files changed, "Show log" when it did not complete.
  */
-export function notifyRunFinished(result: RunResult, log: vscode.LogOutputChannel, state?: RunState): void {
+export function notifyRunFinished(result: RunResult, log: vscode.LogOutputChannel, state?: RunState, notice: RunEndNotice = runEndNotification): void {
   const steps = Object.values(result.steps);
   const known = state?.runId === result.runId ? state : undefined;
   const summary = known
@@ -64,9 +72,9 @@ export function notifyRunFinished(result: RunResult, log: vscode.LogOutputChanne
     vscode.l10n.t('Show log'),
   ];
   const actions = [showPlan, ...(changed.length > 0 ? [showChangesLabel, undoRun] : []), ...(result.status === 'completed' ? [] : [showLog])];
-  const show = result.status === 'completed' ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
-  void show(message, ...actions).then((choice) => {
-    if (choice === showPlan) void vscode.commands.executeCommand('taskPlanner.plan.focus');
+  void notice(message, result.status === 'completed', actions).then((choice) => {
+    // The run that ended, not whichever run the Plan view shows (another folder's may have become the current one).
+    if (choice === showPlan) void vscode.commands.executeCommand('taskPlanner.openRun', result.runId);
     if (choice === showChangesLabel) void showChanges(result.runId, changed);
     if (choice === showLog) log.show(true);
     if (choice === undoRun) void vscode.commands.executeCommand('taskPlanner.undoRun', result.runId);

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { AttachmentCheckUi } from './attachmentCheck';
 import { relativeToFolder } from './workspaceFolders';
+import { showWarning } from './notifications';
 
 /** The Start-time question as a modal dialog: Allow, Allow for this workspace (when offered), Don't Allow, or closed (Cancel). */
 export async function askCheckCommandsModal(question: string, offerWorkspace: boolean): Promise<boolean | 'workspace' | undefined> {
@@ -9,7 +10,7 @@ export async function askCheckCommandsModal(question: string, offerWorkspace: bo
   const always = vscode.l10n.t('Always Allow in This Workspace');
   // The safe choice first: the workbench's modal focuses its first button, so Enter declines (E2, E3 of issue 27).
   const choices = [vscode.l10n.t("Don't Allow"), allow, ...(offerWorkspace ? [always] : [])];
-  const choice = await vscode.window.showWarningMessage(first ?? question, { modal: true, detail: rest.join('\n') }, ...choices);
+  const choice = await showWarning(first ?? question, { modal: true, detail: rest.join('\n') }, ...choices);
   return choice === undefined ? undefined : choice === always ? 'workspace' : choice === allow;
 }
 
@@ -18,7 +19,7 @@ export function vscodeAttachmentUi(folder: vscode.WorkspaceFolder | undefined): 
   return {
     ask: async (message, choices) => {
       const labels = choices.map((choice) => (choice === 'Run without it' ? vscode.l10n.t('Run without it') : vscode.l10n.t('Choose another file…')));
-      const picked = await vscode.window.showWarningMessage(vscode.l10n.t('Task Planner: {0}', message), { modal: true }, ...labels);
+      const picked = await showWarning(vscode.l10n.t('Task Planner: {0}', message), { modal: true }, ...labels);
       return choices[labels.findIndex((label) => label === picked)];
     },
     chooseFile: async (kind) => {

@@ -12,6 +12,7 @@ import { capText } from '../core/text/capText';
 import { stepProgress } from '../shared/stepProgress';
 import { visibleControls } from '../core/text/visibleDirection';
 import { listOtherWindowRuns, readOtherWindowRuns, type OtherWindowRun } from './otherWindowRuns';
+import { showError, showInformation, showWarning } from './notifications';
 
 /** The most runs the view lists of this window, and of other windows. */
 const listedRuns = 50;
@@ -229,14 +230,15 @@ export interface RunsCommandDeps {
   log: vscode.LogOutputChannel;
 }
 
-/** Open, Resume, Delete and Undo run, and Refresh, for the Runs view's items. */
+/** Open, Resume, Delete and Undo run, and Refresh, for the Runs view's items (from the Command Palette: the run the Plan view shows). */
 export function registerRunsCommands(deps: RunsCommandDeps): vscode.Disposable[] {
+  // Nothing named (the Command Palette): the run the Plan view shows, not the folder's latest run when it shows another.
   const runIdOf = (arg: unknown): string | undefined =>
     typeof arg === 'string'
       ? arg
       : arg && typeof arg === 'object' && 'id' in arg
         ? String((arg as PlanTreeNode).id).replace(/^run:/, '')
-        : deps.runs.current()?.runId;
+        : (deps.tree.shownRun() ?? deps.runs.current())?.runId;
   return [
     vscode.commands.registerCommand('taskPlanner.refreshRuns', () => deps.runsTree.refresh()),
     vscode.commands.registerCommand('taskPlanner.aboutOtherWindowRuns', async (arg?: unknown) => {
@@ -244,13 +246,13 @@ export function registerRunsCommands(deps: RunsCommandDeps): vscode.Disposable[]
       if (!place) return;
       const reload = vscode.l10n.t('Reload Window');
       const offered = !place.held && place.reloadTakesIt ? [reload] : [];
-      const chosen = await vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: {0}', otherWindowNote(place)), ...offered);
+      const chosen = await showInformation(vscode.l10n.t('Task Planner: {0}', otherWindowNote(place)), ...offered);
       if (chosen === reload) await vscode.commands.executeCommand('workbench.action.reloadWindow');
     }),
     vscode.commands.registerCommand('taskPlanner.openRun', async (arg?: unknown) => {
       const runId = runIdOf(arg);
       const state = runId ? await deps.runs.open(runId) : undefined;
-      if (!state) return void vscode.window.showWarningMessage(vscode.l10n.t('Task Planner: run {0} was not found.', runId ?? ''));
+      if (!state) return void showWarning(vscode.l10n.t('Task Planner: run {0} was not found.', runId ?? ''));
       deps.tree.setRun(state);
       await vscode.commands.executeCommand('taskPlanner.plan.focus');
     }),
@@ -261,7 +263,7 @@ export function registerRunsCommands(deps: RunsCommandDeps): vscode.Disposable[]
       const running = deps.runs.resume(runId);
       deps.runsTree.refresh();
       return running.catch((error: unknown) => {
-        void vscode.window.showErrorMessage(vscode.l10n.t('Task Planner: {0}', errorMessage(error)));
+        void showError(vscode.l10n.t('Task Planner: {0}', errorMessage(error)));
         return undefined;
       });
     }),
@@ -269,7 +271,7 @@ export function registerRunsCommands(deps: RunsCommandDeps): vscode.Disposable[]
       const runId = runIdOf(arg);
       if (!runId) return;
       if (deps.runs.runningRuns().some((run) => run.state?.runId === runId)) {
-        return void vscode.window.showWarningMessage(vscode.l10n.t('Task Planner: cancel the run before deleting it.'));
+        return void showWarning(vscode.l10n.t('Task Planner: cancel the run before deleting it.'));
       }
       await deps.runs.delete(runId);
       deps.runsTree.refresh();

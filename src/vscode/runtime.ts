@@ -54,7 +54,7 @@ export { handleChatRequest } from './chat/chatParticipant';
 export { McpServers, rememberedCallPrefix } from '../node/mcpServers';
 export {
   maxMcpConfigBytes,
-  mcpInputKey,
+  mcpInputValueKey,
   mcpServerLaunchKey,
   mcpServerTarget,
   mergeMcpConfigs,

@@ -5,6 +5,7 @@ import { loadRuntime } from './loadRuntime';
 import { runModelSetup, type ModelSetupOutcome, type ModelSetupUi } from './modelSetupFlow';
 import { readSettings } from './settings';
 import { createVscodeLmClient, ownChatModelVendor } from './vscodeLmClient';
+import { showInformation, showWarning, withProgress } from './notifications';
 
 /** The settings "Set up a model" writes, all in the user's settings. */
 const writtenKeys = ['llm.provider', 'llm.baseUrl', 'llm.model', 'llm.vscodeModelFamily'] as const;
@@ -50,12 +51,10 @@ export async function setUpModel(
       : outcome.message;
   log.info(`Set up a model: ${message}`);
   if (outcome.ok) {
-    void vscode.window
-      .showInformationMessage(vscode.l10n.t('Task Planner: {0}', message), vscode.l10n.t('Plan task'))
+    void showInformation(vscode.l10n.t('Task Planner: {0}', message), vscode.l10n.t('Plan task'))
       .then((choice) => choice && vscode.commands.executeCommand('taskPlanner.planTask'));
   } else {
-    void vscode.window
-      .showWarningMessage(vscode.l10n.t('Task Planner: {0}', message), vscode.l10n.t('Set up a model'))
+    void showWarning(vscode.l10n.t('Task Planner: {0}', message), vscode.l10n.t('Set up a model'))
       .then((choice) => choice && vscode.commands.executeCommand('taskPlanner.setUpModel'));
   }
   return { ...outcome, message };
@@ -145,7 +144,7 @@ async function testConnection(choice: ModelChoice, keys: ApiKeyStore, requestTim
       ? createVscodeLmClient({ timeoutMs, ...(choice.family ? { family: choice.family } : {}) })
       : loadRuntime().createOpenAiClient({ baseURL: choice.baseUrl, model: choice.model, timeoutMs, maxAttempts: 1, ...(apiKey ? { apiKey } : {}) });
   try {
-    const reply = await vscode.window.withProgress(
+    const reply = await withProgress(
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Task Planner: testing the model…') },
       () => llm.chat({ messages: [{ role: 'user', content: 'Reply with the single word OK.' }], maxTokens: 8, signal: AbortSignal.timeout(timeoutMs + 1_000) }),
     );

@@ -3,22 +3,29 @@ import { parsePlan } from '../core/plan/parsePlan';
 import type { RunState } from '../core/engine/runEvents';
 import type { Plan } from '../core/plan/planSchema';
 import type { PlanPanelController } from './planPanelController';
+import { showError, showInformation } from './notifications';
+
+/** What "Show plan" shows when no plan file is the active editor: what the Plan view shows. */
+export interface ShownInPlanView {
+  /** The plan the Plan view shows. */
+  plan: () => Plan | undefined;
+  /** The run the Plan view shows (the one opened from the Runs view, else the current folder's), `undefined` while it shows a plan that has not run. */
+  run: () => RunState | undefined;
+  /** The latest snapshot of the execution the run `runId` is part of while it goes on in the current folder, else `undefined`. */
+  executing: (runId: string) => RunState | undefined;
+}
 
 /**
  * "Show plan": opens the plan panel with the plan in the active editor when that is a
- * `*.plan.json` file, else with the current run (live) or plan; says what to do when
- * there is none.
+ * `*.plan.json` file, else with what the Plan view shows: its run (followed live while it
+ * goes on, else as it ended) or its plan; says what to do when there is none.
  */
-export async function showPlan(
-  panels: PlanPanelController,
-  current: { plan: () => Plan | undefined; run: () => RunState | undefined; running: () => boolean },
-  log: vscode.LogOutputChannel,
-): Promise<void> {
+export async function showPlan(panels: PlanPanelController, current: ShownInPlanView, log: vscode.LogOutputChannel): Promise<void> {
   const document = vscode.window.activeTextEditor?.document;
   if (document && /\.plan\.json$/i.test(document.fileName)) {
     const parsed = parsePlan(document.getText());
     if (!parsed.ok) {
-      void vscode.window.showErrorMessage(
+      void showError(
         vscode.l10n.t('Task Planner: {0} is not a plan: {1}', vscode.workspace.asRelativePath(document.uri), parsed.errors.join(' ')),
       );
       return;
@@ -30,9 +37,11 @@ export async function showPlan(
   const plan = current.plan();
   const run = current.run();
   if (run?.plan && run.plan.id === plan?.id) {
+    const live = current.executing(run.runId);
     const panel = panels.show();
-    // A run going on is followed from its latest state; a finished one is shown as it ended.
-    if (!panel.isFollowingRun()) panel.showRun(run, current.running());
+    // The run opened from the Runs view, not whichever run the panel follows (another of the folder, or of another folder):
+    // a run going on is followed from its latest state, a finished one shown as it ended.
+    if (!(live && panel.follows(live.runId))) panel.showRun(live ?? run, live !== undefined);
     return;
   }
   if (plan || panels.panel()) {
@@ -40,6 +49,6 @@ export async function showPlan(
     return;
   }
   const planTask = vscode.l10n.t('Plan task');
-  const choice = await vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: there is no plan yet. Describe a task to plan it.'), planTask);
+  const choice = await showInformation(vscode.l10n.t('Task Planner: there is no plan yet. Describe a task to plan it.'), planTask);
   if (choice === planTask) await vscode.commands.executeCommand('taskPlanner.planTask');
 }

@@ -2,6 +2,7 @@ import { describeUndo } from '../core/tools/describeUndo';
 import { tellUndo } from './undoAnyway';
 import * as vscode from 'vscode';
 import { resultsKeptFrom } from '../core/plan/downstreamSteps';
+import type { RunState } from '../core/engine/runEvents';
 import type { Plan } from '../core/plan/planSchema';
 import type { PlanTreeNode } from '../core/view/planTreeModel';
 import { previewValue } from '../core/view/stepStatusView';
@@ -11,6 +12,7 @@ import type { PendingPrompt, PendingPrompts, PromptKey } from './pendingPrompts'
 import type { PlanTreeProvider } from './planTreeProvider';
 import { closeProposalDiffs, promptKeyOf } from './proposalDocuments';
 import { askFeedback } from './vscodeInteraction';
+import { showError, showInformation, showWarning } from './notifications';
 import type { FolderRun, RunController } from './runController';
 import { errorMessage } from '../shared/errorMessage';
 import { capText } from '../core/text/capText';
@@ -39,13 +41,14 @@ interface Aim {
  * status bar: Approve, Reject, Reject with feedback… (an optional second argument is the feedback, else an input box asks), Answer, Mark Done / Mark Failed (a
  * step that is yours to do;
  * an optional second argument is the note or reason, else an input box asks), reopen a
- * dismissed prompt, Retry / Run from here, Undo from here (also the plan panel's, which names
- * its run with a `PromptKey`), Skip, Open result, and Cancel run. Each takes a
+ * dismissed prompt, Retry / Run from here, Undo from here (Run from here and Undo from here also the
+ * plan panel's, which names its run with a `PromptKey`), Skip, Open result, and Cancel run. Each takes a
  * tree node (the step of the run the Plan tree shows), a proposal diff's URI or a
  * `PromptKey` (that request of that run), a step id (the current folder's run's request of
  * that step, else the only one), or nothing (then the request of the active proposal diff,
  * or the only waiting one). An answer reaches only the request and run it names: never
- * another run's request of the same step id.
+ * another run's request of the same step id. A step's run (its result, its changes, the results Run from here
+ * keeps) is the run the Plan tree shows, or the one a `PromptKey` names: never the folder's latest run instead.
  */
 export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[] {
   const { pending } = deps;
@@ -79,10 +82,20 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
     return onlyOf(pending.list(), undefined);
   };
   const target = (arg: unknown): string | undefined => aim(arg).stepId;
+  /** The run a `PromptKey` names (the plan panel's own), as this window knows it or from its journal. */
+  const namedRun = async (runId: string): Promise<RunState | undefined> => deps.runs.runInfo(runId)?.state ?? (await deps.runs.load(runId));
+  /** What Retry, Run from here and Skip run again: the plan panel's run when it names it, else the Plan tree's plan and run. */
+  const rerunSource = async (arg: unknown): Promise<RerunSource> => {
+    if (isPromptKey(arg) && arg.runId !== undefined) {
+      const run = await namedRun(arg.runId);
+      return { plan: run?.plan, run };
+    }
+    return { plan: deps.tree.currentPlan(), run: deps.tree.shownRun() };
+  };
   const stale = async (aimed: Aim): Promise<void> => {
     const { stepId, shown } = aimed;
     if (aimed.ambiguous) {
-      return void vscode.window.showWarningMessage(
+      return void showWarning(
         stepId === undefined
           ? vscode.l10n.t('Task Planner: several requests are waiting; nothing was answered. Choose one in the Plan tree or in its diff.')
           : vscode.l10n.t(
@@ -93,20 +106,20 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
     }
     // The prompt named (of another kind), else the same run's current request of the step, when the argument named an older one.
     const prompt = aimed.prompt ?? (stepId && shown ? pending.ofStep(stepId).find((candidate) => candidate.key.runId === shown.runId) : undefined);
-    if (!prompt) return void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: no step is waiting for approval.'));
+    if (!prompt) return void showInformation(vscode.l10n.t('Task Planner: no step is waiting for approval.'));
     if (prompt.kind === 'manual') {
-      return void vscode.window.showInformationMessage(
+      return void showInformation(
         vscode.l10n.t('Task Planner: step {0} is yours to do; nothing was approved. Mark it Done or Failed.', prompt.stepId),
       );
     }
-    void vscode.window.showWarningMessage(
+    void showWarning(
       vscode.l10n.t('Task Planner: this diff is not what step {0} asks now; nothing was answered. Its current request is shown.', prompt.stepId),
     );
     await pending.reopen(prompt);
   };
   const manualStale = (aimed: Aim): void => {
     if (aimed.ambiguous) return void stale(aimed);
-    void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: no step is waiting for you to do it.'));
+    void showInformation(vscode.l10n.t('Task Planner: no step is waiting for you to do it.'));
   };
   const markManualTarget = async (aimed: Aim, done: boolean, text: unknown): Promise<void> => {
     const { prompt } = aimed;
@@ -147,7 +160,7 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
       const { prompt } = aimed;
       if (!prompt) {
         if (aimed.ambiguous) return stale(aimed);
-        return void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: no step is waiting for an answer.'));
+        return void showInformation(vscode.l10n.t('Task Planner: no step is waiting for an answer.'));
       }
       if (typeof text === 'string') pending.answer(prompt.key, text);
       else await pending.reopen(prompt);
@@ -164,18 +177,18 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
       if (!prompt) return showNothingPending(deps);
       await pending.reopen(prompt);
     }),
-    vscode.commands.registerCommand('taskPlanner.retryStep', (arg?: unknown) => rerun(deps, target(arg), false)),
-    vscode.commands.registerCommand('taskPlanner.runFromHere', (arg?: unknown) => rerun(deps, target(arg), false)),
-    vscode.commands.registerCommand('taskPlanner.skipStep', (arg?: unknown) => rerun(deps, target(arg), true)),
+    vscode.commands.registerCommand('taskPlanner.retryStep', async (arg?: unknown) => rerun(deps, target(arg), await rerunSource(arg), false)),
+    vscode.commands.registerCommand('taskPlanner.runFromHere', async (arg?: unknown) => rerun(deps, target(arg), await rerunSource(arg), false)),
+    vscode.commands.registerCommand('taskPlanner.skipStep', async (arg?: unknown) => rerun(deps, target(arg), await rerunSource(arg), true)),
     vscode.commands.registerCommand('taskPlanner.undoFromHere', async (arg?: unknown) => {
-      // The plan panel names its own run; the Plan tree and the palette mean the run the tree shows.
+      // The plan panel names its own run; the Plan tree and the palette mean the run the tree shows (none for a plan not run).
       const named = isPromptKey(arg) ? arg.runId : undefined;
       const stepId = isTreeNode(arg) ? arg.stepId : target(arg);
-      const run = named === undefined ? (deps.tree.shownRun() ?? deps.runs.current()) : (deps.runs.runInfo(named)?.state ?? (await deps.runs.load(named)));
+      const run = named === undefined ? deps.tree.shownRun() : await namedRun(named);
       if (!stepId || !run?.plan) {
-        return void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: choose a step of a finished run in the Plan tree.'));
+        return void showInformation(vscode.l10n.t('Task Planner: choose a step of a finished run in the Plan tree.'));
       }
-      if (run.status === 'running') return void vscode.window.showWarningMessage(vscode.l10n.t('Task Planner: cancel the run before undoing its steps.'));
+      if (run.status === 'running') return void showWarning(vscode.l10n.t('Task Planner: cancel the run before undoing its steps.'));
       const report = await deps.runs.changes.undo(run.runId, { stepId, plan: run.plan });
       const text = describeUndo(report);
       deps.log.info(`Run ${run.runId}, undo from step ${stepId}: ${text}`);
@@ -185,9 +198,10 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
     }),
     vscode.commands.registerCommand('taskPlanner.openResult', async (arg?: unknown) => {
       const stepId = typeof arg === 'string' ? arg : isTreeNode(arg) ? arg.stepId : target(arg);
-      const state = deps.runs.current();
+      // The run the Plan tree shows (one opened from the Runs view while another goes on), not the folder's latest.
+      const state = deps.tree.shownRun();
       if (!stepId || !state || !(stepId in state.results)) {
-        return void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: this step has no result yet.'));
+        return void showInformation(vscode.l10n.t('Task Planner: this step has no result yet.'));
       }
       const result = state.results[stepId];
       const document = await vscode.workspace.openTextDocument({
@@ -198,7 +212,7 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
     }),
     vscode.commands.registerCommand('taskPlanner.cancelRun', async () => {
       const running = deps.runs.runningRuns();
-      if (running.length === 0) return void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: no run is in progress.'));
+      if (running.length === 0) return void showInformation(vscode.l10n.t('Task Planner: no run is in progress.'));
       const runId = await runToCancel(running, deps.runs.folder());
       if (runId !== undefined) deps.runs.cancel(runId);
     }),
@@ -246,26 +260,34 @@ function activeDiffUri(): vscode.Uri | undefined {
   return input instanceof vscode.TabInputTextDiff ? input.modified : undefined;
 }
 
+/** The plan a step command runs again and the run whose results it keeps (`undefined`: a plan that has not run). */
+interface RerunSource {
+  plan: Plan | undefined;
+  run: RunState | undefined;
+}
+
 /**
- * Runs the plan again from `stepId`: completed steps outside its downstream keep their
- * results (not re-run); with `skip`, the step is marked skipped first.
+ * Runs `source`'s plan again from `stepId`, in the folder its run ran in: completed steps of that run outside
+ * its downstream keep their results (not re-run); with `skip`, the step is marked skipped first.
  */
-async function rerun(deps: StepCommandDeps, stepId: string | undefined, skip: boolean): Promise<void> {
-  let plan: Plan | undefined = deps.tree.currentPlan();
-  if (!stepId || !plan) return void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: choose a step of the plan.'));
-  if (deps.runs.isRunning()) {
-    return void vscode.window.showWarningMessage(vscode.l10n.t('Task Planner: a run is in progress; cancel it first (Task Planner: Cancel run).'));
+async function rerun(deps: StepCommandDeps, stepId: string | undefined, source: RerunSource, skip: boolean): Promise<void> {
+  let plan = source.plan;
+  if (!stepId || !plan) return void showInformation(vscode.l10n.t('Task Planner: choose a step of the plan.'));
+  const folder = source.run && deps.runs.runInfo(source.run.runId)?.folder;
+  const busy = folder ? deps.runs.runningRuns().some((running) => running.folder?.uri.toString() === folder.uri.toString()) : deps.runs.isRunning();
+  if (busy) {
+    return void showWarning(vscode.l10n.t('Task Planner: a run is in progress; cancel it first (Task Planner: Cancel run).'));
   }
   if (skip) {
     const edited = loadRuntime().editPlan(plan, { type: 'skipStep', stepId });
-    if (!edited.ok) return void vscode.window.showErrorMessage(vscode.l10n.t('Task Planner: {0}', edited.error));
+    if (!edited.ok) return void showError(vscode.l10n.t('Task Planner: {0}', edited.error));
     plan = edited.plan;
   }
-  const initialResults = resultsKeptFrom(plan, stepId, deps.runs.current()?.results ?? {});
+  const initialResults = resultsKeptFrom(plan, stepId, source.run?.results ?? {});
   deps.log.info(`${skip ? 'Skipping' : 'Running again from'} step ${stepId}; ${Object.keys(initialResults).length} completed step(s) kept`);
   deps.tree.setPlan(plan);
-  await deps.runs.start(plan, { initialResults }).catch((error: unknown) => {
-    void vscode.window.showErrorMessage(vscode.l10n.t('Task Planner: {0}', errorMessage(error)));
+  await deps.runs.start(plan, { initialResults, ...(folder ? { folder } : {}) }).catch((error: unknown) => {
+    void showError(vscode.l10n.t('Task Planner: {0}', errorMessage(error)));
   });
 }
 
@@ -275,11 +297,11 @@ async function rerun(deps: StepCommandDeps, stepId: string | undefined, skip: bo
  */
 async function showNothingPending(deps: StepCommandDeps): Promise<void> {
   if (deps.runs.isRunning() || !deps.tree.currentPlan()) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('Task Planner: nothing is waiting for you.'));
+    void showInformation(vscode.l10n.t('Task Planner: nothing is waiting for you.'));
     return;
   }
   const show = vscode.l10n.t('Show plan');
-  const choice = await vscode.window.showInformationMessage(
+  const choice = await showInformation(
     vscode.l10n.t('Task Planner: nothing is waiting for you: no plan is running. Press Start in the plan panel; its changes and commands ask you then.'),
     show,
   );

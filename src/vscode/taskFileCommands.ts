@@ -8,6 +8,7 @@ import type { Tool } from '../core/tools/tool';
 import { errorMessage } from '../shared/errorMessage';
 import type { PlanReview } from './planReview';
 import { shownLine, withoutLinks } from './shownText';
+import { showError, showInformation, showWarning } from './notifications';
 
 /** A text from the file (its name, a task's title) as a notification shows it: one bounded line, no control acting, no link. */
 const shown = (text: string): string => withoutLinks(shownLine(text, 1_000));
@@ -145,9 +146,9 @@ export async function exportPlanAsTaskFile(plan: Plan | undefined, deps: Pick<Ta
 
 /** The editor's own dialogs for the task-file commands. */
 export const vscodeTaskFileUi: TaskFileDeps['ui'] = {
-  info: (message) => void vscode.window.showInformationMessage(message),
-  warn: (message) => void vscode.window.showWarningMessage(message),
-  error: (message) => void vscode.window.showErrorMessage(message),
+  info: (message) => void showInformation(message),
+  warn: (message) => void showWarning(message),
+  error: (message) => void showError(message),
   pickFormat: async () =>
     (
       await vscode.window.showQuickPick(

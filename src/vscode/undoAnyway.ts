@@ -5,6 +5,7 @@ import { describeUndo } from '../core/tools/describeUndo';
 import { expectedOf, textOf } from '../core/tools/fileVersions';
 import type { UndoAnyway, UndoOverwrite, UndoReport } from '../core/tools/undoRun';
 import { snapshotScheme, type SnapshotDocuments } from './snapshotDocuments';
+import { showInformation, showWarning } from './notifications';
 
 /** What an Undo acted on: the run, and for Undo from here the step and the plan that scoped it. */
 export interface UndoTarget {
@@ -25,9 +26,9 @@ export const undoAnywayCommand = 'taskPlanner.undoAnyway';
  * be undone anyway, to show each one's diff and ask (`registerUndoAnyway`).
  */
 export function tellUndo(message: string, report: UndoReport, target: UndoTarget): void {
-  if (report.refused.length === 0) return void vscode.window.showInformationMessage(message);
+  if (report.refused.length === 0) return void showInformation(message);
   const offer = vscode.l10n.t('Show what Undo would overwrite…');
-  void vscode.window.showWarningMessage(message, ...(report.overwritable.length > 0 ? [offer] : [])).then((choice) => {
+  void showWarning(message, ...(report.overwritable.length > 0 ? [offer] : [])).then((choice) => {
     if (choice === offer) void vscode.commands.executeCommand(undoAnywayCommand, target, report.overwritable);
   });
 }
@@ -79,7 +80,7 @@ async function askOne(documents: SnapshotDocuments, overwrite: UndoOverwrite): P
   // The safe answer first, so it is the focused button: a stray Enter keeps the user's changes. Not the close
   // affordance: the workbench would then focus the first other button (Undo anyway); Escape and its Cancel keep too.
   const keep: vscode.MessageItem = { title: vscode.l10n.t('Keep my changes') };
-  const choice = await vscode.window.showWarningMessage(question, { modal: true, detail }, keep, undo);
+  const choice = await showWarning(question, { modal: true, detail }, keep, undo);
   await closeDiff(now);
   return choice === undo;
 }

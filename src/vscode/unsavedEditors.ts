@@ -2,6 +2,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ChangeOptions, WorkspaceFs } from '../core/ports';
 import { WorkspaceError } from '../core/workspace/workspaceError';
+import { showWarning } from './notifications';
+import { shownLine, shownPath } from './shownText';
 
 /** What the user answers when a step would change a file they have unsaved changes in. */
 export type UnsavedChoice = 'save' | 'keep';
@@ -24,9 +26,14 @@ export const askAboutUnsaved: AskAboutUnsaved = async (_document, relative, by) 
   // Asked as the change is made, which is after its approval: name the step, so the question is not taken for another one.
   const question =
     by === undefined
-      ? vscode.l10n.t('{0} has unsaved changes, and Undo wants to change it.', relative)
-      : vscode.l10n.t('{0} has unsaved changes, and step {1} "{2}" wants to change it now.', relative, by.stepId, by.stepTitle);
-  const choice = await vscode.window.showWarningMessage(
+      ? vscode.l10n.t('{0} has unsaved changes, and Undo wants to change it.', shownPath(relative))
+      : vscode.l10n.t(
+          '{0} has unsaved changes, and step {1} "{2}" wants to change it now.',
+          shownPath(relative),
+          shownLine(by.stepId, 80),
+          shownLine(by.stepTitle, 80),
+        );
+  const choice = await showWarning(
     question,
     {
       modal: true,

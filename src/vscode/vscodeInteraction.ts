@@ -11,6 +11,7 @@ import { closeProposalDiffs, type ProposalDocuments } from './proposalDocuments'
 import { errorMessage } from '../shared/errorMessage';
 import { pickAnswer } from './answerPicker';
 import { shownLine, shownPath, shownProse, shownQuestion } from './shownText';
+import { showError, showInformation, showWarning } from './notifications';
 
 /** Makes a command allow rule of this workspace from a command the user is asked about (`EditorCommandAllowList`). */
 export interface CommandRuleMaker {
@@ -49,7 +50,10 @@ export function createVscodeInteraction(
 
 /** What the editor's questions can offer beyond approve and reject, and how approvals take turns. */
 interface InteractionOptions {
-  announceManualStep?: () => boolean;
+  /** Whether to announce the manual step the run `runId` asks for in a notification (not when the plan panel shows that run live). */
+  announceManualStep?: (runId: string | undefined) => boolean;
+  /** Announces a manual step instead of the notification (`announceManualStep` of manualStepPrompts.ts). */
+  manualStepNotice?: typeof announceManualStep;
   commandRules?: CommandRuleMaker;
   toolCalls?: ToolCallRememberer;
   /** Shows approvals one at a time in plan order and answers what an "Approve the rest" covers; without it each shows at once. */
@@ -130,7 +134,7 @@ function interactionOfRun(
         show: () => showManualStepActions(pending, key, request),
       });
       const announce = async (): Promise<void> => {
-        if (options.announceManualStep?.() !== false) await announceManualStep(pending, key, request);
+        if (options.announceManualStep?.(key.runId) !== false) await (options.manualStepNotice ?? announceManualStep)(pending, key, request);
       };
       return waitFor<ManualStepOutcome>(pending, signal, prompt, undefined, () => void announce().then(undefined, () => undefined));
     },
@@ -246,7 +250,7 @@ function feedbackLabel(): string {
  * or Tab first. Escape and the dialog's Cancel answer nothing (the prompt keeps waiting).
  */
 function askConsent(message: string, detail: string, safe: string, ...risky: string[]): Thenable<string | undefined> {
-  return vscode.window.showWarningMessage(message, { modal: true, detail }, safe, ...risky);
+  return showWarning(message, { modal: true, detail }, safe, ...risky);
 }
 
 async function showFileApproval(
@@ -330,7 +334,7 @@ async function askCommandApproval(
     // The user said to run it: a rule that could not be stored is reported, and the command runs all the same.
     await rules
       .add(words)
-      .catch((error: unknown) => vscode.window.showErrorMessage(vscode.l10n.t('Task Planner: the allow rule was not saved: {0}', errorMessage(error))));
+      .catch((error: unknown) => showError(vscode.l10n.t('Task Planner: the allow rule was not saved: {0}', errorMessage(error))));
     pending.approve(key);
   } else if (choice === run) pending.approve(key);
   else if (choice === reject) pending.reject(key, 'rejected in the command dialog');
@@ -364,7 +368,7 @@ async function askToolApproval(
     // The user allowed the call: an answer that could not be stored is reported, and the call goes ahead all the same.
     await toolCalls
       .remember(rememberAs, `${request.source}: ${request.tool}`)
-      .catch((error: unknown) => vscode.window.showErrorMessage(vscode.l10n.t('Task Planner: the answer was not saved: {0}', errorMessage(error))));
+      .catch((error: unknown) => showError(vscode.l10n.t('Task Planner: the answer was not saved: {0}', errorMessage(error))));
     pending.approve(key);
   } else if (choice === allow) pending.approve(key);
   else if (choice === reject) pending.reject(key, 'rejected in the tool call dialog');
@@ -379,8 +383,8 @@ async function askDirectoryApproval(
 ): Promise<void> {
   const [create, reject] = [vscode.l10n.t('Create'), vscode.l10n.t('Reject')];
   const choice = await askConsent(
-    vscode.l10n.t('Step "{0}" wants to create a directory.', request.title),
-    withNotes(vscode.l10n.t('Directory: {0}', request.path), request, waiting),
+    vscode.l10n.t('Step "{0}" wants to create a directory.', shownLine(request.title, 80)),
+    withNotes(vscode.l10n.t('Directory: {0}', shownPath(request.path)), request, waiting),
     reject,
     create,
   );
@@ -404,7 +408,7 @@ async function askClarification(request: ClarificationRequest, key: PromptKey, p
 async function askReview(request: ReviewRequest, key: PromptKey, pending: PendingPrompts): Promise<void> {
   const [approve, reject] = [vscode.l10n.t('Approve'), vscode.l10n.t('Reject')];
   // The safe choice first (see `askConsent`): Enter rejects.
-  const choice = await vscode.window.showInformationMessage(
+  const choice = await showInformation(
     vscode.l10n.t('Review: {0}', shownLine(request.title, 200)),
     // Blank lines and space collapsed, controls visible, bounded (E5 of issue 27): what is asked is in sight, never below the fold.
     { modal: true, detail: shownProse(request.prompt) },

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { PlanFileDocument, PlanFileUi } from './planFileCommands';
+import { showError, showInformation } from './notifications';
 
 /** The editor's own dialogs, files and notifications for the plan-file commands. */
 export const vscodePlanFileUi: PlanFileUi = {
@@ -21,8 +22,8 @@ export const vscodePlanFileUi: PlanFileUi = {
   openMarkdown: async (text) => {
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ language: 'markdown', content: text }));
   },
-  info: (message) => void vscode.window.showInformationMessage(message),
-  error: (message) => void vscode.window.showErrorMessage(message),
+  info: (message) => void showInformation(message),
+  error: (message) => void showError(message),
 };
 
 /**

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { WorkspaceTrustGate } from '../core/ports';
 import { restrictedModeReason } from '../core/tools/workspaceTrustGate';
+import { showWarning } from './notifications';
 
 /**
  * Workspace trust as VS Code reports it (`vscode.workspace.isTrusted`, current at every
@@ -17,8 +18,7 @@ export function createVscodeTrustGate(log: vscode.LogOutputChannel): WorkspaceTr
       if (refusal.runId === lastNotifiedRun) return;
       lastNotifiedRun = refusal.runId;
       const manage = vscode.l10n.t('Manage Workspace Trust');
-      void vscode.window
-        .showWarningMessage(
+      void showWarning(
           vscode.l10n.t('Task Planner: step "{0}" ({1}) was not run because {2}', refusal.stepTitle, refusal.tool, restrictedModeReason),
           manage,
         )

@@ -60,6 +60,9 @@ describe('MCP: .vscode/mcp.json changed outside the editor (browser workbench, m
     const question = startQuestion();
     await question.waitFor({ timeout: 60_000 });
     assert.match((await question.innerText()).replace(/\s+/g, ' '), /defined in web\/\.vscode\/mcp\.json/);
+    // The question opens by itself when a plan needs the server: a stray Enter must not start the repository's program.
+    await page.waitForFunction(() => document.activeElement?.closest('.monaco-dialog-box') !== null, undefined, { timeout: 5_000 });
+    assert.equal(await page.evaluate(() => (document.activeElement?.textContent ?? '').trim()), 'Do not start', 'the question focuses Allow');
     await page.screenshot({ path: join(screenshots, '1-asked.png') });
     await question.locator('.monaco-button', { hasText: 'Allow' }).click();
     await serverRow().waitFor({ timeout: 60_000 });

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { planPanelFrame, quickOpen, runCommand, screenshotIfFailed } from './workbench';
+import { notification, planPanelFrame, quickOpen, runCommand, screenshotIfFailed } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'plan-file');
@@ -15,12 +15,22 @@ const plan = {
   steps: [{ id: 'read', title: 'Read the README', tool: 'read_file', args: { path: 'README.md' } }],
 };
 
+// An outside attack: a plan's path in the failure reason rendered as a link in the run's notification, and its click ran the
+// command (workbench.action.terminal.sendSequence typed a shell command into the terminal). A harmless command here.
+const link = '[Show details](command:workbench.action.openGlobalKeybindings)';
+const linkPlan = { objective: 'Read the notes', steps: [{ id: 'notes', title: 'Read the notes', tool: 'read_file', args: { path: link } }] };
+
 describe('A plan file in the editor (browser workbench)', function () {
   let workbench: DemoWorkbench | undefined;
   let page: Page;
 
   before(async function () {
-    workbench = await openDemoWorkbench({ name: 'plan-file', screenshots, openView: false, files: { 'plans/readme.plan.json': plan } });
+    workbench = await openDemoWorkbench({
+      name: 'plan-file',
+      screenshots,
+      openView: false,
+      files: { 'plans/readme.plan.json': plan, 'plans/link.plan.json': linkPlan },
+    });
     page = workbench.page;
   });
 
@@ -67,5 +77,14 @@ describe('A plan file in the editor (browser workbench)', function () {
     await markdown.filter({ hasText: /-\s\[\s\]\s\*\*read\*\*\sRead\sthe\sREADME\s\(read\\_file\)/ }).waitFor({ timeout: 30_000 });
     assert.match(await markdown.innerText(), /^#\sRead\sthe\sREADME$/m);
     await page.screenshot({ path: join(screenshots, 'markdown-checklist.png') });
+  });
+
+  it('attack: a link in a plan\'s text reaches the run\'s notification as text, never as a link that runs a command', async () => {
+    await quickOpen(page, 'link.plan.json');
+    await page.locator('.editor-group-container.active .editor-actions [aria-label^="Run plan file"]').first().click();
+    const toast = await notification(page, /run failed/);
+    assert.match(await toast.innerText(), /\[Show details\] \(command:/);
+    assert.equal(await toast.locator('a', { hasText: 'Show details' }).count(), 0, 'the plan\'s text became a link');
+    await page.screenshot({ path: join(screenshots, 'no-link.png') });
   });
 });

@@ -136,4 +136,57 @@ describe('Open run, then Show plan', function () {
       if (api.isRunning()) await finish(later);
     }
   });
+
+  it("a later run of the same plan waits: Export as Markdown checklist has the run opened's statuses, from the Plan view and from the panel", async () => {
+    const plan = writing('open-run-export.txt');
+    const earlier = await startWaiting(plan);
+    await finish(earlier);
+    rmSync(join(root, 'open-run-export.txt'));
+    const later = await startWaiting(plan);
+    try {
+      await vscode.commands.executeCommand('taskPlanner.openRun', earlier.runId);
+      await until('the Plan view to show the run opened', () => api.planTreeNodes().find((node) => node.stepId === 'W1')?.icon === 'pass-filled');
+      // From the Plan view's title bar: no panel in front.
+      api.planPanel.close();
+      const fromView = await vscode.commands.executeCommand<string | undefined>('taskPlanner.exportPlanMarkdown');
+      assert.match(fromView ?? '', /· run completed/);
+      assert.match(fromView ?? '', /^- \[x\] \*\*W1\*\*/m);
+      // From the panel's, showing the run opened.
+      await showPlan();
+      assert.equal(await panelShowing(`run ${earlier.runId} completed`), `run ${earlier.runId} completed`);
+      await until('the panel in front', () => vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputWebview);
+      const fromPanel = await vscode.commands.executeCommand<string | undefined>('taskPlanner.exportPlanMarkdown');
+      assert.match(fromPanel ?? '', /· run completed/);
+      assert.match(fromPanel ?? '', /^- \[x\] \*\*W1\*\*/m);
+    } finally {
+      await finish(later);
+    }
+  });
+
+  it("the panel's Run from here runs the plan of the run it shows again, not the plan the Plan view shows", async () => {
+    const shown = await api.startPlan(listing);
+    assert.equal(shown.status, 'completed');
+    const other = await startWaiting(writing('open-run-rerun.txt'));
+    await finish(other);
+    await vscode.commands.executeCommand('taskPlanner.openRun', shown.runId);
+    await showPlan();
+    assert.equal(await panelShowing(`run ${shown.runId} completed`), `run ${shown.runId} completed`);
+    // The Runs view opens the other run: the Plan view shows its plan; the panel still shows the listing.
+    await vscode.commands.executeCommand('taskPlanner.openRun', other.runId);
+    assert.equal(api.currentPlan()?.id, 'open-run-writing', 'the Plan view does not show the run opened');
+    const before = new Set(await api.runIds());
+    await api.planPanel.send({ type: 'runFromHere', stepId: 'L1' });
+    try {
+      let rerun: string | undefined;
+      for (const deadline = Date.now() + 20_000; rerun === undefined && Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
+        rerun = (await api.runIds()).find((runId) => !before.has(runId));
+      }
+      assert.ok(rerun, 'no run started');
+      assert.equal(await panelShowing(`run ${rerun} completed`), `run ${rerun} completed`);
+      assert.equal(panelRun()?.objective, listing.objective);
+      assert.equal(api.currentPlan()?.id, listing.id);
+    } finally {
+      if (api.pendingPrompts().some((prompt) => prompt.stepId === 'W1')) await vscode.commands.executeCommand('taskPlanner.approve', 'W1');
+    }
+  });
 });

@@ -20,6 +20,8 @@ export interface PlanPanelProbe {
   refused(): string[];
   /** The last snapshot posted. */
   model(): PanelViewModel | undefined;
+  /** The id of the run whose execution the open panel follows live (its latest run), `undefined` when it follows none. */
+  followedRun(): string | undefined;
   /** Closes the panel. */
   close(): void;
 }
@@ -75,6 +77,10 @@ export function createPlanPanelProbe(): { traffic: (logged: PanelTraffic) => Pan
       posted: () => (open() ? [...recording.postedMessages] : []),
       refused: () => (open() ? [...recording.refusals] : []),
       model: () => (open() ? recording.postedMessages.findLast((message) => message.type === 'snapshot')?.model : undefined),
+      followedRun: () => {
+        const panel = panels().panel();
+        return panel?.isFollowingRun() ? panel.session.runId() : undefined;
+      },
       close: () => panels().panel()?.dispose(),
     };
   };

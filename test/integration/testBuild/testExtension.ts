@@ -6,8 +6,10 @@ import type { RunResult } from '../../../src/core/engine/runOptions';
 import type { Plan } from '../../../src/core/plan/planSchema';
 import { composeExtension } from '../../../src/extension';
 import type { ApiKeyPrompts } from '../../../src/vscode/apiKeyStore';
+import { announceManualStep } from '../../../src/vscode/manualStepPrompts';
 import type { ModelSetupOutcome, ModelSetupUi } from '../../../src/vscode/modelSetupFlow';
 import type { PlanReview } from '../../../src/vscode/planReview';
+import { runEndNotification, type RunEndNotice } from '../../../src/vscode/runNotifications';
 import { planTask, type PlanTaskDeps, type PlanTaskOptions, type PlanTaskOutcome } from '../../../src/vscode/planTaskCommand';
 import type { PlanTreeNode } from '../../../src/core/view/planTreeModel';
 import type { PendingPrompt, PendingPrompts } from '../../../src/vscode/pendingPrompts';
@@ -37,6 +39,10 @@ export interface TaskPlannerApi {
   planTreeNodes(): PlanTreeNode[];
   /** Steps waiting for the user, with what they wait for. */
   pendingPrompts(): { stepId: string; kind: string }[];
+  /** The steps that are the user's to do whose notification said so (those the plan panel did not show live), oldest first. */
+  manualStepsAnnounced: { stepId: string; runId: string | undefined }[];
+  /** Answers the next notification of a run's end with its button `choice` at once, instead of showing it. */
+  answerNextRunEnd(choice: string): void;
   /** Resolves when the next prompt is waiting (at once when one already is). */
   nextPrompt(): Promise<{ stepId: string; kind: string }>;
   /** The status bar item's text. */
@@ -59,6 +65,8 @@ export interface TaskPlannerApi {
   runFolder(runId: string): string | undefined;
   /** The names of the workspace folders with a run executing now. */
   runningFolders(): string[];
+  /** The id of the run executing in the workspace folder named `folder` now (its latest run), `undefined` when none does. */
+  runningIn(folder: string): string | undefined;
   /** Resumes a stored run, as the Runs view's "Resume" does. */
   resumeRun(runId: string): Promise<RunResult>;
   /** Replaces the plan review chosen by `taskPlanner.review.show`; `undefined` restores it. */
@@ -69,8 +77,8 @@ export interface TaskPlannerApi {
   openRequestEditor(text: string): Promise<vscode.TextEditor>;
   /** Runs "Set up a model" with `ui` answering its questions; the outcome, or `undefined` when dismissed. */
   setUpModel(ui: ModelSetupUi): Promise<ModelSetupOutcome | undefined>;
-  /** Starts `plan` as the panel's Start does (the Start-time questions included). */
-  startPlan(plan: Plan): Promise<RunResult>;
+  /** Starts `plan` as the panel's Start does (the Start-time questions included), in `folder` when given. */
+  startPlan(plan: Plan, folder?: vscode.WorkspaceFolder): Promise<RunResult>;
   /**
    * Answers the Start-time question about check commands from now on (true: Allow, `'workspace'`: Always Allow in
    * This Workspace, false: Don't Allow, `undefined`: closed); `questions` lists what was asked so far, `offered`
@@ -151,7 +159,26 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
     inputKey: () => Promise.resolve(undefined),
     info: (message) => void keyMessages.push(message),
   };
-  const parts = composeExtension(context, { review: () => reviewOverride, panelTraffic: panel.traffic, confirmCheckCommands, workspaceTrusted, keyPrompts });
+  const manualStepsAnnounced: { stepId: string; runId: string | undefined }[] = [];
+  const manualStepNotice: typeof announceManualStep = (pending, key, request) => {
+    manualStepsAnnounced.push({ stepId: request.stepId, runId: key.runId });
+    return announceManualStep(pending, key, request);
+  };
+  let runEndAnswer: string | undefined;
+  const runEndNotice: RunEndNotice = (message, completed, actions) => {
+    const answer = runEndAnswer;
+    runEndAnswer = undefined;
+    return answer === undefined ? runEndNotification(message, completed, actions) : Promise.resolve(answer);
+  };
+  const parts = composeExtension(context, {
+    review: () => reviewOverride,
+    panelTraffic: panel.traffic,
+    confirmCheckCommands,
+    workspaceTrusted,
+    keyPrompts,
+    manualStepNotice,
+    runEndNotice,
+  });
   // VS Code's own listings of the Runs view (what it shows) are told to runsViewShown's waiters; the test API lists apart.
   const listRuns = parts.runsTree.getChildren.bind(parts.runsTree);
   const runsViewWaiters: ((nodes: PlanTreeNode[]) => void)[] = [];
@@ -175,6 +202,10 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
     currentPlan: () => parts.tree.currentPlan(),
     planTreeNodes: () => treeNodes(parts.tree),
     pendingPrompts: () => parts.pending.list().map((prompt) => ({ stepId: prompt.stepId, kind: prompt.kind })),
+    manualStepsAnnounced,
+    answerNextRunEnd: (choice) => {
+      runEndAnswer = choice;
+    },
     nextPrompt: () => nextPrompt(parts.pending).then((prompt) => ({ stepId: prompt.stepId, kind: prompt.kind })),
     statusBarText: () => parts.statusBar.item.text,
     statusBarCommand: () => {
@@ -193,10 +224,11 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
     isRunning: () => parts.runs.isRunning(),
     runFolder: (runId) => parts.runs.runInfo(runId)?.folder?.name,
     runningFolders: () => parts.runs.runningRuns().map((run) => run.folder?.name ?? ''),
+    runningIn: (folder) => parts.runs.runningRuns().find((run) => run.folder?.name === folder)?.state?.runId,
     resumeRun: (runId) => parts.runs.resume(runId),
     setUpModel: (ui) => parts.setUp(ui),
     openRequestEditor: (text) => parts.requests.open(text),
-    startPlan: (plan) => parts.runs.start(plan),
+    startPlan: (plan, folder) => parts.runs.start(plan, folder ? { folder } : {}),
     checkCommands: {
       answer: (allowed) => {
         checkCommandsAnswer = allowed;

@@ -1,0 +1,175 @@
+// The Plan tree's step actions (Open result, Undo from here, Run from here) act on the run the Plan view shows: a run
+// opened from the Runs view while another run of the folder goes on, or no run at all for a plan shown before it runs,
+// never the folder's latest run.
+import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { Plan, Step } from '../../src/core/plan/planSchema';
+import type { PlanTreeNode } from '../../src/core/view/planTreeModel';
+import type { TaskPlannerApi } from './testBuild/testExtension';
+
+const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
+
+function step(id: string, fields: Pick<Step, 'title' | 'tool' | 'args'> & Partial<Pick<Step, 'dependsOn'>>): Step {
+  return { id, kind: 'tool', dependsOn: [], onFailure: 'stop', maxAttempts: 1, critical: true, onVerificationFailure: 'stop', ...fields };
+}
+
+function planOf(id: string, objective: string, steps: Step[]): Plan {
+  return { id, version: 1, objective, createdAt: '2026-01-01T00:00:00.000Z', agents: {}, steps };
+}
+
+async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('The Plan tree acts on the run it shows', function () {
+  this.timeout(60_000);
+  let api: TaskPlannerApi;
+  /** Files the tests wrote into the workspace, removed afterwards. */
+  const written: string[] = [];
+  const write = (name: string, text: string): void => {
+    writeFileSync(join(root, name), text);
+    written.push(name);
+  };
+  /** The Plan tree's node of step `stepId` as the view shows it now. */
+  const nodeOf = (stepId: string): PlanTreeNode => {
+    const node = api.planTreeNodes().find((candidate) => candidate.stepId === stepId);
+    assert.ok(node, `the Plan tree shows no step ${stepId}`);
+    return node;
+  };
+  /** Shows `plan` in the Plan tree before it runs, as "Review plan file" does when the review is closed. */
+  const showUnrun = async (name: string, plan: { objective: string; steps: unknown[] }): Promise<void> => {
+    write(name, `${JSON.stringify(plan, null, 2)}\n`);
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(join(root, name)));
+    api.setPlanReview(async () => undefined);
+    try {
+      await vscode.commands.executeCommand('taskPlanner.reviewPlanFile', editor.document.uri);
+    } finally {
+      api.setPlanReview(undefined);
+    }
+    assert.equal(api.currentPlan()?.objective, plan.objective, 'the Plan tree does not show the plan');
+  };
+
+  before(async () => {
+    const extension = vscode.extensions.getExtension<TaskPlannerApi>('task-planner.task-planner');
+    assert.ok(extension);
+    api = await extension.activate();
+  });
+
+  beforeEach(() => vscode.commands.executeCommand('workbench.action.closeAllEditors'));
+  after(() => {
+    for (const name of written) rmSync(join(root, name), { force: true });
+  });
+
+  it("Open result, after Open run, shows the step's result of the run opened, not of the run going on", async () => {
+    const plan = planOf('shown-result', 'Read the note, then write the copy', [
+      step('R1', { title: 'Read the note', tool: 'read_file', args: { path: 'shown-result.txt' } }),
+      step('W1', { title: 'Write the copy', tool: 'write_file', args: { path: 'shown-result-copy.txt', content: 'copy\n' }, dependsOn: ['R1'] }),
+    ]);
+    write('shown-result.txt', 'read by the first run\n');
+    written.push('shown-result-copy.txt');
+    const first = api.startPlan(plan);
+    assert.deepEqual(await api.nextPrompt(), { stepId: 'W1', kind: 'approval' });
+    await vscode.commands.executeCommand('taskPlanner.approve', 'W1');
+    const ended = await first;
+    assert.equal(ended.status, 'completed');
+    // The same plan again, reading another text; its write waits, so the run goes on.
+    write('shown-result.txt', 'read by the second run\n');
+    rmSync(join(root, 'shown-result-copy.txt'));
+    const second = api.startPlan(plan);
+    try {
+      assert.deepEqual(await api.nextPrompt(), { stepId: 'W1', kind: 'approval' });
+      // The Plan view shows the run going on (its coalesced update came), as the user sees it before opening another.
+      await until('the Plan view to show the waiting step', () => nodeOf('W1').contextValue === 'step.tool.awaiting_approval');
+      await vscode.commands.executeCommand('taskPlanner.openRun', ended.runId);
+      // The Plan view shows the run opened: its write completed, none waiting.
+      await until('the Plan view to show the run opened', () => nodeOf('W1').icon === 'pass-filled');
+      await vscode.commands.executeCommand('taskPlanner.openResult', nodeOf('R1'));
+      const shown = await until('the result to open', () => vscode.window.activeTextEditor?.document.getText());
+      assert.match(shown, /read by the first run/);
+      assert.doesNotMatch(shown, /read by the second run/);
+    } finally {
+      await vscode.commands.executeCommand('taskPlanner.approve', 'W1');
+      assert.equal((await second).status, 'completed');
+    }
+  });
+
+  it('Undo from here on a step of a plan shown before it runs takes back nothing of the run that ended before', async () => {
+    const earlier = planOf('undo-unrun-earlier', 'Write the undo note', [
+      step('S1', { title: 'Write the undo note', tool: 'write_file', args: { path: 'undo-unrun-note.txt', content: 'written by the earlier run\n' } }),
+    ]);
+    written.push('undo-unrun-note.txt');
+    const running = api.startPlan(earlier);
+    assert.deepEqual(await api.nextPrompt(), { stepId: 'S1', kind: 'approval' });
+    await vscode.commands.executeCommand('taskPlanner.approve', 'S1');
+    assert.equal((await running).status, 'completed');
+    // Another plan, with a step of the same id, shown in the Plan tree before it runs.
+    await showUnrun('undo-unrun.plan.json', { objective: 'List the files', steps: [{ id: 'S1', title: 'List the files', tool: 'list_files', args: {} }] });
+    await vscode.commands.executeCommand('taskPlanner.undoFromHere', nodeOf('S1'));
+    assert.ok(existsSync(join(root, 'undo-unrun-note.txt')), 'Undo from here took back the earlier run');
+    assert.equal(readFileSync(join(root, 'undo-unrun-note.txt'), 'utf8'), 'written by the earlier run\n');
+  });
+
+  it('Run from here on a step of a plan shown before it runs keeps no result of the run that ended before', async () => {
+    const earlier = planOf('rerun-unrun-earlier', 'List the files', [step('S1', { title: 'List the files', tool: 'list_files', args: {} })]);
+    assert.equal((await api.startPlan(earlier)).status, 'completed');
+    // Another plan, whose S1 is not S2's dependency: running it from S2 keeps the result S1 has in the run shown, if any.
+    await showUnrun('rerun-unrun.plan.json', {
+      objective: 'Read the README and list the files',
+      steps: [
+        { id: 'S1', title: 'Read the README', tool: 'read_file', args: { path: 'README.md' } },
+        { id: 'S2', title: 'List the files', tool: 'list_files', args: {} },
+      ],
+    });
+    await vscode.commands.executeCommand('taskPlanner.runFromHere', nodeOf('S2'));
+    const [runId] = await api.runIds();
+    assert.ok(runId);
+    const journal = (await api.journal(runId)) as { type: string; stepId?: string; restored?: boolean }[];
+    assert.ok(journal.some((entry) => entry.type === 'run_started'));
+    assert.deepEqual(
+      journal.filter((entry) => entry.type === 'step_completed' && entry.restored === true).map((entry) => entry.stepId),
+      [],
+      'the run kept a result of another run',
+    );
+    assert.ok(journal.some((entry) => entry.type === 'step_started' && entry.stepId === 'S1'), 'S1 did not run');
+  });
+
+  it('Undo run from the Command Palette, after Open run, undoes the run opened, not the run going on', async () => {
+    const opened = planOf('palette-undo-opened', 'Write the first note', [
+      step('X1', { title: 'Write the first note', tool: 'write_file', args: { path: 'palette-undo-opened.txt', content: 'opened\n' } }),
+    ]);
+    const going = planOf('palette-undo-going', 'Write two notes', [
+      step('Y1', { title: 'Write the second note', tool: 'write_file', args: { path: 'palette-undo-going.txt', content: 'going\n' } }),
+      step('Y2', { title: 'Write the third note', tool: 'write_file', args: { path: 'palette-undo-going-2.txt', content: 'going\n' }, dependsOn: ['Y1'] }),
+    ]);
+    written.push('palette-undo-opened.txt', 'palette-undo-going.txt', 'palette-undo-going-2.txt');
+    const first = api.startPlan(opened);
+    assert.deepEqual(await api.nextPrompt(), { stepId: 'X1', kind: 'approval' });
+    await vscode.commands.executeCommand('taskPlanner.approve', 'X1');
+    const ended = await first;
+    assert.equal(ended.status, 'completed');
+    // Another run changes a file, then waits.
+    const second = api.startPlan(going);
+    try {
+      assert.deepEqual(await api.nextPrompt(), { stepId: 'Y1', kind: 'approval' });
+      await vscode.commands.executeCommand('taskPlanner.approve', 'Y1');
+      await until('Y2 to wait', () => api.pendingPrompts().some((prompt) => prompt.stepId === 'Y2'));
+      await until('the Plan view to show Y2 waiting', () => nodeOf('Y2').contextValue === 'step.tool.awaiting_approval');
+      await vscode.commands.executeCommand('taskPlanner.openRun', ended.runId);
+      assert.equal(api.currentPlan()?.id, opened.id, 'the Plan view does not show the run opened');
+      await vscode.commands.executeCommand('taskPlanner.undoRun');
+      assert.ok(existsSync(join(root, 'palette-undo-going.txt')), 'Undo run took back the run going on');
+      assert.ok(!existsSync(join(root, 'palette-undo-opened.txt')), 'Undo run did not take back the run opened');
+    } finally {
+      await vscode.commands.executeCommand('taskPlanner.approve', 'Y2');
+      await second;
+    }
+  });
+});
