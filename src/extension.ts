@@ -222,7 +222,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     }),
     modelStatus,
     vscode.commands.registerCommand('taskPlanner.clearApiKey', () => keys.clear()),
-    ...registerStepCommands({ tree, pending, runs, log }),
+    ...registerStepCommands({ tree, pending, shownApproval: () => queue.current(), runs, log }),
     queue,
     registerApproveRest({ pending, queue, runs, tools: () => loadRuntime().createToolRegistry([...tools()]), log }),
     ...registerViewCommands(tree, log),

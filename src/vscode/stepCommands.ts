@@ -22,6 +22,8 @@ import { visibleDirection } from '../core/text/visibleDirection';
 export interface StepCommandDeps {
   tree: PlanTreeProvider;
   pending: PendingPrompts;
+  /** The approval on screen (its diff or its dialog: the approval queue's `current`), if any. */
+  shownApproval: () => PendingPrompt | undefined;
   runs: RunController;
   log: vscode.LogOutputChannel;
 }
@@ -34,6 +36,11 @@ interface Aim {
   shown?: PromptKey;
   /** Several runs wait on the step and the argument did not say which. */
   ambiguous?: boolean;
+  /**
+   * The prompt was picked for an argument that shows nothing of it (a tree row shows a step's title, the palette nothing)
+   * while another or none is on screen: Approve shows its question instead of answering what the user has not seen.
+   */
+  unseen?: boolean;
 }
 
 /**
@@ -75,11 +82,16 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
       const candidates = pending
         .ofStep(stepId)
         .filter((prompt) => run !== undefined && prompt.key.runId === run.runId && (requestId === undefined || prompt.key.requestId === requestId));
-      return { stepId, prompt: candidates.length === 1 ? candidates[0] : undefined };
+      const prompt = candidates.length === 1 ? candidates[0] : undefined;
+      return { stepId, prompt, unseen: prompt !== undefined && prompt !== deps.shownApproval() };
     }
     const shown = promptKeyOf(vscode.window.activeTextEditor?.document.uri) ?? promptKeyOf(activeDiffUri());
     if (shown) return ofKey(shown);
-    return onlyOf(pending.list(), undefined);
+    // Nothing named (the palette, a key binding): the approval on screen, never one still waiting behind it unseen.
+    const onScreen = deps.shownApproval();
+    if (onScreen) return { stepId: onScreen.stepId, prompt: onScreen };
+    const only = onlyOf(pending.list(), undefined);
+    return { ...only, unseen: only.prompt?.kind === 'approval' };
   };
   const target = (arg: unknown): string | undefined => aim(arg).stepId;
   /** The run a `PromptKey` names (the plan panel's own), as this window knows it or from its journal. */
@@ -132,6 +144,11 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
     vscode.commands.registerCommand('taskPlanner.approve', async (arg?: unknown) => {
       const aimed = aim(arg);
       const { prompt } = aimed;
+      if (prompt?.kind === 'approval' && aimed.unseen === true) {
+        // Approved only from what shows the question whole (its diff, its dialog): a row or the palette shows it first.
+        void showInformation(vscode.l10n.t('Task Planner: nothing was approved; the question of step {0} is shown: answer it there.', prompt.stepId));
+        return pending.reopen(prompt);
+      }
       if (!prompt || !pending.approve(prompt.key)) return stale(aimed);
       deps.log.info(`Step ${prompt.stepId} approved${prompt.key.runId ? ` (run ${prompt.key.runId})` : ''}`);
       await closeProposalDiffs(prompt.key);

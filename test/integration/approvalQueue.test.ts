@@ -145,4 +145,29 @@ describe('Approvals in the editor: in plan order, one at a time, the rest at onc
     assert.equal(result?.status, 'completed', JSON.stringify(result?.metadata.reason));
     assert.equal(readFileSync(join(root, 'greeting-fb.txt'), 'utf8'), 'Hello, world!\n');
   });
+
+  it('attack: Approve from the tree row of a change still waiting behind the diff on screen shows that change instead of writing it unseen', async () => {
+    const planner = await api();
+    const unseen = join(root, 'unseen-approval.txt');
+    server.enqueue(
+      planReply([
+        { id: 'V1', title: 'Write the shown file', kind: 'tool', dependsOn: [], tool: 'write_file', args: { path: 'shown-approval.txt', content: 'shown\n' } },
+        { id: 'V2', title: 'Tidy up', kind: 'tool', dependsOn: [], tool: 'write_file', args: { path: 'unseen-approval.txt', content: 'never shown\n' } },
+      ]),
+    );
+    await planner.planTask('Write two files', { accept: true });
+    await until(() => /^shown-approval\.txt/.test(activeDiffLabel() ?? ''));
+    assert.ok(await until(() => planner.pendingPrompts().some((prompt) => prompt.stepId === 'V2')), 'V2 waits behind V1');
+    // The row says "Tidy up", not what it writes: its Approve shows the change instead of writing it.
+    const row = planner.planTreeNodes().find((node) => node.stepId === 'V2');
+    assert.ok(row);
+    await vscode.commands.executeCommand('taskPlanner.approve', row);
+    assert.ok(await until(() => /^unseen-approval\.txt/.test(activeDiffLabel() ?? '')), `V2's diff is shown: ${activeDiffLabel() ?? 'none'}`);
+    assert.equal(existsSync(unseen), false, 'the change was written from a tree row that never showed it');
+    assert.ok(planner.pendingPrompts().some((prompt) => prompt.stepId === 'V2'), 'the change is still asked');
+    // Shown now: the same Approve writes it.
+    await vscode.commands.executeCommand('taskPlanner.approve', planner.planTreeNodes().find((node) => node.stepId === 'V2'));
+    assert.ok(await until(() => existsSync(unseen)), 'once shown, the row\'s Approve writes the change');
+    await vscode.commands.executeCommand('taskPlanner.cancelRun');
+  });
 });

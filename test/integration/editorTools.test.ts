@@ -81,7 +81,7 @@ describe('Tools from the editor', function () {
     const run = planner.startPlan(plan('contributed-step', [toolStep('E1', 'vscode__fixture_echo', { message: 'from a step' })]));
     assert.deepEqual(await planner.nextPrompt(), { stepId: 'E1', kind: 'approval' });
     assert.equal(fixture.toolCalls().length, before, 'the tool ran before the user allowed it');
-    await vscode.commands.executeCommand('taskPlanner.approve');
+    await vscode.commands.executeCommand('taskPlanner.approve', 'E1');
     const result = await run;
     assert.equal(result.status, 'completed', JSON.stringify(result.steps.E1));
     assert.deepEqual(result.results.E1, { text: 'echo: from a step\\u001b[31m' });
@@ -125,7 +125,7 @@ describe('Tools from the editor', function () {
       ),
     );
     assert.deepEqual(await planner.nextPrompt(), { stepId: 'A1', kind: 'approval' });
-    await vscode.commands.executeCommand('taskPlanner.approve');
+    await vscode.commands.executeCommand('taskPlanner.approve', 'A1');
     const result = await run;
     assert.equal(result.status, 'completed', JSON.stringify(result.steps.A1));
     assert.deepEqual(fixture.toolCalls().at(-1)?.input, { message: 'from an agent' });
