@@ -3,6 +3,7 @@ import { showRunChangeCommand } from './runChangeDiff';
 import type { RunResult } from '../core/engine/runOptions';
 import type { RunState } from '../core/engine/runEvents';
 import { capText } from '../core/text/capText';
+import { oneLine } from '../core/text/oneLine';
 import { visibleDirection } from '../core/text/visibleDirection';
 import { restrictedModeReason } from '../core/tools/workspaceTrustGate';
 import { runStatusLabels } from '../shared/runStatusLabels';
@@ -20,7 +21,7 @@ export async function notifyRunInterrupted(run: InterruptedRun): Promise<void> {
   const choice = await showWarning(
     vscode.l10n.t(
       'Task Planner: the run "{0}" was interrupted when the window closed or reloaded. Resume it? Finished steps are not run again.',
-      run.objective.slice(0, 120),
+      visibleDirection(oneLine(run.objective, 120)),
     ),
     resume,
     showRuns,
@@ -64,7 +65,16 @@ export function notifyRunFinished(result: RunResult, log: vscode.LogOutputChanne
       : result.status !== 'completed' && result.metadata.reason && !failureText
         ? ` ${result.metadata.reason}`
         : failureText;
-  const message = visibleDirection(capText(vscode.l10n.t('Task Planner: run {0}{1}', headline, detail), maxMessageChars));
+  // Named by its request, so two runs' notifications (two folders, a repair) are told apart.
+  const objective = known?.plan?.objective;
+  const message = visibleDirection(
+    capText(
+      objective === undefined
+        ? vscode.l10n.t('Task Planner: run {0}{1}', headline, detail)
+        : vscode.l10n.t('Task Planner: run "{0}" {1}{2}', oneLine(objective, 80), headline, detail),
+      maxMessageChars,
+    ),
+  );
   const [showPlan, showChangesLabel, undoRun, showLog] = [
     vscode.l10n.t('Show plan'),
     vscode.l10n.t('Show changes'),

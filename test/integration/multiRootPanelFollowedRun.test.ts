@@ -146,6 +146,8 @@ describe('The plan panel follows its run in one folder while another folder is c
       api.answerNextRunEnd('Show plan');
       await vscode.commands.executeCommand('taskPlanner.approve', 'W2');
       assert.equal((await inWeb.ended).status, 'completed');
+      // Named by its request: two folders' notifications are told apart.
+      assert.match(api.lastRunEndMessage() ?? '', /^Task Planner: run "Write panel-end-web\.txt" completed in /);
       assert.equal(await panelShowing(`run ${inWeb.runId} completed`), `run ${inWeb.runId} completed`);
       assert.equal(api.planPanel.followedRun(), undefined, 'the panel still follows the run that ended');
       // Show plan of the notification shows that run in the Plan view, not the run opened in api.

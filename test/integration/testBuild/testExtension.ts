@@ -43,6 +43,8 @@ export interface TaskPlannerApi {
   manualStepsAnnounced: { stepId: string; runId: string | undefined }[];
   /** Answers the next notification of a run's end with its button `choice` at once, instead of showing it. */
   answerNextRunEnd(choice: string): void;
+  /** The message of the last run end's notification, `undefined` before any. */
+  lastRunEndMessage(): string | undefined;
   /** Resolves when the next prompt is waiting (at once when one already is). */
   nextPrompt(): Promise<{ stepId: string; kind: string }>;
   /** The status bar item's text. */
@@ -165,7 +167,9 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
     return announceManualStep(pending, key, request);
   };
   let runEndAnswer: string | undefined;
+  let runEndMessage: string | undefined;
   const runEndNotice: RunEndNotice = (message, completed, actions) => {
+    runEndMessage = message;
     const answer = runEndAnswer;
     runEndAnswer = undefined;
     return answer === undefined ? runEndNotification(message, completed, actions) : Promise.resolve(answer);
@@ -206,6 +210,7 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
     answerNextRunEnd: (choice) => {
       runEndAnswer = choice;
     },
+    lastRunEndMessage: () => runEndMessage,
     nextPrompt: () => nextPrompt(parts.pending).then((prompt) => ({ stepId: prompt.stepId, kind: prompt.kind })),
     statusBarText: () => parts.statusBar.item.text,
     statusBarCommand: () => {
