@@ -31,9 +31,13 @@ export interface ChatDeps {
     current(): RunState | undefined;
     /** Starts `plan` with `options.llm`, else the configured model. */
     start(plan: Plan, options?: { llm?: LlmClient }): Promise<RunResult>;
-    cancel(): void;
+    /** Cancels the run `runId` of any folder (its execution, repair runs included). */
+    cancel(runId: string): boolean;
+    /** The run `runId` as this window knows it: its snapshot while it is the latest of its folder. */
+    runInfo(runId: string): { state?: RunState } | undefined;
     workspace(): WorkspaceFs;
-    readonly onDidRunEvent: vscode.Event<{ event: RunEvent; state: RunState }>;
+    /** Every folder's execution events, with the ids of the execution each belongs to (the same set for its whole execution). */
+    readonly onDidExecutionEvent: vscode.Event<{ event: RunEvent; state: RunState; execution: ReadonlySet<string> }>;
   };
   tools: () => readonly Tool[];
   log: vscode.LogOutputChannel;

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { RunState } from '../../core/engine/runEvents';
+import type { RunResult } from '../../core/engine/runOptions';
 import { createToolRegistry } from '../../core/tools/createToolRegistry';
 import { validatePlan } from '../../core/plan/validatePlan';
 import { chatEventMarkdown, chatLimits, chatSummaryMarkdown, chatText } from '../../core/view/chatMarkdown';
@@ -48,7 +49,16 @@ export async function chatRun(
   let total = plan.steps.length;
   // The last percentage the chat said of each running step: it says each new tenth only, so a long step adds a few lines, not one per report.
   const said = new Map<string, number>();
-  const events = runs.onDidRunEvent(({ event, state }) => {
+  // The chat follows its own execution (its run, then its repair runs) in whichever folder it goes on, never the current
+  // folder's run: the current folder can change while it runs.
+  let execution: ReadonlySet<string> | undefined;
+  let stopped = false;
+  const events = runs.onDidExecutionEvent(({ event, state, execution: ids }) => {
+    if (execution === undefined && event.type === 'run_started' && state.plan?.id === plan.id) {
+      execution = ids;
+      if (stopped) runs.cancel(event.runId);
+    }
+    if (ids !== execution) return;
     // A repair plan brings its own steps.
     if (state.plan && state.plan !== shown) {
       shown = state.plan;
@@ -69,16 +79,17 @@ export async function chatRun(
     const line = chatEventMarkdown(event, (stepId) => titles.get(stepId) ?? stepId);
     if (line !== undefined) stream.markdown(line);
   });
-  let stopped = false;
   const stop = token.onCancellationRequested(() => {
     stopped = true;
-    runs.cancel();
+    const latest = execution === undefined ? undefined : [...execution].at(-1);
+    if (latest !== undefined) runs.cancel(latest);
   });
+  let result: RunResult;
   try {
     stream.progress(total === 1 ? vscode.l10n.t('Starting the plan (1 step)…') : vscode.l10n.t('Starting the plan ({0} steps)…', total));
     // The model picked in the chat runs the plan it planned (under `auto`, as /plan).
     const { llm } = await deps.model(request.model);
-    await runs.start(plan, llm ? { llm } : {});
+    result = await runs.start(plan, llm ? { llm } : {});
   } catch (error) {
     const message = errorMessage(error);
     log.error(`Run from the chat did not start: ${message}`);
@@ -88,7 +99,8 @@ export async function chatRun(
     events.dispose();
     stop.dispose();
   }
-  const state = runs.current();
+  // Its last run's snapshot (a repair run's, when the plan was repaired), wherever it ran.
+  const state = [...(execution ?? []), result.runId].reverse().map((runId) => runs.runInfo(runId)?.state).find((known) => known !== undefined);
   if (state) showSummary(state, stream);
   if (stopped) stream.markdown(`\n${vscode.l10n.t('You stopped the chat request, so the run was cancelled. Resume it from the Runs view.')}\n`);
   return { metadata: { command: 'run', runId: state?.runId } };
