@@ -10,27 +10,11 @@ import * as vscode from 'vscode';
 import type { RunResult } from '../../src/core/engine/runOptions';
 import type { Plan, Step } from '../../src/core/plan/planSchema';
 import type { TaskPlannerApi } from './testBuild/testExtension';
-
-function folderNamed(name: string): vscode.WorkspaceFolder {
-  const folder = vscode.workspace.workspaceFolders?.find((candidate) => candidate.name === name);
-  assert.ok(folder, `the workspace has no folder ${name}`);
-  return folder;
-}
-
-function planOf(id: string, objective: string, step: Pick<Step, 'id' | 'title' | 'tool' | 'args'>): Plan {
-  return {
-    id,
-    version: 1,
-    objective,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    agents: {},
-    steps: [{ kind: 'tool', dependsOn: [], onFailure: 'stop', maxAttempts: 1, critical: true, onVerificationFailure: 'stop', ...step }],
-  };
-}
+import { folderNamed, panelShowing, panelShows, planOfStep, until } from './shownRuns';
 
 /** A plan of one write of `path`, which waits for the user's approval until the test approves it. */
 const writing = (id: string, stepId: string, path: string): Plan =>
-  planOf(id, `Write ${path}`, { id: stepId, title: `Write ${path}`, tool: 'write_file', args: { path, content: `${id}\n` } });
+  planOfStep(id, `Write ${path}`, { id: stepId, title: `Write ${path}`, tool: 'write_file', args: { path, content: `${id}\n` } });
 
 /** A plan of two steps that are the user's to do, the second after the first: each waits until the test marks it done. */
 function yours(id: string, first: string, second: string): Plan {
@@ -49,32 +33,11 @@ function yours(id: string, first: string, second: string): Plan {
 }
 
 /** A plan of one listing of the files, which ends on its own. */
-const listing = (id: string): Plan => planOf(id, `List the files (${id})`, { id: 'L1', title: 'List the files', tool: 'list_files', args: {} });
-
-async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const listing = (id: string): Plan => planOfStep(id, `List the files (${id})`, { id: 'L1', title: 'List the files', tool: 'list_files', args: {} });
 
 describe('The plan panel follows its run in one folder while another folder is current', function () {
   this.timeout(60_000);
   let api: TaskPlannerApi;
-  /** What the panel shows, in a few words: `run <id> <status>`, `review of <plan id>` or its mode. */
-  const panelShows = (): string => {
-    const model = api.planPanel.model();
-    if (model?.mode === 'run') return `run ${model.run.runId} ${model.run.status}`;
-    return model?.mode === 'review' ? `review of ${model.review.planId}` : String(model?.mode);
-  };
-  /** What the panel shows once it shows `expected`, else after 5 s. */
-  const panelShowing = async (expected: string): Promise<string> => {
-    await until(expected, () => panelShows() === expected, 5_000).catch(() => undefined);
-    return panelShows();
-  };
   /** Starts `plan` in `folder` and resolves, with the run's id and end, once its step waits for approval. */
   const startWaiting = async (plan: Plan, folder: string): Promise<{ runId: string; ended: Promise<RunResult> }> => {
     const ended = api.startPlan(plan, folderNamed(folder));
@@ -115,13 +78,13 @@ describe('The plan panel follows its run in one folder while another folder is c
       // The Runs view opens the run going on in api: api is the current folder now; the panel still shows the run in web.
       await vscode.commands.executeCommand('taskPlanner.openRun', inApi.runId);
       assert.equal(api.currentPlan()?.id, 'panel-cancel-api', 'the Plan view does not show the run opened');
-      assert.equal(panelShows(), `run ${inWeb.runId} running`);
+      assert.equal(panelShows(api), `run ${inWeb.runId} running`);
       await api.planPanel.send({ type: 'cancel' });
       await until('a run to stop', () => api.runningFolders().length < 2, 5_000).catch(() => undefined);
       assert.deepEqual(api.runningFolders(), ['api'], 'the panel did not cancel the run it shows');
       assert.equal((await inWeb.ended).status, 'cancelled');
       // It followed the run it cancelled to its end.
-      assert.equal(await panelShowing(`run ${inWeb.runId} cancelled`), `run ${inWeb.runId} cancelled`);
+      assert.equal(await panelShowing(api, `run ${inWeb.runId} cancelled`), `run ${inWeb.runId} cancelled`);
       assert.equal(api.planPanel.followedRun(), undefined, 'the panel still follows the run that ended');
     } finally {
       // Both runs end before the next test starts in the same folders.
@@ -148,7 +111,7 @@ describe('The plan panel follows its run in one folder while another folder is c
       assert.equal((await inWeb.ended).status, 'completed');
       // Named by its request: two folders' notifications are told apart.
       assert.match(api.lastRunEndMessage() ?? '', /^Task Planner: run "Write panel-end-web\.txt" completed in /);
-      assert.equal(await panelShowing(`run ${inWeb.runId} completed`), `run ${inWeb.runId} completed`);
+      assert.equal(await panelShowing(api, `run ${inWeb.runId} completed`), `run ${inWeb.runId} completed`);
       assert.equal(api.planPanel.followedRun(), undefined, 'the panel still follows the run that ended');
       // Show plan of the notification shows that run in the Plan view, not the run opened in api.
       await until('the Plan view to show the run that ended', () => api.currentPlan()?.id === 'panel-end-web', 5_000).catch(() => undefined);
@@ -164,7 +127,7 @@ describe('The plan panel follows its run in one folder while another folder is c
     const inWeb = await api.startPlan(listing('panel-path-web'), folderNamed('web'));
     assert.equal(api.runFolder(inWeb.runId), 'web');
     await vscode.commands.executeCommand('taskPlanner.showPlan');
-    assert.equal(await panelShowing(`run ${inWeb.runId} completed`), `run ${inWeb.runId} completed`);
+    assert.equal(await panelShowing(api, `run ${inWeb.runId} completed`), `run ${inWeb.runId} completed`);
     await vscode.commands.executeCommand('taskPlanner.openRun', inApi.runId);
     assert.equal(api.currentPlan()?.id, 'panel-path-api', 'the Plan view does not show the run opened');
     writeFileSync(join(folderNamed('web').uri.fsPath, 'panel-path-web-only.txt'), 'only in web\n');
@@ -225,6 +188,6 @@ describe('The plan panel follows its run in one folder while another folder is c
       await Promise.all([inApi.ended, inWeb.ended]);
     }
     assert.equal((await inWeb.ended).status, 'completed');
-    assert.equal(await panelShowing(`run ${inWeb.runId} completed`), `run ${inWeb.runId} completed`);
+    assert.equal(await panelShowing(api, `run ${inWeb.runId} completed`), `run ${inWeb.runId} completed`);
   });
 });

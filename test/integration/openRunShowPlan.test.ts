@@ -5,35 +5,18 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { RunResult } from '../../src/core/engine/runOptions';
-import type { Plan, Step } from '../../src/core/plan/planSchema';
+import type { Plan } from '../../src/core/plan/planSchema';
 import type { RunView } from '../../src/shared/panelViewModel';
 import type { TaskPlannerApi } from './testBuild/testExtension';
+import { panelShowing, planOf, toolStep, until } from './shownRuns';
 
 const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
 
-function step(id: string, fields: Pick<Step, 'title' | 'tool' | 'args'>): Step {
-  return { id, kind: 'tool', dependsOn: [], onFailure: 'stop', maxAttempts: 1, critical: true, onVerificationFailure: 'stop', ...fields };
-}
-
-function planOf(id: string, objective: string, steps: Step[]): Plan {
-  return { id, version: 1, objective, createdAt: '2026-01-01T00:00:00.000Z', agents: {}, steps };
-}
-
 /** A plan that runs to its end on its own. */
-const listing = planOf('open-run-listing', 'List the demo workspace', [step('L1', { title: 'List the files', tool: 'list_files', args: {} })]);
+const listing = planOf('open-run-listing', 'List the demo workspace', [toolStep('L1', { title: 'List the files', tool: 'list_files', args: {} })]);
 /** A plan whose run waits for the user's approval of its write until the test approves it. */
 const writing = (path: string): Plan =>
-  planOf('open-run-writing', 'Write a note', [step('W1', { title: `Write ${path}`, tool: 'write_file', args: { path, content: 'note\n' } })]);
-
-async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+  planOf('open-run-writing', 'Write a note', [toolStep('W1', { title: `Write ${path}`, tool: 'write_file', args: { path, content: 'note\n' } })]);
 
 describe('Open run, then Show plan', function () {
   this.timeout(60_000);
@@ -45,17 +28,6 @@ describe('Open run, then Show plan', function () {
   };
   const showPlan = async (): Promise<void> => {
     await vscode.commands.executeCommand('taskPlanner.showPlan');
-  };
-  /** What the panel shows, in a few words: `run <id> <status>`, `review of <plan id>` or its mode. */
-  const panelShows = (): string => {
-    const model = api.planPanel.model();
-    if (model?.mode === 'run') return `run ${model.run.runId} ${model.run.status}`;
-    return model?.mode === 'review' ? `review of ${model.review.planId}` : String(model?.mode);
-  };
-  /** What the panel shows once it shows `expected` (a webview brought back in front posts when it is ready again), else after 5 s. */
-  const panelShowing = async (expected: string): Promise<string> => {
-    await until(expected, () => panelShows() === expected, 5_000).catch(() => undefined);
-    return panelShows();
   };
   /** Starts `plan` and resolves once its write waits for approval, with the run's end. */
   const startWaiting = async (plan: Plan): Promise<{ runId: string; ended: Promise<RunResult> }> => {
@@ -94,7 +66,7 @@ describe('Open run, then Show plan', function () {
     await vscode.commands.executeCommand('taskPlanner.openRun', first.runId);
     assert.equal(api.currentPlan()?.id, listing.id, 'the Plan view does not show the run opened');
     await showPlan();
-    assert.equal(await panelShowing(`run ${first.runId} completed`), `run ${first.runId} completed`);
+    assert.equal(await panelShowing(api, `run ${first.runId} completed`), `run ${first.runId} completed`);
     assert.equal(panelRun()?.objective, listing.objective);
   });
 
@@ -106,7 +78,7 @@ describe('Open run, then Show plan', function () {
       await vscode.commands.executeCommand('taskPlanner.openRun', ended.runId);
       assert.equal(api.currentPlan()?.id, listing.id, 'the Plan view does not show the run opened');
       await showPlan();
-      assert.equal(await panelShowing(`run ${ended.runId} completed`), `run ${ended.runId} completed`);
+      assert.equal(await panelShowing(api, `run ${ended.runId} completed`), `run ${ended.runId} completed`);
     } finally {
       await finish(waiting);
     }
@@ -125,11 +97,11 @@ describe('Open run, then Show plan', function () {
       // The Plan view shows the run opened: its step completed, none waiting.
       await until('the Plan view to show the run opened', () => api.planTreeNodes().find((node) => node.stepId === 'W1')?.icon === 'pass-filled');
       await showPlan();
-      assert.equal(await panelShowing(`run ${earlier.runId} completed`), `run ${earlier.runId} completed`);
+      assert.equal(await panelShowing(api, `run ${earlier.runId} completed`), `run ${earlier.runId} completed`);
       // Opened in turn, the run going on is followed live again: its end reaches the panel.
       await vscode.commands.executeCommand('taskPlanner.openRun', later.runId);
       await showPlan();
-      assert.equal(await panelShowing(`run ${later.runId} running`), `run ${later.runId} running`);
+      assert.equal(await panelShowing(api, `run ${later.runId} running`), `run ${later.runId} running`);
       await finish(later);
       await until('the panel to follow the run to its end', () => panelRun()?.runId === later.runId && panelRun()?.status === 'completed');
     } finally {
@@ -153,7 +125,7 @@ describe('Open run, then Show plan', function () {
       assert.match(fromView ?? '', /^- \[x\] \*\*W1\*\*/m);
       // From the panel's, showing the run opened.
       await showPlan();
-      assert.equal(await panelShowing(`run ${earlier.runId} completed`), `run ${earlier.runId} completed`);
+      assert.equal(await panelShowing(api, `run ${earlier.runId} completed`), `run ${earlier.runId} completed`);
       await until('the panel in front', () => vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputWebview);
       const fromPanel = await vscode.commands.executeCommand<string | undefined>('taskPlanner.exportPlanMarkdown');
       assert.match(fromPanel ?? '', /· run completed/);
@@ -170,7 +142,7 @@ describe('Open run, then Show plan', function () {
     await finish(other);
     await vscode.commands.executeCommand('taskPlanner.openRun', shown.runId);
     await showPlan();
-    assert.equal(await panelShowing(`run ${shown.runId} completed`), `run ${shown.runId} completed`);
+    assert.equal(await panelShowing(api, `run ${shown.runId} completed`), `run ${shown.runId} completed`);
     // The Runs view opens the other run: the Plan view shows its plan; the panel still shows the listing.
     await vscode.commands.executeCommand('taskPlanner.openRun', other.runId);
     assert.equal(api.currentPlan()?.id, 'open-run-writing', 'the Plan view does not show the run opened');
@@ -182,7 +154,7 @@ describe('Open run, then Show plan', function () {
         rerun = (await api.runIds()).find((runId) => !before.has(runId));
       }
       assert.ok(rerun, 'no run started');
-      assert.equal(await panelShowing(`run ${rerun} completed`), `run ${rerun} completed`);
+      assert.equal(await panelShowing(api, `run ${rerun} completed`), `run ${rerun} completed`);
       assert.equal(panelRun()?.objective, listing.objective);
       assert.equal(api.currentPlan()?.id, listing.id);
     } finally {

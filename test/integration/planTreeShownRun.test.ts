@@ -5,29 +5,11 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { Plan, Step } from '../../src/core/plan/planSchema';
 import type { PlanTreeNode } from '../../src/core/view/planTreeModel';
 import type { TaskPlannerApi } from './testBuild/testExtension';
+import { planOf, toolStep, until } from './shownRuns';
 
 const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
-
-function step(id: string, fields: Pick<Step, 'title' | 'tool' | 'args'> & Partial<Pick<Step, 'dependsOn'>>): Step {
-  return { id, kind: 'tool', dependsOn: [], onFailure: 'stop', maxAttempts: 1, critical: true, onVerificationFailure: 'stop', ...fields };
-}
-
-function planOf(id: string, objective: string, steps: Step[]): Plan {
-  return { id, version: 1, objective, createdAt: '2026-01-01T00:00:00.000Z', agents: {}, steps };
-}
-
-async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('The Plan tree acts on the run it shows', function () {
   this.timeout(60_000);
@@ -70,8 +52,8 @@ describe('The Plan tree acts on the run it shows', function () {
 
   it("Open result, after Open run, shows the step's result of the run opened, not of the run going on", async () => {
     const plan = planOf('shown-result', 'Read the note, then write the copy', [
-      step('R1', { title: 'Read the note', tool: 'read_file', args: { path: 'shown-result.txt' } }),
-      step('W1', { title: 'Write the copy', tool: 'write_file', args: { path: 'shown-result-copy.txt', content: 'copy\n' }, dependsOn: ['R1'] }),
+      toolStep('R1', { title: 'Read the note', tool: 'read_file', args: { path: 'shown-result.txt' } }),
+      toolStep('W1', { title: 'Write the copy', tool: 'write_file', args: { path: 'shown-result-copy.txt', content: 'copy\n' }, dependsOn: ['R1'] }),
     ]);
     write('shown-result.txt', 'read by the first run\n');
     written.push('shown-result-copy.txt');
@@ -103,7 +85,7 @@ describe('The Plan tree acts on the run it shows', function () {
 
   it('Undo from here on a step of a plan shown before it runs takes back nothing of the run that ended before', async () => {
     const earlier = planOf('undo-unrun-earlier', 'Write the undo note', [
-      step('S1', { title: 'Write the undo note', tool: 'write_file', args: { path: 'undo-unrun-note.txt', content: 'written by the earlier run\n' } }),
+      toolStep('S1', { title: 'Write the undo note', tool: 'write_file', args: { path: 'undo-unrun-note.txt', content: 'written by the earlier run\n' } }),
     ]);
     written.push('undo-unrun-note.txt');
     const running = api.startPlan(earlier);
@@ -118,7 +100,7 @@ describe('The Plan tree acts on the run it shows', function () {
   });
 
   it('Run from here on a step of a plan shown before it runs keeps no result of the run that ended before', async () => {
-    const earlier = planOf('rerun-unrun-earlier', 'List the files', [step('S1', { title: 'List the files', tool: 'list_files', args: {} })]);
+    const earlier = planOf('rerun-unrun-earlier', 'List the files', [toolStep('S1', { title: 'List the files', tool: 'list_files', args: {} })]);
     assert.equal((await api.startPlan(earlier)).status, 'completed');
     // Another plan, whose S1 is not S2's dependency: running it from S2 keeps the result S1 has in the run shown, if any.
     await showUnrun('rerun-unrun.plan.json', {
@@ -143,11 +125,11 @@ describe('The Plan tree acts on the run it shows', function () {
 
   it('Undo run from the Command Palette, after Open run, undoes the run opened, not the run going on', async () => {
     const opened = planOf('palette-undo-opened', 'Write the first note', [
-      step('X1', { title: 'Write the first note', tool: 'write_file', args: { path: 'palette-undo-opened.txt', content: 'opened\n' } }),
+      toolStep('X1', { title: 'Write the first note', tool: 'write_file', args: { path: 'palette-undo-opened.txt', content: 'opened\n' } }),
     ]);
     const going = planOf('palette-undo-going', 'Write two notes', [
-      step('Y1', { title: 'Write the second note', tool: 'write_file', args: { path: 'palette-undo-going.txt', content: 'going\n' } }),
-      step('Y2', { title: 'Write the third note', tool: 'write_file', args: { path: 'palette-undo-going-2.txt', content: 'going\n' }, dependsOn: ['Y1'] }),
+      toolStep('Y1', { title: 'Write the second note', tool: 'write_file', args: { path: 'palette-undo-going.txt', content: 'going\n' } }),
+      toolStep('Y2', { title: 'Write the third note', tool: 'write_file', args: { path: 'palette-undo-going-2.txt', content: 'going\n' }, dependsOn: ['Y1'] }),
     ]);
     written.push('palette-undo-opened.txt', 'palette-undo-going.txt', 'palette-undo-going-2.txt');
     const first = api.startPlan(opened);
