@@ -15,7 +15,7 @@ export { createMemoryRunStore } from '../core/engine/memoryRunStore';
 export { hostRunOptions } from '../core/engine/hostRunOptions';
 export { toRegistry } from '../core/engine/resolveRunOptions';
 export { noAllowRules } from '../core/engine/runEnvironment';
-export { deferAllInteraction } from '../core/engine/stepInteraction';
+export { deferAllInteraction, describeApproval } from '../core/engine/stepInteraction';
 export { createBudgetTracker } from '../core/llm/budget';
 export { editPlan } from '../core/plan/editPlan';
 export { findAttachmentProblems, replaceAttachment } from '../core/engine/attachmentProblems';

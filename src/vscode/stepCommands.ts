@@ -13,6 +13,7 @@ import type { PlanTreeProvider } from './planTreeProvider';
 import { closeProposalDiffs, promptKeyOf } from './proposalDocuments';
 import { askFeedback } from './vscodeInteraction';
 import { showError, showInformation, showWarning } from './notifications';
+import { shownLine } from './shownText';
 import type { FolderRun, RunController } from './runController';
 import { errorMessage } from '../shared/errorMessage';
 import { capText } from '../core/text/capText';
@@ -145,11 +146,16 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
       const aimed = aim(arg);
       const { prompt } = aimed;
       if (prompt?.kind === 'approval' && aimed.unseen === true) {
-        // Approved only from what shows the question whole (its diff, its dialog): a row or the palette shows it first.
-        void showInformation(vscode.l10n.t('Task Planner: nothing was approved; the question of step {0} is shown: answer it there.', prompt.stepId));
+        // Approved only from what shows it whole (its diff, its dialog): a row or the palette shows it first.
+        void showInformation(vscode.l10n.t('Task Planner: step {0} is shown first, so you see what you approve; nothing is approved yet.', prompt.stepId));
         return pending.reopen(prompt);
       }
       if (!prompt || !pending.approve(prompt.key)) return stale(aimed);
+      // Answered from away from its diff (the palette, a key, a tree row): say which, since the editor then shows the next one.
+      if (prompt.kind === 'approval' && aimed.shown === undefined) {
+        const what = loadRuntime().describeApproval(prompt.request).replace(/\?$/, '');
+        void showInformation(vscode.l10n.t('Task Planner: approved step {0}: {1}.', prompt.stepId, shownLine(what, 160)));
+      }
       deps.log.info(`Step ${prompt.stepId} approved${prompt.key.runId ? ` (run ${prompt.key.runId})` : ''}`);
       await closeProposalDiffs(prompt.key);
     }),

@@ -33,7 +33,7 @@ import { errorMessage } from '../../shared/errorMessage';
 
 /** A critical step's end that stops the run: "Critical step S <outcome>: <detail>". */
 export interface CriticalHalt {
-  outcome: 'failed' | 'was rejected by the user';
+  outcome: 'failed' | 'was rejected by you';
   detail: string | undefined;
 }
 
@@ -251,7 +251,7 @@ function classifyError(step: Step, error: unknown, interaction: StepInteraction,
 /** A rejection by the user skips the step (never retried) and its dependents; a critical step's halts the run. */
 function settleRejected(step: Step, why: string, detail: string | undefined, run: StepRun): void {
   run.emit({ type: 'step_skipped', stepId: step.id, reason: why, cause: 'rejected' });
-  run.settle({ kind: 'dropped', because: why, ...(step.critical ? { halt: { outcome: 'was rejected by the user', detail } } : {}) });
+  run.settle({ kind: 'dropped', because: why, ...(step.critical ? { halt: { outcome: 'was rejected by you', detail } } : {}) });
 }
 
 /**

@@ -88,7 +88,7 @@ describe('agent results tell what happened: { answer, changes }', () => {
   it('a critical step whose every change was rejected halts the run like a rejected approval', async () => {
     const { result } = await run(makePlan([makeStep('S1'), makeStep('S2')], {}), [write('a.txt'), 'Done anyway.'], { approvals: [{ approved: false, reason: 'no' }] }, { maxConcurrency: 1 });
     assert.equal(result.steps['S1']?.status, 'skipped');
-    assert.match(result.metadata.reason ?? '', /^Critical step S1 was rejected by the user: every change of the step was rejected \(write_file a\.txt \(no\)\)/);
+    assert.match(result.metadata.reason ?? '', /^Critical step S1 was rejected by you: every change of the step was rejected \(write_file a\.txt \(no\)\)/);
     assert.equal(result.steps['S2']?.status, 'skipped');
   });
 

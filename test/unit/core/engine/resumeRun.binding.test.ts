@@ -150,7 +150,7 @@ describe('a rejected approval skips its step', () => {
     const done = await result;
     assert.equal(done.status, 'failed');
     assert.equal(done.steps['W']?.status, 'skipped');
-    assert.match(done.metadata.reason ?? '', /W was rejected by the user/);
+    assert.match(done.metadata.reason ?? '', /W was rejected by you/);
   });
 
   it('a rejection given at resume skips the step the same way', async () => {

@@ -244,11 +244,11 @@ describe('executeRun (the loop, with a stand-in for the step)', () => {
     const plan = makePlan([makeStep('a'), makeStep('b', { dependsOn: ['a'] })]);
     const { result, events } = loop(plan, (step, run) => {
       run.emit({ type: 'step_skipped', stepId: step.id, reason: 'Rejected by the user' });
-      run.settle({ kind: 'dropped', because: 'Rejected by the user', halt: { outcome: 'was rejected by the user', detail: undefined } });
+      run.settle({ kind: 'dropped', because: 'Rejected by the user', halt: { outcome: 'was rejected by you', detail: undefined } });
       return Promise.resolve();
     });
     const run = await result;
-    assert.equal(run.metadata.reason, 'Critical step a was rejected by the user');
+    assert.equal(run.metadata.reason, 'Critical step a was rejected by you');
     assert.deepEqual(skips(events), ['a: Rejected by the user', 'b: dependency a was skipped: Rejected by the user']);
   });
 

@@ -221,7 +221,7 @@ describe('attemptStep', () => {
     const critical = attempt(makeStep('a'), { stepRunner: rejected });
     await critical.done;
     assert.deepEqual(critical.events.at(-1), { type: 'step_skipped', stepId: 'a', reason: 'Rejected by the user: not now', cause: 'rejected', runId: 'run-1', seq: 2, time: 0 });
-    assert.deepEqual(critical.settlements, [{ kind: 'dropped', because: 'Rejected by the user: not now', halt: { outcome: 'was rejected by the user', detail: 'not now' } }]);
+    assert.deepEqual(critical.settlements, [{ kind: 'dropped', because: 'Rejected by the user: not now', halt: { outcome: 'was rejected by you', detail: 'not now' } }]);
     const silent = attempt(makeStep('a', { critical: false }), { stepRunner: async () => Promise.reject(new ApprovalRejectedError('the write of a.txt', undefined)) });
     await silent.done;
     assert.deepEqual(silent.settlements, [{ kind: 'dropped', because: 'Rejected by the user' }]);
