@@ -239,7 +239,10 @@ function stepLine(state: RunState['steps'][string]): string {
   switch (state.status) {
     case 'completed': {
       const result = state.result;
-      const produced = result === undefined ? 'completed' : (commandLine(result) ?? partialListingLine(result) ?? boundedText(result, summaryLimits.line * 4));
+      const produced =
+        result === undefined
+          ? 'completed'
+          : (commandLine(result) ?? fileChangeLine(result) ?? partialListingLine(result) ?? boundedText(result, summaryLimits.line * 4));
       // A step that needed another attempt (a failed check or predicate, an error) says so: the summary shows every attempt.
       return oneLine(state.attempts > 1 ? `after ${state.attempts} attempts: ${produced}` : produced, summaryLimits.line);
     }
@@ -276,6 +279,17 @@ function commandLine(result: unknown): string | undefined {
   // A project's own program (`.venv/bin/mypy`) is named: it is not the one PATH gives.
   const ran = typeof program === 'string' ? `ran ${program.slice(0, summaryLimits.line)}: ` : '';
   return last === '' ? `${ran}exit code ${exitCode}` : `${ran}exit code ${exitCode}, last output: ${last}`;
+}
+
+/**
+ * A file tool's result (`write_file`, `edit_file`, `delete_file`: its path and what happened to it) in words: "edited
+ * CHANGELOG.md", "left notes.md unchanged"; a newcomer read "path: CHANGELOG.md, operation: edited, changed: true, bytes: 196".
+ */
+function fileChangeLine(result: unknown): string | undefined {
+  if (typeof result !== 'object' || result === null) return undefined;
+  const { path, operation, changed } = result as Record<string, unknown>;
+  if (typeof path !== 'string' || typeof operation !== 'string' || typeof changed !== 'boolean') return undefined;
+  return operation === 'unchanged' ? `left ${path} unchanged` : `${operation} ${path}`;
 }
 
 /**

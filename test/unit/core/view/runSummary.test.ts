@@ -32,6 +32,10 @@ describe('runSummary: how a run ended, once for every view', () => {
     assert.equal(run({ exitCode: 0, stdout: '' }), 'exit code 0');
     assert.equal(run({ exitCode: 0, stdout: `${'x'.repeat(5_000_000)}\n\u001b[31mred\u0007` }).length <= summaryLimits.line, true);
     assert.equal(run({ exitCode: 'zero', stdout: 'x' }), 'exitCode: zero, stdout: x');
+    // A file tool's result in words (a newcomer read "path: CHANGELOG.md, operation: edited, changed: true, bytes: 196").
+    assert.equal(run({ path: 'CHANGELOG.md', operation: 'edited', changed: true, bytes: 196 }), 'edited CHANGELOG.md');
+    assert.equal(run({ path: 'notes.md', operation: 'unchanged', changed: false, bytes: 0 }), 'left notes.md unchanged');
+    assert.equal(run({ path: 'a.md', operation: 'edited', changed: 'yes' }), 'path: a.md, operation: edited, changed: yes');
   });
 
   it('says first which folders a listing or search could not read, which its JSON would cut off', () => {
