@@ -10,6 +10,6 @@ export interface ExecutionEvent {
   state: RunState;
   /** The ids of the runs of its execution so far (its run, then its repair runs), `event.runId` among them. */
   execution: ReadonlySet<string>;
-  /** Whether it executes in the current folder (the one `RunController.onDidRunEvent` follows). */
+  /** Whether it executes in the current folder (the one the views follow). */
   inCurrentFolder: boolean;
 }

@@ -67,16 +67,11 @@ export class RunController implements vscode.Disposable {
     () => this.changed.fire(this.lanes.lane().state),
     () => runUpdateIntervalMs(this.lanes.lane().state?.plan?.steps.length ?? 0),
   );
-  private readonly eventFired = new vscode.EventEmitter<{ event: RunEvent; state: RunState }>();
-  /**
-   * Fires with every event of the current folder's execution (repair runs included) and the snapshot it
-   * led to: the one folded state every view shows (a repair run continues its execution's state).
-   */
-  readonly onDidRunEvent = this.eventFired.event;
   private readonly executionEventFired = new vscode.EventEmitter<ExecutionEvent>();
   /**
-   * Fires with every event of every folder's execution (repair runs included): a view following one
-   * execution follows it by its run ids, whichever folder is current.
+   * Fires with every event of every folder's execution (repair runs included) and the snapshot it led to (a repair
+   * run continues its execution's state): a view following one execution follows it by its run ids, whichever
+   * folder is current.
    */
   readonly onDidExecutionEvent = this.executionEventFired.event;
   private readonly finished = new vscode.EventEmitter<RunResult>();
@@ -353,7 +348,6 @@ export class RunController implements vscode.Disposable {
     }
     this.stateShown.cancel();
     this.changed.dispose();
-    this.eventFired.dispose();
     this.executionEventFired.dispose();
     this.finished.dispose();
     this.changes.dispose();
@@ -474,7 +468,6 @@ export class RunController implements vscode.Disposable {
     }
     this.setState(lane, state);
     const inCurrentFolder = lane === this.lanes.lane();
-    if (inCurrentFolder) this.eventFired.fire({ event, state });
     this.executionEventFired.fire({ event, state, execution: lane.execution ?? new Set([event.runId]), inCurrentFolder });
   }
 
