@@ -38,7 +38,7 @@ describe('a step that is yours to do (no model)', function () {
     const outcome = await api.planTask('Create an empty file MANUAL-IT.md, then fill it in with the changes', { accept: true });
     assert.deepEqual(outcome.plan?.steps.map((step) => step.kind), ['tool', 'manual']);
     assert.deepEqual(await api.nextPrompt(), { stepId: 'S001', kind: 'approval' });
-    await vscode.commands.executeCommand('taskPlanner.approve');
+    await vscode.commands.executeCommand('taskPlanner.approve', 'S001');
     await until('the manual step to wait for the person', () => api.pendingPrompts().find((prompt) => prompt.kind === 'manual'));
     assert.equal(readFileSync(join(root, 'MANUAL-IT.md'), 'utf8'), '');
     const node = await until('the tree to show the step as yours to do', () => api.planTreeNodes().find((entry) => entry.stepId === 'S002' && entry.contextValue === 'step.manual.awaiting_user'));
