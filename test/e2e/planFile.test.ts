@@ -82,7 +82,7 @@ describe('A plan file in the editor (browser workbench)', function () {
   it('attack: a link in a plan\'s text reaches the run\'s notification as text, never as a link that runs a command', async () => {
     await quickOpen(page, 'link.plan.json');
     await page.locator('.editor-group-container.active .editor-actions [aria-label^="Run plan file"]').first().click();
-    const toast = await notification(page, /run failed/);
+    const toast = await notification(page, /run "Read the notes" failed/);
     assert.match(await toast.innerText(), /\[Show details\] \(command:/);
     assert.equal(await toast.locator('a', { hasText: 'Show details' }).count(), 0, 'the plan\'s text became a link');
     await page.screenshot({ path: join(screenshots, 'no-link.png') });

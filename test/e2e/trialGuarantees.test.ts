@@ -150,7 +150,7 @@ describe('Trial of issues 26 and 27 without a model: plan files (browser workben
     assert.equal(asked.filter((question) => question.startsWith('unsaved')).length, 1, 'the unsaved question was not asked exactly once');
     assert.equal(readFileSync(join(folder, 'notes.txt'), 'utf8'), 'ALPHA\nbeta\nGAMMA\ndelta\n', 'a change or the typing was lost');
 
-    const done = await notification(page, /run completed .*2 of 2 steps completed; 1 file changed/);
+    const done = await notification(page, /run "[^"]*" completed .*2 of 2 steps completed; 1 file changed/);
     await shoot('1-completed');
     await done.locator('.monaco-button', { hasText: 'Undo run' }).first().click();
     await notification(page, 'Undo restored 1 file.');
