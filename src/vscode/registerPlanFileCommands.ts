@@ -37,7 +37,7 @@ export function registerPlanFileCommands(wiring: PlanFileWiring): vscode.Disposa
       // Never the folder's latest run instead: a run opened from the Runs view while another goes on is the one shown.
       run: async (): Promise<RunState | undefined> => {
         if (!fromPanel) return wiring.tree.shownRun();
-        return panel.runId === undefined ? undefined : (wiring.runs.runInfo(panel.runId)?.state ?? (await wiring.runs.load(panel.runId)));
+        return panel.runId === undefined ? undefined : wiring.runs.stateOf(panel.runId);
       },
       tools: wiring.tools,
       trusted: () => vscode.workspace.isTrusted,

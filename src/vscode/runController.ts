@@ -265,6 +265,11 @@ export class RunController implements vscode.Disposable {
     return this.lanes.loadIn(await this.lanes.ofRun(runId), runId);
   }
 
+  /** The run `runId` as this window holds it (live, or the latest of its folder), else as its journal left it. */
+  async stateOf(runId: string): Promise<RunState | undefined> {
+    return this.runInfo(runId)?.state ?? (await this.load(runId));
+  }
+
   /** The journaled runs of every folder (each folder's own store), with the folder they ran in. */
   async listAll(): Promise<{ folder: vscode.WorkspaceFolder | undefined; runId: string; updatedAt: number }[]> {
     const listed = await Promise.all(

@@ -95,12 +95,10 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
     return { ...only, unseen: only.prompt?.kind === 'approval' };
   };
   const target = (arg: unknown): string | undefined => aim(arg).stepId;
-  /** The run a `PromptKey` names (the plan panel's own), as this window knows it or from its journal. */
-  const namedRun = async (runId: string): Promise<RunState | undefined> => deps.runs.runInfo(runId)?.state ?? (await deps.runs.load(runId));
   /** What Retry, Run from here and Skip run again: the plan panel's run when it names it, else the Plan tree's plan and run. */
   const rerunSource = async (arg: unknown): Promise<RerunSource> => {
     if (isPromptKey(arg) && arg.runId !== undefined) {
-      const run = await namedRun(arg.runId);
+      const run = await deps.runs.stateOf(arg.runId);
       return { plan: run?.plan, run };
     }
     return { plan: deps.tree.currentPlan(), run: deps.tree.shownRun() };
@@ -207,7 +205,7 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
       // The plan panel names its own run; the Plan tree and the palette mean the run the tree shows (none for a plan not run).
       const named = isPromptKey(arg) ? arg.runId : undefined;
       const stepId = isTreeNode(arg) ? arg.stepId : target(arg);
-      const run = named === undefined ? deps.tree.shownRun() : await namedRun(named);
+      const run = named === undefined ? deps.tree.shownRun() : await deps.runs.stateOf(named);
       if (!stepId || !run?.plan) {
         return void showInformation(vscode.l10n.t('Task Planner: choose a step of a finished run in the Plan tree.'));
       }

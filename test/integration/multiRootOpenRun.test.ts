@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TaskPlannerApi } from './testBuild/testExtension';
-import { folderNamed, panelShowing, planOfStep, until } from './shownRuns';
+import { activatedApi, folderNamed, panelShowing, planOfStep, until } from './shownRuns';
 
 describe('Open run, then Show plan, in a workspace of two folders', function () {
   this.timeout(60_000);
@@ -11,9 +11,7 @@ describe('Open run, then Show plan, in a workspace of two folders', function () 
   const showPlan = () => vscode.commands.executeCommand('taskPlanner.showPlan');
 
   before(async () => {
-    const extension = vscode.extensions.getExtension<TaskPlannerApi>('task-planner.task-planner');
-    assert.ok(extension);
-    api = await extension.activate();
+    api = await activatedApi();
   });
 
   after(() => api.planPanel.close());

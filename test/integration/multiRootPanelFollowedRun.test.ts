@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { RunResult } from '../../src/core/engine/runOptions';
 import type { Plan, Step } from '../../src/core/plan/planSchema';
 import type { TaskPlannerApi } from './testBuild/testExtension';
-import { folderNamed, panelShowing, panelShows, planOfStep, until } from './shownRuns';
+import { activatedApi, folderNamed, panelShowing, panelShows, planOfStep, until } from './shownRuns';
 
 /** A plan of one write of `path`, which waits for the user's approval until the test approves it. */
 const writing = (id: string, stepId: string, path: string): Plan =>
@@ -62,9 +62,7 @@ describe('The plan panel follows its run in one folder while another folder is c
   };
 
   before(async () => {
-    const extension = vscode.extensions.getExtension<TaskPlannerApi>('task-planner.task-planner');
-    assert.ok(extension);
-    api = await extension.activate();
+    api = await activatedApi();
   });
 
   beforeEach(() => vscode.commands.executeCommand('workbench.action.closeAllEditors'));

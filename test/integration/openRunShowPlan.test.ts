@@ -8,7 +8,7 @@ import type { RunResult } from '../../src/core/engine/runOptions';
 import type { Plan } from '../../src/core/plan/planSchema';
 import type { RunView } from '../../src/shared/panelViewModel';
 import type { TaskPlannerApi } from './testBuild/testExtension';
-import { panelShowing, planOf, toolStep, until } from './shownRuns';
+import { activatedApi, panelShowing, planOf, toolStep, until } from './shownRuns';
 
 const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
 
@@ -47,9 +47,7 @@ describe('Open run, then Show plan', function () {
   };
 
   before(async () => {
-    const extension = vscode.extensions.getExtension<TaskPlannerApi>('task-planner.task-planner');
-    assert.ok(extension);
-    api = await extension.activate();
+    api = await activatedApi();
   });
 
   beforeEach(() => vscode.commands.executeCommand('workbench.action.closeAllEditors'));

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { PlanTreeNode } from '../../src/core/view/planTreeModel';
 import type { TaskPlannerApi } from './testBuild/testExtension';
-import { planOf, toolStep, until } from './shownRuns';
+import { activatedApi, planOf, toolStep, until } from './shownRuns';
 
 const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
 
@@ -40,9 +40,7 @@ describe('The Plan tree acts on the run it shows', function () {
   };
 
   before(async () => {
-    const extension = vscode.extensions.getExtension<TaskPlannerApi>('task-planner.task-planner');
-    assert.ok(extension);
-    api = await extension.activate();
+    api = await activatedApi();
   });
 
   beforeEach(() => vscode.commands.executeCommand('workbench.action.closeAllEditors'));

@@ -6,6 +6,13 @@ import * as vscode from 'vscode';
 import type { Plan, Step } from '../../src/core/plan/planSchema';
 import type { TaskPlannerApi } from './testBuild/testExtension';
 
+/** The test build's API, once the extension is active. */
+export async function activatedApi(): Promise<TaskPlannerApi> {
+  const extension = vscode.extensions.getExtension<TaskPlannerApi>('task-planner.task-planner');
+  assert.ok(extension);
+  return extension.activate();
+}
+
 /** A tool step with the defaults a plan file would give it (no dependency, stop on failure, one attempt, critical). */
 export function toolStep(id: string, fields: Pick<Step, 'title' | 'tool' | 'args'> & Partial<Pick<Step, 'dependsOn'>>): Step {
   return { id, kind: 'tool', dependsOn: [], onFailure: 'stop', maxAttempts: 1, critical: true, onVerificationFailure: 'stop', ...fields };
