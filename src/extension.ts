@@ -245,8 +245,9 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     ...registerOpenAiChatProvider(keys, context.secrets.onDidChange, log),
     contributed,
     ...allowRules.disposables,
+    runs.onDidStartExecution(() => tree.release()),
     runs.onDidChangeState((state) => {
-      if (state) tree.setRun(state);
+      if (state) tree.follow(state);
       statusBar.update(state);
       // A finished run shown (after it ended, or opened from the Runs view) shows what an earlier Undo took back.
       if (state && state.status !== 'running' && tree.undoneKnownFor() !== state.runId) {

@@ -26,25 +26,47 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
   private session: SessionPlan | undefined;
   private showing: 'plan' | 'session' = 'plan';
   private folder: string | undefined;
+  /**
+   * Set while the user looks at something other than the run going on: a run opened that is not executing, or a plan
+   * (under review, or edited); `runId` is that run's (`undefined`: a plan). `follow` leaves it on screen until an
+   * execution starts (`release`) or the user shows another run.
+   */
+  private held: { runId: string | undefined } | undefined;
   // Nodes of unchanged steps are reused, so each run event costs a lookup per step, not a rebuild.
   private readonly nodeCache: StepNodeCache = new WeakMap();
 
   constructor(private layout: PlanTreeLayout = 'flat') {}
 
-  /** Shows `plan` before it runs (or nothing). */
+  /** Shows `plan` before it runs (or nothing); the snapshots of a run going on do not replace it (`follow`) until an execution starts. */
   setPlan(plan: Plan | undefined): void {
     this.plan = plan;
     this.run = undefined;
+    this.held = { runId: undefined };
     this.showing = 'plan';
     this.render();
   }
 
-  /** Shows a run's snapshot; `undefined` goes back to the plan. */
-  setRun(state: RunState | undefined): void {
-    this.run = state;
-    if (state?.plan) this.plan = state.plan;
-    this.showing = 'plan';
-    this.render();
+  /**
+   * Shows a run's snapshot the user chose (from the Runs view, the status bar, a notification). `held`: it is not the
+   * run executing, so the snapshots of the one executing do not replace it (`follow`) until an execution starts.
+   */
+  setRun(state: RunState, held: boolean): void {
+    this.held = held ? { runId: state.runId } : undefined;
+    this.show(state);
+  }
+
+  /**
+   * A snapshot of the current folder's run (its run went on, or the current folder changed): shown unless the user chose
+   * something else to look at since the last execution started; a snapshot of the run shown is always shown.
+   */
+  follow(state: RunState): void {
+    if (this.held !== undefined && this.held.runId !== state.runId) return;
+    this.show(state);
+  }
+
+  /** An execution started (a run, a resume, Retry…): the tree follows the current folder's run again. */
+  release(): void {
+    this.held = undefined;
   }
 
   /** Marks the steps of run `runId` whose changes Undo took back; shown while the tree shows that run. */
@@ -107,6 +129,13 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
 
   dispose(): void {
     this.changed.dispose();
+  }
+
+  private show(state: RunState): void {
+    this.run = state;
+    if (state.plan) this.plan = state.plan;
+    this.showing = 'plan';
+    this.render();
   }
 
   private render(): void {

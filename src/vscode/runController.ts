@@ -74,6 +74,9 @@ export class RunController implements vscode.Disposable {
    * folder is current.
    */
   readonly onDidExecutionEvent = this.executionEventFired.event;
+  private readonly executionStarted = new vscode.EventEmitter<void>();
+  /** Fires as a run starts or resumes in any folder (its questions answered, before its first snapshot): not for a repair run, part of its execution. */
+  readonly onDidStartExecution = this.executionStarted.event;
   private readonly finished = new vscode.EventEmitter<RunResult>();
   /** Fires when a run of any folder ends (completed, failed, cancelled or waiting). */
   readonly onDidFinish = this.finished.event;
@@ -354,6 +357,7 @@ export class RunController implements vscode.Disposable {
     this.stateShown.cancel();
     this.changed.dispose();
     this.executionEventFired.dispose();
+    this.executionStarted.dispose();
     this.finished.dispose();
     this.changes.dispose();
     this.folderChanged.dispose();
@@ -410,6 +414,7 @@ export class RunController implements vscode.Disposable {
       throw error;
     }
     const folder = lane.folder;
+    this.executionStarted.fire();
     if (folder) this.useFolder(folder);
     this.setState(lane, first);
     const runtime = loadRuntime();

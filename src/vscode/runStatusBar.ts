@@ -5,6 +5,7 @@ import { runStatusLabels } from '../shared/runStatusLabels';
 import { describeStepProgress, stepProgress } from '../shared/stepProgress';
 import type { ApprovalQueue } from './approvalQueue';
 import type { PendingPrompt, PendingPrompts } from './pendingPrompts';
+import { shownLine } from './shownText';
 
 /** The codicon before the progress for each run status: a run partly done warns, it never passes. */
 const statusIcons: Record<RunStatus, string> = {
@@ -82,21 +83,24 @@ ${more === 0 ? vscode.l10n.t('Task Planner: {0}', what) : vscode.l10n.t('Task Pl
         state?.status === 'running' ? Object.values(state.steps).find((step) => step.status === 'running' && step.percent !== undefined) : undefined;
       const count = vscode.l10n.t('Task Planner {0}/{1}', progress.completed, progress.total);
       this.item.text = `$(${icon}) ${measured?.percent === undefined ? count : vscode.l10n.t('{0} · {1} {2}%', count, measured.id, measured.percent)}`;
+      // The run named by its request, not its id; a click shows that run in the Plan view (it may show another one).
       this.item.tooltip = vscode.l10n.t(
-        'Run {0}: {1}, {2}. Click to show the plan.',
-        state?.runId ?? '',
+        'Run "{0}": {1}, {2}. Click to show it in the Plan view.',
+        shownLine(state?.plan?.objective ?? '', 80),
         state ? runStatusLabels[state.status] : '',
         describeStepProgress(progress),
       );
       this.item.accessibilityInformation = {
         label: vscode.l10n.t(
-          'Task Planner {0}, run {1}. Press Enter to show the plan.',
+          'Task Planner {0}, run {1}. Press Enter to show it in the Plan view.',
           describeStepProgress(progress),
           state ? runStatusLabels[state.status] : '',
         ),
         role: 'button',
       };
-      this.item.command = 'taskPlanner.plan.focus';
+      this.item.command = state
+        ? { command: 'taskPlanner.openRun', title: vscode.l10n.t('Show the run'), arguments: [state.runId] }
+        : 'taskPlanner.plan.focus';
       this.item.backgroundColor = undefined;
     }
     this.item.show();

@@ -253,7 +253,9 @@ export function registerRunsCommands(deps: RunsCommandDeps): vscode.Disposable[]
       const runId = runIdOf(arg);
       const state = runId ? await deps.runs.open(runId) : undefined;
       if (!state) return void showWarning(vscode.l10n.t('Task Planner: run {0} was not found.', runId ?? ''));
-      deps.tree.setRun(state);
+      // The run executing is shown live and followed; another stays on screen while a run goes on.
+      const live = deps.runs.executing(state.runId);
+      deps.tree.setRun(live ?? state, live === undefined);
       await vscode.commands.executeCommand('taskPlanner.plan.focus');
     }),
     vscode.commands.registerCommand('taskPlanner.resumeRun', async (arg?: unknown): Promise<RunResult | undefined> => {

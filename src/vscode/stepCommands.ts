@@ -234,7 +234,10 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
     vscode.commands.registerCommand('taskPlanner.cancelRun', async () => {
       const running = deps.runs.runningRuns();
       if (running.length === 0) return void showInformation(vscode.l10n.t('Task Planner: no run is in progress.'));
-      const runId = await runToCancel(running, deps.runs.folder());
+      // The run the Plan view shows, when it is going on (the view's Cancel button is beside it); else the only one, else the one picked.
+      const shown = deps.tree.shownRun()?.runId;
+      if (shown !== undefined && deps.runs.cancel(shown)) return;
+      const runId = await runToCancel(running);
       if (runId !== undefined) deps.runs.cancel(runId);
     }),
   ];
@@ -252,19 +255,10 @@ function isPromptKey(arg: unknown): arg is PromptKey {
   return typeof stepId === 'string' && (requestId === undefined || typeof requestId === 'string') && (runId === undefined || typeof runId === 'string');
 }
 
-/**
- * Which of the `running` runs "Cancel run" stops: the only one; else the run of the active editor's
- * folder, else of the current folder; else the one the user picks (`undefined`: none was picked).
- */
-async function runToCancel(running: readonly FolderRun[], current: vscode.WorkspaceFolder | undefined): Promise<string | undefined> {
+/** Which of the `running` runs "Cancel run" stops when the Plan view shows none of them: the only one, else the one the user picks (`undefined`: none). */
+async function runToCancel(running: readonly FolderRun[]): Promise<string | undefined> {
   const [only] = running;
   if (running.length === 1) return only?.state?.runId;
-  const active = vscode.window.activeTextEditor?.document.uri;
-  const editorFolder = active && vscode.workspace.getWorkspaceFolder(active);
-  for (const folder of [editorFolder, current]) {
-    const match = folder && running.find((run) => run.folder?.uri.toString() === folder.uri.toString());
-    if (match) return match.state?.runId;
-  }
   const picked = await vscode.window.showQuickPick(
     running.map((run) => ({
       label: run.folder?.name ?? '',

@@ -1,6 +1,8 @@
 // "Open run" in the Runs view, then "Show plan", in a workspace of two folders (`api` and `web`; see runIntegration.ts):
 // the plan panel shows the run opened, not the run of the other folder it followed, which ended while `api` was current.
 import * as assert from 'node:assert/strict';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { TaskPlannerApi } from './testBuild/testExtension';
 import { activatedApi, folderNamed, panelShowing, planOfStep, until } from './shownRuns';
@@ -47,5 +49,34 @@ describe('Open run, then Show plan, in a workspace of two folders', function () 
     await vscode.commands.executeCommand('taskPlanner.openRun', followed);
     await showPlan();
     assert.equal(await panelShowing(api, `run ${followed} completed`), `run ${followed} completed`);
+  });
+
+  it("Cancel run stops the run the Plan view shows, not the run of the active editor's folder", async () => {
+    const writeIn = (folder: string, stepId: string) =>
+      planOfStep(`cancel-shown-${folder}`, `Write a note in ${folder}`, {
+        id: stepId,
+        title: 'Write the note',
+        tool: 'write_file',
+        args: { path: 'cancel-shown-note.txt', content: `${folder}\n` },
+      });
+    const inWeb = api.startPlan(writeIn('web', 'CW'), folderNamed('web'));
+    assert.deepEqual(await api.nextPrompt(), { stepId: 'CW', kind: 'approval' });
+    const inApi = api.startPlan(writeIn('api', 'CA'), folderNamed('api'));
+    await until('the write in api to wait', () => api.pendingPrompts().some((prompt) => prompt.stepId === 'CA'));
+    await until("the Plan view to show api's run", () => api.currentPlan()?.id === 'cancel-shown-api');
+    // A file of web in front, as when the user reads the code while both runs wait.
+    const webFile = join(folderNamed('web').uri.fsPath, 'cancel-shown-readme.md');
+    writeFileSync(webFile, '# web\n');
+    try {
+      await vscode.window.showTextDocument(vscode.Uri.file(webFile));
+      await vscode.commands.executeCommand('taskPlanner.cancelRun');
+      assert.equal((await inApi).status, 'cancelled');
+      assert.deepEqual(api.runningFolders(), ['web'], "the run of the editor's folder was cancelled");
+      await vscode.commands.executeCommand('taskPlanner.approve', 'CW');
+      assert.equal((await inWeb).status, 'completed');
+    } finally {
+      rmSync(webFile, { force: true });
+      rmSync(join(folderNamed('web').uri.fsPath, 'cancel-shown-note.txt'), { force: true });
+    }
   });
 });

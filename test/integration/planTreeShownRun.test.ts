@@ -152,4 +152,50 @@ describe('The Plan tree acts on the run it shows', function () {
       await second;
     }
   });
+
+  it("After Open run, the Plan view keeps the run opened while another run goes on and ends; the status bar's click shows that run", async () => {
+    const opened = planOf('kept-opened', 'List the files once', [toolStep('K1', { title: 'List the files', tool: 'list_files', args: {} })]);
+    const going = planOf('kept-going', 'Write the kept note', [
+      toolStep('K2', { title: 'Write the kept note', tool: 'write_file', args: { path: 'kept-going.txt', content: 'going\n' } }),
+    ]);
+    written.push('kept-going.txt');
+    const ended = await api.startPlan(opened);
+    assert.equal(ended.status, 'completed');
+    const second = api.startPlan(going);
+    assert.deepEqual(await api.nextPrompt(), { stepId: 'K2', kind: 'approval' });
+    await until('the Plan view to show the waiting step', () => api.currentPlan()?.id === going.id && nodeOf('K2').contextValue === 'step.tool.awaiting_approval');
+    await vscode.commands.executeCommand('taskPlanner.openRun', ended.runId);
+    assert.equal(api.currentPlan()?.id, opened.id, 'the Plan view does not show the run opened');
+    // The run going on changes (its write approved and done) and ends: each of its snapshots reaches the views at once.
+    await vscode.commands.executeCommand('taskPlanner.approve', 'K2');
+    const result = await second;
+    assert.equal(result.status, 'completed');
+    assert.equal(api.currentPlan()?.id, opened.id, 'the Plan view jumped back to the run going on');
+    assert.equal(nodeOf('K1').icon, 'pass-filled');
+    // The status bar names the run that went on; its click shows it.
+    assert.match(api.statusBarTooltip(), /^Run "Write the kept note": completed, /);
+    const command = api.statusBarCommand();
+    assert.equal(command?.command, 'taskPlanner.openRun');
+    await vscode.commands.executeCommand(command.command, ...((command.arguments ?? []) as unknown[]));
+    assert.equal(api.currentPlan()?.id, going.id, "the status bar's click did not show its run");
+    assert.equal(api.planTreeNodes().find((node) => node.stepId === 'K2')?.icon, 'pass-filled');
+  });
+
+  it('A plan shown while a run waits stays in the Plan view as the run goes on; the next run started is followed', async () => {
+    const going = planOf('shown-while-going', 'Write the waiting note', [
+      toolStep('G1', { title: 'Write the waiting note', tool: 'write_file', args: { path: 'shown-while-going.txt', content: 'going\n' } }),
+    ]);
+    written.push('shown-while-going.txt');
+    const running = api.startPlan(going);
+    assert.deepEqual(await api.nextPrompt(), { stepId: 'G1', kind: 'approval' });
+    await showUnrun('shown-while-going.plan.json', { objective: 'Read the README later', steps: [{ id: 'R9', title: 'Read the README', tool: 'read_file', args: { path: 'README.md' } }] });
+    await vscode.commands.executeCommand('taskPlanner.approve', 'G1');
+    assert.equal((await running).status, 'completed');
+    assert.equal(api.currentPlan()?.objective, 'Read the README later', 'the run going on replaced the plan shown');
+    // A run started afterwards is followed again.
+    const next = planOf('followed-next', 'List the files afterwards', [toolStep('F1', { title: 'List the files', tool: 'list_files', args: {} })]);
+    assert.equal((await api.startPlan(next)).status, 'completed');
+    assert.equal(api.currentPlan()?.id, next.id, 'the Plan view does not follow the run started');
+    assert.equal(nodeOf('F1').icon, 'pass-filled');
+  });
 });

@@ -49,6 +49,8 @@ export interface TaskPlannerApi {
   nextPrompt(): Promise<{ stepId: string; kind: string }>;
   /** The status bar item's text. */
   statusBarText(): string;
+  /** The status bar item's tooltip (plain text). */
+  statusBarTooltip(): string;
   /** What a click on the status bar item runs. */
   statusBarCommand(): vscode.Command | undefined;
   /** Runs in the Runs view, newest first. */
@@ -213,6 +215,7 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
     lastRunEndMessage: () => runEndMessage,
     nextPrompt: () => nextPrompt(parts.pending).then((prompt) => ({ stepId: prompt.stepId, kind: prompt.kind })),
     statusBarText: () => parts.statusBar.item.text,
+    statusBarTooltip: () => String(parts.statusBar.item.tooltip ?? ''),
     statusBarCommand: () => {
       const command = parts.statusBar.item.command;
       return typeof command === 'string' ? { command, title: command } : command;
