@@ -166,14 +166,14 @@ class RunLoop {
     }
   }
 
-  /** Stops the run because critical step `id` ended as `halt.outcome`; every unfinished step is skipped. */
+  /** Stops the run because critical step `id` failed; every unfinished step is skipped. */
   private halt(id: string, halt: CriticalHalt): void {
-    this.halted = `Critical step ${id} ${halt.outcome}${halt.detail ? `: ${halt.detail}` : ''}`;
+    this.halted = `Critical step ${id} failed${halt.detail ? `: ${halt.detail}` : ''}`;
     this.queue.clear();
     this.stop.stop(new Error(`Aborted because ${this.halted}`));
     for (const other of this.graph.order) {
       if (!this.isTerminal(other)) {
-        this.emit({ type: 'step_skipped', stepId: other, reason: `run halted because critical step ${id} ${halt.outcome}`, cause: 'halted' });
+        this.emit({ type: 'step_skipped', stepId: other, reason: `run halted because critical step ${id} failed`, cause: 'halted' });
       }
     }
   }

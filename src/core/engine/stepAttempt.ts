@@ -31,9 +31,8 @@ import { withinStepTimeout } from './stepTimeout';
 import { progressThrottle } from './progressThrottle';
 import { errorMessage } from '../../shared/errorMessage';
 
-/** A critical step's end that stops the run: "Critical step S <outcome>: <detail>". */
+/** A critical step's failure that stops the run: "Critical step S failed: <detail>". */
 export interface CriticalHalt {
-  outcome: 'failed' | 'was rejected by you';
   detail: string | undefined;
 }
 
@@ -241,17 +240,20 @@ function classifyError(step: Step, error: unknown, interaction: StepInteraction,
     return { kind: 'failure', failure: { message: withNote(lastError, refusal), cause: 'error', retryable: false } };
   }
   if (isApprovalRejectedError(error)) {
-    settleRejected(step, `Rejected by the user${error.reason ? `: ${error.reason}` : ''}`, error.reason, run);
+    settleRejected(step, `Rejected by the user${error.reason ? `: ${error.reason}` : ''}`, run);
     return { kind: 'settled' };
   }
   const notRetried = error instanceof StepFailure ? error.notRetried : undefined;
   return { kind: 'failure', failure: { message: errorMessage(error), cause: 'error', retryable: isRetryable(error), notRetried } };
 }
 
-/** A rejection by the user skips the step (never retried) and its dependents; a critical step's halts the run. */
-function settleRejected(step: Step, why: string, detail: string | undefined, run: StepRun): void {
+/**
+ * A rejection by the user skips the step (never retried) and its dependents, critical or not: the other steps go on (a
+ * "no" to one change is not a Cancel of the run), and the run ends partly done.
+ */
+function settleRejected(step: Step, why: string, run: StepRun): void {
   run.emit({ type: 'step_skipped', stepId: step.id, reason: why, cause: 'rejected' });
-  run.settle({ kind: 'dropped', because: why, ...(step.critical ? { halt: { outcome: 'was rejected by you', detail } } : {}) });
+  run.settle({ kind: 'dropped', because: why });
 }
 
 /**
@@ -272,7 +274,7 @@ async function completeIfVerified(
   const shaped = shapeResult(step, produced);
   if (shaped.kind === 'feedback') return { message: shaped.diagnosis, cause: 'error', retryable: true, feedback: true };
   if (shaped.kind === 'rejected') {
-    settleRejected(step, shaped.reason, shaped.reason.replace(/^Rejected by the user: /, ''), run);
+    settleRejected(step, shaped.reason, run);
     return undefined;
   }
   if (shaped.kind === 'mismatch') {
@@ -418,7 +420,7 @@ function concludeFailure(step: Step, attempt: number, uncapped: AttemptFailure, 
   if (decision.disposition === 'retry') return decision.delayMs;
   // Stryker disable next-line ConditionalExpression: only a 'fail' decision has a halt (undefined otherwise); the test narrows the type.
   const halts = decision.disposition === 'fail' && decision.halt;
-  run.settle({ kind: 'dropped', ...(halts ? { halt: { outcome: 'failed', detail: failure.message } } : {}) });
+  run.settle({ kind: 'dropped', ...(halts ? { halt: { detail: failure.message } } : {}) });
   return undefined;
 }
 

@@ -85,11 +85,13 @@ describe('agent results tell what happened: { answer, changes }', () => {
     assert.equal(workspace.snapshot()['a.txt'], undefined);
   });
 
-  it('a critical step whose every change was rejected halts the run like a rejected approval', async () => {
+  it('a critical step whose every change was rejected is skipped like a rejected approval: the independent step still runs', async () => {
     const { result } = await run(makePlan([makeStep('S1'), makeStep('S2')], {}), [write('a.txt'), 'Done anyway.'], { approvals: [{ approved: false, reason: 'no' }] }, { maxConcurrency: 1 });
     assert.equal(result.steps['S1']?.status, 'skipped');
-    assert.match(result.metadata.reason ?? '', /^Critical step S1 was rejected by you: every change of the step was rejected \(write_file a\.txt \(no\)\)/);
-    assert.equal(result.steps['S2']?.status, 'skipped');
+    assert.match(result.steps['S1']?.reason ?? '', /^Rejected by the user: every change of the step was rejected \(write_file a\.txt \(no\)\)/);
+    assert.equal(result.steps['S2']?.status, 'completed');
+    assert.equal(result.status, 'partial');
+    assert.equal(result.metadata.reason, 'Step S1 was rejected by you.');
   });
 
   it('a step whose changes all failed is not completed on its word: verification fails listing them, and the retry gets the list', async () => {

@@ -145,12 +145,13 @@ describe('a rejected approval skips its step', () => {
     assert.deepEqual(workspace.snapshot(), {});
   });
 
-  it('halts the run when the step is critical', async () => {
+  it('a critical step rejected is skipped the same way: the independent step still runs and the run is partly done, not failed', async () => {
     const { result } = run(true, new ScriptedInteraction({ approvals: [{ approved: false }] }));
     const done = await result;
-    assert.equal(done.status, 'failed');
+    assert.equal(done.status, 'partial');
     assert.equal(done.steps['W']?.status, 'skipped');
-    assert.match(done.metadata.reason ?? '', /W was rejected by you/);
+    assert.equal(done.steps['free']?.status, 'completed');
+    assert.equal(done.metadata.reason, 'Step W was rejected by you; step after was skipped.');
   });
 
   it('a rejection given at resume skips the step the same way', async () => {

@@ -30,7 +30,7 @@ function complete(step: Step, run: StepRun): void {
 
 function fail(step: Step, run: StepRun, halt: boolean): void {
   run.emit({ type: 'step_failed', stepId: step.id, attempt: 1, error: 'boom', disposition: halt ? 'fail' : 'skip' });
-  run.settle({ kind: 'dropped', ...(halt ? { halt: { outcome: 'failed', detail: 'boom' } } : {}) });
+  run.settle({ kind: 'dropped', ...(halt ? { halt: { detail: 'boom' } } : {}) });
 }
 
 /** Runs `plan` through the loop alone, with `runner` for every step. */
@@ -243,13 +243,13 @@ describe('executeRun (the loop, with a stand-in for the step)', () => {
   it('names a critical step\'s halt without a detail when there is none', async () => {
     const plan = makePlan([makeStep('a'), makeStep('b', { dependsOn: ['a'] })]);
     const { result, events } = loop(plan, (step, run) => {
-      run.emit({ type: 'step_skipped', stepId: step.id, reason: 'Rejected by the user' });
-      run.settle({ kind: 'dropped', because: 'Rejected by the user', halt: { outcome: 'was rejected by you', detail: undefined } });
+      run.emit({ type: 'step_failed', stepId: step.id, attempt: 1, error: '', disposition: 'fail' });
+      run.settle({ kind: 'dropped', halt: { detail: undefined } });
       return Promise.resolve();
     });
     const run = await result;
-    assert.equal(run.metadata.reason, 'Critical step a was rejected by you');
-    assert.deepEqual(skips(events), ['a: Rejected by the user', 'b: dependency a was skipped: Rejected by the user']);
+    assert.equal(run.metadata.reason, 'Critical step a failed');
+    assert.deepEqual(skips(events), ['b: dependency a failed']);
   });
 
   it('starts no queued step once cancelled', async () => {

@@ -207,7 +207,7 @@ describe('attemptStep', () => {
     const { done, events, settlements } = attempt(makeStep('a'), { stepRunner: async () => Promise.reject(new Error('disk full')) });
     await done;
     assert.deepEqual(events[1], { type: 'step_failed', stepId: 'a', attempt: 1, error: 'disk full', disposition: 'fail', runId: 'run-1', seq: 2, time: 0 }, 'no retry delay, no repair plan');
-    assert.deepEqual(settlements, [{ kind: 'dropped', halt: { outcome: 'failed', detail: 'disk full' } }]);
+    assert.deepEqual(settlements, [{ kind: 'dropped', halt: { detail: 'disk full' } }]);
   });
 
   it('settles a non-critical failure as dropped without halting the run', async () => {
@@ -216,12 +216,12 @@ describe('attemptStep', () => {
     assert.deepEqual(settlements, [{ kind: 'dropped' }]);
   });
 
-  it('skips a step the user rejected, passing the reason to its dependents, and halts the run when the step is critical', async () => {
+  it('skips a step the user rejected, passing the reason to its dependents, and never halts the run, critical or not', async () => {
     const rejected = async () => Promise.reject(new ApprovalRejectedError('the write of a.txt', 'not now'));
     const critical = attempt(makeStep('a'), { stepRunner: rejected });
     await critical.done;
     assert.deepEqual(critical.events.at(-1), { type: 'step_skipped', stepId: 'a', reason: 'Rejected by the user: not now', cause: 'rejected', runId: 'run-1', seq: 2, time: 0 });
-    assert.deepEqual(critical.settlements, [{ kind: 'dropped', because: 'Rejected by the user: not now', halt: { outcome: 'was rejected by you', detail: 'not now' } }]);
+    assert.deepEqual(critical.settlements, [{ kind: 'dropped', because: 'Rejected by the user: not now' }]);
     const silent = attempt(makeStep('a', { critical: false }), { stepRunner: async () => Promise.reject(new ApprovalRejectedError('the write of a.txt', undefined)) });
     await silent.done;
     assert.deepEqual(silent.settlements, [{ kind: 'dropped', because: 'Rejected by the user' }]);
@@ -289,7 +289,7 @@ describe('attemptStep', () => {
     assert.deepEqual(types(events), ['step_started', 'step_failed']);
     assert.equal(state.steps.a?.pending, undefined);
     assert.equal(state.steps.a?.error, 'Step a waits for a higher LLM budget; resume the run to give it.');
-    assert.deepEqual(settlements, [{ kind: 'dropped', halt: { outcome: 'failed', detail: 'Step a waits for a higher LLM budget; resume the run to give it.' } }]);
+    assert.deepEqual(settlements, [{ kind: 'dropped', halt: { detail: 'Step a waits for a higher LLM budget; resume the run to give it.' } }]);
   });
 
   it('pauses a step whose model budget ran out, recording the usage, until the budget is raised', async () => {
