@@ -12,8 +12,14 @@ export function keepLineEnds(current: string | undefined, content: string): stri
   const bom = '\ufeff';
   // Every mark at the start: a second one would read as the file's own to any program reading it.
   const body = content.replace(/^\ufeff+/, '');
-  const crlf = current.includes('\r\n');
-  const lf = /(?:^|[^\r])\n/.test(current);
-  const ends = crlf && !lf ? body.replace(/\r?\n/g, '\r\n') : lf && !crlf ? body.replace(/\r\n/g, '\n') : body;
+  const kind = lineEnds(current);
+  const ends = kind === 'crlf' ? body.replace(/\r?\n/g, '\r\n') : kind === 'lf' ? body.replace(/\r\n/g, '\n') : body;
   return current.startsWith(bom) ? bom + ends : ends;
+}
+
+/** How `text`'s lines end: every one in CRLF, every one in LF, `mixed`, or `none` (a single line). A lone CR is no line end. */
+export function lineEnds(text: string): 'crlf' | 'lf' | 'mixed' | 'none' {
+  const crlf = text.includes('\r\n');
+  const lf = /(?:^|[^\r])\n/.test(text);
+  return crlf ? (lf ? 'mixed' : 'crlf') : lf ? 'lf' : 'none';
 }

@@ -3,6 +3,7 @@ import { WorkspaceError } from '../workspace/workspaceError';
 import { changeFile } from './fileChange';
 import type { FileChangeResult } from './fileChange';
 import type { Tool } from './tool';
+import { lineEnds } from '../text/keepLineEnds';
 
 const inputSchema = z.strictObject({
   path: z.string().describe('Workspace-relative path of an existing file.'),
@@ -31,7 +32,7 @@ export function applyEditBlocks(path: string, text: string, blocks: readonly Edi
   const problems: string[] = [];
   const ranges: { block: number; start: number; end: number; replace: string }[] = [];
   // A file whose every line ends in CRLF keeps doing so: a replacement's LF lines would mix the two.
-  const crlfOnly = text.includes('\r\n') && !/(?:^|[^\r])\n/.test(text);
+  const crlfOnly = lineEnds(text) === 'crlf';
   blocks.forEach((block, index) => {
     const label = `block ${index + 1}`;
     let { search } = block;

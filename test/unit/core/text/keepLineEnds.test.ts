@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { keepLineEnds } from '../../../../src/core/text/keepLineEnds';
+import { keepLineEnds, lineEnds } from '../../../../src/core/text/keepLineEnds';
 
 describe('keepLineEnds', () => {
   it('writes a whole-file replacement in the line ends of the file it replaces, when they are all the same', () => {
@@ -36,5 +36,22 @@ describe('keepLineEnds', () => {
         if (current !== undefined) assert.equal(written.startsWith('\ufeff'), current.startsWith('\ufeff'));
       }),
     );
+  });
+});
+
+describe('lineEnds', () => {
+  it('tells CRLF, LF, mixed and no line ends apart (a lone CR ends no line)', () => {
+    const cases: [string, ReturnType<typeof lineEnds>][] = [
+      ['a\r\nb\r\n', 'crlf'],
+      ['\r\n', 'crlf'],
+      ['a\nb', 'lf'],
+      ['\n', 'lf'],
+      ['a\r\nb\n', 'mixed'],
+      ['\na\r\n', 'mixed'],
+      ['a', 'none'],
+      ['a\rb\r', 'none'],
+      ['', 'none'],
+    ];
+    for (const [text, expected] of cases) assert.equal(lineEnds(text), expected, JSON.stringify(text));
   });
 });
