@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { describeGrant, makeGrant, type ApprovalGrant, type GrantReach, type WaitingFileApproval } from '../core/engine/approvalGrant';
+import { describeGrant, grantNeverCovers, makeGrant, type ApprovalGrant, type GrantReach, type WaitingFileApproval } from '../core/engine/approvalGrant';
 import { terminalStepStatuses } from '../core/engine/runEvents';
 import type { ToolRegistry } from '../core/tools/tool';
 import type { ApprovalQueue } from './approvalQueue';
@@ -57,24 +57,33 @@ export function registerApproveRest(deps: ApproveRestDeps): vscode.Disposable {
   });
 }
 
-/** The modal: both reaches listed, the safe answer first (Enter approves nothing). */
+/**
+ * The modal: what the step's reach covers, what the run's adds to it (nothing said twice), what neither covers; the safe
+ * answer first, as Enter picks the first (a modal's Cancel comes last).
+ */
 async function chooseReach(
   stepId: string,
   grants: Record<GrantReach, ApprovalGrant>,
   waiting: readonly WaitingFileApproval[],
   plan: NonNullable<Parameters<typeof describeGrant>[2]>,
 ): Promise<GrantReach | undefined> {
-  const list = (reach: GrantReach): string => describeGrant(grants[reach], waiting, plan).map((line) => `• ${shownLine(line, 200)}`).join('\n');
-  const back = vscode.l10n.t('Back');
+  const bullets = (lines: readonly string[]): string => lines.map((line) => `• ${shownLine(line, 200)}`).join('\n');
+  const ofStepLines = describeGrant(grants.step, waiting, plan);
+  const more = describeGrant(grants.run, waiting, plan).filter((line) => !ofStepLines.includes(line));
+  const keepAsking = vscode.l10n.t('Keep asking');
   const ofStep = vscode.l10n.t('Approve the rest of this step');
   const ofRun = vscode.l10n.t('Approve the rest of this run');
+  const runPart =
+    more.length === 0
+      ? vscode.l10n.t('"{0}" covers the same, nothing more.', ofRun)
+      : `${vscode.l10n.t('"{0}" covers that, and:', ofRun)}\n${bullets(more)}`;
   const choice = await showWarning(
     vscode.l10n.t('Approve the rest without asking for each change?'),
     {
       modal: true,
-      detail: `${vscode.l10n.t('"{0}" ({1}) covers:', ofStep, stepId)}\n${list('step')}\n\n${vscode.l10n.t('"{0}" covers:', ofRun)}\n${list('run')}`,
+      detail: `${vscode.l10n.t('"{0}" ({1}) covers:', ofStep, stepId)}\n${bullets(ofStepLines)}\n\n${runPart}\n\n${grantNeverCovers}.`,
     },
-    back,
+    keepAsking,
     ofStep,
     ofRun,
   );

@@ -102,5 +102,8 @@ export function describeGrant(grant: ApprovalGrant, waiting: readonly WaitingFil
     grant.uncovered.length === 0
       ? []
       : [`Still asks: later changes of ${grant.uncovered.join(', ')} (no files declared)`];
-  return [...shown, ...still, 'Never covered: commands, tool calls, new folders, changes outside a step\'s files, steps added later'];
+  return [...shown, ...still];
 }
+
+/** What no grant covers, whatever its reach: said once beside the lists of `describeGrant`. */
+export const grantNeverCovers = "Never covered: commands, tool calls, new folders, changes outside a step's files, steps added later";
