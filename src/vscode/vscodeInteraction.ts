@@ -277,7 +277,8 @@ async function showFileApproval(
       : vscode.l10n.t('{0} (through a symbolic link: {1})', shownPath(proposal.path), shownPath(proposal.resolvedPath));
   const stepTitle = shownLine(request.title, 80);
   const attempt = request.retry === undefined ? '' : vscode.l10n.t(', attempt {0} of {1}', request.retry.attempt, request.retry.of);
-  const title = `${vscode.l10n.t('{0} ({1}, proposed{2}) · {3} {4}', target, verb, attempt, request.stepId, stepTitle)}${waiting === '' ? '' : ` · ${waiting}`}`;
+  // No count of what waits behind: a tab's title is never updated, so it went stale as approvals came and went (the status bar counts them live).
+  const title = vscode.l10n.t('{0} ({1}, proposed{2}) · {3} {4}', target, verb, attempt, request.stepId, stepTitle);
   try {
     await vscode.commands.executeCommand('vscode.diff', sides.current, sides.proposed, title, { preview: false });
     // Answered or cancelled while the diff was opening: nothing is left to approve in it.
