@@ -1,6 +1,16 @@
 import type { Plan } from '../plan/planSchema';
 import { planToTasks } from './planToTasks';
-import { bulletItem, emptyTask, headingLine, indentOf, splitDependsOn, type SourceDocument, type SourceNote, type SourceTask } from './sourceTasks';
+import {
+  bulletItem,
+  emptyTask,
+  headingLine,
+  indentOf,
+  inertAfterBullet,
+  splitDependsOn,
+  type SourceDocument,
+  type SourceNote,
+  type SourceTask,
+} from './sourceTasks';
 
 const planHeading = /^#{1,3}\s+Plan:\s*(\S(?:.*\S)?)\s*$/;
 const stepsHeading = /^(?:#{2,4}\s+Steps\b.*|\*\*Steps\b[^*]*\*\*.*)$/i;
@@ -77,14 +87,17 @@ export function readCopilot(text: string, name: string): SourceDocument {
 export function writeCopilot(plan: Plan): string {
   const document = planToTasks(plan, { parallel: false, keyOf: (_step, index) => `S${index + 1}` });
   const out = [`## Plan: ${document.title}`, ''];
-  for (const note of document.notes) out.push(note.text, '');
+  // A note that reads as the steps' heading would make the numbered lines after it steps.
+  for (const note of document.notes) {
+    out.push(note.text.split('\n').map((line) => (stepsHeading.test(line.replace(/\r$/, '')) ? `\\${line}` : line)).join('\n'), '');
+  }
   out.push('### Steps');
   for (const [index, task] of document.tasks.entries()) {
     const after =
       task.dependsOn === undefined
         ? ''
         : ` *depends on ${task.dependsOn.length === 0 ? 'none' : task.dependsOn.map((key) => key.replace(/^S/, '')).join(', ')}*`;
-    out.push(`${index + 1}. ${task.done ? '[x] ' : ''}${task.title}${after}`);
+    out.push(`${index + 1}. ${task.done ? '[x] ' : ''}${inertAfterBullet(task.title)}${after}`);
     for (const detail of [...task.details, ...(task.requirements.length > 0 ? [`_Requirements: ${task.requirements.join(', ')}_`] : [])]) {
       out.push(`   - ${detail}`);
     }

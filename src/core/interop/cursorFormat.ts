@@ -4,7 +4,8 @@ import { planToTasks } from './planToTasks';
 import { emptyTask, type SourceDocument, type SourceNote, type SourceTask } from './sourceTasks';
 
 const opening = /^\uFEFF?---[ \t]*\r?\n/;
-const closing = /^---[ \t]*\r?$/m;
+// A line of its own: after a line feed, not after the CR, U+2028 or U+2029 that `^` of the `m` flag would take for one.
+const closing = /(?<=^|\n)---[ \t]*\r?(?=\n|$)/;
 /** The statuses Cursor gives a todo, and whether a todo with it is done with. */
 const cursorStatusDone: Readonly<Record<string, boolean>> = { pending: false, in_progress: false, completed: true, cancelled: true };
 const todoFields: ReadonlySet<string> = new Set(['id', 'content', 'status', 'dependencies']);

@@ -29,6 +29,13 @@ export interface ImportTaskFileOptions {
   tick?: boolean;
 }
 
+/**
+ * Most tasks one file is imported with. Tasks in parallel runs wait for every task of the run
+ * before them, so dependencies grow with the square of the tasks: a file of a hundred
+ * thousand `[P]` tasks would make billions; at this many, a few million at most.
+ */
+export const maxImportedTasks = 5000;
+
 // Indents never span lines (`[^\S\n\r\u2028\u2029]`, not `\s`): each line start scans its own line only.
 const checkbox = /^[^\S\n\r\u2028\u2029]*(?:[-*+]|\d+[.)])\s+\[[ xX]\]/m;
 
@@ -51,8 +58,9 @@ export function sniffTaskFormat(path: string, text: string): InteropFormat | und
 
 /**
  * Imports the task file `path` (issue 31): reads it in its format (`options.format`, else
- * sniffed) and makes its plan (`tasksToPlan`). A file in no known format, or with no task,
- * is a problem that says so.
+ * sniffed) and makes its plan (`tasksToPlan`). A file in no known format, with no task, or
+ * with more than `maxImportedTasks` is a problem that says so; reading costs time linear in
+ * the text, and the plan is bounded by the cap.
  */
 export function importTaskFile(path: string, text: string, options: ImportTaskFileOptions): ImportedTaskFile {
   const format = options.format ?? sniffTaskFormat(path, text);
@@ -69,6 +77,14 @@ export function importTaskFile(path: string, text: string, options: ImportTaskFi
     return {
       ok: false,
       problems: [`${path} holds no task of a ${interopFormatNames[format]}${document.problem !== undefined ? `: ${document.problem}` : ''}.`],
+    };
+  }
+  if (document.tasks.length > maxImportedTasks) {
+    return {
+      ok: false,
+      problems: [
+        `${path} holds ${document.tasks.length.toLocaleString('en-US')} tasks, more than the ${maxImportedTasks.toLocaleString('en-US')} one plan is made of; split it into smaller task files and import each.`,
+      ],
     };
   }
   const { plan, warnings } = tasksToPlan(document, {

@@ -1,4 +1,15 @@
-import { bulletItem, checkboxItem, emptyTask, headingLine, headingText, indentOf, type SourceDocument, type SourceNote, type SourceTask } from './sourceTasks';
+import {
+  bulletItem,
+  checkboxItem,
+  emptyTask,
+  headingLine,
+  headingText,
+  indentOf,
+  inertAfterBullet,
+  type SourceDocument,
+  type SourceNote,
+  type SourceTask,
+} from './sourceTasks';
 
 /** What a format makes of a checkbox item's text: the task's key, title and marks; `undefined` when it is no task of the format. */
 export type ItemReader = (text: string) => Pick<SourceTask, 'title' | 'parallel' | 'labels'> & { key?: string; dependsOn?: string[] } | undefined;
@@ -6,7 +17,8 @@ export type ItemReader = (text: string) => Pick<SourceTask, 'title' | 'parallel'
 type MarkedNote = SourceNote & { heading?: boolean; used?: boolean };
 
 const requirementsLine = /^_?Requirements?:(.*)$/i;
-const fence = /^\s*(```|~~~)/;
+/** A line that opens or closes a fenced code block: the checkbox items inside one are examples, no tasks. */
+export const fence = /^\s*(```|~~~)/;
 
 /**
  * Reads a Markdown task list (Spec Kit, Kiro, a plain checklist): each checkbox item
@@ -88,6 +100,22 @@ function trimBlankRuns(notes: readonly SourceNote[]): SourceNote[] {
   return notes.filter((note, index) => note.text.trim() !== '' || (index > 0 && notes[index - 1]!.text.trim() !== ''));
 }
 
+/**
+ * Note lines written where `readMarkdownTasks` reads them back as notes: a checkbox item's box
+ * escaped (`- \\[ ] …`, no task), and a fenced block left open closed (else it would hide
+ * every task after it).
+ */
+export function inertNotes(lines: readonly string[]): string[] {
+  let open = false;
+  const out = lines.map((line) => {
+    if (fence.test(line)) open = !open;
+    // The reader splits lines at `\r\n` too: a line's `\r` is its ending there.
+    return !open && checkboxItem.test(line.replace(/\r$/, '')) ? line.replace(/^(\s*(?:[-*+]|\d+[.)])\s+)\[/, '$1\\[') : line;
+  });
+  if (open) out.push('```');
+  return out;
+}
+
 /** How a format writes one task's checkbox line (without indent and box). */
 export type ItemWriter = (task: SourceTask) => string;
 
@@ -100,7 +128,7 @@ export type ItemWriter = (task: SourceTask) => string;
  */
 export function writeMarkdownTasks(document: SourceDocument, writeItem: ItemWriter, style: { optionalMark: boolean; spaced: boolean }): string {
   const out: string[] = [`# ${document.title}`, ''];
-  for (const note of document.notes) out.push(note.text);
+  out.push(...inertNotes(document.notes.flatMap((note) => note.text.split('\n'))));
   if (document.notes.length > 0) out.push('');
   let sections: string[] = [];
   for (const task of document.tasks) {
@@ -114,7 +142,7 @@ export function writeMarkdownTasks(document: SourceDocument, writeItem: ItemWrit
     sections = task.section;
     const pad = '  '.repeat(task.depth);
     out.push(`${pad}- [${task.done ? 'x' : ' '}]${style.optionalMark && task.optional ? '*' : ''} ${writeItem(task)}`);
-    for (const detail of task.details) out.push(`${pad}  - ${detail}`);
+    for (const detail of task.details) out.push(`${pad}  - ${inertAfterBullet(detail)}`);
     if (task.requirements.length > 0) out.push(`${pad}  - _Requirements: ${task.requirements.join(', ')}_`);
     if (style.spaced) out.push('');
   }

@@ -1,7 +1,7 @@
 import type { Plan, Step } from '../plan/planSchema';
 import { topologicalOrder } from '../plan/topologicalOrder';
 import { readOrigin } from './sourceOrigin';
-import { emptyTask, type SourceDocument, type SourceTask } from './sourceTasks';
+import { emptyTask, oneLineText, splitDependsOn, type SourceDocument, type SourceTask } from './sourceTasks';
 import { orderDependencies } from './tasksToPlan';
 
 /** What a format can say about order, for `planToTasks`. */
@@ -21,8 +21,11 @@ export interface TaskEncoding {
  * is marked parallel, when the format can, if that gives exactly its dependencies by
  * `orderDependencies` (tried first when its origin was parallel or the next step waits
  * for the same steps); else, when its place does not, it names them (`dependsOn`), so the
- * file reads back as the same plan. The title is the objective's first line; its other
- * lines are the document's notes.
+ * file reads back as the same plan. Each task's title and details are on one line (line
+ * breaks made spaces; a blank title is the step's id), and a title that ends in words naming
+ * dependencies has its task name its own, so no text of the plan adds a task or changes
+ * what one waits for. The title is the objective's first line; its other lines are the
+ * document's notes.
  */
 export function planToTasks(plan: Plan, encoding: TaskEncoding): SourceDocument {
   const seen = new Set<string>();
@@ -45,17 +48,21 @@ export function planToTasks(plan: Plan, encoding: TaskEncoding): SourceDocument 
     const together = task.parallel || (next !== undefined && sameSet(next.dependsOn, step.dependsOn));
     const choices: SourceTask[] = [{ ...task, parallel: false }, ...(encoding.parallel ? [{ ...task, parallel: true }] : [])];
     if (together) choices.reverse();
-    const fits = choices.find((choice) => sameSet(derive(choice), wanted));
+    // A title ending in "(depends on …)" would read back as naming them: its task names its own, which are read instead.
+    const fits = splitDependsOn(task.title).dependsOn !== undefined ? undefined : choices.find((choice) => sameSet(derive(choice), wanted));
     tasks.push(fits ?? { ...task, parallel: false, dependsOn: wanted });
   }
-  const [title = '', ...rest] = plan.objective.split('\n');
+  const [first = '', ...rest] = plan.objective.split('\n');
+  const title = oneLineText(first);
   const notes = rest.join('\n').trim();
   return { title, tasks, notes: notes === '' ? [] : [{ line: 0, text: notes }] };
 }
 
 function taskOf(step: Step, key: string): SourceTask {
   const { text, origin } = readOrigin(step.input ?? '');
-  const task = emptyTask(origin?.line ?? 0, step.title);
+  // One line, as every format writes a task; a blank title would write no task at all.
+  const title = oneLineText(step.title).trim();
+  const task = emptyTask(origin?.line ?? 0, title === '' ? step.id : title);
   task.key = key;
   task.done = step.skipped === true;
   task.optional = !step.critical;
@@ -69,7 +76,7 @@ function taskOf(step: Step, key: string): SourceTask {
   }
   const lines = text.split('\n');
   const body = lines[0]?.trim() === step.title.trim() ? lines.slice(1) : lines;
-  task.details = body.map((line) => line.replace(/^\s*-\s+/, '').trimEnd()).filter((line) => line.trim() !== '');
+  task.details = body.map((line) => oneLineText(line.replace(/^\s*-\s+/, '')).trimEnd()).filter((line) => line.trim() !== '');
   return task;
 }
 

@@ -92,3 +92,16 @@ export function headingText(rest: string | undefined): string {
 export function indentOf(text: string): number {
   return text.replace(/\t/g, '    ').length;
 }
+
+/** `text` on one line as every reader splits lines: each line break (`\r\n`, `\r`, `\n`, U+2028, U+2029) a space. */
+export function oneLineText(text: string): string {
+  return text.replace(/\r\n|[\r\n\u2028\u2029]/g, ' ');
+}
+
+/**
+ * `text` written after a bullet (a task's detail) without it reading back as a checkbox item:
+ * a box at its start (`[ ] …`, `[x] …`, spaces before it or not) gets a backslash, as Markdown escapes it.
+ */
+export function inertAfterBullet(text: string): string {
+  return text.replace(/^(\s*)\[(?=[ xX]\])/, '$1\\[');
+}

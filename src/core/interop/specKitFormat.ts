@@ -41,5 +41,6 @@ export function writeSpecKit(plan: Plan): string {
 
 function specKitItem(task: SourceTask): string {
   const tags = [...(task.parallel ? ['P'] : []), ...task.labels].map((tag) => `[${tag}] `).join('');
-  return `${task.key} ${tags}${task.title}${task.dependsOn !== undefined ? ` ${dependsOnText(task.dependsOn)}` : ''}`;
+  // A title opening with a bracket would read back as a tag of the task ([P]: parallel).
+  return `${task.key} ${tags}${task.title.replace(/^\[/, '\\[')}${task.dependsOn !== undefined ? ` ${dependsOnText(task.dependsOn)}` : ''}`;
 }

@@ -1,37 +1,43 @@
+import { fence } from './markdownTasks';
 import type { SourceOrigin } from './sourceOrigin';
-import { checkboxItem } from './sourceTasks';
+import { checkboxItem, splitDependsOn } from './sourceTasks';
 
 /** The text of a task file with one task's checkbox ticked, or why it was not. */
 export type TickedText = { ok: true; text: string; line: number } | { ok: false; problem: string };
 
-// The key opens the item's text (Spec Kit's `T001`, Kiro's `2.1`), maybe emphasised; a mention further on is another task's.
-const keyWord = (key: string): RegExp => new RegExp(`^[*_\`]*${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=$|[\\s.:)*_\`,])`);
+// The key opens the item's text (Spec Kit's `T001`, Kiro's `2.1`), maybe emphasised; a mention further on is another task's,
+// and so is a longer number (`1.1` is not task `1`: a dot may follow the key, a digit after the dot may not).
+const keyWord = (key: string): RegExp => new RegExp(`^[*_\`]*${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=$|[\\s:)*_\`,]|\\.(?!\\d))`);
 
 /**
  * Ticks the checkbox of the task `origin` names (titled `title`) in `text`, the task file as
  * it is now. The line the task was imported from is used when it is still that task's (a
- * checkbox item holding its key, else its title); else the one checkbox item that holds the
- * key (else the title) anywhere: the user may have added or moved lines since. No such
- * line, or more than one, is a problem that says so, and nothing changes. Everything else
- * is kept byte for byte: a byte order mark, each line's own ending (`\r\n` or `\n`), a ticked
- * box's case. A task already ticked gives back `text` as it is.
+ * checkbox item opening with its key, else whose text is its title, as the import read it:
+ * a longer text that merely contains the title is another task); else the one checkbox item
+ * that does anywhere: the user may have added or moved lines since. Items inside fenced
+ * code blocks are examples, never tasks, as at the import. No such line, or more than one,
+ * is a problem that says so, and nothing changes. Everything else is kept byte for byte: a
+ * byte order mark, each line's own ending (`\r\n` or `\n`), a ticked box's case. A task
+ * already ticked gives back `text` as it is.
  */
 export function tickTaskLine(text: string, origin: SourceOrigin, title: string): TickedText {
   const parts = text.split(/(\r?\n)/);
   // Even indexes are lines, odd ones their endings.
   const lineAt = (number: number): string | undefined => parts[(number - 1) * 2];
   const key = origin.key !== undefined ? keyWord(origin.key) : undefined;
-  const matches = (line: string): boolean => {
-    const box = checkboxItem.exec(line);
+  const wanted = title.trim();
+  const fenced = fencedLines(parts);
+  const matches = (number: number): boolean => {
+    const line = lineAt(number);
+    const box = line === undefined || fenced.has(number) ? null : checkboxItem.exec(line);
     if (!box) return false;
-    return key !== undefined ? key.test(box[4]!) : title !== '' && box[4]!.includes(title);
+    return key !== undefined ? key.test(box[4]!) : wanted !== '' && splitDependsOn(box[4]!.trim()).text === wanted;
   };
   let number: number | undefined;
-  const atOrigin = lineAt(origin.line);
-  if (atOrigin !== undefined && matches(atOrigin)) number = origin.line;
+  if (matches(origin.line)) number = origin.line;
   else {
     const found: number[] = [];
-    for (let index = 0; index < parts.length; index += 2) if (matches(parts[index]!)) found.push(index / 2 + 1);
+    for (let index = 0; index < parts.length; index += 2) if (matches(index / 2 + 1)) found.push(index / 2 + 1);
     const what = origin.key !== undefined ? `task ${origin.key}` : `the task "${title}"`;
     if (found.length === 0) {
       return { ok: false, problem: `${origin.file} has no checkbox for ${what} any more (it was on line ${origin.line}); it was left as it is.` };
@@ -50,4 +56,16 @@ export function tickTaskLine(text: string, origin: SourceOrigin, title: string):
   if (ticked || !box) return { ok: true, text, line: number };
   parts[(number - 1) * 2] = `${line.slice(0, box.index)}[x]${line.slice(box.index + 3)}`;
   return { ok: true, text: parts.join(''), line: number };
+}
+
+/** The numbers of the lines (of `parts`, lines at even indexes) inside fenced code blocks or fencing them, as `readMarkdownTasks` skips them. */
+function fencedLines(parts: readonly string[]): Set<number> {
+  const inside = new Set<number>();
+  let open = false;
+  for (let index = 0; index < parts.length; index += 2) {
+    const isFence = fence.test(parts[index]!);
+    if (open || isFence) inside.add(index / 2 + 1);
+    if (isFence) open = !open;
+  }
+  return inside;
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { exportTaskFile, importTaskFile, sniffTaskFormat } from '../../../../src/core/interop/importTaskFile';
+import { exportTaskFile, importTaskFile, maxImportedTasks, sniffTaskFormat } from '../../../../src/core/interop/importTaskFile';
 import { readCopilot } from '../../../../src/core/interop/copilotFormat';
 import { readKiro } from '../../../../src/core/interop/kiroFormat';
 import { emptyTask, pathsOfTask, splitDependsOn } from '../../../../src/core/interop/sourceTasks';
@@ -196,5 +196,31 @@ describe('task files: long runs read in linear time (ReDoS)', () => {
 
   it('finds a linked path after a run of opening brackets', () => {
     assert.deepEqual(pathsOfTask({ ...emptyTask(1, `${'['.repeat(run)}x`), details: ['see [notes](docs/a.md)'] }), ['docs/a.md']);
+  });
+});
+
+// A hostile task file of many tasks must give a clear problem or a bounded plan: tasks of a parallel run wait for every task of the run before.
+describe('task files: the plan of a file is bounded', () => {
+  const parallelRuns = (count: number): string =>
+    ['## A', ...Array.from({ length: count / 2 }, (_, index) => `- [ ] T${index + 1} [P] a${index}`), '## B']
+      .concat(Array.from({ length: count / 2 }, (_, index) => `- [ ] T${count / 2 + index + 1} [P] b${index}`))
+      .join('\n');
+
+  it('refuses a file of more tasks than a plan is made of, saying how many and what to do, before making any step', () => {
+    const refused = importTaskFile('specs/huge/tasks.md', parallelRuns(12_000), { model: true });
+    assert.deepEqual(refused, {
+      ok: false,
+      problems: ['specs/huge/tasks.md holds 12,000 tasks, more than the 5,000 one plan is made of; split it into smaller task files and import each.'],
+    });
+    const checklist = importTaskFile('todo.md', '- [ ] same\n'.repeat(maxImportedTasks + 1), { model: false });
+    assert.equal(checklist.ok, false);
+  });
+
+  it('imports a file of as many tasks as a plan takes; two parallel runs make a quarter of their square in dependencies', () => {
+    const most = importTaskFile('tasks.md', '- [ ] same\n'.repeat(maxImportedTasks), { model: false });
+    assert.equal(most.ok && most.plan.steps.length, maxImportedTasks);
+    const imported = importTaskFile('tasks.md', parallelRuns(1000), { model: true });
+    assert.ok(imported.ok);
+    assert.equal(imported.plan.steps.reduce((sum, step) => sum + step.dependsOn.length, 0), 500 ** 2);
   });
 });

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { importTaskFile } from '../../../../src/core/interop/importTaskFile';
 import { readOrigin, type SourceOrigin } from '../../../../src/core/interop/sourceOrigin';
 import { tickTaskLine } from '../../../../src/core/interop/tickTaskLine';
@@ -97,5 +98,67 @@ describe('tickTaskLine', () => {
     );
     const plain = importTaskFile('tasks.md', '- [ ] T002 Open\n', { model: false });
     assert.equal(plain.ok && readOrigin(plain.plan.steps[0]!.input ?? '').origin?.tick, false);
+  });
+
+  it('never ticks another task whose text merely contains a keyless task\'s title, even on the task\'s own line', () => {
+    // "Ship" was on line 2; the user put "Ship docs" there since.
+    const text = '- [ ] Write docs\n- [ ] Ship docs\n- [ ] Ship (depends on S1)\n';
+    assert.deepEqual(tickTaskLine(text, origin(2), 'Ship'), { ok: true, line: 3, text: text.replace('- [ ] Ship (', '- [x] Ship (') });
+    const onlyLonger = tickTaskLine('- [ ] Ship docs\n', origin(1), 'Ship');
+    assert.equal(onlyLonger.ok, false);
+  });
+
+  it('never takes Kiro sub-task 1.1 for task 1: a moved task 1 is still found, and ticked alone', () => {
+    const text = '# Tasks\n- [ ] 1. Parent\n  - [ ] 1.1 Child\n    - [ ] 1.1.1 Grandchild\n';
+    // The heading was deleted: line 2 now holds 1.1.
+    const moved = text.replace('# Tasks\n', '');
+    assert.deepEqual(tickTaskLine(moved, origin(2, '1'), 'Parent'), { ok: true, line: 1, text: moved.replace('- [ ] 1.', '- [x] 1.') });
+    // A line was added: 1.1 is found on its own, not mistaken for 1.1.1.
+    const added = text.replace('# Tasks\n', '# Tasks\n\n');
+    assert.deepEqual(tickTaskLine(added, origin(3, '1.1'), 'Child'), { ok: true, line: 4, text: added.replace('- [ ] 1.1 ', '- [x] 1.1 ') });
+  });
+
+  it('never ticks an example in a fenced code block, which the import did not read as a task', () => {
+    const text = '# T\n```markdown\n- [ ] T001 Real\n```\n- [ ] T001 Real\n~~~\n- [ ] Ship\n~~~\n- [ ] Ship\n';
+    const real = tickTaskLine(text, origin(3, 'T001'), 'Real');
+    assert.deepEqual(real, { ok: true, line: 5, text: '# T\n```markdown\n- [ ] T001 Real\n```\n- [x] T001 Real\n~~~\n- [ ] Ship\n~~~\n- [ ] Ship\n' });
+    const keyless = tickTaskLine(text, origin(7), 'Ship');
+    assert.equal(keyless.ok && keyless.line, 9);
+  });
+
+  it('ticks exactly the line of the task the import read, whatever lines were added above it (property)', () => {
+    // Few words, so titles repeat and contain each other.
+    const title = fc.array(fc.constantFrom('ship', 'docs', 'ship docs', 'a'), { minLength: 1, maxLength: 3 }).map((words) => words.join(' '));
+    fc.assert(
+      fc.property(
+        fc.array(title, { minLength: 1, maxLength: 8 }),
+        fc.array(fc.oneof(title.map((text) => `- [ ] ${text}`), fc.constantFrom('', 'Note', '```', '## Part')), { maxLength: 4 }),
+        fc.boolean(),
+        (titles, added, crlf) => {
+          const eol = crlf ? '\r\n' : '\n';
+          const text = `# List${eol}${eol}${titles.map((each) => `- [ ] ${each}`).join(eol)}${eol}`;
+          const imported = importTaskFile('list.md', text, { model: false, format: 'checklist', tick: true });
+          assert.ok(imported.ok);
+          const edited = `${added.join(eol)}${added.length > 0 ? eol : ''}${text}`;
+          // What the import read of the edited file: the tasks with their lines.
+          const now = importTaskFile('list.md', edited, { model: false, format: 'checklist' });
+          for (const step of imported.plan.steps) {
+            const found = readOrigin(step.input ?? '').origin!;
+            const ticked = tickTaskLine(edited, found, step.title);
+            const holders = now.ok ? now.plan.steps.filter((each) => each.title === step.title).map((each) => now.origins[each.id]) : [];
+            if (!ticked.ok) {
+              assert.ok(holders.length !== 1, `${step.title} is on line ${holders.join()} once, yet: ${ticked.problem}`);
+              continue;
+            }
+            assert.ok(holders.includes(ticked.line), `ticked line ${ticked.line} holds no task "${step.title}"`);
+            const before = edited.split(eol);
+            const after = ticked.text.split(eol);
+            assert.equal(after.length, before.length);
+            after.forEach((line, index) => assert.equal(line, index + 1 === ticked.line ? before[index]!.replace('[ ]', '[x]') : before[index]));
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
