@@ -17,6 +17,19 @@ export const genAiAttributes = {
 /** Characters of one content attribute (a step's input or result) when content is included. */
 export const traceContentChars = 4000;
 
+/**
+ * Characters of a span's name and of any other text attribute (a model, tool or agent name, an
+ * id): a journal is a file anyone who can write the workspace can write, so none is unbounded.
+ */
+export const traceNameChars = 200;
+
+const contentAttributes: ReadonlySet<string> = new Set([
+  'task_planner.run.objective',
+  'task_planner.step.title',
+  'task_planner.step.input',
+  'task_planner.step.output',
+]);
+
 /** What a trace says beyond the run's shape. */
 export interface TraceOptions {
   /**
@@ -38,7 +51,8 @@ const runEnds = new Set<RunEvent['type']>(['run_completed', 'run_failed', 'run_w
  * whole journal; a `step` span per attempt (from `step_started` to what ended it, or the
  * run's end); inside it a `model` span per `model_called` (from the step's event before it,
  * with the model and token counts) and a `tool` span per tool call (a tool step's attempt,
- * or an agent's call from its progress line to the step's next event). Pure.
+ * or an agent's call from its progress line to the step's next event). Every name and text
+ * attribute is capped (`traceNameChars`; content at `traceContentChars`). Pure.
  */
 export function runTrace(events: readonly RunEvent[], options: TraceOptions): TraceSpan[] {
   const first = events[0];
@@ -139,6 +153,12 @@ export function runTrace(events: readonly RunEvent[], options: TraceOptions): Tr
     lastTime.set(stepId, event.time);
   }
   for (const tool of tools.values()) if (tool.end < tool.start) tool.end = tool.start;
+  for (const span of spans) {
+    span.name = capText(span.name, traceNameChars);
+    for (const [name, value] of Object.entries(span.attributes)) {
+      if (typeof value === 'string' && !contentAttributes.has(name)) span.attributes[name] = capText(value, traceNameChars);
+    }
+  }
   return spans;
 }
 

@@ -6,7 +6,7 @@ import type { Plan } from '../../../../src/core/plan/planSchema';
 import { parsePlan } from '../../../../src/core/plan/parsePlan';
 import type { JournalEntry } from '../../../../src/core/ports';
 import { exportRunTraces, loadRunTrace } from '../../../../src/core/trace/exportRunTrace';
-import { genAiAttributes, runTrace } from '../../../../src/core/trace/runTrace';
+import { genAiAttributes, runTrace, traceContentChars, traceNameChars } from '../../../../src/core/trace/runTrace';
 import type { TraceSpan } from '../../../../src/core/trace/traceSpan';
 import { traceTree } from '../../../../src/core/trace/traceTree';
 
@@ -82,6 +82,40 @@ describe('runTrace: a run\'s trace from its journal', () => {
     assert.deepEqual(spans[3]?.attributes, { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'read_file' });
     assert.equal(spans[1]?.attributes['gen_ai.agent.name'], 'coder');
     assert.equal(spans[7]?.attributes['gen_ai.tool.name'], 'list_files');
+  });
+
+  it('bounds every name and attribute, whatever a journal written by anyone holds', () => {
+    const long = 'x'.repeat(100_000);
+    const hostilePlan: Plan = {
+      ...plan,
+      objective: long,
+      agents: { [long]: { prompt: 'p', tools: [] } },
+      steps: [
+        { ...plan.steps[0]!, agent: long, title: long },
+        { ...plan.steps[1]!, tool: long },
+      ],
+    };
+    const hostile = events([
+      { type: 'run_started', plan: hostilePlan, time: 1000 },
+      { type: 'step_started', stepId: 'A', attempt: 1, input: long, time: 1010 },
+      { type: 'model_called', stepId: 'A', model: long, promptTokens: 1, completionTokens: 1, time: 1100 },
+      { type: 'step_progress', stepId: 'A', message: `turn 1 of 12: ${long}`, time: 1101 },
+      { type: 'step_completed', stepId: 'A', result: long, time: 1400 },
+      { type: 'step_started', stepId: 'B', attempt: 1, time: 1410 },
+      { type: 'step_completed', stepId: 'B', result: [], time: 1420 },
+      { type: 'run_completed', time: 1500 },
+    ]).map((event) => ({ ...event, runId: long }));
+    for (const content of [false, true]) {
+      const spans = runTrace(hostile, { content });
+      assert.equal(spans.length, 6);
+      for (const span of spans) {
+        assert.ok(span.name.length <= traceNameChars, `${span.id}: a name of ${span.name.length} characters`);
+        for (const [name, value] of Object.entries(span.attributes)) {
+          const most = name === 'task_planner.run.objective' || name.startsWith('task_planner.step.') && /title|input|output/.test(name) ? traceContentChars : traceNameChars;
+          assert.ok(typeof value !== 'string' || value.length <= most, `${span.id} ${name}: ${String(value).length} characters`);
+        }
+      }
+    }
   });
 
   it('holds no content unless asked: objective, titles, inputs and results only with content', () => {
