@@ -2,6 +2,8 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { withoutSecrets } from '../node/commandEnvironment';
+import { takeFromEnvironment } from '../node/takeFromEnvironment';
 import { runGithubAction, workflowCommandText, type CliStarter } from './githubAction';
 
 /** Characters of the CLI's error stream kept for the job summary of a run that did not start. */
@@ -35,7 +37,16 @@ export const startBuiltCli: CliStarter = (args, env) => {
 };
 
 if (require.main === module) {
-  runGithubAction(process.env, startBuiltCli, (line) => process.stdout.write(`${line}\n`)).then(
+  // The commands of the plan run as this job's user and could read this process's environment in /proc/<pid>/environ
+  // (the api-key input, the runner's tokens): every secret leaves it before anything starts; the CLI is handed them as before.
+  const kept = withoutSecrets(process.env);
+  const secrets = takeFromEnvironment((name) => !(name in kept));
+  if (process.platform === 'linux' && !secrets.hidden) {
+    process.stdout.write(
+      `::warning title=Task Planner::${workflowCommandText(`${Object.keys(secrets.values).join(', ')} could not be cleared from the action's initial environment; commands the plan runs could read them in /proc/${process.pid}/environ.`)}\n`,
+    );
+  }
+  runGithubAction({ ...process.env, ...secrets.values }, startBuiltCli, (line) => process.stdout.write(`${line}\n`)).then(
     (code) => {
       process.exitCode = code;
     },

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { actionCommand } from '../../support/runCli';
 import { temporaryDirectory } from '../../support/temporaryDirectory';
@@ -138,5 +139,50 @@ describe('GitHub Action entry point (action.yml), run with the environment GitHu
     assert.match(run.summary, /\*\*note\*\* \(manual\): .*\\!\\\[t\\\]\\\(https\\:/);
     // Escaped, each character shows as itself: no image, link or tag starts unescaped.
     assert.doesNotMatch(run.summary, /(?<!\\)!(?<!\\)\[|(?<!\\)<img|(?<!\\)\[l/);
+  });
+
+  it('while the plan\'s commands run, the action\'s own environment holds neither the api-key input nor a runner token', async function () {
+    // /proc/<pid>/environ of a process shows its environment as it started, to every process of the same user.
+    if (process.platform !== 'linux') this.skip();
+    const key = 'sk-proj-actionEnvironProbe1234567890';
+    const token = 'ghs_runnerTokenProbe1234567890abcdef';
+    // The command blocks on a FIFO until the test has looked: no timer decides when.
+    execFileSync('mkfifo', [join(workspace.path, 'gate')]);
+    const plan = writePlan(workspace.path, [{ id: 'wait', title: 'Wait at the gate', tool: 'run_command', args: { argv: ['cat', 'gate'] } }]);
+    const files = join(workspace.path, '..', `${workspace.path.split('/').pop() ?? 'ws'}-environ`);
+    mkdirSync(files, { recursive: true });
+    writeFileSync(join(files, 'output'), '');
+    writeFileSync(join(files, 'summary.md'), '');
+    const env: Record<string, string> = {
+      ...(process.env as Record<string, string>),
+      GITHUB_OUTPUT: join(files, 'output'),
+      GITHUB_STEP_SUMMARY: join(files, 'summary.md'),
+      GITHUB_WORKSPACE: workspace.path,
+      RUNNER_TEMP: files,
+      ACTIONS_RUNTIME_TOKEN: token,
+      INPUT_PLAN: plan,
+      'INPUT_ALLOW-COMMANDS': 'cat gate',
+      'INPUT_API-KEY': key,
+      'INPUT_BASE-URL': 'http://127.0.0.1:9/v1',
+      INPUT_MODEL: 'local',
+    };
+    const child = spawn(process.execPath, [...actionCommand], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env });
+    let log = '';
+    child.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    const closed = new Promise<number | null>((done) => child.on('close', done));
+    // Opening the FIFO for writing returns once `cat`, the plan's command, has opened it.
+    const gate = await open(join(workspace.path, 'gate'), 'w');
+    let environ: string;
+    try {
+      environ = readFileSync(`/proc/${child.pid}/environ`, 'latin1');
+    } finally {
+      await gate.write('open\n');
+      await gate.close();
+    }
+    assert.equal(await closed, 0, log);
+    assert.ok(environ.includes('INPUT_PLAN='), 'the environment was read');
+    assert.equal(environ.includes(key), false, 'the api-key input is in the action\'s environment');
+    assert.equal(environ.includes(token), false, 'the runner token is in the action\'s environment');
   });
 });
