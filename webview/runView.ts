@@ -94,7 +94,7 @@ export class RunViewElement extends LitElement {
           <span class="status s-${runDots[run.status]}"><span class="status-dot"></span><strong class="run-status">${formatStatus(run.status)}</strong></span>
           <span class="progress-text">${describeStepProgress(run.progress)}</span>
           <span class="muted">${formatDuration(run.elapsedMs)} · plan version ${run.planVersion}</span>
-          ${run.usage ? html`<span class="usage" title="Model use so far">${run.usage.totalTokens.toLocaleString()} tokens${run.usage.cachedTokens > 0 ? ` (${run.usage.cachedTokens.toLocaleString()} cached)` : ''} · ${costText(run.usage)} · ${run.usage.requests} ${run.usage.requests === 1 ? 'request' : 'requests'}</span>` : html`<span class="muted usage">no model calls</span>`}
+          ${run.usage ? html`<span class="usage" title="Model use so far">${run.usage.totalTokens.toLocaleString()} tokens${run.usage.cachedTokens > 0 ? ` (${run.usage.cachedTokens.toLocaleString()} cached)` : ''} · ${costText(run.usage)} · ${run.usage.requests} ${run.usage.requests === 1 ? 'request' : 'requests'}</span>` : html`<span class="muted usage">no model calls during the run</span>`}
           <span class="spacer"></span>
           ${live ? html`<vscode-button secondary data-action="cancel" @click=${() => this.send({ type: 'cancel' })}>Cancel run</vscode-button>` : nothing}
         </div>
