@@ -7,6 +7,7 @@ import { planFileText } from '../core/plan/planFile';
 import { readBoundedText } from '../node/readBoundedText';
 import { errorMessage } from '../shared/errorMessage';
 import { type CliIo, loadPlanFile, maxPlanFileBytes, UsageError } from './cliIo';
+import { leadsOutside } from '../shared/leadsOutside';
 
 /** What `import` and `export` are told on the command line. */
 export interface TaskFileOptions {
@@ -58,7 +59,7 @@ export async function importTaskFileAt(
 /** `file` relative to the workspace `root`, with forward slashes; a `UsageError` when it lies outside. */
 function workspacePath(file: string, root: string): string {
   const inWorkspace = relative(resolve(root), resolve(file));
-  if (inWorkspace === '' || inWorkspace.startsWith('..') || isAbsolute(inWorkspace)) {
+  if (inWorkspace === '' || leadsOutside(inWorkspace) || isAbsolute(inWorkspace)) {
     throw new UsageError(`--tick changes ${file}, which is outside the workspace ${root}; move it in, or pass --workspace. Nothing was started.`);
   }
   return inWorkspace.replace(/\\/g, '/');
@@ -163,5 +164,5 @@ async function readTextFile(file: string): Promise<string> {
 /** The file's path as steps name it: relative to the current folder when inside it, else its name. */
 function displayName(file: string): string {
   const path = relative(process.cwd(), resolve(file));
-  return path.startsWith('..') || path === '' ? basename(file) : path.replace(/\\/g, '/');
+  return leadsOutside(path) || path === '' ? basename(file) : path.replace(/\\/g, '/');
 }

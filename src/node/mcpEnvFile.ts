@@ -7,6 +7,7 @@ import { WorkspaceConfigError } from '../core/workspace/readWorkspaceConfig';
 import { errorMessage } from '../shared/errorMessage';
 import { readBoundedText } from './readBoundedText';
 import { readFolderConfig } from './readFolderConfig';
+import { leadsOutside } from '../shared/leadsOutside';
 
 /** The most bytes read of a server's env file. */
 export const maxEnvFileBytes = 100_000;
@@ -74,7 +75,7 @@ async function envFilePath(config: StdioServer): Promise<string> {
   if (config.source.origin !== 'workspace') return path;
   const [real, realFolder] = await Promise.all([realpath(path).catch(() => resolve(path)), realpath(folder).catch(() => resolve(folder))]);
   const inside = relative(realFolder, real);
-  if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) throw outsideError(config, path);
+  if (inside === '' || leadsOutside(inside) || isAbsolute(inside)) throw outsideError(config, path);
   return path;
 }
 

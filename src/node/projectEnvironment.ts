@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ProjectProgram } from '../core/ports';
 import { absoluteEntries, findInFolders, hasFolder } from './findProgram';
+import { leadsOutside } from '../shared/leadsOutside';
 
 /** The Python environment the editor's Python extension selected for the workspace folder. */
 export interface SelectedPythonEnvironment {
@@ -130,7 +131,7 @@ function virtualEnvironment(
 function nodeBinsUp(root: string, cwd: string): string[] {
   const top = path.resolve(root);
   const relative = path.relative(top, path.resolve(cwd));
-  const parts = relative === '' || relative.startsWith('..') || path.isAbsolute(relative) ? [] : relative.split(path.sep);
+  const parts = relative === '' || leadsOutside(relative) || path.isAbsolute(relative) ? [] : relative.split(path.sep);
   const bins: string[] = [];
   for (let depth = parts.length; depth >= 0; depth--) bins.push(path.join(top, ...parts.slice(0, depth), 'node_modules', '.bin'));
   return bins;
@@ -139,7 +140,7 @@ function nodeBinsUp(root: string, cwd: string): string[] {
 /** `dir` as the user is shown it: relative to `root` with `/` when it lies in it, else absolute. */
 function shownFolder(root: string, dir: string): string {
   const relative = path.relative(path.resolve(root), path.resolve(dir));
-  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return dir;
+  if (relative === '' || leadsOutside(relative) || path.isAbsolute(relative)) return dir;
   return relative.split(path.sep).join('/');
 }
 

@@ -2,6 +2,7 @@ import { posix } from 'node:path';
 import * as vscode from 'vscode';
 import { newErrors } from '../core/engine/newErrors';
 import type { Diagnostics, EditorDiagnostic } from '../core/ports';
+import { leadsOutside } from '../shared/leadsOutside';
 
 /** How long `errorsSince` waits for the language servers, in milliseconds. */
 export interface DiagnosticsSettling {
@@ -28,7 +29,7 @@ export function createVscodeDiagnostics(root: vscode.Uri, settling: DiagnosticsS
   const relativeOf = (uri: vscode.Uri): string | undefined => {
     if (uri.scheme !== root.scheme || uri.authority !== root.authority) return undefined;
     const relative = posix.relative(root.path, uri.path);
-    return relative === '' || relative.startsWith('..') || posix.isAbsolute(relative) ? undefined : relative;
+    return relative === '' || leadsOutside(relative) || posix.isAbsolute(relative) ? undefined : relative;
   };
   const errorsIn = (paths: readonly string[] | undefined): EditorDiagnostic[] => {
     const wanted = paths === undefined ? undefined : new Set(paths);

@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import type * as vscode from 'vscode';
+import { leadsOutside } from '../shared/leadsOutside';
 
 /**
  * Where `uri` is relative to the folder `root`, with `/` separators: the workspace-relative
@@ -10,7 +11,7 @@ import type * as vscode from 'vscode';
 export function workspaceRelative(root: vscode.Uri, uri: vscode.Uri): { path: string } | { outside: string } {
   if (uri.scheme === root.scheme && uri.authority === root.authority) {
     const relative = posix.relative(root.path, uri.path);
-    if (relative !== '' && !relative.startsWith('..') && !posix.isAbsolute(relative)) return { path: relative };
+    if (relative !== '' && !leadsOutside(relative) && !posix.isAbsolute(relative)) return { path: relative };
   }
   const parts = uri.path.split('/');
   const at = parts.lastIndexOf('node_modules');
