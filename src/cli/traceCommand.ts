@@ -4,7 +4,7 @@ import type { RunStore } from '../core/ports';
 import { traceTree } from '../core/trace/traceTree';
 import { createFileRunStore } from '../node/fileRunStore';
 import { createOtlpTraceExporter } from '../node/otlpTraceExporter';
-import { otlpTracesUrl } from '../core/trace/otlpTracesUrl';
+import { otlpTracesUrl, shownTraceUrl } from '../core/trace/otlpTracesUrl';
 import { errorMessage } from '../shared/errorMessage';
 import { type CliIo, runsDirectory, UsageError } from './cliIo';
 
@@ -34,7 +34,7 @@ export async function sendRunTraces(store: RunStore, runIds: readonly string[], 
   if (url === undefined) return;
   try {
     await exportRunTraces(store, runIds, createOtlpTraceExporter(url, version()), { content: options.traceContent === true });
-    io.err(`Trace sent to ${url}.`);
+    io.err(`Trace sent to ${shownTraceUrl(url)}.`);
   } catch (error) {
     io.err(`warning: ${errorMessage(error)}`);
   }

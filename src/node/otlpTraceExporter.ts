@@ -5,6 +5,7 @@ import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-tra
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import type { TraceExporter } from '../core/ports';
 import type { TraceSpan } from '../core/trace/traceSpan';
+import { shownTraceUrl } from '../core/trace/otlpTracesUrl';
 
 /**
  * A `TraceExporter` over the OpenTelemetry JS SDK: each `export` builds the run's spans with
@@ -44,10 +45,16 @@ export function createOtlpTraceExporter(url: string, version: string): TraceExpo
         ordered.push([span, otel]);
       }
       for (const [span, otel] of ordered.reverse()) otel.end(span.end);
-      await provider.forceFlush();
-      await provider.shutdown();
+      try {
+        await provider.forceFlush();
+      } catch (error) {
+        failures.push(error instanceof Error ? error : new Error(String(error)));
+      }
+      await provider.shutdown().catch(() => undefined);
       const failure = failures[0];
-      if (failure !== undefined) throw new Error(`The trace could not be sent to ${url}: ${failure.message}`);
+      // Said with the address as shown: its query may hold the collector's key, and the SDK's message may repeat it.
+      const shown = shownTraceUrl(url);
+      if (failure !== undefined) throw new Error(`The trace could not be sent to ${shown}: ${failure.message.split(url).join(shown)}`);
     },
   };
 }

@@ -257,7 +257,7 @@ export class RunController implements vscode.Disposable {
     try {
       const runtime = loadRuntime();
       await runtime.exportRunTraces(this.lanes.storeOf(lane), [runId], runtime.createOtlpTraceExporter(trace.url, 'extension'), { content: trace.content });
-      this.deps.log.info(`Trace of run ${runId} sent to ${trace.url}`);
+      this.deps.log.info(`Trace of run ${runId} sent to ${loadRuntime().shownTraceUrl(trace.url)}`);
     } catch (error) {
       this.deps.log.warn(`The trace of run ${runId} was not sent: ${errorMessage(error)}`);
     }

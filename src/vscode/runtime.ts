@@ -23,6 +23,7 @@ export { planRequest } from '../core/planner/planRequest';
 export { projectTestCommand } from '../core/planner/projectTestCommand';
 export { timerClock } from '../node/timerClock';
 export { createOtlpTraceExporter } from '../node/otlpTraceExporter';
+export { shownTraceUrl } from '../core/trace/otlpTracesUrl';
 export { exportRunTraces } from '../core/trace/exportRunTrace';
 export { createToolRegistry } from '../core/tools/createToolRegistry';
 export { builtinTools } from '../core/tools/builtinTools';

@@ -14,3 +14,17 @@ export function otlpTracesUrl(endpoint: string): { url: string } | { problem: st
   if (url.pathname === '/' || url.pathname === '') url.pathname = '/v1/traces';
   return { url: url.toString() };
 }
+
+/**
+ * `url` as messages and logs show it: scheme, host and path, without the query and fragment,
+ * where a collector's key or token may be (`?api-key=…`); the path keeps the "/v1/traces" the
+ * user checks. Text that is no URL is shown as "the trace collector".
+ */
+export function shownTraceUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}${parsed.search === '' && parsed.hash === '' ? '' : '?…'}`;
+  } catch {
+    return 'the trace collector';
+  }
+}

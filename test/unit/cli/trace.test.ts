@@ -155,6 +155,22 @@ describe('task-planner run --trace-endpoint, and task-planner trace', function (
     assert.match(missing.stderr, /No run "nope"/);
   });
 
+  it("never shows the endpoint's query (a collector's key may be in it), whether the trace was sent or not", async () => {
+    const sent = await run('--trace-endpoint', `${endpoint}/v1/traces?api-key=COLLECTOR-KEY-123`);
+    assert.equal(sent.code, 0, sent.stderr + sent.stdout);
+    assert.match(sent.stderr, /Trace sent to http:\/\/127\.0\.0\.1:\d+\/v1\/traces\?…\./);
+    // A collector that cannot be reached: the SDK's error names the address it tried.
+    const closed = createServer();
+    await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((done) => closed.close(() => done()));
+    const runId = readdirSync(join(workspace.path, '.task-planner', 'runs')).find((name) => name.endsWith('.jsonl'))?.replace('.jsonl', '') ?? '';
+    const failed = await runCli(['trace', runId, '--workspace', workspace.path, '--trace-endpoint', `http://127.0.0.1:${port}/v1/traces?api-key=COLLECTOR-KEY-123`]);
+    assert.equal(failed.code, 0, failed.stderr);
+    assert.match(failed.stderr, /warning: The trace could not be sent to http:\/\/127\.0\.0\.1:\d+\/v1\/traces\?…/);
+    assert.doesNotMatch(sent.stderr + sent.stdout + failed.stderr + failed.stdout, /COLLECTOR-KEY/);
+  });
+
   it('a bad endpoint is refused before anything runs', async () => {
     const result = await run('--trace-endpoint', 'ftp://example.com');
     assert.equal(result.code, 2);
