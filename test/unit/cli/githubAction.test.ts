@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { actionCommand } from '../../support/runCli';
@@ -15,10 +15,11 @@ interface ActionRun {
   summary: string;
 }
 
-/** Runs the action's entry point (the built one in `npm test`) as GitHub runs it: no terminal, INPUT_* and the GITHUB_* files in its environment. */
-function runAction(workspace: string, inputs: Record<string, string>): Promise<ActionRun> {
-  const files = join(workspace, '..', `${workspace.split('/').pop() ?? 'ws'}-github`);
-  mkdirSync(files, { recursive: true });
+/**
+ * Runs the action's entry point (the built one in `npm test`) as GitHub runs it: no terminal, INPUT_* and the GITHUB_* files in its
+ * environment, those files in `files` (the runner's own folder, outside the workspace).
+ */
+function runAction(workspace: string, files: string, inputs: Record<string, string>): Promise<ActionRun> {
   const output = join(files, 'output');
   const summary = join(files, 'summary.md');
   writeFileSync(output, '');
@@ -62,10 +63,12 @@ const writeStep = { id: 'write', title: 'Write the notes', tool: 'write_file', a
 describe('GitHub Action entry point (action.yml), run with the environment GitHub gives it', function () {
   this.timeout(120_000);
   const workspace = temporaryDirectory('action-ws-');
+  // The runner's files (GITHUB_OUTPUT, the summary, RUNNER_TEMP) beside the workspace, removed after each test as it is.
+  const runner = temporaryDirectory('action-runner-');
 
   it('completed: a file change the workflow allows is made; summary, outputs and journal written; exit 0', async () => {
     const plan = writePlan(workspace.path, [writeStep]);
-    const run = await runAction(workspace.path, { plan, 'allow-file-changes': 'true' });
+    const run = await runAction(workspace.path, runner.path, { plan, 'allow-file-changes': 'true' });
     assert.equal(run.code, 0, run.log);
     assert.equal(readFileSync(join(workspace.path, 'out/notes.txt'), 'utf8'), 'from CI\n');
     assert.equal(run.outputs['status'], 'completed');
@@ -82,7 +85,7 @@ describe('GitHub Action entry point (action.yml), run with the environment GitHu
 
   it('failed: a critical step that fails fails the run; exit 1, status failed', async () => {
     const plan = writePlan(workspace.path, [{ id: 'read', title: 'Read the missing file', tool: 'read_file', args: { path: 'missing.txt' }, maxAttempts: 1, critical: true }]);
-    const run = await runAction(workspace.path, { plan });
+    const run = await runAction(workspace.path, runner.path, { plan });
     assert.equal(run.code, 1, run.log);
     assert.equal(run.outputs['status'], 'failed');
     assert.match(run.summary, /^## Task Planner: run \S+ failed$/m);
@@ -91,7 +94,7 @@ describe('GitHub Action entry point (action.yml), run with the environment GitHu
 
   it('waiting: a command no rule allows is not run; the run stops waiting, says what it wanted and which input allows it; exit 3', async () => {
     const plan = writePlan(workspace.path, [{ id: 'status', title: 'Show the version', tool: 'run_command', args: { argv: ['git', '--version'] } }, writeStep]);
-    const run = await runAction(workspace.path, { plan });
+    const run = await runAction(workspace.path, runner.path, { plan });
     assert.equal(run.code, 3, run.log);
     assert.equal(run.outputs['status'], 'waiting');
     assert.equal(existsSync(join(workspace.path, 'out/notes.txt')), false, 'no file change without allow-file-changes');
@@ -107,7 +110,7 @@ describe('GitHub Action entry point (action.yml), run with the environment GitHu
       { id: 'version', title: 'Show the version', tool: 'run_command', args: { argv: ['git', 'version'] } },
       { id: 'status', title: 'Show the version again', tool: 'run_command', args: { argv: ['git', '--version'] } },
     ]);
-    const run = await runAction(workspace.path, { plan, 'allow-commands': '# the version only\ngit version\n' });
+    const run = await runAction(workspace.path, runner.path, { plan, 'allow-commands': '# the version only\ngit version\n' });
     assert.equal(run.code, 3, run.log);
     const journal = readFileSync(join(run.outputs['journal-dir'] ?? '', `${run.outputs['run-id']}.jsonl`), 'utf8');
     assert.match(journal, /"type":"step_completed","stepId":"version"/);
@@ -117,14 +120,14 @@ describe('GitHub Action entry point (action.yml), run with the environment GitHu
 
   it('dangerously-approve-everything approves every request, and says so in the log', async () => {
     const plan = writePlan(workspace.path, [{ id: 'status', title: 'Show the version', tool: 'run_command', args: { argv: ['git', '--version'] } }, writeStep]);
-    const run = await runAction(workspace.path, { plan, 'dangerously-approve-everything': 'true' });
+    const run = await runAction(workspace.path, runner.path, { plan, 'dangerously-approve-everything': 'true' });
     assert.equal(run.code, 0, run.log);
     assert.match(run.log, /::warning title=Task Planner::dangerously-approve-everything is on/);
   });
 
   it('a rule that would allow any code stops the action before anything runs (exit 2), naming the rule', async () => {
     const plan = writePlan(workspace.path, [writeStep]);
-    const run = await runAction(workspace.path, { plan, 'allow-commands': 'bash -c', 'allow-file-changes': 'true' });
+    const run = await runAction(workspace.path, runner.path, { plan, 'allow-commands': 'bash -c', 'allow-file-changes': 'true' });
     assert.equal(run.code, 2, run.log);
     assert.equal(run.outputs['status'], 'error');
     assert.equal(existsSync(join(workspace.path, 'out/notes.txt')), false);
@@ -134,7 +137,7 @@ describe('GitHub Action entry point (action.yml), run with the environment GitHu
   it('step text cannot form links, images or HTML in the job summary', async () => {
     const title = '![t](https://example.com/p.png) <img src=x> [l](https://example.com)';
     const plan = writePlan(workspace.path, [{ id: 'note', title, kind: 'manual', input: { instructions: title } }]);
-    const run = await runAction(workspace.path, { plan });
+    const run = await runAction(workspace.path, runner.path, { plan });
     assert.equal(run.code, 3, run.log);
     assert.match(run.summary, /\*\*note\*\* \(manual\): .*\\!\\\[t\\\]\\\(https\\:/);
     // Escaped, each character shows as itself: no image, link or tag starts unescaped.
@@ -149,8 +152,7 @@ describe('GitHub Action entry point (action.yml), run with the environment GitHu
     // The command blocks on a FIFO until the test has looked: no timer decides when.
     execFileSync('mkfifo', [join(workspace.path, 'gate')]);
     const plan = writePlan(workspace.path, [{ id: 'wait', title: 'Wait at the gate', tool: 'run_command', args: { argv: ['cat', 'gate'] } }]);
-    const files = join(workspace.path, '..', `${workspace.path.split('/').pop() ?? 'ws'}-environ`);
-    mkdirSync(files, { recursive: true });
+    const files = runner.path;
     writeFileSync(join(files, 'output'), '');
     writeFileSync(join(files, 'summary.md'), '');
     const env: Record<string, string> = {
