@@ -41,6 +41,7 @@ import { setUpModel } from './vscode/setUpModelCommand';
 import { registerChatParticipant } from './vscode/chat/registerChatParticipant';
 import { registerOpenAiChatProvider } from './vscode/openAiChatProvider';
 import { errorMessage } from './shared/errorMessage';
+import type { PlanTreeNode } from './core/view/planTreeModel';
 
 /** What a build may put in place of the defaults (the test build answers reviews and watches the panel's messages). */
 export interface ExtensionSeams {
@@ -63,6 +64,8 @@ export interface ExtensionSeams {
 /** The parts `activate` wires together (a build that adds to the extension, such as the test build, reads them). */
 export interface ExtensionParts {
   tree: PlanTreeProvider;
+  /** The Plan view (its selection is what its key bindings act on). */
+  planView: vscode.TreeView<PlanTreeNode>;
   pending: PendingPrompts;
   statusBar: RunStatusBar;
   runs: RunController;
@@ -151,6 +154,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     commandRules: allowRules.rules,
   });
   const statusBar = new RunStatusBar(pending, queue);
+  const planView = vscode.window.createTreeView('taskPlanner.plan', { treeDataProvider: tree });
   const runsTree = new RunsTreeProvider(runs, context.storageUri?.fsPath, log);
   const runsView = vscode.window.createTreeView('taskPlanner.runs', { treeDataProvider: runsTree });
   // The plan panel and its flow live in dist/runtime.js: made when first shown.
@@ -207,7 +211,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     vscode.workspace.registerTextDocumentContentProvider(snapshotScheme, snapshots),
     ...registerUndoAnyway({ runs: runs.changes, documents: snapshots, log }),
     ...registerRunChangeDiff({ runs: runs.changes, documents: snapshots }),
-    vscode.window.registerTreeDataProvider('taskPlanner.plan', tree),
+    planView,
     runsView,
     runsTree.watchOtherWindows(runsView),
     vscode.commands.registerCommand('taskPlanner.planTask', () => planTask(deps)),
@@ -222,7 +226,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     }),
     modelStatus,
     vscode.commands.registerCommand('taskPlanner.clearApiKey', () => keys.clear()),
-    ...registerStepCommands({ tree, pending, shownApproval: () => queue.current(), runs, log }),
+    ...registerStepCommands({ tree, pending, approvals: queue, selectedRow: () => planView.selection[0], runs, log }),
     queue,
     registerApproveRest({ pending, queue, runs, tools: () => loadRuntime().createToolRegistry([...tools()]), log }),
     ...registerViewCommands(tree, log),
@@ -282,6 +286,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
   }).catch((error: unknown) => log.warn(`Could not show the run the reload interrupted: ${errorMessage(error)}`));
   return {
     tree,
+    planView,
     pending,
     statusBar,
     runs,

@@ -51,11 +51,7 @@ export class ApprovalQueue implements vscode.Disposable {
     this.tabs = vscode.window.tabGroups.onDidChangeTabs(({ closed }) => {
       const shown = this.shown;
       if (shown === undefined || shown.request.kind !== 'file' || !this.pending.list().includes(shown)) return;
-      const showing = (tab: vscode.Tab): boolean => {
-        if (!(tab.input instanceof vscode.TabInputTextDiff)) return false;
-        const key = promptKeyOf(tab.input.modified);
-        return key !== undefined && sameKey(key, shown.key);
-      };
+      const showing = (tab: vscode.Tab): boolean => showsPrompt(tab, shown);
       if (!closed.some(showing) || vscode.window.tabGroups.all.some((group) => group.tabs.some(showing))) return;
       this.dismissed.add(shown);
       this.setShown(undefined);
@@ -81,9 +77,19 @@ export class ApprovalQueue implements vscode.Disposable {
     return this.approvals().filter((prompt) => prompt !== this.shown && prompt !== besides).length;
   }
 
-  /** The approval on screen, if any. */
+  /** The approval presented (its diff opened, its dialog open), if any; its diff may be behind another tab since (`visible`). */
   current(): PendingPrompt | undefined {
     return this.shown;
+  }
+
+  /**
+   * The approval presented while the user can see it: a dialog while it is open, a file change while one of its diffs is
+   * the tab in front of an editor group (not behind the plan panel or another file). What a bare Approve answers.
+   */
+  visible(): PendingPrompt | undefined {
+    const shown = this.shown;
+    if (shown === undefined || shown.request.kind !== 'file') return shown;
+    return vscode.window.tabGroups.all.some((group) => group.activeTab !== undefined && showsPrompt(group.activeTab, shown)) ? shown : undefined;
   }
 
   /** Keeps `grant` for the rest of its run and approves every waiting request it covers; returns how many it approved. */
@@ -149,4 +155,11 @@ export class ApprovalQueue implements vscode.Disposable {
       this.presentSoon(0);
     }
   }
+}
+
+/** Whether `tab` is a proposal diff of `prompt`'s request. */
+function showsPrompt(tab: vscode.Tab, prompt: PendingPrompt): boolean {
+  if (!(tab.input instanceof vscode.TabInputTextDiff)) return false;
+  const key = promptKeyOf(tab.input.modified);
+  return key !== undefined && sameKey(key, prompt.key);
 }

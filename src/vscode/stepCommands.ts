@@ -8,6 +8,7 @@ import type { PlanTreeNode } from '../core/view/planTreeModel';
 import { previewValue } from '../core/view/stepStatusView';
 import { loadRuntime } from './loadRuntime';
 import { markManualStep } from './manualStepPrompts';
+import type { ApprovalQueue } from './approvalQueue';
 import type { PendingPrompt, PendingPrompts, PromptKey } from './pendingPrompts';
 import type { PlanTreeProvider } from './planTreeProvider';
 import { closeProposalDiffs, promptKeyOf } from './proposalDocuments';
@@ -23,8 +24,10 @@ import { visibleDirection } from '../core/text/visibleDirection';
 export interface StepCommandDeps {
   tree: PlanTreeProvider;
   pending: PendingPrompts;
-  /** The approval on screen (its diff or its dialog: the approval queue's `current`), if any. */
-  shownApproval: () => PendingPrompt | undefined;
+  /** The approval presented (`current`: its diff opened, maybe behind another tab since) and the one on screen (`visible`). */
+  approvals: Pick<ApprovalQueue, 'current' | 'visible'>;
+  /** The Plan view's selected row, if any (what its key bindings act on). */
+  selectedRow: () => PlanTreeNode | undefined;
   runs: RunController;
   log: vscode.LogOutputChannel;
 }
@@ -84,13 +87,16 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
         .ofStep(stepId)
         .filter((prompt) => run !== undefined && prompt.key.runId === run.runId && (requestId === undefined || prompt.key.requestId === requestId));
       const prompt = candidates.length === 1 ? candidates[0] : undefined;
-      return { stepId, prompt, unseen: prompt !== undefined && prompt !== deps.shownApproval() };
+      return { stepId, prompt, unseen: prompt !== undefined && prompt !== deps.approvals.visible() };
     }
     const shown = promptKeyOf(vscode.window.activeTextEditor?.document.uri) ?? promptKeyOf(activeDiffUri());
     if (shown) return ofKey(shown);
-    // Nothing named (the palette, a key binding): the approval on screen, never one still waiting behind it unseen.
-    const onScreen = deps.shownApproval();
+    // Nothing named (the palette, a key binding): the approval on screen, never one still waiting behind it unseen; one
+    // presented but covered since (another tab in front of its diff) is shown again first.
+    const onScreen = deps.approvals.visible();
     if (onScreen) return { stepId: onScreen.stepId, prompt: onScreen };
+    const covered = deps.approvals.current();
+    if (covered) return { stepId: covered.stepId, prompt: covered, unseen: true };
     const only = onlyOf(pending.list(), undefined);
     return { ...only, unseen: only.prompt?.kind === 'approval' };
   };
@@ -164,6 +170,10 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
       deps.log.info(`Step ${prompt.stepId} rejected${prompt.key.runId ? ` (run ${prompt.key.runId})` : ''}`);
       await closeProposalDiffs(prompt.key);
     }),
+    // Ctrl+Alt+Y / Ctrl+Alt+N with the Plan view focused: its selected row, as the row's ✓ and ✗ do (shown first when not on
+    // screen); a row that is no step, or none, as the palette (the approval on screen).
+    vscode.commands.registerCommand('taskPlanner.approveSelected', () => vscode.commands.executeCommand('taskPlanner.approve', selectedStep(deps))),
+    vscode.commands.registerCommand('taskPlanner.rejectSelected', () => vscode.commands.executeCommand('taskPlanner.reject', selectedStep(deps))),
     // Reject with feedback…: the step's agent is told what to do instead and proposes again (a tool step: the words are the
     // rejection's reason); an optional second argument is the feedback.
     vscode.commands.registerCommand('taskPlanner.rejectWithFeedback', async (arg?: unknown, given?: string) => {
@@ -241,6 +251,12 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
       if (runId !== undefined) deps.runs.cancel(runId);
     }),
   ];
+}
+
+/** The Plan view's selected row when it is a step's, else `undefined`. */
+function selectedStep(deps: StepCommandDeps): PlanTreeNode | undefined {
+  const row = deps.selectedRow();
+  return row?.stepId === undefined ? undefined : row;
 }
 
 /** A Plan tree node (what a tree row's menu passes). */

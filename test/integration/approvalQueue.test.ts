@@ -170,4 +170,37 @@ describe('Approvals in the editor: in plan order, one at a time, the rest at onc
     assert.ok(await until(() => existsSync(unseen)), 'once shown, the row\'s Approve writes the change');
     await vscode.commands.executeCommand('taskPlanner.cancelRun');
   });
+
+  it('attack: a diff behind another tab is not on screen: Approve from the palette shows it again, and the Plan view\'s key acts on its selected row, showing it first', async () => {
+    const planner = await api();
+    const [first, second] = [join(root, 'covered-first.txt'), join(root, 'covered-second.txt')];
+    server.enqueue(
+      planReply([
+        { id: 'C1', title: 'Write the first file', kind: 'tool', dependsOn: [], tool: 'write_file', args: { path: 'covered-first.txt', content: 'one\n' } },
+        { id: 'C2', title: 'Write the second file', kind: 'tool', dependsOn: [], tool: 'write_file', args: { path: 'covered-second.txt', content: 'two\n' } },
+      ]),
+    );
+    await planner.planTask('Write two covered files', { accept: true });
+    assert.ok(await until(() => /^covered-first\.txt/.test(activeDiffLabel() ?? '')), 'C1 is shown');
+    assert.ok(await until(() => planner.pendingPrompts().some((prompt) => prompt.stepId === 'C2')), 'C2 waits behind C1');
+    // Another file in front of the diff, in the same group: C1 is no longer on screen.
+    const other = join(root, 'covered-readme.txt');
+    writeFileSync(other, 'in front\n');
+    await vscode.window.showTextDocument(vscode.Uri.file(other), { preview: false });
+    assert.equal(activeDiffLabel(), undefined);
+    await vscode.commands.executeCommand('taskPlanner.approve');
+    assert.ok(await until(() => /^covered-first\.txt/.test(activeDiffLabel() ?? '')), `C1's diff is shown again: ${activeDiffLabel() ?? 'none'}`);
+    assert.equal(existsSync(first), false, 'a change behind another tab was approved unseen');
+    // In the Plan view, C2's row selected: its key shows C2 first, then approves it once it is on screen.
+    await planner.selectPlanRow('C2');
+    await vscode.commands.executeCommand('taskPlanner.approveSelected');
+    assert.ok(await until(() => /^covered-second\.txt/.test(activeDiffLabel() ?? '')), `C2's diff is shown: ${activeDiffLabel() ?? 'none'}`);
+    assert.equal(existsSync(second), false, "the selected row's change was approved before it was shown");
+    assert.equal(existsSync(first), false, 'the key approved the change on screen instead of the selected row');
+    await planner.selectPlanRow('C2');
+    await vscode.commands.executeCommand('taskPlanner.approveSelected');
+    assert.ok(await until(() => existsSync(second)), 'once shown, the selected row is approved');
+    assert.equal(existsSync(first), false);
+    await vscode.commands.executeCommand('taskPlanner.cancelRun');
+  });
 });

@@ -37,6 +37,8 @@ export interface TaskPlannerApi {
   currentPlan(): Plan | undefined;
   /** Every Plan tree node as shown (label, description, icon, contextValue…), depth first. */
   planTreeNodes(): PlanTreeNode[];
+  /** Selects and focuses the Plan view's row of step `stepId`, as a click does. */
+  selectPlanRow(stepId: string): Promise<void>;
   /** Steps waiting for the user, with what they wait for. */
   pendingPrompts(): { stepId: string; kind: string }[];
   /** The steps that are the user's to do whose notification said so (those the plan panel did not show live), oldest first. */
@@ -207,6 +209,11 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
     planTreeLabels: () => parts.tree.getChildren().map((node) => node.label),
     currentPlan: () => parts.tree.currentPlan(),
     planTreeNodes: () => treeNodes(parts.tree),
+    selectPlanRow: async (stepId) => {
+      const row = treeNodes(parts.tree).find((node) => node.stepId === stepId);
+      if (!row) throw new Error(`the Plan view shows no step ${stepId}`);
+      await parts.planView.reveal(row, { select: true, focus: true });
+    },
     pendingPrompts: () => parts.pending.list().map((prompt) => ({ stepId: prompt.stepId, kind: prompt.kind })),
     manualStepsAnnounced,
     answerNextRunEnd: (choice) => {
