@@ -209,12 +209,17 @@ async function startCodeServer(options = {}) {
     '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
   if (!options.workspaceTrust) args.push('--disable-workspace-trust');
   if (options.smokeTestDriver) args.push('--vscode-option', 'enable-smoke-test-driver');
+  // Its temporary files (an IPC socket per window and terminal, git's askpass scripts) go with the rest of the server's
+  // folder: in the system's, thousands were left behind by the test runs.
+  const serverTmp = path.join(tempDir, 'tmp');
+  fs.mkdirSync(serverTmp, { recursive: true });
   const child = spawn(node24, args, {
     detached: true, // own process group (setsid): stop() kills server, extension host and file watchers together
     stdio: ['ignore', log, log],
     env: {
       ...process.env,
       ...options.env,
+      TMPDIR: serverTmp,
       XDG_CONFIG_HOME: path.join(tempDir, 'xdg-config'),
       XDG_DATA_HOME: path.join(tempDir, 'xdg-data'),
       XDG_CACHE_HOME: path.join(tempDir, 'xdg-cache'),
