@@ -247,7 +247,8 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
       // The run the Plan view shows, when it is going on (the view's Cancel button is beside it); else the only one, else the one picked.
       const shown = deps.tree.shownRun()?.runId;
       if (shown !== undefined && deps.runs.cancel(shown)) return;
-      const runId = await runToCancel(running);
+      // The Plan view shows another run (one that ended): the run stopped is named and confirmed first.
+      const runId = await runToCancel(running, shown !== undefined);
       if (runId !== undefined) deps.runs.cancel(runId);
     }),
   ];
@@ -271,16 +272,28 @@ function isPromptKey(arg: unknown): arg is PromptKey {
   return typeof stepId === 'string' && (requestId === undefined || typeof requestId === 'string') && (runId === undefined || typeof runId === 'string');
 }
 
-/** Which of the `running` runs "Cancel run" stops when the Plan view shows none of them: the only one, else the one the user picks (`undefined`: none). */
-async function runToCancel(running: readonly FolderRun[]): Promise<string | undefined> {
+/**
+ * Which of the `running` runs "Cancel run" stops when the Plan view shows none of them: the only one (asked first when
+ * `showsAnother`: the view shows a run that ended, and the one stopped is not in sight), else the one the user picks
+ * (`undefined`: none).
+ */
+async function runToCancel(running: readonly FolderRun[], showsAnother: boolean): Promise<string | undefined> {
   const [only] = running;
-  if (running.length === 1) return only?.state?.runId;
+  const named = (run: FolderRun | undefined): string => visibleDirection(capText(run?.state?.plan?.objective ?? run?.state?.runId ?? '', 120));
+  if (running.length === 1 && !showsAnother) return only?.state?.runId;
+  if (running.length === 1) {
+    const [keep, stop] = [vscode.l10n.t('Keep it running'), vscode.l10n.t('Stop it')];
+    // A dialog that cannot show (the editor's tests refuse them) answers nothing: the run goes on.
+    const choice = await showWarning(
+      vscode.l10n.t('Stop the run "{0}"?', named(only)),
+      { modal: true, detail: vscode.l10n.t('The Plan view shows another run, which has ended. The run stopped can be resumed from the Runs view.') },
+      keep,
+      stop,
+    ).then(undefined, () => undefined);
+    return choice === stop ? only?.state?.runId : undefined;
+  }
   const picked = await vscode.window.showQuickPick(
-    running.map((run) => ({
-      label: run.folder?.name ?? '',
-      description: visibleDirection(capText(run.state?.plan?.objective ?? run.state?.runId ?? '', 120)),
-      runId: run.state?.runId,
-    })),
+    running.map((run) => ({ label: run.folder?.name ?? '', description: named(run), runId: run.state?.runId })),
     { title: vscode.l10n.t('Cancel which run?'), placeHolder: vscode.l10n.t('Runs are in progress in several folders') },
   );
   return picked?.runId;

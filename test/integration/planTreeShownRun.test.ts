@@ -198,4 +198,23 @@ describe('The Plan tree acts on the run it shows', function () {
     assert.equal(api.currentPlan()?.id, next.id, 'the Plan view does not follow the run started');
     assert.equal(nodeOf('F1').icon, 'pass-filled');
   });
+
+  it('Cancel run, while the Plan view shows a run that ended, asks before stopping the run going on (dialogs answer nothing in tests)', async () => {
+    const ended = await api.startPlan(planOf('cancel-asks-ended', 'List the files first', [toolStep('Q1', { title: 'List the files', tool: 'list_files', args: {} })]));
+    const going = planOf('cancel-asks-going', 'Write the cancel note', [
+      toolStep('Q2', { title: 'Write the cancel note', tool: 'write_file', args: { path: 'cancel-asks.txt', content: 'going\n' } }),
+    ]);
+    written.push('cancel-asks.txt');
+    const second = api.startPlan(going);
+    await until('the write to wait', () => api.pendingPrompts().some((prompt) => prompt.stepId === 'Q2'));
+    await vscode.commands.executeCommand('taskPlanner.openRun', ended.runId);
+    await vscode.commands.executeCommand('taskPlanner.cancelRun');
+    assert.equal(api.isRunning(), true, 'the run going on was stopped without asking, while another run was shown');
+    // Opened in the Plan view, it is the one Cancel run stops.
+    const goingId = api.runningIn(vscode.workspace.workspaceFolders?.[0]?.name ?? '');
+    assert.ok(goingId);
+    await vscode.commands.executeCommand('taskPlanner.openRun', goingId);
+    await vscode.commands.executeCommand('taskPlanner.cancelRun');
+    assert.equal((await second).status, 'cancelled');
+  });
 });
