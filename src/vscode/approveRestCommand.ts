@@ -70,6 +70,8 @@ async function chooseReach(
   const bullets = (lines: readonly string[]): string => lines.map((line) => `• ${shownLine(line, 200)}`).join('\n');
   const ofStepLines = describeGrant(grants.step, waiting, plan);
   const more = describeGrant(grants.run, waiting, plan).filter((line) => !ofStepLines.includes(line));
+  // Keep asking first, as a button of its own: Enter presses the first, and the dialog's own Cancel (an item marked as
+  // the close affordance) is never the first (measured in e2e: Enter then pressed "Approve the rest of this step").
   const keepAsking = vscode.l10n.t('Keep asking');
   const ofStep = vscode.l10n.t('Approve the rest of this step');
   const ofRun = vscode.l10n.t('Approve the rest of this run');

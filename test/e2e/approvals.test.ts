@@ -145,7 +145,11 @@ describe('Approvals and Undo anyway in the browser workbench (plan files)', func
     assert.match(text, /four\.txt/);
     assert.doesNotMatch(text, /one\.txt|two\.txt/, 'what was answered is not listed again');
     assert.equal(text.split('Never covered').length, 2, `what neither reach covers is said once: ${text}`);
-    assert.equal(text.split('S3 write three.txt').length, 2, `the step's change is not listed again under the run's: ${text}`);
+    assert.equal(text.split('• S3 ').length, 2, `the step is listed once, not again under the run's: ${text}`);
+    const buttons = await dialog.locator('.monaco-button').allInnerTexts();
+    assert.deepEqual(buttons.map((label) => label.trim()).sort(), ['Approve the rest of this run', 'Approve the rest of this step', 'Cancel', 'Keep asking']);
+    const focused = await page.evaluate(() => document.activeElement?.textContent?.trim());
+    assert.equal(focused, 'Keep asking', 'Enter approves nothing');
     await shoot('3-approve-the-rest');
     await dialog.locator('.monaco-button', { hasText: 'Approve the rest of this run' }).click();
     // The rejected write is not a bare "skipped", which read as the run's own choice: not in the notification either.

@@ -82,21 +82,27 @@ export function grantCovers(grant: ApprovalGrant, runId: string | undefined, req
 export const grantListLines = 12;
 
 /**
- * What a grant covers, one line each, in the user's words: the waiting changes (step,
- * operation, file), the files each step's later changes may touch, then what still asks.
- * At most `grantListLines` lines of changes and files, then how many more; step titles and
- * paths on one line, bounded.
+ * What a grant covers, one line per step in the user's words: the step and its title, then its waiting changes (operation
+ * and file, "now, as proposed") and the files its later changes may touch. At most `grantListLines` lines of steps, then
+ * how many more; then what still asks. Step titles and paths on one line, bounded.
  */
 export function describeGrant(grant: ApprovalGrant, waiting: readonly WaitingFileApproval[], plan: Plan): string[] {
   const title = (stepId: string): string => oneLine(plan.steps.find((step) => step.id === stepId)?.title ?? '', 60);
-  const items = [
-    ...waiting
-      .filter((item) => grant.requestIds.has(item.requestId))
-      .map((item) => `${item.request.stepId} ${item.request.operation} ${oneLine(item.request.proposal.path, 120)} (waiting now, as proposed)`),
-    ...[...grant.later].map(
-      ([stepId, patterns]) => `${stepId} ${title(stepId)}: later changes to ${patterns.map((pattern) => oneLine(pattern, 80)).join(', ')}`,
-    ),
-  ];
+  const now = new Map<string, string[]>();
+  for (const item of waiting) {
+    if (!grant.requestIds.has(item.requestId)) continue;
+    const stepId = item.request.stepId;
+    now.set(stepId, [...(now.get(stepId) ?? []), `${item.request.operation} ${oneLine(item.request.proposal.path, 120)}`]);
+  }
+  const steps = [...new Set([...now.keys(), ...grant.later.keys()])];
+  const items = steps.map((stepId) => {
+    const patterns = grant.later.get(stepId);
+    const parts = [
+      ...(now.has(stepId) ? [`${now.get(stepId)!.join(', ')} now, as proposed`] : []),
+      ...(patterns === undefined ? [] : [`later changes to ${patterns.map((pattern) => oneLine(pattern, 80)).join(', ')}`]),
+    ];
+    return `${stepId} ${title(stepId)}: ${parts.join('; ')}`;
+  });
   const shown = items.length > grantListLines ? [...items.slice(0, grantListLines - 1), `… and ${items.length - grantListLines + 1} more`] : items;
   const still =
     grant.uncovered.length === 0
@@ -106,4 +112,5 @@ export function describeGrant(grant: ApprovalGrant, waiting: readonly WaitingFil
 }
 
 /** What no grant covers, whatever its reach: said once beside the lists of `describeGrant`. */
-export const grantNeverCovers = "Never covered: commands, tool calls, new folders, changes outside a step's files, steps added later";
+export const grantNeverCovers =
+  "Never covered, always asked: commands, other tools' actions (MCP servers, extensions), new folders, files a step did not name, steps a repair adds";

@@ -59,10 +59,12 @@ describe('approvalGrant: what "Approve the rest" covers is what it lists', () =>
     assert.ok(grantCovers(afterSome, 'r', 'E3@x', fileRequest('E3', 'src/f3.js')));
   });
 
-  it('lists each covered change and file, at most 12 lines, then what still asks', () => {
+  it('lists each covered step once (its change waiting now and its later files), at most 12 lines, then what still asks', () => {
     const lines = describeGrant(run, waiting, plan);
-    assert.equal(lines[0], 'E1 edit src/f1.js (waiting now, as proposed)');
-    assert.ok(lines.includes('… and 5 more') && lines.length === 13, lines.join('\n'));
+    assert.equal(lines[0], 'E1 Step E1: edit src/f1.js now, as proposed; later changes to src/f1.js');
+    assert.equal(lines[2], 'A Step A: edit src/a.js now, as proposed', 'a step that declared no files: its waiting change only');
+    assert.equal(lines.filter((line) => line.startsWith('E1 ')).length, 1, 'one line per step');
+    assert.ok(lines.includes('… and 3 more') && lines.length === 13, lines.join('\n'));
     assert.match(lines.at(-1) ?? '', /^Still asks: later changes of A \(no files declared\)$/);
     const step = describeGrant(makeGrant({ runId: 'r', reach: 'step', stepId: 'W', plan, tools, waiting: [], ended: new Set() }), [], plan);
     assert.deepEqual(step.slice(0, 1), ['W Step W: later changes to docs/**']);
