@@ -13,6 +13,7 @@ import { stepProgress } from '../shared/stepProgress';
 import { visibleControls } from '../core/text/visibleDirection';
 import { listOtherWindowRuns, readOtherWindowRuns, type OtherWindowRun } from './otherWindowRuns';
 import { showError, showInformation, showWarning } from './notifications';
+import { shownLine } from './shownText';
 
 /** The most runs the view lists of this window, and of other windows. */
 const listedRuns = 50;
@@ -275,17 +276,37 @@ export function registerRunsCommands(deps: RunsCommandDeps): vscode.Disposable[]
       if (deps.runs.runningRuns().some((run) => run.state?.runId === runId)) {
         return void showWarning(vscode.l10n.t('Task Planner: cancel the run before deleting it.'));
       }
+      // Named and confirmed: its journal goes, and with it its Undo and Resume (a dialog that cannot show deletes nothing).
+      const [keep, remove] = [vscode.l10n.t('Keep it'), vscode.l10n.t('Delete run')];
+      const choice = await showWarning(
+        vscode.l10n.t('Delete the run "{0}"?', await runName(deps, runId)),
+        {
+          modal: true,
+          detail: vscode.l10n.t('Its journal leaves the Runs view, and it can no longer be resumed or undone. The files it changed stay as they are.'),
+        },
+        keep,
+        remove,
+      ).then(undefined, () => undefined);
+      if (choice !== remove) return;
       await deps.runs.delete(runId);
       deps.runsTree.refresh();
     }),
     vscode.commands.registerCommand('taskPlanner.undoRun', async (arg?: unknown) => {
       const runId = runIdOf(arg);
       if (!runId) return;
+      const name = await runName(deps, runId);
       const report = await deps.runs.changes.undo(runId);
-      const message = vscode.l10n.t('Task Planner: {0}', describeUndo(report));
+      // Named: from the palette it is the run the Plan view shows, which may not be the one in mind.
+      const message = vscode.l10n.t('Task Planner: run "{0}": {1}', name, describeUndo(report));
       deps.log.info(`Run ${runId}: ${describeUndo(report)}`);
       tellUndo(message, report, { runId });
       return report;
     }),
   ];
+}
+
+/** A run as messages name it: its request, on one line and bounded, else its id. */
+async function runName(deps: RunsCommandDeps, runId: string): Promise<string> {
+  const state = await deps.runs.stateOf(runId).catch(() => undefined);
+  return shownLine(state?.plan?.objective ?? runId, 80);
 }
