@@ -71,6 +71,7 @@ export function critiquePlan(plan: Plan, options: CritiquePlanOptions = {}): Cri
   const ids = new Set(plan.steps.map((step) => step.id));
   const byId = new Map(plan.steps.map((step) => [step.id, step]));
   const levels = planLevels(plan);
+  const registry = options.tools !== undefined && !Array.isArray(options.tools) ? (options.tools as ToolRegistry) : undefined;
 
   if (levels.ok) {
     levels.levels.forEach((level, index) => {
@@ -87,9 +88,11 @@ export function critiquePlan(plan: Plan, options: CritiquePlanOptions = {}): Cri
       }
     });
     const combined = upstreamOfGates(plan, byId);
+    // A step whose work is what it changes (a write, a command, your own step) has no result to combine or to use.
+    const byEffect = new Set(plan.steps.filter((step) => worksByEffect(step, registry)).map((step) => step.id));
     levels.levels.forEach((level, index) => {
-      const uncombined = level.filter((id) => !combined.has(id));
-      if (level.length >= gateWorthyLevelSize && uncombined.length >= gateWorthyLevelSize) {
+      const uncombined = level.filter((id) => !combined.has(id) && !byEffect.has(id));
+      if (uncombined.length >= gateWorthyLevelSize) {
         issues.push(
           issue(
             'missing_gate',
@@ -104,7 +107,7 @@ export function critiquePlan(plan: Plan, options: CritiquePlanOptions = {}): Cri
     const dependedOn = new Set(plan.steps.flatMap((step) => step.dependsOn));
     const lastLevel = new Set(levels.levels[levels.levels.length - 1] ?? []);
     for (const step of plan.steps) {
-      if (!lastLevel.has(step.id) && !dependedOn.has(step.id)) {
+      if (!lastLevel.has(step.id) && !dependedOn.has(step.id) && !byEffect.has(step.id)) {
         issues.push(
           issue(
             'orphan_step',
@@ -118,7 +121,6 @@ export function critiquePlan(plan: Plan, options: CritiquePlanOptions = {}): Cri
     }
   }
 
-  const registry = options.tools !== undefined && !Array.isArray(options.tools) ? (options.tools as ToolRegistry) : undefined;
   for (const step of plan.steps) {
     issues.push(...stepChecks(step, ids, byId, registry, options.trusted));
   }
@@ -319,4 +321,11 @@ function critiqueFromIssues(issues: CritiqueIssue[], blocked: boolean): Critique
       ? 'Score 10/10: no problems found.'
       : `Score ${score}/10: ${critical} critical, ${warning} warning${warning === 1 ? '' : 's'}, ${info} info.${blocked ? ' The plan cannot start until its errors are fixed.' : critical > 0 ? ' The plan cannot run well as it is.' : ''}`;
   return { score, issues, summary, recommendations };
+}
+
+/** Whether `step`'s work is what it changes rather than a result: a tool step that writes, deletes or runs something, or a manual step. */
+function worksByEffect(step: Step, registry: ToolRegistry | undefined): boolean {
+  if (step.kind === 'manual') return true;
+  const effect = step.kind === 'tool' ? toolEffectOf(step.tool ?? '', registry) : undefined;
+  return effect !== undefined && effectTraits[effect].changes;
 }

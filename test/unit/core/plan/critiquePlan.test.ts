@@ -139,6 +139,28 @@ describe('critiquePlan', () => {
     assert.deepEqual(checks([makeStep('a'), makeStep('b', { kind: 'tool', tool: 'read_file', args: { path: '$a' }, dependsOn: ['a'], input: undefined })]), []);
   });
 
+  it('steps whose work is what they change (writes, commands, your own steps) have no result to combine or to use: no gate, no orphan', () => {
+    const tool = (id: string, name: string, args: Record<string, unknown>, patch: Partial<Step> = {}): Step =>
+      makeStep(id, { kind: 'tool', agent: undefined, input: undefined, tool: name, args, ...patch });
+    // The newcomer's plan: three files created at once, then a listing.
+    const writes = [
+      tool('w1', 'write_file', { path: 'a.md', content: '' }),
+      tool('w2', 'write_file', { path: 'b.md', content: '' }),
+      tool('w3', 'run_command', { argv: ['touch', 'c.md'] }),
+      makeStep('m', { kind: 'manual', agent: undefined, input: 'Tell the team' }),
+      tool('list', 'list_files', {}, { dependsOn: ['w1'] }),
+    ];
+    assert.deepEqual(checks(writes), []);
+    // Three reads at once, their results combined by nothing: still a finding; a read nothing uses, too.
+    const reads = [
+      tool('r1', 'read_file', { path: 'a.md' }),
+      tool('r2', 'read_file', { path: 'b.md' }),
+      tool('r3', 'read_file', { path: 'c.md' }),
+      tool('next', 'list_files', {}, { dependsOn: ['r1'] }),
+    ];
+    assert.deepEqual(checks(reads).map(([check, , stepId]) => `${check} ${stepId}`), ['missing_gate r1', 'orphan_step r2', 'orphan_step r3']);
+  });
+
   it('flags orphan_step outside the last level as info', () => {
     assert.deepEqual(checks([makeStep('a'), makeStep('lonely'), makeStep('b', { dependsOn: ['a'], input: 'a' })]), [['orphan_step', 'info', 'lonely']]);
   });
