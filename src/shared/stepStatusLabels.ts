@@ -19,11 +19,11 @@ export const stepStatusLabels: Readonly<Record<StepStatus, string>> = {
 export const rejectedLabel = 'rejected by you';
 
 /**
- * What the user rejected, after `rejectedLabel`: a rejection's reason without the engine's "Rejected by the user"
- * lead ("Rejected by the user: too long" → "too long"); empty when the user gave no reason.
+ * What the user rejected, after `rejectedLabel`: a rejection's reason without the engine's "Rejected by you"
+ * lead (older journals: "Rejected by the user"; "Rejected by you: too long" → "too long"); empty when the user gave no reason.
  */
 export function rejectionDetail(reason: string | undefined): string {
-  return (reason ?? '').replace(/^Rejected by the user:?\s*/, '');
+  return (reason ?? '').replace(/^Rejected by (the user|you):?\s*/, '');
 }
 
 /** A step skipped because its condition was not met (the fix of tests that passed): done as planned, no work left. */

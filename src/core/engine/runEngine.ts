@@ -10,6 +10,7 @@ import { writeScopesOverlap, type WriteScope } from '../workspace/writeScope';
 import { buildPlanGraph, comparePriority, dependentsToSkip, failedDependency, unmetDependencies, type PlanGraph } from './scheduler';
 import { attemptStep, type CriticalHalt, type StepRun, type StepSettlement } from './stepAttempt';
 import { errorMessage } from '../../shared/errorMessage';
+import { rejectedLabel, rejectionDetail } from '../../shared/stepStatusLabels';
 
 /** How a run is driven from outside: its listeners, its cancel signal, and a view of its state. */
 export interface RunControl {
@@ -161,8 +162,12 @@ class RunLoop {
   private propagateSkip(id: string, because?: string): void {
     for (const { stepId, via } of dependentsToSkip(this.graph, id, this.draft.steps)) {
       // Stryker disable next-line OptionalChaining: `via` is a step of the plan, which has a state.
-      const how = this.draft.steps[via]?.status === 'failed' ? 'failed' : 'was skipped';
-      this.emit({ type: 'step_skipped', stepId, reason: `dependency ${via} ${how}${because === undefined ? '' : `: ${because}`}`, cause: 'dependency' });
+      const viaState = this.draft.steps[via];
+      // A dependency the user rejected is said so, with their reason alone ("dependency a was rejected by you: not now").
+      const rejected = viaState?.skipCause === 'rejected';
+      const how = viaState?.status === 'failed' ? 'failed' : rejected ? `was ${rejectedLabel}` : 'was skipped';
+      const why = rejected ? rejectionDetail(because) : (because ?? '');
+      this.emit({ type: 'step_skipped', stepId, reason: `dependency ${via} ${how}${why === '' ? '' : `: ${why}`}`, cause: 'dependency' });
     }
   }
 

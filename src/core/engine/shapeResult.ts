@@ -43,7 +43,7 @@ export function shapeResult(step: Step, produced: unknown): ShapedResult {
     if (changes.failed.length === 0) {
       return {
         kind: 'rejected',
-        reason: capText(`Rejected by the user: every change of the step was rejected (${changesText(changes).replace(/^rejected: /, '')})`, textCaps.message),
+        reason: capText(`Rejected by you: every change of the step was rejected (${changesText(changes).replace(/^rejected: /, '')})`, textCaps.message),
       };
     }
     return {

@@ -236,11 +236,11 @@ function classifyError(step: Step, error: unknown, interaction: StepInteraction,
   const lastError = run.state.steps[step.id]?.error;
   if (isApprovalRejectedError(error) && retry !== undefined && lastError !== undefined) {
     // A retry the user refused: the step failed for the reason before it, which the summary must still say (item 6 of issue 28).
-    const refusal = `Its retry (attempt ${retry.attempt} of ${retry.of}) was rejected by the user${error.reason ? `: ${error.reason}` : ''}.`;
+    const refusal = `Its retry (attempt ${retry.attempt} of ${retry.of}) was rejected by you${error.reason ? `: ${error.reason}` : ''}.`;
     return { kind: 'failure', failure: { message: withNote(lastError, refusal), cause: 'error', retryable: false } };
   }
   if (isApprovalRejectedError(error)) {
-    settleRejected(step, `Rejected by the user${error.reason ? `: ${error.reason}` : ''}`, run);
+    settleRejected(step, `Rejected by you${error.reason ? `: ${error.reason}` : ''}`, run);
     return { kind: 'settled' };
   }
   const notRetried = error instanceof StepFailure ? error.notRetried : undefined;

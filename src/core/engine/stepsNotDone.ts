@@ -85,12 +85,12 @@ function dependenciesFirst(steps: readonly Step[]): Step[] {
 /**
  * What made a step skipped, read from the reason the engine gave (for journals written
  * before `step_skipped` carried its cause): "skipped in the plan", "its condition … is not
- * met", "Rejected by the user…", "run halted…", "failed: …"; any other reason is a dependency's.
+ * met", "Rejected by you…" (older: "by the user"), "run halted…", "failed: …"; any other reason is a dependency's.
  */
 export function skipCauseOf(reason: string): SkipCause {
   if (reason === 'skipped in the plan') return 'plan';
   if (reason.startsWith('its condition ')) return 'condition';
-  if (reason.startsWith('Rejected by the user')) return 'rejected';
+  if (/^Rejected by (the user|you)\b/.test(reason)) return 'rejected';
   if (reason.startsWith('run halted ')) return 'halted';
   if (reason.startsWith('failed: ')) return 'failed';
   return 'dependency';

@@ -62,7 +62,7 @@ describe('task-planner resume --reject STEP=REASON', function () {
     const rejected = await runCli(['resume', waiting.runId, '--workspace', workspace.path, '--reject', `write=Call it hello.md \u001b[31m${'!'.repeat(5000)}`, '--json']);
     const done = JSON.parse(rejected.stdout) as { steps: Record<string, { status: string; reason?: string }> };
     assert.equal(done.steps['write']?.status, 'skipped', 'a tool step cannot propose again: the feedback is its reason');
-    assert.match(done.steps['write']?.reason ?? '', /^Rejected by the user: Call it hello\.md \\u001b\[31m!+… \(\d+ more characters cut\)$/);
+    assert.match(done.steps['write']?.reason ?? '', /^Rejected by you: Call it hello\.md \\u001b\[31m!+… \(\d+ more characters cut\)$/);
     const journal = readFileSync(join(workspace.path, '.task-planner', 'runs', `${waiting.runId}.jsonl`), 'utf8');
     assert.ok(!journal.includes('\u001b') && journal.includes('Call it hello.md'));
   });

@@ -66,7 +66,7 @@ describe('agent results tell what happened: { answer, changes }', () => {
     assert.equal(valueText({ answer: 'No files touched.', changes: { applied: [], rejected: [], failed: [] } }), 'No files touched.');
   });
 
-  it('a step whose every change the user rejected is skipped "Rejected by the user", never retried, and its dependents skipped', async () => {
+  it('a step whose every change the user rejected is skipped "Rejected by you", never retried, and its dependents skipped', async () => {
     const plan = makePlan([
       makeStep('S1', { input: 'Write a.txt and b.txt', onFailure: 'retry', onVerificationFailure: 'retry', maxAttempts: 3, critical: false }),
       makeStep('S2', { dependsOn: ['S1'] }),
@@ -74,7 +74,7 @@ describe('agent results tell what happened: { answer, changes }', () => {
     ]);
     const replies = [write('a.txt'), write('b.txt'), 'I wrote both files.', 'Independent work done.'];
     const { result, events, llm, workspace } = await run(plan, replies, { approvals: [{ approved: false, reason: 'wrong folder' }, { approved: false }] }, { maxConcurrency: 1 });
-    const reason = 'Rejected by the user: every change of the step was rejected (write_file a.txt (wrong folder); write_file b.txt (rejected by the user))';
+    const reason = 'Rejected by you: every change of the step was rejected (write_file a.txt (wrong folder); write_file b.txt (rejected by the user))';
     assert.equal(result.steps['S1']?.status, 'skipped');
     assert.equal(result.steps['S1']?.reason, reason);
     assert.equal(result.steps['S1']?.attempts, 1, 'not retried');
@@ -88,7 +88,7 @@ describe('agent results tell what happened: { answer, changes }', () => {
   it('a critical step whose every change was rejected is skipped like a rejected approval: the independent step still runs', async () => {
     const { result } = await run(makePlan([makeStep('S1'), makeStep('S2')], {}), [write('a.txt'), 'Done anyway.'], { approvals: [{ approved: false, reason: 'no' }] }, { maxConcurrency: 1 });
     assert.equal(result.steps['S1']?.status, 'skipped');
-    assert.match(result.steps['S1']?.reason ?? '', /^Rejected by the user: every change of the step was rejected \(write_file a\.txt \(no\)\)/);
+    assert.match(result.steps['S1']?.reason ?? '', /^Rejected by you: every change of the step was rejected \(write_file a\.txt \(no\)\)/);
     assert.equal(result.steps['S2']?.status, 'completed');
     assert.equal(result.status, 'partial');
     assert.equal(result.metadata.reason, 'Step S1 was rejected by you.');

@@ -136,9 +136,9 @@ describe('a rejected approval skips its step', () => {
     assert.equal(interaction.approvals().length, 1, 'asked once, not once per attempt');
     assert.equal(done.steps['W']?.status, 'skipped');
     assert.equal(done.steps['W']?.attempts, 1);
-    assert.match(done.steps['W']?.reason ?? '', /^Rejected by the user: wrong file/);
+    assert.match(done.steps['W']?.reason ?? '', /^Rejected by you: wrong file/);
     assert.equal(done.steps['after']?.status, 'skipped');
-    assert.match(done.steps['after']?.reason ?? '', /W .*Rejected by the user: wrong file/);
+    assert.match(done.steps['after']?.reason ?? '', /^dependency W was rejected by you: wrong file$/);
     assert.equal(done.steps['free']?.status, 'completed');
     assert.equal(done.status, 'partial', 'not every step is done');
     assert.equal(done.steps['W']?.skipCause, 'rejected');
@@ -162,7 +162,7 @@ describe('a rejected approval skips its step', () => {
     assert.equal(first.status, 'waiting');
     const resumed = await resumeRun('rej', { store, workspace, tools: builtinTools(), clock: new ManualClock(), approvals: { W: false } }).result;
     assert.equal(resumed.steps['W']?.status, 'skipped');
-    assert.match(resumed.steps['W']?.reason ?? '', /^Rejected by the user/);
+    assert.match(resumed.steps['W']?.reason ?? '', /^Rejected by you/);
     const again = await resumeRun('rej', { store, workspace, tools: builtinTools(), clock: new ManualClock(), approvals: { W: true } }).result;
     assert.equal(again.steps['W']?.status, 'skipped');
     assert.deepEqual(workspace.snapshot(), {});

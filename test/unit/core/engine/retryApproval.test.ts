@@ -50,8 +50,8 @@ describe('a failing command under retry: which attempt asks, and why the one bef
     const { result } = await runTests({ approvals: [{ approved: true }, { approved: false, reason: 'rejected in the command dialog' }] });
     const step = result.steps['T'];
     assert.equal(step?.status, 'failed');
-    assert.match(step?.error ?? '', /connection refused.*Its retry \(attempt 2 of 3\) was rejected by the user/s);
-    assert.match(result.metadata.reason ?? '', /^Critical step T failed: .*connection refused.*Its retry \(attempt 2 of 3\) was rejected by the user/s);
+    assert.match(step?.error ?? '', /connection refused.*Its retry \(attempt 2 of 3\) was rejected by you/s);
+    assert.match(result.metadata.reason ?? '', /^Critical step T failed: .*connection refused.*Its retry \(attempt 2 of 3\) was rejected by you/s);
   });
 
   it('a rejection of the first attempt keeps its meaning: skipped, rejected by the user', async () => {

@@ -91,7 +91,7 @@ describe('executeRun (the loop, with a stand-in for the step)', () => {
     });
     const { result, events } = loop(plan, rejected);
     const run = await result;
-    assert.deepEqual(skips(events), ['a: Rejected by the user: no', 'b: dependency a was skipped: Rejected by the user: no', 'c: dependency b was skipped: Rejected by the user: no']);
+    assert.deepEqual(skips(events), ['a: Rejected by the user: no', 'b: dependency a was rejected by you: no', 'c: dependency b was skipped: Rejected by the user: no']);
     assert.deepEqual(rejected.started, ['a', 'd']);
     assert.equal(run.status, 'partial', 'skipped steps do not fail a run, nor does it complete with their work undone');
     assert.equal(run.metadata.reason, 'Step a was rejected by you; steps b, c were skipped.');

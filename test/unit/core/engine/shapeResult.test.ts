@@ -20,7 +20,7 @@ describe('shapeResult: the result an attempt produced, before checks and predica
     const changes: AgentChanges = { applied: [], rejected: [{ operation: 'write_file', path: 'a.txt', reason: 'no' }, { operation: 'delete_file', path: 'b.txt', reason: 'keep' }], failed: [] };
     assert.deepEqual(shapeResult(makeStep('a', { outputSchema: schema }), new StepOutcome({ n: 1 }, changes)), {
       kind: 'rejected',
-      reason: 'Rejected by the user: every change of the step was rejected (write_file a.txt (no); delete_file b.txt (keep))',
+      reason: 'Rejected by you: every change of the step was rejected (write_file a.txt (no); delete_file b.txt (keep))',
     });
   });
 
