@@ -40,7 +40,10 @@ export const defaultMcpTimeoutSeconds = 60;
  * `--mcp-config FILE` first, then the workspace's `.vscode/mcp.json`), and stops every
  * server when it ends, however it ends. A workspace's server starts only with `--yes` or
  * when the user says yes on the terminal (it could run any program); a server that cannot
- * start is reported on stderr and its tools are missing, the others still work.
+ * start is reported on stderr and its tools are missing, the others still work. An input
+ * is read from `TASK_PLANNER_MCP_INPUT_<ID>`; a workspace's input is given that value only
+ * with `--yes` or after a yes on the terminal to a question naming the variable (it may
+ * hold the value of the user's own input of the same id), else it is not given.
  */
 export async function withCliMcp<Result>(options: CliMcpOptions, io: CliIo, body: (tools: Tool[], servers: McpServers) => Promise<Result>): Promise<Result> {
   const config = await loadCliMcpConfig(options.workspace, options.mcpConfig, options.allowHardLinks ?? false);
@@ -59,9 +62,20 @@ export async function withCliMcp<Result>(options: CliMcpOptions, io: CliIo, body
       const given = options.env[variable];
       const named = `MCP input "${input.id}" (${input.description || 'no description'})${input.source.origin === 'user' ? '' : ` of ${input.source.label}`}`;
       if (given !== undefined) {
-        // The environment is the user's for this run; a repository's server taking a value from it is said.
-        if (input.source.origin === 'workspace') io.err(`${named} is given the value of ${variable} from your environment.`);
-        return given;
+        if (input.source.origin === 'user') return given;
+        // The variable may hold the value of the user's own input of that id (a token): a repository's server gets it only when the user says so.
+        if (options.yes) {
+          io.err(`${named} is given the value of ${variable} from your environment (--yes).`);
+          return given;
+        }
+        if (!io.interactive) {
+          io.err(`${named} is not given the value of ${variable} from your environment: pass --yes, or answer on a terminal.`);
+          return undefined;
+        }
+        const answer = (await io.ask(`${named}: give it the value of ${variable} from your environment? [y/N] `, signal)).trim().toLowerCase();
+        if (answer === 'y' || answer === 'yes') return given;
+        io.err(`${named} was not given the value of ${variable}.`);
+        return undefined;
       }
       // A typed answer would be shown on the terminal, so secrets come from the environment only.
       if (input.password || !io.interactive) {

@@ -182,7 +182,8 @@ Environment:
   OPENAI_API_KEY, else TASK_PLANNER_API_KEY: the API key of the model (never printed).
   Without a key and without --base-url, "plan" uses the heuristic planner.
   TASK_PLANNER_MCP_INPUT_<ID>: the value of an MCP configuration's \${input:<id>} (ID in
-  upper case, other characters as "_"); a password input is read from there only.
+  upper case, other characters as "_"); a password input is read from there only. A
+  workspace's own mcp.json gets it only after a question naming the variable (or --yes).
   MCP servers started as programs do not inherit credentials from this environment
   (variables named like keys, tokens or passwords); give them in the server's "env".
 

@@ -46,6 +46,8 @@ export interface McpConnection extends McpSession {
 
 /** Most characters of a server's stderr kept for error messages. */
 export const maxStderrTailChars = 2000;
+/** Most characters of a server's stderr passed to the log in all (the editor's log is a file): the rest only ends up in the tail. */
+export const maxLoggedStderrChars = 1_000_000;
 /** Most tools taken from one server; more are left out with a log line. */
 export const maxToolsPerServer = 500;
 const maxToolNameChars = 500;
@@ -56,7 +58,8 @@ const closeGraceMs = 2000;
 const killGraceMs = 500;
 
 /**
- * Starts `config` (variables already resolved) and lists its tools. A stdio server runs as a
+ * Starts `config` (variables already resolved) and lists its tools; its stderr goes to
+ * `options.log` up to `maxLoggedStderrChars` characters in all. A stdio server runs as a
  * child process whose environment does not inherit our credentials, contained as commands
  * are: on Linux in a PID namespace of its own (see `pidNamespaceLauncher`), which the kernel
  * empties when the server ends or is stopped, so a `setsid` or double-forked daemon it
@@ -67,10 +70,18 @@ const killGraceMs = 500;
  */
 export async function connectMcpServer(config: McpServerConfig, options: McpConnectionOptions, signal?: AbortSignal): Promise<McpConnection> {
   const tail = { text: '' };
+  let logged = 0;
   const onStderr = (chunk: Buffer | string): void => {
     const text = chunk.toString();
     tail.text = (tail.text + text).slice(-maxStderrTailChars);
-    options.log?.(capText(text, 10_000));
+    // A server that floods stderr must not fill the disk through the log.
+    if (logged >= maxLoggedStderrChars) return;
+    const kept = capText(text, Math.min(10_000, maxLoggedStderrChars - logged));
+    logged += kept.length;
+    options.log?.(kept);
+    if (logged >= maxLoggedStderrChars) {
+      options.log?.(`\n[server ${config.name} wrote more than ${maxLoggedStderrChars} characters to stderr: the rest is not logged]\n`);
+    }
   };
   const { transport, processes, stderrEnded } = await makeTransport(config, options, onStderr);
   let stopped = false;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { visibleControls } from '../text/visibleDirection';
 import { capText } from '../text/capText';
 import { oneLine } from '../text/oneLine';
+import { actingCharacter } from '../../shared/vocabulary';
 
 /** Where a server's configuration came from: the user's own (settings, `--mcp-config`) or a workspace's `.vscode/mcp.json`. */
 export type McpOrigin = 'user' | 'workspace';
@@ -126,8 +127,17 @@ const input = z.object({
   description: z.string().max(500).default(''),
   password: z.boolean().default(false),
 });
+// A server's name is shown in every question about it, on the terminal too: it must not be able to add a line or hide one.
+const serverName = z
+  .string()
+  .min(1, 'a server name is empty')
+  .max(200)
+  .refine(
+    (name) => !actingCharacter.test(name) && !/[\u2028\u2029]/.test(name),
+    'a server name holds a line break, a tab or another control character; use letters, digits, spaces and punctuation',
+  );
 const configFile = z.object({
-  servers: z.record(z.string().min(1, 'a server name is empty').max(200), serverEntry).default({}),
+  servers: z.record(serverName, serverEntry).default({}),
   inputs: z.array(input).max(100).default([]),
 });
 
@@ -138,7 +148,8 @@ export const maxMcpConfigBytes = 1_000_000;
 
 /**
  * Reads `value` (the parsed JSON of a `.vscode/mcp.json`, or the setting's value) in VS
- * Code's own format: `servers` by name, each `stdio` (`command`, `args`, `env`, `envFile`;
+ * Code's own format: `servers` by name (no line break or other control character in a
+ * name, so a question naming the server cannot be forged by it), each `stdio` (`command`, `args`, `env`, `envFile`;
  * `type` may be left out) or `http` (`url`, `headers`), plus `inputs` (`promptString`).
  * Strings may use `${workspaceFolder}` and `${input:<id>}` of a declared input; any other
  * variable is an error, since it would be passed on unexpanded. `allowedTools` is kept only
@@ -148,7 +159,7 @@ export const maxMcpConfigBytes = 1_000_000;
 export function parseMcpConfig(value: unknown, source: McpConfigSource): McpConfig {
   const parsed = configFile.safeParse(value);
   if (!parsed.success) {
-    const problems = parsed.error.issues.slice(0, 10).map((issue) => `  - ${fieldName(issue.path)}: ${issue.message}`);
+    const problems = parsed.error.issues.slice(0, 10).map((issue) => `  - ${fieldName(issue.path)}: ${issueMessage(issue)}`);
     throw new McpConfigError(`${source.label} is not a valid MCP configuration:\n${problems.join('\n')}`);
   }
   const entries = Object.entries(parsed.data.servers);
@@ -334,13 +345,18 @@ function checkVariables(entry: unknown, path: string, declared: ReadonlySet<stri
   visit(entry, path);
 }
 
+/** An issue's message; for a refused name (a record's key), why the name was refused instead of zod's "Invalid key in record". */
+function issueMessage(issue: z.core.$ZodIssue): string {
+  return issue.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue.message;
+}
+
 function fieldName(path: readonly PropertyKey[]): string {
   if (path.length === 0) return 'the file';
   return path.map((part, index) => (typeof part === 'number' ? `[${part}]` : `${index > 0 ? '.' : ''}${shown(String(part))}`)).join('');
 }
 
 function shown(text: string): string {
-  return oneLine(text, 100);
+  return visibleControls(oneLine(text, 100));
 }
 
 /** `text` with JSON comments blanked and trailing commas removed, strings untouched. */

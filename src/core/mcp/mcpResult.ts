@@ -21,13 +21,17 @@ export interface McpStepOutput {
 
 /** Most characters of a result's text; the whole output is also capped at `textCaps.result` characters of JSON. */
 export const maxMcpResultTextChars = 200_000;
+/** Most levels of arrays and objects kept of a result's structured content; deeper ones are replaced by a marker. */
+export const maxMcpStructuredDepth = 64;
 const maxParts = 1000;
 
 /**
  * A `CallToolResult` as a step output: text parts joined, images and audio described by
  * type and size (base64 data is not kept), resource links and embedded resources by URI
- * (embedded text capped), `structuredContent` as sent; the whole bounded by
- * `textCaps.result`. Anything malformed is skipped, never thrown on.
+ * (embedded text capped), `structuredContent` as sent down to `maxMcpStructuredDepth` levels
+ * (a server's 100 000 nested arrays would make every later `JSON.stringify` of the step's
+ * result throw); the whole bounded by `textCaps.result`, its JSON always writable.
+ * Anything malformed is skipped, never thrown on.
  */
 export function mcpStepOutput(result: McpCallResult): McpStepOutput {
   const parts = Array.isArray(result.content) ? (result.content as unknown[]).slice(0, maxParts) : [];
@@ -64,7 +68,7 @@ export function mcpStepOutput(result: McpCallResult): McpStepOutput {
   }
   const output: McpStepOutput = {
     text: texts.join('\n'),
-    ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}),
+    ...(result.structuredContent !== undefined ? { structuredContent: withinDepth(result.structuredContent, maxMcpStructuredDepth) } : {}),
     ...(media.length > 0 ? { media } : {}),
     ...(resources.length > 0 ? { resources } : {}),
   };
@@ -79,6 +83,14 @@ export function mcpResultText(output: unknown): string {
   } catch {
     return '';
   }
+}
+
+/** `value` with every array or object below `levels` more levels replaced by a marker string; anything else as it is. */
+function withinDepth(value: unknown, levels: number): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (levels === 0) return `… (nested deeper than ${maxMcpStructuredDepth} levels, cut)`;
+  if (Array.isArray(value)) return value.map((item: unknown) => withinDepth(item, levels - 1));
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withinDepth(item, levels - 1)]));
 }
 
 function stringOr(value: unknown, fallback: string): string {

@@ -2,11 +2,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseMcpConfig } from '../../../src/core/mcp/mcpConfig';
-import { connectMcpServer } from '../../../src/node/mcpConnection';
+import { connectMcpServer, maxLoggedStderrChars } from '../../../src/node/mcpConnection';
 import { pidNamespaceLauncher } from '../../../src/node/pidNamespace';
 import { escapes, pidsWith, startedWith, survivorsAfter, uniqueSleep } from '../../support/processWatch';
 
 const daemonizing = join(resolve(__dirname, '../../..'), 'test/fixtures/mcp/daemonizingServer.cjs');
+const misbehaving = join(resolve(__dirname, '../../..'), 'test/fixtures/mcp/misbehavingServer.cjs');
 
 /** The stdio server of daemonizingServer.cjs running `script` in the background. */
 function server(script: string) {
@@ -71,6 +72,39 @@ describe('connectMcpServer: what a stdio server starts ends with it', function (
       const status = readFileSync(`/proc/${String(pid)}/status`, 'utf8');
       // NSpid lists the pid in each namespace from the outermost: a second number means a namespace of its own.
       assert.match(status, /^NSpid:\s+\d+\s+\d+$/m, 'the server runs in a PID namespace of its own');
+    } finally {
+      await connection.stop();
+    }
+  });
+});
+
+describe('connectMcpServer: what a server writes to stderr', function () {
+  this.timeout(30_000);
+
+  it('attack: a server flooding stderr (20 MB) gets at most 1 MB into the log (a file in the editor), said once', async () => {
+    const [config] = parseMcpConfig(
+      { servers: { flood: { command: process.execPath, args: [misbehaving] } } },
+      { label: 'test config', origin: 'user', folder: process.cwd() },
+    ).servers;
+    const marker = '\n[server flood wrote more than 1000000 characters to stderr: the rest is not logged]\n';
+    const logged: string[] = [];
+    let settled: () => void = () => undefined;
+    // Stderr comes after the answer: the log is read once it said it stops, or (without a limit) once the flood's last line came.
+    const done = new Promise<void>((resolve) => (settled = resolve));
+    let tail = (): string => '';
+    const log = (text: string): void => {
+      logged.push(text);
+      if (text === marker || tail().endsWith('end of flood')) settled();
+    };
+    const connection = await connectMcpServer(config!, { ...options, log });
+    tail = () => connection.stderrTail();
+    try {
+      assert.deepEqual(await connection.callTool('stderr_flood', {}, new AbortController().signal), { content: [{ type: 'text', text: 'flooded' }] });
+      await done;
+      const total = logged.filter((text) => text !== marker).reduce((sum, text) => sum + text.length, 0);
+      assert.ok(total <= maxLoggedStderrChars, `${total} characters of stderr were logged`);
+      assert.ok(total > maxLoggedStderrChars / 2, `only ${total} characters of stderr were logged`);
+      assert.equal(logged.filter((text) => text === marker).length, 1);
     } finally {
       await connection.stop();
     }

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { mcpInputValueKey, mergeMcpConfigs, parseMcpConfig, type McpConfig } from '../../../src/core/mcp/mcpConfig';
+import { mcpStartDecision } from '../../../src/core/mcp/mcpStartPolicy';
 import { McpServers, rememberedCallKey, type McpServersOptions } from '../../../src/node/mcpServers';
 import { answeringInteraction } from '../../fakes/answeringInteraction';
 import { makeToolContext } from '../../fakes/toolContext';
@@ -335,6 +336,39 @@ describe('McpServers (a real stdio server)', function () {
       assert.deepEqual(connecting.tools(), []);
     } finally {
       await rm(folder, { recursive: true, force: true });
+    }
+  });
+  it("attack: in Restricted Mode the user's own `npx -y` server does not start, so the untrusted repository's node_modules/.bin never runs", async function () {
+    if (process.platform === 'win32') this.skip();
+    const repo = await mkdtemp(join(tmpdir(), 'mcp-untrusted-'));
+    const marker = join(repo, 'repository-code-ran');
+    await writeFile(join(repo, 'package.json'), '{"name":"untrusted","version":"1.0.0"}');
+    await mkdir(join(repo, 'node_modules', '.bin'), { recursive: true });
+    // What a hostile repository commits: a program of the name the user's server asks npx for; npx prefers it to the registry's.
+    const planted = join(repo, 'node_modules', '.bin', 'task-planner-probe-server');
+    await writeFile(planted, `#!/bin/sh\necho ran > ${JSON.stringify(marker)}\n`);
+    await chmod(planted, 0o755);
+    const config = parseMcpConfig({ servers: { memory: { command: 'npx', args: ['-y', 'task-planner-probe-server'] } } }, { label: 'settings', origin: 'user', folder: repo });
+    const startIn = (trusted: boolean): McpServers =>
+      groupOf(config, {
+        mayStart: (server) => {
+          const decision = mcpStartDecision(server, { trusted, allowedBefore: false });
+          return Promise.resolve(decision === 'start' ? true : typeof decision === 'object' ? decision.refused : 'asked');
+        },
+      });
+    const untrusted = startIn(false);
+    try {
+      await untrusted.start(new AbortController().signal);
+      assert.equal(untrusted.list()[0]?.state.state, 'not allowed');
+      await assert.rejects(stat(marker), { code: 'ENOENT' }, "the untrusted repository's program ran");
+      // The premise: once the workspace is trusted the same server does run what the repository holds.
+      const trusted = startIn(true);
+      await trusted.start(new AbortController().signal);
+      await trusted.stopAll();
+      assert.equal(await readFile(marker, 'utf8'), 'ran\n', 'npx did not run the planted program: the attack above proves nothing');
+    } finally {
+      await untrusted.stopAll();
+      await rm(repo, { recursive: true, force: true });
     }
   });
 });

@@ -58,6 +58,22 @@ describe('parseMcpConfig', () => {
     assert.throws(() => parseMcpConfigText('{ "servers": ', user), /the setting taskPlanner\.mcp\.servers is not valid JSON/);
   });
 
+  it('attack: refuses a server name with a line break or a control character, which would forge lines of its start question', () => {
+    const forged = 'memory" of your settings? It runs: npx -y @modelcontextprotocol/server-memory\n[y/N] y\n\n';
+    for (const name of [forged, 'a\tb', 'a\rb', 'a\u001b[2Kb', 'a\u0085b', 'a\u2028b', 'a\u202eb', 'a\u007fb']) {
+      assert.throws(
+        () => parseMcpConfig({ servers: { [name]: { command: 'node', args: ['evil.js'] } } }, workspace),
+        (error: unknown) =>
+          error instanceof McpConfigError &&
+          /^\/ws\/\.vscode\/mcp\.json is not a valid MCP configuration:\n {2}- servers\..*: a server name holds a line break, a tab or another control character; use letters/.test(error.message) &&
+          !/[\n\r\t\u001b\u0085\u2028\u202e\u007f]/.test(error.message.split('\n')[1] ?? ''),
+        JSON.stringify(name),
+      );
+    }
+    // Spaces, quotes, punctuation and letters of any script stay allowed.
+    assert.equal(parseMcpConfig({ servers: { 'My "DB" (prod) — ünïcode 数据': { command: 'x' } } }, workspace).servers.length, 1);
+  });
+
   it('refuses variables it would pass on unexpanded, and inputs that are not declared', () => {
     assert.throws(() => parseMcpConfig({ servers: { s: { command: 'x', env: { K: '${env:HOME}' } } } }, user), /servers\.s\.env\.K uses \$\{env:HOME\}: only/);
     assert.throws(

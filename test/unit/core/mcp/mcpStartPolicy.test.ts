@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { maxShownTargetChars, mcpServerTarget, parseMcpConfig } from '../../../../src/core/mcp/mcpConfig';
-import { mcpRestrictedModeReason, mcpStartDecision } from '../../../../src/core/mcp/mcpStartPolicy';
+import { mcpRestrictedModeReason, mcpRestrictedModeUserReason, mcpStartDecision } from '../../../../src/core/mcp/mcpStartPolicy';
 
 const mine = parseMcpConfig({ servers: { s: { command: 'x' } } }, { label: 'settings', origin: 'user', folder: '/ws' }).servers[0]!;
 const theirs = parseMcpConfig({ servers: { s: { command: 'x' } } }, { label: '.vscode/mcp.json', origin: 'workspace', folder: '/ws' }).servers[0]!;
@@ -16,8 +16,14 @@ describe('mcpStartDecision', () => {
     assert.equal(mcpStartDecision(theirs, { trusted: true, allowedBefore: true }), 'start');
   });
 
-  it("starts the user's own servers without asking", () => {
-    assert.equal(mcpStartDecision(mine, { trusted: false, allowedBefore: false }), 'start');
+  it("starts the user's own servers without asking in a trusted workspace", () => {
+    assert.equal(mcpStartDecision(mine, { trusted: true, allowedBefore: false }), 'start');
+  });
+
+  it("attack: starts not even the user's own server in Restricted Mode, where it would run in the untrusted folder (npx runs the repository's node_modules/.bin)", () => {
+    assert.deepEqual(mcpStartDecision(mine, { trusted: false, allowedBefore: false }), { refused: mcpRestrictedModeUserReason });
+    assert.deepEqual(mcpStartDecision(mine, { trusted: false, allowedBefore: true }), { refused: mcpRestrictedModeUserReason });
+    assert.match(mcpRestrictedModeUserReason, /Restricted Mode \(not trusted\), so no MCP server starts in it, yours included.*Trust the workspace/);
   });
 
   it("does not offer a workspace's server whose launch a question cannot show in full (padding would hide NODE_OPTIONS)", () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { StepFailure } from '../../../../src/core/tools/stepFailure';
-import { mcpResultText, mcpStepOutput } from '../../../../src/core/mcp/mcpResult';
+import { type McpCallResult, maxMcpStructuredDepth, mcpResultText, mcpStepOutput } from '../../../../src/core/mcp/mcpResult';
 import { type McpSession, mcpTools } from '../../../../src/core/mcp/mcpTools';
 import type { ApprovalRequest } from '../../../../src/core/ports';
 import { textCaps } from '../../../../src/core/text/capText';
@@ -160,5 +160,20 @@ describe('mcpStepOutput', () => {
     assert.match(text.text, /more characters cut\)$/);
     const structured = mcpStepOutput({ structuredContent: { rows: Array.from({ length: 100_000 }, (_, index) => ({ index, value: 'v'.repeat(50) })) } });
     assert.ok(JSON.stringify(structured).length <= textCaps.result * 1.1);
+  });
+  it('attack: keeps a structured result nested 100 000 levels deep (as JSON.parse reads it) writable: levels below 64 are cut with a marker', () => {
+    for (const [open, close] of [['[', ']'], ['{"a":', '}']] as const) {
+      const depth = 100_000;
+      const sent = JSON.parse(`{"structuredContent":{"v":${open.repeat(depth)}1${close.repeat(depth)}},"content":[{"type":"text","text":"x"}]}`) as McpCallResult;
+      const output = mcpStepOutput(sent);
+      const json = JSON.stringify(output);
+      assert.ok(json.length <= textCaps.result, `${json.length}`);
+      assert.match(json, /"… \(nested deeper than 64 levels, cut\)"/);
+      // 64 levels are kept: the content object and 63 of the nesting; the 64th nested value is the marker.
+      let level = (output.structuredContent as Record<string, unknown>)['v'];
+      for (let kept = 1; kept < maxMcpStructuredDepth; kept++) level = open === '[' ? (level as unknown[])[0] : (level as Record<string, unknown>)['a'];
+      assert.equal(level, '… (nested deeper than 64 levels, cut)');
+    }
+    assert.deepEqual(mcpStepOutput({ structuredContent: { a: [{ b: null }, 2, 'c'] } }).structuredContent, { a: [{ b: null }, 2, 'c'] }, 'a shallow result is kept as sent');
   });
 });
