@@ -230,7 +230,16 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     queue,
     registerApproveRest({ pending, queue, runs, tools: () => loadRuntime().createToolRegistry([...tools()]), log }),
     ...registerViewCommands(tree, log),
-    ...registerRunsCommands({ runs, runsTree, tree, log }),
+    ...registerRunsCommands({
+      runs,
+      runsTree,
+      tree,
+      log,
+      showInPanel: (state, live) => {
+        const panel = panelsMade ? panels().panels.panel() : undefined;
+        if (panel?.session.runId() !== undefined && !(live && panel.follows(state.runId))) panel.showRun(state, live);
+      },
+    }),
     ...registerPlanFileCommands({ tree, runs, tools, review, log, panel: () => openPanel(), prepareTools: () => mcp.ensureStarted() }),
     ...registerTaskFileCommands({
       tree,
