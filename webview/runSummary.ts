@@ -11,9 +11,9 @@ import { formatDuration, formatStatus } from './formatting';
 export function renderSummary(summary: RunSummaryView, send: (message: WebviewToHostMessage) => void): TemplateResult {
   return html`<section class="summary card" aria-labelledby="summary-heading">
     <h2 id="summary-heading" tabindex="-1">Run ${formatStatus(summary.status)} <span class="muted">in ${formatDuration(summary.durationMs)}</span></h2>
-    ${summary.reason ? html`<p class="error keep-lines">${summary.reason}</p>` : nothing}
+    ${summary.reason ? html`<p class=${summary.status === 'partial' ? 'keep-lines' : 'error keep-lines'}>${summary.reason}</p>` : nothing}
     <p>Run ${summary.headline}</p>
-    <p class="muted">${summary.completed} completed · ${summary.failed} failed${summary.rejected > 0 ? ` · ${summary.rejected} ${rejectedLabel}` : ''} · ${summary.skipped} skipped${summary.notNeeded > 0 ? ` · ${summary.notNeeded} ${notNeededLabel}` : ''}</p>
+    ${counts(summary)}
     ${summary.stepLines.length > 0
       ? html`<h3>What each step produced</h3>
           <ul class="step-lines">
@@ -70,4 +70,21 @@ export function renderReplans(replans: readonly ReplanView[]): TemplateResult | 
       )}
     </ol>
   </section>`;
+}
+
+/**
+ * The steps by how they ended, naming only what happened ("2 completed · 1 rejected by you"); nothing when every step
+ * completed, which the headline says already. A step you rejected is no failure: only a failed run's reason is in red.
+ */
+function counts(summary: RunSummaryView): TemplateResult | typeof nothing {
+  const parts = [
+    [summary.completed, 'completed'],
+    [summary.failed, 'failed'],
+    [summary.rejected, rejectedLabel],
+    [summary.skipped, 'skipped'],
+    [summary.notNeeded, notNeededLabel],
+  ] as const;
+  const happened = parts.filter(([count]) => count > 0);
+  if (happened.every(([, label]) => label === 'completed')) return nothing;
+  return html`<p class="muted">${happened.map(([count, label]) => `${count} ${label}`).join(' · ')}</p>`;
 }

@@ -116,7 +116,11 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
   }
 
   getTreeItem(node: PlanTreeNode): vscode.TreeItem {
-    return planTreeItem(node);
+    const item = planTreeItem(node);
+    // Rows are told apart per plan: another plan's step S3 is a new row, so the row selected in the last plan is not
+    // selected in this one (the view's keys act on the selection).
+    if (this.showing === 'plan' && this.plan !== undefined) item.id = `${this.plan.id}/${node.id}`;
+    return item;
   }
 
   getChildren(node?: PlanTreeNode): PlanTreeNode[] {

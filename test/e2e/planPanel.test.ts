@@ -282,6 +282,26 @@ describe('Task Planner plan panel in the browser workbench', function () {
     assert.equal(await panel.locator('.summary', { hasText: 'No file was changed' }).count(), 0, 'an undone run said no file was changed');
   });
 
+  it('a run partly done because you rejected a step: its reason is no error, and the counts name only what happened', async () => {
+    const write = (id: string, path: string, dependsOn: string[] = []) =>
+      ({ id, title: `Write ${path}`, kind: 'tool', tool: 'write_file', args: { path, content: 'x' }, dependsOn, onFailure: 'stop', maxAttempts: 1, critical: true, onVerificationFailure: 'stop' }) as const;
+    const plan = { id: 'partial', version: 1, objective: 'Write three notes', createdAt: '2026-01-01T00:00:00.000Z', agents: {}, steps: [write('A', 'a.md'), write('B', 'b.md'), write('C', 'c.md', ['B'])] };
+    const bodies = [
+      { type: 'run_started', plan },
+      ...['A', 'B'].map((stepId) => ({ type: 'step_started', stepId, attempt: 1 })),
+      { type: 'step_completed', stepId: 'A', result: 'done' },
+      { type: 'step_skipped', stepId: 'B', reason: 'Rejected by you: not this one', cause: 'rejected' },
+      { type: 'step_skipped', stepId: 'C', reason: 'dependency B was rejected by you: not this one', cause: 'dependency' },
+      { type: 'run_completed' },
+    ];
+    const state = foldRunEvents(bodies.map((body, index) => ({ ...body, runId: 'partial-run', seq: index + 1, time: 1_000 + index }) as RunEvent));
+    await showSnapshot('partial-rejected', buildPanelViewModel(undefined, { state, now: 2_000 }));
+    const summary = panel.locator('.summary');
+    await summary.waitFor({ timeout: 10_000 });
+    assert.equal(await summary.locator('p.error').count(), 0, 'a step you rejected is shown as an error');
+    assert.ok(await summary.locator('p.muted', { hasText: /^1 completed · 1 rejected by you · 1 skipped$/ }).count() === 1, await summary.innerText());
+  });
+
   it('renders a 500-step plan in time linear in its steps, against a 50-step plan rendered in the same page', async () => {
     /** Posts a fresh plan of `size` steps and returns the render time the page measured. */
     const renderPlan = async (size: number, version: number) => {

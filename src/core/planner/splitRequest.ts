@@ -59,7 +59,9 @@ const andAction = new RegExp(
  * test", "run the tests and fix the failures"); a leading sequencing word is removed from
  * the step and recorded in `follows`. A condition ("If it fails, then …") is not split.
  */
-export function splitRequest(text: string): SplitRequest {
+export function splitRequest(request: string): SplitRequest {
+  // One line holding "1. … 2. …" is a list written inline; a list of lines is read as it is.
+  const text = request.trim().includes('\n') ? request : (inlineList(request) ?? request);
   const lines = text.split('\n');
   const firstItem = lines.findIndex((line) => listItem.test(line));
   if (firstItem < 0) return result(undefined, splitProse(text));
@@ -105,6 +107,25 @@ export function splitRequest(text: string): SplitRequest {
   return result(preamble, parts);
 }
 
+// An item number of a list written on one line: "1. ", "2) " after a space or at the start, before a word.
+const inlineNumber = /(?<=^|\s)(\d{1,2})[.)]\s+(?=\S)/g;
+
+/**
+ * "Do this: 1. Read the README 2. List the files 3. Write notes.md", a numbered list written on one line, as the lines of
+ * a list (each item on a line of its own after the text before it); `undefined` unless its numbers run 1, 2… (at least
+ * two), in order. Other numbers in an item ("version 3. Then…") stay its text.
+ */
+function inlineList(text: string): string | undefined {
+  const marks: { at: number; end: number }[] = [];
+  for (const match of text.matchAll(inlineNumber)) {
+    if (Number(match[1]) === marks.length + 1) marks.push({ at: match.index, end: match.index + match[0].length });
+  }
+  if (marks.length < 2) return undefined;
+  const items = marks.map((mark, index) => `${index + 1}. ${text.slice(mark.end, marks[index + 1]?.at ?? text.length).trim()}`);
+  const lead = text.slice(0, marks[0]!.at).trim();
+  return [...(lead === '' ? [] : [lead]), ...items].join('\n');
+}
+
 function result(preamble: string | undefined, parts: Part[]): SplitRequest {
   const cleaned = parts.flatMap(splitActions).map(cleanPart).filter((part) => part.text !== '');
   return { ...(preamble ? { preamble } : {}), parts: cleaned.map((part) => part.text), follows: cleaned.map((part, index) => index > 0 && part.follows) };
@@ -148,6 +169,8 @@ function cleanPart(part: Part): Part {
   const trimmed = part.text.trim();
   const ordered = leadingConnective.test(trimmed);
   // Stryker disable next-line MethodExpression: both patterns take the spaces after the word, so the trim finds nothing
-  const stripped = trimmed.replace(leadingConnective, '').replace(leadingStart, '').trim();
+  // A comma or semicolon left before a split ("Create a.md and b.md, and list the files") ends no step. Matched from the
+  // first of a run only, so a long run costs linear time.
+  const stripped = trimmed.replace(leadingConnective, '').replace(leadingStart, '').replace(/(?<![,;，、；])[,;，、；]+$/, '').trim();
   return { text: stripped.charAt(0).toUpperCase() + stripped.slice(1), follows: part.follows || ordered };
 }

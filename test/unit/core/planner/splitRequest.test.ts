@@ -10,6 +10,26 @@ describe('splitRequest', () => {
     assert.deepEqual(splitRequest('1. a\n2) b\n(3) c').parts, ['A', 'B', 'C']);
   });
 
+  it('reads a numbered list written on one line ("1. … 2. …", numbers in order) as a list, the text before it as its lead', () => {
+    assert.deepEqual(splitRequest('1. Read the README 2. List the files 3. Write notes.md'), {
+      parts: ['Read the README', 'List the files', 'Write notes.md'],
+      follows: [false, true, true],
+    });
+    assert.deepEqual(splitRequest('Do this: 1) Read the README 2) List the files'), { preamble: 'Do this', parts: ['Read the README', 'List the files'], follows: [false, true] });
+    assert.deepEqual(splitRequest('Use Python 3. 1. Read a.py 2. Read b.py').parts, ['Use Python 3.', 'Read a.py', 'Read b.py']);
+    // One number, or numbers out of order, make no list.
+    assert.deepEqual(splitRequest('Read chapter 1. Then write a summary.').parts, ['Read chapter 1.', 'Write a summary.']);
+    assert.deepEqual(splitRequest('Bump 2. to 3. in setup.py').parts, ['Bump 2. to 3. in setup.py']);
+  });
+
+  it('ends no step on the comma or semicolon left before a split', () => {
+    assert.deepEqual(splitRequest('Create empty files todo.md and ideas.md, and list the files in src.').parts, [
+      'Create empty files todo.md and ideas.md',
+      'List the files in src.',
+    ]);
+    assert.deepEqual(splitRequest('Create notes.md; then list the files').parts, ['Create notes.md', 'List the files']);
+  });
+
   it('keeps continuation lines with their item', () => {
     assert.deepEqual(splitRequest('1. Write the parser\n   with error recovery\n2. Test it').parts, ['Write the parser\nwith error recovery', 'Test it']);
   });
@@ -148,5 +168,13 @@ describe('splitRequest: long runs in linear time (ReDoS)', () => {
   it('keeps a request padded with spaces (over a minute before) as one part', () => {
     const spaces = ' '.repeat(50_000);
     assert.deepEqual(splitRequest(`do a${spaces}b`).parts, [`Do a${spaces}b`]);
+  });
+
+  it('reads long runs of commas and of numbered marks in linear time', () => {
+    assert.deepEqual(splitRequest(`do a${','.repeat(50_000)}b`).parts.length, 1);
+    assert.deepEqual(splitRequest(`do a${','.repeat(50_000)}`).parts, ['Do a']);
+    const marks = Array.from({ length: 20_000 }, (_, index) => `${(index % 99) + 1}. x`).join(' ');
+    assert.ok(splitRequest(marks).parts.length > 1);
+    assert.ok(splitRequest(`1.${' '.repeat(50_000)}`).parts.length <= 1);
   });
 });
