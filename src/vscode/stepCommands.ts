@@ -340,7 +340,8 @@ async function rerun(deps: StepCommandDeps, stepId: string | undefined, source: 
  * following the walkthrough before pressing Start), it says how to get there and offers the plan.
  */
 async function showNothingPending(deps: StepCommandDeps): Promise<void> {
-  if (deps.runs.isRunning() || !deps.tree.currentPlan()) {
+  // A run shown (ended) has no Start to press: only a plan shown before it runs is waiting for one.
+  if (deps.runs.isRunning() || !deps.tree.currentPlan() || deps.tree.shownRun() !== undefined) {
     void showInformation(vscode.l10n.t('Task Planner: nothing is waiting for you.'));
     return;
   }
