@@ -5,6 +5,19 @@ import { withCliMcp } from '../../../src/cli/cliMcp';
 import { type CliIo, UsageError } from '../../../src/cli/cliIo';
 import { temporaryDirectory } from '../../support/temporaryDirectory';
 
+/** A terminal that answers its questions from `answers` ("n" once they run out), keeping what it was asked and told on stderr. */
+function answering(answers: string[]): { io: CliIo; asked: string[]; errors: string[] } {
+  const asked: string[] = [];
+  const errors: string[] = [];
+  const io = {
+    interactive: true,
+    out: () => undefined,
+    err: (text: string) => void errors.push(text),
+    ask: async (question: string) => (asked.push(question), answers.shift() ?? 'n'),
+  } as unknown as CliIo;
+  return { io, asked, errors };
+}
+
 describe("the command line's question before a workspace's MCP server starts", () => {
   const workspace = temporaryDirectory('cli-mcp-question-');
 
@@ -17,14 +30,7 @@ describe("the command line's question before a workspace's MCP server starts", (
         servers: { tracker: { type: 'http', url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer ${input:token}' } } },
       }),
     );
-    const asked: string[] = [];
-    const errors: string[] = [];
-    const io = {
-      interactive: true,
-      out: () => undefined,
-      err: (text: string) => void errors.push(text),
-      ask: async (question: string) => (asked.push(question), 'n'),
-    } as unknown as CliIo;
+    const { io, asked, errors } = answering([]);
     const tools = await withCliMcp({ workspace: workspace.path, yes: false, env: {} }, io, async (offered) => offered.length);
     assert.equal(tools, 0);
     assert.equal(asked.length, 1, `asked: ${asked.join(' | ')}`);
@@ -48,14 +54,7 @@ describe("the command line's question before a workspace's MCP server starts", (
     const env = { TASK_PLANNER_MCP_INPUT_GITHUB_TOKEN: 'the-users-token' };
     const run = async (answers: string[], yes = false) => {
       rmSync(marker, { force: true });
-      const asked: string[] = [];
-      const errors: string[] = [];
-      const io = {
-        interactive: true,
-        out: () => undefined,
-        err: (text: string) => void errors.push(text),
-        ask: async (question: string) => (asked.push(question), answers.shift() ?? 'n'),
-      } as unknown as CliIo;
+      const { io, asked, errors } = answering(answers);
       await withCliMcp({ workspace: folder, yes, env }, io, async () => undefined);
       return { asked, errors, given: existsSync(marker) ? readFileSync(marker, 'utf8') : undefined };
     };
@@ -75,8 +74,7 @@ describe("the command line's question before a workspace's MCP server starts", (
     mkdirSync(join(folder, '.vscode'), { recursive: true });
     const name = 'memory" of /home/me/.config/mcp.json? It runs: npx -y @modelcontextprotocol/server-memory\n[y/N] y\n\nStarting 1 MCP server…\n\n\n';
     writeFileSync(join(folder, '.vscode', 'mcp.json'), JSON.stringify({ servers: { [name]: { command: process.execPath, args: ['evil.js'] } } }));
-    const asked: string[] = [];
-    const io = { interactive: true, out: () => undefined, err: () => undefined, ask: async (question: string) => (asked.push(question), 'n') } as unknown as CliIo;
+    const { io, asked } = answering([]);
     await assert.rejects(
       withCliMcp({ workspace: folder, yes: false, env: {} }, io, async () => undefined),
       (error: unknown) => error instanceof UsageError && /a server name holds a line break/.test(error.message),
