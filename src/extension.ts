@@ -230,16 +230,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     queue,
     registerApproveRest({ pending, queue, runs, tools: () => loadRuntime().createToolRegistry([...tools()]), log }),
     ...registerViewCommands(tree, log),
-    ...registerRunsCommands({
-      runs,
-      runsTree,
-      tree,
-      log,
-      showInPanel: (state, live) => {
-        const panel = panelsMade ? panels().panels.panel() : undefined;
-        if (panel?.session.runId() !== undefined && !(live && panel.follows(state.runId))) panel.showRun(state, live);
-      },
-    }),
+    ...registerRunsCommands({ runs, runsTree, tree, log }),
     ...registerPlanFileCommands({ tree, runs, tools, review, log, panel: () => openPanel(), prepareTools: () => mcp.ensureStarted() }),
     ...registerTaskFileCommands({
       tree,
@@ -259,6 +250,10 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     contributed,
     ...allowRules.disposables,
     runs.onDidStartExecution(() => tree.release()),
+    // The view's title names what it shows (the plan panel may show another run).
+    tree.onDidChangeTreeData(() => {
+      planView.description = tree.shownDescription();
+    }),
     runs.onDidChangeState((state) => {
       if (state) tree.follow(state);
       statusBar.update(state);

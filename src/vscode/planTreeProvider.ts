@@ -8,6 +8,7 @@ import { visibleControls } from '../core/text/visibleDirection';
 import { sessionTreeModel } from '../core/view/sessionTreeModel';
 import { diffTrees, indexTree } from '../core/view/treeDiff';
 import { planTreeItem } from './planTreeItem';
+import { runStatusLabels } from '../shared/runStatusLabels';
 
 /**
  * The Plan view's data: whichever changed last of the task plan (under review, or the
@@ -108,6 +109,17 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
 
   currentPlan(): Plan | undefined {
     return this.plan;
+  }
+
+  /**
+   * What the view's title says it shows, since the plan panel may show another run: the request and how its run
+   * stands ("Write notes.md · running"), the request alone for a plan not run, nothing for a chat's session plan.
+   * One line, at most about 60 characters.
+   */
+  shownDescription(): string | undefined {
+    if (this.showing === 'session' || this.plan === undefined) return undefined;
+    const objective = capText(visibleControls(this.plan.objective.replace(/\s+/g, ' ').trim()), 48);
+    return this.run === undefined ? objective : `${objective} · ${runStatusLabels[this.run.status]}`;
   }
 
   /** The run snapshot the tree shows (its steps' statuses and pending requests), `undefined` while it shows a plan that is not running. */

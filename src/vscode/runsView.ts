@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import type { RunResult } from '../core/engine/runOptions';
-import type { RunState } from '../core/engine/runEvents';
 import { runListModel } from '../core/view/runListModel';
 import type { PlanTreeNode } from '../core/view/planTreeModel';
 import { describeUndo } from '../core/tools/describeUndo';
@@ -230,11 +229,6 @@ export interface RunsCommandDeps {
   runsTree: RunsTreeProvider;
   tree: PlanTreeProvider;
   log: vscode.LogOutputChannel;
-  /**
-   * Shows a run opened in the plan panel too when the panel is open on a run (never over a plan under review), so the
-   * two never show different runs without saying so; `live`: the run executing, followed.
-   */
-  showInPanel: (state: RunState, live: boolean) => void;
 }
 
 /** Open, Resume, Delete and Undo run, and Refresh, for the Runs view's items (from the Command Palette: the run the Plan view shows). */
@@ -263,7 +257,6 @@ export function registerRunsCommands(deps: RunsCommandDeps): vscode.Disposable[]
       // The run executing is shown live and followed; another stays on screen while a run goes on.
       const live = deps.runs.executing(state.runId);
       deps.tree.setRun(live ?? state, live === undefined);
-      deps.showInPanel(live ?? state, live !== undefined);
       await vscode.commands.executeCommand('taskPlanner.plan.focus');
     }),
     vscode.commands.registerCommand('taskPlanner.resumeRun', async (arg?: unknown): Promise<RunResult | undefined> => {
