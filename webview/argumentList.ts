@@ -1,6 +1,7 @@
 import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
 import type { ArgumentView } from '../src/shared/panelViewModel';
 import { foldLines } from './foldLines';
+import { shownText } from './formatting';
 import { panelStyles } from './panelStyles';
 
 let blockIds = 0;
@@ -18,9 +19,9 @@ export class FoldedBlock extends LitElement {
   private readonly blockId = `folded-${(blockIds += 1)}`;
 
   override render(): TemplateResult {
-    const { shown, hiddenLines } = foldLines(this.text);
+    const { shown, hiddenLines } = foldLines(shownText(this.text));
     const folded = hiddenLines > 0 && !this.expanded;
-    return html`<pre id=${this.blockId} class="argument-block">${folded ? shown : this.text}</pre>
+    return html`<pre id=${this.blockId} class="argument-block">${folded ? shown : shownText(this.text)}</pre>
       ${hiddenLines > 0
         ? html`<button class="link-button fold-toggle" aria-expanded=${this.expanded ? 'true' : 'false'} aria-controls=${this.blockId} @click=${() => (this.expanded = !this.expanded)}>
             ${this.expanded ? 'Show fewer lines' : `Show ${hiddenLines} more line${hiddenLines === 1 ? '' : 's'}`}
@@ -36,8 +37,8 @@ export function renderArguments(args: readonly ArgumentView[] | undefined): Temp
   if (!args || args.length === 0) return html`<span class="muted">none</span>`;
   return html`<dl class="step-args">
     ${args.map(
-      (arg) => html`<dt class="mono">${arg.name}</dt>
-        <dd data-argument=${arg.name}>${arg.block ? html`<folded-block .text=${arg.text}></folded-block>` : html`<span class="mono argument-text">${arg.text}</span>`}</dd>`,
+      (arg) => html`<dt class="mono">${shownText(arg.name)}</dt>
+        <dd data-argument=${shownText(arg.name)}>${arg.block ? html`<folded-block .text=${arg.text}></folded-block>` : html`<span class="mono argument-text">${shownText(arg.text)}</span>`}</dd>`,
     )}
   </dl>`;
 }

@@ -184,7 +184,7 @@ export class PanelApp extends LitElement {
           ? html`<h1>Task Planner</h1>
             <p>No plan yet. Run <strong>Task Planner: Plan task</strong> to describe what you want done.</p>`
           : model.mode === 'review'
-            ? html`<plan-review .review=${model.review}></plan-review>`
+            ? html`<plan-review .review=${model.review} .version=${model.version}></plan-review>`
             : html`<plan-run .run=${model.run} .output=${this.state.output}></plan-run>`
       }
     </main>`;

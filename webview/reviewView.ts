@@ -24,7 +24,7 @@ import { renderObjective } from './objectiveHeading';
  * field, going back to a version puts it on the version list.
  */
 export class ReviewViewElement extends LitElement {
-  static override properties = { review: { attribute: false }, editing: { state: true }, adding: { state: true }, feedback: { state: true }, allFindings: { state: true }, pickedVersion: { state: true }, stopAtEstimate: { state: true } };
+  static override properties = { review: { attribute: false }, version: { attribute: false }, editing: { state: true }, adding: { state: true }, feedback: { state: true }, allFindings: { state: true }, pickedVersion: { state: true }, stopAtEstimate: { state: true } };
   static override styles = [
     panelStyles,
     css`
@@ -41,6 +41,8 @@ export class ReviewViewElement extends LitElement {
     `,
   ];
   review: ReviewView | undefined;
+  /** The snapshot version the review came in: Start names it, so the host starts only the plan shown here. */
+  version = 0;
   editing: string | undefined;
   adding = false;
   feedback = '';
@@ -204,7 +206,7 @@ export class ReviewViewElement extends LitElement {
           </section>`
         : nothing}
       <div class="actions row">
-        <vscode-button data-action="start" aria-label="Start the plan" ?disabled=${review.startBlockedReason !== undefined} title=${review.startBlockedReason ?? 'Run the plan now'} @click=${() => this.send(this.stopAtEstimate && review.estimate?.stopAt ? { type: 'start', stopAtEstimate: true } : { type: 'start' })}>Start</vscode-button>
+        <vscode-button data-action="start" aria-label="Start the plan" ?disabled=${review.startBlockedReason !== undefined} title=${review.startBlockedReason ?? 'Run the plan now'} @click=${() => this.send(this.stopAtEstimate && review.estimate?.stopAt ? { type: 'start', version: this.version, stopAtEstimate: true } : { type: 'start', version: this.version })}>Start</vscode-button>
         <vscode-button secondary data-action="cancel" aria-label="Cancel the review and close the panel" @click=${() => this.send({ type: 'cancel' })}>Cancel</vscode-button>
         <vscode-button secondary data-action="save-plan-file" aria-label="Save as file: write this plan to a .plan.json file" title="Save this version of the plan as a .plan.json file" @click=${() => this.send({ type: 'savePlanFile' })}>Save as file</vscode-button>
         <vscode-button secondary data-action="export-markdown" aria-label="Export as Markdown: open the plan as a checklist" title="Open the plan as a Markdown checklist, for a pull request" @click=${() => this.send({ type: 'exportMarkdown' })}>Export as Markdown</vscode-button>

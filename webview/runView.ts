@@ -4,7 +4,7 @@ import '@vscode-elements/elements/dist/vscode-progress-bar/index.js';
 import type { WebviewToHostMessage } from '../src/shared/panelProtocol';
 import type { PendingView, ReplacedStepView, RunStatusView, RunStepView, RunView } from '../src/shared/panelViewModel';
 import { describeStepProgress, finishedSteps } from '../src/shared/stepProgress';
-import { formatDuration, formatStatus } from './formatting';
+import { formatDuration, formatStatus, shownText } from './formatting';
 import { emitAction } from './panelAction';
 import type { OutputState } from './panelStore';
 import { panelStyles } from './panelStyles';
@@ -139,7 +139,7 @@ export class RunViewElement extends LitElement {
           .map(
             (step) => html`<tr class="run-step replaced-step" data-step-id=${step.id} data-status=${step.status} data-plan-version=${version}>
               <td class="muted">v${version}</td>
-              <td><strong class="bounded-title">${step.title}</strong> <span class="muted mono">${step.id} · ${step.runner}</span></td>
+              <td><strong class="bounded-title">${shownText(step.title)}</strong> <span class="muted mono">${step.id} · ${step.runner}</span></td>
               <td><span class="status s-${step.status}"><span class="status-dot"></span><span class="step-status">${formatStatus(step.status)}</span></span></td>
               <td>${step.attempts}${step.maxAttempts > 1 ? ` / ${step.maxAttempts}` : ''}</td>
               <td>${step.durationMs !== undefined ? formatDuration(step.durationMs) : ''}</td>
@@ -195,7 +195,7 @@ export class RunViewElement extends LitElement {
   private renderStep(step: RunStepView, index: number, { over, undoable }: { over: boolean; undoable: boolean }): TemplateResult {
     return html`<tr class="run-step" data-step-id=${step.id} data-status=${step.status}>
       <td class="muted">${index + 1}</td>
-      <td><strong class="bounded-title">${step.title}</strong> <span class="muted mono">${step.id} · ${step.runner}</span></td>
+      <td><strong class="bounded-title">${shownText(step.title)}</strong> <span class="muted mono">${step.id} · ${step.runner}</span></td>
       <td><span class="status s-${step.status}"><span class="status-dot"></span><span class="step-status">${step.statusLabel ?? formatStatus(step.status)}</span></span></td>
       <td>${step.attempts}${step.maxAttempts > 1 ? ` / ${step.maxAttempts}` : ''}</td>
       <td>${step.durationMs !== undefined ? formatDuration(step.durationMs) : ''}</td>

@@ -3,7 +3,7 @@ import type { PanelEdit } from '../src/shared/panelProtocol';
 import type { StepView } from '../src/shared/panelViewModel';
 import type { StepApproval } from '../src/shared/vocabulary';
 import { renderArguments } from './argumentList';
-import { boundedTitle } from './formatting';
+import { boundedTitle, shownText } from './formatting';
 import type { StepControl } from './focusAfterEdit';
 
 /** What a step card needs besides its step. */
@@ -32,12 +32,12 @@ export function renderStepCard(step: StepView, ctx: StepCardContext, editor: Tem
     const to = step.index + (event.key === 'ArrowUp' ? -1 : 1);
     if (to >= 0 && to < ctx.total) move(to, 'card');
   };
-  const label = `${step.index + 1}. ${boundedTitle(step.title)}, step ${step.id}${step.skipped ? ', skipped' : ''}`;
+  const label = `${step.index + 1}. ${boundedTitle(shownText(step.title))}, step ${step.id}${step.skipped ? ', skipped' : ''}`;
   const classes = ['card', 'step', step.skipped ? 'skipped' : '', ctx.added ? 'added' : ctx.changedFields ? 'changed' : ''].join(' ');
   return html`<li class=${classes} data-step-id=${step.id} tabindex="0" aria-label=${label} @keydown=${onKey}>
     <div class="row">
       <span class="muted mono">${step.index + 1}.</span>
-      <strong class="step-title bounded-title" title=${step.title.length > 120 ? boundedTitle(step.title, 1_000) : nothing}>${step.title}</strong>
+      <strong class="step-title bounded-title" title=${step.title.length > 120 ? boundedTitle(shownText(step.title), 1_000) : nothing}>${shownText(step.title)}</strong>
       <span class="tag" title="Kind">${step.kind.replace('_', ' ')}</span>
       <span class="muted mono">${step.id}</span>
       ${step.skipped ? html`<span class="tag step-skipped">skipped</span>` : nothing}
@@ -59,13 +59,13 @@ export function renderStepCard(step: StepView, ctx: StepCardContext, editor: Tem
 function renderDetails(step: StepView): TemplateResult {
   return html`<dl>
     ${step.kind === 'tool'
-      ? html`<dt>Tool</dt><dd class="mono step-tool">${step.tool ?? '(none)'}</dd>
+      ? html`<dt>Tool</dt><dd class="mono step-tool">${shownText(step.tool ?? '(none)')}</dd>
           <dt>Arguments</dt><dd>${renderArguments(step.arguments)}</dd>`
-      : html`${step.agent ? html`<dt>Agent</dt><dd class="mono">${step.agent}</dd>` : nothing}
-          ${step.input ? html`<dt>Input</dt><dd class="step-input">${step.input}</dd>` : nothing}`}
+      : html`${step.agent ? html`<dt>Agent</dt><dd class="mono">${shownText(step.agent)}</dd>` : nothing}
+          ${step.input ? html`<dt>Input</dt><dd class="step-input">${shownText(step.input)}</dd>` : nothing}`}
     <dt>Depends on</dt><dd class="step-deps">${step.dependsOn.length > 0 ? step.dependsOn.join(', ') : html`<span class="muted">nothing</span>`}</dd>
     <dt>On failure</dt><dd class="step-failure-policy">${step.onFailure}${step.maxAttempts > 1 ? ` · up to ${step.maxAttempts} attempts${commandRetryNote(step)}` : ''}${step.critical ? ' · critical' : ''}</dd>
-    ${step.verification ? html`<dt>Verification</dt><dd><code>${step.verification}</code></dd>` : nothing}
+    ${step.verification ? html`<dt>Verification</dt><dd><code>${shownText(step.verification)}</code></dd>` : nothing}
     ${step.checks ? html`<dt>Checks</dt><dd class="step-checks">${step.checks}</dd>` : nothing}
     ${step.checks || step.verification
       ? html`<dt>If a check fails</dt><dd class="step-verification-policy">${verificationPolicyText(step)}</dd>`
@@ -73,7 +73,7 @@ function renderDetails(step: StepView): TemplateResult {
     ${step.uses ? html`<dt>Uses</dt><dd class="step-uses">${step.uses}</dd>` : nothing}
     ${step.basedOn ? html`<dt>Based on</dt><dd class="mono step-based-on">${step.basedOn}</dd>` : nothing}
     ${step.writes ? html`<dt>Changes only</dt><dd class="mono step-writes" title="Steps whose files overlap never run at once; a change of another file asks first">${step.writes}</dd>` : nothing}
-    ${step.when ? html`<dt>Runs when</dt><dd><code>${step.when}</code></dd>` : nothing}
+    ${step.when ? html`<dt>Runs when</dt><dd><code>${shownText(step.when)}</code></dd>` : nothing}
     ${step.problems.length > 0 ? html`<dt>Problems</dt><dd>${step.problems.map((problem) => html`<div class=${problem.startsWith('Error') ? 'error' : 'warning'}>${problem}</div>`)}</dd>` : nothing}
   </dl>`;
 }

@@ -91,8 +91,11 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('setUpModel') }).strict(),
   /** Webview, when the user brings back an earlier version of the plan under review: it becomes the next version. */
   z.object({ type: z.literal('restoreVersion'), version: z.number().int().min(1) }).strict(),
-  /** Webview, when the user starts the reviewed plan. */
-  z.object({ type: z.literal('start'), stopAtEstimate: z.boolean().optional() }).strict(),
+  /**
+   * Webview, when the user starts the reviewed plan: `version` is the snapshot the user saw it in. The host starts
+   * only the plan that snapshot showed, never one edited, regenerated or replaced since.
+   */
+  z.object({ type: z.literal('start'), version: z.number().int().min(0), stopAtEstimate: z.boolean().optional() }).strict(),
   /** Webview, when the user cancels the review or the running run. */
   z.object({ type: z.literal('cancel') }).strict(),
   /** Webview, when the user wants to answer a pending approval or question in the editor. */

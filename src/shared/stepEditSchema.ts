@@ -26,6 +26,16 @@ const stepId = z
   .max(maxStepIdLength, `Keep the id under ${maxStepIdLength + 1} characters.`)
   .regex(stepIdPattern, 'Use letters, digits, "_", ".", ":" or "-" in ids.')
   .refine((id) => !isReservedStepId(id), 'This id is reserved; choose another id.');
+/**
+ * A step's title as the panel takes it: trimmed, 1 to `maxStepTitleLength` characters, no control or direction
+ * characters (the planner shows those escaped; a title that reorders itself would show another step than the one that runs).
+ */
+const stepTitle = z
+  .string()
+  .trim()
+  .min(1, 'Give the step a title.')
+  .max(maxStepTitleLength, `Keep the title under ${maxStepTitleLength + 1} characters.`)
+  .refine((title) => !actingCharacter.test(title), 'Leave control and text-direction characters out of the title.');
 const optionalText = z.string().max(maxStepTextLength, `Keep it under ${maxStepTextLength} characters.`).optional();
 /** A list of names (a step's skills, the plan's topics): at most `maxListedNames`, none blank or longer than `maxListedNameLength`. */
 function namesList(name: 'skill' | 'topic') {
@@ -100,7 +110,7 @@ export const contextTagsSchema = namesList('topic');
  */
 export const stepPatchSchema = z
   .object({
-    title: z.string().trim().min(1, 'Give the step a title.').max(maxStepTitleLength, `Keep the title under ${maxStepTitleLength + 1} characters.`),
+    title: stepTitle,
     kind: z.enum(stepKinds),
     dependsOn: z.array(stepId).max(500),
     tool: z.string().trim().min(1, 'Choose a tool.').max(100).optional(),
@@ -133,7 +143,7 @@ export const newStepSchema = z
   .object({
     id: stepId,
     kind: z.enum(stepKinds),
-    title: z.string().trim().min(1, 'Give the step a title.').max(maxStepTitleLength),
+    title: stepTitle,
     dependsOn: z.array(stepId).max(500).optional(),
     tool: z.string().trim().min(1).max(100).optional(),
     args: z.record(z.string(), z.unknown()).optional(),

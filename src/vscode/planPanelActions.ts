@@ -117,6 +117,16 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
       const blocked = panel.session.startBlockedReason();
       const plan = panel.session.currentPlan();
       if (blocked !== undefined || !plan) return panel.notify('error', blocked ?? vscode.l10n.t('There is no plan to start.'));
+      // Start approves what the user saw: a plan edited, regenerated or replaced after that snapshot is not started.
+      if (panel.reviewedPlan(message.version) !== plan) {
+        return panel.notify(
+          'error',
+          vscode.l10n.t(
+            'The plan changed after you pressed Start; nothing was started. Look over version {0} as shown now, then press Start again.',
+            plan.version,
+          ),
+        );
+      }
       runs.limitNextRun(message.stopAtEstimate === true ? panel.session.estimateBudget() : undefined);
       tree.setPlan(plan);
       // "Plan task" is waiting for this review: it starts the run itself.

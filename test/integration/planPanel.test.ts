@@ -132,7 +132,7 @@ describe('plan panel in the VS Code extension host', () => {
   });
 
   it('starts the plan and reaches a completed run snapshot', async () => {
-    await api.planPanel.send({ type: 'start' });
+    await api.planPanel.send({ type: 'start', version: api.planPanel.model()!.version });
     const done = await until('a completed run', () => {
       const model = api.planPanel.model();
       return model?.mode === 'run' && model.run.status === 'completed' ? model : undefined;
@@ -192,7 +192,7 @@ describe('Plan task reviewed in the plan panel, run through the editor (fake Ope
       return model?.mode === 'review' && model.review.steps[0]?.id === 'P1' ? model.review : undefined;
     });
     assert.equal(review.steps[0]!.tool, 'write_file');
-    await api.planPanel.send({ type: 'start' });
+    await api.planPanel.send({ type: 'start', version: api.planPanel.model()!.version });
     const started = await outcome;
     assert.ok(started.run, 'Plan task did not start the run after Start in the panel');
     assert.deepEqual(await api.nextPrompt(), { stepId: 'P1', kind: 'approval' });
@@ -253,7 +253,7 @@ describe('Plan task reviewed in the plan panel, run through the editor (fake Ope
       const model = api.planPanel.model();
       return model?.mode === 'review' && model.review.steps[0]?.id === files[0]?.[0] ? model.review : undefined;
     });
-    await api.planPanel.send({ type: 'start' });
+    await api.planPanel.send({ type: 'start', version: api.planPanel.model()!.version });
     const started = await outcome;
     for (const [id] of files) {
       assert.deepEqual(await api.nextPrompt(), { stepId: id, kind: 'approval' });

@@ -89,4 +89,14 @@ describe('step edit schemas', () => {
     assert.ok(!parsed.success);
     for (const issue of parsed.error.issues) assert.doesNotMatch(issue.message, /gpj|\u202e|\.\.\/x/);
   });
+
+  it('refuses a title with a direction override or a control character from the panel, in an edit and a new step, without repeating it', () => {
+    for (const title of ['Build \u202elmth.xedni', 'Read\u2066 the notes', 'Bell\u0007', 'Two\nlines']) {
+      const patch = stepPatchSchema.safeParse({ title });
+      assert.ok(!patch.success, JSON.stringify(title));
+      assert.deepEqual(fieldErrors(patch.error), { title: 'Leave control and text-direction characters out of the title.' });
+      assert.equal(newStepSchema.safeParse({ id: 'S9', kind: 'agent', title }).success, false, JSON.stringify(title));
+    }
+    assert.equal(stepPatchSchema.safeParse({ title: 'Lies: שלום, 1 < 2' }).success, true);
+  });
 });

@@ -49,8 +49,8 @@ describe('PanelSession: the run\'s estimate in the review, before Start (issue 3
   });
 
   it('Start may ask for the estimate\'s budget; the message is validated', () => {
-    assert.deepEqual(parseWebviewMessage({ type: 'start', stopAtEstimate: true }), { ok: true, message: { type: 'start', stopAtEstimate: true } });
-    assert.equal(parseWebviewMessage({ type: 'start', stopAtEstimate: 'yes' }).ok, false);
-    assert.equal(parseWebviewMessage({ type: 'start', budget: 1000 }).ok, false);
+    assert.deepEqual(parseWebviewMessage({ type: 'start', version: 1, stopAtEstimate: true }), { ok: true, message: { type: 'start', version: 1, stopAtEstimate: true } });
+    assert.equal(parseWebviewMessage({ type: 'start', version: 1, stopAtEstimate: 'yes' }).ok, false);
+    assert.equal(parseWebviewMessage({ type: 'start', version: 1, budget: 1000 }).ok, false);
   });
 });
