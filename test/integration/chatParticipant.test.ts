@@ -5,11 +5,13 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { planReference } from '../../src/vscode/chat/planReference';
 import type { TaskPlannerApi } from './testBuild/testExtension';
 
 interface ScriptedReply {
   text?: string | string[];
   toolCalls?: { callId: string; name: string; input: object }[];
+  hang?: 'untilCancelled' | 'forever';
 }
 
 interface FakeChatModel {
@@ -120,7 +122,7 @@ describe('@planner in the chat (the handler in the extension host, the scripted 
       buttons.map((button) => [button.title, button.command, button.arguments]),
       [
         ['Review in panel', 'taskPlanner.showPlan', undefined],
-        ['Start', 'workbench.action.chat.open', [{ query: '@planner /run' }]],
+        ['Start', 'workbench.action.chat.open', [{ query: `@planner /run ${planReference(api.currentPlan()!)}` }]],
       ],
     );
     assert.deepEqual(api.planTreeLabels(), ['1. Write notes.txt', '2. Read the notes back'], 'the plan is the Plan tree\'s current plan');
@@ -228,6 +230,64 @@ describe('@planner in the chat (the handler in the extension host, the scripted 
     assert.match(text, /I removed step 2, "Read the package"\\\./);
     assert.match(text, /Changes to the plan \(now version 2\):\n- Removed step B1 \\\(Read the package\\\)\\\./);
     assert.deepEqual(answer.parts.flatMap((part) => (part.kind === 'button' ? [part.command.title] : [])), ['Review in panel', 'Start']);
+  });
+
+  it('a follow-up whose model is still working when the plan is replaced changes nothing: the newer plan stays', async () => {
+    fake.script(
+      planReply({
+        objective: 'Two reads',
+        steps: [
+          { id: 'A1', title: 'Read the readme', kind: 'tool', tool: 'read_file', args: { path: 'README.md' }, dependsOn: [] },
+          { id: 'B1', title: 'Read the package', kind: 'tool', tool: 'read_file', args: { path: 'package.json' }, dependsOn: [] },
+        ],
+      }),
+      // The model answers the follow-up slowly: it holds its reply until the test lets it go.
+      { toolCalls: [{ callId: 'c1', name: 'plan_remove_step', input: { stepId: 'B1' } }], hang: 'forever' },
+    );
+    await send('plan', 'Read the readme and the package');
+    const read = api.currentPlan()!;
+    const asked = fake.requests().length;
+    const answering = send(undefined, 'drop the package step');
+    while (fake.requests().length === asked) await new Promise((resolve) => setTimeout(resolve, 10));
+    // Meanwhile another plan becomes the current one (the panel, another chat's /plan, Plan task).
+    const newer = { ...read, id: 'newer-plan', objective: 'Newer', steps: read.steps.map((step) => ({ ...step, title: `Newer: ${step.title}` })) };
+    api.setCurrentPlan(newer);
+    fake.reset();
+    fake.script({ text: 'I removed step 2.' });
+    const answer = await answering;
+    assert.equal(fake.pending(), 0);
+    assert.deepEqual(api.currentPlan(), newer, 'the follow-up overwrote the plan that replaced the one it read');
+    assert.match(answer.markdown(), /The plan changed while the model worked on it .* none of these changes were made/);
+    assert.equal(answer.parts.filter((part) => part.kind === 'button').length, 0, 'no Start for a plan that is not the current one');
+  });
+
+  it('/plan attaches what the request references, never an editor selection the chat did not send, nor a file outside the workspace', async () => {
+    const readme = vscode.Uri.file(join(root, 'README.md'));
+    const editor = await vscode.window.showTextDocument(readme);
+    editor.selection = new vscode.Selection(0, 0, 1, 0);
+    try {
+      const agentPlan = planReply({ objective: 'Summarise', steps: [{ id: 'A1', title: 'Summarise', kind: 'agent', agent: 'direct', input: 'Summarise', dependsOn: [] }] });
+      fake.script(agentPlan);
+      await send('plan', 'Summarise the readme');
+      assert.deepEqual(api.currentPlan()?.steps[0]?.attachments ?? [], [], 'the editor\'s selection went with a chat request that did not reference it');
+
+      fake.script(agentPlan);
+      const outside = vscode.Uri.file('/etc/hostname');
+      const references = [
+        { id: 'vscode.implicit.selection', value: new vscode.Location(readme, new vscode.Range(0, 0, 1, 0)) },
+        { id: 'file', value: outside },
+      ];
+      const recorded = recordingStream();
+      const request = { ...chatRequest(model, 'plan', 'Summarise the readme'), references } as unknown as vscode.ChatRequest;
+      await api.chat(request, context, recorded.stream, new vscode.CancellationTokenSource().token);
+      assert.deepEqual(
+        api.currentPlan()?.steps[0]?.attachments?.map((attachment) => [attachment.kind, attachment.ref, attachment.text]),
+        [['file', 'README.md#L1-L2', undefined]],
+      );
+      assert.match(recorded.markdown(), /Not attached: \\\/etc\\\/hostname is not a file of an open workspace folder\./);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    }
   });
 
   it('stopping the chat request during /run cancels the run (resumable), and says so', async () => {

@@ -9,6 +9,7 @@ import type { PlannerStep } from '../../core/planner/planStepStream';
 import type { Interaction, LlmClient, WorkspaceFs } from '../../core/ports';
 import type { Tool } from '../../core/tools/tool';
 import type { PendingQuestions } from './pendingQuestions';
+import { planReference } from './planReference';
 
 /** The model a chat request works with, and its name for people; `llm` is absent for the heuristic planner. */
 export interface ChatModel {
@@ -76,8 +77,13 @@ export function abortOn(token: vscode.CancellationToken): { signal: AbortSignal;
   };
 }
 
-/** The chat's two buttons after a plan: open it in the plan panel, and start it (which asks `@planner /run`, so the run reports in the chat). */
-export function planButtons(stream: vscode.ChatResponseStream): void {
+/**
+ * The chat's two buttons after `plan` was shown: open it in the plan panel, and start it (which asks `@planner /run`,
+ * so the run reports in the chat). Start names `plan` as it is now (`planReference`): `/run` starts nothing when the
+ * current plan is no longer that one (another plan, or this one edited since), so an old button cannot start a plan
+ * the user did not see.
+ */
+export function planButtons(stream: vscode.ChatResponseStream, plan: Plan): void {
   stream.button({ command: 'taskPlanner.showPlan', title: vscode.l10n.t('Review in panel') });
-  stream.button({ command: 'workbench.action.chat.open', arguments: [{ query: '@planner /run' }], title: vscode.l10n.t('Start') });
+  stream.button({ command: 'workbench.action.chat.open', arguments: [{ query: `@planner /run ${planReference(plan)}` }], title: vscode.l10n.t('Start') });
 }

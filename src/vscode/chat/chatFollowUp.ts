@@ -7,6 +7,7 @@ import { chatAnswerMarkdown, chatLimits, chatPlanMarkdown, chatText } from '../.
 import { timerClock } from '../../node/timerClock';
 import { errorMessage } from '../../shared/errorMessage';
 import { abortOn, planButtons, type ChatDeps } from './chatDeps';
+import { planReference } from './planReference';
 import { channelLogger } from '../channelLogger';
 
 /** Model calls one follow-up may make (reading the plan, a few edits, the answer). */
@@ -25,7 +26,8 @@ const editorPrompt = `You are Task Planner's plan editor in the VS Code chat. Th
  * the configured one) answers it with the `plan_*` tools of `createPlanEditSession`, so
  * every change goes through `editPlan` and is re-validated; the edited plan becomes the
  * current plan (a new version) and is shown with the plan's buttons. Without a model it
- * says plainly what works without one. Not while a run is going on.
+ * says plainly what works without one. Not while a run is going on. The edits are made only
+ * when the current plan is still the one the model read and no run started meanwhile.
  */
 export async function chatFollowUp(
   deps: ChatDeps,
@@ -89,12 +91,21 @@ export async function chatFollowUp(
     const changes = session.changes();
     if (changes.length === 0) return { metadata: { command: 'followUp' } };
     const edited = session.plan();
+    // The model took its time: a plan replaced or edited meanwhile (another /plan, the panel), or a run started, is not overwritten.
+    const now = tree.currentPlan();
+    if (runs.isRunning() || now === undefined || planReference(now) !== planReference(plan)) {
+      log.info(`The chat did not change the plan: it changed while the model worked on it (${changes.length} change(s) dropped).`);
+      stream.markdown(
+        `\n${vscode.l10n.t('The plan changed while the model worked on it (it was edited, replaced or started elsewhere), so none of these changes were made. Ask again about the current plan.')}\n`,
+      );
+      return { metadata: { command: 'followUp' } };
+    }
     tree.setPlan(edited);
     log.info(`The chat changed the plan (version ${edited.version}): ${changes.join(' ')}`);
     stream.markdown(`\n${vscode.l10n.t('Changes to the plan (now version {0}):', edited.version)}\n`);
     for (const change of changes) stream.markdown(`- ${chatText(change, chatLimits.line)}\n`);
     stream.markdown(`\n${chatPlanMarkdown(edited)}`);
-    planButtons(stream);
+    planButtons(stream, edited);
     return { metadata: { command: 'followUp', planId: edited.id } };
   } catch (error) {
     if (token.isCancellationRequested) {

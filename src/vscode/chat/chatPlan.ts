@@ -5,7 +5,7 @@ import { createToolRegistry } from '../../core/tools/createToolRegistry';
 import { readSettings } from '../settings';
 import { chatLimits, chatPlanMarkdown, chatStepLine, chatText } from '../../core/view/chatMarkdown';
 import { errorMessage } from '../../shared/errorMessage';
-import { collectAttachments } from '../attachments';
+import { chatAttachments } from './chatAttachments';
 import type { PlanningQuestion } from '../../core/planner/investigateRequest';
 import type { PlannedRequest } from '../../core/planner/planRequest';
 import { abortOn, planButtons, type ChatDeps, type ChatModel } from './chatDeps';
@@ -42,10 +42,11 @@ export async function chatPlan(
   const planned = (async () => {
     const model = await deps.model(request.model);
     stream.progress(vscode.l10n.t('Planning with the {0}…', chatText(model.label, chatLimits.title)));
-    const files = request.references.flatMap((reference) =>
-      reference.value instanceof vscode.Uri ? [reference.value] : reference.value instanceof vscode.Location ? [reference.value.uri] : [],
-    );
-    const result = await deps.plan(text, collectAttachments(text, files), {
+    const { attachments, refused } = chatAttachments(text, request.references);
+    for (const name of refused.slice(0, maxWarnings)) {
+      stream.markdown(`- ⚠ ${vscode.l10n.t('Not attached: {0} is not a file of an open workspace folder.', chatText(name, chatLimits.line))}\n`);
+    }
+    const result = await deps.plan(text, attachments, {
       signal: planning.signal,
       model,
       progress: (line) => stream.progress(chatText(line, chatLimits.line)),
@@ -155,7 +156,7 @@ function finishPlan(
     stream.markdown(`\n${estimateLines(estimate).map((line) => `- ${chatText(line.trim(), chatLimits.line)}`).join('\n')}\n`);
   }
   stream.markdown(`\n${vscode.l10n.t('The plan is in the Plan view. Review it in the panel, or start it.')}\n`);
-  planButtons(stream);
+  planButtons(stream, plan);
   return { metadata: { command: 'plan', planId: plan.id } };
 }
 

@@ -3,11 +3,12 @@ import type { RunState } from '../../core/engine/runEvents';
 import type { RunResult } from '../../core/engine/runOptions';
 import { createToolRegistry } from '../../core/tools/createToolRegistry';
 import { validatePlan } from '../../core/plan/validatePlan';
-import { chatEventMarkdown, chatLimits, chatSummaryMarkdown, chatText } from '../../core/view/chatMarkdown';
+import { chatEventMarkdown, chatLimits, chatPlanMarkdown, chatSummaryMarkdown, chatText } from '../../core/view/chatMarkdown';
 import { runSummary } from '../../core/view/runSummary';
 import { oneLine } from '../../core/text/oneLine';
 import { errorMessage } from '../../shared/errorMessage';
 import { planButtons, type ChatDeps } from './chatDeps';
+import { planReference, referencedPlan } from './planReference';
 import { newTenth } from '../../shared/progressPercent';
 
 /** Most changed files the chat links after a run (the summary counts the rest). */
@@ -20,6 +21,8 @@ const maxLinkedFiles = 20;
  * (what for: approvals and questions stay the editor's prompts), then the summary with
  * links to the changed files. Stopping the chat request cancels the run, as the Cancel
  * run command does: the run stays journaled and can be resumed from the Runs view.
+ * A `/run` naming a plan (`planReference`, as a Start button does) starts nothing unless the
+ * current plan is exactly that one: it shows the current plan with new buttons instead.
  */
 export async function chatRun(
   deps: ChatDeps,
@@ -36,6 +39,19 @@ export async function chatRun(
   if (!plan) {
     stream.markdown(vscode.l10n.t('There is no plan to run yet: ask for one with /plan and what you want done.'));
     return {};
+  }
+  // A Start button names the plan it was shown with: a plan changed or replaced since is shown again, not started.
+  const named = referencedPlan(request.prompt);
+  if (named !== undefined && named !== planReference(plan)) {
+    log.info('A Start button from the chat named a plan that is no longer the current one; nothing was started.');
+    stream.markdown(
+      vscode.l10n.t(
+        'Nothing was started: the plan has changed since that Start button was shown (it was edited, or another plan replaced it). Here is the current plan; review it, then start it with the button below.',
+      ) + '\n\n',
+    );
+    stream.markdown(chatPlanMarkdown(plan));
+    planButtons(stream, plan);
+    return { metadata: { command: 'run', stale: true } };
   }
   const errors = validatePlan(plan, { tools: createToolRegistry([...tools()]) }).filter((diagnostic) => diagnostic.severity === 'error');
   if (errors.length > 0) {
@@ -89,6 +105,11 @@ export async function chatRun(
     stream.progress(total === 1 ? vscode.l10n.t('Starting the plan (1 step)…') : vscode.l10n.t('Starting the plan ({0} steps)…', total));
     // The model picked in the chat runs the plan it planned (under `auto`, as /plan).
     const { llm } = await deps.model(request.model);
+    // Stopped while the model was looked up: nothing has started, so nothing starts.
+    if (token.isCancellationRequested) {
+      stream.markdown(vscode.l10n.t('You stopped the chat request before the run started, so nothing was started.'));
+      return {};
+    }
     result = await runs.start(plan, llm ? { llm } : {});
   } catch (error) {
     const message = errorMessage(error);
@@ -117,7 +138,7 @@ export function chatStatus(deps: ChatDeps, stream: vscode.ChatResponseStream): v
         ? vscode.l10n.t('Nothing has run yet. The current plan has {0} steps.', plan.steps.length)
         : vscode.l10n.t('Nothing has run yet, and there is no plan: ask for one with /plan.'),
     );
-    if (plan) planButtons(stream);
+    if (plan) planButtons(stream, plan);
     return {};
   }
   if (runs.isRunning()) stream.markdown(vscode.l10n.t('Running now.') + '\n\n');

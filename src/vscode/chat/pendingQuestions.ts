@@ -82,11 +82,20 @@ export function questionIdOf(history: vscode.ChatContext['history']): string | u
   return typeof metadata?.question === 'string' ? metadata.question : undefined;
 }
 
-/** The suggestions of a response that ended with a question, as follow-ups: clicking one sends it as the answer. */
+/**
+ * The suggestions of a response that ended with a question, as follow-ups: clicking one sends it as the answer.
+ * Suggestions come from the model: one the chat would read as something else than an answer (a command such as
+ * `/run`, another participant `@…`, a reference `#…`) is offered as no follow-up (it stays listed in the response).
+ */
 export function questionFollowups(result: vscode.ChatResult): vscode.ChatFollowup[] {
   const metadata = result.metadata as Partial<QuestionMetadata> | undefined;
   if (typeof metadata?.question !== 'string' || !Array.isArray(metadata.suggestions)) return [];
   return metadata.suggestions
-    .filter((suggestion): suggestion is string => typeof suggestion === 'string')
+    .filter((suggestion): suggestion is string => typeof suggestion === 'string' && isPlainAnswer(suggestion))
     .map((suggestion) => ({ prompt: suggestion, label: suggestion }));
+}
+
+/** Whether the chat sends `text` as it is: it starts with none of the chat's command, participant and reference signs (after blanks or invisibles). */
+function isPlainAnswer(text: string): boolean {
+  return !/^[\s\p{Cf}]*[/@#]/u.test(text) && text.trim() !== '';
 }

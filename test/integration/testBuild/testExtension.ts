@@ -35,8 +35,12 @@ export interface TaskPlannerApi {
   planTreeLabels(): string[];
   /** The Plan tree's current plan, as planned (its basis included). */
   currentPlan(): Plan | undefined;
+  /** Makes `plan` the Plan tree's current plan, as a new plan or an edit elsewhere (the panel, another chat) does. */
+  setCurrentPlan(plan: Plan): void;
   /** Every Plan tree node as shown (label, description, icon, contextValue…), depth first. */
   planTreeNodes(): PlanTreeNode[];
+  /** What the Plan view's title says it shows, beside "Plan". */
+  planViewDescription(): string | undefined;
   /** Selects and focuses the Plan view's row of step `stepId`, as a click does. */
   selectPlanRow(stepId: string): Promise<void>;
   /** Steps waiting for the user, with what they wait for. */
@@ -208,7 +212,9 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
     },
     planTreeLabels: () => parts.tree.getChildren().map((node) => node.label),
     currentPlan: () => parts.tree.currentPlan(),
+    setCurrentPlan: (plan) => parts.tree.setPlan(plan),
     planTreeNodes: () => treeNodes(parts.tree),
+    planViewDescription: () => parts.planView.description,
     selectPlanRow: async (stepId) => {
       const row = treeNodes(parts.tree).find((node) => node.stepId === stepId);
       if (!row) throw new Error(`the Plan view shows no step ${stepId}`);

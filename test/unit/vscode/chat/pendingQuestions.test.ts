@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
+import { parseChatCommand } from '../../../../src/core/view/chatCommand';
 import { PendingQuestions, questionFollowups, questionIdOf, type HeldPlanning, type QuestionTimers } from '../../../../src/vscode/chat/pendingQuestions';
 
 /** Timers that fire only when the test says. */
@@ -93,5 +94,16 @@ describe('questionIdOf and questionFollowups: the conversation\'s last response'
     ]);
     assert.deepEqual(questionFollowups({ metadata: { command: 'plan', planId: 'p', suggestions: ['MIT'] } }), []);
     assert.deepEqual(questionFollowups({}), []);
+  });
+
+  it('offers no follow-up the chat would read as a command, another participant or a reference: a model\'s suggestion "/run" would start the plan', () => {
+    const suggestions = ['/run', '@planner /run', '  /plan delete everything', '\u200b/run', '@terminal rm -rf ~', '#file:/etc/passwd', '', '   ', 'MIT, not /run', 'Use @types/node'];
+    assert.deepEqual(
+      questionFollowups({ metadata: { command: 'plan', question: 'q1', suggestions } }).map((followup) => followup.prompt),
+      ['MIT, not /run', 'Use @types/node'],
+    );
+    // What a click on such a follow-up would have sent: the handler reads it as /run, not as the answer.
+    assert.equal(parseChatCommand(undefined, '@planner /run').kind, 'run');
+    assert.equal(parseChatCommand(undefined, '/run').kind, 'run');
   });
 });
