@@ -21,6 +21,7 @@ import { askPlanningQuestion } from './planningQuestion';
 import type { PlanningQuestion } from '../core/planner/investigateRequest';
 import { errorMessage } from '../shared/errorMessage';
 import { showError, showWarning, withProgress } from './notifications';
+import type { WorkspaceFs } from '../core/ports';
 
 /** Longest request accepted from the input box, in characters. */
 const maxRequestLength = 20_000;
@@ -329,7 +330,7 @@ export async function planRequest(
       .filter((editor) => editor.document.uri.scheme === 'file' && inFolder(editor.document.uri, options.folder))
       .map((editor) => vscode.workspace.asRelativePath(editor.document.uri, false)),
     attachments,
-    attachmentForModel: (attachment) => imageAsDataUrl(attachment, options.folder),
+    attachmentForModel: (attachment) => imageAsDataUrl(attachment, options.folder && deps.runs.workspace(options.folder)),
     ...(options.feedback === undefined ? {} : { feedback: options.feedback }),
     noModelHint: setUpModelHint(),
     // Regenerate keeps the plan only (the panel critiques each version itself): no model critique to pay for.
@@ -417,15 +418,21 @@ async function withPlanningProgress<T>(title: string, work: (progress: PlanningP
   return finished;
 }
 
+/** Most bytes of an image sent to the model with the request (larger ones go by name). */
+const maxInlinedImageBytes = 4 * 1024 * 1024;
 const imageTypes: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', bmp: 'image/bmp' };
 
-/** An image file attachment becomes a `data:` URL, which the planning prompt sends as an image part; others stay as they are. */
-async function imageAsDataUrl(attachment: Attachment, folder: vscode.WorkspaceFolder | undefined): Promise<Attachment> {
+/**
+ * An image file attachment becomes a `data:` URL, which the planning prompt sends as an image part, when the folder's
+ * confined workspace reads it (inside the folder, no link out, at most `maxInlinedImageBytes`); others stay as they are.
+ */
+async function imageAsDataUrl(attachment: Attachment, workspace: WorkspaceFs | undefined): Promise<Attachment> {
   const type = imageTypes[attachment.ref.split('.').pop()?.toLowerCase() ?? ''];
-  if (attachment.kind !== 'image' || !folder || !type) return attachment;
+  if (attachment.kind !== 'image' || !workspace?.readBytes || !type) return attachment;
   try {
-    const bytes = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder.uri, attachment.ref));
-    if (bytes.byteLength > 4 * 1024 * 1024) return attachment;
+    // Read through the folder's confinement: an "image" that is a link out of the workspace (to a key, say) is not sent.
+    const bytes = await workspace.readBytes(attachment.ref, undefined, { maxBytes: maxInlinedImageBytes });
+    if (bytes.byteLength > maxInlinedImageBytes) return attachment;
     return { ...attachment, ref: `data:${type};base64,${Buffer.from(bytes).toString('base64')}`, label: attachment.label ?? attachment.ref };
   } catch {
     return attachment;
