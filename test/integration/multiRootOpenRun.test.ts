@@ -81,4 +81,32 @@ describe('Open run, then Show plan, in a workspace of two folders', function () 
       rmSync(join(folderNamed('web').uri.fsPath, 'cancel-shown-note.txt'), { force: true });
     }
   });
+
+  it("@planner /status links a run's changed files in the folder it ran in, not the first folder", async () => {
+    const plan = planOfStep('status-links-web', 'Write the status note in web', {
+      id: 'SL',
+      title: 'Write the status note',
+      tool: 'write_file',
+      args: { path: 'status-links-note.txt', content: 'web\n' },
+    });
+    const ended = api.startPlan(plan, folderNamed('web'));
+    await until('the write to wait', () => api.pendingPrompts().some((prompt) => prompt.stepId === 'SL'));
+    await vscode.commands.executeCommand('taskPlanner.approve', 'SL');
+    assert.equal((await ended).status, 'completed');
+    const anchors: string[] = [];
+    const stream = {
+      markdown: () => undefined,
+      anchor: (uri: vscode.Uri) => void anchors.push(uri.toString()),
+      reference: () => undefined,
+      button: () => undefined,
+      progress: () => undefined,
+    } as unknown as vscode.ChatResponseStream;
+    const request = { prompt: '', command: 'status', references: [], toolReferences: [], model: undefined } as unknown as vscode.ChatRequest;
+    try {
+      await api.chat(request, { history: [] }, stream, new vscode.CancellationTokenSource().token);
+      assert.deepEqual(anchors, [vscode.Uri.joinPath(folderNamed('web').uri, 'status-links-note.txt').toString()]);
+    } finally {
+      rmSync(join(folderNamed('web').uri.fsPath, 'status-links-note.txt'), { force: true });
+    }
+  });
 });

@@ -34,8 +34,8 @@ export interface ChatDeps {
     start(plan: Plan, options?: { llm?: LlmClient }): Promise<RunResult>;
     /** Cancels the run `runId` of any folder (its execution, repair runs included). */
     cancel(runId: string): boolean;
-    /** The run `runId` as this window knows it: its snapshot while it is the latest of its folder. */
-    runInfo(runId: string): { state?: RunState } | undefined;
+    /** The run `runId` as this window knows it: its folder, and its snapshot while it is the latest of its folder. */
+    runInfo(runId: string): { state?: RunState; folder?: vscode.WorkspaceFolder } | undefined;
     workspace(): WorkspaceFs;
     /** Every folder's execution events, with the ids of the execution each belongs to (the same set for its whole execution). */
     readonly onDidExecutionEvent: vscode.Event<{ event: RunEvent; state: RunState; execution: ReadonlySet<string> }>;

@@ -122,7 +122,7 @@ export async function chatRun(
   }
   // Its last run's snapshot (a repair run's, when the plan was repaired), wherever it ran.
   const state = [...(execution ?? []), result.runId].reverse().map((runId) => runs.runInfo(runId)?.state).find((known) => known !== undefined);
-  if (state) showSummary(state, stream);
+  if (state) showSummary(state, stream, runs.runInfo(state.runId)?.folder);
   if (stopped) stream.markdown(`\n${vscode.l10n.t('You stopped the chat request, so the run was cancelled. Resume it from the Runs view.')}\n`);
   return { metadata: { command: 'run', runId: state?.runId } };
 }
@@ -142,15 +142,19 @@ export function chatStatus(deps: ChatDeps, stream: vscode.ChatResponseStream): v
     return {};
   }
   if (runs.isRunning()) stream.markdown(vscode.l10n.t('Running now.') + '\n\n');
-  showSummary(state, stream);
+  showSummary(state, stream, runs.runInfo(state.runId)?.folder);
   return { metadata: { command: 'status', runId: state.runId } };
 }
 
-/** The run's summary (the core's `runSummary`, as every view builds it) and a link to each changed file. */
-function showSummary(state: RunState, stream: vscode.ChatResponseStream): void {
+/**
+ * The run's summary (the core's `runSummary`, as every view builds it) and a link to each changed file, in `ranIn`, the
+ * folder the run ran in (a window of one folder: that folder; unknown in several: no links, never links into another).
+ */
+function showSummary(state: RunState, stream: vscode.ChatResponseStream, ranIn: vscode.WorkspaceFolder | undefined): void {
   const summary = runSummary(state, { now: Date.now() });
   stream.markdown(`\n${chatSummaryMarkdown(summary)}`);
-  const folder = vscode.workspace.workspaceFolders?.[0];
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  const folder = ranIn ?? (folders.length === 1 ? folders[0] : undefined);
   if (!folder || summary.changedFiles.length === 0) return;
   stream.markdown(`\n${vscode.l10n.t('Changed files:')}\n`);
   for (const path of summary.changedFiles.slice(0, maxLinkedFiles)) {
