@@ -68,6 +68,8 @@ describe('The Plan tree acts on the run it shows', function () {
       assert.deepEqual(await api.nextPrompt(), { stepId: 'W1', kind: 'approval' });
       // The Plan view shows the run going on (its coalesced update came), as the user sees it before opening another.
       await until('the Plan view to show the waiting step', () => nodeOf('W1').contextValue === 'step.tool.awaiting_approval');
+      // Its diff has opened (on a loaded machine it came while the result opened, and that editor failed to open).
+      await until('the diff of the write', () => vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff);
       await vscode.commands.executeCommand('taskPlanner.openRun', ended.runId);
       // The Plan view shows the run opened: its write completed, none waiting.
       await until('the Plan view to show the run opened', () => nodeOf('W1').icon === 'pass-filled');
