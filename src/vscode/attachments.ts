@@ -8,7 +8,7 @@ const maxSelectionChars = 100_000;
 
 /**
  * What a request carries (docs/architecture.md §7): URLs written in it (links), the active editor's
- * selection (a file reference with its line range, and the selected text itself, as it was
+ * selection when its file is in the workspace (a file reference with its line range, and the selected text itself, as it was
  * when the request was made: the file may change before the step runs), and files chosen
  * in the explorer (images as `image`, so models that accept images get them).
  */
@@ -16,7 +16,9 @@ export function collectAttachments(text: string, files: readonly vscode.Uri[]): 
   const attachments: Attachment[] = [];
   for (const match of text.matchAll(/https?:\/\/[^\s<>"')\]]+/g)) attachments.push({ kind: 'link', ref: match[0] });
   const editor = vscode.window.activeTextEditor;
-  if (editor && !editor.selection.isEmpty && editor.document.uri.scheme === 'file') {
+  // Only a selection in a file of the workspace: one in a file opened from elsewhere (a key, a config of the user's) is not
+  // sent to the model with the request.
+  if (editor && !editor.selection.isEmpty && editor.document.uri.scheme === 'file' && vscode.workspace.getWorkspaceFolder(editor.document.uri)) {
     const path = vscode.workspace.asRelativePath(editor.document.uri, false);
     const { start, end } = editor.selection;
     attachments.push({

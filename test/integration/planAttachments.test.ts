@@ -47,4 +47,28 @@ describe('Plan task with image files', function () {
     assert.doesNotMatch(sent, /PRIVATE KEY MATERIAL/);
     assert.match(sent, /data:image\/png;base64,iVBORw0KGgoAAAANSUhEUg/, 'the image inside the workspace was not sent');
   });
+
+  it('attack: a selection in a file opened from outside the workspace is not sent with the request; one in the workspace is', async () => {
+    const api = await activatedApi();
+    const outside = mkdtempSync(join(tmpdir(), 'task-planner-private-'));
+    made.push(outside);
+    writeFileSync(join(outside, 'config'), 'Host prod\n  IdentityFile ~/.ssh/private-prod-key\n');
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(join(outside, 'config')));
+    editor.selection = new vscode.Selection(0, 0, 1, 40);
+    server.enqueue(planReply([{ id: 'S1', title: 'Explain it', kind: 'manual', dependsOn: [], input: 'Explain the selection' }], 'Explain'));
+    await api.planTask('Explain the selected lines', { accept: false });
+    // What the request carries goes to the model planning it, and with the plan to the steps' agents.
+    const carried = (): string => JSON.stringify([server.chatRequests.map((request) => request.body), api.currentPlan()]);
+    assert.doesNotMatch(carried(), /private-prod-key|selection in [^"]*task-planner-private/, 'a selection outside the workspace was sent');
+    // Inside the workspace, the selection goes with the request, as documented.
+    const inside = join(root, 'selection-inside.txt');
+    writeFileSync(inside, 'INSIDE-SELECTION-TEXT\n');
+    made.push(inside);
+    const own = await vscode.window.showTextDocument(vscode.Uri.file(inside));
+    own.selection = new vscode.Selection(0, 0, 0, 21);
+    server.enqueue(planReply([{ id: 'S1', title: 'Explain it', kind: 'manual', dependsOn: [], input: 'Explain the selection' }], 'Explain'));
+    await api.planTask('Explain the selected lines', { accept: false });
+    assert.match(carried(), /selection in selection-inside\.txt \(lines 1-1\)/);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
 });
