@@ -1,7 +1,7 @@
 import type { RunStatusView, StepStatusView } from '../src/shared/panelViewModel';
 import { runStatusLabels } from '../src/shared/runStatusLabels';
 import { stepStatusLabels } from '../src/shared/stepStatusLabels';
-import { directionControlClass } from '../src/shared/vocabulary';
+import { visibleControls, visibleInvisibles } from '../src/shared/visibleCharacters';
 
 /** A duration for people: "850 ms", "12.3 s", "4 min 05 s". */
 export function formatDuration(ms: number): string {
@@ -25,15 +25,11 @@ export function boundedTitle(title: string, max = 200): string {
   return title.length <= max ? title : `${title.slice(0, max - 1).replace(/[\ud800-\udbff]$/, '')}…`;
 }
 
-// What a text view acts on instead of showing (C0 controls but tab and line feed, DEL, C1 controls, the direction controls)
-// and what takes no room on screen (soft hyphen, zero-width characters, joiners, invisible operators, the byte order mark).
-const hiddenCharacters = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u00ad\\u180e\\u200b-\\u200d\\u2060-\\u2064\\ufeff${directionControlClass}]`, 'g');
-
 /**
  * `text` (a plan's, from a model or a plan file) as the panel shows it: every character that would reorder, hide or
  * act instead of showing becomes its visible escape `\uXXXX`, so what the review shows of a step is what runs
  * (a command's reversed argument looks reversed). Tabs, line feeds and right-to-left letters stay.
  */
 export function shownText(text: string): string {
-  return text.replace(hiddenCharacters, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return visibleInvisibles(visibleControls(text));
 }

@@ -1,6 +1,6 @@
 import type { RunResult } from '../core/engine/runOptions';
 import type { PendingRequest } from '../core/engine/runEvents';
-import { visibleControls } from '../core/text/visibleDirection';
+import { visibleControls } from '../shared/visibleCharacters';
 import { capText } from '../core/text/capText';
 import { oneLine } from '../core/text/oneLine';
 import { describeApprovalForTerminal } from './terminalInteraction';

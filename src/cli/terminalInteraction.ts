@@ -14,7 +14,7 @@ import { shownToolInput, toolCallTarget } from '../core/tools/toolCallApprovalTe
 import { askManualStep } from './manualStepQuestion';
 import type { CliIo } from './cliIo';
 import { oneLine } from '../core/text/oneLine';
-import { visibleInvisibles } from '../core/text/visibleDirection';
+import { visibleInvisibles } from '../shared/visibleCharacters';
 import { capText, textCaps } from '../core/text/capText';
 import { collapseBlankLines } from '../core/text/collapseBlankLines';
 

@@ -1,4 +1,4 @@
-import { visibleControls } from '../core/text/visibleDirection';
+import { visibleControls } from '../shared/visibleCharacters';
 
 /**
  * `text` made safe to write to a terminal: every character a terminal would act on is

@@ -6,7 +6,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerConfig } from '../core/mcp/mcpConfig';
 import type { McpCallResult } from '../core/mcp/mcpResult';
 import type { McpSession, McpToolInfo } from '../core/mcp/mcpTools';
-import { visibleControls } from '../core/text/visibleDirection';
+import { visibleControls } from '../shared/visibleCharacters';
 import { capText } from '../core/text/capText';
 import { oneLine } from '../core/text/oneLine';
 import { errorMessage } from '../shared/errorMessage';

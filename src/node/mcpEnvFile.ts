@@ -1,7 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { resolveMcpVariables, type McpServerConfig } from '../core/mcp/mcpConfig';
-import { visibleControls } from '../core/text/visibleDirection';
+import { visibleControls } from '../shared/visibleCharacters';
 import { oneLine } from '../core/text/oneLine';
 import { WorkspaceConfigError } from '../core/workspace/readWorkspaceConfig';
 import { errorMessage } from '../shared/errorMessage';

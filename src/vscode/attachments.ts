@@ -19,20 +19,23 @@ export function collectAttachments(text: string, files: readonly vscode.Uri[]): 
   // Only a selection in a file of the workspace: one in a file opened from elsewhere (a key, a config of the user's) is not
   // sent to the model with the request.
   if (editor && !editor.selection.isEmpty && editor.document.uri.scheme === 'file' && vscode.workspace.getWorkspaceFolder(editor.document.uri)) {
-    const path = vscode.workspace.asRelativePath(editor.document.uri, false);
-    const { start, end } = editor.selection;
-    attachments.push({
-      kind: 'file',
-      ref: `${path}#L${start.line + 1}-L${end.line + 1}`,
-      label: vscode.l10n.t('selection in {0} (lines {1}-{2})', path, start.line + 1, end.line + 1),
-      text: capSelection(editor.document.getText(editor.selection)),
-    });
+    attachments.push({ ...selectionAttachment(editor.document.uri, editor.selection), text: capSelection(editor.document.getText(editor.selection)) });
   }
-  for (const uri of files) {
-    const path = vscode.workspace.asRelativePath(uri, false);
-    attachments.push({ kind: imageExtensions.test(path) ? 'image' : 'file', ref: path, label: path });
-  }
+  for (const uri of files) attachments.push(fileAttachment(uri));
   return attachments;
+}
+
+/** A file as an attachment, by its workspace path: an image (by its extension) as `image`, so models that accept images get it. */
+export function fileAttachment(uri: vscode.Uri): Attachment {
+  const path = vscode.workspace.asRelativePath(uri, false);
+  return { kind: imageExtensions.test(path) ? 'image' : 'file', ref: path, label: path };
+}
+
+/** The lines `range` of a file as an attachment (`path#L3-L7`, its text read when a step runs unless given with it). */
+export function selectionAttachment(uri: vscode.Uri, range: vscode.Range): Attachment {
+  const path = vscode.workspace.asRelativePath(uri, false);
+  const [from, to] = [range.start.line + 1, range.end.line + 1];
+  return { kind: 'file', ref: `${path}#L${from}-L${to}`, label: vscode.l10n.t('selection in {0} (lines {1}-{2})', path, from, to) };
 }
 
 /** The selected text, cut to `maxSelectionChars` with the cut said. */

@@ -4,7 +4,7 @@ import type { Plan } from '../core/plan/planSchema';
 import type { SessionPlan } from '../core/session/sessionPlan';
 import { planTreeModel, spokenRow, type PlanTreeLayout, type PlanTreeNode, type StepNodeCache } from '../core/view/planTreeModel';
 import { capText } from '../core/text/capText';
-import { visibleControls } from '../core/text/visibleDirection';
+import { visibleControls } from '../shared/visibleCharacters';
 import { sessionTreeModel } from '../core/view/sessionTreeModel';
 import { diffTrees, indexTree } from '../core/view/treeDiff';
 import { planTreeItem } from './planTreeItem';

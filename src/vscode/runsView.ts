@@ -10,7 +10,7 @@ import type { RunController } from './runController';
 import { errorMessage } from '../shared/errorMessage';
 import { capText } from '../core/text/capText';
 import { stepProgress } from '../shared/stepProgress';
-import { visibleControls } from '../core/text/visibleDirection';
+import { visibleControls } from '../shared/visibleCharacters';
 import { listOtherWindowRuns, readOtherWindowRuns, type OtherWindowRun } from './otherWindowRuns';
 import { showError, showInformation, showWarning } from './notifications';
 import { shownLine } from './shownText';

@@ -47,7 +47,7 @@ export { planFileDocument, vscodePlanFileUi } from './vscodePlanFileUi';
 export { jsonSchemaInput } from '../core/tools/jsonSchemaInput';
 export { requireToolCallApproval } from '../core/tools/approvals';
 export { capText } from '../core/text/capText';
-export { visibleControls } from '../core/text/visibleDirection';
+export { visibleControls } from '../shared/visibleCharacters';
 export { editorTools } from './editorTools';
 export { prefixedToolNames } from '../core/tools/prefixedToolNames';
 export { namingConfinement, quotableFolderName, toolsNamingConfinement } from './namingConfinement';

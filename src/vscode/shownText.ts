@@ -1,4 +1,4 @@
-import { visibleControls, visibleEscape } from '../core/text/visibleDirection';
+import { visibleControls, visibleEscape } from '../shared/visibleCharacters';
 import { oneLine } from '../core/text/oneLine';
 
 /**

@@ -60,6 +60,15 @@ function planReply(plan: object): ScriptedReply {
   return { text: [text.slice(0, third), text.slice(third, 2 * third), text.slice(2 * third)] };
 }
 
+/** The plan of two reads the follow-up tests edit. */
+const twoReads = planReply({
+  objective: 'Two reads',
+  steps: [
+    { id: 'A1', title: 'Read the readme', kind: 'tool', tool: 'read_file', args: { path: 'README.md' }, dependsOn: [] },
+    { id: 'B1', title: 'Read the package', kind: 'tool', tool: 'read_file', args: { path: 'package.json' }, dependsOn: [] },
+  ],
+});
+
 describe('@planner in the chat (the handler in the extension host, the scripted chat model)', function () {
   this.timeout(60_000);
   const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
@@ -211,13 +220,7 @@ describe('@planner in the chat (the handler in the extension host, the scripted 
 
   it('a follow-up edits the plan through the model\'s plan tools: "drop the read step"', async () => {
     fake.script(
-      planReply({
-        objective: 'Two reads',
-        steps: [
-          { id: 'A1', title: 'Read the readme', kind: 'tool', tool: 'read_file', args: { path: 'README.md' }, dependsOn: [] },
-          { id: 'B1', title: 'Read the package', kind: 'tool', tool: 'read_file', args: { path: 'package.json' }, dependsOn: [] },
-        ],
-      }),
+      twoReads,
       { toolCalls: [{ callId: 'c1', name: 'plan_read_plan', input: {} }] },
       { toolCalls: [{ callId: 'c2', name: 'plan_remove_step', input: { stepId: 'B1' } }] },
       { text: 'I removed step 2, "Read the package".' },
@@ -234,13 +237,7 @@ describe('@planner in the chat (the handler in the extension host, the scripted 
 
   it('a follow-up whose model is still working when the plan is replaced changes nothing: the newer plan stays', async () => {
     fake.script(
-      planReply({
-        objective: 'Two reads',
-        steps: [
-          { id: 'A1', title: 'Read the readme', kind: 'tool', tool: 'read_file', args: { path: 'README.md' }, dependsOn: [] },
-          { id: 'B1', title: 'Read the package', kind: 'tool', tool: 'read_file', args: { path: 'package.json' }, dependsOn: [] },
-        ],
-      }),
+      twoReads,
       // The model answers the follow-up slowly: it holds its reply until the test lets it go.
       { toolCalls: [{ callId: 'c1', name: 'plan_remove_step', input: { stepId: 'B1' } }], hang: 'forever' },
     );

@@ -4,41 +4,11 @@ import * as vscode from 'vscode';
 import type { TaskPlannerApi } from './testBuild/testExtension';
 import type { Plan } from '../../src/core/plan/planSchema';
 import type { PanelViewModel } from '../../src/shared/panelViewModel';
+import { planOfStep, until } from './shownRuns';
 
 /** A plan of one step that lists the workspace's files: it changes nothing and needs no model. */
-function listingPlan(id: string, title: string): Plan {
-  return {
-    id,
-    version: 1,
-    objective: `Look at the workspace (${id})`,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    agents: {},
-    steps: [
-      {
-        id: 'list',
-        title,
-        kind: 'tool',
-        tool: 'list_files',
-        args: {},
-        dependsOn: [],
-        onFailure: 'stop',
-        maxAttempts: 1,
-        critical: true,
-        onVerificationFailure: 'stop',
-      },
-    ],
-  };
-}
-
-async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const listingPlan = (id: string, title: string): Plan =>
+  planOfStep(id, `Look at the workspace (${id})`, { id: 'list', title, tool: 'list_files', args: {} });
 
 describe('plan panel: forged and stale messages from the webview', function () {
   this.timeout(60_000);

@@ -1,5 +1,5 @@
 import { errorMessage } from '../../shared/errorMessage';
-import { visibleControls } from '../text/visibleDirection';
+import { visibleControls } from '../../shared/visibleCharacters';
 import type { WorkspaceFs } from '../ports';
 import { capText } from '../text/capText';
 import { oneLine } from '../text/oneLine';

@@ -1,7 +1,7 @@
 import { RE2JS } from 're2js';
 import type { Check } from '../plan/planSchema';
 import type { ApprovalRequest, CommandResult, DiagnosticsSnapshot, EditorDiagnostic, FileChangedInRun, Interaction } from '../ports';
-import { visibleControls } from '../text/visibleDirection';
+import { visibleControls } from '../../shared/visibleCharacters';
 import { capText } from '../text/capText';
 import { isApprovalRejectedError } from '../tools/approvals';
 import { isDeferredError } from '../tools/deferral';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { visibleControls } from '../text/visibleDirection';
+import { visibleControls } from '../../shared/visibleCharacters';
 import { capText } from '../text/capText';
 import { oneLine } from '../text/oneLine';
 import { actingCharacter } from '../../shared/vocabulary';

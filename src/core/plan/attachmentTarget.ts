@@ -1,5 +1,5 @@
 import { directionControlClass } from '../../shared/vocabulary';
-import { visibleEscape } from '../text/visibleDirection';
+import { visibleEscape } from '../../shared/visibleCharacters';
 import type { Attachment } from './planSchema';
 
 /**

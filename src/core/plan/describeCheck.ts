@@ -1,6 +1,6 @@
 import type { Check } from './planSchema';
 import { directionControlClass } from '../../shared/vocabulary';
-import { visibleEscape } from '../text/visibleDirection';
+import { visibleEscape } from '../../shared/visibleCharacters';
 
 /** Longest path, command line or expected text a check's description shows, in characters. */
 export const maxCheckValueChars = 120;

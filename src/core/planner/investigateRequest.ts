@@ -6,7 +6,7 @@ import { maxBasisAnswerLength, maxBasisEntries, maxBasisEntryLength, type PlanBa
 import type { Clock, Interaction, LlmClient, WorkspaceFs } from '../ports';
 import { capText } from '../text/capText';
 import { oneLine } from '../text/oneLine';
-import { visibleControls } from '../text/visibleDirection';
+import { visibleControls } from '../../shared/visibleCharacters';
 import type { Tool, ToolContext, ToolRegistry } from '../tools/tool';
 import { isProtectedPath } from '../workspace/protectedPlaces';
 

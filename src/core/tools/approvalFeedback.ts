@@ -1,4 +1,4 @@
-import { visibleControls } from '../text/visibleDirection';
+import { visibleControls } from '../../shared/visibleCharacters';
 import { capText } from '../text/capText';
 
 /** Most characters of a rejection's feedback that reach a step's agent, the journal and the screen. */

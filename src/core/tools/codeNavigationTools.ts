@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { visibleControls } from '../text/visibleDirection';
+import { visibleControls } from '../../shared/visibleCharacters';
 import type { CodeLocation, CodeNavigation, CodePosition, CodeSymbol } from '../ports';
 import { oneLine } from '../text/oneLine';
 import { workspacePath } from './fileChange';

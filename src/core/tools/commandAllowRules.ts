@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { directionControlClass } from '../../shared/vocabulary';
-import { visibleEscape } from '../text/visibleDirection';
+import { visibleEscape } from '../../shared/visibleCharacters';
 import { capText } from '../text/capText';
 import { shownCommandWord } from './commandApprovalText';
 import { furtherArgumentsProblem, riskyArgument } from './riskyArguments';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { StepFailure } from './stepFailure';
-import { visibleControls } from '../text/visibleDirection';
+import { visibleControls } from '../../shared/visibleCharacters';
 import type { FetchedUrl, UrlFetcher } from '../ports';
 import { capText } from '../text/capText';
 import { valueText } from '../text/valueText';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { visibleControls } from '../text/visibleDirection';
+import { visibleControls } from '../../shared/visibleCharacters';
 import type { EditorProblem, Problems } from '../ports';
 import { capText } from '../text/capText';
 import { oneLine } from '../text/oneLine';

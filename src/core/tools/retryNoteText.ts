@@ -1,4 +1,4 @@
-import { visibleControls } from '../text/visibleDirection';
+import { visibleControls } from '../../shared/visibleCharacters';
 import type { RetryNote } from '../ports';
 import { oneLine } from '../text/oneLine';
 

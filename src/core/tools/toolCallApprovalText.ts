@@ -1,5 +1,5 @@
 import { directionControlClass } from '../../shared/vocabulary';
-import { visibleControls, visibleEscape } from '../text/visibleDirection';
+import { visibleControls, visibleEscape } from '../../shared/visibleCharacters';
 import type { ApprovalRequest } from '../ports';
 import { capText } from '../text/capText';
 import { oneLine } from '../text/oneLine';

@@ -21,7 +21,7 @@ import type { Critique } from '../plan/critiquePlan';
 import { describeChecks } from '../plan/describeCheck';
 import { emptyCatalogue, type CapabilityCatalogue } from '../capabilities/capabilityCatalogue';
 import { stepCapabilities } from '../capabilities/stepCapabilities';
-import { visibleControls } from '../text/visibleDirection';
+import { visibleControls } from '../../shared/visibleCharacters';
 import { oneLine } from '../text/oneLine';
 import type { Diagnostic, Plan, PlanBasis, Step } from '../plan/planSchema';
 import { performedBy } from '../plan/stepKindTraits';

@@ -2,7 +2,7 @@ import type { RunState } from '../engine/runEvents';
 import { describeCheck } from '../plan/describeCheck';
 import type { Plan, Step } from '../plan/planSchema';
 import { directionControlClass } from '../../shared/vocabulary';
-import { visibleEscape } from '../text/visibleDirection';
+import { visibleEscape } from '../../shared/visibleCharacters';
 import { capText } from '../text/capText';
 import { runStatusLabels } from '../../shared/runStatusLabels';
 import { notNeededLabel, stepStatusLabels } from '../../shared/stepStatusLabels';

@@ -1,8 +1,6 @@
 import * as vscode from 'vscode';
 import type { Attachment } from '../../core/plan/planSchema';
-import { collectAttachments } from '../attachments';
-
-const imageExtensions = /\.(png|jpe?g|gif|webp|bmp)$/i;
+import { collectAttachments, fileAttachment, selectionAttachment } from '../attachments';
 
 /**
  * What a chat request attaches to its plan: the links written in `text`, and the files and
@@ -23,14 +21,7 @@ export function chatAttachments(text: string, references: readonly vscode.ChatPr
       refused.push(uri.scheme === 'file' ? uri.fsPath : uri.toString());
       continue;
     }
-    const path = vscode.workspace.asRelativePath(uri, false);
-    if (value instanceof vscode.Location) {
-      const from = value.range.start.line + 1;
-      const to = value.range.end.line + 1;
-      attachments.push({ kind: 'file', ref: `${path}#L${from}-L${to}`, label: vscode.l10n.t('selection in {0} (lines {1}-{2})', path, from, to) });
-    } else {
-      attachments.push({ kind: imageExtensions.test(path) ? 'image' : 'file', ref: path, label: path });
-    }
+    attachments.push(value instanceof vscode.Location ? selectionAttachment(uri, value.range) : fileAttachment(uri));
   }
   return { attachments, refused };
 }
