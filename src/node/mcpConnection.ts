@@ -125,7 +125,7 @@ export async function connectMcpServer(config: McpServerConfig, options: McpConn
     const reason = closedReason;
     await stop();
     if (signal?.aborted) throw error;
-    throw failure(`could not be started: ${reason !== undefined && reason !== 'stopped' ? `it ${reason}` : capText(errorMessage(error), 2000)}`);
+    throw failure(`could not be started: ${reason !== undefined && reason !== 'stopped' ? `it ${reason}` : startError(errorMessage(error))}`);
   }
   return {
     name: config.name,
@@ -163,6 +163,15 @@ export async function connectMcpServer(config: McpServerConfig, options: McpConn
   };
 }
 
+/** Why a server could not be started, in the user's words where the SDK's own are about its API. */
+function startError(message: string): string {
+  const redirect = /Redirect to (\S+) not followed/.exec(message);
+  if (redirect) {
+    return `it sent the request on to ${capText(redirect[1]!, 300)}, another address than the one set up, and Task Planner does not follow it there with the server's headers. If that is where the server is now, set its "url" to it`;
+  }
+  return capText(message, 2000);
+}
+
 async function makeTransport(
   config: McpServerConfig,
   options: McpConnectionOptions,
@@ -170,7 +179,9 @@ async function makeTransport(
 ): Promise<{ transport: Transport; processes: () => ServerProcesses | undefined; stderrEnded: (maxMs: number) => Promise<void> }> {
   if (config.type === 'http') {
     return {
-      transport: new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: { ...config.headers } } }),
+      // Its headers may carry the user's key: a redirect to another origin is not followed (the SDK's default, kept
+      // explicit so an update of the SDK cannot change it).
+      transport: new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: { ...config.headers } }, redirectPolicy: 'same-origin' }),
       processes: () => undefined,
       stderrEnded: () => Promise.resolve(),
     };

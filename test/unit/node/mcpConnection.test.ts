@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { parseMcpConfig } from '../../../src/core/mcp/mcpConfig';
 import { connectMcpServer, maxLoggedStderrChars } from '../../../src/node/mcpConnection';
@@ -109,4 +111,46 @@ describe('connectMcpServer: what a server writes to stderr', function () {
       await connection.stop();
     }
   });
+});
+
+describe('connectMcpServer: an HTTP server sends its headers to its own address only', function () {
+  this.timeout(30_000);
+
+  /** Listens on 127.0.0.1 with `handler`; resolves its address and a way to close it. */
+  async function listen(handler: (request: IncomingMessage, response: ServerResponse) => void): Promise<{ url: string; close: () => Promise<void> }> {
+    const server = createServer(handler);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    return { url: `http://127.0.0.1:${port}/mcp`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  }
+
+  for (const status of [301, 302, 307, 308]) {
+    it(`attack: a ${status} redirect to another origin does not carry the server's headers there, and says so in words`, async () => {
+      const reached: (string | undefined)[] = [];
+      const elsewhere = await listen((request, response) => {
+        reached.push(request.headers['x-api-key'] as string | undefined);
+        response.statusCode = 500;
+        response.end();
+      });
+      const first = await listen((_request, response) => {
+        response.statusCode = status;
+        response.setHeader('location', elsewhere.url);
+        response.end();
+      });
+      try {
+        const [config] = parseMcpConfig(
+          { servers: { remote: { type: 'http', url: first.url, headers: { 'X-Api-Key': 'the-users-key' } } } },
+          { label: 'test config', origin: 'user', folder: process.cwd() },
+        ).servers;
+        await assert.rejects(connectMcpServer(config!, options), (error: Error) => {
+          assert.match(error.message, /^MCP server "remote" could not be started: it sent the request on to http:\/\/127\.0\.0\.1:\d+\/mcp, another address/);
+          assert.doesNotMatch(error.message, /redirectPolicy|Streamable HTTP/);
+          return true;
+        });
+        assert.deepEqual(reached, [], 'the other origin was reached');
+      } finally {
+        await Promise.all([first.close(), elsewhere.close()]);
+      }
+    });
+  }
 });
