@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { e2eLanes } from '../test/e2e/e2eLanes.mjs';
 import { mutationGroups } from '../test/mutation/mutationGroups.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -55,7 +56,8 @@ const suites = [
   // A test that fails is tried once more, on the same workbench, as Playwright's own runner does on CI: a browser UI on a
   // loaded 2-core machine now and then misses a moment. One that passes on its second try is named above the closing
   // line ("Passed only when tried again"); one that fails twice fails the run.
-  { name: 'e2e', mocha: ['--require', 'tsx/cjs', '--timeout', '120000', '--retries', '1', '--exit', 'test/e2e/**/*.test.ts'] },
+  // In two lanes, two mocha processes at once, each with a browser and code-server of its own (test/e2e/e2eLanes.mjs says why).
+  { name: 'e2e', mocha: ['--require', 'tsx/cjs', '--timeout', '120000', '--retries', '1', '--exit'], lanes: () => e2eLanes(join(root, 'test', 'e2e'), 2) },
   // `npm run package` as a user runs it, then its .vsix listed against the allowlist (test/arch/vsixContents.ts). Last, since
   // it leaves the production bundles in dist/ as `npm run package` does; the .vsix goes to a temporary folder.
   { name: 'package', mocha: ['--require', 'tsx/cjs', '--timeout', '180000', 'test/package/**/*.test.ts'] },
@@ -86,16 +88,9 @@ function stopIfInterrupted(outcome) {
   process.exit(130);
 }
 
-/** Starts a check now, holding its output; the promise gives its outcome and that output once it ended. */
+/** Starts a check now, holding its output; the promise gives its outcome, that output and when it ended. */
 function startEarly(command, args) {
-  const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  const output = [];
-  child.stdout.on('data', (chunk) => output.push(chunk));
-  child.stderr.on('data', (chunk) => output.push(chunk));
-  return new Promise((resolve) => {
-    child.on('error', (error) => resolve({ status: null, signal: null, output: Buffer.from(`${error.message}\n`) }));
-    child.on('close', (status, signal) => resolve({ status, signal, output: Buffer.concat(output), endedAt: Date.now() }));
-  });
+  return runProcess([command, ...args], process.env, false).then((outcome) => ({ ...outcome, endedAt: Date.now() }));
 }
 const early = new Map(selected.flatMap((suite) => suite.checks ?? []).filter(([, , , options]) => options?.early)
   .map(([label, command, args]) => [label, { started: Date.now(), outcome: startEarly(command, args) }]));
@@ -103,6 +98,45 @@ const early = new Map(selected.flatMap((suite) => suite.checks ?? []).filter(([,
 function startAlongside(suiteName) {
   for (const [label, command, args, options] of selected.flatMap((suite) => suite.checks ?? [])) {
     if (options?.alongside === suiteName) early.set(label, { started: Date.now(), outcome: startEarly(command, args) });
+  }
+}
+
+/**
+ * Runs `command` to its end: its output goes on as it comes when `live`, else it is held and given with the outcome.
+ * @returns {Promise<{ status: number | null; signal: NodeJS.Signals | null; output?: Buffer }>}
+ */
+function runProcess([command, ...args], env, live) {
+  const child = spawn(command, args, { cwd: root, env, stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
+  const output = [];
+  child.stdout?.on('data', (chunk) => output.push(chunk));
+  child.stderr?.on('data', (chunk) => output.push(chunk));
+  return new Promise((resolve) => {
+    child.on('error', (error) => resolve({ status: null, signal: null, output: Buffer.from(`${error.message}\n`) }));
+    child.on('close', (status, signal) => resolve({ status, signal, ...(live ? {} : { output: Buffer.concat(output) }) }));
+  });
+}
+
+/** Adds what a mocha run (a suite, or one lane of it) wrote to `statsFile` to the totals, naming what failed or passed only when tried again. */
+function countResults(name, statsFile, outcome) {
+  if (!existsSync(statsFile)) {
+    console.log(`✘ suite ${name} ended (exit ${outcome.status ?? outcome.signal}) without reporting its results`);
+    totals.failed++;
+    failures.push(`${name}: ended without reporting its results`);
+    return;
+  }
+  const stats = JSON.parse(readFileSync(statsFile, 'utf8'));
+  totals.passed += stats.passed;
+  totals.failed += stats.failed;
+  totals.skipped += stats.skipped;
+  for (const test of stats.flakyTests ?? []) {
+    flaky.push(`${name}: ${test.title}${test.file ? ` (${relative(root, test.file)})` : ''}\n    first try: ${test.message.replaceAll('\n', '\n    ')}`);
+  }
+  for (const test of stats.failedTests ?? []) {
+    failures.push(`${name}: ${test.title}${test.file ? ` (${relative(root, test.file)})` : ''}\n    ${test.message.replaceAll('\n', '\n    ')}`);
+  }
+  if (outcome.status !== 0 && stats.failed === 0) {
+    totals.failed++;
+    failures.push(`${name}: exited with ${outcome.status ?? outcome.signal} though no test failed`);
   }
 }
 
@@ -133,35 +167,23 @@ for (const suite of selected) {
     timings.push(`${suite.name} ${seconds(suiteStarted)} s`);
     continue;
   }
-  const statsFile = join(statsDir, `${suite.name}.json`);
-  const command = suite.command ?? [bin('mocha'), '--forbid-only', '--reporter', join(root, 'test/support/countingReporter.cjs'), ...suite.mocha];
-  const outcome = spawnSync(command[0], command.slice(1), {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, TEST_STATS_FILE: statsFile, ...(suite.builtCli && built ? { TASK_PLANNER_TEST_CLI: join(root, 'dist', 'cli.js') } : {}) },
-  });
-  stopIfInterrupted(outcome);
-  timings.push(`${suite.name} ${seconds(suiteStarted)} s`);
-  if (existsSync(statsFile)) {
-    const stats = JSON.parse(readFileSync(statsFile, 'utf8'));
-    totals.passed += stats.passed;
-    totals.failed += stats.failed;
-    totals.skipped += stats.skipped;
-    for (const test of stats.flakyTests ?? []) {
-      flaky.push(`${suite.name}: ${test.title}${test.file ? ` (${relative(root, test.file)})` : ''}\n    first try: ${test.message.replaceAll('\n', '\n    ')}`);
-    }
-    for (const test of stats.failedTests ?? []) {
-      failures.push(`${suite.name}: ${test.title}${test.file ? ` (${relative(root, test.file)})` : ''}\n    ${test.message.replaceAll('\n', '\n    ')}`);
-    }
-    if (outcome.status !== 0 && stats.failed === 0) {
-      totals.failed++;
-      failures.push(`${suite.name}: exited with ${outcome.status ?? outcome.signal} though no test failed`);
-    }
-  } else {
-    console.log(`✘ suite ${suite.name} ended (exit ${outcome.status ?? outcome.signal}) without reporting its results`);
-    totals.failed++;
-    failures.push(`${suite.name}: ended without reporting its results`);
+  // A suite in lanes runs one mocha process per lane at once; the first lane's output goes on as it comes, each other
+  // lane's is held back and printed when its lane ended, so no two lanes' lines mix.
+  const lanes = suite.lanes ? suite.lanes().map((files, index) => ({ name: `${suite.name} lane ${index + 1}`, files })) : [{ name: suite.name, files: [] }];
+  const outcomes = await Promise.all(lanes.map(async (lane, index) => {
+    const statsFile = join(statsDir, `${lane.name.replaceAll(' ', '-')}.json`);
+    const command = suite.command ?? [bin('mocha'), '--forbid-only', '--reporter', join(root, 'test/support/countingReporter.cjs'), ...suite.mocha, ...lane.files];
+    const env = { ...process.env, TEST_STATS_FILE: statsFile, ...(suite.builtCli && built ? { TASK_PLANNER_TEST_CLI: join(root, 'dist', 'cli.js') } : {}) };
+    const outcome = await runProcess(command, env, index === 0);
+    return { lane, statsFile, outcome };
+  }));
+  for (const { lane, outcome } of outcomes) {
+    if (lanes.length > 1) console.log(`\n--- ${lane.name}: ${lane.files.map((file) => relative(root, file)).join(', ')} ---`);
+    if (outcome.output) process.stdout.write(outcome.output);
   }
+  for (const { outcome } of outcomes) stopIfInterrupted(outcome);
+  timings.push(`${suite.name} ${seconds(suiteStarted)} s`);
+  for (const { lane, statsFile, outcome } of outcomes) countResults(lane.name, statsFile, outcome);
 }
 rmSync(statsDir, { recursive: true, force: true });
 console.log(`\nTime per suite: ${timings.join(', ')}`);
