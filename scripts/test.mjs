@@ -34,9 +34,10 @@ const suites = [
     ['tsc webview', bin('tsc'), ['-p', 'webview/tsconfig.json'], { alongside: 'build' }],
   ] },
   // `npm run eval` against a scripted model (canned good plans and the attacks): tests the harness, not a model.
-  // Runs the CLI this run built (dist/cli.js). Before the host's turn: it needs no host, so a cold install of the
-  // host goes on beside it too.
-  { name: 'eval', checks: [['eval harness (scripted model)', process.execPath, ['--import', 'tsx', 'test/eval/runEval.ts', '--scripted']]] },
+  // Runs the CLI this run built (dist/cli.js). Beside the mutation tests and tsc (most mutants are taken from the
+  // committed results, so those leave a core free), and before the host's turn: it needs no host, so a cold install of
+  // the host goes on beside it too.
+  { name: 'eval', checks: [['eval harness (scripted model)', process.execPath, ['--import', 'tsx', 'test/eval/runEval.ts', '--scripted'], { alongside: 'mutation' }]] },
   // The real VS Code host (code-server, Node 24, chromium): installed on first use into a cache outside the
   // clone keyed on its lock file (test/host/setup.sh), about a second once it is.
   // Before the unit tests, which use the ripgrep it ships (test/unit/node/ripgrepSearcher.test.ts).
@@ -170,6 +171,8 @@ for (const suite of selected) {
   // A suite in lanes runs one mocha process per lane at once; the first lane's output goes on as it comes, each other
   // lane's is held back and printed when its lane ended, so no two lanes' lines mix.
   const lanes = suite.lanes ? suite.lanes().map((files, index) => ({ name: `${suite.name} lane ${index + 1}`, files })) : [{ name: suite.name, files: [] }];
+  const heading = (lane) => lanes.length > 1 && console.log(`\n--- ${lane.name}: ${lane.files.map((file) => relative(root, file)).join(', ')} ---`);
+  heading(lanes[0]);
   const outcomes = await Promise.all(lanes.map(async (lane, index) => {
     const statsFile = join(statsDir, `${lane.name.replaceAll(' ', '-')}.json`);
     const command = suite.command ?? [bin('mocha'), '--forbid-only', '--reporter', join(root, 'test/support/countingReporter.cjs'), ...suite.mocha, ...lane.files];
@@ -177,9 +180,9 @@ for (const suite of selected) {
     const outcome = await runProcess(command, env, index === 0);
     return { lane, statsFile, outcome };
   }));
-  for (const { lane, outcome } of outcomes) {
-    if (lanes.length > 1) console.log(`\n--- ${lane.name}: ${lane.files.map((file) => relative(root, file)).join(', ')} ---`);
-    if (outcome.output) process.stdout.write(outcome.output);
+  for (const { lane, outcome } of outcomes.slice(1)) {
+    heading(lane);
+    process.stdout.write(outcome.output ?? '');
   }
   for (const { outcome } of outcomes) stopIfInterrupted(outcome);
   timings.push(`${suite.name} ${seconds(suiteStarted)} s`);

@@ -23,6 +23,9 @@ const stillWorkbench = {
   'workbench.list.smoothScrolling': false,
   'terminal.integrated.cursorBlinking': false,
   'editor.minimap.enabled': false,
+  // Typed text may bring the suggest widget up (word-based suggestions), and a loaded machine shows it just as a test
+  // presses Enter, which then takes the suggestion instead of breaking the line (a clean-clone run lost a typed newline).
+  'editor.acceptSuggestionOnEnter': 'off',
 };
 
 /** How one suite's workbench differs from the others'. */
