@@ -5,6 +5,8 @@ import type { Readable, Writable } from 'node:stream';
 import { parsePlan } from '../core/plan/parsePlan';
 import type { Plan } from '../core/plan/planSchema';
 import { readBoundedText } from '../node/readBoundedText';
+import { lockRun } from '../node/runLock';
+import type { LoadedJournal, RunStore } from '../core/ports';
 import { terminalSafe } from './terminalSafe';
 import { errorMessage } from '../shared/errorMessage';
 
@@ -131,4 +133,20 @@ export async function requireWorkspace(path: string): Promise<void> {
 /** The journal directory of a workspace. */
 export function runsDirectory(workspace: string): string {
   return join(resolve(workspace), '.task-planner', 'runs');
+}
+
+/**
+ * The journal of run `runId` of `workspace`, read after taking the run's lock for this process (`lockRun`), so no
+ * other process resumes or undoes it meanwhile. A run that does not exist is bad input; one another process holds
+ * rejects with a `RunInUseError` naming that process.
+ */
+export async function loadLockedRun(store: RunStore, runId: string, workspace: string): Promise<LoadedJournal> {
+  if ((await store.load(runId)) === undefined) {
+    throw new UsageError(`No run "${runId}" in ${runsDirectory(workspace)}. List the runs with: task-planner runs --workspace ${JSON.stringify(workspace)}`);
+  }
+  await lockRun(runsDirectory(workspace), runId);
+  // Read again under the lock: what another process wrote before it let go is part of the run now.
+  const journal = await store.load(runId);
+  if (journal === undefined) throw new UsageError(`Run "${runId}" was deleted while it was being opened.`);
+  return journal;
 }

@@ -2,7 +2,7 @@ import { bindAnswers } from '../core/engine/bindAnswers';
 import { replayJournal } from '../core/engine/replayJournal';
 import { resumeWithReplanning } from '../core/replan/executeWithReplanning';
 import type { ResumeOptions } from '../core/engine/runOptions';
-import { type CliIo, runsDirectory, UsageError } from './cliIo';
+import { type CliIo, loadLockedRun, UsageError } from './cliIo';
 import { checkCommandsConsent } from './checkCommandsConsent';
 import { followExecution, reportRunResult } from './executeCliRun';
 import { sendRunTraces } from './traceCommand';
@@ -20,12 +20,7 @@ export type CliAnswers = Pick<ResumeOptions, 'approvals' | 'answers' | 'reviews'
  */
 export async function resumeCommand(runId: string, answers: CliAnswers, options: CliRunOptions, io: CliIo): Promise<number> {
   const engine = engineOptions(options, io, await cliCapabilities(options, io));
-  const journal = await engine.store.load(runId);
-  if (!journal) {
-    throw new UsageError(
-      `No run "${runId}" in ${runsDirectory(options.workspace)}. List the runs with: task-planner runs --workspace ${JSON.stringify(options.workspace)}`,
-    );
-  }
+  const journal = await loadLockedRun(engine.store, runId, options.workspace);
   const state = replayJournal(runId, journal);
   const unused = bindAnswers(state, answers).warnings;
   if (unused.length > 0) throw new UsageError(`Nothing was resumed:\n${unused.map((warning) => `  - ${warning}`).join('\n')}`);

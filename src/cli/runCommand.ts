@@ -70,7 +70,7 @@ export function engineOptions(options: CliRunOptions, io: CliIo, capabilities: C
     budget: createBudgetTracker(cliBudgetLimits(options)),
     interaction: terminalInteraction(io, { yes: options.yes }),
     clock: timerClock,
-    store: createFileRunStore(runsDirectory(root)),
+    store: createFileRunStore(runsDirectory(root), { lockRuns: true }),
     workspace: createNodeWorkspace(root, { allowHardLinks: options.allowHardLinks ?? false, ripgrepPath: findRipgrepOnPath(process.env.PATH) }),
     capabilities,
     // The workspace you named is your choice: commands run in its environment (.venv, node_modules/.bin), its programs shown and asked about.

@@ -27,6 +27,8 @@ function shownPrompt(text: string): string {
 }
 
 /** What the terminal shows for each kind of approval, after "Step <id> (<title>) wants to". */
+const interruptedNote = ' (the step was making this change when the run was interrupted, and the file changed since: it may already be in it; compare first)';
+
 const shownApproval: { [Kind in ApprovalRequest['kind']]: (request: Extract<ApprovalRequest, { kind: Kind }>) => string } = {
   command: (request) =>
     `run:\n  ${request.argv.map((arg) => JSON.stringify(arg)).join(' ')}\n  in ${request.cwd || '.'}${request.shell ? ' through a shell' : ''}` +
@@ -38,7 +40,9 @@ const shownApproval: { [Kind in ApprovalRequest['kind']]: (request: Extract<Appr
     (request.changedInRun?.length ? `\n  this run changed ${describeChangedInRun(request.changedInRun)}, which the command reads to decide what it runs` : '') +
     (request.notAllowedBecause === undefined ? '' : `\n  asks although you have a rule: ${oneLine(request.notAllowedBecause)}`),
   file: (request) =>
-    `${request.operation} ${proposalTarget(request.proposal)}${request.outsideScope ? ' (outside the files the step said it would change)' : ''}:\n${
+    `${request.operation} ${proposalTarget(request.proposal)}${request.outsideScope ? ' (outside the files the step said it would change)' : ''}${
+      request.interrupted ? interruptedNote : ''
+    }:\n${
       // a line that differs only by a byte order mark or a zero-width character must not look unchanged
       visibleInvisibles(request.proposal.diff)
     }`,
@@ -61,7 +65,6 @@ export function describeApprovalForTerminal(request: ApprovalRequest): string {
  */
 export function terminalInteraction(io: CliIo, options: { yes: boolean }): Interaction {
   const approve = async (text: string, signal: AbortSignal, blanket: boolean, heard: boolean): Promise<ApprovalDecision | 'defer'> => {
-    // A command that may already have run is never approved by --yes: running it twice is the user's call.
     if (options.yes && blanket) return { approved: true };
     if (!io.interactive) return 'defer';
     // Feedback is offered only where a model does the step's work and hears it (`ApprovalRequest.feedbackHeard`).
@@ -75,7 +78,9 @@ export function terminalInteraction(io: CliIo, options: { yes: boolean }): Inter
   };
   return {
     requestApproval(request, signal) {
-      return approve(describeApprovalForTerminal(request), signal, !(request.kind === 'command' && request.mayHaveRun), request.feedbackHeard === true);
+      // A command that may have run, or a change that may already be in its file, is the user's call: --yes does not answer it.
+      const mayBeDone = request.kind === 'command' ? request.mayHaveRun === true : request.kind === 'file' && request.interrupted === true;
+      return approve(describeApprovalForTerminal(request), signal, !mayBeDone, request.feedbackHeard === true);
     },
     async askClarification(request, signal) {
       if (!io.interactive) return deferAllInteraction.askClarification(request, signal);

@@ -6,7 +6,7 @@ import { undoScope } from '../core/plan/undoScope';
 import { createCheckpointFolder } from '../node/checkpointFolder';
 import { createFileRunStore } from '../node/fileRunStore';
 import { createNodeWorkspace } from '../node/nodeWorkspace';
-import { type CliIo, runsDirectory, UsageError } from './cliIo';
+import { type CliIo, loadLockedRun, runsDirectory, UsageError } from './cliIo';
 import { terminalSafe } from './terminalSafe';
 
 /** Options of `undo`. */
@@ -25,10 +25,7 @@ export interface UndoOptions {
  */
 export async function undoCommand(runId: string, options: UndoOptions, io: CliIo): Promise<number> {
   const root = resolve(options.workspace);
-  const journal = await createFileRunStore(runsDirectory(root)).load(runId);
-  if (!journal) {
-    throw new UsageError(`No run "${runId}" in ${runsDirectory(root)}. List the runs with: task-planner runs --workspace ${JSON.stringify(options.workspace)}`);
-  }
+  const journal = await loadLockedRun(createFileRunStore(runsDirectory(root)), runId, options.workspace);
   const state = replayJournal(runId, journal);
   if (state.status === 'running') {
     io.err(`Run ${runId} has no recorded end: if it is still running elsewhere, stop it first. Undoing what its journal and checkpoints hold.`);

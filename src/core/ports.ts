@@ -197,6 +197,12 @@ export type ApprovalRequest = RequestIdentity & {
         proposal: FileProposal;
         /** Present when the file lies outside the files the step declared it would change (its `writes`): such a change asks under every policy. */
         outsideScope?: true;
+        /**
+         * Present when this step was changing this file when the run was interrupted, and the file is now neither as it
+         * was before nor as that change left it (someone wrote it since): the change may already be in it, so no rule,
+         * policy or blanket yes answers this, as a command that may have run.
+         */
+        interrupted?: true;
       }
     | {
         kind: 'command';

@@ -1,7 +1,8 @@
-import { open, mkdir, readFile, rename } from 'node:fs/promises';
+import { open, readFile, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createMemoryCheckpointStore } from '../core/tools/checkpointStore';
 import type { Checkpoint, CheckpointState, CheckpointStore } from '../core/ports';
+import { makeIgnoredFolder } from './ignoredFolder';
 
 /** One line of a checkpoint log: a change recorded (its intent), or a recorded change settled. */
 type LogLine = { record: Checkpoint } | { settle: { runId: string; seq: number; state: Exclude<CheckpointState, 'intended'> } };
@@ -25,7 +26,7 @@ export async function loadCheckpointFile(file: string): Promise<CheckpointStore>
   let writing = Promise.resolve();
   const append = async (line: LogLine): Promise<void> => {
     const next = writing.then(async () => {
-      await mkdir(dirname(file), { recursive: true });
+      await makeIgnoredFolder(dirname(file));
       if (unconverted !== undefined) {
         await rewriteAsLines(file, unconverted);
         unconverted = undefined;

@@ -1,10 +1,13 @@
 import { programName } from '../core/tools/commandAllowRules';
 
-// Names that mark a variable as a credential: API keys, tokens, passwords, cloud and CI
-// secrets, anything called `…_KEY`/`…_KEYS`/`…_KEY_ID` or `…_DSN` (DSNs carry credentials),
-// and the CLI's MCP inputs (`TASK_PLANNER_MCP_INPUT_<ID>`: passwords, whatever they look like).
+// Names that mark a variable as a credential: API keys, tokens, passwords (`…_PASS`, `MYSQL_PWD`, not the working
+// directory's `PWD`), cloud and CI secrets, logins (`SONAR_LOGIN`), webhooks, header sets (`OTEL_EXPORTER_OTLP_HEADERS`),
+// Bundler's per-host credentials (`BUNDLE_GEMS__EXAMPLE__COM`), anything called `…_KEY`/`…_KEYS`/`…_KEY_ID` or
+// `…_DSN` (DSNs carry credentials), the CLI's MCP inputs (`TASK_PLANNER_MCP_INPUT_<ID>`: passwords, whatever they look
+// like), and the ways to ask an editor or agent for credentials (`GIT_ASKPASS`, `VSCODE_GIT_IPC_HANDLE`: a command
+// would get the user's git credentials through them).
 const secretName =
-  /(api[_-]?key|token|secret|passw(or)?d|passphrase|credential|private[_-]?key|auth|session|cookie|signature|(^|_)keys?(_id)?$|(^|_)dsn$|^aws_|^azure_|^gcp_|^google_application|^openai|^anthropic|^github_|^gh_|^gitlab_|^hf_|^huggingface|^task_planner_mcp_input_)/i;
+  /(api[_-]?key|token|secret|passw(or)?d|passphrase|(^|_)pass($|_)|pgpass|_pwd$|credential|private[_-]?key|auth|session|cookie|signature|(^|_)login$|webhook|(^|_)headers?$|^bundle_.*__|askpass|^vscode_git_|(^|_)keys?(_id)?$|(^|_)dsn$|^aws_|^azure_|^gcp_|^google_application|^openai|^anthropic|^github_|^gh_|^gitlab_|^hf_|^huggingface|^task_planner_mcp_input_)/i;
 
 // Key formats of well-known services, found anywhere in a value (a header, a command line…).
 const knownKey =
@@ -22,23 +25,41 @@ const urlQueryCredential = /[?&](access_token|token|api[_-]?key|key|password|pas
 const connectionPassword = /(^|[;\s])(password|pwd)\s*=\s*[^;\s]/i;
 // A single opaque token: the shape of generated keys (base64, base62, base64url).
 const opaqueToken = /^[A-Za-z0-9+/=_.-]{24,}$/;
+// Credentials in other shapes, anywhere in a value: a private key in PEM, Azure's account and shared access keys, an
+// Authorization header's value (`authorization=Bearer …` of OTLP headers, git's `AUTHORIZATION: basic …`), a bearer
+// token, a Slack webhook, and a JSON object with a key or password member (`{"username":…,"key":…}` of Kaggle).
+const otherCredential =
+  /-----BEGIN [A-Z ]*PRIVATE KEY-----|(AccountKey|SharedAccessKey|SharedAccessSignature)=|authorization\s*[:=]\s*(basic|bearer|token)\s|\bbearer\s+[A-Za-z0-9._~+/-]{8,}|hooks\.slack\.com\/services\/|"(key|api_?key|token|secret|password)"\s*:\s*"[^"]/i;
 
 /**
  * A copy of `env` without anything that looks like a credential, for processes started on
  * the model's behalf: variables named like one (`*_TOKEN`, `*_KEY`, `*_DSN`, `*PASSWORD*`,
- * cloud and CI prefixes…), and values holding one whatever the name: URLs with a password
+ * `*_PASS`, cloud and CI prefixes…), and values holding one whatever the name: URLs with a password
  * or a token in their user info or query, connection strings with a password, keys of
- * known services, and opaque high-entropy tokens; and every `TASK_PLANNER_MCP_INPUT_*` (the
- * CLI's MCP inputs). Everything else (PATH, HOME, locale, plain URLs, …) is kept.
+ * known services, private keys, Authorization headers, and opaque high-entropy tokens; and every
+ * `TASK_PLANNER_MCP_INPUT_*` (the CLI's MCP inputs). When one of git's `GIT_CONFIG_VALUE_<n>` is
+ * removed, all of git's environment configuration goes with it. Everything else (PATH, HOME, PWD,
+ * locale, plain URLs, …) is kept.
  */
 export function withoutSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const kept: NodeJS.ProcessEnv = {};
+  let gitConfigCut = false;
   for (const [name, value] of Object.entries(env)) {
-    if (value === undefined || secretName.test(name) || holdsSecret(value)) continue;
+    if (value === undefined) continue;
+    if (secretName.test(name) || holdsSecret(value)) {
+      gitConfigCut ||= gitConfigEntry.test(name);
+      continue;
+    }
     kept[name] = value;
   }
+  // Git reads GIT_CONFIG_KEY_<n>/GIT_CONFIG_VALUE_<n> up to GIT_CONFIG_COUNT and refuses to run when one is missing:
+  // one entry held a credential (an extra header), so none of them is passed on.
+  if (gitConfigCut) for (const name of Object.keys(kept)) if (gitConfigEntry.test(name)) delete kept[name];
   return kept;
 }
+
+/** The variables of git's configuration through the environment. */
+const gitConfigEntry = /^GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+)$/i;
 
 // What every git run is told, above any repository's configuration: a folder is a repository only through a `.git` (or
 // `--git-dir`), so files a step wrote (`HEAD`, `config`, `objects/`, `refs/`) make none; and no file system monitor, the
@@ -74,7 +95,8 @@ export function withSafeGitConfig(program: string, env: NodeJS.ProcessEnv): Node
 /** Whether `value` carries a credential whatever its variable is called. */
 function holdsSecret(value: string): boolean {
   const trimmed = value.trim();
-  if (knownKey.test(trimmed) || urlWithPassword.test(trimmed) || urlQueryCredential.test(trimmed) || connectionPassword.test(trimmed)) return true;
+  const shapes = [knownKey, urlWithPassword, urlQueryCredential, connectionPassword, otherCredential];
+  if (shapes.some((shape) => shape.test(trimmed))) return true;
   const user = urlUser.exec(trimmed)?.[1];
   return (user !== undefined && looksGenerated(user)) || looksGenerated(trimmed);
 }

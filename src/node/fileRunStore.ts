@@ -1,19 +1,22 @@
-import { appendFile, mkdir, open, readdir, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { appendFile, readdir, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JournalEntry, JournalSnapshot, LoadedJournal, RunListing, RunStore } from '../core/ports';
 import { runIdPattern } from '../shared/vocabulary';
+import { makeIgnoredFolder } from './ignoredFolder';
+import { lockRun } from './runLock';
 
 const journalSuffix = '.jsonl';
 const snapshotSuffix = '.snapshot.json';
 
 /**
- * A `RunStore` in a directory (created on first write): `<runId>.jsonl` holds one event
+ * A `RunStore` in a directory (created on first write, with a `.gitignore` of `*`: `makeIgnoredFolder`): `<runId>.jsonl` holds one event
  * per line, appended in order; `<runId>.snapshot.json` the newest snapshot, replaced
  * atomically (temporary file + rename). A last line cut short by a crash is reported by
  * `load` and cut off before the next append, so the journal stays valid JSON lines.
- * `delete` removes both files of the run.
+ * `delete` removes both files of the run. With `lockRuns` (the CLI, where several processes may share the folder),
+ * the first append of a run takes its lock for this process (`lockRun`): another process's appends to it are refused.
  */
-export function createFileRunStore(dir: string): RunStore {
+export function createFileRunStore(dir: string, options: { lockRuns?: boolean } = {}): RunStore {
   const repaired = new Set<string>();
   const pathOf = (runId: string, suffix: string): string => {
     if (!runIdPattern.test(runId)) {
@@ -26,7 +29,8 @@ export function createFileRunStore(dir: string): RunStore {
     async append(runId, entries) {
       const file = pathOf(runId, journalSuffix);
       if (!repaired.has(runId)) {
-        await mkdir(dir, { recursive: true });
+        await makeIgnoredFolder(dir);
+        if (options.lockRuns === true) await lockRun(dir, runId);
         await cutTornTail(file);
         repaired.add(runId);
       }
@@ -37,7 +41,7 @@ export function createFileRunStore(dir: string): RunStore {
     async writeSnapshot(runId, snapshot) {
       const file = pathOf(runId, snapshotSuffix);
       const text = JSON.stringify(snapshot);
-      await mkdir(dir, { recursive: true });
+      await makeIgnoredFolder(dir);
       const temporary = `${file}.${process.pid}.tmp`;
       await writeFile(temporary, text, 'utf8');
       await rename(temporary, file);
@@ -58,9 +62,11 @@ export function createFileRunStore(dir: string): RunStore {
       const entries: JournalEntry[] = [];
       const lineNumbers: number[] = [];
       let tornLine: LoadedJournal['tornLine'];
+      // The last line that holds anything: one cut short by a crash, or garbage ending in a line break.
+      const lastFilled = lines.findLastIndex((line) => line.trim() !== '');
       lines.forEach((line, index) => {
         if (line.trim() === '') return;
-        const isLast = index === lines.length - 1;
+        const isLast = index === lastFilled;
         try {
           entries.push(JSON.parse(line) as JournalEntry);
           lineNumbers.push(index + 1);
@@ -103,27 +109,34 @@ export function createFileRunStore(dir: string): RunStore {
   };
 }
 
-/** Truncates a journal to its last complete line when a crash left a partial one. */
+/**
+ * Truncates a journal to its last good line when a crash left a partial one, or its last line (ending in a line break)
+ * is not JSON: `load` reported either as the torn last line, and an append after it would leave it damaged in the middle.
+ */
 async function cutTornTail(file: string): Promise<void> {
-  let size: number;
+  let text: Buffer;
   try {
-    size = (await stat(file)).size;
+    text = await readFile(file);
   } catch (error) {
     if (isMissing(error)) return;
     throw error;
   }
-  if (size === 0) return;
-  const handle = await open(file, 'r');
+  let end = text.length;
+  while (end > 0 && (text[end - 1] === 0x0a || text[end - 1] === 0x0d || text[end - 1] === 0x20)) end--;
+  if (end === 0) return;
+  const start = text.lastIndexOf(0x0a, end - 1) + 1;
+  const complete = text.length > 0 && text[text.length - 1] === 0x0a;
+  if (complete && parses(text.subarray(start, end).toString('utf8'))) return;
+  await truncate(file, start);
+}
+
+function parses(line: string): boolean {
   try {
-    const last = Buffer.alloc(1);
-    await handle.read(last, 0, 1, size - 1);
-    if (last[0] === 0x0a) return;
-  } finally {
-    await handle.close();
+    JSON.parse(line);
+    return true;
+  } catch {
+    return false;
   }
-  const text = await readFile(file);
-  const keep = text.lastIndexOf(0x0a) + 1;
-  await truncate(file, keep);
 }
 
 async function readSnapshot(file: string): Promise<JournalSnapshot | undefined> {

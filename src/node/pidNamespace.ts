@@ -22,8 +22,8 @@ export function pidNamespaceLauncher(): Promise<readonly string[] | undefined> {
  * The argv prefix that makes the program it starts receive SIGKILL when this process dies,
  * however it dies (util-linux `setpriv --pdeathsig`, Linux's parent-death signal, kept
  * across the exec), or `[]` where that does not work (not Linux, no `setpriv`, one too old
- * for `--pdeathsig`). Only the program itself gets the signal, not what it starts. Probed
- * once per process by starting `true` that way.
+ * for `--pdeathsig`). Only the program itself gets the signal, not what it starts; a program whose parent died
+ * before the signal was set does not start (`orphanRefusal`). Probed once per process by starting `true` that way.
  */
 export function parentDeathLauncher(): Promise<readonly string[]> {
   probedGuard ??= probeGuard();
@@ -32,8 +32,17 @@ export function parentDeathLauncher(): Promise<readonly string[]> {
 
 async function probeGuard(): Promise<readonly string[]> {
   if (process.platform !== 'linux') return [];
-  const prefix = ['setpriv', '--pdeathsig', 'KILL', '--'];
+  const prefix = ['setpriv', '--pdeathsig', 'KILL', '--', ...orphanRefusal(process.pid)];
   return (await succeeds([...prefix, 'true'])) ? prefix : [];
+}
+
+/**
+ * An argv prefix that runs what follows only while process `parent` is its parent: the parent-death signal holds from
+ * the moment setpriv set it, so a parent that died before (an attack killed the CLI just as it started a command) left
+ * an orphan that nothing would kill; it stops there instead (exit 125), before the program starts.
+ */
+export function orphanRefusal(parent: number): string[] {
+  return ['sh', '-c', `[ "$PPID" = "${parent}" ] || exit 125; exec "$@"`, 'sh'];
 }
 
 async function probe(): Promise<readonly string[] | undefined> {

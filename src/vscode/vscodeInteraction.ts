@@ -276,7 +276,11 @@ async function showFileApproval(
       ? shownPath(proposal.path)
       : vscode.l10n.t('{0} (through a symbolic link: {1})', shownPath(proposal.path), shownPath(proposal.resolvedPath));
   const stepTitle = shownLine(request.title, 80);
-  const attempt = request.retry === undefined ? '' : vscode.l10n.t(', attempt {0} of {1}', request.retry.attempt, request.retry.of);
+  const attempt = request.interrupted
+    ? vscode.l10n.t(', may already be in the file: the run stopped during this change')
+    : request.retry === undefined
+      ? ''
+      : vscode.l10n.t(', attempt {0} of {1}', request.retry.attempt, request.retry.of);
   // No count of what waits behind: a tab's title is never updated, so it went stale as approvals came and went (the status bar counts them live).
   const title = vscode.l10n.t('{0} ({1}, proposed{2}) · {3} {4}', target, verb, attempt, request.stepId, stepTitle);
   try {

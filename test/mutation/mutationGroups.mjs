@@ -29,6 +29,7 @@ export const mutationGroups = [
       'src/core/workspace/readManyConfined.ts',
       'src/core/workspace/expectedContent.ts',
       'src/core/workspace/readWorkspaceConfig.ts',
+      'src/core/workspace/credentialFiles.ts',
     ],
     spec: [
       'test/unit/core/workspace/**/*.test.ts',
@@ -300,6 +301,7 @@ export const mutationGroups = [
     mutate: [
       'src/core/tools/editFileTool.ts',
       'src/core/tools/readFileTool.ts',
+      'src/core/tools/withheldFiles.ts',
       'src/core/tools/writeFileTool.ts',
       'src/core/tools/deleteFileTool.ts',
       'src/core/tools/createDirectoryTool.ts',

@@ -66,10 +66,11 @@ export function makeGrant(input: {
  * Whether `grant` answers the approval `request` of run `runId` (with its id `requestId`)
  * without asking: a file change of the same run that was waiting when the grant was made,
  * the very same bytes; or a later file change of a step the grant names, inside the step's
- * declared files and its write scope. Everything else asks.
+ * declared files and its write scope. Everything else asks, a change the run was making when it was interrupted
+ * (`interrupted`) too.
  */
 export function grantCovers(grant: ApprovalGrant, runId: string | undefined, requestId: string | undefined, request: ApprovalRequest): boolean {
-  if (runId !== grant.runId || request.kind !== 'file' || request.outsideScope) return false;
+  if (runId !== grant.runId || request.kind !== 'file' || request.outsideScope || request.interrupted) return false;
   if (requestId !== undefined && grant.requestIds.has(requestId)) return true;
   const patterns = grant.later.get(request.stepId);
   if (patterns === undefined) return false;
@@ -113,4 +114,4 @@ export function describeGrant(grant: ApprovalGrant, waiting: readonly WaitingFil
 
 /** What no grant covers, whatever its reach: said once beside the lists of `describeGrant`. */
 export const grantNeverCovers =
-  "Never covered, always asked: commands, other tools' actions (MCP servers, extensions), new folders, files a step did not name, steps a repair adds";
+  "Never covered, always asked: commands, other tools' actions (MCP servers, extensions), new folders, files a step did not name, steps a repair adds, a change a crash may already have made";

@@ -3,12 +3,15 @@ export const minRedactedRun = 8;
 
 const replacement = '[redacted]';
 const urlCredentials = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]*@/gi;
+// A credential in a URL's query (`?api-key=…`, `&sig=…` of a signed URL): its value.
+const queryCredentials = /([?&](?:access[_-]?token|token|api[_-]?key|key|password|passwd|pwd|secret|sig|signature|auth)=)[^&#\s]+/gi;
 
 /**
  * A function that redacts, in any text: every run of `minRedactedRun` or more consecutive
  * characters of one of `secrets` (so a server echoing part of a key does not show it), a
  * secret shorter than that (at least 4 characters) where it appears whole, and the user
- * name and password of every URL (`https://user:pass@host` → `https://[redacted]@host`).
+ * name and password of every URL (`https://user:pass@host` → `https://[redacted]@host`) and
+ * credentials in URL queries (`?api-key=…` → `?api-key=[redacted]`).
  * Cost: linear in the text (one look-up per position whose character occurs in a secret).
  */
 export function createRedactor(secrets: readonly string[]): (text: string) => string {
@@ -24,13 +27,13 @@ export function createRedactor(secrets: readonly string[]): (text: string) => st
   return (text) => {
     let redacted = redactRuns(text, runs, chars);
     for (const secret of short) redacted = redacted.split(secret).join(replacement);
-    return redacted.replace(urlCredentials, `$1${replacement}@`);
+    return redactUrl(redacted);
   };
 }
 
-/** `url` with its user name and password replaced (for showing a URL); other text unchanged. */
+/** `url` (or any text) with the user name and password of its URLs, and credentials in their queries, replaced; other text unchanged. */
 export function redactUrl(url: string): string {
-  return url.replace(urlCredentials, `$1${replacement}@`);
+  return url.replace(urlCredentials, `$1${replacement}@`).replace(queryCredentials, `$1${replacement}`);
 }
 
 function redactRuns(text: string, runs: ReadonlySet<string>, chars: ReadonlySet<number>): string {

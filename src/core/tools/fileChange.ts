@@ -88,7 +88,19 @@ async function changeLocked(
     if (mustAsk) {
       const verb = operation === 'delete' ? 'deleting' : !current.exists ? 'creating' : operation === 'edit' ? 'editing' : 'overwriting';
       const proposal = proposalOf(input, current, proposed);
-      const request = { kind: 'file' as const, stepId: ctx.stepId, title: ctx.stepTitle, operation, proposal, ...(outsideScope ? { outsideScope } : {}) };
+      const interrupted = reconciled.kind === 'unexpected';
+      if (interrupted) {
+        ctx.output?.(`Asks: this step was changing ${path} when the run was interrupted, and the file changed since, so the change may already be in it.\n`);
+      }
+      const request = {
+        kind: 'file' as const,
+        stepId: ctx.stepId,
+        title: ctx.stepTitle,
+        operation,
+        proposal,
+        ...(outsideScope ? { outsideScope } : {}),
+        ...(interrupted ? { interrupted } : {}),
+      };
       await requireApproval(ctx, request, `${verb} ${path}`, signal);
       const now = await readVersion(ctx, path, signal);
       if (!sameVersion(now, current)) {

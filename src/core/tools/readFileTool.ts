@@ -4,6 +4,7 @@ import { WorkspaceError } from '../workspace/workspaceError';
 import { workspacePath } from './fileChange';
 import { sha256 } from './fileVersions';
 import type { Tool } from './tool';
+import { refuseWithheldRead } from './withheldFiles';
 
 /** Largest file `read_file` opens, in bytes. */
 export const maxReadFileBytes = 8 * 1024 * 1024;
@@ -26,7 +27,7 @@ export interface ReadFileOutput {
   truncated: boolean;
 }
 
-/** `read_file`: a text file, whole or a line range, refusing binary and oversized files. */
+/** `read_file`: a text file, whole or a line range, refusing binary and oversized files and those `withheldReason` names. */
 export const readFileTool: Tool<z.infer<typeof inputSchema>, ReadFileOutput> = {
   name: 'read_file',
   description: `Read a text file of the workspace, optionally only lines startLine..endLine (1-based, inclusive). Files over ${maxReadFileBytes} bytes are refused; results over ${maxReadResultChars} characters are cut at a line end (truncated: true), so read long files by line ranges.`,
@@ -34,6 +35,7 @@ export const readFileTool: Tool<z.infer<typeof inputSchema>, ReadFileOutput> = {
   effects: 'read',
   async run(ctx, input, signal) {
     const path = workspacePath(ctx, input.path);
+    await refuseWithheldRead(ctx, path, input.path, signal);
     const stat = await ctx.workspace.stat(path, signal);
     if (!stat) throw new WorkspaceError('not_found', path, `File not found: ${path}. Use list_files to see what exists.`);
     if (stat.type === 'directory') throw new WorkspaceError('is_directory', path, `${path || '.'} is a directory; use list_files to see its files`);

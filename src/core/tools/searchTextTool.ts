@@ -5,6 +5,7 @@ import { isWorkspaceError } from '../workspace/workspaceError';
 import { unreadableFoldersReport, type UnreadableFoldersReport } from './listFilesTool';
 import { compileTextQuery, looksBinary } from './textQueryMatcher';
 import type { Tool } from './tool';
+import { leadingToWithheld, withheldReason } from './withheldFiles';
 
 /** Files larger than this, in bytes, are skipped by `search_text` without being read. */
 export const maxSearchFileBytes = 4 * 1024 * 1024;
@@ -48,7 +49,7 @@ export interface SearchTextOutput extends UnreadableFoldersReport {
  */
 export const searchTextTool: Tool<z.infer<typeof inputSchema>, SearchTextOutput> = {
   name: 'search_text',
-  description: 'Search workspace text files (honouring .gitignore, skipping .git, node_modules and .task-planner) for a literal string or a regular expression (JavaScript syntax, run in linear time: no backreferences or lookaround), optionally only in files matching a glob. Returns matching lines with 1-based line and column, in path order, capped by maxMatches.',
+  description: 'Search workspace text files (honouring .gitignore, skipping .git, node_modules, .task-planner and files that hold credentials such as .env and keys) for a literal string or a regular expression (JavaScript syntax, run in linear time: no backreferences or lookaround), optionally only in files matching a glob. Returns matching lines with 1-based line and column, in path order, capped by maxMatches.',
   inputSchema,
   effects: 'read',
   async run(ctx, input, signal) {
@@ -58,7 +59,10 @@ export const searchTextTool: Tool<z.infer<typeof inputSchema>, SearchTextOutput>
     const contextLines = input.contextLines ?? 0;
     // The searcher runs while the files are listed; a listing that fails stops it.
     const stopNarrowing = new AbortController();
-    const listing = ctx.workspace.list(input.glob, signal);
+    // Files that hold credentials by their name are never read, nor offered to the searcher.
+    const listing = ctx.workspace
+      .list(input.glob, signal)
+      .then((found) => ({ ...found, files: found.files.filter((path) => withheldReason(path) === undefined) }));
     const listed = listing.then((found) => found.files);
     // Only the searcher waits on `listed`; a failed listing is reported through `listing`.
     listed.catch(() => undefined);
@@ -122,6 +126,14 @@ export const searchTextTool: Tool<z.infer<typeof inputSchema>, SearchTextOutput>
       signal,
       { maxBytes: maxSearchFileBytes },
     );
+    // A listed file that is a link to one (`notes.txt` → `.env`) is found out by where it leads: only for the files that matched.
+    const withheld = await leadingToWithheld(ctx, matches.map((match) => match.path), signal);
+    if (withheld.size > 0) {
+      const kept = matches.filter((match) => !withheld.has(match.path));
+      matches.splice(0, matches.length, ...kept);
+      filesSkipped += withheld.size;
+      filesSearched -= withheld.size;
+    }
     // As the reader without a searcher counts: the files before the one it stopped in (all of them when it did not stop).
     const before = stoppedAt === undefined ? files.length : files.indexOf(stoppedAt);
     const read = new Set(toRead);

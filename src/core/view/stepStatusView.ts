@@ -45,7 +45,8 @@ export function stepStatusView(status: StepStatus): StepStatusView {
 export function stepStateView(state: { status: StepStatus; skipCause?: SkipCause | undefined }): StepStatusView {
   if (state.status === 'skipped' && state.skipCause === 'failed') return { ...stepStatusView('failed'), label: 'failed (the run went on without it)' };
   if (state.status === 'skipped' && state.skipCause === 'condition') return { ...stepStatusView('skipped'), icon: 'pass', label: notNeededLabel };
-  if (state.status === 'skipped' && state.skipCause === 'rejected') return { ...stepStatusView('skipped'), icon: 'circle-slash', label: rejectedLabel };
+  // Not the cancelled run's circle-slash: a "no" of the user's, in the colour of the partly done run it leads to.
+  if (state.status === 'skipped' && state.skipCause === 'rejected') return { icon: 'thumbsdown', color: 'charts.orange', label: rejectedLabel };
   return stepStatusView(state.status);
 }
 

@@ -51,3 +51,26 @@ describe('questions on the terminal with texts made to push them out of sight', 
     assert.ok(shown.endsWith('-\\ufeffline one\n+line one\n-two\n+t\\u200bwo\n'), shown);
   });
 });
+
+describe('--yes on the terminal', () => {
+  const change = (extra: object) => ({
+    kind: 'file' as const, stepId: 'E1', title: 'Edit', operation: 'edit' as const,
+    proposal: { path: 'shared.txt', currentText: 'x=1.1\n', proposedText: 'x=1.1.1\n', diff: '-x=1.1\n+x=1.1.1\n' }, ...extra,
+  });
+
+  it('approves a file change, but asks about one a crash may already have made, saying so', async () => {
+    const { io, questions } = terminal('n');
+    const asking = terminalInteraction(io, { yes: true });
+    assert.deepEqual(await asking.requestApproval(change({}), new AbortController().signal), { approved: true });
+    assert.deepEqual(questions, []);
+    const answer = await asking.requestApproval(change({ interrupted: true }), new AbortController().signal);
+    assert.equal(answer !== 'defer' && answer.approved, false);
+    assert.match(questions[0] ?? '', /edit shared\.txt \(the step was making this change when the run was interrupted, and the file changed since: it may already be in it; compare first\)/);
+  });
+
+  it('without a terminal, leaves such a change waiting instead of approving it', async () => {
+    const { io } = terminal('y');
+    const answer = await terminalInteraction({ ...io, interactive: false }, { yes: true }).requestApproval(change({ interrupted: true }), new AbortController().signal);
+    assert.equal(answer, 'defer');
+  });
+});

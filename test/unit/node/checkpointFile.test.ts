@@ -20,7 +20,7 @@ describe('loadCheckpointFile', () => {
     const reloaded = await loadCheckpointFile(file);
     assert.deepEqual((await reloaded.list('r1')).map((checkpoint) => [checkpoint.seq, checkpoint.path]), [[1, 'a.txt'], [2, 'b.txt']]);
     assert.deepEqual(await reloaded.list('other'), []);
-    assert.deepEqual(readdirSync(join(dir, 'state')), ['checkpoints.json']);
+    assert.deepEqual(readdirSync(join(dir, 'state')), ['.gitignore', 'checkpoints.json'], 'the folder is kept out of git');
   });
 
   it('starts empty from a missing or unreadable file', async () => {
@@ -68,6 +68,6 @@ describe('loadCheckpointFile', () => {
     const reloaded = await loadCheckpointFile(file);
     assert.deepEqual((await reloaded.list('r1')).map((checkpoint) => [checkpoint.seq, checkpoint.path, checkpoint.state]), [[1, 'a.txt', 'applied'], [2, 'b.txt', 'intended']]);
     assert.equal((await reloaded.list('r0')).length, 1);
-    assert.deepEqual(readdirSync(dir), ['checkpoints.json'], 'no temporary file left');
+    assert.deepEqual(readdirSync(dir).filter((name) => name !== '.gitignore'), ['checkpoints.json'], 'no temporary file left');
   });
 });

@@ -25,6 +25,19 @@ const kept: [name: string, value: string][] = [
   ['JAVA_TOOL_OPTIONS', '-Dfile.encoding=UTF-8 -Xmx2g'],
   ['GREETING', 'Hello world, this is a long but ordinary sentence'],
   ['CamelSetting', 'ThisIsAPlainCamelCaseIdentifier'],
+  ['OLDPWD', '/home/u'],
+  ['LOGNAME', 'u'],
+  ['BUNDLE_GEMFILE', '/home/u/project/Gemfile'],
+  ['BUNDLE_PATH', 'vendor/bundle'],
+  ['PASSENGER_ENV', 'production'],
+  ['HEADER_FILE', 'include/app.h'],
+  ['DESCRIPTION', 'a bearer of good news'],
+  // Where each new rule stops (found by mutation testing).
+  ['BUILD_PWDIR', '/tmp/build'],
+  ['LOGIN_SHELL', '/bin/bash'],
+  ['MY_BUNDLE_DIR__X', 'vendor'],
+  ['OLD_VSCODE_GIT_FLAG', '1'],
+  ['MY_TASK_PLANNER_MCP_INPUT_NOTE', 'plain words'],
 ];
 
 /** Credentials by name, by value, or inside a URL or connection string: never reach a command. */
@@ -81,6 +94,39 @@ const removed: [name: string, value: string][] = [
   ['TASK_PLANNER_MCP_INPUT_DB', 'correct-horse-battery'],
   ['TASK_PLANNER_MCP_INPUT_X', 'x'],
   ['task_planner_mcp_input_db', 'plain words'],
+  // Found by an outside attack (each reached `env` run by a plan, and the journal).
+  ['MYSQL_PWD', 'hunter2!secret'],
+  ['DB_PASS', 'Tr0ub4dor&3-horse'],
+  ['SMTP_PASS', 'correct horse battery'],
+  ['PGPASSFILE', '/home/u/.pgpass'],
+  ['BUNDLE_GEMS__CONTRIBSYS__COM', 'myuser:s3cr3tpassw0rd'],
+  ['OTEL_EXPORTER_OTLP_HEADERS', 'authorization=Bearer 9f8e7d6c5b4a39281706f5e4d3c2b1a0'],
+  ['SOME_SETTING', `AUTHORIZATION: basic ${Buffer.from('x-access-token:ghs_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789').toString('base64')}`],
+  ['STORAGE_CONNECTION_STRING', 'DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=Zm9vYmFy==;EndpointSuffix=core.windows.net'],
+  ['SERVICEBUS_CONNECTION', 'Endpoint=sb://x.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=Zm9vYmFy='],
+  ['SLACK_WEBHOOK_URL', 'https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX'],
+  ['NOTIFY', 'https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX'],
+  ['TLS_CERT_AND_KEY', '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\n-----END PRIVATE KEY-----'],
+  ['SIGNING', '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----'],
+  ['SONAR_LOGIN', '0123456789abcdef0123456789abcdef01234567'],
+  ['KAGGLE_CONFIG', '{"username":"me","key":"0123456789abcdef0123456789abcdef"}'],
+  ['EXTRA_ARGS', '--header "Bearer abcdefgh12345678"'],
+  ['PASS', 'x'],
+  ['PRIVATE_KEY_PATH', '/home/u/k.pem'],
+  ['LOGIN', 'me'],
+  ['HEADERS', 'x'],
+  ['EXTRA_HEADER', 'x-foo: 1'],
+  ['AUTH_LINE', 'authorization = basic abc'],
+  ['AUTH_TIGHT', 'authorization:basic dXNlcg'],
+  ['WIDE_BEARER', 'Bearer  abcdefgh12'],
+  ['JSON_APIKEY', '{"apikey":"v"}'],
+  ['JSON_SPACED', '{"token" : "v"}'],
+  ['JSON_AFTER', '{"secret": "v"}'],
+  // Ways to ask the editor for the user's git credentials.
+  ['GIT_ASKPASS', '/home/u/.vscode-server/bin/askpass.sh'],
+  ['SSH_ASKPASS', '/usr/bin/ssh-askpass'],
+  ['VSCODE_GIT_ASKPASS_MAIN', '/home/u/.vscode-server/askpass-main.js'],
+  ['VSCODE_GIT_IPC_HANDLE', '/run/user/1000/vscode-git-abc.sock'],
 ];
 
 /** One test per row: each kept variable reaches a command unchanged, each removed one not at all. */
@@ -156,6 +202,29 @@ const safeEntries = {
   GIT_CONFIG_KEY_1: 'core.fsmonitor',
   GIT_CONFIG_VALUE_1: 'false',
 };
+
+describe('withoutSecrets: git configuration through the environment', () => {
+  it('passes a whole set of GIT_CONFIG entries on when none holds a credential', () => {
+    const env = { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'core.autocrlf', GIT_CONFIG_VALUE_0: 'input', PATH: '/bin' };
+    assert.deepEqual(withoutSecrets(env), env);
+  });
+
+  it('attack: drops every GIT_CONFIG entry when one value is an Authorization header (a count naming a missing entry stops git)', () => {
+    const header = `AUTHORIZATION: basic ${Buffer.from('x-access-token:ghs_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789').toString('base64')}`;
+    const env = {
+      GIT_CONFIG_COUNT: '11',
+      GIT_CONFIG_KEY_0: 'core.autocrlf',
+      GIT_CONFIG_VALUE_0: 'input',
+      GIT_CONFIG_KEY_10: 'http.https://github.com/.extraheader',
+      GIT_CONFIG_VALUE_10: header,
+      PATH: '/bin',
+      // Not git's: kept.
+      MY_GIT_CONFIG_COUNT: '3',
+      GIT_CONFIG_COUNTER: '4',
+    };
+    assert.deepEqual(withoutSecrets(env), { PATH: '/bin', MY_GIT_CONFIG_COUNT: '3', GIT_CONFIG_COUNTER: '4' });
+  });
+});
 
 describe('withSafeGitConfig', () => {
   it("tells git, through its environment configuration, to take no folder for a repository by itself and to run no file system monitor", () => {

@@ -44,6 +44,17 @@ describe('createFileRunStore', () => {
     assert.equal(readFileSync(join(dir, 'r1.jsonl'), 'utf8'), `${JSON.stringify(entry(1))}\n${JSON.stringify(entry(2))}\n`);
   });
 
+  it('takes garbage on the last line, ending in a line break, for a torn line: reported, then cut off before the next append', async () => {
+    const store = createFileRunStore(dir);
+    await store.append('r1', [entry(1)]);
+    appendFileSync(join(dir, 'r1.jsonl'), 'garbage\n');
+    const loaded = await store.load('r1');
+    assert.deepEqual(loaded?.tornLine, { lineNumber: 2, text: 'garbage' });
+    await createFileRunStore(dir).append('r1', [entry(2)]);
+    assert.equal(readFileSync(join(dir, 'r1.jsonl'), 'utf8'), `${JSON.stringify(entry(1))}\n${JSON.stringify(entry(2))}\n`);
+    assert.deepEqual((await store.load('r1'))?.entries.map((item) => item.seq), [1, 2]);
+  });
+
   it('refuses damage before the last line and unsafe run ids', async () => {
     writeFileSync(join(dir, 'bad.jsonl'), `not json\n${JSON.stringify(entry(1))}\n`);
     await assert.rejects(createFileRunStore(dir).load('bad'), /Line 1 of the run journal .* is not valid JSON/);
@@ -56,9 +67,18 @@ describe('createFileRunStore', () => {
     await store.writeSnapshot('r1', { seq: 1, time: 1, state: {} });
     writeFileSync(join(dir, 'notes.txt'), 'kept');
     await store.delete('r1');
-    assert.deepEqual(readdirSync(dir), ['notes.txt']);
+    assert.deepEqual(readdirSync(dir), ['.gitignore', 'notes.txt']);
     await assert.rejects(store.delete('../notes'), /not a valid run id/);
-    assert.deepEqual(readdirSync(dir), ['notes.txt']);
+    assert.deepEqual(readdirSync(dir), ['.gitignore', 'notes.txt']);
+  });
+
+  it('keeps its folder out of git with a .gitignore of *, and leaves one the user wrote as it is', async () => {
+    const store = createFileRunStore(join(dir, 'runs'));
+    await store.append('r1', [entry(1)]);
+    assert.match(readFileSync(join(dir, 'runs', '.gitignore'), 'utf8'), /^\*$/m);
+    writeFileSync(join(dir, 'runs', '.gitignore'), '# mine\n');
+    await createFileRunStore(join(dir, 'runs')).append('r2', [{ ...entry(1), runId: 'r2' }]);
+    assert.equal(readFileSync(join(dir, 'runs', '.gitignore'), 'utf8'), '# mine\n');
   });
 
   it('lists nothing for a missing directory', async () => {

@@ -44,6 +44,7 @@ describe('approvalGrant: what "Approve the rest" covers is what it lists', () =>
     assert.equal(grantCovers(run, 'r', 'E1@req', command), false, 'a command, even under a listed request id');
     assert.equal(grantCovers(run, 'other', 'E1@req', fileRequest('E1', 'src/f1.js')), false);
     assert.equal(grantCovers(run, 'r', 'E2@x', fileRequest('E2', 'src/f2.js', 'x', { outsideScope: true })), false);
+    assert.equal(grantCovers(run, 'r', 'E1@req', fileRequest('E1', 'src/f1.js', 'x', { interrupted: true })), false, 'a change a crash may already have made, even listed');
     const linked = fileRequest('E2', 'src/f2.js');
     linked.proposal.resolvedPath = '/etc/passwd';
     assert.equal(grantCovers(run, 'r', 'E2@x', linked), false);

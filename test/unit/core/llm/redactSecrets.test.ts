@@ -26,6 +26,13 @@ describe('createRedactor', () => {
     assert.equal(redactUrl('https://api.example.com/v1?to=a@b'), 'https://api.example.com/v1?to=a@b');
   });
 
+  it('attack: redacts a credential in a URL query (a base URL with ?api-key= named in an error)', () => {
+    assert.equal(redactUrl('http://10.9.9.9/v1?api-key=QUERYSECRET-0123456789'), 'http://10.9.9.9/v1?api-key=[redacted]');
+    assert.equal(redactUrl('https://x.example.com/v1?region=eu&token=abc&sig=AbC%2Bd#frag'), 'https://x.example.com/v1?region=eu&token=[redacted]&sig=[redacted]#frag');
+    assert.equal(redact('cannot reach http://10.9.9.9/v1?Access_Token=zzz after 30 s'), 'cannot reach http://10.9.9.9/v1?Access_Token=[redacted] after 30 s');
+    assert.equal(redactUrl('https://api.example.com/v1?keyword=plain&monkey=1'), 'https://api.example.com/v1?keyword=plain&monkey=1');
+  });
+
   it('stays linear on a large text full of secret characters', () => {
     const text = `${'ABCDEFG-'.repeat(250_000)}${key}`;
     // Linear time is proved statically (ESLint's regexp rules); a super-linear pattern would exceed the test's time-out here.

@@ -3,7 +3,7 @@ import { formatDuration, previewValue, stepStateView } from '../../../../src/cor
 
 describe('stepStateView', () => {
   it('tells a step skipped because the user rejected it apart from one skipped for another cause', () => {
-    assert.deepEqual(stepStateView({ status: 'skipped', skipCause: 'rejected' }), { icon: 'circle-slash', color: 'disabledForeground', label: 'rejected by you' });
+    assert.deepEqual(stepStateView({ status: 'skipped', skipCause: 'rejected' }), { icon: 'thumbsdown', color: 'charts.orange', label: 'rejected by you' });
     assert.equal(stepStateView({ status: 'skipped', skipCause: 'dependency' }).label, 'skipped');
     assert.equal(stepStateView({ status: 'skipped', skipCause: 'halted' }).label, 'skipped');
   });

@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { readFileTool } from '../../../../src/core/tools/readFileTool';
+import { searchTextTool } from '../../../../src/core/tools/searchTextTool';
+import { leadingToWithheld, withheldReason } from '../../../../src/core/tools/withheldFiles';
+import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
+import { makeToolContext, neverAborted } from '../../../fakes/toolContext';
+
+/** A tool context over `files`, where each path of `links` leads to its value (as a symbolic link would). */
+function contextWith(files: Record<string, string>, links: Record<string, string> = {}) {
+  const workspace = createMemoryWorkspace(files);
+  return makeToolContext({ workspace: { ...workspace, locate: (path: string) => Promise.resolve(links[path] ?? path) } });
+}
+
+describe('withheldReason', () => {
+  it('names credentials files and what lies in .git or .task-planner, at any depth and in any case', () => {
+    assert.match(withheldReason('.env') ?? '', /^a file of this name holds credentials \(keys, passwords, tokens\), and tools do not read it/);
+    assert.match(withheldReason('deploy/id_rsa') ?? '', /holds credentials/);
+    assert.match(withheldReason('.git/config') ?? '', /^it is inside .git, which tools do not read/);
+    assert.match(withheldReason('sub/.GIT/config') ?? '', /^it is inside .GIT,/);
+    assert.match(withheldReason('.task-planner/runs/r.jsonl') ?? '', /^it is inside .task-planner,/);
+    for (const path of ['README.md', '.env.example', 'src/git/config.ts', 'keys.ts']) assert.equal(withheldReason(path), undefined, path);
+  });
+});
+
+describe('read_file and search_text keep credentials from the model', () => {
+  const files = { '.env': 'DB_PASSWORD=hunter2\n', 'README.md': 'DB_PASSWORD is set in .env\n', 'notes.txt': 'DB_PASSWORD=hunter2\n', 'ok.txt': 'plain\n' };
+  const links = { 'notes.txt': '.env', 'ok.txt': 'docs/ok.txt' };
+
+  it('read_file refuses .env as written and through a link, naming where the link leads; reads other files', async () => {
+    const ctx = contextWith(files, links);
+    await assert.rejects(readFileTool.run(ctx, { path: '.env' }, neverAborted), /^PathRefusedError: Refused path ".env": a file of this name holds credentials.* If the task needs something from it, say it in the request\.$/);
+    await assert.rejects(readFileTool.run(ctx, { path: 'notes.txt' }, neverAborted), /Refused path "notes.txt": it leads to .env: a file of this name holds credentials/);
+    assert.equal((await readFileTool.run(ctx, { path: 'ok.txt' }, neverAborted)).content, 'plain\n');
+  });
+
+  it('search_text leaves out .env and a file leading to it, and still searches the rest', async () => {
+    const found = await searchTextTool.run(contextWith(files, links), { query: 'DB_PASSWORD' }, neverAborted);
+    assert.deepEqual(found.matches.map((match) => match.path), ['README.md']);
+    assert.equal(found.filesSkipped, 1, 'the link is counted as skipped');
+  });
+
+  it('leadingToWithheld names only the paths whose link leads to a withheld file, each once', async () => {
+    assert.deepEqual([...(await leadingToWithheld(contextWith(files, links), ['notes.txt', 'ok.txt', 'notes.txt', 'README.md'], neverAborted))], ['notes.txt']);
+  });
+});
