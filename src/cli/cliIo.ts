@@ -138,14 +138,14 @@ export function runsDirectory(workspace: string): string {
 /**
  * The journal of run `runId` of `workspace`, read after taking the run's lock for this process (`lockRun`), so no
  * other process resumes or undoes it meanwhile. A run that does not exist is bad input; one another process holds
- * rejects with a `RunInUseError` naming that process.
+ * rejects with a `RunInUseError` naming that process; a damaged journal rejects as `RunStore.load` does, the lock taken.
  */
 export async function loadLockedRun(store: RunStore, runId: string, workspace: string): Promise<LoadedJournal> {
-  if ((await store.load(runId)) === undefined) {
+  if (!(await store.list()).some((run) => run.runId === runId)) {
     throw new UsageError(`No run "${runId}" in ${runsDirectory(workspace)}. List the runs with: task-planner runs --workspace ${JSON.stringify(workspace)}`);
   }
   await lockRun(runsDirectory(workspace), runId);
-  // Read again under the lock: what another process wrote before it let go is part of the run now.
+  // Read under the lock: what another process wrote before it let go is part of the run now.
   const journal = await store.load(runId);
   if (journal === undefined) throw new UsageError(`Run "${runId}" was deleted while it was being opened.`);
   return journal;

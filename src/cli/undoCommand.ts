@@ -8,6 +8,9 @@ import { createFileRunStore } from '../node/fileRunStore';
 import { createNodeWorkspace } from '../node/nodeWorkspace';
 import { type CliIo, loadLockedRun, runsDirectory, UsageError } from './cliIo';
 import { terminalSafe } from './terminalSafe';
+import { RunInUseError } from '../node/runLock';
+import { errorMessage } from '../shared/errorMessage';
+import type { RunState } from '../core/engine/runEvents';
 
 /** Options of `undo`. */
 export interface UndoOptions {
@@ -21,21 +24,28 @@ export interface UndoOptions {
 /**
  * `undo <runId> [--from STEP]`: puts back the files the run changed, newest change first,
  * from the checkpoints kept beside its journal, leaving alone (and naming) every file
- * changed since; a second undo does nothing. Exit code 1 when a file was left alone.
+ * changed since; a second undo does nothing. A journal that cannot be read (damaged) does not stop a whole-run undo,
+ * which needs only the checkpoints: it is said, and the undo goes on. Exit code 1 when a file was left alone.
  */
 export async function undoCommand(runId: string, options: UndoOptions, io: CliIo): Promise<number> {
   const root = resolve(options.workspace);
-  const journal = await loadLockedRun(createFileRunStore(runsDirectory(root)), runId, options.workspace);
-  const state = replayJournal(runId, journal);
-  if (state.status === 'running') {
+  let state: RunState | undefined;
+  try {
+    state = replayJournal(runId, await loadLockedRun(createFileRunStore(runsDirectory(root)), runId, options.workspace));
+  } catch (error) {
+    // The checkpoints hold all a whole-run undo needs: a damaged journal (two writers, an edit by hand) does not stop it.
+    if (error instanceof UsageError || error instanceof RunInUseError || options.from !== undefined) throw error;
+    io.err(terminalSafe(`The journal of run ${runId} cannot be read (${errorMessage(error)}). Undoing from its checkpoints alone.`));
+  }
+  if (state?.status === 'running') {
     io.err(`Run ${runId} has no recorded end: if it is still running elsewhere, stop it first. Undoing what its journal and checkpoints hold.`);
   }
   const checkpoints = createCheckpointFolder(runsDirectory(root));
   let steps: Set<string> | undefined;
   if (options.from !== undefined) {
-    const ids = state.plan?.steps.map((step) => step.id) ?? [];
+    const ids = state?.plan?.steps.map((step) => step.id) ?? [];
     if (!ids.includes(options.from)) throw new UsageError(`Run ${runId} has no step "${options.from}". Its steps: ${ids.join(', ') || 'none'}.`);
-    steps = undoScope(state.plan ?? { steps: [] }, await checkpoints.list(runId), options.from);
+    steps = undoScope(state?.plan ?? { steps: [] }, await checkpoints.list(runId), options.from);
   }
   const report = await undoRun(runId, {
     workspace: createNodeWorkspace(root, { allowHardLinks: options.allowHardLinks }),

@@ -84,4 +84,22 @@ describe('resume keeps every change exactly once', function () {
     assert.equal(readFileSync(join(ws, 'shared.txt'), 'utf8'), 'x=1.1\ny=1\nuser line\n', resumed.stderr);
     assert.equal(resumed.code, 3, resumed.stderr);
   });
+
+  it('attack: undo of a run whose journal was damaged in the middle still puts the files back, from the checkpoints, and says so', async () => {
+    const { ws, planFile, runs } = setUp({ objective: 'damaged journal', steps: [edit('e1', 'x=1', 'x=1.1')] });
+    const ran = await runCli(['run', planFile, '--workspace', ws, '--yes', '--json']);
+    assert.equal(ran.code, 0, ran.stderr);
+    const runId = runIdIn(runs);
+    const journalFile = join(runs, `${runId}.jsonl`);
+    const lines = readFileSync(journalFile, 'utf8').split('\n');
+    writeFileSync(journalFile, [lines[0], 'garbage', ...lines.slice(1)].join('\n'));
+    const undone = await runCli(['undo', runId, '--workspace', ws]);
+    assert.equal(undone.code, 0, undone.stderr);
+    assert.match(undone.stderr, new RegExp(`The journal of run ${runId} cannot be read \\(Line 2 of the run journal .* is not valid JSON.*\\)\\. Undoing from its checkpoints alone\\.`));
+    assert.equal(readFileSync(join(ws, 'shared.txt'), 'utf8'), 'x=1\ny=1\n');
+    // --from needs the plan, which only the journal holds: refused, saying why.
+    const from = await runCli(['undo', runId, '--workspace', ws, '--from', 'e1']);
+    assert.equal(from.code, 1);
+    assert.match(from.stderr, /Line 2 of the run journal/);
+  });
 });
