@@ -76,9 +76,11 @@ export async function connectMcpServer(config: McpServerConfig, options: McpConn
     tail.text = (tail.text + text).slice(-maxStderrTailChars);
     // A server that floods stderr must not fill the disk through the log.
     if (logged >= maxLoggedStderrChars) return;
-    const kept = capText(text, Math.min(10_000, maxLoggedStderrChars - logged));
-    logged += kept.length;
-    options.log?.(kept);
+    const room = Math.min(10_000, maxLoggedStderrChars - logged);
+    // A cut ends with what it cut, in about 30 characters: with less room than a cut needs, the log takes no more.
+    const kept = room < 64 && text.length > room ? '' : capText(text, room);
+    logged = kept === '' ? maxLoggedStderrChars : logged + kept.length;
+    if (kept !== '') options.log?.(kept);
     if (logged >= maxLoggedStderrChars) {
       options.log?.(`\n[server ${config.name} wrote more than ${maxLoggedStderrChars} characters to stderr: the rest is not logged]\n`);
     }

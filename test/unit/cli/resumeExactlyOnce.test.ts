@@ -1,6 +1,7 @@
 // Attacks on "a crash never makes a change twice" found by an outside attacker (both failed before their fixes): two
 // resumes of one run at once, and a resume --yes after a crash and an edit of the user's.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../support/runCli';
@@ -52,14 +53,41 @@ describe('resume keeps every change exactly once', function () {
     // Seen before the lock: both exit 0 "completed"; shared.txt "x=1.1\ny=1.1.1\n"; log.txt "c1\nc1\n"; the journal repeats
     // seq 12..21, so `runs` said "unreadable" and `undo` refused the run.
     assert.deepEqual({ shared, log, listedUnreadable: /unreadable/.test(listed.stdout) }, { shared: 'x=1.1\ny=1.1\n', log: 'c1\n', listedUnreadable: false }, `${first.stderr}\n${second.stderr}`);
-    // One of them did the work; the other was refused before it did anything, saying which process holds the run.
-    const refused = [first, second].filter((outcome) => outcome.code !== 0);
-    assert.equal(refused.length, 1, `${first.stderr}\n${second.stderr}`);
-    assert.match(refused[0]!.stderr, new RegExp(`Run ${runId} is in use by another task-planner \\(process \\d+\\): nothing was done`));
+    // Each either did the work, found it done (it started after the other ended), or was refused before it did
+    // anything, saying which process holds the run.
+    for (const outcome of [first, second]) {
+      if (outcome.code !== 0) assert.match(outcome.stderr, new RegExp(`Run ${runId} is in use by another task-planner \\(process \\d+\\): nothing was done`));
+    }
     // Once it ended, the run is free again: undo takes it.
     const undone = await runCli(['undo', runId, '--workspace', ws, '--json']);
     assert.equal(undone.code, 0, undone.stderr);
     assert.equal(readFileSync(join(ws, 'shared.txt'), 'utf8'), 'x=1\ny=1\n');
+  });
+
+  it('a resume or an undo of a run another process holds is refused, naming the process, and changes nothing', async () => {
+    const { ws, planFile, runs } = setUp({ objective: 'held run', steps: [edit('e1', 'x=1', 'x=1.1')] });
+    const started = await runCli(['run', planFile, '--workspace', ws, '--json']);
+    assert.equal(started.code, 3, started.stderr);
+    const runId = runIdIn(runs);
+    const holder = spawn('sleep', ['60']);
+    try {
+      writeFileSync(join(runs, `${runId}.lock`), `${holder.pid}\n`);
+      const journal = readFileSync(join(runs, `${runId}.jsonl`), 'utf8');
+      for (const command of [['resume', runId, '--yes'], ['undo', runId]]) {
+        const refused = await runCli([...command, '--workspace', ws]);
+        assert.equal(refused.code, 1, refused.stdout);
+        assert.match(refused.stderr, new RegExp(`Run ${runId} is in use by another task-planner \\(process ${holder.pid}\\): nothing was done`));
+      }
+      assert.equal(readFileSync(join(ws, 'shared.txt'), 'utf8'), 'x=1\ny=1\n');
+      assert.equal(readFileSync(join(runs, `${runId}.jsonl`), 'utf8'), journal, 'the journal was written');
+    } finally {
+      holder.kill('SIGKILL');
+    }
+    // The holder gone (killed), the lock is taken over.
+    await new Promise((resolve) => holder.once('exit', resolve));
+    const resumed = await runCli(['resume', runId, '--workspace', ws, '--yes']);
+    assert.equal(resumed.code, 0, resumed.stderr);
+    assert.equal(readFileSync(join(ws, 'shared.txt'), 'utf8'), 'x=1.1\ny=1\n');
   });
 
   it('a change that landed before a SIGKILL, then a user edit of the file, then resume --yes: the change is not made a second time', async () => {
