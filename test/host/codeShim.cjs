@@ -9,24 +9,16 @@
 // gets fresh ones in a temporary folder. A host console line "[test-stats] {json}" is written to $TEST_STATS_FILE
 // (when set), so a runner outside the host can count the tests that ran inside it.
 // Environment: TASK_PLANNER_HOST_TIMEOUT (seconds, default 300), TASK_PLANNER_HOST_VERBOSE=1 (browser console too),
-// TASK_PLANNER_HOST_KEEP=1 (keep code-server's temp folder), TASK_PLANNER_HOST_NAME (names this host's screenshot and
-// log folders, for hosts that run at once; default "integration"), TASK_PLANNER_HOST_OUTPUT (a file that takes what this
-// shim would print, so a runner of several hosts at once can print each whole). On failure the server log is copied to test-results/logs/.
+// TASK_PLANNER_HOST_KEEP=1 (keep code-server's temp folder). On failure the server log is copied to test-results/logs/.
 'use strict';
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
-const { inspect } = require('node:util');
 const { node24, codeServerEntry, repoRoot, assertHostInstalled } = require('./hostPaths.cjs');
 const { startCodeServer } = require('./codeServer.cjs');
 const { runExtensionTests } = require('./extensionHostTests.cjs');
 
 const statsPrefix = '[test-stats] ';
-const heldOutput = process.env.TASK_PLANNER_HOST_OUTPUT;
-/** Prints `parts` as console.log would, or appends them to $TASK_PLANNER_HOST_OUTPUT. @param {...unknown} parts */
-const say = (...parts) => (heldOutput ? fs.appendFileSync(heldOutput, `${parts.map((part) => (typeof part === 'string' ? part : inspect(part))).join(' ')}\n`) : console.log(...parts));
-/** As `say`, on stderr. @param {...unknown} parts */
-const complain = (...parts) => (heldOutput ? say(...parts) : console.error(...parts));
 
 /** @param {string[]} argv */
 function parseArguments(argv) {
@@ -58,7 +50,7 @@ async function main() {
   }
   const options = parseArguments(argv);
   if (!options.testsPath || options.developmentPaths.length === 0) {
-    complain('code shim: need --extensionDevelopmentPath=<folder> and --extensionTestsPath=<module> (as runTests passes them)');
+    console.error('code shim: need --extensionDevelopmentPath=<folder> and --extensionTestsPath=<module> (as runTests passes them)');
     return 2;
   }
   const folder = options.positional
@@ -66,13 +58,12 @@ async function main() {
     .find((p) => fs.existsSync(p) && (fs.statSync(p).isDirectory() || p.endsWith('.code-workspace')));
   const timeoutSeconds = Number(process.env.TASK_PLANNER_HOST_TIMEOUT || 300);
   const verbose = process.env.TASK_PLANNER_HOST_VERBOSE === '1';
-  const hostName = process.env.TASK_PLANNER_HOST_NAME || 'integration';
   const started = Date.now();
   const server = await startCodeServer({ smokeTestDriver: true, keepTemp: process.env.TASK_PLANNER_HOST_KEEP === '1' });
-  say(`[code shim] code-server (pid ${server.pid}) on ${server.origin} up after ${Date.now() - started} ms`);
+  console.log(`[code shim] code-server (pid ${server.pid}) on ${server.origin} up after ${Date.now() - started} ms`);
   let code = 1;
   try {
-    const screenshots = path.join(repoRoot, 'test-results', 'screenshots', hostName);
+    const screenshots = path.join(repoRoot, 'test-results', 'screenshots', 'integration');
     fs.rmSync(screenshots, { recursive: true, force: true });
     fs.mkdirSync(screenshots, { recursive: true });
     const result = await runExtensionTests({
@@ -86,31 +77,31 @@ async function main() {
         if (line.startsWith(statsPrefix) && process.env.TEST_STATS_FILE) {
           fs.writeFileSync(process.env.TEST_STATS_FILE, line.slice(statsPrefix.length));
         }
-        say(line);
+        console.log(line);
       },
-      onBrowserLine: verbose ? (line) => say(line) : undefined,
+      onBrowserLine: verbose ? (line) => console.log(line) : undefined,
     });
     if (result.timedOut) {
-      complain(`[code shim] the extension host did not finish its tests within ${timeoutSeconds} s (TASK_PLANNER_HOST_TIMEOUT); screenshot: test-results/screenshots/${hostName}/timeout.png`);
+      console.error(`[code shim] the extension host did not finish its tests within ${timeoutSeconds} s (TASK_PLANNER_HOST_TIMEOUT); screenshot: test-results/screenshots/integration/timeout.png`);
     }
     code = result.code;
   } catch (error) {
-    complain('[code shim] failed:', error);
+    console.error('[code shim] failed:', error);
     code = 1;
   } finally {
     if (code !== 0) {
-      const kept = path.join(repoRoot, 'test-results', 'logs', `${hostName}-code-server.log`);
+      const kept = path.join(repoRoot, 'test-results', 'logs', 'integration-code-server.log');
       fs.mkdirSync(path.dirname(kept), { recursive: true });
       fs.copyFileSync(server.logFile, kept);
-      complain(`[code shim] code-server's log: ${path.relative(process.cwd(), kept)}`);
+      console.error(`[code shim] code-server's log: ${path.relative(process.cwd(), kept)}`);
     }
     await server.stop();
   }
-  say(`[code shim] done in ${((Date.now() - started) / 1000).toFixed(1)} s, exit ${code}`);
+  console.log(`[code shim] done in ${((Date.now() - started) / 1000).toFixed(1)} s, exit ${code}`);
   return code;
 }
 
 main().then((code) => process.exit(code), (error) => {
-  complain('[code shim] failed:', error);
+  console.error('[code shim] failed:', error);
   process.exit(1);
 });

@@ -4,7 +4,7 @@
 // resolves mocha from its node_modules; one per run, so concurrent runs do not clash), assembles the test build of
 // the extension beside them (the built dist/ with the extension bundle of testBuild/testExtension.ts, which adds the
 // API the tests use) and opens a temporary copy of the demo workspace; both are removed afterwards. multiRoot*.test.ts
-// run in a second host at the same time, opened on a .code-workspace of two copies of the demo workspace (`api` and `web`).
+// run in a second host, opened on a .code-workspace of two copies of the demo workspace (`api` and `web`).
 // The counts reach scripts/test.mjs through $TEST_STATS_FILE (written by the shim). Usage: node --import tsx <this> [NAME.test.ts…]
 import { runTests, TestRunFailedError } from '@vscode/test-electron';
 import * as esbuild from 'esbuild';
@@ -37,11 +37,8 @@ function assembleTestExtension(outDir: string): string {
 /** Test files named so run in a workspace of two folders (`api` and `web`, copies of the demo workspace) opened from a .code-workspace file. */
 const multiRootTest = /^multiRoot.*\.test\.ts$/;
 
-/**
- * Bundles `tests` (with index.ts) and runs them in one extension host opened on a copy of the demo workspace (`folder`) or
- * on two copies in a .code-workspace (`multi-root`); `env` goes to the host's shim (test/host/codeShim.cjs).
- */
-async function launch(tests: string[], kind: 'folder' | 'multi-root', env: Record<string, string>): Promise<number> {
+/** Bundles `tests` (with index.ts) and runs them in one extension host opened on `open` (a folder or a workspace file in `workspace`). */
+async function launch(tests: string[], kind: 'folder' | 'multi-root'): Promise<number> {
   const outDir = mkdtempSync(join(root, 'out', 'integration-'));
   const workspace = mkdtempSync(join(tmpdir(), 'task-planner-integration-ws-'));
   try {
@@ -74,7 +71,6 @@ async function launch(tests: string[], kind: 'folder' | 'multi-root', env: Recor
       extensionDevelopmentPath: [extension, join(root, 'test', 'fixtures', 'fakeChatModel'), join(root, 'test', 'fixtures', 'emptyExtension')],
       extensionTestsPath: join(outDir, 'index.js'),
       launchArgs: [open],
-      extensionTestsEnv: env,
     }).catch((error: unknown) => {
       if (!(error instanceof TestRunFailedError)) throw error;
       console.error(`integration host (${kind}): ${error.message}`);
@@ -102,39 +98,26 @@ async function main(): Promise<number> {
       ...(inFolder.length > 0 ? [{ tests: inFolder, kind: 'folder' as const }] : []),
       ...(inMultiRoot.length > 0 ? [{ tests: inMultiRoot, kind: 'multi-root' as const }] : []),
     ];
-    // The hosts run at once (each a code-server and a browser of its own): the first prints as it goes, the others into
-    // a file each, printed whole once every host ended. Each host writes its counts to a file of its own; scripts/test.mjs
-    // reads their sum from $TEST_STATS_FILE.
+    // Each host writes its counts to a file of its own; scripts/test.mjs reads their sum from $TEST_STATS_FILE.
     const statsFile = process.env['TEST_STATS_FILE'];
-    const outDir = mkdtempSync(join(root, 'out', 'integration-output-'));
     const totals = { passed: 0, failed: 0, skipped: 0, failedTests: [] as unknown[] };
     let code = 0;
-    try {
-      const ended = await Promise.all(launches.map(async ({ tests: files, kind }, index) => {
-        const held = index === 0 ? undefined : join(outDir, `${kind}.log`);
-        const counts = statsFile === undefined ? undefined : `${statsFile}.${index}`;
-        const env = {
-          TASK_PLANNER_HOST_NAME: `integration-${kind}`,
-          ...(held === undefined ? {} : { TASK_PLANNER_HOST_OUTPUT: held }),
-          ...(counts === undefined ? {} : { TEST_STATS_FILE: counts }),
-        };
-        return { code: await launch(files, kind, env), held, counts };
-      }));
-      for (const { code: launched, held, counts } of ended) {
-        code = Math.max(code, launched);
-        if (held !== undefined && existsSync(held)) process.stdout.write(readFileSync(held));
-        if (counts === undefined || !existsSync(counts)) continue;
-        const counted = JSON.parse(readFileSync(counts, 'utf8')) as Partial<typeof totals>;
-        rmSync(counts, { force: true });
-        totals.passed += counted.passed ?? 0;
-        totals.failed += counted.failed ?? 0;
-        totals.skipped += counted.skipped ?? 0;
-        totals.failedTests.push(...(counted.failedTests ?? []));
+    for (const [index, { tests: files, kind }] of launches.entries()) {
+      if (statsFile) process.env['TEST_STATS_FILE'] = `${statsFile}.${index}`;
+      code = Math.max(code, await launch(files, kind));
+      if (statsFile && existsSync(`${statsFile}.${index}`)) {
+        const counts = JSON.parse(readFileSync(`${statsFile}.${index}`, 'utf8')) as Partial<typeof totals>;
+        rmSync(`${statsFile}.${index}`, { force: true });
+        totals.passed += counts.passed ?? 0;
+        totals.failed += counts.failed ?? 0;
+        totals.skipped += counts.skipped ?? 0;
+        totals.failedTests.push(...(counts.failedTests ?? []));
       }
-    } finally {
-      rmSync(outDir, { recursive: true, force: true });
     }
-    if (statsFile) writeFileSync(statsFile, JSON.stringify(totals));
+    if (statsFile) {
+      process.env['TEST_STATS_FILE'] = statsFile;
+      writeFileSync(statsFile, JSON.stringify(totals));
+    }
     return code;
   } catch (error) {
     console.error(`integration tests failed: ${error instanceof Error ? error.message : String(error)}`);
