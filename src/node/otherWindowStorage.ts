@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { isProcessAlive } from './processAlive';
 
 /** Another window's storage folder of this extension, for the same workspace. */
 export interface OtherWindowStorage {
@@ -76,17 +77,7 @@ async function isHeld(lockFile: string, now: number): Promise<boolean> {
   const { pid, willReleaseAt } = lock as { pid?: unknown; willReleaseAt?: unknown };
   if (typeof pid !== 'number' || !Number.isSafeInteger(pid) || pid <= 0) return false;
   if (typeof willReleaseAt === 'number' && willReleaseAt > 0 && willReleaseAt <= now) return false;
-  return now - touched <= staleAfterMs && isAlive(pid);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process lives, under another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return now - touched <= staleAfterMs && isProcessAlive(pid);
 }
 
 async function isDirectory(path: string): Promise<boolean> {

@@ -1,6 +1,7 @@
 import { readFileSync, unlinkSync } from 'node:fs';
 import { link, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isProcessAlive } from './processAlive';
 
 /** The locks this process holds, by file: taken once, released when the process exits. */
 const held = new Set<string>();
@@ -51,7 +52,7 @@ export async function lockRun(dir: string, runId: string): Promise<void> {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     const holder = Number.parseInt(await readFile(file, 'utf8').catch(() => ''), 10);
-    if (Number.isSafeInteger(holder) && holder > 0 && isAlive(holder)) throw new RunInUseError(runId, holder, file);
+    if (Number.isSafeInteger(holder) && holder > 0 && isProcessAlive(holder)) throw new RunInUseError(runId, holder, file);
     // Gone: taken over by whoever renames it aside first.
     await rename(file, `${file}.${process.pid}.stale`).then(
       () => unlinkQuietly(`${file}.${process.pid}.stale`),
@@ -59,16 +60,6 @@ export async function lockRun(dir: string, runId: string): Promise<void> {
     );
   }
   throw new Error(`Could not take the lock of run ${runId} (${file}): other processes kept taking it. Try again.`);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists, under another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function releaseAll(): void {
