@@ -56,7 +56,9 @@ export function executeRun(setup: EngineSetup, control: RunControl, runStep: Ste
     sink.emit({ type: 'run_failed', reason: setup.preflightError });
     return sink.finish({});
   }
-  return new RunLoop(setup, control, sink, runStep).run();
+  // No step starts before the run's opening is stored: a crash in between would leave changes (their intents are
+  // recorded apart, as checkpoints) of a run whose journal has no plan to resume it by.
+  return sink.flush().then(() => new RunLoop(setup, control, sink, runStep).run());
 }
 
 class RunLoop {

@@ -295,6 +295,29 @@ describe('executeRun (the loop, with a stand-in for the step)', () => {
     assert.deepEqual(failed, { type: 'step_failed', stepId: 'a', attempt: 2, error: 'Internal error: not an Error', disposition: 'fail', runId: 'run-1', seq: 4, time: 0 });
   });
 
+  it('attack: starts no step before the run\'s opening is stored (a crash then left changes of a run with no plan to resume)', async () => {
+    const store = createMemoryRunStore();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const stored: string[] = [];
+    const slow = {
+      ...store,
+      append: async (runId: string, entries: Parameters<typeof store.append>[1]) => {
+        await gate;
+        stored.push(...entries.map((entry) => String(entry['type'])));
+        return store.append(runId, entries);
+      },
+    };
+    const runner = scripted();
+    const { result } = loop(makePlan([makeStep('a'), makeStep('b')]), runner, { store: slow });
+    await flushAsync();
+    assert.deepEqual(runner.started, [], 'a step started while the opening was not stored');
+    release();
+    assert.equal((await result).status, 'completed');
+    assert.equal(stored[0], 'run_started');
+    assert.deepEqual([...runner.started].sort(), ['a', 'b']);
+  });
+
   it('stores snapshots of the folded state as it goes', async () => {
     const store = createMemoryRunStore();
     const snapshots: JournalSnapshot[] = [];
