@@ -73,7 +73,8 @@ export function createFileRunStore(dir: string, options: { lockRuns?: boolean } 
         } catch {
           if (!isLast) {
             throw new Error(
-              `Line ${index + 1} of the run journal ${file} is not valid JSON; the journal is damaged beyond its last line. Move the file away to discard the run.`,
+              `Line ${index + 1} of the run journal ${file} is not valid JSON, and lines follow it, so the run cannot be read: ` +
+                'repair or delete that line to resume it, or move the file out of its folder to forget the run.',
             );
           }
           tornLine = { lineNumber: index + 1, text: line };

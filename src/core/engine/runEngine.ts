@@ -244,7 +244,11 @@ class RunLoop {
       runId: this.setup.runId,
       options: this.options,
       state: this.draft,
-      emit: this.emit,
+      // A halt skips the steps still running; what such a step says after (a failure it was classifying as the halt came)
+      // would give it a second end: "skipped", then "failed", counted twice.
+      emit: (body) => {
+        if (!(this.stop.signal.aborted && this.isTerminal(id))) this.emit(body);
+      },
       stop: this.stop,
       pendingChanges: this.pendingChanges,
       flush: this.sink.flush,

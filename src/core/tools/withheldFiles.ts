@@ -3,7 +3,7 @@ import { isProtectedSegment } from '../workspace/protectedPlaces';
 import { PathRefusedError } from '../workspace/resolveInRoot';
 import type { ToolContext } from './tool';
 
-const hint = 'If the task needs something from it, say it in the request.';
+const hint = 'No setting changes this: give the values the step needs in its input or the request (a copy without secrets, such as .env.example, is read).';
 
 /**
  * Why tools do not read the workspace-relative `relative`, or `undefined` when they may: what a tool reads goes to

@@ -318,6 +318,30 @@ describe('executeRun (the loop, with a stand-in for the step)', () => {
     assert.deepEqual([...runner.started].sort(), ['a', 'b']);
   });
 
+  it('a step still running when a critical step halts the run ends skipped, once: what it says after is not journaled', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const runner = scripted(async (step, run) => {
+      if (step.id === 'a') {
+        await flushAsync();
+        return fail(step, run, true);
+      }
+      await gate;
+      // It was classifying its own failure as the halt came (found by a newcomer: "[3/2] ✘ R2 … (skipped)").
+      run.emit({ type: 'step_failed', stepId: step.id, attempt: 1, error: 'late', disposition: 'skip' });
+      run.settle({ kind: 'dropped' });
+    });
+    const { result, events } = loop(makePlan([makeStep('a'), makeStep('b', { critical: false })]), runner, { maxConcurrency: 2 });
+    await flushAsync();
+    await flushAsync();
+    release();
+    const run = await result;
+    assert.equal(run.status, 'failed');
+    const ofB = events.filter((event) => 'stepId' in event && event.stepId === 'b').map((event) => event.type);
+    assert.deepEqual(ofB, ['step_ready', 'step_started', 'step_skipped']);
+    assert.equal(run.results['b'], undefined);
+  });
+
   it('stores snapshots of the folded state as it goes', async () => {
     const store = createMemoryRunStore();
     const snapshots: JournalSnapshot[] = [];

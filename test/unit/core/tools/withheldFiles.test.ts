@@ -28,7 +28,7 @@ describe('read_file and search_text keep credentials from the model', () => {
 
   it('read_file refuses .env as written and through a link, naming where the link leads; reads other files', async () => {
     const ctx = contextWith(files, links);
-    await assert.rejects(readFileTool.run(ctx, { path: '.env' }, neverAborted), /^PathRefusedError: Refused path ".env": a file of this name holds credentials.* If the task needs something from it, say it in the request\.$/);
+    await assert.rejects(readFileTool.run(ctx, { path: '.env' }, neverAborted), /^PathRefusedError: Refused path ".env": a file of this name holds credentials.* No setting changes this: give the values the step needs in its input or the request \(a copy without secrets, such as \.env\.example, is read\)\.$/);
     await assert.rejects(readFileTool.run(ctx, { path: 'notes.txt' }, neverAborted), /Refused path "notes.txt": it leads to .env: a file of this name holds credentials/);
     assert.equal((await readFileTool.run(ctx, { path: 'ok.txt' }, neverAborted)).content, 'plain\n');
   });
