@@ -82,6 +82,8 @@ class RunLoop {
   private readonly stop = new RunStop();
   private readonly pendingChanges = new PendingChanges();
   private halted: string | undefined;
+  /** The critical step whose end halted the run. */
+  private haltedBy: string | undefined;
   private resolveFinished: (result: RunResult) => void = () => undefined;
   private readonly onCancel = (): void => this.stop.stop(this.control.signal.reason);
 
@@ -178,11 +180,16 @@ class RunLoop {
     this.halted = `Critical step ${id} failed${halt.detail ? `: ${halt.detail}` : ''}`;
     this.queue.clear();
     this.stop.stop(new Error(`Aborted because ${this.halted}`));
+    // A step still running ends as it ends (its work may have been done, or failed, as the halt came: "skipped" first
+    // and then that end counted it twice); one the stop ended without a word is skipped once it settled (`launch`).
+    this.haltedBy = id;
     for (const other of this.graph.order) {
-      if (!this.isTerminal(other)) {
-        this.emit({ type: 'step_skipped', stepId: other, reason: `run halted because critical step ${id} failed`, cause: 'halted' });
-      }
+      if (!this.isTerminal(other) && !this.inFlight.has(other)) this.skipHalted(other);
     }
+  }
+
+  private skipHalted(id: string): void {
+    this.emit({ type: 'step_skipped', stepId: id, reason: `run halted because critical step ${this.haltedBy ?? ''} failed`, cause: 'halted' });
   }
 
   /** What follows a settled step: its dependents become ready, or are skipped (and a critical end halts the run). */
@@ -244,11 +251,7 @@ class RunLoop {
       runId: this.setup.runId,
       options: this.options,
       state: this.draft,
-      // A halt skips the steps still running; what such a step says after (a failure it was classifying as the halt came)
-      // would give it a second end: "skipped", then "failed", counted twice.
-      emit: (body) => {
-        if (!(this.stop.signal.aborted && this.isTerminal(id))) this.emit(body);
-      },
+      emit: this.emit,
       stop: this.stop,
       pendingChanges: this.pendingChanges,
       flush: this.sink.flush,
@@ -264,6 +267,7 @@ class RunLoop {
       })
       .then(() => {
         this.inFlight.delete(id);
+        if (this.haltedBy !== undefined && !this.isTerminal(id)) this.skipHalted(id);
         this.pump();
       });
   }

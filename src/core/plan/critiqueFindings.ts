@@ -12,6 +12,7 @@ export type CritiqueCheck =
   | 'words_as_command'
   | 'skipped_input'
   | 'refused_untrusted'
+  | 'withheld_read'
   | 'restated_request'
   | VerificationFinding['check']
   | 'llm_review';
@@ -51,6 +52,7 @@ const checkNames: Readonly<Record<CritiqueCheck | DiagnosticCode, string>> = {
   words_as_command: 'Command line made of words',
   skipped_input: 'Needs a step that may not succeed',
   refused_untrusted: 'Refused in Restricted Mode',
+  withheld_read: 'Reads a file tools never read',
   restated_request: 'Nothing planned',
   unverified_change: 'Changes never checked',
   impossible_check: 'Check that cannot pass',
@@ -73,6 +75,7 @@ const checkWeights: Readonly<Partial<Record<CritiqueCheck, Partial<Record<Critiq
   words_as_command: { critical: 5 },
   skipped_input: { critical: 5 },
   refused_untrusted: { critical: 5 },
+  withheld_read: { critical: 5 },
   restated_request: { warning: 4 },
   check_cannot_fail: { warning: 2 },
 };

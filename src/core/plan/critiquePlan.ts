@@ -10,6 +10,7 @@ import { skippedInputFindings } from './skippedInputFindings';
 import { performedBy } from './stepKindTraits';
 import { validatePlan } from './validatePlan';
 import { verificationFindings } from './verificationFindings';
+import { withheldReason } from '../tools/withheldFiles';
 
 export { checkName, type CritiqueCheck, type CritiqueIssue } from './critiqueFindings';
 
@@ -190,6 +191,14 @@ function restatedRequest(plan: Plan): CritiqueIssue | undefined {
   );
 }
 
+/** The path a `read_file` tool step names when tools never read it (`withheldReason`), as written. */
+function withheldPath(step: Step): string | undefined {
+  const path = step.kind === 'tool' && step.tool === 'read_file' && typeof step.args?.['path'] === 'string' ? step.args['path'] : undefined;
+  if (path === undefined) return undefined;
+  const plain = path.replace(/\\/g, '/').replace(/^(\.\/)+/, '');
+  return withheldReason(plain) === undefined ? undefined : plain;
+}
+
 function words(text: string): string {
   return text.toLowerCase().replace(separators, ' ').trim();
 }
@@ -206,6 +215,19 @@ function stepChecks(step: Step, ids: Set<string>, byId: Map<string, Step>, regis
         step.id,
         `Step "${step.id}" depends on something outside the plan (network, search, API, another program's service) and is critical: ${fails}, the whole run stops.`,
         'Make steps that reach outside the workspace non-critical ("critical": false) when the plan can do without them, or give them onFailure "replan"; "retry" helps only with a short outage.',
+      ),
+    );
+  }
+  const withheld = withheldPath(step);
+  if (withheld !== undefined) {
+    const stops = step.critical && step.onFailure !== 'skip';
+    issues.push(
+      issue(
+        'withheld_read',
+        stops ? 'critical' : 'warning',
+        step.id,
+        `Step "${step.id}" reads ${withheld}, which tools refuse: ${withheldReason(withheld) ?? ''}. The step fails${stops ? ' and the run stops there' : ''}.`,
+        'Give the values the step needs in its input or the request, or read a copy without secrets, such as .env.example.',
       ),
     );
   }

@@ -318,7 +318,7 @@ describe('executeRun (the loop, with a stand-in for the step)', () => {
     assert.deepEqual([...runner.started].sort(), ['a', 'b']);
   });
 
-  it('a step still running when a critical step halts the run ends skipped, once: what it says after is not journaled', async () => {
+  it('a step still running when a critical step halts the run ends once, as it ends: failed here, never skipped and then failed', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const runner = scripted(async (step, run) => {
@@ -338,8 +338,24 @@ describe('executeRun (the loop, with a stand-in for the step)', () => {
     const run = await result;
     assert.equal(run.status, 'failed');
     const ofB = events.filter((event) => 'stepId' in event && event.stepId === 'b').map((event) => event.type);
-    assert.deepEqual(ofB, ['step_ready', 'step_started', 'step_skipped']);
-    assert.equal(run.results['b'], undefined);
+    assert.deepEqual(ofB, ['step_ready', 'step_started', 'step_failed']);
+    assert.equal(run.steps['b']?.status, 'skipped', 'failed under its policy "skip"');
+  });
+
+  it('a step still running when the run halts and that the stop ends without a word is skipped once it settled', async () => {
+    const runner = scripted(async (step, run) => {
+      if (step.id === 'a') {
+        await flushAsync();
+        return fail(step, run, true);
+      }
+      await new Promise<void>((resolve) => run.stop.signal.addEventListener('abort', () => resolve()));
+      run.settle({ kind: 'settled' });
+    });
+    const { result, events } = loop(makePlan([makeStep('a'), makeStep('b'), makeStep('c', { dependsOn: ['b'] })]), runner, { maxConcurrency: 2 });
+    const run = await result;
+    assert.equal(run.status, 'failed');
+    assert.deepEqual(skips(events), ['c: run halted because critical step a failed', 'b: run halted because critical step a failed']);
+    assert.equal(events.filter((event) => event.type === 'step_skipped' && event.stepId === 'b').length, 1);
   });
 
   it('stores snapshots of the folded state as it goes', async () => {

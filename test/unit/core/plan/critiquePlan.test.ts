@@ -238,6 +238,29 @@ describe('critiquePlan', () => {
       );
     });
 
+    it('flags a read_file of a file tools refuse (credentials, .git): critical when it stops the run (found by a newcomer: validate said 10/10)', () => {
+      const read = (path: string, patch: Partial<Step> = {}) => makeStep('r', { kind: 'tool', agent: undefined, input: undefined, tool: 'read_file', args: { path }, ...patch });
+      const critique = critiquePlan(makePlan([read('./.env')]), { tools });
+      assert.deepEqual(
+        critique.issues.map((issue) => [issue.check, issue.name, issue.severity, issue.message]),
+        [
+          [
+            'withheld_read',
+            'Reads a file tools never read',
+            'critical',
+            'Step "r" reads .env, which tools refuse: a file of this name holds credentials (keys, passwords, tokens), and tools do not read it: ' +
+              'what a tool reads goes to the model. The step fails and the run stops there.',
+          ],
+        ],
+      );
+      assert.equal(critique.score, 5);
+      assert.match(critique.recommendations[0] ?? '', /\.env\.example/);
+      assert.deepEqual(critiquePlan(makePlan([read('.git\\config', { critical: false })]), { tools }).issues.map((issue) => [issue.severity, issue.message]), [
+        ['warning', 'Step "r" reads .git/config, which tools refuse: it is inside .git, which tools do not read (git\'s config can hold a remote\'s token; Task Planner\'s journals hold what steps read). The step fails.'],
+      ]);
+      assert.deepEqual(critiquePlan(makePlan([read('.env.example')]), { tools }).issues, []);
+    });
+
     it('says nothing of trust when the workspace is trusted or its trust is not known, nor of reads', () => {
       assert.deepEqual(critiquePlan(makePlan([write()]), { tools, trusted: true }).issues, []);
       assert.deepEqual(critiquePlan(makePlan([write()]), { tools }).issues, []);
