@@ -348,8 +348,8 @@ describe('executeRun (the loop, with a stand-in for the step)', () => {
         await flushAsync();
         return fail(step, run, true);
       }
+      // Stopped: it ends without an event and without settling, as attemptStep does once the stop aborted it.
       await new Promise<void>((resolve) => run.stop.signal.addEventListener('abort', () => resolve()));
-      run.settle({ kind: 'settled' });
     });
     const { result, events } = loop(makePlan([makeStep('a'), makeStep('b'), makeStep('c', { dependsOn: ['b'] })]), runner, { maxConcurrency: 2 });
     const run = await result;
