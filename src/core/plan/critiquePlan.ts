@@ -11,6 +11,7 @@ import { performedBy } from './stepKindTraits';
 import { validatePlan } from './validatePlan';
 import { verificationFindings } from './verificationFindings';
 import { withheldReason } from '../tools/withheldFiles';
+import { normalizeWorkspacePath } from '../workspace/resolveInRoot';
 
 export { checkName, type CritiqueCheck, type CritiqueIssue } from './critiqueFindings';
 
@@ -191,11 +192,17 @@ function restatedRequest(plan: Plan): CritiqueIssue | undefined {
   );
 }
 
-/** The path a `read_file` tool step names when tools never read it (`withheldReason`), as written. */
+/** The path a `read_file` tool step names, normalised, when tools never read it (`withheldReason`). */
 function withheldPath(step: Step): string | undefined {
   const path = step.kind === 'tool' && step.tool === 'read_file' && typeof step.args?.['path'] === 'string' ? step.args['path'] : undefined;
   if (path === undefined) return undefined;
-  const plain = path.replace(/\\/g, '/').replace(/^(\.\/)+/, '');
+  let plain: string;
+  try {
+    plain = normalizeWorkspacePath(path);
+  } catch {
+    // A path the run refuses anyway: the validation's finding, not this one.
+    return undefined;
+  }
   return withheldReason(plain) === undefined ? undefined : plain;
 }
 

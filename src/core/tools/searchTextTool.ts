@@ -128,18 +128,14 @@ export const searchTextTool: Tool<z.infer<typeof inputSchema>, SearchTextOutput>
     );
     // A listed file that is a link to one (`notes.txt` → `.env`) is found out by where it leads: only for the files that matched.
     const withheld = await leadingToWithheld(ctx, matches.map((match) => match.path), signal);
-    if (withheld.size > 0) {
-      const kept = matches.filter((match) => !withheld.has(match.path));
-      matches.splice(0, matches.length, ...kept);
-      filesSkipped += withheld.size;
-      filesSearched -= withheld.size;
-    }
+    filesSkipped += withheld.size;
+    filesSearched -= withheld.size;
     // As the reader without a searcher counts: the files before the one it stopped in (all of them when it did not stop).
     const before = stoppedAt === undefined ? files.length : files.indexOf(stoppedAt);
     const read = new Set(toRead);
     for (let index = 0; index < before; index++) if (!read.has(files[index] as string)) filesSearched++;
     return {
-      matches,
+      matches: withheld.size === 0 ? matches : matches.filter((match) => !withheld.has(match.path)),
       filesSearched,
       filesSkipped,
       truncated,

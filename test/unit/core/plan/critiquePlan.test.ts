@@ -240,7 +240,7 @@ describe('critiquePlan', () => {
 
     it('flags a read_file of a file tools refuse (credentials, .git): critical when it stops the run (found by a newcomer: validate said 10/10)', () => {
       const read = (path: string, patch: Partial<Step> = {}) => makeStep('r', { kind: 'tool', agent: undefined, input: undefined, tool: 'read_file', args: { path }, ...patch });
-      const critique = critiquePlan(makePlan([read('./.env')]), { tools });
+      const critique = critiquePlan(makePlan([read('./config/../.env')]), { tools });
       assert.deepEqual(
         critique.issues.map((issue) => [issue.check, issue.name, issue.severity, issue.message]),
         [
