@@ -56,7 +56,8 @@ Commands:
   trace      Print a run's trace from its journal as a timed tree: the run, each step's
              attempts, and in them the model calls (model, tokens, cached tokens) and tool
              calls. --trace FILE writes it as JSON lines (one span a line; --json prints
-             those); --trace-endpoint sends it too.
+             those); --trace-endpoint sends it too. The tree shows the plan's step ids;
+             the lines and what is sent name steps S1, S2... unless --trace-content.
   undo       Put back the files a run changed, newest change first; a file changed since
              is left alone and named (exit 1). With --from STEP, only that step, the steps
              that depend on it and those that changed its files after it. Twice: nothing.
@@ -138,9 +139,11 @@ Options:
   --trace-endpoint URL
                       Send the run's trace (OpenTelemetry, OTLP/HTTP, GenAI conventions) to
                       this collector when the run ends (http://127.0.0.1:4318 means
-                      .../v1/traces). Off without it. It holds ids, kinds, statuses, times,
-                      model names, token counts and tool names: no prompt, objective, title,
-                      input, result or file content unless --trace-content is given too.
+                      .../v1/traces). Off without it. It holds kinds, statuses, times, model
+                      names, token counts, built-in tool names, and steps by their place in
+                      the plan (S1, S2...): no prompt, objective, title, step id, agent or
+                      other tool name, input, result or file content unless --trace-content
+                      is given too.
   --json              Print the result as JSON on stdout (progress stays on stderr).
   --allow-hard-links  Let tools read and change files with more than one hard link (refused
                       by default: a hard link can bring a file from outside the workspace in).

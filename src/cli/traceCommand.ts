@@ -3,7 +3,7 @@ import { exportRunTraces, loadRunTrace } from '../core/trace/exportRunTrace';
 import type { RunStore } from '../core/ports';
 import { traceTree } from '../core/trace/traceTree';
 import { createFileRunStore } from '../node/fileRunStore';
-import { createOtlpTraceExporter } from '../node/otlpTraceExporter';
+import type * as OtlpTraceExporter from '../node/otlpTraceExporter';
 import { otlpTracesUrl, shownTraceUrl } from '../core/trace/otlpTracesUrl';
 import { errorMessage } from '../shared/errorMessage';
 import { type CliIo, runsDirectory, UsageError } from './cliIo';
@@ -33,6 +33,9 @@ export async function sendRunTraces(store: RunStore, runIds: readonly string[], 
   const url = traceUrl(options);
   if (url === undefined) return;
   try {
+    // The OpenTelemetry SDK is loaded only to send: loading it took a fifth of every start-up of the CLI.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- an import would be run at every start
+    const { createOtlpTraceExporter } = require('../node/otlpTraceExporter') as typeof OtlpTraceExporter;
     await exportRunTraces(store, runIds, createOtlpTraceExporter(url, version()), { content: options.traceContent === true });
     io.err(`Trace sent to ${shownTraceUrl(url)}.`);
   } catch (error) {
@@ -43,7 +46,10 @@ export async function sendRunTraces(store: RunStore, runIds: readonly string[], 
 /**
  * `trace <runId> [--trace FILE] [--trace-endpoint URL]`: the run's trace from its journal as
  * a timed tree on stdout (run → step attempts → model and tool calls), as JSON lines (one
- * span a line) in FILE, and sent to the endpoint when given.
+ * span a line) in FILE, and sent to the endpoint when given. The tree stays on the user's
+ * screen, so it shows the plan's own step ids and agent and tool names; what is written
+ * (FILE, `--json`) or sent is meant to be shipped, so it holds them, and content, only with
+ * `--trace-content` (neutral names such as `step S1` otherwise).
  */
 export async function traceCommand(
   runId: string,
@@ -65,7 +71,9 @@ export async function traceCommand(
     }
     io.err(`Wrote ${spans.length} spans to ${options.file}.`);
   }
-  io.out(options.json ? lines.join('\n') : traceTree(spans).join('\n'));
+  // Loaded again with the real names for the tree only: a run's journal is the user's own file on this machine.
+  const local = options.json || content.content ? spans : ((await loadRunTrace(store, runId, { content: true })) ?? []);
+  io.out(options.json ? lines.join('\n') : traceTree(local).join('\n'));
   if (url !== undefined) await sendRunTraces(store, [runId], options, io);
   return 0;
 }

@@ -547,7 +547,7 @@ export const mutationGroups = [
     name: 'trace',
     ci: false,
     threshold: 80,
-    mutate: ['src/core/trace/runTrace.ts', 'src/core/trace/traceSpan.ts', 'src/core/trace/traceTree.ts', 'src/core/trace/exportRunTrace.ts', 'src/core/trace/otlpTracesUrl.ts'],
+    mutate: ['src/core/trace/runTrace.ts', 'src/core/trace/traceSpan.ts', 'src/core/trace/traceTree.ts', 'src/core/trace/exportRunTrace.ts', 'src/core/trace/otlpTracesUrl.ts', 'src/core/trace/traceNames.ts'],
     spec: ['test/unit/core/trace/**/*.test.ts'],
   },
 ];

@@ -1,6 +1,7 @@
 import type { RunEvent } from '../engine/runEvents';
 import type { Plan } from '../plan/planSchema';
 import { capText } from '../text/capText';
+import { traceNames } from './traceNames';
 import type { TraceSpan } from './traceSpan';
 
 /** The OpenTelemetry GenAI semantic-convention attribute names the trace uses (checked against the package in the tests). */
@@ -34,8 +35,10 @@ const contentAttributes: ReadonlySet<string> = new Set([
 export interface TraceOptions {
   /**
    * Include content: the objective, step titles, inputs and results (each capped at
-   * `traceContentChars`). Off, a span holds ids, kinds, statuses, model names, token
-   * counts, tool names and times only: nothing the plan, a prompt or a file says.
+   * `traceContentChars`), and the plan's own step ids, agent names and every tool name. Off,
+   * a span holds the run id, kinds, statuses, model names, token counts, built-in tool names
+   * and times, and neutral names (`traceNames`) for steps (`S1`…), agents and other tools:
+   * nothing a plan, a model, a tool server, a prompt or a file chose.
    */
   content: boolean;
 }
@@ -51,14 +54,18 @@ const runEnds = new Set<RunEvent['type']>(['run_completed', 'run_failed', 'run_w
  * whole journal; a `step` span per attempt (from `step_started` to what ended it, or the
  * run's end); inside it a `model` span per `model_called` (from the step's event before it,
  * with the model and token counts) and a `tool` span per tool call (a tool step's attempt,
- * or an agent's call from its progress line to the step's next event). Every name and text
- * attribute is capped (`traceNameChars`; content at `traceContentChars`). Pure.
+ * or an agent's call from its progress line to the step's next event). Span ids and the
+ * `task_planner.step.ref` attribute use the step's neutral reference in both modes; its real
+ * id (`task_planner.step.id`) only with content. Every name and text attribute is capped
+ * (`traceNameChars`; content at `traceContentChars`). Pure.
  */
 export function runTrace(events: readonly RunEvent[], options: TraceOptions): TraceSpan[] {
   const first = events[0];
   if (first === undefined) return [];
   const last = events[events.length - 1] ?? first;
   let plan: Plan | undefined = first.type === 'run_started' ? first.plan : undefined;
+  const names = traceNames(options.content);
+  if (plan !== undefined) names.learnPlan(plan);
   const ended = [...events].reverse().find((event) => runEnds.has(event.type));
   const run: TraceSpan = {
     id: 'run',
@@ -85,25 +92,29 @@ export function runTrace(events: readonly RunEvent[], options: TraceOptions): Tr
     tools.delete(stepId);
   };
   for (const event of events) {
-    if (event.type === 'replan_completed') plan = event.plan;
+    if (event.type === 'replan_completed') {
+      plan = event.plan;
+      names.learnPlan(plan);
+    }
     if (!('stepId' in event)) continue;
     const { stepId } = event;
     const attempt = attempts.get(stepId);
     if (event.type === 'step_started') {
       const step = plan?.steps.find((candidate) => candidate.id === stepId);
       const span: TraceSpan = {
-        id: `step:${stepId}#${event.attempt}`,
+        id: `step:${names.stepRef(stepId)}#${event.attempt}`,
         parentId: run.id,
-        name: `step ${stepId}`,
+        name: `step ${names.step(stepId)}`,
         kind: 'step',
         start: event.time,
         end: run.end,
         status: 'unset',
         attributes: {
-          'task_planner.step.id': stepId,
+          'task_planner.step.ref': names.stepRef(stepId),
+          ...(options.content ? { 'task_planner.step.id': stepId } : {}),
           'task_planner.step.attempt': event.attempt,
           ...(step !== undefined ? { 'task_planner.step.kind': step.kind } : {}),
-          ...(step?.agent !== undefined ? { [genAiAttributes.operation]: 'invoke_agent', [genAiAttributes.agentName]: step.agent } : {}),
+          ...(step?.agent !== undefined ? { [genAiAttributes.operation]: 'invoke_agent', [genAiAttributes.agentName]: names.agent(step.agent) } : {}),
           ...(options.content && step !== undefined ? { 'task_planner.step.title': capText(step.title, traceContentChars) } : {}),
           ...(options.content && event.input !== undefined ? { 'task_planner.step.input': contentText(event.input) } : {}),
         },
@@ -111,7 +122,7 @@ export function runTrace(events: readonly RunEvent[], options: TraceOptions): Tr
       attempts.set(stepId, span);
       spans.push(span);
       if (step?.tool !== undefined) {
-        const tool = toolSpan(span, step.tool, event.time, `${span.id}/tool`);
+        const tool = toolSpan(span, names.tool(step.tool), event.time, `${span.id}/tool`);
         tools.set(stepId, tool);
         spans.push(tool);
       }
@@ -138,7 +149,7 @@ export function runTrace(events: readonly RunEvent[], options: TraceOptions): Tr
       closeTool(stepId, event.time);
       const name = toolCallProgress.exec(event.message)?.[1];
       if (name !== undefined) {
-        const tool = toolSpan(attempt, name, event.time, `${attempt.id}/tool@${event.seq}`);
+        const tool = toolSpan(attempt, names.tool(name), event.time, `${attempt.id}/tool@${event.seq}`);
         tools.set(stepId, tool);
         spans.push(tool);
       }

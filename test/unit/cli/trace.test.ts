@@ -26,6 +26,8 @@ interface OtlpSpan {
 /** An OTLP/HTTP (JSON) receiver on 127.0.0.1: keeps every span posted to /v1/traces. */
 class OtlpReceiver {
   readonly spans: OtlpSpan[] = [];
+  /** Every request's body as it came. */
+  readonly bodies: string[] = [];
   requests = 0;
   private server: Server | undefined;
 
@@ -35,6 +37,7 @@ class OtlpReceiver {
       request.on('data', (chunk: Buffer) => (body += chunk.toString()));
       request.on('end', () => {
         this.requests++;
+        this.bodies.push(body);
         if (request.url === '/v1/traces' && request.method === 'POST') {
           const parsed = JSON.parse(body) as { resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[] };
           for (const resource of parsed.resourceSpans) for (const scope of resource.scopeSpans) this.spans.push(...scope.spans);
@@ -120,7 +123,7 @@ describe('task-planner run --trace-endpoint, and task-planner trace', function (
       ['chat', 'gpt-4o-mini', 400, 30, undefined],
     ]);
     assert.equal(attribute(spans.find((span) => span.name === 'execute_tool read_file')!, 'gen_ai.tool.name'), 'read_file');
-    assert.equal(attribute(spans.find((span) => span.name === 'step S1')!, 'gen_ai.agent.name'), 'reader');
+    assert.equal(attribute(spans.find((span) => span.name === 'step S1')!, 'gen_ai.agent.name'), 'agent_1', 'an agent the plan names, by number');
     for (const span of spans) assert.ok(BigInt(span.endTimeUnixNano) >= BigInt(span.startTimeUnixNano), span.name);
     const sent = JSON.stringify(spans);
     assert.doesNotMatch(sent, /SECRET|PRIVATE|Read the notes/, 'no prompt, file content, objective or title without --trace-content');
@@ -169,6 +172,47 @@ describe('task-planner run --trace-endpoint, and task-planner trace', function (
     assert.equal(failed.code, 0, failed.stderr);
     assert.match(failed.stderr, /warning: The trace could not be sent to http:\/\/127\.0\.0\.1:\d+\/v1\/traces\?…/);
     assert.doesNotMatch(sent.stderr + sent.stdout + failed.stderr + failed.stdout, /COLLECTOR-KEY/);
+  });
+
+  it('step ids, agent and tool names a model chose leave only with --trace-content; the printed tree keeps them', async () => {
+    const secret = 'SECRET-CONTENT-123';
+    const plan = join(workspace.path, 'hostile.json');
+    writeFileSync(
+      plan,
+      JSON.stringify({
+        objective: 'Hostile',
+        agents: { [`${secret}-agent`]: { prompt: 'You read files.', tools: ['read_file'] } },
+        steps: [
+          { id: `${secret}-read`, title: 'Read', kind: 'agent', agent: `${secret}-agent`, input: 'Read notes.txt' },
+          { id: `${secret}-list`, title: 'List', tool: 'list_files', args: { glob: `${secret}*` }, dependsOn: [`${secret}-read`] },
+        ],
+      }),
+    );
+    // The model calls a tool named after the secret: no such tool, but the call is journaled.
+    model.reset();
+    model.enqueue({ kind: 'message', toolCalls: [{ name: secret, arguments: {} }] }, { kind: 'message', content: 'done' });
+    const result = await runCli(['run', plan, '--workspace', workspace.path, '--base-url', model.baseURL, '--model', 'gpt-4o-mini', '--trace-endpoint', endpoint]);
+    assert.equal(result.code, 0, result.stderr + result.stdout);
+    assert.ok(receiver.bodies.length > 0);
+    assert.doesNotMatch(receiver.bodies.join('\n'), new RegExp(secret), 'nothing the plan or the model named is sent');
+    assert.deepEqual(receiver.spans.map((span) => span.name).filter((name) => !name.startsWith('run ')).sort(), [
+      'chat gpt-4o-mini',
+      'chat gpt-4o-mini',
+      'execute_tool list_files',
+      'execute_tool tool_1',
+      'step S1',
+      'step S2',
+    ]);
+    const runId = readdirSync(join(workspace.path, '.task-planner', 'runs')).find((name) => name.endsWith('.jsonl'))?.replace('.jsonl', '') ?? '';
+    const file = join(workspace.path, 'hostile-trace.jsonl');
+    const tree = await runCli(['trace', runId, '--workspace', workspace.path, '--trace', file]);
+    assert.equal(tree.code, 0, tree.stderr);
+    assert.match(tree.stdout, new RegExp(`^ {2}step ${secret}-read `, 'm'), 'the tree on the screen names the real steps');
+    assert.doesNotMatch(readFileSync(file, 'utf8'), new RegExp(secret), 'the JSON lines follow what is sent');
+    const json = await runCli(['trace', runId, '--workspace', workspace.path, '--json']);
+    assert.doesNotMatch(json.stdout, new RegExp(secret));
+    const withContent = await runCli(['trace', runId, '--workspace', workspace.path, '--json', '--trace-content']);
+    assert.match(withContent.stdout, new RegExp(`step ${secret}-read`));
   });
 
   it('a bad endpoint is refused before anything runs', async () => {

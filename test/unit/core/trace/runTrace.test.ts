@@ -50,13 +50,13 @@ describe('runTrace: a run\'s trace from its journal', () => {
   it('nests run → step attempts → model and tool calls, timed from the journal', () => {
     assert.deepEqual(shape(runTrace(journal, { content: false })), [
       ['run', undefined, 1000, 1500, 'ok'],
-      ['step:A#1', 'run', 1010, 1210, 'error'],
-      ['step:A#1/model@4', 'step:A#1', 1011, 1100, 'ok'],
-      ['step:A#1/tool@5', 'step:A#1', 1101, 1150, 'unset'],
-      ['step:A#1/model@7', 'step:A#1', 1150, 1200, 'ok'],
-      ['step:A#2', 'run', 1300, 1400, 'ok'],
-      ['step:B#1', 'run', 1410, 1420, 'ok'],
-      ['step:B#1/tool', 'step:B#1', 1410, 1420, 'unset'],
+      ['step:S1#1', 'run', 1010, 1210, 'error'],
+      ['step:S1#1/model@4', 'step:S1#1', 1011, 1100, 'ok'],
+      ['step:S1#1/tool@5', 'step:S1#1', 1101, 1150, 'unset'],
+      ['step:S1#1/model@7', 'step:S1#1', 1150, 1200, 'ok'],
+      ['step:S1#2', 'run', 1300, 1400, 'ok'],
+      ['step:S2#1', 'run', 1410, 1420, 'ok'],
+      ['step:S2#1/tool', 'step:S2#1', 1410, 1420, 'unset'],
     ]);
   });
 
@@ -80,7 +80,8 @@ describe('runTrace: a run\'s trace from its journal', () => {
       'task_planner.cost_usd': 0.01,
     });
     assert.deepEqual(spans[3]?.attributes, { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'read_file' });
-    assert.equal(spans[1]?.attributes['gen_ai.agent.name'], 'coder');
+    assert.equal(spans[1]?.attributes['gen_ai.agent.name'], 'agent_1', 'an agent the plan names, by number without content');
+    assert.equal(runTrace(journal, { content: true })[1]?.attributes['gen_ai.agent.name'], 'coder');
     assert.equal(spans[7]?.attributes['gen_ai.tool.name'], 'list_files');
   });
 
@@ -131,9 +132,9 @@ describe('runTrace: a run\'s trace from its journal', () => {
     const open = runTrace(journal.slice(0, 5), { content: false });
     assert.deepEqual(shape(open).map(([id, , , end, status]) => [id, end, status]), [
       ['run', 1101, 'unset'],
-      ['step:A#1', 1101, 'unset'],
-      ['step:A#1/model@4', 1100, 'ok'],
-      ['step:A#1/tool@5', 1101, 'unset'],
+      ['step:S1#1', 1101, 'unset'],
+      ['step:S1#1/model@4', 1100, 'ok'],
+      ['step:S1#1/tool@5', 1101, 'unset'],
     ]);
     assert.equal(open[0]?.attributes['task_planner.run.status'], 'running');
     assert.deepEqual(runTrace([], { content: false }), []);
@@ -142,14 +143,15 @@ describe('runTrace: a run\'s trace from its journal', () => {
   it('traceTree prints the timed tree', () => {
     assert.deepEqual(traceTree(runTrace(journal, { content: false })), [
       'run r1  +0 ms  500 ms  completed',
-      '  step A  +10 ms  200 ms  error, failed',
+      '  step S1  +10 ms  200 ms  error, failed',
       '    chat m1  +11 ms  89 ms  100 in (64 cached), 10 out',
       '    execute_tool read_file  +101 ms  49 ms',
       '    chat m1  +150 ms  50 ms  200 in, 20 out',
-      '  step A  +300 ms  100 ms  completed',
-      '  step B  +410 ms  10 ms  completed',
+      '  step S1  +300 ms  100 ms  completed',
+      '  step S2  +410 ms  10 ms  completed',
       '    execute_tool list_files  +410 ms  10 ms',
     ]);
+    assert.deepEqual(traceTree(runTrace(journal, { content: true })).filter((line) => line.startsWith('  step')).map((line) => line.split('  ')[1]), ['step A', 'step A', 'step B']);
     assert.deepEqual(traceTree([]), []);
   });
 
