@@ -5,7 +5,8 @@ import { mcpTools, type McpSession } from '../core/mcp/mcpTools';
 import { capText, textCaps } from '../core/text/capText';
 import type { Tool } from '../core/tools/tool';
 import { errorMessage } from '../shared/errorMessage';
-import { connectMcpServer, type McpConnection, type McpConnectionOptions } from './mcpConnection';
+import type * as McpConnectionModule from './mcpConnection';
+import type { McpConnection, McpConnectionOptions } from './mcpConnection';
 import { checkEnvFileBeforeStart } from './mcpEnvFile';
 
 /** Why a server whose start was under way when the servers were stopped is not running. */
@@ -173,6 +174,10 @@ export class McpServers {
         values[id] = value;
       }
       const resolved = resolveMcpVariables(server, values);
+      // The MCP SDK is loaded with the first server started: most runs start none, and loading it took a tenth of every
+      // start-up of the CLI.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- an import would be run at every start
+      const { connectMcpServer } = require('./mcpConnection') as typeof McpConnectionModule;
       const connection = await connectMcpServer(resolved, { ...this.options, log }, signal);
       if (this.stopped) {
         await connection.stop();

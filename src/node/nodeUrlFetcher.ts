@@ -7,7 +7,7 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { FetchedUrl, UrlFetchRequest, UrlFetcher } from '../core/ports';
 import { addressKind, checkFetchUrl, checkRedirectTarget, type AddressKind, type FetchTarget } from '../core/web/fetchUrlTarget';
 import { RedirectNotFollowed } from '../core/web/redirectNotFollowed';
-import { htmlToMarkdown } from './htmlToMarkdown';
+import type * as HtmlToMarkdown from './htmlToMarkdown';
 
 const redirectStatuses = new Set([301, 302, 303, 307, 308]);
 const textTypes = /^(?:text\/.*|application\/(?:[\w.+-]*\+)?(?:json|xml)|application\/(?:javascript|ecmascript|x-ndjson|yaml|x-yaml|toml))$/;
@@ -118,6 +118,9 @@ async function readPage(url: string, response: IncomingMessage, request: UrlFetc
   if (contentType === '' && bytes.subarray(0, 8192).includes(0)) throw new Error(`${url} looks like a binary file; fetch_url reads web pages, text and JSON.`);
   const text = decode(bytes, charsetOf(parameters));
   if (request.format === 'markdown' && (contentType === 'text/html' || contentType === 'application/xhtml+xml')) {
+    // Loaded on the first page read: its HTML parser and converter took a tenth of every start-up of the CLI.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- an import would be run at every start
+    const { htmlToMarkdown } = require('./htmlToMarkdown') as typeof HtmlToMarkdown;
     const page = htmlToMarkdown(text);
     return { url, status, contentType, format: 'markdown', ...(page.title === undefined ? {} : { title: page.title }), content: page.markdown, truncated };
   }
