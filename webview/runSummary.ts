@@ -6,7 +6,7 @@ import { formatDuration, formatStatus } from './formatting';
 
 /**
  * The end of a run: outcome, counts, what each step produced, the failures with their
- * diagnoses, changed files (each opens in the editor) and "Undo run".
+ * diagnoses, changed files (each opens in the editor), the files kept from the model and "Undo run".
  */
 export function renderSummary(summary: RunSummaryView, send: (message: WebviewToHostMessage) => void): TemplateResult {
   return html`<section class="summary card" aria-labelledby="summary-heading">
@@ -42,6 +42,7 @@ export function renderSummary(summary: RunSummaryView, send: (message: WebviewTo
       : summary.undoMessage
         ? nothing // the files it changed are undone: the undo message below says so
         : html`<p class="muted">No file was changed through the file tools (commands may change files too; Undo run cannot restore those).</p>`}
+    ${summary.keptFromModel ? html`<p class="kept-from-model">${summary.keptFromModel}</p>` : nothing}
     ${summary.undoMessage ? html`<p role="status">${summary.undoMessage}</p>` : nothing}
     ${summary.canUndo ? html`<vscode-button secondary data-action="undo" aria-label="Undo run: restore every file this run changed" @click=${() => send({ type: 'undoRun' })}>Undo run</vscode-button>` : nothing}
     <vscode-button secondary data-action="export-markdown" aria-label="Export as Markdown: open the plan and what the run did as a checklist" @click=${() => send({ type: 'exportMarkdown' })}>Export as Markdown</vscode-button>

@@ -4,6 +4,7 @@ import { oneLine } from '../core/text/oneLine';
 import { shortLine } from './shortLine';
 import { newTenth, progressText } from '../shared/progressPercent';
 import { rejectedLabel, rejectionDetail } from '../shared/stepStatusLabels';
+import { keptFileText } from '../core/tools/withheldFiles';
 
 /** Longest step title in a progress line, and longest objective, reason or warning, in characters (each on one line). */
 const maxTitleLength = 120;
@@ -15,7 +16,7 @@ const failedInFull = '(in full under Failures at the end)';
 /**
  * Live progress as one line per notable event, for stderr: starts, completions with
  * durations, failures (their first line only: the closing summary prints each in full, once),
- * skips, waits, and the run's end. `alreadyEnded` counts steps a
+ * skips, files kept from the model, waits, and the run's end. `alreadyEnded` counts steps a
  * resumed run finished before. Returns the listener, which is given the run's state with
  * the event folded in when there is one (a run that ran to its end says whether every step is done).
  */
@@ -69,6 +70,9 @@ export function progressReporter(plan: Plan, write: (line: string) => void, alre
         if (event.percent === undefined || !newTenth(printed.get(event.stepId), event.percent)) return;
         printed.set(event.stepId, event.percent);
         line('…', `${label(event.stepId)}: ${progressText(shortLine(event.message, 120), event.percent)}`);
+        return;
+      case 'file_withheld':
+        line('!', `${label(event.stepId)}: kept from the model: ${keptFileText(event.path, maxTextLength)}`);
         return;
       case 'step_warning':
         line('!', `${label(event.stepId)}: ${oneLine(event.message, maxTextLength)}`);

@@ -20,7 +20,7 @@ const statusMark: Readonly<Record<StepStatus, string>> = {
 /**
  * The command line's closing summary of a run, as lines: the headline, one line per step
  * (what it produced, or why it failed or was skipped), the failures with their diagnoses,
- * and the changed files. The texts are the summary's, already bounded; the CLI's output
+ * the changed files, and the files tools kept from the model. The texts are the summary's, already bounded; the CLI's output
  * boundary (`terminalIo`) escapes their control characters.
  */
 export function summaryText(summary: RunSummary): string[] {
@@ -33,7 +33,7 @@ export function summaryText(summary: RunSummary): string[] {
     lines.push('Steps:');
     for (const step of summary.steps) {
       const label = step.title && step.title !== step.id ? `${step.id} ${step.title}` : step.id;
-      // "failed" or "failed (the run went on without it)", without the output that follows it.
+      // "failed" or "failed (did not stop the run)", without the output that follows it.
       const line = listed.has(step.id) ? `${step.line.split(':')[0]} (see Failures)` : step.line;
       lines.push(`  ${statusMark[step.status]} ${label}: ${line}`);
       if (step.earlier !== undefined) lines.push(`      ${step.earlier}`);
@@ -54,6 +54,7 @@ export function summaryText(summary: RunSummary): string[] {
     for (const path of summary.changedFiles) lines.push(`  ${path}`);
     if (summary.moreChangedFiles > 0) lines.push(`  … and ${summary.moreChangedFiles} more`);
   }
+  if (summary.keptFromModel !== undefined) lines.push(summary.keptFromModel);
   return lines;
 }
 

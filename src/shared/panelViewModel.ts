@@ -183,7 +183,7 @@ export interface RunStepView {
   kind: StepKindView;
   runner: string;
   status: StepStatusView;
-  /** The words for a state its status alone does not tell ("not needed", "failed (the run went on without it)"). */
+  /** The words for a state its status alone does not tell ("not needed", "failed (did not stop the run)"). */
   statusLabel?: string;
   attempts: number;
   maxAttempts: number;
@@ -267,6 +267,8 @@ export interface RunSummaryView {
   notNeeded: number;
   /** Workspace-relative paths the run wrote, edited or deleted. */
   changedFiles: string[];
+  /** "Kept from the model: .env (a credentials file)": the files tools did not read for the model (the core's `runSummary`). */
+  keptFromModel?: string;
   canUndo: boolean;
   /** Set once "Undo run" ran: what it did. */
   undoMessage?: string;

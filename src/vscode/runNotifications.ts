@@ -30,7 +30,7 @@ export async function notifyRunInterrupted(run: InterruptedRun): Promise<void> {
   if (choice === showRuns) await vscode.commands.executeCommand('taskPlanner.runs.focus');
 }
 
-/** Most characters of a finished run's notification (its headline, reason and first failure). */
+/** Most characters of a finished run's notification (its headline, reason or first failure, and the files kept from the model). */
 const maxMessageChars = 600;
 /** Most characters of the first failure's diagnosis in that notification. */
 const maxFailureChars = 300;
@@ -44,8 +44,8 @@ export const runEndNotification: RunEndNotice = (message, completed, actions) =>
 /**
  * Tells the user how a run ended, in a notification (never modal; `notice` in its place) built from the core's
  * `runSummary` of `state` (the run's snapshot, folded from its journal, repair runs
- * included): the headline with steps, changed files, repairs, tokens and cost, and the
- * first failure with its diagnosis. Buttons, each about that run whichever folder is current: "Show plan" (the run
+ * included): the headline with steps, changed files, repairs, tokens and cost, the
+ * first failure with its diagnosis, and the files tools kept from the model. Buttons, each about that run whichever folder is current: "Show plan" (the run
  * in the Plan view, as "Open run" shows it), "Show changes" (a pick of the
  * changed files, each shown as a diff of before the run and now) and "Undo run" when files changed, "Show log" when it did not complete.
  */
@@ -59,12 +59,16 @@ export function notifyRunFinished(result: RunResult, log: vscode.LogOutputChanne
   const changed = known?.changedFiles ?? [];
   const failure = summary?.failures[0];
   const failureText = failure ? vscode.l10n.t(' {0} failed: {1}', failure.stepId, failureLine(failure.diagnosis ?? failure.error)) : '';
-  const detail =
+  // The summary's reason: a partly done run has none, since its headline says what is not done ("1 rejected by you").
+  const reason = summary ? summary.reason : result.metadata.reason;
+  const kept = summary?.keptFromModel === undefined ? '' : ` ${summary.keptFromModel}.`;
+  const detail = `${
     result.status === 'waiting'
       ? vscode.l10n.t(' Resume it from the Runs view.')
-      : result.status !== 'completed' && result.metadata.reason && !failureText
-        ? ` ${result.metadata.reason}`
-        : failureText;
+      : result.status !== 'completed' && reason && !failureText
+        ? ` ${reason}`
+        : failureText
+  }${kept}`;
   // Named by its request, so two runs' notifications (two folders, a repair) are told apart.
   const objective = known?.plan?.objective;
   const message = visibleDirection(

@@ -1,6 +1,6 @@
 // Plan task → run → approvals, rejections and clarifications in the editor, against the fake OpenAI server.
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { TaskPlannerApi } from './testBuild/testExtension';
@@ -136,6 +136,26 @@ describe('Plan task and the run in the editor (fake OpenAI server)', function ()
     // Its work is not done: the run is partly done, never completed, and the status bar warns instead of passing.
     assert.equal(result?.status, 'partial');
     assert.match(planner.statusBarText(), /^\$\(warning\) Task Planner 0\/1$/);
+    // The notification's headline says it; no reason after it says it again ("Step S1 was rejected by you.").
+    const ended = await until(() => planner.lastRunEndMessage()?.match(/run "Overwrite keep\.txt"/) ? planner.lastRunEndMessage() : undefined);
+    assert.match(ended ?? '', /finished with 1 rejected by you in /);
+    assert.equal(ended?.match(/rejected by you/g)?.length, 1, ended);
+  });
+
+  it('a read of .env is refused, and the notification at the end names the file kept from the model', async () => {
+    const planner = await api();
+    writeFileSync(join(root, '.env'), 'DB_PASSWORD=hunter2\n');
+    try {
+      server.enqueue(planReply([{ id: 'E1', title: 'Read the settings', kind: 'tool', dependsOn: [], tool: 'read_file', args: { path: '.env' }, critical: false }]));
+      const outcome = await planner.planTask('Read the settings file', { accept: true });
+      const result = await outcome.run;
+      assert.equal(result?.steps['E1']?.status, 'skipped');
+      const ended = await until(() => planner.lastRunEndMessage()?.match(/run "Read the settings file"/) ? planner.lastRunEndMessage() : undefined);
+      assert.match(ended ?? '', /Kept from the model: \.env \(a credentials file\)\.$/);
+      assert.ok(!(ended ?? '').includes('hunter2'));
+    } finally {
+      rmSync(join(root, '.env'), { force: true });
+    }
   });
 
   it('asks a clarification and uses the answer as the step result', async () => {

@@ -219,6 +219,9 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
       }
       if (event.operation !== 'createDirectory' && !draft.changedFiles?.includes(event.path)) draft.changedFiles = [...(draft.changedFiles ?? []), event.path];
       return;
+    case 'file_withheld':
+      if (!draft.withheldFiles?.includes(event.path)) draft.withheldFiles = [...(draft.withheldFiles ?? []), event.path];
+      return;
     case 'model_called': {
       // Spread over zeros: a snapshot written before cached tokens were counted has no cachedTokens nor savedUsd.
       const usage: BudgetUsage = { ...noBudgetUsage, ...draft.modelUsage };

@@ -10,7 +10,6 @@ import { writeScopesOverlap, type WriteScope } from '../workspace/writeScope';
 import { buildPlanGraph, comparePriority, dependentsToSkip, failedDependency, unmetDependencies, type PlanGraph } from './scheduler';
 import { attemptStep, type CriticalHalt, type StepRun, type StepSettlement } from './stepAttempt';
 import { errorMessage } from '../../shared/errorMessage';
-import { rejectedLabel, rejectionDetail } from '../../shared/stepStatusLabels';
 
 /** How a run is driven from outside: its listeners, its cancel signal, and a view of its state. */
 export interface RunControl {
@@ -162,16 +161,17 @@ class RunLoop {
     this.queue.push(this.rankOf.get(id) ?? 0);
   }
 
-  /** Skips what depends on `id`; `because` (a rejection's reason) is passed on to them. */
-  private propagateSkip(id: string, because?: string): void {
+  /**
+   * Skips what depends on `id`, each naming the step it waited on and how that ended ("dependency a was rejected"):
+   * the user's reason for a rejection stays on the step they rejected, or the summary would say it once per dependent.
+   */
+  private propagateSkip(id: string): void {
     for (const { stepId, via } of dependentsToSkip(this.graph, id, this.draft.steps)) {
       // Stryker disable next-line OptionalChaining: `via` is a step of the plan, which has a state.
       const viaState = this.draft.steps[via];
-      // A dependency the user rejected is said so, with their reason alone ("dependency a was rejected by you: not now").
-      const rejected = viaState?.skipCause === 'rejected';
-      const how = viaState?.status === 'failed' ? 'failed' : rejected ? `was ${rejectedLabel}` : 'was skipped';
-      const why = rejected ? rejectionDetail(because) : (because ?? '');
-      this.emit({ type: 'step_skipped', stepId, reason: `dependency ${via} ${how}${why === '' ? '' : `: ${why}`}`, cause: 'dependency' });
+      const failed = viaState?.status === 'failed' || viaState?.skipCause === 'failed';
+      const how = failed ? 'failed' : viaState?.skipCause === 'rejected' ? 'was rejected' : 'was skipped';
+      this.emit({ type: 'step_skipped', stepId, reason: `dependency ${via} ${how}`, cause: 'dependency' });
     }
   }
 
@@ -195,7 +195,7 @@ class RunLoop {
   /** What follows a settled step: its dependents become ready, or are skipped (and a critical end halts the run). */
   private settle(id: string, settlement: StepSettlement): void {
     if (settlement.kind === 'dropped') {
-      this.propagateSkip(id, settlement.because);
+      this.propagateSkip(id);
       // Stryker disable next-line ConditionalExpression: halting without a halt throws before it changes anything, and the loop ignores an error of a step that has ended.
       if (settlement.halt) this.halt(id, settlement.halt);
       return;

@@ -94,6 +94,7 @@ const bodies: Record<RunEventType, z.ZodObject> = {
   }),
   file_changed: z.object({ stepId, path: z.string().min(1), operation: z.enum(['write', 'edit', 'delete', 'createDirectory']) }),
   command_started: z.object({ stepId, argv: z.array(z.string()).min(1), cwd: z.string() }),
+  file_withheld: z.object({ stepId, path: z.string().min(1) }),
   model_called: z.object({
     stepId,
     model: z.string(),

@@ -177,6 +177,8 @@ export interface RunState {
   budgetUsage?: BudgetUsage;
   /** Workspace-relative paths the run changed (any step, any attempt, resumed or not), in first-change order. */
   changedFiles?: string[];
+  /** Workspace-relative files tools kept from the model (`file_withheld`: any step, resumed or not), each once, in first-kept order. */
+  withheldFiles?: string[];
   /** Every model call of the run's steps, summed (from `model_called` events). */
   modelUsage?: BudgetUsage;
   /**
@@ -247,6 +249,8 @@ export type RunEvent = EventBase &
     | { type: 'request_answered'; stepId: string; kind: PendingRequest['kind']; requestId?: string; given?: boolean; feedback?: string }
     /** A step (a tool, or an agent's tool call) changed `path`: the change landed (its checkpoint settled `applied`). */
     | { type: 'file_changed'; stepId: string; path: string; operation: 'write' | 'edit' | 'delete' | 'createDirectory' }
+    /** A tool of a step kept `path` (workspace-relative, where a link led) from the model: a credentials file, or inside `.git` (`withheldReason`). */
+    | { type: 'file_withheld'; stepId: string; path: string }
     /** A step is about to start the program `argv` in `cwd` (workspace-relative); journaled durably before it starts. */
     | { type: 'command_started'; stepId: string; argv: string[]; cwd: string }
     /**

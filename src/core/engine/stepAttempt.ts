@@ -38,9 +38,9 @@ export interface CriticalHalt {
 
 /**
  * What the loop does once a step settled: start what waited on it, or skip what depends on
- * it (telling them `because`, a rejection's reason) and, with `halt`, stop the run.
+ * it (naming it: a rejection's reason stays on the step rejected) and, with `halt`, stop the run.
  */
-export type StepSettlement = { kind: 'completed' } | { kind: 'dropped'; because?: string; halt?: CriticalHalt };
+export type StepSettlement = { kind: 'completed' } | { kind: 'dropped'; halt?: CriticalHalt };
 
 /** What a step's attempts need from the run. */
 export interface StepRun {
@@ -167,6 +167,7 @@ async function executeAttempt(
     if (!signal.aborted) emit(body);
   };
   let outputLeft: number = textCaps.output;
+  const withheld = new Set<string>();
   let executed: ExecuteContext | undefined;
   const progress = progressThrottle(options.clock, ({ message, percent }) =>
     journal({ type: 'step_progress', stepId: id, message, ...(percent === undefined ? {} : { percent }) }),
@@ -196,6 +197,11 @@ async function executeAttempt(
           progress: (message, percent) => progress.report(capText(message, maxProgressChars).replace(/\s+/g, ' '), percent),
           compacted: (report) => journal({ type: 'context_compacted', ...report }),
           state: () => state,
+          withheld: (path) => {
+            if (withheld.has(path)) return;
+            withheld.add(path);
+            journal({ type: 'file_withheld', stepId: id, path });
+          },
           commandLog: {
             mayHaveRun: (argv, cwd) => state.steps[id]?.commandsInterrupted?.includes(commandKey(argv, cwd)) ?? false,
             async starting(argv, cwd) {
@@ -253,7 +259,7 @@ function classifyError(step: Step, error: unknown, interaction: StepInteraction,
  */
 function settleRejected(step: Step, why: string, run: StepRun): void {
   run.emit({ type: 'step_skipped', stepId: step.id, reason: why, cause: 'rejected' });
-  run.settle({ kind: 'dropped', because: why });
+  run.settle({ kind: 'dropped' });
 }
 
 /**

@@ -4,7 +4,7 @@ import { PathRefusedError } from '../workspace/resolveInRoot';
 import { isWorkspaceError } from '../workspace/workspaceError';
 import { unreadableFoldersReport, type UnreadableFoldersReport } from './listFilesTool';
 import { compileTextQuery, looksBinary } from './textQueryMatcher';
-import type { Tool } from './tool';
+import type { Tool, ToolContext } from './tool';
 import { leadingToWithheld, withheldReason } from './withheldFiles';
 
 /** Files larger than this, in bytes, are skipped by `search_text` without being read. */
@@ -59,10 +59,8 @@ export const searchTextTool: Tool<z.infer<typeof inputSchema>, SearchTextOutput>
     const contextLines = input.contextLines ?? 0;
     // The searcher runs while the files are listed; a listing that fails stops it.
     const stopNarrowing = new AbortController();
-    // Files that hold credentials by their name are never read, nor offered to the searcher.
-    const listing = ctx.workspace
-      .list(input.glob, signal)
-      .then((found) => ({ ...found, files: found.files.filter((path) => withheldReason(path) === undefined) }));
+    // Files that hold credentials by their name are never read, nor offered to the searcher; the run is told of each.
+    const listing = ctx.workspace.list(input.glob, signal).then((found) => ({ ...found, files: found.files.filter((path) => !withheld(ctx, path)) }));
     const listed = listing.then((found) => found.files);
     // Only the searcher waits on `listed`; a failed listing is reported through `listing`.
     listed.catch(() => undefined);
@@ -127,15 +125,16 @@ export const searchTextTool: Tool<z.infer<typeof inputSchema>, SearchTextOutput>
       { maxBytes: maxSearchFileBytes },
     );
     // A listed file that is a link to one (`notes.txt` → `.env`) is found out by where it leads: only for the files that matched.
-    const withheld = await leadingToWithheld(ctx, matches.map((match) => match.path), signal);
-    filesSkipped += withheld.size;
-    filesSearched -= withheld.size;
+    const leading = await leadingToWithheld(ctx, matches.map((match) => match.path), signal);
+    for (const target of leading.values()) ctx.withheld?.(target);
+    filesSkipped += leading.size;
+    filesSearched -= leading.size;
     // As the reader without a searcher counts: the files before the one it stopped in (all of them when it did not stop).
     const before = stoppedAt === undefined ? files.length : files.indexOf(stoppedAt);
     const read = new Set(toRead);
     for (let index = 0; index < before; index++) if (!read.has(files[index] as string)) filesSearched++;
     return {
-      matches: withheld.size === 0 ? matches : matches.filter((match) => !withheld.has(match.path)),
+      matches: leading.size === 0 ? matches : matches.filter((match) => !leading.has(match.path)),
       filesSearched,
       filesSkipped,
       truncated,
@@ -143,6 +142,13 @@ export const searchTextTool: Tool<z.infer<typeof inputSchema>, SearchTextOutput>
     };
   },
 };
+
+/** Whether `search_text` leaves the listed `path` out (`withheldReason`); tells `ctx.withheld` when it does. */
+function withheld(ctx: ToolContext, path: string): boolean {
+  if (withheldReason(path) === undefined) return false;
+  ctx.withheld?.(path);
+  return true;
+}
 
 function clip(line: string): string {
   return line.length > maxMatchLineChars ? `${line.slice(0, maxMatchLineChars)}…` : line;

@@ -57,6 +57,11 @@ export interface ToolContext {
    * so, never a guess; the latest replaces the one before.
    */
   progress?: (message: string, percent?: number) => void;
+  /**
+   * Told of each file a tool kept from the model (`withheldReason`: a credentials file, or inside `.git`), by its
+   * workspace-relative path (where a link led): the run journals it, so its summary names the file. Absent outside a run.
+   */
+  withheld?: (path: string) => void;
 }
 
 /**

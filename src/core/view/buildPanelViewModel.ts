@@ -428,6 +428,7 @@ function summaryView(source: RunSource, durationMs: number): RunSummaryView {
     skipped: summary.progress.skipped,
     notNeeded: summary.progress.notNeeded,
     changedFiles,
+    ...(summary.keptFromModel === undefined ? {} : { keptFromModel: summary.keptFromModel }),
     // After an Undo, what it took back decides: files it left alone (changed since) can be tried again, once the user
     // sorted them out. An Undo whose outcome is not known leaves nothing to offer.
     canUndo: changedFiles.length > 0 && (source.undoMessage === undefined || source.undone !== undefined),

@@ -103,8 +103,8 @@ export function chatEventMarkdown(event: RunEvent, titleOf: (stepId: string) => 
 
 /**
  * The run's summary for the chat: its headline, each step (the first `summaryLimits.steps`)
- * with its status and what it produced or why it failed, and the failures' errors. Changed
- * files are left to the host (it links them). Every text from the run is escaped.
+ * with its status and what it produced or why it failed, the failures' errors and the files
+ * kept from the model. Changed files are left to the host (it links them). Every text from the run is escaped.
  */
 export function chatSummaryMarkdown(summary: RunSummary): string {
   const lines = [`**${chatText(summary.objective, chatLimits.objective)}**: ${chatText(summary.headline, chatLimits.line)}\n\n`];
@@ -118,6 +118,7 @@ export function chatSummaryMarkdown(summary: RunSummary): string {
   for (const failure of summary.failures) {
     lines.push(`\n**${chatText(failure.title, chatLimits.title)}** failed: ${chatText(failure.diagnosis ?? failure.error, chatLimits.line)}\n`);
   }
+  if (summary.keptFromModel !== undefined) lines.push(`\n${chatText(summary.keptFromModel, chatLimits.line)}\n`);
   return lines.join('');
 }
 

@@ -7,13 +7,14 @@ import { oneLine } from '../text/oneLine';
 import { valueText } from '../text/valueText';
 import { describeStepProgress, stepProgress, type StepProgress } from '../../shared/stepProgress';
 import { stepsNotDone, type StepsNotDone } from '../engine/stepsNotDone';
-import { notNeededLabel, rejectedLabel, rejectionDetail, stepStatusLabels } from '../../shared/stepStatusLabels';
+import { failedNotStoppingLabel, notNeededLabel, rejectedLabel, rejectionDetail, stepStatusLabels } from '../../shared/stepStatusLabels';
+import { keptFileText } from '../tools/withheldFiles';
 import { formatDuration } from './stepStatusView';
 import { describeCheck } from '../plan/describeCheck';
 import type { Step } from '../plan/planSchema';
 
 /** Most characters of a step's one line, and of a failure's error or diagnosis. */
-export const summaryLimits = { line: 160, checks: 400, failure: 600, reason: 600, files: 50, steps: 100, failures: 20 } as const;
+export const summaryLimits = { line: 160, checks: 400, failure: 600, reason: 600, files: 50, steps: 100, failures: 20, kept: 5 } as const;
 
 /**
  * One step in the summary: what it produced (completed), why it failed or was skipped, or
@@ -59,6 +60,10 @@ export interface RunSummary {
   runId: string;
   status: RunStatus;
   objective: string;
+  /**
+   * Why the run failed or was cancelled. Absent for a `partial` run: its reason only lists the steps not done, which
+   * the headline counts and each step's line says ("rejected by you: not now"), and a third time read as a repeat.
+   */
   reason?: string;
   durationMs: number;
   progress: StepProgress;
@@ -68,13 +73,19 @@ export interface RunSummary {
   /** The plan's first `summaryLimits.steps` steps in plan order; `moreSteps` counts the rest. */
   steps: StepSummaryLine[];
   moreSteps: number;
-  /** The first `summaryLimits.failures` failed steps (those the run went on without too); `moreFailures` counts the rest. */
+  /** The first `summaryLimits.failures` failed steps (those their failure policy then skipped too); `moreFailures` counts the rest. */
   failures: FailureSummary[];
   moreFailures: number;
   usage?: UsageSummary;
   replanCount: number;
   /** A `partial` run's steps whose work is not done (see `stepsNotDone`); absent for any other status. */
   notDone?: StepsNotDone;
+  /**
+   * The files tools kept from the model (`RunState.withheldFiles`), one line: "Kept from the model: .env (a credentials
+   * file), .git/config (inside .git) and 2 more", the first `summaryLimits.kept` named, at most `summaryLimits.checks`
+   * characters. Absent when none was.
+   */
+  keptFromModel?: string;
   /**
    * One sentence to follow "Run <id>" or "run": status, duration, steps, changed files,
    * repairs, tokens and cost ("completed in 4.2 s: 3 of 3 steps completed; …"); a run that
@@ -137,7 +148,7 @@ export function runSummary(state: RunState, extras: RunSummaryExtras = {}): RunS
     runId: state.runId,
     status: state.status,
     objective: oneLine(plan?.objective ?? state.runId, summaryLimits.reason),
-    ...(state.reason === undefined ? {} : { reason: capText(state.reason, summaryLimits.reason) }),
+    ...(state.reason === undefined || state.status === 'partial' ? {} : { reason: capText(state.reason, summaryLimits.reason) }),
     durationMs,
     progress,
     changedFiles: changed.slice(0, summaryLimits.files),
@@ -149,11 +160,12 @@ export function runSummary(state: RunState, extras: RunSummaryExtras = {}): RunS
     ...(usage ? { usage } : {}),
     replanCount,
     ...(state.status === 'partial' ? { notDone: stepsNotDone(state) } : {}),
+    ...keptFromModel(state.withheldFiles ?? []),
   };
   return { ...summary, headline: headlineOf(summary, changed.length) };
 }
 
-/** A step whose own attempts failed and whose failure policy let the run go on without it. */
+/** A step whose own attempts failed and whose failure policy then skipped it (its failure did not stop the run). */
 function failedThenSkipped(state: RunState['steps'][string]): boolean {
   return state.status === 'skipped' && state.skipCause === 'failed';
 }
@@ -187,6 +199,14 @@ function headlineOf(summary: Omit<RunSummary, 'headline'>, changedCount: number)
   if (summary.usage) parts.push(`${describeTokens(summary.usage)}, ${describeCost(summary.usage)}`);
   const lead = notDone === undefined ? summary.status : `finished with ${describeNotDoneCounts(notDone)}`;
   return `${lead} in ${formatDuration(summary.durationMs)}: ${parts.join('; ')}.`;
+}
+
+/** "Kept from the model: .env (a credentials file) and 2 more", or nothing when tools kept no file from it. */
+function keptFromModel(paths: readonly string[]): Pick<RunSummary, 'keptFromModel'> {
+  if (paths.length === 0) return {};
+  const named = paths.slice(0, summaryLimits.kept).map((path) => keptFileText(path, summaryLimits.line));
+  const more = paths.length - named.length;
+  return { keptFromModel: oneLine(`Kept from the model: ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`, summaryLimits.checks) };
 }
 
 /** "1 failed and 2 skipped", "1 failed", "1 rejected by you and 2 skipped". */
@@ -250,7 +270,7 @@ function stepLine(state: RunState['steps'][string]): string {
       return oneLine(`failed: ${head(state.diagnosis ?? state.error ?? 'no reason recorded')}`, summaryLimits.line);
     case 'skipped':
       if (state.skipCause === 'failed') {
-        return oneLine(`failed (the run went on without it): ${head(state.diagnosis ?? state.error ?? 'no reason recorded')}`, summaryLimits.line);
+        return oneLine(`${failedNotStoppingLabel}: ${head(state.diagnosis ?? state.error ?? 'no reason recorded')}`, summaryLimits.line);
       }
       // Its condition was not met (the fix of tests that passed): nothing was left to do.
       if (state.skipCause === 'condition') return oneLine(`${notNeededLabel}: ${head(state.reason ?? 'its condition is not met')}`, summaryLimits.line);

@@ -1,4 +1,4 @@
-import { notNeededLabel, rejectedLabel, stepStatusLabels } from '../../shared/stepStatusLabels';
+import { failedNotStoppingLabel, notNeededLabel, rejectedLabel, stepStatusLabels } from '../../shared/stepStatusLabels';
 import type { SkipCause } from '../../shared/vocabulary';
 import type { StepStatus } from '../engine/runEvents';
 import { readableValue } from '../text/readableValue';
@@ -38,12 +38,12 @@ export function stepStatusView(status: StepStatus): StepStatusView {
 
 /**
  * How a step's state looks, its skip's cause told apart: a step that failed and was skipped by
- * its failure policy looks failed, "failed (the run went on without it)"; one skipped because its
+ * its failure policy looks failed, "failed (did not stop the run)"; one skipped because its
  * condition was not met (a fix after tests that passed) is "not needed"; one whose change or command the user
  * rejected is "rejected by you" (the walk of issue 28 read a bare "skipped" as the run's own choice); any other as its status.
  */
 export function stepStateView(state: { status: StepStatus; skipCause?: SkipCause | undefined }): StepStatusView {
-  if (state.status === 'skipped' && state.skipCause === 'failed') return { ...stepStatusView('failed'), label: 'failed (the run went on without it)' };
+  if (state.status === 'skipped' && state.skipCause === 'failed') return { ...stepStatusView('failed'), label: failedNotStoppingLabel };
   if (state.status === 'skipped' && state.skipCause === 'condition') return { ...stepStatusView('skipped'), icon: 'pass', label: notNeededLabel };
   // Not the cancelled run's circle-slash: a "no" of the user's, in the colour of the partly done run it leads to.
   if (state.status === 'skipped' && state.skipCause === 'rejected') return { icon: 'thumbsdown', color: 'charts.orange', label: rejectedLabel };

@@ -24,13 +24,72 @@ describe('task-planner run: the closing summary', function () {
     assert.equal(readFileSync(join(workspace.path, 'processed.json'), 'utf8'), readFileSync(join(workspace.path, 'data.json'), 'utf8'));
     assert.doesNotMatch(stdout + stderr, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/, 'no raw control character reaches the terminal');
     assert.match(stdout, /^Run \S+ finished with 1 failed in [^:]+: 2 of 3 steps completed; 1 file changed\.$/m);
-    assert.match(stdout, /^ {2}Reason: Step step_3 failed\.$/m);
+    assert.doesNotMatch(stdout, /Reason:/, 'the headline counts the failed step and its line says it: no reason lists it again');
     assert.match(stderr, /^Run \S+ finished, not every step done: Step step_3 failed\.$/m);
     // The result's fields in words; the file's ESC, BEL and text-direction override are escaped at the terminal.
     assert.match(stdout, /^ {2}✔ step_1 Read the data: path: data\.json, content: \{"title": "evil\\u001b\]0;owned\\u0007\\u001b\[2J\\u202etxt\.exe"\}/m);
     // A title's raw control characters: the carriage return is whitespace on one line, ESC shows as its escape.
-    assert.match(stdout, /^ {2}✘ step_3 Read a \\u001b\[31mmissing file: failed \(the run went on without it\): File not found: missing\.txt/m);
+    assert.match(stdout, /^ {2}✘ step_3 Read a \\u001b\[31mmissing file: failed \(did not stop the run\): File not found: missing\.txt/m);
     assert.match(stdout, /^Failures:\n {2}step_3: File not found: missing\.txt/m);
     assert.match(stdout, /^Changed files:\n {2}processed\.json$/m);
+  });
+
+  it('a rejected change is said "rejected by you" once after the headline, with your reason once, its dependent naming it', async () => {
+    const plan = {
+      objective: 'Write a note and read it',
+      steps: [
+        { id: 'write', title: 'Write the note', tool: 'write_file', args: { path: 'note.txt', content: 'hi' } },
+        { id: 'read', title: 'Read the note', tool: 'read_file', args: { path: 'note.txt' }, dependsOn: ['write'] },
+      ],
+    };
+    writeFileSync(join(workspace.path, 'reject.plan.json'), JSON.stringify(plan));
+    const waiting = await runCli(['run', join(workspace.path, 'reject.plan.json'), '--workspace', workspace.path, '--json']);
+    const { runId } = JSON.parse(waiting.stdout) as { runId: string };
+    const { stdout } = await runCli(['resume', runId, '--workspace', workspace.path, '--reject', 'write=not now']);
+    const [headline = '', ...rest] = stdout.trimEnd().split('\n');
+    assert.match(headline, /^Run \S+ finished with 1 rejected by you and 1 skipped in /);
+    assert.equal(rest.join('\n').match(/rejected by you/g)?.length, 1, stdout);
+    assert.equal(stdout.match(/not now/g)?.length, 1, stdout);
+    assert.match(stdout, /^ {2}↷ write Write the note: rejected by you: not now$/m);
+    assert.match(stdout, /^ {2}↷ read Read the note: skipped: dependency write was rejected$/m);
+  });
+
+  it('a run a critical step halted never says a failed step let the run go on', async () => {
+    const plan = {
+      objective: 'Read two files',
+      steps: [
+        { id: 'opt', title: 'Read an optional file', tool: 'read_file', args: { path: 'missing1.txt' }, critical: false },
+        { id: 'must', title: 'Read a required file', tool: 'read_file', args: { path: 'missing2.txt' } },
+        { id: 'later', title: 'List', tool: 'list_files', args: {}, dependsOn: ['opt', 'must'] },
+      ],
+    };
+    writeFileSync(join(workspace.path, 'halt.plan.json'), JSON.stringify(plan));
+    const { code, stdout, stderr } = await runCli(['run', join(workspace.path, 'halt.plan.json'), '--workspace', workspace.path, '--yes']);
+    assert.equal(code, 1, stdout + stderr);
+    assert.match(stdout, /^ {2}Reason: Critical step must failed: File not found: missing2\.txt/m);
+    assert.doesNotMatch(stdout + stderr, /went on without it/);
+    assert.match(stdout, /^ {2}✘ opt Read an optional file: failed \(did not stop the run\): File not found: missing1\.txt/m);
+    assert.match(stdout, /^ {2}✘ must Read a required file: failed: File not found: missing2\.txt/m);
+  });
+
+  it('names a credentials file a step was kept from reading in the summary, after a resume too', async () => {
+    writeFileSync(join(workspace.path, '.env'), 'DB_PASSWORD=hunter2\n');
+    const plan = {
+      objective: 'Read the settings, then write a note',
+      steps: [
+        { id: 'env', title: 'Read the settings', tool: 'read_file', args: { path: '.env' }, critical: false },
+        { id: 'note', title: 'Write the note', tool: 'write_file', args: { path: 'kept.txt', content: 'hi' } },
+      ],
+    };
+    writeFileSync(join(workspace.path, 'kept.plan.json'), JSON.stringify(plan));
+    const waiting = await runCli(['run', join(workspace.path, 'kept.plan.json'), '--workspace', workspace.path]);
+    assert.match(waiting.stdout, /^Kept from the model: \.env \(a credentials file\)$/m, waiting.stdout);
+    assert.match(waiting.stderr, /^\[\d\/2\] ! env Read the settings: kept from the model: \.env \(a credentials file\)$/m, waiting.stderr);
+    const runId = /^Run (\S+) waiting/m.exec(waiting.stdout)?.[1] ?? '';
+    const request = /^ {2}(note@[0-9a-f]{12}) \(approval\)/m.exec(waiting.stdout)?.[1] ?? '';
+    const done = await runCli(['resume', runId, '--workspace', workspace.path, '--approve', request]);
+    assert.match(done.stdout, /^Run \S+ finished with 1 failed/m, done.stdout);
+    assert.match(done.stdout, /^Kept from the model: \.env \(a credentials file\)$/m, 'the resumed run still says it (it is journaled)');
+    assert.ok(!(done.stdout + done.stderr + waiting.stdout + waiting.stderr).includes('hunter2'));
   });
 });

@@ -56,6 +56,8 @@ export interface ExecuteContext {
   state(): Readonly<RunState>;
   /** The step's journal of started commands (see `CommandLog`). */
   commandLog: CommandLog;
+  /** Journals that a tool kept the workspace-relative `path` from the model (`file_withheld`), once per path in the attempt. */
+  withheld: (path: string) => void;
 }
 
 /**

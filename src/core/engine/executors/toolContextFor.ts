@@ -24,5 +24,6 @@ export function toolContextFor(ctx: ExecuteContext): ToolContext {
     ...(step.writes ? { writeScope: step.writes } : {}),
     output: ctx.output,
     progress: ctx.progress,
+    withheld: ctx.withheld,
   };
 }

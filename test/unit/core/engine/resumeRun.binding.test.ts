@@ -138,7 +138,7 @@ describe('a rejected approval skips its step', () => {
     assert.equal(done.steps['W']?.attempts, 1);
     assert.match(done.steps['W']?.reason ?? '', /^Rejected by you: wrong file/);
     assert.equal(done.steps['after']?.status, 'skipped');
-    assert.match(done.steps['after']?.reason ?? '', /^dependency W was rejected by you: wrong file$/);
+    assert.equal(done.steps['after']?.reason, 'dependency W was rejected', 'your reason is said once, on W');
     assert.equal(done.steps['free']?.status, 'completed');
     assert.equal(done.status, 'partial', 'not every step is done');
     assert.equal(done.steps['W']?.skipCause, 'rejected');

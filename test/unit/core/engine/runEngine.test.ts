@@ -82,16 +82,16 @@ describe('executeRun (the loop, with a stand-in for the step)', () => {
     assert.equal(runner.started.length, 5);
   });
 
-  it('skips everything downstream of a dropped step, passing its reason on, and ends failed or completed by what failed', async () => {
+  it('skips everything downstream of a dropped step, naming the step it waited on (your reason stays on the step you rejected), and ends failed or completed by what failed', async () => {
     const plan = makePlan([makeStep('a', { critical: false }), makeStep('b', { dependsOn: ['a'] }), makeStep('c', { dependsOn: ['b'] }), makeStep('d')]);
     const rejected = scripted((step, run) => {
       if (step.id !== 'a') return complete(step, run);
-      run.emit({ type: 'step_skipped', stepId: 'a', reason: 'Rejected by the user: no' });
-      run.settle({ kind: 'dropped', because: 'Rejected by the user: no' });
+      run.emit({ type: 'step_skipped', stepId: 'a', reason: 'Rejected by you: no', cause: 'rejected' });
+      run.settle({ kind: 'dropped' });
     });
     const { result, events } = loop(plan, rejected);
     const run = await result;
-    assert.deepEqual(skips(events), ['a: Rejected by the user: no', 'b: dependency a was rejected by you: no', 'c: dependency b was skipped: Rejected by the user: no']);
+    assert.deepEqual(skips(events), ['a: Rejected by you: no', 'b: dependency a was rejected', 'c: dependency b was skipped']);
     assert.deepEqual(rejected.started, ['a', 'd']);
     assert.equal(run.status, 'partial', 'skipped steps do not fail a run, nor does it complete with their work undone');
     assert.equal(run.metadata.reason, 'Step a was rejected by you; steps b, c were skipped.');
@@ -107,6 +107,13 @@ describe('executeRun (the loop, with a stand-in for the step)', () => {
     assert.equal(failedRun.metadata.reason, 'Step a failed; a repair plan was requested for a.');
     assert.deepEqual(skips(failed.events), ['b: dependency a failed']);
     assert.equal(failedRun.steps.c?.status, 'completed');
+  });
+
+  it('says a dependency that failed and was skipped by its failure policy failed, not that it was skipped', async () => {
+    const plan = makePlan([makeStep('a', { critical: false }), makeStep('b', { dependsOn: ['a'] })]);
+    const { result, events } = loop(plan, scripted((step, run) => (step.id === 'a' ? fail(step, run, false) : complete(step, run))));
+    await result;
+    assert.deepEqual(skips(events), ['b: dependency a failed']);
   });
 
   it('halts the run after a critical step: running steps are stopped, nothing else starts, every unfinished step is skipped', async () => {

@@ -40,6 +40,7 @@ const cases: Record<RunEventType, { body: Record<string, unknown>; required: str
   },
   file_changed: { body: { stepId: 'a', path: 'x.ts', operation: 'write' }, required: ['stepId', 'path', 'operation'] },
   command_started: { body: { stepId: 'a', argv: ['npm', 'test'], cwd: '' }, required: ['stepId', 'argv', 'cwd'] },
+  file_withheld: { body: { stepId: 'a', path: '.env' }, required: ['stepId', 'path'] },
   model_called: { body: { stepId: 'a', model: 'm', promptTokens: 1, completionTokens: 2 }, required: ['stepId', 'model', 'promptTokens', 'completionTokens'] },
   run_waiting: { body: { pending: [request] }, required: ['pending'] },
   run_cancelled: { body: { reason: 'r' }, required: ['reason'] },

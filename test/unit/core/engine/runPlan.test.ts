@@ -117,7 +117,7 @@ describe('runPlan', () => {
       assert.equal(result.status, 'partial');
       assert.equal(result.metadata.reason, 'Step bad failed; steps after, after2 were skipped.');
       assert.equal(result.steps['bad']?.status, 'skipped');
-      assert.equal(result.steps['after']?.reason, 'dependency bad was skipped');
+      assert.equal(result.steps['after']?.reason, 'dependency bad failed');
       assert.equal(result.steps['after2']?.reason, 'dependency after was skipped');
       assert.equal(result.steps['free']?.status, 'completed');
     });
@@ -323,7 +323,7 @@ describe('runPlan', () => {
           return step.id;
         },
       });
-      assert.equal(result.steps['down1']?.reason, 'dependency gate was skipped');
+      assert.equal(result.steps['down1']?.reason, 'dependency gate failed');
       assert.equal(result.steps['down2']?.status, 'skipped');
       assert.equal(result.steps['other']?.status, 'completed');
     });

@@ -216,19 +216,19 @@ describe('attemptStep', () => {
     assert.deepEqual(settlements, [{ kind: 'dropped' }]);
   });
 
-  it('skips a step the user rejected, passing the reason to its dependents, and never halts the run, critical or not', async () => {
+  it('skips a step the user rejected (its dependents are skipped, your reason kept on it alone) and never halts the run, critical or not', async () => {
     const rejected = async () => Promise.reject(new ApprovalRejectedError('the write of a.txt', 'not now'));
     const critical = attempt(makeStep('a'), { stepRunner: rejected });
     await critical.done;
     assert.deepEqual(critical.events.at(-1), { type: 'step_skipped', stepId: 'a', reason: 'Rejected by you: not now', cause: 'rejected', runId: 'run-1', seq: 2, time: 0 });
-    assert.deepEqual(critical.settlements, [{ kind: 'dropped', because: 'Rejected by you: not now' }]);
+    assert.deepEqual(critical.settlements, [{ kind: 'dropped' }]);
     const silent = attempt(makeStep('a', { critical: false }), { stepRunner: async () => Promise.reject(new ApprovalRejectedError('the write of a.txt', undefined)) });
     await silent.done;
-    assert.deepEqual(silent.settlements, [{ kind: 'dropped', because: 'Rejected by you' }]);
+    assert.deepEqual(silent.settlements, [{ kind: 'dropped' }]);
     const optional = attempt(makeStep('a', { critical: false, maxAttempts: 3 }), { stepRunner: rejected });
     await optional.done;
     assert.deepEqual(types(optional.events), ['step_started', 'step_skipped'], 'a rejection is never retried');
-    assert.deepEqual(optional.settlements, [{ kind: 'dropped', because: 'Rejected by you: not now' }]);
+    assert.deepEqual(optional.settlements, [{ kind: 'dropped' }]);
   });
 
   it('skips a step whose condition is not met without starting it', async () => {

@@ -1,14 +1,17 @@
 import assert from 'node:assert/strict';
 import { readFileTool } from '../../../../src/core/tools/readFileTool';
 import { searchTextTool } from '../../../../src/core/tools/searchTextTool';
-import { leadingToWithheld, withheldReason } from '../../../../src/core/tools/withheldFiles';
+import { leadingToWithheld, withheldLabel, withheldReason } from '../../../../src/core/tools/withheldFiles';
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
 import { makeToolContext, neverAborted } from '../../../fakes/toolContext';
 
-/** A tool context over `files`, where each path of `links` leads to its value (as a symbolic link would). */
-function contextWith(files: Record<string, string>, links: Record<string, string> = {}) {
+/**
+ * A tool context over `files`, where each path of `links` leads to its value (as a symbolic link would); `kept` gets
+ * every file the tools say they kept from the model.
+ */
+function contextWith(files: Record<string, string>, links: Record<string, string> = {}, kept: string[] = []) {
   const workspace = createMemoryWorkspace(files);
-  return makeToolContext({ workspace: { ...workspace, locate: (path: string) => Promise.resolve(links[path] ?? path) } });
+  return makeToolContext({ workspace: { ...workspace, locate: (path: string) => Promise.resolve(links[path] ?? path) }, withheld: (path) => kept.push(path) });
 }
 
 describe('withheldReason', () => {
@@ -20,6 +23,13 @@ describe('withheldReason', () => {
     assert.match(withheldReason('.task-planner/runs/r.jsonl') ?? '', /^it is inside .task-planner,/);
     for (const path of ['README.md', '.env.example', 'src/git/config.ts', 'keys.ts']) assert.equal(withheldReason(path), undefined, path);
   });
+
+  it('has a few words for the run\'s summary of each file it names, and none for a file tools read', () => {
+    assert.deepEqual(
+      ['.env', 'deploy/id_rsa', '.git/config', 'sub/.GIT/config', '.task-planner/runs/r.jsonl', 'README.md'].map(withheldLabel),
+      ['a credentials file', 'a credentials file', 'inside .git', 'inside .GIT', 'inside .task-planner', undefined],
+    );
+  });
 });
 
 describe('read_file and search_text keep credentials from the model', () => {
@@ -27,19 +37,26 @@ describe('read_file and search_text keep credentials from the model', () => {
   const links = { 'notes.txt': '.env', 'ok.txt': 'docs/ok.txt' };
 
   it('read_file refuses .env as written and through a link, naming where the link leads; reads other files', async () => {
-    const ctx = contextWith(files, links);
+    const kept: string[] = [];
+    const ctx = contextWith(files, links, kept);
     await assert.rejects(readFileTool.run(ctx, { path: '.env' }, neverAborted), /^PathRefusedError: Refused path ".env": a file of this name holds credentials.* No setting changes this: give the values the step needs in its input or the request \(a copy without secrets, such as \.env\.example, is read\)\.$/);
     await assert.rejects(readFileTool.run(ctx, { path: 'notes.txt' }, neverAborted), /Refused path "notes.txt": it leads to .env: a file of this name holds credentials/);
     assert.equal((await readFileTool.run(ctx, { path: 'ok.txt' }, neverAborted)).content, 'plain\n');
+    assert.deepEqual(kept, ['.env', '.env'], 'each refusal is told, by the file kept (where the link led)');
   });
 
-  it('search_text leaves out .env and a file leading to it, and still searches the rest', async () => {
-    const found = await searchTextTool.run(contextWith(files, links), { query: 'DB_PASSWORD' }, neverAborted);
+  it('search_text leaves out .env and a file leading to it, still searches the rest, and tells what it kept', async () => {
+    const kept: string[] = [];
+    const found = await searchTextTool.run(contextWith({ ...files, 'deploy/id_rsa': 'KEY DB_PASSWORD' }, links, kept), { query: 'DB_PASSWORD' }, neverAborted);
     assert.deepEqual(found.matches.map((match) => match.path), ['README.md']);
     assert.equal(found.filesSkipped, 1, 'the link is counted as skipped');
+    assert.deepEqual(kept, ['.env', 'deploy/id_rsa', '.env']);
+    const none: string[] = [];
+    await searchTextTool.run(contextWith(files, links, none), { query: 'DB_PASSWORD', glob: '*.md' }, neverAborted);
+    assert.deepEqual(none, [], 'a file the glob leaves out was not kept from anything');
   });
 
-  it('leadingToWithheld names only the paths whose link leads to a withheld file, each once', async () => {
-    assert.deepEqual([...(await leadingToWithheld(contextWith(files, links), ['notes.txt', 'ok.txt', 'notes.txt', 'README.md'], neverAborted))], ['notes.txt']);
+  it('leadingToWithheld names only the paths whose link leads to a withheld file, each once, with where it leads', async () => {
+    assert.deepEqual([...(await leadingToWithheld(contextWith(files, links), ['notes.txt', 'ok.txt', 'notes.txt', 'README.md'], neverAborted))], [['notes.txt', '.env']]);
   });
 });

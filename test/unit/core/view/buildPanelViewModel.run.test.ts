@@ -60,6 +60,11 @@ function runOf(source: Partial<RunSource> = {}): RunView {
 }
 
 describe('buildPanelViewModel: the run the panel shows', () => {
+  it("says in the run's summary which files tools kept from the model, and nothing when none was", () => {
+    assert.equal(runOf({ state: state({ withheldFiles: ['.env', '.git/config'] }) }).summary?.keptFromModel, 'Kept from the model: .env (a credentials file), .git/config (inside .git)');
+    assert.equal(runOf().summary && 'keptFromModel' in runOf().summary!, false);
+  });
+
   it('shows each step with its times relative to the run start, its outcome, and a preview of a completed result only', () => {
     const run = runOf();
     assert.deepEqual(run.steps, [

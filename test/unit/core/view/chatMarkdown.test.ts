@@ -134,6 +134,11 @@ describe('chatMarkdown', () => {
     });
   });
 
+  it('chatSummaryMarkdown: ends with the files tools kept from the model', () => {
+    const state: RunState = { ...initialRunState('run-1'), plan: makePlan([makeStep('a')]), status: 'completed', steps: { a: { id: 'a', status: 'completed', attempts: 1, result: 'ok' } }, withheldFiles: ['.env'] };
+    assert.match(chatSummaryMarkdown(runSummary(state)), /\n\nKept from the model\\: \\\.env \\\(a credentials file\\\)\n$/);
+  });
+
   it('chatSummaryMarkdown: the headline, each step, the failures, escaped', () => {
     const plan = makePlan([makeStep('a', { title: 'Read <it>' }), makeStep('b', { title: 'Fix [it](x)' })], { objective: 'Fix it' });
     const steps: Record<string, StepState> = {

@@ -39,7 +39,7 @@ describe('a run that went to its end with steps not done, in every view', () => 
     assert.deepEqual(
       summary.steps.map((step) => [step.id, step.status, step.line]),
       [
-        ['test', 'failed', 'failed (the run went on without it): Command pytest -q exited with code 1: the tests ran and some failed.'],
+        ['test', 'failed', 'failed (did not stop the run): Command pytest -q exited with code 1: the tests ran and some failed.'],
         ['fix', 'skipped', 'skipped: dependency test was skipped'],
         ['notes', 'skipped', 'skipped: skipped in the plan'],
       ],
@@ -55,8 +55,11 @@ describe('a run that went to its end with steps not done, in every view', () => 
     assert.doesNotMatch(chat, /completed in/);
     const lines = summaryText(runSummary(partial));
     assert.equal(lines[0], 'Run run-1 finished with 1 failed and 1 skipped in 5.0 s: 0 of 3 steps completed, 1 skipped as planned.');
-    assert.match(lines.join('\n'), /^ {2}✘ test Run the tests: failed \(the run went on without it\)/m);
-    assert.match(lines.join('\n'), /^ {2}Reason: Step test failed; step fix was skipped\.$/m);
+    assert.match(lines.join('\n'), /^ {2}✘ test Run the tests: failed \(did not stop the run\)/m);
+    // The headline counts what is not done and each step's line says it: a reason listing them again would be a third time.
+    assert.equal(runSummary(partial).reason, undefined);
+    assert.doesNotMatch(lines.join('\n'), /Reason:/);
+    assert.doesNotMatch(chat, /Step test failed; step fix was skipped/);
   });
 
   it('the panel, the Runs view, the Plan tree and the Markdown checklist tell it apart from a completed run', () => {
@@ -72,7 +75,8 @@ describe('a run that went to its end with steps not done, in every view', () => 
     assert.equal(row?.contextValue, 'run.partial');
     const [test] = planTreeModel(plan, 'flat', partial);
     assert.equal(test?.icon, 'error');
-    assert.match(test?.description ?? '', /failed \(the run went on without it\)/);
+    assert.match(test?.description ?? '', /failed \(did not stop the run\)/);
+    assert.equal(body.run.summary?.reason, undefined, 'the panel shows the headline, not a reason that repeats it');
     assert.equal(test?.contextValue, 'step.agent.skipped', 'menus still see the step status');
     const markdown = planMarkdown(plan, partial);
     assert.match(markdown, /· run partly done_/);
@@ -130,28 +134,37 @@ describe('a run that went to its end with steps not done, in every view', () => 
     assert.match(planMarkdown(testAndFix, green), /\*\*fix\*\* Fix the failure \(agent: default\) — not needed/);
   });
 
-  it('a step whose change the user rejected is "rejected by you" in the headline, the reason, its line, the chat and the command line, never a bare "skipped"', () => {
+  it('a step whose change the user rejected is said "rejected by you" once, with your reason, never a bare "skipped"', () => {
     const writes = makePlan([makeStep('one', { title: 'Write one.txt' }), makeStep('two', { title: 'Write two.txt' }), makeStep('after', { dependsOn: ['two'] })]);
-    const rejected: RunEventBody = { type: 'step_skipped', stepId: 'two', reason: 'Rejected by the user: too long', cause: 'rejected' };
+    const rejected: RunEventBody = { type: 'step_skipped', stepId: 'two', reason: 'Rejected by you: too long', cause: 'rejected' };
     const state = stateOf([
       { type: 'run_started', plan: writes },
       { type: 'step_started', stepId: 'one', attempt: 1 },
       { type: 'step_completed', stepId: 'one', result: 'written' },
       { type: 'step_started', stepId: 'two', attempt: 1 },
       rejected,
-      { type: 'step_skipped', stepId: 'after', reason: 'dependency two was skipped: Rejected by the user: too long', cause: 'dependency' },
+      { type: 'step_skipped', stepId: 'after', reason: 'dependency two was rejected', cause: 'dependency' },
       { type: 'run_completed' },
     ]);
     assert.equal(state.status, 'partial');
     assert.equal(state.reason, 'Step two was rejected by you; step after was skipped.');
     const summary = runSummary(state);
+    // The headline, read first, counts it; the step's line says it with your reason; nothing says it again.
     assert.equal(summary.headline, 'finished with 1 rejected by you and 1 skipped in 6.0 s: 1 of 3 steps completed.');
+    assert.equal(summary.reason, undefined);
     assert.deepEqual(summary.notDone, { failed: [], rejected: ['two'], skipped: ['after'] });
     // Counted apart in every view's counts too (the panel's, the status bar's, the Runs view's), not as "2 skipped".
     assert.deepEqual(summary.progress, { total: 3, completed: 1, failed: 0, rejected: 1, skipped: 1, notNeeded: 0 });
     assert.equal(summary.steps[1]?.line, 'rejected by you: too long');
-    assert.match(summaryText(summary).join('\n'), /^ {2}↷ two Write two\.txt: rejected by you: too long$/m);
-    assert.match(chatSummaryMarkdown(summary), /Write two\\\.txt — rejected by you\\: too long/);
+    assert.equal(summary.steps[2]?.line, 'skipped: dependency two was rejected');
+    const [headline, ...rest] = summaryText(summary);
+    assert.match(headline ?? '', /1 rejected by you/);
+    assert.equal(rest.join('\n').match(/rejected by you/g)?.length, 1, rest.join('\n'));
+    assert.equal(rest.join('\n').match(/too long/g)?.length, 1, 'your reason is said once, on the step you rejected');
+    assert.match(rest.join('\n'), /^ {2}↷ two Write two\.txt: rejected by you: too long$/m);
+    const chat = chatSummaryMarkdown(summary);
+    assert.match(chat, /Write two\\\.txt — rejected by you\\: too long/);
+    assert.equal(chat.match(/rejected by you/g)?.length, 2, 'the headline and the line of the step');
     assert.equal(chatEventMarkdown(stampEvent(rejected, 'run-1', 5, 0), (id) => id), '- ↷ two rejected by you: too long\n');
     const bare = stateOf([
       { type: 'run_started', plan: makePlan([makeStep('two')]) },
@@ -160,6 +173,37 @@ describe('a run that went to its end with steps not done, in every view', () => 
     ]);
     assert.equal(runSummary(bare).steps[0]?.line, 'rejected by you');
     assert.equal(bare.reason, 'Step two was rejected by you.');
+  });
+
+  it('a halted run says of a step that failed before or as it halted what is true: it did not stop the run, never that the run went on', () => {
+    const halting = makePlan([makeStep('opt', { title: 'Read an optional file', critical: false }), makeStep('must', { title: 'Read a required file' }), makeStep('later', { dependsOn: ['opt', 'must'] })]);
+    const halted = stateOf([
+      { type: 'run_started', plan: halting },
+      { type: 'step_started', stepId: 'opt', attempt: 1 },
+      { type: 'step_started', stepId: 'must', attempt: 1 },
+      { type: 'step_failed', stepId: 'opt', attempt: 1, error: 'File not found: missing1.txt', disposition: 'skip' },
+      { type: 'step_skipped', stepId: 'later', reason: 'dependency opt failed', cause: 'dependency' },
+      { type: 'step_failed', stepId: 'must', attempt: 1, error: 'File not found: missing2.txt', disposition: 'fail' },
+      { type: 'run_failed', reason: 'Critical step must failed: File not found: missing2.txt' },
+    ]);
+    assert.equal(halted.status, 'failed');
+    const summary = runSummary(halted);
+    assert.deepEqual(
+      summary.steps.map((step) => [step.id, step.status, step.line]),
+      [
+        ['opt', 'failed', 'failed (did not stop the run): File not found: missing1.txt'],
+        ['must', 'failed', 'failed: File not found: missing2.txt'],
+        ['later', 'skipped', 'skipped: dependency opt failed'],
+      ],
+    );
+    const every = [
+      summaryText(summary).join('\n'),
+      chatSummaryMarkdown(summary),
+      planTreeModel(halting, 'flat', halted).map((node) => `${node.description ?? ''}\n${node.tooltip ?? ''}`).join('\n'),
+      JSON.stringify(buildPanelViewModel(undefined, { state: halted, now: 2_000_000 })),
+    ];
+    for (const text of every) assert.doesNotMatch(text, /went on without it/);
+    assert.match(planTreeModel(halting, 'flat', halted)[0]?.description ?? '', /failed \(did not stop the run\)/);
   });
 
   it('a critical step the user rejected fails the run, and the counts say it was rejected, not "0 failed" and skipped', () => {

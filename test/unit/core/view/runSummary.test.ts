@@ -197,3 +197,24 @@ describe('runSummary: the files each step changed (issue 26)', () => {
     assert.deepEqual(lines, ['done · changed src/a.ts, README.md (not planned: README.md)', 'done']);
   });
 });
+
+describe('runSummary: the files tools kept from the model', () => {
+  it('names them once each, in the order they were kept, a handful at most, and counts the rest', () => {
+    const kept = (paths: string[]): RunState =>
+      stateOf([
+        { type: 'run_started', plan: makePlan([makeStep('a'), makeStep('b')]) },
+        ...paths.map((path, index): RunEventBody => ({ type: 'file_withheld', stepId: index % 2 === 0 ? 'a' : 'b', path })),
+        { type: 'run_completed' },
+      ]);
+    assert.equal(runSummary(kept([])).keptFromModel, undefined);
+    const one = kept(['.env', '.env']);
+    assert.deepEqual(one.withheldFiles, ['.env']);
+    assert.equal(runSummary(one).keptFromModel, 'Kept from the model: .env (a credentials file)');
+    const many = kept(['.env', '.git/config', 'deploy/id_rsa', 'a.pem', 'b.key', '.env', 'c.p12', '.task-planner/runs/r.jsonl']);
+    assert.equal(
+      runSummary(many).keptFromModel,
+      'Kept from the model: .env (a credentials file), .git/config (inside .git), deploy/id_rsa (a credentials file), a.pem (a credentials file), b.key (a credentials file) and 2 more',
+    );
+    assert.ok((runSummary(kept([`${'d/'.repeat(400)}.env`])).keptFromModel?.length ?? 0) <= summaryLimits.checks, 'bounded');
+  });
+});

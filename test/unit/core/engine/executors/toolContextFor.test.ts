@@ -13,10 +13,11 @@ describe('toolContextFor', () => {
     const output = (): void => undefined;
     const progress = (): void => undefined;
     const commandLog = { mayHaveRun: () => false, starting: async () => undefined };
-    const base = { runId: 'r1', step: plan.steps[0]!, plan, attempt: 1, depends: {}, signal: new AbortController().signal, output, progress, compacted: () => undefined, state: () => initialRunState('r1'), commandLog };
+    const withheld = (): void => undefined;
+    const base = { runId: 'r1', step: plan.steps[0]!, plan, attempt: 1, depends: {}, signal: new AbortController().signal, output, progress, compacted: () => undefined, state: () => initialRunState('r1'), commandLog, withheld };
     const interaction = resolveRunOptions(plan, { clock }).interaction;
     const without = toolContextFor({ ...base, interaction, options: resolveRunOptions(plan, { clock, approvalPolicy: 'always' }) });
-    assert.deepEqual([without.runId, without.stepId, without.stepTitle, without.approvalPolicy, without.clock, without.output, without.progress], ['r1', 'S1', 'Read it', 'always', clock, output, progress]);
+    assert.deepEqual([without.runId, without.stepId, without.stepTitle, without.approvalPolicy, without.clock, without.output, without.progress, without.withheld], ['r1', 'S1', 'Read it', 'always', clock, output, progress, withheld]);
     assert.equal('commandRunner' in without, false);
     assert.equal('checkpoints' in without, false);
     const runner = { run: async () => { throw new Error('unused'); } } as unknown as CommandRunner;
