@@ -132,7 +132,7 @@ describe('Run the tests and fix the failure on a Python project with a .venv (br
     const ended = await notification(page, /finished with 1 failed/);
     const text = await ended.innerText();
     assert.doesNotMatch(text, /completed in/);
-    await planRow(/Fix the failure.*failed \(the run went on without it\)/).waitFor({ timeout: 30_000 });
+    await planRow(/Fix the failure.*failed \(did not stop the run\)/).waitFor({ timeout: 30_000 });
     await shoot('1-finished-with-1-failed');
     assert.match(readFileSync(join(folder, 'calc.py'), 'utf8'), /a \* b/);
     assert.equal(pytestExit(), 1, 'the tests are still red');
