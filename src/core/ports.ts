@@ -614,9 +614,11 @@ export type FileVersion = { exists: false } | { exists: true; text: string; sha2
  * back. A resumed run judges every `intended` one by what is on disk before any step
  * runs: `recovered` (its result is there: it landed before the crash; the step's re-run
  * claims it as `applied` instead of making it again), `abandoned` (the file is as before),
- * or `uncertain` (neither: the step's re-run asks before changing the file).
+ * or `uncertain` (neither: the step's re-run asks before changing the file). `undoing`: Undo is
+ * putting this change back (recorded before it writes), so an Undo that finds the file as the
+ * change found it knows whether that is its own interrupted write or the user's edit.
  */
-export type CheckpointState = 'intended' | 'applied' | 'abandoned' | 'undone' | 'recovered' | 'uncertain';
+export type CheckpointState = 'intended' | 'applied' | 'abandoned' | 'undone' | 'recovered' | 'uncertain' | 'undoing';
 
 /** One change a run made (or meant to make) to one path: what was there before, and the hash of what it leaves. */
 export interface Checkpoint {

@@ -73,7 +73,8 @@ async function landedUnreported(runId: string, checkpoints: CheckpointStore, rep
   const seen = new Set(reported);
   const unreported: Checkpoint[] = [];
   for (const checkpoint of await checkpoints.list(runId)) {
-    const landed = checkpoint.state === 'applied' || checkpoint.state === 'recovered';
+    // An Undo interrupted while putting a change back may have left it in place.
+    const landed = checkpoint.state === 'applied' || checkpoint.state === 'recovered' || checkpoint.state === 'undoing';
     if (!landed || checkpoint.operation === 'createDirectory' || seen.has(checkpoint.path)) continue;
     seen.add(checkpoint.path);
     unreported.push(checkpoint);

@@ -6,7 +6,7 @@ export interface MemoryCheckpointStore extends CheckpointStore {
   toJSON(): Checkpoint[];
 }
 
-const states: ReadonlySet<string> = new Set<CheckpointState>(['intended', 'applied', 'abandoned', 'undone', 'recovered', 'uncertain']);
+const states: ReadonlySet<string> = new Set<CheckpointState>(['intended', 'applied', 'abandoned', 'undone', 'recovered', 'uncertain', 'undoing']);
 
 /**
  * A memory store, optionally holding checkpoints saved earlier with `toJSON()`. A saved

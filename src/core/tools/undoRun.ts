@@ -1,5 +1,6 @@
 import type { WorkspaceFs, Checkpoint, CheckpointStore, ExpectedContent, FileVersion } from '../ports';
 import { isWorkspaceError } from '../workspace/workspaceError';
+import { PathRefusedError } from '../workspace/resolveInRoot';
 import { expectedOf, readVersion } from './fileVersions';
 
 /**
@@ -44,8 +45,10 @@ export interface UndoReport {
  * using the run's checkpoints. A file whose current content is not what the run left
  * (someone changed it since) is refused with the reason and left alone, and so are the
  * run's earlier changes to it. Directories the run created are removed when empty.
- * Each change put back (or found as it was before) is marked `undone`, so a second Undo
- * does nothing, even after the user made the same change again by hand; changes that never
+ * Each change put back (or found as it was before the run) is marked `undone`, so a second Undo
+ * does nothing, even after the user made the same change again by hand; a change is marked
+ * `undoing` before it is written back, so a file found as the change found it counts as put
+ * back only after such an interrupted write (else it is the user's work, left alone); changes that never
  * landed (`abandoned`) are left out. A file is written only while it is exactly what the
  * run left (compare-and-swap), never over a change made since, except with `options.anyway`:
  * a file named there whose content is still exactly the `current` the user was shown (from
@@ -83,10 +86,13 @@ export async function undoRun(
       continue;
     }
     const current = await currentVersion(workspace, path, signal);
-    const currentHash = typeof current === 'object' && current.exists ? current.sha256 : undefined;
+    const version = typeof current === 'object' && 'exists' in current ? current : undefined;
+    const currentHash = version?.exists ? version.sha256 : undefined;
     const beforeHash = checkpoint.before.exists ? checkpoint.before.sha256 : undefined;
-    if (typeof current === 'object' && currentHash === checkpoint.afterSha256) {
-      // Only over exactly what the run left: a file changed since is never written over.
+    if (version !== undefined && currentHash === checkpoint.afterSha256) {
+      // Only over exactly what the run left: a file changed since is never written over. Marked first, so an Undo run
+      // again after this one was stopped between its write and its mark knows the file as the change found it is its own.
+      await options.checkpoints.settle(checkpoint, 'undoing');
       const expected = { expected: currentHash === undefined ? { exists: false as const } : { exists: true as const, sha256: currentHash } };
       if (checkpoint.before.exists) {
         // A deleted file comes back with its permission bits (an executable script stays executable).
@@ -98,17 +104,20 @@ export async function undoRun(
       report.restored.push(path);
       // Only the run's first change to a path tells whether the file existed before the run.
       if (!checkpoint.before.exists && original.get(path) === undefined) report.removed.push({ path, kind: 'file' });
-    } else if (typeof current === 'object' && (currentHash === beforeHash || currentHash === original.get(path))) {
+    } else if (version !== undefined && (currentHash === original.get(path) || (currentHash === beforeHash && checkpoint.state === 'undoing'))) {
+      // As before the run (nothing to do for this path), or as this change found it by an Undo's own interrupted write.
+      // Found so without that write (the run changed the file and changed it back, then the user made it what the
+      // change found), it is the user's work: left alone below, and only Undo anyway writes over it.
       if (currentHash === original.get(path)) settled.add(path);
       await options.checkpoints.settle(checkpoint, 'undone');
       if (!report.unchanged.includes(path)) report.unchanged.push(path);
-    } else if (typeof current === 'object') {
+    } else if (version !== undefined) {
       // The first change in scope to this path holds what the file was before the run touched it.
       const pathCheckpoints = checkpoints.filter((candidate) => candidate.path === path);
       const restore = pathCheckpoints[0]?.before ?? checkpoint.before;
       const consent = options.anyway?.find((entry) => entry.path === path);
-      if (consent && sameContent(consent.current, expectedOf(current)) && sameContent(consent.restore, expectedOf(restore))) {
-        await putBack(workspace, path, current, restore, signal);
+      if (consent && sameContent(consent.current, expectedOf(version)) && sameContent(consent.restore, expectedOf(restore))) {
+        await putBack(workspace, path, version, restore, signal);
         for (const each of pathCheckpoints) await options.checkpoints.settle(each, 'undone');
         settled.add(path);
         report.restored.push(path);
@@ -118,7 +127,7 @@ export async function undoRun(
       blocked.add(path);
       const reason = refusal(checkpoint, current);
       report.refused.push({ path, reason: consent ? `${reason}; it changed again after the difference was shown, so Undo anyway left it too` : reason });
-      report.overwritable.push({ path, current, restore });
+      report.overwritable.push({ path, current: version, restore });
     } else {
       blocked.add(path);
       report.refused.push({ path, reason: refusal(checkpoint, current) });
@@ -143,7 +152,10 @@ async function putBack(workspace: WorkspaceFs, path: string, current: FileVersio
 
 function refusal(checkpoint: Checkpoint, current: Current): string {
   if (current === 'directory') return `${checkpoint.path} is now a directory; the run left a file there`;
-  if (typeof current === 'object' && !current.exists) {
+  if (typeof current === 'object' && 'refused' in current) {
+    return `${checkpoint.path} is no longer a file in the workspace (${current.refused}); undo does not read or write through it`;
+  }
+  if (typeof current === 'object' && 'exists' in current && !current.exists) {
     return `${checkpoint.path} was deleted after step ${checkpoint.stepId} changed it; restore it by hand if you want it back`;
   }
   if (checkpoint.afterSha256 === undefined) return `${checkpoint.path} was created again after step ${checkpoint.stepId} deleted it; it is left as it is`;
@@ -158,9 +170,10 @@ const neverAborted = new AbortController().signal;
 
 /**
  * What is at a path now: a file's version (its text and the sha256 of its exact bytes, or absent), a
- * directory, or bytes that are not UTF-8 (so not what any file tool wrote).
+ * directory, bytes that are not UTF-8 (so not what any file tool wrote), or a path the workspace now refuses (a
+ * link to the outside put in its place), with why.
  */
-type Current = FileVersion | 'directory' | 'not_utf8';
+type Current = FileVersion | 'directory' | 'not_utf8' | { refused: string };
 
 // Read as `readVersion` reads: strictly, so a byte a lenient decoding would lose (one that is not UTF-8) still counts.
 async function currentVersion(workspace: WorkspaceFs, path: string, signal: AbortSignal | undefined): Promise<Current> {
@@ -169,13 +182,25 @@ async function currentVersion(workspace: WorkspaceFs, path: string, signal: Abor
   } catch (error) {
     if (isWorkspaceError(error, 'is_directory')) return 'directory';
     if (isWorkspaceError(error, 'not_utf8')) return 'not_utf8';
+    // A path that now leads outside (replaced by a link) is this file's refusal, not the end of the whole undo.
+    if (error instanceof PathRefusedError) return { refused: error.reason };
     throw error;
   }
 }
 
 /** Removes a directory the run created; `true` when it is gone (removed now, or already). */
 async function undoDirectory(workspace: WorkspaceFs, checkpoint: Checkpoint, report: UndoReport, signal: AbortSignal | undefined): Promise<boolean> {
-  const stat = await workspace.stat(checkpoint.path, signal);
+  let stat: Awaited<ReturnType<WorkspaceFs['stat']>>;
+  try {
+    stat = await workspace.stat(checkpoint.path, signal);
+  } catch (error) {
+    if (!(error instanceof PathRefusedError)) throw error;
+    report.refused.push({
+      path: checkpoint.path,
+      reason: `the directory ${checkpoint.path}, created by step ${checkpoint.stepId}, is no longer a directory in the workspace (${error.reason}); undo does not remove through it`,
+    });
+    return false;
+  }
   if (stat?.type !== 'directory') {
     report.unchanged.push(checkpoint.path);
     return true;

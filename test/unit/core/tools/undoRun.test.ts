@@ -204,21 +204,40 @@ describe('undoRun', () => {
     assert.equal(await workspace.stat('deep'), undefined);
   });
 
-  it('undoes the earlier change of a file the user already put back to how a later step found it', async () => {
+  it('attack: leaves alone a file the user made what a later change found, though it is also what an earlier change left (their work); Undo anyway puts it back', async () => {
+    // The run wrote v1 and then v0 again (no change in all); the user then wrote v1 by hand. Read by content alone, v1 is
+    // "the second change already undone" and "what the first change left", and Undo wrote v0 over the user's v1 unasked.
+    const workspace = createMemoryWorkspace({ 'a.txt': 'v0' });
+    const checkpoints = createMemoryCheckpointStore();
+    const ctx = makeToolContext({ workspace, checkpoints });
+    for (const content of ['v1', 'v0']) await writeFileTool.run(ctx, { path: 'a.txt', content }, neverAborted);
+    await workspace.writeText('a.txt', 'v1');
+    const report = await undoRun('run-1', { workspace, checkpoints });
+    assert.deepEqual(report.restored, []);
+    assert.deepEqual(report.refused.map((entry) => entry.path), ['a.txt', 'a.txt']);
+    assert.deepEqual(workspace.snapshot(), { 'a.txt': 'v1' });
+    const anyway = report.overwritable.map((overwrite) => ({ path: overwrite.path, current: expectedOf(overwrite.current), restore: expectedOf(overwrite.restore) }));
+    assert.deepEqual((await undoRun('run-1', { workspace, checkpoints, anyway })).restored, ['a.txt']);
+    assert.deepEqual(workspace.snapshot(), { 'a.txt': 'v0' });
+  });
+
+  it('attack: an Undo stopped between writing a change back and marking it goes on from there when run again', async () => {
     const workspace = createMemoryWorkspace({ 'a.txt': 'v0' });
     const checkpoints = createMemoryCheckpointStore();
     const ctx = makeToolContext({ workspace, checkpoints });
     for (const content of ['v1', 'v2']) await writeFileTool.run(ctx, { path: 'a.txt', content }, neverAborted);
-    await workspace.writeText('a.txt', 'v1');
-    assert.deepEqual(await undoRun('run-1', { workspace, checkpoints }), {
-      runId: 'run-1',
-      restored: ['a.txt'],
-      removed: [],
-      unchanged: ['a.txt'],
-      refused: [],
-      overwritable: [],
-    });
+    // The first Undo is stopped (a kill) right after it put v1 back, before it marked that change undone.
+    const stopped = new Error('killed');
+    const stopping = { ...checkpoints, settle: async (checkpoint: Parameters<typeof checkpoints.settle>[0], state: Parameters<typeof checkpoints.settle>[1]) => {
+      if (state === 'undone') throw stopped;
+      await checkpoints.settle(checkpoint, state);
+    } };
+    await assert.rejects(undoRun('run-1', { workspace, checkpoints: stopping }), stopped);
+    assert.deepEqual(workspace.snapshot(), { 'a.txt': 'v1' });
+    const report = await undoRun('run-1', { workspace, checkpoints });
+    assert.deepEqual({ restored: report.restored, unchanged: report.unchanged, refused: report.refused }, { restored: ['a.txt'], unchanged: ['a.txt'], refused: [] });
     assert.deepEqual(workspace.snapshot(), { 'a.txt': 'v0' });
+    assert.deepEqual((await checkpoints.list('run-1')).map((checkpoint) => checkpoint.state), ['undone', 'undone']);
   });
 
   it('refuses a file the run created or deleted where a directory now stands', async () => {
@@ -236,6 +255,39 @@ describe('undoRun', () => {
       { path: 'new.txt', reason: 'new.txt is now a directory; the run left a file there' },
     ]);
     assert.deepEqual(workspace.snapshot(), { 'new.txt/inside.txt': 'x', 'gone.txt/inside.txt': 'y' });
+  });
+
+  it('names a file or folder replaced by a link to the outside and undoes the rest, never acting through the link', async () => {
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-undo-outside-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'a.txt'), 'a0\n');
+      fs.writeFileSync(path.join(dir, 'f.txt'), 'f0\n');
+      const workspace = createNodeWorkspace(dir);
+      const checkpoints = createMemoryCheckpointStore();
+      const ctx = makeToolContext({ workspace, checkpoints, stepId: 'S1' });
+      await writeFileTool.run(ctx, { path: 'a.txt', content: 'a1\n' }, neverAborted);
+      await createDirectoryTool.run(ctx, { path: 'made' }, neverAborted);
+      await writeFileTool.run(ctx, { path: 'f.txt', content: 'f1\n' }, neverAborted);
+      // Links to the outside holding exactly what the run left: undo must neither read them as the run's files nor write through them.
+      fs.writeFileSync(path.join(outside, 'a.txt'), 'a1\n');
+      fs.rmSync(path.join(dir, 'a.txt'));
+      fs.symlinkSync(path.join(outside, 'a.txt'), path.join(dir, 'a.txt'));
+      fs.mkdirSync(path.join(outside, 'empty'));
+      fs.rmdirSync(path.join(dir, 'made'));
+      fs.symlinkSync(path.join(outside, 'empty'), path.join(dir, 'made'));
+      const report = await undoRun('run-1', { workspace, checkpoints });
+      assert.deepEqual(report.restored, ['f.txt']);
+      assert.deepEqual(report.refused, [
+        { path: 'made', reason: 'the directory made, created by step S1, is no longer a directory in the workspace (it leads outside the workspace through a symbolic link); undo does not remove through it' },
+        { path: 'a.txt', reason: 'a.txt is no longer a file in the workspace (it leads outside the workspace through a symbolic link); undo does not read or write through it' },
+      ]);
+      assert.deepEqual(report.overwritable, []);
+      assert.equal(fs.readFileSync(path.join(dir, 'f.txt'), 'utf8'), 'f0\n');
+      assert.equal(fs.readFileSync(path.join(outside, 'a.txt'), 'utf8'), 'a1\n');
+      assert.ok(fs.statSync(path.join(outside, 'empty')).isDirectory());
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it('takes a file deleted between looking and reading for deleted, and passes on any other read failure', async () => {
