@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { replayJournal } from '../core/engine/replayJournal';
+import { commandsNotUndone } from '../core/engine/commandsNotUndone';
 import { describeUndo } from '../core/tools/describeUndo';
 import { undoRun } from '../core/tools/undoRun';
 import { undoScope } from '../core/plan/undoScope';
@@ -52,12 +53,18 @@ export async function undoCommand(runId: string, options: UndoOptions, io: CliIo
     checkpoints,
     ...(steps ? { steps } : {}),
   });
-  if (options.json) io.out(JSON.stringify({ ...report, ...(steps ? { steps: [...steps] } : {}) }, null, 2));
-  else if (report.restored.length === 0 && report.unchanged.length === 0 && report.refused.length === 0) {
-    io.out(terminalSafe(`Nothing to undo in run ${runId}${steps ? ` from step ${options.from ?? ''}` : ''}: it changed no file, or it was undone already.`));
+  const commands = state === undefined ? undefined : commandsNotUndone(state, steps);
+  if (options.json) {
+    io.out(JSON.stringify({ ...report, ...(steps ? { steps: [...steps] } : {}), ...(commands === undefined ? {} : { commandsNotUndone: commands }) }, null, 2));
   } else {
-    if (steps) io.out(terminalSafe(`Undoing steps ${[...steps].join(', ')} of run ${runId}.`));
-    io.out(terminalSafe(describeUndo(report)));
+    if (report.restored.length === 0 && report.unchanged.length === 0 && report.refused.length === 0) {
+      io.out(terminalSafe(`Nothing to undo in run ${runId}${steps ? ` from step ${options.from ?? ''}` : ''}: it changed no file, or it was undone already.`));
+    } else {
+      if (steps) io.out(terminalSafe(`Undoing steps ${[...steps].join(', ')} of run ${runId}.`));
+      io.out(terminalSafe(describeUndo(report)));
+    }
+    // Said after what was done: a run's commands changed what no checkpoint holds (docs/security.md).
+    if (commands !== undefined) io.out(terminalSafe(commands));
   }
   return report.refused.length > 0 ? 1 : 0;
 }

@@ -419,6 +419,7 @@ export const mutationGroups = [
       'src/core/engine/runEventSink.ts',
       'src/core/engine/runOutcome.ts',
       'src/core/engine/stepsNotDone.ts',
+      'src/core/engine/commandsNotUndone.ts',
       'src/core/engine/runStop.ts',
       'src/core/engine/readyQueue.ts',
     ],

@@ -44,6 +44,23 @@ describe('task-planner run and undo on one file (issue 26)', function () {
     assert.equal(readFileSync(join(ws, 'f.txt'), 'utf8'), 'ALPHA\nbeta\nGAMMA\n');
   });
 
+  it('attack: undo says which steps ran commands, whose changes it does not take back (the output said only what it restored)', async () => {
+    const plan = {
+      objective: 'a note and a command',
+      steps: [
+        { id: 'W', kind: 'tool', title: 'Write a note', tool: 'write_file', dependsOn: [], args: { path: 'note.txt', content: 'n' } },
+        { id: 'C', kind: 'tool', title: 'Make a file by command', tool: 'run_command', dependsOn: [], args: { argv: ['sh', '-c', 'echo made > by-command.txt'] } },
+      ],
+    };
+    const { ws, runId } = await run(plan);
+    const undone = await runCli(['undo', runId, '--workspace', ws]);
+    assert.equal(undone.code, 0, undone.stderr);
+    assert.match(undone.stdout, /Undo removed 1 file the run created\.\nCommands are not undone: step C ran a command; check what it changed/);
+    assert.equal(readFileSync(join(ws, 'by-command.txt'), 'utf8'), 'made\n');
+    const fromW = await runCli(['undo', runId, '--from', 'W', '--workspace', ws, '--json']);
+    assert.equal((JSON.parse(fromW.stdout) as { commandsNotUndone?: string }).commandsNotUndone, undefined, 'the command of a step out of scope named');
+  });
+
   it('undo --from a step takes back that step and what depends on it, keeping the rest', async () => {
     const plan = { objective: 'a chain and a lone edit', steps: [editStep('A', 'alpha', 'ALPHA'), editStep('B', 'beta', 'BETA', ['A']), { ...editStep('C', 'gamma', 'GAMMA'), args: { path: 'other.txt', content: 'C' }, tool: 'write_file' }] };
     const { ws, runId } = await run(plan);

@@ -1,0 +1,22 @@
+import type { RunState } from './runEvents';
+import { oneLine } from '../text/oneLine';
+
+/** Most steps named, and characters of the sentence. */
+const limits = { steps: 5, chars: 300 } as const;
+
+/**
+ * The sentence that tells an Undo's user what it did not take back: the steps (of `steps`, when given: Undo from here)
+ * whose attempt started a command (`command_started`; one interrupted counts too), whose effects no checkpoint holds.
+ * At most `limits.steps` named, then "and N more"; `undefined` when no such step ran a command.
+ */
+export function commandsNotUndone(state: RunState, steps?: ReadonlySet<string>): string | undefined {
+  const ran = Object.entries(state.steps)
+    .filter(([id, step]) => (steps === undefined || steps.has(id)) && ((step.commandsStarted?.length ?? 0) > 0 || (step.commandsInterrupted?.length ?? 0) > 0))
+    .map(([id]) => id);
+  if (ran.length === 0) return undefined;
+  const named = ran.slice(0, limits.steps).join(', ');
+  const more = ran.length > limits.steps ? ` and ${ran.length - limits.steps} more` : '';
+  const which = ran.length === 1 ? `step ${named} ran a command` : `steps ${named}${more} ran commands`;
+  const it = ran.length === 1 ? 'it' : 'they';
+  return oneLine(`Commands are not undone: ${which}; check what ${it} changed (git status shows it in a repository).`, limits.chars);
+}
