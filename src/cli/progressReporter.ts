@@ -3,7 +3,7 @@ import type { Plan } from '../core/plan/planSchema';
 import { oneLine } from '../core/text/oneLine';
 import { shortLine } from './shortLine';
 import { newTenth, progressText } from '../shared/progressPercent';
-import { rejectedLabel, rejectionDetail } from '../shared/stepStatusLabels';
+import { notStoppingNote, rejectedLabel, rejectionDetail } from '../shared/stepStatusLabels';
 import { keptFileText } from '../core/tools/withheldFiles';
 
 /** Longest step title in a progress line, and longest objective, reason or warning, in characters (each on one line). */
@@ -53,7 +53,7 @@ export function progressReporter(plan: Plan, write: (line: string) => void, alre
         if (event.disposition !== 'retry') ended++;
         line(
           '✘',
-          `${label(event.stepId)}: ${shortLine(event.error, 200, failedInFull)}${event.disposition === 'retry' ? ` (retrying in ${event.retryInMs ?? 0} ms)` : event.disposition === 'skip' ? ' (skipped)' : ''}`,
+          `${label(event.stepId)}: ${shortLine(event.error, 200, failedInFull)}${event.disposition === 'retry' ? ` (retrying in ${event.retryInMs ?? 0} ms)` : event.disposition === 'skip' ? ` (${notStoppingNote})` : ''}`,
         );
         return;
       case 'verification_failed':

@@ -54,17 +54,19 @@ export async function undoCommand(runId: string, options: UndoOptions, io: CliIo
     ...(steps ? { steps } : {}),
   });
   const commands = state === undefined ? undefined : commandsNotUndone(state, steps);
+  const nothingLeft = report.restored.length === 0 && report.unchanged.length === 0 && report.refused.length === 0;
   if (options.json) {
     io.out(JSON.stringify({ ...report, ...(steps ? { steps: [...steps] } : {}), ...(commands === undefined ? {} : { commandsNotUndone: commands }) }, null, 2));
   } else {
-    if (report.restored.length === 0 && report.unchanged.length === 0 && report.refused.length === 0) {
+    if (nothingLeft) {
       io.out(terminalSafe(`Nothing to undo in run ${runId}${steps ? ` from step ${options.from ?? ''}` : ''}: it changed no file, or it was undone already.`));
     } else {
       if (steps) io.out(terminalSafe(`Undoing steps ${[...steps].join(', ')} of run ${runId}.`));
       io.out(terminalSafe(describeUndo(report)));
     }
-    // Said after what was done: a run's commands changed what no checkpoint holds (docs/security.md).
-    if (commands !== undefined) io.out(terminalSafe(commands));
+    // Said after what this Undo did (an Undo that found nothing left to do said it before): a run's commands changed
+    // what no checkpoint holds (docs/security.md).
+    if (commands !== undefined && !nothingLeft) io.out(terminalSafe(commands));
   }
   return report.refused.length > 0 ? 1 : 0;
 }

@@ -26,11 +26,14 @@ export function rejectionDetail(reason: string | undefined): string {
   return (reason ?? '').replace(/^Rejected by (the user|you):?\s*/, '');
 }
 
+/** What `failedNotStoppingLabel` adds to "failed", for a line that says the failure already (the CLI's progress). */
+export const notStoppingNote = 'did not stop the run';
+
 /**
  * A step that failed and that its failure policy then skipped (`skipCause: 'failed'`): its failure did not stop the run.
  * Never "the run went on without it", which is false of a run a critical step halted as, or after, this one failed.
  */
-export const failedNotStoppingLabel = 'failed (did not stop the run)';
+export const failedNotStoppingLabel = `failed (${notStoppingNote})`;
 
 /** A step skipped because its condition was not met (the fix of tests that passed): done as planned, no work left. */
 export const notNeededLabel = 'not needed';

@@ -4,7 +4,11 @@ import { PathRefusedError } from '../workspace/resolveInRoot';
 import { oneLine } from '../text/oneLine';
 import type { ToolContext } from './tool';
 
-const hint = 'No setting changes this: give the values the step needs in its input or the request (a copy without secrets, such as .env.example, is read).';
+/** What to do instead, for a file kept by its name (a copy without secrets is read) or by its place (nothing in it is). */
+function hintFor(relative: string): string {
+  const instead = 'No setting changes this: give the values the step needs in its input or the request';
+  return withheldBecause(relative) === 'credentials' ? `${instead} (a copy without secrets, such as .env.example, can be read).` : `${instead}.`;
+}
 
 /** Why tools do not read a file: it is inside a protected place (`.git`, `.task-planner`, as the path spells it), or holds credentials by its name. */
 type WithheldBecause = { inside: string } | 'credentials';
@@ -57,14 +61,14 @@ export async function refuseWithheldRead(ctx: ToolContext, path: string, written
   const reason = withheldReason(path);
   if (reason !== undefined) {
     ctx.withheld?.(path);
-    throw new PathRefusedError(written, reason, hint);
+    throw new PathRefusedError(written, reason, hintFor(path));
   }
   const resolved = await ctx.workspace.locate?.(path, signal);
   if (resolved === undefined || resolved === path) return;
   const led = withheldReason(resolved);
   if (led !== undefined) {
     ctx.withheld?.(resolved);
-    throw new PathRefusedError(written, `it leads to ${resolved}: ${led}`, hint);
+    throw new PathRefusedError(written, `it leads to ${resolved}: ${led}`, hintFor(resolved));
   }
 }
 

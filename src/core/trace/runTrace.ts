@@ -1,3 +1,4 @@
+import { foldRunEvents } from '../engine/reduceRunEvent';
 import type { RunEvent } from '../engine/runEvents';
 import type { Plan } from '../plan/planSchema';
 import { capText } from '../text/capText';
@@ -76,7 +77,8 @@ export function runTrace(events: readonly RunEvent[], options: TraceOptions): Tr
     status: ended?.type === 'run_failed' ? 'error' : ended?.type === 'run_completed' ? 'ok' : 'unset',
     attributes: {
       'task_planner.run.id': first.runId,
-      'task_planner.run.status': ended === undefined ? 'running' : ended.type.replace('run_', ''),
+      // As every view says it: a run that went through to its end with a step not done is `partial`, not `completed`.
+      'task_planner.run.status': ended === undefined ? 'running' : foldRunEvents(events).status,
       ...(plan !== undefined ? { 'task_planner.run.steps': plan.steps.length } : {}),
       ...(options.content && plan !== undefined ? { 'task_planner.run.objective': capText(plan.objective, traceContentChars) } : {}),
     },

@@ -57,6 +57,10 @@ describe('task-planner run and undo on one file (issue 26)', function () {
     assert.equal(undone.code, 0, undone.stderr);
     assert.match(undone.stdout, /Undo removed 1 file the run created\.\nCommands are not undone: step C ran a command; check what it changed/);
     assert.equal(readFileSync(join(ws, 'by-command.txt'), 'utf8'), 'made\n');
+    // Said once: an Undo that finds nothing left to do does not say it again (the newcomer saw it on every undo).
+    const again = await runCli(['undo', runId, '--workspace', ws]);
+    assert.match(again.stdout, /Nothing to undo/);
+    assert.doesNotMatch(again.stdout, /Commands are not undone/);
     const fromW = await runCli(['undo', runId, '--from', 'W', '--workspace', ws, '--json']);
     assert.equal((JSON.parse(fromW.stdout) as { commandsNotUndone?: string }).commandsNotUndone, undefined, 'the command of a step out of scope named');
   });

@@ -39,10 +39,12 @@ describe('read_file and search_text keep credentials from the model', () => {
   it('read_file refuses .env as written and through a link, naming where the link leads; reads other files', async () => {
     const kept: string[] = [];
     const ctx = contextWith(files, links, kept);
-    await assert.rejects(readFileTool.run(ctx, { path: '.env' }, neverAborted), /^PathRefusedError: Refused path ".env": a file of this name holds credentials.* No setting changes this: give the values the step needs in its input or the request \(a copy without secrets, such as \.env\.example, is read\)\.$/);
+    await assert.rejects(readFileTool.run(ctx, { path: '.env' }, neverAborted), /^PathRefusedError: Refused path ".env": a file of this name holds credentials.* No setting changes this: give the values the step needs in its input or the request \(a copy without secrets, such as \.env\.example, can be read\)\.$/);
+    // A place, not a name: no copy of .git/config is suggested (the newcomer read the .env advice under it).
+    await assert.rejects(readFileTool.run(ctx, { path: '.git/config' }, neverAborted), /^PathRefusedError: Refused path ".git\/config": it is inside .git.* in its input or the request\.$/);
     await assert.rejects(readFileTool.run(ctx, { path: 'notes.txt' }, neverAborted), /Refused path "notes.txt": it leads to .env: a file of this name holds credentials/);
     assert.equal((await readFileTool.run(ctx, { path: 'ok.txt' }, neverAborted)).content, 'plain\n');
-    assert.deepEqual(kept, ['.env', '.env'], 'each refusal is told, by the file kept (where the link led)');
+    assert.deepEqual(kept, ['.env', '.git/config', '.env'], 'each refusal is told, by the file kept (where the link led)');
   });
 
   it('search_text leaves out .env and a file leading to it, still searches the rest, and tells what it kept', async () => {

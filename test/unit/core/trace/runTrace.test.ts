@@ -128,6 +128,17 @@ describe('runTrace: a run\'s trace from its journal', () => {
     assert.equal(withContent[5]?.attributes['task_planner.step.output'], 'secret result');
   });
 
+  it('a run that went through to its end with a step failed is partial in its trace, as in every view (it said completed)', () => {
+    const partial = events([
+      { type: 'run_started', plan, time: 1000 },
+      { type: 'step_started', stepId: 'A', attempt: 1, time: 1010 },
+      { type: 'step_failed', stepId: 'A', attempt: 1, error: 'boom', disposition: 'skip', time: 1020 },
+      { type: 'step_skipped', stepId: 'B', reason: 'dependency A failed', cause: 'dependency', time: 1021 },
+      { type: 'run_completed', time: 1030 },
+    ]);
+    assert.equal(runTrace(partial, { content: false })[0]?.attributes['task_planner.run.status'], 'partial');
+  });
+
   it('a run still running or waiting: open spans end with the journal, statuses unset', () => {
     const open = runTrace(journal.slice(0, 5), { content: false });
     assert.deepEqual(shape(open).map(([id, , , end, status]) => [id, end, status]), [
