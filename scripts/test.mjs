@@ -53,16 +53,12 @@ const suites = [
   // setup, since the e2e tests are typed against the browser driver it installs. It runs alongside the unit
   // tests (about 90 s of a clean-clone run saved when they were one process), and is reported here.
   { name: 'lint', checks: [['eslint', bin('eslint'), ['.'], { alongside: 'unit' }]] },
+  { name: 'integration', command: [process.execPath, '--import', 'tsx', 'test/integration/runIntegration.ts'] },
   // A test that fails is tried once more, on the same workbench, as Playwright's own runner does on CI: a browser UI on a
   // loaded 2-core machine now and then misses a moment. One that passes on its second try is named above the closing
   // line ("Passed only when tried again"); one that fails twice fails the run.
   // In two lanes, two mocha processes at once, each with a browser and code-server of its own (test/e2e/e2eLanes.mjs says why).
   { name: 'e2e', mocha: ['--require', 'tsx/cjs', '--timeout', '120000', '--retries', '1', '--exit'], lanes: () => e2eLanes(join(root, 'test', 'e2e'), 2) },
-  // The integration suite runs beside the e2e lanes, its output held back and printed after theirs: alone it left the
-  // machine 32 % idle (vmstat on a clean clone; its one extension host waits on the workbench and on its tests' timers),
-  // and the lanes do not always end together. Measured (2026-11-30, nothing else running): integration then e2e
-  // 153 + 447 s, together 555 s. Without the e2e suite (`--only integration`) it runs at its turn.
-  { name: 'integration', command: [process.execPath, '--import', 'tsx', 'test/integration/runIntegration.ts'], alongside: 'e2e' },
   // `npm run package` as a user runs it, then its .vsix listed against the allowlist (test/arch/vsixContents.ts). Last, since
   // it leaves the production bundles in dist/ as `npm run package` does; the .vsix goes to a temporary folder.
   { name: 'package', mocha: ['--require', 'tsx/cjs', '--timeout', '180000', 'test/package/**/*.test.ts'] },
@@ -99,15 +95,10 @@ function startEarly(command, args) {
 }
 const early = new Map(selected.flatMap((suite) => suite.checks ?? []).filter(([, , , options]) => options?.early)
   .map(([label, command, args]) => [label, { started: Date.now(), outcome: startEarly(command, args) }]));
-/** Counted suites started beside another (`alongside`), by name: their lanes' outcomes, output held, reported at their turn. */
-const startedSuites = new Map();
-/** Starts, just before a suite, the checks and counted suites marked to run `alongside` it; each is reported at its own turn. */
+/** Starts, just before a suite, the checks marked to run `alongside` it; each is reported at its own turn. */
 function startAlongside(suiteName) {
   for (const [label, command, args, options] of selected.flatMap((suite) => suite.checks ?? [])) {
     if (options?.alongside === suiteName) early.set(label, { started: Date.now(), outcome: startEarly(command, args) });
-  }
-  for (const suite of selected) {
-    if (!suite.checks && suite.alongside === suiteName) startedSuites.set(suite.name, { started: Date.now(), lanes: startSuite(suite, false) });
   }
 }
 
@@ -151,29 +142,6 @@ function countResults(name, statsFile, outcome) {
 }
 
 let built = false;
-
-/** Names a lane's files above its output when a suite runs in more than one lane. */
-function heading(outcomes, lane) {
-  if (outcomes.length > 1) console.log(`\n--- ${lane.name}: ${lane.files.map((file) => relative(root, file)).join(', ')} ---`);
-}
-
-/**
- * Starts a counted suite: one mocha process per lane at once (one lane unless the suite has `lanes`). When `live`, the
- * first lane's output goes on as it comes (named first); every other lane's is held back, to be printed when the suite
- * is reported, so no two lanes' lines mix.
- * @returns {Promise<{ lane: { name: string; files: string[] }; statsFile: string; outcome: { status: number | null; signal: NodeJS.Signals | null; output?: Buffer }; endedAt: number }[]>}
- */
-function startSuite(suite, live) {
-  const lanes = suite.lanes ? suite.lanes().map((files, index) => ({ name: `${suite.name} lane ${index + 1}`, files })) : [{ name: suite.name, files: [] }];
-  if (live) heading(lanes, lanes[0]);
-  return Promise.all(lanes.map(async (lane, index) => {
-    const statsFile = join(statsDir, `${lane.name.replaceAll(' ', '-')}.json`);
-    const command = suite.command ?? [bin('mocha'), '--forbid-only', '--reporter', join(root, 'test/support/countingReporter.cjs'), ...suite.mocha, ...lane.files];
-    const env = { ...process.env, TEST_STATS_FILE: statsFile, ...(suite.builtCli && built ? { TASK_PLANNER_TEST_CLI: join(root, 'dist', 'cli.js') } : {}) };
-    const outcome = await runProcess(command, env, live && index === 0);
-    return { lane, statsFile, outcome, endedAt: Date.now() };
-  }));
-}
 for (const suite of selected) {
   const suiteStarted = Date.now();
   startAlongside(suite.name);
@@ -200,15 +168,24 @@ for (const suite of selected) {
     timings.push(`${suite.name} ${seconds(suiteStarted)} s`);
     continue;
   }
-  // A suite started beside another is awaited here, and took from its start to its end.
-  const besides = startedSuites.get(suite.name);
-  const outcomes = await (besides?.lanes ?? startSuite(suite, true));
-  for (const { lane, outcome } of outcomes.slice(besides ? 0 : 1)) {
-    heading(outcomes, lane);
+  // A suite in lanes runs one mocha process per lane at once; the first lane's output goes on as it comes, each other
+  // lane's is held back and printed when its lane ended, so no two lanes' lines mix.
+  const lanes = suite.lanes ? suite.lanes().map((files, index) => ({ name: `${suite.name} lane ${index + 1}`, files })) : [{ name: suite.name, files: [] }];
+  const heading = (lane) => lanes.length > 1 && console.log(`\n--- ${lane.name}: ${lane.files.map((file) => relative(root, file)).join(', ')} ---`);
+  heading(lanes[0]);
+  const outcomes = await Promise.all(lanes.map(async (lane, index) => {
+    const statsFile = join(statsDir, `${lane.name.replaceAll(' ', '-')}.json`);
+    const command = suite.command ?? [bin('mocha'), '--forbid-only', '--reporter', join(root, 'test/support/countingReporter.cjs'), ...suite.mocha, ...lane.files];
+    const env = { ...process.env, TEST_STATS_FILE: statsFile, ...(suite.builtCli && built ? { TASK_PLANNER_TEST_CLI: join(root, 'dist', 'cli.js') } : {}) };
+    const outcome = await runProcess(command, env, index === 0);
+    return { lane, statsFile, outcome };
+  }));
+  for (const { lane, outcome } of outcomes.slice(1)) {
+    heading(lane);
     process.stdout.write(outcome.output ?? '');
   }
   for (const { outcome } of outcomes) stopIfInterrupted(outcome);
-  timings.push(`${suite.name} ${besides ? `${Math.round((Math.max(...outcomes.map(({ endedAt }) => endedAt)) - besides.started) / 1000)} s, beside ${suite.alongside}` : `${seconds(suiteStarted)} s`}`);
+  timings.push(`${suite.name} ${seconds(suiteStarted)} s`);
   for (const { lane, statsFile, outcome } of outcomes) countResults(lane.name, statsFile, outcome);
 }
 rmSync(statsDir, { recursive: true, force: true });
