@@ -10,7 +10,7 @@ import { skippedInputFindings } from './skippedInputFindings';
 import { performedBy } from './stepKindTraits';
 import { validatePlan } from './validatePlan';
 import { verificationFindings } from './verificationFindings';
-import { withheldReason } from '../tools/withheldFiles';
+import { withheldHint, withheldReason } from '../tools/withheldFiles';
 import { normalizeWorkspacePath } from '../workspace/resolveInRoot';
 
 export { checkName, type CritiqueCheck, type CritiqueIssue } from './critiqueFindings';
@@ -192,8 +192,8 @@ function restatedRequest(plan: Plan): CritiqueIssue | undefined {
   );
 }
 
-/** The path a `read_file` tool step names, normalised, when tools never read it (`withheldReason`). */
-function withheldPath(step: Step): string | undefined {
+/** The path a `read_file` tool step names, normalised, with why tools never read it (`withheldReason`). */
+function withheldRead(step: Step): { path: string; reason: string } | undefined {
   const path = step.kind === 'tool' && step.tool === 'read_file' && typeof step.args?.['path'] === 'string' ? step.args['path'] : undefined;
   if (path === undefined) return undefined;
   let plain: string;
@@ -203,7 +203,8 @@ function withheldPath(step: Step): string | undefined {
     // A path the run refuses anyway: the validation's finding, not this one.
     return undefined;
   }
-  return withheldReason(plain) === undefined ? undefined : plain;
+  const reason = withheldReason(plain);
+  return reason === undefined ? undefined : { path: plain, reason };
 }
 
 function words(text: string): string {
@@ -225,7 +226,7 @@ function stepChecks(step: Step, ids: Set<string>, byId: Map<string, Step>, regis
       ),
     );
   }
-  const withheld = withheldPath(step);
+  const withheld = withheldRead(step);
   if (withheld !== undefined) {
     const stops = step.critical && step.onFailure !== 'skip';
     issues.push(
@@ -233,8 +234,8 @@ function stepChecks(step: Step, ids: Set<string>, byId: Map<string, Step>, regis
         'withheld_read',
         stops ? 'critical' : 'warning',
         step.id,
-        `Step "${step.id}" reads ${withheld}, which tools refuse: ${withheldReason(withheld) ?? ''}. The step fails${stops ? ' and the run stops there' : ''}.`,
-        'Give the values the step needs in its input or the request, or read a copy without secrets, such as .env.example.',
+        `Step "${step.id}" reads ${withheld.path}, which tools refuse: ${withheld.reason}. The step fails${stops ? ' and the run stops there' : ''}.`,
+        withheldHint(withheld.path),
       ),
     );
   }

@@ -4,8 +4,11 @@ import { PathRefusedError } from '../workspace/resolveInRoot';
 import { oneLine } from '../text/oneLine';
 import type { ToolContext } from './tool';
 
-/** What to do instead, for a file kept by its name (a copy without secrets is read) or by its place (nothing in it is). */
-function hintFor(relative: string): string {
+/**
+ * What to do instead of reading the workspace-relative `relative` that `withheldReason` names: for a file kept by its name,
+ * a copy without secrets can be read; for one kept by its place, nothing in it can.
+ */
+export function withheldHint(relative: string): string {
   const instead = 'No setting changes this: give the values the step needs in its input or the request';
   return withheldBecause(relative) === 'credentials' ? `${instead} (a copy without secrets, such as .env.example, can be read).` : `${instead}.`;
 }
@@ -61,14 +64,14 @@ export async function refuseWithheldRead(ctx: ToolContext, path: string, written
   const reason = withheldReason(path);
   if (reason !== undefined) {
     ctx.withheld?.(path);
-    throw new PathRefusedError(written, reason, hintFor(path));
+    throw new PathRefusedError(written, reason, withheldHint(path));
   }
   const resolved = await ctx.workspace.locate?.(path, signal);
   if (resolved === undefined || resolved === path) return;
   const led = withheldReason(resolved);
   if (led !== undefined) {
     ctx.withheld?.(resolved);
-    throw new PathRefusedError(written, `it leads to ${resolved}: ${led}`, hintFor(resolved));
+    throw new PathRefusedError(written, `it leads to ${resolved}: ${led}`, withheldHint(resolved));
   }
 }
 

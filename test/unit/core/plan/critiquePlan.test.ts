@@ -255,6 +255,8 @@ describe('critiquePlan', () => {
       );
       assert.equal(critique.score, 5);
       assert.match(critique.recommendations[0] ?? '', /\.env\.example/);
+      // A place, not a name: its advice is not to read a copy (the tools' own advice, one rule).
+      assert.doesNotMatch(critiquePlan(makePlan([read('.git/config')]), { tools }).recommendations[0] ?? '', /\.env\.example/);
       assert.deepEqual(critiquePlan(makePlan([read('.git\\config', { critical: false })]), { tools }).issues.map((issue) => [issue.severity, issue.message]), [
         ['warning', 'Step "r" reads .git/config, which tools refuse: it is inside .git, which tools do not read (git\'s config can hold a remote\'s token; Task Planner\'s journals hold what steps read). The step fails.'],
       ]);
