@@ -52,7 +52,8 @@ Commands:
              it on its dependencies run again (as "run": approvals, --yes, model). Refused
              while the run waits or was cut off: resume it, or undo it and run the plan.
              Typically after "undo <runId> --from STEP".
-  runs       List the runs journaled in the workspace, newest first, with their status.
+  runs       List the runs journaled in the workspace, newest first, with their status
+             (a run whose process was killed reads "interrupted": resume it).
   trace      Print a run's trace from its journal as a timed tree: the run, each step's
              attempts, and in them the model calls (model, tokens, cached tokens) and tool
              calls. --trace FILE writes it as JSON lines (one span a line; --json prints

@@ -3,13 +3,18 @@ import { createFileRunStore } from '../node/fileRunStore';
 import { type CliIo, runsDirectory } from './cliIo';
 import { errorMessage } from '../shared/errorMessage';
 import { oneLine } from '../core/text/oneLine';
+import { runHolder } from '../node/runLock';
 
 /** Longest objective (or reason a journal is unreadable) in a row of the listing, in characters, on one line. */
 const maxObjectiveLength = 120;
 
-/** `runs`: the workspace's journaled runs, newest first, with status and progress. */
+/**
+ * `runs`: the workspace's journaled runs, newest first, with status and progress. A run journaled as running whose
+ * lock no living process holds was cut off (killed, or the machine stopped): it is listed as `interrupted`.
+ */
 export async function runsCommand(workspace: string, json: boolean, io: CliIo): Promise<number> {
-  const store = createFileRunStore(runsDirectory(workspace));
+  const directory = runsDirectory(workspace);
+  const store = createFileRunStore(directory);
   const rows = [];
   for (const listing of await store.list()) {
     try {
@@ -19,7 +24,7 @@ export async function runsCommand(workspace: string, json: boolean, io: CliIo): 
       const steps = Object.values(state.steps);
       rows.push({
         runId: listing.runId,
-        status: state.status,
+        status: state.status === 'running' && (await runHolder(directory, listing.runId)) === undefined ? 'interrupted' : state.status,
         objective: state.plan?.objective ?? '',
         completed: steps.filter((step) => step.status === 'completed').length,
         steps: steps.length,
@@ -37,11 +42,13 @@ export async function runsCommand(workspace: string, json: boolean, io: CliIo): 
     }
   }
   if (json) io.out(JSON.stringify(rows, null, 2));
-  else if (rows.length === 0) io.out(`No runs in ${runsDirectory(workspace)}.`);
+  else if (rows.length === 0) io.out(`No runs in ${directory}.`);
   else {
     for (const row of rows) {
-      io.out(`${row.runId}  ${row.status.padEnd(10)} ${row.completed}/${row.steps}  ${row.updatedAt}  ${oneLine(row.objective, maxObjectiveLength)}`);
+      io.out(`${row.runId}  ${row.status.padEnd(11)} ${row.completed}/${row.steps}  ${row.updatedAt}  ${oneLine(row.objective, maxObjectiveLength)}`);
     }
+    const cutOff = rows.find((row) => row.status === 'interrupted');
+    if (cutOff) io.out(`\nAn interrupted run goes on from where it stopped, finished steps not redone: task-planner resume ${cutOff.runId}`);
   }
   return 0;
 }

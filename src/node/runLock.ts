@@ -51,8 +51,8 @@ export async function lockRun(dir: string, runId: string): Promise<void> {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    const holder = Number.parseInt(await readFile(file, 'utf8').catch(() => ''), 10);
-    if (Number.isSafeInteger(holder) && holder > 0 && isProcessAlive(holder)) throw new RunInUseError(runId, holder, file);
+    const holder = await runHolder(dir, runId);
+    if (holder !== undefined) throw new RunInUseError(runId, holder, file);
     // Gone: taken over by whoever renames it aside first.
     await rename(file, `${file}.${process.pid}.stale`).then(
       () => unlinkQuietly(`${file}.${process.pid}.stale`),
@@ -60,6 +60,15 @@ export async function lockRun(dir: string, runId: string): Promise<void> {
     );
   }
   throw new Error(`Could not take the lock of run ${runId} (${file}): other processes kept taking it. Try again.`);
+}
+
+/**
+ * The id of the living process that holds run `runId`'s lock in `dir`, or `undefined` when none does (no lock, or its
+ * process is gone: the run was killed mid-way). Reads only; takes nothing.
+ */
+export async function runHolder(dir: string, runId: string): Promise<number | undefined> {
+  const holder = Number.parseInt(await readFile(join(dir, `${runId}.lock`), 'utf8').catch(() => ''), 10);
+  return Number.isSafeInteger(holder) && holder > 0 && isProcessAlive(holder) ? holder : undefined;
 }
 
 function releaseAll(): void {

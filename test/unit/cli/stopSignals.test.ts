@@ -94,8 +94,13 @@ describe('task-planner run stopped by a signal kills its command and journals th
     });
   }
 
-  it('SIGKILL: the command dies with the CLI', async () => {
+  it('SIGKILL: the command dies with the CLI, and `runs` lists the run as interrupted, saying how to go on', async () => {
     const { marker } = await stoppedRun('SIGKILL');
     assert.deepEqual(await survivorsAfter(marker, 2000), [], 'the command outlived the CLI');
+    // The journal still says running (nothing could write after SIGKILL); no living process holds its lock.
+    assert.equal(await journaledStatus(), 'interrupted');
+    const listed = await runCli(['runs', '--workspace', dir.path]);
+    assert.match(listed.stdout, / interrupted +0\/1 /);
+    assert.match(listed.stdout, /An interrupted run goes on from where it stopped, finished steps not redone: task-planner resume \S+/);
   });
 });
