@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { replayJournal } from '../core/engine/replayJournal';
 import { commandsNotUndone } from '../core/engine/commandsNotUndone';
-import { describeUndo } from '../core/tools/describeUndo';
+import { undoLines } from '../core/tools/describeUndo';
 import { undoRun } from '../core/tools/undoRun';
 import { undoScope } from '../core/plan/undoScope';
 import { createCheckpointFolder } from '../node/checkpointFolder';
@@ -62,11 +62,8 @@ export async function undoCommand(runId: string, options: UndoOptions, io: CliIo
       io.out(terminalSafe(`Nothing to undo in run ${runId}${steps ? ` from step ${options.from ?? ''}` : ''}: it changed no file, or it was undone already.`));
     } else {
       if (steps) io.out(terminalSafe(`Undoing steps ${[...steps].join(', ')} of run ${runId}.`));
-      io.out(terminalSafe(describeUndo(report)));
+      for (const line of undoLines(report, commands)) io.out(terminalSafe(line));
     }
-    // Said after what this Undo did (an Undo that found nothing left to do said it before): a run's commands changed
-    // what no checkpoint holds (docs/security.md).
-    if (commands !== undefined && !nothingLeft) io.out(terminalSafe(commands));
   }
   return report.refused.length > 0 ? 1 : 0;
 }

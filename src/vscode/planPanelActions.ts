@@ -3,10 +3,8 @@ import type { BudgetLimits } from '../core/llm/budget';
 import type { CapabilityCatalogue } from '../core/capabilities/capabilityCatalogue';
 import type { RunResult } from '../core/engine/runOptions';
 import type { Plan } from '../core/plan/planSchema';
-import { describeUndo } from '../core/tools/describeUndo';
 import { tellUndo } from './undoAnyway';
 import { showRunChangeCommand } from './runChangeDiff';
-import type { UndoReport } from '../core/tools/undoRun';
 import type { RunUndo } from './runUndo';
 import { markManualStep } from './manualStepPrompts';
 import { showInformation } from './notifications';
@@ -26,7 +24,7 @@ export interface PanelRuns {
   cancel(runId: string): boolean;
   /** What its runs changed, Undo of it, and each Undo (the panel's, the Plan tree's, the Runs view's: the panel shows what of its run is undone). */
   readonly changes: {
-    undo(runId: string): Promise<UndoReport>;
+    undo(runId: string): Promise<RunUndo>;
     changedFiles(runId: string): Promise<string[]>;
     readonly onDidUndo: vscode.Event<RunUndo>;
   };
@@ -182,8 +180,7 @@ export function planPanelActions(deps: PanelActionDeps): PanelActionHandlers {
       const runId = panel.session.runId();
       if (!runId || panel.session.isRunning()) return panel.notify('error', vscode.l10n.t('Only a finished run can be undone.'));
       // The flow shows the outcome in the panel (`onDidUndo`); the notice says it at once.
-      const report = await runs.changes.undo(runId);
-      const message = describeUndo(report);
+      const { report, text: message } = await runs.changes.undo(runId);
       log.info(`Run ${runId}: ${message}`);
       panel.notify('info', message);
       // The files changed since the run can be undone anyway, each after its diff (a question the panel cannot hold).

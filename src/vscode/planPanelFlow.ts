@@ -10,7 +10,6 @@ import { planPanelActions, type PanelActionDeps } from './planPanelActions';
 import { PlanPanelController } from './planPanelController';
 import type { PlanReview } from './planReview';
 import { errorMessage } from '../shared/errorMessage';
-import { describeUndo } from '../core/tools/describeUndo';
 
 /**
  * What may change the workspace's instructions and skills: the catalogue's files, and a skill's
@@ -139,8 +138,7 @@ export function createPlanPanelFlow(deps: PlanPanelFlowDeps): PlanPanelFlow {
       panel.showRun(state, true);
     }),
     // Whichever view undid it, a panel showing the run shows which steps' changes are gone and what is still changed.
-    runs.changes.onDidUndo(({ runId, report, fromStep, undone }) => {
-      const message = describeUndo(report);
+    runs.changes.onDidUndo(({ runId, text: message, fromStep, undone }) => {
       panels.panel()?.setRunDetails(runId, { undone, undoMessage: fromStep === undefined ? message : `From step ${fromStep}: ${message}` });
     }),
     runs.onDidFinish(async (result) => {

@@ -1,11 +1,13 @@
 import * as vscode from 'vscode';
 import type { Checkpoint, CheckpointStore, FileVersion } from '../core/ports';
 import type { Plan } from '../core/plan/planSchema';
-import type { UndoAnyway, UndoReport } from '../core/tools/undoRun';
+import type { UndoAnyway } from '../core/tools/undoRun';
 import type { UndoneChanges } from '../core/tools/undoneChanges';
 import type { FolderLanes, Lane } from './folderLanes';
 import { loadRuntime } from './loadRuntime';
 import type { RunUndo } from './runUndo';
+import { commandsNotUndone } from '../core/engine/commandsNotUndone';
+import { undoLines } from '../core/tools/describeUndo';
 
 /**
  * What stored runs changed in their folders, and Undo of it: each run's checkpoints, read from the folder whose journal
@@ -23,9 +25,10 @@ export class RunChanges implements vscode.Disposable {
    * Restores the files the run `runId` changed in its folder, from its checkpoints (refusing
    * files changed since). With `fromStep`, only that step's changes and those of the steps
    * after it that depend on it or changed the same files (`undoScope`), newest first. `anyway`: the files the user
-   * saw in a diff and chose to undo anyway (`undoRun`: written only while they are exactly what was shown).
+   * saw in a diff and chose to undo anyway (`undoRun`: written only while they are exactly what was shown). The outcome
+   * names the steps whose commands Undo does not take back.
    */
-  async undo(runId: string, fromStep?: { stepId: string; plan: Pick<Plan, 'steps'> }, anyway?: readonly UndoAnyway[]): Promise<UndoReport> {
+  async undo(runId: string, fromStep?: { stepId: string; plan: Pick<Plan, 'steps'> }, anyway?: readonly UndoAnyway[]): Promise<RunUndo> {
     const { lane, checkpoints } = await this.checkpointsOfRun(runId);
     const runtime = loadRuntime();
     const steps = fromStep === undefined ? undefined : runtime.undoScope(fromStep.plan, await checkpoints.list(runId), fromStep.stepId);
@@ -35,8 +38,17 @@ export class RunChanges implements vscode.Disposable {
       ...(steps ? { steps } : {}),
       ...(anyway ? { anyway } : {}),
     });
-    this.undid.fire({ runId, report, ...(fromStep ? { fromStep: fromStep.stepId } : {}), undone: runtime.undoneChanges(await checkpoints.list(runId)) });
-    return report;
+    // The journal says which steps ran commands; one that cannot be read (damaged) leaves that sentence out, not the Undo.
+    const state = await this.lanes
+      .storeOf(lane)
+      .load(runId)
+      .then((journal) => journal && runtime.replayJournal(runId, journal))
+      .catch(() => undefined);
+    const text = undoLines(report, state === undefined ? undefined : commandsNotUndone(state, steps)).join(' ');
+    const undone = runtime.undoneChanges(await checkpoints.list(runId));
+    const undo: RunUndo = { runId, report, text, ...(fromStep ? { fromStep: fromStep.stepId } : {}), undone };
+    this.undid.fire(undo);
+    return undo;
   }
 
   /** What Undo has taken back of the run `runId` so far (nothing for a run never undone). */

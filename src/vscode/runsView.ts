@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 import type { RunResult } from '../core/engine/runOptions';
 import { runListModel } from '../core/view/runListModel';
 import type { PlanTreeNode } from '../core/view/planTreeModel';
-import { describeUndo } from '../core/tools/describeUndo';
 import { tellUndo } from './undoAnyway';
 import { planTreeItem } from './planTreeItem';
 import type { PlanTreeProvider } from './planTreeProvider';
@@ -295,12 +294,12 @@ export function registerRunsCommands(deps: RunsCommandDeps): vscode.Disposable[]
       const runId = runIdOf(arg);
       if (!runId) return;
       const name = await runName(deps, runId);
-      const report = await deps.runs.changes.undo(runId);
+      const undo = await deps.runs.changes.undo(runId);
       // Named: from the palette it is the run the Plan view shows, which may not be the one in mind.
-      const message = vscode.l10n.t('Task Planner: run "{0}": {1}', name, describeUndo(report));
-      deps.log.info(`Run ${runId}: ${describeUndo(report)}`);
-      tellUndo(message, report, { runId });
-      return report;
+      const message = vscode.l10n.t('Task Planner: run "{0}": {1}', name, undo.text);
+      deps.log.info(`Run ${runId}: ${undo.text}`);
+      tellUndo(message, undo.report, { runId });
+      return undo;
     }),
   ];
 }

@@ -1,4 +1,3 @@
-import { describeUndo } from '../core/tools/describeUndo';
 import { tellUndo } from './undoAnyway';
 import * as vscode from 'vscode';
 import { resultsKeptFrom } from '../core/plan/downstreamSteps';
@@ -220,12 +219,12 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
         return void showInformation(vscode.l10n.t('Task Planner: choose a step of a finished run in the Plan tree.'));
       }
       if (run.status === 'running') return void showWarning(vscode.l10n.t('Task Planner: cancel the run before undoing its steps.'));
-      const report = await deps.runs.changes.undo(run.runId, { stepId, plan: run.plan });
-      const text = describeUndo(report);
+      const undo = await deps.runs.changes.undo(run.runId, { stepId, plan: run.plan });
+      const { report, text } = undo;
       deps.log.info(`Run ${run.runId}, undo from step ${stepId}: ${text}`);
       const message = vscode.l10n.t('Task Planner: from step {0}: {1}', stepId, text);
       tellUndo(message, report, { runId: run.runId, fromStep: { stepId, plan: run.plan } });
-      return report;
+      return undo;
     }),
     vscode.commands.registerCommand('taskPlanner.openResult', async (arg?: unknown) => {
       const stepId = typeof arg === 'string' ? arg : isTreeNode(arg) ? arg.stepId : target(arg);

@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
 import type { Plan } from '../core/plan/planSchema';
 import { visibleDirection } from '../core/text/visibleDirection';
-import { describeUndo } from '../core/tools/describeUndo';
 import { expectedOf, textOf } from '../core/tools/fileVersions';
 import type { UndoAnyway, UndoOverwrite, UndoReport } from '../core/tools/undoRun';
 import { snapshotScheme, type SnapshotDocuments } from './snapshotDocuments';
 import { showInformation, showWarning } from './notifications';
+import type { RunUndo } from './runUndo';
 
 /** What an Undo acted on: the run, and for Undo from here the step and the plan that scoped it. */
 export interface UndoTarget {
@@ -15,7 +15,7 @@ export interface UndoTarget {
 
 /** What Undo anyway needs of the runs (the `RunController`). */
 export interface UndoingRuns {
-  undo(runId: string, fromStep?: UndoTarget['fromStep'], anyway?: readonly UndoAnyway[]): Promise<UndoReport>;
+  undo(runId: string, fromStep?: UndoTarget['fromStep'], anyway?: readonly UndoAnyway[]): Promise<RunUndo>;
 }
 
 /** The command behind "Show what Undo would overwrite…" (not in the palette: it needs a report). */
@@ -53,8 +53,7 @@ export function registerUndoAnyway(deps: {
         }
       }
       if (consents.length === 0) return undefined;
-      const report = await deps.runs.undo(target.runId, target.fromStep, consents);
-      const text = describeUndo(report);
+      const { report, text } = await deps.runs.undo(target.runId, target.fromStep, consents);
       deps.log.info(`Run ${target.runId}, undo anyway of ${consents.map((consent) => consent.path).join(', ')}: ${text}`);
       tellUndo(vscode.l10n.t('Task Planner: {0}', text), report, target);
       return report;

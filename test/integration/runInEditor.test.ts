@@ -220,21 +220,34 @@ describe('Plan task and the run in the editor (fake OpenAI server)', function ()
     assert.deepEqual(planner.planTreeLabels(), ['1. Read the input', '2. List files']);
   });
 
-  it('undoes a run: the files it wrote are restored', async () => {
+  it('undoes a run: the files it wrote are restored, and it says the step that ran a command is not undone', async () => {
     const planner = await api();
-    server.enqueue(planReply([{ id: 'U1', title: 'Write undo me', kind: 'tool', dependsOn: [], tool: 'write_file', args: { path: 'undo-me.txt', content: 'temporary\n' } }]));
+    server.enqueue(
+      planReply([
+        { id: 'U1', title: 'Write undo me', kind: 'tool', dependsOn: [], tool: 'write_file', args: { path: 'undo-me.txt', content: 'temporary\n' } },
+        { id: 'U2', title: 'Touch a file', kind: 'tool', dependsOn: ['U1'], tool: 'run_command', args: { argv: ['sh', '-c', 'echo by-command > command-made.txt'] } },
+      ]),
+    );
     const outcome = await planner.planTask('Write a temporary file', { accept: true });
-    await planner.nextPrompt();
-    await vscode.commands.executeCommand('taskPlanner.approve', 'U1');
+    for (const id of ['U1', 'U2']) {
+      assert.equal((await planner.nextPrompt()).stepId, id);
+      await vscode.commands.executeCommand('taskPlanner.approve', id);
+    }
     const result = await outcome.run;
+    assert.equal(result?.status, 'completed');
     assert.equal(readFileSync(join(root, 'undo-me.txt'), 'utf8'), 'temporary\n');
-    const row = async () => (await planner.runsViewNodes()).find((node) => node.id === `run:${result!.runId}`)?.description ?? '';
+    const row = async () => (await planner.runsViewNodes()).find((node) => node.id === `run:${result.runId}`)?.description ?? '';
     assert.doesNotMatch(await row(), /undone/);
-    const message = await vscode.commands.executeCommand<unknown>('taskPlanner.undoRun', result!.runId);
+    const undo = await vscode.commands.executeCommand<{ text: string }>('taskPlanner.undoRun', result.runId);
     assert.equal(existsSync(join(root, 'undo-me.txt')), false);
-    assert.ok(message !== undefined);
+    // What the command made stays, and the message says so (it named only the file restored).
+    assert.equal(readFileSync(join(root, 'command-made.txt'), 'utf8'), 'by-command\n');
+    assert.equal(
+      undo.text,
+      'Undo removed 1 file the run created. Commands are not undone: step U2 ran a command; check what it changed (git status shows it in a repository).',
+    );
     // The Runs view says so (it said "completed" and nothing else), and the run keeps its outcome.
-    assert.match(await row(), /^completed · changes undone · 1\/1 · /);
+    assert.match(await row(), /^completed · changes undone · 2\/2 · /);
   });
 
   it('undoes from a step: that step and the one after it that depends on it, keeping the step before (issue 26)', async () => {

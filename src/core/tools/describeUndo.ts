@@ -26,6 +26,16 @@ export function describeUndo(report: UndoReport): string {
   return refused.length > 0 ? `Undo ${done}; left alone: ${refused.join('; ')}.` : `Undo ${done}.`;
 }
 
+/**
+ * What an Undo tells its user, line by line: `describeUndo`'s sentence, then `commandsNotUndone` (the sentence naming
+ * the steps whose commands no checkpoint holds) when this Undo found something of the run to handle; an Undo that
+ * found nothing left (the run undone already, or it changed no file) does not say it again.
+ */
+export function undoLines(report: UndoReport, commandsNotUndone: string | undefined): string[] {
+  const foundNothing = report.restored.length === 0 && report.unchanged.length === 0 && report.refused.length === 0;
+  return [describeUndo(report), ...(commandsNotUndone === undefined || foundNothing ? [] : [commandsNotUndone])];
+}
+
 function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }

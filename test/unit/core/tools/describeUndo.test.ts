@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describeUndo } from '../../../../src/core/tools/describeUndo';
+import { describeUndo, undoLines } from '../../../../src/core/tools/describeUndo';
 
 describe('describeUndo', () => {
   it('counts restored files with the right plural', () => {
@@ -40,5 +40,19 @@ describe('describeUndo', () => {
     assert.equal(describeUndo(mixed), 'Undo restored 1 file and removed 2 files and 1 folder the run created; left alone: c.txt (changed since the run).');
     const folders = { runId: 'r', restored: ['d1', 'd2'], removed: [{ path: 'd1', kind: 'folder' as const }, { path: 'd2', kind: 'folder' as const }], unchanged: [], refused: [], overwritable: [] };
     assert.equal(describeUndo(folders), 'Undo removed 2 folders the run created.');
+  });
+
+  it('undoLines: the sentence, then the commands not undone, only when this Undo found something of the run', () => {
+    const commands = 'Commands are not undone: step C ran a command; check what it changed (git status shows it in a repository).';
+    const report = (part: Partial<Parameters<typeof describeUndo>[0]>) => ({ runId: 'r', restored: [], removed: [], unchanged: [], refused: [], overwritable: [], ...part });
+    assert.deepEqual(undoLines(report({ restored: ['a.txt'] }), commands), ['Undo restored 1 file.', commands]);
+    assert.deepEqual(undoLines(report({ unchanged: ['a.txt'] }), commands), ['Nothing to undo: 1 file the run changed is already as before it.', commands]);
+    assert.deepEqual(undoLines(report({ refused: [{ path: 'a.txt', reason: 'changed since the run' }] }), commands), [
+      'Undo changed nothing; left alone: a.txt (changed since the run).',
+      commands,
+    ]);
+    // Undone already (or no file changed): said once, by the Undo that did the work.
+    assert.deepEqual(undoLines(report({}), commands), [describeUndo(report({}))]);
+    assert.deepEqual(undoLines(report({ restored: ['a.txt'] }), undefined), ['Undo restored 1 file.']);
   });
 });
