@@ -68,12 +68,14 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
     const several = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
     const loaded = await Promise.all(
       listed.slice(0, listedRuns).map(async (run) => {
-        const [state, undone] = await Promise.all([
+        const [state, changes] = await Promise.all([
           this.runs.load(run.runId).catch(() => undefined),
-          // a run's row says when Undo took back its changes (the run's checkpoints say so); unknown is not undone
-          this.runs.changes.undone(run.runId).then((changes) => changes.steps.size > 0, () => false),
+          // A run's row says when Undo took back its changes, and offers Undo only while a change is left (the run's
+          // checkpoints say so); unknown is neither.
+          this.runs.changes.undone(run.runId).catch(() => undefined),
         ]);
-        return state ? { state, updatedAt: run.updatedAt, active: active.has(run.runId), undone, folder: run.folder } : undefined;
+        const [undone, undoable] = [(changes?.steps.size ?? 0) > 0, changes?.anyLeft ?? false];
+        return state ? { state, updatedAt: run.updatedAt, active: active.has(run.runId), undone, undoable, folder: run.folder } : undefined;
       }),
     );
     const shown = loaded.filter((run) => run !== undefined);
@@ -186,7 +188,7 @@ function otherWindowNote({ held, reloadTakesIt }: OtherWindowPlace): string {
 function otherWindowGroup(runs: readonly OtherWindowRun[], several: boolean): PlanTreeNode {
   const nodes = runListModel(
     // Whether that window undid a run is in its checkpoints, which are that window's: not read from here.
-    runs.map((run) => ({ state: run.state, updatedAt: run.updatedAt, active: run.held && run.state.status === 'running', undone: false })),
+    runs.map((run) => ({ state: run.state, updatedAt: run.updatedAt, active: run.held && run.state.status === 'running', undone: false, undoable: false })),
     (ms) => new Date(ms).toLocaleString(),
   );
   const children = nodes.map((node, index): PlanTreeNode => {
@@ -293,6 +295,10 @@ export function registerRunsCommands(deps: RunsCommandDeps): vscode.Disposable[]
     vscode.commands.registerCommand('taskPlanner.undoRun', async (arg?: unknown) => {
       const runId = runIdOf(arg);
       if (!runId) return;
+      // Its next steps would go on from files Undo put back (the panel and the Plan tree refuse it too).
+      if (deps.runs.runningRuns().some((run) => run.state?.runId === runId)) {
+        return void showWarning(vscode.l10n.t('Task Planner: cancel the run before undoing it.'));
+      }
       const name = await runName(deps, runId);
       const undo = await deps.runs.changes.undo(runId);
       // Named: from the palette it is the run the Plan view shows, which may not be the one in mind.

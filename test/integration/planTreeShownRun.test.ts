@@ -149,6 +149,13 @@ describe('The Plan tree acts on the run it shows', function () {
       await vscode.commands.executeCommand('taskPlanner.undoRun');
       assert.ok(existsSync(join(root, 'palette-undo-going.txt')), 'Undo run took back the run going on');
       assert.ok(!existsSync(join(root, 'palette-undo-opened.txt')), 'Undo run did not take back the run opened');
+      // The run going on, named: refused (its next steps would go on from files Undo put back), and not offered in its row.
+      const rows = await api.runsViewNodes();
+      const goingRow = rows.find((node) => node.icon === 'sync~spin');
+      assert.equal(goingRow?.contextValue, 'run.running');
+      assert.equal(rows.find((node) => node.id === `run:${ended.runId}`)?.contextValue, 'run.completed', 'Undo offered for a run undone already');
+      assert.equal(await vscode.commands.executeCommand('taskPlanner.undoRun', goingRow.id.replace(/^run:/, '')), undefined);
+      assert.ok(existsSync(join(root, 'palette-undo-going.txt')), 'Undo run took back a run going on');
     } finally {
       await vscode.commands.executeCommand('taskPlanner.approve', 'Y2');
       await second;

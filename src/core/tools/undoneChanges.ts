@@ -8,18 +8,22 @@ import type { Checkpoint } from '../ports';
 export interface UndoneChanges {
   steps: ReadonlySet<string>;
   paths: ReadonlySet<string>;
+  /** Whether some change that landed (or may have) is not undone yet: Undo has something left to take back or refuse. */
+  anyLeft: boolean;
 }
 
 /** The steps and paths of a run whose landed changes Undo has all taken back (see `UndoneChanges`). */
 export function undoneChanges(checkpoints: readonly Checkpoint[]): UndoneChanges {
   const steps = new Map<string, boolean>();
   const paths = new Map<string, boolean>();
+  let anyLeft = false;
   for (const checkpoint of checkpoints) {
     if (checkpoint.state === 'abandoned') continue;
     const undone = checkpoint.state === 'undone';
+    anyLeft ||= !undone;
     steps.set(checkpoint.stepId, (steps.get(checkpoint.stepId) ?? true) && undone);
     paths.set(checkpoint.path, (paths.get(checkpoint.path) ?? true) && undone);
   }
   const allUndone = (entries: Map<string, boolean>): Set<string> => new Set([...entries].filter(([, undone]) => undone).map(([key]) => key));
-  return { steps: allUndone(steps), paths: allUndone(paths) };
+  return { steps: allUndone(steps), paths: allUndone(paths), anyLeft };
 }

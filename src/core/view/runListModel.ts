@@ -20,13 +20,14 @@ const runIcons: Record<RunState['status'], StatusLook> = {
 /**
  * One Runs-view node per stored run, newest first: the objective, status (and whether Undo took back its changes: `undone`) and progress;
  * context value `run.<status>` (a `running` run that is not active was interrupted, e.g.
- * by a reload, and shows as `run.interrupted`, resumable like a waiting one).
+ * by a reload, and shows as `run.interrupted`, resumable like a waiting one), then `.undoable` when Undo has something
+ * of it left to take back (`undoable`: a change of it not undone) and it is not going on.
  */
 export function runListModel(
-  runs: readonly { state: RunState; updatedAt: number; active: boolean; undone: boolean }[],
+  runs: readonly { state: RunState; updatedAt: number; active: boolean; undone: boolean; undoable: boolean }[],
   formatTime: (ms: number) => string,
 ): PlanTreeNode[] {
-  return runs.map(({ state, updatedAt, active, undone }) => {
+  return runs.map(({ state, updatedAt, active, undone, undoable }) => {
     const steps = Object.values(state.steps);
     const interrupted = state.status === 'running' && !active;
     const status = interrupted ? 'interrupted' : state.status;
@@ -57,7 +58,7 @@ export function runListModel(
         .join('\n'),
       icon: active ? 'sync~spin' : view.icon,
       color: view.color,
-      contextValue: `run.${status}`,
+      contextValue: `run.${status}${undoable && !active && status !== 'running' ? '.undoable' : ''}`,
       children: [],
     };
   });

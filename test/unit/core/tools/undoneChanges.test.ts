@@ -28,6 +28,7 @@ describe('undoneChanges', () => {
     ]);
     assert.deepEqual([...undone.steps], ['S2', 'S4']);
     assert.deepEqual([...undone.paths], ['a.txt', 'b.txt', 'd.txt']);
+    assert.equal(undone.anyLeft, true, 'kept.txt and c.txt are still changed');
   });
 
   it('a step undone and then changed again, or a step with only abandoned changes, is not undone', () => {
@@ -37,6 +38,13 @@ describe('undoneChanges', () => {
   });
 
   it('nothing is undone for a run without checkpoints', () => {
-    assert.deepEqual(undoneChanges([]), { steps: new Set(), paths: new Set() });
+    assert.deepEqual(undoneChanges([]), { steps: new Set(), paths: new Set(), anyLeft: false });
+  });
+
+  it('something is left to undo while one landed change is not undone, whatever its state', () => {
+    assert.equal(undoneChanges([change('S1', 'a.txt', 'undone'), change('S2', 'b.txt', 'abandoned')]).anyLeft, false);
+    for (const state of ['applied', 'intended', 'recovered', 'uncertain', 'undoing'] as const) {
+      assert.equal(undoneChanges([change('S1', 'a.txt', 'undone'), change('S2', 'b.txt', state)]).anyLeft, true, state);
+    }
   });
 });

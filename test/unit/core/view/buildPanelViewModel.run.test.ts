@@ -154,7 +154,7 @@ describe('buildPanelViewModel: the run the panel shows', () => {
   it('after Undo from a step: its steps say their changes are undone, offer no Undo from here, and their files leave the summary (issue 26)', () => {
     const base = state({ changedFiles: ['a.md', 'b.md'] });
     const withFiles = { ...base, steps: { ...base.steps, A: { ...base.steps.A!, filesChanged: ['a.md'] }, B: { ...base.steps.B!, filesChanged: ['b.md'] } } };
-    const run = runOf({ state: withFiles, undoMessage: 'From step B: Undo restored 1 file.', undone: { steps: new Set(['B']), paths: new Set(['b.md']) } });
+    const run = runOf({ state: withFiles, undoMessage: 'From step B: Undo restored 1 file.', undone: { steps: new Set(['B']), paths: new Set(['b.md']), anyLeft: true } });
     const [a, b] = run.steps;
     assert.deepEqual([a?.changedFiles, a?.changesUndone], [1, undefined]);
     assert.deepEqual([b?.changedFiles, b?.changesUndone], [undefined, true]);
@@ -163,7 +163,7 @@ describe('buildPanelViewModel: the run the panel shows', () => {
     assert.match(run.summary?.stepLines[1]?.line ?? '', / · changed b\.md, since undone$/);
     assert.doesNotMatch(run.summary?.stepLines[0]?.line ?? '', /undone/);
     assert.match(run.summary?.headline ?? '', /1 file changed/);
-    const all = runOf({ state: withFiles, undoMessage: 'Undo restored 1 file.', undone: { steps: new Set(['A', 'B']), paths: new Set(['a.md', 'b.md']) } });
+    const all = runOf({ state: withFiles, undoMessage: 'Undo restored 1 file.', undone: { steps: new Set(['A', 'B']), paths: new Set(['a.md', 'b.md']), anyLeft: false } });
     assert.deepEqual([all.summary?.changedFiles, all.summary?.canUndo], [[], false]);
     assert.ok(all.steps.slice(0, 2).every((step) => step.changesUndone === true && step.changedFiles === undefined));
   });

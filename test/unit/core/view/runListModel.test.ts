@@ -9,8 +9,8 @@ describe('runListModel', () => {
     const base: Omit<RunState, "runId" | "status" | "steps"> = { plan, results: {}, supplied: {}, lastSeq: 3, warnings: [], resumeCount: 0 };
     const nodes = runListModel(
       [
-        { state: { ...base, runId: 'r2', status: 'running', steps: { a: { id: 'a', status: 'completed', attempts: 1 }, b: { id: 'b', status: 'awaiting_approval', attempts: 1, pending: { id: 'b@1', fingerprint: 'f', stepId: 'b', kind: 'approval', prompt: 'write x' } } } }, updatedAt: 2, active: false, undone: false },
-        { state: { ...base, runId: 'r1', status: 'completed', steps: {} }, updatedAt: 1, active: false, undone: false },
+        { state: { ...base, runId: 'r2', status: 'running', steps: { a: { id: 'a', status: 'completed', attempts: 1 }, b: { id: 'b', status: 'awaiting_approval', attempts: 1, pending: { id: 'b@1', fingerprint: 'f', stepId: 'b', kind: 'approval', prompt: 'write x' } } } }, updatedAt: 2, active: false, undone: false, undoable: false },
+        { state: { ...base, runId: 'r1', status: 'completed', steps: {} }, updatedAt: 1, active: false, undone: false, undoable: false },
       ],
       (ms) => `t${ms}`,
     );
@@ -25,7 +25,7 @@ describe('runListModel', () => {
   it('counts failed and skipped steps apart, never as done', () => {
     const plan = makePlan([makeStep('a'), makeStep('b')]);
     const state: RunState = { runId: 'r4', status: 'failed', plan, steps: { a: { id: 'a', status: 'failed', attempts: 1 }, b: { id: 'b', status: 'skipped', attempts: 0 } }, results: {}, supplied: {}, lastSeq: 4, warnings: [], resumeCount: 0 };
-    const [node] = runListModel([{ state, updatedAt: 5, active: false, undone: false }], (ms) => `t${ms}`);
+    const [node] = runListModel([{ state, updatedAt: 5, active: false, undone: false, undoable: false }], (ms) => `t${ms}`);
     assert.equal(node?.description, 'failed · 0/2 · t5');
     assert.equal(node?.accessibilityLabel, 'test objective, failed, 0/2, t5, 0 of 2 steps completed, 1 failed, 1 skipped');
   });
@@ -33,7 +33,7 @@ describe('runListModel', () => {
   it('a run journaled as interrupted (a window reload) is listed as interrupted and resumable, not cancelled', () => {
     const plan = makePlan([makeStep('a')]);
     const state: RunState = { runId: 'r3', status: 'interrupted', plan, steps: {}, results: {}, supplied: {}, lastSeq: 4, warnings: [], resumeCount: 0, reason: 'The window was reloaded.' };
-    const [node] = runListModel([{ state, updatedAt: 3, active: false, undone: false }], (ms) => `t${ms}`);
+    const [node] = runListModel([{ state, updatedAt: 3, active: false, undone: false, undoable: false }], (ms) => `t${ms}`);
     assert.equal(node?.contextValue, 'run.interrupted');
     assert.equal(node?.description, 'interrupted · 0/1 · t3');
     assert.match(node?.tooltip ?? '', /Reason: The window was reloaded\./);
@@ -45,7 +45,7 @@ describe('runListModel', () => {
       runId: 'r5', status: 'running', plan: undefined, steps: { a: { id: 'a', status: 'awaiting_approval', attempts: 1, pending: pending('a') }, b: { id: 'b', status: 'awaiting_approval', attempts: 1, pending: pending('b') }, c: { id: 'c', status: 'completed', attempts: 1 } },
       results: {}, supplied: {}, lastSeq: 9, warnings: [], resumeCount: 0,
     };
-    const [node] = runListModel([{ state, updatedAt: 7, active: true, undone: false }], (ms) => `t${ms}`);
+    const [node] = runListModel([{ state, updatedAt: 7, active: true, undone: false, undoable: false }], (ms) => `t${ms}`);
     assert.deepEqual(node, {
       id: 'run:r5',
       label: 'r5',
@@ -65,7 +65,7 @@ describe('runListModel', () => {
       runId: 'r6', status: 'completed', plan: { id: 'p', version: 1, objective, createdAt: '', agents: {}, steps: [] },
       steps: {}, results: {}, supplied: {}, lastSeq: 1, warnings: [], resumeCount: 0,
     };
-    const [node] = runListModel([{ state, updatedAt: 1, active: false, undone: false }], String);
+    const [node] = runListModel([{ state, updatedAt: 1, active: false, undone: false, undoable: false }], String);
     assert.ok(node);
     assert.ok(node.label.startsWith('Create CONTRIBUTING.md - Add a link from the README - Run `npm test` and more'), node.label);
     assert.ok(!node.label.includes('\n') && node.label.length <= 200 && node.label.endsWith('…'), node.label);
@@ -78,9 +78,28 @@ describe('runListModel', () => {
       runId: 'r7', status: 'completed', plan: makePlan([makeStep('a')]), steps: { a: { id: 'a', status: 'completed', attempts: 1 } },
       results: {}, supplied: {}, lastSeq: 2, warnings: [], resumeCount: 0,
     };
-    const [undone, kept] = runListModel([{ state, updatedAt: 3, active: false, undone: true }, { state, updatedAt: 3, active: false, undone: false }], (ms) => `t${ms}`);
+    const [undone, kept] = runListModel([{ state, updatedAt: 3, active: false, undone: true, undoable: false }, { state, updatedAt: 3, active: false, undone: false, undoable: false }], (ms) => `t${ms}`);
     assert.equal(undone?.description, 'completed · changes undone · 1/1 · t3');
     assert.equal(kept?.description, 'completed · 1/1 · t3');
     assert.equal(undone?.contextValue, 'run.completed');
+  });
+
+  it('offers Undo (context value .undoable) only for a run with a change left to take back, and never while it goes on', () => {
+    const state = (status: RunState['status']): RunState => ({
+      runId: 'r8', status, plan: makePlan([makeStep('a')]), steps: { a: { id: 'a', status: 'completed', attempts: 1 } },
+      results: {}, supplied: {}, lastSeq: 2, warnings: [], resumeCount: 0,
+    });
+    const contexts = runListModel(
+      [
+        { state: state('completed'), updatedAt: 1, active: false, undone: false, undoable: true },
+        { state: state('completed'), updatedAt: 1, active: false, undone: true, undoable: false },
+        { state: state('waiting'), updatedAt: 1, active: false, undone: false, undoable: true },
+        // Cut off by a reload: it can be undone, as the CLI's message says ("resume it, or undo it").
+        { state: state('running'), updatedAt: 1, active: false, undone: false, undoable: true },
+        { state: state('running'), updatedAt: 1, active: true, undone: false, undoable: true },
+      ],
+      String,
+    ).map((node) => node.contextValue);
+    assert.deepEqual(contexts, ['run.completed.undoable', 'run.completed', 'run.waiting.undoable', 'run.interrupted.undoable', 'run.running']);
   });
 });
