@@ -18,6 +18,7 @@ import { traceCommand } from './traceCommand';
 import { errorMessage } from '../shared/errorMessage';
 import { boundedFeedback } from '../core/tools/approvalFeedback';
 import { dashTextHint, textArguments } from './textArguments';
+import { checkOptionScope } from './optionScope';
 
 declare const TASK_PLANNER_VERSION: string | undefined;
 
@@ -97,6 +98,7 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
   }
   try {
     if (extra.length > 0) throw new UsageError(`Unexpected arguments: ${extra.join(' ')}.`);
+    checkOptionScope(command, values);
     const workspace = values.workspace ?? process.cwd();
     const runOptions = {
       workspace,

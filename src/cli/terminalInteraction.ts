@@ -74,7 +74,8 @@ export function terminalInteraction(io: CliIo, options: { yes: boolean }): Inter
     if (answer === 'y' || answer === 'yes') return { approved: true };
     const asksFeedback = heard && (answer === 'f' || answer === 'feedback');
     const feedback = asksFeedback ? boundedFeedback(await io.ask('What should the step do instead? ', signal)) : undefined;
-    return { approved: false, reason: 'Rejected on the terminal.', ...(feedback === undefined ? {} : { feedback }) };
+    // No reason: the user typed none (the summary says "rejected by you", and nothing they did not say).
+    return { approved: false, ...(feedback === undefined ? {} : { feedback }) };
   };
   return {
     requestApproval(request, signal) {

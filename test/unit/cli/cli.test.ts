@@ -102,6 +102,35 @@ describe('task-planner CLI', function () {
     }
   });
 
+  it('refuses an option its command would ignore, before doing anything: run --yes --reject S1 wrote S1\'s file', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'cli-scope-'));
+    try {
+      const plan = join(fresh, 'p.json');
+      writeFileSync(plan, JSON.stringify({ objective: 'write', steps: [{ id: 'S1', title: 'Write a', tool: 'write_file', args: { path: 'a.txt', content: 'a\n' } }] }));
+      const rejected = await cli(['run', plan, '--workspace', fresh, '--yes', '--reject', 'S1']);
+      assert.equal(rejected.code, 2, rejected.stderr);
+      assert.match(rejected.stderr, /^--reject does not apply to "run"; it goes with "resume"\. It answers a run that waits: task-planner resume <runId> --reject STEP\./);
+      assert.match(rejected.stderr, /Nothing was done\./);
+      assert.equal(existsSync(join(fresh, 'a.txt')), false, 'the step rejected was run');
+      assert.equal(existsSync(join(fresh, '.task-planner')), false, 'a run was journaled');
+      for (const [args, says] of [
+        [['run', plan, '--from', 'S1'], /^--from does not apply to "run"; it goes with "rerun" or "undo"\. Nothing was done\./],
+        [['plan', 'write a', '--approve', 'S1'], /^--approve does not apply to "plan"; it goes with "resume"\./],
+        [['runs', '--format', 'kiro'], /^--format does not apply to "runs"; it goes with "import" or "export"\./],
+      ] as const) {
+        const result = await cli([...args, '--workspace', fresh]);
+        assert.equal(result.code, 2, result.stderr);
+        assert.match(result.stderr, says);
+      }
+      // Where they apply they are taken: an answer to a run that does not exist is told so, not refused as out of place.
+      const resumed = await cli(['resume', 'no-such-run', '--answer', 'Q=yes', '--reject', 'S1', '--workspace', fresh]);
+      assert.doesNotMatch(resumed.stderr, /does not apply/);
+      assert.match(resumed.stderr, /no-such-run/);
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+    }
+  });
+
   it('never creates a missing --workspace and refuses a file as one (exit 2)', async () => {
     const parent = mkdtempSync(join(tmpdir(), 'cli-nows-'));
     try {

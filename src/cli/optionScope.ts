@@ -1,0 +1,36 @@
+import { UsageError } from './cliIo';
+
+/**
+ * The options only some commands read, each with those commands. Given to any other command they would be ignored,
+ * and an ignored answer is worse than none: `run plan.json --yes --reject S1` wrote S1's file.
+ */
+const scopedOptions = {
+  approve: ['resume'],
+  reject: ['resume'],
+  'accept-review': ['resume'],
+  'reject-review': ['resume'],
+  done: ['resume'],
+  failed: ['resume'],
+  answer: ['plan', 'resume'],
+  from: ['rerun', 'undo'],
+  format: ['import', 'export'],
+  out: ['import', 'export'],
+} as const satisfies Record<string, readonly string[]>;
+
+/** The options that answer what a run waits on: for a run not yet waiting, the run itself asks. */
+const answerOptions: ReadonlySet<string> = new Set(['approve', 'reject', 'accept-review', 'reject-review', 'done', 'failed']);
+
+/**
+ * Throws a `UsageError` naming the first option of `values` that `command` does not read, and the commands that do,
+ * before anything is done.
+ */
+export function checkOptionScope(command: string | undefined, values: Readonly<Record<string, unknown>>): void {
+  for (const [option, commands] of Object.entries(scopedOptions)) {
+    if (values[option] === undefined || command === undefined || (commands as readonly string[]).includes(command)) continue;
+    const goesWith = commands.map((name) => `"${name}"`).join(' or ');
+    const why = answerOptions.has(option)
+      ? ` It answers a run that waits: task-planner resume <runId> --${option} STEP. A run asks you each change and command when it gets there (without a terminal it waits, and resume answers it).`
+      : '';
+    throw new UsageError(`--${option} does not apply to "${command}"; it goes with ${goesWith}.${why} Nothing was done.`);
+  }
+}
