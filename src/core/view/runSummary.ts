@@ -127,7 +127,10 @@ export function runSummary(state: RunState, extras: RunSummaryExtras = {}): RunS
       id: step.id,
       title: oneLine(step.title, summaryLimits.line),
       status: failedThenSkipped(stepState) ? 'failed' : stepState.status,
-      line: oneLine(`${stepLine(stepState)}${filesLine(step.writes, stepState.filesChanged, extras.undoneSteps?.has(step.id) === true)}`, summaryLimits.line),
+      line: oneLine(
+        `${stepLine(stepState)}${filesLine(step.writes, stepState.filesChanged, extras.undoneSteps?.has(step.id) === true, fileChangeOf(stepState)?.path)}`,
+        summaryLimits.line,
+      ),
       ...(earlier === undefined ? {} : { earlier }),
       ...(checks === undefined ? {} : { checks }),
     };
@@ -229,12 +232,13 @@ function describeDone(progress: StepProgress, notDone: StepsNotDone): string {
 /**
  * " · changed a.ts, b.ts" for a step that changed files, naming those outside the files it
  * planned to change (its `writes`): " · changed a.ts, x.ts (not planned: x.ts)". Empty
- * when it changed nothing.
+ * when it changed nothing. The file its result line names already (`named`: "created a.ts") is not named again.
  */
-function filesLine(planned: readonly string[] | undefined, changed: readonly string[] | undefined, undone: boolean): string {
+function filesLine(planned: readonly string[] | undefined, changed: readonly string[] | undefined, undone: boolean, named: string | undefined): string {
   if (changed === undefined || changed.length === 0) return '';
   const unplanned = planned === undefined ? [] : changed.filter((path) => !inWriteScope(path, planned));
-  return ` · changed ${changed.join(', ')}${unplanned.length > 0 ? ` (not planned: ${unplanned.join(', ')})` : ''}${undone ? ', since undone' : ''}`;
+  const others = changed.filter((path) => path !== named);
+  return `${others.length > 0 ? ` · changed ${others.join(', ')}` : ''}${unplanned.length > 0 ? ` (not planned: ${unplanned.join(', ')})` : ''}${undone ? ', since undone' : ''}`;
 }
 
 /**
@@ -306,10 +310,23 @@ function commandLine(result: unknown): string | undefined {
  * CHANGELOG.md", "left notes.md unchanged"; a newcomer read "path: CHANGELOG.md, operation: edited, changed: true, bytes: 196".
  */
 function fileChangeLine(result: unknown): string | undefined {
+  const change = fileChangeResult(result);
+  if (change === undefined) return undefined;
+  // "created a.txt", "edited b.txt": the operation reads as what the step did, "overwritten" as the past tense too.
+  if (change.operation === 'unchanged') return `left ${change.path} unchanged`;
+  return `${change.operation === 'overwritten' ? 'overwrote' : change.operation} ${change.path}`;
+}
+
+/** A file tool's result (`path`, `operation`, `changed`, as `write_file` and `edit_file` give it); `undefined` for any other. */
+function fileChangeResult(result: unknown): { path: string; operation: string } | undefined {
   if (typeof result !== 'object' || result === null) return undefined;
   const { path, operation, changed } = result as Record<string, unknown>;
-  if (typeof path !== 'string' || typeof operation !== 'string' || typeof changed !== 'boolean') return undefined;
-  return operation === 'unchanged' ? `left ${path} unchanged` : `${operation} ${path}`;
+  return typeof path === 'string' && typeof operation === 'string' && typeof changed === 'boolean' ? { path, operation } : undefined;
+}
+
+/** The file change a completed step's summary line names (`fileChangeLine`), if it names one. */
+function fileChangeOf(state: RunState['steps'][string]): { path: string } | undefined {
+  return state.status === 'completed' ? fileChangeResult(state.result) : undefined;
 }
 
 /**

@@ -196,6 +196,20 @@ describe('runSummary: the files each step changed (issue 26)', () => {
     const lines = runSummary(state).steps.map((step) => step.line);
     assert.deepEqual(lines, ['done · changed src/a.ts, README.md (not planned: README.md)', 'done']);
   });
+
+  it('does not name again the file its result names ("overwritten README.md · changed README.md" read as two changes)', () => {
+    const plan = makePlan([makeStep('A'), makeStep('B', { writes: ['docs/**'] }), makeStep('C'), makeStep('D')]);
+    const state = initialRunState('r');
+    state.plan = plan;
+    state.status = 'completed';
+    const change = (path: string, operation: string) => ({ path, operation, changed: true });
+    state.steps['A'] = { id: 'A', status: 'completed', attempts: 1, result: change('README.md', 'overwritten'), filesChanged: ['README.md'] };
+    state.steps['B'] = { id: 'B', status: 'completed', attempts: 1, result: change('README.md', 'created'), filesChanged: ['README.md'] };
+    state.steps['C'] = { id: 'C', status: 'completed', attempts: 1, result: change('a.txt', 'edited'), filesChanged: ['a.txt', 'b.txt'] };
+    state.steps['D'] = { id: 'D', status: 'completed', attempts: 1, result: change('d.txt', 'deleted'), filesChanged: ['d.txt'] };
+    const lines = runSummary(state, { undoneSteps: new Set(['D']) }).steps.map((step) => step.line);
+    assert.deepEqual(lines, ['overwrote README.md', 'created README.md (not planned: README.md)', 'edited a.txt · changed b.txt', 'deleted d.txt, since undone']);
+  });
 });
 
 describe('runSummary: the files tools kept from the model', () => {
