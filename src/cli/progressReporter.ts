@@ -5,6 +5,7 @@ import { shortLine } from './shortLine';
 import { newTenth, progressText } from '../shared/progressPercent';
 import { notStoppingNote, rejectedLabel, rejectionDetail } from '../shared/stepStatusLabels';
 import { keptFileText } from '../core/tools/withheldFiles';
+import { reasonBesideFailures } from '../core/engine/criticalHalt';
 
 /** Longest step title in a progress line, and longest objective, reason or warning, in characters (each on one line). */
 const maxTitleLength = 120;
@@ -27,6 +28,7 @@ export function progressReporter(plan: Plan, write: (line: string) => void, alre
   // The last percentage printed of each running step: each new tenth is printed, so a long step adds at most eleven lines.
   const printed = new Map<string, number>();
   let ended = alreadyEnded;
+  const failedSteps = new Set<string>();
   const label = (stepId: string): string => {
     const title = titles.get(stepId);
     return title && title !== stepId ? `${stepId} ${title}` : stepId;
@@ -51,6 +53,7 @@ export function progressReporter(plan: Plan, write: (line: string) => void, alre
         return;
       case 'step_failed':
         if (event.disposition !== 'retry') ended++;
+        failedSteps.add(event.stepId);
         line(
           '✘',
           `${label(event.stepId)}: ${shortLine(event.error, 200, failedInFull)}${event.disposition === 'retry' ? ` (retrying in ${event.retryInMs ?? 0} ms)` : event.disposition === 'skip' ? ` (${notStoppingNote})` : ''}`,
@@ -88,7 +91,8 @@ export function progressReporter(plan: Plan, write: (line: string) => void, alre
         );
         return;
       case 'run_failed':
-        write(`Run ${event.runId} failed: ${shortLine(event.reason, 200)}`);
+        // A critical step's failure was its own line, and the summary prints it in full: here, only which step.
+        write(`Run ${event.runId} failed: ${shortLine(reasonBesideFailures(event.reason, failedSteps), 200)}`);
         return;
       case 'run_cancelled':
         write(

@@ -275,7 +275,7 @@ describe('Task Planner plan panel in the browser workbench', function () {
     assert.match((await button('W2').getAttribute('aria-label')) ?? '', /^Undo from here: restore the 1 file step W2 changed/);
     assert.equal(await button('R1').count(), 0, 'a step that changed nothing has nothing to undo');
     await shoot('panel-undo-from-here');
-    const undone = { steps: new Set(['W1', 'W2']), paths: new Set(['a.md', 'notes/a.md', 'b.md']) };
+    const undone = { steps: new Set(['W1', 'W2']), paths: new Set(['a.md', 'notes/a.md', 'b.md']), anyLeft: false };
     await showSnapshot('undo-from-here-undone', buildPanelViewModel(undefined, { state, now: 2_000, undoMessage: 'Undo restored 3 files.', undone }));
     assert.equal(await panel.locator('vscode-button[data-action="undo-from-here"]').count(), 0, 'offered after the whole run was undone');
     await panel.locator('.summary', { hasText: 'Undo restored 3 files.' }).waitFor({ timeout: 10_000 });

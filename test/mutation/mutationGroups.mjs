@@ -420,6 +420,7 @@ export const mutationGroups = [
       'src/core/engine/runOutcome.ts',
       'src/core/engine/stepsNotDone.ts',
       'src/core/engine/commandsNotUndone.ts',
+      'src/core/engine/criticalHalt.ts',
       'src/core/engine/runStop.ts',
       'src/core/engine/readyQueue.ts',
     ],

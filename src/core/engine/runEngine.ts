@@ -9,6 +9,7 @@ import { stepWriteScope } from './stepWriteScope';
 import { writeScopesOverlap, type WriteScope } from '../workspace/writeScope';
 import { buildPlanGraph, comparePriority, dependentsToSkip, failedDependency, unmetDependencies, type PlanGraph } from './scheduler';
 import { attemptStep, type CriticalHalt, type StepRun, type StepSettlement } from './stepAttempt';
+import { criticalHaltReason } from './criticalHalt';
 import { errorMessage } from '../../shared/errorMessage';
 
 /** How a run is driven from outside: its listeners, its cancel signal, and a view of its state. */
@@ -177,7 +178,7 @@ class RunLoop {
 
   /** Stops the run because critical step `id` failed; every unfinished step is skipped. */
   private halt(id: string, halt: CriticalHalt): void {
-    this.halted = `Critical step ${id} failed${halt.detail ? `: ${halt.detail}` : ''}`;
+    this.halted = criticalHaltReason(id, halt.detail);
     this.queue.clear();
     this.stop.stop(new Error(`Aborted because ${this.halted}`));
     // A step still running ends as it ends (its work may have been done, or failed, as the halt came: "skipped" first

@@ -1,3 +1,4 @@
+import { reasonBesideFailures } from '../engine/criticalHalt';
 import { inWriteScope } from '../workspace/writeScope';
 import type { RunState, RunStatus, StepStatus } from '../engine/runEvents';
 import type { BudgetUsage } from '../llm/budget';
@@ -151,7 +152,10 @@ export function runSummary(state: RunState, extras: RunSummaryExtras = {}): RunS
     runId: state.runId,
     status: state.status,
     objective: oneLine(plan?.objective ?? state.runId, summaryLimits.reason),
-    ...(state.reason === undefined || state.status === 'partial' ? {} : { reason: capText(state.reason, summaryLimits.reason) }),
+    // A critical step's failure is in `failures`: the reason names the step, not its failure again.
+    ...(state.reason === undefined || state.status === 'partial'
+      ? {}
+      : { reason: capText(reasonBesideFailures(state.reason, new Set(failures.map((failure) => failure.stepId))), summaryLimits.reason) }),
     durationMs,
     progress,
     changedFiles: changed.slice(0, summaryLimits.files),

@@ -66,7 +66,9 @@ describe('task-planner run: the closing summary', function () {
     writeFileSync(join(workspace.path, 'halt.plan.json'), JSON.stringify(plan));
     const { code, stdout, stderr } = await runCli(['run', join(workspace.path, 'halt.plan.json'), '--workspace', workspace.path, '--yes']);
     assert.equal(code, 1, stdout + stderr);
-    assert.match(stdout, /^ {2}Reason: Critical step must failed: File not found: missing2\.txt/m);
+    // The failure is under Failures: the reason names the step that stopped the run, not its failure a third time.
+    assert.match(stdout, /^ {2}Reason: Critical step must failed\.$/m);
+    assert.match(stdout, /^ {2}must: File not found: missing2\.txt/m);
     assert.doesNotMatch(stdout + stderr, /went on without it/);
     assert.match(stdout, /^ {2}✘ opt Read an optional file: failed \(did not stop the run\): File not found: missing1\.txt/m);
     assert.match(stdout, /^ {2}✘ must Read a required file: failed: File not found: missing2\.txt/m);

@@ -79,7 +79,7 @@ describe('a failure\'s output on the terminal (issue 28 item 12)', () => {
       '[0/1] ✘ T1 Run the tests: Command pytest exited with code 1. (in full under Failures at the end) (retrying in 0 ms)',
       '[0/1] ≠ T1 Run the tests failed verification: Command pytest exited with code 1. (in full under Failures at the end)',
       '[1/1] ✘ T1 Run the tests: Command pytest exited with code 1. (in full under Failures at the end)',
-      'Run r1 failed: Critical step T1 failed: Command pytest exited with code 1.',
+      'Run r1 failed: Critical step T1 failed.',
     ]);
     const summary = summaryText({
       runId: 'r1',

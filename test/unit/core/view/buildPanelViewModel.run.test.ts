@@ -145,10 +145,14 @@ describe('buildPanelViewModel: the run the panel shows', () => {
 
   it('bounds the reason of an ended run as the summary does: a failed command\'s whole output is not the headline (issue 28 walked again)', () => {
     const output = Array.from({ length: 200 }, (_, index) => `# Subtest: case ${index}`).join('\n');
-    const run = runOf({ state: state({ reason: `Critical step B failed: Command npm test exited with code 1.\n${output}` }) });
+    const run = runOf({ state: state({ reason: `Critical step Z failed: Command npm test exited with code 1.\n${output}` }) });
     const reason = run.summary?.reason ?? '';
     assert.ok(reason.length <= summaryLimits.reason, `a reason of ${reason.length} characters`);
-    assert.match(reason, /^Critical step B failed: Command npm test exited with code 1\.\n# Subtest: case 0\n/);
+    assert.match(reason, /^Critical step Z failed: Command npm test exited with code 1\.\n# Subtest: case 0\n/);
+    // A critical step whose failure the summary lists: the reason names the step, and the output is said once, under Failures.
+    const listed = runOf({ state: state({ reason: `Critical step B failed: boom\n${output}` }) });
+    assert.equal(listed.summary?.reason, 'Critical step B failed.');
+    assert.deepEqual(listed.summary?.failures, [{ stepId: 'B', title: 'Think', error: 'boom' }]);
   });
 
   it('after Undo from a step: its steps say their changes are undone, offer no Undo from here, and their files leave the summary (issue 26)', () => {
