@@ -1,11 +1,10 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { WebviewToHostMessage } from '../src/shared/panelProtocol';
 import type { ReplanView, RunSummaryView } from '../src/shared/panelViewModel';
-import { notNeededLabel, rejectedLabel } from '../src/shared/stepStatusLabels';
 import { formatDuration, formatStatus } from './formatting';
 
 /**
- * The end of a run: outcome, counts, what each step produced, the failures with their
+ * The end of a run: outcome and counts (the headline), what each step produced, the failures with their
  * diagnoses, changed files (each opens in the editor), the files kept from the model and "Undo run".
  */
 export function renderSummary(summary: RunSummaryView, send: (message: WebviewToHostMessage) => void): TemplateResult {
@@ -13,7 +12,6 @@ export function renderSummary(summary: RunSummaryView, send: (message: WebviewTo
     <h2 id="summary-heading" tabindex="-1">Run ${formatStatus(summary.status)} <span class="muted">in ${formatDuration(summary.durationMs)}</span></h2>
     ${summary.reason ? html`<p class=${summary.status === 'partial' ? 'keep-lines' : 'error keep-lines'}>${summary.reason}</p>` : nothing}
     <p>Run ${summary.headline}</p>
-    ${counts(summary)}
     ${summary.stepLines.length > 0
       ? html`<h3>What each step produced</h3>
           <ul class="step-lines">
@@ -71,21 +69,4 @@ export function renderReplans(replans: readonly ReplanView[]): TemplateResult | 
       )}
     </ol>
   </section>`;
-}
-
-/**
- * The steps by how they ended, naming only what happened ("2 completed · 1 rejected by you"); nothing when every step
- * completed, which the headline says already. A step you rejected is no failure: only a failed run's reason is in red.
- */
-function counts(summary: RunSummaryView): TemplateResult | typeof nothing {
-  const parts = [
-    [summary.completed, 'completed'],
-    [summary.failed, 'failed'],
-    [summary.rejected, rejectedLabel],
-    [summary.skipped, 'skipped'],
-    [summary.notNeeded, notNeededLabel],
-  ] as const;
-  const happened = parts.filter(([count]) => count > 0);
-  if (happened.every(([, label]) => label === 'completed')) return nothing;
-  return html`<p class="muted">${happened.map(([count, label]) => `${count} ${label}`).join(' · ')}</p>`;
 }

@@ -258,13 +258,6 @@ export interface RunSummaryView {
   status: Exclude<RunStatusView, 'running'>;
   reason?: string;
   durationMs: number;
-  completed: number;
-  failed: number;
-  /** Steps skipped because the user rejected what they asked. */
-  rejected: number;
-  skipped: number;
-  /** Steps skipped because their condition was not met (the fix of tests that passed). */
-  notNeeded: number;
   /** Workspace-relative paths the run wrote, edited or deleted. */
   changedFiles: string[];
   /** "Kept from the model: .env (a credentials file)": the files tools did not read for the model (the core's `runSummary`). */

@@ -421,12 +421,6 @@ function summaryView(source: RunSource, durationMs: number): RunSummaryView {
     // Bounded as the summary bounds it (a failed command's whole output can be the reason).
     ...(summary.reason === undefined ? {} : { reason: summary.reason }),
     durationMs: Math.max(0, durationMs),
-    // Counted as the headline counts them: a step that failed and was then skipped is failed.
-    completed: summary.progress.completed,
-    failed: summary.progress.failed,
-    rejected: summary.progress.rejected,
-    skipped: summary.progress.skipped,
-    notNeeded: summary.progress.notNeeded,
     changedFiles,
     ...(summary.keptFromModel === undefined ? {} : { keptFromModel: summary.keptFromModel }),
     // After an Undo, what it took back decides: files it left alone (changed since) can be tried again, once the user

@@ -126,11 +126,6 @@ describe('buildPanelViewModel', () => {
     assert.deepEqual(end.run.summary, {
       status: 'completed',
       durationMs: 500,
-      completed: 3,
-      failed: 0,
-      rejected: 0,
-      skipped: 0,
-      notNeeded: 0,
       changedFiles: ['notes.md'],
       canUndo: true,
       headline: 'completed in 500 ms: 3 of 3 steps completed; 1 file changed; 15 tokens, $0.0010.',

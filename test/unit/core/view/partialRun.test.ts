@@ -67,7 +67,6 @@ describe('a run that went to its end with steps not done, in every view', () => 
     assert.ok(body.mode === 'run');
     assert.equal(body.run.status, 'partial');
     assert.deepEqual(body.run.progress, { total: 3, completed: 0, failed: 1, rejected: 0, skipped: 2, notNeeded: 0 });
-    assert.deepEqual([body.run.summary?.completed, body.run.summary?.failed, body.run.summary?.skipped], [0, 1, 2]);
     assert.match(body.run.summary?.headline ?? '', /^finished with 1 failed and 1 skipped/);
     const [row] = runListModel([{ state: partial, updatedAt: 0, active: false, undone: false, undoable: false }], () => 'now');
     assert.equal(row?.description, 'partly done · 0/3 · now');
@@ -125,7 +124,6 @@ describe('a run that went to its end with steps not done, in every view', () => 
     assert.deepEqual(body.run.progress, { total: 2, completed: 1, failed: 0, rejected: 0, skipped: 0, notNeeded: 1 });
     assert.equal(body.run.steps[1]?.statusLabel, 'not needed');
     assert.equal(body.run.steps[0]?.statusLabel, undefined, 'a status that says it all has no label of its own');
-    assert.equal(body.run.summary?.notNeeded, 1);
     const [row] = runListModel([{ state: green, updatedAt: 0, active: false, undone: false, undoable: false }], () => 'now');
     assert.equal(row?.icon, runListModel([{ state: stateOf([{ type: 'run_started', plan: testAndFix }, { type: 'run_completed' }]), updatedAt: 0, active: false, undone: false, undoable: false }], () => 'now')[0]?.icon);
     const [, fix] = planTreeModel(testAndFix, 'flat', green);
