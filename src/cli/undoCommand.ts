@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { replayJournal } from '../core/engine/replayJournal';
 import { commandsNotUndone } from '../core/engine/commandsNotUndone';
-import { undoLines } from '../core/tools/describeUndo';
+import { describeUndo, undoLines } from '../core/tools/describeUndo';
 import { undoRun } from '../core/tools/undoRun';
 import { undoScope } from '../core/plan/undoScope';
 import { createCheckpointFolder } from '../node/checkpointFolder';
@@ -59,7 +59,8 @@ export async function undoCommand(runId: string, options: UndoOptions, io: CliIo
     io.out(JSON.stringify({ ...report, ...(steps ? { steps: [...steps] } : {}), ...(commands === undefined ? {} : { commandsNotUndone: commands }) }, null, 2));
   } else {
     if (nothingLeft) {
-      io.out(terminalSafe(`Nothing to undo in run ${runId}${steps ? ` from step ${options.from ?? ''}` : ''}: it changed no file, or it was undone already.`));
+      // Which it is: undone by an earlier Undo, or no file changed.
+      io.out(terminalSafe(`Run ${runId}${steps ? ` from step ${options.from ?? ''}` : ''}: ${describeUndo(report)}`));
     } else {
       if (steps) io.out(terminalSafe(`Undoing steps ${[...steps].join(', ')} of run ${runId}.`));
       for (const line of undoLines(report, commands)) io.out(terminalSafe(line));

@@ -153,7 +153,7 @@ describe('Trial of issues 26 and 27 without a model: plan files (browser workben
     const done = await notification(page, /run "[^"]*" completed .*2 of 2 steps completed; 1 file changed/);
     await shoot('1-completed');
     await done.locator('.monaco-button', { hasText: 'Undo run' }).first().click();
-    await notification(page, 'Undo restored 1 file.');
+    await notification(page, 'Undo restored notes.txt.');
     // Undo takes back the run's changes, not the typing the user chose to save.
     assert.equal(readFileSync(join(folder, 'notes.txt'), 'utf8'), 'alpha\nbeta\ngamma\ndelta\n');
     await shoot('1-undone');
@@ -314,7 +314,7 @@ describe('Trial of issues 26 and 27 with the fake model (browser workbench)', fu
       assert.ok(attempt <= 5, 'the context menu ignored five clicks on Undo from here');
       await undo.click({ timeout: 5_000 }).catch(() => undefined);
     }
-    await notification(page, 'from step S2: Undo removed 2 files the run created.');
+    await notification(page, 'from step S2: Undo removed three.txt and two.txt, which the run created.');
     assert.equal(readFileSync(join(folder, 'one.txt'), 'utf8'), 'one\n', 'the step before was undone');
     assert.equal(existsSync(join(folder, 'two.txt')), false);
     assert.equal(existsSync(join(folder, 'three.txt')), false, 'the step depending on it was kept');

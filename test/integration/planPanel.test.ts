@@ -231,7 +231,7 @@ describe('Plan task reviewed in the plan panel, run through the editor (fake Ope
     assert.equal(existsSync(join(root, 'panel-notes')), false, 'Undo run from the panel did not remove the file and its folder');
     const notice = api.planPanel.posted().filter((message) => message.type === 'notice').at(-1);
     assert.ok(notice?.type === 'notice');
-    assert.equal(notice.text, 'Undo removed 1 file and 1 folder the run created.');
+    assert.equal(notice.text, 'Undo removed panel-notes/panel-note.txt and panel-notes/, which the run created.');
   });
 
   /**
@@ -281,7 +281,7 @@ describe('Plan task reviewed in the plan panel, run through the editor (fake Ope
       const model = api.planPanel.model();
       return model?.mode === 'run' && model.run.summary?.undoMessage !== undefined ? model.run : undefined;
     });
-    assert.equal(partly.summary?.undoMessage, 'From step Q2: Undo removed 2 files the run created.');
+    assert.equal(partly.summary?.undoMessage, 'From step Q2: Undo removed panel-undo-after.txt and panel-undo-from.txt, which the run created.');
     assert.deepEqual(
       partly.steps.map((step) => [step.id, step.changedFiles, step.changesUndone]),
       [['Q1', 1, undefined], ['Q2', undefined, true], ['Q3', undefined, true]],
@@ -297,12 +297,12 @@ describe('Plan task reviewed in the plan panel, run through the editor (fake Ope
       .posted()
       .filter((message) => message.type === 'notice')
       .at(-1);
-    assert.equal(notice?.type === 'notice' && notice.text, 'Undo removed 1 file the run created.', 'the whole-run Undo did the steps undone before again');
+    assert.equal(notice?.type === 'notice' && notice.text, 'Undo removed panel-keep.txt, which the run created.', 'the whole-run Undo did the steps undone before again');
     const undone = await until('the run without Undo once all of it is undone', () => {
       const model = api.planPanel.model();
       return model?.mode === 'run' && model.run.summary?.canUndo === false ? model.run : undefined;
     });
-    assert.equal(undone.summary?.undoMessage, 'Undo removed 1 file the run created.');
+    assert.equal(undone.summary?.undoMessage, 'Undo removed panel-keep.txt, which the run created.');
   });
 
   it('Run from here in the panel, after Undo from here, runs that step and its dependent again and keeps the step before (issue 26)', async () => {

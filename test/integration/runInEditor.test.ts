@@ -244,7 +244,7 @@ describe('Plan task and the run in the editor (fake OpenAI server)', function ()
     assert.equal(readFileSync(join(root, 'command-made.txt'), 'utf8'), 'by-command\n');
     assert.equal(
       undo.text,
-      'Undo removed 1 file the run created. Commands are not undone: step U2 ran a command; check what it changed (git status shows it in a repository).',
+      'Undo removed undo-me.txt, which the run created. Commands are not undone: step U2 ran a command; check what it changed (git status shows it in a repository).',
     );
     // The Runs view says so (it said "completed" and nothing else), and the run keeps its outcome.
     assert.match(await row(), /^completed · changes undone · 2\/2 · /);

@@ -1,29 +1,32 @@
 import type { UndoReport } from './undoRun';
 
+/** Most paths named in one part of the message; more are counted ("4 files"). */
+const maxNamed = 3;
+
 /**
- * One sentence for the user saying what `undoRun` put back, what it removed because the run had created it, and
- * what it left alone, and why. A file the run created is never called "restored".
+ * What `undoRun` did, for the user: what it put back, what it removed because the run had created it (a file the run
+ * created is never called "restored"), and each file it left alone with why; a few paths are named, more counted.
+ * An Undo that found nothing to do says why: an earlier Undo put the changes back, or the run changed no file.
  */
 export function describeUndo(report: UndoReport): string {
   // A file the run changed twice is restored twice (newest change first), and is still one file.
   const removedPaths = new Set(report.removed.map((entry) => entry.path));
-  const restoredCount = new Set(report.restored.filter((path) => !removedPaths.has(path))).size;
-  const files = report.removed.filter((entry) => entry.kind === 'file').length;
-  const folders = report.removed.length - files;
-  const removedParts = [...(files > 0 ? [plural(files, 'file')] : []), ...(folders > 0 ? [plural(folders, 'folder')] : [])];
-  const removed = removedParts.length > 0 ? `removed ${removedParts.join(' and ')} the run created` : '';
-  const restored = restoredCount > 0 ? `restored ${plural(restoredCount, 'file')}` : '';
-  const done = [restored, removed].filter((part) => part !== '').join(' and ');
-  const refused = report.refused.map((entry) => `${entry.path} (${entry.reason})`);
-  if (done === '') {
-    // Undo of a run already undone (a notification's button pressed late): say so, not "restored 0 files".
-    const unchanged = new Set(report.unchanged).size;
-    if (refused.length > 0) return `Undo changed nothing; left alone: ${refused.join('; ')}.`;
-    return unchanged > 0
-      ? `Nothing to undo: ${plural(unchanged, 'file')} the run changed ${unchanged === 1 ? 'is' : 'are'} already as before it.`
-      : 'Nothing to undo: no change of the run is left to take back (it was undone already, or it changed no file through the file tools).';
+  const restored = [...new Set(report.restored.filter((path) => !removedPaths.has(path)))];
+  const done = [
+    ...(restored.length > 0 ? [`restored ${named(restored, 'file')}`] : []),
+    ...(report.removed.length > 0 ? [`removed ${removedText(report.removed)}`] : []),
+  ].join(' and ');
+  const leftAlone = report.refused.length > 0 ? ` Left alone: ${report.refused.map(refusedText).join('; ')}.` : '';
+  if (done !== '') return `Undo ${done}.${leftAlone}`;
+  if (leftAlone !== '') return `Undo changed nothing.${leftAlone}`;
+  // Undo of a run already undone (a notification's button pressed late): say so, not "restored 0 files".
+  const unchanged = [...new Set(report.unchanged)];
+  if (unchanged.length > 0) {
+    return `Nothing to undo: ${named(unchanged, 'file')} the run changed ${unchanged.length === 1 ? 'is' : 'are'} already as before it.`;
   }
-  return refused.length > 0 ? `Undo ${done}; left alone: ${refused.join('; ')}.` : `Undo ${done}.`;
+  return report.undoneBefore.length > 0
+    ? `Nothing to undo: an earlier Undo put back ${named([...new Set(report.undoneBefore)], 'file')} already.`
+    : 'Nothing to undo: the run changed no file through the file tools.';
 }
 
 /**
@@ -34,6 +37,27 @@ export function describeUndo(report: UndoReport): string {
 export function undoLines(report: UndoReport, commandsNotUndone: string | undefined): string[] {
   const foundNothing = report.restored.length === 0 && report.unchanged.length === 0 && report.refused.length === 0;
   return [describeUndo(report), ...(commandsNotUndone === undefined || foundNothing ? [] : [commandsNotUndone])];
+}
+
+/** "a.txt", "a.txt and b.txt", "a.txt, b.txt and c.txt"; more than `maxNamed`: "4 files". */
+function named(paths: readonly string[], noun: string): string {
+  if (paths.length > maxNamed) return plural(paths.length, noun);
+  return paths.length === 1 ? (paths[0] ?? '') : `${paths.slice(0, -1).join(', ')} and ${paths.at(-1) ?? ''}`;
+}
+
+/** "notes/a.txt and notes/, which the run created"; more than `maxNamed`: "2 files and 1 folder the run created". */
+function removedText(removed: UndoReport['removed']): string {
+  if (removed.length <= maxNamed) {
+    return `${named(removed.map((entry) => (entry.kind === 'folder' ? `${entry.path}/` : entry.path)), 'file')}, which the run created`;
+  }
+  const files = removed.filter((entry) => entry.kind === 'file').length;
+  const folders = removed.length - files;
+  return `${[...(files > 0 ? [plural(files, 'file')] : []), ...(folders > 0 ? [plural(folders, 'folder')] : [])].join(' and ')} the run created`;
+}
+
+/** A file left alone and why; a reason that opens with the file names it once ("a.txt was changed after…"). */
+function refusedText({ path, reason }: UndoReport['refused'][number]): string {
+  return reason.startsWith(`${path} `) ? reason : `${path}: ${reason}`;
 }
 
 function plural(count: number, noun: string): string {

@@ -33,7 +33,9 @@ export interface UndoReport {
   removed: { path: string; kind: 'file' | 'folder' }[];
   /** Paths already as they were before the run; nothing to do. */
   unchanged: string[];
-  /** Paths left alone, each with why. */
+  /** Paths an earlier Undo put back already (their changes in scope were all `undone` before this one began). */
+  undoneBefore: string[];
+  /** Paths left alone, each with why (a reason that names its path opens with it). */
   refused: { path: string; reason: string }[];
   /** The refused files Undo anyway could put back (a file changed or deleted since; not a directory, not bytes that are not text). */
   overwritable: UndoOverwrite[];
@@ -60,13 +62,17 @@ export async function undoRun(
   options: { workspace: WorkspaceFs; checkpoints: CheckpointStore; signal?: AbortSignal; steps?: ReadonlySet<string>; anyway?: readonly UndoAnyway[] },
 ): Promise<UndoReport> {
   const { workspace, signal } = options;
-  const report: UndoReport = { runId, restored: [], removed: [], unchanged: [], refused: [], overwritable: [] };
+  const report: UndoReport = { runId, restored: [], removed: [], unchanged: [], undoneBefore: [], refused: [], overwritable: [] };
   const blocked = new Set<string>();
   const settled = new Set<string>();
   // Changes that never landed, or that an earlier Undo already put back, are not undone (again).
   const only = options.steps;
-  const checkpoints = (await options.checkpoints.list(runId)).filter(
-    (checkpoint) => checkpoint.state !== 'abandoned' && checkpoint.state !== 'undone' && (only === undefined || only.has(checkpoint.stepId)),
+  const inScope = (await options.checkpoints.list(runId)).filter(
+    (checkpoint) => checkpoint.state !== 'abandoned' && (only === undefined || only.has(checkpoint.stepId)),
+  );
+  const checkpoints = inScope.filter((checkpoint) => checkpoint.state !== 'undone');
+  report.undoneBefore = [...new Set(inScope.filter((checkpoint) => checkpoint.state === 'undone').map((checkpoint) => checkpoint.path))].filter(
+    (path) => !checkpoints.some((checkpoint) => checkpoint.path === path),
   );
   // The hash of each path before the run's first change to it; `undefined` for absent.
   const original = new Map<string, string | undefined>();
@@ -78,7 +84,7 @@ export async function undoRun(
     const { path } = checkpoint;
     if (settled.has(path)) continue;
     if (blocked.has(path)) {
-      report.refused.push({ path, reason: `an earlier change by step ${checkpoint.stepId} was kept because a later change to ${path} could not be undone` });
+      report.refused.push({ path, reason: `an earlier change by step ${checkpoint.stepId} was kept, since a later change to it could not be undone` });
       continue;
     }
     if (checkpoint.operation === 'createDirectory') {
@@ -126,7 +132,7 @@ export async function undoRun(
       }
       blocked.add(path);
       const reason = refusal(checkpoint, current);
-      report.refused.push({ path, reason: consent ? `${reason}; it changed again after the difference was shown, so Undo anyway left it too` : reason });
+      report.refused.push({ path, reason: consent ? `${reason} (it changed again after the difference was shown, so Undo anyway left it too)` : reason });
       report.overwritable.push({ path, current: version, restore });
     } else {
       blocked.add(path);
@@ -151,18 +157,18 @@ async function putBack(workspace: WorkspaceFs, path: string, current: FileVersio
 }
 
 function refusal(checkpoint: Checkpoint, current: Current): string {
-  if (current === 'directory') return `${checkpoint.path} is now a directory; the run left a file there`;
+  if (current === 'directory') return `${checkpoint.path} is now a directory, where the run left a file`;
   if (typeof current === 'object' && 'refused' in current) {
-    return `${checkpoint.path} is no longer a file in the workspace (${current.refused}); undo does not read or write through it`;
+    return `${checkpoint.path} is no longer a file in the workspace (${current.refused}), and undo does not read or write through it`;
   }
   if (typeof current === 'object' && 'exists' in current && !current.exists) {
-    return `${checkpoint.path} was deleted after step ${checkpoint.stepId} changed it; restore it by hand if you want it back`;
+    return `${checkpoint.path} was deleted after step ${checkpoint.stepId} changed it: restore it by hand if you want it back`;
   }
-  if (checkpoint.afterSha256 === undefined) return `${checkpoint.path} was created again after step ${checkpoint.stepId} deleted it; it is left as it is`;
+  if (checkpoint.afterSha256 === undefined) return `${checkpoint.path} was created again after step ${checkpoint.stepId} deleted it, and is left as it is`;
   if (current === 'not_utf8') {
-    return `${checkpoint.path} was modified after step ${checkpoint.stepId} changed it (it now holds bytes that are not UTF-8 text, so it is not what the run wrote); undoing would lose those changes`;
+    return `${checkpoint.path} was changed after step ${checkpoint.stepId} changed it (it now holds bytes that are not UTF-8 text), and undoing would lose those changes`;
   }
-  return `${checkpoint.path} was modified after step ${checkpoint.stepId} changed it (its content no longer matches what the run wrote); undoing would lose those changes`;
+  return `${checkpoint.path} was changed after step ${checkpoint.stepId} changed it, and undoing would lose those changes`;
 }
 
 // Undo may be called without a signal; readVersion needs one.
@@ -197,7 +203,7 @@ async function undoDirectory(workspace: WorkspaceFs, checkpoint: Checkpoint, rep
     if (!(error instanceof PathRefusedError)) throw error;
     report.refused.push({
       path: checkpoint.path,
-      reason: `the directory ${checkpoint.path}, created by step ${checkpoint.stepId}, is no longer a directory in the workspace (${error.reason}); undo does not remove through it`,
+      reason: `${checkpoint.path} (a folder step ${checkpoint.stepId} created) is no longer a folder in the workspace (${error.reason}), and undo does not remove through it`,
     });
     return false;
   }
@@ -218,8 +224,8 @@ async function undoDirectory(workspace: WorkspaceFs, checkpoint: Checkpoint, rep
       path: checkpoint.path,
       reason:
         kept.length > 0
-          ? `the directory ${checkpoint.path}, created by step ${checkpoint.stepId}, still holds ${kept.join(', ')}, which undo kept`
-          : `the directory ${checkpoint.path}, created by step ${checkpoint.stepId}, now holds files the run did not create`,
+          ? `${checkpoint.path} (a folder step ${checkpoint.stepId} created) still holds ${kept.join(', ')}, which undo kept`
+          : `${checkpoint.path} (a folder step ${checkpoint.stepId} created) now holds files the run did not create`,
     });
     return false;
   }

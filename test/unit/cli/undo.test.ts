@@ -34,13 +34,13 @@ describe('task-planner run and undo on one file (issue 26)', function () {
     assert.equal(readFileSync(join(ws, 'f.txt'), 'utf8'), 'ALPHA\nbeta\nGAMMA\n');
     const undone = await runCli(['undo', runId, '--workspace', ws]);
     assert.equal(undone.code, 0, undone.stderr);
-    assert.match(undone.stdout, /Undo restored 1 file\./);
+    assert.match(undone.stdout, /^Undo restored f\.txt\.$/m);
     assert.equal(readFileSync(join(ws, 'f.txt'), 'utf8'), 'alpha\nbeta\ngamma\n');
     // The user makes a change by hand; a second undo must not touch it.
     writeFileSync(join(ws, 'f.txt'), 'ALPHA\nbeta\nGAMMA\n');
     const again = await runCli(['undo', runId, '--workspace', ws]);
     assert.equal(again.code, 0, again.stderr);
-    assert.match(again.stdout, /Nothing to undo in run .*it was undone already/);
+    assert.match(again.stdout, /^Run \S+: Nothing to undo: an earlier Undo put back f\.txt already\.$/m);
     assert.equal(readFileSync(join(ws, 'f.txt'), 'utf8'), 'ALPHA\nbeta\nGAMMA\n');
   });
 
@@ -55,7 +55,7 @@ describe('task-planner run and undo on one file (issue 26)', function () {
     const { ws, runId } = await run(plan);
     const undone = await runCli(['undo', runId, '--workspace', ws]);
     assert.equal(undone.code, 0, undone.stderr);
-    assert.match(undone.stdout, /Undo removed 1 file the run created\.\nCommands are not undone: step C ran a command; check what it changed/);
+    assert.match(undone.stdout, /Undo removed note\.txt, which the run created\.\nCommands are not undone: step C ran a command; check what it changed/);
     assert.equal(readFileSync(join(ws, 'by-command.txt'), 'utf8'), 'made\n');
     // Said once: an Undo that finds nothing left to do does not say it again (the newcomer saw it on every undo).
     const again = await runCli(['undo', runId, '--workspace', ws]);

@@ -1,58 +1,64 @@
 import assert from 'node:assert/strict';
 import { describeUndo, undoLines } from '../../../../src/core/tools/describeUndo';
+import type { UndoReport } from '../../../../src/core/tools/undoRun';
+
+const report = (part: Partial<UndoReport>): UndoReport => ({ runId: 'r', restored: [], removed: [], unchanged: [], undoneBefore: [], refused: [], overwritable: [], ...part });
 
 describe('describeUndo', () => {
-  it('counts restored files with the right plural', () => {
-    assert.equal(describeUndo({ runId: 'r', restored: ['a.txt'], removed: [], unchanged: [], refused: [], overwritable: [] }), 'Undo restored 1 file.');
-    // a run already undone (a notification's Undo pressed after the panel's) is not "restored 0 files"
-    assert.equal(describeUndo({ runId: 'r', restored: [], removed: [], unchanged: ['b'], refused: [], overwritable: [] }), 'Nothing to undo: 1 file the run changed is already as before it.');
-    assert.equal(describeUndo({ runId: 'r', restored: [], removed: [], unchanged: ['b', 'c', 'b'], refused: [], overwritable: [] }), 'Nothing to undo: 2 files the run changed are already as before it.');
-    assert.equal(describeUndo({ runId: 'r', restored: [], removed: [], unchanged: [], refused: [], overwritable: [] }), 'Nothing to undo: no change of the run is left to take back (it was undone already, or it changed no file through the file tools).');
-    assert.equal(
-      describeUndo({ runId: 'r', restored: [], removed: [], unchanged: [], refused: [{ path: 'c.txt', reason: 'changed since the run' }], overwritable: [] }),
-      'Undo changed nothing; left alone: c.txt (changed since the run).',
-    );
-    assert.equal(
-      describeUndo({ runId: 'r', restored: ['a.txt', 'a.txt'], removed: [], unchanged: [], refused: [], overwritable: [] }),
-      'Undo restored 1 file.',
-      'one file changed twice is one file',
-    );
+  it('names up to three files it restored, and counts more', () => {
+    assert.equal(describeUndo(report({ restored: ['a.txt'] })), 'Undo restored a.txt.');
+    assert.equal(describeUndo(report({ restored: ['a.txt', 'a.txt'] })), 'Undo restored a.txt.', 'one file changed twice is one file');
+    assert.equal(describeUndo(report({ restored: ['a.txt', 'b.txt'] })), 'Undo restored a.txt and b.txt.');
+    assert.equal(describeUndo(report({ restored: ['a', 'b', 'c'] })), 'Undo restored a, b and c.');
+    assert.equal(describeUndo(report({ restored: ['a', 'b', 'c', 'd'] })), 'Undo restored 4 files.');
   });
 
-  it('names every file left alone with its reason', () => {
-    const text = describeUndo({
-      runId: 'r', restored: ['a', 'b'], removed: [], unchanged: [], refused: [{ path: 'c.txt', reason: 'changed since the run' }, { path: 'd', reason: 'gone' }], overwritable: [],
+  it('never calls a file the run created "restored": it says it removed it, folders with a slash', () => {
+    assert.equal(describeUndo(report({ restored: ['new.txt'], removed: [{ path: 'new.txt', kind: 'file' }] })), 'Undo removed new.txt, which the run created.');
+    const mixed = report({
+      restored: ['old.txt', 'new.txt', 'src/gen/b.txt', 'src/gen', 'new.txt'],
+      removed: [{ path: 'new.txt', kind: 'file' }, { path: 'src/gen/b.txt', kind: 'file' }, { path: 'src/gen', kind: 'folder' }],
     });
-    assert.equal(text, 'Undo restored 2 files; left alone: c.txt (changed since the run); d (gone).');
+    assert.equal(describeUndo(mixed), 'Undo restored old.txt and removed new.txt, src/gen/b.txt and src/gen/, which the run created.');
+    const many = report({
+      restored: ['n1', 'n2', 'n3', 'd'],
+      removed: [{ path: 'n1', kind: 'file' }, { path: 'n2', kind: 'file' }, { path: 'n3', kind: 'file' }, { path: 'd', kind: 'folder' }],
+    });
+    assert.equal(describeUndo(many), 'Undo removed 3 files and 1 folder the run created.');
+    const folders = report({ restored: ['d1', 'd2', 'd3', 'd4'], removed: ['d1', 'd2', 'd3', 'd4'].map((path) => ({ path, kind: 'folder' as const })) });
+    assert.equal(describeUndo(folders), 'Undo removed 4 folders the run created.');
   });
 
-  it('never calls a file the run created "restored": it says it removed it', () => {
-    const created = { runId: 'r', restored: ['new.txt'], removed: [{ path: 'new.txt', kind: 'file' as const }], unchanged: [], refused: [], overwritable: [] };
-    assert.equal(describeUndo(created), 'Undo removed 1 file the run created.');
-    const mixed = {
-      runId: 'r',
-      restored: ['old.txt', 'new.txt', 'b.txt', 'src/gen', 'new.txt'],
-      removed: [{ path: 'new.txt', kind: 'file' as const }, { path: 'b.txt', kind: 'file' as const }, { path: 'src/gen', kind: 'folder' as const }],
-      unchanged: [],
-      refused: [{ path: 'c.txt', reason: 'changed since the run' }],
-      overwritable: [],
-    };
-    assert.equal(describeUndo(mixed), 'Undo restored 1 file and removed 2 files and 1 folder the run created; left alone: c.txt (changed since the run).');
-    const folders = { runId: 'r', restored: ['d1', 'd2'], removed: [{ path: 'd1', kind: 'folder' as const }, { path: 'd2', kind: 'folder' as const }], unchanged: [], refused: [], overwritable: [] };
-    assert.equal(describeUndo(folders), 'Undo removed 2 folders the run created.');
+  it('names every file left alone once, with its reason, in a sentence of its own', () => {
+    const refused = [
+      { path: 'c.txt', reason: 'c.txt was changed after step S1 changed it, and undoing would lose those changes' },
+      { path: 'd.txt', reason: 'an earlier change by step S2 was kept, since a later change to it could not be undone' },
+    ];
+    assert.equal(
+      describeUndo(report({ restored: ['a', 'b'], refused })),
+      'Undo restored a and b. Left alone: c.txt was changed after step S1 changed it, and undoing would lose those changes; ' +
+        'd.txt: an earlier change by step S2 was kept, since a later change to it could not be undone.',
+    );
+    assert.equal(describeUndo(report({ refused: refused.slice(0, 1) })), `Undo changed nothing. Left alone: ${refused[0]!.reason}.`);
+    // A reason that only starts with the same letters as the path is not taken for naming it.
+    assert.equal(describeUndo(report({ refused: [{ path: 'c', reason: 'c.txt moved' }] })), 'Undo changed nothing. Left alone: c: c.txt moved.');
+  });
+
+  it('an Undo with nothing to do says why: as before the run, undone by an earlier Undo, or no file changed', () => {
+    assert.equal(describeUndo(report({ unchanged: ['b'] })), 'Nothing to undo: b the run changed is already as before it.');
+    assert.equal(describeUndo(report({ unchanged: ['b', 'c', 'b'] })), 'Nothing to undo: b and c the run changed are already as before it.');
+    assert.equal(describeUndo(report({ undoneBefore: ['a.txt', 'a.txt'] })), 'Nothing to undo: an earlier Undo put back a.txt already.');
+    assert.equal(describeUndo(report({})), 'Nothing to undo: the run changed no file through the file tools.');
   });
 
   it('undoLines: the sentence, then the commands not undone, only when this Undo found something of the run', () => {
     const commands = 'Commands are not undone: step C ran a command; check what it changed (git status shows it in a repository).';
-    const report = (part: Partial<Parameters<typeof describeUndo>[0]>) => ({ runId: 'r', restored: [], removed: [], unchanged: [], refused: [], overwritable: [], ...part });
-    assert.deepEqual(undoLines(report({ restored: ['a.txt'] }), commands), ['Undo restored 1 file.', commands]);
-    assert.deepEqual(undoLines(report({ unchanged: ['a.txt'] }), commands), ['Nothing to undo: 1 file the run changed is already as before it.', commands]);
-    assert.deepEqual(undoLines(report({ refused: [{ path: 'a.txt', reason: 'changed since the run' }] }), commands), [
-      'Undo changed nothing; left alone: a.txt (changed since the run).',
-      commands,
-    ]);
+    assert.deepEqual(undoLines(report({ restored: ['a.txt'] }), commands), ['Undo restored a.txt.', commands]);
+    assert.deepEqual(undoLines(report({ unchanged: ['a.txt'] }), commands), ['Nothing to undo: a.txt the run changed is already as before it.', commands]);
+    const refused = [{ path: 'a.txt', reason: 'a.txt was changed after step S1 changed it, and undoing would lose those changes' }];
+    assert.deepEqual(undoLines(report({ refused }), commands), [`Undo changed nothing. Left alone: ${refused[0]!.reason}.`, commands]);
     // Undone already (or no file changed): said once, by the Undo that did the work.
-    assert.deepEqual(undoLines(report({}), commands), [describeUndo(report({}))]);
-    assert.deepEqual(undoLines(report({ restored: ['a.txt'] }), undefined), ['Undo restored 1 file.']);
+    assert.deepEqual(undoLines(report({ undoneBefore: ['a.txt'] }), commands), ['Nothing to undo: an earlier Undo put back a.txt already.']);
+    assert.deepEqual(undoLines(report({ restored: ['a.txt'] }), undefined), ['Undo restored a.txt.']);
   });
 });

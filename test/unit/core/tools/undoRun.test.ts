@@ -41,6 +41,7 @@ describe('undoRun', () => {
       // Only what the run created is "removed"; the deleted file brought back and the edited ones are restored.
       removed: [{ path: 'made/new.txt', kind: 'file' }, { path: 'made', kind: 'folder' }],
       unchanged: [],
+      undoneBefore: [],
       refused: [],
       overwritable: [],
     });
@@ -106,13 +107,13 @@ describe('undoRun', () => {
     const report = await undoRun('run-1', { workspace, checkpoints });
     assert.deepEqual(report.restored, ['b.txt']);
     assert.deepEqual(report.refused, [
-      { path: 'd.txt', reason: 'd.txt was created again after step S2 deleted it; it is left as it is' },
-      { path: 'c.txt', reason: 'c.txt was deleted after step S2 changed it; restore it by hand if you want it back' },
+      { path: 'd.txt', reason: 'd.txt was created again after step S2 deleted it, and is left as it is' },
+      { path: 'c.txt', reason: 'c.txt was deleted after step S2 changed it: restore it by hand if you want it back' },
       {
         path: 'a.txt',
-        reason: 'a.txt was modified after step S2 changed it (its content no longer matches what the run wrote); undoing would lose those changes',
+        reason: 'a.txt was changed after step S2 changed it, and undoing would lose those changes',
       },
-      { path: 'a.txt', reason: 'an earlier change by step S2 was kept because a later change to a.txt could not be undone' },
+      { path: 'a.txt', reason: 'an earlier change by step S2 was kept, since a later change to it could not be undone' },
     ]);
     assert.deepEqual(workspace.snapshot(), { 'a.txt': 'a2 plus the user\'s edit', 'b.txt': 'b0', 'd.txt': 'recreated by the user' });
   });
@@ -138,7 +139,7 @@ describe('undoRun', () => {
       report.refused.map((entry) => entry.path),
       ['made/notes.txt', 'made'],
     );
-    assert.equal(report.refused[1]?.reason, 'the directory made, created by step S1, still holds made/notes.txt, which undo kept');
+    assert.equal(report.refused[1]?.reason, 'made (a folder step S1 created) still holds made/notes.txt, which undo kept');
   });
 
   it('a second undo changes nothing, also after a run that wrote the original content back in between', async () => {
@@ -151,11 +152,13 @@ describe('undoRun', () => {
       restored: ['a.txt', 'a.txt', 'a.txt'],
       removed: [],
       unchanged: [],
+      undoneBefore: [],
       refused: [],
       overwritable: [],
     });
     assert.deepEqual(workspace.snapshot(), { 'a.txt': 'v0' });
-    assert.deepEqual(await undoRun('run-1', { workspace, checkpoints }), { runId: 'run-1', restored: [], removed: [], unchanged: [], refused: [], overwritable: [] });
+    // Said as done by an earlier Undo, not as "changed no file".
+    assert.deepEqual(await undoRun('run-1', { workspace, checkpoints }), { runId: 'run-1', restored: [], removed: [], unchanged: [], undoneBefore: ['a.txt'], refused: [], overwritable: [] });
     assert.deepEqual(workspace.snapshot(), { 'a.txt': 'v0' });
   });
 
@@ -166,7 +169,7 @@ describe('undoRun', () => {
     assert.deepEqual((await undoRun('run-1', { workspace, checkpoints })).restored, ['a.txt']);
     // The user decides they wanted it after all and types the same change.
     await workspace.writeText('a.txt', 'version = 2');
-    assert.deepEqual(await undoRun('run-1', { workspace, checkpoints }), { runId: 'run-1', restored: [], removed: [], unchanged: [], refused: [], overwritable: [] });
+    assert.deepEqual(await undoRun('run-1', { workspace, checkpoints }), { runId: 'run-1', restored: [], removed: [], unchanged: [], undoneBefore: ['a.txt'], refused: [], overwritable: [] });
     assert.deepEqual(workspace.snapshot(), { 'a.txt': 'version = 2' });
     assert.deepEqual((await checkpoints.list('run-1')).map((checkpoint) => checkpoint.state), ['undone']);
   });
@@ -197,6 +200,7 @@ describe('undoRun', () => {
         { path: 'deep', kind: 'folder' },
       ],
       unchanged: [],
+      undoneBefore: [],
       refused: [],
       overwritable: [],
     });
@@ -251,8 +255,8 @@ describe('undoRun', () => {
     await workspace.writeText('gone.txt/inside.txt', 'y');
     const report = await undoRun('run-1', { workspace, checkpoints });
     assert.deepEqual(report.refused, [
-      { path: 'gone.txt', reason: 'gone.txt is now a directory; the run left a file there' },
-      { path: 'new.txt', reason: 'new.txt is now a directory; the run left a file there' },
+      { path: 'gone.txt', reason: 'gone.txt is now a directory, where the run left a file' },
+      { path: 'new.txt', reason: 'new.txt is now a directory, where the run left a file' },
     ]);
     assert.deepEqual(workspace.snapshot(), { 'new.txt/inside.txt': 'x', 'gone.txt/inside.txt': 'y' });
   });
@@ -278,8 +282,8 @@ describe('undoRun', () => {
       const report = await undoRun('run-1', { workspace, checkpoints });
       assert.deepEqual(report.restored, ['f.txt']);
       assert.deepEqual(report.refused, [
-        { path: 'made', reason: 'the directory made, created by step S1, is no longer a directory in the workspace (it leads outside the workspace through a symbolic link); undo does not remove through it' },
-        { path: 'a.txt', reason: 'a.txt is no longer a file in the workspace (it leads outside the workspace through a symbolic link); undo does not read or write through it' },
+        { path: 'made', reason: 'made (a folder step S1 created) is no longer a folder in the workspace (it leads outside the workspace through a symbolic link), and undo does not remove through it' },
+        { path: 'a.txt', reason: 'a.txt is no longer a file in the workspace (it leads outside the workspace through a symbolic link), and undo does not read or write through it' },
       ]);
       assert.deepEqual(report.overwritable, []);
       assert.equal(fs.readFileSync(path.join(dir, 'f.txt'), 'utf8'), 'f0\n');
@@ -302,7 +306,7 @@ describe('undoRun', () => {
       readBytes: async () => { throw new WorkspaceError('not_found', 'a.txt', 'gone'); },
     };
     assert.deepEqual((await undoRun('run-1', { workspace: vanishing, checkpoints })).refused, [
-      { path: 'a.txt', reason: 'a.txt was deleted after step S1 changed it; restore it by hand if you want it back' },
+      { path: 'a.txt', reason: 'a.txt was deleted after step S1 changed it: restore it by hand if you want it back' },
     ]);
     const unreadable = { ...memory, readBytes: async () => { throw new WorkspaceError('too_large', 'a.txt', 'a.txt is too large'); } };
     await assert.rejects(undoRun('run-1', { workspace: unreadable, checkpoints }), { code: 'too_large' });
@@ -327,7 +331,7 @@ describe('undoRun', () => {
     assert.deepEqual(report.restored, ['other.txt']);
     assert.deepEqual(report.refused, [{
       path: 'price.txt',
-      reason: 'price.txt was modified after step S1 changed it (it now holds bytes that are not UTF-8 text, so it is not what the run wrote); undoing would lose those changes',
+      reason: 'price.txt was changed after step S1 changed it (it now holds bytes that are not UTF-8 text), and undoing would lose those changes',
     }]);
     assert.deepEqual(fs.readFileSync(path.join(dir, 'price.txt')), users);
     assert.equal(fs.readFileSync(path.join(dir, 'other.txt'), 'utf8'), 'before\n');
