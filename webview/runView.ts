@@ -113,7 +113,7 @@ export class RunViewElement extends LitElement {
       ${focus
         ? html`<section class="output" aria-labelledby="output-heading">
             <h2 id="output-heading">Output of <span class="mono">${focus.id}</span> <span class="muted bounded-title">${focus.title}</span></h2>
-            <pre tabindex="0">${tail ?? (focus.resultPreview ? focus.resultPreview : live ? 'No output yet.' : 'No output: the step printed nothing.')}</pre>
+            <pre tabindex="0">${tail ?? (focus.resultPreview ? focus.resultPreview : noOutput(focus, live))}</pre>
           </section>`
         : nothing}
       <section aria-labelledby="run-steps-heading">
@@ -216,3 +216,12 @@ export class RunViewElement extends LitElement {
 }
 
 customElements.define('plan-run', RunViewElement);
+
+/**
+ * The output pane of a step without output: a step that ended without doing its work says how it ended ("No output:
+ * rejected by you."), not that it "printed nothing", which reads as work done quietly.
+ */
+function noOutput(step: RunStepView, live: boolean): string {
+  if (step.status === 'skipped' || step.status === 'failed') return `No output: ${step.statusLabel ?? step.status}.`;
+  return live ? 'No output yet.' : 'No output: the step printed nothing.';
+}

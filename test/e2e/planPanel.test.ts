@@ -303,6 +303,8 @@ describe('Task Planner plan panel in the browser workbench', function () {
     const text = await summary.innerText();
     assert.match(text, /Run finished with 1 rejected by you and 1 skipped in [\d.]+ m?s: 1 of 3 steps completed\./);
     assert.equal(await summary.locator('p', { hasText: /^1 completed · / }).count(), 0, text);
+    // The step shown below is the one you rejected: it did no work, it did not "print nothing".
+    assert.equal(await panel.locator('section.output pre').innerText(), 'No output: rejected by you.');
   });
 
   it('renders a 500-step plan in time linear in its steps, against a 50-step plan rendered in the same page', async () => {
@@ -430,8 +432,8 @@ describe('Task Planner plan panel in the browser workbench', function () {
     assert.ok(broken.lines > 1, `the error fits on ${broken.lines} line: the check below proves nothing`);
     assert.deepEqual(broken.split, [], 'words broken across lines');
     assert.match(await panel.locator('.progress-text').innerText(), /^0 of 1 step completed, 1 failed$/);
-    // The run is over: its output is not still to come (issue 28, polish).
-    assert.equal(await panel.locator('.output pre').innerText(), 'No output: the step printed nothing.');
+    // The run is over: its output is not still to come (issue 28, polish), and the step failed rather than printed nothing.
+    assert.equal(await panel.locator('.output pre').innerText(), 'No output: failed.');
     await shoot('panel-run-details-wrap');
   });
 
