@@ -86,12 +86,57 @@ export function runTrace(events: readonly RunEvent[], options: TraceOptions): Tr
   const spans: TraceSpan[] = [run];
   // The open attempt of each step, its open tool call, and the time of its last event.
   const attempts = new Map<string, TraceSpan>();
+  // A resumed run starts a step's attempt 1 again: each attempt span keeps an id of its own.
+  const ids = new Set<string>();
   const tools = new Map<string, TraceSpan>();
   const lastTime = new Map<string, number>();
   const closeTool = (stepId: string, time: number): void => {
     const tool = tools.get(stepId);
     if (tool !== undefined) tool.end = Math.max(tool.start, time);
     tools.delete(stepId);
+  };
+  /** Opens the span of attempt `attempt` of step `stepId` (0: a step skipped without one), with its tool call. */
+  const stepSpan = (stepId: string, attempt: number, time: number, input?: unknown): TraceSpan => {
+    const step = plan?.steps.find((candidate) => candidate.id === stepId);
+    const base = `step:${names.stepRef(stepId)}#${attempt}`;
+    let id = base;
+    for (let again = 2; ids.has(id); again++) id = `${base}.${again}`;
+    ids.add(id);
+    const span: TraceSpan = {
+      id,
+      parentId: run.id,
+      name: `step ${names.step(stepId)}`,
+      kind: 'step',
+      start: time,
+      end: run.end,
+      status: 'unset',
+      attributes: {
+        'task_planner.step.ref': names.stepRef(stepId),
+        ...(options.content ? { 'task_planner.step.id': stepId } : {}),
+        'task_planner.step.attempt': attempt,
+        ...(step !== undefined ? { 'task_planner.step.kind': step.kind } : {}),
+        ...(step?.agent !== undefined ? { [genAiAttributes.operation]: 'invoke_agent', [genAiAttributes.agentName]: names.agent(step.agent) } : {}),
+        ...(options.content && step !== undefined ? { 'task_planner.step.title': capText(step.title, traceContentChars) } : {}),
+        ...(options.content && input !== undefined ? { 'task_planner.step.input': contentText(input) } : {}),
+      },
+    };
+    spans.push(span);
+    if (attempt > 0) attempts.set(stepId, span);
+    if (attempt > 0 && step?.tool !== undefined) {
+      const tool = toolSpan(span, names.tool(step.tool), time, `${span.id}/tool`);
+      tools.set(stepId, tool);
+      spans.push(tool);
+    }
+    return span;
+  };
+  /** Sets how an attempt ended: its status, outcome, why it was skipped, and with content its result. */
+  const endAttempt = (span: TraceSpan, event: RunEvent): void => {
+    span.status = event.type === 'step_completed' ? 'ok' : event.type === 'step_failed' || event.type === 'verification_failed' ? 'error' : 'unset';
+    span.attributes['task_planner.step.outcome'] = event.type.replace('step_', '');
+    // A failure its policy let the run go past is skipped as `failed` (the reducer's `skipCause`), and said so.
+    const cause = event.type === 'step_skipped' ? event.cause : event.type === 'step_failed' && event.disposition === 'skip' ? 'failed' : undefined;
+    if (cause !== undefined) span.attributes['task_planner.step.skip_cause'] = cause;
+    if (options.content && event.type === 'step_completed') span.attributes['task_planner.step.output'] = contentText(event.result);
   };
   for (const event of events) {
     if (event.type === 'replan_completed') {
@@ -101,33 +146,13 @@ export function runTrace(events: readonly RunEvent[], options: TraceOptions): Tr
     if (!('stepId' in event)) continue;
     const { stepId } = event;
     const attempt = attempts.get(stepId);
-    if (event.type === 'step_started') {
-      const step = plan?.steps.find((candidate) => candidate.id === stepId);
-      const span: TraceSpan = {
-        id: `step:${names.stepRef(stepId)}#${event.attempt}`,
-        parentId: run.id,
-        name: `step ${names.step(stepId)}`,
-        kind: 'step',
-        start: event.time,
-        end: run.end,
-        status: 'unset',
-        attributes: {
-          'task_planner.step.ref': names.stepRef(stepId),
-          ...(options.content ? { 'task_planner.step.id': stepId } : {}),
-          'task_planner.step.attempt': event.attempt,
-          ...(step !== undefined ? { 'task_planner.step.kind': step.kind } : {}),
-          ...(step?.agent !== undefined ? { [genAiAttributes.operation]: 'invoke_agent', [genAiAttributes.agentName]: names.agent(step.agent) } : {}),
-          ...(options.content && step !== undefined ? { 'task_planner.step.title': capText(step.title, traceContentChars) } : {}),
-          ...(options.content && event.input !== undefined ? { 'task_planner.step.input': contentText(event.input) } : {}),
-        },
-      };
-      attempts.set(stepId, span);
-      spans.push(span);
-      if (step?.tool !== undefined) {
-        const tool = toolSpan(span, names.tool(step.tool), event.time, `${span.id}/tool`);
-        tools.set(stepId, tool);
-        spans.push(tool);
-      }
+    if (event.type === 'step_skipped' && attempt === undefined) {
+      // Skipped without starting (a dependency not done, a critical step's halt): a moment's span, so every step is in the tree.
+      const span = stepSpan(stepId, 0, event.time);
+      span.end = event.time;
+      endAttempt(span, event);
+    } else if (event.type === 'step_started') {
+      stepSpan(stepId, event.attempt, event.time, event.input);
     } else if (attempt !== undefined && event.type === 'model_called') {
       closeTool(stepId, event.time);
       spans.push({
@@ -158,9 +183,7 @@ export function runTrace(events: readonly RunEvent[], options: TraceOptions): Tr
     } else if (attempt !== undefined && attemptEnds.has(event.type)) {
       closeTool(stepId, event.time);
       attempt.end = event.time;
-      attempt.status = event.type === 'step_completed' ? 'ok' : event.type === 'step_failed' || event.type === 'verification_failed' ? 'error' : 'unset';
-      attempt.attributes['task_planner.step.outcome'] = event.type.replace('step_', '');
-      if (options.content && event.type === 'step_completed') attempt.attributes['task_planner.step.output'] = contentText(event.result);
+      endAttempt(attempt, event);
       attempts.delete(stepId);
     }
     lastTime.set(stepId, event.time);

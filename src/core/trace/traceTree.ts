@@ -1,6 +1,7 @@
 import { oneLine } from '../text/oneLine';
 import { genAiAttributes } from './runTrace';
 import type { TraceSpan } from './traceSpan';
+import { failedNotStoppingLabel, notNeededLabel, rejectedLabel } from '../../shared/stepStatusLabels';
 
 /**
  * A trace as a timed tree, one line a span: indented under its parent, its start after the
@@ -30,10 +31,11 @@ export function traceTree(spans: readonly TraceSpan[]): string[] {
 
 function details(span: TraceSpan): string {
   const parts: string[] = [];
-  if (span.status === 'error') parts.push('error');
   const attributes = span.attributes;
+  // A run's and a step's own words say how they ended ("failed"): "error" before them said it twice.
+  if (span.status === 'error' && span.kind !== 'run' && span.kind !== 'step') parts.push('error');
   if (span.kind === 'run') parts.push(String(attributes['task_planner.run.status']));
-  if (span.kind === 'step' && attributes['task_planner.step.outcome'] !== undefined) parts.push(String(attributes['task_planner.step.outcome']));
+  if (span.kind === 'step' && attributes['task_planner.step.outcome'] !== undefined) parts.push(outcomeWords(attributes));
   if (span.kind === 'model') {
     const cached = attributes[genAiAttributes.cachedInputTokens];
     parts.push(
@@ -41,6 +43,17 @@ function details(span: TraceSpan): string {
     );
   }
   return parts.length === 0 ? '' : `  ${parts.join(', ')}`;
+}
+
+/** How a step's attempt ended, in the words every view uses: "rejected by you", "failed (did not stop the run)", "not needed". */
+function outcomeWords(attributes: TraceSpan['attributes']): string {
+  const outcome = String(attributes['task_planner.step.outcome']);
+  const cause = attributes['task_planner.step.skip_cause'];
+  if (cause === 'failed') return failedNotStoppingLabel;
+  if (outcome !== 'skipped' || cause === undefined) return outcome;
+  if (cause === 'rejected') return rejectedLabel;
+  if (cause === 'condition') return notNeededLabel;
+  return `skipped (${String(cause)})`;
 }
 
 function seconds(ms: number): string {

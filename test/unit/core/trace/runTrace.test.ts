@@ -154,7 +154,7 @@ describe('runTrace: a run\'s trace from its journal', () => {
   it('traceTree prints the timed tree', () => {
     assert.deepEqual(traceTree(runTrace(journal, { content: false })), [
       'run r1  +0 ms  500 ms  completed',
-      '  step S1  +10 ms  200 ms  error, failed',
+      '  step S1  +10 ms  200 ms  failed',
       '    chat m1  +11 ms  89 ms  100 in (64 cached), 10 out',
       '    execute_tool read_file  +101 ms  49 ms',
       '    chat m1  +150 ms  50 ms  200 in, 20 out',
@@ -164,6 +164,51 @@ describe('runTrace: a run\'s trace from its journal', () => {
     ]);
     assert.deepEqual(traceTree(runTrace(journal, { content: true })).filter((line) => line.startsWith('  step')).map((line) => line.split('  ')[1]), ['step A', 'step A', 'step B']);
     assert.deepEqual(traceTree([]), []);
+  });
+
+  it('a resumed run: each attempt has a span of its own, a step rejected or never started is in the tree, said as every view says it', () => {
+    const three = parsePlan({
+      objective: 'write',
+      steps: [
+        { id: 'W', title: 'Write', tool: 'write_file', args: { path: 'a.txt', content: 'a' } },
+        { id: 'D', title: 'After', tool: 'list_files', args: {}, dependsOn: ['W'] },
+        { id: 'R', title: 'Read', tool: 'read_file', args: { path: 'x' }, critical: false },
+      ],
+    });
+    if (!three.ok) throw new Error('the test plan does not parse');
+    const resumed = events([
+      { type: 'run_started', plan: three.plan, time: 1000 },
+      { type: 'step_started', stepId: 'W', attempt: 1, time: 1010 },
+      { type: 'step_started', stepId: 'R', attempt: 1, time: 1011 },
+      { type: 'step_failed', stepId: 'R', attempt: 1, error: 'File not found: x', disposition: 'skip', time: 1014 },
+      { type: 'step_deferred', stepId: 'W', time: 1017 },
+      { type: 'run_resumed', supplied: {}, time: 2000 },
+      // The resumed run asks again from attempt 1: before, both W spans had one id and each showed both tool calls.
+      { type: 'step_started', stepId: 'W', attempt: 1, time: 2010 },
+      { type: 'step_skipped', stepId: 'W', reason: 'Rejected by you', cause: 'rejected', time: 2016 },
+      { type: 'step_skipped', stepId: 'D', reason: 'dependency W was rejected', cause: 'dependency', time: 2017 },
+      { type: 'run_completed', time: 2020 },
+    ]);
+    const spans = runTrace(resumed, { content: false });
+    assert.equal(new Set(spans.map((span) => span.id)).size, spans.length, 'two spans share an id');
+    assert.deepEqual(traceTree(spans), [
+      'run r1  +0 ms  1.0 s  partial',
+      '  step S1  +10 ms  7 ms  deferred',
+      '    execute_tool write_file  +10 ms  7 ms',
+      '  step S3  +11 ms  3 ms  failed (did not stop the run)',
+      '    execute_tool read_file  +11 ms  3 ms',
+      '  step S1  +1.0 s  6 ms  rejected by you',
+      '    execute_tool write_file  +1.0 s  6 ms',
+      '  step S2  +1.0 s  0 ms  skipped (dependency)',
+    ]);
+    const never = spans.find((span) => span.name === 'step S2');
+    assert.deepEqual(never?.attributes, {
+      'task_planner.step.ref': 'S2',
+      'task_planner.step.attempt': 0,
+      'task_planner.step.kind': 'tool',
+      'task_planner.step.outcome': 'skipped',
+      'task_planner.step.skip_cause': 'dependency',
+    });
   });
 
   it('exportRunTraces sends one trace per stored run; a run the store lacks is left out', async () => {

@@ -57,8 +57,8 @@ describe('traceNames: what a trace calls what a plan, a model or a server named'
     const spans = await exported(false);
     assert.doesNotMatch(JSON.stringify(spans), secret);
     assert.deepEqual(traceTree(spans).map((line) => line.replace(/ {2}\+.*?(?= {2}|$)/, '').replace(/ {2}\d+ m?s/, '')), [
-      'run r-hostile  error, failed',
-      '  step S1  error, verification_failed',
+      'run r-hostile  failed',
+      '  step S1  verification_failed',
       '    chat m1  10 in, 1 out',
       '    execute_tool tool_1',
       '    execute_tool mcp_tool_1',
@@ -66,7 +66,7 @@ describe('traceNames: what a trace calls what a plan, a model or a server named'
       '    execute_tool read_file',
       '  step S4  completed',
       '    execute_tool mcp_tool_1',
-      '  step S2  error, failed',
+      '  step S2  failed (did not stop the run)',
       '    execute_tool mcp_tool_2',
       '  step S3  completed',
       '    execute_tool list_files',
