@@ -35,12 +35,22 @@ const node = { ...common, platform: 'node', format: 'cjs', target: 'node20' };
 // The tokenizer's tables, required on first count (src/core/llm/tokenCount.ts) by the bundles beside it.
 const tokenizerBundle = { ...node, entryPoints: [require.resolve('gpt-tokenizer')], outfile: `${outdir}/tokenizer.js` };
 
+/**
+ * Modules the CLI requires on first use (a typed `require` where they are needed), each its own bundle beside cli.js: every
+ * start of the CLI (the unit tests', the eval harness's and CI jobs' hundreds) then neither reads nor parses them.
+ * The HTML-to-Markdown converter (linkedom, domino, Readability, Turndown: 1.4 MB) for fetch_url, the OpenTelemetry
+ * SDK (0.6 MB) for sending traces. Each holds pure functions or its own objects: no state shared with cli.js.
+ */
+const cliSide = { htmlToMarkdown: 'src/node/htmlToMarkdown.ts', otlpTraceExporter: 'src/node/otlpTraceExporter.ts' };
+
 const shipped = [
   { ...node, entryPoints: ['src/extension.ts'], outfile: `${outdir}/extension.js`, external: ['vscode'], lazyRuntime: true },
   // The extension's heavy part (engine, tools, openai, QuickJS, tokenizer, plan panel), required on first use.
   { ...node, entryPoints: ['src/vscode/runtime.ts'], outfile: `${outdir}/runtime.js`, external: ['vscode'], planSchema: true },
   { ...node, entryPoints: ['src/node/nodeLibrary.ts'], outfile: `${outdir}/core.js` },
-  { ...node, entryPoints: ['src/cli/cli.ts'], outfile: `${outdir}/cli.js`, banner: { js: '#!/usr/bin/env node' } },
+  { ...node, entryPoints: ['src/cli/cli.ts'], outfile: `${outdir}/cli.js`, banner: { js: '#!/usr/bin/env node' }, cliSideBundles: true },
+  // What the CLI requires on first use only (cliSideBundles below), beside it.
+  ...Object.entries(cliSide).map(([name, entry]) => ({ ...node, entryPoints: [entry], outfile: `${outdir}/${name}.js` })),
   // The GitHub Action's entry point (action.yml), which runs cli.js beside it.
   { ...node, entryPoints: ['src/cli/actionMain.ts'], outfile: `${outdir}/action.js` },
   tokenizerBundle,
@@ -109,11 +119,28 @@ const planSchemaFile = {
   },
 };
 
+// The CLI's requires of the modules in `cliSide` stay requires of their bundles beside it.
+const cliSideBundles = {
+  name: 'cli-side-bundles',
+  setup(build) {
+    for (const name of Object.keys(cliSide)) {
+      build.onResolve({ filter: new RegExp(`/${name}$`) }, (args) => (args.kind === 'require-call' ? { path: `./${name}.js`, external: true } : undefined));
+    }
+  },
+};
+
 const contexts = await Promise.all(
-  builds.map(({ lazyRuntime, planSchema, ...options }) =>
+  builds.map(({ lazyRuntime, planSchema, cliSideBundles: side, ...options }) =>
     esbuild.context({
       ...options,
-      plugins: [reportSize(options.outfile), quickJsCommonJsLoader, tokenizerExternal, ...(lazyRuntime ? [runtimeExternal] : []), ...(planSchema ? [planSchemaFile] : [])],
+      plugins: [
+        reportSize(options.outfile),
+        quickJsCommonJsLoader,
+        tokenizerExternal,
+        ...(lazyRuntime ? [runtimeExternal] : []),
+        ...(planSchema ? [planSchemaFile] : []),
+        ...(side ? [cliSideBundles] : []),
+      ],
     }),
   ),
 );
