@@ -136,15 +136,23 @@ export function runsDirectory(workspace: string): string {
 }
 
 /**
+ * Takes the lock of run `runId` of `workspace` for this process (`lockRun`). A run that does not exist is bad input; one
+ * another process holds rejects with a `RunInUseError`; a lock that cannot be taken otherwise rejects with why.
+ */
+export async function lockListedRun(store: RunStore, runId: string, workspace: string): Promise<void> {
+  if (!(await store.list()).some((run) => run.runId === runId)) {
+    throw new UsageError(`No run "${runId}" in ${runsDirectory(workspace)}. List the runs with: task-planner runs --workspace ${JSON.stringify(workspace)}`);
+  }
+  await lockRun(runsDirectory(workspace), runId);
+}
+
+/**
  * The journal of run `runId` of `workspace`, read after taking the run's lock for this process (`lockRun`), so no
  * other process resumes or undoes it meanwhile. A run that does not exist is bad input; one another process holds
  * rejects with a `RunInUseError` naming that process; a damaged journal rejects as `RunStore.load` does, the lock taken.
  */
 export async function loadLockedRun(store: RunStore, runId: string, workspace: string): Promise<LoadedJournal> {
-  if (!(await store.list()).some((run) => run.runId === runId)) {
-    throw new UsageError(`No run "${runId}" in ${runsDirectory(workspace)}. List the runs with: task-planner runs --workspace ${JSON.stringify(workspace)}`);
-  }
-  await lockRun(runsDirectory(workspace), runId);
+  await lockListedRun(store, runId, workspace);
   // Read under the lock: what another process wrote before it let go is part of the run now.
   const journal = await store.load(runId);
   if (journal === undefined) throw new UsageError(`Run "${runId}" was deleted while it was being opened.`);

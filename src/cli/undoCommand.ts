@@ -7,9 +7,8 @@ import { undoScope } from '../core/plan/undoScope';
 import { createCheckpointFolder } from '../node/checkpointFolder';
 import { createFileRunStore } from '../node/fileRunStore';
 import { createNodeWorkspace } from '../node/nodeWorkspace';
-import { type CliIo, loadLockedRun, runsDirectory, UsageError } from './cliIo';
+import { type CliIo, lockListedRun, runsDirectory, UsageError } from './cliIo';
 import { terminalSafe } from './terminalSafe';
-import { RunInUseError } from '../node/runLock';
 import { errorMessage } from '../shared/errorMessage';
 import type { RunState } from '../core/engine/runEvents';
 
@@ -31,11 +30,16 @@ export interface UndoOptions {
 export async function undoCommand(runId: string, options: UndoOptions, io: CliIo): Promise<number> {
   const root = resolve(options.workspace);
   let state: RunState | undefined;
+  const store = createFileRunStore(runsDirectory(root));
+  // Never without the lock: whatever keeps it from being taken stops the undo (another process may resume the run).
+  await lockListedRun(store, runId, options.workspace);
   try {
-    state = replayJournal(runId, await loadLockedRun(createFileRunStore(runsDirectory(root)), runId, options.workspace));
+    const journal = await store.load(runId);
+    if (journal === undefined) throw new UsageError(`Run "${runId}" was deleted while it was being opened.`);
+    state = replayJournal(runId, journal);
   } catch (error) {
     // The checkpoints hold all a whole-run undo needs: a damaged journal (two writers, an edit by hand) does not stop it.
-    if (error instanceof UsageError || error instanceof RunInUseError || options.from !== undefined) throw error;
+    if (error instanceof UsageError || options.from !== undefined) throw error;
     io.err(terminalSafe(`The journal of run ${runId} cannot be read (${errorMessage(error)}). Undoing from its checkpoints alone.`));
   }
   if (state?.status === 'running') {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../support/runCli';
 import { temporaryDirectory } from '../../support/temporaryDirectory';
@@ -77,5 +77,16 @@ describe('task-planner run and undo on one file (issue 26)', function () {
     const unknown = await runCli(['undo', runId, '--from', 'Z', '--workspace', ws]);
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /has no step "Z"\. Its steps: A, B, C\./);
+  });
+
+  it('attack: undo never goes on without the run\'s lock, whatever keeps it from being taken', async () => {
+    const { ws, runId } = await run({ objective: 'one edit', steps: [editStep('A', 'alpha', 'ALPHA')] });
+    // Something in the lock's place that is neither a lock nor a stale one: before, undo went on from the checkpoints
+    // without the lock (only "in use" stopped it), while another process could be resuming the run.
+    symlinkSync('/dev/null', join(ws, '.task-planner/runs', `${runId}.lock`));
+    const refused = await runCli(['undo', runId, '--workspace', ws]);
+    assert.notEqual(refused.code, 0, refused.stdout);
+    assert.match(refused.stderr, new RegExp(`Could not take the lock of run ${runId} \\(.*${runId}\\.lock\\): .*Nothing was done; remove what is in its place and try again\\.`));
+    assert.equal(readFileSync(join(ws, 'f.txt'), 'utf8'), 'ALPHA\nbeta\ngamma\n', 'undone without the lock');
   });
 });

@@ -1,0 +1,25 @@
+// A process that contends for run locks (test/unit/node/runLock.test.ts): for each round r of ROUNDS, at START + r * STEP
+// milliseconds it calls lockRun(DIR, `race-<r>`), and prints one line "<r> held" or "<r> refused" per round; it holds
+// what it took until ten rounds after the last.
+import { lockRun, RunInUseError } from '../../src/node/runLock';
+
+const [dir, rounds, start, step] = [process.argv[2] ?? '', Number(process.argv[3]), Number(process.argv[4]), Number(process.argv[5])];
+
+async function main(): Promise<void> {
+  for (let round = 0; round < rounds; round++) {
+    const wait = start + round * step - Date.now();
+    if (wait > 0) await new Promise((settle) => setTimeout(settle, wait));
+    try {
+      await lockRun(dir, `race-${round}`);
+      process.stdout.write(`${round} held\n`);
+    } catch (error) {
+      if (!(error instanceof RunInUseError)) throw error;
+      process.stdout.write(`${round} refused\n`);
+    }
+  }
+  // Held until every contender is done with every round: a lock is free once its process ended, and a late try may take it.
+  const end = start + (rounds + 10) * step - Date.now();
+  if (end > 0) await new Promise((settle) => setTimeout(settle, end));
+}
+
+void main();
