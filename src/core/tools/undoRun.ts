@@ -1,5 +1,6 @@
 import type { WorkspaceFs, Checkpoint, CheckpointStore, ExpectedContent, FileVersion } from '../ports';
-import { isWorkspaceError } from '../workspace/workspaceError';
+import { isWorkspaceError, WorkspaceError } from '../workspace/workspaceError';
+import { errorMessage } from '../../shared/errorMessage';
 import { PathRefusedError } from '../workspace/resolveInRoot';
 import { expectedOf, readVersion } from './fileVersions';
 
@@ -79,17 +80,14 @@ export async function undoRun(
   for (const checkpoint of checkpoints) {
     if (!original.has(checkpoint.path)) original.set(checkpoint.path, checkpoint.before.exists ? checkpoint.before.sha256 : undefined);
   }
-  for (const checkpoint of [...checkpoints].reverse()) {
-    signal?.throwIfAborted();
+  // Set once the change in hand is marked `undoing`: a write the workspace then refused never landed.
+  let marked: boolean;
+  /** Undoes one change (newest first, as described above); throws what the workspace refuses. */
+  const undoChange = async (checkpoint: Checkpoint): Promise<void> => {
     const { path } = checkpoint;
-    if (settled.has(path)) continue;
-    if (blocked.has(path)) {
-      report.refused.push({ path, reason: `an earlier change by step ${checkpoint.stepId} was kept, since a later change to it could not be undone` });
-      continue;
-    }
     if (checkpoint.operation === 'createDirectory') {
       if (await undoDirectory(workspace, checkpoint, report, signal)) await options.checkpoints.settle(checkpoint, 'undone');
-      continue;
+      return;
     }
     const current = await currentVersion(workspace, path, signal);
     const version = typeof current === 'object' && 'exists' in current ? current : undefined;
@@ -99,6 +97,7 @@ export async function undoRun(
       // Only over exactly what the run left: a file changed since is never written over. Marked first, so an Undo run
       // again after this one was stopped between its write and its mark knows the file as the change found it is its own.
       await options.checkpoints.settle(checkpoint, 'undoing');
+      marked = true;
       const expected = { expected: currentHash === undefined ? { exists: false as const } : { exists: true as const, sha256: currentHash } };
       if (checkpoint.before.exists) {
         // A deleted file comes back with its permission bits (an executable script stays executable).
@@ -128,7 +127,7 @@ export async function undoRun(
         settled.add(path);
         report.restored.push(path);
         if (!restore.exists) report.removed.push({ path, kind: 'file' });
-        continue;
+        return;
       }
       blocked.add(path);
       const reason = refusal(checkpoint, current);
@@ -137,6 +136,28 @@ export async function undoRun(
     } else {
       blocked.add(path);
       report.refused.push({ path, reason: refusal(checkpoint, current) });
+    }
+  };
+  for (const checkpoint of [...checkpoints].reverse()) {
+    signal?.throwIfAborted();
+    const { path } = checkpoint;
+    if (settled.has(path)) continue;
+    if (blocked.has(path)) {
+      report.refused.push({ path, reason: `an earlier change by step ${checkpoint.stepId} was kept, since a later change to it could not be undone` });
+      continue;
+    }
+    marked = false;
+    try {
+      await undoChange(checkpoint);
+    } catch (error) {
+      // One file Undo cannot take back (a hard link, a pipe, a write refused or raced) is left alone and named, and the
+      // rest goes on; a change marked `undoing` whose write never landed is marked back, so the file is not taken for
+      // the Undo's own write later.
+      if (!(error instanceof WorkspaceError || error instanceof PathRefusedError)) throw error;
+      if (marked) await options.checkpoints.settle(checkpoint, checkpoint.state === 'intended' ? 'uncertain' : checkpoint.state);
+      blocked.add(path);
+      // Said as the workspace says it (under "Left alone:"), named by its path.
+      report.refused.push({ path, reason: errorMessage(error).replace(/\.$/, '') });
     }
   }
   return report;

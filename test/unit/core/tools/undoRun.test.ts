@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -294,6 +295,60 @@ describe('undoRun', () => {
     }
   });
 
+  it('attack: a file Undo cannot take back (a hard link out, a pipe) is left alone and named, and the rest of the run is undone', async () => {
+    // Seen before: the first such file stopped the whole Undo, every time it was tried, with nothing undone.
+    fs.writeFileSync(path.join(dir, 'kept.txt'), 'before\n');
+    fs.writeFileSync(path.join(dir, 'piped.txt'), 'before\n');
+    const workspace = createNodeWorkspace(dir);
+    const checkpoints = createMemoryCheckpointStore();
+    const ctx = makeToolContext({ workspace, checkpoints });
+    for (const [file, content] of [['kept.txt', 'run\n'], ['linked.txt', 'made by the run\n'], ['piped.txt', 'run\n']] as const) {
+      await writeFileTool.run(ctx, { path: file, content }, neverAborted);
+    }
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-undo-outside-'));
+    try {
+      fs.linkSync(path.join(dir, 'linked.txt'), path.join(outside, 'copy.txt'));
+      fs.rmSync(path.join(dir, 'piped.txt'));
+      assert.equal(spawnSync('mkfifo', [path.join(dir, 'piped.txt')]).status, 0);
+      const report = await undoRun('run-1', { workspace, checkpoints });
+      assert.deepEqual(report.restored, ['kept.txt']);
+      assert.deepEqual(report.refused.map((entry) => entry.path), ['piped.txt', 'linked.txt']);
+      assert.match(report.refused[1]?.reason ?? '', /^linked\.txt is a hard link/);
+      assert.equal(fs.readFileSync(path.join(dir, 'kept.txt'), 'utf8'), 'before\n');
+      assert.equal(fs.readFileSync(path.join(outside, 'copy.txt'), 'utf8'), 'made by the run\n', 'written through the hard link');
+      assert.deepEqual((await checkpoints.list('run-1')).map((checkpoint) => [checkpoint.path, checkpoint.state]), [
+        ['kept.txt', 'undone'],
+        ['linked.txt', 'applied'],
+        ['piped.txt', 'applied'],
+      ]);
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('attack: a write the workspace refuses after the change was marked undoing is marked back, so the file is never taken for Undo\'s own', async () => {
+    const memory = createMemoryWorkspace({ 'a.txt': 'v0', 'b.txt': 'b0' });
+    const checkpoints = createMemoryCheckpointStore();
+    const ctx = makeToolContext({ workspace: memory, checkpoints });
+    await writeFileTool.run(ctx, { path: 'a.txt', content: 'v1' }, neverAborted);
+    await writeFileTool.run(ctx, { path: 'b.txt', content: 'b1' }, neverAborted);
+    // a.txt changes under the write (compare-and-swap refuses it).
+    const racing = {
+      ...memory,
+      writeText: async (...args: Parameters<typeof memory.writeText>) => {
+        if (args[0] === 'a.txt') throw new WorkspaceError('changed', 'a.txt', 'a.txt changed while it was being written.');
+        return memory.writeText(...args);
+      },
+    };
+    const report = await undoRun('run-1', { workspace: racing, checkpoints });
+    assert.deepEqual([report.restored, report.refused], [['b.txt'], [{ path: 'a.txt', reason: 'a.txt changed while it was being written' }]]);
+    assert.deepEqual((await checkpoints.list('run-1')).map((checkpoint) => [checkpoint.path, checkpoint.state]), [['a.txt', 'applied'], ['b.txt', 'undone']]);
+    // The user then writes what the run found there: theirs, not Undo's interrupted write, so it is left alone.
+    await memory.writeText('a.txt', 'v0');
+    assert.deepEqual((await undoRun('run-1', { workspace: memory, checkpoints })).unchanged, ['a.txt']);
+    assert.deepEqual(memory.snapshot(), { 'a.txt': 'v0', 'b.txt': 'b0' });
+  });
+
   it('takes a file deleted between looking and reading for deleted, and passes on any other read failure', async () => {
     const memory = createMemoryWorkspace({ 'a.txt': 'v0' });
     const checkpoints = createMemoryCheckpointStore();
@@ -308,8 +363,11 @@ describe('undoRun', () => {
     assert.deepEqual((await undoRun('run-1', { workspace: vanishing, checkpoints })).refused, [
       { path: 'a.txt', reason: 'a.txt was deleted after step S1 changed it: restore it by hand if you want it back' },
     ]);
-    const unreadable = { ...memory, readBytes: async () => { throw new WorkspaceError('too_large', 'a.txt', 'a.txt is too large'); } };
-    await assert.rejects(undoRun('run-1', { workspace: unreadable, checkpoints }), { code: 'too_large' });
+    // Any other failure to read it is that file's refusal, named; the rest of the run would still be undone.
+    const unreadable = { ...memory, readBytes: async () => { throw new WorkspaceError('too_large', 'a.txt', 'a.txt is too large.'); } };
+    assert.deepEqual((await undoRun('run-1', { workspace: unreadable, checkpoints })).refused, [
+      { path: 'a.txt', reason: 'a.txt is larger than the file tools change (64 MB), so it was not read or changed; change it with a command' },
+    ]);
     assert.deepEqual(memory.snapshot(), { 'a.txt': 'v1' });
   });
 
