@@ -10,6 +10,8 @@ import { followExecution, reportRunResult } from './executeCliRun';
 import { sendRunTraces } from './traceCommand';
 import { type CliRunOptions, engineOptions, newCliRunId, requireAttachments } from './runCommand';
 import { terminalSafe } from './terminalSafe';
+import { createCheckpointFolder } from '../node/checkpointFolder';
+import { undoneChanges } from '../core/tools/undoneChanges';
 
 /**
  * `rerun <runId> --from STEP`: Run from here for a journaled run. Starts a new run (its own
@@ -49,8 +51,9 @@ export async function rerunCommand(runId: string, from: string | undefined, opti
     throw new UsageError(`The plan of run ${runId} is invalid here (a tool or skill it uses is missing?); nothing was started:\n${problems.join('\n')}`);
   }
   await requireAttachments(plan, engine.workspace, `run a corrected plan file with task-planner run`);
-  const initialResults = resultsKeptFrom(plan, from, state.results);
-  const again = ids.filter((id) => downstreamSteps(plan, from).has(id));
+  const undone = undoneChanges(await createCheckpointFolder(runsDirectory(options.workspace)).list(runId)).steps;
+  const initialResults = resultsKeptFrom(plan, from, state.results, undone);
+  const again = ids.filter((id) => downstreamSteps(plan, from).has(id) || (state.results[id] !== undefined && !(id in initialResults)));
   io.err(
     terminalSafe(
       `Running run ${runId}'s plan again from step ${from} as a new run: ${again.join(', ')} run again; ` +

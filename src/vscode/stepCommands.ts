@@ -326,7 +326,9 @@ async function rerun(deps: StepCommandDeps, stepId: string | undefined, source: 
     if (!edited.ok) return void showError(vscode.l10n.t('Task Planner: {0}', edited.error));
     plan = edited.plan;
   }
-  const initialResults = resultsKeptFrom(plan, stepId, source.run?.results ?? {});
+  // Steps whose changes Undo took back run again: their results tell of files no longer there.
+  const undone = source.run ? (await deps.runs.changes.undone(source.run.runId).catch(() => undefined))?.steps : undefined;
+  const initialResults = resultsKeptFrom(plan, stepId, source.run?.results ?? {}, undone ?? new Set());
   deps.log.info(`${skip ? 'Skipping' : 'Running again from'} step ${stepId}; ${Object.keys(initialResults).length} completed step(s) kept`);
   deps.tree.setPlan(plan);
   await deps.runs.start(plan, { initialResults, ...(folder ? { folder } : {}) }).catch((error: unknown) => {

@@ -27,10 +27,16 @@ export function downstreamSteps(plan: Pick<Plan, 'steps'>, stepId: string): Set<
 }
 
 /**
- * The results a run again from `stepId` keeps (its steps are not re-run): those of steps
- * outside `downstreamSteps(plan, stepId)`.
+ * The results a run again from `stepId` keeps (its steps are not re-run): those of steps outside
+ * `downstreamSteps(plan, stepId)` and outside the downstream of each step of `undone` (steps whose file changes Undo
+ * took back: their results describe files that are no longer there, so they run again, and what depends on them).
  */
-export function resultsKeptFrom(plan: Pick<Plan, 'steps'>, stepId: string, results: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const downstream = downstreamSteps(plan, stepId);
-  return Object.fromEntries(Object.entries(results).filter(([id]) => !downstream.has(id)));
+export function resultsKeptFrom(
+  plan: Pick<Plan, 'steps'>,
+  stepId: string,
+  results: Readonly<Record<string, unknown>>,
+  undone: ReadonlySet<string>,
+): Record<string, unknown> {
+  const again = new Set([stepId, ...undone].flatMap((id) => [...downstreamSteps(plan, id)]));
+  return Object.fromEntries(Object.entries(results).filter(([id]) => !again.has(id)));
 }

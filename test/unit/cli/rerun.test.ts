@@ -23,6 +23,22 @@ describe('task-planner rerun --from (Run from here, issue 26)', function () {
   this.timeout(120_000);
   const dir = temporaryDirectory('cli-rerun-');
 
+  it('a whole-run undo then rerun --from S3: S1 and S2, whose changes Undo took back, run again (they were kept, "created" files that were gone)', async () => {
+    const ws = join(dir.path, 'ws-undone');
+    mkdirSync(ws, { recursive: true });
+    for (const id of ['S1', 'S2', 'S3']) writeFileSync(join(ws, `${id}.txt`), 'start\n');
+    const plan = { objective: 'three edits', steps: [appendStep('S1', 'one'), appendStep('S2', 'two'), appendStep('S3', 'three')] };
+    writeFileSync(join(dir.path, 'independent.json'), JSON.stringify(plan));
+    const ran = await runCli(['run', join(dir.path, 'independent.json'), '--workspace', ws, '--yes', '--json']);
+    assert.equal(ran.code, 0, ran.stderr);
+    const runId = (JSON.parse(ran.stdout) as RunJson).runId;
+    assert.equal((await runCli(['undo', runId, '--workspace', ws])).code, 0);
+    const rerun = await runCli(['rerun', runId, '--from', 'S3', '--workspace', ws, '--yes', '--json']);
+    assert.equal(rerun.code, 0, rerun.stderr);
+    assert.match(rerun.stderr, /from step S3 as a new run: S1, S2, S3 run again; 0 completed step\(s\) kept\./);
+    for (const [id, line] of [['S1', 'one'], ['S2', 'two'], ['S3', 'three']]) assert.equal(readFileSync(join(ws, `${id}.txt`), 'utf8'), `start\n${line}\n`, id);
+  });
+
   it('undo --from S2 then rerun --from S2: S1 is kept (no second change), S2 and S3 run again in a new run', async () => {
     const ws = join(dir.path, 'ws');
     mkdirSync(ws, { recursive: true });

@@ -27,7 +27,9 @@ describe('downstreamSteps: what a run again from a step runs again', () => {
 
   it('keeps the results of the steps outside it', () => {
     const results = { A: 'a', B: 'b', C: 'c', D: 'd', E: 'e' };
-    assert.deepEqual(resultsKeptFrom(plan, 'B', results), { A: 'a', C: 'c', E: 'e' });
-    assert.deepEqual(resultsKeptFrom(plan, 'E', results), { A: 'a', B: 'b', C: 'c', D: 'd' });
+    assert.deepEqual(resultsKeptFrom(plan, 'B', results, new Set()), { A: 'a', C: 'c', E: 'e' });
+    assert.deepEqual(resultsKeptFrom(plan, 'E', results, new Set()), { A: 'a', B: 'b', C: 'c', D: 'd' });
+    // A step whose changes Undo took back runs again, and what depends on it (a rerun said it "created" files Undo had removed).
+    assert.deepEqual(resultsKeptFrom(plan, 'E', results, new Set(['B'])), { A: 'a', C: 'c' });
   });
 });
