@@ -1,5 +1,7 @@
 import { bindAnswers } from '../core/engine/bindAnswers';
 import { replayJournal } from '../core/engine/replayJournal';
+import { finalRunStatuses } from '../core/engine/runEvents';
+import { runStatusLabels } from '../shared/runStatusLabels';
 import { resumeWithReplanning } from '../core/replan/executeWithReplanning';
 import type { ResumeOptions } from '../core/engine/runOptions';
 import { type CliIo, loadLockedRun, UsageError } from './cliIo';
@@ -25,6 +27,13 @@ export async function resumeCommand(runId: string, answers: CliAnswers, options:
   const unused = bindAnswers(state, answers).warnings;
   if (unused.length > 0) throw new UsageError(`Nothing was resumed:\n${unused.map((warning) => `  - ${warning}`).join('\n')}`);
   if (!state.plan) throw new UsageError(`The journal of run "${runId}" has no plan; it cannot be resumed.`);
+  if (finalRunStatuses.has(state.status)) {
+    // Its summary follows, as it ended; a newcomer read the summary alone as the run done again.
+    io.err(
+      `Run ${runId} has ended (${runStatusLabels[state.status]}): there is nothing to resume. To run steps of it again: task-planner rerun ${runId} --from STEP; ` +
+        `to take back its file changes: task-planner undo ${runId}.`,
+    );
+  }
   const hasAllowRules = engine.allowedCommands.rules().length > 0;
   const checkCommands = await checkCommandsConsent(
     state.plan,

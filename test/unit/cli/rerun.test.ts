@@ -32,6 +32,9 @@ describe('task-planner rerun --from (Run from here, issue 26)', function () {
     const ran = await runCli(['run', join(dir.path, 'independent.json'), '--workspace', ws, '--yes', '--json']);
     assert.equal(ran.code, 0, ran.stderr);
     const runId = (JSON.parse(ran.stdout) as RunJson).runId;
+    // Resuming a run that ended says so and where to go (it printed the old summary alone).
+    const resumed = await runCli(['resume', runId, '--workspace', ws]);
+    assert.match(resumed.stderr, new RegExp(`Run ${runId} has ended \\(completed\\): there is nothing to resume\\. To run steps of it again: task-planner rerun ${runId} --from STEP`));
     assert.equal((await runCli(['undo', runId, '--workspace', ws])).code, 0);
     const rerun = await runCli(['rerun', runId, '--from', 'S3', '--workspace', ws, '--yes', '--json']);
     assert.equal(rerun.code, 0, rerun.stderr);
