@@ -41,10 +41,13 @@ export async function followExecution(
   execute: (hooks: ExecutionHooks) => Promise<RunResult>,
   plan: Plan,
   io: CliIo,
-  stored?: RunState,
+  options: { json: boolean; stored?: RunState },
 ): Promise<{ result: RunResult; state: RunState; runIds: string[] }> {
+  const { stored } = options;
   const alreadyEnded = Object.values(stored?.steps ?? {}).filter((step) => terminalStepStatuses.has(step.status)).length;
-  let report = progressReporter(plan, io.err, alreadyEnded);
+  // Without --json the closing summary follows on stdout, its headline saying how the run ended.
+  const summaryFollows = !options.json;
+  let report = progressReporter(plan, io.err, alreadyEnded, summaryFollows);
   // Folded in place within a run (a copy per event made a long run quadratic); a repair run's start continues it once.
   const fold = new ExecutionFold();
   let state = stored;
@@ -56,7 +59,7 @@ export async function followExecution(
     if (event.type === 'replan_completed') {
       io.err(`Repair plan v${event.plan.version}: ${oneLine(event.plan.steps.map((step) => step.id).join(', '), 300)}`);
       // The repair run reports the steps it keeps as completed again (restored), so its count starts at 0.
-      report = progressReporter(event.plan, io.err);
+      report = progressReporter(event.plan, io.err, 0, summaryFollows);
     }
     report(event, state);
   };

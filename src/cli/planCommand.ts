@@ -98,6 +98,7 @@ export async function planCommand(request: string, options: CliPlanOptions, io: 
       (hooks) => executeWithReplanning(plan, plan.objective, { ...engine, ...hooks, idSource: newCliRunId, planOrigin: planned.origin }),
       plan,
       io,
+      { json: options.json },
     );
     await sendRunTraces(engine.store, runIds, options, io);
     showEstimateAgainstActual(estimate, engine, io);

@@ -17,11 +17,17 @@ const failedInFull = '(in full under Failures at the end)';
 /**
  * Live progress as one line per notable event, for stderr: starts, completions with
  * durations, failures (their first line only: the closing summary prints each in full, once),
- * skips, files kept from the model, waits, and the run's end. `alreadyEnded` counts steps a
+ * skips, files kept from the model, waits, and the run's end (not when `summaryFollows`: the closing summary's
+ * headline says how it ended, and two headlines read as two runs). `alreadyEnded` counts steps a
  * resumed run finished before. Returns the listener, which is given the run's state with
  * the event folded in when there is one (a run that ran to its end says whether every step is done).
  */
-export function progressReporter(plan: Plan, write: (line: string) => void, alreadyEnded = 0): (event: RunEvent, state?: Readonly<RunState>) => void {
+export function progressReporter(
+  plan: Plan,
+  write: (line: string) => void,
+  alreadyEnded = 0,
+  summaryFollows = false,
+): (event: RunEvent, state?: Readonly<RunState>) => void {
   const total = plan.steps.length;
   const titles = new Map(plan.steps.map((step) => [step.id, oneLine(step.title, maxTitleLength)]));
   const startedAt = new Map<string, number>();
@@ -84,6 +90,7 @@ export function progressReporter(plan: Plan, write: (line: string) => void, alre
         line('⏸', `${label(event.stepId)} waits for an answer`);
         return;
       case 'run_completed':
+        if (summaryFollows) return;
         write(
           state?.status === 'partial'
             ? `Run ${event.runId} finished, not every step done: ${oneLine(state.reason ?? '', maxTextLength)}`
@@ -91,6 +98,7 @@ export function progressReporter(plan: Plan, write: (line: string) => void, alre
         );
         return;
       case 'run_failed':
+        if (summaryFollows) return;
         // A critical step's failure was its own line, and the summary prints it in full: here, only which step.
         write(`Run ${event.runId} failed: ${shortLine(reasonBesideFailures(event.reason, failedSteps), 200)}`);
         return;

@@ -73,6 +73,7 @@ export async function rerunCommand(runId: string, from: string | undefined, opti
       }),
     plan,
     io,
+    { json: options.json },
   );
   await sendRunTraces(engine.store, runIds, options, io);
   return reportRunResult(result, ended, options.workspace, options.json, io);

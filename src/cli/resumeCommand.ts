@@ -48,7 +48,7 @@ export async function resumeCommand(runId: string, answers: CliAnswers, options:
     (hooks) => resumeWithReplanning(runId, { ...engine, ...answers, ...hooks, ...(checkCommands ? { checkCommands } : {}) }),
     state.plan,
     io,
-    state,
+    { json: options.json, stored: state },
   );
   await sendRunTraces(engine.store, followed.runIds, options, io);
   return reportRunResult(followed.result, followed.state, options.workspace, options.json, io);

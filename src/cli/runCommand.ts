@@ -135,6 +135,7 @@ export async function runCommand(file: string, options: CliRunOptions, io: CliIo
     (hooks) => executeWithReplanning(plan, plan.objective, { ...engine, ...hooks, idSource: newCliRunId, ...(checkCommands ? { checkCommands } : {}) }),
     plan,
     io,
+    { json: options.json },
   );
   await sendRunTraces(engine.store, runIds, options, io);
   showEstimateAgainstActual(estimate, engine, io);

@@ -37,6 +37,10 @@ const shownApproval: { [Kind in ApprovalRequest['kind']]: (request: Extract<Appr
       : '') +
     (request.helper ? `\n  helper: ${describeProgramHelper(request.argv, request.helper)}, from ${projectProgramOrigin(request.helper)}, not PATH` : '') +
     (request.stdin ? describeCommandInput(request.stdin).map((line) => `\n  ${line}`).join('') : '') +
+    (request.mayHaveRun
+      ? '\n  this step started the same command before the run was interrupted: it may already have run, so --yes does not answer this; ' +
+        'run it again only if running it twice is safe'
+      : '') +
     (request.changedInRun?.length ? `\n  this run changed ${describeChangedInRun(request.changedInRun)}, which the command reads to decide what it runs` : '') +
     (request.notAllowedBecause === undefined ? '' : `\n  asks although you have a rule: ${oneLine(request.notAllowedBecause)}`),
   file: (request) =>

@@ -25,7 +25,7 @@ export function describeUndo(report: UndoReport): string {
     return `Nothing to undo: ${named(unchanged, 'file')} the run changed ${unchanged.length === 1 ? 'is' : 'are'} already as before it.`;
   }
   return report.undoneBefore.length > 0
-    ? `Nothing to undo: an earlier Undo put back ${named([...new Set(report.undoneBefore)], 'file')} already.`
+    ? `Nothing to undo: an earlier Undo already took back the run's changes to ${named([...new Set(report.undoneBefore)], 'file')}.`
     : 'Nothing to undo: the run changed no file through the file tools.';
 }
 

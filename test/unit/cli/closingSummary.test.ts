@@ -25,7 +25,10 @@ describe('task-planner run: the closing summary', function () {
     assert.doesNotMatch(stdout + stderr, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/, 'no raw control character reaches the terminal');
     assert.match(stdout, /^Run \S+ finished with 1 failed in [^:]+: 2 of 3 steps completed; 1 file changed\.$/m);
     assert.doesNotMatch(stdout, /Reason:/, 'the headline counts the failed step and its line says it: no reason lists it again');
-    assert.match(stderr, /^Run \S+ finished, not every step done: Step step_3 failed\.$/m);
+    // One headline: the progress does not announce the end the summary's headline says (a newcomer read two as two runs).
+    assert.doesNotMatch(stderr, /^Run \S+ (finished|completed|failed)/m);
+    const json = await runCli(['run', join(workspace.path, 'plan.json'), '--workspace', workspace.path, '--yes', '--json']);
+    assert.match(json.stderr, /^Run \S+ finished, not every step done: Step step_3 failed\.$/m, 'with --json, the end is said on stderr');
     // The result's fields in words; the file's ESC, BEL and text-direction override are escaped at the terminal.
     assert.match(stdout, /^ {2}✔ step_1 Read the data: path: data\.json, content: \{"title": "evil\\u001b\]0;owned\\u0007\\u001b\[2J\\u202etxt\.exe"\}/m);
     // A title's raw control characters: the carriage return is whitespace on one line, ESC shows as its escape.

@@ -45,6 +45,14 @@ describe('the terminal: Reject with feedback and a retry\'s attempt', () => {
     const text = describeApprovalForTerminal({ ...request, retry: { attempt: 2, of: 3, lastError: 'connection refused' } });
     assert.match(text, /\n {2}Attempt 2 of 3\. Attempt 1 failed: connection refused$/);
   });
+
+  it('a command that may have run before an interruption says so, and why --yes does not answer it (it read as a fresh question)', async () => {
+    const text = describeApprovalForTerminal({ ...request, mayHaveRun: true });
+    assert.match(text, /\n {2}this step started the same command before the run was interrupted: it may already have run, so --yes does not answer this;/);
+    const io = answering('y');
+    assert.deepEqual(await terminalInteraction(io, { yes: true }).requestApproval({ ...request, mayHaveRun: true }, new AbortController().signal), { approved: true });
+    assert.equal(io.asked.length, 1, '--yes answered a command that may have run');
+  });
 });
 
 describe('task-planner resume --reject STEP=REASON', function () {

@@ -40,7 +40,7 @@ describe('task-planner run and undo on one file (issue 26)', function () {
     writeFileSync(join(ws, 'f.txt'), 'ALPHA\nbeta\nGAMMA\n');
     const again = await runCli(['undo', runId, '--workspace', ws]);
     assert.equal(again.code, 0, again.stderr);
-    assert.match(again.stdout, /^Run \S+: Nothing to undo: an earlier Undo put back f\.txt already\.$/m);
+    assert.match(again.stdout, /^Run \S+: Nothing to undo: an earlier Undo already took back the run's changes to f\.txt\.$/m);
     assert.equal(readFileSync(join(ws, 'f.txt'), 'utf8'), 'ALPHA\nbeta\nGAMMA\n');
   });
 

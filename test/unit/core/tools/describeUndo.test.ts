@@ -47,7 +47,7 @@ describe('describeUndo', () => {
   it('an Undo with nothing to do says why: as before the run, undone by an earlier Undo, or no file changed', () => {
     assert.equal(describeUndo(report({ unchanged: ['b'] })), 'Nothing to undo: b the run changed is already as before it.');
     assert.equal(describeUndo(report({ unchanged: ['b', 'c', 'b'] })), 'Nothing to undo: b and c the run changed are already as before it.');
-    assert.equal(describeUndo(report({ undoneBefore: ['a.txt', 'a.txt'] })), 'Nothing to undo: an earlier Undo put back a.txt already.');
+    assert.equal(describeUndo(report({ undoneBefore: ['a.txt', 'a.txt'] })), "Nothing to undo: an earlier Undo already took back the run's changes to a.txt.");
     assert.equal(describeUndo(report({})), 'Nothing to undo: the run changed no file through the file tools.');
   });
 
@@ -58,7 +58,7 @@ describe('describeUndo', () => {
     const refused = [{ path: 'a.txt', reason: 'a.txt was changed after step S1 changed it, and undoing would lose those changes' }];
     assert.deepEqual(undoLines(report({ refused }), commands), [`Undo changed nothing. Left alone: ${refused[0]!.reason}.`, commands]);
     // Undone already (or no file changed): said once, by the Undo that did the work.
-    assert.deepEqual(undoLines(report({ undoneBefore: ['a.txt'] }), commands), ['Nothing to undo: an earlier Undo put back a.txt already.']);
+    assert.deepEqual(undoLines(report({ undoneBefore: ['a.txt'] }), commands), ["Nothing to undo: an earlier Undo already took back the run's changes to a.txt."]);
     assert.deepEqual(undoLines(report({ restored: ['a.txt'] }), undefined), ['Undo restored a.txt.']);
   });
 });
