@@ -148,7 +148,7 @@ function describePlan(
   return [
     `Plan: ${oneLine(plan.objective, 300)}`,
     ...steps,
-    `Critique: score ${critique.score}/10. ${critique.summary}`,
+    `Critique: ${critique.summary}`,
     ...issues,
     ...warnings.map((warning) => `  warning: ${warning}`),
   ].join('\n');

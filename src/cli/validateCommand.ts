@@ -34,7 +34,7 @@ export async function validateCommand(
   for (const diagnostic of diagnostics) {
     lines.push(`  ${diagnostic.severity} ${diagnostic.code}${diagnostic.stepId ? ` [${diagnostic.stepId}]` : ''}: ${diagnostic.message}`);
   }
-  lines.push(`Critique: score ${critique.score}/10. ${critique.summary}`);
+  lines.push(`Critique: ${critique.summary}`);
   // Validation errors are listed above already.
   for (const issue of critique.issues.filter((found) => !found.blocking)) {
     lines.push(`  ${issue.severity} ${issue.name} (${issue.check})${issue.stepId ? ` [${issue.stepId}]` : ''}: ${issue.message}`);

@@ -100,7 +100,7 @@ export async function planTask(deps: PlanTaskDeps, options: PlanTaskOptions = {}
     deps.runs.planFor(plan.id, folder);
     deps.runs.useFolder(folder);
   }
-  deps.log.info(`Planned ${plan.steps.length} step(s) for: ${plan.objective}. Critic ${critique.score}/10: ${critique.summary}`);
+  deps.log.info(`Planned ${plan.steps.length} step(s) for: ${plan.objective}. Critic: ${critique.summary}`);
   const warnings = [...planned.warnings, ...modelCritiqueNotes(planned, deps.log)];
   for (const warning of warnings) deps.log.warn(warning);
   deps.tree.setPlan(plan);

@@ -34,7 +34,7 @@ describe('task-planner CLI', function () {
   it('validate: exit 0 for a valid plan, 1 with every error for an invalid one, 2 for usage errors', async () => {
     const valid = await cli(['validate', fixture('notes.plan.json')]);
     assert.equal(valid.code, 0);
-    assert.match(valid.stdout, /Critique: score \d+\/10/);
+    assert.match(valid.stdout, /Critique: Score \d+\/10[:.]/);
     const invalid = await cli(['validate', fixture('invalid.plan.json'), '--json']);
     assert.equal(invalid.code, 1);
     const report = JSON.parse(invalid.stdout) as { valid: boolean; diagnostics: { code: string }[] };

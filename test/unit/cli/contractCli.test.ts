@@ -121,7 +121,7 @@ describe('task-planner: attachments, the model critique and approval in the revi
       );
       const { code, stderr } = await planning(['--model-critique']);
       assert.equal(code, 0, stderr);
-      assert.match(stderr, /Critique: score \d+\/10/);
+      assert.match(stderr, /Critique: Score \d+\/10[:.]/);
       assert.match(
         stderr,
         /Model critique: \d+ tokens, .*The model critique failed \(its reply could not be read as findings\); the review shows the static critic's findings\./,

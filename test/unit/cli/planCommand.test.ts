@@ -41,7 +41,7 @@ describe('task-planner plan', function () {
     assert.equal(output.result.status, 'completed');
     assert.deepEqual(output.result.results['S2'], { answer: 'Wrote CHANGELOG.md.', changes: { applied: [{ operation: 'write_file', path: 'CHANGELOG.md' }], rejected: [], failed: [] } });
     assert.equal(readFileSync(join(workspace.path, 'CHANGELOG.md'), 'utf8'), '# Changelog\n');
-    assert.match(stderr, /Critique: score \d+\/10/);
+    assert.match(stderr, /Critique: Score \d+\/10[:.]/);
     assert.match(stderr, /1\. S1 Read the readme \(tool read_file\)/);
     const [planning, agent] = server.chatRequests;
     assert.equal(planning?.headers.authorization, `Bearer ${apiKey}`);
