@@ -105,8 +105,8 @@ export function progressReporter(
       case 'run_cancelled':
         write(
           event.interrupted
-            ? `Run ${event.runId} interrupted: ${shortLine(event.reason, 200)} Resume it with: task-planner resume ${event.runId}`
-            : `Run ${event.runId} cancelled (${shortLine(event.reason, 200)}). Resume it with: task-planner resume ${event.runId}`,
+            ? `Run ${event.runId} interrupted: ${sentence(shortLine(event.reason, 200))} Resume it with: task-planner resume ${event.runId}`
+            : `Run ${event.runId} cancelled: ${sentence(shortLine(event.reason, 200))} Resume it with: task-planner resume ${event.runId}`,
         );
         return;
       case 'run_waiting':
@@ -116,4 +116,9 @@ export function progressReporter(
         return;
     }
   };
+}
+
+/** `text` ending as a sentence ends (a reason "Interrupted (Ctrl+C)." read "(Interrupted (Ctrl+C).)." in brackets). */
+function sentence(text: string): string {
+  return /[.!?…]$/.test(text) ? text : `${text}.`;
 }

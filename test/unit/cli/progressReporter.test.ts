@@ -64,6 +64,23 @@ describe('the command line\'s progress lines', () => {
   });
 });
 
+describe('the end of a cancelled or interrupted run on the terminal', () => {
+  it('ends its reason once, as a sentence ("cancelled (Interrupted (Ctrl+C).)." doubled the brackets and stops)', () => {
+    const lines: string[] = [];
+    const plan = makePlan([makeStep('a')]);
+    const report = progressReporter(plan, (line) => lines.push(line), 0, true);
+    report({ type: 'run_cancelled', reason: 'Interrupted (Ctrl+C).', time: 1, runId: 'r1', seq: 1 });
+    report({ type: 'run_cancelled', reason: 'Its terminal was closed (SIGHUP)', interrupted: true, time: 1, runId: 'r2', seq: 1 });
+    // With the closing summary to follow, a run that ended is not announced here too.
+    report({ type: 'run_completed', time: 2, runId: 'r3', seq: 1 });
+    report({ type: 'run_failed', reason: 'boom', time: 2, runId: 'r4', seq: 1 });
+    assert.deepEqual(lines, [
+      'Run r1 cancelled: Interrupted (Ctrl+C). Resume it with: task-planner resume r1',
+      'Run r2 interrupted: Its terminal was closed (SIGHUP). Resume it with: task-planner resume r2',
+    ]);
+  });
+});
+
 describe('a failure\'s output on the terminal (issue 28 item 12)', () => {
   const output = `Command pytest exited with code 1.\n${Array.from({ length: 30 }, (_, index) => `toolz/tests/test_functoolz.py::test_${index} FAILED assert 4 == 3`).join('\n')}`;
 
