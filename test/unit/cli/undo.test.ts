@@ -35,6 +35,10 @@ describe('task-planner run and undo on one file (issue 26)', function () {
     const undone = await runCli(['undo', runId, '--workspace', ws]);
     assert.equal(undone.code, 0, undone.stderr);
     assert.match(undone.stdout, /^Undo restored f\.txt\.$/m);
+    // The listing says so, as the editor's Runs view does.
+    const listed = await runCli(['runs', '--workspace', ws]);
+    assert.match(listed.stdout, new RegExp(`^${runId} {2}completed, changes undone 2/2 `, 'm'));
+    assert.equal((JSON.parse((await runCli(['runs', '--workspace', ws, '--json'])).stdout) as { undone: boolean }[])[0]?.undone, true);
     assert.equal(readFileSync(join(ws, 'f.txt'), 'utf8'), 'alpha\nbeta\ngamma\n');
     // The user makes a change by hand; a second undo must not touch it.
     writeFileSync(join(ws, 'f.txt'), 'ALPHA\nbeta\nGAMMA\n');
