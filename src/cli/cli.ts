@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { withoutSecrets } from '../node/commandEnvironment';
 import { takeFromEnvironment } from '../node/takeFromEnvironment';
 import { type CliIo, requireWorkspace, terminalIo, UsageError } from './cliIo';
@@ -17,10 +17,61 @@ import { cliModel } from './cliModel';
 import { traceCommand } from './traceCommand';
 import { errorMessage } from '../shared/errorMessage';
 import { boundedFeedback } from '../core/tools/approvalFeedback';
-import { dashTextHint, textArguments } from './textArguments';
+import { textArguments } from './textArguments';
+import { parseErrorMessage } from './unknownOption';
 import { checkOptionScope } from './optionScope';
 
 declare const TASK_PLANNER_VERSION: string | undefined;
+
+/** Every option of every command (`optionScope` says which commands read which). */
+const cliOptions = {
+  workspace: { type: 'string' },
+  concurrency: { type: 'string' },
+  'base-url': { type: 'string' },
+  model: { type: 'string' },
+  'planner-model': { type: 'string' },
+  'agent-model': { type: 'string' },
+  'reviewer-model': { type: 'string' },
+  'compaction-model': { type: 'string' },
+  strategy: { type: 'string' },
+  'max-requests': { type: 'string' },
+  'max-tokens': { type: 'string' },
+  'max-cost': { type: 'string' },
+  'max-replans': { type: 'string' },
+  'max-replan-attempts': { type: 'string' },
+  'replan-cooldown': { type: 'string' },
+  timeout: { type: 'string' },
+  'mcp-config': { type: 'string' },
+  'mcp-timeout': { type: 'string' },
+  'allow-insecure-key': { type: 'boolean', default: false },
+  'model-critique': { type: 'boolean', default: false },
+  'investigate-calls': { type: 'string' },
+  'investigate-tokens': { type: 'string' },
+  'investigate-seconds': { type: 'string' },
+  yes: { type: 'boolean', short: 'y', default: false },
+  json: { type: 'boolean', default: false },
+  'allow-hard-links': { type: 'boolean', default: false },
+  tick: { type: 'boolean', default: false },
+  'review-critical-steps': { type: 'boolean', default: false },
+  'allow-command': { type: 'string', multiple: true },
+  'allow-file-changes': { type: 'boolean', default: false },
+  'budget-from-estimate': { type: 'boolean', default: false },
+  'trace-endpoint': { type: 'string' },
+  'trace-content': { type: 'boolean', default: false },
+  trace: { type: 'string' },
+  approve: { type: 'string', multiple: true },
+  reject: { type: 'string', multiple: true },
+  answer: { type: 'string', multiple: true },
+  'accept-review': { type: 'string', multiple: true },
+  'reject-review': { type: 'string', multiple: true },
+  done: { type: 'string', multiple: true },
+  failed: { type: 'string', multiple: true },
+  from: { type: 'string' },
+  format: { type: 'string' },
+  out: { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
+  version: { type: 'boolean', default: false },
+  } as const satisfies NonNullable<ParseArgsConfig['options']>;
 
 /**
  * Runs the command line `argv` (without node and script); resolves to the exit code. `env`
@@ -33,57 +84,10 @@ export async function main(argv: readonly string[], io: CliIo, env: Readonly<Rec
     parsed = parseArgs({
       args: text.args,
       allowPositionals: true,
-      options: {
-        workspace: { type: 'string' },
-        concurrency: { type: 'string' },
-        'base-url': { type: 'string' },
-        model: { type: 'string' },
-        'planner-model': { type: 'string' },
-        'agent-model': { type: 'string' },
-        'reviewer-model': { type: 'string' },
-        'compaction-model': { type: 'string' },
-        strategy: { type: 'string' },
-        'max-requests': { type: 'string' },
-        'max-tokens': { type: 'string' },
-        'max-cost': { type: 'string' },
-        'max-replans': { type: 'string' },
-        'max-replan-attempts': { type: 'string' },
-        'replan-cooldown': { type: 'string' },
-        timeout: { type: 'string' },
-        'mcp-config': { type: 'string' },
-        'mcp-timeout': { type: 'string' },
-        'allow-insecure-key': { type: 'boolean', default: false },
-        'model-critique': { type: 'boolean', default: false },
-        'investigate-calls': { type: 'string' },
-        'investigate-tokens': { type: 'string' },
-        'investigate-seconds': { type: 'string' },
-        yes: { type: 'boolean', short: 'y', default: false },
-        json: { type: 'boolean', default: false },
-        'allow-hard-links': { type: 'boolean', default: false },
-        tick: { type: 'boolean', default: false },
-        'review-critical-steps': { type: 'boolean', default: false },
-        'allow-command': { type: 'string', multiple: true },
-        'allow-file-changes': { type: 'boolean', default: false },
-        'budget-from-estimate': { type: 'boolean', default: false },
-        'trace-endpoint': { type: 'string' },
-        'trace-content': { type: 'boolean', default: false },
-        trace: { type: 'string' },
-        approve: { type: 'string', multiple: true },
-        reject: { type: 'string', multiple: true },
-        answer: { type: 'string', multiple: true },
-        'accept-review': { type: 'string', multiple: true },
-        'reject-review': { type: 'string', multiple: true },
-        done: { type: 'string', multiple: true },
-        failed: { type: 'string', multiple: true },
-        from: { type: 'string' },
-        format: { type: 'string' },
-        out: { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-        version: { type: 'boolean', default: false },
-      },
+      options: cliOptions,
     });
   } catch (error) {
-    io.err(`${errorMessage(error)}\n${dashTextHint}\nRun "task-planner --help" for the usage.`);
+    io.err(`${parseErrorMessage(error, Object.keys(cliOptions))}\nRun "task-planner --help" for the usage.`);
     return 2;
   }
   const { values, positionals } = text.restore(parsed);
