@@ -133,8 +133,16 @@ export function reportRunResult(result: RunResult, state: RunState, workspace: s
       const shown = shownRequest(request);
       if (shown !== undefined) lines.push(indent(shown));
     }
-    const hint = (result.pending ?? []).map((request) => resumeHint[request.kind](request.id)).join(' ');
-    lines.push(`Answer with: task-planner resume ${result.runId} --workspace ${JSON.stringify(resolve(workspace))} ${hint}`);
+    // One command to paste (a newcomer could not paste one with its alternatives in brackets), then the alternatives.
+    const hints = (result.pending ?? []).map((request) => resumeHint[request.kind](request.id));
+    const flags = hints.map((hint) => hint.flag).join(' ');
+    lines.push('Answer with:', `  task-planner resume ${result.runId} --workspace ${JSON.stringify(resolve(workspace))} ${flags}`);
+    const instead = hints.flatMap((hint) => (hint.instead === undefined ? [] : [hint.instead]));
+    if (instead.length > 0) lines.push(`  or instead: ${instead.join('; ')}`);
+  }
+  if (result.status === 'failed' || result.status === 'partial') {
+    const next = nextAfterFailure(result.runId, state, resolve(workspace));
+    if (next !== undefined) lines.push(next);
   }
   io.out(lines.join('\n'));
   return exitCodeOf(result);
@@ -157,11 +165,26 @@ function indent(text: string): string {
   return text.replace(/^/gm, '    ');
 }
 
-/** The `resume` flag that answers each kind of pending request, by its request id. */
-const resumeHint: Record<PendingRequest['kind'], (requestId: string) => string> = {
-  approval: (requestId) => `--approve ${requestId} (or --reject ${requestId}[=REASON])`,
-  clarification: (requestId) => `--answer ${requestId}=...`,
-  review: (requestId) => `--accept-review ${requestId}`,
-  manual: (requestId) => `--done ${requestId}[=NOTE] (or --failed ${requestId}=REASON)`,
-  budget: () => '--max-requests N (or --max-tokens N, --max-cost USD) above the limit reached',
+/** The `resume` flag that answers each kind of pending request, by its request id, and the answer other than it. */
+const resumeHint: Record<PendingRequest['kind'], (requestId: string) => { flag: string; instead?: string }> = {
+  approval: (requestId) => ({ flag: `--approve ${requestId}`, instead: `--reject ${requestId}[=REASON]` }),
+  clarification: (requestId) => ({ flag: `--answer ${requestId}="your answer"` }),
+  review: (requestId) => ({ flag: `--accept-review ${requestId}`, instead: `--reject-review ${requestId}[=NOTES]` }),
+  manual: (requestId) => ({ flag: `--done ${requestId}`, instead: `--failed ${requestId}=REASON` }),
+  budget: () => ({ flag: '--max-requests N', instead: '--max-tokens N or --max-cost USD, above the limit reached' }),
 };
+
+/**
+ * What to do after a run that failed or ended partly done: run it again from its first step not done once the cause
+ * is fixed, or take back its file changes; `undefined` when no step failed or was rejected (nothing to point at).
+ */
+function nextAfterFailure(runId: string, state: RunState, workspace: string): string | undefined {
+  const first = (state.plan?.steps ?? []).find((step) => {
+    const stepState = state.steps[step.id];
+    return stepState?.status === 'failed' || stepState?.skipCause === 'failed' || stepState?.skipCause === 'rejected';
+  });
+  if (first === undefined) return undefined;
+  const where = `--workspace ${JSON.stringify(workspace)}`;
+  const undo = (state.changedFiles?.length ?? 0) > 0 ? `; or take back its file changes: task-planner undo ${runId} ${where}` : '';
+  return `Next: once the cause is fixed, run it again from ${first.id}: task-planner rerun ${runId} --from ${first.id} ${where}${undo}.`;
+}

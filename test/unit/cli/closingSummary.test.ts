@@ -72,6 +72,8 @@ describe('task-planner run: the closing summary', function () {
     // The failure is under Failures: the reason names the step that stopped the run, not its failure a third time.
     assert.match(stdout, /^ {2}Reason: Critical step must failed\.$/m);
     assert.match(stdout, /^ {2}must: File not found: missing2\.txt/m);
+    // And what to do next (a failed closing suggested nothing): its first step not done, in plan order; no undo, nothing changed.
+    assert.match(stdout, /^Next: once the cause is fixed, run it again from opt: task-planner rerun \S+ --from opt --workspace "[^"]+"\.$/m);
     assert.doesNotMatch(stdout + stderr, /went on without it/);
     assert.match(stdout, /^ {2}✘ opt Read an optional file: failed \(did not stop the run\): File not found: missing1\.txt/m);
     assert.match(stdout, /^ {2}✘ must Read a required file: failed: File not found: missing2\.txt/m);
@@ -96,5 +98,13 @@ describe('task-planner run: the closing summary', function () {
     assert.match(done.stdout, /^Run \S+ finished with 1 failed/m, done.stdout);
     assert.match(done.stdout, /^Kept from the model: \.env \(a credentials file\)$/m, 'the resumed run still says it (it is journaled)');
     assert.ok(!(done.stdout + done.stderr + waiting.stdout + waiting.stderr).includes('hunter2'));
+  });
+
+  it('a waiting run gives one command to paste, and the other answers apart (alternatives in brackets could not be pasted)', async () => {
+    const plan = { objective: 'two notes', steps: [{ id: 'W', title: 'Write', tool: 'write_file', args: { path: 'wait-note.txt', content: 'n' } }] };
+    writeFileSync(join(workspace.path, 'wait.plan.json'), JSON.stringify(plan));
+    const { code, stdout } = await runCli(['run', join(workspace.path, 'wait.plan.json'), '--workspace', workspace.path]);
+    assert.equal(code, 3, stdout);
+    assert.match(stdout, /^Answer with:\n {2}task-planner resume \S+ --workspace "[^"]+" --approve W@[0-9a-f]+\n {2}or instead: --reject W@[0-9a-f]+\[=REASON\]$/m);
   });
 });
