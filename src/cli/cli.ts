@@ -71,7 +71,7 @@ const cliOptions = {
   out: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
   version: { type: 'boolean', default: false },
-  } as const satisfies NonNullable<ParseArgsConfig['options']>;
+} as const satisfies NonNullable<ParseArgsConfig['options']>;
 
 /**
  * Runs the command line `argv` (without node and script); resolves to the exit code. `env`

@@ -51,7 +51,7 @@ function manifestNames(): Set<string> {
 function cliGrammar(): { commands: Set<string>; options: Set<string> } {
   const switchText = cliSource.slice(cliSource.indexOf('switch (command)'));
   const commands = new Set([...switchText.matchAll(/case '([a-z]+)':/g)].map((match) => match[1] ?? ''));
-  const optionsText = /options: \{([\s\S]*?)\n {6}\},/.exec(cliSource)?.[1] ?? '';
+  const optionsText = /const cliOptions = \{([\s\S]*?)\n\} as const/.exec(cliSource)?.[1] ?? '';
   const options = new Set([...optionsText.matchAll(/^\s+'?([a-z-]+)'?: \{ type:/gm)].map((match) => `--${match[1] ?? ''}`));
   return { commands, options };
 }
