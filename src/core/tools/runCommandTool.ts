@@ -179,7 +179,9 @@ export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = 
           ? `was killed by ${result.signal}`
           : `exited with code ${result.exitCode}`;
       const tail = (result.stderr.trim() || result.stdout.trim()).slice(-2000);
-      const shown = program ? [describeProjectProgram(input.argv[0] ?? '', program), ...input.argv.slice(1)] : input.argv;
+      // Each word as the approval showed it: quoted where it holds a space or a quote (the words ran together otherwise).
+      const words = input.argv.slice(1).map(shownCommandWord);
+      const shown = [program ? describeProjectProgram(input.argv[0] ?? '', program) : shownCommandWord(input.argv[0] ?? ''), ...words];
       // Only a time-out, a signal or a network error is worth another attempt (docs/architecture.md §4).
       const failure = classifyCommandEnd(input.argv, result);
       const said = failure.diagnosis === undefined ? '.' : `: ${failure.diagnosis}`;

@@ -110,6 +110,11 @@ describe('run_command', () => {
     await assert.rejects(runCommandTool.run(killed, { argv: ['build'] }, neverAborted), { message: 'Command build was killed by SIGKILL.\nprogress' });
     const silent = makeToolContext({ workspace, commandRunner: fakeRunner({ exitCode: 1, stdout: '', stderr: '' }) });
     await assert.rejects(runCommandTool.run(silent, { argv: ['false'] }, neverAborted), { message: 'Command false exited with code 1.' });
+    // Its words as the approval showed them: a newcomer read 'node -e console.log("running tests"); …' as several commands.
+    const spaced = makeToolContext({ workspace, commandRunner: fakeRunner({ exitCode: 3, stdout: '', stderr: '' }) });
+    await assert.rejects(runCommandTool.run(spaced, { argv: ['node', '-e', 'console.log("hi"); process.exit(3)'] }, neverAborted), {
+      message: 'Command node -e "console.log(\\"hi\\"); process.exit(3)" exited with code 3.',
+    });
   });
 
   describe('with allow rules', () => {
