@@ -1,3 +1,4 @@
+import { lstatSync, readlinkSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
@@ -130,9 +131,24 @@ export async function requireWorkspace(path: string): Promise<void> {
   if (!found.isDirectory()) throw new UsageError(`The workspace ${absolute} is a file, not a folder. Pass the folder to work in with --workspace.`);
 }
 
-/** The journal directory of a workspace. */
+/**
+ * The journal directory of a workspace, `.task-planner/runs` in it. Rejects with a `UsageError` when `.task-planner` or
+ * `runs` is there as a link or as anything but a folder: journals and checkpoints (copies of files as they were before a
+ * run) would be written and read wherever a repository's link points, outside the workspace.
+ */
 export function runsDirectory(workspace: string): string {
-  return join(resolve(workspace), '.task-planner', 'runs');
+  const root = resolve(workspace);
+  for (const inside of [['.task-planner'], ['.task-planner', 'runs']]) {
+    const path = join(root, ...inside);
+    const found = lstatSync(path, { throwIfNoEntry: false });
+    if (found === undefined || (found.isDirectory() && !found.isSymbolicLink())) continue;
+    const what = found.isSymbolicLink() ? `a link (to ${readlinkSync(path)})` : 'not a folder';
+    throw new UsageError(
+      `${path} is ${what}: Task Planner keeps its run journals and checkpoints only in a real folder inside the workspace, never through a link ` +
+        '(a repository could send them, with copies of your files, elsewhere). Nothing was done; remove it, and Task Planner makes the folder.',
+    );
+  }
+  return join(root, '.task-planner', 'runs');
 }
 
 /**

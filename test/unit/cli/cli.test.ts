@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { runCli } from '../../support/runCli';
 import { temporaryDirectory } from '../../support/temporaryDirectory';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -126,6 +126,36 @@ describe('task-planner CLI', function () {
       const resumed = await cli(['resume', 'no-such-run', '--answer', 'Q=yes', '--reject', 'S1', '--workspace', fresh]);
       assert.doesNotMatch(resumed.stderr, /does not apply/);
       assert.match(resumed.stderr, /no-such-run/);
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+    }
+  });
+
+  it('attack: a repository\'s .task-planner (or its runs) linked elsewhere gets no journal, checkpoint or file written through it', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'cli-runslink-'));
+    try {
+      const outside = join(fresh, 'outside');
+      const ws = join(fresh, 'ws');
+      mkdirSync(outside);
+      mkdirSync(ws);
+      const plan = join(fresh, 'p.json');
+      writeFileSync(plan, JSON.stringify({ objective: 'write', steps: [{ id: 'S1', title: 'Write a', tool: 'write_file', args: { path: 'a.txt', content: 'a\n' } }] }));
+      symlinkSync(outside, join(ws, '.task-planner'));
+      for (const args of [['run', plan, '--yes'], ['runs'], ['undo', 'r1']]) {
+        const result = await cli([...args, '--workspace', ws]);
+        assert.equal(result.code, 2, `${args[0]}: ${result.stderr}`);
+        assert.match(result.stderr, /\.task-planner is a link \(to .*outside\): Task Planner keeps its run journals and checkpoints only in a real folder inside the workspace/);
+      }
+      // Before: the run's journal, checkpoints and .gitignore went to the link's target.
+      assert.deepEqual(readdirSync(outside), []);
+      assert.equal(existsSync(join(ws, 'a.txt')), false, 'the run ran');
+      rmSync(join(ws, '.task-planner'));
+      mkdirSync(join(ws, '.task-planner'));
+      symlinkSync(outside, join(ws, '.task-planner', 'runs'));
+      const nested = await cli(['run', plan, '--yes', '--workspace', ws]);
+      assert.equal(nested.code, 2, nested.stderr);
+      assert.match(nested.stderr, /runs is a link/);
+      assert.deepEqual(readdirSync(outside), []);
     } finally {
       rmSync(fresh, { recursive: true, force: true });
     }
