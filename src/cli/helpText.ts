@@ -209,7 +209,7 @@ Exit codes:
     repair plan, or you marked your step failed) (validate: errors)
   2 usage or input error (an invalid plan, a missing workspace: nothing was started)
   3 waiting for answers or budget
-  4 cancelled (Ctrl+C; resume it later)
+  4 cancelled or interrupted (Ctrl+C, SIGTERM, a closed terminal; resume it later)
   5 partial: the run went to its end, but steps failed (their failure policy went on) or
     were skipped (you rejected them, or a step before them did not complete)
 `;
