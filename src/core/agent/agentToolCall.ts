@@ -72,11 +72,10 @@ export async function callAgentTool(
       if (error.feedback !== undefined) {
         return { ...failure(call.name, `${message} ${feedbackInstruction(error.feedback)}`), rejected: true, error: error.feedback, feedback: error.feedback };
       }
-      return {
-        ...failure(call.name, `${message} Do not retry the same change; continue without it or explain why it is needed.`),
-        rejected: true,
-        error: error.reason ?? 'rejected by the user',
-      };
+      const told = failure(call.name, `${message} Do not retry the same change; continue without it or explain why it is needed.`);
+      // The model is told the whole; the change's record only the user's reason, when they gave one (a summary line
+      // already says "rejected by you", and "(rejected by the user)" after it said it again).
+      return { content: told.content, ok: false, rejected: true, ...(error.reason === undefined ? {} : { error: error.reason }) };
     }
     return failure(call.name, message);
   }

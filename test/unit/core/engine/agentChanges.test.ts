@@ -74,7 +74,7 @@ describe('agent results tell what happened: { answer, changes }', () => {
     ]);
     const replies = [write('a.txt'), write('b.txt'), 'I wrote both files.', 'Independent work done.'];
     const { result, events, llm, workspace } = await run(plan, replies, { approvals: [{ approved: false, reason: 'wrong folder' }, { approved: false }] }, { maxConcurrency: 1 });
-    const reason = 'Rejected by you: every change of the step was rejected (write_file a.txt (wrong folder); write_file b.txt (rejected by the user))';
+    const reason = 'Rejected by you: every change of the step was rejected (write_file a.txt (wrong folder); write_file b.txt)';
     assert.equal(result.steps['S1']?.status, 'skipped');
     assert.equal(result.steps['S1']?.reason, reason);
     assert.equal(result.steps['S1']?.attempts, 1, 'not retried');
