@@ -39,7 +39,11 @@ export function renderSummary(summary: RunSummaryView, send: (message: WebviewTo
           </ul>`
       : summary.undoMessage
         ? nothing // the files it changed are undone: the undo message below says so
-        : html`<p class="muted">No file was changed through the file tools (commands may change files too; Undo run cannot restore those).</p>`}
+        : html`<p class="muted">${
+            summary.ranCommands
+              ? 'No file was changed through the file tools (commands may change files too; Undo run cannot restore those).'
+              : 'No file was changed.'
+          }</p>`}
     ${summary.keptFromModel ? html`<p class="kept-from-model">${summary.keptFromModel}</p>` : nothing}
     ${summary.undoMessage ? html`<p role="status">${summary.undoMessage}</p>` : nothing}
     ${summary.canUndo ? html`<vscode-button secondary data-action="undo" aria-label="Undo run: restore every file this run changed" @click=${() => send({ type: 'undoRun' })}>Undo run</vscode-button>` : nothing}

@@ -3,6 +3,7 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-progress-bar/index.js';
 import type { WebviewToHostMessage } from '../src/shared/panelProtocol';
 import type { PendingView, ReplacedStepView, RunStatusView, RunStepView, RunView } from '../src/shared/panelViewModel';
+import { failedNotStoppingLabel, rejectedLabel } from '../src/shared/stepStatusLabels';
 import { describeStepProgress, finishedSteps } from '../src/shared/stepProgress';
 import { formatDuration, formatStatus, shownText } from './formatting';
 import { emitAction } from './panelAction';
@@ -196,7 +197,7 @@ export class RunViewElement extends LitElement {
     return html`<tr class="run-step" data-step-id=${step.id} data-status=${step.status}>
       <td class="muted">${index + 1}</td>
       <td><strong class="bounded-title">${shownText(step.title)}</strong> <span class="muted mono">${step.id} · ${step.runner}</span></td>
-      <td><span class="status s-${step.status}"><span class="status-dot"></span><span class="step-status">${step.statusLabel ?? formatStatus(step.status)}</span></span></td>
+      <td><span class="status s-${stepDot(step)}"><span class="status-dot"></span><span class="step-status">${step.statusLabel ?? formatStatus(step.status)}</span></span></td>
       <td>${step.attempts}${step.maxAttempts > 1 ? ` / ${step.maxAttempts}` : ''}</td>
       <td>${step.durationMs !== undefined ? formatDuration(step.durationMs) : ''}</td>
       <td class="details">
@@ -224,4 +225,14 @@ customElements.define('plan-run', RunViewElement);
 function noOutput(step: RunStepView, live: boolean): string {
   if (step.status === 'skipped' || step.status === 'failed') return `No output: ${step.statusLabel ?? step.status}.`;
   return live ? 'No output yet.' : 'No output: the step printed nothing.';
+}
+
+/**
+ * The colour of a step's dot: a failure its policy went past is red as a failure is, and a step you rejected orange as
+ * the Plan view shows it; any other skipped step grey (a newcomer read the grey dot of a failed step as nothing wrong).
+ */
+function stepDot(step: RunStepView): string {
+  if (step.statusLabel === failedNotStoppingLabel) return 'failed';
+  if (step.statusLabel === rejectedLabel) return 'partial';
+  return step.status;
 }

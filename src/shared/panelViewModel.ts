@@ -262,6 +262,8 @@ export interface RunSummaryView {
   changedFiles: string[];
   /** "Kept from the model: .env (a credentials file)": the files tools did not read for the model (the core's `runSummary`). */
   keptFromModel?: string;
+  /** Whether a step started a command: what it changed is not among `changedFiles`, and Undo run does not take it back. */
+  ranCommands: boolean;
   canUndo: boolean;
   /** Set once "Undo run" ran: what it did. */
   undoMessage?: string;

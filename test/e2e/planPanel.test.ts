@@ -305,6 +305,9 @@ describe('Task Planner plan panel in the browser workbench', function () {
     assert.equal(await summary.locator('p', { hasText: /^1 completed · / }).count(), 0, text);
     // The step shown below is the one you rejected: it did no work, it did not "print nothing".
     assert.equal(await panel.locator('section.output pre').innerText(), 'No output: rejected by you.');
+    // Its dot is the Plan view's orange, not the grey of a step skipped as planned.
+    assert.match((await panel.locator('tr.run-step[data-step-id="B"] .status').getAttribute('class')) ?? '', /\bs-partial\b/);
+    assert.match((await panel.locator('tr.run-step[data-step-id="C"] .status').getAttribute('class')) ?? '', /\bs-skipped\b/);
   });
 
   it('renders a 500-step plan in time linear in its steps, against a 50-step plan rendered in the same page', async () => {

@@ -115,6 +115,7 @@ describe('buildPanelViewModel: the run the panel shows', () => {
       reason: 'B failed',
       durationMs: 900,
       changedFiles: ['a.md', 'b.md', 'c.md'],
+      ranCommands: false,
       canUndo: true,
       headline: 'failed in 900 ms: 1 of 4 steps completed, 1 failed, 1 skipped; 3 files changed.',
       stepLines: [
@@ -136,6 +137,10 @@ describe('buildPanelViewModel: the run the panel shows', () => {
     const undone = runOf({ state: state({ changedFiles: ['a.md'] }), undoMessage: 'Restored a.md.' });
     assert.deepEqual([undone.summary?.canUndo, undone.summary?.undoMessage], [false, 'Restored a.md.']);
     assert.equal(runOf().summary?.canUndo, false, 'nothing changed, nothing to undo');
+    // Whether a step ran a command: only then can files have changed that the summary does not list (it said so of every run).
+    const base = state();
+    const ranOne = runOf({ state: { ...base, steps: { ...base.steps, B: { ...base.steps.B!, commandsStarted: ['["make"]@'] } } } });
+    assert.deepEqual([runOf().summary?.ranCommands, ranOne.summary?.ranCommands], [false, true]);
   });
 
   it('bounds the reason of an ended run as the summary does: a failed command\'s whole output is not the headline (issue 28 walked again)', () => {

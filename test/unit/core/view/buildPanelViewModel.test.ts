@@ -127,6 +127,7 @@ describe('buildPanelViewModel', () => {
       status: 'completed',
       durationMs: 500,
       changedFiles: ['notes.md'],
+      ranCommands: false,
       canUndo: true,
       headline: 'completed in 500 ms: 3 of 3 steps completed; 1 file changed; 15 tokens, $0.0010.',
       stepLines: [
