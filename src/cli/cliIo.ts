@@ -170,6 +170,11 @@ export async function lockListedRun(store: RunStore, runId: string, workspace: s
 export async function loadLockedRun(store: RunStore, runId: string, workspace: string): Promise<LoadedJournal> {
   await lockListedRun(store, runId, workspace);
   // Read under the lock: what another process wrote before it let go is part of the run now.
+  return loadListedJournal(store, runId);
+}
+
+/** The journal of run `runId`, listed a moment ago (`lockListedRun`); one deleted since is bad input. */
+export async function loadListedJournal(store: RunStore, runId: string): Promise<LoadedJournal> {
   const journal = await store.load(runId);
   if (journal === undefined) throw new UsageError(`Run "${runId}" was deleted while it was being opened.`);
   return journal;

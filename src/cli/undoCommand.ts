@@ -1,13 +1,13 @@
 import { resolve } from 'node:path';
 import { replayJournal } from '../core/engine/replayJournal';
 import { commandsNotUndone } from '../core/engine/commandsNotUndone';
-import { describeUndo, undoLines } from '../core/tools/describeUndo';
+import { describeUndo, foundNothing, undoLines } from '../core/tools/describeUndo';
 import { undoRun } from '../core/tools/undoRun';
 import { undoScope } from '../core/plan/undoScope';
 import { createCheckpointFolder } from '../node/checkpointFolder';
 import { createFileRunStore } from '../node/fileRunStore';
 import { createNodeWorkspace } from '../node/nodeWorkspace';
-import { type CliIo, lockListedRun, runsDirectory, UsageError } from './cliIo';
+import { type CliIo, loadListedJournal, lockListedRun, runsDirectory, UsageError } from './cliIo';
 import { terminalSafe } from './terminalSafe';
 import { errorMessage } from '../shared/errorMessage';
 import type { RunState } from '../core/engine/runEvents';
@@ -34,9 +34,7 @@ export async function undoCommand(runId: string, options: UndoOptions, io: CliIo
   // Never without the lock: whatever keeps it from being taken stops the undo (another process may resume the run).
   await lockListedRun(store, runId, options.workspace);
   try {
-    const journal = await store.load(runId);
-    if (journal === undefined) throw new UsageError(`Run "${runId}" was deleted while it was being opened.`);
-    state = replayJournal(runId, journal);
+    state = replayJournal(runId, await loadListedJournal(store, runId));
   } catch (error) {
     // The checkpoints hold all a whole-run undo needs: a damaged journal (two writers, an edit by hand) does not stop it.
     if (error instanceof UsageError || options.from !== undefined) throw error;
@@ -58,7 +56,7 @@ export async function undoCommand(runId: string, options: UndoOptions, io: CliIo
     ...(steps ? { steps } : {}),
   });
   const commands = state === undefined ? undefined : commandsNotUndone(state, steps);
-  const nothingLeft = report.restored.length === 0 && report.unchanged.length === 0 && report.refused.length === 0;
+  const nothingLeft = foundNothing(report);
   if (options.json) {
     io.out(JSON.stringify({ ...report, ...(steps ? { steps: [...steps] } : {}), ...(commands === undefined ? {} : { commandsNotUndone: commands }) }, null, 2));
   } else {

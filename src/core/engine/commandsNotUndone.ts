@@ -1,6 +1,13 @@
 import type { RunState } from './runEvents';
 import { oneLine } from '../text/oneLine';
 
+/** The steps of the run whose attempt started a command (`command_started`; one interrupted counts too), in run order. */
+export function stepsThatRanCommands(state: RunState): string[] {
+  return Object.entries(state.steps)
+    .filter(([, step]) => (step.commandsStarted?.length ?? 0) > 0 || (step.commandsInterrupted?.length ?? 0) > 0)
+    .map(([id]) => id);
+}
+
 /** Most steps named, and characters of the sentence. */
 const limits = { steps: 5, chars: 300 } as const;
 
@@ -10,9 +17,7 @@ const limits = { steps: 5, chars: 300 } as const;
  * At most `limits.steps` named, then "and N more"; `undefined` when no such step ran a command.
  */
 export function commandsNotUndone(state: RunState, steps?: ReadonlySet<string>): string | undefined {
-  const ran = Object.entries(state.steps)
-    .filter(([id, step]) => (steps === undefined || steps.has(id)) && ((step.commandsStarted?.length ?? 0) > 0 || (step.commandsInterrupted?.length ?? 0) > 0))
-    .map(([id]) => id);
+  const ran = stepsThatRanCommands(state).filter((id) => steps === undefined || steps.has(id));
   if (ran.length === 0) return undefined;
   const named = ran.slice(0, limits.steps).join(', ');
   const more = ran.length > limits.steps ? ` and ${ran.length - limits.steps} more` : '';

@@ -13,5 +13,5 @@ export function criticalHaltReason(stepId: string, detail: string | undefined): 
  */
 export function reasonBesideFailures(reason: string, shownFailures: ReadonlySet<string>): string {
   const halted = /^Critical step (\S+) failed(?::|$)/.exec(reason)?.[1];
-  return halted !== undefined && shownFailures.has(halted) && reason.startsWith(lead(halted)) ? `${lead(halted)}.` : reason;
+  return halted !== undefined && shownFailures.has(halted) ? `${lead(halted)}.` : reason;
 }

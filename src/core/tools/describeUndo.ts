@@ -35,8 +35,12 @@ export function describeUndo(report: UndoReport): string {
  * found nothing left (the run undone already, or it changed no file) does not say it again.
  */
 export function undoLines(report: UndoReport, commandsNotUndone: string | undefined): string[] {
-  const foundNothing = report.restored.length === 0 && report.unchanged.length === 0 && report.refused.length === 0;
-  return [describeUndo(report), ...(commandsNotUndone === undefined || foundNothing ? [] : [commandsNotUndone])];
+  return [describeUndo(report), ...(commandsNotUndone === undefined || foundNothing(report) ? [] : [commandsNotUndone])];
+}
+
+/** Whether an Undo found nothing of the run left to handle: nothing restored, found as before, or left alone. */
+export function foundNothing(report: UndoReport): boolean {
+  return report.restored.length === 0 && report.unchanged.length === 0 && report.refused.length === 0;
 }
 
 /** "a.txt", "a.txt and b.txt", "a.txt, b.txt and c.txt"; more than `maxNamed`: "4 files". */

@@ -1,4 +1,5 @@
 import { stepProgress } from '../../shared/stepProgress';
+import { stepsThatRanCommands } from '../engine/commandsNotUndone';
 import type { RunEstimate } from '../agent/estimateRun';
 import { budgetFromEstimate, estimateLines, shownTokens, shownUsd } from '../agent/estimateText';
 import type {
@@ -423,7 +424,7 @@ function summaryView(source: RunSource, durationMs: number): RunSummaryView {
     durationMs: Math.max(0, durationMs),
     changedFiles,
     ...(summary.keptFromModel === undefined ? {} : { keptFromModel: summary.keptFromModel }),
-    ranCommands: Object.values(source.state.steps).some((step) => (step.commandsStarted?.length ?? 0) > 0 || (step.commandsInterrupted?.length ?? 0) > 0),
+    ranCommands: stepsThatRanCommands(source.state).length > 0,
     // After an Undo, what it took back decides: files it left alone (changed since) can be tried again, once the user
     // sorted them out. An Undo whose outcome is not known leaves nothing to offer.
     canUndo: changedFiles.length > 0 && (source.undoMessage === undefined || source.undone !== undefined),

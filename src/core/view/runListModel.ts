@@ -58,7 +58,7 @@ export function runListModel(
         .join('\n'),
       icon: active ? 'sync~spin' : view.icon,
       color: view.color,
-      contextValue: `run.${status}${undoable && !active && status !== 'running' ? '.undoable' : ''}`,
+      contextValue: `run.${status}${undoable && !active ? '.undoable' : ''}`,
       children: [],
     };
   });
