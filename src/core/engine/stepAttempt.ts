@@ -29,6 +29,7 @@ import type { RetryNote } from '../ports';
 import { createStepInteraction, type StepInteraction } from './stepInteraction';
 import { withinStepTimeout } from './stepTimeout';
 import { progressThrottle } from './progressThrottle';
+import { resultTextFor } from './executors/referenceTexts';
 import { errorMessage } from '../../shared/errorMessage';
 
 /** A critical step's failure that stops the run: "Critical step S failed: <detail>". */
@@ -94,8 +95,9 @@ export async function attemptStep(step: Step, stepRun: StepRun): Promise<void> {
   for (const dependency of step.dependsOn) depends[dependency] = state.results[dependency];
   // A run resumed after the user rejected a change with feedback gives it to the step's first attempt.
   let diagnosis = feedbackOf(step.id, state);
+  const resultText = resultTextFor(options.plan, options.tools);
   for (let attempt = 1; ; attempt++) {
-    const prepared = executor.prepare({ step, plan: options.plan, results: state.results, diagnosis });
+    const prepared = executor.prepare({ step, plan: options.plan, results: state.results, resultText, diagnosis });
     if (attempt === 1) {
       warnUnresolved(step, prepared, run);
       // Only a condition is awaited: a step without one starts in the same turn.

@@ -11,12 +11,19 @@ export interface TemplateExpansion {
 const placeholderPattern = /\{\{\s*results\.([^{}\s]+?)\s*\}\}/g;
 const wholeValueReference = new RegExp(`^\\$(${stepIdCharacter}+)$`);
 
+/** The text a found reference is replaced with in a template. */
+export type ReferenceText = (found: ResolvedReference) => string;
+
+/** The template convention without knowing which tool made a result: strings raw, other values as compact JSON. */
+const plainText: ReferenceText = (found) => valueText(found.value);
+
 /**
- * Replaces `{{results.<id>}}` and `{{results.<id>.<key>…}}` with completed results:
- * strings raw, other values as compact JSON. An id may itself contain dots; the longest
- * prefix that names a result wins. Unresolvable placeholders stay verbatim.
+ * Replaces `{{results.<id>}}` and `{{results.<id>.<key>…}}` with completed results, each as
+ * `textOf` gives it (by default strings raw, other values as compact JSON; a run gives a
+ * tool's result its one text form, `read_file`'s the file's text). An id may itself contain
+ * dots; the longest prefix that names a result wins. Unresolvable placeholders stay verbatim.
  */
-export function expandTemplatesDetailed(text: string, results: Readonly<Record<string, unknown>>): TemplateExpansion {
+export function expandTemplatesDetailed(text: string, results: Readonly<Record<string, unknown>>, textOf: ReferenceText = plainText): TemplateExpansion {
   const unresolved: string[] = [];
   const expanded = text.replace(placeholderPattern, (whole, reference: string) => {
     const found = lookUp(reference, results);
@@ -24,7 +31,7 @@ export function expandTemplatesDetailed(text: string, results: Readonly<Record<s
       unresolved.push(whole);
       return whole;
     }
-    return valueText(found.value);
+    return textOf(found);
   });
   return { text: expanded, unresolved };
 }
@@ -40,11 +47,12 @@ export function expandTemplates(text: string, results: Readonly<Record<string, u
  * result, keys of arrays being indexes) becomes the value it names itself (not
  * stringified). A reference that names no result (an unknown step, a missing key, a key
  * the value only inherits such as `constructor`) stays as written and is reported in
- * `unresolved`, like a template.
+ * `unresolved`, like a template. Templates inside a longer string take `textOf`'s text.
  */
 export function resolveArgs(
   args: Readonly<Record<string, unknown>>,
   results: Readonly<Record<string, unknown>>,
+  textOf: ReferenceText = plainText,
 ): { args: Record<string, unknown>; unresolved: string[] } {
   const unresolved: string[] = [];
   const visit = (value: unknown): unknown => {
@@ -56,7 +64,7 @@ export function resolveArgs(
         unresolved.push(value);
         return value;
       }
-      const expansion = expandTemplatesDetailed(value, results);
+      const expansion = expandTemplatesDetailed(value, results, textOf);
       unresolved.push(...expansion.unresolved);
       return expansion.text;
     }

@@ -9,7 +9,7 @@ import { StepFailure } from '../../tools/stepFailure';
  */
 export const humanReviewExecutor: StepExecutor = {
   prepare(ctx: PrepareContext): PreparedInput {
-    const expansion = expandTemplatesDetailed(ctx.step.input ?? `Review: ${ctx.step.title}`, ctx.results);
+    const expansion = expandTemplatesDetailed(ctx.step.input ?? `Review: ${ctx.step.title}`, ctx.results, ctx.resultText);
     return { input: expansion.text, unresolved: expansion.unresolved };
   },
 

@@ -14,7 +14,7 @@ import { StepFailure } from '../../tools/stepFailure';
  */
 export const llmStepExecutor: StepExecutor = {
   prepare(ctx: PrepareContext): PreparedInput {
-    const expansion = expandTemplatesDetailed(defaultInput(ctx.step), ctx.results);
+    const expansion = expandTemplatesDetailed(defaultInput(ctx.step), ctx.results, ctx.resultText);
     return { input: withDiagnosis(expansion.text, ctx.diagnosis), unresolved: expansion.unresolved };
   },
 

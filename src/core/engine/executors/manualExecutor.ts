@@ -19,7 +19,7 @@ export const manualDoneWithoutNote = 'Done by you.';
  */
 export const manualExecutor: StepExecutor = {
   prepare(ctx: PrepareContext): PreparedInput {
-    const expansion = expandTemplatesDetailed(ctx.step.input ?? ctx.step.title, ctx.results);
+    const expansion = expandTemplatesDetailed(ctx.step.input ?? ctx.step.title, ctx.results, ctx.resultText);
     return { input: expansion.text, unresolved: expansion.unresolved };
   },
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { lookUp, wholeValueReferenceOf } from '../../plan/expandTemplates';
+import { lookUp, wholeValueReferenceOf, type ReferenceText } from '../../plan/expandTemplates';
 import type { Plan } from '../../plan/planSchema';
 import { capText, textCaps } from '../../text/capText';
 import type { ToolRegistry } from '../../tools/tool';
@@ -19,9 +19,7 @@ export interface ReferenceTextContext {
  * `input` (resolved arguments) where every string parameter that a `"$<id>…"` reference
  * gave another value gets that value's text instead, so `write_file {content: "$step_1"}`
  * after a `read_file` step writes the file's text. The text of a whole step result
- * (`"$<id>"`) produced by a tool is `toolResultText`, the one text form an agent gets too
- * (`read_file`: the content); anything else, a path into a result included, is its compact
- * JSON (`valueText`); at most
+ * is `resultTextFor`'s, the one text form an agent and a template get too; at most
  * `textCaps.result` characters. Only references are turned into text: a literal number
  * given for a string stays and fails the schema, as the plan's validation said. Returns
  * `input` itself when the schema accepts it or nothing is a reference; never mutates it.
@@ -44,9 +42,20 @@ export function withReferenceTexts(schema: z.ZodType, input: unknown, context: R
 function referenceText(reference: string, context: ReferenceTextContext): string | undefined {
   const found = lookUp(reference, context.results());
   if (!found.ok) return undefined;
-  const producer = found.keys.length === 0 ? context.plan.steps.find((step) => step.id === found.id) : undefined;
-  const tool = producer?.kind === 'tool' && producer.tool !== undefined ? context.tools.get(producer.tool) : undefined;
-  return capText(toolResultText(tool, found.value), textCaps.result);
+  return capText(resultTextFor(context.plan, context.tools)(found), textCaps.result);
+}
+
+/**
+ * The text of a referenced result in `plan`: a whole result (`$<id>`, `{{results.<id>}}`) a tool
+ * produced is that tool's one text form (`toolResultText`: `read_file`'s is the file's text, not
+ * its JSON), anything else, a path into a result included, the template convention (`valueText`).
+ */
+export function resultTextFor(plan: Plan, tools: ToolRegistry): ReferenceText {
+  return (found) => {
+    const producer = found.keys.length === 0 ? plan.steps.find((step) => step.id === found.id) : undefined;
+    const tool = producer?.kind === 'tool' && producer.tool !== undefined ? tools.get(producer.tool) : undefined;
+    return toolResultText(tool, found.value);
+  };
 }
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {

@@ -1,4 +1,5 @@
 import type { CommandLog } from '../../tools/tool';
+import type { ReferenceText } from '../../plan/expandTemplates';
 import type { Plan, Step } from '../../plan/planSchema';
 import type { Interaction } from '../../ports';
 import type { RunState } from '../runEvents';
@@ -9,6 +10,8 @@ export interface PrepareContext {
   step: Step;
   plan: Plan;
   results: Readonly<Record<string, unknown>>;
+  /** The text a template or a reference inside a longer string gets for a result (`resultTextFor`). */
+  resultText: ReferenceText;
   diagnosis?: string;
 }
 

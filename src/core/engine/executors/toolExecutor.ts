@@ -14,7 +14,7 @@ import { approvingCommands, consentFor, consentedProgram, type CheckCommandConse
  */
 export const toolExecutor: StepExecutor = {
   prepare(ctx: PrepareContext): PreparedInput {
-    const { args, unresolved } = resolveArgs(ctx.step.args ?? {}, ctx.results);
+    const { args, unresolved } = resolveArgs(ctx.step.args ?? {}, ctx.results, ctx.resultText);
     return { input: args, unresolved };
   },
 

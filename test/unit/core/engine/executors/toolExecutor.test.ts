@@ -9,6 +9,8 @@ import type { Step } from '../../../../../src/core/plan/planSchema';
 import type { Tool } from '../../../../../src/core/tools/tool';
 import { ManualClock } from '../../../../fakes/manualClock';
 import { ScriptedInteraction } from '../../../../fakes/scriptedInteraction';
+import { answeringInteraction } from '../../../../fakes/answeringInteraction';
+import type { ManualStepRequest } from '../../../../../src/core/ports';
 import { makePlan, makeStep } from '../../../../support/randomPlans';
 
 const echo: Tool = {
@@ -39,6 +41,30 @@ describe('tool steps', () => {
     const result = await runPlan(plan, { clock: new ManualClock(0, { autoAdvance: true }), interaction: new ScriptedInteraction(), tools: [echo], stepRunner: async (_step, ctx) => ctx.input }).result;
     assert.equal(result.status, 'completed');
     assert.equal(result.results['S1'], 'echo: hi');
+  });
+
+  // The one text form of a tool's result (toolResultText) in every place a result becomes text: a "{{results.R}}" in
+  // a manual step's instructions or inside a longer argument read a JSON object where the file's text belonged.
+  it('put a tool result into a text as the tool\'s own text form, in a longer argument and in a person\'s instructions alike', async () => {
+    const reader: Tool = {
+      name: 'reader',
+      description: 'reads a file',
+      inputSchema: z.object({}),
+      effects: 'read',
+      run: () => Promise.resolve({ path: 'src/notes.js', content: 'export function add() {}\n' }),
+      resultText: (output) => (output as { content: string }).content,
+    };
+    const asked: ManualStepRequest[] = [];
+    const plan = makePlan([
+      toolStep({ id: 'R', tool: 'reader', args: {} }),
+      toolStep({ tool: 'echo', args: { text: 'text: {{results.R}} path: {{results.R.path}}' }, dependsOn: ['R'] }),
+      makeStep('M', { kind: 'manual', agent: undefined, input: 'Document these: {{results.R}}', dependsOn: ['R'] }),
+    ]);
+    const interaction = answeringInteraction({ manual: (request) => (asked.push(request), { done: true, note: 'done' }) });
+    const result = await runPlan(plan, { clock: new ManualClock(0, { autoAdvance: true }), interaction, tools: [reader, echo] }).result;
+    assert.equal(result.status, 'completed');
+    assert.equal(result.results['S1'], 'echo: text: export function add() {}\n path: src/notes.js', 'a key into the result is its value');
+    assert.deepEqual(asked.map((request) => request.instructions), ['Document these: export function add() {}\n']);
   });
 
   it('refuse, without retrying, a call of a tool the run does not have, naming the ones it has', async () => {
