@@ -9,6 +9,7 @@ import type { Tool, ToolContext } from '../tools/tool';
 import { toolParameters } from '../tools/toolParameters';
 import { errorMessage } from '../../shared/errorMessage';
 import { toolResultText } from '../tools/toolResultText';
+import { WorkspaceError } from '../workspace/workspaceError';
 
 /** What one tool call gave back, as the model will see it. */
 export interface AgentToolOutcome {
@@ -77,7 +78,8 @@ export async function callAgentTool(
       // already says "rejected by you", and "(rejected by the user)" after it said it again).
       return { content: told.content, ok: false, rejected: true, ...(error.reason === undefined ? {} : { error: error.reason }) };
     }
-    return failure(call.name, message);
+    // What the model should do instead is for the model; the person's message names no tool.
+    return failure(call.name, error instanceof WorkspaceError && error.modelHint !== undefined ? `${message} ${error.modelHint}` : message);
   }
 }
 

@@ -94,7 +94,8 @@ export const editFileTool: Tool<z.infer<typeof inputSchema>, FileChangeResult> =
         operation: 'edit',
         propose: (current) => {
           if (current === undefined) {
-            throw new WorkspaceError('not_found', input.path, `edit_file needs an existing file and ${input.path} does not exist; use write_file to create it`);
+            const modelHint = 'Use write_file to create it.';
+            throw new WorkspaceError('not_found', input.path, `${input.path} does not exist, so there is nothing to edit.`, { modelHint });
           }
           return applyEditBlocks(input.path, current, input.edits);
         },

@@ -37,13 +37,16 @@ export const readFileTool: Tool<z.infer<typeof inputSchema>, ReadFileOutput> = {
     const path = workspacePath(ctx, input.path);
     await refuseWithheldRead(ctx, path, input.path, signal);
     const stat = await ctx.workspace.stat(path, signal);
-    if (!stat) throw new WorkspaceError('not_found', path, `File not found: ${path}. Use list_files to see what exists.`);
-    if (stat.type === 'directory') throw new WorkspaceError('is_directory', path, `${path || '.'} is a directory; use list_files to see its files`);
+    if (!stat) throw new WorkspaceError('not_found', path, `File not found: ${path}.`, { modelHint: 'Use list_files to see what exists.' });
+    if (stat.type === 'directory') {
+      throw new WorkspaceError('is_directory', path, `${path || '.'} is a directory, not a file.`, { modelHint: 'Use list_files to see its files.' });
+    }
     if (stat.size > maxReadFileBytes) {
       throw new WorkspaceError(
         'too_large',
         path,
-        `${path} is ${stat.size} bytes, more than the ${maxReadFileBytes}-byte read limit; use search_text to find what you need in it`,
+        `${path} is ${stat.size} bytes, more than the ${maxReadFileBytes}-byte read limit.`,
+        { modelHint: 'Use search_text to find what you need in it.' },
       );
     }
     const text = await ctx.workspace.readText(path, signal, { maxBytes: maxReadFileBytes });

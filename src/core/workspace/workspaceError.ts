@@ -21,17 +21,22 @@ export type WorkspaceErrorCode =
 
 /**
  * A workspace operation failed for a reason other than path confinement (see
- * `PathRefusedError`). `path` is the workspace-relative path the caller gave.
+ * `PathRefusedError`). `path` is the workspace-relative path the caller gave. `message` is
+ * for the person (no tool names); `modelHint` is what a model that called the tool should
+ * do instead ("Use list_files to see what exists."), told to an agent after the message.
  */
 export class WorkspaceError extends Error {
+  readonly modelHint: string | undefined;
+
   constructor(
     readonly code: WorkspaceErrorCode,
     readonly path: string,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; modelHint?: string },
   ) {
-    super(message, options);
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'WorkspaceError';
+    this.modelHint = options?.modelHint;
   }
 }
 

@@ -5,6 +5,7 @@ import { DeferredError } from '../../../../src/core/tools/deferral';
 import type { Tool } from '../../../../src/core/tools/tool';
 import { z } from 'zod';
 import { writeFileTool } from '../../../../src/core/tools/writeFileTool';
+import { readFileTool } from '../../../../src/core/tools/readFileTool';
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
 import { ScriptedInteraction } from '../../../fakes/scriptedInteraction';
 import { makeToolContext, neverAborted } from '../../../fakes/toolContext';
@@ -74,5 +75,17 @@ describe('callAgentTool', () => {
     assert.equal(invalid.ok, false);
     const notRun = notRunOutcome('probe', 'Not run: too many calls.');
     assert.deepEqual(notRun, { ok: false, content: JSON.stringify({ tool: 'probe', status: 'not_run', error: 'Not run: too many calls.' }) });
+  });
+
+  // The person reads a tool's error without advice meant for the model ("Use list_files…" named a tool they never called).
+  it('tells the model what to do instead after a workspace error; the error itself names no tool', async () => {
+    const ctx = makeToolContext({ workspace: createMemoryWorkspace({ 'src/a.ts': 'a' }) });
+    const outcome = await callAgentTool({ id: '1', name: 'read_file', arguments: '{"path": "src/b.ts"}' }, new Map([['read_file', readFileTool]]), ctx, neverAborted, 100);
+    assert.deepEqual(outcome, {
+      ok: false,
+      error: 'File not found: src/b.ts. Use list_files to see what exists.',
+      content: JSON.stringify({ tool: 'read_file', status: 'error', error: 'File not found: src/b.ts. Use list_files to see what exists.' }),
+    });
+    await assert.rejects(readFileTool.run(ctx, { path: 'src/b.ts' }, neverAborted), { message: 'File not found: src/b.ts.' });
   });
 });

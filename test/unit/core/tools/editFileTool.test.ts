@@ -63,7 +63,7 @@ describe('edit_file', () => {
   });
 
   it('refuses a file that does not exist, pointing to write_file', async () => {
-    await assert.rejects(editFileTool.run(makeToolContext(), { path: 'nope.ts', edits: [{ search: 'a', replace: 'b' }] }, neverAborted), /use write_file to create it/);
+    await assert.rejects(editFileTool.run(makeToolContext(), { path: 'nope.ts', edits: [{ search: 'a', replace: 'b' }] }, neverAborted), { code: 'not_found', modelHint: 'Use write_file to create it.' });
   });
 
   it('never half-applies: either every block is applied or the text is unchanged (property)', () => {
@@ -124,6 +124,6 @@ describe('edit_file: what the model is told when a block does not fit', () => {
   });
 
   it('refuses a missing file with a not-found error', async () => {
-    await assert.rejects(editFileTool.run(makeToolContext(), { path: 'nope.ts', edits: [{ search: 'a', replace: 'b' }] }, neverAborted), { code: 'not_found', message: 'edit_file needs an existing file and nope.ts does not exist; use write_file to create it' });
+    await assert.rejects(editFileTool.run(makeToolContext(), { path: 'nope.ts', edits: [{ search: 'a', replace: 'b' }] }, neverAborted), { code: 'not_found', message: 'nope.ts does not exist, so there is nothing to edit.', modelHint: 'Use write_file to create it.' });
   });
 });

@@ -32,21 +32,24 @@ describe('read_file', () => {
 
   it('refuses missing files, directories and binary content with clear messages', async () => {
     const ctx = ctxWith({ 'dir/x.txt': '', 'bin.dat': 'PK\u0003\u0004\u0000\u0000' });
-    await assert.rejects(readFileTool.run(ctx, { path: 'nope.txt' }, neverAborted), /File not found: nope.txt. Use list_files/);
-    await assert.rejects(readFileTool.run(ctx, { path: 'dir' }, neverAborted), /dir is a directory; use list_files/);
+    await assert.rejects(readFileTool.run(ctx, { path: 'nope.txt' }, neverAborted), { message: 'File not found: nope.txt.', modelHint: 'Use list_files to see what exists.' });
+    await assert.rejects(readFileTool.run(ctx, { path: 'dir' }, neverAborted), { message: 'dir is a directory, not a file.', modelHint: 'Use list_files to see its files.' });
     await assert.rejects(readFileTool.run(ctx, { path: 'bin.dat' }, neverAborted), /looks like a binary file/);
   });
 
   it('refuses files over the size limit without reading them', async () => {
     const workspace = createMemoryWorkspace();
     const huge = { ...workspace, stat: async () => ({ type: 'file' as const, size: 9 * 1024 * 1024, mtimeMs: 0 }), readText: async () => assert.fail('must not read') };
-    await assert.rejects(readFileTool.run(makeToolContext({ workspace: huge }), { path: 'huge.log' }, neverAborted), /huge.log is 9437184 bytes, more than the 8388608-byte read limit; use search_text/);
+    await assert.rejects(readFileTool.run(makeToolContext({ workspace: huge }), { path: 'huge.log' }, neverAborted), {
+      message: 'huge.log is 9437184 bytes, more than the 8388608-byte read limit.',
+      modelHint: 'Use search_text to find what you need in it.',
+    });
   });
 
   it('refuses with the cause a caller can tell apart: missing, directory, too large, binary', async () => {
     const ctx = ctxWith({ 'dir/x.txt': '', 'bin.dat': 'PK\u0000' });
     await assert.rejects(readFileTool.run(ctx, { path: 'nope.txt' }, neverAborted), { name: 'WorkspaceError', code: 'not_found', path: 'nope.txt' });
-    await assert.rejects(readFileTool.run(ctx, { path: '' }, neverAborted), { code: 'is_directory', message: '. is a directory; use list_files to see its files' });
+    await assert.rejects(readFileTool.run(ctx, { path: '' }, neverAborted), { code: 'is_directory', message: '. is a directory, not a file.', modelHint: 'Use list_files to see its files.' });
     await assert.rejects(readFileTool.run(ctx, { path: 'bin.dat' }, neverAborted), { code: 'binary', message: 'bin.dat looks like a binary file; read_file reads text only' });
     const workspace = createMemoryWorkspace();
     const huge = { ...workspace, stat: async () => ({ type: 'file' as const, size: maxReadFileBytes + 1, mtimeMs: 0 }) };
