@@ -5,6 +5,7 @@ import type { WebviewToHostMessage } from '../src/shared/panelProtocol';
 import type { PendingView, ReplacedStepView, RunStatusView, RunStepView, RunView } from '../src/shared/panelViewModel';
 import { failedNotStoppingLabel, rejectedLabel } from '../src/shared/stepStatusLabels';
 import { describeStepProgress, finishedSteps } from '../src/shared/stepProgress';
+import { shownUsd } from '../src/shared/shownUsd';
 import { formatDuration, formatStatus, shownText } from './formatting';
 import { emitAction } from './panelAction';
 import type { OutputState } from './panelStore';
@@ -28,11 +29,11 @@ const runDots: Record<RunStatusView, string> = {
   interrupted: 'skipped',
 };
 
-/** The run's cost so far; "cost unknown" when no call had a price (a local model), never a "$0.0000" that reads as free. */
+/** The run's cost so far; "cost unknown" when no call had a price (a local model), never a "$0" that reads as free. */
 function costText(usage: NonNullable<RunView['usage']>): string {
   if (usage.unpricedRequests > 0 && usage.unpricedRequests >= usage.requests && usage.costUsd === 0) return 'cost unknown';
-  const saved = usage.savedUsd > 0 ? ` (saved $${usage.savedUsd.toFixed(4)})` : '';
-  return `$${usage.costUsd.toFixed(4)}${saved}${usage.unpricedRequests > 0 ? ' (some calls without a known price)' : ''}`;
+  const saved = usage.savedUsd > 0 ? ` (saved ${shownUsd(usage.savedUsd)})` : '';
+  return `${shownUsd(usage.costUsd)}${saved}${usage.unpricedRequests > 0 ? ' (some calls without a known price)' : ''}`;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { HostRunOptions } from '../core/engine/hostRunOptions';
 import { estimateRun, type RunEstimate } from '../core/agent/estimateRun';
-import { budgetFromEstimate, estimateAgainstActual, estimateLines, shownTokens, shownUsd } from '../core/agent/estimateText';
+import { budgetFromEstimate, estimateAgainstActual, estimateLines, shownTokens } from '../core/agent/estimateText';
+import { shownUsd } from '../shared/shownUsd';
 import type { Plan } from '../core/plan/planSchema';
 import type { CliIo } from './cliIo';
 import { terminalSafe } from './terminalSafe';

@@ -16,6 +16,7 @@ import { type CliRunOptions, engineOptions, newCliRunId, parseStrategy, requireA
 import { cliInvestigationBudget, cliPlanningQuestions, describeBasis, type CliInvestigationOptions } from './cliInvestigation';
 import { describeInvestigationEnd } from '../core/planner/investigateRequest';
 import { oneLine } from '../core/text/oneLine';
+import { shownUsd } from '../shared/shownUsd';
 
 /** Options of `plan` besides those it shares with `run`. */
 export interface CliPlanOptions extends CliRunOptions, CliInvestigationOptions {
@@ -120,7 +121,7 @@ const approvalWords: Record<StepApproval, string> = { asks: 'asks approval', may
 /** What the model critique took, and why its findings are missing when they are. */
 function describeModelCritique(model: NonNullable<PlannedRequest['modelCritique']>): string {
   const tokens = model.usage.promptTokens + model.usage.completionTokens;
-  const cost = model.costUsd === undefined ? 'cost unknown' : `$${model.costUsd.toFixed(4)}`;
+  const cost = model.costUsd === undefined ? 'cost unknown' : shownUsd(model.costUsd);
   return `Model critique: ${tokens} tokens, ${cost}.${model.error === undefined ? '' : ` ${model.error}`}`;
 }
 

@@ -22,6 +22,7 @@ import type { PlanningQuestion } from '../core/planner/investigateRequest';
 import { errorMessage } from '../shared/errorMessage';
 import { showError, showWarning, withProgress } from './notifications';
 import type { WorkspaceFs } from '../core/ports';
+import { shownUsd } from '../shared/shownUsd';
 
 /** Longest request accepted from the input box, in characters. */
 const maxRequestLength = 20_000;
@@ -351,7 +352,7 @@ function modelCritiqueNotes(planned: PlannedRequest, log: vscode.LogOutputChanne
   const model = planned.modelCritique;
   if (!model) return [];
   const tokens = model.usage.promptTokens + model.usage.completionTokens;
-  log.info(`Model critique: ${tokens} tokens${model.costUsd === undefined ? ' (cost unknown)' : `, $${model.costUsd.toFixed(4)}`}.`);
+  log.info(`Model critique: ${tokens} tokens${model.costUsd === undefined ? ' (cost unknown)' : `, ${shownUsd(model.costUsd)}`}.`);
   return model.error === undefined ? [] : [model.error];
 }
 

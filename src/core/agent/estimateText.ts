@@ -1,5 +1,6 @@
 import type { BudgetLimits, BudgetUsage } from '../llm/budget';
 import type { EstimateRange, KindEstimate, RunEstimate } from './estimateRun';
+import { shownUsd } from '../../shared/shownUsd';
 
 const kindNames: Readonly<Record<KindEstimate['kind'], string>> = {
   agent: 'agent steps',
@@ -17,13 +18,6 @@ export function shownTokens(tokens: number): string {
   if (tokens < 1_000) return String(Math.round(tokens));
   if (tokens < 1_000_000) return `${tokens < 10_000 ? (tokens / 1_000).toFixed(1).replace(/\.0$/, '') : Math.round(tokens / 1_000)}k`;
   return `${(tokens / 1_000_000).toFixed(1).replace(/\.0$/, '')}M`;
-}
-
-/** US dollars for people: cents below $10 (`$0.04`, at least `$0.01` for anything above zero), whole dollars above. */
-export function shownUsd(usd: number): string {
-  if (usd <= 0) return '$0';
-  if (usd < 0.01) return '<$0.01';
-  return usd < 10 ? `$${usd.toFixed(2)}` : `$${Math.round(usd)}`;
 }
 
 /** A duration for people: `40 s`, `3 min`, `1 h 20 min`. */
@@ -82,7 +76,7 @@ export function budgetFromEstimate(estimate: RunEstimate): BudgetLimits | undefi
 export function estimateAgainstActual(estimate: RunEstimate, used: Pick<BudgetUsage, 'requests' | 'totalTokens' | 'costUsd' | 'unpricedRequests'>): string {
   const cost = used.unpricedRequests > 0 ? 'cost unknown' : shownUsd(used.costUsd);
   return (
-    `Used ${used.requests} model requests, ${shownTokens(used.totalTokens)} tokens, ${cost}; ` +
+    `Used ${used.requests} model request${used.requests === 1 ? '' : 's'}, ${shownTokens(used.totalTokens)} tokens, ${cost}; ` +
     `estimated ${span(estimate.requests, String)} requests, ${span(estimate.tokens, shownTokens)} tokens (typically ${shownTokens(estimate.tokens.typical)}), ${shownCost(estimate)}.`
   );
 }

@@ -1,5 +1,6 @@
 import type { LlmClient } from '../ports';
 import type { LlmChatResponse } from './llmTypes';
+import { shownUsd } from '../../shared/shownUsd';
 
 /** Per-run limits (docs/architecture.md §5); an absent limit is unlimited. Tokens count prompt + completion. */
 export interface BudgetLimits {
@@ -98,7 +99,7 @@ export function createBudgetTracker(initial: BudgetLimits = {}): BudgetTracker {
     const checks: [BudgetLimitName, number, number | undefined, (value: number) => string][] = [
       ['requests', used.requests, current.maxRequests, (value) => `${value} LLM requests`],
       ['tokens', used.totalTokens, current.maxTokens, (value) => `${value} tokens`],
-      ['cost', used.costUsd, current.maxCostUsd, (value) => `$${value.toFixed(4)}`],
+      ['cost', used.costUsd, current.maxCostUsd, shownUsd],
     ];
     for (const [limit, value, max, show] of checks) {
       if (max !== undefined && value >= max) {

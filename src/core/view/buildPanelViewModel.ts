@@ -1,7 +1,8 @@
 import { stepProgress } from '../../shared/stepProgress';
 import { stepsThatRanCommands } from '../engine/commandsNotUndone';
 import type { RunEstimate } from '../agent/estimateRun';
-import { budgetFromEstimate, estimateLines, shownTokens, shownUsd } from '../agent/estimateText';
+import { budgetFromEstimate, estimateLines, shownTokens } from '../agent/estimateText';
+import { shownUsd } from '../../shared/shownUsd';
 import type {
   BasisView,
   ArgumentView,

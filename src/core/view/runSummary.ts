@@ -13,6 +13,7 @@ import { keptFileText } from '../tools/withheldFiles';
 import { formatDuration } from './stepStatusView';
 import { describeCheck } from '../plan/describeCheck';
 import type { Step } from '../plan/planSchema';
+import { shownUsd } from '../../shared/shownUsd';
 
 /** Most characters of a step's one line, and of a failure's error or diagnosis. */
 export const summaryLimits = { line: 160, checks: 400, failure: 600, reason: 600, files: 50, steps: 100, failures: 20, kept: 5 } as const;
@@ -178,18 +179,18 @@ function failedThenSkipped(state: RunState['steps'][string]): boolean {
 }
 
 /**
- * "$0.0123", with what prompt caching saved and how many calls had no known price when
- * there are any: "$0.0123 (saved $0.0040 by cached input; 3 calls without a known price)";
+ * "$0.012" (`shownUsd`), with what prompt caching saved and how many calls had no known price when
+ * there are any: "$0.012 (saved $0.004 by cached input; 3 calls without a known price)";
  * when no call had a price (a local model), "cost unknown (no price is known for the model)",
- * never a "$0.0000" that reads as free.
+ * never a "$0" that reads as free.
  */
 export function describeCost(usage: UsageSummary): string {
   if (usage.unpricedRequests > 0 && usage.unpricedRequests >= usage.requests && usage.costUsd === 0) return 'cost unknown (no price is known for the model)';
   const notes = [
-    ...(usage.savedUsd > 0 ? [`saved $${usage.savedUsd.toFixed(4)} by cached input`] : []),
+    ...(usage.savedUsd > 0 ? [`saved ${shownUsd(usage.savedUsd)} by cached input`] : []),
     ...(usage.unpricedRequests > 0 ? [`${usage.unpricedRequests} call${usage.unpricedRequests === 1 ? '' : 's'} without a known price`] : []),
   ];
-  return `$${usage.costUsd.toFixed(4)}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`;
+  return `${shownUsd(usage.costUsd)}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`;
 }
 
 /** "12,345 tokens", with the prompt tokens read from the provider's cache when there are any: "12,345 tokens (8,000 cached)". */

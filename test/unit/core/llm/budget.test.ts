@@ -27,7 +27,7 @@ describe('createBudgetTracker', () => {
     const cost = createBudgetTracker({ maxCostUsd: 0.05 });
     cost.record(reply(1, 1, 0.06));
     assert.equal(cost.exhausted()?.limit, 'cost');
-    assert.match(cost.exhausted()!.message, /\$0\.0600 of \$0\.0500/);
+    assert.match(cost.exhausted()!.message, /\$0\.06 of \$0\.05/);
   });
 
   it('continues after the limit is raised', () => {

@@ -129,7 +129,7 @@ describe('buildPanelViewModel', () => {
       changedFiles: ['notes.md'],
       ranCommands: false,
       canUndo: true,
-      headline: 'completed in 500 ms: 3 of 3 steps completed; 1 file changed; 15 tokens, $0.0010.',
+      headline: 'completed in 500 ms: 3 of 3 steps completed; 1 file changed; 15 tokens, $0.001.',
       stepLines: [
         { id: 'read', title: 'Read', status: 'completed', line: 'hello' },
         { id: 'list', title: 'List', status: 'completed', line: '["a.txt"]' },
