@@ -3,6 +3,7 @@ import { attachmentTarget, shownRef } from '../plan/attachmentTarget';
 import type { Attachment } from '../plan/planSchema';
 import type { WorkspaceFs } from '../ports';
 import { capText } from '../text/capText';
+import { withheldRead } from '../tools/withheldFiles';
 import { isWorkspaceError } from '../workspace/workspaceError';
 import { errorMessage } from '../../shared/errorMessage';
 
@@ -105,6 +106,9 @@ async function fileLine(
   let text = attachment.text;
   if (text === undefined) {
     try {
+      // A plan (a committed plan file too) may attach a file no tool reads for a model: .env, a key, .git/config.
+      const withheld = await withheldRead(workspace, target.path, signal);
+      if (withheld !== undefined) return `- ${what}: not included: ${shownRef(withheld.reason)}.`;
       const whole = await workspace.readText(target.path, signal, { maxBytes: limits.fileBytes });
       if (whole.includes('\u0000')) return `- ${what}: not included: it is a binary file.`;
       text = range ? whole.split(/\r?\n/).slice(range.from - 1, range.to).join('\n') : whole;

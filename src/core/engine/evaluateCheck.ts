@@ -7,6 +7,7 @@ import { isApprovalRejectedError } from '../tools/approvals';
 import { isDeferredError } from '../tools/deferral';
 import { jsRegexToRe2 } from '../tools/jsRegexToRe2';
 import type { ToolContext } from '../tools/tool';
+import { withheldRead } from '../tools/withheldFiles';
 import { normalizeWorkspacePath, PathRefusedError } from '../workspace/resolveInRoot';
 import { isWorkspaceError } from '../workspace/workspaceError';
 import { errorMessage } from '../../shared/errorMessage';
@@ -95,6 +96,9 @@ async function fileContains(check: Extract<Check, { kind: 'file_contains' }>, en
       return refusal(check, `the pattern ${quote(check.pattern)} cannot be used: ${errorMessage(error)}`);
     }
   }
+  // A check is an oracle: a model-written `^DB_PASSWORD=a` that passes or fails tells the model the secret a letter at a time.
+  const withheld = await withheldRead(env.options.workspace, check.path, env.signal);
+  if (withheld !== undefined) return refusal(check, `${check.path} is not read by checks: ${withheld.reason}`);
   let text: string;
   try {
     text = await env.options.workspace.readText(check.path, env.signal, { maxBytes: maxCheckedFileBytes });

@@ -3,6 +3,7 @@ import { isProtectedSegment } from '../workspace/protectedPlaces';
 import { PathRefusedError } from '../workspace/resolveInRoot';
 import { oneLine } from '../text/oneLine';
 import type { ToolContext } from './tool';
+import type { WorkspaceFs } from '../ports';
 
 /**
  * What to do instead of reading the workspace-relative `relative` that `withheldReason` names: for a file kept by its name,
@@ -61,18 +62,27 @@ export function keptFileText(path: string, max: number): string {
  * `.git/config`); tells `ctx.withheld` the file kept (where the link led) before it refuses.
  */
 export async function refuseWithheldRead(ctx: ToolContext, path: string, written: string, signal: AbortSignal): Promise<void> {
+  const withheld = await withheldRead(ctx.workspace, path, signal);
+  if (withheld === undefined) return;
+  ctx.withheld?.(withheld.file);
+  throw new PathRefusedError(written, withheld.reason, withheldHint(withheld.file));
+}
+
+/**
+ * Why a read of `path` is withheld, judged on the path and on where it leads after links, with the file kept (where the
+ * link led); `undefined` when it may be read. Every reader of workspace files for a model or a check asks this first.
+ */
+export async function withheldRead(
+  workspace: Pick<WorkspaceFs, 'locate'>,
+  path: string,
+  signal: AbortSignal,
+): Promise<{ file: string; reason: string } | undefined> {
   const reason = withheldReason(path);
-  if (reason !== undefined) {
-    ctx.withheld?.(path);
-    throw new PathRefusedError(written, reason, withheldHint(path));
-  }
-  const resolved = await ctx.workspace.locate?.(path, signal);
-  if (resolved === undefined || resolved === path) return;
+  if (reason !== undefined) return { file: path, reason };
+  const resolved = await workspace.locate?.(path, signal);
+  if (resolved === undefined || resolved === path) return undefined;
   const led = withheldReason(resolved);
-  if (led !== undefined) {
-    ctx.withheld?.(resolved);
-    throw new PathRefusedError(written, `it leads to ${resolved}: ${led}`, withheldHint(resolved));
-  }
+  return led === undefined ? undefined : { file: resolved, reason: `it leads to ${resolved}: ${led}` };
 }
 
 /** The paths of `paths` that lead (after links) to a file `withheldReason` names, each with where it leads; each is located once. */

@@ -97,6 +97,20 @@ describe('attachmentSection', () => {
     assert.match(section.text, /- Image img\/leak\.png: not sent: .*symbolic link/);
   });
 
+  // An outside attacker's find (2026-12-01): a plan's attachments put .env, id_rsa and .git/config into the prompt.
+  it('attack: a file no tool reads for a model is not included, by its name, inside .git, or through a link', async () => {
+    writeFileSync(join(root, '.env'), 'DB_PASSWORD=hunter2');
+    mkdirSync(join(root, '.git'), { recursive: true });
+    writeFileSync(join(root, '.git', 'config'), '[remote "origin"] url = https://user:hunter2@example.com');
+    symlinkSync('.env', join(root, 'settings.md'));
+    const refs = ['.env', '.git/config', 'settings.md'];
+    const section = await attachmentSection(refs.map((ref) => ({ kind: 'file', ref })), createNodeWorkspace(root), signal);
+    assert.ok(!section.text.includes('hunter2'), section.text);
+    assert.match(section.text, /- File \.env: not included: a file of this name holds credentials/);
+    assert.match(section.text, /- File \.git\/config: not included: it is inside \.git/);
+    assert.match(section.text, /- File settings\.md: not included: it leads to \.env: a file of this name holds credentials/);
+  });
+
   it('attack: a 50 MB file is refused before it is read, and the prompt says so', async () => {
     const section = await attachmentSection([{ kind: 'file', ref: 'huge.log' }], createNodeWorkspace(root), signal);
     assert.equal(section.text.split('\n')[1], `- File huge.log: not included: it is larger than ${defaultAttachmentLimits.fileBytes} bytes; read the parts you need with the tools.`);

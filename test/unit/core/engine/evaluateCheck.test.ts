@@ -50,6 +50,21 @@ describe('evaluateCheck', () => {
     assert.match(verdict.detail, /^Refused path "\/etc\/passwd": it is an absolute path outside the workspace/);
   });
 
+  // An outside attacker's find (2026-12-01): "^DB_PASSWORD=hu" passed and "^DB_PASSWORD=xx" failed, telling a model the
+  // secret a letter at a time.
+  it('attack: a check does not read a file no tool reads for a model (.env, inside .git), so its verdict tells nothing of it', async () => {
+    const workspace = createMemoryWorkspace({ '.env': 'DB_PASSWORD=hunter2\n', '.git/config': '[remote]\n', 'a.txt': 'x' });
+    const verdicts = await Promise.all([
+      evaluate({ kind: 'file_contains', path: '.env', pattern: '^DB_PASSWORD=hu' }, workspace),
+      evaluate({ kind: 'file_contains', path: '.env', pattern: '^DB_PASSWORD=xx' }, workspace),
+      evaluate({ kind: 'file_contains', path: '.git/config', text: 'remote' }, workspace),
+    ]);
+    assert.deepEqual(verdicts.map((verdict) => [verdict.passed, verdict.retryable]), [[false, false], [false, false], [false, false]]);
+    assert.equal(verdicts[0]?.detail, verdicts[1]?.detail?.replace('=xx', '=hu'));
+    assert.match(verdicts[0]?.detail ?? '', /\.env is not read by checks: a file of this name holds credentials/);
+    assert.match(verdicts[2]?.detail ?? '', /\.git\/config is not read by checks: it is inside \.git/);
+  });
+
   it('a pattern RE2 cannot run is a failed check naming the feature', async () => {
     const verdict = await evaluate({ kind: 'file_contains', path: 'a.txt', pattern: '(a)\\1' });
     assert.deepEqual([verdict.passed, verdict.retryable], [false, false]);
