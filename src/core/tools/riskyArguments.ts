@@ -27,7 +27,7 @@ const writes = 'writes files, reads configuration or runs another program';
 const everyProgram: ProgramRisks = {
   long: [
     'output-file', 'outfile', 'config-file', 'exec', 'shell', 'pager', 'editor', 'require', 'import', 'loader', 'experimental-loader', 'node-options', 'eval',
-    'plugin', 'preload', 'rcfile',
+    'plugin', 'preload', 'rcfile', 'inspect*',
   ],
   short: 'o',
   why: writes,
@@ -49,7 +49,7 @@ const testRunners: ProgramRisks = {
 const packageManagers: ProgramRisks = {
   long: [
     'prefix', 'script-shell', 'call', 'userconfig', 'globalconfig', 'workspaces', 'location', 'cwd', 'filter', 'recursive', 'registry',
-    'node-gyp', 'use-yarnrc', 'modules-folder', 'cache-folder', 'global-folder', 'include-workspace-root', 'logs-dir', 'ws',
+    'node-gyp', 'use-yarnrc', 'modules-folder', 'cache-folder', 'global-folder', 'include-workspace-root', 'logs-dir', 'ws', 'config*',
   ],
   short: 'cCFgrw',
   why: 'runs another package\'s script, another program or reads other configuration',
@@ -81,7 +81,7 @@ const programs: Readonly<Record<string, ProgramRisks>> = {
   git: {
     long: [
       'output-directory', 'upload-pack', 'receive-pack', 'ext-diff', 'textconv', 'open-files-in-pager', 'exec-path', 'git-dir', 'work-tree',
-      'config-env', 'extcmd', 'tool', 'remote', 'sequence-editor', 'gpg-program', 'strategy', 'upstream', 'no-index',
+      'config-env', 'extcmd', 'tool', 'remote', 'sequence-editor', 'gpg-program', 'strategy', 'upstream', 'no-index', 'unsafe-paths',
     ],
     short: 'cOx',
     // `--no-index` (git diff, git grep) reads any path given, outside the repository too: ~/.ssh/id_rsa.
@@ -98,7 +98,8 @@ const programs: Readonly<Record<string, ProgramRisks>> = {
   jest: testRunners,
   vitest: testRunners,
   mocha: testRunners,
-  rg: { long: ['pre-glob'], short: '', why: 'runs another program on each file' },
+  // `--hostname-bin` names a program ripgrep runs to learn the host name for its hyperlinks.
+  rg: { long: ['pre-glob', 'hostname-bin'], short: '', why: 'runs another program on each file or for its links' },
   grep: { long: ['pre-glob'], short: '', why: 'runs another program on each file' },
   make: {
     long: ['file', 'makefile', 'directory', 'eval', 'include-dir', 'touch'],
@@ -128,7 +129,10 @@ const programs: Readonly<Record<string, ProgramRisks>> = {
     short: 'cop',
     why: 'loads a plugin, reads other configuration or writes files',
   },
-  eslint: { long: ['fix', 'rulesdir', 'resolve-plugins-relative-to', 'cache-location', 'format'], short: 'cf', why: 'changes files or loads code' },
+  eslint: { long: ['fix', 'rulesdir', 'resolve-plugins-relative-to', 'cache-location', 'format', 'parser'], short: 'cf', why: 'changes files or loads code' },
+  rspec: { long: ['require', 'options', 'default-path', 'out'], short: 'rIo', why: 'loads code, reads other configuration or writes files' },
+  // rake's `-e`/`-p`/`-E` run Ruby code given on the command line.
+  rake: { long: ['require', 'libdir', 'rakefile', 'rakelib', 'execute*'], short: 'rIfRepE', why: 'runs other code or another rakefile' },
   prettier: { long: ['write', 'plugin-search-dir', 'ignore-path', 'cache-location'], short: 'cw', why: 'changes files or loads code' },
   tsc: {
     long: ['outdir', 'declaration-dir', 'ts-build-info-file', 'generate-trace', 'build', 'project', 'plugins'],
@@ -276,8 +280,27 @@ export function riskyArgument(
     const risk = risks.find((candidate) => isRisky(argument, candidate, singleDash));
     if (risk !== undefined) return { argument, why: risk.why };
     if (targets.has(index)) return { argument, why: 'names another target, goal or task to run besides the one the rule allows' };
+    if (namesPathOutside(argument)) return { argument, why: 'names a path outside the workspace' };
   }
   return undefined;
+}
+
+// A path that may lead out of the workspace, as a whole word, an option's value (`--parser=/tmp/x.js`, `-F/tmp/x`) or a
+// list's item: absolute (`/`, `~`, `C:\`, `\\server`, `file:`), or going up (`..`).
+const outsideStart = /^(?:[/\\~]|\.\.(?:[/\\]|$)|[a-z]:[/\\]|file:)/i;
+const upward = /[/\\]\.\.(?:[/\\]|$)/;
+
+/**
+ * Whether `argument` names a path that may be outside the workspace: one the program would read,
+ * write or run there (`cat /home/u/.ssh/id_rsa`, `git commit -F /tmp/x`, `mocha ../../x.js`,
+ * `terraform plan -chdir=/tmp`). Errs towards asking: a search pattern that starts with `/` asks too.
+ */
+export function namesPathOutside(argument: string): boolean {
+  if (upward.test(argument)) return true;
+  // What follows a cluster of short options (`-F/tmp/x`, `-I/usr/include`).
+  const shortValue = argument.startsWith('-') && !argument.startsWith('--') ? [argument.slice(1).replace(/^[a-z]+/i, '')] : [];
+  const parts = [...argument.split(/[=,]/), ...shortValue];
+  return parts.some((part) => outsideStart.test(part));
 }
 
 function isRisky(argument: string, risks: ProgramRisks, singleDash: boolean): boolean {
@@ -290,6 +313,8 @@ function isRisky(argument: string, risks: ProgramRisks, singleDash: boolean): bo
   // `-test.coverprofile` for `-coverprofile`.
   const folded = name.toLowerCase().replace(/[-_]/g, '');
   const given = singleDash && folded.startsWith('test.') ? folded.slice('test.'.length) : folded;
+  // A lone `-` (standard input) abbreviates nothing.
+  if (given === '') return false;
   return risks.long.some((option) => {
     const named = option.replace(/-/g, '');
     if (named.endsWith('*')) return given.startsWith(named.slice(0, -1)) || named.startsWith(given);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { shownCommandWord } from '../../../../src/core/tools/commandApprovalText';
+import { namesPathOutside } from '../../../../src/core/tools/riskyArguments';
 import fc from 'fast-check';
 import {
   allowRuleLimits,
@@ -181,7 +182,7 @@ describe('command allow rules', () => {
             // Both forms must be rules: "tool a sed ..." is refused (further arguments after a word that names sed).
             fc.pre(allowRuleProblem(rule) === undefined && allowRuleProblem([...rule, furtherArguments]) === undefined);
             assert.ok(allows([rule], rule));
-            assert.ok(allows([[...rule, furtherArguments]], [...rule, ...extra.filter((word) => !/^-|=/.test(word))]));
+            assert.ok(allows([[...rule, furtherArguments]], [...rule, ...extra.filter((word) => !/^-|=/.test(word) && !namesPathOutside(word))]));
             assert.equal(allows([rule], [...rule, 'x', ...extra]), false, 'an exact rule allows no further argument');
             const index = at % rule.length;
             const changed = [...rule];

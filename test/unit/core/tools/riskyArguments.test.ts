@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { furtherArgumentsProblem, riskyArgument } from '../../../../src/core/tools/riskyArguments';
+import { furtherArgumentsProblem, namesPathOutside, riskyArgument } from '../../../../src/core/tools/riskyArguments';
 
 const name = (word: string): string => word;
 const risky = (rule: string, argument: string): string | undefined => riskyArgument(rule.split(' '), [argument], name)?.why;
@@ -147,6 +147,44 @@ describe('riskyArgument', () => {
       ['npm test', '--'], ['make test', '-j4'],
     ]) {
       assert.equal(risky(rule ?? '', argument ?? ''), undefined, `${rule} ${argument}`);
+    }
+  });
+
+  // An outside attacker's finds (2026-12-01): under these rules each ran unasked, read a file outside the workspace into
+  // the run's output, or wrote one there (rg ran tools/host.sh as root; git apply made /tmp/…/pwned.txt).
+  it('attack: asks about a program run through an option, and about any path outside the workspace, whatever option carries it', () => {
+    const cases: [rule: string, further: string[], why: RegExp][] = [
+      ['rg', ['--hostname-bin=tools/host.sh', '--hyperlink-format=default', 'TODO'], /runs another program/],
+      ['rg', ['--hostname-bin', 'tools/host.sh'], /runs another program/],
+      ['git blame', ['--contents', '/tmp/outside/secret.txt', 'README.md'], /outside the workspace/],
+      ['git commit', ['--allow-empty', '-F', '/tmp/secret.txt'], /outside the workspace/],
+      ['git commit', ['-F/tmp/secret.txt'], /outside/],
+      ['git apply', ['--directory=../../tmp/outside', 'fix.patch'], /outside the workspace/],
+      ['git apply', ['--unsafe-paths', 'fix.patch'], /outside the repository/],
+      ['rg', ['PRIVATE', '/home/u/.ssh'], /outside the workspace/],
+      ['grep', ['-r', 'x', '~/.ssh'], /outside the workspace/],
+      ['cat', ['/home/u/.ssh/id_rsa'], /outside the workspace/],
+      ['cat', ['src/../../../etc/passwd'], /outside the workspace/],
+      ['cat', ['..\\..\\secret'], /outside the workspace/],
+      ['type', ['C:\\Users\\u\\.ssh\\id_rsa'], /outside the workspace/],
+      ['npx mocha', ['/tmp/x.js'], /outside the workspace/],
+      ['pytest', ['--tx', 'popen//python=/tmp/evil'], /outside the workspace/],
+      ['rspec', ['-r', 'evil.rb'], /loads code/],
+      ['rake', ['test', '-e', 'system("id")'], /runs other code/],
+      ['npx eslint', ['--parser=evil.js', 'src'], /loads code/],
+      ['pnpm test', ['--config.script-shell=evil.sh'], /another program/],
+      ['npx vitest', ['--coverage.reportsDirectory=/tmp/x'], /outside the workspace/],
+      ['uv sync', ['--python=/tmp/evil'], /outside the workspace/],
+      ['terraform plan', ['-chdir=/tmp'], /outside the workspace/],
+      ['npx mocha', ['--inspect'], /runs another program/],
+      ['npm test', ['--', '--inspect=0.0.0.0:9229'], /loads code|runs another program/],
+      ['node --test', ['--inspect-brk'], /runs another program|runs other code/],
+      ['cat', ['file:///etc/passwd'], /outside the workspace/],
+    ];
+    for (const [rule, further, why] of cases) assert.match(riskyArgument(rule.split(' '), further, name)?.why ?? '', why, `${rule} ${further.join(' ')}`);
+    // Paths inside stay allowed, also with dots in names and option values.
+    for (const argument of ['src/a.ts', './src', 'a..b', '...', 'x/..y', '--grep=a/b', '-', '.', 'v1.2..v1.3', 'HEAD~1', 'name=value']) {
+      assert.equal(namesPathOutside(argument), false, argument);
     }
   });
 
