@@ -4,6 +4,7 @@ import type { Attachment } from '../plan/planSchema';
 import type { WorkspaceFs } from '../ports';
 import { capText } from '../text/capText';
 import { withheldRead } from '../tools/withheldFiles';
+import { holdsPrivateKey, privateKeyReason } from '../workspace/credentialFiles';
 import { isWorkspaceError } from '../workspace/workspaceError';
 import { errorMessage } from '../../shared/errorMessage';
 
@@ -111,6 +112,7 @@ async function fileLine(
       if (withheld !== undefined) return `- ${what}: not included: ${shownRef(withheld.reason)}.`;
       const whole = await workspace.readText(target.path, signal, { maxBytes: limits.fileBytes });
       if (whole.includes('\u0000')) return `- ${what}: not included: it is a binary file.`;
+      if (holdsPrivateKey(whole)) return `- ${what}: not included: ${privateKeyReason}.`;
       text = range ? whole.split(/\r?\n/).slice(range.from - 1, range.to).join('\n') : whole;
     } catch (error) {
       signal.throwIfAborted();

@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { valueText } from '../text/valueText';
+import { holdsPrivateKey, privateKeyReason } from '../workspace/credentialFiles';
+import { PathRefusedError } from '../workspace/resolveInRoot';
 import { WorkspaceError } from '../workspace/workspaceError';
 import { workspacePath } from './fileChange';
 import { sha256 } from './fileVersions';
 import type { Tool } from './tool';
-import { refuseWithheldRead } from './withheldFiles';
+import { refuseWithheldRead, withheldHint } from './withheldFiles';
 
 /** Largest file `read_file` opens, in bytes. */
 export const maxReadFileBytes = 8 * 1024 * 1024;
@@ -51,6 +53,10 @@ export const readFileTool: Tool<z.infer<typeof inputSchema>, ReadFileOutput> = {
     }
     const text = await ctx.workspace.readText(path, signal, { maxBytes: maxReadFileBytes });
     if (text.slice(0, 8192).includes('\u0000')) throw new WorkspaceError('binary', path, `${path} looks like a binary file; read_file reads text only`);
+    if (holdsPrivateKey(text)) {
+      ctx.withheld?.(path);
+      throw new PathRefusedError(input.path, privateKeyReason, withheldHint(path));
+    }
     ctx.seenVersions?.set(path, sha256(text));
     const lines = text.split(/(?<=\n)/);
     const totalLines = lines.length;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { holdsPrivateKey } from '../workspace/credentialFiles';
 import { readTextMany } from '../workspace/readTextMany';
 import { PathRefusedError } from '../workspace/resolveInRoot';
 import { isWorkspaceError } from '../workspace/workspaceError';
@@ -98,6 +99,11 @@ export const searchTextTool: Tool<z.infer<typeof inputSchema>, SearchTextOutput>
           throw error;
         }
         if (looksBinary(text)) {
+          filesSkipped++;
+          return true;
+        }
+        if (holdsPrivateKey(text)) {
+          ctx.withheld?.(path);
           filesSkipped++;
           return true;
         }

@@ -1,17 +1,51 @@
 /**
  * Files of a workspace that hold credentials by their name: what a tool reads goes to the model, so tools do not read
  * them (`read_file` refuses them, `search_text` leaves them out). By the file's own name, in any letter case:
- * environment files (`.env`, `.env.local`, `.env.production`…, `prod.env`, direnv's `.envrc`, but not `.env.example`, `.env.sample`,
- * `.env.template`, `.env.dist`), the credential files of package managers and tools (`.npmrc`, `.pypirc`, `.netrc`,
- * `.git-credentials`, `.dockercfg`, `credentials`, `credentials.json`), private keys (`id_rsa`, `id_ed25519`…, not their
- * `.pub`; `*.pem`, `*.key`, `*.p12`, `*.pfx`, `*.jks`, `*.keystore`), and Terraform's state and variables files, which
- * hold the secrets they were given.
+ * environment files (`.env`, `.env.local`, `.env.production`…, `.env-prod`, `prod.env`, direnv's `.envrc`, Cloudflare's
+ * `.dev.vars`, but not `.env.example`, `.env.sample`, `.env.template`, `.env.dist`), the credential files of package
+ * managers and tools (`.npmrc`, `.yarnrc`, `.yarnrc.yml`, `.pypirc`, `.netrc`, `.git-credentials`, `.dockercfg`, `.pgpass`,
+ * `.my.cnf`, `.s3cfg`, `.boto`, `.vault-token`, `.terraformrc`, `.htpasswd`, `credentials`, `credentials.json`,
+ * `credentials.toml`), private keys (`id_rsa`, `id_ed25519`…, and their copies such as `id_rsa.bak`, not their `.pub`;
+ * `*.pem`, `*.key`, `*.p8`, `*.ppk`, `*.p12`, `*.pfx`, `*.jks`, `*.keystore`, `*.keytab`, `*.kdbx`), and Terraform's state
+ * and variables files, which hold the secrets they were given. By place: everything in a `.ssh` or `.gnupg` folder but
+ * public keys, `.docker/config.json`, `.kube/config` and the GitHub CLI's `gh/hosts.yml`.
  */
-const credentialName =
-  /^(\.env(\.(?!(example|sample|template|dist)$)[^/]+)?|\.npmrc|\.pypirc|[._]netrc|\.git-credentials|\.dockercfg|credentials(\.json)?|\.envrc|id_(rsa|dsa|ecdsa|ed25519)(_sk)?|.+\.(pem|key|p12|pfx|jks|keystore)|.+\.env|.+\.tfstate(\.backup)?|.+\.tfvars(\.json)?)$/i;
+const credentialName = new RegExp(
+  '^(' +
+    [
+      String.raw`\.env([.-](?!(example|sample|template|dist)$)[^/]+)?`,
+      String.raw`\.npmrc|\.yarnrc(\.yml)?|\.pypirc|[._]netrc|\.git-credentials|\.dockercfg|\.pgpass|\.my\.cnf|\.s3cfg|\.boto|\.vault-token`,
+      String.raw`\.terraformrc|terraform\.rc|\.htpasswd|\.dev\.vars|credentials(\.json|\.toml)?|\.envrc`,
+      String.raw`id_(rsa|dsa|ecdsa|ed25519)(_sk)?(\.(?!pub$)[^/]+)?`,
+      String.raw`.+\.(pem|key|p8|ppk|p12|pfx|jks|keystore|keytab|kdbx)|.+\.env|.+\.tfstate(\.backup)?|.+\.tfvars(\.json)?`,
+    ].join('|') +
+    ')$',
+  'i',
+);
 
-/** `true` when the workspace-relative `relative` (`/`-separated) names a file that holds credentials by its name. */
+/** Places whose files hold credentials, as the ends of a path in lower case: a folder (`.ssh/`) or a file in one. */
+const credentialPlaces = ['.ssh/', '.gnupg/', '.docker/config.json', '.kube/config', 'gh/hosts.yml'];
+
+/** `true` when the workspace-relative `relative` (`/`-separated) names a file that holds credentials by its name or place. */
 export function isCredentialFile(relative: string): boolean {
   const name = relative.slice(relative.lastIndexOf('/') + 1);
-  return credentialName.test(name);
+  if (credentialName.test(name)) return true;
+  const path = `/${relative.toLowerCase()}`;
+  return credentialPlaces.some((place) => {
+    if (!place.endsWith('/')) return path.endsWith(`/${place}`);
+    return path.includes(`/${place}`) && !name.toLowerCase().endsWith('.pub');
+  });
 }
+
+const privateKeyBlock = /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----|PuTTY-User-Key-File-\d+:/;
+
+/**
+ * `true` when `text` holds a private key whatever its file's name (a PEM or OpenSSH block, a PGP secret key, a PuTTY key):
+ * a cloud service account's `service-account.json`, a key pasted into a config. Tools read no such file for a model.
+ */
+export function holdsPrivateKey(text: string): boolean {
+  return privateKeyBlock.test(text);
+}
+
+/** Why a tool does not give a model a file that `holdsPrivateKey`, in the words of `withheldReason`. */
+export const privateKeyReason = 'it holds a private key, and tools do not read it: what a tool reads goes to the model';

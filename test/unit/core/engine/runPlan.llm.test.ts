@@ -72,7 +72,7 @@ describe('runPlan with an LLM budget', () => {
     const byTokens = await runPlan(chain, { llm, budget: createBudgetTracker({ maxTokens: 1000 }), clock: new ManualClock() }).result;
     assert.deepEqual(Object.values(byTokens.steps).map((step) => step.status), ['completed', 'completed', 'awaiting_approval']);
     const byCost = await runPlan(chain, { llm, budget: createBudgetTracker({ maxCostUsd: 0.01 }), clock: new ManualClock() }).result;
-    assert.match(byCost.pending?.[0]?.prompt ?? '', /cost budget is used up: \$0\.0100 of \$0\.0100/);
+    assert.match(byCost.pending?.[0]?.prompt ?? '', /cost budget is used up: \$0\.01 of \$0\.01/);
   });
 });
 

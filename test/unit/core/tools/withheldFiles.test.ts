@@ -58,6 +58,20 @@ describe('read_file and search_text keep credentials from the model', () => {
     assert.deepEqual(none, [], 'a file the glob leaves out was not kept from anything');
   });
 
+  // An outside attacker's find (2026-12-01): a service account's key file, named as any JSON file, reached the model.
+  it('read_file and search_text keep from the model a file that holds a private key, whatever its name', async () => {
+    const key = '{"type": "service_account", "client_email": "a@b.iam", "private_key": "-----BEGIN PRIVATE KEY-----\\nMIIEvQ\\n-----END PRIVATE KEY-----\\n"}';
+    const held = { 'service-account.json': key, 'deploy/ssh': '-----BEGIN OPENSSH PRIVATE KEY-----\nb3Bl\n', 'putty.txt': 'PuTTY-User-Key-File-3: ssh-ed25519\n' };
+    const kept: string[] = [];
+    const ctx = contextWith({ ...held, 'README.md': 'client_email b3Bl ssh-ed25519' }, {}, kept);
+    for (const path of Object.keys(held)) {
+      await assert.rejects(readFileTool.run(ctx, { path }, neverAborted), { message: new RegExp(`it holds a private key, and tools do not read it`) }, path);
+    }
+    const found = await searchTextTool.run(ctx, { query: 'client_email|b3Bl|ssh-ed25519', regex: true }, neverAborted);
+    assert.deepEqual(found.matches.map((match) => match.path), ['README.md']);
+    assert.deepEqual(kept.sort(), [...Object.keys(held), ...Object.keys(held)].sort());
+  });
+
   it('leadingToWithheld names only the paths whose link leads to a withheld file, each once, with where it leads', async () => {
     assert.deepEqual([...(await leadingToWithheld(contextWith(files, links), ['notes.txt', 'ok.txt', 'notes.txt', 'README.md'], neverAborted))], [['notes.txt', '.env']]);
   });
