@@ -2,7 +2,8 @@ import { resolve } from 'node:path';
 import { replayJournal } from '../core/engine/replayJournal';
 import { commandsNotUndone } from '../core/engine/commandsNotUndone';
 import { describeUndo, foundNothing, undoLines } from '../core/tools/describeUndo';
-import { undoRun } from '../core/tools/undoRun';
+import { undoRun, undoRunChain } from '../core/tools/undoRun';
+import { runChain } from '../core/engine/replanRecord';
 import { undoScope } from '../core/plan/undoScope';
 import { createCheckpointFolder } from '../node/checkpointFolder';
 import { createFileRunStore } from '../node/fileRunStore';
@@ -50,11 +51,12 @@ export async function undoCommand(runId: string, options: UndoOptions, io: CliIo
     if (!ids.includes(options.from)) throw new UsageError(`Run ${runId} has no step "${options.from}". Its steps: ${ids.join(', ') || 'none'}.`);
     steps = undoScope(state?.plan ?? { steps: [] }, await checkpoints.list(runId), options.from);
   }
-  const report = await undoRun(runId, {
-    workspace: createNodeWorkspace(root, { allowHardLinks: options.allowHardLinks }),
-    checkpoints,
-    ...(steps ? { steps } : {}),
-  });
+  const workspace = createNodeWorkspace(root, { allowHardLinks: options.allowHardLinks });
+  // A whole run after repairs is all its runs, newest first (each repair is a run of its own): the one the end of the
+  // run names holds only the last repair's changes.
+  const report = steps
+    ? await undoRun(runId, { workspace, checkpoints, steps })
+    : await undoRunChain(state === undefined ? [runId] : runChain(state), { workspace, checkpoints });
   const commands = state === undefined ? undefined : commandsNotUndone(state, steps);
   const nothingLeft = foundNothing(report);
   if (options.json) {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Checkpoint, CheckpointStore, FileVersion } from '../core/ports';
 import type { Plan } from '../core/plan/planSchema';
+import type { RunState } from '../core/engine/runEvents';
 import type { UndoAnyway } from '../core/tools/undoRun';
 import type { UndoneChanges } from '../core/tools/undoneChanges';
 import type { FolderLanes, Lane } from './folderLanes';
@@ -32,48 +33,62 @@ export class RunChanges implements vscode.Disposable {
     const { lane, checkpoints } = await this.checkpointsOfRun(runId);
     const runtime = loadRuntime();
     const steps = fromStep === undefined ? undefined : runtime.undoScope(fromStep.plan, await checkpoints.list(runId), fromStep.stepId);
-    const report = await runtime.undoRun(runId, {
-      workspace: this.lanes.workspaceOf(lane),
-      checkpoints,
-      ...(steps ? { steps } : {}),
-      ...(anyway ? { anyway } : {}),
-    });
-    // The journal says which steps ran commands; one that cannot be read (damaged) leaves that sentence out, not the Undo.
-    const state = await this.lanes
-      .storeOf(lane)
-      .load(runId)
-      .then((journal) => journal && runtime.replayJournal(runId, journal))
-      .catch(() => undefined);
+    // The journal says which steps ran commands and which runs the repairs replaced; one that cannot be read (damaged)
+    // leaves that sentence out and undoes this run alone, not nothing.
+    const state = await this.stateOf(lane, runId);
+    const options = { workspace: this.lanes.workspaceOf(lane), checkpoints, ...(anyway ? { anyway } : {}) };
+    // A whole run after repairs is all its runs: the panel and the Runs view show their changes as one run's.
+    const report = steps
+      ? await runtime.undoRun(runId, { ...options, steps })
+      : await runtime.undoRunChain(state === undefined ? [runId] : runtime.runChain(state), options);
     const text = undoLines(report, state === undefined ? undefined : commandsNotUndone(state, steps)).join(' ');
-    const undone = runtime.undoneChanges(await checkpoints.list(runId));
+    const undone = runtime.undoneChanges(await this.chainCheckpoints(checkpoints, state, runId));
     const undo: RunUndo = { runId, report, text, ...(fromStep ? { fromStep: fromStep.stepId } : {}), undone };
     this.undid.fire(undo);
     return undo;
   }
 
-  /** What Undo has taken back of the run `runId` so far (nothing for a run never undone). */
+  /** What Undo has taken back of the run `runId` (with the runs its repairs replaced) so far: nothing for a run never undone. */
   async undone(runId: string): Promise<UndoneChanges> {
-    const { checkpoints } = await this.checkpointsOfRun(runId);
-    return loadRuntime().undoneChanges(await checkpoints.list(runId));
+    const { lane, checkpoints } = await this.checkpointsOfRun(runId);
+    return loadRuntime().undoneChanges(await this.chainCheckpoints(checkpoints, await this.stateOf(lane, runId), runId));
+  }
+
+  /** The run's journal replayed, or `undefined` when it is missing or cannot be read. */
+  private async stateOf(lane: Lane, runId: string): Promise<RunState | undefined> {
+    const runtime = loadRuntime();
+    return this.lanes
+      .storeOf(lane)
+      .load(runId)
+      .then((journal) => journal && runtime.replayJournal(runId, journal))
+      .catch(() => undefined);
+  }
+
+  /** The checkpoints of the run and of the runs its repairs replaced (`runChain`), oldest run first. */
+  private async chainCheckpoints(checkpoints: CheckpointStore, state: RunState | undefined, runId: string): Promise<Checkpoint[]> {
+    const chain = state === undefined ? [runId] : loadRuntime().runChain(state);
+    return (await Promise.all(chain.map((id) => checkpoints.list(id)))).flat();
   }
 
   /**
-   * The file `path` as it was before the run `runId` first changed it (`undefined` when the run never changed it), and
+   * The file `path` as it was before the run `runId` (or a run its repairs replaced) first changed it (`undefined` when none did), and
    * the URI of the file now, in the run's folder.
    */
   async changeOf(runId: string, path: string): Promise<{ before: FileVersion; now: vscode.Uri | undefined } | undefined> {
     const { lane, checkpoints } = await this.checkpointsOfRun(runId);
-    const first = (await checkpoints.list(runId)).find((checkpoint) => isFileChange(checkpoint) && checkpoint.path === path);
+    const all = await this.chainCheckpoints(checkpoints, await this.stateOf(lane, runId), runId);
+    const first = all.find((checkpoint) => isFileChange(checkpoint) && checkpoint.path === path);
     return first && { before: first.before, now: lane.folder && vscode.Uri.joinPath(lane.folder.uri, path) };
   }
 
   /**
-   * The folder-relative paths of the files the run `runId` changed, in first-change order: the folders it created for
+   * The folder-relative paths of the files the run `runId` and the runs its repairs replaced changed, in first-change order: the folders created for
    * them are no files (the summary counts and links these; Undo still removes those folders).
    */
   async changedFiles(runId: string): Promise<string[]> {
-    const { checkpoints } = await this.checkpointsOfRun(runId);
-    return [...new Set((await checkpoints.list(runId)).filter(isFileChange).map((checkpoint) => checkpoint.path))];
+    const { lane, checkpoints } = await this.checkpointsOfRun(runId);
+    const all = await this.chainCheckpoints(checkpoints, await this.stateOf(lane, runId), runId);
+    return [...new Set(all.filter(isFileChange).map((checkpoint) => checkpoint.path))];
   }
 
   dispose(): void {

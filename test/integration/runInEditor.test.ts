@@ -250,6 +250,33 @@ describe('Plan task and the run in the editor (fake OpenAI server)', function ()
     assert.match(await row(), /^completed · changes undone · 2\/2 · /);
   });
 
+  // A newcomer's find (2026-12-01): after a repair plan the panel listed the first run's file as changed and offered Undo
+  // run, which said "Nothing to undo: the run changed no file through the file tools." (it undid the repair's run alone).
+  it('undoes a run that was repaired: the first run\'s changes and the repair\'s, and the Runs view offers it on the last run', async () => {
+    const planner = await api();
+    server.enqueue(
+      planReply([
+        { id: 'F1', title: 'Write first', kind: 'tool', dependsOn: [], tool: 'write_file', args: { path: 'first-run.txt', content: 'first\n' } },
+        { id: 'F2', title: 'Read the data', kind: 'tool', dependsOn: ['F1'], tool: 'read_file', args: { path: 'missing-data.json' }, onFailure: 'replan' },
+      ]),
+      planReply([{ id: 'R1', title: 'Write repair', kind: 'tool', dependsOn: [], tool: 'write_file', args: { path: 'repair-run.txt', content: 'repair\n' } }]),
+    );
+    const outcome = await planner.planTask('Write a file, then read the data', { accept: true });
+    for (const id of ['F1', 'R1']) {
+      assert.equal((await planner.nextPrompt()).stepId, id);
+      await vscode.commands.executeCommand('taskPlanner.approve', id);
+    }
+    const result = await outcome.run;
+    assert.equal(result?.status, 'completed');
+    assert.match(result.runId, /-replan-1$/);
+    const row = async () => (await planner.runsViewNodes()).find((node) => node.id === `run:${result.runId}`);
+    assert.match((await row())?.contextValue ?? '', /undoable/, 'the last run of the chain offers Undo run');
+    const undo = await vscode.commands.executeCommand<{ text: string }>('taskPlanner.undoRun', result.runId);
+    assert.deepEqual([existsSync(join(root, 'first-run.txt')), existsSync(join(root, 'repair-run.txt'))], [false, false]);
+    assert.equal(undo.text, 'Undo removed repair-run.txt and first-run.txt, which the run created.');
+    assert.match((await row())?.description ?? '', /changes undone/);
+  });
+
   it('undoes from a step: that step and the one after it that depends on it, keeping the step before (issue 26)', async () => {
     const planner = await api();
     const write = (id: string, path: string, dependsOn: string[]) => ({ id, title: `Write ${path}`, kind: 'tool', dependsOn, tool: 'write_file', args: { path, content: `${id}\n` } });

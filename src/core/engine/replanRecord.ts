@@ -48,3 +48,11 @@ export interface ReplanRecord {
   /** The trial history the replanner was given (every earlier failed attempt). */
   trials: TrialRecord[];
 }
+
+/**
+ * The runs that together are what the user sees as the run `state`, oldest first: the runs its repairs replaced
+ * (each repair is a run of its own, `<first>-replan-<n>`), then itself. Just itself for a run no repair led to.
+ */
+export function runChain(state: { runId: string; replanHistory?: readonly Pick<ReplanRecord, 'failedRunId'>[] }): string[] {
+  return [...new Set([...(state.replanHistory ?? []).map((record) => record.failedRunId), state.runId])];
+}

@@ -43,6 +43,36 @@ export interface UndoReport {
 }
 
 /**
+ * `undoRun` of what the user sees as one run: `runIds` (`runChain`: the runs its repairs replaced, oldest first, then
+ * the last) undone newest first, as a repair's changes sit on those of the run it replaced, in one report named by the
+ * last run. Only with all of them is a file the first run and a repair both changed put back as it was before.
+ */
+export async function undoRunChain(
+  runIds: readonly string[],
+  options: { workspace: WorkspaceFs; checkpoints: CheckpointStore; signal?: AbortSignal; anyway?: readonly UndoAnyway[] },
+): Promise<UndoReport> {
+  const reports: UndoReport[] = [];
+  for (const runId of [...runIds].reverse()) reports.push(await undoRun(runId, options));
+  const [last] = reports;
+  return {
+    runId: last?.runId ?? '',
+    restored: reports.flatMap((report) => report.restored),
+    removed: reports.flatMap((report) => report.removed),
+    unchanged: reports.flatMap((report) => report.unchanged),
+    undoneBefore: reports.flatMap((report) => report.undoneBefore),
+    // A file left alone by the last run's Undo is left alone by each earlier one too: said once, as the last saw it; Undo
+    // anyway puts it back as the first run found it.
+    refused: firstByPath(reports.flatMap((report) => report.refused)),
+    overwritable: firstByPath(reports.flatMap((report) => report.overwritable).reverse()),
+  };
+}
+
+function firstByPath<T extends { path: string }>(entries: readonly T[]): T[] {
+  const seen = new Set<string>();
+  return entries.filter((entry) => !seen.has(entry.path) && seen.add(entry.path));
+}
+
+/**
  * Restores every file a run changed (with `options.steps`: only the changes of those
  * steps, as "Undo from here" picks them with `undoScope`) to its content before the run, newest change first,
  * using the run's checkpoints. A file whose current content is not what the run left

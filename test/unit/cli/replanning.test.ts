@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FakeOpenAiServer } from '../../fakes/fakeOpenAiServer';
 import { runCli } from '../../support/runCli';
@@ -47,6 +47,27 @@ describe('task-planner run and resume repair failed steps with the model', funct
     const bad = await runCli(['run', planFile, ...model(), '--replan-cooldown', 'soon']);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--replan-cooldown must be a number of seconds from 0 to 600, got "soon"/);
+  });
+
+  // A newcomer's find (2026-12-01): the run's end names the last repair's run, whose Undo held none of the first run's changes.
+  it('undo of the run the end names takes back the changes of the first run and of every repair', async () => {
+    const plan = {
+      objective: 'Note and copy the data',
+      steps: [
+        { id: 'note', tool: 'write_file', args: { path: 'first.txt', content: 'from the first run\n' } },
+        { id: 'read', title: 'Read the data', tool: 'read_file', args: { path: 'missing.json' }, dependsOn: ['note'], onFailure: 'replan' },
+      ],
+    };
+    writeFileSync(planFile, JSON.stringify(plan));
+    server.enqueue({ kind: 'message', content: JSON.stringify({ objective: 'x', steps: [{ id: 'write', title: 'Write a note', kind: 'tool', tool: 'write_file', args: { path: 'repair.txt', content: 'r\n' }, dependsOn: [] }] }) });
+    const repaired = await runCli(['run', planFile, ...model()]);
+    const result = JSON.parse(repaired.stdout) as JsonResult;
+    assert.equal(result.status, 'completed', repaired.stdout.slice(-2500));
+    assert.match(result.runId, /-replan-1$/);
+    const undo = await runCli(['undo', result.runId, '--workspace', workspace.path]);
+    assert.equal(undo.code, 0, undo.stderr);
+    assert.match(undo.stdout, /Undo removed (first\.txt and repair\.txt|repair\.txt and first\.txt), which the run created\./);
+    assert.deepEqual([existsSync(join(workspace.path, 'first.txt')), existsSync(join(workspace.path, 'repair.txt'))], [false, false]);
   });
 
   it('resume: a repair run that waited on a question continues, reports the earlier repair, and repairs again', async () => {
