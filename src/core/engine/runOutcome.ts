@@ -41,7 +41,9 @@ export function runOutcome(state: Readonly<RunState>, stopping: RunStopping): Ru
   if (failed.length > 0) {
     const replan = failed.filter((step) => step.replanRequested).map((step) => step.id);
     const named = `Step${failed.length > 1 ? 's' : ''} ${failed.map((step) => step.id).join(', ')} failed`;
-    return { type: 'run_failed', reason: `${named}${replan.length > 0 ? `; a repair plan was requested for ${replan.join(', ')}` : ''}.` };
+    // What the step's policy asked for; whether a repair plan came is said after it (executeWithReplanning).
+    const asked = replan.length === failed.length ? ' and asked for a repair plan' : replan.length > 0 ? `; ${replan.join(', ')} asked for a repair plan` : '';
+    return { type: 'run_failed', reason: `${named}${asked}.` };
   }
   if (unfinished.length > 0) return { type: 'run_failed', reason: `Steps ${unfinished.map((step) => step.id).join(', ')} could not start.` };
   return { type: 'run_completed' };

@@ -154,15 +154,15 @@ async function replanLoop(
       emit({ type: 'replan_failed', stepId: requests[0] as string, reason: why });
       return finish(result, why);
     };
-    if (history.length >= maxTotalReplans) return giveUp(`No repair plan was asked for: the limit of ${maxTotalReplans} repair plans per run is used up.`);
+    if (history.length >= maxTotalReplans) return giveUp(`No repair plan was made: the limit of ${maxTotalReplans} repair plans per run is used up.`);
     for (const id of requests) perStep.set(id, (perStep.get(id) ?? 0) + 1);
     const exhausted = requests.filter((id) => (perStep.get(id) ?? 0) > maxReplanAttempts);
     if (exhausted.length > 0) {
       return giveUp(
-        `No repair plan was asked for: step${exhausted.length > 1 ? 's' : ''} ${exhausted.join(', ')} already had ${maxReplanAttempts} repair plan${maxReplanAttempts === 1 ? '' : 's'} (maxReplanAttempts).`,
+        `No repair plan was made: step${exhausted.length > 1 ? 's' : ''} ${exhausted.join(', ')} already had ${maxReplanAttempts} repair plan${maxReplanAttempts === 1 ? '' : 's'} (maxReplanAttempts).`,
       );
     }
-    if (!replanner) return giveUp('No repair plan was asked for: replanning needs a language model, and none is set up.');
+    if (!replanner) return giveUp('No repair plan was made: replanning needs a language model, and none is set up.');
 
     const reason = `Step${requests.length > 1 ? 's' : ''} ${requests.join(', ')} failed and asked for a repair plan.`;
     const replanStartedAt = clock.now();

@@ -104,7 +104,7 @@ describe('executeRun (the loop, with a stand-in for the step)', () => {
     const failed = loop(makePlan([makeStep('a', { critical: false, onFailure: 'replan' }), makeStep('b', { dependsOn: ['a'] }), makeStep('c')]), replanning);
     const failedRun = await failed.result;
     assert.equal(failedRun.status, 'failed');
-    assert.equal(failedRun.metadata.reason, 'Step a failed; a repair plan was requested for a.');
+    assert.equal(failedRun.metadata.reason, 'Step a failed and asked for a repair plan.');
     assert.deepEqual(skips(failed.events), ['b: dependency a failed']);
     assert.equal(failedRun.steps.c?.status, 'completed');
   });

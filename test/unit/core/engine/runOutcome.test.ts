@@ -49,11 +49,11 @@ describe('runOutcome', () => {
     assert.deepEqual(runOutcome(running({ a: { status: 'failed' }, b: {}, c: {} }), {}), { type: 'run_failed', reason: 'Step a failed.' });
     assert.deepEqual(runOutcome(running({ a: { status: 'failed', replanRequested: true }, b: { status: 'failed' }, c: {} }), {}), {
       type: 'run_failed',
-      reason: 'Steps a, b failed; a repair plan was requested for a.',
+      reason: 'Steps a, b failed; a asked for a repair plan.',
     });
     assert.deepEqual(runOutcome(running({ a: { status: 'failed', replanRequested: true }, b: { status: 'failed', replanRequested: true }, c: {} }), {}), {
       type: 'run_failed',
-      reason: 'Steps a, b failed; a repair plan was requested for a, b.',
+      reason: 'Steps a, b failed and asked for a repair plan.',
     });
   });
 

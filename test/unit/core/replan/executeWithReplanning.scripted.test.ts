@@ -98,7 +98,7 @@ describe('executeWithReplanning with a scripted replanner', () => {
     const replanner = scriptedLlm([repairWith({ id: 'badA2', dependsOn: [], onFailure: 'replan' }, { id: 'badB2', dependsOn: [], onFailure: 'replan' })]);
     const result = await executeWithReplanning(plan, 'objective', { replanner, stepRunner, clock, maxConcurrency: 2, maxReplanAttempts: 0 });
     assert.equal(result.metadata.replanCount, 0);
-    assert.match(result.metadata.reason ?? '', /No repair plan was asked for: steps badA, badB already had 0 repair plans \(maxReplanAttempts\)\.$/);
+    assert.match(result.metadata.reason ?? '', /No repair plan was made: steps badA, badB already had 0 repair plans \(maxReplanAttempts\)\.$/);
     assert.equal(replanner.requests.length, 0);
 
     const again = scriptedLlm([
@@ -114,7 +114,7 @@ describe('executeWithReplanning with a scripted replanner', () => {
       maxTotalReplans: 5,
     });
     assert.deepEqual(single.metadata.replanHistory.map((record) => record.replan), [1]);
-    assert.match(single.metadata.reason ?? '', /No repair plan was asked for: step badC already had 1 repair plan \(maxReplanAttempts\)\.$/);
+    assert.match(single.metadata.reason ?? '', /No repair plan was made: step badC already had 1 repair plan \(maxReplanAttempts\)\.$/);
   });
 
   it('adds why no repair plan was asked for to the run\'s own reason', async () => {
@@ -126,7 +126,7 @@ describe('executeWithReplanning with a scripted replanner', () => {
     });
     assert.equal(
       result.metadata.reason,
-      'Step bad failed; a repair plan was requested for bad. No repair plan was asked for: the limit of 0 repair plans per run is used up.',
+      'Step bad failed and asked for a repair plan. No repair plan was made: the limit of 0 repair plans per run is used up.',
     );
   });
 

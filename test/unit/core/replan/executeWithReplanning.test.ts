@@ -198,13 +198,13 @@ describe('executeWithReplanning', function () {
       let state: RunState | undefined;
       await executeWithReplanning(failing, 'objective', { llm: llm(), stepRunner, clock, onEvent: (event) => (state = reduceExecutionEvent(state, event)) });
       assert.equal(state?.status, 'failed');
-      assert.match(state?.reason ?? '', /a repair plan was requested for bad\. No repair plan could be made, so the run stops here: .*teleport/);
+      assert.match(state?.reason ?? '', /Step bad failed and asked for a repair plan\. No repair plan could be made, so the run stops here: .*teleport/);
       const ended: RunState | undefined = state;
       assert.ok(ended);
       assert.match(runSummary(ended).reason ?? '', /No repair plan could be made/);
       let none: RunState | undefined;
       await executeWithReplanning(failing, 'objective', { stepRunner, clock, onEvent: (event) => (none = reduceExecutionEvent(none, event)) });
-      assert.match(none?.reason ?? '', /No repair plan was asked for: replanning needs a language model/);
+      assert.match(none?.reason ?? '', /No repair plan was made: replanning needs a language model/);
     });
 
     it('keeps the failed step and the steps a repair dropped in the views\' state, with how they ended (issue 28 item 5)', async () => {
