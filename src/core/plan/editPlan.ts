@@ -1,5 +1,6 @@
 import { stepSchema, withStepDefaults, type Diagnostic, type Plan, type Step } from './planSchema';
 import { consistentAttempts } from './consistentAttempts';
+import { followRenamedArgs } from './followRenamedArgs';
 import { performedBy } from './stepKindTraits';
 import { validatePlan, type ValidatePlanOptions } from './validatePlan';
 
@@ -67,7 +68,11 @@ function applyEdit(steps: readonly Step[], edit: StepEdit): Change {
   const step = steps[index]!;
   switch (edit.type) {
     case 'updateStep':
-      return replaceStep(steps, index, consistentAttempts(keptAcrossKinds(step, { ...step, ...edit.patch, id: step.id }), step));
+      return replaceStep(
+        steps,
+        index,
+        consistentAttempts(followRenamedArgs(step, keptAcrossKinds(step, { ...step, ...edit.patch, id: step.id }), new Set(Object.keys(edit.patch))), step),
+      );
     case 'removeStep':
       return removeStep(steps, step, edit.dropEdges === true);
     case 'moveStep':

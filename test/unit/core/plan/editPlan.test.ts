@@ -186,6 +186,36 @@ describe('editPlan', () => {
     assert.match(refusal(editPlan(makePlan([makeStep('t', { kind: 'tool', tool: 'read_file' })]), { type: 'updateStep', stepId: 't', patch: { outputSchema: { type: 'object' } } })), /has an output schema/);
   });
 
+  // A newcomer's find (2026-12-01): changing S002's path from docs/TODO.md to docs/ROADMAP.md left "Checks: file exists
+  // docs/TODO.md" and "Changes only: docs/TODO.md"; the run wrote ROADMAP.md, asked about a change outside the step's files
+  // and failed the old file's check.
+  it('an argument edited from one value to another takes the checks, the files the step changes and the title with it', () => {
+    const step = makeStep('w', {
+      kind: 'tool',
+      agent: undefined,
+      title: 'Create docs/TODO.md',
+      tool: 'write_file',
+      args: { path: 'docs/TODO.md', content: '' },
+      writes: ['docs/TODO.md', 'docs/**'],
+      checks: [
+        { kind: 'file_exists', path: 'docs/TODO.md' },
+        { kind: 'file_contains', path: 'docs/TODO.md.bak', text: 'x' },
+        { kind: 'command', argv: ['ls', 'docs/TODO.md'] },
+      ],
+    });
+    const plan = makePlan([step]);
+    const renamed = planOf(editPlan(plan, { type: 'updateStep', stepId: 'w', patch: { args: { path: 'docs/ROADMAP.md', content: '' } } })).steps[0];
+    assert.equal(renamed?.title, 'Create docs/ROADMAP.md');
+    assert.deepEqual(renamed?.writes, ['docs/ROADMAP.md', 'docs/**']);
+    assert.deepEqual(renamed?.checks, [
+      { kind: 'file_exists', path: 'docs/ROADMAP.md' },
+      { kind: 'file_contains', path: 'docs/TODO.md.bak', text: 'x' },
+      { kind: 'command', argv: ['ls', 'docs/TODO.md'] },
+    ], 'only a value that is exactly the old one follows it');
+    const own = planOf(editPlan(plan, { type: 'updateStep', stepId: 'w', patch: { args: { path: 'docs/ROADMAP.md' }, title: 'Mine', writes: ['docs/TODO.md'] } })).steps[0];
+    assert.deepEqual([own?.title, own?.writes, own?.checks?.[0]], ['Mine', ['docs/TODO.md'], { kind: 'file_exists', path: 'docs/ROADMAP.md' }], 'what the edit sets is the user\'s');
+  });
+
   it('changing an agent step to another kind drops its skills, which only an agent uses', () => {
     const plan = makePlan([makeStep('a', { skills: ['release'] })]);
     const tool = planOf(editPlan(plan, { type: 'updateStep', stepId: 'a', patch: { kind: 'tool', tool: 'read_file', args: { path: 'x' } } })).steps[0];

@@ -1,0 +1,38 @@
+import type { Check, Step } from './planSchema';
+
+/**
+ * `edited` (a step after its arguments were edited) with what named an argument's old value following it: a string
+ * argument changed from `docs/TODO.md` to `docs/ROADMAP.md` renames that path in the step's checks (`path`, `paths`,
+ * `cwd`), its `writes` and its title, which the planner made from the old value; else the run would write the new file,
+ * ask about a change outside the step's files and fail the old file's check. Fields the same edit set itself
+ * (`patched`) are the user's and are left alone, as is any text that only contains the old value.
+ */
+export function followRenamedArgs(before: Step, edited: Step, patched: ReadonlySet<string>): Step {
+  const renames = new Map<string, string>();
+  for (const [key, old] of Object.entries(before.args ?? {})) {
+    const now = edited.args?.[key];
+    if (typeof old === 'string' && typeof now === 'string' && old !== now && old.trim() !== '') renames.set(old, now);
+  }
+  if (renames.size === 0) return edited;
+  const renamed = (value: string): string => renames.get(value) ?? value;
+  const step: Step = { ...edited };
+  if (!patched.has('checks') && step.checks) step.checks = step.checks.map((check) => renamedCheck(check, renamed));
+  if (!patched.has('writes') && step.writes) step.writes = step.writes.map(renamed);
+  if (!patched.has('title')) {
+    for (const [old, now] of renames) if (step.title.includes(old)) step.title = step.title.split(old).join(now);
+  }
+  return step;
+}
+
+function renamedCheck(check: Check, renamed: (value: string) => string): Check {
+  switch (check.kind) {
+    case 'file_exists':
+    case 'file_absent':
+    case 'file_contains':
+      return { ...check, path: renamed(check.path) };
+    case 'command':
+      return check.cwd === undefined ? check : { ...check, cwd: renamed(check.cwd) };
+    case 'no_new_diagnostics':
+      return check.paths === undefined ? check : { ...check, paths: check.paths.map(renamed) };
+  }
+}
