@@ -196,6 +196,11 @@ function waitingNote(queue: ApprovalQueue | undefined): string {
 }
 
 /** `detail` with the retry note (which attempt asks, why the last failed) and what waits behind, each on a line of its own. */
+/** Why a change asks whatever the approval policy: the step did not say it would change the file. */
+function outsideNote(): string {
+  return vscode.l10n.t('The step did not say it would change this file.');
+}
+
 function withNotes(detail: string, request: ApprovalRequest, waiting: string): string {
   const retry = request.retry === undefined || request.kind === 'command' ? '' : `\n${describeRetry(request.retry)}`;
   return `${detail}${retry}${waiting === '' ? '' : `\n${waiting}`}`;
@@ -281,8 +286,10 @@ async function showFileApproval(
     : request.retry === undefined
       ? ''
       : vscode.l10n.t(', attempt {0} of {1}', request.retry.attempt, request.retry.of);
+  // A change the step did not say it would make asks under every policy: the tab says why it asks.
+  const outside = request.outsideScope ? vscode.l10n.t(', outside the files the step said it would change') : '';
   // No count of what waits behind: a tab's title is never updated, so it went stale as approvals came and went (the status bar counts them live).
-  const title = vscode.l10n.t('{0} ({1}, proposed{2}) · {3} {4}', target, verb, attempt, request.stepId, stepTitle);
+  const title = vscode.l10n.t('{0} ({1}, proposed{2}) · {3} {4}', target, verb, `${outside}${attempt}`, request.stepId, stepTitle);
   try {
     await vscode.commands.executeCommand('vscode.diff', sides.current, sides.proposed, title, { preview: false });
     // Answered or cancelled while the diff was opening: nothing is left to approve in it.
@@ -292,7 +299,7 @@ async function showFileApproval(
     const [approve, reject, feedback] = [vscode.l10n.t('Approve'), vscode.l10n.t('Reject'), feedbackLabel()];
     const choice = await askConsent(
       vscode.l10n.t('{0}: allow step "{1}" to {2} this file?', target, stepTitle, verb),
-      withNotes(proposal.diff.slice(0, 4000), request, waiting),
+      withNotes(`${outside === '' ? '' : `${outsideNote()}\n`}${proposal.diff.slice(0, 4000)}`, request, waiting),
       reject,
       ...feedbackButton(request),
       approve,

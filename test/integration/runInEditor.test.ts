@@ -122,6 +122,27 @@ describe('Plan task and the run in the editor (fake OpenAI server)', function ()
     assert.equal(existsSync(join(root, '.github', 'workflows', 'ci.yml')), false);
   });
 
+  // A newcomer's find (2026-12-01): the diff of a change outside the step's files looked like any other, though it asks
+  // under every policy because of that (the command line says so).
+  it('the diff tab of a change outside the files the step said it would change says so', async () => {
+    const planner = await api();
+    server.enqueue(
+      planReply([
+        { id: 'S1', title: 'Write the roadmap', kind: 'tool', dependsOn: [], tool: 'write_file', args: { path: 'docs/ROADMAP.md', content: '# Roadmap\n' }, writes: ['docs/TODO.md'], critical: false },
+      ]),
+    );
+    const outcome = await planner.planTask('Write the roadmap', { accept: true });
+    await planner.nextPrompt();
+    const diff = await until(() => {
+      const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+      return tab?.input instanceof vscode.TabInputTextDiff ? tab : undefined;
+    });
+    assert.ok(diff?.label.startsWith('docs/ROADMAP.md (create, proposed, outside the files the step said it would change) · S1 Write the roadmap'), diff?.label);
+    await vscode.commands.executeCommand('taskPlanner.reject', 'S1');
+    await outcome.run;
+    assert.equal(existsSync(join(root, 'docs', 'ROADMAP.md')), false);
+  });
+
   it('Reject leaves the file unchanged and skips the step', async () => {
     const planner = await api();
     writeFileSync(join(root, 'keep.txt'), 'original\n');
