@@ -97,3 +97,15 @@ export function approvalPolicyValue(values: SettingValues): ApprovalPolicy {
 export function eitherTurnsOn(values: SettingValues, key: string): boolean {
   return userValue(values, key) === true || settingValue(values, key).value === true;
 }
+
+/**
+ * A limit a workspace may tighten but never loosen (a budget, a time limit, a count of repairs or of steps at once): the
+ * smaller of the user's own value (or the default) and the workspace's. With `zeroIsNone` a value of 0 or less means no
+ * limit, so it is never the smaller (a workspace's 0 does not lift the user's budget). `undefined` when no number is set.
+ */
+export function tighterLimit(values: SettingValues, key: string, zeroIsNone: boolean): number | undefined {
+  const set = [userValue(values, key), settingValue(values, key).value].filter(
+    (value): value is number => typeof value === 'number' && Number.isFinite(value) && (!zeroIsNone || value > 0),
+  );
+  return set.length === 0 ? undefined : Math.min(...set);
+}

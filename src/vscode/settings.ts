@@ -7,7 +7,7 @@ import type { ProviderSetting } from '../core/llm/selectProvider';
 import type { PlanningStrategy } from '../core/session/planningPrompt';
 import type { ApprovalPolicy } from '../core/tools/tool';
 import { otlpTracesUrl } from '../core/trace/otlpTracesUrl';
-import { approvalPolicyValue, eitherTurnsOn, settingValue, userValue, type SettingOrigin, type SettingValues } from './settingValues';
+import { approvalPolicyValue, eitherTurnsOn, settingValue, tighterLimit, userValue, type SettingOrigin, type SettingValues } from './settingValues';
 import { defaultInvestigationBudget, type InvestigationBudget } from '../core/planner/investigationBudget';
 
 /** The `taskPlanner.*` settings (package.json `contributes.configuration`), read at one moment. */
@@ -111,10 +111,8 @@ export function settingsFrom(values: SettingValues): TaskPlannerSettings {
     const { value } = settingValue(values, key);
     return value === undefined || value === null || typeof value !== typeof fallback ? fallback : (value as T);
   };
-  const positive = (key: string): number | undefined => {
-    const value = get<number>(key, 0);
-    return value > 0 ? value : undefined;
-  };
+  // Limits: a workspace's value may make each stricter, never weaker (`tighterLimit`); 0 or less is no limit.
+  const positive = (key: string): number | undefined => tighterLimit(values, key, true);
   const budget: BudgetLimits = {};
   const maxRequests = positive('budget.maxLlmRequests');
   const maxTokens = positive('budget.maxTokens');
@@ -123,7 +121,7 @@ export function settingsFrom(values: SettingValues): TaskPlannerSettings {
   if (maxTokens !== undefined) budget.maxTokens = maxTokens;
   if (maxCostUsd !== undefined) budget.maxCostUsd = maxCostUsd;
   const agentLimits: Partial<AgentLimits> = {};
-  const summaryBudgetTokens = positive('compaction.tokenBudget');
+  const summaryBudgetTokens = get<number>('compaction.tokenBudget', 0) > 0 ? get<number>('compaction.tokenBudget', 0) : undefined;
   const stepTimeoutMs = positive('timeouts.agentStepMs');
   if (summaryBudgetTokens !== undefined) agentLimits.summaryBudgetTokens = summaryBudgetTokens;
   if (stepTimeoutMs !== undefined) agentLimits.timeoutMs = stepTimeoutMs;
@@ -131,12 +129,17 @@ export function settingsFrom(values: SettingValues): TaskPlannerSettings {
     const value = get<number>(key, fallback);
     return Number.isFinite(value) && value >= 0 ? Math.floor(value) : fallback;
   };
+  // A count a workspace may lower, never raise above the user's own (or the default).
+  const countLimit = (key: string, fallback: number): number => {
+    const value = tighterLimit(values, key, false) ?? fallback;
+    return value >= 0 ? Math.floor(value) : fallback;
+  };
   const defaultBaseUrl = 'https://api.openai.com/v1';
   const baseUrl = settingValue(values, 'llm.baseUrl');
   const ownBaseUrl = userValue(values, 'llm.baseUrl');
   const replan: ReplanLimits = {
-    maxTotalReplans: atLeastZero('replan.maxTotalReplans', defaultRunPolicy.maxTotalReplans),
-    maxReplanAttempts: atLeastZero('replan.maxReplanAttempts', defaultRunPolicy.maxReplanAttempts),
+    maxTotalReplans: countLimit('replan.maxTotalReplans', defaultRunPolicy.maxTotalReplans),
+    maxReplanAttempts: countLimit('replan.maxReplanAttempts', defaultRunPolicy.maxReplanAttempts),
     replanCooldownMs: atLeastZero('replan.cooldownSeconds', defaultRunPolicy.replanCooldownMs / 1000) * 1000,
   };
   return {
@@ -149,7 +152,7 @@ export function settingsFrom(values: SettingValues): TaskPlannerSettings {
     models: cleanModelRoles(Object.fromEntries(modelRoleNames.map((role) => [role, get<string>(`llm.models.${role}`, '')]))),
     vscodeModelFamily: get<string>('llm.vscodeModelFamily', '').trim(),
     strategy: get<PlanningStrategy>('strategy', defaultRunPolicy.strategy),
-    maxConcurrency: Math.max(1, Math.floor(get<number>('maxConcurrency', defaultRunPolicy.maxConcurrency))),
+    maxConcurrency: Math.max(1, countLimit('maxConcurrency', defaultRunPolicy.maxConcurrency)),
     approvalPolicy: approvalPolicyValue(values),
     budget,
     agentLimits,
@@ -159,9 +162,9 @@ export function settingsFrom(values: SettingValues): TaskPlannerSettings {
     review: get<'panel' | 'quickPick'>('review.show', 'panel'),
     modelCritique: get<boolean>('review.modelCritique', false) === true,
     investigation: {
-      maxToolCalls: atLeastZero('planning.investigation.maxToolCalls', defaultInvestigationBudget.maxToolCalls),
-      maxTokens: atLeastZero('planning.investigation.maxTokens', defaultInvestigationBudget.maxTokens),
-      maxSeconds: atLeastZero('planning.investigation.maxSeconds', defaultInvestigationBudget.maxSeconds),
+      maxToolCalls: countLimit('planning.investigation.maxToolCalls', defaultInvestigationBudget.maxToolCalls),
+      maxTokens: countLimit('planning.investigation.maxTokens', defaultInvestigationBudget.maxTokens),
+      maxSeconds: countLimit('planning.investigation.maxSeconds', defaultInvestigationBudget.maxSeconds),
     },
     allowHardLinks: get<boolean>('workspace.allowHardLinks', false) === true,
     reviewCriticalSteps: eitherTurnsOn(values, 'verification.reviewCriticalSteps'),

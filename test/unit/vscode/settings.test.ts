@@ -81,7 +81,40 @@ describe('settings: what a workspace may change', () => {
     assert.deepEqual(restricted.budget, { maxCostUsd: 2 });
     const trusted = settings({ user, workspace, trusted: true });
     assert.equal(trusted.model, 'most-expensive-model', 'a trusted workspace chooses its model');
-    assert.equal(trusted.maxConcurrency, 32);
+    assert.equal(trusted.maxConcurrency, settings({}).maxConcurrency, 'a workspace lowers the concurrency, never raises it');
+  });
+
+  // An outside attacker's find (2026-12-01): a trusted workspace's 0/0/0/64 lifted the user's budget of $1, 20 requests and
+  // 60 s per step and ran 64 steps at once; even in Restricted Mode it raised the planner's tool calls from 5 to 100000.
+  it('attack: a workspace makes every limit stricter, never weaker: budgets, time limits, repairs, concurrency, investigation', () => {
+    const user = {
+      'budget.maxCostUsd': 1,
+      'budget.maxLlmRequests': 20,
+      'timeouts.agentStepMs': 60_000,
+      maxConcurrency: 1,
+      'replan.maxTotalReplans': 2,
+      'planning.investigation.maxToolCalls': 5,
+    };
+    const loosening = {
+      'budget.maxCostUsd': 0,
+      'budget.maxLlmRequests': 0,
+      'budget.maxTokens': 0,
+      'timeouts.agentStepMs': 0,
+      'timeouts.llmRequestMs': 1e9,
+      maxConcurrency: 64,
+      'replan.maxTotalReplans': 1000,
+      'replan.maxReplanAttempts': 1000,
+      'planning.investigation.maxToolCalls': 100_000,
+      'planning.investigation.maxSeconds': 1e9,
+    };
+    for (const trusted of [true, false]) {
+      const inForce = settings({ user, workspace: loosening, trusted });
+      assert.deepEqual(inForce, settings({ user }), trusted ? 'trusted' : 'restricted');
+    }
+    const tightening = settings({ user, workspace: { 'budget.maxCostUsd': 0.5, 'budget.maxTokens': 1000, maxConcurrency: 0, 'replan.maxTotalReplans': 0 } });
+    assert.deepEqual(tightening.budget, { maxCostUsd: 0.5, maxRequests: 20, maxTokens: 1000 });
+    assert.deepEqual([tightening.maxConcurrency, tightening.replan.maxTotalReplans], [1, 0]);
+    assert.equal(settings({ workspace: { 'planning.investigation.maxToolCalls': 3 } }).investigation.maxToolCalls, 3, 'lowered below the default');
   });
 
   it('attack: a workspace\'s role setting picks a model name, never a server; an address or a spaced name is dropped, and Restricted Mode ignores them all', () => {
