@@ -53,7 +53,8 @@ describe('The settings as the extension reads them (kept until VS Code reports a
     const before = planner.settings().maxConcurrency;
     mkdirSync(join(root, '.vscode'), { recursive: true });
     try {
-      writeFileSync(settingsFile, JSON.stringify({ ...(original ? (JSON.parse(original) as object) : {}), 'taskPlanner.maxConcurrency': before + 7 }));
+      // Lower: a workspace's limit counts only when it is stricter than the user's (tighterLimit).
+      writeFileSync(settingsFile, JSON.stringify({ ...(original ? (JSON.parse(original) as object) : {}), 'taskPlanner.maxConcurrency': before - 1 }));
       const seen = await new Promise<number>((resolve) => {
         const listening = vscode.workspace.onDidChangeConfiguration((event) => {
           if (!event.affectsConfiguration('taskPlanner.maxConcurrency')) return;
@@ -61,7 +62,7 @@ describe('The settings as the extension reads them (kept until VS Code reports a
           resolve(planner.settings().maxConcurrency);
         });
       });
-      assert.equal(seen, before + 7, "a listener of VS Code's change event reads the new value");
+      assert.equal(seen, before - 1, "a listener of VS Code's change event reads the new value");
     } finally {
       if (original === undefined) rmSync(settingsFile, { force: true });
       else writeFileSync(settingsFile, original);
