@@ -1,17 +1,18 @@
 import { programName } from '../core/tools/commandAllowRules';
 
-// Names that mark a variable as a credential: API keys, tokens, passwords (`…_PASS`, `MYSQL_PWD`, not the working
-// directory's `PWD`), cloud and CI secrets, logins (`SONAR_LOGIN`), webhooks, header sets (`OTEL_EXPORTER_OTLP_HEADERS`),
+// Names that mark a variable as a credential: API keys, tokens, passwords (`…_PASS`, `MYSQL_PWD`, `DB_PW`, not the working
+// directory's `PWD`), `…_CREDS`, PINs, a wallet's mnemonic or seed phrase, cloud and CI secrets, logins (`SONAR_LOGIN`),
+// webhooks, header sets (`OTEL_EXPORTER_OTLP_HEADERS`),
 // Bundler's per-host credentials (`BUNDLE_GEMS__EXAMPLE__COM`), anything called `…_KEY`/`…_KEYS`/`…_KEY_ID` or
 // `…_DSN` (DSNs carry credentials), the CLI's MCP inputs (`TASK_PLANNER_MCP_INPUT_<ID>`: passwords, whatever they look
 // like), and the ways to ask an editor or agent for credentials (`GIT_ASKPASS`, `VSCODE_GIT_IPC_HANDLE`: a command
 // would get the user's git credentials through them).
 const secretName =
-  /(api[_-]?key|token|secret|passw(or)?d|passphrase|(^|_)pass($|_)|pgpass|_pwd$|credential|private[_-]?key|auth|session|cookie|signature|(^|_)login$|webhook|(^|_)headers?$|^bundle_.*__|askpass|^vscode_git_|(^|_)keys?(_id)?$|(^|_)dsn$|^aws_|^azure_|^gcp_|^google_application|^openai|^anthropic|^github_|^gh_|^gitlab_|^hf_|^huggingface|^task_planner_mcp_input_)/i;
+  /(api[_-]?key|token|secret|passw(or)?d|passphrase|(^|_)pass($|_)|pgpass|_pwd$|(^|_)pw($|_)|credential|(^|_)creds($|_)|(^|_)pin($|_)|mnemonic|seed[_-]?phrase|private[_-]?key|auth|session|cookie|signature|(^|_)login$|webhook|(^|_)headers?$|^bundle_.*__|askpass|^vscode_git_|(^|_)keys?(_id)?$|(^|_)dsn$|^aws_|^azure_|^gcp_|^google_application|^openai|^anthropic|^github_|^gh_|^gitlab_|^hf_|^huggingface|^task_planner_mcp_input_)/i;
 
 // Key formats of well-known services, found anywhere in a value (a header, a command line…).
 const knownKey =
-  /(?<![A-Za-z0-9])(sk-[A-Za-z0-9_-]{16,}|[sr]k_(live|test)_[A-Za-z0-9]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{16,}|xox[abeprs]-[A-Za-z0-9-]{10,}|xapp-[A-Za-z0-9-]{10,}|(AKIA|ASIA)[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{30,}|ya29\.[0-9A-Za-z_-]{20,}|hf_[A-Za-z0-9]{20,}|npm_[A-Za-z0-9]{30,}|pypi-[A-Za-z0-9_-]{30,}|SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}|eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*)/;
+  /(?<![A-Za-z0-9])(sk-[A-Za-z0-9_-]{16,}|[sr]k_(live|test)_[A-Za-z0-9]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{16,}|xox[abeprs]-[A-Za-z0-9-]{10,}|xapp-[A-Za-z0-9-]{10,}|(AKIA|ASIA)[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{30,}|ya29\.[0-9A-Za-z_-]{20,}|hf_[A-Za-z0-9]{20,}|hv[sb]\.[A-Za-z0-9_-]{20,}|npm_[A-Za-z0-9]{30,}|pypi-[A-Za-z0-9_-]{30,}|SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}|eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*)/;
 
 // A URL whose user info has a password (`scheme://user:pass@host`, `redis://:pass@host`).
 // The scheme is matched from its last letter (`[A-Za-z][0-9+.-]*`, which finds the same URLs) and the user info up
@@ -20,7 +21,8 @@ const urlWithPassword = /[A-Za-z][0-9+.-]*:\/\/[^\s/?#@:]*:[^\s/?#@]*@/;
 // A URL whose user info (no password) is itself a token (`https://<token>@github.com/…`).
 const urlUser = /[A-Za-z][0-9+.-]*:\/\/([^\s/?#@:]+)@/;
 // A URL with a credential in its query (`?token=…`, `&sig=…` of a signed URL).
-const urlQueryCredential = /[?&](access_token|token|api[_-]?key|key|password|passwd|pwd|secret|sig|signature|auth|x-amz-signature|x-goog-signature)=[^&\s]/i;
+const urlQueryCredential =
+  /[?&](access_token|token|api[_-]?key|key|password|passwd|pwd|secret|client_secret|sslpassword|sslkey|sig|signature|auth|x-amz-signature|x-goog-signature)=[^&\s]/i;
 // A connection string with a password (`Password=…;`, libpq's `password=…`).
 const connectionPassword = /(^|[;\s])(password|pwd)\s*=\s*[^;\s]/i;
 // A single opaque token: the shape of generated keys (base64, base62, base64url).

@@ -32,6 +32,11 @@ const kept: [name: string, value: string][] = [
   ['PASSENGER_ENV', 'production'],
   ['HEADER_FILE', 'include/app.h'],
   ['DESCRIPTION', 'a bearer of good news'],
+  ['PINNED_VERSION', '1.2.3'],
+  ['SPINNER', 'dots'],
+  ['PWD_PARENT', '/home'],
+  ['VAULT_ADDR', 'https://vault.internal:8200'],
+  ['SEED', '42'],
   // Where each new rule stops (found by mutation testing).
   ['BUILD_PWDIR', '/tmp/build'],
   ['LOGIN_SHELL', '/bin/bash'],
@@ -127,6 +132,15 @@ const removed: [name: string, value: string][] = [
   ['SSH_ASKPASS', '/usr/bin/ssh-askpass'],
   ['VSCODE_GIT_ASKPASS_MAIN', '/home/u/.vscode-server/askpass-main.js'],
   ['VSCODE_GIT_IPC_HANDLE', '/run/user/1000/vscode-git-abc.sock'],
+  // An outside attacker's finds (2026-12-01): each reached a command and the run's journal.
+  ['DB_PW', 'x'],
+  ['MYSQL_ROOT_PW', 'x'],
+  ['SMTP_CREDS', 'mailer:MailPass2024'],
+  ['VAULT_ROOT', 'hvs.CAESIJlWh0a9QvLX0123456789abcdefgh'],
+  ['MNEMONIC', 'abandon ability able about above absent absorb abstract absurd abuse access accident'],
+  ['WALLET_SEED_PHRASE', 'x'],
+  ['ADMIN_PIN', '1234'],
+  ['DATABASE_URL', 'postgres://app@db/x?sslpassword=hunter2'],
 ];
 
 /** One test per row: each kept variable reaches a command unchanged, each removed one not at all. */
