@@ -32,8 +32,9 @@ export class PanelApp extends LitElement {
     panelStyles,
     css`
       :host { padding: 8px 20px 24px; max-width: 1100px; }
-      .notice { display: flex; gap: 8px; align-items: flex-start; padding: 6px 10px; margin: 8px 0; border-radius: 3px; border: 1px solid var(--vscode-inputValidation-infoBorder, var(--vscode-focusBorder)); background: var(--vscode-inputValidation-infoBackground, transparent); }
-      .notice.error { border-color: var(--vscode-inputValidation-errorBorder, var(--vscode-errorForeground)); background: var(--vscode-inputValidation-errorBackground, transparent); color: var(--vscode-foreground); }
+      /* Sticky: a refusal of an edit far down the plan is seen where the user is, not at the top of the page. Opaque, over the cards. */
+      .notice { position: sticky; top: 0; z-index: 2; display: flex; gap: 8px; align-items: flex-start; padding: 6px 10px; margin: 8px 0; border-radius: 3px; border: 1px solid var(--vscode-inputValidation-infoBorder, var(--vscode-focusBorder)); border-left-width: 4px; background: var(--vscode-editorWidget-background, var(--vscode-editor-background)); }
+      .notice.error { border-color: var(--vscode-inputValidation-errorBorder, var(--vscode-errorForeground)); color: var(--vscode-foreground); }
       .notice p { margin: 0; flex: 1; }
     `,
   ];

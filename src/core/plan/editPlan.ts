@@ -1,6 +1,7 @@
 import { stepSchema, withStepDefaults, type Diagnostic, type Plan, type Step } from './planSchema';
 import { consistentAttempts } from './consistentAttempts';
 import { followRenamedArgs } from './followRenamedArgs';
+import { referencedStepIds } from './referencedDependencies';
 import { performedBy } from './stepKindTraits';
 import { validatePlan, type ValidatePlanOptions } from './validatePlan';
 
@@ -14,6 +15,7 @@ export type NewStep = Pick<Step, 'id' | 'kind'> & Partial<Step>;
 export type PlanEdit =
   | { type: 'addStep'; step: NewStep; index?: number }
   | { type: 'updateStep'; stepId: string; patch: StepPatch }
+  /** A step others depend on is removed only with `dropEdges`: they then wait on what it waited on. */
   | { type: 'removeStep'; stepId: string; dropEdges?: boolean }
   | { type: 'moveStep'; stepId: string; toIndex: number }
   | { type: 'setDependencies'; stepId: string; dependsOn: string[] }
@@ -154,6 +156,13 @@ function replaceStep(steps: readonly Step[], index: number, candidate: Step): Ch
 }
 
 function removeStep(steps: readonly Step[], target: Step, dropEdges: boolean): Change {
+  const ids = new Set(steps.map((step) => step.id));
+  const users = steps.filter((step) => step.id !== target.id && referencedStepIds(step, ids).has(target.id));
+  if (users.length > 0) {
+    const named = users.map((step) => `"${step.id}"`).join(', ');
+    const use = users.length === 1 ? 'uses' : 'use';
+    return { ok: false, error: `Step "${target.id}" cannot be removed: ${named} ${use} its result. Change what ${named} ${use} first.` };
+  }
   const dependents = steps.filter((step) => step.dependsOn.includes(target.id));
   if (dependents.length > 0 && !dropEdges) {
     return {
@@ -161,11 +170,13 @@ function removeStep(steps: readonly Step[], target: Step, dropEdges: boolean): C
       error: `Step "${target.id}" cannot be removed: ${dependents.map((step) => `"${step.id}"`).join(', ')} depend on it. Remove those dependencies first, or remove it together with its edges.`,
     };
   }
+  // What waited on the step now waits on what it waited on, so removing the middle of a chain keeps the rest in order.
+  const bridged = (dependsOn: readonly string[]): string[] => [...new Set(dependsOn.flatMap((dep) => (dep === target.id ? target.dependsOn : [dep])))];
   return {
     ok: true,
     steps: steps
       .filter((step) => step.id !== target.id)
-      .map((step) => (step.dependsOn.includes(target.id) ? { ...step, dependsOn: step.dependsOn.filter((dep) => dep !== target.id) } : step)),
+      .map((step) => (step.dependsOn.includes(target.id) ? { ...step, dependsOn: bridged(step.dependsOn) } : step)),
   };
 }
 

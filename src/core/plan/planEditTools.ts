@@ -25,7 +25,7 @@ const schemas = {
   none: z.strictObject({}),
   remove: z.strictObject({
     stepId,
-    dropDependencies: z.boolean().optional().describe('Also remove it from the steps that depend on it (they then no longer wait for it).'),
+    dropDependencies: z.boolean().optional().describe('Also remove it from the steps that depend on it: they then wait for what it waited for.'),
   }),
   update: z.strictObject({
     stepId,

@@ -15,21 +15,26 @@ export function addReferencedDependencies(steps: Step[], warnings: string[]): vo
   const ids = new Set(steps.map((step) => step.id));
   const byId = new Map(steps.map((step) => [step.id, step]));
   for (const step of steps) {
-    const texts = [...(step.input === undefined ? [] : [step.input]), ...stringsIn(step.args)];
-    const referenced = new Set<string>();
-    for (const text of texts) {
-      const whole = wholeValueReferenceOf(text);
-      for (const reference of [...(whole === undefined ? [] : [whole]), ...templateReferencesOf(text)]) {
-        const id = stepIdOf(reference, ids);
-        if (id !== undefined) referenced.add(id);
-      }
-    }
+    const referenced = referencedStepIds(step, ids);
     const added = [...referenced].filter((id) => id !== step.id && !step.dependsOn.includes(id) && !reaches(id, step.id, byId));
     if (added.length === 0) continue;
     step.dependsOn = [...step.dependsOn, ...added];
     const named = added.map((id) => `"${id}"`).join(', ');
     warnings.push(`Step "${step.id}" uses the result of ${named}, so it now runs after ${added.length === 1 ? 'it' : 'them'} (added to its dependsOn).`);
   }
+}
+
+/** The ids among `ids` whose results `step` uses: `"$<id>…"` in its `args`, `{{results.<id>…}}` there or in its `input`. */
+export function referencedStepIds(step: Step, ids: ReadonlySet<string>): Set<string> {
+  const referenced = new Set<string>();
+  for (const text of [...(step.input === undefined ? [] : [step.input]), ...stringsIn(step.args)]) {
+    const whole = wholeValueReferenceOf(text);
+    for (const reference of [...(whole === undefined ? [] : [whole]), ...templateReferencesOf(text)]) {
+      const id = stepIdOf(reference, ids);
+      if (id !== undefined) referenced.add(id);
+    }
+  }
+  return referenced;
 }
 
 /** The longest prefix of `reference` (cut at dots) that is a step id. */

@@ -350,6 +350,9 @@ function toPlanEdit(edit: PanelEdit): PlanEdit {
         ...(edit.index === undefined ? {} : { index: edit.index }),
       };
     }
+    // The panel has one Remove: what waited on the step waits on what it waited on (a step that uses its result is refused).
+    case 'removeStep':
+      return { type: 'removeStep', stepId: edit.stepId, dropEdges: true };
     default:
       return edit;
   }

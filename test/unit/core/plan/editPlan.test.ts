@@ -90,6 +90,18 @@ describe('editPlan', () => {
       assert.deepEqual(next.steps.map((step) => [step.id, step.dependsOn]), [['b', []], ['c', []]]);
     });
 
+    // A newcomer's find (2026-12-01): in a plan of "then"s nothing could be removed from the panel.
+    it('with the edges dropped, what waited on the step waits on what it waited on, so a chain keeps its order', () => {
+      const chain = makePlan([makeStep('a'), makeStep('b', { dependsOn: ['a'] }), makeStep('c', { dependsOn: ['b', 'a'] }), makeStep('d', { dependsOn: ['b'] })]);
+      const next = planOf(editPlan(chain, { type: 'removeStep', stepId: 'b', dropEdges: true }));
+      assert.deepEqual(next.steps.map((step) => [step.id, step.dependsOn]), [['a', []], ['c', ['a']], ['d', ['a']]]);
+      const used = makePlan([makeStep('a'), makeStep('b', { dependsOn: ['a'] }), makeStep('c', { dependsOn: ['b'], input: 'Sum up {{results.b}}' })]);
+      assert.equal(
+        refusal(editPlan(used, { type: 'removeStep', stepId: 'b', dropEdges: true })),
+        'Step "b" cannot be removed: "c" uses its result. Change what "c" uses first.',
+      );
+    });
+
     it('refuses to remove the last step', () => {
       assert.match(refusal(editPlan(makePlan([makeStep('a')]), { type: 'removeStep', stepId: 'a' })), /no steps/);
     });
