@@ -27,6 +27,8 @@ export function runListModel(
   runs: readonly { state: RunState; updatedAt: number; active: boolean; undone: boolean; undoable: boolean }[],
   formatTime: (ms: number) => string,
 ): PlanTreeNode[] {
+  // A repair is a run of its own, with the same request: its row says which repair it is, and the run it replaced says so.
+  const replacedBy = new Map(runs.flatMap(({ state }) => (state.replanHistory ?? []).map((record) => [record.failedRunId, record.replan] as const)));
   return runs.map(({ state, updatedAt, active, undone, undoable }) => {
     const steps = Object.values(state.steps);
     const interrupted = state.status === 'running' && !active;
@@ -37,7 +39,10 @@ export function runListModel(
     const label = oneLine(state.plan?.objective ?? state.runId, 200);
     const progress = stepProgress(steps, state.plan?.steps.length ?? steps.length);
     // Undo takes back files, not the run's outcome: a completed run stays completed, and says its changes are undone.
-    const description = `${runStatusLabels[status]}${undone ? ' · changes undone' : ''} · ${progress.completed}/${progress.total} · ${formatTime(updatedAt)}`;
+    const repair = state.replanHistory?.at(-1)?.replan;
+    const replaced = replacedBy.get(state.runId);
+    const chain = `${repair === undefined ? '' : ` · repair ${repair}`}${replaced === undefined ? '' : ` · replaced by repair ${replaced}`}`;
+    const description = `${runStatusLabels[status]}${chain}${undone ? ' · changes undone' : ''} · ${progress.completed}/${progress.total} · ${formatTime(updatedAt)}`;
     return {
       id: `run:${state.runId}`,
       label,

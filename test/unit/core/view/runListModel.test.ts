@@ -22,6 +22,25 @@ describe('runListModel', () => {
     assert.deepEqual(nodes.map((node) => node.accessibilityLabel), ['test objective, interrupted, 1/2, t2, 1 of 2 steps completed, waiting for you on 1 step', 'test objective, completed, 0/2, t1, 0 of 2 steps completed']);
   });
 
+  // A newcomer's find (2026-12-01): a run with three repairs was four rows alike ("Let users remove a note by id", failed,
+  // the same time); only the hover told them apart.
+  it('tells the runs of a repaired run apart: each repair says which it is, and the run it replaced says so', () => {
+    const plan = makePlan([makeStep('a')]);
+    const base = { plan, steps: {}, results: {}, supplied: {}, lastSeq: 4, warnings: [], resumeCount: 0 };
+    const record = (replan: number, failedRunId: string) => ({ replan, failedRunId }) as NonNullable<RunState['replanHistory']>[number];
+    const runs: RunState[] = [
+      { ...base, runId: 'r-replan-2', status: 'completed', replanHistory: [record(1, 'r'), record(2, 'r-replan-1')] },
+      { ...base, runId: 'r-replan-1', status: 'failed', replanHistory: [record(1, 'r')] },
+      { ...base, runId: 'r', status: 'failed' },
+    ];
+    const nodes = runListModel(runs.map((state) => ({ state, updatedAt: 1, active: false, undone: false, undoable: false })), (ms) => `t${ms}`);
+    assert.deepEqual(nodes.map((node) => node.description), [
+      'completed · repair 2 · 0/1 · t1',
+      'failed · repair 1 · replaced by repair 2 · 0/1 · t1',
+      'failed · replaced by repair 1 · 0/1 · t1',
+    ]);
+  });
+
   it('counts failed and skipped steps apart, never as done', () => {
     const plan = makePlan([makeStep('a'), makeStep('b')]);
     const state: RunState = { runId: 'r4', status: 'failed', plan, steps: { a: { id: 'a', status: 'failed', attempts: 1 }, b: { id: 'b', status: 'skipped', attempts: 0 } }, results: {}, supplied: {}, lastSeq: 4, warnings: [], resumeCount: 0 };
