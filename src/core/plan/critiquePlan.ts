@@ -115,7 +115,7 @@ export function critiquePlan(plan: Plan, options: CritiquePlanOptions = {}): Cri
             'orphan_step',
             'info',
             step.id,
-            `Nothing uses the result of step "${step.id}" and it is not part of the final level.`,
+            `Nothing uses the result of step "${step.id}", and it is not among the steps that finish the plan.`,
             'Make a later step depend on it, or remove it.',
           ),
         );

@@ -339,7 +339,7 @@ describe('critiquePlan', () => {
         'Level 0 has 4 parallel steps and no synthesis gate after them to combine their results.',
         'Add a synthesis_gate step that depends on the parallel steps to condense their results.',
       ],
-      ['orphan_step', 'Nothing uses the result of step "lonely" and it is not part of the final level.', 'Make a later step depend on it, or remove it.'],
+      ['orphan_step', 'Nothing uses the result of step "lonely", and it is not among the steps that finish the plan.', 'Make a later step depend on it, or remove it.'],
       [
         'disconnected_flow',
         'Step "d" depends on a, b, c but its input refers to none of their results.',
