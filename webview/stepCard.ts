@@ -32,7 +32,7 @@ export function renderStepCard(step: StepView, ctx: StepCardContext, editor: Tem
     const to = step.index + (event.key === 'ArrowUp' ? -1 : 1);
     if (to >= 0 && to < ctx.total) move(to, 'card');
   };
-  const label = `${step.index + 1}. ${boundedTitle(shownText(step.title))}, step ${step.id}${step.skipped ? ', skipped' : ''}`;
+  const label = `${step.index + 1}. ${boundedTitle(shownText(step.title))}, step ${step.id}${step.skipped ? ', skipped' : step.skippedWith === undefined ? '' : `, skipped with step ${step.skippedWith}`}`;
   const classes = ['card', 'step', step.skipped ? 'skipped' : '', ctx.added ? 'added' : ctx.changedFields ? 'changed' : ''].join(' ');
   return html`<li class=${classes} data-step-id=${step.id} tabindex="0" aria-label=${label} @keydown=${onKey}>
     <div class="row">
@@ -41,6 +41,7 @@ export function renderStepCard(step: StepView, ctx: StepCardContext, editor: Tem
       <span class="tag" title="Kind">${step.kind.replace('_', ' ')}</span>
       <span class="muted mono">${step.id}</span>
       ${step.skipped ? html`<span class="tag step-skipped">skipped</span>` : nothing}
+      ${step.skippedWith === undefined ? nothing : html`<span class="tag step-skipped" title=${`It waits on ${step.skippedWith}, which you skipped, so the run skips it too.`}>skipped with ${step.skippedWith}</span>`}
       ${approvalTag(step.approval)}
       ${ctx.added ? html`<span class="tag">new</span>` : ctx.changedFields ? html`<span class="tag" title=${`Changed: ${ctx.changedFields.join(', ')}`}>changed</span>` : nothing}
       <span class="spacer"></span>

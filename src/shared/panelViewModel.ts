@@ -72,6 +72,8 @@ export interface StepView {
   onVerificationFailure: FailurePolicyView;
   when?: string;
   skipped: boolean;
+  /** A step the user skipped that this one waits on (directly or through others): the run skips this one too. */
+  skippedWith?: string;
   /** What the step will do about approval under the approval policy and workspace trust the run will have. */
   approval: StepApproval;
   /** Validation problems of this step (errors and warnings). */

@@ -128,6 +128,7 @@ function reviewView(source: ReviewSource): ReviewView {
           : source.regenerating
             ? 'The plan is being regenerated.'
             : undefined;
+  const skippedWith = skippedThrough(plan);
   return {
     planId: plan.id,
     planVersion: plan.version,
@@ -139,6 +140,7 @@ function reviewView(source: ReviewSource): ReviewView {
     planProblems,
     steps: plan.steps.map((step, index) => ({
       ...stepView(step, index, problems.get(step.id) ?? [], stepApproval(step, plan, registry, approvalSetting)),
+      ...(skippedWith.has(step.id) ? { skippedWith: skippedWith.get(step.id) } : {}),
       ...usesView(step, plan, source.capabilities),
       ...(step.basedOn?.length ? { basedOn: visibleControls(oneLine(step.basedOn.join(', '), usesLength)) } : {}),
     })),
@@ -197,6 +199,21 @@ function manualSummaryOf(steps: readonly Step[], noModel: boolean): { manualSumm
 }
 
 const defaultApprovalSetting: ApprovalSetting = { policy: 'writesAndCommands', trusted: true };
+
+/**
+ * The steps the run will skip because they wait, directly or through others, on a step the user skipped, each with
+ * that skipped step (the first of its dependencies that leads to one). Steps are in an order where dependencies come first.
+ */
+function skippedThrough(plan: Pick<Plan, 'steps'>): Map<string, string> {
+  const skipped = new Set(plan.steps.filter((step) => step.skipped === true).map((step) => step.id));
+  const through = new Map<string, string>();
+  for (const step of plan.steps) {
+    if (skipped.has(step.id)) continue;
+    const dependency = step.dependsOn.find((id) => skipped.has(id) || through.has(id));
+    if (dependency !== undefined) through.set(step.id, through.get(dependency) ?? dependency);
+  }
+  return through;
+}
 
 function stepView(step: Step, index: number, problems: string[], approval: StepApproval): StepView {
   return {

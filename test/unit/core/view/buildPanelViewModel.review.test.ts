@@ -105,6 +105,24 @@ describe('buildPanelViewModel: the review the panel shows', () => {
     );
   });
 
+  // A newcomer's find (2026-12-01): skipping S003 showed only S003 as skipped; the run then skipped S004 and S005 too.
+  it('marks the steps that wait on a skipped step, directly or through others, as skipped with it', () => {
+    const plan = makePlan([
+      makeStep('S1'),
+      makeStep('S2', { skipped: true }),
+      makeStep('S3', { dependsOn: ['S1', 'S2'] }),
+      makeStep('S4', { dependsOn: ['S3'] }),
+      makeStep('S5', { dependsOn: ['S1'] }),
+    ]);
+    assert.deepEqual(reviewOf({ plan }).steps.map((step) => [step.id, step.skipped, step.skippedWith]), [
+      ['S1', false, undefined],
+      ['S2', true, undefined],
+      ['S3', false, 'S2'],
+      ['S4', false, 'S2'],
+      ['S5', false, undefined],
+    ]);
+  });
+
   it('shows the files a step may change on one line, with control characters escaped', () => {
     const review = reviewOf({
       plan: makePlan([
