@@ -51,8 +51,11 @@ export interface ReplanRecord {
 
 /**
  * The runs that together are what the user sees as the run `state`, oldest first: the runs its repairs replaced
- * (each repair is a run of its own, `<first>-replan-<n>`), then itself. Just itself for a run no repair led to.
+ * (each repair is a run of its own, `<first>-replan-<n>`), then itself. Just itself for a run no repair led to. Only ids
+ * of its own chain count: a journal (a committed one too) naming another run as replaced cannot make Undo take it back.
  */
 export function runChain(state: { runId: string; replanHistory?: readonly Pick<ReplanRecord, 'failedRunId'>[] }): string[] {
-  return [...new Set([...(state.replanHistory ?? []).map((record) => record.failedRunId), state.runId])];
+  const first = state.runId.replace(/-replan-\d+$/, '');
+  const ours = (id: string): boolean => id === first || (id.startsWith(`${first}-replan-`) && /^\d+$/.test(id.slice(first.length + '-replan-'.length)));
+  return [...new Set([...(state.replanHistory ?? []).map((record) => record.failedRunId).filter(ours), state.runId])];
 }

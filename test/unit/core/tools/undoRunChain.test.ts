@@ -19,6 +19,8 @@ describe('undoRunChain', () => {
     await write('r1-replan-2', 'added.txt', 'new');
     const chain = runChain({ runId: 'r1-replan-2', replanHistory: [{ failedRunId: 'r1' }, { failedRunId: 'r1-replan-1' }] });
     assert.deepEqual(chain, ['r1', 'r1-replan-1', 'r1-replan-2']);
+    const forged = runChain({ runId: 'r1-replan-1', replanHistory: [{ failedRunId: 'r1' }, { failedRunId: 'users-real-run' }, { failedRunId: 'r1-replan-x' }] });
+    assert.deepEqual(forged, ['r1', 'r1-replan-1'], 'a journal cannot name another run as one its repairs replaced');
 
     const lastAlone = await undoRun('r1-replan-2', { workspace: createMemoryWorkspace({}), checkpoints: createMemoryCheckpointStore() });
     assert.deepEqual(lastAlone.restored, [], 'the last run alone holds none of the first two runs\' changes');
