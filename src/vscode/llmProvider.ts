@@ -14,7 +14,7 @@ export interface ResolvedProvider {
   llm: LlmClient | undefined;
   /** The model of each role (`taskPlanner.llm.models.*`): an OpenAI-compatible endpoint's only; a VS Code chat model is the one picked. */
   models: ModelRoles;
-  /** For people: "VS Code LM", "OpenAI-compatible (gpt-4o-mini at https://…)", "heuristic". */
+  /** For people, after "with": "the VS Code language model", "gpt-4o-mini at https://…", "the heuristic planner (no model)". */
   label: string;
 }
 
@@ -47,14 +47,14 @@ export async function resolveProvider(settings: TaskPlannerSettings, keys: ApiKe
       choice,
       llm: createVscodeLmClient({ timeoutMs: settings.requestTimeoutMs, ...(settings.vscodeModelFamily ? { family: settings.vscodeModelFamily } : {}) }),
       models: {},
-      label: vscode.l10n.t('VS Code language model'),
+      label: vscode.l10n.t('the VS Code language model'),
     };
   }
   if (choice === 'openai') {
     const llm = await openAiClientFor(settings, keys);
-    return { choice, llm, models: settings.models, label: vscode.l10n.t('OpenAI-compatible ({0} at {1})', settings.model, safeOrigin(settings.baseUrl)) };
+    return { choice, llm, models: settings.models, label: vscode.l10n.t('{0} at {1}', settings.model, safeOrigin(settings.baseUrl)) };
   }
-  return { choice, llm: undefined, models: {}, label: vscode.l10n.t('heuristic planner (no model)') };
+  return { choice, llm: undefined, models: {}, label: vscode.l10n.t('the heuristic planner (no model)') };
 }
 
 /**

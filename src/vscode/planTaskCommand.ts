@@ -293,8 +293,8 @@ export async function planRequest(
   const provider = options.withoutModel
     ? { llm: undefined, label: vscode.l10n.t('heuristic planner (no model)') }
     : (options.provider ?? (await resolveProvider(settings, deps.keys)));
-  options.report(vscode.l10n.t('with the {0}…', provider.label));
-  deps.log.info(`Planning with the ${provider.label}: ${text.slice(0, 200)}${options.feedback ? ` (feedback: ${options.feedback.slice(0, 200)})` : ''}`);
+  options.report(vscode.l10n.t('with {0}…', provider.label));
+  deps.log.info(`Planning with ${provider.label}: ${text.slice(0, 200)}${options.feedback ? ` (feedback: ${options.feedback.slice(0, 200)})` : ''}`);
   let streamed = 0;
   await deps.prepareTools?.();
   // Read again for every plan, so a skill added a moment ago is offered (and the review shows what each step uses).

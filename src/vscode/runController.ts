@@ -26,6 +26,7 @@ import type { RunSetup } from './runSetup';
 import type { RunControllerDeps } from './runControllerDeps';
 import { takeInterruptedRuns, type InterruptedRun } from './interruptedRuns';
 import { folderConfinement, pickWorkspaceFolder, shownFolderName } from './workspaceFolders';
+import { runStatusLabels } from '../shared/runStatusLabels';
 
 /** How `RunController.start` runs a plan; each part has a default. */
 export interface StartOptions {
@@ -453,7 +454,7 @@ export class RunController implements vscode.Disposable {
       const result = await running;
       this.lanes.remember(result.runId, lane);
       if (result.status !== 'interrupted') void this.deps.memento?.update(lane.mementoKey, undefined);
-      this.deps.log.info(`Run ${result.runId} ended ${result.status}${result.metadata.reason ? `: ${result.metadata.reason}` : ''}`);
+      this.deps.log.info(`Run ${result.runId} ended: ${runStatusLabels[result.status]}${result.metadata.reason ? `. ${result.metadata.reason}` : ''}`);
       if (setup.trace !== undefined) void this.sendTrace(lane, result.runId, setup.trace);
       this.finished.fire(result);
       return result;
