@@ -111,7 +111,12 @@ export class RunViewElement extends LitElement {
           </section>`
         : nothing}
       ${run.summary ? renderSummary(run.summary, this.send) : nothing}
-      <section aria-labelledby="timeline-heading"><h2 id="timeline-heading">Timeline</h2>${renderTimeline(run.timeline)}</section>
+      ${
+        // A run no step of which started yet (or one opened after a reload before it went on) has no time to show.
+        run.timeline.bars.length === 0
+          ? nothing
+          : html`<section aria-labelledby="timeline-heading"><h2 id="timeline-heading">Timeline</h2>${renderTimeline(run.timeline)}</section>`
+      }
       ${focus
         ? html`<section class="output" aria-labelledby="output-heading">
             <h2 id="output-heading">Output of <span class="mono">${focus.id}</span> <span class="muted bounded-title">${focus.title}</span></h2>
