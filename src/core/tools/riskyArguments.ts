@@ -17,6 +17,8 @@ interface ProgramRisks {
   singleDash?: true;
   /** A word with `=` that is no option sets a variable the program runs (make's `SHELL=…`, `CC=…`). */
   assignments?: true;
+  /** A word starting with `@` names a file of more arguments, which the rule cannot see (`tsc @args.txt`, `gcc @opts`). */
+  responseFiles?: true;
   /** What such an argument does, in the user's words. */
   why: string;
 }
@@ -63,6 +65,14 @@ const interpreterRisks: ProgramRisks = {
 
 // Where `-u` names the program run on the other side, and the options that put another repository's hooks in place.
 const gitRemote: ProgramRisks = { long: ['template', 'separate-git-dir'], short: 'u', why: 'runs another program or installs hooks from elsewhere' };
+
+// C compilers: a plugin or another program to run, more arguments from a file, where the output goes.
+const compilers: ProgramRisks = {
+  long: ['fplugin*', 'wrapper', 'specs', 'b', 'print-prog-name'],
+  short: 'BoL',
+  responseFiles: true,
+  why: 'runs another program, reads more arguments from a file or writes files',
+};
 
 const gradle: ProgramRisks = {
   long: ['init-script', 'project-dir', 'settings-file', 'build-file', 'gradle-user-home', 'include-build', 'project-cache-dir'],
@@ -137,8 +147,21 @@ const programs: Readonly<Record<string, ProgramRisks>> = {
   tsc: {
     long: ['outdir', 'declaration-dir', 'ts-build-info-file', 'generate-trace', 'build', 'project', 'plugins'],
     short: 'bp',
-    why: 'writes files or reads other configuration',
+    responseFiles: true,
+    why: 'writes files or reads other configuration (or more arguments from a file)',
   },
+  // `-J` passes an option to the JVM javac runs in (`-J-javaagent:agent.jar` runs that agent).
+  javac: {
+    long: ['processor-path', 'processorpath', 'plugin', 'release'],
+    short: 'Jd',
+    responseFiles: true,
+    why: 'runs other code, reads more arguments or writes files',
+  },
+  gcc: compilers,
+  'g++': compilers,
+  cc: compilers,
+  clang: compilers,
+  'clang++': compilers,
   gradle,
   gradlew: gradle,
   mvn: maven,
@@ -285,8 +308,8 @@ export function riskyArgument(
   return undefined;
 }
 
-// A path that may lead out of the workspace, as a whole word, an option's value (`--parser=/tmp/x.js`, `-F/tmp/x`) or a
-// list's item: absolute (`/`, `~`, `C:\`, `\\server`, `file:`), or going up (`..`).
+// A path that may lead out of the workspace, as a whole word, an option's value (`--parser=/tmp/x.js`, `-F/tmp/x`,
+// `-J-javaagent:/tmp/a.jar`), a list's item or a response file (`@/etc/passwd`): absolute (`/`, `~`, `C:\`, `\\server`, `file:`), or going up (`..`).
 const outsideStart = /^(?:[/\\~]|\.\.(?:[/\\]|$)|[a-z]:[/\\]|file:)/i;
 const upward = /[/\\]\.\.(?:[/\\]|$)/;
 
@@ -299,11 +322,13 @@ export function namesPathOutside(argument: string): boolean {
   if (upward.test(argument)) return true;
   // What follows a cluster of short options (`-F/tmp/x`, `-I/usr/include`).
   const shortValue = argument.startsWith('-') && !argument.startsWith('--') ? [argument.slice(1).replace(/^[a-z]+/i, '')] : [];
-  const parts = [...argument.split(/[=,]/), ...shortValue];
-  return parts.some((part) => outsideStart.test(part));
+  // A value after `:` (`-J-javaagent:/tmp/a.jar`, `-bl:/tmp/x`; not a URL's `://`), and a response file (`@/etc/passwd`).
+  const parts = [...argument.split(/[=,]/), ...shortValue].flatMap((part) => part.split(/:(?!\/\/)/));
+  return parts.some((part) => outsideStart.test(part.startsWith('@') ? part.slice(1) : part));
 }
 
 function isRisky(argument: string, risks: ProgramRisks, singleDash: boolean): boolean {
+  if (argument.startsWith('@') && risks.responseFiles === true) return true;
   if (!argument.startsWith('-')) return risks.assignments === true && argument.includes('=');
   if (argument === '--') return false;
   if (!singleDash && !argument.startsWith('--')) return [...argument.slice(1)].some((letter) => risks.short.includes(letter));

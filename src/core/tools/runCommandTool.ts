@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { WorkspaceError } from '../workspace/workspaceError';
 import { needsApproval, requireApproval } from './approvals';
 import { argumentLeftToAsk, describeAllowRule, matchingAllowRule } from './commandAllowRules';
+import { pathArgumentNotCovered } from './argumentPaths';
 import {
   commandTooLongToAsk,
   describeChangedInRun,
@@ -94,7 +95,10 @@ export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = 
     }
     // Empty input feeds the command nothing, as none does: nothing to show or to ask about.
     const stdin = input.stdin === '' ? undefined : input.stdin;
-    const notCovered = rule === undefined ? [] : [helper.notCovered, stdin === undefined ? undefined : stdinNotCovered].filter((why) => why !== undefined);
+    // A rule reads words, not where they lead: a path through a link out of the workspace, or a file kept from the model.
+    const pathNotCovered = rule === undefined ? undefined : await pathArgumentNotCovered(ctx.workspace, cwd, input.argv.slice(1), signal);
+    const notCovered =
+      rule === undefined ? [] : [helper.notCovered, stdin === undefined ? undefined : stdinNotCovered, pathNotCovered].filter((why) => why !== undefined);
     const leftToAsk = rule === undefined ? argumentLeftToAsk(rules, ruled) : notCovered.length > 0 ? notCovered.join('; ') : undefined;
     // Said before the question, so the user knows why an allowed command asks.
     if (leftToAsk !== undefined) ctx.output?.(`Asks: ${leftToAsk}.\n`);

@@ -180,10 +180,17 @@ describe('riskyArgument', () => {
       ['npm test', ['--', '--inspect=0.0.0.0:9229'], /loads code|runs another program/],
       ['node --test', ['--inspect-brk'], /runs another program|runs other code/],
       ['cat', ['file:///etc/passwd'], /outside the workspace/],
+      // The second attacker's (2026-12-01): a response file, a JVM agent, an MSBuild log.
+      ['gcc', ['@/etc/passwd'], /more arguments from a file/],
+      ['npx tsc', ['@opts.txt'], /more arguments from a file/],
+      ['javac', ['-J-javaagent:/tmp/a2agent/agent.jar', 'Hello.java'], /runs other code/],
+      ['javac', ['-J-javaagent:tools/agent.jar', 'Hello.java'], /runs other code/],
+      ['dotnet test', ['-bl:/tmp/x.binlog'], /outside the workspace|writes files/],
+      ['cat', ['@/etc/passwd'], /outside the workspace/],
     ];
     for (const [rule, further, why] of cases) assert.match(riskyArgument(rule.split(' '), further, name)?.why ?? '', why, `${rule} ${further.join(' ')}`);
     // Paths inside stay allowed, also with dots in names and option values.
-    for (const argument of ['src/a.ts', './src', 'a..b', '...', 'x/..y', '--grep=a/b', '-', '.', 'v1.2..v1.3', 'HEAD~1', 'name=value']) {
+    for (const argument of ['src/a.ts', './src', 'a..b', '...', 'x/..y', '--grep=a/b', '-', '.', 'v1.2..v1.3', 'HEAD~1', 'name=value', '--url=http://localhost:3000', 'a:b', '@types/node']) {
       assert.equal(namesPathOutside(argument), false, argument);
     }
   });

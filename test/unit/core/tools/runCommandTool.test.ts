@@ -131,6 +131,36 @@ describe('run_command', () => {
       assert.deepEqual(output, ['Runs without asking: allowed by the rule "npm test ...".\n']);
     });
 
+    // An outside attacker's finds (2026-12-01): under "cat ..." a committed link etclink -> /etc printed /etc/hostname, and
+    // `cat .env` sent the key to the model; under "npx tsc ..." `@/etc/passwd` put its lines into the step's failure.
+    it('attack: asks when an allowed command names a path that leads out through a link, a file kept from the model, or a response file', async () => {
+      const linked = createMemoryWorkspace({ '.env': 'KEY=x', 'notes.md': 'n', 'sub/.npmrc': 't', 'etclink/hostname': 'vm' });
+      const locate = (path: string) =>
+        path.startsWith('etclink') ? Promise.reject(new PathRefusedError(path, 'it is a symbolic link leading outside the workspace')) : Promise.resolve(path);
+      const withLinks = { ...linked, locate };
+      const cases: [argv: string[], cwd: string, asks: RegExp][] = [
+        [['cat', 'etclink/hostname'], '', /"etclink\/hostname" leads out of the workspace/],
+        [['cat', '.env'], '', /"\.env" is a file tools keep from the model/],
+        [['cat', '.npmrc'], 'sub', /"\.npmrc" is a file tools keep from the model \(sub\/\.npmrc\)/],
+        [['cat', '--file=.env'], '', /"\.env" is a file tools keep/],
+        [['npx', 'tsc', '@/etc/passwd'], '', /more arguments from a file/],
+        [['npx', 'tsc', '@args.txt'], '', /more arguments from a file/],
+      ];
+      for (const [argv, cwd, asks] of cases) {
+        const runner = fakeRunner();
+        const interaction = new ScriptedInteraction({ approvals: [{ approved: false }] });
+        const output: string[] = [];
+        const ctx = makeToolContext({ workspace: withLinks, interaction, commandRunner: runner, allowedCommands: rules(['cat', '...'], ['npx', 'tsc', '...']), output: (text) => output.push(text) });
+        await assert.rejects(runCommandTool.run(ctx, { argv, cwd }, neverAborted), ApprovalRejectedError, JSON.stringify(argv));
+        assert.equal(runner.specs.length, 0, JSON.stringify(argv));
+        assert.match(output.join(''), asks, JSON.stringify(argv));
+      }
+      const runner = fakeRunner();
+      const ctx = makeToolContext({ workspace: withLinks, interaction: new ScriptedInteraction({ approvals: [] }), commandRunner: runner, allowedCommands: rules(['cat', '...']) });
+      await runCommandTool.run(ctx, { argv: ['cat', 'notes.md', 'missing.md'] }, neverAborted);
+      assert.equal(runner.specs.length, 1, 'a path inside, or one that does not exist, is the rule\'s');
+    });
+
     it('G1: asks before options after an allowed command write files or swap the program (rules git log, git diff, git status, npm test)', async () => {
       for (const argv of [
         ['git', 'log', '-1', '--format=%H', '--output=../outside/x'],

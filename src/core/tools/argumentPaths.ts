@@ -1,0 +1,48 @@
+import type { WorkspaceFs } from '../ports';
+import { visibleControls } from '../../shared/visibleCharacters';
+import { capText } from '../text/capText';
+import { normalizeWorkspacePath, PathRefusedError } from '../workspace/resolveInRoot';
+import { withheldRead } from './withheldFiles';
+
+/** Most arguments of one command whose paths are looked at: a longer command line asks for what is past them. */
+const maxLooked = 64;
+
+/**
+ * The paths an argument may name, as the program would take them: the word itself, each value after `=` or `,`, and a
+ * response file after `@` (`@args.txt`). Options without a value (`-v`, `--fix`) name none.
+ */
+function namedPaths(argument: string): string[] {
+  const parts = argument.startsWith('-') ? argument.split(/[=,]/).slice(1) : argument.split(/[=,]/);
+  return parts.map((part) => (part.startsWith('@') ? part.slice(1) : part)).filter((part) => part !== '' && !/\s/.test(part));
+}
+
+/**
+ * Why an allow rule does not cover a command whose words are all allowed: an argument names a path of the workspace
+ * that leads out of it through a link (`etclink/hostname` with `etclink -> /etc`), or a file tools keep from the model
+ * (`.env`, a key: a command's output reaches the model as a tool's would). `undefined` when none does, or when the path
+ * does not exist (the program cannot read it then). Paths are taken relative to `cwd`; absolute and upward paths are
+ * `namesPathOutside`'s, which asks before this.
+ */
+export async function pathArgumentNotCovered(workspace: WorkspaceFs, cwd: string, args: readonly string[], signal: AbortSignal): Promise<string | undefined> {
+  const looked = args.slice(0, maxLooked);
+  if (args.length > maxLooked) return `the command has more than ${maxLooked} arguments, more than the rule's check of the paths they name looks at`;
+  for (const argument of looked) {
+    for (const part of namedPaths(argument)) {
+      let path: string;
+      try {
+        path = normalizeWorkspacePath(cwd === '' ? part : `${cwd}/${part}`);
+      } catch {
+        continue;
+      }
+      const shown = `"${visibleControls(capText(part, 200))}"`;
+      try {
+        const withheld = await withheldRead(workspace, path, signal);
+        if (withheld !== undefined) return `${shown} is a file tools keep from the model (${withheld.file}), and a command's output reaches the model`;
+      } catch (error) {
+        if (error instanceof PathRefusedError) return `${shown} leads out of the workspace (${error.reason})`;
+        throw error;
+      }
+    }
+  }
+  return undefined;
+}

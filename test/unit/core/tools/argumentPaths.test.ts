@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { pathArgumentNotCovered } from '../../../../src/core/tools/argumentPaths';
+import { PathRefusedError } from '../../../../src/core/workspace/resolveInRoot';
+import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
+import { neverAborted } from '../../../fakes/toolContext';
+
+/** A workspace where `out/…` is a link out of it and `key.md` a link to `.env`. */
+function workspace() {
+  const files = createMemoryWorkspace({ '.env': 'KEY=x', 'a.md': 'a', 'sub/.env.local': 'x', 'sub/b.md': 'b', 'key.md': 'x' });
+  return {
+    ...files,
+    locate: (path: string) => {
+      if (path === 'out' || path.startsWith('out/')) return Promise.reject(new PathRefusedError(path, 'it is a symbolic link leading outside the workspace'));
+      if (path === 'broken') return Promise.reject(new Error('the disk failed'));
+      return Promise.resolve(path === 'key.md' ? '.env' : path);
+    },
+  };
+}
+const notCovered = (args: string[], cwd = '') => pathArgumentNotCovered(workspace(), cwd, args, neverAborted);
+
+describe('pathArgumentNotCovered', () => {
+  it('says which argument leads out through a link, or names a file kept from the model, by itself, as a value or a response file', async () => {
+    assert.deepEqual(
+      await Promise.all([
+        notCovered(['out/hostname']),
+        notCovered(['-n', '.env']),
+        notCovered(['--file=.env']),
+        notCovered(['x=a.md,.env']),
+        notCovered(['@.env']),
+        notCovered(['key.md']),
+        notCovered(['.env.local'], 'sub'),
+      ]),
+      [
+        '"out/hostname" leads out of the workspace (it is a symbolic link leading outside the workspace)',
+        '".env" is a file tools keep from the model (.env), and a command\'s output reaches the model',
+        '".env" is a file tools keep from the model (.env), and a command\'s output reaches the model',
+        '".env" is a file tools keep from the model (.env), and a command\'s output reaches the model',
+        '".env" is a file tools keep from the model (.env), and a command\'s output reaches the model',
+        '"key.md" is a file tools keep from the model (.env), and a command\'s output reaches the model',
+        '".env.local" is a file tools keep from the model (sub/.env.local), and a command\'s output reaches the model',
+      ],
+    );
+  });
+
+  it('leaves alone what names no such path: files inside, options without a value, words with spaces, paths it cannot read as a path', async () => {
+    assert.deepEqual(
+      await Promise.all([
+        notCovered([]),
+        notCovered(['a.md', 'sub/b.md', 'missing.md']),
+        notCovered(['b.md'], 'sub'),
+        notCovered(['--out', '-v', '--fix']),
+        notCovered(['a grep pattern with .env in it']),
+        notCovered(['--format=%H', 'C:\\x', '\u0000']),
+      ]),
+      [undefined, undefined, undefined, undefined, undefined, undefined],
+    );
+  });
+
+  it('passes on a failure other than a refused path, and asks for more arguments than it looks at', async () => {
+    await assert.rejects(notCovered(['broken']), /the disk failed/);
+    assert.equal(await notCovered(Array.from({ length: 64 }, () => 'a.md')), undefined);
+    assert.equal(
+      await notCovered(Array.from({ length: 65 }, () => 'a.md')),
+      "the command has more than 64 arguments, more than the rule's check of the paths they name looks at",
+    );
+  });
+});
