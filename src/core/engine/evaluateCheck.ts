@@ -9,6 +9,7 @@ import { jsRegexToRe2 } from '../tools/jsRegexToRe2';
 import type { ToolContext } from '../tools/tool';
 import { withheldRead } from '../tools/withheldFiles';
 import { normalizeWorkspacePath, PathRefusedError } from '../workspace/resolveInRoot';
+import { holdsPrivateKey, privateKeyReason } from '../workspace/credentialFiles';
 import { isWorkspaceError } from '../workspace/workspaceError';
 import { errorMessage } from '../../shared/errorMessage';
 import { approvingCommands, consentedProgram, consentFor } from './checkCommandConsent';
@@ -106,6 +107,7 @@ async function fileContains(check: Extract<Check, { kind: 'file_contains' }>, en
     if (isWorkspaceError(error, 'not_found')) return failed(check, `${check.path} does not exist`);
     throw error;
   }
+  if (holdsPrivateKey(text)) return refusal(check, `${check.path} is not read by checks: ${privateKeyReason}`);
   const missing: string[] = [];
   if (check.text !== undefined && !text.includes(check.text)) missing.push(`the text ${quote(check.text)}`);
   if (matcher !== undefined && !matcher.matcher(text).find()) missing.push(`a match of ${quote(check.pattern ?? '')}`);

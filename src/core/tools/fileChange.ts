@@ -2,6 +2,7 @@ import { createTwoFilesPatch } from 'diff';
 import type { FileProposal, FileVersion } from '../ports';
 import { isProtectedPath, protectedPlaceHint, protectedPlaceReason } from '../workspace/protectedPlaces';
 import { normalizeWorkspacePath, PathRefusedError } from '../workspace/resolveInRoot';
+import { holdsPrivateKey, privateKeyReason } from '../workspace/credentialFiles';
 import { inWriteScope } from '../workspace/writeScope';
 import { isWorkspaceError, WorkspaceError } from '../workspace/workspaceError';
 import { needsApproval, requireApproval } from './approvals';
@@ -9,6 +10,7 @@ import { fileLocks } from './fileLocks';
 import { readVersion, sha256, textOf } from './fileVersions';
 import { applyRecorded, reconcileInterrupted } from './recordedChange';
 import type { ToolContext } from './tool';
+import { withheldHint, withheldReason } from './withheldFiles';
 
 /** Largest text a tool writes, in UTF-8 bytes. */
 export const maxWriteBytes = 5 * 1024 * 1024;
@@ -80,11 +82,15 @@ async function changeLocked(
   const effect = operation === 'delete' ? 'delete' : 'write';
   // Outside the files the step declared (drift), or after a crash that left the file as neither side of this step's change: asks whatever the policy.
   const outsideScope = ctx.writeScope !== undefined && !inWriteScope(path, ctx.writeScope);
-  const mustAsk = outsideScope || reconciled.kind === 'unexpected' || needsApproval(effect, ctx.approvalPolicy);
+  // A file kept from the model (.env, a key) is changed only as the user sees it: an edit's search blocks, and a write
+  // said "unchanged", would tell a model what it holds a guess at a time.
+  const withheld = withheldReason(input.resolvedPath) ?? withheldReason(path) ?? (holdsPrivateKey(textOf(current) ?? '') ? privateKeyReason : undefined);
+  if (withheld !== undefined && operation === 'edit') throw new PathRefusedError(path, withheld, withheldHint(path));
+  const mustAsk = outsideScope || withheld !== undefined || reconciled.kind === 'unexpected' || needsApproval(effect, ctx.approvalPolicy);
   for (let round = 1; ; round++) {
     const proposed = input.propose(textOf(current));
     refuseTooLarge(path, proposed);
-    if (proposed === textOf(current)) return { path, operation: 'unchanged', changed: false, bytes: 0 };
+    if (proposed === textOf(current) && withheld === undefined) return { path, operation: 'unchanged', changed: false, bytes: 0 };
     if (mustAsk) {
       const verb = operation === 'delete' ? 'deleting' : !current.exists ? 'creating' : operation === 'edit' ? 'editing' : 'overwriting';
       const proposal = proposalOf(input, current, proposed);

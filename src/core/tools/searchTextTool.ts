@@ -130,11 +130,11 @@ export const searchTextTool: Tool<z.infer<typeof inputSchema>, SearchTextOutput>
       signal,
       { maxBytes: maxSearchFileBytes },
     );
-    // A listed file that is a link to one (`notes.txt` → `.env`) is found out by where it leads: only for the files that matched.
+    // A listed file that is a link to one (`notes.txt` → `.env`) is found out by where it leads: only for the files that
+    // matched. Its matches are dropped and the counts left as they are: a count that changed with a match would tell the
+    // model whether its guess of the secret was right.
     const leading = await leadingToWithheld(ctx, matches.map((match) => match.path), signal);
     for (const target of leading.values()) ctx.withheld?.(target);
-    filesSkipped += leading.size;
-    filesSearched -= leading.size;
     // As the reader without a searcher counts: the files before the one it stopped in (all of them when it did not stop).
     const before = stoppedAt === undefined ? files.length : files.indexOf(stoppedAt);
     const read = new Set(toRead);

@@ -6,31 +6,44 @@
  * managers and tools (`.npmrc`, `.yarnrc`, `.yarnrc.yml`, `.pypirc`, `.netrc`, `.git-credentials`, `.dockercfg`, `.pgpass`,
  * `.my.cnf`, `.s3cfg`, `.boto`, `.vault-token`, `.terraformrc`, `.htpasswd`, `credentials`, `credentials.json`,
  * `credentials.toml`), private keys (`id_rsa`, `id_ed25519`…, and their copies such as `id_rsa.bak`, not their `.pub`;
- * `*.pem`, `*.key`, `*.p8`, `*.ppk`, `*.p12`, `*.pfx`, `*.jks`, `*.keystore`, `*.keytab`, `*.kdbx`), and Terraform's state
- * and variables files, which hold the secrets they were given. By place: everything in a `.ssh` or `.gnupg` folder but
+ * `*.pem`, `*.key`, `*.p8`, `*.ppk`, `*.p12`, `*.pfx`, `*.jks`, `*.keystore`, `*.keytab`, `*.kdbx`), Terraform's state
+ * (also its timestamped backups) and variables files, which hold the secrets they were given, and a `kubeconfig`. A backup
+ * copy of any of these (`~`, `.bak`, `.old`, `.orig`, `.save`, `.swp`…) holds the same. By place: everything in a `.ssh` or `.gnupg` folder but
  * public keys, `.docker/config.json`, `.kube/config` and the GitHub CLI's `gh/hosts.yml`.
  */
 const credentialName = new RegExp(
   '^(' +
     [
-      String.raw`\.env([.-](?!(example|sample|template|dist)$)[^/]+)?`,
+      String.raw`\.env([._-](?!(example|sample|template|dist)$)[^/]+)?`,
       String.raw`\.npmrc|\.yarnrc(\.yml)?|\.pypirc|[._]netrc|\.git-credentials|\.dockercfg|\.pgpass|\.my\.cnf|\.s3cfg|\.boto|\.vault-token`,
       String.raw`\.terraformrc|terraform\.rc|\.htpasswd|\.dev\.vars|credentials(\.json|\.toml)?|\.envrc`,
       String.raw`id_(rsa|dsa|ecdsa|ed25519)(_sk)?(\.(?!pub$)[^/]+)?`,
-      String.raw`.+\.(pem|key|p8|ppk|p12|pfx|jks|keystore|keytab|kdbx)|.+\.env|.+\.tfstate(\.backup)?|.+\.tfvars(\.json)?`,
+      String.raw`.+\.(pem|key|p8|ppk|p12|pfx|jks|keystore|keytab|kdbx)|.+\.env|.+\.tfstate(\.\d+)?(\.backup)?|.+\.tfvars(\.json)?|kubeconfig`,
     ].join('|') +
     ')$',
   'i',
 );
+
+/** What a backup copy's name adds to the name it copies (`.env.bak`, `.env~`). */
+const backupSuffix = /(?:~|\.(?:bak|backup|old|orig|save|swp|tmp|copy))$/i;
+
+/** `relative` without the backup suffixes at its end, as often as they are there (`.env.bak~`). */
+function withoutBackupSuffixes(relative: string): string {
+  let name = relative;
+  for (let cut = name.replace(backupSuffix, ''); cut !== name && cut !== '' && !cut.endsWith('/'); cut = name.replace(backupSuffix, '')) name = cut;
+  return name;
+}
 
 /** Places whose files hold credentials, as the ends of a path in lower case: a folder (`.ssh/`) or a file in one. */
 const credentialPlaces = ['.ssh/', '.gnupg/', '.docker/config.json', '.kube/config', 'gh/hosts.yml'];
 
 /** `true` when the workspace-relative `relative` (`/`-separated) names a file that holds credentials by its name or place. */
 export function isCredentialFile(relative: string): boolean {
-  const name = relative.slice(relative.lastIndexOf('/') + 1);
+  // A copy an editor or a person left beside it holds the same (`.env~`, `.npmrc.bak`, `.kube/config.old`).
+  const kept = withoutBackupSuffixes(relative);
+  const name = kept.slice(kept.lastIndexOf('/') + 1);
   if (credentialName.test(name)) return true;
-  const path = `/${relative.toLowerCase()}`;
+  const path = `/${kept.toLowerCase()}`;
   return credentialPlaces.some((place) => {
     if (!place.endsWith('/')) return path.endsWith(`/${place}`);
     return path.includes(`/${place}`) && !name.toLowerCase().endsWith('.pub');

@@ -53,13 +53,16 @@ describe('evaluateCheck', () => {
   // An outside attacker's find (2026-12-01): "^DB_PASSWORD=hu" passed and "^DB_PASSWORD=xx" failed, telling a model the
   // secret a letter at a time.
   it('attack: a check does not read a file no tool reads for a model (.env, inside .git), so its verdict tells nothing of it', async () => {
-    const workspace = createMemoryWorkspace({ '.env': 'DB_PASSWORD=hunter2\n', '.git/config': '[remote]\n', 'a.txt': 'x' });
+    const key = '-----BEGIN PRIVATE KEY-----\nMIIEK\n-----END PRIVATE KEY-----\n';
+    const workspace = createMemoryWorkspace({ '.env': 'DB_PASSWORD=hunter2\n', '.git/config': '[remote]\n', 'a.txt': 'x', 'keys/sa.txt': key });
     const verdicts = await Promise.all([
       evaluate({ kind: 'file_contains', path: '.env', pattern: '^DB_PASSWORD=hu' }, workspace),
       evaluate({ kind: 'file_contains', path: '.env', pattern: '^DB_PASSWORD=xx' }, workspace),
       evaluate({ kind: 'file_contains', path: '.git/config', text: 'remote' }, workspace),
+      evaluate({ kind: 'file_contains', path: 'keys/sa.txt', pattern: '^MIIEK' }, workspace),
     ]);
-    assert.deepEqual(verdicts.map((verdict) => [verdict.passed, verdict.retryable]), [[false, false], [false, false], [false, false]]);
+    assert.deepEqual(verdicts.map((verdict) => [verdict.passed, verdict.retryable]), [[false, false], [false, false], [false, false], [false, false]]);
+    assert.match(verdicts[3]?.detail ?? '', /keys\/sa\.txt is not read by checks: it holds a private key/);
     assert.equal(verdicts[0]?.detail, verdicts[1]?.detail?.replace('=xx', '=hu'));
     assert.match(verdicts[0]?.detail ?? '', /\.env is not read by checks: a file of this name holds credentials/);
     assert.match(verdicts[2]?.detail ?? '', /\.git\/config is not read by checks: it is inside \.git/);

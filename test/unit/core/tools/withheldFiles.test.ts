@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { readFileTool } from '../../../../src/core/tools/readFileTool';
 import { searchTextTool } from '../../../../src/core/tools/searchTextTool';
+import { editFileTool } from '../../../../src/core/tools/editFileTool';
+import { writeFileTool } from '../../../../src/core/tools/writeFileTool';
+import { ApprovalRejectedError } from '../../../../src/core/tools/approvals';
+import { ScriptedInteraction } from '../../../fakes/scriptedInteraction';
 import { leadingToWithheld, withheldLabel, withheldReason } from '../../../../src/core/tools/withheldFiles';
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
 import { makeToolContext, neverAborted } from '../../../fakes/toolContext';
@@ -51,8 +55,14 @@ describe('read_file and search_text keep credentials from the model', () => {
     const kept: string[] = [];
     const found = await searchTextTool.run(contextWith({ ...files, 'deploy/id_rsa': 'KEY DB_PASSWORD' }, links, kept), { query: 'DB_PASSWORD' }, neverAborted);
     assert.deepEqual(found.matches.map((match) => match.path), ['README.md']);
-    assert.equal(found.filesSkipped, 1, 'the link is counted as skipped');
+    assert.equal(found.filesSkipped, 0, 'the link is counted as searched, matched or not');
     assert.deepEqual(kept, ['.env', 'deploy/id_rsa', '.env']);
+    // The second attacker's find (2026-12-01): the counts changed when a guess of the secret matched in the link.
+    const guess = async (query: string) => {
+      const result = await searchTextTool.run(contextWith(files, links), { query }, neverAborted);
+      return [result.filesSearched, result.filesSkipped, result.matches.length];
+    };
+    assert.deepEqual(await guess('DB_PASSWORD=hunter'), await guess('DB_PASSWORD=wrong-guess'));
     const none: string[] = [];
     await searchTextTool.run(contextWith(files, links, none), { query: 'DB_PASSWORD', glob: '*.md' }, neverAborted);
     assert.deepEqual(none, [], 'a file the glob leaves out was not kept from anything');
@@ -70,6 +80,24 @@ describe('read_file and search_text keep credentials from the model', () => {
     const found = await searchTextTool.run(ctx, { query: 'client_email|b3Bl|ssh-ed25519', regex: true }, neverAborted);
     assert.deepEqual(found.matches.map((match) => match.path), ['README.md']);
     assert.deepEqual(kept.sort(), [...Object.keys(held), ...Object.keys(held)].sort());
+  });
+
+  // The second attacker's finds (2026-12-01): edit_file's search blocks and write_file's "unchanged" told a model the
+  // key a guess at a time, without a question.
+  it('edit_file does not edit a file kept from the model, and write_file asks before writing one, even what it holds', async () => {
+    const held = { ...files, 'keys/sa.txt': '-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n' };
+    for (const path of ['.env', 'notes.txt', 'keys/sa.txt']) {
+      await assert.rejects(
+        editFileTool.run(contextWith(held, links), { path, edits: [{ search: 'DB_PASSWORD=hu', replace: 'x' }] }, neverAborted),
+        { name: 'PathRefusedError', message: /holds credentials|holds a private key/ },
+        path,
+      );
+    }
+    const interaction = new ScriptedInteraction({ approvals: [{ approved: false }, { approved: false }] });
+    const ctx = makeToolContext({ workspace: createMemoryWorkspace(held), interaction });
+    await assert.rejects(writeFileTool.run(ctx, { path: '.env', content: held['.env'] ?? '' }, neverAborted), ApprovalRejectedError);
+    await assert.rejects(writeFileTool.run(ctx, { path: 'keys/sa.txt', content: held['keys/sa.txt'] }, neverAborted), ApprovalRejectedError);
+    assert.equal(interaction.approvals().length, 2, 'each asked, the same content too');
   });
 
   it('leadingToWithheld names only the paths whose link leads to a withheld file, each once, with where it leads', async () => {

@@ -10,11 +10,15 @@ describe('isCredentialFile', () => {
     '.pgpass', '.docker/config.json', 'home/.cargo/credentials.toml', '.yarnrc.yml', '.yarnrc', '.kube/config', '.config/gh/hosts.yml', '.vault-token',
     '.dev.vars', '.env-prod', 'id_rsa.bak', 'AuthKey_X.p8', 'server.ppk', '.s3cfg', '.terraformrc', '.my.cnf', '.boto', '.htpasswd', 'svc.keytab',
     'vault.kdbx', '.ssh/deploy', 'home/.ssh/config', '.gnupg/private-keys-v1.d/A.key', '.gnupg/pubring.kbx',
+    // The second attacker's (2026-12-01).
+    'terraform.tfstate.1700000000.backup', '.env_prod', '.env~', '.npmrc.bak', '.pgpass~', 'credentials.bak', '.netrc.bak', '.docker/config.json.bak',
+    '.kube/config.bak', 'kubeconfig', '.vault-token.old', '.env.local.orig', 'id_rsa.swp',
   ];
   const ordinary = [
     '.env.example', '.env.sample', '.env.template', '.env.dist', 'id_rsa.pub', 'src/credentials.ts', 'docs/credentials.md', 'keyboard.ts',
     'keys.json', 'README.md', 'environment.ts', 'src/env.ts', '.envoy', 'monkey', 'package.json', '.npmrc.md', 'pem', 'key', 'x.npmrc', 'env',
     '.env-example', 'id_ed25519.pub', '.ssh/id_rsa.pub', 'src/docker/config.json', 'config/kube/config', 'hosts.yml', '.yarnrc.md', 'src/ssh/client.ts',
+    '.env.example.bak', 'notes.bak', 'README.md~', 'kubeconfig.ts', '.ssh/id_rsa.pub.bak',
   ];
   for (const path of credentials) it(`holds credentials by its name: ${path}`, () => assert.equal(isCredentialFile(path), true));
   for (const path of ordinary) it(`is an ordinary file: ${path}`, () => assert.equal(isCredentialFile(path), false));
