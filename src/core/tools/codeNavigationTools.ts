@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { visibleControls } from '../../shared/visibleCharacters';
 import type { CodeLocation, CodeNavigation, CodePosition, CodeSymbol } from '../ports';
 import { oneLine } from '../text/oneLine';
+import { holdsPrivateKey } from '../workspace/credentialFiles';
 import { workspacePath } from './fileChange';
+import { refuseWithheldRead, withheldReason } from './withheldFiles';
 import type { Tool, ToolContext } from './tool';
 
 /** Most results one call returns (and the default); most characters of a line's text or a name. */
@@ -53,9 +55,9 @@ export function createCodeNavigationTools(navigation: CodeNavigation): Tool[] {
       "Find functions, classes, methods, variables and types of the workspace by name (the editor's workspace symbol search): name, kind, container, path, line, column and the line's text.",
     inputSchema: symbolsInput,
     effects: 'read',
-    async run(_ctx, input, signal) {
+    async run(ctx, input, signal) {
       const symbols = await navigation.symbols(input.query, input.maxResults ?? codeNavigationLimits.defaultResults, signal);
-      return { symbols: symbols.map(safeSymbol) };
+      return { symbols: symbols.filter((symbol) => !kept(ctx, symbol.path)).map(safeSymbol) };
     },
   };
   const findReferences: Tool<z.infer<typeof referencesInput>, { locations: CodeLocation[]; total: number }> = {
@@ -67,7 +69,7 @@ export function createCodeNavigationTools(navigation: CodeNavigation): Tool[] {
     async run(ctx, input, signal) {
       const at = await positionOf(ctx, navigation, input, signal);
       const found = await navigation.references(at, input.maxResults ?? codeNavigationLimits.defaultResults, signal);
-      return { locations: found.locations.map(safeLocation), total: found.total };
+      return { locations: found.locations.filter((location) => !('path' in location && kept(ctx, location.path))).map(safeLocation), total: found.total };
     },
   };
   const goToDefinition: Tool<PositionInput, { locations: CodeLocation[] }> = {
@@ -78,14 +80,20 @@ export function createCodeNavigationTools(navigation: CodeNavigation): Tool[] {
     effects: 'read',
     async run(ctx, input, signal) {
       const at = await positionOf(ctx, navigation, input, signal);
-      return { locations: (await navigation.definitions(at, signal)).map(safeLocation) };
+      const locations = await navigation.definitions(at, signal);
+      return { locations: locations.filter((location) => !('path' in location && kept(ctx, location.path))).map(safeLocation) };
     },
   };
   return [findSymbols, findReferences, goToDefinition] as Tool[];
 }
 
 async function positionOf(ctx: ToolContext, navigation: CodeNavigation, input: PositionInput, signal: AbortSignal): Promise<CodePosition> {
-  if (input.symbol === undefined) return { path: workspacePath(ctx, input.path ?? ''), line: input.line ?? 1, column: input.column ?? 1 };
+  if (input.symbol === undefined) {
+    const path = workspacePath(ctx, input.path ?? '');
+    // The line's text of each place comes back: a file kept from the model is not looked into.
+    await refuseWithheldRead(ctx, path, input.path ?? '', signal);
+    return { path, line: input.line ?? 1, column: input.column ?? 1 };
+  }
   const name = input.symbol;
   const candidates = await navigation.symbols(name, codeNavigationLimits.defaultResults, signal);
   const best =
@@ -97,7 +105,16 @@ async function positionOf(ctx: ToolContext, navigation: CodeNavigation, input: P
   return { path: best.path, line: best.line, column: best.column };
 }
 
+/** Whether a place in `path` is left out: a file kept from the model (`withheldReason`); tells `ctx.withheld`. */
+function kept(ctx: ToolContext, path: string): boolean {
+  if (withheldReason(path) === undefined) return false;
+  ctx.withheld?.(path);
+  return true;
+}
+
 function safeText(text: string): string {
+  // A key written into a source file (`const KEY = "-----BEGIN PRIVATE KEY-----…"`) is not given with its line.
+  if (holdsPrivateKey(text)) return '(a line holding a private key, kept from the model)';
   return oneLine(visibleControls(text), codeNavigationLimits.maxTextChars);
 }
 

@@ -118,5 +118,30 @@ describe('code navigation tools', () => {
     assert.equal('container' in (found[0] ?? {}), false);
     assert.equal(found[1]?.container, 'utils');
   });
+  // The second attacker's find (2026-12-01): find_references looked into .env, find_symbols gave a key's line.
+  it('attack: do not look into a file kept from the model, nor give its places or a line holding a private key', async () => {
+    const keyLine = 'const KEY = "-----BEGIN PRIVATE KEY-----\\nMIIE"';
+    const navigation: CodeNavigation = {
+      symbols: () =>
+        Promise.resolve([
+          { name: 'KEY', kind: 'constant', path: 'src/keys.ts', line: 1, column: 7, text: keyLine },
+          { name: 'API_KEY', kind: 'variable', path: '.env', line: 1, column: 1, text: 'API_KEY=sk-live-x' },
+        ]),
+      references: () => Promise.resolve({ locations: [{ path: '.env', line: 1, column: 1, text: 'API_KEY=sk-live-x' }, { path: 'a.ts', line: 1, column: 1, text: 'KEY' }], total: 2 }),
+      definitions: () => Promise.resolve([{ path: '.git/config', line: 1, column: 1, text: 'url = https://t@x' }]),
+    };
+    const tools = createCodeNavigationTools(navigation);
+    const kept: string[] = [];
+    const ctx = makeToolContext({ withheld: (path) => kept.push(path) });
+    const found = JSON.stringify([
+      await toolNamed(tools, 'find_symbols').run(ctx, { query: 'KEY' }, neverAborted),
+      await toolNamed(tools, 'find_references').run(ctx, { symbol: 'KEY' }, neverAborted),
+      await toolNamed(tools, 'go_to_definition').run(ctx, { symbol: 'KEY' }, neverAborted),
+    ]);
+    assert.ok(!/sk-live|MIIE|https:\/\/t@/.test(found), found);
+    assert.match(found, /a line holding a private key, kept from the model/);
+    await assert.rejects(toolNamed(tools, 'find_references').run(ctx, { path: '.env', line: 1, column: 1 }, neverAborted), /holds credentials/);
+    assert.deepEqual([...new Set(kept)].sort(), ['.env', '.git/config']);
+  });
 });
 
