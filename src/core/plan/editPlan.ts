@@ -157,7 +157,7 @@ function replaceStep(steps: readonly Step[], index: number, candidate: Step): Ch
 
 function removeStep(steps: readonly Step[], target: Step, dropEdges: boolean): Change {
   const ids = new Set(steps.map((step) => step.id));
-  const users = steps.filter((step) => step.id !== target.id && referencedStepIds(step, ids).has(target.id));
+  const users = steps.filter((step) => step.id !== target.id && (referencedStepIds(step, ids).has(target.id) || predicatesRead(step, target.id)));
   if (users.length > 0) {
     const named = users.map((step) => `"${step.id}"`).join(', ');
     const use = users.length === 1 ? 'uses' : 'use';
@@ -178,6 +178,13 @@ function removeStep(steps: readonly Step[], target: Step, dropEdges: boolean): C
       .filter((step) => step.id !== target.id)
       .map((step) => (step.dependsOn.includes(target.id) ? { ...step, dependsOn: bridged(step.dependsOn) } : step)),
   };
+}
+
+/** Whether `step`'s `when` or `verification` reads the result of step `id` (`depends.<id>`, `depends["<id>"]`). */
+function predicatesRead(step: Step, id: string): boolean {
+  const escaped = id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const reads = new RegExp(`\\bdepends\\s*(?:\\.\\s*${escaped}(?![\\w$])|\\[\\s*(['"\`])${escaped}\\1\\s*\\])`);
+  return [step.when, step.verification].some((predicate) => predicate !== undefined && reads.test(predicate));
 }
 
 function moveStep(steps: readonly Step[], from: number, toIndex: number): Change {

@@ -1,7 +1,7 @@
 import type { Check, Step } from './planSchema';
 
 /**
- * `edited` (a step after its arguments were edited) with what named an argument's old value following it: a string
+ * `edited` (a step after its arguments were edited) with what named an argument's old value following it: a path
  * argument changed from `docs/TODO.md` to `docs/ROADMAP.md` renames that path in the step's checks (`path`, `paths`,
  * `cwd`), its `writes` and its title, which the planner made from the old value; else the run would write the new file,
  * ask about a change outside the step's files and fail the old file's check. Fields the same edit set itself
@@ -11,7 +11,8 @@ export function followRenamedArgs(before: Step, edited: Step, patched: ReadonlyS
   const renames = new Map<string, string>();
   for (const [key, old] of Object.entries(before.args ?? {})) {
     const now = edited.args?.[key];
-    if (typeof old === 'string' && typeof now === 'string' && old !== now && old.trim() !== '') renames.set(old, now);
+    // Only a path argument names what the checks and `writes` name: a file's content changed from "a" is no rename.
+    if (pathKeys.has(key) && typeof old === 'string' && typeof now === 'string' && old !== now && isPathLike(old) && isPathLike(now)) renames.set(old, now);
   }
   if (renames.size === 0) return edited;
   const renamed = (value: string): string => renames.get(value) ?? value;
@@ -19,9 +20,22 @@ export function followRenamedArgs(before: Step, edited: Step, patched: ReadonlyS
   if (!patched.has('checks') && step.checks) step.checks = step.checks.map((check) => renamedCheck(check, renamed));
   if (!patched.has('writes') && step.writes) step.writes = step.writes.map(renamed);
   if (!patched.has('title')) {
-    for (const [old, now] of renames) if (step.title.includes(old)) step.title = step.title.split(old).join(now);
+    for (const [old, now] of renames) step.title = step.title.replace(wholePath(old), (_match, lead: string) => `${lead}${now}`);
   }
   return step;
+}
+
+/** The arguments of the built-in tools that name a file or folder. */
+const pathKeys = new Set(['path', 'cwd', 'file', 'dir', 'directory', 'from', 'to', 'source', 'destination', 'output']);
+
+/** A workspace path as an argument holds one: a word, no spaces or line breaks, no control characters. */
+function isPathLike(value: string): boolean {
+  return /^[^\s\p{Cc}]{1,400}$/u.test(value);
+}
+
+/** `path` where it stands as a whole in a title (not inside a longer path or word), with the character before it. */
+function wholePath(path: string): RegExp {
+  return new RegExp(`(^|[^\\w./-])${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w/-]|\\.\\w)`, 'g');
 }
 
 function renamedCheck(check: Check, renamed: (value: string) => string): Check {

@@ -100,6 +100,14 @@ describe('editPlan', () => {
         refusal(editPlan(used, { type: 'removeStep', stepId: 'b', dropEdges: true })),
         'Step "b" cannot be removed: "c" uses its result. Change what "c" uses first.',
       );
+      // The second attacker's find (2026-12-01): a `when` and a `verification` reading the removed step's result.
+      const read = makePlan([
+        makeStep('T'),
+        makeStep('C', { dependsOn: ['T'], when: 'depends.T.exitCode !== 0' }),
+        makeStep('V', { dependsOn: ['T'], verification: "depends['T'].ok === true" }),
+        makeStep('U', { dependsOn: ['T'], when: 'depends.Tx === undefined' }),
+      ]);
+      assert.match(refusal(editPlan(read, { type: 'removeStep', stepId: 'T', dropEdges: true })), /^Step "T" cannot be removed: "C", "V" use its result\./);
     });
 
     it('refuses to remove the last step', () => {
@@ -226,6 +234,20 @@ describe('editPlan', () => {
     ], 'only a value that is exactly the old one follows it');
     const own = planOf(editPlan(plan, { type: 'updateStep', stepId: 'w', patch: { args: { path: 'docs/ROADMAP.md' }, title: 'Mine', writes: ['docs/TODO.md'] } })).steps[0];
     assert.deepEqual([own?.title, own?.writes, own?.checks?.[0]], ['Mine', ['docs/TODO.md'], { kind: 'file_exists', path: 'docs/ROADMAP.md' }], 'what the edit sets is the user\'s');
+    // The second attacker's find (2026-12-01): a content changed from "a" to "tools" moved a check's cwd and rewrote the title.
+    const content = makeStep('c', {
+      kind: 'tool',
+      agent: undefined,
+      title: 'Write a changelog to CHANGELOG.md',
+      tool: 'write_file',
+      args: { path: 'CHANGELOG.md', content: 'a' },
+      checks: [{ kind: 'command', argv: ['npm', 'test'], cwd: 'a' }],
+    });
+    const edited = planOf(editPlan(makePlan([content]), { type: 'updateStep', stepId: 'c', patch: { args: { path: 'CHANGELOG.md', content: 'tools' } } })).steps[0];
+    assert.deepEqual([edited?.title, edited?.checks], [content.title, content.checks], 'only a path argument renames');
+    const titled = makeStep('t', { kind: 'tool', agent: undefined, title: 'Create docs/TODO.md, not docs/TODO.md.bak', tool: 'write_file', args: { path: 'docs/TODO.md', content: '' } });
+    const retitled = planOf(editPlan(makePlan([titled]), { type: 'updateStep', stepId: 't', patch: { args: { path: 'docs/NEW.md', content: '' } } })).steps[0];
+    assert.equal(retitled?.title, 'Create docs/NEW.md, not docs/TODO.md.bak', 'the old path where it stands whole');
   });
 
   it('changing an agent step to another kind drops its skills, which only an agent uses', () => {
