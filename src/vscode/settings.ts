@@ -7,7 +7,7 @@ import type { ProviderSetting } from '../core/llm/selectProvider';
 import type { PlanningStrategy } from '../core/session/planningPrompt';
 import type { ApprovalPolicy } from '../core/tools/tool';
 import { otlpTracesUrl } from '../core/trace/otlpTracesUrl';
-import { approvalPolicyValue, eitherTurnsOn, settingValue, tighterLimit, userValue, type SettingOrigin, type SettingValues } from './settingValues';
+import { approvalPolicyValue, eitherTurnsOn, longerWait, settingValue, tighterLimit, userValue, type SettingOrigin, type SettingValues } from './settingValues';
 import { defaultInvestigationBudget, type InvestigationBudget } from '../core/planner/investigationBudget';
 
 /** The `taskPlanner.*` settings (package.json `contributes.configuration`), read at one moment. */
@@ -121,14 +121,10 @@ export function settingsFrom(values: SettingValues): TaskPlannerSettings {
   if (maxTokens !== undefined) budget.maxTokens = maxTokens;
   if (maxCostUsd !== undefined) budget.maxCostUsd = maxCostUsd;
   const agentLimits: Partial<AgentLimits> = {};
-  const summaryBudgetTokens = get<number>('compaction.tokenBudget', 0) > 0 ? get<number>('compaction.tokenBudget', 0) : undefined;
+  const summaryBudgetTokens = positive('compaction.tokenBudget');
   const stepTimeoutMs = positive('timeouts.agentStepMs');
   if (summaryBudgetTokens !== undefined) agentLimits.summaryBudgetTokens = summaryBudgetTokens;
   if (stepTimeoutMs !== undefined) agentLimits.timeoutMs = stepTimeoutMs;
-  const atLeastZero = (key: string, fallback: number): number => {
-    const value = get<number>(key, fallback);
-    return Number.isFinite(value) && value >= 0 ? Math.floor(value) : fallback;
-  };
   // A count a workspace may lower, never raise above the user's own (or the default).
   const countLimit = (key: string, fallback: number): number => {
     const value = tighterLimit(values, key, false) ?? fallback;
@@ -140,7 +136,7 @@ export function settingsFrom(values: SettingValues): TaskPlannerSettings {
   const replan: ReplanLimits = {
     maxTotalReplans: countLimit('replan.maxTotalReplans', defaultRunPolicy.maxTotalReplans),
     maxReplanAttempts: countLimit('replan.maxReplanAttempts', defaultRunPolicy.maxReplanAttempts),
-    replanCooldownMs: atLeastZero('replan.cooldownSeconds', defaultRunPolicy.replanCooldownMs / 1000) * 1000,
+    replanCooldownMs: Math.floor(longerWait(values, 'replan.cooldownSeconds') ?? defaultRunPolicy.replanCooldownMs / 1000) * 1000,
   };
   return {
     provider: get<ProviderSetting>('llm.provider', 'auto'),
@@ -169,7 +165,7 @@ export function settingsFrom(values: SettingValues): TaskPlannerSettings {
     allowHardLinks: get<boolean>('workspace.allowHardLinks', false) === true,
     reviewCriticalSteps: eitherTurnsOn(values, 'verification.reviewCriticalSteps'),
     extensionTools: stringList(userValue(values, 'tools.extensionTools')),
-    contextTokens: atLeastZero('llm.contextTokens', 0),
+    contextTokens: Math.floor(positive('llm.contextTokens') ?? 0),
     ...traceSetting(values),
   };
 }

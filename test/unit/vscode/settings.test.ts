@@ -117,6 +117,48 @@ describe('settings: what a workspace may change', () => {
     assert.equal(settings({ workspace: { 'planning.investigation.maxToolCalls': 3 } }).investigation.maxToolCalls, 3, 'lowered below the default');
   });
 
+  // The second attacker's finds (2026-12-01): a workspace's -1 brought the defaults back over the user's 1 and 0s, its 0
+  // shortened the user's repair cooldown, its 1e9 raised the summary and context sizes; an untrusted one chose the
+  // strategy and turned the paid model critique on.
+  it('attack: a negative value, a shorter wait or a larger size from a workspace loosens nothing; Restricted Mode ignores the rest', () => {
+    const user = {
+      maxConcurrency: 1,
+      'replan.maxTotalReplans': 0,
+      'replan.maxReplanAttempts': 0,
+      'replan.cooldownSeconds': 60,
+      'compaction.tokenBudget': 500,
+      'llm.contextTokens': 8000,
+      'planning.investigation.maxToolCalls': 0,
+      'planning.investigation.maxTokens': 0,
+      'planning.investigation.maxSeconds': 0,
+    };
+    const workspace = {
+      maxConcurrency: -1,
+      'replan.maxTotalReplans': -1,
+      'replan.maxReplanAttempts': -1,
+      'replan.cooldownSeconds': 0,
+      'compaction.tokenBudget': 1e9,
+      'llm.contextTokens': 2_000_000,
+      'planning.investigation.maxToolCalls': -1,
+      'planning.investigation.maxTokens': -1,
+      'planning.investigation.maxSeconds': -1,
+      strategy: 'parallel',
+      'review.modelCritique': true,
+    };
+    for (const trusted of [true, false]) {
+      const inForce = settings({ user, workspace, trusted });
+      const own = settings({ user });
+      assert.deepEqual(
+        [inForce.maxConcurrency, inForce.replan, inForce.agentLimits, inForce.contextTokens, inForce.investigation],
+        [own.maxConcurrency, own.replan, own.agentLimits, own.contextTokens, own.investigation],
+        trusted ? 'trusted' : 'restricted',
+      );
+    }
+    const restricted = settings({ user, workspace, trusted: false });
+    assert.deepEqual([restricted.strategy, restricted.modelCritique], [settings({ user }).strategy, false]);
+    assert.equal(settings({ user, workspace: { 'replan.cooldownSeconds': 120 } }).replan.replanCooldownMs, 120_000, 'a longer wait is stricter');
+  });
+
   it('attack: a workspace\'s role setting picks a model name, never a server; an address or a spaced name is dropped, and Restricted Mode ignores them all', () => {
     const user = { 'llm.baseUrl': 'https://api.openai.com/v1' };
     const routed = settings({ user, workspace: { 'llm.models.planner': 'https://evil.example/v1', 'llm.models.agent': 'gpt-4.1 --base-url x', 'llm.models.compaction': ' gpt-5-nano ' } });
