@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { replayJournal } from '../core/engine/replayJournal';
 import { commandsNotUndone } from '../core/engine/commandsNotUndone';
 import { describeUndo, foundNothing, undoLines } from '../core/tools/describeUndo';
-import { undoRun, undoRunChain } from '../core/tools/undoRun';
+import { undoRunChain } from '../core/tools/undoRun';
 import { runChain } from '../core/engine/replanRecord';
 import { undoScope } from '../core/plan/undoScope';
 import { createCheckpointFolder } from '../node/checkpointFolder';
@@ -45,18 +45,18 @@ export async function undoCommand(runId: string, options: UndoOptions, io: CliIo
     io.err(`Run ${runId} has no recorded end: if it is still running elsewhere, stop it first. Undoing what its journal and checkpoints hold.`);
   }
   const checkpoints = createCheckpointFolder(runsDirectory(root));
+  // A run after repairs is all its runs, newest first (each repair is a run of its own): the one the end of the run names
+  // holds only the last repair's changes, and a step a repair kept made its changes in an earlier run.
+  const chain = state === undefined ? [runId] : runChain(state);
   let steps: Set<string> | undefined;
   if (options.from !== undefined) {
     const ids = state?.plan?.steps.map((step) => step.id) ?? [];
     if (!ids.includes(options.from)) throw new UsageError(`Run ${runId} has no step "${options.from}". Its steps: ${ids.join(', ') || 'none'}.`);
-    steps = undoScope(state?.plan ?? { steps: [] }, await checkpoints.list(runId), options.from);
+    const all = (await Promise.all(chain.map((id) => checkpoints.list(id)))).flat();
+    steps = undoScope(state?.plan ?? { steps: [] }, all, options.from);
   }
   const workspace = createNodeWorkspace(root, { allowHardLinks: options.allowHardLinks });
-  // A whole run after repairs is all its runs, newest first (each repair is a run of its own): the one the end of the
-  // run names holds only the last repair's changes.
-  const report = steps
-    ? await undoRun(runId, { workspace, checkpoints, steps })
-    : await undoRunChain(state === undefined ? [runId] : runChain(state), { workspace, checkpoints });
+  const report = await undoRunChain(chain, { workspace, checkpoints, ...(steps ? { steps } : {}) });
   const commands = state === undefined ? undefined : commandsNotUndone(state, steps);
   const nothingLeft = foundNothing(report);
   if (options.json) {

@@ -32,15 +32,16 @@ export class RunChanges implements vscode.Disposable {
   async undo(runId: string, fromStep?: { stepId: string; plan: Pick<Plan, 'steps'> }, anyway?: readonly UndoAnyway[]): Promise<RunUndo> {
     const { lane, checkpoints } = await this.checkpointsOfRun(runId);
     const runtime = loadRuntime();
-    const steps = fromStep === undefined ? undefined : runtime.undoScope(fromStep.plan, await checkpoints.list(runId), fromStep.stepId);
     // The journal says which steps ran commands and which runs the repairs replaced; one that cannot be read (damaged)
     // leaves that sentence out and undoes this run alone, not nothing.
     const state = await this.stateOf(lane, runId);
-    const options = { workspace: this.lanes.workspaceOf(lane), checkpoints, ...(anyway ? { anyway } : {}) };
-    // A whole run after repairs is all its runs: the panel and the Runs view show their changes as one run's.
-    const report = steps
-      ? await runtime.undoRun(runId, { ...options, steps })
-      : await runtime.undoRunChain(state === undefined ? [runId] : runtime.runChain(state), options);
+    // A run after repairs is all its runs (the panel and the Runs view show their changes as one run's), and a step a
+    // repair kept made its changes in an earlier one.
+    const all = await this.chainCheckpoints(checkpoints, state, runId);
+    const steps = fromStep === undefined ? undefined : runtime.undoScope(fromStep.plan, all, fromStep.stepId);
+    const chain = state === undefined ? [runId] : runtime.runChain(state);
+    const workspace = this.lanes.workspaceOf(lane);
+    const report = await runtime.undoRunChain(chain, { workspace, checkpoints, ...(steps ? { steps } : {}), ...(anyway ? { anyway } : {}) });
     const text = undoLines(report, state === undefined ? undefined : commandsNotUndone(state, steps)).join(' ');
     const undone = runtime.undoneChanges(await this.chainCheckpoints(checkpoints, state, runId));
     const undo: RunUndo = { runId, report, text, ...(fromStep ? { fromStep: fromStep.stepId } : {}), undone };

@@ -28,7 +28,7 @@ export { exportRunTraces } from '../core/trace/exportRunTrace';
 export { createToolRegistry } from '../core/tools/createToolRegistry';
 export { builtinTools } from '../core/tools/builtinTools';
 export { gateByWorkspaceTrust } from '../core/tools/workspaceTrustGate';
-export { undoRun, undoRunChain } from '../core/tools/undoRun';
+export { undoRunChain } from '../core/tools/undoRun';
 export { runChain } from '../core/engine/replanRecord';
 export { undoScope } from '../core/plan/undoScope';
 export { undoneChanges } from '../core/tools/undoneChanges';

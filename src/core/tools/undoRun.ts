@@ -45,11 +45,12 @@ export interface UndoReport {
 /**
  * `undoRun` of what the user sees as one run: `runIds` (`runChain`: the runs its repairs replaced, oldest first, then
  * the last) undone newest first, as a repair's changes sit on those of the run it replaced, in one report named by the
- * last run. Only with all of them is a file the first run and a repair both changed put back as it was before.
+ * last run. Only with all of them is a file the first run and a repair both changed put back as it was before. With
+ * `steps` (`undoScope` over all the runs' checkpoints) only those steps' changes, in whichever run they were made.
  */
 export async function undoRunChain(
   runIds: readonly string[],
-  options: { workspace: WorkspaceFs; checkpoints: CheckpointStore; signal?: AbortSignal; anyway?: readonly UndoAnyway[] },
+  options: { workspace: WorkspaceFs; checkpoints: CheckpointStore; signal?: AbortSignal; steps?: ReadonlySet<string>; anyway?: readonly UndoAnyway[] },
 ): Promise<UndoReport> {
   const reports: UndoReport[] = [];
   for (const runId of [...runIds].reverse()) reports.push(await undoRun(runId, options));

@@ -64,9 +64,13 @@ describe('task-planner run and resume repair failed steps with the model', funct
     const result = JSON.parse(repaired.stdout) as JsonResult;
     assert.equal(result.status, 'completed', repaired.stdout.slice(-2500));
     assert.match(result.runId, /-replan-1$/);
+    // The second attacker's find (2026-12-01): --from a step the repair kept said "Nothing to undo" (its change was made in the first run).
+    const fromKept = await runCli(['undo', result.runId, '--from', 'note', '--workspace', workspace.path]);
+    assert.equal(fromKept.code, 0, fromKept.stderr);
+    assert.deepEqual([existsSync(join(workspace.path, 'first.txt')), existsSync(join(workspace.path, 'repair.txt'))], [false, true]);
     const undo = await runCli(['undo', result.runId, '--workspace', workspace.path]);
     assert.equal(undo.code, 0, undo.stderr);
-    assert.match(undo.stdout, /Undo removed (first\.txt and repair\.txt|repair\.txt and first\.txt), which the run created\./);
+    assert.match(undo.stdout, /Undo removed repair\.txt, which the run created\./);
     assert.deepEqual([existsSync(join(workspace.path, 'first.txt')), existsSync(join(workspace.path, 'repair.txt'))], [false, false]);
   });
 
