@@ -73,7 +73,7 @@ function applyEdit(steps: readonly Step[], edit: StepEdit): Change {
       return replaceStep(
         steps,
         index,
-        consistentAttempts(followRenamedArgs(step, keptAcrossKinds(step, { ...step, ...edit.patch, id: step.id }), new Set(Object.keys(edit.patch))), step),
+        consistentAttempts(followRenamedArgs(step, keptAcrossKinds(step, { ...step, ...edit.patch, id: step.id }), changedFields(step, edit.patch)), step),
       );
     case 'removeStep':
       return removeStep(steps, step, edit.dropEdges === true);
@@ -178,6 +178,11 @@ function removeStep(steps: readonly Step[], target: Step, dropEdges: boolean): C
       .filter((step) => step.id !== target.id)
       .map((step) => (step.dependsOn.includes(target.id) ? { ...step, dependsOn: bridged(step.dependsOn) } : step)),
   };
+}
+
+/** The fields `patch` gives a value other than `step`'s: a form sends a field it did not change (the title) as it was. */
+function changedFields(step: Step, patch: StepPatch): Set<string> {
+  return new Set(Object.entries(patch).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(step[key as keyof Step])).map(([key]) => key));
 }
 
 /** Whether `step`'s `when` or `verification` reads the result of step `id` (`depends.<id>`, `depends["<id>"]`). */

@@ -224,7 +224,8 @@ describe('editPlan', () => {
       ],
     });
     const plan = makePlan([step]);
-    const renamed = planOf(editPlan(plan, { type: 'updateStep', stepId: 'w', patch: { args: { path: 'docs/ROADMAP.md', content: '' } } })).steps[0];
+    // The panel's form sends the title it did not change with the edit (the second newcomer's find, 2026-12-01).
+    const renamed = planOf(editPlan(plan, { type: 'updateStep', stepId: 'w', patch: { args: { path: 'docs/ROADMAP.md', content: '' }, title: 'Create docs/TODO.md' } })).steps[0];
     assert.equal(renamed?.title, 'Create docs/ROADMAP.md');
     assert.deepEqual(renamed?.writes, ['docs/ROADMAP.md', 'docs/**']);
     assert.deepEqual(renamed?.checks, [
