@@ -10,6 +10,7 @@ import { followExecution, reportRunResult } from './executeCliRun';
 import { sendRunTraces } from './traceCommand';
 import { type CliRunOptions, engineOptions } from './runCommand';
 import { cliCapabilities } from './cliCapabilities';
+import { undoneChanges, undoneSteps } from '../core/tools/undoneChanges';
 
 /** Answers given on the command line, by request id or step id. */
 export type CliAnswers = Pick<ResumeOptions, 'approvals' | 'answers' | 'reviews' | 'manual'>;
@@ -27,6 +28,14 @@ export async function resumeCommand(runId: string, answers: CliAnswers, options:
   const unused = bindAnswers(state, answers).warnings;
   if (unused.length > 0) throw new UsageError(`Nothing was resumed:\n${unused.map((warning) => `  - ${warning}`).join('\n')}`);
   if (!state.plan) throw new UsageError(`The journal of run "${runId}" has no plan; it cannot be resumed.`);
+  // Undo took back what steps of it did: its next steps would start from files that are no longer there.
+  const undone = finalRunStatuses.has(state.status) ? [] : undoneSteps(state.plan, undoneChanges((await engine.checkpoints?.list(runId)) ?? []));
+  if (undone[0] !== undefined) {
+    throw new UsageError(
+      `Run ${runId} cannot go on: Undo took back the changes of step${undone.length === 1 ? '' : 's'} ${undone.join(', ')}, and its next steps would start ` +
+        `from files that are no longer there. Nothing was resumed. Take back the rest of it (task-planner undo ${runId}) and start its plan again with task-planner run.`,
+    );
+  }
   if (finalRunStatuses.has(state.status)) {
     // Its summary follows, as it ended; a newcomer read the summary alone as the run done again.
     io.err(

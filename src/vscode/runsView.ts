@@ -13,6 +13,7 @@ import { visibleControls } from '../shared/visibleCharacters';
 import { listOtherWindowRuns, readOtherWindowRuns, type OtherWindowRun } from './otherWindowRuns';
 import { showError, showInformation, showWarning } from './notifications';
 import { shownLine } from './shownText';
+import { undoneSteps } from '../core/tools/undoneChanges';
 
 /** The most runs the view lists of this window, and of other windows. */
 const listedRuns = 50;
@@ -263,6 +264,19 @@ export function registerRunsCommands(deps: RunsCommandDeps): vscode.Disposable[]
     vscode.commands.registerCommand('taskPlanner.resumeRun', async (arg?: unknown): Promise<RunResult | undefined> => {
       const runId = runIdOf(arg);
       if (!runId) return undefined;
+      // Undo took back what steps of it did: its next steps would start from files that are no longer there.
+      const state = await deps.runs.stateOf(runId).catch(() => undefined);
+      const changes = state?.plan ? await deps.runs.changes.undone(runId).catch(() => undefined) : undefined;
+      const undone = state?.plan && changes ? undoneSteps(state.plan, changes) : [];
+      if (undone.length > 0) {
+        return void showWarning(
+          vscode.l10n.t(
+            'Task Planner: run "{0}" cannot go on: Undo took back the changes of {1}, and its next steps would start from files that are no longer there. Undo the rest of it and plan the task again.',
+            await runName(deps, runId),
+            undone.join(', '),
+          ),
+        );
+      }
       deps.log.info(`Resuming run ${runId}`);
       const running = deps.runs.resume(runId);
       deps.runsTree.refresh();

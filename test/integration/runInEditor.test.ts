@@ -219,6 +219,28 @@ describe('Plan task and the run in the editor (fake OpenAI server)', function ()
     assert.equal(readFileSync(join(root, 'resumed.txt'), 'utf8'), 'resumed\n');
   });
 
+  // The second newcomer's find (2026-12-01): a stopped run went on after Undo, from files Undo had removed.
+  it('does not resume a run whose changes were undone: it says why, and nothing more is written', async () => {
+    const planner = await api();
+    server.enqueue(
+      planReply([
+        { id: 'U1', title: 'Write the api', kind: 'tool', dependsOn: [], tool: 'write_file', args: { path: 'undone-api.md', content: 'api\n' } },
+        { id: 'U2', title: 'Write the link', kind: 'tool', dependsOn: ['U1'], tool: 'write_file', args: { path: 'undone-link.md', content: 'see undone-api.md\n' } },
+      ]),
+    );
+    const outcome = await planner.planTask('Write the api, then link it', { accept: true });
+    assert.equal((await planner.nextPrompt()).stepId, 'U1');
+    await vscode.commands.executeCommand('taskPlanner.approve', 'U1');
+    assert.equal((await planner.nextPrompt()).stepId, 'U2');
+    await vscode.commands.executeCommand('taskPlanner.cancelRun');
+    const cancelled = await outcome.run;
+    await vscode.commands.executeCommand('taskPlanner.undoRun', cancelled?.runId);
+    assert.equal(existsSync(join(root, 'undone-api.md')), false);
+    const resumed = await vscode.commands.executeCommand('taskPlanner.resumeRun', cancelled?.runId);
+    assert.equal(resumed, undefined, 'nothing was resumed');
+    assert.deepEqual([existsSync(join(root, 'undone-api.md')), existsSync(join(root, 'undone-link.md'))], [false, false]);
+  });
+
   it('retries a failed step from the tree once its cause is fixed, and toggles the flat / by-level layout', async () => {
     const planner = await api();
     server.enqueue(

@@ -27,3 +27,11 @@ export function undoneChanges(checkpoints: readonly Checkpoint[]): UndoneChanges
   const allUndone = (entries: Map<string, boolean>): Set<string> => new Set([...entries].filter(([, undone]) => undone).map(([key]) => key));
   return { steps: allUndone(steps), paths: allUndone(paths), anyLeft };
 }
+
+/**
+ * The steps of `plan` (in its order) whose every change Undo took back: a run waiting with such a step must not go on,
+ * as its next steps would start from files that are no longer there; run it again from the first of them instead.
+ */
+export function undoneSteps(plan: { steps: readonly { id: string }[] }, undone: UndoneChanges): string[] {
+  return plan.steps.map((step) => step.id).filter((id) => undone.steps.has(id));
+}

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../support/runCli';
 import { temporaryDirectory } from '../../support/temporaryDirectory';
@@ -28,6 +28,27 @@ describe('task-planner run and undo on one file (issue 26)', function () {
     const runId = (JSON.parse(runs.stdout) as { runId: string }[])[0]?.runId ?? '';
     return { ws, runId, stdout: ran.stdout };
   }
+
+  // The second newcomer's find (2026-12-01): a waiting run went on after Undo, linked README to a file Undo had removed,
+  // and its summary still said "created docs/API.md".
+  it('a waiting run whose changes were undone does not go on: resume refuses and says what to do instead', async () => {
+    const ws = join(dir.path, 'waiting');
+    mkdirSync(ws, { recursive: true });
+    const write = (id: string, path: string, dependsOn: string[] = []) => ({ id, kind: 'tool', title: `write ${path}`, tool: 'write_file', dependsOn, args: { path, content: `${id}\n` } });
+    writeFileSync(join(dir.path, 'waiting.json'), JSON.stringify({ objective: 'two files', steps: [write('api', 'api.md'), write('link', 'link.md', ['api'])] }));
+    const waits = await runCli(['run', join(dir.path, 'waiting.json'), '--workspace', ws, '--json']);
+    const runId = (JSON.parse(waits.stdout) as { runId: string }).runId;
+    const first = await runCli(['resume', runId, '--workspace', ws, '--approve', 'api', '--json']);
+    assert.equal((JSON.parse(first.stdout) as { status: string }).status, 'waiting', first.stderr);
+    assert.equal((await runCli(['undo', runId, '--workspace', ws])).code, 0);
+    const refused = await runCli(['resume', runId, '--workspace', ws, '--approve', 'link']);
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(
+      refused.stderr,
+      new RegExp(`Run ${runId} cannot go on: Undo took back the changes of step api, .* Nothing was resumed\\. Take back the rest of it \\(task-planner undo ${runId}\\) and start its plan again with task-planner run\\.`),
+    );
+    assert.deepEqual([existsSync(join(ws, 'api.md')), existsSync(join(ws, 'link.md'))], [false, false]);
+  });
 
   it('two parallel edit_file steps both land (ALPHA beta GAMMA); undo puts the file back, and a second undo does nothing', async () => {
     const { ws, runId } = await run({ objective: 'two parallel edits of one file', steps: [editStep('A', 'alpha', 'ALPHA'), editStep('B', 'gamma', 'GAMMA')] });
