@@ -40,7 +40,14 @@ export async function validateCommand(
     lines.push(`  ${issue.severity} ${issue.name} (${issue.check})${issue.stepId ? ` [${issue.stepId}]` : ''}: ${issue.message}`);
   }
   for (const recommendation of critique.recommendations) lines.push(`  → ${recommendation}`);
-  lines.push(errors.length > 0 ? `Invalid: ${errors.length} error${errors.length === 1 ? '' : 's'}.` : 'Valid.');
+  const warned = diagnostics.length - errors.length;
+  lines.push(
+    errors.length > 0
+      ? `Invalid: ${errors.length} error${errors.length === 1 ? '' : 's'}.`
+      : warned > 0
+        ? `Valid, with ${warned} warning${warned === 1 ? '' : 's'} above: it runs, but read ${warned === 1 ? 'it' : 'them'} first.`
+        : 'Valid.',
+  );
   io.out(lines.join('\n'));
   return errors.length > 0 ? 1 : 0;
 }

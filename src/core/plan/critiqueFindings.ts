@@ -43,6 +43,7 @@ const checkNames: Readonly<Record<CritiqueCheck | DiagnosticCode, string>> = {
   invalid_output_schema: 'Unusable output schema',
   unknown_skill: 'Unknown skill',
   unknown_model: 'Unknown model',
+  unknown_reference: 'Uses the result of a step that does not exist',
   parallel_explosion: 'Too many steps at once',
   missing_gate: 'Parallel results never combined',
   optimism_bias: 'Critical step that can fail for outside reasons',

@@ -201,7 +201,9 @@ export type DiagnosticCode =
   | 'invalid_step'
   | 'invalid_output_schema'
   | 'unknown_skill'
-  | 'unknown_model';
+  | 'unknown_model'
+  /** A `{{results.<id>}}` or `"$<id>"` naming no step: it stays as written, pasted into a file or a prompt. */
+  | 'unknown_reference';
 
 /** One problem found by `validatePlan`; errors make the plan unrunnable. */
 export interface Diagnostic {

@@ -37,6 +37,18 @@ export function referencedStepIds(step: Step, ids: ReadonlySet<string>): Set<str
   return referenced;
 }
 
+/**
+ * The `{{results.<id>…}}` placeholders of `step` (in its input or args) naming no step among `ids`, as written, each
+ * once. A `"$NAME"` argument naming none is left alone: it is as likely a word the program reads (`echo $HOME`).
+ */
+export function unknownReferences(step: Step, ids: ReadonlySet<string>): string[] {
+  const unknown = new Set<string>();
+  for (const text of [...(step.input === undefined ? [] : [step.input]), ...stringsIn(step.args)]) {
+    for (const reference of templateReferencesOf(text)) if (stepIdOf(reference, ids) === undefined) unknown.add(`{{results.${reference}}}`);
+  }
+  return [...unknown];
+}
+
 /** The longest prefix of `reference` (cut at dots) that is a step id. */
 function stepIdOf(reference: string, ids: ReadonlySet<string>): string | undefined {
   const parts = reference.split('.');

@@ -10,6 +10,7 @@ import { builtinAgentNames, type Diagnostic, type Plan, type Step } from './plan
 import { predicateSyntaxError } from './predicateSyntax';
 import { performedBy } from './stepKindTraits';
 import { modelNameProblem } from '../llm/modelRoles';
+import { unknownReferences } from './referencedDependencies';
 
 /** What `validatePlan` checks tools against: names only, or a registry with schemas. */
 export interface ValidatePlanOptions {
@@ -56,6 +57,14 @@ export function validatePlan(plan: Plan, opts: ValidatePlanOptions = {}): Diagno
       }
     }
     checkKindFields(step, error);
+    for (const reference of unknownReferences(step, ids)) {
+      diagnostics.push({
+        code: 'unknown_reference',
+        severity: 'warning',
+        stepId: step.id,
+        message: `Step "${step.id}" uses ${reference}, but no step of this plan has that id: it would stay as written. Correct the step id.`,
+      });
+    }
     const oversized = checkLimitProblems(step);
     for (const message of oversized) error('invalid_step', message, step.id);
     // Checks within the limits only: compiling 10,000 patterns of a megabyte each would stall the review.

@@ -181,6 +181,19 @@ describe('validatePlan', () => {
     assert.equal(extra?.message, 'Step "a": arguments for "noop" are invalid: Unrecognized key: "x". Edit the step\'s arguments to what "noop" expects.');
   });
 
+  // The second newcomer's find (2026-12-01): "{{results.reed}}" validated clean, scored 10/10 and was written into the file.
+  it('warns of a {{results.<id>}} naming no step, which would stay as written', () => {
+    const plan = makePlan([
+      makeStep('read'),
+      makeStep('copy', { dependsOn: ['read'], input: 'Copy {{results.reed}} and {{results.read.content}}', args: { note: '{{ results.ghost.x }}', home: '$HOME' } }),
+    ]);
+    const found = validatePlan(plan).filter((diagnostic) => diagnostic.code === 'unknown_reference');
+    assert.deepEqual(found.map((diagnostic) => [diagnostic.severity, diagnostic.stepId, diagnostic.message]), [
+      ['warning', 'copy', 'Step "copy" uses {{results.reed}}, but no step of this plan has that id: it would stay as written. Correct the step id.'],
+      ['warning', 'copy', 'Step "copy" uses {{results.ghost.x}}, but no step of this plan has that id: it would stay as written. Correct the step id.'],
+    ]);
+  });
+
   it('still holds a list holding a template against the schema: only a whole string is filled in at run time', () => {
     assert.deepEqual(codes(makePlan([makeStep('b', { kind: 'tool', tool: 'read_file', args: { path: ['$a'] } })]), { tools: registry }), ['invalid_args']);
   });
