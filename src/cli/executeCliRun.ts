@@ -179,12 +179,13 @@ const resumeHint: Record<PendingRequest['kind'], (requestId: string) => { flag: 
  * is fixed, or take back its file changes; `undefined` when no step failed or was rejected (nothing to point at).
  */
 function nextAfterFailure(runId: string, state: RunState, workspace: string): string | undefined {
-  const first = (state.plan?.steps ?? []).find((step) => {
-    const stepState = state.steps[step.id];
-    return stepState?.status === 'failed' || stepState?.skipCause === 'failed' || stepState?.skipCause === 'rejected';
-  });
+  const steps = state.plan?.steps ?? [];
+  const failed = (step: { id: string }): boolean => state.steps[step.id]?.status === 'failed' || state.steps[step.id]?.skipCause === 'failed';
+  // A failure is what has a cause to fix; a step you rejected is pointed at only when nothing failed.
+  const first = steps.find(failed) ?? steps.find((step) => state.steps[step.id]?.skipCause === 'rejected');
   if (first === undefined) return undefined;
   const where = `--workspace ${JSON.stringify(workspace)}`;
   const undo = (state.changedFiles?.length ?? 0) > 0 ? `; or take back its file changes: task-planner undo ${runId} ${where}` : '';
-  return `Next: once the cause is fixed, run it again from ${first.id}: task-planner rerun ${runId} --from ${first.id} ${where}${undo}.`;
+  const when = failed(first) ? 'once the cause is fixed, run it again' : 'to run what you rejected after all, run it again';
+  return `Next: ${when} from ${first.id}: task-planner rerun ${runId} --from ${first.id} ${where}${undo}.`;
 }

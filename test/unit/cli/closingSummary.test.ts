@@ -57,6 +57,26 @@ describe('task-planner run: the closing summary', function () {
     assert.match(stdout, /^ {2}↷ read Read the note: skipped: dependency write was rejected$/m);
   });
 
+  // The second newcomer's find (2026-12-01): "Next: once the cause is fixed, run it again from changelog", the step they
+  // had rejected, while the step that failed came after it.
+  it('points the next run at the step that failed before one you rejected, and words a rejected one as yours', async () => {
+    const plan = {
+      objective: 'Note and stamp',
+      steps: [
+        { id: 'changelog', title: 'Write the changelog', tool: 'write_file', args: { path: 'CHANGELOG.md', content: 'x' }, critical: false },
+        { id: 'stamp', title: 'Read the stamp', tool: 'read_file', args: { path: 'missing-stamp.txt' }, critical: false },
+      ],
+    };
+    writeFileSync(join(workspace.path, 'next.plan.json'), JSON.stringify(plan));
+    const waits = await runCli(['run', join(workspace.path, 'next.plan.json'), '--workspace', workspace.path, '--json']);
+    const runId = (JSON.parse(waits.stdout) as { runId: string }).runId;
+    const ended = await runCli(['resume', runId, '--workspace', workspace.path, '--reject', 'changelog']);
+    assert.match(ended.stdout, /^Next: once the cause is fixed, run it again from stamp: task-planner rerun \S+ --from stamp /m, ended.stdout + ended.stderr);
+    writeFileSync(join(workspace.path, 'missing-stamp.txt'), 'now\n');
+    const rejectedOnly = await runCli(['rerun', runId, '--from', 'stamp', '--workspace', workspace.path, '--yes']);
+    assert.doesNotMatch(rejectedOnly.stdout, /^Next: once the cause is fixed/m);
+  });
+
   it('a run a critical step halted never says a failed step let the run go on', async () => {
     const plan = {
       objective: 'Read two files',
