@@ -20,6 +20,8 @@ export interface ParsePlanOptions {
 
 const stepListKeys = ['steps', 'tasks', 'workflow', 'phases'] as const;
 const childListKeys = ['tasks', 'steps'] as const;
+/** What `task-planner plan --json` writes beside the plan (under `plan`). */
+const planCommandOutputKeys = new Set(['critique', 'warnings', 'started', 'estimate', 'result', 'usage']);
 const knownPlanKeys = new Set([
   ...stepListKeys,
   // A plan file may name its JSON Schema.
@@ -79,8 +81,10 @@ function parseValue(text: { ok: true; value: unknown } | { ok: false; error: str
   addReferencedDependencies(steps, warnings);
 
   const agents = normalizeAgents(container.agents ?? container.workers ?? top.agents ?? top.workers, warnings);
+  // `task-planner plan --json` writes the plan under `plan` beside what became of it: a file saved from it is a plan file.
+  const savedOutput = container !== top;
   for (const key of Object.keys(top)) {
-    if (!knownPlanKeys.has(key)) warnings.push(`Ignored unknown plan field "${key}".`);
+    if (!knownPlanKeys.has(key) && !(savedOutput && planCommandOutputKeys.has(key))) warnings.push(`Ignored unknown plan field "${key}".`);
   }
 
   const objective = firstString(container.objective, container.goal, top.objective, top.goal, top.task, top.title, top.description) ?? '';

@@ -291,6 +291,10 @@ describe('parsePlan', () => {
       const old = parsePlan({ steps: ['x'], estimatedDurationSec: 60 });
       assert.deepEqual(warningsOf(old), ['Ignored unknown plan field "estimatedDurationSec".']);
       assert.deepEqual(Object.keys(planOf(old)).sort(), ['agents', 'createdAt', 'id', 'objective', 'steps', 'version']);
+      // The second newcomer's find (2026-12-01): the file `plan --json` saves ran with three warnings about its own output.
+      const saved = { plan: { objective: 'o', steps: ['x'] }, critique: {}, warnings: [], started: false, estimate: {} };
+      assert.deepEqual(warningsOf(parsePlan(saved)), []);
+      assert.deepEqual(warningsOf(parsePlan({ steps: ['x'], critique: {} })), ['Ignored unknown plan field "critique".'], 'only beside a plan under "plan"');
     });
 
     it('reads the plan\'s context tags (contextTags or context_tags, a list or comma-separated text) and each step\'s skills', () => {
