@@ -14,6 +14,7 @@ import { formatDuration } from './stepStatusView';
 import { describeCheck } from '../plan/describeCheck';
 import type { Step } from '../plan/planSchema';
 import { shownUsd } from '../../shared/shownUsd';
+import { describedResult, fileChangeResult } from './stepResultText';
 
 /** Most characters of a step's one line, and of a failure's error or diagnosis. */
 export const summaryLimits = { line: 160, checks: 400, failure: 600, reason: 600, files: 50, steps: 100, failures: 20, kept: 5 } as const;
@@ -271,7 +272,7 @@ function stepLine(state: RunState['steps'][string]): string {
       const produced =
         result === undefined
           ? 'completed'
-          : (commandLine(result) ?? fileChangeLine(result) ?? partialListingLine(result) ?? boundedText(result, summaryLimits.line * 4));
+          : (describedResult(result, summaryLimits.line) ?? boundedText(result, summaryLimits.line * 4));
       // A step that needed another attempt (a failed check or predicate, an error) says so: the summary shows every attempt.
       return oneLine(state.attempts > 1 ? `after ${state.attempts} attempts: ${produced}` : produced, summaryLimits.line);
     }
@@ -293,65 +294,9 @@ function stepLine(state: RunState['steps'][string]): string {
   }
 }
 
-/**
- * A command's result (`exitCode` and `stdout`, as `run_command` gives it) in words: the project's program that ran
- * (`program`, when not PATH's), its exit code and the last line it printed, rather than its JSON with escaped
- * newlines. `undefined` for any other result.
- */
-function commandLine(result: unknown): string | undefined {
-  if (typeof result !== 'object' || result === null) return undefined;
-  const { exitCode, stdout, stderr, program } = result as Record<string, unknown>;
-  if (typeof exitCode !== 'number' || typeof stdout !== 'string') return undefined;
-  const output = stdout.trim() === '' && typeof stderr === 'string' ? stderr : stdout;
-  // Only the end is read: the last line of a 5 MB output must not cost a split of all of it.
-  const last = output.slice(-summaryLimits.line * 4).trimEnd().split('\n').pop()?.trim() ?? '';
-  // A project's own program (`.venv/bin/mypy`) is named: it is not the one PATH gives.
-  const ran = typeof program === 'string' ? `ran ${program.slice(0, summaryLimits.line)}: ` : '';
-  return last === '' ? `${ran}exit code ${exitCode}` : `${ran}exit code ${exitCode}, last output: ${last}`;
-}
-
-/**
- * A file tool's result (`write_file`, `edit_file`, `delete_file`: its path and what happened to it) in words: "edited
- * CHANGELOG.md", "left notes.md unchanged"; a newcomer read "path: CHANGELOG.md, operation: edited, changed: true, bytes: 196".
- */
-function fileChangeLine(result: unknown): string | undefined {
-  const change = fileChangeResult(result);
-  if (change === undefined) return undefined;
-  // "created a.txt", "edited b.txt": the operation reads as what the step did, "overwritten" as the past tense too.
-  if (change.operation === 'unchanged') return `left ${change.path} unchanged`;
-  return `${change.operation === 'overwritten' ? 'overwrote' : change.operation} ${change.path}`;
-}
-
-/** A file tool's result (`path`, `operation`, `changed`, as `write_file` and `edit_file` give it); `undefined` for any other. */
-function fileChangeResult(result: unknown): { path: string; operation: string } | undefined {
-  if (typeof result !== 'object' || result === null) return undefined;
-  const { path, operation, changed } = result as Record<string, unknown>;
-  return typeof path === 'string' && typeof operation === 'string' && typeof changed === 'boolean' ? { path, operation } : undefined;
-}
-
 /** The file change a completed step's summary line names (`fileChangeLine`), if it names one. */
 function fileChangeOf(state: RunState['steps'][string]): { path: string } | undefined {
   return state.status === 'completed' ? fileChangeResult(state.result) : undefined;
-}
-
-/**
- * A listing or search that could not read some folders (`unreadableFolders`, as `list_files` and `search_text` give
- * it) in words, those folders first: its JSON would be cut before them, and a partial result would pass for the whole.
- * `undefined` for any other result.
- */
-function partialListingLine(result: unknown): string | undefined {
-  if (typeof result !== 'object' || result === null) return undefined;
-  const { unreadableFolders, unreadableFoldersNotNamed, matches, total } = result as Record<string, unknown>;
-  if (!Array.isArray(unreadableFolders) || unreadableFolders.length === 0) return undefined;
-  const count = unreadableFolders.length + (typeof unreadableFoldersNotNamed === 'number' ? unreadableFoldersNotNamed : 0);
-  const named = unreadableFolders.slice(0, 3).map(String).join(', ');
-  const folders = `could not read ${count === 1 ? '1 folder' : `${count} folders`} (${named}${count > 3 ? ', …' : ''})`;
-  const found = Array.isArray(matches) ? plural(matches.length, 'match', 'matches') : typeof total === 'number' ? plural(total, 'file', 'files') : undefined;
-  return found === undefined ? folders : `${found}; ${folders}`;
-}
-
-function plural(count: number, one: string, many: string): string {
-  return `${count} ${count === 1 ? one : many}`;
 }
 
 /** Why the attempt before a completed step's last one failed, when it took more than one. */

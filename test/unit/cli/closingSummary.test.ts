@@ -30,7 +30,7 @@ describe('task-planner run: the closing summary', function () {
     const json = await runCli(['run', join(workspace.path, 'plan.json'), '--workspace', workspace.path, '--yes', '--json']);
     assert.match(json.stderr, /^Run \S+ finished, not every step done: Step step_3 failed\.$/m, 'with --json, the end is said on stderr');
     // The result's fields in words; the file's ESC, BEL and text-direction override are escaped at the terminal.
-    assert.match(stdout, /^ {2}✔ step_1 Read the data: path: data\.json, content: \{"title": "evil\\u001b\]0;owned\\u0007\\u001b\[2J\\u202etxt\.exe"\}/m);
+    assert.match(stdout, /^ {2}✔ step_1 Read the data: read data\.json \(1 line\): \{"title": "evil\\u001b\]0;owned\\u0007\\u001b\[2J\\u202etxt\.exe"\}/m);
     // A title's raw control characters: the carriage return is whitespace on one line, ESC shows as its escape.
     assert.match(stdout, /^ {2}✘ step_3 Read a \\u001b\[31mmissing file: failed \(did not stop the run\): File not found: missing\.txt/m);
     assert.match(stdout, /^Failures:\n {2}step_3: File not found: missing\.txt/m);

@@ -1,0 +1,90 @@
+/**
+ * A tool's result in words, for a run's summary line: what a command printed last, what a file tool did to its file,
+ * what a read read, a folder made, a listing that could not read some folders; `undefined` for a result no tool of
+ * these gives (the summary then shows its fields).
+ */
+export function describedResult(result: unknown, maxLine: number): string | undefined {
+  return commandLine(result, maxLine) ?? fileChangeLine(result) ?? readLine(result, maxLine) ?? directoryLine(result) ?? partialListingLine(result);
+}
+
+/**
+ * A command's result (`exitCode` and `stdout`, as `run_command` gives it) in words: the project's program that ran
+ * (`program`, when not PATH's), its exit code and the last line it printed, rather than its JSON with escaped
+ * newlines. `undefined` for any other result.
+ */
+function commandLine(result: unknown, maxLine: number): string | undefined {
+  if (typeof result !== 'object' || result === null) return undefined;
+  const { exitCode, stdout, stderr, program } = result as Record<string, unknown>;
+  if (typeof exitCode !== 'number' || typeof stdout !== 'string') return undefined;
+  const output = stdout.trim() === '' && typeof stderr === 'string' ? stderr : stdout;
+  // Only the end is read: the last line of a 5 MB output must not cost a split of all of it.
+  const last = output.slice(-maxLine * 4).trimEnd().split('\n').pop()?.trim() ?? '';
+  // A project's own program (`.venv/bin/mypy`) is named: it is not the one PATH gives.
+  const ran = typeof program === 'string' ? `ran ${program.slice(0, maxLine)}: ` : '';
+  return last === '' ? `${ran}exit code ${exitCode}` : `${ran}exit code ${exitCode}, last output: ${last}`;
+}
+
+/**
+ * A file tool's result (`write_file`, `edit_file`, `delete_file`: its path and what happened to it) in words: "edited
+ * CHANGELOG.md", "left notes.md unchanged"; a newcomer read "path: CHANGELOG.md, operation: edited, changed: true, bytes: 196".
+ */
+function fileChangeLine(result: unknown): string | undefined {
+  const change = fileChangeResult(result);
+  if (change === undefined) return undefined;
+  // "created a.txt", "edited b.txt": the operation reads as what the step did, "overwritten" as the past tense too.
+  if (change.operation === 'unchanged') return `left ${change.path} unchanged`;
+  return `${change.operation === 'overwritten' ? 'overwrote' : change.operation} ${change.path}`;
+}
+
+/** A file tool's result (`path`, `operation`, `changed`, as `write_file` and `edit_file` give it); `undefined` for any other. */
+export function fileChangeResult(result: unknown): { path: string; operation: string } | undefined {
+  if (typeof result !== 'object' || result === null) return undefined;
+  const { path, operation, changed } = result as Record<string, unknown>;
+  return typeof path === 'string' && typeof operation === 'string' && typeof changed === 'boolean' ? { path, operation } : undefined;
+}
+
+/**
+ * A read's result (`read_file`: path, content and lines) in words, with its first line: "read RELEASE (1 line): 0.4.0",
+ * "read lines 3–9 of 40 of notes.js: export function add"; a newcomer read "path: RELEASE, content: 0.4.0, startLine: 1,
+ * endLine: 1, totalLines: 1, truncated: false".
+ */
+function readLine(result: unknown, maxLine: number): string | undefined {
+  if (typeof result !== 'object' || result === null) return undefined;
+  const { path, content, startLine: first, endLine: last, totalLines: total } = result as Record<string, unknown>;
+  if (typeof path !== 'string' || typeof content !== 'string' || typeof first !== 'number' || typeof last !== 'number') return undefined;
+  if (typeof total !== 'number') return undefined;
+  // Its first line says what it holds (a version, a title); the whole text is the step's result.
+  const opening = content.slice(0, maxLine * 4).split('\n').find((line) => line.trim() !== '')?.trim();
+  const whole = first <= 1 && last >= total;
+  const read = whole ? `read ${path} (${plural(total, 'line', 'lines')})` : `read lines ${first}–${last} of ${total} of ${path}`;
+  return opening === undefined ? read : `${read}: ${opening.slice(0, maxLine)}`;
+}
+
+/** A folder step's result (`create_directory`: path and whether it was made) in words: "created the folder docs/". */
+function directoryLine(result: unknown): string | undefined {
+  if (typeof result !== 'object' || result === null) return undefined;
+  const { path, created } = result as Record<string, unknown>;
+  if (typeof path !== 'string' || typeof created !== 'boolean' || Object.keys(result).length !== 2) return undefined;
+  return created ? `created the folder ${path}/` : `found the folder ${path}/ already there`;
+}
+
+/**
+ * A listing or search that could not read some folders (`unreadableFolders`, as `list_files` and `search_text` give
+ * it) in words, those folders first: its JSON would be cut before them, and a partial result would pass for the whole.
+ * `undefined` for any other result.
+ */
+function partialListingLine(result: unknown): string | undefined {
+  if (typeof result !== 'object' || result === null) return undefined;
+  const { unreadableFolders, unreadableFoldersNotNamed, matches, total } = result as Record<string, unknown>;
+  if (!Array.isArray(unreadableFolders) || unreadableFolders.length === 0) return undefined;
+  const count = unreadableFolders.length + (typeof unreadableFoldersNotNamed === 'number' ? unreadableFoldersNotNamed : 0);
+  const named = unreadableFolders.slice(0, 3).map(String).join(', ');
+  const folders = `could not read ${count === 1 ? '1 folder' : `${count} folders`} (${named}${count > 3 ? ', …' : ''})`;
+  const found = Array.isArray(matches) ? plural(matches.length, 'match', 'matches') : typeof total === 'number' ? plural(total, 'file', 'files') : undefined;
+  return found === undefined ? folders : `${found}; ${folders}`;
+}
+
+function plural(count: number, one: string, many: string): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
