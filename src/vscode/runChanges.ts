@@ -30,20 +30,15 @@ export class RunChanges implements vscode.Disposable {
    * names the steps whose commands Undo does not take back.
    */
   async undo(runId: string, fromStep?: { stepId: string; plan: Pick<Plan, 'steps'> }, anyway?: readonly UndoAnyway[]): Promise<RunUndo> {
-    const { lane, checkpoints } = await this.checkpointsOfRun(runId);
-    const runtime = loadRuntime();
-    // The journal says which steps ran commands and which runs the repairs replaced; one that cannot be read (damaged)
-    // leaves that sentence out and undoes this run alone, not nothing.
-    const state = await this.stateOf(lane, runId);
     // A run after repairs is all its runs (the panel and the Runs view show their changes as one run's), and a step a
     // repair kept made its changes in an earlier one.
-    const all = await this.chainCheckpoints(checkpoints, state, runId);
+    const { lane, checkpoints, state, chain, all } = await this.chainOf(runId);
+    const runtime = loadRuntime();
     const steps = fromStep === undefined ? undefined : runtime.undoScope(fromStep.plan, all, fromStep.stepId);
-    const chain = state === undefined ? [runId] : runtime.runChain(state);
     const workspace = this.lanes.workspaceOf(lane);
     const report = await runtime.undoRunChain(chain, { workspace, checkpoints, ...(steps ? { steps } : {}), ...(anyway ? { anyway } : {}) });
     const text = undoLines(report, state === undefined ? undefined : commandsNotUndone(state, steps)).join(' ');
-    const undone = runtime.undoneChanges(await this.chainCheckpoints(checkpoints, state, runId));
+    const undone = runtime.undoneChanges((await this.chainOf(runId)).all);
     const undo: RunUndo = { runId, report, text, ...(fromStep ? { fromStep: fromStep.stepId } : {}), undone };
     this.undid.fire(undo);
     return undo;
@@ -51,55 +46,48 @@ export class RunChanges implements vscode.Disposable {
 
   /** What Undo has taken back of the run `runId` (with the runs its repairs replaced) so far: nothing for a run never undone. */
   async undone(runId: string): Promise<UndoneChanges> {
-    const { lane, checkpoints } = await this.checkpointsOfRun(runId);
-    return loadRuntime().undoneChanges(await this.chainCheckpoints(checkpoints, await this.stateOf(lane, runId), runId));
-  }
-
-  /** The run's journal replayed, or `undefined` when it is missing or cannot be read. */
-  private async stateOf(lane: Lane, runId: string): Promise<RunState | undefined> {
-    const runtime = loadRuntime();
-    return this.lanes
-      .storeOf(lane)
-      .load(runId)
-      .then((journal) => journal && runtime.replayJournal(runId, journal))
-      .catch(() => undefined);
-  }
-
-  /** The checkpoints of the run and of the runs its repairs replaced (`runChain`), oldest run first. */
-  private async chainCheckpoints(checkpoints: CheckpointStore, state: RunState | undefined, runId: string): Promise<Checkpoint[]> {
-    const chain = state === undefined ? [runId] : loadRuntime().runChain(state);
-    return (await Promise.all(chain.map((id) => checkpoints.list(id)))).flat();
+    return loadRuntime().undoneChanges((await this.chainOf(runId)).all);
   }
 
   /**
-   * The file `path` as it was before the run `runId` (or a run its repairs replaced) first changed it (`undefined` when none did), and
-   * the URI of the file now, in the run's folder.
+   * The file `path` as it was before the run `runId` (or a run its repairs replaced) first changed it (`undefined` when
+   * none did), and the URI of the file now, in the run's folder.
    */
   async changeOf(runId: string, path: string): Promise<{ before: FileVersion; now: vscode.Uri | undefined } | undefined> {
-    const { lane, checkpoints } = await this.checkpointsOfRun(runId);
-    const all = await this.chainCheckpoints(checkpoints, await this.stateOf(lane, runId), runId);
+    const { lane, all } = await this.chainOf(runId);
     const first = all.find((checkpoint) => isFileChange(checkpoint) && checkpoint.path === path);
     return first && { before: first.before, now: lane.folder && vscode.Uri.joinPath(lane.folder.uri, path) };
   }
 
   /**
-   * The folder-relative paths of the files the run `runId` and the runs its repairs replaced changed, in first-change order: the folders created for
-   * them are no files (the summary counts and links these; Undo still removes those folders).
+   * The folder-relative paths of the files the run `runId` and the runs its repairs replaced changed, in first-change
+   * order: the folders created for them are no files (the summary counts and links these; Undo still removes those folders).
    */
   async changedFiles(runId: string): Promise<string[]> {
-    const { lane, checkpoints } = await this.checkpointsOfRun(runId);
-    const all = await this.chainCheckpoints(checkpoints, await this.stateOf(lane, runId), runId);
-    return [...new Set(all.filter(isFileChange).map((checkpoint) => checkpoint.path))];
+    return [...new Set((await this.chainOf(runId)).all.filter(isFileChange).map((checkpoint) => checkpoint.path))];
   }
 
   dispose(): void {
     this.undid.dispose();
   }
 
-  /** The lane whose journal holds `runId`, and its checkpoints. */
-  private async checkpointsOfRun(runId: string): Promise<{ lane: Lane; checkpoints: CheckpointStore }> {
+  /**
+   * The lane whose journal holds `runId`, its checkpoints, the run's journal replayed (`undefined` when it is missing or
+   * cannot be read: the run alone is then undone, not nothing), the runs its repairs replaced then itself (`runChain`),
+   * and all their checkpoints, oldest run first.
+   */
+  private async chainOf(runId: string): Promise<{ lane: Lane; checkpoints: CheckpointStore; state: RunState | undefined; chain: string[]; all: Checkpoint[] }> {
     const lane = await this.lanes.ofRun(runId);
-    return { lane, checkpoints: await this.lanes.checkpointsOf(lane) };
+    const checkpoints = await this.lanes.checkpointsOf(lane);
+    const runtime = loadRuntime();
+    const state = await this.lanes
+      .storeOf(lane)
+      .load(runId)
+      .then((journal) => journal && runtime.replayJournal(runId, journal))
+      .catch(() => undefined);
+    const chain = state === undefined ? [runId] : runtime.runChain(state);
+    const all = (await Promise.all(chain.map((id) => checkpoints.list(id)))).flat();
+    return { lane, checkpoints, state, chain, all };
   }
 }
 
