@@ -65,7 +65,8 @@ export interface RunSummary {
   objective: string;
   /**
    * Why the run failed or was cancelled. Absent for a `partial` run: its reason only lists the steps not done, which
-   * the headline counts and each step's line says ("rejected by you: not now"), and a third time read as a repeat.
+   * the headline counts and each step's line says ("rejected by you: not now"), and a third time read as a repeat; and
+   * for a completed one (a repair run keeps the failure that asked for it, which read as the completed run's reason).
    */
   reason?: string;
   durationMs: number;
@@ -155,7 +156,7 @@ export function runSummary(state: RunState, extras: RunSummaryExtras = {}): RunS
     status: state.status,
     objective: oneLine(plan?.objective ?? state.runId, summaryLimits.reason),
     // A critical step's failure is in `failures`: the reason names the step, not its failure again.
-    ...(state.reason === undefined || state.status === 'partial'
+    ...(state.reason === undefined || state.status === 'partial' || state.status === 'completed'
       ? {}
       : { reason: capText(reasonBesideFailures(state.reason, new Set(failures.map((failure) => failure.stepId))), summaryLimits.reason) }),
     durationMs,

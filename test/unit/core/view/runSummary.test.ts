@@ -120,6 +120,8 @@ describe('runSummary: how a run ended, once for every view', () => {
     assert.equal(runSummary(state, { usage: cached }).headline, 'completed in 2.0 s: 1 of 1 step completed; 12,500 tokens (9,216 cached), $0.012 (saved $0.0042 by cached input).');
     assert.equal(describeCost({ ...cached, unpricedRequests: 2 }), '$0.012 (saved $0.0042 by cached input; 2 calls without a known price)');
     assert.equal(describeTokens({ ...cached, cachedTokens: 0 }), '12,500 tokens');
+    // The second newcomer's find (2026-12-01): a repair run that completed said "Reason: Step read failed and asked for a repair plan."
+    assert.equal(runSummary({ ...state, reason: 'Step read failed and asked for a repair plan.' }, { replanCount: 1 }).reason, undefined);
   });
 
   it('shows a live run up to now, and names what a step waits for', () => {
