@@ -10,16 +10,30 @@ import { undoneChanges } from '../core/tools/undoneChanges';
 /** Longest objective (or reason a journal is unreadable) in a row of the listing, in characters, on one line. */
 const maxObjectiveLength = 120;
 
+/** One listed run; `repair` is the number of the repair it is, when it is one. */
+interface RunRow {
+  runId: string;
+  status: string;
+  objective: string;
+  completed: number;
+  steps: number;
+  updatedAt: string;
+  undone: boolean;
+  repair?: number;
+}
+
 /**
  * `runs`: the workspace's journaled runs, newest first, with status and progress. A run journaled as running whose
  * lock no living process holds was cut off (killed, or the machine stopped): it is listed as `interrupted`; one whose
- * changes Undo took back says so (`undone`).
+ * changes Undo took back says so (`undone`), and a repair and the run it replaced say which repair (`repair`, `replacedBy`).
  */
 export async function runsCommand(workspace: string, json: boolean, io: CliIo): Promise<number> {
   const directory = runsDirectory(workspace);
   const store = createFileRunStore(directory);
   const checkpoints = createCheckpointFolder(directory);
-  const rows = [];
+  const rows: RunRow[] = [];
+  /** Each run a repair replaced, with that repair's number: a repair is a run of its own, with the same request. */
+  const replacedBy = new Map<string, number>();
   for (const listing of await store.list()) {
     try {
       const journal = await store.load(listing.runId);
@@ -28,7 +42,10 @@ export async function runsCommand(workspace: string, json: boolean, io: CliIo): 
       const steps = Object.values(state.steps);
       // As the editor's Runs view says it: Undo took back its changes (all of a step's, for some step).
       const undone = await checkpoints.list(listing.runId).then((list) => undoneChanges(list).steps.size > 0, () => false);
+      for (const record of state.replanHistory ?? []) replacedBy.set(record.failedRunId, record.replan);
+      const repair = state.replanHistory?.at(-1)?.replan;
       rows.push({
+        ...(repair === undefined ? {} : { repair }),
         runId: listing.runId,
         status: state.status === 'running' && (await runHolder(directory, listing.runId)) === undefined ? 'interrupted' : state.status,
         objective: state.plan?.objective ?? '',
@@ -49,12 +66,19 @@ export async function runsCommand(workspace: string, json: boolean, io: CliIo): 
       });
     }
   }
-  if (json) io.out(JSON.stringify(rows, null, 2));
+  const listed = rows.map((row) => (replacedBy.has(row.runId) ? { ...row, replacedBy: replacedBy.get(row.runId) } : row));
+  if (json) io.out(JSON.stringify(listed, null, 2));
   else if (rows.length === 0) io.out(`No runs in ${directory}.`);
   else {
-    for (const row of rows) {
-      const status = `${row.status}${row.undone ? ', changes undone' : ''}`;
-      io.out(`${row.runId}  ${status.padEnd(11)} ${row.completed}/${row.steps}  ${row.updatedAt}  ${oneLine(row.objective, maxObjectiveLength)}`);
+    const statuses = listed.map((row) => {
+      const replaced = 'replacedBy' in row ? `, replaced by repair ${row.replacedBy}` : '';
+      return `${row.status}${row.repair === undefined ? '' : `, repair ${row.repair}`}${replaced}${row.undone ? ', changes undone' : ''}`;
+    });
+    // One column whatever the longest status ("completed, changes undone" pushed the counts out of line).
+    const width = Math.max(...statuses.map((status) => status.length));
+    for (const [index, row] of listed.entries()) {
+      const status = (statuses[index] ?? '').padEnd(width);
+      io.out(`${row.runId}  ${status} ${row.completed}/${row.steps}  ${row.updatedAt}  ${oneLine(row.objective, maxObjectiveLength)}`);
     }
     const cutOff = rows.find((row) => row.status === 'interrupted');
     if (cutOff) io.out(`\nAn interrupted run goes on from where it stopped, finished steps not redone: task-planner resume ${cutOff.runId}`);
