@@ -289,6 +289,8 @@ function stepLine(state: RunState['steps'][string]): string {
         const detail = rejectionDetail(state.reason);
         return oneLine(detail === '' ? rejectedLabel : `${rejectedLabel}: ${head(detail)}`, summaryLimits.line);
       }
+      // "skipped in the plan" says it already ("skipped: skipped in the plan").
+      if (state.skipCause === 'plan') return 'skipped in the plan';
       return oneLine(`skipped: ${head(state.reason ?? state.error ?? 'no reason recorded')}`, summaryLimits.line);
     default:
       return stepStatusLabels[state.status];

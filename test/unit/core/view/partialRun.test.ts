@@ -41,7 +41,7 @@ describe('a run that went to its end with steps not done, in every view', () => 
       [
         ['test', 'failed', 'failed (did not stop the run): Command pytest -q exited with code 1: the tests ran and some failed.'],
         ['fix', 'skipped', 'skipped: dependency test was skipped'],
-        ['notes', 'skipped', 'skipped: skipped in the plan'],
+        ['notes', 'skipped', 'skipped in the plan'],
       ],
     );
     assert.deepEqual(summary.failures.map((failure) => failure.stepId), ['test']);
