@@ -30,10 +30,10 @@ export function manualResultPreview(value: unknown): string {
  * (`collapseBlankLines`).
  */
 export function describeManualStep(request: ManualStepRequest): string {
-  const lines = [
-    `Step ${request.stepId} is yours to do: ${oneLine(request.title, maxNameLength)}`,
-    capText(collapseBlankLines(request.instructions), textCaps.message),
-  ];
+  const title = oneLine(request.title, maxNameLength);
+  const instructions = capText(collapseBlankLines(request.instructions), textCaps.message);
+  // A step without instructions of its own is asked with its title: said once.
+  const lines = [`Step ${request.stepId} is yours to do: ${title}`, ...(instructions.trim() === request.title.trim() ? [] : [instructions])];
   if (request.attachments.length > 0) {
     lines.push('', `Attached: ${request.attachments.map((attachment) => oneLine(attachment.label ?? attachment.ref, maxNameLength)).join(', ')}`);
   }

@@ -93,4 +93,10 @@ describe('describeManualStep with texts made to push the question out of sight',
     assert.ok(second!.length <= 8_000 && second!.endsWith('more characters cut)'), `${second!.length} characters`);
     assert.ok(text.length < 8_600, `${text.length} characters`);
   });
+  // The second newcomer's find (2026-12-01): "Step S001 is yours to do: Rename …" and then "Rename …" again.
+  it('says a step\'s title once when it has no instructions of its own', () => {
+    const request = { stepId: 'S001', title: 'Rename CHANGELOG.md to HISTORY.md', instructions: 'Rename CHANGELOG.md to HISTORY.md', attachments: [], depends: {} };
+    assert.equal(describeManualStep(request), 'Step S001 is yours to do: Rename CHANGELOG.md to HISTORY.md');
+    assert.equal(describeManualStep({ ...request, instructions: 'Keep the old name as a link' }), 'Step S001 is yours to do: Rename CHANGELOG.md to HISTORY.md\nKeep the old name as a link');
+  });
 });
