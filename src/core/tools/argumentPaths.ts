@@ -13,20 +13,18 @@ const maxLooked = 64;
  */
 function namedPaths(argument: string): string[] {
   const parts = argument.startsWith('-') ? argument.split(/[=,]/).slice(1) : argument.split(/[=,]/);
-  return parts.map((part) => (part.startsWith('@') ? part.slice(1) : part)).filter((part) => part !== '' && !/\s/.test(part));
+  return parts.map((part) => (part.startsWith('@') ? part.slice(1) : part)).filter((part) => /^\S+$/.test(part));
 }
 
 /**
  * Why an allow rule does not cover a command whose words are all allowed: an argument names a path of the workspace
  * that leads out of it through a link (`etclink/hostname` with `etclink -> /etc`), or a file tools keep from the model
- * (`.env`, a key: a command's output reaches the model as a tool's would). `undefined` when none does, or when the path
- * does not exist (the program cannot read it then). Paths are taken relative to `cwd`; absolute and upward paths are
- * `namesPathOutside`'s, which asks before this.
+ * (`.env`, a key: a command's output reaches the model as a tool's would). `undefined` when none does. Paths are taken
+ * relative to `cwd`; absolute and upward paths are `namesPathOutside`'s, which asks before this.
  */
 export async function pathArgumentNotCovered(workspace: WorkspaceFs, cwd: string, args: readonly string[], signal: AbortSignal): Promise<string | undefined> {
-  const looked = args.slice(0, maxLooked);
   if (args.length > maxLooked) return `the command has more than ${maxLooked} arguments, more than the rule's check of the paths they name looks at`;
-  for (const argument of looked) {
+  for (const argument of args) {
     for (const part of namedPaths(argument)) {
       let path: string;
       try {

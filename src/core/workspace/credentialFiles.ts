@@ -30,7 +30,7 @@ const backupSuffix = /(?:~|\.(?:bak|backup|old|orig|save|swp|tmp|copy))$/i;
 /** `relative` without the backup suffixes at its end, as often as they are there (`.env.bak~`). */
 function withoutBackupSuffixes(relative: string): string {
   let name = relative;
-  for (let cut = name.replace(backupSuffix, ''); cut !== name && cut !== '' && !cut.endsWith('/'); cut = name.replace(backupSuffix, '')) name = cut;
+  for (let cut = name.replace(backupSuffix, ''); cut !== name; cut = name.replace(backupSuffix, '')) name = cut;
   return name;
 }
 

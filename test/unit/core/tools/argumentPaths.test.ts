@@ -26,7 +26,7 @@ describe('pathArgumentNotCovered', () => {
         notCovered(['-n', '.env']),
         notCovered(['--file=.env']),
         notCovered(['x=a.md,.env']),
-        notCovered(['@.env']),
+        notCovered(['@key.md']),
         notCovered(['key.md']),
         notCovered(['.env.local'], 'sub'),
       ]),
@@ -35,7 +35,7 @@ describe('pathArgumentNotCovered', () => {
         '".env" is a file tools keep from the model (.env), and a command\'s output reaches the model',
         '".env" is a file tools keep from the model (.env), and a command\'s output reaches the model',
         '".env" is a file tools keep from the model (.env), and a command\'s output reaches the model',
-        '".env" is a file tools keep from the model (.env), and a command\'s output reaches the model',
+        '"key.md" is a file tools keep from the model (.env), and a command\'s output reaches the model',
         '"key.md" is a file tools keep from the model (.env), and a command\'s output reaches the model',
         '".env.local" is a file tools keep from the model (sub/.env.local), and a command\'s output reaches the model',
       ],
@@ -51,8 +51,11 @@ describe('pathArgumentNotCovered', () => {
         notCovered(['--out', '-v', '--fix']),
         notCovered(['a grep pattern with .env in it']),
         notCovered(['--format=%H', 'C:\\x', '\u0000']),
+        // An option's own name is no path, whatever it looks like; a word with a space names no file the check looks for.
+        notCovered(['-.env=a.md', '--.env']),
+        notCovered([' .env', 'x=', '@']),
       ]),
-      [undefined, undefined, undefined, undefined, undefined, undefined],
+      [undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined],
     );
   });
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { isCredentialFile } from '../../../../src/core/workspace/credentialFiles';
+import { holdsPrivateKey, isCredentialFile, privateKeyReason } from '../../../../src/core/workspace/credentialFiles';
 
 describe('isCredentialFile', () => {
   const credentials = [
@@ -22,4 +22,40 @@ describe('isCredentialFile', () => {
   ];
   for (const path of credentials) it(`holds credentials by its name: ${path}`, () => assert.equal(isCredentialFile(path), true));
   for (const path of ordinary) it(`is an ordinary file: ${path}`, () => assert.equal(isCredentialFile(path), false));
+});
+
+// The first attacker's find (2026-12-01): a service account's key in a file of any name reached the model.
+describe('holdsPrivateKey', () => {
+  it('finds a private key in any of its forms, anywhere in a text', () => {
+    for (const text of [
+      '-----BEGIN PRIVATE KEY-----\nMIIE',
+      '{"private_key": "-----BEGIN RSA PRIVATE KEY-----\\nMIIE"}',
+      'x\n-----BEGIN OPENSSH PRIVATE KEY-----',
+      '-----BEGIN ENCRYPTED PRIVATE KEY-----',
+      '-----BEGIN EC PRIVATE KEY-----',
+      '-----BEGIN PGP PRIVATE KEY BLOCK-----',
+      'PuTTY-User-Key-File-2: ssh-rsa',
+      'PuTTY-User-Key-File-3: ssh-ed25519',
+      'PuTTY-User-Key-File-10: a later format',
+    ]) {
+      assert.equal(holdsPrivateKey(text), true, text);
+    }
+    assert.equal(privateKeyReason, 'it holds a private key, and tools do not read it: what a tool reads goes to the model');
+  });
+
+  it('leaves public keys, certificates and words about keys alone', () => {
+    for (const text of [
+      '-----BEGIN PUBLIC KEY-----',
+      '-----BEGIN CERTIFICATE-----',
+      'ssh-ed25519 AAAAC3Nza user@host',
+      'the PRIVATE KEY----- is in the vault',
+      '-----BEGIN private key-----',
+      '-----BEGIN PGP PRIVATE KEY BLOCKS-----',
+      'PuTTY-User-Key-File-x: ssh-rsa',
+      'PuTTY-User-Key-File-: ssh-rsa',
+      '',
+    ]) {
+      assert.equal(holdsPrivateKey(text), false, text);
+    }
+  });
 });
