@@ -33,7 +33,7 @@ export function renderStepCard(step: StepView, ctx: StepCardContext, editor: Tem
     if (to >= 0 && to < ctx.total) move(to, 'card');
   };
   const label = `${step.index + 1}. ${boundedTitle(shownText(step.title))}, step ${step.id}${step.skipped ? ', skipped' : step.skippedWith === undefined ? '' : `, skipped with step ${step.skippedWith}`}`;
-  const classes = ['card', 'step', step.skipped ? 'skipped' : '', ctx.added ? 'added' : ctx.changedFields ? 'changed' : ''].join(' ');
+  const classes = ['card', 'step', step.skipped || step.skippedWith !== undefined ? 'skipped' : '', ctx.added ? 'added' : ctx.changedFields ? 'changed' : ''].join(' ');
   return html`<li class=${classes} data-step-id=${step.id} tabindex="0" aria-label=${label} @keydown=${onKey}>
     <div class="row">
       <span class="muted mono">${step.index + 1}.</span>

@@ -116,19 +116,20 @@ function reviewView(source: ReviewSource): ReviewView {
     else problems.set(diagnostic.stepId, [...(problems.get(diagnostic.stepId) ?? []), text]);
   }
   const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error');
-  const runnable = plan.steps.filter((step) => !step.skipped);
+  const skippedWith = skippedThrough(plan);
+  // A step that waits on a skipped one is skipped with it: it runs no more than the skipped one.
+  const runnable = plan.steps.filter((step) => !step.skipped && !skippedWith.has(step.id));
   const modelNeeded = source.regenerateBlockedReason === undefined ? undefined : modelNeededBy(runnable);
   const startBlockedReason =
     errors.length > 0
       ? `Fix ${errors.length === 1 ? 'the error' : `the ${errors.length} errors`} first: ${errors[0]!.message}`
       : runnable.length === 0
-        ? 'Every step is skipped: unskip at least one.'
+        ? 'Every step is skipped, or waits on a skipped one: unskip at least one.'
         : modelNeeded
           ? modelNeeded.message
           : source.regenerating
             ? 'The plan is being regenerated.'
             : undefined;
-  const skippedWith = skippedThrough(plan);
   return {
     planId: plan.id,
     planVersion: plan.version,

@@ -121,6 +121,10 @@ describe('buildPanelViewModel: the review the panel shows', () => {
       ['S4', false, 'S2'],
       ['S5', false, undefined],
     ]);
+    assert.equal(reviewOf({ plan }).startBlockedReason, undefined, 'S1 and S5 still run');
+    // The second newcomer's find (2026-12-01): with the first of a chain skipped, Start ran "0 of 4 steps completed, 4 skipped".
+    const chain = makePlan([makeStep('S1', { skipped: true }), makeStep('S2', { dependsOn: ['S1'] }), makeStep('S3', { dependsOn: ['S2'] })]);
+    assert.equal(reviewOf({ plan: chain }).startBlockedReason, 'Every step is skipped, or waits on a skipped one: unskip at least one.');
   });
 
   it('shows the files a step may change on one line, with control characters escaped', () => {
