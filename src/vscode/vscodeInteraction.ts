@@ -255,7 +255,9 @@ function feedbackLabel(): string {
  * or Tab first. Escape and the dialog's Cancel answer nothing (the prompt keeps waiting).
  */
 function askConsent(message: string, detail: string, safe: string, ...risky: string[]): Thenable<string | undefined> {
-  return showWarning(message, { modal: true, detail }, safe, ...risky);
+  // The dialog's own Cancel is neither answer: a newcomer could not tell it from Reject.
+  const cancel = vscode.l10n.t('Cancel leaves the question waiting: answer it later from the Plan view.');
+  return showWarning(message, { modal: true, detail: `${detail}\n\n${cancel}` }, safe, ...risky);
 }
 
 async function showFileApproval(
