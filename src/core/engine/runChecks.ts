@@ -90,19 +90,20 @@ export function stepChecks<Run extends CheckedRun>(step: Step, run: Run): StepCh
 
 /** How a check is named in a diagnosis: its kind and what it looks at, e.g. "command `npm test`". */
 function checkLabel(check: Check): string {
-  const subject = (() => {
-    switch (check.kind) {
-      case 'file_exists':
-      case 'file_absent':
-      case 'file_contains':
-        return check.path;
-      case 'command':
-        return check.argv.join(' ');
-      case 'no_new_diagnostics':
-        return check.paths?.join(', ') ?? 'the changed files';
-    }
-  })();
-  return `${check.kind} \`${plainText(capText(subject, 200))}\``;
+  const quoted = (subject: string): string => `\`${plainText(capText(subject, 200))}\``;
+  // In words, as the review's checks line says them ("file absent"), not the plan's field values ("file_absent").
+  switch (check.kind) {
+    case 'file_exists':
+      return `file exists ${quoted(check.path)}`;
+    case 'file_absent':
+      return `file absent ${quoted(check.path)}`;
+    case 'file_contains':
+      return `contents of ${quoted(check.path)}`;
+    case 'command':
+      return `command ${quoted(check.argv.join(' '))}`;
+    case 'no_new_diagnostics':
+      return check.paths === undefined ? 'no new errors in the changed files' : `no new errors in ${quoted(check.paths.join(', '))}`;
+  }
 }
 
 /** The run's interaction, where a deferred approval is a refusal: a check never leaves its step waiting after the work is done. */

@@ -75,7 +75,7 @@ describe('task-planner run: step checks', function () {
     const file = planFile([{ kind: 'no_new_diagnostics', paths: ['calc.js'] }], { maxAttempts: 1 });
     const { code, stdout, stderr } = await runCli(['run', file, '--workspace', workspace.path, '--base-url', server.baseURL, '--model', 'gpt-4o-mini', '--yes']);
     assert.equal(code, 1, stderr);
-    assert.match(stdout, /S1: Check 1 \(no_new_diagnostics `calc\.js`\) failed: not available in the command line \(it needs the editor's diagnostics\), so it did not pass/);
+    assert.match(stdout, /S1: Check 1 \(no new errors in `calc\.js`\) failed: not available in the command line \(it needs the editor's diagnostics\), so it did not pass/);
   });
 
   it('a malformed check in a plan file is dropped with a warning naming the step and what was wrong', async () => {

@@ -64,13 +64,13 @@ describe('step checks', () => {
         workspace: createMemoryWorkspace({ 'b.txt': '' }),
       });
       assert.equal(result.status, 'failed');
-      assert.deepEqual(diagnoses, ['Check 2 (file_exists `out/report.md`) failed: out/report.md does not exist']);
+      assert.deepEqual(diagnoses, ['Check 2 (file exists `out/report.md`) failed: out/report.md does not exist']);
       assert.equal(result.steps.s?.diagnosis, diagnoses[0]);
     });
 
     it('file_absent fails when the file is there and passes once it is gone', async () => {
       const present = await run([checked([{ kind: 'file_absent', path: 'tmp.log' }])], { workspace: createMemoryWorkspace({ 'tmp.log': 'x' }) });
-      assert.deepEqual(present.diagnoses, ['Check 1 (file_absent `tmp.log`) failed: tmp.log exists']);
+      assert.deepEqual(present.diagnoses, ['Check 1 (file absent `tmp.log`) failed: tmp.log exists']);
       const gone = await run([checked([{ kind: 'file_absent', path: 'tmp.log' }])]);
       assert.equal(gone.result.status, 'completed');
       assert.deepEqual(gone.result.steps.s?.checks, [{ kind: 'file_absent', passed: true, detail: 'tmp.log does not exist' }]);
@@ -99,7 +99,7 @@ describe('step checks', () => {
         { workspace: workspace() },
       );
       assert.deepEqual(diagnoses, [
-        'Check 1 (file_contains `src/app.ts`) failed: src/app.ts does not contain the text "VERSION" nor a match of "^import"\nCheck 2 (file_contains `nope.ts`) failed: nope.ts does not exist',
+        'Check 1 (contents of `src/app.ts`) failed: src/app.ts does not contain the text "VERSION" nor a match of "^import"\nCheck 2 (contents of `nope.ts`) failed: nope.ts does not exist',
       ]);
     });
 
@@ -310,7 +310,7 @@ describe('step checks', () => {
       assert.equal(result.status, 'failed');
       assert.deepEqual(diagnostics.asked, [['src/a.ts']]);
       assert.equal(diagnostics.snapshots, 1);
-      assert.deepEqual(diagnoses, ["Check 1 (no_new_diagnostics `the changed files`) failed: 1 new error: src/a.ts:3 Type 'string' is not assignable to type 'number'. (ts)"]);
+      assert.deepEqual(diagnoses, ["Check 1 (no new errors in the changed files) failed: 1 new error: src/a.ts:3 Type 'string' is not assignable to type 'number'. (ts)"]);
     });
 
     it('passes when the step left no new error', async () => {
@@ -330,7 +330,7 @@ describe('step checks', () => {
     it('is not available in the command line: it fails and never passes', async () => {
       const { result, diagnoses } = await run([checked([{ kind: 'no_new_diagnostics', paths: ['src/a.ts'] }])]);
       assert.equal(result.status, 'failed');
-      assert.deepEqual(diagnoses, ["Check 1 (no_new_diagnostics `src/a.ts`) failed: not available in the command line (it needs the editor's diagnostics), so it did not pass"]);
+      assert.deepEqual(diagnoses, ["Check 1 (no new errors in `src/a.ts`) failed: not available in the command line (it needs the editor's diagnostics), so it did not pass"]);
     });
   });
 
@@ -346,7 +346,7 @@ describe('step checks', () => {
         },
       );
       assert.equal(result.status, 'completed');
-      assert.deepEqual(seenDiagnoses, [undefined, 'Check 1 (file_exists `done.txt`) failed: done.txt does not exist']);
+      assert.deepEqual(seenDiagnoses, [undefined, 'Check 1 (file exists `done.txt`) failed: done.txt does not exist']);
       assert.equal(result.steps.s?.attempts, 2);
     });
 
@@ -363,7 +363,7 @@ describe('step checks', () => {
 
     it('the predicate is not run when a check failed', async () => {
       const { diagnoses } = await run([checked([{ kind: 'file_exists', path: 'x' }], { verification: '"predicate ran"' })]);
-      assert.deepEqual(diagnoses, ['Check 1 (file_exists `x`) failed: x does not exist']);
+      assert.deepEqual(diagnoses, ['Check 1 (file exists `x`) failed: x does not exist']);
     });
   });
 });
