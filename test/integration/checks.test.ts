@@ -63,7 +63,7 @@ describe('Step checks in the editor', function () {
     const broken = await planner.startPlan(writePlan('typed.ts', 'export const count: number = "three";\n', [{ kind: 'no_new_diagnostics' }]));
     assert.equal(broken.status, 'failed', broken.metadata.reason);
     const step = broken.steps.S1;
-    assert.match(step?.diagnosis ?? '', /^Check 1 \(no new errors in `the changed files`\) failed: 1 new error: typed\.ts:1 Type 'string' is not assignable to type 'number'\. \(ts\)/);
+    assert.match(step?.diagnosis ?? '', /^Check 1 \(no new errors in the changed files\) failed: 1 new error: typed\.ts:1 Type 'string' is not assignable to type 'number'\. \(ts\)/);
     assert.deepEqual(step?.checks?.map((check) => [check.kind, check.passed]), [['no_new_diagnostics', false]]);
 
     const fixed = await planner.startPlan(writePlan('typed.ts', 'export const count: number = 3;\n', [{ kind: 'no_new_diagnostics', paths: ['typed.ts'] }]));
