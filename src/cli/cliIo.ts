@@ -26,7 +26,15 @@ export interface CliIo {
  * `stderr`, answers from `stdin`. This is the output boundary: every text passes through
  * `terminalSafe` here, whatever part of a plan, model, file or tool it holds.
  */
-export function terminalIo(streams: { stdin: Readable; stdout: Writable; stderr: Writable; interactive: boolean }): CliIo {
+export function terminalIo(streams: {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  interactive: boolean;
+  /** Ctrl+C typed while a question waits (by default the process's own SIGINT, which stops a run as at any other moment). */
+  onInterrupt?: () => void;
+}): CliIo {
+  const interrupt = streams.onInterrupt ?? ((): void => void process.kill(process.pid, 'SIGINT'));
   let queue: Promise<unknown> = Promise.resolve();
   const out = lineWriter(streams.stdout);
   const err = lineWriter(streams.stderr);
@@ -51,6 +59,9 @@ export function terminalIo(streams: { stdin: Readable; stdout: Writable; stderr:
     ask(question, signal) {
       const next = queue.then(async () => {
         const readline = createInterface({ input: streams.stdin, output: streams.stderr });
+        // Ctrl+C at a question is the user's Ctrl+C: the run stops and can be resumed. Left to readline, it failed only the
+        // step that asked ("Aborted with Ctrl+C"), and a repair plan then went on with the run.
+        readline.on('SIGINT', interrupt);
         asking = true;
         try {
           const answer = readline.question(terminalSafe(question), { signal });

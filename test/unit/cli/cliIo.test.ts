@@ -29,6 +29,22 @@ describe('terminalIo', () => {
     assert.equal(err(), 'progress \\u001b]0;title\\u0007\nWrite notes.txt?\n+\\u001b[8mrm -rf ~\\u001b[0m\nApprove? ');
   });
 
+  // A newcomer's find (2026-12-01): Ctrl+C at "Approve?" failed the step ("Aborted with Ctrl+C") and a repair plan went on.
+  it('takes Ctrl+C at a question for the user\'s Ctrl+C: the process is interrupted, the question not answered', async () => {
+    const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => stdin });
+    const stderr = Object.assign(new PassThrough(), { isTTY: true, columns: 80 });
+    let interrupted = 0;
+    const io = terminalIo({ stdin, stdout: new PassThrough(), stderr, interactive: true, onInterrupt: () => interrupted++ });
+    const stop = new AbortController();
+    const answer = io.ask('Approve? [y]es / [n]o / [d]efer: ', stop.signal);
+    await new Promise((settle) => setImmediate(settle));
+    stdin.write('\u0003');
+    await new Promise((settle) => setImmediate(settle));
+    assert.equal(interrupted, 1);
+    stop.abort(new Error('Interrupted (Ctrl+C).'));
+    await assert.rejects(answer);
+  });
+
   it('holds progress that comes while a question waits and writes it after the answer, never onto the question\'s line (issue 28 item 12)', async () => {
     const stdin = new PassThrough();
     const stderr = new PassThrough();
