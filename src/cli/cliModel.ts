@@ -78,3 +78,21 @@ function positive(text: string | undefined, flag: string, whole: boolean, what =
   }
   return value;
 }
+
+/**
+ * The model options given, as flags for the next command the user is told to paste (`resume`, `rerun`): without them a
+ * pasted resume ran with no model, and a repair that could have worked said "replanning needs a language model". Empty
+ * when none was given. The key is never one of them: it stays in the environment.
+ */
+export function modelFlags(options: Pick<CliModelOptions, 'baseUrl' | 'model' | 'roleModels' | 'allowInsecureKey'>): string {
+  const quoted = (value: string): string => (/^[\w.:/@+-]+$/.test(value) ? value : JSON.stringify(value));
+  const roles = Object.entries(options.roleModels ?? {}).flatMap(([role, model]) => (model === undefined ? [] : [`--${role}-model ${quoted(model)}`]));
+  return [
+    ...(options.baseUrl === undefined ? [] : [`--base-url ${quoted(options.baseUrl)}`]),
+    ...(options.model === undefined ? [] : [`--model ${quoted(options.model)}`]),
+    ...roles,
+    ...(options.allowInsecureKey ? ['--allow-insecure-key'] : []),
+  ]
+    .map((flag) => ` ${flag}`)
+    .join('');
+}

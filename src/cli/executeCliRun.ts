@@ -13,6 +13,7 @@ import type { Plan } from '../core/plan/planSchema';
 import type { CliIo } from './cliIo';
 import { progressReporter } from './progressReporter';
 import { describeApprovalForTerminal } from './terminalInteraction';
+import { modelFlags, type CliModelOptions } from './cliModel';
 
 /**
  * Exit code of a finished run (see the help text): 0 only when every step is done (or
@@ -112,7 +113,12 @@ const maxShownWarnings = 20;
  * resume hints); returns its exit code. `state` is the execution's final state (its plan,
  * steps, changed files and model calls, repair runs included).
  */
-export function reportRunResult(result: RunResult, state: RunState, workspace: string, json: boolean, io: CliIo): number {
+/** The model options a pasted command keeps. */
+type ModelFlagOptions = Pick<CliModelOptions, 'baseUrl' | 'model' | 'roleModels' | 'allowInsecureKey'>;
+
+export function reportRunResult(result: RunResult, state: RunState, options: { workspace: string; json: boolean } & ModelFlagOptions, io: CliIo): number {
+  const { workspace, json } = options;
+  const flags = modelFlags(options);
   if (json) {
     io.out(JSON.stringify(result, null, 2));
     return exitCodeOf(result);
@@ -135,13 +141,13 @@ export function reportRunResult(result: RunResult, state: RunState, workspace: s
     }
     // One command to paste (a newcomer could not paste one with its alternatives in brackets), then the alternatives.
     const hints = (result.pending ?? []).map((request) => resumeHint[request.kind](request.id));
-    const flags = hints.map((hint) => hint.flag).join(' ');
-    lines.push('Answer with:', `  task-planner resume ${result.runId} --workspace ${JSON.stringify(resolve(workspace))} ${flags}`);
+    const answers = hints.map((hint) => hint.flag).join(' ');
+    lines.push('Answer with:', `  task-planner resume ${result.runId} --workspace ${JSON.stringify(resolve(workspace))}${flags} ${answers}`);
     const instead = hints.flatMap((hint) => (hint.instead === undefined ? [] : [hint.instead]));
     if (instead.length > 0) lines.push(`  or instead: ${instead.join('; ')}`);
   }
   if (result.status === 'failed' || result.status === 'partial') {
-    const next = nextAfterFailure(result.runId, state, resolve(workspace));
+    const next = nextAfterFailure(result.runId, state, `--workspace ${JSON.stringify(resolve(workspace))}`, flags);
     if (next !== undefined) lines.push(next);
   }
   io.out(lines.join('\n'));
@@ -176,16 +182,16 @@ const resumeHint: Record<PendingRequest['kind'], (requestId: string) => { flag: 
 
 /**
  * What to do after a run that failed or ended partly done: run it again from its first step not done once the cause
- * is fixed, or take back its file changes; `undefined` when no step failed or was rejected (nothing to point at).
+ * is fixed (with the model `flags` this command was given), or take back its file changes; `undefined` when no step
+ * failed or was rejected (nothing to point at). `where` is the `--workspace` flag.
  */
-function nextAfterFailure(runId: string, state: RunState, workspace: string): string | undefined {
+function nextAfterFailure(runId: string, state: RunState, where: string, flags: string): string | undefined {
   const steps = state.plan?.steps ?? [];
   const failed = (step: { id: string }): boolean => state.steps[step.id]?.status === 'failed' || state.steps[step.id]?.skipCause === 'failed';
   // A failure is what has a cause to fix; a step you rejected is pointed at only when nothing failed.
   const first = steps.find(failed) ?? steps.find((step) => state.steps[step.id]?.skipCause === 'rejected');
   if (first === undefined) return undefined;
-  const where = `--workspace ${JSON.stringify(workspace)}`;
   const undo = (state.changedFiles?.length ?? 0) > 0 ? `; or take back its file changes: task-planner undo ${runId} ${where}` : '';
   const when = failed(first) ? 'once the cause is fixed, run it again' : 'to run what you rejected after all, run it again';
-  return `Next: ${when} from ${first.id}: task-planner rerun ${runId} --from ${first.id} ${where}${undo}.`;
+  return `Next: ${when} from ${first.id}: task-planner rerun ${runId} --from ${first.id} ${where}${flags}${undo}.`;
 }

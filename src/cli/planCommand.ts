@@ -108,7 +108,7 @@ export async function planCommand(request: string, options: CliPlanOptions, io: 
       io.out(JSON.stringify({ plan, critique, warnings, started: true, result, ...(estimate ? { estimate } : {}), usage: engine.budget.usage() }, null, 2));
       return exitCodeOf(result);
     }
-    return reportRunResult(result, state, options.workspace, false, io);
+    return reportRunResult(result, state, { ...options, json: false }, io);
   } finally {
     process.removeListener('SIGINT', onInterrupt);
     stopOn.remove();

@@ -76,5 +76,5 @@ export async function rerunCommand(runId: string, from: string | undefined, opti
     { json: options.json },
   );
   await sendRunTraces(engine.store, runIds, options, io);
-  return reportRunResult(result, ended, options.workspace, options.json, io);
+  return reportRunResult(result, ended, options, io);
 }

@@ -60,5 +60,5 @@ export async function resumeCommand(runId: string, answers: CliAnswers, options:
     { json: options.json, stored: state },
   );
   await sendRunTraces(engine.store, followed.runIds, options, io);
-  return reportRunResult(followed.result, followed.state, options.workspace, options.json, io);
+  return reportRunResult(followed.result, followed.state, options, io);
 }

@@ -139,7 +139,7 @@ export async function runCommand(file: string, options: CliRunOptions, io: CliIo
   );
   await sendRunTraces(engine.store, runIds, options, io);
   showEstimateAgainstActual(estimate, engine, io);
-  return reportRunResult(result, state, options.workspace, options.json, io);
+  return reportRunResult(result, state, options, io);
 }
 
 /**

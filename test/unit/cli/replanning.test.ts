@@ -78,6 +78,14 @@ describe('task-planner run and resume repair failed steps with the model', funct
     assert.deepEqual([existsSync(join(workspace.path, 'first.txt')), existsSync(join(workspace.path, 'repair.txt'))], [false, false]);
   });
 
+  // A newcomer's find (2026-12-01): the printed resume command had no --base-url nor --model, and pasted, it could not repair.
+  it('the commands it prints to paste next carry the model options it was given', async () => {
+    const plan = { objective: 'Write a note', steps: [{ id: 'note', tool: 'write_file', args: { path: 'pasted.txt', content: 'x' } }] };
+    writeFileSync(planFile, JSON.stringify(plan));
+    const waits = await runCli(['run', planFile, '--workspace', workspace.path, '--base-url', server.baseURL, '--model', 'gpt-4o-mini', '--agent-model', 'gpt-4.1']);
+    assert.match(waits.stdout, new RegExp(`^ {2}task-planner resume \\S+ --workspace "[^"]+" --base-url ${server.baseURL.replace(/[.]/g, '\\.')} --model gpt-4o-mini --agent-model gpt-4\\.1 --approve note@`, 'm'), waits.stdout + waits.stderr);
+  });
+
   it('resume: a repair run that waited on a question continues, reports the earlier repair, and repairs again', async () => {
     server.enqueue({
       kind: 'message',
