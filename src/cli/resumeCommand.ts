@@ -29,11 +29,14 @@ export async function resumeCommand(runId: string, answers: CliAnswers, options:
   if (unused.length > 0) throw new UsageError(`Nothing was resumed:\n${unused.map((warning) => `  - ${warning}`).join('\n')}`);
   if (!state.plan) throw new UsageError(`The journal of run "${runId}" has no plan; it cannot be resumed.`);
   // Undo took back what steps of it did: its next steps would start from files that are no longer there.
-  const undone = finalRunStatuses.has(state.status) ? [] : undoneSteps(state.plan, undoneChanges((await engine.checkpoints?.list(runId)) ?? []));
+  const changes = undoneChanges((await engine.checkpoints?.list(runId)) ?? []);
+  const undone = finalRunStatuses.has(state.status) ? [] : undoneSteps(state.plan, changes);
   if (undone[0] !== undefined) {
+    // Said as it stands: "take back the rest" only while Undo has something left (else undo said "Nothing to undo").
+    const instead = changes.anyLeft ? `Take back the rest of it (task-planner undo ${runId}) and start` : 'Start';
     throw new UsageError(
       `Run ${runId} cannot go on: Undo took back the changes of step${undone.length === 1 ? '' : 's'} ${undone.join(', ')}, and its next steps would start ` +
-        `from files that are no longer there. Nothing was resumed. Take back the rest of it (task-planner undo ${runId}) and start its plan again with task-planner run.`,
+        `from files that are no longer there. Nothing was resumed. ${instead} its plan again with task-planner run.`,
     );
   }
   if (finalRunStatuses.has(state.status)) {
