@@ -57,7 +57,7 @@ export async function rerunCommand(runId: string, from: string | undefined, opti
   io.err(
     terminalSafe(
       `Running run ${runId}'s plan again from step ${from} as a new run: ${again.join(', ')} run again; ` +
-        `${Object.keys(initialResults).length} completed step(s) kept${Object.keys(initialResults).length > 0 ? ` (${Object.keys(initialResults).join(', ')})` : ''}.`,
+        `${keptText(Object.keys(initialResults))}.`,
     ),
   );
   const hasAllowRules = engine.allowedCommands.rules().length > 0;
@@ -77,4 +77,10 @@ export async function rerunCommand(runId: string, from: string | undefined, opti
   );
   await sendRunTraces(engine.store, runIds, options, io);
   return reportRunResult(result, ended, options, io);
+}
+
+/** "no completed step kept", "1 completed step kept (read)", "2 completed steps kept (read, api)". */
+function keptText(kept: readonly string[]): string {
+  if (kept.length === 0) return 'no completed step kept';
+  return `${kept.length} completed step${kept.length === 1 ? '' : 's'} kept (${kept.join(', ')})`;
 }

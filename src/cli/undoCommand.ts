@@ -66,7 +66,7 @@ export async function undoCommand(runId: string, options: UndoOptions, io: CliIo
       // Which it is: undone by an earlier Undo, or no file changed.
       io.out(terminalSafe(`Run ${runId}${steps ? ` from step ${options.from ?? ''}` : ''}: ${describeUndo(report)}`));
     } else {
-      if (steps) io.out(terminalSafe(`Undoing steps ${[...steps].join(', ')} of run ${runId}.`));
+      if (steps) io.out(terminalSafe(`Undoing step${steps.size === 1 ? '' : 's'} ${[...steps].join(', ')} of run ${runId}.`));
       for (const line of undoLines(report, commands)) io.out(terminalSafe(line));
     }
   }

@@ -29,7 +29,8 @@ export async function validateCommand(
     return errors.length > 0 ? 1 : 0;
   }
   const lines = [`${file}: ${plan.steps.length} step${plan.steps.length === 1 ? '' : 's'}, objective: ${oneLine(plan.objective, 300) || '(none)'}`];
-  for (const warning of warnings) lines.push(`  parse warning: ${warning}`);
+  // As `run` says them.
+  for (const warning of warnings) lines.push(`  plan warning: ${warning}`);
   if (diagnostics.length === 0) lines.push('  no validation problems');
   for (const diagnostic of diagnostics) {
     lines.push(`  ${diagnostic.severity} ${diagnostic.code}${diagnostic.stepId ? ` [${diagnostic.stepId}]` : ''}: ${diagnostic.message}`);

@@ -96,7 +96,7 @@ describe('task-planner run and undo on one file (issue 26)', function () {
     assert.equal(readFileSync(join(ws, 'f.txt'), 'utf8'), 'ALPHA\nBETA\ngamma\n');
     const undone = await runCli(['undo', runId, '--from', 'B', '--workspace', ws]);
     assert.equal(undone.code, 0, undone.stderr);
-    assert.match(undone.stdout, /Undoing steps B of run/);
+    assert.match(undone.stdout, /Undoing step B of run/);
     assert.equal(readFileSync(join(ws, 'f.txt'), 'utf8'), 'ALPHA\nbeta\ngamma\n');
     assert.equal(readFileSync(join(ws, 'other.txt'), 'utf8'), 'C');
     const unknown = await runCli(['undo', runId, '--from', 'Z', '--workspace', ws]);
