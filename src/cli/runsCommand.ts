@@ -19,6 +19,8 @@ interface RunRow {
   steps: number;
   updatedAt: string;
   undone: boolean;
+  /** Undo took back some of its changes and left others (a file changed since, left alone). */
+  undoneInPart?: true;
   repair?: number;
 }
 
@@ -41,7 +43,8 @@ export async function runsCommand(workspace: string, json: boolean, io: CliIo): 
       const state = replayJournal(listing.runId, journal);
       const steps = Object.values(state.steps);
       // As the editor's Runs view says it: Undo took back its changes (all of a step's, for some step).
-      const undone = await checkpoints.list(listing.runId).then((list) => undoneChanges(list).steps.size > 0, () => false);
+      const changes = await checkpoints.list(listing.runId).then(undoneChanges, () => undefined);
+      const undone = (changes?.steps.size ?? 0) > 0;
       for (const record of state.replanHistory ?? []) replacedBy.set(record.failedRunId, record.replan);
       const repair = state.replanHistory?.at(-1)?.replan;
       rows.push({
@@ -53,6 +56,7 @@ export async function runsCommand(workspace: string, json: boolean, io: CliIo): 
         steps: steps.length,
         updatedAt: new Date(listing.updatedAt).toISOString(),
         undone,
+        ...(undone && changes?.anyLeft === true ? { undoneInPart: true } : {}),
       });
     } catch (error) {
       rows.push({
@@ -72,7 +76,8 @@ export async function runsCommand(workspace: string, json: boolean, io: CliIo): 
   else {
     const statuses = listed.map((row) => {
       const replaced = 'replacedBy' in row ? `, replaced by repair ${row.replacedBy}` : '';
-      return `${row.status}${row.repair === undefined ? '' : `, repair ${row.repair}`}${replaced}${row.undone ? ', changes undone' : ''}`;
+      const undone = row.undone ? (row.undoneInPart ? ', some changes undone' : ', changes undone') : '';
+      return `${row.status}${row.repair === undefined ? '' : `, repair ${row.repair}`}${replaced}${undone}`;
     });
     // One column whatever the longest status ("completed, changes undone" pushed the counts out of line).
     const width = Math.max(...statuses.map((status) => status.length));

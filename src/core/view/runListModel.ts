@@ -42,7 +42,9 @@ export function runListModel(
     const repair = state.replanHistory?.at(-1)?.replan;
     const replaced = replacedBy.get(state.runId);
     const chain = `${repair === undefined ? '' : ` · repair ${repair}`}${replaced === undefined ? '' : ` · replaced by repair ${replaced}`}`;
-    const description = `${runStatusLabels[status]}${chain}${undone ? ' · changes undone' : ''} · ${progress.completed}/${progress.total} · ${formatTime(updatedAt)}`;
+    // An Undo that left a file alone took back only some of the changes: the rest is still there to take back.
+    const undoneText = undone ? (undoable ? ' · some changes undone' : ' · changes undone') : '';
+    const description = `${runStatusLabels[status]}${chain}${undoneText} · ${progress.completed}/${progress.total} · ${formatTime(updatedAt)}`;
     return {
       id: `run:${state.runId}`,
       label,

@@ -69,6 +69,18 @@ describe('task-planner run and undo on one file (issue 26)', function () {
     assert.equal(readFileSync(join(ws, 'f.txt'), 'utf8'), 'ALPHA\nbeta\nGAMMA\n');
   });
 
+  // A newcomer's find (2026-12-01): after an Undo that left a file alone, `runs` said "changes undone".
+  it('runs says "some changes undone" when Undo left a file alone', async () => {
+    const write = { id: 'W', kind: 'tool', title: 'write g', tool: 'write_file', dependsOn: [], args: { path: 'g.txt', content: 'g\n' } };
+    const { ws, runId } = await run({ objective: 'an edit and a new file', steps: [editStep('A', 'alpha', 'ALPHA'), write] });
+    writeFileSync(join(ws, 'f.txt'), 'ALPHA\nbeta\ngamma\nmine\n');
+    const undone = await runCli(['undo', runId, '--workspace', ws]);
+    assert.equal(undone.code, 1, undone.stdout);
+    assert.equal(existsSync(join(ws, 'g.txt')), false);
+    const listed = await runCli(['runs', '--workspace', ws]);
+    assert.match(listed.stdout, new RegExp(`^${runId} {2}completed, some changes undone 2/2 `, 'm'));
+  });
+
   it('attack: undo says which steps ran commands, whose changes it does not take back (the output said only what it restored)', async () => {
     const plan = {
       objective: 'a note and a command',

@@ -101,6 +101,9 @@ describe('runListModel', () => {
     assert.equal(undone?.description, 'completed · changes undone · 1/1 · t3');
     assert.equal(kept?.description, 'completed · 1/1 · t3');
     assert.equal(undone?.contextValue, 'run.completed');
+    // A newcomer's find (2026-12-01): after an Undo that left a file alone, the row said "changes undone".
+    const [some] = runListModel([{ state, updatedAt: 3, active: false, undone: true, undoable: true }], (ms) => `t${ms}`);
+    assert.equal(some?.description, 'completed · some changes undone · 1/1 · t3');
   });
 
   it('offers Undo (context value .undoable) only for a run with a change left to take back, and never while it goes on', () => {
