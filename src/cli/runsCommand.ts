@@ -6,6 +6,8 @@ import { oneLine } from '../core/text/oneLine';
 import { runHolder } from '../node/runLock';
 import { createCheckpointFolder } from '../node/checkpointFolder';
 import { undoneChanges } from '../core/tools/undoneChanges';
+import { repairNumber, replacedByRepair } from '../core/engine/replanRecord';
+import type { RunState } from '../core/engine/runEvents';
 
 /** Longest objective (or reason a journal is unreadable) in a row of the listing, in characters, on one line. */
 const maxObjectiveLength = 120;
@@ -34,8 +36,7 @@ export async function runsCommand(workspace: string, json: boolean, io: CliIo): 
   const store = createFileRunStore(directory);
   const checkpoints = createCheckpointFolder(directory);
   const rows: RunRow[] = [];
-  /** Each run a repair replaced, with that repair's number: a repair is a run of its own, with the same request. */
-  const replacedBy = new Map<string, number>();
+  const states: RunState[] = [];
   for (const listing of await store.list()) {
     try {
       const journal = await store.load(listing.runId);
@@ -45,8 +46,8 @@ export async function runsCommand(workspace: string, json: boolean, io: CliIo): 
       // As the editor's Runs view says it: Undo took back its changes (all of a step's, for some step).
       const changes = await checkpoints.list(listing.runId).then(undoneChanges, () => undefined);
       const undone = (changes?.steps.size ?? 0) > 0;
-      for (const record of state.replanHistory ?? []) replacedBy.set(record.failedRunId, record.replan);
-      const repair = state.replanHistory?.at(-1)?.replan;
+      states.push(state);
+      const repair = repairNumber(state);
       rows.push({
         ...(repair === undefined ? {} : { repair }),
         runId: listing.runId,
@@ -70,6 +71,7 @@ export async function runsCommand(workspace: string, json: boolean, io: CliIo): 
       });
     }
   }
+  const replacedBy = replacedByRepair(states);
   const listed = rows.map((row) => (replacedBy.has(row.runId) ? { ...row, replacedBy: replacedBy.get(row.runId) } : row));
   if (json) io.out(JSON.stringify(listed, null, 2));
   else if (rows.length === 0) io.out(`No runs in ${directory}.`);

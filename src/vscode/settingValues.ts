@@ -110,17 +110,21 @@ export function eitherTurnsOn(values: SettingValues, key: string): boolean {
  * limit, so it is never the smaller (a workspace's 0 does not lift the user's budget). `undefined` when no number is set.
  */
 export function tighterLimit(values: SettingValues, key: string, zeroIsNone: boolean): number | undefined {
-  // A negative value is no limit of any kind: it never stands in for the user's (the default came back in its place).
-  const set = [userValue(values, key), settingValue(values, key).value].filter(
-    (value): value is number => typeof value === 'number' && Number.isFinite(value) && (zeroIsNone ? value > 0 : value >= 0),
-  );
+  const set = limitValues(values, key).filter((value) => !zeroIsNone || value > 0);
   return set.length === 0 ? undefined : Math.min(...set);
 }
 
 /** A wait a workspace may lengthen but never shorten (`replan.cooldownSeconds`): the larger of the user's and its own. */
 export function longerWait(values: SettingValues, key: string): number | undefined {
-  const set = [userValue(values, key), settingValue(values, key).value].filter(
-    (value): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0,
-  );
+  const set = limitValues(values, key);
   return set.length === 0 ? undefined : Math.max(...set);
+}
+
+/**
+ * The user's own value of `key` (or the default) and the one in force, each when it is a number of 0 or more: a
+ * negative value is no limit of any kind, and never stands in for the user's (the default came back in its place).
+ */
+function limitValues(values: SettingValues, key: string): number[] {
+  const both = [userValue(values, key), settingValue(values, key).value];
+  return both.filter((value): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0);
 }

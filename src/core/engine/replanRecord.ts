@@ -59,3 +59,15 @@ export function runChain(state: { runId: string; replanHistory?: readonly Pick<R
   const ours = (id: string): boolean => id === first || (id.startsWith(`${first}-replan-`) && /^\d+$/.test(id.slice(first.length + '-replan-'.length)));
   return [...new Set([...(state.replanHistory ?? []).map((record) => record.failedRunId).filter(ours), state.runId])];
 }
+
+/** The number of the repair the run `state` is (its last repair's), or `undefined` for a run no repair led to. */
+export function repairNumber(state: { replanHistory?: readonly Pick<ReplanRecord, 'replan'>[] }): number | undefined {
+  return state.replanHistory?.at(-1)?.replan;
+}
+
+/** Among the runs `states`, each run a repair replaced, with that repair's number (a repair is a run of its own, with the same request). */
+export function replacedByRepair(states: Iterable<{ replanHistory?: readonly Pick<ReplanRecord, 'failedRunId' | 'replan'>[] }>): Map<string, number> {
+  const replaced = new Map<string, number>();
+  for (const state of states) for (const record of state.replanHistory ?? []) replaced.set(record.failedRunId, record.replan);
+  return replaced;
+}

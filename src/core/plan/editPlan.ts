@@ -1,7 +1,7 @@
 import { stepSchema, withStepDefaults, type Diagnostic, type Plan, type Step } from './planSchema';
 import { consistentAttempts } from './consistentAttempts';
 import { followRenamedArgs } from './followRenamedArgs';
-import { referencedStepIds } from './referencedDependencies';
+import { usesResultOf } from './referencedDependencies';
 import { performedBy } from './stepKindTraits';
 import { validatePlan, type ValidatePlanOptions } from './validatePlan';
 
@@ -157,7 +157,7 @@ function replaceStep(steps: readonly Step[], index: number, candidate: Step): Ch
 
 function removeStep(steps: readonly Step[], target: Step, dropEdges: boolean): Change {
   const ids = new Set(steps.map((step) => step.id));
-  const users = steps.filter((step) => step.id !== target.id && (referencedStepIds(step, ids).has(target.id) || predicatesRead(step, target.id)));
+  const users = steps.filter((step) => step.id !== target.id && usesResultOf(step, target.id, ids));
   if (users.length > 0) {
     const named = users.map((step) => `"${step.id}"`).join(', ');
     const use = users.length === 1 ? 'uses' : 'use';
@@ -183,13 +183,6 @@ function removeStep(steps: readonly Step[], target: Step, dropEdges: boolean): C
 /** The fields `patch` gives a value other than `step`'s: a form sends a field it did not change (the title) as it was. */
 function changedFields(step: Step, patch: StepPatch): Set<string> {
   return new Set(Object.entries(patch).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(step[key as keyof Step])).map(([key]) => key));
-}
-
-/** Whether `step`'s `when` or `verification` reads the result of step `id` (`depends.<id>`, `depends["<id>"]`). */
-function predicatesRead(step: Step, id: string): boolean {
-  const escaped = id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const reads = new RegExp(`\\bdepends\\s*(?:\\.\\s*${escaped}(?![\\w$])|\\[\\s*(['"\`])${escaped}\\1\\s*\\])`);
-  return [step.when, step.verification].some((predicate) => predicate !== undefined && reads.test(predicate));
 }
 
 function moveStep(steps: readonly Step[], from: number, toIndex: number): Change {

@@ -2,10 +2,10 @@ import type { Check, Step } from './planSchema';
 
 /**
  * `edited` (a step after its arguments were edited) with what named an argument's old value following it: a path
- * argument changed from `docs/TODO.md` to `docs/ROADMAP.md` renames that path in the step's checks (`path`, `paths`,
- * `cwd`), its `writes` and its title, which the planner made from the old value; else the run would write the new file,
- * ask about a change outside the step's files and fail the old file's check. Fields the same edit set itself
- * (`patched`) are the user's and are left alone, as is any text that only contains the old value.
+ * argument changed from `docs/NOTES.md` to `docs/ROADMAP.md` renames that path in the step's checks (`path`, `paths`,
+ * `cwd`) and `writes` where it is their whole value, and in its title where it stands whole, which the planner made from
+ * the old value; else the run would write the new file, ask about a change outside the step's files and fail the old
+ * file's check. Fields the same edit changed itself (`patched`) are the user's and are left alone.
  */
 export function followRenamedArgs(before: Step, edited: Step, patched: ReadonlySet<string>): Step {
   const renames = new Map<string, string>();

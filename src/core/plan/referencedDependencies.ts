@@ -49,6 +49,17 @@ export function unknownReferences(step: Step, ids: ReadonlySet<string>): string[
   return [...unknown];
 }
 
+/**
+ * Whether `step` uses the result of step `id` (one of `ids`): a reference in its input or args (`referencedStepIds`),
+ * or its `when` or `verification` reading `depends.<id>` / `depends["<id>"]`.
+ */
+export function usesResultOf(step: Step, id: string, ids: ReadonlySet<string>): boolean {
+  if (referencedStepIds(step, ids).has(id)) return true;
+  const escaped = id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const reads = new RegExp(`\\bdepends\\s*(?:\\.\\s*${escaped}(?![\\w$])|\\[\\s*(['"\`])${escaped}\\1\\s*\\])`);
+  return [step.when, step.verification].some((predicate) => predicate !== undefined && reads.test(predicate));
+}
+
 /** The longest prefix of `reference` (cut at dots) that is a step id. */
 function stepIdOf(reference: string, ids: ReadonlySet<string>): string | undefined {
   const parts = reference.split('.');

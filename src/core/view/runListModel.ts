@@ -4,6 +4,7 @@ import { oneLine } from '../text/oneLine';
 import { runStatusLabels } from '../../shared/runStatusLabels';
 import { spokenRow, type PlanTreeNode } from './planTreeModel';
 import { stepStatusView, type StatusLook } from './stepStatusView';
+import { repairNumber, replacedByRepair } from '../engine/replanRecord';
 
 // A run that ended looks like a step that ended the same way.
 const runIcons: Record<RunState['status'], StatusLook> = {
@@ -28,7 +29,7 @@ export function runListModel(
   formatTime: (ms: number) => string,
 ): PlanTreeNode[] {
   // A repair is a run of its own, with the same request: its row says which repair it is, and the run it replaced says so.
-  const replacedBy = new Map(runs.flatMap(({ state }) => (state.replanHistory ?? []).map((record) => [record.failedRunId, record.replan] as const)));
+  const replacedBy = replacedByRepair(runs.map(({ state }) => state));
   return runs.map(({ state, updatedAt, active, undone, undoable }) => {
     const steps = Object.values(state.steps);
     const interrupted = state.status === 'running' && !active;
@@ -39,7 +40,7 @@ export function runListModel(
     const label = oneLine(state.plan?.objective ?? state.runId, 200);
     const progress = stepProgress(steps, state.plan?.steps.length ?? steps.length);
     // Undo takes back files, not the run's outcome: a completed run stays completed, and says its changes are undone.
-    const repair = state.replanHistory?.at(-1)?.replan;
+    const repair = repairNumber(state);
     const replaced = replacedBy.get(state.runId);
     const chain = `${repair === undefined ? '' : ` · repair ${repair}`}${replaced === undefined ? '' : ` · replaced by repair ${replaced}`}`;
     // An Undo that left a file alone took back only some of the changes: the rest is still there to take back.
