@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { appendFile, copyFile, mkdir, readdir, stat } from 'node:fs/promises';
-import { isAbsolute, join, resolve } from 'node:path';
+import { constants } from 'node:fs';
+import { appendFile, lstat, mkdir, open, readdir, realpath, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { RunResult } from '../core/engine/runOptions';
 import { actionSummary } from './actionSummary';
 import { runsDirectory } from './cliIo';
@@ -58,7 +59,7 @@ export async function runGithubAction(env: Readonly<Record<string, string | unde
   try {
     const plan = input('plan');
     if (plan === '') throw new ActionInputError('The input plan is required: the plan file (a plan JSON, or a tasks file) to run.');
-    const workspace = resolve(githubWorkspace, input('workspace') || '.');
+    const workspace = await checkoutFolder(githubWorkspace, input('workspace'));
     journalDir = resolve(githubWorkspace, input('journal-dir') || join(env['RUNNER_TEMP'] ?? workspace, 'task-planner-journal'));
     const rules = input('allow-commands')
       .split('\n')
@@ -77,11 +78,12 @@ export async function runGithubAction(env: Readonly<Record<string, string | unde
     if (input('base-url') !== '') args.push('--base-url', input('base-url'));
     if (input('trace-endpoint') !== '') args.push('--trace-endpoint', input('trace-endpoint'));
     const childEnv = cliEnvironment(env, input('api-key'));
-    const before = await journalFiles(runsDirectory(workspace));
+    const runs = runsDirectory(workspace);
+    const before = await journalFiles(runs);
     const outcome = await startCli(args, childEnv);
     const result = parseRunResult(outcome.stdout);
     const changedFiles = result === undefined ? [] : changedFilesOf(result);
-    const copied = await copyJournal(runsDirectory(workspace), before, journalDir);
+    const copied = await copyJournal(runs, before, journalDir);
     await writeSummary(env, actionSummary(result ?? { code: outcome.code, message: outcome.stderrTail }, changedFiles));
     await writeOutputs(env, {
       status: result?.status ?? 'error',
@@ -111,6 +113,22 @@ export async function runGithubAction(env: Readonly<Record<string, string | unde
 class ActionInputError extends Error {}
 
 /**
+ * The `workspace` input as a folder inside the checkout (`GITHUB_WORKSPACE`), judged where it leads: a repository's
+ * committed link (`sub -> ../../_temp/_runner_file_commands`) took a run into the runner's own files (its `set_env_…`).
+ */
+async function checkoutFolder(githubWorkspace: string, given: string): Promise<string> {
+  const workspace = resolve(githubWorkspace, given || '.');
+  const [real, checkout] = await Promise.all([realpath(workspace), realpath(githubWorkspace)]).catch(() => {
+    throw new ActionInputError(`The input workspace "${given}" is not a folder that exists in ${githubWorkspace}.`);
+  });
+  const path = relative(checkout, real);
+  if (path === '..' || path.startsWith(`..${sep}`) || isAbsolute(path)) {
+    throw new ActionInputError(`The input workspace "${given}" leads outside the checkout (${githubWorkspace}) to ${real}; name a folder inside it.`);
+  }
+  return workspace;
+}
+
+/**
  * The CLI's environment: the job's, without the action's inputs (the key among them),
  * with the `api-key` input as `OPENAI_API_KEY` when given.
  */
@@ -136,30 +154,52 @@ function changedFilesOf(result: RunResult): string[] {
   return [...new Set(Object.values(result.steps).flatMap((step) => step.filesChanged ?? []))];
 }
 
-/** The journal files in `dir` (`<runId>.jsonl`, `<runId>.snapshot.json`) with their modification times. */
+/**
+ * The journal files in `dir` (`<runId>.jsonl`, `<runId>.snapshot.json`) with their modification times: files of their own
+ * only, never a link (a repository's `runs/cfg.jsonl -> ../../.git/config` was copied, checkout token and all, into the
+ * artifact; a dangling one made a completed run report "error"), nor a file of several names.
+ */
 async function journalFiles(dir: string): Promise<Map<string, number>> {
   const files = new Map<string, number>();
   let names: string[];
   try {
+    // The runs folder and the folder holding it are folders of the workspace, not links (the CLI refuses to run then).
+    const folders = await Promise.all([lstat(dirname(dir)), lstat(dir)]);
+    if (!folders.every((folder) => folder.isDirectory())) return files;
     names = await readdir(dir);
   } catch {
     return files;
   }
   for (const name of names) {
     if (!name.endsWith('.jsonl') && !name.endsWith('.snapshot.json')) continue;
-    const info = await stat(join(dir, name));
-    if (info.isFile()) files.set(name, info.mtimeMs);
+    const info = await lstat(join(dir, name)).catch(() => undefined);
+    if (info?.isFile() && info.nlink === 1) files.set(name, info.mtimeMs);
   }
   return files;
 }
 
-/** Copies the journal files written since `before` (the run's and its repair runs') to `target`; resolves to how many. */
+/**
+ * Copies the journal files written since `before` (the run's and its repair runs') to `target`; resolves to how many. Each
+ * is opened without following a link, so one swapped for a link after it was listed is not copied either.
+ */
 async function copyJournal(dir: string, before: ReadonlyMap<string, number>, target: string): Promise<number> {
   const after = await journalFiles(dir);
   const written = [...after].filter(([name, time]) => before.get(name) !== time).map(([name]) => name);
   await mkdir(target, { recursive: true });
-  for (const name of written) await copyFile(join(dir, name), join(target, name));
-  return written.length;
+  let copied = 0;
+  for (const name of written) {
+    const file = await open(join(dir, name), constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => undefined);
+    if (file === undefined) continue;
+    try {
+      const info = await file.stat();
+      if (!info.isFile() || info.nlink !== 1) continue;
+      await writeFile(join(target, name), await file.readFile());
+      copied++;
+    } finally {
+      await file.close();
+    }
+  }
+  return copied;
 }
 
 async function writeSummary(env: Readonly<Record<string, string | undefined>>, markdown: string): Promise<void> {

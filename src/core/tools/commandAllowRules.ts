@@ -40,20 +40,24 @@ const invisible = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029${dir
 const wrappers = new Set([
   'env', 'sudo', 'doas', 'su', 'runuser', 'pkexec', 'xargs', 'nohup', 'timeout', 'nice', 'ionice', 'time', 'exec', 'command', 'builtin',
   'eval', 'strace', 'ltrace', 'watch', 'chroot', 'setsid', 'unshare', 'nsenter', 'flock', 'stdbuf', 'taskset', 'busybox', 'start', 'script',
+  'prlimit', 'setpriv', 'chrt', 'xvfb-run', 'firejail', 'bwrap', 'proot', 'fakeroot', 'systemd-run', 'unbuffer', 'faketime', 'dbus-run-session',
+  'ssh-agent', 'parallel', 'valgrind', 'catchsegv', 'sg', 'schroot', 'cross-env', 'env-cmd', 'dotenv', 'concurrently', 'watchexec', 'entr',
 ]);
 
 // Shells, interpreters and package runners: what they run is named by the word after them (a script, a module, a package), which the rule must name.
 const interpreters = new Set([
   'sh', 'bash', 'zsh', 'fish', 'dash', 'ksh', 'mksh', 'csh', 'tcsh', 'ash', 'pwsh', 'powershell', 'cmd', 'node', 'nodejs',
   'python', 'py', 'pypy', 'perl', 'ruby', 'php', 'lua', 'luajit', 'tclsh', 'wish', 'rscript', 'osascript', 'wscript', 'cscript', 'java',
-  'npx', 'pnpx', 'bunx', 'uvx',
+  'npx', 'pnpx', 'bunx', 'uvx', 'tsx', 'ts-node', 'ts-node-esm', 'r', 'julia', 'awk', 'gawk', 'mawk', 'nawk', 'groovy', 'jshell', 'elixir',
+  'escript', 'racket', 'guile',
 ]);
 
 // Tools whose subcommands run a program or code named after them: such a rule must name the tool's subcommand, and after one of these also what it runs.
 const runnerSubcommands: Readonly<Record<string, readonly string[]>> = {
-  npm: ['exec', 'x'],
-  pnpm: ['exec', 'dlx'],
-  yarn: ['exec', 'dlx', 'node'],
+  // `run` too: npm and yarn have a script of their own, `env`, that runs whatever follows it (`npm run env -- perl -e …`).
+  npm: ['exec', 'x', 'run', 'run-script', 'rum', 'urn'],
+  pnpm: ['exec', 'dlx', 'run'],
+  yarn: ['exec', 'dlx', 'node', 'run'],
   bun: ['x', 'exec', 'run', 'eval'],
   deno: ['run', 'eval', 'x', 'repl'],
   uv: ['run', 'tool'],
@@ -64,6 +68,8 @@ const runnerSubcommands: Readonly<Record<string, readonly string[]>> = {
   cargo: [],
   go: ['run'],
   dotnet: ['exec', 'run'],
+  docker: ['run', 'exec', 'container', 'compose'],
+  podman: ['run', 'exec', 'container', 'compose'],
 };
 
 // Options of an interpreter that name what it runs in the word after them (`python -m pytest`, `java -jar app.jar`).

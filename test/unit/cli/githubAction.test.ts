@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { actionCommand } from '../../support/runCli';
 import { temporaryDirectory } from '../../support/temporaryDirectory';
 
@@ -186,5 +186,74 @@ describe('GitHub Action entry point (action.yml), run with the environment GitHu
     assert.ok(environ.includes('INPUT_PLAN='), 'the environment was read');
     assert.equal(environ.includes(key), false, 'the api-key input is in the action\'s environment');
     assert.equal(environ.includes(token), false, 'the runner token is in the action\'s environment');
+  });
+
+  // Attacks of an outside tester (2026-12-01), each seen failing before its fix.
+
+  it("the workspace input is refused when a repository's link takes it outside the checkout, into the runner's own files", async () => {
+    mkdirSync(join(runner.path, '_runner_file_commands'));
+    symlinkSync(join(runner.path, '_runner_file_commands'), join(workspace.path, 'sub'));
+    const plan = writePlan(workspace.path, [{ id: 'env', title: 'Set the job environment', tool: 'write_file', args: { path: 'set_env_1', content: 'NODE_OPTIONS=--require=/tmp/evil.js\n' } }]);
+    const run = await runAction(workspace.path, runner.path, { plan: join(workspace.path, plan), workspace: 'sub', 'allow-file-changes': 'true' });
+    assert.equal(run.code, 2, run.log);
+    assert.equal(run.outputs['status'], 'error');
+    assert.deepEqual(readdirSync(join(runner.path, '_runner_file_commands')), [], 'nothing was written into the runner\'s files');
+    assert.match(run.summary, /The input workspace "sub" leads outside the checkout/);
+  });
+
+  it('the journal copy takes no link: a runs/*.jsonl link to a file the run changes is not copied, and a dangling one leaves a completed run completed', async () => {
+    mkdirSync(join(workspace.path, '.task-planner', 'runs'), { recursive: true });
+    // A file the run changes, found by modification time, was copied through the link (with .git/config, the checkout's
+    // token went into the artifact after an allowed `git config user.name ci-bot`); a link that leads nowhere failed the copy.
+    symlinkSync('../../out/notes.txt', join(workspace.path, '.task-planner', 'runs', 'cfg.jsonl'));
+    symlinkSync('../../gone.txt', join(workspace.path, '.task-planner', 'runs', 'zz.jsonl'));
+    const plan = writePlan(workspace.path, [writeStep]);
+    const run = await runAction(workspace.path, runner.path, { plan, 'allow-file-changes': 'true' });
+    assert.equal(run.code, 0, run.log);
+    assert.equal(run.outputs['status'], 'completed');
+    const copied = readdirSync(run.outputs['journal-dir'] ?? '');
+    assert.ok(copied.includes(`${run.outputs['run-id']}.jsonl`), copied.join(', '));
+    assert.ok(!copied.includes('cfg.jsonl') && !copied.includes('zz.jsonl'), copied.join(', '));
+  });
+
+  it("the step's shell does not stay behind holding the api-key input: action.yml's step runs the entry point in its place (exec)", async function () {
+    // As GitHub runs a composite step's `run` (shell: bash): `bash --noprofile --norc -e -o pipefail {0}`, the inputs in its environment.
+    if (process.platform !== 'linux' || actionCommand.length !== 1) this.skip();
+    const script = /id: run\n[\s\S]*?\n {6}run: (.+)\n/.exec(readFileSync(join(root, 'action.yml'), 'utf8'))?.[1];
+    assert.ok(script !== undefined, 'the "Run the plan" step of action.yml has a run line');
+    const key = 'sk-proj-stepShellProbe1234567890';
+    execFileSync('mkfifo', [join(workspace.path, 'gate')]);
+    const plan = writePlan(workspace.path, [{ id: 'wait', title: 'Wait at the gate', tool: 'run_command', args: { argv: ['cat', 'gate'] } }]);
+    writeFileSync(join(runner.path, 'output'), '');
+    const env: Record<string, string> = {
+      ...(process.env as Record<string, string>),
+      GITHUB_ACTION_PATH: dirname(dirname(actionCommand[0]!)),
+      GITHUB_OUTPUT: join(runner.path, 'output'),
+      GITHUB_WORKSPACE: workspace.path,
+      RUNNER_TEMP: runner.path,
+      INPUT_PLAN: plan,
+      INPUT_ALLOW_COMMANDS: 'cat gate',
+      INPUT_API_KEY: key,
+      INPUT_BASE_URL: 'http://127.0.0.1:9/v1',
+      INPUT_MODEL: 'local',
+    };
+    // A script file, as GitHub writes it ({0}): `bash -c` would replace itself by its last command whatever the script says.
+    writeFileSync(join(runner.path, 'step.sh'), `${script}\n`);
+    const step = spawn('bash', ['--noprofile', '--norc', '-e', '-o', 'pipefail', join(runner.path, 'step.sh')], { cwd: workspace.path, stdio: ['ignore', 'pipe', 'pipe'], env });
+    let log = '';
+    step.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    step.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    const closed = new Promise<number | null>((done) => step.on('close', done));
+    const gate = await open(join(workspace.path, 'gate'), 'w');
+    let environ: string;
+    try {
+      environ = readFileSync(`/proc/${step.pid}/environ`, 'latin1');
+    } finally {
+      await gate.write('open\n');
+      await gate.close();
+    }
+    assert.equal(await closed, 0, log);
+    assert.ok(environ.includes('INPUT_PLAN='), 'the environment was read');
+    assert.equal(environ.includes(key), false, 'the step\'s shell holds the api-key input while the plan\'s commands run');
   });
 });

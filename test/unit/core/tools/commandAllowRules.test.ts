@@ -218,7 +218,10 @@ describe('command allow rules', () => {
 
     it('refuses every wrapper as a rule\'s program, whatever follows it', () => {
       const wrappers = ['env', 'sudo', 'doas', 'su', 'runuser', 'pkexec', 'xargs', 'nohup', 'timeout', 'nice', 'ionice', 'time', 'exec', 'command', 'builtin',
-        'eval', 'strace', 'ltrace', 'watch', 'chroot', 'setsid', 'unshare', 'nsenter', 'flock', 'stdbuf', 'taskset', 'busybox', 'start', 'script'];
+        'eval', 'strace', 'ltrace', 'watch', 'chroot', 'setsid', 'unshare', 'nsenter', 'flock', 'stdbuf', 'taskset', 'busybox', 'start', 'script',
+        // An outside attack on the GitHub Action's allow-commands ran perl through each of the first two.
+        'prlimit', 'setpriv', 'chrt', 'xvfb-run', 'firejail', 'bwrap', 'proot', 'fakeroot', 'systemd-run', 'unbuffer', 'faketime', 'dbus-run-session',
+        'ssh-agent', 'parallel', 'valgrind', 'catchsegv', 'sg', 'schroot', 'cross-env', 'env-cmd', 'dotenv', 'concurrently', 'watchexec', 'entr'];
       for (const wrapper of wrappers) {
         assert.equal(allowRuleProblem([wrapper, 'make', 'check']), `the rule "${wrapper} make check" starts with ${wrapper}, which runs whatever command follows it; allow that command itself instead`);
       }
@@ -226,7 +229,9 @@ describe('command allow rules', () => {
 
     it('refuses every shell and interpreter without its script, and accepts it with one', () => {
       const interpreters = ['sh', 'bash', 'zsh', 'fish', 'dash', 'ksh', 'mksh', 'csh', 'tcsh', 'ash', 'pwsh', 'powershell', 'cmd', 'node', 'nodejs',
-        'python', 'py', 'pypy', 'perl', 'ruby', 'php', 'lua', 'luajit', 'tclsh', 'wish', 'rscript', 'osascript', 'wscript', 'cscript', 'java', 'npx', 'pnpx', 'bunx', 'uvx'];
+        'python', 'py', 'pypy', 'perl', 'ruby', 'php', 'lua', 'luajit', 'tclsh', 'wish', 'rscript', 'osascript', 'wscript', 'cscript', 'java', 'npx', 'pnpx', 'bunx', 'uvx',
+        // tsx ran `-p "require('child_process')…"` under an allowed "tsx ..." (outside attack); R as Rscript's sibling.
+        'tsx', 'ts-node', 'ts-node-esm', 'R', 'julia', 'awk', 'gawk', 'mawk', 'nawk', 'groovy', 'jshell', 'elixir', 'escript', 'racket', 'guile'];
       for (const interpreter of interpreters) {
         assert.equal(allowRuleProblem([interpreter]), `the rule "${interpreter}" would let ${interpreter} run any code; name what it runs as well (its script, module, package or subcommand)`);
         assert.match(allowRuleProblem([interpreter, '-e', 'x']) ?? '', /would let/, interpreter);
@@ -243,8 +248,10 @@ describe('command allow rules', () => {
 
     it('refuses every runner without its subcommand, and a subcommand that runs anything without what it runs', () => {
       const runners: Record<string, string[]> = {
-        npm: ['exec', 'x'], pnpm: ['exec', 'dlx'], yarn: ['exec', 'dlx', 'node'], bun: ['x', 'exec', 'run', 'eval'], deno: ['run', 'eval', 'x', 'repl'], uv: ['run', 'tool'],
-        pipx: ['run'], poetry: ['run'], pipenv: ['run'], git: [], cargo: [], go: ['run'], dotnet: ['exec', 'run'],
+        // npm's and yarn's own script `env` runs any program: "npm run ..." ran `npm run env -- perl -e …` (outside attack).
+        npm: ['exec', 'x', 'run', 'run-script', 'rum', 'urn'], pnpm: ['exec', 'dlx', 'run'], yarn: ['exec', 'dlx', 'node', 'run'], bun: ['x', 'exec', 'run', 'eval'],
+        deno: ['run', 'eval', 'x', 'repl'], uv: ['run', 'tool'], pipx: ['run'], poetry: ['run'], pipenv: ['run'], git: [], cargo: [], go: ['run'], dotnet: ['exec', 'run'],
+        docker: ['run', 'exec', 'container', 'compose'], podman: ['run', 'exec', 'container', 'compose'],
       };
       for (const [runner, subcommands] of Object.entries(runners)) {
         assert.match(allowRuleProblem([runner]) ?? '', /would let/, runner);
