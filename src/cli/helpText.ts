@@ -32,7 +32,8 @@ Commands:
              a step whose failure policy is "replan" gets a repair plan for the rest.
              A tasks file of another tool runs as the plan "import" makes of it; with
              --tick each task's checkbox is ticked in the file (inside the workspace) as
-             its step completes, a file change asked like any other.
+             its step completes, a file change asked like any other (without a
+             terminal, add --allow-file-changes or --yes).
   import     Read another tool's task list as a plan and print it as JSON (or write it to
              --out); what came from which line goes to stderr. Formats (--format, else
              told by the file's name and content): speckit (Spec Kit tasks.md: phases,

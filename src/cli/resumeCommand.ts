@@ -11,6 +11,7 @@ import { sendRunTraces } from './traceCommand';
 import { type CliRunOptions, engineOptions } from './runCommand';
 import { cliCapabilities } from './cliCapabilities';
 import { undoneChanges, undoneSteps } from '../core/tools/undoneChanges';
+import { requireTickApprovals } from './taskFileCommands';
 
 /** Answers given on the command line, by request id or step id. */
 export type CliAnswers = Pick<ResumeOptions, 'approvals' | 'answers' | 'reviews' | 'manual'>;
@@ -46,6 +47,7 @@ export async function resumeCommand(runId: string, answers: CliAnswers, options:
         `to take back its file changes: task-planner undo ${runId}.`,
     );
   }
+  if (!finalRunStatuses.has(state.status)) requireTickApprovals(state.plan, io, options);
   const hasAllowRules = engine.allowedCommands.rules().length > 0;
   const checkCommands = await checkCommandsConsent(
     state.plan,

@@ -29,7 +29,7 @@ import type { CapabilityCatalogue } from '../core/capabilities/capabilityCatalog
 import { executeWithReplanning } from '../core/replan/executeWithReplanning';
 import { followExecution, reportRunResult } from './executeCliRun';
 import { terminalInteraction } from './terminalInteraction';
-import { loadRunnablePlan } from './taskFileCommands';
+import { loadRunnablePlan, requireTickApprovals } from './taskFileCommands';
 import { tickSourceCheckbox } from '../core/interop/tickSourceCheckbox';
 import { cliAllowList } from './cliAllowRules';
 import { sendRunTraces, traceUrl, type CliTraceOptions } from './traceCommand';
@@ -116,6 +116,7 @@ export async function runCommand(file: string, options: CliRunOptions, io: CliIo
   // A task file of another tool (Spec Kit, Kiro, Cursor, Copilot, a checklist) runs as the plan it imports to.
   const { plan, warnings } = await loadRunnablePlan(file, engine.llm !== undefined, io, options.tick === true ? { tickIn: options.workspace } : {});
   for (const warning of warnings) io.err(`plan warning: ${warning}`);
+  requireTickApprovals(plan, io, options);
   const models = engine.llm ? { models: configuredModels(engine.llm.model, engine.models) } : {};
   const errors = validatePlan(plan, { tools: engine.tools, skills: capabilities.skills.map((skill) => skill.name), ...models }).filter(
     (diagnostic) => diagnostic.severity === 'error',

@@ -8,6 +8,7 @@ import { readBoundedText } from '../node/readBoundedText';
 import { errorMessage } from '../shared/errorMessage';
 import { type CliIo, loadPlanFile, maxPlanFileBytes, UsageError } from './cliIo';
 import { leadsOutside } from '../shared/leadsOutside';
+import { readOrigin } from '../core/interop/sourceOrigin';
 
 /** What `import` and `export` are told on the command line. */
 export interface TaskFileOptions {
@@ -54,6 +55,21 @@ export async function importTaskFileAt(
   });
   if (!imported.ok) throw new UsageError(imported.problems.join('\n'));
   return imported;
+}
+
+/**
+ * Refuses a run whose steps tick their checkboxes (`run --tick`, and its resume) when nothing could approve the ticks: a
+ * tick is a file change and asks first, and without a terminal, `--yes` or `--allow-file-changes` it was dropped, the run
+ * "completed" with every box still empty (a newcomer's run, 2026-12-01). A `UsageError`; nothing is started.
+ */
+export function requireTickApprovals(plan: Plan, io: CliIo, options: { yes: boolean; allowFileChanges?: boolean | undefined }): void {
+  if (io.interactive || options.yes || options.allowFileChanges === true) return;
+  const file = plan.steps.map((step) => (step.input === undefined ? undefined : readOrigin(step.input).origin)).find((origin) => origin?.tick)?.file;
+  if (file === undefined) return;
+  throw new UsageError(
+    `Each step ticks its checkbox in ${file} when it is done, and a tick is a file change that asks first; without a terminal nothing can ask. ` +
+      'Run it in a terminal, or add --allow-file-changes to make the ticks (and the steps\' own file changes) without asking. Nothing was started.',
+  );
 }
 
 /** `file` relative to the workspace `root`, with forward slashes; a `UsageError` when it lies outside. */

@@ -22,7 +22,8 @@ export interface TasksToPlanOptions {
  * for the task before it, or for every task of the parallel run (`[P]`) before it; a
  * heading ends a run. A task done in the file, or optional, is a side task: it waits like
  * the others but nothing waits for it, so it never holds back the work after it. A task
- * that names what it depends on waits for exactly that. Done tasks are `skipped` steps,
+ * that names what it depends on waits for exactly that (also for what its place says when a name is no task of the
+ * file, so it never runs earlier for a mistyped name). Done tasks are `skipped` steps,
  * optional ones not critical. The steps are agents' (the `coder`, its `writes` the files
  * the task names) with a model, else a person's. Each step's input ends with where it came
  * from (`originText`); the objective is the file's title and every line that is no task.
@@ -38,7 +39,9 @@ export function tasksToPlan(document: SourceDocument, options: TasksToPlanOption
   const dependencies = orderDependencies(document.tasks, ids, (task, key) => {
     // A key the file gives, else a step id an export wrote (a checklist's tasks have no key of their own).
     const id = byKey.get(key) ?? (known.has(key) ? key : undefined);
-    if (id === undefined) warnings.push(`Line ${task.line} depends on ${key}, which is no task of the file; that dependency is left out.`);
+    if (id === undefined) {
+      warnings.push(`Line ${task.line} depends on ${key}, which is no task of the file; it waits for what comes before it in the file instead.`);
+    }
     return id;
   });
   const steps = document.tasks.map((task, index) => stepOf(task, ids[index]!, dependencies[index]!, options));
@@ -79,14 +82,18 @@ export function orderDependencies(
     const here = task.section.join('\n');
     if (here !== section) closeRun();
     section = here;
-    const named = task.dependsOn?.map((key) => resolve(task, key)).filter((found): found is string => found !== undefined && found !== id);
+    const resolved = task.dependsOn?.map((key) => resolve(task, key));
+    // A name that is no task keeps the task in its place as well: left out alone, "Final check (depends on T099)" ran first.
+    const keepsPlace = resolved === undefined || resolved.includes(undefined);
+    const named = resolved?.filter((found): found is string => found !== undefined && found !== id) ?? [];
+    const withPlace = (place: readonly string[]): string[] => (keepsPlace ? [...new Set([...named, ...place])] : named);
     if (task.parallel) {
       runBase ??= frontier;
       if (!side) run.push(id);
-      return named ?? [...runBase];
+      return withPlace(runBase);
     }
     closeRun();
-    const after = named ?? [...frontier];
+    const after = withPlace(frontier);
     if (!side) frontier = [id];
     return after;
   });

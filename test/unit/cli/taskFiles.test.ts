@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { FakeOpenAiServer, matchers } from '../../fakes/fakeOpenAiServer';
 import { runCli as cli } from '../../support/runCli';
@@ -111,6 +111,24 @@ describe('task-planner CLI: task files of other tools', function () {
       assert.equal(planFile.code, 2);
       assert.match(planFile.stderr, /--tick ticks the checkboxes of a task file/);
       assert.equal(server.chatRequests.length, 0, 'nothing was started');
+    });
+
+    it('without a terminal, --tick needs --allow-file-changes (or --yes): a tick asks first, and was dropped while the run "completed"', async () => {
+      const file = join(workspace.path, 'todo.md');
+      writeFileSync(file, '# Ship\n\n- [ ] Write notes\n- [ ] Ship it\n');
+      const refused = await cli(['run', file, '--tick', '--workspace', workspace.path]);
+      assert.equal(refused.code, 2, refused.stderr);
+      assert.match(refused.stderr, /Each step ticks its checkbox in todo\.md when it is done, .*add --allow-file-changes .* Nothing was started\./);
+      assert.equal(existsSync(join(workspace.path, '.task-planner', 'runs')), false, 'no run was started');
+      // Started with --allow-file-changes, its resume without it would drop the tick of the task marked done: refused too.
+      const waiting = await cli(['run', file, '--tick', '--workspace', workspace.path, '--allow-file-changes', '--json']);
+      const runId = (JSON.parse(waiting.stdout) as { runId: string }).runId;
+      const resumed = await cli(['resume', runId, '--workspace', workspace.path, '--done', 'S1']);
+      assert.equal(resumed.code, 2, resumed.stderr);
+      assert.match(resumed.stderr, /Each step ticks its checkbox in todo\.md/);
+      const ticked = await cli(['resume', runId, '--workspace', workspace.path, '--done', 'S1', '--allow-file-changes']);
+      assert.equal(ticked.code, 3, ticked.stderr);
+      assert.equal(readFileSync(file, 'utf8'), '# Ship\n\n- [x] Write notes\n- [ ] Ship it\n');
     });
 
     it('without --tick the file is left alone', async () => {

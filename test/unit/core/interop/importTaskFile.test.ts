@@ -156,10 +156,15 @@ describe('importTaskFile', () => {
     assert.deepEqual(importTaskFile('notes.md', 'Just prose.\n', { model: false }).ok, false);
     const empty = importTaskFile('a.plan.md', '---\nname: x\n---\nbody\n', { model: false });
     assert.ok(!empty.ok && /no task of a Cursor plan/.test(empty.problems[0]!));
-    const dangling = importTaskFile('list.md', '- [ ] One\n- [ ] Two (depends on S9)\n', { model: false });
+    // A mistyped name keeps the task in its place (a newcomer's "Final check (depends on T099)" ran first).
+    const dangling = importTaskFile('list.md', '- [ ] One\n- [ ] Two (depends on S9)\n- [ ] Three (depends on S1, S7)\n', { model: false });
     assert.ok(dangling.ok);
-    assert.deepEqual(dangling.plan.steps[1]!.dependsOn, []);
-    assert.match(dangling.warnings[0]!, /Line 2 depends on S9, which is no task of the file/);
+    assert.deepEqual(dangling.plan.steps[1]!.dependsOn, ['S1']);
+    assert.deepEqual(dangling.plan.steps[2]!.dependsOn, ['S1', 'S2']);
+    assert.match(dangling.warnings[0]!, /^Line 2 depends on S9, which is no task of the file; it waits for what comes before it in the file instead\.$/);
+    const speckit = importTaskFile('specs/001/tasks.md', '# Tasks\n\n- [ ] T001 Build\n- [ ] T002 [P] Lint (depends on T099)\n- [ ] T003 [P] Docs\n', { model: false });
+    assert.ok(speckit.ok);
+    assert.deepEqual(speckit.plan.steps.map((step) => step.dependsOn), [[], ['T001'], ['T001']]);
   });
 
   it('sniffs by path before content', () => {
