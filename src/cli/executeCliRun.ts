@@ -13,6 +13,7 @@ import type { Plan } from '../core/plan/planSchema';
 import type { CliIo } from './cliIo';
 import { progressReporter } from './progressReporter';
 import { describeApprovalForTerminal } from './terminalInteraction';
+import { runResultJson } from './runResultJson';
 import { modelFlags, type CliModelOptions } from './cliModel';
 
 /**
@@ -120,7 +121,7 @@ export function reportRunResult(result: RunResult, state: RunState, options: { w
   const { workspace, json } = options;
   const flags = modelFlags(options);
   if (json) {
-    io.out(JSON.stringify(result, null, 2));
+    io.out(runResultJson(result));
     return exitCodeOf(result);
   }
   const lines = summaryText(
