@@ -4,6 +4,9 @@ import { visibleControls } from '../shared/visibleCharacters';
 import { capText } from '../core/text/capText';
 import { oneLine } from '../core/text/oneLine';
 import { describeApprovalForTerminal } from './terminalInteraction';
+import { stepStateView } from '../core/view/stepStatusView';
+import { allowRuleProblem } from '../core/tools/commandAllowRules';
+import { shownCommandWord } from '../core/tools/commandApprovalText';
 
 /** Bounds of the job summary: characters of one line of text, of one request's detail, steps and files listed. */
 export const actionSummaryLimits = { line: 200, detail: 4000, steps: 100, files: 100, pending: 20 } as const;
@@ -31,9 +34,14 @@ export function actionSummary(result: RunResult | ActionFailure, changedFiles: r
   if (result.metadata.reason !== undefined) lines.push(`Reason: ${safeText(result.metadata.reason)}`, '');
   const steps = Object.values(result.steps);
   if (steps.length > 0) {
-    lines.push('| Step | Status | Attempts |', '| --- | --- | --- |');
-    for (const step of steps.slice(0, actionSummaryLimits.steps)) lines.push(`| ${safeText(step.id)} | ${step.status} | ${step.attempts} |`);
-    if (steps.length > actionSummaryLimits.steps) lines.push(`| … ${steps.length - actionSummaryLimits.steps} more | | |`);
+    // In the CLI's words ("failed (did not stop the run)", "yours to do"), with why a step failed (a newcomer saw a bare "skipped").
+    lines.push('| Step | Status | Attempts | Why |', '| --- | --- | --- | --- |');
+    for (const step of steps.slice(0, actionSummaryLimits.steps)) {
+      const view = stepStateView(step);
+      const why = view.label.startsWith('failed') && step.error !== undefined ? safeText(step.error) : '';
+      lines.push(`| ${safeText(step.id)} | ${view.label} | ${step.attempts} | ${why} |`);
+    }
+    if (steps.length > actionSummaryLimits.steps) lines.push(`| … ${steps.length - actionSummaryLimits.steps} more | | | |`);
     lines.push('');
   }
   if (changedFiles.length > 0) {
@@ -46,10 +54,10 @@ export function actionSummary(result: RunResult | ActionFailure, changedFiles: r
   if (result.status === 'waiting' && pending.length > 0) {
     lines.push('### Waiting: what the run wanted', '', 'Nothing that asks was done without your permission. The run stopped at:', '');
     for (const request of pending.slice(0, actionSummaryLimits.pending)) {
-      lines.push(`- **${safeText(request.stepId)}** (${request.kind}): ${safeText(request.prompt)}`);
+      lines.push(`- **${safeText(request.stepId)}** (${requestWords[request.kind]}): ${safeText(request.prompt)}`);
       const detail = requestDetail(request);
       if (detail !== undefined) lines.push('', fenced(capText(detail, actionSummaryLimits.detail)).replace(/^/gm, '  '), '');
-      lines.push(`  To allow it: ${allowHint[request.kind]}`);
+      lines.push(`  To allow it: ${allowHintOf(request)}`);
     }
     lines.push('');
   }
@@ -65,6 +73,15 @@ const statusWords: Readonly<Record<RunResult['status'], string>> = {
   interrupted: 'was interrupted',
 };
 
+/** What a waiting step waits for, in the user's words. */
+export const requestWords: Readonly<Record<PendingRequest['kind'], string>> = {
+  approval: 'an approval',
+  clarification: 'an answer',
+  review: 'a review',
+  manual: 'yours to do',
+  budget: 'more budget',
+};
+
 /** Which input of the workflow would let the run go past a request of each kind. */
 const allowHint: Readonly<Record<PendingRequest['kind'], string>> = {
   approval:
@@ -75,6 +92,33 @@ const allowHint: Readonly<Record<PendingRequest['kind'], string>> = {
   manual: 'the step is a person\'s to do; do it before the workflow runs, or give the plan a model so an agent does it.',
   budget: 'raise the model budget of the run.',
 };
+
+/**
+ * Which input would let the run past `request`, for its own command or file where one input would do (a newcomer was told
+ * to set `allow-file-changes: true`, already set, for a change outside the step's files, which no input but the plan's
+ * `writes` answers); else what any request of its kind needs.
+ */
+function allowHintOf(request: PendingRequest): string {
+  const inner = request.request;
+  if (request.kind !== 'approval' || inner === undefined || !('kind' in inner)) return allowHint[request.kind];
+  if (inner.kind === 'file' && inner.outsideScope === true) {
+    return (
+      `add ${safeText(inner.proposal.path)} to the \`writes\` of step ${safeText(inner.stepId)} in the plan: a change outside the files a step said it ` +
+      'would change asks even with `allow-file-changes: true`.'
+    );
+  }
+  if (inner.kind === 'file' && inner.interrupted !== true) return 'set `allow-file-changes: true`.';
+  if (inner.kind !== 'command' || inner.shell || inner.mayHaveRun === true || inner.program !== undefined || inner.helper !== undefined) {
+    return allowHint.approval;
+  }
+  if (inner.changedInRun !== undefined) {
+    return 'the run changed a file that defines what this command does, so no rule allows it; only `dangerously-approve-everything: true` does.';
+  }
+  const problem = allowRuleProblem(inner.argv);
+  if (problem !== undefined) return `no rule can allow it (${safeText(problem)}); only \`dangerously-approve-everything: true\` does.`;
+  const plain = inner.argv.every((word) => shownCommandWord(word) === word);
+  return `add this line to the \`allow-commands\` input: ${safeText(plain ? inner.argv.join(' ') : JSON.stringify(inner.argv))}`;
+}
 
 /** What a pending approval would run or change, as the terminal shows it; `undefined` for other kinds. */
 function requestDetail(request: PendingRequest): string | undefined {

@@ -3,7 +3,8 @@ import { constants } from 'node:fs';
 import { appendFile, lstat, mkdir, open, readdir, realpath, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { RunResult } from '../core/engine/runOptions';
-import { actionSummary } from './actionSummary';
+import { runStatusLabels } from '../shared/runStatusLabels';
+import { actionSummary, requestWords } from './actionSummary';
 import { runsDirectory } from './cliIo';
 import { parseAllowRule } from './cliAllowRules';
 import { errorMessage } from '../shared/errorMessage';
@@ -94,11 +95,8 @@ export async function runGithubAction(env: Readonly<Record<string, string | unde
     });
     const ended = result === undefined ? `the plan did not run (exit code ${outcome.code})` : `run ${result.runId} ${result.status}`;
     log(`Task Planner: ${ended}; ${copied} journal file${copied === 1 ? '' : 's'} in ${journalDir}.`);
-    if (result?.status === 'waiting') {
-      log(
-        `::error title=Task Planner::The run is waiting for permission it was not given: ${workflowCommandText((result.pending ?? []).map((request) => `${request.stepId} (${request.kind})`).join(', '))}. See the job summary.`,
-      );
-    }
+    const annotation = endAnnotation(result, outcome.code);
+    if (annotation !== undefined) log(`::error title=Task Planner::${workflowCommandText(annotation)}`);
     return outcome.code;
   } catch (error) {
     const message = errorMessage(error);
@@ -106,6 +104,27 @@ export async function runGithubAction(env: Readonly<Record<string, string | unde
     await writeSummary(env, actionSummary({ code: 2, message }, []));
     await writeOutputs(env, { status: 'error', 'run-id': '', 'changed-files': '', 'journal-dir': journalDir, 'exit-code': '2' });
     return 2;
+  }
+}
+
+/**
+ * The error annotation of a run that did not end completed, or `undefined`: the workflow run's page shows it without opening
+ * the log (a newcomer found one only for a waiting run; a failed or partly done one had none).
+ */
+function endAnnotation(result: RunResult | undefined, code: number): string | undefined {
+  if (result === undefined) return `The plan did not run (exit code ${code}). See the job summary.`;
+  switch (result.status) {
+    case 'completed':
+      return undefined;
+    case 'waiting': {
+      const requests = (result.pending ?? []).map((request) => `${request.stepId} (${requestWords[request.kind]})`).join(', ');
+      return `The run is waiting for what it was not given: ${requests}. See the job summary.`;
+    }
+    default: {
+      const failed = Object.values(result.steps).filter((step) => step.status === 'failed' || step.skipCause === 'failed').map((step) => step.id);
+      const steps = failed.length === 0 ? '' : ` (failed: ${failed.slice(0, 10).join(', ')}${failed.length > 10 ? ', …' : ''})`;
+      return `Run ended: ${runStatusLabels[result.status]}${steps}. See the job summary.`;
+    }
   }
 }
 

@@ -89,7 +89,34 @@ describe('GitHub Action entry point (action.yml), run with the environment GitHu
     assert.equal(run.code, 1, run.log);
     assert.equal(run.outputs['status'], 'failed');
     assert.match(run.summary, /^## Task Planner: run \S+ failed$/m);
-    assert.match(run.summary, /\| read \| failed \| 1 \|/);
+    assert.match(run.summary, /\| read \| failed \| 1 \| .*missing\\\.txt.* \|/);
+    assert.match(run.log, /^::error title=Task Planner::Run ended: failed \(failed: read\)\. See the job summary\.$/m);
+  });
+
+  it('partly done: a failed step that did not stop the run says so, with why, and the run is annotated (a newcomer saw "skipped" and no error)', async () => {
+    const plan = writePlan(workspace.path, [
+      { id: 'lint', title: 'Lint', tool: 'read_file', args: { path: 'missing.txt' }, maxAttempts: 1, critical: false },
+      writeStep,
+    ]);
+    const run = await runAction(workspace.path, runner.path, { plan, 'allow-file-changes': 'true' });
+    assert.equal(run.code, 5, run.log);
+    assert.equal(run.outputs['status'], 'partial');
+    assert.match(run.summary, /^\| lint \| failed \(did not stop the run\) \| 1 \| .*missing\\\.txt.* \|$/m);
+    assert.match(run.summary, /^\| write \| completed \| 1 \| {2}\|$/m);
+    assert.match(run.log, /^::error title=Task Planner::Run ended: partly done \(failed: lint\)\. See the job summary\.$/m);
+  });
+
+  it('says for each request which input allows it: the command as a line to add, a change outside the step\'s files in the plan\'s writes', async () => {
+    const plan = writePlan(workspace.path, [
+      { id: 'version', title: 'Bump the version', tool: 'write_file', args: { path: 'VERSION', content: '2.0.0\n' }, writes: ['CHANGELOG.md'] },
+      { id: 'shell', title: 'Run a shell', tool: 'run_command', args: { argv: ['bash', '-c', 'true'] } },
+      { id: 'status', title: 'Show the status', tool: 'run_command', args: { argv: ['git', 'status', '--short'] } },
+    ]);
+    const run = await runAction(workspace.path, runner.path, { plan, 'allow-file-changes': 'true' });
+    assert.equal(run.code, 3, run.log);
+    assert.match(run.summary, /To allow it: add VERSION to the `writes` of step version in the plan: a change outside the files a step said it would change asks even with `allow-file-changes: true`\./);
+    assert.match(run.summary, /To allow it: no rule can allow it \(the rule "bash \\-c true" would let bash run any code.*\); only `dangerously-approve-everything: true` does\./);
+    assert.match(run.summary, /To allow it: add this line to the `allow-commands` input: git status \\-\\-short\n/);
   });
 
   it('waiting: a command no rule allows is not run; the run stops waiting, says what it wanted and which input allows it; exit 3', async () => {
@@ -101,8 +128,10 @@ describe('GitHub Action entry point (action.yml), run with the environment GitHu
     assert.match(run.summary, /### Waiting: what the run wanted/);
     assert.match(run.summary, /wants to run:\n\s+"git" "--version"/);
     assert.match(run.summary, /wants to write out\/notes\.txt/);
-    assert.match(run.summary, /add the command to the `allow-commands` input/);
-    assert.match(run.log, /::error title=Task Planner::The run is waiting for permission it was not given: status \(approval\), write \(approval\)/);
+    // git needs its subcommand in a rule: this one no rule can allow (the summary had said to add it to allow-commands, which refused it).
+    assert.match(run.summary, /To allow it: no rule can allow it \(the rule "git \\-\\-version" would let git run any code/);
+    assert.match(run.summary, /To allow it: set `allow-file-changes: true`\.\n/);
+    assert.match(run.log, /::error title=Task Planner::The run is waiting for what it was not given: status \(an approval\), write \(an approval\)/);
   });
 
   it('an allow rule of the workflow runs that command and nothing else', async () => {
@@ -115,7 +144,7 @@ describe('GitHub Action entry point (action.yml), run with the environment GitHu
     const journal = readFileSync(join(run.outputs['journal-dir'] ?? '', `${run.outputs['run-id']}.jsonl`), 'utf8');
     assert.match(journal, /"type":"step_completed","stepId":"version"/);
     assert.match(run.summary, /\| version \| completed \|/);
-    assert.match(run.summary, /\*\*status\*\* \(approval\)/);
+    assert.match(run.summary, /\*\*status\*\* \(an approval\)/);
   });
 
   it('dangerously-approve-everything approves every request, and says so in the log', async () => {
@@ -139,7 +168,7 @@ describe('GitHub Action entry point (action.yml), run with the environment GitHu
     const plan = writePlan(workspace.path, [{ id: 'note', title, kind: 'manual', input: { instructions: title } }]);
     const run = await runAction(workspace.path, runner.path, { plan });
     assert.equal(run.code, 3, run.log);
-    assert.match(run.summary, /\*\*note\*\* \(manual\): .*\\!\\\[t\\\]\\\(https\\:/);
+    assert.match(run.summary, /\*\*note\*\* \(yours to do\): .*\\!\\\[t\\\]\\\(https\\:/);
     // Escaped, each character shows as itself: no image, link or tag starts unescaped.
     assert.doesNotMatch(run.summary, /(?<!\\)!(?<!\\)\[|(?<!\\)<img|(?<!\\)\[l/);
   });
