@@ -15,7 +15,7 @@ Usage:
                      [--done STEP[=NOTE]] [--failed STEP=REASON]
   task-planner rerun <runId> --from STEP [run options]
   task-planner runs [--workspace DIR] [--json]
-  task-planner trace <runId> [--trace FILE] [--json] [--trace-endpoint URL] [--workspace DIR]
+  task-planner trace <runId> [--trace FILE] [--json] [--trace-endpoint URL] [--trace-content] [--workspace DIR]
   task-planner undo <runId> [--from STEP] [--workspace DIR] [--json]
   task-planner tools [--workspace DIR] [--json] [MCP options]
   task-planner --help | --version

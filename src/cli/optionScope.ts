@@ -15,6 +15,8 @@ const scopedOptions = {
   from: ['rerun', 'undo'],
   format: ['import', 'export'],
   out: ['import', 'export'],
+  // A run's trace goes to a file only from its journal, afterwards: `run --trace FILE` wrote nothing and said nothing.
+  trace: ['trace'],
 } as const satisfies Record<string, readonly string[]>;
 
 /** The options that answer what a run waits on: for a run not yet waiting, the run itself asks. */
@@ -31,6 +33,8 @@ export function checkOptionScope(command: string | undefined, values: Readonly<R
     const why = answerOptions.has(option)
       ? ` It answers a run that waits: task-planner resume <runId> --${option} STEP. A run asks you each change and command when it gets there (without a terminal it waits, and resume answers it).`
       : '';
-    throw new UsageError(`--${option} does not apply to "${command}"; it goes with ${goesWith}.${why} Nothing was done.`);
+    const trace =
+      option === 'trace' ? ' Run first, then write its trace: task-planner trace <runId> --trace FILE (or give run --trace-endpoint URL).' : '';
+    throw new UsageError(`--${option} does not apply to "${command}"; it goes with ${goesWith}.${why}${trace} Nothing was done.`);
   }
 }

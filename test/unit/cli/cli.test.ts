@@ -117,6 +117,8 @@ describe('task-planner CLI', function () {
         [['run', plan, '--from', 'S1'], /^--from does not apply to "run"; it goes with "rerun" or "undo"\. Nothing was done\./],
         [['plan', 'write a', '--approve', 'S1'], /^--approve does not apply to "plan"; it goes with "resume"\./],
         [['runs', '--format', 'kiro'], /^--format does not apply to "runs"; it goes with "import" or "export"\./],
+        // A newcomer's run --trace FILE wrote no file and said nothing.
+        [['run', plan, '--trace', 'run.jsonl'], /^--trace does not apply to "run"; it goes with "trace"\. Run first, then write its trace: task-planner trace <runId> --trace FILE/],
       ] as const) {
         const result = await cli([...args, '--workspace', fresh]);
         assert.equal(result.code, 2, result.stderr);
