@@ -1,13 +1,14 @@
 import { critiquePlan } from '../core/plan/critiquePlan';
 import { validatePlan } from '../core/plan/validatePlan';
-import { type CliIo, loadPlanFile } from './cliIo';
+import type { CliIo } from './cliIo';
+import { loadRunnablePlan } from './taskFileCommands';
 import { cliTools } from './cliTools';
 import { cliCapabilities } from './cliCapabilities';
 import type { Tool } from '../core/tools/tool';
 import { oneLine } from '../core/text/oneLine';
 
 /**
- * `validate <plan.json>`: diagnostics and critique against the built-in tools and
+ * `validate <plan.json | tasks file>`: diagnostics and critique against the built-in tools and
  * `extraTools` (the MCP servers'); exit code 1 when there are errors. With `workspace`
  * (`--workspace DIR`, given explicitly) the steps' skills are checked against that
  * workspace's skills too, as `run` there would.
@@ -18,7 +19,8 @@ export async function validateCommand(
   io: CliIo,
   options: { extraTools?: readonly Tool[]; workspace?: string } = {},
 ): Promise<number> {
-  const { plan, warnings } = await loadPlanFile(file);
+  // A task file as `run` reads it (a newcomer's `validate tasks.md` was told "the reply is not valid JSON"), without a model: its steps yours to do.
+  const { plan, warnings } = await loadRunnablePlan(file, false, io);
   const tools = cliTools(options.extraTools);
   const skills = options.workspace === undefined ? undefined : (await cliCapabilities({ workspace: options.workspace }, io)).skills.map((skill) => skill.name);
   const diagnostics = validatePlan(plan, { tools, ...(skills ? { skills } : {}) });
@@ -41,7 +43,8 @@ export async function validateCommand(
     lines.push(`  ${issue.severity} ${issue.name} (${issue.check})${issue.stepId ? ` [${issue.stepId}]` : ''}: ${issue.message}`);
   }
   for (const recommendation of critique.recommendations) lines.push(`  → ${recommendation}`);
-  const warned = diagnostics.length - errors.length;
+  // A plan warning (a field ignored, JSON repaired) counts too: "Valid." under one read as nothing to look at.
+  const warned = diagnostics.length - errors.length + warnings.length;
   lines.push(
     errors.length > 0
       ? `Invalid: ${errors.length} error${errors.length === 1 ? '' : 's'}.`

@@ -40,6 +40,21 @@ describe('task-planner CLI', function () {
     const report = JSON.parse(invalid.stdout) as { valid: boolean; diagnostics: { code: string }[] };
     assert.equal(report.valid, false);
     assert.deepEqual(report.diagnostics.map((diagnostic) => diagnostic.code).sort(), ['cycle', 'unknown_tool']);
+    // A newcomer's files: a task list as run reads it; JSON missing a comma, read repaired but said; JSON past repair, said of the file.
+    writeFileSync(join(workspace.path, 'tasks.md'), '# Ship\n\n- [ ] Write notes\n- [ ] Ship it\n');
+    const tasks = await cli(['validate', join(workspace.path, 'tasks.md')]);
+    assert.equal(tasks.code, 0, tasks.stderr);
+    assert.match(tasks.stdout, /tasks\.md: 2 steps, objective: Ship\n {2}no validation problems\n/);
+    writeFileSync(join(workspace.path, 'comma.plan.json'), '{"objective": "x", "steps": [{"id": "a" "title": "Do it", "kind": "manual"}]}');
+    const comma = await cli(['validate', join(workspace.path, 'comma.plan.json')]);
+    assert.equal(comma.code, 0, comma.stderr);
+    assert.match(comma.stdout, /plan warning: .*comma\.plan\.json is not valid JSON as written \(Expected ',' or '\}' after property value .*\); it was read repaired: fix the file/);
+    assert.match(comma.stdout, /\nValid, with 1 warning above: it runs, but read it first\.\n$/);
+    writeFileSync(join(workspace.path, 'prose.plan.json'), 'not json at all {{{');
+    const prose = await cli(['validate', join(workspace.path, 'prose.plan.json')]);
+    assert.equal(prose.code, 2);
+    assert.match(prose.stderr, /prose\.plan\.json is not a usable plan:\n {2}- It is not valid JSON \(.*\), even after repairing what a missing comma or bracket would\./);
+    assert.doesNotMatch(prose.stderr, /reply|Send a JSON/);
     const usage = await cli(['frobnicate']);
     assert.equal(usage.code, 2);
     assert.match(usage.stderr, /Unknown command "frobnicate"/);
