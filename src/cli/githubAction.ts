@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
-import { appendFile, lstat, mkdir, open, readdir, realpath, writeFile } from 'node:fs/promises';
+import { appendFile, lstat, mkdir, open, readdir, realpath, stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { RunResult } from '../core/engine/runOptions';
 import { runStatusLabels } from '../shared/runStatusLabels';
@@ -56,19 +56,27 @@ export async function runGithubAction(env: Readonly<Record<string, string | unde
     throw new ActionInputError(`The input ${name} must be true or false, got "${value}".`);
   };
   const githubWorkspace = env['GITHUB_WORKSPACE'] ?? process.cwd();
-  let journalDir = '';
   try {
     const plan = input('plan');
     if (plan === '') throw new ActionInputError('The input plan is required: the plan file (a plan JSON, or a tasks file) to run.');
     const workspace = await checkoutFolder(githubWorkspace, input('workspace'));
-    journalDir = resolve(githubWorkspace, input('journal-dir') || join(env['RUNNER_TEMP'] ?? workspace, 'task-planner-journal'));
+    const journalDir = resolve(githubWorkspace, input('journal-dir') || join(env['RUNNER_TEMP'] ?? workspace, 'task-planner-journal'));
     const rules = input('allow-commands')
       .split('\n')
       .map((line) => line.trim())
       .filter((line) => line !== '' && !line.startsWith('#'));
-    // A refused rule stops the action before anything runs, naming the rule.
-    for (const rule of rules) parseAllowRule(rule);
-    const args = ['run', isAbsolute(plan) ? plan : resolve(workspace, plan), '--workspace', workspace, '--json'];
+    // A refused rule stops the action before anything runs, naming the rule and its line of the input.
+    rules.forEach((rule, index) => {
+      try {
+        parseAllowRule(rule);
+      } catch (error) {
+        const problem = errorMessage(error).replace(/^--allow-command:? /, '');
+        throw new ActionInputError(`The input allow-commands, rule ${index + 1}: ${problem}`);
+      }
+    });
+    const planFile = isAbsolute(plan) ? plan : resolve(workspace, plan);
+    if (!(await isFile(planFile))) throw new ActionInputError(`The input plan names ${plan}, which is not a file (looked for ${planFile}).`);
+    const args = ['run', planFile, '--workspace', workspace, '--json'];
     for (const rule of rules) args.push('--allow-command', rule);
     if (flag('allow-file-changes')) args.push('--allow-file-changes');
     if (flag('dangerously-approve-everything')) {
@@ -85,7 +93,9 @@ export async function runGithubAction(env: Readonly<Record<string, string | unde
     const result = parseRunResult(outcome.stdout);
     const changedFiles = result === undefined ? [] : changedFilesOf(result);
     const copied = await copyJournal(runs, before, journalDir);
-    await writeSummary(env, actionSummary(result ?? { code: outcome.code, message: outcome.stderrTail }, changedFiles));
+    // The command line's own pointer to its usage means nothing in a workflow.
+    const message = outcome.stderrTail.replace(/^Run "task-planner --help" for the usage\.\n?/m, '');
+    await writeSummary(env, actionSummary(result ?? { code: outcome.code, message }, changedFiles));
     await writeOutputs(env, {
       status: result?.status ?? 'error',
       'run-id': result?.runId ?? '',
@@ -102,7 +112,8 @@ export async function runGithubAction(env: Readonly<Record<string, string | unde
     const message = errorMessage(error);
     log(`::error title=Task Planner::${workflowCommandText(message)}`);
     await writeSummary(env, actionSummary({ code: 2, message }, []));
-    await writeOutputs(env, { status: 'error', 'run-id': '', 'changed-files': '', 'journal-dir': journalDir, 'exit-code': '2' });
+    // Nothing ran, so no journal folder was made: an empty output rather than a folder that is not there.
+    await writeOutputs(env, { status: 'error', 'run-id': '', 'changed-files': '', 'journal-dir': '', 'exit-code': '2' });
     return 2;
   }
 }
@@ -126,6 +137,10 @@ function endAnnotation(result: RunResult | undefined, code: number): string | un
       return `Run ended: ${runStatusLabels[result.status]}${steps}. See the job summary.`;
     }
   }
+}
+
+async function isFile(path: string): Promise<boolean> {
+  return stat(path).then((found) => found.isFile(), () => false);
 }
 
 /** An input the action cannot use; nothing was started. */

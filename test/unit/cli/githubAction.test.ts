@@ -156,11 +156,26 @@ describe('GitHub Action entry point (action.yml), run with the environment GitHu
 
   it('a rule that would allow any code stops the action before anything runs (exit 2), naming the rule', async () => {
     const plan = writePlan(workspace.path, [writeStep]);
-    const run = await runAction(workspace.path, runner.path, { plan, 'allow-commands': 'bash -c', 'allow-file-changes': 'true' });
+    const run = await runAction(workspace.path, runner.path, { plan, 'allow-commands': 'npm test\nbash -c', 'allow-file-changes': 'true' });
     assert.equal(run.code, 2, run.log);
     assert.equal(run.outputs['status'], 'error');
+    assert.equal(run.outputs['journal-dir'], '', 'no journal folder is named when nothing ran');
     assert.equal(existsSync(join(workspace.path, 'out/notes.txt')), false);
-    assert.match(run.summary, /did not run[\s\S]*bash -c[\s\S]*would let bash run any code/);
+    // Named as the workflow wrote it: the input and its rule, not the command line's option (a newcomer read --allow-command).
+    assert.match(run.summary, /did not run[\s\S]*The input allow-commands, rule 2: the rule "bash -c" would let bash run any code/);
+    assert.match(run.log, /^::error title=Task Planner::The input allow-commands, rule 2: /m);
+  });
+
+  it('a plan input that names no file, or a plan the command line refuses, is said in the workflow\'s words', async () => {
+    const missing = await runAction(workspace.path, runner.path, { plan: 'plans/none.json' });
+    assert.equal(missing.code, 2, missing.log);
+    assert.match(missing.summary, /The input plan names plans\/none\.json, which is not a file \(looked for .*plans\/none\.json\)/);
+    assert.doesNotMatch(missing.summary, /ENOENT/);
+    writeFileSync(join(workspace.path, 'bad.plan.json'), JSON.stringify({ objective: 'x', steps: [{ id: 'a', title: 'A', tool: 'no_such_tool', args: {} }] }));
+    const invalid = await runAction(workspace.path, runner.path, { plan: 'bad.plan.json' });
+    assert.equal(invalid.code, 2, invalid.log);
+    assert.match(invalid.summary, /the plan did not run[\s\S]*no_such_tool/);
+    assert.doesNotMatch(invalid.summary, /--help/);
   });
 
   it('step text cannot form links, images or HTML in the job summary', async () => {
