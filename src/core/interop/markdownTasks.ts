@@ -62,7 +62,8 @@ export function readMarkdownTasks(text: string, readItem: ItemReader, fallbackTi
     }
     const box = checkboxItem.exec(line);
     const item = box ? readItem(box[4]!) : undefined;
-    if (box && item) {
+    // A box with no words is no task (it became a step titled ""); it stays in the objective as written, said so.
+    if (box && item && item.title.trim() !== '') {
       while (parents.length > 0 && parents[parents.length - 1]!.indent >= indent) parents.pop();
       const task = emptyTask(number, item.title);
       Object.assign(task, item, { done: box[2] !== ' ', optional: box[3] !== undefined, depth: parents.length });

@@ -156,6 +156,11 @@ describe('importTaskFile', () => {
     assert.deepEqual(importTaskFile('notes.md', 'Just prose.\n', { model: false }).ok, false);
     const empty = importTaskFile('a.plan.md', '---\nname: x\n---\nbody\n', { model: false });
     assert.ok(!empty.ok && /no task of a Cursor plan/.test(empty.problems[0]!));
+    // A box with no words is no task (a newcomer's "- [ ] " became a step titled ""): it stays in the objective.
+    const blank = importTaskFile('todo.md', '# Todo\n\n- [ ] One\n- [ ] \n- [x]   \n- [ ] Two\n', { model: false });
+    assert.ok(blank.ok);
+    assert.deepEqual(blank.plan.steps.map((step) => step.title), ['One', 'Two']);
+    assert.match(blank.plan.objective, /- \[ \] \n- \[x\]/);
     // A mistyped name keeps the task in its place (a newcomer's "Final check (depends on T099)" ran first).
     const dangling = importTaskFile('list.md', '- [ ] One\n- [ ] Two (depends on S9)\n- [ ] Three (depends on S1, S7)\n', { model: false });
     assert.ok(dangling.ok);
