@@ -17,6 +17,7 @@ import { normalizeChecks } from './normalizeChecks';
 import { maxModelNameLength } from '../llm/modelRoles';
 import { dependencyList, describeRaw, firstString, isRecord } from './rawValues';
 import { visibleDirection } from '../text/visibleDirection';
+import { closestName } from '../../shared/closestName';
 
 /** One element of a raw step list, with what it inherits from an enclosing phase. */
 export interface RawStepEntry {
@@ -51,6 +52,13 @@ const knownStepKeys = new Set([
   'requiresApproval', 'requires_approval', 'skipped', 'timeoutMs', 'timeout_ms', 'attachments',
   'checks', 'outputSchema', 'output_schema', 'review', 'skills', 'writes', 'basedOn', 'based_on', 'model',
 ]);
+
+/** The fields docs/plan-files.md documents, as a "did you mean" names them. */
+const documentedStepKeys = [
+  'id', 'title', 'input', 'kind', 'tool', 'args', 'agent', 'dependsOn', 'onFailure', 'maxAttempts', 'critical', 'verification',
+  'onVerificationFailure', 'when', 'requiresApproval', 'skipped', 'timeoutMs', 'attachments', 'checks', 'outputSchema', 'review',
+  'skills', 'writes', 'basedOn', 'model',
+];
 
 const maxTitleLength = 120;
 
@@ -142,7 +150,10 @@ export function normalizeStep(entry: RawStepEntry, index: number, warnings: stri
   else if (raw.model !== undefined) warnings.push(`Step "${id}": ignored "model", which is not a model's name.`);
 
   for (const key of Object.keys(raw)) {
-    if (!knownStepKeys.has(key)) warnings.push(`Step "${id}": ignored unknown field "${key}".`);
+    if (knownStepKeys.has(key)) continue;
+    // A newcomer's "dependson", "onfailure", "maxAttempt" were ignored without a word of what was meant.
+    const meant = closestName(key, documentedStepKeys, key.length <= 5 ? 1 : 2);
+    warnings.push(`Step "${id}": ignored unknown field "${key}"${meant === undefined ? '.' : `: did you mean "${meant}"?`}`);
   }
   return step;
 }

@@ -66,7 +66,16 @@ describe('normalizeStep', () => {
     for (const field of fields) assert.deepEqual(normalize({ [field]: undefined }).warnings, [], field);
     assert.deepEqual(normalize({ id: 'a', mood: 'happy', Tool: 'x' }).warnings, [
       'Step "a": ignored unknown field "mood".',
-      'Step "a": ignored unknown field "Tool".',
+      'Step "a": ignored unknown field "Tool": did you mean "tool"?',
+    ]);
+    // A newcomer's slips, each named with the field meant; a word far from every field is named alone.
+    const slips = normalize({ id: 'a', dependson: [], onfailure: 'skip', maxAttempt: 2, verifcation: 'true', instructions: 'x' }).warnings;
+    assert.deepEqual(slips, [
+      'Step "a": ignored unknown field "dependson": did you mean "dependsOn"?',
+      'Step "a": ignored unknown field "onfailure": did you mean "onFailure"?',
+      'Step "a": ignored unknown field "maxAttempt": did you mean "maxAttempts"?',
+      'Step "a": ignored unknown field "verifcation": did you mean "verification"?',
+      'Step "a": ignored unknown field "instructions".',
     ]);
   });
 
