@@ -167,7 +167,10 @@ function kindOf(raw: Record<string, unknown>, tool: string | undefined, id: stri
   }
   if (alias !== undefined && alias !== 'agent') return alias;
   if (declared !== undefined && alias === undefined && !genericKinds.has(declared)) {
-    warnings.push(`Step "${id}": unknown type "${declared}" (the types are ${stepKinds.join(', ')}); treated as ${tool ? 'a tool' : 'an agent'} step.`);
+    // Said as the docs name the field ("kind"), with the kind meant: a newcomer's "manuel" ran as an agent step needing a model.
+    const meant = closestName(declared, stepKinds, 2);
+    const hint = meant === undefined ? '' : `did you mean "${meant}"? `;
+    warnings.push(`Step "${id}": unknown kind "${declared}" (${hint}the kinds are ${stepKinds.join(', ')}); treated as ${tool ? 'a tool' : 'an agent'} step.`);
   }
   return tool !== undefined && alias !== 'agent' ? 'tool' : 'agent';
 }

@@ -134,12 +134,17 @@ describe('normalizeStep', () => {
     assert.deepEqual(kindOf({ type: 'dance', tool: 'read_file' }), [
       'tool',
       undefined,
-      ['Step "a": unknown type "dance" (the types are tool, agent, synthesis_gate, human_review, clarification, manual); treated as a tool step.'],
+      ['Step "a": unknown kind "dance" (the kinds are tool, agent, synthesis_gate, human_review, clarification, manual); treated as a tool step.'],
+    ]);
+    assert.deepEqual(kindOf({ kind: 'manuel' }), [
+      'agent',
+      'default',
+      ['Step "a": unknown kind "manuel" (did you mean "manual"? the kinds are tool, agent, synthesis_gate, human_review, clarification, manual); treated as an agent step.'],
     ]);
     assert.deepEqual(kindOf({ type: 'dance' }), [
       'agent',
       'default',
-      ['Step "a": unknown type "dance" (the types are tool, agent, synthesis_gate, human_review, clarification, manual); treated as an agent step.'],
+      ['Step "a": unknown kind "dance" (the kinds are tool, agent, synthesis_gate, human_review, clarification, manual); treated as an agent step.'],
     ]);
     assert.deepEqual(kindOf({ kind: 'clarification' }), ['clarification', undefined, []]);
   });
@@ -163,7 +168,7 @@ describe('normalizeStep', () => {
         [
           'agent',
           [
-            `Step "a": unknown type "${type.toLowerCase()}" (the types are tool, agent, synthesis_gate, human_review, clarification, manual); treated as an agent step.`,
+            `Step "a": unknown kind "${type.toLowerCase()}" (the kinds are tool, agent, synthesis_gate, human_review, clarification, manual); treated as an agent step.`,
           ],
         ],
         type,

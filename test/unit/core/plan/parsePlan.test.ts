@@ -173,7 +173,7 @@ describe('parsePlan', () => {
     it('warns about an unknown type and falls back', () => {
       const result = parsePlan({ steps: [{ id: 'a', type: 'dance' }] });
       assert.equal(planOf(result).steps[0]!.kind, 'agent');
-      assert.match(warningsOf(result).join('\n'), /unknown type "dance"/);
+      assert.match(warningsOf(result).join('\n'), /unknown kind "dance"/);
     });
 
     it('applies the defaults of the plan model (docs/architecture.md §3)', () => {
