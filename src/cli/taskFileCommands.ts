@@ -117,7 +117,27 @@ export async function exportCommand(file: string, options: TaskFileOptions, io: 
   if (format === undefined) throw new UsageError(`export needs --format, one of ${interopFormats.join(', ')}.`);
   const { plan } = await loadPlanFile(file);
   await emit(exportTaskFile(plan, format), options.out, io);
+  const lost = exportLosses(plan);
+  // A newcomer's export, imported back, ran as tasks to do by hand, and nothing had said so.
+  if (lost.length > 0) {
+    io.err(
+      `${interopFormatNames[format]} keeps each step's title, order, dependencies and ticks, not what runs it: left out ${lost.join(', ')}. ` +
+        'Imported back, those steps are yours to do (an agent\'s with a model); keep the plan file to run them as they are.',
+    );
+  }
   return 0;
+}
+
+/** What of `plan` no task list holds, counted in words ("2 tool calls with their arguments", "1 check"); empty when nothing. */
+function exportLosses(plan: Plan): string[] {
+  const counted = (count: number, one: string, many: string): string[] => (count === 0 ? [] : [`${count} ${count === 1 ? one : many}`]);
+  const steps = plan.steps;
+  return [
+    ...counted(steps.filter((step) => step.kind === 'tool').length, 'tool call with its arguments', 'tool calls with their arguments'),
+    ...counted(steps.reduce((sum, step) => sum + (step.checks?.length ?? 0), 0), 'check', 'checks'),
+    ...counted(steps.filter((step) => step.verification !== undefined).length, 'verification', 'verifications'),
+    ...counted(steps.filter((step) => step.when !== undefined).length, 'condition (when)', 'conditions (when)'),
+  ];
 }
 
 /** What the import made of `file`, step by step with the line it came from, and the lines kept as notes. */

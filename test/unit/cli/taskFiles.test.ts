@@ -35,6 +35,11 @@ describe('task-planner CLI: task files of other tools', function () {
     assert.equal(exported.code, 0, exported.stderr);
     assert.match(exported.stdout, /^- \[x\] 1\. Configure Tailwind for dark mode$/m);
     assert.match(exported.stdout, /^ {2}- \[ \]\* 3\.3 Write property test for theme resolution$/m);
+    assert.equal(exported.stderr, '', 'nothing of an imported plan is lost');
+    // A plan of tool calls and checks says what the task list leaves out (a newcomer's round trip became tasks to do by hand).
+    const tools = await cli(['export', join(fixtures, '..', 'notes.plan.json'), '--format', 'checklist']);
+    assert.equal(tools.code, 0, tools.stderr);
+    assert.match(tools.stderr, /^Markdown checklist keeps each step's title, order, dependencies and ticks, not what runs it: left out 3 tool calls with their arguments, 1 verification\./);
     const bad = await cli(['export', out, '--format', 'jira']);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--format must be one of speckit, kiro, cursor, copilot, checklist; got "jira"/);
