@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { stat, writeFile } from 'node:fs/promises';
 import { basename, isAbsolute, relative, resolve } from 'node:path';
 import { exportTaskFile, importTaskFile, sniffTaskFormat, type ImportedTaskFile } from '../core/interop/importTaskFile';
 import { interopFormatNames, interopFormats, isInteropFormat, type InteropFormat } from '../core/interop/interopFormats';
@@ -76,7 +76,9 @@ export function requireTickApprovals(plan: Plan, io: CliIo, options: { yes: bool
 function workspacePath(file: string, root: string): string {
   const inWorkspace = relative(resolve(root), resolve(file));
   if (inWorkspace === '' || leadsOutside(inWorkspace) || isAbsolute(inWorkspace)) {
-    throw new UsageError(`--tick changes ${file}, which is outside the workspace ${root}; move it in, or pass --workspace. Nothing was started.`);
+    throw new UsageError(
+      `--tick changes ${file}, which is outside the workspace ${root}; move it in, or pass --workspace with a folder that holds it. Nothing was started.`,
+    );
   }
   return inWorkspace.replace(/\\/g, '/');
 }
@@ -178,12 +180,14 @@ async function emit(text: string, out: string | undefined, io: CliIo): Promise<v
     io.out(text.trimEnd());
     return;
   }
+  // A file of that name is replaced, and said to be (a newcomer overwrote a file of their own and was told "Wrote").
+  const replaced = await stat(out).then((found) => found.isFile(), () => false);
   try {
     await writeFile(out, text, 'utf8');
   } catch (error) {
     throw new UsageError(`Cannot write ${out}: ${errorMessage(error)}`);
   }
-  io.err(`Wrote ${out}.`);
+  io.err(replaced ? `Replaced ${out}, which was there before (its earlier content is gone).` : `Wrote ${out}.`);
 }
 
 async function readTextFile(file: string): Promise<string> {

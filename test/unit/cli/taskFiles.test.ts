@@ -40,6 +40,9 @@ describe('task-planner CLI: task files of other tools', function () {
     const tools = await cli(['export', join(fixtures, '..', 'notes.plan.json'), '--format', 'checklist']);
     assert.equal(tools.code, 0, tools.stderr);
     assert.match(tools.stderr, /^Markdown checklist keeps each step's title, order, dependencies and ticks, not what runs it: left out 3 tool calls with their arguments, 1 verification\./);
+    const written = join(workspace.path, 'tasks-export.md');
+    assert.match((await cli(['export', out, '--format', 'kiro', '--out', written])).stderr, /^Wrote .*tasks-export\.md\.$/m);
+    assert.match((await cli(['export', out, '--format', 'kiro', '--out', written])).stderr, /^Replaced .*tasks-export\.md, which was there before/m);
     const bad = await cli(['export', out, '--format', 'jira']);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--format must be one of speckit, kiro, cursor, copilot, checklist; got "jira"/);
