@@ -15,6 +15,7 @@ import { describeCheck } from '../plan/describeCheck';
 import type { Step } from '../plan/planSchema';
 import { shownUsd } from '../../shared/shownUsd';
 import { describedResult, fileChangeResult } from './stepResultText';
+import { readOrigin } from '../interop/sourceOrigin';
 
 /** Most characters of a step's one line, and of a failure's error or diagnosis. */
 export const summaryLimits = { line: 160, checks: 400, failure: 600, reason: 600, files: 50, steps: 100, failures: 20, kept: 5 } as const;
@@ -132,7 +133,7 @@ export function runSummary(state: RunState, extras: RunSummaryExtras = {}): RunS
       title: oneLine(step.title, summaryLimits.line),
       status: failedThenSkipped(stepState) ? 'failed' : stepState.status,
       line: oneLine(
-        `${stepLine(stepState)}${filesLine(step.writes, stepState.filesChanged, extras.undoneSteps?.has(step.id) === true, fileChangeOf(stepState)?.path)}`,
+        `${stepLine(stepState)}${filesLine(plannedFiles(step), stepState.filesChanged, extras.undoneSteps?.has(step.id) === true, fileChangeOf(stepState)?.path)}`,
         summaryLimits.line,
       ),
       ...(earlier === undefined ? {} : { earlier }),
@@ -234,6 +235,16 @@ function describeDone(progress: StepProgress, notDone: StepsNotDone): string {
   const asPlanned = progress.skipped - notDone.skipped.length;
   const notNeeded = progress.notNeeded > 0 ? `, ${progress.notNeeded} ${notNeededLabel}` : '';
   return `${progress.completed} of ${progress.total} step${progress.total === 1 ? '' : 's'} completed${asPlanned > 0 ? `, ${asPlanned} skipped as planned` : ''}${notNeeded}`;
+}
+
+/**
+ * The files `step` planned to change: its `writes`, and the task file whose checkbox it ticks when done (`run --tick`, the
+ * editor's Tick in source file), so that tick is not said to be "not planned" (a newcomer read every step's tick so).
+ */
+function plannedFiles(step: Step): readonly string[] | undefined {
+  const ticked = step.input === undefined ? undefined : readOrigin(step.input).origin;
+  if (ticked === undefined || !ticked.tick || step.writes === undefined) return step.writes;
+  return [...step.writes, ticked.file];
 }
 
 /**

@@ -199,6 +199,16 @@ describe('runSummary: the files each step changed (issue 26)', () => {
     assert.deepEqual(lines, ['done · changed src/a.ts, README.md (not planned: README.md)', 'done']);
   });
 
+  it('counts the tick of its task file as planned (a newcomer read "not planned: tasks.md" on every step of run --tick)', () => {
+    const input = 'Write the notes\n\nFrom specs/tasks.md, line 3:\n- Task: T001\n- Tick in the source file when done: yes';
+    const plan = makePlan([makeStep('T001', { writes: ['notes.md'], input })]);
+    const state = initialRunState('r');
+    state.plan = plan;
+    state.status = 'completed';
+    state.steps['T001'] = { id: 'T001', status: 'completed', attempts: 1, result: 'done', filesChanged: ['notes.md', 'specs/tasks.md', 'x.md'] };
+    assert.deepEqual(runSummary(state).steps.map((step) => step.line), ['done · changed notes.md, specs/tasks.md, x.md (not planned: x.md)']);
+  });
+
   it('does not name again the file its result names ("overwritten README.md · changed README.md" read as two changes)', () => {
     const plan = makePlan([makeStep('A'), makeStep('B', { writes: ['docs/**'] }), makeStep('C'), makeStep('D')]);
     const state = initialRunState('r');
