@@ -53,7 +53,10 @@ const suites = [
   // setup, since the e2e tests are typed against the browser driver it installs. It runs alongside the unit
   // tests (about 90 s of a clean-clone run saved when they were one process), and is reported here.
   { name: 'lint', checks: [['eslint', bin('eslint'), ['.'], { alongside: 'unit' }]] },
-  { name: 'integration', command: [process.execPath, '--import', 'tsx', 'test/integration/runIntegration.ts'] },
+  // Beside the unit tests and the lint: its VS Code host waits on its windows (one core about two-thirds busy on its own,
+  // measured with vmstat), and the unit tests wait on the CLI's and the MCP servers' processes. Its output is held back and
+  // printed at its turn.
+  { name: 'integration', command: [process.execPath, '--import', 'tsx', 'test/integration/runIntegration.ts'], alongside: 'unit' },
   // A test that fails is tried once more, on the same workbench, as Playwright's own runner does on CI: a browser UI on a
   // loaded 2-core machine now and then misses a moment. One that passes on its second try is named above the closing
   // line ("Passed only when tried again"); one that fails twice fails the run.
@@ -141,10 +144,32 @@ function countResults(name, statsFile, outcome) {
   }
 }
 
+/**
+ * Starts the mocha (or command) process of each lane of `suite`: the first lane's output goes on as it comes when `live`,
+ * every other's is held; resolves when all ended, with their outcomes.
+ */
+function startSuite(suite, live) {
+  const lanes = suite.lanes ? suite.lanes().map((files, index) => ({ name: `${suite.name} lane ${index + 1}`, files })) : [{ name: suite.name, files: [] }];
+  const started = Date.now();
+  const outcomes = Promise.all(lanes.map(async (lane, index) => {
+    const statsFile = join(statsDir, `${lane.name.replaceAll(' ', '-')}.json`);
+    const command = suite.command ?? [bin('mocha'), '--forbid-only', '--reporter', join(root, 'test/support/countingReporter.cjs'), ...suite.mocha, ...lane.files];
+    const env = { ...process.env, TEST_STATS_FILE: statsFile, ...(suite.builtCli && built ? { TASK_PLANNER_TEST_CLI: join(root, 'dist', 'cli.js') } : {}) };
+    const outcome = await runProcess(command, env, live && index === 0);
+    return { lane, statsFile, outcome };
+  })).then((ended) => ({ ended, endedAt: Date.now() }));
+  return { lanes, started, outcomes };
+}
+/** Suites started before their turn (`alongside` another suite), by name. */
+const startedSuites = new Map();
+
 let built = false;
 for (const suite of selected) {
   const suiteStarted = Date.now();
   startAlongside(suite.name);
+  for (const other of selected) {
+    if (other.alongside === suite.name && !other.checks) startedSuites.set(other.name, startSuite(other, false));
+  }
   console.log(`\n=== ${suite.name} ===`);
   if (suite.checks) {
     for (const [label, command, args] of suite.checks) {
@@ -169,23 +194,21 @@ for (const suite of selected) {
     continue;
   }
   // A suite in lanes runs one mocha process per lane at once; the first lane's output goes on as it comes, each other
-  // lane's is held back and printed when its lane ended, so no two lanes' lines mix.
-  const lanes = suite.lanes ? suite.lanes().map((files, index) => ({ name: `${suite.name} lane ${index + 1}`, files })) : [{ name: suite.name, files: [] }];
+  // lane's is held back and printed when its lane ended, so no two lanes' lines mix. A suite started beside an earlier one
+  // had all its output held: it is printed now.
+  const early = startedSuites.get(suite.name);
+  const { lanes, started, outcomes: ending } = early ?? startSuite(suite, true);
   const heading = (lane) => lanes.length > 1 && console.log(`\n--- ${lane.name}: ${lane.files.map((file) => relative(root, file)).join(', ')} ---`);
   heading(lanes[0]);
-  const outcomes = await Promise.all(lanes.map(async (lane, index) => {
-    const statsFile = join(statsDir, `${lane.name.replaceAll(' ', '-')}.json`);
-    const command = suite.command ?? [bin('mocha'), '--forbid-only', '--reporter', join(root, 'test/support/countingReporter.cjs'), ...suite.mocha, ...lane.files];
-    const env = { ...process.env, TEST_STATS_FILE: statsFile, ...(suite.builtCli && built ? { TASK_PLANNER_TEST_CLI: join(root, 'dist', 'cli.js') } : {}) };
-    const outcome = await runProcess(command, env, index === 0);
-    return { lane, statsFile, outcome };
-  }));
-  for (const { lane, outcome } of outcomes.slice(1)) {
-    heading(lane);
+  const { ended: outcomes, endedAt } = await ending;
+  for (const [index, { lane, outcome }] of outcomes.entries()) {
+    if (index === 0 && !early) continue;
+    if (index > 0) heading(lane);
     process.stdout.write(outcome.output ?? '');
   }
   for (const { outcome } of outcomes) stopIfInterrupted(outcome);
-  timings.push(`${suite.name} ${seconds(suiteStarted)} s`);
+  // A suite started early took until it ended, beside the one it ran with.
+  timings.push(early ? `${suite.name} ${Math.round((endedAt - started) / 1000)} s (beside ${suite.alongside})` : `${suite.name} ${seconds(suiteStarted)} s`);
   for (const { lane, statsFile, outcome } of outcomes) countResults(lane.name, statsFile, outcome);
 }
 rmSync(statsDir, { recursive: true, force: true });
