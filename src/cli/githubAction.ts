@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
 import { appendFile, lstat, mkdir, open, readdir, realpath, stat, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { RunResult } from '../core/engine/runOptions';
 import { runStatusLabels } from '../shared/runStatusLabels';
 import { actionSummary, requestWords } from './actionSummary';
 import { runsDirectory } from './cliIo';
 import { parseAllowRule } from './cliAllowRules';
 import { errorMessage } from '../shared/errorMessage';
+import { leadsOutside } from '../shared/leadsOutside';
 
 /** What the CLI child returned: its exit code and standard output (progress went to the job log). */
 export interface CliOutcome {
@@ -156,7 +157,7 @@ async function checkoutFolder(githubWorkspace: string, given: string): Promise<s
     throw new ActionInputError(`The input workspace "${given}" is not a folder that exists in ${githubWorkspace}.`);
   });
   const path = relative(checkout, real);
-  if (path === '..' || path.startsWith(`..${sep}`) || isAbsolute(path)) {
+  if (leadsOutside(path) || isAbsolute(path)) {
     throw new ActionInputError(`The input workspace "${given}" leads outside the checkout (${githubWorkspace}) to ${real}; name a folder inside it.`);
   }
   return workspace;
