@@ -196,19 +196,19 @@ for (const suite of selected) {
   // A suite in lanes runs one mocha process per lane at once; the first lane's output goes on as it comes, each other
   // lane's is held back and printed when its lane ended, so no two lanes' lines mix. A suite started beside an earlier one
   // had all its output held: it is printed now.
-  const early = startedSuites.get(suite.name);
-  const { lanes, started, outcomes: ending } = early ?? startSuite(suite, true);
+  const startedBefore = startedSuites.get(suite.name);
+  const { lanes, started, outcomes: ending } = startedBefore ?? startSuite(suite, true);
   const heading = (lane) => lanes.length > 1 && console.log(`\n--- ${lane.name}: ${lane.files.map((file) => relative(root, file)).join(', ')} ---`);
   heading(lanes[0]);
   const { ended: outcomes, endedAt } = await ending;
   for (const [index, { lane, outcome }] of outcomes.entries()) {
-    if (index === 0 && !early) continue;
+    if (index === 0 && !startedBefore) continue;
     if (index > 0) heading(lane);
     process.stdout.write(outcome.output ?? '');
   }
   for (const { outcome } of outcomes) stopIfInterrupted(outcome);
   // A suite started early took until it ended, beside the one it ran with.
-  timings.push(early ? `${suite.name} ${Math.round((endedAt - started) / 1000)} s (beside ${suite.alongside})` : `${suite.name} ${seconds(suiteStarted)} s`);
+  timings.push(startedBefore ? `${suite.name} ${Math.round((endedAt - started) / 1000)} s (beside ${suite.alongside})` : `${suite.name} ${seconds(suiteStarted)} s`);
   for (const { lane, statsFile, outcome } of outcomes) countResults(lane.name, statsFile, outcome);
 }
 rmSync(statsDir, { recursive: true, force: true });
