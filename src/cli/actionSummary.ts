@@ -114,6 +114,8 @@ function allowHintOf(request: PendingRequest): string {
   if (inner.changedInRun !== undefined) {
     return 'the run changed a file that defines what this command does, so no rule allows it; only `dangerously-approve-everything: true` does.';
   }
+  // A command whose own word is "..." would be suggested a rule that allows any further arguments (attack).
+  if (inner.argv.includes('...')) return 'no rule can allow exactly this command (it has the word "..."); only `dangerously-approve-everything: true` does.';
   const problem = allowRuleProblem(inner.argv);
   if (problem !== undefined) return `no rule can allow it (${safeText(problem)}); only \`dangerously-approve-everything: true\` does.`;
   const plain = inner.argv.every((word) => shownCommandWord(word) === word);

@@ -62,6 +62,7 @@ export async function runGithubAction(env: Readonly<Record<string, string | unde
     if (plan === '') throw new ActionInputError('The input plan is required: the plan file (a plan JSON, or a tasks file) to run.');
     const workspace = await checkoutFolder(githubWorkspace, input('workspace'));
     const journalDir = resolve(githubWorkspace, input('journal-dir') || join(env['RUNNER_TEMP'] ?? workspace, 'task-planner-journal'));
+    if (input('journal-dir') !== '') await requireNoLink(journalDir, 'journal-dir');
     const rules = input('allow-commands')
       .split('\n')
       .map((line) => line.trim())
@@ -138,6 +139,17 @@ function endAnnotation(result: RunResult | undefined, code: number): string | un
       return `Run ended: ${runStatusLabels[result.status]}${steps}. See the job summary.`;
     }
   }
+}
+
+/**
+ * Refuses an input folder that leads elsewhere through a link: a repository's committed `journal -> .git` had the journal
+ * written into `.git`, which the workflow then uploads (attack). Judged on the deepest part of the path that exists.
+ */
+async function requireNoLink(path: string, name: ActionInput): Promise<void> {
+  let existing = path;
+  while (!(await lstat(existing).then(() => true, () => false)) && dirname(existing) !== existing) existing = dirname(existing);
+  const real = await realpath(existing).catch(() => existing);
+  if (real !== existing) throw new ActionInputError(`The input ${name} leads through a link (${existing} is ${real}); name a folder of its own.`);
 }
 
 async function isFile(path: string): Promise<boolean> {

@@ -4,6 +4,7 @@ import { downstreamSteps, resultsKeptFrom } from '../core/plan/downstreamSteps';
 import { validatePlan } from '../core/plan/validatePlan';
 import { executeWithReplanning } from '../core/replan/executeWithReplanning';
 import { checkCommandsConsent } from './checkCommandsConsent';
+import { requireTickApprovals } from './taskFileCommands';
 import { cliCapabilities } from './cliCapabilities';
 import { type CliIo, runsDirectory, UsageError } from './cliIo';
 import { followExecution, reportRunResult } from './executeCliRun';
@@ -51,6 +52,8 @@ export async function rerunCommand(runId: string, from: string | undefined, opti
     throw new UsageError(`The plan of run ${runId} is invalid here (a tool or skill it uses is missing?); nothing was started:\n${problems.join('\n')}`);
   }
   await requireAttachments(plan, engine.workspace, `run a corrected plan file with task-planner run`);
+  // As run and resume: a rerun of a --tick run without a terminal dropped every tick and said "completed" (attack).
+  requireTickApprovals(plan, io, options);
   const undone = undoneChanges(await createCheckpointFolder(runsDirectory(options.workspace)).list(runId)).steps;
   const initialResults = resultsKeptFrom(plan, from, state.results, undone);
   const again = ids.filter((id) => downstreamSteps(plan, from).has(id) || (state.results[id] !== undefined && !(id in initialResults)));

@@ -20,7 +20,8 @@ export function runResultJson(result: RunResult, maxChars = maxRunJsonChars): st
     share = Math.max(minShare, Math.floor(share / 2));
     text = JSON.stringify(cappedResults(result, share), null, 2);
   }
-  return text;
+  // Still too long: what is left is not results (step titles of waiting requests, 2 MB each, twice: attack); every text is cut.
+  return text.length <= maxChars ? text : JSON.stringify(capValue(cappedResults(result, share), Math.floor(maxChars / 8)), null, 2);
 }
 
 /** The most characters a step's result keeps when the run's JSON is cut. */

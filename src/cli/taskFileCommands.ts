@@ -1,4 +1,5 @@
 import { stat, writeFile } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
 import { basename, isAbsolute, relative, resolve } from 'node:path';
 import { exportTaskFile, importTaskFile, sniffTaskFormat, type ImportedTaskFile } from '../core/interop/importTaskFile';
 import { interopFormatNames, interopFormats, isInteropFormat, type InteropFormat } from '../core/interop/interopFormats';
@@ -9,6 +10,7 @@ import { errorMessage } from '../shared/errorMessage';
 import { type CliIo, loadPlanFile, maxPlanFileBytes, UsageError } from './cliIo';
 import { leadsOutside } from '../shared/leadsOutside';
 import { readOrigin } from '../core/interop/sourceOrigin';
+import { oneLine } from '../core/text/oneLine';
 
 /** What `import` and `export` are told on the command line. */
 export interface TaskFileOptions {
@@ -72,7 +74,10 @@ export function requireTickApprovals(plan: Plan, io: CliIo, options: { yes: bool
   );
 }
 
-/** `file` relative to the workspace `root`, with forward slashes; a `UsageError` when it lies outside. */
+/**
+ * `file` relative to the workspace `root`, with forward slashes; a `UsageError` when it lies outside, also through a link
+ * (a tasks.md linked out of the workspace started, and every tick was then refused and lost: attack).
+ */
 function workspacePath(file: string, root: string): string {
   const inWorkspace = relative(resolve(root), resolve(file));
   if (inWorkspace === '' || leadsOutside(inWorkspace) || isAbsolute(inWorkspace)) {
@@ -80,7 +85,20 @@ function workspacePath(file: string, root: string): string {
       `--tick changes ${file}, which is outside the workspace ${root}; move it in, or pass --workspace with a folder that holds it. Nothing was started.`,
     );
   }
+  const leads = relative(realOrSelf(root), realOrSelf(file));
+  if (leadsOutside(leads) || isAbsolute(leads)) {
+    throw new UsageError(`--tick changes ${file}, which leads outside the workspace ${root} through a link; tick a file of it. Nothing was started.`);
+  }
   return inWorkspace.replace(/\\/g, '/');
+}
+
+/** Where `path` leads through links, or the path itself when it cannot be resolved (it is then judged as written). */
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(resolve(path));
+  } catch {
+    return resolve(path);
+  }
 }
 
 /**
@@ -148,7 +166,8 @@ export function importReview(file: string, imported: ImportedTaskFile & { ok: tr
   for (const step of imported.plan.steps) {
     const after = step.dependsOn.length > 0 ? ` after ${step.dependsOn.join(', ')}` : '';
     const mark = step.skipped === true ? ' (done in the source file: skipped)' : step.critical ? '' : ' (optional)';
-    lines.push(`  line ${imported.origins[step.id]}: ${step.id} ${step.title}${after}${mark}`);
+    // Bounded: a title of 2 million characters was printed whole, five times (58 MB of a job's log: attack).
+    lines.push(`  line ${imported.origins[step.id]}: ${step.id} ${oneLine(step.title, 200)}${after}${mark}`);
   }
   if (imported.notes.length > 0) {
     lines.push(

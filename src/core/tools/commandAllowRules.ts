@@ -42,6 +42,8 @@ const wrappers = new Set([
   'eval', 'strace', 'ltrace', 'watch', 'chroot', 'setsid', 'unshare', 'nsenter', 'flock', 'stdbuf', 'taskset', 'busybox', 'start', 'script',
   'prlimit', 'setpriv', 'chrt', 'xvfb-run', 'firejail', 'bwrap', 'proot', 'fakeroot', 'systemd-run', 'unbuffer', 'faketime', 'dbus-run-session',
   'ssh-agent', 'parallel', 'valgrind', 'catchsegv', 'sg', 'schroot', 'cross-env', 'env-cmd', 'dotenv', 'concurrently', 'watchexec', 'entr',
+  'setarch', 'linux', 'perf', 'gdb', 'lldb', 'eatmydata', 'numactl', 'mpirun', 'mpiexec', 'hyperfine', 'dbus-launch', 'wsl', 'tmux',
+  'screen', 'vim', 'vi', 'nvim', 'ed', 'ex', 'emacs',
 ]);
 
 // Shells, interpreters and package runners: what they run is named by the word after them (a script, a module, a package), which the rule must name.
@@ -49,7 +51,7 @@ const interpreters = new Set([
   'sh', 'bash', 'zsh', 'fish', 'dash', 'ksh', 'mksh', 'csh', 'tcsh', 'ash', 'pwsh', 'powershell', 'cmd', 'node', 'nodejs',
   'python', 'py', 'pypy', 'perl', 'ruby', 'php', 'lua', 'luajit', 'tclsh', 'wish', 'rscript', 'osascript', 'wscript', 'cscript', 'java',
   'npx', 'pnpx', 'bunx', 'uvx', 'tsx', 'ts-node', 'ts-node-esm', 'r', 'julia', 'awk', 'gawk', 'mawk', 'nawk', 'groovy', 'jshell', 'elixir',
-  'escript', 'racket', 'guile',
+  'escript', 'racket', 'guile', 'rbash', 'ipython', 'irb', 'bpython',
 ]);
 
 // Tools whose subcommands run a program or code named after them: such a rule must name the tool's subcommand, and after one of these also what it runs.
@@ -68,6 +70,7 @@ const runnerSubcommands: Readonly<Record<string, readonly string[]>> = {
   cargo: [],
   go: ['run'],
   dotnet: ['exec', 'run'],
+  bundle: ['exec'],
   docker: ['run', 'exec', 'container', 'compose'],
   podman: ['run', 'exec', 'container', 'compose'],
 };

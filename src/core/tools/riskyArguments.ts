@@ -30,6 +30,9 @@ const everyProgram: ProgramRisks = {
   long: [
     'output-file', 'outfile', 'config-file', 'exec', 'shell', 'pager', 'editor', 'require', 'import', 'loader', 'experimental-loader', 'node-options', 'eval',
     'plugin', 'preload', 'rcfile', 'inspect*',
+    // Node's test runner loads a reporter module (`npm test ... -- --test-reporter=data:…` ran code), an env file sets NODE_OPTIONS,
+    // and a list of file names read from a file names any file (`sort --files0-from=list` printed /etc/passwd): an outside attack.
+    'test-reporter', 'test-reporter-destination', 'env-file', 'env-file-if-exists', 'files0-from', 'files-from',
   ],
   short: 'o',
   why: writes,
@@ -247,12 +250,16 @@ function furtherTargets(words: readonly string[], further: readonly string[], na
   return new Set(targetPositions([...words.slice(1), ...further], valued).map((index) => index - (words.length - 1)));
 }
 
-const interpreters = new Set(['node', 'nodejs', 'python', 'py', 'pypy', 'perl', 'ruby', 'php', 'lua', 'luajit', 'java', 'npx', 'pnpx', 'bunx', 'uvx']);
+const interpreters = new Set([
+  'node', 'nodejs', 'python', 'py', 'pypy', 'perl', 'ruby', 'php', 'lua', 'luajit', 'java', 'npx', 'pnpx', 'bunx', 'uvx', 'ipython', 'irb',
+]);
 
 // Programs and subcommands whose words are code or run programs (a sed script, find's `-exec`, `git config`, `git bisect run`): never with further arguments.
 const neverFurther = new Set([
   'sed', 'awk', 'gawk', 'mawk', 'nawk', 'find', 'tar', 'curl', 'wget', 'ssh', 'scp', 'rsync', 'git config', 'git bisect', 'git submodule', 'git filter-branch',
   'git difftool', 'git mergetool', 'git hook', 'git daemon', 'git instaweb', 'git send-email', 'git credential', 'npm config', 'npm set', 'yarn config', 'pnpm config',
+  // sqlite3's (named without its version) `.shell`, zip's `-TT` test command, `npm explore dep -- cmd`, a container run's command (an outside attack ran each).
+  'sqlite', 'zip', 'npm explore', 'docker container', 'docker compose', 'podman container', 'podman compose',
 ]);
 
 /**

@@ -260,6 +260,25 @@ describe('GitHub Action entry point (action.yml), run with the environment GitHu
     assert.ok(!copied.includes('cfg.jsonl') && !copied.includes('zz.jsonl'), copied.join(', '));
   });
 
+  it("the journal-dir input is refused when a repository's link takes it elsewhere (journal -> .git had the journal written into .git)", async () => {
+    mkdirSync(join(workspace.path, '.git'));
+    symlinkSync('.git', join(workspace.path, 'journal'));
+    const plan = writePlan(workspace.path, [writeStep]);
+    const run = await runAction(workspace.path, runner.path, { plan, 'journal-dir': 'journal', 'allow-file-changes': 'true' });
+    assert.equal(run.code, 2, run.log);
+    assert.match(run.summary, /The input journal-dir leads through a link/);
+    assert.deepEqual(readdirSync(join(workspace.path, '.git')), []);
+    assert.equal(existsSync(join(workspace.path, 'out/notes.txt')), false, 'nothing ran');
+  });
+
+  it('suggests no allow rule for a command whose own word is "..." (the rule would allow any further arguments)', async () => {
+    const plan = writePlan(workspace.path, [{ id: 'dots', title: 'Test', tool: 'run_command', args: { argv: ['npm', 'test', '...'] } }]);
+    const run = await runAction(workspace.path, runner.path, { plan });
+    assert.equal(run.code, 3, run.log);
+    assert.match(run.summary, /To allow it: no rule can allow exactly this command \(it has the word "\.\.\."\)/);
+    assert.doesNotMatch(run.summary, /add this line/);
+  });
+
   it("the step's shell does not stay behind holding the api-key input: action.yml's step runs the entry point in its place (exec)", async function () {
     // As GitHub runs a composite step's `run` (shell: bash): `bash --noprofile --norc -e -o pipefail {0}`, the inputs in its environment.
     if (process.platform !== 'linux' || actionCommand.length !== 1) this.skip();

@@ -30,4 +30,13 @@ describe('runResultJson (run --json)', () => {
     for (const step of Object.values(parsed.steps)) assert.match(JSON.stringify(step.result), /more characters cut/);
     assert.match(JSON.stringify(parsed.results['R20']), /more characters cut/);
   });
+
+  it('stays within the bound when what is long is no result (titles of waiting requests, 2 million characters each: attack)', () => {
+    const result = resultOf(5, 'x');
+    const title = '\u0001'.repeat(20_000);
+    result.pending = Object.keys(result.steps).map((stepId) => ({ stepId, kind: 'manual', prompt: title } as never));
+    const text = runResultJson(result, 100_000);
+    assert.ok(text.length <= 100_000, `${text.length} characters`);
+    assert.equal((JSON.parse(text) as RunResult).pending?.length, 5);
+  });
 });

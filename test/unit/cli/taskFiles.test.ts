@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { FakeOpenAiServer, matchers } from '../../fakes/fakeOpenAiServer';
 import { runCli as cli } from '../../support/runCli';
@@ -137,6 +138,26 @@ describe('task-planner CLI: task files of other tools', function () {
       const ticked = await cli(['resume', runId, '--workspace', workspace.path, '--done', 'S1', '--allow-file-changes']);
       assert.equal(ticked.code, 3, ticked.stderr);
       assert.equal(readFileSync(file, 'utf8'), '# Ship\n\n- [x] Write notes\n- [ ] Ship it\n');
+      // And a rerun (an attack followed the CLI's own "Next:" rerun, and every tick was dropped as the run "completed").
+      const ended = await cli(['resume', runId, '--workspace', workspace.path, '--failed', 'S2=not today', '--allow-file-changes']);
+      assert.notEqual(ended.code, 3, ended.stderr);
+      const rerun = await cli(['rerun', runId, '--from', 'S1', '--workspace', workspace.path]);
+      assert.equal(rerun.code, 2, rerun.stderr);
+      assert.match(rerun.stderr, /Each step ticks its checkbox in todo\.md/);
+    });
+
+    it('refuses --tick for a task file that leads out of the workspace through a link (it started, and every tick was lost)', async () => {
+      const outside = mkdtempSync(join(tmpdir(), 'tick-outside-'));
+      try {
+        writeFileSync(join(outside, 'tasks.md'), '- [ ] One\n');
+        symlinkSync(join(outside, 'tasks.md'), join(workspace.path, 'linked.md'));
+        const refused = await cli(['run', join(workspace.path, 'linked.md'), '--tick', '--workspace', workspace.path, '--yes']);
+        assert.equal(refused.code, 2, refused.stderr);
+        assert.match(refused.stderr, /--tick changes .*linked\.md, which leads outside the workspace .* through a link/);
+        assert.equal(readFileSync(join(outside, 'tasks.md'), 'utf8'), '- [ ] One\n');
+      } finally {
+        rmSync(outside, { recursive: true, force: true });
+      }
     });
 
     it('without --tick the file is left alone', async () => {

@@ -195,6 +195,29 @@ describe('command allow rules', () => {
     });
   });
 
+  describe('attacks on the GitHub Action\'s allow-commands (2026-12-01)', () => {
+    const command = (argv: string[]) => ({ argv, cwd: '', shell: false });
+
+    it('refuses further arguments to programs whose arguments run code: sqlite3 .shell, zip -TT, npm explore, a container run', () => {
+      for (const rule of [['sqlite3', 'app.db', '...'], ['zip', '-r', 'out.zip', 'src', '...'], ['npm', 'explore', 'dep', '...'], ['docker', 'container', 'run', '...'],
+        ['docker', 'compose', 'run', '...'], ['podman', 'container', 'run', '...']]) {
+        assert.match(allowRuleProblem(rule) ?? '', /further arguments to .* can run other programs/, rule.join(' '));
+      }
+      assert.equal(allowRuleProblem(['sqlite3', 'app.db', '.tables']), undefined, 'an exact command stays allowed');
+    });
+
+    it('asks for a test reporter, an env file or a list of file names after an allowed prefix (npm test ... ran code through node --test)', () => {
+      const rules = [['npm', 'test', '...'], ['sort', '...']];
+      for (const argv of [
+        ['npm', 'test', '--', '--test-reporter=data:text/javascript,x'], ['npm', 'test', '--', '--test-reporter', 'x.mjs'], ['npm', 'test', '--', '--env-file=.env.evil'],
+        ['sort', '--files0-from=list0'], ['sort', '--files-from', 'list'],
+      ]) {
+        assert.equal(matchingAllowRule(rules, command(argv)), undefined, argv.join(' '));
+      }
+      assert.deepEqual(matchingAllowRule(rules, command(['npm', 'test', '--', '--grep', 'parser'])), ['npm', 'test', '...']);
+    });
+  });
+
   describe('allowRuleProblem', () => {
     it('accepts specific commands', () => {
       for (const rule of [['npm', 'test'], ['npm', 'run', 'lint'], ['make'], ['git', 'status'], ['node', 'scripts/check.js'], ['python', '-m', 'pytest'], ['python3.12', 'manage.py', 'test'], ['java', '-jar', 'app.jar'], ['npx', 'eslint'], ['npm', 'exec', 'eslint'], ['cargo', 'test'], ['bash', './ci.sh'], ['go', 'test', './...']]) {
@@ -221,7 +244,10 @@ describe('command allow rules', () => {
         'eval', 'strace', 'ltrace', 'watch', 'chroot', 'setsid', 'unshare', 'nsenter', 'flock', 'stdbuf', 'taskset', 'busybox', 'start', 'script',
         // An outside attack on the GitHub Action's allow-commands ran perl through each of the first two.
         'prlimit', 'setpriv', 'chrt', 'xvfb-run', 'firejail', 'bwrap', 'proot', 'fakeroot', 'systemd-run', 'unbuffer', 'faketime', 'dbus-run-session',
-        'ssh-agent', 'parallel', 'valgrind', 'catchsegv', 'sg', 'schroot', 'cross-env', 'env-cmd', 'dotenv', 'concurrently', 'watchexec', 'entr'];
+        'ssh-agent', 'parallel', 'valgrind', 'catchsegv', 'sg', 'schroot', 'cross-env', 'env-cmd', 'dotenv', 'concurrently', 'watchexec', 'entr',
+        // A second attack ran perl under setarch, linux64 and perf stat, a shell from gdb -ex, vim -c and ed.
+        'setarch', 'linux32', 'linux64', 'perf', 'gdb', 'lldb', 'eatmydata', 'numactl', 'mpirun', 'mpiexec', 'hyperfine', 'dbus-launch', 'wsl', 'tmux',
+        'screen', 'vim', 'vi', 'nvim', 'ed', 'ex', 'emacs'];
       for (const wrapper of wrappers) {
         assert.equal(allowRuleProblem([wrapper, 'make', 'check']), `the rule "${wrapper} make check" starts with ${wrapper}, which runs whatever command follows it; allow that command itself instead`);
       }
@@ -231,7 +257,8 @@ describe('command allow rules', () => {
       const interpreters = ['sh', 'bash', 'zsh', 'fish', 'dash', 'ksh', 'mksh', 'csh', 'tcsh', 'ash', 'pwsh', 'powershell', 'cmd', 'node', 'nodejs',
         'python', 'py', 'pypy', 'perl', 'ruby', 'php', 'lua', 'luajit', 'tclsh', 'wish', 'rscript', 'osascript', 'wscript', 'cscript', 'java', 'npx', 'pnpx', 'bunx', 'uvx',
         // tsx ran `-p "require('child_process')…"` under an allowed "tsx ..." (outside attack); R as Rscript's sibling.
-        'tsx', 'ts-node', 'ts-node-esm', 'R', 'julia', 'awk', 'gawk', 'mawk', 'nawk', 'groovy', 'jshell', 'elixir', 'escript', 'racket', 'guile'];
+        'tsx', 'ts-node', 'ts-node-esm', 'R', 'julia', 'awk', 'gawk', 'mawk', 'nawk', 'groovy', 'jshell', 'elixir', 'escript', 'racket', 'guile',
+        'rbash', 'ipython', 'irb', 'bpython'];
       for (const interpreter of interpreters) {
         assert.equal(allowRuleProblem([interpreter]), `the rule "${interpreter}" would let ${interpreter} run any code; name what it runs as well (its script, module, package or subcommand)`);
         assert.match(allowRuleProblem([interpreter, '-e', 'x']) ?? '', /would let/, interpreter);
@@ -251,7 +278,7 @@ describe('command allow rules', () => {
         // npm's and yarn's own script `env` runs any program: "npm run ..." ran `npm run env -- perl -e …` (outside attack).
         npm: ['exec', 'x', 'run', 'run-script', 'rum', 'urn'], pnpm: ['exec', 'dlx', 'run'], yarn: ['exec', 'dlx', 'node', 'run'], bun: ['x', 'exec', 'run', 'eval'],
         deno: ['run', 'eval', 'x', 'repl'], uv: ['run', 'tool'], pipx: ['run'], poetry: ['run'], pipenv: ['run'], git: [], cargo: [], go: ['run'], dotnet: ['exec', 'run'],
-        docker: ['run', 'exec', 'container', 'compose'], podman: ['run', 'exec', 'container', 'compose'],
+        docker: ['run', 'exec', 'container', 'compose'], podman: ['run', 'exec', 'container', 'compose'], bundle: ['exec'],
       };
       for (const [runner, subcommands] of Object.entries(runners)) {
         assert.match(allowRuleProblem([runner]) ?? '', /would let/, runner);
