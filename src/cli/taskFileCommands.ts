@@ -60,7 +60,7 @@ export async function importTaskFileAt(
 }
 
 /**
- * Refuses a run whose steps tick their checkboxes (`run --tick`, and its resume) when nothing could approve the ticks: a
+ * Refuses a run whose steps tick their checkboxes (`run --tick`, its resume and rerun) when nothing could approve the ticks: a
  * tick is a file change and asks first, and without a terminal, `--yes` or `--allow-file-changes` it was dropped, the run
  * "completed" with every box still empty (a newcomer's run, 2026-12-01). A `UsageError`; nothing is started.
  */

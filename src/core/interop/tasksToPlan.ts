@@ -40,7 +40,7 @@ export function tasksToPlan(document: SourceDocument, options: TasksToPlanOption
     // A key the file gives, else a step id an export wrote (a checklist's tasks have no key of their own).
     const id = byKey.get(key) ?? (known.has(key) ? key : undefined);
     if (id === undefined) {
-      warnings.push(`Line ${task.line} depends on ${key}, which is no task of the file; it waits for what comes before it in the file instead.`);
+      warnings.push(`Line ${task.line} depends on ${key}, which is no task of the file; it also waits for what comes before it in the file.`);
     }
     return id;
   });

@@ -166,7 +166,7 @@ describe('importTaskFile', () => {
     assert.ok(dangling.ok);
     assert.deepEqual(dangling.plan.steps[1]!.dependsOn, ['S1']);
     assert.deepEqual(dangling.plan.steps[2]!.dependsOn, ['S1', 'S2']);
-    assert.match(dangling.warnings[0]!, /^Line 2 depends on S9, which is no task of the file; it waits for what comes before it in the file instead\.$/);
+    assert.match(dangling.warnings[0]!, /^Line 2 depends on S9, which is no task of the file; it also waits for what comes before it in the file\.$/);
     const speckit = importTaskFile('specs/001/tasks.md', '# Tasks\n\n- [ ] T001 Build\n- [ ] T002 [P] Lint (depends on T099)\n- [ ] T003 [P] Docs\n', { model: false });
     assert.ok(speckit.ok);
     assert.deepEqual(speckit.plan.steps.map((step) => step.dependsOn), [[], ['T001'], ['T001']]);
