@@ -89,7 +89,9 @@ const allowHint: Readonly<Record<PendingRequest['kind'], string>> = {
     'or, only for a plan you trust completely, `dangerously-approve-everything: true`.',
   clarification: 'the step asks a question no workflow can answer; answer it in the plan (its input) and run again.',
   review: 'the step asks a person to review its result; remove the review from the plan to run it unattended.',
-  manual: 'the step is a person\'s to do; do it before the workflow runs, or give the plan a model so an agent does it.',
+  manual:
+    'the step is a person\'s to do; do it before the workflow runs (in a task list, tick its box: a ticked task is skipped as done), ' +
+    'or give the plan a model so an agent does it.',
   budget: 'raise the model budget of the run.',
 };
 

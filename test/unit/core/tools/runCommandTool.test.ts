@@ -142,7 +142,8 @@ describe('run_command', () => {
         [['cat', 'etclink/hostname'], '', /"etclink\/hostname" leads out of the workspace/],
         [['cat', '.env'], '', /"\.env" is a file tools keep from the model/],
         [['cat', '.npmrc'], 'sub', /"\.npmrc" is a file tools keep from the model \(sub\/\.npmrc\)/],
-        [['cat', '--file=.env'], '', /"\.env" is a file tools keep/],
+        // (not --file: an abbreviation of --files-from, which asks for itself)
+        [['cat', '--input=.env'], '', /"\.env" is a file tools keep/],
         [['npx', 'tsc', '@/etc/passwd'], '', /more arguments from a file/],
         [['npx', 'tsc', '@args.txt'], '', /more arguments from a file/],
       ];
