@@ -184,6 +184,7 @@ describe('GitHub Action entry point (action.yml), run with the environment GitHu
     const run = await runAction(workspace.path, runner.path, { plan });
     assert.equal(run.code, 3, run.log);
     assert.match(run.summary, /\*\*note\*\* \(yours to do\): .*\\!\\\[t\\\]\\\(https\\:/);
+    assert.match(run.summary, /To allow it: the step is a person's to do; do it before the workflow runs \(in a task list, tick its box/);
     // Escaped, each character shows as itself: no image, link or tag starts unescaped.
     assert.doesNotMatch(run.summary, /(?<!\\)!(?<!\\)\[|(?<!\\)<img|(?<!\\)\[l/);
   });
