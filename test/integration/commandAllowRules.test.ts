@@ -77,7 +77,8 @@ describe('Command allow rules in the editor', function () {
     assert.equal(allowed.result.status, 'completed', allowed.result.steps.C1?.error);
     assert.equal((allowed.result.steps.C1?.result as { exitCode?: number } | undefined)?.exitCode, 0, 'the demo workspace\'s tests pass');
 
-    const reporter = [...npmTest, '--', '--test-reporter=dot'];
+    // (Not --test-reporter: it loads a module, so it asks under npm test ... too, since an attack ran code through it.)
+    const reporter = [...npmTest, '--', '--test-name-pattern=.'];
     const exact = await startAndSeeIfAsked(planner, commandPlan('npm-test-reporter', reporter));
     assert.equal(exact.asked, true, 'the rule allows npm test exactly as written');
 
@@ -87,6 +88,8 @@ describe('Command allow rules in the editor', function () {
     assert.equal(longer.result.status, 'completed', longer.result.steps.C1?.error);
     const swapped = await startAndSeeIfAsked(planner, commandPlan('npm-test-shell', [...npmTest, '--script-shell=/usr/bin/printf']));
     assert.equal(swapped.asked, true, 'an argument that runs another program asks under npm test ... too');
+    const loaded = await startAndSeeIfAsked(planner, commandPlan('npm-test-loads', [...npmTest, '--', '--test-reporter=dot']));
+    assert.equal(loaded.asked, true, 'a test reporter loads a module: it asks under npm test ... too');
   });
 
   it('asks for every command that only looks like the rule: joined words, look-alike letters, spaces, case, a shell', async () => {
