@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { Readable, Writable } from 'node:stream';
-import { parsePlan } from '../core/plan/parsePlan';
+import { parsePlanFileText } from '../core/plan/planFile';
 import type { Plan } from '../core/plan/planSchema';
 import { readBoundedText } from '../node/readBoundedText';
 import { lockRun } from '../node/runLock';
@@ -118,26 +118,9 @@ export async function loadPlanFile(path: string): Promise<{ plan: Plan; warnings
     throw new UsageError(`Cannot read the plan file ${path}: ${errorMessage(error)}`);
   }
   if (text === undefined) throw new UsageError(`The plan file ${path} is larger than ${maxPlanFileBytes} bytes, the most read; is it the right file?`);
-  const parsed = parsePlan(text);
-  // The parser reads a model's reply, repairing its JSON; a file is the user's, so what it says of it is said of the file.
-  const invalid = jsonProblem(text);
-  if (!parsed.ok) {
-    const problems = invalid === undefined ? parsed.errors : [`It is not valid JSON (${invalid}), even after repairing what a missing comma or bracket would.`];
-    throw new UsageError(`${path} is not a usable plan:\n${problems.map((error) => `  - ${error}`).join('\n')}`);
-  }
-  const repaired =
-    invalid === undefined ? [] : [`${path} is not valid JSON as written (${invalid}); it was read repaired: fix it, so that other tools read it the same.`];
-  return { plan: parsed.plan, warnings: [...repaired, ...parsed.warnings] };
-}
-
-/** Why `text` is not strict JSON, or `undefined` when it is. */
-function jsonProblem(text: string): string | undefined {
-  try {
-    JSON.parse(text);
-    return undefined;
-  } catch (error) {
-    return errorMessage(error);
-  }
+  const parsed = parsePlanFileText(text);
+  if (!parsed.ok) throw new UsageError(`${path} is not a usable plan:\n${parsed.errors.map((error) => `  - ${error}`).join('\n')}`);
+  return { plan: parsed.plan, warnings: parsed.warnings };
 }
 
 /**

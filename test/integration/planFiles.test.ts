@@ -173,6 +173,25 @@ describe('plans as files in the VS Code extension host', () => {
     }
   });
 
+  it('"Run plan file" opens the review of a file read only after repairing its JSON, saying so (a newcomer\'s file missing a comma ran)', async () => {
+    const uri = vscode.Uri.joinPath(folder(), 'comma.plan.json');
+    written.push(uri);
+    const text = '{ "objective": "Missing comma", "steps": [ { "id": "a", "tool": "list_files", "args": {} } { "id": "b", "tool": "list_files", "args": {} } ] }\n';
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+    const editor = await vscode.window.showTextDocument(uri);
+    const before = await api.runIds();
+    try {
+      await vscode.commands.executeCommand<unknown>('taskPlanner.runPlanFile', editor.document.uri);
+      const notice = await until('the notice delivered to the panel', () =>
+        api.planPanel.posted().find((message) => message.type === 'notice' && /not valid JSON as written/.test(message.text)),
+      );
+      assert.ok(notice.type === 'notice' && /^Reading the plan: The file is not valid JSON as written \(.+\); it was read repaired/.test(notice.text), JSON.stringify(notice));
+      assert.deepEqual(await api.runIds(), before, 'nothing ran before the review');
+    } finally {
+      api.planPanel.close();
+    }
+  });
+
   it('"Run plan file" runs nothing from a file that cannot run', async () => {
     const editor = await openPlanFile('broken.plan.json', { objective: 'x', steps: [{ id: 'a', tool: 'no_such_tool', args: {} }] });
     const before = await api.runIds();

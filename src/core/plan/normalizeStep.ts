@@ -168,9 +168,13 @@ function kindOf(raw: Record<string, unknown>, tool: string | undefined, id: stri
   if (alias !== undefined && alias !== 'agent') return alias;
   if (declared !== undefined && alias === undefined && !genericKinds.has(declared)) {
     // Said as the docs name the field ("kind"), with the kind meant: a newcomer's "manuel" ran as an agent step needing a model.
+    // A kind so close is taken as meant when no tool decides (with a model, "manuel" became an agent that "did" the user's task).
     const meant = closestName(declared, stepKinds, 2);
+    const taken = tool === undefined && meant !== undefined && meant !== 'tool' ? meant : undefined;
     const hint = meant === undefined ? '' : `did you mean "${meant}"? `;
-    warnings.push(`Step "${id}": unknown kind "${declared}" (${hint}the kinds are ${stepKinds.join(', ')}); treated as ${tool ? 'a tool' : 'an agent'} step.`);
+    const treated = taken !== undefined ? `a ${taken}` : tool ? 'a tool' : 'an agent';
+    warnings.push(`Step "${id}": unknown kind "${declared}" (${hint}the kinds are ${stepKinds.join(', ')}); treated as ${treated} step.`);
+    if (taken !== undefined) return taken as StepKind;
   }
   return tool !== undefined && alias !== 'agent' ? 'tool' : 'agent';
 }

@@ -1,3 +1,4 @@
+import { errorMessage } from '../../shared/errorMessage';
 import { parsePlan } from './parsePlan';
 import type { Plan } from './planSchema';
 import { validatePlan, type ValidatePlanOptions } from './validatePlan';
@@ -62,12 +63,37 @@ export type PlanFileReading = { ok: true; plan: Plan; warnings: string[] } | { o
  * parser's warnings.
  */
 export function readPlanFile(text: string, options: ValidatePlanOptions = {}): PlanFileReading {
-  const parsed = parsePlan(text);
+  const parsed = parsePlanFileText(text);
   if (!parsed.ok) return { ok: false, problems: parsed.errors };
   const diagnostics = validatePlan(parsed.plan, options);
   const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error');
   if (errors.length > 0) return { ok: false, problems: errors.map((diagnostic) => diagnostic.message) };
   return { ok: true, plan: parsed.plan, warnings: [...parsed.warnings, ...diagnostics.map((diagnostic) => diagnostic.message)] };
+}
+
+/**
+ * `parsePlan` of a plan file's text, said of a file: the parser reads a model's reply and repairs its JSON, so a file
+ * read only after repair (a missing comma or bracket) gets a warning saying so first, and one past repair the problem
+ * "It is not valid JSON (…)" in place of the reply's wording. A newcomer's Run plan file ran a file missing a comma, with
+ * nothing said of it.
+ */
+export function parsePlanFileText(text: string): ReturnType<typeof parsePlan> {
+  const parsed = parsePlan(text);
+  const invalid = strictJsonProblem(text);
+  if (invalid === undefined) return parsed;
+  if (!parsed.ok) return { ok: false, errors: [`It is not valid JSON (${invalid}), even after repairing what a missing comma or bracket would.`] };
+  const repaired = `The file is not valid JSON as written (${invalid}); it was read repaired: fix it, so that other tools read it the same.`;
+  return { ...parsed, warnings: [repaired, ...parsed.warnings] };
+}
+
+/** Why `text` is not strict JSON, or `undefined` when it is. */
+function strictJsonProblem(text: string): string | undefined {
+  try {
+    JSON.parse(text);
+    return undefined;
+  } catch (error) {
+    return errorMessage(error);
+  }
 }
 
 /**

@@ -48,7 +48,7 @@ describe('task-planner CLI', function () {
     writeFileSync(join(workspace.path, 'comma.plan.json'), '{"objective": "x", "steps": [{"id": "a" "title": "Do it", "kind": "manual"}]}');
     const comma = await cli(['validate', join(workspace.path, 'comma.plan.json')]);
     assert.equal(comma.code, 0, comma.stderr);
-    assert.match(comma.stdout, /plan warning: .*comma\.plan\.json is not valid JSON as written \(Expected ',' or '\}' after property value .*\); it was read repaired: fix it/);
+    assert.match(comma.stdout, /plan warning: The file is not valid JSON as written \(Expected ',' or '\}' after property value .*\); it was read repaired: fix it/);
     assert.match(comma.stdout, /\nValid, with 1 warning above: it runs, but read it first\.\n$/);
     writeFileSync(join(workspace.path, 'prose.plan.json'), 'not json at all {{{');
     const prose = await cli(['validate', join(workspace.path, 'prose.plan.json')]);

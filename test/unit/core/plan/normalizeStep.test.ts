@@ -136,10 +136,11 @@ describe('normalizeStep', () => {
       undefined,
       ['Step "a": unknown kind "dance" (the kinds are tool, agent, synthesis_gate, human_review, clarification, manual); treated as a tool step.'],
     ]);
+    // Taken as meant: as an agent step, with a model, it "did" the user's own task (a newcomer in the editor).
     assert.deepEqual(kindOf({ kind: 'manuel' }), [
-      'agent',
-      'default',
-      ['Step "a": unknown kind "manuel" (did you mean "manual"? the kinds are tool, agent, synthesis_gate, human_review, clarification, manual); treated as an agent step.'],
+      'manual',
+      undefined,
+      ['Step "a": unknown kind "manuel" (did you mean "manual"? the kinds are tool, agent, synthesis_gate, human_review, clarification, manual); treated as a manual step.'],
     ]);
     assert.deepEqual(kindOf({ type: 'dance' }), [
       'agent',

@@ -39,13 +39,23 @@ describe('planFile', () => {
       const reading = readPlanFile('{ "objective": "x", "steps": [{ "id": "a", "tool": "read_file", "args": { "path": "a" }, "colour": "red" }], }', { tools: ['read_file'] });
       assert.ok(reading.ok);
       assert.equal(reading.plan.steps[0]?.kind, 'tool');
-      assert.deepEqual(reading.warnings, ['Step "a": ignored unknown field "colour".']);
+      // The trailing comma is repaired, and said first: Run plan file then opens the review instead of running (a newcomer's
+      // file missing a comma ran with nothing said).
+      assert.deepEqual(reading.warnings, [
+        'The file is not valid JSON as written (Expected double-quoted property name in JSON at position 109); it was read repaired: fix it, so that other tools read it the same.',
+        'Step "a": ignored unknown field "colour".',
+      ]);
+      const strict = readPlanFile('{ "objective": "x", "steps": [{ "id": "a", "tool": "read_file", "args": { "path": "a" } }] }', { tools: ['read_file'] });
+      assert.deepEqual(strict.ok && strict.warnings, []);
     });
 
     it('gives every parse error of text that is not a plan', () => {
       const reading = readPlanFile('{ "objective": "no steps" }');
       assert.deepEqual(reading, { ok: false, problems: ['No step list found. Give the steps as an array under "steps" (or "tasks", "workflow", "phases", or the same keys under "plan").'] });
-      assert.equal(readPlanFile('not json at all').ok, false);
+      const prose = readPlanFile('not json at all {{{');
+      assert.ok(!prose.ok);
+      assert.deepEqual(prose.problems.length, 1);
+      assert.match(prose.problems[0]!, /^It is not valid JSON \(.+\), even after repairing what a missing comma or bracket would\.$/);
     });
 
     it('gives every validation error of a plan that cannot run: unknown tools, cycles, missing dependencies', () => {
