@@ -21,8 +21,12 @@ export const tickSourceCheckbox: StepEpilogue = (step, tools, signal) => {
 };
 
 async function tick(step: Step, origin: SourceOrigin, tools: ToolContext, signal: AbortSignal): Promise<void> {
+  // The tick is the run's own change of the task file, not the step's: it is within the step's files, so it asks as the
+  // approval policy says (outside them it asked under every policy, "outside the files the step said it would change", and
+  // without a terminal, under --allow-file-changes, it was deferred and lost).
+  const scoped: ToolContext = tools.writeScope === undefined ? tools : { ...tools, writeScope: [...tools.writeScope, origin.file] };
   await changeFile(
-    tools,
+    scoped,
     {
       path: origin.file,
       operation: 'edit',

@@ -87,6 +87,18 @@ describe('tickSourceCheckbox', () => {
     assert.equal(memory.snapshot()['specs/001/tasks.md'], tasks);
   });
 
+  it('a tick is within the step\'s files: under a policy that does not ask for file changes it is made without asking (it asked under every policy, and without a terminal was lost)', async () => {
+    const plan = imported();
+    assert.deepEqual(plan.steps.find((step) => step.id === 'T002')?.writes, ['src/models/album.ts'], 'an agent step names the files of its task');
+    const memory = createMemoryWorkspace({ 'specs/001/tasks.md': tasks });
+    const interaction = new ScriptedInteraction({ approvals: [] });
+    const { events, status } = await run(plan, { workspace: memory, interaction, approvalPolicy: 'commandsOnly' });
+    assert.equal(status, 'completed');
+    assert.deepEqual(warnings(events), []);
+    assert.deepEqual(interaction.approvals(), []);
+    assert.equal(memory.snapshot()['specs/001/tasks.md'], tasks.replace(/- \[ \]/g, '- [x]'));
+  });
+
   it('leaves the file alone when the import did not ask for ticks', async () => {
     const memory = createMemoryWorkspace({ 'tasks.md': '- [ ] T001 Do it\n' });
     const plan = importTaskFile('tasks.md', '- [ ] T001 Do it\n', { model: true });
