@@ -190,7 +190,7 @@ export class ReviewViewElement extends LitElement {
         ? html`<div class="notice model-needed" role="alert">
             <p>${review.modelNeeded.message}</p>
             <div class="row">
-              <vscode-button data-action="make-manual" @click=${() => this.send({ type: 'edit', edit: { type: 'makeManual', stepIds: review.modelNeeded?.stepIds ?? [] } })}>Do them myself</vscode-button>
+              <vscode-button data-action="make-manual" @click=${() => this.send({ type: 'edit', edit: { type: 'makeManual', stepIds: review.modelNeeded?.stepIds ?? [] } })}>${(review.modelNeeded.stepIds.length === 1 ? 'Do it myself' : 'Do them myself')}</vscode-button>
               <vscode-button secondary data-action="set-up-model" @click=${() => this.send({ type: 'setUpModel' })}>Set up a model</vscode-button>
             </div>
           </div>`

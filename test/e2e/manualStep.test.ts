@@ -91,7 +91,7 @@ describe('a step that is yours to do, without a model (browser workbench)', func
     await planRow(/manual · completed|you · completed|completed/).waitFor({ timeout: 15_000 });
     await shoot('3-completed-with-undo');
   });
-  it('a plan whose step needs a model, with none set up: Start is blocked with one notice, and "Do them myself" hands the step over', async () => {
+  it('a plan whose step needs a model, with none set up: Start is blocked with one notice, and "Do it myself" hands the step over', async () => {
     await quickOpen(page, 'summary.plan.json');
     await runCommand(page, 'Show plan');
     const panel = planPanelFrame(page);
@@ -99,7 +99,9 @@ describe('a step that is yours to do, without a model (browser workbench)', func
     await review.locator('h1.objective', { hasText: 'Summarise the notes module' }).waitFor({ timeout: 30_000 });
     const notice = review.locator('.model-needed');
     await notice.waitFor({ timeout: 15_000 });
-    assert.match(await notice.innerText(), /Step A1 needs a language model and none is set up/);
+    // One step: "it", not "them" (a newcomer read "Do them yourself" of one step).
+    assert.match(await notice.innerText(), /Step A1 needs a language model and none is set up\. Do it yourself, or set up a model\./);
+    assert.equal((await notice.locator('vscode-button[data-action="make-manual"]').innerText()).trim(), 'Do it myself');
     assert.equal(await review.locator('vscode-button[data-action="start"]').getAttribute('disabled'), '', 'Start is offered although no one can run the agent step');
     await notice.locator('vscode-button', { hasText: 'Set up a model' }).waitFor();
     await shoot('4-model-needed');

@@ -181,7 +181,8 @@ function modelNeededBy(steps: readonly Step[]): { message: string; stepIds: stri
   if (needing.length === 0) return undefined;
   const ids = needing.map((step) => step.id);
   const which = needing.length === 1 ? `Step ${ids[0]} needs` : `${needing.length} steps (${ids.join(', ')}) need`;
-  return { message: `${which} a language model and none is set up. Do them yourself, or set up a model.`, stepIds: ids };
+  const them = needing.length === 1 ? 'it' : 'them';
+  return { message: `${which} a language model and none is set up. Do ${them} yourself, or set up a model.`, stepIds: ids };
 }
 
 /**

@@ -225,7 +225,7 @@ describe('buildPanelViewModel: the review the panel shows', () => {
       plan: makePlan([makeStep('A'), makeStep('R', { kind: 'tool', tool: 'read_file', agent: undefined })]),
       regenerateBlockedReason: 'No model.',
     });
-    assert.deepEqual(one.modelNeeded, { message: 'Step A needs a language model and none is set up. Do them yourself, or set up a model.', stepIds: ['A'] });
+    assert.deepEqual(one.modelNeeded, { message: 'Step A needs a language model and none is set up. Do it yourself, or set up a model.', stepIds: ['A'] });
     assert.equal(one.startBlockedReason, one.modelNeeded?.message);
     assert.equal(one.regenerateBlockedReason, 'No model.');
     const two = reviewOf({
