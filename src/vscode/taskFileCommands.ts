@@ -79,11 +79,15 @@ export async function planFromTaskFile(source: TaskFileSource, deps: TaskFileDep
   const steps = plan.steps.length;
   const told = [
     vscode.l10n.t(
-      'From {0} ({1}): {2} step(s); each step ends with the line of the file it came from. {3} other line(s) of the file are kept in the objective as written.',
+      'From {0} ({1}): {2}; each step ends with the line of the file it came from. {3}',
       source.name,
       interopFormatNames[format],
-      steps,
-      notes.length,
+      steps === 1 ? vscode.l10n.t('1 step') : vscode.l10n.t('{0} steps', steps),
+      notes.length === 0
+        ? vscode.l10n.t('Every line of the file is a task.')
+        : notes.length === 1
+          ? vscode.l10n.t('1 other line of the file is kept in the objective as written.')
+          : vscode.l10n.t('{0} other lines of the file are kept in the objective as written.', notes.length),
     ),
     tick
       ? vscode.l10n.t('As each step completes, its checkbox in {0} is ticked: a file change you approve like any other.', source.name)

@@ -55,7 +55,7 @@ describe('Plan from file (editor)', () => {
     const outcome = await planFromTaskFile({ name: 'specs/001/tasks.md', text: specKit, inWorkspace: true }, deps);
     await outcome.run;
     assert.deepEqual(seen.told, [
-      'From specs/001/tasks.md (Spec Kit tasks.md): 3 step(s); each step ends with the line of the file it came from. 1 other line(s) of the file are kept in the objective as written.',
+      'From specs/001/tasks.md (Spec Kit tasks.md): 3 steps; each step ends with the line of the file it came from. 1 other line of the file is kept in the objective as written.',
     ]);
     const [plan] = seen.reviewed;
     assert.deepEqual(
