@@ -53,6 +53,33 @@ function parseOutputs(text: string): Record<string, string> {
   return outputs;
 }
 
+/**
+ * Starts `command` (the action, or the step's shell around it) on a plan whose one command, `cat gate`, blocks on the
+ * FIFO `gate` of the workspace, and reads the started process's `/proc/<pid>/environ` while it waits there: no timer
+ * decides when. Opening the FIFO for writing returns once the plan's command has opened it.
+ */
+async function environWhileGated(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; log: string; environ: string }> {
+  const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env });
+  let log = '';
+  child.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  const closed = new Promise<number | null>((done) => child.on('close', done));
+  const gate = await open(join(env['GITHUB_WORKSPACE'] ?? cwd, 'gate'), 'w');
+  let environ: string;
+  try {
+    environ = readFileSync(`/proc/${child.pid}/environ`, 'latin1');
+  } finally {
+    await gate.write('open\n');
+    await gate.close();
+  }
+  return { code: await closed, log, environ };
+}
+
 function writePlan(workspace: string, steps: unknown[]): string {
   writeFileSync(join(workspace, 'plan.json'), JSON.stringify({ objective: 'CI run', steps }));
   return 'plan.json';
@@ -213,21 +240,8 @@ describe('GitHub Action entry point (action.yml), run with the environment GitHu
       'INPUT_BASE-URL': 'http://127.0.0.1:9/v1',
       INPUT_MODEL: 'local',
     };
-    const child = spawn(process.execPath, [...actionCommand], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env });
-    let log = '';
-    child.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
-    const closed = new Promise<number | null>((done) => child.on('close', done));
-    // Opening the FIFO for writing returns once `cat`, the plan's command, has opened it.
-    const gate = await open(join(workspace.path, 'gate'), 'w');
-    let environ: string;
-    try {
-      environ = readFileSync(`/proc/${child.pid}/environ`, 'latin1');
-    } finally {
-      await gate.write('open\n');
-      await gate.close();
-    }
-    assert.equal(await closed, 0, log);
+    const { code, log, environ } = await environWhileGated(process.execPath, [...actionCommand], root, env);
+    assert.equal(code, 0, log);
     assert.ok(environ.includes('INPUT_PLAN='), 'the environment was read');
     assert.equal(environ.includes(key), false, 'the api-key input is in the action\'s environment');
     assert.equal(environ.includes(token), false, 'the runner token is in the action\'s environment');
@@ -303,20 +317,8 @@ describe('GitHub Action entry point (action.yml), run with the environment GitHu
     };
     // A script file, as GitHub writes it ({0}): `bash -c` would replace itself by its last command whatever the script says.
     writeFileSync(join(runner.path, 'step.sh'), `${script}\n`);
-    const step = spawn('bash', ['--noprofile', '--norc', '-e', '-o', 'pipefail', join(runner.path, 'step.sh')], { cwd: workspace.path, stdio: ['ignore', 'pipe', 'pipe'], env });
-    let log = '';
-    step.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
-    step.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
-    const closed = new Promise<number | null>((done) => step.on('close', done));
-    const gate = await open(join(workspace.path, 'gate'), 'w');
-    let environ: string;
-    try {
-      environ = readFileSync(`/proc/${step.pid}/environ`, 'latin1');
-    } finally {
-      await gate.write('open\n');
-      await gate.close();
-    }
-    assert.equal(await closed, 0, log);
+    const { code, log, environ } = await environWhileGated('bash', ['--noprofile', '--norc', '-e', '-o', 'pipefail', join(runner.path, 'step.sh')], workspace.path, env);
+    assert.equal(code, 0, log);
     assert.ok(environ.includes('INPUT_PLAN='), 'the environment was read');
     assert.equal(environ.includes(key), false, 'the step\'s shell holds the api-key input while the plan\'s commands run');
   });
