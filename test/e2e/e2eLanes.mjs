@@ -15,11 +15,11 @@ import { join } from 'node:path';
  */
 const measuredSeconds = {
   'accessibility.test.ts': 57,
-  'otherWindow.test.ts': 43,
+  'otherWindow.test.ts': 24,
   'trialGuarantees.test.ts': 47,
   'planPanel.test.ts': 32,
   'editorPresentation.test.ts': 28,
-  'longStepProgress.test.ts': 27,
+  'longStepProgress.test.ts': 18,
   'runInEditor.test.ts': 27,
   'testAndFix.test.ts': 25,
   'approvals.test.ts': 23,

@@ -11,8 +11,8 @@ import { notification, quickOpen, screenshotIfFailed } from './workbench';
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'long-step-progress');
 
-/** Twenty pytest-style lines, one every 800 ms (longer than the engine's 500 ms throttle, so each one shows). */
-const script = `for (let i = 1; i <= 20; i++) setTimeout(() => console.log('tests/test_' + i + '.py .    [' + String(i * 5).padStart(3) + '%]'), i * 800);\n`;
+/** Ten pytest-style lines, one every 800 ms (longer than the engine's 500 ms throttle, so each one shows). */
+const script = `for (let i = 1; i <= 10; i++) setTimeout(() => console.log('tests/test_' + i + '.py .    [' + String(i * 10).padStart(3) + '%]'), i * 800);\n`;
 
 describe('A long step shows its progress in the Plan tree (browser workbench)', function () {
   this.timeout(240_000);

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { newBrowserPage, type Browser } from '../host/browser.cjs';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { activityBarEntry, quickOpen, screenshotIfFailed, waitForWorkbench } from './workbench';
+import { activityBarEntry, quickOpen, runCommand, screenshotIfFailed, waitForWorkbench } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'other-window');
@@ -48,10 +48,13 @@ describe('runs of a lost tab, in the window opened again (browser workbench)', f
     await page.screenshot({ path: join(screenshots, `${name}.png`) });
   };
   const runRow = (): Locator => page.locator('.sidebar .monaco-list-row', { hasText: objective }).first();
-  /** The Task Planner sidebar of a window that just started: restored by itself, else opened from the activity bar. */
+  /**
+   * The Runs view of a window that just started, through its "Focus on Runs View" command: the window may restore the
+   * Task Planner sidebar by itself or not (a fresh page does not), and the activity-bar entry would close a restored one.
+   */
   const showRuns = async (): Promise<void> => {
-    const restored = await page.locator('.sidebar .pane-header', { hasText: /^\s*Runs/ }).waitFor({ timeout: 20_000 }).then(() => true, () => false);
-    if (!restored) await activityBarEntry(page, 'Task Planner').click();
+    await runCommand(page, 'Focus on Runs View');
+    await page.locator('.sidebar .pane-header', { hasText: /^\s*Runs/ }).waitFor({ timeout: 20_000 });
   };
 
   it("lists the lost tab's waiting run apart, read only, and after the server lets that window go, Reload Window makes it this window's", async () => {
