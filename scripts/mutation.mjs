@@ -3,17 +3,20 @@
 // test/mutation/mutationGroups.mjs). Prints the score of every mutated file and the mutants that
 // survived in a file under its group's threshold; exits non-zero when any file is under it.
 // Incremental: only mutants whose code or covering tests changed since the committed result
-// (test/mutation/incremental/) are tested again. HTML reports: test-results/mutation/<group>/.
+// (test/mutation/incremental/) are tested again, and a group none of whose inputs changed since its committed result
+// (the digest in test/mutation/incremental/<group>.inputs: scripts/mutationInputs.mjs) is scored from that result without
+// starting Stryker. HTML reports: test-results/mutation/<group>/ (of groups Stryker ran).
 // Usage: node scripts/mutation.mjs [--ci] [--force] [--keep-baseline] [--table] [group ...]
-//   --ci: the safety-critical groups only; --force: test every mutant again, ignoring earlier results;
+//   --ci: the safety-critical groups only; --force: test every mutant again, ignoring earlier results and digests;
 //   --keep-baseline: start from the committed results but write the new ones under test-results/
 //   (npm test uses it, so a test run leaves the working tree as it was);
 //   --table: run nothing, print the committed results as a Markdown table.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mutationGroups, reportDirectory } from '../test/mutation/mutationGroups.mjs';
+import { mutationInputsDigest } from './mutationInputs.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -84,26 +87,38 @@ const started = Date.now();
 let failed = 0;
 for (const group of groups) {
   console.log(`\n--- mutation group ${group.name} (every file >= ${group.threshold} %) ---`);
-  const reportFile = join(root, reportDirectory(group.name), 'mutation.json');
-  rmSync(reportFile, { force: true });
-  const incremental = args.includes('--keep-baseline') ? { MUTATION_INCREMENTAL_FILE: scratchBaseline(group.name) } : {};
-  const outcome = spawnSync(join(root, 'node_modules', '.bin', 'stryker'), ['run', 'stryker.config.mjs', ...strykerArgs], {
-    cwd: root,
-    stdio: 'inherit',
-    env: {
-      ...process.env,
-      MUTATION_GROUP: group.name,
-      ...incremental,
-      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${join(root, 'test/mutation/mochaCjsPaths.cjs')}`.trim(),
-    },
-  });
-  if (outcome.signal === 'SIGINT' || outcome.signal === 'SIGTERM') process.exit(130);
-  if (outcome.status !== 0 || !existsSync(reportFile)) {
-    console.log(`✘ mutation ${group.name}: Stryker ended (exit ${outcome.status ?? outcome.signal}) without a report`);
-    failed++;
-    continue;
+  const committed = join(root, 'test/mutation/incremental', `${group.name}.json`);
+  const inputsFile = join(root, 'test/mutation/incremental', `${group.name}.inputs`);
+  const digest = mutationInputsDigest(root, group);
+  let report;
+  if (!args.includes('--force') && existsSync(committed) && existsSync(inputsFile) && readFileSync(inputsFile, 'utf8').trim() === digest) {
+    // Nothing the run reads changed since the committed result was made: it is this run's result.
+    console.log(`Its modules, tests, what they import and the runner's configuration are as they were for the committed result (${digest.slice(0, 12)}): scored from it, Stryker not started.`);
+    report = JSON.parse(readFileSync(committed, 'utf8'));
+  } else {
+    const reportFile = join(root, reportDirectory(group.name), 'mutation.json');
+    rmSync(reportFile, { force: true });
+    const incremental = args.includes('--keep-baseline') ? { MUTATION_INCREMENTAL_FILE: scratchBaseline(group.name) } : {};
+    const outcome = spawnSync(join(root, 'node_modules', '.bin', 'stryker'), ['run', 'stryker.config.mjs', ...strykerArgs], {
+      cwd: root,
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        MUTATION_GROUP: group.name,
+        ...incremental,
+        NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${join(root, 'test/mutation/mochaCjsPaths.cjs')}`.trim(),
+      },
+    });
+    if (outcome.signal === 'SIGINT' || outcome.signal === 'SIGTERM') process.exit(130);
+    if (outcome.status !== 0 || !existsSync(reportFile)) {
+      console.log(`✘ mutation ${group.name}: Stryker ended (exit ${outcome.status ?? outcome.signal}) without a report`);
+      failed++;
+      continue;
+    }
+    report = JSON.parse(readFileSync(reportFile, 'utf8'));
+    // Stryker has just written the committed result (incrementalFile): record what it was made from.
+    if (!args.includes('--keep-baseline')) writeFileSync(inputsFile, `${digest}\n`);
   }
-  const report = JSON.parse(readFileSync(reportFile, 'utf8'));
   let groupOk = true;
   for (const [path, file] of Object.entries(report.files).sort(([a], [b]) => a.localeCompare(b))) {
     const { score, caught, total, missed } = scoreFile(file);
