@@ -1,6 +1,6 @@
 import { fence } from './markdownTasks';
 import type { SourceOrigin } from './sourceOrigin';
-import { checkboxItem, splitDependsOn } from './sourceTasks';
+import { checkboxItem, headingLine, headingText, splitDependsOn } from './sourceTasks';
 
 /** The text of a task file with one task's checkbox ticked, or why it was not. */
 export type TickedText = { ok: true; text: string; line: number } | { ok: false; problem: string };
@@ -14,9 +14,12 @@ const keyWord = (key: string): RegExp => new RegExp(`^[*_\`]*${key.replace(/[.*+
  * it is now. The line the task was imported from is used when it is still that task's (a
  * checkbox item opening with its key, else whose text is its title, as the import read it:
  * a longer text that merely contains the title is another task); else the one checkbox item
- * that does anywhere: the user may have added or moved lines since. Items inside fenced
- * code blocks are examples, never tasks, as at the import. No such line, or more than one,
- * is a problem that says so, and nothing changes. Everything else is kept byte for byte: a
+ * that does anywhere: the user may have added or moved lines since. A task imported under a
+ * section must still be under a heading of that name (the innermost) for its own line to
+ * count, and among several lines that hold it the one under that heading is taken: after
+ * the user swaps two sections that each have a "Write tests" task, the recorded line holds
+ * the other section's. Items inside fenced code blocks are examples, never tasks, as at the
+ * import. No such line, or more than one, is a problem that says so, and nothing changes. Everything else is kept byte for byte: a
  * byte order mark, each line's own ending (`\r\n` or `\n`), a ticked box's case. A task
  * already ticked gives back `text` as it is.
  */
@@ -27,6 +30,9 @@ export function tickTaskLine(text: string, origin: SourceOrigin, title: string):
   const key = origin.key !== undefined ? keyWord(origin.key) : undefined;
   const wanted = title.trim();
   const fenced = fencedLines(parts);
+  const headings = innermostHeadings(parts, fenced);
+  const section = origin.section.at(-1);
+  const inSection = (number: number): boolean => section === undefined || headings[number - 1] === section;
   const matches = (number: number): boolean => {
     const line = lineAt(number);
     const box = line === undefined || fenced.has(number) ? null : checkboxItem.exec(line);
@@ -34,10 +40,12 @@ export function tickTaskLine(text: string, origin: SourceOrigin, title: string):
     return key !== undefined ? key.test(box[4]!) : wanted !== '' && splitDependsOn(box[4]!.trim()).text === wanted;
   };
   let number: number | undefined;
-  if (matches(origin.line)) number = origin.line;
+  if (matches(origin.line) && inSection(origin.line)) number = origin.line;
   else {
-    const found: number[] = [];
-    for (let index = 0; index < parts.length; index += 2) if (matches(index / 2 + 1)) found.push(index / 2 + 1);
+    const everywhere: number[] = [];
+    for (let index = 0; index < parts.length; index += 2) if (matches(index / 2 + 1)) everywhere.push(index / 2 + 1);
+    const inItsSection = everywhere.filter(inSection);
+    const found = inItsSection.length === 1 ? inItsSection : everywhere;
     const what = origin.key !== undefined ? `task ${origin.key}` : `the task "${title}"`;
     if (found.length === 0) {
       return { ok: false, problem: `${origin.file} has no checkbox for ${what} any more (it was on line ${origin.line}); it was left as it is.` };
@@ -56,6 +64,18 @@ export function tickTaskLine(text: string, origin: SourceOrigin, title: string):
   if (ticked || !box) return { ok: true, text, line: number };
   parts[(number - 1) * 2] = `${line.slice(0, box.index)}[x]${line.slice(box.index + 3)}`;
   return { ok: true, text: parts.join(''), line: number };
+}
+
+/** For each line of `parts` (lines at even indexes), the text of the innermost heading above it outside fenced code, as `readMarkdownTasks` reads headings. */
+function innermostHeadings(parts: readonly string[], fenced: ReadonlySet<number>): (string | undefined)[] {
+  const out: (string | undefined)[] = [];
+  let current: string | undefined;
+  for (let index = 0; index < parts.length; index += 2) {
+    const heading = fenced.has(index / 2 + 1) ? null : headingLine.exec(parts[index]!);
+    if (heading) current = headingText(heading[2]);
+    out.push(current);
+  }
+  return out;
 }
 
 /** The numbers of the lines (of `parts`, lines at even indexes) inside fenced code blocks or fencing them, as `readMarkdownTasks` skips them. */

@@ -126,6 +126,26 @@ describe('tickTaskLine', () => {
     assert.equal(keyless.ok && keyless.line, 9);
   });
 
+  it('ticks the task of its own section after the user swapped two sections that each hold a task of that title', () => {
+    const imported = ['# Plan', '', '## Phase 1', '- [ ] Write tests', '- [ ] Build it', '', '## Phase 2', '- [ ] Write tests', ''].join('\n');
+    const result = importTaskFile('tasks.md', imported, { model: false, tick: true });
+    assert.ok(result.ok);
+    const steps = result.plan.steps;
+    const phaseOne = readOrigin(steps[0]!.input ?? '').origin!;
+    assert.deepEqual([phaseOne.line, phaseOne.section], [4, ['Phase 1']]);
+    const swapped = ['# Plan', '', '## Phase 2', '- [ ] Write tests', '', '## Phase 1', '- [ ] Write tests', '- [ ] Build it', ''].join('\n');
+    const ticked = tickTaskLine(swapped, phaseOne, 'Write tests');
+    assert.deepEqual(ticked, { ok: true, line: 7, text: swapped.replace('## Phase 1\n- [ ] Write tests', '## Phase 1\n- [x] Write tests') });
+    // Its own line, still under its heading, is taken as before; a task moved alone into another section is still found.
+    assert.equal(tickTaskLine(imported, phaseOne, 'Write tests').ok && tickTaskLine(imported, phaseOne, 'Write tests').line, 4);
+    const moved = ['# Plan', '', '## Phase 1', '- [ ] Build it', '', '## Phase 2', '- [ ] Write tests', ''].join('\n');
+    const build = readOrigin(steps[1]!.input ?? '').origin!;
+    assert.equal(tickTaskLine(moved.replace('- [ ] Build it', 'Nothing here').replace('## Phase 2\n', '## Phase 2\n- [ ] Build it\n'), build, 'Build it').ok, true);
+    // Under neither heading, two lines that hold it are still refused.
+    const renamed = swapped.replace('## Phase 1', '## Phase One');
+    assert.match(String(!tickTaskLine(renamed, phaseOne, 'Write tests').ok && (tickTaskLine(renamed, phaseOne, 'Write tests') as { problem: string }).problem), /2 checkboxes/);
+  });
+
   it('ticks exactly the line of the task the import read, whatever lines were added above it (property)', () => {
     // Few words, so titles repeat and contain each other.
     const title = fc.array(fc.constantFrom('ship', 'docs', 'ship docs', 'a'), { minLength: 1, maxLength: 3 }).map((words) => words.join(' '));
