@@ -8,6 +8,7 @@ import type { Tool } from '../core/tools/tool';
 import { planMarkdown } from '../core/view/planMarkdown';
 import type { PlanReview } from './planReview';
 import { errorMessage } from '../shared/errorMessage';
+import { tellRunInProgress } from './runInProgress';
 
 /** The editor's dialogs, files and notifications that the plan-file commands use (tests give their own). */
 export interface PlanFileUi {
@@ -119,7 +120,7 @@ function startRun(plan: Plan, deps: PlanFileDeps): Promise<RunResult | undefined
   return deps.start(plan).catch((error: unknown) => {
     const message = errorMessage(error);
     deps.log.error(`Run failed to start: ${message}`);
-    deps.ui.error(vscode.l10n.t('Task Planner: {0}', message));
+    if (!tellRunInProgress(error)) deps.ui.error(vscode.l10n.t('Task Planner: {0}', message));
     return undefined;
   });
 }

@@ -21,6 +21,7 @@ import { askPlanningQuestion } from './planningQuestion';
 import type { PlanningQuestion } from '../core/planner/investigateRequest';
 import { errorMessage } from '../shared/errorMessage';
 import { showError, showWarning, withProgress } from './notifications';
+import { tellRunInProgress } from './runInProgress';
 import type { WorkspaceFs } from '../core/ports';
 import { shownUsd } from '../shared/shownUsd';
 
@@ -117,7 +118,7 @@ export async function planTask(deps: PlanTaskDeps, options: PlanTaskOptions = {}
   run.catch((error: unknown) => {
     const message = errorMessage(error);
     deps.log.error(`Run failed to start: ${message}`);
-    void showError(vscode.l10n.t('Task Planner: {0}', message));
+    if (!tellRunInProgress(error)) void showError(vscode.l10n.t('Task Planner: {0}', message));
   });
   return { plan: accepted, critique, run };
 }

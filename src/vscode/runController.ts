@@ -27,6 +27,7 @@ import type { RunControllerDeps } from './runControllerDeps';
 import { takeInterruptedRuns, type InterruptedRun } from './interruptedRuns';
 import { folderConfinement, pickWorkspaceFolder, shownFolderName } from './workspaceFolders';
 import { runStatusLabels } from '../shared/runStatusLabels';
+import { RunInProgressError } from './runInProgress';
 
 /** How `RunController.start` runs a plan; each part has a default. */
 export interface StartOptions {
@@ -211,7 +212,7 @@ export class RunController implements vscode.Disposable {
   async start(plan: Plan, options: StartOptions = {}): Promise<RunResult> {
     const { initialResults, folder, llm, planOrigin } = options;
     const lane = await this.laneToStart(plan, folder);
-    if (lane.running || lane.abort) throw new Error(alreadyRunning(lane));
+    if (lane.running || lane.abort) throw new RunInProgressError(alreadyRunning(lane), lane.running ? lane.state?.runId : undefined);
     const runtime = loadRuntime();
     const workspace = this.lanes.workspaceOf(lane);
     const checked = await checkAttachments(plan, {
@@ -386,7 +387,7 @@ export class RunController implements vscode.Disposable {
     llm?: LlmClient,
   ): Promise<RunResult> {
     // A folder's run is reserved from here (`abort` set), so a second start there during the questions below is refused.
-    if (lane.running || lane.abort) throw new Error(alreadyRunning(lane));
+    if (lane.running || lane.abort) throw new RunInProgressError(alreadyRunning(lane), lane.running ? lane.state?.runId : undefined);
     const abort = new AbortController();
     lane.abort = abort;
     let setup: RunSetup;

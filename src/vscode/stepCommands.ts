@@ -13,6 +13,7 @@ import type { PlanTreeProvider } from './planTreeProvider';
 import { closeProposalDiffs, promptKeyOf } from './proposalDocuments';
 import { askFeedback } from './vscodeInteraction';
 import { showError, showInformation, showWarning } from './notifications';
+import { tellRunInProgress } from './runInProgress';
 import { shownLine } from './shownText';
 import type { FolderRun, RunController } from './runController';
 import { errorMessage } from '../shared/errorMessage';
@@ -240,9 +241,11 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
       });
       await vscode.window.showTextDocument(document, { preview: true });
     }),
-    vscode.commands.registerCommand('taskPlanner.cancelRun', async () => {
+    vscode.commands.registerCommand('taskPlanner.cancelRun', async (arg?: unknown) => {
       const running = deps.runs.runningRuns();
-      if (running.length === 0) return void showInformation(vscode.l10n.t('Task Planner: no run is in progress.'));
+      // A run named (the button of "a run is already in progress"): that one, if it still goes on.
+      if (typeof arg === 'string' && deps.runs.cancel(arg)) return;
+      if (running.length === 0 || typeof arg === 'string') return void showInformation(vscode.l10n.t('Task Planner: no run is in progress.'));
       // The run the Plan view shows, when it is going on (the view's Cancel button is beside it); else the only one, else the one picked.
       const shown = deps.tree.shownRun()?.runId;
       if (shown !== undefined && deps.runs.cancel(shown)) return;
@@ -332,7 +335,7 @@ async function rerun(deps: StepCommandDeps, stepId: string | undefined, source: 
   deps.log.info(`${skip ? 'Skipping' : 'Running again from'} step ${stepId}; ${Object.keys(initialResults).length} completed step(s) kept`);
   deps.tree.setPlan(plan);
   await deps.runs.start(plan, { initialResults, ...(folder ? { folder } : {}) }).catch((error: unknown) => {
-    void showError(vscode.l10n.t('Task Planner: {0}', errorMessage(error)));
+    if (!tellRunInProgress(error)) void showError(vscode.l10n.t('Task Planner: {0}', errorMessage(error)));
   });
 }
 

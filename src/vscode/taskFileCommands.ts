@@ -9,6 +9,7 @@ import { errorMessage } from '../shared/errorMessage';
 import type { PlanReview } from './planReview';
 import { shownLine, withoutLinks } from './shownText';
 import { showError, showInformation, showWarning } from './notifications';
+import { tellRunInProgress } from './runInProgress';
 
 /** A text from the file (its name, a task's title) as a notification shows it: one bounded line, no control acting, no link. */
 const shown = (text: string): string => withoutLinks(shownLine(text, 1_000));
@@ -118,7 +119,7 @@ export async function planFromTaskFile(source: TaskFileSource, deps: TaskFileDep
     (error: unknown) => {
       const message = errorMessage(error);
       deps.log.error(`Run failed to start: ${message}`);
-      deps.ui.error(vscode.l10n.t('Task Planner: {0}', message));
+      if (!tellRunInProgress(error)) deps.ui.error(vscode.l10n.t('Task Planner: {0}', message));
       return undefined;
     },
   );
