@@ -5,6 +5,8 @@ import { capText } from '../text/capText';
 import { oneLine } from '../text/oneLine';
 import { compileGlob } from '../workspace/globMatcher';
 import { isWorkspaceError } from '../workspace/workspaceError';
+import { holdsPrivateKey, privateKeyReason } from '../workspace/credentialFiles';
+import { withheldRead } from '../tools/withheldFiles';
 import {
   capabilityLimits,
   type CapabilityCatalogue,
@@ -42,7 +44,8 @@ const conventionFiles = '{AGENTS.md,CLAUDE.md,copilot-instructions.md,*.instruct
  * `applyTo` front matter), the skills of `workspaceSkillFolders`, then those of the user's
  * folders. Skills are unique by name: the first read wins, but the user's own skill replaces
  * a workspace skill of its name (the workspace file is named in a diagnostic). A file that is too large, unreadable, or has bad front matter is left out with a
- * diagnostic naming it and the problem; nothing here throws but the signal's abort.
+ * diagnostic naming it and the problem, and so is one tools would not read for a model (`withheldRead`: it leads through
+ * a link to `.env` or into `.git`) or one that holds a private key; nothing here throws but the signal's abort.
  */
 export async function readCapabilities(workspace: WorkspaceFs, options: ReadCapabilitiesOptions = {}): Promise<CapabilityCatalogue> {
   const diagnostics: CapabilityDiagnostic[] = [];
@@ -122,7 +125,18 @@ async function readFile(
   signal: AbortSignal | undefined,
 ): Promise<ReadFile | undefined> {
   try {
+    // Its text goes into every prompt: a convention file that is (or leads through a link to) a file tools keep from the
+    // model, or that holds a private key, is kept from it too (a committed AGENTS.md -> .env).
+    const withheld = await withheldRead(fs, path, signal ?? new AbortController().signal);
+    if (withheld !== undefined) {
+      diagnostics.push({ file: shown(source), message: `It was left out: ${withheld.reason}.` });
+      return undefined;
+    }
     const text = await fs.readText(path, signal, { maxBytes: capabilityLimits.maxFileBytes });
+    if (holdsPrivateKey(text)) {
+      diagnostics.push({ file: shown(source), message: `It was left out: ${privateKeyReason}.` });
+      return undefined;
+    }
     return { text: capText(text, capabilityLimits.maxFileBytes), bytes: new TextEncoder().encode(text).length };
   } catch (error: unknown) {
     signal?.throwIfAborted();

@@ -8,8 +8,11 @@
  * `credentials.toml`), private keys (`id_rsa`, `id_ed25519`…, and their copies such as `id_rsa.bak`, not their `.pub`;
  * `*.pem`, `*.key`, `*.p8`, `*.ppk`, `*.p12`, `*.pfx`, `*.jks`, `*.keystore`, `*.keytab`, `*.kdbx`), Terraform's state
  * (also its timestamped backups) and variables files, which hold the secrets they were given, and a `kubeconfig`. A backup
- * copy of any of these (`~`, `.bak`, `.old`, `.orig`, `.save`, `.swp`…) holds the same. By place: everything in a `.ssh` or `.gnupg` folder but
- * public keys, `.docker/config.json`, `.kube/config` and the GitHub CLI's `gh/hosts.yml`.
+ * copy of any of these (`~`, `.bak`, `.old`, `.orig`, `.save`, `.swp`…) holds the same, and so does a copy named as a file
+ * manager or a browser names one (`.env copy`, `.env copy 2`, `.npmrc - Copy`, `.env (1)`, `credentials (1).json`). By
+ * place: everything in a `.ssh` or `.gnupg` folder but public keys, `.docker/config.json`, `.kube/config`, the GitHub
+ * CLI's `gh/hosts.yml`, and the `config` of a bare or mirror clone (`mirror.git/config`), which holds a remote's token as
+ * `.git/config` does.
  */
 const credentialName = new RegExp(
   '^(' +
@@ -24,18 +27,26 @@ const credentialName = new RegExp(
   'i',
 );
 
-/** What a backup copy's name adds to the name it copies (`.env.bak`, `.env~`). */
-const backupSuffix = /(?:~|\.(?:bak|backup|old|orig|save|swp|tmp|copy))$/i;
+/**
+ * What a copy's name adds to the name it copies: a backup's suffix (`.env.bak`, `.env~`), or the mark a file manager or a
+ * browser puts at the end of the name or before its extensions (macOS `.env copy 2`, Windows `.npmrc - Copy (2)`, a
+ * download's `credentials (1).json`), never inside a word (`kube (1)config` is no copy of `kubeconfig`).
+ */
+const copySuffixes = [/(?:~|\.(?:bak|backup|old|orig|save|swp|tmp|copy))$/i, /(?: copy(?: \d+)?| - copy| \(\d+\))(?=(?:\.[^./ ]+)*$)/i];
 
-/** `relative` without the backup suffixes at its end, as often as they are there (`.env.bak~`). */
+/** `relative` without the marks of a copy at its end, as often as they are there (`.env.bak~`, `.env copy.bak`). */
 function withoutBackupSuffixes(relative: string): string {
   let name = relative;
-  for (let cut = name.replace(backupSuffix, ''); cut !== name; cut = name.replace(backupSuffix, '')) name = cut;
+  const cut = (from: string): string => copySuffixes.reduce((text, suffix) => text.replace(suffix, ''), from);
+  for (let shorter = cut(name); shorter !== name; shorter = cut(name)) name = shorter;
   return name;
 }
 
 /** Places whose files hold credentials, as the ends of a path in lower case: a folder (`.ssh/`) or a file in one. */
 const credentialPlaces = ['.ssh/', '.gnupg/', '.docker/config.json', '.kube/config', 'gh/hosts.yml'];
+
+/** The `config` of a bare or mirror clone (`git clone --bare` names its folder `<name>.git`), in lower case. */
+const bareCloneConfig = /\/[^/]+\.git\/config$/;
 
 /** `true` when the workspace-relative `relative` (`/`-separated) names a file that holds credentials by its name or place. */
 export function isCredentialFile(relative: string): boolean {
@@ -44,6 +55,7 @@ export function isCredentialFile(relative: string): boolean {
   const name = kept.slice(kept.lastIndexOf('/') + 1);
   if (credentialName.test(name)) return true;
   const path = `/${kept.toLowerCase()}`;
+  if (bareCloneConfig.test(path)) return true;
   return credentialPlaces.some((place) => {
     if (!place.endsWith('/')) return path.endsWith(`/${place}`);
     return path.includes(`/${place}`) && !name.toLowerCase().endsWith('.pub');

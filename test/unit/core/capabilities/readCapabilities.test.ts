@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { capabilityLimits } from '../../../../src/core/capabilities/capabilityCatalogue';
 import { readCapabilities } from '../../../../src/core/capabilities/readCapabilities';
 import type { WorkspaceFs } from '../../../../src/core/ports';
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
+import { createNodeWorkspace } from '../../../../src/node/nodeWorkspace';
+import { temporaryDirectory } from '../../../support/temporaryDirectory';
 
 const skill = (name: string, description = `What ${name} does.`, extra = ''): string =>
   `---\nname: ${name}\ndescription: ${description}\n${extra}---\n# ${name}\nBody of ${name}.\n`;
@@ -168,4 +172,41 @@ describe('readCapabilities', () => {
     const aborting: WorkspaceFs = { ...createMemoryWorkspace({}), list: () => Promise.reject(new Error('aborted')) };
     await assert.rejects(readCapabilities(aborting, { signal: controller.signal }), /cancelled/);
   });
+
+  // An outside attacker's find (2026-12-01): a repository committed AGENTS.md -> .env, CLAUDE.md -> .git/config and
+  // deploy/AGENTS.md -> a private key; their text went into every prompt, and a model sent it on with fetch_url.
+  describe('keeps from the model what tools keep from it', () => {
+    const folder = temporaryDirectory('capabilities-withheld-');
+
+    it('leaves out an instruction file or skill that leads to a credentials file or into .git, or holds a private key, saying why', async () => {
+      const root = folder.path;
+      const write = (path: string, text: string): void => {
+        mkdirSync(dirname(join(root, path)), { recursive: true });
+        writeFileSync(join(root, path), text);
+      };
+      write('.env', 'DB_PASSWORD=SECRET_env\n');
+      write('.npmrc', '//registry.npmjs.org/:_authToken=SECRET_npm\n');
+      write('.git/config', '[remote "origin"]\n  url = https://x:SECRET_git@github.com/o/r\n');
+      write('deploy/key.txt', '-----BEGIN OPENSSH PRIVATE KEY-----\nSECRET_key\n-----END OPENSSH PRIVATE KEY-----\n');
+      write('.github/instructions/pasted.instructions.md', '---\napplyTo: "**"\n---\n-----BEGIN PRIVATE KEY-----\nSECRET_pasted\n');
+      write('docs/AGENTS.md', 'Honest instructions.');
+      symlinkSync('.env', join(root, 'AGENTS.md'));
+      symlinkSync('.git/config', join(root, 'CLAUDE.md'));
+      symlinkSync('key.txt', join(root, 'deploy/AGENTS.md'));
+      mkdirSync(join(root, '.github/skills/leak'), { recursive: true });
+      symlinkSync('../../../.npmrc', join(root, '.github/skills/leak/SKILL.md'));
+      symlinkSync('../.npmrc', join(root, '.github/copilot-instructions.md'));
+      const catalogue = await readCapabilities(createNodeWorkspace(root));
+      assert.doesNotMatch(JSON.stringify([catalogue.instructions, catalogue.skills]), /SECRET_/);
+      assert.deepEqual(catalogue.instructions.map((instruction) => [instruction.path, instruction.text]), [['docs/AGENTS.md', 'Honest instructions.']]);
+      const said = new Map(catalogue.diagnostics.map((diagnostic) => [diagnostic.file, diagnostic.message]));
+      assert.match(said.get('AGENTS.md') ?? '', /^It was left out: it leads to \.env: a file of this name holds credentials/);
+      assert.match(said.get('CLAUDE.md') ?? '', /^It was left out: it leads to \.git\/config: it is inside \.git/);
+      assert.match(said.get('deploy/AGENTS.md') ?? '', /^It was left out: it holds a private key/);
+      assert.match(said.get('.github/skills/leak/SKILL.md') ?? '', /it leads to \.npmrc/);
+      assert.match(said.get('.github/copilot-instructions.md') ?? '', /it leads to \.npmrc/);
+      assert.match(said.get('.github/instructions/pasted.instructions.md') ?? '', /it holds a private key/);
+    });
+  });
 });
+

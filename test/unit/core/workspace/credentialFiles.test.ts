@@ -13,12 +13,18 @@ describe('isCredentialFile', () => {
     // The second attacker's (2026-12-01).
     'terraform.tfstate.1700000000.backup', '.env_prod', '.env~', '.npmrc.bak', '.pgpass~', 'credentials.bak', '.netrc.bak', '.docker/config.json.bak',
     '.kube/config.bak', 'kubeconfig', '.vault-token.old', '.env.local.orig', 'id_rsa.swp',
+    // A third attacker's (2026-12-01): copies named as file managers and browsers name them, and a bare clone's config.
+    '.env copy', '.env copy 2', '.env (1)', '.npmrc - Copy', '.npmrc - Copy (2)', '.git-credentials copy', 'id_rsa copy', 'credentials (1).json',
+    'credentials - Copy.json', '.env copy.bak', 'mirror.git/config', 'vendor/repo.GIT/config', '.env copy 12', '.env (12)', '.npmrc - Copy (12)',
+    'prod (1).tfvars.json',
   ];
   const ordinary = [
     '.env.example', '.env.sample', '.env.template', '.env.dist', 'id_rsa.pub', 'src/credentials.ts', 'docs/credentials.md', 'keyboard.ts',
     'keys.json', 'README.md', 'environment.ts', 'src/env.ts', '.envoy', 'monkey', 'package.json', '.npmrc.md', 'pem', 'key', 'x.npmrc', 'env',
     '.env-example', 'id_ed25519.pub', '.ssh/id_rsa.pub', 'src/docker/config.json', 'config/kube/config', 'hosts.yml', '.yarnrc.md', 'src/ssh/client.ts',
     '.env.example.bak', 'notes.bak', 'README.md~', 'kubeconfig.ts', '.ssh/id_rsa.pub.bak',
+    'notes (1).md', 'README copy.md', 'id_rsa copy.pub', '.env.example copy', 'copy', '(1)', 'mirror.git/HEAD', 'src/git/config', 'config',
+    'kube (1)config', 'kube copyconfig', 'mirror.git/configs/readme.md',
   ];
   for (const path of credentials) it(`holds credentials by its name: ${path}`, () => assert.equal(isCredentialFile(path), true));
   for (const path of ordinary) it(`is an ordinary file: ${path}`, () => assert.equal(isCredentialFile(path), false));
