@@ -241,10 +241,18 @@ function statOf(node: MemoryNode): RawStat {
 export const memoryRoot = '/ws';
 
 /** The workspace policy over a fresh `MemoryRawFs` whose root `/ws` exists (empty). */
-export function confinedMemoryWorkspace(options: MemoryRawFsOptions & { allowHardLinks?: boolean } = {}): { raw: MemoryRawFs; workspace: WorkspaceFs & ManyTextReader } {
-  const raw = new MemoryRawFs(memoryRoot, options);
-  raw.put(memoryRoot, directory());
-  const workspace = createConfinedWorkspace(raw, { root: memoryRoot, allowHardLinks: options.allowHardLinks ?? false, ...(options.now ? { now: options.now } : {}) });
+export function confinedMemoryWorkspace(
+  options: MemoryRawFsOptions & { allowHardLinks?: boolean; wait?: (ms: number) => Promise<void>; raw?: MemoryRawFs } = {},
+): { raw: MemoryRawFs; workspace: WorkspaceFs & ManyTextReader } {
+  // A second workspace over the `raw` of a first is another process over the same disk.
+  const raw = options.raw ?? new MemoryRawFs(memoryRoot, options);
+  if (options.raw === undefined) raw.put(memoryRoot, directory());
+  const workspace = createConfinedWorkspace(raw, {
+    root: memoryRoot,
+    allowHardLinks: options.allowHardLinks ?? false,
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.wait ? { wait: options.wait } : {}),
+  });
   return { raw, workspace };
 }
 

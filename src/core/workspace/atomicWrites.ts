@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { RawDirectoryFs } from '../ports';
 import type { ConfinedWalk } from './confinedWalk';
 
@@ -13,6 +13,21 @@ export const temporaryFileName = /^write-[0-9a-f]{16}$/;
 
 /** A temporary file in `temporaryFolder` older than this, in milliseconds, was left by an interrupted write. */
 export const staleTemporaryFileMs = 10 * 60 * 1000;
+
+/** Names of the change locks in `temporaryFolder` (see `AtomicWrites.exclusive`). */
+export const changeLockName = /^lock-[0-9a-f]{32}$/;
+
+/**
+ * A change lock older than this, in milliseconds, was left by a process that ended while holding it: a lock is held only
+ * while a file's version is checked and its new content renamed in (a hash of at most 64 MB and a rename).
+ */
+export const staleChangeLockMs = 10_000;
+
+/** How long a change waits for another process's lock on its file, in milliseconds, before it gives up saying so. */
+export const changeLockPatienceMs = 30_000;
+
+/** How often a change waiting for a lock looks again, in milliseconds. */
+const changeLockPollMs = 20;
 
 /** The `.gitignore` of `temporaryFolder`: git shows nothing of it, itself included. */
 export const temporaryFolderIgnore = "# Temporary files of Task Planner's atomic writes.\n*\n";
@@ -30,15 +45,80 @@ export function newTemporaryName(inFolder: boolean): string {
  * When the rename cannot cross from the temporary folder to the target (another file
  * system), the temporary file goes next to the target instead. The first write removes the
  * temporary files of interrupted writes older than `staleTemporaryFileMs`.
+ *
+ * A change's last check and its rename hold the file's change lock, a file created exclusively in the temporary folder, so
+ * that two processes (two CLI runs, the CLI and the editor) changing one file cannot both pass the check of the version
+ * they computed from and lose each other's change.
  */
 export class AtomicWrites<Handle> {
   private swept = false;
 
-  /** `now`: the current time in milliseconds since the epoch, to tell stale temporary files. */
+  /**
+   * `now`: the current time in milliseconds since the epoch, to tell stale temporary files and locks; `wait`: resolves
+   * after about `ms` milliseconds (a change waiting for another process's lock).
+   */
   constructor(
     private readonly raw: RawDirectoryFs<Handle>,
     private readonly now: () => number,
+    private readonly wait: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   ) {}
+
+  /**
+   * Runs `action` holding the change lock of `key` (a file's workspace-relative path after links), taken in the temporary
+   * folder when there is one (a deletion does not make it: no write has gone on without it); without it (none yet, a link
+   * out) it runs unlocked, as it must still run. Waits for another process's lock up to `changeLockPatienceMs`, taking
+   * over one older than `staleChangeLockMs`, then rejects saying so.
+   */
+  async exclusive<T>(walk: ConfinedWalk<Handle>, key: string, action: () => Promise<T>): Promise<T> {
+    const folder = await this.openFolder(walk, false);
+    try {
+      return await this.locked(folder, key, action);
+    } finally {
+      if (folder !== undefined) this.raw.close(folder);
+    }
+  }
+
+  private async locked<T>(folder: Handle | undefined, key: string, action: () => Promise<T>): Promise<T> {
+    if (folder === undefined) return action();
+    const name = `lock-${createHash('sha256').update(key).digest('hex').slice(0, 32)}`;
+    const held = await this.lock(folder, name, key);
+    try {
+      return await action();
+    } finally {
+      if (held) await this.raw.removeFile(folder, name).catch(() => undefined);
+    }
+  }
+
+  /** Takes the lock `name` in `folder`: true once held, false when it cannot be made at all (a read-only folder). */
+  private async lock(folder: Handle, name: string, key: string): Promise<boolean> {
+    const started = this.now();
+    let unexplained = 0;
+    for (;;) {
+      try {
+        await this.raw.writeNewFile(folder, name, `${key}\n`, undefined);
+        return true;
+      } catch {
+        const holder = await this.raw.lstat(folder, name).catch(() => undefined);
+        if (holder === undefined) {
+          // Not created, and none there: released just now, or the folder takes no new file. Twice more, then unlocked.
+          if (++unexplained > 2) return false;
+          continue;
+        }
+        if (this.now() - holder.mtimeMs > staleChangeLockMs) {
+          // Left by a process that ended holding it; looked at again right before, so a lock just taken anew stays.
+          const again = await this.raw.lstat(folder, name).catch(() => undefined);
+          if (again?.mtimeMs === holder.mtimeMs) await this.raw.removeFile(folder, name).catch(() => undefined);
+          continue;
+        }
+        if (this.now() - started > changeLockPatienceMs) {
+          throw new Error(
+            `${key} is being changed by another Task Planner process (a run of the command line or of another window) for more than ${changeLockPatienceMs / 1000} s; nothing was changed. Try again once it is done.`,
+          );
+        }
+        await this.wait(changeLockPollMs);
+      }
+    }
+  }
 
   /**
    * Replaces the entry `name` of `directory` with `text` (UTF-8). `mode` is the previous
@@ -49,23 +129,28 @@ export class AtomicWrites<Handle> {
    */
   async replace(
     walk: ConfinedWalk<Handle>,
-    directory: Handle,
-    name: string,
+    target: { directory: Handle; name: string; key: string },
     text: string,
     mode: number | undefined,
     signal: AbortSignal | undefined,
     beforeRename: () => Promise<void> = async () => undefined,
   ): Promise<void> {
     const folder = await this.openFolder(walk);
+    // The last check and the rename hold the file's change lock (`key`: its path after links).
+    const finish = (holder: Handle, tempName: string): Promise<void> =>
+      this.locked(folder, target.key, async () => {
+        await beforeRename();
+        await this.raw.rename(holder, tempName, target.directory, target.name);
+      });
     try {
       if (folder !== undefined) {
         try {
-          return await this.writeThenRename(folder, newTemporaryName(true), directory, name, text, mode, signal, beforeRename);
+          return await this.writeThenRename(folder, newTemporaryName(true), text, mode, signal, finish);
         } catch (error) {
           if (signal?.aborted || !this.raw.crossesDevices(error)) throw error;
         }
       }
-      await this.writeThenRename(directory, newTemporaryName(false), directory, name, text, mode, signal, beforeRename);
+      await this.writeThenRename(target.directory, newTemporaryName(false), text, mode, signal, finish);
     } finally {
       if (folder !== undefined) this.raw.close(folder);
     }
@@ -74,28 +159,25 @@ export class AtomicWrites<Handle> {
   private async writeThenRename(
     holder: Handle,
     tempName: string,
-    directory: Handle,
-    name: string,
     text: string,
     mode: number | undefined,
     signal: AbortSignal | undefined,
-    beforeRename: () => Promise<void>,
+    finish: (holder: Handle, tempName: string) => Promise<void>,
   ): Promise<void> {
     try {
       await this.raw.writeNewFile(holder, tempName, text, mode);
       signal?.throwIfAborted();
-      await beforeRename();
-      await this.raw.rename(holder, tempName, directory, name);
+      await finish(holder, tempName);
     } catch (error) {
       await this.raw.removeFile(holder, tempName).catch(() => undefined);
       throw error;
     }
   }
 
-  /** The temporary folder's handle (made on first use, with its `.gitignore`), or `undefined` when it cannot be used. */
-  private async openFolder(walk: ConfinedWalk<Handle>): Promise<Handle | undefined> {
+  /** The temporary folder's handle (made on first use unless `create` is false, with its `.gitignore`), or `undefined` when it cannot be used. */
+  private async openFolder(walk: ConfinedWalk<Handle>, create = true): Promise<Handle | undefined> {
     // Refused (a link out) or not creatable: the temporary file goes next to the target.
-    const at = await walk.locate(temporaryFolder, temporaryFolder, { create: true, directory: true }).catch(() => undefined);
+    const at = await walk.locate(temporaryFolder, temporaryFolder, { create, directory: true }).catch(() => undefined);
     // Stryker disable next-line StringLiteral: creating it, the walk finds the folder or throws; only the type needs this test.
     if (at === undefined || 'missing' in at) return undefined;
     // A link on the way (a repository's planted `.task-planner` pointing at its own folder) is not our folder: temporary
@@ -129,7 +211,7 @@ export class AtomicWrites<Handle> {
     // Stryker disable next-line ArrayDeclaration: entries of a made-up name are not temporary files, so none is removed either way.
     const entries = await this.raw.readDirectory(folder).catch(() => []);
     for (const { name, type } of entries) {
-      if (type !== 'file' || !temporaryFileName.test(name)) continue;
+      if (type !== 'file' || !(temporaryFileName.test(name) || changeLockName.test(name))) continue;
       try {
         const stats = await this.raw.lstat(folder, name);
         // Stryker disable next-line ConditionalExpression: an entry gone since the listing fails below and is skipped all the same.

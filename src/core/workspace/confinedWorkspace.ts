@@ -19,8 +19,10 @@ export interface ConfinedWorkspaceOptions {
    * hard link can make a file outside the workspace appear inside it.
    */
   allowHardLinks?: boolean;
-  /** The current time in milliseconds since the epoch (to tell stale temporary files); `Date.now` by default. */
+  /** The current time in milliseconds since the epoch (to tell stale temporary files and change locks); `Date.now` by default. */
   now?: () => number;
+  /** Resolves after about `ms` milliseconds (a change waiting for another process's lock on its file); a timer by default. */
+  wait?: (ms: number) => Promise<void>;
   /** Narrows `search_text` to the files worth reading (see `TextSearcher`); every file is read without one. */
   textSearcher?: TextSearcher;
 }
@@ -44,7 +46,7 @@ const breathEvery = 64;
 export function createConfinedWorkspace<Handle>(raw: RawDirectoryFs<Handle>, options: ConfinedWorkspaceOptions): WorkspaceFs & ManyTextReader {
   const root = options.root;
   const allowHardLinks = options.allowHardLinks ?? false;
-  const writes = new AtomicWrites(raw, options.now ?? Date.now);
+  const writes = new AtomicWrites(raw, options.now ?? Date.now, options.wait);
   /** Runs `operation` on `input`, a file system failure reported in the user's words (see `asWorkspaceFailure`). */
   const failing = <T>(input: string, action: 'read' | 'changed' | 'listed', operation: () => Promise<T>): Promise<T> =>
     operation().catch((error: unknown) => {
@@ -137,7 +139,8 @@ export function createConfinedWorkspace<Handle>(raw: RawDirectoryFs<Handle>, opt
           if (stats?.type === 'directory') throw new WorkspaceError('is_directory', input, `${relative} is a directory; choose a file path`);
           if (stats && !allowHardLinks) refuseHardLink(stats, relative, input);
           const directory = entry.walk.directory(at);
-          await writes.replace(entry.walk, directory, at.name, text, stats?.mode ?? changeOptions?.mode, signal, () =>
+          const target = { directory, name: at.name, key: entry.walk.resolvedPath(at) };
+          await writes.replace(entry.walk, target, text, stats?.mode ?? changeOptions?.mode, signal, () =>
             checkExpectedContent(raw, directory, at.name, changeOptions?.expected, input, relative),
           );
         } finally {
@@ -169,16 +172,19 @@ export function createConfinedWorkspace<Handle>(raw: RawDirectoryFs<Handle>, opt
           } else {
             if (!allowHardLinks) refuseHardLink(stats, relative, input);
             const expected = changeOptions?.expected;
-            if (stats.type === 'link' && expected !== undefined) {
-              // A link's version is the version of the file it leads to, as every read sees it.
-              const target = await readBytesOne(input, undefined).catch(() => undefined);
-              const actual: ExpectedContent = target === undefined ? { exists: false } : { exists: true, sha256: sha256OfBytes(target) };
-              if (!isExpectedContent(actual, expected)) throw changedMeanwhileError(input, relative);
-            } else {
-              await checkExpectedContent(raw, directory, at.name, expected, input, relative);
-            }
-            // A link goes itself, not its target: that is what the path names.
-            await raw.removeFile(directory, at.name);
+            // The check and the removal hold the file's change lock, as a write's check and rename do.
+            await writes.exclusive(walk, walk.resolvedPath(at), async () => {
+              if (stats.type === 'link' && expected !== undefined) {
+                // A link's version is the version of the file it leads to, as every read sees it.
+                const target = await readBytesOne(input, undefined).catch(() => undefined);
+                const actual: ExpectedContent = target === undefined ? { exists: false } : { exists: true, sha256: sha256OfBytes(target) };
+                if (!isExpectedContent(actual, expected)) throw changedMeanwhileError(input, relative);
+              } else {
+                await checkExpectedContent(raw, directory, at.name, expected, input, relative);
+              }
+              // A link goes itself, not its target: that is what the path names.
+              await raw.removeFile(directory, at.name);
+            });
           }
         } finally {
           walk.release(at);

@@ -1,0 +1,132 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { changeLockName, changeLockPatienceMs, staleChangeLockMs, temporaryFolder } from '../../../../src/core/workspace/atomicWrites';
+import { sha256OfBytes } from '../../../../src/core/workspace/expectedContent';
+import { createConfinedWorkspace } from '../../../../src/core/workspace/confinedWorkspace';
+import { confinedMemoryWorkspace, memoryRoot, namesIn, type MemoryRawFs } from '../../../fakes/memoryRawFs';
+
+const sha = (text: string): string => sha256OfBytes(new TextEncoder().encode(text));
+const lockOf = (path: string): string => `lock-${createHash('sha256').update(path).digest('hex').slice(0, 32)}`;
+const folder = `/ws/${temporaryFolder}`;
+
+// The promise: no lost update between processes. An outside attacker's find (2026-12-01): two CLI runs editing one file
+// both passed the check of the version they computed from before either renamed its new content in, so one edit was
+// lost while both steps said "edited". Two workspaces over one file system are two processes over one disk.
+describe('change locks: two processes changing one file', () => {
+  const yieldOnly = async (): Promise<void> => undefined;
+
+  it('refuses a write computed from the version another process is replacing: it waits for that rename, then sees the change', async () => {
+    // The first process has checked its version and is about to rename its content in when the second one writes.
+    const now = (): number => 5_000;
+    const { raw } = confinedMemoryWorkspace({ now });
+    raw.file('/ws/shared.txt', 'v0');
+    let openGate = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    let secondWrite: Promise<void> | undefined;
+    let secondWaits = (): void => undefined;
+    const secondWaiting = new Promise<void>((resolve) => (secondWaits = resolve));
+    const second = createConfinedWorkspace(raw, { root: memoryRoot, now, wait: async () => secondWaits() });
+    // The first process's view of the same disk, its rename onto shared.txt held until the second write is done or waits.
+    const firstRaw = Object.create(raw) as MemoryRawFs;
+    firstRaw.rename = async (from, fromName, to, toName) => {
+      if (toName === 'shared.txt') {
+        secondWrite = second.writeText('shared.txt', 'v0 + B', undefined, { expected: { exists: true, sha256: sha('v0') } });
+        await Promise.race([secondWrite.catch(() => undefined), secondWaiting]);
+        openGate();
+      }
+      await gate;
+      return raw.rename(from, fromName, to, toName);
+    };
+    const first = createConfinedWorkspace(firstRaw, { root: memoryRoot, now, wait: yieldOnly });
+    await first.writeText('shared.txt', 'v0 + A', undefined, { expected: { exists: true, sha256: sha('v0') } });
+    await assert.rejects(secondWrite!, /shared\.txt changed after its new content was computed/);
+    assert.equal(raw.text('/ws/shared.txt'), 'v0 + A');
+    assert.deepEqual(namesIn(raw, folder).filter((name) => changeLockName.test(name)), [], 'a lock was left behind');
+  });
+
+  it('lets exactly one of two writes computed from the same version land; the other is refused as changed', async () => {
+    const first = confinedMemoryWorkspace({ wait: yieldOnly });
+    const second = confinedMemoryWorkspace({ raw: first.raw, wait: yieldOnly });
+    await first.workspace.writeText('shared.txt', 'v0');
+    const outcomes = await Promise.allSettled([
+      first.workspace.writeText('shared.txt', 'v0 + A', undefined, { expected: { exists: true, sha256: sha('v0') } }),
+      second.workspace.writeText('shared.txt', 'v0 + B', undefined, { expected: { exists: true, sha256: sha('v0') } }),
+    ]);
+    assert.deepEqual(outcomes.map((outcome) => outcome.status).sort(), ['fulfilled', 'rejected']);
+    const landed = outcomes[0]?.status === 'fulfilled' ? 'v0 + A' : 'v0 + B';
+    assert.equal(first.raw.text('/ws/shared.txt'), landed);
+  });
+
+  it('lets exactly one of two deletions and writes of the same version go through', async () => {
+    const first = confinedMemoryWorkspace({ wait: yieldOnly });
+    const second = confinedMemoryWorkspace({ raw: first.raw, wait: yieldOnly });
+    await first.workspace.writeText('shared.txt', 'v0');
+    const outcomes = await Promise.allSettled([
+      first.workspace.delete('shared.txt', undefined, { expected: { exists: true, sha256: sha('v0') } }),
+      second.workspace.writeText('shared.txt', 'v0 + B', undefined, { expected: { exists: true, sha256: sha('v0') } }),
+    ]);
+    assert.deepEqual(outcomes.map((outcome) => outcome.status).sort(), ['fulfilled', 'rejected']);
+    const after = first.raw.node('/ws/shared.txt');
+    if (outcomes[0]?.status === 'fulfilled') assert.equal(after, undefined);
+    else assert.equal(first.raw.text('/ws/shared.txt'), 'v0 + B');
+  });
+
+  it('takes over a lock left by a process that ended holding it, and removes it', async () => {
+    let now = 1_000_000;
+    const { raw, workspace } = confinedMemoryWorkspace({ now: () => now, wait: yieldOnly });
+    await workspace.writeText('a.txt', 'v0');
+    raw.file(`${folder}/${lockOf('a.txt')}`, 'a.txt\n', { mtimeMs: now - staleChangeLockMs - 1 });
+    now += 1;
+    await workspace.writeText('a.txt', 'v1', undefined, { expected: { exists: true, sha256: sha('v0') } });
+    assert.equal(raw.text('/ws/a.txt'), 'v1');
+    assert.deepEqual(namesIn(raw, folder), ['.gitignore']);
+  });
+
+  it('waits for a lock another process holds, and gives up saying so after a while, changing nothing', async () => {
+    let now = 1_000_000;
+    let waited = 0;
+    const { raw, workspace } = confinedMemoryWorkspace({
+      now: () => now,
+      wait: async (ms) => {
+        waited += ms;
+        now += ms;
+        // The holder keeps its lock fresh, as a process still at work would by taking it anew.
+        const held = raw.node(`${folder}/${lockOf('a.txt')}`);
+        if (held?.kind === 'file') held.mtimeMs = now;
+      },
+    });
+    await workspace.writeText('a.txt', 'v0');
+    raw.file(`${folder}/${lockOf('a.txt')}`, 'a.txt\n', { mtimeMs: now });
+    await assert.rejects(
+      workspace.writeText('a.txt', 'v1', undefined, { expected: { exists: true, sha256: sha('v0') } }),
+      /a\.txt is being changed by another Task Planner process .* for more than 30 s; nothing was changed/,
+    );
+    assert.ok(waited > changeLockPatienceMs && waited < changeLockPatienceMs + 100, `waited ${waited} ms`);
+    assert.equal(raw.text('/ws/a.txt'), 'v0');
+    assert.deepEqual(namesIn(raw, folder).filter((name) => name.startsWith('write-')), [], 'a temporary file was left behind');
+  });
+
+  it('goes on unlocked when the lock cannot be made at all (a folder that takes no new file)', async () => {
+    const { raw, workspace } = confinedMemoryWorkspace({
+      wait: yieldOnly,
+      before: (operation, name) => {
+        if (operation === 'writeNewFile' && changeLockName.test(name)) throw Object.assign(new Error('EROFS: read-only'), { code: 'EROFS' });
+      },
+    });
+    await workspace.writeText('a.txt', 'v0');
+    await workspace.writeText('a.txt', 'v1', undefined, { expected: { exists: true, sha256: sha('v0') } });
+    assert.equal(raw.text('/ws/a.txt'), 'v1');
+  });
+
+  it('locks by where the path leads: a write through a link and one to its target take the same lock', async () => {
+    const first = confinedMemoryWorkspace({ wait: yieldOnly });
+    const second = confinedMemoryWorkspace({ raw: first.raw, wait: yieldOnly });
+    await first.workspace.writeText('real.txt', 'v0');
+    first.raw.put('/ws/alias.txt', { kind: 'link', target: 'real.txt' });
+    const outcomes = await Promise.allSettled([
+      first.workspace.writeText('real.txt', 'v0 + A', undefined, { expected: { exists: true, sha256: sha('v0') } }),
+      second.workspace.writeText('alias.txt', 'v0 + B', undefined, { expected: { exists: true, sha256: sha('v0') } }),
+    ]);
+    assert.deepEqual(outcomes.map((outcome) => outcome.status).sort(), ['fulfilled', 'rejected']);
+  });
+});
