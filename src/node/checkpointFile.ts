@@ -14,10 +14,13 @@ type LogLine = { record: Checkpoint } | { settle: { runId: string; seq: number; 
  * died. Each record and each settlement appends one line and syncs it before it resolves:
  * the intent of a change is on disk before the change is made, and a change costs one line
  * however many came before (the store is never rewritten). A last line cut short by a
- * crash is skipped. A file an older version wrote as one JSON array is read, and turned
- * into lines (written aside, synced, renamed over it) at the first write.
+ * crash is skipped; one a failed write left (a full disk) is cut off, or else the next line
+ * starts on a line of its own. A file an older version wrote as one JSON array is read, and turned
+ * into lines (written aside, synced, renamed over it) at the first write. `open`: the file
+ * system's (a test's disk that fills up).
  */
-export async function loadCheckpointFile(file: string): Promise<CheckpointStore> {
+export async function loadCheckpointFile(file: string, options: { open?: typeof open } = {}): Promise<CheckpointStore> {
+  const openFile = options.open ?? open;
   const saved = await readSaved(file);
   const memory = createMemoryCheckpointStore(saved.checkpoints);
   let unconverted = saved.array ? memory.toJSON() : undefined;
@@ -31,11 +34,19 @@ export async function loadCheckpointFile(file: string): Promise<CheckpointStore>
         await rewriteAsLines(file, unconverted);
         unconverted = undefined;
       }
-      const handle = await open(file, 'a');
+      const handle = await openFile(file, 'a');
       try {
-        await handle.writeFile(`${separator}${JSON.stringify(line)}\n`, 'utf8');
-        await handle.sync();
-        separator = '';
+        const { size } = await handle.stat();
+        try {
+          await handle.writeFile(`${separator}${JSON.stringify(line)}\n`, 'utf8');
+          await handle.sync();
+          separator = '';
+        } catch (error) {
+          // Part of the line may be on disk (a full disk): cut it off, else start the next line on a line of its own, so
+          // the next record is not glued to it and lost.
+          await handle.truncate(size).catch(() => (separator = '\n'));
+          throw error;
+        }
       } finally {
         await handle.close();
       }

@@ -15,8 +15,11 @@ const snapshotSuffix = '.snapshot.json';
  * `load` and cut off before the next append, so the journal stays valid JSON lines.
  * `delete` removes both files of the run. With `lockRuns` (the CLI, where several processes may share the folder),
  * the first append of a run takes its lock for this process (`lockRun`): another process's appends to it are refused.
+ * An append that failed part way (a full disk) leaves what it wrote to be cut off before the next. `appendFile`: the file
+ * system's (a test's disk that fills up).
  */
-export function createFileRunStore(dir: string, options: { lockRuns?: boolean } = {}): RunStore {
+export function createFileRunStore(dir: string, options: { lockRuns?: boolean; appendFile?: typeof appendFile } = {}): RunStore {
+  const append = options.appendFile ?? appendFile;
   const repaired = new Set<string>();
   const pathOf = (runId: string, suffix: string): string => {
     if (!runIdPattern.test(runId)) {
@@ -35,7 +38,13 @@ export function createFileRunStore(dir: string, options: { lockRuns?: boolean } 
         repaired.add(runId);
       }
       if (entries.length === 0) return;
-      await appendFile(file, entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''), 'utf8');
+      try {
+        await append(file, entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''), 'utf8');
+      } catch (error) {
+        // Part of it may be on disk (a full disk): the next append cuts that off first, so no entry is glued to it.
+        repaired.delete(runId);
+        throw error;
+      }
     },
 
     async writeSnapshot(runId, snapshot) {

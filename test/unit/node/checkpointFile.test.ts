@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadCheckpointFile } from '../../../src/node/checkpointFile';
 
@@ -46,6 +47,33 @@ describe('loadCheckpointFile', () => {
     assert.ok(now.length < 2 * afterFirst.length + 200, 'a settlement is a short line, not the store again');
     assert.deepEqual((await (await loadCheckpointFile(file)).list('r1')).map((checkpoint) => checkpoint.state), ['applied', 'intended']);
   });
+
+  // An outside attacker's find (2026-12-01): a record the disk cut short was followed, once space came back, by the next
+  // one glued to it, so the next record (its change then made) was gone after a reload, and Undo did not restore it.
+  for (const truncates of [true, false]) {
+    it(`keeps the next record whole after a write that failed part way (${truncates ? 'cut off' : 'when it cannot be cut off'})`, async () => {
+      const file = join(dir, 'checkpoints.json');
+      let failNext = false;
+      const failing: typeof open = async (path, flags) => {
+        const handle = await open(path, flags);
+        if (!failNext) return handle;
+        failNext = false;
+        const writeFile: FileHandle['writeFile'] = async (data) => {
+          await handle.write(String(data).slice(0, 30));
+          throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+        };
+        const truncate: FileHandle['truncate'] = truncates ? (length) => handle.truncate(length) : async () => Promise.reject(new Error('EIO'));
+        return Object.assign(Object.create(handle) as FileHandle, { writeFile, truncate });
+      };
+      const store = await loadCheckpointFile(file, { open: failing });
+      await store.record({ ...change, stepId: 'S1' });
+      failNext = true;
+      await assert.rejects(store.record({ ...change, stepId: 'S2', before: { exists: true, text: 'x'.repeat(1000), sha256: 'b', mode: 0o644 } }), /ENOSPC/);
+      await store.record({ ...change, stepId: 'S3' });
+      const reloaded = await loadCheckpointFile(file);
+      assert.deepEqual((await reloaded.list('r1')).map((found) => found.stepId), ['S1', 'S3']);
+    });
+  }
 
   it('skips a last line cut short by a crash: the change it began was never made', async () => {
     const file = join(dir, 'checkpoints.json');

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFileRunStore } from '../../../src/node/fileRunStore';
@@ -42,6 +43,27 @@ describe('createFileRunStore', () => {
     assert.equal(loaded?.entries.length, 1);
     await createFileRunStore(dir).append('r1', [entry(2)]);
     assert.equal(readFileSync(join(dir, 'r1.jsonl'), 'utf8'), `${JSON.stringify(entry(1))}\n${JSON.stringify(entry(2))}\n`);
+  });
+
+  // An outside attacker's find (2026-12-01): an append the disk cut short was followed, once space came back, by the next
+  // entry glued to it: the journal held a bad line in the middle, and the run could not be resumed.
+  it('cuts off what an append that failed part way wrote before the next append, so no entry is glued to it', async () => {
+    let failNext = false;
+    const store = createFileRunStore(dir, {
+      appendFile: async (file, text, encoding) => {
+        if (!failNext) return appendFile(file, text, encoding);
+        failNext = false;
+        await appendFile(file, String(text).slice(0, 20), encoding);
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      },
+    });
+    await store.append('r1', [entry(1)]);
+    failNext = true;
+    await assert.rejects(store.append('r1', [entry(2)]), /ENOSPC/);
+    await store.append('r1', [entry(3)]);
+    const loaded = await createFileRunStore(dir).load('r1');
+    assert.deepEqual(loaded?.entries.map((found) => found.seq), [1, 3]);
+    assert.equal(loaded?.tornLine, undefined);
   });
 
   it('takes garbage on the last line, ending in a line break, for a torn line: reported, then cut off before the next append', async () => {
