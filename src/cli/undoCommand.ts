@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { replayJournal } from '../core/engine/replayJournal';
-import { commandsNotUndone } from '../core/engine/commandsNotUndone';
+import { commandsNotUndone, journaledChanges } from '../core/engine/commandsNotUndone';
 import { describeUndo, foundNothing, undoLines } from '../core/tools/describeUndo';
 import { undoRunChain } from '../core/tools/undoRun';
 import { runChain } from '../core/engine/replanRecord';
@@ -56,7 +56,8 @@ export async function undoCommand(runId: string, options: UndoOptions, io: CliIo
     steps = undoScope(state?.plan ?? { steps: [] }, all, options.from);
   }
   const workspace = createNodeWorkspace(root, { allowHardLinks: options.allowHardLinks });
-  const report = await undoRunChain(chain, { workspace, checkpoints, ...(steps ? { steps } : {}) });
+  const journaled = state === undefined ? undefined : journaledChanges(state, steps);
+  const report = await undoRunChain(chain, { workspace, checkpoints, ...(steps ? { steps } : {}), ...(journaled ? { journaled } : {}) });
   const commands = state === undefined ? undefined : commandsNotUndone(state, steps);
   const nothingLeft = foundNothing(report);
   if (options.json) {

@@ -7,7 +7,7 @@ import type { UndoneChanges } from '../core/tools/undoneChanges';
 import type { FolderLanes, Lane } from './folderLanes';
 import { loadRuntime } from './loadRuntime';
 import type { RunUndo } from './runUndo';
-import { commandsNotUndone } from '../core/engine/commandsNotUndone';
+import { commandsNotUndone, journaledChanges } from '../core/engine/commandsNotUndone';
 import { undoLines } from '../core/tools/describeUndo';
 
 /**
@@ -36,7 +36,14 @@ export class RunChanges implements vscode.Disposable {
     const runtime = loadRuntime();
     const steps = fromStep === undefined ? undefined : runtime.undoScope(fromStep.plan, all, fromStep.stepId);
     const workspace = this.lanes.workspaceOf(lane);
-    const report = await runtime.undoRunChain(chain, { workspace, checkpoints, ...(steps ? { steps } : {}), ...(anyway ? { anyway } : {}) });
+    const journaled = state === undefined ? undefined : journaledChanges(state, steps);
+    const report = await runtime.undoRunChain(chain, {
+      workspace,
+      checkpoints,
+      ...(steps ? { steps } : {}),
+      ...(anyway ? { anyway } : {}),
+      ...(journaled ? { journaled } : {}),
+    });
     const text = undoLines(report, state === undefined ? undefined : commandsNotUndone(state, steps)).join(' ');
     const undone = runtime.undoneChanges((await this.chainOf(runId)).all);
     const undo: RunUndo = { runId, report, text, ...(fromStep ? { fromStep: fromStep.stepId } : {}), undone };

@@ -25,3 +25,9 @@ export function commandsNotUndone(state: RunState, steps?: ReadonlySet<string>):
   const it = ran.length === 1 ? 'it' : 'they';
   return oneLine(`Commands are not undone: ${which}; check what ${it} changed (git status shows it in a repository).`, limits.chars);
 }
+
+/** The files the run's journal says it changed: of every step, or of `steps` (Undo from here). */
+export function journaledChanges(state: RunState, steps?: ReadonlySet<string>): string[] {
+  if (steps === undefined) return [...(state.changedFiles ?? [])];
+  return [...new Set([...steps].flatMap((id) => state.steps[id]?.filesChanged ?? []))];
+}

@@ -50,11 +50,25 @@ export interface UndoReport {
  */
 export async function undoRunChain(
   runIds: readonly string[],
-  options: { workspace: WorkspaceFs; checkpoints: CheckpointStore; signal?: AbortSignal; steps?: ReadonlySet<string>; anyway?: readonly UndoAnyway[] },
+  options: {
+    workspace: WorkspaceFs;
+    checkpoints: CheckpointStore;
+    signal?: AbortSignal;
+    steps?: ReadonlySet<string>;
+    anyway?: readonly UndoAnyway[];
+    /** The files the runs' journals say they changed (in `steps`, when given): one no checkpoint names is said, never passed over. */
+    journaled?: readonly string[];
+  },
 ): Promise<UndoReport> {
   const reports: UndoReport[] = [];
   for (const runId of [...runIds].reverse()) reports.push(await undoRun(runId, options));
   const [last] = reports;
+  const recorded = new Set((await Promise.all(runIds.map((runId) => options.checkpoints.list(runId)))).flat().map((checkpoint) => checkpoint.path));
+  // A change the journal holds but no checkpoint does (a checkpoint file damaged or cut short): Undo cannot put it back,
+  // and says so instead of reporting the run undone.
+  const unrecorded = [...new Set(options.journaled ?? [])]
+    .filter((path) => !recorded.has(path))
+    .map((path) => ({ path, reason: 'the record of how it was before the run is missing (its checkpoints are damaged), so Undo cannot put it back' }));
   return {
     runId: last?.runId ?? '',
     restored: reports.flatMap((report) => report.restored),
@@ -63,7 +77,7 @@ export async function undoRunChain(
     undoneBefore: reports.flatMap((report) => report.undoneBefore),
     // A file left alone by the last run's Undo is left alone by each earlier one too: said once, as the last saw it; Undo
     // anyway puts it back as the first run found it.
-    refused: firstByPath(reports.flatMap((report) => report.refused)),
+    refused: [...firstByPath(reports.flatMap((report) => report.refused)), ...unrecorded],
     overwritable: firstByPath(reports.flatMap((report) => report.overwritable).reverse()),
   };
 }

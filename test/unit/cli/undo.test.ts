@@ -69,6 +69,21 @@ describe('task-planner run and undo on one file (issue 26)', function () {
     assert.equal(readFileSync(join(ws, 'f.txt'), 'utf8'), 'ALPHA\nbeta\nGAMMA\n');
   });
 
+  // An outside attacker's find (2026-12-01): with the record of a change gone from the run's checkpoints (a disk that
+  // filled up, a hand edit), Undo put back the other file, said nothing of this one and exited 0.
+  it('names a file the journal says the run changed but no checkpoint records, and exits 1', async () => {
+    const write = { id: 'W', kind: 'tool', title: 'write g', tool: 'write_file', dependsOn: [], args: { path: 'g.txt', content: 'g\n' } };
+    const { ws, runId } = await run({ objective: 'an edit and a new file', steps: [editStep('A', 'alpha', 'ALPHA'), write] });
+    const file = join(ws, '.task-planner', 'runs', `${runId}.checkpoints.json`);
+    const kept = readFileSync(file, 'utf8').split('\n').filter((line) => !line.includes('"stepId":"A"'));
+    writeFileSync(file, kept.join('\n'));
+    const undone = await runCli(['undo', runId, '--workspace', ws]);
+    assert.equal(undone.code, 1, undone.stdout + undone.stderr);
+    assert.match(undone.stdout, /f\.txt.*the record of how it was before the run is missing \(its checkpoints are damaged\), so Undo cannot put it back/);
+    assert.equal(existsSync(join(ws, 'g.txt')), false, 'the recorded change was not undone');
+    assert.equal(readFileSync(join(ws, 'f.txt'), 'utf8'), 'ALPHA\nbeta\ngamma\n');
+  });
+
   // A newcomer's find (2026-12-01): after an Undo that left a file alone, `runs` said "changes undone".
   it('runs says "some changes undone" when Undo left a file alone', async () => {
     const write = { id: 'W', kind: 'tool', title: 'write g', tool: 'write_file', dependsOn: [], args: { path: 'g.txt', content: 'g\n' } };

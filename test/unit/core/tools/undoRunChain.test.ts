@@ -48,4 +48,19 @@ describe('undoRunChain', () => {
     ]);
     assert.equal(await workspace.readText('notes.js', neverAborted), 'edited by hand');
   });
+
+  it('names each file the journals say the runs changed but no checkpoint records, and only those', async () => {
+    const workspace = createMemoryWorkspace({ 'notes.js': 'v0' });
+    const checkpoints = createMemoryCheckpointStore();
+    await writeFileTool.run(makeToolContext({ workspace, checkpoints, runId: 'r1' }), { path: 'notes.js', content: 'v1' }, neverAborted);
+    const report = await undoRunChain(['r1'], { workspace, checkpoints, journaled: ['notes.js', 'lost.txt', 'lost.txt'] });
+    assert.deepEqual(report.restored, ['notes.js']);
+    assert.deepEqual(report.refused, [
+      { path: 'lost.txt', reason: 'the record of how it was before the run is missing (its checkpoints are damaged), so Undo cannot put it back' },
+    ]);
+    // Undone already: recorded, so not named again.
+    const again = await undoRunChain(['r1'], { workspace, checkpoints, journaled: ['notes.js'] });
+    assert.deepEqual(again.refused, []);
+  });
 });
+
