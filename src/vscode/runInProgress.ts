@@ -28,8 +28,9 @@ const editorUi: RunInProgressUi = {
  * the Plan view, or cancel it (its journal stays resumable). False, saying nothing, for any other error.
  */
 export function tellRunInProgress(error: unknown, ui: RunInProgressUi = editorUi): boolean {
-  if (!(error instanceof RunInProgressError)) return false;
-  const { runId } = error;
+  // By its name, not `instanceof`: the error may come from the class's copy in the other bundle (extension.js, runtime.js).
+  if (!(error instanceof Error) || error.name !== 'RunInProgressError') return false;
+  const runId = (error as Partial<RunInProgressError>).runId;
   const message = vscode.l10n.t('Task Planner: {0}', error.message);
   if (runId === undefined) {
     void ui.warn(message);

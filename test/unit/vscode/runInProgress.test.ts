@@ -47,6 +47,14 @@ describe('tellRunInProgress ("A run is already in progress" offers to show or ca
     assert.deepEqual(seen.warned, [{ message: `Task Planner: ${message}`, actions: [] }]);
   });
 
+  it("knows the error by its name, as the other bundle's copy of its class throws it", async () => {
+    const { ui, seen, answered } = recording(undefined);
+    const copy = Object.assign(new Error(message), { name: 'RunInProgressError', runId: 'run-8' });
+    assert.equal(tellRunInProgress(copy, ui), true);
+    await answered();
+    assert.deepEqual(seen.warned[0]?.actions, ['Show that run', 'Cancel that run']);
+  });
+
   it('says nothing of another error, leaving it to the caller', () => {
     const { ui, seen } = recording(undefined);
     assert.equal(tellRunInProgress(new Error(message), ui), false);
