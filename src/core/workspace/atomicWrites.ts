@@ -104,6 +104,8 @@ export class AtomicWrites<Handle> {
           if (++unexplained > 2) return false;
           continue;
         }
+        // No lock of ours (a folder or a link a repository committed there): it cannot be taken, so the change goes on unlocked.
+        if (holder.type !== 'file') return false;
         if (this.now() - holder.mtimeMs > staleChangeLockMs) {
           // Left by a process that ended holding it; looked at again right before, so a lock just taken anew stays.
           const again = await this.raw.lstat(folder, name).catch(() => undefined);

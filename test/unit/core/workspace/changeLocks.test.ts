@@ -118,6 +118,17 @@ describe('change locks: two processes changing one file', () => {
     assert.equal(raw.text('/ws/a.txt'), 'v1');
   });
 
+  it("is not held up by a folder or a link a repository committed in the lock's place: the change goes on unlocked", async () => {
+    for (const planted of [{ kind: 'directory', entries: new Map() }, { kind: 'link', target: '../../elsewhere' }] as const) {
+      const { raw, workspace } = confinedMemoryWorkspace({ wait: () => Promise.reject(new Error('waited for a lock that is none')) });
+      await workspace.writeText('a.txt', 'v0');
+      raw.put(`${folder}/${lockOf('a.txt')}`, planted);
+      await workspace.writeText('a.txt', 'v1', undefined, { expected: { exists: true, sha256: sha('v0') } });
+      assert.equal(raw.text('/ws/a.txt'), 'v1');
+      assert.equal(raw.node(`${folder}/${lockOf('a.txt')}`)?.kind, planted.kind, 'what was planted was removed');
+    }
+  });
+
   it('locks by where the path leads: a write through a link and one to its target take the same lock', async () => {
     const first = confinedMemoryWorkspace({ wait: yieldOnly });
     const second = confinedMemoryWorkspace({ raw: first.raw, wait: yieldOnly });
