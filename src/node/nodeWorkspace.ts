@@ -1,3 +1,4 @@
+import { timerClock } from './timerClock';
 import * as path from 'node:path';
 import type { WorkspaceFs } from '../core/ports';
 import { createConfinedWorkspace } from '../core/workspace/confinedWorkspace';
@@ -36,6 +37,7 @@ export function createNodeWorkspace(root: string, options: NodeWorkspaceOptions 
   return createConfinedWorkspace(createNodeDirectoryFs(absoluteRoot, options), {
     root: absoluteRoot,
     allowHardLinks: options.allowHardLinks ?? false,
+    clock: timerClock,
     ...(textSearcher === undefined ? {} : { textSearcher }),
   });
 }

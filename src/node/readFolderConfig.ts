@@ -1,3 +1,4 @@
+import { timerClock } from './timerClock';
 import { resolve } from 'node:path';
 import { createConfinedWorkspace } from '../core/workspace/confinedWorkspace';
 import { readWorkspaceConfig, type WorkspaceConfigRead } from '../core/workspace/readWorkspaceConfig';
@@ -17,6 +18,6 @@ export interface FolderConfigRead extends WorkspaceConfigRead {
  */
 export function readFolderConfig(folder: string, path: string, read: FolderConfigRead): Promise<string | undefined> {
   const root = resolve(folder);
-  const workspace = createConfinedWorkspace(createNodeDirectoryFs(root), { root, allowHardLinks: read.allowHardLinks ?? false });
+  const workspace = createConfinedWorkspace(createNodeDirectoryFs(root), { root, allowHardLinks: read.allowHardLinks ?? false, clock: timerClock });
   return readWorkspaceConfig(workspace, path, read);
 }

@@ -1,3 +1,4 @@
+import { timerClock } from '../node/timerClock';
 import { constants as fsConstants } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
@@ -45,6 +46,7 @@ export function createVscodeWorkspaceFs(root: vscode.Uri, options: VscodeWorkspa
   const confined = createConfinedWorkspace(createVscodeDirectoryFs(root.fsPath), {
     root: root.fsPath,
     allowHardLinks: options.allowHardLinks ?? false,
+    clock: timerClock,
     ...(textSearcher === undefined ? {} : { textSearcher }),
   });
   return guardUnsavedEditors(confined, root.fsPath, options.askAboutUnsaved);

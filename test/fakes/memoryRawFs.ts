@@ -237,6 +237,9 @@ function statOf(node: MemoryNode): RawStat {
   return { type, size: 0, mtimeMs: 0, links: node.kind === 'directory' ? 2 : 1, mode: undefined };
 }
 
+/** No real time for a workspace over the fake: its time stands at 0, and a wait for a lock only yields. */
+export const stillClock = { now: (): number => 0, sleep: async (): Promise<void> => undefined };
+
 /** The workspace root of `confinedMemoryWorkspace`. */
 export const memoryRoot = '/ws';
 
@@ -250,8 +253,8 @@ export function confinedMemoryWorkspace(
   const workspace = createConfinedWorkspace(raw, {
     root: memoryRoot,
     allowHardLinks: options.allowHardLinks ?? false,
-    ...(options.now ? { now: options.now } : {}),
-    ...(options.wait ? { wait: options.wait } : {}),
+    // No real time: files are new at the fake's time (0 unless `now` says), and a wait for a lock only yields.
+    clock: { now: options.now ?? stillClock.now, sleep: options.wait ?? stillClock.sleep },
   });
   return { raw, workspace };
 }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { RawDirectoryFs } from '../ports';
+import type { Clock, RawDirectoryFs } from '../ports';
 import type { ConfinedWalk } from './confinedWalk';
 
 /** Workspace-relative folder of the temporary files of atomic writes; it holds a `.gitignore` of `*`, so git shows none of it. */
@@ -53,14 +53,10 @@ export function newTemporaryName(inFolder: boolean): string {
 export class AtomicWrites<Handle> {
   private swept = false;
 
-  /**
-   * `now`: the current time in milliseconds since the epoch, to tell stale temporary files and locks; `wait`: resolves
-   * after about `ms` milliseconds (a change waiting for another process's lock).
-   */
+  /** `clock`: the time, to tell stale temporary files and locks, and the waits of a change for another process's lock. */
   constructor(
     private readonly raw: RawDirectoryFs<Handle>,
-    private readonly now: () => number,
-    private readonly wait: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    private readonly clock: Pick<Clock, 'now' | 'sleep'>,
   ) {}
 
   /**
@@ -91,7 +87,7 @@ export class AtomicWrites<Handle> {
 
   /** Takes the lock `name` in `folder`: true once held, false when it cannot be made at all (a read-only folder). */
   private async lock(folder: Handle, name: string, key: string): Promise<boolean> {
-    const started = this.now();
+    const started = this.clock.now();
     let unexplained = 0;
     for (;;) {
       try {
@@ -106,18 +102,18 @@ export class AtomicWrites<Handle> {
         }
         // No lock of ours (a folder or a link a repository committed there): it cannot be taken, so the change goes on unlocked.
         if (holder.type !== 'file') return false;
-        if (this.now() - holder.mtimeMs > staleChangeLockMs) {
+        if (this.clock.now() - holder.mtimeMs > staleChangeLockMs) {
           // Left by a process that ended holding it; looked at again right before, so a lock just taken anew stays.
           const again = await this.raw.lstat(folder, name).catch(() => undefined);
           if (again?.mtimeMs === holder.mtimeMs) await this.raw.removeFile(folder, name).catch(() => undefined);
           continue;
         }
-        if (this.now() - started > changeLockPatienceMs) {
+        if (this.clock.now() - started > changeLockPatienceMs) {
           throw new Error(
             `${key} is being changed by another Task Planner process (a run of the command line or of another window) for more than ${changeLockPatienceMs / 1000} s; nothing was changed. Try again once it is done.`,
           );
         }
-        await this.wait(changeLockPollMs);
+        await this.clock.sleep(changeLockPollMs);
       }
     }
   }
@@ -209,7 +205,7 @@ export class AtomicWrites<Handle> {
   }
 
   private async removeStale(folder: Handle): Promise<void> {
-    const now = this.now();
+    const now = this.clock.now();
     // Stryker disable next-line ArrayDeclaration: entries of a made-up name are not temporary files, so none is removed either way.
     const entries = await this.raw.readDirectory(folder).catch(() => []);
     for (const { name, type } of entries) {

@@ -1,4 +1,4 @@
-import type { ExpectedContent, FileStat, RawDirectoryFs, RawFile, TextSearcher, WorkspaceFs } from '../ports';
+import type { Clock, ExpectedContent, FileStat, RawDirectoryFs, RawFile, TextSearcher, WorkspaceFs } from '../ports';
 import { AtomicWrites } from './atomicWrites';
 import { ConfinedWalk } from './confinedWalk';
 import { type Entry, entryOf, isDangling, missingError, readOpened, refuseHardLink, releaseEntry } from './confinedEntry';
@@ -19,10 +19,8 @@ export interface ConfinedWorkspaceOptions {
    * hard link can make a file outside the workspace appear inside it.
    */
   allowHardLinks?: boolean;
-  /** The current time in milliseconds since the epoch (to tell stale temporary files and change locks); `Date.now` by default. */
-  now?: () => number;
-  /** Resolves after about `ms` milliseconds (a change waiting for another process's lock on its file); a timer by default. */
-  wait?: (ms: number) => Promise<void>;
+  /** The time (to tell stale temporary files and change locks) and the waits of a change for another process's lock on its file. */
+  clock: Pick<Clock, 'now' | 'sleep'>;
   /** Narrows `search_text` to the files worth reading (see `TextSearcher`); every file is read without one. */
   textSearcher?: TextSearcher;
 }
@@ -46,7 +44,7 @@ const breathEvery = 64;
 export function createConfinedWorkspace<Handle>(raw: RawDirectoryFs<Handle>, options: ConfinedWorkspaceOptions): WorkspaceFs & ManyTextReader {
   const root = options.root;
   const allowHardLinks = options.allowHardLinks ?? false;
-  const writes = new AtomicWrites(raw, options.now ?? Date.now, options.wait);
+  const writes = new AtomicWrites(raw, options.clock);
   /** Runs `operation` on `input`, a file system failure reported in the user's words (see `asWorkspaceFailure`). */
   const failing = <T>(input: string, action: 'read' | 'changed' | 'listed', operation: () => Promise<T>): Promise<T> =>
     operation().catch((error: unknown) => {

@@ -25,7 +25,7 @@ describe('change locks: two processes changing one file', () => {
     let secondWrite: Promise<void> | undefined;
     let secondWaits = (): void => undefined;
     const secondWaiting = new Promise<void>((resolve) => (secondWaits = resolve));
-    const second = createConfinedWorkspace(raw, { root: memoryRoot, now, wait: async () => secondWaits() });
+    const second = createConfinedWorkspace(raw, { root: memoryRoot, clock: { now, sleep: async () => secondWaits() } });
     // The first process's view of the same disk, its rename onto shared.txt held until the second write is done or waits.
     const firstRaw = Object.create(raw) as MemoryRawFs;
     firstRaw.rename = async (from, fromName, to, toName) => {
@@ -37,7 +37,7 @@ describe('change locks: two processes changing one file', () => {
       await gate;
       return raw.rename(from, fromName, to, toName);
     };
-    const first = createConfinedWorkspace(firstRaw, { root: memoryRoot, now, wait: yieldOnly });
+    const first = createConfinedWorkspace(firstRaw, { root: memoryRoot, clock: { now, sleep: yieldOnly } });
     await first.writeText('shared.txt', 'v0 + A', undefined, { expected: { exists: true, sha256: sha('v0') } });
     await assert.rejects(secondWrite!, /shared\.txt changed after its new content was computed/);
     assert.equal(raw.text('/ws/shared.txt'), 'v0 + A');
