@@ -119,10 +119,10 @@ export class AtomicWrites<Handle> {
   }
 
   /**
-   * Replaces the entry `name` of `directory` with `text` (UTF-8). `mode` is the previous
+   * Replaces the entry `target.name` of `target.directory` with `text` (UTF-8). `mode` is the previous
    * file's permission bits to keep; `undefined` for a new file. `beforeRename` runs once the
    * new content is on disk, right before it takes the target's place (the last moment to
-   * refuse). Rejects when `signal` aborts before the rename, or when a step fails, leaving
+   * refuse), holding with the rename the change lock of `target.key` (the file's path after links). Rejects when `signal` aborts before the rename, or when a step fails, leaving
    * the target as it was and no temporary file behind.
    */
   async replace(
