@@ -14,8 +14,8 @@ export const temporaryFileName = /^write-[0-9a-f]{16}$/;
 /** A temporary file in `temporaryFolder` older than this, in milliseconds, was left by an interrupted write. */
 export const staleTemporaryFileMs = 10 * 60 * 1000;
 
-/** Names of the change locks in `temporaryFolder` (see `AtomicWrites.exclusive`). */
-export const changeLockName = /^lock-[0-9a-f]{32}$/;
+/** Names of the change locks in `temporaryFolder`, and of the files that take a stale one over (see `AtomicWrites.exclusive`). */
+export const changeLockName = /^lock-[0-9a-f]{32}(\.takeover)?$/;
 
 /**
  * A change lock older than this, in milliseconds, was left by a process that ended while holding it: a lock is held only
@@ -91,7 +91,8 @@ export class AtomicWrites<Handle> {
     let unexplained = 0;
     for (;;) {
       try {
-        await this.raw.writeNewFile(folder, name, `${key}\n`, undefined);
+        // Empty: a full disk cannot leave a lock cut short, and the change then fails for what it is.
+        await this.raw.writeNewFile(folder, name, '', undefined);
         return true;
       } catch {
         const holder = await this.raw.lstat(folder, name).catch(() => undefined);
@@ -102,10 +103,9 @@ export class AtomicWrites<Handle> {
         }
         // No lock of ours (a folder or a link a repository committed there): it cannot be taken, so the change goes on unlocked.
         if (holder.type !== 'file') return false;
-        if (this.clock.now() - holder.mtimeMs > staleChangeLockMs) {
-          // Left by a process that ended holding it; looked at again right before, so a lock just taken anew stays.
-          const again = await this.raw.lstat(folder, name).catch(() => undefined);
-          if (again?.mtimeMs === holder.mtimeMs) await this.raw.removeFile(folder, name).catch(() => undefined);
+        // Left by a process that ended holding it, or dated in the future (unpacked from an archive): taken over.
+        if (Math.abs(this.clock.now() - holder.mtimeMs) > staleChangeLockMs) {
+          await this.takeOver(folder, name, holder.mtimeMs);
           continue;
         }
         if (this.clock.now() - started > changeLockPatienceMs) {
@@ -119,11 +119,35 @@ export class AtomicWrites<Handle> {
   }
 
   /**
+   * Removes the stale lock `name` (last changed at `mtimeMs`) while holding its takeover file, so that of several processes
+   * finding it stale only one removes it, and none removes the lock another took anew meanwhile. A takeover file left by
+   * a process that ended in that instant is itself removed once stale.
+   */
+  private async takeOver(folder: Handle, name: string, mtimeMs: number): Promise<void> {
+    const takeover = `${name}.takeover`;
+    try {
+      await this.raw.writeNewFile(folder, takeover, '', undefined);
+    } catch {
+      const left = await this.raw.lstat(folder, takeover).catch(() => undefined);
+      const stale = left?.type === 'file' && Math.abs(this.clock.now() - left.mtimeMs) > staleChangeLockMs;
+      if (stale) await this.raw.removeFile(folder, takeover).catch(() => undefined);
+      else await this.clock.sleep(changeLockPollMs);
+      return;
+    }
+    try {
+      const now = await this.raw.lstat(folder, name).catch(() => undefined);
+      if (now?.type === 'file' && now.mtimeMs === mtimeMs) await this.raw.removeFile(folder, name).catch(() => undefined);
+    } finally {
+      await this.raw.removeFile(folder, takeover).catch(() => undefined);
+    }
+  }
+
+  /**
    * Replaces the entry `target.name` of `target.directory` with `text` (UTF-8). `mode` is the previous
    * file's permission bits to keep; `undefined` for a new file. `beforeRename` runs once the
    * new content is on disk, right before it takes the target's place (the last moment to
-   * refuse), holding with the rename the change lock of `target.key` (the file's path after links). Rejects when `signal` aborts before the rename, or when a step fails, leaving
-   * the target as it was and no temporary file behind.
+   * refuse), holding with the rename the change lock of `target.key` (the file's path after links). Rejects when
+   * `signal` aborts before the rename, or when a step fails, leaving the target as it was and no temporary file behind.
    */
   async replace(
     walk: ConfinedWalk<Handle>,

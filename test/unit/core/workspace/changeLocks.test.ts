@@ -82,6 +82,39 @@ describe('change locks: two processes changing one file', () => {
     assert.deepEqual(namesIn(raw, folder), ['.gitignore']);
   });
 
+  it('takes over a lock dated in the future (a repository unpacked from an archive), and one whose takeover was left by a crash', async () => {
+    const now = 1_000_000;
+    const { raw, workspace } = confinedMemoryWorkspace({ now: () => now, wait: yieldOnly });
+    await workspace.writeText('a.txt', 'v0');
+    raw.file(`${folder}/${lockOf('a.txt')}`, '', { mtimeMs: now + 10 * staleChangeLockMs });
+    raw.file(`${folder}/${lockOf('a.txt')}.takeover`, '', { mtimeMs: now - staleChangeLockMs - 1 });
+    await workspace.writeText('a.txt', 'v1', undefined, { expected: { exists: true, sha256: sha('v0') } });
+    assert.equal(raw.text('/ws/a.txt'), 'v1');
+    assert.deepEqual(namesIn(raw, folder), ['.gitignore']);
+  });
+
+  it('leaves a stale lock that another process took anew since it was found stale', async () => {
+    let now = 1_000_000;
+    const { raw, workspace } = confinedMemoryWorkspace({
+      now: () => now,
+      wait: async (ms) => void (now += ms),
+      before: (operation, name) => {
+        // Right after this process found the lock stale, another takes it over and takes it anew, and keeps it.
+        if (operation === 'writeNewFile' && name.endsWith('.takeover')) raw.file(`${folder}/${lockOf('a.txt')}`, '', { mtimeMs: now });
+      },
+    });
+    await workspace.writeText('a.txt', 'v0');
+    raw.file(`${folder}/${lockOf('a.txt')}`, '', { mtimeMs: now - staleChangeLockMs - 1 });
+    const held = raw.node(`${folder}/${lockOf('a.txt')}`);
+    await assert.rejects(
+      workspace.writeText('a.txt', 'v1', undefined, { expected: { exists: true, sha256: sha('v0') } }),
+      /is being changed by another Task Planner process/,
+    );
+    assert.notEqual(raw.node(`${folder}/${lockOf('a.txt')}`), undefined, "the other process's new lock was removed");
+    assert.notEqual(raw.node(`${folder}/${lockOf('a.txt')}`), held);
+    assert.equal(raw.text('/ws/a.txt'), 'v0');
+  });
+
   it('waits for a lock another process holds, and gives up saying so after a while, changing nothing', async () => {
     let now = 1_000_000;
     let waited = 0;
