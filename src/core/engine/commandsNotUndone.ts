@@ -26,8 +26,9 @@ export function commandsNotUndone(state: RunState, steps?: ReadonlySet<string>):
   return oneLine(`Commands are not undone: ${which}; check what ${it} changed (git status shows it in a repository).`, limits.chars);
 }
 
-/** The files the run's journal says it changed: of every step, or of `steps` (Undo from here). */
-export function journaledChanges(state: RunState, steps?: ReadonlySet<string>): string[] {
-  if (steps === undefined) return [...(state.changedFiles ?? [])];
-  return [...new Set([...steps].flatMap((id) => state.steps[id]?.filesChanged ?? []))];
+/** The changes the run's journal holds, by step and file: of every step, or of `steps` (Undo from here). */
+export function journaledChanges(state: RunState, steps?: ReadonlySet<string>): { stepId: string; path: string }[] {
+  return Object.entries(state.steps)
+    .filter(([id]) => steps === undefined || steps.has(id))
+    .flatMap(([stepId, step]) => (step.filesChanged ?? []).map((path) => ({ stepId, path })));
 }

@@ -56,19 +56,21 @@ export async function undoRunChain(
     signal?: AbortSignal;
     steps?: ReadonlySet<string>;
     anyway?: readonly UndoAnyway[];
-    /** The files the runs' journals say they changed (in `steps`, when given): one no checkpoint names is said, never passed over. */
-    journaled?: readonly string[];
+    /** The changes the runs' journals hold, by step and file (in `steps`, when given): one no checkpoint records is said, never passed over. */
+    journaled?: readonly { stepId: string; path: string }[];
   },
 ): Promise<UndoReport> {
   const reports: UndoReport[] = [];
   for (const runId of [...runIds].reverse()) reports.push(await undoRun(runId, options));
   const [last] = reports;
-  const recorded = new Set((await Promise.all(runIds.map((runId) => options.checkpoints.list(runId)))).flat().map((checkpoint) => checkpoint.path));
+  const pair = (change: { stepId: string; path: string }): string => JSON.stringify([change.stepId, change.path]);
+  const recorded = new Set((await Promise.all(runIds.map((runId) => options.checkpoints.list(runId)))).flat().map(pair));
   // A change the journal holds but no checkpoint does (a checkpoint file damaged or cut short): Undo cannot put it back,
-  // and says so instead of reporting the run undone.
-  const unrecorded = [...new Set(options.journaled ?? [])]
-    .filter((path) => !recorded.has(path))
-    .map((path) => ({ path, reason: 'the record of how it was before the run is missing (its checkpoints are damaged), so Undo cannot put it back' }));
+  // and says so instead of reporting the run undone, even when another change to that file was put back.
+  const unrecorded = firstByPath((options.journaled ?? []).filter((change) => !recorded.has(pair(change)))).map(({ stepId, path }) => ({
+    path,
+    reason: `the record of how it was before step ${stepId} changed it is missing (the run's checkpoints are damaged), so Undo cannot put that change back`,
+  }));
   return {
     runId: last?.runId ?? '',
     restored: reports.flatMap((report) => report.restored),

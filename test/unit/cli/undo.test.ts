@@ -79,7 +79,7 @@ describe('task-planner run and undo on one file (issue 26)', function () {
     writeFileSync(file, kept.join('\n'));
     const undone = await runCli(['undo', runId, '--workspace', ws]);
     assert.equal(undone.code, 1, undone.stdout + undone.stderr);
-    assert.match(undone.stdout, /f\.txt.*the record of how it was before the run is missing \(its checkpoints are damaged\), so Undo cannot put it back/);
+    assert.match(undone.stdout, /f\.txt.*the record of how it was before step A changed it is missing \(the run's checkpoints are damaged\), so Undo cannot put that change back/);
     assert.equal(existsSync(join(ws, 'g.txt')), false, 'the recorded change was not undone');
     assert.equal(readFileSync(join(ws, 'f.txt'), 'utf8'), 'ALPHA\nbeta\ngamma\n');
   });

@@ -53,13 +53,23 @@ describe('undoRunChain', () => {
     const workspace = createMemoryWorkspace({ 'notes.js': 'v0' });
     const checkpoints = createMemoryCheckpointStore();
     await writeFileTool.run(makeToolContext({ workspace, checkpoints, runId: 'r1' }), { path: 'notes.js', content: 'v1' }, neverAborted);
-    const report = await undoRunChain(['r1'], { workspace, checkpoints, journaled: ['notes.js', 'lost.txt', 'lost.txt'] });
+    const stepId = (await checkpoints.list('r1'))[0]!.stepId;
+    const journaled = [
+      { stepId, path: 'notes.js' },
+      { stepId: 'S2', path: 'lost.txt' },
+      { stepId: 'S3', path: 'lost.txt' },
+      // Another step's change to a file whose other change was put back (outside attack, second round).
+      { stepId: 'S4', path: 'notes.js' },
+    ];
+    const report = await undoRunChain(['r1'], { workspace, checkpoints, journaled });
     assert.deepEqual(report.restored, ['notes.js']);
+    const missing = (id: string): string => `the record of how it was before step ${id} changed it is missing (the run's checkpoints are damaged), so Undo cannot put that change back`;
     assert.deepEqual(report.refused, [
-      { path: 'lost.txt', reason: 'the record of how it was before the run is missing (its checkpoints are damaged), so Undo cannot put it back' },
+      { path: 'lost.txt', reason: missing('S2') },
+      { path: 'notes.js', reason: missing('S4') },
     ]);
     // Undone already: recorded, so not named again.
-    const again = await undoRunChain(['r1'], { workspace, checkpoints, journaled: ['notes.js'] });
+    const again = await undoRunChain(['r1'], { workspace, checkpoints, journaled: [{ stepId, path: 'notes.js' }] });
     assert.deepEqual(again.refused, []);
   });
 });
