@@ -8,8 +8,9 @@
  * `credentials.toml`), private keys (`id_rsa`, `id_ed25519`…, and their copies such as `id_rsa.bak`, not their `.pub`;
  * `*.pem`, `*.key`, `*.p8`, `*.ppk`, `*.p12`, `*.pfx`, `*.jks`, `*.keystore`, `*.keytab`, `*.kdbx`), Terraform's state
  * (also its timestamped backups) and variables files, which hold the secrets they were given, and a `kubeconfig`. A backup
- * copy of any of these (`~`, `.bak`, `.old`, `.orig`, `.save`, `.swp`…) holds the same, and so does a copy named as a file
- * manager or a browser names one (`.env copy`, `.env copy 2`, `.npmrc - Copy`, `.env (1)`, `credentials (1).json`). By
+ * copy of any of these (`~`, `.bak`, `_old`, `-backup`, `.orig`, `.save`, `.swp`…) holds the same, and so does a copy named as a
+ * file manager, a browser or a download names one (`.env copy`, `.env copy 2`, `.npmrc - Copy`, `.env (1)`, `.env (copy)`,
+ * `credentials (1).json`, `.npmrc.1`). By
  * place: everything in a `.ssh` or `.gnupg` folder but public keys, `.docker/config.json`, `.kube/config`, the GitHub
  * CLI's `gh/hosts.yml`, and the `config` of a bare or mirror clone (`mirror.git/config`), which holds a remote's token as
  * `.git/config` does.
@@ -28,11 +29,17 @@ const credentialName = new RegExp(
 );
 
 /**
- * What a copy's name adds to the name it copies: a backup's suffix (`.env.bak`, `.env~`), or the mark a file manager or a
- * browser puts at the end of the name or before its extensions (macOS `.env copy 2`, Windows `.npmrc - Copy (2)`, a
- * download's `credentials (1).json`), never inside a word (`kube (1)config` is no copy of `kubeconfig`).
+ * What a copy's name adds to the name it copies: a backup's suffix (`.env.bak`, `.env~`, `.npmrc_bak`, `id_rsa-old`,
+ * `credentials-backup.json`), a download's number (wget's `.npmrc.1`), or the mark a file manager or a browser puts at
+ * the end of the name or before its extensions (macOS `.env copy 2` and `.env 2`, Windows `.npmrc - Copy (2)`, GNOME
+ * `.env (copy)`, a download's `credentials (1).json`), never inside a word (`kube (1)config` is no copy of `kubeconfig`).
  */
-const copySuffixes = [/(?:~|\.(?:bak|backup|old|orig|save|swp|tmp|copy))$/i, /(?: copy(?: \d+)?| - copy| \(\d+\))(?=(?:\.[^./ ]+)*$)/i];
+const copySuffixes = [
+  /(?:~|\.\d+)$/,
+  /[._-](?:bak|backup|old|orig|save|swp|tmp|copy)(?=(?:\.[^./ ]+)?$)/i,
+  // `.env copy 2` is cut twice: its number, then its mark.
+  /(?: copy| - copy| \((?:\d+|copy|another copy|\d+(?:st|nd|rd|th) copy)\)| \d+)(?=(?:\.[^./ ]+)*$)/i,
+];
 
 /** `relative` without the marks of a copy at its end, as often as they are there (`.env.bak~`, `.env copy.bak`). */
 function withoutBackupSuffixes(relative: string): string {

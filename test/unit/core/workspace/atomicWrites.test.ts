@@ -104,10 +104,24 @@ describe('AtomicWrites: the temporary folder', () => {
     stray('old-write-00112233445566cc', now);
     stray('write-00112233445566dd.bak', now);
     raw.put(`${folder}/write-00112233445566ee`, { kind: 'directory', entries: new Map() });
+    // Change locks (and their takeover files) left by a crash go too; names that merely contain one stay.
+    stray(`lock-${'a'.repeat(32)}`, staleTemporaryFileMs + 1);
+    stray(`lock-${'b'.repeat(32)}.takeover`, staleTemporaryFileMs + 1);
+    stray(`my-lock-${'c'.repeat(32)}`, staleTemporaryFileMs + 1);
+    stray(`lock-${'d'.repeat(32)}.txt`, staleTemporaryFileMs + 1);
     await workspace.readText(`${temporaryFolder}/notes.txt`);
     assert.equal(raw.text(`${folder}/write-00112233445566aa`), 'write-00112233445566aa', 'reading removes nothing');
     await workspace.writeText('a.txt', 'a');
-    assert.deepEqual(namesIn(raw, folder), ['.gitignore', 'notes.txt', 'old-write-00112233445566cc', 'write-00112233445566bb', 'write-00112233445566dd.bak', 'write-00112233445566ee']);
+    assert.deepEqual(namesIn(raw, folder), [
+      '.gitignore',
+      `lock-${'d'.repeat(32)}.txt`,
+      `my-lock-${'c'.repeat(32)}`,
+      'notes.txt',
+      'old-write-00112233445566cc',
+      'write-00112233445566bb',
+      'write-00112233445566dd.bak',
+      'write-00112233445566ee',
+    ]);
     assert.equal(raw.text(`${folder}/.gitignore`), temporaryFolderIgnore);
     stray('write-00112233445566ff', now);
     await workspace.writeText('b.txt', 'b');

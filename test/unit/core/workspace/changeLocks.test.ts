@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { changeLockName, changeLockPatienceMs, staleChangeLockMs, temporaryFolder } from '../../../../src/core/workspace/atomicWrites';
 import { sha256OfBytes } from '../../../../src/core/workspace/expectedContent';
 import { createConfinedWorkspace } from '../../../../src/core/workspace/confinedWorkspace';
-import { confinedMemoryWorkspace, memoryRoot, namesIn, type MemoryRawFs } from '../../../fakes/memoryRawFs';
+import { confinedMemoryWorkspace, memoryRoot, namesIn, type MemoryDirectory, type MemoryRawFs } from '../../../fakes/memoryRawFs';
 
 const sha = (text: string): string => sha256OfBytes(new TextEncoder().encode(text));
 const lockOf = (path: string): string => `lock-${createHash('sha256').update(path).digest('hex').slice(0, 32)}`;
@@ -113,6 +113,51 @@ describe('change locks: two processes changing one file', () => {
     assert.notEqual(raw.node(`${folder}/${lockOf('a.txt')}`), undefined, "the other process's new lock was removed");
     assert.notEqual(raw.node(`${folder}/${lockOf('a.txt')}`), held);
     assert.equal(raw.text('/ws/a.txt'), 'v0');
+  });
+
+  it('takes the lock after its creation failed with none there (released just that moment), twice; with none at all it goes on unlocked', async () => {
+    const lock = `${folder}/${lockOf('a.txt')}`;
+    let failures = 2;
+    let lockedDuringRename: boolean | undefined;
+    const { raw, workspace } = confinedMemoryWorkspace({
+      wait: yieldOnly,
+      before: (operation, name) => {
+        if (operation === 'writeNewFile' && name === lockOf('a.txt') && failures-- > 0) throw Object.assign(new Error('EEXIST: file exists'), { code: 'EEXIST' });
+        if (operation === 'rename') lockedDuringRename = raw.node(lock) !== undefined;
+      },
+    });
+    raw.file('/ws/a.txt', 'v0');
+    await workspace.writeText('a.txt', 'v1', undefined, { expected: { exists: true, sha256: sha('v0') } });
+    assert.equal(lockedDuringRename, true, 'the rename went on unlocked');
+    failures = 3;
+    await workspace.writeText('a.txt', 'v2', undefined, { expected: { exists: true, sha256: sha('v1') } });
+    assert.equal(lockedDuringRename, false);
+    assert.equal(raw.text('/ws/a.txt'), 'v2');
+  });
+
+  it('waits for a lock exactly as old as a stale one would be, and for another process taking a stale one over', async () => {
+    const now = 1_000_000;
+    const lock = `${folder}/${lockOf('a.txt')}`;
+    const takeover = `${lock}.takeover`;
+    const seen: string[] = [];
+    const { raw, workspace } = confinedMemoryWorkspace({
+      now: () => now,
+      wait: async () => {
+        // What the waiter finds while it waits; then the other process is done with both.
+        seen.push([raw.node(lock) ? 'lock' : '', raw.node(takeover) ? 'takeover' : ''].join('+'));
+        for (const path of [lock, takeover]) if (raw.node(path)) (raw.node(folder) as MemoryDirectory).entries.delete(path.split('/').pop()!);
+      },
+    });
+    raw.file('/ws/a.txt', 'v0');
+    raw.file(lock, '', { mtimeMs: now - staleChangeLockMs });
+    await workspace.writeText('a.txt', 'v1', undefined, { expected: { exists: true, sha256: sha('v0') } });
+    assert.deepEqual(seen, ['lock+'], 'a lock not yet stale was taken over');
+    seen.length = 0;
+    raw.file(lock, '', { mtimeMs: now - staleChangeLockMs - 1 });
+    raw.file(takeover, '', { mtimeMs: now });
+    await workspace.writeText('a.txt', 'v2', undefined, { expected: { exists: true, sha256: sha('v1') } });
+    assert.deepEqual(seen, ['lock+takeover'], "another process's takeover under way was not waited for");
+    assert.equal(raw.text('/ws/a.txt'), 'v2');
   });
 
   it('waits for a lock another process holds, and gives up saying so after a while, changing nothing', async () => {

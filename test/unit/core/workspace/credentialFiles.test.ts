@@ -17,6 +17,9 @@ describe('isCredentialFile', () => {
     '.env copy', '.env copy 2', '.env (1)', '.npmrc - Copy', '.npmrc - Copy (2)', '.git-credentials copy', 'id_rsa copy', 'credentials (1).json',
     'credentials - Copy.json', '.env copy.bak', 'mirror.git/config', 'vendor/repo.GIT/config', '.env copy 12', '.env (12)', '.npmrc - Copy (12)',
     'prod (1).tfvars.json',
+    // The same attacker's second round: GNOME's and wget's copies, backups named with _ or -, macOS's "name 2".
+    '.env (copy)', '.env (another copy)', '.env (3rd copy)', '.npmrc.1', '.npmrc_bak', '.npmrc-old', 'id_rsa-old', 'credentials_old',
+    'credentials-backup.json', '.env 2', '.ENV COPY', 'id_ed25519 (2)', '.env.local copy', '.npmrc.12', '.env (12th copy)', '.env 12',
   ];
   const ordinary = [
     '.env.example', '.env.sample', '.env.template', '.env.dist', 'id_rsa.pub', 'src/credentials.ts', 'docs/credentials.md', 'keyboard.ts',
@@ -24,7 +27,8 @@ describe('isCredentialFile', () => {
     '.env-example', 'id_ed25519.pub', '.ssh/id_rsa.pub', 'src/docker/config.json', 'config/kube/config', 'hosts.yml', '.yarnrc.md', 'src/ssh/client.ts',
     '.env.example.bak', 'notes.bak', 'README.md~', 'kubeconfig.ts', '.ssh/id_rsa.pub.bak',
     'notes (1).md', 'README copy.md', 'id_rsa copy.pub', '.env.example copy', 'copy', '(1)', 'mirror.git/HEAD', 'src/git/config', 'config',
-    'kube (1)config', 'kube copyconfig', 'mirror.git/configs/readme.md',
+    'kube (1)config', 'kube copyconfig', 'mirror.git/configs/readme.md', 'notes (copy).md', 'notes_old.md', 'report.1', 'id_rsa-old.pub',
+    '.env.example (copy)', '.env.example_bak', 'kube.1config', 'kube~config', 'kube_bakconfig', 'kube 2config',
   ];
   for (const path of credentials) it(`holds credentials by its name: ${path}`, () => assert.equal(isCredentialFile(path), true));
   for (const path of ordinary) it(`is an ordinary file: ${path}`, () => assert.equal(isCredentialFile(path), false));
