@@ -52,8 +52,14 @@ export function createFileRunStore(dir: string, options: { lockRuns?: boolean; a
       const text = JSON.stringify(snapshot);
       await makeIgnoredFolder(dir);
       const temporary = `${file}.${process.pid}.tmp`;
-      await writeFile(temporary, text, 'utf8');
-      await rename(temporary, file);
+      try {
+        await writeFile(temporary, text, 'utf8');
+        await rename(temporary, file);
+      } catch (error) {
+        // A full disk: what was written of it goes, not to hold the space the run needs next.
+        await rm(temporary, { force: true }).catch(() => undefined);
+        throw error;
+      }
     },
 
     async load(runId): Promise<LoadedJournal | undefined> {

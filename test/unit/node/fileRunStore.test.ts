@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,6 +64,15 @@ describe('createFileRunStore', () => {
     const loaded = await createFileRunStore(dir).load('r1');
     assert.deepEqual(loaded?.entries.map((found) => found.seq), [1, 3]);
     assert.equal(loaded?.tornLine, undefined);
+  });
+
+  it('leaves no temporary file behind when a snapshot cannot be written (it would hold space a full disk needs)', async () => {
+    const store = createFileRunStore(dir);
+    await store.append('r1', [entry(1)]);
+    // Something in the snapshot's place that a file cannot replace: the rename fails.
+    mkdirSync(join(dir, 'r1.snapshot.json', 'inside'), { recursive: true });
+    await assert.rejects(store.writeSnapshot('r1', { runId: 'r1' } as never));
+    assert.deepEqual(readdirSync(dir).filter((name) => name.endsWith('.tmp')), []);
   });
 
   it('takes garbage on the last line, ending in a line break, for a torn line: reported, then cut off before the next append', async () => {
