@@ -244,8 +244,11 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
     vscode.commands.registerCommand('taskPlanner.cancelRun', async (arg?: unknown) => {
       const running = deps.runs.runningRuns();
       // A run named (the button of "a run is already in progress"): that one, if it still goes on.
-      if (typeof arg === 'string' && deps.runs.cancel(arg)) return;
-      if (running.length === 0 || typeof arg === 'string') return void showInformation(vscode.l10n.t('Task Planner: no run is in progress.'));
+      if (typeof arg === 'string') {
+        if (!deps.runs.cancel(arg)) void showInformation(vscode.l10n.t('Task Planner: that run has ended already.'));
+        return;
+      }
+      if (running.length === 0) return void showInformation(vscode.l10n.t('Task Planner: no run is in progress.'));
       // The run the Plan view shows, when it is going on (the view's Cancel button is beside it); else the only one, else the one picked.
       const shown = deps.tree.shownRun()?.runId;
       if (shown !== undefined && deps.runs.cancel(shown)) return;
