@@ -15,12 +15,15 @@ const snapshotSuffix = '.snapshot.json';
  * `load` and cut off before the next append, so the journal stays valid JSON lines.
  * `delete` removes both files of the run. With `lockRuns` (the CLI, where several processes may share the folder),
  * the first append of a run takes its lock for this process (`lockRun`): another process's appends to it are refused.
- * An append that failed part way (a full disk) leaves what it wrote to be cut off before the next. `appendFile`: the file
- * system's (a test's disk that fills up).
+ * An append that failed part way (a full disk) is cut back, and its entries are written first by the next append (in
+ * order, so the journal has no gap); when it cannot be cut back, what it wrote is cut off before the next. `appendFile`:
+ * the file system's (a test's disk that fills up).
  */
 export function createFileRunStore(dir: string, options: { lockRuns?: boolean; appendFile?: typeof appendFile } = {}): RunStore {
   const append = options.appendFile ?? appendFile;
   const repaired = new Set<string>();
+  /** Entries of a run an append failed to write (a full disk), written first by its next append. */
+  const unwritten = new Map<string, string>();
   const pathOf = (runId: string, suffix: string): string => {
     if (!runIdPattern.test(runId)) {
       throw new Error(`"${runId}" is not a valid run id: use letters, digits, ".", "_" and "-" only (at most 128 characters).`);
@@ -37,12 +40,21 @@ export function createFileRunStore(dir: string, options: { lockRuns?: boolean; a
         await cutTornTail(file);
         repaired.add(runId);
       }
-      if (entries.length === 0) return;
+      const text = (unwritten.get(runId) ?? '') + entries.map((entry) => `${JSON.stringify(entry)}\n`).join('');
+      if (text === '') return;
+      const size = await stat(file).then((found) => found.size, () => 0);
       try {
-        await append(file, entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''), 'utf8');
+        await append(file, text, 'utf8');
+        unwritten.delete(runId);
       } catch (error) {
-        // Part of it may be on disk (a full disk): the next append cuts that off first, so no entry is glued to it.
-        repaired.delete(runId);
+        // Part of it may be on disk (a full disk): cut back to what was there, and the entries go first with the next
+        // append, so the journal has no gap the run could not be resumed over. Not cut back: the next append cuts the
+        // torn line off first, so no entry is glued to it.
+        if (await truncate(file, size).then(() => true, () => false)) unwritten.set(runId, text);
+        else {
+          unwritten.delete(runId);
+          repaired.delete(runId);
+        }
         throw error;
       }
     },

@@ -47,22 +47,24 @@ describe('createFileRunStore', () => {
 
   // An outside attacker's find (2026-12-01): an append the disk cut short was followed, once space came back, by the next
   // entry glued to it: the journal held a bad line in the middle, and the run could not be resumed.
-  it('cuts off what an append that failed part way wrote before the next append, so no entry is glued to it', async () => {
+  // And the second round: the run went on, later appends landed, and the journal had a gap it could not be resumed over.
+  it('cuts back what an append that failed part way wrote, and writes its entries first with the next append: no entry glued, none missing', async () => {
     let failNext = false;
     const store = createFileRunStore(dir, {
       appendFile: async (file, text, encoding) => {
         if (!failNext) return appendFile(file, text, encoding);
         failNext = false;
-        await appendFile(file, String(text).slice(0, 20), encoding);
+        // One whole line and part of the next made it to the disk.
+        await appendFile(file, String(text).slice(0, String(text).indexOf('\n') + 10), encoding);
         throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
       },
     });
     await store.append('r1', [entry(1)]);
     failNext = true;
-    await assert.rejects(store.append('r1', [entry(2)]), /ENOSPC/);
-    await store.append('r1', [entry(3)]);
+    await assert.rejects(store.append('r1', [entry(2), entry(3)]), /ENOSPC/);
+    await store.append('r1', [entry(4)]);
     const loaded = await createFileRunStore(dir).load('r1');
-    assert.deepEqual(loaded?.entries.map((found) => found.seq), [1, 3]);
+    assert.deepEqual(loaded?.entries.map((found) => found.seq), [1, 2, 3, 4]);
     assert.equal(loaded?.tornLine, undefined);
   });
 
