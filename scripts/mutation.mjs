@@ -46,9 +46,12 @@ function scoreFile(file) {
   };
 }
 
+/** The group's committed result (`json`), or the digest of what it was made from (`inputs`). */
+const committedFile = (groupName, extension) => join(root, 'test/mutation/incremental', `${groupName}.${extension}`);
+
 /** A copy of the group's committed results under test-results/, for Stryker to read and overwrite. */
 function scratchBaseline(groupName) {
-  const committed = join(root, 'test/mutation/incremental', `${groupName}.json`);
+  const committed = committedFile(groupName, 'json');
   const scratch = join(root, reportDirectory(groupName), 'incremental.json');
   mkdirSync(dirname(scratch), { recursive: true });
   if (existsSync(committed)) copyFileSync(committed, scratch);
@@ -61,7 +64,7 @@ function printTable() {
   console.log('| group | files | detected | weakest file | threshold |');
   console.log('|---|---|---|---|---|');
   for (const group of groups) {
-    const committed = join(root, 'test/mutation/incremental', `${group.name}.json`);
+    const committed = committedFile(group.name, 'json');
     if (!existsSync(committed)) {
       console.log(`| ${group.name} | no result yet | | | ${group.threshold} % |`);
       continue;
@@ -87,8 +90,8 @@ const started = Date.now();
 let failed = 0;
 for (const group of groups) {
   console.log(`\n--- mutation group ${group.name} (every file >= ${group.threshold} %) ---`);
-  const committed = join(root, 'test/mutation/incremental', `${group.name}.json`);
-  const inputsFile = join(root, 'test/mutation/incremental', `${group.name}.inputs`);
+  const committed = committedFile(group.name, 'json');
+  const inputsFile = committedFile(group.name, 'inputs');
   const digest = mutationInputsDigest(root, group);
   let report;
   if (!args.includes('--force') && existsSync(committed) && existsSync(inputsFile) && readFileSync(inputsFile, 'utf8').trim() === digest) {

@@ -45,8 +45,8 @@ export const panelStyles = css`
   .warning { --marker: var(--vscode-editorWarning-foreground); }
   /* text with lines of its own (a command's output): shown with them, wrapped inside the panel */
   .keep-lines { white-space: pre-wrap; overflow-wrap: anywhere; }
-  /* A step's input keeps its lines (an imported task's origin read as one run-on line; a newcomer), blank runs shortened. */
-  .step-input { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 40vh; overflow-y: auto; }
+  /* A step's input keeps its lines (.keep-lines: an imported task's origin read as one run-on line; a newcomer); a tall one scrolls. */
+  .step-input { max-height: 40vh; overflow-y: auto; }
   .visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip-path: inset(50%); white-space: nowrap; border: 0; }
   [tabindex="-1"]:focus { outline: none; }
   [tabindex="-1"]:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: 2px; }

@@ -1,4 +1,3 @@
-import { timerClock } from './timerClock';
 import * as path from 'node:path';
 import type { WorkspaceFs } from '../core/ports';
 import { createConfinedWorkspace } from '../core/workspace/confinedWorkspace';
@@ -6,6 +5,7 @@ import type { ManyTextReader } from '../core/workspace/readTextMany';
 import { createNodeDirectoryFs, type NodeDirectoryFsOptions } from './nodeDirectoryFs';
 import { createParallelTextSearcher } from './parallelTextSearcher';
 import { createRipgrepSearcher } from './ripgrepSearcher';
+import { timerClock } from './timerClock';
 
 export type { NodeFileSystem } from './nodeDirectoryFs';
 

@@ -1,8 +1,8 @@
-import { timerClock } from './timerClock';
 import { resolve } from 'node:path';
 import { createConfinedWorkspace } from '../core/workspace/confinedWorkspace';
 import { readWorkspaceConfig, type WorkspaceConfigRead } from '../core/workspace/readWorkspaceConfig';
 import { createNodeDirectoryFs } from './nodeDirectoryFs';
+import { timerClock } from './timerClock';
 
 /** How `readFolderConfig` reads: as `readWorkspaceConfig`, and whether a file with several hard links may be read. */
 export interface FolderConfigRead extends WorkspaceConfigRead {

@@ -5,34 +5,19 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { Plan } from '../../src/core/plan/planSchema';
-import type { TaskPlannerApi } from './testBuild/testExtension';
+import { activatedApi, planOfStep } from './shownRuns';
 
 const folder = vscode.workspace.workspaceFolders?.[0];
 const root = folder?.uri.fsPath ?? '';
 
-async function api(): Promise<TaskPlannerApi> {
-  const extension = vscode.extensions.getExtension<TaskPlannerApi>('task-planner.task-planner');
-  assert.ok(extension);
-  return extension.activate();
-}
-
 /** A one-step plan writing `path`: it waits for its approval. */
-function writePlan(path: string): Plan {
-  return {
-    id: `plan-${path}`,
-    version: 1,
-    objective: `Write ${path}`,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    agents: {},
-    steps: [{ id: 'S1', title: `Write ${path}`, kind: 'tool', tool: 'write_file', args: { path, content: 'x\n' }, dependsOn: [], onFailure: 'stop', maxAttempts: 1, critical: true, onVerificationFailure: 'stop' }],
-  };
-}
+const writePlan = (path: string): Plan => planOfStep(`plan-${path}`, `Write ${path}`, { id: 'S1', title: `Write ${path}`, tool: 'write_file', args: { path, content: 'x\n' } });
 
 describe('A run already in progress (editor)', function () {
   this.timeout(60_000);
 
   it('refuses a second run naming the run that goes on; Cancel run given that id cancels it, given another cancels nothing', async () => {
-    const planner = await api();
+    const planner = await activatedApi();
     assert.ok(folder);
     const first = planner.startPlan(writePlan('first.txt'));
     await planner.nextPrompt();

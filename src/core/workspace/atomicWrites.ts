@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Clock, RawDirectoryFs } from '../ports';
+import type { Clock, RawDirectoryFs, RawStat } from '../ports';
 import type { ConfinedWalk } from './confinedWalk';
 
 /** Workspace-relative folder of the temporary files of atomic writes; it holds a `.gitignore` of `*`, so git shows none of it. */
@@ -103,15 +103,16 @@ export class AtomicWrites<Handle> {
         }
         // No lock of ours (a folder or a link a repository committed there): it cannot be taken, so the change goes on unlocked.
         if (holder.type !== 'file') return false;
-        // Left by a process that ended holding it, or dated in the future (unpacked from an archive): taken over.
-        if (Math.abs(this.clock.now() - holder.mtimeMs) > staleChangeLockMs) {
-          await this.takeOver(folder, name, holder.mtimeMs);
-          continue;
-        }
+        // Checked before a takeover too, so nothing (a takeover that keeps failing) waits without end.
         if (this.clock.now() - started > changeLockPatienceMs) {
           throw new Error(
             `${key} is being changed by another Task Planner process (a run of the command line or of another window) for more than ${changeLockPatienceMs / 1000} s; nothing was changed. Try again once it is done.`,
           );
+        }
+        // Left by a process that ended holding it, or dated in the future (unpacked from an archive): taken over.
+        if (this.isStale(holder)) {
+          if (!(await this.takeOver(folder, name, holder.mtimeMs))) return false;
+          continue;
         }
         await this.clock.sleep(changeLockPollMs);
       }
@@ -121,18 +122,19 @@ export class AtomicWrites<Handle> {
   /**
    * Removes the stale lock `name` (last changed at `mtimeMs`) while holding its takeover file, so that of several processes
    * finding it stale only one removes it, and none removes the lock another took anew meanwhile. A takeover file left by
-   * a process that ended in that instant is itself removed once stale.
+   * a process that ended in that instant is itself removed once stale. False when no takeover can be had (a folder or a
+   * link a repository committed in the takeover file's place), so the change goes on unlocked.
    */
-  private async takeOver(folder: Handle, name: string, mtimeMs: number): Promise<void> {
+  private async takeOver(folder: Handle, name: string, mtimeMs: number): Promise<boolean> {
     const takeover = `${name}.takeover`;
     try {
       await this.raw.writeNewFile(folder, takeover, '', undefined);
     } catch {
       const left = await this.raw.lstat(folder, takeover).catch(() => undefined);
-      const stale = left?.type === 'file' && Math.abs(this.clock.now() - left.mtimeMs) > staleChangeLockMs;
-      if (stale) await this.raw.removeFile(folder, takeover).catch(() => undefined);
+      if (left !== undefined && left.type !== 'file') return false;
+      if (left !== undefined && this.isStale(left)) await this.raw.removeFile(folder, takeover).catch(() => undefined);
       else await this.clock.sleep(changeLockPollMs);
-      return;
+      return true;
     }
     try {
       const now = await this.raw.lstat(folder, name).catch(() => undefined);
@@ -140,6 +142,12 @@ export class AtomicWrites<Handle> {
     } finally {
       await this.raw.removeFile(folder, takeover).catch(() => undefined);
     }
+    return true;
+  }
+
+  /** Whether a lock (or takeover) file last changed at `stat.mtimeMs` is stale: older than `staleChangeLockMs`, or dated that far ahead. */
+  private isStale(stat: RawStat): boolean {
+    return Math.abs(this.clock.now() - stat.mtimeMs) > staleChangeLockMs;
   }
 
   /**

@@ -196,6 +196,16 @@ describe('change locks: two processes changing one file', () => {
     assert.equal(raw.text('/ws/a.txt'), 'v1');
   });
 
+  it("is not held up without end by a stale lock whose takeover place holds a folder a repository committed: it goes on unlocked", async () => {
+    const now = 1_000_000;
+    const { raw, workspace } = confinedMemoryWorkspace({ now: () => now, wait: () => Promise.reject(new Error('waited for a takeover that is none')) });
+    await workspace.writeText('a.txt', 'v0');
+    raw.file(`${folder}/${lockOf('a.txt')}`, '', { mtimeMs: now - staleChangeLockMs - 1 });
+    raw.put(`${folder}/${lockOf('a.txt')}.takeover`, { kind: 'directory', entries: new Map() });
+    await workspace.writeText('a.txt', 'v1', undefined, { expected: { exists: true, sha256: sha('v0') } });
+    assert.equal(raw.text('/ws/a.txt'), 'v1');
+  });
+
   it("is not held up by a folder or a link a repository committed in the lock's place: the change goes on unlocked", async () => {
     for (const planted of [{ kind: 'directory', entries: new Map() }, { kind: 'link', target: '../../elsewhere' }] as const) {
       const { raw, workspace } = confinedMemoryWorkspace({ wait: () => Promise.reject(new Error('waited for a lock that is none')) });
