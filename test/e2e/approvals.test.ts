@@ -9,7 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { notification, quickOpen, runCommand, screenshotIfFailed } from './workbench';
+import { notification, runCommand, runPlanFileFromTitleBar, screenshotIfFailed } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'approvals');
@@ -38,12 +38,7 @@ describe('Approvals and Undo anyway in the browser workbench (plan files)', func
     (await page.locator('.editor-group-container.active .tab.active').first().innerText()).replace(/\s+/g, ' ').trim();
   const statusBarText = async (): Promise<string> =>
     (await page.locator('.statusbar-item', { hasText: 'Task Planner' }).first().innerText()).replace(/\s+/g, ' ').trim();
-  const runPlanFile = async (name: string): Promise<void> => {
-    await quickOpen(page, name);
-    const run = page.locator('.editor-group-container.active .editor-actions [aria-label^="Run plan file"]').first();
-    await run.waitFor({ timeout: 60_000 });
-    await run.click();
-  };
+  const runPlanFile = (name: string): Promise<void> => runPlanFileFromTitleBar(page, name);
   const waitForDiff = async (label: RegExp): Promise<void> => {
     const deadline = Date.now() + 60_000;
     while (!label.test(await activeTabLabel().catch(() => ''))) {

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { notification, quickOpen, screenshotIfFailed } from './workbench';
+import { notification, runPlanFileFromTitleBar, screenshotIfFailed } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'long-step-progress');
@@ -44,10 +44,7 @@ describe('A long step shows its progress in the Plan tree (browser workbench)', 
   });
 
   it('the running step\'s row starts with its percentage, rising, and names the command; the status bar says it too; it is gone once done', async () => {
-    await quickOpen(page, 'slow.plan.json');
-    const run = page.locator('.editor-group-container.active .editor-actions [aria-label^="Run plan file"]').first();
-    await run.waitFor({ timeout: 60_000 });
-    await run.click();
+    await runPlanFileFromTitleBar(page, 'slow.plan.json');
     const row = page
       .locator('.sidebar .pane')
       .filter({ has: page.locator('.pane-header', { hasText: /^\s*Plan/ }) })

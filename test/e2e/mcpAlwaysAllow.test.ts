@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { notification, quickOpen, runCommand, screenshotIfFailed } from './workbench';
+import { notification, runCommand, runPlanFileFromTitleBar, screenshotIfFailed } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'mcp-always-allow');
@@ -45,12 +45,7 @@ describe('MCP tool calls: "Always allow in this workspace" (browser workbench, s
   });
 
   /** Runs the plan file from its title bar. */
-  const runPlanFile = async (): Promise<void> => {
-    await quickOpen(page, 'echo.plan.json');
-    const run = page.locator('.editor-group-container.active .editor-actions [aria-label^="Run plan file"]');
-    await run.waitFor({ timeout: 30_000 });
-    await run.click();
-  };
+  const runPlanFile = (): Promise<void> => runPlanFileFromTitleBar(page, 'echo.plan.json');
   const dialog = () => page.locator('.monaco-dialog-box', { hasText: 'wants to call echo (MCP server "everything")' });
 
   it('asks once, remembers "Always allow in this workspace", and runs the second call without asking', async () => {

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { newBrowserPage, type Browser } from '../host/browser.cjs';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { activityBarEntry, quickOpen, runCommand, screenshotIfFailed, waitForWorkbench } from './workbench';
+import { activityBarEntry, runCommand, runPlanFileFromTitleBar, screenshotIfFailed, waitForWorkbench } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'other-window');
@@ -59,10 +59,7 @@ describe('runs of a lost tab, in the window opened again (browser workbench)', f
 
   it("lists the lost tab's waiting run apart, read only, and after the server lets that window go, Reload Window makes it this window's", async () => {
     const server = workbench!.server;
-    await quickOpen(page, 'note.plan.json');
-    const runFile = page.locator('.editor-group-container.active .editor-actions [aria-label^="Run plan file"]').first();
-    await runFile.waitFor({ timeout: 60_000 });
-    await runFile.click();
+    await runPlanFileFromTitleBar(page, 'note.plan.json');
     await page.locator('.sidebar .monaco-list-row', { hasText: /awaiting approval/ }).first().waitFor({ timeout: 60_000 });
     const url = page.url();
     const hostsBefore = server.extensionHosts();

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { notification, planPanelFrame, quickOpen, runCommand, screenshotIfFailed } from './workbench';
+import { notification, planPanelFrame, quickOpen, runCommand, runPlanFileFromTitleBar, screenshotIfFailed } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'plan-file');
@@ -80,8 +80,7 @@ describe('A plan file in the editor (browser workbench)', function () {
   });
 
   it('attack: a link in a plan\'s text reaches the run\'s notification as text, never as a link that runs a command', async () => {
-    await quickOpen(page, 'link.plan.json');
-    await page.locator('.editor-group-container.active .editor-actions [aria-label^="Run plan file"]').first().click();
+    await runPlanFileFromTitleBar(page, 'link.plan.json');
     const toast = await notification(page, /run "Read the notes" failed/);
     assert.match(await toast.innerText(), /\[Show details\] \(command:/);
     assert.equal(await toast.locator('a', { hasText: 'Show details' }).count(), 0, 'the plan\'s text became a link');

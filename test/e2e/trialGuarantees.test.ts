@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { notification, planPanelFrame, quickInputField, quickOpen, runCommand, screenshotIfFailed } from './workbench';
+import { notification, planPanelFrame, quickInputField, quickOpen, runCommand, runPlanFileFromTitleBar, screenshotIfFailed } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'trial');
@@ -68,13 +68,7 @@ describe('Trial of issues 26 and 27 without a model: plan files (browser workben
   let folder: string;
   const { shoot, planRow, titleAction, activeTabLabel, dialogFocus } = workbenchParts(() => page, 'a-');
 
-  /** Opens the plan file `name` and clicks "Run plan file" in its title bar. */
-  const runPlanFile = async (name: string): Promise<void> => {
-    await quickOpen(page, name);
-    const run = page.locator('.editor-group-container.active .editor-actions [aria-label^="Run plan file"]').first();
-    await run.waitFor({ timeout: 60_000 });
-    await run.click();
-  };
+  const runPlanFile = (name: string): Promise<void> => runPlanFileFromTitleBar(page, name);
 
   before(async function () {
     workbench = await openDemoWorkbench({

@@ -79,6 +79,25 @@ export async function quickOpen(page: Page, name: string): Promise<void> {
   await page.locator('.tab.active', { hasText: name }).waitFor({ timeout: 15_000 });
 }
 
+/**
+ * Opens the plan file `name` and clicks "Run plan file" in its title bar. The tabs of other plan files are closed
+ * first: the title bar's actions are drawn again a moment after the tab changes, and a click in that moment ran the
+ * plan file shown before (a second run of it then waited on an approval no test gave).
+ */
+export async function runPlanFileFromTitleBar(page: Page, name: string): Promise<void> {
+  const planTabs = page.locator('.tab').filter({ has: page.locator('.label-name', { hasText: /\.plan\.json$/ }) });
+  for (let left = await planTabs.count(); left > 0; left = await planTabs.count()) {
+    const tab = planTabs.first();
+    await tab.hover();
+    await tab.locator('.tab-actions .action-label').first().click();
+    await planTabs.nth(left - 1).waitFor({ state: 'detached', timeout: 15_000 });
+  }
+  await quickOpen(page, name);
+  const run = page.locator('.editor-group-container.active .editor-actions [aria-label^="Run plan file"]').first();
+  await run.waitFor({ timeout: 60_000 });
+  await run.click();
+}
+
 /** The document inside the plan panel's webview (the workbench nests it in two iframes). */
 export function planPanelFrame(page: Page): FrameLocator {
   return page.frameLocator('iframe.webview.ready').first().frameLocator('#active-frame');
