@@ -1,5 +1,6 @@
 import { createTwoFilesPatch } from 'diff';
 import type { FileProposal, FileVersion } from '../ports';
+import { changeKey } from '../workspace/changeKey';
 import { isProtectedPath, protectedPlaceHint, protectedPlaceReason } from '../workspace/protectedPlaces';
 import { normalizeWorkspacePath, PathRefusedError } from '../workspace/resolveInRoot';
 import { holdsPrivateKey, privateKeyReason } from '../workspace/credentialFiles';
@@ -59,7 +60,7 @@ export async function changeFile(
   // itself refuses the change should a link be swapped in after this check.
   const resolvedPath = (await ctx.workspace.locate?.(path, signal)) ?? path;
   if (isProtectedPath(resolvedPath)) throw new PathRefusedError(input.path, protectedPlaceReason(resolvedPath, path), protectedPlaceHint);
-  return fileLocks.run(`${ctx.workspace.rootLabel}\0${resolvedPath}`, signal, () => changeLocked(ctx, { ...input, path, resolvedPath }, signal));
+  return fileLocks.run(changeKey(ctx.workspace.rootLabel, resolvedPath), signal, () => changeLocked(ctx, { ...input, path, resolvedPath }, signal));
 }
 
 async function changeLocked(

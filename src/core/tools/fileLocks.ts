@@ -45,8 +45,9 @@ function untilAborted(wait: Promise<void>, signal: AbortSignal | undefined): Pro
 }
 
 /**
- * The one lock of file changes in this process, keyed by workspace root and the path a
- * change leads to once links are followed: a file's read → propose → approve → write is
- * never interleaved with another change of the same file, by any step of any run.
+ * The one lock of file changes in this process, keyed by the place a change leads to once
+ * links are followed (`changeKey`: the same under nested roots and in any letter case): a
+ * file's read → propose → approve → write is never interleaved with another change of the
+ * same file, by any step of any run in any folder.
  */
 export const fileLocks = new KeyedLock();

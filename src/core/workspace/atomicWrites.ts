@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Clock, RawDirectoryFs, RawStat } from '../ports';
+import { foldedPath } from './changeKey';
 import type { ConfinedWalk } from './confinedWalk';
 
 /** Workspace-relative folder of the temporary files of atomic writes; it holds a `.gitignore` of `*`, so git shows none of it. */
@@ -76,7 +77,8 @@ export class AtomicWrites<Handle> {
 
   private async locked<T>(folder: Handle | undefined, key: string, action: () => Promise<T>): Promise<T> {
     if (folder === undefined) return action();
-    const name = `lock-${createHash('sha256').update(key).digest('hex').slice(0, 32)}`;
+    // Folded: `README.md` and `readme.md` may be one file, so they take one lock.
+    const name = `lock-${createHash('sha256').update(foldedPath(key)).digest('hex').slice(0, 32)}`;
     const held = await this.lock(folder, name, key);
     try {
       return await action();

@@ -8,8 +8,10 @@ import { editFileTool } from '../../../../src/core/tools/editFileTool';
 import { writeFileTool } from '../../../../src/core/tools/writeFileTool';
 import { PathRefusedError } from '../../../../src/core/workspace/resolveInRoot';
 import { isWorkspaceError, WorkspaceError } from '../../../../src/core/workspace/workspaceError';
+import { createConfinedWorkspace } from '../../../../src/core/workspace/confinedWorkspace';
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
 import type { MemoryWorkspace } from '../../../fakes/memoryWorkspace';
+import { confinedMemoryWorkspace, memoryRoot, stillClock, type MemoryRawFs } from '../../../fakes/memoryRawFs';
 import { ScriptedInteraction } from '../../../fakes/scriptedInteraction';
 import { makeToolContext, neverAborted } from '../../../fakes/toolContext';
 
@@ -374,6 +376,39 @@ describe('changeFile across steps, programs and crashes', () => {
     answer();
     await asking;
     assert.deepEqual(workspace.snapshot(), { 'a.txt': 'A', 'b.txt': 'B' });
+  });
+
+  // Outside attack (2026-12-01): a multi-root workspace may hold a folder and a folder inside it, each with its own run
+  // lane; their changes of one file were keyed by root, so they did not wait for each other and one could be lost.
+  it('makes a change through a folder nested in another wait while a change of the same file through the outer one is asked', async () => {
+    const { raw, workspace: outer } = confinedMemoryWorkspace();
+    raw.file(`${memoryRoot}/sub/x.txt`, 'a b\n');
+    // The same disk seen from a folder inside the root, in the letter case another window may name it in.
+    const innerRaw = Object.create(raw, { rootPath: { value: `${memoryRoot}/sub` } }) as MemoryRawFs;
+    const inner = createConfinedWorkspace(innerRaw, { root: `${memoryRoot.toUpperCase()}/sub`, clock: stillClock });
+    const interaction = ScriptedInteraction.approvingAll();
+    let answer: () => void = () => undefined;
+    const asked = new Promise<void>((askedNow) => {
+      interaction.requestApproval = () =>
+        new Promise((resolve) => {
+          answer = () => resolve({ approved: true });
+          askedNow();
+        });
+    });
+    const asking = editFileTool.run(makeToolContext({ workspace: outer, interaction }), { path: 'sub/x.txt', edits: [{ search: 'a', replace: 'A' }] }, neverAborted);
+    await asked;
+    let innerDone = false;
+    const innerChange = editFileTool
+      .run(makeToolContext({ workspace: inner, approvalPolicy: 'commandsOnly' }), { path: 'x.txt', edits: [{ search: 'b', replace: 'B' }] }, neverAborted)
+      .finally(() => (innerDone = true));
+    // Memory files answer in microtasks: a change not held by the lock is done within these turns.
+    for (let turn = 0; turn < 10; turn++) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(innerDone, false, 'the inner folder changed the file while a change of it was being asked');
+    assert.equal(raw.text(`${memoryRoot}/sub/x.txt`), 'a b\n');
+    answer();
+    await asking;
+    await innerChange;
+    assert.equal(raw.text(`${memoryRoot}/sub/x.txt`), 'A B\n');
   });
 
   it('gives up with nothing of its own written when another program writes the file before each of its writes', async () => {

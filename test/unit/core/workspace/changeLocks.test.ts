@@ -93,6 +93,27 @@ describe('change locks: two processes changing one file', () => {
     assert.deepEqual(namesIn(raw, folder), ['.gitignore']);
   });
 
+  it('makes a change of README.md wait for another process holding the lock of readme.md (one file on a case-insensitive disk)', async () => {
+    let waits = 0;
+    const { raw, workspace } = confinedMemoryWorkspace({
+      // The other process renames its content in while this one waits, and lets its lock go.
+      wait: async () => {
+        if (++waits === 1) {
+          raw.file('/ws/README.md', 'v0 + theirs');
+          (raw.node(folder) as MemoryDirectory).entries.delete(lockOf('readme.md'));
+        }
+      },
+    });
+    await workspace.writeText('README.md', 'v0');
+    raw.file(`${folder}/${lockOf('readme.md')}`, '');
+    await assert.rejects(
+      workspace.writeText('README.md', 'v0 + mine', undefined, { expected: { exists: true, sha256: sha('v0') } }),
+      /README\.md changed after its new content was computed/,
+    );
+    assert.equal(waits, 1);
+    assert.equal(raw.text('/ws/README.md'), 'v0 + theirs');
+  });
+
   it('leaves a stale lock that another process took anew since it was found stale', async () => {
     let now = 1_000_000;
     const { raw, workspace } = confinedMemoryWorkspace({
