@@ -60,11 +60,18 @@ export function guardUnsavedEditors(workspace: WorkspaceFs, root: string, ask: A
     const target = vscode.Uri.file(path.resolve(root, input)).toString();
     const open = vscode.workspace.textDocuments.find((document) => document.isDirty && document.uri.toString() === target);
     if (open === undefined) return;
-    if ((await ask(open, input, by)) === 'save' && (await open.save())) return;
+    if ((await ask(open, input, by)) === 'keep') {
+      throw new WorkspaceError(
+        'unsaved',
+        input,
+        `${input} is open in the editor with unsaved changes, so the step did not write over them. Save or revert the file, then run the step again.`,
+      );
+    }
+    if (await saved(open)) return;
     throw new WorkspaceError(
       'unsaved',
       input,
-      `${input} is open in the editor with unsaved changes, so the step did not write over them. Save or revert the file, then run the step again.`,
+      `${input} could not be saved (the editor says why), so the step did not write over its unsaved changes. Save or revert the file, then run the step again.`,
     );
   };
   return {
@@ -79,4 +86,36 @@ export function guardUnsavedEditors(workspace: WorkspaceFs, root: string, ask: A
       return workspace.delete(input, signal, options);
     },
   };
+}
+
+/** How long `saved` waits for a save already under way (an auto save running its save participants), in milliseconds. */
+const saveUnderWayMs = 5_000;
+
+/**
+ * Saves `document`; true once it has no unsaved changes. A save asked while another one runs its save participants is
+ * refused (VS Code answers false): with `files.autoSave` on (the default of VS Code for the Web) one may be under way, so
+ * a refused save waits for that one to end, for at most `saveUnderWayMs` each time, and is asked again, three times in all.
+ */
+async function saved(document: vscode.TextDocument): Promise<boolean> {
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    if ((await document.save()) || !document.isDirty) return true;
+    if (attempt < 3) await savedOrTimeout(document, saveUnderWayMs);
+    if (!document.isDirty) return true;
+  }
+  return false;
+}
+
+/** Resolves when `document` is saved or after `ms` milliseconds, whichever comes first. */
+function savedOrTimeout(document: vscode.TextDocument, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      listener.dispose();
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    const listener = vscode.workspace.onDidSaveTextDocument((saved) => {
+      if (saved.uri.toString() === document.uri.toString()) done();
+    });
+  });
 }

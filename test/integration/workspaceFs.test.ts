@@ -19,6 +19,11 @@ import { startLinkSwapper } from '../unit/node/linkSwapper';
 
 const base = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
 
+/** Each step's status and error, for an assertion's message: a run that did not complete says why. */
+function stepErrors(result: { steps: Readonly<Record<string, { status: string; error?: string | undefined } | undefined>> }): string {
+  return JSON.stringify(Object.fromEntries(Object.entries(result.steps).map(([id, step]) => [id, `${step?.status ?? '?'}: ${step?.error ?? ''}`])));
+}
+
 describeWorkspaceFsConformance('vscode.workspace.fs in the extension host', async (files) => {
   const root = mkdtempSync(join(base, '.conformance-'));
   for (const [path, text] of Object.entries(files)) {
@@ -119,7 +124,7 @@ describe('vscode.workspace.fs workspace: changes of one file (issue 26)', () => 
     const workspace = createVscodeWorkspaceFs(vscode.Uri.file(root));
     const plan = makePlan([edit('A', 'alpha', 'ALPHA'), edit('B', 'gamma', 'GAMMA')]);
     const result = await runPlan(plan, { clock: timerClock, workspace, tools: builtinTools(), approvalPolicy: 'commandsOnly', maxConcurrency: 4 }).result;
-    assert.equal(result.status, 'completed');
+    assert.equal(result.status, 'completed', stepErrors(result));
     assert.equal(readFileSync(join(root, 'f.txt'), 'utf8'), 'ALPHA\nbeta\nGAMMA\n');
   });
 
@@ -136,10 +141,35 @@ describe('vscode.workspace.fs workspace: changes of one file (issue 26)', () => 
     });
     const plan = makePlan([edit('A', 'alpha', 'ALPHA'), edit('B', 'gamma', 'GAMMA')]);
     const result = await runPlan(plan, { clock: timerClock, workspace, tools: builtinTools(), approvalPolicy: 'commandsOnly', maxConcurrency: 4 }).result;
-    assert.equal(result.status, 'completed');
+    assert.equal(result.status, 'completed', stepErrors(result));
     assert.equal(asked.length, 1, asked.join('; '));
     assert.match(asked[0]!, /^f\.txt by ([AB]): Step \1$/, 'the question names the step that wants the change');
     assert.equal(readFileSync(join(root, 'f.txt'), 'utf8'), 'typed\nALPHA\nbeta\nGAMMA\n');
+  });
+
+  // A clean clone on a loaded machine (2026-12-01): VS Code for the Web saves after a delay by default (files.autoSave), and a
+  // save asked while such a save runs its save participants is refused; the step then failed as if the user had kept the typing.
+  it('attack: the Save the user chose comes while an auto save runs its save participants: the step waits for that save and lands', async () => {
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(join(root, 'f.txt')));
+    const editor = await vscode.window.showTextDocument(document);
+    await editor.edit((builder) => builder.insert(new vscode.Position(0, 0), 'typed\n'));
+    let participants = 0;
+    // The save under way: its participants (this listener) hold it for a moment, as a busy extension host does.
+    const slowParticipant = vscode.workspace.onWillSaveTextDocument((event) => {
+      if (++participants === 1) event.waitUntil(new Promise<void>((resolve) => setTimeout(resolve, 1_000)));
+    });
+    try {
+      const underWay = document.save();
+      while (participants === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      const workspace = createVscodeWorkspaceFs(vscode.Uri.file(root), { askAboutUnsaved: async () => 'save' });
+      const result = await runPlan(makePlan([edit('A', 'alpha', 'ALPHA')]), { clock: timerClock, workspace, tools: builtinTools(), approvalPolicy: 'commandsOnly' })
+        .result;
+      assert.equal(await underWay, true);
+      assert.equal(result.status, 'completed', stepErrors(result));
+      assert.equal(readFileSync(join(root, 'f.txt'), 'utf8'), 'typed\nALPHA\nbeta\ngamma\n');
+    } finally {
+      slowParticipant.dispose();
+    }
   });
 
   it('never writes over a file open with unsaved changes the user keeps: the step fails saying so, and the typing stays', async () => {

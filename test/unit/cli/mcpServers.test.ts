@@ -123,8 +123,8 @@ describe('MCP servers in the CLI (real servers)', function () {
     assert.match(missing.stderr, /MCP server "everything" was not started: MCP server "everything" needs the input "db-pass", which was not given/);
   });
 
-  it('survives a server that never answers, floods, fails and dies mid-call: bounded time, the server named, its stderr tail escaped', async () => {
-    const file = config('bad.json', { bad: stdio(misbehaving, { allowedTools: ['*'] }), flooder: stdio(misbehaving, { allowedTools: ['*'] }) });
+  it('survives a server that never answers, fails and dies mid-call: bounded time, the server named, its stderr tail escaped', async () => {
+    const file = config('bad.json', { bad: stdio(misbehaving, { allowedTools: ['*'] }) });
     // A call that never timed out would never end: the suite's time-out bounds the run.
     const { code, stdout, stderr } = await runCli([
       'run',
@@ -152,8 +152,19 @@ describe('MCP servers in the CLI (real servers)', function () {
     );
     assert.ok((steps.die?.error ?? '').length < 2200, 'the stderr tail is bounded');
     assert.match(steps.after?.error ?? '', /^MCP server "bad" is not running \(it stopped\), so tool "echo" was not called/);
-    assert.match(steps.flood?.error ?? '', /^MCP server "flooder" stopped while tool "flood" was running \(it sent a message larger than 10 MB/);
     assert.ok(stdout.length < 100_000);
+  });
+
+  // Apart from the calls above, under the default time limit: a flood's cost is the machine's (a clean clone on a loaded
+  // 2-core machine took over 6 s to pass 12 MB through the pipe), and the server is stopped when its message passes 10 MB,
+  // not when the limit is reached.
+  it('stops a server whose answer is larger than a message may be, saying so, and the run goes on', async () => {
+    const file = config('flooder.json', { flooder: stdio(misbehaving, { allowedTools: ['*'] }) });
+    const { code, stdout, stderr } = await runCli(['run', plan('flood.plan.json'), '--workspace', workspace.path, '--mcp-config', file, '--json']);
+    assert.equal(code, 5, `the step failed and the run went on: partial (exit 5)\n${stderr}`);
+    const steps = (JSON.parse(stdout) as { steps: Record<string, StepJson> }).steps;
+    assert.match(steps.flood?.error ?? '', /^MCP server "flooder" stopped while tool "flood" was running \(it sent a message larger than 10 MB/);
+    assert.ok(stdout.length < 100_000, 'none of the flood reaches the output');
   });
 
   it("nothing a server started outlives the command: a server's setsid grandchild is gone once tools ends", async () => {
