@@ -11,8 +11,11 @@ import { notification, runPlanFileFromTitleBar, screenshotIfFailed } from './wor
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'long-step-progress');
 
-/** Ten pytest-style lines, one every 800 ms (longer than the engine's 500 ms throttle, so each one shows). */
-const script = `for (let i = 1; i <= 10; i++) setTimeout(() => console.log('tests/test_' + i + '.py .    [' + String(i * 10).padStart(3) + '%]'), i * 800);\n`;
+/**
+ * Ten pytest-style lines, one every 1.2 s: longer than the engine's 500 ms throttle, so each one shows, and long enough
+ * in all for a loaded machine's workbench to draw three of them (at 800 ms a clean clone once saw none).
+ */
+const script = `for (let i = 1; i <= 10; i++) setTimeout(() => console.log('tests/test_' + i + '.py .    [' + String(i * 10).padStart(3) + '%]'), i * 1200);\n`;
 
 describe('A long step shows its progress in the Plan tree (browser workbench)', function () {
   this.timeout(240_000);
@@ -52,10 +55,12 @@ describe('A long step shows its progress in the Plan tree (browser workbench)', 
       .filter({ hasText: 'Run the slow tests' })
       .first();
     const seen: number[] = [];
+    let last: string | undefined;
     let shot = false;
     const deadline = Date.now() + 60_000;
     for (;;) {
       const text = (await row.innerText().catch(() => '')).replace(/\s+/g, ' ');
+      last = text;
       const percent = /(\d{1,3})% · run_command · running · running node slowTests\.js/.exec(text)?.[1];
       if (percent !== undefined && seen.at(-1) !== Number(percent)) seen.push(Number(percent));
       if (!shot && percent !== undefined && Number(percent) >= 20 && Number(percent) <= 50) {
@@ -68,7 +73,7 @@ describe('A long step shows its progress in the Plan tree (browser workbench)', 
       if (/completed/.test(text) || Date.now() > deadline) break;
       await page.waitForTimeout(150);
     }
-    assert.ok(seen.length >= 3, `the row showed a rising percentage, it showed ${seen.join(', ') || 'none'}`);
+    assert.ok(seen.length >= 3, `the row showed a rising percentage, it showed ${seen.join(', ') || 'none'}; it last read "${last ?? ''}"`);
     assert.deepEqual([...seen].sort((a, b) => a - b), seen, `rising: ${seen.join(', ')}`);
     assert.ok(shot, 'a screenshot was taken while it ran');
     await notification(page, /completed in/);
