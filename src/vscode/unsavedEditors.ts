@@ -56,7 +56,7 @@ export const askAboutUnsaved: AskAboutUnsaved = async (_document, relative, by) 
  * everything else pass through.
  */
 export function guardUnsavedEditors(workspace: WorkspaceFs, root: string, ask: AskAboutUnsaved = askAboutUnsaved): WorkspaceFs {
-  const settleUnsaved = async (input: string, by: ChangeOptions['by']): Promise<void> => {
+  const settleUnsaved = async (input: string, by: ChangeOptions['by'], signal: AbortSignal | undefined): Promise<void> => {
     const target = vscode.Uri.file(path.resolve(root, input)).toString();
     const open = vscode.workspace.textDocuments.find((document) => document.isDirty && document.uri.toString() === target);
     if (open === undefined) return;
@@ -67,7 +67,8 @@ export function guardUnsavedEditors(workspace: WorkspaceFs, root: string, ask: A
         `${input} is open in the editor with unsaved changes, so the step did not write over them. Save or revert the file, then run the step again.`,
       );
     }
-    if (await saved(open)) return;
+    if (await saved(open, signal)) return;
+    signal?.throwIfAborted();
     throw new WorkspaceError(
       'unsaved',
       input,
@@ -78,11 +79,11 @@ export function guardUnsavedEditors(workspace: WorkspaceFs, root: string, ask: A
     // The confined workspace's methods are closures: spread, they keep working (readTextMany too).
     ...workspace,
     async writeText(input, text, signal, options) {
-      await settleUnsaved(input, options?.by);
+      await settleUnsaved(input, options?.by, signal);
       return workspace.writeText(input, text, signal, options);
     },
     async delete(input, signal, options) {
-      await settleUnsaved(input, options?.by);
+      await settleUnsaved(input, options?.by, signal);
       return workspace.delete(input, signal, options);
     },
   };
@@ -94,28 +95,31 @@ const saveUnderWayMs = 5_000;
 /**
  * Saves `document`; true once it has no unsaved changes. A save asked while another one runs its save participants is
  * refused (VS Code answers false): with `files.autoSave` on (the default of VS Code for the Web) one may be under way, so
- * a refused save waits for that one to end, for at most `saveUnderWayMs` each time, and is asked again, three times in all.
+ * a refused save waits for that one to end, for at most `saveUnderWayMs` each time, and is asked again, three times in
+ * all; false at once when `signal` is aborted.
  */
-async function saved(document: vscode.TextDocument): Promise<boolean> {
-  for (let attempt = 1; attempt <= 3; attempt++) {
+async function saved(document: vscode.TextDocument, signal: AbortSignal | undefined): Promise<boolean> {
+  for (let attempt = 1; attempt <= 3 && signal?.aborted !== true; attempt++) {
     if ((await document.save()) || !document.isDirty) return true;
-    if (attempt < 3) await savedOrTimeout(document, saveUnderWayMs);
+    if (attempt < 3) await savedOrTimeout(document, saveUnderWayMs, signal);
     if (!document.isDirty) return true;
   }
   return false;
 }
 
-/** Resolves when `document` is saved or after `ms` milliseconds, whichever comes first. */
-function savedOrTimeout(document: vscode.TextDocument, ms: number): Promise<void> {
+/** Resolves when `document` is saved, after `ms` milliseconds, or when `signal` is aborted, whichever comes first. */
+function savedOrTimeout(document: vscode.TextDocument, ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
     const done = (): void => {
       clearTimeout(timer);
       listener.dispose();
+      signal?.removeEventListener('abort', done);
       resolve();
     };
     const timer = setTimeout(done, ms);
     const listener = vscode.workspace.onDidSaveTextDocument((saved) => {
       if (saved.uri.toString() === document.uri.toString()) done();
     });
+    signal?.addEventListener('abort', done, { once: true });
   });
 }
