@@ -158,10 +158,10 @@ describe('MCP servers in the CLI (real servers)', function () {
   // Apart from the calls above, under the default time limit: a flood's cost is the machine's (a clean clone on a loaded
   // 2-core machine took over 6 s to pass 12 MB through the pipe), and the server is stopped when its message passes 10 MB,
   // not when the limit is reached.
-  it('stops a server whose answer is larger than a message may be, saying so, and the run goes on', async () => {
+  it('stops a server whose answer is larger than a message may be, and the step fails saying so', async () => {
     const file = config('flooder.json', { flooder: stdio(misbehaving, { allowedTools: ['*'] }) });
     const { code, stdout, stderr } = await runCli(['run', plan('flood.plan.json'), '--workspace', workspace.path, '--mcp-config', file, '--json']);
-    assert.equal(code, 5, `the step failed and the run went on: partial (exit 5)\n${stderr}`);
+    assert.equal(code, 5, `the step failed, skipped: partial (exit 5)\n${stderr}`);
     const steps = (JSON.parse(stdout) as { steps: Record<string, StepJson> }).steps;
     assert.match(steps.flood?.error ?? '', /^MCP server "flooder" stopped while tool "flood" was running \(it sent a message larger than 10 MB/);
     assert.ok(stdout.length < 100_000, 'none of the flood reaches the output');
