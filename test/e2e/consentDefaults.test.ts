@@ -27,7 +27,6 @@ describe('consent dialogs default to the safe choice (browser workbench)', funct
   const planAndStart = async (request: string, firstStepId: string): Promise<void> => {
     await runCommand(page, 'Plan task');
     const field = await quickInputField(page, 'Task Planner: Plan task');
-    await field.focus();
     await page.keyboard.type(request, { delay: 5 });
     if ((await field.inputValue()) !== request) await field.fill(request);
     await page.keyboard.press('Enter');
@@ -86,8 +85,7 @@ describe('consent dialogs default to the safe choice (browser workbench)', funct
     await page.keyboard.press('Enter');
     await dialog.waitFor({ state: 'detached', timeout: 15_000 });
     // The notes box that follows (empty: no notes), and the review ends rejected.
-    const notes = await quickInputField(page, 'Task Planner: notes for "Check the release"');
-    await notes.focus();
+    await quickInputField(page, 'Task Planner: notes for "Check the release"');
     await page.keyboard.press('Enter');
     await planPanelFrame(page).getByText('Rejected in review', { exact: false }).first().waitFor({ timeout: 30_000 });
   });

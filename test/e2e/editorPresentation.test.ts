@@ -29,7 +29,6 @@ describe('model text in the editor is shown where it can be read (browser workbe
   const planAndReview = async (request: string, firstStepId: string): Promise<Locator> => {
     await runCommand(page, 'Plan task');
     const field = await quickInputField(page, 'Task Planner: Plan task');
-    await field.focus();
     await page.keyboard.type(request, { delay: 5 });
     if ((await field.inputValue()) !== request) await field.fill(request);
     await page.keyboard.press('Enter');
@@ -161,8 +160,7 @@ describe('model text in the editor is shown where it can be read (browser workbe
     assert.deepEqual(layout.scrolled, [], 'the prompt scrolls out of sight');
     await page.keyboard.press('Enter');
     await dialog.waitFor({ state: 'detached', timeout: 15_000 });
-    const notes = await quickInputField(page, 'Task Planner: notes for "Check the release"');
-    await notes.focus();
+    await quickInputField(page, 'Task Planner: notes for "Check the release"');
     await page.keyboard.press('Enter');
     await planPanelFrame(page).getByText('Rejected in review', { exact: false }).first().waitFor({ timeout: 30_000 });
   });

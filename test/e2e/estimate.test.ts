@@ -47,8 +47,7 @@ describe('Task Planner shows the run\'s estimate before Start (browser workbench
     const plan = { objective: 'Summarise', steps: [{ id: 'S1', title: 'Summarise the readme', kind: 'agent', agent: 'direct', dependsOn: [], input: 'Summarise the readme.' }] };
     model.enqueue({ kind: 'message', content: JSON.stringify(plan) }, { kind: 'message', content: 'A demo project.' });
     await runCommand(page, 'Plan task');
-    const field = await quickInputField(page, 'Task Planner: Plan task');
-    await field.focus();
+    await quickInputField(page, 'Task Planner: Plan task');
     await page.keyboard.type('Summarise the readme', { delay: 5 });
     await page.keyboard.press('Enter');
     const review = planPanelFrame(page).locator('plan-panel-app[data-mode="review"]');

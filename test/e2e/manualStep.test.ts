@@ -78,8 +78,7 @@ describe('a step that is yours to do, without a model (browser workbench)', func
     const done = step.locator('vscode-button[data-action="manual-done"]');
     assert.match((await done.getAttribute('aria-label')) ?? '', /^Done/, 'the accessible name starts with the visible text');
     await done.click();
-    const note = await quickInputField(page, 'Task Planner: Fill it in with the changes is done');
-    await note.focus();
+    await quickInputField(page, 'Task Planner: Fill it in with the changes is done');
     await page.keyboard.type('Listed the three changes', { delay: 5 });
     await page.keyboard.press('Enter');
 
@@ -118,8 +117,7 @@ describe('a step that is yours to do, without a model (browser workbench)', func
     assert.match(await step.innerText(), /Summarise what/);
     await shoot('5-handed-over-waiting');
     await step.locator('vscode-button[data-action="manual-done"]').click();
-    const note = await quickInputField(page, 'Task Planner: Summarise the module is done');
-    await note.focus();
+    await quickInputField(page, 'Task Planner: Summarise the module is done');
     await page.keyboard.type('It keeps notes in a list', { delay: 5 });
     await page.keyboard.press('Enter');
     await run.locator('.run-status', { hasText: 'completed' }).first().waitFor({ timeout: 30_000 });

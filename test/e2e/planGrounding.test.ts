@@ -48,8 +48,7 @@ describe('Plans grounded in the code: investigation and questions before the pla
       },
     );
     await runCommand(page, 'Plan task');
-    const request = await quickInputField(page, 'Task Planner: Plan task');
-    await request.focus();
+    await quickInputField(page, 'Task Planner: Plan task');
     await page.keyboard.type('Add a license', { delay: 5 });
     await page.keyboard.press('Enter');
     const question = await quickInputField(page, 'Task Planner asks before planning');

@@ -70,8 +70,7 @@ describe('A Spec Kit tasks.md as a plan (browser workbench)', function () {
     const manual = run.locator('li.manual-step[data-step-id="T002"]');
     await manual.waitFor({ timeout: 30_000 });
     await manual.locator('vscode-button[data-action="manual-done"]').click();
-    const note = await quickInputField(page, 'Task Planner: Write the release notes in CHANGELOG.md is done');
-    await note.focus();
+    await quickInputField(page, 'Task Planner: Write the release notes in CHANGELOG.md is done');
     await page.keyboard.type('Written', { delay: 5 });
     await page.keyboard.press('Enter');
 

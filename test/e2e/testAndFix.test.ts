@@ -69,7 +69,6 @@ describe('Run the tests and fix the failure on a Python project with a .venv (br
   const planAndStart = async (): Promise<void> => {
     await runCommand(page, 'Plan task');
     const field = await quickInputField(page, 'Task Planner: Plan task');
-    await field.focus();
     const request = 'run the tests and fix the failure';
     await page.keyboard.type(request, { delay: 5 });
     if ((await field.inputValue()) !== request) await field.fill(request);

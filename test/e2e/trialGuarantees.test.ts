@@ -178,7 +178,6 @@ describe('Trial of issues 26 and 27 with the fake model (browser workbench)', fu
   const planAndStart = async (request: string, firstStepId: string): Promise<void> => {
     await runCommand(page, 'Plan task');
     const field = await quickInputField(page, 'Task Planner: Plan task');
-    await field.focus();
     await page.keyboard.type(request, { delay: 5 });
     if ((await field.inputValue()) !== request) await field.fill(request);
     await page.keyboard.press('Enter');

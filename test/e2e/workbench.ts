@@ -45,13 +45,16 @@ export async function runCommand(page: Page, title: string): Promise<void> {
 
 /**
  * Waits for the quick-input box (InputBox or QuickPick) whose title is `title` (the command palette has no title,
- * so this does not match the palette row of the command that opens it) and returns its text field.
+ * so this does not match the palette row of the command that opens it) and returns its text field, focused: on a
+ * loaded machine the box is drawn before it takes the focus, and keys typed in that moment went elsewhere (a request
+ * never sent, a clean clone's "planning failed" never came).
  */
 export async function quickInputField(page: Page, title: string): Promise<Locator> {
   const widget = page.locator('.quick-input-widget').filter({ has: page.locator('.quick-input-title', { hasText: title }) });
   await widget.waitFor({ state: 'visible', timeout: 15_000 });
   const field = widget.locator('.quick-input-box input').first();
   await field.waitFor({ state: 'visible', timeout: 5_000 });
+  await field.focus();
   return field;
 }
 
@@ -108,7 +111,8 @@ export function planPanelFrame(page: Page): FrameLocator {
  * `afterEach`; a screenshot that cannot be taken does not hide the test's own failure.
  */
 export async function screenshotIfFailed(page: Page | undefined, test: Mocha.Test | undefined, folder: string, prefix = ''): Promise<void> {
-  if (!page || test?.state !== 'failed') return;
+  // A first try that failed and is tried again (--retries) has no state yet: its screenshot is the one that shows why.
+  if (!page || test === undefined || test.state === 'passed' || test.state === 'pending') return;
   const slug = test.title.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase().slice(0, 80);
   await page.screenshot({ path: join(folder, `failed-${prefix}${slug}.png`) }).catch(() => undefined);
 }
