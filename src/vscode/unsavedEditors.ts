@@ -96,15 +96,15 @@ const saveUnderWayMs = 5_000;
  * Saves `document`; true once it has no unsaved changes. A save asked while another one runs its save participants is
  * refused (VS Code answers false): with `files.autoSave` on (the default of VS Code for the Web) one may be under way, so
  * a refused save waits for that one to end, for at most `saveUnderWayMs` each time, and is asked again, three times in
- * all; false at once when `signal` is aborted.
+ * all; none again once `signal` is aborted.
  */
 async function saved(document: vscode.TextDocument, signal: AbortSignal | undefined): Promise<boolean> {
-  for (let attempt = 1; attempt <= 3 && signal?.aborted !== true; attempt++) {
+  for (let attempt = 1; ; attempt++) {
     if ((await document.save()) || !document.isDirty) return true;
-    if (attempt < 3) await savedOrTimeout(document, saveUnderWayMs, signal);
-    if (!document.isDirty) return true;
+    if (attempt === 3) return false;
+    await savedOrTimeout(document, saveUnderWayMs, signal);
+    if (signal?.aborted === true) return false;
   }
-  return false;
 }
 
 /** Resolves when `document` is saved, after `ms` milliseconds, or when `signal` is aborted, whichever comes first. */
@@ -117,8 +117,8 @@ function savedOrTimeout(document: vscode.TextDocument, ms: number, signal: Abort
       resolve();
     };
     const timer = setTimeout(done, ms);
-    const listener = vscode.workspace.onDidSaveTextDocument((saved) => {
-      if (saved.uri.toString() === document.uri.toString()) done();
+    const listener = vscode.workspace.onDidSaveTextDocument((savedDocument) => {
+      if (savedDocument.uri.toString() === document.uri.toString()) done();
     });
     signal?.addEventListener('abort', done, { once: true });
   });
