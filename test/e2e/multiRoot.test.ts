@@ -66,7 +66,16 @@ describe('Task Planner in a multi-root workspace (browser workbench)', function 
     const offered = await pick.locator('.quick-input-list .monaco-list-row').allInnerTexts();
     // Each row: the folder's name, then where it is.
     assert.deepEqual(offered.map((text) => /^\s*(api|web)\b/.exec(text)?.[1]), ['api', 'web']);
-    await pick.locator('.quick-input-list .monaco-list-row', { hasText: /^\s*web/ }).first().click();
+    // Chosen with the keyboard, as in the palette: a click on the row waited 30 s in "attempting click action" on a loaded
+    // machine (a clean clone of 2026-12-02), where Down and Enter go through whatever the page is busy with.
+    await pick.locator('.quick-input-box input').first().focus();
+    const web = pick.locator('.quick-input-list .monaco-list-row.focused', { hasText: /^\s*web/ });
+    for (let press = 0; press < 3 && !(await web.isVisible()); press++) {
+      await page.keyboard.press('ArrowDown');
+      await web.waitFor({ timeout: 2_000 }).catch(() => undefined);
+    }
+    await web.waitFor({ timeout: 5_000 });
+    await page.keyboard.press('Enter');
     await quickInputField(page, 'Task Planner: Plan task');
     await page.keyboard.type('Write notes, and one into the api folder', { delay: 5 });
     await page.keyboard.press('Enter');
