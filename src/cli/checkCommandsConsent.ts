@@ -1,6 +1,6 @@
 import { checkCommandsQuestion, planCheckCommands, withProjectPrograms, type CheckCommandConsent } from '../core/engine/checkCommandConsent';
 import type { Plan } from '../core/plan/planSchema';
-import type { CommandRunner } from '../core/ports';
+import type { CommandRunner } from '../core/commandPorts';
 import type { CliIo } from './cliIo';
 
 /**

@@ -1,4 +1,4 @@
-import type { CommandAllowList } from '../core/ports';
+import type { CommandAllowList } from '../core/commandPorts';
 import { allowRuleProblem, type CommandAllowRule } from '../core/tools/commandAllowRules';
 import { UsageError } from './cliIo';
 

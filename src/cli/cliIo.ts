@@ -7,7 +7,7 @@ import { parsePlanFileText } from '../core/plan/planFile';
 import type { Plan } from '../core/plan/planSchema';
 import { readBoundedText } from '../node/readBoundedText';
 import { lockRun } from '../node/runLock';
-import type { LoadedJournal, RunStore } from '../core/ports';
+import type { LoadedJournal, RunStore } from '../core/runStorePorts';
 import { terminalSafe } from './terminalSafe';
 import { errorMessage } from '../shared/errorMessage';
 

@@ -2,7 +2,7 @@ import { baseUrlProblem } from '../core/llm/baseUrlProblem';
 import type { BudgetLimits } from '../core/llm/budget';
 import { cleanModelRoles, type ModelRole, type ModelRoles } from '../core/llm/modelRoles';
 import { createOpenAiClient } from '../node/openAiClient';
-import type { LlmClient } from '../core/ports';
+import type { LlmClient } from '../core/servicePorts';
 import { UsageError } from './cliIo';
 
 /** Model and budget options shared by `plan`, `run` and `resume`. */

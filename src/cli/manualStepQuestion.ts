@@ -1,5 +1,5 @@
 import { describeManualStep } from '../core/engine/manualStepText';
-import type { ManualStepOutcome, ManualStepRequest } from '../core/ports';
+import type { ManualStepOutcome, ManualStepRequest } from '../core/interactionPorts';
 
 /** Asks one line on the terminal and resolves to what was typed, trimmed. */
 export type AskLine = (question: string, signal: AbortSignal) => Promise<string>;

@@ -15,7 +15,7 @@ import { findRipgrepOnPath } from '../node/ripgrepSearcher';
 import { timerClock } from '../node/timerClock';
 import { findAttachmentProblems, type AttachmentProblem } from '../core/engine/attachmentProblems';
 import type { Plan } from '../core/plan/planSchema';
-import type { WorkspaceFs } from '../core/ports';
+import type { WorkspaceFs } from '../core/workspacePorts';
 import type { Tool } from '../core/tools/tool';
 import { validatePlan } from '../core/plan/validatePlan';
 import { planningStrategies, type PlanningStrategy } from '../core/session/planningPrompt';

@@ -1,5 +1,5 @@
 import { deferAllInteraction } from '../core/engine/stepInteraction';
-import type { ApprovalDecision, ApprovalRequest, Interaction } from '../core/ports';
+import type { ApprovalDecision, ApprovalRequest, Interaction } from '../core/interactionPorts';
 import {
   describeChangedInRun,
   describeCommandInput,

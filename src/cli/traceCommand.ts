@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { exportRunTraces, loadRunTrace } from '../core/trace/exportRunTrace';
-import type { RunStore } from '../core/ports';
+import type { RunStore } from '../core/runStorePorts';
 import { traceTree } from '../core/trace/traceTree';
 import { createFileRunStore } from '../node/fileRunStore';
 import type * as OtlpTraceExporter from '../node/otlpTraceExporter';

@@ -6,19 +6,9 @@
  */
 export type { Plan, Step, Agent, Attachment, Diagnostic, StepKind, FailurePolicy } from './plan/planSchema';
 export { planSchema, stepSchema, plannerOutputSchema } from './plan/planSchema';
-export type {
-  Clock,
-  Logger,
-  WorkspaceFs,
-  Interaction,
-  ApprovalRequest,
-  ApprovalDecision,
-  ClarificationRequest,
-  ReviewRequest,
-  ReviewDecision,
-  FileProposal,
-  FileStat,
-} from './ports';
+export type { Interaction, ApprovalRequest, ApprovalDecision, ClarificationRequest, ReviewRequest, ReviewDecision, FileProposal } from './interactionPorts';
+export type { Clock, Logger } from './servicePorts';
+export type { WorkspaceFs, FileStat } from './workspacePorts';
 export type { Tool, ToolRegistry, ToolContext, ToolEffect, ApprovalPolicy } from './tools/tool';
 export { expandTemplates } from './plan/expandTemplates';
 export { parsePlan } from './plan/parsePlan';
@@ -39,7 +29,7 @@ export { createMemoryRunStore } from './engine/memoryRunStore';
 export { evaluatePredicate } from './predicate/evaluatePredicate';
 export type { PredicateOutcome, PredicateBindings } from './predicate/evaluatePredicate';
 export { DeferredError, isDeferredError } from './tools/deferral';
-export type { RunStore, JournalEntry, JournalSnapshot, LoadedJournal, RunListing } from './ports';
+export type { RunStore, JournalEntry, JournalSnapshot, LoadedJournal, RunListing } from './runStorePorts';
 export { createToolRegistry } from './tools/createToolRegistry';
 export type { ToolCatalog, OpenAiToolDefinition } from './tools/createToolRegistry';
 export { builtinTools } from './tools/builtinTools';
@@ -47,13 +37,13 @@ export type { BuiltinToolsOptions } from './tools/builtinTools';
 export { needsApproval, ApprovalRejectedError } from './tools/approvals';
 export { createMemoryCheckpointStore } from './tools/checkpointStore';
 export type { MemoryCheckpointStore } from './tools/checkpointStore';
-export type { Checkpoint, CheckpointStore, FileVersion } from './ports';
+export type { Checkpoint, CheckpointStore, FileVersion } from './runStorePorts';
 export { undoRun } from './tools/undoRun';
 export type { UndoReport } from './tools/undoRun';
-export type { CommandRunner, CommandSpec, CommandResult, ProjectProgram } from './ports';
+export type { CommandRunner, CommandSpec, CommandResult, ProjectProgram } from './commandPorts';
 export type { Check, CheckKind } from './plan/planSchema';
 export type { CheckResult } from './engine/runEvents';
-export type { Diagnostics, DiagnosticsSnapshot, EditorDiagnostic } from './ports';
+export type { Diagnostics, DiagnosticsSnapshot, EditorDiagnostic } from './editorPorts';
 export { planCheckCommands, checkCommandsQuestion } from './engine/checkCommandConsent';
 export type { CheckCommand, CheckCommandConsent } from './engine/checkCommandConsent';
 export type { FileChangeResult } from './tools/fileChange';
@@ -68,7 +58,7 @@ export type { SessionPlan, SessionStep, SessionPlanStatus, SessionStepStatus, Se
 export { createPlanningTools } from './tools/planningTools';
 export { renderPlanningSection, planningStrategies } from './session/planningPrompt';
 export type { PlanningStrategy } from './session/planningPrompt';
-export type { LlmClient } from './ports';
+export type { LlmClient } from './servicePorts';
 export type {
   LlmMessage,
   LlmContentPart,

@@ -1,7 +1,7 @@
 import { open, readFile, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createMemoryCheckpointStore } from '../core/tools/checkpointStore';
-import type { Checkpoint, CheckpointState, CheckpointStore } from '../core/ports';
+import type { Checkpoint, CheckpointState, CheckpointStore } from '../core/runStorePorts';
 import { makeIgnoredFolder } from './ignoredFolder';
 
 /** One line of a checkpoint log: a change recorded (its intent), or a recorded change settled. */

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { CheckpointStore } from '../core/ports';
+import type { CheckpointStore } from '../core/runStorePorts';
 import { loadCheckpointFile } from './checkpointFile';
 
 /** Run ids a checkpoint file may be named after: no separators, nothing hidden. */

@@ -1,6 +1,6 @@
 import { appendFile, readdir, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { JournalEntry, JournalSnapshot, LoadedJournal, RunListing, RunStore } from '../core/ports';
+import type { JournalEntry, JournalSnapshot, LoadedJournal, RunListing, RunStore } from '../core/runStorePorts';
 import { runIdPattern } from '../shared/vocabulary';
 import { makeIgnoredFolder } from './ignoredFolder';
 import { lockRun } from './runLock';

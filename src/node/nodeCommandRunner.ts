@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import type { CommandResult, CommandRunner } from '../core/ports';
+import type { CommandResult, CommandRunner } from '../core/commandPorts';
 import { resolveInRoot } from '../core/workspace/resolveInRoot';
 import { withoutSecrets, withSafeGitConfig } from './commandEnvironment';
 import { findProgram } from './findProgram';

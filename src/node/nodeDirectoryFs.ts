@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { RawDirectoryFs, RawFile, RawStat } from '../core/ports';
+import type { RawDirectoryFs, RawFile, RawStat } from '../core/workspacePorts';
 
 /** True where the kernel names open files under `/proc/self/fd` (Linux), so handles can be used as directories. */
 export const kernelKnowsOpenFiles = process.platform === 'linux' && fs.existsSync('/proc/self/fd');

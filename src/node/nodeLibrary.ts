@@ -4,7 +4,7 @@
  * command runner, run store, the OpenAI-compatible client, real timers). `runPlan`,
  * `resumeRun`, `executeWithReplanning` and `resumeWithReplanning` run on real timers unless options give a `clock`.
  */
-import type { Clock } from '../core/ports';
+import type { Clock } from '../core/servicePorts';
 import { resumeRun as resumeRunWith } from '../core/engine/resumeRun';
 import { runPlan as runPlanWith } from '../core/engine/runPlan';
 import type { ResumeOptions as CoreResumeOptions, RunHandle, RunOptions as CoreRunOptions, RunResult } from '../core/engine/runOptions';

@@ -4,7 +4,7 @@ import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import type { FetchedUrl, UrlFetchRequest, UrlFetcher } from '../core/ports';
+import type { FetchedUrl, UrlFetchRequest, UrlFetcher } from '../core/servicePorts';
 import { addressKind, checkFetchUrl, checkRedirectTarget, type AddressKind, type FetchTarget } from '../core/web/fetchUrlTarget';
 import { RedirectNotFollowed } from '../core/web/redirectNotFollowed';
 import type * as HtmlToMarkdown from './htmlToMarkdown';

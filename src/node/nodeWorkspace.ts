@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { WorkspaceFs } from '../core/ports';
+import type { WorkspaceFs } from '../core/workspacePorts';
 import { createConfinedWorkspace } from '../core/workspace/confinedWorkspace';
 import type { ManyTextReader } from '../core/workspace/readTextMany';
 import { createNodeDirectoryFs, type NodeDirectoryFsOptions } from './nodeDirectoryFs';

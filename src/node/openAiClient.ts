@@ -6,7 +6,7 @@ import type { LlmChatRequest, LlmChatResponse, LlmMessage, LlmToolCall, LlmUsage
 import { cacheSavingOf, costOf, priceOf, type ModelPrice } from '../core/llm/modelPrices';
 import { createRedactor } from '../core/llm/redactSecrets';
 import { countPromptTokens, countTokens } from '../core/llm/tokenCount';
-import type { Clock, LlmClient, Logger } from '../core/ports';
+import type { Clock, LlmClient, Logger } from '../core/servicePorts';
 import { capText, textCaps } from '../core/text/capText';
 import { timerClock } from './timerClock';
 import { errorMessage } from '../shared/errorMessage';

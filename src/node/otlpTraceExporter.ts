@@ -3,7 +3,7 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
-import type { TraceExporter } from '../core/ports';
+import type { TraceExporter } from '../core/servicePorts';
 import type { TraceSpan } from '../core/trace/traceSpan';
 import { shownTraceUrl } from '../core/trace/otlpTracesUrl';
 

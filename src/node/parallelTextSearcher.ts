@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { TextNarrowing, TextQuery, TextSearcher } from '../core/ports';
+import type { TextNarrowing, TextQuery, TextSearcher } from '../core/workspacePorts';
 import { maxSearchFileBytes } from '../core/tools/searchTextTool';
 import { compileTextQuery } from '../core/tools/textQueryMatcher';
 import { kernelKnowsOpenFiles } from './nodeDirectoryFs';

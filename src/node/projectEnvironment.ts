@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ProjectProgram } from '../core/ports';
+import type { ProjectProgram } from '../core/commandPorts';
 import { absoluteEntries, findInFolders, hasFolder } from './findProgram';
 import { leadsOutside } from '../shared/leadsOutside';
 

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { TextNarrowing, TextQuery, TextSearcher } from '../core/ports';
+import type { TextNarrowing, TextQuery, TextSearcher } from '../core/workspacePorts';
 import { jsRegexToRe2 } from '../core/tools/jsRegexToRe2';
 import { maxSearchFileBytes } from '../core/tools/searchTextTool';
 import { tempFilePrefix } from '../core/workspace/atomicWrites';

@@ -2,7 +2,7 @@
 // sent and answers which it saw and which hold a match. Started by the pool, never imported.
 import * as fs from 'node:fs';
 import { parentPort } from 'node:worker_threads';
-import type { TextQuery } from '../core/ports';
+import type { TextQuery } from '../core/workspacePorts';
 import { compileTextQuery, looksBinary } from '../core/tools/textQueryMatcher';
 import { normalizeWorkspacePath } from '../core/workspace/resolveInRoot';
 import { errorMessage } from '../shared/errorMessage';

@@ -1,4 +1,4 @@
-import type { Clock } from '../core/ports';
+import type { Clock } from '../core/servicePorts';
 
 /**
  * The real `Clock`: wall time and the host's timers (Node and VS Code alike), an adapter

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { grantCovers, type ApprovalGrant } from '../core/engine/approvalGrant';
-import type { ApprovalRequest } from '../core/ports';
+import type { ApprovalRequest } from '../core/interactionPorts';
 import { sameKey, type PendingPrompt, type PendingPrompts, type PromptKey } from './pendingPrompts';
 import { promptKeyOf } from './proposalDocuments';
 

@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { Logger } from '../core/ports';
+import type { Logger } from '../core/servicePorts';
 
 /** The core's `Logger` writing to an output channel at the same levels; structured data is left out of the channel. */
 export function channelLogger(log: vscode.LogOutputChannel): Logger {

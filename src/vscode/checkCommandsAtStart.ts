@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { CheckCommand, CheckCommandConsent } from '../core/engine/checkCommandConsent';
-import type { CommandAllowList, CommandRunner } from '../core/ports';
+import type { CommandAllowList, CommandRunner } from '../core/commandPorts';
 import type { Plan } from '../core/plan/planSchema';
 import { loadRuntime } from './loadRuntime';
 import { commandsToAskAtStart } from './shownText';

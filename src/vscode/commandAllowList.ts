@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { CommandAllowList } from '../core/ports';
+import type { CommandAllowList } from '../core/commandPorts';
 import type { CheckCommand } from '../core/engine/checkCommandConsent';
 import { allowRuleProblem, furtherArguments, matchingAllowRule, readAllowRules, sameAllowRule, type CommandAllowRule } from '../core/tools/commandAllowRules';
 

@@ -3,7 +3,7 @@ import { isAbsolute, join, normalize } from 'node:path';
 import * as vscode from 'vscode';
 import type { CapabilityCatalogue } from '../core/capabilities/capabilityCatalogue';
 import { readCapabilities, type SkillFolder } from '../core/capabilities/readCapabilities';
-import type { WorkspaceFs } from '../core/ports';
+import type { WorkspaceFs } from '../core/workspacePorts';
 import { createVscodeWorkspaceFs } from './vscodeWorkspaceFs';
 
 /** The most skills folders of the user's setting that are read. */

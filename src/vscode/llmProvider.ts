@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { LlmClient } from '../core/ports';
+import type { LlmClient } from '../core/servicePorts';
 import type { ModelRoles } from '../core/llm/modelRoles';
 import { baseUrlProblem } from '../core/llm/baseUrlProblem';
 import { isLocalBaseUrl, selectProvider, type ProviderChoice } from '../core/llm/selectProvider';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { describeManualStep } from '../core/engine/manualStepText';
-import type { ManualStepRequest } from '../core/ports';
+import type { ManualStepRequest } from '../core/interactionPorts';
 import type { PendingPrompts, PromptKey } from './pendingPrompts';
 import { withoutLinks } from './shownText';
 import { showInformation } from './notifications';

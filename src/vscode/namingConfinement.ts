@@ -1,4 +1,4 @@
-import type { WorkspaceFs } from '../core/ports';
+import type { WorkspaceFs } from '../core/workspacePorts';
 import type { Tool } from '../core/tools/tool';
 import { PathRefusedError } from '../core/workspace/resolveInRoot';
 import { capText } from '../core/text/capText';

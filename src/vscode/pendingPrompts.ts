@@ -7,7 +7,7 @@ import type {
   ManualStepRequest,
   ReviewDecision,
   ReviewRequest,
-} from '../core/ports';
+} from '../core/interactionPorts';
 
 /**
  * Which request a prompt is: its step, the request's id (`requestId`, a fingerprint of what

@@ -22,7 +22,7 @@ import type { PlanningQuestion } from '../core/planner/investigateRequest';
 import { errorMessage } from '../shared/errorMessage';
 import { showError, showWarning, withProgress } from './notifications';
 import { tellRunInProgress } from './runInProgress';
-import type { WorkspaceFs } from '../core/ports';
+import type { WorkspaceFs } from '../core/workspacePorts';
 import { shownUsd } from '../shared/shownUsd';
 
 /** Longest request accepted from the input box, in characters. */

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { FileProposal } from '../core/ports';
+import type { FileProposal } from '../core/interactionPorts';
 import { sameKey, type PromptKey } from './pendingPrompts';
 
 /** The URI scheme of the two virtual sides of an approval diff. */

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { visibleDirection } from '../core/text/visibleDirection';
 import { textOf } from '../core/tools/fileVersions';
-import type { FileVersion } from '../core/ports';
+import type { FileVersion } from '../core/runStorePorts';
 import type { SnapshotDocuments } from './snapshotDocuments';
 import { showInformation } from './notifications';
 

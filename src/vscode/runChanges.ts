@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Checkpoint, CheckpointStore, FileVersion } from '../core/ports';
+import type { Checkpoint, CheckpointStore, FileVersion } from '../core/runStorePorts';
 import type { Plan } from '../core/plan/planSchema';
 import type { RunState } from '../core/engine/runEvents';
 import type { UndoAnyway } from '../core/tools/undoRun';

@@ -5,7 +5,7 @@ import type { ApiKeyStore } from './apiKeyStore';
 import { resolveProvider } from './llmProvider';
 import { defaultRunPolicy, type RunPolicy } from '../core/engine/runPolicy';
 import type { BudgetLimits } from '../core/llm/budget';
-import type { LlmClient } from '../core/ports';
+import type { LlmClient } from '../core/servicePorts';
 import type { ModelRoles } from '../core/llm/modelRoles';
 import type { TaskPlannerSettings } from './settings';
 import { errorMessage } from '../shared/errorMessage';

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ChangeOptions, WorkspaceFs } from '../core/ports';
+import type { ChangeOptions, WorkspaceFs } from '../core/workspacePorts';
 import { WorkspaceError } from '../core/workspace/workspaceError';
 import { showWarning } from './notifications';
 import { shownLine, shownPath } from './shownText';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { CodeLocation, CodeNavigation, CodePosition, CodeSymbol } from '../core/ports';
+import type { CodeLocation, CodeNavigation, CodePosition, CodeSymbol } from '../core/editorPorts';
 import { workspaceRelative } from './workspaceRelative';
 
 /**

@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import * as vscode from 'vscode';
 import { newErrors } from '../core/engine/newErrors';
-import type { Diagnostics, EditorDiagnostic } from '../core/ports';
+import type { Diagnostics, EditorDiagnostic } from '../core/editorPorts';
 import { leadsOutside } from '../shared/leadsOutside';
 
 /** How long `errorsSince` waits for the language servers, in milliseconds. */

@@ -1,5 +1,13 @@
 import * as vscode from 'vscode';
-import type { ApprovalDecision, ApprovalRequest, ClarificationRequest, Interaction, ManualStepOutcome, ReviewDecision, ReviewRequest } from '../core/ports';
+import type {
+  ApprovalDecision,
+  ApprovalRequest,
+  ClarificationRequest,
+  Interaction,
+  ManualStepOutcome,
+  ReviewDecision,
+  ReviewRequest,
+} from '../core/interactionPorts';
 import { feedbackMaxChars } from '../core/tools/approvalFeedback';
 import { commandApprovalText } from '../core/tools/commandApprovalText';
 import { describeRetry } from '../core/tools/retryNoteText';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { LlmClient } from '../core/ports';
+import type { LlmClient } from '../core/servicePorts';
 import { LlmError, type LlmErrorKind } from '../core/llm/llmError';
 import type { LlmChatRequest, LlmChatResponse, LlmMessage, LlmToolCall } from '../core/llm/llmTypes';
 import { errorMessage } from '../shared/errorMessage';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { EditorProblem, Problems, ProblemSeverity } from '../core/ports';
+import type { EditorProblem, Problems, ProblemSeverity } from '../core/editorPorts';
 import { isInTab, settle, showQuietly, type DiagnosticsSettling } from './vscodeDiagnostics';
 import { workspaceRelative } from './workspaceRelative';
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { WorkspaceTrustGate } from '../core/ports';
+import type { WorkspaceTrustGate } from '../core/editorPorts';
 import { restrictedModeReason } from '../core/tools/workspaceTrustGate';
 import { showWarning } from './notifications';
 

@@ -3,7 +3,7 @@ import { constants as fsConstants } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { RawDirectoryFs, RawStat, WorkspaceFs } from '../core/ports';
+import type { RawDirectoryFs, RawStat, WorkspaceFs } from '../core/workspacePorts';
 import { createConfinedWorkspace } from '../core/workspace/confinedWorkspace';
 import { fileReadFlags, isGone, rawStat, renameCrossesDevices } from '../node/nodeDirectoryFs';
 import { createParallelTextSearcher } from '../node/parallelTextSearcher';

@@ -1,7 +1,7 @@
 // A clock for measuring how busy a host would be on a core of its own, on a machine shared with others: time is
 // simulated, and moves by the sleeps and timers the code asks for and by the CPU time the code spends between them
 // (measured with process.cpuUsage, which does not count the time other processes held the core).
-import type { Clock } from '../../src/core/ports';
+import type { Clock } from '../../src/core/servicePorts';
 import type { CallTimers } from '../../src/shared/coalescedCall';
 
 interface Timer {

@@ -13,7 +13,7 @@ import { runPlan } from '../../src/core/engine/runPlan';
 import type { LlmChatRequest } from '../../src/core/llm/llmTypes';
 import { knownModelPrices } from '../../src/core/llm/modelPrices';
 import { countTokens } from '../../src/core/llm/tokenCount';
-import type { LlmClient } from '../../src/core/ports';
+import type { LlmClient } from '../../src/core/servicePorts';
 import { builtinTools } from '../../src/core/tools/builtinTools';
 import { createMemoryWorkspace } from '../fakes/memoryWorkspace';
 import { ManualClock } from '../fakes/manualClock';

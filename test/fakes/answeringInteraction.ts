@@ -1,4 +1,13 @@
-import type { ApprovalDecision, ApprovalRequest, ClarificationRequest, Interaction, ManualStepOutcome, ManualStepRequest, ReviewDecision, ReviewRequest } from '../../src/core/ports';
+import type {
+  ApprovalDecision,
+  ApprovalRequest,
+  ClarificationRequest,
+  Interaction,
+  ManualStepOutcome,
+  ManualStepRequest,
+  ReviewDecision,
+  ReviewRequest,
+} from '../../src/core/interactionPorts';
 
 /** Scripted answers by request kind; each function may return `'defer'`. Default: defer. */
 export interface Answers {

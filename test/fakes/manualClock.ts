@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/core/ports';
+import type { Clock } from '../../src/core/servicePorts';
 
 interface Timer {
   at: number;

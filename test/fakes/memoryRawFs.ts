@@ -1,4 +1,4 @@
-import type { RawDirectoryFs, RawFile, RawStat, WorkspaceFs } from '../../src/core/ports';
+import type { RawDirectoryFs, RawFile, RawStat, WorkspaceFs } from '../../src/core/workspacePorts';
 import { createConfinedWorkspace } from '../../src/core/workspace/confinedWorkspace';
 import type { ManyTextReader } from '../../src/core/workspace/readTextMany';
 

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { ExpectedContent, FileStat, WorkspaceFs } from '../../src/core/ports';
+import type { ExpectedContent, FileStat, WorkspaceFs } from '../../src/core/workspacePorts';
 import { changedMeanwhileError, isExpectedContent, sha256OfBytes } from '../../src/core/workspace/expectedContent';
 import { compileGlob } from '../../src/core/workspace/globMatcher';
 import { IgnoreRules } from '../../src/core/workspace/ignoreRules';

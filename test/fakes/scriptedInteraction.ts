@@ -1,4 +1,13 @@
-import type { ApprovalDecision, ApprovalRequest, ClarificationRequest, Interaction, ManualStepOutcome, ManualStepRequest, ReviewDecision, ReviewRequest } from '../../src/core/ports';
+import type {
+  ApprovalDecision,
+  ApprovalRequest,
+  ClarificationRequest,
+  Interaction,
+  ManualStepOutcome,
+  ManualStepRequest,
+  ReviewDecision,
+  ReviewRequest,
+} from '../../src/core/interactionPorts';
 
 /** One answer of the script: a fixed value, or a function of the request. */
 type Answer<Request, Decision> = Decision | 'defer' | ((request: Request) => Decision | 'defer');

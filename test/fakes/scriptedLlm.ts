@@ -1,5 +1,5 @@
 import type { LlmChatRequest, LlmChatResponse } from '../../src/core/llm/llmTypes';
-import type { LlmClient } from '../../src/core/ports';
+import type { LlmClient } from '../../src/core/servicePorts';
 
 /** What the fake answers one call with: a text reply, or a full response. */
 export type ScriptedReply = string | Partial<LlmChatResponse> | ((request: LlmChatRequest) => string | Partial<LlmChatResponse>);

@@ -1,4 +1,7 @@
-import type { Interaction, Logger, WorkspaceFs, CheckpointStore } from '../../src/core/ports';
+import type { Interaction } from '../../src/core/interactionPorts';
+import type { CheckpointStore } from '../../src/core/runStorePorts';
+import type { Logger } from '../../src/core/servicePorts';
+import type { WorkspaceFs } from '../../src/core/workspacePorts';
 import { createMemoryCheckpointStore } from '../../src/core/tools/checkpointStore';
 import type { ToolContext } from '../../src/core/tools/tool';
 import { ManualClock } from './manualClock';

@@ -469,7 +469,7 @@ export const mutationGroups = [
       'src/core/engine/runOptions.ts',
       'src/core/engine/replanRecord.ts',
       'src/core/engine/stepHooks.ts',
-      'src/core/ports.ts',
+      'src/core/*Ports.ts',
       'src/core/coreApi.ts',
     ],
     spec: ['test/unit/core/engine/**/*.test.ts'],

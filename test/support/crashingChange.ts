@@ -4,7 +4,7 @@
 // stops for good right `before` or `after` the write lands, having said so in `marker`, and
 // the test kills the process there with SIGKILL, then resumes the run itself.
 import { writeFileSync } from 'node:fs';
-import type { WorkspaceFs } from '../../src/core/ports';
+import type { WorkspaceFs } from '../../src/core/workspacePorts';
 import { builtinTools } from '../../src/core/tools/builtinTools';
 import { createCheckpointFolder } from '../../src/node/checkpointFolder';
 import { createFileRunStore } from '../../src/node/fileRunStore';

@@ -1,7 +1,7 @@
 import type { LlmContentPart } from '../llm/llmTypes';
 import { attachmentTarget, shownRef } from '../plan/attachmentTarget';
 import type { Attachment } from '../plan/planSchema';
-import type { WorkspaceFs } from '../ports';
+import type { WorkspaceFs } from '../workspacePorts';
 import { capText } from '../text/capText';
 import { withheldRead } from '../tools/withheldFiles';
 import { holdsPrivateKey, privateKeyReason } from '../workspace/credentialFiles';

@@ -1,7 +1,7 @@
 import { toolCallLine } from '../text/toolCallLine';
 import { StepFailure } from '../tools/stepFailure';
 import type { LlmContentPart, LlmMessage, LlmUsage } from '../llm/llmTypes';
-import type { Clock, LlmClient } from '../ports';
+import type { Clock, LlmClient } from '../servicePorts';
 import type { Tool, ToolContext } from '../tools/tool';
 import type { AgentChanges } from '../text/agentChanges';
 import { ChangeLog, isChangeEffect } from './changeLog';

@@ -1,6 +1,6 @@
 import { StepFailure } from '../tools/stepFailure';
 import type { LlmUsage } from '../llm/llmTypes';
-import type { Clock, LlmClient } from '../ports';
+import type { Clock, LlmClient } from '../servicePorts';
 import { structuredAnswer, type StructuredAnswer } from './structuredAnswer';
 import { withTimeLimit } from './timeLimit';
 

@@ -1,6 +1,6 @@
 import type { LlmContentPart } from '../llm/llmTypes';
 import type { Step } from '../plan/planSchema';
-import type { WorkspaceFs } from '../ports';
+import type { WorkspaceFs } from '../workspacePorts';
 import { renderPlanningSection, renderStrategySection, type PlanningStrategy } from '../session/planningPrompt';
 import { attachmentSection, defaultAttachmentLimits, type AttachmentLimits } from './attachmentSection';
 import type { StepCapabilities } from '../capabilities/stepCapabilities';

@@ -1,7 +1,7 @@
 import { chatWithJsonSchema, StructuredOutputError } from '../llm/chatStructured';
 import type { LlmMessage, LlmUsage } from '../llm/llmTypes';
 import { checkOutput } from '../tools/outputSchema';
-import type { LlmClient } from '../ports';
+import type { LlmClient } from '../servicePorts';
 import { capText, textCaps } from '../text/capText';
 
 /** What asking for a step's result as structured output needs. */

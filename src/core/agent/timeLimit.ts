@@ -1,5 +1,5 @@
 import { StepFailure } from '../tools/stepFailure';
-import type { Clock } from '../ports';
+import type { Clock } from '../servicePorts';
 
 /**
  * Runs `work` with a signal that aborts when `signal` does or when `limitMs` pass on

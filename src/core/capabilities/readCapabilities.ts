@@ -1,6 +1,6 @@
 import { errorMessage } from '../../shared/errorMessage';
 import { visibleControls } from '../../shared/visibleCharacters';
-import type { WorkspaceFs } from '../ports';
+import type { WorkspaceFs } from '../workspacePorts';
 import { capText } from '../text/capText';
 import { oneLine } from '../text/oneLine';
 import { compileGlob } from '../workspace/globMatcher';

@@ -1,5 +1,5 @@
 import type { Plan } from '../plan/planSchema';
-import type { ApprovalRequest } from '../ports';
+import type { ApprovalRequest } from '../interactionPorts';
 import { oneLine } from '../text/oneLine';
 import type { ToolRegistry } from '../tools/tool';
 import { inWriteScope } from '../workspace/writeScope';

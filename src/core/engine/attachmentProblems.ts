@@ -1,6 +1,6 @@
 import { attachmentTarget, shownRef } from '../plan/attachmentTarget';
 import type { Attachment, Plan } from '../plan/planSchema';
-import type { WorkspaceFs } from '../ports';
+import type { WorkspaceFs } from '../workspacePorts';
 import { checkFetchUrl } from '../web/fetchUrlTarget';
 import { PathRefusedError } from '../workspace/resolveInRoot';
 import { errorMessage } from '../../shared/errorMessage';

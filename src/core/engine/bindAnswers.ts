@@ -1,4 +1,4 @@
-import type { ApprovalDecision, ManualStepOutcome } from '../ports';
+import type { ApprovalDecision, ManualStepOutcome } from '../interactionPorts';
 import { boundedFeedback } from '../tools/approvalFeedback';
 import type { ResumeOptions } from './runOptions';
 import type { ManualAnswer, PendingRequest, RunState, SuppliedAnswer, SuppliedAnswers } from './runEvents';

@@ -1,5 +1,6 @@
 import type { Plan } from '../plan/planSchema';
-import type { ApprovalRequest, CommandRunner, Interaction } from '../ports';
+import type { CommandRunner } from '../commandPorts';
+import type { ApprovalRequest, Interaction } from '../interactionPorts';
 import { visibleDirection } from '../text/visibleDirection';
 import { matchingAllowRule, type CommandAllowRule } from '../tools/commandAllowRules';
 

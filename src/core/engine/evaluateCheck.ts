@@ -1,6 +1,8 @@
 import { RE2JS } from 're2js';
 import type { Check } from '../plan/planSchema';
-import type { ApprovalRequest, CommandResult, DiagnosticsSnapshot, EditorDiagnostic, FileChangedInRun, Interaction } from '../ports';
+import type { CommandResult } from '../commandPorts';
+import type { DiagnosticsSnapshot, EditorDiagnostic } from '../editorPorts';
+import type { ApprovalRequest, FileChangedInRun, Interaction } from '../interactionPorts';
 import { visibleControls } from '../../shared/visibleCharacters';
 import { capText } from '../text/capText';
 import { isApprovalRejectedError } from '../tools/approvals';

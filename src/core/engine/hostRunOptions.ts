@@ -1,5 +1,6 @@
 import type { BudgetTracker } from '../llm/budget';
-import type { CommandRunner, RunStore } from '../ports';
+import type { CommandRunner } from '../commandPorts';
+import type { RunStore } from '../runStorePorts';
 import type { RunEnvironment } from './runEnvironment';
 import type { RunPolicy } from './runPolicy';
 

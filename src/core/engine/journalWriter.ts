@@ -1,4 +1,4 @@
-import type { JournalEntry, RunStore } from '../ports';
+import type { JournalEntry, RunStore } from '../runStorePorts';
 import type { RunEvent, RunState } from './runEvents';
 import { errorMessage } from '../../shared/errorMessage';
 

@@ -1,5 +1,6 @@
 import type { LlmChatRequest, LlmChatResponse } from '../llm/llmTypes';
-import type { LlmClient, CheckpointStore } from '../ports';
+import type { CheckpointStore } from '../runStorePorts';
+import type { LlmClient } from '../servicePorts';
 import { PendingChanges } from './pendingChanges';
 import type { RunEventBody } from './runEvents';
 import type { ResolvedRunOptions } from './runOptions';

@@ -2,7 +2,7 @@ import { readableValue } from '../text/readableValue';
 import { collapseBlankLines } from '../text/collapseBlankLines';
 import { capText, textCaps } from '../text/capText';
 import { oneLine } from '../text/oneLine';
-import type { ManualStepRequest } from '../ports';
+import type { ManualStepRequest } from '../interactionPorts';
 
 /** Longest text of one dependency's result in a manual step's request, in characters. */
 export const manualResultPreviewLength = 600;

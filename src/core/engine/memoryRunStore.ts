@@ -1,4 +1,4 @@
-import type { JournalEntry, JournalSnapshot, LoadedJournal, RunListing, RunStore } from '../ports';
+import type { JournalEntry, JournalSnapshot, LoadedJournal, RunListing, RunStore } from '../runStorePorts';
 
 /**
  * A `RunStore` in memory, for tests, benchmarks and embedders without persistence.

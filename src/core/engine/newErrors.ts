@@ -1,4 +1,4 @@
-import type { DiagnosticsSnapshot, EditorDiagnostic } from '../ports';
+import type { DiagnosticsSnapshot, EditorDiagnostic } from '../editorPorts';
 
 /**
  * The errors of `now` that `before` did not have, by path, message and source (not line:

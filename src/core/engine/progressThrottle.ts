@@ -1,4 +1,4 @@
-import type { Clock } from '../ports';
+import type { Clock } from '../servicePorts';
 import { wholePercent, type ProgressPercent } from '../../shared/progressPercent';
 
 /** Least time between two reports of one attempt that differ only in their percentage. */

@@ -1,4 +1,4 @@
-import type { LoadedJournal } from '../ports';
+import type { LoadedJournal } from '../runStorePorts';
 import { applyRunEvent, cloneRunState, initialRunState } from './reduceRunEvent';
 import { runEventProblem } from './runEventSchema';
 import { finalRunStatuses, resumableRunStatuses, startedStepStatuses, terminalStepStatuses, type RunEvent, type RunState } from './runEvents';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ApprovalRequest, ClarificationRequest, ManualStepRequest, ReviewRequest } from '../ports';
+import type { ApprovalRequest, ClarificationRequest, ManualStepRequest, ReviewRequest } from '../interactionPorts';
 import { describeManualStep } from './manualStepText';
 import type { RequestKind } from '../tools/deferral';
 

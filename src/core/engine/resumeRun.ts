@@ -6,7 +6,7 @@ import { createRunHandle } from './runHandle';
 import type { ResumeOptions, RunHandle } from './runOptions';
 import { resolveRunOptions } from './resolveRunOptions';
 import { finalRunStatuses, terminalStepStatuses } from './runEvents';
-import type { Checkpoint, CheckpointStore } from '../ports';
+import type { Checkpoint, CheckpointStore } from '../runStorePorts';
 import { recoverInterruptedChanges } from '../tools/recordedChange';
 
 /**

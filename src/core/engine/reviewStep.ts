@@ -7,7 +7,7 @@ import { stepCapabilities } from '../capabilities/stepCapabilities';
 import { chatStructured, StructuredOutputError } from '../llm/chatStructured';
 import { reviewPrompt, type ReviewedCheck } from './reviewPrompt';
 import type { Plan, Step } from '../plan/planSchema';
-import type { LlmClient } from '../ports';
+import type { LlmClient } from '../servicePorts';
 import { capText } from '../text/capText';
 
 /** Longest diagnosis a review gives a retry, in characters. */

@@ -1,5 +1,6 @@
 import type { Check, Step } from '../plan/planSchema';
-import type { ApprovalDecision, DiagnosticsSnapshot, Interaction } from '../ports';
+import type { DiagnosticsSnapshot } from '../editorPorts';
+import type { ApprovalDecision, Interaction } from '../interactionPorts';
 import { capText, textCaps } from '../text/capText';
 import { filesChangedBySteps } from '../tools/commandDefiningFiles';
 import { evaluateCheck, plainText, unansweredReason } from './evaluateCheck';

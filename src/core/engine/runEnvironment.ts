@@ -1,6 +1,11 @@
 import { emptyCatalogue, type CapabilityCatalogue } from '../capabilities/capabilityCatalogue';
 import type { BudgetTracker } from '../llm/budget';
-import type { CheckpointStore, Clock, CommandAllowList, CommandRunner, Diagnostics, Interaction, LlmClient, Logger, RunStore, WorkspaceFs } from '../ports';
+import type { CommandAllowList, CommandRunner } from '../commandPorts';
+import type { Diagnostics } from '../editorPorts';
+import type { Interaction } from '../interactionPorts';
+import type { CheckpointStore, RunStore } from '../runStorePorts';
+import type { Clock, LlmClient, Logger } from '../servicePorts';
+import type { WorkspaceFs } from '../workspacePorts';
 import type { ToolRegistry } from '../tools/tool';
 import type { StepEpilogue, StepRunner } from './stepHooks';
 import { deferAllInteraction } from './stepInteraction';

@@ -1,4 +1,12 @@
-import type { ApprovalDecision, ApprovalRequest, ClarificationRequest, ManualStepOutcome, ManualStepRequest, ReviewDecision, ReviewRequest } from '../ports';
+import type {
+  ApprovalDecision,
+  ApprovalRequest,
+  ClarificationRequest,
+  ManualStepOutcome,
+  ManualStepRequest,
+  ReviewDecision,
+  ReviewRequest,
+} from '../interactionPorts';
 import type { CheckKind, Plan, Step } from '../plan/planSchema';
 import type { BudgetUsage } from '../llm/budget';
 import type { ReplanRecord } from './replanRecord';

@@ -1,7 +1,7 @@
 import type { AgentLimits } from '../agent/agentLimits';
 import type { BudgetUsage } from '../llm/budget';
 import type { Plan } from '../plan/planSchema';
-import type { Clock } from '../ports';
+import type { Clock } from '../servicePorts';
 import type { CheckCommandConsent } from './checkCommandConsent';
 import type { Tool, ToolRegistry } from '../tools/tool';
 import type { ReplanRecord } from './replanRecord';

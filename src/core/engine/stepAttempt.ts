@@ -25,7 +25,7 @@ import { fingerprintPrompt, requestIdOf } from './requestFingerprint';
 import { commandKey, requestedEventOf, type CheckResult, type PendingRequest, type RunEventBody, type RunState } from './runEvents';
 import type { ResolvedRunOptions } from './runOptions';
 import type { RunStop } from './runStop';
-import type { RetryNote } from '../ports';
+import type { RetryNote } from '../interactionPorts';
 import { createStepInteraction, type StepInteraction } from './stepInteraction';
 import { withinStepTimeout } from './stepTimeout';
 import { progressThrottle } from './progressThrottle';

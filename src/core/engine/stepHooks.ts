@@ -1,5 +1,5 @@
 import type { Step } from '../plan/planSchema';
-import type { Interaction } from '../ports';
+import type { Interaction } from '../interactionPorts';
 import type { ToolContext } from '../tools/tool';
 
 /** What `stepRunner` receives for one attempt of an `agent` or `synthesis_gate` step. */

@@ -1,4 +1,4 @@
-import type { ApprovalDecision, ApprovalRequest, Interaction, RetryNote } from '../ports';
+import type { ApprovalDecision, ApprovalRequest, Interaction, RetryNote } from '../interactionPorts';
 import { boundedFeedback } from '../tools/approvalFeedback';
 import type { RequestKind } from '../tools/deferral';
 import {

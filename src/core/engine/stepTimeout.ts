@@ -1,5 +1,5 @@
 import type { Step } from '../plan/planSchema';
-import type { Clock } from '../ports';
+import type { Clock } from '../servicePorts';
 import { StepFailure } from '../tools/stepFailure';
 import type { RunStop } from './runStop';
 

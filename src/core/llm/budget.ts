@@ -1,4 +1,4 @@
-import type { LlmClient } from '../ports';
+import type { LlmClient } from '../servicePorts';
 import type { LlmChatResponse } from './llmTypes';
 import { shownUsd } from '../../shared/shownUsd';
 

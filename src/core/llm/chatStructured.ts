@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { LlmClient } from '../ports';
+import type { LlmClient } from '../servicePorts';
 import { isLlmError } from './llmError';
 import type { LlmChatRequest, LlmChatResponse, LlmMessage, LlmResponseFormat, LlmUsage } from './llmTypes';
 import { parseJsonLoose } from '../text/parseJsonLoose';

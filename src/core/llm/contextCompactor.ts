@@ -1,4 +1,4 @@
-import type { LlmClient } from '../ports';
+import type { LlmClient } from '../servicePorts';
 import type { LlmToolDefinition, LlmUsage } from './llmTypes';
 import { countTokens, truncateToTokens } from './tokenCount';
 import { valueText } from '../text/valueText';

@@ -1,5 +1,5 @@
 import type { Plan } from './planSchema';
-import type { Checkpoint } from '../ports';
+import type { Checkpoint } from '../runStorePorts';
 
 /**
  * The steps "Undo from here" takes back for step `from` of `plan`: `from`, every step that

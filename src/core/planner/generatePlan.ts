@@ -5,7 +5,7 @@ import { critiquePlan, type Critique } from '../plan/critiquePlan';
 import { parsePlan, type ParsePlanOptions } from '../plan/parsePlan';
 import { plannerOutputSchema, type Diagnostic, type Plan } from '../plan/planSchema';
 import { validatePlan } from '../plan/validatePlan';
-import type { Clock, LlmClient } from '../ports';
+import type { Clock, LlmClient } from '../servicePorts';
 import type { PlanningStrategy } from '../session/planningPrompt';
 import type { ToolRegistry } from '../tools/tool';
 import { toolParameters } from '../tools/toolParameters';

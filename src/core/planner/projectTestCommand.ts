@@ -1,4 +1,4 @@
-import type { WorkspaceFs } from '../ports';
+import type { WorkspaceFs } from '../workspacePorts';
 
 /** Where a project says how its tests run: a file at its root, and what in it shows the command. */
 const testConventions: readonly { argv: readonly string[]; files: readonly { path: string; shows?: RegExp | ((text: string) => boolean) }[] }[] = [

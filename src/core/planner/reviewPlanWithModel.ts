@@ -4,7 +4,7 @@ import type { LlmUsage } from '../llm/llmTypes';
 import { criticPrompt, type CriticContext } from './prompts/criticPrompt';
 import { checkName, mergeCritique, type Critique, type CritiqueIssue } from '../plan/critiquePlan';
 import type { Plan } from '../plan/planSchema';
-import type { Clock, LlmClient } from '../ports';
+import type { Clock, LlmClient } from '../servicePorts';
 import { capText } from '../text/capText';
 import { errorMessage } from '../../shared/errorMessage';
 

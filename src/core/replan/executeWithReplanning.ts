@@ -7,7 +7,7 @@ import { stampEvent, type RunEvent, type RunEventBody } from '../engine/runEvent
 import { createBudgetTracker } from '../llm/budget';
 import type { FailedStepInfo } from '../planner/prompts/replanPrompt';
 import type { Plan } from '../plan/planSchema';
-import type { LlmClient } from '../ports';
+import type { LlmClient } from '../servicePorts';
 import { withModel } from '../llm/modelRoles';
 import { requestRepairPlan } from './requestRepairPlan';
 import { createTrialCollector, describeApproach } from './trialHistory';

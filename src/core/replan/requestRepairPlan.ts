@@ -8,7 +8,7 @@ import type { TrialInfo } from '../engine/replanRecord';
 import { parsePlan } from '../plan/parsePlan';
 import { plannerOutputSchema, type Plan } from '../plan/planSchema';
 import { validatePlan } from '../plan/validatePlan';
-import type { LlmClient } from '../ports';
+import type { LlmClient } from '../servicePorts';
 import type { ToolRegistry } from '../tools/tool';
 
 /** What the replanner needs. */

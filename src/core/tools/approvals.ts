@@ -1,4 +1,4 @@
-import type { ApprovalRequest } from '../ports';
+import type { ApprovalRequest } from '../interactionPorts';
 import { boundedFeedback } from './approvalFeedback';
 import { DeferredError } from './deferral';
 import { StepFailure } from './stepFailure';

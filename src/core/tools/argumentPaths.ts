@@ -1,4 +1,4 @@
-import type { WorkspaceFs } from '../ports';
+import type { WorkspaceFs } from '../workspacePorts';
 import { visibleControls } from '../../shared/visibleCharacters';
 import { capText } from '../text/capText';
 import { normalizeWorkspacePath, PathRefusedError } from '../workspace/resolveInRoot';

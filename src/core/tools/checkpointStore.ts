@@ -1,4 +1,4 @@
-import type { Checkpoint, CheckpointState, CheckpointStore } from '../ports';
+import type { Checkpoint, CheckpointState, CheckpointStore } from '../runStorePorts';
 
 /** A `CheckpointStore` in memory that can be saved as JSON and loaded back. */
 export interface MemoryCheckpointStore extends CheckpointStore {

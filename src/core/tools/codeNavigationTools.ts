@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { visibleControls } from '../../shared/visibleCharacters';
-import type { CodeLocation, CodeNavigation, CodePosition, CodeSymbol } from '../ports';
+import type { CodeLocation, CodeNavigation, CodePosition, CodeSymbol } from '../editorPorts';
 import { oneLine } from '../text/oneLine';
 import { holdsPrivateKey } from '../workspace/credentialFiles';
 import { workspacePath } from './fileChange';

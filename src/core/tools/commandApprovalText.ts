@@ -1,6 +1,7 @@
 import { directionControlClass } from '../../shared/vocabulary';
 import { visibleEscape } from '../../shared/visibleCharacters';
-import type { FileChangedInRun, ProgramHelper, ProjectProgram, RetryNote } from '../ports';
+import type { ProgramHelper, ProjectProgram } from '../commandPorts';
+import type { FileChangedInRun, RetryNote } from '../interactionPorts';
 import { describeRetry } from './retryNoteText';
 import { oneLine } from '../text/oneLine';
 

@@ -1,4 +1,5 @@
-import type { FileChangedInRun, WorkspaceFs } from '../ports';
+import type { FileChangedInRun } from '../interactionPorts';
+import type { WorkspaceFs } from '../workspacePorts';
 import { normalizeWorkspacePath } from '../workspace/resolveInRoot';
 import { programName } from './commandAllowRules';
 

@@ -1,4 +1,4 @@
-import type { CommandResult } from '../ports';
+import type { CommandResult } from '../commandPorts';
 
 /**
  * What kind of failure a command's end is (docs/architecture.md §4): the program is not

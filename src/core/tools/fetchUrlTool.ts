@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { StepFailure } from './stepFailure';
 import { visibleControls } from '../../shared/visibleCharacters';
-import type { FetchedUrl, UrlFetcher } from '../ports';
+import type { FetchedUrl, UrlFetcher } from '../servicePorts';
 import { capText } from '../text/capText';
 import { valueText } from '../text/valueText';
 import { checkFetchUrl, checkRedirectTarget, type FetchTarget } from '../web/fetchUrlTarget';

@@ -1,5 +1,6 @@
 import { createTwoFilesPatch } from 'diff';
-import type { FileProposal, FileVersion } from '../ports';
+import type { FileProposal } from '../interactionPorts';
+import type { FileVersion } from '../runStorePorts';
 import { changeKey } from '../workspace/changeKey';
 import { isProtectedPath, protectedPlaceHint, protectedPlaceReason } from '../workspace/protectedPlaces';
 import { normalizeWorkspacePath, PathRefusedError } from '../workspace/resolveInRoot';

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { ExpectedContent, FileVersion } from '../ports';
+import type { FileVersion } from '../runStorePorts';
+import type { ExpectedContent } from '../workspacePorts';
 import { isWorkspaceError, WorkspaceError } from '../workspace/workspaceError';
 import type { ToolContext } from './tool';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { visibleControls } from '../../shared/visibleCharacters';
-import type { EditorProblem, Problems } from '../ports';
+import type { EditorProblem, Problems } from '../editorPorts';
 import { capText } from '../text/capText';
 import { oneLine } from '../text/oneLine';
 import { workspacePath } from './fileChange';

@@ -1,4 +1,5 @@
-import type { Checkpoint, CheckpointStore, FileVersion, WorkspaceFs } from '../ports';
+import type { Checkpoint, CheckpointStore, FileVersion } from '../runStorePorts';
+import type { WorkspaceFs } from '../workspacePorts';
 import { sha256OfBytes } from '../workspace/expectedContent';
 import { isWorkspaceError } from '../workspace/workspaceError';
 import { expectedOf, sha256 } from './fileVersions';

@@ -1,5 +1,5 @@
 import { visibleControls } from '../../shared/visibleCharacters';
-import type { RetryNote } from '../ports';
+import type { RetryNote } from '../interactionPorts';
 import { oneLine } from '../text/oneLine';
 
 /** Most characters of the last error a retry's question shows. */

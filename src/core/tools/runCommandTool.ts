@@ -14,7 +14,7 @@ import {
 import { changedDefiningFiles } from './commandDefiningFiles';
 import { classifyCommandEnd, classifyStartFailure } from './commandFailure';
 import { StepFailure } from './stepFailure';
-import type { CommandResult, CommandRunner, ProgramHelper } from '../ports';
+import type { CommandResult, CommandRunner, ProgramHelper } from '../commandPorts';
 import { errorMessage } from '../../shared/errorMessage';
 import { workspacePath } from './fileChange';
 import type { Tool } from './tool';

@@ -1,5 +1,5 @@
 import { RE2JS } from 're2js';
-import type { TextQuery } from '../ports';
+import type { TextQuery } from '../workspacePorts';
 import { errorMessage } from '../../shared/errorMessage';
 import { jsRegexToRe2, UnsupportedRegexError } from './jsRegexToRe2';
 

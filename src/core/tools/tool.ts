@@ -1,5 +1,9 @@
 import type { z } from 'zod';
-import type { Clock, Interaction, Logger, WorkspaceFs, CheckpointStore, CommandAllowList, CommandRunner, FileChangedInRun } from '../ports';
+import type { CommandAllowList, CommandRunner } from '../commandPorts';
+import type { Interaction, FileChangedInRun } from '../interactionPorts';
+import type { CheckpointStore } from '../runStorePorts';
+import type { Clock, Logger } from '../servicePorts';
+import type { WorkspaceFs } from '../workspacePorts';
 
 /**
  * What a tool does to the world; decides approvals and workspace-trust checks. `external`

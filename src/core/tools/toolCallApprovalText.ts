@@ -1,6 +1,6 @@
 import { directionControlClass } from '../../shared/vocabulary';
 import { visibleControls, visibleEscape } from '../../shared/visibleCharacters';
-import type { ApprovalRequest } from '../ports';
+import type { ApprovalRequest } from '../interactionPorts';
 import { capText } from '../text/capText';
 import { oneLine } from '../text/oneLine';
 

@@ -1,4 +1,5 @@
-import type { WorkspaceFs, Checkpoint, CheckpointStore, ExpectedContent, FileVersion } from '../ports';
+import type { Checkpoint, CheckpointStore, FileVersion } from '../runStorePorts';
+import type { WorkspaceFs, ExpectedContent } from '../workspacePorts';
 import { isWorkspaceError, WorkspaceError } from '../workspace/workspaceError';
 import { errorMessage } from '../../shared/errorMessage';
 import { PathRefusedError } from '../workspace/resolveInRoot';

@@ -1,4 +1,4 @@
-import type { Checkpoint } from '../ports';
+import type { Checkpoint } from '../runStorePorts';
 
 /**
  * What Undo has taken back of a run, as its checkpoints say: the steps and the paths whose every change that

@@ -3,7 +3,7 @@ import { isProtectedSegment } from '../workspace/protectedPlaces';
 import { PathRefusedError } from '../workspace/resolveInRoot';
 import { oneLine } from '../text/oneLine';
 import type { ToolContext } from './tool';
-import type { WorkspaceFs } from '../ports';
+import type { WorkspaceFs } from '../workspacePorts';
 
 /**
  * What to do instead of reading the workspace-relative `relative` that `withheldReason` names: for a file kept by its name,

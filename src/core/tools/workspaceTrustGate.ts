@@ -1,5 +1,5 @@
 import { StepFailure } from './stepFailure';
-import type { WorkspaceTrustGate } from '../ports';
+import type { WorkspaceTrustGate } from '../editorPorts';
 import { effectTraits } from './effectTraits';
 import type { Tool, ToolEffect } from './tool';
 

@@ -1,6 +1,7 @@
 import { replayJournal } from '../engine/replayJournal';
 import type { RunEvent } from '../engine/runEvents';
-import type { RunStore, TraceExporter } from '../ports';
+import type { RunStore } from '../runStorePorts';
+import type { TraceExporter } from '../servicePorts';
 import { runTrace, type TraceOptions } from './runTrace';
 import type { TraceSpan } from './traceSpan';
 

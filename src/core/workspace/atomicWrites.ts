@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Clock, RawDirectoryFs, RawStat } from '../ports';
+import type { Clock } from '../servicePorts';
+import type { RawDirectoryFs, RawStat } from '../workspacePorts';
 import { foldedPath } from './changeKey';
 import type { ConfinedWalk } from './confinedWalk';
 

@@ -1,4 +1,4 @@
-import type { RawDirectoryFs, RawFile, RawStat } from '../ports';
+import type { RawDirectoryFs, RawFile, RawStat } from '../workspacePorts';
 import type { ConfinedWalk, Location, Missing, WalkOptions } from './confinedWalk';
 import { PathRefusedError } from './resolveInRoot';
 import { hardLinkError, WorkspaceError } from './workspaceError';

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { RawDirectoryFs } from '../ports';
+import type { RawDirectoryFs } from '../workspacePorts';
 import { isProtectedSegment, protectedPlaceHint, protectedPlaceReason } from './protectedPlaces';
 import { lexicallyInside, PathRefusedError } from './resolveInRoot';
 import { WorkspaceError } from './workspaceError';

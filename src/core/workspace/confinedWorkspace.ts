@@ -1,4 +1,5 @@
-import type { Clock, ExpectedContent, FileStat, RawDirectoryFs, RawFile, TextSearcher, WorkspaceFs } from '../ports';
+import type { Clock } from '../servicePorts';
+import type { ExpectedContent, FileStat, RawDirectoryFs, RawFile, TextSearcher, WorkspaceFs } from '../workspacePorts';
 import { AtomicWrites } from './atomicWrites';
 import { ConfinedWalk } from './confinedWalk';
 import { type Entry, entryOf, isDangling, missingError, readOpened, refuseHardLink, releaseEntry } from './confinedEntry';

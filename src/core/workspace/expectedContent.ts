@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ExpectedContent, RawDirectoryFs } from '../ports';
+import type { ExpectedContent, RawDirectoryFs } from '../workspacePorts';
 import { WorkspaceError } from './workspaceError';
 
 /** sha256 (hex) of `bytes`. */

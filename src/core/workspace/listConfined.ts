@@ -1,4 +1,4 @@
-import type { RawDirectoryFs, RawEntryType, WorkspaceListing } from '../ports';
+import type { RawDirectoryFs, RawEntryType, WorkspaceListing } from '../workspacePorts';
 import { tempFilePrefix } from './atomicWrites';
 import { entryOf, releaseEntry } from './confinedEntry';
 import type { ConfinedWalk } from './confinedWalk';

@@ -1,4 +1,4 @@
-import type { RawDirectoryFs } from '../ports';
+import type { RawDirectoryFs } from '../workspacePorts';
 import { checkSize } from './confinedEntry';
 import type { ConfinedWalk } from './confinedWalk';
 import type { TextVisitor } from './readTextMany';

@@ -1,4 +1,4 @@
-import type { WorkspaceFs } from '../ports';
+import type { WorkspaceFs } from '../workspacePorts';
 
 /**
  * Called once per path, in the order given, with the file's text, or with `text`

@@ -1,5 +1,5 @@
 import { errorMessage } from '../../shared/errorMessage';
-import type { WorkspaceFs } from '../ports';
+import type { WorkspaceFs } from '../workspacePorts';
 import { PathRefusedError } from './resolveInRoot';
 import { isWorkspaceError } from './workspaceError';
 

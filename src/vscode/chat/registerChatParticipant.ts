@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Interaction } from '../../core/ports';
+import type { Interaction } from '../../core/interactionPorts';
 import { loadRuntime } from '../loadRuntime';
 import { resolveProvider } from '../llmProvider';
 import { planningFolder, planRequest, type PlanTaskDeps } from '../planTaskCommand';

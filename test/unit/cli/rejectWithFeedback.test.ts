@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
 import type { CliIo } from '../../../src/cli/cliIo';
 import { describeApprovalForTerminal, terminalInteraction } from '../../../src/cli/terminalInteraction';
-import type { ApprovalRequest } from '../../../src/core/ports';
+import type { ApprovalRequest } from '../../../src/core/interactionPorts';
 import { runCli } from '../../support/runCli';
 import { temporaryDirectory } from '../../support/temporaryDirectory';
 

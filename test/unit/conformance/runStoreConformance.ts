@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { JournalEntry, RunStore } from '../../../src/core/ports';
+import type { JournalEntry, RunStore } from '../../../src/core/runStorePorts';
 
 /** A fresh, empty store, and how to throw it away. */
 export type RunStoreFactory = () => Promise<{ store: RunStore; dispose: () => Promise<void> }>;

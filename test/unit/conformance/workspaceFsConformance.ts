@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import type { WorkspaceFs } from '../../../src/core/ports';
+import type { WorkspaceFs } from '../../../src/core/workspacePorts';
 import { PathRefusedError } from '../../../src/core/workspace/resolveInRoot';
 import { WorkspaceError } from '../../../src/core/workspace/workspaceError';
 

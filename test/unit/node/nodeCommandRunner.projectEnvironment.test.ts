@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { CommandSpec } from '../../../src/core/ports';
+import type { CommandSpec } from '../../../src/core/commandPorts';
 import { createNodeCommandRunner } from '../../../src/node/nodeCommandRunner';
 import { makeVirtualEnvironment, plantProgram } from '../../support/projectPrograms';
 import { temporaryDirectory } from '../../support/temporaryDirectory';

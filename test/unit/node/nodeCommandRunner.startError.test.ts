@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { CommandSpec } from '../../../src/core/ports';
+import type { CommandSpec } from '../../../src/core/commandPorts';
 import { classifyStartFailure } from '../../../src/core/tools/commandFailure';
 import { createNodeCommandRunner } from '../../../src/node/nodeCommandRunner';
 

@@ -3,7 +3,7 @@ import { getEventListeners } from 'node:events';
 import { isLlmError, type LlmError } from '../../../src/core/llm/llmError';
 import type { LlmDelta } from '../../../src/core/llm/llmTypes';
 import { createOpenAiClient, type OpenAiClientOptions } from '../../../src/node/openAiClient';
-import type { LlmClient } from '../../../src/core/ports';
+import type { LlmClient } from '../../../src/core/servicePorts';
 import { FakeOpenAiServer, matchers } from '../../fakes/fakeOpenAiServer';
 import { ManualClock } from '../../fakes/manualClock';
 import { textCaps } from '../../../src/core/text/capText';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { LlmErrorKind } from '../../../src/core/llm/llmError';
 import type { LlmDelta } from '../../../src/core/llm/llmTypes';
-import type { Clock } from '../../../src/core/ports';
+import type { Clock } from '../../../src/core/servicePorts';
 import { matchers } from '../../fakes/fakeOpenAiServer';
 import { apiKey, recordingLogger, rejection, start, useOpenAiHarness } from './openAiClientHarness';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { isLlmError, type LlmError } from '../../../src/core/llm/llmError';
 import type { LlmChatResponse } from '../../../src/core/llm/llmTypes';
-import type { LlmClient, Logger } from '../../../src/core/ports';
+import type { LlmClient, Logger } from '../../../src/core/servicePorts';
 import { createOpenAiClient, type OpenAiClientOptions } from '../../../src/node/openAiClient';
 import { FakeOpenAiServer } from '../../fakes/fakeOpenAiServer';
 import { ManualClock } from '../../fakes/manualClock';

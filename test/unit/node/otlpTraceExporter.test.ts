@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { createMemoryRunStore } from '../../../src/core/engine/memoryRunStore';
-import type { JournalEntry } from '../../../src/core/ports';
+import type { JournalEntry } from '../../../src/core/runStorePorts';
 import { exportRunTraces } from '../../../src/core/trace/exportRunTrace';
 import { createOtlpTraceExporter } from '../../../src/node/otlpTraceExporter';
 import { hostileTraceJournal, traceSecret } from '../../support/hostileTraceJournal';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { WorkspaceFs } from '../../../src/core/ports';
+import type { WorkspaceFs } from '../../../src/core/workspacePorts';
 import { searchTextTool } from '../../../src/core/tools/searchTextTool';
 import { batchesOf, createParallelTextSearcher } from '../../../src/node/parallelTextSearcher';
 import { kernelKnowsOpenFiles } from '../../../src/node/nodeDirectoryFs';

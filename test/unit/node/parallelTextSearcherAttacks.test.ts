@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { TextQuery, WorkspaceFs } from '../../../src/core/ports';
+import type { TextQuery, WorkspaceFs } from '../../../src/core/workspacePorts';
 import { maxSearchFileBytes, searchTextTool } from '../../../src/core/tools/searchTextTool';
 import { kernelKnowsOpenFiles } from '../../../src/node/nodeDirectoryFs';
 import { createParallelTextSearcher, type ParallelSearchOptions } from '../../../src/node/parallelTextSearcher';

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createNodeWorkspace } from '../../../src/node/nodeWorkspace';
-import type { WorkspaceFs } from '../../../src/core/ports';
+import type { WorkspaceFs } from '../../../src/core/workspacePorts';
 import { PathRefusedError } from '../../../src/core/workspace/resolveInRoot';
 import { isWorkspaceError } from '../../../src/core/workspace/workspaceError';
 import { readTextMany } from '../../../src/core/workspace/readTextMany';

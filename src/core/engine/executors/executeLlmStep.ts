@@ -1,7 +1,7 @@
 import type { ExecuteContext } from './stepExecutor';
 import { StepFailure } from '../../tools/stepFailure';
 import { buildStepPrompt, defaultAgentPrompt, directAgentPrompt, stepPromptHead } from '../../agent/stepPrompt';
-import type { LlmClient } from '../../ports';
+import type { LlmClient } from '../../servicePorts';
 import { withModel } from '../../llm/modelRoles';
 import { toolContextFor } from './toolContextFor';
 import type { Tool } from '../../tools/tool';

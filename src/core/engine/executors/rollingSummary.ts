@@ -1,7 +1,7 @@
 import { compactContext, type CompactionPrefix } from '../../llm/contextCompactor';
 import type { ContextCompaction } from './stepExecutor';
 import type { RunState } from '../runEvents';
-import type { LlmClient } from '../../ports';
+import type { LlmClient } from '../../servicePorts';
 
 interface SummaryMemory {
   summary: string;

@@ -1,7 +1,7 @@
 import type { CommandLog } from '../../tools/tool';
 import type { ReferenceText } from '../../plan/expandTemplates';
 import type { Plan, Step } from '../../plan/planSchema';
-import type { Interaction } from '../../ports';
+import type { Interaction } from '../../interactionPorts';
 import type { RunState } from '../runEvents';
 import type { ResolvedRunOptions } from '../runOptions';
 

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, truncateSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { attachmentSection, defaultAttachmentLimits } from '../../../../src/core/agent/attachmentSection';
-import type { WorkspaceFs } from '../../../../src/core/ports';
+import type { WorkspaceFs } from '../../../../src/core/workspacePorts';
 import { createNodeWorkspace } from '../../../../src/node/nodeWorkspace';
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
 

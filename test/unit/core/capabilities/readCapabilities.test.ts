@@ -3,7 +3,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { capabilityLimits } from '../../../../src/core/capabilities/capabilityCatalogue';
 import { readCapabilities } from '../../../../src/core/capabilities/readCapabilities';
-import type { WorkspaceFs } from '../../../../src/core/ports';
+import type { WorkspaceFs } from '../../../../src/core/workspacePorts';
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
 import { createNodeWorkspace } from '../../../../src/node/nodeWorkspace';
 import { temporaryDirectory } from '../../../support/temporaryDirectory';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describeGrant, grantCovers, makeGrant, type WaitingFileApproval } from '../../../../src/core/engine/approvalGrant';
-import type { ApprovalRequest } from '../../../../src/core/ports';
+import type { ApprovalRequest } from '../../../../src/core/interactionPorts';
 import { builtinTools } from '../../../../src/core/tools/builtinTools';
 import { createToolRegistry } from '../../../../src/core/tools/createToolRegistry';
 import { makePlan, makeStep } from '../../../support/randomPlans';

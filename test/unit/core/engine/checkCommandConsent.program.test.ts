@@ -4,7 +4,8 @@ import { evaluateCheck, type CheckEnvironment } from '../../../../src/core/engin
 import { resolveRunOptions } from '../../../../src/core/engine/resolveRunOptions';
 import { deferAllInteraction } from '../../../../src/core/engine/stepInteraction';
 import type { Check } from '../../../../src/core/plan/planSchema';
-import type { CommandRunner, Interaction, ProjectProgram } from '../../../../src/core/ports';
+import type { CommandRunner, ProjectProgram } from '../../../../src/core/commandPorts';
+import type { Interaction } from '../../../../src/core/interactionPorts';
 import { runCommandTool } from '../../../../src/core/tools/runCommandTool';
 import { ManualClock } from '../../../fakes/manualClock';
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';

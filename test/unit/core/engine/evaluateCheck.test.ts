@@ -4,7 +4,9 @@ import { resolveRunOptions } from '../../../../src/core/engine/resolveRunOptions
 import { deferAllInteraction } from '../../../../src/core/engine/stepInteraction';
 import type { Check } from '../../../../src/core/plan/planSchema';
 import type { RunOptions } from '../../../../src/core/engine/runOptions';
-import type { CommandResult, CommandRunner, Diagnostics, EditorDiagnostic, WorkspaceFs } from '../../../../src/core/ports';
+import type { CommandResult, CommandRunner } from '../../../../src/core/commandPorts';
+import type { Diagnostics, EditorDiagnostic } from '../../../../src/core/editorPorts';
+import type { WorkspaceFs } from '../../../../src/core/workspacePorts';
 import { runCommandTool } from '../../../../src/core/tools/runCommandTool';
 import { ManualClock } from '../../../fakes/manualClock';
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';

@@ -6,7 +6,7 @@ import { defaultRunPolicy, runPolicyOf, type RunPolicy } from '../../../../src/c
 import { toRegistry } from '../../../../src/core/engine/resolveRunOptions';
 import { runPlan } from '../../../../src/core/engine/runPlan';
 import { createBudgetTracker, type BudgetLimits } from '../../../../src/core/llm/budget';
-import type { CommandRunner } from '../../../../src/core/ports';
+import type { CommandRunner } from '../../../../src/core/commandPorts';
 import { readFileTool } from '../../../../src/core/tools/readFileTool';
 import { ManualClock } from '../../../fakes/manualClock';
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';

@@ -3,7 +3,7 @@ import { createJournalWriter } from '../../../../src/core/engine/journalWriter';
 import { createMemoryRunStore } from '../../../../src/core/engine/memoryRunStore';
 import { initialRunState } from '../../../../src/core/engine/reduceRunEvent';
 import type { RunEvent, RunState } from '../../../../src/core/engine/runEvents';
-import type { JournalEntry, JournalSnapshot, RunStore } from '../../../../src/core/ports';
+import type { JournalEntry, JournalSnapshot, RunStore } from '../../../../src/core/runStorePorts';
 
 type Call = { append: number[] } | { snapshot: JournalSnapshot };
 

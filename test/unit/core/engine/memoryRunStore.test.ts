@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createMemoryRunStore } from '../../../../src/core/engine/memoryRunStore';
-import type { JournalEntry } from '../../../../src/core/ports';
+import type { JournalEntry } from '../../../../src/core/runStorePorts';
 import { describeRunStoreDeleteConformance } from '../../conformance/runStoreConformance';
 
 describeRunStoreDeleteConformance('memory', async () => ({ store: createMemoryRunStore(), dispose: async () => undefined }));

@@ -6,7 +6,7 @@ import type { RunOptions } from '../../../../src/core/engine/runOptions';
 import type { RunEvent } from '../../../../src/core/engine/runEvents';
 import type { LlmChatRequest, LlmToolCall } from '../../../../src/core/llm/llmTypes';
 import type { Plan } from '../../../../src/core/plan/planSchema';
-import type { RunStore } from '../../../../src/core/ports';
+import type { RunStore } from '../../../../src/core/runStorePorts';
 import { feedbackMaxChars } from '../../../../src/core/tools/approvalFeedback';
 import { builtinTools } from '../../../../src/core/tools/builtinTools';
 import { ManualClock } from '../../../fakes/manualClock';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { foldRunEvents } from '../../../../src/core/engine/reduceRunEvent';
 import { JournalError, replayJournal } from '../../../../src/core/engine/replayJournal';
 import { stampEvent, type RunEvent, type RunEventBody } from '../../../../src/core/engine/runEvents';
-import type { JournalEntry, LoadedJournal } from '../../../../src/core/ports';
+import type { JournalEntry, LoadedJournal } from '../../../../src/core/runStorePorts';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 
 const plan = makePlan([makeStep('a'), makeStep('b', { dependsOn: ['a'] })]);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { fingerprintPrompt, fingerprintRequest, requestIdOf, type AskedRequest } from '../../../../src/core/engine/requestFingerprint';
-import type { ApprovalRequest, ManualStepRequest } from '../../../../src/core/ports';
+import type { ApprovalRequest, ManualStepRequest } from '../../../../src/core/interactionPorts';
 
 const fileChange: ApprovalRequest = {
   kind: 'file',

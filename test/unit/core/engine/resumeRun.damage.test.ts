@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { resumeRun } from '../../../../src/core/engine/resumeRun';
 import { runPlan } from '../../../../src/core/engine/runPlan';
 import type { StepRunner } from '../../../../src/core/engine/runOptions';
-import type { RunStore } from '../../../../src/core/ports';
+import type { RunStore } from '../../../../src/core/runStorePorts';
 import { createFileRunStore } from '../../../../src/node/fileRunStore';
 import { ManualClock } from '../../../fakes/manualClock';
 import { makePlan, makeStep } from '../../../support/randomPlans';

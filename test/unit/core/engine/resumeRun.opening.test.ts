@@ -3,7 +3,7 @@ import { createMemoryRunStore } from '../../../../src/core/engine/memoryRunStore
 import { resumeRun } from '../../../../src/core/engine/resumeRun';
 import type { RunEvent } from '../../../../src/core/engine/runEvents';
 import { createBudgetTracker } from '../../../../src/core/llm/budget';
-import type { JournalEntry } from '../../../../src/core/ports';
+import type { JournalEntry } from '../../../../src/core/runStorePorts';
 import { ManualClock } from '../../../fakes/manualClock';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 

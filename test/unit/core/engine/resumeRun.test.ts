@@ -6,7 +6,7 @@ import { createMemoryRunStore } from '../../../../src/core/engine/memoryRunStore
 import { resumeRun } from '../../../../src/core/engine/resumeRun';
 import { runPlan } from '../../../../src/core/engine/runPlan';
 import type { StepRunner } from '../../../../src/core/engine/runOptions';
-import type { RunStore } from '../../../../src/core/ports';
+import type { RunStore } from '../../../../src/core/runStorePorts';
 import { createFileRunStore } from '../../../../src/node/fileRunStore';
 import { answeringInteraction } from '../../../fakes/answeringInteraction';
 import { ManualClock } from '../../../fakes/manualClock';

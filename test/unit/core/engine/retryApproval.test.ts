@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { runPlan } from '../../../../src/core/engine/runPlan';
-import type { CommandRunner } from '../../../../src/core/ports';
+import type { CommandRunner } from '../../../../src/core/commandPorts';
 import { commandApprovalText } from '../../../../src/core/tools/commandApprovalText';
 import { builtinTools } from '../../../../src/core/tools/builtinTools';
 import { ManualClock } from '../../../fakes/manualClock';

@@ -8,7 +8,8 @@ import type { RunOptions } from '../../../../src/core/engine/runOptions';
 import { runInterruption } from '../../../../src/core/engine/runInterruption';
 import type { StepRun } from '../../../../src/core/engine/stepAttempt';
 import type { Plan, Step } from '../../../../src/core/plan/planSchema';
-import type { JournalSnapshot, Logger } from '../../../../src/core/ports';
+import type { JournalSnapshot } from '../../../../src/core/runStorePorts';
+import type { Logger } from '../../../../src/core/servicePorts';
 import { flushAsync, ManualClock } from '../../../fakes/manualClock';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 

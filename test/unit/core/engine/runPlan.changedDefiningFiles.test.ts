@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { runPlan } from '../../../../src/core/engine/runPlan';
 import type { Step } from '../../../../src/core/plan/planSchema';
-import type { ApprovalRequest, CommandAllowList, CommandResult, CommandRunner, Interaction } from '../../../../src/core/ports';
+import type { CommandAllowList, CommandResult, CommandRunner } from '../../../../src/core/commandPorts';
+import type { ApprovalRequest, Interaction } from '../../../../src/core/interactionPorts';
 import { terminalInteraction } from '../../../../src/cli/terminalInteraction';
 import { builtinTools } from '../../../../src/core/tools/builtinTools';
 import { commandApprovalText } from '../../../../src/core/tools/commandApprovalText';

@@ -5,7 +5,7 @@ import { runPlan } from '../../../../src/core/engine/runPlan';
 import type { RunEvent } from '../../../../src/core/engine/runEvents';
 import { createBudgetTracker } from '../../../../src/core/llm/budget';
 import { LlmError } from '../../../../src/core/llm/llmError';
-import type { LlmClient } from '../../../../src/core/ports';
+import type { LlmClient } from '../../../../src/core/servicePorts';
 import { textCaps } from '../../../../src/core/text/capText';
 import { scriptedLlm } from '../../../fakes/scriptedLlm';
 import { ManualClock } from '../../../fakes/manualClock';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { RunEventBody, SuppliedAnswers } from '../../../../src/core/engine/runEvents';
 import { createStepInteraction, describeApproval } from '../../../../src/core/engine/stepInteraction';
-import type { ApprovalRequest } from '../../../../src/core/ports';
+import type { ApprovalRequest } from '../../../../src/core/interactionPorts';
 import { ScriptedInteraction } from '../../../fakes/scriptedInteraction';
 
 const command: ApprovalRequest = { kind: 'command', stepId: 'S1', title: 'Build', argv: ['npm', 'run', 'build'], cwd: 'app', shell: false };

@@ -10,7 +10,7 @@ import { describeStepsNotDone, skipCauseOf, stepsNotDone } from '../../../../src
 import type { StepRunner } from '../../../../src/core/engine/runOptions';
 import type { Plan } from '../../../../src/core/plan/planSchema';
 import type { Tool } from '../../../../src/core/tools/tool';
-import type { JournalEntry } from '../../../../src/core/ports';
+import type { JournalEntry } from '../../../../src/core/runStorePorts';
 import { ManualClock } from '../../../fakes/manualClock';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 

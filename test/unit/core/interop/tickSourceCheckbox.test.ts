@@ -8,7 +8,7 @@ import type { RunOptions } from '../../../../src/core/engine/runOptions';
 import { importTaskFile } from '../../../../src/core/interop/importTaskFile';
 import { tickSourceCheckbox } from '../../../../src/core/interop/tickSourceCheckbox';
 import type { Plan } from '../../../../src/core/plan/planSchema';
-import type { WorkspaceFs } from '../../../../src/core/ports';
+import type { WorkspaceFs } from '../../../../src/core/workspacePorts';
 import { createMemoryCheckpointStore } from '../../../../src/core/tools/checkpointStore';
 import { undoRun } from '../../../../src/core/tools/undoRun';
 import { createNodeWorkspace } from '../../../../src/node/nodeWorkspace';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { BudgetExceededError, createBudgetTracker, isBudgetExceededError } from '../../../../src/core/llm/budget';
 import type { LlmChatRequest } from '../../../../src/core/llm/llmTypes';
-import type { LlmClient } from '../../../../src/core/ports';
+import type { LlmClient } from '../../../../src/core/servicePorts';
 
 const reply = (promptTokens: number, completionTokens: number, costUsd?: number) => ({ usage: { promptTokens, completionTokens }, ...(costUsd === undefined ? {} : { costUsd }) });
 

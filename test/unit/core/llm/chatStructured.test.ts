@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { chatStructured, chatWithJsonSchema, StructuredOutputError } from '../../../../src/core/llm/chatStructured';
 import type { LlmDelta } from '../../../../src/core/llm/llmTypes';
 import { createOpenAiClient } from '../../../../src/node/openAiClient';
-import type { LlmClient } from '../../../../src/core/ports';
+import type { LlmClient } from '../../../../src/core/servicePorts';
 import { FakeOpenAiServer, matchers } from '../../../fakes/fakeOpenAiServer';
 import { ManualClock } from '../../../fakes/manualClock';
 import { scriptedLlm } from '../../../fakes/scriptedLlm';

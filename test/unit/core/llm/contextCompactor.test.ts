@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { compactContext } from '../../../../src/core/llm/contextCompactor';
 import type { LlmChatRequest, LlmChatResponse } from '../../../../src/core/llm/llmTypes';
 import { countTokens } from '../../../../src/core/llm/tokenCount';
-import type { LlmClient } from '../../../../src/core/ports';
+import type { LlmClient } from '../../../../src/core/servicePorts';
 
 const signal = new AbortController().signal;
 const scripted = (answer: (request: LlmChatRequest) => string | Error): LlmClient & { requests: LlmChatRequest[] } => {

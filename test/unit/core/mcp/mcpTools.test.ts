@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { StepFailure } from '../../../../src/core/tools/stepFailure';
 import { type McpCallResult, maxMcpStructuredDepth, mcpResultText, mcpStepOutput } from '../../../../src/core/mcp/mcpResult';
 import { type McpSession, mcpTools } from '../../../../src/core/mcp/mcpTools';
-import type { ApprovalRequest } from '../../../../src/core/ports';
+import type { ApprovalRequest } from '../../../../src/core/interactionPorts';
 import { textCaps } from '../../../../src/core/text/capText';
 import { isApprovalRejectedError } from '../../../../src/core/tools/approvals';
 import { toolParameters } from '../../../../src/core/tools/toolParameters';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { runPlan } from '../../../../src/core/engine/runPlan';
-import type { CommandRunner } from '../../../../src/core/ports';
+import type { CommandRunner } from '../../../../src/core/commandPorts';
 import { builtinTools } from '../../../../src/core/tools/builtinTools';
 import { createToolRegistry } from '../../../../src/core/tools/createToolRegistry';
 import { stepApproval, type StepApproval } from '../../../../src/core/plan/stepApproval';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Checkpoint } from '../../../../src/core/ports';
+import type { Checkpoint } from '../../../../src/core/runStorePorts';
 import { undoScope } from '../../../../src/core/plan/undoScope';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 

@@ -5,7 +5,7 @@ import { createOpenAiClient } from '../../../../src/node/openAiClient';
 import { countTokens } from '../../../../src/core/llm/tokenCount';
 import { generatePlan } from '../../../../src/core/planner/generatePlan';
 import type { PlannerStep } from '../../../../src/core/planner/planStepStream';
-import type { LlmClient } from '../../../../src/core/ports';
+import type { LlmClient } from '../../../../src/core/servicePorts';
 import type { Tool, ToolRegistry } from '../../../../src/core/tools/tool';
 import { FakeOpenAiServer, matchers } from '../../../fakes/fakeOpenAiServer';
 import { ManualClock } from '../../../fakes/manualClock';

@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LlmChatRequest, LlmContentPart, LlmToolCall } from '../../../../src/core/llm/llmTypes';
-import type { Clock, CodeNavigation, Problems, UrlFetcher } from '../../../../src/core/ports';
+import type { CodeNavigation, Problems } from '../../../../src/core/editorPorts';
+import type { Clock, UrlFetcher } from '../../../../src/core/servicePorts';
 import { planRequest, type PlanRequestOptions } from '../../../../src/core/planner/planRequest';
 import { planningQuestionTool, planningReadTools, type PlanningQuestion } from '../../../../src/core/planner/investigateRequest';
 import { defaultInvestigationBudget, type InvestigationBudget } from '../../../../src/core/planner/investigationBudget';

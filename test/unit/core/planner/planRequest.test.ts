@@ -3,7 +3,7 @@ import type { LlmContentPart } from '../../../../src/core/llm/llmTypes';
 import type { Attachment } from '../../../../src/core/plan/planSchema';
 import { defaultInvestigationBudget } from '../../../../src/core/planner/investigationBudget';
 import { maxSnapshotFiles, planRequest, type PlanRequestOptions } from '../../../../src/core/planner/planRequest';
-import type { LlmClient } from '../../../../src/core/ports';
+import type { LlmClient } from '../../../../src/core/servicePorts';
 import { builtinTools } from '../../../../src/core/tools/builtinTools';
 import { createToolRegistry } from '../../../../src/core/tools/createToolRegistry';
 import { ManualClock } from '../../../fakes/manualClock';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { critiquePlan } from '../../../../src/core/plan/critiquePlan';
-import type { LlmClient } from '../../../../src/core/ports';
+import type { LlmClient } from '../../../../src/core/servicePorts';
 import { critiqueWithModel, reviewPlanWithModel } from '../../../../src/core/planner/reviewPlanWithModel';
 import { ManualClock } from '../../../fakes/manualClock';
 import { scriptedLlm } from '../../../fakes/scriptedLlm';

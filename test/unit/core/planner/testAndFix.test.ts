@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { runPlan } from '../../../../src/core/engine/runPlan';
-import type { CommandResult, CommandRunner } from '../../../../src/core/ports';
+import type { CommandResult, CommandRunner } from '../../../../src/core/commandPorts';
 import { heuristicPlan } from '../../../../src/core/planner/heuristicPlan';
 import { fixesCommandOutput, fixStep, withTestRuns } from '../../../../src/core/planner/testAndFix';
 import { builtinTools } from '../../../../src/core/tools/builtinTools';

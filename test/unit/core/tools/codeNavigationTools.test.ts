@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { CodeLocation, CodeNavigation, CodePosition, CodeSymbol } from '../../../../src/core/ports';
+import type { CodeLocation, CodeNavigation, CodePosition, CodeSymbol } from '../../../../src/core/editorPorts';
 import { createCodeNavigationTools } from '../../../../src/core/tools/codeNavigationTools';
 import type { Tool } from '../../../../src/core/tools/tool';
 import { makeToolContext, neverAborted } from '../../../fakes/toolContext';

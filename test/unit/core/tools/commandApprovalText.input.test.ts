@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describeApprovalForTerminal } from '../../../../src/cli/terminalInteraction';
-import type { ApprovalRequest } from '../../../../src/core/ports';
+import type { ApprovalRequest } from '../../../../src/core/interactionPorts';
 import { describeApproval } from '../../../../src/core/engine/stepInteraction';
 import { commandApprovalText, describeCommandInput, shownInputLimits } from '../../../../src/core/tools/commandApprovalText';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describeApprovalForTerminal } from '../../../../src/cli/terminalInteraction';
 import { describeApproval } from '../../../../src/core/engine/stepInteraction';
-import type { ApprovalRequest } from '../../../../src/core/ports';
+import type { ApprovalRequest } from '../../../../src/core/interactionPorts';
 import { commandApprovalText, describeProjectProgram, projectProgramOrigin } from '../../../../src/core/tools/commandApprovalText';
 
 describe("commandApprovalText: the project's own program", () => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import type { FileChangedInRun, WorkspaceFs } from '../../../../src/core/ports';
+import type { FileChangedInRun } from '../../../../src/core/interactionPorts';
+import type { WorkspaceFs } from '../../../../src/core/workspacePorts';
 import { programName } from '../../../../src/core/tools/commandAllowRules';
 import { changedDefiningFiles, commandDefiningFiles, filesChangedBySteps } from '../../../../src/core/tools/commandDefiningFiles';
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';

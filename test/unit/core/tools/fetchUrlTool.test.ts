@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { FetchedUrl, UrlFetchRequest, UrlFetcher } from '../../../../src/core/ports';
+import type { FetchedUrl, UrlFetchRequest, UrlFetcher } from '../../../../src/core/servicePorts';
 import { isApprovalRejectedError } from '../../../../src/core/tools/approvals';
 import { isDeferredError } from '../../../../src/core/tools/deferral';
 import { createFetchUrlTool } from '../../../../src/core/tools/fetchUrlTool';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import type { WorkspaceFs } from '../../../../src/core/ports';
+import type { WorkspaceFs } from '../../../../src/core/workspacePorts';
 import { expectedOf, maxChangedFileBytes, readCurrent, readVersion, sha256, textOf, versionOf } from '../../../../src/core/tools/fileVersions';
 import { isWorkspaceError, WorkspaceError } from '../../../../src/core/workspace/workspaceError';
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { EditorProblem, Problems } from '../../../../src/core/ports';
+import type { EditorProblem, Problems } from '../../../../src/core/editorPorts';
 import { createGetDiagnosticsTool } from '../../../../src/core/tools/getDiagnosticsTool';
 import { makeToolContext, neverAborted } from '../../../fakes/toolContext';
 

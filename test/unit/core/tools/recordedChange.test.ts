@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import type { Checkpoint, CheckpointState, WorkspaceFs } from '../../../../src/core/ports';
+import type { Checkpoint, CheckpointState } from '../../../../src/core/runStorePorts';
+import type { WorkspaceFs } from '../../../../src/core/workspacePorts';
 import { createMemoryCheckpointStore, type MemoryCheckpointStore } from '../../../../src/core/tools/checkpointStore';
 import { sha256, versionOf } from '../../../../src/core/tools/fileVersions';
 import { applyRecorded, createDirectoryRecorded, reconcileInterrupted, recoverInterruptedChanges } from '../../../../src/core/tools/recordedChange';

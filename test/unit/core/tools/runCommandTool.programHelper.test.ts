@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { CommandResult, CommandRunner, CommandSpec, ProjectProgram } from '../../../../src/core/ports';
+import type { CommandResult, CommandRunner, CommandSpec, ProjectProgram } from '../../../../src/core/commandPorts';
 import { runCommandTool } from '../../../../src/core/tools/runCommandTool';
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
 import { ScriptedInteraction } from '../../../fakes/scriptedInteraction';

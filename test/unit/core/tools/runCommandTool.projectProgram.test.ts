@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { CommandResult, CommandRunner, CommandSpec, ProjectProgram } from '../../../../src/core/ports';
+import type { CommandResult, CommandRunner, CommandSpec, ProjectProgram } from '../../../../src/core/commandPorts';
 import { matchingAllowRule } from '../../../../src/core/tools/commandAllowRules';
 import { runCommandTool } from '../../../../src/core/tools/runCommandTool';
 import { fingerprintRequest } from '../../../../src/core/engine/requestFingerprint';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { ApprovalRejectedError } from '../../../../src/core/tools/approvals';
-import type { CommandResult, CommandRunner, CommandSpec } from '../../../../src/core/ports';
+import type { CommandResult, CommandRunner, CommandSpec } from '../../../../src/core/commandPorts';
 import { runCommandTool } from '../../../../src/core/tools/runCommandTool';
 import { StepFailure } from '../../../../src/core/tools/stepFailure';
 import { PathRefusedError } from '../../../../src/core/workspace/resolveInRoot';

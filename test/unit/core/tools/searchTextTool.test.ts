@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { WorkspaceFs } from '../../../../src/core/ports';
+import type { WorkspaceFs } from '../../../../src/core/workspacePorts';
 import { maxMatchLineChars, maxSearchFileBytes, searchTextTool } from '../../../../src/core/tools/searchTextTool';
 import { createNodeWorkspace } from '../../../../src/node/nodeWorkspace';
 import { confinedMemoryWorkspace } from '../../../fakes/memoryRawFs';

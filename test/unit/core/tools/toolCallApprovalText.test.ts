@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { fingerprintRequest } from '../../../../src/core/engine/requestFingerprint';
 import { describeApproval } from '../../../../src/core/engine/stepInteraction';
-import type { ApprovalRequest } from '../../../../src/core/ports';
+import type { ApprovalRequest } from '../../../../src/core/interactionPorts';
 import { maxShownToolInputChars, shownToolInput, toolCallApprovalText } from '../../../../src/core/tools/toolCallApprovalText';
 import { describeApprovalForTerminal } from '../../../../src/cli/terminalInteraction';
 

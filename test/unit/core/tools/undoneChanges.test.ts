@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Checkpoint, CheckpointState } from '../../../../src/core/ports';
+import type { Checkpoint, CheckpointState } from '../../../../src/core/runStorePorts';
 import { undoneChanges } from '../../../../src/core/tools/undoneChanges';
 
 let seq = 0;

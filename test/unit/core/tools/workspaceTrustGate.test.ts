@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { StepFailure } from '../../../../src/core/tools/stepFailure';
 import { runPlan } from '../../../../src/core/engine/runPlan';
 import { builtinTools } from '../../../../src/core/tools/builtinTools';
-import type { CommandRunner } from '../../../../src/core/ports';
+import type { CommandRunner } from '../../../../src/core/commandPorts';
 import type { Tool, ToolContext } from '../../../../src/core/tools/tool';
 import { gateByWorkspaceTrust, restrictedModeReason } from '../../../../src/core/tools/workspaceTrustGate';
 import { ManualClock } from '../../../fakes/manualClock';

@@ -4,7 +4,7 @@ import { createMemoryRunStore } from '../../../../src/core/engine/memoryRunStore
 import type { RunEvent, RunEventBody } from '../../../../src/core/engine/runEvents';
 import type { Plan } from '../../../../src/core/plan/planSchema';
 import { parsePlan } from '../../../../src/core/plan/parsePlan';
-import type { JournalEntry } from '../../../../src/core/ports';
+import type { JournalEntry } from '../../../../src/core/runStorePorts';
 import { exportRunTraces, loadRunTrace } from '../../../../src/core/trace/exportRunTrace';
 import { genAiAttributes, runTrace, traceContentChars, traceNameChars } from '../../../../src/core/trace/runTrace';
 import type { TraceSpan } from '../../../../src/core/trace/traceSpan';

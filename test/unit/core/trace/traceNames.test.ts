@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { createMemoryRunStore } from '../../../../src/core/engine/memoryRunStore';
-import type { CodeNavigation, JournalEntry, Problems, UrlFetcher } from '../../../../src/core/ports';
+import type { CodeNavigation, Problems } from '../../../../src/core/editorPorts';
+import type { JournalEntry } from '../../../../src/core/runStorePorts';
+import type { UrlFetcher } from '../../../../src/core/servicePorts';
 import { builtinTools } from '../../../../src/core/tools/builtinTools';
 import { createCodeNavigationTools } from '../../../../src/core/tools/codeNavigationTools';
 import { createFetchUrlTool } from '../../../../src/core/tools/fetchUrlTool';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { WorkspaceFs } from '../../../../src/core/ports';
+import type { WorkspaceFs } from '../../../../src/core/workspacePorts';
 import { canReadTextMany, fallbackReadAhead, readTextMany } from '../../../../src/core/workspace/readTextMany';
 import type { ManyTextReader, TextVisitor } from '../../../../src/core/workspace/readTextMany';
 import { WorkspaceError } from '../../../../src/core/workspace/workspaceError';

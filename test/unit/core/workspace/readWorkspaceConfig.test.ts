@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { WorkspaceFs } from '../../../../src/core/ports';
+import type { WorkspaceFs } from '../../../../src/core/workspacePorts';
 import { readWorkspaceConfig, WorkspaceConfigError, type WorkspaceConfigProblem } from '../../../../src/core/workspace/readWorkspaceConfig';
 import { PathRefusedError } from '../../../../src/core/workspace/resolveInRoot';
 import { WorkspaceError } from '../../../../src/core/workspace/workspaceError';

@@ -3,7 +3,7 @@ import { createMemoryRunStore } from '../../../../../src/core/engine/memoryRunSt
 import { resumeRun } from '../../../../../src/core/engine/resumeRun';
 import { runPlan } from '../../../../../src/core/engine/runPlan';
 import type { StepRunner } from '../../../../../src/core/engine/runOptions';
-import type { ManualStepRequest } from '../../../../../src/core/ports';
+import type { ManualStepRequest } from '../../../../../src/core/interactionPorts';
 import { answeringInteraction } from '../../../../fakes/answeringInteraction';
 import { ManualClock } from '../../../../fakes/manualClock';
 import { makePlan, makeStep } from '../../../../support/randomPlans';

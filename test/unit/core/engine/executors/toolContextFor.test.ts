@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { toolContextFor } from '../../../../../src/core/engine/executors/toolContextFor';
 import { resolveRunOptions } from '../../../../../src/core/engine/resolveRunOptions';
 import { initialRunState } from '../../../../../src/core/engine/reduceRunEvent';
-import type { CommandRunner } from '../../../../../src/core/ports';
+import type { CommandRunner } from '../../../../../src/core/commandPorts';
 import { ManualClock } from '../../../../fakes/manualClock';
 import { makePlan, makeStep } from '../../../../support/randomPlans';
 

@@ -10,7 +10,7 @@ import type { Tool } from '../../../../../src/core/tools/tool';
 import { ManualClock } from '../../../../fakes/manualClock';
 import { ScriptedInteraction } from '../../../../fakes/scriptedInteraction';
 import { answeringInteraction } from '../../../../fakes/answeringInteraction';
-import type { ManualStepRequest } from '../../../../../src/core/ports';
+import type { ManualStepRequest } from '../../../../../src/core/interactionPorts';
 import { makePlan, makeStep } from '../../../../support/randomPlans';
 
 const echo: Tool = {
