@@ -9,7 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { notification, runCommand, runPlanFileFromTitleBar, screenshotIfFailed } from './workbench';
+import { clickNotificationButton, notification, runCommand, runPlanFileFromTitleBar, screenshotIfFailed } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'approvals');
@@ -167,8 +167,7 @@ describe('Approvals and Undo anyway in the browser workbench (plan files)', func
       await page.waitForTimeout(500);
       void name;
     }
-    const done = await notification(page, /run "[^"]*" completed .*2 of 2 steps completed; 2 files changed/);
-    await done.locator('.monaco-button', { hasText: 'Show changes' }).first().click();
+    await clickNotificationButton(page, /run "[^"]*" completed .*2 of 2 steps completed; 2 files changed/, 'Show changes');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'notes.txt' }).first().click();
     await waitForDiff(/^notes\.txt: before the run ↔ now/);
     await shoot('5-show-changes');
@@ -180,10 +179,11 @@ describe('Approvals and Undo anyway in the browser workbench (plan files)', func
     await page.keyboard.type('Task Planner: Undo run', { delay: 10 });
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Undo run' }).first().waitFor({ timeout: 15_000 });
     await page.keyboard.press('Enter');
-    const leftAlone = await notification(page, /Undo removed added\.txt, which the run created\. Left alone: notes\.txt was changed after step/);
+    const leftAlone = /Undo removed added\.txt, which the run created\. Left alone: notes\.txt was changed after step/;
+    await notification(page, leftAlone);
     assert.equal(existsSync(join(folder, 'added.txt')), false);
     await shoot('6-left-alone');
-    await leftAlone.locator('.monaco-button', { hasText: 'Show what Undo would overwrite' }).first().click();
+    await clickNotificationButton(page, leftAlone, 'Show what Undo would overwrite');
     const question = page.locator('.monaco-dialog-box', { hasText: 'Undo anyway' }).first();
     await question.waitFor({ timeout: 30_000 });
     assert.match(await activeTabLabel(), /^notes\.txt: now ↔ after Undo anyway/);

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { activityBarEntry, notification, planPanelFrame, quickInputField, runCommand, screenshotIfFailed } from './workbench';
+import { activityBarEntry, clickNotificationButton, notification, planPanelFrame, quickInputField, runCommand, screenshotIfFailed } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'editor');
@@ -153,7 +153,7 @@ describe('Task Planner runs in the editor (browser workbench)', function () {
     // Interrupted by the reload (never "cancelled": nobody cancelled it), and a notification offers Resume.
     const interrupted = rows('Runs').filter({ hasText: /interrupted/ }).first();
     await interrupted.waitFor({ timeout: 60_000 });
-    const offer = await notification(page, 'was interrupted when the window closed or reloaded');
+    await notification(page, 'was interrupted when the window closed or reloaded');
     // The interrupted run's plan is shown in the Plan view and the plan panel (issue 28 item 10), not an empty view.
     await planRow(/Write the summary/).waitFor({ timeout: 30_000 });
     await planRow(/Read the readme/).waitFor();
@@ -163,7 +163,7 @@ describe('Task Planner runs in the editor (browser workbench)', function () {
     // Nothing is waiting for an answer in the panel: the run asks again when it is resumed.
     assert.equal(await shownRun.locator('tr.run-step[data-step-id="R1"]').getAttribute('data-status'), 'completed');
     await shoot('runs-after-reload');
-    await offer.locator('.monaco-button', { hasText: 'Resume' }).first().click();
+    await clickNotificationButton(page, 'was interrupted when the window closed or reloaded', 'Resume');
     await page.locator('.tab', { hasText: 'W1 Write the summary' }).first().waitFor({ timeout: 30_000 });
     await titleAction('Approve').click();
     await planRow(/list_files · completed/).waitFor({ timeout: 30_000 });

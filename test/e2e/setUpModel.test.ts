@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { notification, planPanelFrame, quickInputField, runCommand, screenshotIfFailed } from './workbench';
+import { clickNotificationButton, notification, planPanelFrame, quickInputField, runCommand, screenshotIfFailed } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'setup');
@@ -48,10 +48,11 @@ describe('A newcomer sets up a local model and plans with it (browser workbench)
     const sidebar = page.locator('.sidebar');
     await sidebar.getByText('Planner: the heuristic planner (no model)', { exact: false }).waitFor({ timeout: 30_000 });
     await sidebar.getByRole('button', { name: 'Set up a model' }).first().waitFor();
-    const welcome = await notification(page, 'Task Planner plans with the heuristic planner');
+    const welcome = 'Task Planner plans with the heuristic planner';
+    await notification(page, welcome);
     await shoot('1-no-model-welcome');
     model.enqueue({ kind: 'message', content: 'OK' });
-    await welcome.locator('.monaco-button', { hasText: 'Set up a model' }).click();
+    await clickNotificationButton(page, welcome, 'Set up a model');
     await pick('Task Planner: Set up a model (1/3)', 'A local server');
     await quickInputField(page, 'Task Planner: Set up a model (2/3)');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Ollama' }).first().waitFor();
@@ -101,7 +102,7 @@ describe('A newcomer sets up a local model and plans with it (browser workbench)
     const failure = await notification(page, 'planning failed');
     for (const action of ['Retry', 'Set up a model', 'Plan without a model']) await failure.locator('.monaco-button', { hasText: action }).first().waitFor();
     await shoot('7-planning-failed');
-    await failure.locator('.monaco-button', { hasText: 'Retry' }).first().click();
+    await clickNotificationButton(page, 'planning failed', 'Retry');
     const review = planPanelFrame(page).locator('plan-panel-app[data-mode="review"]');
     await review.locator('li.step[data-step-id="L1"]').waitFor({ timeout: 30_000 });
     assert.equal(model.chatRequests.length, 2);

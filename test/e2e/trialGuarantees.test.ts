@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { notification, planPanelFrame, quickInputField, quickOpen, runCommand, runPlanFileFromTitleBar, screenshotIfFailed } from './workbench';
+import { clickNotificationButton, notification, planPanelFrame, quickInputField, quickOpen, runCommand, runPlanFileFromTitleBar, screenshotIfFailed } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'trial');
@@ -144,9 +144,10 @@ describe('Trial of issues 26 and 27 without a model: plan files (browser workben
     assert.equal(asked.filter((question) => question.startsWith('unsaved')).length, 1, 'the unsaved question was not asked exactly once');
     assert.equal(readFileSync(join(folder, 'notes.txt'), 'utf8'), 'ALPHA\nbeta\nGAMMA\ndelta\n', 'a change or the typing was lost');
 
-    const done = await notification(page, /run "[^"]*" completed .*2 of 2 steps completed; 1 file changed/);
+    const done = /run "[^"]*" completed .*2 of 2 steps completed; 1 file changed/;
+    await notification(page, done);
     await shoot('1-completed');
-    await done.locator('.monaco-button', { hasText: 'Undo run' }).first().click();
+    await clickNotificationButton(page, done, 'Undo run');
     await notification(page, 'Undo restored notes.txt.');
     // Undo takes back the run's changes, not the typing the user chose to save.
     assert.equal(readFileSync(join(folder, 'notes.txt'), 'utf8'), 'alpha\nbeta\ngamma\ndelta\n');

@@ -69,6 +69,18 @@ export async function notification(page: Page, text: string | RegExp): Promise<L
   return entry;
 }
 
+/**
+ * Clicks the button `button` of the notification containing `text`: on its toast while that is up, else on its entry in
+ * the notification center. A toast hides itself after a while, and on a loaded machine it did so between a test finding
+ * it and clicking it (a clean clone's click on Resume waited 30 s on a toast gone).
+ */
+export async function clickNotificationButton(page: Page, text: string | RegExp, button: string): Promise<void> {
+  const onToast = page.locator('.notifications-toasts .notification-toast', { hasText: text }).first().locator('.monaco-button', { hasText: button }).first();
+  if ((await onToast.isVisible()) && (await onToast.click({ timeout: 5_000 }).then(() => true, () => false))) return;
+  const entry = await notification(page, text);
+  await entry.locator('.monaco-button', { hasText: button }).first().click();
+}
+
 /** Opens the workspace file `name` with Quick Open (Ctrl+P) and waits for its tab to be the active one. */
 export async function quickOpen(page: Page, name: string): Promise<void> {
   await page.keyboard.press('Control+P');
