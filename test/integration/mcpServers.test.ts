@@ -116,13 +116,19 @@ describe('MCP servers in the editor (server-everything from npm, fake OpenAI ser
         watcher.dispose();
         // A changed MCP setting makes the next planning read the configuration again.
         await config().update('mcp.timeoutSeconds', 30 + round, vscode.ConfigurationTarget.Global);
-        server.enqueue({ kind: 'message', content: JSON.stringify({ objective: 'List', steps: [{ id: 'L1', title: 'List the files', kind: 'tool', dependsOn: [], tool: 'list_files', args: {} }] }) });
-        const asked = server.chatRequests.length;
-        const outcome = await planner.planTask(`List the files (${target})`, { accept: false });
-        assert.equal(outcome.error, undefined);
-        const offered = JSON.stringify(server.chatRequests.slice(asked));
-        assert.ok(offered.includes('mcp__everything__'), "the user's own server is still offered");
-        assert.ok(!offered.includes('mcp__outside__'), `the servers of ${target} were offered`);
+        // A second planning when the first did not offer the user's server: on a loaded machine the file's event reached
+        // Task Planner after the bounded wait above, and its reset stopped the servers that planning had started (a
+        // clean clone). The link's servers are offered by neither.
+        for (let planning = 1; ; planning++) {
+          server.enqueue({ kind: 'message', content: JSON.stringify({ objective: 'List', steps: [{ id: 'L1', title: 'List the files', kind: 'tool', dependsOn: [], tool: 'list_files', args: {} }] }) });
+          const asked = server.chatRequests.length;
+          const outcome = await planner.planTask(`List the files (${target})`, { accept: false });
+          assert.equal(outcome.error, undefined);
+          const offered = JSON.stringify(server.chatRequests.slice(asked));
+          assert.ok(!offered.includes('mcp__outside__'), `the servers of ${target} were offered`);
+          if (offered.includes('mcp__everything__')) break;
+          assert.ok(planning < 2, "the user's own server is not offered, in two plannings");
+        }
       }
     } finally {
       rmSync(link, { force: true });
