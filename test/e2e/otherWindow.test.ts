@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { newBrowserPage, type Browser } from '../host/browser.cjs';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { activityBarEntry, runCommand, runPlanFileFromTitleBar, screenshotIfFailed, waitForWorkbench } from './workbench';
+import { activityBarEntry, runCommand, runPlanFileFromTitleBar, screenshotIfFailed, toastOf, waitForWorkbench } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'other-window');
@@ -78,7 +78,7 @@ describe('runs of a lost tab, in the window opened again (browser workbench)', f
     // Still running there (waiting for its approval), and said so.
     await runRow().filter({ hasText: /running/ }).waitFor({ timeout: 10_000 });
     await runRow().click();
-    const heldNote = page.locator('.notifications-toasts .notification-toast', { hasText: 'It belongs to another window of this workspace' }).first();
+    const heldNote = toastOf(page, 'It belongs to another window of this workspace');
     await heldNote.waitFor({ timeout: 15_000 });
     assert.match(await heldNote.innerText(), /reload this window to resume, undo or delete the run here/);
     assert.equal(await heldNote.locator('.monaco-button', { hasText: 'Reload Window' }).count(), 0, 'Reload offered while the other window holds the run');
@@ -89,7 +89,7 @@ describe('runs of a lost tab, in the window opened again (browser workbench)', f
     await page.locator('.sidebar .pane-header [aria-label^="Refresh runs"]').first().click();
     await runRow().filter({ hasText: /interrupted/ }).waitFor({ timeout: 15_000 });
     await runRow().click();
-    const endedNote = page.locator('.notifications-toasts .notification-toast', { hasText: 'has ended' }).first();
+    const endedNote = toastOf(page, 'has ended');
     await endedNote.waitFor({ timeout: 15_000 });
     await shoot('2-ended-reload-offered');
     await endedNote.locator('.monaco-button', { hasText: 'Reload Window' }).click();

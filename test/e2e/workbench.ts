@@ -58,9 +58,14 @@ export async function quickInputField(page: Page, title: string): Promise<Locato
   return field;
 }
 
+/** The toast of the notification containing `text` (gone once the toast hides itself; see `notification`). */
+export function toastOf(page: Page, text: string | RegExp): Locator {
+  return page.locator('.notifications-toasts .notification-toast', { hasText: text }).first();
+}
+
 /** A notification containing `text`: its toast, or else its entry in the notification center (opened for it). */
 export async function notification(page: Page, text: string | RegExp): Promise<Locator> {
-  const toast = page.locator('.notifications-toasts .notification-toast', { hasText: text }).first();
+  const toast = toastOf(page, text);
   if (await toast.waitFor({ timeout: 15_000 }).then(() => true, () => false)) return toast;
   await runCommand(page, 'Notifications: Show Notifications');
   const entry = page.locator('.notifications-center .notification-list-item', { hasText: text }).first();
@@ -75,7 +80,7 @@ export async function notification(page: Page, text: string | RegExp): Promise<L
  * it and clicking it (a clean clone's click on Resume waited 30 s on a toast gone).
  */
 export async function clickNotificationButton(page: Page, text: string | RegExp, button: string): Promise<void> {
-  const onToast = page.locator('.notifications-toasts .notification-toast', { hasText: text }).first().locator('.monaco-button', { hasText: button }).first();
+  const onToast = toastOf(page, text).locator('.monaco-button', { hasText: button }).first();
   if ((await onToast.isVisible()) && (await onToast.click({ timeout: 5_000 }).then(() => true, () => false))) return;
   const entry = await notification(page, text);
   await entry.locator('.monaco-button', { hasText: button }).first().click();
