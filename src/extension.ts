@@ -145,11 +145,8 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     log,
     storageDir: context.storageUri?.fsPath,
     memento: context.workspaceState,
-    // A saved plan or a resumed run may call MCP tools without planning first: the servers start (once) before it runs.
-    setup: async () => {
-      await mcp.ensureStarted();
-      return runSetupFor(readSettings(), keys, log);
-    },
+    setup: () => runSetupFor(readSettings(), keys, log),
+    holdTools: () => mcp.hold(),
     ...(seams.confirmCheckCommands ? { confirmCheckCommands: seams.confirmCheckCommands } : {}),
     commandRules: allowRules.rules,
   });
@@ -190,7 +187,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     await modelStatus.refresh();
     return outcome;
   };
-  const deps: PlanTaskDeps = { tree, log, keys, tools, runs, review, requests, prepareTools: () => mcp.ensureStarted() };
+  const deps: PlanTaskDeps = { tree, log, keys, tools, runs, review, requests, holdTools: () => mcp.hold() };
   const chat = registerChatParticipant(context.extensionUri, deps, interaction);
   context.subscriptions.push(
     vscode.commands.registerCommand('taskPlanner.showPlan', () =>
@@ -231,7 +228,7 @@ export function composeExtension(context: vscode.ExtensionContext, seams: Extens
     registerApproveRest({ pending, queue, runs, tools: () => loadRuntime().createToolRegistry([...tools()]), log }),
     ...registerViewCommands(tree, log),
     ...registerRunsCommands({ runs, runsTree, tree, log }),
-    ...registerPlanFileCommands({ tree, runs, tools, review, log, panel: () => openPanel(), prepareTools: () => mcp.ensureStarted() }),
+    ...registerPlanFileCommands({ tree, runs, tools, review, log, panel: () => openPanel(), holdTools: () => mcp.hold() }),
     ...registerTaskFileCommands({
       tree,
       runs,

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { McpConfig, McpServerConfig } from '../core/mcp/mcpConfig';
+import { ServerLeases } from '../core/mcp/serverLeases';
 import type { Tool } from '../core/tools/tool';
 import type { McpServers } from '../node/mcpServers';
 import { errorMessage } from '../shared/errorMessage';
@@ -24,10 +25,13 @@ const defaultTimeoutSeconds = 60;
  * allowed it (its command line or URL named; remembered per workspace). A tool call asks
  * each time unless the user's `allowedTools` or an "Always allow in this workspace" answer
  * (`RememberedToolCalls`, forgotten from "MCP servers") allows it. Inputs are asked
- * once and kept in SecretStorage. The servers stop when the window closes (`dispose`).
+ * once and kept in SecretStorage. A planning or run holds the servers it started with (`hold`) until it ends, so a
+ * change of the configuration meanwhile applies from the next one and stops nothing it may call. The servers stop when
+ * the window closes (`dispose`).
  */
 export class McpHost implements vscode.Disposable {
-  private servers: McpServers | undefined;
+  /** The started server sets: the current one, and those replaced that a planning or run still holds. */
+  private readonly leases = new ServerLeases<McpServers>();
   private starting: Promise<void> | undefined;
   private readonly log = vscode.window.createOutputChannel('Task Planner MCP', { log: true });
 
@@ -61,9 +65,27 @@ export class McpHost implements vscode.Disposable {
     this.watchFolders();
   }
 
-  /** The tools of the started servers; empty before `ensureStarted`. */
+  /**
+   * The tools of the started servers (after a change of the configuration, until they start again: those a planning or
+   * run still holds); empty before `ensureStarted`.
+   */
   tools(): Tool[] {
-    return this.servers?.tools() ?? [];
+    return this.leases.offered()?.tools() ?? [];
+  }
+
+  /**
+   * Starts the servers (as `ensureStarted`) and holds them for one planning or run until the hold is disposed: a change of
+   * mcp.json, the settings or the folders meanwhile applies from the next planning or run, and stops none of the servers
+   * this one may call (they stop once it ends). Never rejects.
+   */
+  async hold(): Promise<vscode.Disposable> {
+    await this.ensureStarted();
+    const lease = this.leases.lease();
+    // A reset between the start and the lease (another command's) left nothing current: what the files hold now starts, held too.
+    await this.ensureStarted();
+    return {
+      dispose: () => void lease.release().catch((error: unknown) => this.log.error(`MCP servers were not stopped: ${errorMessage(error)}`)),
+    };
   }
 
   /**
@@ -88,7 +110,7 @@ export class McpHost implements vscode.Disposable {
   async showServers(): Promise<void> {
     if (this.starting !== undefined && (await this.filesStamp()) !== this.startedStamp) await this.reset();
     await this.ensureStarted();
-    const servers = this.servers;
+    const servers = this.leases.current();
     if (!servers || servers.list().length === 0) {
       void showInformation(
         vscode.l10n.t('No MCP servers are configured. Add them to .vscode/mcp.json or to the setting taskPlanner.mcp.servers.'),
@@ -139,8 +161,9 @@ export class McpHost implements vscode.Disposable {
   dispose(): void {
     for (const subscription of [...this.subscriptions, ...this.watchers]) subscription.dispose();
     clearTimeout(this.checkTimer);
-    void this.servers?.stopAll();
-    this.log.dispose();
+    // The log last: a server stopping may still write to it.
+    const closeLog = (): void => this.log.dispose();
+    void this.leases.stopAll().then(closeLog, closeLog);
   }
 
   /**
@@ -166,12 +189,11 @@ export class McpHost implements vscode.Disposable {
     this.checkTimer = setTimeout(() => void this.readConfig(), checkDelayMs);
   }
 
+  /** The configuration changed: the servers start again at the next planning or run (those held stop when released). */
   private async reset(): Promise<void> {
     this.generation += 1;
-    const servers = this.servers;
-    this.servers = undefined;
     this.starting = undefined;
-    await servers?.stopAll();
+    await this.leases.retire();
   }
 
   private async start(): Promise<void> {
@@ -214,7 +236,7 @@ export class McpHost implements vscode.Disposable {
       log: (server, text) => this.log.info(`[${server}] ${text.trimEnd()}`),
       remembered: this.remembered,
     });
-    this.servers = servers;
+    await this.leases.adopt(servers);
     await withProgress(
       {
         location: vscode.ProgressLocation.Notification,

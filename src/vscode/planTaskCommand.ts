@@ -41,8 +41,11 @@ export interface PlanTaskDeps {
   requests: RequestEditors;
   /** Asks which workspace folder to plan in (a window of several); default: VS Code's folder pick. `undefined`: cancelled. */
   pickFolder?: (folders: readonly vscode.WorkspaceFolder[]) => Promise<vscode.WorkspaceFolder | undefined>;
-  /** Makes `tools` complete before planning (starts the MCP servers once); never rejects. */
-  prepareTools?: () => Promise<void>;
+  /**
+   * Makes `tools` complete before planning (starts the MCP servers once) and holds them until the planning ends (the
+   * hold disposed): a change of their configuration meanwhile stops none of them. Never rejects.
+   */
+  holdTools?: () => Promise<vscode.Disposable>;
 }
 
 /** Options of one "Plan task". */
@@ -297,52 +300,56 @@ export async function planRequest(
   options.report(vscode.l10n.t('with {0}…', provider.label));
   deps.log.info(`Planning with ${provider.label}: ${text.slice(0, 200)}${options.feedback ? ` (feedback: ${options.feedback.slice(0, 200)})` : ''}`);
   let streamed = 0;
-  await deps.prepareTools?.();
-  // Read again for every plan, so a skill added a moment ago is offered (and the review shows what each step uses).
-  const capabilities = await deps.runs.capabilities(options.signal, options.folder);
-  const investigate = provider.llm !== undefined && settings.investigation.maxToolCalls > 0;
-  options.investigating?.(investigate);
-  return runtime.planRequest(text, {
-    ...(investigate
-      ? {
-          investigate: {
-            budget: settings.investigation,
-            ...(options.planNow ? { stop: options.planNow } : {}),
-            progress: (line: string) => {
-              deps.log.info(`Planning: ${line}`);
-              options.report(line);
+  const held = await deps.holdTools?.();
+  try {
+    // Read again for every plan, so a skill added a moment ago is offered (and the review shows what each step uses).
+    const capabilities = await deps.runs.capabilities(options.signal, options.folder);
+    const investigate = provider.llm !== undefined && settings.investigation.maxToolCalls > 0;
+    options.investigating?.(investigate);
+    return await runtime.planRequest(text, {
+      ...(investigate
+        ? {
+            investigate: {
+              budget: settings.investigation,
+              ...(options.planNow ? { stop: options.planNow } : {}),
+              progress: (line: string) => {
+                deps.log.info(`Planning: ${line}`);
+                options.report(line);
+              },
+              ask: options.ask ?? askPlanningQuestion,
             },
-            ask: options.ask ?? askPlanningQuestion,
-          },
-        }
-      : {}),
-    skills: capabilities.skills,
-    instructions: capabilities.instructions,
-    trusted: vscode.workspace.isTrusted,
-    llm: provider.llm,
-    // Each role's model on the configured endpoint; a chat's picked model does every role.
-    ...('models' in provider && provider.models ? { models: provider.models } : {}),
-    tools: runtime.createToolRegistry([...deps.tools()]),
-    signal: options.signal,
-    clock: runtime.timerClock,
-    strategy: settings.strategy,
-    // Without a model too, when a folder is open: the heuristic planner reads the project's test command from it ("run the tests").
-    ...(provider.llm || options.folder || vscode.workspace.workspaceFolders?.length === 1 ? { workspace: deps.runs.workspace(options.folder) } : {}),
-    openFiles: vscode.window.visibleTextEditors
-      .filter((editor) => editor.document.uri.scheme === 'file' && inFolder(editor.document.uri, options.folder))
-      .map((editor) => vscode.workspace.asRelativePath(editor.document.uri, false)),
-    attachments,
-    attachmentForModel: (attachment) => imageAsDataUrl(attachment, options.folder && deps.runs.workspace(options.folder)),
-    ...(options.feedback === undefined ? {} : { feedback: options.feedback }),
-    noModelHint: setUpModelHint(),
-    // Regenerate keeps the plan only (the panel critiques each version itself): no model critique to pay for.
-    modelCritique: settings.modelCritique && options.feedback === undefined,
-    onPartialStep: (step, index) => {
-      if (index === 0) options.investigating?.(false);
-      options.onPartialStep?.(step, index);
-      if (index + 1 > streamed) options.stepsWritten?.((streamed = index + 1));
-    },
-  });
+          }
+        : {}),
+      skills: capabilities.skills,
+      instructions: capabilities.instructions,
+      trusted: vscode.workspace.isTrusted,
+      llm: provider.llm,
+      // Each role's model on the configured endpoint; a chat's picked model does every role.
+      ...('models' in provider && provider.models ? { models: provider.models } : {}),
+      tools: runtime.createToolRegistry([...deps.tools()]),
+      signal: options.signal,
+      clock: runtime.timerClock,
+      strategy: settings.strategy,
+      // Without a model too, when a folder is open: the heuristic planner reads the project's test command from it ("run the tests").
+      ...(provider.llm || options.folder || vscode.workspace.workspaceFolders?.length === 1 ? { workspace: deps.runs.workspace(options.folder) } : {}),
+      openFiles: vscode.window.visibleTextEditors
+        .filter((editor) => editor.document.uri.scheme === 'file' && inFolder(editor.document.uri, options.folder))
+        .map((editor) => vscode.workspace.asRelativePath(editor.document.uri, false)),
+      attachments,
+      attachmentForModel: (attachment) => imageAsDataUrl(attachment, options.folder && deps.runs.workspace(options.folder)),
+      ...(options.feedback === undefined ? {} : { feedback: options.feedback }),
+      noModelHint: setUpModelHint(),
+      // Regenerate keeps the plan only (the panel critiques each version itself): no model critique to pay for.
+      modelCritique: settings.modelCritique && options.feedback === undefined,
+      onPartialStep: (step, index) => {
+        if (index === 0) options.investigating?.(false);
+        options.onPartialStep?.(step, index);
+        if (index + 1 > streamed) options.stepsWritten?.((streamed = index + 1));
+      },
+    });
+  } finally {
+    held?.dispose();
+  }
 }
 
 /**

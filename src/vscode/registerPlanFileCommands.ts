@@ -17,8 +17,11 @@ export interface PlanFileWiring {
   log: vscode.LogOutputChannel;
   /** The plan panel's plan, the id of the run it shows (if any) and whether the panel is in front; `undefined` while no panel is open. */
   panel: () => { plan: Plan | undefined; runId: string | undefined; active: boolean } | undefined;
-  /** Starts the MCP servers (once, asking for a workspace's), so a plan file naming their tools is checked against them; never rejects. */
-  prepareTools: () => Promise<void>;
+  /**
+   * Starts the MCP servers (once, asking for a workspace's) and holds them until disposed, so a plan file naming their
+   * tools is checked against the servers it then calls; never rejects.
+   */
+  holdTools: () => Promise<vscode.Disposable>;
 }
 
 /**
@@ -63,16 +66,30 @@ export function registerPlanFileCommands(wiring: PlanFileWiring): vscode.Disposa
     vscode.commands.registerCommand('taskPlanner.exportPlanMarkdown', () => loadRuntime().exportPlanMarkdown(deps())),
     // The document is read when the command is given; the MCP servers start before it is checked.
     vscode.commands.registerCommand('taskPlanner.runPlanFile', (uri: unknown) =>
-      withDocument(uri, async (document, folder) => {
-        await wiring.prepareTools();
-        return loadRuntime().runPlanFile(document, deps(folder));
-      }),
+      withDocument(uri, (document, folder) => whileHeld(wiring, async () => loadRuntime().runPlanFile(document, deps(folder)))),
     ),
     vscode.commands.registerCommand('taskPlanner.reviewPlanFile', (uri: unknown) =>
-      withDocument(uri, async (document, folder) => {
-        await wiring.prepareTools();
-        return loadRuntime().reviewPlanFile(document, deps(folder));
-      }),
+      withDocument(uri, (document, folder) => whileHeld(wiring, () => loadRuntime().reviewPlanFile(document, deps(folder)))),
     ),
   ];
+}
+
+/**
+ * Does `act` with the MCP servers held (`holdTools`) until it is done and the run it started, if any, has ended: the
+ * servers a plan file was checked against are the ones its run calls, whatever changes their configuration meanwhile.
+ */
+async function whileHeld<T extends { run?: Promise<unknown> } | undefined>(wiring: PlanFileWiring, act: () => Promise<T>): Promise<T> {
+  const held = await wiring.holdTools();
+  const release = (): void => {
+    held.dispose();
+  };
+  try {
+    const outcome: T = await act();
+    if (outcome?.run) void outcome.run.then(release, release);
+    else release();
+    return outcome;
+  } catch (error) {
+    release();
+    throw error;
+  }
 }

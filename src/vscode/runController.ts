@@ -1,16 +1,12 @@
 import * as vscode from 'vscode';
-import type { HostEnvironment } from '../core/engine/hostRunOptions';
-import type { RunPolicy } from '../core/engine/runPolicy';
 import type { BudgetLimits } from '../core/llm/budget';
 import type { RunOptions, RunResult } from '../core/engine/runOptions';
 import type { PlanOrigin, RunEvent, RunState } from '../core/engine/runEvents';
-import type { CommandRunner } from '../core/commandPorts';
 import type { RunStore, CheckpointStore } from '../core/runStorePorts';
 import type { LlmClient } from '../core/servicePorts';
 import type { WorkspaceFs } from '../core/workspacePorts';
 import type { Plan } from '../core/plan/planSchema';
 import type { CapabilityCatalogue } from '../core/capabilities/capabilityCatalogue';
-import type { CheckCommandConsent } from '../core/engine/checkCommandConsent';
 import type { ExecutionFold } from '../core/replan/executionFold';
 import type { ExecutionEvent } from './executionEvent';
 import { RunChanges } from './runChanges';
@@ -21,16 +17,13 @@ import { checkAttachments } from './attachmentCheck';
 import { activeRunKey, FolderLanes, type Lane } from './folderLanes';
 import { errorMessage } from '../shared/errorMessage';
 import { CoalescedCall, runUpdateIntervalMs } from '../shared/coalescedCall';
-import { askCheckCommandsModal, vscodeAttachmentUi } from './runStartDialogs';
-import { selectedPythonEnvironment } from './pythonEnvironment';
-import { checkCommandsAtStart } from './checkCommandsAtStart';
-import { channelLogger } from './channelLogger';
-import type { RunSetup } from './runSetup';
+import { vscodeAttachmentUi } from './runStartDialogs';
 import type { RunControllerDeps } from './runControllerDeps';
 import { takeInterruptedRuns, type InterruptedRun } from './interruptedRuns';
-import { folderConfinement, pickWorkspaceFolder, shownFolderName } from './workspaceFolders';
+import { pickWorkspaceFolder, shownFolderName } from './workspaceFolders';
 import { runStatusLabels } from '../shared/runStatusLabels';
 import { RunInProgressError } from './runInProgress';
+import { prepareRun, type PreparedRun, type RunPreparationContext } from './runPreparation';
 
 /** How `RunController.start` runs a plan; each part has a default. */
 export interface StartOptions {
@@ -97,9 +90,18 @@ export class RunController implements vscode.Disposable {
   /** What the stored runs changed, and Undo of it. */
   readonly changes: RunChanges;
 
+  /** What a run's preparation reads from this controller. */
+  private readonly preparation: RunPreparationContext;
+
   constructor(private readonly deps: RunControllerDeps) {
     this.lanes = new FolderLanes(deps.storageDir);
     this.changes = new RunChanges(this.lanes);
+    this.preparation = {
+      deps,
+      lanes: this.lanes,
+      capabilities: (folder) => this.capabilities(undefined, folder),
+      takeNextRunLimits: () => this.takeNextRunLimits(),
+    };
   }
 
   /** Where the current folder's runs are journaled (created on first use). */
@@ -393,27 +395,9 @@ export class RunController implements vscode.Disposable {
     if (lane.running || lane.abort) throw new RunInProgressError(alreadyRunning(lane), lane.running ? lane.state?.runId : undefined);
     const abort = new AbortController();
     lane.abort = abort;
-    let setup: RunSetup;
-    let workspace: WorkspaceFs;
-    let checkCommands: CheckCommandConsent | undefined;
-    let checkpoints: CheckpointStore;
-    let commandRunner: CommandRunner;
+    let prepared: PreparedRun;
     try {
-      setup = await this.deps.setup();
-      checkpoints = await this.lanes.checkpointsOf(lane);
-      workspace = this.lanes.workspaceOf(lane);
-      // The workspace's environment (its virtual environment, node_modules/.bin) only in a trusted workspace, as its terminals.
-      commandRunner = loadRuntime().createNodeCommandRunner(
-        lane.folder?.uri.fsPath ?? workspace.rootLabel,
-        vscode.workspace.isTrusted ? { projectEnvironment: { selectedPython: () => selectedPythonEnvironment(lane.folder?.uri) } } : {},
-      );
-      checkCommands = await checkCommandsAtStart(
-        plan,
-        completed,
-        commandRunner,
-        this.deps.commandRules,
-        this.deps.confirmCheckCommands ?? askCheckCommandsModal,
-      );
+      prepared = await prepareRun(this.preparation, lane, plan, completed, llm);
     } catch (error) {
       lane.abort = undefined;
       throw error;
@@ -422,36 +406,8 @@ export class RunController implements vscode.Disposable {
     this.executionStarted.fire();
     if (folder) this.useFolder(folder);
     this.setState(lane, first);
-    const runtime = loadRuntime();
-    const tools = shownFolderName(folder) === undefined ? this.deps.tools() : runtime.toolsNamingConfinement(this.deps.tools(), folderConfinement(folder!));
-    const environment = {
-      tools: runtime.toRegistry(tools),
-      stepRunner: undefined,
-      llm: llm ?? setup.llm,
-      budget: runtime.createBudgetTracker({ ...setup.budget, ...this.takeNextRunLimits() }),
-      // The lane's snapshot names the run asking (a repair run's own id once it started).
-      interaction: this.deps.interactionFor?.(() => lane.state?.runId) ?? this.deps.interaction ?? runtime.deferAllInteraction,
-      clock: runtime.timerClock,
-      store: this.lanes.storeOf(lane),
-      workspace,
-      capabilities: await this.capabilities(undefined, folder),
-      commandRunner,
-      allowedCommands: this.deps.commandRules ?? runtime.noAllowRules,
-      diagnostics: folder ? runtime.createVscodeDiagnostics(folder.uri) : undefined,
-      checkpoints,
-      // A step imported from a task file with ticking chosen ticks its checkbox as it completes (resumed runs too); others are left alone.
-      stepEpilogue: runtime.tickSourceCheckbox,
-      logger: channelLogger(this.deps.log),
-    } satisfies HostEnvironment;
-    const policy = {
-      ...setup.policy,
-      // A model handed in (the chat's picked model) is used for every role.
-      models: llm ? {} : setup.policy.models,
-      noModelHint: vscode.l10n.t("Run 'Task Planner: Set up a model', or change the step to one you do yourself."),
-    } satisfies RunPolicy;
-    const options = runtime.hostRunOptions(environment, policy);
     lane.execution = new Set(first ? [first.runId] : []);
-    const running = go({ ...options, signal: abort.signal, checkCommands });
+    const running = go({ ...prepared.options, signal: abort.signal });
     lane.running = running;
     void vscode.commands.executeCommand('setContext', 'taskPlanner.runActive', true);
     try {
@@ -459,10 +415,11 @@ export class RunController implements vscode.Disposable {
       this.lanes.remember(result.runId, lane);
       if (result.status !== 'interrupted') void this.deps.memento?.update(lane.mementoKey, undefined);
       this.deps.log.info(`Run ${result.runId} ended: ${runStatusLabels[result.status]}${result.metadata.reason ? `. ${result.metadata.reason}` : ''}`);
-      if (setup.trace !== undefined) void this.sendTrace(lane, result.runId, setup.trace);
+      if (prepared.trace !== undefined) void this.sendTrace(lane, result.runId, prepared.trace);
       this.finished.fire(result);
       return result;
     } finally {
+      prepared.release();
       lane.running = undefined;
       lane.execution = undefined;
       lane.abort = undefined;

@@ -20,6 +20,12 @@ export interface RunControllerDeps {
   storageDir: string | undefined;
   /** What a run needs besides its plan, from the settings: read when each run starts or resumes. */
   setup: () => Promise<RunSetup>;
+  /**
+   * Makes `tools` complete before a run (a saved plan or a resumed run may call MCP tools without planning first: the
+   * servers start once) and holds them until the run ends (the hold disposed): a change of their configuration
+   * meanwhile stops none of the servers the run calls. Never rejects.
+   */
+  holdTools: () => Promise<vscode.Disposable>;
   /** Workspace state: remembers the executing run, so a run cut off by a reload is offered for resuming (see `interruptedRun`). */
   memento?: vscode.Memento;
   /** Asks what to do about a missing attachment before a run starts; default: a modal warning and the open-file dialog. */

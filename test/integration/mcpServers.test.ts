@@ -1,7 +1,7 @@
 // MCP servers in the real extension host: the user's setting taskPlanner.mcp.servers starts server-everything (from npm)
 // before planning; the planner is offered its tools, and a plan calling them runs, with structured and image results.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import * as vscode from 'vscode';
@@ -11,6 +11,37 @@ import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
 // This file is bundled into out/integration-XXXXXX/ under the repository.
 const repository = resolve(__dirname, '..', '..');
 const everything = join(repository, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+
+/** The processes of server-everything running now (this host starts it as `node …/index.js stdio`). */
+function everythingProcesses(): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(everything);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+function alive(pid: number): boolean {
+  try {
+    // A zombie is gone as far as serving goes: its parent has not reaped it yet.
+    return !/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** Whether `condition` holds within 20 s, asked every 200 ms. */
+async function until(condition: () => boolean | Promise<boolean>): Promise<boolean> {
+  for (const deadline = Date.now() + 20_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 200))) {
+    if (await condition()) return true;
+  }
+  return false;
+}
 
 async function api(): Promise<TaskPlannerApi> {
   const extension = vscode.extensions.getExtension<TaskPlannerApi>('task-planner.task-planner');
@@ -89,6 +120,76 @@ describe('MCP servers in the editor (server-everything from npm, fake OpenAI ser
     assert.deepEqual(logo.media, [{ type: 'image', mimeType: 'image/png', bytes: 4033 }]);
   });
 
+  it('a change of the MCP settings during a planning stops none of the servers it holds; they stop once it has ended', async () => {
+    const planner = await api();
+    const planning = await planner.holdMcpServers();
+    let next: vscode.Disposable | undefined;
+    const held = everythingProcesses();
+    assert.ok(held.length > 0, "the user's server is not running");
+    try {
+      await config().update('mcp.timeoutSeconds', 45, vscode.ConfigurationTarget.Global);
+      // The next planning starts the servers as configured now, once Task Planner has heard of the change.
+      const started = await until(async () => {
+        next?.dispose();
+        next = await planner.holdMcpServers();
+        return everythingProcesses().some((pid) => !held.includes(pid));
+      });
+      assert.ok(started, 'no planning after the change started the servers again');
+      assert.deepEqual(held.filter(alive), held, "the held servers were stopped under the planning");
+      assert.ok(planner.offeredToolNames().includes('mcp__everything__echo'));
+      planning.dispose();
+      assert.ok(await until(() => held.every((pid) => !alive(pid))), 'the servers the ended planning held are still running');
+      const current = everythingProcesses();
+      next?.dispose();
+      assert.deepEqual(current.filter(alive), current, 'the servers of the configuration as it is now stopped when a planning ended');
+    } finally {
+      planning.dispose();
+      next?.dispose();
+      await config().update('mcp.timeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it("a run waiting for an approval keeps its servers through a change of the MCP settings and its own write of mcp.json", async () => {
+    const planner = await api();
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    assert.ok(folder);
+    server.enqueue({
+      kind: 'message',
+      content: JSON.stringify({
+        objective: 'Empty the MCP file, then echo',
+        steps: [
+          { id: 'W1', title: 'Empty the MCP file', kind: 'tool', dependsOn: [], tool: 'write_file', args: { path: '.vscode/mcp.json', content: '{ "servers": {} }\n' } },
+          { id: 'E1', title: 'Echo', kind: 'tool', dependsOn: ['W1'], tool: 'mcp__everything__echo', args: { message: 'still here' } },
+        ],
+      }),
+    });
+    const outcome = await planner.planTask('Empty the MCP file, then echo', { accept: true });
+    assert.equal(outcome.error, undefined);
+    let next: vscode.Disposable | undefined;
+    try {
+      assert.deepEqual(await planner.nextPrompt(), { stepId: 'W1', kind: 'approval' });
+      const held = everythingProcesses();
+      await config().update('mcp.timeoutSeconds', 46, vscode.ConfigurationTarget.Global);
+      const started = await until(async () => {
+        next?.dispose();
+        next = await planner.holdMcpServers();
+        return everythingProcesses().some((pid) => !held.includes(pid));
+      });
+      assert.ok(started, 'no planning after the change started the servers again');
+      next?.dispose();
+      assert.deepEqual(held.filter(alive), held, 'the servers were stopped under the waiting run');
+      await vscode.commands.executeCommand('taskPlanner.approve', 'W1');
+      const result = await outcome.run;
+      assert.equal(result?.status, 'completed', JSON.stringify(result?.metadata));
+      assert.match(JSON.stringify(result.results['E1']), /still here/);
+      assert.ok(await until(() => held.every((pid) => !alive(pid))), 'the servers the ended run held are still running');
+    } finally {
+      next?.dispose();
+      await vscode.workspace.fs.delete(vscode.Uri.joinPath(folder, '.vscode', 'mcp.json')).then(undefined, () => undefined);
+      await config().update('mcp.timeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it(".vscode/mcp.json linked out of the folder or to /dev/zero is not read: its servers are never offered, and planning goes on", async () => {
     const planner = await api();
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
@@ -98,8 +199,8 @@ describe('MCP servers in the editor (server-everything from npm, fake OpenAI ser
     mkdirSync(join(folder, '.vscode'), { recursive: true });
     try {
       for (const [round, target] of [join(outside, 'mcp.json'), '/dev/zero'].entries()) {
-        // Task Planner resets its servers when it hears of the change: a late event would stop the servers this planning
-        // started (its tools then not offered). Heard here too, after Task Planner's older watcher; bounded, in case none comes.
+        // Heard here too, after Task Planner's older watcher (bounded, in case none comes): a planning reads the file as it is.
+        // An event that reaches Task Planner later, during the planning, stops none of the servers that planning holds.
         const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '.vscode/mcp.json'));
         const heard = new Promise<void>((done) => {
           const timer = setTimeout(done, 5_000);
@@ -116,19 +217,13 @@ describe('MCP servers in the editor (server-everything from npm, fake OpenAI ser
         watcher.dispose();
         // A changed MCP setting makes the next planning read the configuration again.
         await config().update('mcp.timeoutSeconds', 30 + round, vscode.ConfigurationTarget.Global);
-        // A second planning when the first did not offer the user's server: on a loaded machine the file's event reached
-        // Task Planner after the bounded wait above, and its reset stopped the servers that planning had started (a
-        // clean clone). The link's servers are offered by neither.
-        for (let planning = 1; ; planning++) {
-          server.enqueue({ kind: 'message', content: JSON.stringify({ objective: 'List', steps: [{ id: 'L1', title: 'List the files', kind: 'tool', dependsOn: [], tool: 'list_files', args: {} }] }) });
-          const asked = server.chatRequests.length;
-          const outcome = await planner.planTask(`List the files (${target})`, { accept: false });
-          assert.equal(outcome.error, undefined);
-          const offered = JSON.stringify(server.chatRequests.slice(asked));
-          assert.ok(!offered.includes('mcp__outside__'), `the servers of ${target} were offered`);
-          if (offered.includes('mcp__everything__')) break;
-          assert.ok(planning < 2, "the user's own server is not offered, in two plannings");
-        }
+        server.enqueue({ kind: 'message', content: JSON.stringify({ objective: 'List', steps: [{ id: 'L1', title: 'List the files', kind: 'tool', dependsOn: [], tool: 'list_files', args: {} }] }) });
+        const asked = server.chatRequests.length;
+        const outcome = await planner.planTask(`List the files (${target})`, { accept: false });
+        assert.equal(outcome.error, undefined);
+        const offered = JSON.stringify(server.chatRequests.slice(asked));
+        assert.ok(!offered.includes('mcp__outside__'), `the servers of ${target} were offered`);
+        assert.ok(offered.includes('mcp__everything__'), "the user's own server is not offered");
       }
     } finally {
       rmSync(link, { force: true });

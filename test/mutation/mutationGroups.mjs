@@ -527,6 +527,7 @@ export const mutationGroups = [
       'src/core/mcp/mcpResult.ts',
       'src/core/mcp/mcpTools.ts',
       'src/core/mcp/mcpStartPolicy.ts',
+      'src/core/mcp/serverLeases.ts',
     ],
     spec: ['test/unit/core/mcp/**/*.test.ts'],
   },

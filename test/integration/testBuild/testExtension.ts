@@ -117,6 +117,8 @@ export interface TaskPlannerApi {
   activationMs: number;
   /** The names of the tools plans, runs and the step form are offered now. */
   offeredToolNames(): string[];
+  /** Starts the MCP servers and holds them, as a planning does, until the hold is disposed. */
+  holdMcpServers(): Promise<vscode.Disposable>;
   /** The `@planner` chat participant's handler, as the Chat view calls it. */
   chat: vscode.ChatRequestHandler;
 }
@@ -205,6 +207,10 @@ export function activate(context: vscode.ExtensionContext): TaskPlannerApi {
     settings: readSettings,
     activationMs,
     offeredToolNames: () => parts.planTaskDeps.tools().map((tool) => tool.name),
+    holdMcpServers: () => {
+      if (!parts.planTaskDeps.holdTools) throw new Error('"Plan task" is wired without holding the MCP servers');
+      return parts.planTaskDeps.holdTools();
+    },
     planTask: (request, { accept, pickFolder, ...options } = {}) => {
       const reviewed = accept === undefined ? parts.planTaskDeps : { ...parts.planTaskDeps, review: () => acceptingReview(accept) };
       const deps = pickFolder ? { ...reviewed, pickFolder } : reviewed;
