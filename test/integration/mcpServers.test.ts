@@ -12,18 +12,33 @@ import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
 const repository = resolve(__dirname, '..', '..');
 const everything = join(repository, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 
-/** The processes of server-everything running now (this host starts it as `node …/index.js stdio`). */
+/**
+ * The processes of server-everything this extension host started, running now (it starts them as `node …/index.js stdio`);
+ * not those of other programs (the unit tests run beside this suite).
+ */
 function everythingProcesses(): number[] {
   return readdirSync('/proc')
     .filter((name) => /^\d+$/.test(name))
+    .map(Number)
     .filter((pid) => {
       try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(everything);
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(everything) && startedHere(pid);
       } catch {
         return false;
       }
-    })
-    .map(Number);
+    });
+}
+
+/** Whether this process is an ancestor of `pid`. */
+function startedHere(pid: number): boolean {
+  for (let at = pid, depth = 0; at > 1 && depth < 10; depth++) {
+    // The parent is the second field after the name, which is in parentheses and may hold anything.
+    const stat = readFileSync(`/proc/${at}/stat`, 'utf8');
+    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (parent === process.pid) return true;
+    at = parent;
+  }
+  return false;
 }
 
 function alive(pid: number): boolean {
@@ -41,6 +56,24 @@ async function until(condition: () => boolean | Promise<boolean>): Promise<boole
     if (await condition()) return true;
   }
   return false;
+}
+
+/**
+ * Changes the MCP timeout setting to `seconds` and holds the servers as the next planning does, again until a planning
+ * started after the change runs a server process not in `held` (Task Planner hears of the change a moment later): that
+ * planning's hold.
+ */
+async function planningAfterChange(planner: TaskPlannerApi, held: readonly number[], seconds: number): Promise<vscode.Disposable> {
+  await vscode.workspace.getConfiguration('taskPlanner').update('mcp.timeoutSeconds', seconds, vscode.ConfigurationTarget.Global);
+  let next: vscode.Disposable | undefined;
+  const started = await until(async () => {
+    next?.dispose();
+    next = await planner.holdMcpServers();
+    return everythingProcesses().some((pid) => !held.includes(pid));
+  });
+  if (started && next) return next;
+  next?.dispose();
+  assert.fail('no planning after the change started the servers again');
 }
 
 async function api(): Promise<TaskPlannerApi> {
@@ -127,14 +160,7 @@ describe('MCP servers in the editor (server-everything from npm, fake OpenAI ser
     const held = everythingProcesses();
     assert.ok(held.length > 0, "the user's server is not running");
     try {
-      await config().update('mcp.timeoutSeconds', 45, vscode.ConfigurationTarget.Global);
-      // The next planning starts the servers as configured now, once Task Planner has heard of the change.
-      const started = await until(async () => {
-        next?.dispose();
-        next = await planner.holdMcpServers();
-        return everythingProcesses().some((pid) => !held.includes(pid));
-      });
-      assert.ok(started, 'no planning after the change started the servers again');
+      next = await planningAfterChange(planner, held, 45);
       assert.deepEqual(held.filter(alive), held, "the held servers were stopped under the planning");
       assert.ok(planner.offeredToolNames().includes('mcp__everything__echo'));
       planning.dispose();
@@ -169,14 +195,8 @@ describe('MCP servers in the editor (server-everything from npm, fake OpenAI ser
     try {
       assert.deepEqual(await planner.nextPrompt(), { stepId: 'W1', kind: 'approval' });
       const held = everythingProcesses();
-      await config().update('mcp.timeoutSeconds', 46, vscode.ConfigurationTarget.Global);
-      const started = await until(async () => {
-        next?.dispose();
-        next = await planner.holdMcpServers();
-        return everythingProcesses().some((pid) => !held.includes(pid));
-      });
-      assert.ok(started, 'no planning after the change started the servers again');
-      next?.dispose();
+      next = await planningAfterChange(planner, held, 46);
+      next.dispose();
       assert.deepEqual(held.filter(alive), held, 'the servers were stopped under the waiting run');
       await vscode.commands.executeCommand('taskPlanner.approve', 'W1');
       const result = await outcome.run;
