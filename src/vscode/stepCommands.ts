@@ -235,10 +235,8 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
         return void showInformation(vscode.l10n.t('Task Planner: this step has no result yet.'));
       }
       const result = state.results[stepId];
-      const document = await vscode.workspace.openTextDocument({
-        content: previewValue(result, 1_000_000),
-        language: typeof result === 'string' ? 'markdown' : 'json',
-      });
+      const content = previewValue(result, 1_000_000);
+      const document = await vscode.workspace.openTextDocument({ content, language: resultLanguage(result, content) });
       await vscode.window.showTextDocument(document, { preview: true });
     }),
     vscode.commands.registerCommand('taskPlanner.cancelRun', async (arg?: unknown) => {
@@ -257,6 +255,20 @@ export function registerStepCommands(deps: StepCommandDeps): vscode.Disposable[]
       if (runId !== undefined) deps.runs.cancel(runId);
     }),
   ];
+}
+
+/**
+ * The language a step's result opens in: Markdown for a text (an agent's answer), JSON where the shown text is JSON, and
+ * plain text for a tool's result shown as `key: value` lines (marked as a broken JSON file in Problems otherwise).
+ */
+function resultLanguage(result: unknown, shown: string): string {
+  if (typeof result === 'string') return 'markdown';
+  try {
+    JSON.parse(shown);
+    return 'json';
+  } catch {
+    return 'plaintext';
+  }
 }
 
 /** The Plan view's selected row when it is a step's, else `undefined`. */

@@ -77,6 +77,8 @@ describe('The Plan tree acts on the run it shows', function () {
       const shown = await until('the result to open', () => vscode.window.activeTextEditor?.document.getText());
       assert.match(shown, /read by the first run/);
       assert.doesNotMatch(shown, /read by the second run/);
+      // Shown as `key: value` lines: plain text, not a JSON file with a problem on its first line (a trial).
+      assert.equal(vscode.window.activeTextEditor?.document.languageId, 'plaintext');
     } finally {
       await vscode.commands.executeCommand('taskPlanner.approve', 'W1');
       assert.equal((await second).status, 'completed');

@@ -168,7 +168,7 @@ export function parseMcpConfig(value: unknown, source: McpConfigSource): McpConf
   }
   const inputs = parsed.data.inputs;
   const declared = new Set(inputs.map((item) => item.id));
-  const warnings: string[] = [];
+  const warnings = unknownKeyWarnings(value, source);
   const servers = entries.map(([name, entry]): McpServerConfig => {
     checkVariables(entry, `servers.${name}`, declared, source);
     const allowed = entry.allowedTools ?? [];
@@ -188,6 +188,20 @@ export function parseMcpConfig(value: unknown, source: McpConfigSource): McpConf
     };
   });
   return { servers, inputs: inputs.map(({ id, description, password }) => ({ id, description, password, source })), warnings };
+}
+
+/**
+ * What the configuration holds beside `servers` and `inputs`, which nothing reads: a server put at the top (the setting
+ * written as its name suggests) or a key of another tool's format (`mcpServers`) would otherwise be dropped unsaid.
+ */
+function unknownKeyWarnings(value: unknown, source: McpConfigSource): string[] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [];
+  const unknown = Object.keys(value).filter((key) => key !== 'servers' && key !== 'inputs');
+  if (unknown.length === 0) return [];
+  const named = unknown.slice(0, 5).map((key) => `"${shown(key)}"`).join(', ') + (unknown.length > 5 ? ` and ${unknown.length - 5} more` : '');
+  return [
+    `${source.label}: ${named} ${unknown.length === 1 ? 'was' : 'were'} ignored: an MCP configuration holds only "servers" and "inputs". Put each server under "servers", by its name: { "servers": { "my-server": { "command": "…", "args": [] } } }.`,
+  ];
 }
 
 /**

@@ -73,7 +73,7 @@ export function validatePlan(plan: Plan, opts: ValidatePlanOptions = {}): Diagno
       if (!toolNames.has(step.tool)) {
         error(
           'unknown_tool',
-          `Step "${step.id}" uses tool "${step.tool}", which is not available. Choose one of: ${[...toolNames].sort().join(', ') || 'none'}.`,
+          `Step "${step.id}" uses tool "${step.tool}", which is not available.${missingServerNote(step.tool, toolNames)} Choose one of: ${[...toolNames].sort().join(', ') || 'none'}.`,
           step.id,
         );
       } else if (registry) {
@@ -232,4 +232,24 @@ function argumentHelp(tool: Tool): string {
   // Stryker disable next-line ArrayDeclaration: a schema without `required` names no property that a placeholder entry could match
   const required = new Set(schema.required ?? []);
   return `"${tool.name}" takes: ${names.map((name) => (required.has(name) ? `${name} (required)` : name)).join(', ')}.`;
+}
+
+/**
+ * For a tool of an MCP server (`mcp__<server>__<tool>`) when that server offers no tool at all: said before the long
+ * list of choices, since the whole server is missing (renamed or removed from its configuration, or not started), and
+ * the same tool of another server, which may be its new name. Empty for any other tool.
+ */
+function missingServerNote(tool: string, available: ReadonlySet<string>): string {
+  const prefix = 'mcp__';
+  const end = tool.indexOf('__', prefix.length);
+  if (!tool.startsWith(prefix) || end <= prefix.length) return '';
+  const server = tool.slice(prefix.length, end);
+  const name = tool.slice(end + 2);
+  const offered = [...available].filter((candidate) => candidate.startsWith(prefix));
+  if (offered.some((candidate) => candidate.startsWith(`${prefix}${server}__`))) return '';
+  const elsewhere = name === '' ? [] : offered.filter((candidate) => candidate.endsWith(`__${name}`)).sort().slice(0, 3);
+  return (
+    ` No tool of the MCP server "${server}" is offered now: it is not in the configuration any more (renamed or removed), was not allowed to start, or did not start.` +
+    (elsewhere.length > 0 ? ` The same tool of another server: ${elsewhere.join(', ')}.` : '')
+  );
 }

@@ -90,6 +90,21 @@ describe('parseMcpConfig', () => {
     assert.match(theirs.warnings[0] as string, /"allowedTools" of server "s" was ignored: only your own settings/);
   });
 
+  it('says what it ignored beside "servers" and "inputs": a server put at the top, another tool\'s "mcpServers", a typo (a trial)', () => {
+    const top = parseMcpConfig({ mine: { command: 'node', args: ['server.js'] } }, user);
+    assert.deepEqual(top.servers, []);
+    assert.deepEqual(top.warnings, [
+      'the setting taskPlanner.mcp.servers: "mine" was ignored: an MCP configuration holds only "servers" and "inputs". Put each server under "servers", by its name: { "servers": { "my-server": { "command": "…", "args": [] } } }.',
+    ]);
+    const other = parseMcpConfigText('{ "mcpServers": { "a": { "command": "x" } }, "server": {}, "inputs": [] }', workspace);
+    assert.match(other.warnings[0] ?? '', /^\/ws\/\.vscode\/mcp\.json: "mcpServers", "server" were ignored: /);
+    // A name that would turn the text around it is shown escaped.
+    const many = parseMcpConfig({ 'f\u202eg': 6, a: 1, b: 2, c: 3, d: 4, e: 5, h: 7, servers: {} }, user);
+    assert.match(many.warnings[0] ?? '', /: "f.+g", "a", "b", "c", "d" and 2 more were ignored/);
+    assert.doesNotMatch(many.warnings[0] ?? '', /\u202e/);
+    assert.deepEqual(parseMcpConfig({ servers: { s: { command: 'x' } }, inputs: [] }, user).warnings, []);
+  });
+
   it('merges with the first definition of a name winning, so a workspace cannot replace a server of the user', () => {
     const merged = mergeMcpConfigs([
       parseMcpConfig({ servers: { db: { command: 'mine' } } }, user),

@@ -142,6 +142,19 @@ describe('validatePlan', () => {
     assert.match(validatePlan(makePlan([step]), { tools: [] })[0]!.message, /Choose one of: none\.$/);
   });
 
+  it('says first when a whole MCP server offers nothing (renamed or removed), with the same tool of another server (a trial)', () => {
+    const message = (tool: string, tools: string[]): string => validatePlan(makePlan([makeStep('a', { kind: 'tool', tool })]), { tools })[0]!.message;
+    const tools = ['read_file', 'mcp__renamed__echo', 'mcp__renamed__get-sum', 'mcp__other__echo'];
+    assert.equal(
+      message('mcp__everything__echo', tools),
+      'Step "a" uses tool "mcp__everything__echo", which is not available. No tool of the MCP server "everything" is offered now: it is not in the configuration any more (renamed or removed), was not allowed to start, or did not start. The same tool of another server: mcp__other__echo, mcp__renamed__echo. Choose one of: mcp__other__echo, mcp__renamed__echo, mcp__renamed__get-sum, read_file.',
+    );
+    assert.match(message('mcp__gone__teleport', tools), /No tool of the MCP server "gone" is offered now: [^.]+\. Choose one of:/);
+    // A server that is there but lacks the tool, and names that are not an MCP server's, get the list alone.
+    assert.match(message('mcp__renamed__teleport', tools), /which is not available\. Choose one of:/);
+    for (const tool of ['fly', 'mcp__', 'mcp____echo', 'mcp_x__echo']) assert.match(message(tool, tools), /which is not available\. Choose one of:/, tool);
+  });
+
   it('checks a known tool against a list of names without needing its schema', () => {
     assert.deepEqual(validatePlan(makePlan([makeStep('a', { kind: 'tool', tool: 'read_file', args: { path: 3 } })]), { tools: ['read_file'] }), []);
   });
