@@ -81,6 +81,8 @@ describe('Task Planner in Restricted Mode (workspace trust on, browser workbench
 
   it('plans, runs the read steps, and refuses the write and command steps with the reason, changing nothing', async () => {
     const readmeBefore = readFileSync(file('README.md'), 'utf8');
+    // Counted from here: a second try of this test on the same workbench comes after the first one's request.
+    const asked = model.chatRequests.length;
     model.enqueue({
       kind: 'message',
       content: JSON.stringify({
@@ -98,7 +100,9 @@ describe('Task Planner in Restricted Mode (workspace trust on, browser workbench
     await page.keyboard.type('Read the readme, write notes, run the marker script, list the files', { delay: 5 });
     await page.keyboard.press('Enter');
     await quickInputField(page, 'Task Planner: review the plan');
-    // Planning worked in Restricted Mode: the steps are in the tree before the run starts.
+    // Planning worked in Restricted Mode: the steps are in the tree before the run starts (the tree may draw them a moment
+    // after the review opens: a loaded clean clone read no row).
+    await planRows().nth(3).waitFor({ timeout: 10_000 });
     assert.deepEqual((await planRows().allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim().split(' ').slice(0, 2).join(' ')), ['1. Read', '2. Write', '3. Run', '4. List']);
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Start' }).first().click();
 
@@ -132,7 +136,7 @@ describe('Task Planner in Restricted Mode (workspace trust on, browser workbench
     assert.equal(existsSync(file('ran.txt')), false, 'the command ran in Restricted Mode');
     assert.equal(readFileSync(file('README.md'), 'utf8'), readmeBefore);
     // The workspace's own baseUrl is a restricted setting: ignored until the folder is trusted.
-    assert.equal(model.chatRequests.length, 1);
+    assert.equal(model.chatRequests.length - asked, 1);
     assert.equal(decoy.requests.length, 0, 'the untrusted workspace redirected the model requests');
   });
 
