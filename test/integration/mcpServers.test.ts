@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import type { TaskPlannerApi } from './testBuild/testExtension';
 import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
+import { isAlive } from '../support/processWatch';
 
 // This file is bundled into out/integration-XXXXXX/ under the repository.
 const repository = resolve(__dirname, '..', '..');
@@ -39,15 +40,6 @@ function startedHere(pid: number): boolean {
     at = parent;
   }
   return false;
-}
-
-function alive(pid: number): boolean {
-  try {
-    // A zombie is gone as far as serving goes: its parent has not reaped it yet.
-    return !/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
 }
 
 /** Whether `condition` holds within 20 s, asked every 200 ms. */
@@ -161,13 +153,13 @@ describe('MCP servers in the editor (server-everything from npm, fake OpenAI ser
     assert.ok(held.length > 0, "the user's server is not running");
     try {
       next = await planningAfterChange(planner, held, 45);
-      assert.deepEqual(held.filter(alive), held, "the held servers were stopped under the planning");
+      assert.deepEqual(held.filter(isAlive), held, "the held servers were stopped under the planning");
       assert.ok(planner.offeredToolNames().includes('mcp__everything__echo'));
       planning.dispose();
-      assert.ok(await until(() => held.every((pid) => !alive(pid))), 'the servers the ended planning held are still running');
+      assert.ok(await until(() => held.every((pid) => !isAlive(pid))), 'the servers the ended planning held are still running');
       const current = everythingProcesses();
       next?.dispose();
-      assert.deepEqual(current.filter(alive), current, 'the servers of the configuration as it is now stopped when a planning ended');
+      assert.deepEqual(current.filter(isAlive), current, 'the servers of the configuration as it is now stopped when a planning ended');
     } finally {
       planning.dispose();
       next?.dispose();
@@ -197,12 +189,12 @@ describe('MCP servers in the editor (server-everything from npm, fake OpenAI ser
       const held = everythingProcesses();
       next = await planningAfterChange(planner, held, 46);
       next.dispose();
-      assert.deepEqual(held.filter(alive), held, 'the servers were stopped under the waiting run');
+      assert.deepEqual(held.filter(isAlive), held, 'the servers were stopped under the waiting run');
       await vscode.commands.executeCommand('taskPlanner.approve', 'W1');
       const result = await outcome.run;
       assert.equal(result?.status, 'completed', JSON.stringify(result?.metadata));
       assert.match(JSON.stringify(result.results['E1']), /still here/);
-      assert.ok(await until(() => held.every((pid) => !alive(pid))), 'the servers the ended run held are still running');
+      assert.ok(await until(() => held.every((pid) => !isAlive(pid))), 'the servers the ended run held are still running');
     } finally {
       next?.dispose();
       await vscode.workspace.fs.delete(vscode.Uri.joinPath(folder, '.vscode', 'mcp.json')).then(undefined, () => undefined);

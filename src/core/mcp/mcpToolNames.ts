@@ -6,9 +6,20 @@ export interface McpToolRef {
   tool: string;
 }
 
+const prefix = 'mcp__';
 const validName = /^[a-zA-Z0-9_-]{1,64}$/;
 const maxNameLength = 64;
 const suffixLength = 7;
+
+/**
+ * The server and tool a registry name reads as (`mcp__<server>__<tool>`, the server up to the first "__"; a hashed
+ * name's tool keeps its suffix); `undefined` for a name that is not an MCP tool's.
+ */
+export function mcpToolRefOf(name: string): McpToolRef | undefined {
+  const end = name.indexOf('__', prefix.length);
+  if (!name.startsWith(prefix) || end <= prefix.length) return undefined;
+  return { server: name.slice(prefix.length, end), tool: name.slice(end + 2) };
+}
 
 /**
  * The registry names of MCP tools, in the order of `refs`: `mcp__<server>__<tool>` where
@@ -19,7 +30,7 @@ const suffixLength = 7;
  * Duplicate refs (the same server and tool twice) get one name each, in order.
  */
 export function mcpToolNames(refs: readonly McpToolRef[], reserved: ReadonlySet<string> = new Set()): string[] {
-  const plain = refs.map((ref) => `mcp__${ref.server}__${ref.tool}`);
+  const plain = refs.map((ref) => `${prefix}${ref.server}__${ref.tool}`);
   const counts = new Map<string, number>();
   for (const name of plain) counts.set(name, (counts.get(name) ?? 0) + 1);
   const taken = new Set(reserved);

@@ -11,6 +11,7 @@ import { predicateSyntaxError } from './predicateSyntax';
 import { performedBy } from './stepKindTraits';
 import { modelNameProblem } from '../llm/modelRoles';
 import { unknownReferences } from './referencedDependencies';
+import { mcpToolRefOf } from '../mcp/mcpToolNames';
 
 /** What `validatePlan` checks tools against: names only, or a registry with schemas. */
 export interface ValidatePlanOptions {
@@ -240,14 +241,15 @@ function argumentHelp(tool: Tool): string {
  * the same tool of another server, which may be its new name. Empty for any other tool.
  */
 function missingServerNote(tool: string, available: ReadonlySet<string>): string {
-  const prefix = 'mcp__';
-  const end = tool.indexOf('__', prefix.length);
-  if (!tool.startsWith(prefix) || end <= prefix.length) return '';
-  const server = tool.slice(prefix.length, end);
-  const name = tool.slice(end + 2);
-  const offered = [...available].filter((candidate) => candidate.startsWith(prefix));
-  if (offered.some((candidate) => candidate.startsWith(`${prefix}${server}__`))) return '';
-  const elsewhere = name === '' ? [] : offered.filter((candidate) => candidate.endsWith(`__${name}`)).sort().slice(0, 3);
+  const missing = mcpToolRefOf(tool);
+  if (!missing) return '';
+  const offered = [...available].flatMap((name) => {
+    const ref = mcpToolRefOf(name);
+    return ref ? [{ name, ...ref }] : [];
+  });
+  if (offered.some((ref) => ref.server === missing.server)) return '';
+  const server = missing.server;
+  const elsewhere = missing.tool === '' ? [] : offered.filter((ref) => ref.tool === missing.tool).map((ref) => ref.name).sort().slice(0, 3);
   return (
     ` No tool of the MCP server "${server}" is offered now: it is not in the configuration any more (renamed or removed), was not allowed to start, or did not start.` +
     (elsewhere.length > 0 ? ` The same tool of another server: ${elsewhere.join(', ')}.` : '')

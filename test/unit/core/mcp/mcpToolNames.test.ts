@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { mcpToolNames } from '../../../../src/core/mcp/mcpToolNames';
+import { mcpToolNames, mcpToolRefOf } from '../../../../src/core/mcp/mcpToolNames';
 
 const validName = /^[a-zA-Z0-9_-]{1,64}$/;
 const anyName = fc.oneof(
@@ -70,5 +70,14 @@ describe('mcpToolNames', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('mcpToolRefOf', () => {
+  it('reads back the server and tool of a plain name, and nothing of a name that is not an MCP tool\'s', () => {
+    const [name] = mcpToolNames([{ server: 'everything', tool: 'get-sum' }]);
+    assert.deepEqual(mcpToolRefOf(name ?? ''), { server: 'everything', tool: 'get-sum' });
+    assert.deepEqual(mcpToolRefOf('mcp__a__b__c'), { server: 'a', tool: 'b__c' });
+    for (const other of ['read_file', 'mcp__', 'mcp____echo', 'mcp_x__echo', 'mcp__echo']) assert.equal(mcpToolRefOf(other), undefined, other);
   });
 });
