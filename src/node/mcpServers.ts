@@ -38,6 +38,11 @@ export interface McpServersOptions extends Omit<McpConnectionOptions, 'log'> {
   /** Receives each server's stderr and what happens to it. */
   log?(server: string, text: string): void;
   /**
+   * Told when `server`, allowed and its inputs given, starts connecting (after every question about it was answered);
+   * `connected` settles when it runs or failed to. The editor shows its progress from here, not while a question is open.
+   */
+  connecting?(server: McpServerConfig, connected: Promise<unknown>): void;
+  /**
    * The answers the user asked to remember ("Always allow in this workspace"), by the key
    * `rememberedCallKey` gives; without it every call not in `allowedTools` asks, and the
    * question offers nothing to remember.
@@ -178,7 +183,9 @@ export class McpServers {
       // start-up of the CLI.
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- an import would be run at every start
       const { connectMcpServer } = require('./mcpConnection') as typeof McpConnectionModule;
-      const connection = await connectMcpServer(resolved, { ...this.options, log }, signal);
+      const connecting = connectMcpServer(resolved, { ...this.options, log }, signal);
+      this.options.connecting?.(server, connecting);
+      const connection = await connecting;
       if (this.stopped) {
         await connection.stop();
         throw new Error(stoppedReason);

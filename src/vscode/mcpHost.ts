@@ -8,6 +8,7 @@ import { errorMessage } from '../shared/errorMessage';
 import { loadRuntime } from './loadRuntime';
 import type { RememberedToolCalls } from './rememberedToolCalls';
 import { readSettings } from './settings';
+import { McpStartProgress } from './mcpStartProgress';
 import { showError, showInformation, showWarning, withProgress } from './notifications';
 
 /** How long a changed mcp.json is left to settle before it is read for problems. */
@@ -34,6 +35,8 @@ export class McpHost implements vscode.Disposable {
   private readonly leases = new ServerLeases<McpServers>();
   private starting: Promise<void> | undefined;
   private readonly log = vscode.window.createOutputChannel('Task Planner MCP', { log: true });
+  /** Shown while a server connects, once every question about it was answered. */
+  private readonly startProgress = new McpStartProgress((task) => void withProgress({ location: vscode.ProgressLocation.Notification }, task));
 
   private readonly subscriptions: vscode.Disposable[];
   /** One watcher of `.vscode/mcp.json` per workspace folder, made again when the folders change. */
@@ -151,10 +154,7 @@ export class McpHost implements vscode.Disposable {
       );
     }
     if (action === restart) {
-      await withProgress(
-        { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Restarting MCP server {0}…', picked.label) },
-        () => servers.restart(picked.config.name, new AbortController().signal),
-      );
+      await servers.restart(picked.config.name, new AbortController().signal);
     }
   }
 
@@ -235,18 +235,10 @@ export class McpHost implements vscode.Disposable {
       },
       log: (server, text) => this.log.info(`[${server}] ${text.trimEnd()}`),
       remembered: this.remembered,
+      connecting: (server, connected) => this.startProgress.add(shownName(server.name), connected),
     });
     await this.leases.adopt(servers);
-    await withProgress(
-      {
-        location: vscode.ProgressLocation.Notification,
-        title:
-          config.servers.length === 1
-            ? vscode.l10n.t('Starting the MCP server "{0}"…', config.servers[0]?.name ?? '')
-            : vscode.l10n.t('Starting {0} MCP servers…', config.servers.length),
-      },
-      () => servers.start(new AbortController().signal),
-    );
+    await servers.start(new AbortController().signal);
     for (const { config: server, state } of servers.list()) {
       if (state.state === 'failed' || state.state === 'not allowed') this.log.warn(`MCP server "${shownName(server.name)}" was not started: ${state.reason}`);
     }

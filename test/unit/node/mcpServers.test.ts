@@ -143,6 +143,47 @@ describe('McpServers (a real stdio server)', function () {
     }
   });
 
+  it('says a server is connecting only once the question about it was answered yes, and when it ran or failed, never for one refused', async () => {
+    const events: string[] = [];
+    let answer: (allowed: true | string) => void = () => undefined;
+    const group = groupOf(
+      parseMcpConfig(
+        { servers: { good: { command: process.execPath, args: [misbehaving] }, refused: { command: process.execPath, args: [misbehaving] }, missing: { command: '/nonexistent/program' } } },
+        { label: 'test config', origin: 'user', folder: process.cwd() },
+      ),
+      {
+        mayStart: (server) => {
+          events.push(`asked ${server.name}`);
+          if (server.name === 'refused') return Promise.resolve('you did not allow it');
+          if (server.name === 'missing') return Promise.resolve(true);
+          return new Promise((resolve) => (answer = resolve));
+        },
+        connecting: (server, connected) => {
+          events.push(`connecting ${server.name}`);
+          connected.then(
+            () => events.push(`running ${server.name}`),
+            () => events.push(`failed ${server.name}`),
+          );
+        },
+      },
+    );
+    try {
+      const started = group.start(new AbortController().signal);
+      // Let the refused and the missing server's starts settle while the question about "good" is still open.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      assert.ok(!events.includes('connecting good'), `connecting before the answer: ${events.join(', ')}`);
+      answer(true);
+      await started;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      assert.ok(events.indexOf('connecting good') > events.indexOf('asked good'));
+      assert.ok(events.includes('running good') && events.includes('failed missing'), events.join(', '));
+      assert.ok(!events.some((event) => event.endsWith(' refused') && !event.startsWith('asked')), `a refused server was said to connect: ${events.join(', ')}`);
+    } finally {
+      await group.stopAll();
+    }
+  });
+
   it("passes the server's progress notifications on as the step's percentage, of a total only (the SDK's onprogress)", async () => {
     const group = servers({ bad: { command: process.execPath, args: [misbehaving], allowedTools: ['*'] } });
     try {
