@@ -41,6 +41,10 @@ export interface RunListing {
  * periodic snapshots. Appends of one run are issued in order, one batch at a time.
  */
 export interface RunStore {
+  /**
+   * Adds `entries` at the end of the run's journal. One that fails leaves the journal without any of them, and they are
+   * written first by the run's next append (an empty one writes just them), so the journal never has a gap.
+   */
   append(runId: string, entries: readonly JournalEntry[]): Promise<void>;
   /** Replaces the run's snapshot. The store must not keep a reference it later mutates. */
   writeSnapshot(runId: string, snapshot: JournalSnapshot): Promise<void>;

@@ -8,7 +8,10 @@ export interface JournalWriter {
   append(event: RunEvent): void;
   /** Resolves once everything queued (and a final snapshot, if asked) is stored. */
   flush(finalSnapshot?: RunState): Promise<void>;
-  /** The first store failure, if any (the run goes on; resuming may then lose events). */
+  /**
+   * The first store failure, if any (the run goes on; resuming may then lose events). A refused batch is tried again by
+   * the next append, and at `flush` once more when none followed it: the failure stays reported even when that heals it.
+   */
   readonly failure: string | undefined;
 }
 
@@ -28,6 +31,8 @@ export function createJournalWriter(
   let chain: Promise<void> = Promise.resolve();
   let scheduled = false;
   let failure: string | undefined;
+  /** The last batch was refused: the store holds its entries for the next append (`RunStore.append`). */
+  let behind = false;
 
   const write = async (): Promise<void> => {
     scheduled = false;
@@ -38,7 +43,11 @@ export function createJournalWriter(
       const pendingSnapshot = snapshot;
       snapshot = undefined;
       try {
-        if (batch.length > 0) await store.append(runId, batch);
+        if (batch.length > 0) {
+          behind = true;
+          await store.append(runId, batch);
+          behind = false;
+        }
         if (pendingSnapshot) await store.writeSnapshot(runId, pendingSnapshot);
       } catch (error) {
         failure ??= `Could not write the run journal: ${errorMessage(error)}`;
@@ -62,8 +71,21 @@ export function createJournalWriter(
       schedule();
     },
     async flush(finalSnapshot) {
-      if (store && finalSnapshot) snapshot = { seq: finalSnapshot.lastSeq, time: finalSnapshot.endedAt ?? 0, state: finalSnapshot };
+      const last = finalSnapshot && { seq: finalSnapshot.lastSeq, time: finalSnapshot.endedAt ?? 0, state: finalSnapshot };
+      if (store && last) snapshot = last;
       if (store && (buffer.length > 0 || snapshot)) schedule();
+      // The last batch was refused and no append followed to write it (a run's end): one more try, in turn with the
+      // other store calls, then the final snapshot it kept from being written.
+      chain = chain.then(async () => {
+        if (!store || !behind) return;
+        try {
+          await store.append(runId, []);
+          behind = false;
+          if (last) await store.writeSnapshot(runId, last);
+        } catch {
+          // Reported already (`failure`).
+        }
+      });
       await chain;
     },
     get failure() {

@@ -3,6 +3,9 @@ import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSy
 import { appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createJournalWriter } from '../../../src/core/engine/journalWriter';
+import { initialRunState } from '../../../src/core/engine/reduceRunEvent';
+import type { RunEvent } from '../../../src/core/engine/runEvents';
 import { createFileRunStore } from '../../../src/node/fileRunStore';
 import { describeRunStoreDeleteConformance } from '../conformance/runStoreConformance';
 
@@ -66,6 +69,28 @@ describe('createFileRunStore', () => {
     const loaded = await createFileRunStore(dir).load('r1');
     assert.deepEqual(loaded?.entries.map((found) => found.seq), [1, 2, 3, 4]);
     assert.equal(loaded?.tornLine, undefined);
+  });
+
+  // The retry at a run's end (JournalWriter.flush): its last batch refused by a disk that filled up, no later event to carry it.
+  it("a run's last batch, refused once by a full disk, is written by the writer's flush with the final snapshot: the run can be resumed", async () => {
+    let failNext = false;
+    const store = createFileRunStore(dir, {
+      appendFile: async (file, text, encoding) => {
+        if (!failNext) return appendFile(file, text, encoding);
+        failNext = false;
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      },
+    });
+    const writer = createJournalWriter(store, 'r1', 100, () => ({ ...initialRunState('r1'), lastSeq: 0 }));
+    writer.append(entry(1) as unknown as RunEvent);
+    await writer.flush();
+    failNext = true;
+    writer.append(entry(2) as unknown as RunEvent);
+    await writer.flush({ ...initialRunState('r1'), lastSeq: 2, endedAt: 9 });
+    assert.match(writer.failure ?? '', /ENOSPC/, 'the refusal is still reported');
+    const loaded = await createFileRunStore(dir).load('r1');
+    assert.deepEqual(loaded?.entries.map((found) => found.seq), [1, 2]);
+    assert.equal(loaded?.snapshot?.seq, 2);
   });
 
   it('leaves no temporary file behind when a snapshot cannot be written (it would hold space a full disk needs)', async () => {

@@ -7,7 +7,10 @@ import type { JournalEntry, JournalSnapshot, RunStore } from '../../../../src/co
 
 type Call = { append: number[] } | { snapshot: JournalSnapshot };
 
-/** A memory store that records each call, and can hold or refuse them. */
+/**
+ * A memory store that records each call, and can hold or refuse them. A refused append's entries are written first by
+ * the next append, as `RunStore.append` promises.
+ */
 function recordingStore(options: { refuse?: (call: 'append' | 'snapshot') => Error | undefined; hold?: Promise<void> } = {}): {
   store: RunStore;
   calls: Call[];
@@ -16,6 +19,7 @@ function recordingStore(options: { refuse?: (call: 'append' | 'snapshot') => Err
 } {
   const inner = createMemoryRunStore();
   const calls: Call[] = [];
+  let refused: readonly JournalEntry[] = [];
   let inFlight = 0;
   let maxInFlight = 0;
   const track = async (call: 'append' | 'snapshot', record: Call, action: () => Promise<void>): Promise<void> => {
@@ -33,8 +37,16 @@ function recordingStore(options: { refuse?: (call: 'append' | 'snapshot') => Err
   };
   const store: RunStore = {
     ...inner,
-    append: (runId: string, entries: readonly JournalEntry[]) =>
-      track('append', { append: entries.map((entry) => entry.seq) }, () => inner.append(runId, entries)),
+    append: async (runId: string, entries: readonly JournalEntry[]) => {
+      const all = [...refused, ...entries];
+      try {
+        await track('append', { append: entries.map((entry) => entry.seq) }, () => inner.append(runId, all));
+        refused = [];
+      } catch (error) {
+        refused = all;
+        throw error;
+      }
+    },
     writeSnapshot: (runId: string, snapshot: JournalSnapshot) => track('snapshot', { snapshot }, () => inner.writeSnapshot(runId, snapshot)),
   };
   return { store, calls, inFlight: () => inFlight, maxInFlight: () => maxInFlight };
@@ -130,9 +142,9 @@ describe('createJournalWriter', () => {
     assert.deepEqual(calls, []);
   });
 
-  it('reports the first store failure in words and goes on storing what follows', async () => {
+  it('reports the first store failure in words, and stores what follows with what was refused first, in order', async () => {
     let refusals = 0;
-    const { store, calls } = recordingStore({ refuse: (call) => (call === 'append' && refusals++ < 2 ? new Error(`disk full ${refusals}`) : undefined) });
+    const { store, calls } = recordingStore({ refuse: (call) => (call === 'append' && refusals++ < 3 ? new Error(`disk full ${refusals}`) : undefined) });
     const writer = createJournalWriter(store, 'r', 100, () => stateAt(0));
     writer.append(ready(1));
     await writer.flush();
@@ -142,14 +154,31 @@ describe('createJournalWriter', () => {
     assert.equal(writer.failure, 'Could not write the run journal: disk full 1', 'the first failure is kept');
     writer.append(ready(3));
     await writer.flush(stateAt(3, 7));
+    // Each flush after a refusal tries once more with nothing new (an empty append): the run's end has no next event.
     assert.deepEqual(
       calls.map((call) => ('append' in call ? call.append : 'snapshot')),
-      [[1], [2], [3], 'snapshot'],
+      [[1], [], [2], [], [3], 'snapshot'],
     );
     assert.deepEqual(
       (await store.load('r'))?.entries.map((entry) => entry.seq),
-      [3],
+      [1, 2, 3],
     );
+  });
+
+  it("tries a run's last refused batch once more at its end, and then stores the final snapshot it held back", async () => {
+    let refusals = 0;
+    const { store, calls } = recordingStore({ refuse: (call) => (call === 'append' && refusals++ < 1 ? new Error('busy') : undefined) });
+    const writer = createJournalWriter(store, 'r', 100, () => stateAt(0));
+    writer.append(ready(1));
+    await writer.flush(stateAt(1, 5));
+    assert.deepEqual(
+      calls.map((call) => ('append' in call ? call.append : call.snapshot.seq)),
+      [[1], [], 1],
+    );
+    const stored = await store.load('r');
+    assert.deepEqual(stored?.entries.map((entry) => entry.seq), [1]);
+    assert.equal(stored?.snapshot?.time, 5);
+    assert.equal(writer.failure, 'Could not write the run journal: busy');
   });
 
   it('stores no snapshot for events whose batch was refused (a snapshot never claims events the journal lacks)', async () => {
