@@ -53,7 +53,8 @@ export async function quickInputField(page: Page, title: string): Promise<Locato
   const widget = page.locator('.quick-input-widget').filter({ has: page.locator('.quick-input-title', { hasText: title }) });
   await widget.waitFor({ state: 'visible', timeout: 15_000 });
   const field = widget.locator('.quick-input-box input').first();
-  await field.waitFor({ state: 'visible', timeout: 5_000 });
+  // The box can show its title and list a moment before its field (a clean clone's loaded workbench: over 5 s).
+  await field.waitFor({ state: 'visible', timeout: 15_000 });
   await field.focus();
   return field;
 }
