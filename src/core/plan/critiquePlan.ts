@@ -11,6 +11,7 @@ import { performedBy } from './stepKindTraits';
 import { validatePlan } from './validatePlan';
 import { verificationFindings } from './verificationFindings';
 import { withheldHint, withheldReason } from '../tools/withheldFiles';
+import { mcpToolRefOf } from '../mcp/mcpToolNames';
 import { normalizeWorkspacePath } from '../workspace/resolveInRoot';
 
 export { checkName, type CritiqueCheck, type CritiqueIssue } from './critiqueFindings';
@@ -214,14 +215,15 @@ function words(text: string): string {
 function stepChecks(step: Step, ids: Set<string>, byId: Map<string, Step>, registry: ToolRegistry | undefined, trusted: boolean | undefined): CritiqueIssue[] {
   const issues: CritiqueIssue[] = [];
   const halts = step.onFailure === 'stop' || step.onFailure === 'retry';
-  if (step.critical && halts && canFailTransiently(step, registry)) {
+  const outside = step.critical && halts ? outsideDependency(step, registry) : undefined;
+  if (outside !== undefined) {
     const fails = step.onFailure === 'retry' ? `if it still fails after its ${attemptLimit(step, 'retry')} attempts` : 'if it fails';
     issues.push(
       issue(
         'optimism_bias',
         'warning',
         step.id,
-        `Step "${step.id}" depends on something outside the plan (network, search, API, another program's service) and is critical: ${fails}, the whole run stops.`,
+        `Step "${step.id}" ${outside} and is critical: ${fails}, the whole run stops.`,
         'Make steps that reach outside the workspace non-critical ("critical": false) when the plan can do without them, or give them onFailure "replan"; "retry" helps only with a short outage.',
       ),
     );
@@ -293,14 +295,24 @@ function refusedTools(step: Step, registry: ToolRegistry | undefined): string[] 
   return refused;
 }
 
-/** A tool step by what its tool does; a model's step by what its text says; a person's step never. */
-function canFailTransiently(step: Step, registry: ToolRegistry | undefined): boolean {
-  if (performedBy(step.kind, 'tool')) {
-    const effect = toolEffectOf(step.tool ?? '', registry);
-    return effect === undefined ? flakyToolNames.test(step.tool ?? '') : effectTraits[effect].transient;
+/**
+ * What outside the plan and the workspace `step` depends on, in words after its id ("calls the tool … of the MCP server
+ * …"), when it can fail for such a reason: a tool step by what its tool does, a model's step by what its text says, a
+ * person's step never.
+ */
+function outsideDependency(step: Step, registry: ToolRegistry | undefined): string | undefined {
+  if (performedBy(step.kind, 'person')) return undefined;
+  if (!performedBy(step.kind, 'tool')) {
+    const reaches = flakyText.test(`${step.input ?? ''} ${step.title}`);
+    return reaches ? "depends on something outside the plan (network, search, API, another program's service)" : undefined;
   }
-  if (performedBy(step.kind, 'person')) return false;
-  return flakyText.test(`${step.input ?? ''} ${step.title}`);
+  const tool = step.tool ?? '';
+  const effect = toolEffectOf(tool, registry);
+  if (effect === undefined ? !flakyToolNames.test(tool) : !effectTraits[effect].transient) return undefined;
+  const mcp = mcpToolRefOf(tool);
+  if (mcp) return `calls the tool "${mcp.tool}" of the MCP server "${mcp.server}" (another program: it can stop, time out or fail on its own)`;
+  if (effect === 'network' || tool === 'fetch_url') return `reaches the network (${tool}: it can be down or slow)`;
+  return `calls "${tool}" (another extension's tool: it can fail on its own)`;
 }
 
 /**

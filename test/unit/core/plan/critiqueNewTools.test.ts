@@ -68,6 +68,24 @@ describe("the planner and the critic with the editor's tools, fetch_url and cont
     assert.deepEqual(flagged.sort(), ['e', 'f']);
   });
 
+  it('says what outside the plan a critical step depends on: the MCP server and its tool, the network, another extension\'s tool', () => {
+    const mcpTool: Tool = { ...contributed, name: 'mcp__files__read_text' };
+    const registry = createToolRegistry([...builtinTools(), createFetchUrlTool({ fetch: never }), contributed, mcpTool]);
+    const plan = makePlan([
+      makeStep('m', { kind: 'tool', tool: 'mcp__files__read_text', args: { message: 'a' }, onFailure: 'stop', critical: true }),
+      makeStep('f', { kind: 'tool', tool: 'fetch_url', args: { url: 'https://example.com/' }, onFailure: 'stop', critical: true }),
+      makeStep('e', { kind: 'tool', tool: 'vscode__echo', args: { message: 'hi' }, onFailure: 'stop', critical: true }),
+    ]);
+    const messages = new Map(
+      critiquePlan(plan, { tools: registry })
+        .issues.filter((issue) => issue.check === 'optimism_bias')
+        .map((issue) => [issue.stepId, issue.message]),
+    );
+    assert.equal(messages.get('m'), 'Step "m" calls the tool "read_text" of the MCP server "files" (another program: it can stop, time out or fail on its own) and is critical: if it fails, the whole run stops.');
+    assert.equal(messages.get('f'), 'Step "f" reaches the network (fetch_url: it can be down or slow) and is critical: if it fails, the whole run stops.');
+    assert.equal(messages.get('e'), 'Step "e" calls "vscode__echo" (another extension\'s tool: it can fail on its own) and is critical: if it fails, the whole run stops.');
+  });
+
   it("the heuristic planner's plans stay valid with them in the registry", () => {
     const plan = heuristicPlan('Read README.md, then fix the typo in src/app.ts, then run npm test');
     assert.deepEqual(
