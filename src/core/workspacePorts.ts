@@ -187,3 +187,17 @@ export interface RawDirectoryFs<Handle> {
   /** Lets other work run between many quick synchronous operations; resolves at once where operations are truly asynchronous. */
   breathe(): Promise<void>;
 }
+
+/**
+ * The folder the change locks of every workspace's files are taken in (`AtomicWrites`): one of the user's own, outside
+ * every workspace, so that a repository cannot put anything in a lock's place, and two processes that opened one file
+ * through different roots (a repository and a folder inside it) take one lock. Names are given by `AtomicWrites`.
+ */
+export interface ChangeLockFolder {
+  /** Creates the empty file `name`, failing when anything is there already (the lock is then someone else's). */
+  create(name: string): Promise<void>;
+  /** `name` itself (a link is not followed); `undefined` when nothing is there. */
+  stat(name: string): Promise<Pick<RawStat, 'type' | 'mtimeMs'> | undefined>;
+  /** Removes the file `name`; nothing there is no error. */
+  remove(name: string): Promise<void>;
+}

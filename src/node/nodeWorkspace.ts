@@ -1,11 +1,12 @@
 import * as path from 'node:path';
-import type { WorkspaceFs } from '../core/workspacePorts';
+import type { ChangeLockFolder, WorkspaceFs } from '../core/workspacePorts';
 import { createConfinedWorkspace } from '../core/workspace/confinedWorkspace';
 import type { ManyTextReader } from '../core/workspace/readTextMany';
 import { createNodeDirectoryFs, type NodeDirectoryFsOptions } from './nodeDirectoryFs';
 import { createParallelTextSearcher } from './parallelTextSearcher';
 import { createRipgrepSearcher } from './ripgrepSearcher';
 import { timerClock } from './timerClock';
+import { createUserChangeLocks } from './userChangeLocks';
 
 export type { NodeFileSystem } from './nodeDirectoryFs';
 
@@ -22,6 +23,8 @@ export interface NodeWorkspaceOptions extends NodeDirectoryFsOptions {
    * (`createParallelTextSearcher`).
    */
   ripgrepPath?: string | undefined;
+  /** Where change locks are taken; the user's folder of them (`createUserChangeLocks`) unless given. */
+  changeLocks?: ChangeLockFolder;
 }
 
 /**
@@ -38,6 +41,7 @@ export function createNodeWorkspace(root: string, options: NodeWorkspaceOptions 
     root: absoluteRoot,
     allowHardLinks: options.allowHardLinks ?? false,
     clock: timerClock,
+    changeLocks: options.changeLocks ?? createUserChangeLocks(),
     ...(textSearcher === undefined ? {} : { textSearcher }),
   });
 }

@@ -3,6 +3,7 @@ import { createConfinedWorkspace } from '../core/workspace/confinedWorkspace';
 import { readWorkspaceConfig, type WorkspaceConfigRead } from '../core/workspace/readWorkspaceConfig';
 import { createNodeDirectoryFs } from './nodeDirectoryFs';
 import { timerClock } from './timerClock';
+import { createUserChangeLocks } from './userChangeLocks';
 
 /** How `readFolderConfig` reads: as `readWorkspaceConfig`, and whether a file with several hard links may be read. */
 export interface FolderConfigRead extends WorkspaceConfigRead {
@@ -18,6 +19,12 @@ export interface FolderConfigRead extends WorkspaceConfigRead {
  */
 export function readFolderConfig(folder: string, path: string, read: FolderConfigRead): Promise<string | undefined> {
   const root = resolve(folder);
-  const workspace = createConfinedWorkspace(createNodeDirectoryFs(root), { root, allowHardLinks: read.allowHardLinks ?? false, clock: timerClock });
+  const workspace = createConfinedWorkspace(createNodeDirectoryFs(root), {
+    root,
+    allowHardLinks: read.allowHardLinks ?? false,
+    clock: timerClock,
+    // It only reads: no lock is taken.
+    changeLocks: createUserChangeLocks(),
+  });
   return readWorkspaceConfig(workspace, path, read);
 }

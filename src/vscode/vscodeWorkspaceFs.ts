@@ -8,6 +8,7 @@ import { createConfinedWorkspace } from '../core/workspace/confinedWorkspace';
 import { fileReadFlags, isGone, rawStat, renameCrossesDevices } from '../node/nodeDirectoryFs';
 import { createParallelTextSearcher } from '../node/parallelTextSearcher';
 import { createRipgrepSearcher, findBundledRipgrep } from '../node/ripgrepSearcher';
+import { createUserChangeLocks } from '../node/userChangeLocks';
 import { type AskAboutUnsaved, guardUnsavedEditors } from './unsavedEditors';
 
 /** Options of `createVscodeWorkspaceFs`. */
@@ -47,6 +48,8 @@ export function createVscodeWorkspaceFs(root: vscode.Uri, options: VscodeWorkspa
     root: root.fsPath,
     allowHardLinks: options.allowHardLinks ?? false,
     clock: timerClock,
+    // The same folder as the command line's, so a run here and one there take one lock per file.
+    changeLocks: createUserChangeLocks(),
     ...(textSearcher === undefined ? {} : { textSearcher }),
   });
   return guardUnsavedEditors(confined, root.fsPath, options.askAboutUnsaved);

@@ -1,6 +1,7 @@
 import type { RawDirectoryFs, RawFile, RawStat, WorkspaceFs } from '../../src/core/workspacePorts';
 import { createConfinedWorkspace } from '../../src/core/workspace/confinedWorkspace';
 import type { ManyTextReader } from '../../src/core/workspace/readTextMany';
+import { memoryChangeLocks } from './memoryChangeLocks';
 
 /** A directory of the fake: entries by name. */
 export interface MemoryDirectory {
@@ -255,6 +256,8 @@ export function confinedMemoryWorkspace(
     allowHardLinks: options.allowHardLinks ?? false,
     // No real time: files are new at the fake's time (0 unless `now` says), and a wait for a lock only yields.
     clock: { now: options.now ?? stillClock.now, sleep: options.wait ?? stillClock.sleep },
+    // In the fake's tree, outside the root: a second workspace over the same `raw` takes the same locks.
+    changeLocks: memoryChangeLocks(raw, { ...(options.now ? { now: options.now } : {}), ...(options.before ? { before: options.before } : {}) }),
   });
   return { raw, workspace };
 }

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../servicePorts';
-import type { RawDirectoryFs, RawStat } from '../workspacePorts';
-import { foldedPath } from './changeKey';
+import type { ChangeLockFolder, RawDirectoryFs, RawStat } from '../workspacePorts';
+import { changeKey } from './changeKey';
 import type { ConfinedWalk } from './confinedWalk';
 
 /** Workspace-relative folder of the temporary files of atomic writes; it holds a `.gitignore` of `*`, so git shows none of it. */
@@ -16,7 +16,10 @@ export const temporaryFileName = /^write-[0-9a-f]{16}$/;
 /** A temporary file in `temporaryFolder` older than this, in milliseconds, was left by an interrupted write. */
 export const staleTemporaryFileMs = 10 * 60 * 1000;
 
-/** Names of the change locks in `temporaryFolder`, and of the files that take a stale one over (see `AtomicWrites.exclusive`). */
+/**
+ * Names of the change locks (in the `ChangeLockFolder`; earlier versions kept them in `temporaryFolder`, whose sweep still
+ * removes them), and of the files that take a stale one over (see `AtomicWrites.exclusive`).
+ */
 export const changeLockName = /^lock-[0-9a-f]{32}(\.takeover)?$/;
 
 /**
@@ -48,63 +51,62 @@ export function newTemporaryName(inFolder: boolean): string {
  * system), the temporary file goes next to the target instead. The first write removes the
  * temporary files of interrupted writes older than `staleTemporaryFileMs`.
  *
- * A change's last check and its rename hold the file's change lock, a file created exclusively in the temporary folder, so
- * that two processes (two CLI runs, the CLI and the editor) changing one file cannot both pass the check of the version
- * they computed from and lose each other's change.
+ * A change's last check and its rename hold the file's change lock, a file created exclusively in the user's
+ * `ChangeLockFolder` and named by the file's real path (the root's real path and the path after links), so that two
+ * processes (two CLI runs, the CLI and the editor, windows that opened a repository and a folder inside it) changing one
+ * file cannot both pass the check of the version they computed from and lose each other's change.
  */
 export class AtomicWrites<Handle> {
   private swept = false;
+  private realRoot: Promise<string | undefined> | undefined;
 
-  /** `clock`: the time, to tell stale temporary files and locks, and the waits of a change for another process's lock. */
+  /**
+   * `clock`: the time, to tell stale temporary files and locks, and the waits of a change for another process's lock.
+   * `locks`: where change locks are taken.
+   */
   constructor(
     private readonly raw: RawDirectoryFs<Handle>,
     private readonly clock: Pick<Clock, 'now' | 'sleep'>,
+    private readonly locks: ChangeLockFolder,
   ) {}
 
   /**
-   * Runs `action` holding the change lock of `key` (a file's workspace-relative path after links), taken in the temporary
-   * folder when there is one (a deletion does not make it: no write has gone on without it); without it (none yet, a link
-   * out) it runs unlocked, as it must still run. Waits for another process's lock up to `changeLockPatienceMs`, taking
-   * over one older than `staleChangeLockMs`, then rejects saying so.
+   * Runs `action` holding the change lock of `key` (a file's workspace-relative path after links). Waits for another
+   * process's lock up to `changeLockPatienceMs`, taking over one older than `staleChangeLockMs`, then rejects saying so;
+   * when no lock can be made at all (the folder takes no new file, something not a lock is in its place, the root has no
+   * real path) `action` runs unlocked, as it must still run.
    */
-  async exclusive<T>(walk: ConfinedWalk<Handle>, key: string, action: () => Promise<T>): Promise<T> {
-    const folder = await this.openFolder(walk, false);
-    try {
-      return await this.locked(folder, key, action);
-    } finally {
-      if (folder !== undefined) this.raw.close(folder);
-    }
-  }
-
-  private async locked<T>(folder: Handle | undefined, key: string, action: () => Promise<T>): Promise<T> {
-    if (folder === undefined) return action();
-    // Folded: `README.md` and `readme.md` may be one file, so they take one lock.
-    const name = `lock-${createHash('sha256').update(foldedPath(key)).digest('hex').slice(0, 32)}`;
-    const held = await this.lock(folder, name, key);
+  async exclusive<T>(key: string, action: () => Promise<T>): Promise<T> {
+    this.realRoot ??= this.raw.realRoot().catch(() => undefined);
+    const root = await this.realRoot;
+    if (root === undefined) return action();
+    // The file's real path, folded (`changeKey`): `README.md` and `readme.md` may be one file, so they take one lock.
+    const name = `lock-${createHash('sha256').update(changeKey(root, key)).digest('hex').slice(0, 32)}`;
+    const held = await this.lock(name, key);
     try {
       return await action();
     } finally {
-      if (held) await this.raw.removeFile(folder, name).catch(() => undefined);
+      if (held) await this.locks.remove(name).catch(() => undefined);
     }
   }
 
-  /** Takes the lock `name` in `folder`: true once held, false when it cannot be made at all (a read-only folder). */
-  private async lock(folder: Handle, name: string, key: string): Promise<boolean> {
+  /** Takes the lock `name`: true once held, false when it cannot be made at all (a read-only folder, something else there). */
+  private async lock(name: string, key: string): Promise<boolean> {
     const started = this.clock.now();
     let unexplained = 0;
     for (;;) {
       try {
         // Empty: a full disk cannot leave a lock cut short, and the change then fails for what it is.
-        await this.raw.writeNewFile(folder, name, '', undefined);
+        await this.locks.create(name);
         return true;
       } catch {
-        const holder = await this.raw.lstat(folder, name).catch(() => undefined);
+        const holder = await this.locks.stat(name).catch(() => undefined);
         if (holder === undefined) {
           // Not created, and none there: released just now, or the folder takes no new file. Twice more, then unlocked.
           if (++unexplained > 2) return false;
           continue;
         }
-        // No lock of ours (a folder or a link a repository committed there): it cannot be taken, so the change goes on unlocked.
+        // No lock (a folder or a link in its place): it cannot be taken, so the change goes on unlocked.
         if (holder.type !== 'file') return false;
         // Checked before a takeover too, so nothing (a takeover that keeps failing) waits without end.
         if (this.clock.now() - started > changeLockPatienceMs) {
@@ -112,9 +114,9 @@ export class AtomicWrites<Handle> {
             `${key} is being changed by another Task Planner process (a run of the command line or of another window) for more than ${changeLockPatienceMs / 1000} s; nothing was changed. Try again once it is done.`,
           );
         }
-        // Left by a process that ended holding it, or dated in the future (unpacked from an archive): taken over.
+        // Left by a process that ended holding it, or dated in the future (a clock set back): taken over.
         if (this.isStale(holder)) {
-          if (!(await this.takeOver(folder, name, holder.mtimeMs))) return false;
+          if (!(await this.takeOver(name, holder.mtimeMs))) return false;
           continue;
         }
         await this.clock.sleep(changeLockPollMs);
@@ -125,31 +127,31 @@ export class AtomicWrites<Handle> {
   /**
    * Removes the stale lock `name` (last changed at `mtimeMs`) while holding its takeover file, so that of several processes
    * finding it stale only one removes it, and none removes the lock another took anew meanwhile. A takeover file left by
-   * a process that ended in that instant is itself removed once stale. False when no takeover can be had (a folder or a
-   * link a repository committed in the takeover file's place), so the change goes on unlocked.
+   * a process that ended in that instant is itself removed once stale. False when no takeover can be had (something not a
+   * file in the takeover file's place), so the change goes on unlocked.
    */
-  private async takeOver(folder: Handle, name: string, mtimeMs: number): Promise<boolean> {
+  private async takeOver(name: string, mtimeMs: number): Promise<boolean> {
     const takeover = `${name}.takeover`;
     try {
-      await this.raw.writeNewFile(folder, takeover, '', undefined);
+      await this.locks.create(takeover);
     } catch {
-      const left = await this.raw.lstat(folder, takeover).catch(() => undefined);
+      const left = await this.locks.stat(takeover).catch(() => undefined);
       if (left !== undefined && left.type !== 'file') return false;
-      if (left !== undefined && this.isStale(left)) await this.raw.removeFile(folder, takeover).catch(() => undefined);
+      if (left !== undefined && this.isStale(left)) await this.locks.remove(takeover).catch(() => undefined);
       else await this.clock.sleep(changeLockPollMs);
       return true;
     }
     try {
-      const now = await this.raw.lstat(folder, name).catch(() => undefined);
-      if (now?.type === 'file' && now.mtimeMs === mtimeMs) await this.raw.removeFile(folder, name).catch(() => undefined);
+      const now = await this.locks.stat(name).catch(() => undefined);
+      if (now?.type === 'file' && now.mtimeMs === mtimeMs) await this.locks.remove(name).catch(() => undefined);
     } finally {
-      await this.raw.removeFile(folder, takeover).catch(() => undefined);
+      await this.locks.remove(takeover).catch(() => undefined);
     }
     return true;
   }
 
   /** Whether a lock (or takeover) file last changed at `stat.mtimeMs` is stale: older than `staleChangeLockMs`, or dated that far ahead. */
-  private isStale(stat: RawStat): boolean {
+  private isStale(stat: Pick<RawStat, 'mtimeMs'>): boolean {
     return Math.abs(this.clock.now() - stat.mtimeMs) > staleChangeLockMs;
   }
 
@@ -171,7 +173,7 @@ export class AtomicWrites<Handle> {
     const folder = await this.openFolder(walk);
     // The last check and the rename hold the file's change lock (`key`: its path after links).
     const finish = (holder: Handle, tempName: string): Promise<void> =>
-      this.locked(folder, target.key, async () => {
+      this.exclusive(target.key, async () => {
         await beforeRename();
         await this.raw.rename(holder, tempName, target.directory, target.name);
       });
@@ -207,10 +209,10 @@ export class AtomicWrites<Handle> {
     }
   }
 
-  /** The temporary folder's handle (made on first use unless `create` is false, with its `.gitignore`), or `undefined` when it cannot be used. */
-  private async openFolder(walk: ConfinedWalk<Handle>, create = true): Promise<Handle | undefined> {
+  /** The temporary folder's handle (made on first use, with its `.gitignore`), or `undefined` when it cannot be used. */
+  private async openFolder(walk: ConfinedWalk<Handle>): Promise<Handle | undefined> {
     // Refused (a link out) or not creatable: the temporary file goes next to the target.
-    const at = await walk.locate(temporaryFolder, temporaryFolder, { create, directory: true }).catch(() => undefined);
+    const at = await walk.locate(temporaryFolder, temporaryFolder, { create: true, directory: true }).catch(() => undefined);
     // Stryker disable next-line StringLiteral: creating it, the walk finds the folder or throws; only the type needs this test.
     if (at === undefined || 'missing' in at) return undefined;
     // A link on the way (a repository's planted `.task-planner` pointing at its own folder) is not our folder: temporary

@@ -1,5 +1,5 @@
 import type { Clock } from '../servicePorts';
-import type { ExpectedContent, FileStat, RawDirectoryFs, RawFile, TextSearcher, WorkspaceFs } from '../workspacePorts';
+import type { ChangeLockFolder, ExpectedContent, FileStat, RawDirectoryFs, RawFile, TextSearcher, WorkspaceFs } from '../workspacePorts';
 import { AtomicWrites } from './atomicWrites';
 import { ConfinedWalk } from './confinedWalk';
 import { type Entry, entryOf, isDangling, missingError, readOpened, refuseHardLink, releaseEntry } from './confinedEntry';
@@ -22,6 +22,8 @@ export interface ConfinedWorkspaceOptions {
   allowHardLinks?: boolean;
   /** The time (to tell stale temporary files and change locks) and the waits of a change for another process's lock on its file. */
   clock: Pick<Clock, 'now' | 'sleep'>;
+  /** Where the change locks of the files it changes are taken: the user's folder of them (`createUserChangeLocks`), shared by every process. */
+  changeLocks: ChangeLockFolder;
   /** Narrows `search_text` to the files worth reading (see `TextSearcher`); every file is read without one. */
   textSearcher?: TextSearcher;
 }
@@ -45,7 +47,7 @@ const breathEvery = 64;
 export function createConfinedWorkspace<Handle>(raw: RawDirectoryFs<Handle>, options: ConfinedWorkspaceOptions): WorkspaceFs & ManyTextReader {
   const root = options.root;
   const allowHardLinks = options.allowHardLinks ?? false;
-  const writes = new AtomicWrites(raw, options.clock);
+  const writes = new AtomicWrites(raw, options.clock, options.changeLocks);
   /** Runs `operation` on `input`, a file system failure reported in the user's words (see `asWorkspaceFailure`). */
   const failing = <T>(input: string, action: 'read' | 'changed' | 'listed', operation: () => Promise<T>): Promise<T> =>
     operation().catch((error: unknown) => {
@@ -172,7 +174,7 @@ export function createConfinedWorkspace<Handle>(raw: RawDirectoryFs<Handle>, opt
             if (!allowHardLinks) refuseHardLink(stats, relative, input);
             const expected = changeOptions?.expected;
             // The check and the removal hold the file's change lock, as a write's check and rename do.
-            await writes.exclusive(walk, walk.resolvedPath(at), async () => {
+            await writes.exclusive(walk.resolvedPath(at), async () => {
               if (stats.type === 'link' && expected !== undefined) {
                 // A link's version is the version of the file it leads to, as every read sees it.
                 const target = await readBytesOne(input, undefined).catch(() => undefined);

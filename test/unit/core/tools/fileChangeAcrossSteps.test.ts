@@ -10,6 +10,7 @@ import { createConfinedWorkspace } from '../../../../src/core/workspace/confined
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
 import type { MemoryWorkspace } from '../../../fakes/memoryWorkspace';
 import { confinedMemoryWorkspace, memoryRoot, stillClock, type MemoryRawFs } from '../../../fakes/memoryRawFs';
+import { memoryChangeLocks } from '../../../fakes/memoryChangeLocks';
 import { ScriptedInteraction } from '../../../fakes/scriptedInteraction';
 import { makeToolContext, neverAborted } from '../../../fakes/toolContext';
 
@@ -39,7 +40,7 @@ describe('changeFile across steps, programs and crashes', () => {
     raw.file(`${memoryRoot}/sub/x.txt`, 'a b\n');
     // The same disk seen from a folder inside the root, in the letter case another window may name it in.
     const innerRaw = Object.create(raw, { rootPath: { value: `${memoryRoot}/sub` } }) as MemoryRawFs;
-    const inner = createConfinedWorkspace(innerRaw, { root: `${memoryRoot.toUpperCase()}/sub`, clock: stillClock });
+    const inner = createConfinedWorkspace(innerRaw, { root: `${memoryRoot.toUpperCase()}/sub`, clock: stillClock, changeLocks: memoryChangeLocks(raw) });
     const interaction = ScriptedInteraction.approvingAll();
     let answer: () => void = () => undefined;
     const asked = new Promise<void>((askedNow) => {

@@ -1,13 +1,15 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { changeLockName, changeLockPatienceMs, staleChangeLockMs, temporaryFolder } from '../../../../src/core/workspace/atomicWrites';
+import { changeLockName, changeLockPatienceMs, staleChangeLockMs } from '../../../../src/core/workspace/atomicWrites';
 import { sha256OfBytes } from '../../../../src/core/workspace/expectedContent';
 import { createConfinedWorkspace } from '../../../../src/core/workspace/confinedWorkspace';
+import { memoryChangeLocks, memoryLockFolder } from '../../../fakes/memoryChangeLocks';
 import { confinedMemoryWorkspace, memoryRoot, namesIn, type MemoryDirectory, type MemoryRawFs } from '../../../fakes/memoryRawFs';
 
 const sha = (text: string): string => sha256OfBytes(new TextEncoder().encode(text));
-const lockOf = (path: string): string => `lock-${createHash('sha256').update(path).digest('hex').slice(0, 32)}`;
-const folder = `/ws/${temporaryFolder}`;
+/** The lock of the workspace file `path`: named by its real path, folded (the fake's root `/ws` is real). */
+const lockOf = (path: string): string => `lock-${createHash('sha256').update(`/ws/${path}`.toLowerCase()).digest('hex').slice(0, 32)}`;
+const folder = memoryLockFolder;
 
 // The promise: no lost update between processes. An outside attacker's find (2026-12-01): two CLI runs editing one file
 // both passed the check of the version they computed from before either renamed its new content in, so one edit was
@@ -25,7 +27,7 @@ describe('change locks: two processes changing one file', () => {
     let secondWrite: Promise<void> | undefined;
     let secondWaits = (): void => undefined;
     const secondWaiting = new Promise<void>((resolve) => (secondWaits = resolve));
-    const second = createConfinedWorkspace(raw, { root: memoryRoot, clock: { now, sleep: async () => secondWaits() } });
+    const second = createConfinedWorkspace(raw, { root: memoryRoot, clock: { now, sleep: async () => secondWaits() }, changeLocks: memoryChangeLocks(raw, { now }) });
     // The first process's view of the same disk, its rename onto shared.txt held until the second write is done or waits.
     const firstRaw = Object.create(raw) as MemoryRawFs;
     firstRaw.rename = async (from, fromName, to, toName) => {
@@ -37,7 +39,7 @@ describe('change locks: two processes changing one file', () => {
       await gate;
       return raw.rename(from, fromName, to, toName);
     };
-    const first = createConfinedWorkspace(firstRaw, { root: memoryRoot, clock: { now, sleep: yieldOnly } });
+    const first = createConfinedWorkspace(firstRaw, { root: memoryRoot, clock: { now, sleep: yieldOnly }, changeLocks: memoryChangeLocks(raw, { now }) });
     await first.writeText('shared.txt', 'v0 + A', undefined, { expected: { exists: true, sha256: sha('v0') } });
     await assert.rejects(secondWrite!, /shared\.txt changed after its new content was computed/);
     assert.equal(raw.text('/ws/shared.txt'), 'v0 + A');
@@ -79,7 +81,7 @@ describe('change locks: two processes changing one file', () => {
     now += 1;
     await workspace.writeText('a.txt', 'v1', undefined, { expected: { exists: true, sha256: sha('v0') } });
     assert.equal(raw.text('/ws/a.txt'), 'v1');
-    assert.deepEqual(namesIn(raw, folder), ['.gitignore']);
+    assert.deepEqual(namesIn(raw, folder), []);
   });
 
   it('takes over a lock dated in the future (a repository unpacked from an archive), and one whose takeover was left by a crash', async () => {
@@ -90,7 +92,7 @@ describe('change locks: two processes changing one file', () => {
     raw.file(`${folder}/${lockOf('a.txt')}.takeover`, '', { mtimeMs: now - staleChangeLockMs - 1 });
     await workspace.writeText('a.txt', 'v1', undefined, { expected: { exists: true, sha256: sha('v0') } });
     assert.equal(raw.text('/ws/a.txt'), 'v1');
-    assert.deepEqual(namesIn(raw, folder), ['.gitignore']);
+    assert.deepEqual(namesIn(raw, folder), []);
   });
 
   it('makes a change of README.md wait for another process holding the lock of readme.md (one file on a case-insensitive disk)', async () => {
@@ -217,7 +219,7 @@ describe('change locks: two processes changing one file', () => {
     assert.equal(raw.text('/ws/a.txt'), 'v1');
   });
 
-  it("is not held up without end by a stale lock whose takeover place holds a folder a repository committed: it goes on unlocked", async () => {
+  it("is not held up without end by a stale lock whose takeover place holds a folder: it goes on unlocked", async () => {
     const now = 1_000_000;
     const { raw, workspace } = confinedMemoryWorkspace({ now: () => now, wait: () => Promise.reject(new Error('waited for a takeover that is none')) });
     await workspace.writeText('a.txt', 'v0');
@@ -227,7 +229,7 @@ describe('change locks: two processes changing one file', () => {
     assert.equal(raw.text('/ws/a.txt'), 'v1');
   });
 
-  it("is not held up by a folder or a link a repository committed in the lock's place: the change goes on unlocked", async () => {
+  it("is not held up by a folder or a link in the lock's place: the change goes on unlocked", async () => {
     for (const planted of [{ kind: 'directory', entries: new Map() }, { kind: 'link', target: '../../elsewhere' }] as const) {
       const { raw, workspace } = confinedMemoryWorkspace({ wait: () => Promise.reject(new Error('waited for a lock that is none')) });
       await workspace.writeText('a.txt', 'v0');
@@ -236,6 +238,55 @@ describe('change locks: two processes changing one file', () => {
       assert.equal(raw.text('/ws/a.txt'), 'v1');
       assert.equal(raw.node(`${folder}/${lockOf('a.txt')}`)?.kind, planted.kind, 'what was planted was removed');
     }
+  });
+
+  // The attacks the lock's old place allowed (2026-12-02): it was kept in the workspace's `.task-planner/tmp`, by the path in
+  // that workspace. A repository that committed a file there turned the lock off; two windows that opened a repository and
+  // a folder inside it took two locks for one file.
+  it("attack: a repository's file where .task-planner/tmp goes, or a folder where a lock went, does not turn the lock off", async () => {
+    for (const planted of ['file', 'lock folder'] as const) {
+      let lockedDuringRename: boolean | undefined;
+      const { raw, workspace } = confinedMemoryWorkspace({
+        wait: yieldOnly,
+        before: (operation, name) => {
+          if (operation === 'rename' && name === 'a.txt') lockedDuringRename = raw.node(`${folder}/${lockOf('a.txt')}`) !== undefined;
+        },
+      });
+      raw.file('/ws/a.txt', 'v0');
+      if (planted === 'file') raw.file('/ws/.task-planner/tmp', 'committed');
+      else raw.put(`/ws/.task-planner/tmp/${lockOf('a.txt')}`, { kind: 'directory', entries: new Map() });
+      await workspace.writeText('a.txt', 'v1', undefined, { expected: { exists: true, sha256: sha('v0') } });
+      assert.equal(lockedDuringRename, true, `the rename went on unlocked with the repository's ${planted}`);
+      assert.equal(raw.text('/ws/a.txt'), 'v1');
+    }
+  });
+
+  it('attack: a window of a repository and one of a folder inside it take one lock for one file, and neither loses the other\'s change', async () => {
+    const outer = confinedMemoryWorkspace({ wait: yieldOnly });
+    outer.raw.file('/ws/sub/x.txt', 'v0');
+    const innerRaw = Object.create(outer.raw, { rootPath: { value: '/ws/sub' } }) as MemoryRawFs;
+    const inner = createConfinedWorkspace(innerRaw, { root: '/ws/sub', clock: { now: () => 0, sleep: yieldOnly }, changeLocks: memoryChangeLocks(outer.raw) });
+    const outcomes = await Promise.allSettled([
+      outer.workspace.writeText('sub/x.txt', 'v0 + A', undefined, { expected: { exists: true, sha256: sha('v0') } }),
+      inner.writeText('x.txt', 'v0 + B', undefined, { expected: { exists: true, sha256: sha('v0') } }),
+    ]);
+    assert.deepEqual(outcomes.map((outcome) => outcome.status).sort(), ['fulfilled', 'rejected']);
+    // And the lock one of them holds is the other's too.
+    outer.raw.file(`${folder}/${lockOf('sub/x.txt')}`, '', { mtimeMs: 0 });
+    let waited = false;
+    const waiting = createConfinedWorkspace(innerRaw, {
+      root: '/ws/sub',
+      clock: {
+        now: () => 0,
+        sleep: async () => {
+          waited = true;
+          (outer.raw.node(folder) as MemoryDirectory).entries.delete(lockOf('sub/x.txt'));
+        },
+      },
+      changeLocks: memoryChangeLocks(outer.raw),
+    });
+    await waiting.writeText('x.txt', 'v2');
+    assert.equal(waited, true, "the inner window did not wait for the outer window's lock of the same file");
   });
 
   it('locks by where the path leads: a write through a link and one to its target take the same lock', async () => {

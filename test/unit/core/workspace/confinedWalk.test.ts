@@ -4,6 +4,7 @@ import { createConfinedWorkspace } from '../../../../src/core/workspace/confined
 import { PathRefusedError } from '../../../../src/core/workspace/resolveInRoot';
 import { WorkspaceError } from '../../../../src/core/workspace/workspaceError';
 import { confinedMemoryWorkspace, MemoryRawFs, type MemoryDirectory, namesIn, stillClock } from '../../../fakes/memoryRawFs';
+import { memoryChangeLocks } from '../../../fakes/memoryChangeLocks';
 
 const refused = (pattern: RegExp) => (error: unknown): boolean => error instanceof PathRefusedError && pattern.test(error.message);
 
@@ -41,7 +42,7 @@ describe('ConfinedWalk: symbolic links', () => {
     raw.put('/ws', { kind: 'link', target: '/real/ws' });
     raw.put('/real/ws/by-name', { kind: 'link', target: '/ws/src/a.ts' });
     raw.put('/real/ws/by-place', { kind: 'link', target: '/real/ws/src/a.ts' });
-    const workspace = createConfinedWorkspace(raw, { root: '/ws', clock: stillClock });
+    const workspace = createConfinedWorkspace(raw, { root: '/ws', clock: stillClock, changeLocks: memoryChangeLocks(raw) });
     assert.deepEqual([await workspace.readText('by-name'), await workspace.readText('by-place')], ['a', 'a']);
   });
 
@@ -239,7 +240,8 @@ describe('ConfinedWalk: a tree that changes while it walks', () => {
     await assert.rejects(workspace.readText('a.txt'), refused(/the workspace root \/ws was moved or replaced while in use/));
     raw.top.entries.delete('ws');
     await assert.rejects(workspace.readText('a.txt'), refused(/the workspace root \/ws does not exist/));
-    const absent = createConfinedWorkspace(new MemoryRawFs('/absent'), { root: '/absent', clock: stillClock });
+    const absentRaw = new MemoryRawFs('/absent');
+    const absent = createConfinedWorkspace(absentRaw, { root: '/absent', clock: stillClock, changeLocks: memoryChangeLocks(absentRaw) });
     await assert.rejects(absent.list(), refused(/the workspace root \/absent does not exist/));
     await assert.rejects(absent.readTextMany([], () => undefined), (error: unknown) => error instanceof PathRefusedError && error.path === '');
   });

@@ -5,6 +5,7 @@ import { createConfinedWorkspace } from '../../../../src/core/workspace/confined
 import { PathRefusedError } from '../../../../src/core/workspace/resolveInRoot';
 import { WorkspaceError } from '../../../../src/core/workspace/workspaceError';
 import { confinedMemoryWorkspace, memoryRoot, type MemoryDirectory, namesIn, stillClock } from '../../../fakes/memoryRawFs';
+import { memoryChangeLocks } from '../../../fakes/memoryChangeLocks';
 import { describeWorkspaceFsConformance } from '../../conformance/workspaceFsConformance';
 
 const failed = (code: string, pattern = /./) => (error: unknown): boolean => error instanceof WorkspaceError && error.code === code && pattern.test(error.message);
@@ -26,13 +27,13 @@ describe('createConfinedWorkspace', () => {
   it('refuses a file with several hard links by default, in every method that touches it, and allows it when asked', async () => {
     const { raw } = confinedMemoryWorkspace();
     raw.file('/ws/hard.txt', 'SECRET', { links: 2 });
-    const workspace = createConfinedWorkspace(raw, { root: memoryRoot, clock: stillClock });
+    const workspace = createConfinedWorkspace(raw, { root: memoryRoot, clock: stillClock, changeLocks: memoryChangeLocks(raw) });
     const hard = failed('hard_link', /^hard\.txt is a hard link: the same file has 2 names/);
     await assert.rejects(workspace.readText('hard.txt'), hard);
     await assert.rejects(workspace.writeText('hard.txt', 'x'), hard);
     await assert.rejects(workspace.delete('hard.txt'), hard);
     assert.equal(raw.text('/ws/hard.txt'), 'SECRET');
-    const allowed = createConfinedWorkspace(raw, { root: memoryRoot, clock: stillClock, allowHardLinks: true });
+    const allowed = createConfinedWorkspace(raw, { root: memoryRoot, clock: stillClock, allowHardLinks: true, changeLocks: memoryChangeLocks(raw) });
     assert.equal(await allowed.readText('hard.txt'), 'SECRET');
     await allowed.writeText('hard.txt', 'changed');
     assert.equal(raw.text('/ws/hard.txt'), 'changed');

@@ -1,0 +1,32 @@
+import type { ChangeLockFolder } from '../../src/core/workspacePorts';
+import type { MemoryRawFs, RawOperation } from './memoryRawFs';
+
+/** Where `memoryChangeLocks` keeps its locks in the fake's tree: outside the workspace root `/ws`, as the user's folder is. */
+export const memoryLockFolder = '/locks';
+
+/**
+ * A `ChangeLockFolder` fake over the tree of `raw`, in `memoryLockFolder`: workspaces over one `raw` (processes over one
+ * disk, of one user) share it. `before` is told each operation under the raw name it stands for (`writeNewFile`,
+ * `lstat`, `removeFile`), so a test's fault injection and races reach it as they reach the workspace's own operations.
+ */
+export function memoryChangeLocks(raw: MemoryRawFs, options: { now?: () => number; before?: (operation: RawOperation, name: string) => void } = {}): ChangeLockFolder {
+  const at = (name: string): string => `${memoryLockFolder}/${name}`;
+  return {
+    async create(name) {
+      options.before?.('writeNewFile', name);
+      if (raw.node(at(name)) !== undefined) throw Object.assign(new Error(`EEXIST: file already exists, ${name}`), { code: 'EEXIST' });
+      raw.file(at(name), '', { mtimeMs: options.now?.() ?? 0 });
+    },
+    async stat(name) {
+      options.before?.('lstat', name);
+      const node = raw.node(at(name));
+      if (node === undefined) return undefined;
+      return { type: node.kind, mtimeMs: node.kind === 'file' ? node.mtimeMs : 0 };
+    },
+    async remove(name) {
+      options.before?.('removeFile', name);
+      const folder = raw.node(memoryLockFolder);
+      if (folder?.kind === 'directory') folder.entries.delete(name);
+    },
+  };
+}
