@@ -155,6 +155,14 @@ export class McpHost implements vscode.Disposable {
     }
     if (action === restart) {
       await servers.restart(picked.config.name, new AbortController().signal);
+      const state = servers.list().find(({ config }) => config.name === picked.config.name)?.state;
+      if (state?.state === 'running') {
+        void showInformation(vscode.l10n.t('Task Planner: the MCP server "{0}" runs, with {1} tools.', picked.label, state.tools.length));
+      } else if (state?.state === 'failed') {
+        // One not allowed was told so as the question was answered (`tellNotStarted`).
+        const failed = vscode.l10n.t('Task Planner: the MCP server "{0}" did not start: {1}', picked.label, shownName(state.reason, 500));
+        if ((await showWarning(failed, output)) === output) this.log.show(true);
+      }
     }
   }
 
@@ -311,6 +319,19 @@ export class McpHost implements vscode.Disposable {
     if ((await showWarning(text, output)) === output) this.log.show(true);
   }
 
+  /** Says that the server `name` was not started as the user asked, and how to be asked again. */
+  private async tellNotStarted(name: string): Promise<void> {
+    const servers = vscode.l10n.t('MCP servers');
+    const chosen = await showInformation(
+      vscode.l10n.t(
+        'Task Planner: the MCP server "{0}" was not started, so a plan cannot use its tools. To be asked again, run "Task Planner: MCP servers", pick it and choose Restart.',
+        shownName(name),
+      ),
+      servers,
+    );
+    if (chosen === servers) await vscode.commands.executeCommand('taskPlanner.mcpServers');
+  }
+
   private reportConfigError(error: unknown): void {
     this.log.error(errorMessage(error));
     void showError(errorMessage(error));
@@ -351,7 +372,11 @@ export class McpHost implements vscode.Disposable {
       refuse,
       allow,
     );
-    if (answer !== allow) return vscode.l10n.t('you did not allow it');
+    if (answer !== allow) {
+      // The way back, said once now: a plan that names the server's tools then says they are missing.
+      void this.tellNotStarted(server.name);
+      return vscode.l10n.t('you did not allow it');
+    }
     await this.context.workspaceState.update(key, true);
     return true;
   }

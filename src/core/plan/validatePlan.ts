@@ -251,7 +251,7 @@ function missingServerNote(tool: string, available: ReadonlySet<string>): string
   const server = missing.server;
   const elsewhere = missing.tool === '' ? [] : offered.filter((ref) => ref.tool === missing.tool).map((ref) => ref.name).sort().slice(0, 3);
   return (
-    ` No tool of the MCP server "${server}" is offered now: it is not in the configuration any more (renamed or removed), was not allowed to start, or did not start.` +
+    ` No tool of the MCP server "${server}" is offered now: it is not in the configuration any more (renamed or removed), was not allowed to start, or did not start ("Task Planner: MCP servers" in the editor, "task-planner tools" on the command line, say which).` +
     (elsewhere.length > 0 ? ` The same tool of another server: ${elsewhere.join(', ')}.` : '')
   );
 }

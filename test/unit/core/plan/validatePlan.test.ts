@@ -147,7 +147,7 @@ describe('validatePlan', () => {
     const tools = ['read_file', 'mcp__renamed__echo', 'mcp__renamed__get-sum', 'mcp__other__echo'];
     assert.equal(
       message('mcp__everything__echo', tools),
-      'Step "a" uses tool "mcp__everything__echo", which is not available. No tool of the MCP server "everything" is offered now: it is not in the configuration any more (renamed or removed), was not allowed to start, or did not start. The same tool of another server: mcp__other__echo, mcp__renamed__echo. Choose one of: mcp__other__echo, mcp__renamed__echo, mcp__renamed__get-sum, read_file.',
+      'Step "a" uses tool "mcp__everything__echo", which is not available. No tool of the MCP server "everything" is offered now: it is not in the configuration any more (renamed or removed), was not allowed to start, or did not start ("Task Planner: MCP servers" in the editor, "task-planner tools" on the command line, say which). The same tool of another server: mcp__other__echo, mcp__renamed__echo. Choose one of: mcp__other__echo, mcp__renamed__echo, mcp__renamed__get-sum, read_file.',
     );
     assert.match(message('mcp__gone__teleport', tools), /No tool of the MCP server "gone" is offered now: [^.]+\. Choose one of:/);
     // A server that is there but lacks the tool, and names that are not an MCP server's, get the list alone.
