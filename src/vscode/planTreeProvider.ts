@@ -8,6 +8,7 @@ import { visibleControls } from '../shared/visibleCharacters';
 import { sessionTreeModel } from '../core/view/sessionTreeModel';
 import { diffTrees, indexTree } from '../core/view/treeDiff';
 import { planTreeItem } from './planTreeItem';
+import { shownLine } from './shownText';
 import { runStatusLabels } from '../shared/runStatusLabels';
 
 /**
@@ -118,7 +119,8 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
    */
   shownDescription(): string | undefined {
     if (this.showing === 'session' || this.plan === undefined) return undefined;
-    const objective = capText(visibleControls(this.plan.objective.replace(/\s+/g, ' ').trim()), 48);
+    // A plain "…": the view cuts its title at its own width too, and a "(N more characters cut)" note was cut with it.
+    const objective = shownLine(this.plan.objective, 48);
     return this.run === undefined ? objective : `${objective} · ${runStatusLabels[this.run.status]}`;
   }
 
