@@ -22,6 +22,8 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
   private readonly changed = new vscode.EventEmitter<PlanTreeNode | PlanTreeNode[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private nodes: PlanTreeNode[] = [];
+  /** What the rows last sent to the view were of (`render`): what is shown, the plan's id and the view's title. */
+  private renderedIdentity = '';
   private plan: Plan | undefined;
   private run: RunState | undefined;
   private undone: { runId: string; steps: ReadonlySet<string> } | undefined;
@@ -163,8 +165,13 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanTreeNode>, 
     const task = steps.length > 0 && this.folder !== undefined ? [folderNode(this.folder), ...steps] : steps;
     const next = this.showing === 'session' ? (session.length > 0 ? session : task) : task.length > 0 ? task : session;
     const change = diffTrees(this.nodes, next);
-    if (change.kind === 'structure') {
+    // Another plan of the same shape (a second request planned alike) is new rows all the same: their ids name the plan,
+    // so no row selected in the last one stays selected. And the view's title (the request, the run's status) follows
+    // what is shown even when no row changed.
+    const identity = `${this.showing}:${this.plan?.id ?? ''}:${this.shownDescription() ?? ''}`;
+    if (change.kind === 'structure' || identity !== this.renderedIdentity) {
       this.nodes = next;
+      this.renderedIdentity = identity;
       this.changed.fire(undefined);
       return;
     }

@@ -195,6 +195,19 @@ describe('The Plan tree acts on the run it shows', function () {
     assert.equal(api.planTreeNodes().find((node) => node.stepId === 'K2')?.icon, 'pass-filled');
   });
 
+  // A newcomer's trial (2026-12-02): a second request planned with the same steps left the first request's title on the
+  // Plan view, since no row changed; and a long request's "(36 more characters cut)" note was cut by the view itself.
+  it("A second plan of the same steps is shown as that plan: the view's title names its request, cut with a plain '…'", async () => {
+    const steps = [toolStep('T1', { title: 'List the files', tool: 'list_files', args: {} })];
+    api.setCurrentPlan(planOf('titled-first', 'Echo hello from the first request', steps));
+    assert.equal(api.planViewDescription(), 'Echo hello from the first request');
+    const long = 'Echo hello again from a second request that is longer than the title has room for';
+    api.setCurrentPlan(planOf('titled-second', long, steps));
+    const title = api.planViewDescription() ?? '';
+    assert.ok(title.startsWith('Echo hello again from a second') && title.endsWith('…') && title.length === 48, title);
+    assert.doesNotMatch(title, /more characters/);
+  });
+
   it('A plan shown while a run waits stays in the Plan view as the run goes on; the next run started is followed', async () => {
     const going = planOf('shown-while-going', 'Write the waiting note', [
       toolStep('G1', { title: 'Write the waiting note', tool: 'write_file', args: { path: 'shown-while-going.txt', content: 'going\n' } }),
