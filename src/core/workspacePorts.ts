@@ -200,4 +200,6 @@ export interface ChangeLockFolder {
   stat(name: string): Promise<Pick<RawStat, 'type' | 'mtimeMs'> | undefined>;
   /** Removes the file `name`; nothing there is no error. */
   remove(name: string): Promise<void>;
+  /** The names in the folder (none when it is not there yet). */
+  names(): Promise<string[]>;
 }

@@ -1,4 +1,4 @@
-import { lstat, mkdir, unlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, unlink, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { ChangeLockFolder } from '../core/workspacePorts';
@@ -40,6 +40,12 @@ export function createUserChangeLocks(folder = userChangeLockFolder()): ChangeLo
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
         throw error;
       }
+    },
+    async names() {
+      return readdir(folder).catch((error: unknown) => {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+        throw error;
+      });
     },
     async remove(name) {
       await unlink(join(folder, name)).catch((error: unknown) => {

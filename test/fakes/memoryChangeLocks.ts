@@ -7,7 +7,7 @@ export const memoryLockFolder = '/locks';
 /**
  * A `ChangeLockFolder` fake over the tree of `raw`, in `memoryLockFolder`: workspaces over one `raw` (processes over one
  * disk, of one user) share it. `before` is told each operation under the raw name it stands for (`writeNewFile`,
- * `lstat`, `removeFile`), so a test's fault injection and races reach it as they reach the workspace's own operations.
+ * `lstat`, `removeFile`, `readDirectory`), so a test's fault injection and races reach it as they reach the workspace's own operations.
  */
 export function memoryChangeLocks(raw: MemoryRawFs, options: { now?: () => number; before?: (operation: RawOperation, name: string) => void } = {}): ChangeLockFolder {
   const at = (name: string): string => `${memoryLockFolder}/${name}`;
@@ -22,6 +22,11 @@ export function memoryChangeLocks(raw: MemoryRawFs, options: { now?: () => numbe
       const node = raw.node(at(name));
       if (node === undefined) return undefined;
       return { type: node.kind, mtimeMs: node.kind === 'file' ? node.mtimeMs : 0 };
+    },
+    async names() {
+      options.before?.('readDirectory', memoryLockFolder);
+      const folder = raw.node(memoryLockFolder);
+      return folder?.kind === 'directory' ? [...folder.entries.keys()] : [];
     },
     async remove(name) {
       options.before?.('removeFile', name);

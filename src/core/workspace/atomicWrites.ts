@@ -58,6 +58,7 @@ export function newTemporaryName(inFolder: boolean): string {
  */
 export class AtomicWrites<Handle> {
   private swept = false;
+  private locksSwept = false;
   private realRoot: Promise<string | undefined> | undefined;
 
   /**
@@ -80,6 +81,10 @@ export class AtomicWrites<Handle> {
     this.realRoot ??= this.raw.realRoot().catch(() => undefined);
     const root = await this.realRoot;
     if (root === undefined) return action();
+    if (!this.locksSwept) {
+      this.locksSwept = true;
+      await this.removeStaleLocks();
+    }
     // The file's real path, folded (`changeKey`): `README.md` and `readme.md` may be one file, so they take one lock.
     const name = `lock-${createHash('sha256').update(changeKey(root, key)).digest('hex').slice(0, 32)}`;
     const held = await this.lock(name, key);
@@ -148,6 +153,19 @@ export class AtomicWrites<Handle> {
       await this.locks.remove(takeover).catch(() => undefined);
     }
     return true;
+  }
+
+  /**
+   * Removes the locks (and takeover files) of any file left by processes that ended holding them, once older than
+   * `staleTemporaryFileMs`: a lock is held for a moment, so none that old is anyone's.
+   */
+  private async removeStaleLocks(): Promise<void> {
+    const now = this.clock.now();
+    const names = await this.locks.names().catch(() => []);
+    for (const name of names.filter((found) => changeLockName.test(found))) {
+      const stat = await this.locks.stat(name).catch(() => undefined);
+      if (stat?.type === 'file' && now - stat.mtimeMs > staleTemporaryFileMs) await this.locks.remove(name).catch(() => undefined);
+    }
   }
 
   /** Whether a lock (or takeover) file last changed at `stat.mtimeMs` is stale: older than `staleChangeLockMs`, or dated that far ahead. */

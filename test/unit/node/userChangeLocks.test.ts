@@ -27,9 +27,11 @@ describe('createUserChangeLocks (the user\'s folder of change locks)', () => {
     fs.mkdirSync(path.join(folder, 'lock-dir'));
     fs.symlinkSync('/etc/passwd', path.join(folder, 'lock-link'));
     assert.deepEqual([(await locks.stat('lock-dir'))?.type, (await locks.stat('lock-link'))?.type, await locks.stat('lock-none')], ['directory', 'link', undefined]);
+    assert.deepEqual((await locks.names()).sort(), ['lock-1', 'lock-dir', 'lock-link']);
     await locks.remove('lock-1');
     await locks.remove('lock-1');
     assert.equal(await locks.stat('lock-1'), undefined);
+    assert.deepEqual(await createUserChangeLocks(path.join(dir, 'not-made')).names(), []);
   });
 
   it('takes the lock of a file in the given folder, named by its real path: a workspace and one of a folder inside it name the same lock', async () => {

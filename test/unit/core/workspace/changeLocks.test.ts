@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { changeLockName, changeLockPatienceMs, staleChangeLockMs } from '../../../../src/core/workspace/atomicWrites';
+import { changeLockName, changeLockPatienceMs, staleChangeLockMs, staleTemporaryFileMs } from '../../../../src/core/workspace/atomicWrites';
 import { sha256OfBytes } from '../../../../src/core/workspace/expectedContent';
 import { createConfinedWorkspace } from '../../../../src/core/workspace/confinedWorkspace';
 import { memoryChangeLocks, memoryLockFolder } from '../../../fakes/memoryChangeLocks';
@@ -287,6 +287,18 @@ describe('change locks: two processes changing one file', () => {
     });
     await waiting.writeText('x.txt', 'v2');
     assert.equal(waited, true, "the inner window did not wait for the outer window's lock of the same file");
+  });
+
+  it("removes, at its first change, the locks of any file left by processes that ended holding them, older than ten minutes; keeps another process's fresh one and anything not a lock", async () => {
+    const now = 10_000_000;
+    const { raw, workspace } = confinedMemoryWorkspace({ now: () => now, wait: yieldOnly });
+    const old = { mtimeMs: now - staleTemporaryFileMs - 1 };
+    raw.file(`${folder}/${lockOf('gone/a.txt')}`, '', old);
+    raw.file(`${folder}/${lockOf('gone/b.txt')}.takeover`, '', old);
+    raw.file(`${folder}/${lockOf('busy.txt')}`, '', { mtimeMs: now - 1_000 });
+    raw.file(`${folder}/notes.txt`, '', old);
+    await workspace.writeText('a.txt', 'v0');
+    assert.deepEqual(namesIn(raw, folder), [lockOf('busy.txt'), 'notes.txt'].sort());
   });
 
   it('locks by where the path leads: a write through a link and one to its target take the same lock', async () => {
