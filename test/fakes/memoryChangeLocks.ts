@@ -31,7 +31,10 @@ export function memoryChangeLocks(raw: MemoryRawFs, options: { now?: () => numbe
     async remove(name) {
       options.before?.('removeFile', name);
       const folder = raw.node(memoryLockFolder);
-      if (folder?.kind === 'directory') folder.entries.delete(name);
+      if (folder?.kind !== 'directory') return;
+      // As unlink: a folder is not removed.
+      if (folder.entries.get(name)?.kind === 'directory') throw Object.assign(new Error(`EISDIR: illegal operation on a directory, ${name}`), { code: 'EISDIR' });
+      folder.entries.delete(name);
     },
   };
 }

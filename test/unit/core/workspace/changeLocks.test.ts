@@ -297,8 +297,30 @@ describe('change locks: two processes changing one file', () => {
     raw.file(`${folder}/${lockOf('gone/b.txt')}.takeover`, '', old);
     raw.file(`${folder}/${lockOf('busy.txt')}`, '', { mtimeMs: now - 1_000 });
     raw.file(`${folder}/notes.txt`, '', old);
+    raw.file(`${folder}/${lockOf('at-the-limit.txt')}`, '', { mtimeMs: now - staleTemporaryFileMs });
+    raw.put(`${folder}/${lockOf('a-folder')}`, { kind: 'directory', entries: new Map() });
     await workspace.writeText('a.txt', 'v0');
-    assert.deepEqual(namesIn(raw, folder), [lockOf('busy.txt'), 'notes.txt'].sort());
+    assert.deepEqual(namesIn(raw, folder), [lockOf('busy.txt'), 'notes.txt', lockOf('at-the-limit.txt'), lockOf('a-folder')].sort());
+  });
+
+  it('looks for stale locks once, at its first change, and is not stopped by one gone between the listing and its look', async () => {
+    const now = 10_000_000;
+    let listed = 0;
+    const gone = lockOf('gone.txt');
+    const { raw, workspace } = confinedMemoryWorkspace({
+      now: () => now,
+      wait: yieldOnly,
+      before: (operation, name) => {
+        if (operation === 'readDirectory' && name === folder) listed++;
+        // Another process removed it just after this one listed the folder.
+        if (operation === 'lstat' && name === gone) (raw.node(folder) as MemoryDirectory).entries.delete(gone);
+      },
+    });
+    raw.file(`${folder}/${gone}`, '', { mtimeMs: now - staleTemporaryFileMs - 1 });
+    await workspace.writeText('a.txt', 'v0');
+    await workspace.writeText('a.txt', 'v1');
+    assert.equal(listed, 1);
+    assert.equal(raw.text('/ws/a.txt'), 'v1');
   });
 
   it('locks by where the path leads: a write through a link and one to its target take the same lock', async () => {
