@@ -87,6 +87,8 @@ describe('MCP: .vscode/mcp.json changed outside the editor (browser workbench, m
     assert.match((await serverRow().innerText()).replace(/\s+/g, ' '), /not allowed/);
     await page.keyboard.press('Escape');
     assert.equal(existsSync(join(web, 'pwned.txt')), false, 'the server the user did not allow started');
+    // The way back, said as the question is answered (a newcomer found none).
+    await notification(page, /the MCP server "notes" was not started, so a plan cannot use its tools\. To be asked again, run "Task Planner: MCP servers", pick it and choose Restart\./);
   });
 
   it('3. a malformed file is said at once, naming the file; "MCP servers" still answers', async () => {
