@@ -194,8 +194,16 @@ export interface RawDirectoryFs<Handle> {
  * through different roots (a repository and a folder inside it) take one lock. Names are given by `AtomicWrites`.
  */
 export interface ChangeLockFolder {
-  /** Creates the empty file `name`, failing when anything is there already (the lock is then someone else's). */
+  /**
+   * Creates the file `name` naming this process as its holder, failing when anything is there already (the lock is then
+   * someone else's); the error of a name taken has the code `EEXIST`.
+   */
   create(name: string): Promise<void>;
+  /**
+   * Who holds the lock `name`, by what its file names: this process (`mine`), another process still running, one that
+   * ended, or `unknown` (another machine's process, a file without a holder, nothing there).
+   */
+  holder(name: string): Promise<'mine' | 'running' | 'ended' | 'unknown'>;
   /** `name` itself (a link is not followed); `undefined` when nothing is there. */
   stat(name: string): Promise<Pick<RawStat, 'type' | 'mtimeMs'> | undefined>;
   /** Removes the file `name`; nothing there is no error. */

@@ -1,7 +1,8 @@
-import { lstat, mkdir, readdir, unlink, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
+import { lstat, mkdir, readFile, readdir, unlink, writeFile } from 'node:fs/promises';
+import { homedir, hostname } from 'node:os';
 import { join } from 'node:path';
 import type { ChangeLockFolder } from '../core/workspacePorts';
+import { isProcessAlive } from './processAlive';
 
 /**
  * The user's folder of change locks, the same for every Task Planner process of the user (the command line, each
@@ -14,7 +15,8 @@ export function userChangeLockFolder(): string {
 
 /**
  * A `ChangeLockFolder` in `folder` (by default the user's, `userChangeLockFolder`), made on first use readable by the
- * user alone. When it cannot be made, no lock can be created and changes go on under compare-and-swap alone (see
+ * user alone. A lock file names its holder (`<pid>@<host>`), so a lock whose process ended is told from one whose process
+ * is only stopped (Ctrl-Z, a machine asleep). When it cannot be made, no lock can be created and changes go on under compare-and-swap alone (see
  * `AtomicWrites.exclusive`).
  */
 export function createUserChangeLocks(folder = userChangeLockFolder()): ChangeLockFolder {
@@ -30,7 +32,15 @@ export function createUserChangeLocks(folder = userChangeLockFolder()): ChangeLo
   return {
     async create(name) {
       await ready();
-      await writeFile(join(folder, name), '', { flag: 'wx', mode: 0o600 });
+      await writeFile(join(folder, name), holderText(), { flag: 'wx', mode: 0o600 });
+    },
+    async holder(name) {
+      const text = await readFile(join(folder, name), 'utf8').catch(() => '');
+      const [, pid, host] = /^(\d+)@(.+)$/.exec(text) ?? [];
+      // Another machine's process (a home folder shared over the network) cannot be looked at from here.
+      if (pid === undefined || host !== hostname()) return 'unknown';
+      if (Number(pid) === process.pid) return 'mine';
+      return isProcessAlive(Number(pid)) ? 'running' : 'ended';
     },
     async stat(name) {
       try {
@@ -53,4 +63,9 @@ export function createUserChangeLocks(folder = userChangeLockFolder()): ChangeLo
       });
     },
   };
+}
+
+/** What a lock file holds: the id of the process holding it and its machine's name, `<pid>@<host>`. */
+function holderText(): string {
+  return `${process.pid}@${hostname()}`;
 }

@@ -246,7 +246,13 @@ export const memoryRoot = '/ws';
 
 /** The workspace policy over a fresh `MemoryRawFs` whose root `/ws` exists (empty). */
 export function confinedMemoryWorkspace(
-  options: MemoryRawFsOptions & { allowHardLinks?: boolean; wait?: (ms: number) => Promise<void>; raw?: MemoryRawFs } = {},
+  options: MemoryRawFsOptions & {
+    allowHardLinks?: boolean;
+    wait?: (ms: number) => Promise<void>;
+    raw?: MemoryRawFs;
+    /** Who this workspace's process is to its change locks, and which other holders still run (`memoryChangeLocks`). */
+    locks?: { process?: string; running?: (process: string) => boolean };
+  } = {},
 ): { raw: MemoryRawFs; workspace: WorkspaceFs & ManyTextReader } {
   // A second workspace over the `raw` of a first is another process over the same disk.
   const raw = options.raw ?? new MemoryRawFs(memoryRoot, options);
@@ -257,7 +263,7 @@ export function confinedMemoryWorkspace(
     // No real time: files are new at the fake's time (0 unless `now` says), and a wait for a lock only yields.
     clock: { now: options.now ?? stillClock.now, sleep: options.wait ?? stillClock.sleep },
     // In the fake's tree, outside the root: a second workspace over the same `raw` takes the same locks.
-    changeLocks: memoryChangeLocks(raw, { ...(options.now ? { now: options.now } : {}), ...(options.before ? { before: options.before } : {}) }),
+    changeLocks: memoryChangeLocks(raw, { ...options.locks, ...(options.now ? { now: options.now } : {}), ...(options.before ? { before: options.before } : {}) }),
   });
   return { raw, workspace };
 }

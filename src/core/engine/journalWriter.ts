@@ -10,7 +10,7 @@ export interface JournalWriter {
   flush(finalSnapshot?: RunState): Promise<void>;
   /**
    * The first store failure, if any (the run goes on; resuming may then lose events). A refused batch is tried again by
-   * the next append, and at `flush` once more when none followed it: the failure stays reported even when that heals it.
+   * the next store call, at the latest by `flush`'s, before any snapshot: the failure stays reported even when that heals it.
    */
   readonly failure: string | undefined;
 }
@@ -43,7 +43,9 @@ export function createJournalWriter(
       const pendingSnapshot = snapshot;
       snapshot = undefined;
       try {
-        if (batch.length > 0) {
+        // Behind (a batch refused, its entries held by the store): an append, empty or not, writes them first, and no
+        // snapshot goes before them, since a snapshot must never claim events the journal lacks.
+        if (batch.length > 0 || behind) {
           behind = true;
           await store.append(runId, batch);
           behind = false;
@@ -73,11 +75,13 @@ export function createJournalWriter(
     async flush(finalSnapshot) {
       const last = finalSnapshot && { seq: finalSnapshot.lastSeq, time: finalSnapshot.endedAt ?? 0, state: finalSnapshot };
       if (store && last) snapshot = last;
-      if (store && (buffer.length > 0 || snapshot)) schedule();
-      // The last batch was refused and no append followed to write it (a run's end): one more try, in turn with the
-      // other store calls, then the final snapshot it kept from being written.
+      if (store && (buffer.length > 0 || snapshot || behind)) schedule();
+      await chain;
+      // The last batch was refused (with it, the final snapshot of the same write) and no append followed to write it:
+      // one more try, in turn with the other store calls, then the final snapshot.
+      if (!store || !behind) return;
       chain = chain.then(async () => {
-        if (!store || !behind) return;
+        if (!behind) return;
         try {
           await store.append(runId, []);
           behind = false;

@@ -73,7 +73,7 @@ export class AtomicWrites<Handle> {
 
   /**
    * Runs `action` holding the change lock of `key` (a file's workspace-relative path after links). Waits for another
-   * process's lock up to `changeLockPatienceMs`, taking over one older than `staleChangeLockMs`, then rejects saying so;
+   * process's lock up to `changeLockPatienceMs`, taking over one its holder left (`abandoned`), then rejects saying so;
    * when no lock can be made at all (the folder takes no new file, something not a lock is in its place, the root has no
    * real path) `action` runs unlocked, as it must still run.
    */
@@ -91,7 +91,8 @@ export class AtomicWrites<Handle> {
     try {
       return await action();
     } finally {
-      if (held) await this.locks.remove(name).catch(() => undefined);
+      // Only its own: one held so long (a process stopped, then woken) that another took it over is that one's now.
+      if (held && (await this.locks.holder(name).catch(() => 'unknown' as const)) !== 'running') await this.locks.remove(name).catch(() => undefined);
     }
   }
 
@@ -100,33 +101,45 @@ export class AtomicWrites<Handle> {
     const started = this.clock.now();
     let unexplained = 0;
     for (;;) {
+      let refusal: unknown;
       try {
-        // Empty: a full disk cannot leave a lock cut short, and the change then fails for what it is.
         await this.locks.create(name);
         return true;
-      } catch {
-        const holder = await this.locks.stat(name).catch(() => undefined);
-        if (holder === undefined) {
-          // Not created, and none there: released just now, or the folder takes no new file. Twice more, then unlocked.
-          if (++unexplained > 2) return false;
-          continue;
-        }
-        // No lock (a folder or a link in its place): it cannot be taken, so the change goes on unlocked.
-        if (holder.type !== 'file') return false;
-        // Checked before a takeover too, so nothing (a takeover that keeps failing) waits without end.
-        if (this.clock.now() - started > changeLockPatienceMs) {
-          throw new Error(
-            `${key} is being changed by another Task Planner process (a run of the command line or of another window) for more than ${changeLockPatienceMs / 1000} s; nothing was changed. Try again once it is done.`,
-          );
-        }
-        // Left by a process that ended holding it, or dated in the future (a clock set back): taken over.
-        if (this.isStale(holder)) {
-          if (!(await this.takeOver(name, holder.mtimeMs))) return false;
-          continue;
-        }
-        await this.clock.sleep(changeLockPollMs);
+      } catch (error) {
+        refusal = error;
       }
+      const holder = await this.locks.stat(name).catch(() => undefined);
+      // No lock (a folder or a link in its place): it cannot be taken, so the change goes on unlocked.
+      if (holder !== undefined && holder.type !== 'file') return false;
+      // Not created, none there, and not for being there (a folder that takes no new file): twice more, then unlocked. One
+      // there a moment ago and released since is only another process's turn: tried again, within the patience below.
+      if (holder === undefined && !alreadyThere(refusal) && ++unexplained > 2) return false;
+      // Checked before a takeover too, so nothing (a takeover that keeps failing) waits without end.
+      if (this.clock.now() - started > changeLockPatienceMs) {
+        throw new Error(
+          `${key} is being changed by another Task Planner process (a run of the command line or of another window) for more than ${changeLockPatienceMs / 1000} s; nothing was changed. Try again once it is done.`,
+        );
+      }
+      if (holder === undefined) continue;
+      if (await this.abandoned(name, holder)) {
+        if (!(await this.takeOver(name, holder.mtimeMs))) return false;
+        continue;
+      }
+      await this.clock.sleep(changeLockPollMs);
     }
+  }
+
+  /**
+   * Whether the lock `name` was left by a process that ended holding it: its holder is known gone; or, where its holder
+   * cannot be told (another machine's, a lock whose text a full disk cut), it is older than `staleChangeLockMs`, or dated
+   * in the future (a clock set back). A holder still running (stopped with Ctrl-Z, its machine asleep) keeps it, up to
+   * `staleTemporaryFileMs`: a process of the same id after a crash is not the holder.
+   */
+  private async abandoned(name: string, lock: Pick<RawStat, 'mtimeMs'>): Promise<boolean> {
+    const holder = await this.locks.holder(name).catch(() => 'unknown' as const);
+    if (holder === 'ended') return true;
+    if (holder === 'unknown') return this.isStale(lock);
+    return Math.abs(this.clock.now() - lock.mtimeMs) > staleTemporaryFileMs;
   }
 
   /**
@@ -274,4 +287,9 @@ export class AtomicWrites<Handle> {
       }
     }
   }
+}
+
+/** Whether a lock's creation failed because something is there already (it may be gone again by the time it is looked at). */
+function alreadyThere(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'EEXIST';
 }

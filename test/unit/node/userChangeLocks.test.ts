@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -32,6 +33,22 @@ describe('createUserChangeLocks (the user\'s folder of change locks)', () => {
     await locks.remove('lock-1');
     assert.equal(await locks.stat('lock-1'), undefined);
     assert.deepEqual(await createUserChangeLocks(path.join(dir, 'not-made')).names(), []);
+  });
+
+  it("names its holder in a lock: this process's is mine, a living process's runs, a gone one's ended, another machine's or an empty one's unknown", async () => {
+    const locks = createUserChangeLocks(dir);
+    await locks.create('lock-mine');
+    assert.equal(await locks.holder('lock-mine'), 'mine');
+    const child = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' });
+    const gonePid = Number(child.stdout.trim());
+    fs.writeFileSync(path.join(dir, 'lock-gone'), `${gonePid}@${os.hostname()}`);
+    fs.writeFileSync(path.join(dir, 'lock-parent'), `${process.ppid}@${os.hostname()}`);
+    fs.writeFileSync(path.join(dir, 'lock-elsewhere'), `${process.ppid}@not-${os.hostname()}`);
+    fs.writeFileSync(path.join(dir, 'lock-empty'), '');
+    assert.deepEqual(
+      await Promise.all(['lock-gone', 'lock-parent', 'lock-elsewhere', 'lock-empty', 'lock-none'].map((name) => locks.holder(name))),
+      ['ended', 'running', 'unknown', 'unknown', 'unknown'],
+    );
   });
 
   it('takes the lock of a file in the given folder, named by its real path: a workspace and one of a folder inside it name the same lock', async () => {

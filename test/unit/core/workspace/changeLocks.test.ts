@@ -77,7 +77,8 @@ describe('change locks: two processes changing one file', () => {
     let now = 1_000_000;
     const { raw, workspace } = confinedMemoryWorkspace({ now: () => now, wait: yieldOnly });
     await workspace.writeText('a.txt', 'v0');
-    raw.file(`${folder}/${lockOf('a.txt')}`, 'a.txt\n', { mtimeMs: now - staleChangeLockMs - 1 });
+    // Empty: its holder cannot be told (a full disk cut its text), so its age decides.
+    raw.file(`${folder}/${lockOf('a.txt')}`, '', { mtimeMs: now - staleChangeLockMs - 1 });
     now += 1;
     await workspace.writeText('a.txt', 'v1', undefined, { expected: { exists: true, sha256: sha('v0') } });
     assert.equal(raw.text('/ws/a.txt'), 'v1');
@@ -138,24 +139,79 @@ describe('change locks: two processes changing one file', () => {
     assert.equal(raw.text('/ws/a.txt'), 'v0');
   });
 
-  it('takes the lock after its creation failed with none there (released just that moment), twice; with none at all it goes on unlocked', async () => {
+  // An outside attack (2026-12-02): six processes at one file; a creation refused as taken with nothing there by the time
+  // it was looked at counted toward "cannot be made", so enough contention let a change go on unlocked.
+  it('takes the lock after its creation was refused as taken with none there (released that moment), however often; with a folder that takes no file it goes on unlocked', async () => {
     const lock = `${folder}/${lockOf('a.txt')}`;
-    let failures = 2;
+    let failures = 6;
+    let code = 'EEXIST';
     let lockedDuringRename: boolean | undefined;
     const { raw, workspace } = confinedMemoryWorkspace({
       wait: yieldOnly,
       before: (operation, name) => {
-        if (operation === 'writeNewFile' && name === lockOf('a.txt') && failures-- > 0) throw Object.assign(new Error('EEXIST: file exists'), { code: 'EEXIST' });
+        if (operation === 'writeNewFile' && name === lockOf('a.txt') && failures-- > 0) throw Object.assign(new Error(`${code}: refused`), { code });
         if (operation === 'rename') lockedDuringRename = raw.node(lock) !== undefined;
       },
     });
     raw.file('/ws/a.txt', 'v0');
     await workspace.writeText('a.txt', 'v1', undefined, { expected: { exists: true, sha256: sha('v0') } });
     assert.equal(lockedDuringRename, true, 'the rename went on unlocked');
-    failures = 3;
+    [failures, code] = [2, 'EROFS'];
     await workspace.writeText('a.txt', 'v2', undefined, { expected: { exists: true, sha256: sha('v1') } });
+    assert.equal(lockedDuringRename, true, 'two refusals of a folder that then took the lock: unlocked');
+    [failures, code] = [3, 'EROFS'];
+    await workspace.writeText('a.txt', 'v3', undefined, { expected: { exists: true, sha256: sha('v2') } });
     assert.equal(lockedDuringRename, false);
+    assert.equal(raw.text('/ws/a.txt'), 'v3');
+  });
+
+  // An outside attack (2026-12-02): a CLI run stopped with Ctrl-Z while it held the lock lost the other run's change: the
+  // other took the 10 s old lock over and wrote, then the woken run renamed its content over that (both "completed").
+  it('attack: does not take over the lock of a holder still running (stopped, asleep): waits, then gives up saying so, the held change not lost', async () => {
+    let now = 1_000_000;
+    const { raw, workspace } = confinedMemoryWorkspace({
+      now: () => now,
+      wait: async (ms) => void (now += ms),
+      locks: { running: (holder) => holder === 'stopped' },
+    });
+    await workspace.writeText('a.txt', 'v0');
+    raw.file(`${folder}/${lockOf('a.txt')}`, 'stopped', { mtimeMs: now - staleChangeLockMs - 5_000 });
+    await assert.rejects(
+      workspace.writeText('a.txt', 'v1', undefined, { expected: { exists: true, sha256: sha('v0') } }),
+      /a\.txt is being changed by another Task Planner process .* for more than 30 s; nothing was changed/,
+    );
+    assert.equal(raw.text('/ws/a.txt'), 'v0');
+    assert.equal(raw.text(`${folder}/${lockOf('a.txt')}`), 'stopped', "the running holder's lock was taken");
+  });
+
+  it('takes over at once the lock of a holder that ended, however fresh; and one of a holder said to run once it is older than ten minutes (a reused process id)', async () => {
+    const now = 1_000_000;
+    const { raw, workspace } = confinedMemoryWorkspace({
+      now: () => now,
+      wait: () => Promise.reject(new Error('waited for a lock whose holder ended')),
+      locks: { running: (holder) => holder !== 'killed' },
+    });
+    await workspace.writeText('a.txt', 'v0');
+    raw.file(`${folder}/${lockOf('a.txt')}`, 'killed', { mtimeMs: now });
+    await workspace.writeText('a.txt', 'v1', undefined, { expected: { exists: true, sha256: sha('v0') } });
+    raw.file(`${folder}/${lockOf('a.txt')}`, 'reused', { mtimeMs: now - staleTemporaryFileMs - 1 });
+    await workspace.writeText('a.txt', 'v2', undefined, { expected: { exists: true, sha256: sha('v1') } });
     assert.equal(raw.text('/ws/a.txt'), 'v2');
+    assert.deepEqual(namesIn(raw, folder), []);
+  });
+
+  it("leaves the lock another process took over while it held it: only its own is removed", async () => {
+    const lock = `${folder}/${lockOf('a.txt')}`;
+    const { raw, workspace } = confinedMemoryWorkspace({
+      wait: yieldOnly,
+      before: (operation) => {
+        // While this one is stopped holding the lock, another takes it over and holds it.
+        if (operation === 'rename' && raw.text(lock) === 'this') raw.file(lock, 'other', { mtimeMs: 0 });
+      },
+    });
+    raw.file('/ws/a.txt', 'v0');
+    await workspace.writeText('a.txt', 'v1');
+    assert.equal(raw.text(lock), 'other', "the other process's lock was removed");
   });
 
   it('waits for a lock exactly as old as a stale one would be, and for another process taking a stale one over', async () => {
