@@ -75,7 +75,7 @@ export function createJournalWriter(
     async flush(finalSnapshot) {
       const last = finalSnapshot && { seq: finalSnapshot.lastSeq, time: finalSnapshot.endedAt ?? 0, state: finalSnapshot };
       if (store && last) snapshot = last;
-      if (store && (buffer.length > 0 || snapshot || behind)) schedule();
+      if (store && (buffer.length > 0 || snapshot)) schedule();
       await chain;
       // The last batch was refused (with it, the final snapshot of the same write) and no append followed to write it:
       // one more try, in turn with the other store calls, then the final snapshot.

@@ -138,8 +138,7 @@ export class AtomicWrites<Handle> {
   private async abandoned(name: string, lock: Pick<RawStat, 'mtimeMs'>): Promise<boolean> {
     const holder = await this.locks.holder(name).catch(() => 'unknown' as const);
     if (holder === 'ended') return true;
-    if (holder === 'unknown') return this.isStale(lock);
-    return Math.abs(this.clock.now() - lock.mtimeMs) > staleTemporaryFileMs;
+    return this.olderThan(lock, holder === 'unknown' ? staleChangeLockMs : staleTemporaryFileMs);
   }
 
   /**
@@ -155,7 +154,7 @@ export class AtomicWrites<Handle> {
     } catch {
       const left = await this.locks.stat(takeover).catch(() => undefined);
       if (left !== undefined && left.type !== 'file') return false;
-      if (left !== undefined && this.isStale(left)) await this.locks.remove(takeover).catch(() => undefined);
+      if (left !== undefined && this.olderThan(left, staleChangeLockMs)) await this.locks.remove(takeover).catch(() => undefined);
       else await this.clock.sleep(changeLockPollMs);
       return true;
     }
@@ -181,9 +180,9 @@ export class AtomicWrites<Handle> {
     }
   }
 
-  /** Whether a lock (or takeover) file last changed at `stat.mtimeMs` is stale: older than `staleChangeLockMs`, or dated that far ahead. */
-  private isStale(stat: Pick<RawStat, 'mtimeMs'>): boolean {
-    return Math.abs(this.clock.now() - stat.mtimeMs) > staleChangeLockMs;
+  /** Whether a lock (or takeover) file last changed at `stat.mtimeMs` is more than `ms` milliseconds old, or dated that far ahead. */
+  private olderThan(stat: Pick<RawStat, 'mtimeMs'>, ms: number): boolean {
+    return Math.abs(this.clock.now() - stat.mtimeMs) > ms;
   }
 
   /**
