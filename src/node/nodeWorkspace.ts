@@ -6,7 +6,8 @@ import { createNodeDirectoryFs, type NodeDirectoryFsOptions } from './nodeDirect
 import { createParallelTextSearcher } from './parallelTextSearcher';
 import { createRipgrepSearcher } from './ripgrepSearcher';
 import { timerClock } from './timerClock';
-import { createUserChangeLocks } from './userChangeLocks';
+import { createUserChangeLocks, userChangeLockFolders } from './userChangeLocks';
+import { visibleControls } from '../shared/visibleCharacters';
 
 export type { NodeFileSystem } from './nodeDirectoryFs';
 
@@ -23,7 +24,10 @@ export interface NodeWorkspaceOptions extends NodeDirectoryFsOptions {
    * (`createParallelTextSearcher`).
    */
   ripgrepPath?: string | undefined;
-  /** Where change locks are taken; the user's folder of them (`createUserChangeLocks`) unless given. */
+  /**
+   * Where change locks are taken; unless given, the user's folder of them (`createUserChangeLocks`), which says on
+   * stderr when it cannot be used.
+   */
   changeLocks?: ChangeLockFolder;
 }
 
@@ -41,7 +45,12 @@ export function createNodeWorkspace(root: string, options: NodeWorkspaceOptions 
     root: absoluteRoot,
     allowHardLinks: options.allowHardLinks ?? false,
     clock: timerClock,
-    changeLocks: options.changeLocks ?? createUserChangeLocks(),
+    changeLocks: options.changeLocks ?? createUserChangeLocks({ folders: userChangeLockFolders(), warn: warnOnStderr }),
     ...(textSearcher === undefined ? {} : { textSearcher }),
   });
+}
+
+/** A warning of the workspace's on stderr (the command line's, a library user's), as the command line writes every text. */
+function warnOnStderr(message: string): void {
+  process.stderr.write(`Warning: ${visibleControls(message)}\n`);
 }

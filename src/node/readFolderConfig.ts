@@ -3,7 +3,7 @@ import { createConfinedWorkspace } from '../core/workspace/confinedWorkspace';
 import { readWorkspaceConfig, type WorkspaceConfigRead } from '../core/workspace/readWorkspaceConfig';
 import { createNodeDirectoryFs } from './nodeDirectoryFs';
 import { timerClock } from './timerClock';
-import { createUserChangeLocks } from './userChangeLocks';
+import { createUserChangeLocks, userChangeLockFolders } from './userChangeLocks';
 
 /** How `readFolderConfig` reads: as `readWorkspaceConfig`, and whether a file with several hard links may be read. */
 export interface FolderConfigRead extends WorkspaceConfigRead {
@@ -23,8 +23,8 @@ export function readFolderConfig(folder: string, path: string, read: FolderConfi
     root,
     allowHardLinks: read.allowHardLinks ?? false,
     clock: timerClock,
-    // It only reads: no lock is taken.
-    changeLocks: createUserChangeLocks(),
+    // It only reads: no lock is taken, so there is nothing to warn of.
+    changeLocks: createUserChangeLocks({ folders: userChangeLockFolders(), warn: () => undefined }),
   });
   return readWorkspaceConfig(workspace, path, read);
 }

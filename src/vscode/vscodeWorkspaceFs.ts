@@ -8,7 +8,8 @@ import { createConfinedWorkspace } from '../core/workspace/confinedWorkspace';
 import { fileReadFlags, isGone, rawStat, renameCrossesDevices } from '../node/nodeDirectoryFs';
 import { createParallelTextSearcher } from '../node/parallelTextSearcher';
 import { createRipgrepSearcher, findBundledRipgrep } from '../node/ripgrepSearcher';
-import { createUserChangeLocks } from '../node/userChangeLocks';
+import { createUserChangeLocks, userChangeLockFolders } from '../node/userChangeLocks';
+import { showWarning } from './notifications';
 import { type AskAboutUnsaved, guardUnsavedEditors } from './unsavedEditors';
 
 /** Options of `createVscodeWorkspaceFs`. */
@@ -48,8 +49,8 @@ export function createVscodeWorkspaceFs(root: vscode.Uri, options: VscodeWorkspa
     root: root.fsPath,
     allowHardLinks: options.allowHardLinks ?? false,
     clock: timerClock,
-    // The same folder as the command line's, so a run here and one there take one lock per file.
-    changeLocks: createUserChangeLocks(),
+    // The same folder as the command line's, so a run here and one there take one lock per file; said once when none can be made.
+    changeLocks: createUserChangeLocks({ folders: userChangeLockFolders(), warn: (message) => void showWarning(message) }),
     ...(textSearcher === undefined ? {} : { textSearcher }),
   });
   return guardUnsavedEditors(confined, root.fsPath, options.askAboutUnsaved);
