@@ -35,6 +35,11 @@ export interface ChangeOptions {
   mode?: number;
   /** The step making the change, for a question an editor asks about it (a file open with unsaved changes); never checked. */
   by?: { stepId: string; stepTitle: string };
+  /**
+   * Told once, in the user's words, when the change has waited a second for another Task Planner process changing the
+   * same file (its change lock; see `AtomicWrites.exclusive`): a step shows it as where it stands.
+   */
+  waiting?: (message: string) => void;
 }
 
 /**

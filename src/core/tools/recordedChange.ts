@@ -32,7 +32,7 @@ export async function applyRecorded(ctx: ToolContext, change: RecordedChange, si
       ])
     : [];
   try {
-    const options = { expected: expectedOf(before), by: { stepId: ctx.stepId, stepTitle: ctx.stepTitle } };
+    const options = { expected: expectedOf(before), by: { stepId: ctx.stepId, stepTitle: ctx.stepTitle }, ...(ctx.progress ? { waiting: ctx.progress } : {}) };
     if (after === undefined) await ctx.workspace.delete(path, signal, options);
     else await ctx.workspace.writeText(path, after, signal, options);
   } catch (error) {

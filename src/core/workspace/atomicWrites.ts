@@ -31,6 +31,9 @@ export const staleChangeLockMs = 10_000;
 /** How long a change waits for another process's lock on its file, in milliseconds, before it gives up saying so. */
 export const changeLockPatienceMs = 30_000;
 
+/** How long a change waits for another process's lock on its file, in milliseconds, before it says so (see `ChangeOptions.waiting`). */
+export const changeLockNoticeMs = 1_000;
+
 /** How often a change waiting for a lock looks again, in milliseconds. */
 const changeLockPollMs = 20;
 
@@ -75,9 +78,10 @@ export class AtomicWrites<Handle> {
    * Runs `action` holding the change lock of `key` (a file's workspace-relative path after links). Waits for another
    * process's lock up to `changeLockPatienceMs`, taking over one its holder left (`abandoned`), then rejects saying so;
    * when no lock can be made at all (the folder takes no new file, something not a lock is in its place, the root has no
-   * real path) `action` runs unlocked, as it must still run.
+   * real path) `action` runs unlocked, as it must still run. `waiting` is told once when the wait for another process
+   * passes `changeLockNoticeMs`.
    */
-  async exclusive<T>(key: string, action: () => Promise<T>): Promise<T> {
+  async exclusive<T>(key: string, action: () => Promise<T>, waiting?: (message: string) => void): Promise<T> {
     this.realRoot ??= this.raw.realRoot().catch(() => undefined);
     const root = await this.realRoot;
     if (root === undefined) return action();
@@ -87,7 +91,7 @@ export class AtomicWrites<Handle> {
     }
     // The file's real path, folded (`changeKey`): `README.md` and `readme.md` may be one file, so they take one lock.
     const name = `lock-${createHash('sha256').update(changeKey(root, key)).digest('hex').slice(0, 32)}`;
-    const held = await this.lock(name, key);
+    const held = await this.lock(name, key, waiting);
     try {
       return await action();
     } finally {
@@ -97,9 +101,10 @@ export class AtomicWrites<Handle> {
   }
 
   /** Takes the lock `name`: true once held, false when it cannot be made at all (a read-only folder, something else there). */
-  private async lock(name: string, key: string): Promise<boolean> {
+  private async lock(name: string, key: string, waiting: ((message: string) => void) | undefined): Promise<boolean> {
     const started = this.clock.now();
     let unexplained = 0;
+    let told = false;
     for (;;) {
       let refusal: unknown;
       try {
@@ -124,6 +129,13 @@ export class AtomicWrites<Handle> {
       if (await this.abandoned(name, holder)) {
         if (!(await this.takeOver(name, holder.mtimeMs))) return false;
         continue;
+      }
+      if (!told && this.clock.now() - started >= changeLockNoticeMs) {
+        told = true;
+        waiting?.(
+          `Waiting for ${key}: another Task Planner process (a run of the command line or of another window) is changing it; ` +
+            `this change gives up after ${changeLockPatienceMs / 1000} s.`,
+        );
       }
       await this.clock.sleep(changeLockPollMs);
     }
@@ -189,7 +201,8 @@ export class AtomicWrites<Handle> {
    * Replaces the entry `target.name` of `target.directory` with `text` (UTF-8). `mode` is the previous
    * file's permission bits to keep; `undefined` for a new file. `beforeRename` runs once the
    * new content is on disk, right before it takes the target's place (the last moment to
-   * refuse), holding with the rename the change lock of `target.key` (the file's path after links). Rejects when
+   * refuse), holding with the rename the change lock of `target.key` (the file's path after links); `waiting` is told
+   * when that lock is another process's for a while (see `exclusive`). Rejects when
    * `signal` aborts before the rename, or when a step fails, leaving the target as it was and no temporary file behind.
    */
   async replace(
@@ -199,6 +212,7 @@ export class AtomicWrites<Handle> {
     mode: number | undefined,
     signal: AbortSignal | undefined,
     beforeRename: () => Promise<void> = async () => undefined,
+    waiting?: (message: string) => void,
   ): Promise<void> {
     const folder = await this.openFolder(walk);
     // The last check and the rename hold the file's change lock (`key`: its path after links).
@@ -206,7 +220,7 @@ export class AtomicWrites<Handle> {
       this.exclusive(target.key, async () => {
         await beforeRename();
         await this.raw.rename(holder, tempName, target.directory, target.name);
-      });
+      }, waiting);
     try {
       if (folder !== undefined) {
         try {

@@ -143,6 +143,7 @@ export function createConfinedWorkspace<Handle>(raw: RawDirectoryFs<Handle>, opt
           const target = { directory, name: at.name, key: entry.walk.resolvedPath(at) };
           await writes.replace(entry.walk, target, text, stats?.mode ?? changeOptions?.mode, signal, () =>
             checkExpectedContent(raw, directory, at.name, changeOptions?.expected, input, relative),
+            changeOptions?.waiting,
           );
         } finally {
           releaseEntry(entry.walk, entry);
@@ -185,7 +186,7 @@ export function createConfinedWorkspace<Handle>(raw: RawDirectoryFs<Handle>, opt
               }
               // A link goes itself, not its target: that is what the path names.
               await raw.removeFile(directory, at.name);
-            });
+            }, changeOptions?.waiting);
           }
         } finally {
           walk.release(at);

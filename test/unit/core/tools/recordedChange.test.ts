@@ -55,17 +55,22 @@ describe('recorded changes', () => {
         ...memory,
         async writeText(path, text, signal, options) {
           seen.push(`write ${path} by ${options?.by?.stepId}: ${options?.by?.stepTitle}`);
+          options?.waiting?.(`waited for ${path}`);
           return memory.writeText(path, text, signal, options);
         },
         async delete(path, signal, options) {
           seen.push(`delete ${path} by ${options?.by?.stepId}: ${options?.by?.stepTitle}`);
+          options?.waiting?.(`waited for ${path}`);
           return memory.delete(path, signal, options);
         },
       };
-      const ctx = makeToolContext({ workspace, checkpoints: createMemoryCheckpointStore(), stepId: 'S7', stepTitle: 'Tidy the notes' });
+      const progress: string[] = [];
+      const ctx = makeToolContext({ workspace, checkpoints: createMemoryCheckpointStore(), stepId: 'S7', stepTitle: 'Tidy the notes', progress: (message) => progress.push(message) });
       await applyRecorded(ctx, { path: 'a.txt', operation: 'write', before: versionOf('old'), after: 'new' }, neverAborted);
       await applyRecorded(ctx, { path: 'b.txt', operation: 'delete', before: versionOf('gone'), after: undefined }, neverAborted);
       assert.deepEqual(seen, ['write a.txt by S7: Tidy the notes', 'delete b.txt by S7: Tidy the notes']);
+      // What a change waits for (another process's change of the file) is shown as where the step stands.
+      assert.deepEqual(progress, ['waited for a.txt', 'waited for b.txt']);
     });
 
     it('makes nothing when its intent cannot be stored, and settles abandoned the intents it had stored (a run would wait on them forever)', async () => {

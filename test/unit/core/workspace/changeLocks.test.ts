@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { changeLockName, changeLockPatienceMs, staleChangeLockMs, staleTemporaryFileMs } from '../../../../src/core/workspace/atomicWrites';
+import { changeLockName, changeLockNoticeMs, changeLockPatienceMs, staleChangeLockMs, staleTemporaryFileMs } from '../../../../src/core/workspace/atomicWrites';
 import { sha256OfBytes } from '../../../../src/core/workspace/expectedContent';
 import { createConfinedWorkspace } from '../../../../src/core/workspace/confinedWorkspace';
 import { memoryChangeLocks, memoryLockFolder } from '../../../fakes/memoryChangeLocks';
@@ -261,6 +261,36 @@ describe('change locks: two processes changing one file', () => {
     assert.ok(waited > changeLockPatienceMs && waited < changeLockPatienceMs + 100, `waited ${waited} ms`);
     assert.equal(raw.text('/ws/a.txt'), 'v0');
     assert.deepEqual(namesIn(raw, folder).filter((name) => name.startsWith('write-')), [], 'a temporary file was left behind');
+  });
+
+  it('says once, after a second, what a change waits for; a wait shorter than that says nothing', async () => {
+    let now = 1_000_000;
+    let releaseAt = 0;
+    const { raw, workspace } = confinedMemoryWorkspace({
+      now: () => now,
+      wait: async (ms) => {
+        now += ms;
+        // The other process releases its lock at `releaseAt`.
+        if (now >= releaseAt) (raw.node(folder) as MemoryDirectory).entries.delete(lockOf('a.txt'));
+      },
+    });
+    await workspace.writeText('a.txt', 'v0');
+    const told: string[] = [];
+    const waiting = (message: string): number => told.push(message);
+    raw.file(`${folder}/${lockOf('a.txt')}`, 'a.txt\n', { mtimeMs: now });
+    releaseAt = now + changeLockNoticeMs - 100;
+    await workspace.writeText('a.txt', 'v1', undefined, { expected: { exists: true, sha256: sha('v0') }, waiting });
+    assert.deepEqual(told, [], 'a short wait was told');
+    raw.file(`${folder}/${lockOf('a.txt')}`, 'a.txt\n', { mtimeMs: now });
+    releaseAt = now + 2_500;
+    await workspace.writeText('a.txt', 'v2', undefined, { expected: { exists: true, sha256: sha('v1') }, waiting });
+    assert.equal(raw.text('/ws/a.txt'), 'v2');
+    assert.deepEqual(told, ['Waiting for a.txt: another Task Planner process (a run of the command line or of another window) is changing it; this change gives up after 30 s.']);
+    raw.file(`${folder}/${lockOf('a.txt')}`, 'a.txt\n', { mtimeMs: now });
+    releaseAt = now + 1_500;
+    await workspace.delete('a.txt', undefined, { expected: { exists: true, sha256: sha('v2') }, waiting });
+    assert.equal(told.length, 2, 'a deletion that waited was not told');
+    assert.equal(raw.node('/ws/a.txt'), undefined);
   });
 
   it('goes on unlocked when the lock cannot be made at all (a folder that takes no new file)', async () => {
