@@ -11,6 +11,7 @@ import { createCheckpointFolder } from '../node/checkpointFolder';
 import { createFileRunStore } from '../node/fileRunStore';
 import { createNodeCommandRunner } from '../node/nodeCommandRunner';
 import { createNodeWorkspace } from '../node/nodeWorkspace';
+import { createUserAnswerSeal } from '../node/userAnswerSeal';
 import { findRipgrepOnPath } from '../node/ripgrepSearcher';
 import { timerClock } from '../node/timerClock';
 import { findAttachmentProblems, type AttachmentProblem } from '../core/engine/attachmentProblems';
@@ -84,6 +85,8 @@ export function engineOptions(options: CliRunOptions, io: CliIo, capabilities: C
     // A step imported with `run --tick` ticks its checkbox in the task file as it completes (resumed and rerun too); others are left alone.
     stepEpilogue: tickSourceCheckbox,
     logger: silentLogger,
+    // The user's key: another `resume` takes back the answers given here, and none a journal in the workspace made up.
+    answerSeal: createUserAnswerSeal(),
   } satisfies HostEnvironment;
   return hostRunOptions(environment, cliRunPolicy(options));
 }

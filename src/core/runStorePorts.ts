@@ -37,6 +37,16 @@ export interface RunListing {
 }
 
 /**
+ * Seals what a journal says the user answered, so that only answers this user's Task Planner journaled are taken back
+ * from it: a journal lies where others may write it (the command line keeps journals in the workspace, which a
+ * repository can commit). The key is the user's, the same in every Task Planner process of the user.
+ */
+export interface AnswerSeal {
+  /** The message authentication code of `text` under the user's key, as hex; the same text always gives the same code. */
+  mac(text: string): string;
+}
+
+/**
  * Where runs are journaled (docs/architecture.md §4): an append-only list of events per run plus
  * periodic snapshots. Appends of one run are issued in order, one batch at a time.
  */

@@ -84,6 +84,8 @@ export async function prepareRun(
       // A step imported from a task file with ticking chosen ticks its checkbox as it completes (resumed runs too); others are left alone.
       stepEpilogue: runtime.tickSourceCheckbox,
       logger: channelLogger(deps.log),
+      // The user's key, one for every window and the command line: a window reloaded takes back the answers given before.
+      answerSeal: runtime.createUserAnswerSeal(),
     } satisfies HostEnvironment;
     const policy = {
       ...setup.policy,

@@ -36,6 +36,7 @@ export { createPlanningTools } from '../core/tools/planningTools';
 export { createOpenAiClient } from '../node/openAiClient';
 export { createFileRunStore } from '../node/fileRunStore';
 export { createNodeCommandRunner } from '../node/nodeCommandRunner';
+export { createUserAnswerSeal } from '../node/userAnswerSeal';
 export { createVscodeWorkspaceFs } from './vscodeWorkspaceFs';
 export { readEditorCapabilities } from './editorCapabilities';
 export { createVscodeDiagnostics } from './vscodeDiagnostics';

@@ -1,3 +1,4 @@
+import { trustedAnswers, sealAnswers } from './answerSeals';
 import { bindAnswers } from './bindAnswers';
 import { replayJournal } from './replayJournal';
 import { executeRun } from './runEngine';
@@ -28,14 +29,17 @@ export function resumeRun(runId: string, options: ResumeOptions): RunHandle {
   return createRunHandle(runId, options.signal, async (control) => {
     const journal = await store.load(runId);
     if (!journal) throw new Error(`No run "${runId}" in the store; list the stored runs to find its id.`);
-    const state = replayJournal(runId, journal);
+    const replayed = replayJournal(runId, journal);
+    const resolved = replayed.plan ? resolveRunOptions(replayed.plan, options) : undefined;
+    // Only answers this user's Task Planner journaled and sealed: a journal another wrote (a repository that committed
+    // one) answers nothing.
+    const state = resolved ? { ...replayed, supplied: trustedAnswers(runId, replayed.supplied, resolved.answerSeal) } : replayed;
     control.exposeState(() => state);
-    if (!state.plan) throw new Error(`The journal of run "${runId}" has no run_started event; it cannot be resumed.`);
+    if (!state.plan || !resolved) throw new Error(`The journal of run "${runId}" has no run_started event; it cannot be resumed.`);
     if (finalRunStatuses.has(state.status)) return toResult(state);
     if (state.budgetUsage) options.budget?.seed(state.budgetUsage);
     const { supplied, warnings } = bindAnswers(state, options);
     const torn = journal.tornLine;
-    const resolved = resolveRunOptions(state.plan, options);
     const checkpoints = options.checkpoints;
     // Before any step runs, so no other change of the same file can hide what landed.
     const unfinished = new Set(Object.entries(state.steps).filter(([, step]) => !terminalStepStatuses.has(step.status)).map(([id]) => id));
@@ -58,7 +62,7 @@ export function resumeRun(runId: string, options: ResumeOptions): RunHandle {
         })),
         opening: {
           type: 'run_resumed',
-          supplied,
+          supplied: sealAnswers(runId, supplied, resolved.answerSeal),
           ...(warnings.length > 0 ? { warnings } : {}),
           ...(torn ? { journalWarning: `The journal's line ${torn.lineNumber} was cut short (a crash while writing) and was ignored.` } : {}),
         },

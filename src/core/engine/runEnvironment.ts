@@ -3,11 +3,12 @@ import type { BudgetTracker } from '../llm/budget';
 import type { CommandAllowList, CommandRunner } from '../commandPorts';
 import type { Diagnostics } from '../editorPorts';
 import type { Interaction } from '../interactionPorts';
-import type { CheckpointStore, RunStore } from '../runStorePorts';
+import type { AnswerSeal, CheckpointStore, RunStore } from '../runStorePorts';
 import type { Clock, LlmClient, Logger } from '../servicePorts';
 import type { WorkspaceFs } from '../workspacePorts';
 import type { ToolRegistry } from '../tools/tool';
 import type { StepEpilogue, StepRunner } from './stepHooks';
+import { processAnswerSeal } from './answerSeals';
 import { deferAllInteraction } from './stepInteraction';
 
 /**
@@ -54,6 +55,11 @@ export interface RunEnvironment {
   /** What the host does as each step completes (see `StepEpilogue`). */
   stepEpilogue: StepEpilogue;
   logger: Logger;
+  /**
+   * Seals the answers a resume journals; a resume takes back from the journal only answers sealed by this user
+   * (`trustedAnswers`). Hosts give the user's (`createUserAnswerSeal`, src/node); `processAnswerSeal` trusts no other process.
+   */
+  answerSeal: AnswerSeal;
 }
 
 /** A registry without tools. */
@@ -107,5 +113,6 @@ export function bareEnvironment(clock: Clock): RunEnvironment {
     checkpoints: undefined,
     stepEpilogue: noStepEpilogue,
     logger: silentLogger,
+    answerSeal: processAnswerSeal(),
   };
 }

@@ -14,7 +14,7 @@ const pendingRequest = z.object({
   prompt: z.string(),
   request: z.unknown().optional(),
 });
-const bound = { stepId, fingerprint: z.string() };
+const bound = { stepId, fingerprint: z.string(), seal: z.string().optional() };
 const suppliedAnswer = z.discriminatedUnion('kind', [
   z.object({ ...bound, kind: z.literal('approval'), decision: z.object({ approved: z.boolean(), reason: z.string().optional() }) }),
   z.object({ ...bound, kind: z.literal('clarification'), answer: z.string() }),

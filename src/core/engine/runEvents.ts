@@ -88,7 +88,12 @@ export interface ManualAnswer {
  * An answer given to `resumeRun`, bound to the pending request it was given for: it
  * answers a request of step `stepId` only when that request has the same `fingerprint`.
  */
-export type SuppliedAnswer = { stepId: string; fingerprint: string } & (
+export type SuppliedAnswer = {
+  stepId: string;
+  fingerprint: string;
+  /** The user's seal of this answer (`sealAnswers`), once journaled; a resume takes back only answers whose seal holds. */
+  seal?: string;
+} & (
   | { kind: 'approval'; decision: ApprovalDecision }
   | { kind: 'clarification'; answer: string }
   | { kind: 'review'; decision: ReviewDecision }

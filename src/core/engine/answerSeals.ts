@@ -1,0 +1,54 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { AnswerSeal } from '../runStorePorts';
+import type { SuppliedAnswer, SuppliedAnswers } from './runEvents';
+
+/**
+ * A seal under a key of this process alone: answers journaled by any other process are never taken back (the bare
+ * environment's, for a library user who gives none; a resumed step then asks again).
+ */
+export function processAnswerSeal(): AnswerSeal {
+  processKey ??= randomBytes(32);
+  const key = processKey;
+  return { mac: (text) => createHmac('sha256', key).update(text).digest('hex') };
+}
+
+/** The key of `processAnswerSeal`, one for the process (made on first use). */
+let processKey: Buffer | undefined;
+
+/** `supplied` (the answers a resume of run `runId` gives) each sealed under `seal`, as they are journaled. */
+export function sealAnswers(runId: string, supplied: SuppliedAnswers, seal: AnswerSeal): SuppliedAnswers {
+  return Object.fromEntries(Object.entries(supplied).map(([id, answer]) => [id, { ...answer, seal: seal.mac(sealedText(runId, id, answer)) }]));
+}
+
+/**
+ * The answers of `supplied` (as a journal of run `runId` holds them) whose seal `seal` made for that run, that request
+ * and that very answer; an answer without one, or whose seal was made for anything else, is dropped, and its request
+ * asks again.
+ */
+export function trustedAnswers(runId: string, supplied: SuppliedAnswers, seal: AnswerSeal): SuppliedAnswers {
+  return Object.fromEntries(
+    Object.entries(supplied).filter(([id, answer]) => answer.seal !== undefined && sameCode(answer.seal, seal.mac(sealedText(runId, id, answer)))),
+  );
+}
+
+/** What a seal covers: the run, the request id, and the answer (without its seal), in one canonical text. */
+function sealedText(runId: string, id: string, answer: SuppliedAnswer): string {
+  const { seal: _seal, ...sealed } = answer;
+  return canonicalJson({ runId, id, answer: sealed });
+}
+
+/** `value` as JSON with the keys of every object sorted, so that a journal's round trip gives the same text. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value).filter(([, item]) => item !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+function sameCode(given: string, expected: string): boolean {
+  const a = Buffer.from(given, 'utf8');
+  const b = Buffer.from(expected, 'utf8');
+  return a.length === b.length && timingSafeEqual(a, b);
+}
