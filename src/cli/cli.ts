@@ -293,6 +293,9 @@ function manualAnswers(done: readonly string[], failed: readonly string[]): NonN
   return manual;
 }
 
+/** The exit code of a command line whose command never finished (its last promise left pending). */
+const unfinishedExitCode = 70;
+
 if (require.main === module) {
   const io = terminalIo({
     stdin: process.stdin,
@@ -309,6 +312,15 @@ if (require.main === module) {
       `task-planner: warning: ${Object.keys(secrets.values).join(', ')} could not be cleared from this process's initial environment; commands you approve could read them in /proc/${process.pid}/environ.`,
     );
   }
+  // Until main settles: a promise left pending for ever (a run waiting on something that never comes) lets the event loop
+  // empty and Node exit, which must not read as success to a script or a CI job.
+  process.exitCode = unfinishedExitCode;
+  process.on('exit', (code) => {
+    if (code !== unfinishedExitCode) return;
+    io.err(
+      'task-planner: the command stopped before it finished, with nothing left to wait on; this is a bug. A run it started can be resumed (see task-planner runs).',
+    );
+  });
   main(process.argv.slice(2), io, { ...process.env, ...secrets.values }).then(
     (code) => {
       process.exitCode = code;

@@ -1,6 +1,7 @@
 import type { Checkpoint, CheckpointStore, FileVersion } from '../runStorePorts';
 import type { WorkspaceFs } from '../workspacePorts';
 import { sha256OfBytes } from '../workspace/expectedContent';
+import { PathRefusedError } from '../workspace/resolveInRoot';
 import { isWorkspaceError } from '../workspace/workspaceError';
 import { expectedOf, sha256 } from './fileVersions';
 import type { ToolContext } from './tool';
@@ -175,14 +176,16 @@ async function missingFolders(ctx: ToolContext, path: string, signal: AbortSigna
 }
 
 function folderExists(ctx: ToolContext, path: string): Promise<boolean> {
-  return isFolder(ctx.workspace, path);
+  // After a change, every intent must be settled, whatever the look finds: one left unsettled is waited on for ever.
+  return isFolder(ctx.workspace, path).catch(() => false);
 }
 
 async function isFolder(workspace: WorkspaceFs, path: string): Promise<boolean> {
   try {
     return (await workspace.stat(path))?.type === 'directory';
   } catch (error) {
-    if (isWorkspaceError(error)) return false;
+    // Refused by the workspace (unreadable, or a folder on the way swapped for a link out): not known as made here.
+    if (isWorkspaceError(error) || error instanceof PathRefusedError) return false;
     throw error;
   }
 }

@@ -25,7 +25,7 @@ describe('answer seals: a journal answers only what the user answered', () => {
     const forged: SuppliedAnswers = {
       unsealed: approval('S1', true),
       // A refusal sealed, then turned into an approval.
-      turned: { ...sealAnswers('run-1', { turned: approval('S1', false) }, seal)['turned']!, decision: { approved: true } },
+      turned: { ...approval('S1', true), seal: sealAnswers('run-1', { turned: approval('S1', false) }, seal)['turned']!.seal! },
       // A seal of another run, and of another request, copied over.
       otherRun: { ...approval('S1', true), seal: sealAnswers('run-2', { otherRun: approval('S1', true) }, seal)['otherRun']!.seal! },
       otherId: { ...approval('S1', true), seal: sealed['S1@fp-S1']!.seal! },

@@ -4,6 +4,7 @@ import type { WorkspaceFs } from '../../../../src/core/workspacePorts';
 import { createMemoryCheckpointStore, type MemoryCheckpointStore } from '../../../../src/core/tools/checkpointStore';
 import { sha256, versionOf } from '../../../../src/core/tools/fileVersions';
 import { applyRecorded, createDirectoryRecorded, reconcileInterrupted, recoverInterruptedChanges } from '../../../../src/core/tools/recordedChange';
+import { PathRefusedError } from '../../../../src/core/workspace/resolveInRoot';
 import { isWorkspaceError, WorkspaceError } from '../../../../src/core/workspace/workspaceError';
 import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
 import { makeToolContext, neverAborted } from '../../../fakes/toolContext';
@@ -188,6 +189,21 @@ describe('recorded changes', () => {
       assert.deepEqual(await states(checkpoints), [['file', 'createDirectory', 'abandoned']]);
     });
 
+    // An outside attack (2026-12-02): a folder on the way swapped for a link out while the approval was on screen; the
+    // look at it after the refused creation threw too, the intents stayed unsettled, the run waited on them for ever, and
+    // the command line exited 0 with no result.
+    it('attack: settles abandoned the folders it could not make when even a look at them is refused (a folder swapped for a link out)', async () => {
+      const memory = createMemoryWorkspace();
+      const refused = new PathRefusedError('d/x', 'd leads outside the workspace');
+      const workspace: WorkspaceFs = { ...memory, createDirectory: () => Promise.reject(refused), stat: () => Promise.reject(refused) };
+      const checkpoints = createMemoryCheckpointStore();
+      await assert.rejects(createDirectoryRecorded(makeToolContext({ workspace, checkpoints }), 'd/x', neverAborted), refused);
+      assert.deepEqual(await states(checkpoints), [
+        ['d', 'createDirectory', 'abandoned'],
+        ['d/x', 'createDirectory', 'abandoned'],
+      ]);
+    });
+
     it('makes the folder without a checkpoint store', async () => {
       const workspace = createMemoryWorkspace();
       await createDirectoryRecorded(makeToolContext({ workspace, checkpoints: undefined }), 'p/q', neverAborted);
@@ -324,6 +340,10 @@ describe('recorded changes', () => {
       assert.deepEqual(await states(store), [['made', 'createDirectory', 'intended']]);
       await recoverInterruptedChanges('run-1', refusing(new WorkspaceError('io_error', 'made', 'unreadable')), store, new Set(), neverAborted);
       assert.deepEqual(await states(store), [['made', 'createDirectory', 'abandoned']]);
+      // A folder on the way swapped for a link out is refused by confinement: not made here either, and the resume goes on.
+      await left(store, { stepId: 'S1', path: 'swapped/x', operation: 'createDirectory', before: { exists: false }, afterSha256: undefined });
+      await recoverInterruptedChanges('run-1', refusing(new PathRefusedError('swapped/x', 'swapped leads outside the workspace')), store, new Set(), neverAborted);
+      assert.deepEqual(await states(store), [['made', 'createDirectory', 'abandoned'], ['swapped/x', 'createDirectory', 'abandoned']]);
     });
   });
 
