@@ -95,7 +95,7 @@ async function changeLocked(
     if (proposed === textOf(current) && withheld === undefined) return { path, operation: 'unchanged', changed: false, bytes: 0 };
     if (mustAsk) {
       const verb = operation === 'delete' ? 'deleting' : !current.exists ? 'creating' : operation === 'edit' ? 'editing' : 'overwriting';
-      const proposal = proposalOf(input, current, proposed);
+      const proposal = proposalOf(input, withheld === undefined ? current : shownInPlaceOf(path, current), proposed);
       const interrupted = reconciled.kind === 'unexpected';
       if (interrupted) {
         ctx.output?.(`Asks: this step was changing ${path} when the run was interrupted, and the file changed since, so the change may already be in it.\n`);
@@ -129,6 +129,18 @@ async function changeLocked(
       current = await readVersion(ctx, path, signal);
     }
   }
+}
+
+/**
+ * What a question shows of a file kept from the model (a credentials file) in place of what it holds: a line naming its
+ * size and version, never its text. The question's text reaches the terminal, the journal, a CI job's summary; the
+ * version binds the approval to what is there all the same (the request's fingerprint covers the text shown).
+ */
+function shownInPlaceOf(path: string, current: FileVersion): FileVersion {
+  if (!current.exists) return current;
+  const lines = current.text === '' ? 0 : current.text.split('\n').length - (current.text.endsWith('\n') ? 1 : 0);
+  const text = `(What ${path} holds now is not shown: it is a credentials file, kept from every model and log. ${lines} ${lines === 1 ? 'line' : 'lines'}, version ${current.sha256.slice(0, 12)}.)\n`;
+  return { exists: true, text, sha256: current.sha256 };
 }
 
 function proposalOf(input: { path: string; resolvedPath: string }, current: FileVersion, proposed: string | undefined): FileProposal {

@@ -100,6 +100,26 @@ describe('read_file and search_text keep credentials from the model', () => {
     assert.equal(interaction.approvals().length, 2, 'each asked, the same content too');
   });
 
+  // An outside attack (2026-12-02): a plan proposing to write .env put what .env held into the question's diff, and so onto
+  // stdout, into the journal and into a CI job's summary.
+  it('attack: the question about changing a credentials file shows what is proposed, never what the file holds, and is bound to its version', async () => {
+    const secret = '-----BEGIN PRIVATE KEY-----\nMIIEsecret\n-----END PRIVATE KEY-----\n';
+    const held = { ...files, 'keys/sa.txt': secret };
+    const interaction = new ScriptedInteraction({ approvals: [{ approved: true }, { approved: true }, { approved: true }] });
+    const workspace = createMemoryWorkspace(held);
+    const ctx = makeToolContext({ workspace, interaction });
+    await writeFileTool.run(ctx, { path: '.env', content: 'X=1\n' }, neverAborted);
+    await writeFileTool.run(ctx, { path: 'keys/sa.txt', content: 'rotated\n' }, neverAborted);
+    const asked = interaction.approvals();
+    assert.equal(asked.length, 2);
+    const shown = JSON.stringify(asked);
+    assert.doesNotMatch(shown, /hunter2|MIIEsecret/, 'a secret was in the question');
+    assert.match(shown, /X=1/);
+    assert.match(shown, /What \.env holds now is not shown: it is a credentials file, kept from every model and log\. 1 line, version [0-9a-f]{12}\./);
+    assert.match(shown, /What keys\/sa\.txt holds now is not shown: .* 3 lines/);
+    assert.deepEqual([workspace.snapshot()['.env'], workspace.snapshot()['keys/sa.txt']], ['X=1\n', 'rotated\n']);
+  });
+
   it('leadingToWithheld names only the paths whose link leads to a withheld file, each once, with where it leads', async () => {
     assert.deepEqual([...(await leadingToWithheld(contextWith(files, links), ['notes.txt', 'ok.txt', 'notes.txt', 'README.md'], neverAborted))], [['notes.txt', '.env']]);
   });
