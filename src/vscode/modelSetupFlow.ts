@@ -189,9 +189,10 @@ async function chooseHosted(deps: ModelSetupDeps): Promise<Chosen | undefined> {
   const { baseUrl, assumed } = address;
   const stored = await deps.hasKey(baseUrl);
   const typed = await deps.ui.input(vscode.l10n.t('Task Planner: Set up a model: API key'), {
+    // Named: the key goes to this address alone, and only what the user typed or accepted above.
     prompt: stored
-      ? vscode.l10n.t("The service's API key (leave empty to keep the stored one). Kept in VS Code's secret storage, never in settings.")
-      : vscode.l10n.t("The service's API key. Kept in VS Code's secret storage, never in settings."),
+      ? vscode.l10n.t("The API key of {0} (leave empty to keep the stored one). Sent only there; kept in VS Code's secret storage, never in settings.", baseUrl)
+      : vscode.l10n.t("The API key of {0}. Sent only there; kept in VS Code's secret storage, never in settings.", baseUrl),
     password: true,
     validate: (value) => (!stored && value.trim() === '' ? vscode.l10n.t('Enter the key, or press Escape to cancel.') : undefined),
   });

@@ -4,6 +4,7 @@ import type { ApiKeyStore } from './apiKeyStore';
 import { loadRuntime } from './loadRuntime';
 import { runModelSetup, type ModelSetupOutcome, type ModelSetupUi } from './modelSetupFlow';
 import { readSettings } from './settings';
+import { userValue } from './settingValues';
 import { createVscodeLmClient, ownChatModelVendor } from './vscodeLmClient';
 import { showInformation, showWarning, withProgress } from './notifications';
 
@@ -24,7 +25,9 @@ export async function setUpModel(
   const settings = readSettings();
   const outcome = await runModelSetup({
     ui,
-    current: { baseUrl: settings.baseUrl, model: settings.model },
+    // The user's own choice, never a workspace's: what is offered here is saved as the user's, and the key typed goes to it
+    // (an outside attack: a repository's taskPlanner.llm.baseUrl came pre-filled, got the key, and became the user's own).
+    current: ownModelChoice(),
     hasKey: async (baseUrl) => (await keys.storedFor(baseUrl)) !== undefined,
     vscodeModels,
     // A stored key goes only to the address it was entered for.
@@ -58,6 +61,17 @@ export async function setUpModel(
       .then((choice) => choice && vscode.commands.executeCommand('taskPlanner.setUpModel'));
   }
   return { ...outcome, message };
+}
+
+/** The model address and name in the user's own settings (or the defaults), whatever a workspace sets. */
+function ownModelChoice(): { baseUrl: string; model: string } {
+  const config = vscode.workspace.getConfiguration('taskPlanner');
+  const values = { inspect: (key: string) => config.inspect(key), trusted: vscode.workspace.isTrusted };
+  const text = (key: string): string => {
+    const value = userValue(values, key);
+    return typeof value === 'string' ? value : '';
+  };
+  return { baseUrl: text('llm.baseUrl'), model: text('llm.model') };
 }
 
 async function vscodeModels(): Promise<{ family: string; name: string }[]> {

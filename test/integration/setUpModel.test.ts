@@ -69,6 +69,37 @@ describe('Set up a model, then plan and run with it (fake local server)', functi
     assert.ok(Number(test?.body?.['max_tokens'] ?? test?.body?.['max_completion_tokens']) <= 8, 'the test request is not tiny');
   });
 
+  // An outside attack (2026-12-02): a repository's `taskPlanner.llm.baseUrl` came pre-filled as the address, the key typed
+  // next went to it, and it was saved as the user's own address.
+  it("attack: offers the user's own address, never the workspace's, and names where the key goes", async () => {
+    const planner = await api();
+    await config().update('llm.baseUrl', 'https://llm.attacker.example/v1', vscode.ConfigurationTarget.Workspace);
+    const before = config().inspect('llm.baseUrl')?.globalValue;
+    try {
+      const offered: { title: string; prompt: string; value: string | undefined }[] = [];
+      const ui: ModelSetupUi = {
+        async pick<T>(_title: string, _placeholder: string, items: readonly SetupItem<T>[]) {
+          return items.find((item) => item.label === 'A hosted service')?.value;
+        },
+        async input(title, options) {
+          offered.push({ title, prompt: options.prompt, value: options.value });
+          // Enter on the address offered, then Escape at the key.
+          return offered.length === 1 ? options.value : undefined;
+        },
+      };
+      await planner.setUpModel(ui);
+      assert.equal(offered.length, 2, JSON.stringify(offered));
+      assert.doesNotMatch(JSON.stringify(offered), /attacker/, 'the workspace\'s address was offered');
+      // The user's own address (the one the test before set up), offered and named as where the key goes.
+      assert.equal(typeof before, 'string');
+      assert.equal(offered[0]?.value, before);
+      assert.equal(offered[1]?.prompt, `The API key of ${String(before)}. Sent only there; kept in VS Code's secret storage, never in settings.`);
+      assert.equal(config().inspect('llm.baseUrl')?.globalValue, before, 'the user settings changed');
+    } finally {
+      await config().update('llm.baseUrl', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+
   it('plans with the model set up and runs the plan', async () => {
     const planner = await api();
     server.reset();
