@@ -79,4 +79,10 @@ export interface LlmClient {
   /** The configured model name (the response's `model` may name a snapshot of it). */
   readonly model: string;
   chat(request: LlmChatRequest): Promise<LlmChatResponse>;
+  /**
+   * Whether the calls of `model` (this client's or a role's on the same server) have a known cost: a price, or none to
+   * pay (a server on this machine). Absent: unknown, as for a model without a price; a run with a cost limit then
+   * refuses its calls (`createBudgetTracker`), since they would count nothing against it.
+   */
+  costKnown?(model: string): boolean;
 }

@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsBase, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { baseUrlProblem } from '../core/llm/baseUrlProblem';
+import { isLocalBaseUrl } from '../core/llm/selectProvider';
 import { isTransientKind, LlmError, type LlmErrorKind } from '../core/llm/llmError';
 import type { LlmChatRequest, LlmChatResponse, LlmMessage, LlmToolCall, LlmUsage } from '../core/llm/llmTypes';
 import { cacheSavingOf, costOf, priceOf, type ModelPrice } from '../core/llm/modelPrices';
@@ -172,7 +173,9 @@ export function createOpenAiClient(options: OpenAiClientOptions): LlmClient {
     };
   }
 
-  return { model: options.model, chat };
+  // A server on this machine costs nothing per call; elsewhere a call's cost is known when its model's price is.
+  const local = isLocalBaseUrl(options.baseURL);
+  return { model: options.model, chat, costKnown: (model) => local || priceOf(model, options.prices) !== undefined };
 }
 
 interface AttemptLimits {

@@ -20,6 +20,8 @@ export function scriptedLlm(replies: ScriptedReply[], options: { model?: string;
   return {
     model: options.model ?? 'scripted-model',
     requests,
+    // Its calls cost what `costPerCall` says: known when it says, as a priced model's.
+    costKnown: () => options.costPerCall !== undefined,
     async chat(request) {
       if (request.signal.aborted) throw request.signal.reason;
       const script = replies[Math.min(requests.length, replies.length - 1)]!;

@@ -6,7 +6,7 @@ import { shownUsd } from '../../shared/shownUsd';
 export interface BudgetLimits {
   maxRequests?: number;
   maxTokens?: number;
-  /** US dollars. Calls of models without a known price add nothing to the cost. */
+  /** US dollars. A model whose cost is not known (`LlmClient.costKnown`) is not called while this is set. */
   maxCostUsd?: number;
 }
 
@@ -114,6 +114,24 @@ export function createBudgetTracker(initial: BudgetLimits = {}): BudgetTracker {
     return undefined;
   };
 
+  /**
+   * The cost limit when `model`'s calls would count nothing against it (no known price): refused before the call, as a
+   * repository's settings choosing an unpriced model must not lift the user's limit (an outside attack: 50 calls of
+   * 2 M tokens against a $1 limit).
+   */
+  const uncounted = (client: LlmClient, model: string): BudgetExhaustion | undefined => {
+    const max = current.maxCostUsd;
+    if (max === undefined || client.costKnown?.(model) === true) return undefined;
+    return {
+      limit: 'cost',
+      used: used.costUsd,
+      max,
+      message:
+        `The run's cost limit of ${shownUsd(max)} cannot be kept with ${model}: its price is not known, so its calls would count nothing. ` +
+        'Remove the cost limit to use it (a limit of requests or tokens still applies), or choose a model with a known price.',
+    };
+  };
+
   const tracker: BudgetTracker = {
     record(response) {
       used.requests++;
@@ -138,8 +156,9 @@ export function createBudgetTracker(initial: BudgetLimits = {}): BudgetTracker {
     wrap(client) {
       return {
         model: client.model,
+        ...(client.costKnown ? { costKnown: (model: string) => client.costKnown?.(model) ?? false } : {}),
         async chat(request) {
-          const reached = exhausted();
+          const reached = exhausted() ?? uncounted(client, request.model ?? client.model);
           if (reached) throw new BudgetExceededError(reached, tracker.usage());
           const response = await client.chat(request);
           tracker.record(response);

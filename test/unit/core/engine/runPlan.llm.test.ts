@@ -74,6 +74,18 @@ describe('runPlan with an LLM budget', () => {
     const byCost = await runPlan(chain, { llm, budget: createBudgetTracker({ maxCostUsd: 0.01 }), clock: new ManualClock() }).result;
     assert.match(byCost.pending?.[0]?.prompt ?? '', /cost budget is used up: \$0\.01 of \$0\.01/);
   });
+
+  // An outside attack (2026-12-02): a trusted folder's settings chose a model without a known price, whose calls added
+  // nothing to the cost, so the user's $1 limit let 50 calls of 2 M tokens through.
+  it('attack: does not call a model whose cost is not known while a cost limit is set; says so, and what to do', async () => {
+    const unpriced = scriptedLlm(['ok'], { model: 'o1-pro', tokensPerCall: 2_000_000 });
+    const result = await runPlan(chain, { llm: unpriced, budget: createBudgetTracker({ maxCostUsd: 1 }), clock: new ManualClock() }).result;
+    assert.equal(unpriced.requests.length, 0, 'a call was made');
+    assert.equal(result.status, 'waiting');
+    assert.match(result.pending?.[0]?.prompt ?? '', /cost limit of \$1\.00 cannot be kept with o1-pro: its price is not known.*Remove the cost limit to use it/);
+    const withoutCostLimit = await runPlan(chain, { llm: unpriced, budget: createBudgetTracker({ maxTokens: 10_000_000 }), clock: new ManualClock() }).result;
+    assert.equal(withoutCostLimit.status, 'completed');
+  });
 });
 
 describe('runPlan with a model that refuses the credentials', () => {
