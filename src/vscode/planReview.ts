@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { Critique } from '../core/plan/critiquePlan';
 import type { Plan } from '../core/plan/planSchema';
 import { stepRunnerLabel } from '../core/view/stepRunnerLabel';
+import { shownSuggestion } from './shownText';
 
 /**
  * Where the user reviews a plan before it runs: resolves to the plan to start (possibly
@@ -10,7 +11,8 @@ import { stepRunnerLabel } from '../core/view/stepRunnerLabel';
  */
 export type PlanReview = (plan: Plan, critique: Critique, warnings: readonly string[]) => Promise<Plan | undefined>;
 
-type ReviewItem = vscode.QuickPickItem & { action?: 'start' | 'cancel' };
+/** An item of the review: a step or a finding is information; Start and Cancel act. */
+export type ReviewItem = vscode.QuickPickItem & { action?: 'start' | 'cancel' };
 
 /**
  * The default review: a QuickPick with Start / Cancel, the critic's score and findings, and
@@ -18,7 +20,6 @@ type ReviewItem = vscode.QuickPickItem & { action?: 'start' | 'cancel' };
  * would refuse it, and the errors are listed first.
  */
 export const quickPickPlanReview: PlanReview = async (plan, critique, warnings) => {
-  const errors = critique.issues.filter((issue) => issue.blocking);
   const picker = vscode.window.createQuickPick<ReviewItem>();
   const one = plan.steps.length === 1;
   picker.title = vscode.l10n.t('Task Planner: review the plan (critic score {0}/10)', critique.score);
@@ -27,7 +28,31 @@ export const quickPickPlanReview: PlanReview = async (plan, critique, warnings) 
     : vscode.l10n.t('{0} steps. {1} Choose Start to run it.', plan.steps.length, critique.summary);
   picker.ignoreFocusOut = true;
   picker.matchOnDescription = true;
-  picker.items = [
+  picker.items = reviewItems(plan, critique, warnings);
+  return new Promise<Plan | undefined>((resolve) => {
+    let decided: Plan | undefined;
+    picker.onDidAccept(() => {
+      const action = picker.selectedItems[0]?.action;
+      if (action === undefined) return; // a step or finding: information only
+      if (action === 'start') decided = plan;
+      picker.hide();
+    });
+    picker.onDidHide(() => {
+      picker.dispose();
+      resolve(decided);
+    });
+    picker.show();
+  });
+};
+
+/**
+ * The review's items: Start (or why it cannot start) and Cancel, then the steps and the critic's findings, the plan's
+ * words shown as typed (controls visible, no `$(icon)` of theirs rendered: a plan's title is a model's or a file's).
+ */
+export function reviewItems(plan: Plan, critique: Critique, warnings: readonly string[]): ReviewItem[] {
+  const errors = critique.issues.filter((issue) => issue.blocking);
+  const one = plan.steps.length === 1;
+  return [
     errors.length === 0
       ? {
           label: vscode.l10n.t('$(play) Start'),
@@ -44,29 +69,15 @@ export const quickPickPlanReview: PlanReview = async (plan, critique, warnings) 
     { label: vscode.l10n.t('$(close) Cancel'), description: vscode.l10n.t('discard this plan'), action: 'cancel' },
     { label: vscode.l10n.t('Steps'), kind: vscode.QuickPickItemKind.Separator },
     ...plan.steps.map((step, index) => ({
-      label: `${index + 1}. ${step.title}`,
-      description: stepRunnerLabel(step),
-      detail: step.dependsOn.length > 0 ? vscode.l10n.t('after {0}', step.dependsOn.join(', ')) : undefined,
+      label: shownSuggestion(`${index + 1}. ${step.title}`),
+      description: shownSuggestion(stepRunnerLabel(step)),
+      detail: step.dependsOn.length > 0 ? shownSuggestion(vscode.l10n.t('after {0}', step.dependsOn.join(', '))) : undefined,
     })),
     ...(critique.issues.length + warnings.length > 0 ? [{ label: vscode.l10n.t('Critic findings'), kind: vscode.QuickPickItemKind.Separator }] : []),
     ...critique.issues.map((issue) => ({
-      label: `$(${issue.severity === 'critical' ? 'error' : issue.severity === 'warning' ? 'warning' : 'info'}) ${issue.name}: ${issue.message}`,
-      detail: issue.recommendation,
+      label: `$(${issue.severity === 'critical' ? 'error' : issue.severity === 'warning' ? 'warning' : 'info'}) ${shownSuggestion(`${issue.name}: ${issue.message}`, 400)}`,
+      detail: issue.recommendation === undefined ? undefined : shownSuggestion(issue.recommendation, 400),
     })),
-    ...warnings.map((warning) => ({ label: `$(warning) ${warning}` })),
+    ...warnings.map((warning) => ({ label: `$(warning) ${shownSuggestion(warning, 400)}` })),
   ];
-  return new Promise<Plan | undefined>((resolve) => {
-    let decided: Plan | undefined;
-    picker.onDidAccept(() => {
-      const action = picker.selectedItems[0]?.action;
-      if (action === undefined) return; // a step or finding: information only
-      if (action === 'start') decided = plan;
-      picker.hide();
-    });
-    picker.onDidHide(() => {
-      picker.dispose();
-      resolve(decided);
-    });
-    picker.show();
-  });
-};
+}

@@ -4,7 +4,7 @@ import { defaultRunPolicy, type ReplanLimits } from '../core/engine/runPolicy';
 import type { BudgetLimits } from '../core/llm/budget';
 import { cleanModelRoles, modelRoleNames, type ModelRoles } from '../core/llm/modelRoles';
 import type { ProviderSetting } from '../core/llm/selectProvider';
-import type { PlanningStrategy } from '../core/session/planningPrompt';
+import { planningStrategies, type PlanningStrategy } from '../core/session/planningPrompt';
 import type { ApprovalPolicy } from '../core/tools/tool';
 import { otlpTracesUrl } from '../core/trace/otlpTracesUrl';
 import { approvalPolicyValue, eitherTurnsOn, longerWait, settingValue, tighterLimit, userValue, type SettingOrigin, type SettingValues } from './settingValues';
@@ -147,7 +147,7 @@ export function settingsFrom(values: SettingValues): TaskPlannerSettings {
     model: get<string>('llm.model', 'gpt-4o-mini').trim(),
     models: cleanModelRoles(Object.fromEntries(modelRoleNames.map((role) => [role, get<string>(`llm.models.${role}`, '')]))),
     vscodeModelFamily: get<string>('llm.vscodeModelFamily', '').trim(),
-    strategy: get<PlanningStrategy>('strategy', defaultRunPolicy.strategy),
+    strategy: knownStrategy(get<string>('strategy', defaultRunPolicy.strategy)) ?? knownStrategy(userValue(values, 'strategy')) ?? defaultRunPolicy.strategy,
     maxConcurrency: Math.max(1, countLimit('maxConcurrency', defaultRunPolicy.maxConcurrency)),
     approvalPolicy: approvalPolicyValue(values),
     budget,
@@ -156,7 +156,8 @@ export function settingsFrom(values: SettingValues): TaskPlannerSettings {
     requestTimeoutMs: positive('timeouts.llmRequestMs') ?? 120_000,
     planTreeLayout: get<'flat' | 'levels'>('planTree.layout', 'flat'),
     review: get<'panel' | 'quickPick'>('review.show', 'panel'),
-    modelCritique: get<boolean>('review.modelCritique', false) === true,
+    // More review, never less: a workspace may turn it on, not off when the user turned it on.
+    modelCritique: eitherTurnsOn(values, 'review.modelCritique'),
     investigation: {
       maxToolCalls: countLimit('planning.investigation.maxToolCalls', defaultInvestigationBudget.maxToolCalls),
       maxTokens: countLimit('planning.investigation.maxTokens', defaultInvestigationBudget.maxTokens),
@@ -180,4 +181,9 @@ function traceSetting(values: SettingValues): { trace?: { url: string; content: 
 /** The strings of a list setting, trimmed, empty ones left out; anything else is an empty list. */
 function stringList(value: unknown): string[] {
   return Array.isArray(value) ? value.flatMap((entry) => (typeof entry === 'string' && entry.trim() !== '' ? [entry.trim()] : [])) : [];
+}
+
+/** `value` when it names a planning strategy, else `undefined` (a setting written by hand, or a repository's). */
+function knownStrategy(value: unknown): PlanningStrategy | undefined {
+  return (planningStrategies as readonly unknown[]).includes(value) ? (value as PlanningStrategy) : undefined;
 }

@@ -1,10 +1,11 @@
 import Module from 'node:module';
 
 /**
- * The one part of the `vscode` module that editor-free code in src/vscode uses at run time:
+ * The parts of the `vscode` module that editor-free code in src/vscode uses at run time:
  * `l10n.t`, answering as VS Code does without a translation (the English message with `{0}`,
- * `{1}`… replaced by the arguments). Importing this file first lets a unit test in Node load
- * such a module; any other use of `vscode` there fails loudly.
+ * `{1}`… replaced by the arguments), and the values of `QuickPickItemKind`. Importing this
+ * file first lets a unit test in Node load such a module; any other use of `vscode` there
+ * fails loudly.
  */
 export const fakeL10n = {
   t(message: string, ...args: (string | number | boolean)[]): string {
@@ -15,8 +16,11 @@ export const fakeL10n = {
   },
 };
 
+/** `vscode.QuickPickItemKind`, whose values VS Code gives them, for modules that build QuickPick items. */
+export const fakeQuickPickItemKind = { Separator: -1, Default: 0 };
+
 const moduleWithLoad = Module as unknown as { _load: (request: string, parent: unknown, isMain: boolean) => unknown };
 const load = moduleWithLoad._load;
 moduleWithLoad._load = function (request, parent, isMain) {
-  return request === 'vscode' ? { l10n: fakeL10n } : load.call(this, request, parent, isMain);
+  return request === 'vscode' ? { l10n: fakeL10n, QuickPickItemKind: fakeQuickPickItemKind } : load.call(this, request, parent, isMain);
 };

@@ -159,6 +159,17 @@ describe('settings: what a workspace may change', () => {
     assert.equal(settings({ user, workspace: { 'replan.cooldownSeconds': 120 } }).replan.replanCooldownMs, 120_000, 'a longer wait is stricter');
   });
 
+  // An outside review (2026-12-02): a trusted workspace turned off the model critique the user turned on, and an unknown
+  // strategy (any string passed) reached the planner.
+  it("attack: a workspace may turn the model critique on, never off; a strategy that is none is the user's, else the default", () => {
+    assert.equal(settings({ user: { 'review.modelCritique': true }, workspace: { 'review.modelCritique': false } }).modelCritique, true);
+    assert.equal(settings({ user: { 'review.modelCritique': false }, workspace: { 'review.modelCritique': true } }).modelCritique, true);
+    assert.equal(settings({ user: { strategy: 'plan_act_reflect' } }).strategy, 'plan_act_reflect');
+    assert.equal(settings({ user: { strategy: 'plan_act_reflect' }, workspace: { strategy: 'whatever' } }).strategy, 'plan_act_reflect');
+    assert.equal(settings({ user: { strategy: 'parallel' } }).strategy, 'react');
+    assert.equal(settings({ workspace: { strategy: 'goal_decompose_route_synthesise' } }).strategy, 'goal_decompose_route_synthesise');
+  });
+
   it('attack: a workspace\'s role setting picks a model name, never a server; an address or a spaced name is dropped, and Restricted Mode ignores them all', () => {
     const user = { 'llm.baseUrl': 'https://api.openai.com/v1' };
     const routed = settings({ user, workspace: { 'llm.models.planner': 'https://evil.example/v1', 'llm.models.agent': 'gpt-4.1 --base-url x', 'llm.models.compaction': ' gpt-5-nano ' } });
