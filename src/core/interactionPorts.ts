@@ -26,7 +26,10 @@ interface RequestIdentity {
   requestId?: string;
 }
 
-/** A workspace-relative file a run changed, and the steps that changed it (ids, in the order they first did). */
+/**
+ * A workspace-relative file a run changed, and the steps that changed it (ids, in the order they first did); none when it
+ * changed on disk since the run started without a step reporting it (a command's change, another program's).
+ */
 export interface FileChangedInRun {
   path: string;
   stepIds: readonly string[];

@@ -37,6 +37,8 @@ export interface CheckEnvironment {
   changedFiles(): readonly string[];
   /** The files the whole run changed so far, with the steps that changed each: a check command whose defining file is among them asks. */
   filesChangedInRun(): readonly FileChangedInRun[];
+  /** When the run started (ms since the epoch): a check command's defining file changed on disk since asks too. */
+  runStartedAt: number | undefined;
   /** The editor's errors before the step's first attempt; `undefined` without a `Diagnostics` port. */
   diagnosticsBefore: Promise<DiagnosticsSnapshot> | undefined;
 }
@@ -140,6 +142,7 @@ async function commandCheck(check: Extract<Check, { kind: 'command' }>, env: Che
     ...(options.commandRunner ? { commandRunner: options.commandRunner } : {}),
     ...(options.allowedCommands ? { allowedCommands: options.allowedCommands } : {}),
     filesChangedInRun: () => env.filesChangedInRun(),
+    ...(env.runStartedAt === undefined ? {} : { runStartedAt: env.runStartedAt }),
   };
   let result: CommandResult;
   try {

@@ -74,6 +74,7 @@ export function stepChecks<Run extends CheckedRun>(step: Step, run: Run): StepCh
           signal,
           changedFiles: () => changed,
           filesChangedInRun: () => filesChangedBySteps(run.state.steps),
+          runStartedAt: run.state.startedAt,
           diagnosticsBefore: before,
         });
         if (signal.aborted) break;

@@ -148,6 +148,7 @@ function keepWhole(text: string): string {
  */
 export function describeChangedInRun(changes: readonly FileChangedInRun[]): string {
   const named = changes.slice(0, shownChanges).map(({ path, stepIds }) => {
+    if (stepIds.length === 0) return `${shownCommandWord(path)} (on disk, since the run started: by a command or another program)`;
     const steps = stepIds.map(shownCommandWord).join(', ');
     return `${shownCommandWord(path)} (by step${stepIds.length === 1 ? '' : 's'} ${steps})`;
   });

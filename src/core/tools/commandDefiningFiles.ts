@@ -136,6 +136,28 @@ export async function changedDefiningFiles(
 }
 
 /**
+ * The files that define what `command` does, by their exact place (its `package.json`, Makefile, the script it runs; the
+ * names found in any folder are not looked for), that changed on disk after `since` (milliseconds since the epoch): by a
+ * command of this run (`git checkout other -- package.json`), whose changes no step reports, or by another program. Each
+ * with no step named. A file that cannot be looked at is left out: the command's own check refuses what it must.
+ */
+export async function definingFilesChangedSince(
+  workspace: WorkspaceFs,
+  command: { argv: readonly string[]; cwd: string },
+  since: number,
+  signal?: AbortSignal,
+): Promise<FileChangedInRun[]> {
+  const cwd = tidy(command.cwd);
+  if (cwd === undefined) return [];
+  const changed: FileChangedInRun[] = [];
+  for (const path of new Set(definingPaths(command.argv, [cwd]).exact)) {
+    const stat = await workspace.stat(path, signal).catch(() => undefined);
+    if (stat?.type === 'file' && stat.mtimeMs > since) changed.push({ path, stepIds: [] });
+  }
+  return changed;
+}
+
+/**
  * This run's changes from its steps' `filesChanged` (the run state), each path once with
  * every step that changed it, in the order the steps are listed.
  */

@@ -11,7 +11,7 @@ import {
   projectProgramOrigin,
   shownCommandWord,
 } from './commandApprovalText';
-import { changedDefiningFiles } from './commandDefiningFiles';
+import { changedDefiningFiles, definingFilesChangedSince } from './commandDefiningFiles';
 import { classifyCommandEnd, classifyStartFailure } from './commandFailure';
 import { StepFailure } from './stepFailure';
 import type { CommandResult, CommandRunner, ProgramHelper } from '../commandPorts';
@@ -106,7 +106,10 @@ export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = 
     const mayHaveRun = ctx.commandLog?.mayHaveRun(input.argv, cwd) ?? false;
     if (mayHaveRun) ctx.output?.('Asks: this step started the same command before the run was interrupted, so it may already have run.\n');
     // A file that decides what the command runs changed in this run: what the user allowed may no longer be what runs.
-    const changedInRun = await changedDefiningFiles(ctx.workspace, { argv: input.argv, cwd }, ctx.filesChangedInRun?.() ?? [], signal);
+    const byStep = await changedDefiningFiles(ctx.workspace, { argv: input.argv, cwd }, ctx.filesChangedInRun?.() ?? [], signal);
+    // And one changed on disk since the run started, which no step reports (a command's `git checkout other -- package.json`).
+    const onDisk = ctx.runStartedAt === undefined ? [] : await definingFilesChangedSince(ctx.workspace, { argv: input.argv, cwd }, ctx.runStartedAt, signal);
+    const changedInRun = [...byStep, ...onDisk.filter((change) => !byStep.some((known) => known.path.toLowerCase() === change.path.toLowerCase()))];
     if (changedInRun.length > 0) {
       ctx.output?.(`Asks: this run changed ${describeChangedInRun(changedInRun)}, which the command reads to decide what it runs.\n`);
     }

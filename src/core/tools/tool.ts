@@ -36,6 +36,12 @@ export interface ToolContext {
    */
   filesChangedInRun?: () => readonly FileChangedInRun[];
   /**
+   * When the run started, in milliseconds since the epoch (its clock): a command's defining file changed on disk since
+   * (by a command of the run, which no step reports, or by another program) asks as a change by a step does
+   * (`definingFilesChangedSince`). Absent: outside a run.
+   */
+  runStartedAt?: number;
+  /**
    * Where file tools record the previous content before each change, so `undoRun` can
    * restore it; without one changes are applied but cannot be undone.
    */

@@ -17,6 +17,7 @@ export function toolContextFor(ctx: ExecuteContext): ToolContext {
     ...(options.commandRunner ? { commandRunner: options.commandRunner } : {}),
     ...(options.allowedCommands ? { allowedCommands: options.allowedCommands } : {}),
     filesChangedInRun: () => filesChangedBySteps(ctx.state().steps),
+    ...(ctx.state().startedAt === undefined ? {} : { runStartedAt: ctx.state().startedAt }),
     ...(options.checkpoints ? { checkpoints: options.checkpoints } : {}),
     commandLog: ctx.commandLog,
     // One per call of this function: an agent's attempt makes one context for all its tool calls.

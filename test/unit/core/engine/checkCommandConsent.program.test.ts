@@ -48,6 +48,7 @@ function evaluateAllowed(argv: string[], runner: CommandRunner, commands: readon
     signal: new AbortController().signal,
     changedFiles: () => [],
     filesChangedInRun: () => [],
+    runStartedAt: undefined,
     diagnosticsBefore: undefined,
   } as CheckEnvironment;
   return evaluateCheck(check, env);

@@ -24,6 +24,7 @@ function evaluate(check: Check, workspace: WorkspaceFs = createMemoryWorkspace({
     signal: new AbortController().signal,
     changedFiles: () => [],
     filesChangedInRun: () => [],
+    runStartedAt: undefined,
     diagnosticsBefore: undefined,
     ...patch,
   };

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { ApprovalRejectedError } from '../../../../src/core/tools/approvals';
 import type { CommandResult, CommandRunner, CommandSpec } from '../../../../src/core/commandPorts';
+import type { WorkspaceFs } from '../../../../src/core/workspacePorts';
 import { runCommandTool } from '../../../../src/core/tools/runCommandTool';
 import { StepFailure } from '../../../../src/core/tools/stepFailure';
 import { PathRefusedError } from '../../../../src/core/workspace/resolveInRoot';
@@ -257,6 +258,34 @@ describe('run_command', () => {
       ]);
       assert.deepEqual(output, ['Asks: this run changed ./pkg/package.json (by steps S0, S1), which the command reads to decide what it runs.\n']);
       assert.equal(runner.specs.length, 1, 'runs once the user approved it');
+    });
+
+    // An outside attack (2026-12-02): rules for `git checkout ...` and `npm test`; step 1 ran `git checkout other --
+    // package.json` (a command: no step reports what it changes), step 2's `npm test` then ran the swapped-in script unasked.
+    it('attack: asks for an allowed command whose defining file changed on disk since the run started, by a command or another program', async () => {
+      const files = createMemoryWorkspace({ 'pkg/package.json': '{"scripts":{"test":"node evil.js"}}' });
+      let mtimeMs = 1_000;
+      const changedOnDisk: WorkspaceFs = { ...files, stat: async (path, signal) => { const found = await files.stat(path, signal); return found && { ...found, mtimeMs }; } };
+      const interaction = new ScriptedInteraction({ approvals: [{ approved: true }] });
+      const output: string[] = [];
+      const ctx = makeToolContext({
+        workspace: changedOnDisk,
+        interaction,
+        commandRunner: fakeRunner(),
+        allowedCommands: rules(['npm', 'test']),
+        filesChangedInRun: () => [],
+        runStartedAt: 5_000,
+        output: (text) => output.push(text),
+      });
+      await runCommandTool.run(ctx, { argv: ['npm', 'test'], cwd: 'pkg' }, neverAborted);
+      assert.deepEqual(interaction.approvals(), [], 'a file older than the run asked');
+      mtimeMs = 5_001;
+      await runCommandTool.run(ctx, { argv: ['npm', 'test'], cwd: 'pkg' }, neverAborted);
+      assert.deepEqual(interaction.approvals().map((request) => request.kind === 'command' && request.changedInRun), [[{ path: 'pkg/package.json', stepIds: [] }]]);
+      assert.equal(
+        output.at(-1),
+        'Asks: this run changed pkg/package.json (on disk, since the run started: by a command or another program), which the command reads to decide what it runs.\n',
+      );
     });
 
     it('G7: an allowed command runs without asking when the run changed none of its defining files', async () => {
