@@ -42,6 +42,13 @@ export interface CommandSpec {
   stdin?: string;
   /** Called with output as it arrives (stdout and stderr interleaved). */
   onOutput?(text: string): void;
+  /**
+   * Runs with the user's own `PATH`, without the workspace's program folders (`.venv/bin`, `node_modules/.bin`) or its
+   * virtual environment: for a command nobody was shown (an allow rule ran it), whose rule is for the programs on the
+   * user's `PATH`, so that no program it starts by name (`node` from npm's `#!/usr/bin/env node`, git's `ssh`) is the
+   * repository's. Absent: the runner's environment, the workspace's own programs first where it gives them.
+   */
+  withoutProjectPrograms?: boolean;
 }
 
 /** How a process ended. `exitCode` is `null` when it was killed by a signal. */

@@ -50,10 +50,10 @@ export function createNodeCommandRunner(root: string, options: NodeCommandRunner
   const killGraceMs = options.killGraceMs ?? 200;
   const resolveCwd = async (cwd: string) => (await resolveInRoot(cwd, { root: absoluteRoot, probe })).real;
   // Computed at each command: an earlier step may have created the virtual environment or run npm install.
-  const environment = async (cwd: string): Promise<ProjectEnvironment> => {
+  const environment = async (cwd: string, withoutProjectPrograms = false): Promise<ProjectEnvironment> => {
     const env = withoutSecrets(options.env ?? process.env);
     const project = options.projectEnvironment;
-    if (project === undefined) return withAbsolutePath(env);
+    if (project === undefined || withoutProjectPrograms) return withAbsolutePath(env);
     const python = await project.selectedPython?.().catch(() => undefined);
     return projectEnvironment(absoluteRoot, env, python, cwd);
   };
@@ -70,7 +70,7 @@ export function createNodeCommandRunner(root: string, options: NodeCommandRunner
       const cwd = await resolveCwd(spec.cwd);
       const [program, ...args] = spec.argv;
       if (program === undefined || program === '') throw new Error('The command is empty; argv[0] must name a program.');
-      const project = await environment(cwd);
+      const project = await environment(cwd, spec.withoutProjectPrograms === true);
       // git gets settings no repository can undo (no implicit bare repository, no file system monitor)
       const env = withSafeGitConfig(program, project.env);
       const launcher = options.pidNamespace === false ? undefined : await pidNamespaceLauncher();

@@ -113,7 +113,9 @@ export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = 
     if (changedInRun.length > 0) {
       ctx.output?.(`Asks: this run changed ${describeChangedInRun(changedInRun)}, which the command reads to decide what it runs.\n`);
     }
-    if (rule !== undefined && notCovered.length === 0 && !mayHaveRun && changedInRun.length === 0) {
+    // Run without anyone shown it: its rule is for the programs on the user's PATH, and so is every program it starts.
+    const unseen = rule !== undefined && notCovered.length === 0 && !mayHaveRun && changedInRun.length === 0;
+    if (unseen) {
       const allowed = `Runs without asking: allowed by the rule "${describeAllowRule(rule)}".`;
       ctx.logger.info(`${ctx.stepId}: ${allowed}`);
       ctx.output?.(`${allowed}\n`);
@@ -160,6 +162,7 @@ export const runCommandTool: Tool<z.infer<typeof inputSchema>, CommandResult> = 
           timeoutMs,
           maxOutputBytes: input.maxOutputBytes ?? commandDefaults.maxOutputBytes,
           ...(input.stdin !== undefined ? { stdin: input.stdin } : {}),
+          ...(unseen ? { withoutProjectPrograms: true } : {}),
           ...(ctx.output || ctx.progress
             ? {
                 onOutput: (text: string) => {

@@ -54,6 +54,20 @@ describe("createNodeCommandRunner in the workspace's environment", function () {
     await assert.rejects(plain.run(spec(['eslint']), never), /^Error: Cannot start "eslint": no such program on PATH \(\/usr\/bin:\/bin\)\./);
   });
 
+  // An outside attack (2026-12-02): a repository committed node_modules/.bin/node (and bash, ssh, editor, git-merge-*);
+  // the rule-allowed `npm ls` started /usr/bin/npm, whose `#!/usr/bin/env node` then ran the repository's node.
+  it("attack: a command nobody was shown runs with the user's PATH alone: a program it starts by name is never the workspace's", async () => {
+    plantProgram(path.join(root(), 'node_modules', '.bin', 'sh'), 'echo "the repository\'s sh"');
+    makeVirtualEnvironment(path.join(root(), '.venv'));
+    const runner = createNodeCommandRunner(root(), { env, projectEnvironment: {} });
+    // `env sh -c …` starts sh by name from PATH, as npm's `#!/usr/bin/env node` starts node.
+    const argv = ['env', 'sh', '-c', 'echo "PATH=$PATH VIRTUAL_ENV=$VIRTUAL_ENV"'];
+    const shown = await runner.run(spec(argv), never);
+    assert.equal(shown.stdout, "the repository's sh\n", 'the workspace environment is not first on PATH');
+    const unseen = await runner.run(spec(argv, { withoutProjectPrograms: true }), never);
+    assert.equal(unseen.stdout, 'PATH=/usr/bin:/bin VIRTUAL_ENV=\n');
+  });
+
   it("in a monorepo's package, finds the nearest package's node_modules/.bin first, then the root's, and a root rule's program is not the package's", async () => {
     plantProgram(path.join(root(), 'node_modules', '.bin', 'eslint'), 'echo "root eslint $*"');
     plantProgram(path.join(root(), 'node_modules', '.bin', 'tsc'), 'echo "root tsc"');

@@ -288,6 +288,16 @@ describe('run_command', () => {
       );
     });
 
+    it("attack: a command a rule runs unseen gets the user's PATH alone; one the user approved runs in the workspace's environment", async () => {
+      const runner = fakeRunner();
+      const interaction = new ScriptedInteraction({ approvals: [{ approved: true }] });
+      const ctx = makeToolContext({ workspace, interaction, commandRunner: runner, allowedCommands: rules(['npm', 'ls']) });
+      await runCommandTool.run(ctx, { argv: ['npm', 'ls'] }, neverAborted);
+      await runCommandTool.run(ctx, { argv: ['npm', 'install'] }, neverAborted);
+      assert.equal(interaction.approvals().length, 1);
+      assert.deepEqual(runner.specs.map((spec) => [spec.argv.join(' '), spec.withoutProjectPrograms]), [['npm ls', true], ['npm install', undefined]]);
+    });
+
     it('G7: an allowed command runs without asking when the run changed none of its defining files', async () => {
       const interaction = new ScriptedInteraction({ approvals: [] });
       const changed = [{ path: 'src/a.ts', stepIds: ['S0'] }, { path: 'other/package.json', stepIds: ['S0'] }];
