@@ -253,6 +253,8 @@ type Current = FileVersion | 'directory' | 'not_utf8' | { refused: string };
 // Read as `readVersion` reads: strictly, so a byte a lenient decoding would lose (one that is not UTF-8) still counts.
 async function currentVersion(workspace: WorkspaceFs, path: string, signal: AbortSignal | undefined): Promise<Current> {
   try {
+    const linkedTo = await fileLinkTarget(workspace, path, signal);
+    if (linkedTo !== undefined) return { refused: `it is now a link to ${linkedTo}` };
     return await readVersion({ workspace }, path, signal ?? neverAborted);
   } catch (error) {
     if (isWorkspaceError(error, 'is_directory')) return 'directory';
@@ -261,6 +263,22 @@ async function currentVersion(workspace: WorkspaceFs, path: string, signal: Abor
     if (error instanceof PathRefusedError) return { refused: error.reason };
     throw error;
   }
+}
+
+/**
+ * Where the file `path` itself leads when it is now a link (to a file of the workspace: one out is refused by the read),
+ * else `undefined`: Undo writes back the file the run changed, never another one a link put in its place leads to (an
+ * outside attack: `x.txt` swapped for a link to `g.txt` holding what the run left, and Undo wrote into `g.txt`). Folders
+ * on the way may be links: the file is still where they lead.
+ */
+async function fileLinkTarget(workspace: WorkspaceFs, path: string, signal: AbortSignal | undefined): Promise<string | undefined> {
+  if (workspace.locate === undefined) return undefined;
+  const cut = path.lastIndexOf('/');
+  const [folder, name] = cut < 0 ? ['', path] : [path.slice(0, cut), path.slice(cut + 1)];
+  const led = await workspace.locate(path, signal).catch(() => undefined);
+  const folderLed = folder === '' ? '' : await workspace.locate(folder, signal).catch(() => undefined);
+  if (led === undefined || folderLed === undefined) return undefined;
+  return led === (folderLed === '' ? name : `${folderLed}/${name}`) ? undefined : led;
 }
 
 /** Removes a directory the run created; `true` when it is gone (removed now, or already). */

@@ -54,6 +54,30 @@ describe('undoRun', () => {
     assert.equal(again.restored.length, 0);
   });
 
+  // An outside attack (2026-12-02): after the run wrote x.txt, x.txt was swapped for a link to g.txt holding what the run
+  // left; Undo read "exactly what the run left" through the link and wrote x.txt's old text into g.txt.
+  it('attack: leaves alone a file swapped for a link to another file of the workspace, and writes nothing through it; a linked folder on the way is no link of the file', async () => {
+    fs.writeFileSync(path.join(dir, 'x.txt'), 'orig\n');
+    fs.mkdirSync(path.join(dir, 'real'));
+    fs.writeFileSync(path.join(dir, 'real', 'y.txt'), 'orig y\n');
+    fs.symlinkSync('real', path.join(dir, 'docs'));
+    const workspace = createNodeWorkspace(dir);
+    const checkpoints = createMemoryCheckpointStore();
+    const ctx = makeToolContext({ workspace, checkpoints, runId: 'run-L' });
+    await writeFileTool.run(ctx, { path: 'x.txt', content: 'run_x\n' }, neverAborted);
+    await writeFileTool.run(ctx, { path: 'docs/y.txt', content: 'run_y\n' }, neverAborted);
+    fs.writeFileSync(path.join(dir, 'g.txt'), 'run_x\n');
+    fs.rmSync(path.join(dir, 'x.txt'));
+    fs.symlinkSync('g.txt', path.join(dir, 'x.txt'));
+    const report = await undoRun('run-L', { workspace, checkpoints });
+    assert.equal(fs.readFileSync(path.join(dir, 'g.txt'), 'utf8'), 'run_x\n', 'Undo wrote through the link');
+    assert.deepEqual(report.refused.map((refused) => [refused.path, refused.reason]), [
+      ['x.txt', 'x.txt is no longer a file in the workspace (it is now a link to g.txt), and undo does not read or write through it'],
+    ]);
+    assert.deepEqual(report.restored, ['docs/y.txt']);
+    assert.equal(fs.readFileSync(path.join(dir, 'real', 'y.txt'), 'utf8'), 'orig y\n');
+  });
+
   it('reports a file the run created and then changed as removed once, and a file it deleted and re-created as restored', async () => {
     fs.writeFileSync(path.join(dir, 'kept.txt'), 'before\n');
     const workspace = createNodeWorkspace(dir);
