@@ -1,23 +1,31 @@
 import { programName } from '../core/tools/commandAllowRules';
 
-// Names that mark a variable as a credential: API keys, tokens, passwords (`…_PASS`, `MYSQL_PWD`, `DB_PW`, not the working
-// directory's `PWD`), `…_CREDS`, PINs, a wallet's mnemonic or seed phrase, cloud and CI secrets, logins (`SONAR_LOGIN`),
+// Names that mark a variable as a credential: API keys, tokens, passwords (any name holding PASS: `…PASSWORD`, `…PASSWD`,
+// `PASSCODE`, `PASSPHRASE`, `SSHPASS`, `DBPASS`, `PGPASSFILE`; not PASSENGER, PASSIVE, PASSTHROUGH, COMPASS or BYPASS, which
+// name no password; `MYSQL_PWD`, `DB_PW`, not the working directory's `PWD`), `…_CREDS`, PINs and one-time-password seeds
+// (`ADMIN_PIN`, `OTP_SEED`, `TOTP_KEY`), a wallet's mnemonic or seed phrase, cloud and CI secrets, logins (`SONAR_LOGIN`),
+// credentials, authorization (not `GIT_AUTHOR_NAME`: an author is no credential), sessions, cookies,
 // webhooks, header sets (`OTEL_EXPORTER_OTLP_HEADERS`),
-// Bundler's per-host credentials (`BUNDLE_GEMS__EXAMPLE__COM`), anything called `…_KEY`/`…_KEYS`/`…_KEY_ID` or
-// `…_DSN` (DSNs carry credentials), the CLI's MCP inputs (`TASK_PLANNER_MCP_INPUT_<ID>`: passwords, whatever they look
-// like), and the ways to ask an editor or agent for credentials (`GIT_ASKPASS`, `VSCODE_GIT_IPC_HANDLE`: a command
-// would get the user's git credentials through them).
+// Bundler's per-host credentials (`BUNDLE_GEMS__EXAMPLE__COM`), anything with KEY ending a word part (`…_KEY`, `MASTERKEY`,
+// `APIKEY`, `PRIVATEKEY_PATH`, `…_KEYS`, `…_KEY_ID`; not `KEYBOARD` or `KEYRING`) or `…_DSN` (DSNs carry credentials), the CLI's
+// MCP inputs (`TASK_PLANNER_MCP_INPUT_<ID>`: passwords, whatever they look like), and the ways to ask an editor or agent for
+// credentials (`GIT_ASKPASS`, `VSCODE_GIT_IPC_HANDLE`: a command would get the user's git credentials through them).
 const secretName =
-  /(api[_-]?key|token|secret|passw(or)?d|passphrase|(^|_)pass($|_)|pgpass|_pwd$|(^|_)pw($|_)|credential|(^|_)creds($|_)|(^|_)pin($|_)|mnemonic|seed[_-]?phrase|private[_-]?key|auth|session|cookie|signature|(^|_)login$|webhook|(^|_)headers?$|^bundle_.*__|askpass|^vscode_git_|(^|_)keys?(_id)?$|(^|_)dsn$|^aws_|^azure_|^gcp_|^google_application|^openai|^anthropic|^github_|^gh_|^gitlab_|^hf_|^huggingface|^task_planner_mcp_input_)/i;
+  /(token|secret|(?<!com|by)pass(?!enger|ive|[_-]?thr(ough|u))|_pwd$|(^|_)pw($|_)|credential|(^|_)creds($|_)|(^|_)pin(\d*|code)?($|_)|(^|_)[th]?otp($|_)|mnemonic|seed[_-]?phrase|auth(?!ors?(?![a-z]))|session|cookie|signature|(^|_)login$|webhook|(^|_)headers?$|^bundle_.*__|^vscode_git_|keys?(id)?(?![a-z])|(^|_)dsn$|^aws_|^azure_|^gcp_|^google_application|^openai|^anthropic|^github_|^gh_|^gitlab_|^hf_|^huggingface|^task_planner_mcp_input_)/i;
+
+// A seed as a word of the name (`OTP_SEED`, `WALLET_SEED`): a credential unless it holds a number, as a random generator's seed does (`SEED=42`).
+const seedName = /(^|_)seed($|_)/i;
 
 // Key formats of well-known services, found anywhere in a value (a header, a command line…).
 const knownKey =
   /(?<![A-Za-z0-9])(sk-[A-Za-z0-9_-]{16,}|[sr]k_(live|test)_[A-Za-z0-9]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{16,}|xox[abeprs]-[A-Za-z0-9-]{10,}|xapp-[A-Za-z0-9-]{10,}|(AKIA|ASIA)[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{30,}|ya29\.[0-9A-Za-z_-]{20,}|hf_[A-Za-z0-9]{20,}|hv[sb]\.[A-Za-z0-9_-]{20,}|npm_[A-Za-z0-9]{30,}|pypi-[A-Za-z0-9_-]{30,}|SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}|eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*)/;
 
-// A URL whose user info has a password (`scheme://user:pass@host`, `redis://:pass@host`).
-// The scheme is matched from its last letter (`[A-Za-z][0-9+.-]*`, which finds the same URLs) and the user info up
-// to its first colon, so no part can be matched two ways: a long value costs linear time.
-const urlWithPassword = /[A-Za-z][0-9+.-]*:\/\/[^\s/?#@:]*:[^\s/?#@]*@/;
+// A URL whose user info has a password (`scheme://user:pass@host`, `redis://:pass@host`), also one with special characters
+// (`postgres://app:p#ss/w?rd@db/app`, as many clients read it), but not a port followed by a path holding `@`
+// (`http://localhost:4873/@types/node`). Matched within one word up to its last `@` (`urlHasPassword`); the scheme from its
+// last letter (`[A-Za-z][0-9+.-]*`, which finds the same URLs) and the user info up to its first colon, so no part can be
+// matched two ways: a long value costs linear time.
+const urlWithPassword = /[A-Za-z][0-9+.-]*:\/\/[^/?#@:]*:(?!\d*[/?#])[^@]*@/;
 // A URL whose user info (no password) is itself a token (`https://<token>@github.com/…`).
 const urlUser = /[A-Za-z][0-9+.-]*:\/\/([^\s/?#@:]+)@/;
 // A URL with a credential in its query (`?token=…`, `&sig=…` of a signed URL).
@@ -27,6 +35,21 @@ const urlQueryCredential =
 const connectionPassword = /(^|[;\s])(password|pwd)\s*=\s*[^;\s]/i;
 // A single opaque token: the shape of generated keys (base64, base62, base64url).
 const opaqueToken = /^[A-Za-z0-9+/=_.-]{24,}$/;
+// A base32 secret of at least 80 bits (a one-time-password seed, `JBSWY3DPEHPK3PXP`), and a hex one of at least 256 bits (an
+// encryption or wallet key); shorter hex values are commit ids, digests and ids (`INVOCATION_ID`), and are kept.
+const base32Secret = /^[A-Z2-7]{16,}={0,6}$/;
+const hexSecret = /^(0x)?[0-9a-f]{64,}$/i;
+// A password with special characters (`Tr0ub4dor&3`): one word of 8 to 64 characters mixing lower case, upper case, digits and a
+// symbol that names, versions, paths and lists do not use; not a path or a URL (no `/` or `\`), nor an e-mail address.
+const passwordShape = /^[^\s/\\]{8,64}$/;
+const passwordSymbol = /[!"#$%&'()*;<>?@[\]^`{|}~]/;
+const emailAddress = /^[^\s@]+@[^\s@]+\.[A-Za-z]{2,}$/;
+// An option that gives a password on a command line (`--password=…`, `--password …`, OpenSSL's `-passin pass:…`), a user
+// option (`-uroot`, `--user=…`), and the programs that take a password attached to `-p` (`mysql -uroot -phunter2`) or,
+// for sshpass, after it.
+const passwordOption = /^--?(pass|password|passwd|passphrase|passin|passout)(=.|$)/i;
+const userOption = /^(-u|--user(name)?(=|$))/;
+const passwordPrograms = /^(mysql|mariadb|sshpass)/;
 // Credentials in other shapes, anywhere in a value: a private key in PEM, Azure's account and shared access keys, an
 // Authorization header's value (`authorization=Bearer …` of OTLP headers, git's `AUTHORIZATION: basic …`), a bearer
 // token, a Slack webhook, and a JSON object with a key or password member (`{"username":…,"key":…}` of Kaggle).
@@ -35,10 +58,13 @@ const otherCredential =
 
 /**
  * A copy of `env` without anything that looks like a credential, for processes started on
- * the model's behalf: variables named like one (`*_TOKEN`, `*_KEY`, `*_DSN`, `*PASSWORD*`,
- * `*_PASS`, cloud and CI prefixes…), and values holding one whatever the name: URLs with a password
- * or a token in their user info or query, connection strings with a password, keys of
- * known services, private keys, Authorization headers, and opaque high-entropy tokens; and every
+ * the model's behalf: variables named like one (`*_TOKEN`, `*KEY`, `*_DSN`, `*PASS*`, `*_PIN`,
+ * `OTP_*`, `*_SEED` unless a number, `*AUTH*`, `*SESSION*`, `*COOKIE*`, cloud and CI prefixes…),
+ * and values holding one whatever the name: URLs with a password (special characters too) or a
+ * token in their user info or query, connection strings with a password, command lines giving
+ * one (`mysql -uroot -p…`, `--password=…`), keys of known services, private keys, Authorization
+ * headers, opaque high-entropy tokens, long base32 and hex secrets, and one-word passwords
+ * mixing letters, digits and symbols; and every
  * `TASK_PLANNER_MCP_INPUT_*` (the CLI's MCP inputs). When one of git's `GIT_CONFIG_VALUE_<n>` is
  * removed, all of git's environment configuration goes with it. Everything else (PATH, HOME, PWD,
  * locale, plain URLs, …) is kept.
@@ -48,7 +74,7 @@ export function withoutSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   let gitConfigCut = false;
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) continue;
-    if (secretName.test(name) || holdsSecret(value)) {
+    if (secretNamed(name, value) || holdsSecret(value)) {
       gitConfigCut ||= gitConfigEntry.test(name);
       continue;
     }
@@ -94,13 +120,58 @@ export function withSafeGitConfig(program: string, env: NodeJS.ProcessEnv): Node
   return safe;
 }
 
+/**
+ * Whether the variable `name` is named like a credential: by `secretName`, or a seed (`OTP_SEED`) that is no number. Git's
+ * `GIT_CONFIG_KEY_<n>` names a setting, not a key: its value is checked like any other.
+ */
+function secretNamed(name: string, value: string): boolean {
+  if (/^GIT_CONFIG_KEY_\d+$/i.test(name)) return false;
+  return secretName.test(name) || (seedName.test(name) && !/^\d+$/.test(value.trim()));
+}
+
 /** Whether `value` carries a credential whatever its variable is called. */
 function holdsSecret(value: string): boolean {
   const trimmed = value.trim();
-  const shapes = [knownKey, urlWithPassword, urlQueryCredential, connectionPassword, otherCredential];
-  if (shapes.some((shape) => shape.test(trimmed))) return true;
+  const shapes = [knownKey, urlQueryCredential, connectionPassword, otherCredential];
+  if (shapes.some((shape) => shape.test(trimmed)) || urlHasPassword(trimmed) || givesPassword(trimmed)) return true;
   const user = urlUser.exec(trimmed)?.[1];
-  return (user !== undefined && looksGenerated(user)) || looksGenerated(trimmed);
+  return (user !== undefined && looksGenerated(user)) || looksGenerated(trimmed) || looksLikeKey(trimmed) || looksLikePassword(trimmed);
+}
+
+/** Whether a word of `value` is a URL with a password (`urlWithPassword`), read only up to the word's last `@`. */
+function urlHasPassword(value: string): boolean {
+  return value.split(/\s+/).some((word) => {
+    const end = word.lastIndexOf('@');
+    return end > 0 && urlWithPassword.test(word.slice(0, end + 1));
+  });
+}
+
+/**
+ * Whether the command line `value` gives a password: a password option with its value (`--password=…`, `--password …`,
+ * `-passin pass:…`), or `-p` with one attached (`-phunter2`) where the line names a user (`-uroot`) or is MySQL's, MariaDB's
+ * or sshpass's, whose `-p` also takes the next word. `-pthread`, `-p 8080:80` and `mkdir -p` alone give none.
+ */
+function givesPassword(value: string): boolean {
+  const words = value.split(/\s+/);
+  if (words.some((word, index) => passwordOption.test(word) && (word.includes('=') || words[index + 1] !== undefined))) return true;
+  const sshpass = words.some((word) => programName(word) === 'sshpass');
+  const login = sshpass || words.some((word) => userOption.test(word) || passwordPrograms.test(programName(word)));
+  return login && words.some((word, index) => /^-p[^-\s]/.test(word) || (sshpass && word === '-p' && words[index + 1] !== undefined));
+}
+
+/**
+ * Whether `text` is a base32 secret of at least 16 characters or a hex one of at least 64 (`base32Secret`, `hexSecret`)
+ * mixing letters and digits, with at least 3 bits of entropy per character (not a run of one character).
+ */
+function looksLikeKey(text: string): boolean {
+  if (!base32Secret.test(text) && !hexSecret.test(text)) return false;
+  return /[A-Za-z]/.test(text) && /[0-9]/.test(text) && entropyBitsPerChar(text) >= 3;
+}
+
+/** Whether `text` is one word shaped like a password with special characters (`passwordShape`, `passwordSymbol`), not an e-mail address. */
+function looksLikePassword(text: string): boolean {
+  if (!passwordShape.test(text) || !passwordSymbol.test(text) || emailAddress.test(text)) return false;
+  return /[a-z]/.test(text) && /[A-Z]/.test(text) && /[0-9]/.test(text);
 }
 
 /**

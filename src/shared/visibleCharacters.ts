@@ -5,21 +5,40 @@ export function visibleEscape(char: string): string {
   return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
-// C0 controls but tab and line feed, DEL, C1 controls, and the direction controls.
-const actingControls = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${directionControlClass}]`, 'g');
+// Characters that take no room on screen and show nothing: zero-width space, non-joiner and joiner, word joiner and the
+// invisible operators, and the byte order mark (zero-width no-break space).
+const zeroWidthClass = '\\u200b-\\u200d\\u2060-\\u2064\\ufeff';
+
+// A zero-width joiner between two pictographs (an emoji's skin tone or presentation selector may come between) joins
+// them into one emoji (👩‍💻, 👨‍👩‍👧): it hides nothing, and escaping it would split every such emoji.
+const emojiJoiner = '(?<=\\p{Extended_Pictographic}[\\u{fe0f}\\u{1f3fb}-\\u{1f3ff}]?)\\u200d(?=\\p{Extended_Pictographic})';
+
+// A zero-width non-joiner between two letters (or marks) of a script that writes with it (Persian, the Indic scripts)
+// keeps them apart as the language spells it; between ASCII letters it could only make two words look alike.
+const scriptNonJoiner = '(?<=[\\p{L}\\p{M}])(?<![\\u0000-\\u007f])\\u200c(?=[\\p{L}\\p{M}])(?![\\u0000-\\u007f])';
+
+// C0 controls but tab and line feed, DEL, C1 controls, the line and paragraph separators, the direction controls and the
+// zero-width characters (but a joiner inside an emoji, and a non-joiner inside a word of a script that writes with it).
+const actingControls = new RegExp(
+  `(?!${emojiJoiner})(?!${scriptNonJoiner})[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u2028\\u2029${directionControlClass}${zeroWidthClass}]`,
+  'gu',
+);
 
 /**
- * `text` with every character a terminal or a text view acts on instead of showing (C0
- * controls except tab and line feed, DEL, C1 controls, the text-direction controls)
- * replaced by its visible escape `\uXXXX`. Tabs and line feeds stay.
+ * `text` with every character a terminal or a text view acts on or shows as nothing instead
+ * of showing (C0 controls except tab and line feed, DEL, C1 controls, the line and paragraph
+ * separators U+2028/U+2029, the text-direction controls, the zero-width characters U+200B–U+200D,
+ * U+2060–U+2064 and the byte order mark U+FEFF) replaced by its visible escape `\uXXXX`. Tabs
+ * and line feeds stay, and so does a zero-width joiner between two pictographs (it joins them
+ * into one emoji) and a zero-width non-joiner between two letters outside ASCII (Persian and
+ * the Indic scripts spell words with it).
  */
 export function visibleControls(text: string): string {
   return text.replace(actingControls, visibleEscape);
 }
 
-// Characters that take no room on screen: soft hyphen, Mongolian vowel separator, zero-width space, joiners, word joiner
-// and invisible operators, and the byte order mark.
-const invisibles = /[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]/g;
+// Characters that take no room on screen: soft hyphen, Mongolian vowel separator, and the zero-width ones.
+const invisibles = new RegExp(`[\\u00ad\\u180e${zeroWidthClass}]`, 'g');
 
 /**
  * `text` with every character that takes no room on screen (a byte order mark, a zero-width

@@ -39,7 +39,8 @@ const zeroWidth = /[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]/g;
 const blankLooking = /[\u115f\u1160\u2800\u3164\uffa0]/g;
 
 function withoutHiding(text: string): string {
-  return visibleControls(text.replace(/\r\n?/g, '\n')).replace(zeroWidth, visibleEscape).replace(blankLooking, ' ');
+  // A line or paragraph separator breaks the line, as a line feed does (visibleControls would show it as an escape).
+  return visibleControls(text.replace(/\r\n?|[\u2028\u2029]/g, '\n')).replace(zeroWidth, visibleEscape).replace(blankLooking, ' ');
 }
 
 /** `text` on one line, at most `max` characters, with every control, direction control and zero-width character as its visible `\uXXXX`. */
@@ -100,5 +101,5 @@ export function shownQuestion(question: string, max = 400): string {
 
 /** A workspace path as a tab or a dialog names it: as it is when it is plain, else as a JSON string with every invisible character escaped. */
 export function shownPath(path: string): string {
-  return /^[\w@%+=:,./~-]+$/.test(path) ? path : withoutHiding(JSON.stringify(path)).replace(/[\u2028\u2029]/g, visibleEscape);
+  return /^[\w@%+=:,./~-]+$/.test(path) ? path : withoutHiding(JSON.stringify(path).replace(/[\u2028\u2029]/g, visibleEscape));
 }

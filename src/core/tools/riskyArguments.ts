@@ -19,6 +19,8 @@ interface ProgramRisks {
   assignments?: true;
   /** A word starting with `@` names a file of more arguments, which the rule cannot see (`tsc @args.txt`, `gcc @opts`). */
   responseFiles?: true;
+  /** Any argument, option or not, holding this does it too (git's `%G…` placeholders of a format run gpg; `git notes edit` opens an editor). */
+  values?: RegExp;
   /** What such an argument does, in the user's words. */
   why: string;
 }
@@ -33,6 +35,10 @@ const everyProgram: ProgramRisks = {
     // Node's test runner loads a reporter module (`npm test ... -- --test-reporter=data:…` ran code), an env file sets NODE_OPTIONS,
     // and a list of file names read from a file names any file (`sort --files0-from=list` printed /etc/passwd): an outside attack.
     'test-reporter', 'test-reporter-destination', 'env-file', 'env-file-if-exists', 'files0-from', 'files-from',
+    // More of Node's, given after `npm test --` to a `node --test` script: an OpenSSL configuration loads a native module (an outside attack ran
+    // one), a configuration file or a startup snapshot sets options or code, and the rest write files where they say.
+    'openssl-config', 'experimental-config-file', 'experimental-default-config-file', 'snapshot-blob', 'redirect-warnings', 'report-directory',
+    'report-dir', 'report-filename', 'diagnostic-dir', 'tls-keylog',
   ],
   short: 'o',
   why: writes,
@@ -49,6 +55,14 @@ const testRunners: ProgramRisks = {
   ],
   short: 'cnORru',
   why: 'loads code, reads configuration or writes files',
+};
+
+// Linters, also reached through a package script (`npm run lint -- --init`): a fix or a suppressions file changes files, `--init` installs
+// packages and writes a configuration, `--mcp` starts a server, a formatter, parser or rules folder loads code.
+const linters: ProgramRisks = {
+  long: ['fix', 'rulesdir', 'resolve-plugins-relative-to', 'cache-location', 'format', 'parser', 'init', 'suppress*', 'prune-suppressions', 'mcp'],
+  short: 'cf',
+  why: 'changes files or loads code',
 };
 
 const packageManagers: ProgramRisks = {
@@ -68,6 +82,16 @@ const interpreterRisks: ProgramRisks = {
 
 // Where `-u` names the program run on the other side, and the options that put another repository's hooks in place.
 const gitRemote: ProgramRisks = { long: ['template', 'separate-git-dir'], short: 'u', why: 'runs another program or installs hooks from elsewhere' };
+
+// The short options of git's subcommands that run another program: a merge strategy (`-s`, a `git-merge-<name>` on PATH), an editor
+// (`-e`, `-i`, `tag -a`) or gpg (`-S`, `tag -s`/`-u`/`-v`); the repository's own configuration can name the editor and gpg
+// (`core.editor`, `gpg.program`). Most long ones are git's (`--gpg-sign`, `--interactive`, `--edit`…); `--verify-signatures` is the
+// merge's only, as `rev-parse --verify` (which it would abbreviate) runs nothing.
+const gitRuns = 'runs another program: a merge strategy, an editor or gpg, which the repository\'s configuration can name';
+const gitMerging: ProgramRisks = { long: ['verify-signatures'], short: 'eSs', why: gitRuns };
+const gitCommitting: ProgramRisks = { long: [], short: 'eS', why: gitRuns };
+
+const runsAnother = 'runs another program';
 
 // C compilers: a plugin or another program to run, more arguments from a file, where the output goes.
 const compilers: ProgramRisks = {
@@ -95,8 +119,13 @@ const programs: Readonly<Record<string, ProgramRisks>> = {
     long: [
       'output-directory', 'upload-pack', 'receive-pack', 'ext-diff', 'textconv', 'open-files-in-pager', 'exec-path', 'git-dir', 'work-tree',
       'config-env', 'extcmd', 'tool', 'remote', 'sequence-editor', 'gpg-program', 'strategy', 'upstream', 'no-index', 'unsafe-paths',
+      // An editor or gpg (an outside attack): `branch --edit-description`, `commit --edit`, `rebase --edit-todo`, `rebase --interactive`,
+      // `commit --gpg-sign`, `tag --sign`, `push --signed`, `log --show-signature`.
+      'edit*', 'interactive', 'gpg-sign', 'sign', 'signed', 'show-signature',
     ],
     short: 'cOx',
+    // A format's signature placeholders (`--format=%G?`, `--pretty=format:%GS`) run gpg; the `ext::` transport runs a command.
+    values: /%G|^ext::/,
     // `--no-index` (git diff, git grep) reads any path given, outside the repository too: ~/.ssh/id_rsa.
     why: 'writes files, changes or reads git\'s configuration, reads files outside the repository, or runs another program',
   },
@@ -104,6 +133,18 @@ const programs: Readonly<Record<string, ProgramRisks>> = {
   'git fetch': gitRemote,
   'git ls-remote': gitRemote,
   'git init': gitRemote,
+  'git merge': gitMerging,
+  // `--rebase=interactive` (`--reb=i`) opens an editor too.
+  'git pull': { ...gitMerging, values: /^--r[a-z]*=i/ },
+  'git rebase': { long: [], short: 'iSs', why: gitRuns },
+  'git commit': gitCommitting,
+  'git cherry-pick': gitCommitting,
+  'git revert': gitCommitting,
+  'git am': { long: [], short: 'iS', why: gitRuns },
+  'git commit-tree': { long: [], short: 'S', why: gitRuns },
+  'git tag': { long: ['verify'], short: 'aesuv', why: gitRuns },
+  // Each without a message opens an editor.
+  'git notes': { long: [], short: '', values: /^(add|append|edit)$/, why: gitRuns },
   npm: packageManagers,
   yarn: packageManagers,
   pnpm: packageManagers,
@@ -114,6 +155,20 @@ const programs: Readonly<Record<string, ProgramRisks>> = {
   // `--hostname-bin` names a program ripgrep runs to learn the host name for its hyperlinks.
   rg: { long: ['pre-glob', 'hostname-bin'], short: '', why: 'runs another program on each file or for its links' },
   grep: { long: ['pre-glob'], short: '', why: 'runs another program on each file' },
+  // sort compresses its temporary files with the program named (`sort -S 1K --compress-program=sh data.txt` ran each line of data.txt).
+  sort: { long: ['compress-program'], short: '', why: runsAnother },
+  sdiff: { long: ['diff-program'], short: '', why: runsAnother },
+  // diff3 (named `diff`, without its number) runs the program named to compare.
+  diff: { long: ['diff-program'], short: '', why: runsAnother },
+  // A word starting with `+` is a command less runs at start, and `+!cmd` runs a shell command.
+  less: { long: [], short: '', values: /^\+/, why: runsAnother },
+  // pip's `--python` runs pip again under the interpreter named; `--log` writes where it says.
+  pip: { long: ['python', 'log*'], short: '', why: 'runs another program or writes files' },
+  // `-H`/`--html` opens a browser (the one named, or $BROWSER); `-C` reads another configuration file, `-P` names the pager.
+  man: { long: ['html'], short: 'CHP', why: 'runs another program or reads other configuration' },
+  // A kubeconfig can name a program to run for credentials (`users[].user.exec`).
+  kubectl: { long: ['kubeconfig'], short: '', why: 'reads another configuration, which can run a program' },
+  gh: { long: ['web'], short: 'w', why: 'opens a browser' },
   make: {
     long: ['file', 'makefile', 'directory', 'eval', 'include-dir', 'touch'],
     short: 'CEfIt',
@@ -126,10 +181,11 @@ const programs: Readonly<Record<string, ProgramRisks>> = {
     short: 'Z',
     why: 'builds another package or writes files elsewhere',
   },
-  // The test binary's own options are also given as `-test.<name>` (compared without that prefix); `-ldflags` can name the linker run (`-extld`).
+  // The test binary's own options are also given as `-test.<name>` (compared without that prefix); `-ldflags` can name the linker run (`-extld`), and
+  // `-gcflags`, `-asmflags` and `-gccgoflags` pass the compiler and assembler options that write files (`-gcflags=-cpuprofile=x`).
   go: {
     long: ['c', 'toolexec', 'vettool', 'modfile', 'overlay', 'coverprofile', 'cpuprofile', 'memprofile', 'blockprofile', 'mutexprofile', 'trace', 'outputdir',
-      'pkgdir', 'ldflags', 'gocoverdir', 'testlogfile', 'fuzzcachedir'],
+      'pkgdir', 'ldflags', 'gcflags', 'asmflags', 'gccgoflags', 'gocoverdir', 'testlogfile', 'fuzzcachedir'],
     short: '',
     singleDash: true,
     why: 'writes files or runs another program',
@@ -142,13 +198,13 @@ const programs: Readonly<Record<string, ProgramRisks>> = {
     short: 'cop',
     why: 'loads a plugin, reads other configuration or writes files',
   },
-  eslint: { long: ['fix', 'rulesdir', 'resolve-plugins-relative-to', 'cache-location', 'format', 'parser'], short: 'cf', why: 'changes files or loads code' },
+  eslint: linters,
   rspec: { long: ['require', 'options', 'default-path', 'out'], short: 'rIo', why: 'loads code, reads other configuration or writes files' },
   // rake's `-e`/`-p`/`-E` run Ruby code given on the command line.
   rake: { long: ['require', 'libdir', 'rakefile', 'rakelib', 'execute*'], short: 'rIfRepE', why: 'runs other code or another rakefile' },
   prettier: { long: ['write', 'plugin-search-dir', 'ignore-path', 'cache-location'], short: 'cw', why: 'changes files or loads code' },
   tsc: {
-    long: ['outdir', 'declaration-dir', 'ts-build-info-file', 'generate-trace', 'build', 'project', 'plugins'],
+    long: ['outdir', 'declaration-dir', 'ts-build-info-file', 'generate-trace', 'generate-cpu-profile', 'init', 'build', 'project', 'plugins'],
     short: 'bp',
     responseFiles: true,
     why: 'writes files or reads other configuration (or more arguments from a file)',
@@ -302,13 +358,17 @@ export function riskyArgument(
   // The program's own risks first: they say best what the argument does.
   const risks = names.flatMap((named) => programs[named] ?? []);
   if (names.some((named) => interpreters.has(named))) risks.push(interpreterRisks, testRunners);
-  if (risks.includes(packageManagers)) risks.push(testRunners);
+  if (risks.includes(packageManagers)) risks.push(testRunners, linters);
   risks.push(everyProgram);
   const singleDash = risks.some((risk) => risk.singleDash === true);
   const targets = furtherTargets(words, further, name);
+  const ruleOptions = words.slice(1).flatMap((word) => optionKeys(word, singleDash));
   for (const [index, argument] of further.entries()) {
     const risk = risks.find((candidate) => isRisky(argument, candidate, singleDash));
     if (risk !== undefined) return { argument, why: risk.why };
+    if (repeatsOption(argument, ruleOptions, singleDash)) {
+      return { argument, why: 'sets again an option the rule\'s own words set (it can undo what the rule fixed)' };
+    }
     if (targets.has(index)) return { argument, why: 'names another target, goal or task to run besides the one the rule allows' };
     if (namesPathOutside(argument)) return { argument, why: 'names a path outside the workspace' };
   }
@@ -334,7 +394,38 @@ export function namesPathOutside(argument: string): boolean {
   return parts.some((part) => outsideStart.test(part.startsWith('@') ? part.slice(1) : part));
 }
 
+/**
+ * The names under which `word` sets an option, compared with another word's: none for a word that is no option (`-`, `--`, a
+ * value); `-x` for a short option (case kept: `-s` is not `-S`), also the first letter of a cluster or of an attached value
+ * (`-n5`); and for a long one its name without dashes, underscores or case, also without a leading `no` (`--no-ext-diff` and
+ * `--ext-diff`, `--noEmit` and `--no-emit` set the same option). Where options start with one dash (`singleDash`: Go's
+ * `-count`), a word of either dash count is a long name.
+ */
+function optionKeys(word: string, singleDash: boolean): string[] {
+  if (!word.startsWith('-') || word === '-' || word === '--') return [];
+  const [name = ''] = word.split('=');
+  const keys: string[] = [];
+  const long = name.startsWith('--') || singleDash;
+  if (!long) keys.push(name.slice(0, 2));
+  if (long || name.length > 2) {
+    const folded = name.toLowerCase().replace(/[-_]/g, '');
+    if (folded !== '') keys.push(`--${folded}`);
+    if (folded.startsWith('no') && folded.length > 2) keys.push(`--${folded.slice(2)}`);
+  }
+  return keys;
+}
+
+/**
+ * Whether `argument` sets again an option of `ruleOptions` (`optionKeys` of the rule's words), in any spelling: `--opt`,
+ * `--opt=value`, `--opt value`, `--no-opt`, or an abbreviation of a long name (git and npm take `--pref` for `--prefix`).
+ * `tsc --noEmit ...` thus never allows `--noEmit false`, which would emit after all.
+ */
+function repeatsOption(argument: string, ruleOptions: readonly string[], singleDash: boolean): boolean {
+  return optionKeys(argument, singleDash).some((key) => ruleOptions.some((option) => option === key || (key.startsWith('--') && option.startsWith(key))));
+}
+
 function isRisky(argument: string, risks: ProgramRisks, singleDash: boolean): boolean {
+  if (risks.values?.test(argument) === true) return true;
   if (argument.startsWith('@') && risks.responseFiles === true) return true;
   if (!argument.startsWith('-')) return risks.assignments === true && argument.includes('=');
   if (argument === '--') return false;

@@ -43,6 +43,34 @@ const kept: [name: string, value: string][] = [
   ['MY_BUNDLE_DIR__X', 'vendor'],
   ['OLD_VSCODE_GIT_FLAG', '1'],
   ['MY_TASK_PLANNER_MCP_INPUT_NOTE', 'plain words'],
+  // Where the rules widened after the 2026-12-02 attack stop: PASS, KEY, SEED, AUTH and the value shapes.
+  ['FTP_PASSIVE', '1'],
+  ['PROXY_PASSTHROUGH', 'on'],
+  ['SSL_PASS_THRU', 'on'],
+  ['COMPASS_DIR', 'styles'],
+  ['BYPASS_CACHE', '1'],
+  ['GNOME_KEYRING_PID', '1234'],
+  ['XKB_DEFAULT_LAYOUT', 'us'],
+  ['KEYSTORE_TYPE', 'pkcs12'],
+  ['GIT_AUTHOR_NAME', 'Ann Example'],
+  ['GIT_AUTHOR_EMAIL', 'Ann.Example42@Example.com'],
+  ['RANDOM_SEED', '1234'],
+  ['PYTHONHASHSEED', 'random'],
+  ['SEEDING', 'on'],
+  ['PIPELINE', 'main'],
+  ['HOTPLUG', 'yes'],
+  ['VIRTUAL_ENV', '/home/u/project/.venv'],
+  ['EDITOR', 'vim'],
+  ['CFLAGS', '-O2 -pthread -pipe -pedantic'],
+  ['DOCKER_ARGS', '-u 1000 -p 8080:80'],
+  ['MAKE_ARGS', 'mkdir -p build'],
+  ['NPM_REGISTRY', 'http://localhost:4873/@types/node'],
+  ['SCOPED', 'https://registry.example.com/@acme/app'],
+  ['VERSION_TAG', 'v1.2.3-Beta.4'],
+  ['CLASSPATH', 'lib/Foo-1.0.jar:lib/Bar2.jar'],
+  ['PROMPT', '$P$G'],
+  ['SHORT_B32', 'JBSWY3DPEHPK3PX'],
+  ['HEX_256', 'a3c1f2e4b5d6478899aabbccddeeff00a3c1f2e4b5d6478899aabbccddeeff0'],
 ];
 
 /** Credentials by name, by value, or inside a URL or connection string: never reach a command. */
@@ -141,6 +169,45 @@ const removed: [name: string, value: string][] = [
   ['WALLET_SEED_PHRASE', 'x'],
   ['ADMIN_PIN', '1234'],
   ['DATABASE_URL', 'postgres://app@db/x?sslpassword=hunter2'],
+  // An outside attacker's finds (2026-12-02): each reached printenv run by a plan, the journal and an MCP server's environment.
+  ['SSHPASS', 'hunter2-sshpass'],
+  ['DBPASS', 'hunter2-dbpass'],
+  ['SMTPPASS', 'hunter2-smtp'],
+  ['MASTERKEY', 'hunter2-master'],
+  ['PASSCODE', 'hunter2-passcode'],
+  ['ADMIN_PASSWD_HASHED', 'x'],
+  ['DB_CONN', 'mysql -uroot -phunter2-cli'],
+  ['OTP_SEED', 'JBSWY3DPEHPK3PXP'],
+  ['INNOCENT_B32', 'JBSWY3DPEHPK3PXP'],
+  ['INNOCENT_PASSWORD', 'Tr0ub4dor&3'],
+  // The same kinds, named or shaped a little differently.
+  ['GPG_PASSPHRASE', 'x'],
+  ['APIKEY', 'x'],
+  ['PRIVATEKEY', 'x'],
+  ['SIGNINGKEY_PATH', '/k'],
+  ['ENCRYPTION_KEYS', 'x'],
+  ['TOTP_SECRET_B', 'x'],
+  ['OTP', '123456'],
+  ['SIM_PIN2', '1234'],
+  ['WALLET_SEED', 'abandon ability able'],
+  ['SEED', 'abandon ability able about'],
+  ['OAUTH_CLIENT', 'x'],
+  ['AUTHORIZATION', 'x'],
+  ['X_CREDENTIALS', 'x'],
+  ['BROWSER_COOKIES', 'x'],
+  ['USER_SESSION', 'x'],
+  ['MYSQL_CMD', 'mysqldump -h db -psecret app'],
+  ['MARIADB', '/usr/bin/mariadb --user=app --password=s3cret! app'],
+  ['CLI_LOGIN', 'tool --password hunter2 --host db'],
+  ['OPENSSL_ARGS', 'enc -aes256 -passin pass:hunter2'],
+  ['SSH_CMD', 'sshpass -p hunter2 ssh host'],
+  ['LOWER_B32', 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ'],
+  ['HEX_KEY', '4c1f7a9e2b8d3c6f0a5e9d2b7c4f1a8e3d6b9c2f5a8e1d4b7c0f3a6e9d2c5b8f'],
+  ['WALLET', '0x4c1f7a9e2b8d3c6f0a5e9d2b7c4f1a8e3d6b9c2f5a8e1d4b7c0f3a6e9d2c5b8f'],
+  ['PW_SPECIAL', 'P@ssw0rd!2024'],
+  ['PW_BRACKETS', 'x9{Ab}c7[Q]'],
+  ['URL_SPECIAL', 'postgres://app:p#ss/w?rd@db.internal/app'],
+  ['URL_AT', 'redis://:p@ss@localhost:6379'],
 ];
 
 /** One test per row: each kept variable reaches a command unchanged, each removed one not at all. */
@@ -207,6 +274,13 @@ describe('withoutSecrets: long values in linear time (ReDoS)', () => {
   it('keeps a URL-like value with a long run of colons and no user info (25 s at 50,000 before), and still removes a password URL', () => {
     const colons = `a://${':'.repeat(200_000)}/`;
     assert.deepEqual(withoutSecrets({ V: colons, W: 'redis://:pw@host' }), { V: colons });
+  });
+
+  it('reads many URL starts, each a host and port before a path, up to an @ in linear time', () => {
+    const many = `${'a://x:1/'.repeat(50_000)}@`;
+    const started = Date.now();
+    assert.deepEqual(withoutSecrets({ V: many }), { V: many });
+    assert.ok(Date.now() - started < 2_000, `${Date.now() - started} ms`);
   });
 });
 

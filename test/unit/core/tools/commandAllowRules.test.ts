@@ -218,6 +218,36 @@ describe('command allow rules', () => {
     });
   });
 
+  describe('attacks on further arguments (2026-12-02)', () => {
+    const command = (argv: string[]) => ({ argv, cwd: '', shell: false });
+    const cases: [rule: string[], argv: string[], why: RegExp][] = [
+      // sort ran each line of data.txt through sh; tsc wrote a.js; node --test loaded a native module named by an OpenSSL configuration.
+      [['sort', '...'], ['sort', '-S', '1K', '--compress-program=sh', 'data.txt'], /--compress-program=sh, which runs another program/],
+      [['tsc', '--noEmit', '...'], ['tsc', '--noEmit', '--noEmit', 'false'], /--noEmit, which sets again an option the rule's own words set/],
+      [['npm', 'test', '...'], ['npm', 'test', '--', '--openssl-config=ossl.cnf'], /--openssl-config=ossl.cnf, which writes files, reads configuration or runs another program/],
+      [['/usr/bin/diff3', '...'], ['/usr/bin/diff3', '--diff-program=sh', 'a', 'b', 'c'], /runs another program/],
+    ];
+    for (const [rule, argv, why] of cases) {
+      it(`asks for ${argv.join(' ')} under the rule "${rule.join(' ')}", and says why`, () => {
+        assert.equal(allowRuleProblem(rule), undefined);
+        assert.equal(matchingAllowRule([rule], command(argv)), undefined);
+        assert.match(argumentLeftToAsk([rule], command(argv)) ?? '', why);
+      });
+    }
+
+    it('still allows what repeats nothing and runs nothing under those rules', () => {
+      const allowed: [rule: string[], argv: string[]][] = [
+        [['sort', '...'], ['sort', '-n', '-S', '1K', 'data.txt']],
+        [['tsc', '--noEmit', '...'], ['tsc', '--noEmit', '--strict', '--pretty', 'false']],
+        [['npm', 'test', '...'], ['npm', 'test', '--', '--test-name-pattern=parser']],
+        [['diff3', '...'], ['diff3', '-m', 'a', 'b', 'c']],
+      ];
+      for (const [rule, argv] of allowed) {
+        assert.deepEqual(matchingAllowRule([rule], command(argv)), rule, argv.join(' '));
+      }
+    });
+  });
+
   describe('allowRuleProblem', () => {
     it('accepts specific commands', () => {
       for (const rule of [['npm', 'test'], ['npm', 'run', 'lint'], ['make'], ['git', 'status'], ['node', 'scripts/check.js'], ['python', '-m', 'pytest'], ['python3.12', 'manage.py', 'test'], ['java', '-jar', 'app.jar'], ['npx', 'eslint'], ['npm', 'exec', 'eslint'], ['cargo', 'test'], ['bash', './ci.sh'], ['go', 'test', './...']]) {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { programName } from '../../../../src/core/tools/commandAllowRules';
 import { furtherArgumentsProblem, namesPathOutside, riskyArgument } from '../../../../src/core/tools/riskyArguments';
 
 const name = (word: string): string => word;
@@ -217,6 +218,142 @@ describe('riskyArgument', () => {
     assert.deepEqual(riskyArgument(['npm', 'test'], ['--silent', '--prefix', 'x', '-o'], name), { argument: '--prefix', why: "runs another package's script, another program or reads other configuration" });
     assert.equal(riskyArgument(['git', 'clone'], ['-u', 'x'], name)?.why, 'runs another program or installs hooks from elsewhere');
     assert.equal(riskyArgument(['make'], ['-C', 'x'], (word) => word.toUpperCase()), undefined, 'the program is found by the name given');
+  });
+});
+
+// An outside attacker's finds (2026-12-02): under each rule the argument ran another program (a shell, an editor, gpg, a browser,
+// a native module), wrote files, or undid an option the rule fixed, without asking.
+describe('riskyArgument: attacks on further arguments (2026-12-02)', () => {
+  const asks = (rule: string, further: string[], why: RegExp): void => {
+    const found = riskyArgument(rule.split(' '), further, programName);
+    assert.match(found?.why ?? '', why, `${rule} ${further.join(' ')}`);
+  };
+  const allows = (rule: string, further: string[]): void => {
+    assert.equal(riskyArgument(rule.split(' '), further, programName), undefined, `${rule} ${further.join(' ')}`);
+  };
+  const runs = /runs another program/;
+  const gitRuns = /a merge strategy, an editor or gpg/;
+  const repeats = /sets again an option the rule's own words set/;
+
+  it('sort --compress-program runs the program named', () => {
+    asks('sort', ['-S', '1K', '--compress-program=sh', 'data.txt'], runs);
+    asks('sort', ['--compress-prog', 'sh'], runs);
+    allows('sort', ['-n', '-r', '-k', '2', 'data.txt']);
+  });
+
+  it('an argument that sets again an option the rule sets asks, in any spelling (tsc --noEmit ... --noEmit false)', () => {
+    for (const further of [['--noEmit', 'false'], ['--noEmit=false'], ['--noemit', 'false'], ['--no-emit', 'false'], ['--strict', '--noEmit']]) asks('tsc --noEmit', further, repeats);
+    asks('go test -count=1', ['--count=5'], repeats);
+    asks('go test -count=1', ['-count', '5'], repeats);
+    asks('git diff --no-ext-diff', ['--ext-diff'], /./);
+    asks('npm test --ignore-scripts', ['--ignore-scripts=false'], repeats);
+    asks('npm test --ignore-scripts', ['--ignore-s=false'], repeats);
+    asks('git log -n 5', ['-n', '500'], repeats);
+    asks('git log -n 5', ['-n500'], repeats);
+    allows('tsc --noEmit', ['--strict', '--pretty', 'false', 'src/a.ts']);
+    allows('go test -count=1', ['-cover', '-v', './...']);
+    allows('git log --oneline', ['-n', '5', '--', 'src']);
+    allows('git log -n 5', ['-S', 'needle']);
+  });
+
+  it('git merge, pull and rebase -s name a merge strategy, a program on PATH', () => {
+    for (const subcommand of ['merge', 'pull', 'rebase']) {
+      asks(`git ${subcommand}`, ['-s', 'evil', 'HEAD'], gitRuns);
+      asks(`git ${subcommand}`, ['-sevil'], gitRuns);
+      asks(`git ${subcommand}`, ['--strategy=evil'], /runs another program/);
+    }
+    allows('git merge', ['--no-edit', '--ff-only', 'main']);
+    allows('git commit', ['-s', '-m', 'x']);
+  });
+
+  it('git options that open an editor or run gpg, both of which the repository\'s configuration can name', () => {
+    const cases: [rule: string, further: string[]][] = [
+      ['git branch', ['--edit-description']],
+      ['git rebase', ['-i', 'HEAD~1']],
+      ['git rebase', ['--interactive', 'HEAD~1']],
+      ['git rebase', ['--edit-todo']],
+      ['git pull', ['--rebase=interactive']],
+      ['git tag', ['-a', 'v1']],
+      ['git tag', ['-s', 'v1']],
+      ['git tag', ['-u', 'KEY', 'v1']],
+      ['git tag', ['-v', 'v1']],
+      ['git commit', ['-m', 'x', '-S']],
+      ['git commit', ['-m', 'x', '--gpg-sign']],
+      ['git commit', ['--gpg-sign=KEY', '-m', 'x']],
+      ['git commit', ['-e', '-m', 'x']],
+      ['git merge', ['-S', 'main']],
+      ['git cherry-pick', ['-S', 'abc']],
+      ['git notes', ['edit']],
+      ['git notes', ['add', 'HEAD']],
+      ['git log', ['--show-signature']],
+      ['git log', ['--format=%G?']],
+      ['git log', ['--pretty=format:%GS %H']],
+      ['git log', ['--format', '%h %GK']],
+      ['git push', ['--signed', 'origin']],
+      ['git merge', ['--verify-signatures', 'main']],
+      ['git fetch', ['ext::sh -c touch% pwned']],
+    ];
+    for (const [rule, further] of cases) asks(rule, further, /editor|gpg|git's configuration/);
+    for (const [rule, further] of [
+      ['git log', ['-S', 'needle', '--format=%H %s']], ['git tag', ['-l', 'v*']], ['git notes', ['show', 'HEAD']], ['git notes', ['list']], ['git pull', ['--rebase']],
+      ['git rebase', ['main']], ['git commit', ['-m', 'x', '--signoff']], ['git rev-parse', ['--verify', 'HEAD']],
+    ] as const) {
+      allows(rule, [...further]);
+    }
+  });
+
+  it('sdiff and diff3 --diff-program run the program named', () => {
+    asks('sdiff', ['--diff-program=sh', 'a', 'b'], runs);
+    asks('diff3', ['--diff-program=sh', 'a', 'b', 'c'], runs);
+    asks('diff3', ['--diff-prog', 'sh', 'a', 'b', 'c'], runs);
+    allows('diff3', ['-m', 'a', 'b', 'c']);
+  });
+
+  it('man -H/--html opens a browser', () => {
+    asks('man', ['-H', 'ls'], runs);
+    asks('man', ['-Hsh', 'ls'], runs);
+    asks('man', ['--html=x', 'ls'], runs);
+    allows('man', ['-k', 'printf']);
+  });
+
+  it('kubectl --kubeconfig reads another configuration, which can run a program for credentials', () => {
+    asks('kubectl get', ['--kubeconfig=x', 'pods'], /run a program/);
+    asks('kubectl get', ['--kubeconfig', 'x', 'pods'], /run a program/);
+    allows('kubectl get', ['pods', '-n', 'default', '--show-labels']);
+  });
+
+  it('gh --web opens a browser', () => {
+    asks('gh pr view', ['--web'], /browser/);
+    asks('gh pr view', ['12', '-w'], /browser/);
+    allows('gh pr view', ['12', '--json', 'title']);
+  });
+
+  it('go -gcflags, -asmflags, -gccgoflags, -toolexec and -exec write files or run another program', () => {
+    for (const further of [['-gcflags=-cpuprofile=x'], ['-gcflags', 'all=-N'], ['-asmflags=-o=x'], ['-gccgoflags=x'], ['-toolexec=x'], ['-exec', 'x'], ['--exec=x']]) {
+      asks('go test', further, /runs another program/);
+    }
+    allows('go test', ['-run', 'TestX', '-v', './...']);
+  });
+
+  it('eslint --init, --suppress-all and --mcp install packages, write files or start a server, also through a package script', () => {
+    for (const argument of ['--init', '--suppress-all', '--suppress-rule=no-console', '--suppressions-location=x', '--prune-suppressions', '--mcp']) {
+      asks('npx eslint', [argument], /changes files or loads code/);
+      asks('eslint', [argument], /changes files or loads code/);
+      asks('npm run lint', ['--', argument], /./);
+    }
+    allows('npx eslint', ['--max-warnings=0', '--fix-dry-run', 'src']);
+  });
+
+  it('Node\'s options after npm test -- load code, read configuration or write files', () => {
+    for (const argument of [
+      '--openssl-config=ossl.cnf', '--import=./x.mjs', '--loader=./x.mjs', '--experimental-loader', '--env-file=.env', '--env-file-if-exists=.env', '--inspect',
+      '--inspect-brk=0', '--inspect-port=9230', '--inspect-wait', '--require=./x.js', '-r', '--experimental-config-file=x.json', '--snapshot-blob=x.blob',
+      '--redirect-warnings=x', '--report-directory=x', '--diagnostic-dir=x', '--tls-keylog=x',
+    ]) {
+      asks('npm test', ['--', argument], /./);
+      asks('node --test', [argument], /./);
+    }
+    allows('npm test', ['--', '--test-name-pattern=parser', '--test-only']);
   });
 });
 
