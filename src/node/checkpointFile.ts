@@ -1,8 +1,11 @@
-import { open, readFile, rename } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createMemoryCheckpointStore } from '../core/tools/checkpointStore';
 import type { Checkpoint, CheckpointState, CheckpointStore } from '../core/runStorePorts';
+import { maxRunFileBytes, maxRunFileMegabytes } from './fileRunStore';
 import { makeIgnoredFolder } from './ignoredFolder';
+import { NotPlainFileError, openPlainFile, readPlainFile } from './readBoundedText';
 
 /** One line of a checkpoint log: a change recorded (its intent), or a recorded change settled. */
 type LogLine = { record: Checkpoint } | { settle: { runId: string; seq: number; state: Exclude<CheckpointState, 'intended'> } };
@@ -18,6 +21,12 @@ type LogLine = { record: Checkpoint } | { settle: { runId: string; seq: number; 
  * starts on a line of its own. A file an older version wrote as one JSON array is read, and turned
  * into lines (written aside, synced, renamed over it) at the first write. `open`: the file
  * system's (a test's disk that fills up).
+ *
+ * Its folder may hold what a repository committed (the CLI keeps it beside the journals): the file is read and appended to
+ * only as a plain file (`openPlainFile`: never through a link, never a hard link, a pipe or a device; appends through a
+ * descriptor opened `O_APPEND`), at most `maxRunFileBytes` of it are read, and the file written aside is made new
+ * (`O_EXCL`). A file that is not plain, or too large, rejects the load with an error naming it, so no change is made
+ * whose intent could not be kept.
  */
 export async function loadCheckpointFile(file: string, options: { open?: typeof open } = {}): Promise<CheckpointStore> {
   const openFile = options.open ?? open;
@@ -34,7 +43,7 @@ export async function loadCheckpointFile(file: string, options: { open?: typeof 
         await rewriteAsLines(file, unconverted);
         unconverted = undefined;
       }
-      const handle = await openFile(file, 'a');
+      const handle = await openPlainFile(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, openFile);
       try {
         const { size } = await handle.stat();
         try {
@@ -71,15 +80,24 @@ export async function loadCheckpointFile(file: string, options: { open?: typeof 
 
 /**
  * The checkpoints `file` holds (none when it is missing or unreadable), whether it is an
- * older version's JSON array, and whether its last line was cut short.
+ * older version's JSON array, and whether its last line was cut short. Rejects when it is not a
+ * plain file (`NotPlainFileError`) or larger than `maxRunFileBytes`.
  */
 async function readSaved(file: string): Promise<{ checkpoints: Checkpoint[]; array: boolean; tornTail: boolean }> {
-  let text: string;
+  let bytes: Buffer | undefined;
   try {
-    text = await readFile(file, 'utf8');
-  } catch {
+    bytes = await readPlainFile(file, maxRunFileBytes);
+  } catch (error) {
+    if (error instanceof NotPlainFileError) throw error;
     return { checkpoints: [], array: false, tornTail: false };
   }
+  if (bytes === undefined) {
+    throw new Error(
+      `The checkpoint file ${file} is larger than ${maxRunFileMegabytes} MB, the most Task Planner reads of a run file (the longest ` +
+        'text it can hold), so no change was made: move the file out of its folder (Undo then cannot take back the changes it records).',
+    );
+  }
+  const text = bytes.toString('utf8');
   if (text.trimStart().startsWith('[')) {
     try {
       const saved = JSON.parse(text) as unknown;
@@ -115,7 +133,9 @@ function parseLine(line: string): LogLine | undefined {
 
 /** Replaces `file` with `checkpoints` as record lines: written aside, synced, then renamed over it. */
 async function rewriteAsLines(file: string, checkpoints: readonly Checkpoint[]): Promise<void> {
-  const handle = await open(`${file}.tmp`, 'w');
+  // Made new, never opened through what is in its place (a committed link would be written through).
+  await rm(`${file}.tmp`, { force: true });
+  const handle = await openPlainFile(`${file}.tmp`, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL);
   try {
     await handle.writeFile(checkpoints.map((record) => `${JSON.stringify({ record })}\n`).join(''), 'utf8');
     await handle.sync();

@@ -8,7 +8,9 @@ const safeRunId = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
 /**
  * A `CheckpointStore` with one file per run in `directory` (`<runId>.checkpoints.json`,
  * beside the CLI's journals), each loaded on first use: runs of several processes on one
- * folder never write each other's file. Durable as `loadCheckpointFile`.
+ * folder never write each other's file. Durable as `loadCheckpointFile`, and as guarded: the folder may hold what a
+ * repository committed, so a file there that is a link, a hard link, a pipe or a device is never read or appended to (the
+ * run's changes are refused with an error naming it).
  */
 export function createCheckpointFolder(directory: string): CheckpointStore {
   const stores = new Map<string, Promise<CheckpointStore>>();

@@ -1,12 +1,24 @@
-import { appendFile, readdir, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { constants as bufferConstants } from 'node:buffer';
+import { constants } from 'node:fs';
+import { appendFile, type FileHandle, lstat, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JournalEntry, JournalSnapshot, LoadedJournal, RunListing, RunStore } from '../core/runStorePorts';
 import { runIdPattern } from '../shared/vocabulary';
 import { makeIgnoredFolder } from './ignoredFolder';
+import { openPlainFile, readOpenFile, readPlainFile } from './readBoundedText';
 import { lockRun } from './runLock';
 
 const journalSuffix = '.jsonl';
 const snapshotSuffix = '.snapshot.json';
+
+/**
+ * The most bytes read of one run file (a journal, a snapshot, a checkpoint log): the longest text JavaScript can hold, so
+ * no journal that could be read before is refused, and a file in the workspace can never cost more.
+ */
+export const maxRunFileBytes = bufferConstants.MAX_STRING_LENGTH;
+
+/** `maxRunFileBytes` in MB, for messages. */
+export const maxRunFileMegabytes = Math.floor(maxRunFileBytes / 1024 / 1024);
 
 /**
  * A `RunStore` in a directory (created on first write, with a `.gitignore` of `*`: `makeIgnoredFolder`): `<runId>.jsonl` holds one event
@@ -17,7 +29,15 @@ const snapshotSuffix = '.snapshot.json';
  * the first append of a run takes its lock for this process (`lockRun`): another process's appends to it are refused.
  * An append that failed part way (a full disk) is cut back, and its entries are written first by the next append (in
  * order, so the journal has no gap); when it cannot be cut back, what it wrote is cut off before the next. `appendFile`:
- * the file system's (a test's disk that fills up).
+ * the file system's (a test's disk that fills up), given the journal's open handle.
+ *
+ * The folder may hold what a repository committed: every file of a run is opened without following a link and without
+ * waiting on a pipe, and read or written only when the opened descriptor is a regular file with one name
+ * (`openPlainFile`); else `load` and `append` reject with a `NotPlainFileError` naming it, and nothing is read or
+ * written there. At most `maxRunFileBytes` of a file are read. Appends go through a descriptor opened `O_APPEND`;
+ * a temporary snapshot is made new (`O_EXCL`). A snapshot that is not a plain file is ignored (the journal has every
+ * event) and replaced by the next one. `list` never follows a link: a run whose journal is not a plain file is listed,
+ * and `load` says what it is.
  */
 export function createFileRunStore(dir: string, options: { lockRuns?: boolean; appendFile?: typeof appendFile } = {}): RunStore {
   const append = options.appendFile ?? appendFile;
@@ -42,20 +62,25 @@ export function createFileRunStore(dir: string, options: { lockRuns?: boolean; a
       }
       const text = (unwritten.get(runId) ?? '') + entries.map((entry) => `${JSON.stringify(entry)}\n`).join('');
       if (text === '') return;
-      const size = await stat(file).then((found) => found.size, () => 0);
+      const handle = await openPlainFile(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT);
       try {
-        await append(file, text, 'utf8');
-        unwritten.delete(runId);
-      } catch (error) {
-        // Part of it may be on disk (a full disk): cut back to what was there, and the entries go first with the next
-        // append, so the journal has no gap the run could not be resumed over. Not cut back: the next append cuts the
-        // torn line off first, so no entry is glued to it.
-        if (await truncate(file, size).then(() => true, () => false)) unwritten.set(runId, text);
-        else {
+        const { size } = await handle.stat();
+        try {
+          await append(handle, text, 'utf8');
           unwritten.delete(runId);
-          repaired.delete(runId);
+        } catch (error) {
+          // Part of it may be on disk (a full disk): cut back to what was there, and the entries go first with the next
+          // append, so the journal has no gap the run could not be resumed over. Not cut back: the next append cuts the
+          // torn line off first, so no entry is glued to it.
+          if (await handle.truncate(size).then(() => true, () => false)) unwritten.set(runId, text);
+          else {
+            unwritten.delete(runId);
+            repaired.delete(runId);
+          }
+          throw error;
         }
-        throw error;
+      } finally {
+        await handle.close();
       }
     },
 
@@ -65,7 +90,14 @@ export function createFileRunStore(dir: string, options: { lockRuns?: boolean; a
       await makeIgnoredFolder(dir);
       const temporary = `${file}.${process.pid}.tmp`;
       try {
-        await writeFile(temporary, text, 'utf8');
+        // Made new, never opened through what is in its place (a committed link would be written through).
+        await rm(temporary, { force: true });
+        const handle = await openPlainFile(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL);
+        try {
+          await handle.writeFile(text, 'utf8');
+        } finally {
+          await handle.close();
+        }
         await rename(temporary, file);
       } catch (error) {
         // A full disk: what was written of it goes, not to hold the space the run needs next.
@@ -78,14 +110,15 @@ export function createFileRunStore(dir: string, options: { lockRuns?: boolean; a
       const file = pathOf(runId, journalSuffix);
       // Whoever loads a journal may append to it next: check its tail again then.
       repaired.delete(runId);
-      let text: string;
+      let bytes: Buffer | undefined;
       try {
-        text = await readFile(file, 'utf8');
+        bytes = await readPlainFile(file, maxRunFileBytes);
       } catch (error) {
         if (isMissing(error)) return undefined;
         throw error;
       }
-      const lines = text.split('\n');
+      if (bytes === undefined) throw tooLarge(file);
+      const lines = bytes.toString('utf8').split('\n');
       const entries: JournalEntry[] = [];
       const lineNumbers: number[] = [];
       let tornLine: LoadedJournal['tornLine'];
@@ -119,12 +152,16 @@ export function createFileRunStore(dir: string, options: { lockRuns?: boolean; a
         if (isMissing(error)) return [];
         throw error;
       }
+      // lstat: a link is listed by its own time, never followed (one dangling or out of the workspace); `load` refuses it.
       const listings = await Promise.all(
         names
           .filter((name) => name.endsWith(journalSuffix))
-          .map(async (name) => ({ runId: name.slice(0, -journalSuffix.length), updatedAt: (await stat(join(dir, name))).mtimeMs })),
+          .map(async (name) => {
+            const found = await lstat(join(dir, name)).catch((error: unknown) => (isMissing(error) ? undefined : Promise.reject(error)));
+            return found === undefined ? undefined : { runId: name.slice(0, -journalSuffix.length), updatedAt: found.mtimeMs };
+          }),
       );
-      return listings.sort((a, b) => b.updatedAt - a.updatedAt);
+      return listings.filter((listing) => listing !== undefined).sort((a, b) => b.updatedAt - a.updatedAt);
     },
 
     async delete(runId) {
@@ -142,20 +179,26 @@ export function createFileRunStore(dir: string, options: { lockRuns?: boolean; a
  * is not JSON: `load` reported either as the torn last line, and an append after it would leave it damaged in the middle.
  */
 async function cutTornTail(file: string): Promise<void> {
-  let text: Buffer;
+  let handle: FileHandle;
   try {
-    text = await readFile(file);
+    handle = await openPlainFile(file, constants.O_RDWR);
   } catch (error) {
     if (isMissing(error)) return;
     throw error;
   }
-  let end = text.length;
-  while (end > 0 && (text[end - 1] === 0x0a || text[end - 1] === 0x0d || text[end - 1] === 0x20)) end--;
-  if (end === 0) return;
-  const start = text.lastIndexOf(0x0a, end - 1) + 1;
-  const complete = text.length > 0 && text[text.length - 1] === 0x0a;
-  if (complete && parses(text.subarray(start, end).toString('utf8'))) return;
-  await truncate(file, start);
+  try {
+    const text = (await handle.stat()).size > maxRunFileBytes ? undefined : await readOpenFile(handle, maxRunFileBytes);
+    if (text === undefined) throw tooLarge(file);
+    let end = text.length;
+    while (end > 0 && (text[end - 1] === 0x0a || text[end - 1] === 0x0d || text[end - 1] === 0x20)) end--;
+    if (end === 0) return;
+    const start = text.lastIndexOf(0x0a, end - 1) + 1;
+    const complete = text.length > 0 && text[text.length - 1] === 0x0a;
+    if (complete && parses(text.subarray(start, end).toString('utf8'))) return;
+    await handle.truncate(start);
+  } finally {
+    await handle.close();
+  }
 }
 
 function parses(line: string): boolean {
@@ -169,12 +212,21 @@ function parses(line: string): boolean {
 
 async function readSnapshot(file: string): Promise<JournalSnapshot | undefined> {
   try {
-    const parsed = JSON.parse(await readFile(file, 'utf8')) as JournalSnapshot;
+    const bytes = await readPlainFile(file, maxRunFileBytes);
+    if (bytes === undefined) return undefined;
+    const parsed = JSON.parse(bytes.toString('utf8')) as JournalSnapshot;
     return typeof parsed.seq === 'number' ? parsed : undefined;
   } catch {
-    // A missing or unreadable snapshot only costs replay time: the journal has every event.
+    // A missing or unreadable snapshot, or one that is not a plain file, only costs replay time: the journal has every event.
     return undefined;
   }
+}
+
+function tooLarge(file: string): Error {
+  return new Error(
+    `The run journal ${file} is larger than ${maxRunFileMegabytes} MB, the most Task Planner reads of a run file (the longest ` +
+      'text it can hold), so the run cannot be read: move the file out of its folder to forget the run.',
+  );
 }
 
 function isMissing(error: unknown): boolean {
