@@ -62,9 +62,13 @@ export function notifyRunFinished(result: RunResult, log: vscode.LogOutputChanne
   // The summary's reason: a partly done run has none, since its headline says what is not done ("1 rejected by you").
   const reason = summary ? summary.reason : result.metadata.reason;
   const kept = summary?.keptFromModel === undefined ? '' : ` ${summary.keptFromModel}.`;
+  // A run waiting for a higher budget asks nothing on screen: its reason is said here (the others' questions are shown).
+  const budget = result.pending?.find((request) => request.kind === 'budget');
   const detail = `${
     result.status === 'waiting'
-      ? vscode.l10n.t(' Resume it from the Runs view.')
+      ? budget === undefined
+        ? vscode.l10n.t(' Resume it from the Runs view.')
+        : vscode.l10n.t(' It waits: {0} Then resume it from the Runs view.', firstLine(budget.prompt))
       : result.status !== 'completed' && reason && !failureText
         ? ` ${reason}`
         : failureText

@@ -359,6 +359,12 @@ async function rerun(deps: StepCommandDeps, stepId: string | undefined, source: 
  * following the walkthrough before pressing Start), it says how to get there and offers the plan.
  */
 async function showNothingPending(deps: StepCommandDeps): Promise<void> {
+  // A run that ended waiting for a higher budget asks nothing on screen: what it waits for is said here.
+  const budget = Object.values(deps.tree.shownRun()?.steps ?? {}).find((step) => step.pending?.kind === 'budget')?.pending;
+  if (budget !== undefined && !deps.runs.isRunning()) {
+    void showWarning(vscode.l10n.t('Task Planner: the run waits: {0} Then resume it from the Runs view.', budget.prompt));
+    return;
+  }
   // A run shown (ended) has no Start to press: only a plan shown before it runs is waiting for one.
   if (deps.runs.isRunning() || !deps.tree.currentPlan() || deps.tree.shownRun() !== undefined) {
     void showInformation(vscode.l10n.t('Task Planner: nothing is waiting for you.'));

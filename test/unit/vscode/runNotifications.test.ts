@@ -1,0 +1,31 @@
+import assert from 'node:assert/strict';
+import '../../fakes/vscodeL10n';
+import type * as vscode from 'vscode';
+import { runPlan } from '../../../src/core/engine/runPlan';
+import { createBudgetTracker } from '../../../src/core/llm/budget';
+import { notifyRunFinished } from '../../../src/vscode/runNotifications';
+import { ManualClock } from '../../fakes/manualClock';
+import { scriptedLlm } from '../../fakes/scriptedLlm';
+import { makePlan, makeStep } from '../../support/randomPlans';
+
+describe("a run's end notification", () => {
+  // A newcomer's trial (2026-12-02): a run stopped by the cost limit ended "waiting … Resume it from the Runs view." and
+  // nothing on screen said why: a budget's question, unlike an approval's, is shown nowhere else.
+  it('says what a run waiting for a higher budget waits for, and how to go on', async () => {
+    const plan = makePlan([makeStep('A', { title: 'Summarise the README' })]);
+    const llm = scriptedLlm(['ok'], { model: 'unpriced-model' });
+    const result = await runPlan(plan, { llm, budget: createBudgetTracker({ maxCostUsd: 1 }), clock: new ManualClock() }).result;
+    assert.equal(result.status, 'waiting');
+    const shown: { message: string; completed: boolean; actions: string[] }[] = [];
+    notifyRunFinished(result, {} as vscode.LogOutputChannel, undefined, (message, completed, actions) => {
+      shown.push({ message, completed, actions });
+      return Promise.resolve(undefined);
+    });
+    assert.equal(shown.length, 1);
+    assert.match(
+      shown[0]?.message ?? '',
+      /^Task Planner: run waiting: 0 of 1 step completed\. It waits: The run's cost limit of \$1\.00 cannot be kept with unpriced-model: its price is not known.* Then resume it from the Runs view\.$/,
+    );
+    assert.equal(shown[0]?.completed, false);
+  });
+});
