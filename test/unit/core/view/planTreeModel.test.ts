@@ -45,6 +45,21 @@ describe('planTreeModel', () => {
     assert.equal(planTreeModel(plan, 'flat', { ...run, replacedSteps: undefined }).length, plan.steps.length);
   });
 
+  // A newcomer's trial (2026-12-02): a step paused by the cost limit read "awaiting approval", and its row offered Approve
+  // and Reject, which answered "no step is waiting for approval".
+  it('shows a step paused for a higher budget as such, with no Approve or Reject on its row', () => {
+    let run = reduceRunEvent(initialRunState('r'), { type: 'run_started', plan, runId: 'r', seq: 1, time: 0 });
+    run = reduceRunEvent(run, { type: 'step_started', stepId: 'b', attempt: 1, runId: 'r', seq: 2, time: 5 });
+    const request = { id: 'b@budget', fingerprint: 'f', stepId: 'b', kind: 'budget' as const, prompt: "The run's cost limit of $1.00 cannot be kept", request: undefined };
+    run = reduceRunEvent(run, { type: 'budget_exhausted', stepId: 'b', request, usage: run.budgetUsage ?? { requests: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0, cachedTokens: 0, costUsd: 0, savedUsd: 0, unpricedRequests: 0 }, runId: 'r', seq: 3, time: 6 });
+    const node = planTreeModel(plan, 'flat', run)[1]!;
+    assert.equal(node.contextValue, 'step.agent.awaiting_budget');
+    assert.doesNotMatch(node.contextValue, /\.(awaiting_approval|awaiting_review)$/, "package.json's Approve and Reject match the row");
+    assert.match(node.description, /waiting for a higher budget/);
+    assert.equal(node.icon, 'credit-card');
+    assert.match(node.tooltip, /Waiting for: The run's cost limit of \$1\.00 cannot be kept/);
+  });
+
   it('shows a step a person does as yours, with its own icon', () => {
     const [node] = planTreeModel(makePlan([makeStep('m', { title: 'Update the README', kind: 'manual', agent: undefined })]));
     assert.deepEqual([node!.description, node!.icon, node!.contextValue], ['you', 'person', 'step.manual']);
