@@ -11,14 +11,14 @@ import { programName } from '../core/tools/commandAllowRules';
 // MCP inputs (`TASK_PLANNER_MCP_INPUT_<ID>`: passwords, whatever they look like), and the ways to ask an editor or agent for
 // credentials (`GIT_ASKPASS`, `VSCODE_GIT_IPC_HANDLE`: a command would get the user's git credentials through them).
 const secretName =
-  /(token|secret|(?<!com|by)pass(?!enger|ive|[_-]?thr(ough|u))|_pwd$|(^|_)pw($|_)|credential|(^|_)creds($|_)|(^|_)pin(\d*|code)?($|_)|(^|_)[th]?otp($|_)|mnemonic|seed[_-]?phrase|auth(?!ors?(?![a-z]))|session|cookie|signature|(^|_)login$|webhook|(^|_)headers?$|^bundle_.*__|^vscode_git_|keys?(id)?(?![a-z])|(^|_)dsn$|^aws_|^azure_|^gcp_|^google_application|^openai|^anthropic|^github_|^gh_|^gitlab_|^hf_|^huggingface|^task_planner_mcp_input_)/i;
+  /(token|secret|(?<!com|by)pass(?!enger|ive|[_-]?thr(ough|u))|_pwd$|(^|_)pw($|_)|credential|(^|_)creds($|_)|(^|_)pin(\d*|code)($|_)|(^|_)[th]?otp($|_)|mnemonic|seed[_-]?phrase|auth(?!ors?(?![a-z]))|session|cookie|signature|(^|_)login$|webhook|(^|_)headers?$|^bundle_.*__|^vscode_git_|keys?(id)?(?![a-z])|(^|_)dsn$|^aws_|^azure_|^gcp_|^google_application|^openai|^anthropic|^github_|^gh_|^gitlab_|^hf_|^huggingface|^task_planner_mcp_input_)/i;
 
 // A seed as a word of the name (`OTP_SEED`, `WALLET_SEED`): a credential unless it holds a number, as a random generator's seed does (`SEED=42`).
 const seedName = /(^|_)seed($|_)/i;
 
 // Key formats of well-known services, found anywhere in a value (a header, a command line…).
 const knownKey =
-  /(?<![A-Za-z0-9])(sk-[A-Za-z0-9_-]{16,}|[sr]k_(live|test)_[A-Za-z0-9]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{16,}|xox[abeprs]-[A-Za-z0-9-]{10,}|xapp-[A-Za-z0-9-]{10,}|(AKIA|ASIA)[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{30,}|ya29\.[0-9A-Za-z_-]{20,}|hf_[A-Za-z0-9]{20,}|hv[sb]\.[A-Za-z0-9_-]{20,}|npm_[A-Za-z0-9]{30,}|pypi-[A-Za-z0-9_-]{30,}|SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}|eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*)/;
+  /(?<![A-Za-z0-9])(sk-[A-Za-z0-9_-]{16,}|[sr]k_(live|test)_[A-Za-z0-9]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{16,}|xox[abeprs]-[A-Za-z0-9-]{10,}|xapp-[A-Za-z0-9-]{10,}|(AKIA|ASIA)[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{30,}|ya29\.[0-9A-Za-z_-]{20,}|hf_[A-Za-z0-9]{20,}|hv[sb]\.[A-Za-z0-9_-]{20,}|npm_[A-Za-z0-9]{30,}|pypi-[A-Za-z0-9_-]{30,}|SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}|eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.)/;
 
 // A URL whose user info has a password (`scheme://user:pass@host`, `redis://:pass@host`), also one with special characters
 // (`postgres://app:p#ss/w?rd@db/app`, as many clients read it), but not a port followed by a path holding `@`
@@ -110,7 +110,7 @@ export function withSafeGitConfig(program: string, env: NodeJS.ProcessEnv): Node
   if (programName(program) !== 'git') return env;
   const given = env.GIT_CONFIG_COUNT?.trim() ?? '';
   if (given !== '' && !/^\+?\d+$/.test(given)) return env;
-  const count = given === '' ? 0 : Number(given);
+  const count = Number(given); // an empty count is 0, as git reads it
   if (!Number.isSafeInteger(count)) return env;
   const safe: NodeJS.ProcessEnv = { ...env, GIT_CONFIG_COUNT: String(count + gitSettings.length) };
   gitSettings.forEach(([key, value], index) => {
@@ -134,16 +134,16 @@ function holdsSecret(value: string): boolean {
   const trimmed = value.trim();
   const shapes = [knownKey, urlQueryCredential, connectionPassword, otherCredential];
   if (shapes.some((shape) => shape.test(trimmed)) || urlHasPassword(trimmed) || givesPassword(trimmed)) return true;
-  const user = urlUser.exec(trimmed)?.[1];
-  return (user !== undefined && looksGenerated(user)) || looksGenerated(trimmed) || looksLikeKey(trimmed) || looksLikePassword(trimmed);
+  const inUrl = urlUser.exec(trimmed);
+  return (inUrl !== null && looksGenerated(inUrl[1]!)) || looksGenerated(trimmed) || looksLikeKey(trimmed) || looksLikePassword(trimmed);
 }
 
-/** Whether a word of `value` is a URL with a password (`urlWithPassword`), read only up to the word's last `@`. */
+/**
+ * Whether a word of `value` is a URL with a password (`urlWithPassword`), read only up to the word's last `@` (a word
+ * without one is read as empty: no match can end past it, and a long word without `@` costs no quadratic time).
+ */
 function urlHasPassword(value: string): boolean {
-  return value.split(/\s+/).some((word) => {
-    const end = word.lastIndexOf('@');
-    return end > 0 && urlWithPassword.test(word.slice(0, end + 1));
-  });
+  return value.split(/\s/).some((word) => urlWithPassword.test(word.slice(0, word.lastIndexOf('@') + 1)));
 }
 
 /**
@@ -152,7 +152,7 @@ function urlHasPassword(value: string): boolean {
  * or sshpass's, whose `-p` also takes the next word. `-pthread`, `-p 8080:80` and `mkdir -p` alone give none.
  */
 function givesPassword(value: string): boolean {
-  const words = value.split(/\s+/);
+  const words = value.split(/\s/); // `value` is trimmed: a word follows an option exactly when one is split off after it
   if (words.some((word, index) => passwordOption.test(word) && (word.includes('=') || words[index + 1] !== undefined))) return true;
   const sshpass = words.some((word) => programName(word) === 'sshpass');
   const login = sshpass || words.some((word) => userOption.test(word) || passwordPrograms.test(programName(word)));

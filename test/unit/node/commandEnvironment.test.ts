@@ -237,12 +237,13 @@ describe('withoutSecrets', () => {
     // Each service's key format at its shortest, inside a longer text (so only the key rule can apply)…
     const shortestKeys = [
       `sk-${a(16)}`, `rk_test_${a(16)}`, `ghs_${a(20)}`, `github_pat_${a(20)}`, `glpat-${a(16)}`, `xoxp-${a(10)}`, `xapp-${a(10)}`, `AKIA${'A'.repeat(16)}`,
-      `AIza${a(30)}`, `ya29.${a(20)}`, `hf_${a(20)}`, `npm_${a(30)}`, `pypi-${a(30)}`, `SG.${a(16)}.${a(16)}`, `eyJ${a(10)}.${a(10)}.`,
+      `AIza${a(30)}`, `ya29.${a(20)}`, `hf_${a(20)}`, `hvs.${a(20)}`, `hvb.${a(20)}`, `npm_${a(30)}`, `pypi-${a(30)}`, `SG.${a(16)}.${a(16)}`,
+      `eyJ${a(10)}.${a(10)}.`,
     ];
     // …and one character short of it, or glued to a word: not a key.
     const nearKeys = [
       `sk-${a(15)}`, `rk_test_${a(15)}`, `ghs_${a(19)}`, `github_pat_${a(19)}`, `glpat-${a(15)}`, `xoxp-${a(9)}`, `xapp-${a(9)}`, `AKIA${'A'.repeat(15)}`,
-      `AIza${a(29)}`, `ya29.${a(19)}`, `hf_${a(19)}`, `npm_${a(29)}`, `pypi-${a(29)}`, `SG.${a(16)}.${a(15)}`, `eyJ${a(10)}.${a(9)}`, `task-${a(16)}`,
+      `AIza${a(29)}`, `ya29.${a(19)}`, `hf_${a(19)}`, `hvs.${a(19)}`, `npm_${a(29)}`, `pypi-${a(29)}`, `SG.${a(16)}.${a(15)}`, `eyJ${a(10)}.${a(9)}`, `task-${a(16)}`,
     ];
     const token = 'q8Zr2LmX9vT4kP7wN1cY5bH3jD6fG0sA';
     const keptAtTheEdge: [name: string, value: string][] = [
@@ -270,6 +271,66 @@ describe('withoutSecrets', () => {
   });
 });
 
+describe('withoutSecrets: where the PASS/KEY/PIN/OTP/SEED names and the value shapes stop', () => {
+  const hex64 = '4c1f7a9e2b8d3c6f0a5e9d2b7c4f1a8e3d6b9c2f5a8e1d4b7c0f3a6e9d2c5b8f';
+  const token = 'q8Zr2LmX9vT4kP7wN1cY5bH3jD6fG0sA';
+  describe('names', () => {
+    itFilters(
+      [
+        // Git's own GIT_CONFIG_KEY_<n> names a setting at any index: its value decides.
+        ['GIT_CONFIG_KEY_12', 'core.autocrlf'],
+        // A seed that is a number is a random generator's, blanks around it or not.
+        ['SEED', ' 42 '],
+      ],
+      [
+        // A word of the name: the whole name, or its first part.
+        ['PW', 'x'], ['PW_ROOT', 'x'], ['CREDS', 'x'], ['CREDS_FILE', '/run/c'], ['PIN', '1234'], ['PIN_ADMIN', '0000'],
+        ['PINCODE', '1234'], ['SIM_PIN12', '1234'], ['TOTP', '123456'], ['HOTP', '123456'],
+        // A seed phrase written together or with a dash (a .env file's `seed-phrase`).
+        ['WALLET_SEEDPHRASE', 'abandon ability able'], ['seed-phrase', 'abandon ability able'],
+        // A seed that only starts or ends with digits is no number.
+        ['NODE_SEED', '4c1f7a9e'], ['NODE_SEED', 'a9e41234'],
+        // Only git's exact names are exempt from KEY: not one that has more before or after.
+        ['MY_GIT_CONFIG_KEY_1', 'core.editor'], ['GIT_CONFIG_KEY_0_FILE', '/run/secrets/key'],
+      ],
+    );
+  });
+
+  describe('values, under names that say nothing', () => {
+    itFilters(
+      [
+        // A password has lower case, upper case, a digit and a symbol, in one word of 8 to 64 characters.
+        ['TICKET', 'issue#4711'], ['TICKET', 'JIRA#4711!'], ['DUO', 'Tom&Jerry'], ['WORD', 'Ab1!xyz'], ['WORD', `Ab1!${'x'.repeat(61)}`],
+        ['COMMIT_MESSAGE', 'Fix(#123): handle spaces in Parser[Windows]'],
+        // A base32 or hex secret is the whole value, mixing letters and digits with 3 bits per character at least.
+        ['NOTE', 'x JBSWY3DPEHPK3PXP'], ['NOTE', 'JBSWY3DPEHPK3PXP x'], ['NOTE', `x ${hex64}`], ['NOTE', `${hex64} x`],
+        ['PI', '3141592653589793238462643383279502884197169399375105820974944592'],
+        ['LOG_CATEGORY', 'VERBOSEDIAGNOSTICS'],
+        ['PATTERN', '0123abc'.repeat(10)],
+        // No password on the command line: asked for at a prompt, skipped, read from a file, or none after sshpass -p.
+        ['DB_CLI', 'mysql -u root --password'], ['DB_CLI', 'mysql --skip-password -h db app'],
+        ['SSH_WRAPPER', 'sshpass -f /home/u/.sshpw ssh host'], ['SSH_WRAPPER', 'sshpass -p'],
+        // `-pthread` where no user is named and no MySQL, MariaDB or sshpass runs (only a word starting like one counts).
+        ['BUILD', 'cc -pthread -o build-utils main.c'], ['LDLIBS', '-pthread -lmysqlclient'],
+      ],
+      [
+        // Passwords at the length bounds and with an `@` that makes no e-mail address.
+        ['WORD', 'Ab1!wxyz'], ['WORD', `Ab1!${'x'.repeat(60)}`], ['WORD', 'Tr0ub4dor&3'], ['WORD', 'P@ss.Word!2024'], ['WORD', 'S3cret@me@Example.org'],
+        // Base32 from 16 characters, hex from 64 with or without 0x, at exactly 3 bits per character too.
+        ['SETTING', 'JBSWY3DPEHPK3PXP'], ['SETTING', hex64], ['SETTING', '0123abcd'.repeat(8)],
+        // Authorization headers and JSON members however spaced.
+        ['GIT_EXTRA', 'authorization = basic abc'], ['GIT_EXTRA', 'authorization:basic dXNlcg'], ['KAGGLE', '{"apikey":"v"}'],
+        // A URL whose scheme ends in a digit (`s3://`), with a password or a token as its user.
+        ['BACKUP_TARGET', 's3://minio:minio123@backup.internal/bucket'], ['BACKUP_TARGET', `s3://${token}@backup.internal/bucket`],
+        // A password URL among other words.
+        ['CLONE', 'git clone https://ann:hunter2@git.example.com/app.git'],
+        // A user given as --user, --user=, --username= with -p<password>, whatever the program.
+        ['DB_CLI', 'dbtool --user app -ps3cret'], ['DB_CLI', 'dbtool --user=app -ps3cret'], ['DB_CLI', 'dbtool --username=app -ps3cret'],
+      ],
+    );
+  });
+});
+
 describe('withoutSecrets: long values in linear time (ReDoS)', () => {
   it('keeps a URL-like value with a long run of colons and no user info (25 s at 50,000 before), and still removes a password URL', () => {
     const colons = `a://${':'.repeat(200_000)}/`;
@@ -278,6 +339,13 @@ describe('withoutSecrets: long values in linear time (ReDoS)', () => {
 
   it('reads many URL starts, each a host and port before a path, up to an @ in linear time', () => {
     const many = `${'a://x:1/'.repeat(50_000)}@`;
+    const started = Date.now();
+    assert.deepEqual(withoutSecrets({ V: many }), { V: many });
+    assert.ok(Date.now() - started < 2_000, `${Date.now() - started} ms`);
+  });
+
+  it('reads a long word of URL starts with user info but no @ in linear time (quadratic when read past its last @)', () => {
+    const many = 'a://x:y'.repeat(50_000);
     const started = Date.now();
     assert.deepEqual(withoutSecrets({ V: many }), { V: many });
     assert.ok(Date.now() - started < 2_000, `${Date.now() - started} ms`);
@@ -295,6 +363,8 @@ describe('withoutSecrets: git configuration through the environment', () => {
   it('passes a whole set of GIT_CONFIG entries on when none holds a credential', () => {
     const env = { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'core.autocrlf', GIT_CONFIG_VALUE_0: 'input', PATH: '/bin' };
     assert.deepEqual(withoutSecrets(env), env);
+    const eleven = { ...env, GIT_CONFIG_COUNT: '11', GIT_CONFIG_KEY_10: 'core.fsmonitor', GIT_CONFIG_VALUE_10: 'false' };
+    assert.deepEqual(withoutSecrets(eleven), eleven, 'an entry numbered 10 or more too');
   });
 
   it('attack: drops every GIT_CONFIG entry when one value is an Authorization header (a count naming a missing entry stops git)', () => {
@@ -336,7 +406,8 @@ describe('withSafeGitConfig', () => {
   });
 
   it('leaves a count that is no number as it is (git refuses to run with it), and does not change the given object', () => {
-    for (const count of ['many', '1k', '-1', '99999999999999999999']) {
+    // Git reads the count as a decimal number to its end: not 1e3 or 0x10, though JavaScript's Number would.
+    for (const count of ['many', '1k', '-1', '99999999999999999999', '1e3', '0x10']) {
       const bogus = { GIT_CONFIG_COUNT: count };
       assert.equal(withSafeGitConfig('git', bogus), bogus, count);
     }
