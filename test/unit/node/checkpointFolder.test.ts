@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { closeSync, constants, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createCheckpointFolder } from '../../../src/node/checkpointFolder';
 import { NotPlainFileError } from '../../../src/node/readBoundedText';
 import { temporaryDirectory } from '../../support/temporaryDirectory';
+import { plantedFifos } from '../../support/plantedFifos';
 
 // An outside attacker's find: a repository committed <run>.checkpoints.json in .task-planner/runs as a link to ~/.bashrc;
 // `task-planner resume <run> --approve …` appended checkpoint records (plan-controlled paths, "$(…)" included) to it.
@@ -12,18 +12,9 @@ describe('createCheckpointFolder over files a repository committed in its folder
   const root = temporaryDirectory('checkpoint-folder-');
   const runs = (): string => join(root.path, 'ws', '.task-planner', 'runs');
   const change = { runId: 'r1', stepId: 'w', path: 'notes$(cd;touch PWNED).txt', operation: 'write' as const, before: { exists: false as const }, afterSha256: 'abc' };
-  const fifos: string[] = [];
+  const fifos = plantedFifos();
   beforeEach(() => mkdirSync(runs(), { recursive: true }));
-  afterEach(() => {
-    // Without the guard a read waits on the pipe for ever: a writer that comes and goes ends it, so the suite can end.
-    for (const fifo of fifos.splice(0)) {
-      try {
-        closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
-      } catch {
-        // Nobody was waiting on it.
-      }
-    }
-  });
+  afterEach(() => fifos.releaseAll());
 
   it('keeps one file per run beside the journals, and reads it back', async () => {
     const folder = createCheckpointFolder(runs());
@@ -61,8 +52,7 @@ describe('createCheckpointFolder over files a repository committed in its folder
     if (process.platform === 'win32') this.skip();
     this.timeout(10_000);
     const fifo = join(runs(), 'r1.checkpoints.json');
-    spawnSync('mkfifo', [fifo]);
-    fifos.push(fifo);
+    fifos.make(fifo);
     await assert.rejects(createCheckpointFolder(runs()).list('r1'), /r1\.checkpoints\.json is a pipe: /);
   });
 

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { closeSync, constants, linkSync, lstatSync, mkdirSync, openSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { linkSync, lstatSync, mkdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runsCommand } from '../../../src/cli/runsCommand';
 import { createFileRunStore, maxRunFileBytes } from '../../../src/node/fileRunStore';
 import { NotPlainFileError } from '../../../src/node/readBoundedText';
 import { temporaryDirectory } from '../../support/temporaryDirectory';
+import { plantedFifos } from '../../support/plantedFifos';
 
 // An outside attacker's find: the CLI keeps journals in <workspace>/.task-planner/runs, where a repository can commit files;
 // the folders were checked for links, the files in them were not (read and appended through a link, a pipe read forever).
@@ -14,22 +14,10 @@ describe('createFileRunStore over files a repository committed in its folder', (
   const runs = (): string => join(root.path, 'ws', '.task-planner', 'runs');
   const entry = (seq: number) => ({ type: 'step_ready', runId: 'r1', seq, time: seq, stepId: `s${seq}` });
   const journalText = `${JSON.stringify(entry(1))}\n`;
-  const fifos: string[] = [];
+  const fifos = plantedFifos();
   beforeEach(() => mkdirSync(runs(), { recursive: true }));
-  afterEach(() => {
-    // Without the guard a read waits on the pipe for ever: a writer that comes and goes ends it, so the suite can end.
-    for (const fifo of fifos.splice(0)) {
-      try {
-        closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
-      } catch {
-        // Nobody was waiting on it.
-      }
-    }
-  });
-  const mkfifo = (path: string): void => {
-    spawnSync('mkfifo', [path]);
-    fifos.push(path);
-  };
+  afterEach(() => fifos.releaseAll());
+  const mkfifo = (path: string): void => fifos.make(path);
 
   it('attack: a journal linked to a file outside is neither read nor appended to: load and append reject naming it, and the file is unchanged', async () => {
     const outside = join(root.path, 'other-project.jsonl');

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chownSync, closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lockRun, runHolder, UnsafeRunLockError } from '../../../src/node/runLock';
 import { NotPlainFileError } from '../../../src/node/readBoundedText';
 import { temporaryDirectory } from '../../support/temporaryDirectory';
+import { plantedFifos } from '../../support/plantedFifos';
 
 // An outside attacker's find: a repository committed .task-planner/runs/<run>.lock as a link to a folder outside
 // (~/Mail/inbox); `task-planner resume <run>` made an entry there, then removed every entry named like a process not running.
@@ -12,18 +13,9 @@ describe('lockRun and runHolder over a lock a repository committed', () => {
   const root = temporaryDirectory('run-lock-links-');
   const runs = (): string => join(root.path, 'ws', '.task-planner', 'runs');
   const gone = (): number => spawnSync('true').pid ?? 999_999_999;
-  const fifos: string[] = [];
+  const fifos = plantedFifos();
   beforeEach(() => mkdirSync(runs(), { recursive: true }));
-  afterEach(() => {
-    // Without the guard a read waits on the pipe for ever: a writer that comes and goes ends it, so the suite can end.
-    for (const fifo of fifos.splice(0)) {
-      try {
-        closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
-      } catch {
-        // Nobody was waiting on it.
-      }
-    }
-  });
+  afterEach(() => fifos.releaseAll());
   /** A folder outside the workspace holding numbered mail (one named like a process that is gone) and a note. */
   const inbox = (): { folder: string; names: string[] } => {
     const folder = join(root.path, 'Mail', 'inbox');
@@ -65,8 +57,7 @@ describe('lockRun and runHolder over a lock a repository committed', () => {
     if (process.platform === 'win32') this.skip();
     this.timeout(10_000);
     const fifo = join(runs(), 'r1.lock');
-    spawnSync('mkfifo', [fifo]);
-    fifos.push(fifo);
+    fifos.make(fifo);
     assert.equal(await runHolder(runs(), 'r1'), undefined);
     await assert.rejects(lockRun(runs(), 'r1'), /r1\.lock/);
   });
