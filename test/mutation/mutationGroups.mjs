@@ -83,8 +83,10 @@ export const mutationGroups = [
     name: 'step-interaction',
     ci: true,
     threshold: 90,
-    mutate: ['src/core/engine/stepInteraction.ts'],
+    // Who answers a request: the user now, or an answer of theirs a journal keeps, sealed (answerSeals).
+    mutate: ['src/core/engine/stepInteraction.ts', 'src/core/engine/answerSeals.ts'],
     spec: [
+      'test/unit/core/engine/answerSeals.test.ts',
       'test/unit/core/tools/commandApprovalText.program.test.ts',
       'test/unit/core/tools/commandApprovalText.input.test.ts',
       'test/unit/core/engine/stepInteraction.test.ts',

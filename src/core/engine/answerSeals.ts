@@ -37,18 +37,19 @@ function sealedText(runId: string, id: string, answer: SuppliedAnswer): string {
   return canonicalJson({ runId, id, answer: sealed });
 }
 
-/** `value` as JSON with the keys of every object sorted, so that a journal's round trip gives the same text. */
+/**
+ * `value` as JSON with the keys of every object sorted and its undefined fields left out, so that a journal's round trip
+ * (or a field written in another order) gives the same text. A forged answer's odd values (`null`, an array) are written too.
+ */
 function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value).filter(([, item]) => item !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  const fields = value as Record<string, unknown>;
+  const keys = Object.keys(fields).filter((key) => fields[key] !== undefined).sort();
+  return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(fields[key])}`).join(',')}}`;
 }
 
 function sameCode(given: string, expected: string): boolean {
-  const a = Buffer.from(given, 'utf8');
-  const b = Buffer.from(expected, 'utf8');
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
 }

@@ -35,6 +35,20 @@ describe('answer seals: a journal answers only what the user answered', () => {
     assert.deepEqual(trustedAnswers('run-1', forged, seal), {});
   });
 
+  it('takes back an answer whose fields a journal wrote in another order or left out when undefined, and drops a forged odd one without failing', () => {
+    const seal = processAnswerSeal();
+    const sealed = sealAnswers('run-1', { a: { kind: 'review', stepId: 'S1', fingerprint: 'fp', decision: { approved: false, notes: 'redo' } } }, seal)['a']!;
+    const reordered = { decision: { notes: 'redo', approved: false }, fingerprint: 'fp', seal: sealed.seal, stepId: 'S1', kind: 'review' } as SuppliedAnswers[string];
+    const withUndefined = { ...approval('S1', true), decision: { approved: true, reason: undefined } } as SuppliedAnswers[string];
+    const sealedPlain = sealAnswers('run-1', { b: approval('S1', true) }, seal)['b']!;
+    assert.deepEqual(Object.keys(trustedAnswers('run-1', { a: reordered, b: { ...withUndefined, seal: sealedPlain.seal! } }, seal)), ['a', 'b']);
+    // A note changed by a space is another answer; a forged null or list where the decision goes is dropped, not a failure.
+    const moved = { ...reordered, decision: { approved: false, notes: 'redo ' } } as SuppliedAnswers[string];
+    const forged = { ...approval('S1', true), decision: null, seal: sealedPlain.seal! } as unknown as SuppliedAnswers[string];
+    const listed = { ...approval('S1', true), decision: [true], seal: sealedPlain.seal! } as unknown as SuppliedAnswers[string];
+    assert.deepEqual(trustedAnswers('run-1', { a: moved, b: forged, c: listed }, seal), {});
+  });
+
   it('is one key for the whole process, so a second resume of the same process takes back the first one\'s answers', () => {
     const first = sealAnswers('run-1', { a: approval('S1', true) }, processAnswerSeal());
     assert.deepEqual(Object.keys(trustedAnswers('run-1', first, processAnswerSeal())), ['a']);
