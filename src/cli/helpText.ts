@@ -213,4 +213,5 @@ Exit codes:
   4 cancelled or interrupted (Ctrl+C, SIGTERM, a closed terminal; resume it later)
   5 partial: the run went to its end, but steps failed (their failure policy went on) or
     were skipped (you rejected them, or a step before them did not complete)
+  70 stopped before the command finished, with nothing left to wait on: a bug (never 0)
 `;
