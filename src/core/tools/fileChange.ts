@@ -139,7 +139,8 @@ async function changeLocked(
 function shownInPlaceOf(path: string, current: FileVersion): FileVersion {
   if (!current.exists) return current;
   const lines = current.text === '' ? 0 : current.text.split('\n').length - (current.text.endsWith('\n') ? 1 : 0);
-  const text = `(What ${path} holds now is not shown: it is a credentials file, kept from every model and log. ${lines} ${lines === 1 ? 'line' : 'lines'}, version ${current.sha256.slice(0, 12)}.)\n`;
+  // Short: a diff editor does not wrap it (a newcomer had to scroll to read a longer one).
+  const text = `(not shown: a credentials file; ${lines} ${lines === 1 ? 'line' : 'lines'}, version ${current.sha256.slice(0, 12)})\n`;
   return { exists: true, text, sha256: current.sha256 };
 }
 
