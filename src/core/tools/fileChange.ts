@@ -95,7 +95,7 @@ async function changeLocked(
     if (proposed === textOf(current) && withheld === undefined) return { path, operation: 'unchanged', changed: false, bytes: 0 };
     if (mustAsk) {
       const verb = operation === 'delete' ? 'deleting' : !current.exists ? 'creating' : operation === 'edit' ? 'editing' : 'overwriting';
-      const proposal = proposalOf(input, withheld === undefined ? current : shownInPlaceOf(path, current), proposed);
+      const proposal = proposalOf(input, withheld === undefined ? current : shownInPlaceOf(current), proposed);
       const interrupted = reconciled.kind === 'unexpected';
       if (interrupted) {
         ctx.output?.(`Asks: this step was changing ${path} when the run was interrupted, and the file changed since, so the change may already be in it.\n`);
@@ -136,7 +136,7 @@ async function changeLocked(
  * size and version, never its text. The question's text reaches the terminal, the journal, a CI job's summary; the
  * version binds the approval to what is there all the same (the request's fingerprint covers the text shown).
  */
-function shownInPlaceOf(path: string, current: FileVersion): FileVersion {
+function shownInPlaceOf(current: FileVersion): FileVersion {
   if (!current.exists) return current;
   const lines = current.text === '' ? 0 : current.text.split('\n').length - (current.text.endsWith('\n') ? 1 : 0);
   // Short: a diff editor does not wrap it (a newcomer had to scroll to read a longer one).
