@@ -59,7 +59,7 @@ export const panelStyles = css`
   .s-failed { --status: var(--vscode-charts-red, #e51400); }
   .s-partial { --status: var(--vscode-charts-orange, #d18616); }
   .s-running { --status: var(--vscode-charts-blue, #1a85ff); }
-  .s-awaiting_approval, .s-awaiting_clarification, .s-awaiting_review, .s-awaiting_user { --status: var(--vscode-charts-yellow, #bf8803); }
+  .s-awaiting_approval, .s-awaiting_clarification, .s-awaiting_review, .s-awaiting_user, .s-awaiting_budget { --status: var(--vscode-charts-yellow, #bf8803); }
   .s-skipped { --status: var(--vscode-disabledForeground, #888); }
   .s-pending, .s-blocked, .s-ready { --status: var(--vscode-charts-purple, #8c6bc8); }
   .status-dot { background: var(--status); }

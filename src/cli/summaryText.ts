@@ -12,6 +12,7 @@ const statusMark: Readonly<Record<StepStatus, string>> = {
   awaiting_clarification: '⏸',
   awaiting_review: '⏸',
   awaiting_user: '⏸',
+  awaiting_budget: '⏸',
   completed: '✔',
   failed: '✘',
   skipped: '↷',

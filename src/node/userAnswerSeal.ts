@@ -1,12 +1,12 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { AnswerSeal } from '../core/runStorePorts';
+import { userCacheFolder } from './userCacheFolder';
 
 /** Where the user's key of answer seals is kept: `~/.cache/task-planner/answer-key`, outside every workspace. */
 export function userAnswerKeyFile(): string {
-  return join(homedir(), '.cache', 'task-planner', 'answer-key');
+  return join(userCacheFolder(), 'answer-key');
 }
 
 /** Bytes of a key. */

@@ -1,8 +1,9 @@
 import { lstat, mkdir, readFile, readdir, unlink, writeFile } from 'node:fs/promises';
-import { homedir, hostname, tmpdir, userInfo } from 'node:os';
+import { hostname, tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ChangeLockFolder } from '../core/workspacePorts';
 import { isProcessAlive } from './processAlive';
+import { userCacheFolder } from './userCacheFolder';
 
 /**
  * The folders a process of this user keeps its change locks in, the first that can be used: the user's
@@ -12,7 +13,7 @@ import { isProcessAlive } from './processAlive';
  * workspace, so no repository can put anything there.
  */
 export function userChangeLockFolders(): string[] {
-  return [join(homedir(), '.cache', 'task-planner', 'change-locks'), join(tmpdir(), `task-planner-${userName()}`, 'change-locks')];
+  return [join(userCacheFolder(), 'change-locks'), join(tmpdir(), `task-planner-${userName()}`, 'change-locks')];
 }
 
 /** Options of `createUserChangeLocks`. */

@@ -10,6 +10,7 @@ export const stepStatusLabels: Readonly<Record<StepStatus, string>> = {
   awaiting_clarification: 'awaiting answer',
   awaiting_review: 'awaiting review',
   awaiting_user: 'yours to do',
+  awaiting_budget: 'waiting for a higher budget',
   completed: 'completed',
   failed: 'failed',
   skipped: 'skipped',

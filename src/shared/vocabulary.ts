@@ -25,7 +25,8 @@ export type FailurePolicy = (typeof failurePolicies)[number];
  * A step's lifecycle in a run: `pending` (no dependencies) or `blocked` (waiting on
  * dependencies) → `ready` → `running` → `completed` | `failed` | `skipped`, with the
  * `awaiting_*` statuses while the step waits on the user (`awaiting_user`: a person is
- * doing the step's work).
+ * doing the step's work; `awaiting_budget`: paused before its next model call until a resume
+ * with a higher budget).
  */
 export const stepStatuses = [
   'pending',
@@ -36,6 +37,7 @@ export const stepStatuses = [
   'awaiting_clarification',
   'awaiting_review',
   'awaiting_user',
+  'awaiting_budget',
   'completed',
   'failed',
   'skipped',

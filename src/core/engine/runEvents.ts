@@ -27,6 +27,7 @@ const endsTheStep: Readonly<Record<StepStatus, boolean>> = {
   awaiting_clarification: false,
   awaiting_review: false,
   awaiting_user: false,
+  awaiting_budget: false,
   completed: true,
   failed: true,
   skipped: true,
@@ -57,7 +58,7 @@ export const awaitingStatusOf: Record<RequestKind, StepStatus> = {
   approval: 'awaiting_approval',
   clarification: 'awaiting_clarification',
   review: 'awaiting_review',
-  budget: 'awaiting_approval',
+  budget: 'awaiting_budget',
   manual: 'awaiting_user',
 };
 

@@ -184,7 +184,6 @@ function stepNode(step: Step, index: number, state: StepState | undefined, undon
     tooltip: [...details, '', ...outcome].filter((line): line is string => line !== undefined).join('\n'),
     icon: view.icon,
     color: view.color,
-    // A budget's pause is no approval: the row offers no Approve or Reject (package.json's menus match `.awaiting_approval`).
-    contextValue: `step.${step.kind}.${state.pending?.kind === 'budget' ? 'awaiting_budget' : state.status}`,
+    contextValue: `step.${step.kind}.${state.status}`,
   };
 }

@@ -1,5 +1,5 @@
 import { failedNotStoppingLabel, notNeededLabel, rejectedLabel, stepStatusLabels } from '../../shared/stepStatusLabels';
-import type { RequestKind, SkipCause } from '../../shared/vocabulary';
+import type { SkipCause } from '../../shared/vocabulary';
 import type { StepStatus } from '../engine/runEvents';
 import { readableValue } from '../text/readableValue';
 
@@ -17,9 +17,6 @@ export interface StepStatusView extends StatusLook {
   label: string;
 }
 
-/** A step paused for a higher budget (`budget_exhausted`), whose status is `awaiting_approval`. */
-export const waitingForBudgetLabel = 'waiting for a higher budget';
-
 const looks: Record<StepStatus, StatusLook> = {
   pending: { icon: 'circle-large-outline', color: 'disabledForeground' },
   blocked: { icon: 'debug-pause', color: 'disabledForeground' },
@@ -29,6 +26,8 @@ const looks: Record<StepStatus, StatusLook> = {
   awaiting_clarification: { icon: 'comment-discussion', color: 'charts.yellow' },
   awaiting_review: { icon: 'eye', color: 'charts.yellow' },
   awaiting_user: { icon: 'person', color: 'charts.yellow' },
+  // Paused before its next model call: nothing to approve (a trial read "awaiting approval" there and pressed Approve).
+  awaiting_budget: { icon: 'credit-card', color: 'charts.yellow' },
   completed: { icon: 'pass-filled', color: 'testing.iconPassed' },
   failed: { icon: 'error', color: 'testing.iconFailed' },
   skipped: { icon: 'debug-step-over', color: 'disabledForeground' },
@@ -43,12 +42,9 @@ export function stepStatusView(status: StepStatus): StepStatusView {
  * How a step's state looks, its skip's cause told apart: a step that failed and was skipped by
  * its failure policy looks failed, "failed (did not stop the run)"; one skipped because its
  * condition was not met (a fix after tests that passed) is "not needed"; one whose change or command the user
- * rejected is "rejected by you" (the walk of issue 28 read a bare "skipped" as the run's own choice); one paused for a higher
- * budget "waiting for a higher budget"; any other as its status.
+ * rejected is "rejected by you" (the walk of issue 28 read a bare "skipped" as the run's own choice); any other as its status.
  */
-export function stepStateView(state: { status: StepStatus; skipCause?: SkipCause | undefined; pending?: { kind: RequestKind } | undefined }): StepStatusView {
-  // Paused before its next model call for a higher budget: nothing to approve (a trial read "awaiting approval" and pressed Approve).
-  if (state.pending?.kind === 'budget') return { icon: 'credit-card', color: 'charts.yellow', label: waitingForBudgetLabel };
+export function stepStateView(state: { status: StepStatus; skipCause?: SkipCause | undefined }): StepStatusView {
   if (state.status === 'skipped' && state.skipCause === 'failed') return { ...stepStatusView('failed'), label: failedNotStoppingLabel };
   if (state.status === 'skipped' && state.skipCause === 'condition') return { ...stepStatusView('skipped'), icon: 'pass', label: notNeededLabel };
   // Not the cancelled run's circle-slash: a "no" of the user's, in the colour of the partly done run it leads to.

@@ -73,7 +73,7 @@ describe('reduceRunEvent, event by event', () => {
 
   it('waits on a budget with the usage so far', () => {
     const state = fold([...aRunning, { type: 'budget_exhausted', stepId: 'a', request: { ...request, kind: 'budget' }, usage: { requests: 3 } as never }]);
-    assert.equal(state.steps['a']?.status, 'awaiting_approval');
+    assert.equal(state.steps['a']?.status, 'awaiting_budget');
     assert.deepEqual(state.budgetUsage, { requests: 3 });
   });
 

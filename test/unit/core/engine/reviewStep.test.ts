@@ -135,7 +135,7 @@ describe('review of a step: a separate model call judges the result', () => {
     assert.equal(result.status, 'waiting');
     assert.deepEqual(result.pending?.map((request) => request.kind), ['budget']);
     assert.equal(llm.requests.length, 1, 'the review call was refused');
-    assert.equal(result.steps['S1']?.status, 'awaiting_approval');
+    assert.equal(result.steps['S1']?.status, 'awaiting_budget');
   });
 
   it('a run cancelled during the review neither completes nor fails the step', async () => {

@@ -38,7 +38,7 @@ describe('runPlan with an LLM budget', () => {
     assert.equal(first.status, 'waiting');
     assert.deepEqual(first.pending?.map((request) => [request.stepId, request.kind]), [['C', 'budget']]);
     assert.match(first.pending?.[0]?.prompt ?? '', /requests budget is used up: 2 LLM requests of 2/);
-    assert.equal(first.steps.C?.status, 'awaiting_approval');
+    assert.equal(first.steps.C?.status, 'awaiting_budget');
     assert.deepEqual([first.steps.A?.status, first.steps.B?.status], ['completed', 'completed']);
     assert.equal(llm.requests.length, 2);
 
@@ -70,7 +70,7 @@ describe('runPlan with an LLM budget', () => {
   it('counts tokens and cost limits too', async () => {
     const llm = scriptedLlm(['ok'], { tokensPerCall: 400, costPerCall: 0.01 });
     const byTokens = await runPlan(chain, { llm, budget: createBudgetTracker({ maxTokens: 1000 }), clock: new ManualClock() }).result;
-    assert.deepEqual(Object.values(byTokens.steps).map((step) => step.status), ['completed', 'completed', 'awaiting_approval']);
+    assert.deepEqual(Object.values(byTokens.steps).map((step) => step.status), ['completed', 'completed', 'awaiting_budget']);
     const byCost = await runPlan(chain, { llm, budget: createBudgetTracker({ maxCostUsd: 0.01 }), clock: new ManualClock() }).result;
     assert.match(byCost.pending?.[0]?.prompt ?? '', /cost budget is used up: \$0\.01 of \$0\.01/);
   });

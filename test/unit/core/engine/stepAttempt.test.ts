@@ -299,7 +299,7 @@ describe('attemptStep', () => {
     assert.deepEqual(types(events), ['step_started', 'budget_exhausted', 'step_deferred']);
     assert.deepEqual(state.budgetUsage, usage);
     assert.equal(state.steps.a?.pending?.kind, 'budget');
-    assert.equal(state.steps.a?.status, 'awaiting_approval');
+    assert.equal(state.steps.a?.status, 'awaiting_budget');
     assert.deepEqual(settlements, []);
   });
 

@@ -227,9 +227,6 @@ describe('riskyArgument', () => {
   });
 });
 
-const runsAnother = 'runs another program';
-const gitRunsWhy = 'runs another program: a merge strategy, an editor or gpg, which the repository\'s configuration can name';
-
 // An outside attacker's finds (2026-12-02): under each rule the argument ran another program (a shell, an editor, gpg, a browser,
 // a native module), wrote files, or undid an option the rule fixed, without asking.
 describe('riskyArgument: attacks on further arguments (2026-12-02)', () => {
@@ -367,124 +364,6 @@ describe('riskyArgument: attacks on further arguments (2026-12-02)', () => {
 });
 
 // Each name of a program's table asks after a rule allowing further arguments, with that program's words; an option next to it does not.
-describe('riskyArgument: every option a table names, and a harmless neighbour', () => {
-  const found = (rule: string, further: string[]): string | undefined => riskyArgument(rule.split(' '), further, programName)?.why;
-  const table = (rule: string, options: string[], why: string, harmless: string[]): void => {
-    for (const option of options) assert.equal(found(rule, [option]), why, `${rule} ${option}`);
-    assert.equal(found(rule, harmless), undefined, `${rule} ${harmless.join(' ')}`);
-  };
-  const every = 'writes files, reads configuration or runs another program';
-
-  it('the common options, each also under its own name where options take one dash and are never abbreviated (Go)', () => {
-    table('tool check', ['--experimental-default-config-file=x.json', '--report-filename=r.json', '--test-reporter=dot', '--env-file=.env', '--report-dir=r'], every, ['--verbose', 'src']);
-    table(
-      'go test',
-      ['-test-reporter=dot', '-test-reporter-destination=r.txt', '-env-file=.env', '-env-file-if-exists=.env', '-report-dir=r', '-report-directory=r', '-report-filename=r.json'],
-      every,
-      // Go takes no abbreviation: `-env` is not `-env-file`.
-      ['-env=ci', '-v', './...'],
-    );
-  });
-
-  it('C compilers: a plugin, a wrapper, specs or a program\'s prefix runs another program, a response file reads more arguments', () => {
-    const why = 'runs another program, reads more arguments from a file or writes files';
-    for (const compiler of ['gcc', 'g++', 'cc', 'clang', 'clang++']) {
-      // With one dash too, as gcc and clang spell them (an outside attack's `-wrapper sh,-c,id`, `-specs=x`, `-fplugin=./evil`).
-      table(compiler, ['--fplugin=x.so', '--fplugin-arg-x-key=v', '--wrapper=sh', '--specs=x.specs', '--b', '--print-prog-name=ld', '-Bbin', '-Llib', '-ofile', '@opts',
-        '-wrapper', '-specs=x.specs', '-fplugin=./evil.so', '-fplugin-arg-evil-x=1', '-print-prog-name=ld'], why, [
-        '-c', '-Wall', '-O2', '-Iinclude', '--std=c11', '-fPIC', '-std=c11', 'main.c', 'wrapper.c', 'specs.txt',
-      ]);
-    }
-  });
-
-  it('javac, rspec, rake, tsc, pytest and go: the rest of their tables', () => {
-    table('javac', ['--processor-path=lib', '--processor_path=lib', '--plugin=X', '--release=8', '-J-Xmx1g', '-d', '@sources.txt'], 'runs other code, reads more arguments or writes files', [
-      '-g', '-Xlint:all', 'A.java',
-    ]);
-    table('rspec', ['--require=./x.rb', '--options=x', '--default-path=x', '--out=x', '-r', '-I', '-o'], 'loads code, reads other configuration or writes files', [
-      '--format', 'documentation', '--tag', 'fast', 'spec/a_spec.rb',
-    ]);
-    table(
-      'rake',
-      ['--require=x', '--libdir=x', '--rakefile=x', '--rakelib=x', '--execute=x', '--execute-print=x', '--execute-continue=x', '-e', '-p', '-E', '-r', '-I', '-f', '-R'],
-      'runs other code or another rakefile',
-      ['test', '--trace', '-j', '4'],
-    );
-    table('tsc', ['--generateCpuProfile=x', '--generate-cpu-profile', '--init', '--outDir=x', '-p'], 'writes files or reads other configuration (or more arguments from a file)', [
-      '--strict', '--pretty', 'false',
-    ]);
-    table('python -m pytest', ['--json-report-file=r.json', '--junit-xml=r.xml'], 'loads a plugin, reads other configuration or writes files', ['-q', '-k', 'parser']);
-    table('go test', ['-test.fuzzcachedir=cache', '-fuzzcachedir=cache'], 'writes files or runs another program', ['-fuzz=FuzzX', '-fuzztime=10s']);
-  });
-
-  it('pip --python runs another interpreter and --log writes where it says; less runs a word starting with +', () => {
-    table('pip install', ['--python=python3.12', '--py=x', '--log=pip.log', '--log-file=pip.log'], 'runs another program or writes files', ['--quiet', '--user', 'requests']);
-    table('pip list', ['--log=pip.log'], 'runs another program or writes files', ['-e', '--outdated']);
-    table('less', ['+!id', '+G'], runsAnother, ['-S', '-R', 'c++/notes.md']);
-  });
-
-  it('the short options of sdiff, diff3, kubectl and git notes are their own, and only the listed git notes subcommands open an editor', () => {
-    table('sdiff', ['--diff-program=sh'], runsAnother, ['-s', '-w', '80', 'a', 'b']);
-    table('diff3', ['--diff-program=sh'], runsAnother, ['-a', '-m', 'a', 'b', 'c']);
-    table('kubectl get', ['--kubeconfig=x'], 'reads another configuration, which can run a program', ['pods', '-w', '-A']);
-    table('git notes', ['add', 'append', 'edit'], gitRunsWhy, ['show', 'add-parser', 'quick-edit', 'appended']);
-  });
-
-  it('git am, commit-tree and tag run an editor or gpg; git\'s ext:: transport only as a whole URL', () => {
-    table('git am', ['-i', '-S'], gitRunsWhy, ['-3', '-s', '--signoff', 'fix.patch']);
-    table('git commit-tree', ['-S'], gitRunsWhy, ['-p', 'HEAD', '-m', 'x', 'HEAD^{tree}']);
-    table('git tag', ['--verify', '-v', '-a', '-s', '-e', '-u'], gitRunsWhy, ['-l', 'v*', '--sort=-creatordate']);
-    table('git rebase', ['-i', '-S', '-s'], gitRunsWhy, ['--onto', 'main', '--autostash']);
-    assert.match(found('git fetch', ['ext::sh -c id']) ?? '', /runs another program/);
-    assert.equal(found('git log', ['--grep', 'fetch over ext::sh']), undefined);
-  });
-});
-
-// The repeated-option rule at its edges: every spelling of an option the rule's words set asks, and nothing else does.
-describe('riskyArgument: an option the rule sets, given again', () => {
-  const repeats = 'sets again an option the rule\'s own words set (it can undo what the rule fixed)';
-  const cases: [rule: string, further: string[], asks: boolean][] = [
-    // --opt, --opt=v, --opt v, an abbreviation, case and dashes
-    ['git log --no-merges', ['--no-merges'], true],
-    ['git log --max-count=5', ['--max-count=500'], true],
-    ['git log --max-count=5', ['--max-count', '500'], true],
-    ['git log --max-count=5', ['--max', '500'], true],
-    ['git log --max-count=5', ['--MAX_COUNT=500'], true],
-    // --no-opt undoes --opt, and --opt undoes --no-opt; another option starting with no does neither
-    ['git log --merges', ['--no-merges'], true],
-    ['git log --no-merges', ['--merges'], true],
-    ['git log --no-merges', ['--no-color'], false],
-    // only a leading no is dropped, nothing else: --all is not --follow without its first letters
-    ['git log --follow', ['--all', '--', 'src/a.ts'], false],
-    ['git log --relative-date', ['--all'], false],
-    // a short name of length 2 is its letter, case kept, also first in a cluster or with its value attached
-    ['git log -n 5', ['-n', '50'], true],
-    ['git log -n 5', ['-n50'], true],
-    ['git log -n 5', ['-N'], false],
-    ['git log -n 5', ['-p'], false],
-    // a short option is no abbreviation of a long one
-    ['git log --name-only', ['-n', '5'], false],
-    // a single-dash long name (tsc takes -strict for --strict) is a long name, also in a rule
-    ['tsc --strict', ['-strict', 'false'], true],
-    ['tsc -strict', ['--strict=false'], true],
-    // Go: either dash count, never abbreviated by a short name
-    ['go test -count=1', ['--count=5'], true],
-    ['go test -count=1', ['-count', '5'], true],
-    ['go test -count=1', ['-cover'], false],
-    ['go test -count=1', ['-no'], false],
-    // words that set no option: a lone -, --, dashes alone
-    ['paste -', ['-', '-'], false],
-    ['git log --oneline', ['--', 'src'], false],
-    ['git log --oneline', ['--grep', '---'], false],
-  ];
-
-  it('asks about each spelling of an option the rule sets, and about nothing else', () => {
-    for (const [rule, further, asks] of cases) {
-      assert.deepEqual(riskyArgument(rule.split(' '), further, programName)?.why, asks ? repeats : undefined, `${rule} ${further.join(' ')}`);
-    }
-  });
-});
-
 describe('riskyArgument: a build tool\'s further targets', () => {
   const target = /another target, goal or task/;
 

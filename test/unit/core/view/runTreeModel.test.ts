@@ -29,8 +29,9 @@ describe('stepStatusView', () => {
   it('gives every status a distinct icon, a colour and a label', () => {
     const icons = stepStatuses.map((status) => stepStatusView(status).icon);
     assert.equal(new Set(icons).size, stepStatuses.length);
-    assert.equal(stepStatuses.length, 11);
+    assert.equal(stepStatuses.length, 12);
     assert.deepEqual(stepStatusView('awaiting_user'), { icon: 'person', color: 'charts.yellow', label: 'yours to do' });
+    assert.deepEqual(stepStatusView('awaiting_budget'), { icon: 'credit-card', color: 'charts.yellow', label: 'waiting for a higher budget' });
     for (const status of stepStatuses) assert.ok(stepStatusView(status).color && stepStatusView(status).label);
     assert.deepEqual(stepStatusView('completed'), { icon: 'pass-filled', color: 'testing.iconPassed', label: 'completed' });
   });
