@@ -55,9 +55,10 @@ export function registerPlanFileCommands(wiring: PlanFileWiring): vscode.Disposa
     };
   };
   // A menu passes the clicked file's URI; the command palette passes nothing.
-  const withDocument = <T>(uri: unknown, act: (document: PlanFileDocument, folder: vscode.WorkspaceFolder | undefined) => T): T | undefined => {
+  type Act<T> = (document: PlanFileDocument, folder: vscode.WorkspaceFolder | undefined) => Promise<T>;
+  const withDocument = async <T>(uri: unknown, act: Act<T>): Promise<T | undefined> => {
     const clicked = uri instanceof vscode.Uri ? uri : undefined;
-    const document = loadRuntime().planFileDocument(clicked);
+    const document = await loadRuntime().planFileDocument(clicked);
     const location = clicked ?? vscode.window.activeTextEditor?.document.uri;
     return document && act(document, location && vscode.workspace.getWorkspaceFolder(location));
   };

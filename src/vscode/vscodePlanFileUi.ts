@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { PlanFileDocument, PlanFileUi } from './planFileCommands';
+import { errorMessage } from '../shared/errorMessage';
 import { showError, showInformation } from './notifications';
 
 /** The editor's own dialogs, files and notifications for the plan-file commands. */
@@ -27,14 +28,28 @@ export const vscodePlanFileUi: PlanFileUi = {
 };
 
 /**
- * The `*.plan.json` document an editor-title command was clicked on (`uri`, when it is
- * open), else the active editor's, with its current text (unsaved edits included); says
- * what to open and returns `undefined` when there is none.
+ * The `*.plan.json` document an editor-title command was clicked on (`uri`: read from its editor when open, unsaved
+ * edits included, else from disk), or the active editor's when no file was clicked (the command palette); says what
+ * to open, or why the file cannot be read, and returns `undefined` when there is none.
  */
-export function planFileDocument(uri: vscode.Uri | undefined): PlanFileDocument | undefined {
-  const clicked = uri ? vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === uri.toString()) : undefined;
-  const document = clicked ?? vscode.window.activeTextEditor?.document;
-  if (!document || !/\.plan\.json$/i.test(document.fileName)) {
+export async function planFileDocument(uri: vscode.Uri | undefined): Promise<PlanFileDocument | undefined> {
+  // A clicked file is never swapped for the active editor: the extension host may learn of the editor just opened
+  // after the click reaches it, and the active editor it knows then is the file shown before (an e2e run ran that one).
+  const document = uri
+    ? await vscode.workspace.openTextDocument(uri).then(
+        (opened) => opened,
+        (error: unknown) => {
+          const name = vscode.workspace.asRelativePath(uri);
+          vscodePlanFileUi.error(vscode.l10n.t('Task Planner: could not open {0} to read the plan: {1}', name, errorMessage(error)));
+          return undefined;
+        },
+      )
+    : vscode.window.activeTextEditor?.document;
+  if (!document) {
+    if (!uri) vscodePlanFileUi.info(vscode.l10n.t('Task Planner: open a *.plan.json file first ("Save plan as file" writes one).'));
+    return undefined;
+  }
+  if (!/\.plan\.json$/i.test(document.fileName)) {
     vscodePlanFileUi.info(vscode.l10n.t('Task Planner: open a *.plan.json file first ("Save plan as file" writes one).'));
     return undefined;
   }

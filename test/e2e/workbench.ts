@@ -109,8 +109,9 @@ export async function quickOpen(page: Page, name: string): Promise<void> {
 
 /**
  * Opens the plan file `name` and clicks "Run plan file" in its title bar. The tabs of other plan files are closed
- * first: the title bar's actions are drawn again a moment after the tab changes, and a click in that moment ran the
- * plan file shown before (a second run of it then waited on an approval no test gave).
+ * first, so a click that lands as the title bar is drawn again for the new tab cannot reach the one before. (A second
+ * run of the plan file shown before, waiting on an approval no test gave, came from the extension: it read the editor
+ * in front when it had not yet heard of the clicked one; it reads the clicked file now, test/integration/planFiles.test.ts.)
  */
 export async function runPlanFileFromTitleBar(page: Page, name: string): Promise<void> {
   const planTabs = page.locator('.tab').filter({ has: page.locator('.label-name', { hasText: /\.plan\.json$/ }) });

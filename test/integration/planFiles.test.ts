@@ -140,6 +140,27 @@ describe('plans as files in the VS Code extension host', () => {
     assert.equal(editor.document.isDirty, false);
   });
 
+  it('attack: "Run plan file" clicked on one file runs that file, never the editor in front (an e2e run ran the plan shown before)', async () => {
+    // The extension host may hear of an editor after a click on its title bar reaches it: here the clicked file has no
+    // editor at all, and another plan file is in front.
+    await openPlanFile('in-front.plan.json', { objective: 'In front', steps: [{ id: 'front', title: 'List in front', tool: 'list_files', args: {} }] });
+    const clicked = vscode.Uri.joinPath(folder(), 'clicked.plan.json');
+    written.push(clicked);
+    await vscode.workspace.fs.writeFile(clicked, new TextEncoder().encode(JSON.stringify({ objective: 'Clicked', steps: [{ id: 'clicked', title: 'List clicked', tool: 'list_files', args: {} }] })));
+    assert.equal(vscode.workspace.textDocuments.some((document) => document.uri.toString() === clicked.toString()), false, 'the clicked file is open: the attack proves nothing');
+    const started = await vscode.commands.executeCommand<{ run: Promise<RunResult | undefined> } | undefined>('taskPlanner.runPlanFile', clicked);
+    assert.ok(started, 'the clicked plan file did not start');
+    const result = await started.run;
+    assert.deepEqual(Object.keys(result?.results ?? {}), ['clicked']);
+  });
+
+  it('"Run plan file" on a file that is gone says so and runs nothing', async () => {
+    const before = await api.runIds();
+    const started = await vscode.commands.executeCommand<unknown>('taskPlanner.runPlanFile', vscode.Uri.joinPath(folder(), 'gone.plan.json'));
+    assert.equal(started, undefined);
+    assert.deepEqual(await api.runIds(), before);
+  });
+
   it('"Review plan file" hands the plan to the review and runs the plan the review started', async () => {
     const reviewed: string[] = [];
     api.setPlanReview(async (plan) => {
