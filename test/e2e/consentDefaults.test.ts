@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { planPanelFrame, quickInputField, runCommand, screenshotIfFailed } from './workbench';
+import { commandInput, planPanelFrame, quickInputField, screenshotIfFailed } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'consent');
@@ -25,8 +25,7 @@ describe('consent dialogs default to the safe choice (browser workbench)', funct
   const planRow = (text: string | RegExp): Locator => rows().filter({ hasText: text }).first();
 
   const planAndStart = async (request: string, firstStepId: string): Promise<void> => {
-    await runCommand(page, 'Plan task');
-    const field = await quickInputField(page, 'Task Planner: Plan task');
+    const field = await commandInput(page, 'Plan task', 'Task Planner: Plan task');
     await page.keyboard.type(request, { delay: 5 });
     if ((await field.inputValue()) !== request) await field.fill(request);
     await page.keyboard.press('Enter');

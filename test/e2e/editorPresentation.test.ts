@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { planPanelFrame, quickInputField, runCommand, screenshotIfFailed } from './workbench';
+import { commandInput, planPanelFrame, quickInputField, screenshotIfFailed } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'presentation');
@@ -27,8 +27,7 @@ describe('model text in the editor is shown where it can be read (browser workbe
   const titleAction = (label: string): Locator => page.locator(`.editor-group-container.active .action-label[aria-label^="${label}"]`).first();
 
   const planAndReview = async (request: string, firstStepId: string): Promise<Locator> => {
-    await runCommand(page, 'Plan task');
-    const field = await quickInputField(page, 'Task Planner: Plan task');
+    const field = await commandInput(page, 'Plan task', 'Task Planner: Plan task');
     await page.keyboard.type(request, { delay: 5 });
     if ((await field.inputValue()) !== request) await field.fill(request);
     await page.keyboard.press('Enter');

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { planPanelFrame, quickInputField, quickOpen, runCommand, screenshotIfFailed } from './workbench';
+import { commandInput, planPanelFrame, quickInputField, quickOpen, runCommand, screenshotIfFailed } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'manual');
@@ -50,8 +50,7 @@ describe('a step that is yours to do, without a model (browser workbench)', func
   });
 
   it('plans without a model, runs the write after Approve, waits for the person, and completes after Done in the panel with Undo offered', async () => {
-    await runCommand(page, 'Plan task');
-    await quickInputField(page, 'Task Planner: Plan task');
+    await commandInput(page, 'Plan task', 'Task Planner: Plan task');
     await page.keyboard.type('Create an empty file RELEASE-NOTES.md, then fill it in with the changes', { delay: 5 });
     await page.keyboard.press('Enter');
 

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { planPanelFrame, quickInputField, runCommand, screenshotIfFailed } from './workbench';
+import { commandInput, planPanelFrame, quickInputField, screenshotIfFailed } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'grounding');
@@ -47,8 +47,7 @@ describe('Plans grounded in the code: investigation and questions before the pla
         }),
       },
     );
-    await runCommand(page, 'Plan task');
-    await quickInputField(page, 'Task Planner: Plan task');
+    await commandInput(page, 'Plan task', 'Task Planner: Plan task');
     await page.keyboard.type('Add a license', { delay: 5 });
     await page.keyboard.press('Enter');
     const question = await quickInputField(page, 'Task Planner asks before planning');

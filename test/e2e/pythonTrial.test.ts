@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { planPanelFrame, quickInputField, runCommand, screenshotIfFailed } from './workbench';
+import { commandInput, planPanelFrame, quickInputField, screenshotIfFailed } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'python-trial');
@@ -54,8 +54,7 @@ describe('The Python trial, walked again (browser workbench, no model, issue 28)
   });
 
   it("Plan task's example names pytest; a long request heads the review with a short title, the rest under Full request", async () => {
-    await runCommand(page, 'Plan task');
-    const field = await quickInputField(page, 'Task Planner: Plan task');
+    const field = await commandInput(page, 'Plan task', 'Task Planner: Plan task');
     await page.waitForFunction(() => /pytest/.test(document.querySelector<HTMLInputElement>('.quick-input-widget input')?.placeholder ?? ''), undefined, { timeout: 15_000 });
     const placeholder = (await field.getAttribute('placeholder')) ?? '';
     assert.match(placeholder, /run `pytest`/);
@@ -116,8 +115,7 @@ describe('The Python trial, walked again (browser workbench, no model, issue 28)
 
   /** Plans `request` with Plan task and gives the panel's review (no model: the heuristic planner). */
   const planRequest = async (request: string) => {
-    await runCommand(page, 'Plan task');
-    const field = await quickInputField(page, 'Task Planner: Plan task');
+    const field = await commandInput(page, 'Plan task', 'Task Planner: Plan task');
     await field.fill(request);
     await page.keyboard.press('Enter');
     return planPanelFrame(page).locator('plan-panel-app[data-mode="review"]');

@@ -13,7 +13,7 @@ import type { Locator, Page } from 'playwright-core';
 import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
 import { openDemoWorkbench } from './demoWorkbench';
 import { stopSharedHosts } from './sharedCodeServer';
-import { planPanelFrame, quickInputField, runCommand } from './workbench';
+import { commandInput, planPanelFrame, runCommand } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'readme');
@@ -110,8 +110,7 @@ async function main(): Promise<void> {
     // the first-run notice naming the planner comes once the model is asked for; it is cleared with the others
     await page.locator('.notification-toast', { hasText: 'Task Planner plans with' }).waitFor({ timeout: 20_000 }).catch(() => undefined);
     await tidy(page);
-    await runCommand(page, 'Plan task');
-    await quickInputField(page, 'Task Planner: Plan task');
+    await commandInput(page, 'Plan task', 'Task Planner: Plan task');
     await page.keyboard.type(request, { delay: 5 });
     await shoot(page, '1-request');
     await page.keyboard.press('Enter');

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { activityBarEntry, quickInputField, runCommand, screenshotIfFailed } from './workbench';
+import { activityBarEntry, commandInput, quickInputField, runCommand, screenshotIfFailed } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'e2e');
@@ -95,8 +95,7 @@ describe('Task Planner in Restricted Mode (workspace trust on, browser workbench
         ],
       }),
     });
-    await runCommand(page, 'Plan task');
-    await quickInputField(page, 'Task Planner: Plan task');
+    await commandInput(page, 'Plan task', 'Task Planner: Plan task');
     await page.keyboard.type('Read the readme, write notes, run the marker script, list the files', { delay: 5 });
     await page.keyboard.press('Enter');
     await quickInputField(page, 'Task Planner: review the plan');

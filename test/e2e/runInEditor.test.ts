@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { activityBarEntry, clickNotificationButton, notification, planPanelFrame, quickInputField, runCommand, screenshotIfFailed } from './workbench';
+import { activityBarEntry, clickNotificationButton, commandInput, notification, planPanelFrame, quickInputField, screenshotIfFailed } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'editor');
@@ -30,8 +30,7 @@ describe('Task Planner runs in the editor (browser workbench)', function () {
 
   /** Plan task with `request`, then Start in the plan panel, where the plan is reviewed (`firstStepId` shows when it is there). */
   const planAndStart = async (request: string, firstStepId: string): Promise<void> => {
-    await runCommand(page, 'Plan task');
-    const field = await quickInputField(page, 'Task Planner: Plan task');
+    const field = await commandInput(page, 'Plan task', 'Task Planner: Plan task');
     // The panel of the run before may still be rendering its summary as the box opens: type into the box itself.
     await field.focus();
     await page.keyboard.type(request, { delay: 5 });

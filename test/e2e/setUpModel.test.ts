@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { clickNotificationButton, notification, planPanelFrame, quickInputField, runCommand, screenshotIfFailed } from './workbench';
+import { clickNotificationButton, commandInput, notification, planPanelFrame, quickInputField, screenshotIfFailed } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'setup');
@@ -76,8 +76,7 @@ describe('A newcomer sets up a local model and plans with it (browser workbench)
   it('(2) plans with the model set up, and runs the plan after review and approval', async () => {
     model.reset();
     model.enqueue({ kind: 'message', content: JSON.stringify({ objective: 'A note', steps: [{ id: 'S1', title: 'Write the note', kind: 'tool', dependsOn: [], tool: 'write_file', args: { path: 'note.txt', content: 'from the local model\n' } }] }) });
-    await runCommand(page, 'Plan task');
-    await quickInputField(page, 'Task Planner: Plan task');
+    await commandInput(page, 'Plan task', 'Task Planner: Plan task');
     await page.keyboard.type('Write a note', { delay: 5 });
     await page.keyboard.press('Enter');
     const review = planPanelFrame(page).locator('plan-panel-app[data-mode="review"]');
@@ -95,8 +94,7 @@ describe('A newcomer sets up a local model and plans with it (browser workbench)
     model.reset();
     model.enqueue({ kind: 'error', status: 404, message: 'model "fake-local-model" is not loaded' });
     model.enqueue({ kind: 'message', content: JSON.stringify({ objective: 'Files', steps: [{ id: 'L1', title: 'List the files', kind: 'tool', dependsOn: [], tool: 'list_files', args: {} }] }) });
-    await runCommand(page, 'Plan task');
-    await quickInputField(page, 'Task Planner: Plan task');
+    await commandInput(page, 'Plan task', 'Task Planner: Plan task');
     await page.keyboard.type('List the files', { delay: 5 });
     await page.keyboard.press('Enter');
     const failure = await notification(page, 'planning failed');

@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { notification, planPanelFrame, quickInputField, runCommand, screenshotIfFailed } from './workbench';
+import { commandInput, notification, planPanelFrame, screenshotIfFailed } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'test-and-fix');
@@ -67,8 +67,7 @@ describe('Run the tests and fix the failure on a Python project with a .venv (br
 
   /** Plan task with the request, then Start in the plan panel. */
   const planAndStart = async (): Promise<void> => {
-    await runCommand(page, 'Plan task');
-    const field = await quickInputField(page, 'Task Planner: Plan task');
+    const field = await commandInput(page, 'Plan task', 'Task Planner: Plan task');
     const request = 'run the tests and fix the failure';
     await page.keyboard.type(request, { delay: 5 });
     if ((await field.inputValue()) !== request) await field.fill(request);

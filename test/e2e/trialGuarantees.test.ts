@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { FakeOpenAiServer } from '../fakes/fakeOpenAiServer';
 import { openDemoWorkbench, type DemoWorkbench } from './demoWorkbench';
-import { clickNotificationButton, notification, planPanelFrame, quickInputField, quickOpen, runCommand, runPlanFileFromTitleBar, screenshotIfFailed } from './workbench';
+import { clickNotificationButton, commandInput, notification, planPanelFrame, quickOpen, runPlanFileFromTitleBar, screenshotIfFailed } from './workbench';
 
 const root = resolve(__dirname, '..', '..');
 const screenshots = join(root, 'test-results', 'screenshots', 'trial');
@@ -177,8 +177,7 @@ describe('Trial of issues 26 and 27 with the fake model (browser workbench)', fu
 
   /** Plan task with `request` (the fake model answers the next queued plan), then Start in the plan panel's review. */
   const planAndStart = async (request: string, firstStepId: string): Promise<void> => {
-    await runCommand(page, 'Plan task');
-    const field = await quickInputField(page, 'Task Planner: Plan task');
+    const field = await commandInput(page, 'Plan task', 'Task Planner: Plan task');
     await page.keyboard.type(request, { delay: 5 });
     if ((await field.inputValue()) !== request) await field.fill(request);
     await page.keyboard.press('Enter');
@@ -241,8 +240,7 @@ describe('Trial of issues 26 and 27 with the fake model (browser workbench)', fu
     await planRow(/Show the status.*run_command · completed/).waitFor({ timeout: 60_000 });
     assert.equal(readFileSync(join(folder, file), 'utf8'), 'hello\n');
 
-    await runCommand(page, 'Task Planner: Command allow rules');
-    await quickInputField(page, 'Task Planner: Command allow rules');
+    await commandInput(page, 'Task Planner: Command allow rules', 'Task Planner: Command allow rules');
     const rule = page.locator('.quick-input-list .monaco-list-row', { hasText: `runs "${shown}" exactly` }).first();
     await rule.waitFor({ timeout: 15_000 });
     assert.match(await rule.innerText(), new RegExp(`this workspace[\\s\\S]*runs "${shown}" exactly as written without asking`));

@@ -59,6 +59,23 @@ export async function quickInputField(page: Page, title: string): Promise<Locato
   return field;
 }
 
+/**
+ * Runs the command `title` from the palette and returns the field of the quick-input box titled `box` that it opens,
+ * running it again when the box does not show: a webview that finishes loading takes the focus it was given before
+ * (the plan panel, in front again once a diff closed), and a box that loses the focus closes (a clean clone's list of
+ * allow rules closed so as the run before ended).
+ */
+export async function commandInput(page: Page, title: string, box: string): Promise<Locator> {
+  for (let attempt = 1; ; attempt++) {
+    await runCommand(page, title);
+    try {
+      return await quickInputField(page, box);
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
+}
+
 /** The toast of the notification containing `text` (gone once the toast hides itself; see `notification`). */
 export function toastOf(page: Page, text: string | RegExp): Locator {
   return page.locator('.notifications-toasts .notification-toast', { hasText: text }).first();
