@@ -33,23 +33,19 @@ export const vscodePlanFileUi: PlanFileUi = {
  * to open, or why the file cannot be read, and returns `undefined` when there is none.
  */
 export async function planFileDocument(uri: vscode.Uri | undefined): Promise<PlanFileDocument | undefined> {
-  // A clicked file is never swapped for the active editor: the extension host may learn of the editor just opened
-  // after the click reaches it, and the active editor it knows then is the file shown before (an e2e run ran that one).
-  const document = uri
-    ? await vscode.workspace.openTextDocument(uri).then(
-        (opened) => opened,
-        (error: unknown) => {
-          const name = vscode.workspace.asRelativePath(uri);
-          vscodePlanFileUi.error(vscode.l10n.t('Task Planner: could not open {0} to read the plan: {1}', name, errorMessage(error)));
-          return undefined;
-        },
-      )
-    : vscode.window.activeTextEditor?.document;
-  if (!document) {
-    if (!uri) vscodePlanFileUi.info(vscode.l10n.t('Task Planner: open a *.plan.json file first ("Save plan as file" writes one).'));
-    return undefined;
+  let document = vscode.window.activeTextEditor?.document;
+  if (uri) {
+    // The clicked file, never the active editor instead: the extension host may learn of the editor just opened after
+    // the click reaches it, and the active editor it knows then is the file shown before (an e2e run ran that one).
+    try {
+      document = await vscode.workspace.openTextDocument(uri);
+    } catch (error) {
+      const name = vscode.workspace.asRelativePath(uri);
+      vscodePlanFileUi.error(vscode.l10n.t('Task Planner: could not open {0} to read the plan: {1}', name, errorMessage(error)));
+      return undefined;
+    }
   }
-  if (!/\.plan\.json$/i.test(document.fileName)) {
+  if (!document || !/\.plan\.json$/i.test(document.fileName)) {
     vscodePlanFileUi.info(vscode.l10n.t('Task Planner: open a *.plan.json file first ("Save plan as file" writes one).'));
     return undefined;
   }
