@@ -154,7 +154,8 @@ describe('plans as files in the VS Code extension host', () => {
     assert.deepEqual(Object.keys(result?.results ?? {}), ['clicked']);
   });
 
-  it('"Run plan file" on a file that is gone says so and runs nothing', async () => {
+  it('attack: "Run plan file" on a file that is gone runs nothing, not the plan file in front instead', async () => {
+    await openPlanFile('front.plan.json', { objective: 'In front', steps: [{ id: 'front', title: 'List in front', tool: 'list_files', args: {} }] });
     const before = await api.runIds();
     const started = await vscode.commands.executeCommand<unknown>('taskPlanner.runPlanFile', vscode.Uri.joinPath(folder(), 'gone.plan.json'));
     assert.equal(started, undefined);
