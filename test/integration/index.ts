@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
+import type { TaskPlannerApi } from './testBuild/testExtension';
 
 /** How long a multi-root window may take to show its folders before it is taken for one that dropped them, in ms. */
 const foldersWaitMs = 15_000;
@@ -20,6 +21,23 @@ async function foldersDropped(): Promise<boolean> {
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   return true;
+}
+
+/**
+ * After a failed test, the runs it left going are cancelled (and waited for, up to 10 s), so that one failure is one
+ * failure: a clean clone's run left waiting on an approval failed the 21 tests after it with "A run is already in progress".
+ */
+async function cancelRunsLeftGoing(this: Mocha.Context): Promise<void> {
+  if (this.currentTest?.state !== 'failed') return;
+  const api = await vscode.extensions.getExtension<TaskPlannerApi>('task-planner.task-planner')?.activate();
+  if (!api?.isRunning()) return;
+  for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    const runId = api.runningIn(folder.name);
+    if (runId === undefined) continue;
+    console.log(`    (the failed test left run ${runId} going in ${folder.name}: cancelled)`);
+    await vscode.commands.executeCommand('taskPlanner.cancelRun', runId);
+  }
+  for (let waited = 0; api.isRunning() && waited < 10_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
 }
 
 export async function run(): Promise<void> {
@@ -38,7 +56,7 @@ export async function run(): Promise<void> {
   }
   // mocha comes from the repository's node_modules (it is kept out of the bundle).
   const { default: Mocha } = await import('mocha');
-  const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, reporter: 'spec', forbidOnly: true });
+  const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, reporter: 'spec', forbidOnly: true, rootHooks: { afterEach: cancelRunsLeftGoing } });
   const testFiles = readdirSync(__dirname).filter((name) => name.endsWith('.test.js')).sort();
   if (testFiles.length === 0) throw new Error(`no *.test.js files next to ${__filename}`);
   for (const name of testFiles) mocha.addFile(join(__dirname, name));

@@ -215,6 +215,8 @@ describe('The Plan tree acts on the run it shows', function () {
     written.push('shown-while-going.txt');
     const running = api.startPlan(going);
     assert.deepEqual(await api.nextPrompt(), { stepId: 'G1', kind: 'approval' });
+    // Its diff has opened: the plan file opened while it came failed to open on a loaded machine (a clean clone).
+    await until('the diff of the write', () => vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff);
     await showUnrun('shown-while-going.plan.json', { objective: 'Read the README later', steps: [{ id: 'R9', title: 'Read the README', tool: 'read_file', args: { path: 'README.md' } }] });
     await vscode.commands.executeCommand('taskPlanner.approve', 'G1');
     assert.equal((await running).status, 'completed');
