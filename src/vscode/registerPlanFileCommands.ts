@@ -54,13 +54,13 @@ export function registerPlanFileCommands(wiring: PlanFileWiring): vscode.Disposa
       ui: loadRuntime().vscodePlanFileUi,
     };
   };
-  // A menu passes the clicked file's URI; the command palette passes nothing.
-  type Act<T> = (document: PlanFileDocument, folder: vscode.WorkspaceFolder | undefined) => Promise<T>;
-  const withDocument = async <T>(uri: unknown, act: Act<T>): Promise<T | undefined> => {
-    const clicked = uri instanceof vscode.Uri ? uri : undefined;
-    const document = await loadRuntime().planFileDocument(clicked);
-    const location = clicked ?? vscode.window.activeTextEditor?.document.uri;
-    return document && act(document, location && vscode.workspace.getWorkspaceFolder(location));
+  // A menu passes the clicked file's URI; the command palette passes nothing (the active editor's file is read then).
+  const withDocument = async <T>(
+    uri: unknown,
+    act: (document: PlanFileDocument, folder: vscode.WorkspaceFolder | undefined) => Promise<T>,
+  ): Promise<T | undefined> => {
+    const document = await loadRuntime().planFileDocument(uri instanceof vscode.Uri ? uri : undefined);
+    return document && act(document, vscode.workspace.getWorkspaceFolder(document.uri));
   };
   return [
     vscode.commands.registerCommand('taskPlanner.savePlanAsFile', () => loadRuntime().savePlanAsFile(deps())),

@@ -30,9 +30,10 @@ export const vscodePlanFileUi: PlanFileUi = {
 /**
  * The `*.plan.json` document an editor-title command was clicked on (`uri`: read from its editor when open, unsaved
  * edits included, else from disk), or the active editor's when no file was clicked (the command palette); says what
- * to open, or why the file cannot be read, and returns `undefined` when there is none.
+ * to open, or why the file cannot be read, and returns `undefined` when there is none. `uri` is the file read (its
+ * workspace folder is where its run goes).
  */
-export async function planFileDocument(uri: vscode.Uri | undefined): Promise<PlanFileDocument | undefined> {
+export async function planFileDocument(uri: vscode.Uri | undefined): Promise<(PlanFileDocument & { uri: vscode.Uri }) | undefined> {
   let document = vscode.window.activeTextEditor?.document;
   if (uri) {
     // The clicked file, never the active editor instead: the extension host may learn of the editor just opened after
@@ -49,5 +50,5 @@ export async function planFileDocument(uri: vscode.Uri | undefined): Promise<Pla
     vscodePlanFileUi.info(vscode.l10n.t('Task Planner: open a *.plan.json file first ("Save plan as file" writes one).'));
     return undefined;
   }
-  return { name: vscode.workspace.asRelativePath(document.uri), text: document.getText() };
+  return { name: vscode.workspace.asRelativePath(document.uri), text: document.getText(), uri: document.uri };
 }

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
-import type { TaskPlannerApi } from './testBuild/testExtension';
+import { activatedApi } from './shownRuns';
 
 /** How long a multi-root window may take to show its folders before it is taken for one that dropped them, in ms. */
 const foldersWaitMs = 15_000;
@@ -29,8 +29,8 @@ async function foldersDropped(): Promise<boolean> {
  */
 async function cancelRunsLeftGoing(this: Mocha.Context): Promise<void> {
   if (this.currentTest?.state !== 'failed') return;
-  const api = await vscode.extensions.getExtension<TaskPlannerApi>('task-planner.task-planner')?.activate();
-  if (!api?.isRunning()) return;
+  const api = await activatedApi();
+  if (!api.isRunning()) return;
   for (const folder of vscode.workspace.workspaceFolders ?? []) {
     const runId = api.runningIn(folder.name);
     if (runId === undefined) continue;

@@ -5,7 +5,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { TaskPlannerApi } from './testBuild/testExtension';
-import { activatedApi, folderNamed, panelShowing, planOfStep, until } from './shownRuns';
+import { activatedApi, diffInFront, folderNamed, panelShowing, planOfStep, until } from './shownRuns';
 
 describe('Open run, then Show plan, in a workspace of two folders', function () {
   this.timeout(60_000);
@@ -30,7 +30,7 @@ describe('Open run, then Show plan, in a workspace of two folders', function () 
     });
     const other = api.startPlan(writing, folderNamed('web'));
     assert.deepEqual(await api.nextPrompt(), { stepId: 'W1', kind: 'approval' });
-    await until('the diff of the write', () => vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff);
+    await diffInFront();
     await until('the Plan view to show the waiting step', () => api.planTreeNodes().some((node) => node.contextValue === 'step.tool.awaiting_approval'));
     await showPlan();
     const followed = await until('the panel to follow the run in web', () => {

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { RunResult } from '../../src/core/engine/runOptions';
 import type { Plan, Step } from '../../src/core/plan/planSchema';
 import type { TaskPlannerApi } from './testBuild/testExtension';
-import { activatedApi, folderNamed, panelShowing, panelShows, planOfStep, until } from './shownRuns';
+import { activatedApi, diffInFront, folderNamed, panelShowing, panelShows, planOfStep, until } from './shownRuns';
 
 /** A plan of one write of `path`, which waits for the user's approval until the test approves it. */
 const writing = (id: string, stepId: string, path: string): Plan =>
@@ -45,7 +45,7 @@ describe('The plan panel follows its run in one folder while another folder is c
     await until(`step ${stepId} to wait`, () => api.pendingPrompts().some((prompt) => prompt.stepId === stepId && prompt.kind === 'approval'));
     // The only approval waiting opens its diff in front (another waits behind the one shown); Show plan later brings the panel in front of it.
     if (api.pendingPrompts().length === 1) {
-      await until('the diff of the write', () => vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff);
+      await diffInFront();
     }
     const runId = api.runningIn(folder);
     assert.ok(runId);

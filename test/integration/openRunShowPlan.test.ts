@@ -8,7 +8,7 @@ import type { RunResult } from '../../src/core/engine/runOptions';
 import type { Plan } from '../../src/core/plan/planSchema';
 import type { RunView } from '../../src/shared/panelViewModel';
 import type { TaskPlannerApi } from './testBuild/testExtension';
-import { activatedApi, panelShowing, planOf, toolStep, until } from './shownRuns';
+import { activatedApi, diffInFront, panelShowing, planOf, toolStep, until } from './shownRuns';
 
 const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
 
@@ -34,7 +34,7 @@ describe('Open run, then Show plan', function () {
     const ended = api.startPlan(plan);
     assert.deepEqual(await api.nextPrompt(), { stepId: 'W1', kind: 'approval' });
     // The write's diff opens in front; Show plan then brings the panel back in front of it (a hidden webview gets no snapshots).
-    await until('the diff of the write', () => vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff);
+    await diffInFront();
     // The Plan view shows the waiting run (its coalesced update came), as the user sees it before opening another.
     await until('the Plan view to show the waiting step', () => api.planTreeNodes().some((node) => node.contextValue === 'step.tool.awaiting_approval'));
     await showPlan();

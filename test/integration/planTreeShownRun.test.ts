@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { PlanTreeNode } from '../../src/core/view/planTreeModel';
 import type { TaskPlannerApi } from './testBuild/testExtension';
-import { activatedApi, planOf, toolStep, until } from './shownRuns';
+import { activatedApi, diffInFront, planOf, toolStep, until } from './shownRuns';
 
 const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
 
@@ -69,7 +69,7 @@ describe('The Plan tree acts on the run it shows', function () {
       // The Plan view shows the run going on (its coalesced update came), as the user sees it before opening another.
       await until('the Plan view to show the waiting step', () => nodeOf('W1').contextValue === 'step.tool.awaiting_approval');
       // Its diff has opened (on a loaded machine it came while the result opened, and that editor failed to open).
-      await until('the diff of the write', () => vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff);
+      await diffInFront();
       await vscode.commands.executeCommand('taskPlanner.openRun', ended.runId);
       // The Plan view shows the run opened: its write completed, none waiting.
       await until('the Plan view to show the run opened', () => nodeOf('W1').icon === 'pass-filled');
@@ -216,7 +216,7 @@ describe('The Plan tree acts on the run it shows', function () {
     const running = api.startPlan(going);
     assert.deepEqual(await api.nextPrompt(), { stepId: 'G1', kind: 'approval' });
     // Its diff has opened: the plan file opened while it came failed to open on a loaded machine (a clean clone).
-    await until('the diff of the write', () => vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff);
+    await diffInFront();
     await showUnrun('shown-while-going.plan.json', { objective: 'Read the README later', steps: [{ id: 'R9', title: 'Read the README', tool: 'read_file', args: { path: 'README.md' } }] });
     await vscode.commands.executeCommand('taskPlanner.approve', 'G1');
     assert.equal((await running).status, 'completed');

@@ -1,5 +1,5 @@
 // What the integration tests of "the run the user sees" share (openRunShowPlan, planTreeShownRun, multiRootOpenRun,
-// multiRootPanelFollowedRun): plans of tool steps, waiting on a condition, a workspace folder by name, and what the
+// multiRootPanelFollowedRun): plans of tool steps, waiting on a condition or a write's diff, a workspace folder by name, and what the
 // plan panel shows in a few words.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
@@ -26,6 +26,14 @@ export function planOf(id: string, objective: string, steps: Step[]): Plan {
 /** A plan of one tool step (`step` with its id). */
 export function planOfStep(id: string, objective: string, { id: stepId, ...fields }: Pick<Step, 'id' | 'title' | 'tool' | 'args'>): Plan {
   return planOf(id, objective, [toolStep(stepId, fields)]);
+}
+
+/**
+ * Until the active tab is a diff (a write's approval): an editor opened while that diff is still coming can fail to open
+ * ("Could NOT open editor", on a loaded machine).
+ */
+export async function diffInFront(): Promise<void> {
+  await until('the diff of the write', () => vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff);
 }
 
 /** The value `probe` gives once it gives one (neither `undefined` nor `false`), polled every 50 ms; fails naming `what` after `timeoutMs`. */
