@@ -35,7 +35,9 @@ export function applyEditBlocks(path: string, text: string, blocks: readonly Edi
   const crlfOnly = lineEnds(text) === 'crlf';
   blocks.forEach((block, index) => {
     const label = `block ${index + 1}`;
-    let { search } = block;
+    // In such a file a search's line break is a CRLF: matched as written, a leading "\n" would start inside a CRLF and leave
+    // its "\r" before the replacement (an outside attack: "\nb" -> "\nB" wrote CR CR LF).
+    let search = crlfOnly ? block.search.replace(/\r?\n/g, '\r\n') : block.search;
     let replace = crlfOnly ? block.replace.replace(/\r?\n/g, '\r\n') : block.replace;
     let starts = occurrences(text, search);
     if (starts.length === 0 && text.includes('\r\n') && !search.includes('\r\n') && search.includes('\n')) {

@@ -62,6 +62,34 @@ describe('edit_file', () => {
     assert.equal(applyEditBlocks('w.txt', 'one two', [{ search: 'one', replace: 'uno\nuna' }]), 'uno\nuna two');
   });
 
+  it('attack: a block starting or ending with a line break in a CRLF file leaves no stray CR (it wrote CR CR LF)', () => {
+    assert.equal(applyEditBlocks('f.txt', 'a\r\nb\r\nc\r\n', [{ search: '\nb', replace: '\nB' }]), 'a\r\nB\r\nc\r\n');
+    assert.equal(applyEditBlocks('f.txt', 'a\r\nb\r\nc\r\n', [{ search: '\nb', replace: '' }]), 'a\r\nc\r\n');
+    assert.equal(applyEditBlocks('f.txt', 'a\r\nb\r\nc\r\n', [{ search: 'b\n', replace: '' }]), 'a\r\nc\r\n');
+    // A mixed file is matched as written: a "\n" there may be either kind of line end, and nothing is widened.
+    assert.equal(applyEditBlocks('f.txt', 'a\r\nb\nc\n', [{ search: '\nb', replace: '' }]), 'a\r\nc\n');
+  });
+
+  it('keeps every line end of a CRLF file a CRLF, whatever line of it a block adds, changes or removes (property)', () => {
+    const line = fc.stringMatching(/^[a-z ]{0,6}$/);
+    fc.assert(
+      fc.property(fc.array(fc.stringMatching(/^[a-z]{1,6}$/), { minLength: 2, maxLength: 6 }), fc.nat(), fc.constantFrom('before', 'after'), fc.array(line, { maxLength: 3 }), (lines, pick, side, added) => {
+        // Numbered and closed, so a line's block matches it alone.
+        const numbered = lines.map((entry, index) => `${index}:${entry};`);
+        const text = numbered.map((entry) => `${entry}\r\n`).join('');
+        const target = numbered[pick % lines.length]!;
+        const search = side === 'before' ? `\n${target}` : `${target}\n`;
+        // The first line has no line break before it; its block is the one after it.
+        const block = side === 'before' && pick % lines.length === 0 ? { search: `${target}\n`, replace: added.map((entry) => `${entry}\n`).join('') } : {
+          search,
+          replace: side === 'before' ? added.map((entry) => `\n${entry}`).join('') : added.map((entry) => `${entry}\n`).join(''),
+        };
+        const result = applyEditBlocks('f.txt', text, [block]);
+        assert.doesNotMatch(result, /\r(?!\n)|(?<!\r)\n/, JSON.stringify({ text, block, result }));
+      }),
+    );
+  });
+
   it('refuses a file that does not exist, pointing to write_file', async () => {
     await assert.rejects(editFileTool.run(makeToolContext(), { path: 'nope.ts', edits: [{ search: 'a', replace: 'b' }] }, neverAborted), { code: 'not_found', modelHint: 'Use write_file to create it.' });
   });
