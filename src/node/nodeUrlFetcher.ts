@@ -2,7 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
-import type { Readable } from 'node:stream';
+import { pipeline, type Readable, type Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { FetchedUrl, UrlFetchRequest, UrlFetcher } from '../core/servicePorts';
 import { addressKind, checkFetchUrl, checkRedirectTarget, type AddressKind, type FetchTarget } from '../core/web/fetchUrlTarget';
@@ -127,15 +127,21 @@ async function readPage(url: string, response: IncomingMessage, request: UrlFetc
   return { url, status, contentType, format: 'text', content: text, truncated };
 }
 
+/**
+ * The body of `response`, decompressed per its `content-encoding`. Through `pipeline`, not `pipe`: a response destroyed
+ * mid-body (a dropped connection, or the abort of the time limit) then ends the decompressed stream with its error, where
+ * `pipe` left a reader waiting forever (an outside attack: a gzip body that stalled outlived the 30 s limit).
+ */
 function decoded(response: IncomingMessage): Readable {
+  const through = (decoder: Transform): Readable => pipeline(response, decoder, () => undefined);
   switch ((response.headers['content-encoding'] ?? '').trim().toLowerCase()) {
     case 'gzip':
     case 'x-gzip':
-      return response.pipe(createGunzip());
+      return through(createGunzip());
     case 'deflate':
-      return response.pipe(createInflate());
+      return through(createInflate());
     case 'br':
-      return response.pipe(createBrotliDecompress());
+      return through(createBrotliDecompress());
     default:
       return response;
   }

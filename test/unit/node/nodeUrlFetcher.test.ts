@@ -19,6 +19,9 @@ const article = `<!doctype html><html><head><title>Release notes</title><script>
 <ul><li>Faster runs</li><li>Fewer questions</li></ul><pre><code>npm install task-planner</code></pre></article>
 <footer>Copyright</footer></body></html>`;
 
+/** A compressed body of 200 000 bytes, so its first 100 bytes are not the whole of it. */
+const longGzip = gzipSync(Buffer.alloc(200_000, 'x'));
+
 describe('createNodeUrlFetcher (against a server on 127.0.0.1)', () => {
   let server: Server;
   let base: string;
@@ -38,6 +41,11 @@ describe('createNodeUrlFetcher (against a server on 127.0.0.1)', () => {
       } else if (path === '/gzip') {
         response.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' });
         response.end(gzipSync('compressed text'));
+      } else if (path === '/gzip-stall' || path === '/gzip-cut') {
+        // The first bytes of a gzip body, then nothing (a slow server) or a dropped connection.
+        hanging.add(() => response.destroy());
+        response.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip', 'content-length': String(longGzip.length) });
+        response.write(longGzip.subarray(0, 100), () => (path === '/gzip-cut' ? response.socket?.destroy() : silentReached()));
       } else if (path === '/json') {
         response.writeHead(200, { 'content-type': 'application/json' });
         response.end('{"a":1}');
@@ -157,6 +165,22 @@ describe('createNodeUrlFetcher (against a server on 127.0.0.1)', () => {
     assert.equal(settled, false);
     await clock.advance(30_000);
     await failed;
+  });
+
+  it('attack: gives up on a compressed body that stops coming once its time is up (it waited for ever)', async () => {
+    const clock = new ManualClock();
+    const reached = new Promise<void>((resolve) => (silentReached = resolve));
+    const pending = run(`${base}/gzip-stall`, undefined, clock);
+    const failed = assert.rejects(pending, /fetch_url gave up on http:\/\/127\.0\.0\.1:\d+\/gzip-stall: no complete answer within 30 s/);
+    await reached;
+    // the first bytes reach the reader in a turn or two of the event loop
+    for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+    await clock.advance(30_000);
+    await failed;
+  });
+
+  it('attack: fails on a compressed body whose connection drops midway (it waited for ever)', async () => {
+    await assert.rejects(run(`${base}/gzip-cut`), /The answer broke off: aborted/);
   });
 
   it('stops a redirect loop after five redirects', async () => {
