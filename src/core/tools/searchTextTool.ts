@@ -79,7 +79,13 @@ export const searchTextTool: Tool<z.infer<typeof inputSchema>, SearchTextOutput>
     }
     const narrowing = await narrowed;
     // A file the searcher saw without a match holds none: counted as searched, not read.
-    const toRead = narrowing === undefined ? files : files.filter((path) => narrowing.matched.has(path) || !narrowing.seen.has(path));
+    const candidates = narrowing === undefined ? files : files.filter((path) => narrowing.matched.has(path) || !narrowing.seen.has(path));
+    // A file that is a link to one (`notes.txt` → `.env`) is found out by where it leads, before anything is read, and then
+    // counted as a file the searcher saw without a match is: its matches, dropped after the search, counted against
+    // `maxMatches` and so told the model through `truncated` whether its guess of the secret was right (an outside attack).
+    const leading = await leadingToWithheld(ctx, candidates, signal);
+    for (const target of leading.values()) ctx.withheld?.(target);
+    const toRead = leading.size === 0 ? candidates : candidates.filter((path) => !leading.has(path));
     const matches: SearchMatch[] = [];
     let filesSearched = 0;
     let filesSkipped = 0;
@@ -130,17 +136,12 @@ export const searchTextTool: Tool<z.infer<typeof inputSchema>, SearchTextOutput>
       signal,
       { maxBytes: maxSearchFileBytes },
     );
-    // A listed file that is a link to one (`notes.txt` → `.env`) is found out by where it leads: only for the files that
-    // matched. Its matches are dropped and the counts left as they are: a count that changed with a match would tell the
-    // model whether its guess of the secret was right.
-    const leading = await leadingToWithheld(ctx, matches.map((match) => match.path), signal);
-    for (const target of leading.values()) ctx.withheld?.(target);
     // As the reader without a searcher counts: the files before the one it stopped in (all of them when it did not stop).
     const before = stoppedAt === undefined ? files.length : files.indexOf(stoppedAt);
     const read = new Set(toRead);
     for (let index = 0; index < before; index++) if (!read.has(files[index] as string)) filesSearched++;
     return {
-      matches: leading.size === 0 ? matches : matches.filter((match) => !leading.has(match.path)),
+      matches,
       filesSearched,
       filesSkipped,
       truncated,

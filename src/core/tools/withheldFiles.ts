@@ -85,12 +85,15 @@ export async function withheldRead(
   return led === undefined ? undefined : { file: resolved, reason: `it leads to ${resolved}: ${led}` };
 }
 
-/** The paths of `paths` that lead (after links) to a file `withheldReason` names, each with where it leads; each is located once. */
+/**
+ * The paths of `paths` that lead (after links) to a file `withheldReason` names, each with where it leads; each is located
+ * once, all at the same time (the file system's own queue bounds how many at once).
+ */
 export async function leadingToWithheld(ctx: ToolContext, paths: Iterable<string>, signal: AbortSignal): Promise<Map<string, string>> {
-  const withheld = new Map<string, string>();
-  for (const path of new Set(paths)) {
-    const resolved = await ctx.workspace.locate?.(path, signal).catch(() => undefined);
-    if (resolved !== undefined && resolved !== path && withheldReason(resolved) !== undefined) withheld.set(path, resolved);
-  }
-  return withheld;
+  const located = await Promise.all(
+    [...new Set(paths)].map(async (path) => [path, await ctx.workspace.locate?.(path, signal).catch(() => undefined)] as const),
+  );
+  const leads = (entry: readonly [string, string | undefined]): entry is readonly [string, string] =>
+    entry[1] !== undefined && entry[1] !== entry[0] && withheldReason(entry[1]) !== undefined;
+  return new Map(located.filter(leads));
 }

@@ -204,6 +204,20 @@ describe('search_text over a Node workspace', () => {
     assert.equal(result.filesSkipped, 4);
   });
 
+  it('attack: answers a guess of what a link to .env holds the same, right or wrong (its matches counted against maxMatches)', async () => {
+    fs.writeFileSync(path.join(root, '.env'), 'API_KEY=s3cr3t\n');
+    // committed by a hostile repository, with any later file holding a known line
+    fs.symlinkSync('.env', path.join(root, 'notes.txt'));
+    fs.writeFileSync(path.join(root, 'zz.txt'), 'zzmarker\n');
+    const withheld: string[] = [];
+    const guess = (prefix: string) =>
+      searchTextTool.run(makeToolContext({ workspace: createNodeWorkspace(root), withheld: (file) => withheld.push(file) }), { query: `API_KEY=${prefix}|zzmarker`, regex: true, maxMatches: 1 }, neverAborted);
+    const right = await guess('s3');
+    assert.deepEqual(right.matches.map((match) => match.path), ['zz.txt']);
+    assert.deepEqual(right, await guess('xx'));
+    assert.ok(withheld.includes('.env'), 'the run is told of the file kept');
+  });
+
   it('stops when aborted while it reads', async () => {
     for (let index = 0; index < 500; index++) fs.writeFileSync(path.join(root, `f${index}.txt`), 'text');
     const controller = new AbortController();
