@@ -51,10 +51,11 @@ const passwordOption = /^--?(pass|password|passwd|passphrase|passin|passout)(=.|
 const userOption = /^(-u|--user(name)?(=|$))/;
 const passwordPrograms = /^(mysql|mariadb|sshpass)/;
 // Credentials in other shapes, anywhere in a value: a private key in PEM, Azure's account and shared access keys, an
-// Authorization header's value (`authorization=Bearer …` of OTLP headers, git's `AUTHORIZATION: basic …`), a bearer
-// token, a Slack webhook, and a JSON object with a key or password member (`{"username":…,"key":…}` of Kaggle).
+// Authorization header's value in any scheme (`authorization=Bearer …` of OTLP headers, git's `AUTHORIZATION: basic …`,
+// `Digest …`, `ApiKey …`), a header that carries a key by its name (`PRIVATE-TOKEN: …`, `X-Api-Key: …`, `Cookie: …`), a
+// bearer token, a Slack webhook, and a JSON object with a key or password member (`{"username":…,"key":…}` of Kaggle).
 const otherCredential =
-  /-----BEGIN [A-Z ]*PRIVATE KEY-----|(AccountKey|SharedAccessKey|SharedAccessSignature)=|authorization\s*[:=]\s*(basic|bearer|token)\s|\bbearer\s+[A-Za-z0-9._~+/-]{8,}|hooks\.slack\.com\/services\/|"(key|api_?key|token|secret|password)"\s*:\s*"[^"]/i;
+  /-----BEGIN [A-Z ]*PRIVATE KEY-----|(AccountKey|SharedAccessKey|SharedAccessSignature)=|authorization\s*[:=]\s*[a-z][\w-]*\s+\S|(^|\n)[ \t]*(cookie|([a-z0-9]+-)*(token|api-?key|secret)|([a-z0-9]+-)+(key|auth))[ \t]*:[ \t]*\S|\bbearer\s+[A-Za-z0-9._~+/-]{8,}|hooks\.slack\.com\/services\/|"(key|api_?key|token|secret|password)"\s*:\s*"[^"]/i;
 
 /**
  * A copy of `env` without anything that looks like a credential, for processes started on
@@ -66,7 +67,8 @@ const otherCredential =
  * headers, opaque high-entropy tokens, long base32 and hex secrets, and one-word passwords
  * mixing letters, digits and symbols; and every
  * `TASK_PLANNER_MCP_INPUT_*` (the CLI's MCP inputs). When one of git's `GIT_CONFIG_VALUE_<n>` is
- * removed, all of git's environment configuration goes with it. Everything else (PATH, HOME, PWD,
+ * removed, or one `GIT_CONFIG_KEY_<n>` names an http extra header (how git is given a credential),
+ * all of git's environment configuration goes with it. Everything else (PATH, HOME, PWD,
  * locale, plain URLs, …) is kept.
  */
 export function withoutSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
@@ -78,6 +80,9 @@ export function withoutSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
       gitConfigCut ||= gitConfigEntry.test(name);
       continue;
     }
+    // An extra header for git's requests is how a credential is given to it (actions/checkout's `AUTHORIZATION: basic …`),
+    // whatever shape its value has: none of git's environment configuration is passed on then.
+    if (/^GIT_CONFIG_KEY_\d+$/i.test(name) && /^http\..*extraheader$/i.test(value.trim())) gitConfigCut = true;
     kept[name] = value;
   }
   // Git reads GIT_CONFIG_KEY_<n>/GIT_CONFIG_VALUE_<n> up to GIT_CONFIG_COUNT and refuses to run when one is missing:

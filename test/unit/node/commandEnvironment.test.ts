@@ -71,6 +71,10 @@ const kept: [name: string, value: string][] = [
   ['PROMPT', '$P$G'],
   ['SHORT_B32', 'JBSWY3DPEHPK3PX'],
   ['HEX_256', 'a3c1f2e4b5d6478899aabbccddeeff00a3c1f2e4b5d6478899aabbccddeeff0'],
+  // Settings written like a header whose name only starts like a credential's, and an Authorization word alone.
+  ['SPLITTER', 'tokenizer: bpe'],
+  ['KEYMAP', 'key-map: emacs'],
+  ['NOTE', 'see the authorization docs'],
 ];
 
 /** Credentials by name, by value, or inside a URL or connection string: never reach a command. */
@@ -198,6 +202,14 @@ const removed: [name: string, value: string][] = [
   ['USER_SESSION', 'x'],
   ['MYSQL_CMD', 'mysqldump -h db -psecret app'],
   ['MARIADB', '/usr/bin/mariadb --user=app --password=s3cret! app'],
+  // An outside attacker's finds (2026-12-03): git's http.extraHeader given these reached git run under an allow rule.
+  ['GITLAB_HEADER', 'PRIVATE-TOKEN: glpat-abcdefghij0123456789'],
+  ['API_HEADER', 'X-Api-Key: 0123456789'],
+  ['APIKEY_AUTH', 'Authorization: ApiKey abc'],
+  ['DIGEST_AUTH', 'Authorization: Digest username="u", response="x"'],
+  ['COOKIE_HEADER', 'Cookie: session=abc'],
+  ['AUTH_HEADER', 'X-Auth: abc'],
+  ['SECOND_LINE', 'Accept: */*\nX-Secret: abc'],
   ['CLI_LOGIN', 'tool --password hunter2 --host db'],
   ['OPENSSL_ARGS', 'enc -aes256 -passin pass:hunter2'],
   ['SSH_CMD', 'sshpass -p hunter2 ssh host'],
@@ -381,6 +393,15 @@ describe('withoutSecrets: git configuration through the environment', () => {
       GIT_CONFIG_COUNTER: '4',
     };
     assert.deepEqual(withoutSecrets(env), { PATH: '/bin', MY_GIT_CONFIG_COUNT: '3', GIT_CONFIG_COUNTER: '4' });
+  });
+
+  it("attack: drops every GIT_CONFIG entry when one key is an http extra header, whatever its value's shape", () => {
+    for (const key of ['http.extraHeader', 'http.https://gitlab.example.com/.extraheader', 'HTTP.EXTRAHEADER']) {
+      const env = { GIT_CONFIG_COUNT: '2', GIT_CONFIG_KEY_0: 'core.autocrlf', GIT_CONFIG_VALUE_0: 'input', GIT_CONFIG_KEY_1: key, GIT_CONFIG_VALUE_1: 'a plain value', PATH: '/bin' };
+      assert.deepEqual(withoutSecrets(env), { PATH: '/bin' }, key);
+    }
+    const other = { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'http.sslVerify', GIT_CONFIG_VALUE_0: 'true' };
+    assert.deepEqual(withoutSecrets(other), other, 'another http setting is kept');
   });
 });
 
