@@ -27,6 +27,24 @@ export function downstreamSteps(plan: Pick<Plan, 'steps'>, stepId: string): Set<
 }
 
 /**
+ * The step `stepId` and every step it depends on, directly or through other steps: the steps whose work it ran after.
+ * Unknown ids yield just `stepId`; a cycle is followed once. Linear in steps + edges.
+ */
+export function upstreamSteps(plan: Pick<Plan, 'steps'>, stepId: string): Set<string> {
+  const byId = new Map(plan.steps.map((step) => [step.id, step]));
+  const upstream = new Set([stepId]);
+  const queue = [stepId];
+  for (let next = queue.pop(); next !== undefined; next = queue.pop()) {
+    for (const dependency of byId.get(next)?.dependsOn ?? []) {
+      if (upstream.has(dependency)) continue;
+      upstream.add(dependency);
+      queue.push(dependency);
+    }
+  }
+  return upstream;
+}
+
+/**
  * The results a run again from `stepId` keeps (its steps are not re-run): those of steps outside
  * `downstreamSteps(plan, stepId)` and outside the downstream of each step of `undone` (steps whose file changes Undo
  * took back: their results describe files that are no longer there, so they run again, and what depends on them).

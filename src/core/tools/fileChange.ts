@@ -74,12 +74,6 @@ async function changeLocked(
   let current = await readVersion(ctx, path, signal);
   if (reconciled.kind === 'landed') return resultOf(path, reconciled.checkpoint.before, operation, textOf(current));
   const seen = ctx.seenVersions?.get(path);
-  if (operation === 'write' && seen !== undefined && current.exists && current.sha256 !== seen) {
-    // A whole-file write made from an older read would silently drop what changed since.
-    throw new Error(
-      `${path} changed since this step read it (another step, run or program wrote it); nothing was written. Read it again and write your change on what it holds now.`,
-    );
-  }
   // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: writes and deletions ask under the same policies (needsApproval).
   const effect = operation === 'delete' ? 'delete' : 'write';
   // Outside the files the step declared (drift), or after a crash that left the file as neither side of this step's change: asks whatever the policy.
@@ -90,6 +84,9 @@ async function changeLocked(
   if (withheld !== undefined && operation === 'edit') throw new PathRefusedError(path, withheld, withheldHint(path));
   const mustAsk = outsideScope || withheld !== undefined || reconciled.kind === 'unexpected' || needsApproval(effect, ctx.approvalPolicy);
   for (let round = 1; ; round++) {
+    // At every read, not only the first: a file that changed under the write (while its question was open, or between the
+    // check and the write) is read again, and a write over it would drop that change (an outside attack).
+    if (operation === 'write') refuseDroppingUnseen(ctx, path, seen, current);
     const proposed = input.propose(textOf(current));
     refuseTooLarge(path, proposed);
     if (proposed === textOf(current) && withheld === undefined) return { path, operation: 'unchanged', changed: false, bytes: 0 };
@@ -121,7 +118,9 @@ async function changeLocked(
     try {
       await applyRecorded(ctx, { path, operation, before: current, after: proposed }, signal);
       if (proposed === undefined) ctx.seenVersions?.delete(path);
-      else ctx.seenVersions?.set(path, sha256(proposed));
+      // An edit of a version the step never saw tells it nothing of the rest: marked seen, a later write of the step
+      // would drop what another step put there (an outside attack).
+      else if (operation === 'write' || !current.exists || current.sha256 === seen) ctx.seenVersions?.set(path, sha256(proposed));
       return resultOf(path, current, operation, proposed);
     } catch (error) {
       if (!isWorkspaceError(error, 'changed')) throw error;
@@ -129,6 +128,27 @@ async function changeLocked(
       current = await readVersion(ctx, path, signal);
     }
   }
+}
+
+/**
+ * Refuses a whole-file write over `current` that would drop a change its step never saw: one made since the step last saw
+ * the file (`seen`), or, when it never saw it, one made by a step of the run that this step does not depend on (two
+ * steps that may run in any order: the write would erase the other's change, both reporting success).
+ */
+function refuseDroppingUnseen(ctx: ToolContext, path: string, seen: string | undefined, current: FileVersion): void {
+  if (!current.exists) return;
+  if (seen !== undefined) {
+    if (current.sha256 === seen) return;
+    throw new Error(
+      `${path} changed since this step read it (another step, run or program wrote it); nothing was written. Read it again and write your change on what it holds now.`,
+    );
+  }
+  const others = ctx.unrelatedChanges?.(path) ?? [];
+  if (others.length === 0) return;
+  const steps = `${others.length === 1 ? 'step' : 'steps'} ${others.join(', ')}`;
+  throw new Error(
+    `${path} was changed in this run by ${steps}, which this step does not depend on, and this step has not read it; nothing was written, since writing the whole file would drop that change. Read it and write your change on what it holds now (or edit it with edit_file), or make this step depend on ${steps}.`,
+  );
 }
 
 /**

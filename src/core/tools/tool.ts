@@ -36,6 +36,12 @@ export interface ToolContext {
    */
   filesChangedInRun?: () => readonly FileChangedInRun[];
   /**
+   * The steps of this run that changed the workspace-relative `path` and that this step does not depend on, directly or
+   * through others (itself left out): a whole-file write by a step that never read the file would drop their change.
+   * Absent: outside a run, nothing changed.
+   */
+  unrelatedChanges?: (path: string) => readonly string[];
+  /**
    * When the run started, in milliseconds since the epoch (its clock): a command's defining file changed on disk since
    * (by a command of the run, which no step reports, or by another program) asks as a change by a step does
    * (`definingFilesChangedSince`). Absent: outside a run.
@@ -53,7 +59,7 @@ export interface ToolContext {
   writeScope?: readonly string[];
   /**
    * What this attempt of the step last saw of each file (sha256 of its text, by
-   * workspace-relative path): `read_file` and every change record it. A whole-file write
+   * workspace-relative path): `read_file`, a write, and an edit of the version it saw record it. A whole-file write
    * over a file that changed since the step saw it is refused: it would drop the other
    * change. Absent: nothing is tracked.
    */

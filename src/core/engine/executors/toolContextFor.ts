@@ -1,3 +1,4 @@
+import { upstreamSteps } from '../../plan/downstreamSteps';
 import { filesChangedBySteps } from '../../tools/commandDefiningFiles';
 import type { ToolContext } from '../../tools/tool';
 import type { ExecuteContext } from './stepExecutor';
@@ -5,6 +6,7 @@ import type { ExecuteContext } from './stepExecutor';
 /** The context a tool gets when a step calls it directly or through its agent (one per attempt: what the attempt saw is tracked in it). */
 export function toolContextFor(ctx: ExecuteContext): ToolContext {
   const { options, step } = ctx;
+  const upstream = upstreamSteps(ctx.plan, step.id);
   return {
     runId: ctx.runId,
     stepId: step.id,
@@ -17,6 +19,8 @@ export function toolContextFor(ctx: ExecuteContext): ToolContext {
     ...(options.commandRunner ? { commandRunner: options.commandRunner } : {}),
     ...(options.allowedCommands ? { allowedCommands: options.allowedCommands } : {}),
     filesChangedInRun: () => filesChangedBySteps(ctx.state().steps),
+    unrelatedChanges: (path) =>
+      Object.entries(ctx.state().steps).flatMap(([id, state]) => (!upstream.has(id) && (state.filesChanged ?? []).includes(path) ? [id] : [])),
     ...(ctx.state().startedAt === undefined ? {} : { runStartedAt: ctx.state().startedAt }),
     ...(options.checkpoints ? { checkpoints: options.checkpoints } : {}),
     commandLog: ctx.commandLog,

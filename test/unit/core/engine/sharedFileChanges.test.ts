@@ -69,6 +69,32 @@ describe('changes of one file by parallel steps (issue 26)', () => {
     }
   });
 
+  it('attack: an edit step and a write step that never read the file, in parallel: the write is refused, not both completed with the edit lost', async () => {
+    fs.writeFileSync(path.join(dir, 'f.txt'), 'x=1\ny=1\n');
+    const write = makeStep('W', { kind: 'tool', agent: undefined, input: undefined, critical: false, tool: 'write_file', args: { path: 'f.txt', content: 'y=1\nz=1\n' } });
+    for (const workspace of [createMemoryWorkspace({ 'f.txt': 'x=1\ny=1\n' }), createNodeWorkspace(dir)]) {
+      const plan = makePlan([edit('E', 'x=1', 'x=2'), write]);
+      const result = await runPlan(plan, { clock: new ManualClock(0, { autoAdvance: true }), workspace: slowed(workspace), tools: builtinTools(), approvalPolicy: 'commandsOnly', maxConcurrency: 4 }).result;
+      const text = await workspace.readText('f.txt');
+      // Whichever takes the file's lock first: the edit then the write refused, or the write then the edit not finding its text.
+      if (result.steps.E?.status === 'completed') {
+        assert.notEqual(result.steps.W?.status, 'completed', `both completed, the file is ${JSON.stringify(text)}`);
+        assert.match(result.steps.W?.error ?? '', /f\.txt was changed in this run by step E, which this step does not depend on, and this step has not read it; nothing was written.*make this step depend on step E/);
+        assert.equal(text, 'x=2\ny=1\n');
+      } else {
+        assert.equal(text, 'y=1\nz=1\n');
+      }
+    }
+  });
+
+  it('a write step that depends on the step that changed the file overwrites it, as its plan says', async () => {
+    const workspace = createMemoryWorkspace({ 'f.txt': 'x=1\n' });
+    const write = makeStep('W', { kind: 'tool', agent: undefined, input: undefined, dependsOn: ['E'], tool: 'write_file', args: { path: 'f.txt', content: 'rewritten\n' } });
+    const result = await runPlan(makePlan([edit('E', 'x=1', 'x=2'), write]), { clock: new ManualClock(0, { autoAdvance: true }), workspace, tools: builtinTools(), approvalPolicy: 'commandsOnly' }).result;
+    assert.equal(result.status, 'completed');
+    assert.equal(workspace.snapshot()['f.txt'], 'rewritten\n');
+  });
+
   it('two runs at once on one folder, each editing the same file, lose nothing', async () => {
     const workspace = createMemoryWorkspace({ 'f.txt': 'one two three four\n' });
     const common = { clock: new ManualClock(0, { autoAdvance: true }), workspace: slowed(workspace), tools: builtinTools(), approvalPolicy: 'commandsOnly' as const };
@@ -197,5 +223,35 @@ describe('a whole-file write made from an older read (issue 26)', () => {
     // Its own change is what it saw last: writing again needs no new read.
     await writeFileTool.run(agentCtx, { path: 'notes.md', content: 'v0\nfrom OTHER\nmine, twice\n' }, neverAborted);
     assert.equal(workspace.snapshot()['notes.md'], 'v0\nfrom OTHER\nmine, twice\n');
+  });
+
+  it('attack: is refused when another program saved the file between the check and the write, not written again over it', async () => {
+    const memory = createMemoryWorkspace({ 'a.txt': 'v0\n' });
+    const racing = savedBeforeOurWrite(memory, 'v0\nuser line\n');
+    const ctx = makeToolContext({ workspace: racing, approvalPolicy: 'commandsOnly', seenVersions: new Map() });
+    await readFileTool.run(ctx, { path: 'a.txt' }, neverAborted);
+    // The compare-and-swap write fails; the write computed again used to go through over the user's line.
+    await assert.rejects(writeFileTool.run(ctx, { path: 'a.txt', content: 'v1\n' }, neverAborted), /a\.txt changed since this step read it .*nothing was written/);
+    assert.equal(memory.snapshot()['a.txt'], 'v0\nuser line\n');
+  });
+
+  it('attack: is refused when the file changed while its question was open, not asked again over the change', async () => {
+    const memory = createMemoryWorkspace({ 'a.txt': 'v0\n' });
+    const ctx = makeToolContext({
+      workspace: memory,
+      seenVersions: new Map(),
+      interaction: {
+        requestApproval: async () => {
+          await memory.writeText('a.txt', 'v0\nsaved while asked\n');
+          return { approved: true };
+        },
+        askClarification: async () => 'defer',
+        requestReview: async () => 'defer',
+        requestManualStep: async () => 'defer',
+      },
+    });
+    await readFileTool.run(ctx, { path: 'a.txt' }, neverAborted);
+    await assert.rejects(writeFileTool.run(ctx, { path: 'a.txt', content: 'v1\n' }, neverAborted), /a\.txt changed since this step read it .*nothing was written/);
+    assert.equal(memory.snapshot()['a.txt'], 'v0\nsaved while asked\n');
   });
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { downstreamSteps, resultsKeptFrom } from '../../../../src/core/plan/downstreamSteps';
+import { downstreamSteps, resultsKeptFrom, upstreamSteps } from '../../../../src/core/plan/downstreamSteps';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 
 // A → B → D, A → C, E alone; F depends on D and E.
@@ -31,5 +31,19 @@ describe('downstreamSteps: what a run again from a step runs again', () => {
     assert.deepEqual(resultsKeptFrom(plan, 'E', results, new Set()), { A: 'a', B: 'b', C: 'c', D: 'd' });
     // A step whose changes Undo took back runs again, and what depends on it (a rerun said it "created" files Undo had removed).
     assert.deepEqual(resultsKeptFrom(plan, 'E', results, new Set(['B'])), { A: 'a', C: 'c' });
+  });
+});
+
+describe('upstreamSteps: the steps whose work a step runs after', () => {
+  it('is the step and everything it depends on, through any number of steps', () => {
+    assert.deepEqual([...upstreamSteps(plan, 'F')].sort(), ['A', 'B', 'D', 'E', 'F']);
+    assert.deepEqual([...upstreamSteps(plan, 'C')].sort(), ['A', 'C']);
+    assert.deepEqual([...upstreamSteps(plan, 'A')], ['A']);
+  });
+
+  it('is just the step for an id the plan does not have, and ends on a cycle', () => {
+    assert.deepEqual([...upstreamSteps(plan, 'Z')], ['Z']);
+    const cyclic = makePlan([makeStep('X', { dependsOn: ['Y'] }), makeStep('Y', { dependsOn: ['X'] })]);
+    assert.deepEqual([...upstreamSteps(cyclic, 'X')].sort(), ['X', 'Y']);
   });
 });

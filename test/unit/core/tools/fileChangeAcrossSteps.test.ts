@@ -161,7 +161,7 @@ describe('changeFile across steps, programs and crashes', () => {
     assert.equal(workspace.snapshot()['a.txt'], 'saved by the user');
   });
 
-  it('lets an edit, made on what the file holds now, through over a change made since the step saw the file, and forgets a file it deleted', async () => {
+  it('lets an edit, made on what the file holds now, through over a change made since the step saw the file, without marking that change seen, and forgets a file it deleted', async () => {
     const workspace = createMemoryWorkspace({ 'a.txt': 'alpha beta', 'b.txt': 'b' });
     const seenVersions = new Map<string, string>([
       ['a.txt', sha256('alpha')],
@@ -171,7 +171,11 @@ describe('changeFile across steps, programs and crashes', () => {
     await editFileTool.run(ctx, { path: 'a.txt', edits: [{ search: 'beta', replace: 'BETA' }] }, neverAborted);
     await deleteFileTool.run(ctx, { path: 'b.txt' }, neverAborted);
     assert.deepEqual(workspace.snapshot(), { 'a.txt': 'alpha BETA' });
-    assert.deepEqual([...seenVersions], [['a.txt', sha256('alpha BETA')]]);
+    // The edit told the step nothing of what changed since it saw the file (an outside attack: marked seen, a whole-file
+    // write of the step then dropped another step's line).
+    assert.deepEqual([...seenVersions], [['a.txt', sha256('alpha')]]);
+    await assert.rejects(writeFileTool.run(ctx, { path: 'a.txt', content: 'ALPHA BETA' }, neverAborted), /a\.txt changed since this step read it .*nothing was written/);
+    assert.deepEqual(workspace.snapshot(), { 'a.txt': 'alpha BETA' });
     // Created anew by the step, the file is one it has seen.
     assert.equal((await writeFileTool.run(ctx, { path: 'b.txt', content: 'new' }, neverAborted)).operation, 'created');
     assert.equal(seenVersions.get('b.txt'), sha256('new'));
