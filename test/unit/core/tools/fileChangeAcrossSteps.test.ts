@@ -111,6 +111,22 @@ describe('changeFile across steps, programs and crashes', () => {
     assert.deepEqual((await checkpoints.list('run-1')).map((checkpoint) => checkpoint.state), ['applied']);
   });
 
+  it('attack: in a resumed run, claims a deletion of this step that landed before the crash instead of failing on "Nothing to delete"', async () => {
+    const workspace = createMemoryWorkspace({});
+    const checkpoints = createMemoryCheckpointStore();
+    const before = { exists: true as const, text: 'old\n', sha256: sha256('old\n') };
+    const recorded = await checkpoints.record({ runId: 'run-1', stepId: 'S1', path: 'gone.txt', operation: 'delete', before, afterSha256: undefined });
+    await checkpoints.settle(recorded, 'recovered');
+    const interaction = new ScriptedInteraction();
+    const result = await deleteFileTool.run(makeToolContext({ workspace, checkpoints, interaction }), { path: 'gone.txt' }, neverAborted);
+    assert.deepEqual(result, { path: 'gone.txt', operation: 'deleted', changed: true, bytes: 0 });
+    assert.equal(interaction.requests.length, 0);
+    assert.deepEqual((await checkpoints.list('run-1')).map((checkpoint) => checkpoint.state), ['applied']);
+    // Another step's deletion, or a file this step never deleted, is still a missing file.
+    await assert.rejects(deleteFileTool.run(makeToolContext({ workspace, checkpoints, stepId: 'S2' }), { path: 'gone.txt' }, neverAborted), /Nothing to delete: gone\.txt/);
+    await assert.rejects(deleteFileTool.run(makeToolContext({ workspace, checkpoints }), { path: 'other.txt' }, neverAborted), /Nothing to delete: other\.txt/);
+  });
+
   it('in a resumed run, asks before changing a file a crash left as neither side of this step’s change, whatever the policy', async () => {
     const workspace = createMemoryWorkspace({ 'v.txt': 'someone else’s text\n' });
     const checkpoints = createMemoryCheckpointStore();
