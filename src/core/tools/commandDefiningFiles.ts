@@ -52,6 +52,8 @@ export const commandDefiningFiles: Readonly<Record<string, DefiningFiles>> = {
   bun,
   bunx: bun,
   make: { here: ['Makefile', 'makefile', 'GNUmakefile'] },
+  gmake: { here: ['Makefile', 'makefile', 'GNUmakefile'] },
+  ninja: { here: ['build.ninja'] },
   git,
   pytest: { up: ['pytest.ini', '.pytest.ini', 'pyproject.toml', 'setup.cfg', 'tox.ini'], anywhere: ['conftest.py'] },
   tox: { up: ['tox.ini', 'pyproject.toml', 'setup.cfg'] },

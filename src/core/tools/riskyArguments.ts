@@ -39,6 +39,8 @@ const everyProgram: ProgramRisks = {
     // one), a configuration file or a startup snapshot sets options or code, and the rest write files where they say.
     'openssl-config', 'experimental-config-file', 'experimental-default-config-file', 'snapshot-blob', 'redirect-warnings', 'report-directory',
     'report-dir', 'report-filename', 'diagnostic-dir', 'tls-keylog',
+    // Node's profilers write where they are told (`npm test -- --cpu-prof --cpu-prof-name=README.md` overwrote it: an outside attack).
+    'cpu-prof*', 'heap-prof*', 'prof', 'trace-event-file-pattern', 'heapsnapshot*',
   ],
   short: 'o',
   why: writes,
@@ -115,6 +117,13 @@ const maven: ProgramRisks = {
   why: 'runs another build, reads other configuration or writes its log elsewhere',
 };
 
+const make: ProgramRisks = {
+  long: ['file', 'makefile', 'directory', 'eval', 'include-dir', 'touch'],
+  short: 'CEfIt',
+  assignments: true,
+  why: 'reads another makefile or changes the commands it runs',
+};
+
 // Per program (its name as `programName` gives it), and per program and subcommand (`git clone`).
 const programs: Readonly<Record<string, ProgramRisks>> = {
   git: {
@@ -145,6 +154,10 @@ const programs: Readonly<Record<string, ProgramRisks>> = {
   'git am': { short: 'iS', why: gitRuns },
   'git commit-tree': { short: 'S', why: gitRuns },
   'git tag': { long: ['verify'], short: 'aesuv', why: gitRuns },
+  // `--apply` undoes `--check` and `--stat`: the patch is applied (an outside attack wrote a file through `git apply --check ...`).
+  'git apply': { long: ['apply'], short: '', why: 'applies the patch, writing files' },
+  // Deleting, renaming or moving a branch, tag or stash entry changes the repository's own files under .git (an outside attack: `-D`).
+  'git branch': { long: ['delete', 'move', 'copy', 'force', 'set-upstream-to', 'unset-upstream', 'edit-description'], short: 'cCdDfmMtu', why: 'changes the repository' },
   // Each without a message opens an editor.
   'git notes': { short: '', values: /^(add|append|edit)$/, why: gitRuns },
   npm: packageManagers,
@@ -171,17 +184,18 @@ const programs: Readonly<Record<string, ProgramRisks>> = {
   // A kubeconfig can name a program to run for credentials (`users[].user.exec`).
   kubectl: { long: ['kubeconfig'], short: '', why: 'reads another configuration, which can run a program' },
   gh: { long: ['web'], short: 'w', why: 'opens a browser' },
-  make: {
-    long: ['file', 'makefile', 'directory', 'eval', 'include-dir', 'touch'],
-    short: 'CEfIt',
-    assignments: true,
-    why: 'reads another makefile or changes the commands it runs',
-  },
+  make,
+  gmake: make,
+  // `-f` another build file, `-C` another folder, `-t` a tool (`-t clean` deletes outputs): an outside attack ran another file's commands.
+  ninja: { short: 'Cft', why: 'reads another build file or runs one of its tools' },
+  // `-C` compiles a magic file, writing it beside the one named (an outside attack wrote `mymagic.mgc`).
+  file: { short: 'C', why: 'writes files' },
   // `--logfile` is the test harness's, after `--`.
   cargo: {
-    long: ['manifest-path', 'target-dir', 'out-dir', 'artifact-dir', 'lockfile-path', 'logfile'],
+    // `cargo clippy --fix` rewrites the sources (an outside attack).
+    long: ['manifest-path', 'target-dir', 'out-dir', 'artifact-dir', 'lockfile-path', 'logfile', 'fix', 'allow-dirty', 'allow-no-vcs', 'allow-staged'],
     short: 'Z',
-    why: 'builds another package or writes files elsewhere',
+    why: 'builds another package, changes the sources or writes files elsewhere',
   },
   // The test binary's own options are also given as `-test.<name>` (compared without that prefix); `-ldflags` can name the linker run (`-extld`), and
   // `-gcflags`, `-asmflags` and `-gccgoflags` pass the compiler and assembler options that write files (`-gcflags=-cpuprofile=x`).
@@ -319,6 +333,9 @@ const neverFurther = new Set([
   'git difftool', 'git mergetool', 'git hook', 'git daemon', 'git instaweb', 'git send-email', 'git credential', 'npm config', 'npm set', 'yarn config', 'pnpm config',
   // sqlite3's (named without its version) `.shell`, zip's `-TT` test command, `npm explore dep -- cmd`, a container run's command (an outside attack ran each).
   'sqlite', 'zip', 'npm explore', 'docker container', 'docker compose', 'podman container', 'podman compose',
+  // A second operand is the file written (`uniq in package.json`, `xxd in out`); unzip reads `-q-l` as "not -l" and extracts; a stash
+  // subcommand drops, pops or applies (an outside attack ran each under a rule ending in `...`).
+  'uniq', 'xxd', 'unzip', 'git stash',
 ]);
 
 /**
@@ -338,7 +355,8 @@ function namesOf(words: readonly string[], name: (word: string) => string): stri
  */
 export function furtherArgumentsProblem(words: readonly string[], name: (word: string) => string): string | undefined {
   const refused = namesOf(words, name).find((named) => neverFurther.has(named));
-  return refused === undefined ? undefined : `further arguments to ${refused} can run other programs or change its configuration; allow exact commands instead`;
+  if (refused === undefined) return undefined;
+  return `further arguments to ${refused} can write files, run other programs or change its configuration; allow exact commands instead`;
 }
 
 /**

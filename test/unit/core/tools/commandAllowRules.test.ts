@@ -163,7 +163,7 @@ describe('command allow rules', () => {
 
     it('refuses further arguments after a word that names a program they would reach, even as an argument (make a sed ...)', () => {
       // Found by the property below (seed 1590766821): the rule cannot tell a make target named sed from sed.
-      assert.match(allowRuleProblem(['make', 'a', 'sed', furtherArguments]) ?? '', /further arguments to sed can run other programs/);
+      assert.match(allowRuleProblem(['make', 'a', 'sed', furtherArguments]) ?? '', /further arguments to sed can write files, run other programs/);
       assert.equal(allowRuleProblem(['make', 'a', 'sed']), undefined);
       assert.equal(allows([['make', 'a', 'sed', furtherArguments]], ['make', 'a', 'sed']), false);
       assert.ok(allows([['make', 'a', 'sed']], ['make', 'a', 'sed']));
@@ -201,7 +201,7 @@ describe('command allow rules', () => {
     it('refuses further arguments to programs whose arguments run code: sqlite3 .shell, zip -TT, npm explore, a container run', () => {
       for (const rule of [['sqlite3', 'app.db', '...'], ['zip', '-r', 'out.zip', 'src', '...'], ['npm', 'explore', 'dep', '...'], ['docker', 'container', 'run', '...'],
         ['docker', 'compose', 'run', '...'], ['podman', 'container', 'run', '...']]) {
-        assert.match(allowRuleProblem(rule) ?? '', /further arguments to .* can run other programs/, rule.join(' '));
+        assert.match(allowRuleProblem(rule) ?? '', /further arguments to .* can write files, run other programs/, rule.join(' '));
       }
       assert.equal(allowRuleProblem(['sqlite3', 'app.db', '.tables']), undefined, 'an exact command stays allowed');
     });
@@ -358,9 +358,9 @@ describe('command allow rules', () => {
       }
       assert.equal(
         allowRuleProblem(['git', 'config', '...']),
-        'the rule "git config ...": further arguments to git config can run other programs or change its configuration; allow exact commands instead',
+        'the rule "git config ...": further arguments to git config can write files, run other programs or change its configuration; allow exact commands instead',
       );
-      assert.equal(allowRuleProblem(['/usr/bin/SED', '...']), 'the rule "/usr/bin/SED ...": further arguments to sed can run other programs or change its configuration; allow exact commands instead');
+      assert.equal(allowRuleProblem(['/usr/bin/SED', '...']), 'the rule "/usr/bin/SED ...": further arguments to sed can write files, run other programs or change its configuration; allow exact commands instead');
       assert.equal(allowRuleProblem(['git', 'config', '--list']), undefined, 'an exact rule may name any command');
       assert.equal(allows([['sed', '...']], ['sed', 's/x/y/e']), false);
       assert.ok(allows([['/usr/bin/Make3', '...']], ['/usr/bin/Make3', 'check']));

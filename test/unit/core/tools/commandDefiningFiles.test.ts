@@ -41,6 +41,9 @@ describe('commandDefiningFiles', () => {
     assert.ok(commandDefiningFiles.npm?.up?.includes('package.json'));
     assert.ok(commandDefiningFiles.npm?.up?.includes('.npmrc'));
     assert.deepEqual(commandDefiningFiles.make?.here, ['Makefile', 'makefile', 'GNUmakefile']);
+    // GNU make under its other name, and ninja's build file (an outside attack: each ran a file a step had rewritten, unasked).
+    assert.deepEqual(commandDefiningFiles.gmake?.here, ['Makefile', 'makefile', 'GNUmakefile']);
+    assert.deepEqual(commandDefiningFiles.ninja?.here, ['build.ninja']);
     assert.ok(commandDefiningFiles.git?.anywhere?.includes('.gitattributes'));
     assert.ok(commandDefiningFiles.pytest?.anywhere?.includes('conftest.py'));
     assert.ok(commandDefiningFiles.cargo?.anywhere?.includes('build.rs'));

@@ -354,12 +354,43 @@ describe('riskyArgument: attacks on further arguments (2026-12-02)', () => {
     for (const argument of [
       '--openssl-config=ossl.cnf', '--import=./x.mjs', '--loader=./x.mjs', '--experimental-loader', '--env-file=.env', '--env-file-if-exists=.env', '--inspect',
       '--inspect-brk=0', '--inspect-port=9230', '--inspect-wait', '--require=./x.js', '-r', '--experimental-config-file=x.json', '--snapshot-blob=x.blob',
-      '--redirect-warnings=x', '--report-directory=x', '--diagnostic-dir=x', '--tls-keylog=x',
+      '--redirect-warnings=x', '--report-directory=x', '--diagnostic-dir=x', '--tls-keylog=x', '--cpu-prof', '--cpu-prof-name=README.md', '--cpu-prof-dir=x',
+      '--heap-prof', '--heap-prof-dir=x', '--prof', '--trace-event-file-pattern=x', '--heapsnapshot-signal=SIGUSR2', '--heapsnapshot-near-heap-limit=1',
     ]) {
       asks('npm test', ['--', argument], /./);
       asks('node --test', [argument], /./);
     }
     allows('npm test', ['--', '--test-name-pattern=parser', '--test-only']);
+  });
+});
+
+describe('riskyArgument: attacks on further arguments (2026-12-03)', () => {
+  const asks = (rule: string, further: string[], why: RegExp): void => {
+    assert.match(riskyArgument(rule.split(' '), further, programName)?.why ?? '', why, `${rule} ${further.join(' ')}`);
+  };
+  const allows = (rule: string, further: string[]): void => {
+    assert.equal(riskyArgument(rule.split(' '), further, programName), undefined, `${rule} ${further.join(' ')}`);
+  };
+
+  // Each wrote a file or ran another build file's commands under the rule, unasked (an outside attack, really run).
+  it('git apply --apply, file -C, cargo clippy --fix, ninja -f/-C/-t and gmake -f write files or run another build', () => {
+    asks('git apply --check', ['--apply', 'x.patch'], /applies the patch/);
+    asks('git apply --check', ['--ap', 'x.patch'], /applies the patch/);
+    asks('file', ['-C', '-m', 'mymagic'], /writes files/);
+    for (const further of [['--fix'], ['--fix', '--allow-dirty'], ['--allow-no-vcs']]) asks('cargo clippy', further, /changes the sources/);
+    for (const further of [['-f', 'tools/other.ninja'], ['-C', 'elsewhere'], ['-t', 'clean']]) asks('ninja', further, /another build file|its tools/);
+    asks('gmake', ['-f', 'tools/other.mk'], /another makefile/);
+    allows('git apply --check', ['--stat', 'x.patch']);
+    allows('file', ['-b', '-i', 'a.txt']);
+    allows('cargo clippy', ['--all-targets', '--', '-D', 'warnings']);
+    allows('ninja', ['-j', '4', '-v']);
+  });
+
+  it('git branch that deletes, moves, copies or sets an upstream changes the repository; listing does not', () => {
+    for (const further of [['-D', 'work'], ['-d', 'work'], ['--delete', 'work'], ['-m', 'a', 'b'], ['-M', 'a', 'b'], ['-c', 'a', 'b'], ['-f', 'x'], ['-u', 'origin/x'], ['--set-upstream-to=o/x']]) {
+      asks('git branch', further, /changes the repository|git's configuration/);
+    }
+    allows('git branch', ['-a', '-v', '--list', 'feature/*', '--merged', 'main']);
   });
 });
 
@@ -472,11 +503,11 @@ describe('furtherArgumentsProblem', () => {
     for (const rule of [
       'sed', 'awk', 'gawk', 'mawk', 'nawk', 'find', 'tar', 'curl', 'wget', 'ssh', 'scp', 'rsync', 'git config', 'git bisect', 'git submodule', 'git filter-branch',
       'git difftool', 'git mergetool', 'git hook', 'git daemon', 'git instaweb', 'git send-email', 'git credential', 'npm config', 'npm set', 'yarn config', 'pnpm config',
-      'sqlite', 'zip', 'npm explore', 'docker container', 'docker compose', 'podman container', 'podman compose',
+      'sqlite', 'zip', 'npm explore', 'docker container', 'docker compose', 'podman container', 'podman compose', 'uniq', 'xxd', 'unzip', 'git stash',
     ]) {
       assert.equal(
         furtherArgumentsProblem(rule.split(' '), name),
-        `further arguments to ${rule} can run other programs or change its configuration; allow exact commands instead`,
+        `further arguments to ${rule} can write files, run other programs or change its configuration; allow exact commands instead`,
         rule,
       );
     }
