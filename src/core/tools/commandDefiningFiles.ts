@@ -29,8 +29,10 @@ const gradle: DefiningFiles = {
 // What git reads as a repository's configuration: everything under a `.git` folder (or where a `.git` file points), `.gitmodules`,
 // and the files that make any folder a repository git finds by itself (`HEAD`, `config`, `commondir` beside `objects/` and `refs/`),
 // whose `config` can name a program git runs (`core.fsmonitor`, filters, hooks).
+// The hooks folders that `core.hooksPath` names most often (an outside attack ran a step-edited `.githooks/pre-commit`); another
+// one a repository's configuration names is not known here.
 const git: DefiningFiles = {
-  up: ['.gitconfig', '.husky/'],
+  up: ['.gitconfig', '.husky/', '.githooks/', '.hooks/'],
   anywhere: ['.gitattributes', '.gitmodules', '.git', '.git/', 'HEAD', 'config', 'config.worktree', 'commondir'],
 };
 const maven: DefiningFiles = { up: ['pom.xml', '.mvn/maven.config', '.mvn/jvm.config', '.mvn/extensions.xml', '.mvn/wrapper/maven-wrapper.properties'] };
@@ -220,7 +222,7 @@ function scriptsOf(argv: readonly string[]): string[] {
   if (!interpreters.has(name)) return scripts;
   if (pythons.has(name)) {
     const module = moduleOf(argv);
-    if (module !== undefined) return [...scripts, `${module.replace(/\./g, '/')}.py`, `${module.replace(/\./g, '/')}/__main__.py`];
+    if (module !== undefined) return [...scripts, ...moduleFiles(module)];
   }
   // `deno run x.ts`, `bun run x.js`: the subcommand is no script.
   const from = (name === 'deno' || name === 'bun') && argv[1] === 'run' ? 2 : 1;
@@ -232,6 +234,21 @@ function scriptsOf(argv: readonly string[]): string[] {
     if (!(argv[index - 1] ?? '').startsWith('-') || index === from) break;
   }
   return scripts;
+}
+
+/**
+ * The files Python runs for `-m a.b`, relative to the working folder (first on its path): each package's `__init__.py` along the
+ * dotted name and each part as a module of its own (`a.py`, `a/__init__.py`, `a/b.py`, `a/b/__init__.py`, `a/b/__main__.py`). A
+ * package's `__init__.py` runs before its `__main__.py` (an outside attack: a step-written `pytest/__init__.py` ran under an
+ * allowed `python -m pytest`; a `json.py` under `python -m json.tool`).
+ */
+function moduleFiles(module: string): string[] {
+  const parts = module.split('.');
+  const files = parts.flatMap((_, index) => {
+    const path = parts.slice(0, index + 1).join('/');
+    return [`${path}.py`, `${path}/__init__.py`];
+  });
+  return [...files, `${parts.join('/')}/__main__.py`];
 }
 
 /** The module of `python -m <module>`, if any. */

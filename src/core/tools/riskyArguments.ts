@@ -336,6 +336,9 @@ const neverFurther = new Set([
   // A second operand is the file written (`uniq in package.json`, `xxd in out`); unzip reads `-q-l` as "not -l" and extracts; a stash
   // subcommand drops, pops or applies (an outside attack ran each under a rule ending in `...`).
   'uniq', 'xxd', 'unzip', 'git stash',
+  // Python's own modules run as programs (`python3 -m json.tool in.json out.json` overwrote out.json): an operand is written,
+  // extracted into, served or opened.
+  'json.tool', 'zipfile', 'tarfile', 'gzip', 'compileall', 'py_compile', 'http.server', 'webbrowser',
 ]);
 
 /**

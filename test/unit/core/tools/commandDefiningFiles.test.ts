@@ -145,7 +145,9 @@ const promised: Record<string, { here?: string[]; up?: string[]; anywhere?: stri
   bun: { up: ['package.json', 'bunfig.toml'] },
   bunx: { up: ['package.json', 'bunfig.toml'] },
   make: { here: ['Makefile', 'makefile', 'GNUmakefile'] },
-  git: { up: ['.gitconfig', '.husky/pre-commit'], anywhere: ['.gitattributes', '.gitmodules', '.git', 'HEAD', 'config', 'config.worktree', 'commondir'] },
+  gmake: { here: ['Makefile', 'makefile', 'GNUmakefile'] },
+  ninja: { here: ['build.ninja'] },
+  git: { up: ['.gitconfig', '.husky/pre-commit', '.githooks/pre-commit', '.hooks/pre-push'], anywhere: ['.gitattributes', '.gitmodules', '.git', 'HEAD', 'config', 'config.worktree', 'commondir'] },
   pytest: { up: ['pytest.ini', '.pytest.ini', 'pyproject.toml', 'setup.cfg', 'tox.ini'], anywhere: ['conftest.py'] },
   tox: { up: ['tox.ini', 'pyproject.toml', 'setup.cfg'] },
   cargo: { up: ['.cargo/config.toml', '.cargo/config', 'rust-toolchain', 'rust-toolchain.toml'], anywhere: ['Cargo.toml', 'build.rs'] },
@@ -162,6 +164,9 @@ const promised: Record<string, { here?: string[]; up?: string[]; anywhere?: stri
   mvn: { up: ['pom.xml', '.mvn/maven.config', '.mvn/jvm.config', '.mvn/extensions.xml', '.mvn/wrapper/maven-wrapper.properties'] },
   mvnw: { up: ['pom.xml', '.mvn/maven.config', '.mvn/jvm.config', '.mvn/extensions.xml', '.mvn/wrapper/maven-wrapper.properties'] },
 };
+
+/** GNU make under either name reads the same files. */
+const sameFiles = (program: string, name: string): boolean => ['make', 'gmake'].includes(program) && ['Makefile', 'makefile', 'GNUmakefile'].includes(name);
 
 /** Every file some program of `promised` asks for, for the files a program must not ask for. */
 const everyFile = [...new Set(Object.values(promised).flatMap((files) => [...(files.here ?? []), ...(files.up ?? []), ...(files.anywhere ?? [])]))];
@@ -187,7 +192,7 @@ describe('changedDefiningFiles, per program', () => {
         assert.deepEqual(await found([program], [`Q/${name.toUpperCase()}`]), [`Q/${name.toUpperCase()}`], `${program}: ${name} without case`);
       }
       // git reads a `config` in any folder (one with a HEAD is a repository), so cargo's `.cargo/config` too.
-      const others = everyFile.filter((name) => !own.has(name) && !(program === 'git' && (name.startsWith('.husky/') || name.endsWith('/config'))));
+      const others = everyFile.filter((name) => !own.has(name) && !(program === 'git' && (/^\.(husky|githooks|hooks)\//.test(name) || name.endsWith('/config'))) && !sameFiles(program, name));
       assert.deepEqual(await found([program], others), [], `${program} asks for no other program's files`);
     });
   }
@@ -276,6 +281,13 @@ describe('changedDefiningFiles, per program', () => {
     assert.deepEqual(await found(['node', '-m', 'pytest'], ['pytest.ini', 'pytest.py', 'pytest']), ['pytest'], 'only a Python has -m');
     assert.deepEqual(await found(['perl', '-m', 'tox'], ['tox.ini', 'tox.py', 'tox']), ['tox']);
     assert.deepEqual(await found(['python', 'run.py', '-m', 'x'], ['run.py', 'x.py']), ['x.py'], 'the module, as written');
+  });
+
+  it('attack: a Python runs each package along the module\'s name first, and a file named like its first part shadows a library', async () => {
+    const changed = ['pytest/__init__.py', 'json.py', 'a.py', 'a/__init__.py', 'a/b.py', 'a/b/__init__.py', 'tool.py', 'b.py'];
+    assert.deepEqual(await found(['python3', '-m', 'pytest'], changed), ['pytest/__init__.py']);
+    assert.deepEqual(await found(['python3', '-m', 'json.tool'], changed), ['json.py']);
+    assert.deepEqual(await found(['python3', '-m', 'a.b.c'], changed), ['a.py', 'a/__init__.py', 'a/b.py', 'a/b/__init__.py']);
   });
 
   it('a program given as a relative path is its own script, with either slash, in its working folder', async () => {

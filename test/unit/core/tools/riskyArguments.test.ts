@@ -504,6 +504,7 @@ describe('furtherArgumentsProblem', () => {
       'sed', 'awk', 'gawk', 'mawk', 'nawk', 'find', 'tar', 'curl', 'wget', 'ssh', 'scp', 'rsync', 'git config', 'git bisect', 'git submodule', 'git filter-branch',
       'git difftool', 'git mergetool', 'git hook', 'git daemon', 'git instaweb', 'git send-email', 'git credential', 'npm config', 'npm set', 'yarn config', 'pnpm config',
       'sqlite', 'zip', 'npm explore', 'docker container', 'docker compose', 'podman container', 'podman compose', 'uniq', 'xxd', 'unzip', 'git stash',
+      'json.tool', 'zipfile', 'tarfile', 'gzip', 'compileall', 'py_compile', 'http.server', 'webbrowser',
     ]) {
       assert.equal(
         furtherArgumentsProblem(rule.split(' '), name),
@@ -512,5 +513,7 @@ describe('furtherArgumentsProblem', () => {
       );
     }
     for (const rule of ['git log', 'npm test', 'make check', 'git']) assert.equal(furtherArgumentsProblem(rule.split(' '), name), undefined, rule);
+    // A Python module run as a program, by the name after -m.
+    assert.match(furtherArgumentsProblem(['python3', '-m', 'json.tool'], name) ?? '', /further arguments to json\.tool can write files/);
   });
 });
