@@ -255,6 +255,14 @@ export class AtomicWrites<Handle> {
 
   /** The temporary folder's handle (made on first use, with its `.gitignore`), or `undefined` when it cannot be used. */
   private async openFolder(walk: ConfinedWalk<Handle>): Promise<Handle | undefined> {
+    // A link planted as the folder's parent is not followed to create it there (an outside attack: `.task-planner -> .git`
+    // made the first write create `.git/tmp`): the temporary file goes next to the target.
+    const parent = temporaryFolder.slice(0, temporaryFolder.indexOf('/'));
+    const top = await walk.locate(parent, parent, { directory: true }).catch(() => undefined);
+    if (top === undefined) return undefined;
+    const leadsTo = 'missing' in top ? top.resolved : walk.resolvedPath(top);
+    if (!('missing' in top)) walk.release(top);
+    if (leadsTo !== parent) return undefined;
     // Refused (a link out) or not creatable: the temporary file goes next to the target.
     const at = await walk.locate(temporaryFolder, temporaryFolder, { create: true, directory: true }).catch(() => undefined);
     // Stryker disable next-line StringLiteral: creating it, the walk finds the folder or throws; only the type needs this test.

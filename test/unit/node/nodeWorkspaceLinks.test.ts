@@ -55,6 +55,20 @@ describe('createNodeWorkspace with hard links, links into .git and links to pipe
     assert.ok(fs.existsSync(path.join(root, '.git/config')));
   });
 
+  it('attack: a planted .task-planner link is not followed to make the temporary folder (it made .git/tmp), and writes still work', async () => {
+    fs.symlinkSync('.git', path.join(root, '.task-planner'));
+    await createNodeWorkspace(root).writeText('src/a.txt', 'hello\n');
+    assert.equal(fs.readFileSync(path.join(root, 'src/a.txt'), 'utf8'), 'hello\n');
+    assert.deepEqual(fs.readdirSync(path.join(root, '.git')).sort(), ['config', 'hooks']);
+    // Into another folder of the workspace: nothing made there either.
+    fs.rmSync(path.join(root, '.task-planner'));
+    fs.mkdirSync(path.join(root, 'notes'));
+    fs.symlinkSync('notes', path.join(root, '.task-planner'));
+    await createNodeWorkspace(root).writeText('src/b.txt', 'hi\n');
+    assert.deepEqual(fs.readdirSync(path.join(root, 'notes')), []);
+    assert.deepEqual(fs.readdirSync(path.join(root, 'src')).sort(), ['a.txt', 'b.txt']);
+  });
+
   it('never opens a named pipe outside that a link points to', async function () {
     const pipe = path.join(base, 'outside/pipe');
     if (spawnSync('mkfifo', [pipe]).status !== 0) this.skip();
