@@ -1,3 +1,5 @@
+import { windowsName } from './windowsName';
+
 /**
  * Files of a workspace that hold credentials by their name: what a tool reads goes to the model, so tools do not read
  * them (`read_file` refuses them, `search_text` leaves them out). By the file's own name, in any letter case:
@@ -57,8 +59,9 @@ const bareCloneConfig = /\/[^/]+\.git\/config$/;
 
 /** `true` when the workspace-relative `relative` (`/`-separated) names a file that holds credentials by its name or place. */
 export function isCredentialFile(relative: string): boolean {
-  // A copy an editor or a person left beside it holds the same (`.env~`, `.npmrc.bak`, `.kube/config.old`).
-  const kept = withoutBackupSuffixes(relative);
+  // Windows drops a name's trailing dots and spaces (`.env.` and `.ssh /id_rsa` open `.env` and `.ssh/id_rsa` there); a copy
+  // an editor or a person left beside it holds the same (`.env~`, `.npmrc.bak`, `.kube/config.old`).
+  const kept = withoutBackupSuffixes(relative.split('/').map(windowsName).join('/'));
   const name = kept.slice(kept.lastIndexOf('/') + 1);
   if (credentialName.test(name)) return true;
   const path = `/${kept.toLowerCase()}`;

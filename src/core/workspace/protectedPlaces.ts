@@ -1,3 +1,5 @@
+import { windowsName } from './windowsName';
+
 /** A place inside a workspace that tools never change, by the directory name that starts it. */
 interface ProtectedPlace {
   /** The directory's name, lower case. */
@@ -10,7 +12,8 @@ const git: ProtectedPlace = { name: '.git', keeper: 'which git manages' };
 const places: readonly ProtectedPlace[] = [git, { name: '.task-planner', keeper: 'where Task Planner keeps its run journals, snapshots and temporary files' }];
 
 function placeOf(segment: string): ProtectedPlace | undefined {
-  const lower = segment.toLowerCase();
+  // Windows drops a name's trailing dots and spaces: `.git.` and `.git ` open `.git` there.
+  const lower = windowsName(segment).toLowerCase();
   return places.find((place) => place.name === lower);
 }
 

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { windowsName } from './windowsName';
 
 /** Longest workspace-relative path accepted, in characters (after normalisation). */
 export const maxPathLength = 1024;
@@ -54,7 +55,10 @@ export interface ResolvedPath {
 // render as one: a path using them is built to be misread, never a real need.
 const lookAlikes = /[\u2024\u2025\u2026\u2044\u2215\u2216\u29f8\u29f9\u3002\ufe52\ufe55\ufe68\uff0e\uff0f\uff1a\uff3c\uff61]/u;
 // Invisible format characters (zero-width, bidi overrides, BOM) hide what a path really is.
-const invisible = /[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/u;
+// U+206A–206F too: deprecated format characters that HFS+ leaves out of a name (`.g\u206Ait` opened `.git`).
+const invisible = /[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/u;
+// A Windows short (8.3) name (`GIT~1`, `ENV~1.LOC`): it opens whatever long name it stands for there (`.git`, `.env`).
+const shortName = /^[^.~]{1,6}~\d{1,6}(\.[^.]{1,3})?$/;
 // Percent-encoded dot, separators, colon, NUL or percent: decoded by some layer, they escape.
 const encodedSpecial = /%(2e|2f|5c|3a|00|25)/i;
 const windowsDevice = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3]|conin\$|conout\$|clock\$)(\..*)?$/i;
@@ -183,6 +187,10 @@ function checkSegment(input: string, segment: string, first: boolean): void {
     throw new PathRefusedError(input, `the segment "${segment}" is made only of dots and spaces`);
   }
   if (first && segment === '~') throw new PathRefusedError(input, '"~" is not expanded to a home directory here');
+  // Stryker disable next-line StringLiteral: the includes test only keeps the regular expression off most segments; the expression decides.
+  if (segment.includes('~') && shortName.test(windowsName(segment))) {
+    throw new PathRefusedError(input, `"${segment}" looks like a Windows short (8.3) name, which can stand for another file or folder; use its full name`);
+  }
   if (deviceInitials.has(head | 0x20) && windowsDevice.test(segment.replace(/(?<![. ])[. ]+$/, ''))) {
     throw new PathRefusedError(input, `"${segment}" is a reserved device name`);
   }

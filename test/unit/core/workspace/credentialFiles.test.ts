@@ -20,6 +20,8 @@ describe('isCredentialFile', () => {
     // The same attacker's second round: GNOME's and wget's copies, backups named with _ or -, macOS's "name 2".
     '.env (copy)', '.env (another copy)', '.env (3rd copy)', '.npmrc.1', '.npmrc_bak', '.npmrc-old', 'id_rsa-old', 'credentials_old',
     'credentials-backup.json', '.env 2', '.ENV COPY', 'id_ed25519 (2)', '.env.local copy', '.npmrc.12', '.env (12th copy)', '.env 12',
+    // Names Windows opens without their trailing dots and spaces (2026-12-03).
+    '.env.', '.env ', '.npmrc. .', 'id_rsa.', '.ssh./deploy', '.ssh /deploy', '.kube. /config',
   ];
   const ordinary = [
     '.env.example', '.env.sample', '.env.template', '.env.dist', 'id_rsa.pub', 'src/credentials.ts', 'docs/credentials.md', 'keyboard.ts',
@@ -29,6 +31,7 @@ describe('isCredentialFile', () => {
     'notes (1).md', 'README copy.md', 'id_rsa copy.pub', '.env.example copy', 'copy', '(1)', 'mirror.git/HEAD', 'src/git/config', 'config',
     'kube (1)config', 'kube copyconfig', 'mirror.git/configs/readme.md', 'notes (copy).md', 'notes_old.md', 'report.1', 'id_rsa-old.pub',
     '.env.example (copy)', '.env.example_bak', 'kube.1config', 'kube~config', 'kube_bakconfig', 'kube 2config',
+    '.env.example.', 'id_rsa.pub.', '.ssh./id_rsa.pub',
   ];
   for (const path of credentials) it(`holds credentials by its name: ${path}`, () => assert.equal(isCredentialFile(path), true));
   for (const path of ordinary) it(`is an ordinary file: ${path}`, () => assert.equal(isCredentialFile(path), false));

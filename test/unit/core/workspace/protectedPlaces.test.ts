@@ -4,6 +4,8 @@ import { isProtectedPath, isProtectedSegment, protectedPlaceReason } from '../..
 describe('protectedPlaces', () => {
   it('protects .git in any letter case, and nothing that only looks like it', () => {
     assert.deepEqual(['.git', '.GIT', '.Git'].map(isProtectedSegment), [true, true, true]);
+    // Windows drops trailing dots and spaces: each of these opens .git there (2026-12-03).
+    assert.deepEqual(['.git.', '.git ', '.GIT. .', '.task-planner.'].map(isProtectedSegment), [true, true, true, true]);
     assert.deepEqual(['.github', 'git', '.gitignore', 'x.git', '.gi', ''].map(isProtectedSegment), [false, false, false, false, false, false]);
   });
 

@@ -141,6 +141,17 @@ describe('resolveInRoot', () => {
       }
       assert.equal(normalizeWorkspacePath('\ufb01le.txt', root), '\ufb01le.txt');
       assert.equal(refusal('a/\u200b', root).reason, 'it contains an invisible or text-direction character');
+      // HFS+ leaves these out of a name: `.g\u206Ait` opened `.git` (2026-12-03).
+      for (const char of ['\u206a', '\u206f']) assert.equal(refusal(`.g${char}it/config`, root).reason, 'it contains an invisible or text-direction character');
+    });
+
+    it('attack: refuses a Windows short (8.3) name, which opens the long name it stands for there (GIT~1 is .git), and keeps names with a tilde', () => {
+      for (const input of ['GIT~1/config', 'x/ENV~1', 'ENV~12.LOC', 'progra~1/a', 'TASK-P~1/tmp/x', 'GIT~1./config', 'GIT~1 /config']) {
+        assert.match(refusal(input, root).reason, /looks like a Windows short \(8\.3\) name, which can stand for another file or folder; use its full name$/, input);
+      }
+      for (const input of ['notes~', 'a~b', 'file.txt~', 'longname~1', '~1', 'GIT~x', 'a.b~1', 'GIT~1.long', 'x/~']) {
+        assert.equal(normalizeWorkspacePath(input, root), input, input);
+      }
     });
 
     it('accepts names and paths right up to the length limits, and says which limit a longer one breaks', () => {
