@@ -40,7 +40,7 @@ const everyProgram: ProgramRisks = {
     'openssl-config', 'experimental-config-file', 'experimental-default-config-file', 'snapshot-blob', 'redirect-warnings', 'report-directory',
     'report-dir', 'report-filename', 'diagnostic-dir', 'tls-keylog',
     // Node's profilers write where they are told (`npm test -- --cpu-prof --cpu-prof-name=README.md` overwrote it: an outside attack).
-    'cpu-prof*', 'heap-prof*', 'prof', 'trace-event-file-pattern', 'heapsnapshot*',
+    'cpu-prof*', 'heap-prof*', 'heapsnapshot*',
   ],
   short: 'o',
   why: writes,

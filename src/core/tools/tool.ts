@@ -36,8 +36,9 @@ export interface ToolContext {
    */
   filesChangedInRun?: () => readonly FileChangedInRun[];
   /**
-   * The steps of this run that changed the workspace-relative `path` and that this step does not depend on, directly or
-   * through others (itself left out): a whole-file write by a step that never read the file would drop their change.
+   * The steps of this run that changed the workspace-relative `path`, have not failed or been skipped, and that this step
+   * does not depend on, directly or through others (itself left out): a whole-file write by a step that never read the
+   * file would drop a change they report made.
    * Absent: outside a run, nothing changed.
    */
   unrelatedChanges?: (path: string) => readonly string[];

@@ -19,8 +19,11 @@ export function toolContextFor(ctx: ExecuteContext): ToolContext {
     ...(options.commandRunner ? { commandRunner: options.commandRunner } : {}),
     ...(options.allowedCommands ? { allowedCommands: options.allowedCommands } : {}),
     filesChangedInRun: () => filesChangedBySteps(ctx.state().steps),
+    // A step that failed or was skipped reported no success: a later write over what it left loses no change reported made.
     unrelatedChanges: (path) =>
-      Object.entries(ctx.state().steps).flatMap(([id, state]) => (!upstream.has(id) && (state.filesChanged ?? []).includes(path) ? [id] : [])),
+      Object.entries(ctx.state().steps).flatMap(([id, state]) =>
+        !upstream.has(id) && state.status !== 'failed' && state.status !== 'skipped' && (state.filesChanged ?? []).includes(path) ? [id] : [],
+      ),
     ...(ctx.state().startedAt === undefined ? {} : { runStartedAt: ctx.state().startedAt }),
     ...(options.checkpoints ? { checkpoints: options.checkpoints } : {}),
     commandLog: ctx.commandLog,

@@ -355,7 +355,7 @@ describe('riskyArgument: attacks on further arguments (2026-12-02)', () => {
       '--openssl-config=ossl.cnf', '--import=./x.mjs', '--loader=./x.mjs', '--experimental-loader', '--env-file=.env', '--env-file-if-exists=.env', '--inspect',
       '--inspect-brk=0', '--inspect-port=9230', '--inspect-wait', '--require=./x.js', '-r', '--experimental-config-file=x.json', '--snapshot-blob=x.blob',
       '--redirect-warnings=x', '--report-directory=x', '--diagnostic-dir=x', '--tls-keylog=x', '--cpu-prof', '--cpu-prof-name=README.md', '--cpu-prof-dir=x',
-      '--heap-prof', '--heap-prof-dir=x', '--prof', '--trace-event-file-pattern=x', '--heapsnapshot-signal=SIGUSR2', '--heapsnapshot-near-heap-limit=1',
+      '--heap-prof', '--heap-prof-dir=x', '--heapsnapshot-signal=SIGUSR2', '--heapsnapshot-near-heap-limit=1',
     ]) {
       asks('npm test', ['--', argument], /./);
       asks('node --test', [argument], /./);
