@@ -164,6 +164,33 @@ describe('changeFile across steps, programs and crashes', () => {
     assert.equal(asking.approvals().every((request) => request.kind === 'file' && !('outsideScope' in request)), true);
   });
 
+  it('lets a step write the whole of a file it read and then edited itself: it has seen all of it', async () => {
+    const workspace = createMemoryWorkspace({ 'a.txt': 'alpha\n' });
+    const ctx = makeToolContext({ workspace, approvalPolicy: 'commandsOnly', seenVersions: new Map([['a.txt', sha256('alpha\n')]]) });
+    await editFileTool.run(ctx, { path: 'a.txt', edits: [{ search: 'alpha', replace: 'ALPHA' }] }, neverAborted);
+    assert.equal((await writeFileTool.run(ctx, { path: 'a.txt', content: 'ALPHA\nbeta\n' }, neverAborted)).operation, 'overwritten');
+    assert.equal(workspace.snapshot()['a.txt'], 'ALPHA\nbeta\n');
+  });
+
+  it('refuses a blind whole-file write over changes by steps it does not depend on, naming each, and creates a file deleted meanwhile', async () => {
+    const workspace = createMemoryWorkspace({ 'a.txt': 'theirs\n' });
+    const unrelated = (steps: string[]) => makeToolContext({ workspace, approvalPolicy: 'commandsOnly', seenVersions: new Map(), unrelatedChanges: () => steps });
+    await assert.rejects(
+      writeFileTool.run(unrelated(['C', 'D']), { path: 'a.txt', content: 'mine\n' }, neverAborted),
+      (error: unknown) =>
+        String(error).includes('a.txt was changed in this run by steps C, D, which this step does not depend on') &&
+        String(error).endsWith('or make this step depend on steps C, D.'),
+    );
+    await assert.rejects(writeFileTool.run(unrelated(['C']), { path: 'a.txt', content: 'mine\n' }, neverAborted), /by step C, which .*depend on step C\.$/);
+    assert.equal(workspace.snapshot()['a.txt'], 'theirs\n');
+    // Nothing there to drop: a file another step deleted is written again, read before or not.
+    await workspace.delete('a.txt');
+    assert.equal((await writeFileTool.run(unrelated(['C']), { path: 'a.txt', content: 'mine\n' }, neverAborted)).operation, 'created');
+    await workspace.delete('a.txt');
+    const readBefore = makeToolContext({ workspace, approvalPolicy: 'commandsOnly', seenVersions: new Map([['a.txt', sha256('mine\n')]]) });
+    assert.equal((await writeFileTool.run(readBefore, { path: 'a.txt', content: 'again\n' }, neverAborted)).operation, 'created');
+  });
+
   it('refuses a whole-file write over what another program wrote since the step last saw the file, even after the step’s own write', async () => {
     const workspace = createMemoryWorkspace({ 'a.txt': 'v0' });
     const seenVersions = new Map<string, string>();
