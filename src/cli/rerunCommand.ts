@@ -1,4 +1,5 @@
 import { replayJournal } from '../core/engine/replayJournal';
+import { keptChangesOf } from '../core/engine/keptChanges';
 import { finalRunStatuses } from '../core/engine/runEvents';
 import { downstreamSteps, resultsKeptFrom } from '../core/plan/downstreamSteps';
 import { validatePlan } from '../core/plan/validatePlan';
@@ -72,6 +73,7 @@ export async function rerunCommand(runId: string, from: string | undefined, opti
         ...hooks,
         idSource: newCliRunId,
         initialResults,
+        keptChanges: keptChangesOf(state.steps, Object.keys(initialResults)),
         ...(checkCommands ? { checkCommands } : {}),
       }),
     plan,

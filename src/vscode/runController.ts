@@ -29,6 +29,8 @@ import { prepareRun, type PreparedRun, type RunPreparationContext } from './runP
 export interface StartOptions {
   /** Results of steps already done (a run again from a step): they are not run. */
   initialResults?: Record<string, unknown>;
+  /** The files each of those steps changed in the run it was kept from (`keptChangesOf`). */
+  keptChanges?: Readonly<Record<string, readonly string[]>>;
   /** The folder to run in. */
   folder?: vscode.WorkspaceFolder;
   /** The model the run works with instead of the configured one (the one picked in the chat). */
@@ -215,7 +217,7 @@ export class RunController implements vscode.Disposable {
    * saying so).
    */
   async start(plan: Plan, options: StartOptions = {}): Promise<RunResult> {
-    const { initialResults, folder, llm, planOrigin } = options;
+    const { initialResults, keptChanges, folder, llm, planOrigin } = options;
     const lane = await this.laneToStart(plan, folder);
     if (lane.running || lane.abort) throw new RunInProgressError(alreadyRunning(lane), lane.running ? lane.state?.runId : undefined);
     const runtime = loadRuntime();
@@ -234,6 +236,7 @@ export class RunController implements vscode.Disposable {
         loadRuntime().executeWithReplanning(checked, checked.objective, {
           ...options,
           ...(initialResults ? { initialResults } : {}),
+          ...(keptChanges ? { keptChanges } : {}),
           ...(planOrigin ? { planOrigin } : {}),
           onEvent: (event) => this.apply(lane, event),
         }),

@@ -1,5 +1,6 @@
 import { tellUndo } from './undoAnyway';
 import * as vscode from 'vscode';
+import { keptChangesOf } from '../core/engine/keptChanges';
 import { resultsKeptFrom } from '../core/plan/downstreamSteps';
 import type { RunState } from '../core/engine/runEvents';
 import type { Plan } from '../core/plan/planSchema';
@@ -349,7 +350,8 @@ async function rerun(deps: StepCommandDeps, stepId: string | undefined, source: 
   const initialResults = resultsKeptFrom(plan, stepId, source.run?.results ?? {}, undone ?? new Set());
   deps.log.info(`${skip ? 'Skipping' : 'Running again from'} step ${stepId}; ${Object.keys(initialResults).length} completed step(s) kept`);
   deps.tree.setPlan(plan);
-  await deps.runs.start(plan, { initialResults, ...(folder ? { folder } : {}) }).catch((error: unknown) => {
+  const keptChanges = keptChangesOf(source.run?.steps ?? {}, Object.keys(initialResults));
+  await deps.runs.start(plan, { initialResults, keptChanges, ...(folder ? { folder } : {}) }).catch((error: unknown) => {
     if (!tellRunInProgress(error)) void showError(vscode.l10n.t('Task Planner: {0}', errorMessage(error)));
   });
 }

@@ -263,6 +263,27 @@ describe('Plan task and the run in the editor (fake OpenAI server)', function ()
     assert.deepEqual(planner.planTreeLabels(), ['1. Read the input', '2. List files']);
   });
 
+  it('attack: Retry of a write refused over a parallel step\'s edit refuses it again; the edit stays (Retry wrote over it, both steps completed)', async () => {
+    const planner = await api();
+    writeFileSync(join(root, 'tidy.md'), '- buy milk\n');
+    server.enqueue(
+      planReply([
+        { id: 'E', title: 'Tick milk', kind: 'tool', dependsOn: [], tool: 'edit_file', args: { path: 'tidy.md', edits: [{ search: 'buy', replace: 'bought' }] } },
+        { id: 'W', title: 'Rewrite the notes', kind: 'tool', dependsOn: [], tool: 'write_file', args: { path: 'tidy.md', content: '- water plants\n' } },
+      ]),
+    );
+    const outcome = await planner.planTask('Tidy the notes', { accept: true });
+    assert.equal((await planner.nextPrompt()).stepId, 'E');
+    await vscode.commands.executeCommand('taskPlanner.approve', 'E');
+    const failed = await outcome.run;
+    assert.deepEqual([failed?.steps['E']?.status, failed?.steps['W']?.status], ['completed', 'failed']);
+    await vscode.commands.executeCommand('taskPlanner.retryStep', 'W');
+    const nodes = planner.planTreeNodes();
+    assert.deepEqual(nodes.map((node) => node.contextValue), ['step.tool.completed', 'step.tool.failed']);
+    assert.match(nodes.find((node) => node.stepId === 'W')?.tooltip ?? '', /tidy\.md was changed in this run by step E, which this step does not depend on/);
+    assert.equal(readFileSync(join(root, 'tidy.md'), 'utf8'), '- bought milk\n');
+  });
+
   it('undoes a run: the files it wrote are restored, and it says the step that ran a command is not undone', async () => {
     const planner = await api();
     server.enqueue(

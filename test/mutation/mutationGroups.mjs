@@ -31,6 +31,7 @@ export const mutationGroups = [
       'src/core/workspace/expectedContent.ts',
       'src/core/workspace/readWorkspaceConfig.ts',
       'src/core/workspace/credentialFiles.ts',
+      'src/core/workspace/windowsName.ts',
     ],
     spec: [
       'test/unit/core/workspace/**/*.test.ts',
@@ -468,6 +469,7 @@ export const mutationGroups = [
       'src/core/engine/interruptedRunState.ts',
       'src/core/engine/manualStepText.ts',
       'src/core/engine/hostRunOptions.ts',
+      'src/core/engine/keptChanges.ts',
       // type declarations and the library's re-exports (no mutants), with the engine that implements them
       'src/core/engine/runOptions.ts',
       'src/core/engine/replanRecord.ts',

@@ -155,6 +155,7 @@ export function applyRunEvent(draft: RunState, event: RunEvent): void {
         deferred: false,
         feedback: undefined,
         ...(event.changes === undefined ? {} : { changes: event.changes }),
+        ...(event.keptChanges === undefined ? {} : { keptChanges: event.keptChanges }),
       });
       return;
     case 'verification_failed':

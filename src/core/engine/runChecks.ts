@@ -3,6 +3,7 @@ import type { DiagnosticsSnapshot } from '../editorPorts';
 import type { ApprovalDecision, Interaction } from '../interactionPorts';
 import { capText, textCaps } from '../text/capText';
 import { filesChangedBySteps } from '../tools/commandDefiningFiles';
+import { changesOfSteps } from './keptChanges';
 import { evaluateCheck, plainText, unansweredReason } from './evaluateCheck';
 import type { CheckResult, RunEventBody, RunState } from './runEvents';
 import type { ResolvedRunOptions } from './runOptions';
@@ -73,7 +74,7 @@ export function stepChecks<Run extends CheckedRun>(step: Step, run: Run): StepCh
           interaction,
           signal,
           changedFiles: () => changed,
-          filesChangedInRun: () => filesChangedBySteps(run.state.steps),
+          filesChangedInRun: () => filesChangedBySteps(changesOfSteps(run.state.steps)),
           runStartedAt: run.state.startedAt,
           diagnosticsBefore: before,
         });

@@ -31,6 +31,8 @@ export interface EngineSetup {
   /** Emitted right after the opening (a resumed run's changes that landed before the crash). */
   afterOpening?: readonly RunEventBody[];
   initialResults?: Readonly<Record<string, unknown>>;
+  /** The files each step of `initialResults` changed in the run it was kept from (`RunInputs.keptChanges`). */
+  keptChanges?: Readonly<Record<string, readonly string[]>>;
   /** When set, the run fails at once with this reason (e.g. an invalid plan). */
   preflightError?: string;
 }
@@ -128,7 +130,9 @@ class RunLoop {
   /** Completes given results, skips what the plan skips or what follows a failed step, and queues every step whose dependencies are met. */
   private restore(): void {
     for (const [id, result] of Object.entries(this.setup.initialResults ?? {})) {
-      if (this.stepById.has(id) && !this.isTerminal(id)) this.emit({ type: 'step_completed', stepId: id, result, restored: true });
+      if (!this.stepById.has(id) || this.isTerminal(id)) continue;
+      const kept = this.setup.keptChanges?.[id] ?? [];
+      this.emit({ type: 'step_completed', stepId: id, result, restored: true, ...(kept.length > 0 ? { keptChanges: [...kept] } : {}) });
     }
     for (const id of this.graph.order) {
       if (this.isTerminal(id)) continue;

@@ -69,7 +69,7 @@ const bodies: Record<RunEventType, z.ZodObject> = {
     feedback: z.string().max(feedbackMaxChars).optional(),
   }),
   step_deferred: z.object({ stepId }),
-  step_completed: z.object({ stepId, result: z.unknown(), restored: z.boolean().optional() }),
+  step_completed: z.object({ stepId, result: z.unknown(), restored: z.boolean().optional(), keptChanges: z.array(z.string().min(1)).optional() }),
   step_failed: z.object({
     stepId,
     attempt,

@@ -141,6 +141,8 @@ export interface StepState {
   changes?: AgentChanges;
   /** The files the step changed (changes that landed), in first-change order. */
   filesChanged?: string[];
+  /** The files a step kept from an earlier run (`RunInputs.keptChanges`) changed there: changed by it for this run's guards, not by this run. */
+  keptChanges?: string[];
   /** The commands (`commandKey`) the step's current attempt started. */
   commandsStarted?: string[];
   /** The commands (`commandKey`) an attempt of the step started before the run was interrupted: they may have run. */
@@ -283,7 +285,7 @@ export type RunEvent = EventBase &
       }
     | { type: 'step_deferred'; stepId: string }
     /** `changes`: the file changes an agent step's tool calls asked for, by outcome. */
-    | { type: 'step_completed'; stepId: string; result: unknown; restored?: boolean; changes?: AgentChanges }
+    | { type: 'step_completed'; stepId: string; result: unknown; restored?: boolean; changes?: AgentChanges; keptChanges?: string[] }
     | { type: 'step_failed'; stepId: string; attempt: number; error: string; disposition: FailureDisposition; retryInMs?: number; replan?: boolean }
     /** `result`: what the attempt returned (capped; absent when nothing was), which the replanner is shown. */
     | { type: 'verification_failed'; stepId: string; attempt: number; diagnosis: string; result?: unknown }

@@ -22,6 +22,12 @@ export interface RunInputs {
   /** Results of steps that count as completed before the run starts (not re-run). */
   initialResults?: Record<string, unknown>;
   /**
+   * The files each step of `initialResults` changed in the run it was kept from (Retry, Run from here, a repair run), by
+   * step id (`keptChangesOf`): they count as changed by that step in this run too, so a whole-file write over one by a
+   * step that does not depend on it is refused, and a command they define asks.
+   */
+  keptChanges?: Readonly<Record<string, readonly string[]>>;
+  /**
    * The repairs that led to this run, when it is a repair run (`executeWithReplanning` sets
    * it): journaled with its start, and reported in `metadata` when the run is resumed.
    */

@@ -28,6 +28,7 @@ export function runPlan(plan: Plan, options: RunOptions): RunHandle {
         opening: { type: 'run_started', plan, ...(options.replanHistory === undefined ? {} : { replanHistory: [...options.replanHistory] }) },
         ...(options.planOrigin === undefined ? {} : { afterOpening: [{ type: 'plan_generated', ...options.planOrigin }] }),
         ...(options.initialResults ? { initialResults: options.initialResults } : {}),
+        ...(options.keptChanges ? { keptChanges: options.keptChanges } : {}),
         ...(errors.length > 0
           ? { preflightError: `The plan is invalid: ${errors.map((error) => (error.stepId ? `${error.stepId}: ${error.message}` : error.message)).join(' ')}` }
           : {}),

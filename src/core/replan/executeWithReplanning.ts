@@ -13,6 +13,7 @@ import { requestRepairPlan } from './requestRepairPlan';
 import { createTrialCollector, describeApproach } from './trialHistory';
 import type { ReplanRecord, TrialRecord } from '../engine/replanRecord';
 import { errorMessage } from '../../shared/errorMessage';
+import { keptChangesOf } from '../engine/keptChanges';
 
 /** Hooks of `executeWithReplanning`; its limits are the run policy's (`maxTotalReplans`, `maxReplanAttempts`, `replanCooldownMs`). */
 export interface ReplanOptions {
@@ -82,6 +83,8 @@ async function replanLoop(
   let executionAttempts = 0;
   let current: Plan | undefined;
   let completed: Record<string, unknown> = { ...options.initialResults };
+  // What the completed steps changed, so a repair run's steps are held to it as the run's own steps were.
+  let kept: Readonly<Record<string, readonly string[]>> = { ...options.keptChanges };
 
   const finish = (result: RunResult, reason?: string): RunResult => ({
     ...result,
@@ -113,6 +116,7 @@ async function replanLoop(
       ...sharedOptions,
       ...(llm ? { llm } : {}),
       initialResults: completed,
+      keptChanges: kept,
       ...(first ? (planOrigin === undefined ? {} : { planOrigin }) : { replanHistory: [...history] }),
     };
     const handle = first || current === undefined ? startFirst(runOptions) : runPlan(current, { ...runOptions, idSource: () => runId });
@@ -142,6 +146,7 @@ async function replanLoop(
     // Stryker disable next-line ConditionalExpression: a run that emitted events has its plan (run_started or the journal's).
     if (current === undefined) return finish(result);
     completed = { ...result.results };
+    kept = keptChangesOf(result.steps, Object.keys(completed));
     const requests = result.metadata.replanRequests;
     const failedOtherwise = Object.values(result.steps).some((step) => step.status === 'failed' && !step.replanRequested);
     if (result.status !== 'failed' || requests.length === 0 || failedOtherwise || signal.aborted) return finish(result);

@@ -42,6 +42,29 @@ describe('task-planner rerun --from (Run from here, issue 26)', function () {
     for (const [id, line] of [['S1', 'one'], ['S2', 'two'], ['S3', 'three']]) assert.equal(readFileSync(join(ws, `${id}.txt`), 'utf8'), `start\n${line}\n`, id);
   });
 
+  it('attack: rerun --from a write refused over a parallel step\'s edit refuses it again (the new run knew nothing of what the kept step changed)', async () => {
+    const ws = join(dir.path, 'ws-parallel');
+    mkdirSync(ws, { recursive: true });
+    writeFileSync(join(ws, 'notes.md'), '- buy milk\n');
+    const plan = {
+      objective: 'tidy the notes',
+      steps: [
+        { id: 'E', kind: 'tool', title: 'tick milk', tool: 'edit_file', dependsOn: [], args: { path: 'notes.md', edits: [{ search: '- buy milk', replace: '- [x] buy milk' }] } },
+        { id: 'W', kind: 'tool', title: 'rewrite the notes', tool: 'write_file', dependsOn: [], args: { path: 'notes.md', content: '- water plants\n' } },
+      ],
+    };
+    writeFileSync(join(dir.path, 'parallel.json'), JSON.stringify(plan));
+    const ran = await runCli(['run', join(dir.path, 'parallel.json'), '--workspace', ws, '--yes', '--json']);
+    assert.notEqual(ran.code, 0, 'W is refused, so the run fails');
+    const runId = (JSON.parse(ran.stdout) as RunJson).runId;
+    assert.equal(readFileSync(join(ws, 'notes.md'), 'utf8'), '- [x] buy milk\n');
+    const rerun = await runCli(['rerun', runId, '--from', 'W', '--workspace', ws, '--yes', '--json']);
+    assert.match(rerun.stderr, /1 completed step kept \(E\)/);
+    assert.notEqual(rerun.code, 0, rerun.stderr);
+    assert.match(rerun.stdout + rerun.stderr, /notes\.md was changed in this run by step E, which this step does not depend on/);
+    assert.equal(readFileSync(join(ws, 'notes.md'), 'utf8'), '- [x] buy milk\n', "E's change is kept");
+  });
+
   it('undo --from S2 then rerun --from S2: S1 is kept (no second change), S2 and S3 run again in a new run', async () => {
     const ws = join(dir.path, 'ws');
     mkdirSync(ws, { recursive: true });

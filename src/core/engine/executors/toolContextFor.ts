@@ -1,5 +1,6 @@
 import { upstreamSteps } from '../../plan/downstreamSteps';
 import { filesChangedBySteps } from '../../tools/commandDefiningFiles';
+import { changesOfSteps } from '../keptChanges';
 import type { ToolContext } from '../../tools/tool';
 import type { ExecuteContext } from './stepExecutor';
 
@@ -18,11 +19,11 @@ export function toolContextFor(ctx: ExecuteContext): ToolContext {
     logger: options.logger,
     ...(options.commandRunner ? { commandRunner: options.commandRunner } : {}),
     ...(options.allowedCommands ? { allowedCommands: options.allowedCommands } : {}),
-    filesChangedInRun: () => filesChangedBySteps(ctx.state().steps),
+    filesChangedInRun: () => filesChangedBySteps(changesOfSteps(ctx.state().steps)),
     // A step that failed or was skipped reported no success: a later write over what it left loses no change reported made.
     unrelatedChanges: (path) =>
-      Object.entries(ctx.state().steps).flatMap(([id, state]) =>
-        !upstream.has(id) && state.status !== 'failed' && state.status !== 'skipped' && (state.filesChanged ?? []).includes(path) ? [id] : [],
+      Object.entries(changesOfSteps(ctx.state().steps)).flatMap(([id, state]) =>
+        !upstream.has(id) && state.status !== 'failed' && state.status !== 'skipped' && state.filesChanged.includes(path) ? [id] : [],
       ),
     ...(ctx.state().startedAt === undefined ? {} : { runStartedAt: ctx.state().startedAt }),
     ...(options.checkpoints ? { checkpoints: options.checkpoints } : {}),

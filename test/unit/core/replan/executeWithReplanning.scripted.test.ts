@@ -2,10 +2,12 @@ import assert from 'node:assert/strict';
 import type { RunEvent } from '../../../../src/core/engine/runEvents';
 import type { StepRunner } from '../../../../src/core/engine/runOptions';
 import { executeWithReplanning } from '../../../../src/core/replan/executeWithReplanning';
+import { builtinTools } from '../../../../src/core/tools/builtinTools';
 import { createToolRegistry } from '../../../../src/core/tools/createToolRegistry';
 import { readFileTool } from '../../../../src/core/tools/readFileTool';
 import type { Tool } from '../../../../src/core/tools/tool';
 import { ManualClock } from '../../../fakes/manualClock';
+import { createMemoryWorkspace } from '../../../fakes/memoryWorkspace';
 import { scriptedLlm } from '../../../fakes/scriptedLlm';
 import { makePlan, makeStep } from '../../../support/randomPlans';
 
@@ -143,15 +145,47 @@ describe('executeWithReplanning with a scripted replanner', () => {
     const ran: string[] = [];
     const plan = makePlan([makeStep('seed'), makeStep('bad', { dependsOn: ['seed'], onFailure: 'replan' })]);
     const replanner = scriptedLlm([repairWith({ id: 'seed', dependsOn: [] }, { id: 'fix', dependsOn: ['seed'] })]);
+    const events: RunEvent[] = [];
     const result = await executeWithReplanning(plan, 'objective', {
       replanner,
       clock,
       initialResults: { seed: 'given' },
+      keptChanges: { seed: ['a.txt'] },
       stepRunner: async (step, ctx) => (ran.push(step.id), stepRunner(step, ctx)),
+      onEvent: (event) => events.push(event),
     });
     assert.equal(result.status, 'completed', result.metadata.reason);
     assert.deepEqual(ran, ['bad', 'fix']);
     assert.equal(result.results['seed'], 'given');
+    // What the kept step changed goes with it into the repair run, for the guards of that run's writes and commands.
+    const kept = events.flatMap((event) => (event.type === 'step_completed' && event.stepId === 'seed' ? [event.keptChanges] : []));
+    assert.deepEqual(kept, [['a.txt'], ['a.txt']]);
+  });
+
+  it('attack: a repair step\'s blind write over what a completed step of the failed run changed is refused, as in that run', async () => {
+    const workspace = createMemoryWorkspace({ 'notes.md': '- buy milk\n' });
+    const plan = makePlan([
+      makeStep('E', { kind: 'tool', agent: undefined, input: undefined, tool: 'edit_file', args: { path: 'notes.md', edits: [{ search: 'buy', replace: 'bought' }] } }),
+      makeStep('bad', { kind: 'tool', agent: undefined, input: undefined, tool: 'read_file', args: { path: 'missing.md' }, dependsOn: ['E'], onFailure: 'replan' }),
+    ]);
+    const repair = JSON.stringify({
+      objective: 'x',
+      steps: [
+        { id: 'E', title: 'tick', kind: 'tool', tool: 'edit_file', dependsOn: [], args: { path: 'notes.md', edits: [{ search: 'buy', replace: 'bought' }] } },
+        { id: 'W', title: 'rewrite', kind: 'tool', tool: 'write_file', dependsOn: [], args: { path: 'notes.md', content: 'water plants\n' } },
+      ],
+    });
+    const result = await executeWithReplanning(plan, 'objective', {
+      replanner: scriptedLlm([repair]),
+      clock,
+      workspace,
+      tools: builtinTools(),
+      approvalPolicy: 'commandsOnly',
+    });
+    assert.equal(result.steps.E?.status, 'completed');
+    assert.notEqual(result.steps.W?.status, 'completed');
+    assert.match(result.steps.W?.error ?? '', /notes\.md was changed in this run by step E, which this step does not depend on/);
+    assert.equal(workspace.snapshot()['notes.md'], '- bought milk\n');
   });
 
   describe('the repair plan', () => {
