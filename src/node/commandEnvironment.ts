@@ -76,13 +76,13 @@ export function withoutSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   let gitConfigCut = false;
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) continue;
+    // An extra header for git's requests is how a credential is given to it (actions/checkout's `AUTHORIZATION: basic …`),
+    // whatever shape its value has: none of git's environment configuration is passed on then.
+    if (/^GIT_CONFIG_KEY_\d+$/i.test(name) && /^http\..*extraheader$/i.test(value.trim())) gitConfigCut = true;
     if (secretNamed(name, value) || holdsSecret(value)) {
       gitConfigCut ||= gitConfigEntry.test(name);
       continue;
     }
-    // An extra header for git's requests is how a credential is given to it (actions/checkout's `AUTHORIZATION: basic …`),
-    // whatever shape its value has: none of git's environment configuration is passed on then.
-    if (/^GIT_CONFIG_KEY_\d+$/i.test(name) && /^http\..*extraheader$/i.test(value.trim())) gitConfigCut = true;
     kept[name] = value;
   }
   // Git reads GIT_CONFIG_KEY_<n>/GIT_CONFIG_VALUE_<n> up to GIT_CONFIG_COUNT and refuses to run when one is missing:

@@ -4,6 +4,7 @@
  */
 export function windowsName(segment: string): string {
   let end = segment.length;
-  while (end > 0 && (segment[end - 1] === '.' || segment[end - 1] === ' ')) end--;
+  // Before the first character `segment[-1]` is undefined, which ends the loop.
+  while (segment[end - 1] === '.' || segment[end - 1] === ' ') end--;
   return end === 0 ? segment : segment.slice(0, end);
 }

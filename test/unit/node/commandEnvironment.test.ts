@@ -73,8 +73,10 @@ const kept: [name: string, value: string][] = [
   ['HEX_256', 'a3c1f2e4b5d6478899aabbccddeeff00a3c1f2e4b5d6478899aabbccddeeff0'],
   // Settings written like a header whose name only starts like a credential's, and an Authorization word alone.
   ['SPLITTER', 'tokenizer: bpe'],
-  ['KEYMAP', 'key-map: emacs'],
+  ['LAYOUT', 'key-map: emacs'],
   ['NOTE', 'see the authorization docs'],
+  ['MODE_TEXT', 'authorization: none'],
+  ['LIST', 'x-token-list'],
 ];
 
 /** Credentials by name, by value, or inside a URL or connection string: never reach a command. */
@@ -202,14 +204,21 @@ const removed: [name: string, value: string][] = [
   ['USER_SESSION', 'x'],
   ['MYSQL_CMD', 'mysqldump -h db -psecret app'],
   ['MARIADB', '/usr/bin/mariadb --user=app --password=s3cret! app'],
-  // An outside attacker's finds (2026-12-03): git's http.extraHeader given these reached git run under an allow rule.
-  ['GITLAB_HEADER', 'PRIVATE-TOKEN: glpat-abcdefghij0123456789'],
-  ['API_HEADER', 'X-Api-Key: 0123456789'],
-  ['APIKEY_AUTH', 'Authorization: ApiKey abc'],
-  ['DIGEST_AUTH', 'Authorization: Digest username="u", response="x"'],
-  ['COOKIE_HEADER', 'Cookie: session=abc'],
-  ['AUTH_HEADER', 'X-Auth: abc'],
-  ['SECOND_LINE', 'Accept: */*\nX-Secret: abc'],
+  // An outside attacker's finds (2026-12-03): git's http.extraHeader given these reached git run under an allow rule. Named
+  // plainly, so the value alone decides.
+  ['SETTING_A', 'PRIVATE-TOKEN: glpat-abcdefghij0123456789'],
+  ['SETTING_B', 'X-Api-Key: 0123456789'],
+  ['SETTING_C', 'X-ApiKey: 0123456789'],
+  ['SETTING_D', 'Authorization: ApiKey abc'],
+  ['SETTING_E', 'Authorization: Digest username="u", response="x"'],
+  ['SETTING_F', 'Authorization: Custom  abc'],
+  ['SETTING_G', 'Cookie: a'],
+  ['SETTING_H', 'Service-Auth: abc'],
+  ['SETTING_I', 'X-Service-Key: a'],
+  ['SETTING_J', 'Accept: */*\nX-Secret: abc'],
+  ['SETTING_K', 'PRIVATE-TOKEN:x'],
+  ['SETTING_L', 'PRIVATE-TOKEN : x'],
+  ['SETTING_M', '  X-Api-Key: 1'],
   ['CLI_LOGIN', 'tool --password hunter2 --host db'],
   ['OPENSSL_ARGS', 'enc -aes256 -passin pass:hunter2'],
   ['SSH_CMD', 'sshpass -p hunter2 ssh host'],
@@ -400,8 +409,23 @@ describe('withoutSecrets: git configuration through the environment', () => {
       const env = { GIT_CONFIG_COUNT: '2', GIT_CONFIG_KEY_0: 'core.autocrlf', GIT_CONFIG_VALUE_0: 'input', GIT_CONFIG_KEY_1: key, GIT_CONFIG_VALUE_1: 'a plain value', PATH: '/bin' };
       assert.deepEqual(withoutSecrets(env), { PATH: '/bin' }, key);
     }
-    const other = { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'http.sslVerify', GIT_CONFIG_VALUE_0: 'true' };
-    assert.deepEqual(withoutSecrets(other), other, 'another http setting is kept');
+    const spaced = { GIT_CONFIG_COUNT: '12', GIT_CONFIG_KEY_11: ' http.extraHeader ', GIT_CONFIG_VALUE_11: 'a plain value', PATH: '/bin' };
+    assert.deepEqual(withoutSecrets(spaced), { PATH: '/bin' }, 'a key with spaces around it, numbered past 9');
+    for (const other of [
+      { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'http.sslVerify', GIT_CONFIG_VALUE_0: 'true' },
+      { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'core.http.extraheader', GIT_CONFIG_VALUE_0: 'x' },
+      { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'http.extraheaders', GIT_CONFIG_VALUE_0: 'x' },
+    ]) {
+      assert.deepEqual(withoutSecrets(other), other, JSON.stringify(other));
+    }
+    // Named like git's but not git's: left out by their names, and git's own entries kept.
+    const lookalikes = { MY_GIT_CONFIG_KEY_1: 'http.extraHeader', GIT_CONFIG_KEY_1_NAME: 'http.extraHeader', GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'core.autocrlf', GIT_CONFIG_VALUE_0: 'input' };
+    assert.deepEqual(withoutSecrets(lookalikes), { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'core.autocrlf', GIT_CONFIG_VALUE_0: 'input' });
+  });
+
+  it('attack: drops every GIT_CONFIG entry when the value of one, at any number, holds a credential under another key (a proxy with a password)', () => {
+    const env = { GIT_CONFIG_COUNT: '12', GIT_CONFIG_KEY_0: 'core.autocrlf', GIT_CONFIG_VALUE_0: 'input', GIT_CONFIG_KEY_11: 'http.proxy', GIT_CONFIG_VALUE_11: 'http://u:s3cret@proxy:3128', PATH: '/bin' };
+    assert.deepEqual(withoutSecrets(env), { PATH: '/bin' });
   });
 });
 
