@@ -163,6 +163,23 @@ function installedFolderName(extensionDir) {
  * @returns {Promise<CodeServer>}
  */
 async function startCodeServer(options = {}) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce({ ...options });
+    } catch (error) {
+      // The free port was taken between freePort() and the server's bind (the e2e lanes and the integration host start
+      // servers at once; a clean-clone run failed a suite with EADDRINUSE): another free port, twice more at most.
+      if (options.port !== undefined || attempt >= 3 || !/EADDRINUSE/.test(String(error))) throw error;
+    }
+  }
+}
+
+/**
+ * `startCodeServer` once, on `options.port` or a port that was free a moment ago.
+ * @param {Parameters<typeof startCodeServer>[0] & object} options
+ * @returns {Promise<CodeServer>}
+ */
+async function startOnce(options) {
   assertHostInstalled();
   installExitHooks();
   const started = Date.now();
