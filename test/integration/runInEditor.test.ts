@@ -280,7 +280,7 @@ describe('Plan task and the run in the editor (fake OpenAI server)', function ()
     await vscode.commands.executeCommand('taskPlanner.retryStep', 'W');
     const nodes = planner.planTreeNodes();
     assert.deepEqual(nodes.map((node) => node.contextValue), ['step.tool.completed', 'step.tool.failed']);
-    assert.match(nodes.find((node) => node.stepId === 'W')?.tooltip ?? '', /tidy\.md was changed in this run by step E, which this step does not depend on/);
+    assert.match(nodes.find((node) => node.stepId === 'W')?.tooltip ?? '', /tidy\.md was changed in this run by step E \("Tick milk"\), which this step does not depend on/);
     assert.equal(readFileSync(join(root, 'tidy.md'), 'utf8'), '- bought milk\n');
   });
 

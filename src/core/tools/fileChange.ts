@@ -145,9 +145,11 @@ function refuseDroppingUnseen(ctx: ToolContext, path: string, seen: string | und
   }
   const others = ctx.unrelatedChanges?.(path) ?? [];
   if (others.length === 0) return;
-  const steps = `${others.length === 1 ? 'step' : 'steps'} ${others.join(', ')}`;
+  const kind = others.length === 1 ? 'step' : 'steps';
+  // The Plan view shows titles, a plan file ids: both, the title cut short (a title is a model's or a file's text).
+  const named = others.map(({ id, title }) => `${id} ("${title.length > 60 ? `${title.slice(0, 59)}…` : title}")`).join(', ');
   throw new Error(
-    `${path} was changed in this run by ${steps}, which this step does not depend on, and this step has not read it; nothing was written, since writing the whole file would drop that change. Read it and write your change on what it holds now (or edit it with edit_file), or make this step depend on ${steps}.`,
+    `${path} was changed in this run by ${kind} ${named}, which this step does not depend on, and this step has not read it; nothing was written, since writing the whole file would drop that change. Read it and write your change on what it holds now (or edit it with edit_file), or make this step depend on ${kind} ${others.map(({ id }) => id).join(', ')}.`,
   );
 }
 

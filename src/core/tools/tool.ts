@@ -38,10 +38,10 @@ export interface ToolContext {
   /**
    * The steps of this run that changed the workspace-relative `path`, have not failed or been skipped, and that this step
    * does not depend on, directly or through others (itself left out): a whole-file write by a step that never read the
-   * file would drop a change they report made.
+   * file would drop a change they report made. Each with its title, for the refusal.
    * Absent: outside a run, nothing changed.
    */
-  unrelatedChanges?: (path: string) => readonly string[];
+  unrelatedChanges?: (path: string) => readonly { id: string; title: string }[];
   /**
    * When the run started, in milliseconds since the epoch (its clock): a command's defining file changed on disk since
    * (by a command of the run, which no step reports, or by another program) asks as a change by a step does

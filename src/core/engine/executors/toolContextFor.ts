@@ -8,6 +8,7 @@ import type { ExecuteContext } from './stepExecutor';
 export function toolContextFor(ctx: ExecuteContext): ToolContext {
   const { options, step } = ctx;
   const upstream = upstreamSteps(ctx.plan, step.id);
+  const titles = new Map(ctx.plan.steps.map((planned) => [planned.id, planned.title]));
   return {
     runId: ctx.runId,
     stepId: step.id,
@@ -22,9 +23,9 @@ export function toolContextFor(ctx: ExecuteContext): ToolContext {
     filesChangedInRun: () => filesChangedBySteps(changesOfSteps(ctx.state().steps)),
     // A step that failed or was skipped reported no success: a later write over what it left loses no change reported made.
     unrelatedChanges: (path) =>
-      Object.entries(changesOfSteps(ctx.state().steps)).flatMap(([id, state]) =>
-        !upstream.has(id) && state.status !== 'failed' && state.status !== 'skipped' && state.filesChanged.includes(path) ? [id] : [],
-      ),
+      Object.entries(changesOfSteps(ctx.state().steps))
+        .filter(([id, state]) => !upstream.has(id) && state.status !== 'failed' && state.status !== 'skipped' && state.filesChanged.includes(path))
+        .map(([id]) => ({ id, title: titles.get(id) ?? id })),
     ...(ctx.state().startedAt === undefined ? {} : { runStartedAt: ctx.state().startedAt }),
     ...(options.checkpoints ? { checkpoints: options.checkpoints } : {}),
     commandLog: ctx.commandLog,

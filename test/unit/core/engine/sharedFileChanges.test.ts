@@ -79,7 +79,7 @@ describe('changes of one file by parallel steps (issue 26)', () => {
       // Whichever takes the file's lock first: the edit then the write refused, or the write then the edit not finding its text.
       if (result.steps.E?.status === 'completed') {
         assert.notEqual(result.steps.W?.status, 'completed', `both completed, the file is ${JSON.stringify(text)}`);
-        assert.match(result.steps.W?.error ?? '', /f\.txt was changed in this run by step E, which this step does not depend on, and this step has not read it; nothing was written.*make this step depend on step E/);
+        assert.match(result.steps.W?.error ?? '', /f\.txt was changed in this run by step E \("[^"]*"\), which this step does not depend on, and this step has not read it; nothing was written.*make this step depend on step E/);
         assert.equal(text, 'x=2\ny=1\n');
       } else {
         assert.equal(text, 'y=1\nz=1\n');

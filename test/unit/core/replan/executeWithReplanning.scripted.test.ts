@@ -184,7 +184,7 @@ describe('executeWithReplanning with a scripted replanner', () => {
     });
     assert.equal(result.steps.E?.status, 'completed');
     assert.notEqual(result.steps.W?.status, 'completed');
-    assert.match(result.steps.W?.error ?? '', /notes\.md was changed in this run by step E, which this step does not depend on/);
+    assert.match(result.steps.W?.error ?? '', /notes\.md was changed in this run by step E \("[^"]*"\), which this step does not depend on/);
     assert.equal(workspace.snapshot()['notes.md'], '- bought milk\n');
   });
 

@@ -174,14 +174,20 @@ describe('changeFile across steps, programs and crashes', () => {
 
   it('refuses a blind whole-file write over changes by steps it does not depend on, naming each, and creates a file deleted meanwhile', async () => {
     const workspace = createMemoryWorkspace({ 'a.txt': 'theirs\n' });
-    const unrelated = (steps: string[]) => makeToolContext({ workspace, approvalPolicy: 'commandsOnly', seenVersions: new Map(), unrelatedChanges: () => steps });
+    const unrelated = (steps: string[]) =>
+      makeToolContext({ workspace, approvalPolicy: 'commandsOnly', seenVersions: new Map(), unrelatedChanges: () => steps.map((id) => ({ id, title: `Title of ${id}` })) });
     await assert.rejects(
       writeFileTool.run(unrelated(['C', 'D']), { path: 'a.txt', content: 'mine\n' }, neverAborted),
       (error: unknown) =>
-        String(error).includes('a.txt was changed in this run by steps C, D, which this step does not depend on') &&
+        String(error).includes('a.txt was changed in this run by steps C ("Title of C"), D ("Title of D"), which this step does not depend on') &&
         String(error).endsWith('or make this step depend on steps C, D.'),
     );
-    await assert.rejects(writeFileTool.run(unrelated(['C']), { path: 'a.txt', content: 'mine\n' }, neverAborted), /by step C, which .*depend on step C\.$/);
+    await assert.rejects(writeFileTool.run(unrelated(['C']), { path: 'a.txt', content: 'mine\n' }, neverAborted), /by step C \("Title of C"\), which .*depend on step C\.$/);
+    // A long title is cut short.
+    const long = makeToolContext({ workspace, approvalPolicy: 'commandsOnly', seenVersions: new Map(), unrelatedChanges: () => [{ id: 'L', title: 'x'.repeat(61) }] });
+    await assert.rejects(writeFileTool.run(long, { path: 'a.txt', content: 'mine\n' }, neverAborted), new RegExp(`by step L \\("${'x'.repeat(59)}…"\\), which`));
+    const sixty = makeToolContext({ workspace, approvalPolicy: 'commandsOnly', seenVersions: new Map(), unrelatedChanges: () => [{ id: 'S', title: 'y'.repeat(60) }] });
+    await assert.rejects(writeFileTool.run(sixty, { path: 'a.txt', content: 'mine\n' }, neverAborted), new RegExp(`by step S \\("${'y'.repeat(60)}"\\), which`));
     assert.equal(workspace.snapshot()['a.txt'], 'theirs\n');
     // Nothing there to drop: a file another step deleted is written again, read before or not.
     await workspace.delete('a.txt');

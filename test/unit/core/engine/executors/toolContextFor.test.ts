@@ -53,11 +53,12 @@ describe('toolContextFor', () => {
       compacted: () => undefined, state: () => state, commandLog: { mayHaveRun: () => false, starting: async () => undefined }, withheld: () => undefined,
       interaction: options.interaction, options,
     });
-    assert.deepEqual(context.unrelatedChanges?.('f.txt'), ['C', 'D']);
-    assert.deepEqual(context.unrelatedChanges?.('g.txt'), ['F']);
-    assert.deepEqual(context.unrelatedChanges?.('h.txt'), []);
+    const ids = (path: string): string[] => (context.unrelatedChanges?.(path) ?? []).map(({ id }) => id);
+    assert.deepEqual(ids('f.txt'), ['C', 'D']);
+    assert.deepEqual(context.unrelatedChanges?.('g.txt'), [{ id: 'F', title: plan.steps[5]!.title }]);
+    assert.deepEqual(ids('h.txt'), []);
     state.steps.E = { id: 'E', status: 'skipped', attempts: 1, filesChanged: ['f.txt'] };
     state.steps.C = { id: 'C', status: 'awaiting_approval', attempts: 1, filesChanged: ['f.txt'] };
-    assert.deepEqual(context.unrelatedChanges?.('f.txt'), ['C', 'D'], 'read when asked');
+    assert.deepEqual(ids('f.txt'), ['C', 'D'], 'read when asked');
   });
 });
