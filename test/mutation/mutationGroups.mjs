@@ -74,6 +74,7 @@ export const mutationGroups = [
       'test/unit/core/tools/commandAllowRules.test.ts',
       'test/unit/core/tools/riskyArguments.test.ts',
       'test/unit/core/tools/riskyArguments.tables.test.ts',
+      'test/unit/core/tools/riskyArguments.targets.test.ts',
       'test/unit/core/tools/argumentPaths.test.ts',
       'test/unit/core/tools/commandDefiningFiles.test.ts',
       'test/unit/core/tools/runCommandTool.test.ts',

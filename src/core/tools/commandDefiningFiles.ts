@@ -35,6 +35,7 @@ const git: DefiningFiles = {
   up: ['.gitconfig', '.husky/', '.githooks/', '.hooks/'],
   anywhere: ['.gitattributes', '.gitmodules', '.git', '.git/', 'HEAD', 'config', 'config.worktree', 'commondir'],
 };
+const make: DefiningFiles = { here: ['Makefile', 'makefile', 'GNUmakefile'] };
 const maven: DefiningFiles = { up: ['pom.xml', '.mvn/maven.config', '.mvn/jvm.config', '.mvn/extensions.xml', '.mvn/wrapper/maven-wrapper.properties'] };
 
 /**
@@ -53,8 +54,8 @@ export const commandDefiningFiles: Readonly<Record<string, DefiningFiles>> = {
   yarn: { up: ['package.json', '.npmrc', '.yarnrc', '.yarnrc.yml'] },
   bun,
   bunx: bun,
-  make: { here: ['Makefile', 'makefile', 'GNUmakefile'] },
-  gmake: { here: ['Makefile', 'makefile', 'GNUmakefile'] },
+  make,
+  gmake: make,
   ninja: { here: ['build.ninja'] },
   git,
   pytest: { up: ['pytest.ini', '.pytest.ini', 'pyproject.toml', 'setup.cfg', 'tox.ini'], anywhere: ['conftest.py'] },

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { WorkspaceError } from '../workspace/workspaceError';
 import { changeFile, workspacePath } from './fileChange';
-import { readCurrent } from './fileVersions';
 import type { FileChangeResult } from './fileChange';
 import type { Tool, ToolContext } from './tool';
 
@@ -21,11 +20,6 @@ export const deleteFileTool: Tool<z.infer<typeof inputSchema>, FileChangeResult>
   effects: 'delete',
   async run(ctx, input, signal) {
     const path = workspacePath(ctx, input.path);
-    // A deletion of this step's that landed before a crash is claimed by changeFile (not made again, reported as made); it
-    // is no missing file (an outside attack: the resumed run failed on "Nothing to delete").
-    if ((await readCurrent(ctx, path, signal)) === undefined && !(await deletedBeforeCrash(ctx, path))) {
-      throw new WorkspaceError('not_found', path, `Nothing to delete: ${path} does not exist`);
-    }
     const target = await linkTarget(ctx, path, signal);
     if (target !== undefined) {
       throw new WorkspaceError(
@@ -37,14 +31,6 @@ export const deleteFileTool: Tool<z.infer<typeof inputSchema>, FileChangeResult>
     return changeFile(ctx, { path, operation: 'delete', propose: () => undefined }, signal);
   },
 };
-
-/** Whether this step deleted `path` in a run that was then interrupted, and the resumed run has yet to settle it. */
-async function deletedBeforeCrash(ctx: ToolContext, path: string): Promise<boolean> {
-  const checkpoints = (await ctx.checkpoints?.list(ctx.runId)) ?? [];
-  return checkpoints.some(
-    (checkpoint) => checkpoint.stepId === ctx.stepId && checkpoint.path === path && checkpoint.operation === 'delete' && checkpoint.state === 'recovered',
-  );
-}
 
 /** Where the link `path` leads (workspace-relative), or `undefined` when its last part is no link. */
 async function linkTarget(ctx: ToolContext, path: string, signal: AbortSignal): Promise<string | undefined> {

@@ -13,6 +13,7 @@ import { readVersion, sha256, textOf } from './fileVersions';
 import { applyRecorded, reconcileInterrupted } from './recordedChange';
 import type { ToolContext } from './tool';
 import { withheldHint, withheldReason } from './withheldFiles';
+import { oneLine } from '../text/oneLine';
 
 /** Largest text a tool writes, in UTF-8 bytes. */
 export const maxWriteBytes = 5 * 1024 * 1024;
@@ -44,7 +45,7 @@ const maxRounds = 3;
  * the file as it was. Refuses paths inside a protected place (`.git`, `.task-planner`: see
  * `protectedPlaces`), as written or once symbolic links are followed, whatever the policy;
  * the proposal names where a path leads through links when that differs. Files that are
- * not UTF-8 text are refused (`readVersion`).
+ * not UTF-8 text are refused (`readVersion`), and so is deleting a file that is not there (after the crash check).
  */
 export async function changeFile(
   ctx: ToolContext,
@@ -73,6 +74,9 @@ async function changeLocked(
   const reconciled = await reconcileInterrupted(ctx, path, (before) => input.propose(before));
   let current = await readVersion(ctx, path, signal);
   if (reconciled.kind === 'landed') return resultOf(path, reconciled.checkpoint.before, operation, textOf(current));
+  // After the crash check: a deletion of this step's that landed before a crash is reported as made, not as a missing file
+  // (an outside attack: the resumed run failed on "Nothing to delete").
+  if (operation === 'delete' && !current.exists) throw new WorkspaceError('not_found', path, `Nothing to delete: ${path} does not exist`);
   const seen = ctx.seenVersions?.get(path);
   // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: writes and deletions ask under the same policies (needsApproval).
   const effect = operation === 'delete' ? 'delete' : 'write';
@@ -146,8 +150,8 @@ function refuseDroppingUnseen(ctx: ToolContext, path: string, seen: string | und
   const others = ctx.unrelatedChanges?.(path) ?? [];
   if (others.length === 0) return;
   const kind = others.length === 1 ? 'step' : 'steps';
-  // The Plan view shows titles, a plan file ids: both, the title cut short (a title is a model's or a file's text).
-  const named = others.map(({ id, title }) => `${id} ("${title.length > 60 ? `${title.slice(0, 59)}…` : title}")`).join(', ');
+  // The Plan view shows titles, a plan file ids: both, the title on one line and cut short (a model's or a file's text).
+  const named = others.map(({ id, title }) => `${id} ("${oneLine(title, 60)}")`).join(', ');
   throw new Error(
     `${path} was changed in this run by ${kind} ${named}, which this step does not depend on, and this step has not read it; nothing was written, since writing the whole file would drop that change. Read it and write your change on what it holds now (or edit it with edit_file), or make this step depend on ${kind} ${others.map(({ id }) => id).join(', ')}.`,
   );

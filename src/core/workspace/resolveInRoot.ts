@@ -191,7 +191,7 @@ function checkSegment(input: string, segment: string, first: boolean): void {
   if (segment.includes('~') && shortName.test(windowsName(segment))) {
     throw new PathRefusedError(input, `"${segment}" looks like a Windows short (8.3) name, which can stand for another file or folder; use its full name`);
   }
-  if (deviceInitials.has(head | 0x20) && windowsDevice.test(segment.replace(/(?<![. ])[. ]+$/, ''))) {
+  if (deviceInitials.has(head | 0x20) && windowsDevice.test(windowsName(segment))) {
     throw new PathRefusedError(input, `"${segment}" is a reserved device name`);
   }
   // Stryker disable next-line StringLiteral: the includes test only keeps the regular expression off most segments; the expression decides.
