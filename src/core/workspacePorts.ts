@@ -42,6 +42,19 @@ export interface ChangeOptions {
   waiting?: (message: string) => void;
 }
 
+/** What a read (`readText`, `readBytes`, `readTextMany`) of a workspace file is held to. */
+export interface ReadOptions {
+  /** A larger file is refused with a `WorkspaceError` of code `too_large` before it is read. */
+  maxBytes?: number;
+  /**
+   * Judges where the path (`input`, as given to the read) leads, workspace-relative with links followed, as the file is
+   * opened: an error returned refuses the read with it, nothing read. A check of where a link led made before the read
+   * cannot see it retargeted meanwhile (a committed `notes.txt` pointed at `.env` between the check and the read); this
+   * one sees the file the read opens.
+   */
+  refuseTarget?: (resolved: string, input: string) => Error | undefined;
+}
+
 /**
  * The open workspace's files. Every path is workspace-relative with `/` separators;
  * implementations refuse any path that resolves outside the root (see `resolveInRoot`).
@@ -49,17 +62,14 @@ export interface ChangeOptions {
 export interface WorkspaceFs {
   /** A display name of the root (a folder path or URI). */
   readonly rootLabel: string;
-  /**
-   * The file's text (UTF-8). With `options.maxBytes`, a larger file is refused with a
-   * `WorkspaceError` of code `too_large` before it is read.
-   */
-  readText(path: string, signal?: AbortSignal, options?: { maxBytes?: number }): Promise<string>;
+  /** The file's text (UTF-8), under `options` (see `ReadOptions`). */
+  readText(path: string, signal?: AbortSignal, options?: ReadOptions): Promise<string>;
   /**
    * The file's bytes, under the same rules as `readText` (confined, regular files only,
-   * `options.maxBytes` refused before reading). Optional: a workspace without it cannot
-   * hand images to a model, and says so.
+   * `options` as there). Optional: a workspace without it cannot hand images to a model,
+   * and says so.
    */
-  readBytes?(path: string, signal?: AbortSignal, options?: { maxBytes?: number }): Promise<Uint8Array>;
+  readBytes?(path: string, signal?: AbortSignal, options?: ReadOptions): Promise<Uint8Array>;
   /**
    * Writes atomically: a temporary file in the same directory, then a rename. With
    * `options.expected`, the write happens only while the file is still that version

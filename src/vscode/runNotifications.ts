@@ -45,8 +45,8 @@ export const runEndNotification: RunEndNotice = (message, completed, actions) =>
  * Tells the user how a run ended, in a notification (never modal; `notice` in its place) built from the core's
  * `runSummary` of `state` (the run's snapshot, folded from its journal, repair runs
  * included): the headline with steps, changed files, repairs, tokens and cost, the
- * first failure with its diagnosis, and the files tools kept from the model. Buttons, each about that run whichever folder is current: "Show plan" (the run
- * in the Plan view, as "Open run" shows it), "Show changes" (a pick of the
+ * first failure with its diagnosis, and the files tools kept from the model. Buttons, each about that run whichever folder is current: "Show run" (the run
+ * in the Plan view, as "Open run" shows it; not "Show plan", the command that opens the plan panel), "Show changes" (a pick of the
  * changed files, each shown as a diff of before the run and now) and "Undo run" when files changed, "Show log" when it did not complete.
  */
 export function notifyRunFinished(result: RunResult, log: vscode.LogOutputChannel, state?: RunState, notice: RunEndNotice = runEndNotification): void {
@@ -83,16 +83,16 @@ export function notifyRunFinished(result: RunResult, log: vscode.LogOutputChanne
       maxMessageChars,
     ),
   );
-  const [showPlan, showChangesLabel, undoRun, showLog] = [
-    vscode.l10n.t('Show plan'),
+  const [showRun, showChangesLabel, undoRun, showLog] = [
+    vscode.l10n.t('Show run'),
     vscode.l10n.t('Show changes'),
     vscode.l10n.t('Undo run'),
     vscode.l10n.t('Show log'),
   ];
-  const actions = [showPlan, ...(changed.length > 0 ? [showChangesLabel, undoRun] : []), ...(result.status === 'completed' ? [] : [showLog])];
+  const actions = [showRun, ...(changed.length > 0 ? [showChangesLabel, undoRun] : []), ...(result.status === 'completed' ? [] : [showLog])];
   void notice(message, result.status === 'completed', actions).then((choice) => {
     // The run that ended, not whichever run the Plan view shows (another folder's may have become the current one).
-    if (choice === showPlan) void vscode.commands.executeCommand('taskPlanner.openRun', result.runId);
+    if (choice === showRun) void vscode.commands.executeCommand('taskPlanner.openRun', result.runId);
     if (choice === showChangesLabel) void showChanges(result.runId, changed);
     if (choice === showLog) log.show(true);
     if (choice === undoRun) void vscode.commands.executeCommand('taskPlanner.undoRun', result.runId);

@@ -114,13 +114,13 @@ describe('Task Planner in Restricted Mode (workspace trust on, browser workbench
     const toast = page
       .locator('.notifications-toasts .notification-toast', { hasText: 'was not run because this workspace is in Restricted Mode' })
       .filter({ has: page.getByRole('button', { name: 'Manage Workspace Trust' }) })
-      .filter({ hasNot: page.getByRole('button', { name: 'Show plan' }) });
+      .filter({ hasNot: page.getByRole('button', { name: 'Show run' }) });
     await toast.waitFor({ timeout: 10_000 });
     const toastText = (await toast.innerText()).replace(/\s+/g, ' ');
     assert.match(toastText, /Task Planner: step "(Write the notes" \(write_file|Run the marker script" \(run_command)\) was not run because this workspace is in Restricted Mode/);
     assert.match(toastText, /Manage Workspace Trust/);
     // The run's end says it in a few words, not the refusal's whole warning again (issue 28: one warning per refusal).
-    const ended = page.locator('.notifications-toasts .notification-toast', { hasText: 'Task Planner: run' }).filter({ has: page.getByRole('button', { name: 'Show plan' }) });
+    const ended = page.locator('.notifications-toasts .notification-toast', { hasText: 'Task Planner: run' }).filter({ has: page.getByRole('button', { name: 'Show run' }) });
     const endText = (await ended.innerText()).replace(/\s+/g, ' ');
     assert.match(endText, /(W1|C1) failed: not run, since this workspace is in Restricted Mode/);
     assert.doesNotMatch(endText, /Trust the workspace \(Workspaces: Manage Workspace Trust\)/);

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { ExpectedContent, FileStat, WorkspaceFs } from '../../src/core/workspacePorts';
+import type { ExpectedContent, FileStat, ReadOptions, WorkspaceFs } from '../../src/core/workspacePorts';
 import { changedMeanwhileError, isExpectedContent, sha256OfBytes } from '../../src/core/workspace/expectedContent';
 import { compileGlob } from '../../src/core/workspace/globMatcher';
 import { IgnoreRules } from '../../src/core/workspace/ignoreRules';
@@ -8,7 +8,7 @@ import { WorkspaceError } from '../../src/core/workspace/workspaceError';
 
 /** An in-memory `WorkspaceFs` with inspection helpers; passes the same conformance suite as the Node one. */
 export interface MemoryWorkspace extends WorkspaceFs {
-  readBytes(path: string, signal?: AbortSignal, options?: { maxBytes?: number }): Promise<Uint8Array>;
+  readBytes(path: string, signal?: AbortSignal, options?: ReadOptions): Promise<Uint8Array>;
   /** Every file and its text, by workspace-relative path. */
   snapshot(): Record<string, string>;
   /** Makes the next `writeText` to `path` fail with `error` before anything changes. */
@@ -37,12 +37,14 @@ export function createMemoryWorkspace(files: Record<string, string> = {}): Memor
     texts.set(relative, text);
   }
 
-  const readText = async (input: string, signal?: AbortSignal, options?: { maxBytes?: number }): Promise<string> => {
+  const readText = async (input: string, signal?: AbortSignal, options?: ReadOptions): Promise<string> => {
     signal?.throwIfAborted();
     const relative = await resolve(input);
     if (directories.has(relative)) throw new WorkspaceError('is_directory', input, `${relative || '.'} is a directory, not a file`);
     const text = texts.get(relative);
     if (text === undefined) throw new WorkspaceError('not_found', input, `File not found: ${relative}`);
+    const refused = options?.refuseTarget?.(relative, input);
+    if (refused !== undefined) throw refused;
     const size = new TextEncoder().encode(text).length;
     if (options?.maxBytes !== undefined && size > options.maxBytes) {
       throw new WorkspaceError('too_large', input, `${relative} is ${size} bytes, more than the ${options.maxBytes}-byte limit for this read`);

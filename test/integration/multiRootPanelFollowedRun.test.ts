@@ -93,7 +93,7 @@ describe('The plan panel follows its run in one folder while another folder is c
     assert.equal((await inApi.ended).status, 'completed');
   });
 
-  it("a run in web that ends while api is the current folder: the panel following it shows it ended and follows it no more; its notification's Show plan shows it", async () => {
+  it("a run in web that ends while api is the current folder: the panel following it shows it ended and follows it no more; its notification's Show run shows it", async () => {
     const earlier = await startWaiting(writing('panel-end-api', 'A2', 'panel-end-api.txt'), 'api');
     await vscode.commands.executeCommand('taskPlanner.approve', 'A2');
     assert.equal((await earlier.ended).status, 'completed');
@@ -103,15 +103,15 @@ describe('The plan panel follows its run in one folder while another folder is c
       // The Runs view opens the run that ended in api: api is the current folder now, with no run going on there.
       await vscode.commands.executeCommand('taskPlanner.openRun', earlier.runId);
       assert.equal(api.currentPlan()?.id, 'panel-end-api', 'the Plan view does not show the run opened');
-      // Its end's notification is answered Show plan.
-      api.answerNextRunEnd('Show plan');
+      // Its end's notification is answered Show run.
+      api.answerNextRunEnd('Show run');
       await vscode.commands.executeCommand('taskPlanner.approve', 'W2');
       assert.equal((await inWeb.ended).status, 'completed');
       // Named by its request: two folders' notifications are told apart.
       assert.match(api.lastRunEndMessage() ?? '', /^Task Planner: run "Write panel-end-web\.txt" completed in /);
       assert.equal(await panelShowing(api, `run ${inWeb.runId} completed`), `run ${inWeb.runId} completed`);
       assert.equal(api.planPanel.followedRun(), undefined, 'the panel still follows the run that ended');
-      // Show plan of the notification shows that run in the Plan view, not the run opened in api.
+      // Show run of the notification shows that run in the Plan view, not the run opened in api.
       await until('the Plan view to show the run that ended', () => api.currentPlan()?.id === 'panel-end-web', 5_000).catch(() => undefined);
       assert.equal(api.currentPlan()?.id, 'panel-end-web');
     } finally {

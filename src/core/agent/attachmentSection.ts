@@ -3,7 +3,7 @@ import { attachmentTarget, shownRef } from '../plan/attachmentTarget';
 import type { Attachment } from '../plan/planSchema';
 import type { WorkspaceFs } from '../workspacePorts';
 import { capText } from '../text/capText';
-import { withheldRead } from '../tools/withheldFiles';
+import { refuseWithheldTarget, withheldRead } from '../tools/withheldFiles';
 import { holdsPrivateKey, privateKeyReason } from '../workspace/credentialFiles';
 import { isWorkspaceError } from '../workspace/workspaceError';
 import { errorMessage } from '../../shared/errorMessage';
@@ -110,7 +110,7 @@ async function fileLine(
       // A plan (a committed plan file too) may attach a file no tool reads for a model: .env, a key, .git/config.
       const withheld = await withheldRead(workspace, target.path, signal);
       if (withheld !== undefined) return `- ${what}: not included: ${shownRef(withheld.reason)}.`;
-      const whole = await workspace.readText(target.path, signal, { maxBytes: limits.fileBytes });
+      const whole = await workspace.readText(target.path, signal, { maxBytes: limits.fileBytes, refuseTarget: refuseWithheldTarget() });
       if (whole.includes('\u0000')) return `- ${what}: not included: it is a binary file.`;
       if (holdsPrivateKey(whole)) return `- ${what}: not included: ${privateKeyReason}.`;
       text = range ? whole.split(/\r?\n/).slice(range.from - 1, range.to).join('\n') : whole;

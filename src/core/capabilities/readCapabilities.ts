@@ -4,9 +4,10 @@ import type { WorkspaceFs } from '../workspacePorts';
 import { capText } from '../text/capText';
 import { oneLine } from '../text/oneLine';
 import { compileGlob } from '../workspace/globMatcher';
+import { PathRefusedError } from '../workspace/resolveInRoot';
 import { isWorkspaceError } from '../workspace/workspaceError';
 import { holdsPrivateKey, privateKeyReason } from '../workspace/credentialFiles';
-import { withheldRead } from '../tools/withheldFiles';
+import { refuseWithheldTarget, withheldRead } from '../tools/withheldFiles';
 import {
   capabilityLimits,
   type CapabilityCatalogue,
@@ -132,7 +133,7 @@ async function readFile(
       diagnostics.push({ file: shown(source), message: `It was left out: ${withheld.reason}.` });
       return undefined;
     }
-    const text = await fs.readText(path, signal, { maxBytes: capabilityLimits.maxFileBytes });
+    const text = await fs.readText(path, signal, { maxBytes: capabilityLimits.maxFileBytes, refuseTarget: refuseWithheldTarget() });
     if (holdsPrivateKey(text)) {
       diagnostics.push({ file: shown(source), message: `It was left out: ${privateKeyReason}.` });
       return undefined;
@@ -142,7 +143,9 @@ async function readFile(
     signal?.throwIfAborted();
     const message = isWorkspaceError(error, 'too_large')
       ? `It is larger than ${capabilityLimits.maxFileBytes / 1024} KiB, the most read of one such file; it was left out.`
-      : `It could not be read (${oneLine(errorMessage(error), 500)}); it was left out.`;
+      : error instanceof PathRefusedError
+        ? `It was left out: ${oneLine(error.reason, 500)}.`
+        : `It could not be read (${oneLine(errorMessage(error), 500)}); it was left out.`;
     diagnostics.push({ file: shown(source), message });
     return undefined;
   }

@@ -9,7 +9,7 @@ import { isApprovalRejectedError } from '../tools/approvals';
 import { isDeferredError } from '../tools/deferral';
 import { jsRegexToRe2 } from '../tools/jsRegexToRe2';
 import type { ToolContext } from '../tools/tool';
-import { withheldRead } from '../tools/withheldFiles';
+import { refuseWithheldTarget, withheldRead } from '../tools/withheldFiles';
 import { normalizeWorkspacePath, PathRefusedError } from '../workspace/resolveInRoot';
 import { holdsPrivateKey, privateKeyReason } from '../workspace/credentialFiles';
 import { isWorkspaceError } from '../workspace/workspaceError';
@@ -106,9 +106,10 @@ async function fileContains(check: Extract<Check, { kind: 'file_contains' }>, en
   if (withheld !== undefined) return refusal(check, `${check.path} is not read by checks: ${withheld.reason}`);
   let text: string;
   try {
-    text = await env.options.workspace.readText(check.path, env.signal, { maxBytes: maxCheckedFileBytes });
+    text = await env.options.workspace.readText(check.path, env.signal, { maxBytes: maxCheckedFileBytes, refuseTarget: refuseWithheldTarget() });
   } catch (error) {
     if (isWorkspaceError(error, 'not_found')) return failed(check, `${check.path} does not exist`);
+    if (error instanceof PathRefusedError) return refusal(check, `${check.path} is not read by checks: ${error.reason}`);
     throw error;
   }
   if (holdsPrivateKey(text)) return refusal(check, `${check.path} is not read by checks: ${privateKeyReason}`);

@@ -6,7 +6,7 @@ import { WorkspaceError } from '../workspace/workspaceError';
 import { workspacePath } from './fileChange';
 import { sha256 } from './fileVersions';
 import type { Tool } from './tool';
-import { refuseWithheldRead, withheldHint } from './withheldFiles';
+import { refuseWithheldRead, refuseWithheldTarget, withheldHint } from './withheldFiles';
 
 /** Largest file `read_file` opens, in bytes. */
 export const maxReadFileBytes = 8 * 1024 * 1024;
@@ -51,7 +51,7 @@ export const readFileTool: Tool<z.infer<typeof inputSchema>, ReadFileOutput> = {
         { modelHint: 'Use search_text to find what you need in it.' },
       );
     }
-    const text = await ctx.workspace.readText(path, signal, { maxBytes: maxReadFileBytes });
+    const text = await ctx.workspace.readText(path, signal, { maxBytes: maxReadFileBytes, refuseTarget: refuseWithheldTarget(ctx.withheld) });
     if (text.slice(0, 8192).includes('\u0000')) throw new WorkspaceError('binary', path, `${path} looks like a binary file; read_file reads text only`);
     if (holdsPrivateKey(text)) {
       ctx.withheld?.(path);

@@ -6,7 +6,7 @@ import { isWorkspaceError } from '../workspace/workspaceError';
 import { unreadableFoldersReport, type UnreadableFoldersReport } from './listFilesTool';
 import { compileTextQuery, looksBinary } from './textQueryMatcher';
 import type { Tool, ToolContext } from './tool';
-import { leadingToWithheld, withheldReason } from './withheldFiles';
+import { leadingToWithheld, refuseWithheldTarget, withheldReason } from './withheldFiles';
 
 /** Files larger than this, in bytes, are skipped by `search_text` without being read. */
 export const maxSearchFileBytes = 4 * 1024 * 1024;
@@ -134,7 +134,8 @@ export const searchTextTool: Tool<z.infer<typeof inputSchema>, SearchTextOutput>
         return true;
       },
       signal,
-      { maxBytes: maxSearchFileBytes },
+      // Led, as it is read, to a file kept from the model (a link retargeted since it was located): skipped, unread.
+      { maxBytes: maxSearchFileBytes, refuseTarget: refuseWithheldTarget(ctx.withheld) },
     );
     // As the reader without a searcher counts: the files before the one it stopped in (all of them when it did not stop).
     const before = stoppedAt === undefined ? files.length : files.indexOf(stoppedAt);

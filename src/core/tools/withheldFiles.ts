@@ -86,6 +86,20 @@ export async function withheldRead(
 }
 
 /**
+ * A `ReadOptions.refuseTarget` for reads `withheldRead` allowed: refuses (a `PathRefusedError` naming the path read) when
+ * the file the read opens is one `withheldReason` names after all (a link retargeted since it was checked), telling
+ * `kept` the file kept.
+ */
+export function refuseWithheldTarget(kept?: (file: string) => void): (resolved: string, input: string) => Error | undefined {
+  return (resolved, input) => {
+    const reason = withheldReason(resolved);
+    if (reason === undefined) return undefined;
+    kept?.(resolved);
+    return new PathRefusedError(input, `it leads to ${resolved}: ${reason}`, withheldHint(resolved));
+  };
+}
+
+/**
  * The paths of `paths` that lead (after links) to a file `withheldReason` names, each with where it leads; each is located
  * once, all at the same time (the file system's own queue bounds how many at once).
  */

@@ -192,6 +192,8 @@ export class ConfinedWalk<Handle> {
           continue;
         }
         pending.splice(0, pending.length, ...this.splice(location, target, pending));
+        // The link is walked through, not the last entry: a walk that ends on a directory has none (see `resolvedPath`).
+        location.name = '';
         continue;
       }
       if (opened === 'missing' && options.create && !fromLink) {

@@ -1,5 +1,5 @@
 import type { Clock } from '../servicePorts';
-import type { ChangeLockFolder, ExpectedContent, FileStat, RawDirectoryFs, RawFile, TextSearcher, WorkspaceFs } from '../workspacePorts';
+import type { ChangeLockFolder, ExpectedContent, FileStat, RawDirectoryFs, RawFile, ReadOptions, TextSearcher, WorkspaceFs } from '../workspacePorts';
 import { AtomicWrites } from './atomicWrites';
 import { ConfinedWalk } from './confinedWalk';
 import { type Entry, entryOf, isDangling, missingError, readOpened, refuseHardLink, releaseEntry } from './confinedEntry';
@@ -79,12 +79,17 @@ export function createConfinedWorkspace<Handle>(raw: RawDirectoryFs<Handle>, opt
     return entry;
   };
 
-  const readOne = async (input: string, maxBytes: number | undefined): Promise<string> =>
-    failing(input, 'read', () => openOne(input, (file, relative) => readOpened(file, relative, input, maxBytes, allowHardLinks)));
-  const readBytesOne = async (input: string, maxBytes: number | undefined): Promise<Uint8Array> =>
-    failing(input, 'read', () => openOne(input, (file, relative) => readOpened(file, relative, input, maxBytes, allowHardLinks, true)));
-  /** Walks to the regular file `input` names, following links inside the root, and hands the opened file to `read`. */
-  const openOne = async <T>(input: string, read: (file: RawFile, relative: string) => Promise<T>): Promise<T> => {
+  const readOne = async (input: string, readOptions: ReadOptions | undefined): Promise<string> =>
+    failing(input, 'read', () => openOne(input, readOptions, (file, relative) => readOpened(file, relative, input, readOptions?.maxBytes, allowHardLinks)));
+  const readBytesOne = async (input: string, readOptions: ReadOptions | undefined): Promise<Uint8Array> =>
+    failing(input, 'read', () =>
+      openOne(input, readOptions, (file, relative) => readOpened(file, relative, input, readOptions?.maxBytes, allowHardLinks, true)),
+    );
+  /**
+   * Walks to the regular file `input` names, following links inside the root, and hands the opened file to `read`, unless
+   * `readOptions.refuseTarget` refuses where the walk led.
+   */
+  const openOne = async <T>(input: string, readOptions: ReadOptions | undefined, read: (file: RawFile, relative: string) => Promise<T>): Promise<T> => {
     const relative = normalizeWorkspacePath(input, root);
     const walk = await walkFor(input);
     let at = await walk.locate(input, relative);
@@ -98,6 +103,11 @@ export function createConfinedWorkspace<Handle>(raw: RawDirectoryFs<Handle>, opt
           continue;
         }
         if (file === 'missing') throw missingError(at.fromLink, input, relative);
+        const refused = readOptions?.refuseTarget?.(walk.resolvedPath(at), input);
+        if (refused !== undefined) {
+          await file.close();
+          throw refused;
+        }
         return await read(file, relative);
       }
     } finally {
@@ -112,19 +122,19 @@ export function createConfinedWorkspace<Handle>(raw: RawDirectoryFs<Handle>, opt
     async readText(input, signal, readOptions) {
       signal?.throwIfAborted();
       await breathe();
-      return readOne(input, readOptions?.maxBytes);
+      return readOne(input, readOptions);
     },
 
     async readBytes(input, signal, readOptions) {
       signal?.throwIfAborted();
       await breathe();
-      return readBytesOne(input, readOptions?.maxBytes);
+      return readBytesOne(input, readOptions);
     },
 
     async readTextMany(paths, visit, signal, readOptions) {
       signal?.throwIfAborted();
       const walk = await walkFor('');
-      await readManyConfined({ raw, walk, root, readOne }, paths, visit, signal, readOptions?.maxBytes);
+      await readManyConfined({ raw, walk, root, readOne }, paths, visit, signal, readOptions);
     },
 
     async writeText(input, text, signal, changeOptions) {

@@ -1,4 +1,4 @@
-import type { WorkspaceFs } from '../workspacePorts';
+import type { ReadOptions, WorkspaceFs } from '../workspacePorts';
 
 /**
  * Called once per path, in the order given, with the file's text, or with `text`
@@ -7,11 +7,8 @@ import type { WorkspaceFs } from '../workspacePorts';
  */
 export type TextVisitor = (path: string, text: string | undefined, error: unknown) => boolean | void;
 
-/** Options of `readTextMany`. */
-export interface ReadManyOptions {
-  /** As in `readText`: a larger file is visited with a `too_large` `WorkspaceError`, unread. */
-  maxBytes?: number;
-}
+/** Options of `readTextMany`, as in `readText`: a file they refuse is visited with the error, unread. */
+export type ReadManyOptions = ReadOptions;
 
 /**
  * An optional capability of a `WorkspaceFs`: reading many files in one call, for search
@@ -45,10 +42,9 @@ export async function readTextMany(
 ): Promise<void> {
   signal?.throwIfAborted();
   if (canReadTextMany(workspace)) return workspace.readTextMany(paths, visit, signal, options);
-  const readOptions = options.maxBytes === undefined ? undefined : { maxBytes: options.maxBytes };
   type Outcome = { text: string; error?: undefined } | { text?: undefined; error: unknown };
   const read = (path: string): Promise<Outcome> =>
-    workspace.readText(path, signal, readOptions).then(
+    workspace.readText(path, signal, options).then(
       (text) => ({ text }),
       (error: unknown) => ({ error }),
     );

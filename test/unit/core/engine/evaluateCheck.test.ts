@@ -71,6 +71,20 @@ describe('evaluateCheck', () => {
     assert.match(verdicts[2]?.detail ?? '', /\.git\/config is not read by checks: it is inside \.git/);
   });
 
+  it('attack: nor a file a link was pointed at between the check of where it led and the read', async () => {
+    const files = createMemoryWorkspace({ '.env': 'DB_PASSWORD=hunter2\n', 'notes.txt': 'plain\n' });
+    // The link `notes.txt` leads to itself when looked at, and to `.env` as the read opens it (a racing process).
+    const workspace: WorkspaceFs = {
+      ...files,
+      locate: (path) => Promise.resolve(path),
+      readText: (path, signal, options) => (path === 'notes.txt' ? files.readText('.env', signal, { ...options, refuseTarget: (resolved) => options?.refuseTarget?.(resolved, path) }) : files.readText(path, signal, options)),
+    };
+    const verdicts = await Promise.all(['^DB_PASSWORD=hu', '^DB_PASSWORD=xx'].map((pattern) => evaluate({ kind: 'file_contains', path: 'notes.txt', pattern }, workspace)));
+    assert.deepEqual(verdicts.map((verdict) => [verdict.passed, verdict.retryable]), [[false, false], [false, false]]);
+    assert.match(verdicts[0]?.detail ?? '', /^notes\.txt is not read by checks: it leads to \.env: a file of this name holds credentials/);
+    assert.equal(verdicts[0]?.detail, verdicts[1]?.detail?.replace('=xx', '=hu'));
+  });
+
   it('a pattern RE2 cannot run is a failed check naming the feature', async () => {
     const verdict = await evaluate({ kind: 'file_contains', path: 'a.txt', pattern: '(a)\\1' });
     assert.deepEqual([verdict.passed, verdict.retryable], [false, false]);

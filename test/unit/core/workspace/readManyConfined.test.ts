@@ -94,4 +94,27 @@ describe('readManyConfined (readTextMany of the workspace policy)', () => {
     await assert.rejects(workspace.readTextMany(Array.from({ length: 100 }, () => 'small.txt'), () => void visits++, controller.signal), /stopped while breathing/);
     assert.equal(visits, 63);
   });
+
+  it('asks refuseTarget where each file is as it is opened (links followed), as readText does, and reads nothing it refuses', async () => {
+    const { raw, workspace } = confinedMemoryWorkspace();
+    raw.file('/ws/a.txt', 'a');
+    raw.file('/ws/keep/b.txt', 'SECRET b');
+    raw.file('/ws/keep/c.txt', 'SECRET c');
+    raw.put('/ws/link.txt', { kind: 'link', target: 'keep/b.txt' });
+    raw.put('/ws/alias', { kind: 'link', target: 'keep' });
+    const asked: string[] = [];
+    const refuseTarget = (resolved: string, input: string): Error | undefined => {
+      asked.push(`${input} -> ${resolved}`);
+      return resolved.startsWith('keep/') ? new Error(`kept: ${resolved}`) : undefined;
+    };
+    const paths = ['a.txt', 'link.txt', 'alias/c.txt', 'keep/b.txt'];
+    const seen: string[] = [];
+    await workspace.readTextMany(paths, (_, text, error) => void seen.push(describeOutcome(text, error)), undefined, { refuseTarget });
+    assert.deepEqual(seen, ['a', 'Error: kept: keep/b.txt', 'Error: kept: keep/c.txt', 'Error: kept: keep/b.txt']);
+    // The quick path asks for the files in a directory it opened (alias/ led to keep/); a link goes the long way.
+    assert.deepEqual(asked, ['a.txt -> a.txt', 'link.txt -> keep/b.txt', 'alias/c.txt -> keep/c.txt', 'keep/b.txt -> keep/b.txt']);
+    for (const input of paths.slice(1)) await assert.rejects(workspace.readText(input, undefined, { refuseTarget }), /^Error: kept: keep\//);
+    await assert.rejects(async () => workspace.readBytes?.('alias/c.txt', undefined, { refuseTarget }), /^Error: kept: keep\/c\.txt$/);
+    assert.equal(raw.open, 0, 'every handle is closed');
+  });
 });
