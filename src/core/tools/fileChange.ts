@@ -143,17 +143,21 @@ function refuseDroppingUnseen(ctx: ToolContext, path: string, seen: string | und
   if (!current.exists) return;
   if (seen !== undefined) {
     if (current.sha256 === seen) return;
-    throw new Error(
-      `${path} changed since this step read it (another step, run or program wrote it); nothing was written. Read it again and write your change on what it holds now.`,
-    );
+    throw new WorkspaceError('changed', path, `${path} changed since this step read it (another step, run or program wrote it); nothing was written.`, {
+      modelHint: 'Read it again and write your change on what it holds now.',
+    });
   }
   const others = ctx.unrelatedChanges?.(path) ?? [];
   if (others.length === 0) return;
   const kind = others.length === 1 ? 'step' : 'steps';
   // The Plan view shows titles, a plan file ids: both, the title on one line and cut short (a model's or a file's text).
   const named = others.map(({ id, title }) => `${id} ("${oneLine(title, 60)}")`).join(', ');
-  throw new Error(
-    `${path} was changed in this run by ${kind} ${named}, which this step does not depend on, and this step has not read it; nothing was written, since writing the whole file would drop that change. Read it and write your change on what it holds now (or edit it with edit_file), or make this step depend on ${kind} ${others.map(({ id }) => id).join(', ')}.`,
+  // The person sees what to change in the plan; a model that called the tool, how to write without dropping the change.
+  throw new WorkspaceError(
+    'changed',
+    path,
+    `${path} was changed in this run by ${kind} ${named}, which this step does not depend on, and this step has not read it; nothing was written, since writing the whole file would drop that change. To write over it, make this step depend on ${kind} ${others.map(({ id }) => id).join(', ')}.`,
+    { modelHint: 'Read it and write your change on what it holds now, or edit it with edit_file.' },
   );
 }
 

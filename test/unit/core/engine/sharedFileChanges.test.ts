@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { WorkspaceError } from '../../../../src/core/workspace/workspaceError';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -216,7 +217,13 @@ describe('a whole-file write made from an older read (issue 26)', () => {
     await readFileTool.run(agentCtx, { path: 'notes.md' }, neverAborted);
     // Another step appends a line meanwhile.
     await editFileTool.run(makeToolContext({ workspace, approvalPolicy: 'commandsOnly', stepId: 'OTHER' }), { path: 'notes.md', edits: [{ search: 'v0\n', replace: 'v0\nfrom OTHER\n' }] }, neverAborted);
-    await assert.rejects(writeFileTool.run(agentCtx, { path: 'notes.md', content: 'v0\nmine\n' }, neverAborted), /notes\.md changed since this step read it .*Read it again/);
+    await assert.rejects(
+      writeFileTool.run(agentCtx, { path: 'notes.md', content: 'v0\nmine\n' }, neverAborted),
+      (error: unknown) =>
+        /notes\.md changed since this step read it .*nothing was written\.$/.test(String(error)) &&
+        error instanceof WorkspaceError &&
+        error.modelHint === 'Read it again and write your change on what it holds now.',
+    );
     assert.equal(workspace.snapshot()['notes.md'], 'v0\nfrom OTHER\n');
     await readFileTool.run(agentCtx, { path: 'notes.md' }, neverAborted);
     await writeFileTool.run(agentCtx, { path: 'notes.md', content: 'v0\nfrom OTHER\nmine\n' }, neverAborted);
