@@ -10,6 +10,7 @@ import { lockRun } from '../node/runLock';
 import type { LoadedJournal, RunStore } from '../core/runStorePorts';
 import { terminalSafe } from './terminalSafe';
 import { errorMessage } from '../shared/errorMessage';
+import { shellWord } from './shellWord';
 
 /** Where a CLI command writes: `out` for results, `err` for progress and messages. */
 export interface CliIo {
@@ -168,7 +169,7 @@ export function runsDirectory(workspace: string): string {
  */
 export async function lockListedRun(store: RunStore, runId: string, workspace: string): Promise<void> {
   if (!(await store.list()).some((run) => run.runId === runId)) {
-    throw new UsageError(`No run "${runId}" in ${runsDirectory(workspace)}. List the runs with: task-planner runs --workspace ${JSON.stringify(workspace)}`);
+    throw new UsageError(`No run "${runId}" in ${runsDirectory(workspace)}. List the runs with: task-planner runs --workspace ${shellWord(workspace)}`);
   }
   await lockRun(runsDirectory(workspace), runId);
 }

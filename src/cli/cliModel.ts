@@ -4,6 +4,7 @@ import { cleanModelRoles, type ModelRole, type ModelRoles } from '../core/llm/mo
 import { createOpenAiClient } from '../node/openAiClient';
 import type { LlmClient } from '../core/servicePorts';
 import { UsageError } from './cliIo';
+import { shellWord } from './shellWord';
 
 /** Model and budget options shared by `plan`, `run` and `resume`. */
 export interface CliModelOptions {
@@ -85,11 +86,10 @@ function positive(text: string | undefined, flag: string, whole: boolean, what =
  * when none was given. The key is never one of them: it stays in the environment.
  */
 export function modelFlags(options: Pick<CliModelOptions, 'baseUrl' | 'model' | 'roleModels' | 'allowInsecureKey'>): string {
-  const quoted = (value: string): string => (/^[\w.:/@+-]+$/.test(value) ? value : JSON.stringify(value));
-  const roles = Object.entries(options.roleModels ?? {}).flatMap(([role, model]) => (model === undefined ? [] : [`--${role}-model ${quoted(model)}`]));
+  const roles = Object.entries(options.roleModels ?? {}).flatMap(([role, model]) => (model === undefined ? [] : [`--${role}-model ${shellWord(model)}`]));
   return [
-    ...(options.baseUrl === undefined ? [] : [`--base-url ${quoted(options.baseUrl)}`]),
-    ...(options.model === undefined ? [] : [`--model ${quoted(options.model)}`]),
+    ...(options.baseUrl === undefined ? [] : [`--base-url ${shellWord(options.baseUrl)}`]),
+    ...(options.model === undefined ? [] : [`--model ${shellWord(options.model)}`]),
     ...roles,
     ...(options.allowInsecureKey ? ['--allow-insecure-key'] : []),
   ]

@@ -15,6 +15,7 @@ import { progressReporter } from './progressReporter';
 import { describeApprovalForTerminal } from './terminalInteraction';
 import { runResultJson } from './runResultJson';
 import { modelFlags, type CliModelOptions } from './cliModel';
+import { shellWord } from './shellWord';
 
 /**
  * Exit code of a finished run (see the help text): 0 only when every step is done (or
@@ -143,12 +144,12 @@ export function reportRunResult(result: RunResult, state: RunState, options: { w
     // One command to paste (a newcomer could not paste one with its alternatives in brackets), then the alternatives.
     const hints = (result.pending ?? []).map((request) => resumeHint[request.kind](request.id));
     const answers = hints.map((hint) => hint.flag).join(' ');
-    lines.push('Answer with:', `  task-planner resume ${result.runId} --workspace ${JSON.stringify(resolve(workspace))}${flags} ${answers}`);
+    lines.push('Answer with:', `  task-planner resume ${shellWord(result.runId)} --workspace ${shellWord(resolve(workspace))}${flags} ${answers}`);
     const instead = hints.flatMap((hint) => (hint.instead === undefined ? [] : [hint.instead]));
     if (instead.length > 0) lines.push(`  or instead: ${instead.join('; ')}`);
   }
   if (result.status === 'failed' || result.status === 'partial') {
-    const next = nextAfterFailure(result.runId, state, `--workspace ${JSON.stringify(resolve(workspace))}`, flags);
+    const next = nextAfterFailure(result.runId, state, `--workspace ${shellWord(resolve(workspace))}`, flags);
     if (next !== undefined) lines.push(next);
   }
   io.out(lines.join('\n'));
@@ -172,12 +173,15 @@ function indent(text: string): string {
   return text.replace(/^/gm, '    ');
 }
 
-/** The `resume` flag that answers each kind of pending request, by its request id, and the answer other than it. */
+/**
+ * The `resume` flag that answers each kind of pending request, by its request id (one shell word: its step id is a model's
+ * or a plan's), and the answer other than it.
+ */
 const resumeHint: Record<PendingRequest['kind'], (requestId: string) => { flag: string; instead?: string }> = {
-  approval: (requestId) => ({ flag: `--approve ${requestId}`, instead: `--reject ${requestId}[=REASON]` }),
-  clarification: (requestId) => ({ flag: `--answer ${requestId}="your answer"` }),
-  review: (requestId) => ({ flag: `--accept-review ${requestId}`, instead: `--reject-review ${requestId}[=NOTES]` }),
-  manual: (requestId) => ({ flag: `--done ${requestId}`, instead: `--failed ${requestId}=REASON` }),
+  approval: (requestId) => ({ flag: `--approve ${shellWord(requestId)}`, instead: `--reject ${shellWord(requestId)}[=REASON]` }),
+  clarification: (requestId) => ({ flag: `--answer ${shellWord(`${requestId}=your answer`)}` }),
+  review: (requestId) => ({ flag: `--accept-review ${shellWord(requestId)}`, instead: `--reject-review ${shellWord(requestId)}[=NOTES]` }),
+  manual: (requestId) => ({ flag: `--done ${shellWord(requestId)}`, instead: `--failed ${shellWord(requestId)}=REASON` }),
   budget: () => ({ flag: '--max-requests N', instead: '--max-tokens N or --max-cost USD, above the limit reached' }),
 };
 
@@ -192,7 +196,7 @@ function nextAfterFailure(runId: string, state: RunState, where: string, flags: 
   // A failure is what has a cause to fix; a step you rejected is pointed at only when nothing failed.
   const first = steps.find(failed) ?? steps.find((step) => state.steps[step.id]?.skipCause === 'rejected');
   if (first === undefined) return undefined;
-  const undo = (state.changedFiles?.length ?? 0) > 0 ? `; or take back its file changes: task-planner undo ${runId} ${where}` : '';
+  const undo = (state.changedFiles?.length ?? 0) > 0 ? `; or take back its file changes: task-planner undo ${shellWord(runId)} ${where}` : '';
   const when = failed(first) ? 'once the cause is fixed, run it again' : 'to run what you rejected after all, run it again';
-  return `Next: ${when} from ${first.id}: task-planner rerun ${runId} --from ${first.id} ${where}${flags}${undo}.`;
+  return `Next: ${when} from ${first.id}: task-planner rerun ${shellWord(runId)} --from ${shellWord(first.id)} ${where}${flags}${undo}.`;
 }

@@ -8,6 +8,7 @@ import { createCheckpointFolder } from '../node/checkpointFolder';
 import { undoneChanges } from '../core/tools/undoneChanges';
 import { repairNumber, replacedByRepair } from '../core/engine/replanRecord';
 import type { RunState } from '../core/engine/runEvents';
+import { shellWord } from './shellWord';
 
 /** Longest objective (or reason a journal is unreadable) in a row of the listing, in characters, on one line. */
 const maxObjectiveLength = 120;
@@ -88,7 +89,7 @@ export async function runsCommand(workspace: string, json: boolean, io: CliIo): 
       io.out(`${row.runId}  ${status} ${row.completed}/${row.steps}  ${row.updatedAt}  ${oneLine(row.objective, maxObjectiveLength)}`);
     }
     const cutOff = rows.find((row) => row.status === 'interrupted');
-    if (cutOff) io.out(`\nAn interrupted run goes on from where it stopped, finished steps not redone: task-planner resume ${cutOff.runId}`);
+    if (cutOff) io.out(`\nAn interrupted run goes on from where it stopped, finished steps not redone: task-planner resume ${shellWord(cutOff.runId)}`);
   }
   return 0;
 }

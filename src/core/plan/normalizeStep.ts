@@ -18,6 +18,7 @@ import { maxModelNameLength } from '../llm/modelRoles';
 import { dependencyList, describeRaw, firstString, isRecord } from './rawValues';
 import { visibleDirection } from '../text/visibleDirection';
 import { closestName } from '../../shared/closestName';
+import { visibleControls } from '../../shared/visibleCharacters';
 
 /** One element of a raw step list, with what it inherits from an enclosing phase. */
 export interface RawStepEntry {
@@ -95,6 +96,12 @@ export function normalizeStep(entry: RawStepEntry, index: number, warnings: stri
   }
   if (isReservedStepId(id)) {
     warnings.push(`Step id "${id}" is reserved; it became "${fallbackId}".`);
+    id = fallbackId;
+  }
+  // An id is printed wherever its step is named (the CLI's progress, a command to paste): a line break in it forged a
+  // line of the CLI's progress, an invisible character would make two ids look alike (an outside attack).
+  if (/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(id)) {
+    warnings.push(`Step id ${visibleControls(JSON.stringify(id))} holds a line break, a control or an invisible character; it became "${fallbackId}".`);
     id = fallbackId;
   }
   const input = firstString(raw.input, raw.query, raw.action, raw.description, raw.title);

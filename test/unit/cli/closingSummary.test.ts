@@ -93,7 +93,7 @@ describe('task-planner run: the closing summary', function () {
     assert.match(stdout, /^ {2}Reason: Critical step must failed\.$/m);
     assert.match(stdout, /^ {2}must: File not found: missing2\.txt/m);
     // And what to do next (a failed closing suggested nothing): its first step not done, in plan order; no undo, nothing changed.
-    assert.match(stdout, /^Next: once the cause is fixed, run it again from opt: task-planner rerun \S+ --from opt --workspace "[^"]+"\.$/m);
+    assert.match(stdout, /^Next: once the cause is fixed, run it again from opt: task-planner rerun \S+ --from opt --workspace \S+\.$/m);
     assert.doesNotMatch(stdout + stderr, /went on without it/);
     assert.match(stdout, /^ {2}✘ opt Read an optional file: failed \(did not stop the run\): File not found: missing1\.txt/m);
     assert.match(stdout, /^ {2}✘ must Read a required file: failed: File not found: missing2\.txt/m);
@@ -125,6 +125,6 @@ describe('task-planner run: the closing summary', function () {
     writeFileSync(join(workspace.path, 'wait.plan.json'), JSON.stringify(plan));
     const { code, stdout } = await runCli(['run', join(workspace.path, 'wait.plan.json'), '--workspace', workspace.path]);
     assert.equal(code, 3, stdout);
-    assert.match(stdout, /^Answer with:\n {2}task-planner resume \S+ --workspace "[^"]+" --approve W@[0-9a-f]+\n {2}or instead: --reject W@[0-9a-f]+\[=REASON\]$/m);
+    assert.match(stdout, /^Answer with:\n {2}task-planner resume \S+ --workspace \S+ --approve W@[0-9a-f]+\n {2}or instead: --reject W@[0-9a-f]+\[=REASON\]$/m);
   });
 });

