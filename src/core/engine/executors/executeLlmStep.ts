@@ -6,6 +6,7 @@ import { withModel } from '../../llm/modelRoles';
 import { toolContextFor } from './toolContextFor';
 import type { Tool } from '../../tools/tool';
 import { rollingSummary } from './rollingSummary';
+import { resultTextFor } from './referenceTexts';
 import { agentSystemPrompt, runStepAgent } from '../../agent/runStepAgent';
 import { toolDefinition } from '../../agent/agentToolCall';
 import { stepContextSections, withSection } from '../../agent/stepContextSections';
@@ -33,11 +34,16 @@ export async function executeLlmStep(ctx: ExecuteContext, input: string, llm: Ll
   const { step, plan, options } = ctx;
   const limits = options.agentLimits;
   const state = ctx.state();
+  // Each result in the one text form a "$id" reference and a tool call's answer give it (an MCP tool's text as it is, not
+  // that text JSON-encoded again), in the dependencies' results and the summary's facts alike.
+  const textOf = resultTextFor(plan, options.tools);
+  const resultText = (stepId: string, value: unknown): unknown => (value === undefined ? undefined : textOf({ ok: true, id: stepId, keys: [], value }));
+  const depends = Object.fromEntries(Object.entries(ctx.depends).map(([id, value]) => [id, resultText(id, value)]));
   const statuses: Record<string, string> = {};
   for (const [id, stepState] of Object.entries(state.steps)) statuses[id] = stepState.status;
 
   if (step.kind === 'synthesis_gate') {
-    const prompt = buildStepPrompt({ objective: plan.objective, plan, statuses, summary: '', step, depends: ctx.depends, input });
+    const prompt = buildStepPrompt({ objective: plan.objective, plan, statuses, summary: '', step, depends, input });
     const result = await runSynthesisGate({
       llm,
       stepId: step.id,
@@ -100,10 +106,11 @@ export async function executeLlmStep(ctx: ExecuteContext, input: string, llm: Ll
     signal: ctx.signal,
     prefix: { system: agentSystemPrompt(agentPrompt), tools: tools.map(toolDefinition), head: stepPromptHead(plan.objective, plan) },
     onCompacted: ctx.compacted,
+    resultText,
   });
   // The step's instructions and skills, then its attachments: step-specific, so after everything the run's requests share.
   const extra = { attachments: sections.user };
-  const prompt = buildStepPrompt({ objective: plan.objective, plan, statuses, summary, step, depends: ctx.depends, input, extra });
+  const prompt = buildStepPrompt({ objective: plan.objective, plan, statuses, summary, step, depends, input, extra });
   const result = await runStepAgent({
     llm,
     stepId: step.id,

@@ -42,7 +42,15 @@ function notePause(memory: SummaryMemory, fallbackReason: string | undefined, ha
  */
 export function rollingSummary(
   state: RunState,
-  options: { llm?: LlmClient; budgetTokens: number; signal: AbortSignal; prefix?: CompactionPrefix; onCompacted?: (report: ContextCompaction) => void },
+  options: {
+    llm?: LlmClient;
+    budgetTokens: number;
+    signal: AbortSignal;
+    prefix?: CompactionPrefix;
+    onCompacted?: (report: ContextCompaction) => void;
+    /** A step's result as its fact gives it (the tool's own text form); the value as it is without one. */
+    resultText?: (stepId: string, value: unknown) => unknown;
+  },
 ): Promise<string> {
   let memory = memories.get(state);
   if (!memory) {
@@ -55,7 +63,7 @@ export function rollingSummary(
     for (const stepId in state.results) {
       if (current.folded.has(stepId)) continue;
       current.folded.add(stepId);
-      const result = state.results[stepId];
+      const result = options.resultText === undefined ? state.results[stepId] : options.resultText(stepId, state.results[stepId]);
       const compacted = await compactContext(current.summary, { stepId, title: titles.get(stepId) ?? stepId, result }, {
         budgetTokens: options.budgetTokens,
         signal: options.signal,
