@@ -43,6 +43,10 @@ export async function runsCommand(workspace: string, json: boolean, io: CliIo): 
       const journal = await store.load(listing.runId);
       if (!journal) continue;
       const state = replayJournal(listing.runId, journal);
+      // Nothing to resume or trace: listed as unreadable, not as a run cut off (a garbled file offered "resume").
+      if (state.plan === undefined) {
+        throw new Error('its journal holds no start of a run (no plan): it was not written by Task Planner, or its first line was lost');
+      }
       const steps = Object.values(state.steps);
       // As the editor's Runs view says it: Undo took back its changes (all of a step's, for some step).
       const changes = await checkpoints.list(listing.runId).then(undoneChanges, () => undefined);

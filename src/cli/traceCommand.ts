@@ -62,6 +62,12 @@ export async function traceCommand(
   const content = { content: options.traceContent === true };
   const spans = await loadRunTrace(store, runId, content);
   if (spans === undefined) throw new UsageError(`No run "${runId}" in ${runsDirectory(workspace)}; list them with "task-planner runs".`);
+  // A journal without a run's start has no span; an empty tree and exit 0 said nothing of why.
+  if (spans.length === 0) {
+    throw new UsageError(
+      `Run "${runId}" has nothing to trace: its journal holds no start of a run (it was not written by Task Planner, or its first line was lost).`,
+    );
+  }
   const lines = spans.map((span) => JSON.stringify(span));
   if (options.file !== undefined) {
     try {

@@ -127,9 +127,9 @@ export function createFileRunStore(dir: string, options: { lockRuns?: boolean; a
       lines.forEach((line, index) => {
         if (line.trim() === '') return;
         const isLast = index === lastFilled;
+        let entry: unknown;
         try {
-          entries.push(JSON.parse(line) as JournalEntry);
-          lineNumbers.push(index + 1);
+          entry = JSON.parse(line);
         } catch {
           if (!isLast) {
             throw new Error(
@@ -138,7 +138,17 @@ export function createFileRunStore(dir: string, options: { lockRuns?: boolean; a
             );
           }
           tornLine = { lineNumber: index + 1, text: line };
+          return;
         }
+        // No run writes values nested that deep; printing or copying one overflowed the stack (a committed journal).
+        if (nestedDeeperThan(entry, maxJournalDepth)) {
+          throw new Error(
+            `Line ${index + 1} of the run journal ${file} holds values nested more than ${maxJournalDepth} levels deep, which no run writes, ` +
+              'so the run cannot be read: it was changed outside Task Planner. Delete the file to forget the run.',
+          );
+        }
+        entries.push(entry as JournalEntry);
+        lineNumbers.push(index + 1);
       });
       const snapshot = await readSnapshot(pathOf(runId, snapshotSuffix));
       return { entries, lines: lineNumbers, ...(snapshot ? { snapshot } : {}), ...(tornLine ? { tornLine } : {}) };
@@ -231,4 +241,19 @@ function tooLarge(file: string): Error {
 
 function isMissing(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
+}
+
+/** Levels of nested arrays and objects a journal line may hold: far above what a run writes (an MCP result is cut at 64). */
+const maxJournalDepth = 1000;
+
+/** Whether `value` nests arrays and objects more than `limit` levels deep; walked without recursion. */
+function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 1]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [item, depth] = next;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(item)) if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
+  }
+  return false;
 }

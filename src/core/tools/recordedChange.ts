@@ -65,6 +65,25 @@ export async function createDirectoryRecorded(ctx: ToolContext, path: string, si
   }
 }
 
+/**
+ * How a change that landed, of a step the crash left unfinished, stands on disk now: `recovered` while the file holds it
+ * (or a later change of the same step to it), so the step's re-run claims it instead of making it twice; `abandoned` when
+ * the file was put back (a checkout) to before it (or an earlier change of the step to it), so it is made again;
+ * `uncertain` otherwise, so the step asks. Claimed without a look, a change put back was reported made and lost.
+ */
+async function landedOfUnfinished(
+  checkpoint: Checkpoint,
+  checkpoints: readonly Checkpoint[],
+  workspace: WorkspaceFs,
+  signal: AbortSignal,
+): Promise<'recovered' | 'abandoned' | 'uncertain'> {
+  const now = await currentHash(workspace, checkpoint.path, signal);
+  const chain = checkpoints.filter((other) => other.stepId === checkpoint.stepId && other.path === checkpoint.path && other.state === 'applied');
+  if (chain.some((other) => other.seq >= checkpoint.seq && other.afterSha256 === now)) return 'recovered';
+  const before = (other: Checkpoint): string | undefined => (other.before.exists ? other.before.sha256 : undefined);
+  return chain.some((other) => other.seq <= checkpoint.seq && before(other) === now) ? 'abandoned' : 'uncertain';
+}
+
 /** How an interrupted change of this step to a path stands, as the resumed run found it. */
 export type Reconciled =
   /** Nothing of this step's was interrupted on this path. */
@@ -80,9 +99,9 @@ export type Reconciled =
  * `recovered` when its result is there, `abandoned` when the file is as before, `uncertain`
  * otherwise. Judged before any step runs, so no other change of the same file can hide
  * the answer. The changes that landed of the steps in `unfinished` (running when the
- * process died: the crash may have cut their end from the journal) become `recovered`
- * too, so their re-runs claim them instead of making them again. Returns the changes of
- * files found landed now (the run reports them).
+ * process died: the crash may have cut their end from the journal) are judged by what is on
+ * disk too (`landedOfUnfinished`), so their re-runs claim them instead of making them again,
+ * and make again one put back. Returns the changes of files found landed now (the run reports them).
  */
 export async function recoverInterruptedChanges(
   runId: string,
@@ -92,9 +111,10 @@ export async function recoverInterruptedChanges(
   signal: AbortSignal,
 ): Promise<Checkpoint[]> {
   const recovered: Checkpoint[] = [];
-  for (const checkpoint of await store.list(runId)) {
+  const checkpoints = await store.list(runId);
+  for (const checkpoint of checkpoints) {
     if (checkpoint.state === 'applied' && checkpoint.operation !== 'createDirectory' && unfinished.has(checkpoint.stepId)) {
-      await store.settle(checkpoint, 'recovered');
+      await store.settle(checkpoint, await landedOfUnfinished(checkpoint, checkpoints, workspace, signal));
       continue;
     }
     if (checkpoint.state !== 'intended') continue;
