@@ -7,18 +7,35 @@ import type { Step } from './planSchema';
  * uses step `<id>`'s result, so it must run after it; without the edge the two could run
  * at once and the reference would find nothing. The id is the longest prefix of the
  * reference that names a step of the plan (ids may hold dots). An edge that would close a
- * cycle, or a step's reference to itself, is left out (validation reports what remains).
+ * cycle, or a step's reference to itself, is left out, saying so (the reference would find no result).
  * Changes the steps' `dependsOn` in place (the parser's own drafts) and says what it added
  * in `warnings`.
  */
 export function addReferencedDependencies(steps: Step[], warnings: string[]): void {
   const ids = new Set(steps.map((step) => step.id));
   const byId = new Map(steps.map((step) => [step.id, step]));
+  const position = new Map(steps.map((step, index) => [step.id, index]));
+  const at = (id: string): number => position.get(id) ?? -1;
+  // While every edge points to a step written earlier, a step written earlier cannot reach a later one: no walk is needed
+  // (a chain of 10,000 steps each using the one before took seconds, a walk of the whole chain for each step).
+  let pointsBack = steps.every((step) => step.dependsOn.every((id) => at(id) < at(step.id)));
+  const closesCycle = (id: string, step: Step): boolean => id !== step.id && !(pointsBack && at(id) < at(step.id)) && reaches(id, step.id, byId);
+  const unresolved = 'so the reference finds no result and stays as written';
   for (const step of steps) {
-    const referenced = referencedStepIds(step, ids);
-    const added = [...referenced].filter((id) => id !== step.id && !step.dependsOn.includes(id) && !reaches(id, step.id, byId));
+    const referenced = [...referencedStepIds(step, ids)].filter((id) => !step.dependsOn.includes(id));
+    if (referenced.includes(step.id)) warnings.push(`Step "${step.id}" uses its own result, which it has only once it ended, ${unresolved}.`);
+    const later = referenced.filter((id) => closesCycle(id, step));
+    if (later.length > 0) {
+      const named = later.map((id) => `"${id}"`).join(', ');
+      warnings.push(
+        `Step "${step.id}" uses the result of ${named}, which can only run after it (${later.length === 1 ? 'it depends' : 'they depend'} on "${step.id}"), ` +
+          `${unresolved}: let each result flow to steps that run later.`,
+      );
+    }
+    const added = referenced.filter((id) => id !== step.id && !later.includes(id));
     if (added.length === 0) continue;
     step.dependsOn = [...step.dependsOn, ...added];
+    if (added.some((id) => at(id) > at(step.id))) pointsBack = false;
     const named = added.map((id) => `"${id}"`).join(', ');
     warnings.push(`Step "${step.id}" uses the result of ${named}, so it now runs after ${added.length === 1 ? 'it' : 'them'} (added to its dependsOn).`);
   }

@@ -7,7 +7,7 @@ import { resumeRun } from '../../../../src/core/engine/resumeRun';
 import { runPlan } from '../../../../src/core/engine/runPlan';
 import type { PendingRequest } from '../../../../src/core/engine/runEvents';
 import type { ApprovalRequest } from '../../../../src/core/interactionPorts';
-import type { JournalEntry, RunStore } from '../../../../src/core/runStorePorts';
+import type { RunStore } from '../../../../src/core/runStorePorts';
 import { builtinTools } from '../../../../src/core/tools/builtinTools';
 import { createMemoryCheckpointStore } from '../../../../src/core/tools/checkpointStore';
 import { ManualClock } from '../../../fakes/manualClock';

@@ -26,7 +26,7 @@ describe('parsePlan: a step that uses another\'s result runs after it', () => {
     ]);
   });
 
-  it('finds a dotted id by its longest prefix, and ignores references to no step, to itself, or that would close a cycle', () => {
+  it('finds a dotted id by its longest prefix, ignores a reference to no step, and adds no edge to itself or that would close a cycle, saying why', () => {
     const { plan, warnings } = parsed({
       steps: [
         { id: 'v1', input: 'first' },
@@ -37,6 +37,12 @@ describe('parsePlan: a step that uses another\'s result runs after it', () => {
       ],
     });
     assert.deepEqual(depsOf(plan), { v1: [], 'v1.2': [], a: [], b: ['a'], self: [] });
-    assert.deepEqual(warnings, []);
+    // An outside attack (2026-12-03): such a reference was dropped in silence and stayed verbatim at run time.
+    const unresolved = 'so the reference finds no result and stays as written';
+    assert.deepEqual(warnings, [
+      `Step "v1.2" uses its own result, which it has only once it ended, ${unresolved}.`,
+      `Step "a" uses the result of "b", which can only run after it (it depends on "a"), ${unresolved}: let each result flow to steps that run later.`,
+      `Step "self" uses its own result, which it has only once it ended, ${unresolved}.`,
+    ]);
   });
 });
