@@ -11,11 +11,11 @@ export function visibleEscape(char: string): string {
 // invisible operators, and the byte order mark (zero-width no-break space).
 const zeroWidthClass = '\\u200b-\\u200d\\u2060-\\u2064\\ufeff';
 
-// More that show nothing where text is read: the soft hyphen, the combining grapheme joiner, the Hangul fillers, the Khmer
-// inherent vowels, the Mongolian vowel separator and free variation selectors, the interlinear annotation controls, the
-// musical format controls and the tag characters U+E0000–U+E007F, with which a model can spell words no one sees ("ASCII
-// smuggling": an outside attack had the CLI print such a word in a step's title).
-const blankClass = '\\u00ad\\u034f\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u3164\\uffa0\\ufff9-\\ufffb\\u{1d173}-\\u{1d17a}\\u{e0000}-\\u{e007f}';
+// More that show nothing where text is read: the soft hyphen, the combining grapheme joiner, the Khmer inherent vowels, the
+// Mongolian vowel separator and free variation selectors, the interlinear annotation controls, the musical format controls
+// and the tag characters U+E0000–U+E007F, with which a model can spell words no one sees ("ASCII smuggling": an outside
+// attack had the CLI print such a word in a step's title). The Hangul fillers show as blank space, and stay.
+const blankClass = '\\u00ad\\u034f\\u17b4\\u17b5\\u180b-\\u180f\\ufff9-\\ufffb\\u{1d173}-\\u{1d17a}\\u{e0000}-\\u{e007f}';
 
 // A zero-width joiner between two pictographs (an emoji's skin tone or presentation selector may come between) joins
 // them into one emoji (👩‍💻, 👨‍👩‍👧): it hides nothing, and escaping it would split every such emoji.
@@ -38,7 +38,7 @@ const actingControls = new RegExp(
  * of showing (C0 controls except tab and line feed, DEL, C1 controls, the line and paragraph
  * separators U+2028/U+2029, the text-direction controls, the zero-width characters U+200B–U+200D,
  * U+2060–U+2064, the byte order mark U+FEFF, and characters that show nothing where text is read: the soft hyphen, the
- * Hangul fillers, the tag characters U+E0000–U+E007F and the like) replaced by its visible escape `\uXXXX`. Tabs
+ * tag characters U+E0000–U+E007F and the like) replaced by its visible escape `\uXXXX`. Tabs
  * and line feeds stay, and so does a zero-width joiner between two pictographs (it joins them
  * into one emoji) and a zero-width non-joiner between two letters outside ASCII (Persian and
  * the Indic scripts spell words with it).

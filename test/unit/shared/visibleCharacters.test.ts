@@ -17,14 +17,15 @@ describe('visibleControls', () => {
   });
 
   // An outside attack (2026-12-03): a model's title spelt "IGNORE" in tag characters, printed raw by the CLI (invisible).
-  it('attack: shows the tag characters and the other characters that show nothing (soft hyphen, Hangul filler…), each half of one beyond U+FFFF', () => {
+  it('attack: shows the tag characters and the other characters that show nothing (soft hyphen, Mongolian vowel separator…), each half of one beyond U+FFFF', () => {
     const smuggled = [...'IGNORE'].map((letter) => String.fromCodePoint(0xe0000 + letter.charCodeAt(0))).join('');
     assert.equal(visibleControls(`Read ok${smuggled}`), 'Read ok\\udb40\\udc49\\udb40\\udc47\\udb40\\udc4e\\udb40\\udc4f\\udb40\\udc52\\udb40\\udc45');
     assert.deepEqual(JSON.parse(`"${visibleControls(`a${smuggled}`)}"`), `a${smuggled}`);
-    for (const char of ['\u00ad', '\u034f', '\u115f', '\u1160', '\u17b4', '\u180b', '\u180e', '\u3164', '\uffa0', '\ufff9', '\ufffb', '\u{e0001}', '\u{e007f}', '\u{1d173}']) {
+    for (const char of ['\u00ad', '\u034f', '\u17b4', '\u180b', '\u180e', '\ufff9', '\ufffb', '\u{e0001}', '\u{e007f}', '\u{1d173}']) {
       assert.doesNotMatch(visibleControls(`a${char}b`), new RegExp(`[${char}]`, 'u'), escaped(char));
     }
-    for (const kept of ['\u{e0080}', '\u{1d172}', '\u180a', '\u{1f600}', '\ufe0f']) assert.equal(visibleControls(`a${kept}`), `a${kept}`, escaped(kept));
+    // The Hangul fillers show as blank space (shownProse makes them spaces).
+    for (const kept of ['\u{e0080}', '\u{1d172}', '\u180a', '\u{1f600}', '\ufe0f', '\u3164', '\u115f']) assert.equal(visibleControls(`a${kept}`), `a${kept}`, escaped(kept));
   });
 
   it('keeps a zero-width joiner inside an emoji, and shows one anywhere else', () => {
