@@ -90,6 +90,7 @@ export const mutationGroups = [
     mutate: ['src/core/engine/stepInteraction.ts', 'src/core/engine/answerSeals.ts'],
     spec: [
       'test/unit/core/engine/answerSeals.test.ts',
+      'test/unit/core/engine/bindAnswers.test.ts',
       'test/unit/core/tools/commandApprovalText.program.test.ts',
       'test/unit/core/tools/commandApprovalText.input.test.ts',
       'test/unit/core/engine/stepInteraction.test.ts',

@@ -290,6 +290,44 @@ describe('recorded changes', () => {
       ]);
     });
 
+    // An outside attack (2026-12-03): the change landed, the crash cut its report, the user put the file back with a
+    // checkout before resuming; the change was claimed as made without a look, and lost.
+    it('attack: judges the landed changes of a step the crash cut short by the disk too: there, put back, or something else', async () => {
+      const workspace = createMemoryWorkspace({ 'there.txt': 'v1', 'back.txt': 'v0', 'else.txt': 'someone else', 'chain.txt': 'c2', 'mid.txt': 'm1', 'first.txt': 'f0' });
+      const store = createMemoryCheckpointStore();
+      await left(store, { stepId: 'CUT', path: 'there.txt', operation: 'edit', before: versionOf('v0'), afterSha256: sha256('v1') }, 'applied');
+      await left(store, { stepId: 'CUT', path: 'back.txt', operation: 'edit', before: versionOf('v0'), afterSha256: sha256('v1') }, 'applied');
+      await left(store, { stepId: 'CUT', path: 'else.txt', operation: 'write', before: versionOf('v0'), afterSha256: sha256('v1') }, 'applied');
+      // Two changes of one file by the step (c0 → c1 → c2), and the file as the last left it: both landed.
+      await left(store, { stepId: 'CUT', path: 'chain.txt', operation: 'edit', before: versionOf('c0'), afterSha256: sha256('c1') }, 'applied');
+      await left(store, { stepId: 'CUT', path: 'chain.txt', operation: 'edit', before: versionOf('c1'), afterSha256: sha256('c2') }, 'applied');
+      // The file as the first of two left it (m0 → m1 → m2): the first landed, the second is made again.
+      await left(store, { stepId: 'CUT', path: 'mid.txt', operation: 'edit', before: versionOf('m0'), afterSha256: sha256('m1') }, 'applied');
+      await left(store, { stepId: 'CUT', path: 'mid.txt', operation: 'edit', before: versionOf('m1'), afterSha256: sha256('m2') }, 'applied');
+      // Put back before both (f0 → f1 → f2): both are made again.
+      await left(store, { stepId: 'CUT', path: 'first.txt', operation: 'edit', before: versionOf('f0'), afterSha256: sha256('f1') }, 'applied');
+      await left(store, { stepId: 'CUT', path: 'first.txt', operation: 'edit', before: versionOf('f1'), afterSha256: sha256('f2') }, 'applied');
+      // What another step (finished), another file or a change not made did is not the step's own change of the file.
+      await left(store, { stepId: 'OTHER', path: 'else.txt', operation: 'write', before: versionOf('v1'), afterSha256: sha256('someone else') }, 'applied');
+      await left(store, { stepId: 'CUT', path: 'gone.txt', operation: 'write', before: versionOf('g0'), afterSha256: sha256('someone else') }, 'applied');
+      await left(store, { stepId: 'CUT', path: 'back.txt', operation: 'edit', before: versionOf('v1'), afterSha256: sha256('v0') }, 'abandoned');
+      assert.deepEqual(await recoverInterruptedChanges('run-1', workspace, store, new Set(['CUT']), neverAborted), []);
+      assert.deepEqual(await states(store), [
+        ['there.txt', 'edit', 'recovered'],
+        ['back.txt', 'edit', 'abandoned'],
+        ['else.txt', 'write', 'uncertain'],
+        ['chain.txt', 'edit', 'recovered'],
+        ['chain.txt', 'edit', 'recovered'],
+        ['mid.txt', 'edit', 'recovered'],
+        ['mid.txt', 'edit', 'abandoned'],
+        ['first.txt', 'edit', 'abandoned'],
+        ['first.txt', 'edit', 'abandoned'],
+        ['else.txt', 'write', 'applied'],
+        ['gone.txt', 'write', 'uncertain'],
+        ['back.txt', 'edit', 'abandoned'],
+      ]);
+    });
+
     it('judges only the run it is given', async () => {
       const workspace = createMemoryWorkspace({ 'a.txt': 'after' });
       const store = createMemoryCheckpointStore();
