@@ -110,6 +110,11 @@ export const maxChecksPerStep = 50;
 export const stepIdCharacter = '[A-Za-z0-9_.:-]';
 /** A step id the panel's form accepts (the core accepts any text up to `maxStepIdLength`, as planners write it). */
 export const stepIdPattern = new RegExp(`^${stepIdCharacter}+$`);
+/**
+ * What no step id may hold, in the core either: a line break, a control or an invisible character (an id is printed
+ * wherever its step is named; one forged a line of the CLI's progress).
+ */
+export const unprintableInStepId = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
 
 /** The Unicode controls that reorder how the text after them is shown (bidi embeddings, overrides, isolates and marks), as a character-class body. */
 export const directionControlClass = '\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069';

@@ -8,6 +8,7 @@ import {
   maxWritePatternLength,
   maxWritePatterns,
   stepKinds,
+  unprintableInStepId,
   type FailurePolicy,
   type StepKind,
 } from '../../shared/vocabulary';
@@ -100,7 +101,7 @@ export function normalizeStep(entry: RawStepEntry, index: number, warnings: stri
   }
   // An id is printed wherever its step is named (the CLI's progress, a command to paste): a line break in it forged a
   // line of the CLI's progress, an invisible character would make two ids look alike (an outside attack).
-  if (/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(id)) {
+  if (unprintableInStepId.test(id)) {
     warnings.push(`Step id ${visibleControls(JSON.stringify(id))} holds a line break, a control or an invisible character; it became "${fallbackId}".`);
     id = fallbackId;
   }

@@ -6,6 +6,7 @@ import {
   maxWritePatternLength,
   maxWritePatterns,
   stepKinds,
+  unprintableInStepId,
   type CheckKind,
   type StepKind,
 } from '../../shared/vocabulary';
@@ -83,7 +84,11 @@ export const maxBasisEntries = 200;
  * included (so 1 means "no retry"); `timeoutMs` is in milliseconds.
  */
 export const stepSchema = z.object({
-  id: z.string().min(1).max(maxStepIdLength),
+  id: z
+    .string()
+    .min(1)
+    .max(maxStepIdLength)
+    .refine((id) => !unprintableInStepId.test(id), 'a step id holds no line break, control or invisible character'),
   title: z.string(),
   kind: z.enum(stepKinds),
   dependsOn: z.array(z.string()),

@@ -91,6 +91,19 @@ describe('runEventProblem', () => {
     );
   });
 
+  // An outside attack (2026-12-03): a committed journal's plan with a step id holding a line break forged lines of the
+  // CLI's progress on resume; ids are held to what a parsed plan's are.
+  it('refuses a journaled plan whose step id holds a line break, a control or an invisible character', () => {
+    for (const id of ['a\n[2/2] ✔ deploy', 'a\u202eb', 'a\u200bb']) {
+      assert.match(
+        runEventProblem(event('run_started', { plan: { ...plan, steps: [makeStep(id)] } })) ?? '',
+        /^run_started: plan\.steps\.0\.id: a step id holds no line break, control or invisible character/,
+        JSON.stringify(id),
+      );
+    }
+    assert.equal(runEventProblem(event('run_started', { plan: { ...plan, steps: [makeStep('étape 1')] } })), undefined);
+  });
+
   it('refuses values out of range, not only missing ones', () => {
     const refused: [string, Record<string, unknown>, string][] = [
       ['step_started', { stepId: 'a', attempt: 0 }, 'attempt'],
