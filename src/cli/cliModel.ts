@@ -80,18 +80,44 @@ function positive(text: string | undefined, flag: string, whole: boolean, what =
   return value;
 }
 
+/** The options a command the user is told to paste (`resume`, `rerun`) carries on, as this command was given them. */
+export type CarriedOptions = Pick<CliModelOptions, 'baseUrl' | 'model' | 'roleModels' | 'allowInsecureKey'> &
+  Partial<Pick<CliModelOptions, 'maxRequests' | 'maxTokens' | 'maxCost' | 'timeout'>> & {
+    strategy?: string | undefined;
+    concurrency?: number | undefined;
+    maxReplans?: string | undefined;
+    maxReplanAttempts?: string | undefined;
+    replanCooldown?: string | undefined;
+    reviewCriticalSteps?: boolean | undefined;
+    allowHardLinks?: boolean | undefined;
+  };
+
 /**
- * The model options given, as flags for the next command the user is told to paste (`resume`, `rerun`): without them a
- * pasted resume ran with no model, and a repair that could have worked said "replanning needs a language model". Empty
- * when none was given. The key is never one of them: it stays in the environment.
+ * The model options, budget limits and ways of running given, as flags for the next command the user is told to paste
+ * (`resume`, `rerun`): without the model's a pasted resume ran with no model, and a repair that could have worked said
+ * "replanning needs a language model"; without `--max-requests 1` a pasted resume went past the budget the user set (a
+ * newcomer's trial). Empty when none was given. The key is never one of them: it stays in the environment. Consents
+ * (`--allow-command`, `--yes`) are not carried: the printed command answers what waits, each by its id.
  */
-export function modelFlags(options: Pick<CliModelOptions, 'baseUrl' | 'model' | 'roleModels' | 'allowInsecureKey'>): string {
-  const roles = Object.entries(options.roleModels ?? {}).flatMap(([role, model]) => (model === undefined ? [] : [`--${role}-model ${shellWord(model)}`]));
+export function modelFlags(options: CarriedOptions): string {
+  const valued = (flag: string, value: string | number | undefined): string[] => (value === undefined ? [] : [`--${flag} ${shellWord(String(value))}`]);
+  const roles = Object.entries(options.roleModels ?? {}).flatMap(([role, model]) => valued(`${role}-model`, model));
   return [
-    ...(options.baseUrl === undefined ? [] : [`--base-url ${shellWord(options.baseUrl)}`]),
-    ...(options.model === undefined ? [] : [`--model ${shellWord(options.model)}`]),
+    ...valued('base-url', options.baseUrl),
+    ...valued('model', options.model),
     ...roles,
     ...(options.allowInsecureKey ? ['--allow-insecure-key'] : []),
+    ...valued('max-requests', options.maxRequests),
+    ...valued('max-tokens', options.maxTokens),
+    ...valued('max-cost', options.maxCost),
+    ...valued('timeout', options.timeout),
+    ...valued('strategy', options.strategy),
+    ...valued('concurrency', options.concurrency),
+    ...valued('max-replans', options.maxReplans),
+    ...valued('max-replan-attempts', options.maxReplanAttempts),
+    ...valued('replan-cooldown', options.replanCooldown),
+    ...(options.reviewCriticalSteps === true ? ['--review-critical-steps'] : []),
+    ...(options.allowHardLinks === true ? ['--allow-hard-links'] : []),
   ]
     .map((flag) => ` ${flag}`)
     .join('');

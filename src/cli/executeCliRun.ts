@@ -14,7 +14,7 @@ import type { CliIo } from './cliIo';
 import { progressReporter } from './progressReporter';
 import { describeApprovalForTerminal } from './terminalInteraction';
 import { runResultJson } from './runResultJson';
-import { modelFlags, type CliModelOptions } from './cliModel';
+import { modelFlags, type CarriedOptions } from './cliModel';
 import { shellWord } from './shellWord';
 
 /**
@@ -116,9 +116,8 @@ const maxShownWarnings = 20;
  * steps, changed files and model calls, repair runs included).
  */
 /** The model options a pasted command keeps. */
-type ModelFlagOptions = Pick<CliModelOptions, 'baseUrl' | 'model' | 'roleModels' | 'allowInsecureKey'>;
 
-export function reportRunResult(result: RunResult, state: RunState, options: { workspace: string; json: boolean } & ModelFlagOptions, io: CliIo): number {
+export function reportRunResult(result: RunResult, state: RunState, options: { workspace: string; json: boolean } & CarriedOptions, io: CliIo): number {
   const { workspace, json } = options;
   const flags = modelFlags(options);
   if (json) {
@@ -196,7 +195,9 @@ function nextAfterFailure(runId: string, state: RunState, where: string, flags: 
   // A failure is what has a cause to fix; a step you rejected is pointed at only when nothing failed.
   const first = steps.find(failed) ?? steps.find((step) => state.steps[step.id]?.skipCause === 'rejected');
   if (first === undefined) return undefined;
-  const undo = (state.changedFiles?.length ?? 0) > 0 ? `; or take back its file changes: task-planner undo ${shellWord(runId)} ${where}` : '';
+  // Each command on a line of its own, nothing after it: copied with the sentence's full stop, the path lost its end.
+  const undo = (state.changedFiles?.length ?? 0) > 0 ? ['Or take back its file changes:', `  task-planner undo ${shellWord(runId)} ${where}`] : [];
   const when = failed(first) ? 'once the cause is fixed, run it again' : 'to run what you rejected after all, run it again';
-  return `Next: ${when} from ${first.id}: task-planner rerun ${shellWord(runId)} --from ${shellWord(first.id)} ${where}${flags}${undo}.`;
+  const rerun = `  task-planner rerun ${shellWord(runId)} --from ${shellWord(first.id)} ${where}${flags}`;
+  return [`Next: ${when} from ${first.id} (the plan as it ran):`, rerun, ...undo].join('\n');
 }

@@ -64,13 +64,25 @@ const documentedStepKeys = [
 
 const maxTitleLength = 120;
 
+/** The ids a plan's steps are written with, and what each id normalizing replaced became (so references follow it). */
+export interface StepNames {
+  taken: ReadonlySet<string>;
+  renamed: Map<string, string>;
+}
+
+/** The id `entry` is written with, if any (before any check). */
+export function writtenStepId(entry: RawStepEntry): string | undefined {
+  return isRecord(entry.value) ? firstString(entry.value.id, entry.value.step_id, entry.value.name) : undefined;
+}
+
 /**
  * Normalizes one raw step (docs/architecture.md §3 field aliases and defaults). `index` is the position in
- * the flattened list and gives missing ids (`S001`, …). Returns `undefined`, with a
+ * the flattened list and gives missing ids (`S001`, …; `S001-2` when a step is written with that id, among `names.taken`);
+ * an id replaced is recorded in `names.renamed`. Returns `undefined`, with a
  * warning, for entries that are neither text nor objects.
  */
-export function normalizeStep(entry: RawStepEntry, index: number, warnings: string[]): Step | undefined {
-  const fallbackId = `S${String(index + 1).padStart(3, '0')}`;
+export function normalizeStep(entry: RawStepEntry, index: number, warnings: string[], names?: StepNames): Step | undefined {
+  const fallbackId = freeId(`S${String(index + 1).padStart(3, '0')}`, names?.taken);
   const raw = entry.value;
   if (typeof raw === 'string') {
     if (raw.trim() === '') {
@@ -90,7 +102,8 @@ export function normalizeStep(entry: RawStepEntry, index: number, warnings: stri
     warnings.push(`Step ${index + 1} is neither text nor an object (${raw === null ? 'null' : describeRaw(raw)}); it was dropped.`);
     return undefined;
   }
-  let id = firstString(raw.id, raw.step_id, raw.name) ?? fallbackId;
+  const written = writtenStepId(entry);
+  let id = written ?? fallbackId;
   if (id.length > maxStepIdLength) {
     warnings.push(`Step id "${id.slice(0, 20)}…" is longer than ${maxStepIdLength} characters; it became "${fallbackId}".`);
     id = fallbackId;
@@ -105,6 +118,7 @@ export function normalizeStep(entry: RawStepEntry, index: number, warnings: stri
     warnings.push(`Step id ${visibleControls(JSON.stringify(id))} holds a line break, a control or an invisible character; it became "${fallbackId}".`);
     id = fallbackId;
   }
+  if (written !== undefined && id !== written) names?.renamed.set(written, id);
   const input = firstString(raw.input, raw.query, raw.action, raw.description, raw.title);
   const title = firstString(raw.title, raw.name !== id ? raw.name : undefined) ?? (input ? titleFrom(input) : id);
   const ownDeps = dependencyList(raw.dependsOn ?? raw.depends_on ?? raw.requires ?? raw.after ?? raw.dependencies);
@@ -298,4 +312,12 @@ function writePatternsOf(value: unknown, id: string, warnings: string[], field: 
   }
   if (patterns.length > field.maxEntries) warnings.push(`Step "${id}": only the first ${field.maxEntries} entries of "${field.name}" are kept.`);
   return patterns.slice(0, field.maxEntries);
+}
+
+/** `base`, or `base-2`, `base-3`… when a step is written with it: a replacement id never takes another step's. */
+function freeId(base: string, taken: ReadonlySet<string> | undefined): string {
+  if (taken?.has(base) !== true) return base;
+  let suffix = 2;
+  while (taken.has(`${base}-${suffix}`)) suffix++;
+  return `${base}-${suffix}`;
 }

@@ -2,7 +2,7 @@ import { addReferencedDependencies } from './referencedDependencies';
 import { contentHash } from './contentHash';
 import { normalizeAgents } from './normalizeAgents';
 import { parseJsonLoose } from '../text/parseJsonLoose';
-import { normalizeStep, wordsOf, type RawStepEntry } from './normalizeStep';
+import { normalizeStep, wordsOf, writtenStepId, type RawStepEntry, type StepNames } from './normalizeStep';
 import { planBasisSchema, planSchema, type Plan } from './planSchema';
 import { dependencyList, firstString, isRecord } from './rawValues';
 import { errorMessage } from '../../shared/errorMessage';
@@ -72,11 +72,14 @@ function parseValue(text: { ok: true; value: unknown } | { ok: false; error: str
   const container = found.container;
 
   const entries = flattenPhases(found.list, warnings);
+  const names: StepNames = { taken: new Set(entries.flatMap((entry) => writtenStepId(entry) ?? [])), renamed: new Map() };
   const normalized = entries.flatMap((entry, index) => {
-    const step = normalizeStep(entry, index, warnings);
+    const step = normalizeStep(entry, index, warnings, names);
     return step ? [{ entry, step }] : [];
   });
   const steps = normalized.map(({ step }) => step);
+  // A dependency on a step whose id was replaced (too long, reserved, a line break in it) follows it.
+  if (names.renamed.size > 0) for (const step of steps) step.dependsOn = step.dependsOn.map((id) => names.renamed.get(id) ?? id);
   remapPhaseDependencies(normalized);
   addReferencedDependencies(steps, warnings);
 

@@ -152,11 +152,15 @@ function refuseDroppingUnseen(ctx: ToolContext, path: string, seen: string | und
   const kind = others.length === 1 ? 'step' : 'steps';
   // The Plan view shows titles, a plan file ids: both, the title on one line and cut short (a model's or a file's text).
   const named = others.map(({ id, title }) => `${id} ("${oneLine(title, 60)}")`).join(', ');
-  // The person sees what to change in the plan; a model that called the tool, how to write without dropping the change.
+  // The person sees what to change in the plan, both ways (a newcomer made this step depend on E as told, and lost E's
+  // change without a word); a model that called the tool, how to write without dropping the change.
+  const ids = others.map(({ id }) => id).join(', ');
   throw new WorkspaceError(
     'changed',
     path,
-    `${path} was changed in this run by ${kind} ${named}, which this step does not depend on, and this step has not read it; nothing was written, since writing the whole file would drop that change. To write over it, make this step depend on ${kind} ${others.map(({ id }) => id).join(', ')}.`,
+    `${path} was changed in this run by ${kind} ${named}, which this step does not depend on, and this step has not read it; nothing was written, since writing the whole file would drop that change. ` +
+      `To keep that change, make ${kind} ${ids} depend on this step instead (${others.length === 1 ? 'its change is' : 'their changes are'} then made on what this step writes). ` +
+      `To write over it, make this step depend on ${kind} ${ids}.`,
     { modelHint: 'Read it and write your change on what it holds now, or edit it with edit_file.' },
   );
 }

@@ -71,7 +71,7 @@ describe('task-planner run: the closing summary', function () {
     const waits = await runCli(['run', join(workspace.path, 'next.plan.json'), '--workspace', workspace.path, '--json']);
     const runId = (JSON.parse(waits.stdout) as { runId: string }).runId;
     const ended = await runCli(['resume', runId, '--workspace', workspace.path, '--reject', 'changelog']);
-    assert.match(ended.stdout, /^Next: once the cause is fixed, run it again from stamp: task-planner rerun \S+ --from stamp /m, ended.stdout + ended.stderr);
+    assert.match(ended.stdout, /^Next: once the cause is fixed, run it again from stamp \(the plan as it ran\):\n {2}task-planner rerun \S+ --from stamp /m, ended.stdout + ended.stderr);
     writeFileSync(join(workspace.path, 'missing-stamp.txt'), 'now\n');
     const rejectedOnly = await runCli(['rerun', runId, '--from', 'stamp', '--workspace', workspace.path, '--yes']);
     assert.doesNotMatch(rejectedOnly.stdout, /^Next: once the cause is fixed/m);
@@ -93,7 +93,9 @@ describe('task-planner run: the closing summary', function () {
     assert.match(stdout, /^ {2}Reason: Critical step must failed\.$/m);
     assert.match(stdout, /^ {2}must: File not found: missing2\.txt/m);
     // And what to do next (a failed closing suggested nothing): its first step not done, in plan order; no undo, nothing changed.
-    assert.match(stdout, /^Next: once the cause is fixed, run it again from opt: task-planner rerun \S+ --from opt --workspace \S+\.$/m);
+    // A newcomer's trial (2026-12-03): copied with the sentence's full stop, the command's path lost its end; each command
+    // is on a line of its own, nothing after it.
+    assert.match(stdout, /^Next: once the cause is fixed, run it again from opt \(the plan as it ran\):\n {2}task-planner rerun \S+ --from opt --workspace \S+$/m);
     assert.doesNotMatch(stdout + stderr, /went on without it/);
     assert.match(stdout, /^ {2}✘ opt Read an optional file: failed \(did not stop the run\): File not found: missing1\.txt/m);
     assert.match(stdout, /^ {2}✘ must Read a required file: failed: File not found: missing2\.txt/m);

@@ -82,8 +82,17 @@ describe('task-planner run and resume repair failed steps with the model', funct
   it('the commands it prints to paste next carry the model options it was given', async () => {
     const plan = { objective: 'Write a note', steps: [{ id: 'note', tool: 'write_file', args: { path: 'pasted.txt', content: 'x' } }] };
     writeFileSync(planFile, JSON.stringify(plan));
-    const waits = await runCli(['run', planFile, '--workspace', workspace.path, '--base-url', server.baseURL, '--model', 'gpt-4o-mini', '--agent-model', 'gpt-4.1']);
-    assert.match(waits.stdout, new RegExp(`^ {2}task-planner resume \\S+ --workspace \\S+ --base-url ${server.baseURL.replace(/[.]/g, '\\.')} --model gpt-4o-mini --agent-model gpt-4\\.1 --approve note@`, 'm'), waits.stdout + waits.stderr);
+    // A newcomer's trial (2026-12-03): without --max-requests and --strategy, a pasted resume went past the budget set.
+    const waits = await runCli([
+      'run', planFile, '--workspace', workspace.path, '--base-url', server.baseURL, '--model', 'gpt-4o-mini', '--agent-model', 'gpt-4.1',
+      '--max-requests', '7', '--timeout', '30', '--strategy', 'plan_act_reflect', '--concurrency', '2', '--review-critical-steps',
+    ]);
+    const carried = '--max-requests 7 --timeout 30 --strategy plan_act_reflect --concurrency 2 --review-critical-steps';
+    assert.match(
+      waits.stdout,
+      new RegExp(`^ {2}task-planner resume \\S+ --workspace \\S+ --base-url ${server.baseURL.replace(/[.]/g, '\\.')} --model gpt-4o-mini --agent-model gpt-4\\.1 ${carried} --approve note@`, 'm'),
+      waits.stdout + waits.stderr,
+    );
   });
 
   it('resume: a repair run that waited on a question continues, reports the earlier repair, and repairs again', async () => {

@@ -263,6 +263,31 @@ describe('parsePlan', () => {
     });
   });
 
+  // A newcomer's trial (2026-12-03): an id with a line break became S001, which another step was written with ("used more
+  // than once": the user blamed for a clash the parser made), and the step depending on it named an id no step had.
+  it('gives a replaced id one no step is written with, and the dependencies on the step follow it', () => {
+    const parsed = parsePlan({
+      steps: [
+        { id: 'a\nb', tool: 'read_file', args: { path: 'x' } },
+        { id: 'S001', input: 'written so' },
+        { id: 'uses', input: 'go', dependsOn: ['a\nb', 'S001'] },
+        { input: 'no id' },
+        { id: '__proto__', input: 'reserved', dependsOn: ['a\nb'] },
+        { id: 'S004', input: 'written so too' },
+      ],
+    });
+    const plan = planOf(parsed);
+    assert.deepEqual(plan.steps.map((step) => [step.id, step.dependsOn]), [
+      ['S001-2', []],
+      ['S001', []],
+      ['uses', ['S001-2', 'S001']],
+      ['S004-2', []],
+      ['S005', ['S001-2']],
+      ['S004', []],
+    ]);
+    assert.ok(warningsOf(parsed).includes('Step id "a\\nb" holds a line break, a control or an invisible character; it became "S001-2".'), warningsOf(parsed).join('\n'));
+  });
+
   describe('what it refuses or drops, and says', () => {
     it('refuses a plan the canonical schema rejects instead of returning no plan', () => {
       assert.deepEqual(parsePlan({ steps: ['x'] }, { id: '' }), { ok: false, errors: ['id: Too small: expected string to have >=1 characters'] });

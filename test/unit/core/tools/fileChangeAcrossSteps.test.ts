@@ -181,12 +181,14 @@ describe('changeFile across steps, programs and crashes', () => {
       writeFileTool.run(unrelated(['C', 'D']), { path: 'a.txt', content: 'mine\n' }, neverAborted),
       (error: unknown) =>
         String(error).includes('a.txt was changed in this run by steps C ("Title of C"), D ("Title of D"), which this step does not depend on') &&
-        String(error).endsWith('To write over it, make this step depend on steps C, D.') &&
+        String(error).endsWith(
+          'To keep that change, make steps C, D depend on this step instead (their changes are then made on what this step writes). To write over it, make this step depend on steps C, D.',
+        ) &&
         // The person is told what to change in the plan; a model that called the tool, how to write without dropping it.
         error instanceof WorkspaceError &&
         error.modelHint === 'Read it and write your change on what it holds now, or edit it with edit_file.',
     );
-    await assert.rejects(writeFileTool.run(unrelated(['C']), { path: 'a.txt', content: 'mine\n' }, neverAborted), /by step C \("Title of C"\), which .*To write over it, make this step depend on step C\.$/);
+    await assert.rejects(writeFileTool.run(unrelated(['C']), { path: 'a.txt', content: 'mine\n' }, neverAborted), /by step C \("Title of C"\), which .*To keep that change, make step C depend on this step instead \(its change is then made on what this step writes\)\. To write over it, make this step depend on step C\.$/);
     // A long title is cut short.
     const long = makeToolContext({ workspace, approvalPolicy: 'commandsOnly', seenVersions: new Map(), unrelatedChanges: () => [{ id: 'L', title: 'x'.repeat(61) }] });
     await assert.rejects(writeFileTool.run(long, { path: 'a.txt', content: 'mine\n' }, neverAborted), new RegExp(`by step L \\("${'x'.repeat(59)}…"\\), which`));
