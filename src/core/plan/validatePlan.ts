@@ -38,9 +38,19 @@ export function validatePlan(plan: Plan, opts: ValidatePlanOptions = {}): Diagno
   if (plan.steps.length === 0) error('empty_plan', 'The plan has no steps. Add at least one step.');
 
   const ids = new Set<string>();
+  // Two ids that differ only in how their letters are encoded (é as one character or as e and an accent) are shown alike
+  // everywhere a step is named: one would be taken for the other (an outside attack).
+  const shownAs = new Map<string, string>();
   for (const step of plan.steps) {
+    const shown = step.id.normalize('NFC');
+    const alike = shownAs.get(shown);
     if (ids.has(step.id)) error('duplicate_id', `Step id "${step.id}" is used more than once; give each step its own id.`, step.id);
+    else if (alike !== undefined) {
+      const message = `Step ids "${alike}" and "${step.id}" look the same, and differ only in how their letters are encoded; give each step an id of its own.`;
+      error('duplicate_id', message, step.id);
+    }
     ids.add(step.id);
+    if (alike === undefined) shownAs.set(shown, step.id);
   }
 
   const toolNames = opts.tools === undefined ? undefined : new Set(Array.isArray(opts.tools) ? opts.tools : (opts.tools as ToolRegistry).names());

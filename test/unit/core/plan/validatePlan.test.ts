@@ -132,6 +132,11 @@ describe('validatePlan', () => {
   it('words each error for the user, and reports a plan-level problem without a step id', () => {
     assert.deepEqual(validatePlan(makePlan([])), [{ code: 'empty_plan', severity: 'error', message: 'The plan has no steps. Add at least one step.' }]);
     assert.equal(validatePlan(makePlan([makeStep('a'), makeStep('a')]))[0]?.message, 'Step id "a" is used more than once; give each step its own id.');
+    // An outside attack (2026-12-03): "café" composed and decomposed were two steps, shown alike, in silence.
+    const alike = validatePlan(makePlan([makeStep('caf\u00e9'), makeStep('cafe\u0301'), makeStep('other')]));
+    assert.deepEqual(alike.map((diagnostic) => [diagnostic.code, diagnostic.stepId, diagnostic.message]), [
+      ['duplicate_id', 'cafe\u0301', 'Step ids "caf\u00e9" and "cafe\u0301" look the same, and differ only in how their letters are encoded; give each step an id of its own.'],
+    ]);
     assert.equal(validatePlan(makePlan([makeStep('a', { agent: 'writer' })]))[0]?.message, 'Step "a" uses agent "writer", which the plan\'s agents do not define. Use the agent "default", or add "writer" to the plan\'s agents.');
     assert.equal(validatePlan(makePlan([makeStep('a', { kind: 'tool' })]))[0]?.message, 'Step "a" is a tool step but names no tool; set "tool" or make it an agent step.');
   });
