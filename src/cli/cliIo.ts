@@ -163,6 +163,9 @@ export function runsDirectory(workspace: string): string {
   return join(root, '.task-planner', 'runs');
 }
 
+/** Why a journal is no run to resume or trace: what `runs` and `trace` say of it. */
+export const noRunStart = 'its journal holds no start of a run (no plan): it was not written by Task Planner, or its first line was lost';
+
 /**
  * Takes the lock of run `runId` of `workspace` for this process (`lockRun`). A run that does not exist is bad input; one
  * another process holds rejects with a `RunInUseError`; a lock that cannot be taken otherwise rejects with why.

@@ -99,7 +99,7 @@ export type CarriedOptions = Pick<CliModelOptions, 'baseUrl' | 'model' | 'roleMo
  * newcomer's trial). Empty when none was given. The key is never one of them: it stays in the environment. Consents
  * (`--allow-command`, `--yes`) are not carried: the printed command answers what waits, each by its id.
  */
-export function modelFlags(options: CarriedOptions): string {
+export function carriedFlags(options: CarriedOptions): string {
   const valued = (flag: string, value: string | number | undefined): string[] => (value === undefined ? [] : [`--${flag} ${shellWord(String(value))}`]);
   const roles = Object.entries(options.roleModels ?? {}).flatMap(([role, model]) => valued(`${role}-model`, model));
   return [

@@ -14,7 +14,7 @@ import type { CliIo } from './cliIo';
 import { progressReporter } from './progressReporter';
 import { describeApprovalForTerminal } from './terminalInteraction';
 import { runResultJson } from './runResultJson';
-import { modelFlags, type CarriedOptions } from './cliModel';
+import { carriedFlags, type CarriedOptions } from './cliModel';
 import { shellWord } from './shellWord';
 
 /**
@@ -119,7 +119,7 @@ const maxShownWarnings = 20;
 
 export function reportRunResult(result: RunResult, state: RunState, options: { workspace: string; json: boolean } & CarriedOptions, io: CliIo): number {
   const { workspace, json } = options;
-  const flags = modelFlags(options);
+  const flags = carriedFlags(options);
   if (json) {
     io.out(runResultJson(result));
     return exitCodeOf(result);

@@ -1,6 +1,6 @@
 import { replayJournal } from '../core/engine/replayJournal';
 import { createFileRunStore } from '../node/fileRunStore';
-import { type CliIo, runsDirectory } from './cliIo';
+import { type CliIo, noRunStart, runsDirectory } from './cliIo';
 import { errorMessage } from '../shared/errorMessage';
 import { oneLine } from '../core/text/oneLine';
 import { runHolder } from '../node/runLock';
@@ -44,9 +44,7 @@ export async function runsCommand(workspace: string, json: boolean, io: CliIo): 
       if (!journal) continue;
       const state = replayJournal(listing.runId, journal);
       // Nothing to resume or trace: listed as unreadable, not as a run cut off (a garbled file offered "resume").
-      if (state.plan === undefined) {
-        throw new Error('its journal holds no start of a run (no plan): it was not written by Task Planner, or its first line was lost');
-      }
+      if (state.plan === undefined) throw new Error(noRunStart);
       const steps = Object.values(state.steps);
       // As the editor's Runs view says it: Undo took back its changes (all of a step's, for some step).
       const changes = await checkpoints.list(listing.runId).then(undoneChanges, () => undefined);

@@ -6,7 +6,7 @@ import { createFileRunStore } from '../node/fileRunStore';
 import type * as OtlpTraceExporter from '../node/otlpTraceExporter';
 import { otlpTracesUrl, shownTraceUrl } from '../core/trace/otlpTracesUrl';
 import { errorMessage } from '../shared/errorMessage';
-import { type CliIo, runsDirectory, UsageError } from './cliIo';
+import { type CliIo, noRunStart, runsDirectory, UsageError } from './cliIo';
 
 declare const TASK_PLANNER_VERSION: string | undefined;
 
@@ -63,11 +63,7 @@ export async function traceCommand(
   const spans = await loadRunTrace(store, runId, content);
   if (spans === undefined) throw new UsageError(`No run "${runId}" in ${runsDirectory(workspace)}; list them with "task-planner runs".`);
   // A journal without a run's start has no span; an empty tree and exit 0 said nothing of why.
-  if (spans.length === 0) {
-    throw new UsageError(
-      `Run "${runId}" has nothing to trace: its journal holds no start of a run (it was not written by Task Planner, or its first line was lost).`,
-    );
-  }
+  if (spans.length === 0) throw new UsageError(`Run "${runId}" has nothing to trace: ${noRunStart}.`);
   const lines = spans.map((span) => JSON.stringify(span));
   if (options.file !== undefined) {
     try {

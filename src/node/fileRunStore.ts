@@ -225,7 +225,8 @@ async function readSnapshot(file: string): Promise<JournalSnapshot | undefined> 
     const bytes = await readPlainFile(file, maxRunFileBytes);
     if (bytes === undefined) return undefined;
     const parsed = JSON.parse(bytes.toString('utf8')) as JournalSnapshot;
-    return typeof parsed.seq === 'number' ? parsed : undefined;
+    // Held to a journal line's depth too: deeper, a committed snapshot would overflow the stack where the line is refused.
+    return typeof parsed.seq === 'number' && !nestedDeeperThan(parsed, maxJournalDepth) ? parsed : undefined;
   } catch {
     // A missing or unreadable snapshot, or one that is not a plain file, only costs replay time: the journal has every event.
     return undefined;

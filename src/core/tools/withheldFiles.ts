@@ -81,8 +81,8 @@ export async function withheldRead(
   if (reason !== undefined) return { file: path, reason };
   const resolved = await workspace.locate?.(path, signal);
   if (resolved === undefined || resolved === path) return undefined;
-  const led = withheldReason(resolved);
-  return led === undefined ? undefined : { file: resolved, reason: `it leads to ${resolved}: ${led}` };
+  const led = leadsToWithheld(resolved);
+  return led === undefined ? undefined : { file: resolved, reason: led };
 }
 
 /**
@@ -92,11 +92,17 @@ export async function withheldRead(
  */
 export function refuseWithheldTarget(kept?: (file: string) => void): (resolved: string, input: string) => Error | undefined {
   return (resolved, input) => {
-    const reason = withheldReason(resolved);
+    const reason = leadsToWithheld(resolved);
     if (reason === undefined) return undefined;
     kept?.(resolved);
-    return new PathRefusedError(input, `it leads to ${resolved}: ${reason}`, withheldHint(resolved));
+    return new PathRefusedError(input, reason, withheldHint(resolved));
   };
+}
+
+/** Why a path that leads (through links) to `resolved` is not read, or `undefined` when `resolved` may be. */
+function leadsToWithheld(resolved: string): string | undefined {
+  const reason = withheldReason(resolved);
+  return reason === undefined ? undefined : `it leads to ${resolved}: ${reason}`;
 }
 
 /**

@@ -3,22 +3,16 @@ import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runCli } from '../../support/runCli';
 import { temporaryDirectory } from '../../support/temporaryDirectory';
+import { actingCharacters, firstMatch, invisibleCharacters } from '../../support/terminalOutput';
 
 // Attacks as a hostile MCP server on the command line's terminal: names, descriptions, results, errors, notifications.
 const root = resolve(__dirname, '../../..');
 const hostileServer = join(root, 'test/fixtures/mcp/hostileServer.cjs');
-const acting = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/u;
-const invisible = /[\u200b\u2060\ufeff]|[\u{E0000}-\u{E007F}]/u;
 
-function firstMatch(pattern: RegExp, text: string): string | undefined {
-  const match = pattern.exec(text);
-  if (!match) return undefined;
-  return `U+${match[0].codePointAt(0)!.toString(16).padStart(4, '0')} at ${match.index}: ${JSON.stringify(text.slice(Math.max(0, match.index - 30), match.index + 30))}`;
-}
 
 function assertSafe(output: { stdout: string; stderr: string }, maxChars: number, maxLine = 5000): void {
   for (const stream of ['stdout', 'stderr'] as const) {
-    assert.equal(firstMatch(acting, output[stream]), undefined, `${stream} has a raw control`);
+    assert.equal(firstMatch(actingCharacters, output[stream]), undefined, `${stream} has a raw control`);
   }
   const size = output.stdout.length + output.stderr.length;
   assert.ok(size <= maxChars, `${size} characters printed`);
@@ -76,6 +70,6 @@ describe('attack: a hostile MCP server writes to the CLI terminal', function () 
 
   it('Unicode tag characters from a tool result are not printed raw', async () => {
     const output = await runCli(['run', plan([{ id: 'ansi', tool: 'mcp__h__ansi', args: {} }]), '--workspace', workspace.path, '--mcp-config', config, '--yes', '--json']);
-    assert.equal(firstMatch(invisible, output.stdout + output.stderr), undefined);
+    assert.equal(firstMatch(invisibleCharacters, output.stdout + output.stderr), undefined);
   });
 });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { FakeOpenAiServer, matchers } from '../../fakes/fakeOpenAiServer';
 import { runCli } from '../../support/runCli';
 import { temporaryDirectory } from '../../support/temporaryDirectory';
+import { actingCharacters, firstMatch, invisibleCharacters } from '../../support/terminalOutput';
 
 // Attacks as a hostile model on the command line's terminal output: every text must arrive escaped and bounded,
 // and nothing it writes may forge the product's own lines or the commands it tells the user to paste.
@@ -18,16 +19,7 @@ const controls = `${osc8}${osc52}${csi}${bidi}\rX\b${zeroWidth}`;
 // "IGNORE" spelt in Unicode tag characters: shows as nothing in a terminal, read by models (ASCII smuggling).
 const tagged = 'ok\u{E0049}\u{E0047}\u{E004E}\u{E004F}\u{E0052}\u{E0045}';
 
-/** Characters a terminal acts on (C0 but tab/LF, DEL, C1, bidi controls). */
-const acting = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/u;
-/** Characters that take no room and show nothing (zero-width, BOM, Unicode tags). */
-const invisible = /[\u200b\u2060\ufeff]|[\u{E0000}-\u{E007F}]/u;
 
-function firstMatch(pattern: RegExp, text: string): string | undefined {
-  const match = pattern.exec(text);
-  if (!match) return undefined;
-  return `U+${match[0].codePointAt(0)!.toString(16).padStart(4, '0')} at ${match.index}: ${JSON.stringify(text.slice(Math.max(0, match.index - 30), match.index + 30))}`;
-}
 
 describe('attack: a hostile model writes to the CLI terminal', function () {
   this.timeout(60_000);
@@ -52,8 +44,8 @@ describe('attack: a hostile model writes to the CLI terminal', function () {
     server.enqueue({ kind: 'message', content: JSON.stringify(plan) });
     server.on(matchers.any(), { kind: 'message', content: `${controls}${'A'.repeat(300_000)}` });
     const { stdout, stderr } = await runCli(['plan', 'Summarize', ...model(), '--yes'], { TASK_PLANNER_API_KEY: 'k' });
-    assert.equal(firstMatch(acting, stdout), undefined, 'stdout');
-    assert.equal(firstMatch(acting, stderr), undefined, 'stderr');
+    assert.equal(firstMatch(actingCharacters, stdout), undefined, 'stdout');
+    assert.equal(firstMatch(actingCharacters, stderr), undefined, 'stderr');
     assert.ok(stdout.length + stderr.length < 100_000, `${stdout.length + stderr.length} characters printed`);
     for (const line of `${stdout}\n${stderr}`.split('\n')) assert.ok(line.length < 2000, `a line of ${line.length} characters`);
   });
@@ -64,8 +56,8 @@ describe('attack: a hostile model writes to the CLI terminal', function () {
     server.on(matchers.any(), { kind: 'message', content: `Done ${tagged} ${zeroWidth}` });
     const { stdout, stderr } = await runCli(['plan', 'Summarize', ...model(), '--yes'], { TASK_PLANNER_API_KEY: 'k' });
     assert.match(stdout + stderr, /Read ok/);
-    assert.equal(firstMatch(invisible, stderr), undefined, 'stderr');
-    assert.equal(firstMatch(invisible, stdout), undefined, 'stdout');
+    assert.equal(firstMatch(invisibleCharacters, stderr), undefined, 'stderr');
+    assert.equal(firstMatch(invisibleCharacters, stdout), undefined, 'stdout');
   });
 
   it("a line feed in a model's step id cannot forge a line of the CLI's progress or of its summary", async () => {
@@ -101,7 +93,7 @@ describe('attack: a hostile model writes to the CLI terminal', function () {
       server.reset();
       server.on(matchers.any(), reply);
       const output = await runCli(['plan', 'Summarize', ...model(), '--yes'], { TASK_PLANNER_API_KEY: 'k' });
-      assert.equal(firstMatch(acting, output.stdout + output.stderr), undefined, reply.kind);
+      assert.equal(firstMatch(actingCharacters, output.stdout + output.stderr), undefined, reply.kind);
       assert.ok(output.stdout.length + output.stderr.length < 50_000, `${reply.kind}: ${output.stdout.length + output.stderr.length} characters printed`);
     }
   });
@@ -115,9 +107,9 @@ describe('attack: a hostile model writes to the CLI terminal', function () {
     );
     server.on(matchers.any(), { kind: 'message', content: 'done' });
     const output = await runCli(['plan', 'Work', ...model(), '--yes'], { TASK_PLANNER_API_KEY: 'k' });
-    assert.equal(firstMatch(acting, output.stdout + output.stderr), undefined);
+    assert.equal(firstMatch(actingCharacters, output.stdout + output.stderr), undefined);
     assert.ok(output.stdout.length + output.stderr.length < 50_000, `${output.stdout.length + output.stderr.length} characters printed`);
     const json = await runCli(['runs', '--workspace', workspace.path]);
-    assert.equal(firstMatch(acting, json.stdout + json.stderr), undefined);
+    assert.equal(firstMatch(actingCharacters, json.stdout + json.stderr), undefined);
   });
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { processAnswerSeal } from '../../../src/core/engine/answerSeals';
 import { replayJournal } from '../../../src/core/engine/replayJournal';
@@ -40,5 +40,20 @@ describe('attack: a crash tearing the journal\'s last line, then resume and resu
     const second = await resumeRun('torn', { ...options, approvals: { b: true } }).result;
     assert.equal(second.status, 'completed');
     assert.deepEqual(workspace.snapshot(), { 'a.txt': 'a\n', 'b.txt': 'b\n' });
+  });
+});
+
+describe('attack: a committed snapshot nested deeper than a journal line may be', () => {
+  const dir = temporaryDirectory('deep-snapshot-');
+
+  it('is not used (the journal is replayed instead), as the deep line is refused', async () => {
+    const store = createFileRunStore(dir.path);
+    const plan = makePlan([write('a', 'a.txt')]);
+    await runPlan(plan, { store, workspace: createMemoryWorkspace(), tools: builtinTools(), clock: new ManualClock(), idSource: () => 'deep' }).result;
+    const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+    writeFileSync(join(dir.path, 'deep.snapshot.json'), `{"seq":1,"state":${deep}}`);
+    const loaded = await store.load('deep');
+    assert.equal(loaded?.snapshot, undefined);
+    assert.equal(replayJournal('deep', loaded!).plan?.id, plan.id);
   });
 });
